@@ -1,0 +1,25 @@
+"""Build the compiled hot loops; everything else is declared in pyproject.toml."""
+
+from Cython.Build import cythonize
+from setuptools import Extension, setup
+
+extensions = [
+    Extension(
+        "excover.dlx._engine",
+        ["src/excover/dlx/_engine.pyx"],
+        extra_compile_args=["-O3"],
+    ),
+]
+
+setup(
+    ext_modules=cythonize(
+        extensions,
+        language_level=3,
+        compiler_directives={
+            "boundscheck": False,
+            "wraparound": False,
+            "cdivision": True,
+            "initializedcheck": False,
+        },
+    ),
+)

@@ -1,0 +1,198 @@
+"""Dancing links: the Python face of the compiled search engine.
+
+:class:`Search` is one run of Knuth's dancing-links search over an
+:class:`~excover.ExactCover`. The search state (the dancing links and the level stack)
+lives in the compiled engine (``excover.dlx._engine``, whose opening comment explains the
+data structure), so a run can stop at a solution, at a limit or at Ctrl-C, and carry on
+later from exactly where it stopped: nothing is recomputed between two solutions.
+
+The engine picks the cheapest of Knuth's algorithms for the problem: X (exact cover with
+primary and secondary items), C (colors on secondary items) or M (multiplicities on
+primary items, with or without colors). Statistics follow Knuth's DLX1 definitions: a
+*node* is one entry into a level of the search tree (one item chosen to branch on), plus
+one per solution; an *update* is one item covered plus one node unlinked from an item's
+list while covering.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Iterator
+from dataclasses import asdict, dataclass
+from typing import TYPE_CHECKING, Any
+
+from excover.dlx._engine import DONE, MAX_NODES, MAX_SOLUTIONS, SOLUTION, TIMEOUT, Engine
+from excover.errors import LimitReached, UsageError
+
+if TYPE_CHECKING:
+    from excover.problem import ExactCover
+
+__all__ = ["HEURISTICS", "Search", "Stats"]
+
+#: Item-choice rules, by name, with the engine's code for each.
+#: ``mrv``: fewest remaining options, ties to the leftmost active item (Knuth's DLX1).
+#: ``leftmost``: the first active primary item. ``random``: MRV, ties broken at random.
+HEURISTICS: dict[str, int] = {"mrv": 0, "leftmost": 1, "random": 2}
+
+
+@dataclass
+class Stats:
+    """Statistics of one search, with Knuth's DLX1 definitions of nodes and updates.
+
+    ``complete`` is true once the whole search tree has been explored; ``stopped_by`` names
+    what ended the last call early (``"max_solutions"``, ``"max_nodes"``, ``"timeout"`` or
+    ``"interrupt"``), or is ``None``.
+    """
+
+    solutions: int = 0
+    nodes: int = 0
+    updates: int = 0
+    seconds: float = 0.0
+    complete: bool = False
+    stopped_by: str | None = None
+    algorithm: str = "X"
+
+    def as_dict(self) -> dict[str, Any]:
+        """The statistics as a JSON-ready dictionary."""
+        return asdict(self)
+
+
+def _check_limit(name: str, value: float | None) -> None:
+    if value is not None and (not isinstance(value, int | float) or value < 0):
+        raise UsageError(f"{name} must be a non-negative number, not {value!r}")
+
+
+class Search:
+    """One dancing-links run over an exact cover problem, holding its state and statistics.
+
+    ``heuristic`` is ``"mrv"`` (default), ``"leftmost"`` or ``"random"`` (MRV with ties
+    broken by a generator seeded with ``seed``; a random seed when ``seed`` is None).
+    ``max_solutions`` bounds the solutions of the whole run; ``max_nodes`` and ``timeout``
+    (seconds) bound each call to :meth:`count`, :meth:`first` or one step of
+    :meth:`solutions`, and raise :class:`~excover.LimitReached` when they stop it. After a
+    limit or a ``KeyboardInterrupt`` the object stays usable: the next call continues the
+    same search from where it stopped.
+    """
+
+    def __init__(
+        self,
+        problem: ExactCover,
+        *,
+        heuristic: str = "mrv",
+        seed: int | None = None,
+        max_solutions: int | None = None,
+        max_nodes: int | None = None,
+        timeout: float | None = None,
+    ) -> None:
+        if heuristic not in HEURISTICS:
+            known = ", ".join(HEURISTICS)
+            raise UsageError(f"unknown heuristic {heuristic!r}; choose one of {known}")
+        for name, value in (("max_solutions", max_solutions), ("max_nodes", max_nodes)):
+            if value is not None and (not isinstance(value, int) or value < 0):
+                raise UsageError(f"{name} must be a non-negative integer, not {value!r}")
+        _check_limit("timeout", timeout)
+        if seed is None:
+            seed = int.from_bytes(os.urandom(8), "little") >> 1
+        elif not isinstance(seed, int):
+            raise UsageError(f"seed must be an integer, not {seed!r}")
+        self.problem = problem
+        self.heuristic = heuristic
+        self.seed = seed
+        self.max_solutions = max_solutions
+        self.max_nodes = max_nodes
+        self.timeout = timeout
+        arrays = problem.engine_input()
+        self._engine = Engine(
+            arrays.n_primary,
+            arrays.n_secondary,
+            arrays.option_start,
+            arrays.node_item,
+            arrays.node_color,
+            arrays.lo,
+            arrays.hi,
+            HEURISTICS[heuristic],
+            seed & 0x7FFF_FFFF_FFFF_FFFF,
+        )
+        self._seconds = 0.0
+        self._stopped_by: str | None = None
+
+    @property
+    def stats(self) -> Stats:
+        """A snapshot of the statistics of this run so far."""
+        engine = self._engine
+        return Stats(
+            solutions=engine.solutions,
+            nodes=engine.nodes,
+            updates=engine.updates,
+            seconds=self._seconds,
+            complete=engine.finished,
+            stopped_by=self._stopped_by,
+            algorithm=engine.algorithm,
+        )
+
+    @property
+    def memory_bytes(self) -> int:
+        """Bytes held by the engine's arrays (links, lengths, level stack)."""
+        return int(self._engine.memory_bytes)
+
+    def _run(self, count_only: bool) -> int:
+        engine = self._engine
+        deadline = 0.0 if self.timeout is None else time.monotonic() + self.timeout
+        node_cap = -1 if self.max_nodes is None else engine.nodes + self.max_nodes
+        solution_cap = -1 if self.max_solutions is None else self.max_solutions
+        self._stopped_by = None
+        started = time.perf_counter()
+        try:
+            status = engine.run(count_only, solution_cap, node_cap, deadline)
+        except KeyboardInterrupt:
+            self._stopped_by = "interrupt"
+            raise
+        finally:
+            self._seconds += time.perf_counter() - started
+        if status == MAX_SOLUTIONS:
+            self._stopped_by = "max_solutions"
+        elif status == MAX_NODES:
+            self._stopped_by = "max_nodes"
+            raise LimitReached("max_nodes", self.stats)
+        elif status == TIMEOUT:
+            self._stopped_by = "timeout"
+            raise LimitReached("timeout", self.stats)
+        return int(status)
+
+    def count(self) -> int:
+        """Run the search to its end and return the number of solutions of the whole run.
+
+        Solutions already returned by :meth:`first` or :meth:`solutions` are included. The
+        count is an exact Python int; with ``max_solutions`` it is at most that bound.
+        """
+        if not self._engine.finished:
+            self._run(count_only=True)
+        return int(self._engine.solutions)
+
+    def first(self) -> list[int] | None:
+        """The next solution (the first one, on a fresh run) as option indices, or None."""
+        if self._engine.finished:
+            return None
+        status = self._run(count_only=False)
+        return list(self._engine.solution()) if status == SOLUTION else None
+
+    def solutions(self, limit: int | None = None) -> Iterator[list[int]]:
+        """Lazily yield the remaining solutions (at most ``limit`` of them), each a list of
+        option indices. The search resumes in the engine for each new solution."""
+        if limit is not None and (not isinstance(limit, int) or limit < 0):
+            raise UsageError(f"limit must be a non-negative integer, not {limit!r}")
+        produced = 0
+        while limit is None or produced < limit:
+            solution = self.first()
+            if solution is None:
+                return
+            produced += 1
+            yield solution
+
+    def reset(self) -> None:
+        """Forget all progress: the next call starts the search from the beginning."""
+        self._engine.reset()
+        self._seconds = 0.0
+        self._stopped_by = None
+

@@ -1,0 +1,62 @@
+"""The exceptions excover raises.
+
+Every error that bad input or a bad argument can cause is an :class:`ExcoverError`, so a
+caller can catch one type. Errors about input text carry the source name and line number,
+and print as ``source:line: message`` (the form compilers use, and the one the CLI prints).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from excover.dlx import Stats
+
+__all__ = ["ExcoverError", "FormatError", "LimitReached", "ProblemError", "UsageError"]
+
+
+class ExcoverError(Exception):
+    """Base class of every error raised by excover."""
+
+
+class ProblemError(ExcoverError, ValueError):
+    """An exact cover problem is malformed: unknown or repeated item, bad multiplicity, ...
+
+    ``source`` and ``line`` locate the fault when the problem was read from text.
+    """
+
+    def __init__(self, message: str, *, source: str | None = None, line: int | None = None):
+        super().__init__(message)
+        self.message = message
+        self.source = source
+        self.line = line
+
+    def __str__(self) -> str:
+        if self.line is None:
+            return self.message if self.source is None else f"{self.source}: {self.message}"
+        return f"{self.source or '<input>'}:{self.line}: {self.message}"
+
+
+class FormatError(ProblemError):
+    """Input text does not follow its format (Knuth's DLX format, a matrix, ...)."""
+
+
+class UsageError(ExcoverError, ValueError):
+    """An argument of an API call is invalid (unknown method or heuristic, negative limit...)."""
+
+
+class LimitReached(ExcoverError):
+    """A search stopped because of ``max_nodes`` or ``timeout`` before it was complete.
+
+    ``reason`` is ``"max_nodes"`` or ``"timeout"``; ``stats`` holds the statistics of the
+    partial run (``stats.solutions`` is the number of solutions found so far). The search
+    object that raised it is left usable: calling it again continues where it stopped.
+    """
+
+    def __init__(self, reason: str, stats: Stats):
+        super().__init__(
+            f"search stopped by {reason} after {stats.nodes} nodes "
+            f"with {stats.solutions} solutions found so far"
+        )
+        self.reason = reason
+        self.stats = stats
