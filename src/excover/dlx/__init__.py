@@ -195,4 +195,3 @@ class Search:
         self._engine.reset()
         self._seconds = 0.0
         self._stopped_by = None
-

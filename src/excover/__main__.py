@@ -1,0 +1,8 @@
+"""``python -m excover``: the same command as ``excover`` (see :mod:`excover.cli`)."""
+
+from excover.cli import main
+
+__all__: list[str] = []
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,440 @@
+"""The ``excover`` command: count or list the solutions of an exact cover problem.
+
+``excover count FILE`` and ``excover solve FILE`` read a problem in Knuth's DLX text format
+(``-`` reads standard input) and run the dancing-links search on it. Results go to stdout,
+as text for people or, with ``--json``, as one JSON document for programs; statistics and
+messages go to stderr, so stdout stays clean for pipes.
+
+Solutions are streamed: each one is written as soon as the search finds it, so listing
+millions of solutions takes no memory, and ``excover solve FILE | head`` stops the search
+as soon as ``head`` has seen enough.
+
+Exit status: 0 success; 1 when ``--timeout`` or ``--max-nodes`` stopped the search (the
+partial result is still printed and stderr says so); 2 bad usage or bad input (one line
+``file:line: message`` on stderr); 130 Ctrl-C (partial statistics on stderr); 141 when
+the reader of stdout went away (as a process killed by SIGPIPE).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from excover import __version__
+from excover.dlx import HEURISTICS, Search, Stats
+from excover.errors import ExcoverError, FormatError, LimitReached, ProblemError, UsageError
+from excover.problem import ExactCover
+
+__all__ = ["main"]
+
+#: Exit codes of the command.
+EXIT_OK, EXIT_LIMIT, EXIT_USAGE, EXIT_INTERRUPT, EXIT_BROKEN_PIPE = 0, 1, 2, 130, 141
+
+#: How the command-line options name the limits that can stop a search.
+_LIMIT_OPTIONS = {"max_nodes": "--max-nodes", "timeout": "--timeout"}
+
+
+# --------------------------------------------------------------------------- arguments
+
+
+def _positive_int(text: str) -> int:
+    value = _int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be a positive integer, not {text!r}")
+    return value
+
+
+def _non_negative_int(text: str) -> int:
+    value = _int(text)
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be a non-negative integer, not {text!r}")
+    return value
+
+
+def _int(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not an integer: {text!r}") from None
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
+    if not value >= 0 or value == float("inf"):  # also rejects nan
+        raise argparse.ArgumentTypeError(f"must be a non-negative number, not {text!r}")
+    return value
+
+
+_DESCRIPTION = """\
+Exact cover by dancing links (Knuth's Algorithms X, C and M).
+
+Input files use Knuth's DLX1/DLX2/DLX3 text format: lines starting with '|' are comments;
+the first other line names the items (primary items, then '|', then secondary items);
+every following line is one option, a list of items ('item:color' on secondary items).
+
+examples:
+  excover count examples/pento6x10.dlx --stats      count the solutions, with statistics
+  excover solve examples/pento6x10.dlx --limit 3    print three solutions
+  python examples/make_pentominoes.py 3 20 | excover solve - --json"""
+
+_EPILOG = """\
+exit status: 0 success, 1 stopped by --timeout or --max-nodes (partial result printed),
+2 bad usage or bad input, 130 interrupted by Ctrl-C.
+Run 'excover COMMAND --help' for the options of a command."""
+
+_COUNT_DESCRIPTION = """\
+Count the solutions of an exact cover problem and print the count on stdout.
+
+The count is exact (no overflow). With --json, stdout gets one JSON object:
+  {"count": N, "complete": true|false, "heuristic": ..., "seed": ..., "stats": {...}}
+where "stats" holds solutions, nodes, updates, seconds, complete, stopped_by, algorithm."""
+
+_SOLVE_DESCRIPTION = """\
+Find solutions of an exact cover problem and print them on stdout as they are found.
+
+Every solution is printed as a header line 'solution K:' followed by its options, one
+per line, each as the item names of the option in input order; a blank line separates
+two solutions. Without --limit every solution is printed (streamed: pipe into 'head' or
+press Ctrl-C to stop early); 'excover solve FILE --limit 1' finds one.
+With --json, stdout gets one JSON object, one solution per line:
+  {"solutions": [{"options": [option indices, 0-based], "items": [[item names], ...]},
+                 ...],
+   "complete": true|false, "heuristic": ..., "seed": ..., "stats": {...}}"""
+
+
+def _common_options() -> argparse.ArgumentParser:
+    """The options shared by ``count`` and ``solve``."""
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument(
+        "file", metavar="FILE", help="problem in Knuth's DLX format; '-' reads stdin"
+    )
+    common.add_argument(
+        "--heuristic",
+        choices=list(HEURISTICS),
+        default="mrv",
+        help="item choice: mrv = fewest remaining options, ties to the leftmost item "
+        "(Knuth's DLX1, the default); leftmost = first uncovered primary item; "
+        "random = mrv with ties broken at random",
+    )
+    common.add_argument(
+        "--seed",
+        type=_int,
+        metavar="N",
+        help="seed of --heuristic random (default: a fresh random seed, shown by --stats)",
+    )
+    common.add_argument(
+        "--stats",
+        action="store_true",
+        help="print statistics on stderr: solutions, nodes, updates (Knuth's DLX1 "
+        "definitions), time, algorithm",
+    )
+    common.add_argument(
+        "--json", action="store_true", help="print one machine-readable JSON object on stdout"
+    )
+    common.add_argument(
+        "--timeout",
+        type=_seconds,
+        metavar="SECONDS",
+        help="stop the search after this many seconds (exit status 1)",
+    )
+    common.add_argument(
+        "--max-nodes",
+        type=_non_negative_int,
+        metavar="N",
+        help="stop the search after N nodes of the search tree (exit status 1)",
+    )
+    return common
+
+
+def _build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="excover",
+        description=_DESCRIPTION,
+        epilog=_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--version", action="version", version=f"excover {__version__}")
+    commands = parser.add_subparsers(
+        title="commands", dest="command", metavar="COMMAND", required=True
+    )
+    common = _common_options()
+    count = commands.add_parser(
+        "count",
+        parents=[common],
+        help="count the solutions",
+        description=_COUNT_DESCRIPTION,
+        epilog=_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    count.set_defaults(run=_count)
+    solve = commands.add_parser(
+        "solve",
+        parents=[common],
+        help="print solutions",
+        description=_SOLVE_DESCRIPTION,
+        epilog=_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    solve.add_argument(
+        "--limit",
+        type=_positive_int,
+        metavar="K",
+        help="stop after K solutions (default: print them all)",
+    )
+    solve.set_defaults(run=_solve)
+    return parser
+
+
+# --------------------------------------------------------------------------- input
+
+
+def _read_problem(path: str) -> ExactCover:
+    """Parse the problem in ``path`` (``-``: stdin); errors name the file and the line."""
+    if path != "-":
+        try:
+            return ExactCover.read(path)
+        except OSError as exc:
+            raise UsageError(f"cannot read {path}: {exc.strerror or exc}") from None
+    source = "<stdin>"
+    try:
+        data = sys.stdin.buffer.read()
+    except OSError as exc:
+        raise UsageError(f"cannot read {source}: {exc.strerror or exc}") from None
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        raise FormatError("the input is not UTF-8 text", source=source, line=line) from None
+    return ExactCover.from_dlx(text, source=source)
+
+
+# --------------------------------------------------------------------------- searching
+
+
+@dataclass
+class _Budget:
+    """The limits of the whole command, shared out among the engine calls it makes.
+
+    :class:`~excover.Search` applies ``max_nodes`` and ``timeout`` to each call (each
+    solution, for ``solve``); the command promises them for the whole run, so before every
+    call the search gets only what is left.
+    """
+
+    max_nodes: int | None
+    deadline: float | None  # a time.monotonic() value
+
+    @classmethod
+    def from_args(cls, args: argparse.Namespace) -> _Budget:
+        deadline = None if args.timeout is None else time.monotonic() + args.timeout
+        return cls(args.max_nodes, deadline)
+
+    def apply(self, search: Search) -> None:
+        if self.max_nodes is not None:
+            search.max_nodes = max(0, self.max_nodes - search.stats.nodes)
+        if self.deadline is not None:
+            search.timeout = max(0.0, self.deadline - time.monotonic())
+
+
+def _new_search(problem: ExactCover, args: argparse.Namespace) -> Search:
+    return problem.search(heuristic=args.heuristic, seed=args.seed)
+
+
+def _guarded(body: Callable[[], None]) -> str | None:
+    """Run ``body``; return what stopped it early (a limit or Ctrl-C), or None."""
+    try:
+        body()
+    except LimitReached as exc:
+        return exc.reason
+    except KeyboardInterrupt:
+        return "interrupt"
+    return None
+
+
+def _each_solution(search: Search, budget: _Budget, limit: int | None) -> Iterator[list[int]]:
+    """The solutions of ``search``, one engine call each, within the budget and limit."""
+    found = 0
+    while limit is None or found < limit:
+        budget.apply(search)
+        solution = search.first()
+        if solution is None:
+            return
+        found += 1
+        yield solution
+
+
+# --------------------------------------------------------------------------- output
+
+
+def _text_entry(problem: ExactCover, solution: list[int], number: int) -> str:
+    """Solution ``number`` for people: a header line, then one option per line."""
+    gap = "\n" if number > 1 else ""
+    return f"{gap}solution {number}:\n{problem.format_solution(solution)}\n"
+
+
+def _json_entry(problem: ExactCover, solution: list[int], number: int) -> str:
+    """Solution ``number`` as one line of the JSON array of solutions."""
+    items = [problem.option_items(option) for option in solution]
+    comma = "," if number > 1 else ""
+    return f"{comma}\n{json.dumps({'options': solution, 'items': items})}"
+
+
+def _json_tail(search: Search) -> dict[str, Any]:
+    """The fields that end every JSON result: completeness, how items were chosen, stats."""
+    stats = search.stats
+    seed = search.seed if search.heuristic == "random" else None
+    return {
+        "complete": stats.complete,
+        "heuristic": search.heuristic,
+        "seed": seed,
+        "stats": stats.as_dict(),
+    }
+
+
+def _stats_lines(search: Search) -> list[str]:
+    """The statistics of ``search`` as ``name: value`` lines, for people."""
+    stats: Stats = search.stats
+    rate = f" ({stats.updates / stats.seconds / 1e6:.1f} M updates/s)" if stats.seconds else ""
+    heuristic = search.heuristic
+    if heuristic == "random":
+        heuristic += f" (seed {search.seed})"
+    if stats.complete:
+        state = "complete"
+    elif stats.stopped_by is None:
+        state = "incomplete"
+    else:
+        state = f"stopped by {stats.stopped_by}"
+    return [
+        f"solutions: {stats.solutions}",
+        f"nodes: {stats.nodes}",
+        f"updates: {stats.updates}",
+        f"time: {stats.seconds:.3f} s{rate}",
+        f"algorithm: {stats.algorithm}",
+        f"heuristic: {heuristic}",
+        f"search: {state}",
+    ]
+
+
+def _finish(search: Search, stopped_by: str | None, args: argparse.Namespace) -> int:
+    """Report statistics and what stopped the search on stderr; return the exit code."""
+    err = sys.stderr
+    if stopped_by is not None:
+        stats = search.stats
+        if stopped_by == "interrupt":
+            cause = "interrupted"
+        else:
+            cause = f"stopped by {_LIMIT_OPTIONS.get(stopped_by, stopped_by)}"
+        print(
+            f"excover: {cause} after {stats.nodes} nodes and {stats.seconds:.3f} s; "
+            f"the result is partial ({stats.solutions} solutions found)",
+            file=err,
+        )
+    if args.stats or stopped_by == "interrupt":
+        for line in _stats_lines(search):
+            print(line, file=err)
+    if stopped_by == "interrupt":
+        return EXIT_INTERRUPT
+    return EXIT_OK if stopped_by is None else EXIT_LIMIT
+
+
+# --------------------------------------------------------------------------- commands
+
+
+def _count(args: argparse.Namespace) -> int:
+    search = _new_search(_read_problem(args.file), args)
+    budget = _Budget.from_args(args)
+
+    def body() -> None:
+        budget.apply(search)
+        search.count()
+
+    stopped_by = _guarded(body)
+    count = search.stats.solutions
+    if args.json:
+        print(json.dumps({"count": count, **_json_tail(search)}))
+    else:
+        print(count)
+    sys.stdout.flush()
+    return _finish(search, stopped_by, args)
+
+
+def _solve(args: argparse.Namespace) -> int:
+    problem = _read_problem(args.file)
+    search = _new_search(problem, args)
+    budget = _Budget.from_args(args)
+    entry = _json_entry if args.json else _text_entry
+    out = sys.stdout
+    found = 0
+
+    def body() -> None:
+        nonlocal found
+        for solution in _each_solution(search, budget, args.limit):
+            found += 1
+            out.write(entry(problem, solution, found))
+            out.flush()  # the next solution may be a long search away
+
+    if args.json:
+        out.write('{"solutions": [')
+    stopped_by = _guarded(body)
+    if args.json:
+        tail = json.dumps(_json_tail(search))  # "{...}": continue the open object
+        out.write(f"\n], {tail[1:]}\n")
+    elif found == 0 and search.stats.complete:
+        print("excover: no solution", file=sys.stderr)
+    sys.stdout.flush()
+    return _finish(search, stopped_by, args)
+
+
+# --------------------------------------------------------------------------- main
+
+
+def _exit_status(exc: SystemExit) -> int:
+    """The exit status argparse asked for (it exits on --help, --version and errors)."""
+    if exc.code is None or isinstance(exc.code, int):
+        return exc.code or EXIT_OK
+    return EXIT_USAGE
+
+
+def _error_line(exc: ExcoverError) -> str:
+    """One line for stderr: ``file:line: message`` for bad input, else ``excover: ...``."""
+    text = str(exc) if isinstance(exc, ProblemError) else f"excover: {exc}"
+    return text.replace("\n", " ")
+
+
+def _detach_stdout() -> None:
+    """After a broken pipe: point stdout at /dev/null so the final flush stays quiet."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    os.close(devnull)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the ``excover`` command with ``argv`` (default: ``sys.argv[1:]``).
+
+    Returns the exit status instead of exiting, so tests can call it in-process.
+    """
+    parser = _build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:
+        return _exit_status(exc)
+    run: Callable[[argparse.Namespace], int] = args.run
+    try:
+        return run(args)
+    except ExcoverError as exc:
+        print(_error_line(exc), file=sys.stderr)
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        print("excover: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPT
+    except BrokenPipeError:
+        _detach_stdout()
+        return EXIT_BROKEN_PIPE

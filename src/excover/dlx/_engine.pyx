@@ -1,0 +1,1065 @@
+# cython: language_level=3
+"""The dancing-links search engine: Knuth's Algorithms X, C and M over flat C arrays.
+
+The data structure
+==================
+
+It is the one of Knuth's DLX1 (TAOCP 7.2.2.1, and his programs DLX1, DLX2, DLX3), held in
+two arrays of 16-byte records.
+
+*Items.* The problem's items are numbered ``1..N`` here (engine item ``k`` of the caller is
+item ``k+1``); the primary items come first, ``1..n_primary``. Each item has a record in
+the array ``cl`` with the fields LLINK and RLINK, the neighbours of the item in the doubly
+linked, circular list of *active* primary items, whose head is the root record ``cl[0]``.
+The list always keeps the input order (covering an item unlinks it, uncovering links it
+back into the same place), so "leftmost" means "first in input order". Secondary items are
+never in the active list: their LLINK and RLINK point to themselves. Two more fields serve
+Algorithm M only: BOUND, how many more options may still cover the item, and SLACK, the
+constant ``hi - lo``.
+
+*Nodes.* The array ``nd`` holds one node per (option, item) pair, each with the fields
+ULINK, DLINK, TOP and COLOR:
+
+* ``nd[1..N]`` are the item *headers*. Each heads the doubly linked, circular vertical list
+  of the nodes of its item (ULINK/DLINK), and uses its TOP field for LEN, the number of
+  nodes currently in that list. ``nd[0]`` is unused.
+* After the headers come the options, in input order, each option's nodes in consecutive
+  records and in the option's item order, with a *spacer* node before the first option, between
+  consecutive options and after the last. If the first spacer is at ``s0 = N+1`` and
+  option ``k`` starts at node ``j`` of the caller's flat node list, its ``i``-th node
+  lives at ``N + 2 + j + k + i``, so moving right along an option is ``x + 1``.
+* A node's TOP is its item (``>= 1``), and its COLOR is the caller's color (``0``: none).
+* A spacer has TOP ``<= 0``: ``-(k+1)`` for the spacer that follows option ``k`` (``0`` for
+  the first spacer), so the option of any node is found by walking right to a spacer. Its
+  ULINK points to the first node of the option before it and its DLINK to the last node
+  of the option after it, so an option can be traversed circularly in either direction:
+  step right with ``x + 1``; on reaching a spacer, jump back through its ULINK.
+
+Covering item ``i`` unlinks it from the active list and *hides* every option still in its
+vertical list: each other node of such an option is unlinked from its own item's vertical
+list (and that item's LEN drops by one). Uncovering relinks everything in the opposite
+order; the unlinked nodes still remember their neighbours, which is the dance.
+
+Colors (Algorithm C, as DLX2). When an option with ``x:c`` is chosen, secondary item ``x``
+is *purified*: options in ``x``'s list with another color are hidden, and those that agree
+get COLOR ``-1``, meaning "already known to be compatible". Hiding and unhiding skip nodes
+of COLOR ``-1``: they stay in their (purified, hence never traversed) list. Unpurifying
+gives them their color back.
+
+Multiplicities (Algorithm M, as DLX3). A primary item ``i`` with bounds ``lo..hi`` starts
+with BOUND ``hi`` and SLACK ``hi - lo``. Choosing an option that contains ``i`` lowers its
+BOUND; when it reaches 0, ``i`` is covered. While branching on an item whose BOUND and
+SLACK are not both 0, options are *tweaked* instead: the option at the top of the item's
+list is hidden and unlinked from that list, so that the following branches cannot repeat
+it; the list is rebuilt by *untweaking* when the level is left. A branch may also be the
+*null move*: the item takes no further option and leaves the active list.
+
+The search
+==========
+
+The search is depth first, with an explicit level stack instead of recursion (so 100,000
+levels are fine): ``choice[l]`` is the node of the option tried at level ``l`` (for
+Algorithm M it is the item's header for a null move, and ``first_tweak[l]`` remembers the
+node that was at the top of the item's list when the level was entered). At each level
+the engine picks a primary item (the heuristic), covers it, and tries its options one
+after the other; it backs up when they are exhausted.
+
+The state machine can stop between any two search-tree nodes and resume exactly there:
+at a solution, at a limit on nodes or solutions, or after a chunk of work, when the Python
+wrapper checks for Ctrl-C and the deadline. The inner functions run without the GIL and
+never touch Python objects.
+
+Statistics (Knuth's DLX1 definitions): ``nodes`` counts each entry into a level where an
+item is chosen, plus one per solution; ``updates`` counts each item unlinked from the
+active list plus each node unlinked from a vertical list while options are hidden
+(covering, purifying, tweaking).
+"""
+
+from array import array
+
+from cpython.exc cimport PyErr_CheckSignals
+from libc.stdint cimport int32_t, int64_t, uint64_t
+from libc.stdlib cimport free, malloc
+from posix.time cimport CLOCK_MONOTONIC, clock_gettime, timespec
+
+__all__ = ["DONE", "MAX_NODES", "MAX_SOLUTIONS", "SOLUTION", "TIMEOUT", "Engine"]
+
+cdef enum:
+    # What a run stops at (ST_BUDGET never leaves the module: the chunk is over).
+    ST_DONE = 0
+    ST_SOLUTION = 1
+    ST_MAX_SOLUTIONS = 2
+    ST_MAX_NODES = 3
+    ST_TIMEOUT = 4
+    ST_BUDGET = 5
+
+cdef enum:
+    # Where a stopped search resumes.
+    FORWARD = 0     # enter level ``level`` and choose an item
+    RECOVER = 1     # X, C: undo the option tried at ``level`` and try the next one
+    BACKUP = 2      # M: leave level ``level`` (Knuth's step M9)
+    FINISHED = 3    # the whole tree has been explored
+
+cdef enum:
+    ALGO_X = 0
+    ALGO_C = 1
+    ALGO_M = 2
+
+cdef enum:
+    MRV = 0
+    LEFTMOST = 1
+    MRV_RANDOM = 2
+
+#: About this much work (updates, items examined, nodes) between two checks for Ctrl-C
+#: and the deadline: a few milliseconds.
+cdef uint64_t CHUNK = 1 << 20
+
+DONE = ST_DONE
+SOLUTION = ST_SOLUTION
+MAX_SOLUTIONS = ST_MAX_SOLUTIONS
+MAX_NODES = ST_MAX_NODES
+TIMEOUT = ST_TIMEOUT
+
+
+cdef struct Node:
+    int32_t up       # ULINK
+    int32_t down     # DLINK
+    int32_t top      # TOP: the item; LEN in a header; <= 0 in a spacer
+    int32_t color    # COLOR: 0 none, > 0 a color, -1 purified
+
+
+cdef struct Item:
+    int32_t llink
+    int32_t rlink
+    int32_t bound    # Algorithm M: how many more options may cover the item
+    int32_t slack    # Algorithm M: hi - lo
+
+
+cdef struct State:
+    Node* nd
+    Item* cl
+    int32_t* choice
+    int32_t* first_tweak     # Algorithm M only
+    int32_t n_items          # N
+    int32_t n_primary
+    int32_t level
+    int32_t phase
+    int32_t heuristic
+    uint64_t rng
+    uint64_t nodes
+    uint64_t updates
+    uint64_t solutions
+    uint64_t work            # updates + nodes + items examined, for chunking
+
+
+# ---------------------------------------------------------------------------------------
+# Random tie-breaking: xorshift64*.
+
+cdef inline uint64_t next_random(State* s) noexcept nogil:
+    cdef uint64_t x = s.rng
+    x ^= x >> 12
+    x ^= x << 25
+    x ^= x >> 27
+    s.rng = x
+    return x * <uint64_t>0x2545F4914F6CDD1D
+
+
+cdef inline bint coin(State* s, uint64_t ties) noexcept nogil:
+    """True with probability 1/ties: the reservoir rule that makes every tie equally likely."""
+    return (next_random(s) >> 32) % ties == 0
+
+
+# ---------------------------------------------------------------------------------------
+# Algorithm X: covering without colors. These are the hot loops.
+
+cdef inline uint64_t cover(Node* nd, Item* cl, int32_t c) noexcept nogil:
+    """Unlink item ``c`` and hide the options in its list; return the number of updates."""
+    cdef int32_t l = cl[c].llink, r = cl[c].rlink
+    cdef int32_t rr, nn, uu, dd, cc
+    cdef uint64_t n = 1
+    cl[l].rlink = r
+    cl[r].llink = l
+    rr = nd[c].down
+    while rr != c:
+        nn = rr + 1
+        while nn != rr:
+            uu = nd[nn].up
+            dd = nd[nn].down
+            cc = nd[nn].top
+            if cc <= 0:
+                nn = uu
+                continue
+            nd[uu].down = dd
+            nd[dd].up = uu
+            nd[cc].top -= 1
+            n += 1
+            nn += 1
+        rr = nd[rr].down
+    return n
+
+
+cdef inline void uncover(Node* nd, Item* cl, int32_t c) noexcept nogil:
+    """Undo :func:`cover`. Going down the list again is correct, as Knuth observes."""
+    cdef int32_t rr, nn, uu, dd, cc
+    rr = nd[c].down
+    while rr != c:
+        nn = rr + 1
+        while nn != rr:
+            uu = nd[nn].up
+            dd = nd[nn].down
+            cc = nd[nn].top
+            if cc <= 0:
+                nn = uu
+                continue
+            nd[uu].down = nn
+            nd[dd].up = nn
+            nd[cc].top += 1
+            nn += 1
+        rr = nd[rr].down
+    cl[cl[c].llink].rlink = c
+    cl[cl[c].rlink].llink = c
+
+
+# ---------------------------------------------------------------------------------------
+# Algorithms C and M: hiding that respects purified nodes, and purification.
+
+cdef inline uint64_t hide(Node* nd, int32_t p) noexcept nogil:
+    """Unlink the other nodes of ``p``'s option from their lists, skipping purified ones."""
+    cdef int32_t nn = p + 1, uu, dd, cc
+    cdef uint64_t n = 0
+    while nn != p:
+        cc = nd[nn].top
+        if cc <= 0:
+            nn = nd[nn].up
+            continue
+        if nd[nn].color >= 0:
+            uu = nd[nn].up
+            dd = nd[nn].down
+            nd[uu].down = dd
+            nd[dd].up = uu
+            nd[cc].top -= 1
+            n += 1
+        nn += 1
+    return n
+
+
+cdef inline void unhide(Node* nd, int32_t p) noexcept nogil:
+    cdef int32_t nn = p + 1, uu, dd, cc
+    while nn != p:
+        cc = nd[nn].top
+        if cc <= 0:
+            nn = nd[nn].up
+            continue
+        if nd[nn].color >= 0:
+            uu = nd[nn].up
+            dd = nd[nn].down
+            nd[uu].down = nn
+            nd[dd].up = nn
+            nd[cc].top += 1
+        nn += 1
+
+
+cdef inline uint64_t cover_c(Node* nd, Item* cl, int32_t c) noexcept nogil:
+    cdef int32_t rr = nd[c].down
+    cdef uint64_t n = 1
+    cl[cl[c].llink].rlink = cl[c].rlink
+    cl[cl[c].rlink].llink = cl[c].llink
+    while rr != c:
+        n += hide(nd, rr)
+        rr = nd[rr].down
+    return n
+
+
+cdef inline void uncover_c(Node* nd, Item* cl, int32_t c) noexcept nogil:
+    cdef int32_t rr = nd[c].down
+    while rr != c:
+        unhide(nd, rr)
+        rr = nd[rr].down
+    cl[cl[c].llink].rlink = c
+    cl[cl[c].rlink].llink = c
+
+
+cdef inline uint64_t purify(Node* nd, int32_t p) noexcept nogil:
+    """Hide the options of another color in ``p``'s secondary item; mark the agreeing ones."""
+    cdef int32_t c = nd[p].top, x = nd[p].color, rr = nd[c].down
+    cdef uint64_t n = 0
+    while rr != c:
+        if nd[rr].color != x:
+            n += hide(nd, rr)
+        else:
+            nd[rr].color = -1
+        rr = nd[rr].down
+    return n
+
+
+cdef inline void unpurify(Node* nd, int32_t p) noexcept nogil:
+    cdef int32_t c = nd[p].top, x = nd[p].color, rr = nd[c].up
+    while rr != c:
+        if nd[rr].color < 0:
+            nd[rr].color = x
+        else:
+            unhide(nd, rr)
+        rr = nd[rr].up
+
+
+cdef inline uint64_t commit(Node* nd, Item* cl, int32_t p) noexcept nogil:
+    """Settle the secondary item of node ``p`` of a chosen option: cover or purify it."""
+    cdef int32_t color = nd[p].color
+    if color == 0:
+        return cover_c(nd, cl, nd[p].top)
+    if color > 0:
+        return purify(nd, p)
+    return 0
+
+
+cdef inline void uncommit(Node* nd, Item* cl, int32_t p) noexcept nogil:
+    cdef int32_t color = nd[p].color
+    if color == 0:
+        uncover_c(nd, cl, nd[p].top)
+    elif color > 0:
+        unpurify(nd, p)
+
+
+# ---------------------------------------------------------------------------------------
+# Choosing the item to branch on (Algorithms X and C).
+
+cdef inline int32_t choose(State* s) noexcept nogil:
+    """The active primary item to branch on, by the run's heuristic.
+
+    MRV scans the active list left to right and keeps the first item of smallest LEN,
+    stopping early at LEN 0 (Knuth's DLX1); with random tie-breaking every item of
+    smallest LEN is equally likely.
+    """
+    cdef Node* nd = s.nd
+    cdef Item* cl = s.cl
+    cdef int32_t k = cl[0].rlink, best = k, t, length
+    cdef uint64_t ties = 1, scanned = 0
+    if s.heuristic == LEFTMOST:
+        s.work += 1
+        return best
+    t = nd[k].top
+    if s.heuristic == MRV:
+        while t != 0:
+            k = cl[k].rlink
+            scanned += 1
+            if k == 0:
+                break
+            length = nd[k].top
+            if length < t:
+                t = length
+                best = k
+    else:
+        k = cl[k].rlink
+        while k != 0:
+            scanned += 1
+            length = nd[k].top
+            if length < t:
+                t = length
+                best = k
+                ties = 1
+            elif length == t:
+                ties += 1
+                if coin(s, ties):
+                    best = k
+            k = cl[k].rlink
+    s.work += scanned
+    return best
+
+
+# ---------------------------------------------------------------------------------------
+# Algorithms X and C: one state machine, compiled twice (``Plain`` for X, ``Colored`` for C).
+
+cdef struct Plain:
+    char unused
+
+cdef struct Colored:
+    char unused
+
+ctypedef fused Variant:
+    Plain
+    Colored
+
+
+cdef inline uint64_t cover_others(Variant* variant, Node* nd, Item* cl, int32_t x) noexcept nogil:
+    """Cover (X) or commit (C) every item of ``x``'s option but ``x``'s own, left to right."""
+    cdef int32_t pp = x + 1, cc
+    cdef uint64_t n = 0
+    while pp != x:
+        cc = nd[pp].top
+        if cc <= 0:
+            pp = nd[pp].up
+        else:
+            if Variant is Plain:
+                n += cover(nd, cl, cc)
+            else:
+                n += commit(nd, cl, pp)
+            pp += 1
+    return n
+
+
+cdef inline void uncover_others(Variant* variant, Node* nd, Item* cl, int32_t x) noexcept nogil:
+    """Undo :func:`cover_others`, right to left."""
+    cdef int32_t pp = x - 1, cc
+    while pp != x:
+        cc = nd[pp].top
+        if cc <= 0:
+            pp = nd[pp].down
+        else:
+            if Variant is Plain:
+                uncover(nd, cl, cc)
+            else:
+                uncommit(nd, cl, pp)
+            pp -= 1
+
+
+cdef int dance(Variant* variant, State* s, bint count_only, int64_t max_solutions,
+               int64_t max_nodes, uint64_t budget) noexcept nogil:
+    """Run Algorithm X or C from the saved state until an event or ``budget`` work is done.
+
+    ``max_solutions`` and ``max_nodes`` are totals (-1: no bound). The state is saved
+    back into ``s`` at every exit, so the next call resumes exactly there.
+    """
+    cdef Node* nd = s.nd
+    cdef Item* cl = s.cl
+    cdef int32_t* choice = s.choice
+    cdef int32_t n_items = s.n_items
+    cdef int32_t level = s.level, cur, best
+    cdef int phase = s.phase
+    cdef uint64_t nodes = s.nodes, updates = s.updates, solutions = s.solutions
+    cdef uint64_t work_start = s.work + updates + nodes
+    cdef uint64_t node_cap = <uint64_t>max_nodes if max_nodes >= 0 else <uint64_t>-1
+    cdef int status
+    while True:
+        if s.work + updates + nodes - work_start >= budget:
+            status = ST_BUDGET
+            break
+        if phase == FORWARD:
+            # Enter the level: choose an item, cover it, start with its first option.
+            if nodes >= node_cap:
+                status = ST_MAX_NODES
+                break
+            nodes += 1
+            best = choose(s)
+            if Variant is Plain:
+                updates += cover(nd, cl, best)
+            else:
+                updates += cover_c(nd, cl, best)
+            cur = nd[best].down
+        else:
+            # Undo the option tried at this level and move to the next one.
+            cur = choice[level]
+            uncover_others(variant, nd, cl, cur)
+            cur = nd[cur].down
+        while cur <= n_items:
+            # The options of this level are exhausted: uncover its item and back up.
+            if Variant is Plain:
+                uncover(nd, cl, cur)
+            else:
+                uncover_c(nd, cl, cur)
+            if level == 0:
+                phase = FINISHED
+                break
+            level -= 1
+            cur = choice[level]
+            uncover_others(variant, nd, cl, cur)
+            cur = nd[cur].down
+        if phase == FINISHED:
+            status = ST_DONE
+            break
+        choice[level] = cur
+        updates += cover_others(variant, nd, cl, cur)
+        if cl[0].rlink == 0:
+            solutions += 1
+            nodes += 1
+            phase = RECOVER
+            if not count_only:
+                status = ST_SOLUTION
+                break
+            if max_solutions >= 0 and solutions >= <uint64_t>max_solutions:
+                status = ST_MAX_SOLUTIONS
+                break
+            continue
+        level += 1
+        phase = FORWARD
+    s.level = level
+    s.phase = phase
+    s.nodes = nodes
+    s.updates = updates
+    s.solutions = solutions
+    return status
+
+
+cdef void unwind(Variant* variant, State* s) noexcept nogil:
+    """Undo every level of a stopped X or C search, restoring the initial links."""
+    cdef Node* nd = s.nd
+    cdef int32_t level = s.level if s.phase == RECOVER else s.level - 1
+    cdef int32_t x
+    while level >= 0:
+        x = s.choice[level]
+        uncover_others(variant, nd, s.cl, x)
+        if Variant is Plain:
+            uncover(nd, s.cl, nd[x].top)
+        else:
+            uncover_c(nd, s.cl, nd[x].top)
+        level -= 1
+
+
+# ---------------------------------------------------------------------------------------
+# Algorithm M: multiplicities (and colors), as Knuth's DLX3 and TAOCP's Algorithm M.
+
+cdef inline int64_t degree(Node* nd, Item* cl, int32_t k) noexcept nogil:
+    """The branching degree of item ``k``: LEN + 1 - max(BOUND - SLACK, 0).
+
+    That is how many ways the item can still be advanced at this level: one per option
+    that may be the next to cover it, plus the null move when its lower bound is already
+    met. Zero means the item cannot reach its lower bound any more.
+    """
+    cdef int64_t need = <int64_t>cl[k].bound - cl[k].slack
+    return <int64_t>nd[k].top + 1 - (need if need > 0 else 0)
+
+
+cdef inline int32_t choose_m(State* s, int64_t* best_degree) noexcept nogil:
+    """The item to branch on for Algorithm M, and its degree (DLX3's rule).
+
+    MRV minimises the degree; among equal degrees it prefers the smaller
+    min(SLACK, BOUND) (tighter items), then the longer list, then the leftmost item (or a
+    random one among full ties). It stops early at degree 0: that level fails anyway.
+    """
+    cdef Node* nd = s.nd
+    cdef Item* cl = s.cl
+    cdef int32_t k = cl[0].rlink, best = k
+    cdef int64_t t, d, tight, best_tight = 0, length, best_length = 0
+    cdef uint64_t ties = 1, scanned = 0
+    if s.heuristic == LEFTMOST:
+        s.work += 1
+        best_degree[0] = degree(nd, cl, best)
+        return best
+    t = -1
+    while k != 0:
+        scanned += 1
+        d = degree(nd, cl, k)
+        tight = cl[k].slack if cl[k].slack < cl[k].bound else cl[k].bound
+        length = nd[k].top
+        if t < 0 or d < t or (d == t and (tight < best_tight or (
+                tight == best_tight and length > best_length))):
+            t = d
+            best = k
+            best_tight = tight
+            best_length = length
+            ties = 1
+            if t == 0:
+                break
+        elif d == t and tight == best_tight and length == best_length:
+            ties += 1
+            if s.heuristic == MRV_RANDOM and coin(s, ties):
+                best = k
+        k = cl[k].rlink
+    s.work += scanned
+    best_degree[0] = t
+    return best
+
+
+cdef inline uint64_t tweak(Node* nd, Item* cl, int32_t x, int32_t i) noexcept nogil:
+    """Take ``x``, the top node of item ``i``, out of play: hide its option (unless ``i``
+    is covered, which hid it already) and unlink ``x`` from ``i``'s list."""
+    cdef uint64_t n = 1
+    cdef int32_t d = nd[x].down
+    if cl[i].bound != 0:
+        n += hide(nd, x)
+    nd[i].down = d
+    nd[d].up = i
+    nd[i].top -= 1
+    return n
+
+
+cdef inline void untweak(Node* nd, Item* cl, int32_t i, int32_t first) noexcept nogil:
+    """Relink every node tweaked out of item ``i`` since ``first`` was on top, and unhide
+    their options (or uncover ``i`` if it was covered instead)."""
+    cdef int32_t z = nd[i].down, x = first, y = i, k = 0
+    nd[i].down = first
+    while x != z:
+        nd[x].up = y
+        k += 1
+        if cl[i].bound != 0:
+            unhide(nd, x)
+        y = x
+        x = nd[x].down
+    nd[z].up = y
+    nd[i].top += k
+    if cl[i].bound == 0:
+        uncover_c(nd, cl, i)
+
+
+cdef inline uint64_t m_cover_others(State* s, int32_t x) noexcept nogil:
+    """Step M6: account for the other items of the chosen option ``x``."""
+    cdef Node* nd = s.nd
+    cdef Item* cl = s.cl
+    cdef int32_t pp = x + 1, cc
+    cdef uint64_t n = 0
+    while pp != x:
+        cc = nd[pp].top
+        if cc <= 0:
+            pp = nd[pp].up
+            continue
+        if cc <= s.n_primary:
+            cl[cc].bound -= 1
+            if cl[cc].bound == 0:
+                n += cover_c(nd, cl, cc)
+        else:
+            n += commit(nd, cl, pp)
+        pp += 1
+    return n
+
+
+cdef inline void m_uncover_others(State* s, int32_t x) noexcept nogil:
+    """Undo :func:`m_cover_others`, right to left."""
+    cdef Node* nd = s.nd
+    cdef Item* cl = s.cl
+    cdef int32_t pp = x - 1, cc
+    while pp != x:
+        cc = nd[pp].top
+        if cc <= 0:
+            pp = nd[pp].down
+            continue
+        if cc <= s.n_primary:
+            if cl[cc].bound == 0:
+                uncover_c(nd, cl, cc)
+            cl[cc].bound += 1
+        else:
+            uncommit(nd, cl, pp)
+        pp -= 1
+
+
+cdef inline void m_restore(State* s, int32_t i, int32_t level) noexcept nogil:
+    """Step M8: give item ``i`` back the state it had when ``level`` was entered."""
+    cdef Item* cl = s.cl
+    if cl[i].bound == 0 and cl[i].slack == 0:
+        uncover_c(s.nd, cl, i)
+    else:
+        untweak(s.nd, cl, i, s.first_tweak[level])
+    cl[i].bound += 1
+
+
+cdef inline void m_reactivate(Item* cl, int32_t i) noexcept nogil:
+    cl[cl[i].llink].rlink = i
+    cl[cl[i].rlink].llink = i
+
+
+cdef enum:
+    # Steps of Algorithm M inside one call of dance_m.
+    M_ENTER = 0     # M2-M4
+    M_TRY = 1       # M5-M6
+    M_NEXT = 2      # M7
+    M_RESTORE = 3   # M8
+    M_LEAVE = 4     # M9
+
+
+cdef int dance_m(State* s, bint count_only, int64_t max_solutions, int64_t max_nodes,
+                 uint64_t budget) noexcept nogil:
+    """Run Algorithm M from the saved state (FORWARD or BACKUP) until an event or
+    ``budget`` work is done."""
+    cdef Node* nd = s.nd
+    cdef Item* cl = s.cl
+    cdef int32_t* choice = s.choice
+    cdef int32_t n_items = s.n_items
+    cdef int32_t level = s.level, x = 0, i = 0, bound
+    cdef int step = M_ENTER if s.phase == FORWARD else M_LEAVE
+    cdef int64_t theta
+    cdef uint64_t work_start = s.work + s.updates + s.nodes
+    cdef uint64_t node_cap = <uint64_t>max_nodes if max_nodes >= 0 else <uint64_t>-1
+    cdef int status
+    while True:
+        if step == M_ENTER:
+            if s.work + s.updates + s.nodes - work_start >= budget:
+                s.phase = FORWARD
+                status = ST_BUDGET
+                break
+            if s.nodes >= node_cap:
+                s.phase = FORWARD
+                status = ST_MAX_NODES
+                break
+            s.nodes += 1
+            if cl[0].rlink == 0:
+                s.solutions += 1
+                s.phase = BACKUP
+                if not count_only:
+                    status = ST_SOLUTION
+                    break
+                if max_solutions >= 0 and s.solutions >= <uint64_t>max_solutions:
+                    status = ST_MAX_SOLUTIONS
+                    break
+                step = M_LEAVE
+                continue
+            i = choose_m(s, &theta)
+            if theta <= 0:
+                step = M_LEAVE
+                continue
+            x = nd[i].down
+            cl[i].bound -= 1
+            if cl[i].bound == 0:
+                s.updates += cover_c(nd, cl, i)
+            if cl[i].bound != 0 or cl[i].slack != 0:
+                s.first_tweak[level] = x
+            step = M_TRY
+        elif step == M_TRY:
+            bound = cl[i].bound
+            if bound == 0 and cl[i].slack == 0:
+                if x == i:
+                    step = M_RESTORE
+                    continue
+            elif nd[i].top <= <int64_t>bound - cl[i].slack:
+                step = M_RESTORE
+                continue
+            elif x != i:
+                s.updates += tweak(nd, cl, x, i)
+            elif bound != 0:
+                # The null move: item i takes no more options.
+                cl[cl[i].llink].rlink = cl[i].rlink
+                cl[cl[i].rlink].llink = cl[i].llink
+                s.updates += 1
+            choice[level] = x
+            if x != i:
+                s.updates += m_cover_others(s, x)
+            level += 1
+            step = M_ENTER
+        elif step == M_NEXT:
+            m_uncover_others(s, x)
+            x = nd[x].down
+            step = M_TRY
+        elif step == M_RESTORE:
+            m_restore(s, i, level)
+            step = M_LEAVE
+        else:
+            if level == 0:
+                s.phase = FINISHED
+                status = ST_DONE
+                break
+            level -= 1
+            x = choice[level]
+            if x <= n_items:
+                i = x
+                m_reactivate(cl, i)
+                step = M_RESTORE
+            else:
+                i = nd[x].top
+                step = M_NEXT
+    s.level = level
+    return status
+
+
+cdef void unwind_m(State* s) noexcept nogil:
+    """Undo every level of a stopped Algorithm M search."""
+    cdef int32_t level = s.level - 1, x, i
+    while level >= 0:
+        x = s.choice[level]
+        if x <= s.n_items:
+            i = x
+            m_reactivate(s.cl, i)
+        else:
+            i = s.nd[x].top
+            m_uncover_others(s, x)
+        m_restore(s, i, level)
+        level -= 1
+
+
+# ---------------------------------------------------------------------------------------
+# The Python face.
+
+cdef double monotonic() noexcept nogil:
+    """The clock of ``time.monotonic()``."""
+    cdef timespec ts
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return ts.tv_sec + ts.tv_nsec * 1e-9
+
+
+def _int_array(values):
+    """``values`` as a buffer of C ints (arrays of typecode 'i' pass through uncopied)."""
+    if isinstance(values, array) and values.typecode == "i":
+        return values
+    return array("i", values)
+
+
+cdef uint64_t mix_seed(uint64_t seed) noexcept:
+    """SplitMix64 of the seed, so that nearby seeds give unrelated streams (never 0)."""
+    cdef uint64_t z = seed + <uint64_t>0x9E3779B97F4A7C15
+    z = (z ^ (z >> 30)) * <uint64_t>0xBF58476D1CE4E5B9
+    z = (z ^ (z >> 27)) * <uint64_t>0x94D049BB133111EB
+    z ^= z >> 31
+    return z if z != 0 else 1
+
+
+cdef class Engine:
+    """One dancing-links search over a problem given as flat arrays (see the module text).
+
+    ``heuristic``: 0 MRV (DLX1's leftmost tie-break), 1 leftmost, 2 MRV with ties broken
+    by a generator seeded with ``seed``. ``algorithm`` forces ``"X"``, ``"C"`` or ``"M"``
+    when it can solve the problem (for testing one against another); by default the
+    cheapest suitable one is used.
+    """
+
+    cdef State s
+    cdef int algo
+    cdef int32_t n_nodes_total       # headers, spacers and option nodes
+    cdef int32_t stack_size
+    cdef int32_t solution_size       # options in the current solution, -1 if none
+    cdef uint64_t seed
+
+    def __cinit__(self, int n_primary, int n_secondary, option_start, node_item, node_color,
+                  lo, hi, int heuristic, seed, algorithm=None):
+        self.s.nd = NULL
+        self.s.cl = NULL
+        self.s.choice = NULL
+        self.s.first_tweak = NULL
+        cdef const int[::1] starts = _int_array(option_start)
+        cdef const int[::1] items = _int_array(node_item)
+        cdef const int[::1] colors = _int_array(node_color)
+        cdef const int[::1] los = _int_array(lo)
+        cdef const int[::1] his = _int_array(hi)
+        _validate(n_primary, n_secondary, starts, items, colors, los, his, heuristic)
+        cdef Py_ssize_t n_options = starts.shape[0] - 1
+        cdef Py_ssize_t n_nodes = items.shape[0]
+        cdef Py_ssize_t total = (n_primary + n_secondary + 1) + (n_options + 1) + n_nodes
+        if total >= 0x7FFFFFF0:
+            raise ValueError(f"problem too large: {total} nodes")
+        self.algo = _pick_algorithm(colors, los, his, algorithm)
+        self.n_nodes_total = <int32_t>total
+        if self.algo == ALGO_M:
+            self.stack_size = <int32_t>(n_options + n_primary + 1)
+        else:
+            self.stack_size = <int32_t>(min(n_options, n_primary) + 1)
+        self.s.nd = <Node*>malloc(total * sizeof(Node))
+        self.s.cl = <Item*>malloc((n_primary + n_secondary + 1) * sizeof(Item))
+        self.s.choice = <int32_t*>malloc(self.stack_size * sizeof(int32_t))
+        if self.algo == ALGO_M:
+            self.s.first_tweak = <int32_t*>malloc(self.stack_size * sizeof(int32_t))
+        if not (self.s.nd and self.s.cl and self.s.choice) or (
+                self.algo == ALGO_M and not self.s.first_tweak):
+            raise MemoryError()
+        self.s.n_items = n_primary + n_secondary
+        self.s.n_primary = n_primary
+        self.s.heuristic = heuristic
+        self._build(starts, items, colors, los, his)
+        self.seed = mix_seed(<uint64_t>(seed & 0xFFFFFFFFFFFFFFFF))
+        self._restart()
+
+    cdef void _build(self, const int[::1] starts, const int[::1] items,
+                     const int[::1] colors, const int[::1] los, const int[::1] his):
+        """Lay out the headers, spacers and option nodes (see the module text)."""
+        cdef Node* nd = self.s.nd
+        cdef Item* cl = self.s.cl
+        cdef int32_t n_items = self.s.n_items, n_primary = self.s.n_primary
+        cdef int32_t c, x, spacer = n_items + 1, first
+        cdef Py_ssize_t k, j
+        for c in range(n_items + 1):
+            nd[c].up = c
+            nd[c].down = c
+            nd[c].top = 0
+            nd[c].color = 0
+            if 1 <= c <= n_primary:
+                cl[c].llink = c - 1
+                cl[c].rlink = c + 1 if c < n_primary else 0
+                cl[c].bound = his[c - 1]
+                cl[c].slack = his[c - 1] - los[c - 1]
+            elif c == 0:
+                cl[c].llink = n_primary
+                cl[c].rlink = 1 if n_primary > 0 else 0
+                cl[c].bound = 0
+                cl[c].slack = 0
+            else:
+                cl[c].llink = c
+                cl[c].rlink = c
+                cl[c].bound = 0
+                cl[c].slack = 0
+        nd[spacer].up = 0
+        nd[spacer].top = 0
+        nd[spacer].color = 0
+        for k in range(starts.shape[0] - 1):
+            first = spacer + 1
+            for j in range(starts[k], starts[k + 1]):
+                x = first + <int32_t>(j - starts[k])
+                c = items[j] + 1
+                nd[x].top = c
+                nd[x].color = colors[j]
+                nd[x].up = nd[c].up
+                nd[x].down = c
+                nd[nd[c].up].down = x
+                nd[c].up = x
+                nd[c].top += 1
+            nd[spacer].down = first + <int32_t>(starts[k + 1] - starts[k]) - 1
+            spacer = first + <int32_t>(starts[k + 1] - starts[k])
+            nd[spacer].up = first
+            nd[spacer].top = -<int32_t>(k + 1)
+            nd[spacer].color = 0
+        nd[spacer].down = spacer
+
+    def __dealloc__(self):
+        free(self.s.nd)
+        free(self.s.cl)
+        free(self.s.choice)
+        free(self.s.first_tweak)
+
+    cdef void _restart(self):
+        self.s.level = 0
+        self.s.phase = FORWARD
+        self.s.nodes = 0
+        self.s.updates = 0
+        self.s.solutions = 0
+        self.s.work = 0
+        self.s.rng = self.seed
+        self.solution_size = -1
+
+    def reset(self):
+        """Forget all progress: undo the levels of a stopped search and start again."""
+        if self.s.phase != FINISHED:
+            if self.algo == ALGO_X:
+                unwind(<Plain*>NULL, &self.s)
+            elif self.algo == ALGO_C:
+                unwind(<Colored*>NULL, &self.s)
+            else:
+                unwind_m(&self.s)
+        self._restart()
+
+    def run(self, bint count_only, int64_t max_solutions, int64_t max_nodes, double deadline):
+        """Search on from where the last call stopped; return the status of the stop."""
+        cdef int status
+        self.solution_size = -1
+        if self.s.phase == FINISHED:
+            return DONE
+        if max_solutions >= 0 and self.s.solutions >= <uint64_t>max_solutions:
+            return MAX_SOLUTIONS
+        if self.algo != ALGO_M and self.s.n_primary == 0:
+            return self._empty_solution(count_only, max_nodes)
+        while True:
+            with nogil:
+                if self.algo == ALGO_X:
+                    status = dance(<Plain*>NULL, &self.s, count_only, max_solutions,
+                                   max_nodes, CHUNK)
+                elif self.algo == ALGO_C:
+                    status = dance(<Colored*>NULL, &self.s, count_only, max_solutions,
+                                   max_nodes, CHUNK)
+                else:
+                    status = dance_m(&self.s, count_only, max_solutions, max_nodes, CHUNK)
+            if status == ST_BUDGET:
+                PyErr_CheckSignals()
+                if deadline > 0.0 and monotonic() >= deadline:
+                    return TIMEOUT
+                continue
+            if status == ST_SOLUTION:
+                self.solution_size = self.s.level if self.algo == ALGO_M else self.s.level + 1
+            return status
+
+    cdef int _empty_solution(self, bint count_only, int64_t max_nodes):
+        """With no primary item, the empty set of options is the one solution."""
+        if max_nodes >= 0 and self.s.nodes >= <uint64_t>max_nodes:
+            return MAX_NODES
+        self.s.nodes = 1
+        self.s.solutions = 1
+        self.s.phase = FINISHED
+        if count_only:
+            return DONE
+        self.solution_size = 0
+        return SOLUTION
+
+    def solution(self):
+        """The option indices of the solution the last ``run()`` stopped at, by level."""
+        if self.solution_size < 0:
+            raise RuntimeError("the last run() did not stop at a solution")
+        cdef list out = []
+        cdef int32_t lev, x
+        for lev in range(self.solution_size):
+            x = self.s.choice[lev]
+            if x <= self.s.n_items:
+                continue
+            while self.s.nd[x].top > 0:
+                x += 1
+            out.append(-self.s.nd[x].top - 1)
+        return out
+
+    @property
+    def solutions(self):
+        return self.s.solutions
+
+    @property
+    def nodes(self):
+        return self.s.nodes
+
+    @property
+    def updates(self):
+        return self.s.updates
+
+    @property
+    def finished(self):
+        return self.s.phase == FINISHED
+
+    @property
+    def algorithm(self):
+        return "XCM"[self.algo]
+
+    @property
+    def memory_bytes(self):
+        """Bytes of the node and item records and of the level stack."""
+        cdef Py_ssize_t stacks = 2 if self.algo == ALGO_M else 1
+        return (self.n_nodes_total * sizeof(Node) + (self.s.n_items + 1) * sizeof(Item)
+                + stacks * self.stack_size * sizeof(int32_t))
+
+
+cdef int _pick_algorithm(const int[::1] colors, const int[::1] los, const int[::1] his,
+                         algorithm) except -1:
+    """The cheapest algorithm for the problem: M if a multiplicity is not (1, 1), else C
+    if a node has a color, else X; or the forced one, if it can solve the problem."""
+    cdef Py_ssize_t j
+    cdef int needed = ALGO_X
+    for j in range(colors.shape[0]):
+        if colors[j] != 0:
+            needed = ALGO_C
+            break
+    for j in range(los.shape[0]):
+        if los[j] != 1 or his[j] != 1:
+            needed = ALGO_M
+            break
+    if algorithm is None:
+        return needed
+    if algorithm not in ("X", "C", "M"):
+        raise ValueError(f"unknown algorithm {algorithm!r}")
+    forced = "XCM".index(algorithm)
+    if forced < needed:
+        raise ValueError(f"algorithm {algorithm} cannot solve this problem")
+    return forced
+
+
+cdef int _validate(int n_primary, int n_secondary, const int[::1] starts,
+                   const int[::1] items, const int[::1] colors, const int[::1] los,
+                   const int[::1] his, int heuristic) except -1:
+    """Check the arrays' shapes and ranges (the model guarantees them; this guards misuse)."""
+    cdef Py_ssize_t n_options = starts.shape[0] - 1, n_nodes = items.shape[0], k, j
+    cdef int n_items = n_primary + n_secondary, c
+    if n_primary < 0 or n_secondary < 0:
+        raise ValueError("the numbers of items must be non-negative")
+    if heuristic not in (MRV, LEFTMOST, MRV_RANDOM):
+        raise ValueError(f"unknown heuristic code {heuristic}")
+    if n_options < 0 or starts[0] != 0 or starts[n_options] != n_nodes:
+        raise ValueError("option_start must run from 0 to len(node_item)")
+    if colors.shape[0] != n_nodes:
+        raise ValueError("node_color must have one entry per node")
+    if los.shape[0] != n_primary or his.shape[0] != n_primary:
+        raise ValueError("lo and hi must have one entry per primary item")
+    for j in range(n_primary):
+        if not 0 <= los[j] <= his[j] or his[j] < 1:
+            raise ValueError(f"item {j}: bounds {los[j]}..{his[j]}, need 0 <= lo <= hi, hi >= 1")
+    last_seen = array("i", [-1]) * (n_items if n_items > 0 else 1)
+    cdef int[::1] seen = last_seen
+    for k in range(n_options):
+        if starts[k + 1] < starts[k]:
+            raise ValueError(f"option_start decreases at option {k}")
+        for j in range(starts[k], starts[k + 1]):
+            c = items[j]
+            if not 0 <= c < n_items:
+                raise ValueError(f"option {k} names item {c}, out of range 0..{n_items - 1}")
+            if seen[c] == k:
+                raise ValueError(f"option {k} names item {c} twice")
+            seen[c] = <int>k
+            if colors[j] < 0:
+                raise ValueError(f"option {k} gives item {c} the negative color {colors[j]}")
+            if colors[j] != 0 and c < n_primary:
+                raise ValueError(f"option {k} gives a color to the primary item {c}")
+    return 0

@@ -1,0 +1,9 @@
+"""Text formats of exact cover problems, read and written.
+
+One module per format, each a pair of plain functions (parse/format, read/write) that
+:class:`~excover.ExactCover` calls from its methods of the same name:
+
+    dlx   Knuth's DLX1/DLX2/DLX3 input format (items, options, colors, multiplicities)
+"""
+
+__all__: list[str] = []

@@ -1,0 +1,550 @@
+"""The exact cover model: items, options, colors and multiplicities.
+
+An :class:`ExactCover` problem has *items* and *options* (Knuth, TAOCP 7.2.2.1). Primary
+items come first and must each be covered exactly once, or between ``lo`` and ``hi`` times
+when given a multiplicity (Knuth's MCC problem). Secondary items come after them and may
+be covered at most once, or by several options that all give the item the same *color*
+(``item:color``, Knuth's XCC problem). An option is a set of items with at least one
+primary item; a solution is a list of option indices.
+
+The model validates everything when it is built, so every engine can trust it, and keeps
+the options in the flat integer arrays the engines read (:class:`EngineInput`): this makes
+building a large problem cheap and handing it to an engine a plain copy.
+"""
+
+from __future__ import annotations
+
+import operator
+import os
+from array import array
+from collections.abc import Iterable, Iterator
+from typing import TYPE_CHECKING, NamedTuple, Self, SupportsIndex, TypedDict, Unpack
+
+from excover.errors import ProblemError, UsageError
+
+if TYPE_CHECKING:
+    from excover.dlx import Search
+
+__all__ = ["METHODS", "EngineInput", "ExactCover", "ItemRef", "SearchOptions"]
+
+#: An item in an option: its name (``"name:color"`` on a secondary item) or its position.
+ItemRef = str | SupportsIndex
+
+#: Solving methods accepted by :meth:`ExactCover.count` and friends, and whether each one
+#: is available in this version.
+METHODS: dict[str, bool] = {"auto": True, "dlx": True, "zdd": False, "sat": False}
+
+#: Item counts and multiplicity bounds must fit the engines' 32-bit integers.
+_MAX_INT = 2**31 - 1
+
+
+class EngineInput(NamedTuple):
+    """A problem as the engines read it: flat integer arrays, options in input order.
+
+    Primary items are engine items ``0..n_primary-1`` and secondary items follow them.
+    Option ``k`` owns the nodes ``option_start[k]:option_start[k+1]``; node ``j`` covers
+    item ``node_item[j]`` with color ``node_color[j]`` (0 for no color, colors are numbered
+    from 1 in order of first appearance). ``lo`` and ``hi`` hold the multiplicity bounds of
+    the primary items.
+    """
+
+    n_primary: int
+    n_secondary: int
+    option_start: array[int]
+    node_item: array[int]
+    node_color: array[int]
+    lo: array[int]
+    hi: array[int]
+
+
+class SearchOptions(TypedDict, total=False):
+    """Keyword arguments of :meth:`ExactCover.search`, accepted by the solving shortcuts."""
+
+    heuristic: str
+    seed: int | None
+    max_solutions: int | None
+    max_nodes: int | None
+    timeout: float | None
+
+
+def _is_token(text: str) -> bool:
+    """True when ``text`` can name an item or a color in Knuth's format: non-empty,
+    printable (so no whitespace but the space, which is excluded too, and nothing that a
+    UTF-8 file cannot hold), without ``:`` or ``|``."""
+    return text.isprintable() and text != "" and not any(c in text for c in " :|")
+
+
+def _index(value: object, what: str) -> int:
+    """``value`` as an int (ints and int-like objects such as numpy integers, not bools)."""
+    if isinstance(value, bool | str):
+        raise ProblemError(f"{what} must be an integer, not {value!r}")
+    try:
+        return operator.index(value)  # type: ignore[arg-type]
+    except TypeError:
+        raise ProblemError(f"{what} must be an integer, not {value!r}") from None
+
+
+def _item_names(spec: SupportsIndex | Iterable[str], start: int, kind: str) -> list[str]:
+    """The names of the ``kind`` items given as a count (numbered from ``start``) or names."""
+    if isinstance(spec, str):
+        raise ProblemError(f"{kind} items must be a count or a list of names, not {spec!r}")
+    if isinstance(spec, Iterable):
+        names = list(spec)
+        for name in names:
+            if not isinstance(name, str) or not _is_token(name):
+                raise ProblemError(
+                    f"bad {kind} item name {name!r}: names are non-empty printable strings "
+                    "without blanks, ':' or '|'"
+                )
+        return names
+    count = _index(spec, f"the number of {kind} items")
+    if not 0 <= count <= _MAX_INT - start:
+        raise ProblemError(f"the number of {kind} items must be in 0..{_MAX_INT}, not {count}")
+    return [str(position) for position in range(start, start + count)]
+
+
+def _rows(rows: object, what: str) -> Iterator[tuple[int, list[object]]]:
+    """Number the rows of a matrix and turn each into a list, rejecting non-iterables."""
+    if isinstance(rows, str | bytes) or not isinstance(rows, Iterable):
+        raise ProblemError(f"{what} must be an iterable of rows, not {rows!r}")
+    for number, row in enumerate(rows):
+        if isinstance(row, str | bytes) or not isinstance(row, Iterable):
+            raise ProblemError(f"row {number} must be an iterable, not {row!r}")
+        yield number, list(row)
+
+
+class ExactCover:
+    """An exact cover problem: items (primary, then secondary) and options.
+
+    ``primary`` and ``secondary`` are either lists of names or counts; counted items are
+    named by their position, ``"0"``, ``"1"``, ..., the secondary ones continuing after the
+    primary ones. Names are non-empty strings without whitespace, ``:`` or ``|`` (so that
+    every problem can be written in Knuth's format). Build the options with
+    :meth:`add_option`, or build the whole problem with :meth:`from_matrix`,
+    :meth:`from_sparse`, :meth:`from_dlx` or :meth:`read`. Every malformed input raises
+    :class:`~excover.ProblemError` naming the culprit.
+    """
+
+    def __init__(
+        self,
+        primary: SupportsIndex | Iterable[str] = (),
+        secondary: SupportsIndex | Iterable[str] = (),
+    ) -> None:
+        primary_names = _item_names(primary, 0, "primary")
+        secondary_names = _item_names(secondary, len(primary_names), "secondary")
+        self._primary = tuple(primary_names)
+        self._secondary = tuple(secondary_names)
+        self._items = self._primary + self._secondary
+        self._position: dict[str, int] = {}
+        for position, name in enumerate(self._items):
+            if name in self._position:
+                raise ProblemError(f"duplicate item name {name!r}")
+            self._position[name] = position
+        n_primary = len(self._primary)
+        self._lo = array("i", [1]) * n_primary
+        self._hi = array("i", [1]) * n_primary
+        self._option_start = array("i", [0])
+        self._node_item = array("i")
+        self._node_color = array("i")
+        self._colors: list[str] = []
+        self._color_id: dict[str, int] = {}
+        self._engine_input: EngineInput | None = None
+
+    # ----- builders -----
+
+    @classmethod
+    def from_matrix(
+        cls, rows: Iterable[Iterable[SupportsIndex]], primary: SupportsIndex | None = None
+    ) -> Self:
+        """A problem from a dense 0/1 matrix: one option per row, one item per column.
+
+        The first ``primary`` columns are primary items (default: all of them), the others
+        secondary; items are named by their column number. This is combine's matrix front
+        door. Entries may be ints, bools or int-like objects (numpy integers).
+        """
+        matrix = list(_rows(rows, "a matrix"))
+        width = len(matrix[0][1]) if matrix else 0
+        problem = cls(*cls._split_count(width, primary))
+        for number, row in matrix:
+            if len(row) != width:
+                raise ProblemError(f"row {number} has {len(row)} entries, row 0 has {width}")
+            items = []
+            for column, entry in enumerate(row):
+                value = _entry(entry, number, column)
+                if value:
+                    items.append(column)
+            problem._append(items, None, f"in row {number}")
+        return problem
+
+    @classmethod
+    def from_sparse(
+        cls,
+        rows: Iterable[Iterable[SupportsIndex]],
+        n_items: SupportsIndex,
+        primary: SupportsIndex | None = None,
+    ) -> Self:
+        """A problem from sparse rows: each row lists the column indices of its items.
+
+        ``n_items`` columns, the first ``primary`` of them primary (default: all); items are
+        named by their column number. This is combine's ``create_sparse``.
+        """
+        width = _index(n_items, "n_items")
+        if width < 0:
+            raise ProblemError(f"n_items must be >= 0, not {width}")
+        problem = cls(*cls._split_count(width, primary))
+        for number, row in _rows(rows, "sparse rows"):
+            where = f"in row {number}"
+            items = [problem._locate(column, where, "column") for column in row]
+            problem._append(items, None, where)
+        return problem
+
+    @staticmethod
+    def _split_count(width: int, primary: SupportsIndex | None) -> tuple[int, int]:
+        """The numbers of primary and secondary items among ``width`` columns."""
+        if primary is None:
+            return width, 0
+        count = _index(primary, "primary")
+        if not 0 <= count <= width:
+            raise ProblemError(f"primary={count} is not between 0 and the {width} columns")
+        return count, width - count
+
+    @classmethod
+    def from_dlx(cls, text: str, source: str = "<string>") -> Self:
+        """A problem from Knuth's DLX1/DLX2/DLX3 text format (see :mod:`excover.formats.dlx`).
+
+        Errors are :class:`~excover.FormatError` located by ``source`` and line number.
+        """
+        from excover.formats.dlx import parse_dlx
+
+        return parse_dlx(text, source, cls)
+
+    @classmethod
+    def read(cls, path: str | os.PathLike[str]) -> Self:
+        """A problem from a file in Knuth's DLX format; errors name the file and line."""
+        from excover.formats.dlx import read_dlx
+
+        return read_dlx(path, cls)
+
+    def to_dlx(self) -> str:
+        """The problem in Knuth's DLX text format; :meth:`from_dlx` reads it back equal."""
+        from excover.formats.dlx import format_dlx
+
+        return format_dlx(self)
+
+    def write(self, path: str | os.PathLike[str]) -> None:
+        """Write the problem to a file in Knuth's DLX text format."""
+        from excover.formats.dlx import write_dlx
+
+        write_dlx(self, path)
+
+    def add_option(self, items: Iterable[ItemRef]) -> int:
+        """Add an option and return its index.
+
+        Each item is a name, ``"name:color"`` for a colored secondary item, or a position
+        (0-based over all items). An option names each item at most once and holds at least
+        one primary item.
+        """
+        return self._add(items, f"in option {self.n_options}")
+
+    def _add(self, items: Iterable[ItemRef], where: str) -> int:
+        """Add an option given by item references; ``where`` ends every error message."""
+        if isinstance(items, str | bytes) or not isinstance(items, Iterable):
+            raise ProblemError(f"an option must be a list of items, not {items!r} ({where})")
+        refs = list(items)
+        position_of = self._position
+        try:  # the common case, plain names, in one quick pass
+            positions = [position_of[ref] for ref in refs]  # type: ignore[index]
+        except (KeyError, TypeError):
+            return self._append(*self._resolve(refs, where), where)
+        return self._append(positions, None, where)
+
+    def _resolve(self, refs: list[ItemRef], where: str) -> tuple[list[int], list[str | None]]:
+        """The positions and color names of the items ``refs`` of an option."""
+        positions: list[int] = []
+        colors: list[str | None] = []
+        n_primary = len(self._primary)
+        for ref in refs:
+            if not isinstance(ref, str):
+                if isinstance(ref, bool) or not isinstance(ref, SupportsIndex):
+                    raise ProblemError(f"item {ref!r} {where} is neither a name nor a position")
+                positions.append(self._locate(ref, where, "item position"))
+                colors.append(None)
+                continue
+            name, colon, color = ref.partition(":")
+            position = self._position.get(name)
+            if position is None:
+                raise ProblemError(f"unknown item {name!r} {where}")
+            if colon:
+                if position < n_primary:
+                    raise ProblemError(f"color on primary item {name!r} {where}")
+                if not _is_token(color):
+                    raise ProblemError(f"bad color {color!r} on item {name!r} {where}")
+            positions.append(position)
+            colors.append(color if colon else None)
+        return positions, colors
+
+    def _locate(self, ref: object, where: str, noun: str) -> int:
+        """The item at position ``ref``, checked against the number of items."""
+        position = _index(ref, f"{noun} {where}")
+        if not 0 <= position < len(self._items):
+            raise ProblemError(
+                f"{noun} {position} {where} is out of range ({len(self._items)} items)"
+            )
+        return position
+
+    def _append(self, items: list[int], colors: list[str | None] | None, where: str) -> int:
+        """Check an option's items (distinct, one primary at least) and store it with its
+        colors (None: no colors), numbering new colors in order of first appearance."""
+        if len(set(items)) < len(items):
+            seen: set[int] = set()
+            for item in items:
+                if item in seen:
+                    raise ProblemError(f"item {self._items[item]!r} twice {where}")
+                seen.add(item)
+        if not items or min(items) >= len(self._primary):
+            raise ProblemError(f"no primary item {where}")
+        self._node_item.extend(items)
+        if colors is None:
+            self._node_color.extend(array("i", [0]) * len(items))
+        else:
+            self._node_color.extend([self._color_number(color) for color in colors])
+        self._option_start.append(len(self._node_item))
+        self._engine_input = None
+        return len(self._option_start) - 2
+
+    def _color_number(self, color: str | None) -> int:
+        """The id of a color (0 for none), numbering new colors from 1."""
+        if color is None:
+            return 0
+        number = self._color_id.get(color)
+        if number is None:
+            self._colors.append(color)
+            number = self._color_id[color] = len(self._colors)
+        return number
+
+    def set_multiplicity(self, item: ItemRef, lo: SupportsIndex, hi: SupportsIndex) -> None:
+        """Require the primary ``item`` to be covered between ``lo`` and ``hi`` times."""
+        position = self._primary_position(item)
+        low = _index(lo, "lo")
+        high = _index(hi, "hi")
+        name = self._items[position]
+        if low < 0 or high < 1 or low > high or high > _MAX_INT:
+            raise ProblemError(
+                f"bad multiplicity {low}..{high} for item {name!r}: "
+                f"need 0 <= lo <= hi, 1 <= hi <= {_MAX_INT}"
+            )
+        self._lo[position] = low
+        self._hi[position] = high
+        self._engine_input = None
+
+    def multiplicity(self, item: ItemRef) -> tuple[int, int]:
+        """The bounds ``(lo, hi)`` on the number of times the primary ``item`` is covered."""
+        position = self._primary_position(item)
+        return self._lo[position], self._hi[position]
+
+    def _primary_position(self, item: ItemRef) -> int:
+        """The position of a primary item given by name or position."""
+        if isinstance(item, str):
+            if item not in self._position:
+                raise ProblemError(f"unknown item {item!r}")
+            position = self._position[item]
+        else:
+            position = self._locate(item, "for a multiplicity", "item position")
+        if position >= len(self._primary):
+            raise ProblemError(
+                f"secondary item {self._items[position]!r} cannot have a multiplicity"
+            )
+        return position
+
+    # ----- reading the problem -----
+
+    @property
+    def items(self) -> tuple[str, ...]:
+        """The names of all items: primary, then secondary."""
+        return self._items
+
+    @property
+    def primary_items(self) -> tuple[str, ...]:
+        """The names of the primary items."""
+        return self._primary
+
+    @property
+    def secondary_items(self) -> tuple[str, ...]:
+        """The names of the secondary items."""
+        return self._secondary
+
+    @property
+    def n_items(self) -> int:
+        """The number of items."""
+        return len(self._items)
+
+    @property
+    def n_primary(self) -> int:
+        """The number of primary items."""
+        return len(self._primary)
+
+    @property
+    def n_secondary(self) -> int:
+        """The number of secondary items."""
+        return len(self._secondary)
+
+    @property
+    def n_options(self) -> int:
+        """The number of options."""
+        return len(self._option_start) - 1
+
+    def option_items(self, option: SupportsIndex) -> list[str]:
+        """The items of an option, in input order: names, ``"x:color"`` when colored."""
+        index = _option_number(option)
+        if not 0 <= index < self.n_options:
+            raise UsageError(f"option {index} is out of range ({self.n_options} options)")
+        names, colors = self._items, self._colors
+        return [
+            names[self._node_item[node]]
+            if self._node_color[node] == 0
+            else f"{names[self._node_item[node]]}:{colors[self._node_color[node] - 1]}"
+            for node in range(self._option_start[index], self._option_start[index + 1])
+        ]
+
+    def format_solution(self, solution: Iterable[SupportsIndex]) -> str:
+        """A solution as text: one option per line, its item names separated by spaces."""
+        return "\n".join(" ".join(self.option_items(option)) for option in _indices(solution))
+
+    def is_solution(self, solution: Iterable[SupportsIndex]) -> bool:
+        """True when ``solution`` (option indices) solves the problem, checked directly
+        against the definition: distinct valid indices; each primary item covered between
+        its ``lo`` and ``hi`` times; each secondary item covered at most once, or only by
+        options that all give it the same color."""
+        chosen = _indices(solution)
+        if len(set(chosen)) < len(chosen) or not all(0 <= i < self.n_options for i in chosen):
+            return False
+        covers = [0] * len(self._items)
+        colors: dict[int, set[int]] = {}
+        for index in chosen:
+            for node in range(self._option_start[index], self._option_start[index + 1]):
+                item = self._node_item[node]
+                covers[item] += 1
+                colors.setdefault(item, set()).add(self._node_color[node])
+        primary_ok = all(
+            lo <= count <= hi for lo, hi, count in zip(self._lo, self._hi, covers, strict=False)
+        )
+        secondary_ok = all(
+            covers[item] <= 1 or (len(used) == 1 and 0 not in used)
+            for item, used in colors.items()
+            if item >= len(self._primary)
+        )
+        return primary_ok and secondary_ok
+
+    def engine_input(self) -> EngineInput:
+        """The problem as flat arrays for the engines; cached until the problem changes."""
+        if self._engine_input is None:
+            self._engine_input = EngineInput(
+                n_primary=len(self._primary),
+                n_secondary=len(self._secondary),
+                option_start=array("i", self._option_start),
+                node_item=array("i", self._node_item),
+                node_color=array("i", self._node_color),
+                lo=array("i", self._lo),
+                hi=array("i", self._hi),
+            )
+        return self._engine_input
+
+    # ----- solving -----
+
+    def search(
+        self,
+        heuristic: str = "mrv",
+        *,
+        seed: int | None = None,
+        max_solutions: int | None = None,
+        max_nodes: int | None = None,
+        timeout: float | None = None,
+    ) -> Search:
+        """A dancing-links run over this problem (see :class:`excover.Search`)."""
+        from excover.dlx import Search
+
+        return Search(
+            self,
+            heuristic=heuristic,
+            seed=seed,
+            max_solutions=max_solutions,
+            max_nodes=max_nodes,
+            timeout=timeout,
+        )
+
+    def first(self, method: str = "dlx", **options: Unpack[SearchOptions]) -> list[int] | None:
+        """The first solution (option indices) found by ``method``, or None."""
+        _check_method(method)
+        return self.search(**options).first()
+
+    def solutions(
+        self, method: str = "dlx", limit: int | None = None, **options: Unpack[SearchOptions]
+    ) -> Iterator[list[int]]:
+        """Lazily yield the solutions found by ``method`` (at most ``limit`` of them)."""
+        _check_method(method)
+        return self.search(**options).solutions(limit)
+
+    def count(self, method: str = "auto", **options: Unpack[SearchOptions]) -> int:
+        """The number of solutions, an exact int."""
+        _check_method(method)
+        return self.search(**options).count()
+
+    # ----- comparing and printing -----
+
+    def _key(self) -> tuple[object, ...]:
+        return (
+            self._primary,
+            self._secondary,
+            self._lo,
+            self._hi,
+            self._option_start,
+            self._node_item,
+            self._node_color,
+            self._colors,
+        )
+
+    def __eq__(self, other: object) -> bool:
+        """Same items of the same kinds, same multiplicities, same options with the same
+        colors, in the same order."""
+        if not isinstance(other, ExactCover):
+            return NotImplemented
+        return self._key() == other._key()
+
+    def __repr__(self) -> str:
+        return (
+            f"<ExactCover: {self.n_primary} primary items, {self.n_secondary} secondary "
+            f"items, {self.n_options} options>"
+        )
+
+
+def _entry(entry: object, row: int, column: int) -> int:
+    """A matrix entry as 0 or 1 (bools and int-like objects accepted)."""
+    try:
+        value = operator.index(entry)  # type: ignore[arg-type]
+    except TypeError:
+        value = -1
+    if value not in (0, 1):
+        raise ProblemError(f"entry {entry!r} in row {row}, column {column} is not 0 or 1")
+    return value
+
+
+def _indices(solution: object) -> list[int]:
+    """A solution given as an iterable of option indices, as a list of ints."""
+    if isinstance(solution, str | bytes) or not isinstance(solution, Iterable):
+        raise UsageError(f"a solution must be a list of option indices, not {solution!r}")
+    return [_option_number(option) for option in solution]
+
+
+def _option_number(option: object) -> int:
+    """An option index given as an int or int-like object (not a bool)."""
+    if isinstance(option, bool) or not isinstance(option, SupportsIndex):
+        raise UsageError(f"an option index must be an integer, not {option!r}")
+    return operator.index(option)
+
+
+def _check_method(method: str) -> None:
+    """Reject unknown solving methods and the ones this version does not have yet."""
+    if not isinstance(method, str) or method not in METHODS:
+        raise UsageError(f"unknown method {method!r}; choose one of {', '.join(METHODS)}")
+    if not METHODS[method]:
+        raise UsageError(f"method {method!r} is not available yet; use 'auto' or 'dlx'")

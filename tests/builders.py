@@ -1,0 +1,268 @@
+"""Small exact cover problems with known answers, and random instances with an oracle.
+
+The named builders (:func:`queens`, :func:`langford`, :func:`dominoes`, ...) produce the
+classic problems whose counts are known from the literature or from a formula, so tests
+and benchmarks can check the engine against an answer computed another way.
+
+:class:`Instance` is a tiny problem described as plain data (item indices, colors,
+multiplicity bounds), independent of :class:`~excover.ExactCover`. It can build itself
+through each front door of the model, and it knows its own solutions by brute force: the
+oracle enumerates every subset of options and checks the definition of an exact cover
+directly, without going through the model or the engine. :func:`instances` is a
+hypothesis strategy of such instances, small enough for that brute force.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from itertools import combinations
+from typing import TYPE_CHECKING, Literal
+
+from excover import ExactCover
+
+if TYPE_CHECKING:
+    from hypothesis.strategies import SearchStrategy
+
+__all__ = [
+    "Instance",
+    "Kind",
+    "compositions",
+    "dominoes",
+    "instances",
+    "langford",
+    "queens",
+    "two_regular_graphs",
+    "walks",
+    "word_squares",
+]
+
+#: The three families of random instances: plain exact cover with secondary items (X),
+#: colors on secondary items (XCC), and multiplicities on primary items plus colors (MCC).
+Kind = Literal["X", "XCC", "MCC"]
+
+#: The multiplicity bounds (lo, hi) of primary items in random MCC instances.
+BOUNDS = [(lo, hi) for hi in range(1, 4) for lo in range(hi + 1)]
+
+#: One use of an item by an option: the item's index and its color (None: uncolored).
+Use = tuple[int, str | None]
+
+
+def queens(n: int) -> ExactCover:
+    """The n-queens problem in Knuth's formulation.
+
+    Rows ``r*`` and columns ``c*`` are primary (each gets exactly one queen); the diagonals
+    ``a*`` (constant r+c) and anti-diagonals ``b*`` (constant r-c) are secondary (at most
+    one queen each). One option per square.
+    """
+    rows = [f"r{i}" for i in range(n)]
+    cols = [f"c{j}" for j in range(n)]
+    diagonals = [f"a{d}" for d in range(2 * n - 1)] + [f"b{d}" for d in range(2 * n - 1)]
+    problem = ExactCover(primary=rows + cols, secondary=diagonals)
+    for i in range(n):
+        for j in range(n):
+            problem.add_option([f"r{i}", f"c{j}", f"a{i + j}", f"b{i - j + n - 1}"])
+    return problem
+
+
+def langford(n: int) -> ExactCover:
+    """Langford pairs L(2, n): place two copies of each of 1..n in positions 1..2n so that
+    the two copies of k have exactly k numbers between them.
+
+    Items are the numbers ``1..n`` and the positions ``s1..s2n``, all primary; the option
+    ``k sj s(j+k+1)`` puts the copies of k at positions j and j+k+1. Every arrangement and
+    its reversal are distinct solutions.
+    """
+    numbers = [str(k) for k in range(1, n + 1)]
+    positions = [f"s{j}" for j in range(1, 2 * n + 1)]
+    problem = ExactCover(primary=numbers + positions)
+    for k in range(1, n + 1):
+        for j in range(1, 2 * n - k):
+            problem.add_option([str(k), f"s{j}", f"s{j + k + 1}"])
+    return problem
+
+
+def dominoes(m: int, n: int) -> ExactCover:
+    """Domino tilings of an m x n rectangle: one primary item per cell ``r{i}c{j}``, one
+    option per pair of adjacent cells."""
+    cells = [f"r{i}c{j}" for i in range(m) for j in range(n)]
+    problem = ExactCover(primary=cells)
+    for i in range(m):
+        for j in range(n):
+            if j + 1 < n:
+                problem.add_option([f"r{i}c{j}", f"r{i}c{j + 1}"])
+            if i + 1 < m:
+                problem.add_option([f"r{i}c{j}", f"r{i + 1}c{j}"])
+    return problem
+
+
+def compositions(n: int, lo: int, hi: int) -> ExactCover:
+    """Compositions of n into between lo and hi parts, as a multiplicity problem.
+
+    Cells ``1..n`` are primary, covered exactly once; the primary item ``parts`` must be
+    covered between lo and hi times. One option per segment ``i..j`` of cells, and every
+    option also covers ``parts``, so the number of options chosen is the number of parts.
+    """
+    cells = [str(i) for i in range(1, n + 1)]
+    problem = ExactCover(primary=[*cells, "parts"])
+    problem.set_multiplicity("parts", lo, hi)
+    for i in range(1, n + 1):
+        for j in range(i, n + 1):
+            problem.add_option([*cells[i - 1 : j], "parts"])
+    return problem
+
+
+def two_regular_graphs(n: int) -> ExactCover:
+    """Spanning 2-regular subgraphs of the complete graph K_n (disjoint unions of cycles
+    covering every vertex): every vertex is a primary item covered exactly twice, and every
+    edge is an option."""
+    vertices = [f"v{i}" for i in range(n)]
+    problem = ExactCover(primary=vertices)
+    for vertex in vertices:
+        problem.set_multiplicity(vertex, 2, 2)
+    for u, v in combinations(vertices, 2):
+        problem.add_option([u, v])
+    return problem
+
+
+def walks(length: int, edges: Sequence[tuple[str, str]]) -> ExactCover:
+    """Walks of ``length`` steps in a directed graph on letters, as a color problem.
+
+    Primary item ``p{i}`` is step i; the secondary item ``x{i}`` holds, as its color, the
+    letter the walk is at after i steps. The option for edge (a, b) at step i covers
+    ``p{i} x{i}:a x{i+1}:b``; consecutive steps must agree on the letter they share.
+    """
+    steps = [f"p{i}" for i in range(length)]
+    letters = [f"x{i}" for i in range(length + 1)]
+    problem = ExactCover(primary=steps, secondary=letters)
+    for i in range(length):
+        for a, b in edges:
+            problem.add_option([f"p{i}", f"x{i}:{a}", f"x{i + 1}:{b}"])
+    return problem
+
+
+def word_squares(words: Sequence[str]) -> ExactCover:
+    """Double word squares: a k x k grid of letters whose rows and columns are all words of
+    the list, 2k distinct words in all (k is the length of the words).
+
+    Rows ``R*`` and columns ``C*`` are primary; each cell ``i_j`` is secondary, colored by
+    its letter; each word is an uncolored secondary item, so it is used at most once.
+    """
+    k = len(words[0])
+    lines = [f"R{i}" for i in range(k)] + [f"C{j}" for j in range(k)]
+    cells = [f"{i}_{j}" for i in range(k) for j in range(k)]
+    problem = ExactCover(primary=lines, secondary=[*cells, *words])
+    for word in words:
+        for i in range(k):
+            problem.add_option([f"R{i}", *(f"{i}_{j}:{word[j]}" for j in range(k)), word])
+            problem.add_option([f"C{i}", *(f"{j}_{i}:{word[j]}" for j in range(k)), word])
+    return problem
+
+
+@dataclass(frozen=True)
+class Instance:
+    """A small exact cover problem as plain data, with a brute-force oracle.
+
+    Items are numbered: primary items ``0..n_primary-1``, then the secondary items. Each
+    option is a tuple of uses ``(item, color)``; ``bounds[j]`` is ``(lo, hi)`` for primary
+    item j.
+    """
+
+    n_primary: int
+    n_secondary: int
+    options: tuple[tuple[Use, ...], ...]
+    bounds: tuple[tuple[int, int], ...]
+
+    def build(self) -> ExactCover:
+        """The instance through ``add_option`` (ints for uncolored items, ``"i:c"`` names
+        for colored ones) and ``set_multiplicity``."""
+        problem = ExactCover(primary=self.n_primary, secondary=self.n_secondary)
+        for item, (lo, hi) in enumerate(self.bounds):
+            if (lo, hi) != (1, 1):
+                problem.set_multiplicity(str(item), lo, hi)
+        for option in self.options:
+            problem.add_option(
+                [item if color is None else f"{item}:{color}" for item, color in option]
+            )
+        return problem
+
+    def sparse_rows(self) -> list[list[int]]:
+        """Each option as the list of its item indices (colors dropped)."""
+        return [[item for item, _ in option] for option in self.options]
+
+    def dense_rows(self) -> list[list[int]]:
+        """Each option as a 0/1 row over all items (colors dropped)."""
+        width = self.n_primary + self.n_secondary
+        rows = []
+        for option in self.options:
+            row = [0] * width
+            for item, _ in option:
+                row[item] = 1
+            rows.append(row)
+        return rows
+
+    def is_cover(self, chosen: Iterable[int]) -> bool:
+        """Whether the chosen option indices form a solution, by the definition: each
+        primary item covered between its bounds, each secondary item used at most once or
+        only by options that give it the same color."""
+        picked = list(chosen)
+        if len(set(picked)) != len(picked) or not all(0 <= k < len(self.options) for k in picked):
+            return False
+        covered = [0] * self.n_primary
+        colors: dict[int, list[str | None]] = {}
+        for k in picked:
+            for item, color in self.options[k]:
+                if item < self.n_primary:
+                    covered[item] += 1
+                else:
+                    colors.setdefault(item, []).append(color)
+        if any(not lo <= c <= hi for c, (lo, hi) in zip(covered, self.bounds, strict=True)):
+            return False
+        return all(
+            len(uses) == 1 or (None not in uses and len(set(uses)) == 1) for uses in colors.values()
+        )
+
+    def all_covers(self) -> set[frozenset[int]]:
+        """Every solution, found by checking all 2^n subsets of the options."""
+        n = len(self.options)
+        return {
+            frozenset(k for k in range(n) if mask >> k & 1)
+            for mask in range(1 << n)
+            if self.is_cover(k for k in range(n) if mask >> k & 1)
+        }
+
+
+def instances(kind: Kind, max_options: int = 10) -> SearchStrategy[Instance]:
+    """A hypothesis strategy of random instances of the given kind, small enough for the
+    brute-force oracle: up to 5 primary items, 3 secondary items and ``max_options``
+    options. Every option has at least one primary item; the items of an option come in a
+    random order. XCC and MCC instances color some secondary uses with two colors; MCC
+    instances have at least one primary item whose bounds are not (1, 1)."""
+    from hypothesis import strategies as st
+
+    colors: list[str | None] = [None] if kind == "X" else [None, "red", "blue"]
+
+    @st.composite
+    def draw_instance(draw: st.DrawFn) -> Instance:
+        n_primary = draw(st.integers(1, 5))
+        n_secondary = draw(st.integers(0, 3))
+        primary = st.sets(st.integers(0, n_primary - 1), min_size=1)
+        secondary = st.sets(st.integers(n_primary, n_primary + n_secondary - 1))
+
+        @st.composite
+        def option(draw: st.DrawFn) -> tuple[Use, ...]:
+            items = sorted(draw(primary)) + (sorted(draw(secondary)) if n_secondary else [])
+            uses = [(i, None if i < n_primary else draw(st.sampled_from(colors))) for i in items]
+            return tuple(draw(st.permutations(uses)))
+
+        n_options = draw(st.integers(0, max_options))
+        options = draw(st.lists(option(), min_size=n_options, max_size=n_options))
+        bounds = [(1, 1)] * n_primary
+        if kind == "MCC":
+            bounds = [draw(st.sampled_from(BOUNDS)) for _ in range(n_primary)]
+            if all(bound == (1, 1) for bound in bounds):
+                unusual = [bound for bound in BOUNDS if bound != (1, 1)]
+                bounds[draw(st.integers(0, n_primary - 1))] = draw(st.sampled_from(unusual))
+        return Instance(n_primary, n_secondary, tuple(options), tuple(bounds))
+
+    return draw_instance()
