@@ -143,6 +143,7 @@ def test_solve_json_shape(capsys: pytest.CaptureFixture[str], queens8: ExactCove
     assert {"solutions", "nodes", "updates", "seconds", "complete", "algorithm"} <= set(stats)
     assert stats["solutions"] == 2
     assert result["complete"] is stats["complete"] is False
+    assert stats["stopped_by"] == "max_solutions"
 
 
 def test_count_json_shape(capsys: pytest.CaptureFixture[str]) -> None:
@@ -203,6 +204,7 @@ def test_stats_of_solve_count_what_was_printed(capsys: pytest.CaptureFixture[str
     assert status == 0
     assert out.count("solution ") == 5
     assert stderr_stats(err)["solutions"] == "5"
+    assert stderr_stats(err)["search"] == "stopped by --limit"
 
 
 def test_random_heuristic_is_reproducible_with_a_seed(
@@ -327,7 +329,7 @@ def test_timeout_stops_count(capsys: pytest.CaptureFixture[str]) -> None:
     status, out, err = run(capsys, "count", PENTO6X10, "--timeout", "0.2", "--stats")
     assert status == 1
     assert "--timeout" in err
-    assert stderr_stats(err)["search"] == "stopped by timeout"
+    assert stderr_stats(err)["search"] == "stopped by --timeout"
     assert int(out) == int(stderr_stats(err)["solutions"])
 
 
@@ -505,7 +507,7 @@ def test_ctrl_c_prints_partial_stats_and_exits_130() -> None:
     assert "interrupted" in err
     stats = stderr_stats(err)
     assert int(stats["nodes"]) > 0
-    assert stats["search"] == "stopped by interrupt"
+    assert stats["search"] == "interrupted"
     assert int(out) == int(stats["solutions"])
 
 

@@ -125,10 +125,11 @@ def test_interrupted_count_after_some_solutions() -> None:
     assert search.count() == expected
 
 
-def collect_through_limits(problem: ExactCover, max_nodes: int) -> tuple[list[list[int]], int]:
-    """Every solution of a run whose calls keep stopping at a node limit, resumed after
-    each stop with a new solutions() iterator; also the number of stops."""
-    search = Search(problem, max_nodes=max_nodes)
+def collect_through_limits(problem: ExactCover, step: int) -> tuple[list[list[int]], int]:
+    """Every solution of a run that keeps stopping at a node limit, the limit raised by
+    ``step`` nodes and the run resumed with a new solutions() iterator after each stop;
+    also the number of stops."""
+    search = Search(problem, max_nodes=step)
     found: list[list[int]] = []
     stops = 0
     while True:
@@ -138,17 +139,21 @@ def collect_through_limits(problem: ExactCover, max_nodes: int) -> tuple[list[li
             stops += 1
             assert stop.stats.stopped_by == stop.reason
             assert not stop.stats.complete
+            # The limit stops the run before it enters a new level, so at most the
+            # solution node of the last level entered can come on top of it.
+            assert stop.stats.nodes <= step * stops + 1
+            search.max_nodes = step * (stops + 1)
             continue
         return found, stops
 
 
 def test_max_nodes_stops_and_resumes() -> None:
-    """A node limit stops every call after a bounded amount of work; calling again goes on,
-    and the solutions over all the calls are those of one uninterrupted run."""
+    """A node limit bounds the whole run; raising it and calling again goes on, and the
+    solutions over all the calls are those of one uninterrupted run."""
     problem = queens(8)
     reference = Search(problem)
     expected = list(reference.solutions())
-    found, stops = collect_through_limits(problem, max_nodes=10)
+    found, stops = collect_through_limits(problem, step=10)
     assert found == expected
     assert stops >= 1
 
@@ -165,8 +170,9 @@ def test_max_nodes_count_reaches_the_same_totals() -> None:
             total = search.count()
         except LimitReached as stop:
             assert stop.reason == "max_nodes"
-            assert before < stop.stats.nodes
+            assert before < stop.stats.nodes <= search.max_nodes + 1
             stops += 1
+            search.max_nodes += 300
             continue
         break
     assert stops >= 1
@@ -183,14 +189,17 @@ def test_max_nodes_zero_stops_at_once() -> None:
 
 
 def test_timeout_raises_limit_reached() -> None:
-    """A count of the 16-queens solutions cannot finish in 50 ms; each call stops with the
-    reason "timeout", and the next call carries on from where the last one stopped."""
+    """A count of the 16-queens solutions cannot finish in 50 ms; the run stops with the
+    reason "timeout", and once the time budget is raised the next call carries on from
+    where the last one stopped."""
     search = Search(queens(16), timeout=0.05)
     with pytest.raises(LimitReached) as first_stop:
         search.count()
     assert first_stop.value.reason == "timeout"
     assert search.stats.stopped_by == "timeout"
     assert not search.stats.complete
+    assert search.timeout is not None
+    search.timeout += 0.05
     with pytest.raises(LimitReached) as second_stop:
         search.count()
     assert second_stop.value.stats.nodes > first_stop.value.stats.nodes

@@ -39,8 +39,8 @@ def check_heuristic(
     seed: int,
     k: int,
 ) -> None:
-    """The properties of :func:`check_against_oracle` for one heuristic."""
-
+    """The properties of :func:`check_against_oracle` for one heuristic; ``k`` is the
+    bound given to ``solutions(limit=k)`` and ``max_solutions``."""
     counting = search(problem, heuristic, seed)
     assert counting.count() == len(expected)
     stats = counting.stats
@@ -70,6 +70,7 @@ def check_heuristic(
 
 
 def seeds() -> st.SearchStrategy[int]:
+    """Seeds for the ``random`` heuristic, over the engine's whole 63-bit range."""
     return st.integers(0, 2**63 - 1)
 
 
@@ -121,6 +122,7 @@ def test_front_doors_agree_on_counts(instance: Instance) -> None:
     if instance.options:  # a matrix without rows has no width to tell the items
         routes.append(ExactCover.from_matrix(instance.dense_rows(), primary=instance.n_primary))
     assert [route.count() for route in routes] == [expected] * len(routes)
+    assert routes[1] == by_options, "sparse rows and add_option built different problems"
 
 
 @settings(max_examples=60, deadline=None)

@@ -11,8 +11,9 @@ as soon as ``head`` has seen enough.
 
 Exit status: 0 success; 1 when ``--timeout`` or ``--max-nodes`` stopped the search (the
 partial result is still printed and stderr says so); 2 bad usage or bad input (one line
-``file:line: message`` on stderr); 130 Ctrl-C (partial statistics on stderr); 141 when
-the reader of stdout went away (as a process killed by SIGPIPE).
+``file:line: message`` on stderr); 130 Ctrl-C (the partial result is printed too, with
+statistics on stderr); 141 when the reader of stdout went away (as a process killed by
+SIGPIPE would).
 """
 
 from __future__ import annotations
@@ -20,14 +21,17 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import signal
 import sys
+import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
-from typing import Any
+from contextlib import contextmanager
+from types import FrameType
+from typing import Any, TypeVar
 
 from excover import __version__
-from excover.dlx import HEURISTICS, Search, Stats
+from excover.dlx import HEURISTICS, Search
 from excover.errors import ExcoverError, FormatError, LimitReached, ProblemError, UsageError
 from excover.problem import ExactCover
 
@@ -36,8 +40,7 @@ __all__ = ["main"]
 #: Exit codes of the command.
 EXIT_OK, EXIT_LIMIT, EXIT_USAGE, EXIT_INTERRUPT, EXIT_BROKEN_PIPE = 0, 1, 2, 130, 141
 
-#: How the command-line options name the limits that can stop a search.
-_LIMIT_OPTIONS = {"max_nodes": "--max-nodes", "timeout": "--timeout"}
+_T = TypeVar("_T")
 
 
 # --------------------------------------------------------------------------- arguments
@@ -87,18 +90,23 @@ examples:
   python examples/make_pentominoes.py 3 20 | excover solve - --json"""
 
 _EPILOG = """\
-exit status: 0 success, 1 stopped by --timeout or --max-nodes (partial result printed),
-2 bad usage or bad input, 130 interrupted by Ctrl-C.
+exit status: 0 success; 1 stopped by --timeout or --max-nodes; 2 bad usage or bad input;
+130 interrupted by Ctrl-C. A stopped or interrupted run still prints its partial result.
 Run 'excover COMMAND --help' for the options of a command."""
 
-_COUNT_DESCRIPTION = """\
+_JSON_FIELDS = """\
+"complete" says whether the whole search tree was explored; "seed" is null unless the
+heuristic is random; "stats" holds solutions, nodes, updates, seconds, complete, algorithm
+and stopped_by: null, "max_solutions" (--limit), "max_nodes", "timeout" or "interrupt"."""
+
+_COUNT_DESCRIPTION = f"""\
 Count the solutions of an exact cover problem and print the count on stdout.
 
 The count is exact (no overflow). With --json, stdout gets one JSON object:
-  {"count": N, "complete": true|false, "heuristic": ..., "seed": ..., "stats": {...}}
-where "stats" holds solutions, nodes, updates, seconds, complete, stopped_by, algorithm."""
+  {{"count": N, "complete": ..., "heuristic": "mrv", "seed": ..., "stats": {{...}}}}
+{_JSON_FIELDS}"""
 
-_SOLVE_DESCRIPTION = """\
+_SOLVE_DESCRIPTION = f"""\
 Find solutions of an exact cover problem and print them on stdout as they are found.
 
 Every solution is printed as a header line 'solution K:' followed by its options, one
@@ -106,9 +114,10 @@ per line, each as the item names of the option in input order; a blank line sepa
 two solutions. Without --limit every solution is printed (streamed: pipe into 'head' or
 press Ctrl-C to stop early); 'excover solve FILE --limit 1' finds one.
 With --json, stdout gets one JSON object, one solution per line:
-  {"solutions": [{"options": [option indices, 0-based], "items": [[item names], ...]},
+  {{"solutions": [{{"options": [option indices, from 0], "items": [[item names], ...]}},
                  ...],
-   "complete": true|false, "heuristic": ..., "seed": ..., "stats": {...}}"""
+   "complete": ..., "heuristic": "mrv", "seed": ..., "stats": {{...}}}}
+{_JSON_FIELDS}"""
 
 
 def _common_options() -> argparse.ArgumentParser:
@@ -144,13 +153,13 @@ def _common_options() -> argparse.ArgumentParser:
         "--timeout",
         type=_seconds,
         metavar="SECONDS",
-        help="stop the search after this many seconds (exit status 1)",
+        help="stop the whole run after this many seconds (exit status 1)",
     )
     common.add_argument(
         "--max-nodes",
         type=_non_negative_int,
         metavar="N",
-        help="stop the search after N nodes of the search tree (exit status 1)",
+        help="stop the whole run after N nodes of the search tree (exit status 1)",
     )
     return common
 
@@ -219,56 +228,112 @@ def _read_problem(path: str) -> ExactCover:
 
 # --------------------------------------------------------------------------- searching
 
+#: The longest stretch of search (seconds) before the command looks at Ctrl-C again.
+_SLICE = 0.05
 
-@dataclass
-class _Budget:
-    """The limits of the whole command, shared out among the engine calls it makes.
+#: How the command line names each reason for a run to stop early.
+_STOP_CAUSES = {
+    "max_solutions": "stopped by --limit",
+    "max_nodes": "stopped by --max-nodes",
+    "timeout": "stopped by --timeout",
+    "interrupt": "interrupted",
+}
 
-    :class:`~excover.Search` applies ``max_nodes`` and ``timeout`` to each call (each
-    solution, for ``solve``); the command promises them for the whole run, so before every
-    call the search gets only what is left.
+
+class _Stopped(Exception):
+    """The run ended early; ``reason`` is a key of ``_STOP_CAUSES``."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+class _Runner:
+    """Drives one :class:`~excover.Search` for the command, in slices of ``_SLICE`` seconds.
+
+    The engine keeps its state when a slice ends, so slicing costs next to nothing, and the
+    command can act between two slices: it enforces ``--timeout`` (a slice ends at the
+    deadline or after ``_SLICE`` seconds, whichever is first) and it notices Ctrl-C.
+    ``--max-nodes`` is the search's own whole-run bound. Ctrl-C only raises a flag, so it never falls
+    between the engine finding a solution and the command printing it: every solution the
+    statistics count has been printed. A second Ctrl-C raises KeyboardInterrupt at once.
     """
 
-    max_nodes: int | None
-    deadline: float | None  # a time.monotonic() value
+    def __init__(self, search: Search, args: argparse.Namespace) -> None:
+        self.search = search
+        self.max_nodes: int | None = args.max_nodes
+        self.deadline = None if args.timeout is None else time.monotonic() + args.timeout
+        self.interrupted = False
 
-    @classmethod
-    def from_args(cls, args: argparse.Namespace) -> _Budget:
-        deadline = None if args.timeout is None else time.monotonic() + args.timeout
-        return cls(args.max_nodes, deadline)
+    def step(self, call: Callable[[], _T]) -> _T:
+        """``call()`` (``search.count`` or ``search.first``), resumed until it returns."""
+        search = self.search
+        while True:
+            if self.interrupted:
+                raise _Stopped("interrupt")
+            now = time.monotonic()
+            end = now + _SLICE if self.deadline is None else min(now + _SLICE, self.deadline)
+            search.timeout = search.stats.seconds + max(0.0, end - now)
+            search.max_nodes = self.max_nodes
+            try:
+                return call()
+            except LimitReached as exc:
+                if exc.reason != "timeout":
+                    raise _Stopped(exc.reason) from None
+                if self.deadline is not None and time.monotonic() >= self.deadline:
+                    raise _Stopped("timeout") from None
 
-    def apply(self, search: Search) -> None:
-        if self.max_nodes is not None:
-            search.max_nodes = max(0, self.max_nodes - search.stats.nodes)
-        if self.deadline is not None:
-            search.timeout = max(0.0, self.deadline - time.monotonic())
+    def solutions(self, limit: int | None) -> Iterator[list[int]]:
+        """The solutions, one by one, until the last one or ``limit`` of them."""
+        found = 0
+        while limit is None or found < limit:
+            solution = self.step(self.search.first)
+            if solution is None:
+                return
+            found += 1
+            yield solution
+        raise _Stopped("max_solutions")
+
+    def run(self, body: Callable[[], object]) -> str | None:
+        """Run ``body``, which drives the search; return why it stopped early, or None."""
+        with self._noting_ctrl_c():
+            try:
+                body()
+            except _Stopped as exc:
+                return exc.reason
+            except KeyboardInterrupt:
+                return "interrupt"
+        return None
+
+    @contextmanager
+    def _noting_ctrl_c(self) -> Iterator[None]:
+        """Within the block, Ctrl-C sets ``interrupted`` rather than raising (first time).
+
+        Left alone when Ctrl-C is ignored (a background job) or handled by a program that
+        calls :func:`main`, or off the main thread: the engine's KeyboardInterrupt stops
+        the run then.
+        """
+        if (
+            signal.getsignal(signal.SIGINT) is not signal.default_int_handler
+            or threading.current_thread() is not threading.main_thread()
+        ):
+            yield
+            return
+
+        def note(signum: int, frame: FrameType | None) -> None:
+            if self.interrupted:
+                raise KeyboardInterrupt
+            self.interrupted = True
+
+        signal.signal(signal.SIGINT, note)
+        try:
+            yield
+        finally:
+            signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 def _new_search(problem: ExactCover, args: argparse.Namespace) -> Search:
     return problem.search(heuristic=args.heuristic, seed=args.seed)
-
-
-def _guarded(body: Callable[[], None]) -> str | None:
-    """Run ``body``; return what stopped it early (a limit or Ctrl-C), or None."""
-    try:
-        body()
-    except LimitReached as exc:
-        return exc.reason
-    except KeyboardInterrupt:
-        return "interrupt"
-    return None
-
-
-def _each_solution(search: Search, budget: _Budget, limit: int | None) -> Iterator[list[int]]:
-    """The solutions of ``search``, one engine call each, within the budget and limit."""
-    found = 0
-    while limit is None or found < limit:
-        budget.apply(search)
-        solution = search.first()
-        if solution is None:
-            return
-        found += 1
-        yield solution
 
 
 # --------------------------------------------------------------------------- output
@@ -287,62 +352,61 @@ def _json_entry(problem: ExactCover, solution: list[int], number: int) -> str:
     return f"{comma}\n{json.dumps({'options': solution, 'items': items})}"
 
 
-def _json_tail(search: Search) -> dict[str, Any]:
+def _stats(search: Search, stopped_by: str | None) -> dict[str, Any]:
+    """The statistics of the run, with what stopped it as the command saw it."""
+    stats = search.stats.as_dict()
+    if stopped_by is not None:
+        stats["stopped_by"] = stopped_by
+    return stats
+
+
+def _json_tail(search: Search, stopped_by: str | None) -> dict[str, Any]:
     """The fields that end every JSON result: completeness, how items were chosen, stats."""
-    stats = search.stats
+    stats = _stats(search, stopped_by)
     seed = search.seed if search.heuristic == "random" else None
     return {
-        "complete": stats.complete,
+        "complete": stats["complete"],
         "heuristic": search.heuristic,
         "seed": seed,
-        "stats": stats.as_dict(),
+        "stats": stats,
     }
 
 
-def _stats_lines(search: Search) -> list[str]:
-    """The statistics of ``search`` as ``name: value`` lines, for people."""
-    stats: Stats = search.stats
-    rate = f" ({stats.updates / stats.seconds / 1e6:.1f} M updates/s)" if stats.seconds else ""
+def _stats_lines(search: Search, stopped_by: str | None) -> list[str]:
+    """The statistics of the run as ``name: value`` lines, for people."""
+    stats = _stats(search, stopped_by)
+    seconds, updates = stats["seconds"], stats["updates"]
+    rate = f" ({updates / seconds / 1e6:.1f} M updates/s)" if seconds else ""
     heuristic = search.heuristic
     if heuristic == "random":
         heuristic += f" (seed {search.seed})"
-    if stats.complete:
-        state = "complete"
-    elif stats.stopped_by is None:
-        state = "incomplete"
-    else:
-        state = f"stopped by {stats.stopped_by}"
+    state = "complete" if stopped_by is None else _STOP_CAUSES[stopped_by]
     return [
-        f"solutions: {stats.solutions}",
-        f"nodes: {stats.nodes}",
-        f"updates: {stats.updates}",
-        f"time: {stats.seconds:.3f} s{rate}",
-        f"algorithm: {stats.algorithm}",
+        f"solutions: {stats['solutions']}",
+        f"nodes: {stats['nodes']}",
+        f"updates: {updates}",
+        f"time: {seconds:.3f} s{rate}",
+        f"algorithm: {stats['algorithm']}",
         f"heuristic: {heuristic}",
         f"search: {state}",
     ]
 
 
 def _finish(search: Search, stopped_by: str | None, args: argparse.Namespace) -> int:
-    """Report statistics and what stopped the search on stderr; return the exit code."""
-    err = sys.stderr
-    if stopped_by is not None:
+    """Say on stderr what stopped the run, and the statistics; return the exit status."""
+    sys.stdout.flush()  # the result first, when stdout and stderr share a terminal or file
+    if stopped_by in ("max_nodes", "timeout", "interrupt"):
         stats = search.stats
-        if stopped_by == "interrupt":
-            cause = "interrupted"
-        else:
-            cause = f"stopped by {_LIMIT_OPTIONS.get(stopped_by, stopped_by)}"
         print(
-            f"excover: {cause} after {stats.nodes} nodes and {stats.seconds:.3f} s; "
-            f"the result is partial ({stats.solutions} solutions found)",
-            file=err,
+            f"excover: {_STOP_CAUSES[stopped_by]} after {stats.nodes} nodes and "
+            f"{stats.seconds:.3f} s; the result is partial ({stats.solutions} solutions found)",
+            file=sys.stderr,
         )
     if args.stats or stopped_by == "interrupt":
-        for line in _stats_lines(search):
-            print(line, file=err)
+        print("\n".join(_stats_lines(search, stopped_by)), file=sys.stderr)
     if stopped_by == "interrupt":
         return EXIT_INTERRUPT
-    return EXIT_OK if stopped_by is None else EXIT_LIMIT
+    return EXIT_LIMIT if stopped_by in ("max_nodes", "timeout") else EXIT_OK
 
 
 # --------------------------------------------------------------------------- commands
@@ -350,46 +414,39 @@ def _finish(search: Search, stopped_by: str | None, args: argparse.Namespace) ->
 
 def _count(args: argparse.Namespace) -> int:
     search = _new_search(_read_problem(args.file), args)
-    budget = _Budget.from_args(args)
-
-    def body() -> None:
-        budget.apply(search)
-        search.count()
-
-    stopped_by = _guarded(body)
+    runner = _Runner(search, args)
+    stopped_by = runner.run(lambda: runner.step(search.count))
     count = search.stats.solutions
     if args.json:
-        print(json.dumps({"count": count, **_json_tail(search)}))
+        print(json.dumps({"count": count, **_json_tail(search, stopped_by)}))
     else:
         print(count)
-    sys.stdout.flush()
     return _finish(search, stopped_by, args)
 
 
 def _solve(args: argparse.Namespace) -> int:
     problem = _read_problem(args.file)
     search = _new_search(problem, args)
-    budget = _Budget.from_args(args)
+    runner = _Runner(search, args)
     entry = _json_entry if args.json else _text_entry
     out = sys.stdout
     found = 0
 
     def body() -> None:
         nonlocal found
-        for solution in _each_solution(search, budget, args.limit):
+        for solution in runner.solutions(args.limit):
             found += 1
             out.write(entry(problem, solution, found))
             out.flush()  # the next solution may be a long search away
 
     if args.json:
         out.write('{"solutions": [')
-    stopped_by = _guarded(body)
+    stopped_by = runner.run(body)
     if args.json:
-        tail = json.dumps(_json_tail(search))  # "{...}": continue the open object
+        tail = json.dumps(_json_tail(search, stopped_by))  # "{...}": continue the open object
         out.write(f"\n], {tail[1:]}\n")
-    elif found == 0 and search.stats.complete:
+    elif found == 0 and stopped_by is None:
         print("excover: no solution", file=sys.stderr)
-    sys.stdout.flush()
     return _finish(search, stopped_by, args)
 
 

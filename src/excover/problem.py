@@ -118,8 +118,8 @@ class ExactCover:
 
     ``primary`` and ``secondary`` are either lists of names or counts; counted items are
     named by their position, ``"0"``, ``"1"``, ..., the secondary ones continuing after the
-    primary ones. Names are non-empty strings without whitespace, ``:`` or ``|`` (so that
-    every problem can be written in Knuth's format). Build the options with
+    primary ones. Names are non-empty printable strings without blanks, ``:`` or ``|`` (so
+    that every problem can be written in Knuth's format); so are color names. Build the options with
     :meth:`add_option`, or build the whole problem with :meth:`from_matrix`,
     :meth:`from_sparse`, :meth:`from_dlx` or :meth:`read`. Every malformed input raises
     :class:`~excover.ProblemError` naming the culprit.
@@ -425,8 +425,10 @@ class ExactCover:
                 item = self._node_item[node]
                 covers[item] += 1
                 colors.setdefault(item, set()).add(self._node_color[node])
+        primary_covers = covers[: len(self._primary)]
         primary_ok = all(
-            lo <= count <= hi for lo, hi, count in zip(self._lo, self._hi, covers, strict=False)
+            lo <= count <= hi
+            for lo, hi, count in zip(self._lo, self._hi, primary_covers, strict=True)
         )
         secondary_ok = all(
             covers[item] <= 1 or (len(used) == 1 and 0 not in used)
@@ -537,9 +539,14 @@ def _indices(solution: object) -> list[int]:
 
 def _option_number(option: object) -> int:
     """An option index given as an int or int-like object (not a bool)."""
-    if isinstance(option, bool) or not isinstance(option, SupportsIndex):
+    if type(option) is int:  # the common case, kept fast: no Protocol isinstance check
+        return option
+    if isinstance(option, bool):
         raise UsageError(f"an option index must be an integer, not {option!r}")
-    return operator.index(option)
+    try:
+        return operator.index(option)  # type: ignore[arg-type]
+    except TypeError:
+        raise UsageError(f"an option index must be an integer, not {option!r}") from None
 
 
 def _check_method(method: str) -> None:

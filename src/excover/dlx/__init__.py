@@ -22,7 +22,7 @@ from collections.abc import Iterator
 from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING, Any
 
-from excover.dlx._engine import DONE, MAX_NODES, MAX_SOLUTIONS, SOLUTION, TIMEOUT, Engine
+from excover.dlx._engine import MAX_NODES, MAX_SOLUTIONS, SOLUTION, TIMEOUT, Engine
 from excover.errors import LimitReached, UsageError
 
 if TYPE_CHECKING:
@@ -68,11 +68,12 @@ class Search:
 
     ``heuristic`` is ``"mrv"`` (default), ``"leftmost"`` or ``"random"`` (MRV with ties
     broken by a generator seeded with ``seed``; a random seed when ``seed`` is None).
-    ``max_solutions`` bounds the solutions of the whole run; ``max_nodes`` and ``timeout``
-    (seconds) bound each call to :meth:`count`, :meth:`first` or one step of
-    :meth:`solutions`, and raise :class:`~excover.LimitReached` when they stop it. After a
-    limit or a ``KeyboardInterrupt`` the object stays usable: the next call continues the
-    same search from where it stopped.
+    The limits bound the whole run, however many calls it takes: ``max_solutions`` stops it
+    quietly after that many solutions; ``max_nodes`` (nodes of the search tree) and
+    ``timeout`` (seconds spent searching, ``stats.seconds``) raise
+    :class:`~excover.LimitReached` when they stop it. They are plain attributes: after a
+    limit, raise it (``s.timeout += 10``) and call again to continue the same search from
+    where it stopped; after a ``KeyboardInterrupt`` the next call continues as well.
     """
 
     def __init__(
@@ -138,11 +139,13 @@ class Search:
 
     def _run(self, count_only: bool) -> int:
         engine = self._engine
-        deadline = 0.0 if self.timeout is None else time.monotonic() + self.timeout
-        node_cap = -1 if self.max_nodes is None else engine.nodes + self.max_nodes
+        started = time.perf_counter()
+        deadline = 0.0
+        if self.timeout is not None:
+            deadline = time.monotonic() + max(0.0, self.timeout - self._seconds)
+        node_cap = -1 if self.max_nodes is None else self.max_nodes
         solution_cap = -1 if self.max_solutions is None else self.max_solutions
         self._stopped_by = None
-        started = time.perf_counter()
         try:
             status = engine.run(count_only, solution_cap, node_cap, deadline)
         except KeyboardInterrupt:
