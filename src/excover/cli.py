@@ -254,9 +254,10 @@ class _Runner:
     The engine keeps its state when a slice ends, so slicing costs next to nothing, and the
     command can act between two slices: it enforces ``--timeout`` (a slice ends at the
     deadline or after ``_SLICE`` seconds, whichever is first) and it notices Ctrl-C.
-    ``--max-nodes`` is the search's own whole-run bound. Ctrl-C only raises a flag, so it never falls
-    between the engine finding a solution and the command printing it: every solution the
-    statistics count has been printed. A second Ctrl-C raises KeyboardInterrupt at once.
+    ``--max-nodes`` is the search's own whole-run bound. Ctrl-C only raises a flag, so it
+    never falls between the engine finding a solution and the command printing it: every
+    solution the statistics count has been printed. A second Ctrl-C raises KeyboardInterrupt
+    at once.
     """
 
     def __init__(self, search: Search, args: argparse.Namespace) -> None:
