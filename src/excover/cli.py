@@ -32,7 +32,8 @@ from typing import Any, TypeVar
 
 from excover import __version__
 from excover.dlx import HEURISTICS, Search
-from excover.errors import ExcoverError, FormatError, LimitReached, ProblemError, UsageError
+from excover.errors import ExcoverError, LimitReached, ProblemError, UsageError
+from excover.formats.dlx import parse_dlx_bytes
 from excover.problem import ExactCover
 
 __all__ = ["main"]
@@ -218,12 +219,7 @@ def _read_problem(path: str) -> ExactCover:
         data = sys.stdin.buffer.read()
     except OSError as exc:
         raise UsageError(f"cannot read {source}: {exc.strerror or exc}") from None
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        line = data.count(b"\n", 0, exc.start) + 1
-        raise FormatError("the input is not UTF-8 text", source=source, line=line) from None
-    return ExactCover.from_dlx(text, source=source)
+    return parse_dlx_bytes(data, source, ExactCover)
 
 
 # --------------------------------------------------------------------------- searching

@@ -30,7 +30,7 @@ from typing import TypeVar
 from excover.errors import FormatError, ProblemError, UsageError
 from excover.problem import ExactCover
 
-__all__ = ["format_dlx", "parse_dlx", "read_dlx", "write_dlx"]
+__all__ = ["format_dlx", "parse_dlx", "parse_dlx_bytes", "read_dlx", "write_dlx"]
 
 P = TypeVar("P", bound=ExactCover)
 
@@ -102,13 +102,16 @@ def read_dlx(path: str | os.PathLike[str], factory: type[P]) -> P:
     """The problem in the file ``path`` (UTF-8 text); errors name the file and line."""
     if not isinstance(path, str | os.PathLike):
         raise UsageError(f"a path must be a str or os.PathLike, not {path!r}")
-    source = os.fspath(path)
-    data = Path(path).read_bytes()
+    return parse_dlx_bytes(Path(path).read_bytes(), os.fspath(path), factory)
+
+
+def parse_dlx_bytes(data: bytes, source: str, factory: type[P]) -> P:
+    """The problem in ``data``, UTF-8 text (a leading byte-order mark is skipped)."""
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as error:
         line = data.count(b"\n", 0, error.start) + 1
-        raise FormatError("the file is not UTF-8 text", source=source, line=line) from None
+        raise FormatError("the input is not UTF-8 text", source=source, line=line) from None
     return parse_dlx(text, source, factory)
 
 
