@@ -9,6 +9,11 @@ extensions = [
         ["src/excover/dlx/_engine.pyx"],
         extra_compile_args=["-O3"],
     ),
+    Extension(
+        "excover.zdd._store",
+        ["src/excover/zdd/_store.pyx"],
+        extra_compile_args=["-O3"],
+    ),
 ]
 
 setup(

@@ -35,6 +35,7 @@ from excover.dlx import HEURISTICS, Search
 from excover.errors import ExcoverError, LimitReached, ProblemError, UsageError
 from excover.formats.dlx import parse_dlx_bytes
 from excover.problem import ExactCover
+from excover.sat.amo import AMO_ENCODINGS
 
 __all__ = ["main"]
 
@@ -201,7 +202,42 @@ def _build_parser() -> argparse.ArgumentParser:
         help="stop after K solutions (default: print them all)",
     )
     solve.set_defaults(run=_solve)
+    _add_dimacs_command(commands)
     return parser
+
+
+_DIMACS_DESCRIPTION = """\
+Write an exact cover problem as a SAT formula in DIMACS CNF, for any SAT solver.
+
+Variable k is option k-1 of the problem (options numbered from 0 in file order); further
+variables are auxiliary. Comment lines at the top repeat the problem ('c excover option k
+...' lists the items of variable k) and give the projection set ('c p show ... 0'), so a
+model printed by any solver decodes into a solution, and a projected model counter
+(ganak, d4) counts the solutions."""
+
+
+def _add_dimacs_command(commands: Any) -> None:
+    """The ``dimacs`` command: write the CNF encoding of a problem."""
+    dimacs = commands.add_parser(
+        "dimacs",
+        help="write the problem as a SAT formula (DIMACS CNF)",
+        description=_DIMACS_DESCRIPTION,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    dimacs.add_argument(
+        "file", metavar="FILE", help="problem in Knuth's DLX format; '-' reads stdin"
+    )
+    dimacs.add_argument(
+        "-o", "--output", metavar="OUT", default="-", help="output file (default: stdout)"
+    )
+    dimacs.add_argument(
+        "--amo",
+        choices=list(AMO_ENCODINGS),
+        default="auto",
+        help="at-most-one encoding (default: auto = pairwise for at most 6 options, else "
+        "seqcounter)",
+    )
+    dimacs.set_defaults(run=_dimacs)
 
 
 # --------------------------------------------------------------------------- input
@@ -445,6 +481,18 @@ def _solve(args: argparse.Namespace) -> int:
     elif found == 0 and stopped_by is None:
         print("excover: no solution", file=sys.stderr)
     return _finish(search, stopped_by, args)
+
+
+def _dimacs(args: argparse.Namespace) -> int:
+    cnf = _read_problem(args.file).to_cnf(args.amo)
+    if args.output == "-":
+        sys.stdout.write(cnf.to_dimacs())
+    else:
+        try:
+            cnf.write_dimacs(args.output)
+        except OSError as exc:
+            raise UsageError(f"cannot write {args.output}: {exc.strerror or exc}") from None
+    return EXIT_OK
 
 
 # --------------------------------------------------------------------------- main

@@ -12,7 +12,15 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from excover.dlx import Stats
 
-__all__ = ["ExcoverError", "FormatError", "LimitReached", "ProblemError", "UsageError"]
+__all__ = [
+    "ExcoverError",
+    "FormatError",
+    "LimitReached",
+    "ProblemError",
+    "ResourceLimitError",
+    "SolverError",
+    "UsageError",
+]
 
 
 class ExcoverError(Exception):
@@ -60,3 +68,14 @@ class LimitReached(ExcoverError):
         )
         self.reason = reason
         self.stats = stats
+
+
+class ResourceLimitError(ExcoverError, MemoryError):
+    """An operation needed more than a configured resource limit (such as the node limit of
+    a ZDD manager) and was abandoned; the object that raised it stays usable."""
+
+
+class SolverError(ExcoverError):
+    """A SAT solver failed: an external solver command crashed or answered in an unknown
+    format, or a solver returned a model that does not decode into a solution (a bug in
+    the solver or in excover's encoding, never silently passed on)."""

@@ -24,6 +24,8 @@ from excover.errors import ProblemError, UsageError
 
 if TYPE_CHECKING:
     from excover.dlx import Search
+    from excover.sat import CNF
+    from excover.zdd import Family
 
 __all__ = ["METHODS", "EngineInput", "ExactCover", "ItemRef", "SearchOptions"]
 
@@ -32,7 +34,7 @@ ItemRef = str | SupportsIndex
 
 #: Solving methods accepted by :meth:`ExactCover.count` and friends, and whether each one
 #: is available in this version.
-METHODS: dict[str, bool] = {"auto": True, "dlx": True, "zdd": False, "sat": False}
+METHODS: dict[str, bool] = {"auto": True, "dlx": True, "zdd": True, "sat": True}
 
 #: Item counts and multiplicity bounds must fit the engines' 32-bit integers.
 _MAX_INT = 2**31 - 1
@@ -474,22 +476,99 @@ class ExactCover:
             timeout=timeout,
         )
 
-    def first(self, method: str = "dlx", **options: Unpack[SearchOptions]) -> list[int] | None:
-        """The first solution (option indices) found by ``method``, or None."""
+    def first(
+        self,
+        method: str = "dlx",
+        *,
+        solver: str | None = None,
+        amo: str | None = None,
+        **options: Unpack[SearchOptions],
+    ) -> list[int] | None:
+        """The first solution (option indices) found by ``method``, or None.
+
+        ``solver`` and ``amo`` choose the SAT solver and at-most-one encoding of
+        ``method="sat"`` (see :mod:`excover.sat`), as in :meth:`solutions` and :meth:`count`.
+        """
         _check_method(method)
+        if method == "sat":
+            from excover.sat import solve
+
+            return solve.first(self, solver, amo, **options)
+        _check_not_sat(method, solver, amo)
         return self.search(**options).first()
 
     def solutions(
-        self, method: str = "dlx", limit: int | None = None, **options: Unpack[SearchOptions]
+        self,
+        method: str = "dlx",
+        limit: int | None = None,
+        *,
+        solver: str | None = None,
+        amo: str | None = None,
+        **options: Unpack[SearchOptions],
     ) -> Iterator[list[int]]:
         """Lazily yield the solutions found by ``method`` (at most ``limit`` of them)."""
         _check_method(method)
+        if method == "sat":
+            from excover.sat import solve
+
+            return solve.solutions(self, solver, amo, limit, **options)
+        _check_not_sat(method, solver, amo)
         return self.search(**options).solutions(limit)
 
-    def count(self, method: str = "auto", **options: Unpack[SearchOptions]) -> int:
-        """The number of solutions, an exact int."""
+    def count(
+        self,
+        method: str = "auto",
+        *,
+        solver: str | None = None,
+        amo: str | None = None,
+        **options: Unpack[SearchOptions],
+    ) -> int:
+        """The number of solutions, an exact int. With ``method="sat"`` the default
+        ``solver`` is the ganak model counter when pyganak is installed."""
         _check_method(method)
+        if method == "sat":
+            from excover.sat import solve
+
+            return solve.count(self, solver, amo, **options)
+        _check_not_sat(method, solver, amo)
+        if method == "zdd":
+            from excover.zdd import dxz
+
+            if options:
+                raise UsageError(f"method 'zdd' takes no search options, not {sorted(options)}")
+            return dxz.count(self)
+        if method == "auto":
+            from excover.zdd import auto
+
+            return auto.count(self, **options)
         return self.search(**options).count()
+
+    def zdd(self, method: str = "dxz") -> Family:
+        """The :class:`~excover.Family` of all solutions (sets of option indices).
+
+        ``"dxz"``: memoised dancing links (:mod:`excover.zdd.dxz`); ``"columns"``:
+        combine's intersection of one family per item (:mod:`excover.zdd.columns`).
+        Both give the same family, in the default ZDD manager.
+        """
+        from excover.zdd import columns, dxz
+
+        if method == "dxz":
+            return dxz.dxz(self)
+        if method == "columns":
+            return columns.columns(self)
+        raise UsageError(f"unknown ZDD method {method!r}; choose 'dxz' or 'columns'")
+
+    def to_cnf(self, amo: str = "auto") -> CNF:
+        """The problem as a CNF formula, one variable per option (see :mod:`excover.sat`);
+        ``amo`` names the at-most-one encoding."""
+        from excover.sat import to_cnf
+
+        return to_cnf(self, amo)
+
+    def write_dimacs(self, path: str | os.PathLike[str], amo: str = "auto") -> None:
+        """Write :meth:`to_cnf` to ``path`` in DIMACS format, with a header mapping the
+        variables back to the options."""
+        self.to_cnf(amo).write_dimacs(path)
 
     # ----- comparing and printing -----
 
@@ -555,3 +634,9 @@ def _check_method(method: str) -> None:
         raise UsageError(f"unknown method {method!r}; choose one of {', '.join(METHODS)}")
     if not METHODS[method]:
         raise UsageError(f"method {method!r} is not available yet; use 'auto' or 'dlx'")
+
+
+def _check_not_sat(method: str, solver: str | None, amo: str | None) -> None:
+    """Reject the SAT arguments ``solver`` and ``amo`` given with another method."""
+    if solver is not None or amo is not None:
+        raise UsageError(f"solver= and amo= go with method='sat', not method={method!r}")

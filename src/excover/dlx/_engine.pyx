@@ -4,73 +4,79 @@
 The data structure
 ==================
 
-It is the one of Knuth's DLX1 (TAOCP 7.2.2.1, and his programs DLX1, DLX2, DLX3), held in
-two arrays of 16-byte records.
+It is the one of Knuth's DLX1 (TAOCP 7.2.2.1, and his programs DLX1, DLX2 and DLX3), held
+in two arrays of 16-byte records of 32-bit integers, allocated once per problem.
 
-*Items.* The problem's items are numbered ``1..N`` here (engine item ``k`` of the caller is
-item ``k+1``); the primary items come first, ``1..n_primary``. Each item has a record in
-the array ``cl`` with the fields LLINK and RLINK, the neighbours of the item in the doubly
-linked, circular list of *active* primary items, whose head is the root record ``cl[0]``.
-The list always keeps the input order (covering an item unlinks it, uncovering links it
-back into the same place), so "leftmost" means "first in input order". Secondary items are
-never in the active list: their LLINK and RLINK point to themselves. Two more fields serve
-Algorithm M only: BOUND, how many more options may still cover the item, and SLACK, the
+*Items.* The items are numbered ``1..N`` here (the caller's item ``k`` is item ``k+1``),
+primary items first: ``1..n_primary``. Item ``i`` has a record ``cl[i]`` with the fields
+LLINK and RLINK, its neighbours in the doubly linked, circular list of *active* primary
+items, whose head is the root record ``cl[0]``. The list keeps the input order (covering
+unlinks an item, uncovering links it back in the same place), so "leftmost" means "first
+in input order", and the search has found a solution when the list is empty. Secondary
+items never join the list: their LLINK and RLINK point to themselves. Two more fields
+serve Algorithm M: BOUND, how many more options may still cover the item, and SLACK, the
 constant ``hi - lo``.
 
-*Nodes.* The array ``nd`` holds one node per (option, item) pair, each with the fields
-ULINK, DLINK, TOP and COLOR:
+*Nodes.* The array ``nd`` holds one node per pair (option, item), with the fields ULINK,
+DLINK, TOP and COLOR, and a few special nodes:
 
-* ``nd[1..N]`` are the item *headers*. Each heads the doubly linked, circular vertical list
-  of the nodes of its item (ULINK/DLINK), and uses its TOP field for LEN, the number of
-  nodes currently in that list. ``nd[0]`` is unused.
-* After the headers come the options, in input order, each option's nodes in consecutive
-  records and in the option's item order, with a *spacer* node before the first option, between
-  consecutive options and after the last. If the first spacer is at ``s0 = N+1`` and
-  option ``k`` starts at node ``j`` of the caller's flat node list, its ``i``-th node
-  lives at ``N + 2 + j + k + i``, so moving right along an option is ``x + 1``.
-* A node's TOP is its item (``>= 1``), and its COLOR is the caller's color (``0``: none).
-* A spacer has TOP ``<= 0``: ``-(k+1)`` for the spacer that follows option ``k`` (``0`` for
-  the first spacer), so the option of any node is found by walking right to a spacer. Its
-  ULINK points to the first node of the option before it and its DLINK to the last node
-  of the option after it, so an option can be traversed circularly in either direction:
-  step right with ``x + 1``; on reaching a spacer, jump back through its ULINK.
+* ``nd[1..N]`` are the item *headers*. Header ``i`` heads the doubly linked, circular
+  vertical list (ULINK/DLINK) of the nodes of item ``i`` that are still in play, and its
+  TOP field holds LEN, the length of that list. (``nd[0]`` is not used.)
+* Then come the options in input order, each as consecutive nodes in the order of its
+  items, with a *spacer* node before the first option, between two options and after the
+  last. Option ``k``, whose items are ``node_item[j:j']`` in the caller's arrays, occupies
+  ``nd[N+2+j+k .. N+1+j'+k]``; moving right along an option is adding 1.
+* A node's TOP is its item. Its COLOR is the caller's color (0: none) in Algorithms C and
+  M; Algorithm X has no colors and uses the field for the distance from the node to the
+  spacer that ends its option, so that the loops over an option are counted loops.
+* A spacer has TOP ``<= 0``: ``-(k+1)`` for the spacer that ends option ``k`` (0 for the
+  first spacer), so walking right from any node to a spacer names its option. Its ULINK
+  points to the first node of the option before it and its DLINK to the last node of the
+  option after it: reaching a spacer, one jumps to the other end of the option.
 
-Covering item ``i`` unlinks it from the active list and *hides* every option still in its
-vertical list: each other node of such an option is unlinked from its own item's vertical
-list (and that item's LEN drops by one). Uncovering relinks everything in the opposite
-order; the unlinked nodes still remember their neighbours, which is the dance.
+*Covering* item ``i`` unlinks it from the active list and *hides* every option still in
+its vertical list: each other node of such an option leaves its own item's vertical list,
+and that item's LEN drops by one. Uncovering relinks everything: the unlinked nodes still
+remember their neighbours, and the links dance back into place. In Algorithm X the LEN of
+a covered primary item also carries the bias COVERED (its list does not change while it is
+covered), so that a plain scan of the primary headers sees only the active items.
 
-Colors (Algorithm C, as DLX2). When an option with ``x:c`` is chosen, secondary item ``x``
-is *purified*: options in ``x``'s list with another color are hidden, and those that agree
-get COLOR ``-1``, meaning "already known to be compatible". Hiding and unhiding skip nodes
-of COLOR ``-1``: they stay in their (purified, hence never traversed) list. Unpurifying
-gives them their color back.
+Colors (Algorithm C, as DLX2). Choosing an option with ``x:c`` *purifies* the secondary
+item ``x``: the options in ``x``'s list of another color are hidden, and those of color
+``c`` get COLOR ``-1``, "known to be compatible". Hiding and unhiding skip the nodes of
+COLOR ``-1``; they stay in their purified list, which nothing walks until it is unpurified
+and they get their color back.
 
-Multiplicities (Algorithm M, as DLX3). A primary item ``i`` with bounds ``lo..hi`` starts
-with BOUND ``hi`` and SLACK ``hi - lo``. Choosing an option that contains ``i`` lowers its
-BOUND; when it reaches 0, ``i`` is covered. While branching on an item whose BOUND and
-SLACK are not both 0, options are *tweaked* instead: the option at the top of the item's
-list is hidden and unlinked from that list, so that the following branches cannot repeat
-it; the list is rebuilt by *untweaking* when the level is left. A branch may also be the
-*null move*: the item takes no further option and leaves the active list.
+Multiplicities (Algorithm M, as DLX3 and TAOCP's Algorithm M). Primary item ``i`` with
+bounds ``lo..hi`` starts with BOUND ``hi`` and SLACK ``hi - lo``. An option chosen for an
+item lowers the BOUND of each of its primary items, and an item whose BOUND reaches 0 is
+covered. When the engine branches on an item whose BOUND and SLACK are not both 0, it
+*tweaks* the options of the item one by one instead of covering it: the option at the top
+of the item's list is hidden and taken out of that list, so the following branches cannot
+choose it again; *untweaking* rebuilds the list when the level is left. The last branch
+may be the *null move*: the item, whose lower bound is met, takes no further option and
+leaves the active list.
 
 The search
 ==========
 
-The search is depth first, with an explicit level stack instead of recursion (so 100,000
-levels are fine): ``choice[l]`` is the node of the option tried at level ``l`` (for
-Algorithm M it is the item's header for a null move, and ``first_tweak[l]`` remembers the
-node that was at the top of the item's list when the level was entered). At each level
-the engine picks a primary item (the heuristic), covers it, and tries its options one
-after the other; it backs up when they are exhausted.
+The search is depth first, with an explicit level stack instead of recursion, so 100,000
+levels are fine. ``choice[l]`` is the node of the option tried at level ``l`` (in Algorithm
+M, the item's header for a null move; ``first_tweak[l]`` is the node at the top of the
+item's list when level ``l`` was entered). A solution has at most one level per primary
+item (Algorithms X and C) or per option and primary item (M), which sizes the stack.
 
-The state machine can stop between any two search-tree nodes and resume exactly there:
-at a solution, at a limit on nodes or solutions, or after a chunk of work, when the Python
-wrapper checks for Ctrl-C and the deadline. The inner functions run without the GIL and
-never touch Python objects.
+Each level chooses an active primary item by the heuristic (MRV: the first of smallest LEN,
+or of smallest branching degree in M), covers it, and tries its options one after the
+other, covering the other items of each; it backs up when they are exhausted. The loop is a
+state machine that can stop between two steps and resume exactly there: at a solution, at
+a limit on nodes or solutions, and after each chunk of work, when the Python wrapper checks
+for Ctrl-C and the deadline. The inner functions run without the GIL and never touch a
+Python object.
 
-Statistics (Knuth's DLX1 definitions): ``nodes`` counts each entry into a level where an
-item is chosen, plus one per solution; ``updates`` counts each item unlinked from the
+Statistics, with Knuth's DLX1 definitions: ``nodes`` counts each entry into a level where
+an item is chosen, plus one per solution; ``updates`` counts each item unlinked from the
 active list plus each node unlinked from a vertical list while options are hidden
 (covering, purifying, tweaking).
 """
@@ -114,6 +120,12 @@ cdef enum:
 #: and the deadline: a few milliseconds.
 cdef uint64_t CHUNK = 1 << 20
 
+cdef enum:
+    #: The bias on the LEN of a covered primary item in Algorithm X (LEN stays below it).
+    COVERED = 1 << 30
+    #: Algorithm X scans the headers of at most this many primary items in index order.
+    DENSE_SCAN = 128
+
 DONE = ST_DONE
 SOLUTION = ST_SOLUTION
 MAX_SOLUTIONS = ST_MAX_SOLUTIONS
@@ -125,7 +137,7 @@ cdef struct Node:
     int32_t up       # ULINK
     int32_t down     # DLINK
     int32_t top      # TOP: the item; LEN in a header; <= 0 in a spacer
-    int32_t color    # COLOR: 0 none, > 0 a color, -1 purified
+    int32_t color    # COLOR: 0 none, > 0 a color, -1 purified; X: distance to the spacer
 
 
 cdef struct Item:
@@ -172,52 +184,81 @@ cdef inline bint coin(State* s, uint64_t ties) noexcept nogil:
 # ---------------------------------------------------------------------------------------
 # Algorithm X: covering without colors. These are the hot loops.
 
-cdef inline uint64_t cover(Node* nd, Item* cl, int32_t c) noexcept nogil:
-    """Unlink item ``c`` and hide the options in its list; return the number of updates."""
-    cdef int32_t l = cl[c].llink, r = cl[c].rlink
-    cdef int32_t rr, nn, uu, dd, cc
+cdef inline uint64_t cover(Node* nd, Item* cl, int32_t c, int32_t n_primary) noexcept nogil:
+    """Cover item ``c`` (Algorithm X layout); return the number of updates.
+
+    Each option in ``c``'s list is hidden in two counted runs: from the node after ``rr``
+    to the end of the option (whose spacer is COLOR nodes away), then from the option's
+    first node (the spacer's ULINK) up to ``rr``. A primary item also leaves the active
+    list and takes the COVERED bias on its LEN.
+    """
+    cdef int32_t rr, nn, uu, dd, cc, end
+    cdef int32_t left = nd[c].top
     cdef uint64_t n = 1
-    cl[l].rlink = r
-    cl[r].llink = l
+    if c <= n_primary:
+        cl[cl[c].llink].rlink = cl[c].rlink
+        cl[cl[c].rlink].llink = cl[c].llink
+        nd[c].top = left + COVERED
     rr = nd[c].down
-    while rr != c:
+    while left > 0:
+        left -= 1
+        end = rr + nd[rr].color
         nn = rr + 1
+        while nn != end:
+            uu = nd[nn].up
+            dd = nd[nn].down
+            cc = nd[nn].top
+            nd[uu].down = dd
+            nd[dd].up = uu
+            nd[cc].top -= 1
+            nn += 1
+        nn = nd[end].up
+        n += <uint64_t>(end - nn - 1)
         while nn != rr:
             uu = nd[nn].up
             dd = nd[nn].down
             cc = nd[nn].top
-            if cc <= 0:
-                nn = uu
-                continue
             nd[uu].down = dd
             nd[dd].up = uu
             nd[cc].top -= 1
-            n += 1
             nn += 1
         rr = nd[rr].down
     return n
 
 
-cdef inline void uncover(Node* nd, Item* cl, int32_t c) noexcept nogil:
-    """Undo :func:`cover`. Going down the list again is correct, as Knuth observes."""
-    cdef int32_t rr, nn, uu, dd, cc
+cdef inline void uncover(Node* nd, Item* cl, int32_t c, int32_t n_primary) noexcept nogil:
+    """Undo :func:`cover`. Going down the list again is correct, as Knuth observes: the
+    list of a covered item does not change while it is covered, nor does its LEN."""
+    cdef int32_t rr, nn, uu, dd, cc, end
+    cdef int32_t left = nd[c].top
+    if c <= n_primary:
+        left -= COVERED
+        nd[c].top = left
+        cl[cl[c].llink].rlink = c
+        cl[cl[c].rlink].llink = c
     rr = nd[c].down
-    while rr != c:
+    while left > 0:
+        left -= 1
+        end = rr + nd[rr].color
         nn = rr + 1
+        while nn != end:
+            uu = nd[nn].up
+            dd = nd[nn].down
+            cc = nd[nn].top
+            nd[uu].down = nn
+            nd[dd].up = nn
+            nd[cc].top += 1
+            nn += 1
+        nn = nd[end].up
         while nn != rr:
             uu = nd[nn].up
             dd = nd[nn].down
             cc = nd[nn].top
-            if cc <= 0:
-                nn = uu
-                continue
             nd[uu].down = nn
             nd[dd].up = nn
             nd[cc].top += 1
             nn += 1
         rr = nd[rr].down
-    cl[cl[c].llink].rlink = c
-    cl[cl[c].rlink].llink = c
 
 
 # ---------------------------------------------------------------------------------------
@@ -279,16 +320,21 @@ cdef inline void uncover_c(Node* nd, Item* cl, int32_t c) noexcept nogil:
     cl[cl[c].rlink].llink = c
 
 
-cdef inline uint64_t purify(Node* nd, int32_t p) noexcept nogil:
-    """Hide the options of another color in ``p``'s secondary item; mark the agreeing ones."""
+cdef inline uint64_t purify(Node* nd, int32_t p, uint64_t* work) noexcept nogil:
+    """Hide the options of another color in ``p``'s secondary item; mark the agreeing ones.
+
+    Returns the updates; the marked nodes are added to ``work`` (they cost time too).
+    """
     cdef int32_t c = nd[p].top, x = nd[p].color, rr = nd[c].down
-    cdef uint64_t n = 0
+    cdef uint64_t n = 0, marked = 0
     while rr != c:
         if nd[rr].color != x:
             n += hide(nd, rr)
         else:
             nd[rr].color = -1
+            marked += 1
         rr = nd[rr].down
+    work[0] += marked
     return n
 
 
@@ -302,13 +348,13 @@ cdef inline void unpurify(Node* nd, int32_t p) noexcept nogil:
         rr = nd[rr].up
 
 
-cdef inline uint64_t commit(Node* nd, Item* cl, int32_t p) noexcept nogil:
+cdef inline uint64_t commit(Node* nd, Item* cl, int32_t p, uint64_t* work) noexcept nogil:
     """Settle the secondary item of node ``p`` of a chosen option: cover or purify it."""
     cdef int32_t color = nd[p].color
     if color == 0:
         return cover_c(nd, cl, nd[p].top)
     if color > 0:
-        return purify(nd, p)
+        return purify(nd, p, work)
     return 0
 
 
@@ -321,24 +367,47 @@ cdef inline void uncommit(Node* nd, Item* cl, int32_t p) noexcept nogil:
 
 
 # ---------------------------------------------------------------------------------------
-# Choosing the item to branch on (Algorithms X and C).
+# Algorithms X and C: one state machine, compiled twice (``Plain`` for X, ``Colored`` for C).
 
-cdef inline int32_t choose(State* s) noexcept nogil:
+cdef struct Plain:
+    char unused
+
+cdef struct Colored:
+    char unused
+
+ctypedef fused Variant:
+    Plain
+    Colored
+
+
+cdef inline int32_t choose(Variant* variant, State* s) noexcept nogil:
     """The active primary item to branch on, by the run's heuristic.
 
-    MRV scans the active list left to right and keeps the first item of smallest LEN,
-    stopping early at LEN 0 (Knuth's DLX1); with random tie-breaking every item of
-    smallest LEN is equally likely.
+    MRV keeps the first item of smallest LEN in left-to-right order, stopping early at
+    LEN 0 (Knuth's DLX1); with random tie-breaking every item of smallest LEN is equally
+    likely. Algorithm X with few primary items scans their headers in index order instead
+    of following the active list: the COVERED bias keeps covered items out of the running,
+    and a counted scan of adjacent records is cheaper than chasing links.
     """
     cdef Node* nd = s.nd
     cdef Item* cl = s.cl
     cdef int32_t k = cl[0].rlink, best = k, t, length
+    cdef int32_t last = s.n_primary if Variant is Plain and s.n_primary <= DENSE_SCAN else 0
     cdef uint64_t ties = 1, scanned = 0
     if s.heuristic == LEFTMOST:
         s.work += 1
         return best
     t = nd[k].top
-    if s.heuristic == MRV:
+    if s.heuristic == MRV and last > 0:
+        k += 1
+        while t != 0 and k <= last:
+            length = nd[k].top
+            if length < t:
+                t = length
+                best = k
+            k += 1
+        scanned = <uint64_t>k
+    elif s.heuristic == MRV:
         while t != 0:
             k = cl[k].rlink
             scanned += 1
@@ -366,21 +435,24 @@ cdef inline int32_t choose(State* s) noexcept nogil:
     return best
 
 
-# ---------------------------------------------------------------------------------------
-# Algorithms X and C: one state machine, compiled twice (``Plain`` for X, ``Colored`` for C).
-
-cdef struct Plain:
-    char unused
-
-cdef struct Colored:
-    char unused
-
-ctypedef fused Variant:
-    Plain
-    Colored
+cdef inline uint64_t cover_item(Variant* variant, Node* nd, Item* cl, int32_t c,
+                                int32_t n_primary) noexcept nogil:
+    if Variant is Plain:
+        return cover(nd, cl, c, n_primary)
+    else:
+        return cover_c(nd, cl, c)
 
 
-cdef inline uint64_t cover_others(Variant* variant, Node* nd, Item* cl, int32_t x) noexcept nogil:
+cdef inline void uncover_item(Variant* variant, Node* nd, Item* cl, int32_t c,
+                              int32_t n_primary) noexcept nogil:
+    if Variant is Plain:
+        uncover(nd, cl, c, n_primary)
+    else:
+        uncover_c(nd, cl, c)
+
+
+cdef inline uint64_t cover_others(Variant* variant, Node* nd, Item* cl, int32_t x,
+                                  int32_t n_primary, uint64_t* work) noexcept nogil:
     """Cover (X) or commit (C) every item of ``x``'s option but ``x``'s own, left to right."""
     cdef int32_t pp = x + 1, cc
     cdef uint64_t n = 0
@@ -390,14 +462,15 @@ cdef inline uint64_t cover_others(Variant* variant, Node* nd, Item* cl, int32_t 
             pp = nd[pp].up
         else:
             if Variant is Plain:
-                n += cover(nd, cl, cc)
+                n += cover(nd, cl, cc, n_primary)
             else:
-                n += commit(nd, cl, pp)
+                n += commit(nd, cl, pp, work)
             pp += 1
     return n
 
 
-cdef inline void uncover_others(Variant* variant, Node* nd, Item* cl, int32_t x) noexcept nogil:
+cdef inline void uncover_others(Variant* variant, Node* nd, Item* cl, int32_t x,
+                                int32_t n_primary) noexcept nogil:
     """Undo :func:`cover_others`, right to left."""
     cdef int32_t pp = x - 1, cc
     while pp != x:
@@ -406,7 +479,7 @@ cdef inline void uncover_others(Variant* variant, Node* nd, Item* cl, int32_t x)
             pp = nd[pp].down
         else:
             if Variant is Plain:
-                uncover(nd, cl, cc)
+                uncover(nd, cl, cc, n_primary)
             else:
                 uncommit(nd, cl, pp)
             pp -= 1
@@ -422,7 +495,7 @@ cdef int dance(Variant* variant, State* s, bint count_only, int64_t max_solution
     cdef Node* nd = s.nd
     cdef Item* cl = s.cl
     cdef int32_t* choice = s.choice
-    cdef int32_t n_items = s.n_items
+    cdef int32_t n_items = s.n_items, n_primary = s.n_primary
     cdef int32_t level = s.level, cur, best
     cdef int phase = s.phase
     cdef uint64_t nodes = s.nodes, updates = s.updates, solutions = s.solutions
@@ -439,35 +512,29 @@ cdef int dance(Variant* variant, State* s, bint count_only, int64_t max_solution
                 status = ST_MAX_NODES
                 break
             nodes += 1
-            best = choose(s)
-            if Variant is Plain:
-                updates += cover(nd, cl, best)
-            else:
-                updates += cover_c(nd, cl, best)
+            best = choose(variant, s)
+            updates += cover_item(variant, nd, cl, best, n_primary)
             cur = nd[best].down
         else:
             # Undo the option tried at this level and move to the next one.
             cur = choice[level]
-            uncover_others(variant, nd, cl, cur)
+            uncover_others(variant, nd, cl, cur, n_primary)
             cur = nd[cur].down
         while cur <= n_items:
             # The options of this level are exhausted: uncover its item and back up.
-            if Variant is Plain:
-                uncover(nd, cl, cur)
-            else:
-                uncover_c(nd, cl, cur)
+            uncover_item(variant, nd, cl, cur, n_primary)
             if level == 0:
                 phase = FINISHED
                 break
             level -= 1
             cur = choice[level]
-            uncover_others(variant, nd, cl, cur)
+            uncover_others(variant, nd, cl, cur, n_primary)
             cur = nd[cur].down
         if phase == FINISHED:
             status = ST_DONE
             break
         choice[level] = cur
-        updates += cover_others(variant, nd, cl, cur)
+        updates += cover_others(variant, nd, cl, cur, n_primary, &s.work)
         if cl[0].rlink == 0:
             solutions += 1
             nodes += 1
@@ -496,11 +563,8 @@ cdef void unwind(Variant* variant, State* s) noexcept nogil:
     cdef int32_t x
     while level >= 0:
         x = s.choice[level]
-        uncover_others(variant, nd, s.cl, x)
-        if Variant is Plain:
-            uncover(nd, s.cl, nd[x].top)
-        else:
-            uncover_c(nd, s.cl, nd[x].top)
+        uncover_others(variant, nd, s.cl, x, s.n_primary)
+        uncover_item(variant, nd, s.cl, nd[x].top, s.n_primary)
         level -= 1
 
 
@@ -606,7 +670,7 @@ cdef inline uint64_t m_cover_others(State* s, int32_t x) noexcept nogil:
             if cl[cc].bound == 0:
                 n += cover_c(nd, cl, cc)
         else:
-            n += commit(nd, cl, pp)
+            n += commit(nd, cl, pp, &s.work)
         pp += 1
     return n
 
@@ -776,7 +840,10 @@ def _int_array(values):
     """``values`` as a buffer of C ints (arrays of typecode 'i' pass through uncopied)."""
     if isinstance(values, array) and values.typecode == "i":
         return values
-    return array("i", values)
+    try:
+        return array("i", values)
+    except OverflowError as error:
+        raise ValueError(f"a value does not fit in a C int: {error}") from None
 
 
 cdef uint64_t mix_seed(uint64_t seed) noexcept:
@@ -803,6 +870,7 @@ cdef class Engine:
     cdef int32_t stack_size
     cdef int32_t solution_size       # options in the current solution, -1 if none
     cdef uint64_t seed
+    cdef bint running                # run() is searching (in another thread)
 
     def __cinit__(self, int n_primary, int n_secondary, option_start, node_item, node_color,
                   lo, hi, int heuristic, seed, algorithm=None):
@@ -819,7 +887,7 @@ cdef class Engine:
         cdef Py_ssize_t n_options = starts.shape[0] - 1
         cdef Py_ssize_t n_nodes = items.shape[0]
         cdef Py_ssize_t total = (n_primary + n_secondary + 1) + (n_options + 1) + n_nodes
-        if total >= 0x7FFFFFF0:
+        if total >= COVERED:
             raise ValueError(f"problem too large: {total} nodes")
         self.algo = _pick_algorithm(colors, los, his, algorithm)
         self.n_nodes_total = <int32_t>total
@@ -879,7 +947,10 @@ cdef class Engine:
                 x = first + <int32_t>(j - starts[k])
                 c = items[j] + 1
                 nd[x].top = c
-                nd[x].color = colors[j]
+                if self.algo == ALGO_X:
+                    nd[x].color = first + <int32_t>(starts[k + 1] - starts[k]) - x
+                else:
+                    nd[x].color = colors[j]
                 nd[x].up = nd[c].up
                 nd[x].down = c
                 nd[nd[c].up].down = x
@@ -908,8 +979,14 @@ cdef class Engine:
         self.s.rng = self.seed
         self.solution_size = -1
 
+    cdef void _check_idle(self) except *:
+        """The search state belongs to run() while it works without the GIL."""
+        if self.running:
+            raise RuntimeError("the engine is running in another thread")
+
     def reset(self):
         """Forget all progress: undo the levels of a stopped search and start again."""
+        self._check_idle()
         if self.s.phase != FINISHED:
             if self.algo == ALGO_X:
                 unwind(<Plain*>NULL, &self.s)
@@ -921,12 +998,22 @@ cdef class Engine:
 
     def run(self, bint count_only, int64_t max_solutions, int64_t max_nodes, double deadline):
         """Search on from where the last call stopped; return the status of the stop."""
+        self._check_idle()
+        self.running = True
+        try:
+            return self._run(count_only, max_solutions, max_nodes, deadline)
+        finally:
+            self.running = False
+
+    cdef int _run(self, bint count_only, int64_t max_solutions, int64_t max_nodes,
+                  double deadline) except -1:
+        """Dance chunk after chunk, checking for Ctrl-C and the deadline between chunks."""
         cdef int status
         self.solution_size = -1
         if self.s.phase == FINISHED:
-            return DONE
+            return ST_DONE
         if max_solutions >= 0 and self.s.solutions >= <uint64_t>max_solutions:
-            return MAX_SOLUTIONS
+            return ST_MAX_SOLUTIONS
         if self.algo != ALGO_M and self.s.n_primary == 0:
             return self._empty_solution(count_only, max_nodes)
         while True:
@@ -942,7 +1029,7 @@ cdef class Engine:
             if status == ST_BUDGET:
                 PyErr_CheckSignals()
                 if deadline > 0.0 and monotonic() >= deadline:
-                    return TIMEOUT
+                    return ST_TIMEOUT
                 continue
             if status == ST_SOLUTION:
                 self.solution_size = self.s.level if self.algo == ALGO_M else self.s.level + 1
@@ -951,17 +1038,18 @@ cdef class Engine:
     cdef int _empty_solution(self, bint count_only, int64_t max_nodes):
         """With no primary item, the empty set of options is the one solution."""
         if max_nodes >= 0 and self.s.nodes >= <uint64_t>max_nodes:
-            return MAX_NODES
+            return ST_MAX_NODES
         self.s.nodes = 1
         self.s.solutions = 1
         self.s.phase = FINISHED
         if count_only:
-            return DONE
+            return ST_DONE
         self.solution_size = 0
-        return SOLUTION
+        return ST_SOLUTION
 
     def solution(self):
         """The option indices of the solution the last ``run()`` stopped at, by level."""
+        self._check_idle()
         if self.solution_size < 0:
             raise RuntimeError("the last run() did not stop at a solution")
         cdef list out = []

@@ -1,0 +1,414 @@
+"""Grids and their isometry groups: the square, the cube, the hexagonal and triangular grids.
+
+A *grid* fixes how cells are named by integer coordinates, which maps are its isometries,
+and how a set of cells is brought to a canonical position (*normalised*) so that two
+translates of one shape compare equal.
+
+- **square**: cell ``(x, y)``, x to the right, y upward. Isometries: the dihedral group D4
+  of the square (8 elements), acting linearly on coordinates.
+- **cube**: cell ``(x, y, z)``, z upward through the layers. Isometries: the 48 signed
+  permutation matrices, the 24 with determinant +1 being the rotations.
+- **hex**: cell ``(q, r)`` in axial coordinates of pointy-top hexagons (``q`` to the right,
+  ``r`` up and to the right). Isometries: the 12 of the regular hexagon.
+- **triangle**: cell ``(a, b, c)`` with ``a + b + c`` equal to 1 (a triangle pointing up) or
+  2 (pointing down); each coordinate numbers the strips between parallel grid lines of one
+  of the three directions. Isometries: the 12 of the regular hexagon around a lattice
+  vertex; the six that reverse orientation of the triangles are affine (``x -> 1 - Px``).
+
+An :class:`Isometry` is an affine map ``x -> M x + t`` on coordinates; a :class:`Group`
+is a finite set of isometries of one grid closed under composition.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from itertools import permutations, product
+
+import numpy as np
+import numpy.typing as npt
+
+from excover.errors import UsageError
+
+__all__ = [
+    "CUBE",
+    "D4",
+    "D4_SUBGROUPS",
+    "DIAG1_REFL",
+    "DIAG2_REFL",
+    "GRIDS",
+    "HEX",
+    "HORIZ_REFL",
+    "ID",
+    "ROT90",
+    "ROT180",
+    "ROT270",
+    "SQUARE",
+    "TRIANGLE",
+    "VERT_REFL",
+    "Coords",
+    "Grid",
+    "Group",
+    "Isometry",
+]
+
+#: An array of cells, one row of integer coordinates per cell.
+Coords = npt.NDArray[np.int64]
+
+Matrix = tuple[tuple[int, ...], ...]
+
+
+@dataclass(frozen=True)
+class Isometry:
+    """An isometry of a grid: the affine map ``x -> matrix @ x + offset`` on coordinates.
+
+    Isometries compose with ``*`` (``(g * h)(x) == g(h(x))``), invert with
+    :meth:`inverse`, and apply to one cell by calling them: ``g((x, y))``. Equality ignores
+    the name.
+    """
+
+    grid: str
+    matrix: Matrix
+    offset: tuple[int, ...]
+    name: str = field(compare=False)
+
+    def __call__(self, cell: Sequence[int]) -> tuple[int, ...]:
+        """The image of one cell."""
+        return tuple(
+            sum(m * c for m, c in zip(row, cell, strict=True)) + t
+            for row, t in zip(self.matrix, self.offset, strict=True)
+        )
+
+    def apply(self, coords: Coords) -> Coords:
+        """The images of many cells (rows of ``coords``), as a new array."""
+        result: Coords = coords @ np.array(self.matrix, dtype=np.int64).T
+        return result + np.array(self.offset, dtype=np.int64)
+
+    def __mul__(self, other: Isometry) -> Isometry:
+        """The composition ``self`` after ``other``."""
+        if not isinstance(other, Isometry):
+            return NotImplemented
+        if other.grid != self.grid:
+            raise UsageError(f"cannot compose isometries of the {self.grid} and {other.grid} grids")
+        matrix, offset = _compose((self.matrix, self.offset), (other.matrix, other.offset))
+        return GRIDS[self.grid].isometry(matrix, offset)
+
+    def inverse(self) -> Isometry:
+        """The isometry undoing this one."""
+        group = GRIDS[self.grid].isometries
+        for candidate in group:
+            if (candidate * self).is_identity():
+                return candidate
+        raise AssertionError(f"{self.name} has no inverse in its group")  # pragma: no cover
+
+    def is_identity(self) -> bool:
+        """True for the identity map."""
+        size = len(self.matrix)
+        return self.matrix == _identity_matrix(size) and not any(self.offset)
+
+    @property
+    def determinant(self) -> int:
+        """+1 for a rotation (on the triangular grid: of the linear part's sign pattern), -1
+        for a reflection."""
+        sign = round(float(np.linalg.det(np.array(self.matrix))))
+        if self.grid == "triangle" and any(self.offset):  # x -> 1 - Px: a half turn, then P
+            sign = -sign
+        return sign
+
+    def __repr__(self) -> str:
+        return self.name
+
+
+class Group:
+    """A finite group of isometries of one grid, with a name; iterable, sized, and
+    supporting ``in``, ``==`` (same elements) and :meth:`is_subgroup_of`."""
+
+    def __init__(self, name: str, elements: Iterable[Isometry]) -> None:
+        unique: list[Isometry] = []
+        for element in elements:
+            if element not in unique:
+                unique.append(element)
+        if not unique:
+            raise UsageError(f"group {name!r} has no elements")
+        grids = {element.grid for element in unique}
+        if len(grids) > 1:
+            raise UsageError(f"group {name!r} mixes isometries of the grids {sorted(grids)}")
+        maps = {(element.matrix, element.offset) for element in unique}
+        for g in unique:
+            for h in unique:
+                if _compose((g.matrix, g.offset), (h.matrix, h.offset)) not in maps:
+                    raise UsageError(
+                        f"{name!r} is not a group: {g.name} * {h.name} is missing from it"
+                    )
+        self.name = name
+        self.grid = unique[0].grid
+        self.elements = tuple(unique)
+
+    def __iter__(self) -> Iterator[Isometry]:
+        return iter(self.elements)
+
+    def __len__(self) -> int:
+        return len(self.elements)
+
+    def __contains__(self, element: object) -> bool:
+        return element in self.elements
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Group):
+            return NotImplemented
+        return self.grid == other.grid and set(self.elements) == set(other.elements)
+
+    def __hash__(self) -> int:
+        return hash((self.grid, frozenset(self.elements)))
+
+    def is_subgroup_of(self, other: Group) -> bool:
+        """True when every element of this group belongs to ``other``."""
+        return all(element in other for element in self.elements)
+
+    def __repr__(self) -> str:
+        names = ", ".join(element.name for element in self.elements)
+        return f"<Group {self.name} of the {self.grid} grid: {names}>"
+
+
+Map = tuple[Matrix, tuple[int, ...]]
+
+
+def _compose(g: Map, h: Map) -> Map:
+    """The affine map ``g`` after ``h``."""
+    a = np.array(g[0], dtype=np.int64)
+    matrix = _matrix(a @ np.array(h[0], dtype=np.int64))
+    offset = tuple(int(v) for v in a @ np.array(h[1], dtype=np.int64) + np.array(g[1]))
+    return matrix, offset
+
+
+def _matrix(array: npt.NDArray[np.int64]) -> Matrix:
+    return tuple(tuple(int(v) for v in row) for row in array)
+
+
+def _identity_matrix(size: int) -> Matrix:
+    return tuple(tuple(int(i == j) for j in range(size)) for i in range(size))
+
+
+class Grid:
+    """A kind of grid: coordinates of its cells, its isometries, and normalisation.
+
+    ``isometries`` is the full group and ``rotations`` its orientation-preserving half.
+    """
+
+    def __init__(
+        self,
+        name: str,
+        dimension: int,
+        maps: Iterable[tuple[Matrix, tuple[int, ...]]],
+        namer: _Namer,
+    ) -> None:
+        self.name = name
+        self.dimension = dimension
+        self._by_map: dict[tuple[Matrix, tuple[int, ...]], Isometry] = {}
+        for matrix, offset in maps:
+            self._by_map[matrix, offset] = Isometry(name, matrix, offset, namer(matrix, offset))
+        self.isometries = Group("all", self._by_map.values())
+        self.rotations = Group("rotations", [g for g in self.isometries if g.determinant == 1])
+        self.trivial = Group("none", [g for g in self.isometries if g.is_identity()])
+
+    def isometry(self, matrix: Matrix, offset: tuple[int, ...]) -> Isometry:
+        """The isometry of this grid with this matrix and offset."""
+        try:
+            return self._by_map[matrix, offset]
+        except KeyError:
+            raise UsageError(f"no isometry {matrix} + {offset} on the {self.name} grid") from None
+
+    def group(self, spec: str | Group) -> Group:
+        """The group named by ``spec`` ("none", "rotations", "all" or, on the square grid,
+        the name of a subgroup of D4), or ``spec`` itself when it is a group of this grid."""
+        if isinstance(spec, Group):
+            if spec.grid != self.name:
+                raise UsageError(
+                    f"the group {spec.name!r} acts on the {spec.grid} grid, "
+                    f"not on the {self.name} grid"
+                )
+            return spec
+        named = {"none": self.trivial, "rotations": self.rotations, "all": self.isometries}
+        if self.name == "square":
+            named.update(D4_SUBGROUPS)
+        if not isinstance(spec, str) or spec not in named:
+            raise UsageError(
+                f"unknown symmetry {spec!r} on the {self.name} grid; "
+                f"choose one of {', '.join(named)} or a Group"
+            )
+        return named[spec]
+
+    def normalize(self, coords: Coords) -> Coords:
+        """The canonical translate of a set of cells, rows sorted lexicographically.
+
+        Every coordinate is shifted to start at 0, except on the triangular grid where only
+        ``a`` and ``b`` are and ``c`` follows so that translations keep ``a + b + c``.
+        """
+        if len(coords) == 0:
+            return coords.copy()
+        moved = coords - self.shift(coords)
+        order = np.lexsort(moved.T[::-1])
+        result: Coords = moved[order]
+        return result
+
+    def shift(self, coords: Coords) -> Coords:
+        """The translation :meth:`normalize` subtracts from a non-empty set of cells."""
+        low: Coords = coords.min(axis=0)
+        if self.name == "triangle":
+            low = np.array([low[0], low[1], -low[0] - low[1]], dtype=np.int64)
+        return low
+
+    def translations_ok(self, vectors: Coords) -> npt.NDArray[np.bool_]:
+        """Which rows of ``vectors`` are translations of the grid (all but the triangular
+        grid's vectors with a non-zero coordinate sum)."""
+        if self.name == "triangle":
+            result: npt.NDArray[np.bool_] = vectors.sum(axis=1) == 0
+            return result
+        return np.ones(len(vectors), dtype=bool)
+
+    def cell_name(self, cell: Sequence[int]) -> str:
+        """The item name of a cell in an exact cover problem: coordinates joined by commas."""
+        return ",".join(str(int(v)) for v in cell)
+
+    def __repr__(self) -> str:
+        return f"<Grid {self.name}>"
+
+
+class _Namer:
+    """Names the isometries of a grid from their maps: by a table, else as planar
+    ``Rot<degrees>``/``Refl<axis degrees>`` when ``plane`` turns a matrix into the 2x2
+    matrix of the same map on the plane, else as the signed permutation of ``x, y, z``."""
+
+    def __init__(
+        self,
+        names: dict[Matrix, str],
+        plane: Callable[[npt.NDArray[np.float64]], npt.NDArray[np.float64]] | None = None,
+    ) -> None:
+        self.names = names
+        self.plane = plane
+
+    def __call__(self, matrix: Matrix, offset: tuple[int, ...]) -> str:
+        if matrix in self.names:
+            return self.names[matrix]
+        if self.plane is not None:
+            a = self.plane(np.array(matrix, dtype=float))
+            double = math.degrees(math.atan2(a[1, 0], a[0, 0]))
+            if np.linalg.det(a) > 0:
+                return f"Rot{round(double) % 360}"
+            return f"Refl{round(double / 2) % 180}"
+        parts = [
+            ("-" if value < 0 else "") + "xyz"[position]
+            for row in matrix
+            for position, value in enumerate(row)
+            if value
+        ]
+        return "(" + ",".join(parts) + ")"
+
+
+def _closure(generators: Sequence[Map]) -> list[Map]:
+    """All compositions of affine generators, identity first."""
+    size = len(generators[0][0])
+    identity: Map = (_identity_matrix(size), (0,) * size)
+    found = [identity]
+    frontier = [identity]
+    while frontier:
+        new = []
+        for element in frontier:
+            for generator in generators:
+                image = _compose(generator, element)
+                if image not in found:
+                    found.append(image)
+                    new.append(image)
+        frontier = new
+    return found
+
+
+_D4_NAMES: dict[Matrix, str] = {
+    ((1, 0), (0, 1)): "Id",
+    ((0, -1), (1, 0)): "Rot90",
+    ((-1, 0), (0, -1)): "Rot180",
+    ((0, 1), (-1, 0)): "Rot270",
+    ((-1, 0), (0, 1)): "VertRefl",
+    ((1, 0), (0, -1)): "HorizRefl",
+    ((0, 1), (1, 0)): "Diag1Refl",
+    ((0, -1), (-1, 0)): "Diag2Refl",
+}
+
+SQUARE = Grid("square", 2, [(m, (0, 0)) for m in _D4_NAMES], _Namer(_D4_NAMES))
+
+
+def _signed_permutations() -> Iterator[tuple[Matrix, tuple[int, ...]]]:
+    for perm in permutations(range(3)):
+        for signs in product((1, -1), repeat=3):
+            rows = tuple(
+                tuple(signs[i] if j == perm[i] else 0 for j in range(3)) for i in range(3)
+            )
+            yield rows, (0, 0, 0)
+
+
+CUBE = Grid("cube", 3, _signed_permutations(), _Namer({_identity_matrix(3): "Id"}))
+
+_SQRT3 = math.sqrt(3.0)
+#: Plane positions (columns) of the axial unit vectors q and r of the hexagonal grid, for
+#: hexagons of circumradius 1.
+HEX_BASIS = np.array([[_SQRT3, _SQRT3 / 2], [0.0, 1.5]])
+HEX = Grid(
+    "hex",
+    2,
+    _closure([(((0, -1), (1, 1)), (0, 0)), (((1, 0), (-1, -1)), (0, 0))]),
+    _Namer({_identity_matrix(2): "Id"}, lambda m: HEX_BASIS @ m @ np.linalg.inv(HEX_BASIS)),
+)
+
+#: Unit normals (rows) of the three families of strips of the triangular grid: a point p of
+#: the plane lies in the cell whose coordinates are the ceilings of ``TRIANGLE_NORMALS @ p``
+#: when the strips have width 1 (triangles of height 1).
+TRIANGLE_NORMALS = np.array([[0.0, 1.0], [-_SQRT3 / 2, -0.5], [_SQRT3 / 2, -0.5]])
+TRIANGLE = Grid(
+    "triangle",
+    3,
+    _closure(
+        [
+            (((0, 1, 0), (0, 0, 1), (1, 0, 0)), (0, 0, 0)),  # a cyclic shift: 120 degrees
+            (((1, 0, 0), (0, 0, 1), (0, 1, 0)), (0, 0, 0)),  # a transposition: a reflection
+            (((-1, 0, 0), (0, -1, 0), (0, 0, -1)), (1, 1, 1)),  # the half turn x -> 1 - x
+        ]
+    ),
+    _Namer(
+        {_identity_matrix(3): "Id"},
+        lambda m: np.linalg.pinv(TRIANGLE_NORMALS) @ m @ TRIANGLE_NORMALS,
+    ),
+)
+
+GRIDS: dict[str, Grid] = {grid.name: grid for grid in (SQUARE, CUBE, HEX, TRIANGLE)}
+
+
+def _d4(name: str) -> Isometry:
+    return next(g for g in SQUARE.isometries if g.name == name)
+
+
+ID = _d4("Id")
+ROT90 = _d4("Rot90")
+ROT180 = _d4("Rot180")
+ROT270 = _d4("Rot270")
+VERT_REFL = _d4("VertRefl")
+HORIZ_REFL = _d4("HorizRefl")
+DIAG1_REFL = _d4("Diag1Refl")
+DIAG2_REFL = _d4("Diag2Refl")
+
+#: The dihedral group of the square, all 8 isometries of the square grid.
+D4 = SQUARE.isometries
+
+#: The 10 subgroups of D4 by name.
+D4_SUBGROUPS: dict[str, Group] = {
+    "none": Group("none", [ID]),
+    "rot180": Group("rot180", [ID, ROT180]),
+    "vertical": Group("vertical", [ID, VERT_REFL]),
+    "horizontal": Group("horizontal", [ID, HORIZ_REFL]),
+    "diag1": Group("diag1", [ID, DIAG1_REFL]),
+    "diag2": Group("diag2", [ID, DIAG2_REFL]),
+    "rotations": Group("rotations", [ID, ROT90, ROT180, ROT270]),
+    "axes": Group("axes", [ID, ROT180, VERT_REFL, HORIZ_REFL]),
+    "diagonals": Group("diagonals", [ID, ROT180, DIAG1_REFL, DIAG2_REFL]),
+    "all": D4,
+}

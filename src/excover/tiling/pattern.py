@@ -1,0 +1,420 @@
+"""Patterns: finite sets of cells of the square grid (:class:`Pattern`) and of the cubic
+grid (:class:`Pattern3`), each backed by a numpy boolean array.
+
+A pattern has a *frame*, the box ``0 <= x < width``, ``0 <= y < height`` (and
+``0 <= z < depth`` in 3D), and a set of cells inside it; ``array[x, y]`` is true on a cell.
+Coordinates follow combine: x grows to the right and y upward, so in ASCII art the *last*
+written row is ``y = 0`` and the first written row is the top. In 3D, z grows upward
+through the layers, the first layer given being ``z = 0``.
+
+Patterns are immutable values: every operation returns a new pattern. Binary operations
+(``|``, ``&``, ``-``, ``^``) align both patterns at the origin and work on frames of any
+two sizes; the result's frame is the smallest box holding both frames.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Sequence
+from typing import Self
+
+import numpy as np
+import numpy.typing as npt
+
+from excover.errors import FormatError, UsageError
+from excover.tiling.grids import CUBE, SQUARE, Coords, Grid, Group, Isometry
+
+__all__ = ["CELL_CHARS", "HOLE_CHARS", "Pattern", "Pattern3"]
+
+#: Characters that draw a cell in ASCII art.
+CELL_CHARS = frozenset("*#")
+#: Characters that draw a hole (a row may also simply be shorter than the others).
+HOLE_CHARS = frozenset(". _-o")
+
+BoolArray = npt.NDArray[np.bool_]
+
+
+class _ArrayPattern:
+    """The operations common to 2D and 3D patterns, written for any number of axes."""
+
+    grid: Grid = SQUARE
+    dimension = 2
+
+    __slots__ = ("_array",)
+
+    def __init__(self, array: npt.ArrayLike) -> None:
+        data = np.array(array, dtype=bool)
+        if data.ndim != self.dimension:
+            raise UsageError(
+                f"a {type(self).__name__} needs a {self.dimension}-dimensional array, "
+                f"not one of shape {data.shape}"
+            )
+        data.setflags(write=False)
+        self._array: BoolArray = data
+
+    # ----- construction -----
+
+    @classmethod
+    def constant(cls, *shape_and_value: int | bool) -> Self:
+        """A pattern of the given frame size, all cells (``value=True``) or all holes."""
+        sizes, value = cls._sizes(shape_and_value)
+        return cls(np.full(sizes, bool(value)))
+
+    @classmethod
+    def _sizes(cls, args: Sequence[int | bool]) -> tuple[tuple[int, ...], bool]:
+        if len(args) not in (cls.dimension, cls.dimension + 1):
+            raise UsageError(f"{cls.__name__}.constant takes {cls.dimension} sizes and a value")
+        sizes = tuple(int(v) for v in args[: cls.dimension])
+        if any(v < 0 for v in sizes):
+            raise UsageError(f"negative size {sizes} for a {cls.__name__}")
+        value = bool(args[cls.dimension]) if len(args) > cls.dimension else True
+        return sizes, value
+
+    @classmethod
+    def from_cells(cls, cells: Iterable[Sequence[int]], size: Sequence[int] | None = None) -> Self:
+        """A pattern holding the given cells (non-negative coordinates); its frame is
+        ``size`` when given, else the smallest box from the origin holding the cells."""
+        coords = np.array([tuple(int(v) for v in cell) for cell in cells], dtype=np.int64)
+        coords = coords.reshape(-1, cls.dimension)
+        if len(coords) and coords.min() < 0:
+            raise UsageError(f"negative coordinate in the cells of a {cls.__name__}")
+        extent = tuple(int(v) + 1 for v in coords.max(axis=0)) if len(coords) else (0,) * cls.dimension
+        if size is not None:
+            if len(size) != cls.dimension or any(a < b for a, b in zip(size, extent, strict=True)):
+                raise UsageError(f"the frame {tuple(size)} does not hold the cells given")
+            extent = tuple(int(v) for v in size)
+        array = np.zeros(extent, dtype=bool)
+        array[tuple(coords.T)] = True
+        return cls(array)
+
+    # ----- reading -----
+
+    @property
+    def array(self) -> BoolArray:
+        """The read-only boolean array, indexed ``[x, y]`` (``[x, y, z]`` in 3D)."""
+        return self._array
+
+    @property
+    def shape(self) -> tuple[int, ...]:
+        """The frame's sizes along x, y (and z)."""
+        return tuple(int(v) for v in self._array.shape)
+
+    @property
+    def size(self) -> int:
+        """The number of cells."""
+        return int(self._array.sum())
+
+    @property
+    def cells(self) -> list[tuple[int, ...]]:
+        """The cells as coordinate tuples, in lexicographic order."""
+        return [tuple(int(v) for v in cell) for cell in np.argwhere(self._array)]
+
+    def coords(self) -> Coords:
+        """The cells as an integer array, one row per cell, lexicographic order."""
+        result: Coords = np.argwhere(self._array).astype(np.int64)
+        return result
+
+    def __contains__(self, cell: object) -> bool:
+        if not isinstance(cell, tuple) or len(cell) != self.dimension:
+            return False
+        if any(not 0 <= c < s for c, s in zip(cell, self._array.shape, strict=True)):
+            return False
+        return bool(self._array[cell])
+
+    def __len__(self) -> int:
+        return self.size
+
+    def __eq__(self, other: object) -> bool:
+        """Same frame and same cells."""
+        if not isinstance(other, type(self)):
+            return NotImplemented
+        return self.shape == other.shape and bool(np.array_equal(self._array, other._array))
+
+    def __hash__(self) -> int:
+        return hash((self.shape, self._array.tobytes()))
+
+    # ----- set operations -----
+
+    def _aligned(self, other: object) -> tuple[BoolArray, BoolArray]:
+        if not isinstance(other, type(self)):
+            raise UsageError(f"cannot combine a {type(self).__name__} with {other!r}")
+        shape = tuple(max(a, b) for a, b in zip(self.shape, other.shape, strict=True))
+        return _padded(self._array, shape), _padded(other._array, shape)
+
+    def __or__(self, other: Self) -> Self:
+        a, b = self._aligned(other)
+        return type(self)(a | b)
+
+    def __and__(self, other: Self) -> Self:
+        a, b = self._aligned(other)
+        return type(self)(a & b)
+
+    def __sub__(self, other: Self) -> Self:
+        a, b = self._aligned(other)
+        return type(self)(a & ~b)
+
+    def __xor__(self, other: Self) -> Self:
+        a, b = self._aligned(other)
+        return type(self)(a ^ b)
+
+    # ----- frame operations -----
+
+    def _crop(self, origin: Sequence[int], sizes: Sequence[int]) -> Self:
+        """The box of ``sizes`` starting at ``origin``, moved to the origin; parts of the
+        box outside the frame are holes."""
+        if any(s < 0 for s in sizes):
+            raise UsageError(f"negative crop size {tuple(sizes)}")
+        result = np.zeros(tuple(sizes), dtype=bool)
+        source = []
+        target = []
+        for start, size, extent in zip(origin, sizes, self.shape, strict=True):
+            lo, hi = max(start, 0), min(start + size, extent)
+            if lo >= hi:
+                return type(self)(result)
+            source.append(slice(lo, hi))
+            target.append(slice(lo - start, hi - start))
+        result[tuple(target)] = self._array[tuple(source)]
+        return type(self)(result)
+
+    def _shift(self, deltas: Sequence[int]) -> Self:
+        """Cells moved by ``deltas``; the frame grows (or shrinks) by the same amounts and
+        cells pushed below 0 are dropped."""
+        sizes = [max(extent + delta, 0) for extent, delta in zip(self.shape, deltas, strict=True)]
+        return self._crop([-d for d in deltas], sizes)
+
+    def _resize(self, sizes: Sequence[int]) -> Self:
+        """The frame set to ``sizes``, cutting cells beyond it or adding holes."""
+        return self._crop([0] * self.dimension, sizes)
+
+    def apply(self, isometry: Isometry) -> Self:
+        """The image of the pattern by an isometry of its grid, its frame mapped onto the
+        image of the frame (so a quarter turn swaps width and height)."""
+        if isometry.grid != self.grid.name:
+            raise UsageError(
+                f"the isometry {isometry.name} acts on the {isometry.grid} grid, "
+                f"not on the {self.grid.name} grid of a {type(self).__name__}"
+            )
+        corners = np.array(np.meshgrid(*[(0, max(s - 1, 0)) for s in self.shape])).reshape(
+            self.dimension, -1
+        )
+        images = isometry.apply(corners.T.astype(np.int64))
+        low = images.min(axis=0)
+        sizes = tuple(int(v) for v in np.abs(np.array(isometry.matrix)) @ np.array(self.shape))
+        cells = isometry.apply(self.coords()) - low
+        array = np.zeros(sizes, dtype=bool)
+        array[tuple(cells.T)] = True
+        return type(self)(array)
+
+    def normalized(self) -> Self:
+        """The pattern trimmed to the bounding box of its cells (empty: a 0-size frame)."""
+        if not self._array.any():
+            return type(self)(np.zeros((0,) * self.dimension, dtype=bool))
+        coords = self.coords()
+        low, high = coords.min(axis=0), coords.max(axis=0) + 1
+        return type(self)(self._array[tuple(slice(a, b) for a, b in zip(low, high, strict=True))])
+
+    def symmetries(self) -> Group:
+        """The isometries of the grid mapping the pattern onto a translate of itself."""
+        shape = self.grid.normalize(self.coords())
+        kept = [
+            g
+            for g in self.grid.isometries
+            if np.array_equal(self.grid.normalize(g.apply(self.coords())), shape)
+        ]
+        return Group("symmetries", kept)
+
+    # ----- pictures -----
+
+    def _repr_svg_(self) -> str:
+        from excover.tiling.render import pattern_svg
+
+        return pattern_svg(self)
+
+
+def _padded(array: BoolArray, shape: tuple[int, ...]) -> BoolArray:
+    if array.shape == shape:
+        return array
+    result = np.zeros(shape, dtype=bool)
+    result[tuple(slice(0, s) for s in array.shape)] = array
+    return result
+
+
+def _parse_rows(text: str, source: str) -> list[list[bool]]:
+    """The rows of an ASCII drawing, top row first, as lists of cell flags.
+
+    Leading and trailing blank lines are dropped; characters other than cells and holes
+    raise :class:`~excover.FormatError` naming the line and column.
+    """
+    lines = text.split("\n")
+    while lines and not lines[0].strip():
+        lines.pop(0)
+    while lines and not lines[-1].strip():
+        lines.pop()
+    rows = []
+    for number, line in enumerate(lines, 1):
+        line = line.rstrip("\r")
+        for column, char in enumerate(line, 1):
+            if char not in CELL_CHARS and char not in HOLE_CHARS:
+                raise FormatError(
+                    f"unexpected character {char!r} at column {column} "
+                    f"(cells are '*' or '#', holes are '.', ' ', '_', '-' or 'o')",
+                    source=source,
+                    line=number,
+                )
+        rows.append([char in CELL_CHARS for char in line])
+    return rows
+
+
+def _rows_array(rows: list[list[bool]]) -> BoolArray:
+    """An array ``[x, y]`` from rows written top first, padded with holes on the right."""
+    width = max((len(row) for row in rows), default=0)
+    array = np.zeros((width, len(rows)), dtype=bool)
+    for number, row in enumerate(rows):
+        array[: len(row), len(rows) - 1 - number] = row
+    return array
+
+
+class Pattern(_ArrayPattern):
+    """A finite set of cells of the square grid, in a ``width`` x ``height`` frame.
+
+    >>> board = Pattern.from_ascii('''
+    ... ***
+    ... *.*''')
+    >>> board.cells  # (x, y), y = 0 being the bottom row
+    [(0, 0), (0, 1), (1, 1), (2, 0), (2, 1)]
+    """
+
+    grid = SQUARE
+    dimension = 2
+    __slots__ = ()
+
+    @classmethod
+    def from_ascii(cls, text: str, source: str = "<string>") -> Self:
+        """A pattern drawn in ASCII art: ``*`` or ``#`` is a cell; ``.``, space, ``_``,
+        ``-`` and ``o`` are holes; short rows are padded with holes on the right; the first
+        written row is the top. Blank lines before and after the drawing are ignored."""
+        if not isinstance(text, str):
+            raise UsageError(f"Pattern.from_ascii needs a string, not {text!r}")
+        return cls(_rows_array(_parse_rows(text, source)))
+
+    @classmethod
+    def read(cls, path: str | os.PathLike[str]) -> Self:
+        """A pattern from a text file holding ASCII art (see :meth:`from_ascii`)."""
+        with open(path, encoding="utf-8") as file:
+            return cls.from_ascii(file.read(), source=os.fspath(path))
+
+    @property
+    def width(self) -> int:
+        """The frame's size along x."""
+        return self.shape[0]
+
+    @property
+    def height(self) -> int:
+        """The frame's size along y."""
+        return self.shape[1]
+
+    def set(self, x: int, y: int, value: bool = True) -> Self:
+        """The pattern with cell ``(x, y)`` made a cell (or a hole); it must be in the frame."""
+        if not (0 <= x < self.width and 0 <= y < self.height):
+            raise UsageError(f"cell ({x}, {y}) is outside the {self.width}x{self.height} frame")
+        array = self._array.copy()
+        array[x, y] = bool(value)
+        return type(self)(array)
+
+    def crop(self, x: int, y: int, width: int, height: int) -> Self:
+        """The ``width`` x ``height`` box whose bottom-left cell is ``(x, y)``, as a pattern
+        whose origin is that cell; parts of the box outside the frame are holes."""
+        return self._crop((x, y), (width, height))
+
+    def shift(self, dx: int, dy: int) -> Self:
+        """The cells moved by ``(dx, dy)``; the frame grows by ``dx`` and ``dy``; cells
+        moved to a negative coordinate are dropped."""
+        return self._shift((dx, dy))
+
+    def resize(self, width: int, height: int) -> Self:
+        """The frame set to ``width`` x ``height``: cells beyond it dropped, holes added."""
+        return self._resize((width, height))
+
+    def ascii(self, cell: str = "*", hole: str = ".") -> str:
+        """The pattern as ASCII art, top row first (:meth:`from_ascii` reads it back)."""
+        return "\n".join(
+            "".join(cell if self._array[x, y] else hole for x in range(self.width))
+            for y in reversed(range(self.height))
+        )
+
+    def __str__(self) -> str:
+        return self.ascii()
+
+    def __repr__(self) -> str:
+        return f"Pattern.from_ascii('''\n{self.ascii()}''')"
+
+
+class Pattern3(_ArrayPattern):
+    """A finite set of cells of the cubic grid, in a ``width`` x ``height`` x ``depth``
+    frame; z grows upward through the layers."""
+
+    grid = CUBE
+    dimension = 3
+    __slots__ = ()
+
+    @classmethod
+    def from_layers(cls, layers: Sequence[str | Pattern], source: str = "<string>") -> Self:
+        """A 3D pattern from its horizontal layers, bottom (``z = 0``) first, each in ASCII
+        art (see :meth:`Pattern.from_ascii`) or a :class:`Pattern`; layers are padded to a
+        common width and height (from the bottom-left corner)."""
+        if isinstance(layers, str):
+            raise UsageError("Pattern3.from_layers needs a list of layers, not one string")
+        flats = [
+            layer if isinstance(layer, Pattern) else Pattern.from_ascii(layer, source)
+            for layer in layers
+        ]
+        width = max((p.width for p in flats), default=0)
+        height = max((p.height for p in flats), default=0)
+        array = np.zeros((width, height, len(flats)), dtype=bool)
+        for z, flat in enumerate(flats):
+            array[: flat.width, : flat.height, z] = flat.array
+        return cls(array)
+
+    @property
+    def width(self) -> int:
+        """The frame's size along x."""
+        return self.shape[0]
+
+    @property
+    def height(self) -> int:
+        """The frame's size along y."""
+        return self.shape[1]
+
+    @property
+    def depth(self) -> int:
+        """The frame's size along z (the number of layers)."""
+        return self.shape[2]
+
+    def layer(self, z: int) -> Pattern:
+        """The horizontal layer at height ``z`` as a 2D pattern."""
+        return Pattern(self._array[:, :, z])
+
+    def set(self, x: int, y: int, z: int, value: bool = True) -> Self:
+        """The pattern with cell ``(x, y, z)`` made a cell (or a hole), inside the frame."""
+        if not all(0 <= c < s for c, s in zip((x, y, z), self.shape, strict=True)):
+            raise UsageError(f"cell ({x}, {y}, {z}) is outside the {self.shape} frame")
+        array = self._array.copy()
+        array[x, y, z] = bool(value)
+        return type(self)(array)
+
+    def crop(self, x: int, y: int, z: int, width: int, height: int, depth: int) -> Self:
+        """The box of the given sizes whose lowest corner is ``(x, y, z)``, moved to the
+        origin; parts outside the frame are holes."""
+        return self._crop((x, y, z), (width, height, depth))
+
+    def shift(self, dx: int, dy: int, dz: int) -> Self:
+        """The cells moved by ``(dx, dy, dz)`` (see :meth:`Pattern.shift`)."""
+        return self._shift((dx, dy, dz))
+
+    def resize(self, width: int, height: int, depth: int) -> Self:
+        """The frame set to the given sizes: cells beyond it dropped, holes added."""
+        return self._resize((width, height, depth))
+
+    def __repr__(self) -> str:
+        layers = ", ".join(repr(self.layer(z).ascii()) for z in range(self.depth))
+        return f"Pattern3.from_layers([{layers}])"

@@ -1,0 +1,211 @@
+"""Patterns of the hexagonal and triangular grids, as sets of cells.
+
+These grids have no rectangular frame, so their patterns are plain finite sets of cells
+(coordinates described in :mod:`excover.tiling.grids`) with the same set operations as
+:class:`~excover.tiling.Pattern`. Both read ASCII art in which every row is a strip of
+cells, the first written row being the top:
+
+- hexagons: cells of a row are two characters apart and each row is shifted by one
+  character from the next, as in ``" * *\\n* * *"``; the character in column ``x`` of the
+  row ``y`` (counted from the bottom row, 0) is the cell ``q = (x - y) / 2, r = y`` up to
+  one translation of the whole drawing;
+- triangles: the characters of a row are the triangles of a strip, alternately pointing
+  up and down; the bottom-left character points up. The drawing ``"***"`` is a trapezoid
+  of three triangles.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Sequence
+from typing import ClassVar, Self
+
+import numpy as np
+
+from excover.errors import FormatError, UsageError
+from excover.tiling.grids import HEX, TRIANGLE, TRIANGLE_NORMALS, Coords, Grid, Group, Isometry
+from excover.tiling.pattern import CELL_CHARS, HOLE_CHARS
+
+__all__ = ["HexPattern", "TrianglePattern", "triangle_cell", "triangle_spot"]
+
+Cell = tuple[int, ...]
+
+
+class _CellSet:
+    """A finite set of cells of a grid without frames: an immutable value."""
+
+    grid: ClassVar[Grid]
+    __slots__ = ("_cells",)
+
+    def __init__(self, cells: Iterable[Sequence[int]] = ()) -> None:
+        found = frozenset(tuple(int(v) for v in cell) for cell in cells)
+        for cell in found:
+            self._check(cell)
+        self._cells = found
+
+    def _check(self, cell: Cell) -> None:
+        if len(cell) != self.grid.dimension:
+            raise UsageError(f"{cell} is not a cell of the {self.grid.name} grid")
+
+    @property
+    def cells(self) -> list[Cell]:
+        """The cells, sorted."""
+        return sorted(self._cells)
+
+    @property
+    def size(self) -> int:
+        """The number of cells."""
+        return len(self._cells)
+
+    def __len__(self) -> int:
+        return len(self._cells)
+
+    def __contains__(self, cell: object) -> bool:
+        return cell in self._cells
+
+    def coords(self) -> Coords:
+        """The cells as an integer array, one row per cell, sorted."""
+        return np.array(self.cells, dtype=np.int64).reshape(-1, self.grid.dimension)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, type(self)):
+            return NotImplemented
+        return self._cells == other._cells
+
+    def __hash__(self) -> int:
+        return hash(self._cells)
+
+    def _other(self, other: object) -> frozenset[Cell]:
+        if not isinstance(other, type(self)):
+            raise UsageError(f"cannot combine a {type(self).__name__} with {other!r}")
+        return other._cells
+
+    def __or__(self, other: Self) -> Self:
+        return type(self)(self._cells | self._other(other))
+
+    def __and__(self, other: Self) -> Self:
+        return type(self)(self._cells & self._other(other))
+
+    def __sub__(self, other: Self) -> Self:
+        return type(self)(self._cells - self._other(other))
+
+    def __xor__(self, other: Self) -> Self:
+        return type(self)(self._cells ^ self._other(other))
+
+    def apply(self, isometry: Isometry) -> Self:
+        """The image of the pattern by an isometry of its grid (about the origin)."""
+        if isometry.grid != self.grid.name:
+            raise UsageError(
+                f"the isometry {isometry.name} acts on the {isometry.grid} grid, "
+                f"not on the {self.grid.name} grid"
+            )
+        return type(self)(isometry.apply(self.coords()).tolist())
+
+    def normalized(self) -> Self:
+        """The canonical translate of the pattern (see :meth:`Grid.normalize`)."""
+        return type(self)(self.grid.normalize(self.coords()).tolist())
+
+    def symmetries(self) -> Group:
+        """The isometries of the grid mapping the pattern onto a translate of itself."""
+        shape = self.grid.normalize(self.coords())
+        kept = [
+            g
+            for g in self.grid.isometries
+            if np.array_equal(self.grid.normalize(g.apply(self.coords())), shape)
+        ]
+        return Group("symmetries", kept)
+
+    def _repr_svg_(self) -> str:
+        from excover.tiling.render import pattern_svg
+
+        return pattern_svg(self)
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.cells})"
+
+
+def _drawing(text: str, source: str) -> list[tuple[int, int]]:
+    """The (column, row from the bottom) of every cell character of an ASCII drawing."""
+    if not isinstance(text, str):
+        raise UsageError(f"an ASCII drawing must be a string, not {text!r}")
+    lines = text.split("\n")
+    while lines and not lines[0].strip():
+        lines.pop(0)
+    while lines and not lines[-1].strip():
+        lines.pop()
+    spots = []
+    for number, line in enumerate(lines, 1):
+        for column, char in enumerate(line.rstrip("\r")):
+            if char in CELL_CHARS:
+                spots.append((column, len(lines) - number))
+            elif char not in HOLE_CHARS:
+                raise FormatError(
+                    f"unexpected character {char!r} at column {column + 1}",
+                    source=source,
+                    line=number,
+                )
+    return spots
+
+
+class HexPattern(_CellSet):
+    """A finite set of hexagons ``(q, r)`` (axial coordinates, see the module doc)."""
+
+    grid = HEX
+    __slots__ = ()
+
+    @classmethod
+    def from_ascii(cls, text: str, source: str = "<string>") -> Self:
+        """A pattern drawn with rows shifted by half a cell (see the module doc)."""
+        spots = _drawing(text, source)
+        if not spots:
+            return cls()
+        parity = (spots[0][0] - spots[0][1]) % 2
+        for x, y in spots:
+            if (x - y) % 2 != parity:
+                raise FormatError(
+                    f"the hexagon at column {x + 1} is not on the staggered grid of the others",
+                    source=source,
+                )
+        return cls(((x - y - parity) // 2, y) for x, y in spots)
+
+
+#: The side of a triangle whose height is 1 (the strips of the grid have width 1).
+TRIANGLE_SIDE = 2 / math.sqrt(3)
+
+
+def triangle_cell(x: int, y: int) -> Cell:
+    """The triangle drawn at column ``x`` of row ``y`` (from the bottom) of a triangle
+    drawing, where ``(0, 0)`` points up."""
+    up = (x + y) % 2 == 0
+    centre = np.array([x * TRIANGLE_SIDE / 2, y + (1 / 3 if up else 2 / 3)])
+    return tuple(int(v) for v in np.ceil(TRIANGLE_NORMALS @ centre))
+
+
+def triangle_spot(cell: Sequence[int]) -> tuple[int, int]:
+    """The column and row of a triangle in a drawing: the inverse of :func:`triangle_cell`."""
+    a, b, c = (int(v) for v in cell)
+    if a + b + c == 1:
+        corners = [(a - 1, b, c), (a, b - 1, c), (a, b, c - 1)]
+    else:
+        corners = [(a - 1, b - 1, c), (a - 1, b, c - 1), (a, b - 1, c - 1)]
+    plane = np.linalg.pinv(TRIANGLE_NORMALS) @ np.array(corners, dtype=float).T
+    centre_x, centre_y = plane.mean(axis=1)
+    return round(centre_x / (TRIANGLE_SIDE / 2)), math.floor(centre_y)
+
+
+class TrianglePattern(_CellSet):
+    """A finite set of triangles ``(a, b, c)``, ``a + b + c`` in {1, 2} (see the module
+    doc)."""
+
+    grid = TRIANGLE
+    __slots__ = ()
+
+    def _check(self, cell: Cell) -> None:
+        super()._check(cell)
+        if sum(cell) not in (1, 2):
+            raise UsageError(f"{cell} is not a triangle: its coordinates must sum to 1 or 2")
+
+    @classmethod
+    def from_ascii(cls, text: str, source: str = "<string>") -> Self:
+        """A pattern drawn as strips of alternating triangles (see the module doc)."""
+        return cls(triangle_cell(x, y) for x, y in _drawing(text, source))

@@ -1,0 +1,186 @@
+"""Pictures of patterns and tilings: ASCII art and SVG.
+
+Every cell of every grid is drawn as a polygon in the plane (cubic cells layer by layer,
+side by side, the bottom layer on the left). A tiling colours each cell by its tile, one
+colour per tile, and draws a dark line on each polygon edge that separates two different
+placements or a placement from the outside, so pieces stand out even when equal tiles
+touch.
+"""
+
+from __future__ import annotations
+
+import colorsys
+import math
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from excover.tiling.grids import HEX_BASIS, TRIANGLE_NORMALS, Coords, Grid
+from excover.tiling.polyform import triangle_spot
+from excover.tiling.tile import Shape
+
+if TYPE_CHECKING:
+    from excover.tiling.tiling import TilingSolution
+
+__all__ = ["cell_polygons", "pattern_svg", "solution_ascii", "solution_svg", "tile_colour"]
+
+Point = tuple[float, float]
+
+#: Characters for placements when tile names cannot serve.
+_SYMBOLS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
+
+
+def cell_polygons(grid: Grid, coords: Coords) -> list[list[Point]]:
+    """The outline of each cell in the plane (y upward), one unit per square side."""
+    if grid.name == "square":
+        return [_square(float(x), float(y)) for x, y in coords.tolist()]
+    if grid.name == "cube":
+        width = int(coords[:, 0].max()) + 2 if len(coords) else 0
+        return [_square(float(x + z * width), float(y)) for x, y, z in coords.tolist()]
+    if grid.name == "hex":
+        corners = [
+            (math.cos(math.radians(30 + 60 * k)), math.sin(math.radians(30 + 60 * k)))
+            for k in range(6)
+        ]
+        polygons = []
+        for q, r in coords.tolist():
+            cx, cy = (HEX_BASIS @ np.array([q, r], dtype=float)).tolist()
+            polygons.append([(cx + dx, cy + dy) for dx, dy in corners])
+        return polygons
+    to_plane = np.linalg.pinv(TRIANGLE_NORMALS)
+    polygons = []
+    for a, b, c in coords.tolist():
+        if a + b + c == 1:
+            corners3 = [(a - 1, b, c), (a, b - 1, c), (a, b, c - 1)]
+        else:
+            corners3 = [(a - 1, b - 1, c), (a - 1, b, c - 1), (a, b - 1, c - 1)]
+        polygons.append(
+            [tuple((to_plane @ np.array(v, dtype=float)).tolist()) for v in corners3]  # type: ignore[misc]
+        )
+    return polygons
+
+
+def _square(x: float, y: float) -> list[Point]:
+    return [(x, y), (x + 1, y), (x + 1, y + 1), (x, y + 1)]
+
+
+def tile_colour(number: int) -> str:
+    """A fill colour for tile ``number``: hues spread by the golden angle, soft tones."""
+    hue = (number * 0.381966) % 1.0
+    r, g, b = colorsys.hls_to_rgb(hue, 0.68, 0.62)
+    return f"#{round(r * 255):02x}{round(g * 255):02x}{round(b * 255):02x}"
+
+
+def _svg(polygons: list[list[Point]], fills: list[str], owners: list[int], size: float) -> str:
+    """An SVG document: the polygons filled, and their edges drawn thick where the owners
+    on both sides differ (or one side is outside), thin elsewhere."""
+    points = [p for polygon in polygons for p in polygon]
+    if not points:
+        return '<svg xmlns="http://www.w3.org/2000/svg" width="0" height="0"></svg>'
+    xs = [p[0] for p in points]
+    ys = [p[1] for p in points]
+    left, top = min(xs), max(ys)
+    margin = 0.25
+
+    def at(point: Point) -> str:
+        return f"{(point[0] - left + margin) * size:.2f},{(top - point[1] + margin) * size:.2f}"
+
+    width = (max(xs) - left + 2 * margin) * size
+    height = (top - min(ys) + 2 * margin) * size
+    out = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0f}" height="{height:.0f}" '
+        f'viewBox="0 0 {width:.2f} {height:.2f}">',
+        f'<rect width="{width:.2f}" height="{height:.2f}" fill="white"/>',
+    ]
+    edges: dict[tuple[Point, Point], list[int]] = {}
+    for polygon, fill, owner in zip(polygons, fills, owners, strict=True):
+        out.append(
+            f'<polygon points="{" ".join(at(p) for p in polygon)}" fill="{fill}" '
+            f'stroke="{fill}" stroke-width="0.5"/>'
+        )
+        for start, end in zip(polygon, polygon[1:] + polygon[:1], strict=True):
+            key = tuple(sorted((_rounded(start), _rounded(end))))
+            edges.setdefault(key, []).append(owner)  # type: ignore[arg-type]
+    thin = []
+    thick = []
+    for (start, end), sides in edges.items():
+        line = f"M{at(start)}L{at(end)}"
+        (thick if len(sides) == 1 or sides[0] != sides[1] else thin).append(line)
+    if thin:
+        out.append(f'<path d="{"".join(thin)}" stroke="#00000022" stroke-width="1" fill="none"/>')
+    stroke = max(2.0, size / 10)
+    out.append(
+        f'<path d="{"".join(thick)}" stroke="#222" stroke-width="{stroke:.1f}" '
+        'stroke-linecap="round" fill="none"/>'
+    )
+    out.append("</svg>")
+    return "\n".join(out)
+
+
+def _rounded(point: Point) -> Point:
+    return (round(point[0], 4), round(point[1], 4))
+
+
+def pattern_svg(pattern: Shape, cell_size: float = 24.0) -> str:
+    """An SVG picture of a pattern: its cells in grey, its outline dark."""
+    coords = pattern.coords()
+    polygons = cell_polygons(pattern.grid, coords)
+    return _svg(polygons, ["#c8ccd4"] * len(polygons), [0] * len(polygons), cell_size)
+
+
+def solution_svg(solution: TilingSolution, cell_size: float = 24.0) -> str:
+    """An SVG picture of a tiling: one colour per tile, dark lines between placements."""
+    tiling = solution.tiling
+    number_of = {id(tile): number for number, tile in enumerate(tiling.tiles)}
+    cells: list[Sequence[int]] = []
+    fills: list[str] = []
+    owners: list[int] = []
+    for index, placement in enumerate(solution.placements):
+        fill = tile_colour(number_of[id(placement.tile)])
+        for cell in placement.cells:
+            cells.append(cell)
+            fills.append(fill)
+            owners.append(index)
+    coords = np.array(cells, dtype=np.int64).reshape(-1, tiling.grid.dimension)
+    return _svg(cell_polygons(tiling.grid, coords), fills, owners, cell_size)
+
+
+def solution_ascii(solution: TilingSolution) -> str:
+    """A tiling as text, one character per placement: the tile's name when every tile
+    has a one-character name and is placed once, else letters and digits in turn; ``.``
+    for board cells left uncovered and blanks outside the board. The square grid is
+    drawn top row first; the cubic grid as its layers side by side, bottom layer on the
+    left; the hexagonal and triangular grids as their ASCII drawings (see
+    :mod:`excover.tiling.polyform`)."""
+    tiling = solution.tiling
+    placements = solution.placements
+    names = [p.tile.name or "" for p in placements]
+    if all(len(n) == 1 and n != "." for n in names) and len(set(names)) == len(names):
+        symbols = names
+    else:
+        symbols = [_SYMBOLS[i % len(_SYMBOLS)] for i in range(len(placements))]
+    marks: dict[tuple[int, ...], str] = {
+        tuple(int(v) for v in cell): "." for cell in tiling.cells.tolist()
+    }
+    for symbol, placement in zip(symbols, placements, strict=True):
+        for cell in placement.cells:
+            marks[cell] = symbol
+    grid = tiling.grid.name
+    if grid == "square":
+        spots = {(x, y): mark for (x, y), mark in marks.items()}
+    elif grid == "cube":
+        width = max(cell[0] for cell in marks) + 2
+        spots = {(x + z * width, y): mark for (x, y, z), mark in marks.items()}
+    elif grid == "hex":
+        spots = {(2 * q + r, r): mark for (q, r), mark in marks.items()}
+    else:
+        spots = {triangle_spot(cell): mark for cell, mark in marks.items()}
+    xs = [x for x, _ in spots]
+    ys = [y for _, y in spots]
+    left = min(xs)
+    rows = []
+    for y in range(max(ys), min(ys) - 1, -1):
+        row = "".join(spots.get((x, y), " ") for x in range(left, max(xs) + 1))
+        rows.append(row.rstrip())
+    return "\n".join(rows)

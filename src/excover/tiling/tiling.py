@@ -1,0 +1,330 @@
+"""Tiling problems reduced to exact cover, and their solutions decoded.
+
+:class:`Tiling` places tiles on a board. The reduction to :class:`~excover.ExactCover`:
+
+- one primary item per board cell (named by its coordinates, ``"x,y"``), covered once;
+- one item per tile used a bounded number of times, named by the tile: primary for
+  ``"one"`` (and for counts and ranges, with Knuth's MCC multiplicities), secondary for
+  ``"maybe"``; tiles used ``"any"`` number of times have no item;
+- one option per placement: a tile's item (if any) and the cells of one orientation of the
+  tile translated onto the board.
+
+Option ``k`` of the problem decodes to a :class:`Placement` (tile, orientation, cells), a
+solution to a :class:`TilingSolution`, which draws itself in ASCII and SVG.
+"""
+
+from __future__ import annotations
+
+import bisect
+import os
+from collections.abc import Iterable, Iterator, Sequence
+from typing import TYPE_CHECKING, NamedTuple, Unpack
+
+import numpy as np
+import numpy.typing as npt
+
+from excover.errors import UsageError
+from excover.problem import ExactCover, SearchOptions
+from excover.tiling.grids import Coords, Grid, Isometry
+from excover.tiling.pattern import Pattern
+from excover.tiling.tile import Shape, Tile
+
+if TYPE_CHECKING:
+    from excover.tiling.symmetry import BoardSymmetry
+
+__all__ = ["Placement", "Tiling", "TilingSolution"]
+
+IntArray = npt.NDArray[np.int64]
+
+
+class Placement(NamedTuple):
+    """One tile put on the board: which tile, which of its orientations (and the isometry
+    giving it), the board cells it covers, and its option index in the exact cover."""
+
+    tile: Tile
+    orientation: int
+    cells: tuple[tuple[int, ...], ...]
+    option: int
+
+    @property
+    def isometry(self) -> Isometry:
+        """The isometry turning the tile's normalised shape into this orientation."""
+        return self.tile.isometries[self.orientation]
+
+
+class _Block(NamedTuple):
+    """Consecutive options: the placements of one orientation of one tile."""
+
+    start: int
+    tile: int
+    orientation: int
+    cells: IntArray  # one row of board cell numbers per placement
+
+
+class Tiling:
+    """Tiles placed on a board, as an exact cover problem.
+
+    ``board`` is a pattern (or ASCII art of a square pattern); ``tiles`` are
+    :class:`Tile` objects of the same grid, with distinct names (unnamed tiles are called
+    ``t0``, ``t1``, ... by their position). With ``interchangeable=True``, tiles with the
+    same orientations are merged into one tile whose multiplicity is the sum of theirs, so
+    a tiling using two equal pieces is counted once, not once per way of telling them
+    apart ("each tetromino twice").
+    """
+
+    def __init__(
+        self, board: Shape | str, tiles: Iterable[Tile], *, interchangeable: bool = False
+    ) -> None:
+        if isinstance(board, str):
+            board = Pattern.from_ascii(board, source="board")
+        if not isinstance(board, Shape):
+            raise UsageError(f"the board must be a pattern, not {board!r}")
+        self.board = board
+        self.grid: Grid = board.grid
+        coords = board.coords()
+        if len(coords) == 0:
+            raise UsageError("the board has no cells")
+        self.cells: Coords = coords
+        self.tiles = _named(list(tiles), self.grid, len(coords), interchangeable)
+        self._cell_names = [self.grid.cell_name(cell) for cell in coords]
+        self._blocks: list[_Block] = []
+        self._symmetry: BoardSymmetry | None = None
+        self.problem = self._reduce()
+
+    # ----- the reduction -----
+
+    def _reduce(self) -> ExactCover:
+        with_item = [t for t in self.tiles if not (t.lo == 0 and t.hi is None)]
+        secondary = [t.name for t in with_item if (t.lo, t.hi) == (0, 1)]
+        primary = self._cell_names + [t.name for t in with_item if (t.lo, t.hi) != (0, 1)]
+        clash = set(self._cell_names) & {t.name for t in with_item}
+        if clash:
+            raise UsageError(f"tile name {sorted(clash)[0]!r} is also the name of a board cell")
+        problem = ExactCover(primary=primary, secondary=secondary)
+        for tile in with_item:
+            if (tile.lo, tile.hi) not in ((1, 1), (0, 1)):
+                problem.set_multiplicity(tile.name, tile.lo, _hi(tile, len(self.cells)))
+        items = {t.name for t in with_item}
+        finder = _CellFinder(self.grid, self.cells)
+        names = self._cell_names
+        add = problem.add_option
+        for number, tile in enumerate(self.tiles):
+            head = [tile.name] if tile.name in items else []
+            for orientation, shape in enumerate(tile.orientations):
+                placements = finder.placements(shape)
+                if len(placements) == 0:
+                    continue
+                self._blocks.append(_Block(problem.n_options, number, orientation, placements))
+                for row in placements.tolist():
+                    add(head + [names[i] for i in row])
+        return problem
+
+    def placement(self, option: int) -> Placement:
+        """The placement of the problem's option ``option``."""
+        if not 0 <= option < self.problem.n_options:
+            raise UsageError(f"option {option} is out of range ({self.problem.n_options} options)")
+        starts = [block.start for block in self._blocks]
+        block = self._blocks[bisect.bisect_right(starts, option) - 1]
+        rows = block.cells[option - block.start]
+        cells = tuple(tuple(int(v) for v in self.cells[i]) for i in rows)
+        return Placement(self.tiles[block.tile], block.orientation, cells, option)
+
+    def option_cells(self) -> list[tuple[int, ...]]:
+        """For each option, the numbers (rows of :attr:`cells`) of the board cells it
+        covers, sorted."""
+        result: list[tuple[int, ...]] = []
+        for block in self._blocks:
+            result.extend(tuple(sorted(row)) for row in block.cells.tolist())
+        return result
+
+    def option_tiles(self) -> list[int]:
+        """For each option, the number of its tile in :attr:`tiles`."""
+        result: list[int] = []
+        for block in self._blocks:
+            result.extend([block.tile] * len(block.cells))
+        return result
+
+    def decode(self, solution: Sequence[int]) -> TilingSolution:
+        """The tiling made of the placements of the options ``solution``."""
+        return TilingSolution(self, [self.placement(option) for option in solution])
+
+    # ----- solving -----
+
+    def count(
+        self,
+        method: str = "auto",
+        *,
+        up_to_symmetry: bool = False,
+        **options: Unpack[SearchOptions],
+    ) -> int:
+        """The number of tilings; with ``up_to_symmetry``, the number of classes of tilings
+        equal up to a symmetry of the board (see :mod:`excover.tiling.symmetry`)."""
+        if up_to_symmetry:
+            return self.symmetry.count_orbits(method, options)
+        return self.problem.count(method=method, **options)
+
+    def first(self, method: str = "dlx", **options: Unpack[SearchOptions]) -> TilingSolution | None:
+        """A tiling, or None when there is none."""
+        solution = self.problem.first(method=method, **options)
+        return None if solution is None else self.decode(solution)
+
+    def solutions(
+        self,
+        method: str = "dlx",
+        limit: int | None = None,
+        *,
+        up_to_symmetry: bool = False,
+        **options: Unpack[SearchOptions],
+    ) -> Iterator[TilingSolution]:
+        """Lazily yield tilings (at most ``limit``); with ``up_to_symmetry``, one
+        representative of each class of tilings equal up to a symmetry of the board."""
+        if limit is not None and (not isinstance(limit, int) or limit < 0):
+            raise UsageError(f"limit must be a non-negative integer, not {limit!r}")
+        found = self.problem.solutions(method=method, **options)
+        if up_to_symmetry:
+            found = self.symmetry.representatives(found)
+        produced = 0
+        for solution in found:
+            if limit is not None and produced >= limit:
+                return
+            produced += 1
+            yield self.decode(solution)
+
+    @property
+    def symmetry(self) -> BoardSymmetry:
+        """The symmetries of the board acting on this tiling problem (computed once)."""
+        if self._symmetry is None:
+            from excover.tiling.symmetry import BoardSymmetry
+
+            self._symmetry = BoardSymmetry(self)
+        return self._symmetry
+
+    def _repr_svg_(self) -> str:
+        from excover.tiling.render import pattern_svg
+
+        return pattern_svg(self.board)
+
+    def __repr__(self) -> str:
+        return (
+            f"<Tiling: {len(self.cells)} cells, {len(self.tiles)} tiles, "
+            f"{self.problem.n_options} placements>"
+        )
+
+
+def _hi(tile: Tile, board_size: int) -> int:
+    """A tile's upper bound, or when unbounded the most copies that fit on the board."""
+    return tile.hi if tile.hi is not None else max(board_size // tile.size, 1)
+
+
+def _named(tiles: list[Tile], grid: Grid, board_size: int, merge: bool) -> list[Tile]:
+    """The tiles with names given to unnamed ones, checked, and merged when asked to."""
+    named: list[Tile] = []
+    for number, tile in enumerate(tiles):
+        if not isinstance(tile, Tile):
+            raise UsageError(f"tile {number} is not a Tile: {tile!r}")
+        if tile.grid is not grid:
+            raise UsageError(
+                f"tile {tile.name or number!r} is on the {tile.grid.name} grid, "
+                f"the board on the {grid.name} grid"
+            )
+        if tile.name is None:
+            tile = Tile(tile.shape, f"t{number}", tile.multiplicity, tile.group)
+        if tile.size > board_size:
+            raise UsageError(
+                f"tile {tile.name!r} has {tile.size} cells, more than the board's {board_size}"
+            )
+        named.append(tile)
+    names = [tile.name for tile in named]
+    for name in names:
+        if names.count(name) > 1:
+            raise UsageError(f"two tiles are named {name!r}")
+    if not merge:
+        return named
+    merged: dict[frozenset[bytes], list[Tile]] = {}
+    for tile in named:
+        merged.setdefault(tile.orientation_keys(), []).append(tile)
+    result = []
+    for group in merged.values():
+        if len(group) == 1:
+            result.append(group[0])
+            continue
+        lo = sum(t.lo for t in group)
+        his = [t.hi for t in group]
+        hi = None if None in his else sum(h for h in his if h is not None)
+        first = group[0]
+        result.append(Tile(first.shape, first.name, (lo, hi), first.group))
+    return result
+
+
+class _CellFinder:
+    """Finds every translate of a shape lying on the board, with numpy.
+
+    The board's cells are numbered in a dense array over their bounding box (-1 for
+    holes); each candidate translate puts the shape's first cell on a board cell, and is
+    kept when every cell of the shape lands on a board cell.
+    """
+
+    def __init__(self, grid: Grid, cells: Coords) -> None:
+        self.grid = grid
+        self.cells = cells
+        self.low = cells.min(axis=0)
+        extent = cells.max(axis=0) - self.low + 1
+        self.index = np.full(tuple(int(v) for v in extent), -1, dtype=np.int64)
+        self.index[tuple((cells - self.low).T)] = np.arange(len(cells))
+
+    def placements(self, shape: Coords) -> IntArray:
+        """The board cell numbers covered by each translate of ``shape`` on the board."""
+        moves = self.cells - shape[0]
+        moves = moves[self.grid.translations_ok(moves)]
+        spots = moves[:, None, :] + shape[None, :, :] - self.low  # (moves, cells, axes)
+        inside = np.all((spots >= 0) & (spots < np.array(self.index.shape)), axis=(1, 2))
+        spots = spots[inside]
+        numbers = self.index[tuple(np.moveaxis(spots, 2, 0))]
+        result: IntArray = numbers[np.all(numbers >= 0, axis=1)]
+        return result
+
+
+class TilingSolution:
+    """One tiling: its placements, drawn by :meth:`ascii` and :meth:`svg`."""
+
+    def __init__(self, tiling: Tiling, placements: list[Placement]) -> None:
+        self.tiling = tiling
+        self.placements = placements
+
+    @property
+    def options(self) -> list[int]:
+        """The option indices of the placements in the exact cover problem."""
+        return [p.option for p in self.placements]
+
+    def __iter__(self) -> Iterator[Placement]:
+        return iter(self.placements)
+
+    def __len__(self) -> int:
+        return len(self.placements)
+
+    def ascii(self) -> str:
+        """The tiling as text, one character per placement (see
+        :func:`excover.tiling.render.solution_ascii`)."""
+        from excover.tiling.render import solution_ascii
+
+        return solution_ascii(self)
+
+    def svg(self, cell_size: float = 24.0) -> str:
+        """The tiling as an SVG picture: one colour per tile, borders between pieces."""
+        from excover.tiling.render import solution_svg
+
+        return solution_svg(self, cell_size)
+
+    def write_svg(self, path: str | os.PathLike[str], cell_size: float = 24.0) -> None:
+        """Write :meth:`svg` to a file."""
+        with open(path, "w", encoding="utf-8") as file:
+            file.write(self.svg(cell_size))
+
+    def _repr_svg_(self) -> str:
+        return self.svg()
+
+    def __str__(self) -> str:
+        return self.ascii()
+
+    def __repr__(self) -> str:
+        return f"<TilingSolution: {len(self.placements)} placements>"

@@ -1,0 +1,17 @@
+"""ZDDs: the compiled node store, the ``Family`` type, and exact covers as families.
+
+A zero-suppressed decision diagram (Minato, 1993) stores a family of sets of ints as a
+DAG whose nodes test one variable each; shared sub-families are stored once, so families
+with astronomically many sets can be small. Here the nodes live in a compiled store
+(:mod:`excover.zdd._store`) owned by a :class:`Manager`; :class:`Family` is the Python
+handle on one node. :func:`configure` sets the sizes of the default manager.
+
+The constructions of all the solutions of an :class:`~excover.ExactCover` live in
+:mod:`excover.zdd.dxz` (memoised dancing links) and :mod:`excover.zdd.columns` (combine's
+column-by-column intersection).
+"""
+
+from excover.zdd.family import Family
+from excover.zdd.manager import Manager, configure, default
+
+__all__ = ["Family", "Manager", "configure", "default"]

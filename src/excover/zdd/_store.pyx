@@ -1,0 +1,1193 @@
+# cython: language_level=3
+"""The compiled ZDD node store, its operations, and the DXZ construction.
+
+The store
+---------
+A node is a triple (var, lo, hi) of 32-bit ints kept in three flat arrays, plus a fourth
+array ``ext`` counting the live Python handles (:class:`excover.Family` objects) that
+point at the node: 16 bytes per node. Node 0 is the empty family (bottom), node 1 the
+family holding only the empty set (top); both carry the variable ``TERMINAL_VAR``, larger
+than every real variable, so "the smallest variable of f and g" needs no special case.
+
+Nodes are hash-consed: a unique table (open addressing, linear probing, int32 slots, at
+most half full) maps (var, lo, hi) to the node, and ``make`` never builds a node whose hi
+edge is bottom (the zero-suppression rule). Every family therefore has exactly one node,
+so equality is the comparison of two ints.
+
+Operations are iterative: each keeps an explicit stack of frames (f, g, phase) and a stack
+of results, so a family with 100,000 variables along one path costs heap, never C stack.
+Their results are remembered in a lossy direct-mapped cache (op, f, g) -> result, which is
+cleared when garbage is collected.
+
+Garbage collection runs only between operations (at a "safe point", when no intermediate
+result lives on a C stack): the live nodes are the ones reachable from a node with a
+positive ``ext`` count; the others go to a free list and the unique table is rebuilt. It
+runs when the store is three quarters full; during an operation a full store grows
+instead, up to ``max_nodes``; beyond that the operation is abandoned, its partial results
+collected, and ``ResourceLimitError`` raised by the Python face.
+"""
+
+from libc.stdlib cimport malloc, realloc, free, calloc
+from libc.string cimport memset, memcpy
+from libc.stdint cimport int32_t, uint32_t, uint64_t, int64_t
+
+cdef extern from *:
+    """
+    typedef unsigned __int128 excover_u128;
+    """
+    ctypedef unsigned long long u128 "excover_u128"
+
+DEF TERMINAL_VAR = 0x7FFFFFFF
+
+OP_UNION = 1
+OP_INTER = 2
+OP_DIFF = 3
+OP_XOR = 4
+OP_ONSET = 5
+OP_OFFSET = 6
+OP_CHANGE = 7
+OP_JOIN = 8
+OP_MEET = 9
+OP_NONSUP = 10
+OP_NONSUB = 11
+OP_MINIMAL = 12
+OP_MAXIMAL = 13
+
+cdef enum:
+    C_UNION = 1
+    C_INTER = 2
+    C_DIFF = 3
+    C_XOR = 4
+    C_ONSET = 5
+    C_OFFSET = 6
+    C_CHANGE = 7
+    C_JOIN = 8
+    C_MEET = 9
+    C_NONSUP = 10
+    C_NONSUB = 11
+    C_MINIMAL = 12
+    C_MAXIMAL = 13
+
+
+class StoreFull(Exception):
+    """The node limit was reached during an operation (the Python face translates it)."""
+
+
+cdef inline uint64_t mix3(int32_t a, int32_t b, int32_t c) nogil:
+    cdef uint64_t h = <uint32_t>a
+    h = h * 0x9E3779B97F4A7C15ULL + <uint32_t>b
+    h = h * 0x9E3779B97F4A7C15ULL + <uint32_t>c
+    h ^= h >> 29
+    h *= 0xBF58476D1CE4E5B9ULL
+    h ^= h >> 32
+    return h
+
+
+cdef struct Frame:
+    int32_t f
+    int32_t g
+    int32_t phase
+
+
+cdef struct Stack:
+    Frame* frames
+    int32_t* results
+    int64_t nf
+    int64_t nr
+    int64_t capf
+    int64_t capr
+
+
+cdef int stack_init(Stack* s) noexcept:
+    s.capf = 256
+    s.capr = 256
+    s.nf = 0
+    s.nr = 0
+    s.frames = <Frame*>malloc(s.capf * sizeof(Frame))
+    s.results = <int32_t*>malloc(s.capr * sizeof(int32_t))
+    return 0 if (s.frames != NULL and s.results != NULL) else -1
+
+
+cdef void stack_free(Stack* s) noexcept:
+    free(s.frames)
+    free(s.results)
+
+
+cdef inline int push_frame(Stack* s, int32_t f, int32_t g, int32_t phase) noexcept:
+    cdef Frame* grown
+    if s.nf == s.capf:
+        grown = <Frame*>realloc(s.frames, 2 * s.capf * sizeof(Frame))
+        if grown == NULL:
+            return -1
+        s.frames = grown
+        s.capf *= 2
+    s.frames[s.nf].f = f
+    s.frames[s.nf].g = g
+    s.frames[s.nf].phase = phase
+    s.nf += 1
+    return 0
+
+
+cdef inline int push_result(Stack* s, int32_t r) noexcept:
+    cdef int32_t* grown
+    if s.nr == s.capr:
+        grown = <int32_t*>realloc(s.results, 2 * s.capr * sizeof(int32_t))
+        if grown == NULL:
+            return -1
+        s.results = grown
+        s.capr *= 2
+    s.results[s.nr] = r
+    s.nr += 1
+    return 0
+
+
+cdef class Store:
+    """A ZDD node store with its unique table, cache and garbage collector."""
+
+    cdef int32_t* var
+    cdef int32_t* lo
+    cdef int32_t* hi
+    cdef int32_t* ext
+    cdef int64_t capacity      # allocated nodes
+    cdef int64_t used          # nodes 0..used-1 have been handed out at least once
+    cdef int64_t n_free        # nodes on the free list
+    cdef int32_t free_list     # -1 when empty; chained through lo
+    cdef int32_t* table        # unique table: node ids, -1 for empty slots
+    cdef uint64_t table_mask
+    cdef int32_t* cache        # 4 ints per entry: op, f, g, result
+    cdef uint64_t cache_mask
+    cdef public int64_t max_nodes
+    cdef public int64_t collections
+    cdef int64_t gc_threshold
+    cdef public bint gc_enabled
+
+    def __cinit__(self, int64_t nodes=1 << 16, int64_t cache=1 << 18, int64_t max_nodes=50_000_000):
+        if nodes < 16:
+            nodes = 16
+        self.capacity = 0
+        self.var = self.lo = self.hi = self.ext = NULL
+        self.table = NULL
+        self.cache = NULL
+        self.max_nodes = max_nodes
+        self.collections = 0
+        self.gc_enabled = True
+        self._allocate(nodes)
+        cdef uint64_t csize = 1024
+        while csize < <uint64_t>cache:
+            csize <<= 1
+        self.cache = <int32_t*>malloc(csize * 4 * sizeof(int32_t))
+        if self.cache == NULL:
+            raise MemoryError("cannot allocate the ZDD operation cache")
+        self.cache_mask = csize - 1
+        self._clear_cache()
+        self.var[0] = TERMINAL_VAR
+        self.var[1] = TERMINAL_VAR
+        self.lo[0] = self.hi[0] = 0
+        self.lo[1] = self.hi[1] = 1
+        self.ext[0] = self.ext[1] = 1
+        self.used = 2
+        self.n_free = 0
+        self.free_list = -1
+        self.gc_threshold = (self.capacity * 3) // 4
+
+    def __dealloc__(self):
+        free(self.var)
+        free(self.lo)
+        free(self.hi)
+        free(self.ext)
+        free(self.table)
+        free(self.cache)
+
+    cdef int _allocate(self, int64_t capacity) except -1:
+        """Grow the node arrays to ``capacity`` nodes and rebuild the unique table."""
+        cdef int32_t* v = <int32_t*>realloc(self.var, capacity * sizeof(int32_t))
+        if v == NULL:
+            raise MemoryError("cannot grow the ZDD node store")
+        self.var = v
+        v = <int32_t*>realloc(self.lo, capacity * sizeof(int32_t))
+        if v == NULL:
+            raise MemoryError("cannot grow the ZDD node store")
+        self.lo = v
+        v = <int32_t*>realloc(self.hi, capacity * sizeof(int32_t))
+        if v == NULL:
+            raise MemoryError("cannot grow the ZDD node store")
+        self.hi = v
+        v = <int32_t*>realloc(self.ext, capacity * sizeof(int32_t))
+        if v == NULL:
+            raise MemoryError("cannot grow the ZDD node store")
+        self.ext = v
+        self.capacity = capacity
+        return self._rebuild_table()
+
+    cdef int _rebuild_table(self) except -1:
+        cdef uint64_t size = 1024
+        while size < <uint64_t>(2 * self.capacity):
+            size <<= 1
+        free(self.table)
+        self.table = <int32_t*>malloc(size * sizeof(int32_t))
+        if self.table == NULL:
+            raise MemoryError("cannot allocate the ZDD unique table")
+        memset(self.table, 0xFF, size * sizeof(int32_t))
+        self.table_mask = size - 1
+        cdef int64_t u
+        cdef uint64_t slot
+        for u in range(2, self.used):
+            if self.var[u] >= 0:
+                slot = mix3(self.var[u], self.lo[u], self.hi[u]) & self.table_mask
+                while self.table[slot] != -1:
+                    slot = (slot + 1) & self.table_mask
+                self.table[slot] = <int32_t>u
+        return 0
+
+    cdef void _clear_cache(self) noexcept:
+        memset(self.cache, 0, (self.cache_mask + 1) * 4 * sizeof(int32_t))
+
+    # ----- making nodes -----
+
+    cdef int32_t make(self, int32_t v, int32_t l, int32_t h) noexcept:
+        """The node (v, l, h), reduced and unique; -1 when the node limit is reached."""
+        if h == 0:
+            return l
+        cdef uint64_t slot = mix3(v, l, h) & self.table_mask
+        cdef int32_t u
+        while True:
+            u = self.table[slot]
+            if u == -1:
+                break
+            if self.var[u] == v and self.lo[u] == l and self.hi[u] == h:
+                return u
+            slot = (slot + 1) & self.table_mask
+        if self.free_list != -1:
+            u = self.free_list
+            self.free_list = self.lo[u]
+            self.n_free -= 1
+        else:
+            if self.used == self.capacity:
+                if self._grow() < 0:
+                    return -1
+                slot = mix3(v, l, h) & self.table_mask
+                while self.table[slot] != -1:
+                    slot = (slot + 1) & self.table_mask
+            u = <int32_t>self.used
+            self.used += 1
+        self.var[u] = v
+        self.lo[u] = l
+        self.hi[u] = h
+        self.ext[u] = 0
+        self.table[slot] = u
+        return u
+
+    cdef int _grow(self) noexcept:
+        cdef int64_t target = self.capacity * 2
+        if target > self.max_nodes:
+            target = self.max_nodes
+        if target <= self.capacity or target > 0x7FFFFFF0:
+            return -1
+        try:
+            self._allocate(target)
+        except MemoryError:
+            return -1
+        self.gc_threshold = (self.capacity * 3) // 4
+        return 0
+
+    # ----- garbage collection -----
+
+    cpdef int64_t live(self):
+        """The number of nodes in use (live or not yet collected), terminals included."""
+        return self.used - self.n_free
+
+    def collect(self):
+        """Reclaim every node not reachable from a live handle; return how many."""
+        cdef unsigned char* mark = <unsigned char*>calloc(self.used, 1)
+        cdef int32_t* stack = <int32_t*>malloc(max(self.used, 16) * sizeof(int32_t))
+        cdef int64_t top = 0, u, freed = 0
+        cdef int32_t x
+        if mark == NULL or stack == NULL:
+            free(mark)
+            free(stack)
+            raise MemoryError("cannot allocate the ZDD garbage collector's marks")
+        mark[0] = mark[1] = 1
+        for u in range(2, self.used):
+            if self.var[u] >= 0 and self.ext[u] > 0 and not mark[u]:
+                mark[u] = 1
+                stack[top] = <int32_t>u
+                top += 1
+                while top:
+                    top -= 1
+                    x = stack[top]
+                    if not mark[self.lo[x]]:
+                        mark[self.lo[x]] = 1
+                        stack[top] = self.lo[x]
+                        top += 1
+                    if not mark[self.hi[x]]:
+                        mark[self.hi[x]] = 1
+                        stack[top] = self.hi[x]
+                        top += 1
+        self.free_list = -1
+        self.n_free = 0
+        for u in range(self.used - 1, 1, -1):
+            if not mark[u]:
+                if self.var[u] >= 0:
+                    freed += 1
+                self.var[u] = -1
+                self.lo[u] = self.free_list
+                self.ext[u] = 0
+                self.free_list = <int32_t>u
+                self.n_free += 1
+        free(mark)
+        free(stack)
+        self._rebuild_table()
+        self._clear_cache()
+        self.collections += 1
+        cdef int64_t live = self.used - self.n_free
+        self.gc_threshold = min(max((self.capacity * 3) // 4, 2 * live), (self.max_nodes * 3) // 4)
+        return freed
+
+    cdef void safe_point(self):
+        """Collect garbage if the store is filling up (call only between operations)."""
+        if self.gc_enabled and self.used - self.n_free > self.gc_threshold:
+            self.collect()
+
+    def incref(self, int32_t u):
+        self.ext[u] += 1
+
+    def decref(self, int32_t u):
+        self.ext[u] -= 1
+
+    # ----- reading nodes -----
+
+    cdef int _check(self, int64_t u) except -1:
+        if u < 0 or u >= self.used or self.var[u] < 0:
+            raise ValueError(f"no node {u} in this store")
+        return 0
+
+    def node(self, int64_t v, int64_t l, int64_t h):
+        """The node (v, l, h) after checking that it is well ordered."""
+        self._check(l)
+        self._check(h)
+        if v < 0 or v >= TERMINAL_VAR:
+            raise ValueError(f"variable {v} is out of range 0..{TERMINAL_VAR - 1}")
+        if self.var[l] <= v or self.var[h] <= v:
+            raise ValueError(
+                f"variable {v} must be smaller than the variables of its children "
+                f"({self._var_text(l)} and {self._var_text(h)})"
+            )
+        self.safe_point()
+        cdef int32_t u = self.make(<int32_t>v, <int32_t>l, <int32_t>h)
+        if u < 0:
+            self._overflow()
+        return u
+
+    def _var_text(self, int32_t u):
+        return "terminal" if u < 2 else str(self.var[u])
+
+    def var_of(self, int32_t u):
+        self._check(u)
+        return self.var[u] if u >= 2 else None
+
+    def lo_of(self, int32_t u):
+        self._check(u)
+        return self.lo[u]
+
+    def hi_of(self, int32_t u):
+        self._check(u)
+        return self.hi[u]
+
+    def triple(self, int32_t u):
+        """(var, lo, hi) of an inner node."""
+        return self.var[u], self.lo[u], self.hi[u]
+
+    def _overflow(self):
+        self.collect()
+        raise StoreFull(self.max_nodes)
+
+    @property
+    def capacity_nodes(self):
+        return self.capacity
+
+    # ----- sets -----
+
+    def from_sorted(self, list elements):
+        """The family holding one set, given as a strictly increasing list of variables."""
+        self.safe_point()
+        cdef int32_t u = 1
+        cdef Py_ssize_t k
+        for k in range(len(elements) - 1, -1, -1):
+            u = self.make(<int32_t>elements[k], 0, u)
+            if u < 0:
+                self._overflow()
+        return u
+
+    def contains(self, int32_t u, list elements):
+        """Whether the strictly increasing list ``elements`` is a member of family u."""
+        cdef Py_ssize_t k = 0, n = len(elements)
+        cdef int64_t e
+        while u >= 2:
+            if k < n:
+                e = elements[k]
+                if e < self.var[u]:
+                    return False
+                if e == self.var[u]:
+                    u = self.hi[u]
+                    k += 1
+                    continue
+            u = self.lo[u]
+        return u == 1 and k == n
+
+    # ----- operations -----
+
+    def apply(self, int op, int32_t f, int32_t g):
+        """Binary operation ``op`` on nodes f and g (for ONSET/OFFSET/CHANGE g is a var)."""
+        self.safe_point()
+        cdef int32_t r = self.run(op, f, g)
+        if r == -2:
+            raise MemoryError("out of memory in a ZDD operation")
+        if r < 0:
+            self._overflow()
+        return r
+
+    cdef inline int32_t cache_get(self, int op, int32_t f, int32_t g) noexcept:
+        cdef uint64_t slot = (mix3(op, f, g) & self.cache_mask) * 4
+        cdef int32_t* e = self.cache + slot
+        if e[0] == op and e[1] == f and e[2] == g:
+            return e[3]
+        return -1
+
+    cdef inline void cache_put(self, int op, int32_t f, int32_t g, int32_t r) noexcept:
+        cdef uint64_t slot = (mix3(op, f, g) & self.cache_mask) * 4
+        cdef int32_t* e = self.cache + slot
+        e[0] = op
+        e[1] = f
+        e[2] = g
+        e[3] = r
+
+    cdef int32_t terminal_case(self, int op, int32_t f, int32_t g) noexcept:
+        """The result of op(f, g) when it needs no recursion, -1 otherwise, -3 on overflow."""
+        cdef int32_t r
+        if op == C_UNION:
+            if f == 0 or f == g:
+                return g
+            if g == 0:
+                return f
+        elif op == C_INTER:
+            if f == 0 or g == 0:
+                return 0
+            if f == g:
+                return f
+            if f == 1:
+                return 1 if self.has_empty(g) else 0
+            if g == 1:
+                return 1 if self.has_empty(f) else 0
+        elif op == C_DIFF:
+            if f == 0 or f == g:
+                return 0
+            if g == 0:
+                return f
+            if f == 1:
+                return 0 if self.has_empty(g) else 1
+        elif op == C_XOR:
+            if f == g:
+                return 0
+            if f == 0:
+                return g
+            if g == 0:
+                return f
+        elif op == C_ONSET:
+            if self.var[f] > g:
+                return 0
+            if self.var[f] == g:
+                r = self.make(g, 0, self.hi[f])
+                return -3 if r < 0 else r
+        elif op == C_OFFSET:
+            if self.var[f] > g:
+                return f
+            if self.var[f] == g:
+                return self.lo[f]
+        elif op == C_CHANGE:
+            if self.var[f] > g:
+                if f == 0:
+                    return 0
+                r = self.make(g, 0, f)
+                return -3 if r < 0 else r
+            if self.var[f] == g:
+                r = self.make(g, self.hi[f], self.lo[f])
+                return -3 if r < 0 else r
+        elif op == C_JOIN:
+            if f == 0 or g == 0:
+                return 0
+            if f == 1:
+                return g
+            if g == 1:
+                return f
+        elif op == C_MEET:
+            if f == 0 or g == 0:
+                return 0
+            if f == 1 or g == 1:
+                return 1
+        elif op == C_NONSUP:
+            # sets of f that contain no set of g
+            if g == 0:
+                return f
+            if f == 0 or self.has_empty(g) or f == g:
+                return 0
+        elif op == C_NONSUB:
+            # sets of f contained in no set of g
+            if f == 0 or g == 0:
+                return f
+            if f == g:
+                return 0
+            if f == 1:
+                return 0
+        elif op == C_MINIMAL:
+            if f < 2:
+                return f
+        elif op == C_MAXIMAL:
+            if f < 2:
+                return f
+        return -1
+
+    cdef bint has_empty(self, int32_t u) noexcept:
+        while u >= 2:
+            u = self.lo[u]
+        return u == 1
+
+    cdef int32_t run(self, int op, int32_t f0, int32_t g0) noexcept:
+        """op(f0, g0) with an explicit stack; -1 on node overflow, -2 out of memory."""
+        cdef Stack s
+        cdef int32_t f, g, r, r0, r1, r2, r3, v, a, b, t
+        cdef int phase
+        cdef int32_t fl, fh, gl, gh
+        if stack_init(&s) < 0:
+            stack_free(&s)
+            return -2
+        if push_frame(&s, f0, g0, 0) < 0:
+            stack_free(&s)
+            return -2
+        while s.nf:
+            s.nf -= 1
+            f = s.frames[s.nf].f
+            g = s.frames[s.nf].g
+            phase = s.frames[s.nf].phase
+            if phase == 0:
+                if (op == C_UNION or op == C_INTER or op == C_XOR or op == C_JOIN
+                        or op == C_MEET) and f > g:
+                    t = f
+                    f = g
+                    g = t
+                r = self.terminal_case(op, f, g)
+                if r == -1:
+                    r = self.cache_get(op, f, g)
+                elif r == -3:
+                    stack_free(&s)
+                    return -1
+                if r >= 0:
+                    if push_result(&s, r) < 0:
+                        stack_free(&s)
+                        return -2
+                    continue
+                if push_frame(&s, f, g, 1) < 0:
+                    stack_free(&s)
+                    return -2
+                if self.push_children(&s, op, f, g) < 0:
+                    stack_free(&s)
+                    return -2
+            else:
+                r = self.combine(&s, op, f, g)
+                if r < 0:
+                    stack_free(&s)
+                    return r
+                self.cache_put(op, f, g, r)
+                if push_result(&s, r) < 0:
+                    stack_free(&s)
+                    return -2
+        r = s.results[0]
+        stack_free(&s)
+        return r
+
+    cdef int push_children(self, Stack* s, int op, int32_t f, int32_t g) noexcept:
+        """Push the sub-problems of op(f, g); combine() pops their results in reverse."""
+        cdef int32_t v, fl, fh, gl, gh
+        if op >= C_ONSET and op <= C_CHANGE or op == C_MINIMAL or op == C_MAXIMAL:
+            if push_frame(s, self.hi[f], g, 0) < 0:
+                return -1
+            return push_frame(s, self.lo[f], g, 0)
+        v = self.var[f] if self.var[f] < self.var[g] else self.var[g]
+        if self.var[f] == v:
+            fl = self.lo[f]
+            fh = self.hi[f]
+        else:
+            fl = f
+            fh = 0
+        if self.var[g] == v:
+            gl = self.lo[g]
+            gh = self.hi[g]
+        else:
+            gl = g
+            gh = 0
+        if op == C_JOIN or op == C_MEET:
+            # four cofactor pairs: (l,l), (h,h), (h,l), (l,h), popped in reverse
+            if push_frame(s, fl, gh, 0) < 0 or push_frame(s, fh, gl, 0) < 0:
+                return -1
+            if push_frame(s, fh, gh, 0) < 0 or push_frame(s, fl, gl, 0) < 0:
+                return -1
+            return 0
+        if op == C_NONSUP:
+            # f0 \ g0 restricted: lo part nonsup(fl, gl); hi part nonsup(fh, gh) & nonsup(fh, gl)
+            if push_frame(s, fh, gl, 0) < 0 or push_frame(s, fh, gh, 0) < 0:
+                return -1
+            return push_frame(s, fl, gl, 0)
+        if op == C_NONSUB:
+            # lo part: nonsub(fl, gl) & nonsub(fl, gh); hi part: nonsub(fh, gh)
+            if push_frame(s, fl, gh, 0) < 0 or push_frame(s, fh, gh, 0) < 0:
+                return -1
+            return push_frame(s, fl, gl, 0)
+        if push_frame(s, fh, gh, 0) < 0:
+            return -1
+        return push_frame(s, fl, gl, 0)
+
+    cdef int32_t combine(self, Stack* s, int op, int32_t f, int32_t g) noexcept:
+        """Pop the children's results of op(f, g) and make its node."""
+        cdef int32_t v, r0, r1, r2, r3, x
+        if op >= C_ONSET and op <= C_CHANGE:
+            v = self.var[f]
+            s.nr -= 2
+            return self.make(v, s.results[s.nr], s.results[s.nr + 1])
+        if op == C_MINIMAL or op == C_MAXIMAL:
+            v = self.var[f]
+            s.nr -= 2
+            r0 = s.results[s.nr]
+            r1 = s.results[s.nr + 1]
+            if op == C_MINIMAL:   # drop from the hi part every set that has a subset in lo
+                x = self.run(C_NONSUP, r1, r0)
+                if x < 0:
+                    return x
+                return self.make(v, r0, x)
+            x = self.run(C_NONSUB, r0, r1)   # drop from lo every set under a set of hi
+            if x < 0:
+                return x
+            return self.make(v, x, r1)
+        v = self.var[f] if self.var[f] < self.var[g] else self.var[g]
+        if op == C_JOIN or op == C_MEET:
+            s.nr -= 4
+            r0 = s.results[s.nr]        # (l, l)
+            r1 = s.results[s.nr + 1]    # (h, h)
+            r2 = s.results[s.nr + 2]    # (h, l)
+            r3 = s.results[s.nr + 3]    # (l, h)
+            if op == C_JOIN:
+                x = self.run(C_UNION, r1, r2)
+                if x < 0:
+                    return x
+                x = self.run(C_UNION, x, r3)
+                if x < 0:
+                    return x
+                return self.make(v, r0, x)
+            x = self.run(C_UNION, r0, r2)
+            if x < 0:
+                return x
+            x = self.run(C_UNION, x, r3)
+            if x < 0:
+                return x
+            return self.make(v, x, r1)
+        if op == C_NONSUP:
+            s.nr -= 3
+            r0 = s.results[s.nr]
+            r1 = s.results[s.nr + 1]
+            r2 = s.results[s.nr + 2]
+            x = self.run(C_INTER, r1, r2)
+            if x < 0:
+                return x
+            return self.make(v, r0, x)
+        if op == C_NONSUB:
+            s.nr -= 3
+            r0 = s.results[s.nr]
+            r1 = s.results[s.nr + 1]
+            r2 = s.results[s.nr + 2]
+            x = self.run(C_INTER, r0, r2)
+            if x < 0:
+                return x
+            return self.make(v, x, r1)
+        s.nr -= 2
+        return self.make(v, s.results[s.nr], s.results[s.nr + 1])
+
+    # ----- walking a family -----
+
+    cdef int32_t* postorder(self, int32_t root, int64_t* n_out) except? NULL:
+        """The inner nodes reachable from root, children before parents (malloc'd)."""
+        cdef unsigned char* seen = <unsigned char*>calloc(self.used, 1)
+        cdef int32_t* order = <int32_t*>malloc(max(self.used, 16) * sizeof(int32_t))
+        cdef Frame* stack = <Frame*>malloc(max(self.used, 16) * sizeof(Frame))
+        cdef int64_t n = 0, top = 0
+        cdef int32_t u, c
+        if seen == NULL or order == NULL or stack == NULL:
+            free(seen)
+            free(order)
+            free(stack)
+            raise MemoryError("cannot allocate a ZDD traversal")
+        seen[0] = seen[1] = 1
+        if not seen[root]:
+            seen[root] = 1
+            stack[0].f = root
+            stack[0].phase = 0
+            top = 1
+        while top:
+            u = stack[top - 1].f
+            if stack[top - 1].phase == 0:
+                stack[top - 1].phase = 1
+                c = self.lo[u]
+            elif stack[top - 1].phase == 1:
+                stack[top - 1].phase = 2
+                c = self.hi[u]
+            else:
+                top -= 1
+                order[n] = u
+                n += 1
+                continue
+            if not seen[c]:
+                seen[c] = 1
+                stack[top].f = c
+                stack[top].phase = 0
+                top += 1
+        free(seen)
+        free(stack)
+        n_out[0] = n
+        return order
+
+    def nodes(self, int32_t root):
+        """The inner nodes of a family, children before parents."""
+        cdef int64_t n, k
+        cdef int32_t* order = self.postorder(root, &n)
+        result = [order[k] for k in range(n)]
+        free(order)
+        return result
+
+    def size(self, int32_t root):
+        """The number of inner nodes of a family."""
+        cdef int64_t n
+        cdef int32_t* order = self.postorder(root, &n)
+        free(order)
+        return n
+
+    def count(self, int32_t root):
+        """The number of sets in a family, an exact Python int."""
+        if root < 2:
+            return root
+        cdef int64_t n, k
+        cdef int32_t* order = self.postorder(root, &n)
+        cdef u128* c = <u128*>malloc(self.used * sizeof(u128))
+        cdef int32_t u
+        cdef u128 a, b
+        cdef bint overflow = False
+        if c == NULL:
+            free(order)
+            raise MemoryError("cannot allocate ZDD counts")
+        c[0] = 0
+        c[1] = 1
+        for k in range(n):
+            u = order[k]
+            a = c[self.lo[u]]
+            b = c[self.hi[u]]
+            if a + b < a:
+                overflow = True
+                break
+            c[u] = a + b
+        if not overflow:
+            a = c[root]
+            free(c)
+            free(order)
+            return (int(<uint64_t>(a >> 64)) << 64) | int(<uint64_t>a)
+        free(c)
+        free(order)
+        return self.counts(root)[root]
+
+    def counts(self, int32_t root):
+        """A dict from every node of a family (terminals too) to its number of sets."""
+        cdef int64_t n, k
+        cdef int32_t* order = self.postorder(root, &n)
+        cdef dict table = {0: 0, 1: 1}
+        cdef int32_t u
+        for k in range(n):
+            u = order[k]
+            table[u] = table[self.lo[u]] + table[self.hi[u]]
+        free(order)
+        return table
+
+    # ----- DXZ -----
+
+    def dxz(self, int n_primary, int n_items, const int[:] option_start, const int[:] node_item,
+            int64_t budget=-1):
+        """All exact covers of an Algorithm X problem as a family over option numbers.
+
+        ``option_start`` and ``node_item`` describe the options (engine arrays) already
+        sorted by their first primary item; the search always branches on the leftmost
+        uncovered primary item, so the options chosen along a path have increasing numbers
+        and every node is made directly in canonical form.
+
+        Returns (root, memo entries, search nodes, memo hits); root is -1 when the search
+        was abandoned after ``budget`` search nodes (a negative budget means no limit).
+        """
+        self.safe_point()
+        cdef Dxz d = Dxz(n_primary, n_items, option_start, node_item)
+        cdef int32_t r
+        d.budget = budget
+        try:
+            r = d.run(self)
+        except MemoryError:
+            self.collect()
+            raise
+        if r == -3:
+            self.collect()
+            return -1, d.n_memo, d.nodes, d.hits
+        if r < 0:
+            self._overflow()
+        return r, d.n_memo, d.nodes, d.hits
+
+
+cdef class Dxz:
+    """Dancing links for Algorithm X with memoisation on the set of uncovered items.
+
+    The links are Knuth's DLX1 layout: nodes 1..n_items are the item headers (node 0 is the
+    root of the list of uncovered primary items), then each option's nodes preceded by a
+    spacer. ``top`` of an option node is its item; a spacer's ``top`` is minus its option
+    number, its ``ulink`` the first node of the previous option and its ``dlink`` the last
+    node of the next.
+
+    The memo maps the set of uncovered items (a bitset over all items, primary and
+    secondary, compared word by word) to the ZDD of the sub-problem's solutions.
+    """
+
+    cdef int n_primary, n_items
+    cdef int32_t* llink
+    cdef int32_t* rlink
+    cdef int32_t* top
+    cdef int32_t* ulink
+    cdef int32_t* dlink
+    cdef int32_t* length
+    cdef int32_t* opt
+    cdef int64_t n_nodes
+    cdef int words
+    cdef uint64_t* key
+    cdef uint64_t* zobrist
+    cdef uint64_t hash
+    # memo
+    cdef uint64_t* memo_keys
+    cdef uint64_t* memo_hash
+    cdef int32_t* memo_val
+    cdef public int64_t n_memo
+    cdef public int64_t nodes, hits, budget
+    cdef int64_t memo_cap
+    cdef int32_t* memo_table
+    cdef uint64_t memo_mask
+
+    def __cinit__(self, int n_primary, int n_items, const int[:] option_start,
+                  const int[:] node_item):
+        cdef int n_options = option_start.shape[0] - 1
+        cdef int64_t n_entries = node_item.shape[0]
+        cdef int64_t size = n_items + 2 + n_entries + n_options + 1
+        cdef int64_t i, j, k, x, last
+        cdef uint64_t z = 0x243F6A8885A308D3ULL
+        self.n_primary = n_primary
+        self.n_items = n_items
+        self.llink = <int32_t*>calloc(n_items + 2, sizeof(int32_t))
+        self.rlink = <int32_t*>calloc(n_items + 2, sizeof(int32_t))
+        self.top = <int32_t*>calloc(size, sizeof(int32_t))
+        self.ulink = <int32_t*>calloc(size, sizeof(int32_t))
+        self.dlink = <int32_t*>calloc(size, sizeof(int32_t))
+        self.length = <int32_t*>calloc(n_items + 2, sizeof(int32_t))
+        self.opt = <int32_t*>calloc(size, sizeof(int32_t))
+        self.words = (n_items + 64) // 64
+        self.key = <uint64_t*>calloc(self.words, sizeof(uint64_t))
+        self.zobrist = <uint64_t*>calloc(n_items + 2, sizeof(uint64_t))
+        self.memo_cap = 0
+        self.n_memo = 0
+        self.nodes = self.hits = 0
+        self.budget = -1
+        self.memo_keys = NULL
+        self.memo_hash = NULL
+        self.memo_val = NULL
+        self.memo_table = NULL
+        if (self.llink == NULL or self.rlink == NULL or self.top == NULL or self.ulink == NULL
+                or self.dlink == NULL or self.length == NULL or self.opt == NULL
+                or self.key == NULL or self.zobrist == NULL):
+            raise MemoryError("cannot allocate the DXZ links")
+        self._memo_grow(1 << 12)
+        # item lists: primary items linked from the root 0; secondary ones each alone
+        for i in range(n_primary + 1):
+            self.llink[i] = <int32_t>(i - 1 if i > 0 else n_primary)
+            self.rlink[i] = <int32_t>(i + 1 if i < n_primary else 0)
+        for i in range(n_primary + 1, n_items + 1):
+            self.llink[i] = self.rlink[i] = <int32_t>i
+        self.hash = 0
+        for i in range(1, n_items + 1):
+            self.ulink[i] = self.dlink[i] = <int32_t>i
+            self.top[i] = 0
+            z ^= z << 13
+            z ^= z >> 7
+            z ^= z << 17
+            self.zobrist[i] = z
+            self.hash ^= z
+            self.key[i >> 6] |= (<uint64_t>1) << (i & 63)
+        x = n_items + 1
+        self.top[x] = 0
+        last = x
+        for k in range(n_options):
+            for j in range(option_start[k], option_start[k + 1]):
+                x += 1
+                i = node_item[j] + 1
+                self.top[x] = <int32_t>i
+                self.opt[x] = <int32_t>k
+                self.ulink[x] = self.ulink[i]
+                self.dlink[x] = <int32_t>i
+                self.dlink[self.ulink[i]] = <int32_t>x
+                self.ulink[i] = <int32_t>x
+                self.length[i] += 1
+            x += 1   # spacer
+            self.top[x] = <int32_t>(-k - 1)
+            self.ulink[x] = <int32_t>(last + 1)
+            self.dlink[last] = <int32_t>(x - 1)
+            last = x
+        self.n_nodes = x + 1
+
+    def __dealloc__(self):
+        free(self.llink)
+        free(self.rlink)
+        free(self.top)
+        free(self.ulink)
+        free(self.dlink)
+        free(self.length)
+        free(self.opt)
+        free(self.key)
+        free(self.zobrist)
+        free(self.memo_keys)
+        free(self.memo_hash)
+        free(self.memo_val)
+        free(self.memo_table)
+
+    cdef int _memo_grow(self, int64_t cap) except -1:
+        cdef uint64_t* mk = <uint64_t*>realloc(self.memo_keys, cap * self.words * sizeof(uint64_t))
+        if mk == NULL:
+            raise MemoryError("cannot grow the DXZ memo")
+        self.memo_keys = mk
+        mk = <uint64_t*>realloc(self.memo_hash, cap * sizeof(uint64_t))
+        if mk == NULL:
+            raise MemoryError("cannot grow the DXZ memo")
+        self.memo_hash = mk
+        cdef int32_t* mv = <int32_t*>realloc(self.memo_val, cap * sizeof(int32_t))
+        if mv == NULL:
+            raise MemoryError("cannot grow the DXZ memo")
+        self.memo_val = mv
+        self.memo_cap = cap
+        free(self.memo_table)
+        cdef uint64_t size = 1
+        while size < <uint64_t>(2 * cap):
+            size <<= 1
+        self.memo_table = <int32_t*>malloc(size * sizeof(int32_t))
+        if self.memo_table == NULL:
+            raise MemoryError("cannot grow the DXZ memo")
+        memset(self.memo_table, 0xFF, size * sizeof(int32_t))
+        self.memo_mask = size - 1
+        cdef int64_t e
+        cdef uint64_t slot
+        for e in range(self.n_memo):
+            slot = self.memo_hash[e] & self.memo_mask
+            while self.memo_table[slot] != -1:
+                slot = (slot + 1) & self.memo_mask
+            self.memo_table[slot] = <int32_t>e
+        return 0
+
+    cdef inline int32_t memo_find(self) noexcept:
+        cdef uint64_t slot = self.hash & self.memo_mask
+        cdef int32_t e
+        cdef int w
+        cdef uint64_t* stored
+        while True:
+            e = self.memo_table[slot]
+            if e == -1:
+                return -1
+            if self.memo_hash[e] == self.hash:
+                stored = self.memo_keys + <int64_t>e * self.words
+                for w in range(self.words):
+                    if stored[w] != self.key[w]:
+                        break
+                else:
+                    return self.memo_val[e]
+            slot = (slot + 1) & self.memo_mask
+
+    cdef int memo_add(self, int32_t value) except -1:
+        if self.n_memo == self.memo_cap:
+            if self.n_memo >= 0x7FFFFFF0 // 2:
+                raise MemoryError("the DXZ memo is full")
+            self._memo_grow(2 * self.memo_cap)
+        cdef int64_t e = self.n_memo
+        memcpy(self.memo_keys + e * self.words, self.key, self.words * sizeof(uint64_t))
+        self.memo_hash[e] = self.hash
+        self.memo_val[e] = value
+        self.n_memo += 1
+        cdef uint64_t slot = self.hash & self.memo_mask
+        while self.memo_table[slot] != -1:
+            slot = (slot + 1) & self.memo_mask
+        self.memo_table[slot] = <int32_t>e
+        return 0
+
+    cdef inline void cover(self, int32_t i) noexcept:
+        cdef int32_t p = self.dlink[i], q, x, u, d
+        while p != i:
+            q = p + 1
+            while q != p:
+                x = self.top[q]
+                if x <= 0:
+                    q = self.ulink[q]
+                else:
+                    u = self.ulink[q]
+                    d = self.dlink[q]
+                    self.dlink[u] = d
+                    self.ulink[d] = u
+                    self.length[x] -= 1
+                    q += 1
+            p = self.dlink[p]
+        self.rlink[self.llink[i]] = self.rlink[i]
+        self.llink[self.rlink[i]] = self.llink[i]
+        self.key[i >> 6] ^= (<uint64_t>1) << (i & 63)
+        self.hash ^= self.zobrist[i]
+
+    cdef inline void uncover(self, int32_t i) noexcept:
+        cdef int32_t p, q, x, u, d
+        self.key[i >> 6] ^= (<uint64_t>1) << (i & 63)
+        self.hash ^= self.zobrist[i]
+        self.rlink[self.llink[i]] = i
+        self.llink[self.rlink[i]] = i
+        p = self.ulink[i]
+        while p != i:
+            q = p - 1
+            while q != p:
+                x = self.top[q]
+                if x <= 0:
+                    q = self.dlink[q]
+                else:
+                    u = self.ulink[q]
+                    d = self.dlink[q]
+                    self.dlink[u] = q
+                    self.ulink[d] = q
+                    self.length[x] += 1
+                    q -= 1
+            p = self.ulink[p]
+
+    cdef inline void cover_others(self, int32_t x) noexcept:
+        cdef int32_t p = x + 1, j
+        while p != x:
+            j = self.top[p]
+            if j <= 0:
+                p = self.ulink[p]
+            else:
+                self.cover(j)
+                p += 1
+
+    cdef inline void uncover_others(self, int32_t x) noexcept:
+        cdef int32_t p = x - 1, j
+        while p != x:
+            j = self.top[p]
+            if j <= 0:
+                p = self.dlink[p]
+            else:
+                self.uncover(j)
+                p -= 1
+
+    cdef int32_t run(self, Store store) except -2:
+        """The search: an explicit stack of levels, one per chosen option; -1 when the
+        node limit of the store is reached, -3 when the search budget is spent."""
+        cdef int64_t cap = self.n_primary + 2
+        cdef int32_t* item = <int32_t*>malloc(cap * sizeof(int32_t))
+        cdef int32_t* choice = <int32_t*>malloc(cap * sizeof(int32_t))
+        cdef int64_t* base = <int64_t*>malloc(cap * sizeof(int64_t))
+        cdef int64_t pcap = 1024, ptop = 0
+        cdef int32_t* pend_opt = <int32_t*>malloc(pcap * sizeof(int32_t))
+        cdef int32_t* pend_sub = <int32_t*>malloc(pcap * sizeof(int32_t))
+        cdef int32_t* grown
+        cdef int64_t level = 0, k
+        cdef int32_t i, x, result = 0, f
+        cdef bint entering = True
+        if item == NULL or choice == NULL or base == NULL or pend_opt == NULL or pend_sub == NULL:
+            free(item); free(choice); free(base); free(pend_opt); free(pend_sub)
+            raise MemoryError("cannot allocate the DXZ stack")
+        try:
+            while True:
+                if entering:
+                    # enter level: solve the sub-problem of the uncovered items
+                    self.nodes += 1
+                    if self.nodes == self.budget:
+                        return -3
+                    i = self.rlink[0]
+                    if i == 0:
+                        result = 1
+                        entering = False
+                        continue
+                    result = self.memo_find()
+                    if result >= 0:
+                        self.hits += 1
+                        entering = False
+                        continue
+                    if self.length[i] == 0:
+                        result = 0
+                        self.memo_add(0)
+                        entering = False
+                        continue
+                    self.cover(i)
+                    item[level] = i
+                    choice[level] = self.dlink[i]
+                    base[level] = ptop
+                else:
+                    # a sub-problem returned `result`: leave the level above it
+                    if level == 0:
+                        return result
+                    level -= 1
+                    x = choice[level]
+                    self.uncover_others(x)
+                    if result != 0:
+                        if ptop == pcap:
+                            pcap *= 2
+                            grown = <int32_t*>realloc(pend_opt, pcap * sizeof(int32_t))
+                            if grown == NULL:
+                                raise MemoryError("cannot grow the DXZ stack")
+                            pend_opt = grown
+                            grown = <int32_t*>realloc(pend_sub, pcap * sizeof(int32_t))
+                            if grown == NULL:
+                                raise MemoryError("cannot grow the DXZ stack")
+                            pend_sub = grown
+                        pend_opt[ptop] = self.opt[x]
+                        pend_sub[ptop] = result
+                        ptop += 1
+                    choice[level] = self.dlink[x]
+                # try the next option at this level, or finish it
+                i = item[level]
+                x = choice[level]
+                if x == i:
+                    f = 0
+                    k = ptop - 1
+                    while k >= base[level]:
+                        f = store.make(pend_opt[k], f, pend_sub[k])
+                        if f < 0:
+                            return -1
+                        k -= 1
+                    ptop = base[level]
+                    self.uncover(i)
+                    self.memo_add(f)
+                    result = f
+                    entering = False
+                    continue
+                self.cover_others(x)
+                level += 1
+                if level + 1 >= cap:
+                    cap *= 2
+                    grown = <int32_t*>realloc(item, cap * sizeof(int32_t))
+                    if grown == NULL:
+                        raise MemoryError("cannot grow the DXZ stack")
+                    item = grown
+                    grown = <int32_t*>realloc(choice, cap * sizeof(int32_t))
+                    if grown == NULL:
+                        raise MemoryError("cannot grow the DXZ stack")
+                    choice = grown
+                    base = <int64_t*>realloc(base, cap * sizeof(int64_t))
+                    if base == NULL:
+                        raise MemoryError("cannot grow the DXZ stack")
+                entering = True
+        finally:
+            free(item); free(choice); free(base); free(pend_opt); free(pend_sub)

@@ -1,0 +1,130 @@
+"""All solutions of an exact cover problem as a Family, by DXZ (dancing links + memo).
+
+DXZ (Nishino, Yasuda, Minato and Nagata, AAAI 2017) runs Algorithm X and remembers, for
+each set of still-uncovered items, the ZDD of the solutions of that sub-problem; when the
+same set comes back, the search below it is skipped. The compiled search
+(``excover.zdd._store``) compares memo keys in full, word by word: a hash collision can
+cost a comparison, never a wrong merge.
+
+The search always branches on the leftmost uncovered primary item. Renumbering the
+options by their first primary item (stably) then makes the options chosen along every
+path increase, so each ZDD node is made directly in canonical form. The renumbering is the
+identity whenever the options already come in that order (they do for the usual
+generators: cells in reading order, a square's options together); otherwise the finished
+family is renamed back to the problem's option numbers.
+
+Problems with colors or multiplicities are not handled by the memoised search (its key
+would have to hold the colors and counts as well): for them the family is built from the
+solutions enumerated by the dancing-links engine, which is correct but costs one step per
+solution.
+"""
+
+from __future__ import annotations
+
+from array import array
+from typing import TYPE_CHECKING, NamedTuple
+
+from excover.errors import ResourceLimitError
+from excover.zdd import _store
+from excover.zdd.family import Family
+from excover.zdd.manager import Manager, default
+
+if TYPE_CHECKING:
+    from excover.problem import ExactCover
+
+__all__ = ["Probe", "count", "dxz", "is_plain", "run_dxz", "solutions_family"]
+
+
+def is_plain(problem: ExactCover) -> bool:
+    """Whether the problem is plain Algorithm X: no colors, every multiplicity 1..1."""
+    data = problem.engine_input()
+    return (
+        not any(data.node_color)
+        and all(lo == 1 for lo in data.lo)
+        and all(hi == 1 for hi in data.hi)
+    )
+
+
+def _order(problem: ExactCover) -> list[int]:
+    """The options sorted (stably) by their first primary item."""
+    data = problem.engine_input()
+    start, items, n_primary = data.option_start, data.node_item, data.n_primary
+    first = [
+        min(item for item in items[start[k] : start[k + 1]] if item < n_primary)
+        for k in range(problem.n_options)
+    ]
+    return sorted(range(problem.n_options), key=first.__getitem__)
+
+
+class Probe(NamedTuple):
+    """The outcome of a DXZ search: the family (None if the budget ran out), the
+    renumbering of the options it uses (new -> old), search nodes and memo hits."""
+
+    family: Family | None
+    order: list[int]
+    nodes: int
+    hits: int
+
+
+def run_dxz(problem: ExactCover, manager: Manager, budget: int = -1) -> Probe:
+    """DXZ over the options renumbered by :func:`_order`, stopping after ``budget`` search
+    nodes when ``budget`` is not negative."""
+    data = problem.engine_input()
+    order = _order(problem)
+    start, items = data.option_start, data.node_item
+    if any(old != new for new, old in enumerate(order)):
+        items = array("i", [item for k in order for item in items[start[k] : start[k + 1]]])
+        lengths = [start[k + 1] - start[k] for k in order]
+        start = array("i", [0])
+        for length in lengths:
+            start.append(start[-1] + length)
+    store = manager.store
+    n_items = data.n_primary + data.n_secondary
+    try:
+        root, _, nodes, hits = store.dxz(data.n_primary, n_items, start, items, budget)
+    except _store.StoreFull as full:
+        raise ResourceLimitError(
+            f"the ZDD of the solutions needs more than {full.args[0]} nodes "
+            "(raise the limit with excover.zdd.configure(max_nodes=...))"
+        ) from None
+    return Probe(Family(manager, root) if root >= 0 else None, order, nodes, hits)
+
+
+def dxz(problem: ExactCover, manager: Manager | None = None) -> Family:
+    """The family of all solutions of ``problem`` (sets of option indices), by DXZ."""
+    owner = manager or default()
+    if not is_plain(problem):
+        return solutions_family(problem, owner)
+    family, order, _, _ = run_dxz(problem, owner)
+    assert family is not None  # no budget, so the search ran to its end
+    if all(old == new for new, old in enumerate(order)):
+        return family
+    return _rename(family, order)
+
+
+def _rename(family: Family, order: list[int]) -> Family:
+    """The family with variable ``v`` renamed ``order[v]``, built bottom up."""
+    store = family.manager.store
+    renamed: dict[int, Family] = {0: Family.empty(family.manager), 1: Family.base(family.manager)}
+    for node in store.nodes(family._id):
+        var, lo, hi = store.triple(node)
+        renamed[node] = renamed[lo] | renamed[hi].change(order[var])
+    return renamed[family._id]
+
+
+def count(problem: ExactCover) -> int:
+    """The number of solutions, counted on the DXZ family (exact, however large).
+
+    The family lives in a private manager, freed on return. Problems with colors or
+    multiplicities are counted by the dancing-links engine instead (see the module notes).
+    """
+    if not is_plain(problem):
+        return problem.search().count()
+    family = run_dxz(problem, Manager()).family
+    assert family is not None  # no budget, so the search ran to its end
+    return family.count()
+
+
+def solutions_family(problem: ExactCover, manager: Manager) -> Family:
+    """The family of the solutions enumerated one by one by the dancing-links engine."""
+    return Family.from_sets(problem.solutions(), manager)
