@@ -285,6 +285,7 @@ cdef inline uint64_t hide(Node* nd, int32_t p) noexcept nogil:
 
 
 cdef inline void unhide(Node* nd, int32_t p) noexcept nogil:
+    """Undo :func:`hide`: relink the other nodes of ``p``'s option."""
     cdef int32_t nn = p + 1, uu, dd, cc
     while nn != p:
         cc = nd[nn].top
@@ -301,6 +302,7 @@ cdef inline void unhide(Node* nd, int32_t p) noexcept nogil:
 
 
 cdef inline uint64_t cover_c(Node* nd, Item* cl, int32_t c) noexcept nogil:
+    """Cover item ``c`` (Algorithms C and M); return the number of updates."""
     cdef int32_t rr = nd[c].down
     cdef uint64_t n = 1
     cl[cl[c].llink].rlink = cl[c].rlink
@@ -312,6 +314,7 @@ cdef inline uint64_t cover_c(Node* nd, Item* cl, int32_t c) noexcept nogil:
 
 
 cdef inline void uncover_c(Node* nd, Item* cl, int32_t c) noexcept nogil:
+    """Undo :func:`cover_c`."""
     cdef int32_t rr = nd[c].down
     while rr != c:
         unhide(nd, rr)
@@ -339,6 +342,7 @@ cdef inline uint64_t purify(Node* nd, int32_t p, uint64_t* work) noexcept nogil:
 
 
 cdef inline void unpurify(Node* nd, int32_t p) noexcept nogil:
+    """Undo :func:`purify`, going up the list (the reverse of purify's order)."""
     cdef int32_t c = nd[p].top, x = nd[p].color, rr = nd[c].up
     while rr != c:
         if nd[rr].color < 0:
@@ -359,6 +363,7 @@ cdef inline uint64_t commit(Node* nd, Item* cl, int32_t p, uint64_t* work) noexc
 
 
 cdef inline void uncommit(Node* nd, Item* cl, int32_t p) noexcept nogil:
+    """Undo :func:`commit`."""
     cdef int32_t color = nd[p].color
     if color == 0:
         uncover_c(nd, cl, nd[p].top)
@@ -437,6 +442,7 @@ cdef inline int32_t choose(Variant* variant, State* s) noexcept nogil:
 
 cdef inline uint64_t cover_item(Variant* variant, Node* nd, Item* cl, int32_t c,
                                 int32_t n_primary) noexcept nogil:
+    """Cover the item chosen at a level, the way of the variant."""
     if Variant is Plain:
         return cover(nd, cl, c, n_primary)
     else:
@@ -445,6 +451,7 @@ cdef inline uint64_t cover_item(Variant* variant, Node* nd, Item* cl, int32_t c,
 
 cdef inline void uncover_item(Variant* variant, Node* nd, Item* cl, int32_t c,
                               int32_t n_primary) noexcept nogil:
+    """Undo :func:`cover_item`."""
     if Variant is Plain:
         uncover(nd, cl, c, n_primary)
     else:
@@ -705,6 +712,7 @@ cdef inline void m_restore(State* s, int32_t i, int32_t level) noexcept nogil:
 
 
 cdef inline void m_reactivate(Item* cl, int32_t i) noexcept nogil:
+    """Put item ``i`` back into the active list, where a null move took it out."""
     cl[cl[i].llink].rlink = i
     cl[cl[i].rlink].llink = i
 
@@ -997,18 +1005,14 @@ cdef class Engine:
         self._restart()
 
     def run(self, bint count_only, int64_t max_solutions, int64_t max_nodes, double deadline):
-        """Search on from where the last call stopped; return the status of the stop."""
-        self._check_idle()
-        self.running = True
-        try:
-            return self._run(count_only, max_solutions, max_nodes, deadline)
-        finally:
-            self.running = False
+        """Search on from where the last call stopped; return the status of the stop.
 
-    cdef int _run(self, bint count_only, int64_t max_solutions, int64_t max_nodes,
-                  double deadline) except -1:
-        """Dance chunk after chunk, checking for Ctrl-C and the deadline between chunks."""
+        Dances chunk after chunk without the GIL, while other threads may not touch the
+        engine. Between chunks, where the state is consistent, it checks for Ctrl-C (running
+        the signal handlers) and the deadline.
+        """
         cdef int status
+        self._check_idle()
         self.solution_size = -1
         if self.s.phase == FINISHED:
             return ST_DONE
@@ -1017,6 +1021,7 @@ cdef class Engine:
         if self.algo != ALGO_M and self.s.n_primary == 0:
             return self._empty_solution(count_only, max_nodes)
         while True:
+            self.running = True
             with nogil:
                 if self.algo == ALGO_X:
                     status = dance(<Plain*>NULL, &self.s, count_only, max_solutions,
@@ -1026,6 +1031,7 @@ cdef class Engine:
                                    max_nodes, CHUNK)
                 else:
                     status = dance_m(&self.s, count_only, max_solutions, max_nodes, CHUNK)
+            self.running = False
             if status == ST_BUDGET:
                 PyErr_CheckSignals()
                 if deadline > 0.0 and monotonic() >= deadline:

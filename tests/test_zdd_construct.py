@@ -1,0 +1,134 @@
+"""All solutions as a Family (DXZ and the column merge) and ``count(method="zdd"/"auto")``,
+against the brute-force oracle, the DLX engine, Kasteleyn's formula, a transfer-matrix
+count and the figures of Knuth's files."""
+
+from __future__ import annotations
+
+import math
+import random
+from pathlib import Path
+
+import pytest
+from builders import Instance, Kind, dominoes, instances, queens
+from hypothesis import given, settings
+
+from excover import ExactCover, Family, ResourceLimitError, UsageError
+from excover.zdd import Manager, auto, dxz
+
+KNUTH = Path(__file__).parent / "data" / "knuth"
+
+
+@pytest.mark.parametrize("kind", ["X", "XCC", "MCC"])
+def test_families_are_the_oracle_solutions(kind: Kind) -> None:
+    @settings(max_examples=60)
+    @given(instances(kind, 10))
+    def check(data: Instance) -> None:
+        _check(data)
+
+    check()
+
+
+def _check(data: Instance) -> None:
+    problem = data.build()
+    covers = data.all_covers()
+    by_dxz = problem.zdd()
+    by_columns = problem.zdd("columns")
+    assert set(by_dxz) == covers
+    assert by_dxz == by_columns
+    assert problem.count(method="zdd") == len(covers) == problem.count(method="auto")
+
+
+@settings(max_examples=30)
+@given(instances("X", 10))
+def test_shuffled_option_order_is_renamed_back(data: Instance) -> None:
+    options = list(data.options)
+    random.Random(len(options)).shuffle(options)
+    shuffled = Instance(data.n_primary, data.n_secondary, tuple(options), data.bounds)
+    assert set(shuffled.build().zdd()) == shuffled.all_covers()
+
+
+def kasteleyn(m: int, n: int) -> float:
+    """Kasteleyn's product formula for the domino tilings of an m x n rectangle (float)."""
+    value = 1.0
+    for j in range(1, (m + 1) // 2 + 1):
+        for k in range(1, (n + 1) // 2 + 1):
+            value *= 4 * math.cos(math.pi * j / (m + 1)) ** 2 + 4 * math.cos(math.pi * k / (n + 1)) ** 2
+    return value
+
+
+def transfer_matrix(m: int, n: int) -> int:
+    """Domino tilings of an m x n rectangle, exactly, by a broken-profile recurrence: fill
+    the cells in reading order; a profile says which of the next n cells are taken."""
+    ways = {0: 1}
+    for cell in range(m * n):
+        after: dict[int, int] = {}
+        for profile, count in ways.items():
+            moves = []
+            if profile & 1:
+                moves.append(profile >> 1)
+            else:
+                if cell + n < m * n:  # a vertical domino down
+                    moves.append((profile >> 1) | (1 << (n - 1)))
+                if (cell + 1) % n and not profile & 2:  # a horizontal domino right
+                    moves.append((profile >> 1) | 1)
+            for new in moves:
+                after[new] = after.get(new, 0) + count
+        ways = after
+    return ways.get(0, 0)
+
+
+@pytest.mark.parametrize(("m", "n"), [(2, 3), (4, 7), (8, 8), (9, 10), (12, 12)])
+def test_domino_rectangles_against_kasteleyn(m: int, n: int) -> None:
+    count = dominoes(m, n).count(method="zdd")
+    assert count == transfer_matrix(m, n)
+    assert math.isclose(count, kasteleyn(m, n), rel_tol=1e-9)
+
+
+def test_counts_beyond_two_to_the_128() -> None:
+    count = dominoes(60, 8).count(method="zdd")
+    assert count > 2**128
+    assert count == transfer_matrix(60, 8)
+    assert math.isclose(count, kasteleyn(60, 8), rel_tol=1e-9)
+
+
+def test_knuth_files_agree_with_dlx() -> None:
+    for name in ["domino6x6", "queens8", "queens10", "pento3x20", "scott-pfix"]:
+        problem = ExactCover.read(KNUTH / f"{name}.dlx")
+        reference = problem.count(method="dlx")
+        assert problem.count(method="zdd") == reference
+        assert problem.count(method="auto") == reference
+        assert problem.zdd().count() == reference
+
+
+def test_domino_file_family_matches_combine_node_count() -> None:
+    # combine's non-regression example: the 8x8 dominoes give a ZDD of 2298 nodes
+    problem = dominoes(8, 8)
+    family = problem.zdd()
+    assert family.size == 2298 and family == problem.zdd("columns")
+    assert all(problem.is_solution(sorted(s)) for s in family.sample(random.Random(3), 20))
+
+
+def test_queens_families() -> None:
+    for n, total in [(6, 4), (8, 92)]:
+        family = queens(n).zdd()
+        assert family.count() == total == queens(n).count(method="dlx")
+        assert family == queens(n).zdd("columns")
+
+
+def test_auto_picks_dxz_for_dominoes_and_dlx_for_queens() -> None:
+    assert auto.choose(dominoes(12, 12)) == ("zdd", None)
+    assert auto.choose(queens(13)) == ("dlx", None)
+
+
+def test_node_limit_in_dxz() -> None:
+    manager = Manager(max_nodes=500)
+    with pytest.raises(ResourceLimitError):
+        dxz.dxz(dominoes(10, 10), manager)
+    assert Family.from_sets([{1}, {2}], manager).count() == 2
+
+
+def test_bad_arguments() -> None:
+    with pytest.raises(UsageError):
+        dominoes(2, 2).zdd("frontier")
+    with pytest.raises(UsageError):
+        dominoes(2, 2).count(method="zdd", heuristic="mrv")
