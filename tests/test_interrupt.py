@@ -162,7 +162,8 @@ def test_max_nodes_count_reaches_the_same_totals() -> None:
     problem = queens(9)
     reference = Search(problem)
     reference.count()
-    search = Search(problem, max_nodes=300)
+    cap = 300
+    search = Search(problem, max_nodes=cap)
     stops = 0
     while True:
         before = search.stats.nodes
@@ -170,9 +171,10 @@ def test_max_nodes_count_reaches_the_same_totals() -> None:
             total = search.count()
         except LimitReached as stop:
             assert stop.reason == "max_nodes"
-            assert before < stop.stats.nodes <= search.max_nodes + 1
+            assert before < stop.stats.nodes <= cap + 1
             stops += 1
-            search.max_nodes += 300
+            cap += 300
+            search.max_nodes = cap
             continue
         break
     assert stops >= 1

@@ -186,6 +186,13 @@ def _build_parser() -> argparse.ArgumentParser:
         epilog=_EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
+    count.add_argument(
+        "--method",
+        choices=["dlx", "zdd", "auto"],
+        default="dlx",
+        help="dlx: dancing links (default); zdd: count on the DXZ family of all solutions "
+        "(--stats then shows its ZDD nodes); auto: whichever suits the problem",
+    )
     count.set_defaults(run=_count)
     solve = commands.add_parser(
         "solve",
@@ -446,7 +453,14 @@ def _finish(search: Search, stopped_by: str | None, args: argparse.Namespace) ->
 
 
 def _count(args: argparse.Namespace) -> int:
-    search = _new_search(_read_problem(args.file), args)
+    problem = _read_problem(args.file)
+    if args.method != "dlx":
+        from excover.zdd.cli import count_zdd
+
+        status = count_zdd(problem, args)
+        if status is not None:
+            return status
+    search = _new_search(problem, args)
     runner = _Runner(search, args)
     stopped_by = runner.run(lambda: runner.step(search.count))
     count = search.stats.solutions

@@ -1015,9 +1015,9 @@ cdef class Engine:
         self._check_idle()
         self.solution_size = -1
         if self.s.phase == FINISHED:
-            return ST_DONE
+            return DONE
         if max_solutions >= 0 and self.s.solutions >= <uint64_t>max_solutions:
-            return ST_MAX_SOLUTIONS
+            return MAX_SOLUTIONS
         if self.algo != ALGO_M and self.s.n_primary == 0:
             return self._empty_solution(count_only, max_nodes)
         while True:
@@ -1035,7 +1035,7 @@ cdef class Engine:
             if status == ST_BUDGET:
                 PyErr_CheckSignals()
                 if deadline > 0.0 and monotonic() >= deadline:
-                    return ST_TIMEOUT
+                    return TIMEOUT
                 continue
             if status == ST_SOLUTION:
                 self.solution_size = self.s.level if self.algo == ALGO_M else self.s.level + 1

@@ -30,6 +30,7 @@ collected, and ``ResourceLimitError`` raised by the Python face.
 from libc.stdlib cimport malloc, realloc, free, calloc
 from libc.string cimport memset, memcpy
 from libc.stdint cimport int32_t, uint32_t, uint64_t, int64_t
+from cpython.exc cimport PyErr_CheckSignals
 
 cdef extern from *:
     """
@@ -1115,6 +1116,8 @@ cdef class Dxz:
                     self.nodes += 1
                     if self.nodes == self.budget:
                         return -3
+                    if (self.nodes & 0xFFFF) == 0 and PyErr_CheckSignals() < 0:
+                        return -2   # Ctrl-C: the KeyboardInterrupt propagates
                     i = self.rlink[0]
                     if i == 0:
                         result = 1

@@ -26,9 +26,7 @@ if TYPE_CHECKING:
 __all__ = ["column_family", "columns"]
 
 
-def column_family(
-    manager: Manager, n_options: int, covering: set[int], lo: int, hi: int
-) -> Family:
+def column_family(manager: Manager, n_options: int, covering: set[int], lo: int, hi: int) -> Family:
     """The sets of options (numbered ``0..n_options-1``) holding between ``lo`` and ``hi``
     of the options in ``covering``; the others are free.
 
@@ -64,10 +62,7 @@ def columns(problem: ExactCover, manager: Manager | None = None) -> Family:
     bounds = [(data.lo[j], data.hi[j]) for j in range(data.n_primary)]
     bounds += [(0, 1)] * data.n_secondary
     order = sorted(range(n_items), key=lambda j: min(covering[j], default=problem.n_options))
-    layer = [
-        column_family(owner, problem.n_options, covering[j], *bounds[j])
-        for j in order
-    ]
+    layer = [column_family(owner, problem.n_options, covering[j], *bounds[j]) for j in order]
     if not layer:
         return Family.base(owner)
     while len(layer) > 1:

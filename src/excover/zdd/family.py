@@ -17,7 +17,6 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from random import Random
-from typing import Self
 
 from excover.errors import FormatError, ResourceLimitError, UsageError
 from excover.zdd import _store
@@ -88,24 +87,24 @@ class Family:
     # ----- construction -----
 
     @classmethod
-    def empty(cls, manager: Manager | None = None) -> Self:
+    def empty(cls, manager: Manager | None = None) -> Family:
         """The empty family, with no set at all."""
         return cls(manager or default(), 0)
 
     @classmethod
-    def base(cls, manager: Manager | None = None) -> Self:
+    def base(cls, manager: Manager | None = None) -> Family:
         """The family ``{∅}``, holding only the empty set."""
         return cls(manager or default(), 1)
 
     @classmethod
-    def singleton(cls, members: SetLike, manager: Manager | None = None) -> Self:
+    def singleton(cls, members: SetLike, manager: Manager | None = None) -> Family:
         """The family holding exactly one set."""
         owner = manager or default()
         elements = _elements(members)
         return cls(owner, _run(lambda: owner.store.from_sorted(elements)))
 
     @classmethod
-    def from_sets(cls, sets: Iterable[SetLike], manager: Manager | None = None) -> Self:
+    def from_sets(cls, sets: Iterable[SetLike], manager: Manager | None = None) -> Family:
         """The family of the given sets (duplicates merge), built by balanced unions."""
         owner = manager or default()
         if isinstance(sets, str | bytes) or not isinstance(sets, Iterable):
@@ -121,8 +120,9 @@ class Family:
         return layer[0]
 
     @classmethod
-    def node(cls, var: int, lo: Family, hi: Family) -> Self:
-        """The family ``lo ∪ {s ∪ {var} : s ∈ hi}``, as one node of the ZDD.
+    def node(cls, var: int, lo: Family, hi: Family) -> Family:
+        """The family of the sets of ``lo`` and the sets of ``hi`` with ``var`` added: one
+        node of the ZDD.
 
         ``var`` must be smaller than every variable of ``lo`` and ``hi`` (so the result is
         canonical); when ``hi`` is empty the result is ``lo`` itself (zero suppression).
@@ -341,11 +341,13 @@ class Family:
         return self._apply_var(_store.OP_CHANGE, var)
 
     def join(self, other: Family) -> Family:
-        """``{a ∪ b : a ∈ self, b ∈ other}`` (Knuth's ⊔)."""
+        """The unions ``a | b`` of a set ``a`` of this family and a set ``b`` of ``other``
+        (Knuth's join)."""
         return self._apply(_store.OP_JOIN, other)
 
     def meet(self, other: Family) -> Family:
-        """``{a ∩ b : a ∈ self, b ∈ other}`` (Knuth's ⊓)."""
+        """The intersections ``a & b`` of a set ``a`` of this family and a set ``b`` of
+        ``other`` (Knuth's meet)."""
         return self._apply(_store.OP_MEET, other)
 
     def nonsup(self, other: Family) -> Family:
@@ -413,11 +415,15 @@ class Family:
             draws.append(frozenset(chosen))
         return draws
 
-    def max_weight(self, weights: Mapping[int, float] | Sequence[float]) -> tuple[frozenset[int], float]:
+    def max_weight(
+        self, weights: Mapping[int, float] | Sequence[float]
+    ) -> tuple[frozenset[int], float]:
         """A set of largest total weight and its weight (``weights[v]`` for variable v)."""
         return self._best(weights, 1)
 
-    def min_weight(self, weights: Mapping[int, float] | Sequence[float]) -> tuple[frozenset[int], float]:
+    def min_weight(
+        self, weights: Mapping[int, float] | Sequence[float]
+    ) -> tuple[frozenset[int], float]:
         """A set of smallest total weight and its weight (``weights[v]`` for variable v)."""
         best, weight = self._best(weights, -1)
         return best, weight
@@ -462,7 +468,7 @@ class Family:
     def to_dot(self, name: str = "zdd") -> str:
         """The ZDD in Graphviz DOT: lo edges dotted, hi edges solid, as combine draws it."""
         store = self._manager.store
-        lines = [f"digraph {name} {{", '  node [shape=circle];']
+        lines = [f"digraph {name} {{", "  node [shape=circle];"]
         lines.append('  t0 [shape=box, label="0"];')
         lines.append('  t1 [shape=box, label="1"];')
 
@@ -505,7 +511,9 @@ class Family:
         with open(path, encoding="utf-8") as stream:
             lines = stream.read().splitlines()
         if not lines or lines[0].strip() != _MAGIC:
-            raise FormatError(f"not an excover ZDD file (first line must be {_MAGIC!r})", source=source, line=1)
+            raise FormatError(
+                f"not an excover ZDD file (first line must be {_MAGIC!r})", source=source, line=1
+            )
         made: dict[int, Family] = {0: cls.empty(owner), 1: cls.base(owner)}
         for number, line in enumerate(lines[1:], start=2):
             fields = line.split()
@@ -516,7 +524,9 @@ class Family:
                     raise FormatError("text after the root line", source=source, line=number + 1)
                 return made[int(fields[1])]
             if len(fields) != 4 or not all(field.isdigit() for field in fields):
-                raise FormatError(f"expected 'id var lo hi', got {line!r}", source=source, line=number)
+                raise FormatError(
+                    f"expected 'id var lo hi', got {line!r}", source=source, line=number
+                )
             ident, var, lo, hi = map(int, fields)
             if ident in made or lo not in made or hi not in made:
                 raise FormatError(f"bad node numbers in {line!r}", source=source, line=number)
