@@ -21,11 +21,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from excover import ExactCover, Search
+from excover.dlx import new_engine
 from excover.dlx._engine import DONE, MAX_NODES, MAX_SOLUTIONS, SOLUTION, TIMEOUT, Engine
 
 KNUTH = Path(__file__).parent / "data" / "knuth"
 
-HEURISTICS = {"mrv": 0, "leftmost": 1, "random": 2}
 KINDS: tuple[Kind, ...] = ("X", "XCC", "MCC")
 
 #: The engine's array arguments: n_primary, n_secondary, option_start, node_item,
@@ -58,19 +58,7 @@ def engine(
     algorithm: Literal["X", "C", "M"] | None = None,
 ) -> Engine:
     """A fresh engine over the problem's arrays."""
-    arrays = problem.engine_input()
-    return Engine(
-        arrays.n_primary,
-        arrays.n_secondary,
-        arrays.option_start,
-        arrays.node_item,
-        arrays.node_color,
-        arrays.lo,
-        arrays.hi,
-        HEURISTICS[heuristic],
-        seed,
-        algorithm=algorithm,
-    )
+    return new_engine(problem, heuristic, seed, algorithm)
 
 
 def totals(run: Engine) -> tuple[int, int, int]:

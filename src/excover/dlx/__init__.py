@@ -20,7 +20,7 @@ import os
 import time
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from excover.dlx._engine import MAX_NODES, MAX_SOLUTIONS, SOLUTION, TIMEOUT, Engine
 from excover.errors import LimitReached, UsageError
@@ -28,7 +28,7 @@ from excover.errors import LimitReached, UsageError
 if TYPE_CHECKING:
     from excover.problem import ExactCover
 
-__all__ = ["HEURISTICS", "Search", "Stats"]
+__all__ = ["HEURISTICS", "Search", "Stats", "new_engine"]
 
 #: Item-choice rules, by name, with the engine's code for each.
 #: ``mrv``: fewest remaining options, ties to the leftmost active item (Knuth's DLX1).
@@ -56,6 +56,32 @@ class Stats:
     def as_dict(self) -> dict[str, Any]:
         """The statistics as a JSON-ready dictionary."""
         return asdict(self)
+
+
+def new_engine(
+    problem: ExactCover,
+    heuristic: str,
+    seed: int,
+    algorithm: Literal["X", "C", "M"] | None = None,
+) -> Engine:
+    """A fresh compiled engine over the problem's flat arrays.
+
+    ``algorithm`` forces ``"X"``, ``"C"`` or ``"M"`` (the engine refuses one that cannot
+    solve the problem); by default the engine picks the cheapest that can.
+    """
+    arrays = problem.engine_input()
+    return Engine(
+        arrays.n_primary,
+        arrays.n_secondary,
+        arrays.option_start,
+        arrays.node_item,
+        arrays.node_color,
+        arrays.lo,
+        arrays.hi,
+        HEURISTICS[heuristic],
+        seed,
+        algorithm=algorithm,
+    )
 
 
 def _check_limit(name: str, value: float | None) -> None:
@@ -103,18 +129,7 @@ class Search:
         self.max_solutions = max_solutions
         self.max_nodes = max_nodes
         self.timeout = timeout
-        arrays = problem.engine_input()
-        self._engine = Engine(
-            arrays.n_primary,
-            arrays.n_secondary,
-            arrays.option_start,
-            arrays.node_item,
-            arrays.node_color,
-            arrays.lo,
-            arrays.hi,
-            HEURISTICS[heuristic],
-            seed & 0x7FFF_FFFF_FFFF_FFFF,
-        )
+        self._engine = new_engine(problem, heuristic, seed & 0x7FFF_FFFF_FFFF_FFFF)
         self._seconds = 0.0
         self._stopped_by: str | None = None
 

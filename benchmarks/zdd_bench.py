@@ -1,0 +1,144 @@
+"""ZDD benchmarks: counts with time and peak memory, each case in a fresh process.
+
+Run from the repository root: ``python benchmarks/zdd_bench.py`` prints a Markdown table
+(``--case NAME`` runs one case and prints its JSON line; ``--auto`` adds the comparison of
+``method="auto"`` with plain DLX and DXZ on every Knuth file). The shapes come from
+``../shared/benchmarks`` (combine's examples) and Knuth's ``.dlx`` files from
+``../shared/benchmarks/knuth``; expected counts are the ones recorded there.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import resource
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from excover import ExactCover
+
+SHARED = Path(__file__).resolve().parents[2] / "shared" / "benchmarks"
+KNUTH = SHARED / "knuth"
+
+#: Expected counts from ../shared/benchmarks/INDEX.md and knuth/MANIFEST.md.
+EXPECTED = {
+    "caml_large": 32420116341024288,
+    "euler_30x27": 971166110121482088250709280,
+    "dominos_c4_22x22": 2255578550442504749056000000,
+    "domino8x8": 12988816,
+    "domino10x10": 258584046368,
+    "domino12x12": 53060477521960000,
+    "queens8": 92,
+    "queens9": 352,
+    "queens10": 724,
+    "queens11": 2680,
+    "queens12": 14200,
+    "queens13": 73712,
+}
+
+
+def shape_dominoes(path: Path) -> ExactCover:
+    """Domino tilings of a shape drawn with ``*`` cells: one item per cell (reading
+    order), one option per pair of neighbouring cells, in reading order."""
+    rows = [line.rstrip("\n") for line in path.read_text().splitlines() if line.strip()]
+    cells = [(r, c) for r, row in enumerate(rows) for c, ch in enumerate(row) if ch == "*"]
+    present = set(cells)
+    problem = ExactCover(primary=[f"{r}_{c}" for r, c in cells])
+    for r, c in cells:
+        for dr, dc in ((0, 1), (1, 0)):
+            if (r + dr, c + dc) in present:
+                problem.add_option([f"{r}_{c}", f"{r + dr}_{c + dc}"])
+    return problem
+
+
+def queens(n: int) -> ExactCover:
+    """Knuth's n queens: rows and columns primary, diagonals secondary."""
+    problem = ExactCover(
+        primary=[f"r{i}" for i in range(n)] + [f"c{j}" for j in range(n)],
+        secondary=[f"a{d}" for d in range(2 * n - 1)] + [f"b{d}" for d in range(2 * n - 1)],
+    )
+    for i in range(n):
+        for j in range(n):
+            problem.add_option([f"r{i}", f"c{j}", f"a{i + j}", f"b{i - j + n - 1}"])
+    return problem
+
+
+def load(name: str) -> ExactCover:
+    if name.startswith("queens") and not (KNUTH / f"{name}.dlx").exists():
+        return queens(int(name[6:]))
+    if (KNUTH / f"{name}.dlx").exists():
+        return ExactCover.read(KNUTH / f"{name}.dlx")
+    return shape_dominoes(SHARED / f"{name}.txt")
+
+
+def run_case(name: str, method: str) -> dict[str, object]:
+    """One measurement: the count (or the family, for ``family``) by ``method``."""
+    problem = load(name)
+    start = time.perf_counter()
+    size = None
+    if method == "family":
+        family = problem.zdd()
+        value, size = family.count(), family.size
+    elif method == "columns":
+        family = problem.zdd("columns")
+        value, size = family.count(), family.size
+    else:
+        value = problem.count(method=method)
+    seconds = time.perf_counter() - start
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    return {"case": name, "method": method, "count": value, "zdd_nodes": size,
+            "seconds": seconds, "peak_mb": peak}
+
+
+def spawn(name: str, method: str, timeout: float) -> dict[str, object] | None:
+    """``run_case`` in a fresh interpreter (so its peak memory is its own)."""
+    try:
+        out = subprocess.run(
+            [sys.executable, __file__, "--case", name, "--method", method],
+            capture_output=True, text=True, timeout=timeout, check=True,
+        ).stdout
+    except subprocess.TimeoutExpired:
+        return None
+    result: dict[str, object] = json.loads(out)
+    return result
+
+
+def table(rows: list[tuple[str, str]], timeout: float, show: Callable[[str], None]) -> None:
+    show("| problem | method | count | ok | ZDD nodes | time (s) | peak MB |")
+    show("|---|---|---:|:-:|---:|---:|---:|")
+    for name, method in rows:
+        r = spawn(name, method, timeout)
+        if r is None:
+            show(f"| {name} | {method} | timeout > {timeout:.0f} s | | | | |")
+            continue
+        ok = "yes" if EXPECTED.get(name) in (None, r["count"]) else "NO"
+        nodes = "" if r["zdd_nodes"] is None else f"{r['zdd_nodes']:,}"
+        show(f"| {name} | {method} | {r['count']:,} | {ok} | {nodes} | "
+             f"{r['seconds']:.3f} | {r['peak_mb']:.0f} |")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--case")
+    parser.add_argument("--method", default="zdd")
+    parser.add_argument("--auto", action="store_true")
+    parser.add_argument("--timeout", type=float, default=120.0)
+    args = parser.parse_args()
+    if args.case:
+        print(json.dumps(run_case(args.case, args.method)))
+        return
+    rows = [(name, "zdd") for name in ["caml_large", "euler_30x27", "dominos_c4_22x22"]]
+    rows += [(f"domino{n}x{n}", "zdd") for n in (8, 10, 12)]
+    rows += [("caml_large", "columns"), ("domino8x8", "columns")]
+    rows += [(f"queens{n}", "family") for n in range(8, 14)]
+    if args.auto:
+        for path in sorted(KNUTH.glob("*.dlx")):
+            rows += [(path.stem, method) for method in ("dlx", "zdd", "auto")]
+    table(rows, args.timeout, print)
+
+
+if __name__ == "__main__":
+    main()
