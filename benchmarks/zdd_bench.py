@@ -40,6 +40,11 @@ EXPECTED = {
 }
 
 
+#: Runs known to take far longer than the others (DLX enumerates 10^11 tilings one by
+#: one): left out of the --auto table.
+NOT_RUN = {("domino10x10", "dlx"), ("domino12x12", "dlx")}
+
+
 def shape_dominoes(path: Path) -> ExactCover:
     """Domino tilings of a shape drawn with ``*`` cells: one item per cell (reading
     order), one option per pair of neighbouring cells, in reading order."""
@@ -74,8 +79,13 @@ def load(name: str) -> ExactCover:
     return shape_dominoes(SHARED / f"{name}.txt")
 
 
+#: Address-space cap of one case (bytes): a blow-up ends in MemoryError, not swapping.
+MEMORY_CAP = 3 * 2**30
+
+
 def run_case(name: str, method: str) -> dict[str, object]:
     """One measurement: the count (or the family, for ``family``) by ``method``."""
+    resource.setrlimit(resource.RLIMIT_AS, (MEMORY_CAP, MEMORY_CAP))
     problem = load(name)
     start = time.perf_counter()
     size = None
@@ -89,8 +99,14 @@ def run_case(name: str, method: str) -> dict[str, object]:
         value = problem.count(method=method)
     seconds = time.perf_counter() - start
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    return {"case": name, "method": method, "count": value, "zdd_nodes": size,
-            "seconds": seconds, "peak_mb": peak}
+    return {
+        "case": name,
+        "method": method,
+        "count": value,
+        "zdd_nodes": size,
+        "seconds": seconds,
+        "peak_mb": peak,
+    }
 
 
 def spawn(name: str, method: str, timeout: float) -> dict[str, object] | None:
@@ -98,9 +114,12 @@ def spawn(name: str, method: str, timeout: float) -> dict[str, object] | None:
     try:
         out = subprocess.run(
             [sys.executable, __file__, "--case", name, "--method", method],
-            capture_output=True, text=True, timeout=timeout, check=True,
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+            check=True,
         ).stdout
-    except subprocess.TimeoutExpired:
+    except (subprocess.TimeoutExpired, subprocess.CalledProcessError):
         return None
     result: dict[str, object] = json.loads(out)
     return result
@@ -112,12 +131,14 @@ def table(rows: list[tuple[str, str]], timeout: float, show: Callable[[str], Non
     for name, method in rows:
         r = spawn(name, method, timeout)
         if r is None:
-            show(f"| {name} | {method} | timeout > {timeout:.0f} s | | | | |")
+            show(f"| {name} | {method} | > {timeout:.0f} s or > 3 GB | | | | |")
             continue
         ok = "yes" if EXPECTED.get(name) in (None, r["count"]) else "NO"
         nodes = "" if r["zdd_nodes"] is None else f"{r['zdd_nodes']:,}"
-        show(f"| {name} | {method} | {r['count']:,} | {ok} | {nodes} | "
-             f"{r['seconds']:.3f} | {r['peak_mb']:.0f} |")
+        show(
+            f"| {name} | {method} | {r['count']:,} | {ok} | {nodes} | "
+            f"{r['seconds']:.3f} | {r['peak_mb']:.0f} |"
+        )
 
 
 def main() -> None:
@@ -137,6 +158,7 @@ def main() -> None:
     if args.auto:
         for path in sorted(KNUTH.glob("*.dlx")):
             rows += [(path.stem, method) for method in ("dlx", "zdd", "auto")]
+        rows = [row for row in rows if row not in NOT_RUN]
     table(rows, args.timeout, print)
 
 

@@ -8,6 +8,7 @@ exact cover is refused.
 
 from __future__ import annotations
 
+import json
 import sys
 from pathlib import Path
 
@@ -143,6 +144,7 @@ def test_cli_reports_bad_output_path(tmp_path: Path, capsys: pytest.CaptureFixtu
 #: A stand-in for an external solver: reads the DIMACS file named by its last argument and
 #: answers in the competition format, honestly or (with ``--lie``) with all variables false.
 FAKE_SOLVER = """
+import json
 import sys
 from pysat.formula import CNF
 from pysat.solvers import Solver
@@ -192,3 +194,20 @@ def test_problem_without_primary_items_has_no_header() -> None:
     cnf = ExactCover().to_cnf()
     assert cnf.problem_text is None
     assert CNF.from_dimacs(cnf.to_dimacs()) == cnf
+
+
+def test_cli_count_method_sat(tmp_path: Path, capfd: pytest.CaptureFixture[str]) -> None:
+    """``count --method sat`` prints DLX's count, and nothing else reaches stdout (ganak's
+    own progress lines included, caught at the file-descriptor level)."""
+    for n in (3, 6):
+        source = tmp_path / f"queens{n}.dlx"
+        queens(n).write(source)
+        assert main(["count", str(source), "--method", "sat"]) == 0
+        assert capfd.readouterr().out == f"{queens(n).count()}\n"
+    assert main(["count", str(source), "--method", "sat", "--json", "--stats"]) == 0
+    captured = capfd.readouterr()
+    result = json.loads(captured.out)
+    assert (result["count"], result["method"]) == (queens(6).count(), "sat")
+    assert "solutions: 4" in captured.err
+    assert main(["count", str(source), "--method", "sat", "--max-nodes", "5"]) == 2
+    assert "does not take --max-nodes" in capfd.readouterr().err

@@ -188,10 +188,11 @@ def _build_parser() -> argparse.ArgumentParser:
     )
     count.add_argument(
         "--method",
-        choices=["dlx", "zdd", "auto"],
+        choices=["dlx", "zdd", "sat", "auto"],
         default="dlx",
         help="dlx: dancing links (default); zdd: count on the DXZ family of all solutions "
-        "(--stats then shows its ZDD nodes); auto: whichever suits the problem",
+        "(--stats then shows its ZDD nodes); sat: a SAT encoding, counted by ganak when "
+        "pyganak is installed, else enumerated by CaDiCaL; auto: whichever suits the problem",
     )
     count.set_defaults(run=_count)
     solve = commands.add_parser(
@@ -454,6 +455,10 @@ def _finish(search: Search, stopped_by: str | None, args: argparse.Namespace) ->
 
 def _count(args: argparse.Namespace) -> int:
     problem = _read_problem(args.file)
+    if args.method == "sat":
+        from excover.sat.cli import count_sat
+
+        return count_sat(problem, args)
     if args.method != "dlx":
         from excover.zdd.cli import count_zdd
 

@@ -25,10 +25,13 @@ decode into a solution raises :class:`~excover.SolverError`.
 from __future__ import annotations
 
 import importlib.util
+import os
 import shlex
 import subprocess
+import sys
 import tempfile
 from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
@@ -272,4 +275,25 @@ def _ganak_count(cnf: CNF) -> int:
     counter.new_vars(cnf.n_vars)
     counter.add_clauses(cnf.clauses)
     counter.set_sampling_set(list(cnf.projection))
-    return int(counter.count())
+    with _quiet_stdout():
+        return int(counter.count())
+
+
+@contextmanager
+def _quiet_stdout() -> Iterator[None]:
+    """Send what C code writes on file descriptor 1 to /dev/null (ganak prints progress
+    lines on stdout, which would mix with the caller's output)."""
+    sys.stdout.flush()
+    try:
+        saved = os.dup(1)
+    except OSError:  # no stdout at all: nothing to protect
+        yield
+        return
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(devnull, 1)
+        yield
+    finally:
+        os.dup2(saved, 1)
+        os.close(saved)
+        os.close(devnull)
