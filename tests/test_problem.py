@@ -524,14 +524,6 @@ def test_solutions_are_produced_lazily() -> None:
     assert next(iterator, None) is None
 
 
-@pytest.mark.parametrize("method", ["zdd", "sat"])
-def test_later_methods_are_not_available_yet(method: str) -> None:
-    problem = small()
-    for call in (problem.count, problem.first, problem.solutions):
-        with pytest.raises(UsageError, match=f"'{method}' is not available yet"):
-            call(method)
-
-
 @pytest.mark.parametrize("method", ["brute", "DLX", ""])
 def test_unknown_methods_list_the_valid_ones(method: str) -> None:
     for call in (small().count, small().first, small().solutions):

@@ -6,7 +6,7 @@ The public names::
     Search       one dancing-links run over a problem, with its statistics
     Stats        the statistics of a run (Knuth's DLX1 definitions)
     ExcoverError and its subclasses ProblemError, FormatError, UsageError, LimitReached,
-                 ResourceLimitError
+                 ResourceLimitError, SolverError
     Family       a family of sets of ints as a ZDD (all the solutions of a problem, ...)
 """
 
@@ -17,6 +17,7 @@ from excover.errors import (
     LimitReached,
     ProblemError,
     ResourceLimitError,
+    SolverError,
     UsageError,
 )
 from excover.problem import ExactCover
@@ -31,6 +32,7 @@ __all__ = [
     "ProblemError",
     "ResourceLimitError",
     "Search",
+    "SolverError",
     "Stats",
     "UsageError",
 ]

@@ -32,9 +32,8 @@ __all__ = ["METHODS", "EngineInput", "ExactCover", "ItemRef", "SearchOptions"]
 #: An item in an option: its name (``"name:color"`` on a secondary item) or its position.
 ItemRef = str | SupportsIndex
 
-#: Solving methods accepted by :meth:`ExactCover.count` and friends, and whether each one
-#: is available in this version.
-METHODS: dict[str, bool] = {"auto": True, "dlx": True, "zdd": True, "sat": True}
+#: Solving methods accepted by :meth:`ExactCover.count` and friends.
+METHODS: tuple[str, ...] = ("auto", "dlx", "zdd", "sat")
 
 #: Item counts and multiplicity bounds must fit the engines' 32-bit integers.
 _MAX_INT = 2**31 - 1
@@ -629,11 +628,9 @@ def _option_number(option: object) -> int:
 
 
 def _check_method(method: str) -> None:
-    """Reject unknown solving methods and the ones this version does not have yet."""
+    """Reject unknown solving methods, listing the valid ones."""
     if not isinstance(method, str) or method not in METHODS:
         raise UsageError(f"unknown method {method!r}; choose one of {', '.join(METHODS)}")
-    if not METHODS[method]:
-        raise UsageError(f"method {method!r} is not available yet; use 'auto' or 'dlx'")
 
 
 def _check_not_sat(method: str, solver: str | None, amo: str | None) -> None:

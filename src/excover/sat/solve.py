@@ -75,6 +75,7 @@ class _PySat:
     def __init__(self, name: str, clauses: list[Clause]) -> None:
         self.name = name
         self.clauses = clauses
+        self.added: list[Clause] = []  # clauses for the next solver built, if not incremental
         self.solver: Solver | None = None
 
     def solve(self) -> list[int] | None:
@@ -82,6 +83,7 @@ class _PySat:
 
         if self.solver is None:
             self.solver = Solver(name=self.name, bootstrap_with=self.clauses)
+            self.solver.append_formula(self.added)
         if not self.solver.solve():
             return None
         model = self.solver.get_model()
@@ -91,7 +93,7 @@ class _PySat:
 
     def add_clause(self, clause: Clause) -> None:
         if self.name in _NOT_INCREMENTAL or self.solver is None:
-            self.clauses = [*self.clauses, clause]
+            self.added.append(clause)
         else:
             self.solver.add_clause(clause)
 

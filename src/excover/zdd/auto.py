@@ -4,7 +4,7 @@ DXZ pays off when sub-problems repeat: on domino tilings about a third of the se
 find their sub-problem in the memo, and the memo turns an astronomically large search tree
 into a small DAG. On pentomino packings or n queens under 2% do, and plain DLX with the
 MRV heuristic is faster. That ratio shows early, so the choice is made by a probe: run DXZ
-for :data:`PROBE_NODES` search nodes (a few milliseconds at most); if it finishes, that is
+for :data:`PROBE_NODES` search nodes (a millisecond or two); if it finishes, that is
 the answer; if at least :data:`MIN_HIT_RATE` of its nodes hit the memo, run DXZ to the end;
 otherwise run DLX. Problems with colors or multiplicities, and calls that pass DLX search
 options (a heuristic, limits), go to DLX directly.
@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 __all__ = ["MIN_HIT_RATE", "PROBE_NODES", "choose", "count"]
 
 #: Search nodes of the DXZ probe.
-PROBE_NODES = 3000
+PROBE_NODES = 1000
 #: The share of probe nodes answered by the memo above which DXZ is chosen.
 MIN_HIT_RATE = 0.15
 
@@ -33,7 +33,7 @@ def choose(problem: ExactCover) -> tuple[str, int | None]:
     the probe already finished it."""
     if not dxz.is_plain(problem):
         return "dlx", None
-    probe = dxz.run_dxz(problem, Manager(), PROBE_NODES)
+    probe = dxz.run_dxz(problem, Manager(nodes=1024, cache=1024), PROBE_NODES)
     if probe.family is not None:
         return "zdd", probe.family.count()
     return ("zdd" if probe.hits >= MIN_HIT_RATE * probe.nodes else "dlx"), None
