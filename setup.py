@@ -14,6 +14,11 @@ extensions = [
         ["src/excover/zdd/_store.pyx"],
         extra_compile_args=["-O3"],
     ),
+    Extension(
+        "excover.puzzles._grid",
+        ["src/excover/puzzles/_grid.pyx"],
+        extra_compile_args=["-O3"],
+    ),
 ]
 
 setup(

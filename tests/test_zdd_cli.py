@@ -42,7 +42,7 @@ def test_stats_and_json_show_the_zdd(capsys: pytest.CaptureFixture[str], tmp_pat
     assert result["count"] == family.count() and result["stats"]["zdd_nodes"] == family.size
 
 
-def test_colors_fall_back_to_dancing_links(
+def test_colors_count_like_dancing_links(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
     path = tmp_path / "walks.dlx"

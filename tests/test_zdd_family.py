@@ -129,6 +129,12 @@ def test_weights_match_brute_force(a: Model, raw: list[int]) -> None:
     assert value == max(sum(weights[v] for v in s) for s in a)
     low, low_value = f.min_weight(weights)
     assert low in a and low_value == min(sum(weights[v] for v in s) for s in a)
+    ranked = list(f.by_weight(weights))
+    assert {s for s, _ in ranked} == a and len(ranked) == len(a)
+    assert all(w == sum(weights[v] for v in s) for s, w in ranked)
+    assert [w for _, w in ranked] == sorted((w for _, w in ranked), reverse=True)
+    rising = [w for _, w in f.by_weight(weights, descending=False)]
+    assert rising == sorted(rising) and rising[0] == low_value
 
 
 def test_sample_is_uniform_by_chi_square() -> None:

@@ -35,6 +35,7 @@ from excover.dlx import HEURISTICS, Search
 from excover.errors import ExcoverError, LimitReached, ProblemError, UsageError
 from excover.formats.dlx import parse_dlx_bytes
 from excover.problem import ExactCover
+from excover.puzzles.cli import add_puzzle_commands
 from excover.sat.amo import AMO_ENCODINGS
 
 __all__ = ["main"]
@@ -211,6 +212,7 @@ def _build_parser() -> argparse.ArgumentParser:
     )
     solve.set_defaults(run=_solve)
     _add_dimacs_command(commands)
+    add_puzzle_commands(commands)
     return parser
 
 

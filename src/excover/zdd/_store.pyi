@@ -47,5 +47,6 @@ class Store:
         n_items: int,
         option_start: array[int],
         node_item: array[int],
+        node_color: array[int],
         budget: int = -1,
     ) -> tuple[int, int, int, int]: ...

@@ -32,6 +32,16 @@ from libc.string cimport memset, memcpy
 from libc.stdint cimport int32_t, uint32_t, uint64_t, int64_t
 from cpython.exc cimport PyErr_CheckSignals
 
+cdef extern from "Python.h":
+    # the same function, declared without error propagation, for the noexcept loops: they
+    # return a code and the Python-level caller re-raises the pending KeyboardInterrupt
+    int signals_pending "PyErr_CheckSignals" () noexcept
+
+
+cdef int reraise() except -1:
+    """Let the exception already set (by PyErr_CheckSignals) propagate."""
+    return -1
+
 cdef extern from *:
     """
     typedef unsigned __int128 excover_u128;
@@ -441,6 +451,8 @@ cdef class Store:
         """Binary operation ``op`` on nodes f and g (for ONSET/OFFSET/CHANGE g is a var)."""
         self.safe_point()
         cdef int32_t r = self.run(op, f, g)
+        if r == -4:
+            reraise()
         if r == -2:
             raise MemoryError("out of memory in a ZDD operation")
         if r < 0:
@@ -553,8 +565,10 @@ cdef class Store:
         return u == 1
 
     cdef int32_t run(self, int op, int32_t f0, int32_t g0) noexcept:
-        """op(f0, g0) with an explicit stack; -1 on node overflow, -2 out of memory."""
+        """op(f0, g0) with an explicit stack; -1 on node overflow, -2 out of memory,
+        -4 on Ctrl-C (KeyboardInterrupt then pending)."""
         cdef Stack s
+        cdef int64_t steps = 0
         cdef int32_t f, g, r, r0, r1, r2, r3, v, a, b, t
         cdef int phase
         cdef int32_t fl, fh, gl, gh
@@ -565,6 +579,10 @@ cdef class Store:
             stack_free(&s)
             return -2
         while s.nf:
+            steps += 1
+            if (steps & 0xFFFF) == 0 and signals_pending() < 0:
+                stack_free(&s)
+                return -4
             s.nf -= 1
             f = s.frames[s.nf].f
             g = s.frames[s.nf].g
@@ -815,8 +833,9 @@ cdef class Store:
     # ----- DXZ -----
 
     def dxz(self, int n_primary, int n_items, const int[:] option_start, const int[:] node_item,
-            int64_t budget=-1):
-        """All exact covers of an Algorithm X problem as a family over option numbers.
+            const int[:] node_color, int64_t budget=-1):
+        """All solutions of an exact cover problem with colors but without multiplicities
+        as a family over option numbers.
 
         ``option_start`` and ``node_item`` describe the options (engine arrays) already
         sorted by their first primary item; the search always branches on the leftmost
@@ -827,7 +846,7 @@ cdef class Store:
         was abandoned after ``budget`` search nodes (a negative budget means no limit).
         """
         self.safe_point()
-        cdef Dxz d = Dxz(n_primary, n_items, option_start, node_item)
+        cdef Dxz d = Dxz(n_primary, n_items, option_start, node_item, node_color)
         cdef int32_t r
         d.budget = budget
         try:
@@ -844,7 +863,7 @@ cdef class Store:
 
 
 cdef class Dxz:
-    """Dancing links for Algorithm X with memoisation on the set of uncovered items.
+    """Dancing links for Algorithms X and C with memoisation on the uncovered items.
 
     The links are Knuth's DLX1 layout: nodes 1..n_items are the item headers (node 0 is the
     root of the list of uncovered primary items), then each option's nodes preceded by a
@@ -852,8 +871,14 @@ cdef class Dxz:
     number, its ``ulink`` the first node of the previous option and its ``dlink`` the last
     node of the next.
 
-    The memo maps the set of uncovered items (a bitset over all items, primary and
-    secondary, compared word by word) to the ZDD of the sub-problem's solutions.
+    Colors follow Knuth's Algorithm C (DLX2): choosing an option that gives a secondary
+    item a color *purifies* the item (hides the options that give it another color and
+    marks with color -1 the nodes that agree, which hide() then leaves in place).
+
+    The memo maps the state of the sub-problem to the ZDD of its solutions. The state is
+    the set of uncovered items (a bitset over all items, primary and secondary) and, when
+    the problem has colors, the color each secondary item has been given (0: none); keys
+    are compared word by word, never by hash alone.
     """
 
     cdef int n_primary, n_items
@@ -864,8 +889,10 @@ cdef class Dxz:
     cdef int32_t* dlink
     cdef int32_t* length
     cdef int32_t* opt
+    cdef int32_t* color
     cdef int64_t n_nodes
-    cdef int words
+    cdef int words, bit_words
+    cdef bint uncolored
     cdef uint64_t* key
     cdef uint64_t* zobrist
     cdef uint64_t hash
@@ -880,7 +907,7 @@ cdef class Dxz:
     cdef uint64_t memo_mask
 
     def __cinit__(self, int n_primary, int n_items, const int[:] option_start,
-                  const int[:] node_item):
+                  const int[:] node_item, const int[:] node_color):
         cdef int n_options = option_start.shape[0] - 1
         cdef int64_t n_entries = node_item.shape[0]
         cdef int64_t size = n_items + 2 + n_entries + n_options + 1
@@ -895,7 +922,16 @@ cdef class Dxz:
         self.dlink = <int32_t*>calloc(size, sizeof(int32_t))
         self.length = <int32_t*>calloc(n_items + 2, sizeof(int32_t))
         self.opt = <int32_t*>calloc(size, sizeof(int32_t))
-        self.words = (n_items + 64) // 64
+        self.color = <int32_t*>calloc(size, sizeof(int32_t))
+        self.bit_words = (n_items + 64) // 64
+        self.words = self.bit_words
+        self.uncolored = True
+        for j in range(n_entries):
+            if node_color[j] != 0:
+                self.uncolored = False
+                # room for the color of each secondary item, two 32-bit colors per word
+                self.words += (n_items - n_primary + 1) // 2
+                break
         self.key = <uint64_t*>calloc(self.words, sizeof(uint64_t))
         self.zobrist = <uint64_t*>calloc(n_items + 2, sizeof(uint64_t))
         self.memo_cap = 0
@@ -908,7 +944,7 @@ cdef class Dxz:
         self.memo_table = NULL
         if (self.llink == NULL or self.rlink == NULL or self.top == NULL or self.ulink == NULL
                 or self.dlink == NULL or self.length == NULL or self.opt == NULL
-                or self.key == NULL or self.zobrist == NULL):
+                or self.key == NULL or self.zobrist == NULL or self.color == NULL):
             raise MemoryError("cannot allocate the DXZ links")
         self._memo_grow(1 << 12)
         # item lists: primary items linked from the root 0; secondary ones each alone
@@ -936,6 +972,7 @@ cdef class Dxz:
                 i = node_item[j] + 1
                 self.top[x] = <int32_t>i
                 self.opt[x] = <int32_t>k
+                self.color[x] = node_color[j]
                 self.ulink[x] = self.ulink[i]
                 self.dlink[x] = <int32_t>i
                 self.dlink[self.ulink[i]] = <int32_t>x
@@ -956,6 +993,7 @@ cdef class Dxz:
         free(self.dlink)
         free(self.length)
         free(self.opt)
+        free(self.color)
         free(self.key)
         free(self.zobrist)
         free(self.memo_keys)
@@ -1029,21 +1067,42 @@ cdef class Dxz:
         self.memo_table[slot] = <int32_t>e
         return 0
 
-    cdef inline void cover(self, int32_t i) noexcept:
-        cdef int32_t p = self.dlink[i], q, x, u, d
-        while p != i:
-            q = p + 1
-            while q != p:
-                x = self.top[q]
-                if x <= 0:
-                    q = self.ulink[q]
-                else:
+    cdef inline void hide(self, int32_t p) noexcept:
+        """Unlink the other nodes of p's option from their items (not the nodes that
+        purify() marked with color -1: they stay where unpurify() will look)."""
+        cdef int32_t q = p + 1, x, u, d
+        while q != p:
+            x = self.top[q]
+            if x <= 0:
+                q = self.ulink[q]
+            else:
+                if self.uncolored or self.color[q] >= 0:
                     u = self.ulink[q]
                     d = self.dlink[q]
                     self.dlink[u] = d
                     self.ulink[d] = u
                     self.length[x] -= 1
-                    q += 1
+                q += 1
+
+    cdef inline void unhide(self, int32_t p) noexcept:
+        cdef int32_t q = p - 1, x, u, d
+        while q != p:
+            x = self.top[q]
+            if x <= 0:
+                q = self.dlink[q]
+            else:
+                if self.uncolored or self.color[q] >= 0:
+                    u = self.ulink[q]
+                    d = self.dlink[q]
+                    self.dlink[u] = q
+                    self.ulink[d] = q
+                    self.length[x] += 1
+                q -= 1
+
+    cdef inline void cover(self, int32_t i) noexcept:
+        cdef int32_t p = self.dlink[i]
+        while p != i:
+            self.hide(p)
             p = self.dlink[p]
         self.rlink[self.llink[i]] = self.rlink[i]
         self.llink[self.rlink[i]] = self.llink[i]
@@ -1051,35 +1110,58 @@ cdef class Dxz:
         self.hash ^= self.zobrist[i]
 
     cdef inline void uncover(self, int32_t i) noexcept:
-        cdef int32_t p, q, x, u, d
+        cdef int32_t p
         self.key[i >> 6] ^= (<uint64_t>1) << (i & 63)
         self.hash ^= self.zobrist[i]
         self.rlink[self.llink[i]] = i
         self.llink[self.rlink[i]] = i
         p = self.ulink[i]
         while p != i:
-            q = p - 1
-            while q != p:
-                x = self.top[q]
-                if x <= 0:
-                    q = self.dlink[q]
-                else:
-                    u = self.ulink[q]
-                    d = self.dlink[q]
-                    self.dlink[u] = q
-                    self.ulink[d] = q
-                    self.length[x] += 1
-                    q -= 1
+            self.unhide(p)
             p = self.ulink[p]
 
+    cdef inline void set_key_color(self, int32_t i, int32_t c) noexcept:
+        """Record in the memo key (and its hash) that secondary item i has color c."""
+        cdef int32_t* colors = <int32_t*>(self.key + self.bit_words)
+        cdef int32_t old = colors[i - self.n_primary - 1]
+        self.hash ^= self.zobrist[i] * (<uint64_t>old * 2 + 1) * 0x9E3779B97F4A7C15ULL
+        self.hash ^= self.zobrist[i] * (<uint64_t>c * 2 + 1) * 0x9E3779B97F4A7C15ULL
+        colors[i - self.n_primary - 1] = c
+
+    cdef inline void purify(self, int32_t p) noexcept:
+        """Secondary item top[p] takes the color of p: hide the options that give it
+        another color, mark the nodes that agree (Knuth's Algorithm C)."""
+        cdef int32_t c = self.color[p], i = self.top[p], q = self.dlink[i]
+        while q != i:
+            if self.color[q] != c:
+                self.hide(q)
+            elif q != p:
+                self.color[q] = -1
+            q = self.dlink[q]
+        self.set_key_color(i, c)
+
+    cdef inline void unpurify(self, int32_t p) noexcept:
+        cdef int32_t c = self.color[p], i = self.top[p], q = self.ulink[i]
+        self.set_key_color(i, 0)
+        while q != i:
+            if self.color[q] < 0:
+                self.color[q] = c
+            elif q != p:
+                self.unhide(q)
+            q = self.ulink[q]
+
     cdef inline void cover_others(self, int32_t x) noexcept:
+        """Commit the other items of x's option: cover them, or purify a colored one."""
         cdef int32_t p = x + 1, j
         while p != x:
             j = self.top[p]
             if j <= 0:
                 p = self.ulink[p]
             else:
-                self.cover(j)
+                if self.color[p] == 0:
+                    self.cover(j)
+                elif self.color[p] > 0:
+                    self.purify(p)
                 p += 1
 
     cdef inline void uncover_others(self, int32_t x) noexcept:
@@ -1089,7 +1171,10 @@ cdef class Dxz:
             if j <= 0:
                 p = self.dlink[p]
             else:
-                self.uncover(j)
+                if self.color[p] == 0:
+                    self.uncover(j)
+                elif self.color[p] > 0:
+                    self.unpurify(p)
                 p -= 1
 
     cdef int32_t run(self, Store store) except -2:
@@ -1129,8 +1214,8 @@ cdef class Dxz:
                         entering = False
                         continue
                     if self.length[i] == 0:
+                        # a dead end is found again as fast as it is looked up: no entry
                         result = 0
-                        self.memo_add(0)
                         entering = False
                         continue
                     self.cover(i)

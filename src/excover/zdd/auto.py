@@ -6,7 +6,7 @@ into a small DAG. On pentomino packings or n queens under 2% do, and plain DLX w
 MRV heuristic is faster. That ratio shows early, so the choice is made by a probe: run DXZ
 for :data:`PROBE_NODES` search nodes (a millisecond or two); if it finishes, that is
 the answer; if at least :data:`MIN_HIT_RATE` of its nodes hit the memo, run DXZ to the end;
-otherwise run DLX. Problems with colors or multiplicities, and calls that pass DLX search
+otherwise run DLX. Problems with multiplicities, and calls that pass DLX search
 options (a heuristic, limits), go to DLX directly.
 """
 
@@ -31,7 +31,7 @@ MIN_HIT_RATE = 0.15
 def choose(problem: ExactCover) -> tuple[str, int | None]:
     """The method for counting ``problem`` ("dlx" or "zdd"), and the count itself when
     the probe already finished it."""
-    if not dxz.is_plain(problem):
+    if not dxz.memoisable(problem):
         return "dlx", None
     probe = dxz.run_dxz(problem, Manager(nodes=1024, cache=1024), PROBE_NODES)
     if probe.family is not None:

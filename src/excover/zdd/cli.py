@@ -22,7 +22,7 @@ __all__ = ["count_zdd"]
 def count_zdd(problem: ExactCover, args: argparse.Namespace) -> int | None:
     """Count ``problem`` on its DXZ family and print the result; return the exit status,
     or None when dancing links should count it instead (``--method auto`` chose them,
-    a dancing-links option was given, or the problem has colors or multiplicities)."""
+    a dancing-links option was given, or the problem has multiplicities)."""
     search_options = [
         flag
         for flag, given in [
@@ -35,7 +35,7 @@ def count_zdd(problem: ExactCover, args: argparse.Namespace) -> int | None:
     ]
     if args.method == "zdd" and search_options:
         raise UsageError(f"--method zdd does not take {', '.join(search_options)}")
-    if search_options or not dxz.is_plain(problem):
+    if search_options or not dxz.memoisable(problem):
         return None
     start = time.perf_counter()
     if args.method == "auto" and auto.choose(problem)[0] == "dlx":

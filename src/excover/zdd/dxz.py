@@ -13,10 +13,11 @@ identity whenever the options already come in that order (they do for the usual
 generators: cells in reading order, a square's options together); otherwise the finished
 family is renamed back to the problem's option numbers.
 
-Problems with colors or multiplicities are not handled by the memoised search (its key
-would have to hold the colors and counts as well): for them the family is built from the
-solutions enumerated by the dancing-links engine, which is correct but costs one step per
-solution.
+Colors are handled as in Knuth's Algorithm C, the memo key holding the color given to each
+secondary item as well. Multiplicities are not handled by the memoised search (that would
+take Knuth's Algorithm M and a key holding how often each item is covered): for them the
+family is built from the solutions enumerated by the dancing-links engine, which is
+correct but costs one step per solution.
 """
 
 from __future__ import annotations
@@ -32,17 +33,13 @@ from excover.zdd.manager import Manager, default
 if TYPE_CHECKING:
     from excover.problem import ExactCover
 
-__all__ = ["Probe", "count", "dxz", "is_plain", "run_dxz", "solutions_family"]
+__all__ = ["Probe", "count", "dxz", "memoisable", "run_dxz", "solutions_family"]
 
 
-def is_plain(problem: ExactCover) -> bool:
-    """Whether the problem is plain Algorithm X: no colors, every multiplicity 1..1."""
+def memoisable(problem: ExactCover) -> bool:
+    """Whether the memoised search handles the problem: every multiplicity is 1..1."""
     data = problem.engine_input()
-    return (
-        not any(data.node_color)
-        and all(lo == 1 for lo in data.lo)
-        and all(hi == 1 for hi in data.hi)
-    )
+    return all(lo == 1 for lo in data.lo) and all(hi == 1 for hi in data.hi)
 
 
 def _order(problem: ExactCover) -> list[int]:
@@ -71,9 +68,10 @@ def run_dxz(problem: ExactCover, manager: Manager, budget: int = -1) -> Probe:
     nodes when ``budget`` is not negative."""
     data = problem.engine_input()
     order = _order(problem)
-    start, items = data.option_start, data.node_item
+    start, items, colors = data.option_start, data.node_item, data.node_color
     if any(old != new for new, old in enumerate(order)):
         items = array("i", [item for k in order for item in items[start[k] : start[k + 1]]])
+        colors = array("i", [color for k in order for color in colors[start[k] : start[k + 1]]])
         lengths = [start[k + 1] - start[k] for k in order]
         start = array("i", [0])
         for length in lengths:
@@ -81,7 +79,7 @@ def run_dxz(problem: ExactCover, manager: Manager, budget: int = -1) -> Probe:
     store = manager.store
     n_items = data.n_primary + data.n_secondary
     try:
-        root, _, nodes, hits = store.dxz(data.n_primary, n_items, start, items, budget)
+        root, _, nodes, hits = store.dxz(data.n_primary, n_items, start, items, colors, budget)
     except _store.StoreFull as full:
         raise ResourceLimitError(
             f"the ZDD of the solutions needs more than {full.args[0]} nodes "
@@ -93,7 +91,7 @@ def run_dxz(problem: ExactCover, manager: Manager, budget: int = -1) -> Probe:
 def dxz(problem: ExactCover, manager: Manager | None = None) -> Family:
     """The family of all solutions of ``problem`` (sets of option indices), by DXZ."""
     owner = manager or default()
-    if not is_plain(problem):
+    if not memoisable(problem):
         return solutions_family(problem, owner)
     family, order, _, _ = run_dxz(problem, owner)
     assert family is not None  # no budget, so the search ran to its end
@@ -115,10 +113,10 @@ def _rename(family: Family, order: list[int]) -> Family:
 def count(problem: ExactCover) -> int:
     """The number of solutions, counted on the DXZ family (exact, however large).
 
-    The family lives in a private manager, freed on return. Problems with colors or
-    multiplicities are counted by the dancing-links engine instead (see the module notes).
+    The family lives in a private manager, freed on return. Problems with multiplicities
+    are counted by the dancing-links engine instead (see the module notes).
     """
-    if not is_plain(problem):
+    if not memoisable(problem):
         return problem.search().count()
     family = run_dxz(problem, Manager()).family
     assert family is not None  # no budget, so the search ran to its end

@@ -14,6 +14,7 @@ member, comes first.
 
 from __future__ import annotations
 
+import heapq
 import os
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from random import Random
@@ -428,10 +429,39 @@ class Family:
         best, weight = self._best(weights, -1)
         return best, weight
 
-    def _best(
+    def by_weight(
+        self, weights: Mapping[int, float] | Sequence[float], descending: bool = True
+    ) -> Iterator[tuple[frozenset[int], float]]:
+        """Every set with its weight, heaviest first (lightest first if not
+        ``descending``), lazily: a best-first search whose bound at each node is the exact
+        best completion, so each set costs one walk down the ZDD and heap operations."""
+        sign = 1 if descending else -1
+        if self._id == 0:
+            return
+        store = self._manager.store
+        value = self._values(weights, sign)
+        # entries: (-(weight so far + best completion), tie, weight so far, node, chosen)
+        heap: list[tuple[float, int, float, int, tuple[int, ...]]] = [
+            (-value[self._id], 0, 0.0, self._id, ())
+        ]
+        tie = 1
+        while heap:
+            _, _, so_far, node, chosen = heapq.heappop(heap)
+            if node == 1:
+                yield frozenset(chosen), sign * so_far
+                continue
+            var, lo, hi = store.triple(node)
+            if lo in value:
+                heapq.heappush(heap, (-(so_far + value[lo]), tie, so_far, lo, chosen))
+                tie += 1
+            with_var = so_far + sign * weights[var]
+            heapq.heappush(heap, (-(with_var + value[hi]), tie, with_var, hi, (*chosen, var)))
+            tie += 1
+
+    def _values(
         self, weights: Mapping[int, float] | Sequence[float], sign: int
-    ) -> tuple[frozenset[int], float]:
-        self._need_members("a weight optimum")
+    ) -> dict[int, float]:
+        """The largest total of ``sign * weights`` over the sets of each node (not 0)."""
         store = self._manager.store
         value: dict[int, float] = {1: 0.0}
         for node in store.nodes(self._id):
@@ -440,14 +470,20 @@ class Family:
                 w = sign * weights[var]
             except (KeyError, IndexError):
                 raise UsageError(f"no weight for variable {var}") from None
-            options = [value[lo]] if lo in value else []
-            if hi in value:
-                options.append(value[hi] + w)
-            value[node] = max(options)
+            best = value[hi] + w
+            value[node] = max(best, value[lo]) if lo in value else best
+        return value
+
+    def _best(
+        self, weights: Mapping[int, float] | Sequence[float], sign: int
+    ) -> tuple[frozenset[int], float]:
+        self._need_members("a weight optimum")
+        store = self._manager.store
+        value = self._values(weights, sign)
         node, chosen = self._id, []
         while node >= 2:
             var, lo, hi = store.triple(node)
-            if hi in value and value[node] == value[hi] + sign * weights[var]:
+            if value[node] == value[hi] + sign * weights[var]:
                 chosen.append(var)
                 node = hi
             else:

@@ -1,0 +1,517 @@
+"""Sudoku of any box shape, with the diagonal and jigsaw variants, solved in batches.
+
+A board of side ``N = r * c`` (boxes of ``r`` rows and ``c`` columns: 9x9 with 3x3 boxes,
+6x6 with 2x3, 16x16 with 4x4, ...) is one exact cover whatever the puzzle: option
+``cell * N + d`` writes digit ``d + 1`` in ``cell`` and covers four primary items, the
+cell ``p<row>_<col>``, and the digit in the row ``r<row>_<digit>``, the column
+``c<col>_<digit>`` and the box ``b<box>_<digit>``. Variants add constraints, not code: a
+jigsaw board replaces the boxes by irregular regions, and the diagonal variant
+(X-sudoku) adds the items ``x0_<digit>`` and ``x1_<digit>`` of the two long diagonals.
+
+A puzzle only says which options its givens force. The compiled solver
+(:mod:`excover.puzzles._grid`) builds the dancing links of the board once and, for each
+puzzle, covers the givens' items, searches and uncovers them: a batch of puzzles costs
+no rebuilding at all. :func:`problem` builds the same cover as an
+:class:`~excover.ExactCover` restricted to the puzzle, for the generic engines.
+
+Puzzles are text: the usual one-line format (one character per cell, row by row, ``.`` or
+``0`` for a blank, digits ``1-9`` then letters ``A-Z`` above 9), or a grid over several
+lines, where blanks, tabs and the drawing characters ``| + -`` are ignored. Solutions come
+back in the one-line format. Givens that clash (two equal digits in a row, column, box,
+region or diagonal) make a puzzle without solution, which is a result: :func:`solve`
+returns None and :func:`classify` ``"none"``; :func:`conflicts` lists the clashing cells.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from array import array
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import TYPE_CHECKING, Literal
+
+from excover.errors import ProblemError, UsageError
+from excover.problem import ExactCover
+
+if TYPE_CHECKING:
+    from excover.puzzles._grid import GridCover
+
+__all__ = [
+    "Board",
+    "Status",
+    "board_for",
+    "classify",
+    "classify_many",
+    "conflicts",
+    "count",
+    "format_grid",
+    "generate",
+    "grid_of",
+    "parse",
+    "problem",
+    "solutions",
+    "solve",
+    "solve_many",
+    "svg_grid",
+]
+
+#: What :func:`classify` says about a puzzle.
+Status = Literal["none", "unique", "multiple"]
+
+#: The symbols of the values 1, 2, ...: digits, then letters.
+SYMBOLS = "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+
+#: Characters a multi-line grid may use for layout; they are not cells.
+_LAYOUT = frozenset(" \t\r\n|+-")
+
+#: The largest count limit the compiled solver takes (``limit=None`` means this).
+_NO_LIMIT = 2**31 - 1
+
+
+@dataclass(frozen=True)
+class Board:
+    """The rules of a board: box shape ``(rows, columns)``, and the variants.
+
+    ``regions`` (jigsaw) gives the region of each cell, row by row, replacing the boxes;
+    ``diagonal`` asks for every digit once on each long diagonal too.
+    """
+
+    box: tuple[int, int] = (3, 3)
+    diagonal: bool = False
+    regions: tuple[int, ...] | None = None
+
+    def __post_init__(self) -> None:
+        rows, columns = self.box
+        size = rows * columns
+        if rows < 1 or columns < 1 or size > len(SYMBOLS):
+            raise UsageError(
+                f"unsupported box shape {rows}x{columns}: boxes need at least one row and "
+                f"column, and at most {len(SYMBOLS)} cells"
+            )
+        if self.regions is not None:
+            _check_regions(self.regions, size)
+
+    @property
+    def size(self) -> int:
+        """The side ``N`` of the board: the number of digits."""
+        return self.box[0] * self.box[1]
+
+    @property
+    def cells(self) -> int:
+        """The number of cells, ``N * N``."""
+        return self.size * self.size
+
+    def units(self) -> list[list[int]]:
+        """The groups of cells that hold each digit once: rows, columns, boxes or regions,
+        then the diagonals of the diagonal variant; cells numbered row by row from 0."""
+        n, (rows, columns) = self.size, self.box
+        units = [[r * n + c for c in range(n)] for r in range(n)]
+        units += [[r * n + c for r in range(n)] for c in range(n)]
+        if self.regions is None:
+            for top in range(0, n, rows):
+                for left in range(0, n, columns):
+                    box = [(top + r) * n + left + c for r in range(rows) for c in range(columns)]
+                    units.append(box)
+        else:
+            units += [[cell for cell in range(n * n) if self.regions[cell] == k] for k in range(n)]
+        if self.diagonal:
+            units.append([k * n + k for k in range(n)])
+            units.append([k * n + n - 1 - k for k in range(n)])
+        return units
+
+    def cover(self) -> ExactCover:
+        """The exact cover of the empty board: option ``cell * N + d`` puts ``d + 1`` in
+        ``cell``; items are the cells, then each unit's digits (see the module doc)."""
+        n = self.size
+        unit_names = [f"{kind}{k}" for kind in "rcb" for k in range(n)]
+        if self.diagonal:
+            unit_names += ["x0", "x1"]
+        units = self.units()
+        primary = [f"p{cell // n}_{cell % n}" for cell in range(n * n)]
+        primary += [f"{unit}_{d + 1}" for unit in unit_names for d in range(n)]
+        cover = ExactCover(primary=primary)
+        member: list[list[int]] = [[] for _ in range(n * n)]
+        for number, unit in enumerate(units):
+            for cell in unit:
+                member[cell].append(number)
+        for cell in range(n * n):
+            for d in range(n):
+                cover.add_option([cell] + [n * n + u * n + d for u in member[cell]])
+        return cover
+
+
+def _check_regions(regions: tuple[int, ...], size: int) -> None:
+    if len(regions) != size * size:
+        raise UsageError(f"a jigsaw board needs {size * size} region cells, not {len(regions)}")
+    for k in range(size):
+        found = regions.count(k)
+        if found != size:
+            raise UsageError(
+                f"jigsaw region {k} (numbered from 0 in order of appearance) has {found} "
+                f"cells, not {size}"
+            )
+
+
+def _cells(text: str) -> list[tuple[int, str]]:
+    """The cell characters of a puzzle with their positions in ``text``."""
+    if not isinstance(text, str):
+        raise UsageError(f"a puzzle must be a string, not {type(text).__name__}")
+    return [(k, ch) for k, ch in enumerate(text) if ch not in _LAYOUT]
+
+
+def _side(count: int) -> int:
+    side = math.isqrt(count)
+    if side * side != count or count == 0:
+        raise ProblemError(f"a puzzle of {count} cells is not a square board")
+    return side
+
+
+def _box_of(size: int) -> tuple[int, int]:
+    """The usual box shape of a board of side ``size``: as square as possible, wider than
+    tall (9: 3x3, 6: 2x3, 12: 3x4)."""
+    rows = max(r for r in range(1, math.isqrt(size) + 1) if size % r == 0)
+    if rows == 1 and size > 1:
+        raise UsageError(f"unsupported board of side {size}: give its box shape")
+    return rows, size // rows
+
+
+def board_for(
+    puzzle: str,
+    box: tuple[int, int] | None = None,
+    *,
+    diagonal: bool = False,
+    regions: str | Sequence[int] | None = None,
+) -> Board:
+    """The board of ``puzzle``: ``box`` when given, else inferred from its size."""
+    if box is None:
+        box = _box_of(_side(len(_cells(puzzle))))
+    if isinstance(regions, str):
+        symbols = [ch for _, ch in _cells(regions)]
+        numbers: dict[str, int] = {}
+        regions = [numbers.setdefault(ch, len(numbers)) for ch in symbols]
+    rows, columns = box
+    return Board((rows, columns), diagonal, None if regions is None else tuple(regions))
+
+
+def parse(puzzle: str, board: Board) -> bytes:
+    """The values of the cells of ``puzzle`` (0 for a blank), row by row.
+
+    Raises ProblemError naming the position of a bad character, or the length.
+    """
+    cells = _cells(puzzle)
+    n = board.size
+    if len(cells) != board.cells:
+        raise ProblemError(f"a {n}x{n} puzzle has {board.cells} cells, not {len(cells)}")
+    values = bytearray(board.cells)
+    allowed = SYMBOLS[:n]
+    for cell, (position, ch) in enumerate(cells):
+        if ch in ".0":
+            continue
+        value = allowed.find(ch.upper()) + 1
+        if value == 0:
+            raise ProblemError(
+                f"bad character {ch!r} at row {cell // n + 1}, column {cell % n + 1} "
+                f"(character {position + 1}): a {n}x{n} puzzle uses {allowed[0]}-{allowed[-1]}"
+                " and '.' or '0' for blanks"
+            )
+        values[cell] = value
+    return bytes(values)
+
+
+def _text(values: bytes | bytearray) -> str:
+    return "".join(SYMBOLS[v - 1] if v else "." for v in values)
+
+
+@lru_cache(maxsize=16)
+def _solver(board: Board) -> GridCover:
+    """The compiled dancing links of ``board``, built once per board."""
+    from excover.puzzles._grid import GridCover
+
+    arrays = board.cover().engine_input()
+    return GridCover(
+        board.cells, board.size, arrays.n_primary, arrays.option_start, arrays.node_item
+    )
+
+
+def _run(board: Board, grids: bytes, limit: int | None) -> tuple[array[int], bytearray]:
+    """Counts (up to ``limit``) and first solutions of the concatenated ``grids``."""
+    if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int) or limit < 1):
+        raise UsageError(f"limit must be a positive integer or None, not {limit!r}")
+    counts = array("i", bytes(4 * (len(grids) // board.cells)))
+    out = bytearray(grids)
+    _solver(board).run(grids, _NO_LIMIT if limit is None else min(limit, _NO_LIMIT), out, counts)
+    return counts, out
+
+
+def count(
+    puzzle: str,
+    limit: int | None = 2,
+    *,
+    box: tuple[int, int] | None = None,
+    diagonal: bool = False,
+    regions: str | Sequence[int] | None = None,
+) -> int:
+    """The number of solutions of ``puzzle``, counting no further than ``limit`` (None:
+    all of them; 2 is enough to tell a unique solution from several)."""
+    board = board_for(puzzle, box, diagonal=diagonal, regions=regions)
+    counts, _ = _run(board, parse(puzzle, board), limit)
+    return counts[0]
+
+
+def solve(
+    puzzle: str,
+    *,
+    box: tuple[int, int] | None = None,
+    diagonal: bool = False,
+    regions: str | Sequence[int] | None = None,
+) -> str | None:
+    """A solution of ``puzzle`` in the one-line format, or None when it has none."""
+    board = board_for(puzzle, box, diagonal=diagonal, regions=regions)
+    counts, out = _run(board, parse(puzzle, board), 1)
+    return _text(out) if counts[0] else None
+
+
+def classify(
+    puzzle: str,
+    *,
+    box: tuple[int, int] | None = None,
+    diagonal: bool = False,
+    regions: str | Sequence[int] | None = None,
+) -> Status:
+    """``"none"``, ``"unique"`` or ``"multiple"``: how many solutions ``puzzle`` has."""
+    return _STATUS[min(count(puzzle, 2, box=box, diagonal=diagonal, regions=regions), 2)]
+
+
+_STATUS: tuple[Status, Status, Status] = ("none", "unique", "multiple")
+
+
+def _batch(
+    puzzles: Iterable[str],
+    box: tuple[int, int] | None,
+    diagonal: bool,
+    regions: str | Sequence[int] | None,
+) -> tuple[Board, list[str], bytes]:
+    texts = list(puzzles)
+    if not texts:
+        return Board(box or (3, 3)), texts, b""
+    board = board_for(texts[0], box, diagonal=diagonal, regions=regions)
+    grids = b"".join(parse(text, board) for text in texts)
+    return board, texts, grids
+
+
+def solve_many(
+    puzzles: Iterable[str],
+    *,
+    box: tuple[int, int] | None = None,
+    diagonal: bool = False,
+    regions: str | Sequence[int] | None = None,
+) -> list[str | None]:
+    """:func:`solve` on each puzzle of a batch (all on one board), in one compiled loop."""
+    board, _, grids = _batch(puzzles, box, diagonal, regions)
+    counts, out = _run(board, grids, 1)
+    n = board.cells
+    return [_text(out[k * n : (k + 1) * n]) if c else None for k, c in enumerate(counts)]
+
+
+def classify_many(
+    puzzles: Iterable[str],
+    *,
+    box: tuple[int, int] | None = None,
+    diagonal: bool = False,
+    regions: str | Sequence[int] | None = None,
+) -> list[Status]:
+    """:func:`classify` on each puzzle of a batch (all on one board), in one compiled loop."""
+    board, _, grids = _batch(puzzles, box, diagonal, regions)
+    counts, _ = _run(board, grids, 2)
+    return [_STATUS[min(c, 2)] for c in counts]
+
+
+def conflicts(
+    puzzle: str,
+    *,
+    box: tuple[int, int] | None = None,
+    diagonal: bool = False,
+    regions: str | Sequence[int] | None = None,
+) -> list[tuple[int, int]]:
+    """The givens ``(row, column)`` (from 0) that share a unit with an equal given."""
+    board = board_for(puzzle, box, diagonal=diagonal, regions=regions)
+    values = parse(puzzle, board)
+    clashing: set[int] = set()
+    for unit in board.units():
+        for a in unit:
+            for b in unit:
+                if a < b and values[a] and values[a] == values[b]:
+                    clashing.update((a, b))
+    n = board.size
+    return [divmod(cell, n) for cell in sorted(clashing)]
+
+
+def problem(
+    puzzle: str,
+    *,
+    box: tuple[int, int] | None = None,
+    diagonal: bool = False,
+    regions: str | Sequence[int] | None = None,
+) -> ExactCover:
+    """The exact cover of ``puzzle`` for the generic engines: the board's cover with only
+    the options its givens allow (a given cell keeps its one option; an option that
+    repeats a given digit in one of its units is dropped). Decode a solution with
+    :func:`grid_of`."""
+    board = board_for(puzzle, box, diagonal=diagonal, regions=regions)
+    values = parse(puzzle, board)
+    n = board.size
+    full = board.cover()
+    forbidden: set[tuple[int, int]] = set()  # (cell, value) ruled out by a given
+    for unit in board.units():
+        for cell in unit:
+            if values[cell]:
+                forbidden.update((other, values[cell]) for other in unit if other != cell)
+    cover = ExactCover(primary=full.primary_items)
+    for option in range(full.n_options):
+        cell, value = divmod(option, n)
+        if (cell, value + 1) not in forbidden and values[cell] in (0, value + 1):
+            cover.add_option(full.option_items(option))
+    return cover
+
+
+def grid_of(cover: ExactCover, solution: Iterable[int]) -> str:
+    """The one-line grid of a solution of :func:`problem` (or of a killer cover): in every
+    option, each cell ``p<row>_<col>`` is followed by its row's digit ``r<row>_<digit>``."""
+    placed: dict[tuple[int, int], int] = {}
+    for option in solution:
+        items = cover.option_items(option)
+        for cell, row_digit in zip(items, items[1:], strict=False):
+            if cell[0] == "p":
+                row, column = map(int, cell[1:].split("_"))
+                placed[row, column] = int(row_digit.split("_")[1])
+    side = _side(len(placed))
+    return _text(bytes(placed[divmod(k, side)] for k in range(side * side)))
+
+
+def solutions(
+    puzzle: str,
+    limit: int | None = None,
+    *,
+    box: tuple[int, int] | None = None,
+    diagonal: bool = False,
+    regions: str | Sequence[int] | None = None,
+) -> Iterator[str]:
+    """Every solution of ``puzzle`` (at most ``limit``), by the generic engine on
+    :func:`problem`, each in the one-line format."""
+    cover = problem(puzzle, box=box, diagonal=diagonal, regions=regions)
+    for solution in cover.solutions(limit=limit):
+        yield grid_of(cover, solution)
+
+
+def format_grid(puzzle: str, box: tuple[int, int] | None = None) -> str:
+    """``puzzle`` (or a solution) as a grid over several lines, boxes set apart by ``|``
+    and ``-`` (which the parser ignores, so the result reads back)."""
+    board = board_for(puzzle, box)
+    text = _text(parse(puzzle, board))
+    n, (rows, columns) = board.size, board.box
+    lines = []
+    for row in range(n):
+        if row and row % rows == 0:
+            lines.append("-+-".join("-" * (2 * columns - 1) for _ in range(n // columns)))
+        line = text[row * n : (row + 1) * n]
+        chunks = [" ".join(line[k : k + columns]) for k in range(0, n, columns)]
+        lines.append(" | ".join(chunks))
+    return "\n".join(lines)
+
+
+def generate(
+    box: tuple[int, int] = (3, 3),
+    seed: int | None = None,
+    minimal: bool = True,
+    symmetric: bool = False,
+    *,
+    diagonal: bool = False,
+    regions: str | Sequence[int] | None = None,
+) -> str:
+    """A random puzzle with exactly one solution, in the one-line format.
+
+    Givens are drawn at random (each one keeping the puzzle solvable) until the solution
+    is unique. With ``minimal``, givens are then removed in random order whenever the
+    solution stays unique, so that removing any remaining given would allow a second
+    solution (a given that had to stay still has to: removing givens only adds
+    solutions). With ``symmetric``, givens come and go in pairs of cells symmetric about
+    the centre, and minimal means that no pair can go.
+    """
+    size = box[0] * box[1]
+    board = board_for("." * size * size, box, diagonal=diagonal, regions=regions)
+    rng = random.Random(seed)
+    n, cells = board.size, board.cells
+    groups = sorted({tuple(sorted({k, cells - 1 - k} if symmetric else {k})) for k in range(cells)})
+    rng.shuffle(groups)
+    grid = bytearray(cells)
+    solutions_left = 2
+    for group in groups:
+        for cell in group:
+            for value in rng.sample(range(1, n + 1), n):
+                grid[cell] = value
+                solutions_left = _run(board, bytes(grid), 2)[0][0]
+                if solutions_left:
+                    break
+        if solutions_left == 1:
+            break
+    if minimal:
+        filled = [group for group in groups if grid[group[0]]]
+        rng.shuffle(filled)
+        for group in filled:
+            kept = [grid[cell] for cell in group]
+            for cell in group:
+                grid[cell] = 0
+            if _run(board, bytes(grid), 2)[0][0] != 1:
+                for cell, value in zip(group, kept, strict=True):
+                    grid[cell] = value
+    return _text(grid)
+
+
+def svg_grid(
+    puzzle: str,
+    solution: str | None = None,
+    box: tuple[int, int] | None = None,
+    *,
+    regions: str | Sequence[int] | None = None,
+) -> str:
+    """An SVG picture of ``puzzle``: givens in black, the digits ``solution`` adds in blue,
+    thick lines around the boxes (or the jigsaw regions)."""
+    board = board_for(puzzle, box, regions=regions)
+    givens = _text(parse(puzzle, board))
+    filled = givens if solution is None else _text(parse(solution, board))
+    n, (rows, columns), cell = board.size, board.box, 32
+    region = board.regions or tuple(
+        (k // n // rows) * (n // columns) + (k % n) // columns for k in range(n * n)
+    )
+    side = n * cell
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{side + 4}" height="{side + 4}" '
+        f'viewBox="-2 -2 {side + 4} {side + 4}" font-family="sans-serif" '
+        f'font-size="{cell * 0.6:g}" text-anchor="middle">',
+        f'<rect width="{side}" height="{side}" fill="white" stroke="black" stroke-width="3"/>',
+    ]
+    for k in range(n * n):
+        row, column = divmod(k, n)
+        x, y = column * cell, row * cell
+        if column + 1 < n:  # the edge to the right neighbour
+            width = 3 if region[k] != region[k + 1] else 1
+            parts.append(_line(x + cell, y, x + cell, y + cell, width))
+        if row + 1 < n:  # the edge to the neighbour below
+            width = 3 if region[k] != region[k + n] else 1
+            parts.append(_line(x, y + cell, x + cell, y + cell, width))
+    for k, symbol in enumerate(filled):
+        if symbol != ".":
+            colour = "black" if givens[k] != "." else "#1f5fbf"
+            cx, cy = (k % n + 0.5) * cell, (k // n + 0.71) * cell  # baseline below the centre
+            parts.append(f'<text x="{cx:g}" y="{cy:g}" fill="{colour}">{symbol}</text>')
+    parts.append("</svg>")
+    return "\n".join(parts) + "\n"
+
+
+def _line(x1: float, y1: float, x2: float, y2: float, width: int) -> str:
+    return (
+        f'<line x1="{x1:g}" y1="{y1:g}" x2="{x2:g}" y2="{y2:g}" stroke="black" '
+        f'stroke-width="{width}" stroke-linecap="square"/>'
+    )

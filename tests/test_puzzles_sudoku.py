@@ -1,0 +1,261 @@
+"""Tests of :mod:`excover.puzzles.sudoku`: the compiled batch solver, the generic cover,
+the generator and the parser.
+
+References, all independent of the compiled solver: the rules checked directly on every
+solution; a brute force over all 288 grids of the 4x4 board (with a filter for each
+variant); the generic dancing-links engine on :func:`sudoku.problem`; puzzles whose status
+follows from how they were built (a solved grid minus one cell per row is unique, a row
+that needs a digit its column already has is unsolvable, an empty board has many
+solutions).
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from excover import ExcoverError, ProblemError, UsageError
+from excover.puzzles import sudoku
+
+SHARED = Path("/work/shared/benchmarks/sudoku_test.txt")
+
+#: Puzzles known for being hard for solvers that do not search: "Easter Monster" and Arto
+#: Inkala's 2012 puzzle; each has exactly one solution.
+FAMOUS = [
+    "1.......2.9.4...5...6...7...5.9.3.......7.......85..4.7.....6...3...9.8...2.....1",
+    "8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4..",
+]
+
+#: A 4x4 jigsaw map: each letter is one region of four cells.
+JIGSAW4 = "AABBACBBACDDCCDD"
+
+
+def units(board: sudoku.Board) -> list[list[int]]:
+    """The rules' units, written out again here rather than taken from the module."""
+    n, (rows, columns) = board.size, board.box
+    found = [[r * n + c for c in range(n)] for r in range(n)]
+    found += [[r * n + c for r in range(n)] for c in range(n)]
+    if board.regions is None:
+        for b in range(n):
+            top, left = (b // (n // columns)) * rows, (b % (n // columns)) * columns
+            found.append([(top + r) * n + left + c for r in range(rows) for c in range(columns)])
+    else:
+        for label in set(board.regions):
+            found.append([k for k in range(n * n) if board.regions[k] == label])
+    if board.diagonal:
+        found += [[k * n + k for k in range(n)], [k * n + n - 1 - k for k in range(n)]]
+    return found
+
+
+def obeys_rules(puzzle: str, solution: str, board: sudoku.Board) -> bool:
+    """A full grid, every unit holding each symbol once, every given kept."""
+    n = board.size
+    symbols = set(sudoku.SYMBOLS[:n])
+    givens = puzzle.replace("0", ".")
+    return (
+        len(solution) == n * n
+        and all({solution[k] for k in unit} == symbols for unit in units(board))
+        and all(g in (".", s) for g, s in zip(givens, solution, strict=True))
+    )
+
+
+@cache
+def latin_squares() -> list[str]:
+    """Every 4x4 Latin square, by brute force: rows are permutations, stacked while no
+    column repeats. Each variant's grids are the squares that obey its other units."""
+    rows = ["".join(p) for p in itertools.permutations("1234")]
+    squares = [""]
+    for _ in range(4):
+        squares = [
+            square + row
+            for square in squares
+            for row in rows
+            if all(row[c] not in square[c::4] for c in range(4))
+        ]
+    return squares
+
+
+def brute_count(puzzle: str, board: sudoku.Board) -> int:
+    return sum(
+        1
+        for grid in latin_squares()
+        if obeys_rules("." * 16, grid, board)
+        and all(g in ".0" or g == s for g, s in zip(puzzle, grid, strict=True))
+    )
+
+
+def test_the_4x4_board_has_288_grids() -> None:
+    assert len(latin_squares()) == 576  # classical figures, found by the brute force
+    assert brute_count("." * 16, sudoku.Board((2, 2))) == 288
+    assert sudoku.count("." * 16, None) == 288
+
+
+JIGSAW_REGIONS = tuple(ord(ch) - ord("A") for ch in JIGSAW4)
+BOARDS_4X4 = [
+    sudoku.Board((2, 2)),
+    sudoku.Board((2, 2), diagonal=True),
+    sudoku.Board((2, 2), regions=JIGSAW_REGIONS),
+]
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    board_number=st.sampled_from(range(len(BOARDS_4X4))),
+    cells=st.lists(st.tuples(st.integers(0, 15), st.integers(1, 4)), max_size=8),
+)
+def test_4x4_counts_match_brute_force(board_number: int, cells: list[tuple[int, int]]) -> None:
+    board = BOARDS_4X4[board_number]
+    grid = ["."] * 16
+    for cell, value in cells:
+        grid[cell] = str(value)
+    puzzle = "".join(grid)
+    regions = JIGSAW4 if board.regions else None
+    options: dict[str, Any] = {"box": board.box, "diagonal": board.diagonal, "regions": regions}
+    expected = brute_count(puzzle, board)
+    assert sudoku.count(puzzle, None, **options) == expected
+    assert sudoku.classify(puzzle, **options) == ("none", "unique", "multiple")[min(expected, 2)]
+    solution = sudoku.solve(puzzle, **options)
+    assert (solution is None) == (expected == 0)
+    if solution is not None:
+        assert obeys_rules(puzzle, solution, board)
+    listed = set(sudoku.solutions(puzzle, **options))
+    assert len(listed) == expected and all(obeys_rules(puzzle, s, board) for s in listed)
+
+
+@pytest.mark.parametrize("puzzle", [SHARED.read_text(), *FAMOUS])
+def test_hard_9x9_puzzles_are_unique_and_solved(puzzle: str) -> None:
+    board = sudoku.board_for(puzzle)
+    solution = sudoku.solve(puzzle)
+    assert solution is not None and obeys_rules(puzzle.replace("\n", ""), solution, board)
+    assert sudoku.classify(puzzle) == "unique"
+    assert list(sudoku.solutions(puzzle)) == [solution]  # the generic engine agrees
+
+
+@pytest.mark.parametrize("box", [(2, 2), (2, 3), (3, 2), (3, 3), (2, 4), (3, 4), (4, 4)])
+def test_constructed_statuses(box: tuple[int, int]) -> None:
+    n = box[0] * box[1]
+    board = sudoku.Board(box)
+    full = sudoku.solve("." * n * n, box=box)
+    assert full is not None and obeys_rules("." * n * n, full, board)
+    rng = random.Random(n)
+    # One blank per row: each is forced by its row, so the solution is unique.
+    holes = list(full)
+    for row in range(n):
+        holes[row * n + rng.randrange(n)] = "."
+    unique = "".join(holes)
+    assert sudoku.classify(unique, box=box) == "unique"
+    assert sudoku.solve(unique, box=box) == full
+    # Row 0 holds every digit but the first cell's, which column 0 already has: no
+    # clash among the givens, yet no solution.
+    row0 = "." + full[1:n]
+    column_given = ["."] * (n * n - n)
+    column_given[(box[0] - 1) * n] = full[0]  # cell (box[0], 0): below box 0
+    stuck = row0 + "".join(column_given)
+    assert sudoku.conflicts(stuck, box=box) == []
+    assert sudoku.classify(stuck, box=box) == "none"
+    assert sudoku.solve(stuck, box=box) is None
+    assert sudoku.classify("." * n * n, box=box) == "multiple"
+
+
+def test_clashing_givens_are_a_result_and_listed() -> None:
+    puzzle = list("." * 81)
+    puzzle[0], puzzle[8] = "5", "5"  # same row
+    puzzle[30], puzzle[40] = "7", "7"  # same box (rows 3-4, columns 3-4)
+    text = "".join(puzzle)
+    assert sudoku.solve(text) is None
+    assert sudoku.classify(text) == "none"
+    assert sudoku.count(text, None) == 0
+    assert sudoku.conflicts(text) == [(0, 0), (0, 8), (3, 3), (4, 4)]
+    assert sudoku.problem(text).first() is None
+
+
+def test_multi_line_grid_reads_like_one_line() -> None:
+    puzzle = SHARED.read_text()
+    one_line = "".join(puzzle.split())
+    grid = sudoku.format_grid(one_line)
+    assert "|" in grid and "\n" in grid
+    assert sudoku.solve(grid) == sudoku.solve(one_line) == sudoku.solve(puzzle)
+
+
+def test_solve_many_agrees_with_solve_and_keeps_the_cover_intact() -> None:
+    puzzles = [sudoku.generate(seed=k) for k in range(20)]
+    puzzles += ["11" + "." * 79, "." * 81, FAMOUS[0]]
+    one_by_one = [sudoku.solve(p) for p in puzzles]
+    assert sudoku.solve_many(puzzles) == one_by_one
+    assert sudoku.solve_many(reversed(puzzles)) == one_by_one[::-1]
+    statuses = sudoku.classify_many(puzzles)
+    assert statuses == [sudoku.classify(p) for p in puzzles]
+    assert statuses[-3:] == ["none", "multiple", "unique"]
+    assert sudoku.solve_many([]) == []
+
+
+@pytest.mark.parametrize(
+    ("box", "symmetric", "diagonal"),
+    [((3, 3), False, False), ((3, 3), True, False), ((2, 3), False, False), ((3, 3), False, True)],
+)
+def test_generated_puzzles_are_unique_and_minimal(
+    box: tuple[int, int], symmetric: bool, diagonal: bool
+) -> None:
+    for seed in range(3):
+        puzzle = sudoku.generate(box, seed=seed, symmetric=symmetric, diagonal=diagonal)
+        assert puzzle == sudoku.generate(box, seed=seed, symmetric=symmetric, diagonal=diagonal)
+        cover = sudoku.problem(puzzle, box=box, diagonal=diagonal)
+        assert cover.count(method="dlx") == 1  # the generic engine confirms uniqueness
+        size = len(puzzle)
+        givens = [k for k in range(size) if puzzle[k] != "."]
+        groups = {tuple(sorted({k, size - 1 - k} if symmetric else {k})) for k in givens}
+        if symmetric:
+            assert all(puzzle[size - 1 - k] != "." for k in givens)
+        for group in groups:
+            fewer = "".join("." if k in group else ch for k, ch in enumerate(puzzle))
+            assert sudoku.count(fewer, box=box, diagonal=diagonal) == 2
+
+
+def test_unminimised_puzzle_is_unique() -> None:
+    puzzle = sudoku.generate((2, 3), seed=5, minimal=False)
+    assert sudoku.problem(puzzle).count(method="dlx") == 1
+
+
+def test_larger_boards() -> None:
+    for box in [(4, 4), (5, 5)]:
+        n = box[0] * box[1]
+        solution = sudoku.solve("0" * n * n)
+        assert solution is not None and obeys_rules("." * n * n, solution, sudoku.Board(box))
+    puzzle = sudoku.generate((4, 4), seed=1)
+    assert sudoku.classify(puzzle) == "unique"
+
+
+@pytest.mark.parametrize(
+    ("puzzle", "box", "message"),
+    [
+        ("1" * 80, (3, 3), "81 cells, not 80"),
+        ("1" * 80, None, "80 cells is not a square board"),
+        ("1" * 17, None, "17 cells is not a square board"),
+        ("." * 40 + "x" + "." * 40, None, r"'x' at row 5, column 5 \(character 41\)"),
+        ("." * 15 + "5", None, "row 4, column 4"),
+        ("." * 49, None, "unsupported board of side 7"),
+        ("." * 81, (0, 9), "unsupported box shape 0x9"),
+        ("." * 36 * 36, (6, 6), "unsupported box shape 6x6"),
+    ],
+)
+def test_bad_input_names_the_culprit(
+    puzzle: str, box: tuple[int, int] | None, message: str
+) -> None:
+    with pytest.raises(ExcoverError, match=message):
+        sudoku.solve(puzzle, box=box)
+
+
+def test_bad_arguments() -> None:
+    with pytest.raises(UsageError, match="limit"):
+        sudoku.count("." * 81, limit=0)
+    with pytest.raises(UsageError, match="region"):
+        sudoku.solve("." * 16, regions="AAAA" * 4)
+    with pytest.raises(ProblemError):
+        sudoku.solve_many(["." * 81, "." * 80])
