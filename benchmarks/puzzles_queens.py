@@ -1,6 +1,6 @@
 """Benchmark N-queens counting with :func:`excover.puzzles.queens.queens` and dancing links.
 
-Counts the placements for each n up to ``--max`` (default 14; 16 takes about a minute)
+Counts the placements for each n up to ``--max`` (default 14; 16 takes about 30 s)
 and prints solutions, nodes, updates and time, checking each count against OEIS A000170
 and, for n = 8 and 10-14, nodes and updates against Knuth's DLX1 figures on his
 ``queens-dlx`` files (tests/data/knuth/MANIFEST.md): the problem lists its items like his.

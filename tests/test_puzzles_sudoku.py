@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import itertools
 import random
+import signal
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -259,3 +260,40 @@ def test_bad_arguments() -> None:
         sudoku.solve("." * 16, regions="AAAA" * 4)
     with pytest.raises(ProblemError):
         sudoku.solve_many(["." * 81, "." * 80])
+
+
+def test_parse_one_line_and_grid_forms_agree() -> None:
+    board = sudoku.Board((4, 4))
+    puzzle = sudoku.generate((4, 4), seed=3)
+    values = sudoku.parse(puzzle, board)
+    assert all(
+        (ch == ".") == (v == 0) and (ch == "." or sudoku.SYMBOLS[v - 1] == ch)
+        for ch, v in zip(puzzle, values, strict=True)
+    )
+    assert sudoku.parse(puzzle.lower().replace(".", "0"), board) == values
+    assert sudoku.parse(sudoku.format_grid(puzzle), board) == values
+
+
+class Stop(Exception):
+    """Raised by the test's signal handler."""
+
+
+def test_a_signal_stops_the_compiled_search_and_leaves_the_cover_intact() -> None:
+    def handler(signum: int, frame: object) -> None:
+        raise Stop
+
+    before = sudoku.solve_many(FAMOUS)
+    old = signal.signal(signal.SIGALRM, handler)
+    try:
+        signal.setitimer(signal.ITIMER_REAL, 0.05)
+        with pytest.raises(Stop):  # the handler's own exception comes through
+            sudoku.count("." * 81, None)  # 6.7e21 solutions: it never ends by itself
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, old)
+    assert sudoku.solve_many(FAMOUS) == before
+    assert all(
+        s is not None and obeys_rules(p, s, sudoku.Board())
+        for p, s in zip(FAMOUS, before, strict=True)
+    )
+    assert sudoku.count("." * 16, None) == 288

@@ -5,7 +5,10 @@ count and the figures of Knuth's files."""
 from __future__ import annotations
 
 import math
+import os
 import random
+import signal
+import threading
 from pathlib import Path
 
 import pytest
@@ -189,3 +192,19 @@ def test_bad_arguments() -> None:
         dominoes(2, 2).zdd("frontier")
     with pytest.raises(UsageError):
         dominoes(2, 2).count(method="zdd", heuristic="mrv")
+
+
+def test_ctrl_c_stops_dxz_and_the_manager_stays_usable() -> None:
+    problem = ExactCover.read(KNUTH / "pento3x20.dlx")  # DXZ needs far more than 0.1 s here
+    manager = Manager()
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    timer = threading.Timer(0.1, os.kill, (os.getpid(), signal.SIGINT))
+    try:
+        timer.start()
+        with pytest.raises(KeyboardInterrupt):
+            dxz.dxz(problem, manager)
+    finally:
+        timer.cancel()
+        timer.join()
+        signal.signal(signal.SIGINT, previous)
+    assert dxz.dxz(dominoes(4, 4), manager).count() == transfer_matrix(4, 4)

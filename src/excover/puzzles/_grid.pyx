@@ -24,13 +24,18 @@ equal digits in a line, or two givens in one cell): the puzzle then has no solut
 only the givens covered so far are undone.
 """
 
-from cpython.exc cimport PyErr_CheckSignals
 from libc.stdint cimport int32_t, uint8_t
 from libc.stdlib cimport free, malloc
 
+cdef extern from "Python.h":
+    # Runs the Python signal handlers; -1 with their exception set when one raised. Declared
+    # without an exception value so that the search unwinds its links before passing it on.
+    int check_signals "PyErr_CheckSignals" () noexcept
+
+
 cdef enum:
-    # The result of a search interrupted by Ctrl-C (the batch stops there).
-    INTERRUPTED = -1
+    # The result of a search interrupted by Ctrl-C: the signal handler's exception is set.
+    INTERRUPTED = -2
     # How many search nodes pass between two looks at Ctrl-C.
     CHECK_EVERY = 65536
 
@@ -43,6 +48,7 @@ cdef class GridCover:
     """
 
     cdef int32_t n_cells, n_values, n_items, n_options, n_nodes
+    cdef long ticks  # search nodes so far, over all puzzles: paces the looks at Ctrl-C
     cdef int32_t *ulink
     cdef int32_t *dlink
     cdef int32_t *top
@@ -188,14 +194,14 @@ cdef class GridCover:
             option = self.node_option[self.choice[k]]
             out[option // self.n_values] = <uint8_t>(option % self.n_values + 1)
 
-    cdef int search(self, int limit, int32_t n_forced, uint8_t *out) except -2:
+    cdef int search(self, int limit, int32_t n_forced, uint8_t *out) noexcept:
         """Count the solutions up to ``limit``, writing the first into ``out``; the links
-        are restored on return. Returns the count, or INTERRUPTED after Ctrl-C."""
+        are restored on return. Returns the count, or INTERRUPTED when the Ctrl-C handler
+        raised (its exception is then set, for the caller to pass on)."""
         cdef int32_t root = self.n_items, level = 0, i, best, length, x
         cdef int32_t *iright = self.iright
         cdef int32_t *top = self.top
         cdef int count = 0
-        cdef long ticks = 0
         while True:
             # Enter a level: a solution, a dead end, or a branch on the tightest item.
             if iright[root] == root:
@@ -206,8 +212,8 @@ cdef class GridCover:
                     break
                 x = -1
             else:
-                ticks += 1
-                if ticks % CHECK_EVERY == 0 and PyErr_CheckSignals() != 0:
+                self.ticks += 1
+                if self.ticks % CHECK_EVERY == 0 and check_signals() != 0:
                     count = INTERRUPTED
                     break
                 best = iright[root]
@@ -249,17 +255,49 @@ cdef class GridCover:
             self.uncover(self.top[x])
         return count
 
+    cdef int solve_one(self, const uint8_t *grid, int limit, uint8_t *out) except -2:
+        """Cover the givens of ``grid``, search, uncover them: the count up to ``limit``
+        (0 when two givens clash), the first solution in ``out``. Raises what the Ctrl-C
+        handler raised, with the links restored."""
+        cdef int32_t cell, option, n_forced = 0, k, x, y
+        cdef int result = 0
+        cdef bint clash = False
+        for cell in range(self.n_cells):
+            if grid[cell] == 0:
+                continue
+            option = cell * self.n_values + grid[cell] - 1
+            x = self.option_first[option]
+            y = x
+            while True:
+                if not self.active[self.top[y]]:
+                    clash = True
+                    break
+                y = self.right[y]
+                if y == x:
+                    break
+            if clash:
+                break
+            self.forced[n_forced] = option
+            n_forced += 1
+            self.cover(self.top[x])
+            self.cover_rest(x)
+        if not clash:
+            result = self.search(limit, n_forced, out)
+        for k in range(n_forced - 1, -1, -1):
+            x = self.option_first[self.forced[k]]
+            self.uncover_rest(x)
+            self.uncover(self.top[x])
+        return result
+
     def run(self, const uint8_t[:] grids, int limit, uint8_t[:] out, int32_t[:] counts):
         """Solve the puzzles of ``grids`` (``n_cells`` values each, 0 for a blank) in turn.
 
         ``counts[p]`` gets the number of solutions of puzzle ``p`` up to ``limit`` and
         ``out`` its first solution (left as is when there is none). Values must be in
-        ``0..n_values``. Raises KeyboardInterrupt on Ctrl-C, with the links restored.
+        ``0..n_values`` (checked before any search). Ctrl-C raises KeyboardInterrupt, the
+        links restored, ``counts`` and ``out`` filled for the puzzles before.
         """
-        cdef Py_ssize_t n_puzzles, p, base
-        cdef int32_t cell, v, option, n_forced, k, x, y
-        cdef int result
-        cdef bint clash
+        cdef Py_ssize_t n_puzzles, p, k
         if limit < 1:
             raise ValueError("limit must be at least 1")
         n_puzzles = grids.shape[0] // self.n_cells
@@ -267,38 +305,10 @@ cdef class GridCover:
             raise ValueError("grids and out must hold n_cells values per puzzle")
         if counts.shape[0] != n_puzzles:
             raise ValueError("counts must hold one entry per puzzle")
+        for k in range(grids.shape[0]):
+            if grids[k] > self.n_values:
+                raise ValueError(f"value {grids[k]} out of range in puzzle {k // self.n_cells}")
         for p in range(n_puzzles):
-            base = p * self.n_cells
-            n_forced = 0
-            clash = False
-            for cell in range(self.n_cells):
-                v = grids[base + cell]
-                if v == 0:
-                    continue
-                if v > self.n_values:
-                    raise ValueError(f"value {v} out of range in puzzle {p}")
-                option = cell * self.n_values + v - 1
-                x = self.option_first[option]
-                y = x
-                while True:
-                    if not self.active[self.top[y]]:
-                        clash = True
-                        break
-                    y = self.right[y]
-                    if y == x:
-                        break
-                if clash:
-                    break
-                self.forced[n_forced] = option
-                n_forced += 1
-                self.cover(self.top[x])
-                self.cover_rest(x)
-            result = 0 if clash else self.search(limit, n_forced, &out[base])
-            for k in range(n_forced - 1, -1, -1):
-                x = self.option_first[self.forced[k]]
-                self.uncover_rest(x)
-                self.uncover(self.top[x])
-            if result == INTERRUPTED:
-                PyErr_CheckSignals()
-                raise KeyboardInterrupt
-            counts[p] = result
+            counts[p] = self.solve_one(
+                &grids[p * self.n_cells], limit, &out[p * self.n_cells]
+            )

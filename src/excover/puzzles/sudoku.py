@@ -29,7 +29,8 @@ import random
 from array import array
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache, lru_cache
+from itertools import pairwise
 from typing import TYPE_CHECKING, Literal
 
 from excover.errors import ProblemError, UsageError
@@ -200,8 +201,12 @@ def parse(puzzle: str, board: Board) -> bytes:
 
     Raises ProblemError naming the position of a bad character, or the length.
     """
-    cells = _cells(puzzle)
     n = board.size
+    if isinstance(puzzle, str) and len(puzzle) == board.cells and puzzle.isascii():
+        raw = puzzle.encode()
+        if not raw.translate(None, _allowed(n)):  # one line of valid characters only
+            return raw.translate(_TO_VALUE)
+    cells = _cells(puzzle)
     if len(cells) != board.cells:
         raise ProblemError(f"a {n}x{n} puzzle has {board.cells} cells, not {len(cells)}")
     values = bytearray(board.cells)
@@ -220,8 +225,22 @@ def parse(puzzle: str, board: Board) -> bytes:
     return bytes(values)
 
 
+#: ``bytes.translate`` tables: a cell's character to its value (0: blank), and back.
+_TO_VALUE = bytes.maketrans(
+    b".0" + SYMBOLS.encode() + SYMBOLS[9:].lower().encode(),
+    bytes(2) + bytes(range(1, len(SYMBOLS) + 1)) + bytes(range(10, len(SYMBOLS) + 1)),
+)
+_TO_SYMBOL = bytes.maketrans(bytes(range(len(SYMBOLS) + 1)), b"." + SYMBOLS.encode())
+
+
+@cache
+def _allowed(size: int) -> bytes:
+    """The characters of a one-line puzzle of side ``size``."""
+    return (".0" + SYMBOLS[:size] + SYMBOLS[9:size].lower()).encode()
+
+
 def _text(values: bytes | bytearray) -> str:
-    return "".join(SYMBOLS[v - 1] if v else "." for v in values)
+    return bytes(values).translate(_TO_SYMBOL).decode()
 
 
 @lru_cache(maxsize=16)
@@ -254,7 +273,7 @@ def count(
     regions: str | Sequence[int] | None = None,
 ) -> int:
     """The number of solutions of ``puzzle``, counting no further than ``limit`` (None:
-    all of them; 2 is enough to tell a unique solution from several)."""
+    all of them, up to 2**31 - 1; 2 is enough to tell a unique solution from several)."""
     board = board_for(puzzle, box, diagonal=diagonal, regions=regions)
     counts, _ = _run(board, parse(puzzle, board), limit)
     return counts[0]
@@ -382,7 +401,7 @@ def grid_of(cover: ExactCover, solution: Iterable[int]) -> str:
     placed: dict[tuple[int, int], int] = {}
     for option in solution:
         items = cover.option_items(option)
-        for cell, row_digit in zip(items, items[1:], strict=False):
+        for cell, row_digit in pairwise(items):
             if cell[0] == "p":
                 row, column = map(int, cell[1:].split("_"))
                 placed[row, column] = int(row_digit.split("_")[1])

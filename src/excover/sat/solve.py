@@ -25,18 +25,17 @@ decode into a solution raises :class:`~excover.SolverError`.
 from __future__ import annotations
 
 import importlib.util
-import os
 import shlex
 import subprocess
-import sys
 import tempfile
-from collections.abc import Iterable, Iterator
-from contextlib import contextmanager
+import time
+from collections.abc import Callable, Generator, Iterable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
-from excover.errors import SolverError, UsageError
+from excover.errors import LimitReached, SolverError, UsageError
 from excover.problem import ExactCover
+from excover.sat import ganak
 from excover.sat.cnf import CNF
 from excover.sat.encode import to_cnf
 from excover.sat.pool import Clause
@@ -44,7 +43,18 @@ from excover.sat.pool import Clause
 if TYPE_CHECKING:
     from pysat.solvers import Solver
 
-__all__ = ["DEFAULT_SOLVER", "checked", "count", "first", "solutions"]
+    from excover.dlx import Stats
+
+__all__ = [
+    "DEFAULT_SOLVER",
+    "PROBE_SECONDS",
+    "PROBE_SOLUTIONS",
+    "checked",
+    "count",
+    "counted",
+    "first",
+    "solutions",
+]
 
 #: The solver used when none is named: CaDiCaL, through PySAT.
 DEFAULT_SOLVER = "cadical"
@@ -55,12 +65,20 @@ _ALIASES = {"cadical": "cadical195", "glucose": "glucose4", "minisat": "minisat2
 #: PySAT solvers that cannot take new clauses after solving (rebuilt for every call).
 _NOT_INCREMENTAL = {"kissat404"}
 
+#: Seconds a solver runs, under a time limit, before the clock is read again.
+_SLICE = 0.05
+
+
+class _OutOfTime(Exception):
+    """The run's time budget ran out inside a solver call."""
+
 
 class _Backend(Protocol):
     """A solver holding a formula: solve it, add clauses, solve again."""
 
-    def solve(self) -> list[int] | None:
-        """A model (signed literals), or None when the formula is unsatisfiable."""
+    def solve(self, deadline: float | None) -> list[int] | None:
+        """A model (signed literals), or None when the formula is unsatisfiable; raises
+        :class:`_OutOfTime` once ``time.monotonic()`` passes ``deadline``."""
 
     def add_clause(self, clause: Clause) -> None:
         """Add a clause to the formula."""
@@ -70,26 +88,52 @@ class _Backend(Protocol):
 
 
 class _PySat:
-    """A PySAT solver, incremental when the solver allows it."""
+    """A PySAT solver, incremental when the solver allows it.
+
+    Without a deadline the solver runs one uninterrupted call. With one, it runs in
+    slices bounded by a number of conflicts, resized so that a slice takes about
+    ``_SLICE`` seconds, and the clock is read between slices: a slice keeps everything
+    the solver has learnt, so slicing costs little. PySAT turns Ctrl-C inside a call into
+    its own exception, which becomes KeyboardInterrupt here.
+    """
 
     def __init__(self, name: str, clauses: list[Clause]) -> None:
         self.name = name
         self.clauses = clauses
         self.added: list[Clause] = []  # clauses for the next solver built, if not incremental
         self.solver: Solver | None = None
+        self.budget = 1000  # conflicts per slice
 
-    def solve(self) -> list[int] | None:
+    def solve(self, deadline: float | None) -> list[int] | None:
         from pysat.solvers import Solver
 
         if self.solver is None:
             self.solver = Solver(name=self.name, bootstrap_with=self.clauses)
             self.solver.append_formula(self.added)
-        if not self.solver.solve():
+        solver = self.solver
+        status = self._sliced(solver, deadline) if deadline is not None else _call(solver.solve)
+        if not status:
             return None
-        model = self.solver.get_model()
+        model = solver.get_model()
         if self.name in _NOT_INCREMENTAL:
             self.close()
         return list(model) if model is not None else []
+
+    def _sliced(self, solver: Solver, deadline: float) -> bool:
+        """Solve in slices of conflicts until an answer, or until ``deadline``."""
+        while True:
+            started = time.monotonic()
+            if started >= deadline:
+                raise _OutOfTime
+            solver.conf_budget(self.budget)
+            status = _call(solver.solve_limited)
+            if status is not None:
+                return bool(status)
+            took = time.monotonic() - started
+            if took < _SLICE / 2:
+                self.budget *= 2
+            elif took > 2 * _SLICE and self.budget > 100:
+                self.budget //= 2
 
     def add_clause(self, clause: Clause) -> None:
         if self.name in _NOT_INCREMENTAL or self.solver is None:
@@ -103,21 +147,39 @@ class _PySat:
             self.solver = None
 
 
+def _call(solve: Callable[[], bool | None]) -> bool | None:
+    """``solve()``, with PySAT's report of a Ctrl-C raised as KeyboardInterrupt."""
+    try:
+        return solve()
+    except Exception as error:
+        if type(error).__module__ == "pysolvers" and "keyboard interrupt" in str(error):
+            raise KeyboardInterrupt from None
+        raise
+
+
 class _External:
-    """An external solver command, run on a DIMACS file for every call."""
+    """An external solver command, run on a DIMACS file for every call (killed at the
+    deadline, or on Ctrl-C)."""
 
     def __init__(self, command: list[str], cnf: CNF) -> None:
         self.command = command
         self.cnf = CNF(cnf.n_vars, list(cnf.clauses), cnf.n_options, cnf.amo, cnf.problem_text)
 
-    def solve(self) -> list[int] | None:
+    def solve(self, deadline: float | None) -> list[int] | None:
+        timeout = None if deadline is None else max(0.0, deadline - time.monotonic())
         with tempfile.TemporaryDirectory(prefix="excover-") as folder:
             path = Path(folder) / "problem.cnf"
             self.cnf.write_dimacs(path)
             try:
                 run = subprocess.run(
-                    [*self.command, str(path)], capture_output=True, text=True, check=False
+                    [*self.command, str(path)],
+                    capture_output=True,
+                    text=True,
+                    check=False,
+                    timeout=timeout,
                 )
+            except subprocess.TimeoutExpired:
+                raise _OutOfTime from None
             except OSError as error:
                 raise UsageError(
                     f"cannot run solver command {shlex.join(self.command)!r}: {error.strerror}"
@@ -151,8 +213,9 @@ def _parse_answer(stdout: str, stderr: str, command: list[str]) -> list[int] | N
     raise SolverError(f"solver {command[0]!r} gave no 's SATISFIABLE/UNSATISFIABLE' ({detail})")
 
 
-def _backend(solver: object, cnf: CNF) -> _Backend:
-    """The back end named ``solver`` (see the module documentation), holding ``cnf``."""
+def _backend(solver: object, cnf: CNF, timed: bool) -> _Backend:
+    """The back end named ``solver`` (see the module documentation), holding ``cnf``;
+    ``timed`` when it must honour a time limit."""
     if not isinstance(solver, str):
         raise UsageError(f"a solver is named by a string, not {solver!r}")
     if solver.startswith("ext:"):
@@ -162,7 +225,13 @@ def _backend(solver: object, cnf: CNF) -> _Backend:
         return _External(command, cnf)
     if solver == "ganak":
         raise UsageError("ganak counts solutions but does not find them; use it with count()")
-    return _PySat(_pysat_name(solver), cnf.clauses)
+    name = _pysat_name(solver)
+    if timed and name in _NOT_INCREMENTAL:
+        raise UsageError(
+            f"solver {solver!r} cannot resume a search, so it cannot honour timeout; "
+            f"use 'ext:{solver}' or another solver"
+        )
+    return _PySat(name, cnf.clauses)
 
 
 def _pysat_name(solver: str) -> str:
@@ -190,11 +259,72 @@ def checked(problem: ExactCover, cnf: CNF, model: Iterable[int]) -> list[int]:
     return solution
 
 
+class _Run:
+    """The limits and the statistics of one SAT run (first, solutions or count).
+
+    ``timeout`` bounds the seconds spent encoding and solving over the whole run (time
+    the caller spends between two solutions is not counted); ``max_solutions`` stops the
+    run quietly after that many solutions.
+    """
+
+    def __init__(self, algorithm: str, timeout: float | None, max_solutions: int | None) -> None:
+        _check_limits(timeout, max_solutions)
+        self.algorithm = algorithm
+        self.timeout = timeout
+        self.max_solutions = max_solutions
+        self.seconds = 0.0
+        self.found = 0
+
+    def deadline(self) -> float | None:
+        """The monotonic time at which the run's time budget runs out, or None."""
+        if self.timeout is None:
+            return None
+        return time.monotonic() + max(0.0, self.timeout - self.seconds)
+
+    def stats(self, complete: bool, stopped_by: str | None) -> Stats:
+        """The statistics of the run so far (no search nodes or updates in SAT)."""
+        from excover.dlx import Stats
+
+        return Stats(
+            solutions=self.found,
+            seconds=self.seconds,
+            complete=complete,
+            stopped_by=stopped_by,
+            algorithm=self.algorithm,
+        )
+
+    def out_of_time(self) -> LimitReached:
+        """The exception that reports the end of the time budget."""
+        return LimitReached("timeout", self.stats(complete=False, stopped_by="timeout"))
+
+
+def _check_limits(timeout: object, max_solutions: object) -> None:
+    """Reject a negative or non-numeric ``timeout`` or ``max_solutions``."""
+    if timeout is not None and (
+        isinstance(timeout, bool) or not isinstance(timeout, int | float) or not timeout >= 0
+    ):
+        raise UsageError(f"timeout must be a non-negative number, not {timeout!r}")
+    if max_solutions is not None and (
+        isinstance(max_solutions, bool) or not isinstance(max_solutions, int) or max_solutions < 0
+    ):
+        raise UsageError(f"max_solutions must be a non-negative integer, not {max_solutions!r}")
+
+
 def first(
-    problem: ExactCover, solver: str | None = None, amo: str | None = None, **unused: object
+    problem: ExactCover,
+    solver: str | None = None,
+    amo: str | None = None,
+    *,
+    timeout: float | None = None,
+    max_solutions: int | None = None,
+    **unused: object,
 ) -> list[int] | None:
-    """One solution found by the SAT solver, or None when there is none."""
-    return next(solutions(problem, solver, amo, 1, **unused), None)
+    """One solution found by the SAT solver, or None when there is none (or when
+    ``max_solutions`` is 0). ``timeout`` raises :class:`~excover.LimitReached`."""
+    found = solutions(
+        problem, solver, amo, 1, timeout=timeout, max_solutions=max_solutions, **unused
+    )
+    return next(found, None)
 
 
 def solutions(
@@ -202,19 +332,34 @@ def solutions(
     solver: str | None = None,
     amo: str | None = None,
     limit: int | None = None,
+    *,
+    timeout: float | None = None,
+    max_solutions: int | None = None,
     **unused: object,
 ) -> Iterator[list[int]]:
-    """Lazily yield the solutions (at most ``limit``), each as sorted option indices.
-    ``solver`` defaults to :data:`DEFAULT_SOLVER`, ``amo`` to ``"auto"``; ``unused``
-    catches the dancing-links options, which a SAT solver cannot honour."""
+    """Lazily yield the solutions (at most ``limit``, and at most ``max_solutions``), each
+    as sorted option indices. ``solver`` defaults to :data:`DEFAULT_SOLVER`, ``amo`` to
+    ``"auto"``; ``timeout`` (seconds) raises :class:`~excover.LimitReached` with the
+    statistics of the run when it runs out, which ends the run. ``unused`` catches the
+    dancing-links options, which a SAT solver cannot honour."""
     _reject(unused)
     if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int) or limit < 0):
         raise UsageError(f"limit must be a non-negative int or None, not {limit!r}")
+    name = DEFAULT_SOLVER if solver is None else solver
+    run = _Run(f"SAT ({name})", timeout, max_solutions)
+    cnf, backend = _prepare(problem, name, amo, run)
+    if max_solutions is not None:
+        limit = max_solutions if limit is None else min(limit, max_solutions)
+    return _enumerate(problem, cnf, backend, run, limit)
+
+
+def _prepare(problem: ExactCover, solver: str, amo: str | None, run: _Run) -> tuple[CNF, _Backend]:
+    """The formula of ``problem`` and a back end holding it; the time goes to ``run``."""
+    started = time.monotonic()
     cnf = to_cnf(problem, "auto" if amo is None else amo)
-    backend = _backend(DEFAULT_SOLVER if solver is None else solver, cnf)
-    data = problem.engine_input()
-    exact = all(lo == hi for lo, hi in zip(data.lo, data.hi, strict=True))
-    return _enumerate(problem, cnf, backend, exact, limit)
+    backend = _backend(solver, cnf, timed=run.timeout is not None)
+    run.seconds += time.monotonic() - started
+    return cnf, backend
 
 
 def _reject(unused: dict[str, object]) -> None:
@@ -225,19 +370,26 @@ def _reject(unused: dict[str, object]) -> None:
 
 
 def _enumerate(
-    problem: ExactCover, cnf: CNF, backend: _Backend, exact: bool, limit: int | None
-) -> Iterator[list[int]]:
+    problem: ExactCover, cnf: CNF, backend: _Backend, run: _Run, limit: int | None
+) -> Generator[list[int]]:
     """The solutions of ``cnf``, blocking each one on the option variables once found."""
     if any(not clause for clause in cnf.clauses):  # an empty clause: nothing to search
         return
-    found = 0
+    data = problem.engine_input()
+    exact = all(lo == hi for lo, hi in zip(data.lo, data.hi, strict=True))
     try:
-        while limit is None or found < limit:
-            model = backend.solve()
+        while limit is None or run.found < limit:
+            started = time.monotonic()
+            try:
+                model = backend.solve(run.deadline())
+            except _OutOfTime:
+                raise run.out_of_time() from None
+            finally:
+                run.seconds += time.monotonic() - started
             if model is None:
                 return
             solution = checked(problem, cnf, model)
-            found += 1
+            run.found += 1
             yield solution
             chosen = {option + 1 for option in solution}
             if exact:
@@ -251,51 +403,76 @@ def _enumerate(
         backend.close()
 
 
+#: ``count`` with no solver named enumerates first, and hands the problem to ganak (when
+#: installed) once the enumeration has run this many seconds ...
+PROBE_SECONDS = 1.0
+#: ... and found at least this many solutions without finishing: the count looks large,
+#: and ganak's work does not grow with the count (few solutions are cheaper to enumerate).
+PROBE_SOLUTIONS = 1000
+
+
 def count(
-    problem: ExactCover, solver: str | None = None, amo: str | None = None, **unused: object
+    problem: ExactCover,
+    solver: str | None = None,
+    amo: str | None = None,
+    *,
+    timeout: float | None = None,
+    max_solutions: int | None = None,
+    **unused: object,
 ) -> int:
-    """The number of solutions: counted by ganak when ``solver`` is ``"ganak"``, or is None
-    and pyganak is installed; otherwise by enumerating them with the named SAT solver."""
+    """The number of solutions, at most ``max_solutions`` (see :func:`counted`)."""
+    return counted(
+        problem, solver, amo, timeout=timeout, max_solutions=max_solutions, **unused
+    ).solutions
+
+
+def counted(
+    problem: ExactCover,
+    solver: str | None = None,
+    amo: str | None = None,
+    *,
+    timeout: float | None = None,
+    max_solutions: int | None = None,
+    **unused: object,
+) -> Stats:
+    """Count the solutions; return the statistics of the run (``solutions`` is the count,
+    ``algorithm`` says who counted).
+
+    ``solver="ganak"`` counts with ganak; any other solver name enumerates the solutions
+    with that SAT solver. With no solver named, :data:`DEFAULT_SOLVER` enumerates them,
+    and once it has run :data:`PROBE_SECONDS` and found :data:`PROBE_SOLUTIONS` without
+    finishing, ganak counts instead if pyganak is installed (and ``max_solutions`` is not
+    given). ``timeout`` bounds the whole run and raises :class:`~excover.LimitReached`.
+    """
     _reject(unused)
-    if solver is None:
-        solver = "ganak" if importlib.util.find_spec("pyganak") is not None else DEFAULT_SOLVER
-    if solver != "ganak":
-        return sum(1 for _ in solutions(problem, solver, amo))
-    cnf = to_cnf(problem, "auto" if amo is None else amo)
-    if importlib.util.find_spec("pyganak") is None:
-        raise UsageError("solver 'ganak' needs pyganak: pip install 'excover[count]'")
-    return _ganak_count(cnf)
+    if solver == "ganak":
+        run = _Run("ganak", timeout, max_solutions)
+        cnf = to_cnf(problem, "auto" if amo is None else amo)
+        return _ganak(cnf, run)
+    name = DEFAULT_SOLVER if solver is None else solver
+    run = _Run(f"SAT ({name})", timeout, max_solutions)
+    cnf, backend = _prepare(problem, name, amo, run)
+    switch = solver is None and max_solutions is None and ganak.available()
+    found = _enumerate(problem, cnf, backend, run, max_solutions)
+    for _ in found:
+        if switch and run.found >= PROBE_SOLUTIONS and run.seconds >= PROBE_SECONDS:
+            found.close()
+            run.algorithm += " probe, then ganak"
+            return _ganak(cnf, run)
+    return run.stats(complete=True, stopped_by=None)
 
 
-def _ganak_count(cnf: CNF) -> int:
-    """The number of models of ``cnf`` projected on its option variables, by ganak."""
-    if any(not clause for clause in cnf.clauses):
-        return 0
-    from pyganak import Counter
-
-    counter = Counter()
-    counter.new_vars(cnf.n_vars)
-    counter.add_clauses(cnf.clauses)
-    counter.set_sampling_set(list(cnf.projection))
-    with _quiet_stdout():
-        return int(counter.count())
-
-
-@contextmanager
-def _quiet_stdout() -> Iterator[None]:
-    """Send what C code writes on file descriptor 1 to /dev/null (ganak prints progress
-    lines on stdout, which would mix with the caller's output)."""
-    sys.stdout.flush()
+def _ganak(cnf: CNF, run: _Run) -> Stats:
+    """Count the models of ``cnf`` with ganak within the time left to ``run``."""
+    started = time.monotonic()
+    deadline = run.deadline()
     try:
-        saved = os.dup(1)
-    except OSError:  # no stdout at all: nothing to protect
-        yield
-        return
-    devnull = os.open(os.devnull, os.O_WRONLY)
-    try:
-        os.dup2(devnull, 1)
-        yield
+        total = ganak.ganak_count(cnf, None if deadline is None else deadline - started)
+    except ganak.GanakTimeout:
+        raise run.out_of_time() from None
     finally:
-        os.dup2(saved, 1)
-        os.close(saved)
-        os.close(devnull)
+        run.seconds += time.monotonic() - started
+    if run.max_solutions is not None:
+        total = min(total, run.max_solutions)
+    run.found = total
+    return run.stats(complete=True, stopped_by=None)

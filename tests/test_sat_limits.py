@@ -1,0 +1,151 @@
+"""Limits of SAT runs: timeout, max_solutions, Ctrl-C, and how count() picks its counter.
+
+The hard case is the pigeonhole problem (n+1 pigeons, n holes, as exact cover): it has no
+solution, and with pairwise at-most-one clauses no resolution proof of that is short, so a
+CDCL solver works on it for minutes. That lets a test stop a solver in the middle of a call.
+"""
+
+from __future__ import annotations
+
+import signal
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+from builders import dominoes, queens
+
+from excover import ExactCover, LimitReached
+from excover.sat import solve
+
+TESTS = Path(__file__).parent
+
+
+def pigeonhole(holes: int) -> ExactCover:
+    """``holes + 1`` pigeons (primary items), each put in one of ``holes`` holes
+    (secondary items, at most one pigeon each): no solution."""
+    problem = ExactCover(
+        primary=[f"p{i}" for i in range(holes + 1)],
+        secondary=[f"h{j}" for j in range(holes)],
+    )
+    for pigeon in range(holes + 1):
+        for hole in range(holes):
+            problem.add_option([f"p{pigeon}", f"h{hole}"])
+    return problem
+
+
+def test_small_pigeonhole_has_no_solution() -> None:
+    """The hard instance's family really has no solution (checked on a small one by DLX)."""
+    assert pigeonhole(5).count(method="dlx") == 0
+    assert pigeonhole(5).first(method="sat", amo="pairwise") is None
+
+
+def test_timeout_stops_a_solver_call() -> None:
+    with pytest.raises(LimitReached) as stop:
+        pigeonhole(12).first(method="sat", amo="pairwise", timeout=0.2)
+    stats = stop.value.stats
+    assert stop.value.reason == stats.stopped_by == "timeout"
+    assert (stats.solutions, stats.nodes, stats.complete) == (0, 0, False)
+    assert stats.algorithm == "SAT (cadical)"
+    assert stats.seconds >= 0.2
+
+
+def test_timeout_counts_the_solutions_found_so_far() -> None:
+    """Enumerating 8×8 domino tilings (12,988,816) cannot end within 0.3 s; the statistics
+    count exactly the solutions that were yielded before the stop."""
+    yielded = []
+    with pytest.raises(LimitReached) as stop:  # noqa: PT012 (the loop is the call)
+        for solution in dominoes(8, 8).solutions(method="sat", timeout=0.3):
+            yielded.append(frozenset(solution))
+    assert stop.value.stats.solutions == len(yielded) == len(set(yielded)) > 0
+    with pytest.raises(LimitReached):
+        dominoes(8, 8).count(method="sat", solver="glucose4", timeout=0.3)
+
+
+def test_timeout_stops_ganak() -> None:
+    """ganak needs about a minute for the 724 solutions of 10 queens."""
+    with pytest.raises(LimitReached) as stop:
+        queens(10).count(method="sat", solver="ganak", timeout=0.5)
+    assert stop.value.stats.algorithm == "ganak"
+    assert stop.value.stats.seconds >= 0.5
+
+
+def test_timeout_stops_an_external_solver() -> None:
+    sleeper = f"ext:{sys.executable} -c 'import time; time.sleep(60)'"
+    with pytest.raises(LimitReached):
+        queens(6).first(method="sat", solver=sleeper, timeout=0.2)
+
+
+def test_a_generous_timeout_changes_nothing() -> None:
+    """Solving in slices of conflicts finds the same solutions as one call."""
+    for problem in (queens(7), dominoes(3, 4)):
+        sliced = {frozenset(s) for s in problem.solutions(method="sat", timeout=60.0)}
+        assert sliced == {frozenset(s) for s in problem.solutions()}
+    assert pigeonhole(7).first(method="sat", timeout=60.0) is None
+
+
+@pytest.mark.parametrize("cap", [0, 1, 5, 40, 1000])
+def test_max_solutions_like_dlx(cap: int) -> None:
+    problem = queens(8)
+    assert problem.count(method="sat", max_solutions=cap) == problem.count(
+        method="dlx", max_solutions=cap
+    )
+    found = list(problem.solutions(method="sat", max_solutions=cap, limit=3))
+    assert len(found) == min(cap, 3)
+    assert (problem.first(method="sat", max_solutions=cap) is None) == (cap == 0)
+    capped = queens(9).count(method="sat", solver="ganak", max_solutions=cap)
+    assert capped == min(cap, queens(9).count(method="dlx"))
+
+
+def test_count_hands_a_large_count_to_ganak() -> None:
+    """8×8 dominoes: the probe finds many solutions, so ganak finishes the count."""
+    stats = solve.counted(dominoes(8, 8))
+    assert stats.solutions == dominoes(8, 8).count(method="dlx")
+    assert stats.algorithm.endswith("then ganak")
+    assert stats.complete
+
+
+def test_count_enumerates_a_small_count() -> None:
+    stats = solve.counted(queens(8))
+    assert (stats.solutions, stats.algorithm) == (92, "SAT (cadical)")
+
+
+#: A child process that runs a SAT call on a problem it cannot finish for minutes, after
+#: saying that it starts.
+LONG_RUN = f"""
+import sys
+sys.path.insert(0, {str(TESTS)!r})
+from builders import queens
+from test_sat_limits import pigeonhole
+calls = {{
+    "solve": lambda: pigeonhole(12).first(method="sat", amo="pairwise"),
+    "sliced": lambda: pigeonhole(12).first(method="sat", amo="pairwise", timeout=600),
+    "ganak": lambda: queens(10).count(method="sat", solver="ganak"),
+}}
+print("started", flush=True)
+calls[sys.argv[1]]()
+print("finished", flush=True)
+"""
+
+
+@pytest.mark.parametrize("call", ["solve", "sliced", "ganak"])
+def test_sigint_stops_a_sat_run(call: str) -> None:
+    child = subprocess.Popen(
+        [sys.executable, "-c", LONG_RUN, call],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert child.stdout is not None
+        assert child.stdout.readline() == "started\n"
+        threading.Event().wait(0.5)  # into the solver call
+        child.send_signal(signal.SIGINT)
+        out, err = child.communicate(timeout=1.0)
+    finally:
+        child.kill()
+        child.wait()
+    assert "finished" not in out
+    assert child.returncode == -signal.SIGINT
+    assert "KeyboardInterrupt" in err
