@@ -8,7 +8,6 @@ import math
 import os
 import random
 import signal
-import threading
 from pathlib import Path
 
 import pytest
@@ -195,16 +194,22 @@ def test_bad_arguments() -> None:
 
 
 def test_ctrl_c_stops_dxz_and_the_manager_stays_usable() -> None:
+    """SIGINT comes from the kernel (an interval timer), as Ctrl-C does: the search holds
+    the GIL, so a Python thread could not send it."""
     problem = ExactCover.read(KNUTH / "pento3x20.dlx")  # DXZ needs far more than 0.1 s here
     manager = Manager()
-    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
-    timer = threading.Timer(0.1, os.kill, (os.getpid(), signal.SIGINT))
+
+    def interrupt(signum: int, frame: object) -> None:
+        os.kill(os.getpid(), signal.SIGINT)
+
+    previous_int = signal.signal(signal.SIGINT, signal.default_int_handler)
+    previous_alarm = signal.signal(signal.SIGALRM, interrupt)
     try:
-        timer.start()
+        signal.setitimer(signal.ITIMER_REAL, 0.1)
         with pytest.raises(KeyboardInterrupt):
             dxz.dxz(problem, manager)
     finally:
-        timer.cancel()
-        timer.join()
-        signal.signal(signal.SIGINT, previous)
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous_alarm)
+        signal.signal(signal.SIGINT, previous_int)
     assert dxz.dxz(dominoes(4, 4), manager).count() == transfer_matrix(4, 4)

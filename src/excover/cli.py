@@ -164,6 +164,18 @@ def _common_options() -> argparse.ArgumentParser:
         metavar="N",
         help="stop the whole run after N nodes of the search tree (exit status 1)",
     )
+    common.add_argument(
+        "--solver",
+        metavar="NAME",
+        help="with --method sat: a python-sat solver (cadical, glucose4, minisat22, kissat, "
+        "...), 'ext:COMMAND' for an outside solver, or ganak (count only); default: "
+        "cadical (count races ganak against it on large counts, when pyganak is installed)",
+    )
+    common.add_argument(
+        "--amo",
+        choices=list(AMO_ENCODINGS),
+        help="with --method sat: the at-most-one encoding (default: auto)",
+    )
     return common
 
 
@@ -192,8 +204,9 @@ def _build_parser() -> argparse.ArgumentParser:
         choices=["dlx", "zdd", "sat", "auto"],
         default="dlx",
         help="dlx: dancing links (default); zdd: count on the DXZ family of all solutions "
-        "(--stats then shows its ZDD nodes); sat: a SAT encoding, counted by ganak when "
-        "pyganak is installed, else enumerated by CaDiCaL; auto: whichever suits the problem",
+        "(--stats then shows its ZDD nodes); sat: a SAT encoding, solutions enumerated by "
+        "CaDiCaL, raced by ganak if there are many and pyganak is installed; auto: "
+        "whichever suits the problem",
     )
     count.set_defaults(run=_count)
     solve = commands.add_parser(
@@ -209,6 +222,13 @@ def _build_parser() -> argparse.ArgumentParser:
         type=_positive_int,
         metavar="K",
         help="stop after K solutions (default: print them all)",
+    )
+    solve.add_argument(
+        "--method",
+        choices=["dlx", "sat"],
+        default="dlx",
+        help="dlx: dancing links (default); sat: a SAT encoding solved by CaDiCaL (or "
+        "--solver), each new solution found after blocking the ones before",
     )
     solve.set_defaults(run=_solve)
     _add_dimacs_command(commands)
@@ -456,6 +476,9 @@ def _finish(search: Search, stopped_by: str | None, args: argparse.Namespace) ->
 
 
 def _count(args: argparse.Namespace) -> int:
+    from excover.sat.cli import check_sat_flags
+
+    check_sat_flags(args)
     problem = _read_problem(args.file)
     if args.method == "sat":
         from excover.sat.cli import count_sat
@@ -479,7 +502,12 @@ def _count(args: argparse.Namespace) -> int:
 
 
 def _solve(args: argparse.Namespace) -> int:
+    from excover.sat.cli import check_sat_flags, solve_sat
+
+    check_sat_flags(args)
     problem = _read_problem(args.file)
+    if args.method == "sat":
+        return solve_sat(problem, args)
     search = _new_search(problem, args)
     runner = _Runner(search, args)
     entry = _json_entry if args.json else _text_entry

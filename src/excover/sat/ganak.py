@@ -1,8 +1,9 @@
 """Counting solutions with ganak, the exact projected model counter of ``pyganak``.
 
 ganak cannot be interrupted or given a time limit, and it prints progress on stdout, so
-:func:`ganak_count` runs it in a child process (``python -m excover.sat.ganak FILE``):
-a timeout or Ctrl-C then ends the child at once, and the caller's stdout stays clean.
+:class:`GanakRun` runs it in a child process (``python -m excover.sat.ganak FILE``): a
+timeout or Ctrl-C then ends the child at once, the caller's stdout stays clean, and the
+caller can do something else meanwhile (``count`` races it against enumeration).
 The child reads the formula from a DIMACS file and prints the count on a line of its own,
 ``excover-count N``, which the parent picks out of whatever ganak printed.
 """
@@ -18,7 +19,7 @@ from pathlib import Path
 from excover.errors import SolverError, UsageError
 from excover.sat.cnf import CNF
 
-__all__ = ["GanakTimeout", "available", "ganak_count"]
+__all__ = ["GanakRun", "GanakTimeout", "available", "ganak_count"]
 
 #: The line prefix that carries the count from the child process.
 _MARK = "excover-count "
@@ -33,27 +34,75 @@ def available() -> bool:
     return importlib.util.find_spec("pyganak") is not None
 
 
+class GanakRun:
+    """ganak counting the models of a formula in a child process, started at once: poll
+    it, wait for it, or kill it (:meth:`close`, or leaving the ``with`` block)."""
+
+    def __init__(self, cnf: CNF) -> None:
+        if not available():
+            raise UsageError("solver 'ganak' needs pyganak: pip install 'excover[count]'")
+        self.folder = tempfile.TemporaryDirectory(prefix="excover-")
+        self.process: subprocess.Popen[bytes] | None = None
+        self.trivial = any(not clause for clause in cnf.clauses)  # no model at all
+        if self.trivial:
+            return
+        folder = Path(self.folder.name)
+        cnf.write_dimacs(folder / "problem.cnf")
+        # Files, not pipes: ganak's progress lines would fill a pipe nobody reads yet.
+        with open(folder / "out", "wb") as out, open(folder / "err", "wb") as err:
+            self.process = subprocess.Popen(
+                [sys.executable, "-m", "excover.sat.ganak", str(folder / "problem.cnf")],
+                stdout=out,
+                stderr=err,
+            )
+
+    def __enter__(self) -> GanakRun:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def poll(self) -> int | None:
+        """The count if ganak has finished, else None."""
+        if self.process is None:
+            return 0
+        return None if self.process.poll() is None else self._result()
+
+    def wait(self, timeout: float | None) -> int:
+        """The count, waiting at most ``timeout`` seconds (then :class:`GanakTimeout`)."""
+        if self.process is None:
+            return 0
+        try:
+            self.process.wait(timeout)
+        except subprocess.TimeoutExpired:
+            raise GanakTimeout from None
+        return self._result()
+
+    def _result(self) -> int:
+        folder = Path(self.folder.name)
+        out = (folder / "out").read_text(errors="replace")
+        for line in reversed(out.splitlines()):
+            if line.startswith(_MARK):
+                return int(line[len(_MARK) :])
+        err = (folder / "err").read_text(errors="replace").strip().splitlines()
+        assert self.process is not None
+        detail = (err or [f"exit status {self.process.returncode}"])[-1]
+        raise SolverError(f"ganak gave no count ({detail})")
+
+    def close(self) -> None:
+        """Kill ganak if it still runs, and remove its files."""
+        if self.process is not None and self.process.poll() is None:
+            self.process.kill()
+            self.process.wait()
+        self.folder.cleanup()
+
+
 def ganak_count(cnf: CNF, timeout: float | None = None) -> int:
     """The number of models of ``cnf`` projected on its option variables, by ganak in a
     child process that is killed after ``timeout`` seconds (raising :class:`GanakTimeout`)
     or when the caller is interrupted."""
-    if not available():
-        raise UsageError("solver 'ganak' needs pyganak: pip install 'excover[count]'")
-    if any(not clause for clause in cnf.clauses):
-        return 0
-    with tempfile.TemporaryDirectory(prefix="excover-") as folder:
-        path = Path(folder) / "problem.cnf"
-        cnf.write_dimacs(path)
-        command = [sys.executable, "-m", "excover.sat.ganak", str(path)]
-        try:
-            run = subprocess.run(command, capture_output=True, text=True, timeout=timeout)
-        except subprocess.TimeoutExpired:
-            raise GanakTimeout from None
-    for line in reversed(run.stdout.splitlines()):
-        if line.startswith(_MARK):
-            return int(line[len(_MARK) :])
-    detail = (run.stderr.strip().splitlines() or [f"exit status {run.returncode}"])[-1]
-    raise SolverError(f"ganak gave no count ({detail})")
+    with GanakRun(cnf) as run:
+        return run.wait(timeout)
 
 
 def _count_file(path: str) -> int:

@@ -9,7 +9,8 @@
   usual competition answer (``s SATISFIABLE`` and ``v`` lines of literals ending with 0,
   or ``s UNSATISFIABLE``);
 * ``"ganak"`` for :func:`count` only: the exact projected model counter of the optional
-  ``pyganak`` package, counting the models of the formula over the option variables.
+  ``pyganak`` package, counting the models of the formula over the option variables
+  (in a child process, see :mod:`excover.sat.ganak`).
 
 Solutions are enumerated by *blocking clauses* over the option variables only, so the
 auxiliary variables of an encoding never produce the same solution twice. When every
@@ -20,16 +21,24 @@ chosen options together; otherwise it must pin every option variable to its valu
 Every model is decoded and checked against the problem's own definition
 (:meth:`~excover.ExactCover.is_solution`) before it is returned: a model that does not
 decode into a solution raises :class:`~excover.SolverError`.
+
+Limits follow :class:`~excover.Search`: ``max_solutions`` stops a run quietly, and
+``timeout`` (seconds of encoding and solving over the whole run) raises
+:class:`~excover.LimitReached` with statistics in DLX's form (solutions found so far, no
+nodes). Ctrl-C stops a solver call at once with ``KeyboardInterrupt``. Unlike a
+dancing-links run, a SAT run cannot be resumed after either.
 """
 
 from __future__ import annotations
 
 import importlib.util
 import shlex
+import signal
 import subprocess
 import tempfile
 import time
 from collections.abc import Callable, Generator, Iterable, Iterator
+from contextlib import ExitStack
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
@@ -64,6 +73,9 @@ _ALIASES = {"cadical": "cadical195", "glucose": "glucose4", "minisat": "minisat2
 
 #: PySAT solvers that cannot take new clauses after solving (rebuilt for every call).
 _NOT_INCREMENTAL = {"kissat404"}
+
+#: PySAT solvers that cannot stop at a conflict budget, so cannot honour a time limit.
+_UNLIMITED = {"kissat404", "lingeling"}
 
 #: Seconds a solver runs, under a time limit, before the clock is read again.
 _SLICE = 0.05
@@ -148,11 +160,16 @@ class _PySat:
 
 
 def _call(solve: Callable[[], bool | None]) -> bool | None:
-    """``solve()``, with PySAT's report of a Ctrl-C raised as KeyboardInterrupt."""
+    """``solve()``, with PySAT's report of a Ctrl-C raised as KeyboardInterrupt.
+
+    PySAT's signal handler jumps out of the solver and leaves SIGINT blocked in the
+    thread's signal mask, so that no later Ctrl-C would reach Python: unblock it.
+    """
     try:
         return solve()
     except Exception as error:
         if type(error).__module__ == "pysolvers" and "keyboard interrupt" in str(error):
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
             raise KeyboardInterrupt from None
         raise
 
@@ -226,10 +243,10 @@ def _backend(solver: object, cnf: CNF, timed: bool) -> _Backend:
     if solver == "ganak":
         raise UsageError("ganak counts solutions but does not find them; use it with count()")
     name = _pysat_name(solver)
-    if timed and name in _NOT_INCREMENTAL:
+    if timed and name in _UNLIMITED:
         raise UsageError(
-            f"solver {solver!r} cannot resume a search, so it cannot honour timeout; "
-            f"use 'ext:{solver}' or another solver"
+            f"solver {solver!r} cannot stop and resume a search, so it cannot honour "
+            f"timeout; use 'ext:{solver}' or another solver"
         )
     return _PySat(name, cnf.clauses)
 
@@ -292,6 +309,13 @@ class _Run:
             stopped_by=stopped_by,
             algorithm=self.algorithm,
         )
+
+    def final_stats(self) -> Stats:
+        """The statistics of a run that ended without a timeout: complete unless it may
+        have been cut short by ``max_solutions`` (as a dancing-links run reports it)."""
+        if self.max_solutions is not None and self.found >= self.max_solutions:
+            return self.stats(complete=False, stopped_by="max_solutions")
+        return self.stats(complete=True, stopped_by=None)
 
     def out_of_time(self) -> LimitReached:
         """The exception that reports the end of the time budget."""
@@ -383,9 +407,9 @@ def _enumerate(
             try:
                 model = backend.solve(run.deadline())
             except _OutOfTime:
-                raise run.out_of_time() from None
-            finally:
                 run.seconds += time.monotonic() - started
+                raise run.out_of_time() from None
+            run.seconds += time.monotonic() - started
             if model is None:
                 return
             solution = checked(problem, cnf, model)
@@ -403,11 +427,11 @@ def _enumerate(
         backend.close()
 
 
-#: ``count`` with no solver named enumerates first, and hands the problem to ganak (when
-#: installed) once the enumeration has run this many seconds ...
+#: ``count`` with no solver named enumerates the solutions, and starts ganak (when
+#: installed) beside the enumeration once it has run this many seconds ...
 PROBE_SECONDS = 1.0
-#: ... and found at least this many solutions without finishing: the count looks large,
-#: and ganak's work does not grow with the count (few solutions are cheaper to enumerate).
+#: ... and found at least this many solutions: the count looks large, and ganak's work
+#: does not grow with the count. Whichever finishes first gives the count.
 PROBE_SOLUTIONS = 1000
 
 
@@ -439,10 +463,12 @@ def counted(
     ``algorithm`` says who counted).
 
     ``solver="ganak"`` counts with ganak; any other solver name enumerates the solutions
-    with that SAT solver. With no solver named, :data:`DEFAULT_SOLVER` enumerates them,
-    and once it has run :data:`PROBE_SECONDS` and found :data:`PROBE_SOLUTIONS` without
-    finishing, ganak counts instead if pyganak is installed (and ``max_solutions`` is not
-    given). ``timeout`` bounds the whole run and raises :class:`~excover.LimitReached`.
+    with that SAT solver. With no solver named, :data:`DEFAULT_SOLVER` enumerates them;
+    once it has run :data:`PROBE_SECONDS` and found :data:`PROBE_SOLUTIONS` without
+    finishing, ganak (if pyganak is installed and ``max_solutions`` is not given) counts
+    in a child process at the same time, and the first to finish gives the count (ganak's
+    answer is looked at between two solutions). ``timeout`` bounds the whole run and
+    raises :class:`~excover.LimitReached`.
     """
     _reject(unused)
     if solver == "ganak":
@@ -452,14 +478,22 @@ def counted(
     name = DEFAULT_SOLVER if solver is None else solver
     run = _Run(f"SAT ({name})", timeout, max_solutions)
     cnf, backend = _prepare(problem, name, amo, run)
-    switch = solver is None and max_solutions is None and ganak.available()
+    race = solver is None and max_solutions is None and ganak.available()
     found = _enumerate(problem, cnf, backend, run, max_solutions)
-    for _ in found:
-        if switch and run.found >= PROBE_SOLUTIONS and run.seconds >= PROBE_SECONDS:
-            found.close()
-            run.algorithm += " probe, then ganak"
-            return _ganak(cnf, run)
-    return run.stats(complete=True, stopped_by=None)
+    with ExitStack() as stack:
+        rival: ganak.GanakRun | None = None
+        for _ in found:
+            if rival is None:
+                if race and run.found >= PROBE_SOLUTIONS and run.seconds >= PROBE_SECONDS:
+                    rival = stack.enter_context(ganak.GanakRun(cnf))
+                continue
+            total = rival.poll()
+            if total is not None:
+                found.close()
+                run.found = total
+                run.algorithm = f"ganak (raced against {run.algorithm})"
+                break
+    return run.final_stats()
 
 
 def _ganak(cnf: CNF, run: _Run) -> Stats:
@@ -469,10 +503,10 @@ def _ganak(cnf: CNF, run: _Run) -> Stats:
     try:
         total = ganak.ganak_count(cnf, None if deadline is None else deadline - started)
     except ganak.GanakTimeout:
-        raise run.out_of_time() from None
-    finally:
         run.seconds += time.monotonic() - started
+        raise run.out_of_time() from None
+    run.seconds += time.monotonic() - started
     if run.max_solutions is not None:
         total = min(total, run.max_solutions)
     run.found = total
-    return run.stats(complete=True, stopped_by=None)
+    return run.final_stats()
