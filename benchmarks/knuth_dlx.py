@@ -25,6 +25,7 @@ from functools import partial
 from pathlib import Path
 
 from excover import ExactCover, Search
+from excover.puzzles.queens import queens
 
 __all__ = ["main"]
 
@@ -80,18 +81,6 @@ def _is_large(cell: str) -> bool:
     """Whether a time cell such as ``0.21-0.23 s`` or ``<0.01 s`` reaches LARGE_SECONDS."""
     numbers = [float(number) for number in re.findall(r"\d+(?:\.\d+)?", cell)]
     return bool(numbers) and max(numbers) >= LARGE_SECONDS
-
-
-def queens(n: int) -> ExactCover:
-    """The n-queens problem: rows and columns primary, both diagonals secondary."""
-    problem = ExactCover(
-        primary=[f"r{i}" for i in range(n)] + [f"c{j}" for j in range(n)],
-        secondary=[f"a{d}" for d in range(2 * n - 1)] + [f"b{d}" for d in range(2 * n - 1)],
-    )
-    for i in range(n):
-        for j in range(n):
-            problem.add_option([f"r{i}", f"c{j}", f"a{i + j}", f"b{i - j + n - 1}"])
-    return problem
 
 
 def langford(n: int) -> ExactCover:

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from builders import Instance, Kind, dominoes, instances, queens, walks
 from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from excover import ExactCover, Family, ResourceLimitError, UsageError
 from excover.zdd import Manager, auto, dxz
@@ -47,6 +48,24 @@ def test_shuffled_option_order_is_renamed_back(data: Instance) -> None:
     random.Random(len(options)).shuffle(options)
     shuffled = Instance(data.n_primary, data.n_secondary, tuple(options), data.bounds)
     assert set(shuffled.build().zdd()) == shuffled.all_covers()
+
+
+@pytest.mark.parametrize("kind", ["X", "XCC", "MCC"])
+def test_solutions_and_first_come_from_the_family(kind: Kind) -> None:
+    @settings(max_examples=40)
+    @given(instances(kind, 10), st.integers(0, 5))
+    def check(data: Instance, limit: int) -> None:
+        problem = data.build()
+        covers = data.all_covers()
+        listed = list(problem.solutions(method="zdd"))
+        assert all(solution == sorted(solution) for solution in listed)
+        assert len(listed) == len(covers)
+        assert {frozenset(solution) for solution in listed} == covers
+        assert listed == [sorted(member) for member in problem.zdd()]
+        assert list(problem.solutions(method="zdd", limit=limit)) == listed[:limit]
+        assert problem.first(method="zdd") == (listed[0] if listed else None)
+
+    check()
 
 
 def kasteleyn(m: int, n: int) -> float:
@@ -175,8 +194,59 @@ def test_queens_families() -> None:
 
 
 def test_auto_picks_dxz_for_dominoes_and_dlx_for_queens() -> None:
-    assert auto.choose(dominoes(12, 12)) == ("zdd", None)
-    assert auto.choose(queens(13)) == ("dlx", None)
+    assert auto.choose(dominoes(12, 12))[:3] == ("zdd", None, None)
+    method, known, search, _ = auto.choose(queens(13))
+    assert (method, known) == ("dlx", None)
+    assert search is not None
+    assert search.stats.nodes == auto.PATIENCE_NODES  # the DLX run the choice goes on with
+
+
+def test_auto_resumes_the_dlx_run_without_losing_work() -> None:
+    """The DLX run the choice hands back, finished, counts exactly the same search tree
+    (nodes and solutions) as a fresh run: the scouting was part of the run, not extra."""
+    problem = queens(12)
+    method, known, search, _ = auto.choose(problem)
+    assert (method, known) == ("dlx", None)
+    assert search is not None
+    assert search.stats.nodes > auto.SCOUT_NODES
+    fresh = problem.search()
+    assert auto.count(problem) == fresh.count() == 14200
+    search.max_nodes = None
+    assert search.count() == 14200
+    assert search.stats.nodes == fresh.stats.nodes
+
+
+def test_a_dxz_search_stopped_by_its_budget_goes_on_to_the_same_family() -> None:
+    """Resumed in steps, the DXZ search enters exactly the nodes of one uninterrupted
+    search and ends with the same family (canonical: the same node of the manager)."""
+    problem = dominoes(6, 7)
+    manager = Manager()
+    whole = dxz.Run(problem, manager).run()
+    steps = dxz.Run(problem, manager)
+    budgets = [1, 2, 50, 51, 400]
+    for budget in budgets:
+        probe = steps.run(budget)
+        assert probe.family is None
+        assert probe.nodes == budget
+    final = steps.run()
+    assert final.family is not None and final.family == whole.family
+    assert (final.nodes, final.hits) == (whole.nodes, whole.hits)
+    assert final.family.count() == problem.count(method="dlx")
+    with pytest.raises(ValueError, match="ended"):
+        steps.run()
+
+
+def test_auto_goes_on_with_the_dxz_probe() -> None:
+    method, known, search, probe = auto.choose(dominoes(12, 12))
+    assert probe is not None and search is None
+    ended = probe.run()
+    assert ended.nodes > auto.PROBE_NODES
+    assert ended.family is not None
+    assert ended.family.count() == dominoes(12, 12).count(method="zdd")
+
+
+def test_auto_finds_small_counts_while_scouting() -> None:
+    assert auto.choose(queens(6)) == ("dlx", 4, None, None)
 
 
 def test_node_limit_in_dxz() -> None:
@@ -191,6 +261,12 @@ def test_bad_arguments() -> None:
         dominoes(2, 2).zdd("frontier")
     with pytest.raises(UsageError):
         dominoes(2, 2).count(method="zdd", heuristic="mrv")
+    with pytest.raises(UsageError, match="search options"):
+        dominoes(2, 2).first(method="zdd", max_nodes=10)
+    with pytest.raises(UsageError, match="search options"):
+        dominoes(2, 2).solutions(method="zdd", timeout=1.0)
+    with pytest.raises(UsageError, match="limit"):
+        dominoes(2, 2).solutions(method="zdd", limit=-1)
 
 
 def test_ctrl_c_stops_dxz_and_the_manager_stays_usable() -> None:

@@ -494,6 +494,12 @@ class ExactCover:
 
             return solve.first(self, solver, amo, **options)
         _check_not_sat(method, solver, amo)
+        if method == "zdd":
+            from excover.zdd import dxz
+
+            if options:
+                raise UsageError(f"method 'zdd' takes no search options, not {sorted(options)}")
+            return dxz.first(self)
         return self.search(**options).first()
 
     def solutions(
@@ -505,13 +511,23 @@ class ExactCover:
         amo: str | None = None,
         **options: Unpack[SearchOptions],
     ) -> Iterator[list[int]]:
-        """Lazily yield the solutions found by ``method`` (at most ``limit`` of them)."""
+        """Lazily yield the solutions found by ``method`` (at most ``limit`` of them).
+
+        ``method="zdd"`` takes them, sorted, from the family of :meth:`zdd` (built on the
+        first request), in the family's order of iteration; :meth:`first` gives the first.
+        """
         _check_method(method)
         if method == "sat":
             from excover.sat import solve
 
             return solve.solutions(self, solver, amo, limit, **options)
         _check_not_sat(method, solver, amo)
+        if method == "zdd":
+            from excover.zdd import dxz
+
+            if options:
+                raise UsageError(f"method 'zdd' takes no search options, not {sorted(options)}")
+            return dxz.solutions(self, limit)
         return self.search(**options).solutions(limit)
 
     def count(

@@ -41,6 +41,15 @@ class Store:
     def size(self, root: int) -> int: ...
     def count(self, root: int) -> int: ...
     def counts(self, root: int) -> dict[int, int]: ...
+    def dxz_search(
+        self,
+        n_primary: int,
+        n_items: int,
+        option_start: array[int],
+        node_item: array[int],
+        node_color: array[int],
+    ) -> Dxz: ...
+    def dxz_run(self, d: Dxz, budget: int = -1) -> tuple[int, int, int, int]: ...
     def dxz(
         self,
         n_primary: int,
@@ -50,3 +59,9 @@ class Store:
         node_color: array[int],
         budget: int = -1,
     ) -> tuple[int, int, int, int]: ...
+
+class Dxz:
+    """A DXZ search made by :meth:`Store.dxz_search`, run by :meth:`Store.dxz_run`."""
+
+    started: bool
+    resumable: bool

@@ -832,21 +832,35 @@ cdef class Store:
 
     # ----- DXZ -----
 
-    def dxz(self, int n_primary, int n_items, const int[:] option_start, const int[:] node_item,
-            const int[:] node_color, int64_t budget=-1):
-        """All solutions of an exact cover problem with colors but without multiplicities
-        as a family over option numbers.
+    def dxz_search(self, int n_primary, int n_items, const int[:] option_start,
+                   const int[:] node_item, const int[:] node_color):
+        """A DXZ search for all solutions of an exact cover problem with colors but
+        without multiplicities, as a family over option numbers; :meth:`dxz_run` runs it.
 
         ``option_start`` and ``node_item`` describe the options (engine arrays) already
         sorted by their first primary item; the search always branches on the leftmost
         uncovered primary item, so the options chosen along a path have increasing numbers
         and every node is made directly in canonical form.
-
-        Returns (root, memo entries, search nodes, memo hits); root is -1 when the search
-        was abandoned after ``budget`` search nodes (a negative budget means no limit).
         """
-        self.safe_point()
         cdef Dxz d = Dxz(n_primary, n_items, option_start, node_item, node_color)
+        d.owner = self
+        return d
+
+    def dxz_run(self, Dxz d, int64_t budget=-1):
+        """Run the search ``d`` of :meth:`dxz_search` until it ends or has entered
+        ``budget`` search nodes in all (a negative budget means no limit).
+
+        Returns (root, memo entries, search nodes, memo hits); root is -1 when the budget
+        stopped the search. Calling again with a larger budget then goes on from there,
+        provided no other operation ran on this store in between: the partial results
+        belong to no family, and a garbage collection would free them.
+        """
+        if d.owner is not self:
+            raise ValueError("this DXZ search belongs to another store")
+        if d.started and not d.resumable:
+            raise ValueError("this DXZ search has ended")
+        if not d.started:
+            self.safe_point()
         cdef int32_t r
         d.budget = budget
         try:
@@ -855,11 +869,20 @@ cdef class Store:
             self.collect()
             raise
         if r == -3:
-            self.collect()
             return -1, d.n_memo, d.nodes, d.hits
         if r < 0:
             self._overflow()
         return r, d.n_memo, d.nodes, d.hits
+
+    def dxz(self, int n_primary, int n_items, const int[:] option_start, const int[:] node_item,
+            const int[:] node_color, int64_t budget=-1):
+        """:meth:`dxz_search` and :meth:`dxz_run` in one call; a search stopped by its
+        budget is abandoned (its nodes collected)."""
+        d = self.dxz_search(n_primary, n_items, option_start, node_item, node_color)
+        result = self.dxz_run(d, budget)
+        if result[0] == -1:
+            self.collect()
+        return result
 
 
 cdef class Dxz:
@@ -905,6 +928,15 @@ cdef class Dxz:
     cdef int64_t memo_cap
     cdef int32_t* memo_table
     cdef uint64_t memo_mask
+    # the search stack, kept here between the calls of a search stopped by its budget
+    cdef int32_t* st_item
+    cdef int32_t* st_choice
+    cdef int64_t* st_base
+    cdef int32_t* st_pend_opt
+    cdef int32_t* st_pend_sub
+    cdef int64_t st_cap, st_pcap, st_ptop, st_level
+    cdef public bint started, resumable
+    cdef object owner
 
     def __cinit__(self, int n_primary, int n_items, const int[:] option_start,
                   const int[:] node_item, const int[:] node_color):
@@ -942,6 +974,9 @@ cdef class Dxz:
         self.memo_hash = NULL
         self.memo_val = NULL
         self.memo_table = NULL
+        self.st_item = self.st_choice = self.st_pend_opt = self.st_pend_sub = NULL
+        self.st_base = NULL
+        self.started = self.resumable = False
         if (self.llink == NULL or self.rlink == NULL or self.top == NULL or self.ulink == NULL
                 or self.dlink == NULL or self.length == NULL or self.opt == NULL
                 or self.key == NULL or self.zobrist == NULL or self.color == NULL):
@@ -1000,6 +1035,11 @@ cdef class Dxz:
         free(self.memo_hash)
         free(self.memo_val)
         free(self.memo_table)
+        free(self.st_item)
+        free(self.st_choice)
+        free(self.st_base)
+        free(self.st_pend_opt)
+        free(self.st_pend_sub)
 
     cdef int _memo_grow(self, int64_t cap) except -1:
         cdef uint64_t* mk = <uint64_t*>realloc(self.memo_keys, cap * self.words * sizeof(uint64_t))
@@ -1179,18 +1219,35 @@ cdef class Dxz:
 
     cdef int32_t run(self, Store store) except -2:
         """The search: an explicit stack of levels, one per chosen option; -1 when the
-        node limit of the store is reached, -3 when the search budget is spent."""
+        node limit of the store is reached, -3 when ``budget`` search nodes have been
+        entered. After -3 (only) the stack is kept here and the next call goes on from
+        there, with the same search nodes, memo and ZDD nodes (which no Family holds: the
+        store must not collect garbage in between)."""
         cdef int64_t cap = self.n_primary + 2
-        cdef int32_t* item = <int32_t*>malloc(cap * sizeof(int32_t))
-        cdef int32_t* choice = <int32_t*>malloc(cap * sizeof(int32_t))
-        cdef int64_t* base = <int64_t*>malloc(cap * sizeof(int64_t))
         cdef int64_t pcap = 1024, ptop = 0
-        cdef int32_t* pend_opt = <int32_t*>malloc(pcap * sizeof(int32_t))
-        cdef int32_t* pend_sub = <int32_t*>malloc(pcap * sizeof(int32_t))
-        cdef int32_t* grown
         cdef int64_t level = 0, k
+        cdef int32_t* item
+        cdef int32_t* choice
+        cdef int64_t* base
+        cdef int32_t* pend_opt
+        cdef int32_t* pend_sub
+        cdef int32_t* grown
         cdef int32_t i, x, result = 0, f
-        cdef bint entering = True
+        cdef bint entering = True, keep = False
+        if self.resumable:
+            item, choice, base = self.st_item, self.st_choice, self.st_base
+            pend_opt, pend_sub = self.st_pend_opt, self.st_pend_sub
+            cap, pcap, ptop, level = self.st_cap, self.st_pcap, self.st_ptop, self.st_level
+            self.st_item = self.st_choice = self.st_pend_opt = self.st_pend_sub = NULL
+            self.st_base = NULL
+            self.resumable = False
+        else:
+            item = <int32_t*>malloc(cap * sizeof(int32_t))
+            choice = <int32_t*>malloc(cap * sizeof(int32_t))
+            base = <int64_t*>malloc(cap * sizeof(int64_t))
+            pend_opt = <int32_t*>malloc(pcap * sizeof(int32_t))
+            pend_sub = <int32_t*>malloc(pcap * sizeof(int32_t))
+        self.started = True
         if item == NULL or choice == NULL or base == NULL or pend_opt == NULL or pend_sub == NULL:
             free(item); free(choice); free(base); free(pend_opt); free(pend_sub)
             raise MemoryError("cannot allocate the DXZ stack")
@@ -1198,9 +1255,10 @@ cdef class Dxz:
             while True:
                 if entering:
                     # enter level: solve the sub-problem of the uncovered items
-                    self.nodes += 1
                     if self.nodes == self.budget:
+                        keep = True
                         return -3
+                    self.nodes += 1
                     if (self.nodes & 0xFFFF) == 0 and PyErr_CheckSignals() < 0:
                         return -2   # Ctrl-C: the KeyboardInterrupt propagates
                     i = self.rlink[0]
@@ -1278,4 +1336,10 @@ cdef class Dxz:
                         raise MemoryError("cannot grow the DXZ stack")
                 entering = True
         finally:
-            free(item); free(choice); free(base); free(pend_opt); free(pend_sub)
+            if keep:
+                self.st_item, self.st_choice, self.st_base = item, choice, base
+                self.st_pend_opt, self.st_pend_sub = pend_opt, pend_sub
+                self.st_cap, self.st_pcap, self.st_ptop, self.st_level = cap, pcap, ptop, level
+                self.resumable = True
+            else:
+                free(item); free(choice); free(base); free(pend_opt); free(pend_sub)

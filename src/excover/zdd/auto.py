@@ -3,49 +3,112 @@
 DXZ pays off when sub-problems repeat: on domino tilings about a third of the search nodes
 find their sub-problem in the memo, and the memo turns an astronomically large search tree
 into a small DAG. On pentomino packings or n queens under 2% do, and plain DLX with the
-MRV heuristic is faster. That ratio shows early, so the choice is made by a probe: run DXZ
-for :data:`PROBE_NODES` search nodes (a millisecond or two); if it finishes, that is
-the answer; if at least :data:`MIN_HIT_RATE` of its nodes hit the memo, run DXZ to the end;
-otherwise run DLX. Problems with multiplicities, and calls that pass DLX search
-options (a heuristic, limits), go to DLX directly.
+MRV heuristic is faster. Both kinds show early, and the choice is made in steps, each
+cheap next to what the step before it already cost, so that it never costs much
+whichever method wins:
+
+1. DLX runs for :data:`SCOUT_NODES` search nodes (a few hundredths of a millisecond on
+   queens or dominoes). Small problems end here.
+2. If at least :data:`DENSE` of those nodes were solutions (dominoes: about a quarter;
+   queens under a tenth; pentominoes under a hundredth), a DXZ probe runs at once (see
+   step 4): a dense solution tree with this many solutions is typical of repeated
+   sub-problems, and DXZ may finish in a millisecond where DLX takes seconds.
+3. Otherwise DLX carries on, the same run, up to :data:`PATIENCE_NODES` nodes; if it has
+   not finished by then the DXZ probe runs, now costing a few percent of the time spent.
+4. The probe runs DXZ for :data:`PROBE_NODES` search nodes; if it finishes, that is the
+   answer; if at least :data:`MIN_HIT_RATE` of its nodes hit the memo, the probe's DXZ
+   search goes on to the end; otherwise the DLX run resumes where it stopped. Neither
+   search starts again from scratch: no work is lost, only the losing search's few nodes.
+
+Problems with multiplicities, and calls that pass DLX search options (a heuristic,
+limits), go to DLX directly.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Unpack
+from typing import TYPE_CHECKING, NamedTuple, Unpack
 
+from excover.errors import LimitReached
 from excover.zdd import dxz
 from excover.zdd.manager import Manager
 
 if TYPE_CHECKING:
+    from excover.dlx import Search
     from excover.problem import ExactCover, SearchOptions
 
-__all__ = ["MIN_HIT_RATE", "PROBE_NODES", "choose", "count"]
+__all__ = ["DENSE", "MIN_HIT_RATE", "PATIENCE_NODES", "PROBE_NODES", "SCOUT_NODES", "Choice"]
+__all__ += ["choose", "count"]
 
+#: DLX search nodes before the first look at the solution density.
+SCOUT_NODES = 500
+#: Solutions per DLX node above which DXZ is probed right after the scout.
+DENSE = 0.15
+#: DLX search nodes after which DXZ is probed whatever the density.
+PATIENCE_NODES = 100_000
 #: Search nodes of the DXZ probe.
 PROBE_NODES = 1000
 #: The share of probe nodes answered by the memo above which DXZ is chosen.
 MIN_HIT_RATE = 0.15
 
 
-def choose(problem: ExactCover) -> tuple[str, int | None]:
-    """The method for counting ``problem`` ("dlx" or "zdd"), and the count itself when
-    the probe already finished it."""
-    if not dxz.memoisable(problem):
-        return "dlx", None
-    probe = dxz.run_dxz(problem, Manager(nodes=1024, cache=1024), PROBE_NODES)
+class Choice(NamedTuple):
+    """The method chosen (``"dlx"`` or ``"zdd"``), the count when the choice already
+    found it, and the unfinished run of the chosen method to go on with: the DLX
+    ``search``, or the DXZ ``probe`` (the other one is None)."""
+
+    method: str
+    known: int | None
+    search: Search | None
+    probe: dxz.Run | None = None
+
+
+def _finish(search: Search, max_nodes: int | None) -> bool:
+    """Run ``search`` on up to ``max_nodes`` nodes in all; True if it finished."""
+    search.max_nodes = max_nodes
+    try:
+        search.count()
+    except LimitReached:
+        return False
+    return True
+
+
+def _probe(problem: ExactCover, search: Search) -> Choice:
+    """Step 4 of the module notes: DXZ for a few nodes, then DXZ or the DLX run."""
+    run = dxz.Run(problem, Manager(nodes=1024, cache=1024))
+    probe = run.run(PROBE_NODES)
     if probe.family is not None:
-        return "zdd", probe.family.count()
-    return ("zdd" if probe.hits >= MIN_HIT_RATE * probe.nodes else "dlx"), None
+        return Choice("zdd", probe.family.count(), None)
+    if probe.hits >= MIN_HIT_RATE * probe.nodes:
+        return Choice("zdd", None, None, run)
+    return Choice("dlx", None, search)
+
+
+def choose(problem: ExactCover) -> Choice:
+    """The method for counting ``problem``, chosen as the module notes describe."""
+    search = problem.search()
+    if _finish(search, SCOUT_NODES):
+        return Choice("dlx", search.count(), None)
+    if not dxz.memoisable(problem):
+        return Choice("dlx", None, search)
+    stats = search.stats
+    if stats.solutions >= DENSE * stats.nodes:
+        return _probe(problem, search)
+    if _finish(search, PATIENCE_NODES):
+        return Choice("dlx", search.count(), None)
+    return _probe(problem, search)
 
 
 def count(problem: ExactCover, **options: Unpack[SearchOptions]) -> int:
     """The number of solutions, by the method :func:`choose` picks."""
     if options:
         return problem.search(**options).count()
-    method, known = choose(problem)
+    method, known, search, probe = choose(problem)
     if known is not None:
         return known
-    if method == "zdd":
-        return dxz.count(problem)
-    return problem.search().count()
+    if probe is not None:
+        family = probe.run().family
+        assert family is not None  # no budget, so the search ran to its end
+        return family.count()
+    assert search is not None  # choose hands back the run it chose
+    _finish(search, None)
+    return search.count()

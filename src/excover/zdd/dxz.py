@@ -23,9 +23,10 @@ correct but costs one step per solution.
 from __future__ import annotations
 
 from array import array
+from collections.abc import Iterator
 from typing import TYPE_CHECKING, NamedTuple
 
-from excover.errors import ResourceLimitError
+from excover.errors import ResourceLimitError, UsageError
 from excover.zdd import _store
 from excover.zdd.family import Family
 from excover.zdd.manager import Manager, default
@@ -33,7 +34,17 @@ from excover.zdd.manager import Manager, default
 if TYPE_CHECKING:
     from excover.problem import ExactCover
 
-__all__ = ["Probe", "count", "dxz", "memoisable", "run_dxz", "solutions_family"]
+__all__ = [
+    "Probe",
+    "Run",
+    "count",
+    "dxz",
+    "first",
+    "memoisable",
+    "run_dxz",
+    "solutions",
+    "solutions_family",
+]
 
 
 def memoisable(problem: ExactCover) -> bool:
@@ -63,29 +74,46 @@ class Probe(NamedTuple):
     hits: int
 
 
+class Run:
+    """A DXZ search over the options renumbered by :func:`_order`, which can stop after a
+    number of search nodes and go on later from where it stopped (``method="auto"``
+    probes with it). Between two calls nothing else may run on its manager: the partial
+    results belong to no family yet, and a garbage collection would free them."""
+
+    def __init__(self, problem: ExactCover, manager: Manager) -> None:
+        data = problem.engine_input()
+        order = _order(problem)
+        start, items, colors = data.option_start, data.node_item, data.node_color
+        if any(old != new for new, old in enumerate(order)):
+            items = array("i", [item for k in order for item in items[start[k] : start[k + 1]]])
+            colors = array("i", [c for k in order for c in colors[start[k] : start[k + 1]]])
+            lengths = [start[k + 1] - start[k] for k in order]
+            start = array("i", [0])
+            for length in lengths:
+                start.append(start[-1] + length)
+        self.manager = manager
+        self.order = order
+        n_items = data.n_primary + data.n_secondary
+        self._search = manager.store.dxz_search(data.n_primary, n_items, start, items, colors)
+
+    def run(self, budget: int = -1) -> Probe:
+        """Go on until the search ends or has entered ``budget`` search nodes in all (no
+        limit when negative); the family is None while the search has not ended."""
+        try:
+            root, _, nodes, hits = self.manager.store.dxz_run(self._search, budget)
+        except _store.StoreFull as full:
+            raise ResourceLimitError(
+                f"the ZDD of the solutions needs more than {full.args[0]} nodes "
+                "(raise the limit with excover.zdd.configure(max_nodes=...))"
+            ) from None
+        family = Family(self.manager, root) if root >= 0 else None
+        return Probe(family, self.order, nodes, hits)
+
+
 def run_dxz(problem: ExactCover, manager: Manager, budget: int = -1) -> Probe:
     """DXZ over the options renumbered by :func:`_order`, stopping after ``budget`` search
     nodes when ``budget`` is not negative."""
-    data = problem.engine_input()
-    order = _order(problem)
-    start, items, colors = data.option_start, data.node_item, data.node_color
-    if any(old != new for new, old in enumerate(order)):
-        items = array("i", [item for k in order for item in items[start[k] : start[k + 1]]])
-        colors = array("i", [color for k in order for color in colors[start[k] : start[k + 1]]])
-        lengths = [start[k + 1] - start[k] for k in order]
-        start = array("i", [0])
-        for length in lengths:
-            start.append(start[-1] + length)
-    store = manager.store
-    n_items = data.n_primary + data.n_secondary
-    try:
-        root, _, nodes, hits = store.dxz(data.n_primary, n_items, start, items, colors, budget)
-    except _store.StoreFull as full:
-        raise ResourceLimitError(
-            f"the ZDD of the solutions needs more than {full.args[0]} nodes "
-            "(raise the limit with excover.zdd.configure(max_nodes=...))"
-        ) from None
-    return Probe(Family(manager, root) if root >= 0 else None, order, nodes, hits)
+    return Run(problem, manager).run(budget)
 
 
 def dxz(problem: ExactCover, manager: Manager | None = None) -> Family:
@@ -121,6 +149,32 @@ def count(problem: ExactCover) -> int:
     family = run_dxz(problem, Manager()).family
     assert family is not None  # no budget, so the search ran to its end
     return family.count()
+
+
+def solutions(problem: ExactCover, limit: int | None = None) -> Iterator[list[int]]:
+    """The solutions (at most ``limit``) taken from the DXZ family, each a sorted list of
+    option indices, in the family's order of iteration (see :mod:`excover.zdd.family`).
+
+    The family is built, in a private manager, when the first solution is asked for;
+    after that each solution costs one walk down the ZDD.
+    """
+    if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int) or limit < 0):
+        raise UsageError(f"limit must be a non-negative integer, not {limit!r}")
+    return _members(problem, limit)
+
+
+def _members(problem: ExactCover, limit: int | None) -> Iterator[list[int]]:
+    if limit == 0:
+        return
+    for produced, member in enumerate(dxz(problem, Manager()), start=1):
+        yield sorted(member)
+        if produced == limit:
+            return
+
+
+def first(problem: ExactCover) -> list[int] | None:
+    """The first solution of :func:`solutions`, or None when there is none."""
+    return next(_members(problem, 1), None)
 
 
 def solutions_family(problem: ExactCover, manager: Manager) -> Family:
