@@ -2,7 +2,8 @@
 
 Run from the repository root: ``python benchmarks/zdd_bench.py`` prints a Markdown table
 (``--case NAME`` runs one case and prints its JSON line; ``--auto`` adds the comparison of
-``method="auto"`` with plain DLX and DXZ on every Knuth file). The shapes come from
+``method="auto"`` with plain DLX and DXZ on every Knuth file, ``--auto-only`` prints only
+that). The shapes come from
 ``../shared/benchmarks`` (combine's examples) and Knuth's ``.dlx`` files from
 ``../shared/benchmarks/knuth``; expected counts are the ones recorded there.
 """
@@ -19,7 +20,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from excover import ExactCover
-from excover.zdd import Manager, dxz
+from excover.zdd import dxz
 
 SHARED = Path(__file__).resolve().parents[2] / "shared" / "benchmarks"
 KNUTH = SHARED / "knuth"
@@ -130,7 +131,7 @@ def measure(problem: ExactCover, method: str) -> tuple[int, int | None]:
         family = problem.zdd("columns")
         value, size = family.count(), family.size
     elif method == "zdd":
-        built = dxz.run_dxz(problem, Manager()).family
+        built = dxz.run_dxz(problem, dxz.search_manager()).family
         assert built is not None  # no budget: the search ran to its end
         value, size = built.count(), built.size
     else:
@@ -174,6 +175,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--case")
     parser.add_argument("--method", default="zdd")
+    parser.add_argument("--compare", help="time DLX, DXZ and auto on one Knuth file")
     parser.add_argument("--auto", action="store_true")
     parser.add_argument("--auto-only", action="store_true", help="only the --auto table")
     parser.add_argument("--timeout", type=float, default=120.0)
@@ -181,45 +183,75 @@ def main() -> None:
     if args.case:
         print(json.dumps(run_case(args.case, args.method)))
         return
+    if args.compare:
+        print(json.dumps(compare_case(args.compare)))
+        return
     rows = [(name, "zdd") for name in ["caml_large", "euler_30x27", "dominos_c4_22x22"]]
     rows += [(f"domino{n}x{n}", "zdd") for n in (8, 10, 12)]
     rows += [("caml_large", "columns"), ("domino8x8", "columns")]
     rows += [(f"queens{n}", "family") for n in range(8, 14)]
     if args.auto_only:
         rows = []
-    table(rows, args.timeout, print)
+    if rows:
+        table(rows, args.timeout, print)
     if args.auto or args.auto_only:
         auto_table(args.timeout, print)
 
 
+#: Rounds of the --auto comparison: each round times every method once, in turn, in one
+#: process, so that all three see the same machine load; the best of each is kept.
+COMPARE_ROUNDS = 40
+#: No new round once the rounds so far took this long (seconds).
+COMPARE_SECONDS = 2.0
+
+
+def compare_case(name: str) -> dict[str, object]:
+    """The best times of DLX, DXZ and auto on one Knuth file over interleaved rounds."""
+    resource.setrlimit(resource.RLIMIT_AS, (MEMORY_CAP, MEMORY_CAP))
+    problem = load(name)
+    problem.engine_input()
+    methods = [m for m in ("dlx", "zdd", "auto") if (name, m) not in NOT_RUN]
+    best: dict[str, float] = {}
+    counts: dict[str, int] = {}
+    rounds, spent = 0, 0.0
+    while rounds < COMPARE_ROUNDS and (rounds == 0 or spent < COMPARE_SECONDS):
+        for method in methods:
+            start = time.perf_counter()
+            counts[method] = measure(problem, method)[0]
+            seconds = time.perf_counter() - start
+            best[method] = min(best.get(method, seconds), seconds)
+            spent += seconds
+        rounds += 1
+    return {"case": name, "best": best, "counts": counts, "rounds": rounds}
+
+
 def auto_table(timeout: float, show: Callable[[str], None]) -> None:
-    """``method="auto"`` against plain DLX and DXZ on every Knuth file, with the ratio of
-    auto's time to the better of the two."""
-    show("| Knuth file | count | DLX (s) | DXZ (s) | auto (s) | auto / best |")
-    show("|---|---:|---:|---:|---:|---:|")
+    """``method="auto"`` against plain DLX and DXZ on every Knuth file (best times over
+    interleaved rounds, see :func:`compare_case`), with the ratio of auto's time to the
+    better of the two."""
+    show("| Knuth file | count | DLX (ms) | DXZ (ms) | auto (ms) | auto / best | rounds |")
+    show("|---|---:|---:|---:|---:|---:|---:|")
     for path in sorted(KNUTH.glob("*.dlx")):
-        times: dict[str, float | None] = {}
-        counts: set[object] = set()
-        for method in ("dlx", "zdd", "auto"):
-            r = None if (path.stem, method) in NOT_RUN else spawn(path.stem, method, timeout)
-            times[method] = None if r is None else float(str(r["seconds"]))
-            if r is not None:
-                counts.add(r["count"])
-        if len(counts) != 1:
-            show(f"| {path.stem} | counts differ: {sorted(map(str, counts))} | | | | |")
+        try:
+            out = subprocess.run(
+                [sys.executable, __file__, "--compare", path.stem],
+                capture_output=True,
+                text=True,
+                timeout=timeout,
+                check=True,
+            ).stdout
+        except (subprocess.TimeoutExpired, subprocess.CalledProcessError):
+            show(f"| {path.stem} | > {timeout:.0f} s or > 3 GB | | | | | |")
             continue
-        known = [t for method, t in times.items() if method != "auto" and t is not None]
-        auto_time = times["auto"]
-        ratio = f"{auto_time / min(known):.2f}" if known and auto_time is not None else ""
-        cells = [
-            "not run"
-            if (path.stem, m) in NOT_RUN
-            else f"> {timeout:.0f}"
-            if t is None
-            else f"{t:.4f}"
-            for m, t in times.items()
-        ]
-        show(f"| {path.stem} | {counts.pop():,} | {' | '.join(cells)} | {ratio} |")
+        r = json.loads(out)
+        best, counts = r["best"], r["counts"]
+        if len(set(counts.values())) != 1:
+            show(f"| {path.stem} | counts differ: {counts} | | | | | |")
+            continue
+        cells = [f"{best[m] * 1e3:.3f}" if m in best else "not run" for m in ("dlx", "zdd", "auto")]
+        ratio = best["auto"] / min(best[m] for m in best if m != "auto")
+        count = counts["auto"]
+        show(f"| {path.stem} | {count:,} | {' | '.join(cells)} | {ratio:.2f} | {r['rounds']} |")
 
 
 if __name__ == "__main__":

@@ -126,7 +126,10 @@ def test_ctrl_c_ends_the_json_document(hard: str) -> None:
             text=True,
         )
         try:
-            threading.Event().wait(1.0)  # start-up, encoding, then into the solver
+            while out.tell() == 0 and proc.poll() is None:  # until the JSON document opens
+                threading.Event().wait(0.02)
+                out.seek(0, 2)
+            threading.Event().wait(0.5)  # into the solver
             assert proc.poll() is None, "the solver finished before it could be interrupted"
             proc.send_signal(signal.SIGINT)
             status = proc.wait(timeout=1.0)

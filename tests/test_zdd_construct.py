@@ -238,11 +238,26 @@ def test_a_dxz_search_stopped_by_its_budget_goes_on_to_the_same_family() -> None
 
 def test_auto_goes_on_with_the_dxz_probe() -> None:
     method, known, search, probe = auto.choose(dominoes(12, 12))
-    assert probe is not None and search is None
+    assert (method, known, search) == ("zdd", None, None)
+    assert probe is not None
     ended = probe.run()
     assert ended.nodes > auto.PROBE_NODES
     assert ended.family is not None
     assert ended.family.count() == dominoes(12, 12).count(method="zdd")
+
+
+def test_auto_probes_dxz_after_patience_when_solutions_are_sparse(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """With the density test switched off, dominoes reach the probe through the patience
+    step: the DLX run is abandoned for the probe's search, and the count is still exact."""
+    monkeypatch.setattr(auto, "DENSE", 2.0)
+    monkeypatch.setattr(auto, "PATIENCE_NODES", 3000)
+    problem = dominoes(8, 9)
+    method, known, search, probe = auto.choose(problem)
+    assert (method, known, search) == ("zdd", None, None)
+    assert probe is not None
+    assert auto.count(problem) == problem.count(method="zdd") == round(kasteleyn(8, 9))
 
 
 def test_auto_finds_small_counts_while_scouting() -> None:

@@ -538,8 +538,11 @@ class ExactCover:
         amo: str | None = None,
         **options: Unpack[SearchOptions],
     ) -> int:
-        """The number of solutions, an exact int. With ``method="sat"`` the default
-        ``solver`` is the ganak model counter when pyganak is installed."""
+        """The number of solutions, an exact int.
+
+        ``method="sat"`` enumerates with the SAT solver and, on long enumerations, races the
+        ganak model counter when pyganak is installed (see :func:`excover.sat.solve.count`).
+        """
         _check_method(method)
         if method == "sat":
             from excover.sat import solve

@@ -103,6 +103,7 @@ def solve_sat(problem: ExactCover, args: argparse.Namespace) -> int:
     started = time.monotonic()
     if args.json:
         out.write('{"solutions": [')
+        out.flush()  # a reader sees at once that the run has started
     try:
         for solution in solutions(problem, solver, amo, args.limit, timeout=args.timeout):
             found += 1

@@ -14,6 +14,7 @@ import importlib.util
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 from excover.errors import SolverError, UsageError
@@ -23,6 +24,9 @@ __all__ = ["GanakRun", "GanakTimeout", "available", "ganak_count"]
 
 #: The line prefix that carries the count from the child process.
 _MARK = "excover-count "
+
+#: Seconds between two looks at the child process while waiting for it.
+_POLL = 0.01
 
 
 class GanakTimeout(Exception):
@@ -72,10 +76,13 @@ class GanakRun:
         """The count, waiting at most ``timeout`` seconds (then :class:`GanakTimeout`)."""
         if self.process is None:
             return 0
-        try:
-            self.process.wait(timeout)
-        except subprocess.TimeoutExpired:
-            raise GanakTimeout from None
+        # Polled rather than Popen.wait(timeout): on Ctrl-C, Popen.wait gives the child a
+        # quarter of a second to exit first, but ganak never saw the signal.
+        deadline = None if timeout is None else time.monotonic() + timeout
+        while self.process.poll() is None:
+            if deadline is not None and time.monotonic() >= deadline:
+                raise GanakTimeout
+            time.sleep(_POLL)
         return self._result()
 
     def _result(self) -> int:

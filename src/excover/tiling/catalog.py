@@ -9,7 +9,7 @@ not typed in.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
 import numpy as np
 
@@ -184,11 +184,15 @@ def soma_pieces() -> dict[str, Pattern3]:
 
 
 def tiles(
-    shapes: dict[str, Shape] | Iterable[Shape],
+    shapes: Mapping[str, Shape] | Iterable[Shape],
     multiplicity: Multiplicity = "one",
     symmetry: str | Group = "all",
 ) -> list[Tile]:
     """Tiles from named shapes (a dict, names kept) or from a list of shapes (named
     ``s0``, ``s1``, ...), all with the same multiplicity and symmetry."""
-    items = shapes.items() if isinstance(shapes, dict) else ((f"s{i}", s) for i, s in enumerate(shapes))
+    items = (
+        shapes.items()
+        if isinstance(shapes, Mapping)
+        else ((f"s{i}", s) for i, s in enumerate(shapes))
+    )
     return [Tile(shape, name, multiplicity, symmetry) for name, shape in items]

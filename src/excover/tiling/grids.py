@@ -341,9 +341,7 @@ SQUARE = Grid("square", 2, [(m, (0, 0)) for m in _D4_NAMES], _Namer(_D4_NAMES))
 def _signed_permutations() -> Iterator[tuple[Matrix, tuple[int, ...]]]:
     for perm in permutations(range(3)):
         for signs in product((1, -1), repeat=3):
-            rows = tuple(
-                tuple(signs[i] if j == perm[i] else 0 for j in range(3)) for i in range(3)
-            )
+            rows = tuple(tuple(signs[i] if j == perm[i] else 0 for j in range(3)) for i in range(3))
             yield rows, (0, 0, 0)
 
 

@@ -78,7 +78,9 @@ class _ArrayPattern:
         coords = coords.reshape(-1, cls.dimension)
         if len(coords) and coords.min() < 0:
             raise UsageError(f"negative coordinate in the cells of a {cls.__name__}")
-        extent = tuple(int(v) + 1 for v in coords.max(axis=0)) if len(coords) else (0,) * cls.dimension
+        extent = (
+            tuple(int(v) + 1 for v in coords.max(axis=0)) if len(coords) else (0,) * cls.dimension
+        )
         if size is not None:
             if len(size) != cls.dimension or any(a < b for a, b in zip(size, extent, strict=True)):
                 raise UsageError(f"the frame {tuple(size)} does not hold the cells given")

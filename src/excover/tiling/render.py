@@ -55,9 +55,7 @@ def cell_polygons(grid: Grid, coords: Coords) -> list[list[Point]]:
             corners3 = [(a - 1, b, c), (a, b - 1, c), (a, b, c - 1)]
         else:
             corners3 = [(a - 1, b - 1, c), (a - 1, b, c - 1), (a, b - 1, c - 1)]
-        polygons.append(
-            [tuple((to_plane @ np.array(v, dtype=float)).tolist()) for v in corners3]  # type: ignore[misc]
-        )
+        polygons.append([tuple((to_plane @ np.array(v, dtype=float)).tolist()) for v in corners3])
     return polygons
 
 
@@ -102,8 +100,8 @@ def _svg(polygons: list[list[Point]], fills: list[str], owners: list[int], size:
         for start, end in zip(polygon, polygon[1:] + polygon[:1], strict=True):
             key = tuple(sorted((_rounded(start), _rounded(end))))
             edges.setdefault(key, []).append(owner)  # type: ignore[arg-type]
-    thin = []
-    thick = []
+    thin: list[str] = []
+    thick: list[str] = []
     for (start, end), sides in edges.items():
         line = f"M{at(start)}L{at(end)}"
         (thick if len(sides) == 1 or sides[0] != sides[1] else thin).append(line)

@@ -113,7 +113,7 @@ class BoardSymmetry:
         """The number of tilings left unchanged by the symmetry acting as ``option_map``."""
         tiles = self.tiling.tiles
         n_cells = len(self.tiling.cells)
-        counted = [t.hi is not None and t.hi > 1 or (t.hi is None and t.lo > 0) for t in tiles]
+        counted = [(t.hi is not None and t.hi > 1) or (t.hi is None and t.lo > 0) for t in tiles]
         at_most_once = [t.hi == 1 for t in tiles]
         problem = ExactCover(
             primary=n_cells + sum(1 for t in tiles if (t.lo, t.hi) == (1, 1)),
@@ -133,8 +133,8 @@ class BoardSymmetry:
                 continue
             used: dict[int, int] = {}
             for option in orbit:
-                tile = self.option_tiles[option]
-                used[tile] = used.get(tile, 0) + 1
+                owner = self.option_tiles[option]
+                used[owner] = used.get(owner, 0) + 1
             if any(at_most_once[t] and k > 1 for t, k in used.items()):
                 continue
             problem.add_option(covered + [item_of[t] for t in used if t in item_of])
@@ -145,8 +145,8 @@ class BoardSymmetry:
         for solution in problem.solutions(method=method, **options):
             totals = [0] * len(tiles)
             for option in solution:
-                for tile, k in uses[option].items():
-                    totals[tile] += k
+                for owner, k in uses[option].items():
+                    totals[owner] += k
             fixed += all(
                 t.lo <= k and (t.hi is None or k <= t.hi)
                 for t, k, c in zip(tiles, totals, counted, strict=True)

@@ -124,4 +124,3 @@ class Tile:
             f"Tile({self.name!r}, {self.size} cells, multiplicity={self.multiplicity!r}, "
             f"symmetry={self.group.name!r}, {len(self.orientations)} orientations)"
         )
-

@@ -16,6 +16,7 @@ solution to a :class:`TilingSolution`, which draws itself in ASCII and SVG.
 from __future__ import annotations
 
 import bisect
+import itertools
 import os
 from collections.abc import Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, NamedTuple, Unpack
@@ -95,21 +96,21 @@ class Tiling:
 
     def _reduce(self) -> ExactCover:
         with_item = [t for t in self.tiles if not (t.lo == 0 and t.hi is None)]
-        secondary = [t.name for t in with_item if (t.lo, t.hi) == (0, 1)]
-        primary = self._cell_names + [t.name for t in with_item if (t.lo, t.hi) != (0, 1)]
-        clash = set(self._cell_names) & {t.name for t in with_item}
+        secondary = [str(t.name) for t in with_item if (t.lo, t.hi) == (0, 1)]
+        primary = self._cell_names + [str(t.name) for t in with_item if (t.lo, t.hi) != (0, 1)]
+        clash = set(self._cell_names) & {str(t.name) for t in with_item}
         if clash:
             raise UsageError(f"tile name {sorted(clash)[0]!r} is also the name of a board cell")
         problem = ExactCover(primary=primary, secondary=secondary)
         for tile in with_item:
             if (tile.lo, tile.hi) not in ((1, 1), (0, 1)):
-                problem.set_multiplicity(tile.name, tile.lo, _hi(tile, len(self.cells)))
+                problem.set_multiplicity(str(tile.name), tile.lo, _hi(tile, len(self.cells)))
         items = {t.name for t in with_item}
         finder = _CellFinder(self.grid, self.cells)
         names = self._cell_names
         add = problem.add_option
         for number, tile in enumerate(self.tiles):
-            head = [tile.name] if tile.name in items else []
+            head = [str(tile.name)] if tile.name in items else []
             for orientation, shape in enumerate(tile.orientations):
                 placements = finder.placements(shape)
                 if len(placements) == 0:
@@ -183,11 +184,7 @@ class Tiling:
         found = self.problem.solutions(method=method, **options)
         if up_to_symmetry:
             found = self.symmetry.representatives(found)
-        produced = 0
-        for solution in found:
-            if limit is not None and produced >= limit:
-                return
-            produced += 1
+        for solution in itertools.islice(found, limit):
             yield self.decode(solution)
 
     @property
@@ -213,7 +210,7 @@ class Tiling:
 
 def _hi(tile: Tile, board_size: int) -> int:
     """A tile's upper bound, or when unbounded the most copies that fit on the board."""
-    return tile.hi if tile.hi is not None else max(board_size // tile.size, 1)
+    return tile.hi if tile.hi is not None else max(board_size // tile.size, tile.lo, 1)
 
 
 def _named(tiles: list[Tile], grid: Grid, board_size: int, merge: bool) -> list[Tile]:

@@ -7,12 +7,12 @@ MRV heuristic is faster. Both kinds show early, and the choice is made in steps,
 cheap next to what the step before it already cost, so that it never costs much
 whichever method wins:
 
-1. DLX runs for :data:`SCOUT_NODES` search nodes (a few hundredths of a millisecond on
-   queens or dominoes). Small problems end here.
-2. If at least :data:`DENSE` of those nodes were solutions (dominoes: about a quarter;
-   queens under a tenth; pentominoes under a hundredth), a DXZ probe runs at once (see
-   step 4): a dense solution tree with this many solutions is typical of repeated
-   sub-problems, and DXZ may finish in a millisecond where DLX takes seconds.
+1. DLX runs for :data:`SCOUT_NODES` search nodes (about ten microseconds on queens or
+   dominoes). Tiny problems end here.
+2. If at least :data:`DENSE` of those nodes were solutions (dominoes: a fifth to a
+   quarter; queens a tenth or less; pentominoes under a hundredth), a DXZ probe runs at
+   once (see step 4): a dense solution tree with this many solutions is typical of
+   repeated sub-problems, and DXZ may finish in a millisecond where DLX takes seconds.
 3. Otherwise DLX carries on, the same run, up to :data:`PATIENCE_NODES` nodes; if it has
    not finished by then the DXZ probe runs, now costing a few percent of the time spent.
 4. The probe runs DXZ for :data:`PROBE_NODES` search nodes; if it finishes, that is the
@@ -30,7 +30,6 @@ from typing import TYPE_CHECKING, NamedTuple, Unpack
 
 from excover.errors import LimitReached
 from excover.zdd import dxz
-from excover.zdd.manager import Manager
 
 if TYPE_CHECKING:
     from excover.dlx import Search
@@ -40,7 +39,7 @@ __all__ = ["DENSE", "MIN_HIT_RATE", "PATIENCE_NODES", "PROBE_NODES", "SCOUT_NODE
 __all__ += ["choose", "count"]
 
 #: DLX search nodes before the first look at the solution density.
-SCOUT_NODES = 500
+SCOUT_NODES = 200
 #: Solutions per DLX node above which DXZ is probed right after the scout.
 DENSE = 0.15
 #: DLX search nodes after which DXZ is probed whatever the density.
@@ -74,7 +73,7 @@ def _finish(search: Search, max_nodes: int | None) -> bool:
 
 def _probe(problem: ExactCover, search: Search) -> Choice:
     """Step 4 of the module notes: DXZ for a few nodes, then DXZ or the DLX run."""
-    run = dxz.Run(problem, Manager(nodes=1024, cache=1024))
+    run = dxz.Run(problem, dxz.search_manager())
     probe = run.run(PROBE_NODES)
     if probe.family is not None:
         return Choice("zdd", probe.family.count(), None)
@@ -85,7 +84,7 @@ def _probe(problem: ExactCover, search: Search) -> Choice:
 
 def choose(problem: ExactCover) -> Choice:
     """The method for counting ``problem``, chosen as the module notes describe."""
-    search = problem.search()
+    search = problem.search(seed=0)  # MRV ignores the seed; drawing one costs a syscall
     if _finish(search, SCOUT_NODES):
         return Choice("dlx", search.count(), None)
     if not dxz.memoisable(problem):
@@ -102,7 +101,7 @@ def count(problem: ExactCover, **options: Unpack[SearchOptions]) -> int:
     """The number of solutions, by the method :func:`choose` picks."""
     if options:
         return problem.search(**options).count()
-    method, known, search, probe = choose(problem)
+    _, known, search, probe = choose(problem)
     if known is not None:
         return known
     if probe is not None:

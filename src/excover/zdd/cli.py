@@ -14,7 +14,6 @@ import time
 from excover.errors import UsageError
 from excover.problem import ExactCover
 from excover.zdd import auto, dxz
-from excover.zdd.manager import Manager
 
 __all__ = ["count_zdd"]
 
@@ -38,9 +37,13 @@ def count_zdd(problem: ExactCover, args: argparse.Namespace) -> int | None:
     if search_options or not dxz.memoisable(problem):
         return None
     start = time.perf_counter()
-    if args.method == "auto" and auto.choose(problem)[0] == "dlx":
-        return None
-    probe = dxz.run_dxz(problem, Manager())
+    run = None
+    if args.method == "auto":
+        choice = auto.choose(problem)
+        if choice.method == "dlx":
+            return None
+        run = choice.probe  # goes on with the probe's search (None if the probe finished)
+    probe = (run or dxz.Run(problem, dxz.search_manager())).run()
     assert probe.family is not None  # no budget, so the search ran to its end
     count = probe.family.count()
     stats = {
