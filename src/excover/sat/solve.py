@@ -102,11 +102,11 @@ class _Backend(Protocol):
 class _PySat:
     """A PySAT solver, incremental when the solver allows it.
 
-    Without a deadline the solver runs one uninterrupted call. With one, it runs in
-    slices bounded by a number of conflicts, resized so that a slice takes about
-    ``_SLICE`` seconds, and the clock is read between slices: a slice keeps everything
-    the solver has learnt, so slicing costs little. PySAT turns Ctrl-C inside a call into
-    its own exception, which becomes KeyboardInterrupt here.
+    The solver runs in slices bounded by a number of conflicts, resized so that a slice
+    takes about ``_SLICE`` seconds; between slices the clock is read (for ``timeout``) and
+    a Ctrl-C held during the slice is raised. A slice keeps everything the solver has
+    learnt, so slicing costs little. Solvers without conflict budgets (``_UNLIMITED``) run
+    one call, and PySAT's report of a Ctrl-C inside it becomes KeyboardInterrupt.
     """
 
     def __init__(self, name: str, clauses: list[Clause]) -> None:
@@ -123,7 +123,7 @@ class _PySat:
             self.solver = Solver(name=self.name, bootstrap_with=self.clauses)
             self.solver.append_formula(self.added)
         solver = self.solver
-        status = self._sliced(solver, deadline) if deadline is not None else _call(solver.solve)
+        status = _call(solver.solve) if self.name in _UNLIMITED else self._sliced(solver, deadline)
         if not status:
             return None
         model = solver.get_model()
@@ -131,14 +131,14 @@ class _PySat:
             self.close()
         return list(model) if model is not None else []
 
-    def _sliced(self, solver: Solver, deadline: float) -> bool:
+    def _sliced(self, solver: Solver, deadline: float | None) -> bool:
         """Solve in slices of conflicts until an answer, or until ``deadline``."""
         while True:
             started = time.monotonic()
-            if started >= deadline:
+            if deadline is not None and started >= deadline:
                 raise _OutOfTime
             solver.conf_budget(self.budget)
-            status = _call(solver.solve_limited)
+            status = _with_sigint_held(solver.solve_limited)
             if status is not None:
                 return bool(status)
             took = time.monotonic() - started
@@ -157,6 +157,22 @@ class _PySat:
         if self.solver is not None:
             self.solver.delete()
             self.solver = None
+
+
+def _with_sigint_held(solve: Callable[[], bool | None]) -> bool | None:
+    """``solve()`` (one short slice) with SIGINT blocked, so that a Ctrl-C waits for the
+    slice to end and then reaches Python as KeyboardInterrupt.
+
+    PySAT's own Ctrl-C handling jumps out of the solver with ``longjmp``, which can leave
+    the solver's memory inconsistent: a later call, or freeing the solver, then crashes the
+    process (seen under load). Holding the signal for one slice (about ``_SLICE``
+    seconds) avoids the jump altogether.
+    """
+    held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        return solve()
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, held)
 
 
 def _call(solve: Callable[[], bool | None]) -> bool | None:
