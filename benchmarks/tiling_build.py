@@ -7,8 +7,12 @@ number of options, and for the counted cases the count and the seconds to count)
 from __future__ import annotations
 
 import time
+from pathlib import Path
 
 from excover.tiling import Pattern, Pattern3, Tile, Tiling, pentominoes, soma_pieces, tiles
+
+#: The product side's reference shapes, beside the repository.
+SHARED = Path(__file__).resolve().parents[2] / "shared" / "benchmarks"
 
 
 def main() -> None:
@@ -23,7 +27,7 @@ def main() -> None:
     cases = [
         (
             "Scott's board, 12 pentominoes",
-            Pattern.read("/work/shared/benchmarks/scott_board.txt"),
+            Pattern.read(SHARED / "scott_board.txt"),
             tiles(pentominoes()),
         ),
         ("Soma cube", Pattern3.constant(3, 3, 3), tiles(soma_pieces(), symmetry="rotations")),

@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from itertools import combinations
+from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
 from excover import ExactCover
@@ -25,6 +26,7 @@ if TYPE_CHECKING:
     from hypothesis.strategies import SearchStrategy
 
 __all__ = [
+    "SHARED_BENCHMARKS",
     "Instance",
     "Kind",
     "compositions",
@@ -36,6 +38,9 @@ __all__ = [
     "walks",
     "word_squares",
 ]
+
+#: The product side's reference inputs: ``shared/benchmarks`` beside the repository.
+SHARED_BENCHMARKS = Path(__file__).resolve().parents[2] / "shared" / "benchmarks"
 
 #: The three families of random instances: plain exact cover with secondary items (X),
 #: colors on secondary items (XCC), and multiplicities on primary items plus colors (MCC).

@@ -11,12 +11,13 @@ from pathlib import Path
 from xml.etree import ElementTree
 
 import pytest
+from builders import SHARED_BENCHMARKS
 
 from excover.cli import main
 from excover.puzzles import sudoku
 from excover.puzzles.cli import read_puzzles
 
-SHARED = Path("/work/shared/benchmarks/sudoku_test.txt")
+SHARED = SHARED_BENCHMARKS / "sudoku_test.txt"
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:

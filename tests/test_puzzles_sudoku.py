@@ -15,17 +15,17 @@ import itertools
 import random
 import signal
 from functools import cache
-from pathlib import Path
 from typing import Any
 
 import pytest
+from builders import SHARED_BENCHMARKS
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from excover import ExcoverError, ProblemError, UsageError
 from excover.puzzles import sudoku
 
-SHARED = Path("/work/shared/benchmarks/sudoku_test.txt")
+SHARED = SHARED_BENCHMARKS / "sudoku_test.txt"
 
 #: Puzzles known for being hard for solvers that do not search: "Easter Monster" and Arto
 #: Inkala's 2012 puzzle; each has exactly one solution.

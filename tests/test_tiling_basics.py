@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import xml.etree.ElementTree as ET
-from pathlib import Path
 
 import numpy as np
 import pytest
+from builders import SHARED_BENCHMARKS
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -130,7 +130,7 @@ def test_catalog_sizes() -> None:
 
 
 def test_pentomino_names_match_combine() -> None:
-    text = Path("/work/shared/benchmarks/pieces_pentominoes.txt").read_text(encoding="utf-8")
+    text = (SHARED_BENCHMARKS / "pieces_pentominoes.txt").read_text(encoding="utf-8")
     named = pentominoes()
     for block in text.split("= ")[1:]:
         name, _, drawing = block.partition("\n")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 
 import pytest
+from builders import SHARED_BENCHMARKS
 
 from excover.tiling import (
     HexPattern,
@@ -20,7 +21,7 @@ from excover.tiling import (
     tiles,
 )
 
-BENCH = "/work/shared/benchmarks"
+BENCH = str(SHARED_BENCHMARKS)
 
 
 def kasteleyn(m: int, n: int) -> int:
