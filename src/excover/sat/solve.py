@@ -223,7 +223,7 @@ class _External:
         self.cnf.clauses.append(clause)
 
     def close(self) -> None:
-        pass
+        """Nothing to release: every call runs a fresh solver process."""
 
 
 def _parse_answer(stdout: str, stderr: str, command: list[str]) -> list[int] | None:
