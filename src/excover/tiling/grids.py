@@ -252,6 +252,14 @@ class Grid:
         result: Coords = moved[order]
         return result
 
+    def symmetries(self, coords: Coords) -> Group:
+        """The isometries of the grid mapping a set of cells onto a translate of itself."""
+        shape = self.normalize(coords)
+        kept = [
+            g for g in self.isometries if np.array_equal(self.normalize(g.apply(coords)), shape)
+        ]
+        return Group("symmetries", kept)
+
     def shift(self, coords: Coords) -> Coords:
         """The translation :meth:`normalize` subtracts from a non-empty set of cells."""
         low: Coords = coords.min(axis=0)

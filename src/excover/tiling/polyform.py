@@ -107,13 +107,7 @@ class _CellSet:
 
     def symmetries(self) -> Group:
         """The isometries of the grid mapping the pattern onto a translate of itself."""
-        shape = self.grid.normalize(self.coords())
-        kept = [
-            g
-            for g in self.grid.isometries
-            if np.array_equal(self.grid.normalize(g.apply(self.coords())), shape)
-        ]
-        return Group("symmetries", kept)
+        return self.grid.symmetries(self.coords())
 
     def _repr_svg_(self) -> str:
         from excover.tiling.render import pattern_svg
