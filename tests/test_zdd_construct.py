@@ -11,7 +11,16 @@ import signal
 from pathlib import Path
 
 import pytest
-from builders import Instance, Kind, dominoes, instances, queens, walks
+from builders import (
+    Instance,
+    Kind,
+    compositions,
+    dominoes,
+    instances,
+    queens,
+    two_regular_graphs,
+    walks,
+)
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -180,10 +189,41 @@ def test_colors_by_dxz_agree_with_dlx() -> None:
     edges = [("a", "b"), ("b", "a"), ("a", "a"), ("b", "c"), ("c", "a")]
     for length in (1, 4, 12):
         problem = walks(length, edges)
-        assert dxz.memoisable(problem)
         family = problem.zdd()
         assert family.count() == problem.count(method="dlx") == problem.count(method="zdd")
         assert all(problem.is_solution(sorted(s)) for s in family.sample(random.Random(5), 30))
+
+
+def test_multiplicities_by_dxz_against_closed_forms() -> None:
+    """Algorithm M memoised: compositions of n into lo..hi parts number the sum of the
+    binomials C(n-1, k-1); spanning 2-regular subgraphs of K_n are OEIS A001205. The memo
+    must be doing the work: far fewer search nodes than the dancing-links search."""
+    for n, lo, hi in [(9, 1, 9), (12, 3, 5), (10, 0, 2)]:
+        expected = sum(math.comb(n - 1, k - 1) for k in range(max(lo, 1), hi + 1))
+        assert dxz.count(compositions(n, lo, hi)) == expected
+    a001205 = [1, 0, 0, 1, 3, 12, 70, 465, 3507, 30016, 286884, 3026655, 34944085, 438263364]
+    for n in (4, 7, 10, 13):
+        problem = two_regular_graphs(n)
+        assert problem.count(method="zdd") == a001205[n]
+    problem = two_regular_graphs(9)
+    assert problem.zdd() == problem.zdd("columns")
+    probe = dxz.Run(problem, Manager()).run()
+    search = problem.search()
+    assert search.count() == a001205[9]
+    assert probe.nodes * 10 < search.stats.nodes
+
+
+def test_a_search_with_multiplicities_stopped_by_its_budget_goes_on() -> None:
+    problem = two_regular_graphs(8)
+    manager = Manager()
+    whole = dxz.Run(problem, manager).run()
+    steps = dxz.Run(problem, manager)
+    for budget in (1, 7, 8, 300):
+        probe = steps.run(budget)
+        assert probe.family is None and probe.nodes == budget
+    final = steps.run()
+    assert final.family is not None and final.family == whole.family
+    assert (final.nodes, final.hits) == (whole.nodes, whole.hits)
 
 
 def test_queens_families() -> None:

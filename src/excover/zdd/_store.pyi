@@ -48,6 +48,7 @@ class Store:
         option_start: array[int],
         node_item: array[int],
         node_color: array[int],
+        bounds: tuple[array[int], array[int]] | None = None,
     ) -> Dxz: ...
     def dxz_run(self, d: Dxz, budget: int = -1) -> tuple[int, int, int, int]: ...
     def dxz(
@@ -58,6 +59,7 @@ class Store:
         node_item: array[int],
         node_color: array[int],
         budget: int = -1,
+        bounds: tuple[array[int], array[int]] | None = None,
     ) -> tuple[int, int, int, int]: ...
 
 class Dxz:

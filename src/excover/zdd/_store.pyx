@@ -833,16 +833,19 @@ cdef class Store:
     # ----- DXZ -----
 
     def dxz_search(self, int n_primary, int n_items, const int[:] option_start,
-                   const int[:] node_item, const int[:] node_color):
-        """A DXZ search for all solutions of an exact cover problem with colors but
-        without multiplicities, as a family over option numbers; :meth:`dxz_run` runs it.
+                   const int[:] node_item, const int[:] node_color, bounds=None):
+        """A DXZ search for all solutions of an exact cover problem, as a family over
+        option numbers; :meth:`dxz_run` runs it.
 
         ``option_start`` and ``node_item`` describe the options (engine arrays) already
         sorted by their first primary item; the search always branches on the leftmost
         uncovered primary item, so the options chosen along a path have increasing numbers
-        and every node is made directly in canonical form.
+        and every node is made directly in canonical form. ``bounds``, when given, is the
+        pair of arrays (lo, hi) of the primary items' multiplicities (Algorithm M).
         """
         cdef Dxz d = Dxz(n_primary, n_items, option_start, node_item, node_color)
+        if bounds is not None:
+            d.set_bounds(bounds[0], bounds[1])
         d.owner = self
         return d
 
@@ -875,10 +878,10 @@ cdef class Store:
         return r, d.n_memo, d.nodes, d.hits
 
     def dxz(self, int n_primary, int n_items, const int[:] option_start, const int[:] node_item,
-            const int[:] node_color, int64_t budget=-1):
+            const int[:] node_color, int64_t budget=-1, bounds=None):
         """:meth:`dxz_search` and :meth:`dxz_run` in one call; a search stopped by its
         budget is abandoned (its nodes collected)."""
-        d = self.dxz_search(n_primary, n_items, option_start, node_item, node_color)
+        d = self.dxz_search(n_primary, n_items, option_start, node_item, node_color, bounds)
         result = self.dxz_run(d, budget)
         if result[0] == -1:
             self.collect()
@@ -902,9 +905,13 @@ cdef class Dxz:
     the set of uncovered items (a bitset over all items, primary and secondary) and, when
     the problem has colors, the color each secondary item has been given (0: none); keys
     are compared word by word, never by hash alone.
+
+    Multiplicities (Knuth's Algorithm M) take another loop, :meth:`run_multi`, described
+    there; its key also holds how often each active primary item is covered already and
+    which of the leftmost item's options are used up.
     """
 
-    cdef int n_primary, n_items
+    cdef int n_primary, n_items, n_options
     cdef int32_t* llink
     cdef int32_t* rlink
     cdef int32_t* top
@@ -937,6 +944,24 @@ cdef class Dxz:
     cdef int64_t st_cap, st_pcap, st_ptop, st_level
     cdef public bint started, resumable
     cdef object owner
+    # multiplicities (run_multi): bounds and counts per item, key layout, and the search
+    # stacks, kept here so that a search stopped by its budget simply goes on
+    cdef bint multi
+    cdef int32_t* cnt
+    cdef int32_t* mlo
+    cdef int32_t* mhi
+    cdef int count_word, ptr_word
+    cdef int32_t* m_item
+    cdef int32_t* m_choice
+    cdef int32_t* m_phase
+    cdef int32_t* m_none
+    cdef int32_t* m_ptr
+    cdef int64_t* m_base
+    cdef int64_t* m_twbase
+    cdef int32_t* m_tweak
+    cdef int64_t m_level, m_ptop, m_twtop
+    cdef bint m_entering
+    cdef int32_t m_result
 
     def __cinit__(self, int n_primary, int n_items, const int[:] option_start,
                   const int[:] node_item, const int[:] node_color):
@@ -947,6 +972,7 @@ cdef class Dxz:
         cdef uint64_t z = 0x243F6A8885A308D3ULL
         self.n_primary = n_primary
         self.n_items = n_items
+        self.n_options = n_options
         self.llink = <int32_t*>calloc(n_items + 2, sizeof(int32_t))
         self.rlink = <int32_t*>calloc(n_items + 2, sizeof(int32_t))
         self.top = <int32_t*>calloc(size, sizeof(int32_t))
@@ -977,6 +1003,11 @@ cdef class Dxz:
         self.st_item = self.st_choice = self.st_pend_opt = self.st_pend_sub = NULL
         self.st_base = NULL
         self.started = self.resumable = False
+        self.multi = False
+        self.cnt = self.mlo = self.mhi = NULL
+        self.m_item = self.m_choice = self.m_phase = self.m_none = self.m_ptr = NULL
+        self.m_tweak = NULL
+        self.m_base = self.m_twbase = NULL
         if (self.llink == NULL or self.rlink == NULL or self.top == NULL or self.ulink == NULL
                 or self.dlink == NULL or self.length == NULL or self.opt == NULL
                 or self.key == NULL or self.zobrist == NULL or self.color == NULL):
@@ -1040,6 +1071,17 @@ cdef class Dxz:
         free(self.st_base)
         free(self.st_pend_opt)
         free(self.st_pend_sub)
+        free(self.cnt)
+        free(self.mlo)
+        free(self.mhi)
+        free(self.m_item)
+        free(self.m_choice)
+        free(self.m_phase)
+        free(self.m_none)
+        free(self.m_ptr)
+        free(self.m_base)
+        free(self.m_twbase)
+        free(self.m_tweak)
 
     cdef int _memo_grow(self, int64_t cap) except -1:
         cdef uint64_t* mk = <uint64_t*>realloc(self.memo_keys, cap * self.words * sizeof(uint64_t))
@@ -1217,6 +1259,255 @@ cdef class Dxz:
                     self.unpurify(p)
                 p -= 1
 
+    def set_bounds(self, const int[:] lo, const int[:] hi):
+        """Give primary item ``j`` (0-based) the multiplicity ``lo[j]..hi[j]``: the search
+        becomes :meth:`run_multi`. Only before the search starts."""
+        if self.started:
+            raise ValueError("the bounds of a DXZ search are set before it starts")
+        cdef int j, n = self.n_primary
+        cdef int64_t levels = <int64_t>self.n_options + n + 2
+        if lo.shape[0] != n or hi.shape[0] != n:
+            raise ValueError("one pair of bounds per primary item")
+        self.multi = True
+        self.cnt = <int32_t*>calloc(n + 2, sizeof(int32_t))
+        self.mlo = <int32_t*>calloc(n + 2, sizeof(int32_t))
+        self.mhi = <int32_t*>calloc(n + 2, sizeof(int32_t))
+        self.m_item = <int32_t*>malloc(levels * sizeof(int32_t))
+        self.m_choice = <int32_t*>malloc(levels * sizeof(int32_t))
+        self.m_phase = <int32_t*>malloc(levels * sizeof(int32_t))
+        self.m_none = <int32_t*>malloc(levels * sizeof(int32_t))
+        self.m_ptr = <int32_t*>malloc(levels * sizeof(int32_t))
+        self.m_base = <int64_t*>malloc(levels * sizeof(int64_t))
+        self.m_twbase = <int64_t*>malloc(levels * sizeof(int64_t))
+        self.m_tweak = <int32_t*>malloc((self.n_options + 1) * sizeof(int32_t))
+        # a level's pending (option, sub-family) pairs: one per tweaked option, so at most
+        # n_options on the stack at once, as for the tweaks
+        self.st_pend_opt = <int32_t*>malloc((self.n_options + 1) * sizeof(int32_t))
+        self.st_pend_sub = <int32_t*>malloc((self.n_options + 1) * sizeof(int32_t))
+        if (self.cnt == NULL or self.mlo == NULL or self.mhi == NULL or self.m_item == NULL
+                or self.m_choice == NULL or self.m_phase == NULL or self.m_none == NULL
+                or self.m_ptr == NULL or self.m_base == NULL or self.m_twbase == NULL
+                or self.m_tweak == NULL or self.st_pend_opt == NULL or self.st_pend_sub == NULL):
+            raise MemoryError("cannot allocate the DXZ stacks")
+        for j in range(n):
+            if lo[j] < 0 or hi[j] < max(lo[j], 1):
+                raise ValueError(f"bad bounds {lo[j]}..{hi[j]} for primary item {j}")
+            self.mlo[j + 1] = lo[j]
+            self.mhi[j + 1] = hi[j]
+        # key: bitset | colors | a 32-bit count per primary item | the leftmost item's
+        # used-up prefix (one word)
+        self.count_word = self.words
+        self.ptr_word = self.words + (n + 1) // 2
+        cdef int words = self.ptr_word + 1
+        cdef uint64_t* key = <uint64_t*>calloc(words, sizeof(uint64_t))
+        if key == NULL:
+            raise MemoryError("cannot allocate the DXZ key")
+        memcpy(key, self.key, self.words * sizeof(uint64_t))
+        free(self.key)
+        self.key = key
+        self.words = words
+        self._memo_grow(self.memo_cap)
+        self.m_level = self.m_ptop = self.m_twtop = 0
+        self.m_entering = True
+        self.m_result = 0
+
+    cdef inline void set_count_key(self, int32_t j, int32_t c) noexcept:
+        """Record in the memo key that active primary item j is covered c times (0 for
+        an inactive item, whatever its count: its sub-problems no longer depend on it)."""
+        cdef int32_t* counts = <int32_t*>(self.key + self.count_word)
+        cdef int32_t old = counts[j - 1]
+        self.hash ^= self.zobrist[j] * (<uint64_t>old * 2 + 1) * 0xC2B2AE3D27D4EB4FULL
+        self.hash ^= self.zobrist[j] * (<uint64_t>c * 2 + 1) * 0xC2B2AE3D27D4EB4FULL
+        counts[j - 1] = c
+
+    cdef inline void set_ptr_key(self, int32_t ptr) noexcept:
+        """Record in the memo key that the leftmost item's options numbered below ``ptr``
+        are used up (chosen or passed over at the level above)."""
+        cdef uint64_t old = self.key[self.ptr_word]
+        self.hash ^= (old * 2 + 1) * 0x94D049BB133111EBULL
+        self.hash ^= (<uint64_t>ptr * 2 + 1) * 0x94D049BB133111EBULL
+        self.key[self.ptr_word] = <uint64_t>ptr
+
+    cdef inline void tweak(self, int32_t x) noexcept:
+        """Take option x out of the search: its node x leaves the list of the branching
+        item, its other nodes leave theirs (Knuth's Algorithm M does the same)."""
+        cdef int32_t i = self.top[x]
+        self.hide(x)
+        self.dlink[self.ulink[x]] = self.dlink[x]
+        self.ulink[self.dlink[x]] = self.ulink[x]
+        self.length[i] -= 1
+
+    cdef inline void untweak(self, int32_t x) noexcept:
+        cdef int32_t i = self.top[x]
+        self.length[i] += 1
+        self.dlink[self.ulink[x]] = x
+        self.ulink[self.dlink[x]] = x
+        self.unhide(x)
+
+    cdef inline void count_in(self, int32_t q) noexcept:
+        """Node q's item is covered once more by its (tweaked) option: a primary item
+        counts it and leaves the search when it reaches its upper bound; a secondary item
+        is covered or purified as in Algorithm C."""
+        cdef int32_t j = self.top[q]
+        if j <= self.n_primary:
+            self.cnt[j] += 1
+            if self.cnt[j] == self.mhi[j]:
+                self.set_count_key(j, 0)
+                self.cover(j)
+            else:
+                self.set_count_key(j, self.cnt[j])
+        elif self.color[q] == 0:
+            self.cover(j)
+        elif self.color[q] > 0:
+            self.purify(q)
+
+    cdef inline void count_out(self, int32_t q) noexcept:
+        cdef int32_t j = self.top[q]
+        if j <= self.n_primary:
+            if self.cnt[j] == self.mhi[j]:
+                self.uncover(j)
+            self.cnt[j] -= 1
+            self.set_count_key(j, self.cnt[j])
+        elif self.color[q] == 0:
+            self.uncover(j)
+        elif self.color[q] > 0:
+            self.unpurify(q)
+
+    cdef inline void apply(self, int32_t x) noexcept:
+        """Choose x's option (already tweaked): count in each of its items, x's first."""
+        cdef int32_t p = x + 1
+        self.count_in(x)
+        while p != x:
+            if self.top[p] <= 0:
+                p = self.ulink[p]
+            else:
+                self.count_in(p)
+                p += 1
+
+    cdef inline void unapply(self, int32_t x) noexcept:
+        cdef int32_t p = x - 1
+        while p != x:
+            if self.top[p] <= 0:
+                p = self.dlink[p]
+            else:
+                self.count_out(p)
+                p -= 1
+        self.count_out(x)
+
+    cdef int32_t run_multi(self, Store store) except -2:
+        """The search with multiplicities: Algorithm M's branching, memoised.
+
+        A level branches on the leftmost active primary item i, covered ``cnt[i]`` times:
+        first on each option x still in i's list, in order (x is *tweaked*: taken out of
+        every list, and stays out for the later branches of the level, so that a set of
+        options is found once, in increasing order), then, when ``cnt[i]`` has reached
+        its lower bound, on closing i (no more options for it). An item leaves the search
+        when its upper bound is reached or it is closed. The family of a level is
+        ``union_k {x_k} x sub_k  |  sub_close``, made from the last branch back; the
+        options of a branch all come after x_k, and those left when i is closed after
+        every option of i, so each node is canonical as made.
+
+        The sub-problem of a level is fixed by the active items, the colors, the counts
+        of the active primary items and, for i, which of its options are used up (those
+        numbered up to the option chosen at the level above, when that level branched on
+        i too): that is the memo key. Returns as :meth:`run` does; the whole search state
+        lives in the object, so after -3 the next call simply goes on.
+        """
+        cdef int64_t level = self.m_level, ptop = self.m_ptop, twtop = self.m_twtop, k
+        cdef bint entering = self.m_entering
+        cdef int32_t result = self.m_result, i, x, f, ptr
+        cdef int32_t* pend_opt = self.st_pend_opt
+        cdef int32_t* pend_sub = self.st_pend_sub
+        self.started = True
+        self.resumable = False
+        while True:
+            if entering:
+                if self.nodes == self.budget:
+                    self.m_level, self.m_ptop, self.m_twtop = level, ptop, twtop
+                    self.m_entering, self.m_result = True, result
+                    self.resumable = True
+                    return -3
+                self.nodes += 1
+                if (self.nodes & 0xFFFF) == 0 and PyErr_CheckSignals() < 0:
+                    return -2   # Ctrl-C: the KeyboardInterrupt propagates
+                i = self.rlink[0]
+                if i == 0:
+                    result = 1
+                    entering = False
+                    continue
+                ptr = 0
+                if level > 0 and self.m_item[level - 1] == i:
+                    ptr = self.opt[self.m_choice[level - 1]] + 1
+                self.set_ptr_key(ptr)
+                result = self.memo_find()
+                if result >= 0:
+                    self.hits += 1
+                    entering = False
+                    continue
+                if self.length[i] < self.mlo[i] - self.cnt[i]:
+                    result = 0   # too few options left to reach the lower bound
+                    entering = False
+                    continue
+                self.m_item[level] = i
+                self.m_choice[level] = self.dlink[i]
+                self.m_phase[level] = 0
+                self.m_ptr[level] = ptr
+                self.m_base[level] = ptop
+                self.m_twbase[level] = twtop
+            else:
+                if level == 0:
+                    return result
+                level -= 1
+                i = self.m_item[level]
+                if self.m_phase[level] == 0:
+                    x = self.m_choice[level]
+                    self.unapply(x)
+                    if result != 0:
+                        pend_opt[ptop] = self.opt[x]
+                        pend_sub[ptop] = result
+                        ptop += 1
+                    self.m_choice[level] = self.dlink[x]
+                else:
+                    self.set_count_key(i, self.cnt[i])
+                    self.uncover(i)
+                    self.m_none[level] = result
+                    self.m_phase[level] = 2
+            i = self.m_item[level]
+            if self.m_phase[level] == 0:
+                x = self.m_choice[level]
+                if x != i and self.length[i] >= self.mlo[i] - self.cnt[i]:
+                    self.tweak(x)
+                    self.m_tweak[twtop] = x
+                    twtop += 1
+                    self.apply(x)
+                    level += 1
+                    entering = True
+                    continue
+                if self.cnt[i] >= self.mlo[i]:
+                    self.m_phase[level] = 1
+                    self.set_count_key(i, 0)
+                    self.cover(i)
+                    level += 1
+                    entering = True
+                    continue
+                self.m_none[level] = 0
+            # the level is done: make its family, put its tweaked options back
+            f = self.m_none[level]
+            k = ptop - 1
+            while k >= self.m_base[level]:
+                f = store.make(pend_opt[k], f, pend_sub[k])
+                if f < 0:
+                    return -1
+                k -= 1
+            ptop = self.m_base[level]
+            while twtop > self.m_twbase[level]:
+                twtop -= 1
+                self.untweak(self.m_tweak[twtop])
+            self.set_ptr_key(self.m_ptr[level])
+            self.memo_add(f)
+            result = f
+            entering = False
+
     cdef int32_t run(self, Store store) except -2:
         """The search: an explicit stack of levels, one per chosen option; -1 when the
         node limit of the store is reached, -3 when ``budget`` search nodes have been
@@ -1234,6 +1525,8 @@ cdef class Dxz:
         cdef int32_t* grown
         cdef int32_t i, x, result = 0, f
         cdef bint entering = True, keep = False
+        if self.multi:
+            return self.run_multi(store)
         if self.resumable:
             item, choice, base = self.st_item, self.st_choice, self.st_base
             pend_opt, pend_sub = self.st_pend_opt, self.st_pend_sub

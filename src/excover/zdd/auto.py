@@ -20,8 +20,7 @@ whichever method wins:
    search goes on to the end; otherwise the DLX run resumes where it stopped. Neither
    search starts again from scratch: no work is lost, only the losing search's few nodes.
 
-Problems with multiplicities, and calls that pass DLX search options (a heuristic,
-limits), go to DLX directly.
+Calls that pass DLX search options (a heuristic, limits) go to DLX directly.
 """
 
 from __future__ import annotations
@@ -87,8 +86,6 @@ def choose(problem: ExactCover) -> Choice:
     search = problem.search(seed=0)  # MRV ignores the seed; drawing one costs a syscall
     if _finish(search, SCOUT_NODES):
         return Choice("dlx", search.count(), None)
-    if not dxz.memoisable(problem):
-        return Choice("dlx", None, search)
     stats = search.stats
     if stats.solutions >= DENSE * stats.nodes:
         return _probe(problem, search)

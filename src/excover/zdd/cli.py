@@ -21,7 +21,7 @@ __all__ = ["count_zdd"]
 def count_zdd(problem: ExactCover, args: argparse.Namespace) -> int | None:
     """Count ``problem`` on its DXZ family and print the result; return the exit status,
     or None when dancing links should count it instead (``--method auto`` chose them,
-    a dancing-links option was given, or the problem has multiplicities)."""
+    or a dancing-links option was given)."""
     search_options = [
         flag
         for flag, given in [
@@ -34,7 +34,7 @@ def count_zdd(problem: ExactCover, args: argparse.Namespace) -> int | None:
     ]
     if args.method == "zdd" and search_options:
         raise UsageError(f"--method zdd does not take {', '.join(search_options)}")
-    if search_options or not dxz.memoisable(problem):
+    if search_options:
         return None
     start = time.perf_counter()
     run = None

@@ -2,28 +2,28 @@
 
 For each primary item the family of the option sets that cover it exactly the right number
 of times (other options free) is a ZDD with one node per option and per count still
-possible; a secondary item gives the sets that use it at most once. The solutions are the
-intersection of all these families. As in combine, the items are sorted by their first
-option and the families intersected by balanced merging (pairs, then pairs of pairs...),
-which keeps the intermediate families small when neighbouring items share options.
+possible; a secondary item gives the sets that use it at most once, or, when some options
+give it a color, the sets whose options on it are one uncolored option or any options of a
+single color. The solutions are the intersection of all these families. As in combine,
+the items are sorted by their first option and the families intersected by balanced
+merging (pairs, then pairs of pairs...), which keeps the intermediate families small when
+neighbouring items share options.
 
 This is the slower construction, kept to compare with combine and to check DXZ: both
-return the same canonical family. Problems with colors are built from the enumerated
-solutions instead (see :func:`excover.zdd.dxz.solutions_family`).
+return the same canonical family.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from excover.zdd.dxz import solutions_family
 from excover.zdd.family import Family
 from excover.zdd.manager import Manager, default
 
 if TYPE_CHECKING:
     from excover.problem import ExactCover
 
-__all__ = ["column_family", "columns"]
+__all__ = ["color_family", "column_family", "columns"]
 
 
 def column_family(manager: Manager, n_options: int, covering: set[int], lo: int, hi: int) -> Family:
@@ -47,22 +47,45 @@ def column_family(manager: Manager, n_options: int, covering: set[int], lo: int,
     return need[0]
 
 
+def color_family(manager: Manager, n_options: int, uses: dict[int, int]) -> Family:
+    """The sets of options (numbered ``0..n_options-1``) that use a secondary item
+    consistently: ``uses`` maps each option on the item to the color it gives it (0 for
+    none), and a set may hold one uncolored option or any number of options of one color;
+    the options not in ``uses`` are free.
+
+    Built from the last option back, one family per state of the choice already made:
+    ``free`` (no option on the item yet), ``done`` (an uncolored one: no more), and one per
+    color (options of that color only).
+    """
+    base, empty = Family.base(manager), Family.empty(manager)
+    colors = sorted({c for c in uses.values() if c})
+    free, done = base, base
+    tinted = dict.fromkeys(colors, base)
+    for option in reversed(range(n_options)):
+        color = uses.get(option)
+        if color is None:
+            free, done = Family.node(option, free, free), Family.node(option, done, done)
+            tinted = {c: Family.node(option, f, f) for c, f in tinted.items()}
+            continue
+        taken = done if color == 0 else tinted[color]
+        free = Family.node(option, free, taken)
+        done = Family.node(option, done, empty)
+        tinted = {c: Family.node(option, f, f if c == color else empty) for c, f in tinted.items()}
+    return free
+
+
 def columns(problem: ExactCover, manager: Manager | None = None) -> Family:
     """The family of all solutions of ``problem``, by combine's column merge."""
     owner = manager or default()
     data = problem.engine_input()
-    if any(data.node_color):
-        return solutions_family(problem, owner)
     n_items = data.n_primary + data.n_secondary
-    covering: list[set[int]] = [set() for _ in range(n_items)]
-    start, items = data.option_start, data.node_item
+    uses: list[dict[int, int]] = [{} for _ in range(n_items)]  # option -> color, per item
+    start, items, node_colors = data.option_start, data.node_item, data.node_color
     for option in range(problem.n_options):
         for node in range(start[option], start[option + 1]):
-            covering[items[node]].add(option)
-    bounds = [(data.lo[j], data.hi[j]) for j in range(data.n_primary)]
-    bounds += [(0, 1)] * data.n_secondary
-    order = sorted(range(n_items), key=lambda j: min(covering[j], default=problem.n_options))
-    layer = [column_family(owner, problem.n_options, covering[j], *bounds[j]) for j in order]
+            uses[items[node]][option] = node_colors[node]
+    order = sorted(range(n_items), key=lambda j: min(uses[j], default=problem.n_options))
+    layer = [_item_family(owner, problem, j, uses[j]) for j in order]
     if not layer:
         return Family.base(owner)
     while len(layer) > 1:
@@ -71,3 +94,13 @@ def columns(problem: ExactCover, manager: Manager | None = None) -> Family:
             merged.append(layer[-1])
         layer = merged
     return layer[0]
+
+
+def _item_family(manager: Manager, problem: ExactCover, item: int, uses: dict[int, int]) -> Family:
+    """The family of the option sets that satisfy ``item`` (an engine item number)."""
+    data = problem.engine_input()
+    if item < data.n_primary:
+        return column_family(manager, problem.n_options, set(uses), data.lo[item], data.hi[item])
+    if any(uses.values()):
+        return color_family(manager, problem.n_options, uses)
+    return column_family(manager, problem.n_options, set(uses), 0, 1)

@@ -18,10 +18,10 @@ how ``method="auto"`` probes DXZ without losing the probe's work when DXZ wins.
 :func:`solutions` and :func:`first` take the solutions from the finished family.
 
 Colors are handled as in Knuth's Algorithm C, the memo key holding the color given to each
-secondary item as well. Multiplicities are not handled by the memoised search (that would
-take Knuth's Algorithm M and a key holding how often each item is covered): for them the
-family is built from the solutions enumerated by the dancing-links engine, which is
-correct but costs one step per solution.
+secondary item as well. Multiplicities take Knuth's Algorithm M: an item is branched on
+until it is covered as often as it may be or closed, and the memo key also holds how often
+each primary item is covered and which options of the item being branched on are used up
+(see ``Dxz.run_multi`` in :mod:`excover.zdd._store`).
 """
 
 from __future__ import annotations
@@ -44,11 +44,9 @@ __all__ = [
     "count",
     "dxz",
     "first",
-    "memoisable",
     "run_dxz",
     "search_manager",
     "solutions",
-    "solutions_family",
 ]
 
 
@@ -57,12 +55,6 @@ def search_manager() -> Manager:
     makes its nodes directly, so a small operation cache does (a large one costs time to
     allocate and clear, and slows the search: 12x12 dominoes take 12 ms instead of 7)."""
     return Manager(nodes=1 << 14, cache=1 << 10)
-
-
-def memoisable(problem: ExactCover) -> bool:
-    """Whether the memoised search handles the problem: every multiplicity is 1..1."""
-    data = problem.engine_input()
-    return all(lo == 1 for lo in data.lo) and all(hi == 1 for hi in data.hi)
 
 
 def _order(problem: ExactCover) -> list[int]:
@@ -104,7 +96,11 @@ class Run:
         self.manager = manager
         self.order = order
         n_items = data.n_primary + data.n_secondary
-        self._search = manager.store.dxz_search(data.n_primary, n_items, start, items, colors)
+        plain = all(lo == 1 for lo in data.lo) and all(hi == 1 for hi in data.hi)
+        bounds = None if plain else (data.lo, data.hi)
+        self._search = manager.store.dxz_search(
+            data.n_primary, n_items, start, items, colors, bounds
+        )
 
     def run(self, budget: int = -1) -> Probe:
         """Go on until the search ends or has entered ``budget`` search nodes in all (no
@@ -128,10 +124,7 @@ def run_dxz(problem: ExactCover, manager: Manager, budget: int = -1) -> Probe:
 
 def dxz(problem: ExactCover, manager: Manager | None = None) -> Family:
     """The family of all solutions of ``problem`` (sets of option indices), by DXZ."""
-    owner = manager or default()
-    if not memoisable(problem):
-        return solutions_family(problem, owner)
-    family, order, _, _ = run_dxz(problem, owner)
+    family, order, _, _ = run_dxz(problem, manager or default())
     assert family is not None  # no budget, so the search ran to its end
     if all(old == new for new, old in enumerate(order)):
         return family
@@ -151,11 +144,8 @@ def _rename(family: Family, order: list[int]) -> Family:
 def count(problem: ExactCover) -> int:
     """The number of solutions, counted on the DXZ family (exact, however large).
 
-    The family lives in a private manager, freed on return. Problems with multiplicities
-    are counted by the dancing-links engine instead (see the module notes).
+    The family lives in a private manager, freed on return.
     """
-    if not memoisable(problem):
-        return problem.search().count()
     family = run_dxz(problem, search_manager()).family
     assert family is not None  # no budget, so the search ran to its end
     return family.count()
@@ -185,8 +175,3 @@ def _members(problem: ExactCover, limit: int | None) -> Iterator[list[int]]:
 def first(problem: ExactCover) -> list[int] | None:
     """The first solution of :func:`solutions`, or None when there is none."""
     return next(_members(problem, 1), None)
-
-
-def solutions_family(problem: ExactCover, manager: Manager) -> Family:
-    """The family of the solutions enumerated one by one by the dancing-links engine."""
-    return Family.from_sets(problem.solutions(), manager)
