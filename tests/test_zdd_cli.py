@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from builders import dominoes, walks
 
-from excover import ExactCover
+from excover import ExactCover, cli
 from excover.cli import main
 
 KNUTH = Path(__file__).parent / "data" / "knuth"
@@ -58,3 +58,22 @@ def test_zdd_refuses_search_options(capsys: pytest.CaptureFixture[str]) -> None:
         capsys, str(KNUTH / "queens8.dlx"), "--method", "zdd", "--timeout", "5"
     )
     assert status == 2 and out == "" and "--timeout" in err
+
+
+def test_auto_goes_on_with_the_dlx_run_it_chose(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """When --method auto picks dancing links, the run it started finishes the count (no
+    second search), and its statistics are those of one whole run."""
+    path = str(KNUTH / "queens10.dlx")
+    status, _, plain = count(capsys, path, "--stats")
+    assert status == 0
+
+    def no_second_search(*_: object) -> None:
+        raise AssertionError("a second DLX search was started")
+
+    monkeypatch.setattr(cli, "_new_search", no_second_search)
+    status, out, chosen = count(capsys, path, "--method", "auto", "--stats")
+    assert status == 0 and int(out) == 724
+    nodes = [line for line in plain.splitlines() if line.startswith("nodes")]
+    assert nodes and nodes == [line for line in chosen.splitlines() if line.startswith("nodes")]

@@ -301,7 +301,11 @@ def test_auto_probes_dxz_after_patience_when_solutions_are_sparse(
 
 
 def test_auto_finds_small_counts_while_scouting() -> None:
-    assert auto.choose(queens(6)) == ("dlx", 4, None, None)
+    method, known, search, probe = auto.choose(queens(6))
+    assert (method, known, probe) == ("dlx", 4, None)
+    assert search is not None and search.stats.solutions == 4
+    fresh = queens(6).search()
+    assert fresh.count() == 4 and search.stats.nodes == fresh.stats.nodes
 
 
 def test_node_limit_in_dxz() -> None:

@@ -484,13 +484,15 @@ def _count(args: argparse.Namespace) -> int:
         from excover.sat.cli import count_sat
 
         return count_sat(problem, args)
+    search = None
     if args.method != "dlx":
         from excover.zdd.cli import count_zdd
 
-        status = count_zdd(problem, args)
-        if status is not None:
-            return status
-    search = _new_search(problem, args)
+        outcome = count_zdd(problem, args)
+        if isinstance(outcome, int):
+            return outcome
+        search = outcome  # the DLX run --method auto chose, to go on with (or None)
+    search = search or _new_search(problem, args)
     runner = _Runner(search, args)
     stopped_by = runner.run(lambda: runner.step(search.count))
     count = search.stats.solutions

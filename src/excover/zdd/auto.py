@@ -51,8 +51,9 @@ MIN_HIT_RATE = 0.15
 
 class Choice(NamedTuple):
     """The method chosen (``"dlx"`` or ``"zdd"``), the count when the choice already
-    found it, and the unfinished run of the chosen method to go on with: the DLX
-    ``search``, or the DXZ ``probe`` (the other one is None)."""
+    found it, and the run of the chosen method to go on with: the DLX ``search``
+    (finished when the count is known), or the unfinished DXZ ``probe`` (the other one is
+    None)."""
 
     method: str
     known: int | None
@@ -85,12 +86,12 @@ def choose(problem: ExactCover) -> Choice:
     """The method for counting ``problem``, chosen as the module notes describe."""
     search = problem.search(seed=0)  # MRV ignores the seed; drawing one costs a syscall
     if _finish(search, SCOUT_NODES):
-        return Choice("dlx", search.count(), None)
+        return Choice("dlx", search.count(), search)
     stats = search.stats
     if stats.solutions >= DENSE * stats.nodes:
         return _probe(problem, search)
     if _finish(search, PATIENCE_NODES):
-        return Choice("dlx", search.count(), None)
+        return Choice("dlx", search.count(), search)
     return _probe(problem, search)
 
 

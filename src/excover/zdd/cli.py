@@ -11,6 +11,7 @@ import json
 import sys
 import time
 
+from excover.dlx import Search
 from excover.errors import UsageError
 from excover.problem import ExactCover
 from excover.zdd import auto, dxz
@@ -18,10 +19,12 @@ from excover.zdd import auto, dxz
 __all__ = ["count_zdd"]
 
 
-def count_zdd(problem: ExactCover, args: argparse.Namespace) -> int | None:
-    """Count ``problem`` on its DXZ family and print the result; return the exit status,
-    or None when dancing links should count it instead (``--method auto`` chose them,
-    or a dancing-links option was given)."""
+def count_zdd(problem: ExactCover, args: argparse.Namespace) -> int | Search | None:
+    """Count ``problem`` on its DXZ family and print the result; return the exit status.
+
+    When dancing links should count it instead, return the DLX run that ``--method auto``
+    started and chose, to be finished by the caller (no work is lost), or None when a
+    dancing-links option was given (the caller starts its own run)."""
     search_options = [
         flag
         for flag, given in [
@@ -41,7 +44,9 @@ def count_zdd(problem: ExactCover, args: argparse.Namespace) -> int | None:
     if args.method == "auto":
         choice = auto.choose(problem)
         if choice.method == "dlx":
-            return None
+            assert choice.search is not None  # a DLX choice hands back its run
+            choice.search.max_nodes = None  # the choice bounded the run; the count may not
+            return choice.search
         run = choice.probe  # goes on with the probe's search (None if the probe finished)
     probe = (run or dxz.Run(problem, dxz.search_manager())).run()
     assert probe.family is not None  # no budget, so the search ran to its end
