@@ -248,7 +248,7 @@ def test_auto_resumes_the_dlx_run_without_losing_work() -> None:
     method, known, search, _ = auto.choose(problem)
     assert (method, known) == ("dlx", None)
     assert search is not None
-    assert search.stats.nodes > auto.SCOUT_NODES
+    assert search.stats.nodes > auto.scout_nodes(problem)
     fresh = problem.search()
     assert auto.count(problem) == fresh.count() == 14200
     search.max_nodes = None

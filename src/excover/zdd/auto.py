@@ -7,8 +7,10 @@ MRV heuristic is faster. Both kinds show early, and the choice is made in steps,
 cheap next to what the step before it already cost, so that it never costs much
 whichever method wins:
 
-1. DLX runs for :data:`SCOUT_NODES` search nodes (about ten microseconds on queens or
-   dominoes). Tiny problems end here.
+1. DLX runs for :func:`scout_nodes` search nodes: twice the number of primary items plus
+   :data:`SCOUT_BASE`, a few times the depth of a solution (a few microseconds on queens or
+   dominoes), so that the density of solutions below is already visible. Tiny problems end
+   here.
 2. If at least :data:`DENSE` of those nodes were solutions (dominoes: a fifth to a
    quarter; queens a tenth or less; pentominoes under a hundredth), a DXZ probe runs at
    once (see step 4): a dense solution tree with this many solutions is typical of
@@ -34,11 +36,12 @@ if TYPE_CHECKING:
     from excover.dlx import Search
     from excover.problem import ExactCover, SearchOptions
 
-__all__ = ["DENSE", "MIN_HIT_RATE", "PATIENCE_NODES", "PROBE_NODES", "SCOUT_NODES", "Choice"]
-__all__ += ["choose", "count"]
+__all__ = ["DENSE", "MIN_HIT_RATE", "PATIENCE_NODES", "PROBE_NODES", "SCOUT_BASE", "Choice"]
+__all__ += ["choose", "count", "scout_nodes"]
 
-#: DLX search nodes before the first look at the solution density.
-SCOUT_NODES = 200
+#: DLX search nodes before the first look at the solution density, besides two per
+#: primary item (see :func:`scout_nodes`).
+SCOUT_BASE = 32
 #: Solutions per DLX node above which DXZ is probed right after the scout.
 DENSE = 0.15
 #: DLX search nodes after which DXZ is probed whatever the density.
@@ -59,6 +62,13 @@ class Choice(NamedTuple):
     known: int | None
     search: Search | None
     probe: dxz.Run | None = None
+
+
+def scout_nodes(problem: ExactCover) -> int:
+    """The length of the first DLX run: a solution lies as many levels deep as it has
+    options, at most the number of primary items (fewer when options cover several), so
+    twice that number plus a few sees the first solutions and how often they come."""
+    return SCOUT_BASE + 2 * problem.engine_input().n_primary
 
 
 def _finish(search: Search, max_nodes: int | None) -> bool:
@@ -85,7 +95,7 @@ def _probe(problem: ExactCover, search: Search) -> Choice:
 def choose(problem: ExactCover) -> Choice:
     """The method for counting ``problem``, chosen as the module notes describe."""
     search = problem.search(seed=0)  # MRV ignores the seed; drawing one costs a syscall
-    if _finish(search, SCOUT_NODES):
+    if _finish(search, scout_nodes(problem)):
         return Choice("dlx", search.count(), search)
     stats = search.stats
     if stats.solutions >= DENSE * stats.nodes:
