@@ -94,6 +94,16 @@ cdef inline uint64_t mix3(int32_t a, int32_t b, int32_t c) nogil:
     return h
 
 
+cdef inline uint64_t splitmix(uint64_t x) noexcept nogil:
+    """A 64-bit mixer (Steele, Lea and Flood's SplitMix64 finaliser), for compact keys."""
+    x ^= x >> 30
+    x *= 0xBF58476D1CE4E5B9ULL
+    x ^= x >> 27
+    x *= 0x94D049BB133111EBULL
+    x ^= x >> 31
+    return x
+
+
 cdef struct Frame:
     int32_t f
     int32_t g
@@ -909,6 +919,14 @@ cdef class Dxz:
     Multiplicities (Knuth's Algorithm M) take another loop, :meth:`run_multi`, described
     there; its key also holds how often each active primary item is covered already and
     which of the leftmost item's options are used up.
+
+    Compact keys: without secondary items, colors or multiplicities, every option chosen
+    was chosen for its smallest item, so when i is the leftmost uncovered item, the items
+    before i are covered and those beyond the *reach* of i (the largest item of an option
+    whose smallest item is at most i) are not. The state is then i and the bits of a
+    window of items from i, as wide as the largest reach; when i and that window fit in
+    64 bits (domino tilings in reading order: a row and a bit), the memo stores that one
+    word instead of the whole bitset.
     """
 
     cdef int n_primary, n_items, n_options
@@ -926,6 +944,12 @@ cdef class Dxz:
     cdef uint64_t* key
     cdef uint64_t* zobrist
     cdef uint64_t hash
+    # the key the memo sees: the bitset (and colors, counts...) or the compact key
+    cdef bint compact
+    cdef int window
+    cdef uint64_t wmask, ckey, mhash
+    cdef uint64_t* mkey
+    cdef int mwords
     # memo
     cdef uint64_t* memo_keys
     cdef uint64_t* memo_hash
@@ -1012,6 +1036,11 @@ cdef class Dxz:
                 or self.dlink == NULL or self.length == NULL or self.opt == NULL
                 or self.key == NULL or self.zobrist == NULL or self.color == NULL):
             raise MemoryError("cannot allocate the DXZ links")
+        self.mkey = self.key
+        self.mwords = self.words
+        self.compact = False
+        if self.uncolored and n_items == n_primary:
+            self._choose_window(option_start, node_item)
         self._memo_grow(1 << 12)
         # item lists: primary items linked from the root 0; secondary ones each alone
         for i in range(n_primary + 1):
@@ -1083,8 +1112,56 @@ cdef class Dxz:
         free(self.m_twbase)
         free(self.m_tweak)
 
+    cdef int _choose_window(self, const int[:] option_start, const int[:] node_item) except -1:
+        """Use compact keys when the widest reach and the leftmost item fit in 64 bits
+        (see the class notes)."""
+        cdef int n = self.n_primary, k, i, lo, hi, width = 1, running = 0
+        cdef int64_t j
+        cdef int32_t* reach = <int32_t*>malloc((n + 1) * sizeof(int32_t))
+        if reach == NULL:
+            raise MemoryError("cannot allocate the DXZ links")
+        for i in range(n):
+            reach[i] = i
+        for k in range(option_start.shape[0] - 1):
+            if option_start[k] == option_start[k + 1]:
+                continue
+            lo = hi = node_item[option_start[k]]
+            for j in range(option_start[k], option_start[k + 1]):
+                lo = min(lo, node_item[j])
+                hi = max(hi, node_item[j])
+            reach[lo] = max(reach[lo], hi)
+        for i in range(n):
+            running = max(running, reach[i])
+            width = max(width, running - i + 1)
+        free(reach)
+        if width + (n + 1).bit_length() <= 64:
+            self.compact = True
+            self.window = width
+            self.wmask = ((<uint64_t>1) << width) - 1
+            self.mkey = &self.ckey
+            self.mwords = 1
+        return 0
+
+    cdef inline void prepare_key(self) noexcept:
+        """Make the key the memo sees for the current state (the compact key when in use;
+        the bitset otherwise, whose hash is kept up to date as items are covered)."""
+        cdef int32_t i
+        cdef int64_t word, shift
+        cdef uint64_t bits
+        if self.compact:
+            i = self.rlink[0]
+            word = i >> 6
+            shift = i & 63
+            bits = self.key[word] >> shift
+            if shift != 0 and word + 1 < self.bit_words:
+                bits |= self.key[word + 1] << (64 - shift)
+            self.ckey = ((<uint64_t>i) << self.window) | (bits & self.wmask)
+            self.mhash = splitmix(self.ckey)
+        else:
+            self.mhash = self.hash
+
     cdef int _memo_grow(self, int64_t cap) except -1:
-        cdef uint64_t* mk = <uint64_t*>realloc(self.memo_keys, cap * self.words * sizeof(uint64_t))
+        cdef uint64_t* mk = <uint64_t*>realloc(self.memo_keys, cap * self.mwords * sizeof(uint64_t))
         if mk == NULL:
             raise MemoryError("cannot grow the DXZ memo")
         self.memo_keys = mk
@@ -1116,7 +1193,8 @@ cdef class Dxz:
         return 0
 
     cdef inline int32_t memo_find(self) noexcept:
-        cdef uint64_t slot = self.hash & self.memo_mask
+        """The memo's value for the key of :meth:`prepare_key`, or -1."""
+        cdef uint64_t slot = self.mhash & self.memo_mask
         cdef int32_t e
         cdef int w
         cdef uint64_t* stored
@@ -1124,26 +1202,27 @@ cdef class Dxz:
             e = self.memo_table[slot]
             if e == -1:
                 return -1
-            if self.memo_hash[e] == self.hash:
-                stored = self.memo_keys + <int64_t>e * self.words
-                for w in range(self.words):
-                    if stored[w] != self.key[w]:
+            if self.memo_hash[e] == self.mhash:
+                stored = self.memo_keys + <int64_t>e * self.mwords
+                for w in range(self.mwords):
+                    if stored[w] != self.mkey[w]:
                         break
                 else:
                     return self.memo_val[e]
             slot = (slot + 1) & self.memo_mask
 
     cdef int memo_add(self, int32_t value) except -1:
+        """Remember ``value`` for the key of :meth:`prepare_key`."""
         if self.n_memo == self.memo_cap:
             if self.n_memo >= 0x7FFFFFF0 // 2:
                 raise MemoryError("the DXZ memo is full")
             self._memo_grow(2 * self.memo_cap)
         cdef int64_t e = self.n_memo
-        memcpy(self.memo_keys + e * self.words, self.key, self.words * sizeof(uint64_t))
-        self.memo_hash[e] = self.hash
+        memcpy(self.memo_keys + e * self.mwords, self.mkey, self.mwords * sizeof(uint64_t))
+        self.memo_hash[e] = self.mhash
         self.memo_val[e] = value
         self.n_memo += 1
-        cdef uint64_t slot = self.hash & self.memo_mask
+        cdef uint64_t slot = self.mhash & self.memo_mask
         while self.memo_table[slot] != -1:
             slot = (slot + 1) & self.memo_mask
         self.memo_table[slot] = <int32_t>e
@@ -1306,6 +1385,9 @@ cdef class Dxz:
         free(self.key)
         self.key = key
         self.words = words
+        self.compact = False
+        self.mkey = self.key
+        self.mwords = words
         self._memo_grow(self.memo_cap)
         self.m_level = self.m_ptop = self.m_twtop = 0
         self.m_entering = True
@@ -1439,6 +1521,7 @@ cdef class Dxz:
                 if level > 0 and self.m_item[level - 1] == i:
                     ptr = self.opt[self.m_choice[level - 1]] + 1
                 self.set_ptr_key(ptr)
+                self.prepare_key()
                 result = self.memo_find()
                 if result >= 0:
                     self.hits += 1
@@ -1504,6 +1587,7 @@ cdef class Dxz:
                 twtop -= 1
                 self.untweak(self.m_tweak[twtop])
             self.set_ptr_key(self.m_ptr[level])
+            self.prepare_key()
             self.memo_add(f)
             result = f
             entering = False
@@ -1559,6 +1643,7 @@ cdef class Dxz:
                         result = 1
                         entering = False
                         continue
+                    self.prepare_key()
                     result = self.memo_find()
                     if result >= 0:
                         self.hits += 1
@@ -1608,6 +1693,7 @@ cdef class Dxz:
                         k -= 1
                     ptop = base[level]
                     self.uncover(i)
+                    self.prepare_key()
                     self.memo_add(f)
                     result = f
                     entering = False
