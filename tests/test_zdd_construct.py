@@ -194,6 +194,27 @@ def test_colors_by_dxz_agree_with_dlx() -> None:
         assert all(problem.is_solution(sorted(s)) for s in family.sample(random.Random(5), 30))
 
 
+def test_wide_and_narrow_memo_keys_agree_with_the_recurrence() -> None:
+    """The 60 x 3 board numbered row by row reaches 3 items ahead and uses the one-word
+    memo key. A first item ``x`` with one option of its own and one reaching the last
+    cell (which leaves an odd number of cells: no tiling) changes no count but makes the
+    reach too wide for that key, so the search keys on the whole bitset. Both count the
+    3 x 2k tilings of the recurrence a(k) = 4 a(k-1) - a(k-2)."""
+    a = [1, 3]
+    while len(a) <= 30:
+        a.append(4 * a[-1] - a[-2])
+    narrow = dominoes(60, 3)
+    wide = ExactCover(primary=["x", *narrow.primary_items])
+    for option in range(narrow.n_options):
+        wide.add_option(narrow.option_items(option))
+    wide.add_option(["x"])
+    wide.add_option(["x", "r59c2"])
+    assert dxz.Run(narrow, Manager()).compact_keys
+    assert not dxz.Run(wide, Manager()).compact_keys
+    assert dxz.count(narrow) == a[30] == dxz.count(wide)
+    assert dxz.count(dominoes(3, 8)) == a[4] == dominoes(3, 8).count(method="dlx")
+
+
 def test_multiplicities_by_dxz_against_closed_forms() -> None:
     """Algorithm M memoised: compositions of n into lo..hi parts number the sum of the
     binomials C(n-1, k-1); spanning 2-regular subgraphs of K_n are OEIS A001205. The memo

@@ -67,3 +67,4 @@ class Dxz:
 
     started: bool
     resumable: bool
+    compact: bool  # one-word memo keys (see the class notes in _store.pyx)

@@ -945,7 +945,7 @@ cdef class Dxz:
     cdef uint64_t* zobrist
     cdef uint64_t hash
     # the key the memo sees: the bitset (and colors, counts...) or the compact key
-    cdef bint compact
+    cdef readonly bint compact
     cdef int window
     cdef uint64_t wmask, ckey, mhash
     cdef uint64_t* mkey

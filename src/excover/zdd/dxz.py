@@ -102,6 +102,12 @@ class Run:
             data.n_primary, n_items, start, items, colors, bounds
         )
 
+    @property
+    def compact_keys(self) -> bool:
+        """Whether the memo keys on one word (the leftmost item and a window from it)
+        instead of the whole state: problems with only primary items and a narrow reach."""
+        return bool(self._search.compact)
+
     def run(self, budget: int = -1) -> Probe:
         """Go on until the search ends or has entered ``budget`` search nodes in all (no
         limit when negative); the family is None while the search has not ended."""
