@@ -104,6 +104,13 @@ cdef inline uint64_t splitmix(uint64_t x) noexcept nogil:
     return x
 
 
+cdef struct Slot:
+    # an entry of the compact memo: the one-word key (never 0) and its ZDD
+    uint64_t key
+    int32_t value
+    int32_t unused
+
+
 cdef struct Frame:
     int32_t f
     int32_t g
@@ -926,7 +933,8 @@ cdef class Dxz:
     whose smallest item is at most i) are not. The state is then i and the bits of a
     window of items from i, as wide as the largest reach; when i and that window fit in
     64 bits (domino tilings in reading order: a row and a bit), the memo stores that one
-    word instead of the whole bitset.
+    word instead of the whole bitset, in a table of (key, value) slots where a lookup
+    touches one cache line (the general memo touches three: table, hash, key).
     """
 
     cdef int n_primary, n_items, n_options
@@ -950,6 +958,9 @@ cdef class Dxz:
     cdef uint64_t wmask, ckey, mhash
     cdef uint64_t* mkey
     cdef int mwords
+    # the compact memo: open addressing on (key, value) slots, one cache line per probe
+    cdef Slot* slots
+    cdef uint64_t slot_mask
     # memo
     cdef uint64_t* memo_keys
     cdef uint64_t* memo_hash
@@ -1039,9 +1050,13 @@ cdef class Dxz:
         self.mkey = self.key
         self.mwords = self.words
         self.compact = False
+        self.slots = NULL
         if self.uncolored and n_items == n_primary:
             self._choose_window(option_start, node_item)
-        self._memo_grow(1 << 12)
+        if self.compact:
+            self._slots_grow(1 << 13)
+        else:
+            self._memo_grow(1 << 12)
         # item lists: primary items linked from the root 0; secondary ones each alone
         for i in range(n_primary + 1):
             self.llink[i] = <int32_t>(i - 1 if i > 0 else n_primary)
@@ -1095,6 +1110,7 @@ cdef class Dxz:
         free(self.memo_hash)
         free(self.memo_val)
         free(self.memo_table)
+        free(self.slots)
         free(self.st_item)
         free(self.st_choice)
         free(self.st_base)
@@ -1160,6 +1176,24 @@ cdef class Dxz:
         else:
             self.mhash = self.hash
 
+    cdef int _slots_grow(self, uint64_t size) except -1:
+        """Make the compact memo ``size`` slots (a power of two) and put its entries back."""
+        cdef Slot* old = self.slots
+        cdef uint64_t old_size = self.slot_mask + 1 if old != NULL else 0, k, slot
+        cdef Slot* grown = <Slot*>calloc(size, sizeof(Slot))
+        if grown == NULL:
+            raise MemoryError("cannot grow the DXZ memo")
+        self.slots = grown
+        self.slot_mask = size - 1
+        for k in range(old_size):
+            if old[k].key != 0:
+                slot = splitmix(old[k].key) & self.slot_mask
+                while grown[slot].key != 0:
+                    slot = (slot + 1) & self.slot_mask
+                grown[slot] = old[k]
+        free(old)
+        return 0
+
     cdef int _memo_grow(self, int64_t cap) except -1:
         cdef uint64_t* mk = <uint64_t*>realloc(self.memo_keys, cap * self.mwords * sizeof(uint64_t))
         if mk == NULL:
@@ -1198,6 +1232,13 @@ cdef class Dxz:
         cdef int32_t e
         cdef int w
         cdef uint64_t* stored
+        if self.compact:
+            slot = self.mhash & self.slot_mask
+            while self.slots[slot].key != 0:
+                if self.slots[slot].key == self.ckey:
+                    return self.slots[slot].value
+                slot = (slot + 1) & self.slot_mask
+            return -1
         while True:
             e = self.memo_table[slot]
             if e == -1:
@@ -1213,6 +1254,17 @@ cdef class Dxz:
 
     cdef int memo_add(self, int32_t value) except -1:
         """Remember ``value`` for the key of :meth:`prepare_key`."""
+        cdef uint64_t cslot
+        if self.compact:
+            if 4 * (<uint64_t>self.n_memo + 1) > 3 * (self.slot_mask + 1):
+                self._slots_grow(2 * (self.slot_mask + 1))
+            cslot = self.mhash & self.slot_mask
+            while self.slots[cslot].key != 0:
+                cslot = (cslot + 1) & self.slot_mask
+            self.slots[cslot].key = self.ckey
+            self.slots[cslot].value = value
+            self.n_memo += 1
+            return 0
         if self.n_memo == self.memo_cap:
             if self.n_memo >= 0x7FFFFFF0 // 2:
                 raise MemoryError("the DXZ memo is full")
@@ -1386,9 +1438,11 @@ cdef class Dxz:
         self.key = key
         self.words = words
         self.compact = False
+        free(self.slots)
+        self.slots = NULL
         self.mkey = self.key
         self.mwords = words
-        self._memo_grow(self.memo_cap)
+        self._memo_grow(1 << 12)
         self.m_level = self.m_ptop = self.m_twtop = 0
         self.m_entering = True
         self.m_result = 0
