@@ -7,6 +7,7 @@ the 288 grids of the 4x4 board; statuses against puzzles built to have them.
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from xml.etree import ElementTree
 
@@ -14,8 +15,8 @@ import pytest
 from builders import SHARED_BENCHMARKS
 
 from excover.cli import main
-from excover.puzzles import sudoku
-from excover.puzzles.cli import read_puzzles
+from excover.puzzles import killer, sudoku
+from excover.puzzles.cli import Puzzle, read_puzzles
 
 SHARED = SHARED_BENCHMARKS / "sudoku_test.txt"
 
@@ -100,6 +101,143 @@ def test_sudoku_variants_and_bad_input(capsys: pytest.CaptureFixture[str]) -> No
 
 def test_read_puzzles_tells_a_grid_from_a_list() -> None:
     grid = SHARED.read_text()
-    assert read_puzzles(grid) == ["\n".join(grid.split())]
+    assert read_puzzles(grid) == [Puzzle("\n".join(grid.split()), 1)]
     lines = [sudoku.generate(seed=k) for k in range(3)]
-    assert read_puzzles("\n".join(lines)) == lines
+    found = read_puzzles("# three\n\n" + "\n".join(lines))
+    assert found == [Puzzle(p, k + 3) for k, p in enumerate(lines)]
+
+
+def test_sixteen_4x4_puzzles_are_not_a_16x16_grid() -> None:
+    fours = [sudoku.generate((2, 2), seed=k) for k in range(16)]
+    assert [p.text for p in read_puzzles("\n".join(fours))] == fours
+    sixteen = sudoku.generate((4, 4), seed=1)
+    rows = [sixteen[k : k + 16] for k in range(0, 256, 16)]
+    bare = "\n".join(rows)
+    assert len(read_puzzles(bare)) == 16  # as documented: 16 cells make a 4x4 puzzle
+    assert read_puzzles(bare, "grid") == [Puzzle(bare, 1)]
+    drawn = sudoku.format_grid(sixteen)  # blanks and bars between cells: a grid
+    (only,) = read_puzzles(drawn)
+    assert sudoku.parse(only.text, sudoku.Board((4, 4))) == sudoku.parse(
+        sixteen, sudoku.Board((4, 4))
+    )
+    nine = sudoku.format_grid(lines_of_nine := sudoku.generate(seed=5))  # separator lines too
+    (only,) = read_puzzles(nine)
+    assert sudoku.solve(only.text) == sudoku.solve(lines_of_nine)
+    assert len(read_puzzles(nine, "lines")) == 9
+
+
+@pytest.mark.parametrize(
+    ("text", "layout", "line", "message"),
+    [
+        ("# c\n" + "." * 81 + "\n" + "." * 40 + "x" + "." * 40 + "\n", "auto", 3, "'x' at row 5"),
+        ("." * 81 + "\n\n" + "." * 80 + "\n", "auto", 3, "81 cells, not 80"),
+        ("\n".join(["." * 9] * 8 + ["." * 8 + "x"]), "grid", 9, "'x' in column 9"),
+        (
+            "\n".join(["." * 9] * 4 + ["." * 8] + ["." * 9] * 4),
+            "grid",
+            5,
+            "9 cells on each line, not 8",
+        ),
+    ],
+)
+def test_file_errors_name_the_line(
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+    text: str,
+    layout: str,
+    line: int,
+    message: str,
+) -> None:
+    path = tmp_path / "bad.txt"
+    path.write_text(text)
+    flags = [] if layout == "auto" else ["--" + layout]
+    status, out, err = run(capsys, "sudoku", str(path), *flags)
+    assert status == 2 and out == ""
+    assert err.startswith(f"{path}:{line}: ") and re.search(message, err)
+
+
+def cages_4x4(grid: str) -> list[killer.Cage]:
+    """Horizontal dominoes cut from ``grid``, with its sums."""
+    return [
+        (int(grid[k]) + int(grid[k + 1]), [divmod(k, 4), divmod(k + 1, 4)]) for k in range(0, 16, 2)
+    ]
+
+
+def test_killer_cages_from_a_file(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    grid = sudoku.solve("." * 16)
+    assert grid is not None
+    cages = cages_4x4(grid)
+    path = tmp_path / "cages.txt"
+    path.write_text(
+        "# dominoes\n"
+        + "\n".join(f"{t}: " + " ".join(f"r{r + 1}c{c + 1}" for r, c in p) for t, p in cages)
+    )
+    expected = killer.count(cages, (2, 2))
+    status, out, _ = run(capsys, "sudoku", "." * 16, "--cages", str(path), "--count")
+    assert (status, out) == (0, f"{expected}\n") and expected >= 1
+    status, out, _ = run(capsys, "sudoku", "." * 16, "--cages", str(path), "--all", "--json")
+    (result,) = json.loads(out)["results"]
+    assert sorted(result["solutions"]) == sorted(killer.solutions(cages, (2, 2)))
+    status, out, _ = run(capsys, "sudoku", "." * 16, "--cages", str(path))
+    solution = out.strip()
+    assert status == 0 and solution in result["solutions"]
+    assert sudoku.classify(solution) == "unique"  # a full grid of the rules
+    status, out, _ = run(capsys, "sudoku", grid[:4] + "." * 12, "--cages", str(path), "--classify")
+    assert (status, out) == (
+        0,
+        "unique\n" if killer.count(cages, (2, 2), grid[:4] + "." * 12) == 1 else "multiple\n",
+    )
+    path.write_text("3: r1c1 r1c2\n4: r1c2 r2c2\n")
+    status, _, err = run(capsys, "sudoku", "." * 16, "--cages", str(path))
+    assert status == 2 and err.startswith(f"{path}:2: cell r1c2 is already in the cage of line 1")
+
+
+def test_jigsaw_regions_from_a_file(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    regions = "AABB\nACBB\nACDD\nCCDD\n"
+    path = tmp_path / "regions.txt"
+    path.write_text("# a jigsaw map\n" + regions)
+    expected = sudoku.count("." * 16, None, regions=regions.replace("\n", ""))
+    status, out, _ = run(capsys, "sudoku", "." * 16, "--regions", str(path), "--count")
+    assert (status, out) == (0, f"{expected}\n")
+
+
+def svg_texts(path: Path) -> list[str]:
+    return [e.text or "" for e in ElementTree.parse(path).iter() if e.tag.endswith("text")]
+
+
+def test_svg_of_every_puzzle_with_diagonals_and_cages(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    puzzles = [sudoku.generate((2, 2), seed=k, diagonal=True) for k in range(3)]
+    source = tmp_path / "three.txt"
+    source.write_text("\n".join(puzzles))
+    out = tmp_path / "x.svg"
+    status, _, _ = run(capsys, "sudoku", str(source), "--diagonal", "--classify", "--svg", str(out))
+    assert status == 0 and not out.exists()
+    for number, puzzle in enumerate(puzzles, 1):
+        drawn = tmp_path / f"x-{number}.svg"
+        assert "".join(svg_texts(drawn)) == sudoku.solve(puzzle, diagonal=True)
+        lines = [e for e in ElementTree.parse(drawn).iter() if e.get("class") == "diagonal"]
+        assert len(lines) == 2
+    grid = sudoku.solve("." * 16)
+    assert grid is not None
+    cages = cages_4x4(grid)
+    cage_file = tmp_path / "cages.txt"
+    cage_file.write_text(
+        "\n".join(
+            f"{t}: r{p[0][0] + 1}c{p[0][1] + 1} r{p[1][0] + 1}c{p[1][1] + 1}" for t, p in cages
+        )
+    )
+    single = tmp_path / "k.svg"
+    status, out_text, _ = run(
+        capsys, "sudoku", "." * 16, "--cages", str(cage_file), "--svg", str(single)
+    )
+    tree = ElementTree.parse(single)
+    sums = [e.text for e in tree.iter() if e.get("class") == "cage-sum"]
+    assert status == 0 and sums == [str(t) for t, _ in cages]
+    digits = "".join(
+        e.text or "" for e in tree.iter() if e.tag.endswith("text") and not e.get("class")
+    )
+    assert digits == out_text.strip()
+    # A domino's outline: two long sides and two short ends, each inset in its cells.
+    assert len([e for e in tree.iter() if e.get("class") == "cage"]) == 6 * len(cages)

@@ -15,7 +15,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from excover import UsageError
+from excover import FormatError, UsageError
 from excover.puzzles import killer, sudoku
 
 
@@ -110,3 +110,79 @@ def test_givens_and_impossible_cages() -> None:
 def test_bad_cages(cages: list[killer.Cage], message: str) -> None:
     with pytest.raises(UsageError, match=message):
         killer.cover(cages, (2, 2))
+
+
+def cage_text(cages: list[killer.Cage]) -> str:
+    """The cages in the file format, written here independently of the reader."""
+    lines = ["# generated cages", ""]
+    for total, places in cages:
+        lines.append(f"{total}: " + " ".join(f"r{r + 1}c{c + 1}" for r, c in places))
+    return "\n".join(lines) + "\n"
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(0, 10**6), biggest=st.integers(1, 4))
+def test_read_cages_gives_back_the_cages(seed: int, biggest: int) -> None:
+    rng = random.Random(seed)
+    cages = random_cages(rng.choice(GRIDS_4X4), 4, rng, biggest)
+    read = killer.read_cages(cage_text(cages), 4)
+    assert [(total, list(places)) for total, places in read] == cages
+
+
+@pytest.mark.parametrize(
+    ("text", "line", "message"),
+    [
+        ("3: r1c1 r1c2\n\n# note\n4 r2c1\n", 4, "a cage is 'SUM: CELLS'"),
+        ("3: r1c1 x2\n", 1, "'x2' is not a cell"),
+        ("3: r1c1\n4: r5c1\n", 2, "r5c1 is off the 4x4 board"),
+        ("3: r1c1 r1c2\n5: r2c2 R1C2\n", 2, "R1C2 is already in the cage of line 1"),
+        ("3: r1c1 r1c1\n", 1, "already in this cage"),
+        ("10: r1c1 r1c2 r1c3 r1c4 r2c1\n", 1, "1 to 4 cells, not 5"),
+        ("3:\n", 1, "1 to 4 cells, not 0"),
+    ],
+)
+def test_bad_cage_files_name_the_line(text: str, line: int, message: str) -> None:
+    with pytest.raises(FormatError, match=message) as caught:
+        killer.read_cages(text, 4, source="cages.txt")
+    assert caught.value.line == line and str(caught.value).startswith(f"cages.txt:{line}: ")
+
+
+JIGSAW4 = "AABBACBBACDDCCDD"
+
+
+def obeys_variant(grid: str, diagonal: bool, regions: str | None) -> bool:
+    """A 4x4 Latin square obeying the diagonals or the jigsaw regions (else the boxes)."""
+    groups: list[list[int]] = []
+    if regions is None:
+        groups += [
+            [r * 4 + c for r in rows for c in columns]
+            for rows in ((0, 1), (2, 3))
+            for columns in ((0, 1), (2, 3))
+        ]
+    else:
+        groups += [[k for k in range(16) if regions[k] == label] for label in set(regions)]
+    if diagonal:
+        groups += [[0, 5, 10, 15], [3, 6, 9, 12]]
+    return all(len({grid[k] for k in group}) == 4 for group in groups)
+
+
+LATIN_4X4 = [
+    "".join(g)
+    for g in itertools.product(["".join(p) for p in itertools.permutations("1234")], repeat=4)
+    if all(len({r[c] for r in g}) == 4 for c in range(4))
+]
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(0, 10**6), biggest=st.integers(1, 4), variant=st.sampled_from([0, 1]))
+def test_killer_variants_match_brute_force(seed: int, biggest: int, variant: int) -> None:
+    diagonal, regions = (True, None) if variant == 0 else (False, JIGSAW4)
+    grids = [g for g in LATIN_4X4 if obeys_variant(g, diagonal, regions)]
+    rng = random.Random(seed)
+    cages = random_cages(rng.choice(grids), 4, rng, biggest)
+    expected = sorted(g for g in grids if obeys(g, cages, 4))
+    found = sorted(killer.solutions(cages, (2, 2), diagonal=diagonal, regions=regions))
+    assert found == expected
+    assert killer.count(cages, (2, 2), diagonal=diagonal, regions=regions) == len(expected)
+    two = killer.count(cages, (2, 2), limit=2, diagonal=diagonal, regions=regions)
+    assert two == min(len(expected), 2)

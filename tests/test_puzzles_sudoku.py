@@ -233,6 +233,105 @@ def test_larger_boards() -> None:
     assert sudoku.classify(puzzle) == "unique"
 
 
+@pytest.mark.parametrize("diagonal", [False, True])
+def test_25x25_generation_and_solving(diagonal: bool) -> None:
+    """Minimal 25x25 puzzles are out of reach (see the README); unminimised ones are
+    generated and solved in a blink, and the generic engine confirms uniqueness."""
+    board = sudoku.Board((5, 5), diagonal=diagonal)
+    puzzle = sudoku.generate((5, 5), seed=2, minimal=False, diagonal=diagonal)
+    assert len(puzzle) == 625 and set(puzzle) <= set("." + sudoku.SYMBOLS[:25])
+    assert puzzle != sudoku.generate((5, 5), seed=3, minimal=False, diagonal=diagonal)
+    solution = sudoku.solve(puzzle, diagonal=diagonal)
+    assert solution is not None and obeys_rules(puzzle, solution, board)
+    assert sudoku.classify(puzzle, diagonal=diagonal) == "unique"
+    if not diagonal:
+        assert sudoku.problem(puzzle).count(method="dlx") == 1
+    # Without the givens of the first row the solution stays a solution.
+    fewer = "." * 25 + puzzle[25:]
+    assert sudoku.count(fewer, 2, diagonal=diagonal) >= 1
+    assert obeys_rules(fewer, solution, board)
+
+
+def singles_only(puzzle: str, board: sudoku.Board) -> str | None:
+    """Naked and hidden singles applied until none is left, in plain Python: the solved
+    grid when they solve ``puzzle``, None when they stall or find a contradiction."""
+    n = board.size
+    digits = set(sudoku.SYMBOLS[:n])
+    grid = list(puzzle)
+    groups = units(board)
+    changed = True
+    while changed:
+        changed = False
+        candidates = {}
+        for k in range(n * n):
+            if grid[k] == ".":
+                seen = {grid[j] for g in groups if k in g for j in g}
+                candidates[k] = digits - seen
+        for k, left in candidates.items():
+            if not left:
+                return None
+            if len(left) == 1:
+                grid[k] = left.pop()
+                changed = True
+                break
+        if changed:
+            continue
+        for group in groups:
+            for digit in digits - {grid[k] for k in group}:
+                places = [k for k in group if digit in candidates.get(k, ())]
+                if len(places) == 1:
+                    grid[places[0]] = digit
+                    changed = True
+                    break
+            if changed:
+                break
+    return None if "." in grid else "".join(grid)
+
+
+def test_needs_search_agrees_with_a_plain_singles_solver() -> None:
+    board = sudoku.Board()
+    puzzles = [sudoku.generate(seed=k) for k in range(40)] + FAMOUS
+    hard = sudoku.needs_search(puzzles)
+    by_singles = [singles_only(p, board) for p in puzzles]
+    assert hard == [s is None for s in by_singles]
+    assert hard[-2:] == [True, True] and 0 < sum(hard[:-2]) < 40  # both kinds are there
+    for puzzle, solved in zip(puzzles, by_singles, strict=True):
+        if solved is not None:
+            assert sudoku.solve(puzzle) == solved
+
+
+#: A 6x6 jigsaw map: six connected regions of six cells.
+JIGSAW6 = "AAAABBAABBBBCCCDDDCCCDDDEEFFFFEEEEFF"
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    variant=st.sampled_from(["boxes", "diagonal", "jigsaw"]),
+    seed=st.integers(0, 10**6),
+    keep=st.integers(6, 20),
+)
+def test_6x6_variants_agree_with_the_generic_engine(variant: str, seed: int, keep: int) -> None:
+    """The compiled solver against the generic dancing links, on givens cut at random
+    from a random grid of each variant (so counts range from one to many)."""
+    options: dict[str, Any] = {
+        "box": (2, 3),
+        "diagonal": variant == "diagonal",
+        "regions": JIGSAW6 if variant == "jigsaw" else None,
+    }
+    full = sudoku.solve(sudoku.generate(seed=seed % 50, minimal=False, **options), **options)
+    assert full is not None
+    rng = random.Random(seed)
+    cells = set(rng.sample(range(36), keep))
+    puzzle = "".join(ch if k in cells else "." for k, ch in enumerate(full))
+    expected = sum(1 for _ in sudoku.problem(puzzle, **options).solutions(limit=30))
+    assert sudoku.count(puzzle, 30, **options) == expected >= 1
+    solution = sudoku.solve(puzzle, **options)
+    board = sudoku.board_for(puzzle, (2, 3), diagonal=options["diagonal"], regions=JIGSAW6)
+    if variant != "jigsaw":
+        board = sudoku.Board((2, 3), diagonal=options["diagonal"])
+    assert solution is not None and obeys_rules(puzzle, solution, board)
+
+
 @pytest.mark.parametrize(
     ("puzzle", "box", "message"),
     [
@@ -244,6 +343,12 @@ def test_larger_boards() -> None:
         ("." * 49, None, "unsupported board of side 7"),
         ("." * 81, (0, 9), "unsupported box shape 0x9"),
         ("." * 36 * 36, (6, 6), "unsupported box shape 6x6"),
+        ("." * 624, (5, 5), "625 cells, not 624"),
+        ("." * 624, None, "624 cells is not a square board"),
+        ("." * 300 + "Q" + "." * 324, None, r"'Q' at row 13, column 1 \(character 301\).*1-P"),
+        ("." * 624 + "0", (4, 6), "576 cells, not 625"),
+        ("." * 625, (5, 6), "900 cells, not 625"),
+        ("." * 49 * 49, None, "unsupported box shape 7x7"),
     ],
 )
 def test_bad_input_names_the_culprit(

@@ -3,18 +3,21 @@
 from array import array
 from collections.abc import Sequence
 
-__all__ = ["GridCover"]
+__all__ = ["GridSolver"]
 
-class GridCover:
-    """The fixed cover of a grid puzzle, searched once per puzzle of a batch."""
+class GridSolver:
+    """The rules of a grid puzzle (cells, values, units), searched once per puzzle."""
 
     def __init__(
-        self,
-        n_cells: int,
-        n_values: int,
-        n_items: int,
-        option_start: Sequence[int],
-        node_item: Sequence[int],
+        self, n_cells: int, n_values: int, units: Sequence[Sequence[int]], locked: bool = True
     ) -> None: ...
-    def run(self, grids: bytes | bytearray, limit: int, out: bytearray, counts: array[int]) -> None:
+    def run(
+        self,
+        grids: bytes | bytearray,
+        limit: int,
+        out: bytearray,
+        counts: array[int],
+        branchings: array[int] | None = None,
+        seed: int = 0,
+    ) -> None:
         """Count (up to ``limit``) and solve each puzzle of ``grids``."""

@@ -4,28 +4,83 @@ A cage becomes a set of options rather than a constraint on the search: for a ca
 cells ``c1..ck`` with sum ``S``, every assignment of distinct digits to the cells adding up
 to ``S`` is one option, covering a new primary item for the cage and, for each of its
 cells, the items the plain option of that cell and digit would cover (the cell, and the
-digit in its row, column and box). Cells in no cage keep their plain options. A solution
-picks one assignment per cage, so the cage rules hold by construction, and the board's
-rules still hold through the shared items. Cages of many cells have many assignments
-(a cage of 5 cells up to 15,120), which is what bounds this encoding.
+digit in its row, column and box, or region and diagonals on a variant board). Cells in
+no cage keep their plain options. A solution picks one assignment per cage, so the cage
+rules hold by construction, and the board's rules still hold through the shared items.
+Cages of many cells have many assignments (a cage of 5 cells up to 15,120), which is
+what bounds this encoding.
 
 Cages are given as ``(sum, [(row, column), ...])`` with rows and columns from 0; they may
 not overlap and need not cover the board. Givens, if any, use the Sudoku text format.
+:func:`read_cages` reads them from text, one cage per line::
+
+    # sum: cells, each rRcC with the row R and column C counted from 1
+    3: r1c1 r1c2
+    15: r1c3 r2c3 r3c3
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator, Sequence
 from itertools import permutations
 
-from excover.errors import UsageError
+from excover.errors import FormatError, UsageError
 from excover.problem import ExactCover
-from excover.puzzles.sudoku import Board, grid_of, parse
+from excover.puzzles.sudoku import board_for, grid_of, parse
 
-__all__ = ["Cage", "cover", "solutions", "solve"]
+__all__ = ["Cage", "count", "cover", "read_cages", "solutions", "solve"]
 
 #: A cage: its sum and its cells ``(row, column)``.
 Cage = tuple[int, Sequence[tuple[int, int]]]
+
+_CELL = re.compile(r"r(\d+)c(\d+)", re.IGNORECASE)
+
+
+def read_cages(text: str, size: int, source: str = "<cages>") -> list[Cage]:
+    """The cages of ``text`` for a board of side ``size``: one cage per line, ``SUM:``
+    then its cells ``rRcC`` (row and column from 1) separated by blanks; blank lines and
+    lines starting with ``#`` are skipped. Raises FormatError at ``source:line`` on a
+    malformed line, a cell off the board or in two cages, or a cage of more than
+    ``size`` cells."""
+    cages: list[Cage] = []
+    owner: dict[tuple[int, int], int] = {}  # cell -> line of its cage
+    for number, line in enumerate(text.splitlines(), 1):
+        content = line.strip()
+        if content and not content.startswith("#"):
+            cages.append(_read_cage(content, size, owner, source, number))
+    return cages
+
+
+def _read_cage(
+    content: str, size: int, owner: dict[tuple[int, int], int], source: str, line: int
+) -> Cage:
+    """The cage of one line, its cells added to ``owner``."""
+    total_text, colon, cells_text = content.partition(":")
+    if not colon or not total_text.strip().isdigit():
+        message = f"a cage is 'SUM: CELLS', e.g. '3: r1c1 r1c2', not {content!r}"
+        raise FormatError(message, source=source, line=line)
+    places: list[tuple[int, int]] = []
+    for token in cells_text.split():
+        match = _CELL.fullmatch(token)
+        if match is None:
+            message = f"{token!r} is not a cell: write rRcC, row and column from 1"
+        elif not (1 <= int(match[1]) <= size and 1 <= int(match[2]) <= size):
+            message = f"cell {token} is off the {size}x{size} board"
+        elif (int(match[1]) - 1, int(match[2]) - 1) in owner:
+            first = owner[int(match[1]) - 1, int(match[2]) - 1]
+            where = "this cage" if first == line else f"the cage of line {first}"
+            message = f"cell {token} is already in {where}"
+        else:
+            place = (int(match[1]) - 1, int(match[2]) - 1)
+            owner[place] = line
+            places.append(place)
+            continue
+        raise FormatError(message, source=source, line=line)
+    if not 1 <= len(places) <= size:
+        message = f"a cage has 1 to {size} cells, not {len(places)}"
+        raise FormatError(message, source=source, line=line)
+    return int(total_text), places
 
 
 def _check(cages: Sequence[Cage], n: int) -> list[tuple[int, list[int]]]:
@@ -49,12 +104,18 @@ def _check(cages: Sequence[Cage], n: int) -> list[tuple[int, list[int]]]:
 
 
 def cover(
-    cages: Sequence[Cage], box: tuple[int, int] = (3, 3), givens: str | None = None
+    cages: Sequence[Cage],
+    box: tuple[int, int] = (3, 3),
+    givens: str | None = None,
+    *,
+    diagonal: bool = False,
+    regions: str | Sequence[int] | None = None,
 ) -> ExactCover:
-    """The exact cover of a killer puzzle (decode its solutions with
-    :func:`excover.puzzles.sudoku.grid_of`)."""
-    board = Board(box)
-    n = board.size
+    """The exact cover of a killer puzzle on a board of boxes ``box`` (or jigsaw
+    ``regions``, and with the ``diagonal`` rule when asked); decode its solutions with
+    :func:`excover.puzzles.sudoku.grid_of`."""
+    n = box[0] * box[1]
+    board = board_for("." * n * n, box, diagonal=diagonal, regions=regions)
     values = parse(givens, board) if givens is not None else bytes(n * n)
     checked = _check(cages, n)
     plain = board.cover()
@@ -86,15 +147,40 @@ def solutions(
     box: tuple[int, int] = (3, 3),
     givens: str | None = None,
     limit: int | None = None,
+    *,
+    diagonal: bool = False,
+    regions: str | Sequence[int] | None = None,
 ) -> Iterator[str]:
     """The solutions of a killer puzzle (at most ``limit``), in the one-line format."""
-    problem = cover(cages, box, givens)
+    problem = cover(cages, box, givens, diagonal=diagonal, regions=regions)
     for solution in problem.solutions(limit=limit):
         yield grid_of(problem, solution)
 
 
 def solve(
-    cages: Sequence[Cage], box: tuple[int, int] = (3, 3), givens: str | None = None
+    cages: Sequence[Cage],
+    box: tuple[int, int] = (3, 3),
+    givens: str | None = None,
+    *,
+    diagonal: bool = False,
+    regions: str | Sequence[int] | None = None,
 ) -> str | None:
     """A solution of a killer puzzle, or None."""
-    return next(solutions(cages, box, givens, limit=1), None)
+    found = solutions(cages, box, givens, limit=1, diagonal=diagonal, regions=regions)
+    return next(found, None)
+
+
+def count(
+    cages: Sequence[Cage],
+    box: tuple[int, int] = (3, 3),
+    givens: str | None = None,
+    limit: int | None = None,
+    *,
+    diagonal: bool = False,
+    regions: str | Sequence[int] | None = None,
+) -> int:
+    """The number of solutions of a killer puzzle, counting no further than ``limit``."""
+    problem = cover(cages, box, givens, diagonal=diagonal, regions=regions)
+    if limit is None:
+        return problem.count(method="dlx")
+    return sum(1 for _ in problem.solutions(limit=limit))
