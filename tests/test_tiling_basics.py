@@ -7,7 +7,7 @@ import xml.etree.ElementTree as ET
 import numpy as np
 import pytest
 from builders import SHARED_BENCHMARKS
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from excover import ExcoverError
@@ -31,6 +31,7 @@ from excover.tiling import (
     polyiamonds,
     polyominoes,
 )
+from excover.tiling.tile import Shape
 
 
 @pytest.mark.parametrize("grid", [SQUARE, CUBE, HEX, TRIANGLE], ids=lambda g: g.name)
@@ -120,6 +121,26 @@ def test_orientations_distinct_and_closed(shape: Pattern, name: str) -> None:
             assert SQUARE.normalize(g.apply(orientation)).tobytes() in keys
     stabiliser = [g for g in group if g in shape.symmetries()]
     assert len(keys) * len(stabiliser) == len(group)
+
+
+OTHER_SHAPES = [*polyhexes(4), *polyiamonds(5), *polycubes(4)]
+
+
+@settings(max_examples=40)
+@given(st.sampled_from(OTHER_SHAPES), st.sampled_from(["none", "rotations", "all"]))
+def test_orientations_on_other_grids(shape: Shape, symmetry: str) -> None:
+    """On the hex, triangle and cubic grids too: orientations distinct, closed under the
+    group, as many as the group's order over the shape's stabiliser (orbit-stabiliser)."""
+    tile = Tile(shape, "t", symmetry=symmetry)
+    grid = shape.grid
+    keys = [o.tobytes() for o in tile.orientations]
+    assert len(set(keys)) == len(keys)
+    for orientation in tile.orientations:
+        for g in tile.group:
+            assert grid.normalize(g.apply(orientation)).tobytes() in keys
+    symmetries = grid.symmetries(shape.coords())
+    stabiliser = [g for g in tile.group if g in symmetries]
+    assert len(keys) * len(stabiliser) == len(tile.group)
 
 
 def test_catalog_sizes() -> None:

@@ -50,7 +50,10 @@ def test_scott_board() -> None:
     board = Pattern.read(f"{BENCH}/scott_board.txt")
     tiling = Tiling(board, tiles(pentominoes()))
     assert tiling.count() == 520
-    assert tiling.count(up_to_symmetry=True) == 65
+    assert tiling.count(up_to_symmetry=True) == 65  # the I piece pinned to 6 placements
+    assert tiling.symmetry.free_tile() is not None
+    assert tiling.symmetry.burnside("dlx", {}) == 65
+    assert sum(1 for _ in tiling.solutions(up_to_symmetry=True)) == 65
 
 
 def test_pentominoes_at_most_once_in_5xn() -> None:

@@ -8,7 +8,8 @@ from collections.abc import Callable
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from excover.tiling import Pattern, Tile, Tiling
+from excover.tiling import HexPattern, Pattern, Pattern3, Tile, Tiling, TrianglePattern
+from excover.tiling.tile import Shape
 
 Cell = tuple[int, int]
 SHAPES: list[list[Cell]] = [
@@ -70,9 +71,14 @@ def brute_force(
     return found
 
 
-def orbits(board: set[Cell], shapes: list[tuple[list[Cell], int, int | None, str]]) -> int:
-    """The number of tilings up to the board symmetries that keep each tile's orientations
-    (tiles have distinct free shapes, so a symmetry never exchanges two of them)."""
+Solution = frozenset[tuple[int, frozenset[Cell]]]
+
+
+def orbits(
+    board: set[Cell], shapes: list[tuple[list[Cell], int, int | None, str]]
+) -> list[set[Solution]]:
+    """The classes of tilings equal up to the board symmetries that keep each tile's
+    orientations (tiles have distinct free shapes, so a symmetry never exchanges two)."""
     solutions = brute_force(board, shapes)
     x0 = min(x for x, _ in board)
     y0 = min(y for _, y in board)
@@ -89,23 +95,23 @@ def orbits(board: set[Cell], shapes: list[tuple[list[Cell], int, int | None, str
             keeps &= moved == allowed
         if keeps:
             group.append(f)
-    seen: set[frozenset[tuple[int, frozenset[Cell]]]] = set()
-    count = 0
+    seen: set[Solution] = set()
+    classes: list[set[Solution]] = []
     for solution in solutions:
         if solution in seen:
             continue
-        count += 1
+        classes.append(set())
         for f in group:
             image = {f(x, y) for x, y in board}
             dx = x0 - min(x for x, _ in image)
             dy = y0 - min(y for _, y in image)
-            seen.add(
-                frozenset(
-                    (t, frozenset((f(x, y)[0] + dx, f(x, y)[1] + dy) for x, y in cells))
-                    for t, cells in solution
-                )
+            image_tiling = frozenset(
+                (t, frozenset((f(x, y)[0] + dx, f(x, y)[1] + dy) for x, y in cells))
+                for t, cells in solution
             )
-    return count
+            seen.add(image_tiling)
+            classes[-1].add(image_tiling)
+    return classes
 
 
 multiplicities = st.sampled_from(["one", "maybe", "any", (1, 2), (0, 2), (2, None)])
@@ -166,6 +172,71 @@ def test_counts_up_to_symmetry_match_brute_force(
     if not shapes:
         return
     tiling = build(board, shapes)
-    expected = orbits(board, shapes)
-    assert tiling.count(up_to_symmetry=True) == expected
-    assert sum(1 for _ in tiling.solutions(up_to_symmetry=True)) == expected
+    classes = orbits(board, shapes)
+    assert tiling.count(up_to_symmetry=True) == len(classes)
+    listed = [
+        frozenset((int(p.tile.name[1:]), frozenset(p.cells)) for p in solution)  # type: ignore[index]
+        for solution in tiling.solutions(up_to_symmetry=True)
+    ]
+    assert len(listed) == len(classes)
+    assert all(sum(found in c for found in listed) == 1 for c in classes)  # one per class
+
+
+def perfect_matchings(cells: set[tuple[int, ...]], adjacent: Callable[..., bool]) -> int:
+    """The number of ways to pair up all the cells into adjacent pairs (brute force)."""
+    if not cells:
+        return 1
+    first = min(cells)
+    rest = cells - {first}
+    return sum(
+        perfect_matchings(rest - {other}, adjacent) for other in rest if adjacent(first, other)
+    )
+
+
+def hex_adjacent(a: tuple[int, ...], b: tuple[int, ...]) -> bool:
+    """Axial coordinates: the six neighbours differ by (±1, 0), (0, ±1) or ±(1, -1)."""
+    dq, dr = b[0] - a[0], b[1] - a[1]
+    return (dq, dr) in {(1, 0), (-1, 0), (0, 1), (0, -1), (1, -1), (-1, 1)}
+
+
+def triangle_adjacent(a: tuple[int, ...], b: tuple[int, ...]) -> bool:
+    """Two triangles share a side when one coordinate differs by one and the others agree."""
+    return sorted(abs(x - y) for x, y in zip(a, b, strict=True)) == [0, 0, 1]
+
+
+def cube_adjacent(a: tuple[int, ...], b: tuple[int, ...]) -> bool:
+    return sum(abs(x - y) for x, y in zip(a, b, strict=True)) == 1
+
+
+TRIANGLES: list[tuple[int, ...]] = [
+    (a, b, s - a - b) for s in (1, 2) for a in range(-1, 3) for b in range(-1, 3)
+]
+
+
+HEXES: list[tuple[int, ...]] = [(q, r) for q in range(5) for r in range(4)]
+CUBES: list[tuple[int, ...]] = [(x, y, z) for x in range(3) for y in range(3) for z in range(3)]
+
+
+@settings(max_examples=40)
+@given(st.sampled_from(["hex", "triangle", "cube"]), st.data())
+def test_domino_tilings_on_every_grid_match_perfect_matchings(
+    grid: str, data: st.DataObject
+) -> None:
+    """Tilings by the two-cell tile are the perfect matchings of the board's adjacency
+    graph, counted here from the coordinates alone."""
+    universe = {"hex": HEXES, "triangle": TRIANGLES, "cube": CUBES}[grid]
+    chosen = data.draw(st.lists(st.sampled_from(universe), min_size=2, max_size=14, unique=True))
+    cells = set(chosen)
+    board: Shape
+    domino: Shape
+    if grid == "hex":
+        board, domino = HexPattern(chosen), HexPattern([(0, 0), (1, 0)])
+        adjacent = hex_adjacent
+    elif grid == "triangle":
+        board, domino = TrianglePattern(chosen), TrianglePattern([(1, 0, 0), (1, 0, 1)])
+        adjacent = triangle_adjacent
+    else:
+        board, domino = Pattern3.from_cells(chosen), Pattern3.from_cells([(0, 0, 0), (1, 0, 0)])
+        adjacent = cube_adjacent
+    tiling = Tiling(board, [Tile(domino, "d", "any")])
+    assert tiling.count() == perfect_matchings(cells, adjacent)

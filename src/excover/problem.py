@@ -17,12 +17,15 @@ from __future__ import annotations
 import operator
 import os
 from array import array
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING, NamedTuple, Self, SupportsIndex, TypedDict, Unpack
 
 from excover.errors import ProblemError, UsageError
 
 if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+
     from excover.dlx import Search
     from excover.sat import CNF
     from excover.zdd import Family
@@ -246,6 +249,121 @@ class ExactCover:
         one primary item.
         """
         return self._add(items, f"in option {self.n_options}")
+
+    def add_options(
+        self,
+        starts: npt.ArrayLike,
+        items: npt.ArrayLike,
+        colors: npt.ArrayLike | None = None,
+        color_names: Iterable[str] = (),
+    ) -> range:
+        """Add many options at once from flat integer arrays and return their indices.
+
+        This is the fast door for generated problems (a tiling of a large board has
+        hundreds of thousands of options): the options are checked and stored with a few
+        numpy operations instead of one Python call each. The layout is the one of
+        :class:`EngineInput`: option ``k`` of the batch holds the item positions
+        ``items[starts[k]:starts[k + 1]]``, so ``starts`` has one entry more than the batch
+        has options, begins at 0 and ends at ``len(items)``. ``colors``, when given, has one
+        entry per item: 0 for no color, ``c >= 1`` for the color ``color_names[c - 1]`` (on
+        secondary items only). The checks are those of :meth:`add_option`; a failure names
+        the option (by its index in the problem) and adds none of the batch.
+        """
+        import numpy as np
+
+        first = self.n_options
+        start_array = _int_array(starts, "starts")
+        item_array = _int_array(items, "items")
+        if len(start_array) == 0 or start_array[0] != 0 or start_array[-1] != len(item_array):
+            raise ProblemError(
+                f"starts must begin at 0 and end at len(items) = {len(item_array)}, one entry "
+                "more than the number of options"
+            )
+        lengths = np.diff(start_array)
+        if len(lengths) == 0:
+            return range(first, first)
+        if lengths.min() <= 0:
+            bad = int(np.argmax(lengths <= 0))
+            reason = "no primary item" if lengths[bad] == 0 else "a negative length"
+            raise ProblemError(f"{reason} in option {first + bad} (starts must not decrease)")
+
+        def option_of(node: int) -> int:
+            """The problem index of the option holding the batch's ``node``."""
+            return first + int(np.searchsorted(start_array, node, side="right")) - 1
+
+        out_of_range = (item_array < 0) | (item_array >= len(self._items))
+        if out_of_range.any():
+            node = int(np.argmax(out_of_range))
+            raise ProblemError(
+                f"item position {int(item_array[node])} in option {option_of(node)} is out of "
+                f"range ({len(self._items)} items)"
+            )
+        no_primary = np.minimum.reduceat(item_array, start_array[:-1]) >= len(self._primary)
+        if no_primary.any():
+            raise ProblemError(f"no primary item in option {first + int(np.argmax(no_primary))}")
+        for length in np.unique(lengths).tolist():  # options of one length as a matrix
+            chosen = np.flatnonzero(lengths == length)
+            rows = np.sort(item_array[start_array[chosen, None] + np.arange(length)], axis=1)
+            twice = rows[:, 1:] == rows[:, :-1]
+            if twice.any():
+                row, column = divmod(int(np.argmax(twice)), length - 1)
+                raise ProblemError(
+                    f"item {self._items[int(rows[row, column])]!r} twice in option "
+                    f"{first + int(chosen[row])}"
+                )
+        if len(self._node_item) + len(item_array) > _MAX_INT:
+            raise ProblemError(f"too many item occurrences: more than {_MAX_INT} in all")
+        color_array = self._batch_colors(colors, color_names, item_array, option_of)
+        self._node_item.frombytes(item_array.astype(np.intc).tobytes())
+        self._node_color.frombytes(color_array.astype(np.intc).tobytes())
+        ends = start_array[1:] + (len(self._node_item) - len(item_array))
+        self._option_start.frombytes(ends.astype(np.intc).tobytes())
+        self._engine_input = None
+        return range(first, self.n_options)
+
+    def _batch_colors(
+        self,
+        colors: npt.ArrayLike | None,
+        color_names: Iterable[str],
+        items: npt.NDArray[np.int64],
+        option_of: Callable[[int], int],
+    ) -> npt.NDArray[np.int64]:
+        """The color ids of a batch of nodes (see :meth:`add_options`), checked; new color
+        names are numbered only once every check has passed."""
+        import numpy as np
+
+        if colors is None:
+            return np.zeros(len(items), dtype=np.int64)
+        names = [color_names] if isinstance(color_names, str) else list(color_names)
+        for name in names:
+            if not isinstance(name, str) or not _is_token(name):
+                raise ProblemError(f"bad color name {name!r}")
+        color_array = _int_array(colors, "colors")
+        if len(color_array) != len(items):
+            raise ProblemError(
+                f"colors has {len(color_array)} entries, items has {len(items)}: one each"
+            )
+        bad = (color_array < 0) | (color_array > len(names))
+        if bad.any():
+            node = int(np.argmax(bad))
+            raise ProblemError(
+                f"color {int(color_array[node])} in option {option_of(node)} is not "
+                f"0 or a number of one of the {len(names)} color names"
+            )
+        on_primary = (color_array > 0) & (items < len(self._primary))
+        if on_primary.any():
+            node = int(np.argmax(on_primary))
+            raise ProblemError(
+                f"color on primary item {self._items[int(items[node])]!r} in option "
+                f"{option_of(node)}"
+            )
+        ids = np.zeros(len(names) + 1, dtype=np.int64)
+        used = color_array[color_array > 0]
+        values, where = np.unique(used, return_index=True)
+        for value in values[np.argsort(where)].tolist():  # in order of first appearance
+            ids[value] = self._color_number(names[value - 1])
+        result: npt.NDArray[np.int64] = ids[color_array]
+        return result
 
     def _add(self, items: Iterable[ItemRef], where: str) -> int:
         """Add an option given by item references; ``where`` ends every error message."""
@@ -614,6 +732,25 @@ class ExactCover:
             f"<ExactCover: {self.n_primary} primary items, {self.n_secondary} secondary "
             f"items, {self.n_options} options>"
         )
+
+
+def _int_array(values: object, what: str) -> npt.NDArray[np.int64]:
+    """``values`` as a one-dimensional int64 array; bools, floats, strings and ragged or
+    nested input are rejected rather than converted."""
+    import numpy as np
+
+    try:
+        data = np.asarray(values)
+    except (TypeError, ValueError):
+        raise ProblemError(f"{what} must be a one-dimensional array of integers") from None
+    if data.ndim != 1 or (data.size and data.dtype.kind not in "iu"):
+        raise ProblemError(
+            f"{what} must be a one-dimensional array of integers, not {data.dtype} "
+            f"of shape {data.shape}"
+        )
+    if data.dtype.kind == "u" and data.size and data.max() > _MAX_INT:
+        raise ProblemError(f"{what} holds a value above {_MAX_INT}")
+    return data.astype(np.int64)
 
 
 def _entry(entry: object, row: int, column: int) -> int:

@@ -24,7 +24,7 @@ import numpy.typing as npt
 from excover.errors import FormatError, UsageError
 from excover.tiling.grids import CUBE, SQUARE, Coords, Grid, Group, Isometry
 
-__all__ = ["CELL_CHARS", "HOLE_CHARS", "Pattern", "Pattern3"]
+__all__ = ["CELL_CHARS", "HOLE_CHARS", "Pattern", "Pattern3", "read_text"]
 
 #: Characters that draw a cell in ASCII art.
 CELL_CHARS = frozenset("*#")
@@ -227,6 +227,12 @@ class _ArrayPattern:
         return pattern_svg(self)
 
 
+def read_text(path: str | os.PathLike[str]) -> tuple[str, str]:
+    """The text of a UTF-8 file and its name, for error messages."""
+    with open(path, encoding="utf-8") as file:
+        return file.read(), os.fspath(path)
+
+
 def _padded(array: BoolArray, shape: tuple[int, ...]) -> BoolArray:
     if array.shape == shape:
         return array
@@ -235,19 +241,21 @@ def _padded(array: BoolArray, shape: tuple[int, ...]) -> BoolArray:
     return result
 
 
-def _parse_rows(text: str, source: str) -> list[list[bool]]:
+def _parse_rows(text: str, source: str, first_line: int = 1) -> list[list[bool]]:
     """The rows of an ASCII drawing, top row first, as lists of cell flags.
 
     Leading and trailing blank lines are dropped; characters other than cells and holes
-    raise :class:`~excover.FormatError` naming the line and column.
+    raise :class:`~excover.FormatError` naming the line (``first_line`` being the number
+    of the text's first line in its source) and column.
     """
     lines = text.split("\n")
     while lines and not lines[0].strip():
         lines.pop(0)
+        first_line += 1
     while lines and not lines[-1].strip():
         lines.pop()
     rows = []
-    for number, line in enumerate(lines, 1):
+    for number, line in enumerate(lines, first_line):
         line = line.rstrip("\r")
         for column, char in enumerate(line, 1):
             if char not in CELL_CHARS and char not in HOLE_CHARS:
@@ -296,8 +304,12 @@ class Pattern(_ArrayPattern):
     @classmethod
     def read(cls, path: str | os.PathLike[str]) -> Self:
         """A pattern from a text file holding ASCII art (see :meth:`from_ascii`)."""
-        with open(path, encoding="utf-8") as file:
-            return cls.from_ascii(file.read(), source=os.fspath(path))
+        return cls.from_ascii(*read_text(path))
+
+    @classmethod
+    def from_file(cls, path: str | os.PathLike[str]) -> Self:
+        """The same as :meth:`read`."""
+        return cls.read(path)
 
     @property
     def width(self) -> int:
@@ -361,8 +373,10 @@ class Pattern3(_ArrayPattern):
         if isinstance(layers, str):
             raise UsageError("Pattern3.from_layers needs a list of layers, not one string")
         flats = [
-            layer if isinstance(layer, Pattern) else Pattern.from_ascii(layer, source)
-            for layer in layers
+            layer
+            if isinstance(layer, Pattern)
+            else Pattern.from_ascii(layer, f"{source} layer {z}")
+            for z, layer in enumerate(layers)
         ]
         width = max((p.width for p in flats), default=0)
         height = max((p.height for p in flats), default=0)
@@ -370,6 +384,35 @@ class Pattern3(_ArrayPattern):
         for z, flat in enumerate(flats):
             array[: flat.width, : flat.height, z] = flat.array
         return cls(array)
+
+    @classmethod
+    def from_ascii(cls, text: str, source: str = "<string>") -> Self:
+        """A 3D pattern drawn as its layers in ASCII art (see :meth:`Pattern.from_ascii`),
+        bottom layer (``z = 0``) first, separated by blank lines."""
+        if not isinstance(text, str):
+            raise UsageError(f"Pattern3.from_ascii needs a string, not {text!r}")
+        layers: list[Pattern] = []
+        block: list[str] = []
+        start = 1
+        for number, line in enumerate([*text.split("\n"), ""], 1):
+            if line.strip():
+                start = start if block else number
+                block.append(line)
+            elif block:
+                rows = _parse_rows("\n".join(block), f"{source} layer {len(layers)}", start)
+                layers.append(Pattern(_rows_array(rows)))
+                block = []
+        return cls.from_layers(layers, source)
+
+    @classmethod
+    def read(cls, path: str | os.PathLike[str]) -> Self:
+        """A 3D pattern from a text file holding its layers (see :meth:`from_ascii`)."""
+        return cls.from_ascii(*read_text(path))
+
+    @classmethod
+    def from_file(cls, path: str | os.PathLike[str]) -> Self:
+        """The same as :meth:`read`."""
+        return cls.read(path)
 
     @property
     def width(self) -> int:

@@ -17,6 +17,7 @@ cells, the first written row being the top:
 from __future__ import annotations
 
 import math
+import os
 from collections.abc import Iterable, Sequence
 from typing import ClassVar, Self
 
@@ -24,7 +25,7 @@ import numpy as np
 
 from excover.errors import FormatError, UsageError
 from excover.tiling.grids import HEX, TRIANGLE, TRIANGLE_NORMALS, Coords, Grid, Group, Isometry
-from excover.tiling.pattern import CELL_CHARS, HOLE_CHARS
+from excover.tiling.pattern import CELL_CHARS, HOLE_CHARS, read_text
 
 __all__ = ["HexPattern", "TrianglePattern", "triangle_cell", "triangle_spot"]
 
@@ -118,20 +119,24 @@ class _CellSet:
         return f"{type(self).__name__}({self.cells})"
 
 
-def _drawing(text: str, source: str) -> list[tuple[int, int]]:
-    """The (column, row from the bottom) of every cell character of an ASCII drawing."""
+def _drawing(text: str, source: str) -> list[tuple[int, int, int]]:
+    """The column, row from the bottom and line number of every cell character of an
+    ASCII drawing."""
     if not isinstance(text, str):
         raise UsageError(f"an ASCII drawing must be a string, not {text!r}")
     lines = text.split("\n")
+    skipped = 0
     while lines and not lines[0].strip():
         lines.pop(0)
+        skipped += 1
     while lines and not lines[-1].strip():
         lines.pop()
     spots = []
-    for number, line in enumerate(lines, 1):
+    for row, line in enumerate(lines, 1):
+        number = row + skipped
         for column, char in enumerate(line.rstrip("\r")):
             if char in CELL_CHARS:
-                spots.append((column, len(lines) - number))
+                spots.append((column, len(lines) - row, number))
             elif char not in HOLE_CHARS:
                 raise FormatError(
                     f"unexpected character {char!r} at column {column + 1}",
@@ -154,13 +159,25 @@ class HexPattern(_CellSet):
         if not spots:
             return cls()
         parity = (spots[0][0] - spots[0][1]) % 2
-        for x, y in spots:
+        for x, y, line in spots:
             if (x - y) % 2 != parity:
                 raise FormatError(
-                    f"the hexagon at column {x + 1} is not on the staggered grid of the others",
+                    f"the hexagon at column {x + 1} is not on the staggered grid of the "
+                    "others (the cells of a row are two columns apart, rows shift by one)",
                     source=source,
+                    line=line,
                 )
-        return cls(((x - y - parity) // 2, y) for x, y in spots)
+        return cls(((x - y - parity) // 2, y) for x, y, _ in spots)
+
+    @classmethod
+    def read(cls, path: str | os.PathLike[str]) -> Self:
+        """A pattern from a text file holding its ASCII drawing (see :meth:`from_ascii`)."""
+        return cls.from_ascii(*read_text(path))
+
+    @classmethod
+    def from_file(cls, path: str | os.PathLike[str]) -> Self:
+        """The same as :meth:`read`."""
+        return cls.read(path)
 
 
 #: The side of a triangle whose height is 1 (the strips of the grid have width 1).
@@ -202,4 +219,14 @@ class TrianglePattern(_CellSet):
     @classmethod
     def from_ascii(cls, text: str, source: str = "<string>") -> Self:
         """A pattern drawn as strips of alternating triangles (see the module doc)."""
-        return cls(triangle_cell(x, y) for x, y in _drawing(text, source))
+        return cls(triangle_cell(x, y) for x, y, _ in _drawing(text, source))
+
+    @classmethod
+    def read(cls, path: str | os.PathLike[str]) -> Self:
+        """A pattern from a text file holding its ASCII drawing (see :meth:`from_ascii`)."""
+        return cls.from_ascii(*read_text(path))
+
+    @classmethod
+    def from_file(cls, path: str | os.PathLike[str]) -> Self:
+        """The same as :meth:`read`."""
+        return cls.read(path)

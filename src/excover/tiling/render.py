@@ -1,10 +1,11 @@
 """Pictures of patterns and tilings: ASCII art and SVG.
 
 Every cell of every grid is drawn as a polygon in the plane (cubic cells layer by layer,
-side by side, the bottom layer on the left). A tiling colours each cell by its tile, one
-colour per tile, and draws a dark line on each polygon edge that separates two different
-placements or a placement from the outside, so pieces stand out even when equal tiles
-touch.
+side by side, the bottom layer on the left, each captioned ``z = k``). A tiling colours
+each cell by its tile, one colour per tile, and draws a dark line on each polygon edge that
+separates two different placements or a placement from the outside, so pieces stand out
+even when equal tiles touch, and no line inside a piece. A pattern is drawn in grey with
+faint lines between its cells.
 """
 
 from __future__ import annotations
@@ -23,7 +24,14 @@ from excover.tiling.tile import Shape
 if TYPE_CHECKING:
     from excover.tiling.tiling import TilingSolution
 
-__all__ = ["cell_polygons", "pattern_svg", "solution_ascii", "solution_svg", "tile_colour"]
+__all__ = [
+    "cell_polygons",
+    "layer_labels",
+    "pattern_svg",
+    "solution_ascii",
+    "solution_svg",
+    "tile_colour",
+]
 
 Point = tuple[float, float]
 
@@ -63,19 +71,65 @@ def _square(x: float, y: float) -> list[Point]:
     return [(x, y), (x + 1, y), (x + 1, y + 1), (x, y + 1)]
 
 
+#: Twelve soft fills far apart in hue and lightness, for the first twelve tiles (a full
+#: pentomino set tells its pieces apart at a glance).
+_PALETTE = (
+    "#e8837c",
+    "#7fb3e6",
+    "#f2cf6b",
+    "#8fd18a",
+    "#b894dd",
+    "#f4a75e",
+    "#6fcdc4",
+    "#e991c8",
+    "#b9c76a",
+    "#9aa3e8",
+    "#d9b08c",
+    "#a8dcf0",
+)
+
+
 def tile_colour(number: int) -> str:
-    """A fill colour for tile ``number``: hues spread by the golden angle, soft tones."""
+    """A fill colour for tile ``number``: a fixed palette for the first twelve tiles,
+    then hues spread by the golden angle with alternating lightness."""
+    if 0 <= number < len(_PALETTE):
+        return _PALETTE[number]
     hue = (number * 0.381966) % 1.0
-    r, g, b = colorsys.hls_to_rgb(hue, 0.68, 0.62)
+    r, g, b = colorsys.hls_to_rgb(hue, 0.62 + 0.12 * (number % 2), 0.62)
     return f"#{round(r * 255):02x}{round(g * 255):02x}{round(b * 255):02x}"
 
 
-def _svg(polygons: list[list[Point]], fills: list[str], owners: list[int], size: float) -> str:
+def layer_labels(grid: Grid, coords: Coords) -> list[tuple[Point, str]]:
+    """Captions ``z = k`` under the layers of a cubic pattern drawn by
+    :func:`cell_polygons` (none on the planar grids): where each goes, and its text."""
+    if grid.name != "cube" or len(coords) == 0:
+        return []
+    width = int(coords[:, 0].max()) + 2
+    below = float(coords[:, 1].min()) - 0.8
+    return [
+        ((z * width + (width - 1) / 2, below), f"z = {z}")
+        for z in sorted({int(v) for v in coords[:, 2]})
+    ]
+
+
+def _svg(
+    polygons: list[list[Point]],
+    fills: list[str],
+    owners: list[int],
+    size: float,
+    labels: Sequence[tuple[Point, str]] = (),
+    inner: bool = False,
+) -> str:
     """An SVG document: the polygons filled, and their edges drawn thick where the owners
-    on both sides differ (or one side is outside), thin elsewhere."""
+    on both sides differ (or one side is outside), and thin elsewhere when ``inner`` (a
+    pattern's cells; a tiling shows only the borders of its pieces); ``labels`` are
+    captions centred on their points (the point being the text's baseline)."""
     points = [p for polygon in polygons for p in polygon]
     if not points:
         return '<svg xmlns="http://www.w3.org/2000/svg" width="0" height="0"></svg>'
+    for (middle, base), text in labels:  # room for the caption: a third of a cell a letter
+        half = 0.17 * len(text)
+        points += [(middle - half, base - 0.2), (middle + half, base - 0.2)]
     xs = [p[0] for p in points]
     ys = [p[1] for p in points]
     left, top = min(xs), max(ys)
@@ -105,13 +159,19 @@ def _svg(polygons: list[list[Point]], fills: list[str], owners: list[int], size:
     for (start, end), sides in edges.items():
         line = f"M{at(start)}L{at(end)}"
         (thick if len(sides) == 1 or sides[0] != sides[1] else thin).append(line)
-    if thin:
+    if thin and inner:
         out.append(f'<path d="{"".join(thin)}" stroke="#00000022" stroke-width="1" fill="none"/>')
     stroke = max(2.0, size / 10)
     out.append(
         f'<path d="{"".join(thick)}" stroke="#222" stroke-width="{stroke:.1f}" '
         'stroke-linecap="round" fill="none"/>'
     )
+    for point, text in labels:
+        cx, cy = at(point).split(",")
+        out.append(
+            f'<text x="{cx}" y="{cy}" font-family="sans-serif" font-size="{size * 0.55:.1f}" '
+            f'text-anchor="middle" fill="#333">{text}</text>'
+        )
     out.append("</svg>")
     return "\n".join(out)
 
@@ -124,7 +184,9 @@ def pattern_svg(pattern: Shape, cell_size: float = 24.0) -> str:
     """An SVG picture of a pattern: its cells in grey, its outline dark."""
     coords = pattern.coords()
     polygons = cell_polygons(pattern.grid, coords)
-    return _svg(polygons, ["#c8ccd4"] * len(polygons), [0] * len(polygons), cell_size)
+    labels = layer_labels(pattern.grid, coords)
+    fills = ["#c8ccd4"] * len(polygons)
+    return _svg(polygons, fills, [0] * len(polygons), cell_size, labels, inner=True)
 
 
 def solution_svg(solution: TilingSolution, cell_size: float = 24.0) -> str:
@@ -141,7 +203,8 @@ def solution_svg(solution: TilingSolution, cell_size: float = 24.0) -> str:
             fills.append(fill)
             owners.append(index)
     coords = np.array(cells, dtype=np.int64).reshape(-1, tiling.grid.dimension)
-    return _svg(cell_polygons(tiling.grid, coords), fills, owners, cell_size)
+    polygons = cell_polygons(tiling.grid, coords)
+    return _svg(polygons, fills, owners, cell_size, layer_labels(tiling.grid, coords))
 
 
 def solution_ascii(solution: TilingSolution) -> str:

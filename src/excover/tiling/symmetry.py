@@ -8,16 +8,23 @@ pieces of the Soma cube. Tiles with equal placements are matched in their given 
 so that the matching composes. These ``g`` form a group ``G`` acting on the options of
 the exact cover problem, hence on its solutions.
 
-**Counting** uses Burnside's lemma: the number of orbits of tilings is the average over
-``g`` in ``G`` of the number of tilings that ``g`` leaves unchanged. A tiling fixed by ``g``
-is a union of orbits of placements under the powers of ``g``, so those tilings are the
-solutions of a smaller exact cover problem whose options are the orbits whose placements
-do not overlap. A tile used at most once cannot appear twice in an orbit; a tile with a
-wider range can, so when one is present the fixed tilings are enumerated and the tile
-counts checked one by one.
+**Pinning a free tile.** When a tile used exactly once is mapped to itself by every
+symmetry and no symmetry but the identity fixes one of its placements, ``G`` acts freely
+on its placements and on the tilings; keeping only the first placement of each of its
+orbits leaves exactly one tiling per class. Counting and listing then solve that smaller
+problem (any asymmetric piece free to turn and flip qualifies; so does the I pentomino on
+Scott's board, where no symmetry maps a placement of it onto itself).
 
-**Listing** keeps each tiling that is the smallest of its orbit, comparing tilings as
-sorted lists of option indices: exactly one tiling per orbit.
+**Counting** otherwise uses Burnside's lemma: the number of orbits of tilings is the
+average over ``g`` in ``G`` of the number of tilings that ``g`` leaves unchanged. A tiling
+fixed by ``g`` is a union of orbits of placements under the powers of ``g``, so those
+tilings are the solutions of a smaller exact cover problem whose options are the orbits
+whose placements do not overlap. A tile used at most once cannot appear twice in an
+orbit; a tile with a wider range can, so when one is present the fixed tilings are
+enumerated and the tile counts checked one by one.
+
+**Listing** otherwise keeps each tiling that is the smallest of its orbit, comparing
+tilings as sorted lists of option indices: exactly one tiling per orbit.
 """
 
 from __future__ import annotations
@@ -54,6 +61,7 @@ class BoardSymmetry:
         #: The symmetries, identity first, with the permutation each induces on options.
         self.elements: list[Isometry] = []
         self.option_maps: list[IntArray] = []
+        self.tile_maps: list[list[int]] = []
         for g in grid.isometries:
             image = g.apply(cells)
             image = image - grid.shift(image) + base
@@ -69,6 +77,7 @@ class BoardSymmetry:
                 option_map[option] = option_of[key]
             self.elements.append(g)
             self.option_maps.append(option_map)
+            self.tile_maps.append(tile_map)
         self.option_cells = option_cells
         self.option_tiles = option_tiles
 
@@ -95,9 +104,77 @@ class BoardSymmetry:
         """The number of symmetries."""
         return len(self.elements)
 
+    # ----- one placement per orbit for a free tile -----
+
+    def free_tile(self) -> tuple[int, IntArray] | None:
+        """A tile that can be pinned, and the options it keeps: or None when none can.
+
+        A tile can be pinned when it is used exactly once, every symmetry maps it to
+        itself, and no symmetry but the identity maps one of its placements onto itself
+        (an asymmetric piece, or any piece on a board whose symmetries never fix one of its
+        placements). The symmetries then act freely on its placements and on the tilings,
+        so each class of tilings holds exactly one tiling placing that tile at the first
+        placement of its orbit. Among such tiles, the one keeping the fewest options wins.
+        """
+        if self.order == 1:
+            return None
+        tiles = self.tiling.tiles
+        owners = np.array(self.option_tiles, dtype=np.int64)
+        others = [
+            (option_map, tile_map)
+            for g, option_map, tile_map in zip(
+                self.elements, self.option_maps, self.tile_maps, strict=True
+            )
+            if not g.is_identity()
+        ]
+        best: tuple[int, IntArray] | None = None
+        for number, tile in enumerate(tiles):
+            if (tile.lo, tile.hi) != (1, 1) or any(t[number] != number for _, t in others):
+                continue
+            mine = np.flatnonzero(owners == number)
+            if any(np.any(option_map[mine] == mine) for option_map, _ in others):
+                continue
+            first = np.min([option_map[mine] for option_map, _ in others], axis=0)
+            kept = mine[mine < first]
+            if best is None or len(kept) < len(best[1]):
+                best = (number, kept)
+        return best
+
+    def pinned(self) -> tuple[ExactCover, IntArray] | None:
+        """The tiling problem with a free tile (see :meth:`free_tile`) limited to one
+        placement per orbit, and the original number of each of its options; None when no
+        tile is free. Its solutions are one tiling per class, exactly."""
+        found = self.free_tile()
+        if found is None:
+            return None
+        number, kept = found
+        problem = self.tiling.problem
+        keep = np.array(self.option_tiles, dtype=np.int64) != number
+        keep[kept] = True
+        data = problem.engine_input()
+        starts = np.frombuffer(data.option_start, dtype=np.intc).astype(np.int64)
+        items = np.frombuffer(data.node_item, dtype=np.intc).astype(np.int64)
+        lengths = np.diff(starts)
+        smaller = ExactCover(problem.primary_items, problem.secondary_items)
+        for item in range(problem.n_primary):
+            lo, hi = problem.multiplicity(item)
+            if (lo, hi) != (1, 1):
+                smaller.set_multiplicity(item, lo, hi)
+        new_starts = np.concatenate([[0], np.cumsum(lengths[keep])])
+        smaller.add_options(new_starts, items[np.repeat(keep, lengths)])
+        return smaller, np.flatnonzero(keep)
+
     # ----- counting -----
 
     def count_orbits(self, method: str, options: SearchOptions) -> int:
+        """The number of tilings up to symmetry: the tilings of :meth:`pinned` when a tile
+        is free, else by Burnside's lemma."""
+        pinned = self.pinned()
+        if pinned is not None:
+            return pinned[0].count(method=method, **options)
+        return self.burnside(method, options)
+
+    def burnside(self, method: str, options: SearchOptions) -> int:
         """The number of tilings up to symmetry, by Burnside's lemma."""
         total = 0
         for g, option_map in zip(self.elements, self.option_maps, strict=True):
@@ -155,6 +232,17 @@ class BoardSymmetry:
         return fixed
 
     # ----- listing -----
+
+    def solutions(self, method: str, options: SearchOptions) -> Iterator[list[int]]:
+        """One tiling per class (option numbers of the tiling problem): the tilings of
+        :meth:`pinned` when a tile is free, else :meth:`representatives`."""
+        pinned = self.pinned()
+        if pinned is None:
+            yield from self.representatives(self.tiling.problem.solutions(method=method, **options))
+            return
+        smaller, original = pinned
+        for solution in smaller.solutions(method=method, **options):
+            yield [int(original[option]) for option in solution]
 
     def representatives(self, solutions: Iterable[list[int]]) -> Iterator[list[int]]:
         """The solutions that are the smallest of their orbit (as sorted option lists)."""

@@ -16,7 +16,8 @@ from excover.tiling.grids import Coords, Grid, Group, Isometry
 __all__ = ["Multiplicity", "Shape", "Tile", "bounds"]
 
 #: ``"one"`` (exactly once), ``"maybe"`` (at most once), ``"any"`` (any number of times),
-#: an int ``n`` (exactly n times) or a range ``(lo, hi)`` (``hi`` None: no upper bound).
+#: an int ``n`` (exactly n times) or a range ``(lo, hi)`` (``hi`` None: no upper bound),
+#: also written ``"lo..hi"`` (``"lo.."``: no upper bound).
 Multiplicity = str | int | tuple[int, int | None]
 
 
@@ -32,12 +33,17 @@ class Shape(Protocol):
 
 def bounds(multiplicity: Multiplicity, name: str) -> tuple[int, int | None]:
     """The multiplicity as a range ``(lo, hi)``, ``hi`` None when unbounded."""
+    given = multiplicity
     if multiplicity == "one":
         return 1, 1
     if multiplicity == "maybe":
         return 0, 1
     if multiplicity == "any":
         return 0, None
+    if isinstance(multiplicity, str):
+        low, dots, high = multiplicity.partition("..")
+        if dots and low.isdigit() and (high.isdigit() or high == ""):
+            multiplicity = (int(low), int(high) if high else None)
     if isinstance(multiplicity, int) and not isinstance(multiplicity, bool):
         multiplicity = (multiplicity, multiplicity)
     if (
@@ -50,8 +56,8 @@ def bounds(multiplicity: Multiplicity, name: str) -> tuple[int, int | None]:
         if lo >= 0 and (hi is None or hi >= max(lo, 1)):
             return lo, hi
     raise UsageError(
-        f"bad multiplicity {multiplicity!r} for tile {name!r}: use 'one', 'maybe', 'any', "
-        "a count n >= 1 or a range (lo, hi) with 0 <= lo <= hi, hi >= 1"
+        f"bad multiplicity {given!r} for tile {name!r}: use 'one', 'maybe', 'any', "
+        "a count n >= 1 or a range (lo, hi) or 'lo..hi' with 0 <= lo <= hi, hi >= 1"
     )
 
 
@@ -60,9 +66,10 @@ class Tile:
 
     ``shape`` is a :class:`~excover.tiling.Pattern` (or any pattern of another grid, or
     ASCII art for a square pattern). ``multiplicity`` is ``"one"``, ``"maybe"``, ``"any"``,
-    a count or a range ``(lo, hi)``. ``symmetry`` names the isometries the tile may be moved
-    by: ``"none"`` (translations only), ``"rotations"``, ``"all"`` (rotations and
-    reflections), a subgroup name of D4 on the square grid, or a :class:`Group`.
+    a count, or a range ``(lo, hi)`` also written ``"lo..hi"``. ``symmetry`` names the
+    isometries the tile may be moved by: ``"none"`` (translations only), ``"rotations"``,
+    ``"all"`` (rotations and reflections), a subgroup name of D4 on the square grid, or a
+    :class:`Group`.
     """
 
     def __init__(

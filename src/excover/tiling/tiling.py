@@ -89,6 +89,9 @@ class Tiling:
         self.tiles = _named(list(tiles), self.grid, len(coords), interchangeable)
         self._cell_names = [self.grid.cell_name(cell) for cell in coords]
         self._blocks: list[_Block] = []
+        self._starts: list[int] | None = None  # of the blocks, for decoding
+        self._cell_tuples: list[tuple[int, ...]] = []
+        self._block_rows: dict[int, list[list[int]]] = {}
         self._symmetry: BoardSymmetry | None = None
         self.problem = self._reduce()
 
@@ -105,29 +108,40 @@ class Tiling:
         for tile in with_item:
             if (tile.lo, tile.hi) not in ((1, 1), (0, 1)):
                 problem.set_multiplicity(str(tile.name), tile.lo, _hi(tile, len(self.cells)))
-        items = {t.name for t in with_item}
+        position = {name: number for number, name in enumerate(problem.items)}
         finder = _CellFinder(self.grid, self.cells)
-        names = self._cell_names
-        add = problem.add_option
+        rows: list[IntArray] = []
+        start = 0
         for number, tile in enumerate(self.tiles):
-            head = [str(tile.name)] if tile.name in items else []
+            head = position.get(str(tile.name)) if tile in with_item else None
             for orientation, shape in enumerate(tile.orientations):
                 placements = finder.placements(shape)
                 if len(placements) == 0:
                     continue
-                self._blocks.append(_Block(problem.n_options, number, orientation, placements))
-                for row in placements.tolist():
-                    add(head + [names[i] for i in row])
+                self._blocks.append(_Block(start, number, orientation, placements))
+                start += len(placements)
+                if head is not None:  # the tile's item first, then the cells
+                    placements = np.hstack([np.full((len(placements), 1), head), placements])
+                rows.append(placements)
+        lengths = np.repeat([b.shape[1] for b in rows], [len(b) for b in rows]).astype(np.int64)
+        starts = np.concatenate([[0], np.cumsum(lengths, dtype=np.int64)])
+        flat = np.concatenate([block.ravel() for block in rows]) if rows else np.zeros(0, np.int64)
+        problem.add_options(starts, flat)
         return problem
 
     def placement(self, option: int) -> Placement:
         """The placement of the problem's option ``option``."""
         if not 0 <= option < self.problem.n_options:
             raise UsageError(f"option {option} is out of range ({self.problem.n_options} options)")
-        starts = [block.start for block in self._blocks]
-        block = self._blocks[bisect.bisect_right(starts, option) - 1]
-        rows = block.cells[option - block.start]
-        cells = tuple(tuple(int(v) for v in self.cells[i]) for i in rows)
+        if self._starts is None:
+            self._starts = [block.start for block in self._blocks]
+            self._cell_tuples = [tuple(cell) for cell in self.cells.tolist()]
+        number = bisect.bisect_right(self._starts, option) - 1
+        block = self._blocks[number]
+        rows = self._block_rows.get(number)
+        if rows is None:  # decoded once per block, as Python ints
+            rows = self._block_rows[number] = block.cells.tolist()
+        cells = tuple([self._cell_tuples[i] for i in rows[option - block.start]])
         return Placement(self.tiles[block.tile], block.orientation, cells, option)
 
     def option_cells(self) -> list[tuple[int, ...]]:
@@ -181,9 +195,10 @@ class Tiling:
         representative of each class of tilings equal up to a symmetry of the board."""
         if limit is not None and (not isinstance(limit, int) or limit < 0):
             raise UsageError(f"limit must be a non-negative integer, not {limit!r}")
-        found = self.problem.solutions(method=method, **options)
         if up_to_symmetry:
-            found = self.symmetry.representatives(found)
+            found = self.symmetry.solutions(method, options)
+        else:
+            found = self.problem.solutions(method=method, **options)
         for solution in itertools.islice(found, limit):
             yield self.decode(solution)
 
@@ -257,27 +272,34 @@ class _CellFinder:
     """Finds every translate of a shape lying on the board, with numpy.
 
     The board's cells are numbered in a dense array over their bounding box (-1 for
-    holes); each candidate translate puts the shape's first cell on a board cell, and is
-    kept when every cell of the shape lands on a board cell.
+    holes). For a shape, a translation is valid when every cell of the shape lands on a
+    board cell: one boolean array over all candidate translations, AND-ed with the board
+    mask shifted by each cell of the shape, finds them all at once.
     """
 
     def __init__(self, grid: Grid, cells: Coords) -> None:
         self.grid = grid
-        self.cells = cells
         self.low = cells.min(axis=0)
         extent = cells.max(axis=0) - self.low + 1
         self.index = np.full(tuple(int(v) for v in extent), -1, dtype=np.int64)
         self.index[tuple((cells - self.low).T)] = np.arange(len(cells))
+        self.mask = self.index >= 0
 
     def placements(self, shape: Coords) -> IntArray:
-        """The board cell numbers covered by each translate of ``shape`` on the board."""
-        moves = self.cells - shape[0]
+        """The board cell numbers covered by each translate of ``shape`` on the board, one
+        row per translate (in the order of the shape's cells), translates in lexicographic
+        order."""
+        smin = shape.min(axis=0)
+        room = np.array(self.index.shape) - (shape.max(axis=0) - smin)
+        if np.any(room <= 0):
+            return np.zeros((0, len(shape)), dtype=np.int64)
+        valid = np.ones(tuple(int(v) for v in room), dtype=bool)
+        for cell in (shape - smin).tolist():
+            valid &= self.mask[tuple(slice(c, c + r) for c, r in zip(cell, room, strict=True))]
+        moves = np.argwhere(valid) + (self.low - smin)
         moves = moves[self.grid.translations_ok(moves)]
-        spots = moves[:, None, :] + shape[None, :, :] - self.low  # (moves, cells, axes)
-        inside = np.all((spots >= 0) & (spots < np.array(self.index.shape)), axis=(1, 2))
-        spots = spots[inside]
-        numbers = self.index[tuple(np.moveaxis(spots, 2, 0))]
-        result: IntArray = numbers[np.all(numbers >= 0, axis=1)]
+        spots = moves[:, None, :] + (shape - self.low)[None, :, :]  # (moves, cells, axes)
+        result: IntArray = self.index[tuple(np.moveaxis(spots, 2, 0))]
         return result
 
 

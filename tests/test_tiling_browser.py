@@ -1,0 +1,178 @@
+"""The SVG pictures of tilings, rendered by a real browser (headless Chromium).
+
+Each picture is screenshot to a PNG, decoded here (zlib and the PNG row filters, no image
+library), and checked against the SVG it came from: the centre of every cell polygon
+shows that polygon's fill colour, every tile colour of the tiling is on screen over a
+fair share of the area its cells cover, and the outlines between pieces are drawn dark.
+Skipped only when no Chromium is installed (``.ci/run`` installs it).
+"""
+
+from __future__ import annotations
+
+import shutil
+import struct
+import subprocess
+import xml.etree.ElementTree as ET
+import zlib
+from pathlib import Path
+
+import numpy as np
+import numpy.typing as npt
+import pytest
+
+from excover.tiling import (
+    HexPattern,
+    Pattern,
+    Pattern3,
+    Tiling,
+    TilingSolution,
+    TrianglePattern,
+    pentominoes,
+    polyhexes,
+    polyiamonds,
+    soma_pieces,
+    tiles,
+)
+
+CHROMIUM = next(
+    (path for name in ("chromium", "chromium-browser") if (path := shutil.which(name))), None
+)
+pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="Chromium is not installed")
+
+Image = npt.NDArray[np.uint8]
+
+
+def read_png(path: Path) -> Image:
+    """The pixels of an 8-bit, non-interlaced RGB or RGBA PNG file, as (rows, columns, 3)."""
+    data = path.read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    position, chunks, header = 8, [], b""
+    while position < len(data):
+        (length,) = struct.unpack(">I", data[position : position + 4])
+        tag = data[position + 4 : position + 8]
+        body = data[position + 8 : position + 8 + length]
+        if tag == b"IHDR":
+            header = body
+        elif tag == b"IDAT":
+            chunks.append(body)
+        position += 12 + length
+    width, height, depth, colour, _, _, interlace = struct.unpack(">IIBBBBB", header)
+    assert depth == 8 and colour in (2, 6) and interlace == 0, "an unexpected PNG layout"
+    channels = 3 if colour == 2 else 4
+    stride = width * channels
+    raw = np.frombuffer(zlib.decompress(b"".join(chunks)), dtype=np.uint8)
+    raw = raw.reshape(height, stride + 1)
+    pixels = np.zeros((height, stride), dtype=np.int64)
+    previous = np.zeros(stride, dtype=np.int64)
+    for y in range(height):
+        kind, line = int(raw[y, 0]), raw[y, 1:].astype(np.int64)
+        if kind == 0:
+            row = line
+        elif kind == 2:
+            row = (line + previous) % 256
+        elif kind == 1:
+            row = line.reshape(width, channels).cumsum(axis=0).reshape(stride) % 256
+        else:
+            row = _sequential(kind, line, previous, channels)
+        pixels[y] = row
+        previous = row
+    return pixels.reshape(height, width, channels)[:, :, :3].astype(np.uint8)
+
+
+def _sequential(
+    kind: int, line: npt.NDArray[np.int64], up: npt.NDArray[np.int64], step: int
+) -> npt.NDArray[np.int64]:
+    """Undo the Average (3) and Paeth (4) filters of one row, byte by byte."""
+    out = [0] * len(line)
+    above = up.tolist()
+    for i, value in enumerate(line.tolist()):
+        left = out[i - step] if i >= step else 0
+        corner = above[i - step] if i >= step else 0
+        if kind == 3:
+            predicted = (left + above[i]) // 2
+        else:
+            guess = left + above[i] - corner
+            distances = (abs(guess - left), abs(guess - above[i]), abs(guess - corner))
+            predicted = (left, above[i], corner)[distances.index(min(distances))]
+        out[i] = (value + predicted) % 256
+    return np.array(out, dtype=np.int64)
+
+
+def screenshot(svg: str, folder: Path) -> Image:
+    """The SVG as headless Chromium draws it, at one pixel per SVG unit."""
+    root = ET.fromstring(svg)
+    width, height = int(root.get("width", "0")), int(root.get("height", "0"))
+    source = folder / "picture.svg"
+    source.write_text(svg, encoding="utf-8")
+    target = folder / "picture.png"
+    assert CHROMIUM is not None
+    subprocess.run(
+        [
+            CHROMIUM,
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--hide-scrollbars",
+            "--force-device-scale-factor=1",
+            f"--user-data-dir={folder / 'profile'}",
+            f"--window-size={width + 40},{height + 200}",  # room for the hidden browser frame
+            f"--screenshot={target}",
+            source.as_uri(),
+        ],
+        check=True,
+        capture_output=True,
+        timeout=120,
+    )
+    return read_png(target)
+
+
+def rgb(fill: str) -> tuple[int, int, int]:
+    """``#rrggbb`` as a triple of ints."""
+    return (int(fill[1:3], 16), int(fill[3:5], 16), int(fill[5:7], 16))
+
+
+def most_varied(tiling: Tiling) -> TilingSolution:
+    """Among the first tilings found, one using the most distinct tiles."""
+    return max(tiling.solutions(limit=200), key=lambda s: len({p.tile.name for p in s}))
+
+
+CASES = {
+    "square": lambda: Tiling(Pattern.constant(5, 4), tiles(pentominoes(), "maybe")),
+    "hex": lambda: Tiling(
+        HexPattern([(q, r) for q in range(3) for r in range(4)]), tiles(polyhexes(3), "any")
+    ),
+    "triangle": lambda: Tiling(
+        TrianglePattern.from_ascii("********\n********"), tiles(polyiamonds(4), "any")
+    ),
+    "cube": lambda: Tiling(Pattern3.constant(3, 3, 3), tiles(soma_pieces(), symmetry="rotations")),
+}
+
+
+@pytest.mark.parametrize("grid", list(CASES))
+def test_browser_draws_each_cell_in_its_tile_colour(grid: str, tmp_path: Path) -> None:
+    solution = most_varied(CASES[grid]())
+    svg = solution.svg(cell_size=30)
+    image = screenshot(svg, tmp_path)
+    root = ET.fromstring(svg)
+    polygons = [e for e in root.iter() if e.tag.endswith("polygon")]
+    assert len(polygons) == sum(len(p.cells) for p in solution)
+    fills = {p.get("fill", "") for p in polygons}
+    assert len(fills) == len({p.tile.name for p in solution}) >= 2
+    area: dict[str, float] = dict.fromkeys(fills, 0.0)
+    for polygon in polygons:
+        points = np.array(
+            [[float(v) for v in pair.split(",")] for pair in polygon.get("points", "").split()]
+        )
+        x, y = points.mean(axis=0)
+        seen = image[int(y), int(x)].astype(int)
+        expected = np.array(rgb(polygon.get("fill", "")))
+        assert np.abs(seen - expected).max() <= 8, (grid, (x, y), seen, expected)
+        xs, ys = points[:, 0], points[:, 1]  # the shoelace formula
+        area[polygon.get("fill", "")] += (
+            abs(float(np.dot(xs, np.roll(ys, 1)) - np.dot(ys, np.roll(xs, 1)))) / 2
+        )
+    for fill, expected_area in area.items():
+        close = np.abs(image.astype(int) - np.array(rgb(fill))).max(axis=2) <= 8
+        assert 0.3 * expected_area <= close.sum() <= 1.05 * expected_area, (grid, fill)
+    dark = (image.astype(int).max(axis=2) <= 0x50).sum()
+    assert dark > 0.02 * sum(area.values()), grid  # piece outlines are drawn
