@@ -34,6 +34,7 @@ from excover import __version__
 from excover.dlx import HEURISTICS, Search
 from excover.errors import ExcoverError, LimitReached, ProblemError, UsageError
 from excover.formats.dlx import parse_dlx_bytes
+from excover.lang.cli import add_run_command
 from excover.problem import ExactCover
 from excover.puzzles.cli import add_puzzle_commands
 from excover.sat.amo import AMO_ENCODINGS
@@ -233,6 +234,7 @@ def _build_parser() -> argparse.ArgumentParser:
     solve.set_defaults(run=_solve)
     _add_dimacs_command(commands)
     add_puzzle_commands(commands)
+    add_run_command(commands)
     return parser
 
 

@@ -1,0 +1,25 @@
+"""The ``.cmb`` description language of combine: tiling problems in ASCII art.
+
+A program declares patterns, tile lists and problems, then counts, solves or lists the
+tilings. Parsing (with lark) checks the whole program, included files too, before any
+statement runs::
+
+    from excover.lang import Interpreter, parse, parse_file
+
+    program = parse('''
+    pattern domino = {**}
+    problem p = constant 8x8 true [domino ~sym]
+    count zdd p
+    ''')
+    Interpreter().run(program)        # prints: p : (ZDD) 12988816 solutions
+
+Errors of every stage are :class:`LangError` (an :class:`~excover.FormatError`), located
+at a line and column; :meth:`LangError.report` adds the line and a caret. The language is
+described in the README ("The .cmb language") and in :mod:`excover.lang.grammar`.
+"""
+
+from excover.lang.errors import LangError, Pos, Source
+from excover.lang.interp import Interpreter
+from excover.lang.parser import Program, parse, parse_file
+
+__all__ = ["Interpreter", "LangError", "Pos", "Program", "Source", "parse", "parse_file"]

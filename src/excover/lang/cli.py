@@ -1,0 +1,186 @@
+"""The ``excover run`` command: run a ``.cmb`` program.
+
+``excover run FILE.cmb`` parses the whole program (included files too) and runs it,
+printing what its commands print. ``-`` reads the program from standard input (includes
+are then relative to the current directory). Errors print as ``file:line:column:
+message`` with the offending line and a caret, and exit with status 2; nothing after the
+error runs (a lexical, syntax or name error anywhere stops the program before it starts).
+
+Exit status: 0 success; 1 stopped by ``--timeout``; 2 bad usage or an error in the
+program; 130 Ctrl-C.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import signal
+import sys
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from types import FrameType
+from typing import Any
+
+from excover.errors import UsageError
+from excover.lang.errors import LangError, Source
+from excover.lang.interp import Interpreter
+from excover.lang.parser import Program, parse, parse_file
+
+__all__ = ["add_run_command"]
+
+_DESCRIPTION = """\
+Run a program of the .cmb description language (combine's): patterns drawn in ASCII art,
+tile lists and tiling problems, then commands that count, solve or list the tilings.
+
+  pattern domino = {**}
+  problem board = constant 8x8 true [domino ~sym]
+  count zdd board                     # board : (ZDD) 12988816 solutions
+
+Statements: pattern, pattern3, tiles, tiles3, problem, problem3, assert, print, solve,
+solve3, all, all3, count, count3, dimacs, debug on|off, timing on|off, include, exit.
+Methods: dlx, zdd, auto, sat "SOLVER". See the README section "The .cmb language".
+
+With --json, stdout gets one JSON object {"file": ..., "results": [...]}: one entry per
+command (count, solve, all, print, assert, dimacs, exit) with its statement, file, line
+and result; after an error it also holds "error" (file, line, column, message)."""
+
+_EPILOG = """\
+exit status: 0 success; 1 stopped by --timeout; 2 bad usage or an error in the program
+(file:line:column: message on stderr, with the line and a caret); 130 interrupted by
+Ctrl-C."""
+
+
+def add_run_command(commands: Any) -> None:
+    """Add ``run`` to the command's sub-parsers."""
+    run = commands.add_parser(
+        "run",
+        help="run a .cmb program (combine's description language)",
+        description=_DESCRIPTION,
+        epilog=_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    run.add_argument("file", metavar="FILE.cmb", help="the program; '-' reads stdin")
+    run.add_argument(
+        "--debug",
+        action="store_true",
+        help="start with 'debug on': print the exact cover size before each command "
+        "(and the ZDD size, on stderr, for count zdd)",
+    )
+    run.add_argument(
+        "--timing",
+        action="store_true",
+        help="start with 'timing on': print the time of each count, solve and all",
+    )
+    run.add_argument(
+        "--parse-only",
+        action="store_true",
+        help="parse and check the program (syntax, includes, names) without running it",
+    )
+    run.add_argument(
+        "--json",
+        action="store_true",
+        help="print one JSON object holding the result of every command, instead of text",
+    )
+    run.add_argument(
+        "--timeout",
+        type=_seconds,
+        metavar="SECONDS",
+        help="stop the whole run after this many seconds (exit status 1; what ran before "
+        "is printed)",
+    )
+    run.set_defaults(run=_run)
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
+    if not 0 < value < 1e9:  # also rejects nan
+        raise argparse.ArgumentTypeError(f"must be a positive number of seconds, not {text!r}")
+    return value
+
+
+class _OutOfTime(Exception):
+    """Raised by the alarm of ``--timeout`` wherever the program is (the engines check for
+    signals regularly, as they do for Ctrl-C)."""
+
+
+@contextmanager
+def _deadline(seconds: float | None) -> Iterator[None]:
+    """Within the block, raise :class:`_OutOfTime` after ``seconds`` (None: never)."""
+    if seconds is None:
+        yield
+        return
+    if (
+        not hasattr(signal, "setitimer")
+        or threading.current_thread() is not threading.main_thread()
+    ):
+        raise UsageError("--timeout needs a Unix system and the main thread")
+
+    def alarm(signum: int, frame: FrameType | None) -> None:
+        raise _OutOfTime
+
+    previous = signal.signal(signal.SIGALRM, alarm)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def _load(path: str) -> Program:
+    if path != "-":
+        return parse_file(path)
+    try:
+        text = sys.stdin.read()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise LangError(f"cannot read standard input: {exc}", Source("<stdin>", "").end()) from None
+    return parse(text, "<stdin>")
+
+
+def _run(args: argparse.Namespace) -> int:
+    interpreter = Interpreter(debug=args.debug, timing=args.timing, quiet=args.json)
+    error: LangError | None = None
+    interrupted = timed_out = False
+    try:
+        with _deadline(args.timeout):
+            program = _load(args.file)
+            if args.parse_only:
+                if not args.json:
+                    print(f"{program.source.name}: ok, {len(program.statements)} statements")
+            else:
+                interpreter.run(program)
+    except LangError as exc:
+        error = exc
+    except KeyboardInterrupt:
+        interrupted = True
+    except _OutOfTime:
+        timed_out = True
+    sys.stdout.flush()
+    if args.json:
+        document: dict[str, Any] = {"file": args.file, "results": interpreter.results}
+        if error is not None:
+            document["error"] = {
+                "file": error.pos.source.name,
+                "line": error.pos.line,
+                "column": error.pos.column,
+                "message": error.message,
+            }
+        if interrupted:
+            document["interrupted"] = True
+        if timed_out:
+            document["timeout"] = True
+        print(json.dumps(document))
+    if interrupted:
+        print("excover: interrupted", file=sys.stderr)
+        return 130
+    if timed_out:
+        print(f"excover: stopped by --timeout after {args.timeout:g} s", file=sys.stderr)
+        return 1
+    if error is not None:
+        print(error.report(), file=sys.stderr)
+        return 2
+    return 0

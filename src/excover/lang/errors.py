@@ -1,0 +1,81 @@
+"""Positions in ``.cmb`` sources and the error every stage of the language raises.
+
+A :class:`Source` holds the text of one file (or of standard input) so that an error can
+quote the offending line. A :class:`Pos` is a place in a source, 1-based line and column.
+:class:`LangError` prints as ``file:line:column: message``, then the line and a caret under
+the column, the form compilers use.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from excover.errors import FormatError
+
+__all__ = ["LangError", "Pos", "Source"]
+
+#: The most characters of a source line an error report quotes.
+_WIDTH = 100
+
+
+@dataclass(frozen=True, eq=False)
+class Source:
+    """A named program text: a file's path, ``<stdin>`` or ``<string>``."""
+
+    name: str
+    text: str = field(repr=False)
+    lines: list[str] = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "lines", self.text.split("\n"))
+
+    def line(self, number: int) -> str:
+        """The text of line ``number`` (1-based), empty past the end."""
+        if 1 <= number <= len(self.lines):
+            return self.lines[number - 1].rstrip("\r")
+        return ""
+
+    def end(self) -> Pos:
+        """The position just after the last character."""
+        return Pos(self, len(self.lines), len(self.lines[-1]) + 1)
+
+
+@dataclass(frozen=True)
+class Pos:
+    """A position in a source: line and column, both counted from 1."""
+
+    source: Source
+    line: int
+    column: int
+
+    def __str__(self) -> str:
+        return f"{self.source.name}:{self.line}:{self.column}"
+
+    def __repr__(self) -> str:
+        return f"Pos({self})"
+
+
+class LangError(FormatError):
+    """A lexical, syntax, name or run-time error in a ``.cmb`` program, at ``pos``."""
+
+    def __init__(self, message: str, pos: Pos) -> None:
+        super().__init__(message, source=pos.source.name, line=pos.line)
+        self.pos = pos
+        self.column = pos.column
+
+    def __str__(self) -> str:
+        return f"{self.pos}: {self.message}"
+
+    def report(self) -> str:
+        """The error as a compiler prints it: the first line, then the offending source
+        line and a caret under the column (tabs kept so the caret lines up)."""
+        text = self.pos.source.line(self.pos.line)
+        column = self.pos.column - 1
+        if len(text) > _WIDTH:  # a window of the line around the column
+            start = max(0, min(column - _WIDTH // 2, len(text) - _WIDTH))
+            tail = "..." if start + _WIDTH < len(text) else ""
+            head = "..." if start else ""
+            text = head + text[start : start + _WIDTH] + tail
+            column += len(head) - start
+        lead = "".join("\t" if c == "\t" else " " for c in text[:column])
+        return f"{self}\n    {text}\n    {lead}^"

@@ -1,0 +1,358 @@
+"""Running a checked ``.cmb`` program: declarations, commands and their output.
+
+The text output follows combine's formats::
+
+    P : (DLX) N solutions                 count (ZDD, SAT or AUTO for the other methods;
+                                          "... solutions up to symmetry" with the option)
+    problem "P" has no solution           solve, when there is none
+    N solutions found for problem "P"     all, after the solutions
+    SVG written in file "F"               solve ... svg "F"
+    EMC size is R rows x C columns, with P primary columns      debug on
+    P solutions counted in 0.012345s      timing on (count)
+    "P" solved in 0.012345s               timing on (solve, all)
+
+Every command also appends a record (a dict) to :attr:`Interpreter.results`, the
+``--json`` output of ``excover run``. The first error stops the program: nothing after it
+runs.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any, TextIO
+
+from excover.lang import syntax as s
+from excover.lang.errors import LangError, Pos
+from excover.lang.evaluate import (
+    Problem,
+    TileDef,
+    build_problem,
+    draw,
+    evaluate,
+    evaluate_layers,
+    located,
+    tile_defs,
+)
+from excover.lang.parser import Program
+
+if TYPE_CHECKING:
+    from excover.problem import ExactCover
+    from excover.tiling import Tiling, TilingSolution
+    from excover.tiling.tile import Shape
+
+__all__ = ["Interpreter"]
+
+_LABELS = {"dlx": "DLX", "zdd": "ZDD", "sat": "SAT", "auto": "AUTO"}
+
+
+class Interpreter:
+    """Runs programs, writing results to ``out`` (and ZDD sizes and warnings to ``err``).
+
+    With ``quiet`` nothing is written to ``out`` and the results are only recorded in
+    :attr:`results` (how ``excover run --json`` works). ``debug`` and ``timing`` are the
+    initial states of the ``debug`` and ``timing`` switches.
+    """
+
+    def __init__(
+        self,
+        out: TextIO | None = None,
+        err: TextIO | None = None,
+        *,
+        debug: bool = False,
+        timing: bool = False,
+        quiet: bool = False,
+    ) -> None:
+        self.out = sys.stdout if out is None else out
+        self.err = sys.stderr if err is None else err
+        self.debug = debug
+        self.timing = timing
+        self.quiet = quiet
+        self.results: list[dict[str, Any]] = []
+        self.patterns: dict[str, Shape] = {}
+        self.patterns3: dict[str, Shape] = {}
+        self.tiles: dict[str, list[TileDef]] = {}
+        self.tiles3: dict[str, list[TileDef]] = {}
+        self.problems: dict[str, Problem] = {}
+        self.problems3: dict[str, Problem] = {}
+
+    # ----- running -----
+
+    def run(self, program: Program) -> bool:
+        """Run every statement in order; False when ``exit`` stopped the program."""
+        for warning in program.warnings:
+            print(warning, file=self.err)
+        for statement in program.statements:
+            if isinstance(statement, s.Exit):
+                self._say("exit")
+                self._record(statement.pos, "exit")
+                return False
+            try:
+                self.execute(statement)
+            except RecursionError:
+                raise LangError("this statement is nested too deeply", statement.pos) from None
+            self.out.flush()
+        return True
+
+    def execute(self, st: s.Statement) -> None:
+        """Run one statement."""
+        if isinstance(st, s.PatternDecl):
+            self.patterns[st.name] = evaluate(st.expr, self.patterns)
+        elif isinstance(st, s.Pattern3Decl):
+            with located(st.pos):
+                self.patterns3[st.name] = evaluate_layers(st.layers, self.patterns)
+        elif isinstance(st, s.TilesDecl):
+            table = self.tiles3 if st.three_d else self.tiles
+            table[st.name] = tile_defs(st.tiles, self.patterns3 if st.three_d else self.patterns)
+        elif isinstance(st, s.ProblemDecl):
+            self._problem(st)
+        elif isinstance(st, s.Assert):
+            self._assert(st)
+        elif isinstance(st, s.Flag):
+            setattr(self, st.flag, st.on)
+        elif isinstance(st, s.Print):
+            self._print(st)
+        elif isinstance(st, s.Dimacs):
+            self._dimacs(st)
+        elif isinstance(st, s.Solve | s.All | s.Count):
+            problem = (self.problems3 if st.three_d else self.problems)[st.name]
+            with located(st.algo.pos if st.algo.name == "sat" else st.pos):
+                if isinstance(st, s.Count):
+                    self._count(st, problem)
+                elif isinstance(st, s.Solve):
+                    self._solve(st, problem)
+                elif isinstance(st, s.All):
+                    self._all(st, problem)
+
+    def _say(self, text: str) -> None:
+        if not self.quiet:
+            print(text, file=self.out)
+
+    def _record(self, pos: Pos, statement: str, **fields: Any) -> None:
+        self.results.append(
+            {"statement": statement, "file": pos.source.name, "line": pos.line, **fields}
+        )
+
+    # ----- declarations -----
+
+    def _problem(self, st: s.ProblemDecl) -> None:
+        patterns = self.patterns3 if st.three_d else self.patterns
+        board = evaluate(st.board, patterns)
+        if st.three_d and board.grid.name != "cube":
+            raise LangError("the board of a 3D problem must be a 3D pattern", st.board.pos)
+        if isinstance(st.tiles, s.Var):
+            defs = (self.tiles3 if st.three_d else self.tiles)[st.tiles.name]
+        else:
+            defs = tile_defs(st.tiles, patterns)
+        problem = build_problem(st.name, st.pos, board, defs, st.interchangeable)
+        (self.problems3 if st.three_d else self.problems)[st.name] = problem
+
+    def _assert(self, st: s.Assert) -> None:
+        condition = st.condition
+        if condition.left is None or condition.right is None:
+            holds = condition.value
+        else:
+            holds = evaluate(condition.left, self.patterns) == evaluate(
+                condition.right, self.patterns
+            )
+        self._record(st.pos, "assert", holds=holds)
+        if not holds:
+            raise LangError("assertion failed", condition.pos)
+
+    # ----- commands -----
+
+    def _find(self, name: str) -> Problem:
+        return self.problems[name] if name in self.problems else self.problems3[name]
+
+    def _print(self, st: s.Print) -> None:
+        problem = self._find(st.name)
+        lines = [f'problem "{problem.name}"', draw(problem.board)]
+        tiles = []
+        for tile, name in zip(problem.tiles, problem.names, strict=True):
+            options = tile.options()
+            group = ", ".join(g.name for g in tile.shape.grid.symmetries(tile.shape.coords()))
+            lines += [f'tile "{name}"' + (f" {options}" if options else ""), draw(tile.shape)]
+            lines.append(f"{{ {group} }}")
+            tiles.append({"name": name, "options": options, "pattern": draw(tile.shape)})
+        self._say("\n".join(lines))
+        self._record(st.pos, "print", problem=problem.name, board=draw(problem.board), tiles=tiles)
+
+    def _dimacs(self, st: s.Dimacs) -> None:
+        problem = self._find(st.name)
+        tiling = self._tiling(problem, st.pos)
+        with located(st.pos):
+            try:
+                tiling.problem.write_dimacs(st.path)
+            except OSError as exc:
+                raise LangError(f"cannot write {st.path}: {exc.strerror or exc}", st.pos) from None
+        self._record(st.pos, "dimacs", problem=problem.name, path=st.path)
+
+    def _tiling(self, problem: Problem, pos: Pos) -> Tiling:
+        if problem.tiling is None:
+            raise LangError(f"problem {problem.name!r} has no solution: {problem.impossible}", pos)
+        return problem.tiling
+
+    def _emc_size(self, problem: Problem) -> None:
+        if self.debug and problem.tiling is not None:
+            p = problem.tiling.problem
+            self._say(
+                f"EMC size is {p.n_options} rows x {p.n_items} columns, "
+                f"with {p.n_primary} primary columns"
+            )
+
+    def _count(self, st: s.Count, problem: Problem) -> None:
+        self._emc_size(problem)
+        start = time.perf_counter()
+        tiling = problem.tiling
+        algo = st.algo
+        if tiling is None:
+            number = 0
+        elif algo.name == "sat":
+            if st.up_to_symmetry:
+                self._default_solver(algo)
+                number = tiling.count("sat", up_to_symmetry=True)
+            else:
+                number = tiling.problem.count(method="sat", solver=algo.solver)
+        elif algo.name == "zdd" and self.debug and not st.up_to_symmetry:
+            family = _by_first_item(tiling.problem).zdd()
+            number = family.count()
+            self.out.flush()
+            print(f"ZDD has size {family.size}", file=self.err)
+        else:
+            number = tiling.count(algo.name, up_to_symmetry=st.up_to_symmetry)
+        seconds = time.perf_counter() - start
+        classes = " up to symmetry" if st.up_to_symmetry else ""
+        self._say(f"{problem.name} : ({_LABELS[algo.name]}) {number} solutions{classes}")
+        if self.timing:
+            self._say(f"{problem.name} solutions counted in {seconds:.6f}s")
+        self._record(
+            st.pos,
+            "count",
+            problem=problem.name,
+            method=algo.name,
+            up_to_symmetry=st.up_to_symmetry,
+            count=number,
+            seconds=seconds,
+        )
+
+    def _default_solver(self, algo: s.Algo) -> None:
+        if algo.solver not in (None, "", "cadical"):
+            raise LangError(
+                'counting up to symmetry with sat uses the default solver; write sat "cadical"',
+                algo.pos,
+            )
+
+    def _solve(self, st: s.Solve, problem: Problem) -> None:
+        self._emc_size(problem)
+        start = time.perf_counter()
+        found = next(self._solutions(problem, st.algo, False, 1), None)
+        seconds = time.perf_counter() - start
+        record: dict[str, Any] = {"problem": problem.name, "method": st.algo.name}
+        if found is None:
+            self._say(f'problem "{problem.name}" has no solution')
+            self._record(st.pos, "solve", **record, solution=None, seconds=seconds)
+            return
+        if self.timing:
+            self._say(f'"{problem.name}" solved in {seconds:.6f}s')
+        if st.svg is not None:
+            try:
+                found.write_svg(st.svg)
+            except OSError as exc:
+                raise LangError(f"cannot write {st.svg}: {exc.strerror or exc}", st.pos) from None
+            self._say(f'SVG written in file "{st.svg}"')
+            record["svg"] = st.svg
+        else:
+            self._say(found.ascii() + "\n")
+        self._record(st.pos, "solve", **record, solution=_solution(found), seconds=seconds)
+
+    def _all(self, st: s.All, problem: Problem) -> None:
+        self._emc_size(problem)
+        start = time.perf_counter()
+        listed = []
+        number = 0
+        for found in self._solutions(problem, st.algo, st.up_to_symmetry, None):
+            number += 1
+            self._say(found.ascii() + "\n")
+            listed.append(_solution(found))
+        seconds = time.perf_counter() - start
+        self._say(f'{number} solutions found for problem "{problem.name}"')
+        if self.timing:
+            self._say(f'"{problem.name}" solved in {seconds:.6f}s')
+        self._record(
+            st.pos,
+            "all",
+            problem=problem.name,
+            method=st.algo.name,
+            up_to_symmetry=st.up_to_symmetry,
+            count=number,
+            solutions=listed,
+            seconds=seconds,
+        )
+
+    def _solutions(
+        self, problem: Problem, algo: s.Algo, up_to_symmetry: bool, limit: int | None
+    ) -> Iterator[TilingSolution]:
+        """The tilings found by ``algo`` (one per symmetry class when asked)."""
+        tiling = problem.tiling
+        if tiling is None:
+            return
+        if algo.name != "sat":
+            yield from tiling.solutions(algo.name, limit, up_to_symmetry=up_to_symmetry)
+            return
+        if limit == 1:
+            solution = _first_by_sat(tiling.problem, algo.solver)
+            if solution is not None:
+                yield tiling.decode(solution)
+            return
+        found = tiling.problem.solutions(method="sat", limit=None, solver=algo.solver)
+        if up_to_symmetry:
+            found = tiling.symmetry.representatives(found)
+        for number, solution in enumerate(found):
+            if limit is not None and number >= limit:
+                return
+            yield tiling.decode(solution)
+
+
+def _first_by_sat(problem: ExactCover, solver: str | None) -> list[int] | None:
+    """A solution found by a SAT solver: one of python-sat, ``ext:COMMAND``, or else a
+    command on the PATH run in combine's convention (:mod:`excover.lang.external`)."""
+    from excover.errors import UsageError
+    from excover.lang.external import is_command, solve_with_command
+
+    try:
+        return problem.first(method="sat", solver=solver)
+    except UsageError as exc:
+        if solver is None or not str(exc).startswith("unknown SAT solver"):
+            raise
+        if not is_command(solver):
+            raise UsageError(f"{exc}, or a command on the PATH (none is {solver!r})") from None
+    return solve_with_command(problem, solver)
+
+
+def _by_first_item(problem: ExactCover) -> ExactCover:
+    """The problem with its options sorted (stably) by their first primary item: the
+    order in which DXZ builds the family directly, without renaming it afterwards, so the
+    ZDD size printed by ``debug on`` is that of the family the search makes."""
+    from excover.problem import ExactCover
+
+    position = {name: index for index, name in enumerate(problem.items)}
+    options = [problem.option_items(k) for k in range(problem.n_options)]
+    options.sort(key=lambda items: min(position[item.partition(":")[0]] for item in items))
+    copy = ExactCover(primary=problem.primary_items, secondary=problem.secondary_items)
+    for item in problem.primary_items:
+        lo, hi = problem.multiplicity(item)
+        if (lo, hi) != (1, 1):
+            copy.set_multiplicity(item, lo, hi)
+    for items in options:
+        copy.add_option(items)
+    return copy
+
+
+def _solution(found: TilingSolution) -> dict[str, Any]:
+    """A tiling as JSON: each placement's tile and cells, and the picture."""
+    placements = [
+        {"tile": placement.tile.name, "cells": [list(cell) for cell in placement.cells]}
+        for placement in found.placements
+    ]
+    return {"placements": placements, "ascii": found.ascii()}

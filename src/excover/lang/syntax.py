@@ -1,0 +1,307 @@
+"""The abstract syntax of ``.cmb`` programs: expressions and statements, with positions.
+
+Expressions denote patterns. A program is the flat list of its statements, the statements
+of included files spliced in where the ``include`` stood (see :mod:`excover.lang.parser`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from excover.lang.errors import Pos
+
+__all__ = [
+    "Algo",
+    "All",
+    "Apply",
+    "Art",
+    "Assert",
+    "Binary",
+    "Constant",
+    "Count",
+    "Crop",
+    "Dimacs",
+    "Equal",
+    "Exit",
+    "Expr",
+    "Flag",
+    "Pattern3Decl",
+    "PatternDecl",
+    "Print",
+    "ProblemDecl",
+    "Resize",
+    "SetCell",
+    "Shift",
+    "Solve",
+    "Statement",
+    "TileSpec",
+    "TilesDecl",
+    "Var",
+]
+
+
+# ----- expressions -----
+
+
+@dataclass(frozen=True)
+class Var:
+    """A pattern named by an earlier ``pattern`` (or ``pattern3``) declaration."""
+
+    pos: Pos
+    name: str
+
+
+@dataclass(frozen=True)
+class Art:
+    """An ASCII-art pattern ``{...}`` of the square grid, or ``hex{...}`` /
+    ``triangle{...}``; ``text`` is what stands between the braces, comments removed."""
+
+    pos: Pos
+    grid: str
+    text: str
+
+
+@dataclass(frozen=True)
+class Constant:
+    """``constant WxH b``: a ``width`` x ``height`` frame, all cells or all holes."""
+
+    pos: Pos
+    width: int
+    height: int
+    value: bool
+
+
+@dataclass(frozen=True)
+class Binary:
+    """A set operation: ``union``/``||``, ``inter``/``&&``, ``diff``/``-``, ``xor``/``^``."""
+
+    pos: Pos
+    op: str
+    left: Expr
+    right: Expr
+
+
+@dataclass(frozen=True)
+class SetCell:
+    """``set e XxY b``: cell ``(x, y)`` (y from the bottom) made a cell or a hole."""
+
+    pos: Pos
+    expr: Expr
+    x: int
+    y: int
+    value: bool
+
+
+@dataclass(frozen=True)
+class Crop:
+    """``crop XxY WxH e``: the ``width`` x ``height`` box whose bottom-left cell is
+    ``(x, y)``."""
+
+    pos: Pos
+    x: int
+    y: int
+    width: int
+    height: int
+    expr: Expr
+
+
+@dataclass(frozen=True)
+class Shift:
+    """``shift e DXxDY``: the cells moved right by ``dx`` and up by ``dy`` inside the same
+    frame (as in combine: cells moved out of the frame are dropped)."""
+
+    pos: Pos
+    expr: Expr
+    dx: int
+    dy: int
+
+
+@dataclass(frozen=True)
+class Resize:
+    """``resize e WxH``: the frame set to ``width`` x ``height``."""
+
+    pos: Pos
+    expr: Expr
+    width: int
+    height: int
+
+
+@dataclass(frozen=True)
+class Apply:
+    """``apply ISO e``: the image of a pattern by an isometry of the square (``Rot90``...)."""
+
+    pos: Pos
+    isometry: str
+    expr: Expr
+
+
+Expr = Var | Art | Constant | Binary | SetCell | Crop | Shift | Resize | Apply
+
+
+# ----- pieces of statements -----
+
+
+@dataclass(frozen=True)
+class TileSpec:
+    """One tile of a list: its shape, how often (``lo``..``hi``, ``hi`` None: no bound)
+    and how it may move (``symmetry``: ``"none"``, ``"rotations"`` or ``"all"``)."""
+
+    pos: Pos
+    expr: Expr
+    lo: int
+    hi: int | None
+    symmetry: str
+
+
+@dataclass(frozen=True)
+class Algo:
+    """How to solve: ``dlx``, ``zdd``, ``auto`` or ``sat "SOLVER"``."""
+
+    pos: Pos
+    name: str
+    solver: str | None = None
+
+
+@dataclass(frozen=True)
+class Equal:
+    """The condition ``e1 = e2`` of an ``assert`` (``true``/``false``: ``left`` None and
+    ``value`` given)."""
+
+    pos: Pos
+    left: Expr | None
+    right: Expr | None
+    value: bool = True
+
+
+# ----- statements -----
+
+
+@dataclass(frozen=True)
+class PatternDecl:
+    """``pattern ID = e``."""
+
+    pos: Pos
+    name: str
+    expr: Expr
+
+
+@dataclass(frozen=True)
+class Pattern3Decl:
+    """``pattern3 ID = [layer0, layer1, ...]``, bottom layer first."""
+
+    pos: Pos
+    name: str
+    layers: tuple[Expr, ...]
+
+
+@dataclass(frozen=True)
+class TilesDecl:
+    """``tiles ID = [...]`` (``tiles3`` when ``three_d``)."""
+
+    pos: Pos
+    name: str
+    tiles: tuple[TileSpec, ...]
+    three_d: bool
+
+
+@dataclass(frozen=True)
+class ProblemDecl:
+    """``problem ID = board tiles [~interchangeable]`` (``problem3`` when ``three_d``);
+    ``tiles`` is a tile list or the name of one."""
+
+    pos: Pos
+    name: str
+    board: Expr
+    tiles: tuple[TileSpec, ...] | Var
+    three_d: bool
+    interchangeable: bool
+
+
+@dataclass(frozen=True)
+class Assert:
+    """``assert b``."""
+
+    pos: Pos
+    condition: Equal
+
+
+@dataclass(frozen=True)
+class Print:
+    """``print ID``: the board and tiles of a problem."""
+
+    pos: Pos
+    name: str
+
+
+@dataclass(frozen=True)
+class Solve:
+    """``solve algo ID ascii`` or ``... svg "file"`` (``solve3`` when ``three_d``)."""
+
+    pos: Pos
+    algo: Algo
+    name: str
+    svg: str | None
+    three_d: bool
+
+
+@dataclass(frozen=True)
+class All:
+    """``all algo ID [~up_to_symmetry]`` (``all3``): every solution, then their number."""
+
+    pos: Pos
+    algo: Algo
+    name: str
+    three_d: bool
+    up_to_symmetry: bool
+
+
+@dataclass(frozen=True)
+class Count:
+    """``count algo ID [~up_to_symmetry]`` (``count3``)."""
+
+    pos: Pos
+    algo: Algo
+    name: str
+    three_d: bool
+    up_to_symmetry: bool
+
+
+@dataclass(frozen=True)
+class Dimacs:
+    """``dimacs ID "file"``: the SAT encoding of a problem, written in DIMACS CNF."""
+
+    pos: Pos
+    name: str
+    path: str
+
+
+@dataclass(frozen=True)
+class Flag:
+    """``debug on|off`` or ``timing on|off``."""
+
+    pos: Pos
+    flag: str
+    on: bool
+
+
+@dataclass(frozen=True)
+class Exit:
+    """``exit``: stop the program here."""
+
+    pos: Pos
+
+
+Statement = (
+    PatternDecl
+    | Pattern3Decl
+    | TilesDecl
+    | ProblemDecl
+    | Assert
+    | Print
+    | Solve
+    | All
+    | Count
+    | Dimacs
+    | Flag
+    | Exit
+)
