@@ -162,19 +162,23 @@ def test_pentacubes_in_several_cubes_solve(name: str) -> None:
     check(Tiling(board, tiles(pentacubes(), "maybe", "rotations")).first())
 
 
-@pytest.mark.parametrize(("board", "without"), [("p18x15_5x3", ""), ("p2", "h11")])
-def test_hexomino_boards_solve(board: str, without: str) -> None:
+@pytest.mark.parametrize(
+    ("board", "without", "heuristic"), [("p18x15_5x3", "", "random"), ("p2", "h11", "mrv")]
+)
+def test_hexomino_boards_solve(board: str, without: str, heuristic: str) -> None:
     """combine's hexa.cmb: the 35 hexominoes (h34 placed as drawn) on a 15x15 square with
-    a 5x3 hole, and the 34 but h11 on a 17x12 board; solve only."""
+    a 5x3 hole, and the 34 but h11 on a 17x12 board; solve only. The time to a first
+    packing is heavy-tailed and hangs on the order of the branches (plain MRV takes a few
+    thousand nodes or millions depending on how the options are numbered), so the first
+    board uses MRV with ties broken by a seeded generator that finds one in thousands."""
     shapes = flat_pieces("pieces_hexominoes.txt")
     chosen = [
         Tile(p, k, "one", "none" if (k, without) == ("h34", "") else "all")
         for k, p in shapes.items()
         if k != without
     ]
-    solution = check(
-        Tiling(Pattern.read(SHARED_BENCHMARKS / f"hexa_board_{board}.txt"), chosen).first()
-    )
+    tiling = Tiling(Pattern.read(SHARED_BENCHMARKS / f"hexa_board_{board}.txt"), chosen)
+    solution = check(tiling.first(heuristic=heuristic, seed=3))
     assert len(solution) == len(chosen)
 
 

@@ -215,7 +215,7 @@ class Interpreter:
             else:
                 number = tiling.problem.count(method="sat", solver=algo.solver)
         elif algo.name == "zdd" and self.debug and not st.up_to_symmetry:
-            family = _by_first_item(tiling.problem).zdd()
+            family = tiling.problem.zdd()  # options come in DXZ's order: no renaming
             number = family.count()
             self.out.flush()
             print(f"ZDD has size {family.size}", file=self.err)
@@ -328,25 +328,6 @@ def _first_by_sat(problem: ExactCover, solver: str | None) -> list[int] | None:
         if not is_command(solver):
             raise UsageError(f"{exc}, or a command on the PATH (none is {solver!r})") from None
     return solve_with_command(problem, solver)
-
-
-def _by_first_item(problem: ExactCover) -> ExactCover:
-    """The problem with its options sorted (stably) by their first primary item: the
-    order in which DXZ builds the family directly, without renaming it afterwards, so the
-    ZDD size printed by ``debug on`` is that of the family the search makes."""
-    from excover.problem import ExactCover
-
-    position = {name: index for index, name in enumerate(problem.items)}
-    options = [problem.option_items(k) for k in range(problem.n_options)]
-    options.sort(key=lambda items: min(position[item.partition(":")[0]] for item in items))
-    copy = ExactCover(primary=problem.primary_items, secondary=problem.secondary_items)
-    for item in problem.primary_items:
-        lo, hi = problem.multiplicity(item)
-        if (lo, hi) != (1, 1):
-            copy.set_multiplicity(item, lo, hi)
-    for items in options:
-        copy.add_option(items)
-    return copy
 
 
 def _solution(found: TilingSolution) -> dict[str, Any]:

@@ -89,6 +89,7 @@ class Tiling:
         self.tiles = _named(list(tiles), self.grid, len(coords), interchangeable)
         self._cell_names = [self.grid.cell_name(cell) for cell in coords]
         self._blocks: list[_Block] = []
+        self._order: IntArray = np.zeros(0, dtype=np.int64)  # option -> its block-major rank
         self._starts: list[int] | None = None  # of the blocks, for decoding
         self._cell_tuples: list[tuple[int, ...]] = []
         self._block_rows: dict[int, list[list[int]]] = {}
@@ -111,6 +112,7 @@ class Tiling:
         position = {name: number for number, name in enumerate(problem.items)}
         finder = _CellFinder(self.grid, self.cells)
         rows: list[IntArray] = []
+        firsts: list[IntArray] = []
         start = 0
         for number, tile in enumerate(self.tiles):
             head = position.get(str(tile.name)) if tile in with_item else None
@@ -120,13 +122,23 @@ class Tiling:
                     continue
                 self._blocks.append(_Block(start, number, orientation, placements))
                 start += len(placements)
+                firsts.append(placements.min(axis=1))
                 if head is not None:  # the tile's item first, then the cells
                     placements = np.hstack([np.full((len(placements), 1), head), placements])
                 rows.append(placements)
         lengths = np.repeat([b.shape[1] for b in rows], [len(b) for b in rows]).astype(np.int64)
         starts = np.concatenate([[0], np.cumsum(lengths, dtype=np.int64)])
         flat = np.concatenate([block.ravel() for block in rows]) if rows else np.zeros(0, np.int64)
-        problem.add_options(starts, flat)
+        # Options are numbered by their first board cell (stably), not block by block:
+        # DXZ branches on the leftmost cell and builds the family over options in that
+        # order, so the problem's own family (``problem.zdd()``) then needs no renaming,
+        # which on a tiling's block-major order makes it hundreds of times larger.
+        first = np.concatenate(firsts) if firsts else np.zeros(0, np.int64)
+        self._order = np.argsort(first, kind="stable")
+        new_lengths = lengths[self._order]
+        new_starts = np.concatenate([[0], np.cumsum(new_lengths, dtype=np.int64)])
+        source = np.repeat(starts[:-1][self._order] - new_starts[:-1], new_lengths)
+        problem.add_options(new_starts, flat[source + np.arange(len(flat))])
         return problem
 
     def placement(self, option: int) -> Placement:
@@ -136,12 +148,13 @@ class Tiling:
         if self._starts is None:
             self._starts = [block.start for block in self._blocks]
             self._cell_tuples = [tuple(cell) for cell in self.cells.tolist()]
-        number = bisect.bisect_right(self._starts, option) - 1
+        rank = int(self._order[option])  # its place in block-major order
+        number = bisect.bisect_right(self._starts, rank) - 1
         block = self._blocks[number]
         rows = self._block_rows.get(number)
         if rows is None:  # decoded once per block, as Python ints
             rows = self._block_rows[number] = block.cells.tolist()
-        cells = tuple([self._cell_tuples[i] for i in rows[option - block.start]])
+        cells = tuple([self._cell_tuples[i] for i in rows[rank - block.start]])
         return Placement(self.tiles[block.tile], block.orientation, cells, option)
 
     def option_cells(self) -> list[tuple[int, ...]]:
@@ -150,14 +163,14 @@ class Tiling:
         result: list[tuple[int, ...]] = []
         for block in self._blocks:
             result.extend(tuple(sorted(row)) for row in block.cells.tolist())
-        return result
+        return [result[rank] for rank in self._order.tolist()]
 
     def option_tiles(self) -> list[int]:
         """For each option, the number of its tile in :attr:`tiles`."""
         result: list[int] = []
         for block in self._blocks:
             result.extend([block.tile] * len(block.cells))
-        return result
+        return [result[rank] for rank in self._order.tolist()]
 
     def decode(self, solution: Sequence[int]) -> TilingSolution:
         """The tiling made of the placements of the options ``solution``."""
