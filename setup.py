@@ -19,6 +19,11 @@ extensions = [
         ["src/excover/puzzles/_grid.pyx"],
         extra_compile_args=["-O3"],
     ),
+    Extension(
+        "excover.puzzles._nonogram",
+        ["src/excover/puzzles/_nonogram.pyx"],
+        extra_compile_args=["-O3"],
+    ),
 ]
 
 setup(

@@ -37,6 +37,7 @@ from excover.formats.dlx import parse_dlx_bytes
 from excover.lang.cli import add_run_command
 from excover.problem import ExactCover
 from excover.puzzles.cli import add_puzzle_commands
+from excover.puzzles.nonogram_cli import add_nonogram_command
 from excover.sat.amo import AMO_ENCODINGS
 
 __all__ = ["main"]
@@ -234,6 +235,7 @@ def _build_parser() -> argparse.ArgumentParser:
     solve.set_defaults(run=_solve)
     _add_dimacs_command(commands)
     add_puzzle_commands(commands)
+    add_nonogram_command(commands)
     add_run_command(commands)
     return parser
 

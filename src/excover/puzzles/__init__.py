@@ -5,6 +5,7 @@ specialised for them) and *decodes* solutions into the puzzle's own terms; none 
 knows how the engines search. Import the module you need::
 
     from excover.puzzles import queens, sudoku
+    from excover.puzzles import nonogram   # its own solver, plus XCC and SAT routes
 """
 
 __all__: list[str] = []

@@ -1,0 +1,37 @@
+"""Type stub of the compiled nonogram core (``_nonogram.pyx``)."""
+
+from collections.abc import Sequence
+
+__all__ = ["EXHAUSTED", "MAX_CELLS", "NODE_LIMIT", "SOLUTION", "TIME_LIMIT", "Core", "line_solve"]
+
+MAX_CELLS: int
+SOLUTION: int
+EXHAUSTED: int
+NODE_LIMIT: int
+TIME_LIMIT: int
+
+class Core:
+    """A black-and-white nonogram being solved: grid, trail and search stack."""
+
+    nodes: int
+    line_solves: int
+    probes: int
+    solutions: int
+    cache_hits: int
+
+    def __init__(
+        self, height: int, width: int, clues: Sequence[int], clue_start: Sequence[int]
+    ) -> None: ...
+    def restart(self) -> None:
+        """Forget everything: every cell unknown, every line dirty, statistics zero."""
+    def next_solution(
+        self, max_nodes: int = -1, deadline: float = -1.0, probing: bool = True
+    ) -> int:
+        """Search on to the next solution; SOLUTION, EXHAUSTED, NODE_LIMIT or TIME_LIMIT."""
+    def propagate_only(self) -> int:
+        """Line propagation alone from the start: 1 at the fixpoint, 0 on a contradiction."""
+    def grid_bytes(self) -> bytes:
+        """The grid, one byte per cell row by row (1 white, 2 black, 3 unknown)."""
+
+def line_solve(clue: Sequence[int], cells: bytes) -> bytes | None:
+    """Narrow one line against its clue; None when no placement agrees with the cells."""

@@ -1,0 +1,177 @@
+"""Nonograms (hanjie, paint by numbers): solve, count, classify, read, write and draw.
+
+A puzzle is given by its clues, ``rows`` top to bottom and ``cols`` left to right, each
+a list of block lengths (``[]`` or ``[0]`` for an empty line), or as a
+:class:`Puzzle`; solutions are pictures, one string per row, ``#`` black and ``.``
+white::
+
+    from excover.puzzles import nonogram
+    nonogram.solve([[1], [3], [1]], [[1], [3], [1]])   # -> ['.#.', '###', '.#.']
+    nonogram.classify(rows, cols)                        # -> 'none' | 'unique' | 'multiple'
+
+Three routes find the solutions, chosen by ``method``:
+
+* ``"propagate"`` (what ``"auto"`` means): the compiled solver of
+  :mod:`excover.puzzles._nonogram`, which solves lines by dynamic programming, propagates
+  to a fixpoint, probes cells both ways, and searches when that is not enough; it
+  solves and validates random 30x30 puzzles in milliseconds;
+* ``"xcc"``: an exact cover with colours, one option per placement of each row and
+  column (:mod:`excover.puzzles.nonogram_xcc`), searched by dancing links: small puzzles;
+* ``"sat"``: a compact automaton encoding of each line, solved by CaDiCaL
+  (:mod:`excover.puzzles.nonogram_sat`).
+
+Files: :func:`read` and :func:`write` handle the plain text format, Simpson's ``.non`` and
+webpbn's XML (:mod:`excover.puzzles.nonogram_formats`); :func:`ascii_grid` and :func:`svg_grid`
+draw a puzzle with its clues (:mod:`excover.puzzles.nonogram_draw`); :func:`generate`
+makes random puzzles (:mod:`excover.puzzles.nonogram_generate`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Sequence
+from itertools import islice
+from typing import Literal
+
+from excover.errors import UsageError
+from excover.puzzles import nonogram_search
+from excover.puzzles.nonogram_draw import ascii_grid, svg_grid
+from excover.puzzles.nonogram_formats import FORMATS, dumps, loads, read, write
+from excover.puzzles.nonogram_generate import generate, random_picture
+from excover.puzzles.nonogram_model import Clue, Puzzle, clue_of
+from excover.puzzles.nonogram_search import propagated
+
+__all__ = [
+    "FORMATS",
+    "METHODS",
+    "Clue",
+    "Puzzle",
+    "Status",
+    "ascii_grid",
+    "classify",
+    "clue_of",
+    "count",
+    "dumps",
+    "generate",
+    "line_solvable",
+    "loads",
+    "propagated",
+    "puzzle_of",
+    "random_picture",
+    "read",
+    "solutions",
+    "solve",
+    "svg_grid",
+    "write",
+]
+
+#: What :func:`classify` says about a puzzle.
+Status = Literal["none", "unique", "multiple"]
+
+#: The values of ``method``.
+METHODS = ("auto", "propagate", "xcc", "sat")
+
+#: Clues given as rows, or a whole puzzle.
+Rows = Puzzle | Sequence[Iterable[int]]
+
+
+def puzzle_of(rows: Rows, cols: Sequence[Iterable[int]] | None = None) -> Puzzle:
+    """The :class:`Puzzle` of the arguments every function here takes: a puzzle alone,
+    or row clues and column clues."""
+    if isinstance(rows, Puzzle):
+        if cols is not None:
+            raise UsageError("give a Puzzle alone, or row clues and column clues")
+        return rows
+    if cols is None:
+        raise UsageError("the column clues are missing")
+    return Puzzle.from_clues(rows, cols)
+
+
+def _checked(
+    rows: Rows,
+    cols: Sequence[Iterable[int]] | None,
+    method: str,
+    limit: int | None,
+    solver: str | None,
+) -> Puzzle:
+    """The puzzle, after checking the arguments every solving function shares."""
+    puzzle = puzzle_of(rows, cols)
+    if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int) or limit < 0):
+        raise UsageError(f"limit must be a non-negative int or None, not {limit!r}")
+    if method not in METHODS:
+        raise UsageError(f"unknown method {method!r}; choose one of {', '.join(METHODS)}")
+    if solver is not None and method != "sat":
+        raise UsageError("solver is for method 'sat' only")
+    return puzzle
+
+
+def solutions(
+    rows: Rows,
+    cols: Sequence[Iterable[int]] | None = None,
+    *,
+    method: str = "auto",
+    limit: int | None = None,
+    timeout: float | None = None,
+    solver: str | None = None,
+) -> Iterator[list[str]]:
+    """Lazily yield the solutions (at most ``limit``), each a list of rows.
+
+    ``timeout`` (seconds) raises :class:`~excover.LimitReached` when the run takes longer;
+    ``solver`` names the SAT solver of ``method="sat"``."""
+    puzzle = _checked(rows, cols, method, limit, solver)
+    if method == "xcc":
+        from excover.puzzles import nonogram_xcc
+
+        found: Iterator[tuple[str, ...]] = nonogram_xcc.solutions(puzzle, timeout=timeout)
+    elif method == "sat":
+        from excover.puzzles import nonogram_sat
+
+        found = nonogram_sat.solutions(puzzle, solver=solver, timeout=timeout)
+    else:
+        found = nonogram_search.solutions(puzzle, timeout=timeout)
+    return (list(picture) for picture in islice(found, limit))
+
+
+def solve(
+    rows: Rows,
+    cols: Sequence[Iterable[int]] | None = None,
+    *,
+    method: str = "auto",
+    timeout: float | None = None,
+) -> list[str] | None:
+    """One solution (a list of rows of ``#`` and ``.``), or None when there is none."""
+    return next(solutions(rows, cols, method=method, limit=1, timeout=timeout), None)
+
+
+def count(
+    rows: Rows,
+    cols: Sequence[Iterable[int]] | None = None,
+    limit: int | None = None,
+    *,
+    method: str = "auto",
+    timeout: float | None = None,
+) -> int:
+    """The number of solutions, or ``limit`` when there are at least that many."""
+    if method in ("auto", "propagate"):  # no pictures to build
+        puzzle = _checked(rows, cols, method, limit, None)
+        return nonogram_search.count(puzzle, limit, timeout=timeout)
+    return sum(1 for _ in solutions(rows, cols, method=method, limit=limit, timeout=timeout))
+
+
+def classify(
+    rows: Rows,
+    cols: Sequence[Iterable[int]] | None = None,
+    *,
+    method: str = "auto",
+    timeout: float | None = None,
+) -> Status:
+    """``"none"``, ``"unique"`` or ``"multiple"``: how many solutions the puzzle has,
+    proved by a complete search (the validation task of puzzle designers)."""
+    statuses: tuple[Status, ...] = ("none", "unique", "multiple")
+    return statuses[count(rows, cols, 2, method=method, timeout=timeout)]
+
+
+def line_solvable(rows: Rows, cols: Sequence[Iterable[int]] | None = None) -> bool:
+    """Whether line solving alone (each line narrowed against its clue until nothing
+    changes, no guessing) decides every cell; a puzzle it proves contradictory is not."""
+    picture = propagated(puzzle_of(rows, cols))
+    return picture is not None and not any(nonogram_search.UNKNOWN in row for row in picture)

@@ -1,0 +1,398 @@
+"""Nonogram files, read and written: plain text, Simpson's ``.non``, webpbn's XML.
+
+``text``: the row clues, one per line, top to bottom; a blank line; the column clues,
+left to right. A clue is its block lengths separated by spaces or commas, ``0`` for an
+empty line. Lines starting with ``#`` are comments; ``# title: ...`` names the puzzle::
+
+    # title: a plus sign
+    1
+    3
+    1
+
+    1
+    3
+    1
+
+``non``: Steve Simpson's format: ``width W`` and ``height H`` (or ``columns W`` and
+``rows H``), then ``rows`` followed by H clues and ``columns`` followed by W clues, blocks
+separated by commas and ``0`` for an empty line; blank lines are skipped, ``title``
+(possibly quoted) is kept, ``goal`` gives the picture as a string of ``0`` and ``1`` row
+by row, and other properties (``by``, ``copyright``, ...) are ignored.
+
+``xml``: the export format of webpbn.com (``<puzzleset><puzzle>`` with ``<clues
+type="columns">`` and ``<clues type="rows">`` of ``<line><count>N</count>...</line>``, a
+``<title>``, and a ``<solution type="goal">`` image of ``|X..|`` rows); black and white
+puzzles only: a count of another colour is refused.
+
+Errors are :class:`~excover.FormatError` carrying the file and line (``file:line: ...``):
+a bad number, a missing section, a clue that does not fit its line, rows and columns that
+disagree on the number of black cells.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from html import escape, unescape
+from pathlib import Path
+from xml.parsers import expat
+
+from excover.errors import FormatError, ProblemError, UsageError
+from excover.puzzles.nonogram_model import BLACK, WHITE, Clue, Puzzle, clue_error, line_name
+
+__all__ = ["FORMATS", "dumps", "format_for", "loads", "read", "write"]
+
+#: The formats, by name, with the file suffixes that select them.
+FORMATS = {"text": (".txt", ".clues"), "non": (".non",), "xml": (".xml", ".pbn")}
+
+
+def format_for(path: str | os.PathLike[str]) -> str:
+    """The format of a file, from its suffix (``text`` for anything unknown)."""
+    suffix = Path(path).suffix.lower()
+    return next((name for name, suffixes in FORMATS.items() if suffix in suffixes), "text")
+
+
+def loads(text: str, format: str = "text", source: str = "<string>") -> Puzzle:
+    """The puzzle in ``text``, written in ``format`` (``text``, ``non`` or ``xml``);
+    ``source`` names the input in error messages."""
+    reader = _READERS.get(format)
+    if reader is None:
+        raise UsageError(f"unknown nonogram format {format!r}; choose one of {', '.join(FORMATS)}")
+    return reader(text, source)
+
+
+def dumps(puzzle: Puzzle, format: str = "text") -> str:
+    """``puzzle`` as text in ``format`` (the goal picture too, where the format has one)."""
+    writer = _WRITERS.get(format)
+    if writer is None:
+        raise UsageError(f"unknown nonogram format {format!r}; choose one of {', '.join(FORMATS)}")
+    return writer(puzzle)
+
+
+def read(path: str | os.PathLike[str], format: str | None = None) -> Puzzle:
+    """The puzzle in the file ``path`` (UTF-8); the format comes from the suffix unless
+    given (see :data:`FORMATS`)."""
+    if not isinstance(path, str | os.PathLike):
+        raise UsageError(f"a path must be a str or os.PathLike, not {path!r}")
+    source = os.fspath(path)
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except UnicodeDecodeError:
+        raise FormatError("the input is not UTF-8 text", source=source) from None
+    except OSError as error:
+        raise UsageError(f"cannot read {source}: {error.strerror}") from None
+    return loads(text, format_for(path) if format is None else format, source)
+
+
+def write(puzzle: Puzzle, path: str | os.PathLike[str], format: str | None = None) -> None:
+    """Write ``puzzle`` to the file ``path``, in the format its suffix names unless given."""
+    if not isinstance(path, str | os.PathLike):
+        raise UsageError(f"a path must be a str or os.PathLike, not {path!r}")
+    text = dumps(puzzle, format_for(path) if format is None else format)
+    try:
+        Path(path).write_text(text, encoding="utf-8", newline="\n")
+    except OSError as error:
+        raise UsageError(f"cannot write {os.fspath(path)}: {error.strerror}") from None
+
+
+# ----- building a puzzle with line numbers -----
+
+
+@dataclass
+class _Clues:
+    """Clues read from a file, each with the line it came from, and the file's extras."""
+
+    source: str
+    rows: list[tuple[Clue, int]] = field(default_factory=list)
+    cols: list[tuple[Clue, int]] = field(default_factory=list)
+    title: str | None = None
+    goal: tuple[str, ...] | None = None
+    goal_line: int | None = None
+
+    def fail(self, message: str, line: int | None) -> FormatError:
+        return FormatError(message, source=self.source, line=line)
+
+    def clue(self, text: str, line: int, separators: str = r"[\s,]+") -> Clue:
+        """A clue from its text (block lengths; ``0`` alone for an empty line)."""
+        fields = [part for part in re.split(separators, text.strip()) if part]
+        if not all(part.isdigit() for part in fields):
+            bad = next(part for part in fields if not part.isdigit())
+            raise self.fail(f"bad block length {bad!r} (expected a non-negative integer)", line)
+        blocks = tuple(int(part) for part in fields)
+        if blocks == (0,):
+            return ()
+        if 0 in blocks:
+            raise self.fail("a block of length 0 (only '0' alone means an empty line)", line)
+        return blocks
+
+    def puzzle(self, end: int) -> Puzzle:
+        """The puzzle, checked line by line so that errors point into the file."""
+        if not self.rows or not self.cols:
+            raise self.fail(f"no {'row' if not self.rows else 'column'} clues", end)
+        height, width = len(self.rows), len(self.cols)
+        for number, (clue, line) in enumerate(self.rows + self.cols):
+            error = clue_error(clue, width if number < height else height)
+            if error is not None:
+                raise self.fail(f"{line_name(number, height)}: {error}", line)
+        rows = tuple(clue for clue, _ in self.rows)
+        cols = tuple(clue for clue, _ in self.cols)
+        try:
+            puzzle = Puzzle(rows, cols, self.title)
+        except ProblemError as error:  # the rows and columns disagree
+            raise self.fail(error.message, None) from None
+        if self.goal is not None:
+            problem = puzzle.mismatch(self.goal)
+            if problem is not None:
+                raise self.fail(
+                    f"the goal picture does not fit the clues: {problem}", self.goal_line
+                )
+        return Puzzle(rows, cols, self.title, self.goal)
+
+
+# ----- plain text -----
+
+
+def _read_text(text: str, source: str) -> Puzzle:
+    clues = _Clues(source)
+    section = clues.rows
+    gap = False  # a blank line since the last clue
+    number = 0
+    for number, raw in enumerate(text.splitlines(), start=1):
+        line = raw.strip()
+        if line.startswith("#"):
+            key, _, value = line[1:].partition(":")
+            if key.strip().lower() == "title" and value.strip():
+                clues.title = value.strip()
+        elif not line:
+            gap = bool(clues.rows)
+        else:
+            if gap:
+                if section is clues.cols:
+                    raise clues.fail("a third section: rows, a blank line, then columns", number)
+                section, gap = clues.cols, False
+            section.append((clues.clue(line, number), number))
+    if section is clues.rows:
+        raise clues.fail("no blank line between the row clues and the column clues", number)
+    return clues.puzzle(number)
+
+
+def _write_text(puzzle: Puzzle) -> str:
+    lines = [] if puzzle.title is None else [f"# title: {_one_line(puzzle.title)}"]
+    lines += [" ".join(map(str, clue)) or "0" for clue in puzzle.rows]
+    lines.append("")
+    lines += [" ".join(map(str, clue)) or "0" for clue in puzzle.cols]
+    return "\n".join(lines) + "\n"
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split())
+
+
+# ----- Simpson's .non -----
+
+
+def _read_non(text: str, source: str) -> Puzzle:
+    clues = _Clues(source)
+    size: dict[str, int] = {}
+    pending: list[tuple[Clue, int]] | None = None  # the section being filled
+    wanted = 0
+    number = 0
+    for number, raw in enumerate(text.splitlines(), start=1):
+        line = raw.strip()
+        if not line:
+            continue
+        if pending is not None and len(pending) < wanted:
+            pending.append((clues.clue(line, number, r"\s*,\s*|\s+"), number))
+            continue
+        key, _, value = line.partition(" ")
+        key, value = key.lower(), value.strip()
+        if key in ("width", "height") or (key in ("rows", "columns") and value):
+            name = {"columns": "width", "rows": "height"}.get(key, key)
+            if name in size:
+                raise clues.fail(f"{name} given twice", number)
+            if not value.isdigit() or int(value) < 1:
+                raise clues.fail(f"bad {name} {value!r} (expected a positive integer)", number)
+            size[name] = int(value)
+        elif key in ("rows", "columns"):
+            name = "height" if key == "rows" else "width"
+            if name not in size:
+                raise clues.fail(f"'{key}' before the {name} is given", number)
+            pending, wanted = (clues.rows if key == "rows" else clues.cols), size[name]
+            if pending:
+                raise clues.fail(f"'{key}' given twice", number)
+        elif key == "title":
+            clues.title = unescape(_unquote(value))
+        elif key == "goal":
+            clues.goal, clues.goal_line = _goal(clues, _unquote(value), size, number), number
+    for name, section in (("rows", clues.rows), ("columns", clues.cols)):
+        expected = size.get("height" if name == "rows" else "width")
+        if section and expected is not None and len(section) < expected:
+            raise clues.fail(f"'{name}' lists {len(section)} clues, not {expected}", number)
+    return clues.puzzle(number)
+
+
+def _unquote(text: str) -> str:
+    return text[1:-1] if len(text) >= 2 and text[0] == text[-1] == '"' else text
+
+
+def _goal(clues: _Clues, text: str, size: dict[str, int], number: int) -> tuple[str, ...]:
+    """The goal picture of a ``.non`` file: ``0`` white, anything else black."""
+    if "width" not in size or "height" not in size:
+        raise clues.fail("'goal' before the width and height", number)
+    width, height = size["width"], size["height"]
+    if len(text) != width * height:
+        raise clues.fail(f"the goal has {len(text)} cells, not {width} x {height}", number)
+    cells = "".join(WHITE if ch == "0" else BLACK for ch in text)
+    return tuple(cells[k : k + width] for k in range(0, len(cells), width))
+
+
+def _write_non(puzzle: Puzzle) -> str:
+    lines = [] if puzzle.title is None else [f'title "{escape(_one_line(puzzle.title))}"']
+    lines += [f"width {puzzle.width}", f"height {puzzle.height}", "", "rows"]
+    lines += [",".join(map(str, clue)) or "0" for clue in puzzle.rows]
+    lines += ["", "columns"]
+    lines += [",".join(map(str, clue)) or "0" for clue in puzzle.cols]
+    if puzzle.goal is not None:
+        cells = "".join(puzzle.goal).replace(BLACK, "1").replace(WHITE, "0")
+        lines += ["", f'goal "{cells}"']
+    return "\n".join(lines) + "\n"
+
+
+# ----- webpbn XML -----
+
+
+@dataclass
+class _Element:
+    """An XML element with the line it starts on."""
+
+    tag: str
+    attributes: dict[str, str]
+    line: int
+    children: list[_Element] = field(default_factory=list)
+    text: str = ""
+
+    def find(self, tag: str) -> list[_Element]:
+        return [child for child in self.children if child.tag == tag]
+
+
+def _parse_xml(text: str, source: str) -> _Element:
+    """The element tree of ``text``, each element with its line (expat keeps them; the
+    standard tree builder does not). External entities are never fetched."""
+    parser = expat.ParserCreate()
+    root = _Element("", {}, 0)
+    stack = [root]
+
+    def start(tag: str, attributes: dict[str, str]) -> None:
+        element = _Element(tag, attributes, parser.CurrentLineNumber)
+        stack[-1].children.append(element)
+        stack.append(element)
+
+    def end(tag: str) -> None:
+        stack.pop()
+
+    def data(chunk: str) -> None:
+        stack[-1].text += chunk
+
+    parser.StartElementHandler = start
+    parser.EndElementHandler = end
+    parser.CharacterDataHandler = data
+    try:
+        parser.Parse(text, True)
+    except expat.ExpatError as error:
+        message = expat.errors.messages[error.code] if error.code else str(error)
+        raise FormatError(f"bad XML: {message}", source=source, line=error.lineno) from None
+    return root
+
+
+def _read_xml(text: str, source: str) -> Puzzle:
+    clues = _Clues(source)
+    root = _parse_xml(text, source)
+    top = root.children[0]
+    puzzles = top.find("puzzle") if top.tag == "puzzleset" else [top]
+    if not puzzles or puzzles[0].tag != "puzzle":
+        raise clues.fail("no <puzzle> element", top.line)
+    puzzle = puzzles[0]
+    default = puzzle.attributes.get("defaultcolor", "black")
+    titles = puzzle.find("title")
+    if titles:
+        clues.title = titles[0].text.strip() or None
+    for element in puzzle.find("clues"):
+        kind = element.attributes.get("type")
+        if kind not in ("rows", "columns"):
+            raise clues.fail(f"<clues type={kind!r}>: expected 'rows' or 'columns'", element.line)
+        section = clues.rows if kind == "rows" else clues.cols
+        if section:
+            raise clues.fail(f"a second <clues type={kind!r}>", element.line)
+        for line in element.find("line"):
+            section.append((_xml_clue(clues, line, default), line.line))
+    for solution in puzzle.find("solution"):
+        if solution.attributes.get("type", "goal") == "goal" and solution.find("image"):
+            image = solution.find("image")[0]
+            clues.goal, clues.goal_line = _xml_image(clues, image), image.line
+    return clues.puzzle(puzzle.line)
+
+
+def _xml_clue(clues: _Clues, line: _Element, default: str) -> Clue:
+    blocks: list[int] = []
+    for count in line.find("count"):
+        color = count.attributes.get("color", default)
+        if color != default:
+            raise clues.fail(
+                f"colour {color!r}: only black and white puzzles are supported", count.line
+            )
+        value = count.text.strip()
+        if not value.isdigit() or int(value) < 1:
+            raise clues.fail(f"bad count {value!r} (expected a positive integer)", count.line)
+        blocks.append(int(value))
+    return tuple(blocks)
+
+
+def _xml_image(clues: _Clues, image: _Element) -> tuple[str, ...]:
+    """The picture of an ``<image>``: rows between ``|`` bars, ``.`` white, else black."""
+    rows = [row.strip().strip("|") for row in image.text.splitlines() if row.strip()]
+    if not rows:
+        raise clues.fail("an empty <image>", image.line)
+    return tuple("".join(WHITE if ch == "." else BLACK for ch in row) for row in rows)
+
+
+def _write_xml(puzzle: Puzzle) -> str:
+    lines = [
+        '<?xml version="1.0"?>',
+        '<!DOCTYPE pbn SYSTEM "https://webpbn.com/pbn-0.3.dtd">',
+        "<puzzleset>",
+        '<puzzle type="grid" defaultcolor="black">',
+    ]
+    if puzzle.title is not None:
+        lines.append(f"<title>{escape(puzzle.title)}</title>")
+    lines += [
+        '<color name="white" char=".">fff</color>',
+        '<color name="black" char="X">000</color>',
+    ]
+    for kind, section in (("columns", puzzle.cols), ("rows", puzzle.rows)):
+        lines.append(f'<clues type="{kind}">')
+        for clue in section:
+            counts = "".join(f"<count>{block}</count>" for block in clue)
+            lines.append(f"<line>{counts}</line>")
+        lines.append("</clues>")
+    if puzzle.goal is not None:
+        lines.append('<solution type="goal">')
+        lines.append("<image>")
+        lines += [f"|{row.replace(BLACK, 'X')}|" for row in puzzle.goal]
+        lines.append("</image>")
+        lines.append("</solution>")
+    lines += ["</puzzle>", "</puzzleset>"]
+    return "\n".join(lines) + "\n"
+
+
+_READERS: dict[str, Callable[[str, str], Puzzle]] = {
+    "text": _read_text,
+    "non": _read_non,
+    "xml": _read_xml,
+}
+_WRITERS: dict[str, Callable[[Puzzle], str]] = {
+    "text": _write_text,
+    "non": _write_non,
+    "xml": _write_xml,
+}

@@ -1,0 +1,38 @@
+"""Random nonograms: clues read off random pictures, for tests and benchmarks.
+
+Each cell of the picture is black with probability ``density``, independently. Such
+puzzles always have a solution (the picture), but often several, and many cannot be
+finished by line solving alone: a mix that exercises every part of a solver (the
+benchmark set of the nonogram literature is made the same way, at 50% black).
+"""
+
+from __future__ import annotations
+
+import random
+
+from excover.errors import UsageError
+from excover.puzzles.nonogram_model import BLACK, WHITE, Puzzle
+
+__all__ = ["generate", "random_picture"]
+
+
+def random_picture(
+    height: int, width: int, density: float = 0.5, rng: random.Random | None = None
+) -> tuple[str, ...]:
+    """A ``height`` x ``width`` picture, each cell black with probability ``density``."""
+    for name, value in (("height", height), ("width", width)):
+        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+            raise UsageError(f"{name} must be a positive integer, not {value!r}")
+    if isinstance(density, bool) or not isinstance(density, int | float) or not 0 <= density <= 1:
+        raise UsageError(f"density must be a number from 0 to 1, not {density!r}")
+    draw = (rng or random.Random()).random
+    return tuple(
+        "".join(BLACK if draw() < density else WHITE for _ in range(width)) for _ in range(height)
+    )
+
+
+def generate(
+    height: int, width: int, density: float = 0.5, rng: random.Random | None = None
+) -> Puzzle:
+    """A random puzzle: the clues of :func:`random_picture`, which becomes its goal."""
+    return Puzzle.from_picture(random_picture(height, width, density, rng))

@@ -1,0 +1,143 @@
+"""The ``sat`` route: a nonogram as a compact CNF formula, one automaton per line.
+
+Variable ``r * width + c + 1`` is the cell in row ``r``, column ``c``, true for black; these
+cell variables are the projection set (two models that agree on them are one picture).
+
+A clue ``c1 .. ck`` is the regular language ``0* 1^c1 0+ 1^c2 0+ ... 1^ck 0*``. Spell it
+as the pattern ``P = 1^c1 0 1^c2 0 ... 1^ck`` of length ``L``: the automaton's state
+``q`` says how many symbols of ``P`` the cells read so far have matched. Reading a cell
+moves to ``q + 1`` when it is ``P[q]``; a white cell may also leave ``q`` where it is when
+``q`` is at the start, at the end, or just after a gap (extra white); anything else fails.
+A line is accepted when it ends in state ``L``.
+
+Per line the formula has a variable ``s[i][q]`` "after ``i`` cells the automaton is in
+state ``q``", only for the states reachable there (``q <= i``) that can still reach the
+end (``L - q <= n - i``): at most ``n - L + 1`` per position, so ``O(n (n - L + 1))``
+variables and clauses, against the exponential number of placements of the naive
+per-configuration encoding. The clauses: ``s[0][0]``; for each state and cell value,
+"in ``q`` and the cell is ``a`` implies the next state" (or "not both" when the move
+fails or leaves the reachable states); and, to help unit propagation, "in ``q'`` after
+``i + 1`` cells implies one of its predecessors after ``i``". The run of a line is
+deterministic, so a picture satisfies the formula exactly when every line accepts it.
+
+Solving goes through the SAT back ends of :mod:`excover.sat.solve` (PySAT solvers in
+slices that honour ``timeout`` and Ctrl-C, or an ``ext:COMMAND``): each picture found is
+blocked by a clause over the cell variables, and checked against the clues.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
+
+from excover.errors import SolverError
+from excover.puzzles.nonogram_model import BLACK, WHITE, Clue, Puzzle
+from excover.sat.cnf import CNF
+from excover.sat.pool import Clause, Pool
+
+if TYPE_CHECKING:
+    from excover.sat.solve import _Backend, _Run
+
+__all__ = ["encode", "line_clauses", "solutions"]
+
+
+def line_clauses(clue: Clue, cells: list[int], pool: Pool) -> list[Clause]:
+    """The clauses that make the cell variables ``cells`` (in line order) spell a
+    placement of ``clue``; new state variables come from ``pool``."""
+    n = len(cells)
+    pattern: list[int] = []
+    for number, block in enumerate(clue):
+        if number:
+            pattern.append(0)
+        pattern += [1] * block
+    length = len(pattern)
+
+    state: list[dict[int, int]] = []  # state[i][q]: the variable s[i][q]
+    for i in range(n + 1):
+        low, high = max(0, length - (n - i)), min(i, length)
+        state.append(dict(zip(range(low, high + 1), pool.many(high - low + 1), strict=True)))
+    clauses: list[Clause] = [[state[0][0]]]
+    predecessors: list[dict[int, list[int]]] = [{} for _ in range(n + 1)]
+    for i in range(n):
+        cell = cells[i]
+        for q, here in state[i].items():
+            for value, literal in ((1, cell), (0, -cell)):
+                target = _move(pattern, q, value)
+                if target is None or target not in state[i + 1]:
+                    clauses.append([-here, -literal])
+                else:
+                    clauses.append([-here, -literal, state[i + 1][target]])
+                    predecessors[i + 1].setdefault(target, []).append(here)
+    for i in range(1, n + 1):
+        for q, here in state[i].items():
+            clauses.append([-here, *sorted(set(predecessors[i].get(q, [])))])
+    return clauses
+
+
+def _move(pattern: list[int], q: int, value: int) -> int | None:
+    """The automaton's state after reading ``value`` in state ``q``, or None (fail)."""
+    if q < len(pattern) and pattern[q] == value:
+        return q + 1
+    if value == 0 and (q == 0 or q == len(pattern) or pattern[q - 1] == 0):
+        return q
+    return None
+
+
+def encode(puzzle: Puzzle) -> CNF:
+    """The formula of ``puzzle``: cell variables first (the projection set), then the
+    state variables of every line."""
+    height, width = puzzle.height, puzzle.width
+    pool = Pool(height * width)
+    clauses: list[Clause] = []
+    for r, clue in enumerate(puzzle.rows):
+        clauses += line_clauses(clue, [r * width + c + 1 for c in range(width)], pool)
+    for c, clue in enumerate(puzzle.cols):
+        clauses += line_clauses(clue, [r * width + c + 1 for r in range(height)], pool)
+    return CNF(pool.top, clauses, height * width, "nonogram automata")
+
+
+def solutions(
+    puzzle: Puzzle, *, solver: str | None = None, timeout: float | None = None
+) -> Iterator[tuple[str, ...]]:
+    """Every solution, each found by the SAT solver ``solver`` (see
+    :mod:`excover.sat.solve`; default CaDiCaL) after blocking the ones before.
+    ``timeout`` (seconds of encoding and solving) raises :class:`~excover.LimitReached`."""
+    from excover.sat import solve
+
+    name = solve.DEFAULT_SOLVER if solver is None else solver
+    run = solve._Run(f"SAT ({name})", timeout, None)
+    started = time.monotonic()
+    cnf = encode(puzzle)
+    backend = solve._backend(name, cnf, timed=timeout is not None)
+    run.seconds += time.monotonic() - started
+    return _enumerate(puzzle, cnf, backend, run)
+
+
+def _enumerate(puzzle: Puzzle, cnf: CNF, backend: _Backend, run: _Run) -> Iterator[tuple[str, ...]]:
+    """The pictures the back end finds, each blocked on the cell variables once found."""
+    from excover.sat.solve import _OutOfTime
+
+    width = puzzle.width
+    try:
+        while True:
+            started = time.monotonic()
+            try:
+                model = backend.solve(run.deadline())
+            except _OutOfTime:
+                run.seconds += time.monotonic() - started
+                raise run.out_of_time() from None
+            run.seconds += time.monotonic() - started
+            if model is None:
+                return
+            black = {literal for literal in model if 0 < literal <= cnf.n_options}
+            cells = "".join(BLACK if v in black else WHITE for v in cnf.projection)
+            picture = tuple(cells[k : k + width] for k in range(0, len(cells), width))
+            problem = puzzle.mismatch(picture)
+            if problem is not None:
+                raise SolverError(f"the SAT solver's model is not a solution: {problem}")
+            run.found += 1
+            yield picture
+            backend.add_clause([-v if v in black else v for v in cnf.projection])
+    finally:
+        backend.close()
