@@ -319,14 +319,15 @@ def _first_by_sat(problem: ExactCover, solver: str | None) -> list[int] | None:
     command on the PATH run in combine's convention (:mod:`excover.lang.external`)."""
     from excover.errors import UsageError
     from excover.lang.external import is_command, solve_with_command
+    from excover.sat.solve import known_solver, solver_names
 
-    try:
+    if solver is None or known_solver(solver):
         return problem.first(method="sat", solver=solver)
-    except UsageError as exc:
-        if solver is None or not str(exc).startswith("unknown SAT solver"):
-            raise
-        if not is_command(solver):
-            raise UsageError(f"{exc}, or a command on the PATH (none is {solver!r})") from None
+    if not is_command(solver):
+        raise UsageError(
+            f"unknown SAT solver {solver!r}; choose one of {', '.join(solver_names())}, "
+            f"or a command on the PATH (none is {solver!r})"
+        )
     return solve_with_command(problem, solver)
 
 

@@ -27,17 +27,12 @@ blocked by a clause over the cell variables, and checked against the clues.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterator
-from typing import TYPE_CHECKING
 
 from excover.errors import SolverError
 from excover.puzzles.nonogram_model import BLACK, WHITE, Clue, Puzzle
 from excover.sat.cnf import CNF
 from excover.sat.pool import Clause, Pool
-
-if TYPE_CHECKING:
-    from excover.sat.solve import _Backend, _Run
 
 __all__ = ["encode", "line_clauses", "solutions"]
 
@@ -101,43 +96,24 @@ def solutions(
     puzzle: Puzzle, *, solver: str | None = None, timeout: float | None = None
 ) -> Iterator[tuple[str, ...]]:
     """Every solution, each found by the SAT solver ``solver`` (see
-    :mod:`excover.sat.solve`; default CaDiCaL) after blocking the ones before.
-    ``timeout`` (seconds of encoding and solving) raises :class:`~excover.LimitReached`."""
-    from excover.sat import solve
+    :func:`excover.sat.solve.models`; default CaDiCaL) after blocking the ones before.
+    ``timeout`` (seconds of solving) raises :class:`~excover.LimitReached`."""
+    from excover.sat.solve import models
 
-    name = solve.DEFAULT_SOLVER if solver is None else solver
-    run = solve._Run(f"SAT ({name})", timeout, None)
-    started = time.monotonic()
     cnf = encode(puzzle)
-    backend = solve._backend(name, cnf, timed=timeout is not None)
-    run.seconds += time.monotonic() - started
-    return _enumerate(puzzle, cnf, backend, run)
+    return _pictures(puzzle, models(cnf, solver, timeout=timeout))
 
 
-def _enumerate(puzzle: Puzzle, cnf: CNF, backend: _Backend, run: _Run) -> Iterator[tuple[str, ...]]:
-    """The pictures the back end finds, each blocked on the cell variables once found."""
-    from excover.sat.solve import _OutOfTime
-
+def _pictures(puzzle: Puzzle, found: Iterator[list[int]]) -> Iterator[tuple[str, ...]]:
+    """The models as pictures (the cell variables come first, row by row), each checked
+    against the clues."""
     width = puzzle.width
-    try:
-        while True:
-            started = time.monotonic()
-            try:
-                model = backend.solve(run.deadline())
-            except _OutOfTime:
-                run.seconds += time.monotonic() - started
-                raise run.out_of_time() from None
-            run.seconds += time.monotonic() - started
-            if model is None:
-                return
-            black = {literal for literal in model if 0 < literal <= cnf.n_options}
-            cells = "".join(BLACK if v in black else WHITE for v in cnf.projection)
-            picture = tuple(cells[k : k + width] for k in range(0, len(cells), width))
-            problem = puzzle.mismatch(picture)
-            if problem is not None:
-                raise SolverError(f"the SAT solver's model is not a solution: {problem}")
-            run.found += 1
-            yield picture
-            backend.add_clause([-v if v in black else v for v in cnf.projection])
-    finally:
-        backend.close()
+    for model in found:
+        cells = "".join(
+            BLACK if model[v - 1] > 0 else WHITE for v in range(1, puzzle.height * width + 1)
+        )
+        picture = tuple(cells[k : k + width] for k in range(0, len(cells), width))
+        problem = puzzle.mismatch(picture)
+        if problem is not None:
+            raise SolverError(f"the SAT solver's model is not a solution: {problem}")
+        yield picture

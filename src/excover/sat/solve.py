@@ -62,7 +62,10 @@ __all__ = [
     "count",
     "counted",
     "first",
+    "known_solver",
+    "models",
     "solutions",
+    "solver_names",
 ]
 
 #: The solver used when none is named: CaDiCaL, through PySAT.
@@ -267,6 +270,18 @@ def _backend(solver: object, cnf: CNF, timed: bool) -> _Backend:
     return _PySat(name, cnf.clauses)
 
 
+def known_solver(solver: str) -> bool:
+    """Whether ``solver`` names a back end of :func:`solutions` (a python-sat solver by
+    any of its names, or ``ext:COMMAND``), without starting it."""
+    if solver.startswith("ext:"):
+        return True
+    try:
+        _pysat_name(solver)
+    except UsageError:
+        return False
+    return True
+
+
 def _pysat_name(solver: str) -> str:
     """The canonical PySAT name of a solver given by any of its names."""
     if importlib.util.find_spec("pysat") is None:
@@ -277,11 +292,16 @@ def _pysat_name(solver: str) -> str:
     for canonical, names in vars(SolverNames).items():
         if not canonical.startswith("_") and solver in names:
             return str(canonical)
-    known = [name for name in vars(SolverNames) if not name.startswith("_")]
     raise UsageError(
-        f"unknown SAT solver {solver!r}; choose 'ext:COMMAND' or one of "
-        f"{', '.join([*_ALIASES, *known])}"
+        f"unknown SAT solver {solver!r}; choose 'ext:COMMAND' or one of {', '.join(solver_names())}"
     )
+
+
+def solver_names() -> list[str]:
+    """The names of the python-sat solvers: our short ones, then PySAT's own."""
+    from pysat.solvers import SolverNames
+
+    return [*_ALIASES, *(name for name in vars(SolverNames) if not name.startswith("_"))]
 
 
 def checked(problem: ExactCover, cnf: CNF, model: Iterable[int]) -> list[int]:
@@ -412,12 +432,40 @@ def _reject(unused: dict[str, object]) -> None:
 def _enumerate(
     problem: ExactCover, cnf: CNF, backend: _Backend, run: _Run, limit: int | None
 ) -> Generator[list[int]]:
-    """The solutions of ``cnf``, blocking each one on the option variables once found."""
-    if any(not clause for clause in cnf.clauses):  # an empty clause: nothing to search
-        return
+    """The solutions of ``cnf``, blocking each one on the option variables once found
+    (on the chosen ones only when every multiplicity is exact: another solution cannot
+    hold them all)."""
     data = problem.engine_input()
     exact = all(lo == hi for lo, hi in zip(data.lo, data.hi, strict=True))
+
+    def block(model: list[int]) -> Clause:
+        if exact:
+            return [-v for v in cnf.projection if model[v - 1] > 0]
+        return _projection_block(cnf, model)
+
+    for model in _models(cnf, backend, run, block, limit):
+        yield checked(problem, cnf, model)
+
+
+def _projection_block(cnf: CNF, model: list[int]) -> Clause:
+    """The clause that rules out the model's values of the projection variables."""
+    return [-v if model[v - 1] > 0 else v for v in cnf.projection]
+
+
+def _models(
+    cnf: CNF,
+    backend: _Backend,
+    run: _Run,
+    block: Callable[[list[int]], Clause],
+    limit: int | None,
+) -> Generator[list[int]]:
+    """The models the back end finds (each a list of signed literals, ``model[v - 1]``
+    the value of variable v), each followed by the clause ``block(model)``, until the
+    formula is unsatisfiable, ``limit`` models or an empty block; the back end is
+    closed at the end. The time goes to ``run``, which raises its ``LimitReached``."""
     try:
+        if any(not clause for clause in cnf.clauses):  # an empty clause: nothing to search
+            return
         while limit is None or run.found < limit:
             started = time.monotonic()
             try:
@@ -428,19 +476,42 @@ def _enumerate(
             run.seconds += time.monotonic() - started
             if model is None:
                 return
-            solution = checked(problem, cnf, model)
+            model = _full(model, cnf.n_vars)
             run.found += 1
-            yield solution
-            chosen = {option + 1 for option in solution}
-            if exact:
-                block = [-variable for variable in sorted(chosen)]
-            else:
-                block = [-v if v in chosen else v for v in cnf.projection]
-            if not block:  # the empty solution, and no other can exist
+            yield model
+            clause = block(model)
+            if not clause:  # nothing left to vary: no other model can exist
                 return
-            backend.add_clause(block)
+            backend.add_clause(clause)
     finally:
         backend.close()
+
+
+def _full(literals: list[int], n_vars: int) -> list[int]:
+    """A model as one literal per variable, in order (``model[v - 1]`` is v or -v),
+    whatever order and completeness the solver gave it in (unnamed variables false)."""
+    model = [-v for v in range(1, n_vars + 1)]
+    for literal in literals:
+        if 0 < abs(literal) <= n_vars:
+            model[abs(literal) - 1] = literal
+    return model
+
+
+def models(
+    cnf: CNF, solver: str | None = None, *, timeout: float | None = None
+) -> Iterator[list[int]]:
+    """Every model of ``cnf`` that differs on its projection variables (``cnf.projection``),
+    found by ``solver`` (see the module documentation; default :data:`DEFAULT_SOLVER`)
+    and blocked on those variables once found: the way for other front doors (nonograms)
+    to enumerate with the same solvers, limits and Ctrl-C handling. Each model is a list
+    of signed literals, ``model[v - 1]`` the value of variable ``v``. ``timeout`` (seconds
+    of solving, over the whole run) raises :class:`~excover.LimitReached`."""
+    name = DEFAULT_SOLVER if solver is None else solver
+    run = _Run(f"SAT ({name})", timeout, None)
+    started = time.monotonic()
+    backend = _backend(name, cnf, timed=timeout is not None)
+    run.seconds += time.monotonic() - started
+    return _models(cnf, backend, run, lambda model: _projection_block(cnf, model), None)
 
 
 #: ``count`` with no solver named enumerates the solutions, and starts ganak (when
