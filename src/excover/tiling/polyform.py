@@ -10,8 +10,8 @@ cells, the first written row being the top:
   row ``y`` (counted from the bottom row, 0) is the cell ``q = (x - y) / 2, r = y`` up to
   one translation of the whole drawing;
 - triangles: the characters of a row are the triangles of a strip, alternately pointing
-  up and down; the bottom-left character points up. The drawing ``"***"`` is a trapezoid
-  of three triangles.
+  down and up; the bottom-left character points down (its flat side on top), so the
+  drawing ``"***"`` is a trapezoid of three triangles, wider at the top.
 """
 
 from __future__ import annotations
@@ -186,9 +186,9 @@ TRIANGLE_SIDE = 2 / math.sqrt(3)
 
 def triangle_cell(x: int, y: int) -> Cell:
     """The triangle drawn at column ``x`` of row ``y`` (from the bottom) of a triangle
-    drawing, where ``(0, 0)`` points up."""
-    up = (x + y) % 2 == 0
-    centre = np.array([x * TRIANGLE_SIDE / 2, y + (1 / 3 if up else 2 / 3)])
+    drawing, where ``(0, 0)`` points down once drawn (see the module notes)."""
+    even = (x + y) % 2 == 0
+    centre = np.array([x * TRIANGLE_SIDE / 2, y + (1 / 3 if even else 2 / 3)])
     return tuple(int(v) for v in np.ceil(TRIANGLE_NORMALS @ centre))
 
 
