@@ -18,8 +18,29 @@ at a line and column; :meth:`LangError.report` adds the line and a caret. The la
 described in the README ("The .cmb language") and in :mod:`excover.lang.grammar`.
 """
 
+from typing import TYPE_CHECKING, Any
+
 from excover.lang.errors import LangError, Pos, Source
-from excover.lang.interp import Interpreter
-from excover.lang.parser import Program, parse, parse_file
+
+if TYPE_CHECKING:
+    from excover.lang.interp import Interpreter
+    from excover.lang.parser import Program, parse, parse_file
 
 __all__ = ["Interpreter", "LangError", "Pos", "Program", "Source", "parse", "parse_file"]
+
+#: Names loaded on first use: the parser brings in lark, the interpreter the tiling
+#: library, and ``excover --help`` needs neither.
+_LAZY = {
+    "Interpreter": "excover.lang.interp",
+    "Program": "excover.lang.parser",
+    "parse": "excover.lang.parser",
+    "parse_file": "excover.lang.parser",
+}
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LAZY:
+        import importlib
+
+        return getattr(importlib.import_module(_LAZY[name]), name)
+    raise AttributeError(f"module 'excover.lang' has no attribute {name!r}")

@@ -20,12 +20,13 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from types import FrameType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from excover.errors import UsageError
 from excover.lang.errors import LangError, Source
-from excover.lang.interp import Interpreter
-from excover.lang.parser import Program, parse, parse_file
+
+if TYPE_CHECKING:
+    from excover.lang.parser import Program
 
 __all__ = ["add_run_command"]
 
@@ -132,6 +133,8 @@ def _deadline(seconds: float | None) -> Iterator[None]:
 
 
 def _load(path: str) -> Program:
+    from excover.lang.parser import parse, parse_file  # lark: only when a program runs
+
     if path != "-":
         return parse_file(path)
     try:
@@ -142,6 +145,8 @@ def _load(path: str) -> Program:
 
 
 def _run(args: argparse.Namespace) -> int:
+    from excover.lang.interp import Interpreter
+
     interpreter = Interpreter(debug=args.debug, timing=args.timing, quiet=args.json)
     error: LangError | None = None
     interrupted = timed_out = False
