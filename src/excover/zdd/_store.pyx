@@ -94,14 +94,11 @@ cdef inline uint64_t mix3(int32_t a, int32_t b, int32_t c) nogil:
     return h
 
 
-cdef inline uint64_t splitmix(uint64_t x) noexcept nogil:
-    """A 64-bit mixer (Steele, Lea and Flood's SplitMix64 finaliser), for compact keys."""
-    x ^= x >> 30
-    x *= 0xBF58476D1CE4E5B9ULL
-    x ^= x >> 27
-    x *= 0x94D049BB133111EBULL
-    x ^= x >> 31
-    return x
+cdef inline uint64_t compact_hash(uint64_t x) noexcept nogil:
+    """The hash of a compact key: a multiplication by the golden ratio (Fibonacci
+    hashing), its high bits folded onto the low ones that pick a slot."""
+    x *= 0x9E3779B97F4A7C15ULL
+    return x ^ (x >> 29)
 
 
 cdef struct Slot:
@@ -1172,7 +1169,7 @@ cdef class Dxz:
             if shift != 0 and word + 1 < self.bit_words:
                 bits |= self.key[word + 1] << (64 - shift)
             self.ckey = ((<uint64_t>i) << self.window) | (bits & self.wmask)
-            self.mhash = splitmix(self.ckey)
+            self.mhash = compact_hash(self.ckey)
         else:
             self.mhash = self.hash
 
@@ -1187,7 +1184,7 @@ cdef class Dxz:
         self.slot_mask = size - 1
         for k in range(old_size):
             if old[k].key != 0:
-                slot = splitmix(old[k].key) & self.slot_mask
+                slot = compact_hash(old[k].key) & self.slot_mask
                 while grown[slot].key != 0:
                     slot = (slot + 1) & self.slot_mask
                 grown[slot] = old[k]
