@@ -35,6 +35,7 @@ from excover.dlx import HEURISTICS, Search
 from excover.errors import ExcoverError, LimitReached, ProblemError, UsageError
 from excover.formats.dlx import parse_dlx_bytes
 from excover.lang.cli import add_run_command
+from excover.parallel.cli import add_task_options, count_tasks, search_progress, uses_tasks
 from excover.problem import ExactCover
 from excover.puzzles.cli import add_puzzle_commands
 from excover.puzzles.nonogram_cli import add_nonogram_command
@@ -210,6 +211,7 @@ def _build_parser() -> argparse.ArgumentParser:
         "CaDiCaL, raced by ganak if there are many and pyganak is installed; auto: "
         "whichever suits the problem",
     )
+    add_task_options(count)
     count.set_defaults(run=_count)
     solve = commands.add_parser(
         "solve",
@@ -331,6 +333,7 @@ class _Runner:
         self.max_nodes: int | None = args.max_nodes
         self.deadline = None if args.timeout is None else time.monotonic() + args.timeout
         self.interrupted = False
+        self.tick: Callable[[], None] | None = None  # called between slices (progress)
 
     def step(self, call: Callable[[], _T]) -> _T:
         """``call()`` (``search.count`` or ``search.first``), resumed until it returns."""
@@ -349,6 +352,8 @@ class _Runner:
                     raise _Stopped(exc.reason) from None
                 if self.deadline is not None and time.monotonic() >= self.deadline:
                     raise _Stopped("timeout") from None
+                if self.tick is not None:
+                    self.tick()
 
     def solutions(self, limit: int | None) -> Iterator[list[int]]:
         """The solutions, one by one, until the last one or ``limit`` of them."""
@@ -484,6 +489,8 @@ def _count(args: argparse.Namespace) -> int:
 
     check_sat_flags(args)
     problem = _read_problem(args.file)
+    if uses_tasks(args):
+        return count_tasks(problem, args)
     if args.method == "sat":
         from excover.sat.cli import count_sat
 
@@ -498,7 +505,10 @@ def _count(args: argparse.Namespace) -> int:
         search = outcome  # the DLX run --method auto chose, to go on with (or None)
     search = search or _new_search(problem, args)
     runner = _Runner(search, args)
+    runner.tick = progress = search_progress(problem, search, args)
     stopped_by = runner.run(lambda: runner.step(search.count))
+    if progress is not None:
+        progress.close()
     count = search.stats.solutions
     if args.json:
         print(json.dumps({"count": count, **_json_tail(search, stopped_by)}))

@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     import numpy.typing as npt
 
     from excover.dlx import Search
+    from excover.parallel import Estimate, Subproblem
     from excover.sat import CNF
     from excover.zdd import Family
 
@@ -627,14 +628,32 @@ class ExactCover:
         *,
         solver: str | None = None,
         amo: str | None = None,
+        workers: int | None = None,
+        executor: object | None = None,
+        tasks: int | None = None,
         **options: Unpack[SearchOptions],
     ) -> Iterator[list[int]]:
         """Lazily yield the solutions found by ``method`` (at most ``limit`` of them).
 
         ``method="zdd"`` takes them, sorted, from the family of :meth:`zdd` (built on the
         first request), in the family's order of iteration; :meth:`first` gives the first.
+        ``workers``, ``executor`` or ``tasks`` find them as subproblems in parallel, as
+        :meth:`count` does, in a fixed order (see :func:`excover.parallel.solutions`).
         """
         _check_method(method)
+        if workers is not None or executor is not None or tasks is not None:
+            from excover.parallel import run
+
+            _check_not_sat(method, solver, amo)
+            return run.solutions(
+                self,
+                method,
+                limit,
+                workers=workers,
+                executor=executor,
+                tasks=tasks,
+                options=dict(options),
+            )
         if method == "sat":
             from excover.sat import solve
 
@@ -654,14 +673,32 @@ class ExactCover:
         *,
         solver: str | None = None,
         amo: str | None = None,
+        workers: int | None = None,
+        executor: object | None = None,
+        tasks: int | None = None,
         **options: Unpack[SearchOptions],
     ) -> int:
         """The number of solutions, an exact int.
 
         ``method="sat"`` enumerates with the SAT solver and, on long enumerations, races the
         ganak model counter when pyganak is installed (see :func:`excover.sat.solve.count`).
+        ``workers=n`` counts on ``n`` processes, ``executor=`` on a concurrent.futures
+        Executor or a Dask ``Client``, the problem cut into ``tasks`` subproblems (see
+        :mod:`excover.parallel`); each is counted by ``method`` (not ``"sat"``).
         """
         _check_method(method)
+        if workers is not None or executor is not None or tasks is not None:
+            from excover.parallel import run
+
+            _check_not_sat(method, solver, amo)
+            return run.count(
+                self,
+                method,
+                workers=workers,
+                executor=executor,
+                tasks=tasks,
+                options=dict(options),
+            )
         if method == "sat":
             from excover.sat import solve
 
@@ -678,6 +715,26 @@ class ExactCover:
 
             return auto.count(self, **options)
         return self.search(**options).count()
+
+    def split(
+        self, depth: int | None = None, tasks: int | None = None, *, seed: int = 0
+    ) -> list[Subproblem]:
+        """Subproblems whose solutions partition this problem's, cut from the top of the
+        search tree at ``depth``, or where it is biggest until there are ``tasks`` of
+        them (see :func:`excover.parallel.split`)."""
+        from excover.parallel import split
+
+        return split(self, depth, tasks, seed=seed)
+
+    def estimate(
+        self, samples: int = 1000, *, seed: int | None = 0, timed: bool = True
+    ) -> Estimate:
+        """Knuth's estimate of the search tree (nodes, solutions, updates) and of the time
+        of a dancing-links count, from ``samples`` random probes (see
+        :func:`excover.parallel.estimate`)."""
+        from excover.parallel import estimate
+
+        return estimate(self, samples, seed=seed, timed=timed)
 
     def zdd(self, method: str = "dxz") -> Family:
         """The :class:`~excover.Family` of all solutions (sets of option indices).

@@ -1,0 +1,216 @@
+"""Benchmark parallel counting and Knuth's estimates.
+
+Speed-up: for each case, the count by one plain run of the method, then by
+``count(workers=1)`` (the same subproblems one after the other in this process) and by
+``count(workers=N)`` (a process pool of N, its start-up included), all in this process
+one after the other, so the ratios compare runs under the same load. The last two
+columns come from CPU times, which other work on the machine hardly changes: the CPU
+cost of counting by subproblems (split included) against the plain count, and the
+speed-up that N idle cores would give (the split, then the subproblems' measured CPU
+times scheduled biggest first, as the pool does; its start-up left out). Cases: Knuth's
+``pento6x10.dlx`` and ``queens14.dlx`` by dancing links, and the domino tilings of
+``dominos_c4_22x22`` (combine's ring) counted by DXZ.
+
+Estimates: for each of Knuth's files with a node count in its MANIFEST.md, the mean of
+``--samples`` random probes against DLX1's node count (the ratio estimate / truth), and
+the time the probes took.
+
+Usage: ``python benchmarks/parallel_bench.py [--workers N] [--cases NAME ...]
+[--samples N] [--no-speedup] [--no-estimate]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import time
+from collections.abc import Callable
+from functools import partial
+from pathlib import Path
+from typing import NamedTuple
+
+from excover import ExactCover
+from excover.parallel import split
+from excover.parallel.run import default_tasks, run_tasks
+from excover.puzzles.queens import queens
+
+__all__ = ["main"]
+
+ROOT = Path(__file__).resolve().parents[1]
+SHARED = ROOT.parent / "shared" / "benchmarks"
+KNUTH_DIRS = [SHARED / "knuth", ROOT / "tests" / "data" / "knuth", ROOT / "examples"]
+
+
+def knuth_file(name: str) -> Path | None:
+    """The first of Knuth's directories holding ``name``.dlx, if any."""
+    for directory in KNUTH_DIRS:
+        if (directory / f"{name}.dlx").exists():
+            return directory / f"{name}.dlx"
+    return None
+
+
+def shape_dominoes(path: Path) -> ExactCover:
+    """Domino tilings of a shape drawn with ``*`` cells (one item per cell, reading order;
+    one option per pair of neighbouring cells)."""
+    rows = [line for line in path.read_text().splitlines() if line.strip()]
+    cells = [(r, c) for r, row in enumerate(rows) for c, ch in enumerate(row) if ch == "*"]
+    present = set(cells)
+    problem = ExactCover(primary=[f"{r}_{c}" for r, c in cells])
+    for r, c in cells:
+        for dr, dc in ((0, 1), (1, 0)):
+            if (r + dr, c + dc) in present:
+                problem.add_option([f"{r}_{c}", f"{r + dr}_{c + dc}"])
+    return problem
+
+
+def pento6x10() -> ExactCover:
+    path = knuth_file("pento6x10")
+    if path is None:
+        raise SystemExit("pento6x10.dlx not found in " + ", ".join(map(str, KNUTH_DIRS)))
+    return ExactCover.read(path)
+
+
+def queens14() -> ExactCover:
+    path = knuth_file("queens14")
+    return queens(14) if path is None else ExactCover.read(path)
+
+
+def dominoes() -> ExactCover:
+    return shape_dominoes(SHARED / "dominos_c4_22x22.txt")
+
+
+#: The cases of the speed-up table: name, problem builder, method.
+CASES: dict[str, tuple[Callable[[], ExactCover], str]] = {
+    "pento6x10": (pento6x10, "dlx"),
+    "queens14": (queens14, "dlx"),
+    "dominos_c4_22x22": (dominoes, "zdd"),
+}
+
+
+def timed(call: Callable[[], int]) -> tuple[int, float]:
+    """The result of ``call()`` and the wall-clock seconds it took."""
+    started = time.perf_counter()
+    result = call()
+    return result, time.perf_counter() - started
+
+
+def cpu(call: Callable[[], int]) -> tuple[int, float]:
+    """The result of ``call()`` and the CPU seconds this process spent on it (less
+    sensitive than wall-clock time to other work on the machine)."""
+    started = time.process_time()
+    result = call()
+    return result, time.process_time() - started
+
+
+class Projection(NamedTuple):
+    """The subproblems of a count run one after the other in this process, timed in CPU
+    seconds: the number of solutions, the CPU of the split and of each subproblem."""
+
+    total: int
+    split_cpu: float
+    sizes: list[float]
+    task_cpu: list[float]
+
+    def makespan(self, workers: int) -> float:
+        """CPU seconds until the last of ``workers`` idle cores is done, each taking the
+        next subproblem, biggest estimated first, as the process pool does."""
+        loads = [0.0] * workers
+        for index in sorted(range(len(self.sizes)), key=lambda k: -self.sizes[k]):
+            loads[loads.index(min(loads))] += self.task_cpu[index]
+        return self.split_cpu + max(loads)
+
+
+def project(problem: ExactCover, method: str, tasks: int) -> Projection:
+    started = time.process_time()
+    subproblems = split(problem, tasks=tasks)
+    split_cpu = time.process_time() - started
+    task_cpu = [0.0] * len(subproblems)
+    count = 0
+    for done in run_tasks(problem, subproblems, method):
+        if done is not None:
+            task_cpu[done[0]] = done[1].seconds
+            count += done[1].total
+    return Projection(count, split_cpu, [sub.size for sub in subproblems], task_cpu)
+
+
+def speedup(names: list[str], workers: int) -> None:
+    """The speed-up table. Wall-clock times of the plain count, of the subproblems one
+    after the other in this process and of ``count(workers=N)``; then, from CPU times
+    (which other work on the machine hardly changes), the cost of counting by subproblems
+    against the plain count, and the speed-up N idle cores would give (the split, then
+    the subproblems' CPU times scheduled biggest first; the pool's start-up left out)."""
+    print(
+        f"| case | method | count | subproblems | plain | workers=1 | workers={workers} "
+        f"| speed-up | CPU of subproblems / plain | on {workers} idle cores |"
+    )
+    print("|---|---|--:|--:|--:|--:|--:|--:|--:|--:|")
+    for name in names:
+        build, method = CASES[name]
+        problem = build()
+        tasks = default_tasks(method, workers, None)
+        plain, plain_cpu = cpu(partial(problem.count, method=method))
+        _, plain_seconds = timed(partial(problem.count, method=method))
+        projection = project(problem, method, tasks)
+        one, one_seconds = timed(partial(problem.count, method=method, workers=1, tasks=tasks))
+        many, many_seconds = timed(partial(problem.count, method=method, workers=workers))
+        if not plain == projection.total == one == many:
+            raise SystemExit(f"{name}: counts differ: {plain}, {one}, {many}")
+        overhead = projection.makespan(1) / plain_cpu
+        ideal = plain_cpu / projection.makespan(workers)
+        print(
+            f"| {name} | {method} | {plain:,} | {len(projection.sizes)} | {plain_seconds:.2f} s "
+            f"| {one_seconds:.2f} s | {many_seconds:.2f} s | {plain_seconds / many_seconds:.2f}x "
+            f"| {overhead:.2f} | {ideal:.2f}x |",
+            flush=True,
+        )
+
+
+def manifest_nodes() -> dict[str, int]:
+    """DLX1's node count of each of Knuth's files, from the MANIFEST.md tables."""
+    nodes: dict[str, int] = {}
+    for directory in KNUTH_DIRS[:2]:
+        manifest = directory / "MANIFEST.md"
+        if not manifest.exists():
+            continue
+        for line in manifest.read_text().splitlines():
+            match = re.match(r"\| (\S+)\.dlx[^|]*\| [\d,]+ \| ([\d,]+) \|", line)
+            if match and (directory / f"{match[1]}.dlx").exists():
+                nodes.setdefault(match[1], int(match[2].replace(",", "")))
+    return nodes
+
+
+def estimates(samples: int) -> None:
+    print(f"\n| file | DLX1 nodes | estimate ({samples} probes) | ratio | +- s.e. | time |")
+    print("|---|--:|--:|--:|--:|--:|")
+    for name, truth in sorted(manifest_nodes().items()):
+        path = knuth_file(name)
+        assert path is not None
+        problem = ExactCover.read(path)
+        started = time.perf_counter()
+        guess = problem.estimate(samples=samples, seed=1, timed=False)
+        seconds = time.perf_counter() - started
+        print(
+            f"| {name} | {truth:,} | {guess.nodes:,.0f} | {guess.nodes / truth:.2f} | "
+            f"{guess.nodes_error / truth:.2f} | {seconds:.2f} s |",
+            flush=True,
+        )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--workers", type=int, default=2, help="processes (default 2)")
+    parser.add_argument(
+        "--cases", nargs="+", choices=list(CASES), default=list(CASES), help="speed-up cases"
+    )
+    parser.add_argument("--samples", type=int, default=1000, help="probes per estimate")
+    parser.add_argument("--no-speedup", action="store_true", help="skip the speed-up table")
+    parser.add_argument("--no-estimate", action="store_true", help="skip the estimates")
+    args = parser.parse_args()
+    if not args.no_speedup:
+        speedup(args.cases, args.workers)
+    if not args.no_estimate:
+        estimates(args.samples)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,348 @@
+"""``excover count --workers N --checkpoint FILE --progress``: long counts, for the command line.
+
+With ``--workers``, ``--tasks`` or ``--checkpoint`` the count is cut into subproblems
+(:func:`excover.parallel.subproblems`) counted on ``--workers`` processes (1: in the command's
+own process). As subproblems finish, the progress bar shows the fraction of the search
+tree done (by the subproblems' estimated sizes) and the time left at the pace so far, and
+the finished subproblems are saved to the ``--checkpoint`` file every
+``--checkpoint-every`` seconds, on Ctrl-C, on ``--timeout`` and at the end. Running the
+same command again reads the file and counts only the subproblems not yet finished, so
+the total is exactly the same; a process killed outright loses only the subproblems
+finished since the last save.
+
+A plain count gets a progress bar too (:class:`SearchProgress`): after its first second,
+its nodes against Knuth's estimate of the size of the tree. Bars are drawn on stderr,
+by default when it is a terminal.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TextIO
+
+from excover.errors import UsageError
+from excover.problem import ExactCover
+
+if TYPE_CHECKING:
+    from excover.dlx import Search
+    from excover.parallel.checkpoint import Checkpoint
+
+__all__ = [
+    "ProgressBar",
+    "SearchProgress",
+    "add_task_options",
+    "count_tasks",
+    "search_progress",
+    "uses_tasks",
+]
+
+#: Seconds between two saves of the checkpoint, by default.
+CHECKPOINT_EVERY = 30.0
+
+#: Seconds a plain count runs before its progress bar appears.
+DELAY = 1.0
+
+#: Seconds of random probes that estimate the tree for a plain count's progress bar.
+PROBE_SECONDS = 0.2
+
+#: Exit codes, as in :mod:`excover.cli`.
+EXIT_OK, EXIT_LIMIT, EXIT_INTERRUPT = 0, 1, 130
+
+
+def add_task_options(count: argparse.ArgumentParser) -> None:
+    """The options of ``excover count`` that cut the count into subproblems, and
+    ``--progress``."""
+    from excover.cli import _positive_int, _seconds
+
+    group = count.add_argument_group(
+        "long counts",
+        "Any of --workers, --tasks or --checkpoint counts the problem as subproblems,\n"
+        "cut where the search tree is big (its size estimated by Knuth's random probes);\n"
+        "the total is exact and the same for any number of workers.",
+    )
+    group.add_argument(
+        "--workers",
+        type=_positive_int,
+        metavar="N",
+        help="count on N processes (default 1: in this process)",
+    )
+    group.add_argument(
+        "--tasks",
+        type=_positive_int,
+        metavar="N",
+        help="cut the search into at least N subproblems (default 16 per worker; with "
+        "--method zdd, one per worker)",
+    )
+    group.add_argument(
+        "--checkpoint",
+        metavar="FILE",
+        help="save the finished subproblems to FILE (JSON) now and then, on Ctrl-C, on "
+        "--timeout and at the end; if FILE exists, resume from it",
+    )
+    group.add_argument(
+        "--checkpoint-every",
+        type=_seconds,
+        default=CHECKPOINT_EVERY,
+        metavar="SECONDS",
+        help=f"seconds between two saves of the checkpoint (default {CHECKPOINT_EVERY:g})",
+    )
+    group.add_argument(
+        "--progress",
+        action=argparse.BooleanOptionalAction,
+        help="show a progress bar on stderr: fraction of the search tree done (by "
+        "subproblems, or by nodes against Knuth's estimate of the tree after the first "
+        "second of a plain count) and time left (default: on when stderr is a terminal)",
+    )
+
+
+def uses_tasks(args: argparse.Namespace) -> bool:
+    """True when the command line asks for a count by subproblems."""
+    return args.workers is not None or args.tasks is not None or args.checkpoint is not None
+
+
+class ProgressBar:
+    """A one-line progress bar redrawn in place on stderr (at most every ``every``
+    seconds): the fraction of the estimated work ``total`` done, a detail, and the time
+    left at this run's pace."""
+
+    def __init__(
+        self, stream: TextIO, total: float, started: float | None = None, every: float = 0.2
+    ) -> None:
+        self.stream = stream
+        self.total = max(total, 1e-300)
+        self.every = every
+        self.started = time.monotonic() if started is None else started
+        self.first: tuple[float, float] | None = None  # the first fraction shown, and when
+        self.last = 0.0
+        self.shown = False
+
+    def line(self, done: float, detail: str, finished: bool, now: float) -> str:
+        """The bar's text for ``done`` of the estimated work."""
+        fraction = 1.0 if finished else min(done / self.total, 1.0)
+        if self.first is None:
+            self.first = (fraction, now)
+        width = 24
+        filled = int(fraction * width)
+        bar = "#" * filled + "." * (width - filled)
+        elapsed = now - self.started
+        since = now - self.first[1]
+        pace = (fraction - self.first[0]) / since if since > 0 else 0.0
+        if finished:
+            eta = "done"
+        elif pace > 0 and fraction < 1.0:
+            eta = f"ETA {_duration((1.0 - fraction) / pace)}"
+        else:
+            eta = "ETA ?"  # no pace yet, or the estimate was too low
+        return f"[{bar}] {100 * fraction:5.1f}%  {detail}  {_duration(elapsed)} elapsed, {eta}"
+
+    def draw(self, done: float, detail: str, finished: bool = False) -> None:
+        """Redraw the bar, unless it was drawn less than ``every`` seconds ago."""
+        now = time.monotonic()
+        if not finished and self.shown and now - self.last < self.every:
+            return
+        self.last = now
+        self.shown = True
+        self.stream.write("\r" + self.line(done, detail, finished, now) + "\x1b[K")
+        self.stream.flush()
+
+    def close(self) -> None:
+        """End the bar's line."""
+        if self.shown:
+            self.stream.write("\n")
+            self.stream.flush()
+
+
+class SearchProgress:
+    """The progress bar of a plain dancing-links count: its nodes so far against Knuth's
+    estimate of the size of the tree, made (by probes for about :data:`PROBE_SECONDS`)
+    once the count has run :data:`DELAY` seconds, so short counts show nothing. Call it
+    between two slices of the search."""
+
+    def __init__(self, problem: ExactCover, search: Search, stream: TextIO) -> None:
+        self.problem = problem
+        self.search = search
+        self.stream = stream
+        self.started = time.monotonic()
+        self.bar: ProgressBar | None = None
+
+    def __call__(self) -> None:
+        if self.bar is None:
+            if time.monotonic() - self.started < DELAY:
+                return
+            from excover.parallel.probes import quick_nodes
+
+            total = quick_nodes(self.problem, PROBE_SECONDS)
+            self.bar = ProgressBar(self.stream, total, started=self.started)
+        stats = self.search.stats
+        self.bar.draw(stats.nodes, f"{stats.nodes:,} nodes  {stats.solutions:,} solutions")
+
+    def close(self) -> None:
+        """Show the final state and end the bar's line (if it was ever shown)."""
+        if self.bar is not None:
+            stats = self.search.stats
+            detail = f"{stats.nodes:,} nodes  {stats.solutions:,} solutions"
+            self.bar.draw(stats.nodes, detail, finished=stats.complete)
+            self.bar.close()
+
+
+def search_progress(
+    problem: ExactCover, search: Search, args: argparse.Namespace
+) -> SearchProgress | None:
+    """The progress bar of a plain count, if the command line wants one."""
+    show = args.progress if args.progress is not None else sys.stderr.isatty()
+    return SearchProgress(problem, search, sys.stderr) if show else None
+
+
+def _duration(seconds: float) -> str:
+    """A duration for people: ``42 s``, ``3 min 20 s``, ``5 h 07 min``, ``2 d 03 h``."""
+    whole = int(seconds)
+    if whole < 60:
+        return f"{whole} s"
+    if whole < 3600:
+        return f"{whole // 60} min {whole % 60:02d} s"
+    if whole < 86400:
+        return f"{whole // 3600} h {whole % 3600 // 60:02d} min"
+    return f"{whole // 86400} d {whole % 86400 // 3600:02d} h"
+
+
+def _options(args: argparse.Namespace) -> tuple[str, dict[str, Any]]:
+    """The method and search options of each subproblem, from the command line."""
+    method = args.method
+    if method == "sat":
+        raise UsageError("--method sat cannot count by subproblems (--workers, --tasks, ...)")
+    if args.max_nodes is not None:
+        raise UsageError("--max-nodes does not go with --workers, --tasks or --checkpoint")
+    options: dict[str, Any] = {}
+    if args.heuristic != "mrv":
+        options["heuristic"] = args.heuristic
+    if args.seed is not None:
+        options["seed"] = args.seed
+    if method == "zdd" and options:
+        raise UsageError("--method zdd does not take --heuristic or --seed")
+    return method, options
+
+
+def count_tasks(problem: ExactCover, args: argparse.Namespace) -> int:
+    """Count ``problem`` by subproblems as the command line says; print the count (and
+    the statistics); return the exit status."""
+    from excover.parallel.checkpoint import Checkpoint, fingerprint
+    from excover.parallel.run import default_tasks, run_tasks
+    from excover.parallel.subproblems import split
+
+    method, options = _options(args)
+    started = time.monotonic()
+    deadline = None if args.timeout is None else started + args.timeout
+    digest = fingerprint(problem)
+    path = None if args.checkpoint is None else Path(args.checkpoint)
+    state = None if path is None else Checkpoint.load(path, digest, method)
+    resumed = 0 if state is None else len(state.done)
+    if state is None:
+        tasks = default_tasks(method, args.workers, None) if args.tasks is None else args.tasks
+        state = Checkpoint(path, digest, method, split(problem, tasks=tasks))
+    sizes = [sub.size for sub in state.subproblems]
+    show = args.progress if args.progress is not None else sys.stderr.isatty()
+    bar = ProgressBar(sys.stderr, sum(sizes)) if show else None
+    done_size = sum(sizes[index] for index in state.done)
+    earlier = state.seconds
+    saved = time.monotonic()
+    stopped_by: str | None = None
+
+    def save() -> None:
+        state.seconds = earlier + time.monotonic() - started
+        state.save()
+
+    runs = run_tasks(
+        problem,
+        state.subproblems,
+        method,
+        options,
+        workers=args.workers or 1,
+        skip=state.done.__contains__,
+        deadline=None if deadline is None else time.time() + deadline - time.monotonic(),
+    )
+    try:
+        for finished in runs:
+            if finished is not None and finished[1].complete:
+                index, result = finished
+                state.done[index] = (result.total, result.nodes)
+                done_size += sizes[index]
+            if bar is not None:
+                bar.draw(done_size, _detail(state))
+            now = time.monotonic()
+            if deadline is not None and now >= deadline and not state.complete:
+                stopped_by = "timeout"
+                break
+            if now - saved >= args.checkpoint_every:
+                save()
+                saved = now
+        if not state.complete and stopped_by is None:
+            stopped_by = "timeout"  # the last subproblems stopped at the deadline
+    except KeyboardInterrupt:
+        stopped_by = "interrupt"
+    finally:
+        runs.close()
+        save()
+        if bar is not None:
+            bar.draw(done_size, _detail(state), finished=state.complete)
+            bar.close()
+    return _report(state, args, stopped_by, resumed, time.monotonic() - started)
+
+
+def _detail(state: Checkpoint) -> str:
+    """The progress bar's detail for a count by subproblems."""
+    return f"{len(state.done)}/{len(state.subproblems)} subproblems  {state.count:,} solutions"
+
+
+def _report(
+    state: Checkpoint,
+    args: argparse.Namespace,
+    stopped_by: str | None,
+    resumed: int,
+    seconds: float,
+) -> int:
+    """Print the count and the statistics; return the exit status."""
+    stats = {
+        "solutions": state.count,
+        "nodes": state.nodes,
+        "seconds": seconds,
+        "total_seconds": state.seconds,
+        "complete": state.complete,
+        "stopped_by": stopped_by,
+        "method": state.method,
+        "workers": args.workers or 1,
+        "subproblems": len(state.subproblems),
+        "done": len(state.done),
+        "resumed": resumed,
+    }
+    if args.json:
+        document = {"count": state.count, "complete": state.complete, "stats": stats}
+        print(json.dumps(document))
+    else:
+        print(state.count)
+    sys.stdout.flush()
+    if stopped_by is not None:
+        cause = "stopped by --timeout" if stopped_by == "timeout" else "interrupted"
+        where = "" if args.checkpoint is None else f"; run again to resume from {args.checkpoint}"
+        print(
+            f"excover: {cause} with {len(state.done)} of {len(state.subproblems)} subproblems "
+            f"counted; the result is partial{where}",
+            file=sys.stderr,
+        )
+    if args.stats or stopped_by == "interrupt":
+        lines = [
+            f"solutions: {state.count}",
+            f"nodes: {state.nodes} (in the subproblems counted by dancing links)",
+            f"time: {seconds:.3f} s ({state.seconds:.3f} s in all runs)",
+            f"subproblems: {len(state.done)} of {len(state.subproblems)} counted, "
+            f"{resumed} from the checkpoint",
+            f"workers: {args.workers or 1}",
+            f"method: {state.method}",
+        ]
+        print("\n".join(lines), file=sys.stderr)
+    if stopped_by == "interrupt":
+        return EXIT_INTERRUPT
+    return EXIT_LIMIT if stopped_by == "timeout" else EXIT_OK

@@ -1,0 +1,371 @@
+"""Running subproblems on workers: a process pool, any executor, or a Dask cluster.
+
+The problem travels once per task as a pickled byte string with a digest; each worker
+process unpickles it the first time it sees the digest and keeps it (with its
+:class:`~excover.parallel.tree.Layout`), so a task costs its reduction and its search,
+nothing more. A task is a :class:`~excover.parallel.subproblems.Subproblem`'s two lists of
+option indices, reduced to a small plain problem in the worker and solved there by the
+method asked for (``"dlx"``, ``"zdd"`` or ``"auto"``, as :meth:`ExactCover.count`).
+
+Tasks are submitted biggest first (by their estimated size), which keeps the workers busy
+to the end; the results are added up, or for solutions yielded in the order of the tasks,
+so the result never depends on the number of workers or on which task finished first.
+``workers=1`` runs the tasks one after the other in the calling process.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import pickle
+import time
+from collections.abc import Callable, Generator, Iterator
+from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
+from contextlib import contextmanager
+from typing import Any, NamedTuple
+
+from excover.errors import LimitReached, UsageError
+from excover.parallel.subproblems import Subproblem, check_options, split
+from excover.parallel.tree import Layout, State
+from excover.problem import ExactCover
+
+__all__ = [
+    "TASKS_PER_WORKER",
+    "Job",
+    "Payload",
+    "TaskResult",
+    "count",
+    "default_tasks",
+    "executor_for",
+    "run_tasks",
+    "solutions",
+]
+
+#: Subproblems per worker made by default: enough to even out the load, few enough
+#: that splitting (in the calling process, before the workers start) stays cheap.
+TASKS_PER_WORKER = 16
+
+#: The number of workers assumed of an executor (whose size is not known) for the
+#: default number of subproblems.
+EXECUTOR_WORKERS = 4
+
+#: Seconds between two ticks of :func:`run_tasks` while it waits for workers.
+TICK = 0.2
+
+#: Methods a task may use.
+TASK_METHODS = ("auto", "dlx", "zdd")
+
+#: Search options that make sense per task (limits would apply to each task alone).
+TASK_OPTIONS = ("heuristic", "seed")
+
+
+class TaskResult(NamedTuple):
+    """What one subproblem gave: its number of solutions, its search nodes (0 unless
+    counted by dancing links), the CPU seconds it took in the worker, its solutions when they
+    were asked for, and whether it ran to its end (not when stopped by a deadline)."""
+
+    total: int
+    nodes: int
+    seconds: float
+    solutions: list[list[int]] | None
+    complete: bool = True
+
+
+class Payload(NamedTuple):
+    """A problem as tasks carry it: pickled, with a digest that names it in the workers."""
+
+    data: bytes
+    digest: str
+
+    @classmethod
+    def of(cls, problem: ExactCover) -> Payload:
+        data = pickle.dumps(problem, protocol=pickle.HIGHEST_PROTOCOL)
+        return cls(data, hashlib.sha256(data).hexdigest())
+
+
+#: The problems a worker process has seen, by digest (only the latest is kept).
+_LOADED: dict[str, tuple[ExactCover, Layout]] = {}
+
+
+def _load(payload: Payload) -> tuple[ExactCover, Layout]:
+    """The problem of ``payload`` and its layout, unpickled once per worker process."""
+    found = _LOADED.get(payload.digest)
+    if found is None:
+        problem = pickle.loads(payload.data)
+        found = (problem, Layout.of(problem))
+        _LOADED.clear()
+        _LOADED[payload.digest] = found
+    return found
+
+
+def _preload(problem: ExactCover, payload: Payload) -> None:
+    """Put the problem and its layout where :func:`_load` looks first, and import numpy
+    (which reducing a subproblem needs): tasks run in this process and worker processes
+    forked after this (the process pool's start on Linux) find them ready."""
+    import numpy  # noqa: F401
+
+    _LOADED.clear()
+    _LOADED[payload.digest] = (problem, Layout.of(problem))
+
+
+class Job(NamedTuple):
+    """What to do with every subproblem of a run: the ``method`` and search ``options``,
+    whether to list the solutions (``enumerate_``) or only count them, and a ``deadline``
+    (seconds since the epoch, or None) at which counts by dancing links stop."""
+
+    method: str
+    options: dict[str, Any]
+    enumerate_: bool = False
+    deadline: float | None = None
+
+
+def solve_task(
+    payload: Payload, job: Job, forced: tuple[int, ...], forbidden: tuple[int, ...]
+) -> TaskResult:
+    """Count (or list) the solutions of one subproblem, as ``job`` says.
+
+    Runs in a worker; the solutions are option indices of the whole problem, each the
+    forced options followed by the rest in the engine's order (sorted with DXZ). A count
+    that reaches the job's deadline gives up: its result is not ``complete``.
+    """
+    started = time.process_time()
+    layout = _load(payload)[1]
+    options = dict(job.options)
+    if job.deadline is not None and job.method != "zdd" and not job.enumerate_:
+        options["timeout"] = job.deadline - time.time()
+        if options["timeout"] <= 0:
+            return TaskResult(0, 0, 0.0, None, complete=False)
+    small, original = State.after(layout, forced, forbidden).reduced()
+    nodes = 0
+    found: list[list[int]] | None = None
+    try:
+        if job.enumerate_:
+            method = "zdd" if job.method == "zdd" else "dlx"
+            found = [
+                [*forced, *(original[k] for k in solution)]
+                for solution in small.solutions(method=method, **options)
+            ]
+            if method == "zdd":
+                found = [sorted(solution) for solution in found]
+            total = len(found)
+        elif job.method == "dlx":
+            search = small.search(**options)
+            total = search.count()
+            nodes = search.stats.nodes
+        else:
+            total = small.count(method=job.method, **options)
+    except LimitReached:
+        return TaskResult(0, 0, time.process_time() - started, None, complete=False)
+    return TaskResult(total, nodes, time.process_time() - started, found)
+
+
+def check_task_options(method: str, options: dict[str, Any]) -> None:
+    """Reject what cannot be split: SAT, and limits meant for a whole search."""
+    if method not in TASK_METHODS:
+        raise UsageError(
+            f"method {method!r} cannot run split into subproblems; choose one of "
+            f"{', '.join(TASK_METHODS)}"
+        )
+    for name in options:
+        if name not in TASK_OPTIONS:
+            raise UsageError(f"{name}= does not go with workers=, executor= or tasks=")
+    if method == "zdd" and options:
+        raise UsageError(f"method 'zdd' takes no search options, not {sorted(options)}")
+
+
+def executor_for(executor: object) -> Executor:
+    """``executor`` as a concurrent.futures Executor: itself, or the executor of a Dask
+    distributed ``Client`` (anything with ``get_executor()``)."""
+    if isinstance(executor, Executor):
+        return executor
+    get_executor = getattr(executor, "get_executor", None)
+    if callable(get_executor):
+        result = get_executor()
+        if isinstance(result, Executor):
+            return result
+    raise UsageError(
+        f"executor must be a concurrent.futures.Executor or a Dask Client, not {executor!r}"
+    )
+
+
+def default_tasks(method: str, workers: int | None, executor: object | None) -> int:
+    """How many subproblems to make when the caller does not say.
+
+    Dancing links: :data:`TASKS_PER_WORKER` per worker, to even out the load. DXZ: one
+    per worker, as each subproblem builds its own memo of the states of the search, which
+    the subtrees of one DXZ run share (so more subproblems mean more work in all).
+    """
+    per_worker = 1 if method == "zdd" else TASKS_PER_WORKER
+    if executor is not None:
+        return per_worker * EXECUTOR_WORKERS
+    return per_worker * (workers or 1)
+
+
+def check_workers(workers: object) -> int:
+    """``workers`` as a positive int, or a UsageError naming it."""
+    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
+        raise UsageError(f"workers must be a positive integer, not {workers!r}")
+    return workers
+
+
+@contextmanager
+def _pool(workers: int, executor: object | None) -> Iterator[Executor | None]:
+    """The executor to run tasks on: the caller's, a process pool of ``workers`` made
+    and shut down here, or None (``workers=1``: in this process)."""
+    if executor is not None:
+        yield executor_for(executor)
+        return
+    if workers == 1:
+        yield None
+        return
+    from concurrent.futures import ProcessPoolExecutor
+
+    pool = ProcessPoolExecutor(workers)
+    try:
+        yield pool
+    except BaseException:
+        pool.shutdown(wait=False, cancel_futures=True)
+        raise
+    pool.shutdown(wait=True)
+
+
+def run_tasks(
+    problem: ExactCover,
+    subproblems: list[Subproblem],
+    method: str = "dlx",
+    options: dict[str, Any] | None = None,
+    *,
+    workers: int = 1,
+    executor: object | None = None,
+    enumerate_: bool = False,
+    skip: Callable[[int], bool] = lambda index: False,
+    deadline: float | None = None,
+) -> Generator[tuple[int, TaskResult] | None]:
+    """Solve the subproblems; yield ``(index, result)`` as each one finishes.
+
+    While it waits for workers it also yields None every :data:`TICK` seconds, so the
+    caller can show progress, save a checkpoint or give up. Subproblems whose index
+    ``skip`` accepts (already done) are not run. Counts by dancing links stop at
+    ``deadline`` (seconds since the epoch), their results not ``complete``. Closing the
+    iterator (or an exception, such as Ctrl-C) cancels the tasks not yet started.
+    """
+    options = dict(options or {})
+    check_task_options(method, options)
+    check_options(problem, subproblems)
+    job = Job(method, options, enumerate_, deadline)
+    payload = Payload.of(problem)
+    _preload(problem, payload)
+    order = sorted(
+        (index for index in range(len(subproblems)) if not skip(index)),
+        key=lambda index: -subproblems[index].size,
+    )
+    with _pool(workers, executor) as pool:
+        if pool is None:
+            for index in order:
+                sub = subproblems[index]
+                yield index, solve_task(payload, job, sub.forced, sub.forbidden)
+            return
+        futures: dict[Future[TaskResult], int] = {}
+        try:
+            for index in order:
+                sub = subproblems[index]
+                future = pool.submit(solve_task, payload, job, sub.forced, sub.forbidden)
+                futures[future] = index
+            pending = set(futures)
+            while pending:
+                finished, pending = wait(pending, timeout=TICK, return_when=FIRST_COMPLETED)
+                if not finished:
+                    yield None
+                for future in sorted(finished, key=futures.__getitem__):
+                    yield futures[future], future.result()
+        finally:
+            for future in futures:
+                future.cancel()
+
+
+def _subproblems(
+    problem: ExactCover,
+    method: str,
+    workers: int | None,
+    executor: object | None,
+    tasks: int | None,
+) -> list[Subproblem]:
+    """The subproblems of a parallel run: ``tasks`` of them, or the default number."""
+    if tasks is None:
+        tasks = default_tasks(method, workers, executor)
+    return split(problem, tasks=tasks)
+
+
+def count(
+    problem: ExactCover,
+    method: str = "dlx",
+    *,
+    workers: int | None = None,
+    executor: object | None = None,
+    tasks: int | None = None,
+    options: dict[str, Any] | None = None,
+) -> int:
+    """The number of solutions, counted as ``tasks`` subproblems on ``workers`` processes
+    (default 1, in this process) or on ``executor`` (a concurrent.futures Executor or a
+    Dask Client). The same exact int whatever the workers."""
+    n = 1 if workers is None else check_workers(workers)
+    check_task_options(method, dict(options or {}))
+    subproblems = _subproblems(problem, method, workers, executor, tasks)
+    runs = run_tasks(problem, subproblems, method, options, workers=n, executor=executor)
+    return sum(done[1].total for done in runs if done is not None)
+
+
+def solutions(
+    problem: ExactCover,
+    method: str = "dlx",
+    limit: int | None = None,
+    *,
+    workers: int | None = None,
+    executor: object | None = None,
+    tasks: int | None = None,
+    options: dict[str, Any] | None = None,
+) -> Iterator[list[int]]:
+    """The solutions, found as subproblems in parallel and yielded in the order of the
+    subproblems (the engine's depth-first order; within a subproblem the engine's order
+    of that subproblem's search, or sorted with DXZ). At most ``limit`` of them.
+
+    The solutions of each subproblem are collected in its worker and kept here until
+    their turn comes, so this needs memory for the solutions of the subproblems that
+    finished ahead of their turn.
+    """
+    if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int) or limit < 0):
+        raise UsageError(f"limit must be a non-negative integer, not {limit!r}")
+    n = 1 if workers is None else check_workers(workers)
+    check_task_options(method, dict(options or {}))
+    subproblems = _subproblems(problem, method, workers, executor, tasks)
+    return _in_order(
+        run_tasks(
+            problem, subproblems, method, options, workers=n, executor=executor, enumerate_=True
+        ),
+        limit,
+    )
+
+
+def _in_order(
+    runs: Generator[tuple[int, TaskResult] | None], limit: int | None
+) -> Iterator[list[int]]:
+    """The solutions of finished tasks, task after task in index order."""
+    waiting: dict[int, list[list[int]]] = {}
+    turn = produced = 0
+    if limit == 0:
+        runs.close()
+        return
+    try:
+        for done in runs:
+            if done is None:
+                continue
+            index, result = done
+            waiting[index] = result.solutions or []
+            while turn in waiting:
+                for solution in waiting.pop(turn):
+                    yield solution
+                    produced += 1
+                    if limit is not None and produced >= limit:
+                        return
+                turn += 1
+    finally:
+        runs.close()

@@ -1,0 +1,248 @@
+"""Cutting a search tree into independent subproblems.
+
+A :class:`Subproblem` is the problem with some options *forced* into the solution and
+some *forbidden*: its solutions are those of the problem that hold every forced option
+and no forbidden one. It is a pair of short lists of option indices, so it is small to
+send to another process or machine and to save in a checkpoint, and it means the same
+thing to every engine: :meth:`Subproblem.reduce` turns it into a smaller plain
+:class:`~excover.ExactCover` (the forced options' items covered, their colors settled,
+conflicting and forbidden options removed, multiplicities lowered) that dancing links,
+DXZ or a SAT solver can solve.
+
+:func:`split` takes the subproblems from the top of the engine's own search tree
+(:mod:`excover.parallel.tree`): the branches of a node partition its solutions, so the
+subproblems of a split partition the solutions of the problem and their counts add up to
+its count. ``split(depth=k)`` cuts every path at depth ``k``; ``split(tasks=n)`` cuts
+where the tree is big: it estimates every subtree by Knuth's random probes
+(:mod:`excover.parallel.probes`) and keeps splitting the biggest one until there are
+``n`` subproblems, so an unbalanced tree is cut deeper on its heavy side. The estimates
+are seeded, so a split is the same every time. Subproblems come in the order of the
+engine's depth-first search.
+"""
+
+from __future__ import annotations
+
+import heapq
+import random
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from excover.errors import UsageError
+from excover.parallel.probes import Probe, check_samples, mean, probe
+from excover.parallel.tree import Layout, State
+from excover.problem import ExactCover
+
+__all__ = ["Subproblem", "split"]
+
+#: Probes per subtree when :func:`split` estimates sizes.
+SPLIT_SAMPLES = 8
+
+
+@dataclass(frozen=True)
+class Subproblem:
+    """The solutions of a problem that contain every ``forced`` option and no ``forbidden``
+    one (option indices of the problem).
+
+    ``path`` places it in the search tree (the branch taken at each level, in the
+    engine's order: sorting by path gives the engine's order of the solutions) and
+    ``size`` is the estimated number of nodes of its search tree; neither takes part in
+    equality.
+    """
+
+    forced: tuple[int, ...]
+    forbidden: tuple[int, ...] = ()
+    path: tuple[int, ...] = field(default=(), compare=False)
+    size: float = field(default=1.0, compare=False)
+
+    def state(self, layout: Layout) -> State:
+        """The node of the search tree this subproblem stands for."""
+        return State.after(layout, self.forced, self.forbidden)
+
+    def reduce(self, problem: ExactCover) -> tuple[ExactCover, list[int]]:
+        """The subproblem as a plain problem, and the index in ``problem`` of each of its
+        options: a solution ``s`` of the plain problem gives the solution
+        ``forced + [options[k] for k in s]`` of ``problem``. Options ``problem`` does not
+        have are a UsageError; forced options in conflict give a problem without
+        solution."""
+        check_options(problem, [self])
+        return self.state(Layout.of(problem)).reduced()
+
+    def as_dict(self) -> dict[str, Any]:
+        """The subproblem as a JSON-ready dictionary (read back by :meth:`from_dict`)."""
+        return {
+            "forced": list(self.forced),
+            "forbidden": list(self.forbidden),
+            "path": list(self.path),
+            "size": self.size,
+        }
+
+    @classmethod
+    def from_dict(cls, data: object) -> Subproblem:
+        """A subproblem from :meth:`as_dict`'s dictionary; UsageError if malformed."""
+        if not isinstance(data, dict):
+            raise UsageError(f"a subproblem must be a dictionary, not {data!r}")
+        try:
+            forced = _ints(data["forced"], "forced")
+            forbidden = _ints(data.get("forbidden", []), "forbidden")
+            path = _ints(data.get("path", []), "path")
+            size = data.get("size", 1.0)
+        except KeyError:
+            raise UsageError(f"a subproblem needs 'forced': {data!r}") from None
+        if isinstance(size, bool) or not isinstance(size, int | float):
+            raise UsageError(f"the size of a subproblem must be a number, not {size!r}")
+        return cls(forced, forbidden, path, float(size))
+
+
+def _ints(values: object, what: str) -> tuple[int, ...]:
+    """A list of non-negative ints from JSON data, or a UsageError naming ``what``."""
+    if not isinstance(values, list | tuple) or not all(
+        type(value) is int and value >= 0 for value in values
+    ):
+        raise UsageError(f"{what} must be a list of non-negative integers, not {values!r}")
+    return tuple(values)
+
+
+def check_options(problem: ExactCover, subproblems: list[Subproblem]) -> None:
+    """Reject subproblems naming an option that ``problem`` does not have."""
+    n = problem.n_options
+    for sub in subproblems:
+        for option in (*sub.forced, *sub.forbidden):
+            if isinstance(option, bool) or not isinstance(option, int) or not 0 <= option < n:
+                raise UsageError(
+                    f"subproblem {list(sub.path)} names option {option!r}, but the problem has "
+                    f"{n} options"
+                )
+
+
+@dataclass
+class _Node:
+    """A node of the tree while :func:`split` works: a subproblem, its state and the
+    probes that passed through it."""
+
+    state: State
+    forced: tuple[int, ...]
+    forbidden: tuple[int, ...]
+    path: tuple[int, ...]
+    probes: list[Probe]
+    size: float = 0.0
+
+    def subproblem(self) -> Subproblem:
+        return Subproblem(self.forced, self.forbidden, self.path, self.size)
+
+
+class _Splitter:
+    """The tree walk of :func:`split`, with its seeded probes."""
+
+    def __init__(self, problem: ExactCover, samples: int, seed: int) -> None:
+        self.layout = Layout.of(problem)
+        self.samples = samples
+        self.seed = seed
+
+    def root(self) -> _Node:
+        return self.estimated(_Node(State(self.layout), (), (), (), []))
+
+    def estimated(self, node: _Node) -> _Node:
+        """``node`` with its size: the probes that came through it, plus its own."""
+        if len(node.probes) < self.samples:
+            rng = random.Random(f"{self.seed}/{node.path}")
+            node.probes.extend(
+                probe(node.state.copy(), rng) for _ in range(self.samples - len(node.probes))
+            )
+        node.size = mean([p.nodes for p in node.probes])
+        return node
+
+    def children(self, node: _Node) -> list[_Node] | None:
+        """The live children of ``node``, estimated; None when it is a solution."""
+        state = node.state
+        item = state.choose()
+        if item is None:
+            return None
+        result = []
+        for index, branch in enumerate(state.branches(item)):
+            below = state.copy()
+            named, _ = below.follow(item, branch)
+            option = branch[0]
+            probes = [p.below() for p in node.probes if p.path and p.path[0] == index]
+            child = _Node(
+                below,
+                node.forced if option is None else (*node.forced, option),
+                node.forbidden + named,
+                (*node.path, index),
+                probes,
+            )
+            if not _dead(below):
+                result.append(self.estimated(child))
+        return result
+
+
+def _dead(state: State) -> bool:
+    """True when the node's item has no branch left: no solution below."""
+    item = state.choose()
+    return item is not None and state.degree(item) <= 0
+
+
+def split(
+    problem: ExactCover,
+    depth: int | None = None,
+    tasks: int | None = None,
+    *,
+    samples: int = SPLIT_SAMPLES,
+    seed: int = 0,
+) -> list[Subproblem]:
+    """Subproblems that partition the solutions of ``problem``, in depth-first order.
+
+    Give ``depth`` (cut every path of the search tree at that depth) or ``tasks`` (cut
+    the biggest estimated subtree until there are at least that many subproblems, or
+    the tree has no more nodes to cut). Subtrees without solution that show at once (an
+    item with no option left) are left out, so the list may be empty. ``samples`` probes
+    estimate each subtree (``Subproblem.size``), seeded by ``seed``.
+    """
+    if (depth is None) == (tasks is None):
+        raise UsageError("give split() one of depth= or tasks=")
+    samples = check_samples(samples)
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise UsageError(f"seed must be an integer, not {seed!r}")
+    splitter = _Splitter(problem, samples, seed)
+    root = splitter.root()
+    if _dead(root.state):
+        return []
+    if depth is not None:
+        if isinstance(depth, bool) or not isinstance(depth, int) or depth < 0:
+            raise UsageError(f"depth must be a non-negative integer, not {depth!r}")
+        nodes = list(_to_depth(splitter, root, depth))
+    else:
+        if isinstance(tasks, bool) or not isinstance(tasks, int) or tasks < 1:
+            raise UsageError(f"tasks must be a positive integer, not {tasks!r}")
+        nodes = _biggest_first(splitter, root, tasks)
+    return sorted((node.subproblem() for node in nodes), key=lambda sub: sub.path)
+
+
+def _to_depth(splitter: _Splitter, node: _Node, depth: int) -> Iterator[_Node]:
+    """The nodes at ``depth`` below ``node`` (and the solutions above it)."""
+    if depth == 0:
+        yield node
+        return
+    children = splitter.children(node)
+    if children is None:
+        yield node
+        return
+    for child in children:
+        yield from _to_depth(splitter, child, depth - 1)
+
+
+def _biggest_first(splitter: _Splitter, root: _Node, tasks: int) -> list[_Node]:
+    """Split the biggest node until there are ``tasks`` nodes or none can be split."""
+    heap: list[tuple[float, int, _Node]] = [(-root.size, 0, root)]
+    done: list[_Node] = []
+    serial = 1
+    while heap and len(heap) + len(done) < tasks:
+        _, _, node = heapq.heappop(heap)
+        children = splitter.children(node)
+        if children is None:
+            done.append(node)
+            continue
+        for child in children:
+            heapq.heappush(heap, (-child.size, serial, child))
+            serial += 1
+    return done + [node for _, _, node in heap]

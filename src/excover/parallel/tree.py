@@ -1,0 +1,347 @@
+"""The top of the search tree in Python: the states that splitting and estimating walk.
+
+Splitting a search and estimating its size both look at the search tree the dancing-links
+engine would explore, without running the engine: they need its first few levels (to cut
+the tree into subproblems) and random paths from the root to a leaf (Knuth's probes). A
+:class:`State` is one node of that tree, held as plain Python sets and lists: the options
+still *live* (neither chosen, nor excluded, nor in conflict with a chosen one), how many
+more times each primary item must and may be covered, and the color settled on each
+secondary item. :meth:`State.choose` picks the item to branch on by the engine's own MRV
+rule and :meth:`State.branches` lists the branches in the engine's order, so the tree
+here is the engine's tree: same nodes, same order of the solutions.
+
+Each branch of an item ``i`` whose live options are ``o_1, o_2, ...`` (in input order) is
+"``o_k`` is in the solution and ``o_1 .. o_{k-1}`` are not"; when ``i`` may still be
+left as it is (multiplicities with a lower bound already met, Knuth's Algorithm M) one
+more branch is "none of ``o_1, o_2, ...``". The branches partition the solutions of the
+node, whatever the kind of problem: that is what makes subproblems add up exactly.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Collection, Iterable
+from dataclasses import dataclass, field
+from itertools import chain
+
+from excover.problem import EngineInput, ExactCover
+
+__all__ = ["Branch", "Layout", "State"]
+
+#: A branch of a node: the option it puts in (None for "none of the item's options") and
+#: the options it leaves out.
+Branch = tuple[int | None, tuple[int, ...]]
+
+
+@dataclass(frozen=True)
+class Layout:
+    """A problem's options and items as the tree walk reads them, built once per problem.
+
+    ``option_items[k]`` and ``option_colors[k]`` list the items of option ``k`` and their
+    colors (0: none); ``item_options[i]`` and ``item_colors[i]`` list the options holding
+    item ``i`` in input order and the color each gives it, and ``item_sets[i]`` the same
+    options as a set; ``color_names[c - 1]`` names color ``c``; ``option_primary[k]``
+    lists the primary items of option ``k`` and ``option_cost[k]`` is the number of its
+    nodes unlinked when it is hidden (all but one).
+    ``multiplicities`` is true when some primary item has bounds other than 1..1 (the
+    engine then runs Algorithm M).
+    """
+
+    problem: ExactCover
+    n_primary: int
+    option_items: list[tuple[int, ...]]
+    option_colors: list[tuple[int, ...]]
+    item_options: list[list[int]]
+    item_colors: list[list[int]]
+    color_names: tuple[str, ...]
+    item_sets: list[frozenset[int]]
+    option_primary: list[tuple[int, ...]]
+    option_cost: list[int]
+    lo: tuple[int, ...]
+    hi: tuple[int, ...]
+    multiplicities: bool
+    _unlike: dict[tuple[int, int], frozenset[int]] = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, problem: ExactCover) -> Layout:
+        """The layout of ``problem`` (the last one made is kept while the problem does
+        not change: the engine input it was made from is still the problem's)."""
+        arrays = problem.engine_input()
+        if _LAST and _LAST[0][0] is arrays and _LAST[0][1].problem is problem:
+            return _LAST[0][1]
+        layout = cls._make(problem)
+        _LAST[:] = [(arrays, layout)]
+        return layout
+
+    @classmethod
+    def _make(cls, problem: ExactCover) -> Layout:
+        """A new layout of ``problem``, from its engine input."""
+        arrays = problem.engine_input()
+        starts = arrays.option_start
+        nodes = arrays.node_item.tolist()
+        colors = arrays.node_color.tolist()
+        option_items = [tuple(nodes[starts[k] : starts[k + 1]]) for k in range(len(starts) - 1)]
+        option_colors = [tuple(colors[starts[k] : starts[k + 1]]) for k in range(len(starts) - 1)]
+        n_items = arrays.n_primary + arrays.n_secondary
+        item_options: list[list[int]] = [[] for _ in range(n_items)]
+        item_colors: list[list[int]] = [[] for _ in range(n_items)]
+        for option, (items, shades) in enumerate(zip(option_items, option_colors, strict=True)):
+            for item, shade in zip(items, shades, strict=True):
+                item_options[item].append(option)
+                item_colors[item].append(shade)
+        lo = tuple(arrays.lo)
+        hi = tuple(arrays.hi)
+        return cls(
+            problem=problem,
+            n_primary=arrays.n_primary,
+            option_items=option_items,
+            option_colors=option_colors,
+            item_options=item_options,
+            item_colors=item_colors,
+            color_names=_color_names(problem, option_colors),
+            item_sets=[frozenset(options) for options in item_options],
+            option_primary=[
+                tuple(item for item in items if item < arrays.n_primary) for items in option_items
+            ],
+            option_cost=[len(items) - 1 for items in option_items],
+            lo=lo,
+            hi=hi,
+            multiplicities=any(bound != 1 for bound in lo + hi),
+        )
+
+    def unlike(self, item: int, color: int) -> frozenset[int]:
+        """The options that give the secondary ``item`` another color than ``color``, or
+        none (computed once per item and color)."""
+        found = self._unlike.get((item, color))
+        if found is None:
+            found = frozenset(
+                option
+                for option, shade in zip(
+                    self.item_options[item], self.item_colors[item], strict=True
+                )
+                if shade != color
+            )
+            self._unlike[item, color] = found
+        return found
+
+
+def _color_names(problem: ExactCover, option_colors: list[tuple[int, ...]]) -> tuple[str, ...]:
+    """The names of the colors of ``problem``, by number (from its options' text)."""
+    found: dict[int, str] = {}
+    if not any(map(any, option_colors)):
+        return ()
+    for option, shades in enumerate(option_colors):
+        for where, shade in enumerate(shades):
+            if shade and shade not in found:
+                found[shade] = problem.option_items(option)[where].partition(":")[2]
+    return tuple(found[number] for number in range(1, len(found) + 1))
+
+
+#: The bias on ``State.count[i]`` of a primary item ``i`` without room left: above any
+#: number of options.
+COVERED = 1 << 62
+
+
+#: The last layout made, with the engine input of its problem (see :meth:`Layout.of`);
+#: it keeps that one problem alive.
+_LAST: list[tuple[EngineInput, Layout]] = []
+
+
+class State:
+    """A node of the search tree: what is left of the problem after some choices.
+
+    ``live`` holds the options still in play; ``room[i]`` is how many more options may
+    cover primary item ``i`` and ``need[i]`` how many more must (it goes below 0 when
+    the lower bound is passed); ``dropped`` holds the primary items left by a "none"
+    branch (they take no further option); ``count[i]`` is the number of live options
+    holding primary item ``i``, plus :data:`COVERED` once ``i`` has no room left (as the
+    engine biases the length of a covered item, so that ``min`` finds the MRV item among
+    the others in C); ``settled`` maps each secondary item already used to its
+    color (0: used without one). The work is done by set operations and counters that run
+    in C: taking an option computes the set of options it rules out in one go.
+    """
+
+    __slots__ = ("count", "dropped", "layout", "live", "need", "room", "settled")
+
+    def __init__(self, layout: Layout) -> None:
+        self.layout = layout
+        self.live = set(range(len(layout.option_items)))
+        self.room = list(layout.hi)
+        self.need = list(layout.lo)
+        self.dropped: set[int] = set()
+        self.count = [len(layout.item_options[i]) for i in range(layout.n_primary)]
+        self.settled: dict[int, int] = {}
+
+    @classmethod
+    def after(cls, layout: Layout, forced: tuple[int, ...], forbidden: tuple[int, ...]) -> State:
+        """The node where every ``forced`` option is in and every ``forbidden`` one out;
+        a dead end when the forced options conflict."""
+        state = cls(layout)
+        state.exclude(forbidden)
+        for option in forced:
+            if state.take(option) < 0:
+                state.exclude(list(state.live))
+                state.need = [max(need, 1) for need in state.need]
+                break
+        return state
+
+    def copy(self) -> State:
+        """An independent copy of this node."""
+        other = State.__new__(State)
+        other.layout = self.layout
+        other.live = set(self.live)
+        other.room = list(self.room)
+        other.need = list(self.need)
+        other.dropped = set(self.dropped)
+        other.count = list(self.count)
+        other.settled = dict(self.settled)
+        return other
+
+    def take(self, option: int) -> int:
+        """Put ``option`` in the solution; return the engine's updates for it (Knuth's
+        definition: items covered plus nodes unlinked), or -1 if it is not live."""
+        live = self.live
+        if option not in live:
+            return -1
+        layout = self.layout
+        n_primary = layout.n_primary
+        doomed = {option}
+        covered = 0
+        for item, shade in zip(
+            layout.option_items[option], layout.option_colors[option], strict=True
+        ):
+            if item < n_primary:
+                self.room[item] -= 1
+                self.need[item] -= 1
+                if self.room[item] > 0:
+                    continue
+                self.count[item] += COVERED
+            elif shade:
+                if self.settled.get(item) != shade:
+                    self.settled[item] = shade
+                    doomed |= layout.unlike(item, shade) & live
+                continue
+            else:
+                self.settled[item] = 0
+            covered += 1
+            doomed |= layout.item_sets[item] & live
+        self._forget(doomed)
+        return covered + sum(map(layout.option_cost.__getitem__, doomed))
+
+    def _forget(self, options: Collection[int]) -> None:
+        """Take live ``options`` out of play, and their primary items' counts down."""
+        self.live.difference_update(options)
+        lost: Counter[int] = Counter(
+            chain.from_iterable(map(self.layout.option_primary.__getitem__, options))
+        )
+        count = self.count
+        for item, times in lost.items():
+            count[item] -= times
+
+    def exclude(self, options: Iterable[int]) -> None:
+        """Leave ``options`` out of every solution below this node."""
+        self._forget(self.live.intersection(options))
+
+    def active(self, item: int) -> bool:
+        """True when the primary ``item`` is still to be decided (in the engine's list)."""
+        return self.room[item] > 0 and item not in self.dropped
+
+    def degree(self, item: int) -> int:
+        """How many branches ``item`` has here (0: the node is a dead end)."""
+        if self.layout.multiplicities:
+            return self.count[item] + 1 - max(self.need[item], 0)
+        return self.count[item]
+
+    def choose(self) -> int | None:
+        """The item the engine branches on here (its MRV rule), or None at a solution.
+
+        Without multiplicities: the first active primary item with the fewest live options
+        (DLX1's rule). With them, DLX3's: the smallest degree, then the smaller
+        ``min(slack, room)``, then the longer list, then the leftmost item.
+        """
+        best: int | None = None
+        layout = self.layout
+        if not layout.multiplicities:
+            count = self.count
+            best = min(range(layout.n_primary), key=count.__getitem__, default=None)
+            return None if best is None or count[best] >= COVERED else best
+        best_key: tuple[int, int, int] | None = None
+        for item in range(layout.n_primary):
+            if not self.active(item):
+                continue
+            slack = layout.hi[item] - layout.lo[item]
+            key = (self.degree(item), min(slack, self.room[item]), -self.count[item])
+            if best_key is None or key < best_key:
+                best, best_key = item, key
+                if key[0] == 0:
+                    break
+        return best
+
+    def branches(self, item: int) -> list[Branch]:
+        """The branches of ``item`` here, in the engine's order (dead ones left out)."""
+        options = [o for o in self.layout.item_options[item] if o in self.live]
+        if not self.layout.multiplicities:
+            return [(option, ()) for option in options]
+        need = self.need[item]
+        result: list[Branch] = [
+            (option, tuple(options[:k]))
+            for k, option in enumerate(options[: len(options) - max(need, 1) + 1])
+        ]
+        if need <= 0:
+            result.append((None, tuple(options)))
+        return result
+
+    def follow(self, item: int, branch: Branch) -> tuple[tuple[int, ...], int]:
+        """Go down ``branch`` of ``item``, in place. Return the options left out that
+        taking the branch's option did not already exclude (those a subproblem must name),
+        and the updates of taking that option."""
+        option, left_out = branch
+        updates = 0 if option is None else self.take(option)
+        named = tuple(other for other in left_out if other in self.live)
+        self._forget(named)
+        if option is None:
+            self.dropped.add(item)
+        return named, updates
+
+    def reduced(self) -> tuple[ExactCover, list[int]]:
+        """What is left as a plain problem, and the original index of each of its options.
+
+        Primary items still active keep their name, with bounds ``max(need, 0)..room``;
+        secondary items not yet used stay secondary; a secondary item whose color is
+        settled leaves the options that remain (they all agree with that color). The
+        options are copied in bulk (:meth:`ExactCover.add_options`).
+        """
+        import numpy as np
+
+        layout = self.layout
+        names = layout.problem.items
+        primary = [i for i in range(layout.n_primary) if self.active(i)]
+        secondary = [i for i in range(layout.n_primary, len(names)) if i not in self.settled]
+        result = ExactCover(
+            primary=[names[i] for i in primary], secondary=[names[i] for i in secondary]
+        )
+        if layout.multiplicities:
+            for item in primary:
+                result.set_multiplicity(names[item], max(self.need[item], 0), self.room[item])
+        kept = sorted(self.live)
+        if not kept:
+            return result, kept
+        position = np.full(len(names), -1, dtype=np.int64)
+        position[primary + secondary] = np.arange(len(primary) + len(secondary))
+        arrays = layout.problem.engine_input()
+        starts = np.frombuffer(arrays.option_start, dtype=np.intc).astype(np.int64)
+        chosen = np.array(kept, dtype=np.int64)
+        lengths = starts[chosen + 1] - starts[chosen]
+        owner = np.repeat(np.arange(len(kept)), lengths)
+        offsets = np.concatenate(([0], np.cumsum(lengths)[:-1]))
+        nodes = starts[chosen][owner] + np.arange(len(owner)) - offsets[owner]
+        items = position[np.frombuffer(arrays.node_item, dtype=np.intc)[nodes]]
+        keep = items >= 0
+        counts = np.bincount(owner[keep], minlength=len(kept))
+        result.add_options(
+            np.concatenate(([0], np.cumsum(counts))),
+            items[keep],
+            np.frombuffer(arrays.node_color, dtype=np.intc)[nodes][keep],
+            layout.color_names,
+        )
+        return result, kept

@@ -1,0 +1,293 @@
+"""Splitting, parallel counting and enumeration, and Knuth's estimates.
+
+The references are independent of the code under test: the brute-force oracle of
+``builders.Instance`` on random instances, and the plain dancing-links search (its counts,
+its solutions in order, its node counts) on Knuth's files.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from concurrent.futures import ProcessPoolExecutor
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+from builders import Instance, Kind, dominoes, instances
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from excover import ExactCover, UsageError
+from excover.parallel import Subproblem, estimate, split
+from excover.parallel.probes import Probe, probe
+from excover.parallel.run import run_tasks
+from excover.parallel.tree import Layout, State
+
+KNUTH = Path(__file__).parent / "data" / "knuth"
+KINDS: list[Kind] = ["X", "XCC", "MCC"]
+
+
+def knuth(name: str) -> ExactCover:
+    return ExactCover.read(KNUTH / f"{name}.dlx")
+
+
+def subproblem_solutions(problem: ExactCover, sub: Subproblem) -> list[frozenset[int]]:
+    """The solutions of a subproblem, through its reduced problem, as sets of options."""
+    small, original = sub.reduce(problem)
+    return [
+        frozenset(sub.forced) | {original[k] for k in solution}
+        for solution in small.solutions(method="dlx")
+    ]
+
+
+def tree_nodes(state: State) -> int:
+    """The nodes of the search tree below ``state``, walked in full (DLX1's definition:
+    one per node where an item is chosen, one per solution)."""
+    item = state.choose()
+    if item is None:
+        return 1
+    total = 1
+    for branch in state.branches(item):
+        below = state.copy()
+        below.follow(item, branch)
+        total += tree_nodes(below)
+    return total
+
+
+@pytest.fixture(scope="module")
+def pool() -> Iterator[ProcessPoolExecutor]:
+    """Two worker processes shared by the tests of this module (they start slowly)."""
+    with ProcessPoolExecutor(2) as executor:
+        yield executor
+
+
+# --------------------------------------------------------------------------- splitting
+
+
+@settings(max_examples=40)
+@given(
+    st.sampled_from(KINDS).flatmap(lambda kind: instances(kind, 9)),
+    st.integers(1, 12),
+    st.integers(0, 3),
+)
+def test_split_partitions_the_solutions(instance: Instance, tasks: int, depth: int) -> None:
+    problem = instance.build()
+    truth = instance.all_covers()
+    for subs in (split(problem, tasks=tasks), split(problem, depth=depth)):
+        found = [s for sub in subs for s in subproblem_solutions(problem, sub)]
+        assert len(found) == len(truth)  # no solution twice
+        assert set(found) == truth
+        assert [sub.path for sub in subs] == sorted(sub.path for sub in subs)
+
+
+@settings(max_examples=30)
+@given(st.sampled_from(KINDS[:2]).flatmap(lambda kind: instances(kind, 10)))
+def test_tree_is_the_engines_tree(instance: Instance) -> None:
+    """The Python tree walk makes the engine's choices: same nodes, and parallel solutions
+    come in the engine's own order."""
+    problem = instance.build()
+    search = problem.search()
+    sequential = list(search.solutions())
+    assert tree_nodes(State(Layout.of(problem))) == search.stats.nodes
+    assert list(problem.solutions(tasks=5)) == sequential
+
+
+@settings(max_examples=30)
+@given(instances("MCC", 9), st.integers(1, 8))
+def test_parallel_solutions_multiplicities(instance: Instance, tasks: int) -> None:
+    problem = instance.build()
+    found = list(problem.solutions(tasks=tasks))
+    assert len(found) == len(instance.all_covers())
+    assert {frozenset(s) for s in found} == instance.all_covers()
+    assert problem.count(tasks=tasks) == len(found)
+
+
+@pytest.mark.parametrize("name", ["queens8", "queens10", "domino6x6", "pento3x20", "scott-pfix"])
+def test_split_counts_add_up_on_knuth_files(name: str) -> None:
+    problem = knuth(name)
+    expected = problem.count(method="dlx")
+    subs = split(problem, tasks=24)
+    assert len(subs) >= 24 or expected == 0
+    assert sum(sub.reduce(problem)[0].count(method="dlx") for sub in subs) == expected
+    assert sum(sub.reduce(problem)[0].count() for sub in split(problem, depth=1)) == expected
+    assert problem.count(method="dlx", tasks=7) == expected
+
+
+def test_split_adapts_to_an_unbalanced_tree() -> None:
+    """The root's first branch leads to the domino tilings of a 4x5 board, its two others
+    to one solution each: the split goes deep on the big side only."""
+    board = dominoes(4, 5)
+    cells = list(board.primary_items)
+    problem = ExactCover(primary=["root", *cells], secondary=["mode"])
+    for mode in ("big", "one", "two"):
+        problem.add_option(["root", f"mode:{mode}"])
+    for k in range(board.n_options):
+        problem.add_option([*board.option_items(k), "mode:big"])
+    for mode in ("one", "two"):
+        problem.add_option([*cells, f"mode:{mode}"])
+    subs = split(problem, tasks=12)
+    found = sum(sub.reduce(problem)[0].count(method="dlx") for sub in subs)
+    assert found == problem.count(method="dlx") == board.count(method="dlx") + 2
+    assert max(len(sub.path) for sub in subs) >= 3
+    assert [sub.path for sub in subs if sub.path[0] > 0] == [(1,), (2,)]
+
+
+def test_subproblem_round_trips_and_rejects_bad_data() -> None:
+    sub = Subproblem((3, 1), (2,), (0, 4), 12.5)
+    assert Subproblem.from_dict(sub.as_dict()) == sub
+    for bad in [[1], {"forbidden": []}, {"forced": [-1]}, {"forced": ["a"]}]:
+        with pytest.raises(UsageError):
+            Subproblem.from_dict(bad)
+    with pytest.raises(UsageError, match="option 999"):
+        list(run_tasks(knuth("queens8"), [Subproblem((999,))]))
+    for bad_sub in [Subproblem((-1,)), Subproblem((0,), (64,)), Subproblem(("0",))]:  # type: ignore[arg-type]
+        with pytest.raises(UsageError, match="names option"):
+            bad_sub.reduce(knuth("queens8"))
+
+
+def test_conflicting_forced_options_give_no_solution() -> None:
+    problem = knuth("queens8")
+    first = problem.first()
+    assert first is not None
+    row_mate = next(
+        k
+        for k in range(problem.n_options)
+        if k != first[0] and problem.option_items(k)[0] == problem.option_items(first[0])[0]
+    )
+    assert subproblem_solutions(problem, Subproblem((first[0], row_mate))) == []
+    assert len(subproblem_solutions(problem, Subproblem(tuple(first)))) == 1
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda p: split(p),
+        lambda p: split(p, depth=1, tasks=2),
+        lambda p: split(p, depth=-1),
+        lambda p: split(p, tasks=0),
+        lambda p: p.count(tasks=0),
+        lambda p: p.count(workers=0),
+        lambda p: p.count(method="sat", workers=2),
+        lambda p: p.count(tasks=4, max_nodes=10),
+        lambda p: p.count(executor="not an executor"),
+        lambda p: estimate(p, samples=0),
+        lambda p: list(p.solutions(tasks=3, limit=-1)),
+    ],
+)
+def test_bad_arguments(call: object) -> None:
+    with pytest.raises(UsageError):
+        call(knuth("queens8"))  # type: ignore[operator]
+
+
+# --------------------------------------------------------------------------- parallel
+
+
+def test_parallel_count_and_solutions_on_a_pool(pool: ProcessPoolExecutor) -> None:
+    problem = knuth("pento3x20")
+    assert problem.count(executor=pool, tasks=16) == problem.count(method="dlx") == 8
+    queens = knuth("queens10")
+    assert list(queens.solutions(executor=pool, tasks=20)) == list(queens.solutions())
+    assert list(queens.solutions(executor=pool, tasks=20, limit=5)) == list(
+        queens.solutions(limit=5)
+    )
+    grid = knuth("domino6x6")  # DXZ in each subproblem
+    assert grid.count(method="zdd", executor=pool, tasks=8) == grid.count(method="dlx")
+    zdd_solutions = {tuple(s) for s in grid.solutions(method="zdd", executor=pool, tasks=8)}
+    assert zdd_solutions == {tuple(sorted(s)) for s in grid.solutions()}
+
+
+def test_workers_make_their_own_pool() -> None:
+    problem = knuth("queens10")
+    assert problem.count(workers=2) == problem.count(method="dlx")
+
+
+def test_dask_local_cluster() -> None:
+    """A Dask distributed Client works as the executor (two worker processes)."""
+    import distributed
+
+    cluster = distributed.LocalCluster(  # type: ignore[no-untyped-call]
+        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+    )
+    with cluster, distributed.Client(cluster) as client:  # type: ignore[no-untyped-call]
+        problem = knuth("queens10")
+        assert problem.count(executor=client, tasks=12) == problem.count(method="dlx")
+        assert list(problem.solutions(executor=client, tasks=6)) == list(problem.solutions())
+        grid = knuth("domino6x6")
+        assert grid.count(method="zdd", executor=client, tasks=6) == 6728
+
+
+# --------------------------------------------------------------------------- estimates
+
+
+@pytest.mark.parametrize("name", ["queens8", "queens10", "domino6x6", "pento3x20", "scott-pfix"])
+def test_estimate_is_near_the_node_count(name: str) -> None:
+    problem = knuth(name)
+    search = problem.search()
+    search.count()
+    guess = problem.estimate(samples=400, seed=1, timed=False)
+    assert 1 / 3 < guess.nodes / search.stats.nodes < 3
+    assert 1 / 3 < guess.updates / search.stats.updates < 3
+    assert guess.seconds is None
+
+
+class Scripted:
+    """A stand-in for ``random.Random`` whose ``randrange`` follows a script of choices
+    (then 0), recording the number of branches of each call."""
+
+    def __init__(self, script: list[int]) -> None:
+        self.script = script
+        self.asked: list[int] = []
+
+    def randrange(self, degree: int) -> int:
+        position = len(self.asked)
+        self.asked.append(degree)
+        return self.script[position] if position < len(self.script) else 0
+
+
+def every_probe(state: State, prefix: list[int]) -> Iterator[tuple[Fraction, Probe]]:
+    """Every probe from ``state`` that starts with the choices ``prefix``, with its
+    probability: the distribution of a probe, enumerated in full."""
+    rng = Scripted(prefix)
+    found = probe(state.copy(), rng)  # type: ignore[arg-type]
+    chance = Fraction(1)
+    for degree in rng.asked:
+        chance /= degree
+    yield chance, found
+    taken = prefix + [0] * (len(rng.asked) - len(prefix))
+    for position in range(len(prefix), len(rng.asked)):
+        for other in range(1, rng.asked[position]):
+            yield from every_probe(state, [*taken[:position], other])
+
+
+@settings(max_examples=40)
+@given(st.sampled_from(KINDS).flatmap(lambda kind: instances(kind, 8)))
+def test_probes_are_unbiased(instance: Instance) -> None:
+    """Knuth's theorem, checked exactly: over the distribution of one probe, the mean
+    estimate of the nodes is the size of the tree and that of the solutions the count."""
+    problem = instance.build()
+    root = State(Layout.of(problem))
+    outcomes = list(every_probe(root, []))
+    assert sum(chance for chance, _ in outcomes) == 1
+    assert sum(chance * p.nodes for chance, p in outcomes) == tree_nodes(root)
+    assert sum(chance * p.solutions for chance, p in outcomes) == len(instance.all_covers())
+
+
+def test_estimate_is_exact_on_a_regular_tree() -> None:
+    """On a tree whose nodes at each depth all have the same degree every probe gives the
+    true size: the options of item k are k+1 choices of it alone."""
+    problem = ExactCover(primary=4)
+    for item in range(4):
+        for _ in range(item + 1):
+            problem.add_option([item])
+    search = problem.search()
+    assert search.count() == 24
+    rng = random.Random(5)
+    root = State(Layout.of(problem))
+    for _ in range(5):
+        found = probe(root.copy(), rng)
+        assert found.nodes == search.stats.nodes
+        assert found.solutions == 24
+    timed = problem.estimate(samples=3)
+    assert timed.seconds is not None and timed.seconds > 0
+    assert timed.nodes_error == 0
