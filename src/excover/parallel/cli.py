@@ -74,7 +74,7 @@ def add_task_options(count: argparse.ArgumentParser) -> None:
         "--tasks",
         type=_positive_int,
         metavar="N",
-        help="cut the search into at least N subproblems (default 16 per worker; with "
+        help="cut the search into at least N subproblems (default 6 per worker; with "
         "--method zdd, one per worker)",
     )
     group.add_argument(

@@ -42,7 +42,7 @@ __all__ = [
 
 #: Subproblems per worker made by default: enough to even out the load, few enough
 #: that splitting (in the calling process, before the workers start) stays cheap.
-TASKS_PER_WORKER = 16
+TASKS_PER_WORKER = 6
 
 #: The number of workers assumed of an executor (whose size is not known) for the
 #: default number of subproblems.

@@ -36,7 +36,7 @@ from excover.problem import ExactCover
 __all__ = ["Subproblem", "split"]
 
 #: Probes per subtree when :func:`split` estimates sizes.
-SPLIT_SAMPLES = 8
+SPLIT_SAMPLES = 4
 
 
 @dataclass(frozen=True)
