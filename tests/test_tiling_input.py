@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from excover import ExcoverError, FormatError
+from excover import ExcoverError, FormatError, UsageError
 from excover.tiling import (
     D4_SUBGROUPS,
     HEX,
@@ -27,15 +27,30 @@ from excover.tiling import (
 def test_every_pattern_reads_its_file(tmp_path: Path) -> None:
     square = tmp_path / "square.txt"
     square.write_text("\n**\n*.\n", encoding="utf-8")
-    assert Pattern.from_file(square) == Pattern.read(square) == Pattern.from_ascii("**\n*.")
+    assert Pattern.read(square) == Pattern.from_ascii("**\n*.")
     hexes = tmp_path / "hex.txt"
     hexes.write_text(" * *\n* *\n", encoding="utf-8")
-    assert HexPattern.from_file(hexes) == HexPattern.from_ascii(" * *\n* *")
+    assert HexPattern.read(hexes) == HexPattern.from_ascii(" * *\n* *")
     assert HexPattern.read(hexes).size == 4
     triangles = tmp_path / "triangles.txt"
     triangles.write_text("***\n", encoding="utf-8")
-    assert TrianglePattern.from_file(triangles) == TrianglePattern.read(triangles)
+    assert TrianglePattern.read(triangles) == TrianglePattern.from_ascii(triangles.read_text())
     assert TrianglePattern.read(triangles).size == 3
+
+
+@pytest.mark.parametrize("kind", [Pattern, Pattern3, HexPattern, TrianglePattern])
+def test_unreadable_pattern_files_are_excover_errors(
+    kind: type[Pattern | Pattern3 | HexPattern | TrianglePattern], tmp_path: Path
+) -> None:
+    """A missing file and one that is not UTF-8 text give ExcoverErrors naming the file."""
+    missing = tmp_path / "missing.txt"
+    with pytest.raises(UsageError, match=r"missing\.txt"):
+        kind.read(missing)
+    latin = tmp_path / "latin.txt"
+    latin.write_bytes("**\n*\xe9\n".encode("latin-1"))
+    with pytest.raises(FormatError, match="not UTF-8") as caught:
+        kind.read(latin)
+    assert caught.value.source == str(latin)
 
 
 def test_3d_patterns_as_layers_separated_by_blank_lines(tmp_path: Path) -> None:
@@ -45,7 +60,7 @@ def test_3d_patterns_as_layers_separated_by_blank_lines(tmp_path: Path) -> None:
     assert solid.cells == [(0, 0, 0), (0, 1, 0), (0, 1, 1), (1, 0, 0), (1, 1, 0)]
     path = tmp_path / "solid.txt"
     path.write_text(text, encoding="utf-8")
-    assert Pattern3.from_file(path) == Pattern3.read(path) == solid
+    assert Pattern3.read(path) == solid
 
 
 def test_multiplicity_ranges_as_text() -> None:

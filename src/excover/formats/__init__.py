@@ -4,6 +4,9 @@ One module per format, each a pair of plain functions (parse/format, read/write)
 :class:`~excover.ExactCover` calls from its methods of the same name:
 
     dlx   Knuth's DLX1/DLX2/DLX3 input format (items, options, colors, multiplicities)
+
+and ``text``, the one way every front door reads a text file (clear errors for a missing
+or non-UTF-8 file).
 """
 
 __all__: list[str] = []

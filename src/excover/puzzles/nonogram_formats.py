@@ -40,6 +40,7 @@ from pathlib import Path
 from xml.parsers import expat
 
 from excover.errors import FormatError, ProblemError, UsageError
+from excover.formats.text import read_text
 from excover.puzzles.nonogram_model import BLACK, WHITE, Clue, Puzzle, clue_error, line_name
 
 __all__ = ["FORMATS", "dumps", "format_for", "loads", "read", "write"]
@@ -74,15 +75,7 @@ def dumps(puzzle: Puzzle, format: str = "text") -> str:
 def read(path: str | os.PathLike[str], format: str | None = None) -> Puzzle:
     """The puzzle in the file ``path`` (UTF-8); the format comes from the suffix unless
     given (see :data:`FORMATS`)."""
-    if not isinstance(path, str | os.PathLike):
-        raise UsageError(f"a path must be a str or os.PathLike, not {path!r}")
-    source = os.fspath(path)
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except UnicodeDecodeError:
-        raise FormatError("the input is not UTF-8 text", source=source) from None
-    except OSError as error:
-        raise UsageError(f"cannot read {source}: {error.strerror}") from None
+    text, source = read_text(path)
     return loads(text, format_for(path) if format is None else format, source)
 
 

@@ -119,16 +119,9 @@ class CNF:
     @classmethod
     def read_dimacs(cls, path: str | os.PathLike[str]) -> CNF:
         """A formula from a DIMACS CNF file (UTF-8); errors name the file and line."""
-        if not isinstance(path, str | os.PathLike):
-            raise UsageError(f"a path must be a str or os.PathLike, not {path!r}")
-        source = os.fspath(path)
-        try:
-            text = Path(path).read_text(encoding="utf-8")
-        except UnicodeDecodeError:
-            raise FormatError("the input is not UTF-8 text", source=source) from None
-        except OSError as error:
-            raise UsageError(f"cannot read {source}: {error.strerror}") from None
-        return cls.from_dimacs(text, source)
+        from excover.formats.text import read_text
+
+        return cls.from_dimacs(*read_text(path))
 
 
 class _DimacsReader:

@@ -22,9 +22,10 @@ import numpy as np
 import numpy.typing as npt
 
 from excover.errors import FormatError, UsageError
+from excover.formats.text import read_text
 from excover.tiling.grids import CUBE, SQUARE, Coords, Grid, Group, Isometry
 
-__all__ = ["CELL_CHARS", "HOLE_CHARS", "Pattern", "Pattern3", "read_text"]
+__all__ = ["CELL_CHARS", "HOLE_CHARS", "Pattern", "Pattern3"]
 
 #: Characters that draw a cell in ASCII art.
 CELL_CHARS = frozenset("*#")
@@ -227,12 +228,6 @@ class _ArrayPattern:
         return pattern_svg(self)
 
 
-def read_text(path: str | os.PathLike[str]) -> tuple[str, str]:
-    """The text of a UTF-8 file and its name, for error messages."""
-    with open(path, encoding="utf-8") as file:
-        return file.read(), os.fspath(path)
-
-
 def _padded(array: BoolArray, shape: tuple[int, ...]) -> BoolArray:
     if array.shape == shape:
         return array
@@ -305,11 +300,6 @@ class Pattern(_ArrayPattern):
     def read(cls, path: str | os.PathLike[str]) -> Self:
         """A pattern from a text file holding ASCII art (see :meth:`from_ascii`)."""
         return cls.from_ascii(*read_text(path))
-
-    @classmethod
-    def from_file(cls, path: str | os.PathLike[str]) -> Self:
-        """The same as :meth:`read`."""
-        return cls.read(path)
 
     @property
     def width(self) -> int:
@@ -408,11 +398,6 @@ class Pattern3(_ArrayPattern):
     def read(cls, path: str | os.PathLike[str]) -> Self:
         """A 3D pattern from a text file holding its layers (see :meth:`from_ascii`)."""
         return cls.from_ascii(*read_text(path))
-
-    @classmethod
-    def from_file(cls, path: str | os.PathLike[str]) -> Self:
-        """The same as :meth:`read`."""
-        return cls.read(path)
 
     @property
     def width(self) -> int:

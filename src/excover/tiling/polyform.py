@@ -24,8 +24,9 @@ from typing import ClassVar, Self
 import numpy as np
 
 from excover.errors import FormatError, UsageError
+from excover.formats.text import read_text
 from excover.tiling.grids import HEX, TRIANGLE, TRIANGLE_NORMALS, Coords, Grid, Group, Isometry
-from excover.tiling.pattern import CELL_CHARS, HOLE_CHARS, read_text
+from excover.tiling.pattern import CELL_CHARS, HOLE_CHARS
 
 __all__ = ["HexPattern", "TrianglePattern", "triangle_cell", "triangle_spot"]
 
@@ -174,11 +175,6 @@ class HexPattern(_CellSet):
         """A pattern from a text file holding its ASCII drawing (see :meth:`from_ascii`)."""
         return cls.from_ascii(*read_text(path))
 
-    @classmethod
-    def from_file(cls, path: str | os.PathLike[str]) -> Self:
-        """The same as :meth:`read`."""
-        return cls.read(path)
-
 
 #: The side of a triangle whose height is 1 (the strips of the grid have width 1).
 TRIANGLE_SIDE = 2 / math.sqrt(3)
@@ -225,8 +221,3 @@ class TrianglePattern(_CellSet):
     def read(cls, path: str | os.PathLike[str]) -> Self:
         """A pattern from a text file holding its ASCII drawing (see :meth:`from_ascii`)."""
         return cls.from_ascii(*read_text(path))
-
-    @classmethod
-    def from_file(cls, path: str | os.PathLike[str]) -> Self:
-        """The same as :meth:`read`."""
-        return cls.read(path)
