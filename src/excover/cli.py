@@ -84,16 +84,21 @@ def _seconds(text: str) -> float:
 
 
 _DESCRIPTION = """\
-Exact cover by dancing links (Knuth's Algorithms X, C and M).
+Exact cover: dancing links (Knuth's Algorithms X, C and M), ZDDs of all the solutions
+(DXZ), SAT encodings, combine's .cmb tiling language, and puzzles.
 
-Input files use Knuth's DLX1/DLX2/DLX3 text format: lines starting with '|' are comments;
-the first other line names the items (primary items, then '|', then secondary items);
-every following line is one option, a list of items ('item:color' on secondary items).
+count, solve and dimacs read Knuth's DLX1/DLX2/DLX3 text format: lines starting with '|'
+are comments; the first other line names the items (primary items, then '|', then
+secondary items); every following line is one option, a list of items ('item:color' on
+secondary items).
 
 examples:
   excover count examples/pento6x10.dlx --stats      count the solutions, with statistics
+  excover count examples/pento6x10.dlx --workers 2  the same on two processes
   excover solve examples/pento6x10.dlx --limit 3    print three solutions
-  python examples/make_pentominoes.py 3 20 | excover solve - --json"""
+  excover run examples/caml.cmb                     a .cmb program: tile the camel
+  excover sudoku 53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79
+  excover nonogram examples/nonograms/heart.non     paint a nonogram"""
 
 _EPILOG = """\
 exit status: 0 success; 1 stopped by --timeout or --max-nodes; 2 bad usage or bad input;
