@@ -20,7 +20,7 @@ from builders import Instance, Kind, instances, langford, queens
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from excover import ExactCover, Search
+from excover import ExactCover, LimitReached, Search, UsageError
 from excover.dlx import new_engine
 from excover.dlx._engine import DONE, MAX_NODES, MAX_SOLUTIONS, SOLUTION, TIMEOUT, Engine
 
@@ -281,6 +281,28 @@ def test_max_nodes_stops_exactly_at_the_bound_and_resumes() -> None:
     assert status == DONE
     assert stops == (straight.nodes - 1) // 100
     assert totals(run) == totals(straight)
+
+
+def test_count_until_runs_a_search_in_steps() -> None:
+    """count_until stops quietly at a node bound of the whole run (one past it when the
+    last node entered is a solution, which counts as a node) and the steps add up to one
+    uninterrupted count; the max_nodes limit, when lower, still raises."""
+    problem = queens(8)
+    whole = Search(problem)
+    assert whole.count() == 92
+    steps = Search(problem)
+    bound = 0
+    while not steps.count_until(bound):
+        assert steps.stats.nodes in (bound, bound + 1) and steps.stats.stopped_by is None
+        bound += 97
+    assert steps.count() == 92 and steps.stats.nodes == whole.stats.nodes
+    limited = Search(problem, max_nodes=100)
+    with pytest.raises(LimitReached):
+        limited.count_until(180)
+    assert limited.stats.nodes == 100 and limited.stats.stopped_by == "max_nodes"
+    assert Search(problem, max_nodes=100).count_until(30) is False
+    with pytest.raises(UsageError):
+        Search(problem).count_until(-1)
 
 
 def test_max_solutions_counts_up_to_the_bound() -> None:

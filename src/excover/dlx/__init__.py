@@ -152,13 +152,17 @@ class Search:
         """Bytes held by the engine's arrays (links, lengths, level stack)."""
         return int(self._engine.memory_bytes)
 
-    def _run(self, count_only: bool) -> int:
+    def _run(self, count_only: bool, stop_at: int | None = None) -> int:
+        """One call of the engine, within the limits; ``stop_at`` ends this call (not the
+        run) once the search has entered that many nodes in all."""
         engine = self._engine
         started = time.perf_counter()
         deadline = 0.0
         if self.timeout is not None:
             deadline = time.monotonic() + max(0.0, self.timeout - self._seconds)
         node_cap = -1 if self.max_nodes is None else self.max_nodes
+        if stop_at is not None and (node_cap < 0 or stop_at < node_cap):
+            node_cap = stop_at
         solution_cap = -1 if self.max_solutions is None else self.max_solutions
         self._stopped_by = None
         try:
@@ -170,7 +174,7 @@ class Search:
             self._seconds += time.perf_counter() - started
         if status == MAX_SOLUTIONS:
             self._stopped_by = "max_solutions"
-        elif status == MAX_NODES:
+        elif status == MAX_NODES and self.max_nodes is not None and engine.nodes >= self.max_nodes:
             self._stopped_by = "max_nodes"
             raise LimitReached("max_nodes", self.stats)
         elif status == TIMEOUT:
@@ -187,6 +191,17 @@ class Search:
         if not self._engine.finished:
             self._run(count_only=True)
         return int(self._engine.solutions)
+
+    def count_until(self, nodes: int) -> bool:
+        """Count on until the search ends or has entered ``nodes`` search nodes in all (the
+        measure of ``max_nodes``); True when it ended. Reaching ``nodes`` is not an error:
+        this is the way to run a search in steps (``method="auto"`` scouts with it). The
+        ``max_nodes`` limit, when lower, still raises :class:`~excover.LimitReached`."""
+        if isinstance(nodes, bool) or not isinstance(nodes, int) or nodes < 0:
+            raise UsageError(f"nodes must be a non-negative integer, not {nodes!r}")
+        if not self._engine.finished:
+            self._run(count_only=True, stop_at=nodes)
+        return bool(self._engine.finished)
 
     def first(self) -> list[int] | None:
         """The next solution (the first one, on a fresh run) as option indices, or None."""

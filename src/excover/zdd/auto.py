@@ -29,7 +29,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, NamedTuple, Unpack
 
-from excover.errors import LimitReached
 from excover.zdd import dxz
 
 if TYPE_CHECKING:
@@ -71,16 +70,6 @@ def scout_nodes(problem: ExactCover) -> int:
     return SCOUT_BASE + 2 * problem.engine_input().n_primary
 
 
-def _finish(search: Search, max_nodes: int | None) -> bool:
-    """Run ``search`` on up to ``max_nodes`` nodes in all; True if it finished."""
-    search.max_nodes = max_nodes
-    try:
-        search.count()
-    except LimitReached:
-        return False
-    return True
-
-
 def _probe(problem: ExactCover, search: Search) -> Choice:
     """Step 4 of the module notes: DXZ for a few nodes, then DXZ or the DLX run."""
     run = dxz.Run(problem, dxz.search_manager())
@@ -95,12 +84,12 @@ def _probe(problem: ExactCover, search: Search) -> Choice:
 def choose(problem: ExactCover) -> Choice:
     """The method for counting ``problem``, chosen as the module notes describe."""
     search = problem.search(seed=0)  # MRV ignores the seed; drawing one costs a syscall
-    if _finish(search, scout_nodes(problem)):
+    if search.count_until(scout_nodes(problem)):
         return Choice("dlx", search.count(), search)
     stats = search.stats
     if stats.solutions >= DENSE * stats.nodes:
         return _probe(problem, search)
-    if _finish(search, PATIENCE_NODES):
+    if search.count_until(PATIENCE_NODES):
         return Choice("dlx", search.count(), search)
     return _probe(problem, search)
 
@@ -117,5 +106,4 @@ def count(problem: ExactCover, **options: Unpack[SearchOptions]) -> int:
         assert family is not None  # no budget, so the search ran to its end
         return family.count()
     assert search is not None  # choose hands back the run it chose
-    _finish(search, None)
     return search.count()

@@ -45,7 +45,6 @@ def count_zdd(problem: ExactCover, args: argparse.Namespace) -> int | Search | N
         choice = auto.choose(problem)
         if choice.method == "dlx":
             assert choice.search is not None  # a DLX choice hands back its run
-            choice.search.max_nodes = None  # the choice bounded the run; the count may not
             return choice.search
         run = choice.probe  # goes on with the probe's search (None if the probe finished)
     probe = (run or dxz.Run(problem, dxz.search_manager())).run()
