@@ -101,6 +101,8 @@ class Checkpoint:
             return None
         except OSError as exc:
             raise UsageError(f"cannot read checkpoint {path}: {exc.strerror or exc}") from None
+        except UnicodeDecodeError:
+            raise UsageError(f"{path}: not a checkpoint (not UTF-8 text)") from None
         try:
             data = json.loads(text)
         except ValueError as exc:
@@ -129,7 +131,7 @@ class Checkpoint:
         checkpoint.seconds = float(seconds)
         for key, result in done.items():
             if (
-                not key.isdigit()
+                not (key.isascii() and key.isdigit())
                 or int(key) >= len(subproblems)
                 or not isinstance(result, list)
                 or len(result) != 2

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 import time
 from pathlib import Path
@@ -123,6 +124,8 @@ class ProgressBar:
     def line(self, done: float, detail: str, finished: bool, now: float) -> str:
         """The bar's text for ``done`` of the estimated work."""
         fraction = 1.0 if finished else min(done / self.total, 1.0)
+        if math.isnan(fraction):  # an infinite estimate (beyond floats) done: inf / inf
+            fraction = 0.0
         if self.first is None:
             self.first = (fraction, now)
         width = 24
@@ -255,6 +258,7 @@ def count_tasks(problem: ExactCover, args: argparse.Namespace) -> int:
         state.seconds = earlier + time.monotonic() - started
         state.save()
 
+    save()  # at once: a FILE that cannot be written fails before the work, not after it
     runs = run_tasks(
         problem,
         state.subproblems,

@@ -89,8 +89,8 @@ class Subproblem:
             size = data.get("size", 1.0)
         except KeyError:
             raise UsageError(f"a subproblem needs 'forced': {data!r}") from None
-        if isinstance(size, bool) or not isinstance(size, int | float):
-            raise UsageError(f"the size of a subproblem must be a number, not {size!r}")
+        if isinstance(size, bool) or not isinstance(size, int | float) or not size >= 0:
+            raise UsageError(f"the size of a subproblem must be a number >= 0, not {size!r}")
         return cls(forced, forbidden, path, float(size))
 
 

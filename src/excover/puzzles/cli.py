@@ -54,7 +54,9 @@ Prints one line per puzzle: its solution, or 'none' when it has none (clashing g
 are then listed on stderr). With --json: one object {"results": [...]} whose entries
 hold the puzzle, its solution (or null), status, count or solutions, and conflicts.
 --svg OUT draws each puzzle with its solution: OUT itself for a single puzzle, else
-OUT-1.svg, OUT-2.svg, ... (the number before the extension) in the file's order."""
+OUT-1.svg, OUT-2.svg, ... (the number before the extension) in the file's order.
+Exit status: 0; 1 when --count stopped at 2147483647 solutions, the most the compiled
+solver counts (the count printed is then a lower bound); 2 for bad input."""
 
 
 def _box(text: str) -> tuple[int, int]:
@@ -218,7 +220,7 @@ class Puzzle:
 
 def _read(path: str) -> str:
     try:
-        with open(path, encoding="utf-8") as handle:
+        with open(path, encoding="utf-8-sig") as handle:  # skips a byte order mark
             return handle.read()
     except (OSError, UnicodeDecodeError) as exc:
         raise UsageError(f"cannot read {path}: {exc}") from None
@@ -288,9 +290,19 @@ def _sudoku(args: argparse.Namespace) -> int:
         if result["status"] == "none":
             result["conflicts"] = sudoku.conflicts(result["puzzle"], **rules)
             _report_none(number, result["conflicts"])
+    status = 0
+    if args.count and not cages:  # the compiled solver counts no further than its cap
+        for number, result in enumerate(results, 1):
+            if result["count"] >= sudoku._NO_LIMIT:
+                status = 1
+                print(
+                    f"excover: puzzle {number}: counting stopped at {result['count']} "
+                    "solutions, the most the compiled solver counts",
+                    file=sys.stderr,
+                )
     if args.json:
         print(json.dumps({"results": results}))
-        return 0
+        return status
     for result in results:
         if args.count:
             print(result["count"])
@@ -300,7 +312,7 @@ def _sudoku(args: argparse.Namespace) -> int:
             print(result["status"])
         else:
             print(result["solution"] or "none")
-    return 0
+    return status
 
 
 def _killer(

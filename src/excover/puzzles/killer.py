@@ -24,17 +24,18 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Sequence
 from itertools import permutations
+from operator import index
 
 from excover.errors import FormatError, UsageError
 from excover.problem import ExactCover
-from excover.puzzles.sudoku import board_for, grid_of, parse
+from excover.puzzles.sudoku import Board, board_for, grid_of, parse
 
 __all__ = ["Cage", "count", "cover", "read_cages", "solutions", "solve"]
 
 #: A cage: its sum and its cells ``(row, column)``.
 Cage = tuple[int, Sequence[tuple[int, int]]]
 
-_CELL = re.compile(r"r(\d+)c(\d+)", re.IGNORECASE)
+_CELL = re.compile(r"r(\d{1,9})c(\d{1,9})", re.IGNORECASE | re.ASCII)
 
 
 def read_cages(text: str, size: int, source: str = "<cages>") -> list[Cage]:
@@ -57,7 +58,8 @@ def _read_cage(
 ) -> Cage:
     """The cage of one line, its cells added to ``owner``."""
     total_text, colon, cells_text = content.partition(":")
-    if not colon or not total_text.strip().isdigit():
+    total_text = total_text.strip()
+    if not colon or not (total_text.isascii() and total_text.isdigit() and len(total_text) < 10):
         message = f"a cage is 'SUM: CELLS', e.g. '3: r1c1 r1c2', not {content!r}"
         raise FormatError(message, source=source, line=line)
     places: list[tuple[int, int]] = []
@@ -87,7 +89,8 @@ def _check(cages: Sequence[Cage], n: int) -> list[tuple[int, list[int]]]:
     """The cages as ``(sum, cells)`` with cells numbered row by row; errors name a cage."""
     seen: dict[int, int] = {}
     checked = []
-    for number, (total, places) in enumerate(cages):
+    for number, cage in enumerate(cages):
+        total, places = _cage_parts(cage, number)
         cells = []
         for row, column in places:
             if not (0 <= row < n and 0 <= column < n):
@@ -103,6 +106,23 @@ def _check(cages: Sequence[Cage], n: int) -> list[tuple[int, list[int]]]:
     return checked
 
 
+def _cage_parts(cage: object, number: int) -> tuple[int, list[tuple[int, int]]]:
+    """The sum and cells of ``cage``, checked to be an int and ``(row, column)`` pairs of
+    ints; UsageError naming the cage otherwise."""
+    try:
+        if isinstance(cage, str) or not isinstance(cage, Sequence) or len(cage) != 2:
+            raise TypeError
+        total: object = cage[0]
+        cells = [(index(row), index(column)) for row, column in cage[1]]
+        if isinstance(total, bool) or not isinstance(total, int):
+            raise TypeError
+    except (TypeError, ValueError):
+        raise UsageError(
+            f"cage {number}: a cage is (sum, [(row, column), ...]) of ints, not {cage!r}"
+        ) from None
+    return total, cells
+
+
 def cover(
     cages: Sequence[Cage],
     box: tuple[int, int] = (3, 3),
@@ -114,7 +134,7 @@ def cover(
     """The exact cover of a killer puzzle on a board of boxes ``box`` (or jigsaw
     ``regions``, and with the ``diagonal`` rule when asked); decode its solutions with
     :func:`excover.puzzles.sudoku.grid_of`."""
-    n = box[0] * box[1]
+    n = Board(box).size  # a bad shape fails here, not after a huge string
     board = board_for("." * n * n, box, diagonal=diagonal, regions=regions)
     values = parse(givens, board) if givens is not None else bytes(n * n)
     checked = _check(cages, n)

@@ -16,7 +16,7 @@ import json
 import sys
 from typing import Any
 
-from excover.errors import LimitReached, UsageError
+from excover.errors import FormatError, LimitReached, UsageError
 from excover.puzzles import nonogram
 
 __all__ = ["add_nonogram_command"]
@@ -35,7 +35,8 @@ is given; '-' reads stdin. Prints the first solution found as rows of '#' (black
 what auto means), xcc (an exact cover with colours, dancing links; small puzzles), sat
 (an automaton per line, CaDiCaL). With --json, one object:
   {"file", "height", "width", "method", "line_solvable", "solution": [rows] | null,
-   "count" (with --count), "status" (with --classify; null when unsettled), "complete"}
+   "count" (with --count), "status" (with --classify; null when unsettled), "complete"
+   (false when --timeout, Ctrl-C or the --limit of --count stopped the search)}
 Exit status: 0; 1 when --timeout stopped the run, 130 on Ctrl-C (the partial result is
 printed); 2 for bad input, with 'file:line: message' on stderr."""
 
@@ -92,7 +93,11 @@ def add_nonogram_command(commands: Any) -> None:
 
 def _load(args: argparse.Namespace) -> nonogram.Puzzle:
     if args.file == "-":
-        return nonogram.loads(sys.stdin.read(), args.format or "text", "<stdin>")
+        try:  # the bytes, decoded here: the stream's own error handler varies by locale
+            text = sys.stdin.buffer.read().decode("utf-8")
+        except UnicodeDecodeError:
+            raise FormatError("the input is not UTF-8 text", source="<stdin>") from None
+        return nonogram.loads(text, args.format or "text", "<stdin>")
     return nonogram.read(args.file, args.format)
 
 
@@ -125,7 +130,8 @@ def _nonogram(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         status = _EXIT_INTERRUPT
         print("excover: interrupted", file=sys.stderr)
-    complete = status == _EXIT_OK
+    # a count stopped at --limit is a lower bound, not the whole count
+    complete = status == _EXIT_OK and not (args.count and number == args.limit)
     result["solution"] = first
     result["complete"] = complete
     if args.count:

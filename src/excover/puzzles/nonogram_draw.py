@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from html import escape
 
+from excover.errors import ProblemError
 from excover.puzzles.nonogram_model import BLACK, WHITE, Clue, Puzzle
 
 __all__ = ["ascii_grid", "svg_grid"]
@@ -20,9 +21,13 @@ __all__ = ["ascii_grid", "svg_grid"]
 _CELL = 20
 _NUMBER = 16
 
+#: The cells a picture may show: black, white and undecided.
+_DRAWN = {BLACK, WHITE, "?"}
+
 
 def ascii_grid(puzzle: Puzzle, picture: Sequence[str] | None = None) -> str:
     """The puzzle as text: column clues on top, row clues on the left, then the cells."""
+    _check(puzzle, picture)
     rows = [" ".join(map(str, _shown(clue))) for clue in puzzle.rows]
     margin = max(map(len, rows))
     digits = max((len(str(block)) for clue in puzzle.cols for block in clue), default=1)
@@ -45,6 +50,7 @@ def ascii_grid(puzzle: Puzzle, picture: Sequence[str] | None = None) -> str:
 def svg_grid(puzzle: Puzzle, picture: Sequence[str] | None = None) -> str:
     """The puzzle as an SVG document: black cells filled, undecided cells grey, a bold
     rule every five lines, and the clues in the margins."""
+    _check(puzzle, picture)
     left = _NUMBER * max(len(_shown(clue)) for clue in puzzle.rows) + 6
     top = _NUMBER * max(len(_shown(clue)) for clue in puzzle.cols) + 6
     width = left + _CELL * puzzle.width + 2
@@ -80,6 +86,24 @@ def svg_grid(puzzle: Puzzle, picture: Sequence[str] | None = None) -> str:
             out.append(f'<text x="{x}" y="{y}" text-anchor="middle">{block}</text>')
     out.append("</svg>")
     return "\n".join(out) + "\n"
+
+
+def _check(puzzle: object, picture: object) -> None:
+    """Raise :class:`~excover.ProblemError` unless ``picture`` is None or rows of
+    ``#``, ``.`` and ``?`` of the puzzle's shape (naming the first bad row)."""
+    if not isinstance(puzzle, Puzzle):
+        raise ProblemError(f"a nonogram Puzzle is needed, not {puzzle!r}")
+    if picture is None:
+        return
+    if isinstance(picture, str) or not isinstance(picture, Sequence):
+        raise ProblemError(f"a picture is a list of rows, not {picture!r}")
+    if len(picture) != puzzle.height:
+        raise ProblemError(f"the picture has {len(picture)} rows, the puzzle {puzzle.height}")
+    for r, row in enumerate(picture):
+        if not isinstance(row, str) or len(row) != puzzle.width or set(row) - _DRAWN:
+            raise ProblemError(
+                f"picture row {r + 1}: {row!r} is not {puzzle.width} cells of '#', '.' or '?'"
+            )
 
 
 def _shown(clue: Clue) -> Clue:

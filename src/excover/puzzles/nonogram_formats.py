@@ -58,14 +58,18 @@ def format_for(path: str | os.PathLike[str]) -> str:
 def loads(text: str, format: str = "text", source: str = "<string>") -> Puzzle:
     """The puzzle in ``text``, written in ``format`` (``text``, ``non`` or ``xml``);
     ``source`` names the input in error messages."""
+    if not isinstance(text, str):
+        raise UsageError(f"a nonogram text must be a str, not {type(text).__name__}")
     reader = _READERS.get(format)
     if reader is None:
         raise UsageError(f"unknown nonogram format {format!r}; choose one of {', '.join(FORMATS)}")
-    return reader(text, source)
+    return reader(text.removeprefix("\ufeff"), source)  # a byte order mark is no clue
 
 
 def dumps(puzzle: Puzzle, format: str = "text") -> str:
     """``puzzle`` as text in ``format`` (the goal picture too, where the format has one)."""
+    if not isinstance(puzzle, Puzzle):
+        raise UsageError(f"a nonogram Puzzle is needed, not {puzzle!r}")
     writer = _WRITERS.get(format)
     if writer is None:
         raise UsageError(f"unknown nonogram format {format!r}; choose one of {', '.join(FORMATS)}")
@@ -110,8 +114,8 @@ class _Clues:
     def clue(self, text: str, line: int, separators: str = r"[\s,]+") -> Clue:
         """A clue from its text (block lengths; ``0`` alone for an empty line)."""
         fields = [part for part in re.split(separators, text.strip()) if part]
-        if not all(part.isdigit() for part in fields):
-            bad = next(part for part in fields if not part.isdigit())
+        if not all(map(_is_number, fields)):
+            bad = next(part for part in fields if not _is_number(part))
             raise self.fail(f"bad block length {bad!r} (expected a non-negative integer)", line)
         blocks = tuple(int(part) for part in fields)
         if blocks == (0,):
@@ -123,7 +127,7 @@ class _Clues:
     def puzzle(self, end: int) -> Puzzle:
         """The puzzle, checked line by line so that errors point into the file."""
         if not self.rows or not self.cols:
-            raise self.fail(f"no {'row' if not self.rows else 'column'} clues", end)
+            raise self.fail(f"no {'row' if not self.rows else 'column'} clues", end or None)
         height, width = len(self.rows), len(self.cols)
         for number, (clue, line) in enumerate(self.rows + self.cols):
             error = clue_error(clue, width if number < height else height)
@@ -142,6 +146,16 @@ class _Clues:
                     f"the goal picture does not fit the clues: {problem}", self.goal_line
                 )
         return Puzzle(rows, cols, self.title, self.goal)
+
+
+#: More digits than any line length needs, and fewer than ``int`` accepts.
+_MAX_DIGITS = 100
+
+
+def _is_number(text: str) -> bool:
+    """Whether ``text`` is a run of ASCII digits that ``int`` converts (``str.isdigit``
+    alone also accepts characters such as ``²``, and ``int`` refuses thousands of digits)."""
+    return text.isascii() and text.isdigit() and len(text) <= _MAX_DIGITS
 
 
 # ----- plain text -----
@@ -166,6 +180,10 @@ def _read_text(text: str, source: str) -> Puzzle:
                     raise clues.fail("a third section: rows, a blank line, then columns", number)
                 section, gap = clues.cols, False
             section.append((clues.clue(line, number), number))
+    if not clues.rows:
+        raise clues.fail("no clues", number or None)
+    if section is clues.rows and gap:
+        raise clues.fail("no column clues after the blank line", number)
     if section is clues.rows:
         raise clues.fail("no blank line between the row clues and the column clues", number)
     return clues.puzzle(number)
@@ -199,13 +217,17 @@ def _read_non(text: str, source: str) -> Puzzle:
         if pending is not None and len(pending) < wanted:
             pending.append((clues.clue(line, number, r"\s*,\s*|\s+"), number))
             continue
+        if line[0].isdigit():  # no property starts with a digit: a clue too many
+            if pending is None:
+                raise clues.fail("a clue before 'rows' or 'columns'", number)
+            raise clues.fail(f"a clue too many: the section has its {wanted} clues", number)
         key, _, value = line.partition(" ")
         key, value = key.lower(), value.strip()
         if key in ("width", "height") or (key in ("rows", "columns") and value):
             name = {"columns": "width", "rows": "height"}.get(key, key)
             if name in size:
                 raise clues.fail(f"{name} given twice", number)
-            if not value.isdigit() or int(value) < 1:
+            if not _is_number(value) or int(value) < 1:
                 raise clues.fail(f"bad {name} {value!r} (expected a positive integer)", number)
             size[name] = int(value)
         elif key in ("rows", "columns"):
@@ -265,6 +287,7 @@ class _Element:
     line: int
     children: list[_Element] = field(default_factory=list)
     text: str = ""
+    chunks: list[str] = field(default_factory=list)  # the text, joined at the end tag
 
     def find(self, tag: str) -> list[_Element]:
         return [child for child in self.children if child.tag == tag]
@@ -283,10 +306,11 @@ def _parse_xml(text: str, source: str) -> _Element:
         stack.append(element)
 
     def end(tag: str) -> None:
-        stack.pop()
+        element = stack.pop()
+        element.text = "".join(element.chunks)
 
     def data(chunk: str) -> None:
-        stack[-1].text += chunk
+        stack[-1].chunks.append(chunk)
 
     parser.StartElementHandler = start
     parser.EndElementHandler = end
@@ -336,7 +360,7 @@ def _xml_clue(clues: _Clues, line: _Element, default: str) -> Clue:
                 f"colour {color!r}: only black and white puzzles are supported", count.line
             )
         value = count.text.strip()
-        if not value.isdigit() or int(value) < 1:
+        if not _is_number(value) or int(value) < 1:
             raise clues.fail(f"bad count {value!r} (expected a positive integer)", count.line)
         blocks.append(int(value))
     return tuple(blocks)
@@ -358,7 +382,7 @@ def _write_xml(puzzle: Puzzle) -> str:
         '<puzzle type="grid" defaultcolor="black">',
     ]
     if puzzle.title is not None:
-        lines.append(f"<title>{escape(puzzle.title)}</title>")
+        lines.append(f"<title>{escape(_XML_INVALID.sub('', puzzle.title))}</title>")
     lines += [
         '<color name="white" char=".">fff</color>',
         '<color name="black" char="X">000</color>',
@@ -378,6 +402,10 @@ def _write_xml(puzzle: Puzzle) -> str:
     lines += ["</puzzle>", "</puzzleset>"]
     return "\n".join(lines) + "\n"
 
+
+#: The characters XML 1.0 cannot hold (control characters but tab, newline and return,
+#: surrogates, U+FFFE and U+FFFF): dropped from a title, else the file would not read.
+_XML_INVALID = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 
 _READERS: dict[str, Callable[[str, str], Puzzle]] = {
     "text": _read_text,

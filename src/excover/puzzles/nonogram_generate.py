@@ -25,6 +25,8 @@ def random_picture(
             raise UsageError(f"{name} must be a positive integer, not {value!r}")
     if isinstance(density, bool) or not isinstance(density, int | float) or not 0 <= density <= 1:
         raise UsageError(f"density must be a number from 0 to 1, not {density!r}")
+    if rng is not None and not isinstance(rng, random.Random):
+        raise UsageError(f"rng must be a random.Random or None, not {rng!r}")
     draw = (rng or random.Random()).random
     return tuple(
         "".join(BLACK if draw() < density else WHITE for _ in range(width)) for _ in range(height)

@@ -106,6 +106,14 @@ class Puzzle:
     goal: tuple[str, ...] | None = None
 
     def __post_init__(self) -> None:
+        for name, kind in (("rows", "row"), ("cols", "column")):
+            clues = getattr(self, name)
+            if isinstance(clues, str | bytes) or not isinstance(clues, Sequence):
+                raise ProblemError(f"the {kind}s must be a list of clues, not {clues!r}")
+            checked = tuple(coerce_clue(clue, f"{kind} {k + 1}") for k, clue in enumerate(clues))
+            object.__setattr__(self, name, checked)  # tuples of ints >= 1, whatever came in
+        if self.title is not None and not isinstance(self.title, str):
+            raise ProblemError(f"a title must be a string, not {self.title!r}")
         if not self.rows or not self.cols:
             raise ProblemError("a nonogram needs at least one row and one column")
         for line, clue in enumerate(self.lines()):
@@ -123,6 +131,7 @@ class Puzzle:
             problem = self.mismatch(self.goal)
             if problem is not None:
                 raise ProblemError(f"the goal picture does not fit the clues: {problem}")
+            object.__setattr__(self, "goal", tuple(self.goal))
 
     @classmethod
     def from_clues(

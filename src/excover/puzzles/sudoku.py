@@ -33,6 +33,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from itertools import pairwise
+from operator import index
 from typing import TYPE_CHECKING, Literal
 
 from excover.errors import ProblemError, UsageError
@@ -87,7 +88,8 @@ class Board:
     regions: tuple[int, ...] | None = None
 
     def __post_init__(self) -> None:
-        rows, columns = self.box
+        rows, columns = _check_box(self.box)
+        object.__setattr__(self, "box", (rows, columns))  # hashable, for the solver cache
         size = rows * columns
         if rows < 1 or columns < 1 or size > len(SYMBOLS):
             raise UsageError(
@@ -95,6 +97,9 @@ class Board:
                 f"column, and at most {len(SYMBOLS)} cells"
             )
         if self.regions is not None:
+            if isinstance(self.regions, str) or not isinstance(self.regions, Sequence):
+                raise UsageError(f"regions are a list of region numbers, not {self.regions!r}")
+            object.__setattr__(self, "regions", tuple(self.regions))
             _check_regions(self.regions, size)
 
     @property
@@ -146,6 +151,18 @@ class Board:
         return cover
 
 
+def _check_box(box: object) -> tuple[int, int]:
+    """``box`` as ``(rows, columns)``; raises UsageError unless it is a pair of ints."""
+    try:
+        if not isinstance(box, tuple | list) or len(box) != 2 or bool in map(type, box):
+            raise TypeError
+        return index(box[0]), index(box[1])
+    except TypeError:
+        raise UsageError(
+            f"a box shape is a pair of integers (rows, columns), not {box!r}"
+        ) from None
+
+
 def _check_regions(regions: tuple[int, ...], size: int) -> None:
     if len(regions) != size * size:
         raise UsageError(f"a jigsaw board needs {size * size} region cells, not {len(regions)}")
@@ -191,12 +208,13 @@ def board_for(
     """The board of ``puzzle``: ``box`` when given, else inferred from its size."""
     if box is None:
         box = _box_of(_side(len(_cells(puzzle))))
+    if regions is not None and not isinstance(regions, Sequence):
+        raise UsageError(f"regions are a string or a list of region numbers, not {regions!r}")
     if isinstance(regions, str):
         symbols = [ch for _, ch in _cells(regions)]
         numbers: dict[str, int] = {}
         regions = [numbers.setdefault(ch, len(numbers)) for ch in symbols]
-    rows, columns = box
-    return Board((rows, columns), diagonal, None if regions is None else tuple(regions))
+    return Board(_check_box(box), diagonal, None if regions is None else tuple(regions))
 
 
 def parse(puzzle: str, board: Board) -> bytes:
@@ -317,12 +335,20 @@ def _batch(
     diagonal: bool,
     regions: str | Sequence[int] | None,
 ) -> tuple[Board, list[str], bytes]:
+    if isinstance(puzzles, str):  # else each character would be a 1x1 puzzle
+        raise UsageError("give a batch of puzzles as a list of strings, not one string")
     texts = list(puzzles)
     if not texts:
         return Board(box or (3, 3)), texts, b""
-    board = board_for(texts[0], box, diagonal=diagonal, regions=regions)
-    grids = b"".join(parse(text, board) for text in texts)
-    return board, texts, grids
+    grids = bytearray()
+    for number, text in enumerate(texts, 1):
+        try:
+            if number == 1:
+                board = board_for(text, box, diagonal=diagonal, regions=regions)
+            grids += parse(text, board)
+        except ProblemError as error:
+            raise ProblemError(f"puzzle {number}: {error}") from None
+    return board, texts, bytes(grids)
 
 
 def solve_many(
@@ -489,7 +515,7 @@ def generate(
     sparse puzzles blow up (hours), so pass ``minimal=False`` there (0.05 s). Ctrl-C
     stops the compiled checks (KeyboardInterrupt).
     """
-    size = box[0] * box[1]
+    size = Board(_check_box(box)).size  # a bad shape fails here, not after a huge string
     board = board_for("." * size * size, box, diagonal=diagonal, regions=regions)
     rng = random.Random(seed)
     cells = board.cells
@@ -567,7 +593,10 @@ def svg_grid(
             width = 3 if region[k] != region[k + n] else 1
             parts.append(_line(x, y + cell, x + cell, y + cell, width))
     for total, places in cages:
-        parts += _cage_svg(total, {(r, c) for r, c in places}, cell)
+        cage = {(r, c) for r, c in places}
+        if not cage or not all(0 <= r < n and 0 <= c < n for r, c in cage):
+            raise ProblemError(f"the cage of sum {total} needs cells on the {n}x{n} board")
+        parts += _cage_svg(total, cage, cell)
     for k, symbol in enumerate(filled):
         if symbol != ".":
             colour = "black" if givens[k] != "." else "#1f5fbf"

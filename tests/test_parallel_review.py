@@ -1,0 +1,71 @@
+"""A second reader's tests of ``excover count`` by subproblems: checkpoint files that
+are not UTF-8, odd digits or NaN sizes, a checkpoint path that cannot be written, and a
+progress bar facing an estimate beyond floats."""
+
+from __future__ import annotations
+
+import io
+import json
+import math
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from excover.cli import main
+from excover.parallel import cli as parallel_cli
+from excover.parallel import run as parallel_run
+
+QUEENS8 = str(Path(__file__).parent / "data" / "knuth" / "queens8.dlx")
+
+
+def test_broken_checkpoint_files_are_usage_errors(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    state = tmp_path / "state.json"
+    assert main(["count", QUEENS8, "--checkpoint", str(state)]) == 0
+    assert capsys.readouterr().out == "92\n"
+    good = json.loads(state.read_text())
+    first = good["subproblems"][0]
+    for text in (
+        b"\xff\xfe{}",
+        json.dumps({**good, "done": {"\u00b2": [1, 2]}}).encode(),
+        json.dumps({**good, "subproblems": [{**first, "size": math.nan}]}).encode(),
+        json.dumps({**good, "subproblems": [{**first, "size": -1.0}]}).encode(),
+    ):
+        state.write_bytes(text)
+        assert main(["count", QUEENS8, "--checkpoint", str(state)]) == 2
+        assert str(state) in capsys.readouterr().err
+
+
+def test_an_estimate_beyond_floats_still_resumes(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    state = tmp_path / "state.json"
+    assert main(["count", QUEENS8, "--checkpoint", str(state), "--timeout", "0"]) == 1
+    capsys.readouterr()
+    saved = json.loads(state.read_text())
+    for sub in saved["subproblems"]:
+        sub["size"] = math.inf
+    state.write_text(json.dumps(saved))
+    assert main(["count", QUEENS8, "--checkpoint", str(state), "--progress"]) == 0
+    assert capsys.readouterr().out == "92\n"
+
+
+def test_progress_bar_of_an_infinite_estimate() -> None:
+    bar = parallel_cli.ProgressBar(io.StringIO(), math.inf, started=0.0)
+    for done in (0.0, 5.0, math.inf):
+        assert "ETA" in bar.line(done, "", False, 1.0)
+
+
+def test_an_unwritable_checkpoint_fails_before_counting(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    def no_run(*args: Any, **kwargs: Any) -> Any:
+        raise AssertionError("counted before checking the checkpoint file")
+
+    monkeypatch.setattr(parallel_run, "run_tasks", no_run)
+    state = tmp_path / "missing" / "state.json"
+    assert main(["count", QUEENS8, "--checkpoint", str(state)]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and f"cannot write checkpoint {state}" in captured.err
