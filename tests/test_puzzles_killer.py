@@ -186,3 +186,19 @@ def test_killer_variants_match_brute_force(seed: int, biggest: int, variant: int
     assert killer.count(cages, (2, 2), diagonal=diagonal, regions=regions) == len(expected)
     two = killer.count(cages, (2, 2), limit=2, diagonal=diagonal, regions=regions)
     assert two == min(len(expected), 2)
+
+
+@pytest.mark.parametrize(("size", "total"), [(1, 5), (2, 10), (3, 6), (5, 25), (9, 45)])
+def test_a_cage_has_one_option_per_digit_set(size: int, total: int) -> None:
+    """A cage's options are its sets of distinct digits with the right sum (found by an
+    independent enumeration of all combinations), not their orderings; a whole row as
+    one cage (sum 45) still solves, holding each digit once."""
+    cage = (total, [(0, column) for column in range(size)])
+    problem = killer.cover([cage])
+    sets = [c for c in itertools.combinations(range(1, 10), size) if sum(c) == total]
+    chosen = [k for k in range(problem.n_options) if "k0" in problem.option_items(k)]
+    assert len(chosen) == len(sets)
+    solution = killer.solve([cage])
+    assert solution is not None
+    digits = [int(ch) for ch in solution[:size]]
+    assert len(set(digits)) == size and sum(digits) == total

@@ -27,7 +27,7 @@ def read_text(path: str | os.PathLike[str]) -> tuple[str, str]:
         raise UsageError(f"a path must be a str or os.PathLike, not {path!r}")
     source = os.fspath(path)
     try:
-        return Path(path).read_text(encoding="utf-8"), source
+        return Path(path).read_text(encoding="utf-8-sig"), source
     except UnicodeDecodeError:
         raise FormatError("the input is not UTF-8 text", source=source) from None
     except OSError as error:

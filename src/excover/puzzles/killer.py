@@ -1,14 +1,15 @@
 """Killer Sudoku: cages whose digits are distinct and add up to a given sum.
 
-A cage becomes a set of options rather than a constraint on the search: for a cage of
-cells ``c1..ck`` with sum ``S``, every assignment of distinct digits to the cells adding up
-to ``S`` is one option, covering a new primary item for the cage and, for each of its
-cells, the items the plain option of that cell and digit would cover (the cell, and the
-digit in its row, column and box, or region and diagonals on a variant board). Cells in
-no cage keep their plain options. A solution picks one assignment per cage, so the cage
-rules hold by construction, and the board's rules still hold through the shared items.
-Cages of many cells have many assignments (a cage of 5 cells up to 15,120), which is
-what bounds this encoding.
+A cage chooses its set of digits, and its cells must use exactly that set. For a cage
+``k`` of ``m`` cells with sum ``S`` there is a primary item ``k`` and one primary item
+``k_d`` per digit d. Each set of m distinct digits adding up to S is an option covering
+``k`` and the items ``k_d`` of the digits *not* in the set; each cell of the cage keeps its
+plain options (the cell, and the digit in its row, column and box, or region and
+diagonals on a variant board), each with the item ``k_d`` of its digit added. So a
+digit outside the chosen set cannot be placed in the cage (its item is taken), and each
+digit of the set is placed exactly once: the m cells hold the set, distinct and adding
+up to S. The options grow with the number of digit sets, not with their orderings (a
+9-cell cage of 9x9 has one set where it had 362,880 orderings).
 
 Cages are given as ``(sum, [(row, column), ...])`` with rows and columns from 0; they may
 not overlap and need not cover the board. Givens, if any, use the Sudoku text format.
@@ -23,7 +24,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Sequence
-from itertools import permutations
 from operator import index
 
 from excover.errors import FormatError, UsageError
@@ -139,27 +139,52 @@ def cover(
     values = parse(givens, board) if givens is not None else bytes(n * n)
     checked = _check(cages, n)
     plain = board.cover()
-    problem = ExactCover(
-        primary=[*plain.primary_items, *(f"k{number}" for number in range(len(checked)))]
-    )
-    caged: set[int] = set()
+    cage_items = [name for number in range(len(checked)) for name in _cage_item_names(number, n)]
+    problem = ExactCover(primary=[*plain.primary_items, *cage_items])
+    cage_of: dict[int, int] = {}
     for number, (total, cells) in enumerate(checked):
-        caged.update(cells)
-        for digits in permutations(range(1, n + 1), len(cells)):
-            if sum(digits) != total or any(
-                values[cell] not in (0, digit) for cell, digit in zip(cells, digits, strict=True)
-            ):
-                continue
-            items = [f"k{number}"]
-            for cell, digit in zip(cells, digits, strict=True):
-                items += plain.option_items(cell * n + digit - 1)
-            problem.add_option(items)
+        cage_of.update(dict.fromkeys(cells, number))
+        given = {values[cell] for cell in cells} - {0}
+        for digits in _digit_sets(n, len(cells), total):
+            if given <= set(digits):
+                absent = sorted(set(range(1, n + 1)) - set(digits))
+                problem.add_option([f"k{number}", *(f"k{number}_{d}" for d in absent)])
     for cell in range(n * n):
-        if cell not in caged:
-            for digit in range(1, n + 1):
-                if values[cell] in (0, digit):
-                    problem.add_option(plain.option_items(cell * n + digit - 1))
+        for digit in range(1, n + 1):
+            if values[cell] in (0, digit):
+                items = plain.option_items(cell * n + digit - 1)
+                if cell in cage_of:
+                    items.append(f"k{cage_of[cell]}_{digit}")
+                problem.add_option(items)
     return problem
+
+
+def _cage_item_names(number: int, n: int) -> list[str]:
+    """The items of cage ``number``: its choice of a digit set, then one per digit."""
+    return [f"k{number}", *(f"k{number}_{digit}" for digit in range(1, n + 1))]
+
+
+def _digit_sets(n: int, size: int, total: int) -> Iterator[tuple[int, ...]]:
+    """The sets of ``size`` distinct digits ``1..n`` adding up to ``total``, each in
+    increasing order, found by a search that drops a branch as soon as the smallest or
+    the largest digits still possible cannot reach the total."""
+
+    def extend(start: int, left: int, remaining: int) -> Iterator[tuple[int, ...]]:
+        if left == 0:
+            if remaining == 0:
+                yield ()
+            return
+        for digit in range(start, n + 1):
+            smallest = digit * left + left * (left - 1) // 2  # digit, digit + 1, ...
+            largest = digit + (left - 1) * (2 * n - left + 2) // 2  # digit, then the top ones
+            if smallest > remaining:
+                return
+            if largest < remaining:
+                continue
+            for rest in extend(digit + 1, left - 1, remaining - digit):
+                yield (digit, *rest)
+
+    return extend(1, size, total)
 
 
 def solutions(
