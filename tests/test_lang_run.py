@@ -283,8 +283,7 @@ def test_a_tile_larger_than_the_board() -> None:
         'p : (DLX) 1 solutions\nq : (DLX) 0 solutions\nproblem "q" has no solution\n'
         '0 solutions found for problem "q"\n'
     )
-    with pytest.raises(LangError, match=r"t.cmb:8:1: problem 'q' has no solution: tile 'big'"):
-        run(text + 'dimacs q "q.cnf"')
+    # dimacs writes an unsatisfiable formula (see test_lang_review.py)
 
 
 def test_3d_problems() -> None:

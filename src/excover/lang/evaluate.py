@@ -8,6 +8,7 @@ a tiling operation raises is reported at the expression or tile that caused it.
 
 from __future__ import annotations
 
+import math
 import operator
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -64,14 +65,14 @@ def located(pos: Pos) -> Iterator[None]:
 
 def evaluate(expr: s.Expr, patterns: Mapping[str, Shape]) -> Shape:
     """The pattern an expression denotes, names looked up in ``patterns``."""
-    from excover.tiling import Pattern
+    from excover.tiling import Pattern, Pattern3
 
     if isinstance(expr, s.Var):
         return patterns[expr.name]
     if isinstance(expr, s.Art):
         return _art(expr)
     if isinstance(expr, s.Constant):
-        _check_frame(expr.width, expr.height, expr.pos)
+        _check_frame(expr.width, expr.height, pos=expr.pos)
         return Pattern.constant(expr.width, expr.height, expr.value)
     if isinstance(expr, s.Binary):
         left, right = evaluate(expr.left, patterns), evaluate(expr.right, patterns)
@@ -79,6 +80,9 @@ def evaluate(expr: s.Expr, patterns: Mapping[str, Shape]) -> Shape:
             raise LangError(
                 f"{expr.op}: cannot combine a {_kind(left)} with a {_kind(right)}", expr.pos
             )
+        if isinstance(left, Pattern | Pattern3) and isinstance(right, Pattern | Pattern3):
+            frame = (max(a, b) for a, b in zip(left.shape, right.shape, strict=True))
+            _check_frame(*frame, pos=expr.pos)  # the result's frame holds both
         with located(expr.pos):
             result: Shape = _OPERATORS[expr.op](left, right)
         return result
@@ -90,22 +94,22 @@ def evaluate(expr: s.Expr, patterns: Mapping[str, Shape]) -> Shape:
         if isinstance(expr, s.SetCell):
             return inner.set(expr.x, expr.y, expr.value)
         if isinstance(expr, s.Crop):
-            _check_frame(expr.width, expr.height, expr.pos)
+            _check_frame(expr.width, expr.height, pos=expr.pos)
             return inner.crop(expr.x, expr.y, expr.width, expr.height)
         if isinstance(expr, s.Shift):  # as in combine, the frame stays: cells may fall off
             return inner.crop(-expr.dx, -expr.dy, inner.width, inner.height)
         if isinstance(expr, s.Resize):
-            _check_frame(expr.width, expr.height, expr.pos)
+            _check_frame(expr.width, expr.height, pos=expr.pos)
             return inner.resize(expr.width, expr.height)
         return inner.apply(_isometry(expr.isometry))
 
 
-def _check_frame(width: int, height: int, pos: Pos) -> None:
-    """Refuse frames too large to hold in memory, before numpy is asked for them."""
-    if width * height > MAX_FRAME_CELLS:
-        raise LangError(
-            f"a {width}x{height} frame is too large (at most {MAX_FRAME_CELLS} cells)", pos
-        )
+def _check_frame(*sizes: int, pos: Pos) -> None:
+    """Refuse frames too large to hold in memory, before numpy is asked for them (a side
+    is bounded too: numpy refuses a ``0 x 10**20`` array)."""
+    if math.prod(sizes) > MAX_FRAME_CELLS or max(sizes) > MAX_FRAME_CELLS:
+        frame = "x".join(str(size) for size in sizes)
+        raise LangError(f"a {frame} frame is too large (at most {MAX_FRAME_CELLS} cells)", pos)
 
 
 def evaluate_layers(layers: Sequence[s.Expr], patterns: Mapping[str, Shape]) -> Pattern3:
@@ -120,6 +124,9 @@ def evaluate_layers(layers: Sequence[s.Expr], patterns: Mapping[str, Shape]) -> 
                 f"a layer of a 3D pattern must be square, not a {_kind(flat)}", layer.pos
             )
         flats.append(flat)
+    if flats:  # the layers are padded to a common frame
+        sizes = (max(f.width for f in flats), max(f.height for f in flats), len(flats))
+        _check_frame(*sizes, pos=layers[0].pos)
     return Pattern3.from_layers(flats)
 
 
@@ -242,7 +249,7 @@ class Problem:
     """A declared problem: its board and tiles, and the tiling problem they make.
 
     ``tiling`` is None when the problem has no solution for a reason found while building
-    it (``impossible`` says which): a tile that must be used is larger than the board.
+    it: a tile that must be used is larger than the board (``blocked`` is its name).
     """
 
     name: str
@@ -251,7 +258,7 @@ class Problem:
     tiles: list[TileDef]
     names: list[str]
     tiling: Tiling | None
-    impossible: str | None = None
+    blocked: str | None = None
 
 
 def build_problem(
@@ -273,7 +280,7 @@ def build_problem(
     names: list[str] = []
     seen: dict[str, int] = {}
     library: list[Tile] = []
-    impossible = None
+    blocked = None
     for number, tile in enumerate(tiles, 1):
         base = tile.name if tile.name is not None else f"#{number}"
         seen[base] = seen.get(base, 0) + 1
@@ -288,15 +295,15 @@ def build_problem(
         with located(tile.pos):
             made = Tile(tile.shape, label, tile.multiplicity, tile.symmetry)
         if made.size > board_size:
-            if tile.lo > 0 and impossible is None:
-                impossible = f"tile {label!r} has {made.size} cells, the board only {board_size}"
+            if tile.lo > 0 and blocked is None:
+                blocked = label
             continue
         library.append(made)
     tiling = None
-    if impossible is None:
+    if blocked is None:
         with located(pos):
             tiling = Tiling(board, library, interchangeable=interchangeable)
-    return Problem(name, pos, board, tiles, names, tiling, impossible)
+    return Problem(name, pos, board, tiles, names, tiling, blocked)
 
 
 # --------------------------------------------------------------------------- pictures

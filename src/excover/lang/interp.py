@@ -36,10 +36,10 @@ from excover.lang.evaluate import (
     tile_defs,
 )
 from excover.lang.parser import Program
+from excover.problem import ExactCover
 
 if TYPE_CHECKING:
-    from excover.problem import ExactCover
-    from excover.tiling import Tiling, TilingSolution
+    from excover.tiling import TilingSolution
     from excover.tiling.tile import Shape
 
 __all__ = ["Interpreter"]
@@ -180,18 +180,21 @@ class Interpreter:
 
     def _dimacs(self, st: s.Dimacs) -> None:
         problem = self._find(st.name)
-        tiling = self._tiling(problem, st.pos)
+        cover = self._cover(problem)
         with located(st.pos):
             try:
-                tiling.problem.write_dimacs(st.path)
+                cover.write_dimacs(st.path)
             except OSError as exc:
                 raise LangError(f"cannot write {st.path}: {exc.strerror or exc}", st.pos) from None
         self._record(st.pos, "dimacs", problem=problem.name, path=st.path)
 
-    def _tiling(self, problem: Problem, pos: Pos) -> Tiling:
-        if problem.tiling is None:
-            raise LangError(f"problem {problem.name!r} has no solution: {problem.impossible}", pos)
-        return problem.tiling
+    def _cover(self, problem: Problem) -> ExactCover:
+        """The exact cover problem of a problem; when a tile that must be used is larger
+        than the board, one whose only item is that tile's, which no option covers (its
+        SAT encoding is the empty clause: no tiling, as count and solve say)."""
+        if problem.tiling is not None:
+            return problem.tiling.problem
+        return ExactCover(primary=[str(problem.blocked)])
 
     def _emc_size(self, problem: Problem) -> None:
         if self.debug and problem.tiling is not None:

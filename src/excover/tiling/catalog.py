@@ -9,10 +9,12 @@ not typed in.
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Iterable, Mapping
 
 import numpy as np
 
+from excover.errors import UsageError
 from excover.tiling.grids import CUBE, GRIDS, SQUARE, Coords, Grid, Group
 from excover.tiling.pattern import Pattern, Pattern3
 from excover.tiling.polyform import HexPattern, TrianglePattern
@@ -51,7 +53,17 @@ def _canonical(grid: Grid, group: Group, cells: Coords) -> bytes:
 def polyforms(grid: Grid | str, n: int, symmetry: str = "all") -> list[Coords]:
     """Every shape of ``n`` connected cells of ``grid``, one per class up to ``symmetry``
     (``"all"``, ``"rotations"`` or ``"none"``), each normalised, in a fixed order."""
-    grid = GRIDS[grid] if isinstance(grid, str) else grid
+    size = n
+    if isinstance(grid, str):
+        if grid not in GRIDS:
+            raise UsageError(f"unknown grid {grid!r}; choose one of {', '.join(GRIDS)}")
+        grid = GRIDS[grid]
+    try:
+        n = operator.index(n)
+    except TypeError:
+        n = 0
+    if n < 1:
+        raise UsageError(f"a polyform has a positive number of cells, not {size!r}")
     group = grid.group(symmetry)
     start = (1, 0, 0) if grid.name == "triangle" else (0,) * grid.dimension
     layer = {_canonical(grid, group, np.array([start], dtype=np.int64)): [start]}

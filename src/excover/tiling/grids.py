@@ -75,6 +75,10 @@ class Isometry:
 
     def __call__(self, cell: Sequence[int]) -> tuple[int, ...]:
         """The image of one cell."""
+        if len(cell) != len(self.offset):
+            raise UsageError(
+                f"{self.name} acts on cells of {len(self.offset)} coordinates, not {tuple(cell)}"
+            )
         return tuple(
             sum(m * c for m, c in zip(row, cell, strict=True)) + t
             for row, t in zip(self.matrix, self.offset, strict=True)
@@ -127,6 +131,8 @@ class Group:
     def __init__(self, name: str, elements: Iterable[Isometry]) -> None:
         unique: list[Isometry] = []
         for element in elements:
+            if not isinstance(element, Isometry):
+                raise UsageError(f"group {name!r}: {element!r} is not an Isometry")
             if element not in unique:
                 unique.append(element)
         if not unique:

@@ -59,13 +59,16 @@ class _ArrayPattern:
     def constant(cls, *shape_and_value: int | bool) -> Self:
         """A pattern of the given frame size, all cells (``value=True``) or all holes."""
         sizes, value = cls._sizes(shape_and_value)
-        return cls(np.full(sizes, bool(value)))
+        return cls(_frame(sizes, bool(value)))
 
     @classmethod
     def _sizes(cls, args: Sequence[int | bool]) -> tuple[tuple[int, ...], bool]:
         if len(args) not in (cls.dimension, cls.dimension + 1):
             raise UsageError(f"{cls.__name__}.constant takes {cls.dimension} sizes and a value")
-        sizes = tuple(int(v) for v in args[: cls.dimension])
+        try:
+            sizes = tuple(int(v) for v in args[: cls.dimension])
+        except (TypeError, ValueError):
+            raise UsageError(f"the sizes of a {cls.__name__} must be integers: {args}") from None
         if any(v < 0 for v in sizes):
             raise UsageError(f"negative size {sizes} for a {cls.__name__}")
         value = bool(args[cls.dimension]) if len(args) > cls.dimension else True
@@ -75,7 +78,13 @@ class _ArrayPattern:
     def from_cells(cls, cells: Iterable[Sequence[int]], size: Sequence[int] | None = None) -> Self:
         """A pattern holding the given cells (non-negative coordinates); its frame is
         ``size`` when given, else the smallest box from the origin holding the cells."""
-        coords = np.array([tuple(int(v) for v in cell) for cell in cells], dtype=np.int64)
+        try:
+            listed = [tuple(int(v) for v in cell) for cell in cells]
+            coords = np.array(listed, dtype=np.int64)
+        except (TypeError, ValueError, OverflowError):
+            raise UsageError(f"the cells of a {cls.__name__} must be integer tuples") from None
+        if any(len(cell) != cls.dimension for cell in listed):
+            raise UsageError(f"a cell of a {cls.__name__} has {cls.dimension} coordinates")
         coords = coords.reshape(-1, cls.dimension)
         if len(coords) and coords.min() < 0:
             raise UsageError(f"negative coordinate in the cells of a {cls.__name__}")
@@ -86,7 +95,7 @@ class _ArrayPattern:
             if len(size) != cls.dimension or any(a < b for a, b in zip(size, extent, strict=True)):
                 raise UsageError(f"the frame {tuple(size)} does not hold the cells given")
             extent = tuple(int(v) for v in size)
-        array = np.zeros(extent, dtype=bool)
+        array = _frame(extent)
         array[tuple(coords.T)] = True
         return cls(array)
 
@@ -167,7 +176,7 @@ class _ArrayPattern:
         box outside the frame are holes."""
         if any(s < 0 for s in sizes):
             raise UsageError(f"negative crop size {tuple(sizes)}")
-        result = np.zeros(tuple(sizes), dtype=bool)
+        result = _frame(tuple(sizes))
         source = []
         target = []
         for start, size, extent in zip(origin, sizes, self.shape, strict=True):
@@ -192,6 +201,8 @@ class _ArrayPattern:
     def apply(self, isometry: Isometry) -> Self:
         """The image of the pattern by an isometry of its grid, its frame mapped onto the
         image of the frame (so a quarter turn swaps width and height)."""
+        if not isinstance(isometry, Isometry):
+            raise UsageError(f"apply needs an Isometry, not {isometry!r}")
         if isometry.grid != self.grid.name:
             raise UsageError(
                 f"the isometry {isometry.name} acts on the {isometry.grid} grid, "
@@ -231,9 +242,19 @@ class _ArrayPattern:
 def _padded(array: BoolArray, shape: tuple[int, ...]) -> BoolArray:
     if array.shape == shape:
         return array
-    result = np.zeros(shape, dtype=bool)
+    result = _frame(shape)
     result[tuple(slice(0, s) for s in array.shape)] = array
     return result
+
+
+def _frame(sizes: tuple[int, ...], value: bool = False) -> BoolArray:
+    """A new array of the given sizes, every entry ``value``; a frame too large for numpy
+    or for memory is a UsageError (numpy raises ValueError or MemoryError)."""
+    try:
+        return np.full(sizes, value, dtype=bool) if value else np.zeros(sizes, dtype=bool)
+    except (ValueError, MemoryError):
+        frame = "x".join(str(size) for size in sizes)
+        raise UsageError(f"a {frame} frame is too large to hold in memory") from None
 
 
 def _parse_rows(text: str, source: str, first_line: int = 1) -> list[list[bool]]:

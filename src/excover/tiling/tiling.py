@@ -86,6 +86,8 @@ class Tiling:
         if len(coords) == 0:
             raise UsageError("the board has no cells")
         self.cells: Coords = coords
+        if isinstance(tiles, Tile) or not isinstance(tiles, Iterable):
+            raise UsageError(f"the tiles must be a list of Tile objects, not {tiles!r}")
         self.tiles = _named(list(tiles), self.grid, len(coords), interchangeable)
         self._cell_names = [self.grid.cell_name(cell) for cell in coords]
         self._blocks: list[_Block] = []
@@ -108,7 +110,7 @@ class Tiling:
         problem = ExactCover(primary=primary, secondary=secondary)
         for tile in with_item:
             if (tile.lo, tile.hi) not in ((1, 1), (0, 1)):
-                problem.set_multiplicity(str(tile.name), tile.lo, _hi(tile, len(self.cells)))
+                problem.set_multiplicity(str(tile.name), *_bounds(tile, len(self.cells)))
         position = {name: number for number, name in enumerate(problem.items)}
         finder = _CellFinder(self.grid, self.cells)
         rows: list[IntArray] = []
@@ -236,9 +238,14 @@ class Tiling:
         )
 
 
-def _hi(tile: Tile, board_size: int) -> int:
-    """A tile's upper bound, or when unbounded the most copies that fit on the board."""
-    return tile.hi if tile.hi is not None else max(board_size // tile.size, tile.lo, 1)
+def _bounds(tile: Tile, board_size: int) -> tuple[int, int]:
+    """A tile's multiplicity range for the engines, with bounds beyond the number of copies
+    that fit on the board brought down to it (plus one for a lower bound, which stays out
+    of reach): unbounded and huge ranges then stay within the engines' integers."""
+    fit = board_size // tile.size
+    lo = min(tile.lo, fit + 1)
+    hi = fit if tile.hi is None else min(tile.hi, fit)
+    return lo, max(hi, lo, 1)
 
 
 def _named(tiles: list[Tile], grid: Grid, board_size: int, merge: bool) -> list[Tile]:
@@ -293,8 +300,12 @@ class _CellFinder:
     def __init__(self, grid: Grid, cells: Coords) -> None:
         self.grid = grid
         self.low = cells.min(axis=0)
-        extent = cells.max(axis=0) - self.low + 1
-        self.index = np.full(tuple(int(v) for v in extent), -1, dtype=np.int64)
+        extent = tuple(int(v) for v in cells.max(axis=0) - self.low + 1)
+        try:
+            self.index = np.full(extent, -1, dtype=np.int64)
+        except (ValueError, MemoryError):  # only far-apart cells of a frameless grid
+            box = "x".join(str(v) for v in extent)
+            raise UsageError(f"the board's cells span a {box} box, too large to index") from None
         self.index[tuple((cells - self.low).T)] = np.arange(len(cells))
         self.mask = self.index >= 0
 
