@@ -14,6 +14,12 @@ extensions = [
         ["src/excover/zdd/_store.pyx"],
         extra_compile_args=["-O3"],
     ),
+    Extension(  # OpenMP: the frontier count shares each layer among threads
+        "excover.zdd._frontier",
+        ["src/excover/zdd/_frontier.pyx"],
+        extra_compile_args=["-O3", "-fopenmp"],
+        extra_link_args=["-fopenmp"],
+    ),
     Extension(
         "excover.puzzles._grid",
         ["src/excover/puzzles/_grid.pyx"],

@@ -238,6 +238,10 @@ def count_tasks(problem: ExactCover, args: argparse.Namespace) -> int:
 
     method, options = _options(args)
     started = time.monotonic()
+    if method == "zdd" and args.checkpoint is None and args.tasks is None and not args.timeout:
+        status = _frontier_count(problem, args, started)
+        if status is not None:
+            return status
     deadline = None if args.timeout is None else started + args.timeout
     digest = fingerprint(problem)
     path = None if args.checkpoint is None else Path(args.checkpoint)
@@ -294,6 +298,36 @@ def count_tasks(problem: ExactCover, args: argparse.Namespace) -> int:
             bar.draw(done_size, _detail(state), finished=state.complete)
             bar.close()
     return _report(state, args, stopped_by, resumed, time.monotonic() - started)
+
+
+def _frontier_count(problem: ExactCover, args: argparse.Namespace, started: float) -> int | None:
+    """Count a problem the frontier count suits on ``--workers`` threads (see
+    :mod:`excover.zdd.frontier`) and print it; None when it does not suit."""
+    from excover.zdd import frontier
+
+    workers = args.workers or 1
+    try:
+        total = frontier.count(problem, workers)
+    except KeyboardInterrupt:
+        print("excover: interrupted; nothing counted", file=sys.stderr)
+        return 130
+    if total is None:
+        return None
+    seconds = time.monotonic() - started
+    stats = {"solutions": total, "seconds": seconds, "method": "zdd", "workers": workers}
+    if args.json:
+        print(json.dumps({"count": total, "complete": True, "stats": stats}))
+    else:
+        print(total)
+    sys.stdout.flush()
+    if args.stats:
+        lines = [
+            f"solutions: {total}",
+            f"time: {seconds:.3f} s",
+            f"method: zdd (frontier count over DXZ's states, {workers} threads)",
+        ]
+        print("\n".join(lines), file=sys.stderr)
+    return 0
 
 
 def _detail(state: Checkpoint) -> str:

@@ -306,9 +306,20 @@ def count(
 ) -> int:
     """The number of solutions, counted as ``tasks`` subproblems on ``workers`` processes
     (default 1, in this process) or on ``executor`` (a concurrent.futures Executor or a
-    Dask Client). The same exact int whatever the workers."""
+    Dask Client). The same exact int whatever the workers.
+
+    With ``method="zdd"``, no ``tasks`` and no ``executor``, a problem the frontier count
+    suits (:mod:`excover.zdd.frontier`) is counted on ``workers`` threads instead: DXZ's
+    states are shared by all its subtrees, so subproblems would each redo most of them.
+    """
     n = 1 if workers is None else check_workers(workers)
     check_task_options(method, dict(options or {}))
+    if method == "zdd" and tasks is None and executor is None:
+        from excover.zdd import frontier
+
+        counted = frontier.count(problem, n)
+        if counted is not None:
+            return counted
     subproblems = _subproblems(problem, method, workers, executor, tasks)
     runs = run_tasks(problem, subproblems, method, options, workers=n, executor=executor)
     return sum(done[1].total for done in runs if done is not None)

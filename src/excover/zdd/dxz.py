@@ -148,10 +148,15 @@ def _rename(family: Family, order: list[int]) -> Family:
 
 
 def count(problem: ExactCover) -> int:
-    """The number of solutions, counted on the DXZ family (exact, however large).
+    """The number of solutions (exact, however large): by the frontier count over DXZ's
+    states when the problem suits it (:mod:`excover.zdd.frontier`: tilings and the like,
+    faster and lighter, no ZDD built), otherwise on the DXZ family, which lives in a
+    private manager freed on return."""
+    from excover.zdd import frontier
 
-    The family lives in a private manager, freed on return.
-    """
+    counted = frontier.count(problem)
+    if counted is not None:
+        return counted
     family = run_dxz(problem, search_manager()).family
     assert family is not None  # no budget, so the search ran to its end
     return family.count()
