@@ -9,7 +9,9 @@ cost of counting by subproblems (split included) against the plain count, and th
 speed-up that N idle cores would give (the split, then the subproblems' measured CPU
 times scheduled biggest first, as the pool does; its start-up left out). Cases: Knuth's
 ``pento6x10.dlx`` and ``queens14.dlx`` by dancing links, and the domino tilings of
-``dominos_c4_22x22`` (combine's ring) counted by DXZ.
+combine's ring ``dominos_c4_22x22``, its large camel and the Euler shape by
+``method="zdd"``, which runs the frontier count over DXZ's states on N threads (no
+subproblems: those columns show "-").
 
 Estimates: for each of Knuth's files with a node count in its MANIFEST.md, the mean of
 ``--samples`` random probes against DLX1's node count (the ratio estimate / truth), and
@@ -33,6 +35,7 @@ from excover import ExactCover
 from excover.parallel import split
 from excover.parallel.run import default_tasks, run_tasks
 from excover.puzzles.queens import queens
+from excover.zdd import frontier
 
 __all__ = ["main"]
 
@@ -79,11 +82,22 @@ def dominoes() -> ExactCover:
     return shape_dominoes(SHARED / "dominos_c4_22x22.txt")
 
 
-#: The cases of the speed-up table: name, problem builder, method.
+def caml_large() -> ExactCover:
+    return shape_dominoes(SHARED / "caml_large.txt")
+
+
+def euler() -> ExactCover:
+    return shape_dominoes(SHARED / "euler_30x27.txt")
+
+
+#: The cases of the speed-up table: name, problem builder, method. The domino counts by
+#: ``method="zdd"`` run the frontier count on threads (:mod:`excover.zdd.frontier`).
 CASES: dict[str, tuple[Callable[[], ExactCover], str]] = {
     "pento6x10": (pento6x10, "dlx"),
     "queens14": (queens14, "dlx"),
     "dominos_c4_22x22": (dominoes, "zdd"),
+    "caml_large": (caml_large, "zdd"),
+    "euler_30x27": (euler, "zdd"),
 }
 
 
@@ -147,6 +161,9 @@ def speedup(names: list[str], workers: int) -> None:
     for name in names:
         build, method = CASES[name]
         problem = build()
+        if method == "zdd" and frontier.suits(problem):
+            threaded(name, problem, workers)
+            continue
         tasks = default_tasks(method, workers, None)
         plain, plain_cpu = cpu(partial(problem.count, method=method))
         _, plain_seconds = timed(partial(problem.count, method=method))
@@ -163,6 +180,22 @@ def speedup(names: list[str], workers: int) -> None:
             f"| {overhead:.2f} | {ideal:.2f}x |",
             flush=True,
         )
+
+
+def threaded(name: str, problem: ExactCover, workers: int) -> None:
+    """A row of the speed-up table for a count by the frontier count on threads: the
+    plain count is the same count on one thread, and there are no subproblems."""
+    plain, plain_seconds = timed(partial(problem.count, method="zdd"))
+    one, one_seconds = timed(partial(problem.count, method="zdd", workers=1))
+    many, many_seconds = timed(partial(problem.count, method="zdd", workers=workers))
+    if not plain == one == many:
+        raise SystemExit(f"{name}: counts differ: {plain}, {one}, {many}")
+    print(
+        f"| {name} | zdd (threads) | {plain:,} | - | {plain_seconds:.2f} s "
+        f"| {one_seconds:.2f} s | {many_seconds:.2f} s | {plain_seconds / many_seconds:.2f}x "
+        "| - | - |",
+        flush=True,
+    )
 
 
 def manifest_nodes() -> dict[str, int]:
