@@ -20,9 +20,13 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import signal
 import sys
+import threading
 import time
+from collections.abc import Callable, Generator
 from pathlib import Path
+from types import FrameType
 from typing import TYPE_CHECKING, Any, TextIO
 
 from excover.errors import UsageError
@@ -31,6 +35,7 @@ from excover.problem import ExactCover
 if TYPE_CHECKING:
     from excover.dlx import Search
     from excover.parallel.checkpoint import Checkpoint
+    from excover.parallel.run import TaskResult
 
 __all__ = [
     "ProgressBar",
@@ -253,9 +258,7 @@ def count_tasks(problem: ExactCover, args: argparse.Namespace) -> int:
     sizes = [sub.size for sub in state.subproblems]
     show = args.progress if args.progress is not None else sys.stderr.isatty()
     bar = ProgressBar(sys.stderr, sum(sizes)) if show else None
-    done_size = sum(sizes[index] for index in state.done)
     earlier = state.seconds
-    saved = time.monotonic()
     stopped_by: str | None = None
 
     def save() -> None:
@@ -263,6 +266,7 @@ def count_tasks(problem: ExactCover, args: argparse.Namespace) -> int:
         state.save()
 
     save()  # at once: a FILE that cannot be written fails before the work, not after it
+    ctrl_c = _DeferredCtrlC()
     runs = run_tasks(
         problem,
         state.subproblems,
@@ -273,31 +277,82 @@ def count_tasks(problem: ExactCover, args: argparse.Namespace) -> int:
         deadline=None if deadline is None else time.time() + deadline - time.monotonic(),
     )
     try:
-        for finished in runs:
-            if finished is not None and finished[1].complete:
-                index, result = finished
-                state.done[index] = (result.total, result.nodes)
-                done_size += sizes[index]
-            if bar is not None:
-                bar.draw(done_size, _detail(state))
-            now = time.monotonic()
-            if deadline is not None and now >= deadline and not state.complete:
-                stopped_by = "timeout"
-                break
-            if now - saved >= args.checkpoint_every:
-                save()
-                saved = now
-        if not state.complete and stopped_by is None:
-            stopped_by = "timeout"  # the last subproblems stopped at the deadline
+        with ctrl_c:
+            stopped_by = _collect(runs, state, sizes, bar, deadline, args, save, ctrl_c)
     except KeyboardInterrupt:
         stopped_by = "interrupt"
     finally:
         runs.close()
         save()
         if bar is not None:
+            done_size = sum(sizes[index] for index in state.done)
             bar.draw(done_size, _detail(state), finished=state.complete)
             bar.close()
     return _report(state, args, stopped_by, resumed, time.monotonic() - started)
+
+
+class _DeferredCtrlC:
+    """Within the block, a first Ctrl-C only sets ``pressed`` (the loop then stops at its
+    next tick, at most :data:`~excover.parallel.run.TICK` seconds later); a second one
+    raises. A KeyboardInterrupt raised anywhere could land inside the process pool's own
+    locks and hang its shutdown. Left alone off the main thread or when the program has
+    its own SIGINT handler."""
+
+    def __init__(self) -> None:
+        self.pressed = False
+        self._installed = False
+
+    def _note(self, signum: int, frame: FrameType | None) -> None:
+        if self.pressed:
+            raise KeyboardInterrupt
+        self.pressed = True
+
+    def __enter__(self) -> _DeferredCtrlC:
+        if (
+            signal.getsignal(signal.SIGINT) is signal.default_int_handler
+            and threading.current_thread() is threading.main_thread()
+        ):
+            signal.signal(signal.SIGINT, self._note)
+            self._installed = True
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._installed:
+            signal.signal(signal.SIGINT, signal.default_int_handler)
+
+
+def _collect(
+    runs: Generator[tuple[int, TaskResult] | None],
+    state: Checkpoint,
+    sizes: list[float],
+    bar: ProgressBar | None,
+    deadline: float | None,
+    args: argparse.Namespace,
+    save: Callable[[], None],
+    ctrl_c: _DeferredCtrlC,
+) -> str | None:
+    """Take the finished subproblems into ``state`` as they come, drawing the bar and
+    saving the checkpoint now and then; what stopped the run early, or None."""
+    done_size = sum(sizes[index] for index in state.done)
+    saved = time.monotonic()
+    for finished in runs:
+        if ctrl_c.pressed:
+            return "interrupt"
+        if finished is not None and finished[1].complete:
+            index, result = finished
+            state.done[index] = (result.total, result.nodes)
+            done_size += sizes[index]
+        if bar is not None:
+            bar.draw(done_size, _detail(state))
+        now = time.monotonic()
+        if deadline is not None and now >= deadline and not state.complete:
+            return "timeout"
+        if now - saved >= args.checkpoint_every:
+            save()
+            saved = now
+    if ctrl_c.pressed:
+        return "interrupt"
+    return None if state.complete else "timeout"  # the last subproblems stopped at the deadline
 
 
 def _frontier_count(problem: ExactCover, args: argparse.Namespace, started: float) -> int | None:
