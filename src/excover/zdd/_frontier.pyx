@@ -183,65 +183,84 @@ cdef class _Run:
         free(self.status)
 
 
+cdef void send(_Run run, int t, int64_t i, int64_t n_items, const long long[:] starts,
+               const unsigned long long[:] masks) noexcept nogil:
+    """Phase 1 of layer i for thread t: every state it owns in layer i through item i's
+    options, the new states posted to their owners (or added to t's total)."""
+    cdef int T = run.threads, shift
+    cdef Table* table = &run.tables[t * RING + i % RING]
+    cdef uint64_t slot, bits, grown
+    cdef int64_t a, next_layer
+    cdef u128 c, before
+    for slot in range(table.mask + 1):
+        bits = table.entries[slot].bits
+        if bits == EMPTY:
+            continue
+        c = table.entries[slot].count
+        for a in range(starts[i], starts[i + 1]):
+            if bits & masks[a]:
+                continue
+            grown = bits | masks[a]
+            shift = trailing_zeros(~grown)
+            next_layer = i + shift
+            if next_layer >= n_items:
+                before = run.totals[t]
+                run.totals[t] = before + c
+                if run.totals[t] < before:
+                    run.status[t] = 1
+            elif post(&run.boxes[t * T + owner(grown >> shift, next_layer, T)],
+                      grown >> shift, next_layer, c) < 0:
+                run.status[t] = -1
+    table_clear(table)
+
+
+cdef void file_mail(_Run run, int t) noexcept nogil:
+    """Phase 2 for thread t: the posts addressed to it, added to its own tables."""
+    cdef int T = run.threads, u, failed
+    cdef int64_t p
+    cdef Mailbox* box
+    for u in range(T):
+        box = &run.boxes[u * T + t]
+        for p in range(box.n):
+            failed = table_add(
+                &run.tables[t * RING + box.posts[p].layer % RING],
+                box.posts[p].bits, box.posts[p].count,
+            )
+            if failed != 0:
+                run.status[t] = failed
+        box.n = 0
+
+
 def count(int n_items, const long long[:] starts, const unsigned long long[:] masks,
           int threads=1):
     """The number of solutions, or None when it does not fit in 128 bits.
 
     Item i's options are ``masks[starts[i]:starts[i + 1]]``: bit k of a mask is item
-    i + k (bit 0, item i itself, always set). ``threads`` OpenMP threads share the work.
+    i + k (bit 0, item i itself, always set). ``threads`` OpenMP threads share the work;
+    one thread runs without OpenMP at all (so a process forked from one that used OpenMP,
+    such as a worker of a process pool, can count safely).
     """
     if threads < 1:
         raise ValueError("threads must be at least 1")
     if starts.shape[0] != n_items + 1:
         raise ValueError("one start per item, and one more")
     cdef _Run run = _Run(threads)
-    cdef int T = threads, t, u, shift, failed = 0
-    cdef int64_t i, next_layer, a, p
-    cdef uint64_t bits, grown, slot
-    cdef u128 c, before, total = 0
-    cdef Table* table
-    cdef Mailbox* box
+    cdef int T = threads, t
+    cdef int64_t i
+    cdef u128 before, total = 0
     if n_items == 0:
         return 1
     run.status[0] = table_add(&run.tables[owner(0, 0, T) * RING], 0, 1)
     for i in range(n_items):
-        # phase 1: each thread sends the states it owns in layer i through item i's options
-        for t in prange(T, nogil=True, num_threads=T, schedule="static", chunksize=1):
-            table = &run.tables[t * RING + i % RING]
-            for slot in range(table.mask + 1):
-                bits = table.entries[slot].bits
-                if bits == EMPTY:
-                    continue
-                c = table.entries[slot].count
-                for a in range(starts[i], starts[i + 1]):
-                    if bits & masks[a]:
-                        continue
-                    grown = bits | masks[a]
-                    shift = trailing_zeros(~grown)
-                    next_layer = i + shift
-                    if next_layer >= n_items:
-                        before = run.totals[t]
-                        run.totals[t] = before + c
-                        if run.totals[t] < before:
-                            run.status[t] = 1
-                    else:
-                        grown = grown >> shift
-                        u = owner(grown, next_layer, T)
-                        if post(&run.boxes[t * T + u], grown, next_layer, c) < 0:
-                            run.status[t] = -1
-            table_clear(table)
-        # phase 2: each thread files the posts addressed to it in its own tables
-        for t in prange(T, nogil=True, num_threads=T, schedule="static", chunksize=1):
-            for u in range(T):
-                box = &run.boxes[u * T + t]
-                for p in range(box.n):
-                    failed = table_add(
-                        &run.tables[t * RING + box.posts[p].layer % RING],
-                        box.posts[p].bits, box.posts[p].count,
-                    )
-                    if failed != 0:
-                        run.status[t] = failed
-                box.n = 0
+        if T == 1:
+            with nogil:
+                send(run, 0, i, n_items, starts, masks)
+                file_mail(run, 0)
+        else:
+            for t in prange(T, nogil=True, num_threads=T, schedule="static", chunksize=1):
+                send(run, t, i, n_items, starts, masks)
+            for t in prange(T, nogil=True, num_threads=T, schedule="static", chunksize=1):
+                file_mail(run, t)
         for t in range(T):
             if run.status[t] == -1:
                 raise MemoryError("the frontier count ran out of memory")
