@@ -112,6 +112,16 @@ class _ArrayPattern:
         return tuple(int(v) for v in self._array.shape)
 
     @property
+    def width(self) -> int:
+        """The frame's size along x."""
+        return self.shape[0]
+
+    @property
+    def height(self) -> int:
+        """The frame's size along y."""
+        return self.shape[1]
+
+    @property
     def size(self) -> int:
         """The number of cells."""
         return int(self._array.sum())
@@ -322,16 +332,6 @@ class Pattern(_ArrayPattern):
         """A pattern from a text file holding ASCII art (see :meth:`from_ascii`)."""
         return cls.from_ascii(*read_text(path))
 
-    @property
-    def width(self) -> int:
-        """The frame's size along x."""
-        return self.shape[0]
-
-    @property
-    def height(self) -> int:
-        """The frame's size along y."""
-        return self.shape[1]
-
     def set(self, x: int, y: int, value: bool = True) -> Self:
         """The pattern with cell ``(x, y)`` made a cell (or a hole); it must be in the frame."""
         if not (0 <= x < self.width and 0 <= y < self.height):
@@ -419,16 +419,6 @@ class Pattern3(_ArrayPattern):
     def read(cls, path: str | os.PathLike[str]) -> Self:
         """A 3D pattern from a text file holding its layers (see :meth:`from_ascii`)."""
         return cls.from_ascii(*read_text(path))
-
-    @property
-    def width(self) -> int:
-        """The frame's size along x."""
-        return self.shape[0]
-
-    @property
-    def height(self) -> int:
-        """The frame's size along y."""
-        return self.shape[1]
 
     @property
     def depth(self) -> int:
