@@ -1,6 +1,6 @@
 """Benchmark the dancing-links engine on Knuth's inputs, against his DLX1's statistics.
 
-Runs every ``.dlx`` file of Knuth's benchmark directory (``../shared/benchmarks/knuth``
+Runs every ``.dlx`` file of Knuth's benchmark directory (``tests/data/knuth``
 from the repository root, or ``--dir``) except those its MANIFEST.md marks as too many for
 plain DLX, plus a few larger instances built here with the :class:`~excover.ExactCover`
 API, and prints one row per instance: the algorithm used, solutions, nodes, updates, time,
@@ -24,12 +24,14 @@ from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 
+from _data import KNUTH_DATA
+
 from excover import ExactCover, Search
 from excover.puzzles.queens import queens
 
 __all__ = ["main"]
 
-DEFAULT_DIR = Path(__file__).resolve().parents[2] / "shared" / "benchmarks" / "knuth"
+DEFAULT_DIR = KNUTH_DATA
 
 #: Instances that took DLX1 at least this long (seconds) are "large".
 LARGE_SECONDS = 1.0

@@ -31,6 +31,8 @@ from functools import partial
 from pathlib import Path
 from typing import NamedTuple
 
+from _data import COMBINE_DATA, KNUTH_DATA
+
 from excover import ExactCover
 from excover.parallel import split
 from excover.parallel.run import default_tasks, run_tasks
@@ -40,8 +42,8 @@ from excover.zdd import frontier
 __all__ = ["main"]
 
 ROOT = Path(__file__).resolve().parents[1]
-SHARED = ROOT.parent / "shared" / "benchmarks"
-KNUTH_DIRS = [SHARED / "knuth", ROOT / "tests" / "data" / "knuth", ROOT / "examples"]
+SHARED = COMBINE_DATA
+KNUTH_DIRS = [KNUTH_DATA]
 
 
 def knuth_file(name: str) -> Path | None:

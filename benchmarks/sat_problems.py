@@ -1,6 +1,6 @@
 """The problems the SAT benchmarks run on, built here so the benchmarks stand alone.
 
-Knuth's files (Scott's pentomino problem, the 6x10 pentomino box) are read from the shared
+Knuth's files (Scott's pentomino problem, the 6x10 pentomino box) are read from the repository's
 benchmark directory; 16 queens comes from ``excover.puzzles.queens`` and the large board, a
 20x20 square packed with the 12 pentominoes once each and any number of dominoes, from the
 tiling library.
@@ -9,7 +9,8 @@ tiling library.
 from __future__ import annotations
 
 from collections.abc import Callable
-from pathlib import Path
+
+from _data import KNUTH_DATA
 
 from excover import ExactCover
 from excover.puzzles.queens import queens
@@ -17,7 +18,7 @@ from excover.tiling import Pattern, Tile, Tiling, pentominoes
 
 __all__ = ["KNUTH_DIR", "board", "problems", "queens"]
 
-KNUTH_DIR = Path(__file__).resolve().parents[2] / "shared" / "benchmarks" / "knuth"
+KNUTH_DIR = KNUTH_DATA
 
 
 def board(size: int) -> ExactCover:

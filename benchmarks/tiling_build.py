@@ -6,12 +6,12 @@ Run ``python benchmarks/tiling_build.py [--quick]``. It prints:
    each) reduced to exact cover, in seconds, and as a ratio against storing the same
    options one ``add_option`` call each (the path the reduction took before the bulk
    ``add_options``), measured in the same process.
-2. **Knuth's pentomino files**: each count of ``shared/benchmarks/knuth/MANIFEST.md``
+2. **Knuth's pentomino files**: each count of ``tests/data/knuth/MANIFEST.md``
    obtained end to end by the tiling library (build, then count; the "xq" and "pfix"
    files, whose pieces are restricted to break the board's symmetry, against our exact
    count up to symmetry), next to the time to read and count Knuth's own ``.dlx`` file in
    the same process. ``--quick`` keeps the files DLX1 counts in under a second.
-3. **combine's harder shapes** (``shared/benchmarks/INDEX.md``), skipped with ``--quick``:
+3. **combine's harder shapes** (``tests/data/combine/INDEX.md``), skipped with ``--quick``:
    the 5 x n strips with each pentomino at most once for n = 9..12 (OEIS A246902), the
    fifteen 8x8 boards of penta.cmb, the hooks of a 6x6 and an 8x8 square on the 10x10
    square (522752), the hexominoes' hardest board (``hexa_board_p1``) and the five
@@ -25,8 +25,9 @@ import re
 import time
 from collections.abc import Callable
 from functools import partial
-from pathlib import Path
 from typing import TypeVar
+
+from _data import COMBINE_DATA, KNUTH_DATA
 
 from excover import ExactCover, LimitReached
 from excover.tiling import Pattern, Pattern3, Tile, Tiling, pentominoes, tiles
@@ -34,7 +35,7 @@ from excover.tiling import Pattern, Pattern3, Tile, Tiling, pentominoes, tiles
 __all__ = ["main"]
 
 #: The product side's reference shapes, beside the repository.
-SHARED = Path(__file__).resolve().parents[2] / "shared" / "benchmarks"
+SHARED = COMBINE_DATA
 
 
 T = TypeVar("T")
@@ -69,7 +70,7 @@ def build() -> None:
 def manifest() -> dict[str, tuple[int, bool]]:
     """Knuth's manifest by file name: the solution count, and whether DLX1 took a second
     or more."""
-    text = (SHARED / "knuth" / "MANIFEST.md").read_text(encoding="utf-8")
+    text = (KNUTH_DATA / "MANIFEST.md").read_text(encoding="utf-8")
     rows = re.findall(
         r"^\| (\S+\.dlx)[^|]*\| ([\d,]+) \|[^|]*\|[^|]*\| <?([\d.]+)[^|]*\|$", text, re.MULTILINE
     )
@@ -113,7 +114,7 @@ def count_pentominoes(board: Pattern, up_to_symmetry: bool) -> int:
 
 def count_file(name: str) -> int:
     """Read one of Knuth's files and count its solutions."""
-    return ExactCover.read(SHARED / "knuth" / name).count(method="dlx")
+    return ExactCover.read(KNUTH_DATA / name).count(method="dlx")
 
 
 def hook(k: int) -> Pattern:

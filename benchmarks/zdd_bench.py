@@ -4,8 +4,8 @@ Run from the repository root: ``python benchmarks/zdd_bench.py`` prints a Markdo
 (``--case NAME`` runs one case and prints its JSON line; ``--auto`` adds the comparison of
 ``method="auto"`` with plain DLX and DXZ on every Knuth file, ``--auto-only`` prints only
 that). The shapes come from
-``../shared/benchmarks`` (combine's examples) and Knuth's ``.dlx`` files from
-``../shared/benchmarks/knuth``; expected counts are the ones recorded there.
+``tests/data/combine`` (combine's examples) and Knuth's ``.dlx`` files from
+``tests/data/knuth``; expected counts are the ones recorded there.
 """
 
 from __future__ import annotations
@@ -19,13 +19,15 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from _data import COMBINE_DATA, KNUTH_DATA
+
 from excover import ExactCover
 from excover.zdd import dxz
 
-SHARED = Path(__file__).resolve().parents[2] / "shared" / "benchmarks"
-KNUTH = SHARED / "knuth"
+SHARED = COMBINE_DATA
+KNUTH = KNUTH_DATA
 
-#: Expected counts from ../shared/benchmarks/INDEX.md and knuth/MANIFEST.md.
+#: Expected counts from tests/data/combine/INDEX.md and tests/data/knuth/MANIFEST.md.
 EXPECTED = {
     "caml_large": 32420116341024288,
     "euler_30x27": 971166110121482088250709280,

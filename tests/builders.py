@@ -26,7 +26,8 @@ if TYPE_CHECKING:
     from hypothesis.strategies import SearchStrategy
 
 __all__ = [
-    "SHARED_BENCHMARKS",
+    "COMBINE_DATA",
+    "KNUTH_DATA",
     "Instance",
     "Kind",
     "compositions",
@@ -39,8 +40,11 @@ __all__ = [
     "word_squares",
 ]
 
-#: The product side's reference inputs: ``shared/benchmarks`` beside the repository.
-SHARED_BENCHMARKS = Path(__file__).resolve().parents[2] / "shared" / "benchmarks"
+#: Shapes and puzzles taken from combine's examples, with their counts in ``INDEX.md``.
+COMBINE_DATA = Path(__file__).resolve().parent / "data" / "combine"
+
+#: Knuth's DLX inputs, with DLX1's statistics on them in ``MANIFEST.md``.
+KNUTH_DATA = Path(__file__).resolve().parent / "data" / "knuth"
 
 #: The three families of random instances: plain exact cover with secondary items (X),
 #: colors on secondary items (XCC), and multiplicities on primary items plus colors (MCC).

@@ -12,13 +12,13 @@ from pathlib import Path
 from xml.etree import ElementTree
 
 import pytest
-from builders import SHARED_BENCHMARKS
+from builders import COMBINE_DATA
 
 from excover.cli import main
 from excover.puzzles import killer, sudoku
 from excover.puzzles.cli import Puzzle, read_puzzles
 
-SHARED = SHARED_BENCHMARKS / "sudoku_test.txt"
+SHARED = COMBINE_DATA / "sudoku_test.txt"
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:

@@ -18,14 +18,14 @@ from functools import cache
 from typing import Any
 
 import pytest
-from builders import SHARED_BENCHMARKS
+from builders import COMBINE_DATA
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from excover import ExcoverError, ProblemError, UsageError
 from excover.puzzles import sudoku
 
-SHARED = SHARED_BENCHMARKS / "sudoku_test.txt"
+SHARED = COMBINE_DATA / "sudoku_test.txt"
 
 #: Puzzles known for being hard for solvers that do not search: "Easter Monster" and Arto
 #: Inkala's 2012 puzzle; each has exactly one solution.

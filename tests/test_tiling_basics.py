@@ -6,7 +6,7 @@ import xml.etree.ElementTree as ET
 
 import numpy as np
 import pytest
-from builders import SHARED_BENCHMARKS
+from builders import COMBINE_DATA
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -151,7 +151,7 @@ def test_catalog_sizes() -> None:
 
 
 def test_pentomino_names_match_combine() -> None:
-    text = (SHARED_BENCHMARKS / "pieces_pentominoes.txt").read_text(encoding="utf-8")
+    text = (COMBINE_DATA / "pieces_pentominoes.txt").read_text(encoding="utf-8")
     named = pentominoes()
     for block in text.split("= ")[1:]:
         name, _, drawing = block.partition("\n")

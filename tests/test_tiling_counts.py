@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 
 import pytest
-from builders import SHARED_BENCHMARKS
+from builders import COMBINE_DATA
 
 from excover.tiling import (
     HexPattern,
@@ -22,7 +22,7 @@ from excover.tiling import (
 )
 from excover.zdd import Manager, dxz
 
-BENCH = str(SHARED_BENCHMARKS)
+BENCH = str(COMBINE_DATA)
 
 
 def kasteleyn(m: int, n: int) -> int:
@@ -142,7 +142,7 @@ def test_options_are_numbered_in_dxz_order() -> None:
     builds the family, so ``problem.zdd()`` is the search's own family, not a renaming of
     it into the tile-by-tile order (the small camel's dominoes: 910 nodes, not 388,165);
     each option still decodes to its own placement."""
-    board = Pattern.read(SHARED_BENCHMARKS / "caml_small.txt")
+    board = Pattern.read(COMBINE_DATA / "caml_small.txt")
     tiling = Tiling(board, [Tile(Pattern.from_ascii("**"), multiplicity="any", symmetry="all")])
     problem = tiling.problem
     assert dxz.Run(problem, Manager()).order == list(range(problem.n_options))

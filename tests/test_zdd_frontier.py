@@ -7,7 +7,7 @@ from __future__ import annotations
 import math
 
 import pytest
-from builders import SHARED_BENCHMARKS, Instance, dominoes, instances, walks
+from builders import COMBINE_DATA, Instance, dominoes, instances, walks
 from hypothesis import given, settings
 
 from excover import ExactCover
@@ -51,7 +51,7 @@ def test_the_12x12_square_against_oeis() -> None:
 
 def shape(name: str) -> ExactCover:
     """Domino tilings of one of combine's shapes, cells in reading order."""
-    rows = (SHARED_BENCHMARKS / name).read_text().split()
+    rows = (COMBINE_DATA / name).read_text().split()
     cells = {(r, c) for r, row in enumerate(rows) for c, ch in enumerate(row) if ch == "*"}
     ordered = sorted(cells)
     problem = ExactCover(primary=[f"{r}_{c}" for r, c in ordered])

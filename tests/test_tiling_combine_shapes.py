@@ -1,4 +1,4 @@
-"""The shapes of ``shared/benchmarks`` (taken from combine's examples): counts against the
+"""The shapes of ``tests/data/combine`` (taken from combine's examples): counts against the
 figures of its INDEX.md, and the boards combine only solves, solved and checked.
 
 combine's 3D counts are too high (its reduction lists every piece's identity orientation
@@ -10,7 +10,7 @@ recovered from ours by weighting each tiling by 2 for every piece placed as draw
 from __future__ import annotations
 
 import pytest
-from builders import SHARED_BENCHMARKS
+from builders import COMBINE_DATA
 from test_tiling_counts import kasteleyn
 
 from excover.tiling import (
@@ -28,7 +28,7 @@ from excover.tiling import (
 def blocks(name: str) -> dict[str, list[str]]:
     """The drawings of a multi-shape file: ``= NAME [layerK]`` headers, each followed by
     one block of ASCII art; a name's layers in order (bottom first)."""
-    text = (SHARED_BENCHMARKS / name).read_text(encoding="utf-8")
+    text = (COMBINE_DATA / name).read_text(encoding="utf-8")
     found: dict[str, list[str]] = {}
     for chunk in text.split("= ")[1:]:
         header, _, drawing = chunk.partition("\n")
@@ -69,7 +69,7 @@ def test_catstax(board: int, names: str, expected: int) -> None:
     chosen = [
         Tile(cats[f"{n}_cat"], n, "one", "none" if n == "sage" else "all") for n in names.split()
     ]
-    tiling = Tiling(Pattern.read(SHARED_BENCHMARKS / f"catstax_board_{board}.txt"), chosen)
+    tiling = Tiling(Pattern.read(COMBINE_DATA / f"catstax_board_{board}.txt"), chosen)
     assert tiling.count() == expected
     check(tiling.first())
 
@@ -177,7 +177,7 @@ def test_hexomino_boards_solve(board: str, without: str, heuristic: str) -> None
         for k, p in shapes.items()
         if k != without
     ]
-    tiling = Tiling(Pattern.read(SHARED_BENCHMARKS / f"hexa_board_{board}.txt"), chosen)
+    tiling = Tiling(Pattern.read(COMBINE_DATA / f"hexa_board_{board}.txt"), chosen)
     solution = check(tiling.first(heuristic=heuristic, seed=3))
     assert len(solution) == len(chosen)
 
@@ -186,7 +186,7 @@ def test_boards_are_where_the_index_says() -> None:
     """The shapes read here have the sizes INDEX.md gives (a guard on the readers)."""
     assert solid("pentacubes_board_one_cube_3d.txt").size == 25
     assert solid("catstax_board_43_layers.txt").size == 72
-    assert Pattern.read(SHARED_BENCHMARKS / "hexa_board_p18x15_5x3.txt").size == 210
+    assert Pattern.read(COMBINE_DATA / "hexa_board_p18x15_5x3.txt").size == 210
     assert len(pentacubes()) == 29 and len(flat_pieces("pieces_hexominoes.txt")) == 35
 
 
@@ -203,7 +203,7 @@ DOMINO_BOARDS = {
 @pytest.mark.parametrize("name", list(DOMINO_BOARDS))
 def test_domino_boards_by_zdd(name: str) -> None:
     """combine's large domino boards, counted exactly through the ZDD of all tilings."""
-    board = Pattern.read(SHARED_BENCHMARKS / f"{name}.txt")
+    board = Pattern.read(COMBINE_DATA / f"{name}.txt")
     assert Tiling(board, [Tile("**", "d", "any")]).count(method="zdd") == DOMINO_BOARDS[name]
 
 
