@@ -20,7 +20,6 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
 from types import FrameType
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -40,17 +39,25 @@ _T = TypeVar("_T")
 SLICE = 0.05
 
 
-@dataclass
 class Outcome:
     """What a run found: the method and engine that ran, the count (of the solutions
     counted or listed; None when a stopped method has no partial count), why it stopped
-    early (None: it finished) and its statistics."""
+    early (None: it finished) and its statistics. (A plain class: dataclasses would cost
+    the command's start-up the import of ``inspect``.)"""
 
-    method: str
-    engine: str | None
-    count: int | None
-    stopped_by: str | None
-    stats: dict[str, Any] = field(default_factory=dict)
+    def __init__(
+        self,
+        method: str,
+        engine: str | None,
+        count: int | None,
+        stopped_by: str | None,
+        stats: dict[str, Any] | None = None,
+    ) -> None:
+        self.method = method
+        self.engine = engine
+        self.count = count
+        self.stopped_by = stopped_by
+        self.stats: dict[str, Any] = {} if stats is None else stats
 
 
 def check_method_flags(args: argparse.Namespace, method: str, counting: bool) -> None:

@@ -19,9 +19,9 @@ from typing import TYPE_CHECKING, Any
 
 from excover.cli import common
 from excover.cli.common import add_input, add_json, add_limits
-from excover.lang.errors import LangError, Source
 
 if TYPE_CHECKING:
+    from excover.lang.errors import LangError
     from excover.lang.parser import Program
 
 __all__ = ["add_run_command"]
@@ -81,6 +81,7 @@ def add_run_command(commands: Any) -> None:
 
 
 def _load(path: str) -> Program:
+    from excover.lang.errors import LangError, Source
     from excover.lang.parser import parse, parse_file  # lark: only when a program runs
 
     if path != "-":
@@ -93,6 +94,7 @@ def _load(path: str) -> Program:
 
 
 def _run(args: argparse.Namespace) -> int:
+    from excover.lang.errors import LangError
     from excover.lang.interp import Interpreter
 
     interpreter = Interpreter(debug=args.debug, timing=args.timing, quiet=args.json)

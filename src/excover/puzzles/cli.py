@@ -20,9 +20,8 @@ import math
 import os
 import sys
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from excover.cli import common
 from excover.cli.common import (
@@ -256,8 +255,7 @@ def read_puzzles(text: str, layout: str = "auto", source: str = "<input>") -> li
     return [Puzzle("\n".join(line for _, line in rows), rows[0][0])]
 
 
-@dataclass(frozen=True)
-class Puzzle:
+class Puzzle(NamedTuple):
     """A puzzle's text and the line of its file it starts on (None: the command line)."""
 
     text: str
