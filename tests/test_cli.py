@@ -102,8 +102,12 @@ def queens8_all(queens8: ExactCover) -> list[list[int]]:
 # --------------------------------------------------------------------------- count, solve
 
 
+#: What stderr says about a run of the default method on queens8: the method that ran.
+DLX_NOTE = "excover: method dlx, Algorithm X (mrv)\n"
+
+
 def test_count_prints_the_number_of_solutions(capsys: pytest.CaptureFixture[str]) -> None:
-    assert run(capsys, "count", QUEENS8) == (0, f"{QUEENS8_SOLUTIONS}\n", "")
+    assert run(capsys, "count", QUEENS8) == (0, f"{QUEENS8_SOLUTIONS}\n", DLX_NOTE)
 
 
 def test_count_equals_the_solutions_listed_by_solve(
@@ -123,7 +127,7 @@ def test_solve_text_lists_every_solution_validly(
     capsys: pytest.CaptureFixture[str], queens8: ExactCover, queens8_all: list[list[int]]
 ) -> None:
     status, out, err = run(capsys, "solve", QUEENS8)
-    assert (status, err) == (0, "")
+    assert (status, err) == (0, DLX_NOTE)
     printed = parse_text_solutions(out, queens8)
     assert len(printed) == QUEENS8_SOLUTIONS
     assert all(queens8.is_solution(s) for s in printed)
@@ -133,8 +137,13 @@ def test_solve_text_lists_every_solution_validly(
 def test_solve_json_shape(capsys: pytest.CaptureFixture[str], queens8: ExactCover) -> None:
     status, result = run_json(capsys, "solve", QUEENS8, "--limit", "2")
     assert status == 0
-    assert set(result) == {"solutions", "complete", "heuristic", "seed", "stats"}
-    assert (result["heuristic"], result["seed"]) == ("mrv", None)
+    assert set(result) == {"schema", "command", "method", "engine", "complete", "stopped_by"} | {
+        "solutions",
+        "count",
+        "stats",
+    }
+    assert (result["method"], result["engine"]) == ("dlx", "Algorithm X (mrv)")
+    assert (result["stats"]["heuristic"], result["stats"]["seed"]) == ("mrv", None)
     assert len(result["solutions"]) == 2
     for entry in result["solutions"]:
         assert set(entry) == {"options", "items"}
@@ -143,13 +152,17 @@ def test_solve_json_shape(capsys: pytest.CaptureFixture[str], queens8: ExactCove
     assert {"solutions", "nodes", "updates", "seconds", "complete", "algorithm"} <= set(stats)
     assert stats["solutions"] == 2
     assert result["complete"] is stats["complete"] is False
-    assert stats["stopped_by"] == "max_solutions"
+    assert stats["stopped_by"] == result["stopped_by"] == "limit"
 
 
 def test_count_json_shape(capsys: pytest.CaptureFixture[str]) -> None:
     status, result = run_json(capsys, "count", QUEENS8)
     assert status == 0
-    assert set(result) == {"count", "complete", "heuristic", "seed", "stats"}
+    assert set(result) == {"schema", "command", "method", "engine", "complete", "stopped_by"} | {
+        "count",
+        "stats",
+    }
+    assert (result["schema"], result["command"], result["method"]) == (1, "count", "dlx")
     assert result["complete"] is True
     assert result["stats"]["solutions"] == result["count"]
     assert (result["stats"]["nodes"], result["stats"]["updates"]) == (
@@ -205,6 +218,7 @@ def test_stats_of_solve_count_what_was_printed(capsys: pytest.CaptureFixture[str
     assert out.count("solution ") == 5
     assert stderr_stats(err)["solutions"] == "5"
     assert stderr_stats(err)["search"] == "stopped by --limit"
+    assert "partial" not in err  # --limit asked for 5 solutions: no warning
 
 
 def test_random_heuristic_is_reproducible_with_a_seed(
@@ -214,7 +228,7 @@ def test_random_heuristic_is_reproducible_with_a_seed(
     first = run_json(capsys, *argv)
     second = run_json(capsys, *argv)
     assert first[1]["solutions"] == second[1]["solutions"]
-    assert first[1]["seed"] == 12345
+    assert first[1]["stats"]["seed"] == 12345
     solutions = [e["options"] for e in first[1]["solutions"]]
     assert len(solutions) == QUEENS8_SOLUTIONS
     assert all(queens8.is_solution(s) for s in solutions)
@@ -227,7 +241,7 @@ def test_random_heuristic_without_seed_reports_the_seed(
     assert (status, out) == (0, f"{QUEENS8_SOLUTIONS}\n")
     seed = int(stderr_stats(err)["heuristic"].removeprefix("random (seed ").rstrip(")"))
     _, replay = run_json(capsys, "count", QUEENS8, "--heuristic", "random", "--seed", str(seed))
-    assert replay["seed"] == seed
+    assert replay["stats"]["seed"] == seed
 
 
 @pytest.mark.parametrize("heuristic", ["mrv", "leftmost", "random"])
@@ -241,8 +255,8 @@ def test_every_heuristic_counts_the_same(
 def test_no_solution(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     path = tmp_path / "none.dlx"
     path.write_text("a b\na\n")
-    assert run(capsys, "count", str(path)) == (0, "0\n", "")
-    assert run(capsys, "solve", str(path)) == (0, "", "excover: no solution\n")
+    assert run(capsys, "count", str(path)) == (0, "0\n", DLX_NOTE)
+    assert run(capsys, "solve", str(path)) == (0, "", "excover: no solution\n" + DLX_NOTE)
     status, result = run_json(capsys, "solve", str(path))
     assert (status, result["solutions"], result["complete"]) == (0, [], True)
 
@@ -272,7 +286,7 @@ def feed_stdin(monkeypatch: pytest.MonkeyPatch, data: bytes) -> None:
 
 def test_stdin(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
     feed_stdin(monkeypatch, Path(QUEENS8).read_bytes())
-    assert run(capsys, "count", "-") == (0, f"{QUEENS8_SOLUTIONS}\n", "")
+    assert run(capsys, "count", "-") == (0, f"{QUEENS8_SOLUTIONS}\n", DLX_NOTE)
 
 
 def test_stdin_errors_name_stdin(
@@ -288,7 +302,7 @@ def test_stdin_errors_name_stdin(
 def test_stdin_end_to_end() -> None:
     done = subprocess_excover("solve", "-", "--limit", "1", stdin=Path(QUEENS8).read_text())
     assert done.returncode == 0
-    assert done.stdout.startswith("solution 1:\n") and done.stderr == ""
+    assert done.stdout.startswith("solution 1:\n") and done.stderr == DLX_NOTE
 
 
 # --------------------------------------------------------------------------- limits
@@ -412,7 +426,7 @@ def test_text_that_is_not_utf8(
         ["frobnicate", QUEENS8],
         ["solve", QUEENS8, "--limit", "0"],
         ["solve", QUEENS8, "--limit", "many"],
-        ["count", QUEENS8, "--limit", "3"],
+        ["count", QUEENS8, "--limit", "-3"],
         ["count", QUEENS8, "--heuristic", "best"],
         ["count", QUEENS8, "--seed", "x"],
         ["count", QUEENS8, "--timeout", "-1"],

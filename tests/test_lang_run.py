@@ -408,7 +408,7 @@ def test_command_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Non
     path = write(tmp_path / "p.cmb", text + "print p\nassert false\n")
     assert main(["run", path, "--json"]) == 2
     document = json.loads(capsys.readouterr().out)
-    assert document["file"] == path
+    assert (document["input"], document["command"], document["schema"]) == (path, "run", 1)
     results = document["results"]
     assert [r["statement"] for r in results] == ["count", "solve", "print", "assert"]
     assert results[0]["count"] == 2 and results[0]["method"] == "zdd"
@@ -443,7 +443,7 @@ def test_command_parse_only_and_stdin(
 def test_command_help_mentions_every_option(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["run", "--help"]) == 0
     out = capsys.readouterr().out
-    for option in ("--debug", "--timing", "--parse-only", "--json", "FILE.cmb"):
+    for option in ("--debug", "--timing", "--parse-only", "--json", "--timeout", "FILE"):
         assert option in out
 
 
@@ -504,6 +504,7 @@ def test_timeout_stops_the_run(tmp_path: Path, capsys: pytest.CaptureFixture[str
     assert captured.err == "excover: stopped by --timeout after 0.3 s\n"
     assert main(["run", path, "--timeout", "0.3", "--json"]) == 1
     document = json.loads(capsys.readouterr().out)
-    assert document["timeout"] is True and len(document["results"]) == 1
+    assert document["stopped_by"] == "timeout" and len(document["results"]) == 1
+    assert document["complete"] is False
     assert main(["run", path, "--timeout", "-1"]) == 2
-    assert "must be a positive number of seconds" in capsys.readouterr().err
+    assert "must be a non-negative number" in capsys.readouterr().err

@@ -227,8 +227,8 @@ def test_command_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> N
         capsys.readouterr().err.strip()
         == f"{bad}:2: bad block length 'x' (expected a non-negative integer)"
     )
-    assert main(["nonogram", str(bad), "--limit", "3"]) == 2
-    assert "--limit" in capsys.readouterr().err
+    assert main(["nonogram", str(bad), "--limit", "3", "--classify"]) == 2
+    assert "--limit does not go with --classify" in capsys.readouterr().err
     assert main(["nonogram", str(tmp_path / "absent.txt")]) == 2
     assert "cannot read" in capsys.readouterr().err
 

@@ -68,20 +68,16 @@ def test_a_cage_drawn_off_the_board_is_a_problem_error(cells: list[tuple[int, in
         sudoku.svg_grid(PUZZLE, cages=[(5, cells)])
 
 
-def test_a_count_stopped_by_the_solver_cap_is_not_reported_as_exact(
-    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+def test_a_count_stopped_by_its_limit_is_not_reported_as_exact(
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
-    # The cap is 2**31 - 1, minutes of counting away; lowered, the empty 4x4 board (288
-    # solutions) reaches it.
-    monkeypatch.setattr(sudoku, "_NO_LIMIT", 100)
-    assert main(["sudoku", "." * 16, "--count"]) == 1
-    captured = capsys.readouterr()
-    assert captured.out == "100\n" and "stopped at 100 solutions" in captured.err
-    monkeypatch.setattr(sudoku, "_NO_LIMIT", 288)
-    assert main(["sudoku", "." * 16, "--count", "--json"]) == 1
-    monkeypatch.setattr(sudoku, "_NO_LIMIT", 289)
-    assert main(["sudoku", "." * 16, "--count", "--json"]) == 0
-    assert json.loads(capsys.readouterr().out.splitlines()[-1])["results"][0]["count"] == 288
+    # The empty 4x4 board has 288 solutions: a count stopped at 100 is a lower bound.
+    assert main(["sudoku", "." * 16, "--count", "--limit", "100", "--json"]) == 0
+    (result,) = json.loads(capsys.readouterr().out)["results"]
+    assert (result["count"], result["complete"]) == (100, False)
+    assert main(["sudoku", "." * 16, "--count", "--limit", "289", "--json"]) == 0
+    (result,) = json.loads(capsys.readouterr().out)["results"]
+    assert (result["count"], result["complete"]) == (288, True)
 
 
 @pytest.mark.parametrize(

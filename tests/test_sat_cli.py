@@ -63,7 +63,8 @@ def test_solve_limit(capsys: pytest.CaptureFixture[str]) -> None:
     status, result, _ = run_json(capsys, "solve", QUEENS8, "--method", "sat", "--limit", "3")
     assert status == 0
     assert len(result["solutions"]) == 3
-    assert (result["complete"], result["stats"]["stopped_by"]) == (False, "max_solutions")
+    assert (result["complete"], result["stopped_by"]) == (False, "limit")
+    assert (result["method"], result["engine"]) == ("sat", "SAT (cadical), amo auto")
 
 
 def test_solve_text_and_no_solution(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
@@ -74,14 +75,15 @@ def test_solve_text_and_no_solution(capsys: pytest.CaptureFixture[str], tmp_path
     queens(3).write(empty)
     assert main(["solve", str(empty), "--method", "sat"]) == 0
     captured = capsys.readouterr()
-    assert (captured.out, captured.err) == ("", "excover: no solution\n")
+    assert captured.out == ""
+    assert captured.err == "excover: no solution\nexcover: method sat, SAT (cadical), amo auto\n"
 
 
 def test_count_with_solver_and_amo(capsys: pytest.CaptureFixture[str]) -> None:
     argv = ["count", QUEENS8, "--method", "sat", "--solver", "minisat22", "--amo", "bitwise"]
     status, result, _ = run_json(capsys, *argv)
     assert (status, result["count"]) == (0, ExactCover.read(QUEENS8).count())
-    assert (result["solver"], result["amo"]) == ("minisat22", "bitwise")
+    assert result["engine"] == "SAT (minisat22), amo bitwise"
     assert result["stats"]["algorithm"] == "SAT (minisat22)"
 
 
@@ -99,10 +101,12 @@ def test_timeout_gives_a_partial_result_and_status_1(
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
-        (["count", QUEENS8, "--solver", "cadical"], "--solver go with --method sat"),
-        (["solve", QUEENS8, "--amo", "product"], "--amo go with --method sat"),
-        (["count", QUEENS8, "--method", "zdd", "--solver", "x", "--amo", "pairwise"], "and"),
-        (["solve", QUEENS8, "--method", "sat", "--seed", "3"], "does not take --seed"),
+        (["count", QUEENS8, "--solver", "cadical"], "--solver goes with --method sat"),
+        (["solve", QUEENS8, "--amo", "product"], "--amo goes with --method sat"),
+        (["count", QUEENS8, "--method", "zdd", "--solver", "x"], "not zdd"),
+        (["solve", QUEENS8, "--method", "sat", "--seed", "3"], "--seed goes with --heuristic"),
+        (["count", QUEENS8, "--method", "sat", "--max-nodes", "3"], "a SAT solver has none"),
+        (["solve", QUEENS8, "--method", "sat", "--heuristic", "random"], "--method dlx"),
         (["solve", QUEENS8, "--method", "sat", "--solver", "nosuch"], "unknown SAT solver"),
         (
             ["count", QUEENS8, "--method", "sat", "--solver", "kissat", "--timeout", "1"],

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from builders import dominoes, walks
 
-from excover import ExactCover, cli
-from excover.cli import main
+from excover import ExactCover
+from excover.cli import main, solving
 
 KNUTH = Path(__file__).parent / "data" / "knuth"
 
@@ -24,22 +24,30 @@ def count(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str
 @pytest.mark.parametrize("method", ["zdd", "auto"])
 def test_methods_agree_with_dlx(capsys: pytest.CaptureFixture[str], name: str, method: str) -> None:
     path = str(KNUTH / f"{name}.dlx")
-    status, reference, _ = count(capsys, path)
+    status, reference, _ = count(capsys, path, "--method", "dlx")
     assert status == 0
-    assert count(capsys, path, "--method", method) == (0, reference, "")
+    status, out, err = count(capsys, path, "--method", method)
+    assert (status, out) == (0, reference)
+    assert err.startswith("excover: method ") and len(err.splitlines()) == 1
 
 
 def test_stats_and_json_show_the_zdd(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     path = tmp_path / "dominoes.dlx"
     problem = dominoes(6, 7)
     problem.write(path)
-    status, out, err = count(capsys, str(path), "--method", "zdd", "--stats")
+    family = problem.zdd()
+    status, out, _ = count(capsys, str(path), "--method", "zdd", "--json")
+    result = json.loads(out)
+    # dominoes suit the frontier count, which p.count(method="zdd") uses too: no ZDD built
+    assert (status, result["count"], result["engine"]) == (0, family.count(), "frontier count")
+    colored = tmp_path / "walks.dlx"
+    problem = walks(5, [("a", "b"), ("b", "a"), ("a", "a")])
+    problem.write(colored)
+    status, out, err = count(capsys, str(colored), "--method", "zdd", "--stats")
     family = problem.zdd()
     assert status == 0 and int(out) == family.count()
     assert f"zdd nodes: {family.size}" in err.splitlines()
-    status, out, _ = count(capsys, str(path), "--method", "zdd", "--json")
-    result = json.loads(out)
-    assert result["count"] == family.count() and result["stats"]["zdd_nodes"] == family.size
+    assert "excover: method zdd, DXZ family" in err.splitlines()
 
 
 def test_colors_count_like_dancing_links(
@@ -53,11 +61,17 @@ def test_colors_count_like_dancing_links(
     assert ExactCover.read(path).count(method="zdd") == int(out)
 
 
-def test_zdd_refuses_search_options(capsys: pytest.CaptureFixture[str]) -> None:
+def test_zdd_refuses_what_it_cannot_honour(capsys: pytest.CaptureFixture[str]) -> None:
+    for flag in (["--max-nodes", "5"], ["--limit", "3"], ["--heuristic", "random"]):
+        status, out, err = count(capsys, str(KNUTH / "queens8.dlx"), "--method", "zdd", *flag)
+        assert status == 2 and out == "" and flag[0] in err and "zdd" in err
+
+
+def test_zdd_honours_a_timeout(capsys: pytest.CaptureFixture[str]) -> None:
     status, out, err = count(
-        capsys, str(KNUTH / "queens8.dlx"), "--method", "zdd", "--timeout", "5"
+        capsys, str(KNUTH / "queens8.dlx"), "--method", "zdd", "--timeout", "30"
     )
-    assert status == 2 and out == "" and "--timeout" in err
+    assert (status, out, err) == (0, "92\n", "excover: method zdd, DXZ family\n")
 
 
 def test_auto_goes_on_with_the_dlx_run_it_chose(
@@ -66,13 +80,13 @@ def test_auto_goes_on_with_the_dlx_run_it_chose(
     """When --method auto picks dancing links, the run it started finishes the count (no
     second search), and its statistics are those of one whole run."""
     path = str(KNUTH / "queens10.dlx")
-    status, _, plain = count(capsys, path, "--stats")
+    status, _, plain = count(capsys, path, "--method", "dlx", "--stats")
     assert status == 0
 
     def no_second_search(*_: object) -> None:
         raise AssertionError("a second DLX search was started")
 
-    monkeypatch.setattr(cli, "_new_search", no_second_search)
+    monkeypatch.setattr(solving, "new_search", no_second_search)
     status, out, chosen = count(capsys, path, "--method", "auto", "--stats")
     assert status == 0 and int(out) == 724
     nodes = [line for line in plain.splitlines() if line.startswith("nodes")]

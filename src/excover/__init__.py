@@ -8,9 +8,13 @@ The public names::
     ExcoverError and its subclasses ProblemError, FormatError, UsageError, LimitReached,
                  ResourceLimitError, SolverError
     Family       a family of sets of ints as a ZDD (all the solutions of a problem, ...)
+
+The model and the engines are imported on first use (``excover.ExactCover`` imports
+them then), so that ``import excover`` and the ``excover`` command start fast.
 """
 
-from excover.dlx import Search, Stats
+from typing import TYPE_CHECKING, Any
+
 from excover.errors import (
     ExcoverError,
     FormatError,
@@ -20,8 +24,11 @@ from excover.errors import (
     SolverError,
     UsageError,
 )
-from excover.problem import ExactCover
-from excover.zdd import Family
+
+if TYPE_CHECKING:
+    from excover.dlx import Search, Stats
+    from excover.problem import ExactCover
+    from excover.zdd import Family
 
 __all__ = [
     "ExactCover",
@@ -38,3 +45,27 @@ __all__ = [
 ]
 
 __version__ = "0.1.0"
+
+#: The public names imported on first use, and the module each lives in.
+_LAZY = {
+    "ExactCover": "excover.problem",
+    "Search": "excover.dlx",
+    "Stats": "excover.dlx",
+    "Family": "excover.zdd",
+}
+
+
+def __getattr__(name: str) -> Any:
+    """Import ``ExactCover``, ``Search``, ``Stats`` and ``Family`` when first asked for."""
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'excover' has no attribute {name!r}")
+    from importlib import import_module
+
+    value = getattr(import_module(module), name)
+    globals()[name] = value  # later look-ups skip this function
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted([*globals(), *_LAZY])

@@ -19,7 +19,6 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Iterator
-from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
 from excover.dlx._engine import MAX_NODES, MAX_SOLUTIONS, SOLUTION, TIMEOUT, Engine
@@ -36,26 +35,51 @@ __all__ = ["HEURISTICS", "Search", "Stats", "new_engine"]
 HEURISTICS: dict[str, int] = {"mrv": 0, "leftmost": 1, "random": 2}
 
 
-@dataclass
 class Stats:
     """Statistics of one search, with Knuth's DLX1 definitions of nodes and updates.
 
     ``complete`` is true once the whole search tree has been explored; ``stopped_by`` names
     what ended the last call early (``"max_solutions"``, ``"max_nodes"``, ``"timeout"`` or
     ``"interrupt"``), or is ``None``.
+
+    (A plain class rather than a dataclass: importing ``dataclasses`` would cost every
+    ``excover`` command a sixth of Python's own start-up.)
     """
 
-    solutions: int = 0
-    nodes: int = 0
-    updates: int = 0
-    seconds: float = 0.0
-    complete: bool = False
-    stopped_by: str | None = None
-    algorithm: str = "X"
+    _FIELDS = ("solutions", "nodes", "updates", "seconds", "complete", "stopped_by", "algorithm")
+
+    def __init__(
+        self,
+        solutions: int = 0,
+        nodes: int = 0,
+        updates: int = 0,
+        seconds: float = 0.0,
+        complete: bool = False,
+        stopped_by: str | None = None,
+        algorithm: str = "X",
+    ) -> None:
+        self.solutions = solutions
+        self.nodes = nodes
+        self.updates = updates
+        self.seconds = seconds
+        self.complete = complete
+        self.stopped_by = stopped_by
+        self.algorithm = algorithm
 
     def as_dict(self) -> dict[str, Any]:
         """The statistics as a JSON-ready dictionary."""
-        return asdict(self)
+        return {name: getattr(self, name) for name in self._FIELDS}
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Stats):
+            return NotImplemented
+        return self.as_dict() == other.as_dict()
+
+    __hash__ = None  # type: ignore[assignment]  # mutable, as a dataclass would be
+
+    def __repr__(self) -> str:
+        fields = ", ".join(f"{name}={value!r}" for name, value in self.as_dict().items())
+        return f"Stats({fields})"
 
 
 def new_engine(

@@ -20,17 +20,19 @@ described in the README ("The .cmb language") and in :mod:`excover.lang.grammar`
 
 from typing import TYPE_CHECKING, Any
 
-from excover.lang.errors import LangError, Pos, Source
-
 if TYPE_CHECKING:
+    from excover.lang.errors import LangError, Pos, Source
     from excover.lang.interp import Interpreter
     from excover.lang.parser import Program, parse, parse_file
 
 __all__ = ["Interpreter", "LangError", "Pos", "Program", "Source", "parse", "parse_file"]
 
 #: Names loaded on first use: the parser brings in lark, the interpreter the tiling
-#: library, and ``excover --help`` needs neither.
+#: library, and ``excover --help`` needs neither (nor the errors' dataclasses).
 _LAZY = {
+    "LangError": "excover.lang.errors",
+    "Pos": "excover.lang.errors",
+    "Source": "excover.lang.errors",
     "Interpreter": "excover.lang.interp",
     "Program": "excover.lang.parser",
     "parse": "excover.lang.parser",

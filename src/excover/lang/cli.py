@@ -14,18 +14,14 @@ from __future__ import annotations
 
 import argparse
 import json
-import signal
 import sys
-import threading
-from collections.abc import Iterator
-from contextlib import contextmanager
-from types import FrameType
 from typing import TYPE_CHECKING, Any
 
-from excover.errors import UsageError
-from excover.lang.errors import LangError, Source
+from excover.cli import common
+from excover.cli.common import add_input, add_json, add_limits
 
 if TYPE_CHECKING:
+    from excover.lang.errors import LangError
     from excover.lang.parser import Program
 
 __all__ = ["add_run_command"]
@@ -42,9 +38,10 @@ Statements: pattern, pattern3, tiles, tiles3, problem, problem3, assert, print, 
 solve3, all, all3, count, count3, dimacs, debug on|off, timing on|off, include, exit.
 Methods: dlx, zdd, auto, sat "SOLVER". See the README section "The .cmb language".
 
-With --json, stdout gets one JSON object {"file": ..., "results": [...]}: one entry per
-command (count, solve, all, print, assert, dimacs, exit) with its statement, file, line
-and result; after an error it also holds "error" (file, line, column, message)."""
+With --json, stdout gets one document of the shared schema whose "results" hold one
+entry per command (count, solve, all, print, assert, dimacs, exit) with its statement,
+file, line, method and result; after an error it also holds "error" (file, line, column,
+message). Each command of the program names its own method, so "method" is null."""
 
 _EPILOG = """\
 exit status: 0 success; 1 stopped by --timeout; 2 bad usage or an error in the program
@@ -61,7 +58,7 @@ def add_run_command(commands: Any) -> None:
         epilog=_EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    run.add_argument("file", metavar="FILE.cmb", help="the program; '-' reads stdin")
+    add_input(run, "the program (.cmb)")
     run.add_argument(
         "--debug",
         action="store_true",
@@ -78,61 +75,13 @@ def add_run_command(commands: Any) -> None:
         action="store_true",
         help="parse and check the program (syntax, includes, names) without running it",
     )
-    run.add_argument(
-        "--json",
-        action="store_true",
-        help="print one JSON object holding the result of every command, instead of text",
-    )
-    run.add_argument(
-        "--timeout",
-        type=_seconds,
-        metavar="SECONDS",
-        help="stop the whole run after this many seconds (exit status 1; what ran before "
-        "is printed)",
-    )
+    add_json(run)
+    add_limits(run, limit=None, max_nodes=False)  # each command sets its own method
     run.set_defaults(run=_run)
 
 
-def _seconds(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
-    if not 0 < value < 1e9:  # also rejects nan
-        raise argparse.ArgumentTypeError(f"must be a positive number of seconds, not {text!r}")
-    return value
-
-
-class _OutOfTime(Exception):
-    """Raised by the alarm of ``--timeout`` wherever the program is (the engines check for
-    signals regularly, as they do for Ctrl-C)."""
-
-
-@contextmanager
-def _deadline(seconds: float | None) -> Iterator[None]:
-    """Within the block, raise :class:`_OutOfTime` after ``seconds`` (None: never)."""
-    if seconds is None:
-        yield
-        return
-    if (
-        not hasattr(signal, "setitimer")
-        or threading.current_thread() is not threading.main_thread()
-    ):
-        raise UsageError("--timeout needs a Unix system and the main thread")
-
-    def alarm(signum: int, frame: FrameType | None) -> None:
-        raise _OutOfTime
-
-    previous = signal.signal(signal.SIGALRM, alarm)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
-    try:
-        yield
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
-
-
 def _load(path: str) -> Program:
+    from excover.lang.errors import LangError, Source
     from excover.lang.parser import parse, parse_file  # lark: only when a program runs
 
     if path != "-":
@@ -145,13 +94,14 @@ def _load(path: str) -> Program:
 
 
 def _run(args: argparse.Namespace) -> int:
+    from excover.lang.errors import LangError
     from excover.lang.interp import Interpreter
 
     interpreter = Interpreter(debug=args.debug, timing=args.timing, quiet=args.json)
     error: LangError | None = None
     interrupted = timed_out = False
     try:
-        with _deadline(args.timeout):
+        with common.deadline(args.timeout):
             program = _load(args.file)
             if args.parse_only:
                 if not args.json:
@@ -162,11 +112,13 @@ def _run(args: argparse.Namespace) -> int:
         error = exc
     except KeyboardInterrupt:
         interrupted = True
-    except _OutOfTime:
+    except common.TimeUp:
         timed_out = True
     sys.stdout.flush()
     if args.json:
-        document: dict[str, Any] = {"file": args.file, "results": interpreter.results}
+        stopped_by = "interrupt" if interrupted else "timeout" if timed_out else None
+        results = [{**entry, "complete": True} for entry in interpreter.results]
+        document = common.document("run", None, None, stopped_by, input=args.file, results=results)
         if error is not None:
             document["error"] = {
                 "file": error.pos.source.name,
@@ -174,10 +126,6 @@ def _run(args: argparse.Namespace) -> int:
                 "column": error.pos.column,
                 "message": error.message,
             }
-        if interrupted:
-            document["interrupted"] = True
-        if timed_out:
-            document["timeout"] = True
         print(json.dumps(document))
     if interrupted:
         print("excover: interrupted", file=sys.stderr)

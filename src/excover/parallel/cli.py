@@ -62,7 +62,7 @@ EXIT_OK, EXIT_LIMIT, EXIT_INTERRUPT = 0, 1, 130
 def add_task_options(count: argparse.ArgumentParser) -> None:
     """The options of ``excover count`` that cut the count into subproblems, and
     ``--progress``."""
-    from excover.cli import _positive_int, _seconds
+    from excover.cli.common import add_progress, add_workers, positive_int, seconds
 
     group = count.add_argument_group(
         "long counts",
@@ -70,15 +70,10 @@ def add_task_options(count: argparse.ArgumentParser) -> None:
         "cut where the search tree is big (its size estimated by Knuth's random probes);\n"
         "the total is exact and the same for any number of workers.",
     )
-    group.add_argument(
-        "--workers",
-        type=_positive_int,
-        metavar="N",
-        help="count on N processes (default 1: in this process)",
-    )
+    add_workers(group, "count on N processes (default 1: in this process)")
     group.add_argument(
         "--tasks",
-        type=_positive_int,
+        type=positive_int,
         metavar="N",
         help="cut the search into at least N subproblems (default 6 per worker; with "
         "--method zdd, one per worker)",
@@ -91,18 +86,12 @@ def add_task_options(count: argparse.ArgumentParser) -> None:
     )
     group.add_argument(
         "--checkpoint-every",
-        type=_seconds,
+        type=seconds,
         default=CHECKPOINT_EVERY,
         metavar="SECONDS",
         help=f"seconds between two saves of the checkpoint (default {CHECKPOINT_EVERY:g})",
     )
-    group.add_argument(
-        "--progress",
-        action=argparse.BooleanOptionalAction,
-        help="show a progress bar on stderr: fraction of the search tree done (by "
-        "subproblems, or by nodes against Knuth's estimate of the tree after the first "
-        "second of a plain count) and time left (default: on when stderr is a terminal)",
-    )
+    add_progress(group)
 
 
 def uses_tasks(args: argparse.Namespace) -> bool:

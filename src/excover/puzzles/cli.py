@@ -1,62 +1,82 @@
 """The ``excover queens`` and ``excover sudoku`` commands.
 
-``excover queens N`` prints a placement of N queens as a board (``--count``: how many
-there are, by any method; ``--svg``: the placement as a picture). ``excover sudoku``
-takes a puzzle on the command line or a file of puzzles and prints solutions, counts or
-classifications, all puzzles of a file going through the compiled batch solver at once
-(killer puzzles, with ``--cages``, through the generic engine). Results go to stdout
-(``--json``: one JSON document); messages to stderr, errors in a file as
+``excover queens N`` prints placements of N queens as boards, each as soon as it is found
+(the first one by default, ``--limit K`` for K of them; ``--count``: how many there are,
+by any method; ``--svg``: the first placement as a picture). ``excover sudoku`` takes a
+puzzle on the command line, a file of puzzles, or ``-`` for standard input, and prints
+solutions, counts, every solution or classifications, one puzzle after the other as each
+is done. Solving and classifying with ``--method auto`` go through the compiled grid
+solver in batches (with a progress bar on long files); ``--count``, ``--all``, killer
+puzzles (``--cages``) and the other methods go through the exact cover of each puzzle,
+with the shared limits (:mod:`excover.cli.solving`). Results go to stdout (``--json``:
+one document of the shared schema); messages to stderr, errors in a file as
 ``FILE:LINE: message``.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import math
 import os
 import sys
-from dataclasses import dataclass
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
+from excover.cli import common
+from excover.cli.common import (
+    EPILOG_SHORT,
+    add_json,
+    add_limits,
+    add_method,
+    add_progress,
+    add_svg,
+    refuse,
+)
 from excover.errors import FormatError, ProblemError, UsageError
-from excover.puzzles import killer, queens, sudoku
+
+if TYPE_CHECKING:
+    from excover.cli.solving import Outcome
+    from excover.problem import ExactCover
+    from excover.puzzles import killer, sudoku
 
 __all__ = ["Puzzle", "add_puzzle_commands", "read_puzzles"]
 
 _QUEENS_DESCRIPTION = """\
 Place N queens on an N x N board so that no two attack each other.
 
-Prints the first placement found as a board ('Q' a queen, '.' an empty square), or with
---count the number of placements (OEIS A000170). --svg also writes the placement as SVG."""
+Prints the first placement found as a board ('Q' a queen, '.' an empty square); --limit K
+prints K placements, each as soon as it is found; --count prints the number of
+placements (OEIS A000170). --svg writes the first placement as SVG."""
 
 _SUDOKU_DESCRIPTION = """\
 Solve, count or classify Sudoku puzzles of any box shape, and their variants.
 
 PUZZLE is one puzzle in the one-line format (row by row, '.' or '0' for a blank, digits
-then letters above 9), or a file. Blank lines, lines starting with '#' and lines of
-drawing characters only ('-', '+', '|') are skipped. A file is one puzzle per line,
-except that it is read as a single multi-line grid when it has N lines of N cells each
-(blanks and '|' between cells are layout) and either N cells cannot be a one-line puzzle
-themselves (every N but 16) or its lines use blanks or '|' between cells. So a file of
-sixteen one-line 4x4 puzzles is sixteen puzzles; --grid reads a bare 16x16 grid, and
---lines forces one puzzle per line. All puzzles of a file share one board, whose box
-shape is inferred from the size (9x9: 3x3, 6x6: 2x3, ...) unless --box is given.
+then letters above 9), a file, or '-' for standard input. Blank lines, lines starting
+with '#' and lines of drawing characters only ('-', '+', '|') are skipped. A file is one
+puzzle per line, except that it is read as a single multi-line grid when it has N lines
+of N cells each (blanks and '|' between cells are layout) and either N cells cannot be a
+one-line puzzle themselves (every N but 16) or its lines use blanks or '|' between
+cells; --grid reads a bare 16x16 grid, and --lines forces one puzzle per line. All
+puzzles of a file share one board, whose box shape is inferred from the size (9x9: 3x3,
+6x6: 2x3, ...) unless --box is given.
 
 Variants: --diagonal (X-sudoku), --regions (jigsaw: one symbol per cell naming its
-region, given as a string or as a file holding the map, over one or several lines),
---cages FILE (killer: one cage per line, 'SUM: CELLS' with cells rRcC counted from 1,
-e.g. '11: r1c1 r1c2 r2c1'; the cages apply to every puzzle, whose givens may all be
-blank; killer puzzles are solved by the generic engine).
+region, given as a string or as a file holding the map), --cages FILE (killer: one cage
+per line, 'SUM: CELLS' with cells rRcC counted from 1, e.g. '11: r1c1 r1c2 r2c1'; the
+cages apply to every puzzle, whose givens may all be blank).
 
-Prints one line per puzzle: its solution, or 'none' when it has none (clashing givens
-are then listed on stderr). With --json: one object {"results": [...]} whose entries
-hold the puzzle, its solution (or null), status, count or solutions, and conflicts.
---svg OUT draws each puzzle with its solution: OUT itself for a single puzzle, else
-OUT-1.svg, OUT-2.svg, ... (the number before the extension) in the file's order.
-Exit status: 0; 1 when --count stopped at 2147483647 solutions, the most the compiled
-solver counts (the count printed is then a lower bound); 2 for bad input."""
+Prints one line per puzzle as soon as it is done: its solution, or 'none' (clashing
+givens are then listed on stderr); --count its number of solutions, --classify none,
+unique or multiple, --all every solution (as found). --method auto solves and classifies
+with the compiled grid solver and counts and lists by dancing links; dlx, zdd and sat
+run on each puzzle's exact cover. --svg OUT draws each puzzle with its solution: OUT
+itself for a single puzzle, else OUT-1.svg, OUT-2.svg, ... in the file's order."""
+
+#: Puzzles given to the compiled solver at once: small enough for results to stream and
+#: the progress bar to move, large enough for the batch to cost nothing.
+BATCH = 256
 
 
 def _box(text: str) -> tuple[int, int]:
@@ -67,34 +87,48 @@ def _box(text: str) -> tuple[int, int]:
         raise argparse.ArgumentTypeError(f"a box shape is ROWSxCOLUMNS, not {text!r}") from None
 
 
+def _symbols() -> str:
+    from excover.puzzles.sudoku import SYMBOLS
+
+    return SYMBOLS
+
+
 def add_puzzle_commands(commands: Any) -> None:
     """Add ``queens`` and ``sudoku`` to the command's sub-parsers."""
     raw = argparse.RawDescriptionHelpFormatter
     cmd = commands.add_parser(
-        "queens", help="the N-queens puzzle", description=_QUEENS_DESCRIPTION, formatter_class=raw
+        "queens",
+        help="the N-queens puzzle",
+        description=_QUEENS_DESCRIPTION,
+        epilog=EPILOG_SHORT,
+        formatter_class=raw,
     )
     cmd.add_argument("n", metavar="N", type=int, help="the size of the board")
     cmd.add_argument("--count", action="store_true", help="count the placements")
-    cmd.add_argument(
-        "--method",
-        choices=["auto", "dlx", "zdd", "sat"],
-        default="dlx",
-        help="how to count (default: dlx, dancing links)",
-    )
-    cmd.add_argument("--svg", metavar="OUT", help="write the placement found as SVG to OUT")
-    cmd.add_argument("--json", action="store_true", help="print one JSON object")
+    add_method(cmd)
+    add_limits(cmd, limit="print N placements (default 1), or stop counting at N")
+    add_json(cmd)
+    add_svg(cmd, "write the first placement found as SVG to OUT")
     cmd.set_defaults(run=_queens)
 
     cmd = commands.add_parser(
-        "sudoku", help="Sudoku puzzles", description=_SUDOKU_DESCRIPTION, formatter_class=raw
+        "sudoku",
+        help="Sudoku puzzles",
+        description=_SUDOKU_DESCRIPTION,
+        epilog=EPILOG_SHORT,
+        formatter_class=raw,
     )
-    cmd.add_argument("puzzle", metavar="PUZZLE|FILE", help="a puzzle, or a file of puzzles")
+    cmd.add_argument(
+        "puzzle", metavar="PUZZLE|FILE", help="a puzzle, a file of puzzles, or '-' for stdin"
+    )
     what = cmd.add_mutually_exclusive_group()
-    what.add_argument("--count", action="store_true", help="count the solutions (all of them)")
-    what.add_argument("--all", action="store_true", help="print every solution")
+    what.add_argument("--count", action="store_true", help="count the solutions")
+    what.add_argument("--all", action="store_true", help="print every solution, as found")
     what.add_argument(
         "--classify", action="store_true", help="print none, unique or multiple per puzzle"
     )
+    add_method(cmd)
+    add_limits(cmd, limit="with --count or --all: stop at N solutions of each puzzle")
     cmd.add_argument("--box", type=_box, metavar="RxC", help="box shape, e.g. 2x3")
     layout = cmd.add_mutually_exclusive_group()
     layout.add_argument(
@@ -121,40 +155,51 @@ def add_puzzle_commands(commands: Any) -> None:
     cmd.add_argument(
         "--cages", metavar="FILE", help="killer: a file of cages, one 'SUM: r1c1 r1c2 ...' per line"
     )
-    cmd.add_argument(
-        "--svg",
-        metavar="OUT",
-        help="draw each puzzle and its solution as SVG: OUT, or OUT-1, OUT-2, ... for several",
-    )
-    cmd.add_argument("--json", action="store_true", help="print one JSON object")
+    add_svg(cmd, "draw each puzzle and its solution as SVG: OUT, or OUT-1, OUT-2, ... for several")
+    add_progress(cmd)
+    add_json(cmd)
     cmd.set_defaults(run=_sudoku)
 
 
+# --------------------------------------------------------------------------- queens
+
+
 def _queens(args: argparse.Namespace) -> int:
-    problem = queens.queens(args.n)
+    from excover.cli import commands, solving
+    from excover.puzzles import queens
+
     if args.count:
-        number = problem.count(method=args.method)
-        print(json.dumps({"n": args.n, "count": number}) if args.json else number)
-        return 0
-    solution = problem.first()
-    squares = None if solution is None else queens.decode(args.n, solution)
-    if args.json:
-        print(json.dumps({"n": args.n, "queens": squares}))
-    elif squares is None:
+        refuse(args, "svg", "draws a placement: it does not go with --count")
+        problem = queens.queens(args.n)
+        return commands.print_outcome("queens", solving.count(problem, args), args)
+    problem = queens.queens(args.n)
+    wanted = args.limit or 1
+    args.limit = wanted
+    out = sys.stdout
+    stream = common.JsonStream(out, "queens") if args.json else None
+    first: list[tuple[int, int]] | None = None
+    found = 0
+
+    def emit(solution: list[int]) -> None:
+        nonlocal first, found
+        squares = queens.decode(args.n, solution)
+        board = queens.ascii_board(args.n, squares)
+        first = first or squares
+        found += 1
+        if stream is not None:
+            stream.add({"options": solution, "queens": squares, "grid": board.splitlines()})
+        else:
+            out.write(("\n" if found > 1 else "") + board + "\n")
+            out.flush()
+
+    outcome = solving.solutions(problem, args, emit)
+    if stream is not None:
+        stream.close(outcome.method, outcome.engine, outcome.stopped_by, n=args.n, count=found)
+    elif found == 0 and outcome.stopped_by is None:
         print(f"excover: no placement of {args.n} queens", file=sys.stderr)
-    else:
-        print(queens.ascii_board(args.n, squares))
-    if args.svg and squares is not None:
-        _write(args.svg, queens.svg_board(args.n, squares))
-    return 0
-
-
-def _write(path: str, text: str) -> None:
-    try:
-        with open(path, "w", encoding="utf-8") as out:
-            out.write(text)
-    except OSError as exc:
-        raise UsageError(f"cannot write {path}: {exc.strerror or exc}") from None
+    if args.svg and first is not None:
+        common.write_file(args.svg, queens.svg_board(args.n, first))
+    return commands.finish(outcome, args)
 
 
 #: Characters that draw a grid: never cells. Blanks and bars may separate cells on a line.
@@ -171,7 +216,7 @@ def _is_one_line_size(cells: int) -> bool:
     side = math.isqrt(cells)
     return (
         side * side == cells
-        and side <= len(sudoku.SYMBOLS)
+        and side <= len(_symbols())
         and any(side % r == 0 for r in range(2, math.isqrt(side) + 1))
     )
 
@@ -192,12 +237,12 @@ def read_puzzles(text: str, layout: str = "auto", source: str = "<input>") -> li
         raise UsageError(f"{source}: no puzzle in the input")
     size = len(rows)
     if layout == "auto":
-        square = size <= len(sudoku.SYMBOLS) and all(_cell_count(ln) == size for _, ln in rows)
+        square = size <= len(_symbols()) and all(_cell_count(ln) == size for _, ln in rows)
         drawn = any(_SEPARATORS.intersection(ln.strip()) for _, ln in rows)
         layout = "grid" if square and (drawn or not _is_one_line_size(size)) else "lines"
     if layout == "lines":
         return [Puzzle(line.strip(), number) for number, line in rows]
-    allowed = set(".0" + sudoku.SYMBOLS[:size] + sudoku.SYMBOLS[9:size].lower())
+    allowed = set(".0" + _symbols()[:size] + _symbols()[9:size].lower())
     for number, line in rows:
         cells = [ch for ch in line if ch not in _DRAWING]
         if len(cells) != size:
@@ -210,26 +255,31 @@ def read_puzzles(text: str, layout: str = "auto", source: str = "<input>") -> li
     return [Puzzle("\n".join(line for _, line in rows), rows[0][0])]
 
 
-@dataclass(frozen=True)
-class Puzzle:
+class Puzzle(NamedTuple):
     """A puzzle's text and the line of its file it starts on (None: the command line)."""
 
     text: str
     line: int | None = None
 
 
-def _read(path: str) -> str:
-    try:
-        with open(path, encoding="utf-8-sig") as handle:  # skips a byte order mark
-            return handle.read()
-    except (OSError, UnicodeDecodeError) as exc:
-        raise UsageError(f"cannot read {path}: {exc}") from None
+# --------------------------------------------------------------------------- sudoku input
 
 
 def _puzzles(source: str, layout: str) -> tuple[list[Puzzle], str | None]:
-    """The puzzles of the PUZZLE|FILE argument, and the file's name when it is one."""
+    """The puzzles of the PUZZLE|FILE argument, and the file's name when it is one.
+
+    An argument that names no file must be a puzzle; when it is not one either, the error
+    says both (``no such file``), not only what is wrong with it as a puzzle."""
+    if source == "-":
+        return read_puzzles(common.read_input("-"), layout, "<stdin>"), "<stdin>"
     if os.path.exists(source):
-        return read_puzzles(_read(source), layout, source), source
+        return read_puzzles(common.read_input(source), layout, source), source
+    from excover.puzzles import sudoku
+
+    try:
+        sudoku.board_for(source)
+    except ProblemError as exc:
+        raise UsageError(f"{source}: no such file, and not a puzzle ({exc})") from None
     return [Puzzle(source)], None
 
 
@@ -237,7 +287,7 @@ def _regions(value: str | None) -> str | None:
     """A jigsaw map given on the command line, or read from the file it names."""
     if value is None or not os.path.exists(value):
         return value
-    lines = _read(value).splitlines()
+    lines = common.read_input(value).splitlines()
     return "".join(ln for ln in lines if ln.strip() and not ln.lstrip().startswith("#"))
 
 
@@ -245,6 +295,8 @@ def _checked_board(
     puzzles: list[Puzzle], source: str | None, rules: dict[str, Any]
 ) -> sudoku.Board:
     """The board of the first puzzle, every puzzle parsed on it: errors name the line."""
+    from excover.puzzles import sudoku
+
     board: sudoku.Board | None = None
     for puzzle in puzzles:
         try:
@@ -259,7 +311,31 @@ def _checked_board(
     return board
 
 
+# --------------------------------------------------------------------------- sudoku runs
+
+_STATUS = ("none", "unique", "multiple")
+
+
+def _check_sudoku_flags(args: argparse.Namespace) -> bool:
+    """Refuse the flags the mode cannot honour; whether the compiled batch solver runs."""
+    listing = args.count or args.all
+    if not listing:
+        refuse(args, "limit", "goes with --count or --all (it stops at N solutions of a puzzle)")
+    batch = args.method == "auto" and not listing and not args.cages
+    if batch:
+        refuse(
+            args,
+            "max_nodes",
+            "counts dancing-links nodes: the compiled grid solver that solves and classifies "
+            "with --method auto has none (use --method dlx)",
+        )
+    return batch
+
+
 def _sudoku(args: argparse.Namespace) -> int:
+    from excover.puzzles import killer
+
+    batch = _check_sudoku_flags(args)
     puzzles, source = _puzzles(args.puzzle, args.layout)
     rules: dict[str, Any] = {
         "box": args.box,
@@ -268,81 +344,195 @@ def _sudoku(args: argparse.Namespace) -> int:
     }
     board = _checked_board(puzzles, source, rules)
     rules["box"] = board.box
-    texts = [p.text for p in puzzles]
     cages: list[killer.Cage] = []
     if args.cages:
-        cages = killer.read_cages(_read(args.cages), board.size, args.cages)
-        results = [_killer(text, cages, rules, args) for text in texts]
-    elif args.count or args.all:
-        results = [_enumerate(text, rules, listing=args.all) for text in texts]
-    elif args.classify:
-        statuses = sudoku.classify_many(texts, **rules)
-        results = [{"puzzle": p, "status": s} for p, s in zip(texts, statuses, strict=True)]
-    else:
-        solved = sudoku.solve_many(texts, **rules)
-        results = [
-            {"puzzle": p, "solution": s, "status": "none" if s is None else "solved"}
-            for p, s in zip(texts, solved, strict=True)
-        ]
-    if args.svg:
-        _draw(args.svg, texts, results, cages, rules)
-    for number, result in enumerate(results, 1):
-        if result["status"] == "none":
-            result["conflicts"] = sudoku.conflicts(result["puzzle"], **rules)
-            _report_none(number, result["conflicts"])
-    status = 0
-    if args.count and not cages:  # the compiled solver counts no further than its cap
-        for number, result in enumerate(results, 1):
-            if result["count"] >= sudoku._NO_LIMIT:
-                status = 1
-                print(
-                    f"excover: puzzle {number}: counting stopped at {result['count']} "
-                    "solutions, the most the compiled solver counts",
-                    file=sys.stderr,
-                )
-    if args.json:
-        print(json.dumps({"results": results}))
-        return status
-    for result in results:
-        if args.count:
-            print(result["count"])
-        elif args.all:
-            print("\n".join(result["solutions"]) or "none")
-        elif args.classify:
-            print(result["status"])
+        cages = killer.read_cages(common.read_input(args.cages), board.size, args.cages)
+    texts = [p.text for p in puzzles]
+    report = _Report(args, source)
+    try:
+        if batch:
+            outcome = _batch(texts, rules, args, report)
         else:
-            print(result["solution"] or "none")
-    return status
+            outcome = _each(texts, rules, cages, args, report)
+    finally:
+        report.bar.close()
+    if args.svg:
+        _draw(args.svg, texts, report.results, cages, rules)
+    return report.close(outcome)
 
 
-def _killer(
-    puzzle: str, cages: list[killer.Cage], rules: dict[str, Any], args: argparse.Namespace
-) -> dict[str, Any]:
-    """The result of one killer puzzle (givens ``puzzle``) in the mode of ``args``."""
-    givens = "".join(puzzle.split())
-    if args.all:
-        found = list(killer.solutions(cages, givens=givens, **rules))
-        return {
-            "puzzle": puzzle,
-            "status": _STATUS[min(len(found), 2)],
-            "count": len(found),
-            "solutions": found,
-        }
-    if args.count or args.classify:
-        number = killer.count(cages, givens=givens, limit=None if args.count else 2, **rules)
-        result: dict[str, Any] = {"puzzle": puzzle, "status": _STATUS[min(number, 2)]}
-        if args.count:
-            result["count"] = number
+class _Report:
+    """Prints each puzzle's result as soon as it is done (text, or an entry of the JSON
+    document's ``results``), and keeps the results for ``--svg``."""
+
+    def __init__(self, args: argparse.Namespace, source: str | None) -> None:
+        from excover.cli.progress import progress
+
+        self.args = args
+        self.input = source
+        self.results: list[dict[str, Any]] = []
+        self.rules: dict[str, Any] = {}
+        self.stream = common.JsonStream(sys.stdout, "sudoku", "results") if args.json else None
+        self.bar = progress(args, unit="puzzle", desc="sudoku")
+
+    def add(self, result: dict[str, Any]) -> None:
+        from excover.puzzles import sudoku
+
+        number = len(self.results) + 1
+        self.results.append(result)
+        if result.get("status") == "none" and result["complete"]:
+            result["conflicts"] = sudoku.conflicts(result["puzzle"], **self.rules)
+            _report_none(number, result["conflicts"])
+        if self.stream is not None:
+            self.stream.add({"input": result["puzzle"], **result})
+        else:
+            args = self.args
+            if args.count:
+                print(result["count"])
+            elif args.classify:
+                print(result["status"] or "unknown")
+            elif args.all:
+                if not result["solutions"] and result["complete"]:
+                    print("none")
+            else:
+                print(result["solution"] or "none")
+            sys.stdout.flush()
+        self.bar.update()
+
+    def close(self, outcome: Outcome) -> int:
+        from excover.cli import commands
+
+        if self.stream is not None:
+            self.stream.close(outcome.method, outcome.engine, outcome.stopped_by, input=self.input)
+        return commands.finish(outcome, self.args)
+
+
+def _batch(
+    texts: list[str], rules: dict[str, Any], args: argparse.Namespace, report: _Report
+) -> Outcome:
+    """Solve or classify with the compiled grid solver, :data:`BATCH` puzzles at a time."""
+    from excover.cli.solving import Outcome
+    from excover.puzzles import sudoku
+
+    report.rules = rules
+    report.bar.set(0, len(texts))
+    stopped_by = None
+    try:
+        with common.deadline(args.timeout):
+            for start in range(0, len(texts), BATCH):
+                chunk = texts[start : start + BATCH]
+                if args.classify:
+                    statuses = sudoku.classify_many(chunk, **rules)
+                    for text, kind in zip(chunk, statuses, strict=True):
+                        report.add({"puzzle": text, "status": kind, "complete": True})
+                else:
+                    solved = sudoku.solve_many(chunk, **rules)
+                    for text, solution in zip(chunk, solved, strict=True):
+                        status = "none" if solution is None else "solved"
+                        grids = [] if solution is None else [{"grid": solution}]
+                        report.add(
+                            {
+                                "puzzle": text,
+                                "solution": solution,
+                                "status": status,
+                                "complete": True,
+                                "solutions": grids,
+                            }
+                        )
+    except common.TimeUp:
+        stopped_by = "timeout"
+    except KeyboardInterrupt:
+        stopped_by = "interrupt"
+    stats = {"puzzles": len(texts), "done": len(report.results)}
+    return Outcome("grid", "compiled grid solver", None, stopped_by, stats)
+
+
+def _each(
+    texts: list[str],
+    rules: dict[str, Any],
+    cages: list[killer.Cage],
+    args: argparse.Namespace,
+    report: _Report,
+) -> Outcome:
+    """Every puzzle through its exact cover and the shared runs (any method, limits)."""
+    from excover.cli import solving
+    from excover.cli.solving import Outcome
+    from excover.puzzles import killer, sudoku
+
+    report.rules = rules
+    report.bar.set(0, len(texts))
+    outcome = Outcome(args.method, None, None, None)
+    mode = argparse.Namespace(**vars(args))
+    if args.classify:
+        mode.limit = 2  # two solutions settle it
+    elif not (args.count or args.all):
+        mode.limit = 1
+    for text in texts:
+        if cages:
+            cover: ExactCover = killer.cover(cages, givens="".join(text.split()), **rules)
+        else:
+            cover = sudoku.problem(text, **rules)
+        count = args.count
+        outcome = solving.count(cover, mode) if count else _listed(cover, mode, _printer(args))
+        report.add(_result(text, outcome, args))
+        if outcome.stopped_by not in (None, "limit"):
+            break
+    return outcome
+
+
+def _result(text: str, outcome: Outcome, args: argparse.Namespace) -> dict[str, Any]:
+    """The result of one puzzle run through its exact cover, in the mode of ``args``."""
+    number = outcome.count
+    # classify and solve asked for 2 and 1 solutions: reaching them settles the answer
+    settled = outcome.stopped_by is None or (
+        outcome.stopped_by == "limit" and not (args.count or args.all)
+    )
+    result: dict[str, Any] = {"puzzle": text, "complete": settled}
+    if number is not None:
+        known = settled or number >= 2
+        result["status"] = _STATUS[min(number, 2)] if known else None
+    if args.count:
+        result["count"] = None if number is None else common.exact(number)
         return result
-    solution = killer.solve(cages, givens=givens, **rules)
-    return {
-        "puzzle": puzzle,
-        "solution": solution,
-        "status": "none" if solution is None else "solved",
-    }
+    grids = [{"grid": grid} for grid in outcome.stats.pop("grids", [])]
+    if not args.classify:
+        result["solutions"] = grids
+    if not (args.all or args.classify):
+        result["solution"] = grids[0]["grid"] if grids else None
+        result["status"] = "solved" if grids else ("none" if settled else None)
+    return result
 
 
-_STATUS = ("none", "unique", "multiple")
+def _printer(args: argparse.Namespace) -> Callable[[str], None] | None:
+    """Print each solution of ``--all`` as soon as it is found (text mode)."""
+    if not args.all or args.json:
+        return None
+
+    def show(grid: str) -> None:
+        print(grid)
+        sys.stdout.flush()
+
+    return show
+
+
+def _listed(
+    cover: ExactCover, args: argparse.Namespace, show: Callable[[str], None] | None
+) -> Outcome:
+    """The solutions of one puzzle's cover (kept in the outcome's ``grids``)."""
+    from excover.cli import solving
+    from excover.puzzles import sudoku
+
+    grids: list[str] = []
+
+    def emit(solution: list[int]) -> None:
+        grid = sudoku.grid_of(cover, solution)
+        grids.append(grid)
+        if show is not None:
+            show(grid)
+
+    outcome = solving.solutions(cover, args, emit)
+    outcome.stats["grids"] = grids
+    return outcome
 
 
 def _draw(
@@ -353,11 +543,13 @@ def _draw(
     rules: dict[str, Any],
 ) -> None:
     """Write one SVG per puzzle: ``out`` for one, ``out`` numbered from 1 for several."""
-    for number, (text, result) in enumerate(zip(texts, results, strict=True), 1):
-        if "solution" in result:
+    from excover.puzzles import killer, sudoku
+
+    for number, (text, result) in enumerate(zip(texts, results, strict=False), 1):
+        if result.get("solution"):
             solution = result["solution"]
         elif result.get("solutions"):
-            solution = result["solutions"][0]
+            solution = result["solutions"][0]["grid"]
         elif cages:
             solution = killer.solve(cages, givens="".join(text.split()), **rules)
         else:
@@ -366,20 +558,7 @@ def _draw(
         if len(texts) > 1:
             where = Path(out)
             path = str(where.with_name(f"{where.stem}-{number}{where.suffix}"))
-        _write(path, sudoku.svg_grid(text, solution, cages=cages, **rules))
-
-
-def _enumerate(puzzle: str, rules: dict[str, Any], listing: bool) -> dict[str, Any]:
-    """The count (and, when ``listing``, the list) of all solutions of ``puzzle``."""
-    if listing:
-        found = list(sudoku.solutions(puzzle, **rules))
-        number = len(found)
-    else:
-        number = sudoku.count(puzzle, None, **rules)
-    result: dict[str, Any] = {"puzzle": puzzle, "status": _STATUS[min(number, 2)], "count": number}
-    if listing:
-        result["solutions"] = found
-    return result
+        common.write_file(path, sudoku.svg_grid(text, solution, cages=cages, **rules))
 
 
 def _report_none(number: int, clashes: list[tuple[int, int]]) -> None:

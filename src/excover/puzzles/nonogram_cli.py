@@ -14,15 +14,29 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from excover.errors import FormatError, LimitReached, UsageError
-from excover.puzzles import nonogram
+from excover.cli import common
+from excover.cli.common import EPILOG_SHORT, add_input, add_json, add_limits, add_method, add_svg
+from excover.errors import FormatError, LimitReached
+
+if TYPE_CHECKING:
+    from excover.puzzles import nonogram
 
 __all__ = ["add_nonogram_command"]
 
-#: Exit statuses, as in :mod:`excover.cli`.
-_EXIT_OK, _EXIT_LIMIT, _EXIT_INTERRUPT = 0, 1, 130
+#: The methods of :data:`excover.puzzles.nonogram.METHODS` and the formats of
+#: :data:`excover.puzzles.nonogram.FORMATS`, named here so that building the parser
+#: imports no solver (a test keeps them equal).
+METHODS = ("auto", "propagate", "xcc", "sat")
+FORMATS = ("text", "non", "xml")
+
+#: The engine behind each method, as the output names it.
+_ENGINES = {
+    "propagate": "line solving, probing and search (compiled)",
+    "xcc": "exact cover with colours (dancing links)",
+    "sat": "an automaton per line (SAT, CaDiCaL)",
+}
 
 _DESCRIPTION = """\
 Solve a nonogram (paint by numbers): find the picture its row and column clues describe.
@@ -31,14 +45,14 @@ FILE is in the plain text format (row clues one per line, a blank line, column c
 blocks separated by spaces or commas, 0 for an empty line, '#' comments), Simpson's .non
 format, or webpbn's XML export; the suffix (.non, .xml) picks the format unless --format
 is given; '-' reads stdin. Prints the first solution found as rows of '#' (black) and
-'.' (white), or 'none'. Methods: propagate (line solving, probing and search, compiled;
-what auto means), xcc (an exact cover with colours, dancing links; small puzzles), sat
-(an automaton per line, CaDiCaL). With --json, one object:
-  {"file", "height", "width", "method", "line_solvable", "solution": [rows] | null,
-   "count" (with --count), "status" (with --classify; null when unsettled), "complete"
-   (false when --timeout, Ctrl-C or the --limit of --count stopped the search)}
-Exit status: 0; 1 when --timeout stopped the run, 130 on Ctrl-C (the partial result is
-printed); 2 for bad input, with 'file:line: message' on stderr."""
+'.' (white), or 'none'; --limit N prints up to N solutions (each as found, a blank line
+between two), or with --count stops counting at N. Methods: propagate (line solving,
+probing and search, compiled; what auto means), xcc (an exact cover with colours,
+dancing links; small puzzles), sat (an automaton per line, CaDiCaL). With --json, one
+document of the shared schema, with
+"input", "height", "width", "line_solvable", "solutions" ([{"grid": rows}]), "solution"
+(the first, or null), "count" (with --count) and "status" (with --classify; null when
+unsettled)."""
 
 
 def add_nonogram_command(commands: Any) -> None:
@@ -47,51 +61,43 @@ def add_nonogram_command(commands: Any) -> None:
         "nonogram",
         help="nonograms (paint by numbers)",
         description=_DESCRIPTION,
+        epilog=EPILOG_SHORT,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    cmd.add_argument("file", metavar="FILE", help="the puzzle; '-' reads stdin")
+    add_input(cmd, "the puzzle")
     what = cmd.add_mutually_exclusive_group()
     what.add_argument("--count", action="store_true", help="count the solutions")
     what.add_argument(
         "--classify", action="store_true", help="print none, unique or multiple solutions"
     )
-    cmd.add_argument(
-        "--limit", type=int, metavar="N", help="with --count: stop counting at N solutions"
-    )
-    cmd.add_argument(
-        "--method",
-        choices=nonogram.METHODS,
-        default="auto",
-        help="propagate: line solving, probing and search (auto, the default); xcc: exact "
+    add_method(
+        cmd,
+        METHODS,
+        "propagate: line solving, probing and search (auto, the default); xcc: exact "
         "cover with colours by dancing links; sat: an automaton per line solved by CaDiCaL",
     )
+    add_limits(cmd, limit="print up to N solutions, or with --count stop counting at N")
     cmd.add_argument(
         "--format",
-        choices=list(nonogram.FORMATS),
+        choices=list(FORMATS),
         help="the format of FILE (default: from its suffix; text for stdin)",
     )
     cmd.add_argument(
         "--clues", action="store_true", help="print the solution with the clues in the margins"
     )
-    cmd.add_argument(
-        "--svg", metavar="OUT", help="write the puzzle, clues and solution as SVG to OUT"
-    )
+    add_svg(cmd, "write the puzzle, clues and first solution as SVG to OUT")
     cmd.add_argument(
         "--write",
         metavar="OUT",
         help="also save the puzzle to OUT, in the format of its suffix (.non, .xml, text)",
     )
-    cmd.add_argument(
-        "--timeout",
-        type=float,
-        metavar="SECONDS",
-        help="stop after this many seconds (exit status 1)",
-    )
-    cmd.add_argument("--json", action="store_true", help="print one JSON object")
+    add_json(cmd)
     cmd.set_defaults(run=_nonogram)
 
 
 def _load(args: argparse.Namespace) -> nonogram.Puzzle:
+    from excover.puzzles import nonogram
+
     if args.file == "-":
         try:  # the bytes, decoded here: the stream's own error handler varies by locale
             text = sys.stdin.buffer.read().decode("utf-8")
@@ -101,65 +107,96 @@ def _load(args: argparse.Namespace) -> nonogram.Puzzle:
     return nonogram.read(args.file, args.format)
 
 
+def _check_flags(args: argparse.Namespace) -> None:
+    """Refuse the flags that do not apply, saying why."""
+    common.refuse(
+        args,
+        "max_nodes",
+        "counts dancing-links nodes: the nonogram solvers do not report them (use --timeout)",
+    )
+    if args.classify:
+        common.refuse(args, "limit", "does not go with --classify (two solutions settle it)")
+    if args.count:
+        common.refuse(args, "svg", "draws a solution: it does not go with --count")
+        common.refuse(args, "clues", "prints a solution: it does not go with --count")
+    if args.classify:
+        common.refuse(args, "clues", "prints a solution: it does not go with --classify")
+
+
 def _nonogram(args: argparse.Namespace) -> int:
-    if args.limit is not None and (args.limit < 1 or not args.count):
-        raise UsageError("--limit takes a positive number, with --count")
+    from excover.cli.commands import finish
+    from excover.cli.solving import Outcome
+    from excover.puzzles import nonogram
+
+    _check_flags(args)
     puzzle = _load(args)
     if args.write:
         nonogram.write(puzzle, args.write)
-    result: dict[str, Any] = {
-        "file": args.file,
-        "height": puzzle.height,
-        "width": puzzle.width,
-        "method": args.method,
-        "line_solvable": nonogram.line_solvable(puzzle),
-    }
-    status = _EXIT_OK
-    first: list[str] | None = None
-    number = 0
-    wanted = args.limit if args.count else 2 if args.classify else 1
+    method = "propagate" if args.method == "auto" else args.method
+    listing = not (args.count or args.classify)
+    wanted = args.limit if not args.classify else 2
+    if listing and wanted is None:
+        wanted = 1
+    stopped_by: str | None = None
+    found: list[list[str]] = []
     try:
         for picture in nonogram.solutions(
             puzzle, method=args.method, limit=wanted, timeout=args.timeout
         ):
-            first = picture if first is None else first
-            number += 1
+            found.append(picture)
+            if listing and not args.json:
+                _show(puzzle, picture, args, len(found))
     except LimitReached:
-        status = _EXIT_LIMIT
-        print("excover: stopped by --timeout", file=sys.stderr)
+        stopped_by = "timeout"
     except KeyboardInterrupt:
-        status = _EXIT_INTERRUPT
-        print("excover: interrupted", file=sys.stderr)
-    # a count stopped at --limit is a lower bound, not the whole count
-    complete = status == _EXIT_OK and not (args.count and number == args.limit)
-    result["solution"] = first
-    result["complete"] = complete
-    if args.count:
-        result["count"] = number
-    if args.classify:  # two solutions settle it even in an unfinished run
-        known = complete or number == 2
-        result["status"] = ("none", "unique", "multiple")[number] if known else None
+        stopped_by = "interrupt"
+    number = len(found)
+    if stopped_by is None and wanted is not None and number == wanted and not args.classify:
+        stopped_by = "limit"
+    settled = stopped_by is None or (args.classify and number == 2)
+    first = found[0] if found else None
     if args.svg:
-        _write(args.svg, nonogram.svg_grid(puzzle, first))
+        common.write_file(args.svg, nonogram.svg_grid(puzzle, first))
+    fields: dict[str, Any] = {
+        "input": args.file,
+        "height": puzzle.height,
+        "width": puzzle.width,
+        "line_solvable": nonogram.line_solvable(puzzle),
+    }
+    if args.count:
+        fields["count"] = number
+    else:
+        fields["solution"] = first
+        fields["solutions"] = [{"grid": rows} for rows in found]
+    if args.classify:
+        fields["status"] = ("none", "unique", "multiple")[number] if settled else None
+    outcome = Outcome(method, _ENGINES[method], number, stopped_by, {"solutions": number})
     if args.json:
-        print(json.dumps(result))
+        doc = common.document("nonogram", method, outcome.engine, stopped_by, **fields)
+        if args.classify and settled:
+            doc["complete"], doc["stopped_by"] = True, None
+        print(json.dumps(doc))
     elif args.count:
         print(number)
     elif args.classify:
-        print(result["status"] or "unknown")
-    elif first is None:
-        if complete:
-            print("none")
-    elif args.clues:
-        print(nonogram.ascii_grid(puzzle, first), end="")
+        print(fields["status"] or "unknown")
+    elif first is None and stopped_by is None:
+        print("none")
+    if args.classify and settled:
+        outcome.stopped_by = None
+    return finish(outcome, args)
+
+
+def _show(
+    puzzle: nonogram.Puzzle, picture: list[str], args: argparse.Namespace, number: int
+) -> None:
+    """Print one solution as soon as it is found (a blank line before all but the first)."""
+    from excover.puzzles import nonogram
+
+    if number > 1:
+        print()
+    if args.clues:
+        print(nonogram.ascii_grid(puzzle, picture), end="")
     else:
-        print("\n".join(first))
-    return status
-
-
-def _write(path: str, text: str) -> None:
-    try:
-        with open(path, "w", encoding="utf-8") as out:
-            out.write(text)
-    except OSError as exc:
-        raise UsageError(f"cannot write {path}: {exc.strerror or exc}") from None
+        print("\n".join(picture))
+    sys.stdout.flush()

@@ -11,7 +11,30 @@ The constructions of all the solutions of an :class:`~excover.ExactCover` live i
 column-by-column intersection).
 """
 
-from excover.zdd.family import Family
-from excover.zdd.manager import Manager, configure, default
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from excover.zdd.family import Family
+    from excover.zdd.manager import Manager, configure, default
 
 __all__ = ["Family", "Manager", "configure", "default"]
+
+#: Names imported on first use, so that a module of this package (``excover.zdd.auto``
+#: for a count) loads without the family's machinery.
+_LAZY = {
+    "Family": "excover.zdd.family",
+    "Manager": "excover.zdd.manager",
+    "configure": "excover.zdd.manager",
+    "default": "excover.zdd.manager",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'excover.zdd' has no attribute {name!r}")
+    from importlib import import_module
+
+    value = getattr(import_module(module), name)
+    globals()[name] = value
+    return value

@@ -29,11 +29,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, NamedTuple, Unpack
 
-from excover.zdd import dxz, frontier
-
 if TYPE_CHECKING:
     from excover.dlx import Search
     from excover.problem import ExactCover, SearchOptions
+    from excover.zdd import dxz
 
 __all__ = ["DENSE", "MIN_HIT_RATE", "PATIENCE_NODES", "PROBE_NODES", "SCOUT_BASE", "Choice"]
 __all__ += ["choose", "count", "scout_nodes"]
@@ -72,6 +71,8 @@ def scout_nodes(problem: ExactCover) -> int:
 
 def _probe(problem: ExactCover, search: Search) -> Choice:
     """Step 4 of the module notes: DXZ for a few nodes, then DXZ or the DLX run."""
+    from excover.zdd import dxz  # only now: most counts that choose DLX never probe
+
     run = dxz.Run(problem, dxz.search_manager())
     probe = run.run(PROBE_NODES)
     if probe.family is not None:
@@ -102,6 +103,8 @@ def count(problem: ExactCover, **options: Unpack[SearchOptions]) -> int:
     if known is not None:
         return known
     if probe is not None:
+        from excover.zdd import frontier
+
         counted = frontier.count(problem)  # when it suits: faster than finishing the probe
         if counted is not None:
             return counted

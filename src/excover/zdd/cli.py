@@ -1,75 +1,116 @@
-"""``excover count --method zdd|auto``: counting on the DXZ family, for the command line.
+"""The ZDD method on the command line: ``--method zdd``, and ``auto`` when it picks ZDDs.
 
-Kept apart from :mod:`excover.cli` so that the command's own module stays about dancing
-links; :func:`count_zdd` prints the count and, with ``--stats``, the size of the ZDD.
+A count takes the API's route (:func:`excover.zdd.dxz.count`): the frontier count when the
+problem suits it, else the DXZ family. ``--timeout`` stops either by an alarm (both check
+for signals): a ZDD count has no partial result, so a stopped count is unknown (None).
+Solutions are taken from the DXZ family (:func:`excover.zdd.dxz.solutions`).
 """
 
 from __future__ import annotations
 
 import argparse
-import json
-import sys
 import time
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 
-from excover.dlx import Search
-from excover.errors import UsageError
-from excover.problem import ExactCover
-from excover.zdd import auto, dxz
+from excover.cli.common import TimeUp, deadline
+from excover.cli.solving import Outcome
 
-__all__ = ["count_zdd"]
+if TYPE_CHECKING:
+    from excover.dlx import Search
+    from excover.problem import ExactCover
+    from excover.zdd.dxz import Run
+
+__all__ = ["count_auto", "count_zdd", "solve_zdd"]
 
 
-def count_zdd(problem: ExactCover, args: argparse.Namespace) -> int | Search | None:
-    """Count ``problem`` on its DXZ family and print the result; return the exit status.
+def _finish(problem: ExactCover, run: Run | None, args: argparse.Namespace) -> Outcome:
+    """Count as :func:`excover.zdd.dxz.count` does (the frontier count if it suits, else
+    the DXZ family, going on with ``run`` when the auto probe started one)."""
+    from excover.zdd import dxz, frontier
 
-    When dancing links should count it instead, return the DLX run that ``--method auto``
-    started and chose, to be finished by the caller (no work is lost), or None when a
-    dancing-links option was given (the caller starts its own run)."""
-    search_options = [
-        flag
-        for flag, given in [
-            ("--heuristic", args.heuristic != "mrv"),
-            ("--seed", args.seed is not None),
-            ("--timeout", args.timeout is not None),
-            ("--max-nodes", args.max_nodes is not None),
-        ]
-        if given
-    ]
-    if args.method == "zdd" and search_options:
-        raise UsageError(f"--method zdd does not take {', '.join(search_options)}")
-    if search_options:
-        return None
-    start = time.perf_counter()
-    run = None
-    if args.method == "auto":
+    started = time.perf_counter()
+    stats: dict[str, object] = {}
+    engine = "frontier count"
+    total: int | None = None
+    try:
+        with deadline(getattr(args, "timeout", None)):
+            total = frontier.count(problem)
+            if total is None:
+                engine = "DXZ family"
+                probe = (run or dxz.Run(problem, dxz.search_manager())).run()
+                assert probe.family is not None  # no budget, so the search ran to its end
+                total = probe.family.count()
+                stats.update(zdd_nodes=probe.family.size, nodes=probe.nodes, memo_hits=probe.hits)
+        stopped_by = None
+    except TimeUp:
+        stopped_by = "timeout"
+    except KeyboardInterrupt:
+        stopped_by = "interrupt"
+    stats.update(
+        solutions=total,
+        seconds=time.perf_counter() - started,
+        complete=stopped_by is None,
+        stopped_by=stopped_by,
+    )
+    return Outcome("zdd", engine, total, stopped_by, stats)
+
+
+def count_zdd(problem: ExactCover, args: argparse.Namespace) -> Outcome:
+    """``--method zdd``: the count of :func:`excover.zdd.dxz.count`."""
+    return _finish(problem, None, args)
+
+
+def count_auto(problem: ExactCover, args: argparse.Namespace) -> Outcome | Search:
+    """``--method auto`` as :func:`excover.zdd.auto.count` takes it: the outcome when the
+    choice settles the count or picks ZDDs, else the DLX run it chose, for the caller to
+    finish in slices (no work is lost)."""
+    from excover.zdd import auto
+
+    try:
         choice = auto.choose(problem)
-        if choice.method == "dlx":
-            assert choice.search is not None  # a DLX choice hands back its run
-            return choice.search
-        run = choice.probe  # goes on with the probe's search (None if the probe finished)
-    probe = (run or dxz.Run(problem, dxz.search_manager())).run()
-    assert probe.family is not None  # no budget, so the search ran to its end
-    count = probe.family.count()
+    except KeyboardInterrupt:
+        return Outcome("auto", None, None, "interrupt", {})
+    if choice.known is not None and choice.search is not None:  # DLX finished while choosing
+        from excover.cli.solving import dlx_engine, dlx_stats
+
+        stats = dlx_stats(choice.search, None)
+        return Outcome("dlx", dlx_engine(choice.search), choice.known, None, stats)
+    if choice.known is not None:  # the DXZ probe finished
+        stats = {"solutions": choice.known, "complete": True, "stopped_by": None}
+        return Outcome("zdd", "DXZ family", choice.known, None, stats)
+    if choice.probe is not None:
+        return _finish(problem, choice.probe, args)
+    assert choice.search is not None  # a DLX choice hands back its run
+    return choice.search
+
+
+def solve_zdd(
+    problem: ExactCover, args: argparse.Namespace, emit: Callable[[list[int]], None]
+) -> Outcome:
+    """``solve --method zdd``: the solutions of the DXZ family (built first, within
+    ``--timeout``), each emitted as it is read off the family."""
+    from excover.zdd import dxz
+
+    started = time.perf_counter()
+    found = 0
+    stopped_by = None
+    limit = getattr(args, "limit", None)
+    try:
+        with deadline(getattr(args, "timeout", None)):
+            for solution in dxz.solutions(problem, limit):
+                found += 1
+                emit(solution)
+        if limit is not None and found == limit:
+            stopped_by = "limit"
+    except TimeUp:
+        stopped_by = "timeout"
+    except KeyboardInterrupt:
+        stopped_by = "interrupt"
     stats = {
-        "solutions": count,
-        "zdd_nodes": probe.family.size,
-        "nodes": probe.nodes,
-        "memo_hits": probe.hits,
-        "seconds": time.perf_counter() - start,
-        "method": "zdd",
+        "solutions": found,
+        "seconds": time.perf_counter() - started,
+        "complete": stopped_by is None,
+        "stopped_by": stopped_by,
     }
-    if args.json:
-        print(json.dumps({"count": count, "complete": True, "method": "zdd", "stats": stats}))
-    else:
-        print(count)
-    sys.stdout.flush()
-    if args.stats:
-        lines = [
-            f"solutions: {count}",
-            f"zdd nodes: {stats['zdd_nodes']}",
-            f"search nodes: {probe.nodes} ({probe.hits} answered by the memo)",
-            f"time: {stats['seconds']:.3f} s",
-            "method: zdd (DXZ)",
-        ]
-        print("\n".join(lines), file=sys.stderr)
-    return 0
+    return Outcome("zdd", "DXZ family", found, stopped_by, stats)

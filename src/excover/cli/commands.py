@@ -1,0 +1,300 @@
+"""``excover count``, ``solve``, ``dimacs`` and ``schema``: problems in Knuth's DLX format.
+
+``count`` and ``solve`` read a problem (``-``: standard input) and count or list its
+solutions by any method (:mod:`excover.cli.solving`); ``dimacs`` writes its SAT encoding;
+``schema`` prints the JSON Schema of every ``--json`` document.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import TYPE_CHECKING, Any
+
+from excover.cli import common
+from excover.cli.common import EPILOG_SHORT, add_input, add_json, add_limits, add_method
+from excover.errors import UsageError
+
+#: The at-most-one encodings of :data:`excover.sat.amo.AMO_ENCODINGS` (named here so that
+#: building the parser imports no SAT code; a test keeps the two equal).
+AMO_NAMES = ("auto", "pairwise", "seqcounter", "product", "commander", "bitwise")
+
+if TYPE_CHECKING:
+    from excover.cli.solving import Outcome
+    from excover.problem import ExactCover
+
+__all__ = ["add_problem_commands", "print_outcome", "read_problem"]
+
+_FORMAT = """\
+The problem is in Knuth's DLX1/DLX2/DLX3 text format: lines starting with '|' are
+comments; the first other line names the items (primary items, then '|', then secondary
+items); every following line is one option, a list of items ('item:color' on secondary
+items)."""
+
+_COUNT = f"""\
+Count the solutions of an exact cover problem and print the count on stdout (exact, no
+overflow); stderr names the method and engine that ran.
+
+{_FORMAT}
+
+--method auto (the default, as p.count() in the API) counts by dancing links or by DXZ,
+whichever suits; dlx: dancing links; zdd: the frontier count or the DXZ family, as
+p.count(method="zdd"); sat: a SAT encoding (CaDiCaL, raced by ganak on long counts when
+pyganak is installed)."""
+
+_SOLVE = f"""\
+Find solutions of an exact cover problem and print each one on stdout as soon as it is
+found: a header line 'solution K:' then its options, one per line, as item names.
+
+{_FORMAT}
+
+--method auto means dlx (as p.solutions() in the API); zdd lists the solutions of the DXZ
+family (built first); sat finds each new solution after blocking the ones before. With
+--json the solutions stream inside one document, each as {{"options": [indices from 0],
+"items": [[names], ...]}}."""
+
+_DIMACS = """\
+Write an exact cover problem as a SAT formula in DIMACS CNF, for any SAT solver.
+
+Variable k is option k-1 of the problem (options numbered from 0 in file order); further
+variables are auxiliary. Comment lines at the top repeat the problem ('c excover option k
+...' lists the items of variable k) and give the projection set ('c p show ... 0'), so a
+model printed by any solver decodes into a solution, and a projected model counter
+(ganak, d4) counts the solutions."""
+
+
+def _dlx_flags(parser: argparse.ArgumentParser) -> None:
+    """The dancing-links and SAT options of ``count`` and ``solve``."""
+    parser.add_argument(
+        "--heuristic",
+        choices=["mrv", "leftmost", "random"],
+        help="dancing links' item choice: mrv = fewest remaining options, ties to the "
+        "leftmost (Knuth's DLX1, the default); leftmost = first uncovered primary item; "
+        "random = mrv with ties broken at random",
+    )
+    parser.add_argument(
+        "--seed", type=int, metavar="N", help="seed of --heuristic random (default: fresh)"
+    )
+    parser.add_argument(
+        "--stats",
+        action="store_true",
+        help="print the statistics of the run on stderr (dancing links: solutions, nodes, "
+        "updates in Knuth's DLX1 definitions)",
+    )
+    parser.add_argument(
+        "--solver",
+        metavar="NAME",
+        help="with --method sat: a python-sat solver (cadical, glucose4, minisat22, kissat, "
+        "...), 'ext:COMMAND' for an outside solver, or ganak (count only); default cadical",
+    )
+    parser.add_argument(
+        "--amo",
+        choices=list(AMO_NAMES),
+        help="with --method sat: the at-most-one encoding (default: auto)",
+    )
+
+
+def add_problem_commands(commands: Any) -> None:
+    """Add ``count``, ``solve``, ``dimacs`` and ``schema`` to the command's sub-parsers."""
+    from excover.parallel.cli import add_task_options
+
+    raw = argparse.RawDescriptionHelpFormatter
+    count = commands.add_parser(
+        "count",
+        help="count the solutions",
+        description=_COUNT,
+        epilog=EPILOG_SHORT,
+        formatter_class=raw,
+    )
+    add_input(count, "the problem in Knuth's DLX format")
+    add_method(count)
+    add_limits(count, limit="stop counting at N solutions (the count is then a lower bound)")
+    _dlx_flags(count)
+    add_json(count)
+    add_task_options(count)  # --workers, --tasks, --checkpoint, --progress
+    count.set_defaults(run=_count)
+
+    solve = commands.add_parser(
+        "solve",
+        help="print solutions",
+        description=_SOLVE,
+        epilog=EPILOG_SHORT,
+        formatter_class=raw,
+    )
+    add_input(solve, "the problem in Knuth's DLX format")
+    add_method(
+        solve,
+        help="auto (default): dlx, as p.solutions(); dlx: dancing links; zdd: "
+        "from the DXZ family; sat: a SAT solver with blocking clauses",
+    )
+    add_limits(solve, limit="stop after N solutions (default: print them all)")
+    _dlx_flags(solve)
+    add_json(solve)
+    solve.set_defaults(run=_solve)
+
+    dimacs = commands.add_parser(
+        "dimacs",
+        help="write the problem as a SAT formula (DIMACS CNF)",
+        description=_DIMACS,
+        formatter_class=raw,
+    )
+    add_input(dimacs, "the problem in Knuth's DLX format")
+    dimacs.add_argument(
+        "-o", "--output", metavar="OUT", default="-", help="output file (default: stdout)"
+    )
+    dimacs.add_argument(
+        "--amo",
+        choices=list(AMO_NAMES),
+        default="auto",
+        help="at-most-one encoding (default: auto = pairwise for at most 6 options, else "
+        "seqcounter)",
+    )
+    dimacs.set_defaults(run=_dimacs)
+
+    schema = commands.add_parser(
+        "schema",
+        help="print the JSON Schema of every --json document",
+        description="Print the JSON Schema (draft 2020-12) that every --json document of "
+        "every command follows.",
+    )
+    schema.set_defaults(run=_schema)
+
+
+# --------------------------------------------------------------------------- input
+
+
+def read_problem(path: str) -> ExactCover:
+    """Parse the problem in ``path`` (``-``: stdin); errors name the file and the line."""
+    from excover.formats.dlx import parse_dlx_bytes
+    from excover.problem import ExactCover
+
+    data = common.read_input(path, binary=True)
+    return parse_dlx_bytes(data, "<stdin>" if path == "-" else path, ExactCover)
+
+
+# --------------------------------------------------------------------------- output
+
+
+def stats_lines(stats: dict[str, Any]) -> str:
+    """The statistics of a run for people, one ``name: value`` per line, ending with
+    ``search: complete`` or what stopped it."""
+    lines = []
+    for key, value in stats.items():
+        if key in ("complete", "stopped_by", "seed") or value is None:
+            continue
+        if key == "seconds":
+            lines.append(f"time: {value:.3f} s")
+        elif key == "heuristic" and value == "random":
+            lines.append(f"heuristic: random (seed {stats.get('seed')})")
+        else:
+            lines.append(f"{key.replace('_', ' ')}: {value}")
+    stopped_by = stats.get("stopped_by")
+    lines.append(f"search: {'complete' if stopped_by is None else common.STOP_CAUSES[stopped_by]}")
+    return "\n".join(lines)
+
+
+def print_outcome(command: str, outcome: Outcome, args: argparse.Namespace) -> int:
+    """Print a count: the number on stdout (or the JSON document), the method, what
+    stopped the run and, with ``--stats``, the statistics on stderr; the exit status."""
+    if args.json:
+        doc = common.document(
+            command,
+            outcome.method,
+            outcome.engine,
+            outcome.stopped_by,
+            count=outcome.count,
+            stats=_exact_stats(outcome.stats),
+        )
+        print(json.dumps(doc))
+    elif outcome.count is not None:
+        print(outcome.count)
+    return finish(outcome, args)
+
+
+def finish(outcome: Outcome, args: argparse.Namespace) -> int:
+    """After the result: method, stop cause and statistics on stderr; the exit status."""
+    sys.stdout.flush()  # the result first, when stdout and stderr share a terminal or file
+    if not args.json:
+        common.say_method(outcome.method, outcome.engine)
+    if outcome.stopped_by not in (None, "limit"):  # --limit: what was asked for
+        found = outcome.count
+        detail = " (no partial count)" if found is None else f" ({found} solutions so far)"
+        common.say_stopped(outcome.stopped_by, detail)
+    if getattr(args, "stats", False) or outcome.stopped_by == "interrupt":
+        print(stats_lines(outcome.stats), file=sys.stderr)
+    return common.exit_status(outcome.stopped_by)
+
+
+def _exact_stats(stats: dict[str, Any]) -> dict[str, Any]:
+    return {
+        k: common.exact(v) if k == "solutions" and isinstance(v, int) else v
+        for k, v in stats.items()
+    }
+
+
+# --------------------------------------------------------------------------- commands
+
+
+def _count(args: argparse.Namespace) -> int:
+    from excover.cli import solving
+    from excover.parallel.cli import count_tasks, uses_tasks
+
+    problem = read_problem(args.file)
+    if uses_tasks(args):
+        common.refuse(args, "limit", "does not go with --workers, --tasks or --checkpoint")
+        solving.check_method_flags(args, args.method, counting=True)
+        if args.heuristic is None:
+            args.heuristic = "mrv"
+        return count_tasks(problem, args)
+    return print_outcome("count", solving.count(problem, args), args)
+
+
+def _solve(args: argparse.Namespace) -> int:
+    from excover.cli import solving
+
+    problem = read_problem(args.file)
+    out = sys.stdout
+    stream = common.JsonStream(out, "solve") if args.json else None
+    found = 0
+
+    def emit(solution: list[int]) -> None:
+        nonlocal found
+        found += 1
+        if stream is not None:
+            items = [problem.option_items(option) for option in solution]
+            stream.add({"options": solution, "items": items})
+            return
+        gap = "\n" if found > 1 else ""
+        out.write(f"{gap}solution {found}:\n{problem.format_solution(solution)}\n")
+        out.flush()  # the next solution may be a long search away
+
+    outcome = solving.solutions(problem, args, emit)
+    if stream is not None:
+        stream.close(
+            outcome.method,
+            outcome.engine,
+            outcome.stopped_by,
+            count=outcome.count,
+            stats=_exact_stats(outcome.stats),
+        )
+    elif found == 0 and outcome.stopped_by is None:
+        print("excover: no solution", file=sys.stderr)
+    return finish(outcome, args)
+
+
+def _dimacs(args: argparse.Namespace) -> int:
+    cnf = read_problem(args.file).to_cnf(args.amo)
+    if args.output == "-":
+        sys.stdout.write(cnf.to_dimacs())
+    else:
+        try:
+            cnf.write_dimacs(args.output)
+        except OSError as exc:
+            raise UsageError(f"cannot write {args.output}: {exc.strerror or exc}") from None
+    return common.EXIT_OK
+
+
+def _schema(args: argparse.Namespace) -> int:
+    print(json.dumps(common.schema(), indent=2))
+    return common.EXIT_OK

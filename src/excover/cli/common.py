@@ -1,0 +1,388 @@
+"""The conventions every ``excover`` subcommand shares, written once.
+
+Each subcommand builds its parser from the flag helpers here (``add_input``,
+``add_method``, ``add_limits``, ``add_workers``, ``add_progress``, ``add_json``,
+``add_svg``) and adds only its own flags. The same flag then has the same name, type,
+default and meaning everywhere:
+
+* input: a file path, or ``-`` for standard input (:func:`read_input`);
+* ``--method auto|dlx|zdd|sat``, default ``auto`` as in the API;
+* ``--limit N`` stops after N solutions (listed or counted: the result is then partial,
+  ``complete`` false), ``--timeout S`` after S seconds and ``--max-nodes N`` after N search
+  nodes (both: exit status 1);
+* ``--json`` prints one document of the schema shipped beside this module
+  (``schema.json``, version :data:`SCHEMA_VERSION`), built by :func:`document`;
+* a flag that does not apply to the combination given is refused by :func:`refuse`
+  (exit status 2, saying why), never ignored.
+
+Exit statuses: :data:`EXIT_OK` 0 done, :data:`EXIT_LIMIT` 1 stopped by ``--timeout`` or
+``--max-nodes`` (partial result printed), :data:`EXIT_USAGE` 2 bad usage or input,
+:data:`EXIT_RESOURCE` 3 a resource limit (memory, ZDD nodes), :data:`EXIT_INTERRUPT` 130
+Ctrl-C (partial result printed), :data:`EXIT_BROKEN_PIPE` 141 the reader of stdout left.
+
+This module imports nothing heavy: building the whole parser must stay cheap, because
+``excover --version`` and a count of a tiny file are meant to start as fast as Python.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import signal
+import sys
+import threading
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from types import FrameType
+from typing import IO, Any
+
+from excover.errors import UsageError
+
+__all__ = [
+    "EPILOG_SHORT",
+    "EXIT_BROKEN_PIPE",
+    "EXIT_INTERRUPT",
+    "EXIT_LIMIT",
+    "EXIT_OK",
+    "EXIT_RESOURCE",
+    "EXIT_USAGE",
+    "METHODS",
+    "SCHEMA_VERSION",
+    "STOP_CAUSES",
+    "JsonStream",
+    "TimeUp",
+    "add_input",
+    "add_json",
+    "add_limits",
+    "add_method",
+    "add_progress",
+    "add_svg",
+    "add_workers",
+    "deadline",
+    "document",
+    "exact",
+    "exit_status",
+    "non_negative_int",
+    "positive_int",
+    "read_input",
+    "refuse",
+    "say_method",
+    "say_stopped",
+    "seconds",
+    "write_file",
+]
+
+EXIT_OK, EXIT_LIMIT, EXIT_USAGE, EXIT_RESOURCE = 0, 1, 2, 3
+EXIT_INTERRUPT, EXIT_BROKEN_PIPE = 130, 141
+
+#: A parser or an argument group: either takes the shared flags.
+Container = argparse._ActionsContainer
+
+#: The solving methods of every subcommand that solves an exact cover problem.
+METHODS = ("auto", "dlx", "zdd", "sat")
+
+#: The version of the JSON documents printed by ``--json`` (``schema.json``).
+SCHEMA_VERSION = 1
+
+#: How the command line names each reason for a run to stop early.
+STOP_CAUSES = {
+    "limit": "stopped by --limit",
+    "max_nodes": "stopped by --max-nodes",
+    "timeout": "stopped by --timeout",
+    "interrupt": "interrupted",
+}
+
+#: The end of every command's --help.
+EPILOG_SHORT = """\
+exit status: 0 done; 1 stopped by --timeout or --max-nodes (partial result printed);
+2 bad usage or input; 3 a resource limit (memory); 130 Ctrl-C (partial result printed).
+--json documents follow one schema: 'excover schema' prints it."""
+
+#: Counts at or above this are written as decimal strings in JSON (readers that hold
+#: numbers as doubles, JavaScript's among them, would round them).
+_EXACT_INT = 2**53
+
+
+# --------------------------------------------------------------------------- argument types
+
+
+def _int(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not an integer: {text!r}") from None
+
+
+def positive_int(text: str) -> int:
+    """An argparse type: an integer of at least 1."""
+    value = _int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be a positive integer, not {text!r}")
+    return value
+
+
+def non_negative_int(text: str) -> int:
+    """An argparse type: an integer of at least 0."""
+    value = _int(text)
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be a non-negative integer, not {text!r}")
+    return value
+
+
+def seconds(text: str) -> float:
+    """An argparse type: a finite, non-negative number of seconds."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
+    if not 0 <= value < 1e9:  # also rejects nan and inf
+        raise argparse.ArgumentTypeError(f"must be a non-negative number, not {text!r}")
+    return value
+
+
+# --------------------------------------------------------------------------- the shared flags
+
+
+def add_input(parser: Container, what: str = "the problem") -> None:
+    """The positional input: a file, or ``-`` for standard input."""
+    parser.add_argument("file", metavar="FILE", help=f"{what}; '-' reads standard input")
+
+
+def add_method(
+    parser: argparse.ArgumentParser,
+    choices: tuple[str, ...] = METHODS,
+    help: str | None = None,
+) -> None:
+    """``--method``, default ``auto`` (the API's default)."""
+    parser.add_argument(
+        "--method",
+        choices=list(choices),
+        default="auto",
+        help=help
+        or "auto (default, as in the API): whichever suits the problem; dlx: dancing links; "
+        "zdd: the ZDD of all solutions (DXZ, or the frontier count); sat: a SAT encoding",
+    )
+
+
+def add_limits(
+    parser: argparse.ArgumentParser,
+    *,
+    limit: str | None = "stop after N solutions (listed or counted); the result is then partial",
+    timeout: bool = True,
+    max_nodes: bool = True,
+) -> None:
+    """``--limit``, ``--timeout`` and ``--max-nodes``: the bounds of any search."""
+    group = parser
+    if limit is not None:
+        group.add_argument("--limit", type=positive_int, metavar="N", help=limit)
+    if timeout:
+        group.add_argument(
+            "--timeout",
+            type=seconds,
+            metavar="SECONDS",
+            help="stop after this many seconds (exit status 1)",
+        )
+    if max_nodes:
+        group.add_argument(
+            "--max-nodes",
+            type=non_negative_int,
+            metavar="N",
+            help="stop after N nodes of the search tree (exit status 1)",
+        )
+
+
+def add_workers(parser: Container, help: str | None = None) -> None:
+    """``--workers N``."""
+    parser.add_argument(
+        "--workers", type=positive_int, metavar="N", help=help or "run on N processes"
+    )
+
+
+def add_progress(parser: Container) -> None:
+    """``--progress`` / ``--no-progress``: a progress bar on stderr (default: when stderr
+    is a terminal)."""
+    parser.add_argument(
+        "--progress",
+        action=argparse.BooleanOptionalAction,
+        help="show a progress bar on stderr for long runs (default: only when stderr is a "
+        "terminal)",
+    )
+
+
+def add_json(parser: Container) -> None:
+    """``--json``: one document of the shared schema on stdout."""
+    parser.add_argument(
+        "--json",
+        action="store_true",
+        help=f"print one JSON document (schema version {SCHEMA_VERSION}, the same for every "
+        "command: see 'excover schema')",
+    )
+
+
+def add_svg(parser: Container, help: str) -> None:
+    """``--svg OUT``: a picture of the result."""
+    parser.add_argument("--svg", metavar="OUT", help=help)
+
+
+def given(args: argparse.Namespace, dest: str) -> bool:
+    """Whether the optional flag stored at ``dest`` was given (every shared flag has a
+    default of None or False)."""
+    value = getattr(args, dest, None)
+    return value is not None and value is not False
+
+
+def refuse(args: argparse.Namespace, dest: str, why: str) -> None:
+    """Refuse the flag stored at ``dest`` if it was given: a usage error saying ``why``."""
+    if given(args, dest):
+        flag = "--" + dest.replace("_", "-")
+        raise UsageError(f"{flag} {why}")
+
+
+# --------------------------------------------------------------------------- input and output
+
+
+def read_input(path: str, binary: bool = False) -> Any:
+    """The text (or bytes) of the file ``path``, or of standard input for ``-``."""
+    name = "<stdin>" if path == "-" else path
+    try:
+        if path == "-":
+            data = sys.stdin.buffer.read()
+        else:
+            with open(path, "rb") as handle:
+                data = handle.read()
+    except OSError as exc:
+        raise UsageError(f"cannot read {name}: {exc.strerror or exc}") from None
+    if binary:
+        return data
+    try:
+        return data.decode("utf-8-sig")  # skips a byte order mark
+    except UnicodeDecodeError:
+        raise UsageError(f"cannot read {name}: not UTF-8 text") from None
+
+
+def write_file(path: str, text: str) -> None:
+    """Write ``text`` to ``path`` (for ``--svg`` and the like); failures are usage errors."""
+    try:
+        with open(path, "w", encoding="utf-8") as out:
+            out.write(text)
+    except OSError as exc:
+        raise UsageError(f"cannot write {path}: {exc.strerror or exc}") from None
+
+
+def exact(number: int) -> int | str:
+    """A count for JSON: an int, or a decimal string when a double could not hold it."""
+    return number if -_EXACT_INT < number < _EXACT_INT else str(number)
+
+
+def document(
+    command: str,
+    method: str | None,
+    engine: str | None,
+    stopped_by: str | None,
+    **fields: Any,
+) -> dict[str, Any]:
+    """A JSON document of the shared schema: its envelope, then ``fields``."""
+    head = {
+        "schema": SCHEMA_VERSION,
+        "command": command,
+        "method": method,
+        "engine": engine,
+        "complete": stopped_by is None,
+        "stopped_by": stopped_by,
+    }
+    if "count" in fields and isinstance(fields["count"], int):
+        fields["count"] = exact(fields["count"])
+    return {**head, **fields}
+
+
+class JsonStream:
+    """One JSON document whose list ``key`` is written entry by entry, as entries come
+    (so ``--json`` streams too); :meth:`close` ends it with the envelope and ``fields``."""
+
+    def __init__(self, out: IO[str], command: str, key: str = "solutions") -> None:
+        self.out = out
+        self.count = 0
+        out.write(json.dumps({"schema": SCHEMA_VERSION, "command": command})[:-1])
+        out.write(f", {json.dumps(key)}: [")
+        out.flush()  # a reader sees at once that the run has started
+
+    def add(self, entry: Any) -> None:
+        """Write one entry of the list."""
+        self.count += 1
+        self.out.write(("," if self.count > 1 else "") + "\n" + json.dumps(entry))
+        self.out.flush()
+
+    def close(
+        self, method: str | None, engine: str | None, stopped_by: str | None, **fields: Any
+    ) -> None:
+        """End the list and the document."""
+        tail = document("", method, engine, stopped_by, **fields)
+        del tail["schema"], tail["command"]
+        self.out.write(f"\n], {json.dumps(tail)[1:]}\n")
+        self.out.flush()
+
+
+def say_method(method: str, engine: str | None) -> None:
+    """Tell on stderr which method (and engine) ran: stdout stays the result alone."""
+    print(f"excover: method {method}" + (f", {engine}" if engine else ""), file=sys.stderr)
+
+
+def say_stopped(stopped_by: str | None, detail: str = "") -> None:
+    """Tell on stderr that the run stopped early and its result is partial."""
+    if stopped_by is None:
+        return
+    print(f"excover: {STOP_CAUSES[stopped_by]}{detail}; the result is partial", file=sys.stderr)
+
+
+def exit_status(stopped_by: str | None) -> int:
+    """The exit status of a run that stopped for ``stopped_by`` (None: it finished).
+
+    ``--limit`` asked for N solutions and got them: that is a success (0), although the
+    result is marked incomplete."""
+    if stopped_by == "interrupt":
+        return EXIT_INTERRUPT
+    return EXIT_LIMIT if stopped_by in ("timeout", "max_nodes") else EXIT_OK
+
+
+# --------------------------------------------------------------------------- time limits
+
+
+class TimeUp(Exception):
+    """Raised by :func:`deadline` wherever the program is when ``--timeout`` runs out
+    (the compiled engines check for signals regularly, as they do for Ctrl-C)."""
+
+
+@contextmanager
+def deadline(limit: float | None) -> Iterator[None]:
+    """Within the block, raise :class:`TimeUp` after ``limit`` seconds (None: never).
+
+    For engines that cannot stop at a deadline of their own: it needs a Unix alarm and
+    the main thread, and refuses otherwise."""
+    if limit is None:
+        yield
+        return
+    if (
+        not hasattr(signal, "setitimer")
+        or threading.current_thread() is not threading.main_thread()
+    ):
+        raise UsageError("--timeout needs a Unix system and the main thread here")
+
+    def alarm(signum: int, frame: FrameType | None) -> None:
+        raise TimeUp
+
+    previous = signal.signal(signal.SIGALRM, alarm)
+    signal.setitimer(signal.ITIMER_REAL, max(limit, 1e-6))
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def schema() -> Mapping[str, Any]:
+    """The JSON Schema of ``--json`` documents, shipped in the package."""
+    from importlib.resources import files
+
+    text = files("excover.cli").joinpath("schema.json").read_text(encoding="utf-8")
+    result: Mapping[str, Any] = json.loads(text)
+    return result

@@ -1,0 +1,325 @@
+"""Counting and listing the solutions of an exact cover problem, for every method.
+
+Every subcommand that solves an :class:`~excover.ExactCover` (``count``, ``solve``,
+``queens``, ``sudoku --count/--all``) goes through :func:`count` or :func:`solutions`
+here, so the flags mean the same everywhere and each method takes the route the API takes
+for it (``excover count --method zdd`` counts as ``p.count(method="zdd")`` does).
+
+Limits: dancing links runs in slices (:class:`DlxRunner`) and stops cleanly at
+``--timeout``, ``--max-nodes``, ``--limit`` or Ctrl-C with its count so far; SAT honours
+``--timeout`` and ``--limit`` itself; the ZDD method stops at ``--timeout`` by an alarm
+(:func:`~excover.cli.common.deadline`), with no partial count (a ZDD count is not a sum
+found solution by solution). A method that cannot honour a flag refuses it at once.
+"""
+
+from __future__ import annotations
+
+import argparse
+import signal
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from types import FrameType
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from excover.cli.common import refuse
+from excover.cli.progress import progress
+from excover.errors import LimitReached, UsageError
+
+if TYPE_CHECKING:
+    from excover.dlx import Search
+    from excover.problem import ExactCover
+
+__all__ = ["DlxRunner", "Outcome", "check_method_flags", "count", "solutions"]
+
+_T = TypeVar("_T")
+
+#: The longest stretch of search (seconds) before the command looks at Ctrl-C again.
+SLICE = 0.05
+
+
+class Outcome:
+    """What a run found: the method and engine that ran, the count (of the solutions
+    counted or listed; None when a stopped method has no partial count), why it stopped
+    early (None: it finished) and its statistics. (A plain class: dataclasses would cost
+    the command's start-up the import of ``inspect``.)"""
+
+    def __init__(
+        self,
+        method: str,
+        engine: str | None,
+        count: int | None,
+        stopped_by: str | None,
+        stats: dict[str, Any] | None = None,
+    ) -> None:
+        self.method = method
+        self.engine = engine
+        self.count = count
+        self.stopped_by = stopped_by
+        self.stats: dict[str, Any] = {} if stats is None else stats
+
+
+def check_method_flags(args: argparse.Namespace, method: str, counting: bool) -> None:
+    """Refuse every flag that ``method`` cannot honour, at once and saying why."""
+    dlx_only = f"chooses items in dancing links: it goes with --method dlx (or auto), not {method}"
+    if method not in ("dlx", "auto"):
+        refuse(args, "heuristic", dlx_only)
+    if getattr(args, "seed", None) is not None and getattr(args, "heuristic", None) != "random":
+        raise UsageError("--seed goes with --heuristic random (the other heuristics draw nothing)")
+    if method != "sat":
+        refuse(args, "solver", f"goes with --method sat, not {method}")
+        refuse(args, "amo", f"goes with --method sat, not {method}")
+    if method == "sat":
+        refuse(args, "max_nodes", "counts nodes of a dancing-links search: a SAT solver has none")
+    if method == "zdd":
+        refuse(args, "max_nodes", "counts nodes of a dancing-links search: --method zdd has none")
+        if counting:
+            refuse(
+                args,
+                "limit",
+                "stops an enumeration: --method zdd counts without enumerating (use dlx)",
+            )
+
+
+# --------------------------------------------------------------------------- dancing links
+
+
+class _Stopped(Exception):
+    """The run ended early; ``reason`` is a key of :data:`~excover.cli.common.STOP_CAUSES`."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+class DlxRunner:
+    """Drives one :class:`~excover.Search` in slices of :data:`SLICE` seconds.
+
+    The engine keeps its state when a slice ends, so slicing costs next to nothing, and the
+    command can act between two slices: it enforces ``--timeout`` (a slice ends at the
+    deadline or after :data:`SLICE` seconds, whichever is first), draws the progress bar
+    and notices Ctrl-C. ``--max-nodes`` is the search's own whole-run bound. Ctrl-C only
+    raises a flag, so it never falls between the engine finding a solution and the command
+    printing it: every solution the statistics count has been printed. A second Ctrl-C
+    raises KeyboardInterrupt at once.
+    """
+
+    def __init__(self, search: Search, args: argparse.Namespace) -> None:
+        self.search = search
+        self.max_nodes: int | None = getattr(args, "max_nodes", None)
+        timeout = getattr(args, "timeout", None)
+        self.deadline = None if timeout is None else time.monotonic() + timeout
+        self.interrupted = False
+        self.tick: Callable[[], None] | None = None  # called between slices (progress)
+
+    def step(self, call: Callable[[], _T]) -> _T:
+        """``call()`` (``search.count`` or ``search.first``), resumed until it returns."""
+        search = self.search
+        while True:
+            if self.interrupted:
+                raise _Stopped("interrupt")
+            now = time.monotonic()
+            end = now + SLICE if self.deadline is None else min(now + SLICE, self.deadline)
+            search.timeout = search.stats.seconds + max(0.0, end - now)
+            search.max_nodes = self.max_nodes
+            try:
+                return call()
+            except LimitReached as exc:
+                if exc.reason != "timeout":
+                    raise _Stopped(exc.reason) from None
+                if self.deadline is not None and time.monotonic() >= self.deadline:
+                    raise _Stopped("timeout") from None
+                if self.tick is not None:
+                    self.tick()
+
+    def solutions(self, limit: int | None) -> Iterator[list[int]]:
+        """The solutions, one by one, until the last one or ``limit`` of them."""
+        found = 0
+        while limit is None or found < limit:
+            solution = self.step(self.search.first)
+            if solution is None:
+                return
+            found += 1
+            yield solution
+        raise _Stopped("limit")
+
+    def run(self, body: Callable[[], object]) -> str | None:
+        """Run ``body``, which drives the search; return why it stopped early, or None."""
+        with self._noting_ctrl_c():
+            try:
+                body()
+            except _Stopped as exc:
+                return exc.reason
+            except KeyboardInterrupt:
+                return "interrupt"
+        return None
+
+    @contextmanager
+    def _noting_ctrl_c(self) -> Iterator[None]:
+        """Within the block, Ctrl-C sets ``interrupted`` rather than raising (first time).
+
+        Left alone when Ctrl-C is ignored (a background job) or handled by a program that
+        calls :func:`~excover.cli.main`, or off the main thread: the engine's
+        KeyboardInterrupt stops the run then.
+        """
+        if (
+            signal.getsignal(signal.SIGINT) is not signal.default_int_handler
+            or threading.current_thread() is not threading.main_thread()
+        ):
+            yield
+            return
+
+        def note(signum: int, frame: FrameType | None) -> None:
+            if self.interrupted:
+                raise KeyboardInterrupt
+            self.interrupted = True
+
+        signal.signal(signal.SIGINT, note)
+        try:
+            yield
+        finally:
+            signal.signal(signal.SIGINT, signal.default_int_handler)
+
+
+def new_search(problem: ExactCover, args: argparse.Namespace) -> Search:
+    """A dancing-links run with the command line's heuristic and seed."""
+    return problem.search(
+        heuristic=getattr(args, "heuristic", None) or "mrv",
+        seed=getattr(args, "seed", None),
+        max_solutions=getattr(args, "limit", None),
+    )
+
+
+def dlx_engine(search: Search) -> str:
+    """How the output names a dancing-links run: the algorithm and item choice."""
+    heuristic = search.heuristic
+    if heuristic == "random":
+        heuristic += f", seed {search.seed}"
+    return f"Algorithm {search.stats.algorithm} ({heuristic})"
+
+
+def dlx_stats(search: Search, stopped_by: str | None) -> dict[str, Any]:
+    """The statistics of a dancing-links run, with what stopped it as the command saw it."""
+    stats = search.stats.as_dict()
+    stats["stopped_by"] = stopped_by
+    stats["complete"] = stopped_by is None
+    stats["heuristic"] = search.heuristic
+    stats["seed"] = search.seed if search.heuristic == "random" else None
+    return stats
+
+
+class _CountProgress:
+    """The progress bar of a dancing-links count: nodes so far against Knuth's estimate
+    of the size of the tree, made by random probes once the count has run a second."""
+
+    def __init__(self, problem: ExactCover, search: Search, args: argparse.Namespace) -> None:
+        self.problem = problem
+        self.search = search
+        self.bar = progress(args, desc="count", unit="node", delay=0)
+        self.started = time.monotonic()
+        self.estimated = False
+
+    def __call__(self) -> None:
+        if not self.bar.shown:
+            return
+        total = None
+        if not self.estimated:
+            if time.monotonic() - self.started < 1.0:
+                return
+            from excover.parallel.probes import quick_nodes
+
+            total = quick_nodes(self.problem, 0.2)
+            self.estimated = True
+        stats = self.search.stats
+        self.bar.set(stats.nodes, total, solutions=stats.solutions)
+
+    def close(self) -> None:
+        self.bar.close()
+
+
+def count_dlx(problem: ExactCover, args: argparse.Namespace, search: Search | None) -> Outcome:
+    """Count by dancing links (going on with ``search`` when given), in slices."""
+    search = search or new_search(problem, args)
+    if search.max_solutions is None:
+        search.max_solutions = getattr(args, "limit", None)
+    runner = DlxRunner(search, args)
+    bar = _CountProgress(problem, search, args)
+    runner.tick = bar
+    stopped_by = runner.run(lambda: runner.step(search.count))
+    bar.close()
+    if stopped_by is None and search.stats.stopped_by == "max_solutions":
+        stopped_by = "limit"
+    stats = dlx_stats(search, stopped_by)
+    return Outcome("dlx", dlx_engine(search), search.stats.solutions, stopped_by, stats)
+
+
+# --------------------------------------------------------------------------- counting
+
+
+def _dlx_options_given(args: argparse.Namespace) -> bool:
+    """Whether the command line passes dancing-links options, which send ``auto`` to
+    dancing links as they do in the API (``p.count(timeout=...)``)."""
+    return (
+        (getattr(args, "heuristic", None) or "mrv") != "mrv"
+        or any(getattr(args, name, None) is not None for name in ("seed", "max_nodes", "limit"))
+        or getattr(args, "timeout", None) is not None
+    )
+
+
+def count(problem: ExactCover, args: argparse.Namespace) -> Outcome:
+    """Count the solutions of ``problem`` by ``args.method`` within the command line's
+    limits, as :meth:`ExactCover.count` would (same route for the same method)."""
+    method = args.method
+    check_method_flags(args, method, counting=True)
+    if method == "sat":
+        from excover.sat.cli import count_sat
+
+        return count_sat(problem, args)
+    if method == "zdd":
+        from excover.zdd.cli import count_zdd
+
+        return count_zdd(problem, args)
+    if method == "auto" and not _dlx_options_given(args):
+        from excover.zdd.cli import count_auto
+
+        outcome = count_auto(problem, args)
+        if isinstance(outcome, Outcome):
+            return outcome
+        return count_dlx(problem, args, outcome)  # the DLX run auto chose, to go on with
+    return count_dlx(problem, args, None)
+
+
+# --------------------------------------------------------------------------- listing
+
+
+def solutions(
+    problem: ExactCover, args: argparse.Namespace, emit: Callable[[list[int]], None]
+) -> Outcome:
+    """Find the solutions of ``problem`` by ``args.method`` (``auto``: dancing links, as
+    in the API), calling ``emit`` on each as soon as it is found; stops at the command
+    line's limits, Ctrl-C or a closed pipe (BrokenPipeError propagates)."""
+    method = "dlx" if args.method == "auto" else args.method
+    check_method_flags(args, method, counting=False)
+    limit = getattr(args, "limit", None)
+    if method == "sat":
+        from excover.sat.cli import solve_sat
+
+        return solve_sat(problem, args, emit)
+    if method == "zdd":
+        from excover.zdd.cli import solve_zdd
+
+        return solve_zdd(problem, args, emit)
+    search = new_search(problem, args)
+    search.max_solutions = None  # the runner counts --limit itself
+    runner = DlxRunner(search, args)
+    found = 0
+
+    def body() -> None:
+        nonlocal found
+        for solution in runner.solutions(limit):
+            found += 1
+            emit(solution)
+
+    stopped_by = runner.run(body)
+    return Outcome("dlx", dlx_engine(search), found, stopped_by, dlx_stats(search, stopped_by))
