@@ -1,40 +1,114 @@
-"""Build the compiled hot loops; everything else is declared in pyproject.toml."""
+"""Build the compiled hot loops; everything else is declared in pyproject.toml.
+
+The flags depend on the compiler, found when the build starts: GCC and Clang get ``-O3``,
+MSVC gets ``/O2``. OpenMP (the threads of the frontier count) is used only when a probe
+finds that the compiler and its runtime accept it; otherwise the frontier count builds
+without it and runs on one thread. ``EXCOVER_NO_OPENMP=1`` forces the build without it.
+
+A ``.pyx`` is translated to C only when its ``.c`` is missing or older than it. Cython's
+own test would translate everything again in each new isolated build environment (its
+bundled ``.pxd`` files are new there), so that ``pip install .`` followed by
+``pip install ".[test]"`` compiled every extension twice; now the second install reuses
+the first one's C files and objects.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
 
 from Cython.Build import cythonize
 from setuptools import Extension, setup
+from setuptools.command.build_ext import build_ext
+
+#: Optimisation flags by the compiler type setuptools reports.
+OPTIMISE = {"msvc": ["/O2"], "unix": ["-O3"], "mingw32": ["-O3"], "cygwin": ["-O3"]}
+
+#: How each compiler type turns OpenMP on: (compile flags, link flags).
+OPENMP = {"msvc": (["/openmp"], []), "unix": (["-fopenmp"], ["-fopenmp"])}
+
+#: The extensions that use OpenMP when it is there.
+USES_OPENMP = {"excover.zdd._frontier"}
+
+_PROBE = """
+#include <omp.h>
+int main(void) { return omp_get_max_threads() > 0 ? 0 : 1; }
+"""
+
+
+class BuildExtensions(build_ext):
+    """``build_ext`` with flags chosen by compiler and OpenMP only where it works."""
+
+    def build_extensions(self) -> None:
+        kind = self.compiler.compiler_type
+        optimise = OPTIMISE.get(kind, [])
+        openmp = self._openmp_flags(kind)
+        for extension in self.extensions:
+            extension.extra_compile_args = [*optimise, *extension.extra_compile_args]
+            if extension.name in USES_OPENMP and openmp is not None:
+                compile_flags, link_flags = openmp
+                extension.extra_compile_args += compile_flags
+                extension.extra_link_args += link_flags
+        super().build_extensions()
+
+    def _openmp_flags(self, kind: str) -> tuple[list[str], list[str]] | None:
+        """The OpenMP flags of this compiler if a test program builds with them, else None."""
+        if os.environ.get("EXCOVER_NO_OPENMP", "") not in ("", "0"):
+            print("excover: building without OpenMP (EXCOVER_NO_OPENMP is set)")
+            return None
+        flags = OPENMP.get(kind)
+        if flags is None:
+            return None
+        compile_flags, link_flags = flags
+        with tempfile.TemporaryDirectory() as scratch:
+            source = Path(scratch) / "probe_openmp.c"
+            source.write_text(_PROBE)
+            try:
+                objects = self.compiler.compile(
+                    [str(source)], output_dir=scratch, extra_postargs=compile_flags
+                )
+                self.compiler.link_executable(
+                    objects, "probe_openmp", output_dir=scratch, extra_postargs=link_flags
+                )
+            except Exception:  # any failure to compile or link means no usable OpenMP
+                print("excover: the compiler has no usable OpenMP; one-thread frontier count")
+                return None
+        return flags
+
+
+def _extension(name: str) -> Extension:
+    path = "src/" + name.replace(".", "/") + ".pyx"
+    return Extension(name, [path])
+
+
+def _translated(extension: Extension) -> bool:
+    """Whether the extension's C file is there and newer than its Cython source."""
+    pyx = Path(extension.sources[0])
+    c_file = pyx.with_suffix(".c")
+    return c_file.exists() and c_file.stat().st_mtime >= pyx.stat().st_mtime
+
+
+def _with_c_sources(extension: Extension) -> Extension:
+    extension.sources = [str(Path(source).with_suffix(".c")) for source in extension.sources]
+    return extension
+
 
 extensions = [
-    Extension(
-        "excover.dlx._engine",
-        ["src/excover/dlx/_engine.pyx"],
-        extra_compile_args=["-O3"],
-    ),
-    Extension(
-        "excover.zdd._store",
-        ["src/excover/zdd/_store.pyx"],
-        extra_compile_args=["-O3"],
-    ),
-    Extension(  # OpenMP: the frontier count shares each layer among threads
-        "excover.zdd._frontier",
-        ["src/excover/zdd/_frontier.pyx"],
-        extra_compile_args=["-O3", "-fopenmp"],
-        extra_link_args=["-fopenmp"],
-    ),
-    Extension(
-        "excover.puzzles._grid",
-        ["src/excover/puzzles/_grid.pyx"],
-        extra_compile_args=["-O3"],
-    ),
-    Extension(
-        "excover.puzzles._nonogram",
-        ["src/excover/puzzles/_nonogram.pyx"],
-        extra_compile_args=["-O3"],
-    ),
+    _extension("excover.dlx._engine"),
+    _extension("excover.zdd._store"),
+    _extension("excover.zdd._frontier"),
+    _extension("excover.puzzles._grid"),
+    _extension("excover.puzzles._nonogram"),
 ]
 
+stale = [e for e in extensions if not _translated(e)]
+up_to_date = [_with_c_sources(e) for e in extensions if e not in stale]
 setup(
-    ext_modules=cythonize(
-        extensions,
+    cmdclass={"build_ext": BuildExtensions},
+    ext_modules=up_to_date
+    + cythonize(
+        stale,
         language_level=3,
         compiler_directives={
             "boundscheck": False,

@@ -1,1 +1,3 @@
 def count(n_items: int, starts: memoryview, masks: memoryview, threads: int = 1) -> int | None: ...
+
+OPENMP: bool

@@ -38,6 +38,19 @@ cdef extern from *:
     const uint64_t EMPTY "FRONTIER_EMPTY"
     int trailing_zeros "__builtin_ctzll" (unsigned long long) noexcept nogil
 
+cdef extern from *:
+    """
+    #ifdef _OPENMP
+    #define FRONTIER_OPENMP 1
+    #else
+    #define FRONTIER_OPENMP 0
+    #endif
+    """
+    const int FRONTIER_OPENMP
+
+#: Whether this build shares each layer among OpenMP threads (else ``threads`` run in turn).
+OPENMP = bool(FRONTIER_OPENMP)
+
 #: Layers kept at once: an option spans at most 63 items past its first one.
 DEF RING = 64
 
