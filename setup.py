@@ -77,16 +77,26 @@ class BuildExtensions(build_ext):
         return flags
 
 
+#: Declarations shared by the compiled modules (``_portable.h`` and its ``.pxd``).
+SHARED_DIR = "src/excover"
+
+
 def _extension(name: str) -> Extension:
     path = "src/" + name.replace(".", "/") + ".pyx"
-    return Extension(name, [path])
+    return Extension(
+        name,
+        [path],
+        include_dirs=[SHARED_DIR],
+        depends=[f"{SHARED_DIR}/_portable.h", f"{SHARED_DIR}/_portable.pxd"],
+    )
 
 
 def _translated(extension: Extension) -> bool:
-    """Whether the extension's C file is there and newer than its Cython source."""
+    """Whether the extension's C file is there and newer than its Cython sources."""
     pyx = Path(extension.sources[0])
     c_file = pyx.with_suffix(".c")
-    return c_file.exists() and c_file.stat().st_mtime >= pyx.stat().st_mtime
+    sources = [pyx, *(Path(d) for d in extension.depends)]
+    return c_file.exists() and all(c_file.stat().st_mtime >= s.stat().st_mtime for s in sources)
 
 
 def _with_c_sources(extension: Extension) -> Extension:
@@ -109,6 +119,7 @@ setup(
     ext_modules=up_to_date
     + cythonize(
         stale,
+        include_path=["src"],
         language_level=3,
         compiler_directives={
             "boundscheck": False,

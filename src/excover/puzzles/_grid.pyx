@@ -50,9 +50,7 @@ cdef extern from "Python.h":
     # Runs the Python signal handlers; -1 with their exception set when one raised.
     int check_signals "PyErr_CheckSignals" () noexcept
 
-cdef extern from *:
-    int popcount "__builtin_popcountll" (unsigned long long) noexcept nogil
-    int lowest "__builtin_ctzll" (unsigned long long) noexcept nogil
+from excover._portable cimport ctz64 as lowest, popcount64 as popcount
 
 
 cdef enum:

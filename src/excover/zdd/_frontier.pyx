@@ -29,14 +29,13 @@ from libc.stdlib cimport calloc, free, malloc, realloc
 from cpython.exc cimport PyErr_CheckSignals
 from cython.parallel cimport prange
 
+from excover._portable cimport ctz64, u128, u128_add, u128_hi, u128_lo, u128_of
+
 cdef extern from *:
     """
-    typedef unsigned __int128 frontier_u128;
     #define FRONTIER_EMPTY 0xFFFFFFFFFFFFFFFFULL
     """
-    ctypedef unsigned long long u128 "frontier_u128"
     const uint64_t EMPTY "FRONTIER_EMPTY"
-    int trailing_zeros "__builtin_ctzll" (unsigned long long) noexcept nogil
 
 cdef extern from *:
     """
@@ -116,15 +115,12 @@ cdef int table_grow(Table* t) noexcept nogil:
 cdef int table_add(Table* t, uint64_t bits, u128 count) noexcept nogil:
     """Add ``count`` to state ``bits``: 0, 1 on overflow, -1 when out of memory."""
     cdef uint64_t slot
-    cdef u128 before
     if 4 * (t.used + 1) > 3 * (t.mask + 1) and table_grow(t) < 0:
         return -1
     slot = mix(bits) & t.mask
     while True:
         if t.entries[slot].bits == bits:
-            before = t.entries[slot].count
-            t.entries[slot].count = before + count
-            return 1 if t.entries[slot].count < before else 0
+            return u128_add(&t.entries[slot].count, count)
         if t.entries[slot].bits == EMPTY:
             t.entries[slot].bits = bits
             t.entries[slot].count = count
@@ -204,7 +200,7 @@ cdef void send(_Run run, int t, int64_t i, int64_t n_items, const long long[:] s
     cdef Table* table = &run.tables[t * RING + i % RING]
     cdef uint64_t slot, bits, grown
     cdef int64_t a, next_layer
-    cdef u128 c, before
+    cdef u128 c
     for slot in range(table.mask + 1):
         bits = table.entries[slot].bits
         if bits == EMPTY:
@@ -214,12 +210,10 @@ cdef void send(_Run run, int t, int64_t i, int64_t n_items, const long long[:] s
             if bits & masks[a]:
                 continue
             grown = bits | masks[a]
-            shift = trailing_zeros(~grown)
+            shift = ctz64(~grown)
             next_layer = i + shift
             if next_layer >= n_items:
-                before = run.totals[t]
-                run.totals[t] = before + c
-                if run.totals[t] < before:
+                if u128_add(&run.totals[t], c):
                     run.status[t] = 1
             elif post(&run.boxes[t * T + owner(grown >> shift, next_layer, T)],
                       grown >> shift, next_layer, c) < 0:
@@ -260,10 +254,10 @@ def count(int n_items, const long long[:] starts, const unsigned long long[:] ma
     cdef _Run run = _Run(threads)
     cdef int T = threads, t
     cdef int64_t i
-    cdef u128 before, total = 0
+    cdef u128 total = u128_of(0)
     if n_items == 0:
         return 1
-    run.status[0] = table_add(&run.tables[owner(0, 0, T) * RING], 0, 1)
+    run.status[0] = table_add(&run.tables[owner(0, 0, T) * RING], 0, u128_of(1))
     for i in range(n_items):
         if T == 1:
             with nogil:
@@ -279,8 +273,6 @@ def count(int n_items, const long long[:] starts, const unsigned long long[:] ma
                 raise MemoryError("the frontier count ran out of memory")
         PyErr_CheckSignals()  # Ctrl-C between layers: the KeyboardInterrupt propagates
     for t in range(T):
-        before = total
-        total = total + run.totals[t]
-        if total < before or run.status[t] == 1:
+        if u128_add(&total, run.totals[t]) or run.status[t] == 1:
             return None
-    return (int(<uint64_t>(total >> 64)) << 64) | int(<uint64_t>total)
+    return (int(u128_hi(total)) << 64) | int(u128_lo(total))

@@ -42,11 +42,7 @@ cdef int reraise() except -1:
     """Let the exception already set (by PyErr_CheckSignals) propagate."""
     return -1
 
-cdef extern from *:
-    """
-    typedef unsigned __int128 excover_u128;
-    """
-    ctypedef unsigned long long u128 "excover_u128"
+from excover._portable cimport u128, u128_add, u128_hi, u128_lo, u128_of
 
 DEF TERMINAL_VAR = 0x7FFFFFFF
 
@@ -808,26 +804,25 @@ cdef class Store:
         cdef int32_t* order = self.postorder(root, &n)
         cdef u128* c = <u128*>malloc(self.used * sizeof(u128))
         cdef int32_t u
-        cdef u128 a, b
+        cdef u128 a
         cdef bint overflow = False
         if c == NULL:
             free(order)
             raise MemoryError("cannot allocate ZDD counts")
-        c[0] = 0
-        c[1] = 1
+        c[0] = u128_of(0)
+        c[1] = u128_of(1)
         for k in range(n):
             u = order[k]
             a = c[self.lo[u]]
-            b = c[self.hi[u]]
-            if a + b < a:
+            if u128_add(&a, c[self.hi[u]]):
                 overflow = True
                 break
-            c[u] = a + b
+            c[u] = a
         if not overflow:
             a = c[root]
             free(c)
             free(order)
-            return (int(<uint64_t>(a >> 64)) << 64) | int(<uint64_t>a)
+            return (int(u128_hi(a)) << 64) | int(u128_lo(a))
         free(c)
         free(order)
         return self.counts(root)[root]
