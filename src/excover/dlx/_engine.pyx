@@ -594,31 +594,34 @@ cdef inline int32_t choose_m(State* s, int64_t* best_degree) noexcept nogil:
 
     MRV minimises the degree; among equal degrees it prefers the smaller
     min(SLACK, BOUND) (tighter items), then the longer list, then the leftmost item (or a
-    random one among full ties). It stops early at degree 0: that level fails anyway.
+    random one among full ties). It stops early at a degree of 0 or less: that level fails
+    whichever such item is chosen (a degree is negative when an item's options are fewer
+    than it still needs), so the scan need not go on, and no statistic depends on which.
     """
     cdef Node* nd = s.nd
     cdef Item* cl = s.cl
     cdef int32_t k = cl[0].rlink, best = k
-    cdef int64_t t, d, tight, best_tight = 0, length, best_length = 0
+    cdef int64_t t = 0, d, tight, best_tight = 0, length, best_length = 0
     cdef uint64_t ties = 1, scanned = 0
+    cdef bint chosen = False
     if s.heuristic == LEFTMOST:
         s.work += 1
         best_degree[0] = degree(nd, cl, best)
         return best
-    t = -1
     while k != 0:
         scanned += 1
         d = degree(nd, cl, k)
         tight = cl[k].slack if cl[k].slack < cl[k].bound else cl[k].bound
         length = nd[k].top
-        if t < 0 or d < t or (d == t and (tight < best_tight or (
+        if not chosen or d < t or (d == t and (tight < best_tight or (
                 tight == best_tight and length > best_length))):
+            chosen = True
             t = d
             best = k
             best_tight = tight
             best_length = length
             ties = 1
-            if t == 0:
+            if t <= 0:
                 break
         elif d == t and tight == best_tight and length == best_length:
             ties += 1
@@ -785,10 +788,10 @@ cdef int dance_m(State* s, bint count_only, int64_t max_solutions, int64_t max_n
             elif x != i:
                 s.updates += tweak(nd, cl, x, i)
             elif bound != 0:
-                # The null move: item i takes no more options.
+                # The null move: item i takes no more options. Deactivating it is not an
+                # update in DLX3's accounting (nothing leaves a vertical list).
                 cl[cl[i].llink].rlink = cl[i].rlink
                 cl[cl[i].rlink].llink = cl[i].llink
-                s.updates += 1
             choice[level] = x
             if x != i:
                 s.updates += m_cover_others(s, x)
