@@ -1,0 +1,362 @@
+"""The conventions every ``excover`` subcommand shares (docs/cli.md), checked through the
+command itself: one JSON schema, the same flags with the same meaning, flags that do not
+apply refused with a reason, the method that ran named, limits and Ctrl-C that keep the
+partial result, streaming that stops on a closed pipe, fast and lazy start-up.
+
+Counts are checked against the library's own API (a different route to the same number)
+or against the literature (OEIS A000170 for queens, the 288 Shidoku grids).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import pytest
+from builders import dominoes, walks
+
+from excover import ExactCover
+from excover.cli import common, main
+from excover.puzzles import nonogram, sudoku
+from excover.puzzles.nonogram_cli import FORMATS, METHODS
+from excover.sat.amo import AMO_ENCODINGS
+
+ROOT = Path(__file__).resolve().parent.parent
+KNUTH = ROOT / "tests" / "data" / "knuth"
+QUEENS8 = str(KNUTH / "queens8.dlx")
+PENTO = str(ROOT / "examples" / "pento6x10.dlx")
+HEART = str(ROOT / "examples" / "nonograms" / "heart.non")
+PUZZLE = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79"
+EMPTY9 = "." * 81
+VALIDATOR = jsonschema.Draft202012Validator(common.schema())
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    status = main(list(argv))
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def document(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, dict[str, Any]]:
+    """``excover ARGV --json``: the exit status and the document, checked on the schema."""
+    status, out, _ = run(capsys, *argv, "--json")
+    result: dict[str, Any] = json.loads(out)
+    VALIDATOR.validate(result)
+    return status, result
+
+
+def spawn(*argv: str, **options: Any) -> subprocess.Popen[str]:
+    return subprocess.Popen(
+        [sys.executable, "-m", "excover", *argv],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        **options,
+    )
+
+
+# --------------------------------------------------------------------------- one schema
+
+
+def test_the_schema_ships_in_the_package_and_is_valid(capsys: pytest.CaptureFixture[str]) -> None:
+    jsonschema.Draft202012Validator.check_schema(common.schema())
+    status, out, _ = run(capsys, "schema")
+    assert status == 0 and json.loads(out) == common.schema()
+    assert common.schema()["properties"]["schema"]["const"] == common.SCHEMA_VERSION
+
+
+@pytest.mark.parametrize("method", ["auto", "dlx", "zdd", "sat"])
+def test_count_documents_name_the_method_that_ran(
+    capsys: pytest.CaptureFixture[str], method: str
+) -> None:
+    status, result = document(capsys, "count", QUEENS8, "--method", method)
+    assert (status, result["count"], result["complete"]) == (0, 92, True)
+    assert result["method"] in (("dlx", "zdd") if method == "auto" else (method,))
+    assert result["engine"]
+
+
+@pytest.mark.parametrize("method", ["auto", "dlx", "zdd", "sat"])
+def test_solve_documents_stream_valid_solutions(
+    capsys: pytest.CaptureFixture[str], method: str
+) -> None:
+    status, result = document(capsys, "solve", QUEENS8, "--method", method)
+    problem = ExactCover.read(QUEENS8)
+    found = {tuple(sorted(entry["options"])) for entry in result["solutions"]}
+    assert status == 0 and len(found) == result["count"] == 92
+    assert all(problem.is_solution(s) for s in found)
+    assert result["method"] == ("dlx" if method == "auto" else method)
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["queens", "6"],
+        ["queens", "6", "--count"],
+        ["queens", "6", "--limit", "3", "--method", "sat"],
+        ["sudoku", PUZZLE],
+        ["sudoku", PUZZLE, "--classify"],
+        ["sudoku", "." * 16, "--count", "--method", "zdd"],
+        ["sudoku", "12..34.." + "." * 8, "--all"],
+        ["nonogram", HEART],
+        ["nonogram", HEART, "--count"],
+        ["nonogram", HEART, "--classify", "--method", "xcc"],
+        ["run", str(ROOT / "examples" / "caml_small.cmb")],
+    ],
+)
+def test_every_command_follows_the_schema(
+    capsys: pytest.CaptureFixture[str], argv: list[str]
+) -> None:
+    status, result = document(capsys, *argv)
+    assert status == 0 and result["command"] == argv[0]
+    if argv[0] != "run":  # each command of a .cmb program names its own method
+        assert result["method"] and result["engine"]
+
+
+def test_counts_beyond_doubles_are_exact_strings(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    # the domino tilings of 12x12: 53,060,477,521,960,000 (Knuth's figure), above 2**53
+    problem = dominoes(12, 12)
+    path = tmp_path / "dominoes.dlx"
+    problem.write(path)
+    status, result = document(capsys, "count", str(path), "--method", "zdd")
+    assert result["count"] == "53060477521960000" == str(problem.count(method="zdd"))
+    assert status == 0 and 53060477521960000 > 2**53
+
+
+# --------------------------------------------------------------------------- the same flags
+
+
+@pytest.mark.parametrize("command", ["count", "solve", "queens", "sudoku", "nonogram"])
+def test_every_search_has_the_shared_flags(
+    capsys: pytest.CaptureFixture[str], command: str
+) -> None:
+    assert main([command, "--help"]) == 0
+    out = capsys.readouterr().out
+    for flag in ("--method", "--limit", "--timeout", "--max-nodes", "--json"):
+        assert flag in out
+    assert "exit status" in out
+
+
+def test_names_spelled_out_for_a_fast_parser_match_the_library() -> None:
+    from excover.cli.commands import AMO_NAMES
+
+    assert set(AMO_NAMES) == set(AMO_ENCODINGS)
+    assert METHODS == nonogram.METHODS and set(FORMATS) == set(nonogram.FORMATS)
+
+
+@pytest.mark.parametrize(
+    ("argv", "reason"),
+    [
+        (["queens", "8", "--count", "--svg", "q.svg"], "--svg draws a placement"),
+        (["count", QUEENS8, "--seed", "3"], "--seed goes with --heuristic random"),
+        (["count", QUEENS8, "--method", "zdd", "--max-nodes", "9"], "--method zdd has none"),
+        (["count", QUEENS8, "--method", "zdd", "--limit", "9"], "counts without enumerating"),
+        (["solve", QUEENS8, "--method", "sat", "--max-nodes", "9"], "a SAT solver has none"),
+        (["solve", QUEENS8, "--method", "zdd", "--heuristic", "random"], "not zdd"),
+        (["count", QUEENS8, "--amo", "pairwise"], "--amo goes with --method sat"),
+        (["count", QUEENS8, "--workers", "2", "--limit", "5"], "--limit does not go with"),
+        (["sudoku", PUZZLE, "--limit", "2"], "--limit goes with --count or --all"),
+        (["sudoku", PUZZLE, "--max-nodes", "9"], "compiled grid solver"),
+        (["nonogram", HEART, "--max-nodes", "9"], "nonogram solvers"),
+        (["nonogram", HEART, "--classify", "--limit", "2"], "two solutions settle it"),
+        (["nonogram", HEART, "--count", "--svg", "x.svg"], "--svg draws a solution"),
+    ],
+)
+def test_a_flag_that_does_not_apply_is_refused_with_its_reason(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, argv: list[str], reason: str
+) -> None:
+    os.chdir(tmp_path)  # nothing may be written
+    status, out, err = run(capsys, *argv)
+    assert (status, out) == (2, "") and reason in err and len(err.splitlines()) == 1
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_queens_honours_its_method_without_count(capsys: pytest.CaptureFixture[str]) -> None:
+    status, result = document(capsys, "queens", "30", "--method", "sat")
+    (placement,) = result["solutions"]
+    rows = sorted(r for r, _ in placement["queens"])
+    columns = sorted(c for _, c in placement["queens"])
+    assert status == 0 and result["method"] == "sat" and rows == columns == list(range(30))
+    assert len({r + c for r, c in placement["queens"]}) == 30
+    assert len({r - c for r, c in placement["queens"]}) == 30
+
+
+def test_solve_by_zdd_lists_what_the_api_lists(capsys: pytest.CaptureFixture[str]) -> None:
+    status, result = document(capsys, "solve", QUEENS8, "--method", "zdd", "--limit", "5")
+    expected = list(ExactCover.read(QUEENS8).solutions(method="zdd", limit=5))
+    assert status == 0 and [e["options"] for e in result["solutions"]] == expected
+    assert (result["complete"], result["stopped_by"]) == (False, "limit")
+
+
+def test_limit_means_stop_after_n_solutions_everywhere(capsys: pytest.CaptureFixture[str]) -> None:
+    status, counted = document(capsys, "count", QUEENS8, "--method", "dlx", "--limit", "10")
+    assert (status, counted["count"], counted["complete"]) == (0, 10, False)
+    status, solved = document(capsys, "solve", QUEENS8, "--limit", "10")
+    assert (status, len(solved["solutions"]), solved["complete"]) == (0, 10, False)
+    status, placed = document(capsys, "queens", "8", "--limit", "10")
+    assert (status, len(placed["solutions"])) == (0, 10)
+    status, out, _ = run(capsys, "nonogram", HEART, "--count", "--limit", "1")
+    assert (status, out) == (0, "1\n")
+    status, out, _ = run(capsys, "sudoku", "." * 16, "--count", "--limit", "50")
+    assert (status, out) == (0, "50\n")
+
+
+def test_the_cli_counts_by_the_route_the_api_takes(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    from excover.zdd import frontier
+
+    calls: list[int] = []
+    real = frontier.count
+
+    def spy(problem: ExactCover, workers: int = 1) -> int | None:
+        calls.append(problem.n_options)
+        return real(problem, workers)
+
+    monkeypatch.setattr(frontier, "count", spy)
+    problem = dominoes(6, 6)
+    path = tmp_path / "d.dlx"
+    problem.write(path)
+    expected = problem.count(method="zdd")
+    assert calls == [problem.n_options]  # the API counted by the frontier
+    status, result = document(capsys, "count", str(path), "--method", "zdd")
+    assert (status, result["count"], result["engine"]) == (0, expected, "frontier count")
+    assert calls == [problem.n_options] * 2  # and so did the command
+
+
+# --------------------------------------------------------------------------- sudoku
+
+
+def test_sudoku_reads_standard_input(monkeypatch: pytest.MonkeyPatch) -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "excover", "sudoku", "-"],
+        input=f"# one puzzle\n{PUZZLE}\n",
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert (done.returncode, done.stdout) == (0, f"{sudoku.solve(PUZZLE)}\n")
+
+
+def test_sudoku_names_a_missing_file(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, err = run(capsys, "sudoku", "nosuchfile.txt")
+    assert (status, out) == (2, "") and "nosuchfile.txt: no such file" in err
+
+
+def test_sudoku_count_stops_at_its_timeout_with_a_partial_count(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    status, result = document(capsys, "sudoku", EMPTY9, "--count", "--timeout", "0.3")
+    (entry,) = result["results"]
+    assert status == 1 and (result["stopped_by"], entry["complete"]) == ("timeout", False)
+    assert entry["count"] > 0  # the grids counted so far, a lower bound
+
+
+def test_sudoku_all_streams_and_stops_on_a_closed_pipe() -> None:
+    process = spawn("sudoku", EMPTY9, "--all")
+    assert process.stdout is not None and process.stderr is not None
+    lines = [process.stdout.readline() for _ in range(3)]
+    process.stdout.close()  # as `| head -3` does
+    status = process.wait(timeout=30)
+    assert all(sudoku.classify(line.strip()) == "unique" for line in lines)
+    assert status in (0, 141) and "Traceback" not in process.stderr.read()
+
+
+def test_ctrl_c_prints_the_partial_sudoku_count() -> None:
+    process = spawn("sudoku", EMPTY9, "--count", start_new_session=True)
+    time.sleep(1.5)
+    os.killpg(process.pid, signal.SIGINT)
+    out, err = process.communicate(timeout=30)
+    assert process.returncode == 130
+    assert int(out) > 0 and "interrupted" in err
+
+
+# --------------------------------------------------------------------------- exit status
+
+
+def test_a_resource_limit_exits_3(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    from excover.zdd import dxz
+    from excover.zdd.manager import Manager
+
+    monkeypatch.setattr(dxz, "search_manager", lambda: Manager(nodes=64, cache=64, max_nodes=10))
+    path = tmp_path / "walks.dlx"
+    walks(12, [("a", "b"), ("b", "a"), ("a", "a"), ("b", "c"), ("c", "a")]).write(path)
+    status, out, err = run(capsys, "count", str(path), "--method", "zdd")
+    assert (status, out) == (3, "") and "resource limit" in err
+
+
+def test_a_timeout_of_zdd_stops_it_with_no_partial_count(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    path = tmp_path / "walks.dlx"
+    walks(2000, [(a, b) for a in "abcdef" for b in "abcdef"]).write(path)
+    status, result = document(capsys, "count", str(path), "--method", "zdd", "--timeout", "0.05")
+    assert (status, result["count"], result["stopped_by"]) == (1, None, "timeout")
+
+
+# --------------------------------------------------------------------------- progress
+
+
+def test_progress_is_drawn_on_stderr_only_when_asked() -> None:
+    argv = ("count", PENTO, "--method", "dlx", "--timeout", "2.5")
+    shown = spawn(*argv, "--progress")
+    out, err = shown.communicate(timeout=60)
+    assert shown.returncode == 1 and int(out) > 0
+    assert "node" in err and "%" in err  # tqdm's bar: nodes against the estimated tree
+    quiet = spawn(*argv)  # stderr is a pipe, not a terminal: no bar
+    out, err = quiet.communicate(timeout=60)
+    assert "%" not in err
+
+
+def test_progress_helper_is_a_null_object_when_not_wanted() -> None:
+    import argparse
+
+    from excover.cli.progress import progress
+
+    bar = progress(argparse.Namespace(progress=False), total=10)
+    bar.update(3)
+    bar.close()
+    assert not bar.shown
+
+
+# --------------------------------------------------------------------------- start-up
+
+
+def test_import_excover_loads_no_heavy_library() -> None:
+    code = (
+        "import sys, excover, excover.cli\n"
+        "excover.cli.build_parser()\n"
+        "print(sorted({m.split('.')[0] for m in sys.modules} & "
+        "{'numpy', 'lark', 'pysat', 'tqdm', 'dataclasses'}))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60
+    )
+    assert done.stdout.strip() == "[]"
+
+
+def test_the_lazy_names_of_excover_are_the_real_ones() -> None:
+    import excover
+    from excover.dlx import Search, Stats
+    from excover.problem import ExactCover as Model
+    from excover.zdd.family import Family
+
+    assert (excover.ExactCover, excover.Search, excover.Stats, excover.Family) == (
+        Model,
+        Search,
+        Stats,
+        Family,
+    )
+    with pytest.raises(AttributeError):
+        _ = excover.NoSuchName
