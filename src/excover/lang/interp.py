@@ -211,6 +211,10 @@ class Interpreter:
         algo = st.algo
         if tiling is None:
             number = 0
+        elif tiling.obstruction is not None:  # no search can succeed: say why at once
+            number = 0
+            self.out.flush()
+            print(f"{problem.name}: no tiling: {tiling.obstruction}", file=self.err)
         elif algo.name == "sat":
             if st.up_to_symmetry:
                 self._default_solver(algo)

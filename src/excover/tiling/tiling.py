@@ -97,6 +97,9 @@ class Tiling:
         self._block_rows: dict[int, list[list[int]]] = {}
         self._symmetry: BoardSymmetry | None = None
         self.problem = self._reduce()
+        #: Why no tiling can exist, found before any search (None when the board's area
+        #: can be made of the tiles' areas): see :func:`area_obstruction`.
+        self.obstruction = area_obstruction(len(coords), self.tiles)
 
     # ----- the reduction -----
 
@@ -189,12 +192,16 @@ class Tiling:
     ) -> int:
         """The number of tilings; with ``up_to_symmetry``, the number of classes of tilings
         equal up to a symmetry of the board (see :mod:`excover.tiling.symmetry`)."""
+        if self.obstruction is not None:
+            return 0
         if up_to_symmetry:
             return self.symmetry.count_orbits(method, options)
         return self.problem.count(method=method, **options)
 
     def first(self, method: str = "dlx", **options: Unpack[SearchOptions]) -> TilingSolution | None:
         """A tiling, or None when there is none."""
+        if self.obstruction is not None:
+            return None
         solution = self.problem.first(method=method, **options)
         return None if solution is None else self.decode(solution)
 
@@ -210,6 +217,8 @@ class Tiling:
         representative of each class of tilings equal up to a symmetry of the board."""
         if limit is not None and (not isinstance(limit, int) or limit < 0):
             raise UsageError(f"limit must be a non-negative integer, not {limit!r}")
+        if self.obstruction is not None:
+            return
         if up_to_symmetry:
             found = self.symmetry.solutions(method, options)
         else:
@@ -236,6 +245,42 @@ class Tiling:
             f"<Tiling: {len(self.cells)} cells, {len(self.tiles)} tiles, "
             f"{self.problem.n_options} placements>"
         )
+
+
+def area_obstruction(area: int, tiles: Sequence[Tile]) -> str | None:
+    """Why tiles of these sizes and multiplicities cannot cover exactly ``area`` cells, or
+    None when some choice of copies adds up to it.
+
+    The sums the tiles can make are a set of integers up to ``area`` (a Python int used
+    as a bit set), grown tile by tile: a tile used k times, ``lo <= k <= hi``, adds k times
+    its size. This takes O(tiles x area x copies / 64) word operations, nothing next to a
+    search, and catches boards that no search could tile (12 pentominoes on 64 cells).
+    """
+    window = (1 << (area + 1)) - 1
+    reachable = 1  # the empty sum
+    for tile in tiles:
+        most = area // tile.size if tile.hi is None else min(tile.hi, area // tile.size)
+        if tile.lo > most:
+            return (
+                f"tile {tile.name} must be used at least {tile.lo} times, "
+                f"but {tile.lo} copies of {tile.size} cells do not fit in {area} cells"
+            )
+        grown = 0
+        for copies in range(tile.lo, most + 1):
+            grown |= reachable << (copies * tile.size)
+        reachable = grown & window
+    if reachable >> area & 1:
+        return None
+    if all(tile.lo == tile.hi for tile in tiles):
+        total = sum(tile.size * tile.lo for tile in tiles)
+        return f"the tiles, each used as often as required, cover {total} cells, not {area}"
+    sizes = sorted({(str(tile.name), tile.size, tile.lo, tile.hi) for tile in tiles})
+    summary = ", ".join(
+        f"{name} ({size} cells, {lo}..{'any' if hi is None else hi} times)"
+        for name, size, lo, hi in sizes[:6]
+    )
+    more = f" and {len(sizes) - 6} more" if len(sizes) > 6 else ""
+    return f"no choice of tiles covers exactly {area} cells: {summary}{more}"
 
 
 def _bounds(tile: Tile, board_size: int) -> tuple[int, int]:
