@@ -42,7 +42,7 @@ def test_art_follows_combines_rules() -> None:
         "assert a = b\n"
         "pattern c = {\n\n***\n}\nassert c = constant 3x1 true\n"
         "pattern d = {x*o}\nassert d = set constant 3x1 false 1x0 true\n"
-        "assert shift {*} 100000x100000 = {.}\n"
+        "assert shift {*} 2x1 = {..*$...}\n"
         "pattern e = {}\nassert e = constant 0x0 true\n"
     )
     assert output(text) == ""
@@ -53,9 +53,9 @@ def test_pattern_operations_follow_the_tiling_library() -> None:
         "pattern a = {\n**.\n.**\n}\n"
         "assert set a 0x0 true = {**.$***}\n"  # y counted from the bottom
         "assert crop 1x0 2x2 a = {*.$**}\n"
-        "assert shift a 1x1 = {..*$...}\n"  # the frame stays, as in combine
+        "assert shift a 1x1 = {.**.$..**$....}\n"  # the frame grows (combine dropped cells)
         "assert shift a 0x0 = a\n"
-        "assert shift a 5x0 = constant 3x2 false\n"
+        "assert shift a 5x0 = {.....**.$......**}\n"
         "assert resize a 2x3 = {..$**$.*}\n"
         "assert apply Rot90 a = {.*$**$*.}\n"
         "assert apply VertRefl a = {.**$**.}\n"
@@ -199,10 +199,10 @@ def test_dimacs_writes_the_sat_encoding(tmp_path: Path) -> None:
 
 
 def test_debug_prints_the_exact_cover_size_and_the_zdd_size() -> None:
-    text = RING + "problem p = ring [domino ~sym, {*} ~one]\ncount zdd p\nsolve dlx p ascii\n"
+    text = RING + "problem p = ring [domino ~sym, {*} ~maybe]\ncount zdd p\nsolve dlx p ascii\n"
     out, err = run(text, debug=True)
-    size = "EMC size is 16 rows x 9 columns, with 9 primary columns\n"
-    assert out.startswith(size + "p : (ZDD) 0 solutions\n" + size)
+    size = "EMC size is 16 rows x 9 columns, with 8 primary columns\n"
+    assert out.startswith(size + "p : (ZDD) 2 solutions\n" + size)
     assert re.fullmatch(r"ZDD has size \d+\n", err)
     assert output("debug on\ndebug off\n" + RING + "problem p = ring [domino]\ncount dlx p") == (
         "p : (DLX) 0 solutions\n"
@@ -508,3 +508,13 @@ def test_timeout_stops_the_run(tmp_path: Path, capsys: pytest.CaptureFixture[str
     assert document["complete"] is False
     assert main(["run", path, "--timeout", "-1"]) == 2
     assert "must be a non-negative number" in capsys.readouterr().err
+
+
+def test_shift_never_drops_cells_silently() -> None:
+    """combine's shift kept the frame and dropped the cells that left it, so a tiling
+    board could lose cells without a word; excover grows the frame to hold them."""
+    text = (
+        "pattern a = {**}\nassert shift a 3x0 = {...**}\n"
+        "problem p = shift {**$**} 1x1 [{**} ~sym]\ncount dlx p\n"
+    )
+    assert output(text) == "p : (DLX) 2 solutions\n"

@@ -96,12 +96,20 @@ def evaluate(expr: s.Expr, patterns: Mapping[str, Shape]) -> Shape:
         if isinstance(expr, s.Crop):
             _check_frame(expr.width, expr.height, pos=expr.pos)
             return inner.crop(expr.x, expr.y, expr.width, expr.height)
-        if isinstance(expr, s.Shift):  # as in combine, the frame stays: cells may fall off
-            return inner.crop(-expr.dx, -expr.dy, inner.width, inner.height)
+        if isinstance(expr, s.Shift):
+            return _shifted(inner, expr)
         if isinstance(expr, s.Resize):
             _check_frame(expr.width, expr.height, pos=expr.pos)
             return inner.resize(expr.width, expr.height)
         return inner.apply(_isometry(expr.isometry))
+
+
+def _shifted(pattern: Pattern, expr: s.Shift) -> Pattern:
+    """``shift``: the cells moved right by ``dx`` and up by ``dy`` (both non-negative in
+    the grammar), the frame grown to hold them. combine kept the frame and silently
+    dropped the cells that left it, which could take cells off a tiling's board."""
+    _check_frame(pattern.width + expr.dx, pattern.height + expr.dy, pos=expr.pos)
+    return pattern.shift(expr.dx, expr.dy)
 
 
 def _check_frame(*sizes: int, pos: Pos) -> None:

@@ -107,8 +107,8 @@ class Crop:
 
 @dataclass(frozen=True)
 class Shift:
-    """``shift e DXxDY``: the cells moved right by ``dx`` and up by ``dy`` inside the same
-    frame (as in combine: cells moved out of the frame are dropped)."""
+    """``shift e DXxDY``: the cells moved right by ``dx`` and up by ``dy``, the frame grown
+    to hold them (combine dropped the cells that left the frame)."""
 
     pos: Pos
     expr: Expr
