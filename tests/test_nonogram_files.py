@@ -107,7 +107,6 @@ columns
         ("text", "1\n1\n", "<string>:2: no blank line"),
         ("text", "1\n0 1\n\n1\n1\n", "<string>:2: a block of length 0"),
         ("text", "1\n4\n\n1\n1\n", "<string>:2: row 2: clue 4 needs 4 cells, the line has 2"),
-        ("text", "1\n\n1\n1\n", "the row clues ask for 1 black cells, the column clues 2"),
         ("non", "width 2\nheight 2\nrows\n1\n1\ncolumns\n1\n", "<string>:7: 'columns' lists 1"),
         ("non", "width 2\nwidth 3\n", "<string>:2: width given twice"),
         ("non", "width x\n", "<string>:1: bad width 'x'"),

@@ -12,7 +12,10 @@ from __future__ import annotations
 import itertools
 import random
 import signal
+import subprocess
+import sys
 from functools import cache
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -273,7 +276,6 @@ def test_bad_arguments_are_usage_errors(call: object, message: str) -> None:
     [
         ([[3]], [[1], [1]], "row 1: clue 3 needs 3 cells, the line has 2"),
         ([[1, 1]], [[1], [1]], "row 1: clue 1 1 needs 3 cells"),
-        ([[1], [1]], [[2], [1]], "row clues ask for 2 black cells, the column clues 3"),
         ([[1], [-1]], [[1]], "row 2: every block needs at least one cell"),
         ([["a"]], [[1]], "row 1: block lengths must be integers"),
         ([[True]], [[1]], "row 1: block lengths must be integers"),
@@ -322,3 +324,28 @@ def test_a_search_stopped_by_a_node_limit_carries_on() -> None:
             assert status == NODE_LIMIT and solver.nodes == budget
     assert sorted(found) == sorted(tuple(s) for s in nonogram.solutions(puzzle))
     assert len(found) == 120
+
+
+def test_clues_that_disagree_on_the_black_cells_make_a_puzzle_without_solution() -> None:
+    """Rows asking for 2 black cells and columns for 3: well formed, and none of the
+    methods finds a picture; ``contradiction`` says why, before any search."""
+    rows, cols = [[1], [1]], [[2], [1]]
+    puzzle = nonogram.puzzle_of(rows, cols)
+    assert puzzle.contradiction == "the row clues ask for 2 black cells, the column clues 3"
+    for method in ("auto", "propagate", "xcc", "sat"):
+        assert nonogram.count(rows, cols, method=method) == 0
+        assert nonogram.classify(rows, cols, method=method) == "none"
+        assert nonogram.solve(rows, cols, method=method) is None
+    assert nonogram.puzzle_of([[1], [1]], [[1], [1]]).contradiction is None
+
+
+def test_the_command_line_classifies_such_a_puzzle_none_with_the_reason(tmp_path: Path) -> None:
+    path = tmp_path / "disagree.txt"
+    path.write_text("1\n1\n\n2\n1\n")
+    done = subprocess.run(
+        [sys.executable, "-m", "excover", "nonogram", str(path), "--classify"],
+        capture_output=True,
+        text=True,
+    )
+    assert (done.returncode, done.stdout) == (0, "none\n")
+    assert "the row clues ask for 2 black cells, the column clues 3" in done.stderr

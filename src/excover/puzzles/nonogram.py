@@ -118,6 +118,8 @@ def solutions(
     ``timeout`` (seconds) raises :class:`~excover.LimitReached` when the run takes longer;
     ``solver`` names the SAT solver of ``method="sat"``."""
     puzzle = _checked(rows, cols, method, limit, solver)
+    if puzzle.contradiction is not None:  # no search needed to know there is nothing
+        return iter(())
     if method == "xcc":
         from excover.puzzles import nonogram_xcc
 
@@ -153,6 +155,8 @@ def count(
     """The number of solutions, or ``limit`` when there are at least that many."""
     if method in ("auto", "propagate"):  # no pictures to build
         puzzle = _checked(rows, cols, method, limit, None)
+        if puzzle.contradiction is not None:
+            return 0
         return nonogram_search.count(puzzle, limit, timeout=timeout)
     return sum(1 for _ in solutions(rows, cols, method=method, limit=limit, timeout=timeout))
 
@@ -165,7 +169,8 @@ def classify(
     timeout: float | None = None,
 ) -> Status:
     """``"none"``, ``"unique"`` or ``"multiple"``: how many solutions the puzzle has,
-    proved by a complete search (the validation task of puzzle designers)."""
+    proved by a complete search (the validation task of puzzle designers). When the clues
+    alone rule out every picture, ``Puzzle.contradiction`` says why."""
     statuses: tuple[Status, ...] = ("none", "unique", "multiple")
     return statuses[count(rows, cols, 2, method=method, timeout=timeout)]
 

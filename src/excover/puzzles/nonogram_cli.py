@@ -170,6 +170,8 @@ def _nonogram(args: argparse.Namespace) -> int:
         fields["solutions"] = [{"grid": rows} for rows in found]
     if args.classify:
         fields["status"] = ("none", "unique", "multiple")[number] if settled else None
+    if puzzle.contradiction is not None:
+        fields["reason"] = puzzle.contradiction
     outcome = Outcome(method, _ENGINES[method], number, stopped_by, {"solutions": number})
     if args.json:
         doc = common.document("nonogram", method, outcome.engine, stopped_by, **fields)
@@ -184,6 +186,8 @@ def _nonogram(args: argparse.Namespace) -> int:
         print("none")
     if args.classify and settled:
         outcome.stopped_by = None
+    if puzzle.contradiction is not None:
+        print(f"excover: no solution: {puzzle.contradiction}", file=sys.stderr)
     return finish(outcome, args)
 
 

@@ -25,8 +25,8 @@ type="columns">`` and ``<clues type="rows">`` of ``<line><count>N</count>...</li
 puzzles only: a count of another colour is refused.
 
 Errors are :class:`~excover.FormatError` carrying the file and line (``file:line: ...``):
-a bad number, a missing section, a clue that does not fit its line, rows and columns that
-disagree on the number of black cells.
+a bad number, a missing section, a clue that does not fit its line. Rows and columns that
+disagree on the number of black cells make a well-formed puzzle without solution.
 """
 
 from __future__ import annotations
@@ -39,7 +39,7 @@ from html import escape, unescape
 from pathlib import Path
 from xml.parsers import expat
 
-from excover.errors import FormatError, ProblemError, UsageError
+from excover.errors import FormatError, UsageError
 from excover.formats.text import read_text
 from excover.puzzles.nonogram_model import BLACK, WHITE, Clue, Puzzle, clue_error, line_name
 
@@ -135,10 +135,7 @@ class _Clues:
                 raise self.fail(f"{line_name(number, height)}: {error}", line)
         rows = tuple(clue for clue, _ in self.rows)
         cols = tuple(clue for clue, _ in self.cols)
-        try:
-            puzzle = Puzzle(rows, cols, self.title)
-        except ProblemError as error:  # the rows and columns disagree
-            raise self.fail(error.message, None) from None
+        puzzle = Puzzle(rows, cols, self.title)
         if self.goal is not None:
             problem = puzzle.mismatch(self.goal)
             if problem is not None:

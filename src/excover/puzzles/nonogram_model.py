@@ -94,10 +94,11 @@ class Puzzle:
     """A black-and-white nonogram: the clues of its rows and of its columns.
 
     ``title`` and ``goal`` (the intended picture, when a file gives it) are carried along
-    for the file formats. Construction checks that every clue fits its line, that rows
-    and columns ask for the same number of black cells, and that the goal fits the clues,
-    raising :class:`~excover.ProblemError` naming the culprit. A puzzle that passes may
-    still have no solution: that is for the solvers to say.
+    for the file formats. Construction checks that every clue fits its line and that the
+    goal fits the clues, raising :class:`~excover.ProblemError` naming the culprit. A
+    puzzle that passes may still have no solution: that is for the solvers to say, and
+    when its rows and columns ask for different numbers of black cells,
+    :attr:`contradiction` says so before any search.
     """
 
     rows: tuple[Clue, ...]
@@ -121,12 +122,6 @@ class Puzzle:
             error = clue_error(clue, length)
             if error is not None:
                 raise ProblemError(f"{line_name(line, self.height)}: {error}")
-        row_cells = sum(map(sum, self.rows))
-        col_cells = sum(map(sum, self.cols))
-        if row_cells != col_cells:
-            raise ProblemError(
-                f"the row clues ask for {row_cells} black cells, the column clues {col_cells}"
-            )
         if self.goal is not None:
             problem = self.mismatch(self.goal)
             if problem is not None:
@@ -160,6 +155,16 @@ class Puzzle:
         rows = tuple(clue_of(row) for row in goal)
         cols = tuple(clue_of(row[c] for row in goal) for c in range(len(goal[0])))
         return cls(rows, cols, title, goal)
+
+    @property
+    def contradiction(self) -> str | None:
+        """Why the puzzle has no solution, when its clues alone show it (the rows and the
+        columns ask for different numbers of black cells), else None."""
+        row_cells = sum(map(sum, self.rows))
+        col_cells = sum(map(sum, self.cols))
+        if row_cells != col_cells:
+            return f"the row clues ask for {row_cells} black cells, the column clues {col_cells}"
+        return None
 
     @property
     def height(self) -> int:
