@@ -177,7 +177,6 @@ def test_writing_a_file_read_with_comments_is_a_fixpoint() -> None:
         ("a x|b\n", 1, ["multiplicity 'x'", "'b'"]),
         ("a 1:|b\n", 1, ["multiplicity '1:'", "'b'"]),
         ("a :2|b\n", 1, ["multiplicity ':2'"]),
-        ("a |b\n", 1, ["multiplicity ''", "'b'"]),
         ("a 1:2:3|b\n", 1, ["multiplicity '1:2:3'"]),
         ("a -1|b\n", 1, ["multiplicity '-1'"]),
         ("a 2|\n", 1, ["''"]),

@@ -17,7 +17,7 @@ from __future__ import annotations
 import operator
 import os
 from array import array
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING, NamedTuple, Self, SupportsIndex, TypedDict, Unpack
 
 from excover.errors import ProblemError, UsageError
@@ -608,6 +608,7 @@ class ExactCover:
         ``method="sat"`` (see :mod:`excover.sat`), as in :meth:`solutions` and :meth:`count`.
         """
         _check_method(method)
+        _check_options(options)
         if method == "sat":
             from excover.sat import solve
 
@@ -641,6 +642,7 @@ class ExactCover:
         :meth:`count` does, in a fixed order (see :func:`excover.parallel.solutions`).
         """
         _check_method(method)
+        _check_options(options)
         if workers is not None or executor is not None or tasks is not None:
             from excover.parallel import run
 
@@ -687,6 +689,7 @@ class ExactCover:
         :mod:`excover.parallel`); each is counted by ``method`` (not ``"sat"``).
         """
         _check_method(method)
+        _check_options(options)
         if workers is not None or executor is not None or tasks is not None:
             from excover.parallel import run
 
@@ -838,6 +841,15 @@ def _option_number(option: object) -> int:
         return operator.index(option)  # type: ignore[arg-type]
     except TypeError:
         raise UsageError(f"an option index must be an integer, not {option!r}") from None
+
+
+def _check_options(options: Mapping[str, object]) -> None:
+    """Refuse a keyword that is none of the search options (a typo would otherwise reach
+    the search as a TypeError, or be ignored)."""
+    unknown = sorted(set(options) - set(SearchOptions.__annotations__))
+    if unknown:
+        known = ", ".join(sorted(SearchOptions.__annotations__))
+        raise UsageError(f"unknown keyword argument {unknown[0]!r}; the search options are {known}")
 
 
 def _check_method(method: str) -> None:

@@ -109,8 +109,20 @@ def new_engine(
 
 
 def _check_limit(name: str, value: float | None) -> None:
-    if value is not None and (not isinstance(value, int | float) or value < 0):
+    if value is not None and (
+        isinstance(value, bool) or not isinstance(value, int | float) or not value >= 0
+    ):  # ``not value >= 0`` also refuses nan
         raise UsageError(f"{name} must be a non-negative number, not {value!r}")
+
+
+#: The engine counts in signed 64-bit integers: a cap at or beyond this is no cap at all
+#: (no search enters 2**63 nodes), and is passed on as "none".
+_NO_CAP = 2**63 - 1
+
+
+def _cap(value: int | None) -> int:
+    """A count limit as the engine takes it: -1 for none."""
+    return -1 if value is None or value >= _NO_CAP else value
 
 
 class Search:
@@ -140,7 +152,9 @@ class Search:
             known = ", ".join(HEURISTICS)
             raise UsageError(f"unknown heuristic {heuristic!r}; choose one of {known}")
         for name, value in (("max_solutions", max_solutions), ("max_nodes", max_nodes)):
-            if value is not None and (not isinstance(value, int) or value < 0):
+            if value is not None and (
+                isinstance(value, bool) or not isinstance(value, int) or value < 0
+            ):
                 raise UsageError(f"{name} must be a non-negative integer, not {value!r}")
         _check_limit("timeout", timeout)
         if seed is None:
@@ -184,10 +198,10 @@ class Search:
         deadline = 0.0
         if self.timeout is not None:
             deadline = time.monotonic() + max(0.0, self.timeout - self._seconds)
-        node_cap = -1 if self.max_nodes is None else self.max_nodes
-        if stop_at is not None and (node_cap < 0 or stop_at < node_cap):
+        node_cap = _cap(self.max_nodes)
+        if stop_at is not None and stop_at < _NO_CAP and (node_cap < 0 or stop_at < node_cap):
             node_cap = stop_at
-        solution_cap = -1 if self.max_solutions is None else self.max_solutions
+        solution_cap = _cap(self.max_solutions)
         self._stopped_by = None
         try:
             status = engine.run(count_only, solution_cap, node_cap, deadline)

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Iterator
 from pathlib import Path
 from typing import TypeVar
 
@@ -74,7 +75,7 @@ def _from_item_line(tokens: list[str], factory: type[P]) -> P:
     secondary: list[str] = []
     bounds: list[tuple[str, int, int]] = []
     names = primary
-    for token in tokens:
+    for token in _separated(tokens):
         if token == "|":
             if names is secondary:
                 raise ProblemError("'|' twice in the item line")
@@ -98,11 +99,26 @@ def _from_item_line(tokens: list[str], factory: type[P]) -> P:
     return problem
 
 
+def _separated(tokens: list[str]) -> Iterator[str]:
+    """The item line's tokens with a ``|`` that starts a token set apart: Knuth's
+    programs read ``a |b`` (and ``1 |a``) as item ``a``, the separator, item ``b``."""
+    for token in tokens:
+        if token.startswith("|") and len(token) > 1:
+            yield "|"
+            yield token[1:]
+        else:
+            yield token
+
+
 def read_dlx(path: str | os.PathLike[str], factory: type[P]) -> P:
     """The problem in the file ``path`` (UTF-8 text); errors name the file and line."""
     if not isinstance(path, str | os.PathLike):
         raise UsageError(f"a path must be a str or os.PathLike, not {path!r}")
-    return parse_dlx_bytes(Path(path).read_bytes(), os.fspath(path), factory)
+    try:
+        data = Path(path).read_bytes()
+    except OSError as error:  # missing, a directory, unreadable: a clear one-line error
+        raise UsageError(f"cannot read {os.fspath(path)}: {error.strerror}") from None
+    return parse_dlx_bytes(data, os.fspath(path), factory)
 
 
 def parse_dlx_bytes(data: bytes, source: str, factory: type[P]) -> P:

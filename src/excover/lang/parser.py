@@ -94,17 +94,34 @@ def parse(text: str, source: str = "<string>", directory: str | None = None) -> 
 def parse_file(path: str) -> Program:
     """Parse and check the program in the file ``path``."""
     try:
-        with open(path, encoding="utf-8") as handle:
-            text = handle.read()
-    except (OSError, UnicodeDecodeError) as exc:
+        text = _read_program(path)
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
         raise LangError(f"cannot read {path}: {_reason(exc)}", Source(path, "").end()) from None
     return parse(text, path, os.path.dirname(os.path.abspath(path)))
+
+
+#: The largest program file read (a program is text typed by people; a device such as
+#: /dev/zero or a huge file would otherwise be read until memory runs out).
+MAX_PROGRAM_BYTES = 64 * 1024 * 1024
+
+
+def _read_program(path: str) -> str:
+    """The text of a program file: a regular UTF-8 file of at most MAX_PROGRAM_BYTES."""
+    if not os.path.isfile(path):
+        raise ValueError("not a regular file" if os.path.exists(path) else "no such file")
+    with open(path, "rb") as handle:
+        data = handle.read(MAX_PROGRAM_BYTES + 1)
+    if len(data) > MAX_PROGRAM_BYTES:
+        raise ValueError(f"larger than {MAX_PROGRAM_BYTES // (1024 * 1024)} MB")
+    return data.decode("utf-8")
 
 
 def _reason(exc: Exception) -> str:
     if isinstance(exc, OSError):
         return exc.strerror or str(exc)
-    return "not UTF-8 text"
+    if isinstance(exc, UnicodeDecodeError):
+        return "not UTF-8 text"
+    return str(exc)
 
 
 # --------------------------------------------------------------------------- lark's tree
@@ -223,9 +240,8 @@ class _Expander:
             chain = " -> ".join(os.path.basename(p) for p in [*stack[stack.index(real) :], real])
             raise LangError(f"include cycle: {chain}", pos)
         try:
-            with open(full, encoding="utf-8") as handle:
-                text = handle.read()
-        except (OSError, UnicodeDecodeError) as exc:
+            text = _read_program(full)
+        except (OSError, UnicodeDecodeError, ValueError) as exc:
             raise LangError(f"include: cannot read {full}: {_reason(exc)}", pos) from None
         return self.expand(Source(name, text), os.path.dirname(full), [*stack, real])
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import heapq
 import os
+import re
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from random import Random
 
@@ -543,9 +544,10 @@ class Family:
     def load(cls, path: str | os.PathLike[str], manager: Manager | None = None) -> Family:
         """Read a family written by :meth:`save`; a malformed file raises FormatError."""
         owner = manager or default()
-        source = os.fspath(path)
-        with open(path, encoding="utf-8") as stream:
-            lines = stream.read().splitlines()
+        from excover.formats.text import read_text
+
+        text, source = read_text(path)  # a missing or non-UTF-8 file is a clear error
+        lines = text.splitlines()
         if not lines or lines[0].strip() != _MAGIC:
             raise FormatError(
                 f"not an excover ZDD file (first line must be {_MAGIC!r})", source=source, line=1
@@ -554,12 +556,16 @@ class Family:
         for number, line in enumerate(lines[1:], start=2):
             fields = line.split()
             if fields[:1] == ["root"]:
-                if len(fields) != 2 or not fields[1].isdigit() or int(fields[1]) not in made:
+                if (
+                    len(fields) != 2
+                    or not _DECIMAL.fullmatch(fields[1])
+                    or int(fields[1]) not in made
+                ):
                     raise FormatError(f"bad root line {line!r}", source=source, line=number)
                 if any(rest.strip() for rest in lines[number:]):
                     raise FormatError("text after the root line", source=source, line=number + 1)
                 return made[int(fields[1])]
-            if len(fields) != 4 or not all(field.isdigit() for field in fields):
+            if len(fields) != 4 or not all(_DECIMAL.fullmatch(field) for field in fields):
                 raise FormatError(
                     f"expected 'id var lo hi', got {line!r}", source=source, line=number
                 )
@@ -570,7 +576,15 @@ class Family:
                 made[ident] = cls.node(var, made[lo], made[hi])
             except UsageError as problem:
                 raise FormatError(str(problem), source=source, line=number) from None
+            except OverflowError:
+                raise FormatError(
+                    f"variable {var} is out of range", source=source, line=number
+                ) from None
         raise FormatError("missing root line", source=source, line=len(lines))
+
+
+#: A number in the saved format: ASCII decimal digits only (``str.isdigit`` takes others).
+_DECIMAL = re.compile(r"[0-9]+")
 
 
 def _has_empty(store: _store.Store, node: int) -> bool:
