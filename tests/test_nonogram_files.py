@@ -253,3 +253,11 @@ def test_command_stopped_before_an_answer_claims_none(
     assert main(["nonogram", hard, "--classify", "--timeout", "0", "--json"]) == 1
     result = json.loads(capsys.readouterr().out)
     assert result["status"] is None and result["complete"] is False
+
+
+def test_a_blank_line_in_a_non_section_is_an_empty_line() -> None:
+    """mikix/nonogram-db's FORMAT lets a blank line stand for an empty row or column."""
+    text = "width 3\nheight 3\nrows\n1\n\n3\ncolumns\n1,1\n1\n1\n"
+    puzzle = nonogram.loads(text, "non")
+    assert puzzle.rows == ((1,), (), (3,)) and puzzle.cols == ((1, 1), (1,), (1,))
+    assert list(nonogram.solutions(puzzle)) == [["#..", "...", "###"]]

@@ -15,9 +15,9 @@ empty line. Lines starting with ``#`` are comments; ``# title: ...`` names the p
 
 ``non``: Steve Simpson's format: ``width W`` and ``height H`` (or ``columns W`` and
 ``rows H``), then ``rows`` followed by H clues and ``columns`` followed by W clues, blocks
-separated by commas and ``0`` for an empty line; blank lines are skipped, ``title``
-(possibly quoted) is kept, ``goal`` gives the picture as a string of ``0`` and ``1`` row
-by row, and other properties (``by``, ``copyright``, ...) are ignored.
+separated by commas and ``0`` or a blank line for an empty line; other blank lines are
+skipped, ``title`` (possibly quoted) is kept, ``goal`` gives the picture as a string of
+``0`` and ``1`` row by row, and other properties (``by``, ``copyright``, ...) are ignored.
 
 ``xml``: the export format of webpbn.com (``<puzzleset><puzzle>`` with ``<clues
 type="columns">`` and ``<clues type="rows">`` of ``<line><count>N</count>...</line>``, a
@@ -209,10 +209,12 @@ def _read_non(text: str, source: str) -> Puzzle:
     number = 0
     for number, raw in enumerate(text.splitlines(), start=1):
         line = raw.strip()
-        if not line:
-            continue
         if pending is not None and len(pending) < wanted:
-            pending.append((clues.clue(line, number, r"\s*,\s*|\s+"), number))
+            # inside a section a blank line is an empty line of the picture, as the
+            # format of mikix/nonogram-db allows (a "0" says the same)
+            pending.append((clues.clue(line or "0", number, r"\s*,\s*|\s+"), number))
+            continue
+        if not line:
             continue
         if line[0].isdigit():  # no property starts with a digit: a clue too many
             if pending is None:
