@@ -80,3 +80,19 @@ def test_a_program_that_includes_a_device_is_refused(tmp_path: Path) -> None:
     program.write_text('include "/dev/zero"\n')
     with pytest.raises(LangError, match="not a regular file"):
         parse_file(str(program))
+
+
+def test_auto_sends_a_huge_sparse_problem_to_dxz() -> None:
+    """100,000 primary items, one one-item option each: every DLX node scans all active
+    items for the MRV choice (10**10 steps in all), while DXZ's leftmost choice makes the
+    whole search linear. ``auto`` bounds its DLX scout by that work and picks DXZ."""
+    from excover.zdd import auto
+
+    n = 100_000
+    problem = xc.ExactCover(primary=n)
+    for item in range(n):
+        problem.add_option([item])
+    choice = auto.choose(problem)
+    assert choice.method == "zdd" and choice.known == 1
+    assert auto.scout_nodes(problem) * n <= auto.SCOUT_WORK
+    assert problem.count() == 1

@@ -23,6 +23,14 @@ whichever method wins:
    search starts again from scratch: no work is lost, only the losing search's few nodes.
 
 Calls that pass DLX search options (a heuristic, limits) go to DLX directly.
+
+The node budgets of steps 1 and 3 are also bounded by work: each DLX node scans the
+active primary items for the MRV choice, so on a problem with a million primary items a
+node costs a million steps, while a DXZ node (leftmost item) costs a few. The DLX budgets
+shrink so that their scans stay within :data:`SCOUT_WORK` and :data:`PATIENCE_WORK`, and
+the DXZ probe gets two more nodes per primary item, enough to finish a problem whose
+solutions lie that deep (a million one-item options: DXZ in a fraction of a second, DLX
+in hours).
 """
 
 from __future__ import annotations
@@ -35,7 +43,7 @@ if TYPE_CHECKING:
     from excover.zdd import dxz
 
 __all__ = ["DENSE", "MIN_HIT_RATE", "PATIENCE_NODES", "PROBE_NODES", "SCOUT_BASE", "Choice"]
-__all__ += ["choose", "count", "scout_nodes"]
+__all__ += ["PATIENCE_WORK", "SCOUT_WORK", "choose", "count", "patience_nodes", "scout_nodes"]
 
 #: DLX search nodes before the first look at the solution density, besides two per
 #: primary item (see :func:`scout_nodes`).
@@ -48,6 +56,10 @@ PATIENCE_NODES = 100_000
 PROBE_NODES = 1000
 #: The share of probe nodes answered by the memo above which DXZ is chosen.
 MIN_HIT_RATE = 0.15
+
+#: Item visits of the MRV scans allowed in step 1 and up to step 3 (see the notes).
+SCOUT_WORK = 20_000_000
+PATIENCE_WORK = 200_000_000
 
 
 class Choice(NamedTuple):
@@ -66,7 +78,15 @@ def scout_nodes(problem: ExactCover) -> int:
     """The length of the first DLX run: a solution lies as many levels deep as it has
     options, at most the number of primary items (fewer when options cover several), so
     twice that number plus a few sees the first solutions and how often they come."""
-    return SCOUT_BASE + 2 * problem.engine_input().n_primary
+    n_primary = problem.engine_input().n_primary
+    return min(SCOUT_BASE + 2 * n_primary, max(SCOUT_BASE, SCOUT_WORK // max(n_primary, 1)))
+
+
+def patience_nodes(problem: ExactCover) -> int:
+    """The DLX nodes of step 3: :data:`PATIENCE_NODES`, fewer when the MRV scans of that
+    many nodes would pass :data:`PATIENCE_WORK` item visits."""
+    n_primary = max(problem.engine_input().n_primary, 1)
+    return min(PATIENCE_NODES, max(scout_nodes(problem), PATIENCE_WORK // n_primary))
 
 
 def _probe(problem: ExactCover, search: Search) -> Choice:
@@ -74,7 +94,7 @@ def _probe(problem: ExactCover, search: Search) -> Choice:
     from excover.zdd import dxz  # only now: most counts that choose DLX never probe
 
     run = dxz.Run(problem, dxz.search_manager())
-    probe = run.run(PROBE_NODES)
+    probe = run.run(PROBE_NODES + 2 * problem.engine_input().n_primary)
     if probe.family is not None:
         return Choice("zdd", probe.family.count(), None)
     if probe.hits >= MIN_HIT_RATE * probe.nodes:
@@ -90,7 +110,7 @@ def choose(problem: ExactCover) -> Choice:
     stats = search.stats
     if stats.solutions >= DENSE * stats.nodes:
         return _probe(problem, search)
-    if search.count_until(PATIENCE_NODES):
+    if search.count_until(patience_nodes(problem)):
         return Choice("dlx", search.count(), search)
     return _probe(problem, search)
 
