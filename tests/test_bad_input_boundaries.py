@@ -96,3 +96,30 @@ def test_auto_sends_a_huge_sparse_problem_to_dxz() -> None:
     assert choice.method == "zdd" and choice.known == 1
     assert auto.scout_nodes(problem) * n <= auto.SCOUT_WORK
     assert problem.count() == 1
+
+
+#: Run in a child whose address space is capped: the count must end in a one-line
+#: ResourceLimitError, not a MemoryError traceback (nor a crash).
+OUT_OF_MEMORY = """
+import resource
+import sys
+import excover as xc
+sys.path.insert(0, {tests!r})
+from builders import dominoes, queens
+problem = {problem}
+cap = 400 * 2**20
+resource.setrlimit(resource.RLIMIT_AS, (cap, cap))
+try:
+    problem.count(method="zdd")
+except xc.ResourceLimitError as error:
+    print("ResourceLimitError:", error)
+"""
+
+
+@pytest.mark.parametrize("problem", ["dominoes(26, 26)", "queens(15)"])
+def test_running_out_of_memory_is_a_resource_limit_error(problem: str) -> None:
+    """The frontier count (dominoes) and DXZ (queens) under a 400 MB address space."""
+    code = OUT_OF_MEMORY.format(tests=str(Path(__file__).parent), problem=problem)
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.startswith("ResourceLimitError: out of memory")

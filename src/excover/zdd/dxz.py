@@ -118,6 +118,10 @@ class Run:
                 f"the ZDD of the solutions needs more than {full.args[0]} nodes "
                 "(raise the limit with excover.zdd.configure(max_nodes=...))"
             ) from None
+        except ResourceLimitError:
+            raise
+        except MemoryError as error:  # the memo or the node store could not grow
+            raise ResourceLimitError(f"out of memory: {error}") from None
         family = Family(self.manager, root) if root >= 0 else None
         return Probe(family, self.order, nodes, hits)
 

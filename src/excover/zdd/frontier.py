@@ -15,6 +15,7 @@ from __future__ import annotations
 from array import array
 from typing import TYPE_CHECKING
 
+from excover.errors import ResourceLimitError
 from excover.zdd import _frontier
 
 if TYPE_CHECKING:
@@ -66,4 +67,9 @@ def count(problem: ExactCover, workers: int = 1) -> int | None:
         return None
     starts, masks = layout
     n_items = problem.engine_input().n_primary
-    return _frontier.count(n_items, memoryview(starts), memoryview(masks), workers)
+    try:
+        return _frontier.count(n_items, memoryview(starts), memoryview(masks), workers)
+    except ResourceLimitError:
+        raise
+    except MemoryError as error:  # the compiled count's tables could not grow
+        raise ResourceLimitError(f"out of memory: {error}") from None
