@@ -156,3 +156,32 @@ def test_sigint_stops_a_sat_run(call: str) -> None:
     # Ended by SIGINT: Python could re-raise it, so PySAT left it unblocked (else 130).
     assert child.returncode == -signal.SIGINT
     assert "KeyboardInterrupt" in err
+
+
+def test_the_encoding_is_bounded_by_the_time_limit_too() -> None:
+    """A large formula takes seconds to build and to load: the encoder reads the clock
+    (through ``check``) every CHECK_EVERY items, and a limit already spent stops the
+    encoding of a nonogram at its first line, before any solving."""
+    import time
+
+    from excover.puzzles import nonogram, nonogram_sat
+    from excover.sat.encode import CHECK_EVERY, to_cnf
+    from excover.tiling import Pattern, Tiling, pentominoes, tiles
+
+    problem = Tiling(Pattern.constant(20, 20), tiles(pentominoes(), "any")).problem
+    calls: list[int] = []
+
+    class Stop(Exception):
+        pass
+
+    def check() -> None:
+        calls.append(1)
+        if len(calls) == 2:
+            raise Stop
+
+    with pytest.raises(Stop):
+        to_cnf(problem, "auto", check)
+    assert problem.n_primary > CHECK_EVERY  # so the second check comes before the end
+    puzzle = nonogram.puzzle_of([[1]] * 30, [[1]] * 30)
+    with pytest.raises(LimitReached):
+        nonogram_sat.encode(puzzle, deadline=time.monotonic())

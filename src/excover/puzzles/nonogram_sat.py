@@ -27,9 +27,10 @@ blocked by a clause over the cell variables, and checked against the clues.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 
-from excover.errors import SolverError
+from excover.errors import LimitReached, SolverError
 from excover.puzzles.nonogram_model import BLACK, WHITE, Clue, Puzzle
 from excover.sat.cnf import CNF
 from excover.sat.pool import Clause, Pool
@@ -79,17 +80,29 @@ def _move(pattern: list[int], q: int, value: int) -> int | None:
     return None
 
 
-def encode(puzzle: Puzzle) -> CNF:
+def encode(puzzle: Puzzle, deadline: float | None = None) -> CNF:
     """The formula of ``puzzle``: cell variables first (the projection set), then the
-    state variables of every line."""
+    state variables of every line. Past ``deadline`` (a ``time.monotonic()`` value) the
+    encoding stops with :class:`~excover.LimitReached`: a large puzzle's formula takes
+    seconds, which a time limit must bound too."""
     height, width = puzzle.height, puzzle.width
     pool = Pool(height * width)
     clauses: list[Clause] = []
-    for r, clue in enumerate(puzzle.rows):
-        clauses += line_clauses(clue, [r * width + c + 1 for c in range(width)], pool)
-    for c, clue in enumerate(puzzle.cols):
-        clauses += line_clauses(clue, [r * width + c + 1 for r in range(height)], pool)
+    lines = [[r * width + c + 1 for c in range(width)] for r in range(height)]
+    lines += [[r * width + c + 1 for r in range(height)] for c in range(width)]
+    for clue, cells in zip(puzzle.rows + puzzle.cols, lines, strict=True):
+        if deadline is not None and time.monotonic() >= deadline:
+            raise _out_of_time()
+        clauses += line_clauses(clue, cells, pool)
     return CNF(pool.top, clauses, height * width, "nonogram automata")
+
+
+def _out_of_time() -> LimitReached:
+    """The error of an encoding cut short by its time limit (no solution found yet)."""
+    from excover.dlx import Stats
+
+    stats = Stats(solutions=0, seconds=0.0, complete=False, stopped_by="timeout", algorithm="SAT")
+    return LimitReached("timeout", stats)
 
 
 def solutions(
@@ -100,8 +113,10 @@ def solutions(
     ``timeout`` (seconds of solving) raises :class:`~excover.LimitReached`."""
     from excover.sat.solve import models
 
-    cnf = encode(puzzle)
-    return _pictures(puzzle, models(cnf, solver, timeout=timeout))
+    started = time.monotonic()
+    cnf = encode(puzzle, None if timeout is None else started + timeout)
+    left = None if timeout is None else max(0.0, timeout - (time.monotonic() - started))
+    return _pictures(puzzle, models(cnf, solver, timeout=left))
 
 
 def _pictures(puzzle: Puzzle, found: Iterator[list[int]]) -> Iterator[tuple[str, ...]]:

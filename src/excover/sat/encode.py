@@ -21,18 +21,26 @@ itself (the mistake that makes combine's encoding of Scott's problem unsatisfiab
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from excover.problem import ExactCover
 from excover.sat.amo import amo_encoder
 from excover.sat.card import at_least, at_most
 from excover.sat.cnf import CNF
 from excover.sat.pool import Clause, Pool
 
-__all__ = ["to_cnf"]
+__all__ = ["CHECK_EVERY", "to_cnf"]
+
+#: Items encoded between two calls of ``to_cnf``'s ``check``.
+CHECK_EVERY = 256
 
 
-def to_cnf(problem: ExactCover, amo: str = "auto") -> CNF:
+def to_cnf(problem: ExactCover, amo: str = "auto", check: Callable[[], None] | None = None) -> CNF:
     """The CNF formula of ``problem``; ``amo`` names the at-most-one encoding (one of
-    ``pairwise``, ``seqcounter``, ``product``, ``commander``, ``bitwise``, ``auto``)."""
+    ``pairwise``, ``seqcounter``, ``product``, ``commander``, ``bitwise``, ``auto``).
+
+    ``check`` is called every :data:`CHECK_EVERY` items: a solver with a time limit
+    raises from it when the time is up, so that a large encoding does not overrun it."""
     encode_amo = amo_encoder(amo)
     data = problem.engine_input()
     n_options = len(data.option_start) - 1
@@ -44,6 +52,8 @@ def to_cnf(problem: ExactCover, amo: str = "auto") -> CNF:
     pool = Pool(n_options)
     clauses: list[Clause] = []
     for item in range(n_primary):
+        if check is not None and item % CHECK_EVERY == 0:
+            check()
         variables = [variable for variable, _ in uses[item]]
         lo, hi = data.lo[item], data.hi[item]
         clauses += at_least(lo, variables, pool)
@@ -52,6 +62,8 @@ def to_cnf(problem: ExactCover, amo: str = "auto") -> CNF:
         else:
             clauses += at_most(hi, variables, pool)
     for item in range(n_primary, len(uses)):
+        if check is not None and item % CHECK_EVERY == 0:
+            check()
         groups = _groups(uses[item], pool, clauses)
         clauses += encode_amo(groups, pool)
     text = problem.to_dlx() if problem.n_primary else None

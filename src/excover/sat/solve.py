@@ -83,6 +83,9 @@ _UNLIMITED = {"kissat404", "lingeling"}
 #: Seconds a solver runs, under a time limit, before the clock is read again.
 _SLICE = 0.05
 
+#: Clauses given to a solver at a time, the clock read in between (see _PySat._loaded).
+_LOAD_CHUNK = 100_000
+
 
 class _OutOfTime(Exception):
     """The run's time budget ran out inside a solver call."""
@@ -123,8 +126,7 @@ class _PySat:
         from pysat.solvers import Solver
 
         if self.solver is None:
-            self.solver = Solver(name=self.name, bootstrap_with=self.clauses)
-            self.solver.append_formula(self.added)
+            self.solver = self._loaded(Solver(name=self.name), deadline)
         solver = self.solver
         status = _call(solver.solve) if self.name in _UNLIMITED else self._sliced(solver, deadline)
         if not status:
@@ -133,6 +135,17 @@ class _PySat:
         if self.name in _NOT_INCREMENTAL:
             self.close()
         return list(model) if model is not None else []
+
+    def _loaded(self, solver: Solver, deadline: float | None) -> Solver:
+        """``solver`` given the formula in chunks of clauses, the clock read between
+        chunks: loading millions of clauses takes seconds, within the time limit too."""
+        clauses = self.clauses + self.added
+        for start in range(0, len(clauses), _LOAD_CHUNK):
+            if deadline is not None and time.monotonic() >= deadline:
+                solver.delete()
+                raise _OutOfTime
+            solver.append_formula(clauses[start : start + _LOAD_CHUNK])
+        return solver
 
     def _sliced(self, solver: Solver, deadline: float | None) -> bool:
         """Solve in slices of conflicts until an answer, or until ``deadline``."""
@@ -414,9 +427,17 @@ def solutions(
 
 
 def _prepare(problem: ExactCover, solver: str, amo: str | None, run: _Run) -> tuple[CNF, _Backend]:
-    """The formula of ``problem`` and a back end holding it; the time goes to ``run``."""
+    """The formula of ``problem`` and a back end holding it; the time goes to ``run``,
+    and the encoding stops with its LimitReached when the run's time is up."""
     started = time.monotonic()
-    cnf = to_cnf(problem, "auto" if amo is None else amo)
+    deadline = run.deadline()
+
+    def check() -> None:
+        if deadline is not None and time.monotonic() >= deadline:
+            run.seconds += time.monotonic() - started
+            raise run.out_of_time()
+
+    cnf = to_cnf(problem, "auto" if amo is None else amo, check)
     backend = _backend(solver, cnf, timed=run.timeout is not None)
     run.seconds += time.monotonic() - started
     return cnf, backend
