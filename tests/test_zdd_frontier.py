@@ -108,3 +108,12 @@ def test_parallel_count_by_zdd_uses_threads_and_agrees() -> None:
     problem = dominoes(9, 10)
     assert problem.count(method="zdd", workers=2) == kasteleyn(9, 10)
     assert problem.count(method="zdd", workers=2, tasks=4) == kasteleyn(9, 10)
+
+
+def test_wide_layers_are_shared_among_threads_with_the_same_count() -> None:
+    """A 16x16 board's layers hold tens of thousands of states, past the size from which
+    the threads share a layer (smaller layers are done by one thread in turn): the count
+    is OEIS A004003's 2,444,888,770,250,892,795,802,079,170,816 on 1, 2 and 3 threads."""
+    problem = dominoes(16, 16)
+    expected = 2444888770250892795802079170816
+    assert [frontier.count(problem, workers=w) for w in (1, 2, 3)] == [expected] * 3

@@ -53,6 +53,9 @@ OPENMP = bool(FRONTIER_OPENMP)
 #: Layers kept at once: an option spans at most 63 items past its first one.
 DEF RING = 64
 
+#: States in a layer below which one thread works through every thread's share.
+DEF PARALLEL_LAYER = 4096
+
 
 cdef struct Entry:
     uint64_t bits      # EMPTY for a free slot (a window is never all ones: it has 63 bits)
@@ -253,16 +256,24 @@ def count(int n_items, const long long[:] starts, const unsigned long long[:] ma
         raise ValueError("one start per item, and one more")
     cdef _Run run = _Run(threads)
     cdef int T = threads, t
-    cdef int64_t i
+    cdef int64_t i, states
     cdef u128 total = u128_of(0)
     if n_items == 0:
         return 1
     run.status[0] = table_add(&run.tables[owner(0, 0, T) * RING], 0, u128_of(1))
     for i in range(n_items):
-        if T == 1:
+        states = 0
+        for t in range(T):
+            states += run.tables[t * RING + i % RING].used
+        if T == 1 or states < PARALLEL_LAYER:
+            # one thread does every share of a small layer in turn: waking the others
+            # and meeting them at two barriers would cost more than the layer itself,
+            # and a lot more when another process holds a core
             with nogil:
-                send(run, 0, i, n_items, starts, masks)
-                file_mail(run, 0)
+                for t in range(T):
+                    send(run, t, i, n_items, starts, masks)
+                for t in range(T):
+                    file_mail(run, t)
         else:
             for t in prange(T, nogil=True, num_threads=T, schedule="static", chunksize=1):
                 send(run, t, i, n_items, starts, masks)

@@ -12,10 +12,18 @@ caller counts on the DXZ family instead.
 
 from __future__ import annotations
 
+import os
 from array import array
 from typing import TYPE_CHECKING
 
 from excover.errors import ResourceLimitError
+
+# Threads waiting at a layer's barrier sleep rather than spin: a spinning thread takes the
+# core that the thread it waits for, or another process, needs (on a busy 2-core machine
+# two spinning workers made a 0.24 s count take 5 s). The OpenMP runtime reads this when
+# it loads, with the module below; a policy the user set is kept.
+os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+
 from excover.zdd import _frontier
 
 if TYPE_CHECKING:
