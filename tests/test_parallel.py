@@ -291,3 +291,21 @@ def test_estimate_is_exact_on_a_regular_tree() -> None:
     timed = problem.estimate(samples=3)
     assert timed.seconds is not None and timed.seconds > 0
     assert timed.nodes_error == 0
+
+
+@settings(max_examples=80, deadline=None)
+@given(data=st.data(), kind=st.sampled_from(["X", "XCC", "MCC"]))
+def test_every_split_is_a_partition_and_damaged_ones_are_not(
+    data: st.DataObject, kind: Kind
+) -> None:
+    """check_partition (which vets checkpoints) accepts what split makes, at any depth or
+    number of tasks, and refuses the same list with a subproblem left out."""
+    from excover.parallel.subproblems import check_partition
+
+    problem = data.draw(instances(kind)).build()
+    tasks = data.draw(st.integers(1, 12))
+    for subs in (split(problem, tasks=tasks), split(problem, depth=data.draw(st.integers(0, 3)))):
+        check_partition(problem, subs)
+        if subs and sum(s.reduce(problem)[0].count() for s in subs[1:]) != problem.count():
+            with pytest.raises(UsageError):
+                check_partition(problem, subs[1:])

@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from excover.cli import main
+from excover.parallel import checkpoint
 from excover.parallel import cli as parallel_cli
 from excover.parallel import run as parallel_run
 
@@ -47,6 +48,8 @@ def test_an_estimate_beyond_floats_still_resumes(
     saved = json.loads(state.read_text())
     for sub in saved["subproblems"]:
         sub["size"] = math.inf
+    del saved["checksum"]
+    saved["checksum"] = checkpoint.checksum(saved)  # as if written so by a run
     state.write_text(json.dumps(saved))
     assert main(["count", QUEENS8, "--checkpoint", str(state), "--progress"]) == 0
     assert capsys.readouterr().out == "92\n"
@@ -69,3 +72,51 @@ def test_an_unwritable_checkpoint_fails_before_counting(
     assert main(["count", QUEENS8, "--checkpoint", str(state)]) == 2
     captured = capsys.readouterr()
     assert captured.out == "" and f"cannot write checkpoint {state}" in captured.err
+
+
+@pytest.mark.parametrize(
+    ("edit", "reason"),
+    [
+        (lambda saved: saved["subproblems"].clear(), "checksum"),
+        (lambda saved: saved["subproblems"].append(saved["subproblems"][0]), "checksum"),
+        (lambda saved: saved["done"].update({"0": [10**6, 1]}), "checksum"),
+    ],
+)
+def test_a_hand_edited_checkpoint_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], edit: Any, reason: str
+) -> None:
+    """Emptying the subproblems printed 0 and duplicating them twice the count: a
+    checkpoint must now prove itself (its checksum) or be refused with the reason."""
+    state = tmp_path / "state.json"
+    assert main(["count", QUEENS8, "--checkpoint", str(state), "--timeout", "0"]) == 1
+    saved = json.loads(state.read_text())
+    edit(saved)
+    state.write_text(json.dumps(saved))
+    capsys.readouterr()
+    assert main(["count", QUEENS8, "--checkpoint", str(state)]) == 2
+    assert reason in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("change", ["drop", "repeat", "force"])
+def test_a_rewritten_checkpoint_must_still_partition_the_search(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], change: str
+) -> None:
+    """Even with a checksum made anew, subproblems that do not partition the search tree
+    (one left out, one twice, one with other forced options) are refused."""
+    state = tmp_path / "state.json"
+    assert main(["count", QUEENS8, "--checkpoint", str(state), "--timeout", "0"]) == 1
+    saved = json.loads(state.read_text())
+    subs = saved["subproblems"]
+    if change == "drop":
+        subs.pop()
+    elif change == "repeat":
+        subs.append(dict(subs[0]))
+    else:
+        subs[0]["forced"] = subs[1]["forced"]
+    del saved["checksum"]
+    saved["checksum"] = checkpoint.checksum(saved)
+    state.write_text(json.dumps(saved))
+    capsys.readouterr()
+    assert main(["count", QUEENS8, "--checkpoint", str(state)]) == 2
+    err = capsys.readouterr().err
+    assert "delete it to start over" in err and "checksum" not in err

@@ -6,6 +6,12 @@ JSON (``excover-checkpoint`` version 1), written to a temporary file beside it a
 renamed over it, so a process killed while writing leaves the previous checkpoint whole.
 It names the problem by a digest of its DLX text and the counting method, and a checkpoint
 of another problem or method is refused rather than mixed in.
+
+A checkpoint is trusted only when it proves itself: it carries the SHA-256 of its own
+content (``checksum``), and its subproblems must partition the problem's search tree
+(:func:`~excover.parallel.subproblems.check_partition`). A file edited by hand (a
+subproblem dropped or repeated, a count changed) is refused with the reason, never
+summed into a wrong total.
 """
 
 from __future__ import annotations
@@ -18,13 +24,19 @@ from pathlib import Path
 from typing import Any
 
 from excover.errors import UsageError
-from excover.parallel.subproblems import Subproblem
+from excover.parallel.subproblems import Subproblem, check_options, check_partition
 from excover.problem import ExactCover
 
-__all__ = ["FORMAT", "Checkpoint", "fingerprint"]
+__all__ = ["FORMAT", "Checkpoint", "checksum", "fingerprint"]
 
 #: The format name and version written in every checkpoint.
 FORMAT = ("excover-checkpoint", 1)
+
+
+def checksum(content: dict[str, Any]) -> str:
+    """The SHA-256 of a checkpoint's content in a canonical JSON form."""
+    text = json.dumps(content, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()
 
 
 def fingerprint(problem: ExactCover) -> str:
@@ -61,8 +73,8 @@ class Checkpoint:
         return len(self.done) == len(self.subproblems)
 
     def as_dict(self) -> dict[str, Any]:
-        """The checkpoint as a JSON-ready dictionary."""
-        return {
+        """The checkpoint as a JSON-ready dictionary, with the checksum of its content."""
+        content = {
             "format": FORMAT[0],
             "version": FORMAT[1],
             "problem": self.problem,
@@ -72,6 +84,7 @@ class Checkpoint:
             "subproblems": [sub.as_dict() for sub in self.subproblems],
             "done": {str(index): list(result) for index, result in sorted(self.done.items())},
         }
+        return {**content, "checksum": checksum(content)}
 
     def save(self) -> None:
         """Write the checkpoint atomically (a temporary file renamed over the old one);
@@ -91,10 +104,11 @@ class Checkpoint:
             ) from None
 
     @classmethod
-    def load(cls, path: Path, problem: str, method: str) -> Checkpoint | None:
-        """The checkpoint in ``path`` for this problem digest and method; None if there is
-        no such file. A file that is not a checkpoint of this problem and method is an
-        error, naming the file and what differs."""
+    def load(cls, path: Path, exact_cover: ExactCover, method: str) -> Checkpoint | None:
+        """The checkpoint in ``path`` for this problem and method; None if there is no such
+        file. A file that is not a checkpoint of this problem and method, or that does
+        not prove itself (see the module notes), is an error naming the file and why."""
+        problem = fingerprint(exact_cover)
         try:
             text = path.read_text(encoding="utf-8")
         except FileNotFoundError:
@@ -109,6 +123,12 @@ class Checkpoint:
             raise UsageError(f"{path}: not a checkpoint (bad JSON: {exc})") from None
         if not isinstance(data, dict) or (data.get("format"), data.get("version")) != FORMAT:
             raise UsageError(f"{path}: not an {FORMAT[0]} version {FORMAT[1]} file")
+        stored = data.pop("checksum", None)
+        if stored != checksum(data):
+            raise UsageError(
+                f"{path}: the checkpoint's checksum does not match its content (edited or "
+                "damaged); delete it to start over"
+            )
         if data.get("problem") != problem:
             raise UsageError(f"{path}: checkpoint of another problem; delete it to start over")
         if data.get("method") != method:
@@ -125,8 +145,10 @@ class Checkpoint:
             raise UsageError(f"{path}: bad seconds {seconds!r}")
         try:
             parts = [Subproblem.from_dict(sub) for sub in subproblems]
+            check_options(exact_cover, parts)
+            check_partition(exact_cover, parts)
         except UsageError as exc:
-            raise UsageError(f"{path}: {exc}") from None
+            raise UsageError(f"{path}: {exc}; delete it to start over") from None
         checkpoint = cls(path, problem, method, parts)
         checkpoint.seconds = float(seconds)
         for key, result in done.items():

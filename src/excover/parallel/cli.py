@@ -239,7 +239,7 @@ def count_tasks(problem: ExactCover, args: argparse.Namespace) -> int:
     deadline = None if args.timeout is None else started + args.timeout
     digest = fingerprint(problem)
     path = None if args.checkpoint is None else Path(args.checkpoint)
-    state = None if path is None else Checkpoint.load(path, digest, method)
+    state = None if path is None else Checkpoint.load(path, problem, method)
     resumed = 0 if state is None else len(state.done)
     if state is None:
         tasks = default_tasks(method, args.workers, None) if args.tasks is None else args.tasks

@@ -217,13 +217,13 @@ def _pool(workers: int, executor: object | None) -> Iterator[Executor | None]:
     if workers == 1:
         yield None
         return
-    from concurrent.futures import ProcessPoolExecutor
+    from excover.parallel import workers as processes
 
-    pool = ProcessPoolExecutor(workers)
+    pool = processes.new_pool(workers)
     try:
         yield pool
-    except BaseException:
-        pool.shutdown(wait=False, cancel_futures=True)
+    except BaseException:  # Ctrl-C, a time limit, an error: stop the workers now
+        processes.stop(pool)
         raise
     pool.shutdown(wait=True)
 

@@ -28,12 +28,12 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from excover.errors import UsageError
+from excover.errors import LimitReached, UsageError
 from excover.parallel.probes import Probe, check_samples, mean, probe
 from excover.parallel.tree import Layout, State
 from excover.problem import ExactCover
 
-__all__ = ["Subproblem", "split"]
+__all__ = ["Subproblem", "check_partition", "split"]
 
 #: Probes per subtree when :func:`split` estimates sizes.
 SPLIT_SAMPLES = 4
@@ -174,6 +174,79 @@ class _Splitter:
             if not _dead(below):
                 result.append(self.estimated(child))
         return result
+
+
+def check_partition(problem: ExactCover, subproblems: list[Subproblem]) -> None:
+    """Raise :class:`~excover.UsageError` unless ``subproblems`` partition the solutions
+    of ``problem`` as :func:`split` makes them: each one a node of the search tree (its
+    forced and forbidden options those of its path), no two nested, and together the
+    whole tree (every live branch below the root leads to exactly one of them). A
+    checkpoint's subproblems are checked so before their
+    counts are trusted: a list edited by hand (one dropped, one repeated, one changed)
+    would otherwise give a wrong total without a word."""
+    layout = Layout.of(problem)
+    by_path: dict[tuple[int, ...], Subproblem] = {}
+    for sub in subproblems:
+        if sub.path in by_path:
+            raise UsageError(f"subproblem {list(sub.path)} is listed twice")
+        by_path[sub.path] = sub
+    deepest = max((len(path) for path in by_path), default=0)
+    seen = 0
+    pending: list[tuple[State, tuple[int, ...], tuple[int, ...], tuple[int, ...]]] = [
+        (State(layout), (), (), ())
+    ]
+    while pending:
+        state, path, forced, forbidden = pending.pop()
+        found = by_path.get(path)
+        if found is not None:
+            if (found.forced, found.forbidden) != (forced, forbidden):
+                raise UsageError(
+                    f"subproblem {list(path)} does not hold the options of its place in "
+                    "the search tree"
+                )
+            seen += 1
+            continue
+        if _dead(state):
+            continue  # no solution below: split leaves such a branch out
+        item = state.choose()
+        if item is None or (
+            len(path) >= deepest and _may_hold_solutions(problem, forced, forbidden)
+        ):  # a solution, or solutions below a node past every subproblem's depth
+            raise UsageError(f"no subproblem covers the branch {list(path)} of the search tree")
+        if len(path) >= deepest:
+            continue
+        for index, branch in enumerate(state.branches(item)):
+            below = state.copy()
+            named, _ = below.follow(item, branch)
+            option = branch[0]
+            if _dead(below):
+                continue
+            pending.append(
+                (
+                    below,
+                    (*path, index),
+                    forced if option is None else (*forced, option),
+                    forbidden + named,
+                )
+            )
+    if seen != len(subproblems):
+        raise UsageError("a subproblem lies outside the search tree or below another one")
+
+
+#: Search nodes spent proving that an uncovered branch of a checkpoint has no solution.
+_PROOF_NODES = 10_000
+
+
+def _may_hold_solutions(
+    problem: ExactCover, forced: tuple[int, ...], forbidden: tuple[int, ...]
+) -> bool:
+    """False only when a short search proves the branch has no solution (split leaves
+    such branches out when it sees at once that they are dead)."""
+    small, _ = Subproblem(forced, forbidden).reduce(problem)
+    try:
+        return small.search(max_nodes=_PROOF_NODES).first() is not None
+    except LimitReached:
+        return True
 
 
 def _dead(state: State) -> bool:

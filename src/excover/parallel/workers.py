@@ -1,0 +1,67 @@
+"""The worker processes of a parallel run: they die with the process that started them,
+and they are stopped at once when the run ends early.
+
+A process pool's workers outlive a main process killed by SIGKILL (re-parented to init,
+they would go on with their subproblems forever), and a run interrupted by Ctrl-C or a
+time limit would otherwise wait for every running subproblem to finish (a DXZ count can
+take minutes). So each worker asks the kernel to kill it when its parent dies (Linux's
+``PR_SET_PDEATHSIG``) and, on any system, watches its parent from a thread; and
+:func:`stop` terminates the workers of a pool that is given up.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import signal
+import sys
+import threading
+import time
+from concurrent.futures import ProcessPoolExecutor
+
+__all__ = ["WATCH_SECONDS", "new_pool", "stop"]
+
+#: How often a worker checks that the process that started it is still there.
+WATCH_SECONDS = 0.5
+
+_PR_SET_PDEATHSIG = 1
+
+
+def new_pool(workers: int) -> ProcessPoolExecutor:
+    """A process pool of ``workers`` processes that die with this process."""
+    return ProcessPoolExecutor(workers, initializer=_die_with_parent, initargs=(os.getpid(),))
+
+
+def stop(pool: ProcessPoolExecutor) -> None:
+    """Give up the pool: cancel its waiting tasks and terminate its workers now, instead
+    of waiting for the running tasks to finish."""
+    processes = list((getattr(pool, "_processes", None) or {}).values())
+    pool.shutdown(wait=False, cancel_futures=True)
+    for process in processes:
+        if process.is_alive():
+            process.terminate()
+    for process in processes:
+        process.join(timeout=2)
+        if process.is_alive():
+            process.kill()
+
+
+def _die_with_parent(parent: int) -> None:
+    """Worker initializer: end this worker when ``parent`` (the process that made the
+    pool) dies, by the kernel's death signal where there is one and by a watching thread
+    everywhere."""
+    if sys.platform.startswith("linux"):
+        try:
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+        except (OSError, AttributeError):  # no prctl here: the thread below does it
+            pass
+    if os.getppid() != parent:  # the parent died before the death signal was set
+        os._exit(1)
+    threading.Thread(target=_watch, args=(parent,), daemon=True).start()
+
+
+def _watch(parent: int) -> None:
+    while os.getppid() == parent:
+        time.sleep(WATCH_SECONDS)
+    os._exit(1)
