@@ -5,7 +5,24 @@ work, and a slow example is not a wrong one. Helpers for building problems live 
 ``builders.py`` next to this file (importable as ``builders`` from every test module).
 """
 
+import os
+from collections.abc import Iterator
+
+import pytest
 from hypothesis import settings
 
 settings.register_profile("excover", deadline=None, print_blob=True)
 settings.load_profile("excover")
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _private_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """Automatic checkpoints of interrupted parallel counts go to a folder of the test
+    session, not to the user's ~/.cache (child processes inherit the setting)."""
+    before = os.environ.get("XDG_CACHE_HOME")
+    os.environ["XDG_CACHE_HOME"] = str(tmp_path_factory.mktemp("cache"))
+    yield
+    if before is None:
+        del os.environ["XDG_CACHE_HOME"]
+    else:
+        os.environ["XDG_CACHE_HOME"] = before

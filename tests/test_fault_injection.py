@@ -139,3 +139,21 @@ def test_workers_die_with_a_killed_main_process(tmp_path: Path, method: str) -> 
     os.kill(run.pid, signal.SIGKILL)
     run.wait()
     assert wait_gone(workers, 5) == []
+
+
+def test_a_stopped_parallel_count_keeps_its_work_for_the_same_command(tmp_path: Path) -> None:
+    """Without --checkpoint, a parallel count stopped early keeps its finished subproblems
+    in an automatic checkpoint whose path it prints; the same command then continues
+    from it, prints the exact total, and removes it."""
+    env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path / "cache")}
+    command = [sys.executable, "-m", "excover", "count", str(KNUTH / "pento6x10.dlx")]
+    command += ["--method", "dlx", "--workers", "2", "--tasks", "24"]
+    first = subprocess.run([*command, "--timeout", "1.5"], capture_output=True, text=True, env=env)
+    assert first.returncode == 1, first.stderr
+    assert "run again to resume from" in first.stderr
+    kept = Path(first.stderr.split("run again to resume from ")[1].split()[0])
+    assert kept.exists() and kept.is_relative_to(tmp_path / "cache")
+    second = subprocess.run(command, capture_output=True, text=True, env=env)
+    assert second.returncode == 0, second.stderr
+    assert f"resuming from {kept}" in second.stderr
+    assert second.stdout.split()[0] == "9356" and not kept.exists()

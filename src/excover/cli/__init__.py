@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import signal
 import sys
 from collections.abc import Callable, Sequence
 
@@ -29,7 +30,7 @@ from excover.cli.common import (
 )
 from excover.errors import ExcoverError, ProblemError, ResourceLimitError
 
-__all__ = ["main"]
+__all__ = ["command", "main"]
 
 # Older names, kept for the area CLIs that import them from here.
 _positive_int, _seconds = positive_int, seconds
@@ -133,6 +134,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except SystemExit as exc:
         return _exit_status(exc)
     run: Callable[[argparse.Namespace], int] = args.run
+    handler = signal.getsignal(signal.SIGINT)
     try:
         return run(args)
     except (ResourceLimitError, MemoryError) as exc:
@@ -148,3 +150,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:
         _detach_stdout()
         return EXIT_BROKEN_PIPE
+    finally:
+        if signal.getsignal(signal.SIGINT) is not handler:  # a run left its own handler
+            signal.signal(signal.SIGINT, handler)
+
+
+def command() -> None:
+    """The ``excover`` program: :func:`main`, then exit with its status. After an
+    interrupted run no further Ctrl-C can cut the exit short (the report is printed, the
+    checkpoint saved, the workers stopped: only the interpreter's exit is left)."""
+    status = main()
+    if status == EXIT_INTERRUPT:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+    sys.exit(status)

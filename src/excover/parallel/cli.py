@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import os
 import signal
 import sys
 import threading
@@ -238,12 +239,20 @@ def count_tasks(problem: ExactCover, args: argparse.Namespace) -> int:
             return status
     deadline = None if args.timeout is None else started + args.timeout
     digest = fingerprint(problem)
-    path = None if args.checkpoint is None else Path(args.checkpoint)
+    automatic = args.checkpoint is None
+    path = automatic_checkpoint(digest, method) if automatic else Path(args.checkpoint)
     state = None if path is None else Checkpoint.load(path, problem, method)
     resumed = 0 if state is None else len(state.done)
+    if state is not None and automatic:
+        print(
+            f"excover: resuming from {path} ({resumed} of {len(state.subproblems)} "
+            "subproblems counted by an earlier run)",
+            file=sys.stderr,
+        )
     if state is None:
         tasks = default_tasks(method, args.workers, None) if args.tasks is None else args.tasks
         state = Checkpoint(path, digest, method, split(problem, tasks=tasks))
+    args.checkpoint_path = path
     sizes = [sub.size for sub in state.subproblems]
     show = args.progress if args.progress is not None else sys.stderr.isatty()
     bar = ProgressBar(sys.stderr, sum(sizes)) if show else None
@@ -252,7 +261,8 @@ def count_tasks(problem: ExactCover, args: argparse.Namespace) -> int:
 
     def save() -> None:
         state.seconds = earlier + time.monotonic() - started
-        state.save()
+        if not automatic or (stopped_by is not None and state.done):
+            state.save()  # the automatic one only when a run stops with work to keep
 
     save()  # at once: a FILE that cannot be written fails before the work, not after it
     ctrl_c = _DeferredCtrlC()
@@ -273,11 +283,27 @@ def count_tasks(problem: ExactCover, args: argparse.Namespace) -> int:
     finally:
         runs.close()
         save()
+        if automatic and state.complete and path is not None:
+            path.unlink(missing_ok=True)  # finished: nothing left to resume
         if bar is not None:
             done_size = sum(sizes[index] for index in state.done)
             bar.draw(done_size, _detail(state), finished=state.complete)
             bar.close()
     return _report(state, args, stopped_by, resumed, time.monotonic() - started)
+
+
+def automatic_checkpoint(digest: str, method: str) -> Path | None:
+    """Where a parallel count without ``--checkpoint`` keeps its finished subproblems
+    when it is stopped early, so that the same command continues: a file named by the
+    problem and the method in excover's cache folder (``$XDG_CACHE_HOME/excover``, or
+    ``~/.cache/excover``); None when that folder cannot be made."""
+    cache = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    folder = Path(cache) / "excover" / "checkpoints"
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError:
+        return None
+    return folder / f"{digest[:32]}-{method}.json"
 
 
 class _DeferredCtrlC:
@@ -307,7 +333,14 @@ class _DeferredCtrlC:
 
     def __exit__(self, *exc: object) -> None:
         if self._installed:
-            signal.signal(signal.SIGINT, signal.default_int_handler)
+            # once Ctrl-C was pressed the run is winding down (report, checkpoint): more
+            # presses are swallowed rather than cut it short; the command's entry point
+            # puts the default handler back
+            signal.signal(signal.SIGINT, _swallow if self.pressed else signal.default_int_handler)
+
+
+def _swallow(signum: int, frame: FrameType | None) -> None:
+    """A SIGINT handler that does nothing (see :class:`_DeferredCtrlC`)."""
 
 
 def _collect(
@@ -408,7 +441,8 @@ def _report(
     sys.stdout.flush()
     if stopped_by is not None:
         cause = "stopped by --timeout" if stopped_by == "timeout" else "interrupted"
-        where = "" if args.checkpoint is None else f"; run again to resume from {args.checkpoint}"
+        kept = getattr(args, "checkpoint_path", None)
+        where = "" if kept is None or not state.done else f"; run again to resume from {kept}"
         print(
             f"excover: {cause} with {len(state.done)} of {len(state.subproblems)} subproblems "
             f"counted; the result is partial{where}",
