@@ -54,6 +54,17 @@ def start(problem: str, extra: list[str], tmp: Path) -> subprocess.Popen[str]:
     )
 
 
+def finish(run: subprocess.Popen[str], seconds: float) -> tuple[str, str]:
+    """The run's output once it ends; a run still going after ``seconds`` is killed and
+    the test fails (a hang must not hang the suite)."""
+    try:
+        return run.communicate(timeout=seconds)
+    except subprocess.TimeoutExpired:
+        os.killpg(run.pid, signal.SIGKILL)
+        run.communicate()
+        pytest.fail(f"the run did not end within {seconds} s")
+
+
 def children(pid: int) -> list[int]:
     """The live (not zombie) child processes of ``pid``."""
     found = []
@@ -101,7 +112,7 @@ def test_ctrl_c_ends_the_run_at_once_and_keeps_a_partial_count(
     for _ in range(presses):
         run.send_signal(signal.SIGINT)
         time.sleep(0.2)
-    out, err = run.communicate(timeout=20)  # a hang fails here
+    out, err = finish(run, 20)
     assert run.returncode == 130, err
     assert "interrupted" in err and "partial" in err
     if out.strip():  # a count so far: a lower bound of the truth
@@ -114,7 +125,7 @@ def test_a_time_limit_ends_the_run_with_a_partial_result(
     queens16: str, tmp_path: Path, name: str, extra: list[str]
 ) -> None:
     run = start(queens16, [*extra, "--timeout", "1"], tmp_path)
-    out, err = run.communicate(timeout=30)
+    out, err = finish(run, 30)
     assert run.returncode == 1, err
     assert "--timeout" in err and "partial" in err
     if out.strip():
@@ -148,12 +159,14 @@ def test_a_stopped_parallel_count_keeps_its_work_for_the_same_command(tmp_path: 
     env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path / "cache")}
     command = [sys.executable, "-m", "excover", "count", str(KNUTH / "pento6x10.dlx")]
     command += ["--method", "dlx", "--workers", "2", "--tasks", "24"]
-    first = subprocess.run([*command, "--timeout", "1.5"], capture_output=True, text=True, env=env)
+    first = subprocess.run(
+        [*command, "--timeout", "1.5"], capture_output=True, text=True, env=env, timeout=60
+    )
     assert first.returncode == 1, first.stderr
     assert "run again to resume from" in first.stderr
     kept = Path(first.stderr.split("run again to resume from ")[1].split()[0])
     assert kept.exists() and kept.is_relative_to(tmp_path / "cache")
-    second = subprocess.run(command, capture_output=True, text=True, env=env)
+    second = subprocess.run(command, capture_output=True, text=True, env=env, timeout=120)
     assert second.returncode == 0, second.stderr
     assert f"resuming from {kept}" in second.stderr
     assert second.stdout.split()[0] == "9356" and not kept.exists()

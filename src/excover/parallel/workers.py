@@ -34,8 +34,16 @@ def new_pool(workers: int) -> ProcessPoolExecutor:
 
 def stop(pool: ProcessPoolExecutor) -> None:
     """Give up the pool: cancel its waiting tasks and terminate its workers now, instead
-    of waiting for the running tasks to finish."""
+    of waiting for the running tasks to finish.
+
+    The pool's queue of tasks may still hold data for the workers in its pipe: with no
+    worker left to read it, the thread that feeds the pipe would block for ever, and the
+    interpreter's exit waits for that thread. So the exit is told not to wait for it
+    (``cancel_join_thread``; the tasks it held are given up anyway)."""
     processes = list((getattr(pool, "_processes", None) or {}).values())
+    call_queue = getattr(pool, "_call_queue", None)
+    if call_queue is not None:
+        call_queue.cancel_join_thread()
     pool.shutdown(wait=False, cancel_futures=True)
     for process in processes:
         if process.is_alive():
