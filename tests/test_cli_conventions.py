@@ -95,6 +95,31 @@ def test_solve_documents_stream_valid_solutions(
 
 
 @pytest.mark.parametrize(
+    ("extra", "method"),
+    [
+        (["--workers", "2"], "dlx"),  # auto, resolved on the whole problem
+        (["--workers", "2", "--method", "dlx", "--tasks", "5"], "dlx"),
+        (["--workers", "2", "--method", "zdd"], "zdd"),  # the frontier count
+        (["--method", "zdd", "--tasks", "3"], "zdd"),  # DXZ subproblems
+    ],
+)
+def test_parallel_counts_follow_the_schema(
+    capsys: pytest.CaptureFixture[str], extra: list[str], method: str
+) -> None:
+    status, result = document(capsys, "count", str(KNUTH / "queens10.dlx"), *extra)
+    assert status == 0 and result["count"] == 724 and result["complete"]
+    assert result["method"] == method and result["engine"]
+
+
+def test_a_split_into_fewer_tasks_than_asked_says_why(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, err = run(capsys, "count", QUEENS8, "--method", "dlx", "--tasks", "500")
+    assert status == 0 and out == "92\n"
+    assert "split into 92 subproblems, not 500: the rest of the search tree is solutions" in err
+    status, out, err = run(capsys, "count", QUEENS8, "--method", "dlx", "--tasks", "64")
+    assert status == 0 and out == "92\n" and "split into" not in err
+
+
+@pytest.mark.parametrize(
     "argv",
     [
         ["queens", "6"],

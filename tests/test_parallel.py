@@ -8,6 +8,7 @@ its solutions in order, its node counts) on Knuth's files.
 from __future__ import annotations
 
 import random
+import warnings
 from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
 from fractions import Fraction
@@ -18,7 +19,7 @@ from builders import Instance, Kind, dominoes, instances
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from excover import ExactCover, UsageError
+from excover import ExactCover, ExcoverWarning, UsageError
 from excover.parallel import Subproblem, estimate, split
 from excover.parallel.probes import Probe, probe
 from excover.parallel.run import run_tasks
@@ -74,7 +75,18 @@ def pool() -> Iterator[ProcessPoolExecutor]:
 def test_split_partitions_the_solutions(instance: Instance, tasks: int, depth: int) -> None:
     problem = instance.build()
     truth = instance.all_covers()
-    for subs in (split(problem, tasks=tasks), split(problem, depth=depth)):
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", ExcoverWarning)
+        by_tasks = split(problem, tasks=tasks)
+    if len(by_tasks) != tasks:  # fewer, said, and only when nothing is left to cut
+        assert len(by_tasks) < tasks
+        assert [str(w.message).split(":")[0] for w in caught] == [
+            f"split into {len(by_tasks)} subproblems, not {tasks}"
+        ]
+        assert all(len(subproblem_solutions(problem, sub)) == 1 for sub in by_tasks)
+    else:
+        assert not caught
+    for subs in (by_tasks, split(problem, depth=depth)):
         found = [s for sub in subs for s in subproblem_solutions(problem, sub)]
         assert len(found) == len(truth)  # no solution twice
         assert set(found) == truth
@@ -108,7 +120,7 @@ def test_split_counts_add_up_on_knuth_files(name: str) -> None:
     problem = knuth(name)
     expected = problem.count(method="dlx")
     subs = split(problem, tasks=24)
-    assert len(subs) >= 24 or expected == 0
+    assert len(subs) == 24
     assert sum(sub.reduce(problem)[0].count(method="dlx") for sub in subs) == expected
     assert sum(sub.reduce(problem)[0].count() for sub in split(problem, depth=1)) == expected
     assert problem.count(method="dlx", tasks=7) == expected

@@ -118,7 +118,8 @@ def test_timeout_stops_and_resumes(queens14: Path, tmp_path: Path) -> None:
 
 
 def test_progress_bar_on_stderr(capsys: pytest.CaptureFixture[str]) -> None:
-    status = main(["count", str(KNUTH / "queens8.dlx"), "--progress", "--tasks", "4"])
+    argv = ["count", str(KNUTH / "queens8.dlx"), "--progress", "--tasks", "4", "--method", "dlx"]
+    status = main(argv)
     captured = capsys.readouterr()
     assert status == 0
     assert captured.out == "92\n"

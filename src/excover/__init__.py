@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from excover.errors import (
     ExcoverError,
+    ExcoverWarning,
     FormatError,
     LimitReached,
     ProblemError,
@@ -33,6 +34,7 @@ if TYPE_CHECKING:
 __all__ = [
     "ExactCover",
     "ExcoverError",
+    "ExcoverWarning",
     "Family",
     "FormatError",
     "LimitReached",

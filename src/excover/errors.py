@@ -14,6 +14,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "ExcoverError",
+    "ExcoverWarning",
     "FormatError",
     "LimitReached",
     "ProblemError",
@@ -79,3 +80,8 @@ class SolverError(ExcoverError):
     """A SAT solver failed: an external solver command crashed or answered in an unknown
     format, or a solver returned a model that does not decode into a solution (a bug in
     the solver or in excover's encoding, never silently passed on)."""
+
+
+class ExcoverWarning(UserWarning):
+    """A call did what it could but not all that was asked (for example a split into
+    fewer subproblems than asked for, because the search tree has no more nodes)."""

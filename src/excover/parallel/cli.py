@@ -25,12 +25,14 @@ import signal
 import sys
 import threading
 import time
+import warnings
 from collections.abc import Callable, Generator
 from pathlib import Path
 from types import FrameType
 from typing import TYPE_CHECKING, Any, TextIO
 
-from excover.errors import UsageError
+from excover.cli.common import document, exact
+from excover.errors import ExcoverWarning, UsageError
 from excover.problem import ExactCover
 
 if TYPE_CHECKING:
@@ -228,11 +230,14 @@ def count_tasks(problem: ExactCover, args: argparse.Namespace) -> int:
     """Count ``problem`` by subproblems as the command line says; print the count (and
     the statistics); return the exit status."""
     from excover.parallel.checkpoint import Checkpoint, fingerprint
-    from excover.parallel.run import default_tasks, run_tasks
+    from excover.parallel.run import default_tasks, resolve_auto, run_tasks
     from excover.parallel.subproblems import split
 
-    method, options = _options(args)
+    asked, options = _options(args)
     started = time.monotonic()
+    method, known = resolve_auto(problem, asked, options)
+    if known is not None and args.checkpoint is None:
+        return _whole_count(known, method, "chosen by auto, counted while choosing", args, started)
     if method == "zdd" and args.checkpoint is None and args.tasks is None and not args.timeout:
         status = _frontier_count(problem, args, started)
         if status is not None:
@@ -240,8 +245,8 @@ def count_tasks(problem: ExactCover, args: argparse.Namespace) -> int:
     deadline = None if args.timeout is None else started + args.timeout
     digest = fingerprint(problem)
     automatic = args.checkpoint is None
-    path = automatic_checkpoint(digest, method) if automatic else Path(args.checkpoint)
-    state = None if path is None else Checkpoint.load(path, problem, method)
+    path = automatic_checkpoint(digest, asked) if automatic else Path(args.checkpoint)
+    state = None if path is None else Checkpoint.load(path, problem, asked)
     resumed = 0 if state is None else len(state.done)
     if state is not None and automatic:
         print(
@@ -251,7 +256,13 @@ def count_tasks(problem: ExactCover, args: argparse.Namespace) -> int:
         )
     if state is None:
         tasks = default_tasks(method, args.workers, None) if args.tasks is None else args.tasks
-        state = Checkpoint(path, digest, method, split(problem, tasks=tasks))
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always", ExcoverWarning)
+            subproblems = split(problem, tasks=tasks)
+        if args.tasks is not None:
+            for warning in caught:
+                print(f"excover: {warning.message}", file=sys.stderr)
+        state = Checkpoint(path, digest, asked, subproblems)
     args.checkpoint_path = path
     sizes = [sub.size for sub in state.subproblems]
     show = args.progress if args.progress is not None else sys.stderr.isatty()
@@ -289,7 +300,7 @@ def count_tasks(problem: ExactCover, args: argparse.Namespace) -> int:
             done_size = sum(sizes[index] for index in state.done)
             bar.draw(done_size, _detail(state), finished=state.complete)
             bar.close()
-    return _report(state, args, stopped_by, resumed, time.monotonic() - started)
+    return _report(state, method, args, stopped_by, resumed, time.monotonic() - started)
 
 
 def automatic_checkpoint(digest: str, method: str) -> Path | None:
@@ -390,20 +401,26 @@ def _frontier_count(problem: ExactCover, args: argparse.Namespace, started: floa
         return 130
     if total is None:
         return None
+    return _whole_count(total, "zdd", f"frontier count, {workers} threads", args, started)
+
+
+def _whole_count(
+    total: int, method: str, engine: str, args: argparse.Namespace, started: float
+) -> int:
+    """Print the count of the whole problem, found without subproblems; return 0."""
     seconds = time.monotonic() - started
-    stats = {"solutions": total, "seconds": seconds, "method": "zdd", "workers": workers}
+    workers = args.workers or 1
+    stats = {"solutions": exact(total), "seconds": seconds, "workers": workers}
     if args.json:
-        print(json.dumps({"count": total, "complete": True, "stats": stats}))
+        print(json.dumps(document("count", method, engine, None, count=total, stats=stats)))
     else:
         print(total)
     sys.stdout.flush()
     if args.stats:
-        lines = [
-            f"solutions: {total}",
-            f"time: {seconds:.3f} s",
-            f"method: zdd (frontier count over DXZ's states, {workers} threads)",
-        ]
-        print("\n".join(lines), file=sys.stderr)
+        print(
+            f"solutions: {total}\ntime: {seconds:.3f} s\nmethod: {method} ({engine})",
+            file=sys.stderr,
+        )
     return 0
 
 
@@ -414,28 +431,31 @@ def _detail(state: Checkpoint) -> str:
 
 def _report(
     state: Checkpoint,
+    method: str,
     args: argparse.Namespace,
     stopped_by: str | None,
     resumed: int,
     seconds: float,
 ) -> int:
-    """Print the count and the statistics; return the exit status."""
+    """Print the count and the statistics (``method``: the one that ran); return the
+    exit status."""
     stats = {
-        "solutions": state.count,
+        "solutions": exact(state.count),
         "nodes": state.nodes,
         "seconds": seconds,
         "total_seconds": state.seconds,
         "complete": state.complete,
         "stopped_by": stopped_by,
-        "method": state.method,
+        "method": method,
         "workers": args.workers or 1,
         "subproblems": len(state.subproblems),
         "done": len(state.done),
         "resumed": resumed,
     }
     if args.json:
-        document = {"count": state.count, "complete": state.complete, "stats": stats}
-        print(json.dumps(document))
+        engine = f"subproblems on {args.workers or 1} workers"
+        result = document("count", method, engine, stopped_by, count=state.count, stats=stats)
+        print(json.dumps(result))
     else:
         print(state.count)
     sys.stdout.flush()
@@ -456,7 +476,7 @@ def _report(
             f"subproblems: {len(state.done)} of {len(state.subproblems)} counted, "
             f"{resumed} from the checkpoint",
             f"workers: {args.workers or 1}",
-            f"method: {state.method}",
+            f"method: {method}",
         ]
         print("\n".join(lines), file=sys.stderr)
     if stopped_by == "interrupt":

@@ -18,12 +18,13 @@ from __future__ import annotations
 import hashlib
 import pickle
 import time
+import warnings
 from collections.abc import Callable, Generator, Iterator
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
 from contextlib import contextmanager
 from typing import Any, NamedTuple
 
-from excover.errors import LimitReached, UsageError
+from excover.errors import ExcoverWarning, LimitReached, UsageError
 from excover.parallel.subproblems import Subproblem, check_options, split
 from excover.parallel.tree import Layout, State
 from excover.problem import ExactCover
@@ -172,6 +173,23 @@ def check_task_options(method: str, options: dict[str, Any]) -> None:
         raise UsageError(f"method 'zdd' takes no search options, not {sorted(options)}")
 
 
+def resolve_auto(
+    problem: ExactCover, method: str, options: dict[str, Any]
+) -> tuple[str, int | None]:
+    """The method of a parallel count asked for with ``method``: ``"auto"`` is resolved
+    once, on the whole problem, by :func:`excover.zdd.auto.choose` (DLX when search
+    options are given, as for a plain count), so that every subproblem runs the same
+    method and the run can say which. Also the count, when the choice already found it."""
+    if method != "auto":
+        return method, None
+    if options:
+        return "dlx", None
+    from excover.zdd import auto
+
+    choice = auto.choose(problem)
+    return choice.method, choice.known
+
+
 def executor_for(executor: object) -> Executor:
     """``executor`` as a concurrent.futures Executor: itself, or the executor of a Dask
     distributed ``Client`` (anything with ``get_executor()``)."""
@@ -289,10 +307,13 @@ def _subproblems(
     executor: object | None,
     tasks: int | None,
 ) -> list[Subproblem]:
-    """The subproblems of a parallel run: ``tasks`` of them, or the default number."""
-    if tasks is None:
-        tasks = default_tasks(method, workers, executor)
-    return split(problem, tasks=tasks)
+    """The subproblems of a parallel run: ``tasks`` of them, or the default number (and
+    then no warning when the tree has fewer nodes to cut: the number was not asked for)."""
+    if tasks is not None:
+        return split(problem, tasks=tasks)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ExcoverWarning)
+        return split(problem, tasks=default_tasks(method, workers, executor))
 
 
 def count(
@@ -314,6 +335,9 @@ def count(
     """
     n = 1 if workers is None else check_workers(workers)
     check_task_options(method, dict(options or {}))
+    method, known = resolve_auto(problem, method, dict(options or {}))
+    if known is not None:
+        return known
     if method == "zdd" and tasks is None and executor is None:
         from excover.zdd import frontier
 

@@ -15,22 +15,26 @@ subproblems of a split partition the solutions of the problem and their counts a
 its count. ``split(depth=k)`` cuts every path at depth ``k``; ``split(tasks=n)`` cuts
 where the tree is big: it estimates every subtree by Knuth's random probes
 (:mod:`excover.parallel.probes`) and keeps splitting the biggest one until there are
-``n`` subproblems, so an unbalanced tree is cut deeper on its heavy side. The estimates
-are seeded, so a split is the same every time. Subproblems come in the order of the
-engine's depth-first search.
+``n`` subproblems, so an unbalanced tree is cut deeper on its heavy side. When cutting a
+node into all its branches would overshoot ``n``, the last cut keeps its first branches
+apart and gathers the others into one *rest* subproblem (the node with those first
+branches' options forbidden), so the split has exactly ``n`` subproblems whenever the
+tree has that many nodes to offer. The estimates are seeded, so a split is the same every
+time. Subproblems come in the order of the engine's depth-first search.
 """
 
 from __future__ import annotations
 
 import heapq
 import random
+import warnings
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from excover.errors import LimitReached, UsageError
+from excover.errors import ExcoverWarning, LimitReached, UsageError
 from excover.parallel.probes import Probe, check_samples, mean, probe
-from excover.parallel.tree import Layout, State
+from excover.parallel.tree import Branch, Layout, State
 from excover.problem import ExactCover
 
 __all__ = ["Subproblem", "check_partition", "split"]
@@ -45,15 +49,18 @@ class Subproblem:
     one (option indices of the problem).
 
     ``path`` places it in the search tree (the branch taken at each level, in the
-    engine's order: sorting by path gives the engine's order of the solutions) and
-    ``size`` is the estimated number of nodes of its search tree; neither takes part in
-    equality.
+    engine's order: sorting by path gives the engine's order of the solutions);
+    ``rest`` says that it stands for the branch at the end of its path *and every later
+    branch* of the same node (the last piece of a split into an exact number of tasks);
+    ``size`` is the estimated number of nodes of its search tree. None of the three takes
+    part in equality.
     """
 
     forced: tuple[int, ...]
     forbidden: tuple[int, ...] = ()
     path: tuple[int, ...] = field(default=(), compare=False)
     size: float = field(default=1.0, compare=False)
+    rest: bool = field(default=False, compare=False)
 
     def state(self, layout: Layout) -> State:
         """The node of the search tree this subproblem stands for."""
@@ -75,6 +82,7 @@ class Subproblem:
             "forbidden": list(self.forbidden),
             "path": list(self.path),
             "size": self.size,
+            "rest": self.rest,
         }
 
     @classmethod
@@ -87,11 +95,16 @@ class Subproblem:
             forbidden = _ints(data.get("forbidden", []), "forbidden")
             path = _ints(data.get("path", []), "path")
             size = data.get("size", 1.0)
+            rest = data.get("rest", False)
         except KeyError:
             raise UsageError(f"a subproblem needs 'forced': {data!r}") from None
         if isinstance(size, bool) or not isinstance(size, int | float) or not size >= 0:
             raise UsageError(f"the size of a subproblem must be a number >= 0, not {size!r}")
-        return cls(forced, forbidden, path, float(size))
+        if not isinstance(rest, bool) or (rest and not path):
+            raise UsageError(
+                f"'rest' must be true or false, and true only below the root: {data!r}"
+            )
+        return cls(forced, forbidden, path, float(size), rest)
 
 
 def _ints(values: object, what: str) -> tuple[int, ...]:
@@ -126,9 +139,10 @@ class _Node:
     path: tuple[int, ...]
     probes: list[Probe]
     size: float = 0.0
+    rest: bool = False
 
     def subproblem(self) -> Subproblem:
-        return Subproblem(self.forced, self.forbidden, self.path, self.size)
+        return Subproblem(self.forced, self.forbidden, self.path, self.size, self.rest)
 
 
 class _Splitter:
@@ -143,7 +157,10 @@ class _Splitter:
         return self.estimated(_Node(State(self.layout), (), (), (), []))
 
     def estimated(self, node: _Node) -> _Node:
-        """``node`` with its size: the probes that came through it, plus its own."""
+        """``node`` with its size: the probes that came through it, plus its own (a rest
+        node keeps the size of the children it gathers)."""
+        if node.rest:
+            return node
         if len(node.probes) < self.samples:
             rng = random.Random(f"{self.seed}/{node.path}")
             node.probes.extend(
@@ -152,34 +169,57 @@ class _Splitter:
         node.size = mean([p.nodes for p in node.probes])
         return node
 
-    def children(self, node: _Node) -> list[_Node] | None:
-        """The live children of ``node``, estimated; None when it is a solution."""
+    def children(self, node: _Node, most: int | None = None) -> list[_Node] | None:
+        """The live children of ``node``, estimated; None when it is a solution.
+
+        With ``most``, at most that many: when there are more, the last one is a rest
+        node that stands for its branch and every later one."""
         state = node.state
         item = state.choose()
         if item is None:
             return None
+        branches = state.branches(item)
         result = []
-        for index, branch in enumerate(state.branches(item)):
+        for index, branch in enumerate(branches):
             below = state.copy()
             named, _ = below.follow(item, branch)
+            if _dead(below):
+                continue
             option = branch[0]
             probes = [p.below() for p in node.probes if p.path and p.path[0] == index]
-            child = _Node(
-                below,
-                node.forced if option is None else (*node.forced, option),
-                node.forbidden + named,
-                (*node.path, index),
-                probes,
+            result.append(
+                _Node(
+                    below,
+                    node.forced if option is None else (*node.forced, option),
+                    node.forbidden + named,
+                    (*node.path, index),
+                    probes,
+                )
             )
-            if not _dead(below):
-                result.append(self.estimated(child))
-        return result
+        if most is not None and len(result) > most:
+            result[most - 1 :] = [self._rest(node, branches, result[most - 1 :])]
+        return [self.estimated(child) for child in result]
+
+    def _rest(self, node: _Node, branches: list[Branch], gathered: list[_Node]) -> _Node:
+        """The rest node of ``node`` that stands for the ``gathered`` children (its last
+        live branches): the node with the options of every earlier branch forbidden.
+        Its probes are theirs, and its size the sum of their sizes."""
+        first = gathered[0].path[-1]
+        earlier = tuple(option for option, _ in branches[:first] if option is not None)
+        state = node.state.copy()
+        state.exclude(earlier)
+        size = sum(self.estimated(child).size for child in gathered)
+        rest = _Node(state, node.forced, node.forbidden + earlier, gathered[0].path, [], rest=True)
+        rest.probes = [p for child in gathered for p in child.probes]
+        rest.size = size
+        return rest
 
 
 def check_partition(problem: ExactCover, subproblems: list[Subproblem]) -> None:
     """Raise :class:`~excover.UsageError` unless ``subproblems`` partition the solutions
     of ``problem`` as :func:`split` makes them: each one a node of the search tree (its
-    forced and forbidden options those of its path), no two nested, and together the
+    forced and forbidden options those of its path) or a rest node (its parent with the
+    options of the branches before it forbidden), no two nested, and together the
     whole tree (every live branch below the root leads to exactly one of them). A
     checkpoint's subproblems are checked so before their
     counts are trusted: a list edited by hand (one dropped, one repeated, one changed)
@@ -215,7 +255,18 @@ def check_partition(problem: ExactCover, subproblems: list[Subproblem]) -> None:
             raise UsageError(f"no subproblem covers the branch {list(path)} of the search tree")
         if len(path) >= deepest:
             continue
-        for index, branch in enumerate(state.branches(item)):
+        branches = state.branches(item)
+        for index, branch in enumerate(branches):
+            rest = by_path.get((*path, index))
+            if rest is not None and rest.rest:  # this branch and every later one
+                earlier = tuple(option for option, _ in branches[:index] if option is not None)
+                if (rest.forced, rest.forbidden) != (forced, forbidden + earlier):
+                    raise UsageError(
+                        f"subproblem {list(rest.path)} does not hold the options of its "
+                        "place in the search tree"
+                    )
+                seen += 1
+                break
             below = state.copy()
             named, _ = below.follow(item, branch)
             option = branch[0]
@@ -279,6 +330,8 @@ def split(
     splitter = _Splitter(problem, samples, seed)
     root = splitter.root()
     if _dead(root.state):
+        if tasks is not None:
+            _fewer(0, tasks, "the problem shows at once that it has no solution")
         return []
     if depth is not None:
         if isinstance(depth, bool) or not isinstance(depth, int) or depth < 0:
@@ -288,6 +341,10 @@ def split(
         if isinstance(tasks, bool) or not isinstance(tasks, int) or tasks < 1:
             raise UsageError(f"tasks must be a positive integer, not {tasks!r}")
         nodes = _biggest_first(splitter, root, tasks)
+        if len(nodes) < tasks:
+            _fewer(
+                len(nodes), tasks, "the rest of the search tree is solutions, with no node to cut"
+            )
     return sorted((node.subproblem() for node in nodes), key=lambda sub: sub.path)
 
 
@@ -305,17 +362,27 @@ def _to_depth(splitter: _Splitter, node: _Node, depth: int) -> Iterator[_Node]:
 
 
 def _biggest_first(splitter: _Splitter, root: _Node, tasks: int) -> list[_Node]:
-    """Split the biggest node until there are ``tasks`` nodes or none can be split."""
+    """Split the biggest node until there are ``tasks`` nodes or none can be split; the
+    last cut gathers its later branches into a rest node rather than overshoot."""
     heap: list[tuple[float, int, _Node]] = [(-root.size, 0, root)]
     done: list[_Node] = []
     serial = 1
     while heap and len(heap) + len(done) < tasks:
         _, _, node = heapq.heappop(heap)
-        children = splitter.children(node)
+        assert not node.rest  # a rest node only comes with the last cut
+        children = splitter.children(node, most=tasks - len(heap) - len(done))
         if children is None:
             done.append(node)
             continue
         for child in children:
             heapq.heappush(heap, (-child.size, serial, child))
             serial += 1
-    return done + [node for _, _, node in heap]
+    nodes = done + [node for _, _, node in heap]
+    return nodes
+
+
+def _fewer(made: int, tasks: int, why: str) -> None:
+    """Warn that a split made fewer subproblems than asked for, and why."""
+    warnings.warn(
+        f"split into {made} subproblems, not {tasks}: {why}", ExcoverWarning, stacklevel=3
+    )
