@@ -133,6 +133,7 @@ def test_a_split_into_fewer_tasks_than_asked_says_why(capsys: pytest.CaptureFixt
         ["nonogram", HEART, "--count"],
         ["nonogram", HEART, "--classify", "--method", "xcc"],
         ["run", str(ROOT / "examples" / "caml_small.cmb")],
+        ["estimate", QUEENS8],
     ],
 )
 def test_every_command_follows_the_schema(
@@ -242,9 +243,9 @@ def test_the_cli_counts_by_the_route_the_api_takes(
     calls: list[int] = []
     real = frontier.count
 
-    def spy(problem: ExactCover, workers: int = 1) -> int | None:
+    def spy(problem: ExactCover, workers: int = 1, tick: Any = None) -> int | None:
         calls.append(problem.n_options)
-        return real(problem, workers)
+        return real(problem, workers, tick)
 
     monkeypatch.setattr(frontier, "count", spy)
     problem = dominoes(6, 6)
@@ -342,6 +343,50 @@ def test_progress_is_drawn_on_stderr_only_when_asked() -> None:
     quiet = spawn(*argv)  # stderr is a pipe, not a terminal: no bar
     out, err = quiet.communicate(timeout=60)
     assert "%" not in err
+
+
+@pytest.mark.parametrize(
+    ("argv", "shown"),
+    [
+        # the frontier count: layers (primary items) against their number
+        (["count", str(KNUTH / "domino8x8.dlx"), "--method", "zdd"], "frontier count"),
+        # DXZ (queens have secondary items, which the frontier count does not take)
+        (["count", str(KNUTH / "queens10.dlx"), "--method", "zdd"], "DXZ"),
+        # a tiling's placements, built by a .cmb program
+        (["run", str(ROOT / "examples" / "caml_small.cmb")], "placing caml_small"),
+    ],
+)
+def test_progress_of_zdd_counts_and_tiling_builds(
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    argv: list[str],
+    shown: str,
+) -> None:
+    from excover.cli import progress
+
+    monkeypatch.setattr(progress, "DELAY", 0.0)  # show the bars of these short runs at once
+    status, out, err = run(capsys, *argv, "--progress")
+    assert status == 0 and out
+    assert f"{shown}: " in err  # tqdm's bar, with its description
+    status, quiet_out, err = run(capsys, *argv, "--no-progress")
+    assert status == 0 and quiet_out == out and f"{shown}: " not in err
+
+
+def test_estimate_on_the_command_line(capsys: pytest.CaptureFixture[str]) -> None:
+    """pento6x10 (9,356 solutions, 3,620,988 nodes) is estimated within a factor 2, in a
+    range that holds the truth; a small tree is counted exactly."""
+    status, result = document(capsys, "estimate", PENTO)
+    guess = result["estimate"]
+    assert status == 0 and not guess["exact"] and guess["samples"] == 1000
+    low, high = guess["solutions_interval"]
+    assert low <= 9356 <= high and 0.5 < guess["solutions"] / 9356 < 2
+    low, high = guess["nodes_interval"]
+    assert low <= 3_620_988 <= high
+    status, out, _ = run(capsys, "estimate", QUEENS8)
+    assert status == 0 and out.splitlines()[:2] == ["solutions: 92", "nodes: 1,049"]
+    assert "exact" in out
+    status, _, err = run(capsys, "estimate", QUEENS8, "--samples", "0")
+    assert status == 2 and "--samples" in err
 
 
 def test_progress_helper_is_a_null_object_when_not_wanted() -> None:

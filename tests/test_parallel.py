@@ -20,8 +20,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from excover import ExactCover, ExcoverWarning, UsageError
+from excover.cli.commands import ESTIMATE_SAMPLES
 from excover.parallel import Subproblem, estimate, split
-from excover.parallel.probes import Probe, probe
+from excover.parallel.probes import SAMPLES, Probe, probe, top_of_tree
 from excover.parallel.run import run_tasks
 from excover.parallel.tree import Layout, State
 
@@ -257,11 +258,13 @@ class Scripted:
         return self.script[position] if position < len(self.script) else 0
 
 
-def every_probe(state: State, prefix: list[int]) -> Iterator[tuple[Fraction, Probe]]:
+def every_probe(
+    state: State, prefix: list[int], cutoff: int | None = None, guard: int = 0
+) -> Iterator[tuple[Fraction, Probe]]:
     """Every probe from ``state`` that starts with the choices ``prefix``, with its
     probability: the distribution of a probe, enumerated in full."""
     rng = Scripted(prefix)
-    found = probe(state.copy(), rng)  # type: ignore[arg-type]
+    found = probe(state.copy(), rng, cutoff, guard)  # type: ignore[arg-type]
     chance = Fraction(1)
     for degree in rng.asked:
         chance /= degree
@@ -269,7 +272,7 @@ def every_probe(state: State, prefix: list[int]) -> Iterator[tuple[Fraction, Pro
     taken = prefix + [0] * (len(rng.asked) - len(prefix))
     for position in range(len(prefix), len(rng.asked)):
         for other in range(1, rng.asked[position]):
-            yield from every_probe(state, [*taken[:position], other])
+            yield from every_probe(state, [*taken[:position], other], cutoff, guard)
 
 
 @settings(max_examples=40)
@@ -283,6 +286,67 @@ def test_probes_are_unbiased(instance: Instance) -> None:
     assert sum(chance for chance, _ in outcomes) == 1
     assert sum(chance * p.nodes for chance, p in outcomes) == tree_nodes(root)
     assert sum(chance * p.solutions for chance, p in outcomes) == len(instance.all_covers())
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.sampled_from(KINDS[:2]).flatmap(lambda kind: instances(kind, 8)),
+    st.integers(0, 4),
+    st.sampled_from([1, 3, 1000]),
+)
+def test_probes_that_count_subtrees_are_unbiased(
+    instance: Instance, cutoff: int, guard: int
+) -> None:
+    """The same, for probes that count the subtree they reach at ``cutoff`` in full (or
+    go deeper when it needs more than ``guard`` nodes): exact in expectation, and never
+    further from the truth than plain probes' worst case."""
+    problem = instance.build()
+    root = State(Layout.of(problem))
+    outcomes = list(every_probe(root, [], cutoff, guard))
+    assert sum(chance for chance, _ in outcomes) == 1
+    assert sum(chance * p.nodes for chance, p in outcomes) == tree_nodes(root)
+    assert sum(chance * p.solutions for chance, p in outcomes) == len(instance.all_covers())
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.sampled_from(KINDS[:2]).flatmap(lambda kind: instances(kind, 9)), st.integers(1, 30))
+def test_strata_hold_the_whole_tree(instance: Instance, most: int) -> None:
+    """The top of the tree and the subtrees of its strata add up to the whole tree: the
+    nodes above the strata plus the strata's own searches give the engine's count."""
+    problem = instance.build()
+    root = State(Layout.of(problem))
+    strata, depth, above = top_of_tree(root, most)
+    assert len(strata) <= most or depth == 0
+    nodes = solutions = 0
+    for top in strata:
+        small, _ = top.reduced()
+        search = small.search()
+        solutions += search.count()
+        nodes += search.stats.nodes
+    assert above + nodes == tree_nodes(root)
+    assert solutions == len(instance.all_covers())
+
+
+def test_small_trees_are_counted_not_estimated() -> None:
+    guess = knuth("queens10").estimate()
+    assert guess.exact and (guess.solutions, guess.nodes) == (724, 11578)
+    assert guess.interval() == (724, 724) and guess.interval("nodes") == (11578, 11578)
+    with pytest.raises(UsageError):
+        guess.interval("updates")
+
+
+def test_estimate_of_a_big_tree_and_its_range(monkeypatch: pytest.MonkeyPatch) -> None:
+    """queens12 (14,200 solutions, 211,716 nodes in Knuth's manifest) is beyond the exact
+    search: the stratified probes land near both figures, their ranges hold them, and the
+    same seed gives the same figures."""
+    guess = knuth("queens12").estimate(seed=3, timed=False)
+    assert not guess.exact and guess.cutoff is not None and guess.samples == SAMPLES
+    low, high = guess.interval()
+    assert low <= 14_200 <= high and 0.5 < guess.solutions / 14_200 < 2
+    low, high = guess.interval("nodes")
+    assert low <= 211_716 <= high and 0.5 < guess.nodes / 211_716 < 2
+    assert knuth("queens12").estimate(seed=3, timed=False) == guess
+    assert ESTIMATE_SAMPLES == SAMPLES  # the command line's default is the library's
 
 
 def test_estimate_is_exact_on_a_regular_tree() -> None:

@@ -730,10 +730,11 @@ class ExactCover:
         return split(self, depth, tasks, seed=seed)
 
     def estimate(
-        self, samples: int = 1000, *, seed: int | None = 0, timed: bool = True
+        self, samples: int | None = None, *, seed: int | None = 0, timed: bool = True
     ) -> Estimate:
-        """Knuth's estimate of the search tree (nodes, solutions, updates) and of the time
-        of a dancing-links count, from ``samples`` random probes (see
+        """Estimates of the search tree (nodes, solutions, updates, each with its standard
+        error) and of the time of a dancing-links count, from ``samples`` random probes
+        (default 1000), or exact figures when the tree is small (see
         :func:`excover.parallel.estimate`)."""
         from excover.parallel import estimate
 

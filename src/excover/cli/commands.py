@@ -1,8 +1,10 @@
-"""``excover count``, ``solve``, ``dimacs`` and ``schema``: problems in Knuth's DLX format.
+"""``excover count``, ``solve``, ``estimate``, ``dimacs`` and ``schema``: problems in Knuth's
+DLX format.
 
 ``count`` and ``solve`` read a problem (``-``: standard input) and count or list its
 solutions by any method (:mod:`excover.cli.solving`); ``dimacs`` writes its SAT encoding;
-``schema`` prints the JSON Schema of every ``--json`` document.
+``estimate`` estimates a search before it runs; ``schema`` prints the JSON Schema of
+every ``--json`` document.
 """
 
 from __future__ import annotations
@@ -19,6 +21,8 @@ from excover.errors import UsageError
 #: The at-most-one encodings of :data:`excover.sat.amo.AMO_ENCODINGS` (named here so that
 #: building the parser imports no SAT code; a test keeps the two equal).
 AMO_NAMES = ("auto", "pairwise", "seqcounter", "product", "commander", "bitwise")
+#: The default probes of :func:`excover.parallel.probes.estimate` (a test keeps them equal).
+ESTIMATE_SAMPLES = 1000
 
 if TYPE_CHECKING:
     from excover.cli.solving import Outcome
@@ -95,8 +99,19 @@ def _dlx_flags(parser: argparse.ArgumentParser) -> None:
     )
 
 
+_ESTIMATE = f"""\
+Estimate the search of an exact cover problem before running it: the number of
+solutions, of search nodes and of updates of a dancing-links count, and its time, each
+with a range (three standard errors on each side). A tree small enough is searched in
+full and the figures are exact; otherwise random probes go down the tree, stratified at
+its top, and count in full the small subtrees they reach (p.estimate() in the API).
+
+{_FORMAT}"""
+
+
 def add_problem_commands(commands: Any) -> None:
-    """Add ``count``, ``solve``, ``dimacs`` and ``schema`` to the command's sub-parsers."""
+    """Add ``count``, ``solve``, ``estimate``, ``dimacs`` and ``schema`` to the
+    command's sub-parsers."""
     from excover.parallel.cli import add_task_options
 
     raw = argparse.RawDescriptionHelpFormatter
@@ -151,6 +166,30 @@ def add_problem_commands(commands: Any) -> None:
         "seqcounter)",
     )
     dimacs.set_defaults(run=_dimacs)
+
+    estimate = commands.add_parser(
+        "estimate",
+        help="estimate the size of the search before running it",
+        description=_ESTIMATE,
+        epilog=EPILOG_SHORT,
+        formatter_class=raw,
+    )
+    add_input(estimate, "the problem in Knuth's DLX format")
+    estimate.add_argument(
+        "--samples",
+        type=common.positive_int,
+        default=ESTIMATE_SAMPLES,
+        metavar="N",
+        help="random probes (default: %(default)s)",
+    )
+    estimate.add_argument(
+        "--seed",
+        type=int,
+        default=0,
+        help="seed of the probes (default: 0; same seed, same figures)",
+    )
+    add_json(estimate)
+    estimate.set_defaults(run=_estimate)
 
     schema = commands.add_parser(
         "schema",
@@ -292,6 +331,34 @@ def _dimacs(args: argparse.Namespace) -> int:
             cnf.write_dimacs(args.output)
         except OSError as exc:
             raise UsageError(f"cannot write {args.output}: {exc.strerror or exc}") from None
+    return common.EXIT_OK
+
+
+def _estimate(args: argparse.Namespace) -> int:
+    problem = read_problem(args.file)
+    guess = problem.estimate(args.samples, seed=args.seed)
+    engine = "exact search" if guess.exact else f"{guess.samples} stratified probes"
+    if args.json:
+        result = common.document("estimate", "dlx", engine, None, estimate=guess.as_dict())
+        print(json.dumps(result))
+        return common.EXIT_OK
+    lines = []
+    for name in ("solutions", "nodes"):
+        value = getattr(guess, name)
+        low, high = guess.interval(name)
+        lines.append(
+            f"{name}: {value:,.0f}"
+            + ("" if guess.exact else f"  (range {low:,.0f} .. {high:,.0f})")
+        )
+    lines.append(f"updates: {guess.updates:,.0f}")
+    if guess.seconds is not None:
+        lines.append(f"time of a dancing-links count: {guess.seconds:.3g} s")
+    if guess.exact:
+        lines.append("exact: the tree was small enough to search to its end")
+    else:
+        cut = "" if guess.cutoff is None else f", subtrees below depth {guess.cutoff} counted"
+        lines.append(f"from {guess.samples} probes (seed {args.seed}{cut})")
+    print("\n".join(lines))
     return common.EXIT_OK
 
 

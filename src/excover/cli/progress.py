@@ -70,9 +70,10 @@ def progress(
     total: float | None = None,
     desc: str = "",
     unit: str = "it",
-    delay: float = DELAY,
+    delay: float | None = None,
 ) -> Progress:
-    """A bar for ``total`` units of work (None: unknown), if the command line wants one."""
+    """A bar for ``total`` units of work (None: unknown), if the command line wants one;
+    it appears after ``delay`` seconds (default :data:`DELAY`)."""
     if not wanted(args):
         return Progress()
     from tqdm import tqdm  # type: ignore[import-untyped]  # only when a bar is drawn
@@ -82,7 +83,7 @@ def progress(
         desc=desc or None,
         unit=unit,
         file=sys.stderr,
-        delay=delay,
+        delay=DELAY if delay is None else delay,
         dynamic_ncols=True,
         unit_scale=True,
         leave=True,

@@ -18,9 +18,11 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 from excover.cli import common
-from excover.cli.common import add_input, add_json, add_limits
+from excover.cli.common import add_input, add_json, add_limits, add_progress
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from excover.lang.errors import LangError
     from excover.lang.parser import Program
 
@@ -76,6 +78,7 @@ def add_run_command(commands: Any) -> None:
         help="parse and check the program (syntax, includes, names) without running it",
     )
     add_json(run)
+    add_progress(run)
     add_limits(run, limit=None, max_nodes=False)  # each command sets its own method
     run.set_defaults(run=_run)
 
@@ -93,11 +96,33 @@ def _load(path: str) -> Program:
     return parse(text, "<stdin>")
 
 
+def _build_bars(args: argparse.Namespace) -> Callable[[str, int, int], None] | None:
+    """A progress bar for each problem whose placements take long to find (a big board),
+    when the command line wants bars; None when it does not."""
+    from excover.cli.progress import Progress, progress, wanted
+
+    if not wanted(args):
+        return None
+    bars: dict[str, Progress] = {}
+
+    def report(name: str, done: int, total: int) -> None:
+        bar = bars.get(name)
+        if bar is None:
+            bar = bars[name] = progress(args, total=total, desc=f"placing {name}", unit="shape")
+        bar.set(done, total)
+        if done == total:
+            bar.close()
+
+    return report
+
+
 def _run(args: argparse.Namespace) -> int:
     from excover.lang.errors import LangError
     from excover.lang.interp import Interpreter
 
-    interpreter = Interpreter(debug=args.debug, timing=args.timing, quiet=args.json)
+    interpreter = Interpreter(
+        debug=args.debug, timing=args.timing, quiet=args.json, on_build=_build_bars(args)
+    )
     error: LangError | None = None
     interrupted = timed_out = False
     try:

@@ -270,7 +270,12 @@ class Problem:
 
 
 def build_problem(
-    name: str, pos: Pos, board: Shape, tiles: list[TileDef], interchangeable: bool
+    name: str,
+    pos: Pos,
+    board: Shape,
+    tiles: list[TileDef],
+    interchangeable: bool,
+    progress: Callable[[int, int], None] | None = None,
 ) -> Problem:
     """The tiling problem of ``tiles`` on ``board``.
 
@@ -310,7 +315,7 @@ def build_problem(
     tiling = None
     if blocked is None:
         with located(pos):
-            tiling = Tiling(board, library, interchangeable=interchangeable)
+            tiling = Tiling(board, library, interchangeable=interchangeable, progress=progress)
     return Problem(name, pos, board, tiles, names, tiling, blocked)
 
 

@@ -18,9 +18,10 @@ runs.
 
 from __future__ import annotations
 
+import functools
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any, TextIO
 
 from excover.lang import syntax as s
@@ -52,7 +53,9 @@ class Interpreter:
 
     With ``quiet`` nothing is written to ``out`` and the results are only recorded in
     :attr:`results` (how ``excover run --json`` works). ``debug`` and ``timing`` are the
-    initial states of the ``debug`` and ``timing`` switches.
+    initial states of the ``debug`` and ``timing`` switches. ``on_build`` is told how
+    the building of each problem's placements goes: its name, the tile orientations
+    placed, and their number (for a progress bar).
     """
 
     def __init__(
@@ -63,12 +66,14 @@ class Interpreter:
         debug: bool = False,
         timing: bool = False,
         quiet: bool = False,
+        on_build: Callable[[str, int, int], None] | None = None,
     ) -> None:
         self.out = sys.stdout if out is None else out
         self.err = sys.stderr if err is None else err
         self.debug = debug
         self.timing = timing
         self.quiet = quiet
+        self.on_build = on_build
         self.results: list[dict[str, Any]] = []
         self.patterns: dict[str, Shape] = {}
         self.patterns3: dict[str, Shape] = {}
@@ -145,7 +150,8 @@ class Interpreter:
             defs = (self.tiles3 if st.three_d else self.tiles)[st.tiles.name]
         else:
             defs = tile_defs(st.tiles, patterns)
-        problem = build_problem(st.name, st.pos, board, defs, st.interchangeable)
+        report = None if self.on_build is None else functools.partial(self.on_build, st.name)
+        problem = build_problem(st.name, st.pos, board, defs, st.interchangeable, report)
         (self.problems3 if st.three_d else self.problems)[st.name] = problem
 
     def _assert(self, st: s.Assert) -> None:

@@ -19,7 +19,6 @@ run of the engine itself.
 
 from __future__ import annotations
 
-import contextlib
 import math
 import random
 import time
@@ -31,10 +30,24 @@ from excover.errors import LimitReached, UsageError
 from excover.parallel.tree import Layout, State
 from excover.problem import ExactCover
 
-__all__ = ["Estimate", "Probe", "estimate", "probe", "quick_nodes"]
+__all__ = ["Estimate", "Probe", "choose_cutoff", "estimate", "probe", "quick_nodes"]
 
-#: Seconds of real search spent measuring the engine's speed for the time estimate.
-CALIBRATION_SECONDS = 0.05
+#: Probes of an estimate, by default.
+SAMPLES = 1000
+#: Search nodes (and seconds) of the exact count an estimate tries first.
+EXACT_NODES = 100_000
+EXACT_SECONDS = 0.25
+#: Probes per stratum (see :func:`top_of_tree`): the top of the tree has at most
+#: ``samples // PER_STRATUM`` nodes at the depth where the strata are taken.
+PER_STRATUM = 8
+#: Plain probes that measure the shape of the tree to choose the cutoff depth.
+SHAPE_PROBES = 300
+#: The average size (search nodes) of the subtrees the probes count in full.
+SUBTREE_NODES = 200
+#: A subtree of more than GUARD * SUBTREE_NODES nodes is probed into, not counted.
+GUARD = 100
+#: Standard errors on each side of an estimate in :meth:`Estimate.interval`.
+SPREAD = 3.0
 
 
 @dataclass(frozen=True)
@@ -44,14 +57,17 @@ class Probe:
     ``path[k]`` is the index of the branch taken at depth ``k`` among the ``degrees[k]``
     branches of that node (the engine's order); ``costs[k]`` estimates the updates of the
     node at depth ``k`` (its item's covering, plus ``degrees[k]`` times what the branch
-    taken cost), with one more entry for the node the probe ended at; ``solution`` says
-    whether that node is a solution (or a dead end).
+    taken cost), with one more entry for the node the probe ended at. That last node is a
+    leaf (a solution or a dead end: ``end_nodes`` 1, ``end_solutions`` 1 or 0) or the
+    root of a subtree the probe counted in full (its nodes, solutions and, as its cost,
+    updates).
     """
 
     path: tuple[int, ...]
     degrees: tuple[int, ...]
     costs: tuple[int, ...]
-    solution: bool
+    end_solutions: int
+    end_nodes: int = 1
 
     def _weights(self) -> list[int]:
         """The weight of each node on the path: the product of the degrees above it (an
@@ -64,12 +80,13 @@ class Probe:
     @property
     def nodes(self) -> int:
         """The estimated number of nodes of the tree below the probe's start."""
-        return sum(self._weights())
+        weights = self._weights()
+        return sum(weights[:-1]) + weights[-1] * self.end_nodes
 
     @property
     def solutions(self) -> int:
         """The estimated number of solutions below the probe's start."""
-        return self._weights()[-1] if self.solution else 0
+        return self._weights()[-1] * self.end_solutions
 
     @property
     def updates(self) -> int:
@@ -78,24 +95,39 @@ class Probe:
 
     def below(self) -> Probe:
         """The same probe seen from the child it went to: a probe of that subtree."""
-        return Probe(self.path[1:], self.degrees[1:], self.costs[1:], self.solution)
+        return Probe(
+            self.path[1:], self.degrees[1:], self.costs[1:], self.end_solutions, self.end_nodes
+        )
 
 
-def probe(state: State, rng: random.Random) -> Probe:
-    """One Knuth probe from ``state`` (which it consumes: pass a copy to keep it)."""
+def probe(state: State, rng: random.Random, cutoff: int | None = None, guard: int = 0) -> Probe:
+    """One Knuth probe from ``state`` (which it consumes: pass a copy to keep it).
+
+    With ``cutoff``, the probe stops at that depth and counts the subtree below in full
+    with the engine, unless that takes more than ``guard`` search nodes: then it goes one
+    level further down at random and tries again. Whether a subtree is counted depends on
+    the subtree alone, so the estimates stay unbiased; they spread far less, as each probe
+    ends with the exact count of many leaves instead of one leaf.
+    """
     path: list[int] = []
     degrees: list[int] = []
     costs: list[int] = []
     layout = state.layout
     while True:
+        if cutoff is not None and len(path) >= cutoff:
+            counted = _count_below(state, guard)
+            if counted is not None:
+                solutions, nodes, updates = counted
+                costs.append(updates)
+                return Probe(tuple(path), tuple(degrees), tuple(costs), solutions, nodes)
         item = state.choose()
         if item is None:
             costs.append(0)
-            return Probe(tuple(path), tuple(degrees), tuple(costs), True)
+            return Probe(tuple(path), tuple(degrees), tuple(costs), 1)
         branches = state.branches(item)
         if not branches:
             costs.append(1)
-            return Probe(tuple(path), tuple(degrees), tuple(costs), False)
+            return Probe(tuple(path), tuple(degrees), tuple(costs), 0)
         degree = len(branches)
         pick = rng.randrange(degree)
         covering = 1 + sum(map(layout.option_cost.__getitem__, layout.item_sets[item] & state.live))
@@ -105,16 +137,30 @@ def probe(state: State, rng: random.Random) -> Probe:
         degrees.append(degree)
 
 
+def _count_below(state: State, guard: int) -> tuple[int, int, int] | None:
+    """The solutions, nodes and updates of the engine's search below ``state``, or None
+    when it needs more than ``guard`` nodes."""
+    small, _ = state.reduced()
+    search = small.search(max_nodes=guard)
+    try:
+        solutions = search.count()
+    except LimitReached:
+        return None
+    return solutions, search.stats.nodes, search.stats.updates
+
+
 @dataclass(frozen=True)
 class Estimate:
-    """Knuth's estimates of a search: the means over ``samples`` random probes.
+    """Estimates of a search: the means over ``samples`` random probes, or the exact
+    figures when the tree was small enough to search in full (``exact``).
 
     ``nodes``, ``solutions`` and ``updates`` use the engine's definitions (see
-    :class:`excover.Stats`); ``nodes_error`` is the standard error of the mean of
-    ``nodes`` (the true value is usually within a few of them, but the estimates of an
-    irregular tree are skewed: most probes guess low, a rare one very high).
-    ``seconds`` is the estimated time of a plain dancing-links count, from ``updates`` and
-    the engine's speed measured on this problem (None when not asked for).
+    :class:`excover.Stats`); ``nodes_error`` and ``solutions_error`` are the standard
+    errors of the means (0 when exact), and :meth:`interval` turns them into a range.
+    ``cutoff`` is the depth below which each probe counted its subtree in full (None:
+    plain probes, or an exact search). ``seconds`` is the estimated time of a plain
+    dancing-links count, from ``updates`` and the engine's speed measured on this
+    problem (None when not asked for).
     """
 
     nodes: float
@@ -123,10 +169,25 @@ class Estimate:
     nodes_error: float
     seconds: float | None
     samples: int
+    solutions_error: float = 0.0
+    exact: bool = False
+    cutoff: int | None = None
+
+    def interval(self, what: str = "solutions") -> tuple[float, float]:
+        """A range for ``"solutions"`` or ``"nodes"``: the estimate plus or minus
+        :data:`SPREAD` standard errors (never below 0); a single point when exact."""
+        if what not in ("solutions", "nodes"):
+            raise UsageError(f"an interval is for 'solutions' or 'nodes', not {what!r}")
+        value = self.solutions if what == "solutions" else self.nodes
+        error = self.solutions_error if what == "solutions" else self.nodes_error
+        return max(value - SPREAD * error, 0.0), value + SPREAD * error
 
     def as_dict(self) -> dict[str, Any]:
-        """The estimate as a JSON-ready dictionary."""
-        return asdict(self)
+        """The estimate as a JSON-ready dictionary, with both intervals."""
+        result = asdict(self)
+        result["solutions_interval"] = list(self.interval("solutions"))
+        result["nodes_interval"] = list(self.interval("nodes"))
+        return result
 
 
 def check_samples(samples: object) -> int:
@@ -149,40 +210,137 @@ def mean(values: list[int]) -> float:
     return as_float(Fraction(sum(values), len(values)))
 
 
-def mean_and_error(values: list[int]) -> tuple[float, float]:
-    """The mean of exact ``values`` and its standard error (0 for a single value),
-    computed exactly and then rounded to floats (infinity if too large for one)."""
+def _mean_and_variance(values: list[int]) -> tuple[Fraction, Fraction]:
+    """The mean of exact ``values`` and the variance of that mean (0 for one value),
+    both exact."""
     n = len(values)
-    if n < 2:
-        return mean(values), 0.0
     total = sum(values)
+    if n < 2:
+        return Fraction(total, n), Fraction(0)
     squares = sum(value * value for value in values)
-    variance_of_mean = Fraction(n * squares - total * total, n * n * (n - 1))
-    spread = as_float(variance_of_mean)
-    if spread == math.inf:  # beyond floats: the square root of the integer part
-        return mean(values), as_float(math.isqrt(int(variance_of_mean)))
-    return mean(values), math.sqrt(spread)
+    return Fraction(total, n), Fraction(n * squares - total * total, n * n * (n - 1))
+
+
+def _root(variance: Fraction) -> float:
+    """The square root of an exact variance, as a float (beyond floats: the square root
+    of its integer part)."""
+    spread = as_float(variance)
+    if spread == math.inf:
+        return as_float(math.isqrt(int(variance)))
+    return math.sqrt(spread)
 
 
 def estimate(
-    problem: ExactCover, samples: int = 1000, *, seed: int | None = 0, timed: bool = True
+    problem: ExactCover, samples: int | None = None, *, seed: int | None = 0, timed: bool = True
 ) -> Estimate:
-    """Estimate the search tree of ``problem`` by ``samples`` of Knuth's random probes.
+    """Estimate the search tree of ``problem`` by ``samples`` random probes (default
+    :data:`SAMPLES`).
 
-    ``seed`` seeds the probes (None: a fresh random seed); ``timed`` measures the engine's
-    speed on the problem (about :data:`CALIBRATION_SECONDS`) to estimate the time.
+    The engine first searches for up to :data:`EXACT_NODES` nodes (and
+    :data:`EXACT_SECONDS`): a tree that small is counted, and the figures are exact.
+    Otherwise :data:`SHAPE_PROBES` plain probes measure how the tree's nodes spread over
+    its depths, which gives the *cutoff*: the shallowest depth whose subtrees have
+    :data:`SUBTREE_NODES` nodes on average. The top of the tree is then searched in full
+    down to a level of at most ``samples //`` :data:`PER_STRATUM` nodes, and the
+    ``samples`` probes are shared out evenly among those nodes (stratified sampling:
+    :func:`top_of_tree`); each probe goes down at random to the cutoff and counts the
+    subtree it reached with the engine (see :func:`probe`). The estimates of the strata
+    add up, and so do the variances of those estimates. ``seed`` seeds the probes (None:
+    a fresh random seed); ``timed`` estimates the time of a full count from the engine's
+    speed in the first search.
     """
-    samples = check_samples(samples)
+    samples = check_samples(SAMPLES if samples is None else samples)
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
         raise UsageError(f"seed must be an integer or None, not {seed!r}")
+    search = problem.search(max_nodes=EXACT_NODES, timeout=EXACT_SECONDS)
+    started = time.perf_counter()
+    try:
+        counted = search.count()
+    except LimitReached:
+        pass
+    else:
+        stats = search.stats
+        seconds = time.perf_counter() - started if timed else None
+        return Estimate(stats.nodes, counted, stats.updates, 0.0, seconds, 0, exact=True)
+    speed = max(search.stats.updates, 1) / max(time.perf_counter() - started, 1e-9)
     rng = random.Random(seed)
     root = State(Layout.of(problem))
-    probes = [probe(root.copy(), rng) for _ in range(samples)]
-    nodes, error = mean_and_error([p.nodes for p in probes])
-    updates = mean([p.updates for p in probes])
-    solutions = mean([p.solutions for p in probes])
-    seconds = updates / _speed(problem) if timed else None
-    return Estimate(nodes, solutions, updates, error, seconds, samples)
+    cutoff = choose_cutoff([probe(root.copy(), rng) for _ in range(SHAPE_PROBES)])
+    strata, depth, above = top_of_tree(root, max(samples // PER_STRATUM, 1))
+    guard = GUARD * SUBTREE_NODES
+    below = None if cutoff is None else max(cutoff - depth, 0)
+    nodes, solutions, updates = Fraction(above), Fraction(0), Fraction(0)
+    nodes_variance = solutions_variance = Fraction(0)
+    for stratum, top in enumerate(strata):
+        share = samples // len(strata) + (stratum < samples % len(strata))
+        probes = [probe(top.copy(), rng, below, guard) for _ in range(max(share, 1))]
+        mean_nodes, variance = _mean_and_variance([p.nodes for p in probes])
+        nodes += mean_nodes
+        nodes_variance += variance
+        mean_solutions, variance = _mean_and_variance([p.solutions for p in probes])
+        solutions += mean_solutions
+        solutions_variance += variance
+        updates += _mean_and_variance([p.updates for p in probes])[0]
+    seconds = as_float(updates) / speed if timed else None
+    return Estimate(
+        as_float(nodes),
+        as_float(solutions),
+        as_float(updates),
+        _root(nodes_variance),
+        seconds,
+        samples,
+        _root(solutions_variance),
+        False,
+        cutoff,
+    )
+
+
+def top_of_tree(root: State, most: int) -> tuple[list[State], int, int]:
+    """The strata of :func:`estimate`: the nodes of the deepest level of the tree that
+    has at most ``most`` of them (solutions met above it are carried down as they are),
+    that level's depth, and the number of nodes above it (dead ends included). Each
+    stratum is probed on its own, so the random choices at the top of the tree no
+    longer add to the spread of the estimates."""
+    level = [root]
+    depth = above = 0
+    while True:
+        deeper: list[State] = []
+        expanded = 0
+        for state in level:
+            item = state.choose()
+            if item is None:
+                deeper.append(state)
+                continue
+            expanded += 1
+            for branch in state.branches(item):
+                child = state.copy()
+                child.follow(item, branch)
+                deeper.append(child)
+        if not expanded or not deeper or len(deeper) > most:
+            return level, depth, above
+        level = deeper
+        depth += 1
+        above += expanded
+
+
+def choose_cutoff(probes: list[Probe]) -> int | None:
+    """The shallowest depth at which a probe's subtree has at most
+    :data:`SUBTREE_NODES` nodes on average, by the plain ``probes``: the part of each
+    probe below a depth is itself a probe of the subtree it reached there, so the mean of
+    those parts' estimates is the expected cost of counting that subtree. None when no
+    depth qualifies (the probes end before: plain probes are then as good)."""
+    deepest = max(len(found.degrees) for found in probes)
+    for depth in range(1, deepest + 1):
+        cost = Fraction(0)
+        for found in probes:
+            weights = found._weights()
+            if depth < len(weights):
+                cost += Fraction(
+                    sum(weights[depth:-1]) + weights[-1] * found.end_nodes, weights[depth]
+                )
+        if cost <= SUBTREE_NODES * len(probes):
+            return depth
+    return None
 
 
 def quick_nodes(problem: ExactCover, seconds: float, most: int = 1000) -> float:
@@ -195,13 +353,3 @@ def quick_nodes(problem: ExactCover, seconds: float, most: int = 1000) -> float:
     while not values or (len(values) < most and time.monotonic() < deadline):
         values.append(probe(root.copy(), rng).nodes)
     return mean(values)
-
-
-def _speed(problem: ExactCover) -> float:
-    """The engine's updates per second on ``problem``, from a short count."""
-    search = problem.search(timeout=CALIBRATION_SECONDS)
-    started = time.perf_counter()
-    with contextlib.suppress(LimitReached):
-        search.count()
-    elapsed = max(time.perf_counter() - started, 1e-9)
-    return max(search.stats.updates, 1) / elapsed

@@ -335,6 +335,10 @@ def count(
     """
     n = 1 if workers is None else check_workers(workers)
     check_task_options(method, dict(options or {}))
+    if executor is not None:  # a bad one is refused even when no task would need it
+        executor_for(executor)
+    if tasks is not None and (isinstance(tasks, bool) or not isinstance(tasks, int) or tasks < 1):
+        raise UsageError(f"tasks must be a positive integer, not {tasks!r}")
     method, known = resolve_auto(problem, method, dict(options or {}))
     if known is not None:
         return known

@@ -18,7 +18,7 @@ from __future__ import annotations
 import bisect
 import itertools
 import os
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, NamedTuple, Unpack
 
 import numpy as np
@@ -70,11 +70,18 @@ class Tiling:
     ``t0``, ``t1``, ... by their position). With ``interchangeable=True``, tiles with the
     same orientations are merged into one tile whose multiplicity is the sum of theirs, so
     a tiling using two equal pieces is counted once, not once per way of telling them
-    apart ("each tetromino twice").
+    apart ("each tetromino twice"). ``progress``, when given, is called as the placements
+    are found, with the orientations done and their number (for a progress bar on a big
+    board).
     """
 
     def __init__(
-        self, board: Shape | str, tiles: Iterable[Tile], *, interchangeable: bool = False
+        self,
+        board: Shape | str,
+        tiles: Iterable[Tile],
+        *,
+        interchangeable: bool = False,
+        progress: Callable[[int, int], None] | None = None,
     ) -> None:
         if isinstance(board, str):
             board = Pattern.from_ascii(board, source="board")
@@ -96,14 +103,14 @@ class Tiling:
         self._cell_tuples: list[tuple[int, ...]] = []
         self._block_rows: dict[int, list[list[int]]] = {}
         self._symmetry: BoardSymmetry | None = None
-        self.problem = self._reduce()
+        self.problem = self._reduce(progress)
         #: Why no tiling can exist, found before any search (None when the board's area
         #: can be made of the tiles' areas): see :func:`area_obstruction`.
         self.obstruction = area_obstruction(len(coords), self.tiles)
 
     # ----- the reduction -----
 
-    def _reduce(self) -> ExactCover:
+    def _reduce(self, progress: Callable[[int, int], None] | None) -> ExactCover:
         with_item = [t for t in self.tiles if not (t.lo == 0 and t.hi is None)]
         secondary = [str(t.name) for t in with_item if (t.lo, t.hi) == (0, 1)]
         primary = self._cell_names + [str(t.name) for t in with_item if (t.lo, t.hi) != (0, 1)]
@@ -118,11 +125,15 @@ class Tiling:
         finder = _CellFinder(self.grid, self.cells)
         rows: list[IntArray] = []
         firsts: list[IntArray] = []
-        start = 0
+        start = done = 0
+        shapes = sum(len(tile.orientations) for tile in self.tiles)
         for number, tile in enumerate(self.tiles):
             head = position.get(str(tile.name)) if tile in with_item else None
             for orientation, shape in enumerate(tile.orientations):
                 placements = finder.placements(shape)
+                done += 1
+                if progress is not None:
+                    progress(done, shapes)
                 if len(placements) == 0:
                     continue
                 self._blocks.append(_Block(start, number, orientation, placements))

@@ -1,3 +1,11 @@
-def count(n_items: int, starts: memoryview, masks: memoryview, threads: int = 1) -> int | None: ...
+from collections.abc import Callable
+
+def count(
+    n_items: int,
+    starts: memoryview,
+    masks: memoryview,
+    threads: int = 1,
+    tick: Callable[[int, int], None] | None = None,
+) -> int | None: ...
 
 OPENMP: bool

@@ -242,13 +242,15 @@ cdef void file_mail(_Run run, int t) noexcept nogil:
 
 
 def count(int n_items, const long long[:] starts, const unsigned long long[:] masks,
-          int threads=1):
+          int threads=1, tick=None):
     """The number of solutions, or None when it does not fit in 128 bits.
 
     Item i's options are ``masks[starts[i]:starts[i + 1]]``: bit k of a mask is item
     i + k (bit 0, item i itself, always set). ``threads`` OpenMP threads share the work;
     one thread runs without OpenMP at all (so a process forked from one that used OpenMP,
-    such as a worker of a process pool, can count safely).
+    such as a worker of a process pool, can count safely). ``tick``, when given, is
+    called after each layer with the number of layers done and the states of that layer
+    (for a progress bar).
     """
     if threads < 1:
         raise ValueError("threads must be at least 1")
@@ -283,6 +285,8 @@ def count(int n_items, const long long[:] starts, const unsigned long long[:] ma
             if run.status[t] == -1:
                 raise MemoryError("the frontier count ran out of memory")
         PyErr_CheckSignals()  # Ctrl-C between layers: the KeyboardInterrupt propagates
+        if tick is not None:
+            tick(i + 1, states)
     for t in range(T):
         if u128_add(&total, run.totals[t]) or run.status[t] == 1:
             return None

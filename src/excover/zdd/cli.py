@@ -14,12 +14,13 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from excover.cli.common import TimeUp, deadline
+from excover.cli.progress import Progress, progress
 from excover.cli.solving import Outcome
 
 if TYPE_CHECKING:
     from excover.dlx import Search
     from excover.problem import ExactCover
-    from excover.zdd.dxz import Run
+    from excover.zdd.dxz import Probe, Run
 
 __all__ = ["count_auto", "count_zdd", "solve_zdd"]
 
@@ -33,12 +34,15 @@ def _finish(problem: ExactCover, run: Run | None, args: argparse.Namespace) -> O
     stats: dict[str, object] = {}
     engine = "frontier count"
     total: int | None = None
+    bar = progress(args, desc="frontier count", unit="item")
     try:
         with deadline(getattr(args, "timeout", None)):
-            total = frontier.count(problem)
+            total = frontier.count(problem, tick=_layers(bar) if bar.shown else None)
             if total is None:
                 engine = "DXZ family"
-                probe = (run or dxz.Run(problem, dxz.search_manager())).run()
+                bar.close()
+                bar = progress(args, desc="DXZ", unit="node")
+                probe = _dxz(run or dxz.Run(problem, dxz.search_manager()), bar)
                 assert probe.family is not None  # no budget, so the search ran to its end
                 total = probe.family.count()
                 stats.update(zdd_nodes=probe.family.size, nodes=probe.nodes, memo_hits=probe.hits)
@@ -47,6 +51,8 @@ def _finish(problem: ExactCover, run: Run | None, args: argparse.Namespace) -> O
         stopped_by = "timeout"
     except KeyboardInterrupt:
         stopped_by = "interrupt"
+    finally:
+        bar.close()
     stats.update(
         solutions=total,
         seconds=time.perf_counter() - started,
@@ -54,6 +60,35 @@ def _finish(problem: ExactCover, run: Run | None, args: argparse.Namespace) -> O
         stopped_by=stopped_by,
     )
     return Outcome("zdd", engine, total, stopped_by, stats)
+
+
+#: DXZ search nodes between two updates of the progress bar.
+DXZ_SLICE = 20_000
+
+
+def _layers(bar: Progress) -> Callable[[int, int, int], None]:
+    """The frontier count's tick: layers (primary items) done out of all, and the
+    states of the last layer."""
+
+    def tick(done: int, layers: int, states: int) -> None:
+        bar.set(done, layers, states=states)
+
+    return tick
+
+
+def _dxz(run: Run, bar: Progress) -> Probe:
+    """Run DXZ to its end; with a bar, in slices of :data:`DXZ_SLICE` search nodes that
+    show the nodes so far and the memo's hits (the size of the search is not known
+    ahead: the bar counts up)."""
+    if not bar.shown:
+        return run.run()
+    budget = 0
+    while True:
+        budget += DXZ_SLICE
+        probe = run.run(budget)
+        bar.set(probe.nodes, None, memo_hits=probe.hits)
+        if probe.family is not None:
+            return probe
 
 
 def count_zdd(problem: ExactCover, args: argparse.Namespace) -> Outcome:

@@ -27,6 +27,8 @@ os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 from excover.zdd import _frontier
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from excover.problem import ExactCover
 
 __all__ = ["count", "suits"]
@@ -67,16 +69,21 @@ def suits(problem: ExactCover) -> bool:
     return _layout(problem) is not None
 
 
-def count(problem: ExactCover, workers: int = 1) -> int | None:
+def count(
+    problem: ExactCover, workers: int = 1, tick: Callable[[int, int, int], None] | None = None
+) -> int | None:
     """The number of solutions counted on ``workers`` threads, or None when the problem
-    does not suit this count or the count passes 128 bits."""
+    does not suit this count or the count passes 128 bits. ``tick`` is called after each
+    layer (one per primary item) with the layers done, their number and the states of the
+    layer just done (for a progress bar)."""
     layout = _layout(problem)
     if layout is None:
         return None
     starts, masks = layout
     n_items = problem.engine_input().n_primary
     try:
-        return _frontier.count(n_items, memoryview(starts), memoryview(masks), workers)
+        layer = None if tick is None else (lambda done, states: tick(done, n_items, states))
+        return _frontier.count(n_items, memoryview(starts), memoryview(masks), workers, layer)
     except ResourceLimitError:
         raise
     except MemoryError as error:  # the compiled count's tables could not grow
