@@ -22,9 +22,9 @@ from excover.sat.cnf import CNF
 from excover.tiling import Pattern, Tile, Tiling
 
 
-def run(text: str, **flags: bool) -> tuple[str, str]:
+def run(text: str, debug: bool = False, timing: bool = False) -> tuple[str, str]:
     out, err = io.StringIO(), io.StringIO()
-    Interpreter(out, err, **flags).run(parse(text, "t.cmb"))
+    Interpreter(out, err, debug=debug, timing=timing).run(parse(text, "t.cmb"))
     return out.getvalue(), err.getvalue()
 
 

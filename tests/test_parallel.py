@@ -385,3 +385,26 @@ def test_every_split_is_a_partition_and_damaged_ones_are_not(
         if subs and sum(s.reduce(problem)[0].count() for s in subs[1:]) != problem.count():
             with pytest.raises(UsageError):
                 check_partition(problem, subs[1:])
+
+
+def test_a_split_into_an_exact_number_of_tasks_uses_a_rest_subproblem() -> None:
+    """queens10 into 7 tasks: exactly 7, one of them the rest of a node's branches; it
+    survives a checkpoint's JSON, the partition check accepts it and refuses it damaged,
+    and the counts still add up."""
+    from excover.parallel.subproblems import check_partition
+
+    problem = knuth("queens10")
+    subs = split(problem, tasks=7)
+    assert len(subs) == 7 and sum(sub.rest for sub in subs) == 1
+    again = [Subproblem.from_dict(sub.as_dict()) for sub in subs]
+    assert [(s.forced, s.forbidden, s.path, s.rest) for s in again] == [
+        (s.forced, s.forbidden, s.path, s.rest) for s in subs
+    ]
+    check_partition(problem, again)
+    assert sum(sub.reduce(problem)[0].count(method="dlx") for sub in subs) == 724
+    rest = next(k for k, sub in enumerate(subs) if sub.rest)
+    damaged = Subproblem(subs[rest].forced, subs[rest].forbidden[:-1], subs[rest].path, rest=True)
+    with pytest.raises(UsageError, match="does not hold the options"):
+        check_partition(problem, [*subs[:rest], damaged, *subs[rest + 1 :]])
+    with pytest.raises(UsageError):
+        Subproblem.from_dict({"forced": [], "rest": True})
