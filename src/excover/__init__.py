@@ -6,7 +6,7 @@ The public names::
     Search       one dancing-links run over a problem, with its statistics
     Stats        the statistics of a run (Knuth's DLX1 definitions)
     ExcoverError and its subclasses ProblemError, FormatError, UsageError, LimitReached,
-                 ResourceLimitError, SolverError
+                 ResourceLimitError, SolverError, SymmetryError
     Family       a family of sets of ints as a ZDD (all the solutions of a problem, ...)
 
 The model and the engines are imported on first use (``excover.ExactCover`` imports
@@ -23,6 +23,7 @@ from excover.errors import (
     ProblemError,
     ResourceLimitError,
     SolverError,
+    SymmetryError,
     UsageError,
 )
 
@@ -43,6 +44,7 @@ __all__ = [
     "Search",
     "SolverError",
     "Stats",
+    "SymmetryError",
     "UsageError",
 ]
 

@@ -20,6 +20,7 @@ __all__ = [
     "ProblemError",
     "ResourceLimitError",
     "SolverError",
+    "SymmetryError",
     "UsageError",
 ]
 
@@ -80,6 +81,11 @@ class SolverError(ExcoverError):
     """A SAT solver failed: an external solver command crashed or answered in an unknown
     format, or a solver returned a model that does not decode into a solution (a bug in
     the solver or in excover's encoding, never silently passed on)."""
+
+
+class SymmetryError(ExcoverError, ValueError):
+    """A permutation given as a symmetry of a problem does not map the problem onto itself,
+    or a group is too large for what was asked of it."""
 
 
 class ExcoverWarning(UserWarning):

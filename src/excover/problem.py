@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     from excover.dlx import Search
     from excover.parallel import Estimate, Subproblem
     from excover.sat import CNF
+    from excover.symmetry import BrokenSearch, Generator, Group
     from excover.zdd import Family
 
 __all__ = ["METHODS", "EngineInput", "ExactCover", "ItemRef", "SearchOptions"]
@@ -444,7 +445,7 @@ class ExactCover:
 
     def set_multiplicity(self, item: ItemRef, lo: SupportsIndex, hi: SupportsIndex) -> None:
         """Require the primary ``item`` to be covered between ``lo`` and ``hi`` times."""
-        position = self._primary_position(item)
+        position = self.primary_position(item)
         low = _index(lo, "lo")
         high = _index(hi, "hi")
         name = self._items[position]
@@ -459,21 +460,20 @@ class ExactCover:
 
     def multiplicity(self, item: ItemRef) -> tuple[int, int]:
         """The bounds ``(lo, hi)`` on the number of times the primary ``item`` is covered."""
-        position = self._primary_position(item)
+        position = self.primary_position(item)
         return self._lo[position], self._hi[position]
 
-    def _primary_position(self, item: ItemRef) -> int:
-        """The position of a primary item given by name or position."""
+    def primary_position(self, item: ItemRef, purpose: str = "have a multiplicity") -> int:
+        """The position of a primary item given by name or position; a ProblemError says
+        that a secondary item cannot serve ``purpose``."""
         if isinstance(item, str):
             if item not in self._position:
                 raise ProblemError(f"unknown item {item!r}")
             position = self._position[item]
         else:
-            position = self._locate(item, "for a multiplicity", "item position")
+            position = self._locate(item, f"to {purpose}", "item position")
         if position >= len(self._primary):
-            raise ProblemError(
-                f"secondary item {self._items[position]!r} cannot have a multiplicity"
-            )
+            raise ProblemError(f"secondary item {self._items[position]!r} cannot {purpose}")
         return position
 
     # ----- reading the problem -----
@@ -492,6 +492,12 @@ class ExactCover:
     def secondary_items(self) -> tuple[str, ...]:
         """The names of the secondary items."""
         return self._secondary
+
+    @property
+    def color_names(self) -> tuple[str, ...]:
+        """The names of the colors, numbered from 1 in order of first use (the numbers of
+        :class:`EngineInput`'s ``node_color``)."""
+        return tuple(self._colors)
 
     @property
     def n_items(self) -> int:
@@ -632,6 +638,8 @@ class ExactCover:
         workers: int | None = None,
         executor: object | None = None,
         tasks: int | None = None,
+        up_to_symmetry: bool = False,
+        symmetry: bool | Group | Iterable[Generator] | None = None,
         **options: Unpack[SearchOptions],
     ) -> Iterator[list[int]]:
         """Lazily yield the solutions found by ``method`` (at most ``limit`` of them).
@@ -640,9 +648,18 @@ class ExactCover:
         first request), in the family's order of iteration; :meth:`first` gives the first.
         ``workers``, ``executor`` or ``tasks`` find them as subproblems in parallel, as
         :meth:`count` does, in a fixed order (see :func:`excover.parallel.solutions`).
+
+        ``up_to_symmetry=True`` yields one solution per orbit (sorted option lists) under
+        the group ``symmetry`` (by default the problem's automorphism group, see
+        :meth:`symmetries`); ``symmetry`` alone yields every solution, orbit by orbit,
+        from a symmetry-broken search (see :mod:`excover.symmetry.broken`).
         """
         _check_method(method)
         _check_options(options)
+        if up_to_symmetry or (symmetry is not None and symmetry is not False):
+            found = self._broken(method, symmetry, solver, amo, workers, executor, tasks, options)
+            listed = found.representatives() if up_to_symmetry else found.solutions()
+            return listed if limit is None else _first(listed, limit)
         if workers is not None or executor is not None or tasks is not None:
             from excover.parallel import run
 
@@ -678,9 +695,17 @@ class ExactCover:
         workers: int | None = None,
         executor: object | None = None,
         tasks: int | None = None,
+        up_to_symmetry: bool = False,
+        symmetry: bool | Group | Iterable[Generator] | None = None,
         **options: Unpack[SearchOptions],
     ) -> int:
         """The number of solutions, an exact int.
+
+        ``up_to_symmetry=True`` counts the orbits of solutions under the group
+        ``symmetry`` (by default the problem's automorphism group, :meth:`symmetries`);
+        ``symmetry`` alone (True or a group) counts every solution by a symmetry-broken
+        search, one branch per orbit at the top of the tree (see
+        :mod:`excover.symmetry.broken`).
 
         ``method="sat"`` enumerates with the SAT solver and, on long enumerations, races the
         ganak model counter when pyganak is installed (see :func:`excover.sat.solve.count`).
@@ -690,6 +715,9 @@ class ExactCover:
         """
         _check_method(method)
         _check_options(options)
+        if up_to_symmetry or (symmetry is not None and symmetry is not False):
+            found = self._broken(method, symmetry, solver, amo, workers, executor, tasks, options)
+            return found.count_orbits() if up_to_symmetry else found.count()
         if workers is not None or executor is not None or tasks is not None:
             from excover.parallel import run
 
@@ -718,6 +746,53 @@ class ExactCover:
 
             return auto.count(self, **options)
         return self.search(**options).count()
+
+    def symmetries(self) -> Group:
+        """The automorphism group of the problem: the permutations of its options and
+        items that map it onto itself (kinds, multiplicities and colors respected), by
+        generators, with its exact order (see :mod:`excover.symmetry`). Needs the extra
+        ``excover[symmetry]`` (python-igraph)."""
+        from excover.symmetry.automorphisms import automorphism_group
+
+        return automorphism_group(self)
+
+    def _broken(
+        self,
+        method: str,
+        symmetry: object,
+        solver: str | None,
+        amo: str | None,
+        workers: int | None,
+        executor: object | None,
+        tasks: int | None,
+        options: SearchOptions,
+    ) -> BrokenSearch:
+        """The symmetry-broken search that ``up_to_symmetry`` and ``symmetry`` ask for."""
+        from excover.symmetry import BrokenSearch, Group
+
+        _check_not_sat(method, solver, amo)
+        if method == "sat":
+            raise UsageError("counting with symmetry runs dancing links; method 'sat' cannot")
+        if workers is not None or executor is not None or tasks is not None:
+            raise UsageError("symmetry and parallel subproblems cannot be combined yet")
+        if options.get("max_solutions") is not None:
+            raise UsageError("max_solutions does not combine with symmetry; use limit")
+        if method == "zdd" and options:
+            raise UsageError(f"method 'zdd' takes no search options, not {sorted(options)}")
+        if symmetry is None or symmetry is True:
+            group = self.symmetries()
+        elif isinstance(symmetry, Group):
+            if symmetry.problem is not self and symmetry.problem != self:
+                raise UsageError("the group given is the group of another problem")
+            group = symmetry
+        elif isinstance(symmetry, str | bytes) or not isinstance(symmetry, Iterable):
+            raise UsageError(
+                "symmetry must be True, a Group or a list of generators, "
+                f"not {type(symmetry).__name__}"
+            )
+        else:
+            group = Group(self, symmetry)
+        return BrokenSearch(self, group, method, **options)
 
     def split(
         self, depth: int | None = None, tasks: int | None = None, *, seed: int = 0
@@ -793,6 +868,14 @@ class ExactCover:
             f"<ExactCover: {self.n_primary} primary items, {self.n_secondary} secondary "
             f"items, {self.n_options} options>"
         )
+
+
+def _first(found: Iterator[list[int]], limit: int) -> Iterator[list[int]]:
+    """The first ``limit`` of ``found``."""
+    for number, solution in enumerate(found):
+        if number >= limit:
+            return
+        yield solution
 
 
 def _int_array(values: object, what: str) -> npt.NDArray[np.int64]:

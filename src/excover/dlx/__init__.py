@@ -87,11 +87,13 @@ def new_engine(
     heuristic: str,
     seed: int,
     algorithm: Literal["X", "C", "M"] | None = None,
+    first_item: int = -1,
 ) -> Engine:
     """A fresh compiled engine over the problem's flat arrays.
 
     ``algorithm`` forces ``"X"``, ``"C"`` or ``"M"`` (the engine refuses one that cannot
-    solve the problem); by default the engine picks the cheapest that can.
+    solve the problem); by default the engine picks the cheapest that can. ``first_item``
+    (a primary item's position, -1 for none) is the item the root branches on.
     """
     arrays = problem.engine_input()
     return Engine(
@@ -105,6 +107,7 @@ def new_engine(
         HEURISTICS[heuristic],
         seed,
         algorithm=algorithm,
+        first_item=first_item,
     )
 
 
@@ -136,6 +139,8 @@ class Search:
     :class:`~excover.LimitReached` when they stop it. They are plain attributes: after a
     limit, raise it (``s.timeout += 10``) and call again to continue the same search from
     where it stopped; after a ``KeyboardInterrupt`` the next call continues as well.
+    ``branch_first`` names a primary item (or gives its position) that the root of the
+    tree branches on whatever the heuristic says; the levels below follow the heuristic.
     """
 
     def __init__(
@@ -147,6 +152,7 @@ class Search:
         max_solutions: int | None = None,
         max_nodes: int | None = None,
         timeout: float | None = None,
+        branch_first: str | int | None = None,
     ) -> None:
         if heuristic not in HEURISTICS:
             known = ", ".join(HEURISTICS)
@@ -167,7 +173,14 @@ class Search:
         self.max_solutions = max_solutions
         self.max_nodes = max_nodes
         self.timeout = timeout
-        self._engine = new_engine(problem, heuristic, seed & 0x7FFF_FFFF_FFFF_FFFF)
+        first = (
+            -1
+            if branch_first is None
+            else problem.primary_position(branch_first, "be branched on first")
+        )
+        self._engine = new_engine(
+            problem, heuristic, seed & 0x7FFF_FFFF_FFFF_FFFF, first_item=first
+        )
         self._seconds = 0.0
         self._stopped_by: str | None = None
 

@@ -26,6 +26,7 @@ class Engine:
         heuristic: int,
         seed: int,
         algorithm: Literal["X", "C", "M"] | None = None,
+        first_item: int = -1,
     ) -> None: ...
     def run(self, count_only: bool, max_solutions: int, max_nodes: int, deadline: float) -> int:
         """Search on from where the last call stopped; return the status of the stop."""

@@ -157,6 +157,7 @@ cdef struct State:
     int32_t level
     int32_t phase
     int32_t heuristic
+    int32_t first_item       # the item level 0 branches on (0: by the heuristic)
     uint64_t rng
     uint64_t nodes
     uint64_t updates
@@ -519,7 +520,7 @@ cdef int dance(Variant* variant, State* s, bint count_only, int64_t max_solution
                 status = ST_MAX_NODES
                 break
             nodes += 1
-            best = choose(variant, s)
+            best = s.first_item if level == 0 and s.first_item > 0 else choose(variant, s)
             updates += cover_item(variant, nd, cl, best, n_primary)
             cur = nd[best].down
         else:
@@ -765,7 +766,11 @@ cdef int dance_m(State* s, bint count_only, int64_t max_solutions, int64_t max_n
                     break
                 step = M_LEAVE
                 continue
-            i = choose_m(s, &theta)
+            if level == 0 and s.first_item > 0:
+                i = s.first_item
+                theta = degree(nd, cl, i)
+            else:
+                i = choose_m(s, &theta)
             if theta <= 0:
                 step = M_LEAVE
                 continue
@@ -870,7 +875,9 @@ cdef class Engine:
     """One dancing-links search over a problem given as flat arrays (see the module text).
 
     ``heuristic``: 0 MRV (DLX1's leftmost tie-break), 1 leftmost, 2 MRV with ties broken
-    by a generator seeded with ``seed``. ``algorithm`` forces ``"X"``, ``"C"`` or ``"M"``
+    by a generator seeded with ``seed``. ``first_item`` (a primary item, caller's
+    numbering; -1 for none) is the item the root of the tree branches on, whatever the
+    heuristic says: the levels below it follow the heuristic. ``algorithm`` forces ``"X"``, ``"C"`` or ``"M"``
     when it can solve the problem (for testing one against another); by default the
     cheapest suitable one is used.
     """
@@ -884,7 +891,7 @@ cdef class Engine:
     cdef bint running                # run() is searching (in another thread)
 
     def __cinit__(self, int n_primary, int n_secondary, option_start, node_item, node_color,
-                  lo, hi, int heuristic, seed, algorithm=None):
+                  lo, hi, int heuristic, seed, algorithm=None, int first_item=-1):
         self.s.nd = NULL
         self.s.cl = NULL
         self.s.choice = NULL
@@ -917,6 +924,9 @@ cdef class Engine:
         self.s.n_items = n_primary + n_secondary
         self.s.n_primary = n_primary
         self.s.heuristic = heuristic
+        if not -1 <= first_item < n_primary:
+            raise ValueError(f"first_item {first_item} is not a primary item")
+        self.s.first_item = first_item + 1
         self._build(starts, items, colors, los, his)
         self.seed = mix_seed(<uint64_t>(seed & 0xFFFFFFFFFFFFFFFF))
         self._restart()

@@ -1,0 +1,379 @@
+"""Symmetry-broken search: search one branch per orbit at the top of the tree.
+
+Let ``G`` be a group of automorphisms of a problem and ``B`` a set of primary items that
+``G`` maps onto itself (a union of orbits of items: the *base*). Every solution ``S``
+meets the options of ``B`` in a *partial solution* ``P(S)``: the options of ``S`` that
+cover an item of ``B``. ``G`` acts on the partial solutions, since ``P(g S) = g P(S)``, and
+the solutions extending ``P`` and those extending ``g P`` correspond one to one through
+``g``. So, with one representative ``P`` per orbit of partial solutions:
+
+* **the number of solutions** is the sum over the representatives of the size of the
+  orbit of ``P`` times the number of solutions extending ``P``;
+* **the number of orbits of solutions** is the sum over the representatives of the
+  number of orbits of the solutions extending ``P`` under the stabilizer ``K`` of ``P``
+  (the elements of ``G`` that map ``P`` onto itself): two solutions extending ``P`` are in
+  one orbit of ``G`` exactly when they are in one orbit of ``K``. When ``K`` is the
+  identity, that is the number of those solutions; otherwise Burnside's lemma over ``K``
+  counts it (:mod:`excover.symmetry.fixed`);
+* **one solution per orbit**: the solutions extending each representative, keeping, when
+  ``K`` is not the identity, those that are the smallest of their orbit under ``K``
+  (comparing sorted option lists).
+
+The partial solutions are listed by the engine (the solutions of the problem restricted
+to the options of ``B``), their orbits found by following the generators, and the
+solutions extending the representatives whose stabilizer is the identity are searched in
+one run of the engine: a problem with one new item ``#`` whose options are the
+representatives, each merged into one option, beside the options that miss ``B``; the root
+of the search branches on ``#``. The others are searched one by one. A base is chosen
+among the orbits of primary items that the group moves options of, with the fewest
+partial solutions (estimated by the product of the items' numbers of options).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Unpack
+
+import numpy as np
+
+from excover.problem import ExactCover, SearchOptions
+from excover.symmetry.chain import Perm, is_identity
+from excover.symmetry.fixed import Quotient, elements_of
+
+if TYPE_CHECKING:
+    from excover.dlx import Search
+    from excover.symmetry.group import Group
+
+__all__ = ["MAX_PARTIALS", "BrokenSearch", "Orbit"]
+
+#: The most partial solutions listed for a base; past this, the plain search is used.
+MAX_PARTIALS = 1_000_000
+
+
+@dataclass(frozen=True)
+class Orbit:
+    """An orbit of partial solutions: its first member in the engine's order (sorted
+    option indices) and its number of members."""
+
+    representative: tuple[int, ...]
+    size: int
+
+
+class BrokenSearch:
+    """The symmetry-broken search of ``problem`` under ``group`` (see the module text).
+
+    ``method`` and the search options apply to every search it runs; ``max_nodes`` and
+    ``timeout`` bound each of them, and ``max_solutions`` is not accepted.
+    """
+
+    def __init__(
+        self,
+        problem: ExactCover,
+        group: Group,
+        method: str = "dlx",
+        **options: Unpack[SearchOptions],
+    ) -> None:
+        self.problem = problem
+        self.group = group
+        self.method = method
+        self.options = options
+        data = problem.engine_input()
+        self._starts = np.frombuffer(data.option_start, dtype=np.intc).astype(np.int64)
+        self._items = np.frombuffer(data.node_item, dtype=np.intc).astype(np.int64)
+        self._colors = np.frombuffer(data.node_color, dtype=np.intc).astype(np.int64)
+        self._owner = np.repeat(np.arange(problem.n_options), np.diff(self._starts))
+        self._generators = [g.options.tolist() for g in group.generators]
+        self.base = self._choose_base() if group.moves_options() else None
+        self.orbits: list[Orbit] | None = None
+        if self.base is not None:
+            partials = self._partials(self.base)
+            if partials is not None:
+                self.orbits = self._orbits(partials)
+
+    # ----- the base and its partial solutions -----
+
+    def _choose_base(self) -> list[int] | None:
+        """The orbit of primary items to branch on first (see the module text)."""
+        problem = self.problem
+        moved = np.zeros(problem.n_options, dtype=bool)
+        for g in self.group.generators:
+            moved |= g.options != np.arange(problem.n_options)
+        degree = np.bincount(self._items, minlength=problem.n_items)
+        moved_items = np.zeros(problem.n_items, dtype=bool)
+        moved_items[self._items[moved[self._owner]]] = True
+        best: tuple[float, list[int]] | None = None
+        for orbit in self.group.item_orbit_numbers():
+            if orbit[0] >= problem.n_primary or not moved_items[orbit].any():
+                continue
+            size = sum(math.log(max(int(degree[i]), 1)) for i in orbit)
+            if best is None or size < best[0]:
+                best = (size, orbit)
+        return None if best is None else best[1]
+
+    def _base_options(self, base: list[int]) -> Perm:
+        """The options that cover an item of ``base``."""
+        in_base = np.zeros(self.problem.n_items, dtype=bool)
+        in_base[base] = True
+        return np.unique(self._owner[in_base[self._items]])
+
+    def _partials(self, base: list[int]) -> list[tuple[int, ...]] | None:
+        """Every partial solution on ``base`` (sorted option tuples, in the engine's
+        order), or None when there are more than :data:`MAX_PARTIALS`."""
+        problem = self.problem
+        self._base_set = set(base)
+        touching = self._base_options(base)
+        self._touching = touching
+        self._touching_set = frozenset(touching.tolist())
+        others = [i for i in range(problem.n_primary) if i not in self._base_set]
+        counted = base + [i for i in others if problem.multiplicity(i)[1] > 1]
+        relaxed = [i for i in others if problem.multiplicity(i)[1] == 1]
+        secondary = relaxed + list(range(problem.n_primary, problem.n_items))
+        names = problem.items
+        restricted = ExactCover([names[i] for i in counted], [names[i] for i in secondary])
+        position = np.empty(problem.n_items, dtype=np.int64)
+        position[counted + secondary] = np.arange(len(counted) + len(secondary))
+        for i in counted:
+            lo, hi = problem.multiplicity(i)
+            if i not in self._base_set:
+                lo = 0
+            if (lo, hi) != (1, 1):
+                restricted.set_multiplicity(names[i], lo, hi)
+        nodes = np.concatenate(
+            [np.arange(self._starts[k], self._starts[k + 1]) for k in touching.tolist()]
+            or [np.empty(0, dtype=np.int64)]
+        )
+        lengths = self._starts[touching + 1] - self._starts[touching]
+        restricted.add_options(
+            np.concatenate([[0], np.cumsum(lengths)]),
+            position[self._items[nodes]],
+            self._colors[nodes],
+            problem.color_names,
+        )
+        search = restricted.search(max_solutions=MAX_PARTIALS + 1)
+        partials = [tuple(sorted(int(touching[k]) for k in found)) for found in search.solutions()]
+        return None if len(partials) > MAX_PARTIALS else partials
+
+    def _orbits(self, partials: list[tuple[int, ...]]) -> list[Orbit]:
+        """The orbits of the partial solutions, in the order of their first member."""
+        seen: set[tuple[int, ...]] = set()
+        orbits = []
+        for partial in partials:
+            if partial in seen:
+                continue
+            orbit = {partial}
+            frontier = [partial]
+            while frontier:
+                current = frontier.pop()
+                for g in self._generators:
+                    image = tuple(sorted(g[k] for k in current))
+                    if image not in orbit:
+                        orbit.add(image)
+                        frontier.append(image)
+            seen |= orbit
+            orbits.append(Orbit(partial, len(orbit)))
+        return orbits
+
+    # ----- searching -----
+
+    def _stabilizer(self, partial: tuple[int, ...]) -> list[Perm]:
+        """The option permutations of the group that map ``partial`` onto itself."""
+        if not hasattr(self, "_elements"):
+            self._elements = elements_of(self.group, "a partial solution with symmetries")
+        chosen = np.array(partial, dtype=np.int64)
+        return [g for g in self._elements if sorted(g[chosen].tolist()) == list(partial)]
+
+    def _free(self) -> list[Orbit]:
+        """The orbits whose representative only the identity maps onto itself."""
+        assert self.orbits is not None
+        order = self.group.option_order
+        return [orbit for orbit in self.orbits if orbit.size == order]
+
+    def _fixed(self) -> list[Orbit]:
+        """The other orbits."""
+        assert self.orbits is not None
+        order = self.group.option_order
+        return [orbit for orbit in self.orbits if orbit.size != order]
+
+    def _merged(self, orbits: list[Orbit]) -> tuple[ExactCover, list[tuple[int, ...]]] | None:
+        """The problem whose solutions are the solutions extending the representatives of
+        ``orbits`` (see the module text), and the original options of each of its options;
+        None when a representative covers a primary item more than once (its options then
+        cannot merge into one)."""
+        problem = self.problem
+        outside = np.setdiff1d(np.arange(problem.n_options), self._touching)
+        marker = "#"
+        while marker in problem.items:
+            marker += "#"
+        merged = ExactCover((marker, *problem.primary_items), problem.secondary_items)
+        for item in range(problem.n_primary):
+            lo, hi = problem.multiplicity(item)
+            if (lo, hi) != (1, 1):
+                merged.set_multiplicity(item + 1, lo, hi)
+        starts: list[int] = [0]
+        items: list[int] = []
+        colors: list[int] = []
+        originals: list[tuple[int, ...]] = []
+        for orbit in orbits:
+            nodes: dict[int, int] = {}
+            for option in orbit.representative:
+                for j in range(self._starts[option], self._starts[option + 1]):
+                    item = int(self._items[j])
+                    if item in nodes and item < problem.n_primary:
+                        return None
+                    nodes[item] = int(self._colors[j])
+            items += [0] + [item + 1 for item in nodes]
+            colors += [0, *nodes.values()]
+            starts.append(len(items))
+            originals.append(orbit.representative)
+        for option in outside.tolist():
+            span = range(self._starts[option], self._starts[option + 1])
+            items += [int(self._items[j]) + 1 for j in span]
+            colors += [int(self._colors[j]) for j in span]
+            starts.append(len(items))
+            originals.append((option,))
+        merged.add_options(starts, items, colors, problem.color_names)
+        return merged, originals
+
+    def _count_exact_cover(self, problem: ExactCover, first: str | None = None) -> int:
+        """The solutions of ``problem`` by the method; the root branches on ``first``."""
+        if self.method in ("dlx", "auto") and first is not None:
+            return _branching_first(problem, first, self.options).count()
+        return problem.count(method=self.method, **self.options)
+
+    def _solutions_of(self, problem: ExactCover, first: str | None = None) -> Iterator[list[int]]:
+        if self.method in ("dlx", "auto") and first is not None:
+            return _branching_first(problem, first, self.options).solutions()
+        method = "dlx" if self.method == "auto" else self.method
+        return problem.solutions(method=method, **self.options)
+
+    def _reduced(self, partial: tuple[int, ...]) -> tuple[ExactCover, list[int]]:
+        """The problem of the solutions extending ``partial``, and the original index of
+        each of its options."""
+        from excover.parallel import Subproblem
+
+        forbidden = tuple(sorted(self._touching_set.difference(partial)))
+        return Subproblem(partial, forbidden).reduce(self.problem)
+
+    def _one_by_one_count(self, orbit: Orbit) -> int:
+        reduced, _ = self._reduced(orbit.representative)
+        return self._count_exact_cover(reduced)
+
+    # ----- the three questions -----
+
+    def count(self) -> int:
+        """The number of solutions."""
+        if self.orbits is None:
+            return self.problem.count(method=self.method, **self.options)
+        total = 0
+        by_size: dict[int, list[Orbit]] = {}
+        for orbit in self.orbits:
+            by_size.setdefault(orbit.size, []).append(orbit)
+        for size, orbits in by_size.items():
+            merged = self._merged(orbits)
+            if merged is None:
+                total += size * sum(self._one_by_one_count(orbit) for orbit in orbits)
+            else:
+                total += size * self._count_exact_cover(merged[0], merged[0].items[0])
+        return total
+
+    def count_orbits(self) -> int:
+        """The number of orbits of solutions."""
+        if self.orbits is None:
+            from excover.symmetry.fixed import burnside
+
+            return burnside(self.problem, self.group, self.method, **self.options)
+        total = 0
+        free = self._free()
+        merged = self._merged(free) if free else None
+        if merged is not None:
+            total += self._count_exact_cover(merged[0], merged[0].items[0])
+        elif free:
+            total += sum(self._one_by_one_count(orbit) for orbit in free)
+        for orbit in self._fixed():
+            total += self._orbits_extending(orbit)
+        return total
+
+    def _orbits_extending(self, orbit: Orbit) -> int:
+        """The number of orbits of the solutions extending the orbit's representative,
+        by Burnside's lemma over its stabilizer."""
+        reduced, original = self._reduced(orbit.representative)
+        stabilizer = self._stabilizer(orbit.representative)
+        position = {option: k for k, option in enumerate(original)}
+        total = 0
+        for g in stabilizer:
+            if is_identity(g):
+                total += self._count_exact_cover(reduced)
+                continue
+            restricted = np.array([position[int(g[k])] for k in original], dtype=np.int64)
+            total += Quotient(reduced, restricted).count(self._plain_method(), **self.options)
+        return total // len(stabilizer)
+
+    def _plain_method(self) -> str:
+        return "dlx" if self.method == "auto" else self.method
+
+    def representatives(self) -> Iterator[list[int]]:
+        """One solution per orbit (sorted option indices): first those extending the
+        representatives only the identity fixes, in the order of one engine run, then
+        for each other representative (in the engine's order of the partial solutions)
+        the solutions extending it that are the smallest of their orbit under its
+        stabilizer."""
+        if self.orbits is None:
+            yield from self._filtered(self.problem.solutions(method=self._plain_method()))
+            return
+        free = self._free()
+        merged = self._merged(free) if free else None
+        if merged is not None:
+            exact_cover, originals = merged
+            for found in self._solutions_of(exact_cover, exact_cover.items[0]):
+                yield sorted(k for option in found for k in originals[option])
+        else:
+            for orbit in free:
+                reduced, original = self._reduced(orbit.representative)
+                for found in self._solutions_of(reduced):
+                    yield sorted([*orbit.representative, *(original[k] for k in found)])
+        for orbit in self._fixed():
+            reduced, original = self._reduced(orbit.representative)
+            stabilizer = self._stabilizer(orbit.representative)
+            for found in self._solutions_of(reduced):
+                solution = sorted([*orbit.representative, *(original[k] for k in found)])
+                if _smallest(solution, stabilizer):
+                    yield solution
+
+    def _filtered(self, solutions: Iterator[list[int]]) -> Iterator[list[int]]:
+        """The solutions that are the smallest of their orbit under the whole group."""
+        elements = elements_of(self.group, "listing one solution per orbit")
+        for solution in solutions:
+            ordered = sorted(solution)
+            if _smallest(ordered, elements):
+                yield ordered
+
+    def solutions(self) -> Iterator[list[int]]:
+        """Every solution (sorted option indices): each representative of
+        :meth:`representatives` followed by the rest of its orbit."""
+        for solution in self.representatives():
+            orbit = {tuple(solution)}
+            frontier = [tuple(solution)]
+            yield solution
+            while frontier:
+                current = frontier.pop()
+                for g in self._generators:
+                    image = tuple(sorted(g[k] for k in current))
+                    if image not in orbit:
+                        orbit.add(image)
+                        frontier.append(image)
+                        yield list(image)
+
+
+def _smallest(solution: list[int], elements: list[Perm]) -> bool:
+    """Whether the sorted ``solution`` is the smallest of its images under ``elements``."""
+    chosen = np.array(solution, dtype=np.int64)
+    return all(sorted(g[chosen].tolist()) >= solution for g in elements)
+
+
+def _branching_first(problem: ExactCover, first: str, options: SearchOptions) -> Search:
+    """A dancing-links search of ``problem`` whose root branches on the item ``first``."""
+    from excover.dlx import Search
+
+    return Search(problem, branch_first=first, **options)

@@ -1,0 +1,382 @@
+"""Symmetries of an exact cover problem and the groups they generate.
+
+An *automorphism* of a problem is a pair of permutations, one of its options and one of
+its items, that maps the problem onto itself: option ``o`` goes to an option whose items
+are the images of ``o``'s items, primary items go to primary items with the same
+multiplicity and secondary items to secondary items, and the colors on each secondary
+item are renamed consistently (one color of ``x`` always becomes the same color of the
+image of ``x``, and an item without color stays without). Such a pair maps solutions to
+solutions, so a group of them acts on the solutions, and "how many essentially different
+solutions" is the number of orbits.
+
+:class:`Group` holds such a group by its generators, checks each one (a permutation that
+is not an automorphism is a :class:`~excover.SymmetryError` naming the option or item at
+fault), and knows its exact order and its elements through a stabilizer chain
+(:mod:`excover.symmetry.chain`) over the options and items together. A generator may be
+given by its action on the options alone (the items follow) or on the items alone (the
+options follow), whichever is easier to write.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from functools import cached_property
+from typing import TYPE_CHECKING, NamedTuple, SupportsIndex
+
+import numpy as np
+
+from excover.errors import SymmetryError
+from excover.symmetry.chain import Perm, StabilizerChain, is_identity
+
+if TYPE_CHECKING:
+    from excover.problem import ExactCover
+
+__all__ = ["Automorphism", "Generator", "Group"]
+
+
+class Automorphism(NamedTuple):
+    """An automorphism of a problem: ``options[k]`` is the image of option ``k`` and
+    ``items[i]`` the image of item ``i`` (positions, primary items first)."""
+
+    options: Perm
+    items: Perm
+
+    def apply(self, solution: Iterable[SupportsIndex]) -> list[int]:
+        """The image of a solution (option indices), sorted."""
+        return sorted(int(self.options[int(k)]) for k in solution)
+
+
+#: A generator as a user may give it: an option permutation (a sequence of option
+#: indices, one per option), an item mapping (item names or positions to item names or
+#: positions; items left out are fixed), or an :class:`Automorphism`.
+Generator = Automorphism | Sequence[SupportsIndex] | Mapping[str | int, str | int]
+
+
+class _Structure:
+    """A problem's incidence structure as flat arrays, for checking automorphisms."""
+
+    def __init__(self, problem: ExactCover) -> None:
+        data = problem.engine_input()
+        self.problem = problem
+        self.n_options = len(data.option_start) - 1
+        self.n_items = data.n_primary + data.n_secondary
+        self.starts = np.frombuffer(data.option_start, dtype=np.intc).astype(np.int64)
+        self.lengths = np.diff(self.starts)
+        self.owner = np.repeat(np.arange(self.n_options, dtype=np.int64), self.lengths)
+        items = np.frombuffer(data.node_item, dtype=np.intc).astype(np.int64)
+        colors = np.frombuffer(data.node_color, dtype=np.intc).astype(np.int64)
+        # Each option's nodes sorted by item, so that two options compare node by node.
+        order = np.lexsort((items, self.owner))
+        self.items = items[order]
+        self.colors = colors[order]
+        kinds = [("primary", lo, hi) for lo, hi in zip(data.lo, data.hi, strict=True)]
+        kinds += [("secondary", 0, 1)] * data.n_secondary
+        names = {kind: number for number, kind in enumerate(dict.fromkeys(kinds))}
+        #: A number per item for its kind and multiplicity, which automorphisms keep.
+        self.kind = np.array([names[kind] for kind in kinds], dtype=np.int64)
+
+    def nodes_of(self, options: Perm) -> Perm:
+        """The positions (in the sorted node arrays) of the nodes of ``options``, option
+        after option."""
+        lengths = self.lengths[options]
+        firsts = np.repeat(self.starts[options] - np.cumsum(lengths) + lengths, lengths)
+        return firsts + np.arange(int(lengths.sum()), dtype=np.int64)
+
+    def fault(self, g: Automorphism) -> str | None:
+        """Why ``g`` is not an automorphism, or None when it is one."""
+        problem = self.problem
+        for what, perm, size in (
+            ("option", g.options, self.n_options),
+            ("item", g.items, self.n_items),
+        ):
+            if perm.shape != (size,):
+                return f"it has {len(perm)} {what} images for {size} {what}s"
+            if size and (perm.min() < 0 or perm.max() >= size):
+                bad = int(np.flatnonzero((perm < 0) | (perm >= size))[0])
+                return f"{what} {bad} has no {what} {int(perm[bad])} to go to"
+            if len(np.unique(perm)) != size:
+                values, counts = np.unique(perm, return_counts=True)
+                twice = int(values[counts > 1][0])
+                return f"two {what}s go to {what} {twice}"
+        moved_kind = np.flatnonzero(self.kind[g.items] != self.kind)
+        if len(moved_kind):
+            item = int(moved_kind[0])
+            return (
+                f"item {problem.items[item]!r} goes to {problem.items[int(g.items[item])]!r}, "
+                "which is of another kind or multiplicity"
+            )
+        lengths_moved = np.flatnonzero(self.lengths[g.options] != self.lengths)
+        if len(lengths_moved):
+            return self._option_fault(g, int(lengths_moved[0]))
+        # Each option's nodes in the order of their images' items, beside the nodes of the
+        # option it goes to: the items must match node by node.
+        order = np.lexsort((g.items[self.items], self.owner))
+        sources = self.items[order]
+        target = self.nodes_of(g.options)
+        wrong = np.flatnonzero(g.items[sources] != self.items[target])
+        if len(wrong):
+            return self._option_fault(g, int(self.owner[wrong[0]]))
+        return self._color_fault(sources, self.colors[order], self.colors[target], g)
+
+    def _option_fault(self, g: Automorphism, option: int) -> str:
+        problem = self.problem
+        image = int(g.options[option])
+        mapped = sorted(problem.items[int(g.items[i])] for i in self._items_of(option))
+        return (
+            f"option {option} ({' '.join(problem.option_items(option))}) goes to option "
+            f"{image} ({' '.join(problem.option_items(image))}), not to the items "
+            f"{' '.join(mapped)}"
+        )
+
+    def _items_of(self, option: int) -> list[int]:
+        return [int(i) for i in self.items[self.starts[option] : self.starts[option + 1]]]
+
+    def _color_fault(
+        self, items: Perm, colors: Perm, image_colors: Perm, g: Automorphism
+    ) -> str | None:
+        """Why colors are not renamed consistently item by item, or None: node ``k`` has
+        item ``items[k]`` and color ``colors[k]``, and its image has ``image_colors[k]``."""
+        if not colors.any() and not image_colors.any():
+            return None
+        pairs: dict[tuple[int, int], int] = {}
+        backwards: dict[tuple[int, int], tuple[int, int]] = {}
+        for source_item, color, image_color in zip(
+            items.tolist(), colors.tolist(), image_colors.tolist(), strict=True
+        ):
+            target = (int(g.items[source_item]), image_color)
+            if (color == 0) != (image_color == 0):
+                return f"a color of item {self.problem.items[source_item]!r} is not kept"
+            if color == 0:
+                continue
+            known = pairs.setdefault((source_item, color), image_color)
+            back = backwards.setdefault(target, (source_item, color))
+            if known != image_color or back != (source_item, color):
+                return (
+                    f"the colors of item {self.problem.items[source_item]!r} are not renamed "
+                    "consistently"
+                )
+        return None
+
+
+class Group:
+    """A group of automorphisms of ``problem`` given by ``generators`` (see
+    :data:`Generator` for the ways to write one; each is checked).
+
+    ``order`` is its number of elements (an exact int), :meth:`elements` lists them,
+    :meth:`item_orbits` and :meth:`option_orbits` give the orbits, and the group acts on
+    solutions through :meth:`Automorphism.apply`. ``ExactCover.symmetries()`` gives the
+    whole automorphism group of a problem.
+    """
+
+    def __init__(self, problem: ExactCover, generators: Iterable[Generator] = ()) -> None:
+        self.problem = problem
+        structure = _Structure(problem)
+        self._structure = structure
+        kept: list[Automorphism] = []
+        for number, generator in enumerate(generators):
+            g = self._as_automorphism(generator, number)
+            why = structure.fault(g)
+            if why is not None:
+                raise SymmetryError(f"generator {number} is not a symmetry of the problem: {why}")
+            if not (is_identity(g.options) and is_identity(g.items)):
+                kept.append(g)
+        #: The generators, identities left out.
+        self.generators: tuple[Automorphism, ...] = tuple(kept)
+
+    # ----- reading generators -----
+
+    def _as_automorphism(self, generator: Generator, number: int) -> Automorphism:
+        structure = self._structure
+        if isinstance(generator, Automorphism):
+            return Automorphism(
+                np.asarray(generator.options, dtype=np.int64),
+                np.asarray(generator.items, dtype=np.int64),
+            )
+        if isinstance(generator, Mapping):
+            items = self._item_mapping(generator, number)
+            return Automorphism(self._options_following(items, number), items)
+        if isinstance(generator, str | bytes) or not isinstance(generator, Sequence):
+            raise SymmetryError(
+                f"generator {number} must be a sequence of option indices, a mapping of "
+                f"items or an Automorphism, not {type(generator).__name__}"
+            )
+        try:
+            options = np.array([int(k) for k in generator], dtype=np.int64)
+        except TypeError:
+            raise SymmetryError(
+                f"generator {number} holds something that is not an option index"
+            ) from None
+        if len(options) != structure.n_options:
+            raise SymmetryError(
+                f"generator {number} has {len(options)} option images for "
+                f"{structure.n_options} options"
+            )
+        return Automorphism(options, self._items_following(options, number))
+
+    def _item_mapping(self, mapping: Mapping[str | int, str | int], number: int) -> Perm:
+        items = np.arange(self._structure.n_items, dtype=np.int64)
+        for source, target in mapping.items():
+            items[self._item(source, number)] = self._item(target, number)
+        return items
+
+    def _item(self, ref: object, number: int) -> int:
+        problem = self.problem
+        if isinstance(ref, str):
+            try:
+                return problem.items.index(ref)
+            except ValueError:
+                raise SymmetryError(f"generator {number} names an unknown item {ref!r}") from None
+        if isinstance(ref, int) and not isinstance(ref, bool) and 0 <= ref < problem.n_items:
+            return ref
+        raise SymmetryError(f"generator {number}: {ref!r} is not an item of the problem")
+
+    def _options_following(self, items: Perm, number: int) -> Perm:
+        """The option permutation induced by an item permutation (colors kept)."""
+        structure = self._structure
+        by_key: dict[tuple[tuple[int, int], ...], list[int]] = {}
+        keys = []
+        for option in range(structure.n_options):
+            nodes = slice(structure.starts[option], structure.starts[option + 1])
+            key = tuple(
+                sorted(
+                    zip(
+                        structure.items[nodes].tolist(),
+                        structure.colors[nodes].tolist(),
+                        strict=True,
+                    )
+                )
+            )
+            by_key.setdefault(key, []).append(option)
+            keys.append(key)
+        used: dict[tuple[tuple[int, int], ...], int] = {}
+        options = np.empty(structure.n_options, dtype=np.int64)
+        for option, key in enumerate(keys):
+            image = tuple(sorted((int(items[item]), color) for item, color in key))
+            targets = by_key.get(image, [])
+            rank = used.get(image, 0)
+            if rank >= len(targets):
+                names = " ".join(self.problem.option_items(option))
+                raise SymmetryError(
+                    f"generator {number} is not a symmetry of the problem: option {option} "
+                    f"({names}) has no option to go to"
+                )
+            options[option] = targets[rank]
+            used[image] = rank + 1
+        return options
+
+    def _items_following(self, options: Perm, number: int) -> Perm:
+        """The item permutation induced by an option permutation: each item goes to the
+        item whose options are the images of its own (twins matched in order)."""
+        structure = self._structure
+        if len(options) and (options.min() < 0 or options.max() >= structure.n_options):
+            bad = int(np.flatnonzero((options < 0) | (options >= structure.n_options))[0])
+            raise SymmetryError(
+                f"generator {number}: option {bad} goes to {int(options[bad])}, which is "
+                "not an option"
+            )
+        holders: list[list[int]] = [[] for _ in range(structure.n_items)]
+        for option, item in zip(structure.owner.tolist(), structure.items.tolist(), strict=True):
+            holders[item].append(option)
+        by_key: dict[tuple[int, tuple[int, ...]], list[int]] = {}
+        for item, held in enumerate(holders):
+            by_key.setdefault((int(structure.kind[item]), tuple(held)), []).append(item)
+        used: dict[tuple[int, tuple[int, ...]], int] = {}
+        items = np.empty(structure.n_items, dtype=np.int64)
+        for item, held in enumerate(holders):
+            image = (int(structure.kind[item]), tuple(sorted(int(options[k]) for k in held)))
+            targets = by_key.get(image, [])
+            rank = used.get(image, 0)
+            if rank >= len(targets):
+                raise SymmetryError(
+                    f"generator {number} is not a symmetry of the problem: the options of item "
+                    f"{self.problem.items[item]!r} go to options that no one item of the same "
+                    "kind holds"
+                )
+            items[item] = targets[rank]
+            used[image] = rank + 1
+        return items
+
+    # ----- the group -----
+
+    @cached_property
+    def chain(self) -> StabilizerChain:
+        """The stabilizer chain of the group over options and items together (options
+        ``0..n_options-1``, then items)."""
+        n = self._structure.n_options
+        combined = [np.concatenate([g.options, g.items + n]) for g in self.generators]
+        return StabilizerChain(n + self._structure.n_items, combined)
+
+    @property
+    def order(self) -> int:
+        """The number of automorphisms in the group (an exact int)."""
+        return self.chain.order
+
+    @cached_property
+    def option_chain(self) -> StabilizerChain:
+        """The stabilizer chain of the group's action on the options alone: the group
+        that acts on solutions (automorphisms that only swap items with the same options
+        act there as the identity)."""
+        return StabilizerChain(self._structure.n_options, [g.options for g in self.generators])
+
+    @property
+    def option_order(self) -> int:
+        """The number of distinct permutations of the options in the group."""
+        return self.option_chain.order
+
+    def option_elements(self) -> Iterator[Perm]:
+        """Every distinct permutation of the options in the group, the identity first."""
+        return self.option_chain.elements()
+
+    def __len__(self) -> int:
+        return self.order
+
+    @property
+    def is_trivial(self) -> bool:
+        """Whether the group holds the identity alone."""
+        return not self.generators
+
+    def moves_options(self) -> bool:
+        """Whether some element moves some option (else the group fixes every solution)."""
+        return any(not is_identity(g.options) for g in self.generators)
+
+    def elements(self) -> Iterator[Automorphism]:
+        """Every element of the group, each once, the identity first."""
+        n = self._structure.n_options
+        for g in self.chain.elements():
+            yield Automorphism(g[:n], g[n:] - n)
+
+    def item_orbits(self) -> list[list[str]]:
+        """The orbits of the items (names), each in input order, ordered by first item."""
+        return [[self.problem.items[i] for i in orbit] for orbit in self.item_orbit_numbers()]
+
+    def item_orbit_numbers(self) -> list[list[int]]:
+        """The orbits of the items as item positions."""
+        return _orbits(self._structure.n_items, [g.items for g in self.generators])
+
+    def option_orbits(self) -> list[list[int]]:
+        """The orbits of the options, each in input order, ordered by first option."""
+        return _orbits(self._structure.n_options, [g.options for g in self.generators])
+
+    def __repr__(self) -> str:
+        return f"<Group of order {self.order} with {len(self.generators)} generators>"
+
+
+def _orbits(n: int, generators: Sequence[Perm]) -> list[list[int]]:
+    """The orbits of ``0..n-1`` under the permutations, by union-find."""
+    parent = np.arange(n, dtype=np.int64)
+
+    def root(x: int) -> int:
+        while parent[x] != x:
+            parent[x] = parent[parent[x]]
+            x = int(parent[x])
+        return x
+
+    for g in generators:
+        for x in np.flatnonzero(g != np.arange(n)).tolist():
+            a, b = root(x), root(int(g[x]))
+            if a != b:
+                parent[max(a, b)] = min(a, b)
+    found: dict[int, list[int]] = {}
+    for x in range(n):
+        found.setdefault(root(x), []).append(x)
+    return list(found.values())
