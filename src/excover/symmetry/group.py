@@ -158,6 +158,10 @@ class _Structure:
         return None
 
 
+#: What tells an item apart: its kind, its uncolored options, its options by color.
+_ItemKey = tuple[int, frozenset[int], frozenset[frozenset[int]]]
+
+
 class Group:
     """A group of automorphisms of ``problem`` given by ``generators`` (see
     :data:`Generator` for the ways to write one; each is checked).
@@ -172,6 +176,7 @@ class Group:
         self.problem = problem
         structure = _Structure(problem)
         self._structure = structure
+        self.generators: tuple[Automorphism, ...] = ()
         kept: list[Automorphism] = []
         for number, generator in enumerate(generators):
             g = self._as_automorphism(generator, number)
@@ -181,7 +186,7 @@ class Group:
             if not (is_identity(g.options) and is_identity(g.items)):
                 kept.append(g)
         #: The generators, identities left out.
-        self.generators: tuple[Automorphism, ...] = tuple(kept)
+        self.generators = tuple(kept)
 
     # ----- reading generators -----
 
@@ -217,6 +222,14 @@ class Group:
         items = np.arange(self._structure.n_items, dtype=np.int64)
         for source, target in mapping.items():
             items[self._item(source, number)] = self._item(target, number)
+        values, counts = np.unique(items, return_counts=True)
+        if (counts > 1).any():
+            twice = int(values[counts > 1][0])
+            sources = [self.problem.items[i] for i in np.flatnonzero(items == twice)]
+            raise SymmetryError(
+                f"generator {number} sends both {sources[0]!r} and {sources[1]!r} to "
+                f"{self.problem.items[twice]!r}"
+            )
         return items
 
     def _item(self, ref: object, number: int) -> int:
@@ -274,16 +287,35 @@ class Group:
                 f"generator {number}: option {bad} goes to {int(options[bad])}, which is "
                 "not an option"
             )
-        holders: list[list[int]] = [[] for _ in range(structure.n_items)]
-        for option, item in zip(structure.owner.tolist(), structure.items.tolist(), strict=True):
-            holders[item].append(option)
-        by_key: dict[tuple[int, tuple[int, ...]], list[int]] = {}
-        for item, held in enumerate(holders):
-            by_key.setdefault((int(structure.kind[item]), tuple(held)), []).append(item)
-        used: dict[tuple[int, tuple[int, ...]], int] = {}
+        # An item is known by its kind, its options without color, and its options
+        # grouped by color (colors may be renamed, so the groups carry no names).
+        plain: list[list[int]] = [[] for _ in range(structure.n_items)]
+        shades: list[dict[int, list[int]]] = [{} for _ in range(structure.n_items)]
+        for option, item, color in zip(
+            structure.owner.tolist(),
+            structure.items.tolist(),
+            structure.colors.tolist(),
+            strict=True,
+        ):
+            if color:
+                shades[item].setdefault(color, []).append(option)
+            else:
+                plain[item].append(option)
+
+        def key(item: int, image: Perm | None) -> _ItemKey:
+            def moved(options: list[int]) -> frozenset[int]:
+                return frozenset(options if image is None else image[options].tolist())
+
+            groups = frozenset(moved(group) for group in shades[item].values())
+            return int(structure.kind[item]), moved(plain[item]), groups
+
+        by_key: dict[_ItemKey, list[int]] = {}
+        for item in range(structure.n_items):
+            by_key.setdefault(key(item, None), []).append(item)
+        used: dict[_ItemKey, int] = {}
         items = np.empty(structure.n_items, dtype=np.int64)
-        for item, held in enumerate(holders):
-            image = (int(structure.kind[item]), tuple(sorted(int(options[k]) for k in held)))
+        for item in range(structure.n_items):
+            image = key(item, options)
             targets = by_key.get(image, [])
             rank = used.get(image, 0)
             if rank >= len(targets):

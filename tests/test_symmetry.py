@@ -1,0 +1,426 @@
+"""Symmetry: automorphism groups, counts up to symmetry and symmetry-broken search.
+
+Small random problems made symmetric on purpose are checked against brute force: the
+automorphism group's order against a search over every item permutation, the orbits of
+solutions against every solution and its images. Known figures from the literature check
+the large cases: OEIS A002562 (queens up to the square's symmetries), the pentomino
+rectangles (2,339 and 1,010 classes), Scott's problem (65), Langford pairings up to
+reversal (A014552) and the 4x4 sudoku grids (288; 5 and 2 classes).
+"""
+
+from __future__ import annotations
+
+import builtins
+import itertools
+import math
+from collections import Counter
+from typing import Any
+
+import numpy as np
+import pytest
+from builders import KNUTH_DATA, langford
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from excover import ExactCover, SymmetryError, UsageError
+from excover.dlx import Search
+from excover.puzzles.queens import queens
+from excover.puzzles.sudoku import Board
+from excover.symmetry import Automorphism, BrokenSearch, Group, burnside
+from excover.symmetry.chain import StabilizerChain
+
+Option = tuple[tuple[int, str | None], ...]
+
+
+# ----- symmetric random problems and their brute-force oracle -----
+
+
+@st.composite
+def symmetric_problems(draw: st.DrawFn, colors: bool = False) -> tuple[Any, ...]:
+    """A small problem closed under an item permutation ``sigma`` that keeps kinds and
+    multiplicities: (primary count, secondary count, options, bounds, sigma)."""
+    n_primary = draw(st.integers(1, 4))
+    n_secondary = draw(st.integers(0, 2))
+    bounds = [
+        draw(st.sampled_from([(1, 1), (1, 1), (0, 1), (1, 2), (0, 2)])) for _ in range(n_primary)
+    ]
+    # sigma: a permutation of the primary items within classes of equal bounds, and of
+    # the secondary items.
+    sigma = list(range(n_primary + n_secondary))
+    for bound in set(bounds):
+        members = [i for i in range(n_primary) if bounds[i] == bound]
+        shuffled = draw(st.permutations(members))
+        for source, target in zip(members, shuffled, strict=True):
+            sigma[source] = target
+    secondary = list(range(n_primary, n_primary + n_secondary))
+    for source, target in zip(secondary, draw(st.permutations(secondary)), strict=True):
+        sigma[source] = target
+    shades = [None, "red", "blue"] if colors and n_secondary else [None]
+    base: set[Option] = set()
+    for _ in range(draw(st.integers(1, 4))):
+        items = draw(st.sets(st.integers(0, n_primary - 1), min_size=1))
+        if n_secondary:
+            items |= draw(st.sets(st.integers(n_primary, n_primary + n_secondary - 1)))
+        base.add(
+            tuple(
+                sorted((i, None if i < n_primary else draw(st.sampled_from(shades))) for i in items)
+            )
+        )
+    options: set[Option] = set()
+    for option in base:
+        current = option
+        while current not in options:
+            options.add(current)
+            current = tuple(sorted((sigma[i], c) for i, c in current))
+    ordered = sorted(options, key=lambda o: [(i, c or "") for i, c in o])
+    ordered = draw(st.permutations(ordered))
+    if draw(st.booleans()):  # duplicate options: symmetries that move no item
+        current = ordered[0]
+        while True:
+            ordered.append(current)
+            current = tuple(sorted((sigma[i], c) for i, c in current))
+            if current == ordered[0]:
+                break
+    return n_primary, n_secondary, tuple(ordered), tuple(bounds), tuple(sigma)
+
+
+def build(n_primary: int, n_secondary: int, options: Any, bounds: Any) -> ExactCover:
+    problem = ExactCover(primary=n_primary, secondary=n_secondary)
+    for item, (lo, hi) in enumerate(bounds):
+        if (lo, hi) != (1, 1):
+            problem.set_multiplicity(item, lo, hi)
+    for option in options:
+        problem.add_option([i if c is None else f"{i}:{c}" for i, c in option])
+    return problem
+
+
+def all_solutions(problem: ExactCover) -> set[tuple[int, ...]]:
+    """Every solution, by checking every subset of the options."""
+    n = problem.n_options
+    return {
+        subset
+        for size in range(n + 1)
+        for subset in itertools.combinations(range(n), size)
+        if problem.is_solution(subset)
+    }
+
+
+def option_map(options: Any, sigma: Any) -> list[int]:
+    """The option permutation that ``sigma`` induces (equal options matched in order)."""
+    where: dict[Any, list[int]] = {}
+    for k, option in enumerate(options):
+        where.setdefault(option, []).append(k)
+    used: Counter[Any] = Counter()
+    result = []
+    for option in options:
+        image = tuple(sorted((sigma[i], c) for i, c in option))
+        result.append(where[image][used[image]])
+        used[image] += 1
+    return result
+
+
+def brute_orbits(solutions: set[tuple[int, ...]], maps: list[list[int]]) -> int:
+    """The number of orbits of the solutions under the option maps."""
+    return len(set(orbit_roots(solutions, maps).values()))
+
+
+def orbit_roots(
+    solutions: set[tuple[int, ...]], maps: list[list[int]]
+) -> dict[tuple[int, ...], tuple[int, ...]]:
+    """One member of its orbit for each solution (the same for the whole orbit)."""
+    parent = {s: s for s in solutions}
+
+    def root(s: tuple[int, ...]) -> tuple[int, ...]:
+        while parent[s] != s:
+            s = parent[s]
+        return s
+
+    for s in solutions:
+        for g in maps:
+            image = tuple(sorted(g[k] for k in s))
+            parent[root(image)] = root(s)
+    return {s: root(s) for s in solutions}
+
+
+def brute_order(n_primary: int, n_secondary: int, options: Any, bounds: Any) -> int:
+    """The order of the automorphism group of an uncolored problem: the item
+    permutations that keep kinds, bounds and the multiset of options, each times the ways
+    to permute equal options."""
+    kinds = list(bounds) + [None] * n_secondary
+    count = 0
+    multiset = Counter(options)
+    for sigma in itertools.permutations(range(n_primary + n_secondary)):
+        if any(kinds[sigma[i]] != kinds[i] for i in range(len(sigma))):
+            continue
+        images = Counter(tuple(sorted((sigma[i], c) for i, c in o)) for o in options)
+        count += images == multiset
+    return count * math.prod(math.factorial(m) for m in multiset.values())
+
+
+def duplicate_swaps(options: Any) -> list[list[int]]:
+    """Transpositions of equal options."""
+    swaps = []
+    for a, b in itertools.combinations(range(len(options)), 2):
+        if options[a] == options[b]:
+            swap = list(range(len(options)))
+            swap[a], swap[b] = b, a
+            swaps.append(swap)
+    return swaps
+
+
+@settings(max_examples=150, deadline=None)
+@given(symmetric_problems())
+def test_automorphism_group_and_orbits_match_brute_force(drawn: Any) -> None:
+    n_primary, n_secondary, options, bounds, sigma = drawn
+    problem = build(n_primary, n_secondary, options, bounds)
+    group = problem.symmetries()
+    assert group.order == brute_order(n_primary, n_secondary, options, bounds)
+    solutions = all_solutions(problem)
+    for g in group.generators:  # each generator maps solutions to solutions
+        assert {tuple(g.apply(s)) for s in solutions} == solutions
+    maps = [g.options.tolist() for g in group.generators]
+    orbits = brute_orbits(solutions, maps)
+    assert problem.count(up_to_symmetry=True) == orbits
+    assert burnside(problem, group) == orbits
+    assert problem.count(symmetry=True) == len(solutions)
+    listed = [tuple(s) for s in problem.solutions(symmetry=True)]
+    assert sorted(listed) == sorted(solutions)
+    representatives = [tuple(s) for s in problem.solutions(up_to_symmetry=True)]
+    roots = orbit_roots(solutions, maps)
+    assert len({roots[s] for s in representatives}) == len(representatives) == orbits
+
+
+@settings(max_examples=150, deadline=None)
+@given(symmetric_problems(colors=True))
+def test_a_given_group_counts_orbits_as_brute_force(drawn: Any) -> None:
+    n_primary, n_secondary, options, bounds, sigma = drawn
+    problem = build(n_primary, n_secondary, options, bounds)
+    generators = [option_map(options, sigma), *duplicate_swaps(options)]
+    group = Group(problem, generators)
+    solutions = all_solutions(problem)
+    orbits = brute_orbits(solutions, generators)
+    assert problem.count(up_to_symmetry=True, symmetry=group) == orbits
+    assert burnside(problem, group) == orbits
+    assert problem.count(symmetry=group) == len(solutions)
+    representatives = [tuple(s) for s in problem.solutions(up_to_symmetry=True, symmetry=group)]
+    roots = orbit_roots(solutions, generators)
+    assert len({roots[s] for s in representatives}) == len(representatives) == orbits
+    # The item mapping says the same as the option permutation it induces.
+    items = {str(i): str(sigma[i]) for i in range(n_primary + n_secondary)}
+    by_items = Group(problem, [items, *duplicate_swaps(options)])
+    assert problem.count(up_to_symmetry=True, symmetry=by_items) == orbits
+    # The automorphism group contains the given one, so it has at most as many orbits.
+    assert problem.count(up_to_symmetry=True) <= orbits
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(1, 7), st.lists(st.permutations(list(range(7))), min_size=1, max_size=3))
+def test_stabilizer_chain_lists_the_group_generated(n: int, perms: list[list[int]]) -> None:
+    """The chain's elements are the closure of the generators, each once."""
+    generators = [
+        np.array(
+            [p[i] for i in range(n)] if sorted(p[:n]) == list(range(n)) else list(range(n)),
+            dtype=np.int64,
+        )
+        for p in perms
+    ]
+    closure = {tuple(range(n))}
+    frontier = [tuple(range(n))]
+    while frontier:
+        current = frontier.pop()
+        for g in generators:
+            image = tuple(int(g[x]) for x in current)
+            if image not in closure:
+                closure.add(image)
+                frontier.append(image)
+    chain = StabilizerChain(n, generators)
+    elements = [tuple(int(x) for x in g) for g in chain.elements()]
+    assert chain.order == len(closure) == len(elements)
+    assert set(elements) == closure
+    assert elements[0] == tuple(range(n))
+
+
+# ----- known figures -----
+
+#: OEIS A002562: n-queens solutions up to the symmetries of the square, n = 1..14.
+A002562 = [1, 0, 0, 1, 2, 1, 6, 12, 46, 92, 341, 1787, 9233, 45752]
+
+
+@pytest.mark.parametrize("n", range(1, 15))
+def test_queens_up_to_symmetry_is_a002562(n: int) -> None:
+    problem = queens(n)
+    assert problem.count(up_to_symmetry=True) == A002562[n - 1]
+
+
+def test_queens_group_is_the_square_group() -> None:
+    for n in range(4, 15):
+        assert queens(n).symmetries().option_order == 8
+
+
+@pytest.mark.parametrize(
+    ("name", "classes", "total", "order"),
+    [("pento6x10", 2339, 9356, 4), ("pento5x12", 1010, 4040, 4), ("scott", 65, 520, 8)],
+)
+def test_pentomino_classes(name: str, classes: int, total: int, order: int) -> None:
+    problem = ExactCover.read(KNUTH_DATA / f"{name}.dlx")
+    group = problem.symmetries()
+    assert group.order == order
+    search = BrokenSearch(problem, group)
+    assert search.count_orbits() == classes
+    assert search.count() == total
+
+
+#: OEIS A014552: Langford pairings of 1..n up to reversal.
+A014552 = {7: 26, 8: 150, 11: 17792, 12: 108144}
+
+
+@pytest.mark.parametrize("n", sorted(A014552))
+def test_langford_up_to_reversal(n: int) -> None:
+    problem = langford(n)
+    assert problem.symmetries().order == 2
+    assert problem.count(up_to_symmetry=True) == A014552[n]
+
+
+def _sudoku_generator(cell_map: Any, digit_map: Any = None) -> list[int]:
+    """The option permutation of the 4x4 sudoku cover (option ``cell * 4 + d``) for a map
+    of the cells and a relabelling of the digits."""
+    perm = []
+    for cell in range(16):
+        row, column = divmod(cell, 4)
+        to_row, to_column = cell_map(row, column)
+        for d in range(4):
+            perm.append((to_row * 4 + to_column) * 4 + (digit_map(d) if digit_map else d))
+    return perm
+
+
+RELABEL = [
+    _sudoku_generator(lambda r, c: (r, c), lambda d: (d + 1) % 4),
+    _sudoku_generator(lambda r, c: (r, c), lambda d: [1, 0, 2, 3][d]),
+]
+SQUARE = [
+    _sudoku_generator(lambda r, c: (c, 3 - r)),
+    _sudoku_generator(lambda r, c: (r, 3 - c)),
+]
+SUDOKU = [
+    _sudoku_generator(lambda r, c: ([1, 0, 2, 3][r], c)),
+    _sudoku_generator(lambda r, c: ([2, 3, 0, 1][r], c)),
+    _sudoku_generator(lambda r, c: (c, r)),
+]
+
+
+def test_shidoku_grids() -> None:
+    problem = Board((2, 2)).cover()
+    assert problem.count() == 288
+    square = Group(problem, RELABEL + SQUARE)
+    assert square.order == 24 * 8
+    assert problem.count(up_to_symmetry=True, symmetry=square) == 5
+    assert burnside(problem, square) == 5
+    every = Group(problem, RELABEL + SUDOKU)
+    assert every.order == 24 * 128
+    assert problem.count(up_to_symmetry=True, symmetry=every) == 2
+    assert problem.count(symmetry=every) == 288
+    # The automorphism group of the cover is that whole group.
+    assert problem.symmetries().order == 24 * 128
+    assert problem.count(up_to_symmetry=True) == 2
+
+
+def test_symmetry_broken_search_searches_fewer_nodes() -> None:
+    """The search behind a symmetry-broken count is smaller than the plain one (the
+    benchmark measures the time)."""
+    problem = queens(10)
+    search = BrokenSearch(problem, problem.symmetries())
+    assert search.orbits is not None
+    assert len(search.orbits) * 4 < sum(orbit.size for orbit in search.orbits)
+
+
+def test_branch_first_is_followed_and_keeps_the_count() -> None:
+    problem = queens(8)
+    plain = Search(problem)
+    first = Search(problem, branch_first="r0")
+    assert plain.count() == first.count() == 92
+    assert first.stats.nodes != plain.stats.nodes
+    top = Search(problem, branch_first="c7", max_solutions=1)
+    solution = top.first()
+    assert solution is not None and problem.option_items(solution[0])[:2] == ["r0", "c7"]
+    with pytest.raises(Exception, match="secondary item 'a3' cannot be branched on first"):
+        Search(problem, branch_first="a3")
+
+
+# ----- errors -----
+
+
+def test_generators_that_are_not_symmetries_are_refused() -> None:
+    problem = queens(4)
+    with pytest.raises(SymmetryError, match="generator 0 has 3 option images for 16 options"):
+        Group(problem, [[0, 1, 2]])
+    swap = list(range(16))
+    swap[0], swap[1] = 1, 0
+    with pytest.raises(SymmetryError, match="generator 0 is not a symmetry"):
+        Group(problem, [swap])
+    with pytest.raises(SymmetryError, match="unknown item 'z9'"):
+        Group(problem, [{"r0": "z9"}])
+    with pytest.raises(SymmetryError, match=r"option \d+ \(.*\) has no option to go to"):
+        Group(problem, [{"r0": "c0", "c0": "r0", "r1": "r2", "r2": "r1"}])
+    swapped = np.array([1, 0, *range(2, 18)])
+    with pytest.raises(SymmetryError, match=r"option 2 \(r0 c2 .*\) goes to option 2"):
+        Group(problem, [Automorphism(np.arange(16), swapped)])
+    across = np.array([8, *range(1, 8), 0, *range(9, 18)])
+    with pytest.raises(SymmetryError, match="item 'r2' goes to 'a1', which is of another kind"):
+        Group(problem, [Automorphism(np.arange(16), across)])
+    with pytest.raises(SymmetryError, match="it has 22 item images for 18 items"):
+        Group(problem, [Automorphism(np.arange(16), np.arange(22))])
+    with pytest.raises(SymmetryError, match="generator 0 sends both 'r2' and 'r0' to 'r2'"):
+        Group(problem, [{"r0": "r2"}])
+    with pytest.raises(SymmetryError, match="must be a sequence"):
+        Group(problem, [3])  # type: ignore[list-item]
+
+
+def test_colors_must_be_renamed_consistently() -> None:
+    problem = ExactCover(primary=["a", "b"], secondary=["x"])
+    problem.add_option(["a", "x:red"])
+    problem.add_option(["b", "x:red"])
+    problem.add_option(["a", "x:blue"])
+    problem.add_option(["b", "x:blue"])
+    assert problem.symmetries().order == 4  # swap a and b, swap the two colors
+    assert Group(problem, [[1, 0, 3, 2]]).order == 2
+    with pytest.raises(SymmetryError, match="the options of item 'x' go to options that no"):
+        Group(problem, [[2, 1, 0, 3]])
+    recolored = Automorphism(np.array([2, 1, 0, 3]), np.arange(3))
+    with pytest.raises(SymmetryError, match="colors of item 'x' are not renamed consistently"):
+        Group(problem, [recolored])
+
+
+def test_symmetry_arguments_are_checked() -> None:
+    problem = queens(6)
+    with pytest.raises(UsageError, match="group of another problem"):
+        problem.count(up_to_symmetry=True, symmetry=queens(5).symmetries())
+    with pytest.raises(UsageError, match="max_solutions does not combine"):
+        problem.count(symmetry=True, max_solutions=3)
+    with pytest.raises(UsageError, match="parallel"):
+        problem.count(symmetry=True, workers=2)
+    with pytest.raises(UsageError, match="method 'sat' cannot"):
+        problem.count(up_to_symmetry=True, method="sat")
+    with pytest.raises(UsageError, match="symmetry must be True, a Group"):
+        problem.count(symmetry="yes")  # type: ignore[arg-type]
+
+
+def test_missing_igraph_is_a_clear_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    real_import = builtins.__import__
+
+    def without_igraph(name: str, *args: Any, **kwargs: Any) -> Any:
+        if name == "igraph":
+            raise ImportError(name)
+        return real_import(name, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", without_igraph)
+    with pytest.raises(UsageError, match=r"pip install 'excover\[symmetry\]'"):
+        queens(5).symmetries()
+
+
+def test_a_group_too_large_to_list_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    from excover.symmetry import fixed
+
+    monkeypatch.setattr(fixed, "MAX_ELEMENTS", 100)
+    problem = Board((2, 2)).cover()
+    with pytest.raises(SymmetryError, match="this one has 3,072; the limit is 100"):
+        burnside(problem, problem.symmetries())
