@@ -171,7 +171,7 @@ def duplicate_swaps(options: Any) -> list[list[int]]:
 @settings(max_examples=150, deadline=None)
 @given(symmetric_problems())
 def test_automorphism_group_and_orbits_match_brute_force(drawn: Any) -> None:
-    n_primary, n_secondary, options, bounds, sigma = drawn
+    n_primary, n_secondary, options, bounds, _ = drawn
     problem = build(n_primary, n_secondary, options, bounds)
     group = problem.symmetries()
     assert group.order == brute_order(n_primary, n_secondary, options, bounds)

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from functools import cached_property
-from typing import TYPE_CHECKING, NamedTuple, SupportsIndex
+from typing import TYPE_CHECKING, Any, NamedTuple, SupportsIndex
 
 import numpy as np
 
@@ -49,7 +49,13 @@ class Automorphism(NamedTuple):
 #: A generator as a user may give it: an option permutation (a sequence of option
 #: indices, one per option), an item mapping (item names or positions to item names or
 #: positions; items left out are fixed), or an :class:`Automorphism`.
-Generator = Automorphism | Sequence[SupportsIndex] | Mapping[str | int, str | int]
+Generator = (
+    Automorphism
+    | Sequence[SupportsIndex]
+    | Mapping[str, str]
+    | Mapping[int, int]
+    | Mapping[str | int, str | int]
+)
 
 
 class _Structure:
@@ -218,7 +224,7 @@ class Group:
             )
         return Automorphism(options, self._items_following(options, number))
 
-    def _item_mapping(self, mapping: Mapping[str | int, str | int], number: int) -> Perm:
+    def _item_mapping(self, mapping: Mapping[Any, Any], number: int) -> Perm:
         items = np.arange(self._structure.n_items, dtype=np.int64)
         for source, target in mapping.items():
             items[self._item(source, number)] = self._item(target, number)
