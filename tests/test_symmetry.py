@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import builtins
 import itertools
+import json
 import math
 from collections import Counter
 from typing import Any
@@ -424,3 +425,73 @@ def test_a_group_too_large_to_list_is_refused(monkeypatch: pytest.MonkeyPatch) -
     problem = Board((2, 2)).cover()
     with pytest.raises(SymmetryError, match="this one has 3,072; the limit is 100"):
         burnside(problem, problem.symmetries())
+
+
+# ----- the command line -----
+
+
+def _cli(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    from excover.cli import main
+
+    status = main(list(argv))
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def test_cli_counts_classes_and_breaks_symmetry(capsys: pytest.CaptureFixture[str]) -> None:
+    import json
+
+    import jsonschema
+
+    from excover.cli import common
+
+    queens10 = str(KNUTH_DATA / "queens10.dlx")
+    status, out, err = _cli(capsys, "count", queens10, "--up-to-symmetry")
+    assert (status, out) == (0, "92\n")
+    assert "a group of order 8" in err and "classes under a group of order 8" in err
+    status, out, err = _cli(capsys, "count", queens10, "--break-symmetry", "--stats")
+    assert (status, out) == (0, "724\n")
+    assert "symmetry-broken" in err
+    status, out, _ = _cli(capsys, "count", queens10, "--up-to-symmetry", "--json")
+    document = json.loads(out)
+    jsonschema.validate(document, common.schema())
+    assert document["count"] == 92 and document["complete"] is True
+
+
+def test_cli_lists_one_solution_per_class(capsys: pytest.CaptureFixture[str]) -> None:
+    queens8 = str(KNUTH_DATA / "queens8.dlx")
+    problem = ExactCover.read(KNUTH_DATA / "queens8.dlx")
+    status, out, _ = _cli(capsys, "solve", queens8, "--up-to-symmetry", "--json")
+    assert status == 0
+    solutions = [found["options"] for found in json.loads(out)["solutions"]]
+    assert len(solutions) == 12
+    group = problem.symmetries()
+    elements = list(group.option_elements())
+    classes = {min(tuple(sorted(int(g[k]) for k in s)) for g in elements) for s in solutions}
+    assert len(classes) == 12
+    assert all(problem.is_solution(s) for s in solutions)
+    status, out, _ = _cli(capsys, "solve", queens8, "--break-symmetry", "--limit", "3")
+    assert status == 0 and out.count("solution ") == 3
+
+
+@pytest.mark.parametrize(
+    ("flags", "message"),
+    [
+        (["--up-to-symmetry", "--workers", "2"], "--workers does not go with"),
+        (["--break-symmetry", "--method", "sat"], "--method sat does not go with"),
+        (["--up-to-symmetry", "--break-symmetry"], "two different questions"),
+        (["--up-to-symmetry", "--limit", "3"], "--limit does not go with"),
+    ],
+)
+def test_cli_refuses_what_does_not_combine(
+    capsys: pytest.CaptureFixture[str], flags: list[str], message: str
+) -> None:
+    status, out, err = _cli(capsys, "count", str(KNUTH_DATA / "queens8.dlx"), *flags)
+    assert status == 2 and out == "" and message in err
+
+
+def test_cli_timeout_stops_a_symmetric_count(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, err = _cli(
+        capsys, "count", str(KNUTH_DATA / "pento6x10.dlx"), "--up-to-symmetry", "--timeout", "0.05"
+    )
+    assert status == 1 and out == "" and "stopped by --timeout" in err

@@ -99,6 +99,28 @@ def _dlx_flags(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def _symmetry_flags(parser: argparse.ArgumentParser, listing: bool) -> None:
+    """``--up-to-symmetry`` and ``--break-symmetry`` (run by :mod:`excover.symmetry.cli`)."""
+    what = "print one solution per class" if listing else "count the classes of solutions"
+    parser.add_argument(
+        "--up-to-symmetry",
+        action="store_true",
+        help=f"{what} under the problem's symmetries (its automorphism group, found "
+        "automatically; needs excover[symmetry])",
+    )
+    every = "print every solution" if listing else "count every solution"
+    parser.add_argument(
+        "--break-symmetry",
+        action="store_true",
+        help=f"{every} by a symmetry-broken search: one branch per class at the top of the "
+        "tree, the rest by the symmetries",
+    )
+
+
+def _symmetric(args: argparse.Namespace) -> bool:
+    return bool(args.up_to_symmetry or args.break_symmetry)
+
+
 _ESTIMATE = f"""\
 Estimate the search of an exact cover problem before running it: the number of
 solutions, of search nodes and of updates of a dancing-links count, and its time, each
@@ -126,6 +148,7 @@ def add_problem_commands(commands: Any) -> None:
     add_method(count)
     add_limits(count, limit="stop counting at N solutions (the count is then a lower bound)")
     _dlx_flags(count)
+    _symmetry_flags(count, listing=False)
     add_json(count)
     add_task_options(count)  # --workers, --tasks, --checkpoint, --progress
     count.set_defaults(run=_count)
@@ -145,6 +168,7 @@ def add_problem_commands(commands: Any) -> None:
     )
     add_limits(solve, limit="stop after N solutions (default: print them all)")
     _dlx_flags(solve)
+    _symmetry_flags(solve, listing=True)
     add_json(solve)
     solve.set_defaults(run=_solve)
 
@@ -280,6 +304,10 @@ def _count(args: argparse.Namespace) -> int:
     from excover.parallel.cli import count_tasks, uses_tasks
 
     problem = read_problem(args.file)
+    if _symmetric(args):
+        from excover.symmetry import cli as symmetric
+
+        return print_outcome("count", symmetric.count(problem, args), args)
     if uses_tasks(args):
         common.refuse(args, "limit", "does not go with --workers, --tasks or --checkpoint")
         solving.check_method_flags(args, args.method, counting=True)
@@ -308,7 +336,12 @@ def _solve(args: argparse.Namespace) -> int:
         out.write(f"{gap}solution {found}:\n{problem.format_solution(solution)}\n")
         out.flush()  # the next solution may be a long search away
 
-    outcome = solving.solutions(problem, args, emit)
+    if _symmetric(args):
+        from excover.symmetry import cli as symmetric
+
+        outcome = symmetric.solutions(problem, args, emit)
+    else:
+        outcome = solving.solutions(problem, args, emit)
     if stream is not None:
         stream.close(
             outcome.method,

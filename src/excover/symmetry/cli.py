@@ -1,0 +1,116 @@
+"""Running the command line's symmetry flags, ``--up-to-symmetry`` and ``--break-symmetry``
+(declared with the other flags in :mod:`excover.cli.commands`).
+
+``excover count FILE --up-to-symmetry`` counts the classes of solutions under the
+problem's automorphism group and ``excover solve FILE --up-to-symmetry`` prints one
+solution per class; ``--break-symmetry`` counts (or lists) every solution through the
+symmetry-broken search. Both find the group first and say its order on stderr.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from excover.cli import common
+from excover.errors import LimitReached, UsageError
+
+if TYPE_CHECKING:
+    from excover.cli.solving import Outcome
+    from excover.problem import ExactCover, SearchOptions
+
+__all__ = ["check", "count", "solutions"]
+
+
+def check(args: argparse.Namespace) -> None:
+    """Refuse the flags that do not go with the symmetry flags."""
+    if args.up_to_symmetry and args.break_symmetry:
+        raise UsageError("--up-to-symmetry and --break-symmetry are two different questions")
+    for dest in ("workers", "tasks", "checkpoint", "heuristic", "seed", "solver", "amo"):
+        common.refuse(args, dest, "does not go with --up-to-symmetry or --break-symmetry")
+    if args.method not in ("auto", "dlx"):
+        raise UsageError(
+            f"--method {args.method} does not go with --up-to-symmetry or --break-symmetry: "
+            "the symmetric search runs dancing links"
+        )
+
+
+def _options(args: argparse.Namespace) -> SearchOptions:
+    options: SearchOptions = {}
+    if getattr(args, "timeout", None) is not None:
+        options["timeout"] = args.timeout
+    if getattr(args, "max_nodes", None) is not None:
+        options["max_nodes"] = args.max_nodes
+    return options
+
+
+def _group(problem: ExactCover) -> Any:
+    started = time.perf_counter()
+    group = problem.symmetries()
+    seconds = time.perf_counter() - started
+    print(
+        f"excover: symmetries: a group of order {group.order} "
+        f"({group.option_order} on the options), found in {seconds:.2f} s",
+        file=sys.stderr,
+    )
+    return group
+
+
+def _engine(args: argparse.Namespace, order: int) -> str:
+    kind = "classes" if args.up_to_symmetry else "symmetry-broken"
+    return f"dancing links, {kind} under a group of order {order}"
+
+
+def count(problem: ExactCover, args: argparse.Namespace) -> Outcome:
+    """The count asked for by the symmetry flags."""
+    from excover.cli.solving import Outcome
+
+    common.refuse(args, "limit", "does not go with --up-to-symmetry or --break-symmetry")
+    check(args)
+    group = _group(problem)
+    engine = _engine(args, group.option_order)
+    try:
+        number = problem.count(
+            method="dlx",
+            up_to_symmetry=args.up_to_symmetry,
+            symmetry=group,
+            **_options(args),
+        )
+    except LimitReached as stop:
+        return Outcome("dlx", engine, None, stop.reason)
+    except KeyboardInterrupt:
+        return Outcome("dlx", engine, None, "interrupt")
+    return Outcome("dlx", engine, number, None, {"solutions": number, "group_order": group.order})
+
+
+def solutions(
+    problem: ExactCover, args: argparse.Namespace, emit: Callable[[list[int]], None]
+) -> Outcome:
+    """The solutions asked for by the symmetry flags, each given to ``emit``."""
+    from excover.cli.solving import Outcome
+
+    check(args)
+    group = _group(problem)
+    engine = _engine(args, group.option_order)
+    found = 0
+    stopped_by = None
+    try:
+        for solution in problem.solutions(
+            method="dlx",
+            limit=args.limit,
+            up_to_symmetry=args.up_to_symmetry,
+            symmetry=group,
+            **_options(args),
+        ):
+            found += 1
+            emit(solution)
+    except LimitReached as stop:
+        stopped_by = stop.reason
+    except KeyboardInterrupt:
+        stopped_by = "interrupt"
+    if stopped_by is None and args.limit is not None and found >= args.limit:
+        stopped_by = "limit"
+    return Outcome("dlx", engine, found, stopped_by, {"solutions": found})
