@@ -495,3 +495,46 @@ def test_cli_timeout_stops_a_symmetric_count(capsys: pytest.CaptureFixture[str])
         capsys, "count", str(KNUTH_DATA / "pento6x10.dlx"), "--up-to-symmetry", "--timeout", "0.05"
     )
     assert status == 1 and out == "" and "stopped by --timeout" in err
+
+
+# ----- the tiling layer -----
+
+
+def _shipped_tilings() -> list[tuple[str, Any]]:
+    """Every tiling problem of the shipped examples (the programs run in full)."""
+    import io
+    from pathlib import Path
+
+    from excover.lang.interp import Interpreter
+    from excover.lang.parser import parse
+
+    found = []
+    for path in sorted((Path(__file__).parent.parent / "examples").glob("*.cmb")):
+        interpreter = Interpreter(io.StringIO(), io.StringIO())
+        interpreter.run(parse(path.read_text(), str(path)))
+        for name, problem in [*interpreter.problems.items(), *interpreter.problems3.items()]:
+            if problem.tiling is not None and problem.tiling.obstruction is None:
+                found.append((f"{path.name}:{name}", problem.tiling))
+    return found
+
+
+def test_board_groups_lie_in_the_automatic_group_of_every_shipped_board() -> None:
+    """On every shipped board the hand-written group's action on the options is a
+    subgroup of the automorphism group, and the two have the same order except where
+    tiles with equal placements can trade places (the camel's two equal pieces, the box's
+    labelled copies of each tetromino), where counting up to symmetry uses the larger."""
+    larger = []
+    tilings = _shipped_tilings()
+    assert len(tilings) >= 20
+    for name, tiling in tilings:
+        board = tiling.symmetry
+        automatic = tiling.problem.symmetries()
+        for option_map in board.option_maps:
+            assert option_map in automatic.option_chain, name
+        assert board.option_order <= automatic.option_order, name
+        if board.option_order < automatic.option_order:
+            larger.append(name)
+            assert tiling._larger_automatic_group("dlx", {}) is not None
+        else:
+            assert tiling._larger_automatic_group("dlx", {}) is None
+    assert larger == ["caml.cmb:caml", "tetrominoes.cmb:box"]

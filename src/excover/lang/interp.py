@@ -320,7 +320,7 @@ class Interpreter:
             return
         found = tiling.problem.solutions(method="sat", limit=None, solver=algo.solver)
         if up_to_symmetry:
-            found = tiling.symmetry.representatives(found)
+            found = tiling.representatives(found)
         for number, solution in enumerate(found):
             if limit is not None and number >= limit:
                 return

@@ -32,7 +32,7 @@ partial solutions (estimated by the product of the items' numbers of options).
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Unpack
 
@@ -320,7 +320,7 @@ class BrokenSearch:
         the solutions extending it that are the smallest of their orbit under its
         stabilizer."""
         if self.orbits is None:
-            yield from self._filtered(self.problem.solutions(method=self._plain_method()))
+            yield from self.smallest_of_orbits(self.problem.solutions(method=self._plain_method()))
             return
         free = self._free()
         merged = self._merged(free) if free else None
@@ -341,7 +341,7 @@ class BrokenSearch:
                 if _smallest(solution, stabilizer):
                     yield solution
 
-    def _filtered(self, solutions: Iterator[list[int]]) -> Iterator[list[int]]:
+    def smallest_of_orbits(self, solutions: Iterable[list[int]]) -> Iterator[list[int]]:
         """The solutions that are the smallest of their orbit under the whole group."""
         elements = elements_of(self.group, "listing one solution per orbit")
         for solution in solutions:

@@ -104,6 +104,11 @@ class BoardSymmetry:
         """The number of symmetries."""
         return len(self.elements)
 
+    @property
+    def option_order(self) -> int:
+        """The number of distinct permutations of the options among the symmetries."""
+        return len({option_map.tobytes() for option_map in self.option_maps})
+
     # ----- one placement per orbit for a free tile -----
 
     def free_tile(self) -> tuple[int, IntArray] | None:

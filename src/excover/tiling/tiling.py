@@ -31,6 +31,7 @@ from excover.tiling.pattern import Pattern
 from excover.tiling.tile import Shape, Tile
 
 if TYPE_CHECKING:
+    from excover.symmetry import BrokenSearch
     from excover.tiling.symmetry import BoardSymmetry
 
 __all__ = ["Placement", "Tiling", "TilingSolution"]
@@ -206,6 +207,9 @@ class Tiling:
         if self.obstruction is not None:
             return 0
         if up_to_symmetry:
+            automatic = self._larger_automatic_group(method, options)
+            if automatic is not None:
+                return automatic.count_orbits()
             return self.symmetry.count_orbits(method, options)
         return self.problem.count(method=method, **options)
 
@@ -231,11 +235,38 @@ class Tiling:
         if self.obstruction is not None:
             return
         if up_to_symmetry:
-            found = self.symmetry.solutions(method, options)
+            automatic = self._larger_automatic_group(method, options)
+            if automatic is not None:
+                found = automatic.representatives()
+            else:
+                found = self.symmetry.solutions(method, options)
         else:
             found = self.problem.solutions(method=method, **options)
         for solution in itertools.islice(found, limit):
             yield self.decode(solution)
+
+    def representatives(self, solutions: Iterable[list[int]]) -> Iterator[list[int]]:
+        """The solutions (option lists) that are the smallest of their class, under the
+        group that :meth:`count` uses up to symmetry."""
+        automatic = self._larger_automatic_group("dlx", {})
+        if automatic is not None:
+            return automatic.smallest_of_orbits(solutions)
+        return self.symmetry.representatives(solutions)
+
+    def _larger_automatic_group(self, method: str, options: SearchOptions) -> BrokenSearch | None:
+        """The symmetry-broken search under the problem's automorphism group when that
+        group moves the options in more ways than the board's symmetries do (tiles with
+        equal placements that can trade places, or symmetries that are not isometries),
+        else None (also when python-igraph, which finds the group, is missing)."""
+        from excover.symmetry import BrokenSearch
+
+        try:
+            automatic = self.problem.symmetries()
+        except UsageError:
+            return None
+        if automatic.option_order <= self.symmetry.option_order:
+            return None
+        return BrokenSearch(self.problem, automatic, method, **options)
 
     @property
     def symmetry(self) -> BoardSymmetry:
