@@ -76,6 +76,42 @@ def eight_queens() -> str:
     return queens.svg_board(8, queens.decode(8, first))
 
 
+def _side_by_side(pictures: list[str], columns: int, gap: int = 12) -> str:
+    """Several SVG pictures of one size in a grid, as one SVG picture."""
+    width = int(pictures[0].split('width="')[1].split('"')[0])
+    height = int(pictures[0].split('height="')[1].split('"')[0])
+    rows = -(-len(pictures) // columns)
+    total_width = columns * width + (columns - 1) * gap
+    total_height = rows * height + (rows - 1) * gap
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{total_width}" '
+        f'height="{total_height}" viewBox="0 0 {total_width} {total_height}">'
+    ]
+    for number, picture in enumerate(pictures):
+        row, column = divmod(number, columns)
+        at = f'<svg x="{column * (width + gap)}" y="{row * (height + gap)}" '
+        parts.append(picture.replace("<svg ", at, 1))
+    parts.append("</svg>")
+    return "\n".join(parts)
+
+
+def queens_classes() -> str:
+    """The 12 essentially different placements of eight queens (92 up to the square's 8)."""
+    problem = queens.queens(8)
+    boards = [
+        queens.svg_board(8, queens.decode(8, found), cell=16)
+        for found in problem.solutions(up_to_symmetry=True)
+    ]
+    return _side_by_side(boards, columns=6)
+
+
+def pentomino_3x20_classes() -> str:
+    """The 2 essentially different packings of the pentominoes in a 3x20 rectangle (of 8)."""
+    tiling = Tiling(Pattern.constant(20, 3), tiles(pentominoes()))
+    found = [solution.svg() for solution in tiling.solutions(up_to_symmetry=True)]
+    return _side_by_side(found, columns=1)
+
+
 def classic_sudoku() -> str:
     """A classic sudoku with its solution."""
     return sudoku.svg_grid(CLASSIC_SUDOKU, sudoku.solve(CLASSIC_SUDOKU))
@@ -102,6 +138,8 @@ PICTURES: dict[str, Callable[[], str]] = {
     "tetriamonds": tetriamonds,
     "soma-cube": soma_cube,
     "eight-queens": eight_queens,
+    "queens-classes": queens_classes,
+    "pentomino-3x20-classes": pentomino_3x20_classes,
     "classic-sudoku": classic_sudoku,
     "killer-sudoku": killer_sudoku,
     "heart-nonogram": heart_nonogram,
