@@ -162,16 +162,8 @@ class BrokenSearch:
         for partial in partials:
             if partial in seen:
                 continue
-            orbit = {partial}
-            frontier = [partial]
-            while frontier:
-                current = frontier.pop()
-                for g in self._generators:
-                    image = tuple(sorted(g[k] for k in current))
-                    if image not in orbit:
-                        orbit.add(image)
-                        frontier.append(image)
-            seen |= orbit
+            orbit = list(_orbit(partial, self._generators))
+            seen.update(orbit)
             orbits.append(Orbit(partial, len(orbit)))
         return orbits
 
@@ -353,17 +345,24 @@ class BrokenSearch:
         """Every solution (sorted option indices): each representative of
         :meth:`representatives` followed by the rest of its orbit."""
         for solution in self.representatives():
-            orbit = {tuple(solution)}
-            frontier = [tuple(solution)]
-            yield solution
-            while frontier:
-                current = frontier.pop()
-                for g in self._generators:
-                    image = tuple(sorted(g[k] for k in current))
-                    if image not in orbit:
-                        orbit.add(image)
-                        frontier.append(image)
-                        yield list(image)
+            for member in _orbit(tuple(solution), self._generators):
+                yield list(member)
+
+
+def _orbit(start: tuple[int, ...], generators: list[list[int]]) -> Iterator[tuple[int, ...]]:
+    """The orbit of a sorted set of options under the generators (option maps), ``start``
+    first, each member once."""
+    orbit = {start}
+    frontier = [start]
+    yield start
+    while frontier:
+        current = frontier.pop()
+        for g in generators:
+            image = tuple(sorted(g[k] for k in current))
+            if image not in orbit:
+                orbit.add(image)
+                frontier.append(image)
+                yield image
 
 
 def _smallest(solution: list[int], elements: list[Perm]) -> bool:

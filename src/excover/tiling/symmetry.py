@@ -35,6 +35,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from excover.problem import ExactCover, SearchOptions
+from excover.symmetry.fixed import cycles
 from excover.tiling.grids import Isometry
 
 if TYPE_CHECKING:
@@ -209,7 +210,7 @@ class BoardSymmetry:
             if (tile.lo, tile.hi) == (0, 1):
                 item_of[number] = n_cells + len(item_of)
         uses: list[dict[int, int]] = []
-        for orbit in _orbits(option_map):
+        for orbit in cycles(option_map):
             covered = [c for option in orbit for c in self.option_cells[option]]
             if len(set(covered)) < len(covered):
                 continue
@@ -256,18 +257,3 @@ class BoardSymmetry:
             chosen = np.array(key, dtype=np.int64)
             if all(sorted(option_map[chosen].tolist()) >= key for option_map in self.option_maps):
                 yield solution
-
-
-def _orbits(permutation: IntArray) -> Iterator[list[int]]:
-    """The cycles of a permutation of ``0..n-1``."""
-    seen = np.zeros(len(permutation), dtype=bool)
-    for start in range(len(permutation)):
-        if seen[start]:
-            continue
-        cycle = []
-        current = start
-        while not seen[current]:
-            seen[current] = True
-            cycle.append(current)
-            current = int(permutation[current])
-        yield cycle
