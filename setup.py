@@ -86,8 +86,12 @@ def _extension(name: str) -> Extension:
     return Extension(
         name,
         [path],
-        include_dirs=[SHARED_DIR],
-        depends=[f"{SHARED_DIR}/_portable.h", f"{SHARED_DIR}/_portable.pxd"],
+        include_dirs=[SHARED_DIR, str(Path(path).parent)],
+        depends=[
+            f"{SHARED_DIR}/_portable.h",
+            f"{SHARED_DIR}/_portable.pxd",
+            *(str(header) for header in Path(path).parent.glob("*.h")),
+        ],
     )
 
 
@@ -106,6 +110,7 @@ def _with_c_sources(extension: Extension) -> Extension:
 
 extensions = [
     _extension("excover.dlx._engine"),
+    _extension("excover.dlx._bits"),
     _extension("excover.zdd._store"),
     _extension("excover.zdd._frontier"),
     _extension("excover.puzzles._grid"),

@@ -1,0 +1,631 @@
+# cython: language_level=3
+"""The bit-parallel search engine: exact cover (with colors) over bitsets of options.
+
+Where it fits
+=============
+
+Dancing links keep, for every item, the linked list of the options still in play, and pay a
+pointer-chasing *update* for every option they take out or put back. When the options are
+few enough to be numbered in a few hundred machine words, flat bitsets do the same work
+word by word: a search level holds the set of options in play as one bitset, each item has
+a *column*, the bitset of the options that contain it, and
+
+* the options compatible with a chosen option are the parent level's set with the columns
+  of the chosen option's items cleared (a few word-wise AND-NOTs);
+* the number of options in play that contain item ``i`` is the popcount of the level's set
+  AND ``i``'s column, so the MRV choice is a scan of popcounts.
+
+Nothing is ever undone: a level's bitset stays as it was while its children work on the
+next ones of the level stack, and backing up is moving down the stack. The two loops that
+carry the weight, the filter and the MRV scan, are in ``_bitkernels.h``, compiled for
+AVX-512 (with a vector popcount), for AVX2 and for the baseline; the engine takes the best
+the CPU runs (``simd``).
+
+This engine solves Algorithm X (primary and secondary items) and Algorithm C (colors on
+secondary items); problems with multiplicities go to dancing links. It walks the same
+search tree as ``excover.dlx._engine``: the item chosen at each level is the one of fewest
+options in play (MRV, ties to the leftmost primary item, stopping at the first with none)
+and its options are tried in input order, so solutions come in the same order and the
+``nodes`` statistic equals Knuth's DLX1 and DLX2 figures. ``updates`` counts the options
+taken out of play, as there are no links to update.
+
+The data structure
+==================
+
+*Bits.* Primary item ``i`` is bit ``i``. A secondary item that no option colors is one bit;
+a colored secondary item ``x`` gets one bit for "used without a color" plus one per color
+it is given. An option *has* the bits it occupies and *forbids* the bits no compatible
+option may have: for a primary or uncolored item the two are the same bit; an option
+giving ``x`` color ``c`` has ``(x, c)`` and forbids ``(x, uncolored)`` and ``(x, c')`` for
+every other color ``c'``; an option using ``x`` without a color forbids every bit of ``x``.
+Two options are compatible exactly when neither has a bit the other forbids (the test is
+symmetric). ``cols`` holds, for every bit, the bitset of the options that have it, and each
+option keeps the list of the bits it forbids; the options compatible with option ``p`` are
+those outside the columns of ``p``'s forbidden bits.
+
+Options without a primary item can never be chosen and are dropped when the engine is
+built; ``original`` maps the engine's option numbers back to the caller's.
+
+*Levels.* Level ``l`` has ``live[l]``, the bitset of options compatible with those chosen
+at levels ``< l``, ``uncovered[l]``, the bitset of primary items still to cover, ``item[l]``
+the item it branches on and ``choice[l]`` the option of that item being tried (the search
+moves to the next by finding the next set bit of ``live[l] & cols[item[l]]``).
+
+The loop is a state machine that can stop between two steps and resume exactly there: at
+a solution, at a limit on nodes or solutions, and after each chunk of work, when the
+Python wrapper checks for Ctrl-C and the deadline. It runs without the GIL.
+"""
+
+from array import array
+
+from cpython.exc cimport PyErr_CheckSignals
+from libc.stdint cimport int32_t, int64_t, uint64_t
+from libc.stdlib cimport calloc, free, malloc
+from libc.string cimport memcpy, memset
+from posix.time cimport CLOCK_MONOTONIC, clock_gettime, timespec
+
+__all__ = ["MAX_BITS", "MAX_OPTIONS", "SIMD", "SIMD_LEVELS", "BitEngine", "bits_needed"]
+
+cdef extern from "_portable.h":
+    int excover_ctz64(unsigned long long x) nogil
+    int excover_popcount64(unsigned long long x) nogil
+
+cdef extern from "_bitkernels.h":
+    ctypedef int64_t (*excover_filter_fn)(uint64_t*, const uint64_t*, const uint64_t*,
+                                          const int32_t*, int32_t, int32_t) noexcept nogil
+    ctypedef int32_t (*excover_mrv_fn)(const uint64_t*, const uint64_t*, int32_t,
+                                       const uint64_t*, int32_t, int64_t*) noexcept nogil
+    ctypedef void (*excover_counts_fn)(const uint64_t*, const uint64_t*, int32_t,
+                                       const uint64_t*, int32_t, int64_t*) noexcept nogil
+    int excover_bits_level() nogil
+    excover_filter_fn excover_filter_kernel(int level) nogil
+    excover_mrv_fn excover_mrv_kernel(int level) nogil
+    excover_counts_fn excover_counts_kernel(int level) nogil
+
+cdef enum:
+    ST_DONE = 0
+    ST_SOLUTION = 1
+    ST_MAX_SOLUTIONS = 2
+    ST_MAX_NODES = 3
+    ST_TIMEOUT = 4
+    ST_BUDGET = 5
+
+cdef enum:
+    FORWARD = 0     # enter level ``level`` and choose an item
+    NEXT = 1        # try the next option of the item of level ``level``
+    FINISHED = 3
+
+cdef enum:
+    MRV = 0
+    LEFTMOST = 1
+    MRV_RANDOM = 2
+
+#: The most bits (items, plus the colors of secondary items) the engine takes.
+MAX_BITS = 4096
+#: The most options (with a primary item) the engine takes.
+MAX_OPTIONS = 1 << 20
+
+cdef int SIMD_LEVEL = excover_bits_level()
+#: The instruction sets the kernels are compiled for, from the plainest.
+SIMD_LEVELS = ("baseline", "avx2", "avx512")
+#: The best instruction set the kernels run with on this CPU.
+SIMD = SIMD_LEVELS[SIMD_LEVEL]
+
+#: The shortest bitsets (in words) the AVX-512 kernels are used for by default.
+cdef int32_t AVX512_WORDS = 8
+
+#: About this many words of bitset work between two checks for Ctrl-C and the deadline:
+#: a few milliseconds.
+cdef uint64_t CHUNK = 1 << 24
+
+
+cdef struct BitState:
+    # The problem, read-only during the search.
+    int32_t n_primary
+    int32_t n_options            # options kept (those with a primary item)
+    int32_t ow                   # words of a bitset over options
+    int32_t uw                   # words of a bitset over primary items
+    uint64_t* cols               # one bitset over options per bit
+    int32_t* forbid_start        # n_options + 1 offsets into forbid_bit
+    int32_t* forbid_bit
+    int32_t* primary_start       # n_options + 1 offsets into primary_item
+    int32_t* primary_item
+    int32_t* original            # kept option -> the caller's option number
+    # The search.
+    uint64_t* live               # levels * ow
+    uint64_t* uncovered          # levels * uw
+    int64_t* n_live              # per level: options in play
+    int32_t* n_uncovered         # per level: primary items to cover
+    int32_t* item                # per level
+    int32_t* choice              # per level
+    int64_t* counts              # random tie-breaking: the count of each primary item
+    int32_t level
+    int32_t phase
+    int32_t heuristic
+    int32_t first_item           # the item level 0 branches on, -1 for the heuristic
+    uint64_t rng
+    uint64_t nodes
+    uint64_t updates
+    uint64_t solutions
+    uint64_t work
+    excover_filter_fn filter
+    excover_mrv_fn mrv
+    excover_counts_fn count_items
+
+
+cdef inline uint64_t next_random(BitState* s) noexcept nogil:
+    """xorshift64*, as in the dancing-links engine."""
+    cdef uint64_t x = s.rng
+    x ^= x >> 12
+    x ^= x << 25
+    x ^= x >> 27
+    s.rng = x
+    return x * <uint64_t>0x2545F4914F6CDD1D
+
+
+cdef inline int32_t choose(BitState* s, int32_t level) noexcept nogil:
+    """The uncovered primary item level ``level`` branches on, by the run's heuristic."""
+    cdef const uint64_t* live = s.live + <int64_t>level * s.ow
+    cdef const uint64_t* uncovered = s.uncovered + <int64_t>level * s.uw
+    cdef int32_t u, t, best = -1
+    cdef int64_t least = 0
+    cdef uint64_t x, ties = 1
+    s.work += <uint64_t>s.ow * <uint64_t>s.n_uncovered[level]
+    if level == 0 and s.first_item >= 0:
+        return s.first_item
+    if s.heuristic == MRV:
+        return s.mrv(live, s.cols, s.ow, uncovered, s.uw, &least)
+    if s.heuristic == LEFTMOST:
+        for u in range(s.uw):
+            if uncovered[u]:
+                return u * 64 + excover_ctz64(uncovered[u])
+        return -1
+    s.count_items(live, s.cols, s.ow, uncovered, s.uw, s.counts)
+    for u in range(s.uw):
+        x = uncovered[u]
+        while x:
+            t = u * 64 + excover_ctz64(x)
+            x &= x - 1
+            if best < 0 or s.counts[t] < least:
+                least = s.counts[t]
+                best = t
+                ties = 1
+            elif s.counts[t] == least:
+                ties += 1
+                if (next_random(s) >> 32) % ties == 0:
+                    best = t
+    return best
+
+
+cdef inline int32_t next_option(BitState* s, int32_t level) noexcept nogil:
+    """The next option after ``choice[level]`` that is in play and has the level's item,
+    or -1."""
+    cdef const uint64_t* live = s.live + <int64_t>level * s.ow
+    cdef const uint64_t* col = s.cols + <int64_t>s.item[level] * s.ow
+    cdef int32_t p = s.choice[level] + 1, w = p >> 6
+    cdef uint64_t x
+    if w >= s.ow:
+        return -1
+    x = live[w] & col[w] & (~<uint64_t>0 << (p & 63))
+    while True:
+        if x:
+            return (w << 6) + excover_ctz64(x)
+        w += 1
+        if w >= s.ow:
+            return -1
+        x = live[w] & col[w]
+
+
+cdef int search(BitState* s, bint count_only, int64_t max_solutions, int64_t max_nodes,
+                uint64_t budget) noexcept nogil:
+    """Run from the saved state until an event or ``budget`` work is done (see the module
+    text); the state is saved back into ``s`` at every exit."""
+    cdef int32_t ow = s.ow, uw = s.uw
+    cdef int32_t level = s.level, phase = s.phase, p, k, left
+    cdef int64_t kept
+    cdef uint64_t* below
+    cdef uint64_t node_cap = <uint64_t>max_nodes if max_nodes >= 0 else <uint64_t>-1
+    cdef uint64_t work_start = s.work
+    cdef int status
+    while True:
+        if s.work - work_start >= budget:
+            status = ST_BUDGET
+            break
+        if phase == FORWARD:
+            if s.nodes >= node_cap:
+                status = ST_MAX_NODES
+                break
+            s.nodes += 1
+            s.item[level] = choose(s, level)
+            s.choice[level] = -1
+            phase = NEXT
+        p = next_option(s, level)
+        if p < 0:
+            if level == 0:
+                phase = FINISHED
+                status = ST_DONE
+                break
+            level -= 1
+            continue
+        s.choice[level] = p
+        left = s.n_uncovered[level] - (s.primary_start[p + 1] - s.primary_start[p])
+        if left == 0:
+            s.solutions += 1
+            s.nodes += 1
+            if not count_only:
+                s.level = level
+                s.phase = NEXT
+                return ST_SOLUTION
+            if max_solutions >= 0 and s.solutions >= <uint64_t>max_solutions:
+                status = ST_MAX_SOLUTIONS
+                break
+            continue
+        k = s.forbid_start[p]
+        kept = s.filter(s.live + <int64_t>(level + 1) * ow, s.live + <int64_t>level * ow,
+                        s.cols, s.forbid_bit + k, s.forbid_start[p + 1] - k, ow)
+        s.work += <uint64_t>ow * <uint64_t>(s.forbid_start[p + 1] - k)
+        s.updates += <uint64_t>(s.n_live[level] - kept)
+        below = s.uncovered + <int64_t>(level + 1) * uw
+        memcpy(below, below - uw, uw * sizeof(uint64_t))
+        for k in range(s.primary_start[p], s.primary_start[p + 1]):
+            below[s.primary_item[k] >> 6] &= ~((<uint64_t>1) << (s.primary_item[k] & 63))
+        level += 1
+        s.n_live[level] = kept
+        s.n_uncovered[level] = left
+        phase = FORWARD
+    s.level = level
+    s.phase = phase
+    return status
+
+
+cdef double monotonic() noexcept nogil:
+    """The clock of ``time.monotonic()``."""
+    cdef timespec ts
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return ts.tv_sec + ts.tv_nsec * 1e-9
+
+
+cdef uint64_t mix_seed(uint64_t seed) noexcept:
+    """SplitMix64 of the seed, as in the dancing-links engine (never 0)."""
+    cdef uint64_t z = seed + <uint64_t>0x9E3779B97F4A7C15
+    z = (z ^ (z >> 30)) * <uint64_t>0xBF58476D1CE4E5B9
+    z = (z ^ (z >> 27)) * <uint64_t>0x94D049BB133111EB
+    z ^= z >> 31
+    return z if z != 0 else 1
+
+
+def _int_array(values):
+    """``values`` as a buffer of C ints (arrays of typecode 'i' pass through uncopied)."""
+    if isinstance(values, array) and values.typecode == "i":
+        return values
+    return array("i", values)
+
+
+def bits_needed(int n_primary, int n_secondary, node_item, node_color):
+    """The number of bits the engine would use for a problem: one per primary item and
+    uncolored secondary item, and for a colored secondary item one plus one per color."""
+    cdef const int[::1] items = _int_array(node_item)
+    cdef const int[::1] colors = _int_array(node_color)
+    return _bit_layout(n_primary, n_secondary, items, colors)[0]
+
+
+cdef tuple _bit_layout(int n_primary, int n_secondary, const int[::1] items,
+                       const int[::1] colors):
+    """(bits in all, the first bit of each secondary item, for each secondary item None or
+    the offset of each of its colors from that first bit): the numbering of the module
+    text."""
+    cdef Py_ssize_t j
+    cdef int x
+    palette = [None] * n_secondary
+    for j in range(items.shape[0]):
+        x = items[j] - n_primary
+        if 0 <= x < n_secondary and colors[j] > 0:
+            if palette[x] is None:
+                palette[x] = {}
+            palette[x].setdefault(colors[j], len(palette[x]) + 1)
+    first = []
+    cdef int bits = n_primary
+    for x in range(n_secondary):
+        first.append(bits)
+        bits += 1 + (len(palette[x]) if palette[x] is not None else 0)
+    return bits, first, palette
+
+
+cdef void* _copy(values, size_t width) except NULL:
+    """A malloc'ed copy of an array's items (at least one byte, so never NULL on success)."""
+    cdef Py_ssize_t n = len(values)
+    cdef void* out = malloc(max(1, n) * width)
+    if out == NULL:
+        raise MemoryError()
+    cdef const unsigned char[::1] raw
+    if n:
+        raw = memoryview(values).cast("B")
+        memcpy(out, &raw[0], n * width)
+    return out
+
+
+cdef class BitEngine:
+    """One bit-parallel search over a problem given as flat arrays (see the module text).
+
+    The arguments are those of ``excover.dlx._engine.Engine``; every multiplicity must be
+    ``1..1``, the problem must fit in :data:`MAX_BITS` bits (:func:`bits_needed`) and have
+    at most :data:`MAX_OPTIONS` options with a primary item. ``simd`` caps the instruction
+    set of the kernels (one of :data:`SIMD_LEVELS`; by default the best the CPU runs).
+    """
+
+    cdef BitState s
+    cdef int32_t solution_size
+    cdef int32_t n_bits
+    cdef int simd_level
+    cdef uint64_t seed
+    cdef bint running
+    cdef bint colored
+
+    def __cinit__(self, int n_primary, int n_secondary, option_start, node_item, node_color,
+                  lo, hi, int heuristic, seed, algorithm=None, int first_item=-1,
+                  simd=None):
+        cdef const int[::1] starts = _int_array(option_start)
+        cdef const int[::1] items = _int_array(node_item)
+        cdef const int[::1] colors = _int_array(node_color)
+        cdef const int[::1] los = _int_array(lo)
+        cdef const int[::1] his = _int_array(hi)
+        cdef Py_ssize_t j
+        if n_primary < 0 or n_secondary < 0:
+            raise ValueError("the numbers of items must be non-negative")
+        if heuristic not in (MRV, LEFTMOST, MRV_RANDOM):
+            raise ValueError(f"unknown heuristic code {heuristic}")
+        if los.shape[0] != n_primary or his.shape[0] != n_primary:
+            raise ValueError("lo and hi must have one entry per primary item")
+        for j in range(n_primary):
+            if los[j] != 1 or his[j] != 1:
+                raise ValueError("the bit-parallel engine takes no multiplicities")
+        if (starts.shape[0] < 1 or starts[0] != 0
+                or starts[starts.shape[0] - 1] != items.shape[0]):
+            raise ValueError("option_start must run from 0 to len(node_item)")
+        if colors.shape[0] != items.shape[0]:
+            raise ValueError("node_color must have one entry per node")
+        if not -1 <= first_item < n_primary:
+            raise ValueError(f"first_item {first_item} is not a primary item")
+        self.colored = any(colors[j] != 0 for j in range(colors.shape[0]))
+        if algorithm is not None and algorithm not in ("X", "C"):
+            raise ValueError(f"the bit-parallel engine runs Algorithm X or C, not {algorithm!r}")
+        if algorithm == "X" and self.colored:
+            raise ValueError("algorithm X cannot solve this problem")
+        bits, first, palette = _bit_layout(n_primary, n_secondary, items, colors)
+        if bits > MAX_BITS:
+            raise ValueError(f"{bits} bits, more than the engine's {MAX_BITS}")
+        self.n_bits = bits
+        self.s.n_primary = n_primary
+        self.s.uw = max(1, (n_primary + 63) // 64)
+        self.s.heuristic = heuristic
+        self.s.first_item = first_item
+        self._build(starts, items, colors, first, palette)
+        self._pick_kernels(simd)
+        self.seed = mix_seed(<uint64_t>(seed & 0xFFFFFFFFFFFFFFFF))
+        self._restart()
+
+    cdef void _build(self, const int[::1] starts, const int[::1] items,
+                     const int[::1] colors, list first, list palette) except *:
+        """The columns and the per-option lists of the module text."""
+        cdef BitState* s = &self.s
+        cdef int32_t n_primary = s.n_primary, ow
+        cdef Py_ssize_t n_options = starts.shape[0] - 1, k, j, kept = 0
+        cdef int c, x, bit, color
+        cdef int64_t levels = n_primary + 1
+        forbid_start = array("i", [0])
+        forbid_bit = array("i")
+        primary_start = array("i", [0])
+        primary_item = array("i")
+        original = array("i")
+        has_bits = []
+        seen = array("i", [-1]) * max(1, n_primary + len(first))
+        cdef int[::1] last_seen = seen
+        for k in range(n_options):
+            if starts[k + 1] < starts[k]:
+                raise ValueError(f"option_start decreases at option {k}")
+            for j in range(starts[k], starts[k + 1]):
+                c = items[j]
+                if c < 0 or c >= n_primary + len(first):
+                    raise ValueError(f"option {k} names item {c}, out of range")
+                if last_seen[c] == k:
+                    raise ValueError(f"option {k} names item {c} twice")
+                last_seen[c] = <int>k
+                if colors[j] < 0:
+                    raise ValueError(f"option {k} gives item {c} the negative color {colors[j]}")
+                if colors[j] != 0 and c < n_primary:
+                    raise ValueError(f"option {k} gives a color to the primary item {c}")
+            if not any(items[j] < n_primary for j in range(starts[k], starts[k + 1])):
+                continue
+            mine = []
+            for j in range(starts[k], starts[k + 1]):
+                c = items[j]
+                if c < n_primary:
+                    mine.append(c)
+                    forbid_bit.append(c)
+                    primary_item.append(c)
+                    continue
+                x = c - n_primary
+                color = colors[j]
+                offsets = palette[x] or {}
+                mine.append(first[x] + (offsets[color] if color else 0))
+                for bit in range(first[x], first[x] + 1 + len(offsets)):
+                    if color == 0 or bit != first[x] + offsets[color]:
+                        forbid_bit.append(bit)
+            has_bits.append(mine)
+            forbid_start.append(len(forbid_bit))
+            primary_start.append(len(primary_item))
+            original.append(<int>k)
+            kept += 1
+        if kept > MAX_OPTIONS:
+            raise ValueError(f"{kept} options, more than the engine's {MAX_OPTIONS}")
+        ow = <int32_t>max(1, (kept + 63) // 64)
+        s.n_options = <int32_t>kept
+        s.ow = ow
+        s.cols = <uint64_t*>calloc(<int64_t>max(1, self.n_bits) * ow, sizeof(uint64_t))
+        if s.cols == NULL:
+            raise MemoryError()
+        for k in range(kept):
+            for bit in has_bits[k]:
+                s.cols[<int64_t>bit * ow + (k >> 6)] |= (<uint64_t>1) << (k & 63)
+        s.forbid_start = <int32_t*>_copy(forbid_start, sizeof(int32_t))
+        s.forbid_bit = <int32_t*>_copy(forbid_bit, sizeof(int32_t))
+        s.primary_start = <int32_t*>_copy(primary_start, sizeof(int32_t))
+        s.primary_item = <int32_t*>_copy(primary_item, sizeof(int32_t))
+        s.original = <int32_t*>_copy(original, sizeof(int32_t))
+        s.live = <uint64_t*>calloc(levels * ow, sizeof(uint64_t))
+        s.uncovered = <uint64_t*>calloc(levels * s.uw, sizeof(uint64_t))
+        s.n_live = <int64_t*>malloc(levels * sizeof(int64_t))
+        s.n_uncovered = <int32_t*>malloc(levels * sizeof(int32_t))
+        s.item = <int32_t*>malloc(levels * sizeof(int32_t))
+        s.choice = <int32_t*>malloc(levels * sizeof(int32_t))
+        s.counts = <int64_t*>calloc(n_primary + 1, sizeof(int64_t))
+        if not (s.live and s.uncovered and s.n_live and s.n_uncovered and s.item
+                and s.choice and s.counts):
+            raise MemoryError()
+
+    cdef void _pick_kernels(self, simd) except *:
+        """The kernels for ``simd`` (capped at what the CPU runs). By default AVX-512 only
+        for bitsets of 8 words or more: on shorter ones its masked tails cost more than
+        they save, and AVX2 is faster."""
+        if simd is None:
+            level = SIMD_LEVEL
+            if level == 2 and self.s.ow < AVX512_WORDS:
+                level = 1
+        elif simd in SIMD_LEVELS:
+            level = min(SIMD_LEVEL, SIMD_LEVELS.index(simd))
+        else:
+            raise ValueError(f"unknown instruction set {simd!r}")
+        self.simd_level = level
+        self.s.filter = excover_filter_kernel(level)
+        self.s.mrv = excover_mrv_kernel(level)
+        self.s.count_items = excover_counts_kernel(level)
+
+    def __dealloc__(self):
+        cdef BitState* s = &self.s
+        free(s.cols)
+        free(s.forbid_start)
+        free(s.forbid_bit)
+        free(s.primary_start)
+        free(s.primary_item)
+        free(s.original)
+        free(s.live)
+        free(s.uncovered)
+        free(s.n_live)
+        free(s.n_uncovered)
+        free(s.item)
+        free(s.choice)
+        free(s.counts)
+
+    cdef void _restart(self):
+        """Level 0: every kept option in play, every primary item uncovered."""
+        cdef BitState* s = &self.s
+        cdef int32_t k, t
+        memset(s.live, 0, s.ow * sizeof(uint64_t))
+        for k in range(s.n_options):
+            s.live[k >> 6] |= (<uint64_t>1) << (k & 63)
+        memset(s.uncovered, 0, s.uw * sizeof(uint64_t))
+        for t in range(s.n_primary):
+            s.uncovered[t >> 6] |= (<uint64_t>1) << (t & 63)
+        s.n_live[0] = s.n_options
+        s.n_uncovered[0] = s.n_primary
+        s.level = 0
+        s.phase = FORWARD
+        s.nodes = 0
+        s.updates = 0
+        s.solutions = 0
+        s.work = 0
+        s.rng = self.seed
+        self.solution_size = -1
+
+    def reset(self):
+        """Forget all progress: the next ``run()`` starts the search from the beginning."""
+        self._check_idle()
+        self._restart()
+
+    cdef void _check_idle(self) except *:
+        if self.running:
+            raise RuntimeError("the engine is running in another thread")
+
+    def run(self, bint count_only, int64_t max_solutions, int64_t max_nodes, double deadline):
+        """Search on from where the last call stopped; return the status of the stop
+        (the codes of ``excover.dlx._engine``). Checks Ctrl-C and the deadline between
+        chunks of work, where the state is consistent."""
+        cdef int status
+        self._check_idle()
+        self.solution_size = -1
+        if self.s.phase == FINISHED:
+            return ST_DONE
+        if max_solutions >= 0 and self.s.solutions >= <uint64_t>max_solutions:
+            return ST_MAX_SOLUTIONS
+        if self.s.n_primary == 0:
+            return self._empty_solution(count_only, max_nodes)
+        while True:
+            self.running = True
+            with nogil:
+                status = search(&self.s, count_only, max_solutions, max_nodes, CHUNK)
+            self.running = False
+            if status == ST_BUDGET:
+                PyErr_CheckSignals()
+                if deadline > 0.0 and monotonic() >= deadline:
+                    return ST_TIMEOUT
+                continue
+            if status == ST_SOLUTION:
+                self.solution_size = self.s.level + 1
+            return status
+
+    cdef int _empty_solution(self, bint count_only, int64_t max_nodes):
+        """With no primary item, the empty set of options is the one solution."""
+        if max_nodes >= 0 and self.s.nodes >= <uint64_t>max_nodes:
+            return ST_MAX_NODES
+        self.s.nodes = 1
+        self.s.solutions = 1
+        self.s.phase = FINISHED
+        if count_only:
+            return ST_DONE
+        self.solution_size = 0
+        return ST_SOLUTION
+
+    def solution(self):
+        """The option indices of the solution the last ``run()`` stopped at, by level."""
+        self._check_idle()
+        if self.solution_size < 0:
+            raise RuntimeError("the last run() did not stop at a solution")
+        cdef BitState* s = &self.s
+        cdef int32_t lev
+        return [s.original[s.choice[lev]] for lev in range(self.solution_size)]
+
+    @property
+    def solutions(self):
+        return self.s.solutions
+
+    @property
+    def nodes(self):
+        return self.s.nodes
+
+    @property
+    def updates(self):
+        return self.s.updates
+
+    @property
+    def finished(self):
+        return self.s.phase == FINISHED
+
+    @property
+    def algorithm(self):
+        return "C" if self.colored else "X"
+
+    @property
+    def simd(self):
+        """The instruction set this engine's kernels run with."""
+        return SIMD_LEVELS[self.simd_level]
+
+    @property
+    def memory_bytes(self):
+        """Bytes of the columns, the per-option lists and the level stack."""
+        cdef BitState* s = &self.s
+        cdef int64_t levels = s.n_primary + 1
+        return (max(1, self.n_bits) * s.ow * 8
+                + (s.forbid_start[s.n_options] + s.primary_start[s.n_options]) * 4
+                + (3 * s.n_options + 2) * 4
+                + levels * (8 * (s.ow + s.uw) + 8 + 12)
+                + (s.n_primary + 1) * 8)
