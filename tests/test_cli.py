@@ -102,8 +102,9 @@ def queens8_all(queens8: ExactCover) -> list[list[int]]:
 # --------------------------------------------------------------------------- count, solve
 
 
-#: What stderr says about a run of the default method on queens8: the method that ran.
-DLX_NOTE = "excover: method dlx, Algorithm X (mrv)\n"
+#: What stderr says about a run of the default method on queens8: the method and the
+#: engine that ran (``auto`` picks the bit-parallel engine for a problem this small).
+DLX_NOTE = "excover: method dlx, bit-parallel engine, Algorithm X (mrv)\n"
 
 
 def test_count_prints_the_number_of_solutions(capsys: pytest.CaptureFixture[str]) -> None:
@@ -142,7 +143,7 @@ def test_solve_json_shape(capsys: pytest.CaptureFixture[str], queens8: ExactCove
         "count",
         "stats",
     }
-    assert (result["method"], result["engine"]) == ("dlx", "Algorithm X (mrv)")
+    assert (result["method"], result["engine"]) == ("dlx", "bit-parallel engine, Algorithm X (mrv)")
     assert (result["stats"]["heuristic"], result["stats"]["seed"]) == ("mrv", None)
     assert len(result["solutions"]) == 2
     for entry in result["solutions"]:
@@ -156,7 +157,7 @@ def test_solve_json_shape(capsys: pytest.CaptureFixture[str], queens8: ExactCove
 
 
 def test_count_json_shape(capsys: pytest.CaptureFixture[str]) -> None:
-    status, result = run_json(capsys, "count", QUEENS8)
+    status, result = run_json(capsys, "count", QUEENS8, "--engine", "dlx")
     assert status == 0
     assert set(result) == {"schema", "command", "method", "engine", "complete", "stopped_by"} | {
         "count",
@@ -169,6 +170,37 @@ def test_count_json_shape(capsys: pytest.CaptureFixture[str]) -> None:
         QUEENS8_NODES,
         QUEENS8_UPDATES,
     )
+    assert result["engine"] == "dancing links, Algorithm X (mrv)"
+    assert result["stats"]["engine"] == "dlx"
+
+
+def test_engine_flag_picks_the_engine_and_both_agree(capsys: pytest.CaptureFixture[str]) -> None:
+    found = {}
+    for engine in ("dlx", "bits", "auto"):
+        status, result = run_json(capsys, "solve", QUEENS8, "--engine", engine)
+        assert status == 0
+        found[engine] = [e["options"] for e in result["solutions"]]
+        assert result["stats"]["engine"] == ("dlx" if engine == "dlx" else "bits")
+        assert result["stats"]["nodes"] == QUEENS8_NODES
+    assert found["dlx"] == found["bits"] == found["auto"]
+    assert len(found["dlx"]) == QUEENS8_SOLUTIONS
+
+
+def test_engine_bits_refuses_multiplicities(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    path = tmp_path / "m.dlx"
+    path.write_text("2:2|a b\na b\na\nb\n")
+    status, out, err = run(capsys, "count", str(path), "--engine", "bits")
+    assert (status, out) == (2, "")
+    assert "multiplicities" in err and err.count("\n") == 1
+    assert run(capsys, "count", str(path))[:2] == (0, "1\n")
+
+
+def test_engine_flag_goes_with_dlx_only(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, err = run(capsys, "count", QUEENS8, "--method", "zdd", "--engine", "bits")
+    assert (status, out) == (2, "")
+    assert "--engine" in err
 
 
 @pytest.mark.parametrize("limit", [1, 3, 91, 92, 200])
@@ -201,7 +233,7 @@ def test_each_solution_is_flushed_as_soon_as_found(monkeypatch: pytest.MonkeyPat
 
 
 def test_stats_go_to_stderr(capsys: pytest.CaptureFixture[str]) -> None:
-    status, out, err = run(capsys, "count", QUEENS8, "--stats")
+    status, out, err = run(capsys, "count", QUEENS8, "--stats", "--engine", "dlx")
     assert (status, out) == (0, f"{QUEENS8_SOLUTIONS}\n")
     stats = stderr_stats(err)
     assert stats["solutions"] == str(QUEENS8_SOLUTIONS)
@@ -350,11 +382,19 @@ def test_timeout_stops_count(capsys: pytest.CaptureFixture[str]) -> None:
 def test_timeout_stops_solve_with_valid_partial_output(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    status, out, err = run(capsys, "solve", PENTO6X10, "--timeout", "0.3")
+    status, out, err = run(capsys, "solve", PENTO6X10, "--timeout", "0.3", "--engine", "dlx")
     assert status == 1
     assert "--timeout" in err
     problem = ExactCover.read(PENTO6X10)
     assert all(problem.is_solution(s) for s in parse_text_solutions(out, problem))
+
+
+def test_timeout_stops_the_bit_parallel_engine(capsys: pytest.CaptureFixture[str]) -> None:
+    domino = str(KNUTH / "domino8x8.dlx")
+    status, out, err = run(capsys, "count", domino, "--timeout", "0.2", "--engine", "bits")
+    assert status == 1
+    assert "--timeout" in err and "bit-parallel engine" in err
+    assert 0 < int(out) < 12_988_816
 
 
 def test_limit_exit_status_end_to_end() -> None:

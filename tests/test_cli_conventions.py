@@ -335,7 +335,8 @@ def test_a_timeout_of_zdd_stops_it_with_no_partial_count(
 
 
 def test_progress_is_drawn_on_stderr_only_when_asked() -> None:
-    argv = ("count", PENTO, "--method", "dlx", "--timeout", "2.5")
+    # dancing links: seconds on this file (the bit-parallel engine would finish in one)
+    argv = ("count", PENTO, "--method", "dlx", "--engine", "dlx", "--timeout", "2.5")
     shown = spawn(*argv, "--progress")
     out, err = shown.communicate(timeout=60)
     assert shown.returncode == 1 and int(out) > 0

@@ -113,11 +113,21 @@ def multiset_problem() -> ExactCover:
 
 @pytest.mark.parametrize("name", SMALL_FILES)
 def test_knuth_files_have_dlx1_nodes_and_updates(name: str) -> None:
-    search = Search(ExactCover.read(KNUTH / name))
+    search = Search(ExactCover.read(KNUTH / name), engine="dlx")
     search.count()
     stats = search.stats
     assert (stats.solutions, stats.nodes, stats.updates) == MANIFEST[name]
-    assert stats.algorithm == "X" and stats.complete
+    assert stats.algorithm == "X" and stats.complete and stats.engine == "dlx"
+
+
+@pytest.mark.parametrize("name", SMALL_FILES)
+def test_the_bit_parallel_engine_has_dlx1_solutions_and_nodes(name: str) -> None:
+    """The same search tree as DLX1: same item choices, so the same number of nodes."""
+    search = Search(ExactCover.read(KNUTH / name), engine="bits")
+    search.count()
+    stats = search.stats
+    assert (stats.solutions, stats.nodes) == MANIFEST[name][:2]
+    assert stats.algorithm == "X" and stats.complete and stats.engine == "bits"
 
 
 def test_the_small_files_are_checked() -> None:

@@ -158,7 +158,8 @@ def test_a_stopped_parallel_count_keeps_its_work_for_the_same_command(tmp_path: 
     from it, prints the exact total, and removes it."""
     env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path / "cache")}
     command = [sys.executable, "-m", "excover", "count", str(KNUTH / "pento6x10.dlx")]
-    command += ["--method", "dlx", "--workers", "2", "--tasks", "24"]
+    # dancing links take seconds here (the bit-parallel engine could finish in 1.5 s)
+    command += ["--method", "dlx", "--engine", "dlx", "--workers", "2", "--tasks", "24"]
     first = subprocess.run(
         [*command, "--timeout", "1.5"], capture_output=True, text=True, env=env, timeout=60
     )

@@ -107,6 +107,7 @@ def test_ctrl_c_saves_the_checkpoint(queens14: Path, tmp_path: Path) -> None:
 def test_timeout_stops_and_resumes(queens14: Path, tmp_path: Path) -> None:
     state = tmp_path / "state.json"
     argv = ["count", str(queens14), "--json", "--workers", "2", "--checkpoint", str(state)]
+    argv += ["--engine", "dlx"]  # the slower engine, so that 0.3 s stops it
     status, partial = run(*argv, "--timeout", "0.3")
     assert status == 1
     assert partial["complete"] is False

@@ -71,9 +71,12 @@ def test_problem_is_knuths_file(n: int) -> None:
 
 @pytest.mark.parametrize("n", sorted(DLX1))
 def test_search_matches_dlx1(n: int) -> None:
-    search = queens(n).search()
+    search = queens(n).search(engine="dlx")
     search.count()
     assert (search.stats.solutions, search.stats.nodes, search.stats.updates) == DLX1[n]
+    fast = queens(n).search(engine="bits")
+    fast.count()
+    assert (fast.stats.solutions, fast.stats.nodes) == DLX1[n][:2]
 
 
 def test_middle_out_is_a_permutation_starting_in_the_middle() -> None:

@@ -71,6 +71,7 @@ class SearchOptions(TypedDict, total=False):
     max_solutions: int | None
     max_nodes: int | None
     timeout: float | None
+    engine: str
 
 
 def _is_token(text: str) -> bool:
@@ -587,8 +588,9 @@ class ExactCover:
         max_solutions: int | None = None,
         max_nodes: int | None = None,
         timeout: float | None = None,
+        engine: str = "auto",
     ) -> Search:
-        """A dancing-links run over this problem (see :class:`excover.Search`)."""
+        """A search run over this problem (see :class:`excover.Search`)."""
         from excover.dlx import Search
 
         return Search(
@@ -598,6 +600,7 @@ class ExactCover:
             max_solutions=max_solutions,
             max_nodes=max_nodes,
             timeout=timeout,
+            engine=engine,
         )
 
     def first(

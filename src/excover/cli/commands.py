@@ -81,6 +81,13 @@ def _dlx_flags(parser: argparse.ArgumentParser) -> None:
         "--seed", type=int, metavar="N", help="seed of --heuristic random (default: fresh)"
     )
     parser.add_argument(
+        "--engine",
+        choices=["auto", "dlx", "bits"],
+        help="the search engine: dlx = dancing links (Knuth's statistics exactly); bits = the "
+        "bit-parallel engine (same search tree and solutions, several times faster; no "
+        "multiplicities); auto = bits when the problem suits it (the default)",
+    )
+    parser.add_argument(
         "--stats",
         action="store_true",
         help="print the statistics of the run on stderr (dancing links: solutions, nodes, "

@@ -65,6 +65,7 @@ def check_method_flags(args: argparse.Namespace, method: str, counting: bool) ->
     dlx_only = f"chooses items in dancing links: it goes with --method dlx (or auto), not {method}"
     if method not in ("dlx", "auto"):
         refuse(args, "heuristic", dlx_only)
+        refuse(args, "engine", dlx_only.replace("chooses items in", "chooses the engine of"))
     if getattr(args, "seed", None) is not None and getattr(args, "heuristic", None) != "random":
         raise UsageError("--seed goes with --heuristic random (the other heuristics draw nothing)")
     if method != "sat":
@@ -188,15 +189,20 @@ def new_search(problem: ExactCover, args: argparse.Namespace) -> Search:
         heuristic=getattr(args, "heuristic", None) or "mrv",
         seed=getattr(args, "seed", None),
         max_solutions=getattr(args, "limit", None),
+        engine=getattr(args, "engine", None) or "auto",
     )
 
 
+#: How the output names each search engine.
+ENGINE_NAMES = {"dlx": "dancing links", "bits": "bit-parallel engine"}
+
+
 def dlx_engine(search: Search) -> str:
-    """How the output names a dancing-links run: the algorithm and item choice."""
+    """How the output names a search run: the engine, the algorithm and the item choice."""
     heuristic = search.heuristic
     if heuristic == "random":
         heuristic += f", seed {search.seed}"
-    return f"Algorithm {search.stats.algorithm} ({heuristic})"
+    return f"{ENGINE_NAMES[search.engine]}, Algorithm {search.stats.algorithm} ({heuristic})"
 
 
 def dlx_stats(search: Search, stopped_by: str | None) -> dict[str, Any]:

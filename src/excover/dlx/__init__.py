@@ -12,6 +12,18 @@ primary items, with or without colors). Statistics follow Knuth's DLX1 definitio
 *node* is one entry into a level of the search tree (one item chosen to branch on), plus
 one per solution; an *update* is one item covered plus one node unlinked from an item's
 list while covering.
+
+Two engines can run a search (``engine=``):
+
+* ``"dlx"``, dancing links (``excover.dlx._engine``), for every problem, with Knuth's
+  statistics exactly;
+* ``"bits"``, the bit-parallel engine (``excover.dlx._bits``), for problems without
+  multiplicities whose options fit in bitsets: it walks the same search tree (same item
+  choices, options in input order, same solutions in the same order, same ``nodes``) several
+  times faster; its ``updates`` count options taken out of play.
+
+``"auto"`` (the default) takes ``"bits"`` when the problem suits it (:func:`pick_engine`)
+and ``"dlx"`` otherwise; ``Stats.engine`` says which ran.
 """
 
 from __future__ import annotations
@@ -21,18 +33,30 @@ import time
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any, Literal
 
+from excover.dlx._bits import MAX_BITS, MAX_OPTIONS, BitEngine, bits_needed
 from excover.dlx._engine import MAX_NODES, MAX_SOLUTIONS, SOLUTION, TIMEOUT, Engine
 from excover.errors import LimitReached, UsageError
 
 if TYPE_CHECKING:
     from excover.problem import ExactCover
 
-__all__ = ["HEURISTICS", "Search", "Stats", "new_engine"]
+__all__ = ["ENGINES", "HEURISTICS", "Search", "Stats", "new_engine", "pick_engine"]
 
 #: Item-choice rules, by name, with the engine's code for each.
 #: ``mrv``: fewest remaining options, ties to the leftmost active item (Knuth's DLX1).
 #: ``leftmost``: the first active primary item. ``random``: MRV, ties broken at random.
 HEURISTICS: dict[str, int] = {"mrv": 0, "leftmost": 1, "random": 2}
+
+#: The engines a search can ask for: ``auto`` picks one of the others.
+ENGINES = ("auto", "dlx", "bits")
+
+#: ``auto`` gives the bit-parallel engine problems of at most this many options (with a
+#: primary item) ...
+AUTO_BITS_OPTIONS = 16384
+#: ... and at most this many bits (items, plus the colors of secondary items): a level of
+#: its search costs about (options / 64) x (uncovered items) word operations, which dancing
+#: links beat when options are many and each conflicts with few others.
+AUTO_BITS_BITS = 1024
 
 
 class Stats:
@@ -40,13 +64,24 @@ class Stats:
 
     ``complete`` is true once the whole search tree has been explored; ``stopped_by`` names
     what ended the last call early (``"max_solutions"``, ``"max_nodes"``, ``"timeout"`` or
-    ``"interrupt"``), or is ``None``.
+    ``"interrupt"``), or is ``None``. ``algorithm`` is Knuth's algorithm that ran (X, C or
+    M) and ``engine`` the engine that ran it (``"dlx"`` or ``"bits"``; in the bit-parallel
+    engine, ``updates`` counts options taken out of play).
 
     (A plain class rather than a dataclass: importing ``dataclasses`` would cost every
     ``excover`` command a sixth of Python's own start-up.)
     """
 
-    _FIELDS = ("solutions", "nodes", "updates", "seconds", "complete", "stopped_by", "algorithm")
+    _FIELDS = (
+        "solutions",
+        "nodes",
+        "updates",
+        "seconds",
+        "complete",
+        "stopped_by",
+        "algorithm",
+        "engine",
+    )
 
     def __init__(
         self,
@@ -57,6 +92,7 @@ class Stats:
         complete: bool = False,
         stopped_by: str | None = None,
         algorithm: str = "X",
+        engine: str = "dlx",
     ) -> None:
         self.solutions = solutions
         self.nodes = nodes
@@ -65,6 +101,7 @@ class Stats:
         self.complete = complete
         self.stopped_by = stopped_by
         self.algorithm = algorithm
+        self.engine = engine
 
     def as_dict(self) -> dict[str, Any]:
         """The statistics as a JSON-ready dictionary."""
@@ -88,15 +125,18 @@ def new_engine(
     seed: int,
     algorithm: Literal["X", "C", "M"] | None = None,
     first_item: int = -1,
-) -> Engine:
+    engine: Literal["dlx", "bits"] = "dlx",
+) -> Engine | BitEngine:
     """A fresh compiled engine over the problem's flat arrays.
 
     ``algorithm`` forces ``"X"``, ``"C"`` or ``"M"`` (the engine refuses one that cannot
     solve the problem); by default the engine picks the cheapest that can. ``first_item``
-    (a primary item's position, -1 for none) is the item the root branches on.
+    (a primary item's position, -1 for none) is the item the root branches on. ``engine``
+    is ``"dlx"`` or ``"bits"`` (see :func:`pick_engine`).
     """
     arrays = problem.engine_input()
-    return Engine(
+    kind = Engine if engine == "dlx" else BitEngine
+    return kind(
         arrays.n_primary,
         arrays.n_secondary,
         arrays.option_start,
@@ -109,6 +149,40 @@ def new_engine(
         algorithm=algorithm,
         first_item=first_item,
     )
+
+
+def _bits_misfit(problem: ExactCover, options_cap: int, bits_cap: int) -> str | None:
+    """Why the bit-parallel engine would not take the problem under these caps, or None."""
+    arrays = problem.engine_input()
+    if any(lo != 1 or hi != 1 for lo, hi in zip(arrays.lo, arrays.hi, strict=True)):
+        return "it has multiplicities (dancing links run Algorithm M)"
+    options = len(arrays.option_start) - 1
+    if options > options_cap:
+        return f"it has {options} options, more than {options_cap}"
+    bits = bits_needed(arrays.n_primary, arrays.n_secondary, arrays.node_item, arrays.node_color)
+    if bits > bits_cap:
+        return f"it needs {bits} bits (items and colors), more than {bits_cap}"
+    return None
+
+
+def pick_engine(problem: ExactCover, engine: str = "auto") -> Literal["dlx", "bits"]:
+    """The engine that runs ``problem`` when ``engine`` is asked for.
+
+    ``"auto"`` picks ``"bits"`` for problems without multiplicities of at most
+    ``AUTO_BITS_OPTIONS`` options and ``AUTO_BITS_BITS`` bits, and ``"dlx"`` otherwise.
+    Asking for ``"bits"`` on a problem it cannot run raises :class:`~excover.UsageError`
+    saying why.
+    """
+    if engine == "dlx":
+        return "dlx"
+    if engine == "bits":
+        misfit = _bits_misfit(problem, MAX_OPTIONS, MAX_BITS)
+        if misfit is not None:
+            raise UsageError(f"the bit-parallel engine cannot run this problem: {misfit}")
+        return "bits"
+    if engine != "auto":
+        raise UsageError(f"unknown engine {engine!r}; choose one of {', '.join(ENGINES)}")
+    return "bits" if _bits_misfit(problem, AUTO_BITS_OPTIONS, AUTO_BITS_BITS) is None else "dlx"
 
 
 def _check_limit(name: str, value: float | None) -> None:
@@ -141,6 +215,9 @@ class Search:
     where it stopped; after a ``KeyboardInterrupt`` the next call continues as well.
     ``branch_first`` names a primary item (or gives its position) that the root of the
     tree branches on whatever the heuristic says; the levels below follow the heuristic.
+    ``engine`` is ``"auto"`` (default), ``"dlx"`` or ``"bits"`` (see :func:`pick_engine`);
+    every engine finds the same solutions in the same order, and ``stats.engine`` names the
+    one that ran.
     """
 
     def __init__(
@@ -153,6 +230,7 @@ class Search:
         max_nodes: int | None = None,
         timeout: float | None = None,
         branch_first: str | int | None = None,
+        engine: str = "auto",
     ) -> None:
         if heuristic not in HEURISTICS:
             known = ", ".join(HEURISTICS)
@@ -178,8 +256,9 @@ class Search:
             if branch_first is None
             else problem.primary_position(branch_first, "be branched on first")
         )
+        self.engine = pick_engine(problem, engine)
         self._engine = new_engine(
-            problem, heuristic, seed & 0x7FFF_FFFF_FFFF_FFFF, first_item=first
+            problem, heuristic, seed & 0x7FFF_FFFF_FFFF_FFFF, first_item=first, engine=self.engine
         )
         self._seconds = 0.0
         self._stopped_by: str | None = None
@@ -196,6 +275,7 @@ class Search:
             complete=engine.finished,
             stopped_by=self._stopped_by,
             algorithm=engine.algorithm,
+            engine=self.engine,
         )
 
     @property

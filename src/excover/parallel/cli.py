@@ -221,8 +221,10 @@ def _options(args: argparse.Namespace) -> tuple[str, dict[str, Any]]:
         options["heuristic"] = args.heuristic
     if args.seed is not None:
         options["seed"] = args.seed
+    if getattr(args, "engine", None) is not None:
+        options["engine"] = args.engine
     if method == "zdd" and options:
-        raise UsageError("--method zdd does not take --heuristic or --seed")
+        raise UsageError("--method zdd does not take --heuristic, --seed or --engine")
     return method, options
 
 

@@ -56,7 +56,7 @@ TICK = 0.2
 TASK_METHODS = ("auto", "dlx", "zdd")
 
 #: Search options that make sense per task (limits would apply to each task alone).
-TASK_OPTIONS = ("heuristic", "seed")
+TASK_OPTIONS = ("heuristic", "seed", "engine")
 
 
 class TaskResult(NamedTuple):
@@ -169,7 +169,9 @@ def check_task_options(method: str, options: dict[str, Any]) -> None:
     for name in options:
         if name not in TASK_OPTIONS:
             raise UsageError(f"{name}= does not go with workers=, executor= or tasks=")
-    if method == "zdd" and options:
+    if method == "zdd" and any(
+        name != "engine" or value != "auto" for name, value in options.items()
+    ):
         raise UsageError(f"method 'zdd' takes no search options, not {sorted(options)}")
 
 
@@ -182,11 +184,11 @@ def resolve_auto(
     method and the run can say which. Also the count, when the choice already found it."""
     if method != "auto":
         return method, None
-    if options:
+    if set(options) - {"engine"}:
         return "dlx", None
     from excover.zdd import auto
 
-    choice = auto.choose(problem)
+    choice = auto.choose(problem, options.get("engine", "auto"))
     return choice.method, choice.known
 
 

@@ -22,7 +22,8 @@ whichever method wins:
    search goes on to the end; otherwise the DLX run resumes where it stopped. Neither
    search starts again from scratch: no work is lost, only the losing search's few nodes.
 
-Calls that pass DLX search options (a heuristic, limits) go to DLX directly.
+Calls that pass DLX search options (a heuristic, limits) go to DLX directly; the choice of
+engine (``engine=``) is passed on to the DLX side.
 
 The node budgets of steps 1 and 3 are also bounded by work: each DLX node scans the
 active primary items for the MRV choice, so on a problem with a million primary items a
@@ -102,9 +103,10 @@ def _probe(problem: ExactCover, search: Search) -> Choice:
     return Choice("dlx", None, search)
 
 
-def choose(problem: ExactCover) -> Choice:
-    """The method for counting ``problem``, chosen as the module notes describe."""
-    search = problem.search(seed=0)  # MRV ignores the seed; drawing one costs a syscall
+def choose(problem: ExactCover, engine: str = "auto") -> Choice:
+    """The method for counting ``problem``, chosen as the module notes describe; the DLX
+    side runs on ``engine`` (see :func:`excover.dlx.pick_engine`)."""
+    search = problem.search(seed=0, engine=engine)  # MRV ignores the seed (no syscall)
     if search.count_until(scout_nodes(problem)):
         return Choice("dlx", search.count(), search)
     stats = search.stats
@@ -116,10 +118,12 @@ def choose(problem: ExactCover) -> Choice:
 
 
 def count(problem: ExactCover, **options: Unpack[SearchOptions]) -> int:
-    """The number of solutions, by the method :func:`choose` picks."""
+    """The number of solutions, by the method :func:`choose` picks (its DLX side on the
+    ``engine`` option, if given)."""
+    engine = options.pop("engine", "auto")
     if options:
-        return problem.search(**options).count()
-    _, known, search, probe = choose(problem)
+        return problem.search(engine=engine, **options).count()
+    _, known, search, probe = choose(problem, engine)
     if known is not None:
         return known
     if probe is not None:

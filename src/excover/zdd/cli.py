@@ -103,7 +103,7 @@ def count_auto(problem: ExactCover, args: argparse.Namespace) -> Outcome | Searc
     from excover.zdd import auto
 
     try:
-        choice = auto.choose(problem)
+        choice = auto.choose(problem, getattr(args, "engine", None) or "auto")
     except KeyboardInterrupt:
         return Outcome("auto", None, None, "interrupt", {})
     if choice.known is not None and choice.search is not None:  # DLX finished while choosing

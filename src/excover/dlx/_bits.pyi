@@ -1,0 +1,55 @@
+"""Type stub of the compiled bit-parallel engine (``_bits.pyx``)."""
+
+from collections.abc import Sequence
+from typing import Final, Literal
+
+__all__ = ["MAX_BITS", "MAX_OPTIONS", "SIMD", "SIMD_LEVELS", "BitEngine", "bits_needed"]
+
+MAX_BITS: Final[int]
+MAX_OPTIONS: Final[int]
+SIMD_LEVELS: Final[tuple[str, ...]]
+SIMD: Final[str]
+
+def bits_needed(
+    n_primary: int, n_secondary: int, node_item: Sequence[int], node_color: Sequence[int]
+) -> int:
+    """The number of bits the engine would use for a problem."""
+
+class BitEngine:
+    """One bit-parallel search over a problem given as flat arrays."""
+
+    def __init__(
+        self,
+        n_primary: int,
+        n_secondary: int,
+        option_start: Sequence[int],
+        node_item: Sequence[int],
+        node_color: Sequence[int],
+        lo: Sequence[int],
+        hi: Sequence[int],
+        heuristic: int,
+        seed: int,
+        algorithm: Literal["X", "C", "M"] | None = None,
+        first_item: int = -1,
+        simd: str | None = None,
+    ) -> None: ...
+    def run(self, count_only: bool, max_solutions: int, max_nodes: int, deadline: float) -> int:
+        """Search on from where the last call stopped; return the status of the stop."""
+    def solution(self) -> list[int]:
+        """The option indices of the solution the last ``run()`` stopped at, by level."""
+    def reset(self) -> None:
+        """Forget all progress: the next ``run()`` starts the search from the beginning."""
+    @property
+    def solutions(self) -> int: ...
+    @property
+    def nodes(self) -> int: ...
+    @property
+    def updates(self) -> int: ...
+    @property
+    def finished(self) -> bool: ...
+    @property
+    def algorithm(self) -> Literal["X", "C"]: ...
+    @property
+    def simd(self) -> str: ...
+    @property
+    def memory_bytes(self) -> int: ...
