@@ -21,7 +21,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from excover import ExactCover, LimitReached, Search, UsageError
-from excover.dlx import new_engine
+from excover.dlx import CompiledEngine, new_engine
 from excover.dlx._engine import DONE, MAX_NODES, MAX_SOLUTIONS, SOLUTION, TIMEOUT, Engine
 
 KNUTH = Path(__file__).parent / "data" / "knuth"
@@ -61,16 +61,16 @@ def engine(
     heuristic: str = "mrv",
     seed: int = 0,
     algorithm: Literal["X", "C", "M"] | None = None,
-) -> Engine:
+) -> CompiledEngine:
     """A fresh engine over the problem's arrays."""
     return new_engine(problem, heuristic, seed, algorithm)
 
 
-def totals(run: Engine) -> tuple[int, int, int]:
+def totals(run: CompiledEngine) -> tuple[int, int, int]:
     return run.solutions, run.nodes, run.updates
 
 
-def one_by_one(run: Engine) -> list[list[int]]:
+def one_by_one(run: CompiledEngine) -> list[list[int]]:
     """Every remaining solution, stopping the engine at each one."""
     found = []
     while run.run(False, -1, -1, 0.0) == SOLUTION:

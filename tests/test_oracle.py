@@ -2,7 +2,10 @@
 
 The oracle (:meth:`builders.Instance.all_covers`) enumerates every subset of options and
 checks the definition of an exact cover directly, so it shares no code with the model or
-the engine. Each property runs for every item-choice heuristic.
+the engine. Each property runs for every item-choice heuristic and every engine that can
+run the instance (dancing links always, the bit-parallel engine without multiplicities);
+with a deterministic heuristic the two engines also agree on the order of the solutions and
+on the number of search nodes.
 """
 
 from __future__ import annotations
@@ -17,9 +20,13 @@ HEURISTICS = ("mrv", "leftmost", "random")
 KINDS: tuple[Kind, ...] = ("X", "XCC", "MCC")
 
 
-def search(problem: ExactCover, heuristic: str, seed: int, **limits: int) -> Search:
+def search(
+    problem: ExactCover, heuristic: str, seed: int, engine: str, max_solutions: int | None = None
+) -> Search:
     """A fresh run with the given heuristic (the seed only matters for ``random``)."""
-    return Search(problem, heuristic=heuristic, seed=seed, **limits)
+    return Search(
+        problem, heuristic=heuristic, seed=seed, engine=engine, max_solutions=max_solutions
+    )
 
 
 def check_against_oracle(instance: Instance, seed: int, k: int) -> None:
@@ -27,8 +34,14 @@ def check_against_oracle(instance: Instance, seed: int, k: int) -> None:
     limits and statistics all agree with the brute-force oracle."""
     expected = instance.all_covers()
     problem = instance.build()
+    engines = ["dlx"] if any(bound != (1, 1) for bound in instance.bounds) else ["dlx", "bits"]
     for heuristic in HEURISTICS:
-        check_heuristic(instance, problem, expected, heuristic, seed, k)
+        for engine in engines:
+            check_heuristic(instance, problem, expected, heuristic, seed, k, engine)
+        if heuristic != "random" and len(engines) == 2:
+            runs = [search(problem, heuristic, seed, engine) for engine in engines]
+            assert list(runs[0].solutions()) == list(runs[1].solutions())
+            assert runs[0].stats.nodes == runs[1].stats.nodes
 
 
 def check_heuristic(
@@ -38,33 +51,34 @@ def check_heuristic(
     heuristic: str,
     seed: int,
     k: int,
+    engine: str,
 ) -> None:
-    """The properties of :func:`check_against_oracle` for one heuristic; ``k`` is the
-    bound given to ``solutions(limit=k)`` and ``max_solutions``."""
-    counting = search(problem, heuristic, seed)
+    """The properties of :func:`check_against_oracle` for one heuristic and engine; ``k``
+    is the bound given to ``solutions(limit=k)`` and ``max_solutions``."""
+    counting = search(problem, heuristic, seed, engine)
     assert counting.count() == len(expected)
     stats = counting.stats
     assert stats.solutions == len(expected)
     assert stats.nodes >= stats.solutions
-    assert stats.complete
+    assert stats.complete and stats.engine == engine
 
-    found = list(search(problem, heuristic, seed).solutions())
+    found = list(search(problem, heuristic, seed, engine).solutions())
     assert all(len(set(solution)) == len(solution) for solution in found)
     as_sets = [frozenset(solution) for solution in found]
     assert len(set(as_sets)) == len(as_sets), "the same set of options came out twice"
     assert set(as_sets) == expected
     assert all(instance.is_cover(solution) for solution in found)
 
-    first = search(problem, heuristic, seed).first()
+    first = search(problem, heuristic, seed, engine).first()
     assert (first is None) == (not expected)
     assert first is None or frozenset(first) in expected
 
-    limited = list(search(problem, heuristic, seed).solutions(limit=k))
+    limited = list(search(problem, heuristic, seed, engine).solutions(limit=k))
     assert len(limited) == min(k, len(expected))
     assert {frozenset(solution) for solution in limited} <= expected
     assert len({frozenset(solution) for solution in limited}) == len(limited)
 
-    capped = search(problem, heuristic, seed, max_solutions=k)
+    capped = search(problem, heuristic, seed, engine, max_solutions=k)
     assert capped.count() == min(k, len(expected))
     assert capped.stats.solutions == min(k, len(expected))
 

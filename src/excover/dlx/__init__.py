@@ -40,7 +40,18 @@ from excover.errors import LimitReached, UsageError
 if TYPE_CHECKING:
     from excover.problem import ExactCover
 
-__all__ = ["ENGINES", "HEURISTICS", "Search", "Stats", "new_engine", "pick_engine"]
+__all__ = [
+    "ENGINES",
+    "HEURISTICS",
+    "CompiledEngine",
+    "Search",
+    "Stats",
+    "new_engine",
+    "pick_engine",
+]
+
+#: Either compiled engine: they have the same methods and properties.
+CompiledEngine = Engine | BitEngine
 
 #: Item-choice rules, by name, with the engine's code for each.
 #: ``mrv``: fewest remaining options, ties to the leftmost active item (Knuth's DLX1).
@@ -126,7 +137,7 @@ def new_engine(
     algorithm: Literal["X", "C", "M"] | None = None,
     first_item: int = -1,
     engine: Literal["dlx", "bits"] = "dlx",
-) -> Engine | BitEngine:
+) -> CompiledEngine:
     """A fresh compiled engine over the problem's flat arrays.
 
     ``algorithm`` forces ``"X"``, ``"C"`` or ``"M"`` (the engine refuses one that cannot

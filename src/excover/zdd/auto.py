@@ -120,10 +120,9 @@ def choose(problem: ExactCover, engine: str = "auto") -> Choice:
 def count(problem: ExactCover, **options: Unpack[SearchOptions]) -> int:
     """The number of solutions, by the method :func:`choose` picks (its DLX side on the
     ``engine`` option, if given)."""
-    engine = options.pop("engine", "auto")
-    if options:
-        return problem.search(engine=engine, **options).count()
-    _, known, search, probe = choose(problem, engine)
+    if set(options) - {"engine"}:
+        return problem.search(**options).count()
+    _, known, search, probe = choose(problem, options.get("engine", "auto"))
     if known is not None:
         return known
     if probe is not None:

@@ -1,0 +1,239 @@
+"""The bit-parallel engine against dancing links, on problems past one machine word.
+
+The brute-force oracle (``test_oracle.py``) covers both engines on tiny instances; here the
+instances are larger than a 64-bit word in options, items and colors, so that every
+boundary between words of the engine's bitsets is crossed. Dancing links are the
+reference: with a deterministic heuristic both engines walk the same search tree, so they
+must agree on the solutions, their order and the number of nodes.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from builders import langford
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from excover import ExactCover, LimitReached, Search, UsageError
+from excover.dlx import AUTO_BITS_BITS, pick_engine
+from excover.dlx._bits import MAX_BITS, SIMD, SIMD_LEVELS, BitEngine, bits_needed
+from excover.dlx._engine import SOLUTION
+
+KNUTH = Path(__file__).parent / "data" / "knuth"
+
+
+@st.composite
+def wide_problems(draw: st.DrawFn, max_options: int = 200) -> ExactCover:
+    """Random exact cover problems with up to 140 primary items, 70 secondary items (some
+    colored, with up to 5 colors) and ``max_options`` options of 1 to 4 primary items
+    each (the number of options bounds the size of the search tree)."""
+    n_primary = draw(st.integers(1, 140))
+    n_secondary = draw(st.integers(0, 70))
+    colors = draw(st.integers(0, 5))
+    p = ExactCover([f"p{i}" for i in range(n_primary)], [f"s{i}" for i in range(n_secondary)])
+    for _ in range(draw(st.integers(0, max_options))):
+        primary = draw(st.sets(st.integers(0, n_primary - 1), min_size=1, max_size=4))
+        option: list[str] = [f"p{i}" for i in sorted(primary)]
+        if n_secondary:
+            for i in sorted(draw(st.sets(st.integers(0, n_secondary - 1), max_size=3))):
+                color = draw(st.integers(0, colors))
+                option.append(f"s{i}" + (f":c{color}" if color else ""))
+        p.add_option(option)
+    return p
+
+
+def same_search(
+    problem: ExactCover, heuristic: str = "mrv", limit: int = 300, max_nodes: int = 50_000
+) -> None:
+    """Both engines: the same first ``limit`` solutions in the same order, then the same
+    count and the same number of nodes (up to ``max_nodes``, where both must stop)."""
+    runs = [
+        Search(problem, engine=engine, heuristic=heuristic, max_nodes=max_nodes)
+        for engine in ("dlx", "bits")
+    ]
+    found: list[list[list[int]]] = [[], []]
+    totals = []
+    for run, solutions in zip(runs, found, strict=True):
+        try:
+            solutions.extend(run.solutions(limit))
+            run.count()
+        except LimitReached:
+            assert run.stats.stopped_by == "max_nodes"
+        totals.append((run.stats.solutions, run.stats.nodes, run.stats.algorithm))
+    assert found[0] == found[1]
+    assert totals[0] == totals[1]
+
+
+@settings(max_examples=120, deadline=None)
+@given(wide_problems(), st.sampled_from(["mrv", "leftmost"]))
+def test_wide_problems_walk_the_same_tree(problem: ExactCover, heuristic: str) -> None:
+    same_search(problem, heuristic)
+
+
+@settings(max_examples=40, deadline=None)
+@given(wide_problems(max_options=70), st.integers(0, 2**63 - 1))
+def test_random_ties_find_the_same_solutions(problem: ExactCover, seed: int) -> None:
+    """Random tie-breaking draws differently in the two engines: same solution set."""
+    dlx = Search(problem, engine="dlx", heuristic="random", seed=seed)
+    bits = Search(problem, engine="bits", heuristic="random", seed=seed)
+    found = [frozenset(s) for s in bits.solutions()]
+    assert len(set(found)) == len(found)
+    assert set(found) == {frozenset(s) for s in dlx.solutions()}
+    again = Search(problem, engine="bits", heuristic="random", seed=seed)
+    assert [frozenset(s) for s in again.solutions()] == found  # the seed decides
+
+
+@settings(max_examples=40, deadline=None)
+@given(wide_problems(max_options=70), st.lists(st.integers(0, 6), min_size=1, max_size=30))
+def test_any_schedule_of_stops_reaches_the_same_search(
+    problem: ExactCover, steps: list[int]
+) -> None:
+    """Stopping at solutions and at node limits, in any order, then finishing, gives the
+    solutions of a run that never stopped, in its order, and its totals."""
+    arrays = problem.engine_input()
+
+    def fresh() -> BitEngine:
+        a = arrays
+        return BitEngine(
+            a.n_primary, a.n_secondary, a.option_start, a.node_item, a.node_color, a.lo, a.hi, 0, 5
+        )
+
+    def every(run: BitEngine) -> list[list[int]]:
+        found = []
+        while run.run(False, -1, -1, 0.0) == SOLUTION:
+            found.append(run.solution())
+        return found
+
+    reference = fresh()
+    expected = every(reference)
+    run = fresh()
+    for step in steps:
+        status = run.run(step == 0, -1, run.nodes + step if step else -1, 0.0)
+        if status == SOLUTION:
+            assert run.solution() == expected[run.solutions - 1]
+    while run.run(False, -1, -1, 0.0) == SOLUTION:
+        assert run.solution() == expected[run.solutions - 1]
+    assert (run.solutions, run.nodes, run.updates) == (
+        reference.solutions,
+        reference.nodes,
+        reference.updates,
+    )
+
+
+@pytest.mark.parametrize("simd", SIMD_LEVELS)
+@pytest.mark.parametrize("name", ["queens11.dlx", "pento3x20.dlx", "scott-pfix.dlx"])
+def test_every_instruction_set_counts_the_same(simd: str, name: str) -> None:
+    """The kernels compiled for each instruction set (capped at what this CPU runs) give
+    the same counts and nodes."""
+    problem = ExactCover.read(KNUTH / name)
+    arrays = problem.engine_input()
+    run = BitEngine(
+        arrays.n_primary,
+        arrays.n_secondary,
+        arrays.option_start,
+        arrays.node_item,
+        arrays.node_color,
+        arrays.lo,
+        arrays.hi,
+        0,
+        0,
+        simd=simd,
+    )
+    assert run.simd == SIMD_LEVELS[min(SIMD_LEVELS.index(simd), SIMD_LEVELS.index(SIMD))]
+    run.run(True, -1, -1, 0.0)
+    reference = Search(problem, engine="dlx")
+    reference.count()
+    assert (run.solutions, run.nodes) == (reference.stats.solutions, reference.stats.nodes)
+
+
+@pytest.mark.parametrize("n", [7, 8, 11])
+def test_langford_pairings_with_secondary_items(n: int) -> None:
+    """Langford pairings (A014552 doubled: both orders of each pairing)."""
+    known = {7: 52, 8: 300, 11: 35584}
+    problem = langford(n)
+    search = Search(problem, engine="bits")
+    assert search.count() == known[n]
+    same_search(problem, limit=50)
+
+
+def test_branch_first_follows_dancing_links() -> None:
+    problem = ExactCover.read(KNUTH / "queens8.dlx")
+    item = problem.items[3]
+    dlx = Search(problem, engine="dlx", branch_first=item)
+    bits = Search(problem, engine="bits", branch_first=item)
+    assert list(bits.solutions()) == list(dlx.solutions())
+    assert bits.stats.nodes == dlx.stats.nodes
+
+
+def test_options_without_primary_items_keep_their_numbers() -> None:
+    """Options of secondary items only (the model refuses them; the engine's arrays may
+    hold them) can never be chosen: the engine drops them, and the solutions still name
+    the caller's option numbers."""
+    # items a=0, b=1 primary, x=2 secondary; options: x | a x | x | b | a
+    run = BitEngine(2, 1, [0, 1, 3, 4, 5, 6], [2, 0, 2, 2, 1, 0], [0] * 6, [1, 1], [1, 1], 0, 0)
+    found = []
+    while run.run(False, -1, -1, 0.0) == SOLUTION:
+        found.append(sorted(run.solution()))
+    assert sorted(found) == [[1, 3], [3, 4]]
+
+
+def test_many_colors_of_one_item() -> None:
+    """Seventy colors on one secondary item: its bits span two words."""
+    p = ExactCover([f"p{i}" for i in range(70)], ["x"])
+    for i in range(70):
+        p.add_option([f"p{i}", f"x:c{i % 70}"])
+        p.add_option([f"p{i}", "x:c0"])
+    assert bits_needed(70, 1, p.engine_input().node_item, p.engine_input().node_color) == 141
+    same_search(p, limit=5)
+    assert Search(p, engine="bits").count() == 2  # all x:c0, or p0 alone with ...:c0 too
+
+
+def test_auto_takes_bits_only_where_they_suit() -> None:
+    small = ExactCover.read(KNUTH / "queens8.dlx")
+    assert pick_engine(small) == "bits"
+    assert Search(small).stats.engine == "bits"
+    multiple = ExactCover.from_dlx("2:2|a b\na b\na\nb\n")
+    assert pick_engine(multiple) == "dlx"
+    with pytest.raises(UsageError, match="multiplicities"):
+        Search(multiple, engine="bits")
+    wide = ExactCover([f"i{k}" for k in range(AUTO_BITS_BITS + 1)])
+    wide.add_option(wide.items)
+    assert pick_engine(wide) == "dlx"
+    assert pick_engine(wide, "bits") == "bits"
+    assert Search(wide, engine="bits").count() == 1
+    too_wide = ExactCover([f"i{k}" for k in range(MAX_BITS + 1)])
+    with pytest.raises(UsageError, match="bits"):
+        pick_engine(too_wide, "bits")
+    with pytest.raises(UsageError, match="unknown engine"):
+        Search(small, engine="fast")
+
+
+def test_limits_stop_the_bit_parallel_engine() -> None:
+    problem = ExactCover.read(KNUTH / "queens10.dlx")
+    capped = Search(problem, engine="bits", max_nodes=500)
+    with pytest.raises(LimitReached):
+        capped.count()
+    assert capped.stats.nodes == 500 and capped.stats.stopped_by == "max_nodes"
+    capped.max_nodes = None
+    assert capped.count() == 724
+    # the deadline is checked between chunks of a few milliseconds of work
+    timed = Search(ExactCover.read(KNUTH / "pento6x10.dlx"), engine="bits", timeout=0.0)
+    with pytest.raises(LimitReached):
+        timed.count()
+    assert timed.stats.stopped_by == "timeout" and 0 < timed.stats.nodes < 3_620_988
+    assert Search(problem, engine="bits", max_solutions=7).count() == 7
+
+
+def test_bad_arrays_raise_value_error() -> None:
+    with pytest.raises(ValueError, match="multiplicities"):
+        BitEngine(1, 0, [0, 1], [0], [0], [0], [2], 0, 0)
+    with pytest.raises(ValueError, match="twice"):
+        BitEngine(2, 0, [0, 2], [1, 1], [0, 0], [1, 1], [1, 1], 0, 0)
+    with pytest.raises(ValueError, match="out of range"):
+        BitEngine(2, 0, [0, 1], [5], [0], [1, 1], [1, 1], 0, 0)
+    with pytest.raises(ValueError, match="color to the primary"):
+        BitEngine(1, 0, [0, 1], [0], [3], [1], [1], 0, 0)
+    with pytest.raises(ValueError, match="instruction set"):
+        BitEngine(1, 0, [0, 1], [0], [0], [1], [1], 0, 0, simd="sse9")
