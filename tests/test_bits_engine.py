@@ -9,11 +9,12 @@ must agree on the solutions, their order and the number of nodes.
 
 from __future__ import annotations
 
+import contextlib
 from pathlib import Path
 
 import pytest
-from builders import langford
-from hypothesis import given, settings
+from builders import langford, two_regular_graphs
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from excover import ExactCover, LimitReached, Search, UsageError
@@ -22,13 +23,17 @@ from excover.dlx._bits import MAX_BITS, SIMD, SIMD_LEVELS, BitEngine, bits_neede
 from excover.dlx._engine import SOLUTION
 
 KNUTH = Path(__file__).parent / "data" / "knuth"
+HEURISTICS = ["mrv", "leftmost", "random"]
 
 
 @st.composite
-def wide_problems(draw: st.DrawFn, max_options: int = 200) -> ExactCover:
+def wide_problems(
+    draw: st.DrawFn, max_options: int = 200, multiplicities: bool = False
+) -> ExactCover:
     """Random exact cover problems with up to 140 primary items, 70 secondary items (some
     colored, with up to 5 colors) and ``max_options`` options of 1 to 4 primary items
-    each (the number of options bounds the size of the search tree)."""
+    each (the number of options bounds the size of the search tree); with
+    ``multiplicities``, some primary items get bounds ``lo..hi`` within ``0..3``."""
     n_primary = draw(st.integers(1, 140))
     n_secondary = draw(st.integers(0, 70))
     colors = draw(st.integers(0, 5))
@@ -41,6 +46,10 @@ def wide_problems(draw: st.DrawFn, max_options: int = 200) -> ExactCover:
                 color = draw(st.integers(0, colors))
                 option.append(f"s{i}" + (f":c{color}" if color else ""))
         p.add_option(option)
+    if multiplicities:
+        for i in sorted(draw(st.sets(st.integers(0, n_primary - 1), min_size=1, max_size=20))):
+            hi = draw(st.integers(1, 3))
+            p.set_multiplicity(f"p{i}", draw(st.integers(0, hi)), hi)
     return p
 
 
@@ -122,6 +131,55 @@ def test_any_schedule_of_stops_reaches_the_same_search(
     )
 
 
+@settings(max_examples=150, deadline=None)
+@given(wide_problems(max_options=40, multiplicities=True), st.sampled_from(HEURISTICS))
+def test_multiplicities_find_the_solutions_of_dancing_links(
+    problem: ExactCover, heuristic: str
+) -> None:
+    """Algorithm M: the engines branch differently, so they agree on the set of solutions
+    (each found once), not on their order."""
+    dlx = Search(problem, engine="dlx", max_nodes=20_000)
+    try:
+        expected = {frozenset(s) for s in dlx.solutions()}
+    except LimitReached:
+        assume(False)  # too large to list: rare with 40 options
+    bits = Search(problem, engine="bits", heuristic=heuristic, seed=1)
+    found = [frozenset(s) for s in bits.solutions()]
+    assert len(set(found)) == len(found)
+    assert set(found) == expected
+    assert bits.stats.algorithm == dlx.stats.algorithm and bits.count() == len(expected)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    wide_problems(max_options=30, multiplicities=True),
+    st.lists(st.integers(0, 6), min_size=1, max_size=30),
+)
+def test_multiplicities_resume_after_any_stop(problem: ExactCover, steps: list[int]) -> None:
+    """Stops at solutions and node limits leave Algorithm M's extra state (counts, items
+    being closed) as a run that never stopped has it."""
+    reference = Search(problem, engine="bits")
+    expected = list(reference.solutions())
+    run = Search(problem, engine="bits")
+    found: list[list[int]] = []
+    for step in steps:
+        run.max_nodes = run.stats.nodes + step if step else None
+        with contextlib.suppress(LimitReached):
+            found.extend(run.solutions(1))
+    run.max_nodes = None
+    found.extend(run.solutions())
+    assert found == expected
+    assert (run.stats.nodes, run.stats.updates) == (reference.stats.nodes, reference.stats.updates)
+
+
+@pytest.mark.parametrize(("n", "expected"), [(6, 70), (7, 465), (8, 3507)])
+def test_two_regular_graphs(n: int, expected: int) -> None:
+    """Every vertex covered exactly twice by edges: 2-regular spanning subgraphs of K_n
+    (OEIS A001205)."""
+    problem = two_regular_graphs(n)
+    assert Search(problem, engine="bits").count() == expected
+
+
 @pytest.mark.parametrize("simd", SIMD_LEVELS)
 @pytest.mark.parametrize("name", ["queens11.dlx", "pento3x20.dlx", "scott-pfix.dlx"])
 def test_every_instruction_set_counts_the_same(simd: str, name: str) -> None:
@@ -195,9 +253,15 @@ def test_auto_takes_bits_only_where_they_suit() -> None:
     assert pick_engine(small) == "bits"
     assert Search(small).stats.engine == "bits"
     multiple = ExactCover.from_dlx("2:2|a b\na b\na\nb\n")
-    assert pick_engine(multiple) == "dlx"
-    with pytest.raises(UsageError, match="multiplicities"):
-        Search(multiple, engine="bits")
+    assert pick_engine(multiple) == "bits"
+    assert Search(multiple).count() == 1
+    deep = ExactCover(["a"])
+    deep.set_multiplicity("a", 0, 10**6)
+    for _ in range(50_000):
+        deep.add_option(["a"])  # any subset is a solution: 50,000 levels of 782 words
+    with pytest.raises(UsageError, match="level stack"):
+        pick_engine(deep, "bits")
+    assert pick_engine(deep) == "dlx"
     wide = ExactCover([f"i{k}" for k in range(AUTO_BITS_BITS + 1)])
     wide.add_option(wide.items)
     assert pick_engine(wide) == "dlx"
@@ -227,8 +291,10 @@ def test_limits_stop_the_bit_parallel_engine() -> None:
 
 
 def test_bad_arrays_raise_value_error() -> None:
-    with pytest.raises(ValueError, match="multiplicities"):
-        BitEngine(1, 0, [0, 1], [0], [0], [0], [2], 0, 0)
+    with pytest.raises(ValueError, match=r"multiplicity 2\.\.1"):
+        BitEngine(1, 0, [0, 1], [0], [0], [2], [1], 0, 0)
+    with pytest.raises(ValueError, match="algorithm X cannot"):
+        BitEngine(1, 0, [0, 1], [0], [0], [0], [2], 0, 0, "X")
     with pytest.raises(ValueError, match="twice"):
         BitEngine(2, 0, [0, 2], [1, 1], [0, 0], [1, 1], [1, 1], 0, 0)
     with pytest.raises(ValueError, match="out of range"):

@@ -25,6 +25,7 @@ import pytest
 import excover
 from excover import ExactCover
 from excover.cli import main
+from excover.dlx._bits import MAX_BITS
 
 ROOT = Path(__file__).resolve().parent.parent
 KNUTH = ROOT / "tests" / "data" / "knuth"
@@ -186,15 +187,21 @@ def test_engine_flag_picks_the_engine_and_both_agree(capsys: pytest.CaptureFixtu
     assert len(found["dlx"]) == QUEENS8_SOLUTIONS
 
 
-def test_engine_bits_refuses_multiplicities(
+def test_engine_bits_runs_multiplicities_and_refuses_what_does_not_fit(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
     path = tmp_path / "m.dlx"
     path.write_text("2:2|a b\na b\na\nb\n")
-    status, out, err = run(capsys, "count", str(path), "--engine", "bits")
+    status, result = run_json(capsys, "count", str(path), "--engine", "bits")
+    assert (status, result["count"]) == (0, 1)
+    assert result["stats"]["engine"] == "bits" and result["stats"]["algorithm"] == "M"
+    wide = tmp_path / "wide.dlx"
+    names = [f"i{k}" for k in range(MAX_BITS + 1)]
+    wide.write_text(" ".join(names) + "\n" + " ".join(names) + "\n")
+    status, out, err = run(capsys, "count", str(wide), "--engine", "bits")
     assert (status, out) == (2, "")
-    assert "multiplicities" in err and err.count("\n") == 1
-    assert run(capsys, "count", str(path))[:2] == (0, "1\n")
+    assert f"more than {MAX_BITS}" in err and err.count("\n") == 1
+    assert run(capsys, "count", str(wide))[:2] == (0, "1\n")
 
 
 def test_engine_flag_goes_with_dlx_only(capsys: pytest.CaptureFixture[str]) -> None:

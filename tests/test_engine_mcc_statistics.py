@@ -59,7 +59,7 @@ DLX3_FIGURES = [
 
 @pytest.mark.parametrize(("text", "solutions", "nodes", "updates"), DLX3_FIGURES)
 def test_statistics_equal_dlx3(text: str, solutions: int, nodes: int, updates: int) -> None:
-    search = Search(ExactCover.from_dlx(text), heuristic="mrv")
+    search = Search(ExactCover.from_dlx(text), heuristic="mrv", engine="dlx")
     assert search.count() == solutions
     assert search.stats.algorithm == "M"
     assert (search.stats.nodes, search.stats.updates) == (nodes, updates)
@@ -71,7 +71,7 @@ def test_an_unsatisfiable_item_ends_a_large_search_at_once() -> None:
     lines = (KNUTH / "domino8x8.dlx").read_text().splitlines()
     first = next(k for k, line in enumerate(lines) if line and not line.startswith("|"))
     lines[first] = "2|Z " + lines[first]
-    search = Search(ExactCover.from_dlx("\n".join(lines)), heuristic="mrv")
+    search = Search(ExactCover.from_dlx("\n".join(lines)), heuristic="mrv", engine="dlx")
     assert search.count() == 0
     assert (search.stats.nodes, search.stats.updates) == (1, 0)
 
@@ -97,6 +97,6 @@ def test_an_item_short_of_options_fails_at_the_first_node(
             problem.add_option([name])
     for _ in range(have):
         problem.add_option(["short", names[0] if names[0] != "short" else names[1]])
-    search = Search(problem, heuristic="mrv")
+    search = Search(problem, heuristic="mrv", engine="dlx")
     assert search.count() == 0
     assert (search.stats.nodes, search.stats.updates) == (1, 0)

@@ -17,10 +17,12 @@ Two engines can run a search (``engine=``):
 
 * ``"dlx"``, dancing links (``excover.dlx._engine``), for every problem, with Knuth's
   statistics exactly;
-* ``"bits"``, the bit-parallel engine (``excover.dlx._bits``), for problems without
-  multiplicities whose options fit in bitsets: it walks the same search tree (same item
-  choices, options in input order, same solutions in the same order, same ``nodes``) several
-  times faster; its ``updates`` count options taken out of play.
+* ``"bits"``, the bit-parallel engine (``excover.dlx._bits``), for problems whose options
+  fit in bitsets: on Algorithms X and C it walks the same search tree (same item choices,
+  options in input order, same solutions in the same order, same ``nodes``) several times
+  faster; on Algorithm M it branches its own way (the options of an item with a
+  multiplicity smallest first, then "no more"), so it finds the same solutions in another
+  order; its ``updates`` count options taken out of play.
 
 ``"auto"`` (the default) takes ``"bits"`` when the problem suits it (:func:`pick_engine`)
 and ``"dlx"`` otherwise; ``Stats.engine`` says which ran.
@@ -30,6 +32,7 @@ from __future__ import annotations
 
 import os
 import time
+from collections import Counter
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -38,7 +41,7 @@ from excover.dlx._engine import MAX_NODES, MAX_SOLUTIONS, SOLUTION, TIMEOUT, Eng
 from excover.errors import LimitReached, UsageError
 
 if TYPE_CHECKING:
-    from excover.problem import ExactCover
+    from excover.problem import EngineInput, ExactCover
 
 __all__ = [
     "ENGINES",
@@ -68,6 +71,9 @@ AUTO_BITS_OPTIONS = 16384
 #: its search costs about (options / 64) x (uncovered items) word operations, which dancing
 #: links beat when options are many and each conflicts with few others.
 AUTO_BITS_BITS = 1024
+#: The most bytes the level stack of the bit-parallel engine may take on Algorithm M,
+#: where a search can be as deep as the options are many.
+BITS_STACK_BYTES = 1 << 28
 
 
 class Stats:
@@ -165,22 +171,40 @@ def new_engine(
 def _bits_misfit(problem: ExactCover, options_cap: int, bits_cap: int) -> str | None:
     """Why the bit-parallel engine would not take the problem under these caps, or None."""
     arrays = problem.engine_input()
-    if any(lo != 1 or hi != 1 for lo, hi in zip(arrays.lo, arrays.hi, strict=True)):
-        return "it has multiplicities (dancing links run Algorithm M)"
     options = len(arrays.option_start) - 1
     if options > options_cap:
         return f"it has {options} options, more than {options_cap}"
+    stack = _multiplicity_stack_bytes(arrays, options)
+    if stack > BITS_STACK_BYTES:
+        return (
+            f"its multiplicities allow searches so deep that the level stack would take "
+            f"{stack:,} bytes, more than {BITS_STACK_BYTES:,}"
+        )
     bits = bits_needed(arrays.n_primary, arrays.n_secondary, arrays.node_item, arrays.node_color)
     if bits > bits_cap:
         return f"it needs {bits} bits (items and colors), more than {bits_cap}"
     return None
 
 
+def _multiplicity_stack_bytes(arrays: EngineInput, options: int) -> int:
+    """About the bytes of the bit-parallel engine's level stack for Algorithm M (0 without
+    multiplicities): a level covers an item once more or closes an item with a
+    multiplicity, and holds the options in play as a bitset."""
+    n_primary, lo, hi = arrays.n_primary, arrays.lo, arrays.hi
+    bounded = [t for t in range(n_primary) if lo[t] != 1 or hi[t] != 1]
+    if not bounded:
+        return 0
+    options_of = Counter(item for item in arrays.node_item if item < n_primary)
+    levels = 1 + len(bounded) + sum(min(hi[t], options_of[t]) for t in range(n_primary))
+    return levels * ((options // 64 + 1) * 8 + 4 * len(bounded))
+
+
 def pick_engine(problem: ExactCover, engine: str = "auto") -> Literal["dlx", "bits"]:
     """The engine that runs ``problem`` when ``engine`` is asked for.
 
-    ``"auto"`` picks ``"bits"`` for problems without multiplicities of at most
-    ``AUTO_BITS_OPTIONS`` options and ``AUTO_BITS_BITS`` bits, and ``"dlx"`` otherwise.
+    ``"auto"`` picks ``"bits"`` for problems of at most ``AUTO_BITS_OPTIONS`` options and
+    ``AUTO_BITS_BITS`` bits (whose multiplicities, if any, keep its level stack under
+    ``BITS_STACK_BYTES``), and ``"dlx"`` otherwise.
     Asking for ``"bits"`` on a problem it cannot run raises :class:`~excover.UsageError`
     saying why.
     """

@@ -21,8 +21,8 @@ carry the weight, the filter and the MRV scan, are in ``_bitkernels.h``, compile
 AVX-512 (with a vector popcount), for AVX2 and for the baseline; the engine takes the best
 the CPU runs (``simd``).
 
-This engine solves Algorithm X (primary and secondary items) and Algorithm C (colors on
-secondary items); problems with multiplicities go to dancing links. It walks the same
+This engine solves Algorithm X (primary and secondary items), Algorithm C (colors on
+secondary items) and Algorithm M (multiplicities, see below). On X and C it walks the same
 search tree as ``excover.dlx._engine``: the item chosen at each level is the one of fewest
 options in play (MRV, ties to the leftmost primary item, stopping at the first with none)
 and its options are tried in input order, so solutions come in the same order and the
@@ -50,6 +50,25 @@ built; ``original`` maps the engine's option numbers back to the caller's.
 at levels ``< l``, ``uncovered[l]``, the bitset of primary items still to cover, ``item[l]``
 the item it branches on and ``choice[l]`` the option of that item being tried (the search
 moves to the next by finding the next set bit of ``live[l] & cols[item[l]]``).
+
+Multiplicities
+==============
+
+A primary item ``t`` with bounds ``lo..hi`` other than ``1..1`` keeps, per level, how many
+chosen options have it (``taken``); it stays *open* (its bit set in ``uncovered``) until
+``hi`` options have it, and it is *unsatisfied* while fewer than ``lo`` have.
+``n_uncovered`` then counts the unsatisfied items. Choosing an option takes out of play the
+columns of its forbidden bits, except those of items with multiplicities that stay open.
+Branching on such an item ``t`` that still needs ``need = lo - taken`` covers tries each
+of its options ``x`` in play in input order, and in the branch of ``x`` also takes out of
+play the options of ``t`` before ``x``: a solution's options of ``t`` are found smallest
+first, so each solution once. The branch stops when fewer options are left than the covers
+still needed; when ``need`` is 0 a last branch *closes* ``t``: none of its options in
+play is taken. The item chosen at each level is the one of fewest branches, Knuth's
+``θ = options + 1 - need`` (an item of plain bounds has ``θ = options``), ties to the
+leftmost; items that need nothing and have no option in play are done. A solution is a
+level where every item is satisfied and no option is in play. Solutions list their options
+level by level, leaving out the levels that closed an item.
 
 The loop is a state machine that can stop between two steps and resume exactly there: at
 a solution, at a limit on nodes or solutions, and after each chunk of work, when the
@@ -138,7 +157,18 @@ cdef struct BitState:
     int32_t* n_uncovered         # per level: primary items to cover
     int32_t* item                # per level
     int32_t* choice              # per level
-    int64_t* counts              # random tie-breaking: the count of each primary item
+    int64_t* counts              # per primary item: options in play that have it
+    # Algorithm M (multiplicities); see "Multiplicities" in the module text.
+    int32_t multi                # 1 when the search runs Algorithm M
+    int32_t n_multi              # primary items whose bounds are not 1..1
+    int32_t* slot                # per primary item: its index among those, or -1
+    int32_t* lo                  # per primary item
+    int32_t* hi                  # per primary item
+    int32_t* taken               # levels * n_multi: times each such item is covered
+    int64_t* remaining           # per level: options of the item not tried yet
+    int32_t* need                # per level: covers the item still lacks
+    char* closing                # per level: 1 once the level tries "no more options"
+    int32_t* scratch             # the bits a chosen option takes out of play
     int32_t level
     int32_t phase
     int32_t heuristic
@@ -278,6 +308,171 @@ cdef int search(BitState* s, bint count_only, int64_t max_solutions, int64_t max
     return status
 
 
+cdef inline int32_t choose_multi(BitState* s, int32_t level) noexcept nogil:
+    """Algorithm M's item choice: the open item of fewest branches (see "Multiplicities"),
+    by the run's heuristic; ``need`` and ``remaining`` of the level are set for it."""
+    cdef const uint64_t* live = s.live + <int64_t>level * s.ow
+    cdef const uint64_t* uncovered = s.uncovered + <int64_t>level * s.uw
+    cdef const int32_t* taken = s.taken + <int64_t>level * s.n_multi
+    cdef int32_t u, t, j, need, best = -1, best_need = 0
+    cdef int32_t first = s.first_item if level == 0 else -1
+    cdef int64_t theta, least = 0
+    cdef uint64_t x, ties = 1
+    s.work += <uint64_t>s.ow * <uint64_t>s.n_primary
+    s.count_items(live, s.cols, s.ow, uncovered, s.uw, s.counts)
+    if first >= 0:
+        # branch on the given item if it is open at all; else as the heuristic says
+        j = s.slot[first]
+        need = 1 if j < 0 else s.lo[first] - taken[j]
+        if need > 0 or s.counts[first] > 0:
+            s.need[level] = max(0, need)
+            s.remaining[level] = s.counts[first]
+            return first
+    for u in range(s.uw):
+        x = uncovered[u]
+        while x:
+            t = u * 64 + excover_ctz64(x)
+            x &= x - 1
+            j = s.slot[t]
+            need = 1 if j < 0 else s.lo[t] - taken[j]
+            if need <= 0:
+                need = 0
+                if s.counts[t] == 0:
+                    continue  # satisfied, nothing left to add: done
+            theta = s.counts[t] + 1 - need
+            if best >= 0:
+                if s.heuristic == LEFTMOST or theta > least:
+                    continue
+                if theta == least:
+                    if s.heuristic != MRV_RANDOM:
+                        continue
+                    ties += 1
+                    if (next_random(s) >> 32) % ties != 0:
+                        continue
+                else:
+                    ties = 1
+            best = t
+            best_need = need
+            least = theta
+            if theta <= 0:
+                break  # a dead end: no need to look further
+        if best >= 0 and (least <= 0 or s.heuristic == LEFTMOST):
+            break
+    s.need[level] = best_need
+    s.remaining[level] = s.counts[best] if best >= 0 else 0
+    return best
+
+
+cdef int search_multi(BitState* s, bint count_only, int64_t max_solutions, int64_t max_nodes,
+                      uint64_t budget) noexcept nogil:
+    """:func:`search` for Algorithm M (see "Multiplicities" in the module text)."""
+    cdef int32_t ow = s.ow, uw = s.uw, nm = s.n_multi
+    cdef int32_t level = s.level, phase = s.phase, p, t, u, k, j, n, unsatisfied, last_word
+    cdef int64_t kept
+    cdef uint64_t m
+    cdef uint64_t* child
+    cdef uint64_t* below
+    cdef const uint64_t* col
+    cdef int32_t* counts_below
+    cdef uint64_t node_cap = <uint64_t>max_nodes if max_nodes >= 0 else <uint64_t>-1
+    cdef uint64_t work_start = s.work
+    cdef int status
+    while True:
+        if s.work - work_start >= budget:
+            status = ST_BUDGET
+            break
+        if phase == FORWARD:
+            if s.nodes >= node_cap:
+                status = ST_MAX_NODES
+                break
+            s.nodes += 1
+            s.item[level] = choose_multi(s, level)
+            s.choice[level] = -1
+            s.closing[level] = 0
+            phase = NEXT
+        t = s.item[level]
+        p = -1
+        if not s.closing[level]:
+            # the remaining options can still give the covers the item needs
+            if s.remaining[level] >= s.need[level] and s.remaining[level] > 0:
+                p = next_option(s, level)
+        if p < 0 and not s.closing[level] and s.need[level] == 0 and s.slot[t] >= 0:
+            s.closing[level] = 1
+        elif p < 0:
+            if level == 0:
+                phase = FINISHED
+                status = ST_DONE
+                break
+            level -= 1
+            continue
+        child = s.live + <int64_t>(level + 1) * ow
+        below = s.uncovered + <int64_t>(level + 1) * uw
+        memcpy(below, below - uw, uw * sizeof(uint64_t))
+        counts_below = s.taken + <int64_t>(level + 1) * nm
+        memcpy(counts_below, counts_below - nm, nm * sizeof(int32_t))
+        unsatisfied = s.n_uncovered[level]
+        if p < 0:
+            # close the item: none of its options in play is taken
+            s.scratch[0] = t
+            kept = s.filter(child, child - ow, s.cols, s.scratch, 1, ow)
+            s.work += <uint64_t>ow
+            below[t >> 6] &= ~((<uint64_t>1) << (t & 63))
+        else:
+            s.choice[level] = p
+            s.remaining[level] -= 1
+            n = 0
+            for k in range(s.forbid_start[p], s.forbid_start[p + 1]):
+                u = s.forbid_bit[k]
+                if u < s.n_primary:
+                    j = s.slot[u]
+                    if j >= 0:
+                        counts_below[j] += 1
+                        if counts_below[j] == s.lo[u]:
+                            unsatisfied -= 1
+                        if counts_below[j] < s.hi[u]:
+                            continue  # still open: its options stay in play
+                    else:
+                        unsatisfied -= 1
+                    below[u >> 6] &= ~((<uint64_t>1) << (u & 63))
+                s.scratch[n] = u
+                n += 1
+            if n:
+                kept = s.filter(child, child - ow, s.cols, s.scratch, n, ow)
+            else:  # every item of p stays open (the kernel wants at least one bit)
+                memcpy(child, child - ow, ow * sizeof(uint64_t))
+                kept = s.n_live[level]
+            s.work += <uint64_t>ow * <uint64_t>(n + 1)
+            if s.slot[t] >= 0 and (below[t >> 6] >> (t & 63)) & 1:
+                # the item stays open: its options before p leave play
+                col = s.cols + <int64_t>t * ow
+                last_word = p >> 6
+                for k in range(last_word + 1):
+                    m = child[k] & col[k]
+                    if k == last_word and (p & 63) != 63:
+                        m &= ((<uint64_t>1) << ((p & 63) + 1)) - 1
+                    child[k] &= ~m
+                    kept -= excover_popcount64(m)
+        s.updates += <uint64_t>(s.n_live[level] - kept)
+        if unsatisfied == 0 and kept == 0:
+            s.solutions += 1
+            s.nodes += 1
+            if not count_only:
+                s.level = level
+                s.phase = NEXT
+                return ST_SOLUTION
+            if max_solutions >= 0 and s.solutions >= <uint64_t>max_solutions:
+                status = ST_MAX_SOLUTIONS
+                break
+            continue
+        level += 1
+        s.n_live[level] = kept
+        s.n_uncovered[level] = unsatisfied
+        phase = FORWARD
+    s.level = level
+    s.phase = phase
+    return status
+
+
 cdef double monotonic() noexcept nogil:
     """The clock of ``time.monotonic()``."""
     cdef timespec ts
@@ -360,6 +555,7 @@ cdef class BitEngine:
     cdef uint64_t seed
     cdef bint running
     cdef bint colored
+    cdef int64_t levels
 
     def __cinit__(self, int n_primary, int n_secondary, option_start, node_item, node_color,
                   lo, hi, int heuristic, seed, algorithm=None, int first_item=-1,
@@ -377,8 +573,9 @@ cdef class BitEngine:
         if los.shape[0] != n_primary or his.shape[0] != n_primary:
             raise ValueError("lo and hi must have one entry per primary item")
         for j in range(n_primary):
-            if los[j] != 1 or his[j] != 1:
-                raise ValueError("the bit-parallel engine takes no multiplicities")
+            if not 0 <= los[j] <= his[j] or his[j] < 1:
+                raise ValueError(f"bad multiplicity {los[j]}..{his[j]} of item {j}")
+        self.s.multi = any(los[j] != 1 or his[j] != 1 for j in range(n_primary))
         if (starts.shape[0] < 1 or starts[0] != 0
                 or starts[starts.shape[0] - 1] != items.shape[0]):
             raise ValueError("option_start must run from 0 to len(node_item)")
@@ -387,10 +584,13 @@ cdef class BitEngine:
         if not -1 <= first_item < n_primary:
             raise ValueError(f"first_item {first_item} is not a primary item")
         self.colored = any(colors[j] != 0 for j in range(colors.shape[0]))
-        if algorithm is not None and algorithm not in ("X", "C"):
-            raise ValueError(f"the bit-parallel engine runs Algorithm X or C, not {algorithm!r}")
-        if algorithm == "X" and self.colored:
-            raise ValueError("algorithm X cannot solve this problem")
+        if algorithm is not None and algorithm not in ("X", "C", "M"):
+            raise ValueError(f"unknown algorithm {algorithm!r}")
+        if (algorithm == "X" and (self.colored or self.s.multi)
+                or algorithm == "C" and self.s.multi):
+            raise ValueError(f"algorithm {algorithm} cannot solve this problem")
+        if algorithm == "M":
+            self.s.multi = 1
         bits, first, palette = _bit_layout(n_primary, n_secondary, items, colors)
         if bits > MAX_BITS:
             raise ValueError(f"{bits} bits, more than the engine's {MAX_BITS}")
@@ -400,6 +600,7 @@ cdef class BitEngine:
         self.s.heuristic = heuristic
         self.s.first_item = first_item
         self._build(starts, items, colors, first, palette)
+        self._build_multi(los, his)
         self._pick_kernels(simd)
         self.seed = mix_seed(<uint64_t>(seed & 0xFFFFFFFFFFFFFFFF))
         self._restart()
@@ -472,6 +673,7 @@ cdef class BitEngine:
         s.primary_start = <int32_t*>_copy(primary_start, sizeof(int32_t))
         s.primary_item = <int32_t*>_copy(primary_item, sizeof(int32_t))
         s.original = <int32_t*>_copy(original, sizeof(int32_t))
+        self.levels = levels
         s.live = <uint64_t*>calloc(levels * ow, sizeof(uint64_t))
         s.uncovered = <uint64_t*>calloc(levels * s.uw, sizeof(uint64_t))
         s.n_live = <int64_t*>malloc(levels * sizeof(int64_t))
@@ -481,6 +683,58 @@ cdef class BitEngine:
         s.counts = <int64_t*>calloc(n_primary + 1, sizeof(int64_t))
         if not (s.live and s.uncovered and s.n_live and s.n_uncovered and s.item
                 and s.choice and s.counts):
+            raise MemoryError()
+
+    cdef void _build_multi(self, const int[::1] los, const int[::1] his) except *:
+        """The bounds of the items and, for Algorithm M, the deeper level stack and the
+        per-level counts of "Multiplicities" in the module text."""
+        cdef BitState* s = &self.s
+        cdef int32_t t, k, longest = 0
+        cdef int64_t levels = s.n_primary + 1, options_of
+        s.lo = <int32_t*>malloc(max(1, s.n_primary) * sizeof(int32_t))
+        s.hi = <int32_t*>malloc(max(1, s.n_primary) * sizeof(int32_t))
+        s.slot = <int32_t*>malloc(max(1, s.n_primary) * sizeof(int32_t))
+        for k in range(s.n_options):
+            longest = max(longest, s.forbid_start[k + 1] - s.forbid_start[k])
+        s.scratch = <int32_t*>malloc((longest + 1) * sizeof(int32_t))
+        if not (s.lo and s.hi and s.slot and s.scratch):
+            raise MemoryError()
+        s.n_multi = 0
+        for t in range(s.n_primary):
+            s.lo[t] = los[t]
+            s.hi[t] = his[t]
+            s.slot[t] = -1
+            if s.multi and (los[t] != 1 or his[t] != 1):
+                s.slot[t] = s.n_multi
+                s.n_multi += 1
+        if not s.multi:
+            return
+        # a level adds one cover of an item, or closes an item with multiplicities
+        levels = 1 + s.n_multi
+        for t in range(s.n_primary):
+            options_of = 0
+            for k in range(s.ow):
+                options_of += excover_popcount64(s.cols[<int64_t>t * s.ow + k])
+            levels += min(<int64_t>s.hi[t], options_of)
+        self.levels = levels
+        free(s.live)
+        free(s.uncovered)
+        free(s.n_live)
+        free(s.n_uncovered)
+        free(s.item)
+        free(s.choice)
+        s.live = <uint64_t*>calloc(levels * s.ow, sizeof(uint64_t))
+        s.uncovered = <uint64_t*>calloc(levels * s.uw, sizeof(uint64_t))
+        s.n_live = <int64_t*>malloc(levels * sizeof(int64_t))
+        s.n_uncovered = <int32_t*>malloc(levels * sizeof(int32_t))
+        s.item = <int32_t*>malloc(levels * sizeof(int32_t))
+        s.choice = <int32_t*>malloc(levels * sizeof(int32_t))
+        s.taken = <int32_t*>calloc(levels * max(1, s.n_multi), sizeof(int32_t))
+        s.remaining = <int64_t*>malloc(levels * sizeof(int64_t))
+        s.need = <int32_t*>malloc(levels * sizeof(int32_t))
+        s.closing = <char*>calloc(levels, sizeof(char))
+        if not (s.live and s.uncovered and s.n_live and s.n_uncovered and s.item
+                and s.choice and s.taken and s.remaining and s.need and s.closing):
             raise MemoryError()
 
     cdef void _pick_kernels(self, simd) except *:
@@ -515,6 +769,14 @@ cdef class BitEngine:
         free(s.item)
         free(s.choice)
         free(s.counts)
+        free(s.lo)
+        free(s.hi)
+        free(s.slot)
+        free(s.taken)
+        free(s.remaining)
+        free(s.need)
+        free(s.closing)
+        free(s.scratch)
 
     cdef void _restart(self):
         """Level 0: every kept option in play, every primary item uncovered."""
@@ -528,6 +790,12 @@ cdef class BitEngine:
             s.uncovered[t >> 6] |= (<uint64_t>1) << (t & 63)
         s.n_live[0] = s.n_options
         s.n_uncovered[0] = s.n_primary
+        if s.multi:
+            memset(s.taken, 0, max(1, s.n_multi) * sizeof(int32_t))
+            s.n_uncovered[0] = 0
+            for t in range(s.n_primary):
+                if s.lo[t] > 0:
+                    s.n_uncovered[0] += 1
         s.level = 0
         s.phase = FORWARD
         s.nodes = 0
@@ -557,12 +825,16 @@ cdef class BitEngine:
             return ST_DONE
         if max_solutions >= 0 and self.s.solutions >= <uint64_t>max_solutions:
             return ST_MAX_SOLUTIONS
-        if self.s.n_primary == 0:
+        if self.s.n_primary == 0 or (self.s.level == 0 and self.s.phase == FORWARD
+                                     and self.s.n_uncovered[0] == 0 and self.s.n_live[0] == 0):
             return self._empty_solution(count_only, max_nodes)
         while True:
             self.running = True
             with nogil:
-                status = search(&self.s, count_only, max_solutions, max_nodes, CHUNK)
+                if self.s.multi:
+                    status = search_multi(&self.s, count_only, max_solutions, max_nodes, CHUNK)
+                else:
+                    status = search(&self.s, count_only, max_solutions, max_nodes, CHUNK)
             self.running = False
             if status == ST_BUDGET:
                 PyErr_CheckSignals()
@@ -574,7 +846,8 @@ cdef class BitEngine:
             return status
 
     cdef int _empty_solution(self, bint count_only, int64_t max_nodes):
-        """With no primary item, the empty set of options is the one solution."""
+        """With no primary item (or none to cover and no option), the empty set of options
+        is the one solution."""
         if max_nodes >= 0 and self.s.nodes >= <uint64_t>max_nodes:
             return ST_MAX_NODES
         self.s.nodes = 1
@@ -592,7 +865,11 @@ cdef class BitEngine:
             raise RuntimeError("the last run() did not stop at a solution")
         cdef BitState* s = &self.s
         cdef int32_t lev
-        return [s.original[s.choice[lev]] for lev in range(self.solution_size)]
+        return [
+            s.original[s.choice[lev]]
+            for lev in range(self.solution_size)
+            if not (s.multi and s.closing[lev])
+        ]
 
     @property
     def solutions(self):
@@ -612,7 +889,7 @@ cdef class BitEngine:
 
     @property
     def algorithm(self):
-        return "C" if self.colored else "X"
+        return "M" if self.s.multi else "C" if self.colored else "X"
 
     @property
     def simd(self):
@@ -623,9 +900,9 @@ cdef class BitEngine:
     def memory_bytes(self):
         """Bytes of the columns, the per-option lists and the level stack."""
         cdef BitState* s = &self.s
-        cdef int64_t levels = s.n_primary + 1
         return (max(1, self.n_bits) * s.ow * 8
                 + (s.forbid_start[s.n_options] + s.primary_start[s.n_options]) * 4
                 + (3 * s.n_options + 2) * 4
-                + levels * (8 * (s.ow + s.uw) + 8 + 12)
-                + (s.n_primary + 1) * 8)
+                + self.levels * (8 * (s.ow + s.uw) + 8 + 12)
+                + (s.n_primary + 1) * 20
+                + (self.levels * (4 * s.n_multi + 13) if s.multi else 0))
