@@ -1,4 +1,4 @@
-"""Benchmark the dancing-links engine on Knuth's inputs, against his DLX1's statistics.
+"""Benchmark dancing links (``engine="dlx"``) on Knuth's inputs, against DLX1's statistics.
 
 Runs every ``.dlx`` file of Knuth's benchmark directory (``tests/data/knuth``
 from the repository root, or ``--dir``) except those its MANIFEST.md marks as too many for
@@ -133,7 +133,7 @@ def verdict(reference: Reference, solutions: int, nodes: int, updates: int) -> s
 def measure(name: str, problem: ExactCover, reference: Reference, repeat: int) -> Row:
     """Count the problem's solutions ``repeat`` times and collect the row, with the best
     time (every run reports the same statistics)."""
-    search = Search(problem)
+    search = Search(problem, engine="dlx")
     search.count()
     seconds = search.stats.seconds
     for _ in range(repeat - 1):

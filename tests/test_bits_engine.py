@@ -10,6 +10,7 @@ must agree on the solutions, their order and the number of nodes.
 from __future__ import annotations
 
 import contextlib
+import itertools
 from pathlib import Path
 
 import pytest
@@ -18,7 +19,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from excover import ExactCover, LimitReached, Search, UsageError
-from excover.dlx import AUTO_BITS_BITS, pick_engine
+from excover.dlx import pick_engine
 from excover.dlx._bits import MAX_BITS, SIMD, SIMD_LEVELS, BitEngine, bits_needed
 from excover.dlx._engine import SOLUTION
 
@@ -262,11 +263,15 @@ def test_auto_takes_bits_only_where_they_suit() -> None:
     with pytest.raises(UsageError, match="level stack"):
         pick_engine(deep, "bits")
     assert pick_engine(deep) == "dlx"
-    wide = ExactCover([f"i{k}" for k in range(AUTO_BITS_BITS + 1)])
-    wide.add_option(wide.items)
-    assert pick_engine(wide) == "dlx"
-    assert pick_engine(wide, "bits") == "bits"
-    assert Search(wide, engine="bits").count() == 1
+    # a 16x16 sudoku grid: 1,024 items, 4,096 options of 4 items each, few conflicts per
+    # option: dancing links do less work per node
+    grid = ExactCover([f"{kind}{a}_{b}" for kind in "crkx" for a in range(16) for b in range(16)])
+    for r, c, d in itertools.product(range(16), repeat=3):
+        box = r // 4 * 4 + c // 4
+        grid.add_option([f"c{r}_{c}", f"r{r}_{d}", f"k{c}_{d}", f"x{box}_{d}"])
+    assert pick_engine(grid) == "dlx"
+    assert pick_engine(grid, "bits") == "bits"
+    assert Search(grid, engine="bits", max_solutions=1).count() == 1
     too_wide = ExactCover([f"i{k}" for k in range(MAX_BITS + 1)])
     with pytest.raises(UsageError, match="bits"):
         pick_engine(too_wide, "bits")
@@ -303,3 +308,48 @@ def test_bad_arrays_raise_value_error() -> None:
         BitEngine(1, 0, [0, 1], [0], [3], [1], [1], 0, 0)
     with pytest.raises(ValueError, match="instruction set"):
         BitEngine(1, 0, [0, 1], [0], [0], [1], [1], 0, 0, simd="sse9")
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    wide_problems(max_options=40, multiplicities=True),
+    st.integers(1, 5),
+    st.sampled_from(HEURISTICS),
+)
+def test_shares_partition_the_solutions(problem: ExactCover, parts: int, heuristic: str) -> None:
+    """The ``parts`` shares of a search find every solution exactly once between them."""
+    whole = Search(problem, engine="bits", heuristic=heuristic, seed=7, max_nodes=20_000)
+    try:
+        expected = sorted(sorted(s) for s in whole.solutions())
+    except LimitReached:
+        assume(False)
+    found: list[list[int]] = []
+    for k in range(parts):
+        share = Search(problem, heuristic=heuristic, seed=7, engine="bits", share=(k, parts))
+        found.extend(sorted(s) for s in share.solutions())
+    assert sorted(found) == expected
+
+
+def test_shares_of_knuth_files_add_up() -> None:
+    problem = ExactCover.read(KNUTH / "queens11.dlx")
+    counts = [Search(problem, share=(k, 3)).count() for k in range(3)]
+    assert sum(counts) == 2680 and min(counts) > 2680 // 4  # dealt out about evenly
+    assert Search(ExactCover(["a"]), share=(1, 2)).count() == 0  # no units: all to part 0
+    assert Search(ExactCover([]), share=(0, 2)).count() == 1
+
+
+def test_bad_shares_are_refused() -> None:
+    problem = ExactCover.read(KNUTH / "queens8.dlx")
+    for share in [(2, 2), (-1, 2), (0, 0), (0,), (0.5, 2), (True, 2)]:
+        with pytest.raises(UsageError, match="share must be"):
+            Search(problem, share=share)  # type: ignore[arg-type]
+    with pytest.raises(UsageError, match="bit-parallel engine"):
+        Search(problem, engine="dlx", share=(0, 2))
+
+
+@pytest.mark.parametrize("heuristic", HEURISTICS)
+def test_parallel_count_by_shares(heuristic: str) -> None:
+    """``count(workers=2)`` runs shares on a process pool when the bit-parallel engine
+    suits the problem (a random heuristic gets one seed for both shares)."""
+    problem = ExactCover.read(KNUTH / "queens10.dlx")
+    assert problem.count(method="dlx", workers=2, heuristic=heuristic) == 724

@@ -84,8 +84,8 @@ def _dlx_flags(parser: argparse.ArgumentParser) -> None:
         "--engine",
         choices=["auto", "dlx", "bits"],
         help="the search engine: dlx = dancing links (Knuth's statistics exactly); bits = the "
-        "bit-parallel engine (same search tree and solutions, several times faster; no "
-        "multiplicities); auto = bits when the problem suits it (the default)",
+        "bit-parallel engine (several times faster; the same solutions, in the same order "
+        "without multiplicities); auto = bits when the problem suits it (the default)",
     )
     parser.add_argument(
         "--stats",

@@ -32,9 +32,11 @@ from __future__ import annotations
 
 import os
 import time
-from collections import Counter
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any, Literal
+
+import numpy as np
+import numpy.typing as npt
 
 from excover.dlx._bits import MAX_BITS, MAX_OPTIONS, BitEngine, bits_needed
 from excover.dlx._engine import MAX_NODES, MAX_SOLUTIONS, SOLUTION, TIMEOUT, Engine
@@ -66,11 +68,22 @@ ENGINES = ("auto", "dlx", "bits")
 
 #: ``auto`` gives the bit-parallel engine problems of at most this many options (with a
 #: primary item) ...
-AUTO_BITS_OPTIONS = 16384
-#: ... and at most this many bits (items, plus the colors of secondary items): a level of
-#: its search costs about (options / 64) x (uncovered items) word operations, which dancing
-#: links beat when options are many and each conflicts with few others.
-AUTO_BITS_BITS = 1024
+AUTO_BITS_OPTIONS = 1 << 16
+#: ... and at most this many bits (items, plus the colors of secondary items) ...
+AUTO_BITS_BITS = MAX_BITS
+#: ... when it is cheap: a node of its search costs about ``W = (options / 64) x
+#: (primary items)`` word operations, a node of dancing links about ``D = (options per
+#: primary item) x (items per option)^2`` updates. Measured on queens, dominoes, sudoku
+#: grids, nonograms and polyomino packings, the bit-parallel engine is the faster when
+#: ``W`` is at most this many words ...
+AUTO_BITS_SMALL = 2048
+#: ... or at most this many times ``D`` (nonograms: ``W / D`` about 0.06, 4-5x faster;
+#: pentominoes 0.4, 7x; 64 queens 8, 1.6x slower; 16x16 sudoku 260, 3.4x slower).
+AUTO_BITS_RATIO = 4
+#: ``share=`` deals out the option tries of this level of the search tree (and the
+#: solutions above it): a few thousand units on the problems worth running in parts.
+SHARE_DEPTH = 3
+
 #: The most bytes the level stack of the bit-parallel engine may take on Algorithm M,
 #: where a search can be as deep as the options are many.
 BITS_STACK_BYTES = 1 << 28
@@ -143,15 +156,32 @@ def new_engine(
     algorithm: Literal["X", "C", "M"] | None = None,
     first_item: int = -1,
     engine: Literal["dlx", "bits"] = "dlx",
+    share: tuple[int, int] | None = None,
 ) -> CompiledEngine:
     """A fresh compiled engine over the problem's flat arrays.
 
     ``algorithm`` forces ``"X"``, ``"C"`` or ``"M"`` (the engine refuses one that cannot
     solve the problem); by default the engine picks the cheapest that can. ``first_item``
     (a primary item's position, -1 for none) is the item the root branches on. ``engine``
-    is ``"dlx"`` or ``"bits"`` (see :func:`pick_engine`).
+    is ``"dlx"`` or ``"bits"`` (see :func:`pick_engine`); ``share=(k, n)`` (bits only)
+    runs part ``k`` of ``n`` of the search (see :class:`Search`).
     """
     arrays = problem.engine_input()
+    if share is not None:
+        return BitEngine(
+            arrays.n_primary,
+            arrays.n_secondary,
+            arrays.option_start,
+            arrays.node_item,
+            arrays.node_color,
+            arrays.lo,
+            arrays.hi,
+            HEURISTICS[heuristic],
+            seed,
+            algorithm=algorithm,
+            first_item=first_item,
+            share=(*share, SHARE_DEPTH),
+        )
     kind = Engine if engine == "dlx" else BitEngine
     return kind(
         arrays.n_primary,
@@ -194,9 +224,30 @@ def _multiplicity_stack_bytes(arrays: EngineInput, options: int) -> int:
     bounded = [t for t in range(n_primary) if lo[t] != 1 or hi[t] != 1]
     if not bounded:
         return 0
-    options_of = Counter(item for item in arrays.node_item if item < n_primary)
-    levels = 1 + len(bounded) + sum(min(hi[t], options_of[t]) for t in range(n_primary))
+    options_of = _primary_columns(arrays)
+    levels = 1 + len(bounded) + sum(min(hi[t], int(options_of[t])) for t in range(n_primary))
     return levels * ((options // 64 + 1) * 8 + 4 * len(bounded))
+
+
+def _primary_columns(arrays: EngineInput) -> npt.NDArray[np.int64]:
+    """The number of options of each primary item."""
+    items = np.frombuffer(arrays.node_item, dtype=np.intc)
+    return np.bincount(items[items < arrays.n_primary], minlength=arrays.n_primary)
+
+
+def _bits_are_cheap(problem: ExactCover) -> bool:
+    """Whether the bit-parallel engine should beat dancing links on ``problem``, by the
+    cost model of :data:`AUTO_BITS_SMALL` and :data:`AUTO_BITS_RATIO`."""
+    arrays = problem.engine_input()
+    options = len(arrays.option_start) - 1
+    if arrays.n_primary == 0 or options == 0:
+        return True
+    words = (options // 64 + 1) * arrays.n_primary
+    if words <= AUTO_BITS_SMALL:
+        return True
+    per_item = float(_primary_columns(arrays).sum()) / arrays.n_primary
+    size = len(arrays.node_item) / options
+    return words <= AUTO_BITS_RATIO * per_item * size * size
 
 
 def pick_engine(problem: ExactCover, engine: str = "auto") -> Literal["dlx", "bits"]:
@@ -204,7 +255,8 @@ def pick_engine(problem: ExactCover, engine: str = "auto") -> Literal["dlx", "bi
 
     ``"auto"`` picks ``"bits"`` for problems of at most ``AUTO_BITS_OPTIONS`` options and
     ``AUTO_BITS_BITS`` bits (whose multiplicities, if any, keep its level stack under
-    ``BITS_STACK_BYTES``), and ``"dlx"`` otherwise.
+    ``BITS_STACK_BYTES``) where its cost model says it is the faster (see
+    :data:`AUTO_BITS_SMALL`), and ``"dlx"`` otherwise.
     Asking for ``"bits"`` on a problem it cannot run raises :class:`~excover.UsageError`
     saying why.
     """
@@ -217,7 +269,19 @@ def pick_engine(problem: ExactCover, engine: str = "auto") -> Literal["dlx", "bi
         return "bits"
     if engine != "auto":
         raise UsageError(f"unknown engine {engine!r}; choose one of {', '.join(ENGINES)}")
-    return "bits" if _bits_misfit(problem, AUTO_BITS_OPTIONS, AUTO_BITS_BITS) is None else "dlx"
+    fits = _bits_misfit(problem, AUTO_BITS_OPTIONS, AUTO_BITS_BITS) is None
+    return "bits" if fits and _bits_are_cheap(problem) else "dlx"
+
+
+def _check_share(share: object) -> None:
+    """``share`` as ``(k, n)`` with ``0 <= k < n``, or a UsageError."""
+    if (
+        not isinstance(share, tuple)
+        or len(share) != 2
+        or not all(isinstance(x, int) and not isinstance(x, bool) for x in share)
+        or not 0 <= share[0] < share[1]
+    ):
+        raise UsageError(f"share must be a pair (k, n) of integers with 0 <= k < n, not {share!r}")
 
 
 def _check_limit(name: str, value: float | None) -> None:
@@ -251,8 +315,14 @@ class Search:
     ``branch_first`` names a primary item (or gives its position) that the root of the
     tree branches on whatever the heuristic says; the levels below follow the heuristic.
     ``engine`` is ``"auto"`` (default), ``"dlx"`` or ``"bits"`` (see :func:`pick_engine`);
-    every engine finds the same solutions in the same order, and ``stats.engine`` names the
-    one that ran.
+    without multiplicities every engine finds the same solutions in the same order (with
+    them, the same solutions in another order), and ``stats.engine`` names the one that ran.
+
+    ``share=(k, n)`` runs part ``k`` (from 0) of ``n`` of the search, on the bit-parallel
+    engine: the ``n`` parts, run anywhere with the same heuristic and seed, find every
+    solution exactly once between them, with no communication. Every part walks the top
+    of the search tree, and part ``k`` takes every ``n``-th branch at its third level
+    (:data:`SHARE_DEPTH`), so the parts have about the same work when the tree is bushy.
     """
 
     def __init__(
@@ -266,6 +336,7 @@ class Search:
         timeout: float | None = None,
         branch_first: str | int | None = None,
         engine: str = "auto",
+        share: tuple[int, int] | None = None,
     ) -> None:
         if heuristic not in HEURISTICS:
             known = ", ".join(HEURISTICS)
@@ -292,8 +363,20 @@ class Search:
             else problem.primary_position(branch_first, "be branched on first")
         )
         self.engine = pick_engine(problem, engine)
+        if share is not None:
+            _check_share(share)
+            if self.engine != "bits":
+                raise UsageError(
+                    "share= runs on the bit-parallel engine, which this problem does not "
+                    f"suit: {_bits_misfit(problem, MAX_OPTIONS, MAX_BITS) or 'engine=dlx'}"
+                )
         self._engine = new_engine(
-            problem, heuristic, seed & 0x7FFF_FFFF_FFFF_FFFF, first_item=first, engine=self.engine
+            problem,
+            heuristic,
+            seed & 0x7FFF_FFFF_FFFF_FFFF,
+            first_item=first,
+            engine=self.engine,
+            share=share,
         )
         self._seconds = 0.0
         self._stopped_by: str | None = None

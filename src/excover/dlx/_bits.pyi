@@ -32,6 +32,7 @@ class BitEngine:
         algorithm: Literal["X", "C", "M"] | None = None,
         first_item: int = -1,
         simd: str | None = None,
+        share: tuple[int, int, int] | None = None,
     ) -> None: ...
     def run(self, count_only: bool, max_solutions: int, max_nodes: int, deadline: float) -> int:
         """Search on from where the last call stopped; return the status of the stop."""

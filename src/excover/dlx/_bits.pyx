@@ -70,6 +70,18 @@ leftmost; items that need nothing and have no option in play are done. A solutio
 level where every item is satisfied and no option is in play. Solutions list their options
 level by level, leaving out the levels that closed an item.
 
+Shares
+======
+
+``share=(k, n, depth)`` runs part ``k`` of ``n`` of the search, for ``n`` processes that
+split a count without talking to each other. Every part walks the same top of the tree;
+a *unit* is an option tried at level ``depth``, or a solution found above it, numbered in
+the order of the search, and part ``k`` takes the units whose number is ``k`` modulo
+``n`` and skips the others. The parts partition the solutions; their ``nodes`` and
+``updates`` each include the top of the tree. With random tie-breaking, the levels down
+to ``depth`` draw from a generator of their own, so that what a part skips does not
+change its choices there.
+
 The loop is a state machine that can stop between two steps and resume exactly there: at
 a solution, at a limit on nodes or solutions, and after each chunk of work, when the
 Python wrapper checks for Ctrl-C and the deadline. It runs without the GIL.
@@ -169,11 +181,17 @@ cdef struct BitState:
     int32_t* need                # per level: covers the item still lacks
     char* closing                # per level: 1 once the level tries "no more options"
     int32_t* scratch             # the bits a chosen option takes out of play
+    # Shares (see "Shares" in the module text).
+    int32_t share_depth          # the level whose option tries are dealt out; -1: none
+    uint64_t share_index         # this engine's share ...
+    uint64_t share_count         # ... of this many
+    uint64_t unit                # units seen so far
     int32_t level
     int32_t phase
     int32_t heuristic
     int32_t first_item           # the item level 0 branches on, -1 for the heuristic
     uint64_t rng
+    uint64_t rng_top             # the generator of the levels shares walk in common
     uint64_t nodes
     uint64_t updates
     uint64_t solutions
@@ -183,13 +201,16 @@ cdef struct BitState:
     excover_counts_fn count_items
 
 
-cdef inline uint64_t next_random(BitState* s) noexcept nogil:
-    """xorshift64*, as in the dancing-links engine."""
-    cdef uint64_t x = s.rng
+cdef inline uint64_t next_random(BitState* s, int32_t level) noexcept nogil:
+    """xorshift64*, as in the dancing-links engine. The levels a share walks in common
+    draw from a generator of their own, so that every share makes the same choices there
+    whatever it skips below."""
+    cdef uint64_t* state = &s.rng_top if level <= s.share_depth else &s.rng
+    cdef uint64_t x = state[0]
     x ^= x >> 12
     x ^= x << 25
     x ^= x >> 27
-    s.rng = x
+    state[0] = x
     return x * <uint64_t>0x2545F4914F6CDD1D
 
 
@@ -222,7 +243,7 @@ cdef inline int32_t choose(BitState* s, int32_t level) noexcept nogil:
                 ties = 1
             elif s.counts[t] == least:
                 ties += 1
-                if (next_random(s) >> 32) % ties == 0:
+                if (next_random(s, level) >> 32) % ties == 0:
                     best = t
     return best
 
@@ -279,6 +300,10 @@ cdef int search(BitState* s, bint count_only, int64_t max_solutions, int64_t max
             continue
         s.choice[level] = p
         left = s.n_uncovered[level] - (s.primary_start[p + 1] - s.primary_start[p])
+        if level <= s.share_depth and (level == s.share_depth or left == 0):
+            s.unit += 1
+            if (s.unit - 1) % s.share_count != s.share_index:
+                continue  # another part's unit
         if left == 0:
             s.solutions += 1
             s.nodes += 1
@@ -347,7 +372,7 @@ cdef inline int32_t choose_multi(BitState* s, int32_t level) noexcept nogil:
                     if s.heuristic != MRV_RANDOM:
                         continue
                     ties += 1
-                    if (next_random(s) >> 32) % ties != 0:
+                    if (next_random(s, level) >> 32) % ties != 0:
                         continue
                 else:
                     ties = 1
@@ -453,6 +478,10 @@ cdef int search_multi(BitState* s, bint count_only, int64_t max_solutions, int64
                     child[k] &= ~m
                     kept -= excover_popcount64(m)
         s.updates += <uint64_t>(s.n_live[level] - kept)
+        if level <= s.share_depth and (level == s.share_depth or unsatisfied == 0 and kept == 0):
+            s.unit += 1
+            if (s.unit - 1) % s.share_count != s.share_index:
+                continue  # another part's unit
         if unsatisfied == 0 and kept == 0:
             s.solutions += 1
             s.nodes += 1
@@ -559,7 +588,7 @@ cdef class BitEngine:
 
     def __cinit__(self, int n_primary, int n_secondary, option_start, node_item, node_color,
                   lo, hi, int heuristic, seed, algorithm=None, int first_item=-1,
-                  simd=None):
+                  simd=None, share=None):
         cdef const int[::1] starts = _int_array(option_start)
         cdef const int[::1] items = _int_array(node_item)
         cdef const int[::1] colors = _int_array(node_color)
@@ -599,6 +628,16 @@ cdef class BitEngine:
         self.s.uw = max(1, (n_primary + 63) // 64)
         self.s.heuristic = heuristic
         self.s.first_item = first_item
+        self.s.share_depth = -1
+        self.s.share_index = 0
+        self.s.share_count = 1
+        if share is not None:
+            k, n, depth = share
+            if not (0 <= k < n and depth >= 0):
+                raise ValueError(f"bad share {share!r}: need 0 <= k < n and depth >= 0")
+            self.s.share_index = k
+            self.s.share_count = n
+            self.s.share_depth = depth
         self._build(starts, items, colors, first, palette)
         self._build_multi(los, his)
         self._pick_kernels(simd)
@@ -801,8 +840,10 @@ cdef class BitEngine:
         s.nodes = 0
         s.updates = 0
         s.solutions = 0
+        s.unit = 0
         s.work = 0
         s.rng = self.seed
+        s.rng_top = self.seed
         self.solution_size = -1
 
     def reset(self):
@@ -851,8 +892,10 @@ cdef class BitEngine:
         if max_nodes >= 0 and self.s.nodes >= <uint64_t>max_nodes:
             return ST_MAX_NODES
         self.s.nodes = 1
-        self.s.solutions = 1
         self.s.phase = FINISHED
+        if self.s.share_index != 0:
+            return ST_DONE  # the one solution is part 0's
+        self.s.solutions = 1
         if count_only:
             return ST_DONE
         self.solution_size = 0
