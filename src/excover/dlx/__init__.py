@@ -35,10 +35,7 @@ import time
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any, Literal
 
-import numpy as np
-import numpy.typing as npt
-
-from excover.dlx._bits import MAX_BITS, MAX_OPTIONS, BitEngine, bits_needed
+from excover.dlx._bits import MAX_BITS, MAX_OPTIONS, BitEngine, bits_needed, primary_counts
 from excover.dlx._engine import MAX_NODES, MAX_SOLUTIONS, SOLUTION, TIMEOUT, Engine
 from excover.errors import LimitReached, UsageError
 
@@ -224,15 +221,9 @@ def _multiplicity_stack_bytes(arrays: EngineInput, options: int) -> int:
     bounded = [t for t in range(n_primary) if lo[t] != 1 or hi[t] != 1]
     if not bounded:
         return 0
-    options_of = _primary_columns(arrays)
-    levels = 1 + len(bounded) + sum(min(hi[t], int(options_of[t])) for t in range(n_primary))
+    options_of = primary_counts(n_primary, arrays.node_item)
+    levels = 1 + len(bounded) + sum(min(hi[t], options_of[t]) for t in range(n_primary))
     return levels * ((options // 64 + 1) * 8 + 4 * len(bounded))
-
-
-def _primary_columns(arrays: EngineInput) -> npt.NDArray[np.int64]:
-    """The number of options of each primary item."""
-    items = np.frombuffer(arrays.node_item, dtype=np.intc)
-    return np.bincount(items[items < arrays.n_primary], minlength=arrays.n_primary)
 
 
 def _bits_are_cheap(problem: ExactCover) -> bool:
@@ -245,7 +236,7 @@ def _bits_are_cheap(problem: ExactCover) -> bool:
     words = (options // 64 + 1) * arrays.n_primary
     if words <= AUTO_BITS_SMALL:
         return True
-    per_item = float(_primary_columns(arrays).sum()) / arrays.n_primary
+    per_item = sum(primary_counts(arrays.n_primary, arrays.node_item)) / arrays.n_primary
     size = len(arrays.node_item) / options
     return words <= AUTO_BITS_RATIO * per_item * size * size
 

@@ -3,7 +3,15 @@
 from collections.abc import Sequence
 from typing import Final, Literal
 
-__all__ = ["MAX_BITS", "MAX_OPTIONS", "SIMD", "SIMD_LEVELS", "BitEngine", "bits_needed"]
+__all__ = [
+    "MAX_BITS",
+    "MAX_OPTIONS",
+    "SIMD",
+    "SIMD_LEVELS",
+    "BitEngine",
+    "bits_needed",
+    "primary_counts",
+]
 
 MAX_BITS: Final[int]
 MAX_OPTIONS: Final[int]
@@ -14,6 +22,9 @@ def bits_needed(
     n_primary: int, n_secondary: int, node_item: Sequence[int], node_color: Sequence[int]
 ) -> int:
     """The number of bits the engine would use for a problem."""
+
+def primary_counts(n_primary: int, node_item: Sequence[int]) -> list[int]:
+    """The number of options of each primary item."""
 
 class BitEngine:
     """One bit-parallel search over a problem given as flat arrays."""

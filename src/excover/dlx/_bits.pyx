@@ -95,7 +95,15 @@ from libc.stdlib cimport calloc, free, malloc
 from libc.string cimport memcpy, memset
 from posix.time cimport CLOCK_MONOTONIC, clock_gettime, timespec
 
-__all__ = ["MAX_BITS", "MAX_OPTIONS", "SIMD", "SIMD_LEVELS", "BitEngine", "bits_needed"]
+__all__ = [
+    "MAX_BITS",
+    "MAX_OPTIONS",
+    "SIMD",
+    "SIMD_LEVELS",
+    "BitEngine",
+    "bits_needed",
+    "primary_counts",
+]
 
 cdef extern from "_portable.h":
     int excover_ctz64(unsigned long long x) nogil
@@ -531,6 +539,18 @@ def bits_needed(int n_primary, int n_secondary, node_item, node_color):
     cdef const int[::1] items = _int_array(node_item)
     cdef const int[::1] colors = _int_array(node_color)
     return _bit_layout(n_primary, n_secondary, items, colors)[0]
+
+
+def primary_counts(int n_primary, node_item):
+    """The number of options of each primary item: a list of ``n_primary`` ints."""
+    cdef const int[::1] items = _int_array(node_item)
+    counts = array("q", [0]) * n_primary
+    cdef long long[::1] tally = counts
+    cdef Py_ssize_t j
+    for j in range(items.shape[0]):
+        if 0 <= items[j] < n_primary:
+            tally[items[j]] += 1
+    return counts.tolist()
 
 
 cdef tuple _bit_layout(int n_primary, int n_secondary, const int[::1] items,
