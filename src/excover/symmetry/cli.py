@@ -34,7 +34,7 @@ def check(args: argparse.Namespace) -> None:
     if args.method not in ("auto", "dlx"):
         raise UsageError(
             f"--method {args.method} does not go with --up-to-symmetry or --break-symmetry: "
-            "the symmetric search runs dancing links"
+            "the symmetric search is a search (dancing links or the bit-parallel engine)"
         )
 
 
@@ -60,8 +60,10 @@ def _group(problem: ExactCover) -> Any:
 
 
 def _engine(args: argparse.Namespace, order: int) -> str:
-    kind = "classes" if args.up_to_symmetry else "symmetry-broken"
-    return f"dancing links, {kind} under a group of order {order}"
+    """How the search ran, for the stderr note (the engine is auto's choice for each of
+    the searches the symmetric run makes)."""
+    kind = "classes" if args.up_to_symmetry else "symmetry-broken search"
+    return f"{kind} under a group of order {order}"
 
 
 def count(problem: ExactCover, args: argparse.Namespace) -> Outcome:
