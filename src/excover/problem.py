@@ -385,6 +385,7 @@ class ExactCover:
         positions: list[int] = []
         colors: list[str | None] = []
         n_primary = len(self._primary)
+        known_colors = self._color_id  # checked when first seen
         for ref in refs:
             if not isinstance(ref, str):
                 if isinstance(ref, bool) or not isinstance(ref, SupportsIndex):
@@ -399,7 +400,7 @@ class ExactCover:
             if colon:
                 if position < n_primary:
                     raise ProblemError(f"color on primary item {name!r} {where}")
-                if not _is_token(color):
+                if color not in known_colors and not _is_token(color):
                     raise ProblemError(f"bad color {color!r} on item {name!r} {where}")
             positions.append(position)
             colors.append(color if colon else None)
