@@ -88,19 +88,19 @@ def seeds() -> st.SearchStrategy[int]:
     return st.integers(0, 2**63 - 1)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=1000, deadline=None)
 @given(instances("X"), seeds(), st.integers(0, 4))
 def test_x_instances_match_oracle(instance: Instance, seed: int, k: int) -> None:
     check_against_oracle(instance, seed, k)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=1000, deadline=None)
 @given(instances("XCC"), seeds(), st.integers(0, 4))
 def test_xcc_instances_match_oracle(instance: Instance, seed: int, k: int) -> None:
     check_against_oracle(instance, seed, k)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=1000, deadline=None)
 @given(instances("MCC", max_options=11), seeds(), st.integers(0, 4))
 def test_mcc_instances_match_oracle(instance: Instance, seed: int, k: int) -> None:
     check_against_oracle(instance, seed, k)
