@@ -249,6 +249,16 @@ def test_many_colors_of_one_item() -> None:
     assert Search(p, engine="bits").count() == 2  # all x:c0, or p0 alone with ...:c0 too
 
 
+def sudoku_grid(box: int) -> ExactCover:
+    """The empty Sudoku grid of ``box`` x ``box`` boxes as an exact cover problem."""
+    n = box * box
+    grid = ExactCover([f"{kind}{a}_{b}" for kind in "crkx" for a in range(n) for b in range(n)])
+    for r, c, d in itertools.product(range(n), repeat=3):
+        square = r // box * box + c // box
+        grid.add_option([f"c{r}_{c}", f"r{r}_{d}", f"k{c}_{d}", f"x{square}_{d}"])
+    return grid
+
+
 def test_auto_takes_bits_only_where_they_suit() -> None:
     small = ExactCover.read(KNUTH / "queens8.dlx")
     assert pick_engine(small) == "bits"
@@ -265,13 +275,14 @@ def test_auto_takes_bits_only_where_they_suit() -> None:
     assert pick_engine(deep) == "dlx"
     # a 16x16 sudoku grid: 1,024 items, 4,096 options of 4 items each, few conflicts per
     # option: dancing links do less work per node
-    grid = ExactCover([f"{kind}{a}_{b}" for kind in "crkx" for a in range(16) for b in range(16)])
-    for r, c, d in itertools.product(range(16), repeat=3):
-        box = r // 4 * 4 + c // 4
-        grid.add_option([f"c{r}_{c}", f"r{r}_{d}", f"k{c}_{d}", f"x{box}_{d}"])
+    grid = sudoku_grid(4)
     assert pick_engine(grid) == "dlx"
     assert pick_engine(grid, "bits") == "bits"
     assert Search(grid, engine="bits", max_solutions=1).count() == 1
+    # 25x25: too many words per node for bitsets, and 25 options per item: dancing cells
+    assert pick_engine(sudoku_grid(5)) == "cells"
+    with pytest.raises(UsageError, match="dancing cells cannot run this problem"):
+        pick_engine(multiple, "cells")
     too_wide = ExactCover([f"i{k}" for k in range(MAX_BITS + 1)])
     with pytest.raises(UsageError, match="bits"):
         pick_engine(too_wide, "bits")

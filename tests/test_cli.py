@@ -187,6 +187,12 @@ def test_engine_flag_picks_the_engine_and_both_agree(capsys: pytest.CaptureFixtu
     assert len(found["dlx"]) == QUEENS8_SOLUTIONS
 
 
+def test_engine_cells_is_dancing_cells(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, err = run(capsys, "count", QUEENS8, "--engine", "cells")
+    assert (status, out) == (0, "92\n")
+    assert err == "excover: method dlx, dancing cells, Algorithm X (mrv)\n"
+
+
 def test_engine_bits_runs_multiplicities_and_refuses_what_does_not_fit(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:

@@ -3,9 +3,9 @@
 The oracle (:meth:`builders.Instance.all_covers`) enumerates every subset of options and
 checks the definition of an exact cover directly, so it shares no code with the model or
 the engine. Each property runs for every item-choice heuristic and every engine that can
-run the instance (dancing links and the bit-parallel engine); without multiplicities and
-with a deterministic heuristic the two engines also agree on the order of the solutions and
-on the number of search nodes.
+run the instance (dancing links, the bit-parallel engine, and dancing cells without
+multiplicities); without multiplicities and with a deterministic heuristic the engines
+also agree on the order of the solutions and on the number of search nodes.
 """
 
 from __future__ import annotations
@@ -35,13 +35,16 @@ def check_against_oracle(instance: Instance, seed: int, k: int) -> None:
     expected = instance.all_covers()
     problem = instance.build()
     same_tree = all(bound == (1, 1) for bound in instance.bounds)
+    engines = ("dlx", "bits", "cells") if same_tree else ("dlx", "bits")
     for heuristic in HEURISTICS:
-        for engine in ("dlx", "bits"):
+        for engine in engines:
             check_heuristic(instance, problem, expected, heuristic, seed, k, engine)
         if heuristic != "random" and same_tree:
-            runs = [search(problem, heuristic, seed, engine) for engine in ("dlx", "bits")]
-            assert list(runs[0].solutions()) == list(runs[1].solutions())
-            assert runs[0].stats.nodes == runs[1].stats.nodes
+            runs = [search(problem, heuristic, seed, engine) for engine in engines]
+            reference = list(runs[0].solutions())
+            for run in runs[1:]:
+                assert list(run.solutions()) == reference
+                assert run.stats.nodes == runs[0].stats.nodes
 
 
 def check_heuristic(

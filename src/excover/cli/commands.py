@@ -82,10 +82,11 @@ def _dlx_flags(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--engine",
-        choices=["auto", "dlx", "bits"],
+        choices=["auto", "dlx", "bits", "cells"],
         help="the search engine: dlx = dancing links (Knuth's statistics exactly); bits = the "
         "bit-parallel engine (several times faster; the same solutions, in the same order "
-        "without multiplicities); auto = bits when the problem suits it (the default)",
+        "without multiplicities); cells = dancing cells (sparse sets, as Knuth's SSXCC; no "
+        "multiplicities); auto = the one that suits the problem (the default)",
     )
     parser.add_argument(
         "--stats",

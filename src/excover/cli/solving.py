@@ -194,7 +194,7 @@ def new_search(problem: ExactCover, args: argparse.Namespace) -> Search:
 
 
 #: How the output names each search engine.
-ENGINE_NAMES = {"dlx": "dancing links", "bits": "bit-parallel engine"}
+ENGINE_NAMES = {"dlx": "dancing links", "bits": "bit-parallel engine", "cells": "dancing cells"}
 
 
 def dlx_engine(search: Search) -> str:

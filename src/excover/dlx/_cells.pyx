@@ -1,0 +1,762 @@
+# cython: language_level=3
+"""The dancing-cells search engine: exact cover (with colors) over sparse sets.
+
+Where it fits
+=============
+
+Dancing links keep, for every item, a doubly linked list of the options still in play, and
+pay two pointer writes into scattered records for every node they take out or put back.
+Knuth's *dancing cells* (his program SSXCC, TAOCP 7.2.2.3) keep each item's options in
+play as a *sparse set*: a contiguous block of an array whose first ``size`` entries are the
+options in play. Taking an option out of an item's set swaps it with the last entry in play
+and shrinks ``size``; putting everything back is restoring the old sizes, as the entries
+taken out are still there, just past the end. Nothing is relinked: backing up costs one
+write per item touched, and the sets are read sequentially.
+
+This engine solves Algorithm X (primary and secondary items) and Algorithm C (colors on
+secondary items); it refuses multiplicities. It walks the same search tree as
+``excover.dlx._engine``: the item chosen at each level is the active primary item of fewest
+options in play (MRV), ties to the smallest item number (the sparse sets permute the list
+of active items, so the tie rule compares item numbers, not positions), stopping at the
+first item with none; and its options are tried in input order. Solutions therefore come
+in the same order and ``nodes`` equals Knuth's DLX1 and DLX2 figures (one per level
+entered, one per solution). ``updates`` counts the removals of an option from an item's
+set, the sparse-set analogue of a node unlinked from a vertical list (there is no separate
+count for the items taken out of the active list, so it is below DLX1's figure).
+
+The data structure
+==================
+
+*Nodes.* There is one node per pair (option, item) and a *spacer* (item ``-1``) before
+the first option and after every option, options in input order. Node ``n`` has its item
+``itm[n]``, ``loc[n]``, where it currently sits in its item's set, and in ``nd[n]`` its
+color ``clr`` (0: none) and ``first``, the first node of its option (a spacer's ``first``
+holds the caller's number of the option before it). Options without a primary item can
+never be chosen and are left out (their numbers are skipped).
+
+*Sets.* Item ``u`` owns the block ``set[start[u] .. start[u] + full[u])``, which always
+holds the nodes of ``u`` (in some order); the first ``size[u]`` of them are the options
+of ``u`` in play, and ``loc[set[q]] == q`` for every ``q``.
+
+*Active items.* The primary items still to cover are the first ``pactive`` entries of
+``plist``; the secondary items not yet covered or purified (given a color) the first
+``sactive`` of ``slist``; ``pos[u]`` is ``u``'s place in its list. Deactivating an item
+swaps it to the end of the active part; reactivating is restoring the count.
+
+Only the sets of active items are kept up to date: when an option is *hidden* (taken out
+of play), it leaves the sets of its active items only, and an item's set is frozen from
+the moment it is deactivated. Choosing option ``x`` deactivates ``x``'s items first, then
+hides the options of each of them that conflict with ``x`` (all of them for a primary or
+uncolored item, those of another color for a colored one); the items of ``x`` still count
+as maintained while this goes on, so that no option is taken out of a set twice.
+
+*Undo.* Removals only ever swap entries inside the in-play part of a set, so restoring
+an item's old ``size`` gives it back exactly the options it had (in another order). The
+search is cut into *epochs* (covering a level's item is one, trying one of its options
+another); the first removal from a set in an epoch pushes the pair (item, old size) on
+``trail`` (the item's ``stamp`` remembers the epoch), and backing up to a mark of the
+trail restores the sizes popped. Like Knuth's stack of saved sizes, but only for the
+items touched.
+
+The search
+==========
+
+Level ``l`` chooses item ``item[l]``, deactivates it and hides all its options, then copies
+its set (frozen while the level lives) into ``cand`` and sorts it: node numbers grow with
+option numbers, so the options are tried in input order whatever order the set is in. The
+candidates of the levels of one path are disjoint (level ``l + 1`` sees none of the options
+of ``item[l]``), so ``cand`` needs one entry per option. While hiding for an option, the
+engine watches the active primary items: one whose set becomes empty makes the next level
+a dead end, which the MRV rules (plain or random ties) would enter only to find an item
+of no options and back up. That level is counted as a node without being entered (the
+*dead* phase) and the next option is tried. With the leftmost rule the next level is
+entered, as dancing links do.
+
+The loop is a state machine that can stop between two steps and resume exactly there: at a
+solution, at a limit on nodes or solutions, and after each chunk of work, when the Python
+wrapper checks for Ctrl-C and the deadline. It runs without the GIL.
+"""
+
+from array import array
+
+from cpython.exc cimport PyErr_CheckSignals
+from libc.stdint cimport int32_t, int64_t, uint64_t
+from libc.stdlib cimport free, malloc, qsort
+from posix.time cimport CLOCK_MONOTONIC, clock_gettime, timespec
+
+__all__ = ["CellEngine"]
+
+cdef enum:
+    ST_DONE = 0
+    ST_SOLUTION = 1
+    ST_MAX_SOLUTIONS = 2
+    ST_MAX_NODES = 3
+    ST_TIMEOUT = 4
+    ST_BUDGET = 5
+
+cdef enum:
+    FORWARD = 0     # enter level ``level`` and choose an item
+    NEXT = 1        # undo the option tried at ``level`` (if any) and try the next one
+    DEAD = 2        # count the dead-end child of the option tried at ``level``, then NEXT
+    FINISHED = 3
+
+cdef enum:
+    MRV = 0
+    LEFTMOST = 1
+    MRV_RANDOM = 2
+
+#: About this much work (set removals, items scanned, nodes) between two checks for
+#: Ctrl-C and the deadline: a few milliseconds.
+cdef uint64_t CHUNK = 1 << 21
+
+#: Candidate lists up to this long are sorted by insertion, longer ones by ``qsort``.
+cdef int32_t SHORT_SORT = 24
+
+
+cdef struct CNode:
+    int32_t clr      # the color, 0 for none
+    int32_t first    # the first node of the option; spacer: the option before it
+
+
+cdef struct CItem:
+    int32_t start    # the item's block in ``set``
+    int32_t size     # options in play
+    int32_t pos      # place in ``plist`` (primary) or ``slist`` (secondary)
+    int32_t stamp    # the epoch in which the size was last saved on the trail
+
+
+cdef struct CellState:
+    int32_t* itm             # per node: the item, -1 in a spacer
+    int32_t* loc             # per node: where it sits in its item's set
+    CNode* nd                # per node: the fields read once per option
+    CItem* it
+    int32_t* set
+    int32_t* plist
+    int32_t* slist
+    int32_t* trail           # pairs (item, size before the epoch's first removal)
+    int32_t* cand
+    # per level
+    int32_t* lv_item
+    int32_t* lv_pact         # active primary items once the level's item is out
+    int32_t* lv_sact         # active secondary items when the level was entered
+    int32_t* lv_tbase        # trail before the level's item was covered
+    int32_t* lv_tmark        # trail after it
+    int32_t* lv_cbase        # the level's candidates in ``cand`` ...
+    int32_t* lv_cn           # ... how many ...
+    int32_t* lv_ci           # ... and the one being tried
+    int32_t n_primary
+    int32_t n_items
+    int32_t n_nodes          # records of ``nd``
+    int32_t pactive
+    int32_t sactive
+    int32_t tp
+    int32_t epoch
+    int32_t level
+    int32_t phase
+    int32_t heuristic
+    int32_t first_item
+    uint64_t rng
+    uint64_t nodes
+    uint64_t updates
+    uint64_t solutions
+    uint64_t work
+
+
+cdef inline uint64_t next_random(CellState* s) noexcept nogil:
+    """xorshift64*, as in the other engines."""
+    cdef uint64_t x = s.rng
+    x ^= x >> 12
+    x ^= x << 25
+    x ^= x >> 27
+    s.rng = x
+    return x * <uint64_t>0x2545F4914F6CDD1D
+
+
+cdef int compare_int32(const void* a, const void* b) noexcept nogil:
+    cdef int32_t x = (<const int32_t*>a)[0], y = (<const int32_t*>b)[0]
+    return (x > y) - (x < y)
+
+
+cdef inline void sort_nodes(int32_t* a, int32_t n) noexcept nogil:
+    """Sort ``a[0:n]`` ascending."""
+    cdef int32_t i, j, x
+    if n > SHORT_SORT:
+        qsort(a, n, sizeof(int32_t), compare_int32)
+        return
+    for i in range(1, n):
+        x = a[i]
+        j = i - 1
+        while j >= 0 and a[j] > x:
+            a[j + 1] = a[j]
+            j -= 1
+        a[j + 1] = x
+
+
+cdef inline int32_t choose(CellState* s) noexcept nogil:
+    """The active primary item to branch on, by the run's heuristic (see the module text)."""
+    cdef CItem* it = s.it
+    cdef int32_t* plist = s.plist
+    cdef int32_t n = s.pactive, k, u, size, best = -1, least = 0x7FFFFFFF
+    cdef uint64_t ties = 1
+    s.work += <uint64_t>n
+    if s.heuristic == MRV:
+        for k in range(n):
+            u = plist[k]
+            size = it[u].size
+            if size < least or (size == least and u < best):
+                least = size
+                best = u
+                if size == 0:
+                    break
+        return best
+    if s.heuristic == LEFTMOST:
+        for k in range(n):
+            u = plist[k]
+            if best < 0 or u < best:
+                best = u
+        return best
+    for k in range(n):
+        u = plist[k]
+        size = it[u].size
+        if size < least:
+            least = size
+            best = u
+            ties = 1
+        elif size == least:
+            ties += 1
+            if (next_random(s) >> 32) % ties == 0:
+                best = u
+    return best
+
+
+cdef inline void deactivate_primary(CellState* s, int32_t u) noexcept nogil:
+    cdef int32_t p = s.pactive - 1, q = s.it[u].pos, v = s.plist[p]
+    s.plist[p] = u
+    s.plist[q] = v
+    s.it[v].pos = q
+    s.it[u].pos = p
+    s.pactive = p
+
+
+cdef inline void deactivate_secondary(CellState* s, int32_t u) noexcept nogil:
+    cdef int32_t p = s.sactive - 1, q = s.it[u].pos, v = s.slist[p]
+    s.slist[p] = u
+    s.slist[q] = v
+    s.it[v].pos = q
+    s.it[u].pos = p
+    s.sactive = p
+
+
+cdef inline bint hide(CellState* s, int32_t c, int32_t color, bint check, int32_t p_old,
+                      int32_t s_old) noexcept nogil:
+    """Take out of play the options in ``c``'s set (those of another color than ``color``
+    if it is not 0): each leaves the sets of its other items that are maintained, those
+    that were active before the current step (positions below ``p_old`` and ``s_old``).
+
+    With ``check``, returns False as soon as a primary item still active (position below
+    ``pactive``) has no option left; True otherwise."""
+    cdef CNode* nd = s.nd
+    cdef const int32_t* itm = s.itm
+    cdef int32_t* loc = s.loc
+    cdef CItem* it = s.it
+    cdef int32_t* st = s.set
+    cdef int32_t* trail = s.trail
+    cdef int32_t n_primary = s.n_primary, pactive = s.pactive
+    cdef int32_t r = it[c].start, end = r + it[c].size, tt, nn, uu, ss, last, moved, vv
+    cdef int32_t tp = s.tp, epoch = s.epoch
+    cdef uint64_t n = 0
+    cdef bint ok = True
+    while r < end:
+        tt = st[r]
+        r += 1
+        if color != 0 and nd[tt].clr == color:
+            continue
+        nn = nd[tt].first
+        uu = itm[nn]
+        while uu >= 0:
+            if nn != tt and it[uu].pos < (p_old if uu < n_primary else s_old):
+                ss = it[uu].size - 1
+                it[uu].size = ss
+                last = it[uu].start + ss
+                moved = st[last]
+                vv = loc[nn]
+                st[last] = nn
+                st[vv] = moved
+                loc[nn] = last
+                loc[moved] = vv
+                if it[uu].stamp != epoch:
+                    it[uu].stamp = epoch
+                    trail[tp] = uu
+                    trail[tp + 1] = ss + 1
+                    tp += 2
+                n += 1
+                if ss == 0 and check and uu < n_primary and it[uu].pos < pactive:
+                    ok = False
+                    break
+            nn += 1
+            uu = itm[nn]
+        if not ok:
+            break
+    s.updates += n
+    s.work += n
+    s.tp = tp
+    return ok
+
+
+cdef inline void new_epoch(CellState* s) noexcept nogil:
+    """Start an epoch: the next removal from each set saves its size on the trail."""
+    cdef int32_t u
+    if s.epoch == 0x7FFFFFFF:
+        for u in range(s.n_items):
+            s.it[u].stamp = 0
+        s.epoch = 0
+    s.epoch += 1
+
+
+cdef inline void undo(CellState* s, int32_t mark) noexcept nogil:
+    """Put back every removal made since the trail was at ``mark``, and start an epoch."""
+    cdef int32_t tp = s.tp
+    cdef int32_t* trail = s.trail
+    cdef CItem* it = s.it
+    s.work += <uint64_t>(tp - mark)
+    while tp > mark:
+        tp -= 2
+        it[trail[tp]].size = trail[tp + 1]
+    s.tp = mark
+    new_epoch(s)
+
+
+cdef inline bint try_option(CellState* s, int32_t x, int32_t b) noexcept nogil:
+    """Choose the option of node ``x`` (of the level's item ``b``): deactivate its other
+    items, then hide the options that conflict with it. False if that leaves an active
+    primary item without options and the heuristic would stop there."""
+    cdef CNode* nd = s.nd
+    cdef const int32_t* itm = s.itm
+    cdef int32_t n_primary = s.n_primary
+    cdef int32_t p_old = s.pactive, s_old = s.sactive
+    cdef int32_t nn = nd[x].first, u
+    cdef bint check = s.heuristic != LEFTMOST
+    u = itm[nn]
+    while u >= 0:
+        if u != b:
+            if u < n_primary:
+                deactivate_primary(s, u)
+            elif s.it[u].pos < s_old:
+                deactivate_secondary(s, u)
+        nn += 1
+        u = itm[nn]
+    nn = nd[x].first
+    u = itm[nn]
+    while u >= 0:
+        if u != b:
+            if u < n_primary:
+                if not hide(s, u, 0, check, p_old, s_old):
+                    return False
+            elif s.it[u].pos < s_old:  # not purified at an earlier level
+                if not hide(s, u, nd[nn].clr, check, p_old, s_old):
+                    return False
+        nn += 1
+        u = itm[nn]
+    return True
+
+
+cdef int search(CellState* s, bint count_only, int64_t max_solutions, int64_t max_nodes,
+                uint64_t budget) noexcept nogil:
+    """Run from the saved state until an event or ``budget`` work is done (see the module
+    text); the state is saved back into ``s`` at every exit."""
+    cdef int32_t level = s.level, phase = s.phase, b, n, base, k
+    cdef uint64_t node_cap = <uint64_t>max_nodes if max_nodes >= 0 else <uint64_t>-1
+    cdef uint64_t work_start = s.work + s.nodes
+    cdef CItem* it = s.it
+    cdef int status
+    while True:
+        if s.work + s.nodes - work_start >= budget:
+            status = ST_BUDGET
+            break
+        if phase == FORWARD:
+            if s.nodes >= node_cap:
+                status = ST_MAX_NODES
+                break
+            s.nodes += 1
+            b = s.first_item if level == 0 and s.first_item >= 0 else choose(s)
+            s.lv_item[level] = b
+            s.lv_tbase[level] = s.tp
+            s.lv_sact[level] = s.sactive
+            deactivate_primary(s, b)
+            s.lv_pact[level] = s.pactive
+            new_epoch(s)
+            hide(s, b, 0, False, s.pactive, s.sactive)
+            s.lv_tmark[level] = s.tp
+            new_epoch(s)
+            base = s.lv_cbase[level]
+            n = it[b].size
+            for k in range(n):
+                s.cand[base + k] = s.set[it[b].start + k]
+            sort_nodes(s.cand + base, n)
+            s.work += <uint64_t>n
+            s.lv_cn[level] = n
+            s.lv_ci[level] = -1
+        elif phase == DEAD:
+            if s.nodes >= node_cap:
+                status = ST_MAX_NODES
+                break
+            s.nodes += 1
+        if phase != FORWARD:
+            undo(s, s.lv_tmark[level])
+            s.pactive = s.lv_pact[level]
+            s.sactive = s.lv_sact[level]
+        phase = NEXT
+        k = s.lv_ci[level] + 1
+        if k >= s.lv_cn[level]:
+            # the level's options are exhausted: reactivate its item and back up
+            undo(s, s.lv_tbase[level])
+            s.pactive = s.lv_pact[level] + 1
+            if level == 0:
+                phase = FINISHED
+                status = ST_DONE
+                break
+            level -= 1
+            continue
+        s.lv_ci[level] = k
+        if not try_option(s, s.cand[s.lv_cbase[level] + k], s.lv_item[level]):
+            phase = DEAD
+            continue
+        if s.pactive == 0:
+            s.solutions += 1
+            s.nodes += 1
+            if not count_only:
+                status = ST_SOLUTION
+                break
+            if max_solutions >= 0 and s.solutions >= <uint64_t>max_solutions:
+                status = ST_MAX_SOLUTIONS
+                break
+            continue
+        s.lv_cbase[level + 1] = s.lv_cbase[level] + s.lv_cn[level]
+        level += 1
+        phase = FORWARD
+    s.level = level
+    s.phase = phase
+    return status
+
+
+cdef double monotonic() noexcept nogil:
+    """The clock of ``time.monotonic()``."""
+    cdef timespec ts
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return ts.tv_sec + ts.tv_nsec * 1e-9
+
+
+def _int_array(values):
+    """``values`` as a buffer of C ints (arrays of typecode 'i' pass through uncopied)."""
+    if isinstance(values, array) and values.typecode == "i":
+        return values
+    try:
+        return array("i", values)
+    except OverflowError as error:
+        raise ValueError(f"a value does not fit in a C int: {error}") from None
+
+
+cdef uint64_t mix_seed(uint64_t seed) noexcept:
+    """SplitMix64 of the seed, so that nearby seeds give unrelated streams (never 0)."""
+    cdef uint64_t z = seed + <uint64_t>0x9E3779B97F4A7C15
+    z = (z ^ (z >> 30)) * <uint64_t>0xBF58476D1CE4E5B9
+    z = (z ^ (z >> 27)) * <uint64_t>0x94D049BB133111EB
+    z ^= z >> 31
+    return z if z != 0 else 1
+
+
+cdef class CellEngine:
+    """One dancing-cells search over a problem given as flat arrays (see the module text).
+
+    The arguments are those of ``excover.dlx._engine.Engine``; every multiplicity must be
+    ``1..1`` (``algorithm`` may force ``"X"`` or ``"C"``, never ``"M"``).
+    """
+
+    cdef CellState s
+    cdef int32_t solution_size
+    cdef int32_t n_kept              # options kept (those with a primary item)
+    cdef int32_t n_secondary
+    cdef uint64_t seed
+    cdef bint running
+    cdef bint colored
+
+    def __cinit__(self, int n_primary, int n_secondary, option_start, node_item, node_color,
+                  lo, hi, int heuristic, seed, algorithm=None, int first_item=-1):
+        cdef const int[::1] starts = _int_array(option_start)
+        cdef const int[::1] items = _int_array(node_item)
+        cdef const int[::1] colors = _int_array(node_color)
+        cdef const int[::1] los = _int_array(lo)
+        cdef const int[::1] his = _int_array(hi)
+        _validate(n_primary, n_secondary, starts, items, colors, los, his, heuristic)
+        if not -1 <= first_item < n_primary:
+            raise ValueError(f"first_item {first_item} is not a primary item")
+        if algorithm is not None and algorithm not in ("X", "C", "M"):
+            raise ValueError(f"unknown algorithm {algorithm!r}")
+        if algorithm == "M" or any(los[j] != 1 or his[j] != 1 for j in range(n_primary)):
+            raise ValueError("the dancing-cells engine does not do multiplicities "
+                             "(bounds other than 1..1): use dancing links")
+        self.colored = any(colors[j] != 0 for j in range(colors.shape[0]))
+        if algorithm == "X" and self.colored:
+            raise ValueError("algorithm X cannot solve this problem")
+        if algorithm == "C":
+            self.colored = True
+        self.s.n_primary = n_primary
+        self.s.n_items = n_primary + n_secondary
+        self.n_secondary = n_secondary
+        self.s.heuristic = heuristic
+        self.s.first_item = first_item
+        self._build(starts, items, colors)
+        self.seed = mix_seed(<uint64_t>(seed & 0xFFFFFFFFFFFFFFFF))
+        self._restart()
+
+    cdef void _build(self, const int[::1] starts, const int[::1] items,
+                     const int[::1] colors) except *:
+        """The nodes and spacers, the items' blocks and the stacks (see the module text)."""
+        cdef CellState* s = &self.s
+        cdef Py_ssize_t n_options = starts.shape[0] - 1, k, j, total = 1
+        cdef int32_t n_primary = s.n_primary, n_items = s.n_items, kept = 0, nn, first, u
+        cdef int64_t offset, levels = n_primary + 1
+        for k in range(n_options):
+            for j in range(starts[k], starts[k + 1]):
+                if items[j] < n_primary:
+                    total += starts[k + 1] - starts[k] + 1
+                    kept += 1
+                    break
+        if total >= 0x7FFFFFFF:
+            raise ValueError(f"problem too large: {total} nodes")
+        self.n_kept = kept
+        s.n_nodes = <int32_t>total
+        s.nd = <CNode*>malloc(total * sizeof(CNode))
+        s.itm = <int32_t*>malloc(total * sizeof(int32_t))
+        s.loc = <int32_t*>malloc(total * sizeof(int32_t))
+        s.it = <CItem*>malloc(max(1, n_items) * sizeof(CItem))
+        s.set = <int32_t*>malloc(total * sizeof(int32_t))
+        s.trail = <int32_t*>malloc(2 * total * sizeof(int32_t))
+        s.cand = <int32_t*>malloc(max(1, kept) * sizeof(int32_t))
+        s.plist = <int32_t*>malloc(max(1, n_primary) * sizeof(int32_t))
+        s.slist = <int32_t*>malloc(max(1, n_items - n_primary) * sizeof(int32_t))
+        s.lv_item = <int32_t*>malloc(levels * sizeof(int32_t))
+        s.lv_pact = <int32_t*>malloc(levels * sizeof(int32_t))
+        s.lv_sact = <int32_t*>malloc(levels * sizeof(int32_t))
+        s.lv_tbase = <int32_t*>malloc(levels * sizeof(int32_t))
+        s.lv_tmark = <int32_t*>malloc(levels * sizeof(int32_t))
+        s.lv_cbase = <int32_t*>malloc(levels * sizeof(int32_t))
+        s.lv_cn = <int32_t*>malloc(levels * sizeof(int32_t))
+        s.lv_ci = <int32_t*>malloc(levels * sizeof(int32_t))
+        if not (s.nd and s.itm and s.loc and s.it and s.set and s.trail and s.cand and s.plist and s.slist
+                and s.lv_item and s.lv_pact and s.lv_sact and s.lv_tbase and s.lv_tmark
+                and s.lv_cbase and s.lv_cn and s.lv_ci):
+            raise MemoryError()
+        full = array("q", [0]) * max(1, n_items)
+        cdef int64_t[::1] counts = full
+        nd = s.nd
+        s.itm[0] = -1
+        s.loc[0] = 0
+        nd[0].clr = 0
+        nd[0].first = -1
+        nn = 1
+        for k in range(n_options):
+            if not any(items[j] < n_primary for j in range(starts[k], starts[k + 1])):
+                continue
+            first = nn
+            for j in range(starts[k], starts[k + 1]):
+                s.itm[nn] = items[j]
+                s.loc[nn] = 0
+                nd[nn].clr = colors[j]
+                nd[nn].first = first
+                counts[items[j]] += 1
+                nn += 1
+            s.itm[nn] = -1
+            s.loc[nn] = 0
+            nd[nn].clr = 0
+            nd[nn].first = <int32_t>k
+            nn += 1
+        offset = 0
+        for u in range(n_items):
+            s.it[u].start = <int32_t>offset
+            offset += counts[u]
+
+    def __dealloc__(self):
+        cdef CellState* s = &self.s
+        free(s.nd)
+        free(s.itm)
+        free(s.loc)
+        free(s.it)
+        free(s.set)
+        free(s.trail)
+        free(s.cand)
+        free(s.plist)
+        free(s.slist)
+        free(s.lv_item)
+        free(s.lv_pact)
+        free(s.lv_sact)
+        free(s.lv_tbase)
+        free(s.lv_tmark)
+        free(s.lv_cbase)
+        free(s.lv_cn)
+        free(s.lv_ci)
+
+    cdef void _restart(self):
+        """Every set full and in node order, every item active, the search at its root."""
+        cdef CellState* s = &self.s
+        cdef int32_t u, nn, q
+        for u in range(s.n_items):
+            s.it[u].size = 0
+            s.it[u].stamp = 0
+        s.epoch = 1
+        for nn in range(s.n_nodes):
+            u = s.itm[nn]
+            if u >= 0:
+                q = s.it[u].start + s.it[u].size
+                s.it[u].size += 1
+                s.set[q] = nn
+                s.loc[nn] = q
+        for u in range(s.n_primary):
+            s.plist[u] = u
+            s.it[u].pos = u
+        for u in range(s.n_primary, s.n_items):
+            s.slist[u - s.n_primary] = u
+            s.it[u].pos = u - s.n_primary
+        s.pactive = s.n_primary
+        s.sactive = s.n_items - s.n_primary
+        s.tp = 0
+        s.lv_cbase[0] = 0
+        s.level = 0
+        s.phase = FORWARD
+        s.nodes = 0
+        s.updates = 0
+        s.solutions = 0
+        s.work = 0
+        s.rng = self.seed
+        self.solution_size = -1
+
+    cdef void _check_idle(self) except *:
+        if self.running:
+            raise RuntimeError("the engine is running in another thread")
+
+    def reset(self):
+        """Forget all progress: the next ``run()`` starts the search from the beginning."""
+        self._check_idle()
+        self._restart()
+
+    def run(self, bint count_only, int64_t max_solutions, int64_t max_nodes, double deadline):
+        """Search on from where the last call stopped; return the status of the stop
+        (the codes of ``excover.dlx._engine``). Checks Ctrl-C and the deadline between
+        chunks of work, where the state is consistent."""
+        cdef int status
+        self._check_idle()
+        self.solution_size = -1
+        if self.s.phase == FINISHED:
+            return ST_DONE
+        if max_solutions >= 0 and self.s.solutions >= <uint64_t>max_solutions:
+            return ST_MAX_SOLUTIONS
+        if self.s.n_primary == 0:
+            return self._empty_solution(count_only, max_nodes)
+        while True:
+            self.running = True
+            with nogil:
+                status = search(&self.s, count_only, max_solutions, max_nodes, CHUNK)
+            self.running = False
+            if status == ST_BUDGET:
+                PyErr_CheckSignals()
+                if deadline > 0.0 and monotonic() >= deadline:
+                    return ST_TIMEOUT
+                continue
+            if status == ST_SOLUTION:
+                self.solution_size = self.s.level + 1
+            return status
+
+    cdef int _empty_solution(self, bint count_only, int64_t max_nodes):
+        """With no primary item, the empty set of options is the one solution."""
+        if max_nodes >= 0 and self.s.nodes >= <uint64_t>max_nodes:
+            return ST_MAX_NODES
+        self.s.nodes = 1
+        self.s.solutions = 1
+        self.s.phase = FINISHED
+        if count_only:
+            return ST_DONE
+        self.solution_size = 0
+        return ST_SOLUTION
+
+    def solution(self):
+        """The option indices of the solution the last ``run()`` stopped at, by level."""
+        self._check_idle()
+        if self.solution_size < 0:
+            raise RuntimeError("the last run() did not stop at a solution")
+        cdef CellState* s = &self.s
+        cdef int32_t lev, x
+        cdef list out = []
+        for lev in range(self.solution_size):
+            x = s.cand[s.lv_cbase[lev] + s.lv_ci[lev]]
+            while s.itm[x] >= 0:
+                x += 1
+            out.append(s.nd[x].first)
+        return out
+
+    @property
+    def solutions(self):
+        return self.s.solutions
+
+    @property
+    def nodes(self):
+        return self.s.nodes
+
+    @property
+    def updates(self):
+        return self.s.updates
+
+    @property
+    def finished(self):
+        return self.s.phase == FINISHED
+
+    @property
+    def algorithm(self):
+        return "C" if self.colored else "X"
+
+    @property
+    def memory_bytes(self):
+        """Bytes of the nodes, the sets, the trail, the item records and lists, the
+        candidates and the level stack."""
+        cdef CellState* s = &self.s
+        return (s.n_nodes * (sizeof(CNode) + 16) + s.n_items * (sizeof(CItem) + 4)
+                + self.n_kept * 4 + (s.n_primary + 1) * 8 * 4)
+
+
+cdef int _validate(int n_primary, int n_secondary, const int[::1] starts,
+                   const int[::1] items, const int[::1] colors, const int[::1] los,
+                   const int[::1] his, int heuristic) except -1:
+    """Check the arrays' shapes and ranges, as the dancing-links engine does."""
+    cdef Py_ssize_t n_options = starts.shape[0] - 1, n_nodes = items.shape[0], k, j
+    cdef int n_items = n_primary + n_secondary, c
+    if n_options < 0:
+        raise ValueError("option_start must run from 0 to len(node_item)")
+    if n_primary < 0 or n_secondary < 0:
+        raise ValueError("the numbers of items must be non-negative")
+    if heuristic not in (MRV, LEFTMOST, MRV_RANDOM):
+        raise ValueError(f"unknown heuristic code {heuristic}")
+    if n_options < 0 or starts[0] != 0 or starts[n_options] != n_nodes:
+        raise ValueError("option_start must run from 0 to len(node_item)")
+    if colors.shape[0] != n_nodes:
+        raise ValueError("node_color must have one entry per node")
+    if los.shape[0] != n_primary or his.shape[0] != n_primary:
+        raise ValueError("lo and hi must have one entry per primary item")
+    for j in range(n_primary):
+        if not 0 <= los[j] <= his[j] or his[j] < 1:
+            raise ValueError(f"bad multiplicity {los[j]}..{his[j]} of item {j}")
+    last_seen = array("i", [-1]) * (n_items if n_items > 0 else 1)
+    cdef int[::1] seen = last_seen
+    for k in range(n_options):
+        if starts[k + 1] < starts[k]:
+            raise ValueError(f"option_start decreases at option {k}")
+        for j in range(starts[k], starts[k + 1]):
+            c = items[j]
+            if not 0 <= c < n_items:
+                raise ValueError(f"option {k} names item {c}, out of range 0..{n_items - 1}")
+            if seen[c] == k:
+                raise ValueError(f"option {k} names item {c} twice")
+            seen[c] = <int>k
+            if colors[j] < 0:
+                raise ValueError(f"option {k} gives item {c} the negative color {colors[j]}")
+            if colors[j] != 0 and c < n_primary:
+                raise ValueError(f"option {k} gives a color to the primary item {c}")
+    return 0
