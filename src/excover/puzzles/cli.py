@@ -31,6 +31,7 @@ from excover.cli.common import (
     add_method,
     add_progress,
     add_svg,
+    non_negative_int,
     refuse,
 )
 from excover.errors import FormatError, ProblemError, UsageError
@@ -72,7 +73,11 @@ givens are then listed on stderr); --count its number of solutions, --classify n
 unique or multiple, --all every solution (as found). --method auto solves and classifies
 with the compiled grid solver and counts and lists by dancing links; dlx, zdd and sat
 run on each puzzle's exact cover. --svg OUT draws each puzzle with its solution: OUT
-itself for a single puzzle, else OUT-1.svg, OUT-2.svg, ... in the file's order."""
+itself for a single puzzle, else OUT-1.svg, OUT-2.svg, ... in the file's order.
+
+--generate N prints N new puzzles instead, one per line, each with a unique solution
+(minimal unless --givens K asks for exactly K givens; --difficulty singles or search;
+--seed S to repeat a batch; --box, --diagonal and --regions choose the board)."""
 
 #: Puzzles given to the compiled solver at once: small enough for results to stream and
 #: the progress bar to move, large enough for the batch to cost nothing.
@@ -119,7 +124,10 @@ def add_puzzle_commands(commands: Any) -> None:
         formatter_class=raw,
     )
     cmd.add_argument(
-        "puzzle", metavar="PUZZLE|FILE", help="a puzzle, a file of puzzles, or '-' for stdin"
+        "puzzle",
+        metavar="PUZZLE|FILE",
+        nargs="?",
+        help="a puzzle, a file of puzzles, or '-' for stdin (none with --generate)",
     )
     what = cmd.add_mutually_exclusive_group()
     what.add_argument("--count", action="store_true", help="count the solutions")
@@ -158,6 +166,25 @@ def add_puzzle_commands(commands: Any) -> None:
     add_svg(cmd, "draw each puzzle and its solution as SVG: OUT, or OUT-1, OUT-2, ... for several")
     add_progress(cmd)
     add_json(cmd)
+    made = cmd.add_argument_group("generating puzzles")
+    made.add_argument(
+        "--generate",
+        type=non_negative_int,
+        metavar="N",
+        help="print N random puzzles with a unique solution each, one per line",
+    )
+    made.add_argument(
+        "--givens", type=non_negative_int, metavar="K", help="with --generate: exactly K givens"
+    )
+    made.add_argument(
+        "--difficulty",
+        choices=["any", "singles", "search"],
+        help="with --generate: singles = solved by naked and hidden singles alone; "
+        "search = a solver has to branch; any (default)",
+    )
+    made.add_argument(
+        "--seed", type=non_negative_int, metavar="S", help="with --generate: the random seed"
+    )
     cmd.set_defaults(run=_sudoku)
 
 
@@ -332,9 +359,40 @@ def _check_sudoku_flags(args: argparse.Namespace) -> bool:
     return batch
 
 
+def _generate(args: argparse.Namespace) -> int:
+    """``--generate N``: print N puzzles, one per line, each as soon as it is made."""
+    from excover.puzzles.sudoku_generate import generate_many
+
+    if args.puzzle is not None:
+        raise UsageError("--generate makes puzzles: give no PUZZLE|FILE with it")
+    for dest in ("count", "all", "classify", "svg", "json", "cages", "limit", "max_nodes"):
+        refuse(args, dest, "does not go with --generate")
+    refuse(args, "timeout", "does not go with --generate (Ctrl-C stops it)")
+    if args.method != "auto":
+        raise UsageError("--method does not go with --generate")
+    puzzles = generate_many(
+        args.generate,
+        args.box or (3, 3),
+        args.seed,
+        givens=args.givens,
+        difficulty=args.difficulty or "any",
+        diagonal=args.diagonal,
+        regions=_regions(args.regions),
+    )
+    for puzzle in puzzles:
+        print(puzzle, flush=True)
+    return 0
+
+
 def _sudoku(args: argparse.Namespace) -> int:
     from excover.puzzles import killer
 
+    if args.generate is not None:
+        return _generate(args)
+    for dest in ("givens", "difficulty", "seed"):
+        refuse(args, dest, "goes with --generate")
+    if args.puzzle is None:
+        raise UsageError("give a PUZZLE, a FILE or '-' for stdin (or --generate N)")
     batch = _check_sudoku_flags(args)
     puzzles, source = _puzzles(args.puzzle, args.layout)
     rules: dict[str, Any] = {
