@@ -64,3 +64,14 @@ def test_command_line_generates_and_refuses(capsys: pytest.CaptureFixture[str]) 
     ]:
         assert main(argv) == 2
         assert message in capsys.readouterr().err
+
+
+def test_pretty_prints_solutions_as_grids(capsys: pytest.CaptureFixture[str]) -> None:
+    """``--pretty`` prints each solution over several lines, and the grid reads back."""
+    puzzles = list(generate_many(2, seed=3))
+    status = main(["sudoku", puzzles[0], "--pretty"])
+    out = capsys.readouterr().out
+    assert status == 0 and out.endswith("\n\n") and len(out.strip().splitlines()) == 11
+    assert sudoku.format_grid(sudoku.solve(puzzles[0]) or "") == out.strip()
+    assert main(["sudoku", puzzles[0], "--pretty", "--classify"]) == 2
+    assert "--pretty shapes printed solutions" in capsys.readouterr().err

@@ -164,6 +164,12 @@ def add_puzzle_commands(commands: Any) -> None:
         "--cages", metavar="FILE", help="killer: a file of cages, one 'SUM: r1c1 r1c2 ...' per line"
     )
     add_svg(cmd, "draw each puzzle and its solution as SVG: OUT, or OUT-1, OUT-2, ... for several")
+    cmd.add_argument(
+        "--pretty",
+        action="store_true",
+        help="print each solution as a grid over several lines, boxes set apart (and a "
+        "blank line after it)",
+    )
     add_progress(cmd)
     add_json(cmd)
     made = cmd.add_argument_group("generating puzzles")
@@ -346,6 +352,8 @@ _STATUS = ("none", "unique", "multiple")
 def _check_sudoku_flags(args: argparse.Namespace) -> bool:
     """Refuse the flags the mode cannot honour; whether the compiled batch solver runs."""
     listing = args.count or args.all
+    if args.json or args.count or args.classify:
+        refuse(args, "pretty", "shapes printed solutions: not with --json, --count, --classify")
     if not listing:
         refuse(args, "limit", "goes with --count or --all (it stops at N solutions of a puzzle)")
     batch = args.method == "auto" and not listing and not args.cages
@@ -452,6 +460,8 @@ class _Report:
             elif args.all:
                 if not result["solutions"] and result["complete"]:
                     print("none")
+            elif result["solution"] and args.pretty:
+                print(_pretty(result["solution"], self.rules) + "\n")
             else:
                 print(result["solution"] or "none")
             sys.stdout.flush()
@@ -531,7 +541,10 @@ def _each(
         else:
             cover = sudoku.problem(text, **rules)
         count = args.count
-        outcome = solving.count(cover, mode) if count else _listed(cover, mode, _printer(args))
+        if count:
+            outcome = solving.count(cover, mode)
+        else:
+            outcome = _listed(cover, mode, _printer(args, rules))
         report.add(_result(text, outcome, args))
         if outcome.stopped_by not in (None, "limit"):
             break
@@ -561,16 +574,27 @@ def _result(text: str, outcome: Outcome, args: argparse.Namespace) -> dict[str, 
     return result
 
 
-def _printer(args: argparse.Namespace) -> Callable[[str], None] | None:
+def _printer(args: argparse.Namespace, rules: dict[str, Any]) -> Callable[[str], None] | None:
     """Print each solution of ``--all`` as soon as it is found (text mode)."""
     if not args.all or args.json:
         return None
 
     def show(grid: str) -> None:
-        print(grid)
+        print(_pretty(grid, rules) + "\n" if args.pretty else grid)
         sys.stdout.flush()
 
     return show
+
+
+def _pretty(solution: str, rules: dict[str, Any]) -> str:
+    """``--pretty``: a solution over several lines, boxes set apart (a jigsaw's regions
+    are not boxes: its rows are printed plainly)."""
+    from excover.puzzles import sudoku
+
+    if rules.get("regions") is not None:
+        size = math.isqrt(len(solution))
+        return "\n".join(" ".join(solution[row * size : (row + 1) * size]) for row in range(size))
+    return sudoku.format_grid(solution, rules.get("box"))
 
 
 def _listed(
