@@ -238,10 +238,11 @@ def _queens(args: argparse.Namespace) -> int:
 #: Characters that draw a grid: never cells. Blanks and bars may separate cells on a line.
 _DRAWING = frozenset(" \t|+-")
 _SEPARATORS = frozenset(" \t|")
+_NO_DRAWING = str.maketrans("", "", "".join(_DRAWING))
 
 
 def _cell_count(line: str) -> int:
-    return sum(1 for ch in line if ch not in _DRAWING)
+    return len(line.translate(_NO_DRAWING))
 
 
 def _is_one_line_size(cells: int) -> bool:
@@ -441,7 +442,7 @@ class _Report:
         self.stream = common.JsonStream(sys.stdout, "sudoku", "results") if args.json else None
         self.bar = progress(args, unit="puzzle", desc="sudoku")
 
-    def add(self, result: dict[str, Any]) -> None:
+    def add(self, result: dict[str, Any], flush: bool = True) -> None:
         from excover.puzzles import sudoku
 
         number = len(self.results) + 1
@@ -464,7 +465,8 @@ class _Report:
                 print(_pretty(result["solution"], self.rules) + "\n")
             else:
                 print(result["solution"] or "none")
-            sys.stdout.flush()
+            if flush:
+                sys.stdout.flush()
         self.bar.update()
 
     def close(self, outcome: Outcome) -> int:
@@ -492,7 +494,7 @@ def _batch(
                 if args.classify:
                     statuses = sudoku.classify_many(chunk, **rules)
                     for text, kind in zip(chunk, statuses, strict=True):
-                        report.add({"puzzle": text, "status": kind, "complete": True})
+                        report.add({"puzzle": text, "status": kind, "complete": True}, False)
                 else:
                     solved = sudoku.solve_many(chunk, **rules)
                     for text, solution in zip(chunk, solved, strict=True):
@@ -505,8 +507,10 @@ def _batch(
                                 "status": status,
                                 "complete": True,
                                 "solutions": grids,
-                            }
+                            },
+                            False,
                         )
+                sys.stdout.flush()  # the batch's lines at once
     except common.TimeUp:
         stopped_by = "timeout"
     except KeyboardInterrupt:
