@@ -6,6 +6,8 @@ not by the compiled grid solver the generator itself uses.
 
 from __future__ import annotations
 
+from xml.etree import ElementTree
+
 import pytest
 
 from excover import UsageError
@@ -75,3 +77,33 @@ def test_pretty_prints_solutions_as_grids(capsys: pytest.CaptureFixture[str]) ->
     assert sudoku.format_grid(sudoku.solve(puzzles[0]) or "") == out.strip()
     assert main(["sudoku", puzzles[0], "--pretty", "--classify"]) == 2
     assert "--pretty shapes printed solutions" in capsys.readouterr().err
+
+
+def test_cage_sums_stay_clear_of_the_digits() -> None:
+    """In every cell that carries a cage sum, the digit's top (its baseline less the 0.72
+    em of a digit's height) lies below the sum's baseline, and the digit ends above the
+    cage's dashed outline; the sums of two-digit totals too."""
+    grid = sudoku.solve("." * 81)
+    assert grid is not None
+    cages = [
+        (int(grid[9 * r + c]) + int(grid[9 * r + c + 1]), [(r, c), (r, c + 1)])
+        for r in range(9)
+        for c in range(0, 8, 2)
+    ]
+    cages.append((sum(int(grid[9 * r + 8]) for r in range(9)), [(r, 8) for r in range(9)]))
+    svg = ElementTree.fromstring(sudoku.svg_grid("." * 81, grid, cages=cages))
+    texts = [e for e in svg.iter() if e.tag.endswith("text")]
+    cell = 32
+    digits = {
+        (int(float(e.get("y", 0)) // cell), int(float(e.get("x", 0)) // cell)): e
+        for e in texts
+        if not e.get("class")
+    }
+    sums = [e for e in texts if e.get("class") == "cage-sum"]
+    assert len(sums) == len(cages) and len(digits) == 81
+    for total in sums:
+        row, column = int(float(total.get("y", 0)) // cell), int(float(total.get("x", 0)) // cell)
+        digit = digits[(row, column)]
+        digit_top = float(digit.get("y", 0)) - 0.72 * float(digit.get("font-size", 0))
+        assert digit_top > float(total.get("y", 0))
+        assert float(digit.get("y", 0)) < (row + 1) * cell - 4  # above the dashed outline

@@ -564,7 +564,9 @@ def svg_grid(
     """An SVG picture of ``puzzle``: givens in black, the digits ``solution`` adds in blue,
     thick lines around the boxes (or the jigsaw regions), the two long diagonals in grey
     on a diagonal board, and killer ``cages`` (``(sum, [(row, column), ...])``, from 0)
-    as dashed outlines inside their cells with the sum in the top left corner."""
+    as dashed outlines inside their cells with the sum in the top left corner. With cages
+    the digits are a little smaller and lower (:data:`DIGIT_WITH_CAGES`), so that no sum
+    touches the digit of its cell."""
     board = board_for(puzzle, box, diagonal=diagonal, regions=regions)
     givens = _text(parse(puzzle, board))
     filled = givens if solution is None else _text(parse(solution, board))
@@ -597,13 +599,28 @@ def svg_grid(
         if not cage or not all(0 <= r < n and 0 <= c < n for r, c in cage):
             raise ProblemError(f"the cage of sum {total} needs cells on the {n}x{n} board")
         parts += _cage_svg(total, cage, cell)
+    size, baseline = DIGIT_WITH_CAGES if cages else DIGIT
     for k, symbol in enumerate(filled):
         if symbol != ".":
             colour = "black" if givens[k] != "." else "#1f5fbf"
-            cx, cy = (k % n + 0.5) * cell, (k // n + 0.71) * cell  # baseline below the centre
-            parts.append(f'<text x="{cx:g}" y="{cy:g}" fill="{colour}">{symbol}</text>')
+            cx, cy = (k % n + 0.5) * cell, (k // n + baseline) * cell
+            parts.append(
+                f'<text x="{cx:g}" y="{cy:g}" font-size="{size * cell:g}" fill="{colour}">'
+                f"{symbol}</text>"
+            )
     parts.append("</svg>")
     return "\n".join(parts) + "\n"
+
+
+#: A digit's font size and baseline, as fractions of a cell's side: centred a little below
+#: the middle ...
+DIGIT = (0.6, 0.71)
+#: ... and with killer cages, smaller and lower: a digit's top (its baseline less 0.72 of
+#: its size, the height of a digit) stays below the cage sum's baseline (:data:`CAGE_SUM`).
+DIGIT_WITH_CAGES = (0.5, 0.82)
+#: A cage sum's font size and baseline, as fractions of a cell's side (its left edge is
+#: just inside the cage's dashed outline).
+CAGE_SUM = (0.3, 0.4)
 
 
 def _cage_svg(total: int, cage: set[tuple[int, int]], cell: int) -> list[str]:
@@ -640,9 +657,11 @@ def _cage_svg(total: int, cage: set[tuple[int, int]], cell: int) -> list[str]:
                 y1, y2 = row * cell - ends[0], (row + 1) * cell + ends[1]
                 parts.append(_dashed(x, y1, x, y2))
     top, left = min(cage)
+    size, baseline = CAGE_SUM
     parts.append(
-        f'<text class="cage-sum" x="{left * cell + inset + 1:g}" y="{top * cell + 13:g}" '
-        f'font-size="{cell * 0.3:g}" text-anchor="start">{total}</text>'
+        f'<text class="cage-sum" x="{left * cell + inset + 1:g}" '
+        f'y="{(top + baseline) * cell:g}" font-size="{size * cell:g}" '
+        f'text-anchor="start">{total}</text>'
     )
     return parts
 
