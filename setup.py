@@ -115,6 +115,7 @@ extensions = [
     _extension("excover.zdd._store"),
     _extension("excover.zdd._frontier"),
     _extension("excover.puzzles._grid"),
+    _extension("excover.puzzles._sudoku9"),
     _extension("excover.puzzles._nonogram"),
 ]
 

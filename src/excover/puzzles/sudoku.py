@@ -273,6 +273,12 @@ def _solver(board: Board, locked: bool = True) -> GridSolver:
     return GridSolver(board.cells, board.size, board.units(), locked)
 
 
+#: The classic board, 9x9 with 3x3 boxes: it has a compiled core of its own
+#: (:mod:`excover.puzzles._sudoku9`, digit-major bitboards), about three times as fast as
+#: the general solver, which handles every other board and random first solutions.
+CLASSIC = Board()
+
+
 def _run(
     board: Board, grids: bytes, limit: int | None, seed: int = 0
 ) -> tuple[array[int], bytearray]:
@@ -283,7 +289,12 @@ def _run(
     counts = array("i", bytes(4 * (len(grids) // board.cells)))
     out = bytearray(grids)
     cap = _NO_LIMIT if limit is None else min(limit, _NO_LIMIT)
-    _solver(board).run(grids, cap, out, counts, None, seed)
+    if board == CLASSIC and not seed:
+        from excover.puzzles import _sudoku9
+
+        _sudoku9.run(grids, cap, out, counts)
+    else:
+        _solver(board).run(grids, cap, out, counts, None, seed)
     return counts, out
 
 

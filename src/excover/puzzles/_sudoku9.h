@@ -1,0 +1,310 @@
+/* A specialised solver for classic 9x9 Sudoku: digit-major band bitboards.
+ *
+ * The general grid solver (_grid.pyx) keeps one word of candidate digits per cell and
+ * walks tables of units; for the one board everybody uses, this file keeps the same
+ * cover the other way round, one bitboard per digit, so that the deductions become a
+ * handful of word operations and table look-ups.
+ *
+ * Representation. Cell (row, col) lies in band b = row / 3 at position
+ * p = 9 * (row % 3) + col (0..26), so a band of one digit is a 27-bit word: three rows of
+ * nine bits. F[3 * d + b] holds the cells of band b where digit d + 1 is still possible;
+ * U[b] the cells of band b not yet placed. A placed cell keeps its digit's bit and loses
+ * every other one, and its digit leaves the cell's peers: the exact-cover options that
+ * clash with the chosen one are gone.
+ *
+ * Deductions, applied until none changes anything:
+ *
+ * - band shrink: in a band, each of the 3 rows holds the digit once and each of the 3
+ *   boxes holds it once, so the (row, box) segments where it can go must contain a
+ *   permutation of 3: a 3x3 0/1 matrix M, with segments outside every permutation
+ *   contained in M struck out (table SUPPORT, 512 entries). This is locked candidates
+ *   (pointing and claiming) along rows, and more; no permutation left is a dead end.
+ *   Afterwards a row with one cell left is a hidden single and is placed. A box with
+ *   one cell left forces its row onto that segment, so it shows up as a row single too;
+ * - stack shrink: the same on the columns and boxes of a stack (3 columns x 3 bands),
+ *   which gives locked candidates along columns, and column singles in two steps;
+ * - cell count: bit-sliced across the nine digits, "at least one" and "at least two"
+ *   digits per cell: a cell with none is a dead end, a cell with one a naked single.
+ *
+ * Search: when nothing more follows, branch on an unplaced cell with the fewest digits
+ * (a two-digit cell at once when there is one), digits from the lowest. The levels of an
+ * explicit stack each hold a copy of the state (57 words), so backing up costs nothing;
+ * the last digit of a cell is tried in place. Every level places at least one cell, so
+ * the depth is at most 81.
+ */
+#ifndef EXCOVER_SUDOKU9_H
+#define EXCOVER_SUDOKU9_H
+
+#include <stdint.h>
+#include <string.h>
+
+#define S9_FULL27 0x7FFFFFFu
+#define S9_INTERRUPTED (-2)
+#define S9_CHECK_EVERY 4096
+
+typedef struct {
+    uint32_t F[27];    /* 3 * digit + band: the cells of the band the digit may take */
+    uint32_t prev[27]; /* F as the band shrink last left it: unchanged words are skipped */
+    uint32_t U[3];     /* the cells of each band not placed yet */
+    uint32_t stack_dirty; /* digits changed since the last stack shrink (bit d) */
+} s9_state;
+
+/* Tables, filled once by s9_init. */
+static uint8_t s9_rowbox[512];    /* a row's 9 bits -> which of its 3 boxes it touches */
+static uint16_t s9_support[512];  /* 3x3 matrix (bit 3i+k) -> union of its permutations */
+static uint32_t s9_expand[512];   /* (row i, box k) segments (bit 3i+k) -> their 27 bits */
+static uint32_t s9_single[512];   /* a row's 9 bits -> the bits if exactly one, else 0 */
+static uint32_t s9_peers[27];     /* a position's row, box and column in its band, not it */
+static uint32_t s9_column[9];     /* the 3 cells of a column in a band */
+static int s9_ready = 0;
+
+static void s9_init(void) {
+    if (s9_ready) return;
+    static const int perms[6][3] = {{0, 1, 2}, {0, 2, 1}, {1, 0, 2}, {1, 2, 0}, {2, 0, 1}, {2, 1, 0}};
+    for (int m = 0; m < 512; m++) {
+        uint8_t boxes = 0;
+        for (int k = 0; k < 3; k++)
+            if (m & (7 << (3 * k))) boxes |= (uint8_t)(1 << k);
+        s9_rowbox[m] = boxes;
+        uint16_t support = 0;
+        for (int q = 0; q < 6; q++) {
+            uint16_t perm = 0;
+            for (int i = 0; i < 3; i++) perm |= (uint16_t)(1 << (3 * i + perms[q][i]));
+            if ((m & perm) == perm) support |= perm;
+        }
+        s9_support[m] = support;
+        uint32_t cells = 0;
+        for (int i = 0; i < 3; i++)
+            for (int k = 0; k < 3; k++)
+                if (m & (1 << (3 * i + k))) cells |= 7u << (9 * i + 3 * k);
+        s9_expand[m] = cells;
+        s9_single[m] = (m != 0 && (m & (m - 1)) == 0) ? (uint32_t)m : 0;
+    }
+    for (int c = 0; c < 9; c++) s9_column[c] = (1u << c) | (1u << (c + 9)) | (1u << (c + 18));
+    for (int p = 0; p < 27; p++) {
+        int row = p / 9, col = p % 9, box = col / 3;
+        uint32_t peers = (0x1FFu << (9 * row)) | s9_column[col];
+        for (int r = 0; r < 3; r++) peers |= 7u << (9 * r + 3 * box);
+        s9_peers[p] = peers & ~(1u << p);
+    }
+    s9_ready = 1;
+}
+
+static inline int s9_ctz(uint32_t x) { return __builtin_ctz(x); }
+
+/* Puts digit d in the cell at position bit of band b; 0 when d is no longer possible
+ * there (a clash with an earlier placement). */
+static inline int s9_place(s9_state *s, int d, int b, uint32_t bit) {
+    uint32_t *f = s->F + 3 * d;
+    if (!(f[b] & bit)) return 0;
+    int p = s9_ctz(bit);
+    uint32_t column = s9_column[p % 9];
+    f[b] &= ~s9_peers[p];
+    f[b == 0 ? 1 : 0] &= ~column;
+    f[b == 2 ? 1 : 2] &= ~column;
+    uint32_t keep = ~bit;
+    for (int e = b; e < 27; e += 3) s->F[e] &= keep;
+    f[b] |= bit;
+    s->U[b] &= keep;
+    s->stack_dirty |= 1u << d;
+    return 1;
+}
+
+/* The stack shrink of digit d (see the top of the file); 0 at a dead end. */
+static inline int s9_stack_shrink(s9_state *s, int d) {
+    uint32_t *f = s->F + 3 * d;
+    uint32_t present[3], allowed[3] = {0, 0, 0};
+    for (int b = 0; b < 3; b++) present[b] = (f[b] | (f[b] >> 9) | (f[b] >> 18)) & 0x1FF;
+    for (int k = 0; k < 3; k++) {
+        uint32_t m = ((present[0] >> (3 * k)) & 7) | (((present[1] >> (3 * k)) & 7) << 3) |
+                     (((present[2] >> (3 * k)) & 7) << 6);
+        uint32_t support = s9_support[m];
+        if (!support) return 0;
+        for (int b = 0; b < 3; b++) allowed[b] |= ((support >> (3 * b)) & 7) << (3 * k);
+    }
+    for (int b = 0; b < 3; b++) {
+        uint32_t a = allowed[b];
+        f[b] &= a | (a << 9) | (a << 18);
+    }
+    return 1;
+}
+
+/* Applies the deductions until none changes anything; 0 at a dead end. */
+static int s9_propagate(s9_state *s) {
+    for (;;) {
+        int again = 1;
+        while (again) {
+            again = 0;
+            for (int i = 0; i < 27; i++) {
+                uint32_t w = s->F[i];
+                if (w == s->prev[i]) continue;
+                uint32_t m = s9_rowbox[w & 0x1FF] | (s9_rowbox[(w >> 9) & 0x1FF] << 3) |
+                             (s9_rowbox[w >> 18] << 6);
+                uint32_t support = s9_support[m];
+                if (!support) return 0;
+                w &= s9_expand[support];
+                s->F[i] = s->prev[i] = w;
+                int d = i / 3, b = i - 3 * d;
+                s->stack_dirty |= 1u << d;
+                uint32_t singles = (s9_single[w & 0x1FF] | (s9_single[(w >> 9) & 0x1FF] << 9) |
+                                    (s9_single[w >> 18] << 18)) & s->U[b];
+                while (singles) {
+                    uint32_t bit = singles & (0u - singles);
+                    singles ^= bit;
+                    if (!s9_place(s, d, b, bit)) return 0;
+                    again = 1;
+                }
+            }
+        }
+        uint32_t dirty = s->stack_dirty;
+        s->stack_dirty = 0;
+        int changed = 0;
+        while (dirty) {
+            int d = s9_ctz(dirty);
+            dirty &= dirty - 1;
+            if (!s9_stack_shrink(s, d)) return 0;
+            uint32_t *f = s->F + 3 * d, *p = s->prev + 3 * d;
+            changed |= (f[0] != p[0]) | (f[1] != p[1]) | (f[2] != p[2]);
+        }
+        if (changed) continue;
+        int placed = 0;
+        for (int b = 0; b < 3; b++) {
+            uint32_t ones = 0, twos = 0;
+            for (int e = b; e < 27; e += 3) {
+                twos |= ones & s->F[e];
+                ones |= s->F[e];
+            }
+            if (ones != S9_FULL27) return 0;
+            uint32_t naked = ones & ~twos & s->U[b];
+            while (naked) {
+                uint32_t bit = naked & (0u - naked);
+                naked ^= bit;
+                int d = 0;
+                while (!(s->F[3 * d + b] & bit)) d++;
+                if (!s9_place(s, d, b, bit)) return 0;
+                placed = 1;
+            }
+        }
+        if (!placed) return 1;
+    }
+}
+
+/* The state of a puzzle's givens (values 0..9 row by row, 0 a blank), propagated;
+ * 0 when the givens clash or propagation finds a dead end. */
+static int s9_start(s9_state *s, const uint8_t *grid) {
+    for (int i = 0; i < 27; i++) {
+        s->F[i] = S9_FULL27;
+        s->prev[i] = 0;
+    }
+    s->U[0] = s->U[1] = s->U[2] = S9_FULL27;
+    s->stack_dirty = 0x1FF;
+    for (int cell = 0; cell < 81; cell++) {
+        int v = grid[cell];
+        if (v == 0) continue;
+        int b = cell / 27;
+        if (!s9_place(s, v - 1, b, 1u << (cell - 27 * b))) return 0;
+    }
+    return s9_propagate(s);
+}
+
+/* Chooses the cell to branch on: its band, its bit, and its digits (bit d). */
+static inline void s9_choose(const s9_state *s, int *band, uint32_t *bit, uint32_t *digits) {
+    int best = 10;
+    for (int b = 0; b < 3; b++) {
+        uint32_t ones = 0, twos = 0, threes = 0;
+        for (int e = b; e < 27; e += 3) {
+            uint32_t x = s->F[e];
+            threes |= twos & x;
+            twos |= ones & x;
+            ones |= x;
+        }
+        uint32_t pairs = twos & ~threes & s->U[b];
+        if (pairs) {
+            *band = b;
+            *bit = pairs & (0u - pairs);
+            best = 2;
+            break;
+        }
+    }
+    if (best > 2) {
+        for (int b = 0; b < 3; b++) {
+            uint32_t open = s->U[b];
+            while (open) {
+                uint32_t x = open & (0u - open);
+                open ^= x;
+                int n = 0;
+                for (int e = b; e < 27; e += 3) n += (s->F[e] & x) != 0;
+                if (n < best) {
+                    best = n;
+                    *band = b;
+                    *bit = x;
+                }
+            }
+        }
+    }
+    uint32_t mask = 0;
+    for (int d = 0; d < 9; d++)
+        if (s->F[3 * d + *band] & *bit) mask |= 1u << d;
+    *digits = mask;
+}
+
+static inline void s9_write(const s9_state *s, uint8_t *out) {
+    for (int d = 0; d < 9; d++)
+        for (int b = 0; b < 3; b++) {
+            uint32_t w = s->F[3 * d + b];
+            while (w) {
+                out[27 * b + s9_ctz(w)] = (uint8_t)(d + 1);
+                w &= w - 1;
+            }
+        }
+}
+
+/* Counts the solutions of one puzzle up to limit (>= 1), writing the first into out
+ * (81 values) when there is one. check() is called every S9_CHECK_EVERY branchings and
+ * stops the search with S9_INTERRUPTED when it returns nonzero; *ticks paces it across
+ * puzzles. *guesses gains the number of branchings. */
+static long s9_count(const uint8_t *grid, long limit, uint8_t *out, int (*check)(void),
+                     long *ticks, long *guesses) {
+    s9_state levels[82];
+    int band[82];
+    uint32_t bit[82], left[82];
+    long count = 0;
+    int depth = 0;
+    if (!s9_start(&levels[0], grid)) return 0;
+    left[0] = 0;
+    int alive = 1; /* levels[depth] is a propagated state not examined yet */
+    for (;;) {
+        if (alive) {
+            s9_state *s = &levels[depth];
+            if (s->U[0] | s->U[1] | s->U[2]) {
+                s9_choose(s, &band[depth], &bit[depth], &left[depth]);
+            } else {
+                if (count == 0) s9_write(s, out);
+                if (++count >= limit) return count;
+                alive = 0;
+            }
+        }
+        if (!alive) {
+            while (left[depth] == 0) {
+                if (depth == 0) return count;
+                depth--;
+            }
+        }
+        if (++*ticks >= S9_CHECK_EVERY) {
+            *ticks = 0;
+            if (check && check()) return S9_INTERRUPTED;
+        }
+        ++*guesses;
+        uint32_t digits = left[depth];
+        int d = s9_ctz(digits), b = band[depth];
+        uint32_t x = bit[depth];
+        left[depth] = digits & (digits - 1);
+        if (left[depth]) { /* copy for all digits but the last, tried in place */
+            levels[depth + 1] = levels[depth];
+            left[++depth] = 0;
+        }
+        alive = s9_place(&levels[depth], d, b, x) && s9_propagate(&levels[depth]);
+    }
+}
+
+#endif
