@@ -7,7 +7,8 @@
  *
  * Representation. Cell (row, col) lies in band b = row / 3 at position
  * p = 9 * (row % 3) + col (0..26), so a band of one digit is a 27-bit word: three rows of
- * nine bits. F[3 * d + b] holds the cells of band b where digit d + 1 is still possible;
+ * nine bits. F[9 * b + d] holds the cells of band b where digit d + 1 is still possible
+ * (a band's nine words side by side, so that a cell leaves them all in a few vector steps);
  * U[b] the cells of band b not yet placed. A placed cell keeps its digit's bit and loses
  * every other one, and its digit leaves the cell's peers: the exact-cover options that
  * clash with the chosen one are gone.
@@ -37,16 +38,21 @@
 
 #include <stdint.h>
 #include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #define S9_FULL27 0x7FFFFFFu
 #define S9_INTERRUPTED (-2)
 #define S9_CHECK_EVERY 4096
 
 typedef struct {
-    uint32_t F[27];    /* 3 * digit + band: the cells of the band the digit may take */
-    uint32_t prev[27]; /* F as the band shrink last left it: unchanged words are skipped */
-    uint32_t U[3];     /* the cells of each band not placed yet */
-    uint32_t stack_dirty; /* digits changed since the last stack shrink (bit d) */
+    uint32_t F[28];       /* 9 * band + digit: the cells of the band the digit may take
+                             (a 28th word, always 0, rounds the array to whole vectors) */
+    uint32_t U[3];        /* the cells of each band not placed yet */
+    uint32_t dirty;       /* words changed since their last band shrink (bit 9b + d) */
+    uint32_t stack_dirty; /* digits changed since their last stack shrink (bit d) */
+    uint16_t seg[27];     /* each word's (row, box) segments at its last band shrink */
 } s9_state;
 
 /* Tables, filled once by s9_init. */
@@ -56,6 +62,10 @@ static uint32_t s9_expand[512];   /* (row i, box k) segments (bit 3i+k) -> their
 static uint32_t s9_single[512];   /* a row's 9 bits -> the bits if exactly one, else 0 */
 static uint32_t s9_peers[27];     /* a position's row, box and column in its band, not it */
 static uint32_t s9_column[9];     /* the 3 cells of a column in a band */
+static uint8_t s9_nperm[512];     /* 3x3 matrix -> how many permutations it contains */
+static uint16_t s9_perm[6];       /* the 6 permutation matrices */
+static uint16_t s9_lone_rows[512]; /* 3x3 matrix -> its rows that hold exactly one bit */
+static uint32_t s9_row_cells[512]; /* rows (bit 3i+k, any k) -> all 9 cells of those rows */
 static int s9_ready = 0;
 
 static void s9_init(void) {
@@ -73,12 +83,29 @@ static void s9_init(void) {
             if ((m & perm) == perm) support |= perm;
         }
         s9_support[m] = support;
+        uint8_t nperm = 0;
+        for (int q = 0; q < 6; q++) {
+            uint16_t perm = 0;
+            for (int i = 0; i < 3; i++) perm |= (uint16_t)(1 << (3 * i + perms[q][i]));
+            if (m == 0) s9_perm[q] = perm;
+            if ((m & perm) == perm) nperm++;
+        }
+        s9_nperm[m] = nperm;
         uint32_t cells = 0;
         for (int i = 0; i < 3; i++)
             for (int k = 0; k < 3; k++)
                 if (m & (1 << (3 * i + k))) cells |= 7u << (9 * i + 3 * k);
         s9_expand[m] = cells;
         s9_single[m] = (m != 0 && (m & (m - 1)) == 0) ? (uint32_t)m : 0;
+        uint16_t lone = 0;
+        uint32_t rows = 0;
+        for (int i = 0; i < 3; i++) {
+            int row = (m >> (3 * i)) & 7;
+            if (row && !(row & (row - 1))) lone |= (uint16_t)(row << (3 * i));
+            if (row) rows |= 0x1FFu << (9 * i);
+        }
+        s9_lone_rows[m] = lone;
+        s9_row_cells[m] = rows;
     }
     for (int c = 0; c < 9; c++) s9_column[c] = (1u << c) | (1u << (c + 9)) | (1u << (c + 18));
     for (int p = 0; p < 27; p++) {
@@ -92,19 +119,53 @@ static void s9_init(void) {
 
 static inline int s9_ctz(uint32_t x) { return __builtin_ctz(x); }
 
+/* The (row, box) segments of a band word that hold a cell: a 3x3 matrix, bit 3i+k. */
+static inline uint32_t s9_boxes_of(uint32_t w) {
+    return s9_rowbox[w & 0x1FF] | (s9_rowbox[(w >> 9) & 0x1FF] << 3) | (s9_rowbox[w >> 18] << 6);
+}
+
+
+/* Puts digit d in the cell at position bit of band b; 0 when d is no longer possible
+ * there (a clash with an earlier placement). */
+/* F[i] &= mask, noting the word dirty when that changed it. */
+static inline void s9_and(s9_state *s, int i, uint32_t mask) {
+    uint32_t before = s->F[i], after = before & mask;
+    s->F[i] = after;
+    s->dirty |= (uint32_t)(after != before) << i;
+}
+
 /* Puts digit d in the cell at position bit of band b; 0 when d is no longer possible
  * there (a clash with an earlier placement). */
 static inline int s9_place(s9_state *s, int d, int b, uint32_t bit) {
-    uint32_t *f = s->F + 3 * d;
-    if (!(f[b] & bit)) return 0;
+    int i = 9 * b + d;
+    if (!(s->F[i] & bit)) return 0;
     int p = s9_ctz(bit);
-    uint32_t column = s9_column[p % 9];
-    f[b] &= ~s9_peers[p];
-    f[b == 0 ? 1 : 0] &= ~column;
-    f[b == 2 ? 1 : 2] &= ~column;
-    uint32_t keep = ~bit;
-    for (int e = b; e < 27; e += 3) s->F[e] &= keep;
-    f[b] |= bit;
+    uint32_t column = ~s9_column[p % 9];
+    s9_and(s, d + (b == 0 ? 9 : 0), column);
+    s9_and(s, d + (b == 2 ? 9 : 18), column);
+    /* The cell leaves the band's other eight digits; the placed digit keeps it. */
+    uint32_t *band = s->F + 9 * b, keep = ~bit, lost = 0;
+#if defined(__SSE2__)
+    __m128i mask = _mm_set1_epi32((int)keep), zero = _mm_setzero_si128();
+    __m128i lo = _mm_loadu_si128((const __m128i *)band);
+    __m128i hi = _mm_loadu_si128((const __m128i *)(band + 4));
+    __m128i had_lo = _mm_andnot_si128(mask, lo), had_hi = _mm_andnot_si128(mask, hi);
+    _mm_storeu_si128((__m128i *)band, _mm_and_si128(lo, mask));
+    _mm_storeu_si128((__m128i *)(band + 4), _mm_and_si128(hi, mask));
+    lost = (uint32_t)(_mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(had_lo, zero))) |
+                      (_mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(had_hi, zero))) << 4)) ^
+           0xFFu;
+    lost |= (uint32_t)((band[8] & bit) != 0) << 8;
+    band[8] &= keep;
+#else
+    for (int e = 0; e < 9; e++) {
+        lost |= (uint32_t)((band[e] & bit) != 0) << e;
+        band[e] &= keep;
+    }
+#endif
+    band[d] |= bit;
+    s->dirty |= lost << (9 * b);
+    s9_and(s, i, ~s9_peers[p]);
     s->U[b] &= keep;
     s->stack_dirty |= 1u << d;
     return 1;
@@ -112,9 +173,12 @@ static inline int s9_place(s9_state *s, int d, int b, uint32_t bit) {
 
 /* The stack shrink of digit d (see the top of the file); 0 at a dead end. */
 static inline int s9_stack_shrink(s9_state *s, int d) {
-    uint32_t *f = s->F + 3 * d;
+    const uint32_t *f = s->F + d;
     uint32_t present[3], allowed[3] = {0, 0, 0};
-    for (int b = 0; b < 3; b++) present[b] = (f[b] | (f[b] >> 9) | (f[b] >> 18)) & 0x1FF;
+    for (int b = 0; b < 3; b++) {
+        uint32_t w = f[9 * b];
+        present[b] = (w | (w >> 9) | (w >> 18)) & 0x1FF;
+    }
     for (int k = 0; k < 3; k++) {
         uint32_t m = ((present[0] >> (3 * k)) & 7) | (((present[1] >> (3 * k)) & 7) << 3) |
                      (((present[2] >> (3 * k)) & 7) << 6);
@@ -124,7 +188,35 @@ static inline int s9_stack_shrink(s9_state *s, int d) {
     }
     for (int b = 0; b < 3; b++) {
         uint32_t a = allowed[b];
-        f[b] &= a | (a << 9) | (a << 18);
+        s9_and(s, 9 * b + d, a | (a << 9) | (a << 18));
+    }
+    return 1;
+}
+
+static int s9_triads = 1;
+
+/* The row triads of band b: the 3 cells of a row inside a box hold 3 different digits,
+ * each the one its row has in that box. So exactly 3 digits go through each segment:
+ * with 3 digits sure to (their row has no other box), the others leave it; with only 3
+ * digits possible there, each is sure to, and its row leaves the other boxes. Fewer than
+ * 3 possible or more than 3 sure is a dead end. 0 at a dead end. */
+static inline int s9_row_triads(s9_state *s, int b) {
+    uint32_t m[9], sure[9];
+    uint32_t p1 = 0, p2 = 0, p3 = 0, p4 = 0, s1 = 0, s2 = 0, s3 = 0, s4 = 0;
+    for (int d = 0; d < 9; d++) {
+        uint32_t x = m[d] = s->seg[9 * b + d];
+        uint32_t y = sure[d] = s9_lone_rows[x];
+        p4 |= p3 & x; p3 |= p2 & x; p2 |= p1 & x; p1 |= x;
+        s4 |= s3 & y; s3 |= s2 & y; s2 |= s1 & y; s1 |= y;
+    }
+    if ((p3 != 0x1FF) | s4) return 0;
+    uint32_t full = s3, exact = p3 & ~p4;
+    if (!((full | exact) & ~0u)) return 1;
+    for (int d = 0; d < 9; d++) {
+        uint32_t loose = m[d] & ~sure[d];
+        uint32_t out = full & loose, in = exact & loose;
+        if (out | in)
+            s9_and(s, 9 * b + d, ~s9_expand[out] & (s9_expand[in] | ~s9_row_cells[in]));
     }
     return 1;
 }
@@ -132,45 +224,38 @@ static inline int s9_stack_shrink(s9_state *s, int d) {
 /* Applies the deductions until none changes anything; 0 at a dead end. */
 static int s9_propagate(s9_state *s) {
     for (;;) {
-        int again = 1;
-        while (again) {
-            again = 0;
-            for (int i = 0; i < 27; i++) {
-                uint32_t w = s->F[i];
-                if (w == s->prev[i]) continue;
-                uint32_t m = s9_rowbox[w & 0x1FF] | (s9_rowbox[(w >> 9) & 0x1FF] << 3) |
-                             (s9_rowbox[w >> 18] << 6);
-                uint32_t support = s9_support[m];
-                if (!support) return 0;
-                w &= s9_expand[support];
-                s->F[i] = s->prev[i] = w;
-                int d = i / 3, b = i - 3 * d;
-                s->stack_dirty |= 1u << d;
-                uint32_t singles = (s9_single[w & 0x1FF] | (s9_single[(w >> 9) & 0x1FF] << 9) |
-                                    (s9_single[w >> 18] << 18)) & s->U[b];
-                while (singles) {
-                    uint32_t bit = singles & (0u - singles);
-                    singles ^= bit;
-                    if (!s9_place(s, d, b, bit)) return 0;
-                    again = 1;
-                }
+        while (s->dirty) {
+            int i = s9_ctz(s->dirty);
+            s->dirty &= s->dirty - 1;
+            uint32_t w = s->F[i];
+            uint32_t support = s9_support[s9_boxes_of(w)];
+            if (!support) return 0;
+            w &= s9_expand[support];
+            s->F[i] = w;
+            s->seg[i] = (uint16_t)support;
+            int b = i / 9, d = i - 9 * b;
+            s->stack_dirty |= 1u << d;
+            uint32_t singles = (s9_single[w & 0x1FF] | (s9_single[(w >> 9) & 0x1FF] << 9) |
+                                (s9_single[w >> 18] << 18)) & s->U[b];
+            while (singles) {
+                uint32_t bit = singles & (0u - singles);
+                singles ^= bit;
+                if (!s9_place(s, d, b, bit)) return 0;
             }
         }
-        uint32_t dirty = s->stack_dirty;
+        uint32_t digits = s->stack_dirty;
         s->stack_dirty = 0;
-        int changed = 0;
-        while (dirty) {
-            int d = s9_ctz(dirty);
-            dirty &= dirty - 1;
+        while (digits) {
+            int d = s9_ctz(digits);
+            digits &= digits - 1;
             if (!s9_stack_shrink(s, d)) return 0;
-            uint32_t *f = s->F + 3 * d, *p = s->prev + 3 * d;
-            changed |= (f[0] != p[0]) | (f[1] != p[1]) | (f[2] != p[2]);
         }
-        if (changed) continue;
+        if (s->dirty) continue;
+        if (!(s->U[0] | s->U[1] | s->U[2])) return 1; /* every cell placed, no clash */
         int placed = 0;
         for (int b = 0; b < 3; b++) {
             uint32_t ones = 0, twos = 0;
-            for (int e = b; e < 27; e += 3) {
+            for (int e = 9 * b; e < 9 * b + 9; e++) {
                 twos |= ones & s->F[e];
                 ones |= s->F[e];
             }
@@ -180,23 +265,26 @@ static int s9_propagate(s9_state *s) {
                 uint32_t bit = naked & (0u - naked);
                 naked ^= bit;
                 int d = 0;
-                while (!(s->F[3 * d + b] & bit)) d++;
+                while (!(s->F[9 * b + d] & bit)) d++;
                 if (!s9_place(s, d, b, bit)) return 0;
                 placed = 1;
             }
         }
-        if (!placed) return 1;
+        if (placed) continue;
+        if (!s9_triads) return 1;
+        for (int b = 0; b < 3; b++)
+            if (!s9_row_triads(s, b)) return 0;
+        if (!s->dirty) return 1;
     }
 }
 
 /* The state of a puzzle's givens (values 0..9 row by row, 0 a blank), propagated;
  * 0 when the givens clash or propagation finds a dead end. */
 static int s9_start(s9_state *s, const uint8_t *grid) {
-    for (int i = 0; i < 27; i++) {
-        s->F[i] = S9_FULL27;
-        s->prev[i] = 0;
-    }
+    for (int i = 0; i < 27; i++) s->F[i] = S9_FULL27;
+    s->F[27] = 0;
     s->U[0] = s->U[1] = s->U[2] = S9_FULL27;
+    s->dirty = S9_FULL27;
     s->stack_dirty = 0x1FF;
     for (int cell = 0; cell < 81; cell++) {
         int v = grid[cell];
@@ -212,7 +300,7 @@ static inline void s9_choose(const s9_state *s, int *band, uint32_t *bit, uint32
     int best = 10;
     for (int b = 0; b < 3; b++) {
         uint32_t ones = 0, twos = 0, threes = 0;
-        for (int e = b; e < 27; e += 3) {
+        for (int e = 9 * b; e < 9 * b + 9; e++) {
             uint32_t x = s->F[e];
             threes |= twos & x;
             twos |= ones & x;
@@ -233,7 +321,7 @@ static inline void s9_choose(const s9_state *s, int *band, uint32_t *bit, uint32
                 uint32_t x = open & (0u - open);
                 open ^= x;
                 int n = 0;
-                for (int e = b; e < 27; e += 3) n += (s->F[e] & x) != 0;
+                for (int e = 9 * b; e < 9 * b + 9; e++) n += (s->F[e] & x) != 0;
                 if (n < best) {
                     best = n;
                     *band = b;
@@ -244,14 +332,45 @@ static inline void s9_choose(const s9_state *s, int *band, uint32_t *bit, uint32
     }
     uint32_t mask = 0;
     for (int d = 0; d < 9; d++)
-        if (s->F[3 * d + *band] & *bit) mask |= 1u << d;
+        if (s->F[9 * *band + d] & *bit) mask |= 1u << d;
     *digits = mask;
+}
+
+static int s9_heuristic = 1;
+
+
+/* Chooses a band's digit with the fewest configurations (>= 2), in the band with the
+ * fewest in all; 0 when every digit has one configuration in every band. */
+static inline int s9_choose_config(const s9_state *s, int *word, uint32_t *perms) {
+    int best_total = 1000, best_word = -1;
+    for (int b = 0; b < 3; b++) {
+        int total = 0, fewest = 7, which = -1;
+        for (int d = 0; d < 9; d++) {
+            int n = s9_nperm[s->seg[9 * b + d]];
+            total += n;
+            if (n >= 2 && n < fewest) {
+                fewest = n;
+                which = 9 * b + d;
+            }
+        }
+        if (which >= 0 && total < best_total) {
+            best_total = total;
+            best_word = which;
+        }
+    }
+    if (best_word < 0) return 0;
+    uint32_t m = s->seg[best_word], mask = 0;
+    for (int q = 0; q < 6; q++)
+        if ((m & s9_perm[q]) == s9_perm[q]) mask |= 1u << q;
+    *word = best_word;
+    *perms = mask;
+    return 1;
 }
 
 static inline void s9_write(const s9_state *s, uint8_t *out) {
     for (int d = 0; d < 9; d++)
         for (int b = 0; b < 3; b++) {
-            uint32_t w = s->F[3 * d + b];
+            uint32_t w = s->F[9 * b + d];
             while (w) {
                 out[27 * b + s9_ctz(w)] = (uint8_t)(d + 1);
                 w &= w - 1;
@@ -266,7 +385,7 @@ static inline void s9_write(const s9_state *s, uint8_t *out) {
 static long s9_count(const uint8_t *grid, long limit, uint8_t *out, int (*check)(void),
                      long *ticks, long *guesses) {
     s9_state levels[82];
-    int band[82];
+    int band[82], kind[82];
     uint32_t bit[82], left[82];
     long count = 0;
     int depth = 0;
@@ -277,7 +396,8 @@ static long s9_count(const uint8_t *grid, long limit, uint8_t *out, int (*check)
         if (alive) {
             s9_state *s = &levels[depth];
             if (s->U[0] | s->U[1] | s->U[2]) {
-                s9_choose(s, &band[depth], &bit[depth], &left[depth]);
+                kind[depth] = s9_heuristic && s9_choose_config(s, &band[depth], &left[depth]);
+                if (!kind[depth]) s9_choose(s, &band[depth], &bit[depth], &left[depth]);
             } else {
                 if (count == 0) s9_write(s, out);
                 if (++count >= limit) return count;
@@ -296,12 +416,17 @@ static long s9_count(const uint8_t *grid, long limit, uint8_t *out, int (*check)
         }
         ++*guesses;
         uint32_t digits = left[depth];
-        int d = s9_ctz(digits), b = band[depth];
+        int d = s9_ctz(digits), b = band[depth], by_config = kind[depth];
         uint32_t x = bit[depth];
         left[depth] = digits & (digits - 1);
-        if (left[depth]) { /* copy for all digits but the last, tried in place */
+        if (left[depth]) { /* copy for all branches but the last, tried in place */
             levels[depth + 1] = levels[depth];
             left[++depth] = 0;
+        }
+        if (by_config) {
+            s9_and(&levels[depth], b, s9_expand[s9_perm[d]]);
+            alive = s9_propagate(&levels[depth]);
+            continue;
         }
         alive = s9_place(&levels[depth], d, b, x) && s9_propagate(&levels[depth]);
     }

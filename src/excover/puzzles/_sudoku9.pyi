@@ -7,3 +7,6 @@ def run(
     counts: array[int],
     guesses: array[int] | None = None,
 ) -> None: ...
+def run_texts(
+    texts: list[str], limit: int, solutions: bool
+) -> tuple[list[int], list[str | None] | None] | None: ...

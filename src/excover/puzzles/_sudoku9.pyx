@@ -12,6 +12,11 @@ from libc.stdint cimport int32_t, int64_t, uint8_t
 
 cdef extern from "Python.h":
     int check_signals "PyErr_CheckSignals" () noexcept
+    Py_ssize_t PyUnicode_GET_LENGTH(object text)
+    int PyUnicode_KIND(object text)
+    const void *PyUnicode_DATA(object text)
+    object PyUnicode_DecodeLatin1(const char *data, Py_ssize_t size, const char *errors)
+    enum: PyUnicode_1BYTE_KIND
 
 cdef extern from "_sudoku9.h":
     void s9_init() noexcept nogil
@@ -58,3 +63,59 @@ def run(const uint8_t[::1] grids, long limit, uint8_t[::1] out, int32_t[::1] cou
         counts[k] = <int32_t>found
         if guesses is not None:
             guesses[k] = branched
+
+
+cdef inline int _read_line(object text, uint8_t *grid):
+    """The values of a one-line puzzle of 81 cells ('.' or '0' a blank, '1'-'9'); 0 when
+    ``text`` is anything else."""
+    cdef const unsigned char *chars
+    cdef unsigned char c
+    cdef int j
+    if type(text) is not str or PyUnicode_GET_LENGTH(text) != 81:
+        return 0
+    if PyUnicode_KIND(text) != PyUnicode_1BYTE_KIND:
+        return 0
+    chars = <const unsigned char *>PyUnicode_DATA(text)
+    for j in range(81):
+        c = chars[j]
+        if c == 46 or c == 48:  # '.' or '0'
+            grid[j] = 0
+        elif 49 <= c <= 57:  # '1'..'9'
+            grid[j] = c - 48
+        else:
+            return 0
+    return 1
+
+
+def run_texts(list texts, long limit, bint solutions):
+    """The batch of :func:`run` on one-line puzzles given as text, read and written here.
+
+    Returns ``(counts, firsts)``: each puzzle's count up to ``limit`` and, with
+    ``solutions``, its first solution as a line of digits (None when it has none; with
+    ``solutions`` false, ``firsts`` is None). Returns None, having solved nothing that
+    counts, as soon as a puzzle is not a line of exactly 81 cells in ``.0123456789``:
+    the caller then takes its general path, which reads every form and names the
+    culprit of an error."""
+    cdef Py_ssize_t n = len(texts), k
+    cdef uint8_t grid[81]
+    cdef uint8_t out[81]
+    cdef char line[81]
+    cdef long ticks = 0, found, branched = 0
+    cdef int j
+    if limit < 1:
+        raise ValueError("limit must be at least 1")
+    counts = [0] * n
+    firsts = [None] * n if solutions else None
+    for k in range(n):
+        if not _read_line(texts[k], grid):
+            return None
+        found = s9_count(grid, limit, out, _interrupted, &ticks, &branched)
+        if found == S9_INTERRUPTED:
+            _pass_on()
+        counts[k] = found
+        if solutions and found:
+            for j in range(81):
+                line[j] = <char>(48 + out[j])
+            firsts[k] = PyUnicode_DecodeLatin1(line, 81, NULL)
+    return counts, firsts
+
