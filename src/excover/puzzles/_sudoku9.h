@@ -51,7 +51,6 @@ typedef struct {
                              (a 28th word, always 0, rounds the array to whole vectors) */
     uint32_t U[3];        /* the cells of each band not placed yet */
     uint32_t dirty;       /* words changed since their last band shrink (bit 9b + d) */
-    uint32_t stack_dirty; /* digits changed since their last stack shrink (bit d) */
     uint16_t seg[27];     /* each word's (row, box) segments at its last band shrink */
 } s9_state;
 
@@ -66,6 +65,7 @@ static uint8_t s9_nperm[512];     /* 3x3 matrix -> how many permutations it cont
 static uint16_t s9_perm[6];       /* the 6 permutation matrices */
 static uint16_t s9_lone_rows[512]; /* 3x3 matrix -> its rows that hold exactly one bit */
 static uint32_t s9_row_cells[512]; /* rows (bit 3i+k, any k) -> all 9 cells of those rows */
+static uint8_t s9_band_of[27], s9_digit_of[27]; /* of a word's index 9 * band + digit */
 static int s9_ready = 0;
 
 static void s9_init(void) {
@@ -106,6 +106,10 @@ static void s9_init(void) {
         }
         s9_lone_rows[m] = lone;
         s9_row_cells[m] = rows;
+    }
+    for (int i = 0; i < 27; i++) {
+        s9_band_of[i] = (uint8_t)(i / 9);
+        s9_digit_of[i] = (uint8_t)(i % 9);
     }
     for (int c = 0; c < 9; c++) s9_column[c] = (1u << c) | (1u << (c + 9)) | (1u << (c + 18));
     for (int p = 0; p < 27; p++) {
@@ -167,7 +171,6 @@ static inline int s9_place(s9_state *s, int d, int b, uint32_t bit) {
     s->dirty |= lost << (9 * b);
     s9_and(s, i, ~s9_peers[p]);
     s->U[b] &= keep;
-    s->stack_dirty |= 1u << d;
     return 1;
 }
 
@@ -224,27 +227,26 @@ static inline int s9_row_triads(s9_state *s, int b) {
 /* Applies the deductions until none changes anything; 0 at a dead end. */
 static int s9_propagate(s9_state *s) {
     for (;;) {
+        uint32_t shrunk = 0; /* the words shrunk, whose digits need a stack shrink */
         while (s->dirty) {
             int i = s9_ctz(s->dirty);
             s->dirty &= s->dirty - 1;
+            shrunk |= 1u << i;
             uint32_t w = s->F[i];
             uint32_t support = s9_support[s9_boxes_of(w)];
             if (!support) return 0;
             w &= s9_expand[support];
             s->F[i] = w;
             s->seg[i] = (uint16_t)support;
-            int b = i / 9, d = i - 9 * b;
-            s->stack_dirty |= 1u << d;
             uint32_t singles = (s9_single[w & 0x1FF] | (s9_single[(w >> 9) & 0x1FF] << 9) |
-                                (s9_single[w >> 18] << 18)) & s->U[b];
+                                (s9_single[w >> 18] << 18)) & s->U[s9_band_of[i]];
             while (singles) {
                 uint32_t bit = singles & (0u - singles);
                 singles ^= bit;
-                if (!s9_place(s, d, b, bit)) return 0;
+                if (!s9_place(s, s9_digit_of[i], s9_band_of[i], bit)) return 0;
             }
         }
-        uint32_t digits = s->stack_dirty;
-        s->stack_dirty = 0;
+        uint32_t digits = (shrunk | (shrunk >> 9) | (shrunk >> 18)) & 0x1FF;
         while (digits) {
             int d = s9_ctz(digits);
             digits &= digits - 1;
@@ -281,17 +283,42 @@ static int s9_propagate(s9_state *s) {
 /* The state of a puzzle's givens (values 0..9 row by row, 0 a blank), propagated;
  * 0 when the givens clash or propagation finds a dead end. */
 static int s9_start(s9_state *s, const uint8_t *grid) {
-    for (int i = 0; i < 27; i++) s->F[i] = S9_FULL27;
-    s->F[27] = 0;
-    s->U[0] = s->U[1] = s->U[2] = S9_FULL27;
-    s->dirty = S9_FULL27;
-    s->stack_dirty = 0x1FF;
-    for (int cell = 0; cell < 81; cell++) {
-        int v = grid[cell];
-        if (v == 0) continue;
-        int b = cell / 27;
-        if (!s9_place(s, v - 1, b, 1u << (cell - 27 * b))) return 0;
+    uint32_t given[28] = {0}, all[3] = {0, 0, 0};
+    for (int b = 0; b < 3; b++)
+        for (int p = 0; p < 27; p++) {
+            int v = grid[27 * b + p];
+            if (v) given[9 * b + v - 1] |= 1u << p;
+        }
+    for (int b = 0; b < 3; b++) {
+        for (int d = 0; d < 9; d++) all[b] |= given[9 * b + d];
+        s->U[b] = S9_FULL27 & ~all[b];
     }
+    /* Each digit's givens at once: their rows, boxes and columns lose the digit. Two of
+     * them in one row, box or column clash: then the rows, boxes or columns they touch
+     * are fewer than they are. */
+    for (int d = 0; d < 9; d++) {
+        uint32_t band_columns[3], columns = 0;
+        for (int b = 0; b < 3; b++) {
+            uint32_t g = given[9 * b + d];
+            uint32_t r0 = g & 0x1FF, r1 = (g >> 9) & 0x1FF, r2 = g >> 18;
+            uint32_t m = s9_boxes_of(g); /* (row, box) pairs */
+            uint32_t c = band_columns[b] = r0 | r1 | r2;
+            int row_clash = (s9_single[r0] != r0) | (s9_single[r1] != r1) | (s9_single[r2] != r2);
+            uint32_t column_clash = (r0 & r1) | (r0 & r2) | (r1 & r2) | (c & columns);
+            uint32_t box_clash = ((m & (m >> 3)) | (m & (m >> 6)) | ((m >> 3) & (m >> 6))) & 7;
+            if (row_clash | column_clash | box_clash) return 0;
+            columns |= c;
+        }
+        uint32_t column_cells = columns | (columns << 9) | (columns << 18);
+        for (int b = 0; b < 3; b++) {
+            uint32_t g = given[9 * b + d], boxes = s9_rowbox[band_columns[b]];
+            uint32_t rows = s9_row_cells[s9_boxes_of(g)];
+            uint32_t box_cells = s9_expand[boxes | (boxes << 3) | (boxes << 6)];
+            s->F[9 * b + d] = (S9_FULL27 & ~all[b] & ~rows & ~box_cells & ~column_cells) | g;
+        }
+    }
+    s->F[27] = 0;
+    s->dirty = S9_FULL27;
     return s9_propagate(s);
 }
 

@@ -1,4 +1,5 @@
 from array import array
+from typing import Any
 
 def run(
     grids: bytes | bytearray,
@@ -8,5 +9,5 @@ def run(
     guesses: array[int] | None = None,
 ) -> None: ...
 def run_texts(
-    texts: list[str], limit: int, solutions: bool
-) -> tuple[list[int], list[str | None] | None] | None: ...
+    texts: list[str], limit: int, solutions: bool, names: tuple[Any, ...] | None = None
+) -> tuple[list[Any], list[str | None] | None] | None: ...

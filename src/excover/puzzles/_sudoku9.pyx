@@ -87,16 +87,17 @@ cdef inline int _read_line(object text, uint8_t *grid):
     return 1
 
 
-def run_texts(list texts, long limit, bint solutions):
+def run_texts(list texts, long limit, bint solutions, tuple names=None):
     """The batch of :func:`run` on one-line puzzles given as text, read and written here.
 
-    Returns ``(counts, firsts)``: each puzzle's count up to ``limit`` and, with
-    ``solutions``, its first solution as a line of digits (None when it has none; with
-    ``solutions`` false, ``firsts`` is None). Returns None, having solved nothing that
-    counts, as soon as a puzzle is not a line of exactly 81 cells in ``.0123456789``:
-    the caller then takes its general path, which reads every form and names the
-    culprit of an error."""
-    cdef Py_ssize_t n = len(texts), k
+    Returns ``(counts, firsts)``: each puzzle's count up to ``limit`` (or, with ``names``,
+    ``names[min(count, len(names) - 1)]``: the status words of a classification) and,
+    with ``solutions``, its first solution as a line of digits (None when it has none;
+    with ``solutions`` false, ``firsts`` is None). Returns None, having solved nothing
+    that counts, as soon as a puzzle is not a line of exactly 81 cells in
+    ``.0123456789``: the caller then takes its general path, which reads every form and
+    names the culprit of an error."""
+    cdef Py_ssize_t n = len(texts), k, top = 0
     cdef uint8_t grid[81]
     cdef uint8_t out[81]
     cdef char line[81]
@@ -104,6 +105,10 @@ def run_texts(list texts, long limit, bint solutions):
     cdef int j
     if limit < 1:
         raise ValueError("limit must be at least 1")
+    if names is not None:
+        if not names:
+            raise ValueError("names must not be empty")
+        top = len(names) - 1
     counts = [0] * n
     firsts = [None] * n if solutions else None
     for k in range(n):
@@ -112,10 +117,9 @@ def run_texts(list texts, long limit, bint solutions):
         found = s9_count(grid, limit, out, _interrupted, &ticks, &branched)
         if found == S9_INTERRUPTED:
             _pass_on()
-        counts[k] = found
+        counts[k] = found if names is None else names[found if found < top else top]
         if solutions and found:
             for j in range(81):
                 line[j] = <char>(48 + out[j])
             firsts[k] = PyUnicode_DecodeLatin1(line, 81, NULL)
     return counts, firsts
-

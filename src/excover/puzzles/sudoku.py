@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from functools import cache, lru_cache
 from itertools import pairwise
 from operator import index
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from excover.errors import ProblemError, UsageError
 from excover.problem import ExactCover
@@ -369,7 +369,8 @@ def _classic_lines(
     regions: str | Sequence[int] | None,
     limit: int,
     solutions: bool,
-) -> tuple[list[int], list[str | None] | None] | None:
+    names: tuple[Status, ...] | None = None,
+) -> tuple[list[Any], list[str | None] | None] | None:
     """The fast path of a batch: classic 9x9 puzzles, each one line of 81 cells, read,
     solved and written in compiled code; None when the batch is anything else."""
     if diagonal or regions is not None or box not in (None, (3, 3)):
@@ -378,7 +379,7 @@ def _classic_lines(
         return None
     from excover.puzzles import _sudoku9
 
-    return _sudoku9.run_texts(puzzles, limit, solutions)
+    return _sudoku9.run_texts(puzzles, limit, solutions, names)
 
 
 def solve_many(
@@ -406,9 +407,9 @@ def classify_many(
     regions: str | Sequence[int] | None = None,
 ) -> list[Status]:
     """:func:`classify` on each puzzle of a batch (all on one board), in one compiled loop."""
-    fast = _classic_lines(puzzles, box, diagonal, regions, 2, False)
+    fast = _classic_lines(puzzles, box, diagonal, regions, 2, False, _STATUS)
     if fast is not None:
-        return [_STATUS[min(c, 2)] for c in fast[0]]
+        return fast[0]
     board, _, grids = _batch(puzzles, box, diagonal, regions)
     counts, _ = _run(board, grids, 2)
     return [_STATUS[min(c, 2)] for c in counts]
