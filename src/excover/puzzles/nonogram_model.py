@@ -215,7 +215,10 @@ def palette_of(spec: object) -> tuple[Colour, ...]:
                 if isinstance(value, str) and value.strip().lower() in NAMED_COLOURS
                 else char
             )
-            colours.append(Colour(char, name, _rgb(value, f"colour {char!r}")))
+            rgb = _rgb(value, f"colour {char!r}")
+            if name == char:  # given by RGB: named after a known colour of that RGB
+                name = next((known for known, v in NAMED_COLOURS.items() if v == rgb), char)
+            colours.append(Colour(char, name, rgb))
     elif isinstance(spec, Iterable) and not isinstance(spec, str | bytes):
         for entry in spec:
             if isinstance(entry, str | bytes) or not isinstance(entry, Sequence) or len(entry) != 3:
