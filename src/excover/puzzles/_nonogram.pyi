@@ -2,7 +2,17 @@
 
 from collections.abc import Sequence
 
-__all__ = ["EXHAUSTED", "MAX_CELLS", "NODE_LIMIT", "SOLUTION", "TIME_LIMIT", "Core", "line_solve"]
+__all__ = [
+    "EXHAUSTED",
+    "MAX_CELLS",
+    "NODE_LIMIT",
+    "SOLUTION",
+    "TIME_LIMIT",
+    "ColourCore",
+    "Core",
+    "colour_line_solve",
+    "line_solve",
+]
 
 MAX_CELLS: int
 SOLUTION: int
@@ -35,3 +45,39 @@ class Core:
 
 def line_solve(clue: Sequence[int], cells: bytes) -> bytes | None:
     """Narrow one line against its clue; None when no placement agrees with the cells."""
+
+class ColourCore:
+    """A colour nonogram being solved: value sets per cell, trail and search stack."""
+
+    nodes: int
+    line_solves: int
+    probes: int
+    solutions: int
+    cache_hits: int
+
+    def __init__(
+        self,
+        height: int,
+        width: int,
+        n_values: int,
+        lengths: Sequence[int],
+        colours: Sequence[int],
+        clue_start: Sequence[int],
+    ) -> None: ...
+    def restart(self) -> None:
+        """Forget everything: every cell may take every value, every line dirty."""
+    def next_solution(
+        self, max_nodes: int = -1, deadline: float = -1.0, probing: bool = True
+    ) -> int:
+        """Search on to the next solution; SOLUTION, EXHAUSTED, NODE_LIMIT or TIME_LIMIT."""
+    def propagate_only(self) -> int:
+        """Line propagation alone from the start: 1 at the fixpoint, 0 on a contradiction."""
+    def grid_values(self) -> bytes:
+        """One byte per cell: 0 white, 1.. a colour, 255 still open."""
+    def grid_sets(self) -> list[int]:
+        """The value set of every cell (bit v for value v)."""
+
+def colour_line_solve(
+    lengths: Sequence[int], colours: Sequence[int], n_values: int, cells: Sequence[int]
+) -> list[int] | None:
+    """Narrow one colour line; None when no placement agrees with the cells."""

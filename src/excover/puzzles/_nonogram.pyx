@@ -57,7 +57,8 @@ from libc.string cimport memset
 from posix.time cimport CLOCK_MONOTONIC, clock_gettime, timespec
 
 __all__ = [
-    "EXHAUSTED", "MAX_CELLS", "NODE_LIMIT", "SOLUTION", "TIME_LIMIT", "Core", "line_solve"
+    "EXHAUSTED", "MAX_CELLS", "NODE_LIMIT", "SOLUTION", "TIME_LIMIT", "ColourCore", "Core",
+    "colour_line_solve", "line_solve"
 ]
 
 cdef enum:
@@ -676,3 +677,624 @@ def line_solve(clue, cells):
         free(blocks)
         free_scratch(&w)
     return bytes(out) if ok else None
+
+
+# ===================================================================================
+# Colour nonograms
+# ===================================================================================
+#
+# A colour puzzle has ``n_values`` cell values: white (value 0) and its colours (values
+# 1 .. n_values - 1); a cell is a 32-bit set of the values it may still take, bit ``v``
+# for value ``v``. Every block has a length and a colour; two consecutive blocks of one
+# colour need a white cell between them, of different colours none.
+#
+# **The colour line solver** is the black-and-white one with the gap made conditional:
+# ``F[j][i]`` "the first ``j`` blocks fit in cells ``0..i-1``" is true when cell ``i-1``
+# may be white and ``F[j][i-1]``, or when block ``j-1`` (colour ``c``, length ``L``) may
+# cover cells ``i-L..i-1`` and the blocks before it fit to its left: in ``0..i-L-2`` with
+# cell ``i-L-1`` white when block ``j-2`` has colour ``c`` too, in ``0..i-L-1`` otherwise
+# (block ``j-2`` may then end right where block ``j-1`` starts). ``G[j][i]`` "blocks
+# ``j..k-1`` fit in cells ``i..n-1``" mirrors it. Whether a stretch may be all of one
+# value is read from prefix counts, one array per value, so the tables cost O(n k) and
+# the counts O(n (colours + 1)). A cell keeps white when some ``j`` has ``F[j][i]`` and
+# ``G[j][i+1]``; block ``j`` may start at ``s`` when its stretch allows its colour and
+# the tables allow what lies left and right of it, and each such start adds to the
+# difference array of the block's colour, whose prefix sums give the cells each colour
+# may reach.
+#
+# **ColourCore** propagates, probes and searches as ``Core`` does, with what more values
+# need: a cell may lose values a few at a time, so the trail keeps each narrowed cell
+# with its value before (undoing restores it); probing tries every value a cell still
+# has, removes the values whose branch fails and keeps, for every cell narrowed in all
+# the branches that succeed, the union of its values there; and the search tries the
+# values of its branching cell one after the other. There is no cache of line states.
+# The black-and-white ``Core`` is untouched: ``nonogram_search`` picks this class only
+# for puzzles with a palette.
+
+from libc.stdint cimport uint32_t
+
+
+cdef struct ColourScratch:
+    uint8_t *forward      # F, (k + 1) rows of n + 1 entries
+    uint8_t *backward     # G, same shape
+    int32_t *no_value     # no_value[v * (n + 1) + i]: cells < i that cannot take value v
+    int32_t *diff         # a difference array of n + 1 entries per value
+
+
+cdef void free_colour_scratch(ColourScratch *w) noexcept:
+    free(w.forward)
+    free(w.backward)
+    free(w.no_value)
+    free(w.diff)
+
+
+cdef inline bint all_of(const int32_t *no_value, int stride, int v, int a, int b) noexcept nogil:
+    """Cells ``a..b-1`` may all take value ``v``."""
+    return no_value[v * stride + b] == no_value[v * stride + a]
+
+
+cdef bint solve_colour_line(
+    int n, const int32_t *lengths, const int32_t *colours, int k, int n_values,
+    const uint32_t *cells, uint32_t *out, ColourScratch *w
+) noexcept nogil:
+    """Narrow ``cells`` (``n`` value sets) to the union of the placements of the clue
+    (block ``j``: ``lengths[j]`` cells of value ``colours[j]``, 1 or more) into ``out``;
+    false when there is no placement (``out`` is then meaningless)."""
+    cdef int i, j, s, v, length, colour, stride = n + 1, depth
+    cdef uint8_t *F = w.forward
+    cdef uint8_t *G = w.backward
+    cdef int32_t *nv = w.no_value
+    cdef int32_t *diff = w.diff
+    cdef bint ok, gap_before, gap_after
+    for v in range(n_values):
+        nv[v * stride] = 0
+        for i in range(n):
+            nv[v * stride + i + 1] = nv[v * stride + i] + (0 if (cells[i] >> v) & 1 else 1)
+    memset(F, 0, (k + 1) * stride)
+    memset(G, 0, (k + 1) * stride)
+    for i in range(n + 1):
+        F[i] = nv[i] == 0
+    for j in range(1, k + 1):
+        length = lengths[j - 1]
+        colour = colours[j - 1]
+        gap_before = j > 1 and colours[j - 2] == colour
+        for i in range(n + 1):
+            ok = i >= 1 and (cells[i - 1] & 1) and F[j * stride + i - 1]
+            if not ok and i >= length and all_of(nv, stride, colour, i - length, i):
+                if j == 1:
+                    ok = F[i - length]
+                elif gap_before:
+                    ok = (i - length >= 1 and (cells[i - length - 1] & 1)
+                          and F[(j - 1) * stride + i - length - 1])
+                else:
+                    ok = F[(j - 1) * stride + i - length]
+            F[j * stride + i] = ok
+    if not F[k * stride + n]:
+        return False
+    for i in range(n + 1):
+        G[k * stride + i] = nv[n] == nv[i]
+    for j in range(k - 1, -1, -1):
+        length = lengths[j]
+        colour = colours[j]
+        gap_after = j < k - 1 and colours[j + 1] == colour
+        for i in range(n, -1, -1):
+            ok = i < n and (cells[i] & 1) and G[j * stride + i + 1]
+            if not ok and i + length <= n and all_of(nv, stride, colour, i, i + length):
+                if j == k - 1:
+                    ok = G[k * stride + i + length]
+                elif gap_after:
+                    ok = (i + length < n and (cells[i + length] & 1)
+                          and G[(j + 1) * stride + i + length + 1])
+                else:
+                    ok = G[(j + 1) * stride + i + length]
+            G[j * stride + i] = ok
+    memset(diff, 0, n_values * stride * sizeof(int32_t))
+    for j in range(k):
+        length = lengths[j]
+        colour = colours[j]
+        gap_before = j > 0 and colours[j - 1] == colour
+        gap_after = j < k - 1 and colours[j + 1] == colour
+        for s in range(n - length + 1):
+            if not all_of(nv, stride, colour, s, s + length):
+                continue
+            if j == 0:
+                ok = F[s]
+            elif gap_before:
+                ok = s >= 1 and (cells[s - 1] & 1) and F[j * stride + s - 1]
+            else:
+                ok = F[j * stride + s]
+            if not ok:
+                continue
+            if j == k - 1:
+                ok = G[k * stride + s + length]
+            elif gap_after:
+                ok = (s + length < n and (cells[s + length] & 1)
+                      and G[(j + 1) * stride + s + length + 1])
+            else:
+                ok = G[(j + 1) * stride + s + length]
+            if ok:
+                diff[colour * stride + s] += 1
+                diff[colour * stride + s + length] -= 1
+    for i in range(n):
+        out[i] = 0
+    for v in range(1, n_values):
+        depth = 0
+        for i in range(n):
+            depth += diff[v * stride + i]
+            if depth > 0:
+                out[i] |= (<uint32_t> 1) << v
+    for j in range(k + 1):
+        for i in range(n):
+            if F[j * stride + i] and G[j * stride + i + 1] and (cells[i] & 1):
+                out[i] |= 1
+    return True
+
+
+cdef inline bint several(uint32_t value) noexcept nogil:
+    """Whether the value set holds more than one value."""
+    return (value & (value - 1)) != 0
+
+
+cdef inline int lowest(uint32_t value) noexcept nogil:
+    """The smallest value of a non-empty value set."""
+    cdef int v = 0
+    while not (value >> v) & 1:
+        v += 1
+    return v
+
+
+cdef class ColourCore:
+    """A colour nonogram being solved: grid of value sets, trail, search stack.
+
+    ``lengths`` and ``colours`` hold the blocks of every line end to end, rows then
+    columns (colours are values 1 .. ``n_values - 1``), and ``clue_start`` (``height +
+    width + 1`` entries) where each line's blocks begin. Its methods are ``Core``'s."""
+
+    cdef int height, width, n_cells, n_lines, longest, largest, n_values
+    cdef uint32_t full
+    cdef int32_t *lengths
+    cdef int32_t *colours
+    cdef int32_t *clue_start
+    cdef uint32_t *grid
+    cdef int32_t *trail_cell
+    cdef uint32_t *trail_old
+    cdef int trail_len
+    cdef int unknown
+    cdef int32_t *queue
+    cdef uint8_t *queued
+    cdef int queue_head, queue_count
+    cdef uint32_t *line_in
+    cdef uint32_t *line_out
+    cdef ColourScratch scratch
+    # Probing: per cell, the probe and branch that last touched it, how many of the
+    # probe's successful branches narrowed it, and the union of its values there.
+    cdef int64_t *probe_mark
+    cdef int64_t *branch_mark
+    cdef int32_t *seen_count
+    cdef uint32_t *seen_union
+    cdef int32_t *touched
+    cdef int64_t stamp
+    cdef int64_t *score
+    cdef uint32_t *first_value
+    cdef int32_t *stack_cell
+    cdef int32_t *stack_mark
+    cdef uint32_t *stack_left
+    cdef int depth
+    cdef int state
+    cdef public int64_t nodes
+    cdef public int64_t line_solves
+    cdef public int64_t probes
+    cdef public int64_t solutions
+    cdef public int64_t cache_hits
+
+    def __cinit__(self, int height, int width, int n_values, lengths, colours, clue_start):
+        cdef int l, n, total, trail_size
+        if height < 1 or width < 1:
+            raise ValueError("a nonogram needs at least one row and one column")
+        if <int64_t> height * width > MAX_CELLS // 32:
+            raise ValueError(f"a colour nonogram has at most {MAX_CELLS // 32} cells")
+        if n_values < 2 or n_values > 32:
+            raise ValueError("a colour nonogram has 1 to 31 colours besides white")
+        if len(clue_start) != height + width + 1:
+            raise ValueError("clue_start needs height + width + 1 entries")
+        if len(lengths) != len(colours):
+            raise ValueError("lengths and colours must have one entry per block")
+        self.height = height
+        self.width = width
+        self.n_values = n_values
+        self.full = <uint32_t> ((<uint64_t> 1 << n_values) - 1)
+        self.n_cells = height * width
+        self.n_lines = height + width
+        self.longest = max(height, width)
+        total = len(lengths)
+        trail_size = self.n_cells * n_values + 1
+        self.lengths = <int32_t *> calloc(total + 1, sizeof(int32_t))
+        self.colours = <int32_t *> calloc(total + 1, sizeof(int32_t))
+        self.clue_start = <int32_t *> calloc(self.n_lines + 1, sizeof(int32_t))
+        self.grid = <uint32_t *> calloc(self.n_cells, sizeof(uint32_t))
+        self.trail_cell = <int32_t *> calloc(trail_size, sizeof(int32_t))
+        self.trail_old = <uint32_t *> calloc(trail_size, sizeof(uint32_t))
+        self.queue = <int32_t *> calloc(self.n_lines, sizeof(int32_t))
+        self.queued = <uint8_t *> calloc(self.n_lines, 1)
+        self.line_in = <uint32_t *> calloc(self.longest, sizeof(uint32_t))
+        self.line_out = <uint32_t *> calloc(self.longest, sizeof(uint32_t))
+        self.probe_mark = <int64_t *> calloc(self.n_cells, sizeof(int64_t))
+        self.branch_mark = <int64_t *> calloc(self.n_cells, sizeof(int64_t))
+        self.seen_count = <int32_t *> calloc(self.n_cells, sizeof(int32_t))
+        self.seen_union = <uint32_t *> calloc(self.n_cells, sizeof(uint32_t))
+        self.touched = <int32_t *> calloc(self.n_cells, sizeof(int32_t))
+        self.score = <int64_t *> calloc(self.n_cells, sizeof(int64_t))
+        self.first_value = <uint32_t *> calloc(self.n_cells, sizeof(uint32_t))
+        self.stack_cell = <int32_t *> calloc(self.n_cells, sizeof(int32_t))
+        self.stack_mark = <int32_t *> calloc(self.n_cells, sizeof(int32_t))
+        self.stack_left = <uint32_t *> calloc(self.n_cells, sizeof(uint32_t))
+        if (not self.lengths or not self.colours or not self.clue_start or not self.grid
+                or not self.trail_cell or not self.trail_old or not self.queue
+                or not self.queued or not self.line_in or not self.line_out
+                or not self.probe_mark or not self.branch_mark or not self.seen_count
+                or not self.seen_union or not self.touched or not self.score
+                or not self.first_value or not self.stack_cell or not self.stack_mark
+                or not self.stack_left):
+            raise MemoryError()
+        for l in range(self.n_lines + 1):
+            self.clue_start[l] = clue_start[l]
+        if self.clue_start[0] != 0 or self.clue_start[self.n_lines] != total:
+            raise ValueError("clue_start must run from 0 to len(lengths)")
+        self.largest = 0
+        for l in range(self.n_lines):
+            if self.clue_start[l + 1] < self.clue_start[l]:
+                raise ValueError("clue_start must not decrease")
+            self.largest = max(self.largest, self.clue_start[l + 1] - self.clue_start[l])
+        for l in range(total):
+            self.lengths[l] = lengths[l]
+            self.colours[l] = colours[l]
+            if self.lengths[l] < 1:
+                raise ValueError("every block needs at least one cell")
+            if self.colours[l] < 1 or self.colours[l] >= n_values:
+                raise ValueError(f"block colours are 1 to {n_values - 1}")
+        n = self.longest + 1
+        self.scratch.forward = <uint8_t *> calloc((self.largest + 1) * n, 1)
+        self.scratch.backward = <uint8_t *> calloc((self.largest + 1) * n, 1)
+        self.scratch.no_value = <int32_t *> calloc(n_values * n, sizeof(int32_t))
+        self.scratch.diff = <int32_t *> calloc(n_values * n, sizeof(int32_t))
+        if (not self.scratch.forward or not self.scratch.backward or not self.scratch.no_value
+                or not self.scratch.diff):
+            raise MemoryError()
+        self.restart()
+
+    def __dealloc__(self):
+        free(self.lengths)
+        free(self.colours)
+        free(self.clue_start)
+        free(self.grid)
+        free(self.trail_cell)
+        free(self.trail_old)
+        free(self.queue)
+        free(self.queued)
+        free(self.line_in)
+        free(self.line_out)
+        free(self.probe_mark)
+        free(self.branch_mark)
+        free(self.seen_count)
+        free(self.seen_union)
+        free(self.touched)
+        free(self.score)
+        free(self.first_value)
+        free(self.stack_cell)
+        free(self.stack_mark)
+        free(self.stack_left)
+        free_colour_scratch(&self.scratch)
+
+    def restart(self):
+        """Forget everything: every cell may take every value, every line dirty,
+        statistics zero."""
+        cdef int l, cell
+        for cell in range(self.n_cells):
+            self.grid[cell] = self.full
+        self.trail_len = 0
+        self.unknown = self.n_cells
+        self.queue_head = 0
+        self.queue_count = 0
+        memset(self.queued, 0, self.n_lines)
+        for l in range(self.n_lines):
+            self.enqueue(l)
+        self.depth = 0
+        self.state = FRESH
+        self.nodes = 0
+        self.line_solves = 0
+        self.probes = 0
+        self.solutions = 0
+        self.cache_hits = 0
+
+    cdef inline void enqueue(self, int line) noexcept:
+        if not self.queued[line]:
+            self.queued[line] = 1
+            self.queue[(self.queue_head + self.queue_count) % self.n_lines] = line
+            self.queue_count += 1
+
+    cdef void clear_queue(self) noexcept:
+        while self.queue_count:
+            self.queued[self.queue[self.queue_head]] = 0
+            self.queue_head = (self.queue_head + 1) % self.n_lines
+            self.queue_count -= 1
+
+    cdef inline void narrow(self, int cell, uint32_t value) noexcept:
+        """Narrow ``cell`` to ``value`` (a proper, non-empty subset of its values), on
+        the trail; its row and column become dirty."""
+        cdef uint32_t old = self.grid[cell]
+        self.trail_cell[self.trail_len] = cell
+        self.trail_old[self.trail_len] = old
+        self.trail_len += 1
+        if several(old) and not several(value):
+            self.unknown -= 1
+        self.grid[cell] = value
+        self.enqueue(cell // self.width)
+        self.enqueue(self.height + cell % self.width)
+
+    cdef inline void undo(self, int mark) noexcept:
+        """Give back the values the cells lost after ``mark``."""
+        cdef int cell
+        cdef uint32_t old
+        while self.trail_len > mark:
+            self.trail_len -= 1
+            cell = self.trail_cell[self.trail_len]
+            old = self.trail_old[self.trail_len]
+            if several(old) and not several(self.grid[cell]):
+                self.unknown += 1
+            self.grid[cell] = old
+
+    cdef int propagate(self) except -1:
+        """Solve dirty lines until none is left: 1 at the fixpoint, 0 on a contradiction
+        (the queue is then emptied; the caller undoes the trail)."""
+        cdef int line, i, n, first, step, cell
+        cdef uint32_t value
+        while self.queue_count:
+            line = self.queue[self.queue_head]
+            self.queue_head = (self.queue_head + 1) % self.n_lines
+            self.queue_count -= 1
+            self.queued[line] = 0
+            self.line_solves += 1
+            if self.line_solves % CHECK_EVERY == 0:
+                PyErr_CheckSignals()
+            if line < self.height:
+                n, first, step = self.width, line * self.width, 1
+            else:
+                n, first, step = self.height, line - self.height, self.width
+            for i in range(n):
+                self.line_in[i] = self.grid[first + i * step]
+            if not solve_colour_line(
+                n, self.lengths + self.clue_start[line], self.colours + self.clue_start[line],
+                self.clue_start[line + 1] - self.clue_start[line], self.n_values,
+                self.line_in, self.line_out, &self.scratch,
+            ):
+                self.clear_queue()
+                return 0
+            for i in range(n):
+                value = self.line_out[i]
+                if value != self.line_in[i]:
+                    cell = first + i * step
+                    self.trail_cell[self.trail_len] = cell
+                    self.trail_old[self.trail_len] = self.line_in[i]
+                    self.trail_len += 1
+                    if several(self.line_in[i]) and not several(value):
+                        self.unknown -= 1
+                    self.grid[cell] = value
+                    if line < self.height:
+                        self.enqueue(self.height + i)
+                    else:
+                        self.enqueue(i)
+        return 1
+
+    cdef int try_value(self, int cell, uint32_t value) except -1:
+        """Narrow ``cell`` to ``value`` and propagate; 1, or 0 on a contradiction."""
+        self.narrow(cell, value)
+        return self.propagate()
+
+    cdef int probe(self) except -1:
+        """Probe every undecided cell, value by value, round after round until nothing
+        changes (at the root; one round below it): 1, or 0 when the grid has no
+        solution. Scores go to ``score``, the value to try first to ``first_value``."""
+        cdef int cell, mark, since_change = 0, t, idx, v, n_ok, n_touched, i
+        cdef uint32_t values, bit, kept
+        cdef int64_t decided, product, fewest
+        cdef bint changed
+        cdef int visited = 0, budget = self.n_cells if self.depth else 1 << 30
+        cell = 0
+        while since_change < self.n_cells and self.unknown and visited < budget:
+            cell = (cell + 1) % self.n_cells
+            since_change += 1
+            visited += 1
+            values = self.grid[cell]
+            if not several(values):
+                continue
+            self.probes += 1
+            mark = self.trail_len
+            self.stamp += 1
+            probe_id = self.stamp
+            n_ok = 0
+            n_touched = 0
+            product = 1
+            fewest = -1
+            for v in range(self.n_values):
+                bit = (<uint32_t> 1) << v
+                if not values & bit:
+                    continue
+                self.stamp += 1
+                if self.try_value(cell, bit):
+                    n_ok += 1
+                    decided = self.trail_len - mark
+                    if product < (<int64_t> 1 << 40):
+                        product *= decided + 1
+                    if fewest < 0 or decided < fewest:
+                        fewest = decided
+                        self.first_value[cell] = bit
+                    for t in range(mark, self.trail_len):
+                        idx = self.trail_cell[t]
+                        if self.branch_mark[idx] == self.stamp:
+                            continue
+                        self.branch_mark[idx] = self.stamp
+                        if self.probe_mark[idx] != probe_id:
+                            self.probe_mark[idx] = probe_id
+                            self.seen_count[idx] = 0
+                            self.seen_union[idx] = 0
+                            self.touched[n_touched] = idx
+                            n_touched += 1
+                        self.seen_count[idx] += 1
+                        self.seen_union[idx] |= self.grid[idx]
+                self.undo(mark)
+            if n_ok == 0:
+                return 0
+            changed = False
+            for i in range(n_touched):
+                idx = self.touched[i]
+                if self.seen_count[idx] == n_ok:
+                    kept = self.seen_union[idx] & self.grid[idx]
+                    if kept != self.grid[idx]:
+                        self.narrow(idx, kept)
+                        changed = True
+            if changed:
+                if not self.propagate():
+                    return 0
+                since_change = 0
+                continue
+            self.score[cell] = product
+        return 1
+
+    cdef int choose(self) noexcept:
+        """The undecided cell with the best probing score."""
+        cdef int cell, best = -1
+        cdef int64_t best_score = -1
+        for cell in range(self.n_cells):
+            if several(self.grid[cell]) and self.score[cell] > best_score:
+                best, best_score = cell, self.score[cell]
+        return best
+
+    cdef int backtrack(self) noexcept:
+        """Go to the next untried branch: 1, or 0 when the tree is exhausted."""
+        cdef int cell
+        cdef uint32_t bit
+        while self.depth:
+            self.undo(self.stack_mark[self.depth - 1])
+            self.clear_queue()
+            if self.stack_left[self.depth - 1]:
+                cell = self.stack_cell[self.depth - 1]
+                bit = (<uint32_t> 1) << lowest(self.stack_left[self.depth - 1])
+                self.stack_left[self.depth - 1] &= ~bit
+                self.narrow(cell, bit)
+                return 1
+            self.depth -= 1
+        return 0
+
+    def next_solution(self, int64_t max_nodes=-1, double deadline=-1.0, bint probing=True):
+        """As ``Core.next_solution``: ``SOLUTION`` (read it with :meth:`grid_values`),
+        ``EXHAUSTED``, ``NODE_LIMIT`` or ``TIME_LIMIT``."""
+        cdef int cell
+        cdef uint32_t first
+        if self.state == BROKEN:
+            raise RuntimeError("this search was interrupted and cannot go on; restart it")
+        if self.state == DONE:
+            return EXHAUSTED
+        if self.state == FOUND and not self.backtrack():
+            self.state = DONE
+            return EXHAUSTED
+        self.state = BROKEN
+        while True:
+            if max_nodes >= 0 and self.nodes >= max_nodes:
+                self.state = RUNNING
+                return NODE_LIMIT
+            if deadline >= 0 and self.nodes % 16 == 0 and monotonic() > deadline:
+                self.state = RUNNING
+                return TIME_LIMIT
+            self.nodes += 1
+            if not self.propagate() or (probing and self.unknown and not self.probe()):
+                if not self.backtrack():
+                    self.state = DONE
+                    return EXHAUSTED
+                continue
+            if not self.unknown:
+                self.solutions += 1
+                self.state = FOUND
+                return SOLUTION
+            if probing:
+                cell = self.choose()
+                first = self.first_value[cell] & self.grid[cell]
+                if not first:
+                    first = (<uint32_t> 1) << lowest(self.grid[cell])
+            else:
+                cell = 0
+                while not several(self.grid[cell]):
+                    cell += 1
+                first = (<uint32_t> 1) << lowest(self.grid[cell])
+            self.stack_cell[self.depth] = cell
+            self.stack_mark[self.depth] = self.trail_len
+            self.stack_left[self.depth] = self.grid[cell] & ~first
+            self.depth += 1
+            self.narrow(cell, first)
+
+    def propagate_only(self):
+        """Run line propagation from the start, without probing or search: 1 at the
+        fixpoint, 0 on a contradiction; :meth:`grid_values` shows what it decided."""
+        self.restart()
+        self.state = BROKEN
+        result = self.propagate()
+        self.state = DONE
+        return result
+
+    def grid_values(self):
+        """The grid, one byte per cell row by row: the value of a decided cell (0 white,
+        1.. the colours), 255 for a cell still open."""
+        cdef bytearray out = bytearray(self.n_cells)
+        cdef int cell
+        for cell in range(self.n_cells):
+            out[cell] = 255 if several(self.grid[cell]) else lowest(self.grid[cell])
+        return bytes(out)
+
+    def grid_sets(self):
+        """The grid's value sets, one int per cell row by row (bit ``v`` for value
+        ``v``)."""
+        return [self.grid[cell] for cell in range(self.n_cells)]
+
+
+def colour_line_solve(lengths, colours, int n_values, cells):
+    """Narrow one colour line: ``cells`` (value sets, bit 0 white, bit ``v`` colour
+    ``v``) against the blocks (``lengths[j]`` cells of colour ``colours[j]``). Returns
+    the narrowed sets as a list, or None when no placement agrees with the cells."""
+    cdef int n = len(cells), k = len(lengths), j
+    cdef ColourScratch w
+    cdef int32_t *blocks = <int32_t *> calloc(k + 1, sizeof(int32_t))
+    cdef int32_t *values = <int32_t *> calloc(k + 1, sizeof(int32_t))
+    cdef uint32_t *given = <uint32_t *> calloc(n + 1, sizeof(uint32_t))
+    cdef uint32_t *out = <uint32_t *> calloc(n + 1, sizeof(uint32_t))
+    cdef bint ok
+    w.forward = <uint8_t *> calloc((k + 1) * (n + 1), 1)
+    w.backward = <uint8_t *> calloc((k + 1) * (n + 1), 1)
+    w.no_value = <int32_t *> calloc(max(n_values, 1) * (n + 1), sizeof(int32_t))
+    w.diff = <int32_t *> calloc(max(n_values, 1) * (n + 1), sizeof(int32_t))
+    try:
+        if (not blocks or not values or not given or not out or not w.forward
+                or not w.backward or not w.no_value or not w.diff):
+            raise MemoryError()
+        if n_values < 2 or n_values > 32:
+            raise ValueError("n_values is 2 to 32")
+        if len(colours) != k:
+            raise ValueError("one colour per block")
+        for j in range(k):
+            if lengths[j] < 1:
+                raise ValueError("every block needs at least one cell")
+            if colours[j] < 1 or colours[j] >= n_values:
+                raise ValueError(f"block colours are 1 to {n_values - 1}")
+            blocks[j] = lengths[j]
+            values[j] = colours[j]
+        for j in range(n):
+            if cells[j] < 1 or cells[j] >= (1 << n_values):
+                raise ValueError(f"cell value set {cells[j]} is empty or too large")
+            given[j] = cells[j]
+        ok = solve_colour_line(n, blocks, values, k, n_values, given, out, &w)
+        result = [out[j] for j in range(n)] if ok else None
+    finally:
+        free(blocks)
+        free(values)
+        free(given)
+        free(out)
+        free_colour_scratch(&w)
+    return result

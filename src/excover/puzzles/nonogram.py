@@ -9,6 +9,14 @@ white::
     nonogram.solve([[1], [3], [1]], [[1], [3], [1]])   # -> ['.#.', '###', '.#.']
     nonogram.classify(rows, cols)                        # -> 'none' | 'unique' | 'multiple'
 
+Colour nonograms are :class:`Puzzle` values with a palette (see
+:mod:`excover.puzzles.nonogram_model`); their pictures have one char per cell, the
+colour's or ``.``, and every function here takes them::
+
+    palette = {"r": "red", "b": "blue"}
+    p = nonogram.Puzzle.from_clues(["2r 1b", "1b"], ["1r", "1r", "2b"], palette=palette)
+    nonogram.solve(p)                                    # -> ['rrb', '..b']
+
 Three routes find the solutions, chosen by ``method``:
 
 * ``"propagate"`` (what ``"auto"`` means): the compiled solver of
@@ -37,23 +45,35 @@ from excover.puzzles import nonogram_search
 from excover.puzzles.nonogram_draw import ascii_grid, svg_grid
 from excover.puzzles.nonogram_formats import FORMATS, dumps, loads, read, write
 from excover.puzzles.nonogram_generate import generate, random_picture
-from excover.puzzles.nonogram_model import Clue, Puzzle, clue_of
+from excover.puzzles.nonogram_model import (
+    Block,
+    Clue,
+    Colour,
+    Puzzle,
+    clue_of,
+    colour_clue_of,
+    palette_of,
+)
 from excover.puzzles.nonogram_search import propagated
 
 __all__ = [
     "FORMATS",
     "METHODS",
+    "Block",
     "Clue",
+    "Colour",
     "Puzzle",
     "Status",
     "ascii_grid",
     "classify",
     "clue_of",
+    "colour_clue_of",
     "count",
     "dumps",
     "generate",
     "line_solvable",
     "loads",
+    "palette_of",
     "propagated",
     "puzzle_of",
     "random_picture",

@@ -44,15 +44,18 @@ Solve a nonogram (paint by numbers): find the picture its row and column clues d
 FILE is in the plain text format (row clues one per line, a blank line, column clues;
 blocks separated by spaces or commas, 0 for an empty line, '#' comments), Simpson's .non
 format, or webpbn's XML export; the suffix (.non, .xml) picks the format unless --format
-is given; '-' reads stdin. Prints the first solution found as rows of '#' (black) and
-'.' (white), or 'none'; --limit N prints up to N solutions (each as found, a blank line
-between two), or with --count stops counting at N. Methods: propagate (line solving,
-probing and search, compiled; what auto means), xcc (an exact cover with colours,
-dancing links; small puzzles), sat (an automaton per line, CaDiCaL). With --json, one
-document of the shared schema, with
-"input", "height", "width", "line_solvable", "solutions" ([{"grid": rows}]), "solution"
-(the first, or null), "count" (with --count) and "status" (with --classify; null when
-unsettled)."""
+is given; '-' reads stdin. Colour puzzles: a block is its length and its colour's char
+(3r), the colours declared by '# colour: r red #ff0000' lines in the text format,
+'color r #ff0000' in .non, <color> elements in XML; blocks of different colours need no
+white cell between them. Prints the first solution found as rows of '#' (black) and '.'
+(white; in colour, one char per colour), or 'none'; --limit N prints up to N solutions
+(each as found, a blank line between two), or with --count stops counting at N.
+Methods: propagate (line solving, probing and search, compiled; what auto means), xcc
+(an exact cover with colours, dancing links; small puzzles), sat (an automaton per
+line, CaDiCaL). With --json, one document of the shared schema, with "input", "height",
+"width", "palette" (colour puzzles only: char -> {"name", "rgb"}), "line_solvable",
+"solutions" ([{"grid": rows}]), "solution" (the first, or null), "count" (with --count)
+and "status" (with --classify; null when unsettled)."""
 
 
 def add_nonogram_command(commands: Any) -> None:
@@ -163,6 +166,10 @@ def _nonogram(args: argparse.Namespace) -> int:
         "width": puzzle.width,
         "line_solvable": nonogram.line_solvable(puzzle),
     }
+    if puzzle.palette is not None:
+        fields["palette"] = {
+            colour.char: {"name": colour.name, "rgb": colour.hex} for colour in puzzle.palette
+        }
     if args.count:
         fields["count"] = number
     else:

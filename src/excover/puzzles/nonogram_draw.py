@@ -3,8 +3,11 @@
 Both take a :class:`~excover.puzzles.nonogram_model.Puzzle` and, optionally, a picture
 (rows of ``#`` black, ``.`` white and ``?`` undecided, as the solvers and
 :func:`~excover.puzzles.nonogram_search.propagated` return them); without a picture the
-grid is drawn empty. Column clues stand above their columns, bottom-aligned, and row
-clues to the left of their rows, right-aligned, as puzzles are printed.
+grid is drawn empty. A colour puzzle's clues show each block with its colour's char
+(``3r``) in text and in its colour in SVG, and its cells are its palette's chars in text
+and filled with their colours in SVG. Column clues stand above their columns,
+bottom-aligned, and row clues to the left of their rows, right-aligned, as puzzles are
+printed.
 """
 
 from __future__ import annotations
@@ -28,10 +31,10 @@ _DRAWN = {BLACK, WHITE, "?"}
 def ascii_grid(puzzle: Puzzle, picture: Sequence[str] | None = None) -> str:
     """The puzzle as text: column clues on top, row clues on the left, then the cells."""
     _check(puzzle, picture)
-    rows = [" ".join(map(str, _shown(clue))) for clue in puzzle.rows]
+    rows = [" ".join(map(str, _labels(puzzle, r))) for r in range(puzzle.height)]
     margin = max(map(len, rows))
-    digits = max((len(str(block)) for clue in puzzle.cols for block in clue), default=1)
-    cols = [_shown(clue) for clue in puzzle.cols]
+    cols = [_labels(puzzle, puzzle.height + c) for c in range(puzzle.width)]
+    digits = max(len(label) for clue in cols for label in clue)
     tall = max(map(len, cols))
     lines = []
     for level in range(tall):
@@ -65,7 +68,7 @@ def svg_grid(puzzle: Puzzle, picture: Sequence[str] | None = None) -> str:
     for r, row in enumerate(picture or ()):
         for c, cell in enumerate(row):
             if cell != WHITE:
-                fill = "black" if cell == BLACK else "#bbb"
+                fill = "#bbb" if cell == "?" else "black" if cell == BLACK else _fill(puzzle, cell)
                 x, y = left + c * _CELL, top + r * _CELL
                 out.append(
                     f'<rect x="{x}" y="{y}" width="{_CELL}" height="{_CELL}" fill="{fill}"/>'
@@ -74,23 +77,50 @@ def svg_grid(puzzle: Puzzle, picture: Sequence[str] | None = None) -> str:
         out.append(_rule(left + k * _CELL, top, left + k * _CELL, height - 2, k, puzzle.width))
     for k in range(puzzle.height + 1):
         out.append(_rule(left, top + k * _CELL, width - 2, top + k * _CELL, k, puzzle.height))
-    for r, clue in enumerate(puzzle.rows):
+    for r in range(puzzle.height):
         y = top + r * _CELL + _CELL // 2 + 4
-        for k, block in enumerate(reversed(_shown(clue))):
+        for k, (block, colour) in enumerate(reversed(_painted(puzzle, r))):
             x = left - 4 - k * _NUMBER - _NUMBER // 2
-            out.append(f'<text x="{x}" y="{y}" text-anchor="middle">{block}</text>')
-    for c, clue in enumerate(puzzle.cols):
+            out.append(f'<text x="{x}" y="{y}" text-anchor="middle"{colour}>{block}</text>')
+    for c in range(puzzle.width):
         x = left + c * _CELL + _CELL // 2
-        for k, block in enumerate(reversed(_shown(clue))):
+        for k, (block, colour) in enumerate(reversed(_painted(puzzle, puzzle.height + c))):
             y = top - 6 - k * _NUMBER
-            out.append(f'<text x="{x}" y="{y}" text-anchor="middle">{block}</text>')
+            out.append(f'<text x="{x}" y="{y}" text-anchor="middle"{colour}>{block}</text>')
     out.append("</svg>")
     return "\n".join(out) + "\n"
 
 
+def _labels(puzzle: Puzzle, line: int) -> list[str]:
+    """A line's clue as text labels: ``3`` (``3r`` in colour), ``0`` when empty."""
+    if puzzle.palette is None:
+        return [str(block) for block in _shown(puzzle.lines()[line])]
+    return [f"{length}{char}" for length, char in puzzle.blocks(line)] or ["0"]
+
+
+def _fill(puzzle: Puzzle, char: str) -> str:
+    """The SVG fill of a colour char."""
+    return puzzle.colour(char).hex
+
+
+def _painted(puzzle: Puzzle, line: int) -> list[tuple[int, str]]:
+    """A line's blocks for SVG: each length with its ``fill`` attribute (none in black
+    and white); ``0`` when empty. Colours too pale to read on white get a grey outline."""
+    if puzzle.palette is None:
+        return [(block, "") for block in _shown(puzzle.lines()[line])]
+    painted = []
+    for length, char in puzzle.blocks(line):
+        colour = puzzle.colour(char)
+        pale = sum(colour.rgb) > 600
+        outline = ' stroke="#888" stroke-width="0.4"' if pale else ""
+        painted.append((length, f' fill="{colour.hex}" font-weight="bold"{outline}'))
+    return painted or [(0, "")]
+
+
 def _check(puzzle: object, picture: object) -> None:
     """Raise :class:`~excover.ProblemError` unless ``picture`` is None or rows of
-    ``#``, ``.`` and ``?`` of the puzzle's shape (naming the first bad row)."""
+    ``#``, ``.`` and ``?`` (in colour, the palette's chars, ``.`` and ``?``) of the
+    puzzle's shape (naming the first bad row)."""
     if not isinstance(puzzle, Puzzle):
         raise ProblemError(f"a nonogram Puzzle is needed, not {puzzle!r}")
     if picture is None:
@@ -99,10 +129,15 @@ def _check(puzzle: object, picture: object) -> None:
         raise ProblemError(f"a picture is a list of rows, not {picture!r}")
     if len(picture) != puzzle.height:
         raise ProblemError(f"the picture has {len(picture)} rows, the puzzle {puzzle.height}")
+    drawn = _DRAWN
+    shown = "'#', '.' or '?'"
+    if puzzle.palette is not None:
+        drawn = {WHITE, "?"} | {colour.char for colour in puzzle.palette}
+        shown = "'.', '?' or a colour's char"
     for r, row in enumerate(picture):
-        if not isinstance(row, str) or len(row) != puzzle.width or set(row) - _DRAWN:
+        if not isinstance(row, str) or len(row) != puzzle.width or set(row) - drawn:
             raise ProblemError(
-                f"picture row {r + 1}: {row!r} is not {puzzle.width} cells of '#', '.' or '?'"
+                f"picture row {r + 1}: {row!r} is not {puzzle.width} cells of {shown}"
             )
 
 

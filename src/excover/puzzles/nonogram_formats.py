@@ -34,14 +34,26 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from html import escape, unescape
 from pathlib import Path
 from xml.parsers import expat
 
-from excover.errors import FormatError, UsageError
+from excover.errors import FormatError, ProblemError, UsageError
 from excover.formats.text import read_text
-from excover.puzzles.nonogram_model import BLACK, WHITE, Clue, Puzzle, clue_error, line_name
+from excover.puzzles.nonogram_model import (
+    BLACK,
+    NAMED_COLOURS,
+    WHITE,
+    Clue,
+    Colour,
+    Puzzle,
+    auto_colour,
+    clue_error,
+    colour_clue_error,
+    line_name,
+    palette_of,
+)
 
 __all__ = ["FORMATS", "dumps", "format_for", "loads", "read", "write"]
 
@@ -107,9 +119,98 @@ class _Clues:
     title: str | None = None
     goal: tuple[str, ...] | None = None
     goal_line: int | None = None
+    # Colour puzzles: the declared palette, and each clue's block colours (None for a
+    # block without a colour char: the palette's first colour), parallel to rows/cols.
+    palette: list[Colour] = field(default_factory=list)
+    row_colours: list[tuple[str | None, ...]] = field(default_factory=list)
+    col_colours: list[tuple[str | None, ...]] = field(default_factory=list)
+    file_chars: dict[str, str] = field(default_factory=dict)  # XML image char -> char
 
     def fail(self, message: str, line: int | None) -> FormatError:
         return FormatError(message, source=self.source, line=line)
+
+    def add(
+        self,
+        section: list[tuple[Clue, int]],
+        text: str,
+        line: int,
+        separators: str = r"[\s,]+",
+    ) -> None:
+        """Append the clue ``text`` to ``section`` (``rows`` or ``cols``): block lengths,
+        each with an optional colour char after it (``3r``)."""
+        colours: list[str | None] = []
+        lengths: list[str] = []
+        for part in (part for part in re.split(separators, text.strip()) if part):
+            digits = len(part) - len(part.lstrip("0123456789"))
+            if 0 < digits == len(part) - 1 and not part[-1].isdigit():
+                lengths.append(part[:-1])
+                colours.append(part[-1])
+            else:
+                lengths.append(part)
+                colours.append(None)
+        clue = self.clue(" ".join(lengths), line)
+        section.append((clue, line))
+        target = self.row_colours if section is self.rows else self.col_colours
+        target.append(tuple(colours) if clue else ())
+
+    def declare(self, char: str, name: str, rgb: str, line: int) -> None:
+        """Add a colour to the palette (``rgb`` as ``#rrggbb``, ``rrggbb``, ``rgb`` or a
+        colour name)."""
+        try:
+            colour = palette_of([(char, name, rgb)])[0]
+        except ProblemError as error:
+            raise self.fail(str(error), line) from None
+        if any(known.char == char for known in self.palette):
+            raise self.fail(f"colour {char!r} declared twice", line)
+        self.palette.append(colour)
+
+    def colour_puzzle(self, end: int) -> Puzzle:
+        """The colour puzzle of the clues read: blocks without a char take the first
+        colour, chars the file does not declare get colours of their own."""
+        palette = list(self.palette)
+        chars = {colour.char for colour in palette}
+        taken = 0
+        for colours in self.row_colours + self.col_colours:
+            for char in colours:
+                if char is not None and char not in chars:
+                    try:
+                        palette.append(auto_colour(char, taken))
+                        palette_of(palette)
+                    except ProblemError as error:
+                        raise self.fail(str(error), end or None) from None
+                    chars.add(char)
+                    taken += 1
+        if not palette:
+            palette.append(auto_colour(BLACK, 0))
+        default = palette[0].char
+        rows = tuple(clue for clue, _ in self.rows)
+        cols = tuple(clue for clue, _ in self.cols)
+        row_colours = tuple(tuple(c or default for c in cs) for cs in self.row_colours)
+        col_colours = tuple(tuple(c or default for c in cs) for cs in self.col_colours)
+        height = len(rows)
+        for number, (clue, line) in enumerate(self.rows + self.cols):
+            colours = (row_colours + col_colours)[number]
+            why = colour_clue_error(clue, colours, len(cols) if number < height else height)
+            if why is not None:
+                raise self.fail(f"{line_name(number, height)}: {why}", line)
+        try:
+            puzzle = Puzzle(rows, cols, self.title, None, tuple(palette), row_colours, col_colours)
+        except ProblemError as error:
+            raise self.fail(str(error), end or None) from None
+        if self.goal is not None:
+            problem = puzzle.mismatch(self.goal)
+            if problem is not None:
+                raise self.fail(
+                    f"the goal picture does not fit the clues: {problem}", self.goal_line
+                )
+        return replace(puzzle, goal=self.goal)
+
+    @property
+    def is_colour(self) -> bool:
+        """Whether the file declares colours or gives a block a colour char."""
+        return bool(self.palette) or any(
+            char is not None for colours in self.row_colours + self.col_colours for char in colours
+        )
 
     def clue(self, text: str, line: int, separators: str = r"[\s,]+") -> Clue:
         """A clue from its text (block lengths; ``0`` alone for an empty line)."""
@@ -128,6 +229,15 @@ class _Clues:
         """The puzzle, checked line by line so that errors point into the file."""
         if not self.rows or not self.cols:
             raise self.fail(f"no {'row' if not self.rows else 'column'} clues", end or None)
+        if self.is_colour:
+            if self.goal is not None and self.palette:
+                first = self.palette[0].char
+                self.goal = tuple(row.replace("1", first) for row in self.goal)
+            return self.colour_puzzle(end)
+        if self.goal is not None:
+            self.goal = tuple(
+                "".join(WHITE if ch == WHITE else BLACK for ch in row) for row in self.goal
+            )
         height, width = len(self.rows), len(self.cols)
         for number, (clue, line) in enumerate(self.rows + self.cols):
             error = clue_error(clue, width if number < height else height)
@@ -169,6 +279,11 @@ def _read_text(text: str, source: str) -> Puzzle:
             key, _, value = line[1:].partition(":")
             if key.strip().lower() == "title" and value.strip():
                 clues.title = value.strip()
+            elif key.strip().lower() in ("colour", "color"):
+                fields = value.split()
+                if len(fields) != 3:
+                    raise clues.fail("a colour line is '# colour: CHAR NAME #rrggbb'", number)
+                clues.declare(fields[0], fields[1], fields[2], number)
         elif not line:
             gap = bool(clues.rows)
         else:
@@ -176,7 +291,7 @@ def _read_text(text: str, source: str) -> Puzzle:
                 if section is clues.cols:
                     raise clues.fail("a third section: rows, a blank line, then columns", number)
                 section, gap = clues.cols, False
-            section.append((clues.clue(line, number), number))
+            clues.add(section, line, number)
     if not clues.rows:
         raise clues.fail("no clues", number or None)
     if section is clues.rows and gap:
@@ -188,6 +303,12 @@ def _read_text(text: str, source: str) -> Puzzle:
 
 def _write_text(puzzle: Puzzle) -> str:
     lines = [] if puzzle.title is None else [f"# title: {_one_line(puzzle.title)}"]
+    if puzzle.palette is not None:
+        lines += [f"# colour: {c.char} {_one_word(c.name)} {c.hex}" for c in puzzle.palette]
+        lines += [_colour_text(puzzle, r, " ") for r in range(puzzle.height)]
+        lines.append("")
+        lines += [_colour_text(puzzle, puzzle.height + c, " ") for c in range(puzzle.width)]
+        return "\n".join(lines) + "\n"
     lines += [" ".join(map(str, clue)) or "0" for clue in puzzle.rows]
     lines.append("")
     lines += [" ".join(map(str, clue)) or "0" for clue in puzzle.cols]
@@ -196,6 +317,24 @@ def _write_text(puzzle: Puzzle) -> str:
 
 def _one_line(text: str) -> str:
     return " ".join(text.split())
+
+
+def _name_of(rgb: str, char: str) -> str:
+    """A colour's name from its RGB text (``#ff0000`` is ``red``), else ``char``."""
+    try:
+        value = palette_of([(char, char, rgb)])[0].rgb
+    except ProblemError:
+        return char
+    return next((name for name, known in NAMED_COLOURS.items() if known == value), char)
+
+
+def _one_word(text: str) -> str:
+    return "-".join(text.split()) or "colour"
+
+
+def _colour_text(puzzle: Puzzle, line: int, separator: str) -> str:
+    """A colour clue as text: ``3r 2b`` (every block with its char), ``0`` if empty."""
+    return separator.join(f"{length}{char}" for length, char in puzzle.blocks(line)) or "0"
 
 
 # ----- Simpson's .non -----
@@ -212,7 +351,7 @@ def _read_non(text: str, source: str) -> Puzzle:
         if pending is not None and len(pending) < wanted:
             # inside a section a blank line is an empty line of the picture, as the
             # format of mikix/nonogram-db allows (a "0" says the same)
-            pending.append((clues.clue(line or "0", number, r"\s*,\s*|\s+"), number))
+            clues.add(pending, line or "0", number, r"\s*,\s*|\s+")
             continue
         if not line:
             continue
@@ -238,6 +377,11 @@ def _read_non(text: str, source: str) -> Puzzle:
                 raise clues.fail(f"'{key}' given twice", number)
         elif key == "title":
             clues.title = unescape(_unquote(value))
+        elif key in ("color", "colour"):
+            fields = value.split()
+            if len(fields) != 2:
+                raise clues.fail("a colour line is 'color CHAR #rrggbb'", number)
+            clues.declare(fields[0], _name_of(fields[1], fields[0]), fields[1], number)
         elif key == "goal":
             clues.goal, clues.goal_line = _goal(clues, _unquote(value), size, number), number
     for name, section in (("rows", clues.rows), ("columns", clues.cols)):
@@ -258,12 +402,23 @@ def _goal(clues: _Clues, text: str, size: dict[str, int], number: int) -> tuple[
     width, height = size["width"], size["height"]
     if len(text) != width * height:
         raise clues.fail(f"the goal has {len(text)} cells, not {width} x {height}", number)
-    cells = "".join(WHITE if ch == "0" else BLACK for ch in text)
+    # '0' is white; the rest stays as written until the clues say whether the puzzle is
+    # in colour (a char is then its colour, '1' the first colour) or not (all black)
+    cells = "".join(WHITE if ch == "0" else ch for ch in text)
     return tuple(cells[k : k + width] for k in range(0, len(cells), width))
 
 
 def _write_non(puzzle: Puzzle) -> str:
     lines = [] if puzzle.title is None else [f'title "{escape(_one_line(puzzle.title))}"']
+    if puzzle.palette is not None:
+        lines += [f"color {c.char} {c.hex}" for c in puzzle.palette]
+        lines += [f"width {puzzle.width}", f"height {puzzle.height}", "", "rows"]
+        lines += [_colour_text(puzzle, r, ",") for r in range(puzzle.height)]
+        lines += ["", "columns"]
+        lines += [_colour_text(puzzle, puzzle.height + c, ",") for c in range(puzzle.width)]
+        if puzzle.goal is not None:
+            lines += ["", f'goal "{"".join(puzzle.goal).replace(WHITE, "0")}"']
+        return "\n".join(lines) + "\n"
     lines += [f"width {puzzle.width}", f"height {puzzle.height}", "", "rows"]
     lines += [",".join(map(str, clue)) or "0" for clue in puzzle.rows]
     lines += ["", "columns"]
@@ -331,6 +486,7 @@ def _read_xml(text: str, source: str) -> Puzzle:
         raise clues.fail("no <puzzle> element", top.line)
     puzzle = puzzles[0]
     default = puzzle.attributes.get("defaultcolor", "black")
+    colours = _xml_palette(clues, puzzle)
     titles = puzzle.find("title")
     if titles:
         clues.title = titles[0].text.strip() or None
@@ -342,27 +498,94 @@ def _read_xml(text: str, source: str) -> Puzzle:
         if section:
             raise clues.fail(f"a second <clues type={kind!r}>", element.line)
         for line in element.find("line"):
-            section.append((_xml_clue(clues, line, default), line.line))
+            clue, chars = _xml_colour_clue(clues, line, default, colours)
+            section.append((clue, line.line))
+            (clues.row_colours if section is clues.rows else clues.col_colours).append(chars)
+    used = {char for chars in clues.row_colours + clues.col_colours for char in chars}
+    black_only = used <= {colours[default].char if default in colours else None}
+    if black_only and (default not in colours or colours[default].rgb == (0, 0, 0)):
+        clues.row_colours, clues.col_colours = [], []  # black and white after all
+    else:
+        clues.palette = [colour for colour in colours.values() if colour.char != WHITE]
     for solution in puzzle.find("solution"):
         if solution.attributes.get("type", "goal") == "goal" and solution.find("image"):
             image = solution.find("image")[0]
-            clues.goal, clues.goal_line = _xml_image(clues, image), image.line
+            if clues.is_colour:
+                clues.goal, clues.goal_line = _xml_colour_image(clues, image), image.line
+            else:
+                clues.goal, clues.goal_line = _xml_image(clues, image), image.line
     return clues.puzzle(puzzle.line)
 
 
-def _xml_clue(clues: _Clues, line: _Element, default: str) -> Clue:
+def _xml_palette(clues: _Clues, puzzle: _Element) -> dict[str, Colour]:
+    """The ``<color>`` elements of a puzzle by name, each with the char pictures show it
+    by (the background colour ``.``; a char the file does not give or that is taken, a
+    free letter)."""
+    background = puzzle.attributes.get("backgroundcolor", "white")
+    colours: dict[str, Colour] = {}
+    taken = {WHITE}
+    for element in puzzle.find("color"):
+        name = element.attributes.get("name", "").strip()
+        if not name:
+            raise clues.fail("a <color> without a name", element.line)
+        try:
+            rgb = palette_of([("x", name, element.text.strip() or name)])[0].rgb
+        except ProblemError as error:
+            raise clues.fail(str(error), element.line) from None
+        char = element.attributes.get("char", "")
+        if name == background:
+            char = WHITE
+        else:
+            try:
+                palette_of([(char, name, rgb)])
+                if char in taken:
+                    raise ProblemError("taken")
+            except ProblemError:
+                char = next(
+                    ch
+                    for ch in "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                    if ch not in taken
+                )
+        taken.add(char)
+        colours[name] = Colour(char, name, rgb)
+        clues.file_chars[element.attributes.get("char", char)] = char
+    return colours
+
+
+def _xml_colour_clue(
+    clues: _Clues, line: _Element, default: str, colours: dict[str, Colour]
+) -> tuple[Clue, tuple[str | None, ...]]:
+    """A ``<line>``'s block lengths and the chars of their colours."""
     blocks: list[int] = []
+    chars: list[str | None] = []
     for count in line.find("count"):
-        color = count.attributes.get("color", default)
-        if color != default:
-            raise clues.fail(
-                f"colour {color!r}: only black and white puzzles are supported", count.line
-            )
+        name = count.attributes.get("color", default)
+        if name not in colours:
+            if name != default or colours:
+                raise clues.fail(f"colour {name!r} has no <color> element", count.line)
+            colours[name] = Colour(BLACK, name, (0, 0, 0))
         value = count.text.strip()
         if not _is_number(value) or int(value) < 1:
             raise clues.fail(f"bad count {value!r} (expected a positive integer)", count.line)
         blocks.append(int(value))
-    return tuple(blocks)
+        chars.append(colours[name].char)
+    return tuple(blocks), tuple(chars)
+
+
+def _xml_colour_image(clues: _Clues, image: _Element) -> tuple[str, ...]:
+    """The picture of a colour ``<image>``: the file's chars, as the palette's chars."""
+    rows = [row.strip().strip("|") for row in image.text.splitlines() if row.strip()]
+    if not rows:
+        raise clues.fail("an empty <image>", image.line)
+    known = clues.file_chars
+    for number, row in enumerate(rows):
+        unknown = set(row) - set(known)
+        if unknown:
+            raise clues.fail(
+                f"<image> row {number + 1}: {sorted(unknown)[0]!r} is no colour's char",
+                image.line,
+            )
+    return tuple("".join(known[ch] for ch in row) for row in rows)
 
 
 def _xml_image(clues: _Clues, image: _Element) -> tuple[str, ...]:
@@ -374,6 +597,8 @@ def _xml_image(clues: _Clues, image: _Element) -> tuple[str, ...]:
 
 
 def _write_xml(puzzle: Puzzle) -> str:
+    if puzzle.palette is not None:
+        return _write_colour_xml(puzzle)
     lines = [
         '<?xml version="1.0"?>',
         '<!DOCTYPE pbn SYSTEM "https://webpbn.com/pbn-0.3.dtd">',
@@ -398,6 +623,53 @@ def _write_xml(puzzle: Puzzle) -> str:
         lines += [f"|{row.replace(BLACK, 'X')}|" for row in puzzle.goal]
         lines.append("</image>")
         lines.append("</solution>")
+    lines += ["</puzzle>", "</puzzleset>"]
+    return "\n".join(lines) + "\n"
+
+
+def _write_colour_xml(puzzle: Puzzle) -> str:
+    """A colour puzzle in webpbn's XML: a ``<color>`` per colour (white ``.``), counts
+    of any colour but the default one with a ``color`` attribute."""
+    palette = puzzle.palette or ()
+    names: dict[str, str] = {}
+    for colour in palette:  # XML names must be unique and not white's
+        name = "-".join(colour.name.split()) or "colour"
+        while name in names.values() or name == "white":
+            name = f"{name}-{colour.char}" if not name.endswith(colour.char) else name + "x"
+        names[colour.char] = name
+    default = names[palette[0].char]
+    lines = [
+        '<?xml version="1.0"?>',
+        '<!DOCTYPE pbn SYSTEM "https://webpbn.com/pbn-0.3.dtd">',
+        "<puzzleset>",
+        f'<puzzle type="grid" defaultcolor="{escape(default)}" backgroundcolor="white">',
+    ]
+    if puzzle.title is not None:
+        lines.append(f"<title>{escape(_XML_INVALID.sub('', puzzle.title))}</title>")
+    lines.append('<color name="white" char=".">ffffff</color>')
+    for colour in palette:
+        lines.append(
+            f'<color name="{escape(names[colour.char])}" char="{escape(colour.char)}">'
+            f"{colour.hex[1:]}</color>"
+        )
+    for kind, first, count in (
+        ("columns", puzzle.height, puzzle.width),
+        ("rows", 0, puzzle.height),
+    ):
+        lines.append(f'<clues type="{kind}">')
+        for line in range(first, first + count):
+            counts = "".join(
+                f"<count>{length}</count>"
+                if names[char] == default
+                else f'<count color="{escape(names[char])}">{length}</count>'
+                for length, char in puzzle.blocks(line)
+            )
+            lines.append(f"<line>{counts}</line>")
+        lines.append("</clues>")
+    if puzzle.goal is not None:
+        lines += ['<solution type="goal">', "<image>"]
+        lines += [f"|{escape(row)}|" for row in puzzle.goal]
+        lines += ["</image>", "</solution>"]
     lines += ["</puzzle>", "</puzzleset>"]
     return "\n".join(lines) + "\n"
 

@@ -20,6 +20,15 @@ fails or leaves the reachable states); and, to help unit propagation, "in ``q'``
 ``i + 1`` cells implies one of its predecessors after ``i``". The run of a line is
 deterministic, so a picture satisfies the formula exactly when every line accepts it.
 
+**Colour puzzles** (with a palette of ``C`` colours) give each cell ``C + 1`` one-hot
+variables, variable ``(r * width + c) * (C + 1) + v + 1`` "the cell takes value ``v``"
+(0 white, ``k`` the palette's ``k``-th colour), with one clause "some value" and a clause
+"not both" per pair of values; these are the projection set. The automaton reads values:
+the pattern spells block ``j`` as ``c_j`` repeated ``L_j`` times, with a ``0`` between two
+blocks only when they have the same colour; a white cell may stay in state ``q`` at the
+start, at the end, after a compulsory gap, and between two blocks of different colours.
+The clauses are those above with the literal "the cell is ``a``" for each value ``a``.
+
 Solving goes through the SAT back ends of :mod:`excover.sat.solve` (PySAT solvers in
 slices that honour ``timeout`` and Ctrl-C, or an ``ext:COMMAND``): each picture found is
 blocked by a clause over the cell variables, and checked against the clues.
@@ -35,7 +44,7 @@ from excover.puzzles.nonogram_model import BLACK, WHITE, Clue, Puzzle
 from excover.sat.cnf import CNF
 from excover.sat.pool import Clause, Pool
 
-__all__ = ["encode", "line_clauses", "solutions"]
+__all__ = ["colour_line_clauses", "encode", "line_clauses", "solutions"]
 
 
 def line_clauses(clue: Clue, cells: list[int], pool: Pool) -> list[Clause]:
@@ -72,19 +81,89 @@ def line_clauses(clue: Clue, cells: list[int], pool: Pool) -> list[Clause]:
 
 
 def _move(pattern: list[int], q: int, value: int) -> int | None:
-    """The automaton's state after reading ``value`` in state ``q``, or None (fail)."""
+    """The automaton's state after reading ``value`` in state ``q``, or None (fail). A
+    white cell stays put at the start, the end, after a gap, or between two blocks of
+    different colours (never the case in black and white, where blocks are all 1)."""
     if q < len(pattern) and pattern[q] == value:
         return q + 1
-    if value == 0 and (q == 0 or q == len(pattern) or pattern[q - 1] == 0):
+    if value == 0 and (
+        q == 0 or q == len(pattern) or pattern[q - 1] == 0 or pattern[q - 1] != pattern[q]
+    ):
         return q
     return None
 
 
+def colour_line_clauses(
+    blocks: list[tuple[int, int]], cells: list[list[int]], pool: Pool
+) -> list[Clause]:
+    """The clauses that make the line spell a placement of the colour clue ``blocks``
+    (``(length, value)`` pairs, values from 1); ``cells[i][v]`` is the variable "cell
+    ``i`` takes value ``v``" (0 white). New state variables come from ``pool``."""
+    n = len(cells)
+    pattern: list[int] = []
+    for number, (length, value) in enumerate(blocks):
+        if number and blocks[number - 1][1] == value:
+            pattern.append(0)
+        pattern += [value] * length
+    size = len(pattern)
+    state: list[dict[int, int]] = []
+    for i in range(n + 1):
+        low, high = max(0, size - (n - i)), min(i, size)
+        state.append(dict(zip(range(low, high + 1), pool.many(high - low + 1), strict=True)))
+    clauses: list[Clause] = [[state[0][0]]]
+    predecessors: list[dict[int, list[int]]] = [{} for _ in range(n + 1)]
+    for i in range(n):
+        for q, here in state[i].items():
+            for value, literal in enumerate(cells[i]):
+                target = _move(pattern, q, value)
+                if target is None or target not in state[i + 1]:
+                    clauses.append([-here, -literal])
+                else:
+                    clauses.append([-here, -literal, state[i + 1][target]])
+                    predecessors[i + 1].setdefault(target, []).append(here)
+    for i in range(1, n + 1):
+        for q, here in state[i].items():
+            clauses.append([-here, *sorted(set(predecessors[i].get(q, [])))])
+    return clauses
+
+
+def _encode_colour(puzzle: Puzzle, deadline: float | None) -> CNF:
+    """The formula of a colour puzzle: one-hot cell variables first, then the states."""
+    height, width = puzzle.height, puzzle.width
+    palette = puzzle.palette or ()
+    values = len(palette) + 1
+    pool = Pool(height * width * values)
+    clauses: list[Clause] = []
+    for cell in range(height * width):
+        first = cell * values + 1
+        literals = list(range(first, first + values))
+        clauses.append(literals)
+        clauses += [[-a, -b] for k, a in enumerate(literals) for b in literals[k + 1 :]]
+    number = {colour.char: k + 1 for k, colour in enumerate(palette)}
+
+    def variables(cell: int) -> list[int]:
+        return list(range(cell * values + 1, cell * values + values + 1))
+
+    for line in range(height + width):
+        if deadline is not None and time.monotonic() >= deadline:
+            raise _out_of_time()
+        if line < height:
+            cells = [variables(line * width + c) for c in range(width)]
+        else:
+            cells = [variables(r * width + line - height) for r in range(height)]
+        blocks = [(length, number[char]) for length, char in puzzle.blocks(line)]
+        clauses += colour_line_clauses(blocks, cells, pool)
+    return CNF(pool.top, clauses, height * width * values, "colour nonogram automata")
+
+
 def encode(puzzle: Puzzle, deadline: float | None = None) -> CNF:
     """The formula of ``puzzle``: cell variables first (the projection set), then the
-    state variables of every line. Past ``deadline`` (a ``time.monotonic()`` value) the
-    encoding stops with :class:`~excover.LimitReached`: a large puzzle's formula takes
-    seconds, which a time limit must bound too."""
+    state variables of every line (a colour puzzle: see the module's notes). Past
+    ``deadline`` (a ``time.monotonic()`` value) the encoding stops with
+    :class:`~excover.LimitReached`: a large puzzle's formula takes seconds, which a time
+    limit must bound too."""
+    if puzzle.palette is not None:
+        return _encode_colour(puzzle, deadline)
     height, width = puzzle.height, puzzle.width
     pool = Pool(height * width)
     clauses: list[Clause] = []
@@ -123,10 +202,18 @@ def _pictures(puzzle: Puzzle, found: Iterator[list[int]]) -> Iterator[tuple[str,
     """The models as pictures (the cell variables come first, row by row), each checked
     against the clues."""
     width = puzzle.width
+    symbols = WHITE + "".join(colour.char for colour in puzzle.palette or ())
+    values = len(symbols)
     for model in found:
-        cells = "".join(
-            BLACK if model[v - 1] > 0 else WHITE for v in range(1, puzzle.height * width + 1)
-        )
+        if puzzle.palette is None:
+            cells = "".join(
+                BLACK if model[v - 1] > 0 else WHITE for v in range(1, puzzle.height * width + 1)
+            )
+        else:
+            cells = "".join(
+                next((symbols[v] for v in range(values) if model[cell * values + v] > 0), "?")
+                for cell in range(puzzle.height * width)
+            )
         picture = tuple(cells[k : k + width] for k in range(0, len(cells), width))
         problem = puzzle.mismatch(picture)
         if problem is not None:

@@ -18,7 +18,17 @@ from excover.puzzles.nonogram_model import BLACK, WHITE, Puzzle
 if TYPE_CHECKING:
     from excover.dlx import Stats
 
-__all__ = ["ALGORITHM", "UNKNOWN", "core", "count", "picture", "propagated", "solutions"]
+__all__ = [
+    "ALGORITHM",
+    "UNKNOWN",
+    "colour_core",
+    "core",
+    "count",
+    "picture",
+    "propagated",
+    "solutions",
+    "solver_for",
+]
 
 #: How :func:`propagated` shows a cell line solving leaves open.
 UNKNOWN = "?"
@@ -30,8 +40,20 @@ ALGORITHM = "nonogram line solving, probing and search"
 _SYMBOLS = bytes.maketrans(b"\x01\x02\x03", f"{WHITE}{BLACK}{UNKNOWN}".encode())
 
 
+#: Either compiled solver: black and white, or colour (the same methods but the grid's).
+Solver = _nonogram.Core | _nonogram.ColourCore
+
+
+def solver_for(puzzle: Puzzle) -> Solver:
+    """A fresh compiled solver for ``puzzle``: :func:`core`, or :func:`colour_core` when
+    it has a palette."""
+    return core(puzzle) if puzzle.palette is None else colour_core(puzzle)
+
+
 def core(puzzle: Puzzle) -> _nonogram.Core:
-    """A fresh compiled solver for ``puzzle``."""
+    """A fresh compiled solver for the black-and-white ``puzzle``."""
+    if puzzle.palette is not None:
+        raise UsageError("a colour puzzle needs colour_core")
     if puzzle.height * puzzle.width > _nonogram.MAX_CELLS:
         raise UsageError(
             f"a {puzzle.height}x{puzzle.width} puzzle has more than {_nonogram.MAX_CELLS} cells"
@@ -44,6 +66,38 @@ def core(puzzle: Puzzle) -> _nonogram.Core:
     return _nonogram.Core(puzzle.height, puzzle.width, clues, starts)
 
 
+def colour_core(puzzle: Puzzle) -> _nonogram.ColourCore:
+    """A fresh compiled colour solver for ``puzzle`` (white is value 0, the palette's
+    colours values 1, 2, ... in order)."""
+    palette = puzzle.palette or ()
+    if puzzle.height * puzzle.width > _nonogram.MAX_CELLS // 32:
+        raise UsageError(
+            f"a {puzzle.height}x{puzzle.width} colour puzzle has more than "
+            f"{_nonogram.MAX_CELLS // 32} cells"
+        )
+    value = {colour.char: k + 1 for k, colour in enumerate(palette)}
+    lengths: list[int] = []
+    colours: list[int] = []
+    starts = [0]
+    for line, clue in enumerate(puzzle.lines()):
+        lengths += clue
+        colours += (value[char] for char in puzzle.line_colours(line))
+        starts.append(len(lengths))
+    return _nonogram.ColourCore(
+        puzzle.height, puzzle.width, len(palette) + 1, lengths, colours, starts
+    )
+
+
+def _picture_of(solver: Solver, puzzle: Puzzle) -> tuple[str, ...]:
+    """The solver's grid as rows of picture characters (``?`` for open cells)."""
+    if isinstance(solver, _nonogram.Core):
+        return picture(solver.grid_bytes(), puzzle.width)
+    symbols = WHITE + "".join(colour.char for colour in puzzle.palette or ())
+    table = {k: symbols[k] for k in range(len(symbols))} | {255: UNKNOWN}
+    cells = "".join(table[value] for value in solver.grid_values())
+    return tuple(cells[k : k + puzzle.width] for k in range(0, len(cells), puzzle.width))
+
+
 def picture(grid: bytes, width: int) -> tuple[str, ...]:
     """The rows of a grid of cell bytes (1 white, 2 black, 3 unknown)."""
     cells = grid.translate(_SYMBOLS).decode("ascii")
@@ -53,10 +107,10 @@ def picture(grid: bytes, width: int) -> tuple[str, ...]:
 def propagated(puzzle: Puzzle) -> tuple[str, ...] | None:
     """What line propagation alone decides: the picture with ``?`` for the cells it
     leaves open, or None when it finds a contradiction (no solution)."""
-    solver = core(puzzle)
+    solver = solver_for(puzzle)
     if not solver.propagate_only():
         return None
-    return picture(solver.grid_bytes(), puzzle.width)
+    return _picture_of(solver, puzzle)
 
 
 def solutions(
@@ -98,7 +152,7 @@ def _run(
     puzzle: Puzzle, timeout: float | None, max_nodes: int | None, probing: bool
 ) -> Iterator[tuple[str, ...]]:
     for solver in _statuses(puzzle, timeout, max_nodes, probing, None):
-        yield picture(solver.grid_bytes(), puzzle.width)
+        yield _picture_of(solver, puzzle)
 
 
 def _statuses(
@@ -107,10 +161,10 @@ def _statuses(
     max_nodes: int | None,
     probing: bool,
     limit: int | None,
-) -> Iterator[_nonogram.Core]:
+) -> Iterator[Solver]:
     """The solver, yielded each time it holds a new solution (at most ``limit`` times);
     a limit of time or nodes raises :class:`~excover.LimitReached`."""
-    solver = core(puzzle)
+    solver = solver_for(puzzle)
     started = time.monotonic()
     deadline = -1.0 if timeout is None else started + timeout
     while limit is None or solver.solutions < limit:
@@ -124,7 +178,7 @@ def _statuses(
         raise LimitReached(reason, _stats(solver, time.monotonic() - started, reason))
 
 
-def _stats(solver: _nonogram.Core, seconds: float, reason: str) -> Stats:
+def _stats(solver: Solver, seconds: float, reason: str) -> Stats:
     """The statistics of a run a limit stopped (nodes are search nodes; the line solves
     stand in for DLX's updates)."""
     from excover.dlx import Stats

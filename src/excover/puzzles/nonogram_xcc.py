@@ -8,6 +8,10 @@ may share a cell only when they agree on its colour. So a solution picks one pla
 per line such that rows and columns agree on every cell: a picture that solves the
 puzzle, and each picture is exactly one solution.
 
+A colour puzzle is the same problem with more colours on the cell items: a placement
+colours each cell ``W`` or ``C1``, ``C2``, ... (the palette's colours in order), and
+consecutive blocks of different colours may touch (:func:`colour_placements`).
+
 A line of ``n`` cells with ``k`` blocks covering ``s`` cells has ``C(n - s + 1, k)``
 placements, so this route suits small puzzles (and cross-checking the others); it
 refuses a puzzle that would need more than :data:`MAX_OPTIONS` options.
@@ -15,18 +19,26 @@ refuses a puzzle that would need more than :data:`MAX_OPTIONS` options.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from math import comb
 from typing import TYPE_CHECKING, Unpack
 
 from excover.errors import UsageError
 from excover.problem import ExactCover
-from excover.puzzles.nonogram_model import BLACK, WHITE, Clue, Puzzle
+from excover.puzzles.nonogram_model import BLACK, WHITE, Block, Clue, Puzzle
 
 if TYPE_CHECKING:
     from excover.problem import SearchOptions
 
-__all__ = ["MAX_OPTIONS", "decode", "placement_count", "placements", "problem", "solutions"]
+__all__ = [
+    "MAX_OPTIONS",
+    "colour_placements",
+    "decode",
+    "placement_count",
+    "placements",
+    "problem",
+    "solutions",
+]
 
 #: The most options :func:`problem` builds.
 MAX_OPTIONS = 500_000
@@ -58,13 +70,51 @@ def placements(clue: Clue, length: int) -> Iterator[str]:
             yield head + WHITE + tail
 
 
+def colour_placements(blocks: Sequence[Block], length: int) -> Iterator[str]:
+    """Every placement of the colour clue ``blocks`` in a line of ``length`` cells, as
+    text of colour chars and ``.``, blocks leftmost first: a white cell is compulsory only
+    between two blocks of the same colour."""
+    if not blocks:
+        yield WHITE * length
+        return
+    first, rest = blocks[0], blocks[1:]
+    gap = 1 if rest and rest[0].colour == first.colour else 0
+    need_after = sum(block.length for block in rest) + sum(
+        1 for k in range(1, len(rest)) if rest[k].colour == rest[k - 1].colour
+    )
+    for start in range(length - need_after - gap - first.length + 1):
+        head = WHITE * start + first.colour * first.length + WHITE * gap
+        if not rest:
+            yield head + WHITE * (length - len(head))
+            continue
+        for tail in colour_placements(rest, length - len(head)):
+            yield head + tail
+
+
+def _colour_placement_count(blocks: Sequence[Block], length: int) -> int:
+    """How many placements the colour clue has in an empty line (by the same counting
+    as :func:`placement_count`: compulsory gaps only between blocks of one colour)."""
+    gaps = sum(1 for k in range(1, len(blocks)) if blocks[k].colour == blocks[k - 1].colour)
+    free = length - sum(block.length for block in blocks) - gaps
+    if free < 0:
+        return 0
+    # Each of the k + 1 slack slots (before, between and after blocks) takes any number
+    # of the free white cells.
+    return comb(free + len(blocks), len(blocks))
+
+
 def problem(puzzle: Puzzle) -> tuple[ExactCover, list[str]]:
     """The XCC problem of ``puzzle`` and the placement each row option stands for (the
     options of the rows come first, row by row, then those of the columns)."""
     import numpy as np
 
+    colour = puzzle.palette is not None
     total = sum(
-        placement_count(clue, puzzle.width if line < puzzle.height else puzzle.height)
+        _colour_placement_count(
+            puzzle.blocks(line), puzzle.width if line < puzzle.height else puzzle.height
+        )
+        if colour
+        else placement_count(clue, puzzle.width if line < puzzle.height else puzzle.height)
         for line, clue in enumerate(puzzle.lines())
     )
     if total > MAX_OPTIONS:
@@ -81,20 +131,29 @@ def problem(puzzle: Puzzle) -> tuple[ExactCover, list[str]]:
     starts = [0]
     row_texts: list[str] = []
     base = len(lines)
+    names: tuple[str, ...] = _COLORS
+    value = {BLACK: 1, WHITE: 2}
+    if colour:
+        palette = puzzle.palette or ()
+        names = ("W", *(f"C{k + 1}" for k in range(len(palette))))
+        value = {WHITE: 1} | {c.char: k + 2 for k, c in enumerate(palette)}
     for line, clue in enumerate(puzzle.lines()):
         if line < height:
             length, first, step = width, base + line * width, 1
         else:
             length, first, step = height, base + line - height, width
-        for text in placements(clue, length):
+        texts = (
+            colour_placements(puzzle.blocks(line), length) if colour else placements(clue, length)
+        )
+        for text in texts:
             items.append(line)
             colors.append(0)
             items += range(first, first + length * step, step)
-            colors += [1 if cell == BLACK else 2 for cell in text]
+            colors += [value[cell] for cell in text]
             starts.append(len(items))
             if line < height:
                 row_texts.append(text)
-    cover.add_options(np.array(starts), np.array(items), np.array(colors), _COLORS)
+    cover.add_options(np.array(starts), np.array(items), np.array(colors), names)
     return cover, row_texts
 
 
