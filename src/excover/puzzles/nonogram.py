@@ -112,12 +112,15 @@ def solutions(
     limit: int | None = None,
     timeout: float | None = None,
     solver: str | None = None,
+    max_nodes: int | None = None,
 ) -> Iterator[list[str]]:
     """Lazily yield the solutions (at most ``limit``), each a list of rows.
 
-    ``timeout`` (seconds) raises :class:`~excover.LimitReached` when the run takes longer;
+    ``timeout`` (seconds) raises :class:`~excover.LimitReached` when the run takes longer,
+    and so does ``max_nodes`` (nodes of the compiled search; methods auto and propagate);
     ``solver`` names the SAT solver of ``method="sat"``."""
     puzzle = _checked(rows, cols, method, limit, solver)
+    _check_nodes(method, max_nodes)
     if puzzle.contradiction is not None:  # no search needed to know there is nothing
         return iter(())
     if method == "xcc":
@@ -129,8 +132,16 @@ def solutions(
 
         found = nonogram_sat.solutions(puzzle, solver=solver, timeout=timeout)
     else:
-        found = nonogram_search.solutions(puzzle, timeout=timeout)
+        found = nonogram_search.solutions(
+            puzzle, timeout=timeout, max_nodes=max_nodes, hybrid=method == "auto"
+        )
     return (list(picture) for picture in islice(found, limit))
+
+
+def _check_nodes(method: str, max_nodes: int | None) -> None:
+    """Refuse ``max_nodes`` for the methods that do not count nodes."""
+    if max_nodes is not None and method not in ("auto", "propagate"):
+        raise UsageError(f"max_nodes is for the methods auto and propagate, not {method!r}")
 
 
 def solve(
@@ -139,9 +150,11 @@ def solve(
     *,
     method: str = "auto",
     timeout: float | None = None,
+    max_nodes: int | None = None,
 ) -> list[str] | None:
     """One solution (a list of rows of ``#`` and ``.``), or None when there is none."""
-    return next(solutions(rows, cols, method=method, limit=1, timeout=timeout), None)
+    found = solutions(rows, cols, method=method, limit=1, timeout=timeout, max_nodes=max_nodes)
+    return next(found, None)
 
 
 def count(
@@ -151,13 +164,17 @@ def count(
     *,
     method: str = "auto",
     timeout: float | None = None,
+    max_nodes: int | None = None,
 ) -> int:
     """The number of solutions, or ``limit`` when there are at least that many."""
     if method in ("auto", "propagate"):  # no pictures to build
         puzzle = _checked(rows, cols, method, limit, None)
         if puzzle.contradiction is not None:
             return 0
-        return nonogram_search.count(puzzle, limit, timeout=timeout)
+        return nonogram_search.count(
+            puzzle, limit, timeout=timeout, max_nodes=max_nodes, hybrid=method == "auto"
+        )
+    _check_nodes(method, max_nodes)
     return sum(1 for _ in solutions(rows, cols, method=method, limit=limit, timeout=timeout))
 
 
@@ -167,12 +184,13 @@ def classify(
     *,
     method: str = "auto",
     timeout: float | None = None,
+    max_nodes: int | None = None,
 ) -> Status:
     """``"none"``, ``"unique"`` or ``"multiple"``: how many solutions the puzzle has,
     proved by a complete search (the validation task of puzzle designers). When the clues
     alone rule out every picture, ``Puzzle.contradiction`` says why."""
     statuses: tuple[Status, ...] = ("none", "unique", "multiple")
-    return statuses[count(rows, cols, 2, method=method, timeout=timeout)]
+    return statuses[count(rows, cols, 2, method=method, timeout=timeout, max_nodes=max_nodes)]
 
 
 def line_solvable(rows: Rows, cols: Sequence[Iterable[int]] | None = None) -> bool:
