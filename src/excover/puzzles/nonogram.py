@@ -38,13 +38,16 @@ from excover.puzzles.nonogram_draw import ascii_grid, svg_grid
 from excover.puzzles.nonogram_formats import FORMATS, dumps, loads, read, write
 from excover.puzzles.nonogram_generate import generate, random_picture
 from excover.puzzles.nonogram_model import Clue, Puzzle, clue_of
+from excover.puzzles.nonogram_rate import LEVELS, Rating
 from excover.puzzles.nonogram_search import propagated
 
 __all__ = [
     "FORMATS",
+    "LEVELS",
     "METHODS",
     "Clue",
     "Puzzle",
+    "Rating",
     "Status",
     "ascii_grid",
     "classify",
@@ -57,6 +60,7 @@ __all__ = [
     "propagated",
     "puzzle_of",
     "random_picture",
+    "rate",
     "read",
     "solutions",
     "solve",
@@ -198,3 +202,20 @@ def line_solvable(rows: Rows, cols: Sequence[Iterable[int]] | None = None) -> bo
     changes, no guessing) decides every cell; a puzzle it proves contradictory is not."""
     picture = propagated(puzzle_of(rows, cols))
     return picture is not None and not any(nonogram_search.UNKNOWN in row for row in picture)
+
+
+def rate(
+    rows: Rows,
+    cols: Sequence[Iterable[int]] | None = None,
+    *,
+    timeout: float | None = None,
+    max_depth: int = 2,
+) -> Rating:
+    """How many pictures the puzzle has and how hard it is: a :class:`Rating` whose
+    ``level`` is ``"line"`` (line solving finishes it), ``"probe"`` (probing does, of
+    ``depth`` 1 or 2) or ``"search"`` (see :mod:`excover.puzzles.nonogram_rate`)."""
+    from excover.puzzles import nonogram_rate
+
+    if max_depth not in (1, 2):
+        raise UsageError(f"max_depth must be 1 or 2, not {max_depth!r}")
+    return nonogram_rate.rate(puzzle_of(rows, cols), timeout=timeout, max_depth=max_depth)
