@@ -569,7 +569,8 @@ def interrupted(*argv: str) -> Run:
 
 
 def test_ctrl_c_prints_partial_stats_and_exits_130() -> None:
-    status, out, err = interrupted("count", PENTO6X10)
+    # dancing links: several seconds, so the search is surely still running at the signal
+    status, out, err = interrupted("count", PENTO6X10, "--engine", "dlx")
     assert status == 130
     assert "interrupted" in err
     stats = stderr_stats(err)

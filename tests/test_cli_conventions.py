@@ -191,7 +191,7 @@ def test_names_spelled_out_for_a_fast_parser_match_the_library() -> None:
         (["count", QUEENS8, "--workers", "2", "--limit", "5"], "--limit does not go with"),
         (["sudoku", PUZZLE, "--limit", "2"], "--limit goes with --count or --all"),
         (["sudoku", PUZZLE, "--max-nodes", "9"], "compiled grid solver"),
-        (["nonogram", HEART, "--max-nodes", "9"], "nonogram solvers"),
+        (["nonogram", HEART, "--method", "sat", "--max-nodes", "9"], "not of sat"),
         (["nonogram", HEART, "--classify", "--limit", "2"], "two solutions settle it"),
         (["nonogram", HEART, "--count", "--svg", "x.svg"], "--svg draws a solution"),
     ],

@@ -396,3 +396,13 @@ def test_the_command_solves_colour_puzzles(
     assert code == 0 and "#ff0000" in svg.read_text() and "3r 1k 4r" in out
     code, out, _ = run(capsys, "nonogram", path, "--write", str(tmp_path / "l.non"))
     assert nonogram.read(tmp_path / "l.non").row_blocks == nonogram.read(path).row_blocks
+
+
+def test_rating_a_colour_puzzle_is_refused_with_its_reason() -> None:
+    from excover import UsageError
+    from excover.puzzles import nonogram
+
+    puzzle = nonogram.read(EXAMPLES / "ladybird.txt")
+    assert nonogram.classify(puzzle) == "unique"
+    with pytest.raises(UsageError, match="colour puzzles can be classified"):
+        nonogram.rate(puzzle)

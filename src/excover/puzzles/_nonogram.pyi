@@ -28,6 +28,7 @@ class Core:
     probes: int
     solutions: int
     cache_hits: int
+    skip_unchanged: bool
 
     def __init__(
         self, height: int, width: int, clues: Sequence[int], clue_start: Sequence[int]
@@ -40,6 +41,19 @@ class Core:
         """Search on to the next solution; SOLUTION, EXHAUSTED, NODE_LIMIT or TIME_LIMIT."""
     def propagate_only(self) -> int:
         """Line propagation alone from the start: 1 at the fixpoint, 0 on a contradiction."""
+    def probe_only(self) -> int:
+        """Propagation and probing to their fixpoint from the start: 1, or 0 (contradiction)."""
+    def probe_deep(self, deadline: float = -1.0) -> int:
+        """Probing of depth 2 from the start: 1, 0 (contradiction) or TIME_LIMIT."""
+    def hunt(
+        self,
+        max_nodes: int = -1,
+        deadline: float = -1.0,
+        seed: int = 1,
+        first_run: int = 64,
+        forbidden: bytes = b"",
+    ) -> int:
+        """Randomized search with restarts for a solution not in ``forbidden``."""
     def grid_bytes(self) -> bytes:
         """The grid, one byte per cell row by row (1 white, 2 black, 3 unknown)."""
 

@@ -53,7 +53,7 @@ can stop after each solution and resume later.
 from cpython.exc cimport PyErr_CheckSignals
 from libc.stdint cimport int32_t, int64_t, uint8_t, uint64_t
 from libc.stdlib cimport calloc, free
-from libc.string cimport memset
+from libc.string cimport memcmp, memset
 from posix.time cimport CLOCK_MONOTONIC, clock_gettime, timespec
 
 __all__ = [
@@ -68,8 +68,11 @@ cdef enum:
     # Line solves between two looks at Ctrl-C.
     CHECK_EVERY = 4096
     # Lines of at most this many cells have a cache of their solved states, keyed by the
-    # cells' values (two bits each, in two 64-bit words) and of CACHE_SLOTS entries, hashed.
-    CACHED_CELLS = 64
+    # cells' values (two bits each, in KEY_WORDS 64-bit words) and of CACHE_SLOTS entries,
+    # hashed; an entry is the key and the result, 2 * KEY_WORDS words.
+    CACHED_CELLS = 128
+    KEY_WORDS = 4
+    ENTRY_WORDS = 8
     CACHE_SLOTS = 1024
 
 # The most cells a grid may have (so that every cell index fits a 32-bit int).
@@ -94,6 +97,10 @@ cdef enum:
 # top 10 bits of the mixed key pick one of the CACHE_SLOTS slots.
 cdef uint64_t MIX_LOW = 6364136223846793005
 cdef uint64_t MIX_HIGH = 1442695040888963407
+# The golden ratio's 64-bit constant (0x9E3779B97F4A7C15), seeding the search's generator;
+# and the multiplier of xorshift64*.
+cdef uint64_t GOLDEN = (<uint64_t> 0x9E3779B9 << 32) | <uint64_t> 0x7F4A7C15
+cdef uint64_t STAR = 2685821657736338717
 
 
 cdef struct LineScratch:
@@ -128,6 +135,18 @@ cdef void free_scratch(LineScratch *w) noexcept:
 cdef inline bint all_black(const int32_t *no_black, int a, int b) noexcept nogil:
     """Cells ``a..b-1`` may all be black."""
     return no_black[b] == no_black[a]
+
+
+cdef int64_t luby(int64_t i) noexcept:
+    """Term ``i`` (from 1) of Luby's sequence 1, 1, 2, 1, 1, 2, 4, 1, 1, 2, ..."""
+    cdef int64_t k = 1
+    while True:
+        while (1 << k) - 1 < i:
+            k += 1
+        if (1 << k) - 1 == i:
+            return 1 << (k - 1)
+        i -= (1 << (k - 1)) - 1
+        k = 1
 
 
 cdef bint solve_line(
@@ -256,6 +275,16 @@ cdef class Core:
     cdef int32_t *agreed
     cdef int64_t *score
     cdef uint8_t *first_value
+    # Change tracking: ``clock`` counts cell changes (narrowed or undone); a line's stamp
+    # is the clock at its last change, a cell's probe stamp the clock after its last
+    # probe. A cell whose row and column have not changed since is not probed again
+    # (when ``skip_unchanged``).
+    cdef int64_t clock
+    cdef int64_t *line_stamp
+    cdef int64_t *probe_stamp
+    cdef public bint skip_unchanged
+    # Restarts: the random state of the randomized search.
+    cdef uint64_t rng
     # Search stack: one entry per branching cell.
     cdef int32_t *stack_cell
     cdef int32_t *stack_mark
@@ -267,8 +296,9 @@ cdef class Core:
     cdef public int64_t probes
     cdef public int64_t solutions
     cdef public int64_t cache_hits
-    # Per cached line, CACHE_SLOTS entries of (key low, key high, out low, out high); the
-    # rows have caches when they are short enough, then the columns likewise.
+    # Per cached line, CACHE_SLOTS entries of ENTRY_WORDS words (the key, then the result;
+    # a result of zeros records a contradiction); the rows have caches when they are
+    # short enough, then the columns likewise.
     cdef uint64_t *cache
     cdef int cached_rows, cached_cols
 
@@ -299,19 +329,25 @@ cdef class Core:
         self.agreed = <int32_t *> calloc(self.n_cells, sizeof(int32_t))
         self.score = <int64_t *> calloc(self.n_cells, sizeof(int64_t))
         self.first_value = <uint8_t *> calloc(self.n_cells, 1)
+        self.line_stamp = <int64_t *> calloc(self.n_lines, sizeof(int64_t))
+        self.probe_stamp = <int64_t *> calloc(self.n_cells, sizeof(int64_t))
+        self.skip_unchanged = True
+        self.rng = GOLDEN
         self.stack_cell = <int32_t *> calloc(self.n_cells, sizeof(int32_t))
         self.stack_mark = <int32_t *> calloc(self.n_cells, sizeof(int32_t))
         self.stack_other = <uint8_t *> calloc(self.n_cells, 1)
         self.cached_rows = height if width <= CACHED_CELLS else 0
         self.cached_cols = width if height <= CACHED_CELLS else 0
         self.cache = <uint64_t *> calloc(
-            4 * CACHE_SLOTS * (self.cached_rows + self.cached_cols) + 1, sizeof(uint64_t)
+            ENTRY_WORDS * CACHE_SLOTS * (self.cached_rows + self.cached_cols) + 1,
+            sizeof(uint64_t),
         )
         if (not self.clues or not self.clue_start or not self.grid or not self.trail
                 or not self.queue or not self.queued or not self.line_in or not self.line_out
                 or not self.seen_value or not self.seen_stamp or not self.agreed
                 or not self.score or not self.first_value or not self.stack_cell
-                or not self.stack_mark or not self.stack_other or not self.cache):
+                or not self.stack_mark or not self.stack_other or not self.cache
+                or not self.line_stamp or not self.probe_stamp):
             raise MemoryError()
         for l in range(self.n_lines + 1):
             self.clue_start[l] = clue_start[l]
@@ -354,6 +390,8 @@ cdef class Core:
         free(self.agreed)
         free(self.score)
         free(self.first_value)
+        free(self.line_stamp)
+        free(self.probe_stamp)
         free(self.stack_cell)
         free(self.stack_mark)
         free(self.stack_other)
@@ -369,6 +407,12 @@ cdef class Core:
         self.queue_head = 0
         self.queue_count = 0
         memset(self.queued, 0, self.n_lines)
+        # Every line counts as changed after every probe stamp: each cell gets probed.
+        self.clock = 1
+        for l in range(self.n_lines):
+            self.line_stamp[l] = 1
+        memset(self.probe_stamp, 0, self.n_cells * sizeof(int64_t))
+        memset(self.first_value, BLACK, self.n_cells)
         for l in range(self.n_lines):
             self.enqueue(l)
         self.depth = 0
@@ -401,14 +445,22 @@ cdef class Core:
             self.trail_len += 1
             self.unknown -= 1
         self.grid[cell] = value
+        self.touch(cell)
         self.enqueue(cell // self.width)
         self.enqueue(self.height + cell % self.width)
+
+    cdef inline void touch(self, int cell) noexcept:
+        """Stamp the row and column of ``cell`` as changed."""
+        self.clock += 1
+        self.line_stamp[cell // self.width] = self.clock
+        self.line_stamp[self.height + cell % self.width] = self.clock
 
     cdef inline void undo(self, int mark) noexcept:
         """Make the cells decided after ``mark`` unknown again."""
         while self.trail_len > mark:
             self.trail_len -= 1
             self.grid[self.trail[self.trail_len]] = UNKNOWN
+            self.touch(self.trail[self.trail_len])
             self.unknown += 1
 
     # ----- propagation -----
@@ -443,6 +495,7 @@ cdef class Core:
                     self.trail_len += 1
                     self.unknown -= 1
                     self.grid[cell] = value
+                    self.touch(cell)
                     if line < self.height:
                         self.enqueue(self.height + i)
                     else:
@@ -452,9 +505,10 @@ cdef class Core:
     cdef bint solve_cached(self, int line, int n) noexcept:
         """Solve line ``line`` (its ``n`` cells are in ``line_in``) into ``line_out``,
         through the line's cache when it is short enough to have one."""
-        cdef uint64_t key_low = 0, key_high = 0, out_low = 0, out_high = 0
+        cdef uint64_t key[KEY_WORDS]
+        cdef uint64_t mixed = 0
         cdef uint64_t *entry
-        cdef int i
+        cdef int i, words = (n + 31) // 32
         cdef bint ok
         cdef int cached = line if line < self.height else self.cached_rows + line - self.height
         if n > CACHED_CELLS:
@@ -463,37 +517,32 @@ cdef class Core:
                 self.clue_start[line + 1] - self.clue_start[line],
                 self.line_in, self.line_out, &self.scratch,
             )
+        memset(key, 0, sizeof(key))
         for i in range(n):
-            if i < 32:
-                key_low |= (<uint64_t> self.line_in[i]) << (2 * i)
-            else:
-                key_high |= (<uint64_t> self.line_in[i]) << (2 * (i - 32))
-        entry = self.cache + 4 * (
-            cached * CACHE_SLOTS
-            + ((key_low * MIX_LOW ^ key_high * MIX_HIGH) >> 54)
-        )
-        if entry[0] == key_low and entry[1] == key_high:
+            key[i >> 5] |= (<uint64_t> self.line_in[i]) << (2 * (i & 31))
+        mixed = key[0] * MIX_LOW ^ key[1] * MIX_HIGH
+        if words > 2:
+            mixed = (mixed ^ (mixed >> 29)) * MIX_LOW ^ key[2] * MIX_HIGH ^ key[3]
+        entry = self.cache + ENTRY_WORDS * (cached * CACHE_SLOTS + (mixed >> 54))
+        if (entry[0] == key[0] and entry[1] == key[1] and entry[2] == key[2]
+                and entry[3] == key[3]):
             self.cache_hits += 1
-            if entry[2] == 0 and entry[3] == 0:
+            if entry[4] == 0:  # a line holds at least one cell, so a result is never 0
                 return False
             for i in range(n):
-                if i < 32:
-                    self.line_out[i] = (entry[2] >> (2 * i)) & 3
-                else:
-                    self.line_out[i] = (entry[3] >> (2 * (i - 32))) & 3
+                self.line_out[i] = (entry[4 + (i >> 5)] >> (2 * (i & 31))) & 3
             return True
         ok = solve_line(
             n, self.clues + self.clue_start[line],
             self.clue_start[line + 1] - self.clue_start[line],
             self.line_in, self.line_out, &self.scratch,
         )
+        for i in range(KEY_WORDS):
+            entry[i] = key[i]
+            entry[4 + i] = 0
         if ok:
             for i in range(n):
-                if i < 32:
-                    out_low |= (<uint64_t> self.line_out[i]) << (2 * i)
-                else:
-                    out_high |= (<uint64_t> self.line_out[i]) << (2 * (i - 32))
-        entry[0], entry[1], entry[2], entry[3] = key_low, key_high, out_low, out_high
+                entry[4 + (i >> 5)] |= (<uint64_t> self.line_out[i]) << (2 * (i & 31))
         return ok
 
     cdef int try_value(self, int cell, uint8_t value) except -1:
@@ -517,6 +566,10 @@ cdef class Core:
             since_change += 1
             visited += 1
             if self.grid[cell] != UNKNOWN:
+                continue
+            if (self.skip_unchanged
+                    and self.probe_stamp[cell] >= self.line_stamp[cell // self.width]
+                    and self.probe_stamp[cell] >= self.line_stamp[self.height + cell % self.width]):
                 continue
             self.probes += 1
             mark = self.trail_len
@@ -558,6 +611,7 @@ cdef class Core:
                 continue
             self.score[cell] = (decided_black + 1) * (decided_white + 1)
             self.first_value[cell] = WHITE if decided_black >= decided_white else BLACK
+            self.probe_stamp[cell] = self.clock
         return 1
 
     cdef int choose(self) noexcept:
@@ -630,6 +684,94 @@ cdef class Core:
             self.depth += 1
             self.decide(cell, self.first_value[cell])
 
+    # ----- search with restarts -----
+
+    cdef uint64_t random(self) noexcept:
+        """The next number of a xorshift64* generator."""
+        self.rng ^= self.rng >> 12
+        self.rng ^= self.rng << 25
+        self.rng ^= self.rng >> 27
+        return self.rng * STAR
+
+    cdef int choose_randomly(self) noexcept:
+        """An unknown cell with a good probing score: the best score after each is scaled
+        by a random factor from 1/2 to 1, so that runs from the root differ."""
+        cdef int cell, best = -1
+        cdef double key, best_key = -1.0
+        for cell in range(self.n_cells):
+            if self.grid[cell] == UNKNOWN:
+                key = self.score[cell] * (0.5 + (self.random() >> 11) * (0.5 / 9007199254740992.0))
+                if key > best_key:
+                    best, best_key = cell, key
+        return best
+
+    def hunt(self, int64_t max_nodes=-1, double deadline=-1.0, uint64_t seed=1,
+             int64_t first_run=64, bytes forbidden=b""):
+        """Search for a solution other than those in ``forbidden`` (grids of
+        :meth:`grid_bytes` end to end), restarting from the root after ``first_run``
+        times the next term of Luby's sequence (1, 1, 2, 1, 1, 2, 4, ...) of dead ends,
+        with randomized branching (``seed``). ``SOLUTION`` (the grid holds it),
+        ``EXHAUSTED`` when a run went through its whole tree (so there is no other
+        solution: a proof), or ``NODE_LIMIT`` / ``TIME_LIMIT``. Starts afresh each call;
+        ``next_solution`` cannot follow it without :meth:`restart`."""
+        cdef int cell, run = 1, k
+        cdef int64_t failures = 0, allowed
+        cdef int root_mark
+        cdef const uint8_t *bad = forbidden
+        cdef int n_bad = len(forbidden) // self.n_cells
+        cdef bint clash
+        self.restart()
+        self.rng = seed * GOLDEN + 1
+        self.state = BROKEN
+        self.nodes = 1
+        if not self.propagate() or (self.unknown and not self.probe()):
+            self.state = DONE
+            return EXHAUSTED
+        root_mark = self.trail_len
+        allowed = first_run * luby(run)
+        while True:
+            if max_nodes >= 0 and self.nodes >= max_nodes:
+                self.state = DONE
+                return NODE_LIMIT
+            if deadline >= 0 and self.nodes % 16 == 0 and monotonic() > deadline:
+                self.state = DONE
+                return TIME_LIMIT
+            if self.depth:  # the root is at its fixpoint already
+                self.nodes += 1
+                ok = self.propagate() and (not self.unknown or self.probe())
+            else:
+                ok = True
+            if ok and not self.unknown:
+                clash = False
+                for k in range(n_bad):
+                    if memcmp(self.grid, bad + k * self.n_cells, self.n_cells) == 0:
+                        clash = True
+                        break
+                if not clash:
+                    self.solutions += 1
+                    self.state = DONE
+                    return SOLUTION
+                ok = False
+            if not ok:
+                failures += 1
+                if not self.backtrack():
+                    self.state = DONE
+                    return EXHAUSTED
+                if failures >= allowed:  # restart from the root
+                    self.undo(root_mark)
+                    self.clear_queue()
+                    self.depth = 0
+                    failures = 0
+                    run += 1
+                    allowed = first_run * luby(run)
+                continue
+            cell = self.choose_randomly()
+            self.stack_cell[self.depth] = cell
+            self.stack_mark[self.depth] = self.trail_len
+            self.stack_other[self.depth] = UNKNOWN ^ self.first_value[cell]
+            self.depth += 1
+            self.decide(cell, self.first_value[cell])
+
     def propagate_only(self):
         """Run line propagation from the start, without probing or search: 1 at the
         fixpoint, 0 on a contradiction; :meth:`grid_bytes` shows what it decided."""
@@ -638,6 +780,97 @@ cdef class Core:
         result = self.propagate()
         self.state = DONE
         return result
+
+    def probe_only(self):
+        """Line propagation and probing from the start, to their fixpoint, without
+        search: 1, or 0 on a contradiction; :meth:`grid_bytes` shows what they decided."""
+        self.restart()
+        self.state = BROKEN
+        result = self.propagate() and (not self.unknown or self.probe())
+        self.state = DONE
+        return 1 if result else 0
+
+    def probe_deep(self, double deadline=-1.0):
+        """Probing of depth 2 from the start, without search: line propagation, probing to
+        its fixpoint, then each unknown cell tried both ways *with probing* (not only
+        line propagation) inside each branch, keeping what both branches decide or the
+        opposite of a branch that fails, round after round until nothing changes. 1, or
+        0 on a contradiction, ``TIME_LIMIT`` once ``time.monotonic()`` passes
+        ``deadline`` (negative: no limit); :meth:`grid_bytes` shows what it decided.
+        Costs about as many probings as there are unknown cells per round: for ratings,
+        not search."""
+        cdef int cell, mark, since_change = 0, t, n_agreed, i, idx
+        cdef int ok_black, ok_white
+        cdef int64_t my_stamp = 0
+        cdef uint8_t *seen_value = <uint8_t *> calloc(self.n_cells, 1)
+        cdef int64_t *seen_stamp = <int64_t *> calloc(self.n_cells, sizeof(int64_t))
+        cdef int32_t *agreed = <int32_t *> calloc(self.n_cells, sizeof(int32_t))
+        if not seen_value or not seen_stamp or not agreed:
+            free(seen_value)
+            free(seen_stamp)
+            free(agreed)
+            raise MemoryError()
+        self.restart()
+        self.state = BROKEN
+        try:
+            if not self.propagate() or (self.unknown and not self.probe()):
+                self.state = DONE
+                return 0
+            cell = 0
+            while since_change < self.n_cells and self.unknown:
+                cell = (cell + 1) % self.n_cells
+                since_change += 1
+                if self.grid[cell] != UNKNOWN:
+                    continue
+                if deadline >= 0 and monotonic() > deadline:
+                    self.state = DONE
+                    return TIME_LIMIT
+                mark = self.trail_len
+                my_stamp += 1
+                ok_black = self.try_value(cell, BLACK) and (not self.unknown or self.probe())
+                if ok_black:
+                    for t in range(mark, self.trail_len):
+                        idx = self.trail[t]
+                        seen_stamp[idx] = my_stamp
+                        seen_value[idx] = self.grid[idx]
+                self.undo(mark)
+                self.clear_queue()
+                ok_white = self.try_value(cell, WHITE) and (not self.unknown or self.probe())
+                if not ok_white:
+                    self.undo(mark)
+                    self.clear_queue()
+                    if not ok_black or not self.try_value(cell, BLACK) or not self.probe():
+                        self.state = DONE
+                        return 0
+                    since_change = 0
+                    continue
+                n_agreed = 0
+                for t in range(mark, self.trail_len):
+                    idx = self.trail[t]
+                    if not ok_black or (seen_stamp[idx] == my_stamp
+                                        and seen_value[idx] == self.grid[idx]):
+                        agreed[n_agreed] = idx
+                        n_agreed += 1
+                if not ok_black:  # the white branch is forced: keep it whole
+                    since_change = 0
+                    continue
+                self.undo(mark)
+                self.clear_queue()
+                if n_agreed:
+                    for i in range(n_agreed):
+                        idx = agreed[i]
+                        if self.grid[idx] == UNKNOWN:
+                            self.decide(idx, seen_value[idx])
+                    if not self.propagate() or (self.unknown and not self.probe()):
+                        self.state = DONE
+                        return 0
+                    since_change = 0
+            self.state = DONE
+            return 1
+        finally:
+            free(seen_value)
+            free(seen_stamp)
+            free(agreed)
 
     def grid_bytes(self):
         """The grid, one byte per cell row by row (1 white, 2 black, 3 unknown)."""

@@ -54,15 +54,18 @@ from excover.puzzles.nonogram_model import (
     colour_clue_of,
     palette_of,
 )
+from excover.puzzles.nonogram_rate import LEVELS, Rating
 from excover.puzzles.nonogram_search import propagated
 
 __all__ = [
     "FORMATS",
+    "LEVELS",
     "METHODS",
     "Block",
     "Clue",
     "Colour",
     "Puzzle",
+    "Rating",
     "Status",
     "ascii_grid",
     "classify",
@@ -77,6 +80,7 @@ __all__ = [
     "propagated",
     "puzzle_of",
     "random_picture",
+    "rate",
     "read",
     "solutions",
     "solve",
@@ -132,12 +136,15 @@ def solutions(
     limit: int | None = None,
     timeout: float | None = None,
     solver: str | None = None,
+    max_nodes: int | None = None,
 ) -> Iterator[list[str]]:
     """Lazily yield the solutions (at most ``limit``), each a list of rows.
 
-    ``timeout`` (seconds) raises :class:`~excover.LimitReached` when the run takes longer;
+    ``timeout`` (seconds) raises :class:`~excover.LimitReached` when the run takes longer,
+    and so does ``max_nodes`` (nodes of the compiled search; methods auto and propagate);
     ``solver`` names the SAT solver of ``method="sat"``."""
     puzzle = _checked(rows, cols, method, limit, solver)
+    _check_nodes(method, max_nodes)
     if puzzle.contradiction is not None:  # no search needed to know there is nothing
         return iter(())
     if method == "xcc":
@@ -149,8 +156,16 @@ def solutions(
 
         found = nonogram_sat.solutions(puzzle, solver=solver, timeout=timeout)
     else:
-        found = nonogram_search.solutions(puzzle, timeout=timeout)
+        found = nonogram_search.solutions(
+            puzzle, timeout=timeout, max_nodes=max_nodes, hybrid=method == "auto"
+        )
     return (list(picture) for picture in islice(found, limit))
+
+
+def _check_nodes(method: str, max_nodes: int | None) -> None:
+    """Refuse ``max_nodes`` for the methods that do not count nodes."""
+    if max_nodes is not None and method not in ("auto", "propagate"):
+        raise UsageError(f"max_nodes is for the methods auto and propagate, not {method!r}")
 
 
 def solve(
@@ -159,9 +174,11 @@ def solve(
     *,
     method: str = "auto",
     timeout: float | None = None,
+    max_nodes: int | None = None,
 ) -> list[str] | None:
     """One solution (a list of rows of ``#`` and ``.``), or None when there is none."""
-    return next(solutions(rows, cols, method=method, limit=1, timeout=timeout), None)
+    found = solutions(rows, cols, method=method, limit=1, timeout=timeout, max_nodes=max_nodes)
+    return next(found, None)
 
 
 def count(
@@ -171,13 +188,17 @@ def count(
     *,
     method: str = "auto",
     timeout: float | None = None,
+    max_nodes: int | None = None,
 ) -> int:
     """The number of solutions, or ``limit`` when there are at least that many."""
     if method in ("auto", "propagate"):  # no pictures to build
         puzzle = _checked(rows, cols, method, limit, None)
         if puzzle.contradiction is not None:
             return 0
-        return nonogram_search.count(puzzle, limit, timeout=timeout)
+        return nonogram_search.count(
+            puzzle, limit, timeout=timeout, max_nodes=max_nodes, hybrid=method == "auto"
+        )
+    _check_nodes(method, max_nodes)
     return sum(1 for _ in solutions(rows, cols, method=method, limit=limit, timeout=timeout))
 
 
@@ -187,12 +208,13 @@ def classify(
     *,
     method: str = "auto",
     timeout: float | None = None,
+    max_nodes: int | None = None,
 ) -> Status:
     """``"none"``, ``"unique"`` or ``"multiple"``: how many solutions the puzzle has,
     proved by a complete search (the validation task of puzzle designers). When the clues
     alone rule out every picture, ``Puzzle.contradiction`` says why."""
     statuses: tuple[Status, ...] = ("none", "unique", "multiple")
-    return statuses[count(rows, cols, 2, method=method, timeout=timeout)]
+    return statuses[count(rows, cols, 2, method=method, timeout=timeout, max_nodes=max_nodes)]
 
 
 def line_solvable(rows: Rows, cols: Sequence[Iterable[int]] | None = None) -> bool:
@@ -200,3 +222,20 @@ def line_solvable(rows: Rows, cols: Sequence[Iterable[int]] | None = None) -> bo
     changes, no guessing) decides every cell; a puzzle it proves contradictory is not."""
     picture = propagated(puzzle_of(rows, cols))
     return picture is not None and not any(nonogram_search.UNKNOWN in row for row in picture)
+
+
+def rate(
+    rows: Rows,
+    cols: Sequence[Iterable[int]] | None = None,
+    *,
+    timeout: float | None = None,
+    max_depth: int = 2,
+) -> Rating:
+    """How many pictures the puzzle has and how hard it is: a :class:`Rating` whose
+    ``level`` is ``"line"`` (line solving finishes it), ``"probe"`` (probing does, of
+    ``depth`` 1 or 2) or ``"search"`` (see :mod:`excover.puzzles.nonogram_rate`)."""
+    from excover.puzzles import nonogram_rate
+
+    if max_depth not in (1, 2):
+        raise UsageError(f"max_depth must be 1 or 2, not {max_depth!r}")
+    return nonogram_rate.rate(puzzle_of(rows, cols), timeout=timeout, max_depth=max_depth)

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from excover.cli import common
 from excover.cli.common import EPILOG_SHORT, add_input, add_json, add_limits, add_method, add_svg
-from excover.errors import FormatError, LimitReached
+from excover.errors import FormatError, LimitReached, UsageError
 
 if TYPE_CHECKING:
     from excover.puzzles import nonogram
@@ -50,12 +50,16 @@ is given; '-' reads stdin. Colour puzzles: a block is its length and its colour'
 white cell between them. Prints the first solution found as rows of '#' (black) and '.'
 (white; in colour, one char per colour), or 'none'; --limit N prints up to N solutions
 (each as found, a blank line between two), or with --count stops counting at N.
-Methods: propagate (line solving, probing and search, compiled; what auto means), xcc
-(an exact cover with colours, dancing links; small puzzles), sat (an automaton per
-line, CaDiCaL). With --json, one document of the shared schema, with "input", "height",
-"width", "palette" (colour puzzles only: char -> {"name", "rgb"}), "line_solvable",
-"solutions" ([{"grid": rows}]), "solution" (the first, or null), "count" (with --count)
-and "status" (with --classify; null when unsettled)."""
+Methods: auto (line solving, probing and search, compiled, with restarts and CDCL
+brought in when the search takes long on a black-and-white puzzle), propagate (the
+compiled search alone), xcc (an exact cover with colours, dancing links; small
+puzzles), sat (an automaton per line, CaDiCaL). With --json, one document of the
+shared schema, with "input", "height", "width", "palette" (colour puzzles only: char ->
+{"name", "rgb"}), "line_solvable", "solutions" ([{"grid": rows}]), "solution" (the
+first, or null), "count" (with --count) and "status" (with --classify; null when
+unsettled); with --rate, "status", "level" (line, probe or search) and "depth" (the
+probing depth: 0 line solving, 1 or 2 probing, null search). --max-nodes bounds the
+nodes of the compiled search (methods auto and propagate)."""
 
 
 def add_nonogram_command(commands: Any) -> None:
@@ -72,6 +76,12 @@ def add_nonogram_command(commands: Any) -> None:
     what.add_argument("--count", action="store_true", help="count the solutions")
     what.add_argument(
         "--classify", action="store_true", help="print none, unique or multiple solutions"
+    )
+    what.add_argument(
+        "--rate",
+        action="store_true",
+        help="print none, unique or multiple and what solving needs: line solving, "
+        "probing (with its depth) or search",
     )
     add_method(
         cmd,
@@ -112,11 +122,15 @@ def _load(args: argparse.Namespace) -> nonogram.Puzzle:
 
 def _check_flags(args: argparse.Namespace) -> None:
     """Refuse the flags that do not apply, saying why."""
-    common.refuse(
-        args,
-        "max_nodes",
-        "counts dancing-links nodes: the nonogram solvers do not report them (use --timeout)",
-    )
+    if args.method in ("xcc", "sat"):
+        common.refuse(
+            args, "max_nodes", f"counts the nodes of the compiled search, not of {args.method}"
+        )
+    if args.rate:
+        if args.method != "auto":
+            raise UsageError("--rate runs its own sequence of solvers: it takes no --method")
+        for dest in ("limit", "max_nodes", "svg", "clues"):
+            common.refuse(args, dest, "does not go with --rate")
     if args.classify:
         common.refuse(args, "limit", "does not go with --classify (two solutions settle it)")
     if args.count:
@@ -135,6 +149,8 @@ def _nonogram(args: argparse.Namespace) -> int:
     puzzle = _load(args)
     if args.write:
         nonogram.write(puzzle, args.write)
+    if args.rate:
+        return _rate(puzzle, args)
     method = "propagate" if args.method == "auto" else args.method
     listing = not (args.count or args.classify)
     wanted = args.limit if not args.classify else 2
@@ -144,13 +160,17 @@ def _nonogram(args: argparse.Namespace) -> int:
     found: list[list[str]] = []
     try:
         for picture in nonogram.solutions(
-            puzzle, method=args.method, limit=wanted, timeout=args.timeout
+            puzzle,
+            method=args.method,
+            limit=wanted,
+            timeout=args.timeout,
+            max_nodes=args.max_nodes,
         ):
             found.append(picture)
             if listing and not args.json:
                 _show(puzzle, picture, args, len(found))
-    except LimitReached:
-        stopped_by = "timeout"
+    except LimitReached as error:
+        stopped_by = error.reason if error.reason == "max_nodes" else "timeout"
     except KeyboardInterrupt:
         stopped_by = "interrupt"
     number = len(found)
@@ -211,3 +231,39 @@ def _show(
     else:
         print("\n".join(picture))
     sys.stdout.flush()
+
+
+def _rate(puzzle: nonogram.Puzzle, args: argparse.Namespace) -> int:
+    """``--rate``: the solution count and the level of reasoning the puzzle needs."""
+    from excover.cli.commands import finish
+    from excover.cli.solving import Outcome
+    from excover.puzzles import nonogram
+
+    rating: nonogram.Rating | None = None
+    stopped_by: str | None = None
+    try:
+        rating = nonogram.rate(puzzle, timeout=args.timeout)
+    except LimitReached:
+        stopped_by = "timeout"
+    except KeyboardInterrupt:
+        stopped_by = "interrupt"
+    number = None if rating is None else ("none", "unique", "multiple").index(rating.status)
+    engine = "line solving, probing and search (compiled), restarts and CDCL"
+    outcome = Outcome("auto", engine, number, stopped_by, {})
+    if args.json:
+        fields: dict[str, Any] = {
+            "input": args.file,
+            "height": puzzle.height,
+            "width": puzzle.width,
+            "status": None if rating is None else rating.status,
+            "level": None if rating is None else rating.level,
+            "depth": None if rating is None else rating.depth,
+        }
+        if puzzle.contradiction is not None:
+            fields["reason"] = puzzle.contradiction
+        print(json.dumps(common.document("nonogram", "auto", engine, stopped_by, **fields)))
+    else:
+        print("unknown" if rating is None else rating)
+    if puzzle.contradiction is not None:
+        print(f"excover: no solution: {puzzle.contradiction}", file=sys.stderr)
+    return finish(outcome, args)

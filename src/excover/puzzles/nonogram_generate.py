@@ -34,7 +34,37 @@ def random_picture(
 
 
 def generate(
-    height: int, width: int, density: float = 0.5, rng: random.Random | None = None
+    height: int,
+    width: int,
+    density: float = 0.5,
+    rng: random.Random | None = None,
+    *,
+    unique: bool = False,
+    difficulty: str | None = None,
+    attempts: int = 1000,
 ) -> Puzzle:
-    """A random puzzle: the clues of :func:`random_picture`, which becomes its goal."""
-    return Puzzle.from_picture(random_picture(height, width, density, rng))
+    """A random puzzle: the clues of :func:`random_picture`, which becomes its goal.
+
+    ``unique=True`` draws pictures until their clues have no other picture;
+    ``difficulty`` (``"line"``, ``"probe"`` or ``"search"``, see
+    :func:`excover.puzzles.nonogram.rate`) also asks for that level exactly, and implies
+    ``unique``. After ``attempts`` pictures without success, :class:`~excover.UsageError`
+    says so (a 5x5 puzzle that needs search may not exist)."""
+    from excover.puzzles.nonogram_rate import LEVELS, rate
+
+    if difficulty is not None and difficulty not in LEVELS:
+        raise UsageError(
+            f"difficulty must be one of {', '.join(LEVELS)} or None, not {difficulty!r}"
+        )
+    if isinstance(attempts, bool) or not isinstance(attempts, int) or attempts < 1:
+        raise UsageError(f"attempts must be a positive integer, not {attempts!r}")
+    rng = rng or random.Random()
+    for _ in range(attempts):
+        puzzle = Puzzle.from_picture(random_picture(height, width, density, rng))
+        if not unique and difficulty is None:
+            return puzzle
+        rating = rate(puzzle)
+        if rating.status == "unique" and difficulty in (None, rating.level):
+            return puzzle
+    wanted = "unique" if difficulty is None else f"unique and rated {difficulty!r}"
+    raise UsageError(f"no {wanted} {height}x{width} puzzle in {attempts} random pictures")

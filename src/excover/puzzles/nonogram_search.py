@@ -3,15 +3,32 @@
 :func:`solutions` drives :class:`~excover.puzzles._nonogram.Core` (see its module for the
 algorithms) one solution at a time; :func:`propagated` runs line propagation alone, the
 way a person solves a puzzle line by line, and shows how far it gets.
+
+``hybrid=True`` (what ``method="auto"`` asks for) adds two routes for the puzzles on which
+the depth-first search gets lost, after it has spent :data:`DFS_NODES` nodes: the
+solutions it found are kept, and from there two searches take turns, in time slices that
+double (:data:`FIRST_SLICE` seconds first), until one of them settles the question:
+
+* *restarts* (:meth:`Core.hunt <excover.puzzles._nonogram.Core.hunt>`): the same search,
+  randomized and restarted from the root on Luby's schedule, looking for a solution other
+  than those already found; heavy-tailed searches find solutions much sooner this way,
+  and a run that exhausts its tree proves there is no other;
+* *CDCL*: the automaton encoding of :mod:`excover.puzzles.nonogram_sat`, with the cells
+  probing decided at the root as unit clauses and a blocking clause per solution found,
+  solved by CaDiCaL, whose learnt clauses prove "no other solution" where the
+  depth-first search would go through an enormous tree.
+
+Under ``max_nodes`` only the compiled searches run (a CDCL slice has no nodes to count).
 """
 
 from __future__ import annotations
 
 import time
 from collections.abc import Iterator
+from itertools import islice
 from typing import TYPE_CHECKING
 
-from excover.errors import LimitReached, UsageError
+from excover.errors import LimitReached, SolverError, UsageError
 from excover.puzzles import _nonogram
 from excover.puzzles.nonogram_model import BLACK, WHITE, Puzzle
 
@@ -20,6 +37,8 @@ if TYPE_CHECKING:
 
 __all__ = [
     "ALGORITHM",
+    "DFS_NODES",
+    "FIRST_SLICE",
     "UNKNOWN",
     "colour_core",
     "core",
@@ -29,6 +48,12 @@ __all__ = [
     "solutions",
     "solver_for",
 ]
+
+#: Nodes of plain depth-first search before the hybrid route brings in restarts and CDCL.
+DFS_NODES = 3000
+
+#: Seconds of the first time slice of each of restarts and CDCL (the slices then double).
+FIRST_SLICE = 0.25
 
 #: How :func:`propagated` shows a cell line solving leaves open.
 UNKNOWN = "?"
@@ -119,19 +144,33 @@ def solutions(
     timeout: float | None = None,
     max_nodes: int | None = None,
     probing: bool = True,
+    hybrid: bool = False,
 ) -> Iterator[tuple[str, ...]]:
     """Lazily yield every solution. ``timeout`` (seconds over the whole run) and
     ``max_nodes`` (search nodes) raise :class:`~excover.LimitReached`; ``probing=False``
-    branches after propagation alone (slower, for comparisons)."""
+    branches after propagation alone (slower, for comparisons); ``hybrid=True`` brings in
+    restarts and CDCL when the search takes long (see the module's description)."""
     _check_limits(timeout, max_nodes)
+    if hybrid and probing and puzzle.palette is None:
+        return _hybrid(puzzle, timeout, max_nodes)
     return _run(puzzle, timeout, max_nodes, probing)
 
 
-def count(puzzle: Puzzle, limit: int | None = None, *, timeout: float | None = None) -> int:
-    """The number of solutions (at most ``limit``), without building their pictures."""
-    _check_limits(timeout, None)
+def count(
+    puzzle: Puzzle,
+    limit: int | None = None,
+    *,
+    timeout: float | None = None,
+    max_nodes: int | None = None,
+    hybrid: bool = False,
+) -> int:
+    """The number of solutions (at most ``limit``), without building their pictures
+    (except on the hybrid route, which must block the ones it found)."""
+    _check_limits(timeout, max_nodes)
+    if hybrid and puzzle.palette is None:
+        return sum(1 for _ in islice(_hybrid(puzzle, timeout, max_nodes), limit))
     found = 0
-    for _ in _statuses(puzzle, timeout, None, True, limit):
+    for _ in _statuses(puzzle, timeout, max_nodes, True, limit):
         found += 1
     return found
 
@@ -176,6 +215,138 @@ def _statuses(
             continue
         reason = "timeout" if status == _nonogram.TIME_LIMIT else "max_nodes"
         raise LimitReached(reason, _stats(solver, time.monotonic() - started, reason))
+
+
+def _hybrid(
+    puzzle: Puzzle, timeout: float | None, max_nodes: int | None
+) -> Iterator[tuple[str, ...]]:
+    """Every solution: depth-first search for :data:`DFS_NODES` nodes, then restarts and
+    CDCL in turns (see the module's description)."""
+    started = time.monotonic()
+    deadline = None if timeout is None else started + timeout
+    solver = core(puzzle)
+    budget = DFS_NODES if max_nodes is None else min(DFS_NODES, max_nodes)
+    found: list[bytes] = []
+    while True:
+        status = solver.next_solution(budget, -1.0 if deadline is None else deadline, True)
+        if status == _nonogram.EXHAUSTED:
+            return
+        if status == _nonogram.SOLUTION:
+            found.append(solver.grid_bytes())
+            yield picture(found[-1], puzzle.width)
+            continue
+        if status == _nonogram.TIME_LIMIT or budget == max_nodes:
+            reason = "timeout" if status == _nonogram.TIME_LIMIT else "max_nodes"
+            raise LimitReached(reason, _stats(solver, time.monotonic() - started, reason))
+        break
+    yield from _take_turns(puzzle, solver, found, started, deadline, max_nodes)
+
+
+def _take_turns(
+    puzzle: Puzzle,
+    solver: _nonogram.Core,
+    found: list[bytes],
+    started: float,
+    deadline: float | None,
+    max_nodes: int | None,
+) -> Iterator[tuple[str, ...]]:
+    """Restarts and CDCL in time slices that double, each new solution yielded and
+    forbidden to both, until one of them proves there is no other."""
+    spent = solver.nodes  # nodes of the depth-first search, counted against max_nodes
+    cdcl = None if max_nodes is not None else _Cdcl(puzzle, solver, found)
+    seed, length = 0, FIRST_SLICE
+    try:
+        while True:
+            seed += 1
+            end = time.monotonic() + length
+            if deadline is not None:
+                end = min(end, deadline)
+            left = -1 if max_nodes is None else max_nodes - spent
+            status = solver.hunt(left, end, seed, 64, b"".join(found))
+            spent += solver.nodes
+            if status == _nonogram.EXHAUSTED:
+                return
+            new: bytes | None = None
+            if status == _nonogram.SOLUTION:
+                new = solver.grid_bytes()
+            elif cdcl is not None and (deadline is None or time.monotonic() < deadline):
+                cells = cdcl.next(min(time.monotonic() + length, deadline or float("inf")))
+                if cells is None:
+                    return
+                new = cells or None
+            if new is not None:
+                problem = puzzle.mismatch(picture(new, puzzle.width))
+                if problem is not None:
+                    raise SolverError(f"the hybrid route found a wrong picture: {problem}")
+                found.append(new)
+                if cdcl is not None:
+                    cdcl.block(new)
+                yield picture(new, puzzle.width)
+                continue
+            if max_nodes is not None and spent >= max_nodes:
+                raise LimitReached("max_nodes", _hybrid_stats(found, spent, started, "max_nodes"))
+            if deadline is not None and time.monotonic() >= deadline:
+                raise LimitReached("timeout", _hybrid_stats(found, spent, started, "timeout"))
+            length *= 2
+    finally:
+        if cdcl is not None:
+            cdcl.close()
+
+
+class _Cdcl:
+    """The CDCL route: the puzzle's automaton formula, the cells probing decided at the
+    root as unit clauses, the solutions found so far blocked; solved in slices."""
+
+    def __init__(self, puzzle: Puzzle, solver: _nonogram.Core, found: list[bytes]) -> None:
+        from excover.puzzles import nonogram_sat
+        from excover.sat.solve import _PySat
+
+        self.cells = puzzle.height * puzzle.width
+        root = core(puzzle)
+        root.probe_only()
+        self.root = root.grid_bytes()
+        units = [
+            [v + 1] if value == 2 else [-(v + 1)] for v, value in enumerate(self.root) if value != 3
+        ]
+        clauses = nonogram_sat.encode(puzzle).clauses + units
+        self.backend = _PySat("cadical195", clauses)
+        for grid in found:
+            self.block(grid)
+
+    def block(self, grid: bytes) -> None:
+        """Forbid the solution ``grid`` (its cells the root left open suffice)."""
+        clause = [
+            -(v + 1) if grid[v] == 2 else v + 1 for v in range(self.cells) if self.root[v] == 3
+        ]
+        self.backend.add_clause(clause)
+
+    def next(self, until: float) -> bytes | None:
+        """A new solution's grid, None when there is none, empty when the slice ended."""
+        from excover.sat.solve import _OutOfTime
+
+        try:
+            model = self.backend.solve(until)
+        except _OutOfTime:
+            return b""
+        if model is None:
+            return None
+        return bytes(2 if model[v] > 0 else 1 for v in range(self.cells))
+
+    def close(self) -> None:
+        self.backend.close()
+
+
+def _hybrid_stats(found: list[bytes], nodes: int, started: float, reason: str) -> Stats:
+    from excover.dlx import Stats
+
+    return Stats(
+        solutions=len(found),
+        nodes=nodes,
+        seconds=time.monotonic() - started,
+        complete=False,
+        stopped_by=reason,
+        algorithm=ALGORITHM + ", restarts and CDCL",
+    )
 
 
 def _stats(solver: Solver, seconds: float, reason: str) -> Stats:

@@ -1,0 +1,163 @@
+"""The hard-puzzle routes of the nonogram solver: restarts, CDCL, depth-2 probing, rating.
+
+Each route is checked against brute force or against the plain depth-first search on
+small random puzzles, and the levels of :func:`nonogram.rate` against what the solver's
+stages decide.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from excover.errors import LimitReached, UsageError
+from excover.puzzles import _nonogram, nonogram, nonogram_search
+from excover.puzzles.nonogram_model import Puzzle
+
+
+def brute_force_line(clue: list[int], cells: bytes) -> bytes | None:
+    """The union of every placement of ``clue`` that agrees with ``cells``."""
+    n = len(cells)
+    union = [0] * n
+    found = False
+    for bits in itertools.product((1, 2), repeat=n):
+        runs = [len(list(g)) for value, g in itertools.groupby(bits) if value == 2]
+        if runs == clue and all(cells[i] & bits[i] for i in range(n)):
+            found = True
+            for i in range(n):
+                union[i] |= bits[i]
+    return bytes(union) if found else None
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.integers(1, 10).flatmap(lambda n: st.tuples(st.just(n), st.data())))
+def test_line_solver_matches_brute_force(case: tuple[int, st.DataObject]) -> None:
+    n, data = case
+    clue = data.draw(st.lists(st.integers(1, n), max_size=(n + 1) // 2))
+    cells = bytes(data.draw(st.lists(st.sampled_from([1, 2, 3, 3, 3]), min_size=n, max_size=n)))
+    if sum(clue) + len(clue) - 1 > n:
+        clue = []
+    assert _nonogram.line_solve(clue, cells) == brute_force_line(clue, cells)
+
+
+def brute_force_count(puzzle: Puzzle, limit: int = 3) -> int:
+    """Solutions of a tiny puzzle, counted over every picture (at most ``limit``)."""
+    found = 0
+    for bits in itertools.product(".#", repeat=puzzle.height * puzzle.width):
+        rows = [
+            "".join(bits[r * puzzle.width : (r + 1) * puzzle.width]) for r in range(puzzle.height)
+        ]
+        if puzzle.is_solution(rows):
+            found += 1
+            if found == limit:
+                break
+    return found
+
+
+def random_puzzle(seed: int, height: int, width: int) -> Puzzle:
+    rng = random.Random(seed)
+    return nonogram.generate(height, width, rng.uniform(0.3, 0.7), rng)
+
+
+@pytest.mark.parametrize("seed", range(25))
+def test_hunt_and_auto_agree_with_brute_force(seed: int) -> None:
+    puzzle = random_puzzle(seed, 3, 4)
+    expected = brute_force_count(puzzle)
+    assert nonogram.count(puzzle, limit=3) == expected
+    # Restarts alone: forbid each solution found until a run exhausts its tree.
+    solver = nonogram_search.core(puzzle)
+    found: list[bytes] = []
+    while len(found) < 3:
+        status = solver.hunt(-1, -1.0, seed + 1, 1, b"".join(found))
+        if status == _nonogram.EXHAUSTED:
+            break
+        assert status == _nonogram.SOLUTION
+        grid = solver.grid_bytes()
+        assert grid not in found
+        assert puzzle.is_solution(nonogram_search.picture(grid, puzzle.width))
+        found.append(grid)
+    assert len(found) == expected
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_restarts_and_cdcl_agree_with_plain_search(
+    seed: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With no depth-first budget at all, the hybrid route is restarts and CDCL alone."""
+    puzzle = random_puzzle(seed, 12, 12)
+    plain = nonogram.count(puzzle, limit=3, method="propagate")
+    monkeypatch.setattr(nonogram_search, "DFS_NODES", 0)
+    monkeypatch.setattr(nonogram_search, "FIRST_SLICE", 0.001)
+    assert nonogram.count(puzzle, limit=3) == plain
+    assert nonogram.count(puzzle, limit=3, max_nodes=10**6) == plain  # restarts alone
+
+
+def test_cdcl_alone_counts() -> None:
+    """The CDCL route by itself, blocking each solution it finds, ends with the count."""
+    for seed in range(8):
+        puzzle = random_puzzle(seed, 10, 10)
+        cdcl = nonogram_search._Cdcl(puzzle, nonogram_search.core(puzzle), [])
+        found = 0
+        while found < 3 and (grid := cdcl.next(float("inf"))) is not None:
+            assert grid and puzzle.is_solution(nonogram_search.picture(grid, puzzle.width))
+            cdcl.block(grid)
+            found += 1
+        cdcl.close()
+        assert found == nonogram.count(puzzle, limit=3, method="propagate")
+
+
+def test_limits_are_honoured() -> None:
+    hard = Puzzle.from_picture(nonogram.random_picture(40, 40, 0.5, random.Random(3)))
+    with pytest.raises(LimitReached) as stopped:
+        nonogram.count(hard, max_nodes=1)
+    assert stopped.value.reason == "max_nodes"
+    with pytest.raises(LimitReached):
+        nonogram.count(hard, timeout=0.0)
+    with pytest.raises(UsageError):
+        nonogram.count(hard, limit=2, method="sat", max_nodes=5)
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_rating_levels_are_consistent(seed: int) -> None:
+    puzzle = random_puzzle(seed, 10, 10)
+    rating = nonogram.rate(puzzle)
+    assert rating.status == nonogram.classify(puzzle)
+    assert (rating.level == "line") == (rating.status != "none" and nonogram.line_solvable(puzzle))
+    if rating.level == "line":
+        assert rating.depth == 0
+    elif rating.level == "probe":
+        assert rating.depth in (1, 2)
+        assert rating.status in ("unique", "none")
+        solver = nonogram_search.core(puzzle)
+        if rating.depth == 1:
+            solver.probe_only()
+        else:
+            solver.probe_deep()
+        assert rating.status == "none" or 3 not in solver.grid_bytes()
+    else:
+        assert rating.depth is None
+    if rating.status == "multiple":
+        assert rating.level == "search"
+
+
+def test_generate_guarantees_uniqueness_and_difficulty() -> None:
+    rng = random.Random(5)
+    for difficulty in ("line", "probe"):
+        puzzle = nonogram.generate(12, 12, 0.5, rng, difficulty=difficulty)
+        rating = nonogram.rate(puzzle)
+        assert (rating.status, rating.level) == ("unique", difficulty)
+    assert nonogram.classify(nonogram.generate(15, 15, 0.5, rng, unique=True)) == "unique"
+    with pytest.raises(UsageError):
+        nonogram.generate(3, 3, 0.5, rng, difficulty="search", attempts=5)
+    with pytest.raises(UsageError):
+        nonogram.generate(3, 3, 0.5, rng, difficulty="easy")
+
+
+def test_rate_names_its_level() -> None:
+    assert str(nonogram.rate([[1], [3], [1]], [[1], [3], [1]])) == "unique, line solving"
+    assert nonogram.rate([[1], [1]], [[1], [1]]).level == "search"
+    assert nonogram.rate([[1], [1]], [[1], [1]]).status == "multiple"
