@@ -15,7 +15,7 @@ import pytest
 from builders import COMBINE_DATA
 
 from excover.cli import main
-from excover.puzzles import killer, sudoku
+from excover.puzzles import _sudoku9, killer, sudoku
 from excover.puzzles.cli import Puzzle, read_puzzles
 
 SHARED = COMBINE_DATA / "sudoku_test.txt"
@@ -66,7 +66,7 @@ def test_sudoku_file_grid_and_one_line(capsys: pytest.CaptureFixture[str], tmp_p
     assert "".join(t or "" for t in texts) == solution  # every cell, row by row
     puzzle = "".join(SHARED.read_text().split())
     status, out, err = run(capsys, "sudoku", puzzle, "--classify")
-    assert (status, out, err) == (0, "unique\n", "excover: method grid, compiled grid solver\n")
+    assert (status, out, err) == (0, "unique\n", "excover: method grid, compiled 9x9 core\n")
 
 
 def test_sudoku_batch_file_json(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
@@ -247,3 +247,49 @@ def test_svg_of_every_puzzle_with_diagonals_and_cages(
     assert digits == out_text.strip()
     # A domino's outline: two long sides and two short ends, each inset in its cells.
     assert len([e for e in tree.iter() if e.get("class") == "cage"]) == 6 * len(cages)
+
+
+#: Three classic puzzles (unique, several solutions, clashing givens) with a comment,
+#: a blank line and a CRLF ending among them: the plain-lines path reads such a file.
+PLAIN_LINES = (
+    "# a comment\r\n"
+    "1.......2.9.4...5...6...7...5.9.3.......7.......85..4.7.....6...3...9.8...2.....1\r\n"
+    "\n" + "." * 81 + "\n" + "55" + "." * 79 + "\n"
+)
+
+
+@pytest.mark.parametrize("mode", [[], ["--classify"]])
+def test_plain_lines_print_what_the_general_path_prints(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, mode: list[str]
+) -> None:
+    path = tmp_path / "plain.txt"
+    path.write_bytes(PLAIN_LINES.encode())
+    fast = run(capsys, "sudoku", str(path), *mode)
+    # trailing blanks after a puzzle: only the general reader takes them
+    general_text = PLAIN_LINES.replace("\r\n\n", "   \r\n\n")
+    assert _sudoku9.count_plain_lines(PLAIN_LINES.splitlines()) == 3
+    assert _sudoku9.count_plain_lines(general_text.splitlines()) == -1
+    path_general = tmp_path / "general.txt"
+    path_general.write_bytes(general_text.encode())
+    general = run(capsys, "sudoku", str(path_general), *mode)
+    assert fast[0] == general[0] == 0
+    assert fast[1] == general[1]
+    puzzles = [ln for ln in PLAIN_LINES.splitlines() if ln.strip() and not ln.startswith("#")]
+    if mode:
+        assert fast[1].split() == [sudoku.classify(p) for p in puzzles]
+    else:
+        assert fast[1].split() == [sudoku.solve(p) or "none" for p in puzzles]
+    # the clashing puzzle is reported, by its number among the puzzles, on both paths
+    assert "puzzle 3 has no solution: clashing givens at row 1 column 1" in fast[2]
+    assert fast[2] == general[2]
+    assert "compiled 9x9 core" in fast[2]
+
+
+def test_a_bad_line_sends_the_file_to_the_general_path_and_its_error(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    path = tmp_path / "bad.txt"
+    path.write_text("." * 81 + "\n" + "." * 80 + "x\n")
+    status, out, err = run(capsys, "sudoku", str(path))
+    assert (status, out) == (2, "")  # nothing printed before the error
+    assert f"{path}:2" in err and "'x'" in err

@@ -87,16 +87,47 @@ cdef inline int _read_line(object text, uint8_t *grid):
     return 1
 
 
-def run_texts(list texts, long limit, bint solutions, tuple names=None):
+cdef inline int _skipped(object text):
+    """Whether a line of a puzzle file holds no puzzle: blank, or a ``#`` comment."""
+    cdef const unsigned char *chars
+    cdef Py_ssize_t j, n
+    if type(text) is not str or PyUnicode_KIND(text) != PyUnicode_1BYTE_KIND:
+        return 0
+    n = PyUnicode_GET_LENGTH(text)
+    chars = <const unsigned char *>PyUnicode_DATA(text)
+    for j in range(n):
+        if chars[j] == 35:  # '#'
+            return 1
+        if chars[j] not in (32, 9, 12, 11, 13):  # anything but blanks
+            return 0
+    return 1
+
+
+def count_plain_lines(list lines):
+    """The number of puzzles in ``lines`` when every line is a puzzle of 81 cells
+    (``.0123456789``, nothing else on the line) or holds none (blank, or a ``#``
+    comment): the lines :func:`run_texts` reads with ``skip=True``; -1 otherwise."""
+    cdef uint8_t grid[81]
+    cdef Py_ssize_t k, found = 0
+    for k in range(len(lines)):
+        if _read_line(lines[k], grid):
+            found += 1
+        elif not _skipped(lines[k]):
+            return -1
+    return found
+
+
+def run_texts(list texts, long limit, bint solutions, tuple names=None, bint skip=False):
     """The batch of :func:`run` on one-line puzzles given as text, read and written here.
 
     Returns ``(counts, firsts)``: each puzzle's count up to ``limit`` (or, with ``names``,
     ``names[min(count, len(names) - 1)]``: the status words of a classification) and,
     with ``solutions``, its first solution as a line of digits (None when it has none;
-    with ``solutions`` false, ``firsts`` is None). Returns None, having solved nothing
-    that counts, as soon as a puzzle is not a line of exactly 81 cells in
-    ``.0123456789``: the caller then takes its general path, which reads every form and
-    names the culprit of an error."""
+    with ``solutions`` false, ``firsts`` is None). With ``skip``, blank lines and ``#``
+    comments are passed over (they have no entry). Returns None, having solved nothing
+    that counts, as soon as a line is not a line of exactly 81 cells in ``.0123456789``:
+    the caller then takes its general path, which reads every form and names the
+    culprit of an error."""
     cdef Py_ssize_t n = len(texts), k, top = 0
     cdef uint8_t grid[81]
     cdef uint8_t out[81]
@@ -109,17 +140,22 @@ def run_texts(list texts, long limit, bint solutions, tuple names=None):
         if not names:
             raise ValueError("names must not be empty")
         top = len(names) - 1
-    counts = [0] * n
-    firsts = [None] * n if solutions else None
+    counts = []
+    firsts = [] if solutions else None
     for k in range(n):
         if not _read_line(texts[k], grid):
+            if skip and _skipped(texts[k]):
+                continue
             return None
         found = s9_count(grid, limit, out, _interrupted, &ticks, &branched)
         if found == S9_INTERRUPTED:
             _pass_on()
-        counts[k] = found if names is None else names[found if found < top else top]
-        if solutions and found:
-            for j in range(81):
-                line[j] = <char>(48 + out[j])
-            firsts[k] = PyUnicode_DecodeLatin1(line, 81, NULL)
+        counts.append(found if names is None else names[found if found < top else top])
+        if solutions:
+            if found:
+                for j in range(81):
+                    line[j] = <char>(48 + out[j])
+                firsts.append(PyUnicode_DecodeLatin1(line, 81, NULL))
+            else:
+                firsts.append(None)
     return counts, firsts

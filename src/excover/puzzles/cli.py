@@ -71,8 +71,11 @@ cages apply to every puzzle, whose givens may all be blank).
 Prints one line per puzzle as soon as it is done: its solution, or 'none' (clashing
 givens are then listed on stderr); --count its number of solutions, --classify none,
 unique or multiple, --all every solution (as found). --method auto solves and classifies
-with the compiled grid solver and counts and lists by dancing links; dlx, zdd and sat
-run on each puzzle's exact cover. --svg OUT draws each puzzle with its solution: OUT
+with the compiled solvers (a core of its own for classic 9x9 puzzles, a general grid
+solver for every other board) and counts and lists by dancing links; dlx, zdd and sat
+run on each puzzle's exact cover. A file of one-line 9x9 puzzles streams through the
+compiled core a few thousand lines at a time, with a progress bar on long files
+(--progress). --svg OUT draws each puzzle with its solution: OUT
 itself for a single puzzle, else OUT-1.svg, OUT-2.svg, ... in the file's order.
 
 --generate N prints N new puzzles instead, one per line, each with a unique solution
@@ -299,15 +302,15 @@ class Puzzle(NamedTuple):
 # --------------------------------------------------------------------------- sudoku input
 
 
-def _puzzles(source: str, layout: str) -> tuple[list[Puzzle], str | None]:
-    """The puzzles of the PUZZLE|FILE argument, and the file's name when it is one.
+def _puzzles(source: str, layout: str, text: str | None) -> tuple[list[Puzzle], str | None]:
+    """The puzzles of the PUZZLE|FILE argument (``text``: the file's, already read), and
+    the file's name when it is one.
 
     An argument that names no file must be a puzzle; when it is not one either, the error
     says both (``no such file``), not only what is wrong with it as a puzzle."""
-    if source == "-":
-        return read_puzzles(common.read_input("-"), layout, "<stdin>"), "<stdin>"
-    if os.path.exists(source):
-        return read_puzzles(common.read_input(source), layout, source), source
+    if text is not None:
+        name = "<stdin>" if source == "-" else source
+        return read_puzzles(text, layout, name), name
     from excover.puzzles import sudoku
 
     try:
@@ -394,8 +397,6 @@ def _generate(args: argparse.Namespace) -> int:
 
 
 def _sudoku(args: argparse.Namespace) -> int:
-    from excover.puzzles import killer
-
     if args.generate is not None:
         return _generate(args)
     for dest in ("givens", "difficulty", "seed"):
@@ -403,7 +404,14 @@ def _sudoku(args: argparse.Namespace) -> int:
     if args.puzzle is None:
         raise UsageError("give a PUZZLE, a FILE or '-' for stdin (or --generate N)")
     batch = _check_sudoku_flags(args)
-    puzzles, source = _puzzles(args.puzzle, args.layout)
+    text = None
+    if args.puzzle == "-" or os.path.exists(args.puzzle):
+        text = common.read_input(args.puzzle)
+        if batch and _plain_lines_apply(args):
+            done = _plain_lines(text, args)
+            if done is not None:
+                return done
+    puzzles, source = _puzzles(args.puzzle, args.layout, text)
     rules: dict[str, Any] = {
         "box": args.box,
         "diagonal": args.diagonal,
@@ -413,6 +421,8 @@ def _sudoku(args: argparse.Namespace) -> int:
     rules["box"] = board.box
     cages: list[killer.Cage] = []
     if args.cages:
+        from excover.puzzles import killer
+
         cages = killer.read_cages(common.read_input(args.cages), board.size, args.cages)
     texts = [p.text for p in puzzles]
     report = _Report(args, source)
@@ -477,10 +487,76 @@ class _Report:
         return commands.finish(outcome, self.args)
 
 
+#: Lines of a file handed to the compiled 9x9 core at once on the plain-lines path.
+LINES_BATCH = 4096
+
+
+def _plain_lines_apply(args: argparse.Namespace) -> bool:
+    """Whether the run may take the plain-lines path: classic 9x9 rules, the one-line
+    layout allowed, and nothing printed but a line per puzzle."""
+    return (
+        args.box in (None, (3, 3))
+        and not args.diagonal
+        and args.regions is None
+        and args.layout in ("auto", "lines")
+        and not (args.json or args.svg or args.pretty)
+    )
+
+
+def _plain_lines(text: str, args: argparse.Namespace) -> int | None:
+    """Solve or classify a file of one-line 9x9 puzzles with the compiled core, reading
+    and writing :data:`LINES_BATCH` lines at a time: the same output as the general path
+    (a line per puzzle, unsolvable puzzles reported on stderr), without a Python object
+    per puzzle on the way. None, having printed nothing, when a line is anything but a
+    puzzle of 81 cells (``.0123456789``), a blank or a comment: the general path then
+    reads it, and names the line of an error."""
+    from excover.cli.solving import Outcome
+    from excover.puzzles import _sudoku9
+
+    lines = text.splitlines()
+    total = _sudoku9.count_plain_lines(lines)
+    if total < 0:
+        return None
+    report = _Report(args, "<stdin>" if args.puzzle == "-" else args.puzzle)
+    report.bar.set(0, total)
+    done, stopped_by = 0, None
+    try:
+        with common.deadline(args.timeout):
+            for start in range(0, len(lines), LINES_BATCH):
+                chunk = lines[start : start + LINES_BATCH]
+                found = _sudoku9.run_texts(
+                    chunk, 2 if args.classify else 1, not args.classify, _STATUS, True
+                )
+                assert found is not None  # every line was checked above
+                statuses, solutions = found
+                shown = statuses if solutions is None else [s or "none" for s in solutions]
+                if "none" in statuses:
+                    from excover.puzzles import sudoku
+
+                    puzzles = [ln for ln in chunk if ln.strip() and not ln.lstrip().startswith("#")]
+                    for k, status in enumerate(statuses):
+                        if status == "none":
+                            _report_none(done + k + 1, sudoku.conflicts(puzzles[k]))
+                if shown:
+                    sys.stdout.write("\n".join(shown) + "\n")
+                    sys.stdout.flush()
+                done += len(statuses)
+                report.bar.update(len(statuses))
+    except common.TimeUp:
+        stopped_by = "timeout"
+    except KeyboardInterrupt:
+        stopped_by = "interrupt"
+    finally:
+        report.bar.close()
+    stats = {"puzzles": total, "done": done}
+    return report.close(Outcome("grid", "compiled 9x9 core", None, stopped_by, stats))
+
+
 def _batch(
     texts: list[str], rules: dict[str, Any], args: argparse.Namespace, report: _Report
 ) -> Outcome:
-    """Solve or classify with the compiled grid solver, :data:`BATCH` puzzles at a time."""
+    """Solve or classify with the compiled solvers (the 9x9 core for the classic board),
+    :data:`BATCH` puzzles at a time."""
     from excover.cli.solving import Outcome
     from excover.puzzles import sudoku
 
@@ -516,7 +592,9 @@ def _batch(
     except KeyboardInterrupt:
         stopped_by = "interrupt"
     stats = {"puzzles": len(texts), "done": len(report.results)}
-    return Outcome("grid", "compiled grid solver", None, stopped_by, stats)
+    classic = rules["box"] == (3, 3) and not rules["diagonal"] and rules["regions"] is None
+    engine = "compiled 9x9 core" if classic else "compiled grid solver"
+    return Outcome("grid", engine, None, stopped_by, stats)
 
 
 def _each(
