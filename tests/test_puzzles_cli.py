@@ -249,10 +249,11 @@ def test_svg_of_every_puzzle_with_diagonals_and_cages(
     assert len([e for e in tree.iter() if e.get("class") == "cage"]) == 6 * len(cages)
 
 
-#: Three classic puzzles (unique, several solutions, clashing givens) with a comment,
-#: a blank line and a CRLF ending among them: the plain-lines path reads such a file.
+#: Three classic puzzles (unique, several solutions, clashing givens) with a byte order
+#: mark, a comment, a blank line and a CRLF ending among them: the plain-lines path
+#: reads such a file.
 PLAIN_LINES = (
-    "# a comment\r\n"
+    "\ufeff# a comment\r\n"
     "1.......2.9.4...5...6...7...5.9.3.......7.......85..4.7.....6...3...9.8...2.....1\r\n"
     "\n" + "." * 81 + "\n" + "55" + "." * 79 + "\n"
 )
@@ -267,14 +268,15 @@ def test_plain_lines_print_what_the_general_path_prints(
     fast = run(capsys, "sudoku", str(path), *mode)
     # trailing blanks after a puzzle: only the general reader takes them
     general_text = PLAIN_LINES.replace("\r\n\n", "   \r\n\n")
-    assert _sudoku9.count_plain_lines(PLAIN_LINES.splitlines()) == 3
-    assert _sudoku9.count_plain_lines(general_text.splitlines()) == -1
+    assert _sudoku9.count_plain_lines(PLAIN_LINES.encode()) == 3
+    assert _sudoku9.count_plain_lines(general_text.encode()) == -1
     path_general = tmp_path / "general.txt"
     path_general.write_bytes(general_text.encode())
     general = run(capsys, "sudoku", str(path_general), *mode)
     assert fast[0] == general[0] == 0
     assert fast[1] == general[1]
-    puzzles = [ln for ln in PLAIN_LINES.splitlines() if ln.strip() and not ln.startswith("#")]
+    lines = PLAIN_LINES.lstrip("\ufeff").splitlines()
+    puzzles = [ln for ln in lines if ln.strip() and not ln.startswith("#")]
     if mode:
         assert fast[1].split() == [sudoku.classify(p) for p in puzzles]
     else:
@@ -293,3 +295,30 @@ def test_a_bad_line_sends_the_file_to_the_general_path_and_its_error(
     status, out, err = run(capsys, "sudoku", str(path))
     assert (status, out) == (2, "")  # nothing printed before the error
     assert f"{path}:2" in err and "'x'" in err
+
+
+@pytest.mark.parametrize(
+    ("text", "puzzles"),
+    [
+        ("", 0),
+        ("\n\n  \t\n# only comments\n", 0),
+        ("." * 81, 1),  # no final newline
+        ("." * 81 + "\r\n" + "." * 81 + "\n", 2),
+        ("." * 80 + "\n", -1),
+        ("." * 82 + "\n", -1),
+        ("." * 81 + " \n", -1),  # trailing blank: the general reader's
+        ("\u00e9" + "." * 80 + "\n", -1),
+        ("# caf\u00e9\n" + "." * 81, -1),  # non-ASCII comment: the general reader's
+        ("." * 40 + "\r" + "." * 40 + "\n", -1),
+        ("a" * 81 + "\n", -1),
+    ],
+)
+def test_which_files_the_plain_lines_path_reads(text: str, puzzles: int) -> None:
+    data = text.encode()
+    assert _sudoku9.count_plain_lines(data) == puzzles
+    if puzzles > 0:
+        out, at, done, unsolvable = _sudoku9.run_lines(data, 0, 1, True)
+        assert (out, done, unsolvable) == (b"multiple\n", 1, [])
+        assert 0 < at <= len(data)
+        rest = _sudoku9.run_lines(data, at, 10, False)
+        assert rest[2] == puzzles - 1 and rest[1] == len(data)

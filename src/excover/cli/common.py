@@ -252,10 +252,13 @@ def read_input(path: str, binary: bool = False) -> Any:
                 data = handle.read()
     except OSError as exc:
         raise UsageError(f"cannot read {name}: {exc.strerror or exc}") from None
-    if binary:
-        return data
+    return data if binary else decode_input(data, name)
+
+
+def decode_input(data: bytes, name: str) -> str:
+    """The text of a file's bytes (UTF-8, a byte order mark skipped), read as ``name``."""
     try:
-        return data.decode("utf-8-sig")  # skips a byte order mark
+        return data.decode("utf-8-sig")
     except UnicodeDecodeError:
         raise UsageError(f"cannot read {name}: not UTF-8 text") from None
 

@@ -9,6 +9,7 @@ board; both are cross-checked in the tests.
 
 cimport cython
 from libc.stdint cimport int32_t, int64_t, uint8_t
+from libc.string cimport memchr, memcpy, strlen
 
 cdef extern from "Python.h":
     int check_signals "PyErr_CheckSignals" () noexcept
@@ -87,44 +88,135 @@ cdef inline int _read_line(object text, uint8_t *grid):
     return 1
 
 
-cdef inline int _skipped(object text):
-    """Whether a line of a puzzle file holds no puzzle: blank, or a ``#`` comment."""
-    cdef const unsigned char *chars
-    cdef Py_ssize_t j, n
-    if type(text) is not str or PyUnicode_KIND(text) != PyUnicode_1BYTE_KIND:
-        return 0
-    n = PyUnicode_GET_LENGTH(text)
-    chars = <const unsigned char *>PyUnicode_DATA(text)
-    for j in range(n):
-        if chars[j] == 35:  # '#'
-            return 1
-        if chars[j] not in (32, 9, 12, 11, 13):  # anything but blanks
-            return 0
-    return 1
+# ---------------------------------------------------------------- files of plain lines
+#
+# A file of one-line 9x9 puzzles is read here as bytes: lines end with '\n' (a '\r' before
+# it is dropped); a line is a puzzle (exactly 81 cells in ".0123456789"), or holds none
+# (only blanks, or blanks then '#' and a comment in ASCII), or is anything else, which
+# sends the whole file to the general reader (it handles every form and names the line
+# of an error). A leading UTF-8 byte order mark is skipped.
+
+cdef enum:
+    LINE_PUZZLE = 1
+    LINE_NONE = 0
+    LINE_OTHER = -1
 
 
-def count_plain_lines(list lines):
-    """The number of puzzles in ``lines`` when every line is a puzzle of 81 cells
-    (``.0123456789``, nothing else on the line) or holds none (blank, or a ``#``
-    comment): the lines :func:`run_texts` reads with ``skip=True``; -1 otherwise."""
+cdef inline int _kind(const unsigned char *line, Py_ssize_t length, uint8_t *grid) noexcept:
+    """What a line of a file is (LINE_*); a puzzle's values go to ``grid``."""
+    cdef Py_ssize_t j
+    cdef unsigned char c
+    if length > 0 and line[length - 1] == 13:  # '\r'
+        length -= 1
+    if length == 81:
+        for j in range(81):
+            c = line[j]
+            if c == 46 or c == 48:
+                grid[j] = 0
+            elif 49 <= c <= 57:
+                grid[j] = c - 48
+            else:
+                break
+        else:
+            return LINE_PUZZLE
+    for j in range(length):
+        c = line[j]
+        if c == 35:  # '#': a comment, in ASCII
+            for j in range(j + 1, length):
+                if line[j] >= 128:
+                    return LINE_OTHER
+            return LINE_NONE
+        if c != 32 and c != 9 and c != 11 and c != 12:
+            return LINE_OTHER
+    return LINE_NONE
+
+
+cdef inline Py_ssize_t _line_end(const unsigned char *data, Py_ssize_t at, Py_ssize_t n):
+    """The position of the '\n' ending the line at ``at`` (``n`` when there is none)."""
+    cdef const void *found = memchr(data + at, 10, n - at)
+    return n if found == NULL else <Py_ssize_t>(<const unsigned char *>found - data)
+
+
+cdef inline Py_ssize_t _first_line(const unsigned char[::1] data):
+    """Where the first line starts: after a UTF-8 byte order mark, if any."""
+    if data.shape[0] >= 3 and data[0] == 0xEF and data[1] == 0xBB and data[2] == 0xBF:
+        return 3
+    return 0
+
+
+def count_plain_lines(const unsigned char[::1] data):
+    """The number of puzzles in the file ``data`` when every line is a puzzle of 81 cells
+    or holds none (see above), -1 otherwise."""
     cdef uint8_t grid[81]
-    cdef Py_ssize_t k, found = 0
-    for k in range(len(lines)):
-        if _read_line(lines[k], grid):
-            found += 1
-        elif not _skipped(lines[k]):
+    cdef Py_ssize_t n = data.shape[0], at = _first_line(data), end, found = 0
+    cdef int kind
+    while at < n:
+        end = _line_end(&data[0], at, n)
+        kind = _kind(&data[at], end - at, grid)
+        if kind == LINE_OTHER:
             return -1
+        found += kind
+        at = end + 1
     return found
 
 
-def run_texts(list texts, long limit, bint solutions, tuple names=None, bint skip=False):
+def run_lines(const unsigned char[::1] data, Py_ssize_t at, Py_ssize_t most, bint classify):
+    """Solve (or, with ``classify``, count up to 2) the puzzles of the file ``data`` from
+    byte ``at`` on, at most ``most`` of them; the file must have passed
+    :func:`count_plain_lines`. Returns ``(text, at, done, unsolvable)``: the output
+    lines (each solution, or "none"; or "none", "unique", "multiple"), where the next
+    call starts (``len(data)`` at the end), the number of puzzles done, and
+    ``(index, puzzle)`` for those without solution (their index among the puzzles done,
+    their line)."""
+    cdef uint8_t grid[81]
+    cdef uint8_t out[81]
+    cdef Py_ssize_t n = data.shape[0], end, start, done = 0, size = 0, j
+    cdef long ticks = 0, found, branched = 0
+    cdef const char *word
+    cdef Py_ssize_t length
+    cdef char *buffer
+    if most < 1:
+        raise ValueError("most must be at least 1")
+    if at == 0:
+        at = _first_line(data)
+    text = bytearray(82 * most)
+    buffer = text
+    unsolvable = []
+    while at < n and done < most:
+        end = _line_end(&data[0], at, n)
+        kind = _kind(&data[at], end - at, grid)
+        if kind == LINE_OTHER:
+            raise ValueError(f"byte {at}: not a plain line (check with count_plain_lines)")
+        start, at = at, end + 1
+        if kind == LINE_NONE:
+            continue
+        found = s9_count(grid, 2 if classify else 1, out, _interrupted, &ticks, &branched)
+        if found == S9_INTERRUPTED:
+            _pass_on()
+        if found == 0:
+            unsolvable.append((done, bytes(data[start : start + 81]).decode("ascii")))
+        done += 1
+        if classify or found == 0:
+            word = "none" if found == 0 else ("unique" if found == 1 else "multiple")
+            length = strlen(word)
+            memcpy(buffer + size, word, length)
+            size += length
+        else:
+            for j in range(81):
+                buffer[size + j] = <char>(48 + out[j])
+            size += 81
+        buffer[size] = 10
+        size += 1
+    return bytes(text[:size]), min(at, n), done, unsolvable
+
+
+def run_texts(list texts, long limit, bint solutions, tuple names=None):
     """The batch of :func:`run` on one-line puzzles given as text, read and written here.
 
     Returns ``(counts, firsts)``: each puzzle's count up to ``limit`` (or, with ``names``,
     ``names[min(count, len(names) - 1)]``: the status words of a classification) and,
     with ``solutions``, its first solution as a line of digits (None when it has none;
-    with ``solutions`` false, ``firsts`` is None). With ``skip``, blank lines and ``#``
-    comments are passed over (they have no entry). Returns None, having solved nothing
+    with ``solutions`` false, ``firsts`` is None). Returns None, having solved nothing
     that counts, as soon as a line is not a line of exactly 81 cells in ``.0123456789``:
     the caller then takes its general path, which reads every form and names the
     culprit of an error."""
@@ -144,8 +236,6 @@ def run_texts(list texts, long limit, bint solutions, tuple names=None, bint ski
     firsts = [] if solutions else None
     for k in range(n):
         if not _read_line(texts[k], grid):
-            if skip and _skipped(texts[k]):
-                continue
             return None
         found = s9_count(grid, limit, out, _interrupted, &ticks, &branched)
         if found == S9_INTERRUPTED:

@@ -406,11 +406,13 @@ def _sudoku(args: argparse.Namespace) -> int:
     batch = _check_sudoku_flags(args)
     text = None
     if args.puzzle == "-" or os.path.exists(args.puzzle):
-        text = common.read_input(args.puzzle)
+        name = "<stdin>" if args.puzzle == "-" else args.puzzle
+        data = common.read_input(args.puzzle, binary=True)
         if batch and _plain_lines_apply(args):
-            done = _plain_lines(text, args)
+            done = _plain_lines(data, name, args)
             if done is not None:
                 return done
+        text = common.decode_input(data, name)
     puzzles, source = _puzzles(args.puzzle, args.layout, text)
     rules: dict[str, Any] = {
         "box": args.box,
@@ -503,45 +505,44 @@ def _plain_lines_apply(args: argparse.Namespace) -> bool:
     )
 
 
-def _plain_lines(text: str, args: argparse.Namespace) -> int | None:
-    """Solve or classify a file of one-line 9x9 puzzles with the compiled core, reading
-    and writing :data:`LINES_BATCH` lines at a time: the same output as the general path
-    (a line per puzzle, unsolvable puzzles reported on stderr), without a Python object
-    per puzzle on the way. None, having printed nothing, when a line is anything but a
-    puzzle of 81 cells (``.0123456789``), a blank or a comment: the general path then
-    reads it, and names the line of an error."""
+def _plain_lines(data: bytes, name: str, args: argparse.Namespace) -> int | None:
+    """Solve or classify a file of one-line 9x9 puzzles with the compiled core, which
+    reads the file's bytes and writes the output lines itself, :data:`LINES_BATCH`
+    puzzles at a time: the same output as the general path (a line per puzzle,
+    unsolvable puzzles reported on stderr) without a Python object per puzzle. None,
+    having printed nothing, when a line is anything but a puzzle of 81 cells
+    (``.0123456789``), a blank or a comment: the general path then reads the file, and
+    names the line of an error."""
     from excover.cli.solving import Outcome
     from excover.puzzles import _sudoku9
 
-    lines = text.splitlines()
-    total = _sudoku9.count_plain_lines(lines)
+    total = _sudoku9.count_plain_lines(data)
     if total < 0:
         return None
-    report = _Report(args, "<stdin>" if args.puzzle == "-" else args.puzzle)
+    report = _Report(args, name)
     report.bar.set(0, total)
-    done, stopped_by = 0, None
+    out = sys.stdout.buffer if hasattr(sys.stdout, "buffer") else None
+    at, done, stopped_by = 0, 0, None
     try:
         with common.deadline(args.timeout):
-            for start in range(0, len(lines), LINES_BATCH):
-                chunk = lines[start : start + LINES_BATCH]
-                found = _sudoku9.run_texts(
-                    chunk, 2 if args.classify else 1, not args.classify, _STATUS, True
+            while at < len(data):
+                lines, at, count, unsolvable = _sudoku9.run_lines(
+                    data, at, LINES_BATCH, args.classify
                 )
-                assert found is not None  # every line was checked above
-                statuses, solutions = found
-                shown = statuses if solutions is None else [s or "none" for s in solutions]
-                if "none" in statuses:
+                if unsolvable:
                     from excover.puzzles import sudoku
 
-                    puzzles = [ln for ln in chunk if ln.strip() and not ln.lstrip().startswith("#")]
-                    for k, status in enumerate(statuses):
-                        if status == "none":
-                            _report_none(done + k + 1, sudoku.conflicts(puzzles[k]))
-                if shown:
-                    sys.stdout.write("\n".join(shown) + "\n")
+                    for index, puzzle in unsolvable:
+                        _report_none(done + index + 1, sudoku.conflicts(puzzle))
+                if out is not None:
                     sys.stdout.flush()
-                done += len(statuses)
-                report.bar.update(len(statuses))
+                    out.write(lines)
+                    out.flush()
+                else:  # a text stream without bytes under it (tests capture so)
+                    sys.stdout.write(lines.decode("ascii"))
+                    sys.stdout.flush()
+                done += count
+                report.bar.update(count)
     except common.TimeUp:
         stopped_by = "timeout"
     except KeyboardInterrupt:
