@@ -5,7 +5,7 @@ redistributable part), then random puzzles of 60x60 and 100x100 (density 0.5, se
 ``--seed``), times :func:`~excover.puzzles.nonogram.classify` (solve, and prove the
 solution unique or find a second) under ``--timeout`` seconds, and prints the status, the
 time and the rating's level when asked (``--rate``). ``--random N`` times N random 30x30
-puzzles and prints the slowest (the target: none over 1 s).
+puzzles and prints the slowest (the target: none over 1 s; not yet met, see docs/nonograms.md).
 
 Usage: ``python benchmarks/nonogram_hard.py [--timeout S] [--rate] [--large N]
 [--random N] [--only NAME ...]``.

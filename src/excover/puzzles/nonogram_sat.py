@@ -29,6 +29,22 @@ blocks only when they have the same colour; a white cell may stay in state ``q``
 start, at the end, after a compulsory gap, and between two blocks of different colours.
 The clauses are those above with the literal "the cell is ``a``" for each value ``a``.
 
+**The order encoding** (:func:`order_clauses`, :func:`encode_order`; black and white only,
+the formula of the hybrid route's CDCL) describes a line by where its blocks start rather
+than by a run of states. Block ``j`` (length ``L_j``) can start from ``low_j`` (the
+blocks before it packed to the left) to ``high_j`` (those from it packed to the right);
+variable ``y[j][s]``, for ``low_j <= s < high_j``, says "block ``j`` starts at ``s`` or
+before" (``y[j][s]`` is false below ``low_j`` and true from ``high_j`` on, so these are
+constants, not variables). The clauses: ``y[j][s]`` implies ``y[j][s + 1]`` (an order);
+block ``j + 1`` starting by ``s`` implies block ``j`` started by ``s - L_j - 1`` (the gap);
+a white cell ``c`` is covered by no block: "not ``y[j][c]``, or ``y[j][c - L_j]``" for every
+``j``; a black cell lies in no gap between blocks: it is not before block 0 ("``y[0][c]``"),
+not after the end of block ``j`` and before block ``j + 1`` starts ("not ``y[j][c - L_j]``,
+or ``y[j + 1][c]``"), and not after the last block ends. That is ``O(n k)`` variables and
+clauses with no auxiliary ones; unit propagation over it is weaker than a line solver
+but CDCL learns from it much better than from the automata: on random 30x30 puzzles that
+the tree search finds hard it finds two pictures in a fraction of the time.
+
 Solving goes through the SAT back ends of :mod:`excover.sat.solve` (PySAT solvers in
 slices that honour ``timeout`` and Ctrl-C, or an ``ext:COMMAND``): each picture found is
 blocked by a clause over the cell variables, and checked against the clues.
@@ -44,7 +60,14 @@ from excover.puzzles.nonogram_model import BLACK, WHITE, Clue, Puzzle
 from excover.sat.cnf import CNF
 from excover.sat.pool import Clause, Pool
 
-__all__ = ["colour_line_clauses", "encode", "line_clauses", "solutions"]
+__all__ = [
+    "colour_line_clauses",
+    "encode",
+    "encode_order",
+    "line_clauses",
+    "order_clauses",
+    "solutions",
+]
 
 
 def line_clauses(clue: Clue, cells: list[int], pool: Pool) -> list[Clause]:
@@ -174,6 +197,75 @@ def encode(puzzle: Puzzle, deadline: float | None = None) -> CNF:
             raise _out_of_time()
         clauses += line_clauses(clue, cells, pool)
     return CNF(pool.top, clauses, height * width, "nonogram automata")
+
+
+def order_clauses(clue: Clue, cells: list[int], pool: Pool) -> list[Clause]:
+    """The order encoding of one black-and-white line (see the module's notes): the
+    clauses that make the cell variables ``cells`` spell a placement of ``clue``, over new
+    variables "block ``j`` starts at ``s`` or before" from ``pool``."""
+    n, k = len(cells), len(clue)
+    if k == 0:
+        return [[-cell] for cell in cells]
+    low = [0] * k
+    for j in range(1, k):
+        low[j] = low[j - 1] + clue[j - 1] + 1
+    high = [0] * k
+    high[-1] = n - clue[-1]
+    for j in range(k - 2, -1, -1):
+        high[j] = high[j + 1] - clue[j] - 1
+    starts = [
+        dict(zip(range(low[j], high[j]), pool.many(high[j] - low[j]), strict=True))
+        for j in range(k)
+    ]
+
+    def by(j: int, s: int) -> int | bool:
+        """The literal "block ``j`` starts at ``s`` or before", or its constant value."""
+        if s < low[j]:
+            return False
+        if s >= high[j]:
+            return True
+        return starts[j][s]
+
+    clauses: list[Clause] = []
+
+    def add(*literals: int | bool) -> None:
+        """Add the clause of ``literals`` (True drops it, False drops the literal)."""
+        if any(literal is True for literal in literals):  # not `in`: 1 == True
+            return
+        clauses.append([literal for literal in literals if literal is not False])
+
+    def neg(literal: int | bool) -> int | bool:
+        return not literal if isinstance(literal, bool) else -literal
+
+    for j in range(k):
+        for s in range(low[j], high[j] - 1):
+            add(-starts[j][s], starts[j][s + 1])
+        if j + 1 < k:
+            for s in range(low[j + 1], high[j + 1]):
+                add(-starts[j + 1][s], by(j, s - clue[j] - 1))
+    for c, cell in enumerate(cells):
+        for j in range(k):
+            add(cell, neg(by(j, c)), by(j, c - clue[j]))
+        add(-cell, by(0, c))
+        for j in range(k - 1):
+            add(-cell, neg(by(j, c - clue[j])), by(j + 1, c))
+        add(-cell, neg(by(k - 1, c - clue[-1])))
+    return clauses
+
+
+def encode_order(puzzle: Puzzle) -> CNF:
+    """The order encoding of a black-and-white ``puzzle``: cell variables first (as in
+    :func:`encode`), then each line's start variables."""
+    if puzzle.palette is not None:
+        raise ValueError("the order encoding is for black-and-white puzzles")
+    height, width = puzzle.height, puzzle.width
+    pool = Pool(height * width)
+    clauses: list[Clause] = []
+    lines = [[r * width + c + 1 for c in range(width)] for r in range(height)]
+    lines += [[r * width + c + 1 for r in range(height)] for c in range(width)]
+    for clue, cells in zip(puzzle.rows + puzzle.cols, lines, strict=True):
+        clauses += order_clauses(clue, cells, pool)
+    return CNF(pool.top, clauses, height * width, "nonogram block starts (order encoding)")
 
 
 def _out_of_time() -> LimitReached:

@@ -1,0 +1,99 @@
+"""The order encoding of black-and-white lines (the hybrid route's CDCL formula) and the
+solver's ``consequences`` (what propagation decides from one cell), against brute force."""
+
+from __future__ import annotations
+
+import itertools
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from pysat.solvers import Solver
+
+from excover.puzzles import nonogram, nonogram_sat, nonogram_search
+from excover.sat.pool import Pool
+
+
+def placements(clue: list[int], n: int) -> set[tuple[int, ...]]:
+    """Every line of ``n`` cells (1 black, 0 white) whose runs of black are ``clue``."""
+    return {
+        bits
+        for bits in itertools.product((0, 1), repeat=n)
+        if [len(list(g)) for value, g in itertools.groupby(bits) if value] == clue
+    }
+
+
+def models_over_cells(clauses: list[list[int]], n: int) -> set[tuple[int, ...]]:
+    """Every assignment of variables 1..n that extends to a model of ``clauses``."""
+    found = set()
+    with Solver(name="cadical195", bootstrap_with=clauses) as solver:
+        while solver.solve():
+            model = solver.get_model()
+            found.add(tuple(1 if model[v] > 0 else 0 for v in range(n)))
+            solver.add_clause([-model[v] for v in range(n)])
+    return found
+
+
+@settings(max_examples=120, deadline=None)
+@given(st.integers(1, 9).flatmap(lambda n: st.tuples(st.just(n), st.lists(st.integers(1, n)))))
+def test_order_clauses_have_exactly_the_placements(case: tuple[int, list[int]]) -> None:
+    n, clue = case
+    if sum(clue) + len(clue) - 1 > n:
+        clue = clue[:1]
+    clauses = nonogram_sat.order_clauses(tuple(clue), list(range(1, n + 1)), Pool(n))
+    expected = placements(clue, n)
+    if not expected:  # a clue too long: the formula must have no model
+        with Solver(name="cadical195", bootstrap_with=clauses) as solver:
+            assert not solver.solve()
+        return
+    assert models_over_cells(clauses, n) == expected
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_order_encoding_counts_like_the_search(seed: int) -> None:
+    rng = random.Random(seed)
+    puzzle = nonogram.generate(8, 9, rng.uniform(0.3, 0.7), rng)
+    cnf = nonogram_sat.encode_order(puzzle)
+    cells = puzzle.height * puzzle.width
+    found = 0
+    with Solver(name="cadical195", bootstrap_with=cnf.clauses) as solver:
+        while found < 4 and solver.solve():
+            model = solver.get_model()
+            picture = [
+                "".join(
+                    "#" if model[r * puzzle.width + c] > 0 else "." for c in range(puzzle.width)
+                )
+                for r in range(puzzle.height)
+            ]
+            assert puzzle.is_solution(picture)
+            solver.add_clause([-model[v] for v in range(cells)])
+            found += 1
+    assert found == nonogram.count(puzzle, limit=4, method="propagate")
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_consequences_are_what_deciding_the_cell_forces(seed: int) -> None:
+    """Every solution with the cell at that value has every consequence; a cell whose
+    value has no consequences list (a contradiction) takes the other value in every
+    solution; the grid is left as it was."""
+    rng = random.Random(seed)
+    puzzle = nonogram.generate(6, 6, rng.uniform(0.3, 0.7), rng)
+    solver = nonogram_search.core(puzzle)
+    assert solver.propagate_only()
+    before = solver.grid_bytes()
+    pictures = ["".join(row) for row in nonogram.solutions(puzzle, method="propagate")]
+    for cell in (v for v in range(len(before)) if before[v] == 3):
+        for value in (2, 1):
+            decided = solver.consequences(cell, value)
+            assert solver.grid_bytes() == before
+            agreeing = [p for p in pictures if (p[cell] == "#") == (value == 2)]
+            if decided is None:
+                assert not agreeing
+                continue
+            assert decided[0] == (cell + 1 if value == 2 else -(cell + 1))
+            for literal in decided:
+                for p in agreeing:
+                    assert (p[abs(literal) - 1] == "#") == (literal > 0)
+    with pytest.raises(ValueError):
+        solver.consequences(-1, 2)
