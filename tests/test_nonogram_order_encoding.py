@@ -1,5 +1,5 @@
-"""The order encoding of black-and-white lines (the hybrid route's CDCL formula) and the
-solver's ``consequences`` (what propagation decides from one cell), against brute force."""
+"""The order encoding of black-and-white lines (the hybrid route's CDCL formula), against
+brute force and the plain search."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from pysat.solvers import Solver
 
-from excover.puzzles import nonogram, nonogram_sat, nonogram_search
+from excover.puzzles import nonogram, nonogram_sat
 from excover.sat.pool import Pool
 
 
@@ -70,30 +70,3 @@ def test_order_encoding_counts_like_the_search(seed: int) -> None:
             solver.add_clause([-model[v] for v in range(cells)])
             found += 1
     assert found == nonogram.count(puzzle, limit=4, method="propagate")
-
-
-@pytest.mark.parametrize("seed", range(10))
-def test_consequences_are_what_deciding_the_cell_forces(seed: int) -> None:
-    """Every solution with the cell at that value has every consequence; a cell whose
-    value has no consequences list (a contradiction) takes the other value in every
-    solution; the grid is left as it was."""
-    rng = random.Random(seed)
-    puzzle = nonogram.generate(6, 6, rng.uniform(0.3, 0.7), rng)
-    solver = nonogram_search.core(puzzle)
-    assert solver.propagate_only()
-    before = solver.grid_bytes()
-    pictures = ["".join(row) for row in nonogram.solutions(puzzle, method="propagate")]
-    for cell in (v for v in range(len(before)) if before[v] == 3):
-        for value in (2, 1):
-            decided = solver.consequences(cell, value)
-            assert solver.grid_bytes() == before
-            agreeing = [p for p in pictures if (p[cell] == "#") == (value == 2)]
-            if decided is None:
-                assert not agreeing
-                continue
-            assert decided[0] == (cell + 1 if value == 2 else -(cell + 1))
-            for literal in decided:
-                for p in agreeing:
-                    assert (p[abs(literal) - 1] == "#") == (literal > 0)
-    with pytest.raises(ValueError):
-        solver.consequences(-1, 2)

@@ -54,8 +54,6 @@ class Core:
         forbidden: bytes = b"",
     ) -> int:
         """Randomized search with restarts for a solution not in ``forbidden``."""
-    def consequences(self, cell: int, value: int) -> list[int] | None:
-        """What propagation decides from ``cell`` taking ``value`` (signed cells + 1)."""
     def grid_bytes(self) -> bytes:
         """The grid, one byte per cell row by row (1 white, 2 black, 3 unknown)."""
 

@@ -872,28 +872,6 @@ cdef class Core:
             free(seen_stamp)
             free(agreed)
 
-    def consequences(self, int cell, int value):
-        """What line propagation decides when the unknown ``cell`` takes ``value``
-        (``BLACK`` or ``WHITE``) in the current grid, which is left as it was: the decided
-        cells as signed numbers (``cell + 1`` black, ``-(cell + 1)`` white, ``cell``
-        itself first), or None when propagation meets a contradiction."""
-        cdef int mark = self.trail_len, t, idx
-        cdef list out
-        if cell < 0 or cell >= self.n_cells or self.grid[cell] != UNKNOWN:
-            raise ValueError("consequences needs an unknown cell")
-        if value != BLACK and value != WHITE:
-            raise ValueError("value must be BLACK (2) or WHITE (1)")
-        ok = self.try_value(cell, value)
-        out = None
-        if ok:
-            out = []
-            for t in range(mark, self.trail_len):
-                idx = self.trail[t]
-                out.append(idx + 1 if self.grid[idx] == BLACK else -(idx + 1))
-        self.undo(mark)
-        self.clear_queue()
-        return out
-
     def grid_bytes(self):
         """The grid, one byte per cell row by row (1 white, 2 black, 3 unknown)."""
         return bytes(<uint8_t[:self.n_cells]> self.grid)
