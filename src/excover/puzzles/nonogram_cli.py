@@ -21,6 +21,7 @@ from excover.cli.common import EPILOG_SHORT, add_input, add_json, add_limits, ad
 from excover.errors import FormatError, LimitReached
 
 if TYPE_CHECKING:
+    from excover.cli.solving import Outcome
     from excover.puzzles import nonogram
 
 __all__ = ["add_nonogram_command"]
@@ -29,7 +30,7 @@ __all__ = ["add_nonogram_command"]
 #: :data:`excover.puzzles.nonogram.FORMATS`, named here so that building the parser
 #: imports no solver (a test keeps them equal).
 METHODS = ("auto", "propagate", "xcc", "sat")
-FORMATS = ("text", "non", "xml")
+FORMATS = ("text", "non", "xml", "nin", "mk", "tcga", "ini")
 
 #: The engine behind each method, as the output names it.
 _ENGINES = {
@@ -95,16 +96,17 @@ def add_nonogram_command(commands: Any) -> None:
     cmd.set_defaults(run=_nonogram)
 
 
-def _load(args: argparse.Namespace) -> nonogram.Puzzle:
-    from excover.puzzles import nonogram
+def _load(args: argparse.Namespace) -> list[nonogram.Puzzle]:
+    """The puzzles of FILE: one, or the many of a tournament file."""
+    from excover.puzzles import nonogram_formats
 
     if args.file == "-":
         try:  # the bytes, decoded here: the stream's own error handler varies by locale
             text = sys.stdin.buffer.read().decode("utf-8")
         except UnicodeDecodeError:
             raise FormatError("the input is not UTF-8 text", source="<stdin>") from None
-        return nonogram.loads(text, args.format or "text", "<stdin>")
-    return nonogram.read(args.file, args.format)
+        return nonogram_formats.loads_all(text, args.format or "text", "<stdin>")
+    return nonogram_formats.read_all(args.file, args.format)
 
 
 def _check_flags(args: argparse.Namespace) -> None:
@@ -126,12 +128,42 @@ def _check_flags(args: argparse.Namespace) -> None:
 def _nonogram(args: argparse.Namespace) -> int:
     from excover.cli.commands import finish
     from excover.cli.solving import Outcome
-    from excover.puzzles import nonogram
 
     _check_flags(args)
-    puzzle = _load(args)
+    puzzles = _load(args)
+    many = len(puzzles) > 1 or (args.format or _suffix_format(args.file)) == "tcga"
+    if many:
+        common.refuse(args, "svg", f"draws one puzzle: {args.file} holds {len(puzzles)}")
     if args.write:
-        nonogram.write(puzzle, args.write)
+        from excover.puzzles import nonogram_formats
+
+        nonogram_formats.write_all(puzzles, args.write)
+    if not many:
+        return finish(_solve(puzzles[0], args, None), args)
+    method = "propagate" if args.method == "auto" else args.method
+    stops: list[str] = []
+    for rank, puzzle in enumerate(puzzles, start=1):
+        outcome = _solve(puzzle, args, rank)
+        if outcome.stopped_by is not None:
+            stops.append(outcome.stopped_by)
+            if outcome.stopped_by == "interrupt":
+                break
+    stopped_by = next((stop for stop in ("interrupt", "timeout", "limit") if stop in stops), None)
+    return finish(Outcome(method, _ENGINES[method], None, stopped_by), args)
+
+
+def _suffix_format(path: str) -> str:
+    from excover.puzzles.nonogram_formats import format_for
+
+    return "text" if path == "-" else format_for(path)
+
+
+def _solve(puzzle: nonogram.Puzzle, args: argparse.Namespace, rank: int | None) -> Outcome:
+    """Solve one puzzle as the flags ask and print its result (``rank``: its place in a
+    file of many, whose results each take one line, or a picture after a ``$label``)."""
+    from excover.cli.solving import Outcome
+    from excover.puzzles import nonogram
+
     method = "propagate" if args.method == "auto" else args.method
     listing = not (args.count or args.classify)
     wanted = args.limit if not args.classify else 2
@@ -145,6 +177,8 @@ def _nonogram(args: argparse.Namespace) -> int:
         ):
             found.append(picture)
             if listing and not args.json:
+                if rank is not None and len(found) == 1:
+                    print(f"${_label(puzzle, rank)}")
                 _show(puzzle, picture, args, len(found))
     except LimitReached:
         stopped_by = "timeout"
@@ -161,8 +195,9 @@ def _nonogram(args: argparse.Namespace) -> int:
         "input": args.file,
         "height": puzzle.height,
         "width": puzzle.width,
-        "line_solvable": nonogram.line_solvable(puzzle),
     }
+    if args.json:  # one more propagation: only where it is printed
+        fields["line_solvable"] = nonogram.line_solvable(puzzle)
     if args.count:
         fields["count"] = number
     else:
@@ -172,6 +207,8 @@ def _nonogram(args: argparse.Namespace) -> int:
         fields["status"] = ("none", "unique", "multiple")[number] if settled else None
     if puzzle.contradiction is not None:
         fields["reason"] = puzzle.contradiction
+    if rank is not None:
+        fields["puzzle"], fields["title"] = rank, puzzle.title
     outcome = Outcome(method, _ENGINES[method], number, stopped_by, {"solutions": number})
     if args.json:
         doc = common.document("nonogram", method, outcome.engine, stopped_by, **fields)
@@ -183,12 +220,24 @@ def _nonogram(args: argparse.Namespace) -> int:
     elif args.classify:
         print(fields["status"] or "unknown")
     elif first is None and stopped_by is None:
+        if rank is not None:
+            print(f"${_label(puzzle, rank)}")
         print("none")
+    if rank is not None:
+        if listing and not args.json:
+            print()  # a blank line after each picture of a file of many
+        sys.stdout.flush()
     if args.classify and settled:
         outcome.stopped_by = None
     if puzzle.contradiction is not None:
-        print(f"excover: no solution: {puzzle.contradiction}", file=sys.stderr)
-    return finish(outcome, args)
+        where = "" if rank is None else f"puzzle ${_label(puzzle, rank)}: "
+        print(f"excover: {where}no solution: {puzzle.contradiction}", file=sys.stderr)
+    return outcome
+
+
+def _label(puzzle: nonogram.Puzzle, rank: int) -> str:
+    """How the results of a file of many name a puzzle: its label, else its rank."""
+    return puzzle.title if puzzle.title is not None else str(rank)
 
 
 def _show(
