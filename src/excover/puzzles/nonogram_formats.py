@@ -48,10 +48,7 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field
-from html import escape, unescape
 from pathlib import Path
-from xml.parsers import expat
 
 from excover.errors import FormatError, UsageError
 from excover.formats.text import read_text
@@ -134,16 +131,16 @@ def write(puzzle: Puzzle, path: str | os.PathLike[str], format: str | None = Non
 # ----- building a puzzle with line numbers -----
 
 
-@dataclass
 class _Clues:
     """Clues read from a file, each with the line it came from, and the file's extras."""
 
-    source: str
-    rows: list[tuple[Clue, int]] = field(default_factory=list)
-    cols: list[tuple[Clue, int]] = field(default_factory=list)
-    title: str | None = None
-    goal: tuple[str, ...] | None = None
-    goal_line: int | None = None
+    def __init__(self, source: str, title: str | None = None) -> None:
+        self.source = source
+        self.rows: list[tuple[Clue, int]] = []
+        self.cols: list[tuple[Clue, int]] = []
+        self.title = title
+        self.goal: tuple[str, ...] | None = None
+        self.goal_line: int | None = None
 
     def fail(self, message: str, line: int | None) -> FormatError:
         return FormatError(message, source=self.source, line=line)
@@ -277,7 +274,11 @@ def _read_non(text: str, source: str) -> Puzzle:
             if pending:
                 raise clues.fail(f"'{key}' given twice", number)
         elif key == "title":
-            clues.title = unescape(_unquote(value))
+            clues.title = _unquote(value)
+            if "&" in clues.title:  # an HTML entity: html is imported only then
+                from html import unescape
+
+                clues.title = unescape(clues.title)
         elif key == "goal":
             clues.goal, clues.goal_line = _goal(clues, _unquote(value), size, number), number
     for name, section in (("rows", clues.rows), ("columns", clues.cols)):
@@ -303,6 +304,8 @@ def _goal(clues: _Clues, text: str, size: dict[str, int], number: int) -> tuple[
 
 
 def _write_non(puzzle: Puzzle) -> str:
+    from html import escape
+
     lines = [] if puzzle.title is None else [f'title "{escape(_one_line(puzzle.title))}"']
     lines += [f"width {puzzle.width}", f"height {puzzle.height}", "", "rows"]
     lines += [",".join(map(str, clue)) or "0" for clue in puzzle.rows]
@@ -317,16 +320,16 @@ def _write_non(puzzle: Puzzle) -> str:
 # ----- webpbn XML -----
 
 
-@dataclass
 class _Element:
     """An XML element with the line it starts on."""
 
-    tag: str
-    attributes: dict[str, str]
-    line: int
-    children: list[_Element] = field(default_factory=list)
-    text: str = ""
-    chunks: list[str] = field(default_factory=list)  # the text, joined at the end tag
+    def __init__(self, tag: str, attributes: dict[str, str], line: int) -> None:
+        self.tag = tag
+        self.attributes = attributes
+        self.line = line
+        self.children: list[_Element] = []
+        self.text = ""
+        self.chunks: list[str] = []  # the text, joined at the end tag
 
     def find(self, tag: str) -> list[_Element]:
         return [child for child in self.children if child.tag == tag]
@@ -335,6 +338,8 @@ class _Element:
 def _parse_xml(text: str, source: str) -> _Element:
     """The element tree of ``text``, each element with its line (expat keeps them; the
     standard tree builder does not). External entities are never fetched."""
+    from xml.parsers import expat
+
     parser = expat.ParserCreate()
     root = _Element("", {}, 0)
     stack = [root]
@@ -414,6 +419,8 @@ def _xml_image(clues: _Clues, image: _Element) -> tuple[str, ...]:
 
 
 def _write_xml(puzzle: Puzzle) -> str:
+    from html import escape
+
     lines = [
         '<?xml version="1.0"?>',
         '<!DOCTYPE pbn SYSTEM "https://webpbn.com/pbn-0.3.dtd">',
@@ -421,7 +428,7 @@ def _write_xml(puzzle: Puzzle) -> str:
         '<puzzle type="grid" defaultcolor="black">',
     ]
     if puzzle.title is not None:
-        lines.append(f"<title>{escape(_XML_INVALID.sub('', puzzle.title))}</title>")
+        lines.append(f"<title>{escape(re.sub(_XML_INVALID, '', puzzle.title))}</title>")
     lines += [
         '<color name="white" char=".">fff</color>',
         '<color name="black" char="X">000</color>',
@@ -444,7 +451,8 @@ def _write_xml(puzzle: Puzzle) -> str:
 
 #: The characters XML 1.0 cannot hold (control characters but tab, newline and return,
 #: surrogates, U+FFFE and U+FFFF): dropped from a title, else the file would not read.
-_XML_INVALID = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+#: (Patterns are compiled on first use, by ``re``'s cache, not at import.)
+_XML_INVALID = "[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]"
 
 # ----- many puzzles in one file -----
 
@@ -573,6 +581,10 @@ def _read_tcga(text: str, source: str) -> Puzzle:
 
 
 def _write_tcga(puzzle: Puzzle, rank: int = 1) -> str:
+    if puzzle.height != puzzle.width:
+        raise UsageError(
+            f"the tournament format holds n x n puzzles, not {puzzle.height}x{puzzle.width}"
+        )
     title = puzzle.title
     label = title if title is not None and title.split() == [title] else str(rank)
     lines = [f"${label}"]
@@ -658,9 +670,9 @@ def _write_mk(puzzle: Puzzle) -> str:
 # ``[colors]`` section) are refused: black and white only. ``# title: ...`` names the
 # puzzle, as in the plain format.
 
-_INI_KEY = re.compile(r"([A-Za-z_]+)\s*[=:](.*)")
-_INI_COMMENT = re.compile(r"(^|\s)[#;].*")
-_INI_BLOCK = re.compile(r"(\d+)([^\d\s].*)?")
+_INI_KEY = r"([A-Za-z_]+)\s*[=:](.*)"
+_INI_COMMENT = r"(^|\s)[#;].*"
+_INI_BLOCK = r"(\d+)([^\d\s].*)?"
 
 
 def _read_ini(text: str, source: str) -> Puzzle:
@@ -675,7 +687,7 @@ def _read_ini(text: str, source: str) -> Puzzle:
             if key.strip().lower() == "title" and value.strip():
                 clues.title = value.strip()
             continue
-        line = _INI_COMMENT.sub("", raw).strip()
+        line = re.sub(_INI_COMMENT, "", raw).strip()
         if not line:
             continue
         if line.startswith("[") and line.endswith("]"):
@@ -683,7 +695,7 @@ def _read_ini(text: str, source: str) -> Puzzle:
             continue
         if section != "clues":
             continue
-        match = _INI_KEY.fullmatch(line)
+        match = re.fullmatch(_INI_KEY, line)
         if match is not None:
             key = match.group(1).lower()
             if key not in ("rows", "columns", "cols"):
@@ -705,7 +717,7 @@ def _read_ini(text: str, source: str) -> Puzzle:
 
 def _ini_clue(clues: _Clues, text: str, number: int) -> Clue:
     for token in text.split():
-        match = _INI_BLOCK.fullmatch(token)
+        match = re.fullmatch(_INI_BLOCK, token)
         if match is not None and match.group(2):
             raise clues.fail(
                 f"colour {match.group(2)!r}: only black and white puzzles are supported", number

@@ -16,7 +16,6 @@ and the line solver would grow.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from operator import index
 
 from excover.errors import ProblemError
@@ -89,7 +88,6 @@ def clue_error(clue: Clue, length: int) -> str | None:
     return None
 
 
-@dataclass(frozen=True)
 class Puzzle:
     """A black-and-white nonogram: the clues of its rows and of its columns.
 
@@ -99,12 +97,56 @@ class Puzzle:
     puzzle that passes may still have no solution: that is for the solvers to say, and
     when its rows and columns ask for different numbers of black cells,
     :attr:`contradiction` says so before any search.
+
+    A puzzle is immutable, compared and hashed by its four fields. (A plain class, where
+    a frozen dataclass would cost every ``excover nonogram`` run the import of
+    ``dataclasses`` and ``inspect``, a sixth of its start-up.)
     """
+
+    __slots__ = ("cols", "goal", "rows", "title")
 
     rows: tuple[Clue, ...]
     cols: tuple[Clue, ...]
-    title: str | None = None
-    goal: tuple[str, ...] | None = None
+    title: str | None
+    goal: tuple[str, ...] | None
+
+    def __init__(
+        self,
+        rows: tuple[Clue, ...],
+        cols: tuple[Clue, ...],
+        title: str | None = None,
+        goal: tuple[str, ...] | None = None,
+    ) -> None:
+        for name, value in (("rows", rows), ("cols", cols), ("title", title), ("goal", goal)):
+            object.__setattr__(self, name, value)
+        self.__post_init__()
+
+    def _fields(self) -> tuple[object, ...]:
+        return (self.rows, self.cols, self.title, self.goal)
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        assert isinstance(other, Puzzle)
+        return self._fields() == other._fields()
+
+    def __hash__(self) -> int:
+        return hash(self._fields())
+
+    def __repr__(self) -> str:
+        return (
+            f"Puzzle(rows={self.rows!r}, cols={self.cols!r}, title={self.title!r}, "
+            f"goal={self.goal!r})"
+        )
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"cannot assign to field {name!r}: a Puzzle is immutable")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"cannot delete field {name!r}: a Puzzle is immutable")
+
+    def __reduce__(self) -> tuple[type[Puzzle], tuple[object, ...]]:
+        return (self.__class__, self._fields())
 
     def __post_init__(self) -> None:
         for name, kind in (("rows", "row"), ("cols", "column")):
