@@ -44,16 +44,18 @@ Solve a nonogram (paint by numbers): find the picture its row and column clues d
 
 FILE is in the plain text format (row clues one per line, a blank line, column clues;
 blocks separated by spaces or commas, 0 for an empty line, '#' comments), Simpson's .non
-format, or webpbn's XML export; the suffix (.non, .xml) picks the format unless --format
-is given; '-' reads stdin. Prints the first solution found as rows of '#' (black) and
-'.' (white), or 'none'; --limit N prints up to N solutions (each as found, a blank line
-between two), or with --count stops counting at N. Methods: propagate (line solving,
-probing and search, compiled; what auto means), xcc (an exact cover with colours,
-dancing links; small puzzles), sat (an automaton per line, CaDiCaL). With --json, one
-document of the shared schema, with
-"input", "height", "width", "line_solvable", "solutions" ([{"grid": rows}]), "solution"
-(the first, or null), "count" (with --count) and "status" (with --classify; null when
-unsettled)."""
+format, webpbn's XML export, Wilk's .nin, Olsak's .mk, pynogram's INI files (a .txt
+starting with [clues]) or the tournaments' files of many puzzles (tcga: '$N', then the
+column clues and the row clues; a .txt starting with '$'), whose puzzles each get their
+result as it is found (one line each, or a picture after its '$N' line); the suffix
+picks the format unless --format is given; '-' reads stdin. Prints the first solution
+found as rows of '#' (black) and '.' (white), or 'none'; --limit N prints up to N
+solutions (each as found, a blank line between two), or with --count stops counting at
+N. Methods: propagate (line solving, probing and search, compiled; what auto means), xcc
+(an exact cover with colours, dancing links; small puzzles), sat (an automaton per line,
+CaDiCaL). With --json, one document of the shared schema, with "input", "height",
+"width", "line_solvable", "solutions" ([{"grid": rows}]), "solution" (the first, or
+null), "count" (with --count) and "status" (with --classify; null when unsettled)."""
 
 
 def add_nonogram_command(commands: Any) -> None:
