@@ -1,7 +1,9 @@
 """Benchmark the start-up of the ``excover`` command against a bare Python.
 
-Times, side by side in one run, ``python -c pass``, ``excover --version`` and ``excover
-count TINY.dlx`` (a 3-item problem written to a temporary folder, checked to print 3),
+Times, side by side in one run, ``python -c pass``, ``excover --version``, ``excover
+count TINY.dlx`` (a 3-item problem written to a temporary folder, checked to print 3) and
+``excover nonogram examples/nonograms/hard12.non --classify`` (a 12x12 puzzle solved in
+a fraction of a millisecond, so that its time is start-up; checked to print unique),
 each the best of ``--runs`` runs taken in turn, and prints each command's time as a ratio
 to the bare Python (issue #13's goal: at most 1.5). ``import excover`` is checked too: it
 must load neither numpy, lark nor pysat.
@@ -30,6 +32,9 @@ __all__ = ["main"]
 
 #: A problem with three solutions: {a b, c}, {a, b c} and {a, b, c}.
 TINY = "a b c\na b\nc\na\nb c\nb\n"
+
+#: A small nonogram with a unique solution, beyond line solving.
+HARD12 = Path(__file__).resolve().parents[1] / "examples" / "nonograms" / "hard12.non"
 
 
 def _best(command: list[str], env: dict[str, str], runs: int) -> float:
@@ -63,12 +68,18 @@ def main(argv: Sequence[str] | None = None) -> None:
             "python -c pass": [sys.executable, "-c", "pass"],
             "excover --version": [*excover, "--version"],
             "excover count tiny.dlx": [*excover, "count", str(tiny)],
+            "excover nonogram --classify": [*excover, "nonogram", str(HARD12), "--classify"],
         }
         counted = subprocess.run(
             commands["excover count tiny.dlx"], env=env, capture_output=True, text=True
         )
         if counted.stdout != "3\n":
             raise SystemExit(f"excover count tiny.dlx printed {counted.stdout!r}, not 3")
+        classified = subprocess.run(
+            commands["excover nonogram --classify"], env=env, capture_output=True, text=True
+        )
+        if classified.stdout != "unique\n":
+            raise SystemExit(f"excover nonogram printed {classified.stdout!r}, not unique")
         heavy = subprocess.run(
             [
                 sys.executable,
@@ -93,7 +104,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         print(f"start-up, best of {args.runs} runs each (load average {load:.2f}):")
         bare = times["python -c pass"]
         for name, seconds in times.items():
-            print(f"  {name:<24} {1000 * seconds:7.1f} ms  {seconds / bare:5.2f}x python")
+            print(f"  {name:<28} {1000 * seconds:7.1f} ms  {seconds / bare:5.2f}x python")
         print(f"import excover loads: {heavy or 'none of numpy, lark, pysat'}")
     finally:
         shutil.rmtree(cache, ignore_errors=True)

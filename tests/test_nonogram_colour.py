@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 
 from excover import FormatError, ProblemError
 from excover.cli import main
-from excover.puzzles import _nonogram, nonogram
+from excover.puzzles import _nonogram, nonogram, nonogram_formats
 from excover.puzzles.nonogram_xcc import colour_placements
 
 DATA = Path(__file__).parent / "data" / "nonogram"
@@ -240,7 +240,7 @@ def test_rows_and_columns_asking_for_different_colour_counts_are_a_contradiction
 
 
 @settings(max_examples=40, deadline=None)
-@given(colour_pictures(6), st.sampled_from(list(nonogram.FORMATS)))
+@given(colour_pictures(6), st.sampled_from(nonogram_formats.COLOUR_FORMATS))
 def test_every_format_reads_back_a_colour_puzzle(drawn: tuple[list[str], str], format: str) -> None:
     picture, chars = drawn
     palette = {char: PALETTE[char] for char in chars}
@@ -406,3 +406,14 @@ def test_rating_a_colour_puzzle_is_refused_with_its_reason() -> None:
     assert nonogram.classify(puzzle) == "unique"
     with pytest.raises(UsageError, match="colour puzzles can be classified"):
         nonogram.rate(puzzle)
+
+
+@pytest.mark.parametrize(
+    "format", sorted(set(nonogram.FORMATS) - set(nonogram_formats.COLOUR_FORMATS))
+)
+def test_formats_without_colours_refuse_a_colour_puzzle(format: str) -> None:
+    from excover import UsageError
+
+    puzzle = nonogram.read(EXAMPLES / "ladybird.txt")
+    with pytest.raises(UsageError, match=f"the {format} format has no colours"):
+        nonogram.dumps(puzzle, format)

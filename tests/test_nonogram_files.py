@@ -37,9 +37,15 @@ def test_every_format_reads_back_what_it_writes(
     picture: list[str], format: str, titled: bool
 ) -> None:
     puzzle = nonogram.Puzzle.from_picture(picture, title="A <test> & more" if titled else None)
+    if format == "tcga" and puzzle.height != puzzle.width:
+        with pytest.raises(UsageError, match="n x n puzzles, not"):
+            nonogram.dumps(puzzle, format)
+        return
     back = nonogram.loads(nonogram.dumps(puzzle, format), format)
-    assert (back.rows, back.cols, back.title) == (puzzle.rows, puzzle.cols, puzzle.title)
-    if format != "text":  # the plain format has no goal picture
+    assert (back.rows, back.cols) == (puzzle.rows, puzzle.cols)
+    if format in ("text", "non", "xml", "ini"):  # nin, mk and tcga have no titles
+        assert back.title == puzzle.title
+    if format in ("non", "xml"):  # the others have no goal picture
         assert back.goal == puzzle.goal
 
 

@@ -75,11 +75,10 @@ class _Version(argparse.Action):
         parser.exit()
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The whole ``excover`` parser (cheap: no engine is imported)."""
-    from excover.cli.commands import add_problem_commands
-    from excover.lang.cli import add_run_command
-    from excover.puzzles.cli import add_puzzle_commands
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The whole ``excover`` parser (cheap: no engine is imported), or with ``only`` the
+    parser of that one command (``nonogram``), which spares a run of it the import of
+    every other command's module."""
     from excover.puzzles.nonogram_cli import add_nonogram_command
 
     parser = argparse.ArgumentParser(
@@ -92,11 +91,22 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(
         title="commands", dest="command", metavar="COMMAND", required=True
     )
+    if only == "nonogram":
+        add_nonogram_command(commands)
+        return parser
+    from excover.cli.commands import add_problem_commands
+    from excover.lang.cli import add_run_command
+    from excover.puzzles.cli import add_puzzle_commands
+
     add_problem_commands(commands)
     add_puzzle_commands(commands)
     add_nonogram_command(commands)
     add_run_command(commands)
     return parser
+
+
+#: The commands whose runs build only their own parser (see :func:`build_parser`).
+_LIGHT = ("nonogram",)
 
 
 def _exit_status(exc: SystemExit) -> int:
@@ -128,7 +138,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     if argv == ["--version"]:  # the commonest quick question: answered without a parser
         print(_version())
         return EXIT_OK
-    parser = build_parser()
+    # a run of a command that has a light parser of its own builds only that one (its
+    # usage lines and errors are the same as under the whole parser)
+    parser = build_parser(argv[0] if argv and argv[0] in _LIGHT else None)
     try:
         args = parser.parse_args(argv)
     except SystemExit as exc:

@@ -28,8 +28,10 @@ Three routes find the solutions, chosen by ``method``:
 * ``"sat"``: a compact automaton encoding of each line, solved by CaDiCaL
   (:mod:`excover.puzzles.nonogram_sat`).
 
-Files: :func:`read` and :func:`write` handle the plain text format, Simpson's ``.non`` and
-webpbn's XML (:mod:`excover.puzzles.nonogram_formats`); :func:`ascii_grid` and :func:`svg_grid`
+Files: :func:`read` and :func:`write` handle the plain text format, Simpson's ``.non``,
+webpbn's XML, Wilk's ``.nin``, Olsak's ``.mk`` and pynogram's INI files, and
+:func:`read_all` the many puzzles of a tournament file
+(:mod:`excover.puzzles.nonogram_formats`); :func:`ascii_grid` and :func:`svg_grid`
 draw a puzzle with its clues (:mod:`excover.puzzles.nonogram_draw`); :func:`generate`
 makes random puzzles (:mod:`excover.puzzles.nonogram_generate`).
 """
@@ -38,13 +40,21 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
 from itertools import islice
-from typing import Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from excover.errors import UsageError
 from excover.puzzles import nonogram_search
-from excover.puzzles.nonogram_draw import ascii_grid, svg_grid
-from excover.puzzles.nonogram_formats import FORMATS, dumps, loads, read, write
-from excover.puzzles.nonogram_generate import generate, random_picture
+from excover.puzzles.nonogram_formats import (
+    FORMATS,
+    dumps,
+    dumps_all,
+    loads,
+    loads_all,
+    read,
+    read_all,
+    write,
+    write_all,
+)
 from excover.puzzles.nonogram_model import (
     Block,
     Clue,
@@ -56,6 +66,10 @@ from excover.puzzles.nonogram_model import (
 )
 from excover.puzzles.nonogram_rate import LEVELS, Rating
 from excover.puzzles.nonogram_search import propagated
+
+if TYPE_CHECKING:
+    from excover.puzzles.nonogram_draw import ascii_grid, svg_grid
+    from excover.puzzles.nonogram_generate import generate, random_picture
 
 __all__ = [
     "FORMATS",
@@ -73,20 +87,49 @@ __all__ = [
     "colour_clue_of",
     "count",
     "dumps",
+    "dumps_all",
     "generate",
     "line_solvable",
     "loads",
+    "loads_all",
     "palette_of",
     "propagated",
     "puzzle_of",
     "random_picture",
     "rate",
     "read",
+    "read_all",
     "solutions",
     "solve",
     "svg_grid",
     "write",
+    "write_all",
 ]
+
+#: The drawing and generating functions, imported on first use (``excover nonogram``
+#: runs that neither draw nor generate skip their modules), and where each lives.
+_LAZY = {
+    "ascii_grid": "excover.puzzles.nonogram_draw",
+    "svg_grid": "excover.puzzles.nonogram_draw",
+    "generate": "excover.puzzles.nonogram_generate",
+    "random_picture": "excover.puzzles.nonogram_generate",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    from importlib import import_module
+
+    value = getattr(import_module(module), name)
+    globals()[name] = value  # later look-ups skip this function
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted([*globals(), *_LAZY])
+
 
 #: What :func:`classify` says about a puzzle.
 Status = Literal["none", "unique", "multiple"]

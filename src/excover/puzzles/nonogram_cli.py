@@ -21,6 +21,7 @@ from excover.cli.common import EPILOG_SHORT, add_input, add_json, add_limits, ad
 from excover.errors import FormatError, LimitReached, UsageError
 
 if TYPE_CHECKING:
+    from excover.cli.solving import Outcome
     from excover.puzzles import nonogram
 
 __all__ = ["add_nonogram_command"]
@@ -29,7 +30,7 @@ __all__ = ["add_nonogram_command"]
 #: :data:`excover.puzzles.nonogram.FORMATS`, named here so that building the parser
 #: imports no solver (a test keeps them equal).
 METHODS = ("auto", "propagate", "xcc", "sat")
-FORMATS = ("text", "non", "xml")
+FORMATS = ("text", "non", "xml", "nin", "mk", "tcga", "ini")
 
 #: The engine behind each method, as the output names it.
 _ENGINES = {
@@ -43,23 +44,27 @@ Solve a nonogram (paint by numbers): find the picture its row and column clues d
 
 FILE is in the plain text format (row clues one per line, a blank line, column clues;
 blocks separated by spaces or commas, 0 for an empty line, '#' comments), Simpson's .non
-format, or webpbn's XML export; the suffix (.non, .xml) picks the format unless --format
-is given; '-' reads stdin. Colour puzzles: a block is its length and its colour's char
-(3r), the colours declared by '# colour: r red #ff0000' lines in the text format,
-'color r #ff0000' in .non, <color> elements in XML; blocks of different colours need no
-white cell between them. Prints the first solution found as rows of '#' (black) and '.'
-(white; in colour, one char per colour), or 'none'; --limit N prints up to N solutions
-(each as found, a blank line between two), or with --count stops counting at N.
-Methods: auto (line solving, probing and search, compiled, with restarts and CDCL
-brought in when the search takes long on a black-and-white puzzle), propagate (the
-compiled search alone), xcc (an exact cover with colours, dancing links; small
-puzzles), sat (an automaton per line, CaDiCaL). With --json, one document of the
-shared schema, with "input", "height", "width", "palette" (colour puzzles only: char ->
-{"name", "rgb"}), "line_solvable", "solutions" ([{"grid": rows}]), "solution" (the
-first, or null), "count" (with --count) and "status" (with --classify; null when
-unsettled); with --rate, "status", "level" (line, probe or search) and "depth" (the
-probing depth: 0 line solving, 1 or 2 probing, null search). --max-nodes bounds the
-nodes of the compiled search (methods auto and propagate)."""
+format, webpbn's XML export, Wilk's .nin, Olsak's .mk, pynogram's INI files (a .txt
+starting with [clues]) or the tournaments' files of many puzzles (tcga: '$N', then the
+column clues and the row clues; a .txt starting with '$'), whose puzzles each get their
+result as it is found (one line each, or a picture after its '$N' line); the suffix
+picks the format unless --format is given; '-' reads stdin. Colour puzzles: a block is
+its length and its colour's char (3r), the colours declared by '# colour: r red
+#ff0000' lines in the text format, 'color r #ff0000' in .non, <color> elements in XML;
+blocks of different colours need no white cell between them. Prints the first solution
+found as rows of '#' (black) and '.' (white; in colour, one char per colour), or
+'none'; --limit N prints up to N solutions (each as found, a blank line between two),
+or with --count stops counting at N. Methods: auto (line solving, probing and search,
+compiled, with restarts and CDCL brought in when the search takes long on a
+black-and-white puzzle), propagate (the compiled search alone), xcc (an exact cover
+with colours, dancing links; small puzzles), sat (an automaton per line, CaDiCaL). With
+--json, one document of the shared schema, with "input", "height", "width", "palette"
+(colour puzzles only: char -> {"name", "rgb"}), "line_solvable", "solutions"
+([{"grid": rows}]), "solution" (the first, or null), "count" (with --count) and
+"status" (with --classify; null when unsettled); with --rate, "status", "level" (line,
+probe or search) and "depth" (the probing depth: 0 line solving, 1 or 2 probing, null
+search). --max-nodes bounds the nodes of the compiled search (methods auto and
+propagate)."""
 
 
 def add_nonogram_command(commands: Any) -> None:
@@ -108,16 +113,17 @@ def add_nonogram_command(commands: Any) -> None:
     cmd.set_defaults(run=_nonogram)
 
 
-def _load(args: argparse.Namespace) -> nonogram.Puzzle:
-    from excover.puzzles import nonogram
+def _load(args: argparse.Namespace) -> list[nonogram.Puzzle]:
+    """The puzzles of FILE: one, or the many of a tournament file."""
+    from excover.puzzles import nonogram_formats
 
     if args.file == "-":
         try:  # the bytes, decoded here: the stream's own error handler varies by locale
             text = sys.stdin.buffer.read().decode("utf-8")
         except UnicodeDecodeError:
             raise FormatError("the input is not UTF-8 text", source="<stdin>") from None
-        return nonogram.loads(text, args.format or "text", "<stdin>")
-    return nonogram.read(args.file, args.format)
+        return nonogram_formats.loads_all(text, args.format or "text", "<stdin>")
+    return nonogram_formats.read_all(args.file, args.format)
 
 
 def _check_flags(args: argparse.Namespace) -> None:
@@ -143,14 +149,46 @@ def _check_flags(args: argparse.Namespace) -> None:
 def _nonogram(args: argparse.Namespace) -> int:
     from excover.cli.commands import finish
     from excover.cli.solving import Outcome
-    from excover.puzzles import nonogram
 
     _check_flags(args)
-    puzzle = _load(args)
+    puzzles = _load(args)
+    many = len(puzzles) > 1 or (args.format or _suffix_format(args.file)) == "tcga"
+    if many:
+        common.refuse(args, "svg", f"draws one puzzle: {args.file} holds {len(puzzles)}")
     if args.write:
-        nonogram.write(puzzle, args.write)
+        from excover.puzzles import nonogram_formats
+
+        nonogram_formats.write_all(puzzles, args.write)
     if args.rate:
-        return _rate(puzzle, args)
+        if many:
+            raise UsageError(f"--rate rates one puzzle: {args.file} holds {len(puzzles)}")
+        return _rate(puzzles[0], args)
+    if not many:
+        return finish(_solve(puzzles[0], args, None), args)
+    method = "propagate" if args.method == "auto" else args.method
+    stops: list[str] = []
+    for rank, puzzle in enumerate(puzzles, start=1):
+        outcome = _solve(puzzle, args, rank)
+        if outcome.stopped_by is not None:
+            stops.append(outcome.stopped_by)
+            if outcome.stopped_by == "interrupt":
+                break
+    stopped_by = next((stop for stop in ("interrupt", "timeout", "limit") if stop in stops), None)
+    return finish(Outcome(method, _ENGINES[method], None, stopped_by), args)
+
+
+def _suffix_format(path: str) -> str:
+    from excover.puzzles.nonogram_formats import format_for
+
+    return "text" if path == "-" else format_for(path)
+
+
+def _solve(puzzle: nonogram.Puzzle, args: argparse.Namespace, rank: int | None) -> Outcome:
+    """Solve one puzzle as the flags ask and print its result (``rank``: its place in a
+    file of many, whose results each take one line, or a picture after a ``$label``)."""
+    from excover.cli.solving import Outcome
+    from excover.puzzles import nonogram
+
     method = "propagate" if args.method == "auto" else args.method
     listing = not (args.count or args.classify)
     wanted = args.limit if not args.classify else 2
@@ -168,6 +206,8 @@ def _nonogram(args: argparse.Namespace) -> int:
         ):
             found.append(picture)
             if listing and not args.json:
+                if rank is not None and len(found) == 1:
+                    print(f"${_label(puzzle, rank)}")
                 _show(puzzle, picture, args, len(found))
     except LimitReached as error:
         stopped_by = error.reason if error.reason == "max_nodes" else "timeout"
@@ -184,8 +224,9 @@ def _nonogram(args: argparse.Namespace) -> int:
         "input": args.file,
         "height": puzzle.height,
         "width": puzzle.width,
-        "line_solvable": nonogram.line_solvable(puzzle),
     }
+    if args.json:  # one more propagation: only where it is printed
+        fields["line_solvable"] = nonogram.line_solvable(puzzle)
     if puzzle.palette is not None:
         fields["palette"] = {
             colour.char: {"name": colour.name, "rgb": colour.hex} for colour in puzzle.palette
@@ -199,6 +240,8 @@ def _nonogram(args: argparse.Namespace) -> int:
         fields["status"] = ("none", "unique", "multiple")[number] if settled else None
     if puzzle.contradiction is not None:
         fields["reason"] = puzzle.contradiction
+    if rank is not None:
+        fields["puzzle"], fields["title"] = rank, puzzle.title
     outcome = Outcome(method, _ENGINES[method], number, stopped_by, {"solutions": number})
     if args.json:
         doc = common.document("nonogram", method, outcome.engine, stopped_by, **fields)
@@ -210,12 +253,24 @@ def _nonogram(args: argparse.Namespace) -> int:
     elif args.classify:
         print(fields["status"] or "unknown")
     elif first is None and stopped_by is None:
+        if rank is not None:
+            print(f"${_label(puzzle, rank)}")
         print("none")
+    if rank is not None:
+        if listing and not args.json:
+            print()  # a blank line after each picture of a file of many
+        sys.stdout.flush()
     if args.classify and settled:
         outcome.stopped_by = None
     if puzzle.contradiction is not None:
-        print(f"excover: no solution: {puzzle.contradiction}", file=sys.stderr)
-    return finish(outcome, args)
+        where = "" if rank is None else f"puzzle ${_label(puzzle, rank)}: "
+        print(f"excover: {where}no solution: {puzzle.contradiction}", file=sys.stderr)
+    return outcome
+
+
+def _label(puzzle: nonogram.Puzzle, rank: int) -> str:
+    """How the results of a file of many name a puzzle: its label, else its rank."""
+    return puzzle.title if puzzle.title is not None else str(rank)
 
 
 def _show(

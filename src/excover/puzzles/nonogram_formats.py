@@ -24,6 +24,20 @@ type="columns">`` and ``<clues type="rows">`` of ``<line><count>N</count>...</li
 ``<title>``, and a ``<solution type="goal">`` image of ``|X..|`` rows); black and white
 puzzles only: a count of another colour is refused.
 
+``nin``: Jakub Wilk's format, that of webpbn's survey sample: a line ``W H`` (width,
+height), then the H row clues and the W column clues, one per line, blocks separated by
+spaces, ``0`` or a blank line for an empty line. ``mk``: Olsak's, as pbnsolve reads it:
+``H W``, the row clues, a line ``#``, the column clues.
+
+``tcga``: the files of the TCGA, TAAI and ICGA tournaments, many puzzles in one file:
+``$N`` opens puzzle N, then its n column clues and its n row clues (n x n cells),
+blocks separated by tabs. Read them with :func:`read_all`; a ``.txt`` file whose first
+line starts with ``$`` is one.
+
+``ini``: pynogram's files: a ``[clues]`` section with ``columns =`` and ``rows =``,
+clues separated by commas or line ends (``#`` and ``;`` comments); a ``.txt`` file that
+starts with a ``[section]`` line is one. Colour suffixes (``2r``) are refused.
+
 Errors are :class:`~excover.FormatError` carrying the file and line (``file:line: ...``):
 a bad number, a missing section, a clue that does not fit its line. Rows and columns that
 disagree on the number of black cells make a well-formed puzzle without solution.
@@ -33,11 +47,9 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
-from html import escape, unescape
 from pathlib import Path
-from xml.parsers import expat
 
 from excover.errors import FormatError, ProblemError, UsageError
 from excover.formats.text import read_text
@@ -55,10 +67,33 @@ from excover.puzzles.nonogram_model import (
     palette_of,
 )
 
-__all__ = ["FORMATS", "dumps", "format_for", "loads", "read", "write"]
+__all__ = [
+    "FORMATS",
+    "MANY",
+    "dumps",
+    "dumps_all",
+    "format_for",
+    "loads",
+    "loads_all",
+    "read",
+    "read_all",
+    "write",
+    "write_all",
+]
 
 #: The formats, by name, with the file suffixes that select them.
-FORMATS = {"text": (".txt", ".clues"), "non": (".non",), "xml": (".xml", ".pbn")}
+FORMATS = {
+    "text": (".txt", ".clues"),
+    "non": (".non",),
+    "xml": (".xml", ".pbn"),
+    "nin": (".nin",),
+    "mk": (".mk",),
+    "tcga": (".tcga",),
+    "ini": (".ini",),
+}
+
+#: The formats whose files hold many puzzles (read them with :func:`read_all`).
+MANY = ("tcga",)
 
 
 def format_for(path: str | os.PathLike[str]) -> str:
@@ -85,7 +120,21 @@ def dumps(puzzle: Puzzle, format: str = "text") -> str:
     writer = _WRITERS.get(format)
     if writer is None:
         raise UsageError(f"unknown nonogram format {format!r}; choose one of {', '.join(FORMATS)}")
+    _check_colours(puzzle, format)
     return writer(puzzle)
+
+
+#: The formats that can hold a colour puzzle.
+COLOUR_FORMATS = ("text", "non", "xml")
+
+
+def _check_colours(puzzle: Puzzle, format: str) -> None:
+    """Refuse to write a colour puzzle in a format without colours."""
+    if puzzle.palette is not None and format not in COLOUR_FORMATS:
+        raise UsageError(
+            f"the {format} format has no colours: write a colour puzzle as "
+            f"{', '.join(COLOUR_FORMATS)}"
+        )
 
 
 def read(path: str | os.PathLike[str], format: str | None = None) -> Puzzle:
@@ -269,6 +318,9 @@ def _is_number(text: str) -> bool:
 
 
 def _read_text(text: str, source: str) -> Puzzle:
+    sniffed = _sniff(text)
+    if sniffed is not None:  # a .txt file in pynogram's or the tournaments' format
+        return _READERS[sniffed](text, source)
     clues = _Clues(source)
     section = clues.rows
     gap = False  # a blank line since the last clue
@@ -376,7 +428,11 @@ def _read_non(text: str, source: str) -> Puzzle:
             if pending:
                 raise clues.fail(f"'{key}' given twice", number)
         elif key == "title":
-            clues.title = unescape(_unquote(value))
+            clues.title = _unquote(value)
+            if "&" in clues.title:  # an HTML entity: html is imported only then
+                from html import unescape
+
+                clues.title = unescape(clues.title)
         elif key in ("color", "colour"):
             fields = value.split()
             if len(fields) != 2:
@@ -409,6 +465,8 @@ def _goal(clues: _Clues, text: str, size: dict[str, int], number: int) -> tuple[
 
 
 def _write_non(puzzle: Puzzle) -> str:
+    from html import escape
+
     lines = [] if puzzle.title is None else [f'title "{escape(_one_line(puzzle.title))}"']
     if puzzle.palette is not None:
         lines += [f"color {c.char} {c.hex}" for c in puzzle.palette]
@@ -432,16 +490,16 @@ def _write_non(puzzle: Puzzle) -> str:
 # ----- webpbn XML -----
 
 
-@dataclass
 class _Element:
     """An XML element with the line it starts on."""
 
-    tag: str
-    attributes: dict[str, str]
-    line: int
-    children: list[_Element] = field(default_factory=list)
-    text: str = ""
-    chunks: list[str] = field(default_factory=list)  # the text, joined at the end tag
+    def __init__(self, tag: str, attributes: dict[str, str], line: int) -> None:
+        self.tag = tag
+        self.attributes = attributes
+        self.line = line
+        self.children: list[_Element] = []
+        self.text = ""
+        self.chunks: list[str] = []  # the text, joined at the end tag
 
     def find(self, tag: str) -> list[_Element]:
         return [child for child in self.children if child.tag == tag]
@@ -450,6 +508,8 @@ class _Element:
 def _parse_xml(text: str, source: str) -> _Element:
     """The element tree of ``text``, each element with its line (expat keeps them; the
     standard tree builder does not). External entities are never fetched."""
+    from xml.parsers import expat
+
     parser = expat.ParserCreate()
     root = _Element("", {}, 0)
     stack = [root]
@@ -597,6 +657,8 @@ def _xml_image(clues: _Clues, image: _Element) -> tuple[str, ...]:
 
 
 def _write_xml(puzzle: Puzzle) -> str:
+    from html import escape
+
     if puzzle.palette is not None:
         return _write_colour_xml(puzzle)
     lines = [
@@ -606,7 +668,7 @@ def _write_xml(puzzle: Puzzle) -> str:
         '<puzzle type="grid" defaultcolor="black">',
     ]
     if puzzle.title is not None:
-        lines.append(f"<title>{escape(_XML_INVALID.sub('', puzzle.title))}</title>")
+        lines.append(f"<title>{escape(re.sub(_XML_INVALID, '', puzzle.title))}</title>")
     lines += [
         '<color name="white" char=".">fff</color>',
         '<color name="black" char="X">000</color>',
@@ -630,6 +692,8 @@ def _write_xml(puzzle: Puzzle) -> str:
 def _write_colour_xml(puzzle: Puzzle) -> str:
     """A colour puzzle in webpbn's XML: a ``<color>`` per colour (white ``.``), counts
     of any colour but the default one with a ``color`` attribute."""
+    from html import escape
+
     palette = puzzle.palette or ()
     names: dict[str, str] = {}
     for colour in palette:  # XML names must be unique and not white's
@@ -645,7 +709,7 @@ def _write_colour_xml(puzzle: Puzzle) -> str:
         f'<puzzle type="grid" defaultcolor="{escape(default)}" backgroundcolor="white">',
     ]
     if puzzle.title is not None:
-        lines.append(f"<title>{escape(_XML_INVALID.sub('', puzzle.title))}</title>")
+        lines.append(f"<title>{escape(re.sub(_XML_INVALID, '', puzzle.title))}</title>")
     lines.append('<color name="white" char=".">ffffff</color>')
     for colour in palette:
         lines.append(
@@ -676,15 +740,305 @@ def _write_colour_xml(puzzle: Puzzle) -> str:
 
 #: The characters XML 1.0 cannot hold (control characters but tab, newline and return,
 #: surrogates, U+FFFE and U+FFFF): dropped from a title, else the file would not read.
-_XML_INVALID = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+#: (Patterns are compiled on first use, by ``re``'s cache, not at import.)
+_XML_INVALID = "[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]"
+
+# ----- many puzzles in one file -----
+
+
+def loads_all(text: str, format: str = "text", source: str = "<string>") -> list[Puzzle]:
+    """Every puzzle in ``text``: the many of a ``tcga`` file (a ``text`` file that starts
+    with a ``$`` line is one), or the one of any other format."""
+    if not isinstance(text, str):
+        raise UsageError(f"a nonogram text must be a str, not {type(text).__name__}")
+    text = text.removeprefix("\ufeff")
+    if format == "text":
+        format = _sniff(text) or format
+    if format in MANY:
+        return [clues.puzzle(end) for clues, _, end in _tcga_blocks(text, source)]
+    return [loads(text, format, source)]
+
+
+def read_all(path: str | os.PathLike[str], format: str | None = None) -> list[Puzzle]:
+    """Every puzzle in the file ``path`` (see :func:`loads_all`)."""
+    text, source = read_text(path)
+    return loads_all(text, format_for(path) if format is None else format, source)
+
+
+def dumps_all(puzzles: Iterable[Puzzle], format: str = "tcga") -> str:
+    """``puzzles`` as one text: a ``tcga`` file of all of them (labelled by their titles
+    when these are single words, else by their rank from 1), or any format's text of
+    a single puzzle."""
+    given = list(puzzles)
+    if format not in MANY:
+        if len(given) != 1:
+            raise UsageError(f"a {format} file holds one puzzle, not {len(given)}")
+        return dumps(given[0], format)
+    for puzzle in given:
+        if not isinstance(puzzle, Puzzle):
+            raise UsageError(f"a nonogram Puzzle is needed, not {puzzle!r}")
+        _check_colours(puzzle, format)
+    return "".join(_write_tcga(puzzle, rank) for rank, puzzle in enumerate(given, start=1))
+
+
+def write_all(
+    puzzles: Iterable[Puzzle], path: str | os.PathLike[str], format: str | None = None
+) -> None:
+    """Write ``puzzles`` to the file ``path`` (see :func:`dumps_all`); the format comes
+    from the suffix unless given."""
+    if not isinstance(path, str | os.PathLike):
+        raise UsageError(f"a path must be a str or os.PathLike, not {path!r}")
+    text = dumps_all(puzzles, format_for(path) if format is None else format)
+    try:
+        Path(path).write_text(text, encoding="utf-8", newline="\n")
+    except OSError as error:
+        raise UsageError(f"cannot write {os.fspath(path)}: {error.strerror}") from None
+
+
+def _sniff(text: str) -> str | None:
+    """The format of a ``.txt`` file that is not excover's plain text: ``tcga`` when
+    its first line starts with ``$``, ``ini`` when it is a ``[section]``."""
+    for raw in text.splitlines():
+        line = raw.strip()
+        if not line or line[0] in "#;":
+            continue
+        if line.startswith("$"):
+            return "tcga"
+        if line.startswith("[") and line.endswith("]"):
+            return "ini"
+        return None
+    return None
+
+
+def _numbers(clues: _Clues, line: str, number: int, count: int, what: str) -> list[int]:
+    """``count`` positive integers on a line (the size of a ``nin`` or ``mk`` file)."""
+    fields = line.split()
+    if len(fields) != count or not all(map(_is_number, fields)) or 0 in map(int, fields):
+        raise clues.fail(f"expected {what} (positive integers), not {line!r}", number)
+    return [int(field) for field in fields]
+
+
+def _clue_line(clue: Clue, separator: str = " ") -> str:
+    return separator.join(map(str, clue)) or "0"
+
+
+# ----- tournament files (TCGA, TAAI, ICGA) -----
+#
+# ``$N`` opens puzzle N; the n column clues follow, then the n row clues (n x n cells,
+# 25 in the tournaments), blocks separated by tabs; ``0`` or a blank line is an empty
+# line of the picture (blank lines at the end of a puzzle are dropped).
+
+
+def _tcga_blocks(text: str, source: str) -> Iterator[tuple[_Clues, int, int]]:
+    """Each puzzle of a tournament file, its clues read with their lines, and the lines
+    that start and end it."""
+    blocks: list[tuple[_Clues, int, list[tuple[str, int]]]] = []
+    number = 0
+    for number, raw in enumerate(text.splitlines(), start=1):
+        line = raw.strip()
+        if line.startswith("$"):
+            label = line[1:].strip()
+            blocks.append((_Clues(source, title=label or None), number, []))
+        elif blocks:
+            blocks[-1][2].append((line, number))
+        elif line:
+            raise FormatError("a clue before the first '$' line", source=source, line=number)
+    if not blocks:
+        raise FormatError("no puzzle: no '$N' line", source=source, line=number or None)
+    for clues, start, lines in blocks:
+        while lines and not lines[-1][0]:
+            lines.pop()
+        if not lines or len(lines) % 2:
+            raise clues.fail(
+                f"puzzle ${clues.title or ''} has {len(lines)} clue lines: an n x n puzzle "
+                "has 2n (n columns, then n rows)",
+                start,
+            )
+        half = len(lines) // 2
+        for k, (line, line_number) in enumerate(lines):
+            section = clues.cols if k < half else clues.rows
+            section.append((clues.clue(line or "0", line_number), line_number))
+        yield clues, start, lines[-1][1]
+
+
+def _read_tcga(text: str, source: str) -> Puzzle:
+    puzzles = list(_tcga_blocks(text, source))
+    if len(puzzles) > 1:
+        clues, start, _ = puzzles[1]
+        raise clues.fail(f"a file of {len(puzzles)} puzzles: read it with read_all", start)
+    clues, _, end = puzzles[0]
+    return clues.puzzle(end)
+
+
+def _write_tcga(puzzle: Puzzle, rank: int = 1) -> str:
+    if puzzle.height != puzzle.width:
+        raise UsageError(
+            f"the tournament format holds n x n puzzles, not {puzzle.height}x{puzzle.width}"
+        )
+    title = puzzle.title
+    label = title if title is not None and title.split() == [title] else str(rank)
+    lines = [f"${label}"]
+    lines += [_clue_line(clue, "\t") for clue in puzzle.cols]
+    lines += [_clue_line(clue, "\t") for clue in puzzle.rows]
+    return "\n".join(lines) + "\n"
+
+
+# ----- Wilk's .nin (the format of webpbn's survey sample) and Olsak's .mk -----
+
+
+def _read_sized(text: str, source: str, kind: str) -> Puzzle:
+    """A ``nin`` file (``W H``, the H row clues, the W column clues) or an ``mk`` file
+    (``H W``, the row clues, a ``#`` line, the column clues). Blocks are separated by
+    spaces; ``0`` or a blank line is an empty line of the picture, blank lines after the
+    last clue are ignored."""
+    clues = _Clues(source)
+    size: list[int] | None = None
+    lines: list[tuple[str, int]] = []
+    number = 0
+    for number, raw in enumerate(text.splitlines(), start=1):
+        line = raw.strip()
+        if size is None:
+            if line and not (kind == "nin" and line.startswith("#")):
+                what = "the width and the height" if kind == "nin" else "the height and width"
+                size = _numbers(clues, line, number, 2, what)
+        else:
+            lines.append((line, number))
+    if size is None:
+        raise clues.fail("no size line", number or None)
+    height, width = (size[1], size[0]) if kind == "nin" else (size[0], size[1])
+    if kind == "mk":
+        marks = [k for k, (line, _) in enumerate(lines) if line == "#"]
+        if not marks:
+            raise clues.fail("no '#' line between the row clues and the column clues", number)
+        split = marks[0]
+        if split != height:
+            raise clues.fail(f"'#' after {split} row clues, not {height}", lines[split][1])
+        row_lines, col_lines = lines[:split], lines[split + 1 :]
+    else:
+        row_lines, col_lines = lines[:height], lines[height:]
+    while col_lines and not col_lines[-1][0]:
+        col_lines.pop()
+    if len(col_lines) > width:
+        raise clues.fail(f"a clue too many: the puzzle has {width} columns", col_lines[width][1])
+    if len(row_lines) < height or len(col_lines) < width:
+        found = len(row_lines) + len(col_lines)
+        raise clues.fail(f"{found} clues, not {height} rows + {width} columns", number)
+    for section, chosen in ((clues.rows, row_lines), (clues.cols, col_lines)):
+        for line, line_number in chosen:
+            section.append((clues.clue(line or "0", line_number), line_number))
+    return clues.puzzle(number)
+
+
+def _read_nin(text: str, source: str) -> Puzzle:
+    return _read_sized(text, source, "nin")
+
+
+def _read_mk(text: str, source: str) -> Puzzle:
+    return _read_sized(text, source, "mk")
+
+
+def _write_nin(puzzle: Puzzle) -> str:
+    lines = [f"{puzzle.width} {puzzle.height}"]
+    lines += [_clue_line(clue) for clue in puzzle.lines()]
+    return "\n".join(lines) + "\n"
+
+
+def _write_mk(puzzle: Puzzle) -> str:
+    lines = [f"{puzzle.height} {puzzle.width}"]
+    lines += [_clue_line(clue) for clue in puzzle.rows]
+    lines.append("#")
+    lines += [_clue_line(clue) for clue in puzzle.cols]
+    return "\n".join(lines) + "\n"
+
+
+# ----- pynogram's files -----
+#
+# An INI file: a ``[clues]`` section with the keys ``columns`` and ``rows`` (either
+# first), each holding its clues separated by commas or line ends, a clue optionally in
+# quotes; blank lines in a value are skipped; ``#`` or ``;`` starts a comment (at the
+# start of a line or after a blank). Blocks with a colour suffix (``2r``, from a
+# ``[colors]`` section) are refused: black and white only. ``# title: ...`` names the
+# puzzle, as in the plain format.
+
+_INI_KEY = r"([A-Za-z_]+)\s*[=:](.*)"
+_INI_COMMENT = r"(^|\s)[#;].*"
+_INI_BLOCK = r"(\d+)([^\d\s].*)?"
+
+
+def _read_ini(text: str, source: str) -> Puzzle:
+    clues = _Clues(source)
+    section = ""
+    target: list[tuple[Clue, int]] | None = None
+    number = 0
+    for number, raw in enumerate(text.splitlines(), start=1):
+        stripped = raw.strip()
+        if stripped.startswith("#"):
+            key, _, value = stripped[1:].partition(":")
+            if key.strip().lower() == "title" and value.strip():
+                clues.title = value.strip()
+            continue
+        line = re.sub(_INI_COMMENT, "", raw).strip()
+        if not line:
+            continue
+        if line.startswith("[") and line.endswith("]"):
+            section, target = line[1:-1].strip().lower(), None
+            continue
+        if section != "clues":
+            continue
+        match = re.fullmatch(_INI_KEY, line)
+        if match is not None:
+            key = match.group(1).lower()
+            if key not in ("rows", "columns", "cols"):
+                raise clues.fail(f"unknown key {match.group(1)!r} in [clues]", number)
+            target = clues.rows if key == "rows" else clues.cols
+            if target:
+                raise clues.fail(f"'{key}' given twice", number)
+            line = match.group(2).strip()
+        elif target is None:
+            raise clues.fail("a clue before 'columns =' or 'rows ='", number)
+        for part in line.split(","):
+            part = part.strip().strip("'\"").strip()
+            if part:
+                target.append((_ini_clue(clues, part, number), number))
+    if not clues.rows and not clues.cols:
+        raise clues.fail("no [clues] section with 'rows' and 'columns'", number or None)
+    return clues.puzzle(number)
+
+
+def _ini_clue(clues: _Clues, text: str, number: int) -> Clue:
+    for token in text.split():
+        match = re.fullmatch(_INI_BLOCK, token)
+        if match is not None and match.group(2):
+            raise clues.fail(
+                f"colour {match.group(2)!r}: only black and white puzzles are supported", number
+            )
+    return clues.clue(text, number, r"\s+")
+
+
+def _write_ini(puzzle: Puzzle) -> str:
+    lines = [] if puzzle.title is None else [f"# title: {_one_line(puzzle.title)}"]
+    lines += ["[clues]", "columns ="]
+    lines += [f"    {_clue_line(clue)}" for clue in puzzle.cols]
+    lines += ["", "rows ="]
+    lines += [f"    {_clue_line(clue)}" for clue in puzzle.rows]
+    return "\n".join(lines) + "\n"
+
 
 _READERS: dict[str, Callable[[str, str], Puzzle]] = {
     "text": _read_text,
     "non": _read_non,
     "xml": _read_xml,
+    "nin": _read_nin,
+    "mk": _read_mk,
+    "tcga": _read_tcga,
+    "ini": _read_ini,
 }
 _WRITERS: dict[str, Callable[[Puzzle], str]] = {
     "text": _write_text,
     "non": _write_non,
     "xml": _write_xml,
+    "nin": _write_nin,
+    "mk": _write_mk,
+    "tcga": _write_tcga,
+    "ini": _write_ini,
 }

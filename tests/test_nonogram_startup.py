@@ -1,0 +1,99 @@
+"""The start-up of ``excover nonogram``: a run imports only what it needs.
+
+A small puzzle is solved in well under a millisecond, so the command's whole time is its
+start-up: the interpreter, the parser and the modules it imports. The run of ``excover
+nonogram FILE --classify`` must not load numpy, pysat, lark, tqdm or html, nor the
+modules of the other commands. (``dataclasses`` and ``inspect`` are loaded: the colour
+model's Puzzle, Colour and Block are dataclasses.)
+"""
+
+from __future__ import annotations
+
+import json
+import pickle
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from excover.cli import build_parser, main
+from excover.puzzles import nonogram
+
+EXAMPLES = Path(__file__).parent.parent / "examples" / "nonograms"
+
+#: What a nonogram run must not import (top-level packages, or excover's modules).
+HEAVY = {"numpy", "pysat", "lark", "tqdm", "html"}
+OTHER_COMMANDS = {
+    "excover.problem",
+    "excover.puzzles.cli",
+    "excover.lang",
+    "excover.parallel",
+    "excover.dlx",
+    "excover.puzzles.nonogram_draw",
+}
+
+
+def _imported_by(argv: list[str]) -> set[str]:
+    code = (
+        "import sys, json\n"
+        "from excover.cli import main\n"
+        f"status = main({argv!r})\n"
+        "print(json.dumps([status, sorted(sys.modules)]), file=sys.stderr)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60
+    )
+    status, modules = json.loads(done.stderr.strip().splitlines()[-1])
+    assert status == 0, done.stderr
+    return set(modules)
+
+
+@pytest.mark.parametrize("name", ["hard12.non", "heart.xml", "heart.txt"])
+def test_classify_imports_no_heavy_module(name: str) -> None:
+    modules = _imported_by(["nonogram", str(EXAMPLES / name), "--classify"])
+    tops = {module.split(".")[0] for module in modules}
+    assert not tops & HEAVY
+    assert not {m for m in modules for other in OTHER_COMMANDS if m.startswith(other)}
+
+
+def test_the_light_parser_is_the_whole_parsers_nonogram_command(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    helps = []
+    for only in (None, "nonogram"):
+        parser = build_parser(only)
+        with pytest.raises(SystemExit):
+            parser.parse_args(["nonogram", "--help"])
+        helps.append(capsys.readouterr().out)
+    assert helps[0] == helps[1] and "usage: excover nonogram" in helps[0]
+    # the other commands still run, and --help still lists them all
+    assert main(["--help"]) == 0
+    listing = capsys.readouterr().out
+    assert all(word in listing for word in ("count", "sudoku", "queens", "nonogram", "run"))
+    assert main(["queens", "6", "--count"]) == 0
+    assert capsys.readouterr().out == "4\n"
+    errors = []
+    for only in (None, "nonogram"):  # a bad flag reads the same under both parsers
+        for argv in (["nonogram", "--no-such-flag", "x"], ["nonogram", "x", "--format", "y"]):
+            with pytest.raises(SystemExit):
+                build_parser(only).parse_args(argv)
+            errors.append(capsys.readouterr().err)
+    assert errors[:2] == errors[2:] and "invalid choice: 'y'" in errors[1]
+
+
+def test_a_puzzle_is_immutable_hashable_and_picklable() -> None:
+    puzzle = nonogram.read(EXAMPLES / "hard12.non")
+    with pytest.raises(AttributeError):
+        puzzle.title = "other"  # type: ignore[misc]
+    with pytest.raises(AttributeError):
+        del puzzle.rows
+    copy = pickle.loads(pickle.dumps(puzzle))
+    assert copy == puzzle and hash(copy) == hash(puzzle) and copy is not puzzle
+    assert puzzle != nonogram.Puzzle(puzzle.rows, puzzle.cols)  # the title and goal count
+    assert puzzle.__eq__("text") is NotImplemented
+    assert repr(puzzle).startswith("Puzzle(rows=((") and "goal=(" in repr(puzzle)
+    assert nonogram.ascii_grid is nonogram.__getattr__("ascii_grid")
+    assert "svg_grid" in dir(nonogram)
+    with pytest.raises(AttributeError):
+        nonogram.__getattr__("no_such_name")
