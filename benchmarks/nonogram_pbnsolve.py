@@ -24,7 +24,7 @@ Wolter's survey whose authors allow it, as ``.nin``); the rest is fetched by ``-
 from the public repositories (``git clone``, or ``--mirrors DIR`` holding bare copies
 as ``DIR/OWNER+NAME/repo``), into one folder per set::
 
-    survey        benchmarks/data/nonogram/survey/*.nin (shipped)
+    survey        benchmarks/data/nonogram_survey/*.nin (shipped)
     nonogram-db   mikix/nonogram-db db/**/*.non (GPL-3.0; webpbn's under CC-BY-3.0)
     pynogram      tsionyx/pynogram pynogram/examples/*.txt (Apache 2.0 code; puzzles of
                   several origins; two colour ones are skipped)
@@ -56,11 +56,11 @@ from pathlib import Path
 __all__ = ["SETS", "Result", "main", "pbnsolve_status"]
 
 CACHE = Path.home() / ".cache" / "excover-bench"
-SHIPPED = Path(__file__).resolve().parent / "data" / "nonogram"
+SHIPPED = Path(__file__).resolve().parent / "data"
 
 #: The sets: name -> (repository, folder in it, file suffixes); None: shipped here.
 SETS: dict[str, tuple[str | None, str, tuple[str, ...]]] = {
-    "survey": (None, "survey", (".nin",)),
+    "survey": (None, "nonogram_survey", (".nin",)),
     "nonogram-db": ("mikix/nonogram-db", "db", (".non",)),
     "pynogram": ("tsionyx/pynogram", "pynogram/examples", (".txt",)),
     "pbnsolve": ("avi-levy/pbnsolve", "examples", (".mk",)),
