@@ -322,3 +322,28 @@ def test_which_files_the_plain_lines_path_reads(text: str, puzzles: int) -> None
         assert 0 < at <= len(data)
         rest = _sudoku9.run_lines(data, at, 10, False)
         assert rest[2] == puzzles - 1 and rest[1] == len(data)
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["sudoku", "--help"],
+        ["sudoku", "--no-such-flag"],
+        ["sudoku", "x", "--difficulty", "y"],
+        ["queens", "--help"],
+        ["queens", "eight"],
+    ],
+)
+def test_a_run_of_sudoku_or_queens_reads_its_flags_as_the_whole_parser_does(
+    capsys: pytest.CaptureFixture[str], argv: list[str]
+) -> None:
+    """Their runs build only their own parser (start-up): help and errors are the same."""
+    from excover.cli import build_parser
+
+    printed = []
+    for only in (None, argv[0]):
+        with pytest.raises(SystemExit) as stop:
+            build_parser(only).parse_args(argv)
+        printed.append((stop.value.code, *capsys.readouterr()))
+    assert printed[0] == printed[1]
+    assert printed[0][1] or printed[0][2]  # something was said

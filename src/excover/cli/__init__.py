@@ -77,10 +77,8 @@ class _Version(argparse.Action):
 
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     """The whole ``excover`` parser (cheap: no engine is imported), or with ``only`` the
-    parser of that one command (``nonogram``), which spares a run of it the import of
-    every other command's module."""
-    from excover.puzzles.nonogram_cli import add_nonogram_command
-
+    parser of that one command (one of :data:`_LIGHT`), which spares a run of it the
+    import of every other command's module."""
     parser = argparse.ArgumentParser(
         prog="excover",
         description=_DESCRIPTION,
@@ -91,6 +89,13 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     commands = parser.add_subparsers(
         title="commands", dest="command", metavar="COMMAND", required=True
     )
+    if only in ("queens", "sudoku"):
+        from excover.puzzles.cli import add_puzzle_commands
+
+        add_puzzle_commands(commands)
+        return parser
+    from excover.puzzles.nonogram_cli import add_nonogram_command
+
     if only == "nonogram":
         add_nonogram_command(commands)
         return parser
@@ -105,8 +110,9 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     return parser
 
 
-#: The commands whose runs build only their own parser (see :func:`build_parser`).
-_LIGHT = ("nonogram",)
+#: The commands whose runs build only their own parser (see :func:`build_parser`): their
+#: usage lines and errors read the same as under the whole parser.
+_LIGHT = ("nonogram", "queens", "sudoku")
 
 
 def _exit_status(exc: SystemExit) -> int:
