@@ -96,6 +96,15 @@ cdef inline int _read_line(object text, uint8_t *grid):
 # sends the whole file to the general reader (it handles every form and names the line
 # of an error). A leading UTF-8 byte order mark is skipped.
 
+#: A byte's cell value: '.' and '0' 0, '1'-'9' 1-9, anything else 0xFF (not a cell).
+cdef uint8_t _CELL_VALUE[256]
+for _byte in range(256):
+    _CELL_VALUE[_byte] = 0xFF
+_CELL_VALUE[46] = _CELL_VALUE[48] = 0
+for _byte in range(49, 58):
+    _CELL_VALUE[_byte] = _byte - 48
+
+
 cdef enum:
     LINE_PUZZLE = 1
     LINE_NONE = 0
@@ -106,18 +115,14 @@ cdef inline int _kind(const unsigned char *line, Py_ssize_t length, uint8_t *gri
     """What a line of a file is (LINE_*); a puzzle's values go to ``grid``."""
     cdef Py_ssize_t j
     cdef unsigned char c
+    cdef uint8_t bad = 0
     if length > 0 and line[length - 1] == 13:  # '\r'
         length -= 1
     if length == 81:
         for j in range(81):
-            c = line[j]
-            if c == 46 or c == 48:
-                grid[j] = 0
-            elif 49 <= c <= 57:
-                grid[j] = c - 48
-            else:
-                break
-        else:
+            grid[j] = _CELL_VALUE[line[j]]
+            bad |= grid[j]
+        if not bad & 0x80:
             return LINE_PUZZLE
     for j in range(length):
         c = line[j]
