@@ -19,8 +19,8 @@ suffix; Wilk's ``.nin`` would need ``-fnin``, pynogram's files it cannot read); 
 reads each file as published.
 
 **Data** (``~/.cache/excover-bench/nonogram``, ``--data-dir``). What may be redistributed
-is in the repository (``benchmarks/data/nonogram``, see its README: the 14 puzzles of
-Wolter's survey whose authors allow it, as ``.nin``); the rest is fetched by ``--fetch``
+is in the repository (``benchmarks/data/nonogram_survey``, see its README: the 14 puzzles
+of Wolter's survey whose authors allow it, as ``.nin``); the rest is fetched by ``--fetch``
 from the public repositories (``git clone``, or ``--mirrors DIR`` holding bare copies
 as ``DIR/OWNER+NAME/repo``), into one folder per set::
 
