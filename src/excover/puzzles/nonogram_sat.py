@@ -73,24 +73,30 @@ __all__ = [
 def line_clauses(clue: Clue, cells: list[int], pool: Pool) -> list[Clause]:
     """The clauses that make the cell variables ``cells`` (in line order) spell a
     placement of ``clue``; new state variables come from ``pool``."""
-    n = len(cells)
     pattern: list[int] = []
     for number, block in enumerate(clue):
         if number:
             pattern.append(0)
         pattern += [1] * block
-    length = len(pattern)
+    return _automaton_clauses(pattern, [[-cell, cell] for cell in cells], pool)
 
+
+def _automaton_clauses(pattern: list[int], cells: list[list[int]], pool: Pool) -> list[Clause]:
+    """The clauses of the automaton that reads the line's values and accepts the
+    ``pattern`` (see :func:`_move`): ``cells[i][v]`` is the literal "cell ``i`` takes
+    value ``v``". State ``q`` at position ``i`` has a variable only where ``q`` can still
+    reach the end; each state implies its successor for every value and is implied by
+    one of its predecessors."""
+    n, size = len(cells), len(pattern)
     state: list[dict[int, int]] = []  # state[i][q]: the variable s[i][q]
     for i in range(n + 1):
-        low, high = max(0, length - (n - i)), min(i, length)
+        low, high = max(0, size - (n - i)), min(i, size)
         state.append(dict(zip(range(low, high + 1), pool.many(high - low + 1), strict=True)))
     clauses: list[Clause] = [[state[0][0]]]
     predecessors: list[dict[int, list[int]]] = [{} for _ in range(n + 1)]
     for i in range(n):
-        cell = cells[i]
         for q, here in state[i].items():
-            for value, literal in ((1, cell), (0, -cell)):
+            for value, literal in enumerate(cells[i]):
                 target = _move(pattern, q, value)
                 if target is None or target not in state[i + 1]:
                     clauses.append([-here, -literal])
@@ -122,32 +128,12 @@ def colour_line_clauses(
     """The clauses that make the line spell a placement of the colour clue ``blocks``
     (``(length, value)`` pairs, values from 1); ``cells[i][v]`` is the variable "cell
     ``i`` takes value ``v``" (0 white). New state variables come from ``pool``."""
-    n = len(cells)
     pattern: list[int] = []
     for number, (length, value) in enumerate(blocks):
         if number and blocks[number - 1][1] == value:
             pattern.append(0)
         pattern += [value] * length
-    size = len(pattern)
-    state: list[dict[int, int]] = []
-    for i in range(n + 1):
-        low, high = max(0, size - (n - i)), min(i, size)
-        state.append(dict(zip(range(low, high + 1), pool.many(high - low + 1), strict=True)))
-    clauses: list[Clause] = [[state[0][0]]]
-    predecessors: list[dict[int, list[int]]] = [{} for _ in range(n + 1)]
-    for i in range(n):
-        for q, here in state[i].items():
-            for value, literal in enumerate(cells[i]):
-                target = _move(pattern, q, value)
-                if target is None or target not in state[i + 1]:
-                    clauses.append([-here, -literal])
-                else:
-                    clauses.append([-here, -literal, state[i + 1][target]])
-                    predecessors[i + 1].setdefault(target, []).append(here)
-    for i in range(1, n + 1):
-        for q, here in state[i].items():
-            clauses.append([-here, *sorted(set(predecessors[i].get(q, [])))])
-    return clauses
+    return _automaton_clauses(pattern, cells, pool)
 
 
 def _encode_colour(puzzle: Puzzle, deadline: float | None) -> CNF:
