@@ -146,9 +146,17 @@ def read(path: str | os.PathLike[str], format: str | None = None) -> Puzzle:
 
 def write(puzzle: Puzzle, path: str | os.PathLike[str], format: str | None = None) -> None:
     """Write ``puzzle`` to the file ``path``, in the format its suffix names unless given."""
+    _write_file(path, lambda chosen: dumps(puzzle, chosen), format)
+
+
+def _write_file(
+    path: str | os.PathLike[str], text_in: Callable[[str], str], format: str | None
+) -> None:
+    """Write ``text_in(format)`` to ``path``, the format its suffix names unless given;
+    failures are usage errors."""
     if not isinstance(path, str | os.PathLike):
         raise UsageError(f"a path must be a str or os.PathLike, not {path!r}")
-    text = dumps(puzzle, format_for(path) if format is None else format)
+    text = text_in(format_for(path) if format is None else format)
     try:
         Path(path).write_text(text, encoding="utf-8", newline="\n")
     except OSError as error:
@@ -786,13 +794,8 @@ def write_all(
 ) -> None:
     """Write ``puzzles`` to the file ``path`` (see :func:`dumps_all`); the format comes
     from the suffix unless given."""
-    if not isinstance(path, str | os.PathLike):
-        raise UsageError(f"a path must be a str or os.PathLike, not {path!r}")
-    text = dumps_all(puzzles, format_for(path) if format is None else format)
-    try:
-        Path(path).write_text(text, encoding="utf-8", newline="\n")
-    except OSError as error:
-        raise UsageError(f"cannot write {os.fspath(path)}: {error.strerror}") from None
+    given = list(puzzles)
+    _write_file(path, lambda chosen: dumps_all(given, chosen), format)
 
 
 def _sniff(text: str) -> str | None:
