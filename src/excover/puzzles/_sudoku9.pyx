@@ -66,26 +66,6 @@ def run(const uint8_t[::1] grids, long limit, uint8_t[::1] out, int32_t[::1] cou
             guesses[k] = branched
 
 
-cdef inline int _read_line(object text, uint8_t *grid):
-    """The values of a one-line puzzle of 81 cells ('.' or '0' a blank, '1'-'9'); 0 when
-    ``text`` is anything else."""
-    cdef const unsigned char *chars
-    cdef unsigned char c
-    cdef int j
-    if type(text) is not str or PyUnicode_GET_LENGTH(text) != 81:
-        return 0
-    if PyUnicode_KIND(text) != PyUnicode_1BYTE_KIND:
-        return 0
-    chars = <const unsigned char *>PyUnicode_DATA(text)
-    for j in range(81):
-        c = chars[j]
-        if c == 46 or c == 48:  # '.' or '0'
-            grid[j] = 0
-        elif 49 <= c <= 57:  # '1'..'9'
-            grid[j] = c - 48
-        else:
-            return 0
-    return 1
 
 
 # ---------------------------------------------------------------- files of plain lines
@@ -134,6 +114,16 @@ cdef inline int _kind(const unsigned char *line, Py_ssize_t length, uint8_t *gri
         if c != 32 and c != 9 and c != 11 and c != 12:
             return LINE_OTHER
     return LINE_NONE
+
+
+cdef inline int _read_line(object text, uint8_t *grid):
+    """The values of a one-line puzzle of 81 cells ('.' or '0' a blank, '1'-'9'); 0 when
+    ``text`` is anything else."""
+    if type(text) is not str or PyUnicode_GET_LENGTH(text) != 81:
+        return 0
+    if PyUnicode_KIND(text) != PyUnicode_1BYTE_KIND:
+        return 0
+    return _kind(<const unsigned char *>PyUnicode_DATA(text), 81, grid) == LINE_PUZZLE
 
 
 cdef inline Py_ssize_t _line_end(const unsigned char *data, Py_ssize_t at, Py_ssize_t n):
