@@ -108,10 +108,6 @@ def test_timeout_gives_a_partial_result_and_status_1(
         (["count", QUEENS8, "--method", "sat", "--max-nodes", "3"], "a SAT solver has none"),
         (["solve", QUEENS8, "--method", "sat", "--heuristic", "random"], "--method dlx"),
         (["solve", QUEENS8, "--method", "sat", "--solver", "nosuch"], "unknown SAT solver"),
-        (
-            ["count", QUEENS8, "--method", "sat", "--solver", "kissat", "--timeout", "1"],
-            "cannot stop",
-        ),
     ],
 )
 def test_bad_usage(capsys: pytest.CaptureFixture[str], argv: list[str], message: str) -> None:

@@ -51,6 +51,20 @@ def test_timeout_stops_a_solver_call() -> None:
     assert stats.seconds >= 0.2
 
 
+@pytest.mark.parametrize("solver", ["kissat", "lingeling"])
+def test_timeout_kills_a_solver_that_cannot_stop(solver: str) -> None:
+    """Kissat and Lingeling run in a child process, killed at the time limit: none is
+    left behind, and the next run works."""
+    import multiprocessing
+
+    with pytest.raises(LimitReached) as stop:
+        pigeonhole(12).first(method="sat", amo="pairwise", solver=solver, timeout=0.3)
+    assert stop.value.stats.stopped_by == "timeout" and stop.value.stats.seconds >= 0.3
+    assert multiprocessing.active_children() == []
+    assert pigeonhole(5).first(method="sat", solver=solver, timeout=60.0) is None
+    assert queens(6).count(method="sat", solver=solver, timeout=60.0) == 4
+
+
 def test_timeout_counts_the_solutions_found_so_far() -> None:
     """Enumerating 8x8 domino tilings (12,988,816) cannot end within 0.3 s; the statistics
     count exactly the solutions that were yielded before the stop."""
@@ -126,6 +140,7 @@ from test_sat_limits import pigeonhole
 calls = {{
     "solve": lambda: pigeonhole(12).first(method="sat", amo="pairwise"),
     "sliced": lambda: pigeonhole(12).first(method="sat", amo="pairwise", timeout=600),
+    "child": lambda: pigeonhole(12).first(method="sat", amo="pairwise", solver="kissat"),
     "ganak": lambda: queens(10).count(method="sat", solver="ganak"),
 }}
 print("started", flush=True)
@@ -134,7 +149,7 @@ print("finished", flush=True)
 """
 
 
-@pytest.mark.parametrize("call", ["solve", "sliced", "ganak"])
+@pytest.mark.parametrize("call", ["solve", "sliced", "child", "ganak"])
 def test_sigint_stops_a_sat_run(call: str) -> None:
     child = subprocess.Popen(
         [sys.executable, "-c", LONG_RUN, call],

@@ -45,6 +45,7 @@ from typing import TYPE_CHECKING, Protocol
 from excover.errors import LimitReached, SolverError, UsageError
 from excover.problem import ExactCover
 from excover.sat import ganak
+from excover.sat.child import ChildSolver, OutOfTime
 from excover.sat.cnf import CNF
 from excover.sat.encode import to_cnf
 from excover.sat.pool import Clause
@@ -74,10 +75,8 @@ DEFAULT_SOLVER = "cadical"
 #: Short names of our own for PySAT solvers.
 _ALIASES = {"cadical": "cadical195", "glucose": "glucose4", "minisat": "minisat22"}
 
-#: PySAT solvers that cannot take new clauses after solving (rebuilt for every call).
-_NOT_INCREMENTAL = {"kissat404"}
-
-#: PySAT solvers that cannot stop at a conflict budget, so cannot honour a time limit.
+#: PySAT solvers that cannot stop at a conflict budget and resume: every call runs in a
+#: child process (:mod:`excover.sat.child`), killed at the time limit or on Ctrl-C.
 _UNLIMITED = {"kissat404", "lingeling"}
 
 #: Seconds a solver runs, under a time limit, before the clock is read again.
@@ -87,8 +86,8 @@ _SLICE = 0.05
 _LOAD_CHUNK = 100_000
 
 
-class _OutOfTime(Exception):
-    """The run's time budget ran out inside a solver call."""
+#: The run's time budget ran out inside a solver call.
+_OutOfTime = OutOfTime
 
 
 class _Backend(Protocol):
@@ -111,8 +110,7 @@ class _PySat:
     The solver runs in slices bounded by a number of conflicts, resized so that a slice
     takes about ``_SLICE`` seconds; between slices the clock is read (for ``timeout``) and
     a Ctrl-C held during the slice is raised. A slice keeps everything the solver has
-    learnt, so slicing costs little. Solvers without conflict budgets (``_UNLIMITED``) run
-    one call, and PySAT's report of a Ctrl-C inside it becomes KeyboardInterrupt.
+    learnt, so slicing costs little.
     """
 
     def __init__(self, name: str, clauses: list[Clause]) -> None:
@@ -128,12 +126,9 @@ class _PySat:
         if self.solver is None:
             self.solver = self._loaded(Solver(name=self.name), deadline)
         solver = self.solver
-        status = _call(solver.solve) if self.name in _UNLIMITED else self._sliced(solver, deadline)
-        if not status:
+        if not self._sliced(solver, deadline):
             return None
         model = solver.get_model()
-        if self.name in _NOT_INCREMENTAL:
-            self.close()
         return list(model) if model is not None else []
 
     def _loaded(self, solver: Solver, deadline: float | None) -> Solver:
@@ -164,7 +159,7 @@ class _PySat:
                 self.budget //= 2
 
     def add_clause(self, clause: Clause) -> None:
-        if self.name in _NOT_INCREMENTAL or self.solver is None:
+        if self.solver is None:
             self.added.append(clause)
         else:
             self.solver.add_clause(clause)
@@ -189,21 +184,6 @@ def _with_sigint_held(solve: Callable[[], bool | None]) -> bool | None:
         return solve()
     finally:
         signal.pthread_sigmask(signal.SIG_SETMASK, held)
-
-
-def _call(solve: Callable[[], bool | None]) -> bool | None:
-    """``solve()``, with PySAT's report of a Ctrl-C raised as KeyboardInterrupt.
-
-    PySAT's signal handler jumps out of the solver and leaves SIGINT blocked in the
-    thread's signal mask, so that no later Ctrl-C would reach Python: unblock it.
-    """
-    try:
-        return solve()
-    except Exception as error:
-        if type(error).__module__ == "pysolvers" and "keyboard interrupt" in str(error):
-            signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
-            raise KeyboardInterrupt from None
-        raise
 
 
 class _External:
@@ -262,9 +242,8 @@ def _parse_answer(stdout: str, stderr: str, command: list[str]) -> list[int] | N
     raise SolverError(f"solver {command[0]!r} gave no 's SATISFIABLE/UNSATISFIABLE' ({detail})")
 
 
-def _backend(solver: object, cnf: CNF, timed: bool) -> _Backend:
-    """The back end named ``solver`` (see the module documentation), holding ``cnf``;
-    ``timed`` when it must honour a time limit."""
+def _backend(solver: object, cnf: CNF) -> _Backend:
+    """The back end named ``solver`` (see the module documentation), holding ``cnf``."""
     if not isinstance(solver, str):
         raise UsageError(f"a solver is named by a string, not {solver!r}")
     if solver.startswith("ext:"):
@@ -275,11 +254,8 @@ def _backend(solver: object, cnf: CNF, timed: bool) -> _Backend:
     if solver == "ganak":
         raise UsageError("ganak counts solutions but does not find them; use it with count()")
     name = _pysat_name(solver)
-    if timed and name in _UNLIMITED:
-        raise UsageError(
-            f"solver {solver!r} cannot stop and resume a search, so it cannot honour "
-            f"timeout; use 'ext:{solver}' or another solver"
-        )
+    if name in _UNLIMITED:
+        return ChildSolver(name, cnf.clauses)
     return _PySat(name, cnf.clauses)
 
 
@@ -438,7 +414,7 @@ def _prepare(problem: ExactCover, solver: str, amo: str | None, run: _Run) -> tu
             raise run.out_of_time()
 
     cnf = to_cnf(problem, "auto" if amo is None else amo, check)
-    backend = _backend(solver, cnf, timed=run.timeout is not None)
+    backend = _backend(solver, cnf)
     run.seconds += time.monotonic() - started
     return cnf, backend
 
@@ -530,7 +506,7 @@ def models(
     name = DEFAULT_SOLVER if solver is None else solver
     run = _Run(f"SAT ({name})", timeout, None)
     started = time.monotonic()
-    backend = _backend(name, cnf, timed=timeout is not None)
+    backend = _backend(name, cnf)
     run.seconds += time.monotonic() - started
     return _models(cnf, backend, run, lambda model: _projection_block(cnf, model), None)
 
