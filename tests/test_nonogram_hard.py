@@ -96,6 +96,19 @@ def test_restarts_and_cdcl_agree_with_plain_search(
     assert nonogram.count(puzzle, limit=3, max_nodes=10**6) == plain  # restarts alone
 
 
+@pytest.mark.parametrize("seed", range(6))
+def test_kissat_takes_over_and_counts(seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """With no depth-first budget and no patience, Kissat finds every next solution (in
+    a child process) and proves there is no other."""
+    puzzle = random_puzzle(seed, 10, 10)
+    plain = nonogram.count(puzzle, limit=4, method="propagate")
+    monkeypatch.setattr(nonogram_search, "DFS_NODES", 0)
+    monkeypatch.setattr(nonogram_search, "KISSAT_AFTER", 0.0)
+    pictures = list(nonogram.solutions(puzzle, limit=4))
+    assert len(pictures) == len({tuple(picture) for picture in pictures}) == plain
+    assert all(puzzle.is_solution(picture) for picture in pictures)
+
+
 def test_cdcl_alone_counts() -> None:
     """The CDCL route by itself, blocking each solution it finds, ends with the count."""
     for seed in range(8):

@@ -40,6 +40,7 @@ __all__ = [
     "CDCL_SHARE",
     "DFS_NODES",
     "FIRST_SLICE",
+    "KISSAT_AFTER",
     "UNKNOWN",
     "colour_core",
     "core",
@@ -60,6 +61,12 @@ FIRST_SLICE = 0.25
 #: the tree search is lost (large or random ones, with many pictures) CDCL finds pictures
 #: far sooner, so it gets the larger share.
 CDCL_SHARE = 3
+
+#: Seconds the turns of CDCL and restarts may go without a new answer before Kissat
+#: takes over (alone, until it answers or the time is up): it is much stronger on the
+#: largest puzzles (Knotty's first picture: minutes, where CaDiCaL and the restarts did
+#: not find it within ten), but starts from scratch each time.
+KISSAT_AFTER = 8.0
 
 #: How :func:`propagated` shows a cell line solving leaves open.
 UNKNOWN = "?"
@@ -227,19 +234,20 @@ def _hybrid(
     puzzle: Puzzle, timeout: float | None, max_nodes: int | None
 ) -> Iterator[tuple[str, ...]]:
     """Every solution: depth-first search for :data:`DFS_NODES` nodes, then restarts and
-    CDCL in turns (see the module's description)."""
+    CDCL in turns, and Kissat when they take long (see the module's description); each
+    solution found is followed by its rectangle swap, when it has one."""
     started = time.monotonic()
     deadline = None if timeout is None else started + timeout
     solver = core(puzzle)
     budget = DFS_NODES if max_nodes is None else min(DFS_NODES, max_nodes)
-    found: list[bytes] = []
+    found = _Found(puzzle)
     while True:
         status = solver.next_solution(budget, -1.0 if deadline is None else deadline, True)
         if status == _nonogram.EXHAUSTED:
             return
         if status == _nonogram.SOLUTION:
-            found.append(solver.grid_bytes())
-            yield picture(found[-1], puzzle.width)
+            for grid in found.add(solver.grid_bytes()):
+                yield picture(grid, puzzle.width)
             continue
         if status == _nonogram.TIME_LIMIT or budget == max_nodes:
             reason = "timeout" if status == _nonogram.TIME_LIMIT else "max_nodes"
@@ -248,55 +256,92 @@ def _hybrid(
     yield from _take_turns(puzzle, solver, found, started, deadline, max_nodes)
 
 
+class _Found:
+    """The solutions found so far, in order, each new one followed by its rectangle
+    swap (:func:`~excover.puzzles.nonogram_swap.swapped`) when that is new too."""
+
+    def __init__(self, puzzle: Puzzle) -> None:
+        self.puzzle = puzzle
+        self.grids: list[bytes] = []
+        self.seen: set[bytes] = set()
+
+    def add(self, grid: bytes) -> Iterator[bytes]:
+        """Record ``grid`` and yield it, then its swap, each if not seen before (the
+        depth-first search meets again the swaps it was given)."""
+        from excover.puzzles.nonogram_swap import swapped
+
+        while grid not in self.seen:
+            problem = self.puzzle.mismatch(picture(grid, self.puzzle.width))
+            if problem is not None:
+                raise SolverError(f"the hybrid route found a wrong picture: {problem}")
+            self.seen.add(grid)
+            self.grids.append(grid)
+            yield grid
+            neighbour = swapped(grid, self.puzzle.height, self.puzzle.width)
+            if neighbour is None:
+                return
+            grid = neighbour
+
+
 def _take_turns(
     puzzle: Puzzle,
     solver: _nonogram.Core,
-    found: list[bytes],
+    found: _Found,
     started: float,
     deadline: float | None,
     max_nodes: int | None,
 ) -> Iterator[tuple[str, ...]]:
     """CDCL and restarts in turns, in time slices that double (CDCL's
     :data:`CDCL_SHARE` times as long), each new solution yielded and forbidden to both,
-    until one of them proves there is no other."""
+    until one of them proves there is no other; Kissat alone once they have gone
+    :data:`KISSAT_AFTER` seconds without a new answer."""
     spent = solver.nodes  # nodes of the depth-first search, counted against max_nodes
-    cdcl = None if max_nodes is not None else _Cdcl(puzzle, solver, found)
+    cdcl = None if max_nodes is not None else _Cdcl(puzzle, solver, found.grids)
     seed, length = 0, FIRST_SLICE
+    quiet_since = time.monotonic()
     try:
         while True:
             new: bytes | None = None
-            if cdcl is not None and (deadline is None or time.monotonic() < deadline):
+            if cdcl is not None and time.monotonic() - quiet_since >= KISSAT_AFTER:
+                cells = cdcl.next_by_kissat(deadline)
+                if cells is None:
+                    return
+                new = cells or None
+            elif cdcl is not None and (deadline is None or time.monotonic() < deadline):
                 cells = cdcl.next(
                     min(time.monotonic() + CDCL_SHARE * length, deadline or float("inf"))
                 )
                 if cells is None:
                     return
                 new = cells or None
-            if new is None:
+            if new is None and (deadline is None or time.monotonic() < deadline):
                 seed += 1
                 end = time.monotonic() + length
                 if deadline is not None:
                     end = min(end, deadline)
                 left = -1 if max_nodes is None else max_nodes - spent
-                status = solver.hunt(left, end, seed, 64, b"".join(found))
+                status = solver.hunt(left, end, seed, 64, b"".join(found.grids))
                 spent += solver.nodes
                 if status == _nonogram.EXHAUSTED:
                     return
                 if status == _nonogram.SOLUTION:
                     new = solver.grid_bytes()
             if new is not None:
-                problem = puzzle.mismatch(picture(new, puzzle.width))
-                if problem is not None:
-                    raise SolverError(f"the hybrid route found a wrong picture: {problem}")
-                found.append(new)
+                for grid in found.add(new):
+                    if cdcl is not None:
+                        cdcl.block(grid)
+                    yield picture(grid, puzzle.width)
                 if cdcl is not None:
-                    cdcl.block(new)
-                yield picture(new, puzzle.width)
+                    cdcl.guide(new)
+                seed, length = 0, FIRST_SLICE
+                quiet_since = time.monotonic()
                 continue
             if max_nodes is not None and spent >= max_nodes:
-                raise LimitReached("max_nodes", _hybrid_stats(found, spent, started, "max_nodes"))
+                raise LimitReached(
+                    "max_nodes", _hybrid_stats(found.grids, spent, started, "max_nodes")
+                )
             if deadline is not None and time.monotonic() >= deadline:
-                raise LimitReached("timeout", _hybrid_stats(found, spent, started, "timeout"))
+                raise LimitReached("timeout", _hybrid_stats(found.grids, spent, started, "timeout"))
             length *= 2
     finally:
         if cdcl is not None:
@@ -318,8 +363,9 @@ class _Cdcl:
         units = [
             [v + 1] if value == 2 else [-(v + 1)] for v, value in enumerate(self.root) if value != 3
         ]
-        clauses = nonogram_sat.encode_order(puzzle).clauses + units
-        self.backend = _PySat("cadical195", clauses)
+        self.clauses = nonogram_sat.encode_order(puzzle).clauses + units
+        self.blocks: list[list[int]] = []
+        self.backend = _PySat("cadical195", self.clauses)
         for grid in found:
             self.block(grid)
 
@@ -328,6 +374,7 @@ class _Cdcl:
         clause = [
             -(v + 1) if grid[v] == 2 else v + 1 for v in range(self.cells) if self.root[v] == 3
         ]
+        self.blocks.append(clause)
         self.backend.add_clause(clause)
 
     def next(self, until: float) -> bytes | None:
@@ -341,6 +388,26 @@ class _Cdcl:
         if model is None:
             return None
         return bytes(2 if model[v] > 0 else 1 for v in range(self.cells))
+
+    def next_by_kissat(self, deadline: float | None) -> bytes | None:
+        """A new solution's grid found by Kissat on the same formula (in a child
+        process, see :mod:`excover.sat.child`), None when there is none, empty when
+        ``deadline`` passed first."""
+        from excover.sat.child import ChildSolver, OutOfTime
+
+        kissat = ChildSolver("kissat404", self.clauses + self.blocks)
+        try:
+            model = kissat.solve(deadline)
+        except OutOfTime:
+            return b""
+        if model is None:
+            return None
+        return bytes(2 if model[v] > 0 else 1 for v in range(self.cells))
+
+    def guide(self, grid: bytes) -> None:
+        """Make CaDiCaL try the values of ``grid`` first: the next solution is often
+        close to the last."""
+        self.backend.set_phases([v + 1 if grid[v] == 2 else -(v + 1) for v in range(self.cells)])
 
     def close(self) -> None:
         self.backend.close()

@@ -119,12 +119,15 @@ class _PySat:
         self.added: list[Clause] = []  # clauses for the next solver built, if not incremental
         self.solver: Solver | None = None
         self.budget = 1000  # conflicts per slice
+        self.phases: list[int] = []  # values to try first, for solvers that take them
 
     def solve(self, deadline: float | None) -> list[int] | None:
         from pysat.solvers import Solver
 
         if self.solver is None:
             self.solver = self._loaded(Solver(name=self.name), deadline)
+            if self.phases:
+                self.solver.set_phases(self.phases)
         solver = self.solver
         if not self._sliced(solver, deadline):
             return None
@@ -157,6 +160,13 @@ class _PySat:
                 self.budget *= 2
             elif took > 2 * _SLICE and self.budget > 100:
                 self.budget //= 2
+
+    def set_phases(self, literals: list[int]) -> None:
+        """Try these values first from the next call on (a hint; CaDiCaL, Glucose and
+        the MiniSat family take it)."""
+        self.phases = literals
+        if self.solver is not None:
+            self.solver.set_phases(literals)
 
     def add_clause(self, clause: Clause) -> None:
         if self.solver is None:
