@@ -36,12 +36,17 @@ def models_over_cells(clauses: list[list[int]], n: int) -> set[tuple[int, ...]]:
 
 
 @settings(max_examples=120, deadline=None)
-@given(st.integers(1, 9).flatmap(lambda n: st.tuples(st.just(n), st.lists(st.integers(1, n)))))
-def test_order_clauses_have_exactly_the_placements(case: tuple[int, list[int]]) -> None:
+@given(
+    st.integers(1, 9).flatmap(lambda n: st.tuples(st.just(n), st.lists(st.integers(1, n)))),
+    st.booleans(),
+)
+def test_order_clauses_have_exactly_the_placements(
+    case: tuple[int, list[int]], cover: bool
+) -> None:
     n, clue = case
     if sum(clue) + len(clue) - 1 > n:
         clue = clue[:1]
-    clauses = nonogram_sat.order_clauses(tuple(clue), list(range(1, n + 1)), Pool(n))
+    clauses = nonogram_sat.order_clauses(tuple(clue), list(range(1, n + 1)), Pool(n), cover)
     expected = placements(clue, n)
     if not expected:  # a clue too long: the formula must have no model
         with Solver(name="cadical195", bootstrap_with=clauses) as solver:
@@ -50,11 +55,12 @@ def test_order_clauses_have_exactly_the_placements(case: tuple[int, list[int]]) 
     assert models_over_cells(clauses, n) == expected
 
 
+@pytest.mark.parametrize("cover", [False, True])
 @pytest.mark.parametrize("seed", range(10))
-def test_order_encoding_counts_like_the_search(seed: int) -> None:
+def test_order_encoding_counts_like_the_search(seed: int, cover: bool) -> None:
     rng = random.Random(seed)
     puzzle = nonogram.generate(8, 9, rng.uniform(0.3, 0.7), rng)
-    cnf = nonogram_sat.encode_order(puzzle)
+    cnf = nonogram_sat.encode_order(puzzle, cover)
     cells = puzzle.height * puzzle.width
     found = 0
     with Solver(name="cadical195", bootstrap_with=cnf.clauses) as solver:
