@@ -9,6 +9,10 @@ from __future__ import annotations
 
 import itertools
 import random
+import signal
+import subprocess
+import sys
+import threading
 
 import pytest
 from hypothesis import given, settings
@@ -174,3 +178,58 @@ def test_rate_names_its_level() -> None:
     assert str(nonogram.rate([[1], [3], [1]], [[1], [3], [1]])) == "unique, line solving"
     assert nonogram.rate([[1], [1]], [[1], [1]]).level == "search"
     assert nonogram.rate([[1], [1]], [[1], [1]]).status == "multiple"
+
+
+#: A child process that classifies a random 60x60 puzzle with Kissat from the start (it
+#: takes seconds), saying when Kissat starts, then reports any process left behind.
+KISSAT_RUN = """
+import random, sys
+from excover.puzzles import nonogram, nonogram_search
+from excover.sat.child import ChildSolver
+nonogram_search.DFS_NODES = 0
+nonogram_search.KISSAT_AFTER = 0.0
+solve = ChildSolver.solve
+def announced(self, deadline):
+    print("kissat", flush=True)
+    return solve(self, deadline)
+ChildSolver.solve = announced
+puzzle = nonogram.generate(60, 60, 0.5, random.Random(0))
+try:
+    nonogram.classify(puzzle)
+except KeyboardInterrupt:
+    import multiprocessing
+    print("interrupted", multiprocessing.active_children(), flush=True)
+"""
+
+
+def test_ctrl_c_stops_kissat_and_its_child() -> None:
+    child = subprocess.Popen(
+        [sys.executable, "-c", KISSAT_RUN],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert child.stdout is not None
+        assert child.stdout.readline() == "kissat\n"
+        threading.Event().wait(0.5)  # into Kissat's child process
+        child.send_signal(signal.SIGINT)
+        out, err = child.communicate(timeout=10)
+    finally:
+        child.kill()
+        child.wait()
+    assert out == "interrupted []\n", err
+
+
+def test_timeout_stops_kissat() -> None:
+    """A time limit inside Kissat's run kills the child and raises LimitReached."""
+    import multiprocessing
+
+    puzzle = nonogram.generate(60, 60, 0.5, random.Random(0))
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(nonogram_search, "DFS_NODES", 0)
+        patch.setattr(nonogram_search, "KISSAT_AFTER", 0.0)
+        with pytest.raises(LimitReached) as stopped:
+            nonogram.classify(puzzle, timeout=1.0)
+    assert stopped.value.reason == "timeout"
+    assert multiprocessing.active_children() == []
