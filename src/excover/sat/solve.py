@@ -108,13 +108,15 @@ class _PySat:
     """A PySAT solver, incremental when the solver allows it.
 
     The solver runs in slices bounded by a number of conflicts, resized so that a slice
-    takes about ``_SLICE`` seconds; between slices the clock is read (for ``timeout``) and
+    takes about ``slice_seconds`` (:data:`_SLICE` unless given); between slices the clock
+    is read (for ``timeout``) and
     a Ctrl-C held during the slice is raised. A slice keeps everything the solver has
     learnt, so slicing costs little.
     """
 
-    def __init__(self, name: str, clauses: list[Clause]) -> None:
+    def __init__(self, name: str, clauses: list[Clause], slice_seconds: float = _SLICE) -> None:
         self.name = name
+        self.slice_seconds = slice_seconds
         self.clauses = clauses
         self.added: list[Clause] = []  # clauses for the next solver built, if not incremental
         self.solver: Solver | None = None
@@ -156,9 +158,9 @@ class _PySat:
             if status is not None:
                 return bool(status)
             took = time.monotonic() - started
-            if took < _SLICE / 2:
+            if took < self.slice_seconds / 2:
                 self.budget *= 2
-            elif took > 2 * _SLICE and self.budget > 100:
+            elif took > 2 * self.slice_seconds and self.budget > 100:
                 self.budget //= 2
 
     def set_phases(self, literals: list[int]) -> None:
