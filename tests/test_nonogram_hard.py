@@ -185,14 +185,14 @@ def test_rate_names_its_level() -> None:
 KISSAT_RUN = """
 import random, sys
 from excover.puzzles import nonogram, nonogram_search
-from excover.sat.child import ChildSolver
+from excover.sat.child import ChildRun
 nonogram_search.DFS_NODES = 0
 nonogram_search.KISSAT_AFTER = 0.0
-solve = ChildSolver.solve
-def announced(self, deadline):
+advance = ChildRun.advance
+def announced(self, until):
     print("kissat", flush=True)
-    return solve(self, deadline)
-ChildSolver.solve = announced
+    return advance(self, until)
+ChildRun.advance = announced
 puzzle = nonogram.generate(60, 60, 0.5, random.Random(0))
 try:
     nonogram.classify(puzzle)

@@ -19,10 +19,12 @@ double (:data:`FIRST_SLICE` seconds first), until one of them settles the questi
   solution" where the depth-first search would go through an enormous tree; after each
   solution it tries that solution's values first, since the next is often close by.
 
-When the turns go :data:`KISSAT_AFTER` seconds without a new answer, *Kissat* takes over
-alone on the order encoding with cover variables, in a child process killed at the time
-limit (:mod:`excover.sat.child`): it is far stronger on the largest puzzles but cannot
-be sliced. After each new solution the turns begin again from the first slice.
+When the turns go :data:`KISSAT_AFTER` seconds without a new answer, *Kissat* joins them
+(:data:`KISSAT_SHARE`), on the order encoding with cover variables: it is far stronger on
+the largest puzzles. It cannot be sliced, so it runs in a child process that is stopped
+between its turns and killed when a new solution makes its formula stale, at the time
+limit or on Ctrl-C (:mod:`excover.sat.child`); excover runs one thing at a time, so a run
+uses one core. After each new solution the turns begin again from the first slice.
 
 Every solution found, by any route, is followed by its *rectangle swap*
 (:func:`~excover.puzzles.nonogram_swap.swapped`) when it has one: four cells that can be
@@ -44,6 +46,7 @@ from excover.puzzles.nonogram_model import BLACK, WHITE, Puzzle
 
 if TYPE_CHECKING:
     from excover.dlx import Stats
+    from excover.sat.child import ChildRun
 
 __all__ = [
     "ALGORITHM",
@@ -53,6 +56,7 @@ __all__ = [
     "DFS_NODES",
     "FIRST_SLICE",
     "KISSAT_AFTER",
+    "KISSAT_SHARE",
     "UNKNOWN",
     "colour_core",
     "core",
@@ -87,10 +91,13 @@ CDCL_SOLVER = "cadical300"
 CDCL_SLICE = 0.2
 
 #: Seconds the turns of CDCL and restarts may go without a new answer before Kissat
-#: takes over (alone, until it answers or the time is up): it is much stronger on the
-#: largest puzzles (Knotty's first picture: minutes, where CaDiCaL and the restarts did
-#: not find it within ten), but starts from scratch each time.
+#: joins them: it is much stronger on the largest puzzles (Knotty's and Faase's first
+#: pictures in minutes, where CaDiCaL and the restarts found none within ten), weaker on
+#: large random ones (60x60: CaDiCaL within half a minute, Kissat not in five).
 KISSAT_AFTER = 8.0
+
+#: How many times as long as the restarts' slice each of Kissat's slices is.
+KISSAT_SHARE = 4
 
 #: How :func:`propagated` shows a cell line solving leaves open.
 UNKNOWN = "?"
@@ -315,36 +322,37 @@ def _take_turns(
     deadline: float | None,
     max_nodes: int | None,
 ) -> Iterator[tuple[str, ...]]:
-    """CDCL and restarts in turns, in time slices that double (CDCL's
-    :data:`CDCL_SHARE` times as long), each new solution yielded and forbidden to both,
-    until one of them proves there is no other; Kissat alone once they have gone
-    :data:`KISSAT_AFTER` seconds without a new answer."""
+    """CDCL, Kissat and restarts in turns, in time slices that double (CDCL's
+    :data:`CDCL_SHARE` times as long as the restarts', Kissat's :data:`KISSAT_SHARE`
+    times, once the turns have gone :data:`KISSAT_AFTER` seconds without a new answer),
+    each new solution yielded and forbidden to all, until one proves there is no other."""
     spent = solver.nodes  # nodes of the depth-first search, counted against max_nodes
     cdcl = None if max_nodes is not None else _Cdcl(puzzle, solver, found.grids)
     seed, length = 0, FIRST_SLICE
     quiet_since = time.monotonic()
+
+    def until(share: float) -> float:
+        end = time.monotonic() + share * length
+        return end if deadline is None else min(end, deadline)
+
+    def time_left() -> bool:
+        return deadline is None or time.monotonic() < deadline
+
     try:
         while True:
-            new: bytes | None = None
-            if cdcl is not None and time.monotonic() - quiet_since >= KISSAT_AFTER:
-                cells = cdcl.next_by_kissat(deadline)
-                if cells is None:
-                    return
-                new = cells or None
-            elif cdcl is not None and (deadline is None or time.monotonic() < deadline):
-                cells = cdcl.next(
-                    min(time.monotonic() + CDCL_SHARE * length, deadline or float("inf"))
-                )
-                if cells is None:
-                    return
-                new = cells or None
-            if new is None and (deadline is None or time.monotonic() < deadline):
+            cells: bytes | None = b""  # b"": no answer within the slice
+            if cdcl is not None and time_left():
+                cells = cdcl.next(until(CDCL_SHARE))
+            kissat_joined = time.monotonic() - quiet_since >= KISSAT_AFTER
+            if cdcl is not None and cells == b"" and kissat_joined and time_left():
+                cells = cdcl.next_by_kissat(until(KISSAT_SHARE))
+            if cells is None:
+                return
+            new = cells or None
+            if new is None and time_left():
                 seed += 1
-                end = time.monotonic() + length
-                if deadline is not None:
-                    end = min(end, deadline)
                 left = -1 if max_nodes is None else max_nodes - spent
-                status = solver.hunt(left, end, seed, 64, b"".join(found.grids))
+                status = solver.hunt(left, until(1.0), seed, 64, b"".join(found.grids))
                 spent += solver.nodes
                 if status == _nonogram.EXHAUSTED:
                     return
@@ -364,7 +372,7 @@ def _take_turns(
                 raise LimitReached(
                     "max_nodes", _hybrid_stats(found.grids, spent, started, "max_nodes")
                 )
-            if deadline is not None and time.monotonic() >= deadline:
+            if not time_left():
                 raise LimitReached("timeout", _hybrid_stats(found.grids, spent, started, "timeout"))
             length *= 2
     finally:
@@ -391,6 +399,7 @@ class _Cdcl:
         ]
         self.blocks: list[list[int]] = []
         self.covered: list[list[int]] | None = None  # Kissat's formula, made when needed
+        self.kissat: ChildRun | None = None  # Kissat's run under way, paused
         self.backend = _PySat(
             CDCL_SOLVER, nonogram_sat.encode_order(puzzle).clauses + self.units, CDCL_SLICE
         )
@@ -404,6 +413,9 @@ class _Cdcl:
         ]
         self.blocks.append(clause)
         self.backend.add_clause(clause)
+        if self.kissat is not None:  # its formula lacks the clause: start afresh
+            self.kissat.close()
+            self.kissat = None
 
     def next(self, until: float) -> bytes | None:
         """A new solution's grid, None when there is none, empty when the slice ended."""
@@ -417,20 +429,24 @@ class _Cdcl:
             return None
         return bytes(2 if model[v] > 0 else 1 for v in range(self.cells))
 
-    def next_by_kissat(self, deadline: float | None) -> bytes | None:
-        """A new solution's grid found by Kissat on the same formula (in a child
-        process, see :mod:`excover.sat.child`), None when there is none, empty when
-        ``deadline`` passed first."""
+    def next_by_kissat(self, until: float) -> bytes | None:
+        """Let Kissat run on the same formula with cover variables until ``until``: a
+        new solution's grid, None when there is none, empty when it has not answered yet.
+        Its run is paused in between (a child process, see :mod:`excover.sat.child`) and
+        goes on from where it was, until a solution found by anyone makes it stale."""
         from excover.puzzles import nonogram_sat
-        from excover.sat.child import ChildSolver, OutOfTime
+        from excover.sat.child import ChildRun
 
-        if self.covered is None:
-            self.covered = nonogram_sat.encode_order(self.puzzle, cover=True).clauses + self.units
-        kissat = ChildSolver("kissat404", self.covered + self.blocks)
-        try:
-            model = kissat.solve(deadline)
-        except OutOfTime:
+        if self.kissat is None:
+            if self.covered is None:
+                self.covered = (
+                    nonogram_sat.encode_order(self.puzzle, cover=True).clauses + self.units
+                )
+            self.kissat = ChildRun("kissat404", self.covered + self.blocks)
+        if not self.kissat.advance(until):
             return b""
+        model = self.kissat.answer()
+        self.kissat = None
         if model is None:
             return None
         return bytes(2 if model[v] > 0 else 1 for v in range(self.cells))
@@ -442,6 +458,8 @@ class _Cdcl:
 
     def close(self) -> None:
         self.backend.close()
+        if self.kissat is not None:
+            self.kissat.close()
 
 
 def _hybrid_stats(found: list[bytes], nodes: int, started: float, reason: str) -> Stats:

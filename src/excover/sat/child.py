@@ -2,33 +2,101 @@
 
 Kissat, through PySAT, has neither a conflict budget that can be resumed nor an
 interrupt: once started, a call runs until it has an answer. Run in this process it could
-honour neither ``timeout`` nor Ctrl-C. :class:`ChildSolver` runs each call in a child
-process instead, which the parent kills at the deadline or on Ctrl-C: the parent only
-waits, so the run still uses one core.
+honour neither ``timeout`` nor Ctrl-C. Here each call runs in a child process instead:
+
+* :class:`ChildRun` is one call that runs only while the parent waits for it
+  (:meth:`~ChildRun.advance`): between two waits the child is stopped (``SIGSTOP``), so
+  that the parent can give its core to other work and resume the call later where it
+  left off; the child is killed by :meth:`~ChildRun.close`, at the latest when the
+  parent exits. (Where the platform cannot stop a process, the child runs on meanwhile.)
+* :class:`ChildSolver` is a back end of :mod:`excover.sat.solve`: every ``solve`` is a
+  run waited for until its answer or the deadline.
 
 The child is forked where the platform allows it (it inherits the clauses without copying
 them through a pipe) and spawned elsewhere. Kissat is not incremental, so every call
-starts a fresh solver on the formula and the clauses added since: a call after an
-interrupted one starts over.
+starts a fresh solver on the formula and the clauses added since.
 """
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
+import os
 import signal
 import threading
 import time
+import weakref
 from multiprocessing.connection import Connection
 from multiprocessing.context import ForkContext, SpawnContext
+from multiprocessing.process import BaseProcess
 
 from excover.errors import SolverError
 from excover.sat.pool import Clause
 
-__all__ = ["ChildSolver", "OutOfTime"]
+__all__ = ["ChildRun", "ChildSolver", "OutOfTime"]
+
+#: Whether a child can be stopped and continued (POSIX).
+CAN_PAUSE = hasattr(signal, "SIGSTOP") and hasattr(signal, "SIGCONT")
 
 
 class OutOfTime(Exception):
     """The deadline passed before the child solver answered (it was killed)."""
+
+
+class ChildRun:
+    """One call of the PySAT solver ``name`` on ``clauses``, in a child process that runs
+    only inside :meth:`advance`."""
+
+    def __init__(self, name: str, clauses: list[Clause]) -> None:
+        self.name = name
+        context = _context()
+        self.receiver, sender = context.Pipe(duplex=False)
+        self.child = context.Process(target=_solve, args=(name, clauses, sender), daemon=True)
+        self.child.start()
+        sender.close()
+        self._pause()
+        # A stopped child would ignore the SIGTERM with which multiprocessing ends its
+        # children at exit: kill it first, whatever happens to this object.
+        self._finalizer = weakref.finalize(self, _kill, self.child, self.receiver)
+
+    def advance(self, until: float | None) -> bool:
+        """Let the child run until it answers (True) or ``time.monotonic()`` reaches
+        ``until`` (False; None: no limit); KeyboardInterrupt on Ctrl-C."""
+        self._resume()
+        timeout = None if until is None else max(0.0, until - time.monotonic())
+        ready = self.receiver.poll(timeout)
+        if not ready:
+            self._pause()
+        return ready
+
+    def answer(self) -> list[int] | None:
+        """The model, or None when the formula is unsatisfiable (after :meth:`advance`
+        returned True); the child is then done."""
+        try:
+            kind, model = self.receiver.recv()
+        except EOFError:
+            self.child.join()
+            raise SolverError(
+                f"the {self.name} process ended without an answer (exit code {self.child.exitcode})"
+            ) from None
+        finally:
+            self.close()
+        if kind == "error":
+            raise SolverError(f"{self.name} failed: {model}")
+        model_or_none: list[int] | None = model
+        return model_or_none
+
+    def close(self) -> None:
+        """Kill the child (if it still runs) and release the pipe."""
+        self._finalizer()
+
+    def _pause(self) -> None:
+        if CAN_PAUSE and self.child.pid is not None:
+            _signal_quietly(self.child.pid, signal.SIGSTOP)
+
+    def _resume(self) -> None:
+        if CAN_PAUSE and self.child.pid is not None:
+            _signal_quietly(self.child.pid, signal.SIGCONT)
 
 
 class ChildSolver:
@@ -43,35 +111,13 @@ class ChildSolver:
         """A model, or None when the formula is unsatisfiable; raises :class:`OutOfTime`
         once ``time.monotonic()`` passes ``deadline``, and KeyboardInterrupt on Ctrl-C,
         having killed the child either way."""
-        context = _context()
-        receiver, sender = context.Pipe(duplex=False)
-        child = context.Process(
-            target=_solve,
-            args=(self.name, self.clauses, self.added, sender),
-            daemon=True,
-        )
-        child.start()
-        sender.close()
+        run = ChildRun(self.name, self.clauses + self.added)
         try:
-            timeout = None if deadline is None else max(0.0, deadline - time.monotonic())
-            if not receiver.poll(timeout):
+            if not run.advance(deadline):
                 raise OutOfTime
-            try:
-                answer: tuple[str, list[int] | None] = receiver.recv()
-            except EOFError:
-                child.join()
-                raise SolverError(
-                    f"the {self.name} process ended without an answer (exit code {child.exitcode})"
-                ) from None
+            return run.answer()
         finally:
-            receiver.close()
-            if child.is_alive():
-                child.kill()
-            child.join()
-        kind, model = answer
-        if kind == "error":
-            raise SolverError(f"{self.name} failed: {model}")
-        return model
+            run.close()
 
     def add_clause(self, clause: Clause) -> None:
         """Add a clause for the next call."""
@@ -89,7 +135,21 @@ def _context() -> ForkContext | SpawnContext:
     return multiprocessing.get_context("spawn")
 
 
-def _solve(name: str, clauses: list[Clause], added: list[Clause], sender: Connection) -> None:
+def _signal_quietly(pid: int, signum: int) -> None:
+    """Send ``signum`` to ``pid``, which may have ended already."""
+    with contextlib.suppress(ProcessLookupError):
+        os.kill(pid, signum)
+
+
+def _kill(child: BaseProcess, receiver: Connection) -> None:
+    """End ``child`` for good (SIGKILL reaches a stopped process too) and close the pipe."""
+    if child.is_alive():
+        child.kill()
+    child.join()
+    receiver.close()
+
+
+def _solve(name: str, clauses: list[Clause], sender: Connection) -> None:
     """In the child: solve and send ``("sat", model)``, ``("unsat", None)`` or
     ``("error", message)``. Ctrl-C is left to the parent, which kills the child."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -97,8 +157,6 @@ def _solve(name: str, clauses: list[Clause], added: list[Clause], sender: Connec
 
     try:
         with Solver(name=name, bootstrap_with=clauses) as solver:
-            for clause in added:
-                solver.add_clause(clause)
             if solver.solve():
                 model = solver.get_model()
                 sender.send(("sat", list(model) if model is not None else []))
