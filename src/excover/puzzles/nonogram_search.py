@@ -20,11 +20,12 @@ double (:data:`FIRST_SLICE` seconds first), until one of them settles the questi
   solution it tries that solution's values first, since the next is often close by.
 
 When the turns go :data:`KISSAT_AFTER` seconds without a new answer, *Kissat* joins them
-(:data:`KISSAT_SHARE`), on the order encoding with cover variables: it is far stronger on
-the largest puzzles. It cannot be sliced, so it runs in a child process that is stopped
-between its turns and killed when a new solution makes its formula stale, at the time
-limit or on Ctrl-C (:mod:`excover.sat.child`); excover runs one thing at a time, so a run
-uses one core. After each new solution the turns begin again from the first slice.
+(:data:`KISSAT_SHARE`), twice: on the order encoding, and on it with cover variables
+(each is far stronger than the other on some of the largest puzzles). Kissat cannot be
+sliced, so each run is a child process that is stopped between its slices and killed
+when a new solution makes its formula stale, at the time limit or on Ctrl-C
+(:mod:`excover.sat.child`); excover runs one thing at a time, so a run uses one core.
+After each new solution the turns begin again from the first slice.
 
 Every solution found, by any route, is followed by its *rectangle swap*
 (:func:`~excover.puzzles.nonogram_swap.swapped`) when it has one: four cells that can be
@@ -96,8 +97,10 @@ CDCL_SLICE = 0.2
 #: large random ones (60x60: CaDiCaL within half a minute, Kissat not in five).
 KISSAT_AFTER = 8.0
 
-#: How many times as long as the restarts' slice each of Kissat's slices is.
-KISSAT_SHARE = 4
+#: How many times as long as the restarts' slice each slice of each Kissat run is (one
+#: run with cover variables, one without: Faase's first picture took 100 s with them and
+#: was not found in 600 s without; Knotty's took 105 s without and over 200 s with).
+KISSAT_SHARE = 3
 
 #: How :func:`propagated` shows a cell line solving leaves open.
 UNKNOWN = "?"
@@ -344,8 +347,9 @@ def _take_turns(
             if cdcl is not None and time_left():
                 cells = cdcl.next(until(CDCL_SHARE))
             kissat_joined = time.monotonic() - quiet_since >= KISSAT_AFTER
-            if cdcl is not None and cells == b"" and kissat_joined and time_left():
-                cells = cdcl.next_by_kissat(until(KISSAT_SHARE))
+            for cover in (False, True):
+                if cdcl is not None and cells == b"" and kissat_joined and time_left():
+                    cells = cdcl.next_by_kissat(until(KISSAT_SHARE), cover)
             if cells is None:
                 return
             new = cells or None
@@ -398,11 +402,10 @@ class _Cdcl:
             [v + 1] if value == 2 else [-(v + 1)] for v, value in enumerate(self.root) if value != 3
         ]
         self.blocks: list[list[int]] = []
-        self.covered: list[list[int]] | None = None  # Kissat's formula, made when needed
-        self.kissat: ChildRun | None = None  # Kissat's run under way, paused
-        self.backend = _PySat(
-            CDCL_SOLVER, nonogram_sat.encode_order(puzzle).clauses + self.units, CDCL_SLICE
-        )
+        self.plain = nonogram_sat.encode_order(puzzle).clauses + self.units
+        self.covered: list[list[int]] | None = None  # with cover variables, made when needed
+        self.kissats: dict[bool, ChildRun] = {}  # Kissat's runs under way (paused), by cover
+        self.backend = _PySat(CDCL_SOLVER, self.plain, CDCL_SLICE)
         for grid in found:
             self.block(grid)
 
@@ -413,9 +416,9 @@ class _Cdcl:
         ]
         self.blocks.append(clause)
         self.backend.add_clause(clause)
-        if self.kissat is not None:  # its formula lacks the clause: start afresh
-            self.kissat.close()
-            self.kissat = None
+        for run in self.kissats.values():  # their formulas lack the clause: start afresh
+            run.close()
+        self.kissats.clear()
 
     def next(self, until: float) -> bytes | None:
         """A new solution's grid, None when there is none, empty when the slice ended."""
@@ -429,24 +432,30 @@ class _Cdcl:
             return None
         return bytes(2 if model[v] > 0 else 1 for v in range(self.cells))
 
-    def next_by_kissat(self, until: float) -> bytes | None:
-        """Let Kissat run on the same formula with cover variables until ``until``: a
-        new solution's grid, None when there is none, empty when it has not answered yet.
-        Its run is paused in between (a child process, see :mod:`excover.sat.child`) and
-        goes on from where it was, until a solution found by anyone makes it stale."""
+    def next_by_kissat(self, until: float, cover: bool) -> bytes | None:
+        """Let Kissat run on the same formula, with cover variables or without, until
+        ``until``: a new solution's grid, None when there is none, empty when it has not
+        answered yet. The run is paused in between (a child process, see
+        :mod:`excover.sat.child`) and goes on from where it was, until a solution found
+        by anyone makes it stale."""
         from excover.puzzles import nonogram_sat
         from excover.sat.child import ChildRun
 
-        if self.kissat is None:
-            if self.covered is None:
-                self.covered = (
-                    nonogram_sat.encode_order(self.puzzle, cover=True).clauses + self.units
-                )
-            self.kissat = ChildRun("kissat404", self.covered + self.blocks)
-        if not self.kissat.advance(until):
+        run = self.kissats.get(cover)
+        if run is None:
+            if not cover:
+                formula = self.plain
+            else:
+                if self.covered is None:
+                    self.covered = (
+                        nonogram_sat.encode_order(self.puzzle, cover=True).clauses + self.units
+                    )
+                formula = self.covered
+            run = self.kissats[cover] = ChildRun("kissat404", formula + self.blocks)
+        if not run.advance(until):
             return b""
-        model = self.kissat.answer()
-        self.kissat = None
+        model = run.answer()
+        del self.kissats[cover]
         if model is None:
             return None
         return bytes(2 if model[v] > 0 else 1 for v in range(self.cells))
@@ -458,8 +467,8 @@ class _Cdcl:
 
     def close(self) -> None:
         self.backend.close()
-        if self.kissat is not None:
-            self.kissat.close()
+        for run in self.kissats.values():
+            run.close()
 
 
 def _hybrid_stats(found: list[bytes], nodes: int, started: float, reason: str) -> Stats:
