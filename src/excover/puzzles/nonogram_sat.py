@@ -44,12 +44,14 @@ or ``y[j + 1][c]``"), and not after the last block ends. That is ``O(n k)`` vari
 clauses with no auxiliary ones; unit propagation over it is weaker than a line solver
 but CDCL learns from it much better than from the automata: on random 30x30 puzzles that
 the tree search finds hard it finds two pictures in a fraction of the time.
+
 ``cover=True`` adds, for each cell and each block that can reach it, a variable "block
 ``j`` covers cell ``c``" (equal to ``y[j][c]`` and not ``y[j][c - L_j]``), and the
 clauses "a cover implies the cell black" and "a black cell has a cover": twice the
 clauses, and a variable to branch on that says *which* block makes a cell black. CaDiCaL
-does no better with them on random puzzles, but Kissat does far better on the largest
-puzzles (Faase's 80x95: a first picture in about 100 s, none within 600 s without).
+does no better with them on random puzzles; Kissat does far better with them on some of
+the largest puzzles and worse on others (Faase, 95x80: a first picture in about 100 s,
+none within 600 s without; Knotty: over 200 s, against 105 s without).
 
 Solving goes through the SAT back ends of :mod:`excover.sat.solve` (PySAT solvers in
 slices that honour ``timeout`` and Ctrl-C, or an ``ext:COMMAND``): each picture found is
