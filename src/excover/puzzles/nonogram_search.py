@@ -19,8 +19,8 @@ double (:data:`FIRST_SLICE` seconds first), until one of them settles the questi
   solution" where the depth-first search would go through an enormous tree; after each
   solution it tries that solution's values first, since the next is often close by.
 
-When the turns go :data:`KISSAT_AFTER` seconds without a new answer, *Kissat* joins them
-(:data:`KISSAT_SHARE`), twice: on the order encoding, and on it with cover variables
+When the turns go :data:`KISSAT_AFTER` seconds without a new answer, *Kissat* takes the
+restarts' place (:data:`KISSAT_SHARE`), twice: on the order encoding, and on it with cover variables
 (each is far stronger than the other on some of the largest puzzles). Kissat cannot be
 sliced, so each run is a child process that is stopped between its slices and killed
 when a new solution makes its formula stale, at the time limit or on Ctrl-C
@@ -325,10 +325,11 @@ def _take_turns(
     deadline: float | None,
     max_nodes: int | None,
 ) -> Iterator[tuple[str, ...]]:
-    """CDCL, Kissat and restarts in turns, in time slices that double (CDCL's
-    :data:`CDCL_SHARE` times as long as the restarts', Kissat's :data:`KISSAT_SHARE`
-    times, once the turns have gone :data:`KISSAT_AFTER` seconds without a new answer),
-    each new solution yielded and forbidden to all, until one proves there is no other."""
+    """CDCL and restarts in turns, in time slices that double (CDCL's
+    :data:`CDCL_SHARE` times as long as the restarts'); once the turns have gone
+    :data:`KISSAT_AFTER` seconds without a new answer, CDCL and two Kissat runs
+    (:data:`KISSAT_SHARE`). Each new solution is yielded and forbidden to all, until one
+    of them proves there is no other."""
     spent = solver.nodes  # nodes of the depth-first search, counted against max_nodes
     cdcl = None if max_nodes is not None else _Cdcl(puzzle, solver, found.grids)
     seed, length = 0, FIRST_SLICE
@@ -353,7 +354,7 @@ def _take_turns(
             if cells is None:
                 return
             new = cells or None
-            if new is None and time_left():
+            if new is None and time_left() and not (cdcl is not None and kissat_joined):
                 seed += 1
                 left = -1 if max_nodes is None else max_nodes - spent
                 status = solver.hunt(left, until(1.0), seed, 64, b"".join(found.grids))
