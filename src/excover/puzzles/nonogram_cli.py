@@ -12,7 +12,6 @@ Ctrl-C (the count so far is printed; a classification not yet settled prints
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from typing import TYPE_CHECKING, Any
 
@@ -244,6 +243,8 @@ def _solve(puzzle: nonogram.Puzzle, args: argparse.Namespace, rank: int | None) 
         fields["puzzle"], fields["title"] = rank, puzzle.title
     outcome = Outcome(method, _ENGINES[method], number, stopped_by, {"solutions": number})
     if args.json:
+        import json
+
         doc = common.document("nonogram", method, outcome.engine, stopped_by, **fields)
         if args.classify and settled:
             doc["complete"], doc["stopped_by"] = True, None
@@ -306,6 +307,8 @@ def _rate(puzzle: nonogram.Puzzle, args: argparse.Namespace) -> int:
     engine = "line solving, probing and search (compiled), restarts and CDCL"
     outcome = Outcome("auto", engine, number, stopped_by, {})
     if args.json:
+        import json
+
         fields: dict[str, Any] = {
             "input": args.file,
             "height": puzzle.height,

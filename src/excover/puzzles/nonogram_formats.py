@@ -48,7 +48,6 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from excover.errors import FormatError, ProblemError, UsageError
@@ -166,22 +165,22 @@ def _write_file(
 # ----- building a puzzle with line numbers -----
 
 
-@dataclass
 class _Clues:
     """Clues read from a file, each with the line it came from, and the file's extras."""
 
-    source: str
-    rows: list[tuple[Clue, int]] = field(default_factory=list)
-    cols: list[tuple[Clue, int]] = field(default_factory=list)
-    title: str | None = None
-    goal: tuple[str, ...] | None = None
-    goal_line: int | None = None
-    # Colour puzzles: the declared palette, and each clue's block colours (None for a
-    # block without a colour char: the palette's first colour), parallel to rows/cols.
-    palette: list[Colour] = field(default_factory=list)
-    row_colours: list[tuple[str | None, ...]] = field(default_factory=list)
-    col_colours: list[tuple[str | None, ...]] = field(default_factory=list)
-    file_chars: dict[str, str] = field(default_factory=dict)  # XML image char -> char
+    def __init__(self, source: str, title: str | None = None) -> None:
+        self.source = source
+        self.rows: list[tuple[Clue, int]] = []
+        self.cols: list[tuple[Clue, int]] = []
+        self.title = title
+        self.goal: tuple[str, ...] | None = None
+        self.goal_line: int | None = None
+        # Colour puzzles: the declared palette, and each clue's block colours (None for a
+        # block without a colour char: the palette's first colour), parallel to rows/cols.
+        self.palette: list[Colour] = []
+        self.row_colours: list[tuple[str | None, ...]] = []
+        self.col_colours: list[tuple[str | None, ...]] = []
+        self.file_chars: dict[str, str] = {}  # XML image char -> char
 
     def fail(self, message: str, line: int | None) -> FormatError:
         return FormatError(message, source=self.source, line=line)
@@ -254,13 +253,20 @@ class _Clues:
             puzzle = Puzzle(rows, cols, self.title, None, tuple(palette), row_colours, col_colours)
         except ProblemError as error:
             raise self.fail(str(error), end or None) from None
-        if self.goal is not None:
-            problem = puzzle.mismatch(self.goal)
-            if problem is not None:
-                raise self.fail(
-                    f"the goal picture does not fit the clues: {problem}", self.goal_line
-                )
-        return replace(puzzle, goal=self.goal)
+        if self.goal is None:
+            return puzzle
+        problem = puzzle.mismatch(self.goal)
+        if problem is not None:
+            raise self.fail(f"the goal picture does not fit the clues: {problem}", self.goal_line)
+        return Puzzle(
+            rows,
+            cols,
+            self.title,
+            self.goal,
+            puzzle.palette,
+            puzzle.row_colours,
+            puzzle.col_colours,
+        )
 
     @property
     def is_colour(self) -> bool:
