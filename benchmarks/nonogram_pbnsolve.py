@@ -113,8 +113,16 @@ class Result:
         return self.excover not in SETTLED and self.pbnsolve not in SETTLED
 
     @property
-    def agree(self) -> bool:
-        return _agree(self.excover, self.pbnsolve)
+    def note(self) -> str:
+        """Empty when both settle the puzzle alike, else what happened."""
+        settled = (self.excover in SETTLED, self.pbnsolve in SETTLED)
+        if settled == (True, True):
+            return "" if self.excover == self.pbnsolve else "DISAGREE"
+        return {
+            (False, False): "both unsettled",
+            (True, False): "pbnsolve unsettled",
+            (False, True): "excover unsettled",
+        }[settled]
 
     @property
     def flagged(self) -> bool:
@@ -207,12 +215,16 @@ def _compare(
         answer_x = answer_p = ""
         cap = args.timeout + 5
         for _ in range(args.runs):
+            # each program's answer is that of its best run (a run stopped by the time
+            # limit is never the best unless all are)
             seconds, out = _timed([*excover, "--timeout", str(args.timeout), str(path)], env, cap)
-            best_x, answer_x = min(best_x, seconds), out.strip() or "error"
+            if seconds < best_x:
+                best_x, answer_x = seconds, out.strip() or "error"
             seconds, out = _timed(
                 [str(args.pbnsolve), "-u", "-b", f"-x{int(args.timeout)}", str(converted)], env, cap
             )
-            best_p, answer_p = min(best_p, seconds), pbnsolve_status(out)
+            if seconds < best_p:
+                best_p, answer_p = seconds, pbnsolve_status(out)
         results.append(
             Result(path.name, f"{puzzle.height}x{puzzle.width}", answer_x, answer_p, best_x, best_p)
         )
@@ -249,7 +261,7 @@ def _table(name: str, results: list[Result]) -> None:
     )
     for r in results:
         mark = " !" if r.flagged else ""
-        mark += "  both unsettled" if r.unsettled else "" if r.agree else "  DISAGREE"
+        mark += f"  {r.note}" if r.note else ""
         print(
             f"  {r.name[:28]:<28} {r.size:>7} {r.excover:>9} {r.pbnsolve:>9} "
             f"{1000 * r.excover_s:8.1f} {1000 * r.pbnsolve_s:8.1f} {r.ratio:6.2f}{mark}"
@@ -257,10 +269,12 @@ def _table(name: str, results: list[Result]) -> None:
     if results:
         ratios = sorted(r.ratio for r in results)
         flagged = sum(r.flagged for r in results)
-        agree = sum(r.agree for r in results)
+        alike = sum(not r.note for r in results)
+        notes = [r.note for r in results if r.note]
+        others = "".join(f", {notes.count(n)} {n}" for n in sorted(set(notes)))
         print(
             f"  median ratio {ratios[len(ratios) // 2]:.2f}, max {ratios[-1]:.2f}; "
-            f"{flagged} flagged; {agree}/{len(results)} agree"
+            f"{flagged} flagged; {alike}/{len(results)} settled alike by both{others}"
         )
 
 
@@ -364,11 +378,12 @@ def _excover_json(path: Path, args: argparse.Namespace, env: dict[str, str]) -> 
         seconds, out = _timed(
             [*command, "--timeout", str(args.timeout), str(path)], env, args.timeout + 5
         )
-        best = min(best, seconds)
-        try:
-            doc = json.loads(out)
-        except ValueError:
-            doc = None
+        if seconds < best:
+            best = seconds
+            try:
+                doc = json.loads(out)
+            except ValueError:
+                doc = None
     return best, doc
 
 
@@ -387,8 +402,9 @@ def _pbnsolve_colour(
             out, err = done.stdout, done.stderr
         except subprocess.TimeoutExpired:
             out, err = "timeout", ""
-        best = min(best, time.perf_counter() - start)
-        answer = pbnsolve_status(out) if out.strip() else "cannot read: " + _last_line(err)
+        if time.perf_counter() - start < best:
+            best = time.perf_counter() - start
+            answer = pbnsolve_status(out) if out.strip() else "cannot read: " + _last_line(err)
     full = [str(args.pbnsolve), "-u", f"-x{int(args.timeout)}", str(given)]
     try:
         pictures = subprocess.run(full, env=env, capture_output=True, text=True, timeout=cap)
