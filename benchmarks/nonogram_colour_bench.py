@@ -12,8 +12,8 @@ routes.
 ``--mirror ROOT`` adds the colour puzzles of two public repositories when bare git
 copies of them are under ROOT (``tsionyx+pynogram/repo``: the ``[colors]`` examples of
 pynogram; ``avi-levy+pbnsolve/repo``: the ``.g`` examples with colour declarations,
-triangles excepted); they are read from there and not kept in this repository (their
-puzzles' licences are unclear). When pbnsolve is built at
+triangles excepted), by excover's readers of their formats; they are read from there
+and not kept in this repository (their puzzles' licences are unclear). When pbnsolve is built at
 ``~/.cache/excover-bench/pbnsolve/bin/pbnsolve`` the webpbn XML of each puzzle is also
 given to it and its answer compared.
 
@@ -26,7 +26,6 @@ from __future__ import annotations
 import argparse
 import itertools
 import random
-import re
 import shutil
 import statistics
 import subprocess
@@ -35,6 +34,9 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
+from nonogram_pbnsolve import pbnsolve_pictures
+
+from excover import ExcoverError
 from excover.puzzles import nonogram
 
 __all__ = ["main"]
@@ -92,6 +94,8 @@ def solve_set(name: str, puzzle: nonogram.Puzzle, methods: Sequence[str]) -> Non
     pbn = pbnsolve_answer(puzzle)
     if pbn is not None:
         results.append(f"pbnsolve {'agrees' if pbn == first[0] else 'DISAGREES'}")
+    elif PBNSOLVE.exists():
+        results.append("pbnsolve printed no picture")
     print(
         f"{name:<34} {puzzle.height}x{puzzle.width} {len(puzzle.palette or ())} colours: "
         + "; ".join(results)
@@ -99,17 +103,18 @@ def solve_set(name: str, puzzle: nonogram.Puzzle, methods: Sequence[str]) -> Non
 
 
 def pbnsolve_answer(puzzle: nonogram.Puzzle) -> list[str] | None:
-    """pbnsolve's picture of the puzzle, when pbnsolve is built, else None."""
+    """pbnsolve's first picture of the puzzle (given as webpbn XML, whose colour chars
+    it prints), when pbnsolve is built, else None."""
     if not PBNSOLVE.exists():
         return None
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "p.xml"
         nonogram.write(puzzle, path)
         out = subprocess.run(
-            [str(PBNSOLVE), "-b", str(path)], capture_output=True, text=True, timeout=60
+            [str(PBNSOLVE), str(path)], capture_output=True, text=True, timeout=60
         ).stdout
-    rows = [line.strip() for line in out.splitlines() if len(line.strip()) == puzzle.width]
-    return rows[-puzzle.height :] if len(rows) >= puzzle.height else None
+    pictures = pbnsolve_pictures(out, puzzle.height, puzzle.width)
+    return pictures[0] if pictures else None
 
 
 # ----- the public sets under --mirror -----
@@ -122,108 +127,30 @@ def _git(repo: Path, *args: str) -> str:
 
 
 def pynogram_puzzles(repo: Path) -> list[tuple[str, nonogram.Puzzle]]:
-    """pynogram's examples with a [colors] section, read from its format."""
-    out = []
-    for path in _git(repo, "ls-tree", "-r", "--name-only", "HEAD").split():
-        if not path.startswith("pynogram/examples/") or path.endswith("hello.txt"):
-            continue
-        text = _git(repo, "show", f"HEAD:{path}")
-        if "[colors]" not in text:
-            continue
-        palette: dict[str, str | tuple[int, int, int]] = {}
-        section, key, clues = "", "", {"rows": [], "columns": []}  # type: ignore[var-annotated]
-        for raw in text.splitlines():
-            line = re.split(r"[#;]", raw)[0].strip()
-            if not line:
-                continue
-            if line.startswith("["):
-                section = line.strip("[]")
-                continue
-            if section == "colors":
-                name, desc = line.split("=")
-                inner = desc.strip().split(")")[0].strip("( ")
-                parts = [p.strip() for p in inner.split(",")]
-                palette[name.strip()] = (
-                    (int(parts[0]), int(parts[1]), int(parts[2])) if len(parts) == 3 else inner
-                )
-            elif section == "clues":
-                if "=" in line:
-                    key, line = (part.strip() for part in line.split("=", 1))
-                for clue in (c.strip().strip("'\"") for c in line.split(",")):
-                    if clue:
-                        clues[key].append(clue)
-        # unsuffixed blocks are black in pynogram: give black its own char
-        palette = {"k": "black", **palette}
-        fix = [
-            [
-                " ".join(b if b[-1].isalpha() else b + "k" for b in c.split()) if c != "0" else "0"
-                for c in clues[k]
-            ]
-            for k in ("rows", "columns")
-        ]
-        used = {b[-1] for c in fix[0] + fix[1] for b in c.split() if b != "0"}
-        palette = {ch: v for ch, v in palette.items() if ch in used}
-        out.append(
-            (
-                f"pynogram {Path(path).name}",
-                nonogram.Puzzle.from_clues(fix[0], fix[1], palette=palette),
-            )
-        )
-    return out
+    """pynogram's examples with colours, read by excover's reader of its INI format."""
+    return _colour_files(repo, "pynogram/examples/", ".txt", "ini", "pynogram")
 
 
 def g_puzzles(repo: Path) -> list[tuple[str, nonogram.Puzzle]]:
-    """pbnsolve's ``.g`` examples that declare colours (no triangles)."""
+    """pbnsolve's ``.g`` examples with colours (those with triangles excover refuses)."""
+    return _colour_files(repo, "examples/", ".g", "g", "pbnsolve")
+
+
+def _colour_files(
+    repo: Path, folder: str, suffix: str, format: str, label: str
+) -> list[tuple[str, nonogram.Puzzle]]:
     out = []
     for path in _git(repo, "ls-tree", "-r", "--name-only", "HEAD").split():
-        if not path.endswith(".g"):
+        if not path.startswith(folder) or not path.endswith(suffix):
             continue
-        text = _git(repo, "show", f"HEAD:{path}")
-        lines = text.splitlines()
-        declared = [m for m in (re.match(r"^\s+(\S):(\S?)\s+(\S+)", ln) for ln in lines) if m]
-        if not declared or any("/" in m.group(3) or "\\" in m.group(3) for m in declared):
-            continue  # black and white, or triangles
-        palette: dict[str, str] = {}
-        default = None
-        for m in declared:
-            if m.group(1) == "0":
-                continue
-            char = "k" if m.group(1) == "1" else m.group(1)
-            if m.group(1) == "1":
-                default = char
-            colour = m.group(3)
-            palette[char] = (
-                colour if colour.startswith("#") or colour in nonogram_names() else "grey"
-            )
-        sections: dict[str, list[str]] = {"rows": [], "columns": []}
-        current = None
-        order = iter(("rows", "columns", None))
-        for ln in lines:
-            head = ln.strip()
-            if head.startswith(":"):  # ': rows', ':radky', ':' ...: rows, columns, end
-                current = next(order, None)
-                continue
-            if current and head:
-                sections[current].append(
-                    " ".join(b if b[-1].isalpha() else b + (default or "k") for b in head.split())
-                )
-        used = {b[-1] for clue in sections["rows"] + sections["columns"] for b in clue.split()}
-        palette = {ch: colour for ch, colour in palette.items() if ch in used}
-        if len(palette) < 2:
+        try:
+            puzzle = nonogram.loads(_git(repo, "show", f"HEAD:{path}"), format, path)
+        except ExcoverError as error:
+            print(f"skipped {path}: {error}")
             continue
-        out.append(
-            (
-                f"pbnsolve {Path(path).name}",
-                nonogram.Puzzle.from_clues(sections["rows"], sections["columns"], palette=palette),
-            )
-        )
+        if puzzle.is_colour:
+            out.append((f"{label} {Path(path).name}", puzzle))
     return out
-
-
-def nonogram_names() -> set[str]:
-    from excover.puzzles.nonogram_model import NAMED_COLOURS
-
-    return set(NAMED_COLOURS)
 
 
 def main(argv: Sequence[str] | None = None) -> None:

@@ -6,17 +6,29 @@ of ``pbnsolve -u -b FILE``, each the best of ``--runs`` runs taken in turn; chec
 both say the same (unique, multiple or none) and prints a table per set with the ratio
 excover / pbnsolve. A puzzle is flagged (``!``) when excover takes longer than pbnsolve
 where pbnsolve takes over 50 ms, or longer than 50 ms where pbnsolve takes less (the
-target of issue #16). ``--tournament`` adds the 25x25 tournament sets: excover's command
-on the whole file of 1,000 puzzles against the sum of pbnsolve's runs, one per puzzle.
+target of issue #16), unless neither settles it within the time limit; the start-up of
+Python alone (``python -c pass``, and ``-S`` without ``site``) is timed at the start and
+at the end of the run, the floor under every excover time. ``--tournament`` adds the
+25x25 tournament sets: excover's command on the whole file of 1,000 puzzles against the
+sum of pbnsolve's runs, one per puzzle.
+
+``--colour`` adds the colour puzzles of the sets (``--no-table`` skips the tables
+above): ``excover nonogram --classify --json`` on each file as published, and ``pbnsolve
+-u`` on the ``.g`` file as published (it reads Olsak's format itself) or else on the
+webpbn XML excover writes; the first picture of each is compared cell by cell (up to a
+renaming of chars, one for the whole picture: pbnsolve prints a ``.g`` file's colours
+by Olsak's output chars) and both are checked against the clues by this script's own
+checker, which recomputes every line's coloured runs (:func:`breaks`). A ``.g`` file
+excover cannot read is listed with what pbnsolve makes of it.
 
 **pbnsolve** (Jan Wolter's solver, Apache 2.0) is built from source by
 ``benchmarks/build-pbnsolve.sh CHECKOUT_OR_BARE_GIT_DIR`` into
 ``~/.cache/excover-bench/pbnsolve`` (``--pbnsolve``). ``-u`` makes it look for a second
 solution after a search, ``-b`` prints one line of words (unique, multiple,
 contradiction, timeout, ...), ``-x S`` limits its CPU time. It is given every puzzle as
-Simpson's ``.non``, written by excover into a temporary folder (it reads ``.non`` by
-suffix; Wilk's ``.nin`` would need ``-fnin``, pynogram's files it cannot read); excover
-reads each file as published.
+Simpson's ``.non`` (a colour puzzle as webpbn's XML), written by excover into a temporary
+folder (it reads ``.non`` by suffix; Wilk's ``.nin`` would need ``-fnin``, pynogram's
+files it cannot read); excover reads each file as published.
 
 **Data** (``~/.cache/excover-bench/nonogram``, ``--data-dir``). What may be redistributed
 is in the repository (``benchmarks/data/nonogram_survey``, see its README: the 14 puzzles
@@ -27,9 +39,10 @@ as ``DIR/OWNER+NAME/repo``), into one folder per set::
     survey        benchmarks/data/nonogram_survey/*.nin (shipped)
     nonogram-db   mikix/nonogram-db db/**/*.non (GPL-3.0; webpbn's under CC-BY-3.0)
     pynogram      tsionyx/pynogram pynogram/examples/*.txt (Apache 2.0 code; puzzles of
-                  several origins; two colour ones are skipped)
-    pbnsolve      avi-levy/pbnsolve examples/*.mk (Olsak's format; the .g ones are
-                  colour, but one, and are skipped)
+                  several origins; two in colour)
+    pbnsolve      avi-levy/pbnsolve examples/*.mk and *.g (Olsak's formats; of the six
+                  .g files four are in colour, bicycle.g is black and white, alladin.g
+                  has triangles, which excover refuses)
     gramcracker   danioellay/gramcracker nonograms/survey_by_numbers_dataset/*.txt (no
                   licence: webpbn's survey puzzles in the plain format)
     tournament    zxkyjimmy/NonogramRecord question/*.txt (GPL-3.0): TAAI, TCGA and
@@ -37,12 +50,14 @@ as ``DIR/OWNER+NAME/repo``), into one folder per set::
 
 Usage: ``python benchmarks/nonogram_pbnsolve.py [--fetch] [--mirrors DIR] [--sets
 survey,nonogram-db,...] [--tournament taai2011,...] [--tournament-limit N] [--runs N]
-[--timeout S] [--pbnsolve PATH] [--data-dir DIR]``.
+[--timeout S] [--colour] [--no-table] [--pbnsolve PATH] [--data-dir DIR]``.
 """
 
 from __future__ import annotations
 
 import argparse
+import itertools
+import json
 import os
 import shutil
 import subprocess
@@ -52,6 +67,10 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from excover.puzzles.nonogram import Puzzle
 
 __all__ = ["SETS", "Result", "main", "pbnsolve_status"]
 
@@ -63,7 +82,7 @@ SETS: dict[str, tuple[str | None, str, tuple[str, ...]]] = {
     "survey": (None, "nonogram_survey", (".nin",)),
     "nonogram-db": ("mikix/nonogram-db", "db", (".non",)),
     "pynogram": ("tsionyx/pynogram", "pynogram/examples", (".txt",)),
-    "pbnsolve": ("avi-levy/pbnsolve", "examples", (".mk",)),
+    "pbnsolve": ("avi-levy/pbnsolve", "examples", (".mk", ".g")),
     "gramcracker": ("danioellay/gramcracker", "nonograms/survey_by_numbers_dataset", (".txt",)),
     "tournament": ("zxkyjimmy/NonogramRecord", "question", (".txt",)),
 }
@@ -89,9 +108,35 @@ class Result:
         return self.excover_s / self.pbnsolve_s if self.pbnsolve_s > 0 else float("inf")
 
     @property
+    def unsettled(self) -> bool:
+        """Neither program settled the puzzle within the time limit."""
+        return self.excover not in SETTLED and self.pbnsolve not in SETTLED
+
+    @property
+    def note(self) -> str:
+        """Empty when both settle the puzzle alike, else what happened."""
+        settled = (self.excover in SETTLED, self.pbnsolve in SETTLED)
+        if settled == (True, True):
+            return "" if self.excover == self.pbnsolve else "DISAGREE"
+        return {
+            (False, False): "both unsettled",
+            (True, False): "pbnsolve unsettled",
+            (False, True): "excover unsettled",
+        }[settled]
+
+    @property
     def flagged(self) -> bool:
         limit = self.pbnsolve_s if self.pbnsolve_s > FLOOR else FLOOR
-        return self.excover_s > limit
+        return self.excover_s > limit and not self.unsettled
+
+
+#: The answers that settle a puzzle.
+SETTLED = ("unique", "multiple", "none")
+
+
+def _agree(excover: str, pbnsolve: str) -> bool:
+    """The same answer, or none from either (both stopped by the time limit)."""
+    return excover == pbnsolve or (excover not in SETTLED and pbnsolve not in SETTLED)
 
 
 def pbnsolve_status(output: str) -> str:
@@ -165,22 +210,47 @@ def _compare(
         except ExcoverError as error:
             print(f"  skipped {path.name}: {error}", file=sys.stderr)
             continue
-        converted = tmp / f"{len(results)}.non"
-        nonogram.write(puzzle, converted)
+        converted = _for_pbnsolve(puzzle, tmp / str(len(results)))
         best_x = best_p = float("inf")
         answer_x = answer_p = ""
         cap = args.timeout + 5
         for _ in range(args.runs):
+            # each program's answer is that of its best run (a run stopped by the time
+            # limit is never the best unless all are)
             seconds, out = _timed([*excover, "--timeout", str(args.timeout), str(path)], env, cap)
-            best_x, answer_x = min(best_x, seconds), out.strip() or "error"
+            if seconds < best_x:
+                best_x, answer_x = seconds, out.strip() or "error"
             seconds, out = _timed(
                 [str(args.pbnsolve), "-u", "-b", f"-x{int(args.timeout)}", str(converted)], env, cap
             )
-            best_p, answer_p = min(best_p, seconds), pbnsolve_status(out)
+            if seconds < best_p:
+                best_p, answer_p = seconds, pbnsolve_status(out)
         results.append(
             Result(path.name, f"{puzzle.height}x{puzzle.width}", answer_x, answer_p, best_x, best_p)
         )
     return results
+
+
+def _for_pbnsolve(puzzle: Puzzle, stem: Path) -> Path:
+    """``puzzle`` written where pbnsolve reads it: Simpson's ``.non``, or webpbn's XML
+    for a colour puzzle (pbnsolve's ``.non`` reader has no colours)."""
+    from excover.puzzles import nonogram
+
+    path = stem.with_suffix(".xml" if puzzle.is_colour else ".non")
+    nonogram.write(puzzle, path)
+    return path
+
+
+def _python_alone(args: argparse.Namespace, env: dict[str, str], when: str) -> None:
+    """Print the start-up of this Python alone, with and without ``site`` (best of runs):
+    the floor under excover's whole-process times in this run."""
+    best = {"python -c pass": float("inf"), "python -S -c pass": float("inf")}
+    for _ in range(3 * args.runs):
+        for name in best:
+            command = [sys.executable, *name.split()[1:]]
+            best[name] = min(best[name], _timed(command, env, 60)[0])
+    shown = ", ".join(f"{name} {1000 * seconds:.1f} ms" for name, seconds in best.items())
+    print(f"python alone {when}: {shown}")
 
 
 def _table(name: str, results: list[Result]) -> None:
@@ -191,7 +261,7 @@ def _table(name: str, results: list[Result]) -> None:
     )
     for r in results:
         mark = " !" if r.flagged else ""
-        mark += "  DISAGREE" if r.excover != r.pbnsolve else ""
+        mark += f"  {r.note}" if r.note else ""
         print(
             f"  {r.name[:28]:<28} {r.size:>7} {r.excover:>9} {r.pbnsolve:>9} "
             f"{1000 * r.excover_s:8.1f} {1000 * r.pbnsolve_s:8.1f} {r.ratio:6.2f}{mark}"
@@ -199,10 +269,12 @@ def _table(name: str, results: list[Result]) -> None:
     if results:
         ratios = sorted(r.ratio for r in results)
         flagged = sum(r.flagged for r in results)
-        agree = sum(r.excover == r.pbnsolve for r in results)
+        alike = sum(not r.note for r in results)
+        notes = [r.note for r in results if r.note]
+        others = "".join(f", {notes.count(n)} {n}" for n in sorted(set(notes)))
         print(
             f"  median ratio {ratios[len(ratios) // 2]:.2f}, max {ratios[-1]:.2f}; "
-            f"{flagged} flagged; {agree}/{len(results)} agree"
+            f"{flagged} flagged; {alike}/{len(results)} settled alike by both{others}"
         )
 
 
@@ -228,8 +300,7 @@ def _tournament(path: Path, args: argparse.Namespace, env: dict[str, str], tmp: 
     answers_p = []
     slow_p = slow_x = 0
     for k, puzzle in enumerate(puzzles):
-        one = tmp / f"t{k}.non"
-        nonogram.write(puzzle, one)
+        one = _for_pbnsolve(puzzle, tmp / f"t{k}")
         seconds, out = _timed(
             [str(args.pbnsolve), "-u", "-b", f"-x{int(args.timeout)}", str(one)],
             env,
@@ -237,7 +308,7 @@ def _tournament(path: Path, args: argparse.Namespace, env: dict[str, str], tmp: 
         )
         seconds_p += seconds
         answers_p.append(pbnsolve_status(out))
-    agree = sum(a == b for a, b in zip(answers_x, answers_p, strict=False))
+    agree = sum(_agree(a, b) for a, b in zip(answers_x, answers_p, strict=False))
     slow_x = answers_x.count("unknown")
     slow_p = sum(a not in ("unique", "multiple", "none") for a in answers_p)
     counts = {s: answers_x.count(s) for s in ("unique", "multiple", "none")}
@@ -246,6 +317,180 @@ def _tournament(path: Path, args: argparse.Namespace, env: dict[str, str], tmp: 
         f"{seconds_p:9.1f} {slow_p:>5} "
         f"{seconds_x / seconds_p:6.2f}  {agree}/{len(puzzles)} agree; excover {counts}"
     )
+
+
+# ----- colour puzzles (--colour): pictures compared, and checked against the clues -----
+
+
+def runs(cells: str) -> list[tuple[int, str]]:
+    """The coloured runs of a line of cells, ``(length, char)`` left to right (``.`` is
+    white): this script's own checker, which shares no code with excover's solvers."""
+    return [(len(list(group)), char) for char, group in itertools.groupby(cells) if char != "."]
+
+
+def breaks(puzzle: Puzzle, picture: Sequence[str]) -> str | None:
+    """The first line whose recomputed runs differ from its clue, or None when every
+    row and column of ``picture`` fits."""
+    if len(picture) != puzzle.height or any(len(row) != puzzle.width for row in picture):
+        return "wrong shape"
+    for r, clue in enumerate(puzzle.row_blocks):
+        if runs(picture[r]) != [tuple(block) for block in clue]:
+            return f"row {r + 1}"
+    for c, clue in enumerate(puzzle.col_blocks):
+        if runs("".join(row[c] for row in picture)) != [tuple(block) for block in clue]:
+            return f"column {c + 1}"
+    return None
+
+
+def pbnsolve_pictures(output: str, height: int, width: int) -> list[list[str]]:
+    """The pictures pbnsolve prints without ``-b``: ``height`` rows of ``width`` cells
+    after each heading that names a solution (``UNIQUE LINE SOLUTION:``, ``ALTERNATE
+    SOLUTION``, ...); trailing white cells printed as spaces are restored."""
+    lines = output.splitlines()
+    pictures = []
+    for k, line in enumerate(lines):
+        if "SOLUTION" in line and line == line.upper() and k + height < len(lines) + 1:
+            rows = [row.ljust(width)[:width] for row in lines[k + 1 : k + 1 + height]]
+            if len(rows) == height:
+                pictures.append(rows)
+    return pictures
+
+
+def renaming(ours: Sequence[str], theirs: Sequence[str]) -> dict[str, str] | None:
+    """excover's char of each of pbnsolve's when one renaming, the same on every cell,
+    turns pbnsolve's picture into excover's (pbnsolve prints a ``.g`` file's colours by
+    Olsak's output chars, white as the file's background char); else None."""
+    back: dict[str, str] = {}
+    forth: dict[str, str] = {}
+    for row_ours, row_theirs in zip(ours, theirs, strict=True):
+        for a, b in zip(row_ours, row_theirs, strict=True):
+            if back.setdefault(b, a) != a or forth.setdefault(a, b) != b:
+                return None
+    return back
+
+
+def _excover_json(path: Path, args: argparse.Namespace, env: dict[str, str]) -> tuple[float, Any]:
+    """The best whole-process time of ``excover nonogram --classify --json`` and its
+    document (None when the run printed none)."""
+    command = [sys.executable, "-m", "excover", "nonogram", "--classify", "--json"]
+    best, doc = float("inf"), None
+    for _ in range(args.runs):
+        seconds, out = _timed(
+            [*command, "--timeout", str(args.timeout), str(path)], env, args.timeout + 5
+        )
+        if seconds < best:
+            best = seconds
+            try:
+                doc = json.loads(out)
+            except ValueError:
+                doc = None
+    return best, doc
+
+
+def _pbnsolve_colour(
+    given: Path, args: argparse.Namespace, env: dict[str, str]
+) -> tuple[float, str, str]:
+    """pbnsolve on ``given``: its best ``-u -b`` time, its answer (or what it said when
+    it gave none) and the output of a run without ``-b`` (the pictures)."""
+    cap = args.timeout + 5
+    brief = [str(args.pbnsolve), "-u", "-b", f"-x{int(args.timeout)}", str(given)]
+    best, answer = float("inf"), ""
+    for _ in range(args.runs):
+        start = time.perf_counter()
+        try:
+            done = subprocess.run(brief, env=env, capture_output=True, text=True, timeout=cap)
+            out, err = done.stdout, done.stderr
+        except subprocess.TimeoutExpired:
+            out, err = "timeout", ""
+        if time.perf_counter() - start < best:
+            best = time.perf_counter() - start
+            answer = pbnsolve_status(out) if out.strip() else "cannot read: " + _last_line(err)
+    full = [str(args.pbnsolve), "-u", f"-x{int(args.timeout)}", str(given)]
+    try:
+        pictures = subprocess.run(full, env=env, capture_output=True, text=True, timeout=cap)
+        text = pictures.stdout
+    except subprocess.TimeoutExpired:
+        text = ""
+    return best, answer, text
+
+
+def _last_line(text: str) -> str:
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    return lines[-1] if lines else "no output"
+
+
+def _colour(files: list[tuple[str, Path]], args: argparse.Namespace, env: dict[str, str]) -> None:
+    """The colour puzzles among ``files`` (set, path), and the ``.g`` files excover
+    cannot read: both programs' answers, the pictures compared cell by cell and each
+    checked against the clues by :func:`breaks`."""
+    from excover import ExcoverError
+    from excover.puzzles import nonogram
+
+    print(
+        "\ncolour puzzles: excover nonogram --classify --json on the file as published; "
+        "pbnsolve -u on the .g file as published (it reads Olsak's format), else on "
+        "webpbn XML written by excover; times are whole processes, best of runs (ms)"
+    )
+    print(
+        f"  {'puzzle':<24} {'size':>6} {'col':>3} {'excover':>9} {'ms':>7}  "
+        f"{'pbnsolve input':<14} {'pbnsolve':>9} {'ms':>7}  pictures; checker"
+    )
+    seen: dict[str, int] = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        for set_name, path in files:
+            seen.setdefault(set_name, 0)
+            name = f"{set_name}/{path.name}"[:24]
+            try:
+                puzzle = nonogram.read(path)
+            except ExcoverError as error:
+                if path.suffix != ".g":
+                    continue
+                seconds, answer, _ = _pbnsolve_colour(path, args, env)
+                print(f"  {name:<24} excover cannot read it: {str(error).split(': ', 1)[1]}")
+                print(f"  {'':<24} pbnsolve on the file: {answer} ({1000 * seconds:.1f} ms)")
+                continue
+            if not puzzle.is_colour:
+                continue
+            seen[set_name] += 1
+            given = path if path.suffix == ".g" else Path(tmp) / f"{path.stem}.xml"
+            if given != path:
+                nonogram.write(puzzle, given)
+            seconds_x, doc = _excover_json(path, args, env)
+            seconds_p, answer_p, text = _pbnsolve_colour(given, args, env)
+            answer_x = "error" if doc is None else doc.get("status") or "unknown"
+            ours = [] if doc is None else [s["grid"] for s in doc.get("solutions", [])]
+            theirs = pbnsolve_pictures(text, puzzle.height, puzzle.width)
+            verdict = _verdict(puzzle, ours, theirs, answer_x, answer_p)
+            source = "as published" if given == path else "XML by excover"
+            print(
+                f"  {name:<24} {puzzle.height:>3}x{puzzle.width:<3} {len(puzzle.palette or ()):>3} "
+                f"{answer_x:>9} {1000 * seconds_x:7.1f}  {source:<14} {answer_p:>9} "
+                f"{1000 * seconds_p:7.1f}  {verdict}"
+            )
+    print("  colour puzzles per set: " + ", ".join(f"{k} {v}" for k, v in seen.items()))
+
+
+def _verdict(
+    puzzle: Puzzle, ours: list[list[str]], theirs: list[list[str]], answer_x: str, answer_p: str
+) -> str:
+    """How the two answers compare: the same picture (up to pbnsolve's chars; with many
+    solutions each program's first may differ), and whether the pictures pass the
+    checker."""
+    bad = [why for picture in ours if (why := breaks(puzzle, picture)) is not None]
+    checked = f"excover's breaks {bad[0]}" if bad else "excover's fit"
+    status = "" if answer_x == answer_p else "; answers DISAGREE"
+    if not ours or not theirs:
+        return f"pictures: excover {len(ours)}, pbnsolve {len(theirs)}; {checked}{status}"
+    back = renaming(ours[0], theirs[0])
+    if back is None:
+        other = "different solutions" if answer_x == answer_p == "multiple" else "DIFFER"
+        return f"{other}; {checked}{status}"
+    renamed = ["".join(back[ch] for ch in row) for row in theirs[0]]
+    why = breaks(puzzle, renamed)
+    shown = " ".join(f"{b!r}>{a!r}" for b, a in sorted(back.items()) if a != b)
+    same = "same" + (f" (pbnsolve's {shown})" if shown else "")
+    theirs_checked = "pbnsolve's fits" if why is None else f"pbnsolve's breaks {why}"
+    return f"{same}; {checked}, {theirs_checked}{status}"
 
 
 def main(argv: Sequence[str] | None = None) -> None:
@@ -259,6 +504,12 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--tournament-limit", type=int, default=None, help="first N puzzles")
     parser.add_argument("--runs", type=int, default=3, help="runs of each command (best kept)")
     parser.add_argument("--timeout", type=float, default=30.0, help="seconds per puzzle")
+    parser.add_argument(
+        "--colour", action="store_true", help="the colour puzzles of the sets: pictures compared"
+    )
+    parser.add_argument(
+        "--no-table", action="store_true", help="skip the per-puzzle tables of the sets"
+    )
     args = parser.parse_args(argv)
     names = [name for name in args.sets.split(",") if name]
     if args.fetch:
@@ -275,8 +526,9 @@ def main(argv: Sequence[str] | None = None) -> None:
         )
         load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
         print(f"excover against {args.pbnsolve} (load average {load:.2f}); '!': over target")
+        _python_alone(args, env, "at the start")
         every: list[Result] = []
-        for name in names:
+        for name in [] if args.no_table else names:
             results = _compare(_files(args.data_dir, name), args, env, Path(cache))
             _table(name, results)
             every += results
@@ -285,6 +537,16 @@ def main(argv: Sequence[str] | None = None) -> None:
             print(
                 f"\nall sets: {len(every)} puzzles, {len(flagged)} over target: "
                 + ", ".join(flagged)
+            )
+            unsettled = [r.name for r in every if r.unsettled]
+            if unsettled:
+                print(f"settled by neither within {args.timeout:g} s: " + ", ".join(unsettled))
+            _python_alone(args, env, "at the end")
+        if args.colour:
+            _colour(
+                [(name, path) for name in names for path in _files(args.data_dir, name)],
+                args,
+                env,
             )
         if args.tournament:
             print(f"\ntournament sets (whole file; per-puzzle limit {args.timeout:g} s; seconds):")

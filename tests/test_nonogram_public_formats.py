@@ -92,3 +92,102 @@ def test_the_command_prints_one_result_per_puzzle(
     assert "draws one puzzle" in capsys.readouterr().err
     assert main(["nonogram", str(SURVEY / "webpbn-00001.nin"), "--classify"]) == 0
     assert capsys.readouterr().out == "unique\n"
+
+
+# ----- colours: Olsak's .g and pynogram's [colors] -----
+
+G = """A puzzle in Olsak's format: this text is not read.
+# title: flags
+#declaration of the colours (a '#d' line opens them)
+   r:r  red
+   0:   white
+   1:*  #000000  jet black
+   b:b  #0000ff
+: rows
+2r 1
+1b
+
+: columns ---
+1r
+1r 1b
+1
+: end
+more free text
+"""
+
+INI = """# title: apples
+[colors]
+g = (0, 204, 0) %
+red = (red) &   ; a name of more than one letter: its symbol is its char
+b = (0000FF) @
+[clues]
+rows = 2g 1, 1red, 0
+columns = 1g, '1g 1red', 1
+"""
+
+
+def test_olsak_g_files_declare_colours_and_a_default_one(tmp_path: Path) -> None:
+    puzzle = nonogram.loads(G, "g")
+    assert puzzle.title == "flags" and (puzzle.height, puzzle.width) == (3, 3)
+    assert [(c.char, c.name, c.rgb) for c in puzzle.palette or ()] == [
+        ("r", "red", (255, 0, 0)),
+        ("*", "jet black", (0, 0, 0)),  # the default colour ('1:') takes Olsak's char
+        ("b", "blue", (0, 0, 255)),  # named after its RGB, having no comment
+    ]
+    assert puzzle.rows[2] == () and puzzle.row_blocks[0] == ((2, "r"), (1, "*"))
+    assert nonogram.solve(puzzle) == ["rr*", ".b.", "..."]
+    assert nonogram.loads(nonogram.dumps(puzzle, "g"), "g") == puzzle
+    path = tmp_path / "flags.g"
+    path.write_text(G)
+    assert nonogram.read(path) == puzzle  # the suffix names the format
+    bw = nonogram.loads("Bicycle\n:\n1\n3\n\n: columns\n1\n2\n1\n:\n", "g")
+    assert bw.palette is None and bw.rows == ((1,), (3,), ()) and bw.cols == ((1,), (2,), (1,))
+
+
+def test_pynogram_colour_files_name_colours_after_lengths() -> None:
+    puzzle = nonogram.loads(INI, "text")  # a .txt starting with a [section] is pynogram's
+    assert puzzle.title == "apples"
+    assert [(c.char, c.name, c.rgb) for c in puzzle.palette or ()] == [
+        ("#", "black", (0, 0, 0)),  # first: bare lengths are black
+        ("g", "g", (0, 204, 0)),
+        ("&", "red", (255, 0, 0)),
+        ("b", "blue", (0, 0, 255)),  # declared, though no block uses it
+    ]
+    assert nonogram.solve(puzzle) == ["gg#", ".&.", "..."]
+    assert nonogram.loads(nonogram.dumps(puzzle, "ini"), "ini") == puzzle
+    assert nonogram.loads(nonogram.dumps(puzzle, "g"), "g").row_blocks == puzzle.row_blocks
+    # a [colors] section that declares nothing leaves a black-and-white puzzle
+    assert nonogram.loads("[colors]\n[clues]\nrows = 1\ncolumns = 1\n", "ini").palette is None
+
+
+@pytest.mark.parametrize(
+    ("text", "line", "message"),
+    [
+        ("#d\n  t:/  black/orange\n:\n1t\n:\n1t\n", 2, "triangles (colour 'black/orange')"),
+        ("text\n#t\n:\n", 2, "triddlers"),
+        ("#d\n  r:r  red\n:\n1\n:\n1r\n", 4, "a block without a colour char, and no default"),
+        ("just text\n", 1, "no ':' line before the row clues"),
+        ("#d\n  r:r  red\n:\n1r\n", 4, "no ':' line between the row clues and the column"),
+        ("#d\n  rr red\n:\n1r\n:\n1r\n", 2, "a colour line is '<inchar>:<outchar> <colour>"),
+        ("#d\n  r:r  redish\n:\n1r\n:\n1r\n", 2, "'redish' is not a colour name"),
+    ],
+)
+def test_g_errors_name_the_line(text: str, line: int, message: str) -> None:
+    with pytest.raises(FormatError, match=re.escape(message)) as caught:
+        nonogram.loads(text, "g", "f")
+    assert str(caught.value).startswith(f"f:{line}: ")
+
+
+@pytest.mark.parametrize(
+    ("text", "line", "message"),
+    [
+        ("[colors]\nr = (red) r\n[clues]\nrows = 1x\ncolumns = 1\n", 4, "colour 'x' is not"),
+        ("[colors]\nr red\n", 2, "a colour is 'NAME = (COLOUR) SYMBOL'"),
+        ("[colors]\nr = (red) r\nr = (blue) b\n", 3, "colour 'r' declared twice"),
+        ("[colors]\nr = (red) r\n[clues]\nrows = 1r x\ncolumns = 1r\n", 4, "bad block 'x'"),
+    ],
+)
+def test_ini_colour_errors_name_the_line(text: str, line: int, message: str) -> None:
+    with pytest.raises(FormatError, match=re.escape(message)) as caught:
+        nonogram.loads(text, "ini", "f")
+    assert str(caught.value).startswith(f"f:{line}: ")

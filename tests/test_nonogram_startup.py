@@ -3,13 +3,14 @@
 A small puzzle is solved in well under a millisecond, so the command's whole time is its
 start-up: the interpreter, the parser and the modules it imports. The run of ``excover
 nonogram FILE --classify`` must not load numpy, pysat, lark, tqdm or html, nor the
-modules of the other commands. (``dataclasses`` and ``inspect`` are loaded: the colour
-model's Puzzle, Colour and Block are dataclasses.)
+modules of the other commands; nor ``dataclasses`` (with ``inspect``, ``ast``, ``dis``
+and ``tokenize`` behind it: Puzzle is a plain immutable class), ``json`` (loaded for
+``--json`` only) or the rating module (loaded for ``--rate`` only).
 """
 
 from __future__ import annotations
 
-import json
+import ast
 import pickle
 import subprocess
 import sys
@@ -24,6 +25,8 @@ EXAMPLES = Path(__file__).parent.parent / "examples" / "nonograms"
 
 #: What a nonogram run must not import (top-level packages, or excover's modules).
 HEAVY = {"numpy", "pysat", "lark", "tqdm", "html"}
+#: Standard modules a run of --classify does not need (each costs start-up time).
+UNNEEDED = {"dataclasses", "inspect", "ast", "dis", "tokenize", "json"}
 OTHER_COMMANDS = {
     "excover.problem",
     "excover.puzzles.cli",
@@ -31,20 +34,22 @@ OTHER_COMMANDS = {
     "excover.parallel",
     "excover.dlx",
     "excover.puzzles.nonogram_draw",
+    "excover.puzzles.nonogram_rate",
+    "excover.puzzles.nonogram_generate",
 }
 
 
 def _imported_by(argv: list[str]) -> set[str]:
-    code = (
-        "import sys, json\n"
+    code = (  # the probe itself imports nothing (json would hide a run's import of it)
+        "import sys\n"
         "from excover.cli import main\n"
         f"status = main({argv!r})\n"
-        "print(json.dumps([status, sorted(sys.modules)]), file=sys.stderr)\n"
+        "print(repr([status, sorted(sys.modules)]), file=sys.stderr)\n"
     )
     done = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60
     )
-    status, modules = json.loads(done.stderr.strip().splitlines()[-1])
+    status, modules = ast.literal_eval(done.stderr.strip().splitlines()[-1])
     assert status == 0, done.stderr
     return set(modules)
 
@@ -55,6 +60,17 @@ def test_classify_imports_no_heavy_module(name: str) -> None:
     tops = {module.split(".")[0] for module in modules}
     assert not tops & HEAVY
     assert not {m for m in modules for other in OTHER_COMMANDS if m.startswith(other)}
+    assert not modules & UNNEEDED
+
+
+def test_json_and_rate_still_load_what_they_need() -> None:
+    # the modules a plain --classify skips are loaded when asked for
+    modules = _imported_by(["nonogram", str(EXAMPLES / "hard12.non"), "--classify", "--json"])
+    assert "json" in modules and "excover.puzzles.nonogram_rate" not in modules
+    modules = _imported_by(["nonogram", str(EXAMPLES / "hard12.non"), "--rate"])
+    assert "excover.puzzles.nonogram_rate" in modules
+    assert nonogram.Rating is nonogram.__getattr__("Rating")
+    assert nonogram.LEVELS == ("line", "probe", "search")
 
 
 def test_the_light_parser_is_the_whole_parsers_nonogram_command(
@@ -85,7 +101,7 @@ def test_the_light_parser_is_the_whole_parsers_nonogram_command(
 def test_a_puzzle_is_immutable_hashable_and_picklable() -> None:
     puzzle = nonogram.read(EXAMPLES / "hard12.non")
     with pytest.raises(AttributeError):
-        puzzle.title = "other"  # type: ignore[misc]
+        puzzle.title = "other"
     with pytest.raises(AttributeError):
         del puzzle.rows
     copy = pickle.loads(pickle.dumps(puzzle))
@@ -93,6 +109,13 @@ def test_a_puzzle_is_immutable_hashable_and_picklable() -> None:
     assert puzzle != nonogram.Puzzle(puzzle.rows, puzzle.cols)  # the title and goal count
     assert puzzle.__eq__("text") is NotImplemented
     assert repr(puzzle).startswith("Puzzle(rows=((") and "goal=(" in repr(puzzle)
+    assert eval(repr(puzzle), {"Puzzle": nonogram.Puzzle}) == puzzle
+    colour = nonogram.Puzzle.from_picture(["rr.", ".bb"], title="two")
+    assert pickle.loads(pickle.dumps(colour)) == colour and hash(colour) != hash(puzzle)
+    assert eval(repr(colour), vars(nonogram)) == colour
+    match colour:
+        case nonogram.Puzzle(rows, cols, title):
+            assert (rows, cols, title) == (((2,), (2,)), ((1,), (1, 1), (1,)), "two")
     assert nonogram.ascii_grid is nonogram.__getattr__("ascii_grid")
     assert "svg_grid" in dir(nonogram)
     with pytest.raises(AttributeError):

@@ -10,7 +10,6 @@ every ``--json`` document.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from typing import TYPE_CHECKING, Any
 
@@ -269,6 +268,8 @@ def print_outcome(command: str, outcome: Outcome, args: argparse.Namespace) -> i
     """Print a count: the number on stdout (or the JSON document), the method, what
     stopped the run and, with ``--stats``, the statistics on stderr; the exit status."""
     if args.json:
+        import json  # here, not at the top: a run without --json spares the import
+
         doc = common.document(
             command,
             outcome.method,
@@ -380,6 +381,8 @@ def _estimate(args: argparse.Namespace) -> int:
     guess = problem.estimate(args.samples, seed=args.seed)
     engine = "exact search" if guess.exact else f"{guess.samples} stratified probes"
     if args.json:
+        import json
+
         result = common.document("estimate", "dlx", engine, None, estimate=guess.as_dict())
         print(json.dumps(result))
         return common.EXIT_OK
@@ -404,5 +407,7 @@ def _estimate(args: argparse.Namespace) -> int:
 
 
 def _schema(args: argparse.Namespace) -> int:
+    import json
+
     print(json.dumps(common.schema(), indent=2))
     return common.EXIT_OK

@@ -27,7 +27,6 @@ This module imports nothing heavy: building the whole parser must stay cheap, be
 from __future__ import annotations
 
 import argparse
-import json
 import signal
 import sys
 import threading
@@ -303,6 +302,8 @@ class JsonStream:
     (so ``--json`` streams too); :meth:`close` ends it with the envelope and ``fields``."""
 
     def __init__(self, out: IO[str], command: str, key: str = "solutions") -> None:
+        import json  # here, not at the top: a run without --json spares the import
+
         self.out = out
         self.count = 0
         out.write(json.dumps({"schema": SCHEMA_VERSION, "command": command})[:-1])
@@ -311,6 +312,8 @@ class JsonStream:
 
     def add(self, entry: Any) -> None:
         """Write one entry of the list."""
+        import json
+
         self.count += 1
         self.out.write(("," if self.count > 1 else "") + "\n" + json.dumps(entry))
         self.out.flush()
@@ -319,6 +322,8 @@ class JsonStream:
         self, method: str | None, engine: str | None, stopped_by: str | None, **fields: Any
     ) -> None:
         """End the list and the document."""
+        import json
+
         tail = document("", method, engine, stopped_by, **fields)
         del tail["schema"], tail["command"]
         self.out.write(f"\n], {json.dumps(tail)[1:]}\n")
@@ -384,6 +389,7 @@ def deadline(limit: float | None) -> Iterator[None]:
 
 def schema() -> Mapping[str, Any]:
     """The JSON Schema of ``--json`` documents, shipped in the package."""
+    import json
     from importlib.resources import files
 
     text = files("excover.cli").joinpath("schema.json").read_text(encoding="utf-8")

@@ -64,12 +64,12 @@ from excover.puzzles.nonogram_model import (
     colour_clue_of,
     palette_of,
 )
-from excover.puzzles.nonogram_rate import LEVELS, Rating
 from excover.puzzles.nonogram_search import propagated
 
 if TYPE_CHECKING:
     from excover.puzzles.nonogram_draw import ascii_grid, svg_grid
     from excover.puzzles.nonogram_generate import generate, random_picture
+    from excover.puzzles.nonogram_rate import LEVELS, Rating
 
 __all__ = [
     "FORMATS",
@@ -106,13 +106,16 @@ __all__ = [
     "write_all",
 ]
 
-#: The drawing and generating functions, imported on first use (``excover nonogram``
-#: runs that neither draw nor generate skip their modules), and where each lives.
+#: The drawing, generating and rating names, imported on first use (``excover
+#: nonogram`` runs that neither draw, generate nor rate skip their modules), and where
+#: each lives.
 _LAZY = {
     "ascii_grid": "excover.puzzles.nonogram_draw",
     "svg_grid": "excover.puzzles.nonogram_draw",
     "generate": "excover.puzzles.nonogram_generate",
     "random_picture": "excover.puzzles.nonogram_generate",
+    "LEVELS": "excover.puzzles.nonogram_rate",
+    "Rating": "excover.puzzles.nonogram_rate",
 }
 
 

@@ -12,7 +12,6 @@ Ctrl-C (the count so far is printed; a classification not yet settled prints
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from typing import TYPE_CHECKING, Any
 
@@ -30,7 +29,7 @@ __all__ = ["add_nonogram_command"]
 #: :data:`excover.puzzles.nonogram.FORMATS`, named here so that building the parser
 #: imports no solver (a test keeps them equal).
 METHODS = ("auto", "propagate", "xcc", "sat")
-FORMATS = ("text", "non", "xml", "nin", "mk", "tcga", "ini")
+FORMATS = ("text", "non", "xml", "nin", "mk", "tcga", "ini", "g")
 
 #: The engine behind each method, as the output names it.
 _ENGINES = {
@@ -44,27 +43,27 @@ Solve a nonogram (paint by numbers): find the picture its row and column clues d
 
 FILE is in the plain text format (row clues one per line, a blank line, column clues;
 blocks separated by spaces or commas, 0 for an empty line, '#' comments), Simpson's .non
-format, webpbn's XML export, Wilk's .nin, Olsak's .mk, pynogram's INI files (a .txt
-starting with [clues]) or the tournaments' files of many puzzles (tcga: '$N', then the
-column clues and the row clues; a .txt starting with '$'), whose puzzles each get their
-result as it is found (one line each, or a picture after its '$N' line); the suffix
-picks the format unless --format is given; '-' reads stdin. Colour puzzles: a block is
-its length and its colour's char (3r), the colours declared by '# colour: r red
-#ff0000' lines in the text format, 'color r #ff0000' in .non, <color> elements in XML;
-blocks of different colours need no white cell between them. Prints the first solution
-found as rows of '#' (black) and '.' (white; in colour, one char per colour), or
-'none'; --limit N prints up to N solutions (each as found, a blank line between two),
-or with --count stops counting at N. Methods: auto (line solving, probing and search,
-compiled, with restarts and CDCL brought in when the search takes long on a
-black-and-white puzzle), propagate (the compiled search alone), xcc (an exact cover
-with colours, dancing links; small puzzles), sat (an automaton per line, CaDiCaL). With
---json, one document of the shared schema, with "input", "height", "width", "palette"
-(colour puzzles only: char -> {"name", "rgb"}), "line_solvable", "solutions"
-([{"grid": rows}]), "solution" (the first, or null), "count" (with --count) and
-"status" (with --classify; null when unsettled); with --rate, "status", "level" (line,
-probe or search) and "depth" (the probing depth: 0 line solving, 1 or 2 probing, null
-search). --max-nodes bounds the nodes of the compiled search (methods auto and
-propagate)."""
+format, webpbn's XML export, Wilk's .nin, Olsak's .mk and .g, pynogram's INI files (a
+.txt starting with [clues] or [colors]) or the tournaments' files of many puzzles (tcga:
+'$N', then the column clues and the row clues; a .txt starting with '$'), whose puzzles
+each get their result as it is found (one line each, or a picture after its '$N' line);
+the suffix picks the format unless --format is given; '-' reads stdin. Colour puzzles: a
+block is its length and its colour's char (3r), the colours declared by '# colour: r red
+#ff0000' lines in the text format, 'color r #ff0000' in .non, <color> elements in XML,
+'r = (red) %' in INI's [colors], 'r:% red' after '#d' in .g; blocks of different colours
+need no white cell between them. Prints the first solution found as rows of '#' (black)
+and '.' (white; in colour, one char per colour), or 'none'; --limit N prints up to N
+solutions (each as found, a blank line between two), or with --count stops counting at
+N. Methods: auto (line solving, probing and search, compiled, with restarts and CDCL
+brought in when the search takes long on a black-and-white puzzle), propagate (the
+compiled search alone), xcc (an exact cover with colours, dancing links; small puzzles),
+sat (an automaton per line, CaDiCaL). With --json, one document of the shared schema,
+with "input", "height", "width", "palette" (colour puzzles only: char -> {"name",
+"rgb"}), "line_solvable", "solutions" ([{"grid": rows}]), "solution" (the first, or
+null), "count" (with --count) and "status" (with --classify; null when unsettled); with
+--rate, "status", "level" (line, probe or search) and "depth" (the probing depth: 0 line
+solving, 1 or 2 probing, null search). --max-nodes bounds the nodes of the compiled
+search (methods auto and propagate)."""
 
 
 def add_nonogram_command(commands: Any) -> None:
@@ -244,6 +243,8 @@ def _solve(puzzle: nonogram.Puzzle, args: argparse.Namespace, rank: int | None) 
         fields["puzzle"], fields["title"] = rank, puzzle.title
     outcome = Outcome(method, _ENGINES[method], number, stopped_by, {"solutions": number})
     if args.json:
+        import json
+
         doc = common.document("nonogram", method, outcome.engine, stopped_by, **fields)
         if args.classify and settled:
             doc["complete"], doc["stopped_by"] = True, None
@@ -306,6 +307,8 @@ def _rate(puzzle: nonogram.Puzzle, args: argparse.Namespace) -> int:
     engine = "line solving, probing and search (compiled), restarts and CDCL"
     outcome = Outcome("auto", engine, number, stopped_by, {})
     if args.json:
+        import json
+
         fields: dict[str, Any] = {
             "input": args.file,
             "height": puzzle.height,

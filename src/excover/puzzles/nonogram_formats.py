@@ -1,4 +1,4 @@
-"""Nonogram files, read and written: plain text, Simpson's ``.non``, webpbn's XML.
+"""Nonogram files, read and written: plain text, Simpson's ``.non``, webpbn's XML and more.
 
 ``text``: the row clues, one per line, top to bottom; a blank line; the column clues,
 left to right. A clue is its block lengths separated by spaces or commas, ``0`` for an
@@ -36,7 +36,13 @@ line starts with ``$`` is one.
 
 ``ini``: pynogram's files: a ``[clues]`` section with ``columns =`` and ``rows =``,
 clues separated by commas or line ends (``#`` and ``;`` comments); a ``.txt`` file that
-starts with a ``[section]`` line is one. Colour suffixes (``2r``) are refused.
+starts with a ``[section]`` line is one. Colours are declared in a ``[colors]`` section
+(``r = (red) %``) and named after a block's length (``2r``); a bare length is black.
+
+``g``: Olsak's format (read by pbnsolve too), with colours: free text, colour
+declarations after a ``#d`` line (``  r:%  red``, ``1:`` the colour of bare lengths),
+then the row clues and the column clues, each section opened by a line starting with
+``:``; blocks such as ``3`` or ``3r``, a blank line for an empty line.
 
 Errors are :class:`~excover.FormatError` carrying the file and line (``file:line: ...``):
 a bad number, a missing section, a clue that does not fit its line. Rows and columns that
@@ -48,7 +54,6 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from excover.errors import FormatError, ProblemError, UsageError
@@ -90,6 +95,7 @@ FORMATS = {
     "mk": (".mk",),
     "tcga": (".tcga",),
     "ini": (".ini",),
+    "g": (".g",),
 }
 
 #: The formats whose files hold many puzzles (read them with :func:`read_all`).
@@ -125,7 +131,7 @@ def dumps(puzzle: Puzzle, format: str = "text") -> str:
 
 
 #: The formats that can hold a colour puzzle.
-COLOUR_FORMATS = ("text", "non", "xml")
+COLOUR_FORMATS = ("text", "non", "xml", "ini", "g")
 
 
 def _check_colours(puzzle: Puzzle, format: str) -> None:
@@ -166,22 +172,22 @@ def _write_file(
 # ----- building a puzzle with line numbers -----
 
 
-@dataclass
 class _Clues:
     """Clues read from a file, each with the line it came from, and the file's extras."""
 
-    source: str
-    rows: list[tuple[Clue, int]] = field(default_factory=list)
-    cols: list[tuple[Clue, int]] = field(default_factory=list)
-    title: str | None = None
-    goal: tuple[str, ...] | None = None
-    goal_line: int | None = None
-    # Colour puzzles: the declared palette, and each clue's block colours (None for a
-    # block without a colour char: the palette's first colour), parallel to rows/cols.
-    palette: list[Colour] = field(default_factory=list)
-    row_colours: list[tuple[str | None, ...]] = field(default_factory=list)
-    col_colours: list[tuple[str | None, ...]] = field(default_factory=list)
-    file_chars: dict[str, str] = field(default_factory=dict)  # XML image char -> char
+    def __init__(self, source: str, title: str | None = None) -> None:
+        self.source = source
+        self.rows: list[tuple[Clue, int]] = []
+        self.cols: list[tuple[Clue, int]] = []
+        self.title = title
+        self.goal: tuple[str, ...] | None = None
+        self.goal_line: int | None = None
+        # Colour puzzles: the declared palette, and each clue's block colours (None for a
+        # block without a colour char: the palette's first colour), parallel to rows/cols.
+        self.palette: list[Colour] = []
+        self.row_colours: list[tuple[str | None, ...]] = []
+        self.col_colours: list[tuple[str | None, ...]] = []
+        self.file_chars: dict[str, str] = {}  # XML image char -> char
 
     def fail(self, message: str, line: int | None) -> FormatError:
         return FormatError(message, source=self.source, line=line)
@@ -254,13 +260,20 @@ class _Clues:
             puzzle = Puzzle(rows, cols, self.title, None, tuple(palette), row_colours, col_colours)
         except ProblemError as error:
             raise self.fail(str(error), end or None) from None
-        if self.goal is not None:
-            problem = puzzle.mismatch(self.goal)
-            if problem is not None:
-                raise self.fail(
-                    f"the goal picture does not fit the clues: {problem}", self.goal_line
-                )
-        return replace(puzzle, goal=self.goal)
+        if self.goal is None:
+            return puzzle
+        problem = puzzle.mismatch(self.goal)
+        if problem is not None:
+            raise self.fail(f"the goal picture does not fit the clues: {problem}", self.goal_line)
+        return Puzzle(
+            rows,
+            cols,
+            self.title,
+            self.goal,
+            puzzle.palette,
+            puzzle.row_colours,
+            puzzle.col_colours,
+        )
 
     @property
     def is_colour(self) -> bool:
@@ -954,24 +967,143 @@ def _write_mk(puzzle: Puzzle) -> str:
     return "\n".join(lines) + "\n"
 
 
+# ----- Olsak's .g -----
+#
+# The format of Olsak's griddler solver, read by pbnsolve too: free text (ignored; a
+# ``# title: ...`` line names the puzzle) up to a line starting with ``:``, then the row
+# clues up to the next such line, then the column clues up to the next (or the end);
+# anything after is free text again. Blocks are separated by spaces or commas, a blank
+# line (or ``0``) is an empty line of the picture. A line starting with ``#d`` in the
+# free text opens the colour declarations, one per line up to the first ``:`` line:
+# ``<inchar>:<outchar> <colour> <comment>`` where ``inchar`` is the char written after a
+# block's length (``3r``), ``outchar`` the char Olsak's program prints for it, and
+# ``colour`` a colour name or ``#rrggbb`` (the comment, when the colour is given by RGB,
+# names it). ``inchar`` ``0`` declares the background (white here), ``1`` the colour of
+# the blocks written without a char (its char here is ``outchar``, else ``#``). Without
+# declarations the puzzle is black and white. Triangles (a colour ``black/orange``) and
+# triddlers (``#t``) are refused, as pbnsolve does.
+
+
+def _read_g(text: str, source: str) -> Puzzle:
+    clues = _Clues(source)
+    sections: list[list[tuple[str, int]]] = [[], []]
+    state, default = "free", None  # free, colours, rows, columns, after
+    number = 0
+    for number, raw in enumerate(text.splitlines(), start=1):
+        if state == "colours" and raw.lstrip().startswith(":"):
+            state = "rows"
+        elif state == "colours" and raw.strip():
+            default = _g_colour(clues, raw, number, default)
+        elif raw.startswith(":") and state != "after":
+            state = {"free": "rows", "rows": "columns", "columns": "after"}[state]
+        elif state in ("rows", "columns"):
+            sections[state == "columns"].append((raw, number))
+        elif state == "free" and raw[:2] in ("#d", "#D"):
+            state = "colours"
+        elif state == "free" and raw[:2] in ("#t", "#T"):
+            raise clues.fail("triddlers (a '#t' line) are not supported", number)
+        elif state == "free" and raw.startswith("#"):
+            key, _, value = raw[1:].partition(":")
+            if key.strip().lower() == "title" and value.strip():
+                clues.title = value.strip()
+    if state in ("free", "colours"):
+        raise clues.fail("no ':' line before the row clues", number or None)
+    if state == "rows":
+        raise clues.fail("no ':' line between the row clues and the column clues", number)
+    while state == "columns" and sections[1] and not sections[1][-1][0].strip():
+        sections[1].pop()  # blank lines at the end of a file without a closing ':' line
+    for target, section in ((clues.rows, sections[0]), (clues.cols, sections[1])):
+        for text_line, at in section:
+            clues.add(target, text_line.strip() or "0", at)
+    if clues.palette:  # blocks without a char take the default colour ('1:')
+        lines = clues.rows + clues.cols
+        for colours, (_, at) in zip(clues.row_colours + clues.col_colours, lines, strict=True):
+            if None in colours and default is None:
+                raise clues.fail("a block without a colour char, and no default colour", at)
+        for found in (clues.row_colours, clues.col_colours):
+            found[:] = [tuple(char or default for char in colours) for colours in found]
+    return clues.puzzle(number)
+
+
+def _g_colour(clues: _Clues, raw: str, number: int, default: str | None) -> str | None:
+    """Read one colour declaration (``  r:&  red  comment``) into ``clues``; the char of
+    the default colour, when this line declares it, else ``default`` unchanged."""
+    line = raw.strip()
+    fields = line[3:].split()
+    if len(line) < 4 or line[1] != ":" or not fields:
+        raise clues.fail("a colour line is '<inchar>:<outchar> <colour> [comment]'", number)
+    inchar, outchar, colour = line[0], line[2], fields[0]
+    if "/" in colour or "\\" in colour:
+        raise clues.fail(f"triangles (colour {colour!r}) are not supported", number)
+    if inchar == "0":
+        return default  # the background, white here
+    if inchar == "1" and default is not None:
+        raise clues.fail("a second default colour ('1:')", number)
+    # the default colour takes Olsak's char for it when a colour may have it, else '#'
+    taken = {known.char for known in clues.palette}
+    chars = [inchar] if inchar != "1" else [c for c in (outchar, BLACK) if c not in taken]
+    for k, char in enumerate(chars):
+        hexed = colour.startswith("#")
+        name = (" ".join(fields[1:]) or _name_of(colour, char)) if hexed else colour
+        try:
+            clues.declare(char, name, colour, number)
+        except FormatError:
+            if k + 1 == len(chars):
+                raise
+            continue
+        return char if inchar == "1" else default
+    raise clues.fail("no char left for the default colour", number)
+
+
+def _write_g(puzzle: Puzzle) -> str:
+    lines = [] if puzzle.title is None else [f"# title: {_one_line(puzzle.title)}"]
+    if puzzle.palette is not None:
+        if any(colour.char == ":" for colour in puzzle.palette):
+            raise UsageError("the g format cannot hold a colour whose char is ':'")
+        lines.append("#d")
+        lines += [f"   {c.char}:{c.char}  {c.hex}  {_one_line(c.name)}" for c in puzzle.palette]
+    lines.append(": rows")
+    text = [_g_clue(puzzle, line) for line in range(puzzle.height + puzzle.width)]
+    lines += text[: puzzle.height]
+    lines.append(": columns")
+    lines += text[puzzle.height :]
+    lines.append(": end")
+    return "\n".join(lines) + "\n"
+
+
+def _g_clue(puzzle: Puzzle, line: int) -> str:
+    """A clue of a ``.g`` file: blank when empty (pbnsolve refuses ``0``)."""
+    if puzzle.palette is None:
+        return " ".join(map(str, puzzle.lines()[line]))
+    return " ".join(f"{length}{char}" for length, char in puzzle.blocks(line))
+
+
 # ----- pynogram's files -----
 #
 # An INI file: a ``[clues]`` section with the keys ``columns`` and ``rows`` (either
 # first), each holding its clues separated by commas or line ends, a clue optionally in
 # quotes; blank lines in a value are skipped; ``#`` or ``;`` starts a comment (at the
-# start of a line or after a blank). Blocks with a colour suffix (``2r``, from a
-# ``[colors]`` section) are refused: black and white only. ``# title: ...`` names the
-# puzzle, as in the plain format.
+# start of a line or after a blank). ``# title: ...`` names the puzzle, as in the plain
+# format. Colour puzzles: a ``[colors]`` section declares each colour as ``NAME =
+# (COLOUR) SYMBOL`` (COLOUR a colour name, ``R, G, B`` or ``rrggbb``; SYMBOL the char
+# pynogram draws it with), and a block gives its colour's NAME after its length
+# (``2r``); a block without one is black. A colour's char here is its NAME when that is
+# one character, else its SYMBOL; black's is ``#``. A file that declares colours holds
+# a colour puzzle (all the colours declared, in order, after black when a bare length
+# asks for it); one without, a black-and-white puzzle.
 
 _INI_KEY = r"([A-Za-z_]+)\s*[=:](.*)"
 _INI_COMMENT = r"(^|\s)[#;].*"
 _INI_BLOCK = r"(\d+)([^\d\s].*)?"
+_INI_COLOUR = r"([^\s=]+)\s*=\s*\((.*)\)\s*(\S?)"
 
 
 def _read_ini(text: str, source: str) -> Puzzle:
     clues = _Clues(source)
     section = ""
     target: list[tuple[Clue, int]] | None = None
+    entries: list[tuple[list[tuple[Clue, int]], str, int]] = []  # clue texts, by section
+    declared: dict[str, tuple[str, str, int]] = {}  # colour name -> colour, symbol, line
     number = 0
     for number, raw in enumerate(text.splitlines(), start=1):
         stripped = raw.strip()
@@ -986,6 +1118,13 @@ def _read_ini(text: str, source: str) -> Puzzle:
         if line.startswith("[") and line.endswith("]"):
             section, target = line[1:-1].strip().lower(), None
             continue
+        if section == "colors":
+            colour = re.fullmatch(_INI_COLOUR, line)
+            if colour is None:
+                raise clues.fail("a colour is 'NAME = (COLOUR) SYMBOL'", number)
+            if colour.group(1) in declared:
+                raise clues.fail(f"colour {colour.group(1)!r} declared twice", number)
+            declared[colour.group(1)] = (colour.group(2).strip(), colour.group(3), number)
         if section != "clues":
             continue
         match = re.fullmatch(_INI_KEY, line)
@@ -994,7 +1133,7 @@ def _read_ini(text: str, source: str) -> Puzzle:
             if key not in ("rows", "columns", "cols"):
                 raise clues.fail(f"unknown key {match.group(1)!r} in [clues]", number)
             target = clues.rows if key == "rows" else clues.cols
-            if target:
+            if any(given is target for given, _, _ in entries):
                 raise clues.fail(f"'{key}' given twice", number)
             line = match.group(2).strip()
         elif target is None:
@@ -1002,29 +1141,94 @@ def _read_ini(text: str, source: str) -> Puzzle:
         for part in line.split(","):
             part = part.strip().strip("'\"").strip()
             if part:
-                target.append((_ini_clue(clues, part, number), number))
+                entries.append((target, part, number))
+    blocks = [
+        (target, [re.fullmatch(_INI_BLOCK, token) for token in part.split()], part, at)
+        for target, part, at in entries
+    ]
+    chars = _ini_palette(clues, declared, blocks)
+    for target, found, part, at in blocks:
+        if not chars:  # black and white
+            target.append((clues.clue(part, at, r"\s+"), at))
+            continue
+        bad = next((token for token, m in zip(part.split(), found, strict=True) if not m), None)
+        if bad is not None:
+            raise clues.fail(f"bad block {bad!r} (expected a length and a colour's name)", at)
+        colours = [m.group(2) for m in found if m is not None]
+        text = " ".join(
+            m.group(1) + (BLACK if name is None else chars[name])
+            for m, name in zip(found, colours, strict=True)
+            if m is not None
+        )
+        clues.add(target, text or "0", at, r"\s+")
     if not clues.rows and not clues.cols:
         raise clues.fail("no [clues] section with 'rows' and 'columns'", number or None)
     return clues.puzzle(number)
 
 
-def _ini_clue(clues: _Clues, text: str, number: int) -> Clue:
-    for token in text.split():
-        match = re.fullmatch(_INI_BLOCK, token)
-        if match is not None and match.group(2):
-            raise clues.fail(
-                f"colour {match.group(2)!r}: only black and white puzzles are supported", number
-            )
-    return clues.clue(text, number, r"\s+")
+def _ini_palette(
+    clues: _Clues,
+    declared: dict[str, tuple[str, str, int]],
+    blocks: list[tuple[list[tuple[Clue, int]], list[re.Match[str] | None], str, int]],
+) -> dict[str, str]:
+    """Declare the colours (black first, when a block has no colour name) and map each
+    colour name to its char; empty for a black-and-white puzzle (no colours declared)."""
+    used: dict[str, int] = {}  # colour name -> the line that first uses it
+    plain = False
+    for _, found, _, line in blocks:
+        for m in found:
+            if m is not None and m.group(2):
+                used.setdefault(m.group(2), line)
+            plain = plain or (m is not None and not m.group(2) and int(m.group(1)) > 0)
+    if not used and not declared:
+        return {}
+    for name, line in used.items():
+        if name not in declared:
+            raise clues.fail(f"colour {name!r} is not declared in [colors]", line)
+    if plain:
+        clues.declare(BLACK, "black", "#000000", min(line for *_, line in blocks))
+    chars: dict[str, str] = {}
+    for name, (colour, symbol, line) in declared.items():
+        parts = [part.strip() for part in colour.split(",")]
+        if len(parts) == 3 and all(map(_is_number, parts)) and max(map(int, parts)) < 256:
+            colour = "#" + "".join(f"{int(part):02x}" for part in parts)
+        elif colour.lower() not in NAMED_COLOURS and not colour.startswith("#"):
+            colour = "#" + colour
+        char = name if len(name) == 1 else symbol
+        known = colour.lower() if colour.lower() in NAMED_COLOURS else _name_of(colour, name)
+        clues.declare(char, known, colour, line)
+        chars[name] = char
+    return chars
 
 
 def _write_ini(puzzle: Puzzle) -> str:
     lines = [] if puzzle.title is None else [f"# title: {_one_line(puzzle.title)}"]
+    plain = None  # the colour whose blocks go without a name: black as '#'
+    if puzzle.palette is not None:
+        lines.append("[colors]")
+        for colour in puzzle.palette:
+            if colour.char == BLACK and colour.rgb == (0, 0, 0):
+                plain = colour.char
+                continue
+            if colour.char in "#;=[]()," or colour.char.isspace():
+                raise UsageError(f"the ini format cannot name a colour {colour.char!r}")
+            named = NAMED_COLOURS.get(colour.name.lower()) == colour.rgb
+            shown = colour.name.lower() if named else colour.hex[1:]
+            lines.append(f"{colour.char} = ({shown}) {colour.char}")
+        lines.append("")
     lines += ["[clues]", "columns ="]
-    lines += [f"    {_clue_line(clue)}" for clue in puzzle.cols]
+    text = [_ini_clue(puzzle, line, plain) for line in range(puzzle.height + puzzle.width)]
+    lines += [f"    {clue}" for clue in text[puzzle.height :]]
     lines += ["", "rows ="]
-    lines += [f"    {_clue_line(clue)}" for clue in puzzle.rows]
+    lines += [f"    {clue}" for clue in text[: puzzle.height]]
     return "\n".join(lines) + "\n"
+
+
+def _ini_clue(puzzle: Puzzle, line: int, plain: str | None) -> str:
+    if puzzle.palette is None:
+        return _clue_line(puzzle.lines()[line])
+    blocks = puzzle.blocks(line)
+    return " ".join(f"{n}{'' if c == plain else c}" for n, c in blocks) or "0"
 
 
 _READERS: dict[str, Callable[[str, str], Puzzle]] = {
@@ -1035,6 +1239,7 @@ _READERS: dict[str, Callable[[str, str], Puzzle]] = {
     "mk": _read_mk,
     "tcga": _read_tcga,
     "ini": _read_ini,
+    "g": _read_g,
 }
 _WRITERS: dict[str, Callable[[Puzzle], str]] = {
     "text": _write_text,
@@ -1044,4 +1249,5 @@ _WRITERS: dict[str, Callable[[Puzzle], str]] = {
     "mk": _write_mk,
     "tcga": _write_tcga,
     "ini": _write_ini,
+    "g": _write_g,
 }

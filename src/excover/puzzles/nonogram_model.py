@@ -22,7 +22,6 @@ bare int takes the palette's first colour) or :meth:`Puzzle.from_picture`.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from operator import index
 from typing import NamedTuple
 
@@ -318,7 +317,6 @@ def _coerce_colour_clue(blocks: object, default: str | None, what: str) -> tuple
     return clue
 
 
-@dataclass(frozen=True)
 class Puzzle:
     """A nonogram: the clues of its rows and of its columns (black and white, or with a
     palette, in colour: see the module's notes).
@@ -333,17 +331,68 @@ class Puzzle:
     A colour puzzle has a ``palette`` and the colour of every block in ``row_colours``
     and ``col_colours`` (one tuple of chars per line, aligned with ``rows`` and
     ``cols``); a black-and-white one has None in all three.
+
+    A puzzle is immutable, compared and hashed by its seven fields, and pickled. (A
+    plain class, where a frozen dataclass would cost every ``excover nonogram`` run the
+    import of ``dataclasses`` and ``inspect``, a quarter of its start-up beyond Python's.)
     """
+
+    __slots__ = ("col_colours", "cols", "goal", "palette", "row_colours", "rows", "title")
+    __match_args__ = ("rows", "cols", "title", "goal", "palette", "row_colours", "col_colours")
 
     rows: tuple[Clue, ...]
     cols: tuple[Clue, ...]
-    title: str | None = None
-    goal: tuple[str, ...] | None = None
-    palette: tuple[Colour, ...] | None = None
-    row_colours: tuple[tuple[str, ...], ...] | None = None
-    col_colours: tuple[tuple[str, ...], ...] | None = None
+    title: str | None
+    goal: tuple[str, ...] | None
+    palette: tuple[Colour, ...] | None
+    row_colours: tuple[tuple[str, ...], ...] | None
+    col_colours: tuple[tuple[str, ...], ...] | None
 
-    def __post_init__(self) -> None:
+    def __init__(
+        self,
+        rows: tuple[Clue, ...],
+        cols: tuple[Clue, ...],
+        title: str | None = None,
+        goal: tuple[str, ...] | None = None,
+        palette: tuple[Colour, ...] | None = None,
+        row_colours: tuple[tuple[str, ...], ...] | None = None,
+        col_colours: tuple[tuple[str, ...], ...] | None = None,
+    ) -> None:
+        for name, value in zip(
+            self.__match_args__,
+            (rows, cols, title, goal, palette, row_colours, col_colours),
+            strict=True,
+        ):
+            object.__setattr__(self, name, value)
+        self._check()
+
+    def _fields(self) -> tuple[object, ...]:
+        return tuple(getattr(self, name) for name in self.__match_args__)
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        assert isinstance(other, Puzzle)
+        return self._fields() == other._fields()
+
+    def __hash__(self) -> int:
+        return hash(self._fields())
+
+    def __repr__(self) -> str:
+        shown = ", ".join(f"{name}={getattr(self, name)!r}" for name in self.__match_args__)
+        return f"Puzzle({shown})"
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"cannot assign to field {name!r}: a Puzzle is immutable")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"cannot delete field {name!r}: a Puzzle is immutable")
+
+    def __reduce__(self) -> tuple[type[Puzzle], tuple[object, ...]]:
+        return (self.__class__, self._fields())
+
+    def _check(self) -> None:
+        """Check the fields as given, storing the clues as tuples of ints."""
         for name, kind in (("rows", "row"), ("cols", "column")):
             clues = getattr(self, name)
             if isinstance(clues, str | bytes) or not isinstance(clues, Sequence):
