@@ -52,6 +52,7 @@ if TYPE_CHECKING:
 __all__ = [
     "ALGORITHM",
     "CDCL_SHARE",
+    "CDCL_SHARE_BESIDE_KISSAT",
     "CDCL_SLICE",
     "CDCL_SOLVER",
     "DFS_NODES",
@@ -96,6 +97,11 @@ CDCL_SLICE = 0.2
 #: pictures in minutes, where CaDiCaL and the restarts found none within ten), weaker on
 #: large random ones (60x60: CaDiCaL within half a minute, Kissat not in five).
 KISSAT_AFTER = 8.0
+
+#: CDCL's share once Kissat has joined: the puzzles that get that far are mostly the
+#: ones CaDiCaL does not settle (Knotty: 535 s of CPU in all with CaDiCaL's slices as
+#: long as each Kissat run's, against about 3 x 105 s at a third each).
+CDCL_SHARE_BESIDE_KISSAT = 1
 
 #: How many times as long as the restarts' slice each slice of each Kissat run is (one
 #: run with cover variables, one without: Faase's first picture took 100 s with them and
@@ -345,9 +351,9 @@ def _take_turns(
     try:
         while True:
             cells: bytes | None = b""  # b"": no answer within the slice
-            if cdcl is not None and time_left():
-                cells = cdcl.next(until(CDCL_SHARE))
             kissat_joined = time.monotonic() - quiet_since >= KISSAT_AFTER
+            if cdcl is not None and time_left():
+                cells = cdcl.next(until(CDCL_SHARE_BESIDE_KISSAT if kissat_joined else CDCL_SHARE))
             for cover in (False, True):
                 if cdcl is not None and cells == b"" and kissat_joined and time_left():
                     cells = cdcl.next_by_kissat(until(KISSAT_SHARE), cover)
