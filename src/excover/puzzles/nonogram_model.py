@@ -67,6 +67,12 @@ def clue_of(cells: Iterable[object]) -> Clue:
     return tuple(blocks)
 
 
+def _runs(cells: str) -> Clue:
+    """The clue of a line of ``#`` and ``.`` (:func:`clue_of` for text, by splitting at the
+    white cells: checking a picture of a large puzzle is then a small part of reading it)."""
+    return tuple(len(run) for run in cells.split(WHITE) if run)
+
+
 def line_name(line: int, height: int) -> str:
     """``"row 3"`` or ``"column 5"`` (1-based) for line ``line`` of the numbering that
     puts the ``height`` rows first, then the columns."""
@@ -654,12 +660,13 @@ class Puzzle:
                     )
             return None
         for r, clue in enumerate(self.rows):
-            if clue_of(rows[r]) != clue:
-                return f"row {r + 1} reads {list(clue_of(rows[r]))}, its clue is {list(clue)}"
-        for c, clue in enumerate(self.cols):
-            found_bw = clue_of(row[c] for row in rows)
-            if found_bw != clue:
-                return f"column {c + 1} reads {list(found_bw)}, its clue is {list(clue)}"
+            if _runs(rows[r]) != clue:
+                return f"row {r + 1} reads {list(_runs(rows[r]))}, its clue is {list(clue)}"
+        for c, column in enumerate(map("".join, zip(*rows, strict=True))):
+            if _runs(column) != self.cols[c]:
+                return (
+                    f"column {c + 1} reads {list(_runs(column))}, its clue is {list(self.cols[c])}"
+                )
         return None
 
     def is_solution(self, picture: Sequence[str]) -> bool:
