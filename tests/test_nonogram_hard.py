@@ -127,6 +127,30 @@ def test_cdcl_alone_counts() -> None:
         assert found == nonogram.count(puzzle, limit=3, method="propagate")
 
 
+@pytest.mark.parametrize("switch_after", [0.0, 1e-9])
+def test_cdcl_switch_keeps_the_blocked_solutions(
+    switch_after: float, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The second CDCL solver takes over with every solution found so far still blocked
+    (at once, or after the first solution): the count is the plain search's."""
+    monkeypatch.setattr(nonogram_search, "CDCL_SWITCH_AFTER", switch_after)
+    for seed in range(8):
+        puzzle = random_puzzle(seed, 10, 10)
+        cdcl = nonogram_search._Cdcl(puzzle, nonogram_search.core(puzzle), [])
+        found: set[bytes] = set()
+        while len(found) < 4 and (grid := cdcl.next(float("inf"))) is not None:
+            assert grid not in found
+            assert puzzle.is_solution(nonogram_search.picture(grid, puzzle.width))
+            found.add(grid)
+            cdcl.block(grid)
+            cdcl.guide(grid)
+        assert cdcl.switched == (switch_after == 0.0 or len(found) > 0)
+        expected = nonogram_search.CDCL_SOLVER if cdcl.switched else "glucose4"
+        assert cdcl.backend.name == expected
+        cdcl.close()
+        assert len(found) == nonogram.count(puzzle, limit=4, method="propagate")
+
+
 def test_limits_are_honoured() -> None:
     hard = Puzzle.from_picture(nonogram.random_picture(40, 40, 0.5, random.Random(3)))
     with pytest.raises(LimitReached) as stopped:
