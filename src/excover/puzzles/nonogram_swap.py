@@ -11,34 +11,36 @@ route tries it on every picture it finds (see :mod:`excover.puzzles.nonogram_sea
 
 from __future__ import annotations
 
-from collections import defaultdict
+import re
 
 __all__ = ["swapped"]
 
 #: The core's cell bytes.
 _WHITE, _BLACK = 1, 2
 
+#: A block of black cells.
+_BLOCK = re.compile(b"\x02+")
+
 
 def swapped(grid: bytes, height: int, width: int) -> bytes | None:
     """Another picture with the same clues as ``grid`` (cell bytes row by row: 1 white,
     2 black), differing from it in the four corners of a rectangle; None when there is
     no such rectangle."""
-    rows = [grid[r * width : (r + 1) * width] for r in range(height)]
     cols = [grid[c::width] for c in range(width)]
-    row_moves = [_moves(line) for line in rows]
-    col_moves = [_moves(line) for line in cols]
-    col_targets: list[dict[int, list[int]]] = []
-    for moves in col_moves:
-        targets = defaultdict(list)
-        for source, target in moves:
-            targets[source].append(target)
-        col_targets.append(targets)
+    col_moves: dict[int, set[tuple[int, int]]] = {}  # worked out when first needed
+
+    def moves_of_column(c: int) -> set[tuple[int, int]]:
+        if c not in col_moves:
+            col_moves[c] = _moves(cols[c])
+        return col_moves[c]
+
+    row_moves = [_moves(grid[r * width : (r + 1) * width]) for r in range(height)]
     for r1 in range(height):
         for a, b in row_moves[r1]:
             # Row r1: a black -> white, b white -> black. Column a takes r1 -> r2, so
             # row r2 must move b -> a and column b must take r2 -> r1.
-            for r2 in col_targets[a].get(r1, ()):
-                if (b, a) in row_moves[r2] and (r2, r1) in col_moves[b]:
+            for source, r2 in moves_of_column(a):
+                if source == r1 and (b, a) in row_moves[r2] and (r2, r1) in moves_of_column(b):
                     cells = bytearray(grid)
                     for r, c in ((r1, a), (r2, b)):
                         cells[r * width + c] = _WHITE
@@ -56,16 +58,7 @@ def _moves(line: bytes) -> set[tuple[int, int]]:
     splitting one block and joining two others, as in ``#.###...`` to ``###.#...``;
     those are not sought.)"""
     n = len(line)
-    blocks: list[tuple[int, int]] = []
-    i = 0
-    while i < n:
-        if line[i] == _BLACK:
-            start = i
-            while i < n and line[i] == _BLACK:
-                i += 1
-            blocks.append((start, i))
-        else:
-            i += 1
+    blocks = [match.span() for match in _BLOCK.finditer(line)]
 
     def gap_before(m: int) -> range:
         """Where a one-cell block may go between blocks ``m - 1`` and ``m`` (``m`` may
