@@ -5,12 +5,14 @@ start-up: the interpreter, the parser and the modules it imports. The run of ``e
 nonogram FILE --classify`` must not load numpy, pysat, lark, tqdm or html, nor the
 modules of the other commands; nor ``dataclasses`` (with ``inspect``, ``ast``, ``dis``
 and ``tokenize`` behind it: Puzzle is a plain immutable class), ``json`` (loaded for
-``--json`` only) or the rating module (loaded for ``--rate`` only).
+``--json`` only), ``pathlib`` (with ``urllib.parse`` and ``ipaddress`` behind it: files
+are read with ``open``) or the rating module (loaded for ``--rate`` only).
 """
 
 from __future__ import annotations
 
 import ast
+import os
 import pickle
 import subprocess
 import sys
@@ -26,7 +28,7 @@ EXAMPLES = Path(__file__).parent.parent / "examples" / "nonograms"
 #: What a nonogram run must not import (top-level packages, or excover's modules).
 HEAVY = {"numpy", "pysat", "lark", "tqdm", "html"}
 #: Standard modules a run of --classify does not need (each costs start-up time).
-UNNEEDED = {"dataclasses", "inspect", "ast", "dis", "tokenize", "json"}
+UNNEEDED = {"dataclasses", "inspect", "ast", "dis", "tokenize", "json", "pathlib"}
 OTHER_COMMANDS = {
     "excover.problem",
     "excover.puzzles.cli",
@@ -46,8 +48,16 @@ def _imported_by(argv: list[str]) -> set[str]:
         f"status = main({argv!r})\n"
         "print(repr([status, sorted(sys.modules)]), file=sys.stderr)\n"
     )
+    # -S: no site, so that what an environment's .pth files import (some import pathlib)
+    # does not hide excover's own imports; this interpreter's path finds excover instead
+    path = os.pathsep.join(entry for entry in sys.path if entry)
     done = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60
+        [sys.executable, "-S", "-c", code],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=60,
+        env={**os.environ, "PYTHONPATH": path},
     )
     status, modules = ast.literal_eval(done.stderr.strip().splitlines()[-1])
     assert status == 0, done.stderr
