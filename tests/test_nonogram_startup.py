@@ -6,11 +6,14 @@ nonogram FILE --classify`` must not load numpy, pysat, lark, tqdm or html, nor t
 modules of the other commands; nor ``dataclasses`` (with ``inspect``, ``ast``, ``dis``
 and ``tokenize`` behind it: Puzzle is a plain immutable class), ``json`` (loaded for
 ``--json`` only), ``pathlib`` (with ``urllib.parse`` and ``ipaddress`` behind it: files
-are read with ``open``) or the rating module (loaded for ``--rate`` only).
+are read with ``open``), ``shutil`` (argparse's help formatter imports it to size the help
+to the terminal; excover's formatter finds the width itself) or the rating module (loaded
+for ``--rate`` only).
 """
 
 from __future__ import annotations
 
+import argparse
 import ast
 import os
 import pickle
@@ -20,7 +23,7 @@ from pathlib import Path
 
 import pytest
 
-from excover.cli import build_parser, main
+from excover.cli import build_parser, common, main
 from excover.puzzles import nonogram
 
 EXAMPLES = Path(__file__).parent.parent / "examples" / "nonograms"
@@ -28,7 +31,7 @@ EXAMPLES = Path(__file__).parent.parent / "examples" / "nonograms"
 #: What a nonogram run must not import (top-level packages, or excover's modules).
 HEAVY = {"numpy", "pysat", "lark", "tqdm", "html"}
 #: Standard modules a run of --classify does not need (each costs start-up time).
-UNNEEDED = {"dataclasses", "inspect", "ast", "dis", "tokenize", "json", "pathlib"}
+UNNEEDED = {"dataclasses", "inspect", "ast", "dis", "tokenize", "json", "pathlib", "shutil"}
 OTHER_COMMANDS = {
     "excover.problem",
     "excover.puzzles.cli",
@@ -130,3 +133,27 @@ def test_a_puzzle_is_immutable_hashable_and_picklable() -> None:
     assert "svg_grid" in dir(nonogram)
     with pytest.raises(AttributeError):
         nonogram.__getattr__("no_such_name")
+
+
+def test_help_is_laid_out_as_argparse_would(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """excover's help formatter sizes the help as argparse's own formatter does, from
+    $COLUMNS or else the terminal (80 columns when there is none), without shutil."""
+    helps: dict[str, str] = {}
+    for columns in ("50", "132", "", "not a number", "-3"):
+        monkeypatch.setenv("COLUMNS", columns)
+        texts = []
+        for formatter in (common.HelpFormatter, argparse.RawDescriptionHelpFormatter):
+            parser = build_parser("nonogram")
+            parser.formatter_class = formatter
+            for action in parser._subparsers._group_actions:  # type: ignore[union-attr]
+                for command in action.choices.values():  # type: ignore[union-attr]
+                    command.formatter_class = formatter
+            with pytest.raises(SystemExit):
+                parser.parse_args(["nonogram", "--help"])
+            texts.append(parser.format_help() + capsys.readouterr().out)
+        assert texts[0] == texts[1], columns
+        helps[columns] = texts[0]
+    assert helps["50"] != helps["132"]  # the width is read
+    assert helps[""] == helps["not a number"] == helps["-3"]  # no terminal under pytest: 80

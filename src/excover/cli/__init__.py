@@ -25,6 +25,7 @@ from excover.cli.common import (
     EXIT_OK,
     EXIT_RESOURCE,
     EXIT_USAGE,
+    HelpFormatter,
     positive_int,
     seconds,
 )
@@ -83,7 +84,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         prog="excover",
         description=_DESCRIPTION,
         epilog=EPILOG,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        formatter_class=HelpFormatter,
     )
     parser.add_argument("--version", action=_Version)
     commands = parser.add_subparsers(

@@ -143,7 +143,7 @@ def add_problem_commands(commands: Any) -> None:
     command's sub-parsers."""
     from excover.parallel.cli import add_task_options
 
-    raw = argparse.RawDescriptionHelpFormatter
+    raw = common.HelpFormatter
     count = commands.add_parser(
         "count",
         help="count the solutions",
@@ -227,6 +227,7 @@ def add_problem_commands(commands: Any) -> None:
         help="print the JSON Schema of every --json document",
         description="Print the JSON Schema (draft 2020-12) that every --json document of "
         "every command follows.",
+        formatter_class=raw,
     )
     schema.set_defaults(run=_schema)
 

@@ -58,7 +58,7 @@ def add_run_command(commands: Any) -> None:
         help="run a .cmb program (combine's description language)",
         description=_DESCRIPTION,
         epilog=_EPILOG,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        formatter_class=common.HelpFormatter,
     )
     add_input(run, "the program (.cmb)")
     run.add_argument(

@@ -103,7 +103,7 @@ def _symbols() -> str:
 
 def add_puzzle_commands(commands: Any) -> None:
     """Add ``queens`` and ``sudoku`` to the command's sub-parsers."""
-    raw = argparse.RawDescriptionHelpFormatter
+    raw = common.HelpFormatter
     cmd = commands.add_parser(
         "queens",
         help="the N-queens puzzle",

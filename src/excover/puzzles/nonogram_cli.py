@@ -73,7 +73,7 @@ def add_nonogram_command(commands: Any) -> None:
         help="nonograms (paint by numbers)",
         description=_DESCRIPTION,
         epilog=EPILOG_SHORT,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        formatter_class=common.HelpFormatter,
     )
     add_input(cmd, "the puzzle")
     what = cmd.add_mutually_exclusive_group()
