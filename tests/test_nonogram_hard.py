@@ -113,6 +113,30 @@ def test_kissat_takes_over_and_counts(seed: int, monkeypatch: pytest.MonkeyPatch
     assert all(puzzle.is_solution(picture) for picture in pictures)
 
 
+@pytest.mark.parametrize("seed", range(40))
+def test_probing_near_decided_cells_first_reaches_the_same_fixpoint(seed: int) -> None:
+    """Probing at the root reaches one fixpoint whatever the order of its probes: trying
+    the cells next to decided ones first leaves the grid probing every cell in turn
+    leaves, and the search then finds the same solutions."""
+    size = 8 + seed % 10
+    puzzle = random_puzzle(seed, size, size + seed % 3)
+    grids, counts = [], []
+    for near_first in (True, False):
+        solver = nonogram_search.core(puzzle)
+        solver.near_first = near_first
+        solver.skip_unchanged = False
+        solver.probe_only()
+        grids.append(solver.grid_bytes())
+        solver = nonogram_search.core(puzzle)
+        solver.near_first = near_first
+        found = []
+        while len(found) < 5 and solver.next_solution() == _nonogram.SOLUTION:
+            found.append(solver.grid_bytes())
+        counts.append(sorted(found))
+    assert grids[0] == grids[1]
+    assert counts[0] == counts[1] or (len(counts[0]) == len(counts[1]) == 5)
+
+
 def test_cdcl_alone_counts() -> None:
     """The CDCL route by itself, blocking each solution it finds, ends with the count."""
     for seed in range(8):

@@ -29,6 +29,7 @@ class Core:
     solutions: int
     cache_hits: int
     skip_unchanged: bool
+    near_first: bool
 
     def __init__(
         self, height: int, width: int, clues: Sequence[int], clue_start: Sequence[int]
