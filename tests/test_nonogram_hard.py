@@ -129,7 +129,7 @@ def test_probing_near_decided_cells_first_reaches_the_same_fixpoint(seed: int) -
         grids.append(solver.grid_bytes())
         solver = nonogram_search.core(puzzle)
         solver.near_first = near_first
-        found = []
+        found: list[bytes] = []
         while len(found) < 5 and solver.next_solution() == _nonogram.SOLUTION:
             found.append(solver.grid_bytes())
         counts.append(sorted(found))
