@@ -134,44 +134,50 @@ def _check(run: Run, puzzles: dict[int, Clues], pictures: dict[int, list[list[bo
     return run
 
 
-def _timed(command: list[str], cwd: Path, timeout: float) -> tuple[float, float, str]:
-    """Wall and CPU seconds of ``command`` (the CPU time of the finished child), and its
-    standard output ('' when it ran out of time)."""
+def _timed(command: list[str], cwd: Path, timeout: float) -> tuple[Run, str]:
+    """The wall and CPU seconds of ``command`` (the CPU time of the finished child, noted
+    when it was stopped at ``timeout``), and its standard output ('' when stopped)."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
+    note = ""
     try:
         done = subprocess.run(
             command, cwd=cwd, capture_output=True, text=True, timeout=timeout, check=False
         )
         out = done.stdout
     except subprocess.TimeoutExpired:
-        out = ""
+        out, note = "", f"stopped at {timeout:g} s"
     wall = time.perf_counter() - started
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
-    return wall, cpu, out
+    return Run(wall, cpu, note=note), out
 
 
 def _lalafrog(binary: Path, path: Path, puzzles: dict[int, Clues], timeout: float) -> Run:
     with tempfile.TemporaryDirectory(prefix="excover-lalafrog-") as folder:
         work = Path(folder)
         shutil.copyfile(path, work / "input.txt")
-        wall, cpu, _ = _timed([str(binary)], work, timeout)
-        answers = work / "solution.txt"
+        run, _ = _timed([str(binary)], work, timeout)
+        answers = work / "solution.txt"  # written puzzle by puzzle: partial when stopped
         text = answers.read_text() if answers.exists() else ""
-    return _check(Run(wall, cpu), puzzles, read_lalafrog(text))
+    return _check(run, puzzles, read_lalafrog(text))
 
 
 def _excover(path: Path, puzzles: dict[int, Clues], timeout: float, classify: bool) -> Run:
     command = [sys.executable, "-m", "excover", "nonogram", str(path)]
     if classify:
         command.insert(-1, "--classify")
-    wall, cpu, out = _timed(command, path.parent, timeout)
+    run, out = _timed(command, path.parent, timeout)
     if classify:
         words = out.split()
-        counts = {word: words.count(word) for word in sorted(set(words))}
-        return Run(wall, cpu, ok=len(words), note=str(counts))
-    return _check(Run(wall, cpu), puzzles, read_excover(out))
+        run.ok = len(words)
+        run.note = run.note or str({word: words.count(word) for word in sorted(set(words))})
+        return run
+    return _check(run, puzzles, read_excover(out))
+
+
+def _stopped(run: Run) -> str:
+    return f" ({run.note})" if run.note else ""
 
 
 def main(argv: Sequence[str] | None = None) -> None:
@@ -212,8 +218,8 @@ def main(argv: Sequence[str] | None = None) -> None:
         line = (
             f"  {name:<10} {len(puzzles):>7} {lala.wall:9.1f} {lala.cpu:9.1f} "
             f"{ours.wall:12.1f} {ours.cpu:11.1f} {ours.cpu / lala.cpu:6.2f}  "
-            f"Lala {lala.ok}/{lala.wrong}/{lala.missing}, "
-            f"excover {ours.ok}/{ours.wrong}/{ours.missing}"
+            f"Lala {lala.ok}/{lala.wrong}/{lala.missing}{_stopped(lala)}, "
+            f"excover {ours.ok}/{ours.wrong}/{ours.missing}{_stopped(ours)}"
         )
         if args.classify:
             full = _excover(path, puzzles, args.timeout, classify=True)
