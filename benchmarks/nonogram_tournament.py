@@ -8,9 +8,10 @@ whole file, one after the other:
 * **LalaFrogKK** (CGI Lab, NCTU; it won every TAAI, TCGA and Computer Olympiad nonogram
   tournament from 2011 to 2015), built from source by ``benchmarks/build-lalafrog.sh
   CHECKOUT_OR_BARE_GIT_DIR`` into ``~/.cache/excover-bench/lalafrog`` (``--lalafrog``): run
-  in a temporary folder on the file as ``input.txt``, it writes ``solution.txt``;
+  in a temporary folder on the file as ``input.txt``, it writes ``solution.txt`` and
+  ``log.txt`` (its own CPU seconds per puzzle);
 * ``python -m excover nonogram FILE``, which prints one picture per puzzle (``$N`` and
-  the rows);
+  the rows, flushed as each is found);
 
 and, with ``--classify``, ``python -m excover nonogram --classify FILE`` as well, a harder
 job (each puzzle's picture proved unique, or a second one found), reported apart.
@@ -18,14 +19,25 @@ job (each puzzle's picture proved unique, or a second one found), reported apart
 Both programs' pictures are checked against the clues by this script's own checker,
 which reads the tournament file itself and recomputes every row's and column's blocks;
 a missing picture counts as a failure. Times are wall clock and CPU seconds (of the
-child process, from ``resource.getrusage``); the ratio is excover's over LalaFrogKK's.
+child process, from ``resource.getrusage``); the ratios are excover's over LalaFrogKK's.
+Under each set's line come the slowest puzzles of each program: LalaFrogKK's by its
+``log.txt``, excover's by the time between two pictures arriving on its output (the
+first includes Python's start-up). ``--times FILE`` writes every puzzle's two times as
+tab-separated lines (set, puzzle, LalaFrogKK s, excover s).
+
+``--limit N`` takes the first N puzzles of each file (a quick run). LalaFrogKK reads
+exactly 1,000 puzzles (``NUM_OF_QUESTIONS`` in its ``config.h``), so its ``input.txt`` is
+then filled up to 1,000 with the all-black puzzle (every clue 25), which it settles by
+line solving (0.02 s for 1,000); their pictures are not checked. Every LalaFrogKK run
+also pays about 0.5 s of system time to map its tables (790 MB) at the start.
 
 **Data**: ``~/.cache/excover-bench/nonogram/tournament/question/*.txt`` (``--data-dir``),
 fetched from zxkyjimmy/NonogramRecord (GPL-3.0) by ``python
-benchmarks/nonogram_pbnsolve.py --fetch``. Each run takes minutes per set and program.
+benchmarks/nonogram_pbnsolve.py --fetch``. A full set takes minutes per program.
 
 Usage: ``python benchmarks/nonogram_tournament.py [--sets taai2011,tcga2016,...]
-[--classify] [--lalafrog PATH] [--data-dir DIR] [--timeout S]``.
+[--limit N] [--classify] [--times FILE] [--lalafrog PATH] [--data-dir DIR]
+[--timeout S]``.
 """
 
 from __future__ import annotations
@@ -34,14 +46,15 @@ import argparse
 import itertools
 import os
 import resource
-import shutil
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import IO
 
 __all__ = ["Run", "blocks", "main", "read_clues", "read_excover", "read_lalafrog"]
 
@@ -49,8 +62,10 @@ __all__ = ["Run", "blocks", "main", "read_clues", "read_excover", "read_lalafrog
 Clues = tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...]]
 
 SIZE = 25
+QUESTIONS = 1000  # LalaFrogKK's NUM_OF_QUESTIONS
 DEFAULT_DATA = Path.home() / ".cache/excover-bench/nonogram"
 DEFAULT_LALAFROG = Path.home() / ".cache/excover-bench/lalafrog/bin/lalafrog"
+SLOWEST = 3  # puzzles listed per program under each set
 
 
 @dataclass
@@ -63,22 +78,32 @@ class Run:
     wrong: int = 0  # pictures that break a clue
     missing: int = 0  # puzzles without a picture
     note: str = ""
+    times: dict[int, float] = field(default_factory=dict)  # seconds per puzzle
+    failed: list[int] = field(default_factory=list)  # puzzles wrong or missing
+
+
+def _blocks_of_file(path: Path) -> dict[int, list[str]]:
+    """The puzzles of a tournament file as text, by number: each its ``$N`` line and the
+    50 clue lines that follow it."""
+    lines = path.read_text().splitlines()
+    found: dict[int, list[str]] = {}
+    k = 0
+    while k < len(lines):
+        if lines[k].strip().startswith("$"):
+            found[int(lines[k].strip().strip("$"))] = lines[k : k + 2 * SIZE + 1]
+            k += 2 * SIZE + 1
+        else:
+            k += 1
+    return found
 
 
 def read_clues(path: Path) -> dict[int, Clues]:
     """The puzzles of a tournament file, by number: ``$N``, then 50 lines of block
     lengths separated by tabs or spaces, the columns' then the rows'."""
     puzzles: dict[int, Clues] = {}
-    lines = [line.strip() for line in path.read_text().splitlines()]
-    k = 0
-    while k < len(lines):
-        if not lines[k].startswith("$"):
-            k += 1
-            continue
-        number = int(lines[k].strip("$"))
-        clues = [tuple(int(n) for n in line.split() if n != "0") for line in lines[k + 1 : k + 51]]
+    for number, block in _blocks_of_file(path).items():
+        clues = [tuple(int(n) for n in line.split() if n != "0") for line in block[1:]]
         puzzles[number] = (tuple(clues[:SIZE]), tuple(clues[SIZE:]))
-        k += 51
     return puzzles
 
 
@@ -127,39 +152,68 @@ def _check(run: Run, puzzles: dict[int, Clues], pictures: dict[int, list[list[bo
         picture = pictures.get(number)
         if not picture:
             run.missing += 1
+            run.failed.append(number)
         elif fits(clues, picture):
             run.ok += 1
         else:
             run.wrong += 1
+            run.failed.append(number)
     return run
 
 
 def _timed(command: list[str], cwd: Path, timeout: float) -> tuple[Run, str]:
-    """The wall and CPU seconds of ``command`` (the CPU time of the finished child, noted
-    when it was stopped at ``timeout``), and its standard output ('' when stopped)."""
+    """The wall and CPU seconds of ``command`` (the CPU time of the finished child, or
+    of the child stopped at ``timeout``, noted), its standard output (what it wrote
+    before it was stopped, too), and the seconds between two ``$N`` lines of it."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
-    note = ""
-    try:
-        done = subprocess.run(
-            command, cwd=cwd, capture_output=True, text=True, timeout=timeout, check=False
-        )
-        out = done.stdout
-    except subprocess.TimeoutExpired:
-        out, note = "", f"stopped at {timeout:g} s"
-    wall = time.perf_counter() - started
+    arrived: list[tuple[float, str]] = []
+    with tempfile.TemporaryFile() as errors:
+        child = subprocess.Popen(command, cwd=cwd, stdout=subprocess.PIPE, stderr=errors, text=True)
+        assert child.stdout is not None
+
+        def read(stream: IO[str]) -> None:
+            for line in stream:
+                arrived.append((time.perf_counter(), line))
+
+        reader = threading.Thread(target=read, args=(child.stdout,), daemon=True)
+        reader.start()
+        note = ""
+        try:
+            child.wait(timeout)
+        except subprocess.TimeoutExpired:
+            child.kill()
+            child.wait()
+            note = f"stopped at {timeout:g} s"
+        wall = time.perf_counter() - started
+        reader.join()
+        if child.returncode and not note:
+            errors.seek(0)
+            tail = errors.read().decode(errors="replace").strip().splitlines()[-1:]
+            note = f"exit {child.returncode}" + (f": {tail[0]}" if tail else "")
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
-    return Run(wall, cpu, note=note), out
+    run = Run(wall, cpu, note=note)
+    last = started
+    for moment, line in arrived:
+        if line.startswith("$"):
+            run.times[int(line.strip().strip("$"))] = moment - last
+            last = moment
+    return run, "".join(line for _, line in arrived)
 
 
-def _lalafrog(binary: Path, path: Path, puzzles: dict[int, Clues], timeout: float) -> Run:
+def _lalafrog(binary: Path, text: str, puzzles: dict[int, Clues], timeout: float) -> Run:
     with tempfile.TemporaryDirectory(prefix="excover-lalafrog-") as folder:
         work = Path(folder)
-        shutil.copyfile(path, work / "input.txt")
-        run, _ = _timed([str(binary)], work, timeout)
+        (work / "input.txt").write_text(text)
+        run, _ = _timed([str(binary.resolve())], work, timeout)
         answers = work / "solution.txt"  # written puzzle by puzzle: partial when stopped
         text = answers.read_text() if answers.exists() else ""
+        log = work / "log.txt"  # "#N<tab>seconds" per puzzle, then the total
+        for line in log.read_text().splitlines() if log.exists() else []:
+            number, _, seconds = line.partition("\t")
+            if number.startswith("#") and int(number[1:]) in puzzles:
+                run.times[int(number[1:])] = float(seconds)
     return _check(run, puzzles, read_lalafrog(text))
 
 
@@ -173,11 +227,42 @@ def _excover(path: Path, puzzles: dict[int, Clues], timeout: float, classify: bo
         run.ok = len(words)
         run.note = run.note or str({word: words.count(word) for word in sorted(set(words))})
         return run
+    if len(puzzles) == 1 and not out.startswith("$"):  # a file of one is one puzzle
+        out = f"${next(iter(puzzles))}\n{out}"
     return _check(run, puzzles, read_excover(out))
 
 
-def _stopped(run: Run) -> str:
-    return f" ({run.note})" if run.note else ""
+def _inputs(path: Path, limit: int | None, folder: Path) -> tuple[Path, str, dict[int, Clues]]:
+    """The file for excover, the text of LalaFrogKK's ``input.txt`` (exactly 1,000
+    puzzles) and the clues of the puzzles timed: the first ``limit`` of the file."""
+    texts = _blocks_of_file(path)
+    numbers = sorted(texts)[:limit]
+    if len(numbers) > QUESTIONS:
+        raise SystemExit(f"{path}: {len(numbers)} puzzles; LalaFrogKK reads {QUESTIONS}")
+    chosen = [line for number in numbers for line in texts[number]]
+    if limit is not None and limit < len(texts):
+        path = folder / path.name
+        path.write_text("\n".join(chosen) + "\n")
+    filler = [f"${k}\n" + f"{SIZE}\n" * (2 * SIZE) for k in range(len(numbers) + 1, QUESTIONS + 1)]
+    clues = read_clues(path)
+    return path, "\n".join(chosen) + "\n" + "".join(filler), clues
+
+
+def _ratio(ours: float, theirs: float) -> str:
+    return f"{ours / theirs:6.2f}" if theirs > 0 else f"{'-':>6}"
+
+
+def _slowest(name: str, run: Run) -> str:
+    worst = sorted(run.times.items(), key=lambda item: -item[1])[:SLOWEST]
+    text = ", ".join(f"#{number} {seconds:.2f}" for number, seconds in worst)
+    if run.failed:
+        text += f"; failed: {', '.join(f'#{n}' for n in run.failed[:10])}"
+        text += " ..." if len(run.failed) > 10 else ""
+    return f"{name} {text}"
+
+
+def _status(run: Run) -> str:
+    return f"{run.ok}/{run.wrong}/{run.missing}" + (f" ({run.note})" if run.note else "")
 
 
 def main(argv: Sequence[str] | None = None) -> None:
@@ -186,9 +271,11 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--data-dir", type=Path, default=DEFAULT_DATA)
     parser.add_argument("--lalafrog", type=Path, default=DEFAULT_LALAFROG)
     parser.add_argument("--sets", default="", help="e.g. taai2011,tcga2016 (default: all)")
+    parser.add_argument("--limit", type=int, default=None, help="the first N puzzles of each")
     parser.add_argument(
         "--classify", action="store_true", help="also time excover --classify on each file"
     )
+    parser.add_argument("--times", type=Path, default=None, help="write every puzzle's times")
     parser.add_argument("--timeout", type=float, default=3600.0, help="seconds per program")
     args = parser.parse_args(argv)
     folder = args.data_dir / "tournament" / "question"
@@ -199,37 +286,52 @@ def main(argv: Sequence[str] | None = None) -> None:
         raise SystemExit(f"no tournament file in {folder} (fetch: nonogram_pbnsolve.py --fetch)")
     if not args.lalafrog.exists():
         raise SystemExit(f"{args.lalafrog} not found (build: benchmarks/build-lalafrog.sh)")
-    load = os.getloadavg()[0]
+    load = os.getloadavg()
     print(
-        f"excover against {args.lalafrog} ({os.cpu_count()} cores, load average {load:.2f});"
+        f"excover against {args.lalafrog} ({os.cpu_count()} cores, load average "
+        f"{load[0]:.2f} {load[1]:.2f} {load[2]:.2f}, {time.strftime('%Y-%m-%d %H:%M')});"
         " whole processes on whole files, one picture per puzzle; seconds"
+        + (f"; the first {args.limit} puzzles of each" if args.limit else "")
     )
     print(
         f"  {'set':<10} {'puzzles':>7} {'Lala wall':>9} {'Lala cpu':>9} "
-        f"{'excover wall':>12} {'excover cpu':>11} {'ratio':>6}  checked (ok/wrong/missing)"
-        + ("  | classify wall, cpu, answers" if args.classify else "")
+        f"{'excover wall':>12} {'excover cpu':>11} {'wall x':>6} {'cpu x':>6}  "
+        "checked ok/wrong/missing" + ("  | classify wall, cpu, answers" if args.classify else "")
     )
     totals = [0.0, 0.0, 0.0, 0.0]
+    checked = [0, 0, 0]  # puzzles, LalaFrogKK's ok, excover's ok
+    times = open(args.times, "w") if args.times else None  # noqa: SIM115
     for name in names:
-        path = folder / f"{name}.txt"
-        puzzles = read_clues(path)
-        lala = _lalafrog(args.lalafrog, path, puzzles, args.timeout)
-        ours = _excover(path, puzzles, args.timeout, classify=False)
+        with tempfile.TemporaryDirectory(prefix="excover-tournament-") as tmp:
+            path, lala_input, puzzles = _inputs(folder / f"{name}.txt", args.limit, Path(tmp))
+            lala = _lalafrog(args.lalafrog, lala_input, puzzles, args.timeout)
+            ours = _excover(path, puzzles, args.timeout, classify=False)
+            full = _excover(path, puzzles, args.timeout, classify=True) if args.classify else None
         line = (
             f"  {name:<10} {len(puzzles):>7} {lala.wall:9.1f} {lala.cpu:9.1f} "
-            f"{ours.wall:12.1f} {ours.cpu:11.1f} {ours.cpu / lala.cpu:6.2f}  "
-            f"Lala {lala.ok}/{lala.wrong}/{lala.missing}{_stopped(lala)}, "
-            f"excover {ours.ok}/{ours.wrong}/{ours.missing}{_stopped(ours)}"
+            f"{ours.wall:12.1f} {ours.cpu:11.1f} {_ratio(ours.wall, lala.wall)} "
+            f"{_ratio(ours.cpu, lala.cpu)}  Lala {_status(lala)}, excover {_status(ours)}"
         )
-        if args.classify:
-            full = _excover(path, puzzles, args.timeout, classify=True)
+        if full is not None:
             line += f"  | {full.wall:.1f}, {full.cpu:.1f}, {full.note}"
-        print(line, flush=True)
+        print(line)
+        print(f"    slowest: {_slowest('Lala', lala)}; {_slowest('excover', ours)}", flush=True)
         for k, value in enumerate((lala.wall, lala.cpu, ours.wall, ours.cpu)):
             totals[k] += value
+        for k, value in enumerate((len(puzzles), lala.ok, ours.ok)):
+            checked[k] += value
+        if times is not None:
+            for number in sorted(puzzles):
+                mine, theirs = ours.times.get(number), lala.times.get(number)
+                cells = [f"{t:.4f}" if t is not None else "" for t in (theirs, mine)]
+                times.write(f"{name}\t{number}\t{cells[0]}\t{cells[1]}\n")
+            times.flush()
+    if times is not None:
+        times.close()
     print(
-        f"  {'all':<10} {'':>7} {totals[0]:9.1f} {totals[1]:9.1f} {totals[2]:12.1f} "
-        f"{totals[3]:11.1f} {totals[3] / totals[1]:6.2f}"
+        f"  {'all':<10} {checked[0]:>7} {totals[0]:9.1f} {totals[1]:9.1f} {totals[2]:12.1f} "
+        f"{totals[3]:11.1f} {_ratio(totals[2], totals[0])} {_ratio(totals[3], totals[1])}  "
+        f"Lala {checked[1]} ok, excover {checked[2]} ok"
     )
 
 
