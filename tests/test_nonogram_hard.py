@@ -45,7 +45,39 @@ def test_line_solver_matches_brute_force(case: tuple[int, st.DataObject]) -> Non
     cells = bytes(data.draw(st.lists(st.sampled_from([1, 2, 3, 3, 3]), min_size=n, max_size=n)))
     if sum(clue) + len(clue) - 1 > n:
         clue = []
-    assert _nonogram.line_solve(clue, cells) == brute_force_line(clue, cells)
+    expected = brute_force_line(clue, cells)
+    assert _nonogram.line_solve(clue, cells) == expected
+    assert _nonogram.line_solve(clue, cells, bit_parallel=False) == expected
+
+
+@st.composite
+def long_lines(draw: st.DrawFn) -> tuple[list[int], bytes]:
+    """A line of 1-80 cells (either side of the bit-parallel solver's 63), the clue of a
+    random picture or an arbitrary one, and cells partly known, some against the picture."""
+    n = draw(st.sampled_from([1, 2, 31, 32, 33, 62, 63, 64, 65, 80]) | st.integers(1, 80))
+    picture = draw(st.lists(st.booleans(), min_size=n, max_size=n))
+    if draw(st.booleans()):
+        clue = [len(list(run)) for black, run in itertools.groupby(picture) if black]
+    else:
+        clue = draw(st.lists(st.integers(1, n), max_size=n // 2 + 1))
+    known = draw(st.floats(0.0, 0.8))
+    rng = random.Random(draw(st.integers(0, 2**32)))
+    cells = bytes(
+        (2 if black else 1) if rng.random() < known else rng.choice([3, 3, 3, 3, 1, 2])
+        for black in picture
+    )
+    return clue, cells
+
+
+@settings(max_examples=400, deadline=None)
+@given(long_lines())
+def test_bit_parallel_line_solver_matches_the_table_solver(line: tuple[list[int], bytes]) -> None:
+    # The table solver is checked against brute force above on short lines; on long
+    # ones the two independent solvers must agree, contradictions included.
+    clue, cells = line
+    assert _nonogram.line_solve(clue, cells) == _nonogram.line_solve(
+        clue, cells, bit_parallel=False
+    )
 
 
 def brute_force_count(puzzle: Puzzle, limit: int = 3) -> int:

@@ -58,7 +58,7 @@ class Core:
     def grid_bytes(self) -> bytes:
         """The grid, one byte per cell row by row (1 white, 2 black, 3 unknown)."""
 
-def line_solve(clue: Sequence[int], cells: bytes) -> bytes | None:
+def line_solve(clue: Sequence[int], cells: bytes, bit_parallel: bool = True) -> bytes | None:
     """Narrow one line against its clue; None when no placement agrees with the cells."""
 
 class ColourCore:
