@@ -99,6 +99,20 @@ def random_puzzle(seed: int, height: int, width: int) -> Puzzle:
     return nonogram.generate(height, width, rng.uniform(0.3, 0.7), rng)
 
 
+def test_a_solution_reached_without_a_guess_is_the_only_one() -> None:
+    # The hybrid route skips the rectangle swap of such a solution (nonogram_search);
+    # the count comes from the exact-cover route.
+    forced = 0
+    for seed in range(200):
+        puzzle = random_puzzle(seed, 6, 6)
+        solver = nonogram_search.core(puzzle)
+        assert solver.next_solution() == _nonogram.SOLUTION
+        if solver.depth == 0:
+            forced += 1
+            assert nonogram.count(puzzle, limit=2, method="xcc") == 1
+    assert 0 < forced < 200
+
+
 @pytest.mark.parametrize("seed", range(25))
 def test_hunt_and_auto_agree_with_brute_force(seed: int) -> None:
     puzzle = random_puzzle(seed, 3, 4)

@@ -34,6 +34,9 @@ class Core:
     def __init__(
         self, height: int, width: int, clues: Sequence[int], clue_start: Sequence[int]
     ) -> None: ...
+    @property
+    def depth(self) -> int:
+        """Cells branched on down to the current node: 0 when everything was forced."""
     def restart(self) -> None:
         """Forget everything: every cell unknown, every line dirty, statistics zero."""
     def next_solution(

@@ -60,6 +60,8 @@ from cpython.exc cimport PyErr_CheckSignals
 from libc.stdint cimport int32_t, int64_t, uint8_t, uint64_t
 from libc.stdlib cimport calloc, free
 from libc.string cimport memcmp, memset
+
+from excover._portable cimport ctz64
 from posix.time cimport CLOCK_MONOTONIC, clock_gettime, timespec
 
 __all__ = [
@@ -320,10 +322,13 @@ cdef inline void prefixes(
         F[j] = across_white((start & runs_of(black, length)) << length, white)
 
 
-cdef bint solve_line_bits(
-    int n, const int32_t *clue, int k, const uint8_t *cells, uint8_t *out
+cdef bint solve_bits(
+    int n, const int32_t *clue, int k, uint64_t white, uint64_t black,
+    uint64_t *white_out, uint64_t *black_out,
 ) noexcept nogil:
-    """``solve_line`` for ``n <= BIT_CELLS``, with each table row one 64-bit word.
+    """``solve_line`` for ``n <= BIT_CELLS``, with each table row one 64-bit word: the
+    line is given as the cells that may be white and those that may be black (bit ``i``
+    for cell ``i``), and so is the result.
 
     ``F[j]`` (the first ``j`` blocks fit in the first ``p`` cells, for each position
     ``p``) is computed from ``F[j-1]`` in a few word operations: the starts allowed by the
@@ -335,15 +340,12 @@ cdef bint solve_line_bits(
     allowed on both sides covers it (:func:`cover_of`)."""
     cdef uint64_t F[BIT_CELLS + 2]
     cdef uint64_t R[BIT_CELLS + 2]
-    cdef uint64_t white = 0, black = 0, white_out = 0, black_out = 0, start, after
-    cdef int i, j, need = k - 1 if k else 0, length
+    cdef uint64_t white_may = 0, black_may = 0, start, after
+    cdef int j, need = k - 1 if k else 0, length
     for j in range(k):
         need += clue[j]
     if need > n:
         return False
-    for i in range(n):
-        white |= <uint64_t> (cells[i] & WHITE) << i
-        black |= <uint64_t> ((cells[i] & BLACK) >> 1) << i
     prefixes(n, clue, k, 1, white, black, F)
     if not (F[k] >> n) & 1:
         return False
@@ -359,13 +361,28 @@ cdef bint solve_line_bits(
         R[j] = R[k - j]
         R[k - j] = start
     for j in range(k + 1):
-        white_out |= F[j] & (R[j] >> 1)
-    white_out &= white
+        white_may |= F[j] & (R[j] >> 1)
     for j in range(k):
         length = clue[j]
         start = F[0] if j == 0 else (F[j] & white) << 1
         after = R[k] if j == k - 1 else white & (R[j + 1] >> 1)
-        black_out |= cover_of(start & runs_of(black, length) & (after >> length), length)
+        black_may |= cover_of(start & runs_of(black, length) & (after >> length), length)
+    white_out[0] = white_may & white
+    black_out[0] = black_may
+    return True
+
+
+cdef bint solve_line_bits(
+    int n, const int32_t *clue, int k, const uint8_t *cells, uint8_t *out
+) noexcept nogil:
+    """:func:`solve_bits` on a line of bytes."""
+    cdef uint64_t white = 0, black = 0, white_out, black_out
+    cdef int i
+    for i in range(n):
+        white |= <uint64_t> (cells[i] & WHITE) << i
+        black |= <uint64_t> ((cells[i] & BLACK) >> 1) << i
+    if not solve_bits(n, clue, k, white, black, &white_out, &black_out):
+        return False
     for i in range(n):
         out[i] = ((white_out >> i) & 1) | (((black_out >> i) & 1) << 1)
     return True
@@ -427,7 +444,8 @@ cdef class Core:
     cdef int32_t *stack_cell
     cdef int32_t *stack_mark
     cdef uint8_t *stack_other
-    cdef int depth
+    # Cells branched on down to the current node: 0 when everything so far was forced.
+    cdef readonly int depth
     cdef int state
     cdef public int64_t nodes
     cdef public int64_t line_solves
@@ -607,8 +625,9 @@ cdef class Core:
     cdef int propagate(self) except -1:
         """Solve dirty lines until none is left: 1 at the fixpoint, 0 on a contradiction
         (the queue is then emptied; the caller undoes the trail)."""
-        cdef int line, i, n, first, step, cell, crossing_base
+        cdef int line, i, n, first, step
         cdef uint8_t value
+        cdef uint64_t white, black, white_out, black_out, changed
         while self.queue_count:
             line = self.queue[self.queue_head]
             self.queue_head = (self.queue_head + 1) % self.n_lines
@@ -621,29 +640,78 @@ cdef class Core:
                 n, first, step = self.width, line * self.width, 1
             else:
                 n, first, step = self.height, line - self.height, self.width
+            if n <= BIT_CELLS:
+                white = 0
+                black = 0
+                for i in range(n):
+                    value = self.grid[first + i * step]
+                    white |= <uint64_t> (value & WHITE) << i
+                    black |= <uint64_t> (value >> 1) << i
+                if not self.solve_bits_cached(line, n, white, black, &white_out, &black_out):
+                    self.clear_queue()
+                    return 0
+                changed = (white ^ white_out) | (black ^ black_out)
+                while changed:
+                    i = ctz64(changed)
+                    changed &= changed - 1
+                    self.narrowed(
+                        line, i, first + i * step,
+                        ((white_out >> i) & 1) | (((black_out >> i) & 1) << 1),
+                    )
+                continue
             for i in range(n):
                 self.line_in[i] = self.grid[first + i * step]
             if not self.solve_cached(line, n):
                 self.clear_queue()
                 return 0
             for i in range(n):
-                value = self.line_out[i]
-                if value != self.line_in[i]:
-                    cell = first + i * step
-                    self.trail[self.trail_len] = cell
-                    self.trail_len += 1
-                    self.unknown -= 1
-                    self.grid[cell] = value
-                    self.touch(cell)
-                    if line < self.height:
-                        self.enqueue(self.height + i)
-                    else:
-                        self.enqueue(i)
+                if self.line_out[i] != self.line_in[i]:
+                    self.narrowed(line, i, first + i * step, self.line_out[i])
         return 1
 
+    cdef inline void narrowed(self, int line, int i, int cell, uint8_t value) noexcept:
+        """Solving ``line`` decided its ``i``-th cell, ``cell``, to ``value``: put it on
+        the trail and the crossing line in the queue."""
+        self.trail[self.trail_len] = cell
+        self.trail_len += 1
+        self.unknown -= 1
+        self.grid[cell] = value
+        self.touch(cell)
+        if line < self.height:
+            self.enqueue(self.height + i)
+        else:
+            self.enqueue(i)
+
+    cdef bint solve_bits_cached(
+        self, int line, int n, uint64_t white, uint64_t black,
+        uint64_t *white_out, uint64_t *black_out,
+    ) noexcept:
+        """:func:`solve_bits` on line ``line`` through its cache, whose entries here are
+        four words: the two masks of the state, then those of the result (zeros for a
+        contradiction; a line state is never zeros, as every cell keeps a value)."""
+        cdef int cached = line if line < self.height else self.cached_rows + line - self.height
+        cdef uint64_t mixed = white * MIX_LOW ^ black * MIX_HIGH
+        cdef uint64_t *entry = self.cache + ENTRY_WORDS * cached * CACHE_SLOTS + 4 * (mixed >> 54)
+        cdef bint ok
+        if entry[0] == white and entry[1] == black:
+            self.cache_hits += 1
+            white_out[0] = entry[2]
+            black_out[0] = entry[3]
+            return entry[2] | entry[3] != 0
+        ok = solve_bits(
+            n, self.clues + self.clue_start[line],
+            self.clue_start[line + 1] - self.clue_start[line],
+            white, black, white_out, black_out,
+        )
+        entry[0] = white
+        entry[1] = black
+        entry[2] = white_out[0] if ok else 0
+        entry[3] = black_out[0] if ok else 0
+        return ok
+
     cdef bint solve_cached(self, int line, int n) noexcept:
-        """Solve line ``line`` (its ``n`` cells are in ``line_in``) into ``line_out``,
-        through the line's cache when it is short enough to have one."""
+        """Solve line ``line`` of more than ``BIT_CELLS`` cells (they are in ``line_in``)
+        into ``line_out``, through the line's cache when it is short enough to have one."""
         cdef uint64_t key[KEY_WORDS]
         cdef uint64_t mixed = 0
         cdef uint64_t *entry

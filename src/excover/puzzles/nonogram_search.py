@@ -301,7 +301,8 @@ def _hybrid(
         if status == _nonogram.EXHAUSTED:
             return
         if status == _nonogram.SOLUTION:
-            for grid in found.add(solver.grid_bytes()):
+            # reached without a guess, the solution is the only one: no swap to seek
+            for grid in found.add(solver.grid_bytes(), swaps=solver.depth > 0):
                 yield picture(grid, puzzle.width)
             continue
         if status == _nonogram.TIME_LIMIT or budget == max_nodes:
@@ -320,11 +321,9 @@ class _Found:
         self.grids: list[bytes] = []
         self.seen: set[bytes] = set()
 
-    def add(self, grid: bytes) -> Iterator[bytes]:
-        """Record ``grid`` and yield it, then its swap, each if not seen before (the
-        depth-first search meets again the swaps it was given)."""
-        from excover.puzzles.nonogram_swap import swapped
-
+    def add(self, grid: bytes, swaps: bool = True) -> Iterator[bytes]:
+        """Record ``grid`` and yield it, then (when ``swaps``) its swap, each if not seen
+        before (the depth-first search meets again the swaps it was given)."""
         while grid not in self.seen:
             problem = self.puzzle.mismatch(picture(grid, self.puzzle.width))
             if problem is not None:
@@ -332,6 +331,10 @@ class _Found:
             self.seen.add(grid)
             self.grids.append(grid)
             yield grid
+            if not swaps:
+                return
+            from excover.puzzles.nonogram_swap import swapped
+
             neighbour = swapped(grid, self.puzzle.height, self.puzzle.width)
             if neighbour is None:
                 return
