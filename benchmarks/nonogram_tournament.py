@@ -1,29 +1,35 @@
-"""The 25x25 tournament sets side by side with LalaFrogKK, the tournaments' champion.
+"""The 25x25 tournament sets side by side with nonosolve and LalaFrogKK.
 
 Each set of the TAAI, TCGA and ICGA computer nonogram tournaments is a file of 1,000
 25x25 puzzles, and the tournament's job is one picture of each, first to last, as fast
-as possible. For every set, in one run, this script times two whole processes on the
-whole file, one after the other:
+as possible. For every set, in one run, this script times whole processes on the whole
+file, one after the other:
 
+* **nonosolve** (FastNonogramSolver, hyouv, 2026: a bit-parallel line solver, probing,
+  search with restarts, CaDiCaL and Kissat), built from its public source (``-O3
+  -march=native``) into ``~/.cache/excover-bench/nonosolve/bin/nonosolve``
+  (``--nonosolve``), run as ``nonosolve --taai FILE -o sol.txt --log log.txt`` in a
+  temporary folder (``log.txt``: its seconds per puzzle);
 * **LalaFrogKK** (CGI Lab, NCTU; it won every TAAI, TCGA and Computer Olympiad nonogram
-  tournament from 2011 to 2015), built from source by ``benchmarks/build-lalafrog.sh
-  CHECKOUT_OR_BARE_GIT_DIR`` into ``~/.cache/excover-bench/lalafrog`` (``--lalafrog``): run
-  in a temporary folder on the file as ``input.txt``, it writes ``solution.txt`` and
-  ``log.txt`` (its own CPU seconds per puzzle);
+  tournament from 2011 to 2015), built from its public source into
+  ``~/.cache/excover-bench/lalafrog/bin/lalafrog`` (``--lalafrog``): run in a temporary
+  folder on the file as ``input.txt``, it writes ``solution.txt`` and ``log.txt`` (its
+  own CPU seconds per puzzle);
 * ``python -m excover nonogram FILE``, which prints one picture per puzzle (``$N`` and
   the rows, flushed as each is found);
 
 and, with ``--classify``, ``python -m excover nonogram --classify FILE`` as well, a harder
 job (each puzzle's picture proved unique, or a second one found), reported apart.
+``--references nonosolve,lalafrog`` picks the reference programs (both by default).
 
-Both programs' pictures are checked against the clues by this script's own checker,
+Every program's pictures are checked against the clues by this script's own checker,
 which reads the tournament file itself and recomputes every row's and column's blocks;
 a missing picture counts as a failure. Times are wall clock and CPU seconds (of the
-child process, from ``resource.getrusage``); the ratios are excover's over LalaFrogKK's.
-Under each set's line come the slowest puzzles of each program: LalaFrogKK's by its
-``log.txt``, excover's by the time between two pictures arriving on its output (the
-first includes Python's start-up). ``--times FILE`` writes every puzzle's two times as
-tab-separated lines (set, puzzle, LalaFrogKK s, excover s).
+child process, from ``resource.getrusage``); the ratios are excover's over each
+reference's. Under each set come the slowest puzzles of each program: the references'
+by their logs, excover's by the time between two pictures arriving on its output (the
+first includes Python's start-up). ``--times FILE`` writes every puzzle's times as
+tab-separated lines (set, puzzle, then each program's seconds, excover's last).
 
 ``--limit N`` takes the first N puzzles of each file (a quick run). LalaFrogKK reads
 exactly 1,000 puzzles (``NUM_OF_QUESTIONS`` in its ``config.h``), so its ``input.txt`` is
@@ -36,8 +42,8 @@ fetched from zxkyjimmy/NonogramRecord (GPL-3.0) by ``python
 benchmarks/nonogram_pbnsolve.py --fetch``. A full set takes minutes per program.
 
 Usage: ``python benchmarks/nonogram_tournament.py [--sets taai2011,tcga2016,...]
-[--limit N] [--classify] [--times FILE] [--lalafrog PATH] [--data-dir DIR]
-[--timeout S]``.
+[--references nonosolve,lalafrog] [--limit N] [--classify] [--times FILE]
+[--nonosolve PATH] [--lalafrog PATH] [--data-dir DIR] [--timeout S]``.
 """
 
 from __future__ import annotations
@@ -56,7 +62,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO
 
-__all__ = ["Run", "blocks", "main", "read_clues", "read_excover", "read_lalafrog"]
+__all__ = ["Run", "blocks", "main", "read_clues", "read_excover", "read_zero_one"]
 
 #: A puzzle's clues as the tournament file gives them: 25 columns, then 25 rows.
 Clues = tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...]]
@@ -65,6 +71,8 @@ SIZE = 25
 QUESTIONS = 1000  # LalaFrogKK's NUM_OF_QUESTIONS
 DEFAULT_DATA = Path.home() / ".cache/excover-bench/nonogram"
 DEFAULT_LALAFROG = Path.home() / ".cache/excover-bench/lalafrog/bin/lalafrog"
+DEFAULT_NONOSOLVE = Path.home() / ".cache/excover-bench/nonosolve/bin/nonosolve"
+REFERENCES = {"nonosolve": "nonosolve", "lalafrog": "LalaFrogKK"}
 SLOWEST = 3  # puzzles listed per program under each set
 
 
@@ -137,8 +145,9 @@ def _pictures(text: str, black: str, split: bool) -> dict[int, list[list[bool]]]
     return pictures
 
 
-def read_lalafrog(text: str) -> dict[int, list[list[bool]]]:
-    """LalaFrogKK's ``solution.txt``: rows of tab-separated 0 and 1."""
+def read_zero_one(text: str) -> dict[int, list[list[bool]]]:
+    """LalaFrogKK's ``solution.txt`` and nonosolve's ``-o`` file: ``$N`` lines, each
+    followed by rows of tab-separated 0 and 1."""
     return _pictures(text, "1", split=True)
 
 
@@ -202,6 +211,14 @@ def _timed(command: list[str], cwd: Path, timeout: float) -> tuple[Run, str]:
     return run, "".join(line for _, line in arrived)
 
 
+def _read_log(run: Run, log: Path, puzzles: dict[int, Clues]) -> None:
+    """Each puzzle's seconds from a reference's log: lines ``#N<tab>seconds...``."""
+    for line in log.read_text().splitlines() if log.exists() else []:
+        number, _, rest = line.partition("\t")
+        if number.startswith("#") and int(number[1:]) in puzzles:
+            run.times[int(number[1:])] = float(rest.split("\t")[0])
+
+
 def _lalafrog(binary: Path, text: str, puzzles: dict[int, Clues], timeout: float) -> Run:
     with tempfile.TemporaryDirectory(prefix="excover-lalafrog-") as folder:
         work = Path(folder)
@@ -209,12 +226,19 @@ def _lalafrog(binary: Path, text: str, puzzles: dict[int, Clues], timeout: float
         run, _ = _timed([str(binary.resolve())], work, timeout)
         answers = work / "solution.txt"  # written puzzle by puzzle: partial when stopped
         text = answers.read_text() if answers.exists() else ""
-        log = work / "log.txt"  # "#N<tab>seconds" per puzzle, then the total
-        for line in log.read_text().splitlines() if log.exists() else []:
-            number, _, seconds = line.partition("\t")
-            if number.startswith("#") and int(number[1:]) in puzzles:
-                run.times[int(number[1:])] = float(seconds)
-    return _check(run, puzzles, read_lalafrog(text))
+        _read_log(run, work / "log.txt", puzzles)
+    return _check(run, puzzles, read_zero_one(text))
+
+
+def _nonosolve(binary: Path, path: Path, puzzles: dict[int, Clues], timeout: float) -> Run:
+    with tempfile.TemporaryDirectory(prefix="excover-nonosolve-") as folder:
+        work = Path(folder)
+        command = [str(binary.resolve()), "--taai", str(path.resolve())]
+        run, _ = _timed([*command, "-o", "sol.txt", "--log", "log.txt"], work, timeout)
+        answers = work / "sol.txt"
+        text = answers.read_text() if answers.exists() else ""
+        _read_log(run, work / "log.txt", puzzles)
+    return _check(run, puzzles, read_zero_one(text))
 
 
 def _excover(path: Path, puzzles: dict[int, Clues], timeout: float, classify: bool) -> Run:
@@ -266,10 +290,14 @@ def _status(run: Run) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> None:
-    """Run the comparison and print one line per set, then the totals."""
+    """Run the comparison and print a few lines per set, then the totals."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data-dir", type=Path, default=DEFAULT_DATA)
     parser.add_argument("--lalafrog", type=Path, default=DEFAULT_LALAFROG)
+    parser.add_argument("--nonosolve", type=Path, default=DEFAULT_NONOSOLVE)
+    parser.add_argument(
+        "--references", default="nonosolve,lalafrog", help="reference programs to time"
+    )
     parser.add_argument("--sets", default="", help="e.g. taai2011,tcga2016 (default: all)")
     parser.add_argument("--limit", type=int, default=None, help="the first N puzzles of each")
     parser.add_argument(
@@ -284,55 +312,77 @@ def main(argv: Sequence[str] | None = None) -> None:
     )
     if not names:
         raise SystemExit(f"no tournament file in {folder} (fetch: nonogram_pbnsolve.py --fetch)")
-    if not args.lalafrog.exists():
-        raise SystemExit(f"{args.lalafrog} not found (build: benchmarks/build-lalafrog.sh)")
+    references = [name for name in args.references.split(",") if name]
+    for name in references:
+        if name not in REFERENCES:
+            raise SystemExit(f"unknown reference {name!r}: choose among {', '.join(REFERENCES)}")
+        if not getattr(args, name).exists():
+            raise SystemExit(f"{getattr(args, name)} not found: build {REFERENCES[name]} first")
     load = os.getloadavg()
     print(
-        f"excover against {args.lalafrog} ({os.cpu_count()} cores, load average "
+        f"excover against {', '.join(REFERENCES[name] for name in references)} "
+        f"({os.cpu_count()} cores, load average "
         f"{load[0]:.2f} {load[1]:.2f} {load[2]:.2f}, {time.strftime('%Y-%m-%d %H:%M')});"
         " whole processes on whole files, one picture per puzzle; seconds"
         + (f"; the first {args.limit} puzzles of each" if args.limit else "")
     )
     print(
-        f"  {'set':<10} {'puzzles':>7} {'Lala wall':>9} {'Lala cpu':>9} "
-        f"{'excover wall':>12} {'excover cpu':>11} {'wall x':>6} {'cpu x':>6}  "
-        "checked ok/wrong/missing" + ("  | classify wall, cpu, answers" if args.classify else "")
+        f"  {'set':<10} {'program':<10} {'puzzles':>7} {'wall':>8} {'cpu':>8} "
+        f"{'excover/it wall':>15} {'cpu':>6}  checked ok/wrong/missing"
     )
-    totals = [0.0, 0.0, 0.0, 0.0]
-    checked = [0, 0, 0]  # puzzles, LalaFrogKK's ok, excover's ok
+    programs = [*(REFERENCES[name] for name in references), "excover"]
+    totals = {program: [0.0, 0.0, 0] for program in programs}  # wall, cpu, ok
     times = open(args.times, "w") if args.times else None  # noqa: SIM115
     for name in names:
+        runs: dict[str, Run] = {}
         with tempfile.TemporaryDirectory(prefix="excover-tournament-") as tmp:
             path, lala_input, puzzles = _inputs(folder / f"{name}.txt", args.limit, Path(tmp))
-            lala = _lalafrog(args.lalafrog, lala_input, puzzles, args.timeout)
-            ours = _excover(path, puzzles, args.timeout, classify=False)
+            for reference in references:
+                if reference == "nonosolve":
+                    runs["nonosolve"] = _nonosolve(args.nonosolve, path, puzzles, args.timeout)
+                else:
+                    runs["LalaFrogKK"] = _lalafrog(args.lalafrog, lala_input, puzzles, args.timeout)
+            ours = runs["excover"] = _excover(path, puzzles, args.timeout, classify=False)
             full = _excover(path, puzzles, args.timeout, classify=True) if args.classify else None
-        line = (
-            f"  {name:<10} {len(puzzles):>7} {lala.wall:9.1f} {lala.cpu:9.1f} "
-            f"{ours.wall:12.1f} {ours.cpu:11.1f} {_ratio(ours.wall, lala.wall)} "
-            f"{_ratio(ours.cpu, lala.cpu)}  Lala {_status(lala)}, excover {_status(ours)}"
-        )
+        for program, run in runs.items():
+            ratios = (
+                f"{_ratio(ours.wall, run.wall):>15} {_ratio(ours.cpu, run.cpu)}"
+                if program != "excover"
+                else f"{'':>15} {'':>6}"
+            )
+            print(
+                f"  {name:<10} {program:<10} {len(puzzles):>7} {run.wall:8.1f} {run.cpu:8.1f} "
+                f"{ratios}  {_status(run)}"
+            )
+            totals[program][0] += run.wall
+            totals[program][1] += run.cpu
+            totals[program][2] += run.ok
         if full is not None:
-            line += f"  | {full.wall:.1f}, {full.cpu:.1f}, {full.note}"
-        print(line)
-        print(f"    slowest: {_slowest('Lala', lala)}; {_slowest('excover', ours)}", flush=True)
-        for k, value in enumerate((lala.wall, lala.cpu, ours.wall, ours.cpu)):
-            totals[k] += value
-        for k, value in enumerate((len(puzzles), lala.ok, ours.ok)):
-            checked[k] += value
+            print(
+                f"  {name:<10} {'classify':<10} {len(puzzles):>7} {full.wall:8.1f} {full.cpu:8.1f}"
+                f"  {full.note}"
+            )
+        print(
+            "    slowest: " + "; ".join(_slowest(program, run) for program, run in runs.items()),
+            flush=True,
+        )
         if times is not None:
             for number in sorted(puzzles):
-                mine, theirs = ours.times.get(number), lala.times.get(number)
-                cells = [f"{t:.4f}" if t is not None else "" for t in (theirs, mine)]
-                times.write(f"{name}\t{number}\t{cells[0]}\t{cells[1]}\n")
+                cells = [runs[program].times.get(number) for program in programs]
+                text = "\t".join(f"{t:.4f}" if t is not None else "" for t in cells)
+                times.write(f"{name}\t{number}\t{text}\n")
             times.flush()
     if times is not None:
         times.close()
-    print(
-        f"  {'all':<10} {checked[0]:>7} {totals[0]:9.1f} {totals[1]:9.1f} {totals[2]:12.1f} "
-        f"{totals[3]:11.1f} {_ratio(totals[2], totals[0])} {_ratio(totals[3], totals[1])}  "
-        f"Lala {checked[1]} ok, excover {checked[2]} ok"
-    )
+    ours_total = totals["excover"]
+    for program in programs:
+        wall, cpu, ok = totals[program]
+        ratios = (
+            f"{_ratio(ours_total[0], wall):>15} {_ratio(ours_total[1], cpu)}"
+            if program != "excover"
+            else f"{'':>15} {'':>6}"
+        )
+        print(f"  {'all':<10} {program:<10} {'':>7} {wall:8.1f} {cpu:8.1f} {ratios}  {ok} ok")
 
 
 if __name__ == "__main__":

@@ -183,6 +183,27 @@ def test_probing_near_decided_cells_first_reaches_the_same_fixpoint(seed: int) -
     assert counts[0] == counts[1] or (len(counts[0]) == len(counts[1]) == 5)
 
 
+@pytest.mark.parametrize("seed", range(30))
+def test_every_branching_rule_and_probing_depth_finds_the_same_solutions(seed: int) -> None:
+    """The score that picks the branching cell and whether probing below the root runs
+    to its fixpoint change the tree, never the solutions (counted by the exact-cover
+    route)."""
+    puzzle = random_puzzle(seed, 7, 6 + seed % 3)
+    expected = nonogram.count(puzzle, limit=6, method="xcc")
+    for score_rule in (0, 1):
+        for fixpoint in (False, True):
+            solver = nonogram_search.core(puzzle)
+            solver.score_rule = score_rule
+            solver.fixpoint_below_root = fixpoint
+            found = set()
+            while len(found) < 6 and solver.next_solution() == _nonogram.SOLUTION:
+                found.add(solver.grid_bytes())
+            assert len(found) == expected
+            assert all(
+                puzzle.is_solution(nonogram_search.picture(grid, puzzle.width)) for grid in found
+            )
+
+
 def test_cdcl_alone_counts() -> None:
     """The CDCL route by itself, blocking each solution it finds, ends with the count."""
     for seed in range(8):
