@@ -21,9 +21,9 @@ by Olsak's output chars) and both are checked against the clues by this script's
 checker, which recomputes every line's coloured runs (:func:`breaks`). A ``.g`` file
 excover cannot read is listed with what pbnsolve makes of it.
 
-**pbnsolve** (Jan Wolter's solver, Apache 2.0) is built from source by
-``benchmarks/build-pbnsolve.sh CHECKOUT_OR_BARE_GIT_DIR`` into
-``~/.cache/excover-bench/pbnsolve`` (``--pbnsolve``). ``-u`` makes it look for a second
+**pbnsolve** (Jan Wolter's solver, Apache 2.0; avi-levy/pbnsolve) is built from its
+public source, outside this repository, into ``~/.cache/excover-bench/pbnsolve/bin``
+(``--pbnsolve``). ``-u`` makes it look for a second
 solution after a search, ``-b`` prints one line of words (unique, multiple,
 contradiction, timeout, ...), ``-x S`` limits its CPU time. It is given every puzzle as
 Simpson's ``.non`` (a colour puzzle as webpbn's XML), written by excover into a temporary
@@ -515,7 +515,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     if args.fetch:
         _fetch(args.data_dir, args.mirrors, [*names, *(["tournament"] if args.tournament else [])])
     if not args.pbnsolve.exists():
-        sys.exit(f"{args.pbnsolve} missing: run benchmarks/build-pbnsolve.sh first")
+        sys.exit(f"{args.pbnsolve} missing: build pbnsolve from its source first")
     cache = tempfile.mkdtemp(prefix="excover-pbn-")
     try:
         # bytecode as an installed package has it (see benchmarks/startup.py)

@@ -5,10 +5,9 @@ first solution of each puzzle, and :func:`~excover.puzzles.sudoku.classify_many`
 count up to 2), tdoku's two same figures, and the wall time of excover's command line
 ``python -m excover sudoku FILE`` over the whole file; then checks that the answers agree.
 
-**tdoku** (https://github.com/t-dillon/tdoku, the fast SIMD solver) is built by
-``benchmarks/build-tdoku.sh`` into ``~/.cache/excover-bench/tdoku`` (``--tdoku-dir``)::
-
-    benchmarks/build-tdoku.sh path/to/tdoku-checkout-or-bare-git-dir
+**tdoku** (https://github.com/t-dillon/tdoku, the fast SIMD solver) is built from its
+public source, outside this repository, into ``~/.cache/excover-bench/tdoku``
+(``--tdoku-dir``), holding its ``bin/run_benchmark`` and ``bin/solve``.
 
 Its figures come from two of its programs, each run as a subprocess on the same file:
 
@@ -93,7 +92,7 @@ DATA_HELP = (
     "git clone --depth 1 https://github.com/balmerdx/sudoku_pytorch /tmp/sp && "
     "cp /tmp/sp/data/puzzles[23567]_* DATA_DIR  (see this script's docstring)"
 )
-TDOKU_HELP = "benchmarks/build-tdoku.sh TDOKU_CHECKOUT_OR_GIT_DIR TDOKU_DIR"
+TDOKU_HELP = "build tdoku (github.com/t-dillon/tdoku) into TDOKU_DIR first"
 
 _CELLS = frozenset("0123456789.")
 _DIGITS = frozenset("123456789")
@@ -151,7 +150,7 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
         "--tdoku-dir",
         type=Path,
         default=CACHE / "tdoku",
-        help="where build-tdoku.sh installed tdoku (holding bin/run_benchmark, bin/solve)",
+        help="where tdoku is built (holding bin/run_benchmark, bin/solve)",
     )
     parser.add_argument(
         "--data-dir", type=Path, default=CACHE / "sudoku", help="the folder of the data sets"
