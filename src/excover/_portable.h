@@ -1,6 +1,6 @@
 /* Portable bit tricks and 128-bit counters for excover's compiled modules.
  *
- * GCC and Clang have builtins for popcount and counting trailing or leading zeros, and an unsigned
+ * GCC and Clang have builtins for popcount and count-trailing-zeros, and an unsigned
  * __int128 type; MSVC has intrinsics instead and no 128-bit integer, so there a pair of
  * 64-bit words stands in for it. The compiled modules only ever add counters (with an
  * overflow check) and read their two halves, so these few functions are all they need.
@@ -19,13 +19,6 @@ static __inline int excover_ctz64(unsigned long long x) {
     unsigned long index;
     _BitScanForward64(&index, x);
     return (int)index;
-}
-
-/* Leading zeros of x (x != 0): 63 minus the index of its highest bit. */
-static __inline int excover_clz64(unsigned long long x) {
-    unsigned long index;
-    _BitScanReverse64(&index, x);
-    return 63 - (int)index;
 }
 
 typedef struct { uint64_t lo, hi; } excover_u128;
@@ -51,7 +44,6 @@ static __inline uint64_t excover_u128_hi(excover_u128 x) { return x.hi; }
 
 static inline int excover_popcount64(unsigned long long x) { return __builtin_popcountll(x); }
 static inline int excover_ctz64(unsigned long long x) { return __builtin_ctzll(x); }
-static inline int excover_clz64(unsigned long long x) { return __builtin_clzll(x); }
 
 typedef unsigned __int128 excover_u128;
 

@@ -7,7 +7,6 @@ cdef extern from "_portable.h" nogil:
         pass
     int popcount64 "excover_popcount64" (unsigned long long x) noexcept
     int ctz64 "excover_ctz64" (unsigned long long x) noexcept
-    int clz64 "excover_clz64" (unsigned long long x) noexcept
     u128 u128_of "excover_u128_of" (uint64_t x) noexcept
     int u128_add "excover_u128_add" (u128* acc, u128 x) noexcept
     uint64_t u128_lo "excover_u128_lo" (u128 x) noexcept

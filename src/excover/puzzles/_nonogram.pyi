@@ -47,8 +47,6 @@ class Core:
         """Search on to the next solution; SOLUTION, EXHAUSTED, NODE_LIMIT or TIME_LIMIT."""
     def propagate_only(self) -> int:
         """Line propagation alone from the start: 1 at the fixpoint, 0 on a contradiction."""
-    def block_starts(self) -> list[list[tuple[int, int]] | None] | None:
-        """Per line, the first and last cell each block may start at in the grid."""
     def probe_only(self) -> int:
         """Propagation and probing to their fixpoint from the start: 1, or 0 (contradiction)."""
     def probe_deep(self, deadline: float = -1.0) -> int:

@@ -67,7 +67,7 @@ from libc.stdlib cimport calloc, free
 from libc.math cimport fabs, log
 from libc.string cimport memcmp, memset
 
-from excover._portable cimport clz64, ctz64
+from excover._portable cimport ctz64
 from posix.time cimport CLOCK_MONOTONIC, clock_gettime, timespec
 
 __all__ = [
@@ -330,12 +330,11 @@ cdef inline void prefixes(
 
 cdef bint solve_bits(
     int n, const int32_t *clue, int k, uint64_t white, uint64_t black,
-    uint64_t *white_out, uint64_t *black_out, uint64_t *starts_out=NULL,
+    uint64_t *white_out, uint64_t *black_out,
 ) noexcept nogil:
     """``solve_line`` for ``n <= BIT_CELLS``, with each table row one 64-bit word: the
     line is given as the cells that may be white and those that may be black (bit ``i``
-    for cell ``i``), and so is the result; ``starts_out``, when given, receives the
-    cells each block may start at.
+    for cell ``i``), and so is the result.
 
     ``F[j]`` (the first ``j`` blocks fit in the first ``p`` cells, for each position
     ``p``) is computed from ``F[j-1]`` in a few word operations: the starts allowed by the
@@ -373,10 +372,7 @@ cdef bint solve_bits(
         length = clue[j]
         start = F[0] if j == 0 else (F[j] & white) << 1
         after = R[k] if j == k - 1 else white & (R[j + 1] >> 1)
-        start &= runs_of(black, length) & (after >> length)
-        if starts_out != NULL:
-            starts_out[j] = start
-        black_may |= cover_of(start, length)
+        black_may |= cover_of(start & runs_of(black, length) & (after >> length), length)
     white_out[0] = white_may & white
     black_out[0] = black_may
     return True
@@ -1034,39 +1030,6 @@ cdef class Core:
         result = self.propagate() and (not self.unknown or self.probe())
         self.state = DONE
         return 1 if result else 0
-
-    def block_starts(self):
-        """For every line, rows then columns, the first and the last cell each of its
-        blocks may start at in the current grid (as a list of pairs), or None for a line
-        longer than ``BIT_CELLS`` cells; None in place of the whole list when some line
-        has no placement left."""
-        cdef int line, n, first, step, i, j, k
-        cdef uint64_t white, black, white_out, black_out
-        cdef uint64_t starts[BIT_CELLS + 2]
-        cdef uint8_t value
-        result = []
-        for line in range(self.n_lines):
-            if line < self.height:
-                n, first, step = self.width, line * self.width, 1
-            else:
-                n, first, step = self.height, line - self.height, self.width
-            if n > BIT_CELLS:
-                result.append(None)
-                continue
-            white = 0
-            black = 0
-            for i in range(n):
-                value = self.grid[first + i * step]
-                white |= <uint64_t> (value & WHITE) << i
-                black |= <uint64_t> (value >> 1) << i
-            k = self.clue_start[line + 1] - self.clue_start[line]
-            if not solve_bits(
-                n, self.clues + self.clue_start[line], k, white, black,
-                &white_out, &black_out, starts,
-            ):
-                return None
-            result.append([(ctz64(starts[j]), 63 - clz64(starts[j])) for j in range(k)])
-        return result
 
     def probe_deep(self, double deadline=-1.0):
         """Probing of depth 2 from the start, without search: line propagation, probing to

@@ -61,7 +61,7 @@ blocked by a clause over the cell variables, and checked against the clues.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 
 from excover.errors import LimitReached, SolverError
 from excover.puzzles.nonogram_model import BLACK, WHITE, Clue, Puzzle
@@ -193,19 +193,11 @@ def encode(puzzle: Puzzle, deadline: float | None = None) -> CNF:
     return CNF(pool.top, clauses, height * width, "nonogram automata")
 
 
-def order_clauses(
-    clue: Clue,
-    cells: list[int],
-    pool: Pool,
-    cover: bool = False,
-    starts_within: Sequence[tuple[int, int]] | None = None,
-) -> list[Clause]:
+def order_clauses(clue: Clue, cells: list[int], pool: Pool, cover: bool = False) -> list[Clause]:
     """The order encoding of one black-and-white line (see the module's notes): the
     clauses that make the cell variables ``cells`` spell a placement of ``clue``, over new
     variables "block ``j`` starts at ``s`` or before" from ``pool``; ``cover`` adds the
-    variables "block ``j`` covers cell ``c``". ``starts_within`` gives, for each block,
-    the first and last cell it may start at, when something (probing) has narrowed them
-    below what the clue allows: the formula then only has the placements within them."""
+    variables "block ``j`` covers cell ``c``"."""
     n, k = len(cells), len(clue)
     if k == 0:
         return [[-cell] for cell in cells]
@@ -216,9 +208,6 @@ def order_clauses(
     high[-1] = n - clue[-1]
     for j in range(k - 2, -1, -1):
         high[j] = high[j + 1] - clue[j] - 1
-    if starts_within is not None:
-        for j, (first, last) in enumerate(starts_within):
-            low[j], high[j] = max(low[j], first), min(high[j], last)
     starts = [
         dict(zip(range(low[j], high[j]), pool.many(high[j] - low[j]), strict=True))
         for j in range(k)
@@ -289,15 +278,10 @@ def _cover_clauses(
     return clauses
 
 
-def encode_order(
-    puzzle: Puzzle,
-    cover: bool = False,
-    starts_within: Sequence[Sequence[tuple[int, int]] | None] | None = None,
-) -> CNF:
+def encode_order(puzzle: Puzzle, cover: bool = False) -> CNF:
     """The order encoding of a black-and-white ``puzzle``: cell variables first (as in
     :func:`encode`), then each line's start variables (and its cover variables when
-    ``cover``). ``starts_within`` narrows the blocks' starts line by line (rows, then
-    columns; see :func:`order_clauses`; None for a line left whole)."""
+    ``cover``)."""
     if puzzle.palette is not None:
         raise ValueError("the order encoding is for black-and-white puzzles")
     height, width = puzzle.height, puzzle.width
@@ -305,9 +289,8 @@ def encode_order(
     clauses: list[Clause] = []
     lines = [[r * width + c + 1 for c in range(width)] for r in range(height)]
     lines += [[r * width + c + 1 for r in range(height)] for c in range(width)]
-    narrowed = starts_within or [None] * len(lines)
-    for clue, cells, within in zip(puzzle.rows + puzzle.cols, lines, narrowed, strict=True):
-        clauses += order_clauses(clue, cells, pool, cover, within)
+    for clue, cells in zip(puzzle.rows + puzzle.cols, lines, strict=True):
+        clauses += order_clauses(clue, cells, pool, cover)
     return CNF(pool.top, clauses, height * width, "nonogram block starts (order encoding)")
 
 
