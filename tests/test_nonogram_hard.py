@@ -195,7 +195,7 @@ def test_every_branching_rule_and_probing_depth_finds_the_same_solutions(seed: i
             solver = nonogram_search.core(puzzle)
             solver.score_rule = score_rule
             solver.fixpoint_below_root = fixpoint
-            found = set()
+            found: set[bytes] = set()
             while len(found) < 6 and solver.next_solution() == _nonogram.SOLUTION:
                 found.add(solver.grid_bytes())
             assert len(found) == expected
