@@ -316,12 +316,11 @@ class _Clues:
         rows = tuple(clue for clue, _ in self.rows)
         cols = tuple(clue for clue, _ in self.cols)
         puzzle = Puzzle(rows, cols, self.title)
-        if self.goal is not None:
-            problem = puzzle.mismatch(self.goal)
-            if problem is not None:
-                raise self.fail(
-                    f"the goal picture does not fit the clues: {problem}", self.goal_line
-                )
+        if self.goal is None:
+            return puzzle
+        problem = puzzle.mismatch(self.goal)
+        if problem is not None:
+            raise self.fail(f"the goal picture does not fit the clues: {problem}", self.goal_line)
         return Puzzle(rows, cols, self.title, self.goal)
 
 
