@@ -24,7 +24,7 @@ and its own stretch and the cells beside it allow it; all these starts are added
 difference array, whose prefix sums say which cells some block may cover. The line has
 no placement at all (a contradiction) when ``F[k][n]`` is false. A line of at most 63
 cells (every line of most puzzles) is solved with the same tables held one 64-bit word
-per row, a bit per position (:func:`solve_line_bits`): each row then costs a few word
+per row, a bit per position (:func:`solve_bits`): each row then costs a few word
 operations instead of a pass over the line (the median time to classify a random
 30x30 puzzle drops from 5.2 to 1.7 ms); longer lines use the byte tables.
 
@@ -66,9 +66,9 @@ from libc.stdint cimport int32_t, int64_t, uint8_t, uint64_t
 from libc.stdlib cimport calloc, free
 from libc.math cimport fabs, log
 from libc.string cimport memcmp, memset
+from posix.time cimport CLOCK_MONOTONIC, clock_gettime, timespec
 
 from excover._portable cimport ctz64
-from posix.time cimport CLOCK_MONOTONIC, clock_gettime, timespec
 
 __all__ = [
     "EXHAUSTED", "MAX_CELLS", "NODE_LIMIT", "SOLUTION", "TIME_LIMIT", "ColourCore", "Core",
@@ -332,7 +332,7 @@ cdef bint solve_bits(
     int n, const int32_t *clue, int k, uint64_t white, uint64_t black,
     uint64_t *white_out, uint64_t *black_out,
 ) noexcept nogil:
-    """``solve_line`` for ``n <= BIT_CELLS``, with each table row one 64-bit word: the
+    """``solve_line_table`` for ``n <= BIT_CELLS``, with each table row one 64-bit word: the
     line is given as the cells that may be white and those that may be black (bit ``i``
     for cell ``i``), and so is the result.
 
@@ -392,16 +392,6 @@ cdef bint solve_line_bits(
     for i in range(n):
         out[i] = ((white_out >> i) & 1) | (((black_out >> i) & 1) << 1)
     return True
-
-
-cdef inline bint solve_line(
-    int n, const int32_t *clue, int k, const uint8_t *cells, uint8_t *out, LineScratch *w
-) noexcept nogil:
-    """Narrow ``cells`` to the union of the placements of ``clue`` (see
-    :func:`solve_line_table`): word by word for a line of at most ``BIT_CELLS`` cells."""
-    if n <= BIT_CELLS:
-        return solve_line_bits(n, clue, k, cells, out)
-    return solve_line_table(n, clue, k, cells, out, w)
 
 
 cdef class Core:
@@ -464,7 +454,8 @@ cdef class Core:
     cdef public int64_t cache_hits
     # Per cached line, CACHE_SLOTS entries of ENTRY_WORDS words (the key, then the result;
     # a result of zeros records a contradiction); the rows have caches when they are
-    # short enough, then the columns likewise.
+    # short enough, then the columns likewise. A line of at most BIT_CELLS cells keys its
+    # entries by its two masks, four words an entry, in the first half of its region.
     cdef uint64_t *cache
     cdef int cached_rows, cached_cols
 
@@ -731,7 +722,7 @@ cdef class Core:
         cdef bint ok
         cdef int cached = line if line < self.height else self.cached_rows + line - self.height
         if n > CACHED_CELLS:
-            return solve_line(
+            return solve_line_table(
                 n, self.clues + self.clue_start[line],
                 self.clue_start[line + 1] - self.clue_start[line],
                 self.line_in, self.line_out, &self.scratch,
@@ -751,7 +742,7 @@ cdef class Core:
             for i in range(n):
                 self.line_out[i] = (entry[4 + (i >> 5)] >> (2 * (i & 31))) & 3
             return True
-        ok = solve_line(
+        ok = solve_line_table(
             n, self.clues + self.clue_start[line],
             self.clue_start[line + 1] - self.clue_start[line],
             self.line_in, self.line_out, &self.scratch,
@@ -772,13 +763,15 @@ cdef class Core:
     # ----- probing -----
 
     cdef int probe(self) except -1:
-        """Probe every unknown cell, round after round until nothing changes (at the
-        root; one round below it): 1, or 0 when the grid has no solution. Scores are left
-        in ``score`` and the value to try first in ``first_value``."""
+        """Probe every unknown cell, round after round until nothing changes (below the
+        root only one round, unless ``fixpoint_below_root``): 1, or 0 when the grid has no
+        solution. Scores are left in ``score`` and the value to try first in
+        ``first_value``."""
         cdef int cell, mark, since_change = 0, t, n_agreed, i, idx
         cdef int ok_black, ok_white
         cdef int64_t decided_black, decided_white
-        cdef int visited = 0, budget = self.n_cells if self.depth and not self.fixpoint_below_root else 1 << 30
+        cdef bint one_round = self.depth and not self.fixpoint_below_root
+        cdef int visited = 0, budget = self.n_cells if one_round else 1 << 30
         cdef bint near_only = self.near_first and not self.depth
         cell = 0
         while self.unknown and visited < budget:
@@ -1147,8 +1140,8 @@ def line_solve(clue, cells, bint bit_parallel=True):
         for j in range(n):
             if given[j] < 1 or given[j] > 3:
                 raise ValueError(f"cell value {given[j]} is not 1, 2 or 3")
-        if bit_parallel:
-            ok = solve_line(n, blocks, k, <const uint8_t *> given, <uint8_t *> out, &w)
+        if bit_parallel and n <= BIT_CELLS:
+            ok = solve_line_bits(n, blocks, k, <const uint8_t *> given, <uint8_t *> out)
         else:
             ok = solve_line_table(n, blocks, k, <const uint8_t *> given, <uint8_t *> out, &w)
     finally:
