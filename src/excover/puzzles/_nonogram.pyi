@@ -60,6 +60,9 @@ class Core:
         forbidden: bytes = b"",
     ) -> int:
         """Randomized search with restarts for a solution not in ``forbidden``."""
+    def beliefs(self, iterations: int = 20) -> tuple[list[float], list[list[list[float]]]]:
+        """Belief propagation over the lines: each cell's chance of being black, and
+        each block's chances of starting at each position."""
     def grid_bytes(self) -> bytes:
         """The grid, one byte per cell row by row (1 white, 2 black, 3 unknown)."""
 

@@ -48,6 +48,20 @@ too (``fixpoint_below_root``; one round only took twice as long on tournament pu
 whose search is deep). The number of cells each way decided is kept as the cell's
 score.
 
+**Skipping probes that still hold** (``skip_unchanged``; FastNonogramSolver's method).
+A probe's outcome depends only on the lines its two propagations solved, so each probe
+that decides nothing keeps a record: the clock when it ran, and those lines as a bit
+set. A line's stamp is the clock at its last *published* change: the cells a node
+decides for good (its branch, propagation and what probing forces), not the trial
+values of a probe, which are undone before anything else looks at the grid. A cell
+whose recorded lines all have older stamps is skipped: probing it again would find the
+same. Backtracking puts the grid back as it was at the branching node, so it puts the
+stamps and records back too: every stamp and record overwritten below the root is
+logged with its old value, and the log is unwound with the trail. A node's second
+branch then probes only what its own decision changed (tcga2016 #703: 11,169 probes
+over 62 nodes, where re-probing every cell whose row or column changed took about
+twice as many per node).
+
 **Search** runs at each node propagation and probing, and then branches on the
 undecided cell with the best score: the smaller of the two counts of cells its probes
 decided, plus 1.85 times the logarithm of one plus their difference (``score_rule`` 1,
@@ -56,16 +70,22 @@ both ways splits the problem well; on 300 tournament puzzles it took a quarter l
 time than rule 0, the product of the two counts plus one each), trying first the value
 that decided fewer cells (it constrains the rest less, so it is more often part of a
 solution: measured on random 30x30 puzzles, the other order searches about a sixth
-more). Its choices sit on an explicit stack (cell, trail
-mark, value left to try), at most one entry per cell, so it never recurses, and it
-can stop after each solution and resume later.
+more). A probe that completes the grid stops probing and becomes the next branch
+(its child is that solution). Its choices sit on an explicit stack (cell, trail
+mark, probe-log mark, value left to try), at most one entry per cell, so it never
+recurses, and it can stop after each solution and resume later.
+
+**Beliefs** (:meth:`Core.beliefs`, for the phases of the CDCL route): each line weighs
+its placements by what the crossing lines say of its cells and passes back its view
+of each cell (belief propagation, FastNonogramSolver's phase hints), with the same
+forward and backward sums as the line solver, in floating point.
 """
 
 from cpython.exc cimport PyErr_CheckSignals
 from libc.stdint cimport int32_t, int64_t, uint8_t, uint64_t
-from libc.stdlib cimport calloc, free
+from libc.stdlib cimport calloc, free, realloc
 from libc.math cimport fabs, log
-from libc.string cimport memcmp, memset
+from libc.string cimport memcmp, memcpy, memset
 from posix.time cimport CLOCK_MONOTONIC, clock_gettime, timespec
 
 from excover._portable cimport ctz64
@@ -128,6 +148,17 @@ cdef struct LineScratch:
     int32_t *diff         # difference array of the black-possible cells
     int32_t *low          # low[j]: the first cell block j may start at (k + 1 entries)
     int32_t *high         # high[j]: the last cell block j may start at
+
+
+cdef struct Undo:
+    # One entry of the probe log (see ``Core``): ``index`` >= 0 is a cell whose probe
+    # record was overwritten (its old stamp, score and first value here, its old touched
+    # lines in ``Core.undo_touched``); ``index`` < 0 is line ``~index``, whose old stamp
+    # is ``stamp``.
+    int32_t index
+    uint8_t first
+    int64_t stamp
+    double score
 
 
 cdef double monotonic() noexcept:
@@ -427,14 +458,31 @@ cdef class Core:
     cdef public int score_rule
     cdef public bint fixpoint_below_root
     cdef uint8_t *first_value
-    # Change tracking: ``clock`` counts cell changes (narrowed or undone); a line's stamp
-    # is the clock at its last change, a cell's probe stamp the clock after its last
-    # probe. A cell whose row and column have not changed since is not probed again
-    # (when ``skip_unchanged``).
+    # Change tracking (see the class docstring): ``clock`` counts published changes, a
+    # line's stamp is the clock at its last one, and a cell's probe record is the clock
+    # when it was probed and the lines its two probes solved (``touch_words`` 64-bit
+    # words a cell in ``probe_touched``; ``touched_now`` gathers them during a probe).
+    # ``published``: the trail entries below it have stamped their lines.
     cdef int64_t clock
     cdef int64_t *line_stamp
     cdef int64_t *probe_stamp
+    cdef int touch_words
+    cdef uint64_t *probe_touched
+    cdef uint64_t *touched_now
+    cdef int published
     cdef public bint skip_unchanged
+    # The probe log: the old values of every line stamp and probe record overwritten
+    # below the root, so that backtracking restores them (``log_len`` entries of
+    # ``log_cap``; ``undo_touched`` holds ``touch_words`` words an entry).
+    cdef Undo *log
+    cdef uint64_t *undo_touched
+    cdef int64_t log_len, log_cap
+    cdef int64_t *stack_log
+    # While searching, a probe that completes the grid stops probing and becomes the
+    # next branch (``solution_cell``, ``solution_value``) instead of being undone.
+    cdef bint stop_at_solution
+    cdef int solution_cell
+    cdef uint8_t solution_value
     # Whether probing at the root first tries only the cells next to a decided cell or
     # the border, widening to every cell when a round of those changes nothing.
     cdef public bint near_first
@@ -488,6 +536,14 @@ cdef class Core:
         self.first_value = <uint8_t *> calloc(self.n_cells, 1)
         self.line_stamp = <int64_t *> calloc(self.n_lines, sizeof(int64_t))
         self.probe_stamp = <int64_t *> calloc(self.n_cells, sizeof(int64_t))
+        self.touch_words = (self.n_lines + 63) // 64
+        self.probe_touched = <uint64_t *> calloc(
+            <size_t> self.n_cells * self.touch_words, sizeof(uint64_t))
+        self.touched_now = <uint64_t *> calloc(self.touch_words, sizeof(uint64_t))
+        self.log_cap = 1024
+        self.log = <Undo *> calloc(self.log_cap, sizeof(Undo))
+        self.undo_touched = <uint64_t *> calloc(self.log_cap * self.touch_words, sizeof(uint64_t))
+        self.stack_log = <int64_t *> calloc(self.n_cells, sizeof(int64_t))
         self.skip_unchanged = True
         self.near_first = True
         self.score_rule = 1
@@ -507,7 +563,9 @@ cdef class Core:
                 or not self.seen_value or not self.seen_stamp or not self.agreed
                 or not self.score or not self.first_value or not self.stack_cell
                 or not self.stack_mark or not self.stack_other or not self.cache
-                or not self.line_stamp or not self.probe_stamp):
+                or not self.line_stamp or not self.probe_stamp or not self.probe_touched
+                or not self.touched_now or not self.log or not self.undo_touched
+                or not self.stack_log):
             raise MemoryError()
         for l in range(self.n_lines + 1):
             self.clue_start[l] = clue_start[l]
@@ -552,6 +610,11 @@ cdef class Core:
         free(self.first_value)
         free(self.line_stamp)
         free(self.probe_stamp)
+        free(self.probe_touched)
+        free(self.touched_now)
+        free(self.log)
+        free(self.undo_touched)
+        free(self.stack_log)
         free(self.stack_cell)
         free(self.stack_mark)
         free(self.stack_other)
@@ -563,6 +626,8 @@ cdef class Core:
         cdef int l
         memset(self.grid, UNKNOWN, self.n_cells)
         self.trail_len = 0
+        self.published = 0
+        self.log_len = 0
         self.unknown = self.n_cells
         self.queue_head = 0
         self.queue_count = 0
@@ -576,6 +641,7 @@ cdef class Core:
         for l in range(self.n_lines):
             self.enqueue(l)
         self.depth = 0
+        self.stop_at_solution = False
         self.state = FRESH
         self.nodes = 0
         self.line_solves = 0
@@ -605,23 +671,124 @@ cdef class Core:
             self.trail_len += 1
             self.unknown -= 1
         self.grid[cell] = value
-        self.touch(cell)
         self.enqueue(cell // self.width)
         self.enqueue(self.height + cell % self.width)
 
-    cdef inline void touch(self, int cell) noexcept:
-        """Stamp the row and column of ``cell`` as changed."""
-        self.clock += 1
-        self.line_stamp[cell // self.width] = self.clock
-        self.line_stamp[self.height + cell % self.width] = self.clock
-
     cdef inline void undo(self, int mark) noexcept:
-        """Make the cells decided after ``mark`` unknown again."""
+        """Make the cells decided after ``mark`` unknown again; the lines of those that
+        were published get a new stamp (a probe made since saw them decided)."""
+        cdef int cell
+        if self.published > mark:
+            self.clock += 1
         while self.trail_len > mark:
             self.trail_len -= 1
-            self.grid[self.trail[self.trail_len]] = UNKNOWN
-            self.touch(self.trail[self.trail_len])
+            cell = self.trail[self.trail_len]
+            self.grid[cell] = UNKNOWN
             self.unknown += 1
+            if self.trail_len < self.published:
+                self.stamp_line(cell // self.width)
+                self.stamp_line(self.height + cell % self.width)
+        if self.published > mark:
+            self.published = mark
+
+    # ----- change tracking and the probe log -----
+
+    cdef void publish(self) except *:
+        """Stamp the lines of the trail entries not yet published with a new clock: the
+        grid now holds them for good (until backtracking), so probes made before are
+        stale where they solved one of those lines."""
+        cdef int t, cell
+        if self.published >= self.trail_len:
+            return
+        self.clock += 1
+        for t in range(self.published, self.trail_len):
+            cell = self.trail[t]
+            self.stamp_line(cell // self.width)
+            self.stamp_line(self.height + cell % self.width)
+        self.published = self.trail_len
+
+    cdef inline void stamp_line(self, int line) except *:
+        """Give ``line`` the current clock, logging its old stamp below the root."""
+        cdef Undo *entry
+        if self.line_stamp[line] == self.clock:
+            return
+        if self.depth:
+            entry = self.log_entry()
+            entry.index = ~line
+            entry.stamp = self.line_stamp[line]
+        self.line_stamp[line] = self.clock
+
+    cdef Undo *log_entry(self) except NULL:
+        """A new entry at the end of the probe log (the log grows by doubling)."""
+        cdef Undo *grown
+        cdef uint64_t *grown_touched
+        if self.log_len == self.log_cap:
+            grown = <Undo *> realloc(self.log, 2 * self.log_cap * sizeof(Undo))
+            if not grown:
+                raise MemoryError()
+            self.log = grown
+            grown_touched = <uint64_t *> realloc(
+                self.undo_touched, 2 * self.log_cap * self.touch_words * sizeof(uint64_t))
+            if not grown_touched:
+                raise MemoryError()
+            self.undo_touched = grown_touched
+            self.log_cap *= 2
+        self.log_len += 1
+        return self.log + self.log_len - 1
+
+    cdef void record_probe(self, int cell, double score, uint8_t first) except *:
+        """Keep ``cell``'s probe: valid as of the current clock, over the lines in
+        ``touched_now`` (the old record is logged below the root)."""
+        cdef Undo *entry
+        cdef uint64_t *mine = self.probe_touched + <size_t> cell * self.touch_words
+        if self.depth:
+            entry = self.log_entry()
+            entry.index = cell
+            entry.stamp = self.probe_stamp[cell]
+            entry.score = self.score[cell]
+            entry.first = self.first_value[cell]
+            memcpy(self.undo_touched + (self.log_len - 1) * self.touch_words, mine,
+                   self.touch_words * sizeof(uint64_t))
+        self.probe_stamp[cell] = self.clock
+        self.score[cell] = score
+        self.first_value[cell] = first
+        memcpy(mine, self.touched_now, self.touch_words * sizeof(uint64_t))
+
+    cdef void unwind_log(self, int64_t mark) noexcept:
+        """Restore, newest first, every line stamp and probe record logged after
+        ``mark``."""
+        cdef Undo *entry
+        cdef int cell
+        while self.log_len > mark:
+            self.log_len -= 1
+            entry = self.log + self.log_len
+            if entry.index < 0:
+                self.line_stamp[~entry.index] = entry.stamp
+                continue
+            cell = entry.index
+            self.probe_stamp[cell] = entry.stamp
+            self.score[cell] = entry.score
+            self.first_value[cell] = entry.first
+            memcpy(self.probe_touched + <size_t> cell * self.touch_words,
+                   self.undo_touched + self.log_len * self.touch_words,
+                   self.touch_words * sizeof(uint64_t))
+
+    cdef bint probe_valid(self, int cell) noexcept:
+        """Whether ``cell``'s last probe still holds: no line it solved has changed
+        since (probing it again would find the same)."""
+        cdef int64_t when = self.probe_stamp[cell]
+        cdef uint64_t *mine = self.probe_touched + <size_t> cell * self.touch_words
+        cdef uint64_t bits
+        cdef int w
+        if when == 0:
+            return False
+        for w in range(self.touch_words):
+            bits = mine[w]
+            while bits:
+                if self.line_stamp[64 * w + ctz64(bits)] > when:
+                    return False
+                bits &= bits - 1
+        return True
 
     # ----- propagation -----
 
@@ -636,6 +803,7 @@ cdef class Core:
             self.queue_head = (self.queue_head + 1) % self.n_lines
             self.queue_count -= 1
             self.queued[line] = 0
+            self.touched_now[line >> 6] |= (<uint64_t> 1) << (line & 63)
             self.line_solves += 1
             if self.line_solves % CHECK_EVERY == 0:
                 PyErr_CheckSignals()
@@ -679,7 +847,6 @@ cdef class Core:
         self.trail_len += 1
         self.unknown -= 1
         self.grid[cell] = value
-        self.touch(cell)
         if line < self.height:
             self.enqueue(self.height + i)
         else:
@@ -766,13 +933,18 @@ cdef class Core:
         """Probe every unknown cell, round after round until nothing changes (below the
         root only one round, unless ``fixpoint_below_root``): 1, or 0 when the grid has no
         solution. Scores are left in ``score`` and the value to try first in
-        ``first_value``."""
+        ``first_value``. A cell whose last probe still holds (:meth:`probe_valid`) is
+        skipped when ``skip_unchanged``. While searching (``stop_at_solution``), a probe
+        that completes the grid stops it: 2, with the cell and its value in
+        ``solution_cell`` and ``solution_value``."""
         cdef int cell, mark, since_change = 0, t, n_agreed, i, idx
         cdef int ok_black, ok_white
         cdef int64_t decided_black, decided_white
+        cdef double score
         cdef bint one_round = self.depth and not self.fixpoint_below_root
         cdef int visited = 0, budget = self.n_cells if one_round else 1 << 30
         cdef bint near_only = self.near_first and not self.depth
+        self.publish()
         cell = 0
         while self.unknown and visited < budget:
             if since_change >= self.n_cells:
@@ -787,16 +959,17 @@ cdef class Core:
                 continue
             if near_only and not self.near_decided(cell):
                 continue
-            if (self.skip_unchanged
-                    and self.probe_stamp[cell] >= self.line_stamp[cell // self.width]
-                    and self.probe_stamp[cell] >= self.line_stamp[self.height + cell % self.width]):
+            if self.skip_unchanged and self.probe_valid(cell):
                 continue
             self.probes += 1
             mark = self.trail_len
             self.stamp += 1
+            memset(self.touched_now, 0, self.touch_words * sizeof(uint64_t))
             ok_black = self.try_value(cell, BLACK)
             decided_black = self.trail_len - mark
             if ok_black:
+                if self.stop_at_solution and not self.unknown:
+                    return self.found_by_probe(cell, BLACK, mark)
                 for t in range(mark, self.trail_len):
                     idx = self.trail[t]
                     self.seen_stamp[idx] = self.stamp
@@ -804,13 +977,17 @@ cdef class Core:
             self.undo(mark)
             ok_white = self.try_value(cell, WHITE)
             decided_white = self.trail_len - mark
+            if ok_white and self.stop_at_solution and not self.unknown:
+                return self.found_by_probe(cell, WHITE, mark)
             if not ok_white:
                 self.undo(mark)
                 if not ok_black or not self.try_value(cell, BLACK):
                     return 0
+                self.publish()
                 since_change = 0
                 continue
             if not ok_black:  # keep the white branch: it is forced
+                self.publish()
                 since_change = 0
                 continue
             n_agreed = 0
@@ -820,23 +997,32 @@ cdef class Core:
                     self.agreed[n_agreed] = idx
                     n_agreed += 1
             self.undo(mark)
+            if self.score_rule == 0:
+                score = (decided_black + 1) * (decided_white + 1)
+            else:
+                score = (min(decided_black, decided_white)
+                         + 1.85 * log(1.0 + fabs(<double> (decided_black - decided_white))))
             if n_agreed:
+                # what both probes decided is a fixpoint of its own: propagation only
+                # checks it, and probing the cell again would find nothing new
                 for i in range(n_agreed):
                     idx = self.agreed[i]
                     if self.grid[idx] == UNKNOWN:
                         self.decide(idx, self.seen_value[idx])
                 if not self.propagate():
                     return 0
+                self.publish()
                 since_change = 0
-                continue
-            if self.score_rule == 0:
-                self.score[cell] = (decided_black + 1) * (decided_white + 1)
-            else:
-                self.score[cell] = (min(decided_black, decided_white)
-                                    + 1.85 * log(1.0 + fabs(<double> (decided_black - decided_white))))
-            self.first_value[cell] = WHITE if decided_black >= decided_white else BLACK
-            self.probe_stamp[cell] = self.clock
+            self.record_probe(cell, score, WHITE if decided_black >= decided_white else BLACK)
         return 1
+
+    cdef int found_by_probe(self, int cell, uint8_t value, int mark) noexcept:
+        """A probe of ``cell`` to ``value`` completed the grid: undo it and leave it as the
+        next branch (2)."""
+        self.undo(mark)
+        self.solution_cell = cell
+        self.solution_value = value
+        return 2
 
     cdef bint near_decided(self, int cell) noexcept:
         """Whether ``cell`` is on the border or next to a decided cell (probes there
@@ -860,10 +1046,12 @@ cdef class Core:
     # ----- search -----
 
     cdef int backtrack(self) noexcept:
-        """Go to the next untried branch: 1, or 0 when the tree is exhausted."""
+        """Go to the next untried branch: 1, or 0 when the tree is exhausted. The probe
+        records and line stamps go back to what they were at the branching node."""
         cdef int cell
         while self.depth:
             self.undo(self.stack_mark[self.depth - 1])
+            self.unwind_log(self.stack_log[self.depth - 1])
             self.clear_queue()
             if self.stack_other[self.depth - 1]:
                 cell = self.stack_cell[self.depth - 1]
@@ -873,13 +1061,31 @@ cdef class Core:
             self.depth -= 1
         return 0
 
+    cdef void branch(self, int cell, uint8_t value) noexcept:
+        """Go down: decide ``cell`` to ``value``, the other value left for later."""
+        self.stack_cell[self.depth] = cell
+        self.stack_mark[self.depth] = self.trail_len
+        self.stack_log[self.depth] = self.log_len
+        self.stack_other[self.depth] = UNKNOWN ^ value
+        self.depth += 1
+        self.decide(cell, value)
+
+    cdef int settle_node(self, bint probing) except -1:
+        """Propagation, then probing (when ``probing`` and cells are left): 0 on a
+        contradiction, 1, or 2 when a probe completed the grid (see :meth:`probe`)."""
+        if not self.propagate():
+            return 0
+        if probing and self.unknown:
+            return self.probe()
+        return 1
+
     def next_solution(self, int64_t max_nodes=-1, double deadline=-1.0, bint probing=True):
         """Search on to the next solution: ``SOLUTION`` (read it with :meth:`grid_bytes`),
         ``EXHAUSTED``, or ``NODE_LIMIT`` / ``TIME_LIMIT`` when ``nodes`` reached
         ``max_nodes`` or ``time.monotonic()`` passed ``deadline`` (negative: no limit);
         after a limit the next call carries on. ``probing=False`` searches with
         propagation alone, branching on the first unknown cell (for comparisons)."""
-        cdef int cell
+        cdef int cell, settled
         if self.state == BROKEN:
             raise RuntimeError("this search was interrupted and cannot go on; restart it")
         if self.state == DONE:
@@ -888,6 +1094,7 @@ cdef class Core:
             self.state = DONE
             return EXHAUSTED
         self.state = BROKEN  # until this call returns normally
+        self.stop_at_solution = True
         while True:
             if max_nodes >= 0 and self.nodes >= max_nodes:
                 self.state = RUNNING
@@ -896,7 +1103,8 @@ cdef class Core:
                 self.state = RUNNING
                 return TIME_LIMIT
             self.nodes += 1
-            if not self.propagate() or (probing and self.unknown and not self.probe()):
+            settled = self.settle_node(probing)
+            if not settled:
                 if not self.backtrack():
                     self.state = DONE
                     return EXHAUSTED
@@ -905,18 +1113,16 @@ cdef class Core:
                 self.solutions += 1
                 self.state = FOUND
                 return SOLUTION
-            if probing:
+            if settled == 2:
+                self.branch(self.solution_cell, self.solution_value)
+            elif probing:
                 cell = self.choose()
+                self.branch(cell, self.first_value[cell])
             else:
                 cell = 0
                 while self.grid[cell] != UNKNOWN:
                     cell += 1
-                self.first_value[cell] = BLACK
-            self.stack_cell[self.depth] = cell
-            self.stack_mark[self.depth] = self.trail_len
-            self.stack_other[self.depth] = UNKNOWN ^ self.first_value[cell]
-            self.depth += 1
-            self.decide(cell, self.first_value[cell])
+                self.branch(cell, BLACK)
 
     # ----- search with restarts -----
 
@@ -948,21 +1154,24 @@ cdef class Core:
         ``EXHAUSTED`` when a run went through its whole tree (so there is no other
         solution: a proof), or ``NODE_LIMIT`` / ``TIME_LIMIT``. Starts afresh each call;
         ``next_solution`` cannot follow it without :meth:`restart`."""
-        cdef int cell, run = 1, k
+        cdef int run = 1, k, settled, cell
         cdef int64_t failures = 0, allowed
         cdef int root_mark
         cdef const uint8_t *bad = forbidden
         cdef int n_bad = len(forbidden) // self.n_cells
-        cdef bint clash
+        cdef bint clash, ok
         self.restart()
         self.rng = seed * GOLDEN + 1
         self.state = BROKEN
+        self.stop_at_solution = False  # the root goes to its fixpoint: restarts return there
         self.nodes = 1
-        if not self.propagate() or (self.unknown and not self.probe()):
+        if not self.settle_node(True):
             self.state = DONE
             return EXHAUSTED
+        self.stop_at_solution = True
         root_mark = self.trail_len
         allowed = first_run * luby(run)
+        settled = 1
         while True:
             if max_nodes >= 0 and self.nodes >= max_nodes:
                 self.state = DONE
@@ -972,9 +1181,8 @@ cdef class Core:
                 return TIME_LIMIT
             if self.depth:  # the root is at its fixpoint already
                 self.nodes += 1
-                ok = self.propagate() and (not self.unknown or self.probe())
-            else:
-                ok = True
+                settled = self.settle_node(True)
+            ok = settled != 0
             if ok and not self.unknown:
                 clash = False
                 for k in range(n_bad):
@@ -993,18 +1201,19 @@ cdef class Core:
                     return EXHAUSTED
                 if failures >= allowed:  # restart from the root
                     self.undo(root_mark)
+                    self.unwind_log(0)
                     self.clear_queue()
                     self.depth = 0
                     failures = 0
                     run += 1
                     allowed = first_run * luby(run)
+                    settled = 1
+                continue
+            if settled == 2:
+                self.branch(self.solution_cell, self.solution_value)
                 continue
             cell = self.choose_randomly()
-            self.stack_cell[self.depth] = cell
-            self.stack_mark[self.depth] = self.trail_len
-            self.stack_other[self.depth] = UNKNOWN ^ self.first_value[cell]
-            self.depth += 1
-            self.decide(cell, self.first_value[cell])
+            self.branch(cell, self.first_value[cell])
 
     def propagate_only(self):
         """Run line propagation from the start, without probing or search: 1 at the
@@ -1105,6 +1314,176 @@ cdef class Core:
             free(seen_value)
             free(seen_stamp)
             free(agreed)
+
+    # ----- beliefs: line marginals and belief propagation, for CDCL's phases -----
+
+    cdef double line_marginals(
+        self, int line, const double *prior, double *forward, double *backward,
+        double *start_out, double *black_out,
+    ) noexcept:
+        """Weigh every placement of ``line``'s blocks that agrees with the grid by the
+        product, over its cells, of ``prior[i]`` (black) or ``1 - prior[i]`` (white), and
+        leave in ``start_out[j * n + p]`` the weighted share of placements where block
+        ``j`` starts at ``p``, in ``black_out[i]`` the share where cell ``i`` is black.
+        The total weight, 0 when no placement fits (or it underflows). Forward and
+        backward sums over (blocks placed, cells read), as in the line solver, with a
+        white cell ``n`` past the end."""
+        cdef int n, first, step, k, i, j, e, t, stride
+        cdef const int32_t *clue = self.clues + self.clue_start[line]
+        cdef double v, w, total
+        cdef int32_t *no_white = self.scratch.no_black  # reused: cells < i known white
+        k = self.clue_start[line + 1] - self.clue_start[line]
+        if line < self.height:
+            n, first, step = self.width, line * self.width, 1
+        else:
+            n, first, step = self.height, line - self.height, self.width
+        stride = n + 2
+        no_white[0] = 0
+        for i in range(n):
+            no_white[i + 1] = no_white[i] + (self.grid[first + i * step] == WHITE)
+        memset(forward, 0, (k + 1) * stride * sizeof(double))
+        memset(backward, 0, (k + 1) * stride * sizeof(double))
+        forward[0] = 1.0
+        for i in range(n + 1):
+            for j in range(k + 1):
+                v = forward[j * stride + i]
+                if v == 0.0:
+                    continue
+                if i == n or self.grid[first + i * step] != BLACK:
+                    forward[j * stride + i + 1] += v * (1.0 if i == n else 1.0 - prior[i])
+                if j < k:
+                    w = self.block_weight(clue[j], i, n, first, step, prior, no_white)
+                    if w > 0.0:
+                        forward[(j + 1) * stride + i + clue[j] + 1] += v * w
+        backward[k * stride + n + 1] = 1.0
+        for i in range(n, -1, -1):
+            for j in range(k, -1, -1):
+                v = 0.0
+                if i == n or self.grid[first + i * step] != BLACK:
+                    v = backward[j * stride + i + 1] * (1.0 if i == n else 1.0 - prior[i])
+                if j < k:
+                    w = self.block_weight(clue[j], i, n, first, step, prior, no_white)
+                    if w > 0.0:
+                        v += backward[(j + 1) * stride + i + clue[j] + 1] * w
+                backward[j * stride + i] = v
+        total = backward[0]
+        memset(black_out, 0, n * sizeof(double))
+        memset(start_out, 0, k * n * sizeof(double))
+        if not total > 0.0:
+            return 0.0
+        for j in range(k):
+            for i in range(n):
+                v = forward[j * stride + i]
+                if v == 0.0:
+                    continue
+                w = self.block_weight(clue[j], i, n, first, step, prior, no_white)
+                if w == 0.0:
+                    continue
+                v = v * w * backward[(j + 1) * stride + i + clue[j] + 1] / total
+                start_out[j * n + i] = v
+                for t in range(i, i + clue[j]):
+                    black_out[t] += v
+        return total
+
+    cdef inline double block_weight(
+        self, int length, int i, int n, int first, int step, const double *prior,
+        const int32_t *no_white,
+    ) noexcept:
+        """The weight of a block of ``length`` on cells ``i..i+length-1`` and the white
+        cell after it (the virtual one past the end included), 0 when the grid forbids
+        it."""
+        cdef int e = i + length, t
+        cdef double w
+        if e > n or no_white[e] != no_white[i]:
+            return 0.0
+        if e < n and self.grid[first + e * step] == BLACK:
+            return 0.0
+        w = 1.0 if e == n else 1.0 - prior[e]
+        for t in range(i, e):
+            w *= prior[t]
+        return w
+
+    def beliefs(self, int iterations=20):
+        """Belief propagation over the lines, from the grid as it stands (call it after
+        :meth:`probe_only`), for the phases of a CDCL solver: each line weighs its
+        placements by what the crossing lines say of its cells (starting from "no
+        opinion"), passes back what it says of each cell, rows then columns,
+        ``iterations`` times. Returns ``(cells, starts)``: the chance that each cell is
+        black (0 or 1 when decided), and per line, per block, the chance that the block
+        starts at each position, given the crossing lines' messages (with no round, the
+        share of the placements that agree with the grid: 0 where none starts it
+        there)."""
+        cdef int l, i, j, n, k, cell, it, first, step
+        cdef double po, pri, y, z, m
+        cdef int size = (self.largest + 1) * (self.longest + 2)
+        cdef double *row_msg = <double *> calloc(self.n_cells, sizeof(double))
+        cdef double *col_msg = <double *> calloc(self.n_cells, sizeof(double))
+        cdef double *prior = <double *> calloc(self.longest + 1, sizeof(double))
+        cdef double *black = <double *> calloc(self.longest + 1, sizeof(double))
+        cdef double *starts = <double *> calloc(size, sizeof(double))
+        cdef double *forward = <double *> calloc(size, sizeof(double))
+        cdef double *backward = <double *> calloc(size, sizeof(double))
+        cdef list cells, start_list
+        try:
+            if (not row_msg or not col_msg or not prior or not black or not starts
+                    or not forward or not backward):
+                raise MemoryError()
+            for cell in range(self.n_cells):
+                row_msg[cell] = 0.5
+                col_msg[cell] = 0.5
+            for it in range(iterations):
+                for l in range(self.n_lines):
+                    n, k = self.line_shape(l, &first, &step)
+                    for i in range(n):
+                        cell = first + i * step
+                        prior[i] = col_msg[cell] if l < self.height else row_msg[cell]
+                    if not self.line_marginals(l, prior, forward, backward, starts, black):
+                        continue
+                    for i in range(n):
+                        cell = first + i * step
+                        po = min(1.0 - 1e-9, max(1e-9, black[i]))
+                        pri = prior[i]
+                        y = po * (1.0 - pri)
+                        z = (1.0 - po) * pri
+                        m = min(1.0 - 1e-6, max(1e-6, y / (y + z)))
+                        if l < self.height:
+                            row_msg[cell] = 0.5 * row_msg[cell] + 0.5 * m
+                        else:
+                            col_msg[cell] = 0.5 * col_msg[cell] + 0.5 * m
+            start_list = []
+            for l in range(self.n_lines):
+                n, k = self.line_shape(l, &first, &step)
+                for i in range(n):
+                    cell = first + i * step
+                    prior[i] = col_msg[cell] if l < self.height else row_msg[cell]
+                self.line_marginals(l, prior, forward, backward, starts, black)
+                start_list.append([[starts[j * n + i] for i in range(n)] for j in range(k)])
+            cells = []
+            for cell in range(self.n_cells):
+                if self.grid[cell] != UNKNOWN:
+                    cells.append(1.0 if self.grid[cell] == BLACK else 0.0)
+                    continue
+                y = row_msg[cell] * col_msg[cell]
+                z = (1.0 - row_msg[cell]) * (1.0 - col_msg[cell])
+                cells.append(y / (y + z) if y + z > 0.0 else 0.5)
+            return cells, start_list
+        finally:
+            free(row_msg)
+            free(col_msg)
+            free(prior)
+            free(black)
+            free(starts)
+            free(forward)
+            free(backward)
+
+    cdef inline (int, int) line_shape(self, int line, int *first, int *step) noexcept:
+        """Line ``line``'s length and number of blocks; its first cell and the stride
+        between its cells go to ``first`` and ``step``."""
+        if line < self.height:
+            first[0], step[0] = line * self.width, 1
+            return self.width, self.clue_start[line + 1] - self.clue_start[line]
+        first[0], step[0] = line - self.height, self.width
+        return self.height, self.clue_start[line + 1] - self.clue_start[line]
 
     def grid_bytes(self):
         """The grid, one byte per cell row by row (1 white, 2 black, 3 unknown)."""

@@ -15,10 +15,13 @@ double (:data:`FIRST_SLICE` seconds first), until one of them settles the questi
   and a run that exhausts its tree proves there is no other;
 * *CDCL*: the order encoding of :mod:`excover.puzzles.nonogram_sat`, with the cells
   probing decided at the root as unit clauses and a blocking clause per solution found,
-  solved by Glucose for its first :data:`CDCL_SWITCH_AFTER` seconds, then by CaDiCaL
-  (:data:`CDCL_FIRST_SOLVER`, :data:`CDCL_SOLVER`), whose learnt clauses prove "no other
-  solution" where the depth-first search would go through an enormous tree; after each
-  solution it tries that solution's values first, since the next is often close by.
+  solved by CaDiCaL (:data:`CDCL_SOLVER`), whose learnt clauses prove "no other
+  solution" where the depth-first search would go through an enormous tree. It tries
+  first the values that belief propagation over the lines finds likelier
+  (:meth:`Core.beliefs <excover.puzzles._nonogram.Core.beliefs>`,
+  :func:`~excover.puzzles.nonogram_sat.order_phases`), for the cells and for the
+  "block starts by" variables alike; after each solution, that solution's values, since
+  the next is often close by.
 
 When the turns go :data:`KISSAT_AFTER` seconds without a new answer, *Kissat* takes the
 restarts' place (:data:`KISSAT_SHARE`), twice: on the order encoding, and on it with cover variables
@@ -52,12 +55,10 @@ if TYPE_CHECKING:
 
 __all__ = [
     "ALGORITHM",
-    "CDCL_FIRST_SOLVER",
     "CDCL_SHARE",
     "CDCL_SHARE_BESIDE_KISSAT",
     "CDCL_SLICE",
     "CDCL_SOLVER",
-    "CDCL_SWITCH_AFTER",
     "DFS_NODES",
     "FIRST_SLICE",
     "KISSAT_AFTER",
@@ -90,21 +91,13 @@ FIRST_SLICE = 0.25
 #: far sooner, so it gets the larger share.
 CDCL_SHARE = 3
 
-#: The CDCL solver of the turns at first: Glucose 4. On the 55 slowest of 5,000 random
-#: 30x30 puzzles it settles them all in 12.4 s of CPU, the slowest in 0.87 s, where
-#: CaDiCaL alone takes 18.9 s and 3.3 s; it is far behind on the largest (Knotty: 507 s
-#: of CPU with Glucose throughout, 251 s with CaDiCaL).
-CDCL_FIRST_SOLVER = "glucose4"
-
-#: Seconds of CDCL time after which :data:`CDCL_SOLVER` takes over from
-#: :data:`CDCL_FIRST_SOLVER`, with the solutions found so far blocked and the last one's
-#: values as phases (on Gettys and random 60x60 puzzles the cost is within the run-to-run
-#: spread of CaDiCaL's own time, which varies with how its search is sliced).
-CDCL_SWITCH_AFTER = 1.0
-
-#: The CDCL solver of the turns after the switch: CaDiCaL 3.0 (about 12% faster than 1.9.5
-#: on the slowest random 30x30 puzzles, up to twice as fast on the worst of them).
-CDCL_SOLVER = "cadical300"
+#: The CDCL solver of the turns: CaDiCaL 1.9.5, with phases from belief propagation
+#: (:data:`BELIEF_ROUNDS`). On the tournament puzzles that 300 depth-first nodes and
+#: restarts to 200,000 probes leave open (75 of tcga2016, 54 of taai2011), it found the
+#: first pictures in 14.1 s and 11.8 s in all; on taai2011's, CaDiCaL 3.0 with the same
+#: phases took 18.2 s and Glucose 4 27.2 s; the route before (Glucose for a second, then
+#: CaDiCaL 3.0, no phases) took 53.8 s and 39.4 s.
+CDCL_SOLVER = "cadical195"
 
 #: Seconds CaDiCaL runs between two looks at the clock (and at Ctrl-C). Each call
 #: restarts part of its search, so short calls cost: on the slowest random 30x30
@@ -126,6 +119,10 @@ CDCL_SHARE_BESIDE_KISSAT = 1
 #: run with cover variables, one without: Faase's first picture took 100 s with them and
 #: was not found in 600 s without; Knotty's took 105 s without and over 200 s with).
 KISSAT_SHARE = 3
+
+#: Rounds of belief propagation (:meth:`Core.beliefs
+#: <excover.puzzles._nonogram.Core.beliefs>`) that set the CDCL solver's first phases.
+BELIEF_ROUNDS = 20
 
 #: How :func:`propagated` shows a cell line solving leaves open.
 UNKNOWN = "?"
@@ -434,9 +431,9 @@ class _Cdcl:
         self.plain = nonogram_sat.encode_order(puzzle).clauses + self.units
         self.covered: list[list[int]] | None = None  # with cover variables, made when needed
         self.kissats: dict[bool, ChildRun] = {}  # Kissat's runs under way (paused), by cover
-        self.backend = _PySat(CDCL_FIRST_SOLVER, self.plain, CDCL_SLICE)
-        self.switched = False  # whether CDCL_SOLVER has taken over
-        self.seconds = 0.0  # CDCL time so far
+        self.backend = _PySat(CDCL_SOLVER, self.plain, CDCL_SLICE)
+        black, starts = root.beliefs(BELIEF_ROUNDS)
+        self.backend.set_phases(nonogram_sat.order_phases(puzzle, black, starts))
         for grid in found:
             self.block(grid)
 
@@ -455,15 +452,10 @@ class _Cdcl:
         """A new solution's grid, None when there is none, empty when the slice ended."""
         from excover.sat.solve import _OutOfTime
 
-        if not self.switched and self.seconds >= CDCL_SWITCH_AFTER:
-            self._switch()
-        started = time.monotonic()
         try:
             model = self.backend.solve(until)
         except _OutOfTime:
             return b""
-        finally:
-            self.seconds += time.monotonic() - started
         if model is None:
             return None
         return bytes(2 if model[v] > 0 else 1 for v in range(self.cells))
@@ -495,18 +487,6 @@ class _Cdcl:
         if model is None:
             return None
         return bytes(2 if model[v] > 0 else 1 for v in range(self.cells))
-
-    def _switch(self) -> None:
-        """Hand the turns over to :data:`CDCL_SOLVER`, on the same formula and clauses,
-        trying the values of the last solution first, as the first solver did."""
-        from excover.sat.solve import _PySat
-
-        phases = self.backend.phases
-        self.backend.close()
-        self.backend = _PySat(CDCL_SOLVER, self.plain + self.blocks, CDCL_SLICE)
-        if phases:
-            self.backend.set_phases(phases)
-        self.switched = True
 
     def guide(self, grid: bytes) -> None:
         """Make the CDCL solver try the values of ``grid`` first: the next solution is
