@@ -200,3 +200,29 @@ def test_the_encoding_is_bounded_by_the_time_limit_too() -> None:
     puzzle = nonogram.puzzle_of([[1]] * 30, [[1]] * 30)
     with pytest.raises(LimitReached):
         nonogram_sat.encode(puzzle, deadline=time.monotonic())
+
+
+def test_a_handler_raising_as_sigint_is_held_leaves_the_mask_as_it_was(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Python runs pending signal handlers inside ``pthread_sigmask``, after changing the
+    mask. When one raises there (a time limit's alarm) as the slice holds SIGINT, SIGINT
+    must not stay blocked: a later Ctrl-C would never arrive."""
+    real = signal.pthread_sigmask
+
+    class Alarm(Exception):
+        pass
+
+    def raising_after_the_change(how: int, mask: set[int]) -> set[int]:
+        previous = real(how, mask)
+        if how == signal.SIG_BLOCK and signal.SIGINT in mask:
+            raise Alarm
+        return set(previous)
+
+    before = real(signal.SIG_BLOCK, ())
+    monkeypatch.setattr(signal, "pthread_sigmask", raising_after_the_change)
+    with pytest.raises(Alarm):
+        solve._with_sigint_held(lambda: True)
+    monkeypatch.undo()
+    assert real(signal.SIG_BLOCK, ()) == before
+    assert signal.SIGINT not in before

@@ -221,7 +221,7 @@ def solutions(
     restarts and CDCL when the search takes long (see the module's description)."""
     _check_limits(timeout, max_nodes)
     if hybrid and probing and puzzle.palette is None:
-        return _hybrid(puzzle, timeout, max_nodes)
+        return (picture(grid, puzzle.width) for grid in _hybrid(puzzle, timeout, max_nodes))
     return _run(puzzle, timeout, max_nodes, probing)
 
 
@@ -286,12 +286,13 @@ def _statuses(
         raise LimitReached(reason, _stats(solver, time.monotonic() - started, reason))
 
 
-def _hybrid(
-    puzzle: Puzzle, timeout: float | None, max_nodes: int | None
-) -> Iterator[tuple[str, ...]]:
-    """Every solution: depth-first search for :data:`DFS_NODES` nodes, then restarts and
-    CDCL in turns, and Kissat when they take long (see the module's description); each
-    solution found is followed by its rectangle swap, when it has one."""
+def _hybrid(puzzle: Puzzle, timeout: float | None, max_nodes: int | None) -> Iterator[bytes]:
+    """Every solution's grid (cell bytes, see :func:`picture`): depth-first search until
+    it has gone :data:`DFS_NODES` nodes without a new solution (past the second, found
+    ones renew the budget: enumerating, the search is the fastest route), then restarts
+    and CDCL in turns, and Kissat when they take long (see the module's description).
+    The first solution found by a guess is followed by its rectangle swap, when it has
+    one, and so is every solution of the other routes."""
     started = time.monotonic()
     deadline = None if timeout is None else started + timeout
     solver = core(puzzle)
@@ -302,9 +303,15 @@ def _hybrid(
         if status == _nonogram.EXHAUSTED:
             return
         if status == _nonogram.SOLUTION:
-            # reached without a guess, the solution is the only one: no swap to seek
-            for grid in found.add(solver.grid_bytes(), swaps=solver.depth > 0):
-                yield picture(grid, puzzle.width)
+            # A swap answers "is there another?" at once; reached without a guess, the
+            # solution is the only one, and once two are known the search enumerates
+            # faster than swaps help.
+            swaps = solver.depth > 0 and len(found.grids) < 2
+            yield from found.add(solver.grid_bytes(), swaps=swaps, exact=True)
+            if len(found.grids) >= 2:  # enumerating: a search that finds goes on
+                budget = solver.nodes + DFS_NODES
+                if max_nodes is not None:
+                    budget = min(budget, max_nodes)
             continue
         if status == _nonogram.TIME_LIMIT or budget == max_nodes:
             reason = "timeout" if status == _nonogram.TIME_LIMIT else "max_nodes"
@@ -322,13 +329,17 @@ class _Found:
         self.grids: list[bytes] = []
         self.seen: set[bytes] = set()
 
-    def add(self, grid: bytes, swaps: bool = True) -> Iterator[bytes]:
+    def add(self, grid: bytes, swaps: bool = True, exact: bool = False) -> Iterator[bytes]:
         """Record ``grid`` and yield it, then (when ``swaps``) its swap, each if not seen
-        before (the depth-first search meets again the swaps it was given)."""
+        before (the depth-first search meets again the swaps it was given). Each is
+        checked against the clues, but ``grid`` itself when ``exact``: the compiled
+        search stops only at pictures whose every line fits its clue."""
         while grid not in self.seen:
-            problem = self.puzzle.mismatch(picture(grid, self.puzzle.width))
-            if problem is not None:
-                raise SolverError(f"the hybrid route found a wrong picture: {problem}")
+            if not exact:
+                problem = self.puzzle.mismatch(picture(grid, self.puzzle.width))
+                if problem is not None:
+                    raise SolverError(f"the hybrid route found a wrong picture: {problem}")
+            exact = False
             self.seen.add(grid)
             self.grids.append(grid)
             yield grid
@@ -349,7 +360,7 @@ def _take_turns(
     started: float,
     deadline: float | None,
     max_nodes: int | None,
-) -> Iterator[tuple[str, ...]]:
+) -> Iterator[bytes]:
     """CDCL and restarts in turns, in time slices that double (CDCL's
     :data:`CDCL_SHARE` times as long as the restarts'); once the turns have gone
     :data:`KISSAT_AFTER` seconds without a new answer, CDCL and two Kissat runs
@@ -392,7 +403,7 @@ def _take_turns(
                 for grid in found.add(new):
                     if cdcl is not None:
                         cdcl.block(grid)
-                    yield picture(grid, puzzle.width)
+                    yield grid
                 if cdcl is not None:
                     cdcl.guide(new)
                 seed, length = 0, FIRST_SLICE

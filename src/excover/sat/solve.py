@@ -190,12 +190,17 @@ def _with_sigint_held(solve: Callable[[], bool | None]) -> bool | None:
     the solver's memory inconsistent: a later call, or freeing the solver, then crashes the
     process (seen under load). Holding the signal for one slice (about ``_SLICE``
     seconds) avoids the jump altogether.
+
+    The mask is read before it is changed: Python runs pending signal handlers inside
+    ``pthread_sigmask``, after the change, so a handler that raises there (a time limit's
+    alarm, say) must still find the old mask restored.
     """
-    held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, ())
     try:
+        signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
         return solve()
     finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, held)
+        signal.pthread_sigmask(signal.SIG_SETMASK, before)
 
 
 class _External:
