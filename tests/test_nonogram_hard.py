@@ -231,7 +231,7 @@ def test_cdcl_alone_counts() -> None:
     trying its values first for the next), ends with the count."""
     for seed in range(8):
         puzzle = random_puzzle(seed, 10, 10)
-        cdcl = nonogram_search._Cdcl(puzzle, nonogram_search.core(puzzle), [])
+        cdcl = nonogram_search._Cdcl(puzzle, [])
         found = 0
         while found < 3 and (grid := cdcl.next(float("inf"))) is not None:
             assert grid and puzzle.is_solution(nonogram_search.picture(grid, puzzle.width))
@@ -349,3 +349,40 @@ def test_timeout_stops_kissat() -> None:
             nonogram.classify(puzzle, timeout=1.0)
     assert stopped.value.reason == "timeout"
     assert multiprocessing.active_children() == []
+
+
+def test_decimation_finds_only_solutions_and_proves_none_left() -> None:
+    """``guess`` (decimation by belief propagation) stops only at pictures that fit the
+    clues and are not forbidden; forbidding each one found, it ends with EXHAUSTED
+    exactly when it has found every picture the exact-cover route enumerates (its
+    backtracking is complete, whole steps taken back included: fraction 0.3)."""
+    for seed in range(40):
+        puzzle = random_puzzle(seed, 5, 6)
+        every = {tuple(rows) for rows in nonogram.solutions(puzzle, method="xcc")}
+        solver = nonogram_search.core(puzzle)
+        found: list[bytes] = []
+        while (status := solver.guess(-1.0, 10, 0.3, -1, b"".join(found))) != _nonogram.EXHAUSTED:
+            assert status == _nonogram.SOLUTION and len(found) <= len(every)
+            grid = solver.grid_bytes()
+            assert grid not in found
+            assert puzzle.is_solution(nonogram_search.picture(grid, puzzle.width))
+            found.append(grid)
+        assert {nonogram_search.picture(g, puzzle.width) for g in found} == every
+
+
+def test_decimation_finds_a_large_random_picture_at_once() -> None:
+    """On a random 40x40 puzzle the beliefs are right nearly everywhere: a picture
+    comes with at most a few dead ends."""
+    puzzle = nonogram.generate(40, 40, 0.5, random.Random(3))
+    solver = nonogram_search.core(puzzle)
+    assert solver.guess(-1.0, 20, 0.05, 20) == _nonogram.SOLUTION
+    assert puzzle.is_solution(nonogram_search.picture(solver.grid_bytes(), puzzle.width))
+
+
+def test_decimation_stops_at_its_limits() -> None:
+    """Random 30x30 seed 91 is one where the beliefs mislead: decimation meets dead
+    ends at once, and stops at the first; a deadline already past stops it too."""
+    puzzle = nonogram.generate(30, 30, 0.5, random.Random(91))
+    solver = nonogram_search.core(puzzle)
+    assert solver.guess(-1.0, 20, 0.05, 1) == _nonogram.NODE_LIMIT
+    assert solver.guess(0.0) == _nonogram.TIME_LIMIT

@@ -60,6 +60,15 @@ class Core:
         forbidden: bytes = b"",
     ) -> int:
         """Randomized search with restarts for a solution not in ``forbidden``."""
+    def guess(
+        self,
+        deadline: float = -1.0,
+        iterations: int = 20,
+        fraction: float = 0.05,
+        max_failures: int = -1,
+        forbidden: bytes = b"",
+    ) -> int:
+        """Decimation by belief propagation for a solution not in ``forbidden``."""
     def beliefs(self, iterations: int = 20) -> tuple[list[float], list[list[list[float]]]]:
         """Belief propagation over the lines: each cell's chance of being black, and
         each block's chances of starting at each position."""

@@ -83,7 +83,7 @@ forward and backward sums as the line solver, in floating point.
 
 from cpython.exc cimport PyErr_CheckSignals
 from libc.stdint cimport int32_t, int64_t, uint8_t, uint64_t
-from libc.stdlib cimport calloc, free, realloc
+from libc.stdlib cimport calloc, free, qsort, realloc
 from libc.math cimport fabs, log
 from libc.string cimport memcmp, memcpy, memset
 from posix.time cimport CLOCK_MONOTONIC, clock_gettime, timespec
@@ -159,6 +159,17 @@ cdef struct Undo:
     uint8_t first
     int64_t stamp
     double score
+
+
+cdef struct Ranked:
+    double key
+    int cell
+
+
+cdef int by_key_descending(const void *a, const void *b) noexcept nogil:
+    """qsort's order for :meth:`Core.guess`: the largest key first."""
+    cdef double x = (<const Ranked *> a).key, y = (<const Ranked *> b).key
+    return -1 if x > y else (1 if x < y else 0)
 
 
 cdef double monotonic() noexcept:
@@ -1215,6 +1226,122 @@ cdef class Core:
             cell = self.choose_randomly()
             self.branch(cell, self.first_value[cell])
 
+    def guess(self, double deadline=-1.0, int iterations=20, double fraction=0.05,
+              int64_t max_failures=-1, bytes forbidden=b""):
+        """Look for a solution other than those in ``forbidden`` by *decimation*: belief
+        propagation over the lines (:meth:`beliefs`, its messages kept from one step to
+        the next) says which unknown cells are likeliest black or white; the surest
+        ``fraction`` of them are decided so, then propagation and probing run, and so on.
+        A step that meets a contradiction is taken back whole and made again on its
+        surest cell alone, both ways in turn, and dead ends below backtrack as in
+        :meth:`next_solution`, so the search is complete. ``SOLUTION`` (the grid holds
+        it), ``EXHAUSTED`` (there is no other solution: a proof), ``NODE_LIMIT`` after
+        ``max_failures`` dead ends (negative: no limit), ``TIME_LIMIT`` at ``deadline``. On large random
+        puzzles the beliefs are right so often that a picture comes after a few dozen
+        steps with no dead end, where a depth-first search or CDCL looks for long. Starts
+        afresh; ``next_solution`` cannot follow it without :meth:`restart`."""
+        cdef int size = (self.largest + 1) * (self.longest + 2)
+        cdef double *row_msg = <double *> calloc(self.n_cells, sizeof(double))
+        cdef double *col_msg = <double *> calloc(self.n_cells, sizeof(double))
+        cdef double *prior = <double *> calloc(self.longest + 1, sizeof(double))
+        cdef double *black = <double *> calloc(self.longest + 1, sizeof(double))
+        cdef double *starts = <double *> calloc(size, sizeof(double))
+        cdef double *forward = <double *> calloc(size, sizeof(double))
+        cdef double *backward = <double *> calloc(size, sizeof(double))
+        cdef Ranked *ranked = <Ranked *> calloc(self.n_cells, sizeof(Ranked))
+        cdef const uint8_t *bad = forbidden
+        cdef int n_bad = len(forbidden) // self.n_cells
+        cdef int cell, k, i, n_ranked, step_depth, first_cell = -1
+        cdef uint8_t first_value = WHITE
+        cdef int64_t failures = 0
+        cdef double y, z
+        cdef bint ok, clash, alone = False
+        try:
+            if (not row_msg or not col_msg or not prior or not black or not starts
+                    or not forward or not backward or not ranked):
+                raise MemoryError()
+            for cell in range(self.n_cells):
+                row_msg[cell] = 0.5
+                col_msg[cell] = 0.5
+            self.restart()
+            self.state = BROKEN
+            self.nodes = 1
+            if not self.settle_node(True):
+                self.state = DONE
+                return EXHAUSTED
+            while True:
+                if deadline >= 0 and monotonic() > deadline:
+                    self.state = DONE
+                    return TIME_LIMIT
+                ok = True
+                if not self.unknown:
+                    clash = False
+                    for k in range(n_bad):
+                        if memcmp(self.grid, bad + k * self.n_cells, self.n_cells) == 0:
+                            clash = True
+                            break
+                    if not clash:
+                        self.solutions += 1
+                        self.state = DONE
+                        return SOLUTION
+                    ok = False
+                else:
+                    self.pass_messages(row_msg, col_msg, iterations, prior, black, starts,
+                                       forward, backward)
+                    n_ranked = 0
+                    for cell in range(self.n_cells):
+                        if self.grid[cell] == UNKNOWN:
+                            y = row_msg[cell] * col_msg[cell]
+                            z = (1.0 - row_msg[cell]) * (1.0 - col_msg[cell])
+                            ranked[n_ranked].key = fabs(y / (y + z) - 0.5) if y + z > 0.0 else 0.0
+                            ranked[n_ranked].cell = cell
+                            n_ranked += 1
+                    qsort(ranked, n_ranked, sizeof(Ranked), by_key_descending)
+                    k = 1 if alone else max(1, <int> (n_ranked * fraction))
+                    alone = False
+                    step_depth = self.depth
+                    for i in range(k):
+                        cell = ranked[i].cell
+                        y = row_msg[cell] * col_msg[cell]
+                        z = (1.0 - row_msg[cell]) * (1.0 - col_msg[cell])
+                        if i == 0:
+                            first_cell = cell
+                            first_value = BLACK if y > z else WHITE
+                        if self.grid[cell] == UNKNOWN:
+                            self.branch(cell, BLACK if y > z else WHITE)
+                    self.nodes += 1
+                    ok = self.settle_node(True) != 0
+                    if not ok and k > 1:
+                        # take the step back whole and make it on its surest cell alone
+                        failures += 1
+                        self.undo(self.stack_mark[step_depth])
+                        self.unwind_log(self.stack_log[step_depth])
+                        self.clear_queue()
+                        self.depth = step_depth
+                        self.branch(first_cell, first_value)
+                        self.nodes += 1
+                        ok = self.settle_node(True) != 0
+                while not ok:
+                    failures += 1
+                    if max_failures >= 0 and failures >= max_failures:
+                        self.state = DONE
+                        return NODE_LIMIT
+                    if not self.backtrack():
+                        self.state = DONE
+                        return EXHAUSTED
+                    self.nodes += 1
+                    ok = self.settle_node(True) != 0
+                    alone = True
+        finally:
+            free(row_msg)
+            free(col_msg)
+            free(prior)
+            free(black)
+            free(starts)
+            free(forward)
+            free(backward)
+            free(ranked)
+
     def propagate_only(self):
         """Run line propagation from the start, without probing or search: 1 at the
         fixpoint, 0 on a contradiction; :meth:`grid_bytes` shows what it decided."""
@@ -1403,6 +1530,36 @@ cdef class Core:
             w *= prior[t]
         return w
 
+    cdef void pass_messages(
+        self, double *row_msg, double *col_msg, int iterations, double *prior,
+        double *black, double *starts, double *forward, double *backward,
+    ) noexcept:
+        """``iterations`` rounds of belief propagation, rows then columns: each line
+        weighs its placements by the crossing lines' messages (``col_msg`` for a row's
+        cells, ``row_msg`` for a column's) and updates its own, damped by half. The
+        other pointers are scratch of :meth:`line_marginals`."""
+        cdef int it, l, i, n, k, cell, first, step
+        cdef double po, pri, y, z, m
+        for it in range(iterations):
+            for l in range(self.n_lines):
+                n, k = self.line_shape(l, &first, &step)
+                for i in range(n):
+                    cell = first + i * step
+                    prior[i] = col_msg[cell] if l < self.height else row_msg[cell]
+                if not self.line_marginals(l, prior, forward, backward, starts, black):
+                    continue
+                for i in range(n):
+                    cell = first + i * step
+                    po = min(1.0 - 1e-9, max(1e-9, black[i]))
+                    pri = prior[i]
+                    y = po * (1.0 - pri)
+                    z = (1.0 - po) * pri
+                    m = min(1.0 - 1e-6, max(1e-6, y / (y + z)))
+                    if l < self.height:
+                        row_msg[cell] = 0.5 * row_msg[cell] + 0.5 * m
+                    else:
+                        col_msg[cell] = 0.5 * col_msg[cell] + 0.5 * m
+
     def beliefs(self, int iterations=20):
         """Belief propagation over the lines, from the grid as it stands (call it after
         :meth:`probe_only`), for the phases of a CDCL solver: each line weighs its
@@ -1413,8 +1570,8 @@ cdef class Core:
         starts at each position, given the crossing lines' messages (with no round, the
         share of the placements that agree with the grid: 0 where none starts it
         there)."""
-        cdef int l, i, j, n, k, cell, it, first, step
-        cdef double po, pri, y, z, m
+        cdef int l, i, j, n, k, cell, first, step
+        cdef double y, z
         cdef int size = (self.largest + 1) * (self.longest + 2)
         cdef double *row_msg = <double *> calloc(self.n_cells, sizeof(double))
         cdef double *col_msg = <double *> calloc(self.n_cells, sizeof(double))
@@ -1431,25 +1588,8 @@ cdef class Core:
             for cell in range(self.n_cells):
                 row_msg[cell] = 0.5
                 col_msg[cell] = 0.5
-            for it in range(iterations):
-                for l in range(self.n_lines):
-                    n, k = self.line_shape(l, &first, &step)
-                    for i in range(n):
-                        cell = first + i * step
-                        prior[i] = col_msg[cell] if l < self.height else row_msg[cell]
-                    if not self.line_marginals(l, prior, forward, backward, starts, black):
-                        continue
-                    for i in range(n):
-                        cell = first + i * step
-                        po = min(1.0 - 1e-9, max(1e-9, black[i]))
-                        pri = prior[i]
-                        y = po * (1.0 - pri)
-                        z = (1.0 - po) * pri
-                        m = min(1.0 - 1e-6, max(1e-6, y / (y + z)))
-                        if l < self.height:
-                            row_msg[cell] = 0.5 * row_msg[cell] + 0.5 * m
-                        else:
-                            col_msg[cell] = 0.5 * col_msg[cell] + 0.5 * m
+            self.pass_messages(row_msg, col_msg, iterations, prior, black, starts, forward,
+                               backward)
             start_list = []
             for l in range(self.n_lines):
                 n, k = self.line_shape(l, &first, &step)

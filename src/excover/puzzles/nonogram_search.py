@@ -7,7 +7,9 @@ way a person solves a puzzle line by line, and shows how far it gets.
 ``hybrid=True`` (what ``method="auto"`` asks for) adds three routes for the puzzles on
 which the depth-first search gets lost, after it has spent :data:`DFS_NODES` nodes: the
 solutions it found are kept, and from there two searches take turns, in time slices that
-double (:data:`FIRST_SLICE` seconds first), until one of them settles the question:
+double (:data:`FIRST_SLICE` seconds first), until one of them settles the question
+(while no picture is known, each round begins with a third, *decimation*: see
+:data:`GUESS_SHARE`):
 
 * *restarts* (:meth:`Core.hunt <excover.puzzles._nonogram.Core.hunt>`): the same search,
   randomized and restarted from the root on Luby's schedule, looking for a solution other
@@ -61,6 +63,10 @@ __all__ = [
     "CDCL_SOLVER",
     "DFS_NODES",
     "FIRST_SLICE",
+    "GUESS_FAILURES",
+    "GUESS_FRACTION",
+    "GUESS_ROUNDS",
+    "GUESS_SHARE",
     "KISSAT_AFTER",
     "KISSAT_SHARE",
     "UNKNOWN",
@@ -123,6 +129,22 @@ KISSAT_SHARE = 3
 #: Rounds of belief propagation (:meth:`Core.beliefs
 #: <excover.puzzles._nonogram.Core.beliefs>`) that set the CDCL solver's first phases.
 BELIEF_ROUNDS = 20
+
+#: While no picture is known, each round of the turns begins with *decimation*
+#: (:meth:`Core.guess <excover.puzzles._nonogram.Core.guess>`): belief propagation
+#: names the surest cells, :data:`GUESS_FRACTION` of the unknown ones are decided so,
+#: probing follows, and so on, with :data:`GUESS_ROUNDS` rounds of messages per step,
+#: for this many times the restarts' slice, until it meets :data:`GUESS_FAILURES` dead
+#: ends (it is deterministic: no point running it again). Alone, on the 32 random 30x30
+#: puzzles (of 5,000) whose depth-first search is lost, it found 30 first pictures in
+#: 3.4 s in all (CDCL took about 1 s on some single ones); random 60x60 seeds 0 and 1 in
+#: 0.6 s and 0.9 s, 100x100 seed 1 in 9 s. Settling those three went from 23, 31 and
+#: 318 s to 4.3, 4.8 and 54 s, and tcga2016's 1,000 puzzles from 89 s to 63 s; 5 rounds
+#: of messages per step instead of 20 lost the large puzzles (none of the three in 30 s).
+GUESS_SHARE = 2
+GUESS_ROUNDS = 20
+GUESS_FRACTION = 0.05
+GUESS_FAILURES = 200
 
 #: How :func:`propagated` shows a cell line solving leaves open.
 UNKNOWN = "?"
@@ -367,7 +389,9 @@ def _take_turns(
     (:data:`KISSAT_SHARE`). Each new solution is yielded and forbidden to all, until one
     of them proves there is no other."""
     spent = solver.nodes  # nodes of the depth-first search, counted against max_nodes
-    cdcl = None if max_nodes is not None else _Cdcl(puzzle, solver, found.grids)
+    with_cdcl = max_nodes is None  # CDCL and decimation have no nodes to count
+    cdcl: _Cdcl | None = None  # made when first needed: building its formula takes time
+    guessing = with_cdcl  # until decimation meets GUESS_FAILURES dead ends
     seed, length = 0, FIRST_SLICE
     quiet_since = time.monotonic()
 
@@ -382,7 +406,18 @@ def _take_turns(
         while True:
             cells: bytes | None = b""  # b"": no answer within the slice
             kissat_joined = time.monotonic() - quiet_since >= KISSAT_AFTER
-            if cdcl is not None and time_left():
+            if guessing and not found.grids and time_left():
+                status = solver.guess(
+                    until(GUESS_SHARE), GUESS_ROUNDS, GUESS_FRACTION, GUESS_FAILURES
+                )
+                if status == _nonogram.EXHAUSTED:
+                    return
+                guessing = status != _nonogram.NODE_LIMIT  # the same run again: no
+                if status == _nonogram.SOLUTION:
+                    cells = solver.grid_bytes()
+            if cells == b"" and with_cdcl and time_left():
+                if cdcl is None:
+                    cdcl = _Cdcl(puzzle, found.grids)
                 cells = cdcl.next(until(CDCL_SHARE_BESIDE_KISSAT if kissat_joined else CDCL_SHARE))
             for cover in (False, True):
                 if cdcl is not None and cells == b"" and kissat_joined and time_left():
@@ -390,7 +425,7 @@ def _take_turns(
             if cells is None:
                 return
             new = cells or None
-            if new is None and time_left() and not (cdcl is not None and kissat_joined):
+            if new is None and time_left() and not (with_cdcl and kissat_joined):
                 seed += 1
                 left = -1 if max_nodes is None else max_nodes - spent
                 status = solver.hunt(left, until(1.0), seed, 64, b"".join(found.grids))
@@ -426,7 +461,7 @@ class _Cdcl:
     as unit clauses, the solutions found so far blocked; solved by CaDiCaL in slices, or
     with cover variables by Kissat in one go."""
 
-    def __init__(self, puzzle: Puzzle, solver: _nonogram.Core, found: list[bytes]) -> None:
+    def __init__(self, puzzle: Puzzle, found: list[bytes]) -> None:
         from excover.puzzles import nonogram_sat
         from excover.sat.solve import _PySat
 
