@@ -38,6 +38,22 @@ _ENGINES = {
     "sat": "an automaton per line (SAT, CaDiCaL)",
 }
 
+#: The engine of ``auto`` on a black-and-white puzzle (nonogram_search's hybrid route).
+_AUTO_ENGINE = (
+    "line solving, probing and search (compiled), decimation, restarts and CDCL when it takes long"
+)
+
+
+def _route(method: str, puzzle: nonogram.Puzzle) -> tuple[str, str]:
+    """The method and engine a run reports: ``auto`` is the hybrid route on a
+    black-and-white puzzle, the compiled search alone (``propagate``) on a colour one."""
+    if method != "auto":
+        return method, _ENGINES[method]
+    if puzzle.palette is None:
+        return "auto", _AUTO_ENGINE
+    return "propagate", _ENGINES["propagate"]
+
+
 _DESCRIPTION = """\
 Solve a nonogram (paint by numbers): find the picture its row and column clues describe.
 
@@ -164,7 +180,7 @@ def _nonogram(args: argparse.Namespace) -> int:
         return _rate(puzzles[0], args)
     if not many:
         return finish(_solve(puzzles[0], args, None), args)
-    method = "propagate" if args.method == "auto" else args.method
+    method, engine = _route(args.method, puzzles[0])
     stops: list[str] = []
     for rank, puzzle in enumerate(puzzles, start=1):
         outcome = _solve(puzzle, args, rank)
@@ -173,7 +189,7 @@ def _nonogram(args: argparse.Namespace) -> int:
             if outcome.stopped_by == "interrupt":
                 break
     stopped_by = next((stop for stop in ("interrupt", "timeout", "limit") if stop in stops), None)
-    return finish(Outcome(method, _ENGINES[method], None, stopped_by), args)
+    return finish(Outcome(method, engine, None, stopped_by), args)
 
 
 def _suffix_format(path: str) -> str:
@@ -188,7 +204,7 @@ def _solve(puzzle: nonogram.Puzzle, args: argparse.Namespace, rank: int | None) 
     from excover.cli.solving import Outcome
     from excover.puzzles import nonogram
 
-    method = "propagate" if args.method == "auto" else args.method
+    method, engine = _route(args.method, puzzle)
     listing = not (args.count or args.classify)
     wanted = args.limit if not args.classify else 2
     if listing and wanted is None:
@@ -241,7 +257,7 @@ def _solve(puzzle: nonogram.Puzzle, args: argparse.Namespace, rank: int | None) 
         fields["reason"] = puzzle.contradiction
     if rank is not None:
         fields["puzzle"], fields["title"] = rank, puzzle.title
-    outcome = Outcome(method, _ENGINES[method], number, stopped_by, {"solutions": number})
+    outcome = Outcome(method, engine, number, stopped_by, {"solutions": number})
     if args.json:
         import json
 
@@ -304,8 +320,7 @@ def _rate(puzzle: nonogram.Puzzle, args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         stopped_by = "interrupt"
     number = None if rating is None else ("none", "unique", "multiple").index(rating.status)
-    engine = "line solving, probing and search (compiled), restarts and CDCL"
-    outcome = Outcome("auto", engine, number, stopped_by, {})
+    outcome = Outcome("auto", _AUTO_ENGINE, number, stopped_by, {})
     if args.json:
         import json
 
@@ -319,7 +334,7 @@ def _rate(puzzle: nonogram.Puzzle, args: argparse.Namespace) -> int:
         }
         if puzzle.contradiction is not None:
             fields["reason"] = puzzle.contradiction
-        print(json.dumps(common.document("nonogram", "auto", engine, stopped_by, **fields)))
+        print(json.dumps(common.document("nonogram", "auto", _AUTO_ENGINE, stopped_by, **fields)))
     else:
         print("unknown" if rating is None else rating)
     if puzzle.contradiction is not None:
