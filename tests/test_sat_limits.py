@@ -211,7 +211,7 @@ def test_a_handler_raising_as_sigint_is_held_leaves_the_mask_as_it_was(
     real = signal.pthread_sigmask
 
     class Alarm(Exception):
-        pass
+        """Raised by the simulated handler."""
 
     def raising_after_the_change(how: int, mask: set[int]) -> set[int]:
         previous = real(how, mask)

@@ -1156,6 +1156,15 @@ cdef class Core:
                     best, best_key = cell, key
         return best
 
+    cdef bint is_forbidden(self, const uint8_t *bad, int n_bad) noexcept:
+        """Whether the grid equals one of the ``n_bad`` grids laid end to end at ``bad``
+        (the solutions :meth:`hunt` and :meth:`guess` are told to skip)."""
+        cdef int k
+        for k in range(n_bad):
+            if memcmp(self.grid, bad + k * self.n_cells, self.n_cells) == 0:
+                return True
+        return False
+
     def hunt(self, int64_t max_nodes=-1, double deadline=-1.0, uint64_t seed=1,
              int64_t first_run=64, bytes forbidden=b""):
         """Search for a solution other than those in ``forbidden`` (grids of
@@ -1165,12 +1174,12 @@ cdef class Core:
         ``EXHAUSTED`` when a run went through its whole tree (so there is no other
         solution: a proof), or ``NODE_LIMIT`` / ``TIME_LIMIT``. Starts afresh each call;
         ``next_solution`` cannot follow it without :meth:`restart`."""
-        cdef int run = 1, k, settled, cell
+        cdef int run = 1, settled, cell
         cdef int64_t failures = 0, allowed
         cdef int root_mark
         cdef const uint8_t *bad = forbidden
         cdef int n_bad = len(forbidden) // self.n_cells
-        cdef bint clash, ok
+        cdef bint ok
         self.restart()
         self.rng = seed * GOLDEN + 1
         self.state = BROKEN
@@ -1195,12 +1204,7 @@ cdef class Core:
                 settled = self.settle_node(True)
             ok = settled != 0
             if ok and not self.unknown:
-                clash = False
-                for k in range(n_bad):
-                    if memcmp(self.grid, bad + k * self.n_cells, self.n_cells) == 0:
-                        clash = True
-                        break
-                if not clash:
+                if not self.is_forbidden(bad, n_bad):
                     self.solutions += 1
                     self.state = DONE
                     return SOLUTION
@@ -1255,7 +1259,7 @@ cdef class Core:
         cdef uint8_t first_value = WHITE
         cdef int64_t failures = 0
         cdef double y, z
-        cdef bint ok, clash, alone = False
+        cdef bint ok, alone = False
         try:
             if (not row_msg or not col_msg or not prior or not black or not starts
                     or not forward or not backward or not ranked):
@@ -1275,12 +1279,7 @@ cdef class Core:
                     return TIME_LIMIT
                 ok = True
                 if not self.unknown:
-                    clash = False
-                    for k in range(n_bad):
-                        if memcmp(self.grid, bad + k * self.n_cells, self.n_cells) == 0:
-                            clash = True
-                            break
-                    if not clash:
+                    if not self.is_forbidden(bad, n_bad):
                         self.solutions += 1
                         self.state = DONE
                         return SOLUTION
