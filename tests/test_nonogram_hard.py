@@ -13,6 +13,7 @@ import signal
 import subprocess
 import sys
 import threading
+import time
 
 import pytest
 from hypothesis import given, settings
@@ -386,3 +387,59 @@ def test_decimation_stops_at_its_limits() -> None:
     solver = nonogram_search.core(puzzle)
     assert solver.guess(-1.0, 20, 0.05, 1) == _nonogram.NODE_LIMIT
     assert solver.guess(0.0) == _nonogram.TIME_LIMIT
+
+
+def _guess_in_slices(solver: _nonogram.Core, max_failures: int) -> tuple[int, int]:
+    """Run ``guess`` in slices of a millisecond, each call resuming the last (a whole
+    run takes tens of them, so a guess that started afresh would never finish): its
+    last status and the number of calls it took."""
+    for calls in range(1, 10_000):
+        deadline = time.monotonic() + 0.001
+        status = solver.guess(deadline, 20, 0.05, max_failures, resume=calls > 1)
+        if status != _nonogram.TIME_LIMIT:
+            return status, calls
+    raise AssertionError("the sliced guess made no headway")
+
+
+@pytest.mark.parametrize(("size", "seed", "max_failures"), [(40, 3, 20), (30, 91, 30)])
+def test_a_resumed_guess_goes_on_where_it_stopped(size: int, seed: int, max_failures: int) -> None:
+    """Decimation cut into time slices, each call resuming the last, ends as one
+    uninterrupted run does: the same status, picture and number of nodes (no step done
+    twice; dead ends counted over all the calls)."""
+    puzzle = nonogram.generate(size, size, 0.5, random.Random(seed))
+    whole = nonogram_search.core(puzzle)
+    expected = whole.guess(-1.0, 20, 0.05, max_failures)
+    sliced = nonogram_search.core(puzzle)
+    status, calls = _guess_in_slices(sliced, max_failures)
+    assert calls > 1  # it was paused at least once
+    assert (status, sliced.nodes) == (expected, whole.nodes)
+    assert sliced.grid_bytes() == whole.grid_bytes()
+
+
+def test_a_guess_without_resume_starts_afresh() -> None:
+    """A paused guess is resumed only when asked: a call without ``resume`` starts
+    again from the root (the same nodes as a fresh solver), and the plain search
+    refuses to go on from a paused guess."""
+    puzzle = nonogram.generate(40, 40, 0.5, random.Random(3))
+    fresh = nonogram_search.core(puzzle)
+    fresh.guess(-1.0, 20, 0.05, 20)
+    solver = nonogram_search.core(puzzle)
+    assert solver.guess(time.monotonic() + 0.01, 20, 0.05, 20) == _nonogram.TIME_LIMIT
+    with pytest.raises(RuntimeError, match="paused guess"):
+        solver.next_solution()
+    assert solver.guess(-1.0, 20, 0.05, 20) == _nonogram.SOLUTION
+    assert (solver.nodes, solver.grid_bytes()) == (fresh.nodes, fresh.grid_bytes())
+
+
+def test_the_search_stops_at_its_probe_budget_and_carries_on() -> None:
+    """``next_solution`` with ``max_probes`` stops once its probes reach the budget
+    (the hybrid route's work budget) and a later call goes on in the same tree: the same
+    first solution as a search never stopped."""
+    puzzle = nonogram.generate(25, 25, 0.5, random.Random(45))
+    whole = nonogram_search.core(puzzle)
+    assert whole.next_solution() == _nonogram.SOLUTION
+    stopped = nonogram_search.core(puzzle)
+    assert stopped.next_solution(max_probes=1_000) == _nonogram.NODE_LIMIT
+    assert 1_000 <= stopped.probes < whole.probes
+    assert stopped.next_solution() == _nonogram.SOLUTION
+    assert (stopped.grid_bytes(), stopped.nodes) == (whole.grid_bytes(), whole.nodes)

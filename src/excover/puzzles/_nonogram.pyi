@@ -42,7 +42,11 @@ class Core:
     def restart(self) -> None:
         """Forget everything: every cell unknown, every line dirty, statistics zero."""
     def next_solution(
-        self, max_nodes: int = -1, deadline: float = -1.0, probing: bool = True
+        self,
+        max_nodes: int = -1,
+        deadline: float = -1.0,
+        probing: bool = True,
+        max_probes: int = -1,
     ) -> int:
         """Search on to the next solution; SOLUTION, EXHAUSTED, NODE_LIMIT or TIME_LIMIT."""
     def propagate_only(self) -> int:
@@ -67,8 +71,10 @@ class Core:
         fraction: float = 0.05,
         max_failures: int = -1,
         forbidden: bytes = b"",
+        resume: bool = False,
     ) -> int:
-        """Decimation by belief propagation for a solution not in ``forbidden``."""
+        """Decimation by belief propagation for a solution not in ``forbidden``; with
+        ``resume``, going on from a guess paused at its deadline."""
     def beliefs(self, iterations: int = 20) -> tuple[list[float], list[list[list[float]]]]:
         """Belief propagation over the lines: each cell's chance of being black, and
         each block's chances of starting at each position."""

@@ -127,6 +127,7 @@ cdef enum:
     FOUND = 2       # the grid holds a solution; the next call backtracks from it
     DONE = 3        # the whole tree is explored
     BROKEN = 4      # an exception (Ctrl-C) cut a call short; the state is lost
+    GUESSING = 5    # decimation stopped at its deadline; ``guess(resume=True)`` goes on
 
 
 # Multipliers of the cache's hash (Knuth's MMIX LCG and another odd 64-bit constant); the
@@ -511,6 +512,12 @@ cdef class Core:
     cdef public int64_t probes
     cdef public int64_t solutions
     cdef public int64_t cache_hits
+    # Decimation (``guess``) between two calls: each cell's messages from its row and its
+    # column, the dead ends met so far, and whether the next step is one cell alone.
+    cdef double *guess_row_msg
+    cdef double *guess_col_msg
+    cdef int64_t guess_failures
+    cdef bint guess_alone
     # Per cached line, CACHE_SLOTS entries of ENTRY_WORDS words (the key, then the result;
     # a result of zeros records a contradiction); the rows have caches when they are
     # short enough, then the columns likewise. A line of at most BIT_CELLS cells keys its
@@ -630,6 +637,8 @@ cdef class Core:
         free(self.stack_mark)
         free(self.stack_other)
         free(self.cache)
+        free(self.guess_row_msg)
+        free(self.guess_col_msg)
         free_scratch(&self.scratch)
 
     def restart(self):
@@ -1090,15 +1099,19 @@ cdef class Core:
             return self.probe()
         return 1
 
-    def next_solution(self, int64_t max_nodes=-1, double deadline=-1.0, bint probing=True):
+    def next_solution(self, int64_t max_nodes=-1, double deadline=-1.0, bint probing=True,
+                      int64_t max_probes=-1):
         """Search on to the next solution: ``SOLUTION`` (read it with :meth:`grid_bytes`),
         ``EXHAUSTED``, or ``NODE_LIMIT`` / ``TIME_LIMIT`` when ``nodes`` reached
-        ``max_nodes`` or ``time.monotonic()`` passed ``deadline`` (negative: no limit);
-        after a limit the next call carries on. ``probing=False`` searches with
-        propagation alone, branching on the first unknown cell (for comparisons)."""
+        ``max_nodes``, ``probes`` reached ``max_probes`` or ``time.monotonic()`` passed
+        ``deadline`` (negative: no limit); after a limit the next call carries on.
+        ``probing=False`` searches with propagation alone, branching on the first unknown
+        cell (for comparisons)."""
         cdef int cell, settled
         if self.state == BROKEN:
             raise RuntimeError("this search was interrupted and cannot go on; restart it")
+        if self.state == GUESSING:
+            raise RuntimeError("a paused guess cannot be searched on; restart it")
         if self.state == DONE:
             return EXHAUSTED
         if self.state == FOUND and not self.backtrack():
@@ -1107,7 +1120,8 @@ cdef class Core:
         self.state = BROKEN  # until this call returns normally
         self.stop_at_solution = True
         while True:
-            if max_nodes >= 0 and self.nodes >= max_nodes:
+            if ((max_nodes >= 0 and self.nodes >= max_nodes)
+                    or (max_probes >= 0 and self.probes >= max_probes)):
                 self.state = RUNNING
                 return NODE_LIMIT
             if deadline >= 0 and self.nodes % 16 == 0 and monotonic() > deadline:
@@ -1231,7 +1245,7 @@ cdef class Core:
             self.branch(cell, self.first_value[cell])
 
     def guess(self, double deadline=-1.0, int iterations=20, double fraction=0.05,
-              int64_t max_failures=-1, bytes forbidden=b""):
+              int64_t max_failures=-1, bytes forbidden=b"", bint resume=False):
         """Look for a solution other than those in ``forbidden`` by *decimation*: belief
         propagation over the lines (:meth:`beliefs`, its messages kept from one step to
         the next) says which unknown cells are likeliest black or white; the surest
@@ -1239,43 +1253,59 @@ cdef class Core:
         A step that meets a contradiction is taken back whole and made again on its
         surest cell alone, both ways in turn, and dead ends below backtrack as in
         :meth:`next_solution`, so the search is complete. ``SOLUTION`` (the grid holds
-        it), ``EXHAUSTED`` (there is no other solution: a proof), ``NODE_LIMIT`` after
-        ``max_failures`` dead ends (negative: no limit), ``TIME_LIMIT`` at ``deadline``. On large random
-        puzzles the beliefs are right so often that a picture comes after a few dozen
-        steps with no dead end, where a depth-first search or CDCL looks for long. Starts
-        afresh; ``next_solution`` cannot follow it without :meth:`restart`."""
+        it), ``EXHAUSTED`` (there is no other solution: a proof), ``NODE_LIMIT`` once it
+        has met ``max_failures`` dead ends in all (negative: no limit), ``TIME_LIMIT`` at
+        ``deadline``. On large random puzzles the beliefs are right so often that a
+        picture comes after a few dozen steps with no dead end, where a depth-first
+        search or CDCL looks for long. It starts afresh, unless ``resume`` and the last
+        call on this solver was a guess that stopped at its deadline: then it goes on
+        from there, its messages, dead ends and search as they were (nothing is done
+        twice when it runs in time slices). ``next_solution`` cannot follow it without
+        :meth:`restart`."""
         cdef int size = (self.largest + 1) * (self.longest + 2)
-        cdef double *row_msg = <double *> calloc(self.n_cells, sizeof(double))
-        cdef double *col_msg = <double *> calloc(self.n_cells, sizeof(double))
         cdef double *prior = <double *> calloc(self.longest + 1, sizeof(double))
         cdef double *black = <double *> calloc(self.longest + 1, sizeof(double))
         cdef double *starts = <double *> calloc(size, sizeof(double))
         cdef double *forward = <double *> calloc(size, sizeof(double))
         cdef double *backward = <double *> calloc(size, sizeof(double))
         cdef Ranked *ranked = <Ranked *> calloc(self.n_cells, sizeof(Ranked))
+        cdef double *row_msg
+        cdef double *col_msg
         cdef const uint8_t *bad = forbidden
         cdef int n_bad = len(forbidden) // self.n_cells
         cdef int cell, k, i, n_ranked, step_depth, first_cell = -1
         cdef uint8_t first_value = WHITE
-        cdef int64_t failures = 0
         cdef double y, z
-        cdef bint ok, alone = False
+        cdef bint ok
         try:
-            if (not row_msg or not col_msg or not prior or not black or not starts
-                    or not forward or not backward or not ranked):
+            if not prior or not black or not starts or not forward or not backward or not ranked:
                 raise MemoryError()
-            for cell in range(self.n_cells):
-                row_msg[cell] = 0.5
-                col_msg[cell] = 0.5
-            self.restart()
-            self.state = BROKEN
-            self.nodes = 1
-            if not self.settle_node(True):
-                self.state = DONE
-                return EXHAUSTED
+            if not self.guess_row_msg:
+                self.guess_row_msg = <double *> calloc(self.n_cells, sizeof(double))
+                self.guess_col_msg = <double *> calloc(self.n_cells, sizeof(double))
+                if not self.guess_row_msg or not self.guess_col_msg:
+                    free(self.guess_row_msg)
+                    free(self.guess_col_msg)
+                    self.guess_row_msg = self.guess_col_msg = NULL
+                    raise MemoryError()
+            row_msg = self.guess_row_msg
+            col_msg = self.guess_col_msg
+            if not (resume and self.state == GUESSING):
+                for cell in range(self.n_cells):
+                    row_msg[cell] = 0.5
+                    col_msg[cell] = 0.5
+                self.guess_failures = 0
+                self.guess_alone = False
+                self.restart()
+                self.state = BROKEN
+                self.nodes = 1
+                if not self.settle_node(True):
+                    self.state = DONE
+                    return EXHAUSTED
+            self.state = BROKEN  # until this call returns normally
             while True:
                 if deadline >= 0 and monotonic() > deadline:
-                    self.state = DONE
+                    self.state = GUESSING
                     return TIME_LIMIT
                 ok = True
                 if not self.unknown:
@@ -1296,8 +1326,8 @@ cdef class Core:
                             ranked[n_ranked].cell = cell
                             n_ranked += 1
                     qsort(ranked, n_ranked, sizeof(Ranked), by_key_descending)
-                    k = 1 if alone else max(1, <int> (n_ranked * fraction))
-                    alone = False
+                    k = 1 if self.guess_alone else max(1, <int> (n_ranked * fraction))
+                    self.guess_alone = False
                     step_depth = self.depth
                     for i in range(k):
                         cell = ranked[i].cell
@@ -1312,7 +1342,7 @@ cdef class Core:
                     ok = self.settle_node(True) != 0
                     if not ok and k > 1:
                         # take the step back whole and make it on its surest cell alone
-                        failures += 1
+                        self.guess_failures += 1
                         self.undo(self.stack_mark[step_depth])
                         self.unwind_log(self.stack_log[step_depth])
                         self.clear_queue()
@@ -1321,8 +1351,8 @@ cdef class Core:
                         self.nodes += 1
                         ok = self.settle_node(True) != 0
                 while not ok:
-                    failures += 1
-                    if max_failures >= 0 and failures >= max_failures:
+                    self.guess_failures += 1
+                    if max_failures >= 0 and self.guess_failures >= max_failures:
                         self.state = DONE
                         return NODE_LIMIT
                     if not self.backtrack():
@@ -1330,10 +1360,8 @@ cdef class Core:
                         return EXHAUSTED
                     self.nodes += 1
                     ok = self.settle_node(True) != 0
-                    alone = True
+                    self.guess_alone = True
         finally:
-            free(row_msg)
-            free(col_msg)
             free(prior)
             free(black)
             free(starts)

@@ -89,6 +89,16 @@ __all__ = [
 #: puzzles took 1.9 s with it, 0.9 s without).
 DFS_NODES = 300
 
+#: The depth-first search's budget in probes, besides its :data:`DFS_NODES`: this
+#: divided by the number of lines (rows and columns), the budget nonosolve
+#: (FastNonogramSolver) gives its own search. On large puzzles a node probes thousands
+#: of cells (Gettys, 59x99: 300 nodes took 17 s, some 2,000 probes and 80,000 line
+#: solves a node), and the search is seldom what settles them: with this budget Gettys
+#: took 4.8 s in all instead of 27.4 s, Faase 17.1 s instead of 43.1 s, random 60x60
+#: seeds 0 and 1 3.6 s and 3.3 s instead of 5.1 s and 4.7 s, measured one after the
+#: other. A 25x25 or 30x30 puzzle reaches its 300 nodes first.
+DFS_WORK = 10_000_000
+
 #: Seconds of the first time slice of restarts (the slices then double).
 FIRST_SLICE = 0.25
 
@@ -141,6 +151,10 @@ BELIEF_ROUNDS = 20
 #: 0.6 s and 0.9 s, 100x100 seed 1 in 9 s. Settling those three went from 23, 31 and
 #: 318 s to 4.3, 4.8 and 54 s, and tcga2016's 1,000 puzzles from 89 s to 63 s; 5 rounds
 #: of messages per step instead of 20 lost the large puzzles (none of the three in 30 s).
+#: The decimation is paused at the end of its slice and resumed in the next round, so
+#: no step is made twice: Sierp (40x47) needs some 0.52 s of it, on a busy machine just
+#: over its first slice; resumed, the second round found the picture 0.02 s in, where
+#: started afresh it had to go through all of it again.
 GUESS_SHARE = 2
 GUESS_ROUNDS = 20
 GUESS_FRACTION = 0.05
@@ -319,9 +333,11 @@ def _hybrid(puzzle: Puzzle, timeout: float | None, max_nodes: int | None) -> Ite
     deadline = None if timeout is None else started + timeout
     solver = core(puzzle)
     budget = DFS_NODES if max_nodes is None else min(DFS_NODES, max_nodes)
+    work = int(DFS_WORK / (puzzle.height + puzzle.width))
+    probes = work
     found = _Found(puzzle)
     while True:
-        status = solver.next_solution(budget, -1.0 if deadline is None else deadline, True)
+        status = solver.next_solution(budget, -1.0 if deadline is None else deadline, True, probes)
         if status == _nonogram.EXHAUSTED:
             return
         if status == _nonogram.SOLUTION:
@@ -332,10 +348,11 @@ def _hybrid(puzzle: Puzzle, timeout: float | None, max_nodes: int | None) -> Ite
             yield from found.add(solver.grid_bytes(), swaps=swaps, exact=True)
             if len(found.grids) >= 2:  # enumerating: a search that finds goes on
                 budget = solver.nodes + DFS_NODES
+                probes = solver.probes + work
                 if max_nodes is not None:
                     budget = min(budget, max_nodes)
             continue
-        if status == _nonogram.TIME_LIMIT or budget == max_nodes:
+        if status == _nonogram.TIME_LIMIT or (budget == max_nodes and solver.nodes >= budget):
             reason = "timeout" if status == _nonogram.TIME_LIMIT else "max_nodes"
             raise LimitReached(reason, _stats(solver, time.monotonic() - started, reason))
         break
@@ -383,15 +400,18 @@ def _take_turns(
     deadline: float | None,
     max_nodes: int | None,
 ) -> Iterator[bytes]:
-    """CDCL and restarts in turns, in time slices that double (CDCL's
-    :data:`CDCL_SHARE` times as long as the restarts'); once the turns have gone
-    :data:`KISSAT_AFTER` seconds without a new answer, CDCL and two Kissat runs
-    (:data:`KISSAT_SHARE`). Each new solution is yielded and forbidden to all, until one
-    of them proves there is no other."""
+    """Decimation (while no solution is known), CDCL and restarts in turns, in time
+    slices that double (CDCL's :data:`CDCL_SHARE` times as long as the restarts'). The
+    decimation is paused in ``solver`` between its slices, so the restarts have a
+    solver of their own. Once the turns have gone :data:`KISSAT_AFTER` seconds without a
+    new answer, CDCL and two Kissat runs (:data:`KISSAT_SHARE`). Each new solution is
+    yielded and forbidden to all, until one of them proves there is no other."""
     spent = solver.nodes  # nodes of the depth-first search, counted against max_nodes
     with_cdcl = max_nodes is None  # CDCL and decimation have no nodes to count
     cdcl: _Cdcl | None = None  # made when first needed: building its formula takes time
     guessing = with_cdcl  # until decimation meets GUESS_FAILURES dead ends
+    # The restarts' solver: the search's own, unless decimation is paused in it.
+    hunter: _nonogram.Core | None = None
     seed, length = 0, FIRST_SLICE
     quiet_since = time.monotonic()
 
@@ -408,7 +428,7 @@ def _take_turns(
             kissat_joined = time.monotonic() - quiet_since >= KISSAT_AFTER
             if guessing and not found.grids and time_left():
                 status = solver.guess(
-                    until(GUESS_SHARE), GUESS_ROUNDS, GUESS_FRACTION, GUESS_FAILURES
+                    until(GUESS_SHARE), GUESS_ROUNDS, GUESS_FRACTION, GUESS_FAILURES, resume=True
                 )
                 if status == _nonogram.EXHAUSTED:
                     return
@@ -428,12 +448,14 @@ def _take_turns(
             if new is None and time_left() and not (with_cdcl and kissat_joined):
                 seed += 1
                 left = -1 if max_nodes is None else max_nodes - spent
-                status = solver.hunt(left, until(1.0), seed, 64, b"".join(found.grids))
-                spent += solver.nodes
+                if hunter is None:
+                    hunter = solver if not guessing else core(puzzle)
+                status = hunter.hunt(left, until(1.0), seed, 64, b"".join(found.grids))
+                spent += hunter.nodes
                 if status == _nonogram.EXHAUSTED:
                     return
                 if status == _nonogram.SOLUTION:
-                    new = solver.grid_bytes()
+                    new = hunter.grid_bytes()
             if new is not None:
                 for grid in found.add(new):
                     if cdcl is not None:
