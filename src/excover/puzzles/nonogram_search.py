@@ -5,11 +5,11 @@ algorithms) one solution at a time; :func:`propagated` runs line propagation alo
 way a person solves a puzzle line by line, and shows how far it gets.
 
 ``hybrid=True`` (what ``method="auto"`` asks for) adds three routes for the puzzles on
-which the depth-first search gets lost, after it has spent :data:`DFS_NODES` nodes: the
-solutions it found are kept, and from there two searches take turns, in time slices that
-double (:data:`FIRST_SLICE` seconds first), until one of them settles the question
-(while no picture is known, each round begins with a third, *decimation*: see
-:data:`GUESS_SHARE`):
+which the depth-first search gets lost, after it has spent :data:`DFS_NODES` nodes (or
+the probes of :data:`DFS_WORK`): the solutions it found are kept, and from there two
+searches take turns, in time slices that double (:data:`FIRST_SLICE` seconds first),
+until one of them settles the question (while no picture is known, each round begins
+with a third, *decimation*: see :data:`GUESS_SHARE`):
 
 * *restarts* (:meth:`Core.hunt <excover.puzzles._nonogram.Core.hunt>`): the same search,
   randomized and restarted from the root on Luby's schedule, looking for a solution other
@@ -25,13 +25,15 @@ double (:data:`FIRST_SLICE` seconds first), until one of them settles the questi
   "block starts by" variables alike; after each solution, that solution's values, since
   the next is often close by.
 
-When the turns go :data:`KISSAT_AFTER` seconds without a new answer, *Kissat* takes the
-restarts' place (:data:`KISSAT_SHARE`), twice: on the order encoding, and on it with cover variables
-(each is far stronger than the other on some of the largest puzzles). Kissat cannot be
-sliced, so each run is a child process that is stopped between its slices and killed
-when a new solution makes its formula stale, at the time limit or on Ctrl-C
-(:mod:`excover.sat.child`); excover runs one thing at a time, so a run uses one core.
-After each new solution the turns begin again from the first slice.
+*Kissat* on the order encoding has a short slice of each round after CaDiCaL's
+(:data:`KISSAT_EARLY_SHARE`). When the turns go :data:`KISSAT_AFTER` seconds without a
+new answer, Kissat takes the restarts' place (:data:`KISSAT_SHARE`), twice: on the order
+encoding, and on it with cover variables (each is far stronger than the other on some of
+the largest puzzles). Kissat cannot be sliced, so each run is a child process that is
+stopped between its slices and killed when a new solution makes its formula stale, at
+the time limit or on Ctrl-C (:mod:`excover.sat.child`); excover runs one thing at a
+time, so a run uses one core. After each new solution the turns begin again from the
+first slice.
 
 Every solution found, by any route, is followed by its *rectangle swap*
 (:func:`~excover.puzzles.nonogram_swap.swapped`) when it has one: four cells that can be
@@ -62,12 +64,14 @@ __all__ = [
     "CDCL_SLICE",
     "CDCL_SOLVER",
     "DFS_NODES",
+    "DFS_WORK",
     "FIRST_SLICE",
     "GUESS_FAILURES",
     "GUESS_FRACTION",
     "GUESS_ROUNDS",
     "GUESS_SHARE",
     "KISSAT_AFTER",
+    "KISSAT_EARLY_SHARE",
     "KISSAT_SHARE",
     "UNKNOWN",
     "colour_core",
@@ -135,6 +139,16 @@ CDCL_SHARE_BESIDE_KISSAT = 1
 #: run with cover variables, one without: Faase's first picture took 100 s with them and
 #: was not found in 600 s without; Knotty's took 105 s without and over 200 s with).
 KISSAT_SHARE = 3
+
+#: Before that, from the first round, the Kissat run without cover variables has a
+#: slice of each round after CaDiCaL's, this many times the restarts' slice (paused in
+#: between like the others). Kissat's first picture of random 30x30 seed 91 comes in
+#: 0.13 s where CaDiCaL takes seconds: on the 32 random 30x30 puzzles (of 5,000) whose
+#: depth-first search is lost, 14.3 and 15.8 s in all instead of 19.6 and 17.9 s (two
+#: runs each), seed 91 in 1.8-1.9 s instead of 4.4-6.7 s; Thing, Sierp, Gettys, Faase,
+#: Knotty and random 60x60 seeds 0 and 1 took 40.5 s in all against 39.4 s. Before
+#: CaDiCaL's slice instead, seed 91 took 1 s but seeds 917, 2413 and 3724 longer.
+KISSAT_EARLY_SHARE = 1
 
 #: Rounds of belief propagation (:meth:`Core.beliefs
 #: <excover.puzzles._nonogram.Core.beliefs>`) that set the CDCL solver's first phases.
@@ -440,8 +454,14 @@ def _take_turns(
                     cdcl = _Cdcl(puzzle, found.grids)
                 cells = cdcl.next(until(CDCL_SHARE_BESIDE_KISSAT if kissat_joined else CDCL_SHARE))
             for cover in (False, True):
-                if cdcl is not None and cells == b"" and kissat_joined and time_left():
-                    cells = cdcl.next_by_kissat(until(KISSAT_SHARE), cover)
+                if (
+                    cdcl is not None
+                    and cells == b""
+                    and (kissat_joined or not cover)
+                    and time_left()
+                ):
+                    share = KISSAT_SHARE if kissat_joined else KISSAT_EARLY_SHARE
+                    cells = cdcl.next_by_kissat(until(share), cover)
             if cells is None:
                 return
             new = cells or None
