@@ -443,3 +443,38 @@ def test_the_search_stops_at_its_probe_budget_and_carries_on() -> None:
     assert 1_000 <= stopped.probes < whole.probes
     assert stopped.next_solution() == _nonogram.SOLUTION
     assert (stopped.grid_bytes(), stopped.nodes) == (whole.grid_bytes(), whole.nodes)
+
+
+def test_a_first_pictures_swap_is_sought_only_when_the_search_lingers(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The swap of the search's first picture costs milliseconds of Python: it is sought
+    only when the search has gone SWAP_AFTER nodes past it without a second picture
+    (random 25x25 seed 405), not when the search finds the second soon (random 30x30
+    seeds 0-4), unless SWAP_AFTER is 0; the answers are the same either way."""
+    from excover.puzzles import nonogram_swap
+
+    swaps: list[bool] = []
+    original = nonogram_swap.swapped
+
+    def counted(grid: bytes, height: int, width: int) -> bytes | None:
+        neighbour = original(grid, height, width)
+        swaps.append(neighbour is not None)
+        return neighbour
+
+    monkeypatch.setattr(nonogram_swap, "swapped", counted)
+    default = nonogram_search.SWAP_AFTER
+    for seed in range(5):
+        puzzle = nonogram.generate(30, 30, 0.5, random.Random(seed))
+        answers = []
+        for swap_after, sought in ((default, 0), (0, 1)):
+            monkeypatch.setattr(nonogram_search, "SWAP_AFTER", swap_after)
+            swaps.clear()
+            answers.append(nonogram.classify(puzzle))
+            assert len(swaps) == sought
+        assert answers == ["multiple", "multiple"]
+    monkeypatch.undo()
+    monkeypatch.setattr(nonogram_swap, "swapped", counted)
+    swaps.clear()
+    assert nonogram.classify(nonogram.generate(25, 25, 0.5, random.Random(405))) == "multiple"
+    assert swaps == [True]

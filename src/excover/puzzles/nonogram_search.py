@@ -73,6 +73,7 @@ __all__ = [
     "KISSAT_AFTER",
     "KISSAT_EARLY_SHARE",
     "KISSAT_SHARE",
+    "SWAP_AFTER",
     "UNKNOWN",
     "colour_core",
     "core",
@@ -92,6 +93,16 @@ __all__ = [
 #: dropped: it made no difference on whole tournament sets, and seed 984 of the random
 #: puzzles took 1.9 s with it, 0.9 s without).
 DFS_NODES = 300
+
+#: Nodes the depth-first search may go past its first solution (found by a guess) before
+#: that solution's rectangle swap is sought. The swap is worked out in Python, some 3 ms
+#: on a 30x30 picture, where most random puzzles' second picture comes from the search
+#: within a few nodes. On the first 1,000 random 30x30 puzzles (two runs each, another
+#: job beside them): sought at once, median 3.0-3.9 ms and mean 9.5-11.2 ms; after 5, 20
+#: or 50 nodes, medians of 1.4-2.0 ms and means of 7.3-8.6 ms; never sought, median
+#: 1.6-2.0 ms but mean 13-15 ms (the search can take long to find a second picture that
+#: a swap gives at once).
+SWAP_AFTER = 20
 
 #: The depth-first search's budget in probes, besides its :data:`DFS_NODES`: this
 #: divided by the number of lines (rows and columns), the budget nonosolve
@@ -342,7 +353,8 @@ def _hybrid(puzzle: Puzzle, timeout: float | None, max_nodes: int | None) -> Ite
     ones renew the budget: enumerating, the search is the fastest route), then restarts
     and CDCL in turns, and Kissat when they take long (see the module's description).
     The first solution found by a guess is followed by its rectangle swap, when it has
-    one, and so is every solution of the other routes."""
+    one and the search has not found a second within :data:`SWAP_AFTER` nodes, and so is
+    every solution of the other routes."""
     started = time.monotonic()
     deadline = None if timeout is None else started + timeout
     solver = core(puzzle)
@@ -350,21 +362,32 @@ def _hybrid(puzzle: Puzzle, timeout: float | None, max_nodes: int | None) -> Ite
     work = int(DFS_WORK / (puzzle.height + puzzle.width))
     probes = work
     found = _Found(puzzle)
+    pending: bytes | None = None  # a first solution whose swap is still to be sought
+    swap_at = 0  # the node count at which it is sought
     while True:
-        status = solver.next_solution(budget, -1.0 if deadline is None else deadline, True, probes)
+        limit = budget if pending is None else min(budget, swap_at)
+        status = solver.next_solution(limit, -1.0 if deadline is None else deadline, True, probes)
         if status == _nonogram.EXHAUSTED:
             return
         if status == _nonogram.SOLUTION:
-            # A swap answers "is there another?" at once; reached without a guess, the
-            # solution is the only one, and once two are known the search enumerates
-            # faster than swaps help.
-            swaps = solver.depth > 0 and len(found.grids) < 2
-            yield from found.add(solver.grid_bytes(), swaps=swaps, exact=True)
+            grid = solver.grid_bytes()
+            # Reached without a guess, the solution is the only one; once two are known
+            # the search enumerates faster than swaps help.
+            if solver.depth > 0 and not found.grids:
+                pending, swap_at = grid, solver.nodes + SWAP_AFTER
+            else:
+                pending = None
+            yield from found.add(grid, swaps=False, exact=True)
             if len(found.grids) >= 2:  # enumerating: a search that finds goes on
                 budget = solver.nodes + DFS_NODES
                 probes = solver.probes + work
                 if max_nodes is not None:
                     budget = min(budget, max_nodes)
+            continue
+        if status == _nonogram.NODE_LIMIT and pending is not None:
+            # the search has not found a second solution soon: a swap may answer at once
+            yield from found.add_swap_of(pending)
+            pending = None
             continue
         if status == _nonogram.TIME_LIMIT or (budget == max_nodes and solver.nodes >= budget):
             reason = "timeout" if status == _nonogram.TIME_LIMIT else "max_nodes"
@@ -404,6 +427,14 @@ class _Found:
             if neighbour is None:
                 return
             grid = neighbour
+
+    def add_swap_of(self, grid: bytes) -> Iterator[bytes]:
+        """:meth:`add` the swap of ``grid`` (and its own swaps), when it has one."""
+        from excover.puzzles.nonogram_swap import swapped
+
+        neighbour = swapped(grid, self.puzzle.height, self.puzzle.width)
+        if neighbour is not None:
+            yield from self.add(neighbour)
 
 
 def _take_turns(
