@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import signal
 import subprocess
 import sys
@@ -304,6 +305,23 @@ def test_ctrl_c_prints_the_partial_sudoku_count() -> None:
     out, err = process.communicate(timeout=30)
     assert process.returncode == 130
     assert int(out) > 0 and "interrupted" in err
+    assert "search: interrupted" in err and "search: complete" not in err
+
+
+def test_ctrl_c_stops_a_hard_nonogram_and_says_it_is_unsettled(tmp_path: Path) -> None:
+    """A random 100x100 puzzle that no route settles in minutes: Ctrl-C ends the run
+    (Kissat's child too) with status 130, the answer "unknown" and statistics that say
+    it was interrupted, not complete."""
+    puzzle = nonogram.generate(100, 100, 0.5, random.Random(0))
+    path = tmp_path / "hard.non"
+    path.write_text(nonogram.dumps(puzzle, "non"))
+    process = spawn("nonogram", str(path), "--classify", start_new_session=True)
+    time.sleep(2.0)
+    os.killpg(process.pid, signal.SIGINT)
+    out, err = process.communicate(timeout=30)
+    assert process.returncode == 130
+    assert out.strip() == "unknown"
+    assert "search: interrupted" in err and "search: complete" not in err
 
 
 # --------------------------------------------------------------------------- exit status

@@ -295,7 +295,10 @@ def finish(outcome: Outcome, args: argparse.Namespace) -> int:
         detail = " (no partial count)" if found is None else f" ({found} solutions so far)"
         common.say_stopped(outcome.stopped_by, detail)
     if getattr(args, "stats", False) or outcome.stopped_by == "interrupt":
-        print(stats_lines(outcome.stats), file=sys.stderr)
+        # what stopped the run is the outcome's to say: some commands' statistics
+        # (a nonogram's solution count) do not carry it
+        stats = {**outcome.stats, "stopped_by": outcome.stopped_by}
+        print(stats_lines(stats), file=sys.stderr)
     return common.exit_status(outcome.stopped_by)
 
 
