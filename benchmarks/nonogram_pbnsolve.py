@@ -1,7 +1,8 @@
 """Nonograms side by side with pbnsolve, on the public puzzle sets: whole processes.
 
 For every puzzle of every set, in one run: the wall time of the whole process
-``python -m excover nonogram --classify FILE`` (start-up, reading, solving, printing) and
+``excover nonogram --classify FILE`` (start-up, reading, solving, printing; the console
+script beside this Python, as a user runs it, else ``python -m excover``) and
 of ``pbnsolve -u -b FILE``, each the best of ``--runs`` runs taken in turn; checks that
 both say the same (unique, multiple or none) and prints a table per set with the ratio
 excover / pbnsolve. A puzzle is flagged (``!``) when excover takes longer than pbnsolve
@@ -68,6 +69,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+
+from startup import excover_command
 
 if TYPE_CHECKING:
     from excover.puzzles.nonogram import Puzzle
@@ -202,7 +205,7 @@ def _compare(
     from excover import ExcoverError
     from excover.puzzles import nonogram
 
-    excover = [sys.executable, "-m", "excover", "nonogram", "--classify"]
+    excover = [*excover_command(), "nonogram", "--classify"]
     results: list[Result] = []
     for path in files:
         try:
@@ -372,7 +375,7 @@ def renaming(ours: Sequence[str], theirs: Sequence[str]) -> dict[str, str] | Non
 def _excover_json(path: Path, args: argparse.Namespace, env: dict[str, str]) -> tuple[float, Any]:
     """The best whole-process time of ``excover nonogram --classify --json`` and its
     document (None when the run printed none)."""
-    command = [sys.executable, "-m", "excover", "nonogram", "--classify", "--json"]
+    command = [*excover_command(), "nonogram", "--classify", "--json"]
     best, doc = float("inf"), None
     for _ in range(args.runs):
         seconds, out = _timed(
@@ -521,9 +524,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         # bytecode as an installed package has it (see benchmarks/startup.py)
         env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
         env["PYTHONPYCACHEPREFIX"] = cache
-        subprocess.run(
-            [sys.executable, "-m", "excover", "--help"], env=env, capture_output=True, check=True
-        )
+        subprocess.run([*excover_command(), "--help"], env=env, capture_output=True, check=True)
         load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
         print(f"excover against {args.pbnsolve} (load average {load:.2f}); '!': over target")
         _python_alone(args, env, "at the start")

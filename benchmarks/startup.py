@@ -28,7 +28,7 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-__all__ = ["main"]
+__all__ = ["excover_command", "main"]
 
 #: A problem with three solutions: {a b, c}, {a, b c} and {a, b, c}.
 TINY = "a b c\na b\nc\na\nb c\nb\n"
@@ -48,7 +48,9 @@ def _best(command: list[str], env: dict[str, str], runs: int) -> float:
     return best
 
 
-def _excover() -> list[str]:
+def excover_command() -> list[str]:
+    """The ``excover`` command as a user runs it: the console script beside this Python
+    when there is one, else ``python -m excover``."""
     script = Path(sys.executable).with_name("excover")
     return [str(script)] if script.exists() else [sys.executable, "-m", "excover"]
 
@@ -63,7 +65,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         env["PYTHONPYCACHEPREFIX"] = cache
         tiny = Path(cache) / "tiny.dlx"
         tiny.write_text(TINY)
-        excover = _excover()
+        excover = excover_command()
         commands = {
             "python -c pass": [sys.executable, "-c", "pass"],
             "excover --version": [*excover, "--version"],

@@ -349,6 +349,27 @@ def test_a_timeout_of_zdd_stops_it_with_no_partial_count(
     assert (status, result["count"], result["stopped_by"]) == (1, None, "timeout")
 
 
+def test_off_the_main_thread_runs_go_without_signals(capsys: pytest.CaptureFixture[str]) -> None:
+    """Python sets signal handlers in the main thread only: elsewhere a count runs without
+    its Ctrl-C handler, and --timeout by an alarm is refused with the reason."""
+    import threading
+
+    statuses: list[int] = []
+
+    def run(*argv: str) -> None:
+        statuses.append(main(list(argv)))
+
+    for argv in (("count", QUEENS8), ("count", QUEENS8, "--method", "zdd", "--timeout", "5")):
+        worker = threading.Thread(target=run, args=argv)
+        worker.start()
+        worker.join()
+    captured = capsys.readouterr()
+    assert statuses == [0, 2] and captured.out == "92\n"
+    assert "--timeout needs a Unix system and the main thread" in captured.err
+    # in the main thread the same run is not refused
+    assert main(["count", QUEENS8, "--method", "zdd", "--timeout", "5"]) == 0
+
+
 # --------------------------------------------------------------------------- progress
 
 

@@ -8,7 +8,10 @@ and ``tokenize`` behind it: Puzzle is a plain immutable class), ``json`` (loaded
 ``--json`` only), ``pathlib`` (with ``urllib.parse`` and ``ipaddress`` behind it: files
 are read with ``open``), ``shutil`` (argparse's help formatter imports it to size the help
 to the terminal; excover's formatter finds the width itself) or the rating module (loaded
-for ``--rate`` only).
+for ``--rate`` only); nor ``typing`` (a tenth of the whole run: annotations name its
+types under ``TYPE_CHECKING`` only, and the colour model's named tuples are made by
+``collections``) or ``threading`` (signal handlers are refused off the main thread by
+``signal`` itself).
 """
 
 from __future__ import annotations
@@ -31,7 +34,10 @@ EXAMPLES = Path(__file__).parent.parent / "examples" / "nonograms"
 #: What a nonogram run must not import (top-level packages, or excover's modules).
 HEAVY = {"numpy", "pysat", "lark", "tqdm", "html"}
 #: Standard modules a run of --classify does not need (each costs start-up time).
-UNNEEDED = {"dataclasses", "inspect", "ast", "dis", "tokenize", "json", "pathlib", "shutil"}
+UNNEEDED = {
+    *("dataclasses", "inspect", "ast", "dis", "tokenize", "json", "pathlib", "shutil"),
+    *("typing", "threading"),
+}
 OTHER_COMMANDS = {
     "excover.problem",
     "excover.puzzles.cli",
@@ -157,3 +163,25 @@ def test_help_is_laid_out_as_argparse_would(
         helps[columns] = texts[0]
     assert helps["50"] != helps["132"]  # the width is read
     assert helps[""] == helps["not a number"] == helps["-3"]  # no terminal under pytest: 80
+
+
+def test_the_colour_tuples_and_status_are_what_their_types_say() -> None:
+    """Made without typing, Colour and Block are still named tuples with the fields and
+    types the type checkers see, and Status the Literal of classify's answers."""
+    import typing
+
+    block = nonogram.Block(3, "r")
+    assert block == (3, "r") and block.length == 3 and block.colour == "r"
+    assert nonogram.Block._fields == ("length", "colour") and repr(block) == (
+        "Block(length=3, colour='r')"
+    )
+    assert type(block._replace(length=2)) is nonogram.Block
+    colour = nonogram.Colour("r", "red", (255, 0, 0))
+    assert (colour.name, colour.rgb, colour.hex) == ("red", (255, 0, 0), "#ff0000")
+    assert type(pickle.loads(pickle.dumps(colour))) is nonogram.Colour
+    with pytest.raises(AttributeError):
+        colour.extra = 1  # type: ignore[attr-defined]
+    statuses = typing.get_args(nonogram.Status)
+    assert statuses == ("none", "unique", "multiple")
+    puzzles = [([[1]], [[1]]), ([[1], [1]], [[1], [1]]), ([[1]], [[0], [0]])]
+    assert {nonogram.classify(rows, cols) for rows, cols in puzzles} == set(statuses)

@@ -40,7 +40,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
 from itertools import islice
-from typing import TYPE_CHECKING, Any, Literal
 
 from excover.errors import UsageError
 from excover.puzzles import nonogram_search
@@ -66,7 +65,10 @@ from excover.puzzles.nonogram_model import (
 )
 from excover.puzzles.nonogram_search import propagated
 
+TYPE_CHECKING = False  # typing is for type checkers: importing it costs each run ~6 ms
 if TYPE_CHECKING:
+    from typing import Any, Literal
+
     from excover.puzzles.nonogram_draw import ascii_grid, svg_grid
     from excover.puzzles.nonogram_generate import generate, random_picture
     from excover.puzzles.nonogram_rate import LEVELS, Rating
@@ -120,22 +122,30 @@ _LAZY = {
 
 
 def __getattr__(name: str) -> Any:
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    from importlib import import_module
+    if name == "Status":  # made on first use: importing typing would slow every run
+        from typing import Literal
 
-    value = getattr(import_module(module), name)
+        value: Any = Literal[_STATUSES]
+    elif name in _LAZY:
+        from importlib import import_module
+
+        value = getattr(import_module(_LAZY[name]), name)
+    else:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     globals()[name] = value  # later look-ups skip this function
     return value
 
 
 def __dir__() -> list[str]:
-    return sorted([*globals(), *_LAZY])
+    return sorted([*globals(), *_LAZY, "Status"])
 
 
-#: What :func:`classify` says about a puzzle.
-Status = Literal["none", "unique", "multiple"]
+if TYPE_CHECKING:
+    #: What :func:`classify` says about a puzzle.
+    Status = Literal["none", "unique", "multiple"]
+
+#: The statuses by number of solutions: none, one, two or more.
+_STATUSES: tuple[Status, Status, Status] = ("none", "unique", "multiple")
 
 #: The values of ``method``.
 METHODS = ("auto", "propagate", "xcc", "sat")
@@ -259,8 +269,7 @@ def classify(
     """``"none"``, ``"unique"`` or ``"multiple"``: how many solutions the puzzle has,
     proved by a complete search (the validation task of puzzle designers). When the clues
     alone rule out every picture, ``Puzzle.contradiction`` says why."""
-    statuses: tuple[Status, ...] = ("none", "unique", "multiple")
-    return statuses[count(rows, cols, 2, method=method, timeout=timeout, max_nodes=max_nodes)]
+    return _STATUSES[count(rows, cols, 2, method=method, timeout=timeout, max_nodes=max_nodes)]
 
 
 def line_solvable(rows: Rows, cols: Sequence[Iterable[int]] | None = None) -> bool:

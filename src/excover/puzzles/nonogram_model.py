@@ -23,7 +23,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from operator import index
-from typing import NamedTuple
 
 from excover.errors import ProblemError
 
@@ -106,13 +105,31 @@ def clue_error(clue: Clue, length: int) -> str | None:
     return None
 
 
-class Colour(NamedTuple):
+TYPE_CHECKING = False  # typing is for type checkers: importing it costs each run ~6 ms
+if TYPE_CHECKING:
+    from typing import NamedTuple
+
+    class _Colour(NamedTuple):
+        char: str
+        name: str
+        rgb: tuple[int, int, int]
+
+    class _Block(NamedTuple):
+        length: int
+        colour: str
+
+else:  # the same named tuples, made without typing
+    from collections import namedtuple
+
+    _Colour = namedtuple("_Colour", ["char", "name", "rgb"])
+    _Block = namedtuple("_Block", ["length", "colour"])
+
+
+class Colour(_Colour):
     """One colour of a palette: ``char`` (one character, how pictures and clue texts
     show it), a ``name`` and its ``rgb`` triple (0..255 each)."""
 
-    char: str
-    name: str
-    rgb: tuple[int, int, int]
+    __slots__ = ()
 
     @property
     def hex(self) -> str:
@@ -120,11 +137,10 @@ class Colour(NamedTuple):
         return "#" + "".join(f"{part:02x}" for part in self.rgb)
 
 
-class Block(NamedTuple):
+class Block(_Block):
     """A block of a colour clue: its ``length`` and the ``char`` of its ``colour``."""
 
-    length: int
-    colour: str
+    __slots__ = ()
 
 
 #: Colour names understood without an RGB triple (CSS's basic colours and a few more).
