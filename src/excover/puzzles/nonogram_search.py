@@ -419,22 +419,21 @@ class _Found:
             self.seen.add(grid)
             self.grids.append(grid)
             yield grid
-            if not swaps:
-                return
-            from excover.puzzles.nonogram_swap import swapped
-
-            neighbour = swapped(grid, self.puzzle.height, self.puzzle.width)
+            neighbour = self._swap_of(grid) if swaps else None
             if neighbour is None:
                 return
             grid = neighbour
 
     def add_swap_of(self, grid: bytes) -> Iterator[bytes]:
         """:meth:`add` the swap of ``grid`` (and its own swaps), when it has one."""
-        from excover.puzzles.nonogram_swap import swapped
-
-        neighbour = swapped(grid, self.puzzle.height, self.puzzle.width)
+        neighbour = self._swap_of(grid)
         if neighbour is not None:
             yield from self.add(neighbour)
+
+    def _swap_of(self, grid: bytes) -> bytes | None:
+        from excover.puzzles.nonogram_swap import swapped
+
+        return swapped(grid, self.puzzle.height, self.puzzle.width)
 
 
 def _take_turns(
