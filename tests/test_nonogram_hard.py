@@ -416,6 +416,36 @@ def test_a_resumed_guess_goes_on_where_it_stopped(size: int, seed: int, max_fail
     assert sliced.grid_bytes() == whole.grid_bytes()
 
 
+def test_a_guess_paused_at_its_dead_ends_goes_on_with_more() -> None:
+    """Decimation stopped at a dead-end limit and resumed with a larger one ends as one
+    run with the larger limit: the hybrid route's first round pauses it early."""
+    puzzle = nonogram.generate(30, 30, 0.5, random.Random(91))
+    whole = nonogram_search.core(puzzle)
+    expected = whole.guess(-1.0, 20, 0.05, 100)
+    paused = nonogram_search.core(puzzle)
+    assert paused.guess(-1.0, 20, 0.05, 10) == _nonogram.NODE_LIMIT
+    assert paused.nodes < whole.nodes
+    with pytest.raises(RuntimeError, match="paused guess"):  # paused, not finished
+        paused.next_solution()
+    assert paused.guess(-1.0, 20, 0.05, 100, resume=True) == expected
+    assert (paused.nodes, paused.grid_bytes()) == (whole.nodes, whole.grid_bytes())
+
+
+def test_short_restarts_find_a_new_picture_or_say_there_is_none() -> None:
+    """The first round's short restarts (random 30x30 seed 2413, where decimation is
+    lost): a picture of the puzzle not among those found, or a proof that there is none
+    beyond them, within FIRST_RESTARTS seeds."""
+    puzzle = nonogram.generate(30, 30, 0.5, random.Random(2413))
+    end = time.monotonic() + 60
+    first, seed = nonogram_search._short_restarts(nonogram_search.core(puzzle), 0, end, [])
+    assert first and 1 <= seed <= nonogram_search.FIRST_RESTARTS
+    assert puzzle.is_solution(nonogram_search.picture(first, puzzle.width))
+    more, _ = nonogram_search._short_restarts(nonogram_search.core(puzzle), 0, end, [first])
+    assert more is None or (
+        more != first and puzzle.is_solution(nonogram_search.picture(more, puzzle.width))
+    )
+
+
 def test_a_guess_without_resume_starts_afresh() -> None:
     """A paused guess is resumed only when asked: a call without ``resume`` starts
     again from the root (the same nodes as a fresh solver), and the plain search

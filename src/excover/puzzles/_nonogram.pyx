@@ -1253,12 +1253,13 @@ cdef class Core:
         A step that meets a contradiction is taken back whole and made again on its
         surest cell alone, both ways in turn, and dead ends below backtrack as in
         :meth:`next_solution`, so the search is complete. ``SOLUTION`` (the grid holds
-        it), ``EXHAUSTED`` (there is no other solution: a proof), ``NODE_LIMIT`` once it
-        has met ``max_failures`` dead ends in all (negative: no limit), ``TIME_LIMIT`` at
-        ``deadline``. On large random puzzles the beliefs are right so often that a
-        picture comes after a few dozen steps with no dead end, where a depth-first
-        search or CDCL looks for long. It starts afresh, unless ``resume`` and the last
-        call on this solver was a guess that stopped at its deadline: then it goes on
+        it), ``EXHAUSTED`` (there is no other solution: a proof), ``NODE_LIMIT`` at the
+        first node after it has met ``max_failures`` dead ends in all (negative: no
+        limit), ``TIME_LIMIT`` at ``deadline``. On large random puzzles the beliefs are
+        right so often that a picture comes after a few dozen steps with no dead end,
+        where a depth-first search or CDCL looks for long. It starts afresh, unless
+        ``resume`` and the last call on this solver was a guess that stopped at its
+        deadline or at its ``max_failures`` (to go on with a larger one): then it goes on
         from there, its messages, dead ends and search as they were (nothing is done
         twice when it runs in time slices). ``next_solution`` cannot follow it without
         :meth:`restart`."""
@@ -1307,6 +1308,9 @@ cdef class Core:
                 if deadline >= 0 and monotonic() > deadline:
                     self.state = GUESSING
                     return TIME_LIMIT
+                if max_failures >= 0 and self.guess_failures >= max_failures:
+                    self.state = GUESSING  # resumed with a larger max_failures, it goes on
+                    return NODE_LIMIT
                 ok = True
                 if not self.unknown:
                     if not self.is_forbidden(bad, n_bad):
@@ -1352,9 +1356,6 @@ cdef class Core:
                         ok = self.settle_node(True) != 0
                 while not ok:
                     self.guess_failures += 1
-                    if max_failures >= 0 and self.guess_failures >= max_failures:
-                        self.state = DONE
-                        return NODE_LIMIT
                     if not self.backtrack():
                         self.state = DONE
                         return EXHAUSTED

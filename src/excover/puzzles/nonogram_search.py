@@ -9,7 +9,9 @@ which the depth-first search gets lost, after it has spent :data:`DFS_NODES` nod
 the probes of :data:`DFS_WORK`): the solutions it found are kept, and from there two
 searches take turns, in time slices that double (:data:`FIRST_SLICE` seconds first),
 until one of them settles the question (while no picture is known, each round begins
-with a third, *decimation*: see :data:`GUESS_SHARE`):
+with a third, *decimation*: see :data:`GUESS_SHARE`; when it fails in the first round,
+a few short restarts follow at once, and Kissat's slice comes before CaDiCaL's: see
+:data:`GUESS_FIRST_FAILURES`):
 
 * *restarts* (:meth:`Core.hunt <excover.puzzles._nonogram.Core.hunt>`): the same search,
   randomized and restarted from the root on Luby's schedule, looking for a solution other
@@ -184,6 +186,22 @@ GUESS_SHARE = 2
 GUESS_ROUNDS = 20
 GUESS_FRACTION = 0.05
 GUESS_FAILURES = 200
+
+#: In the first round, decimation pauses after this many dead ends (the next round goes
+#: on from there, up to :data:`GUESS_FAILURES`): on the 32 random 30x30 puzzles (of 5,000)
+#: whose depth-first search is lost, the 28 it settles need at most 58 (most one), the
+#: other four spend 0.3-0.6 s on their 200 before CDCL or restarts answer.
+GUESS_FIRST_FAILURES = 100
+
+#: When it does (not when its slice ends first), this many short restarts
+#: (:meth:`Core.hunt <excover.puzzles._nonogram.Core.hunt>`, seeds 1, 2, ...) of at most
+#: :data:`FIRST_RESTART_NODES` nodes each (all within the restarts' first slice) come
+#: before CDCL, and Kissat's early slice before CaDiCaL's: where decimation fails, the
+#: search is heavy-tailed and some seeds find a picture in a few dozen nodes (random
+#: 30x30 seed 2413: seeds 2 and 3 in 43 and 56 nodes, where CaDiCaL takes 0.3-0.7 s;
+#: seed 917: seed 1 in 104), and Kissat finds seed 91's in 0.1 s, CaDiCaL in 3-6 s.
+FIRST_RESTARTS = 3
+FIRST_RESTART_NODES = 120
 
 #: How :func:`propagated` shows a cell line solving leaves open.
 UNKNOWN = "?"
@@ -454,6 +472,7 @@ def _take_turns(
     with_cdcl = max_nodes is None  # CDCL and decimation have no nodes to count
     cdcl: _Cdcl | None = None  # made when first needed: building its formula takes time
     guessing = with_cdcl  # until decimation meets GUESS_FAILURES dead ends
+    first_round = True
     # The restarts' solver: the search's own, unless decimation is paused in it.
     hunter: _nonogram.Core | None = None
     seed, length = 0, FIRST_SLICE
@@ -470,26 +489,39 @@ def _take_turns(
         while True:
             cells: bytes | None = b""  # b"": no answer within the slice
             kissat_joined = time.monotonic() - quiet_since >= KISSAT_AFTER
+            kissat_first = False  # Kissat's early slice before CaDiCaL's
             if guessing and not found.grids and time_left():
+                failures = GUESS_FIRST_FAILURES if first_round else GUESS_FAILURES
                 status = solver.guess(
-                    until(GUESS_SHARE), GUESS_ROUNDS, GUESS_FRACTION, GUESS_FAILURES, resume=True
+                    until(GUESS_SHARE), GUESS_ROUNDS, GUESS_FRACTION, failures, resume=True
                 )
                 if status == _nonogram.EXHAUSTED:
                     return
-                guessing = status != _nonogram.NODE_LIMIT  # the same run again: no
+                # paused at GUESS_FIRST_FAILURES, it goes on; at GUESS_FAILURES, the same
+                # run again: no
+                guessing = status != _nonogram.NODE_LIMIT or failures < GUESS_FAILURES
                 if status == _nonogram.SOLUTION:
                     cells = solver.grid_bytes()
+                elif first_round and status == _nonogram.NODE_LIMIT:
+                    # lost early: short restarts, then Kissat before CaDiCaL (FIRST_RESTARTS)
+                    kissat_first = True
+                    hunter = hunter or core(puzzle)  # decimation stays paused in solver
+                    cells, seed = _short_restarts(hunter, seed, until(1.0), found.grids)
+            first_round = False
             if cells == b"" and with_cdcl and time_left():
                 if cdcl is None:
                     cdcl = _Cdcl(puzzle, found.grids)
-                cells = cdcl.next(until(CDCL_SHARE_BESIDE_KISSAT if kissat_joined else CDCL_SHARE))
+                if kissat_first:
+                    cells = cdcl.next_by_kissat(until(KISSAT_EARLY_SHARE), False)
+                if cells == b"" and time_left():
+                    cells = cdcl.next(
+                        until(CDCL_SHARE_BESIDE_KISSAT if kissat_joined else CDCL_SHARE)
+                    )
             for cover in (False, True):
-                if (
-                    cdcl is not None
-                    and cells == b""
-                    and (kissat_joined or not cover)
-                    and time_left()
-                ):
+                # Kissat on the order encoding (unless it came first), and with cover
+                # variables too once it has joined the turns
+                wanted = kissat_joined if cover else not kissat_first
+                if cdcl is not None and cells == b"" and wanted and time_left():
                     share = KISSAT_SHARE if kissat_joined else KISSAT_EARLY_SHARE
                     cells = cdcl.next_by_kissat(until(share), cover)
             if cells is None:
@@ -526,6 +558,25 @@ def _take_turns(
     finally:
         if cdcl is not None:
             cdcl.close()
+
+
+def _short_restarts(
+    hunter: _nonogram.Core, seed: int, end: float, found: list[bytes]
+) -> tuple[bytes | None, int]:
+    """Up to :data:`FIRST_RESTARTS` restarts from the root, seeds after ``seed``, of at
+    most :data:`FIRST_RESTART_NODES` nodes each, until ``end``: the grid of a solution
+    not in ``found``, ``b""`` when none turned up, or None when a restart proved there
+    is none; and the last seed used."""
+    for _ in range(FIRST_RESTARTS):
+        if time.monotonic() >= end:
+            break
+        seed += 1
+        status = hunter.hunt(FIRST_RESTART_NODES, end, seed, 64, b"".join(found))
+        if status == _nonogram.EXHAUSTED:
+            return None, seed
+        if status == _nonogram.SOLUTION:
+            return hunter.grid_bytes(), seed
+    return b"", seed
 
 
 class _Cdcl:
