@@ -3,7 +3,8 @@
 For every puzzle of every set, in one run: the wall time of the whole process
 ``excover nonogram --classify FILE`` (start-up, reading, solving, printing; the console
 script beside this Python, as a user runs it, else ``python -m excover``) and
-of ``pbnsolve -u -b FILE``, each the best of ``--runs`` runs taken in turn; checks that
+of ``pbnsolve -u -b FILE``, each the best of ``--runs`` runs (taken in turn, in rounds over
+the set: a slow spell of the machine cannot spoil every run of a puzzle); checks that
 both say the same (unique, multiple or none) and prints a table per set with the ratio
 excover / pbnsolve. A puzzle is flagged (``!``) when excover takes longer than pbnsolve
 where pbnsolve takes over 50 ms, or longer than 50 ms where pbnsolve takes less (the
@@ -206,32 +207,44 @@ def _compare(
     from excover.puzzles import nonogram
 
     excover = [*excover_command(), "nonogram", "--classify"]
-    results: list[Result] = []
+    puzzles: list[tuple[Path, Puzzle, Path]] = []
     for path in files:
         try:
             puzzle = nonogram.read(path)
         except ExcoverError as error:
             print(f"  skipped {path.name}: {error}", file=sys.stderr)
             continue
-        converted = _for_pbnsolve(puzzle, tmp / str(len(results)))
-        best_x = best_p = float("inf")
-        answer_x = answer_p = ""
-        cap = args.timeout + 5
-        for _ in range(args.runs):
-            # each program's answer is that of its best run (a run stopped by the time
-            # limit is never the best unless all are)
+        puzzles.append((path, puzzle, _for_pbnsolve(puzzle, tmp / str(len(puzzles)))))
+    best_x = [float("inf")] * len(puzzles)
+    best_p = [float("inf")] * len(puzzles)
+    answer_x = [""] * len(puzzles)
+    answer_p = [""] * len(puzzles)
+    cap = args.timeout + 5
+    # The runs go in rounds over the set, so that a slow spell of the machine (a second
+    # or two, seen here) cannot fall on all the runs of one puzzle. Each program's answer
+    # is that of its best run (a run stopped by the time limit is never the best unless
+    # all are).
+    for _ in range(args.runs):
+        for i, (path, _puzzle, converted) in enumerate(puzzles):
             seconds, out = _timed([*excover, "--timeout", str(args.timeout), str(path)], env, cap)
-            if seconds < best_x:
-                best_x, answer_x = seconds, out.strip() or "error"
+            if seconds < best_x[i]:
+                best_x[i], answer_x[i] = seconds, out.strip() or "error"
             seconds, out = _timed(
                 [str(args.pbnsolve), "-u", "-b", f"-x{int(args.timeout)}", str(converted)], env, cap
             )
-            if seconds < best_p:
-                best_p, answer_p = seconds, pbnsolve_status(out)
-        results.append(
-            Result(path.name, f"{puzzle.height}x{puzzle.width}", answer_x, answer_p, best_x, best_p)
+            if seconds < best_p[i]:
+                best_p[i], answer_p[i] = seconds, pbnsolve_status(out)
+    return [
+        Result(
+            path.name,
+            f"{puzzle.height}x{puzzle.width}",
+            answer_x[i],
+            answer_p[i],
+            best_x[i],
+            best_p[i],
         )
-    return results
+        for i, (path, puzzle, _converted) in enumerate(puzzles)
+    ]
 
 
 def _for_pbnsolve(puzzle: Puzzle, stem: Path) -> Path:
