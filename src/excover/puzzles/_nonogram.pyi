@@ -74,7 +74,7 @@ class Core:
         resume: bool = False,
     ) -> int:
         """Decimation by belief propagation for a solution not in ``forbidden``; with
-        ``resume``, going on from a guess paused at its deadline."""
+        ``resume``, going on from a guess paused at its deadline or its ``max_failures``."""
     def beliefs(self, iterations: int = 20) -> tuple[list[float], list[list[list[float]]]]:
         """Belief propagation over the lines: each cell's chance of being black, and
         each block's chances of starting at each position."""

@@ -127,7 +127,7 @@ cdef enum:
     FOUND = 2       # the grid holds a solution; the next call backtracks from it
     DONE = 3        # the whole tree is explored
     BROKEN = 4      # an exception (Ctrl-C) cut a call short; the state is lost
-    GUESSING = 5    # decimation stopped at its deadline; ``guess(resume=True)`` goes on
+    GUESSING = 5    # decimation paused (deadline or dead ends); ``guess(resume=True)`` goes on
 
 
 # Multipliers of the cache's hash (Knuth's MMIX LCG and another odd 64-bit constant); the
