@@ -53,9 +53,11 @@ def test_line_solver_matches_brute_force(case: tuple[int, st.DataObject]) -> Non
 
 @st.composite
 def long_lines(draw: st.DrawFn) -> tuple[list[int], bytes]:
-    """A line of 1-80 cells (either side of the bit-parallel solver's 63), the clue of a
+    """A line of 1-200 cells (either side of 63, the one-word solver's limit, and of 127
+    and 191, where the multi-word solver needs a third and a fourth word), the clue of a
     random picture or an arbitrary one, and cells partly known, some against the picture."""
-    n = draw(st.sampled_from([1, 2, 31, 32, 33, 62, 63, 64, 65, 80]) | st.integers(1, 80))
+    edges = [1, 2, 31, 32, 33, 62, 63, 64, 65, 80, 126, 127, 128, 129, 190, 191, 192, 200]
+    n = draw(st.sampled_from(edges) | st.integers(1, 200))
     picture = draw(st.lists(st.booleans(), min_size=n, max_size=n))
     if draw(st.booleans()):
         clue = [len(list(run)) for black, run in itertools.groupby(picture) if black]
@@ -70,7 +72,7 @@ def long_lines(draw: st.DrawFn) -> tuple[list[int], bytes]:
     return clue, cells
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=600, deadline=None)
 @given(long_lines())
 def test_bit_parallel_line_solver_matches_the_table_solver(line: tuple[list[int], bytes]) -> None:
     # The table solver is checked against brute force above on short lines; on long
@@ -132,6 +134,22 @@ def test_hunt_and_auto_agree_with_brute_force(seed: int) -> None:
         assert puzzle.is_solution(nonogram_search.picture(grid, puzzle.width))
         found.append(grid)
     assert len(found) == expected
+
+
+@pytest.mark.parametrize(
+    ("seed", "height", "width"), [(0, 7, 70), (2, 7, 100), (0, 7, 127), (0, 6, 128), (2, 6, 200)]
+)
+def test_search_on_long_lines_agrees_with_sat(seed: int, height: int, width: int) -> None:
+    """Lines longer than 63 cells go through the multi-word line solver (through the
+    line cache up to 127 cells): propagation, probing and search on them count the
+    same as CDCL, and the pictures they find fit the clues. (Seeds whose CDCL count
+    takes under a second: on some of these shapes it takes far longer.)"""
+    puzzle = random_puzzle(seed, height, width)
+    for transposed in (puzzle, nonogram.Puzzle(puzzle.cols, puzzle.rows)):
+        expected = nonogram.count(transposed, limit=3, method="sat")
+        assert nonogram.count(transposed, limit=3, method="propagate") == expected
+        for picture in nonogram.solutions(transposed, method="propagate", limit=3):
+            assert transposed.is_solution(picture)
 
 
 @pytest.mark.parametrize("seed", range(12))

@@ -22,21 +22,25 @@ may be white when some ``j`` has ``F[j][i]`` and ``G[j][i+1]``, and block ``j`` 
 at ``s`` when the blocks before it fit to its left, the blocks after it fit to its right,
 and its own stretch and the cells beside it allow it; all these starts are added to a
 difference array, whose prefix sums say which cells some block may cover. The line has
-no placement at all (a contradiction) when ``F[k][n]`` is false. A line of at most 63
-cells (every line of most puzzles) is solved with the same tables held one 64-bit word
-per row, a bit per position (:func:`solve_bits`): each row then costs a few word
+no placement at all (a contradiction) when ``F[k][n]`` is false. The search holds the
+same tables one bit per position: a line of at most 63 cells (every line of most
+puzzles) in one 64-bit word a row (:func:`solve_bits`), where each row costs a few word
 operations instead of a pass over the line (the median time to classify a random
-30x30 puzzle drops from 5.2 to 1.7 ms); longer lines use the byte tables.
+30x30 puzzle drops from 5.2 to 1.7 ms); a longer line in ``n // 64 + 1`` words a row
+(:func:`solve_words`; the 70x80 ``lancaster.txt`` classified in 3.7 ms instead of 8.1,
+Faase in 8.2 s instead of 15.2). The byte tables stay as the reference the two are
+tested against.
 
 **Propagation** keeps a queue of dirty lines. Solving a line narrows some cells; each
 narrowed cell puts its crossing line in the queue (the line itself is at its fixpoint:
 narrowing a line to the union of its placements keeps every placement). The queue
 empties at the fixpoint, or a line without placement stops everything. Probing and
 search solve the same line in the same state again and again (a row untouched by a
-branch looks the same at the child node), so each line of at most 64 cells keeps a
-small cache, hashed on its cells' values packed two bits per cell, of the states it has
-solved and their results (a slot holds the last state hashed to it); on random 30x30
-puzzles two line solves in three are found there, five in six on the hardest.
+branch looks the same at the child node), so each line of at most 127 cells keeps a
+small cache, hashed on its two masks (the cells that may be white, those that may be
+black), of the states it has solved and their results (a slot holds the last state
+hashed to it); on random 30x30 puzzles two line solves in three are found there, five
+in six on the hardest.
 
 **Probing** tries each undecided cell both ways, propagating each: when one way fails,
 the cell takes the other; when both succeed, every cell decided the same way by both
@@ -102,10 +106,10 @@ cdef enum:
     # Line solves between two looks at Ctrl-C.
     CHECK_EVERY = 4096
     # Lines of at most this many cells have a cache of their solved states, keyed by the
-    # cells' values (two bits each, in KEY_WORDS 64-bit words) and of CACHE_SLOTS entries,
-    # hashed; an entry is the key and the result, 2 * KEY_WORDS words.
-    CACHED_CELLS = 128
-    KEY_WORDS = 4
+    # line's two masks (cells that may be white, cells that may be black; one or two
+    # 64-bit words each) and of CACHE_SLOTS entries, hashed; an entry is the key and the
+    # result, at most ENTRY_WORDS words.
+    CACHED_CELLS = 127
     ENTRY_WORDS = 8
     CACHE_SLOTS = 1024
     # Lines of at most this many cells are solved with one 64-bit word per table row.
@@ -437,6 +441,239 @@ cdef bint solve_line_bits(
     return True
 
 
+# ----- the multi-word bit-parallel line solver (lines of more than BIT_CELLS cells) -----
+#
+# The same word operations as above on rows of ``words`` 64-bit words, position ``p`` in
+# bit ``p & 63`` of word ``p >> 6`` (``words = n // 64 + 1`` holds the positions
+# ``0..n``): shifts move bits across words, and the addition of
+# :func:`across_white_words` carries from each word into the next.
+
+
+cdef struct WordScratch:
+    # Work space of ``solve_words``, sized for the longest line and the largest clue.
+    uint64_t *forward     # F: (k + 1) rows
+    uint64_t *backward    # R: (k + 1) rows
+    uint64_t *start       # one row each
+    uint64_t *runs
+    uint64_t *after
+    uint64_t *white_rev   # the line's masks, reversed
+    uint64_t *black_rev
+
+
+cdef bint alloc_word_scratch(WordScratch *w, int largest, int longest) noexcept:
+    """Allocate ``w`` for clues of up to ``largest`` blocks and lines of up to ``longest``
+    cells, in one block that :func:`free_word_scratch` frees; false when out of memory."""
+    cdef size_t words = longest // 64 + 1
+    cdef size_t table = (<size_t> largest + 1) * words
+    w.forward = <uint64_t *> calloc(2 * table + 5 * words, sizeof(uint64_t))
+    if not w.forward:
+        return False
+    w.backward = w.forward + table
+    w.start = w.backward + table
+    w.runs = w.start + words
+    w.after = w.runs + words
+    w.white_rev = w.after + words
+    w.black_rev = w.white_rev + words
+    return True
+
+
+cdef void free_word_scratch(WordScratch *w) noexcept:
+    free(w.forward)
+    w.forward = NULL
+
+
+cdef inline void shift_down(
+    uint64_t *dst, const uint64_t *src, int s, int words
+) noexcept nogil:
+    """``dst = src >> s``. ``dst`` may be ``src``: each word reads only words at or above
+    its own, which are still unchanged."""
+    cdef int q = s >> 6, r = s & 63, i
+    cdef uint64_t low, high
+    for i in range(words):
+        low = src[i + q] if i + q < words else 0
+        if r:
+            high = src[i + q + 1] if i + q + 1 < words else 0
+            low = (low >> r) | (high << (64 - r))
+        dst[i] = low
+
+
+cdef inline void shift_up(uint64_t *dst, const uint64_t *src, int s, int words) noexcept nogil:
+    """``dst = src << s``, cut to ``words`` words. ``dst`` may be ``src``: the words are
+    made from the top down, each from words at or below its own."""
+    cdef int q = s >> 6, r = s & 63, i
+    cdef uint64_t low, high
+    for i in range(words - 1, -1, -1):
+        high = src[i - q] if i >= q else 0
+        if r:
+            low = src[i - q - 1] if i >= q + 1 else 0
+            high = (high << r) | (low >> (64 - r))
+        dst[i] = high
+
+
+cdef inline void runs_of_words(
+    uint64_t *r, const uint64_t *may, uint64_t *shifted, int length, int words
+) noexcept nogil:
+    """:func:`runs_of` on rows, into ``r`` (``shifted`` is a row of scratch)."""
+    cdef int w = 1, i
+    memcpy(r, may, words * sizeof(uint64_t))
+    while 2 * w <= length:
+        shift_down(shifted, r, w, words)
+        for i in range(words):
+            r[i] &= shifted[i]
+        w *= 2
+    if length > w:
+        shift_down(shifted, r, length - w, words)
+        for i in range(words):
+            r[i] &= shifted[i]
+
+
+cdef inline void cover_of_words(uint64_t *c, uint64_t *shifted, int length, int words) noexcept nogil:
+    """:func:`cover_of` on a row, in place (``shifted`` is a row of scratch)."""
+    cdef int w = 1, i
+    while 2 * w <= length:
+        shift_up(shifted, c, w, words)
+        for i in range(words):
+            c[i] |= shifted[i]
+        w *= 2
+    if length > w:
+        shift_up(shifted, c, length - w, words)
+        for i in range(words):
+            c[i] |= shifted[i]
+
+
+cdef inline void across_white_words(
+    uint64_t *out, const uint64_t *reached, const uint64_t *white, int words
+) noexcept nogil:
+    """:func:`across_white` on rows: the addition carries from word to word, and so does
+    the shift of the crossed cells by one. ``out`` may be ``reached``."""
+    cdef uint64_t starts, total, carry = 0, crossed, spill = 0
+    cdef bint overflow
+    cdef int i
+    for i in range(words):
+        starts = reached[i] & white[i]
+        total = white[i] + starts
+        overflow = total < starts  # this word's own sum carries out of it,
+        total += carry
+        carry = overflow or total < carry  # or adding the carry that came in does
+        crossed = (white[i] & ~total) | starts
+        out[i] = reached[i] | (crossed << 1) | spill
+        spill = crossed >> 63
+
+
+cdef inline void reverse_row(
+    uint64_t *dst, const uint64_t *src, int shift, int words
+) noexcept nogil:
+    """``dst`` = the ``64 * words`` bits of ``src`` in the opposite order, shifted down by
+    ``shift`` (``dst`` must not be ``src``)."""
+    cdef int i
+    for i in range(words):
+        dst[words - 1 - i] = reversed_bits(src[i])
+    shift_down(dst, dst, shift, words)
+
+
+cdef inline void prefixes_words(
+    int n, const int32_t *clue, int k, int step, const uint64_t *white,
+    const uint64_t *black, uint64_t *F, WordScratch *w, int words,
+) noexcept nogil:
+    """:func:`prefixes` on rows: ``F`` holds ``k + 1`` rows of ``words`` words."""
+    cdef int j, length, i
+    cdef uint64_t *start = w.start
+    memset(start, 0, words * sizeof(uint64_t))
+    start[0] = 1
+    across_white_words(F, start, white, words)
+    for j in range(1, k + 1):
+        length = clue[(j - 1) * step]
+        if j == 1:
+            memcpy(start, F, words * sizeof(uint64_t))
+        else:
+            for i in range(words):
+                start[i] = F[(j - 1) * words + i] & white[i]
+            shift_up(start, start, 1, words)
+        runs_of_words(w.runs, black, w.after, length, words)
+        for i in range(words):
+            start[i] &= w.runs[i]
+        shift_up(start, start, length, words)
+        across_white_words(F + j * words, start, white, words)
+
+
+cdef bint solve_words(
+    int n, const int32_t *clue, int k, const uint64_t *white, const uint64_t *black,
+    uint64_t *white_out, uint64_t *black_out, WordScratch *w,
+) noexcept nogil:
+    """:func:`solve_bits` for lines of any length, each table row ``n // 64 + 1`` words;
+    the masks in and out are rows too (``w`` sized for the line and its clue)."""
+    cdef int words = n // 64 + 1, j, i, length, need = k - 1 if k else 0
+    cdef uint64_t *F = w.forward
+    cdef uint64_t *R = w.backward
+    cdef uint64_t *start = w.start
+    cdef uint64_t *after = w.after
+    for j in range(k):
+        need += clue[j]
+    if need > n:
+        return False
+    prefixes_words(n, clue, k, 1, white, black, F, w, words)
+    if not (F[k * words + (n >> 6)] >> (n & 63)) & 1:
+        return False
+    # R[k - j]: positions q such that blocks j..k-1 fit in cells q..n-1.
+    reverse_row(w.white_rev, white, 64 * words - n, words)
+    reverse_row(w.black_rev, black, 64 * words - n, words)
+    prefixes_words(n, clue + k - 1, k, -1, w.white_rev, w.black_rev, R, w, words)
+    for j in range(k + 1):
+        reverse_row(start, R + j * words, 64 * words - 1 - n, words)
+        memcpy(R + j * words, start, words * sizeof(uint64_t))
+    memset(white_out, 0, words * sizeof(uint64_t))
+    memset(black_out, 0, words * sizeof(uint64_t))
+    for j in range(k + 1):
+        shift_down(after, R + (k - j) * words, 1, words)
+        for i in range(words):
+            white_out[i] |= F[j * words + i] & after[i]
+    for i in range(words):
+        white_out[i] &= white[i]
+    for j in range(k):
+        length = clue[j]
+        for i in range(words):
+            start[i] = F[i] if j == 0 else F[j * words + i] & white[i]
+        if j:
+            shift_up(start, start, 1, words)
+        if j == k - 1:
+            memcpy(after, R, words * sizeof(uint64_t))
+        else:
+            shift_down(after, R + (k - j - 1) * words, 1, words)
+            for i in range(words):
+                after[i] &= white[i]
+        shift_down(after, after, length, words)
+        runs_of_words(w.runs, black, w.white_rev, length, words)
+        for i in range(words):
+            start[i] &= w.runs[i] & after[i]
+        cover_of_words(start, w.white_rev, length, words)
+        for i in range(words):
+            black_out[i] |= start[i]
+    return True
+
+
+cdef bint solve_line_words(
+    int n, const int32_t *clue, int k, const uint8_t *cells, uint8_t *out
+) except -1:
+    """:func:`solve_words` on a line of bytes (its scratch allocated here)."""
+    cdef int words = n // 64 + 1, i
+    cdef WordScratch w
+    cdef uint64_t *masks = <uint64_t *> calloc(4 * words, sizeof(uint64_t))
+    cdef bint ok
+    if not masks or not alloc_word_scratch(&w, k, n):
+        free(masks)
+        raise MemoryError()
+    for i in range(n):
+        masks[i >> 6] |= <uint64_t> (cells[i] & WHITE) << (i & 63)
+        masks[words + (i >> 6)] |= <uint64_t> (cells[i] >> 1) << (i & 63)
+    ok = solve_words(n, clue, k, masks, masks + words, masks + 2 * words, masks + 3 * words, &w)
+    for i in range(n):
+        out[i] = ((masks[2 * words + (i >> 6)] >> (i & 63)) & 1) | (
+            ((masks[3 * words + (i >> 6)] >> (i & 63)) & 1) << 1)
+    free(masks)
+    free_word_scratch(&w)
+    return ok
+
+
 cdef class Core:
     """A black-and-white nonogram being solved: the grid, the trail, the search stack.
 
@@ -456,9 +693,12 @@ cdef class Core:
     cdef int32_t *queue
     cdef uint8_t *queued
     cdef int queue_head, queue_count
-    cdef uint8_t *line_in
-    cdef uint8_t *line_out
-    cdef LineScratch scratch
+    # The line being solved by the multi-word solver: its two masks, then the result's,
+    # ``longest // 64 + 1`` words each.
+    cdef uint64_t *line_masks
+    cdef WordScratch word_scratch
+    # Scratch of :meth:`line_marginals`: how many cells before each position are white.
+    cdef int32_t *white_before
     # Probing: what the first probe decided, and each cell's score.
     cdef uint8_t *seen_value
     cdef int64_t *seen_stamp
@@ -520,8 +760,8 @@ cdef class Core:
     cdef bint guess_alone
     # Per cached line, CACHE_SLOTS entries of ENTRY_WORDS words (the key, then the result;
     # a result of zeros records a contradiction); the rows have caches when they are
-    # short enough, then the columns likewise. A line of at most BIT_CELLS cells keys its
-    # entries by its two masks, four words an entry, in the first half of its region.
+    # short enough, then the columns likewise. A line of at most BIT_CELLS cells has
+    # entries of four words, in the first half of its region.
     cdef uint64_t *cache
     cdef int cached_rows, cached_cols
 
@@ -545,8 +785,8 @@ cdef class Core:
         self.trail = <int32_t *> calloc(self.n_cells, sizeof(int32_t))
         self.queue = <int32_t *> calloc(self.n_lines, sizeof(int32_t))
         self.queued = <uint8_t *> calloc(self.n_lines, 1)
-        self.line_in = <uint8_t *> calloc(self.longest, 1)
-        self.line_out = <uint8_t *> calloc(self.longest, 1)
+        self.line_masks = <uint64_t *> calloc(4 * (self.longest // 64 + 1), sizeof(uint64_t))
+        self.white_before = <int32_t *> calloc(self.longest + 1, sizeof(int32_t))
         self.seen_value = <uint8_t *> calloc(self.n_cells, 1)
         self.seen_stamp = <int64_t *> calloc(self.n_cells, sizeof(int64_t))
         self.agreed = <int32_t *> calloc(self.n_cells, sizeof(int32_t))
@@ -577,8 +817,8 @@ cdef class Core:
             sizeof(uint64_t),
         )
         if (not self.clues or not self.clue_start or not self.grid or not self.trail
-                or not self.queue or not self.queued or not self.line_in or not self.line_out
-                or not self.seen_value or not self.seen_stamp or not self.agreed
+                or not self.queue or not self.queued or not self.line_masks
+                or not self.white_before or not self.seen_value or not self.seen_stamp or not self.agreed
                 or not self.score or not self.first_value or not self.stack_cell
                 or not self.stack_mark or not self.stack_other or not self.cache
                 or not self.line_stamp or not self.probe_stamp or not self.probe_touched
@@ -598,17 +838,8 @@ cdef class Core:
             self.clues[l] = clues[l]
             if self.clues[l] < 1:
                 raise ValueError("every block needs at least one cell")
-        n = self.longest + 1
-        self.scratch.forward = <uint8_t *> calloc((self.largest + 1) * n, 1)
-        self.scratch.backward = <uint8_t *> calloc((self.largest + 1) * n, 1)
-        self.scratch.low = <int32_t *> calloc(self.largest + 1, sizeof(int32_t))
-        self.scratch.high = <int32_t *> calloc(self.largest + 1, sizeof(int32_t))
-        self.scratch.no_black = <int32_t *> calloc(n, sizeof(int32_t))
-        self.scratch.no_white = <int32_t *> calloc(n, sizeof(int32_t))
-        self.scratch.diff = <int32_t *> calloc(n, sizeof(int32_t))
-        if (not self.scratch.forward or not self.scratch.backward or not self.scratch.no_black
-                or not self.scratch.no_white or not self.scratch.diff or not self.scratch.low
-                or not self.scratch.high):
+        if self.longest > BIT_CELLS and not alloc_word_scratch(
+                &self.word_scratch, self.largest, self.longest):
             raise MemoryError()
         self.restart()
 
@@ -619,8 +850,8 @@ cdef class Core:
         free(self.trail)
         free(self.queue)
         free(self.queued)
-        free(self.line_in)
-        free(self.line_out)
+        free(self.line_masks)
+        free(self.white_before)
         free(self.seen_value)
         free(self.seen_stamp)
         free(self.agreed)
@@ -639,7 +870,7 @@ cdef class Core:
         free(self.cache)
         free(self.guess_row_msg)
         free(self.guess_col_msg)
-        free_scratch(&self.scratch)
+        free_word_scratch(&self.word_scratch)
 
     def restart(self):
         """Forget everything: every cell unknown, every line dirty, statistics zero."""
@@ -815,9 +1046,10 @@ cdef class Core:
     cdef int propagate(self) except -1:
         """Solve dirty lines until none is left: 1 at the fixpoint, 0 on a contradiction
         (the queue is then emptied; the caller undoes the trail)."""
-        cdef int line, i, n, first, step
+        cdef int line, i, n, first, step, word, words
         cdef uint8_t value
         cdef uint64_t white, black, white_out, black_out, changed
+        cdef uint64_t *masks = self.line_masks
         while self.queue_count:
             line = self.queue[self.queue_head]
             self.queue_head = (self.queue_head + 1) % self.n_lines
@@ -850,14 +1082,26 @@ cdef class Core:
                         ((white_out >> i) & 1) | (((black_out >> i) & 1) << 1),
                     )
                 continue
+            words = n // 64 + 1
+            memset(masks, 0, 2 * words * sizeof(uint64_t))
             for i in range(n):
-                self.line_in[i] = self.grid[first + i * step]
-            if not self.solve_cached(line, n):
+                value = self.grid[first + i * step]
+                masks[i >> 6] |= <uint64_t> (value & WHITE) << (i & 63)
+                masks[words + (i >> 6)] |= <uint64_t> (value >> 1) << (i & 63)
+            if not self.solve_words_cached(line, n, words):
                 self.clear_queue()
                 return 0
-            for i in range(n):
-                if self.line_out[i] != self.line_in[i]:
-                    self.narrowed(line, i, first + i * step, self.line_out[i])
+            for word in range(words):
+                white_out = masks[2 * words + word]
+                black_out = masks[3 * words + word]
+                changed = (masks[word] ^ white_out) | (masks[words + word] ^ black_out)
+                while changed:
+                    i = ctz64(changed)
+                    changed &= changed - 1
+                    self.narrowed(
+                        line, 64 * word + i, first + (64 * word + i) * step,
+                        ((white_out >> i) & 1) | (((black_out >> i) & 1) << 1),
+                    )
         return 1
 
     cdef inline void narrowed(self, int line, int i, int cell, uint8_t value) noexcept:
@@ -899,47 +1143,37 @@ cdef class Core:
         entry[3] = black_out[0] if ok else 0
         return ok
 
-    cdef bint solve_cached(self, int line, int n) noexcept:
-        """Solve line ``line`` of more than ``BIT_CELLS`` cells (they are in ``line_in``)
-        into ``line_out``, through the line's cache when it is short enough to have one."""
-        cdef uint64_t key[KEY_WORDS]
-        cdef uint64_t mixed = 0
+    cdef bint solve_words_cached(self, int line, int n, int words) noexcept:
+        """:func:`solve_words` on line ``line`` of more than ``BIT_CELLS`` cells, whose
+        masks are in ``line_masks`` (the result goes after them), through the line's
+        cache when it has one: then the masks are two words each, and an entry is the
+        four words of the state and the four of the result (zeros for a contradiction)."""
+        cdef uint64_t *masks = self.line_masks
+        cdef uint64_t mixed
         cdef uint64_t *entry
-        cdef int i, words = (n + 31) // 32
-        cdef bint ok
         cdef int cached = line if line < self.height else self.cached_rows + line - self.height
+        cdef int i
+        cdef bint ok
+        cdef const int32_t *clue = self.clues + self.clue_start[line]
+        cdef int k = self.clue_start[line + 1] - self.clue_start[line]
         if n > CACHED_CELLS:
-            return solve_line_table(
-                n, self.clues + self.clue_start[line],
-                self.clue_start[line + 1] - self.clue_start[line],
-                self.line_in, self.line_out, &self.scratch,
+            return solve_words(
+                n, clue, k, masks, masks + words, masks + 2 * words, masks + 3 * words,
+                &self.word_scratch,
             )
-        memset(key, 0, sizeof(key))
-        for i in range(n):
-            key[i >> 5] |= (<uint64_t> self.line_in[i]) << (2 * (i & 31))
-        mixed = key[0] * MIX_LOW ^ key[1] * MIX_HIGH
-        if words > 2:
-            mixed = (mixed ^ (mixed >> 29)) * MIX_LOW ^ key[2] * MIX_HIGH ^ key[3]
+        mixed = masks[0] * MIX_LOW ^ masks[2] * MIX_HIGH
+        mixed = (mixed ^ (mixed >> 29) ^ masks[1]) * MIX_LOW ^ masks[3] * MIX_HIGH
         entry = self.cache + ENTRY_WORDS * (cached * CACHE_SLOTS + (mixed >> 54))
-        if (entry[0] == key[0] and entry[1] == key[1] and entry[2] == key[2]
-                and entry[3] == key[3]):
+        if memcmp(entry, masks, 4 * sizeof(uint64_t)) == 0:
             self.cache_hits += 1
-            if entry[4] == 0:  # a line holds at least one cell, so a result is never 0
-                return False
-            for i in range(n):
-                self.line_out[i] = (entry[4 + (i >> 5)] >> (2 * (i & 31))) & 3
-            return True
-        ok = solve_line_table(
-            n, self.clues + self.clue_start[line],
-            self.clue_start[line + 1] - self.clue_start[line],
-            self.line_in, self.line_out, &self.scratch,
-        )
-        for i in range(KEY_WORDS):
-            entry[i] = key[i]
-            entry[4 + i] = 0
+            memcpy(masks + 4, entry + 4, 4 * sizeof(uint64_t))
+            return entry[4] | entry[5] | entry[6] | entry[7] != 0
+        ok = solve_words(n, clue, k, masks, masks + 2, masks + 4, masks + 6, &self.word_scratch)
+        memcpy(entry, masks, 4 * sizeof(uint64_t))
         if ok:
-            for i in range(n):
-                entry[4 + (i >> 5)] |= (<uint64_t> self.line_out[i]) << (2 * (i & 31))
+            memcpy(entry + 4, masks + 4, 4 * sizeof(uint64_t))
+        else:
+            memset(entry + 4, 0, 4 * sizeof(uint64_t))
         return ok
 
     cdef int try_value(self, int cell, uint8_t value) except -1:
@@ -1486,7 +1720,7 @@ cdef class Core:
         cdef int n, first, step, k, i, j, e, t, stride
         cdef const int32_t *clue = self.clues + self.clue_start[line]
         cdef double v, w, total
-        cdef int32_t *no_white = self.scratch.no_black  # reused: cells < i known white
+        cdef int32_t *no_white = self.white_before  # cells before each position known white
         k = self.clue_start[line + 1] - self.clue_start[line]
         if line < self.height:
             n, first, step = self.width, line * self.width, 1
@@ -1661,8 +1895,9 @@ cdef class Core:
 def line_solve(clue, cells, bint bit_parallel=True):
     """Narrow one line: ``cells`` (bytes of 1 white, 2 black, 3 unknown) against
     ``clue`` (block lengths). Returns the narrowed bytes, or None when no placement of
-    the clue agrees with the cells. ``bit_parallel=False`` uses the table solver even
-    for a line short enough for the bit-parallel one (the two are compared in tests)."""
+    the clue agrees with the cells. The search solves lines with the bit-parallel
+    solvers (one word a row up to BIT_CELLS cells, several beyond);
+    ``bit_parallel=False`` uses the byte tables instead (the two are compared in tests)."""
     cdef int n = len(cells), k = len(clue), j
     cdef LineScratch w
     cdef bytes given = bytes(cells)
@@ -1689,6 +1924,8 @@ def line_solve(clue, cells, bint bit_parallel=True):
                 raise ValueError(f"cell value {given[j]} is not 1, 2 or 3")
         if bit_parallel and n <= BIT_CELLS:
             ok = solve_line_bits(n, blocks, k, <const uint8_t *> given, <uint8_t *> out)
+        elif bit_parallel:
+            ok = solve_line_words(n, blocks, k, <const uint8_t *> given, <uint8_t *> out)
         else:
             ok = solve_line_table(n, blocks, k, <const uint8_t *> given, <uint8_t *> out, &w)
     finally:
