@@ -192,18 +192,19 @@ class _Clues:
     def fail(self, message: str, line: int | None) -> FormatError:
         return FormatError(message, source=self.source, line=line)
 
-    def add(
-        self,
-        section: list[tuple[Clue, int]],
-        text: str,
-        line: int,
-        separators: str = r"[\s,]+",
-    ) -> None:
+    def add(self, section: list[tuple[Clue, int]], text: str, line: int) -> None:
         """Append the clue ``text`` to ``section`` (``rows`` or ``cols``): block lengths,
-        each with an optional colour char after it (``3r``)."""
+        each with an optional colour char after it (``3r``), apart by spaces or commas."""
+        fields = _fields(text)
+        if _all_digits(fields):  # no colour char: the common case, made quick
+            clue = self.clue(text, line)
+            section.append((clue, line))
+            target = self.row_colours if section is self.rows else self.col_colours
+            target.append((None,) * len(clue))
+            return
         colours: list[str | None] = []
         lengths: list[str] = []
-        for part in (part for part in re.split(separators, text.strip()) if part):
+        for part in fields:
             digits = len(part) - len(part.lstrip("0123456789"))
             if 0 < digits == len(part) - 1 and not part[-1].isdigit():
                 lengths.append(part[:-1])
@@ -282,13 +283,14 @@ class _Clues:
             char is not None for colours in self.row_colours + self.col_colours for char in colours
         )
 
-    def clue(self, text: str, line: int, separators: str = r"[\s,]+") -> Clue:
-        """A clue from its text (block lengths; ``0`` alone for an empty line)."""
-        fields = [part for part in re.split(separators, text.strip()) if part]
-        if not all(map(_is_number, fields)):
+    def clue(self, text: str, line: int) -> Clue:
+        """A clue from its text (block lengths apart by spaces or commas; ``0`` alone for
+        an empty line)."""
+        fields = _fields(text)
+        if not _all_digits(fields):
             bad = next(part for part in fields if not _is_number(part))
             raise self.fail(f"bad block length {bad!r} (expected a non-negative integer)", line)
-        blocks = tuple(int(part) for part in fields)
+        blocks = tuple(map(int, fields))
         if blocks == (0,):
             return ()
         if 0 in blocks:
@@ -332,6 +334,20 @@ def _is_number(text: str) -> bool:
     """Whether ``text`` is a run of ASCII digits that ``int`` converts (``str.isdigit``
     alone also accepts characters such as ``²``, and ``int`` refuses thousands of digits)."""
     return text.isascii() and text.isdigit() and len(text) <= _MAX_DIGITS
+
+
+def _fields(text: str) -> list[str]:
+    """The fields of a clue's text, apart by white space or commas."""
+    return text.replace(",", " ").split()
+
+
+def _all_digits(fields: list[str]) -> bool:
+    """Whether every field :func:`_is_number` (checked on them all at once: a large
+    puzzle has thousands)."""
+    if not fields:
+        return True
+    joined = "".join(fields)
+    return joined.isascii() and joined.isdigit() and max(map(len, fields)) <= _MAX_DIGITS
 
 
 # ----- plain text -----
@@ -423,7 +439,7 @@ def _read_non(text: str, source: str) -> Puzzle:
         if pending is not None and len(pending) < wanted:
             # inside a section a blank line is an empty line of the picture, as the
             # format of mikix/nonogram-db allows (a "0" says the same)
-            clues.add(pending, line or "0", number, r"\s*,\s*|\s+")
+            clues.add(pending, line or "0", number)
             continue
         if not line:
             continue
@@ -1141,25 +1157,29 @@ def _read_ini(text: str, source: str) -> Puzzle:
             part = part.strip().strip("'\"").strip()
             if part:
                 entries.append((target, part, number))
+    # Only lengths and no colour declared: black and white, read without matching each
+    # block (a large puzzle has thousands).
+    plain = not declared and _all_digits(_fields(" ".join(part for _, part, _ in entries)))
     blocks = [
         (target, [re.fullmatch(_INI_BLOCK, token) for token in part.split()], part, at)
-        for target, part, at in entries
+        for target, part, at in ([] if plain else entries)
     ]
     chars = _ini_palette(clues, declared, blocks)
-    for target, found, part, at in blocks:
-        if not chars:  # black and white
-            target.append((clues.clue(part, at, r"\s+"), at))
-            continue
-        bad = next((token for token, m in zip(part.split(), found, strict=True) if not m), None)
-        if bad is not None:
-            raise clues.fail(f"bad block {bad!r} (expected a length and a colour's name)", at)
-        colours = [m.group(2) for m in found if m is not None]
-        text = " ".join(
-            m.group(1) + (BLACK if name is None else chars[name])
-            for m, name in zip(found, colours, strict=True)
-            if m is not None
-        )
-        clues.add(target, text or "0", at, r"\s+")
+    if not chars:  # black and white
+        for target, part, at in entries:
+            target.append((clues.clue(part, at), at))
+    else:
+        for target, found, part, at in blocks:
+            bad = next((token for token, m in zip(part.split(), found, strict=True) if not m), None)
+            if bad is not None:
+                raise clues.fail(f"bad block {bad!r} (expected a length and a colour's name)", at)
+            colours = [m.group(2) for m in found if m is not None]
+            text = " ".join(
+                m.group(1) + (BLACK if name is None else chars[name])
+                for m, name in zip(found, colours, strict=True)
+                if m is not None
+            )
+            clues.add(target, text or "0", at)
     if not clues.rows and not clues.cols:
         raise clues.fail("no [clues] section with 'rows' and 'columns'", number or None)
     return clues.puzzle(number)

@@ -85,14 +85,14 @@ def coerce_clue(blocks: object, what: str) -> Clue:
         raise ProblemError(f"{what}: a clue is a list of block lengths, not {blocks!r}")
     given = list(blocks)
     try:
-        if any(isinstance(block, bool) for block in given):
+        if bool in set(map(type, given)):  # True is an int, but no block length
             raise TypeError
-        clue = tuple(index(block) for block in given)
+        clue = tuple(map(index, given))
     except TypeError:
         raise ProblemError(f"{what}: block lengths must be integers, not {given!r}") from None
     if clue == (0,):
         return ()
-    if any(block < 1 for block in clue):
+    if clue and min(clue) < 1:
         raise ProblemError(f"{what}: every block needs at least one cell, not {list(clue)}")
     return clue
 
