@@ -9,6 +9,7 @@ or against the literature (OEIS A000170 for queens, the 288 Shidoku grids).
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import random
@@ -24,7 +25,7 @@ import pytest
 from builders import dominoes, walks
 
 from excover import ExactCover
-from excover.cli import common, main
+from excover.cli import _LIGHT, _PROBLEM_COMMANDS, build_parser, common, main
 from excover.puzzles import nonogram, sudoku
 from excover.puzzles.nonogram_cli import FORMATS, METHODS
 from excover.sat.amo import AMO_ENCODINGS
@@ -470,3 +471,39 @@ def test_the_lazy_names_of_excover_are_the_real_ones() -> None:
     )
     with pytest.raises(AttributeError):
         _ = excover.NoSuchName
+
+
+def _command_names(parser: argparse.ArgumentParser) -> set[str]:
+    """The commands a parser knows (its subparsers' names)."""
+    action = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    return set(action.choices)
+
+
+def test_each_command_has_a_light_parser_or_is_the_run_command() -> None:
+    """A run of any command but ``run`` builds only its own group's parser (start-up);
+    the groups cover every command of the whole parser, the problem group exactly."""
+    whole = _command_names(build_parser())
+    assert whole - set(_LIGHT) == {"run"}
+    assert _command_names(build_parser("count")) == set(_PROBLEM_COMMANDS)
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        *([name, "--help"] for name in _PROBLEM_COMMANDS),
+        ["count"],
+        ["count", "--no-such-flag", "x"],
+        ["solve", "x", "--method", "y"],
+        ["estimate", "x", "--samples", "many"],
+    ],
+)
+def test_a_run_of_a_problem_command_reads_its_flags_as_the_whole_parser_does(
+    capsys: pytest.CaptureFixture[str], argv: list[str]
+) -> None:
+    printed = []
+    for only in (None, argv[0]):
+        with pytest.raises(SystemExit) as stop:
+            build_parser(only).parse_args(argv)
+        printed.append((stop.value.code, *capsys.readouterr()))
+    assert printed[0] == printed[1]
+    assert printed[0][1] or printed[0][2]  # something was said

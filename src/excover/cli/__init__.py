@@ -78,8 +78,8 @@ class _Version(argparse.Action):
 
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     """The whole ``excover`` parser (cheap: no engine is imported), or with ``only`` the
-    parser of that one command (one of :data:`_LIGHT`), which spares a run of it the
-    import of every other command's module."""
+    parser of that one command or of its group (one of :data:`_LIGHT`), which spares a
+    run of it the import of every other command's module."""
     parser = argparse.ArgumentParser(
         prog="excover",
         description=_DESCRIPTION,
@@ -94,6 +94,11 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         from excover.puzzles.cli import add_puzzle_commands
 
         add_puzzle_commands(commands)
+        return parser
+    if only in _PROBLEM_COMMANDS:
+        from excover.cli.commands import add_problem_commands
+
+        add_problem_commands(commands)
         return parser
     from excover.puzzles.nonogram_cli import add_nonogram_command
 
@@ -111,9 +116,13 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     return parser
 
 
-#: The commands whose runs build only their own parser (see :func:`build_parser`): their
-#: usage lines and errors read the same as under the whole parser.
-_LIGHT = ("nonogram", "queens", "sudoku")
+#: The commands of :func:`excover.cli.commands.add_problem_commands`.
+_PROBLEM_COMMANDS = ("count", "solve", "dimacs", "estimate", "schema")
+
+#: The commands whose runs build only their own parser, or their group's (see
+#: :func:`build_parser`): their usage lines and errors read the same as under the whole
+#: parser.
+_LIGHT = ("nonogram", "queens", "sudoku", *_PROBLEM_COMMANDS)
 
 
 def _exit_status(exc: SystemExit) -> int:
