@@ -165,6 +165,27 @@ def test_restarts_and_cdcl_agree_with_plain_search(
     assert nonogram.count(puzzle, limit=3, max_nodes=10**6) == plain  # restarts alone
 
 
+@pytest.mark.parametrize("seed", range(10))
+@pytest.mark.parametrize("failures", [1, 200])
+def test_two_decimations_taking_turns_agree_with_plain_search(
+    seed: int, failures: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The second decimation of large puzzles, brought to small ones: with both taking
+    turns (and, at one dead end each, both dropped in turn), the hybrid route finds the
+    same pictures as the plain search, as does the route with one decimation."""
+    puzzle = random_puzzle(seed, 12, 12)
+    plain = nonogram.count(puzzle, limit=3, method="propagate")
+    monkeypatch.setattr(nonogram_search, "DFS_NODES", 0)
+    monkeypatch.setattr(nonogram_search, "FIRST_SLICE", 0.001)
+    monkeypatch.setattr(nonogram_search, "GUESS_FAILURES", failures)
+    monkeypatch.setattr(nonogram_search, "GUESS_FIRST_FAILURES", failures)
+    alone = nonogram.count(puzzle, limit=3)
+    monkeypatch.setattr(nonogram_search, "LARGE_GUESS_CELLS", 0)
+    pictures = list(nonogram.solutions(puzzle, limit=3))
+    assert alone == len(pictures) == len({tuple(picture) for picture in pictures}) == plain
+    assert all(puzzle.is_solution(picture) for picture in pictures)
+
+
 @pytest.mark.parametrize("seed", range(6))
 def test_kissat_takes_over_and_counts(seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
     """With no depth-first budget and no patience, Kissat finds every next solution (in

@@ -75,6 +75,9 @@ __all__ = [
     "KISSAT_AFTER",
     "KISSAT_EARLY_SHARE",
     "KISSAT_SHARE",
+    "LARGE_GUESS_CELLS",
+    "LARGE_GUESS_FRACTION",
+    "LARGE_GUESS_ROUNDS",
     "SWAP_AFTER",
     "UNKNOWN",
     "colour_core",
@@ -186,6 +189,19 @@ GUESS_SHARE = 2
 GUESS_ROUNDS = 20
 GUESS_FRACTION = 0.05
 GUESS_FAILURES = 200
+
+#: On puzzles of at least this many cells, a second decimation with smaller steps and
+#: more rounds of messages (:data:`LARGE_GUESS_ROUNDS`, :data:`LARGE_GUESS_FRACTION`)
+#: takes every other decimation turn. With the usual 20 rounds and 5%, decimation found
+#: no picture of random 100x100 seeds 0, 3 and 7 in 100-200 s alone (its deepest state
+#: left some 4,000 of the 10,000 cells open; 60 rounds at 5% or 20 at 1% did no
+#: better), where 60 rounds at 1% find each in 19-22 s with no dead end; but it misses
+#: seeds 1, 2 and 6 in 100 s, where the usual steps find seed 1's in 4.5 s: hence the
+#: turns. On Faase (95x80), whose picture comes from CDCL, the turns cost more than
+#: they bring (19.4 s instead of 8.3), so they start at 100x100.
+LARGE_GUESS_CELLS = 10_000
+LARGE_GUESS_ROUNDS = 60
+LARGE_GUESS_FRACTION = 0.01
 
 #: In the first round, decimation pauses after this many dead ends (the next round goes
 #: on from there, up to :data:`GUESS_FAILURES`): on the 32 random 30x30 puzzles (of 5,000)
@@ -465,15 +481,25 @@ def _take_turns(
     """Decimation (while no solution is known), CDCL and restarts in turns, in time
     slices that double (CDCL's :data:`CDCL_SHARE` times as long as the restarts'). The
     decimation is paused in ``solver`` between its slices, so the restarts have a
-    solver of their own. Once the turns have gone :data:`KISSAT_AFTER` seconds without a
-    new answer, CDCL and two Kissat runs (:data:`KISSAT_SHARE`). Each new solution is
+    solver of their own; on large puzzles (:data:`LARGE_GUESS_CELLS`) a second one, with
+    smaller steps, in a solver of its own, takes every other turn. Once the turns have
+    gone :data:`KISSAT_AFTER` seconds without a new answer, CDCL and two Kissat runs
+    (:data:`KISSAT_SHARE`). Each new solution is
     yielded and forbidden to all, until one of them proves there is no other."""
     spent = solver.nodes  # nodes of the depth-first search, counted against max_nodes
     with_cdcl = max_nodes is None  # CDCL and decimation have no nodes to count
     cdcl: _Cdcl | None = None  # made when first needed: building its formula takes time
-    guessing = with_cdcl  # until decimation meets GUESS_FAILURES dead ends
+    # The decimations (the solver each is paused in, its rounds and fraction), taking
+    # turns, each until it meets GUESS_FAILURES dead ends; a second one with smaller
+    # steps on large puzzles (LARGE_GUESS_CELLS).
+    decimations: list[tuple[_nonogram.Core, int, float]] = []
+    if with_cdcl:
+        decimations.append((solver, GUESS_ROUNDS, GUESS_FRACTION))
+        if puzzle.height * puzzle.width >= LARGE_GUESS_CELLS:
+            decimations.append((core(puzzle), LARGE_GUESS_ROUNDS, LARGE_GUESS_FRACTION))
+    turn = -1  # the decimation that had the last turn
     first_round = True
-    # The restarts' solver: the search's own, unless decimation is paused in it.
+    # The restarts' solver: the search's own, unless a decimation is paused in it.
     hunter: _nonogram.Core | None = None
     seed, length = 0, FIRST_SLICE
     quiet_since = time.monotonic()
@@ -490,18 +516,21 @@ def _take_turns(
             cells: bytes | None = b""  # b"": no answer within the slice
             kissat_joined = time.monotonic() - quiet_since >= KISSAT_AFTER
             kissat_first = False  # Kissat's early slice before CaDiCaL's
-            if guessing and not found.grids and time_left():
+            if decimations and not found.grids and time_left():
+                turn = (turn + 1) % len(decimations)
+                decimation, rounds, fraction = decimations[turn]
                 failures = GUESS_FIRST_FAILURES if first_round else GUESS_FAILURES
-                status = solver.guess(
-                    until(GUESS_SHARE), GUESS_ROUNDS, GUESS_FRACTION, failures, resume=True
+                status = decimation.guess(
+                    until(GUESS_SHARE), rounds, fraction, failures, resume=True
                 )
                 if status == _nonogram.EXHAUSTED:
                     return
                 # paused at GUESS_FIRST_FAILURES, it goes on; at GUESS_FAILURES, the same
                 # run again: no
-                guessing = status != _nonogram.NODE_LIMIT or failures < GUESS_FAILURES
+                if status == _nonogram.NODE_LIMIT and failures >= GUESS_FAILURES:
+                    del decimations[turn]
                 if status == _nonogram.SOLUTION:
-                    cells = solver.grid_bytes()
+                    cells = decimation.grid_bytes()
                 elif first_round and status == _nonogram.NODE_LIMIT:
                     # lost early: short restarts, then Kissat before CaDiCaL (FIRST_RESTARTS)
                     kissat_first = True
@@ -531,7 +560,9 @@ def _take_turns(
                 seed += 1
                 left = -1 if max_nodes is None else max_nodes - spent
                 if hunter is None:
-                    hunter = solver if not guessing else core(puzzle)
+                    hunter = (
+                        solver if all(d[0] is not solver for d in decimations) else core(puzzle)
+                    )
                 status = hunter.hunt(left, until(1.0), seed, 64, b"".join(found.grids))
                 spent += hunter.nodes
                 if status == _nonogram.EXHAUSTED:
