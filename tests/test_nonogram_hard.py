@@ -337,13 +337,15 @@ def test_rate_names_its_level() -> None:
 
 
 #: A child process that classifies a random 60x60 puzzle with Kissat from the start (it
-#: takes seconds), saying when Kissat starts, then reports any process left behind.
+#: takes seconds), saying when Kissat starts, then reports any process left behind. No
+#: time goes to decimation, which finds this puzzle's picture in about its first slice.
 KISSAT_RUN = """
 import random, sys
 from excover.puzzles import nonogram, nonogram_search
 from excover.sat.child import ChildRun
 nonogram_search.DFS_NODES = 0
 nonogram_search.KISSAT_AFTER = 0.0
+nonogram_search.GUESS_SHARE = 0
 advance = ChildRun.advance
 def announced(self, until):
     print("kissat", flush=True)
@@ -385,6 +387,7 @@ def test_timeout_stops_kissat() -> None:
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(nonogram_search, "DFS_NODES", 0)
         patch.setattr(nonogram_search, "KISSAT_AFTER", 0.0)
+        patch.setattr(nonogram_search, "GUESS_SHARE", 0)  # its picture comes in about 1 s
         with pytest.raises(LimitReached) as stopped:
             nonogram.classify(puzzle, timeout=1.0)
     assert stopped.value.reason == "timeout"
@@ -547,3 +550,96 @@ def test_a_first_pictures_swap_is_sought_only_when_the_search_lingers(
     swaps.clear()
     assert nonogram.classify(nonogram.generate(25, 25, 0.5, random.Random(405))) == "multiple"
     assert swaps == [True]
+
+
+def _lines_fit(puzzle: Puzzle, grid: bytes) -> bool:
+    """Whether every line of the partial ``grid`` (cell bytes) has a placement of its
+    clue that agrees with it, by the reference line solver."""
+    width = puzzle.width
+    rows = [grid[r * width : (r + 1) * width] for r in range(puzzle.height)]
+    cols = [grid[c::width] for c in range(width)]
+    return all(
+        _nonogram.line_solve(list(clue), line, False) is not None
+        for clue, line in zip(puzzle.rows + puzzle.cols, rows + cols, strict=True)
+    )
+
+
+@pytest.mark.parametrize(("size", "seed"), [(30, 91), (30, 2413), (40, 3)])
+def test_the_deepest_guess_is_a_settled_state_below_the_root(size: int, seed: int) -> None:
+    """``deepest_guess``: None before any decimation; after one, a state whose every
+    line still fits its clue, that keeps what probing decides at the root, and leaves
+    no more cells open than any state the decimation was paused in; after a picture,
+    the picture itself."""
+    puzzle = nonogram.generate(size, size, 0.5, random.Random(seed))
+    solver = nonogram_search.core(puzzle)
+    assert solver.deepest_guess() is None
+    root = nonogram_search.core(puzzle)
+    root.probe_only()
+    rooted = root.grid_bytes()
+    least_open = rooted.count(3)
+    status = _nonogram.TIME_LIMIT
+    calls = 0
+    while status == _nonogram.TIME_LIMIT:
+        status = solver.guess(time.monotonic() + 0.002, 20, 0.05, 5, resume=calls > 0)
+        calls += 1
+        least_open = min(least_open, solver.grid_bytes().count(3))
+    deepest = solver.deepest_guess()
+    assert deepest is not None and deepest.count(3) <= least_open
+    assert all(rooted[v] in (3, deepest[v]) for v in range(len(rooted)))
+    assert _lines_fit(puzzle, deepest)
+    if status == _nonogram.SOLUTION:
+        assert deepest == solver.grid_bytes()
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_a_completion_with_no_solution_is_given_up_not_taken_for_a_proof(seed: int) -> None:
+    """CDCL looking for a completion of a decimation's state (the large puzzles'
+    route): a state that agrees with a picture is completed into a picture that keeps
+    its cells; a wrong state (a picture with cells flipped) is never taken for a proof
+    that there is no solution: the assumptions to blame are dropped, slice by slice,
+    until a picture is found."""
+    rng = random.Random(seed)
+    while True:  # a puzzle that probing at the root leaves partly open
+        puzzle = nonogram.generate(12, 12, 0.5, rng)
+        root = nonogram_search.core(puzzle)
+        root.probe_only()
+        open_cells = [v for v, value in enumerate(root.grid_bytes()) if value == 3]
+        if len(open_cells) >= 20:
+            break
+    picture = next(iter(nonogram.solutions(puzzle, method="propagate")))
+    grid = bytes(2 if cell == "#" else 1 for row in picture for cell in row)
+    half = bytes(value if v % 2 else 3 for v, value in enumerate(grid))
+    wrong = set(open_cells[::7])
+    flipped = bytes(3 - value if v in wrong else value for v, value in enumerate(grid))
+    for state in (half, flipped):
+        cdcl = nonogram_search._Cdcl(puzzle, [])
+        try:
+            cdcl.complete(state)
+            for _ in range(200):
+                answer = cdcl.next(time.monotonic() + 60)
+                assert answer is not None  # there are pictures: never "none"
+                if answer:
+                    break
+            assert answer and puzzle.is_solution(nonogram_search.picture(answer, puzzle.width))
+            if state is half:
+                assert all(state[v] in (3, answer[v]) for v in range(len(state)))
+        finally:
+            cdcl.close()
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_completions_of_the_decimations_agree_with_plain_search(
+    seed: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The large puzzles' completions, brought to small ones (at every threshold, with
+    decimation meeting dead ends at once): the hybrid route finds the same pictures as
+    the plain search, and its proofs that there is no other hold."""
+    puzzle = random_puzzle(seed, 12, 12)
+    plain = nonogram.count(puzzle, limit=3, method="propagate")
+    monkeypatch.setattr(nonogram_search, "DFS_NODES", 0)
+    monkeypatch.setattr(nonogram_search, "FIRST_SLICE", 0.001)
+    monkeypatch.setattr(nonogram_search, "COMPLETION_CELLS", 0)
+    monkeypatch.setattr(nonogram_search, "LARGE_GUESS_CELLS", 0)
+    pictures = list(nonogram.solutions(puzzle, limit=3))
+    assert len(pictures) == len({tuple(picture) for picture in pictures}) == plain
+    assert all(puzzle.is_solution(picture) for picture in pictures)

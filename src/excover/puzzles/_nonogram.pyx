@@ -758,6 +758,10 @@ cdef class Core:
     cdef double *guess_col_msg
     cdef int64_t guess_failures
     cdef bint guess_alone
+    # The consistent state of the current decimation with the fewest unknown cells (its
+    # grid, and that count; -1: none yet), for :meth:`deepest_guess`.
+    cdef uint8_t *guess_deepest
+    cdef int guess_deepest_unknown
     # Per cached line, CACHE_SLOTS entries of ENTRY_WORDS words (the key, then the result;
     # a result of zeros records a contradiction); the rows have caches when they are
     # short enough, then the columns likewise. A line of at most BIT_CELLS cells has
@@ -870,6 +874,7 @@ cdef class Core:
         free(self.cache)
         free(self.guess_row_msg)
         free(self.guess_col_msg)
+        free(self.guess_deepest)
         free_word_scratch(&self.word_scratch)
 
     def restart(self):
@@ -1518,10 +1523,13 @@ cdef class Core:
             if not self.guess_row_msg:
                 self.guess_row_msg = <double *> calloc(self.n_cells, sizeof(double))
                 self.guess_col_msg = <double *> calloc(self.n_cells, sizeof(double))
-                if not self.guess_row_msg or not self.guess_col_msg:
+                self.guess_deepest = <uint8_t *> calloc(self.n_cells, 1)
+                if not self.guess_row_msg or not self.guess_col_msg or not self.guess_deepest:
                     free(self.guess_row_msg)
                     free(self.guess_col_msg)
+                    free(self.guess_deepest)
                     self.guess_row_msg = self.guess_col_msg = NULL
+                    self.guess_deepest = NULL
                     raise MemoryError()
             row_msg = self.guess_row_msg
             col_msg = self.guess_col_msg
@@ -1531,6 +1539,7 @@ cdef class Core:
                     col_msg[cell] = 0.5
                 self.guess_failures = 0
                 self.guess_alone = False
+                self.guess_deepest_unknown = -1
                 self.restart()
                 self.state = BROKEN
                 self.nodes = 1
@@ -1539,6 +1548,10 @@ cdef class Core:
                     return EXHAUSTED
             self.state = BROKEN  # until this call returns normally
             while True:
+                # every state here is settled without contradiction
+                if self.guess_deepest_unknown < 0 or self.unknown < self.guess_deepest_unknown:
+                    memcpy(self.guess_deepest, self.grid, self.n_cells)
+                    self.guess_deepest_unknown = self.unknown
                 if deadline >= 0 and monotonic() > deadline:
                     self.state = GUESSING
                     return TIME_LIMIT
@@ -1603,6 +1616,15 @@ cdef class Core:
             free(forward)
             free(backward)
             free(ranked)
+
+    def deepest_guess(self):
+        """The grid (as :meth:`grid_bytes`) of the consistent state with the fewest unknown
+        cells that the last decimation (:meth:`guess`) reached, often the state before its
+        deepest dead end: it may hold a wrong guess, but on large random puzzles it is
+        often close to a solution. None before any decimation."""
+        if self.guess_deepest == NULL or self.guess_deepest_unknown < 0:
+            return None
+        return self.guess_deepest[:self.n_cells]
 
     def propagate_only(self):
         """Run line propagation from the start, without probing or search: 1 at the
