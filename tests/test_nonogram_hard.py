@@ -569,7 +569,7 @@ def test_the_deepest_guess_is_a_settled_state_below_the_root(size: int, seed: in
     """``deepest_guess``: None before any decimation; after one, a state whose every
     line still fits its clue, that keeps what probing decides at the root, and leaves
     no more cells open than any state the decimation was paused in; after a picture,
-    the picture itself."""
+    the picture itself; with a floor, a state that leaves at least that many open."""
     puzzle = nonogram.generate(size, size, 0.5, random.Random(seed))
     solver = nonogram_search.core(puzzle)
     assert solver.deepest_guess() is None
@@ -589,6 +589,12 @@ def test_the_deepest_guess_is_a_settled_state_below_the_root(size: int, seed: in
     assert _lines_fit(puzzle, deepest)
     if status == _nonogram.SOLUTION:
         assert deepest == solver.grid_bytes()
+    floored = nonogram_search.core(puzzle)  # the large puzzles' floor: some cells kept open
+    floored.deepest_floor = (deepest.count(3) + rooted.count(3)) // 2
+    floored.guess(-1.0, 20, 0.05, 5)
+    shallower = floored.deepest_guess()
+    assert shallower is not None and shallower.count(3) >= floored.deepest_floor
+    assert _lines_fit(puzzle, shallower)
 
 
 @pytest.mark.parametrize("seed", range(8))

@@ -75,6 +75,7 @@ class Core:
     ) -> int:
         """Decimation by belief propagation for a solution not in ``forbidden``; with
         ``resume``, going on from a guess paused at its deadline or its ``max_failures``."""
+    deepest_floor: int
     def deepest_guess(self) -> bytes | None:
         """The grid of the consistent state with the fewest unknown cells that the last
         decimation reached (None before any)."""

@@ -762,6 +762,8 @@ cdef class Core:
     # grid, and that count; -1: none yet), for :meth:`deepest_guess`.
     cdef uint8_t *guess_deepest
     cdef int guess_deepest_unknown
+    # How many cells the state :meth:`deepest_guess` keeps must leave open at least.
+    cdef public int deepest_floor
     # Per cached line, CACHE_SLOTS entries of ENTRY_WORDS words (the key, then the result;
     # a result of zeros records a contradiction); the rows have caches when they are
     # short enough, then the columns likewise. A line of at most BIT_CELLS cells has
@@ -1549,7 +1551,9 @@ cdef class Core:
             self.state = BROKEN  # until this call returns normally
             while True:
                 # every state here is settled without contradiction
-                if self.guess_deepest_unknown < 0 or self.unknown < self.guess_deepest_unknown:
+                if self.unknown >= self.deepest_floor and (
+                        self.guess_deepest_unknown < 0
+                        or self.unknown < self.guess_deepest_unknown):
                     memcpy(self.guess_deepest, self.grid, self.n_cells)
                     self.guess_deepest_unknown = self.unknown
                 if deadline >= 0 and monotonic() > deadline:
@@ -1619,9 +1623,10 @@ cdef class Core:
 
     def deepest_guess(self):
         """The grid (as :meth:`grid_bytes`) of the consistent state with the fewest unknown
-        cells that the last decimation (:meth:`guess`) reached, often the state before its
-        deepest dead end: it may hold a wrong guess, but on large random puzzles it is
-        often close to a solution. None before any decimation."""
+        cells that the last decimation (:meth:`guess`) reached, among those that leave at
+        least :attr:`deepest_floor` cells open (0 by default): it may hold a wrong
+        guess, but on large random puzzles it is often close to a solution. None before
+        any decimation."""
         if self.guess_deepest == NULL or self.guess_deepest_unknown < 0:
             return None
         return self.guess_deepest[:self.n_cells]

@@ -25,7 +25,8 @@ a few short restarts follow at once, and Kissat's slice comes before CaDiCaL's: 
   (:meth:`Core.beliefs <excover.puzzles._nonogram.Core.beliefs>`,
   :func:`~excover.puzzles.nonogram_sat.order_phases`), for the cells and for the
   "block starts by" variables alike; after each solution, that solution's values, since
-  the next is often close by.
+  the next is often close by. On large puzzles, while no picture is known, it looks
+  for a completion of the decimation's deepest state first (:data:`COMPLETION_CELLS`).
 
 *Kissat* on the order encoding has a short slice of each round after CaDiCaL's
 (:data:`KISSAT_EARLY_SHARE`). When the turns go :data:`KISSAT_AFTER` seconds without a
@@ -66,6 +67,7 @@ __all__ = [
     "CDCL_SLICE",
     "CDCL_SOLVER",
     "COMPLETION_CELLS",
+    "COMPLETION_OPEN",
     "DFS_NODES",
     "DFS_WORK",
     "FIRST_SLICE",
@@ -222,15 +224,24 @@ FIRST_RESTART_NODES = 120
 
 #: On puzzles of at least this many cells, while no picture is known, CaDiCaL's slices
 #: look for a *completion* of the decimations' deepest state (:meth:`Core.deepest_guess
-#: <excover.puzzles._nonogram.Core.deepest_guess>`: their decided cells as assumptions,
-#: the deepest state so far, renewed as they go deeper). Decimation's guesses are mostly
-#: right, but a wrong one shows only deep down, where the tree search backtracks in vain:
-#: random 100x100 seed 9 meets its first dead end with some 1,100 of its 10,000 cells
-#: open, at every step size and number of rounds tried, and no route found its picture in
-#: 600 s; CaDiCaL completes the state of 1,368 open cells before it in 6 s. When the
-#: assumptions leave no solution, the solver names some of them to blame (a core): those
-#: are dropped, and the search goes on with the others.
+#: <excover.puzzles._nonogram.Core.deepest_guess>`: their decided cells as assumptions),
+#: among the states that leave at least :data:`COMPLETION_OPEN` of the cells open.
+#: Decimation's guesses are mostly right, but a wrong one shows only deep down, where
+#: the tree search backtracks in vain: random 100x100 seed 9 meets its first dead end
+#: with some 1,100 of its 10,000 cells open, at every step size and number of rounds
+#: tried, and no route found its picture in 600 s; CaDiCaL completes its deepest state
+#: in 8 s. When the assumptions leave no solution, the solver names some of them to
+#: blame (a core): those are dropped and the search goes on with the others (seed 9:
+#: five cores, from 8,862 assumptions to 4,029, then the picture). The state is renewed
+#: as the decimations go deeper, until a core is found. Such an answer is never a
+#: proof: only the formula without assumptions proves that there is no other solution.
 COMPLETION_CELLS = 10_000
+
+#: The least share of the cells the state to complete leaves open. The deepest states
+#: hold wrong guesses more often: from seed 9's deepest (754 cells open) the cores came
+#: slowly and no picture in 120 s; from states of 1,000 cells or more open, seeds 9 and
+#: 11 were settled in 71 s and 144 s (both stopped at 600 s without completions).
+COMPLETION_OPEN = 0.1
 
 #: How :func:`propagated` shows a cell line solving leaves open.
 UNKNOWN = "?"
@@ -510,6 +521,8 @@ def _take_turns(
         decimations.append((solver, GUESS_ROUNDS, GUESS_FRACTION))
         if puzzle.height * puzzle.width >= LARGE_GUESS_CELLS:
             decimations.append((core(puzzle), LARGE_GUESS_ROUNDS, LARGE_GUESS_FRACTION))
+    for decimation, _, _ in decimations:
+        decimation.deepest_floor = int(puzzle.height * puzzle.width * COMPLETION_OPEN)
     turn = -1  # the decimation that had the last turn
     # On large puzzles CDCL looks for a completion of the decimations' deepest state
     # (COMPLETION_CELLS): how many cells the deepest one given to it left open.
@@ -520,6 +533,10 @@ def _take_turns(
     hunter: _nonogram.Core | None = None
     seed, length = 0, FIRST_SLICE
     quiet_since = time.monotonic()
+
+    def cdcl_refuted() -> bool:
+        # once a deepest state is found to hold a wrong guess, its completion goes on
+        return cdcl is not None and bool(cdcl.refuted)
 
     def until(share: float) -> float:
         end = time.monotonic() + share * length
@@ -554,7 +571,7 @@ def _take_turns(
                     hunter = hunter or core(puzzle)  # decimation stays paused in solver
                     cells, seed = _short_restarts(hunter, seed, until(1.0), found.grids)
                 deepest = decimation.deepest_guess() if completing and cells == b"" else None
-                if deepest is not None and deepest.count(3) < deepest_open:
+                if deepest is not None and deepest.count(3) < deepest_open and not cdcl_refuted():
                     deepest_open = deepest.count(3)
                     cdcl = cdcl or _Cdcl(puzzle, found.grids)
                     cdcl.complete(deepest)
