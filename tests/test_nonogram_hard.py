@@ -14,6 +14,7 @@ import subprocess
 import sys
 import threading
 import time
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -377,6 +378,43 @@ def test_ctrl_c_stops_kissat_and_its_child() -> None:
         child.kill()
         child.wait()
     assert out == "interrupted []\n", err
+
+
+def _children_of(pid: int) -> list[int]:
+    """The processes whose parent is ``pid`` (Linux's /proc)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[1]) == pid:
+                found.append(int(entry.name))
+    return found
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads Linux's /proc")
+def test_kissats_child_dies_with_a_killed_parent() -> None:
+    """A run killed by SIGTERM (no finalizer runs) leaves no Kissat process behind, even
+    one stopped between two slices."""
+    run = subprocess.Popen(
+        [sys.executable, "-c", KISSAT_RUN], stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    )
+    try:
+        assert run.stdout is not None
+        assert run.stdout.readline() == b"kissat\n"
+        children = _children_of(run.pid)
+        assert children
+        run.terminate()
+        run.wait(timeout=10)
+        deadline = time.monotonic() + 10
+        while any(Path(f"/proc/{pid}").exists() for pid in children):
+            assert time.monotonic() < deadline, f"left behind: {children}"
+            time.sleep(0.05)
+    finally:
+        run.kill()
+        run.wait()
 
 
 def test_timeout_stops_kissat() -> None:

@@ -23,6 +23,7 @@ import contextlib
 import multiprocessing
 import os
 import signal
+import sys
 import threading
 import time
 import weakref
@@ -39,6 +40,11 @@ __all__ = ["ChildRun", "ChildSolver", "OutOfTime"]
 CAN_PAUSE = hasattr(signal, "SIGSTOP") and hasattr(signal, "SIGCONT")
 
 
+#: What a child says once it will die with its parent; seconds it may take to say so.
+_READY = "ready"
+_READY_WAIT = 60.0
+
+
 class OutOfTime(Exception):
     """The deadline passed before the child solver answered (it was killed)."""
 
@@ -51,9 +57,15 @@ class ChildRun:
         self.name = name
         context = _context()
         self.receiver, sender = context.Pipe(duplex=False)
-        self.child = context.Process(target=_solve, args=(name, clauses, sender), daemon=True)
+        self.child = context.Process(
+            target=_solve, args=(name, clauses, sender, os.getpid()), daemon=True
+        )
         self.child.start()
         sender.close()
+        # paused only once it is sure to die with this process (see _die_with)
+        if not self.receiver.poll(_READY_WAIT) or self.receiver.recv() != _READY:
+            _kill(self.child, self.receiver)
+            raise SolverError(f"the {name} process did not start")
         self._pause()
         # A stopped child would ignore the SIGTERM with which multiprocessing ends its
         # children at exit: kill it first, whatever happens to this object.
@@ -149,10 +161,28 @@ def _kill(child: BaseProcess, receiver: Connection) -> None:
     receiver.close()
 
 
-def _solve(name: str, clauses: list[Clause], sender: Connection) -> None:
+def _die_with(parent: int) -> None:
+    """In the child, on Linux: be killed when the process ``parent`` ends, however it
+    ends. A parent killed by a signal (``kill``'s SIGTERM, say) runs no finalizer, and
+    its child, stopped between two slices, would otherwise stay behind for good."""
+    if not sys.platform.startswith("linux"):
+        return
+    import ctypes
+
+    set_death_signal = 1  # prctl's PR_SET_PDEATHSIG
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.prctl(set_death_signal, signal.SIGKILL, 0, 0, 0)
+    if os.getppid() != parent:  # the parent ended before the call
+        os._exit(1)
+
+
+def _solve(name: str, clauses: list[Clause], sender: Connection, parent: int) -> None:
     """In the child: solve and send ``("sat", model)``, ``("unsat", None)`` or
-    ``("error", message)``. Ctrl-C is left to the parent, which kills the child."""
+    ``("error", message)``. Ctrl-C is left to the parent, which kills the child, as
+    does the parent's end (:func:`_die_with`)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _die_with(parent)
+    sender.send(_READY)
     from pysat.solvers import Solver
 
     try:
