@@ -77,8 +77,8 @@ class Core:
         ``resume``, going on from a guess paused at its deadline or its ``max_failures``."""
     deepest_floor: int
     def deepest_guess(self) -> bytes | None:
-        """The grid of the consistent state with the fewest unknown cells that the last
-        decimation reached (None before any)."""
+        """The grid of the consistent state with the fewest unknown cells (but at least
+        ``deepest_floor``) that the last decimation reached (None before any)."""
     def beliefs(self, iterations: int = 20) -> tuple[list[float], list[list[list[float]]]]:
         """Belief propagation over the lines: each cell's chance of being black, and
         each block's chances of starting at each position."""

@@ -62,14 +62,14 @@ class ChildRun:
         )
         self.child.start()
         sender.close()
-        # paused only once it is sure to die with this process (see _die_with)
-        if not self.receiver.poll(_READY_WAIT) or self.receiver.recv() != _READY:
-            _kill(self.child, self.receiver)
-            raise SolverError(f"the {name} process did not start")
-        self._pause()
         # A stopped child would ignore the SIGTERM with which multiprocessing ends its
         # children at exit: kill it first, whatever happens to this object.
         self._finalizer = weakref.finalize(self, _kill, self.child, self.receiver)
+        # paused only once it is sure to die with this process (see _die_with)
+        if not self.receiver.poll(_READY_WAIT) or self.receiver.recv() != _READY:
+            self.close()
+            raise SolverError(f"the {name} process did not start")
+        self._pause()
 
     def advance(self, until: float | None) -> bool:
         """Let the child run until it answers (True) or ``time.monotonic()`` reaches
