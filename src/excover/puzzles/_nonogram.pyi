@@ -72,13 +72,18 @@ class Core:
         max_failures: int = -1,
         forbidden: bytes = b"",
         resume: bool = False,
+        given: bytes = b"",
     ) -> int:
         """Decimation by belief propagation for a solution not in ``forbidden``; with
-        ``resume``, going on from a guess paused at its deadline or its ``max_failures``."""
+        ``resume``, going on from a guess paused at its deadline or its ``max_failures``;
+        a fresh start first decides the cells ``given`` holds (1 white, 2 black)."""
     deepest_floor: int
     def deepest_guess(self) -> bytes | None:
         """The grid of the consistent state with the fewest unknown cells (but at least
         ``deepest_floor``) that the last decimation reached (None before any)."""
+    def deepest_order(self) -> list[int] | None:
+        """The cells that state decided, in the order they were decided (None before
+        any)."""
     def beliefs(self, iterations: int = 20) -> tuple[list[float], list[list[list[float]]]]:
         """Belief propagation over the lines: each cell's chance of being black, and
         each block's chances of starting at each position."""

@@ -761,6 +761,7 @@ cdef class Core:
     # The consistent state of the current decimation with the fewest unknown cells (its
     # grid, and that count; -1: none yet), for :meth:`deepest_guess`.
     cdef uint8_t *guess_deepest
+    cdef int32_t *guess_deepest_trail
     cdef int guess_deepest_unknown
     # How many cells the state :meth:`deepest_guess` keeps must leave open at least.
     cdef public int deepest_floor
@@ -877,6 +878,7 @@ cdef class Core:
         free(self.guess_row_msg)
         free(self.guess_col_msg)
         free(self.guess_deepest)
+        free(self.guess_deepest_trail)
         free_word_scratch(&self.word_scratch)
 
     def restart(self):
@@ -1486,7 +1488,8 @@ cdef class Core:
             self.branch(cell, self.first_value[cell])
 
     def guess(self, double deadline=-1.0, int iterations=20, double fraction=0.05,
-              int64_t max_failures=-1, bytes forbidden=b"", bint resume=False):
+              int64_t max_failures=-1, bytes forbidden=b"", bint resume=False,
+              bytes given=b""):
         """Look for a solution other than those in ``forbidden`` by *decimation*: belief
         propagation over the lines (:meth:`beliefs`, its messages kept from one step to
         the next) says which unknown cells are likeliest black or white; the surest
@@ -1502,7 +1505,10 @@ cdef class Core:
         ``resume`` and the last call on this solver was a guess that stopped at its
         deadline or at its ``max_failures`` (to go on with a larger one): then it goes on
         from there, its messages, dead ends and search as they were (nothing is done
-        twice when it runs in time slices). ``next_solution`` cannot follow it without
+        twice when it runs in time slices). ``given`` (a grid as :meth:`grid_bytes`, of
+        ``n_cells`` bytes or fewer) decides its cells 1 (white) and 2 (black) at the root
+        of a fresh start, before the first probing: ``EXHAUSTED`` then says only that no
+        solution has those values. ``next_solution`` cannot follow it without
         :meth:`restart`."""
         cdef int size = (self.largest + 1) * (self.longest + 2)
         cdef double *prior = <double *> calloc(self.longest + 1, sizeof(double))
@@ -1526,16 +1532,22 @@ cdef class Core:
                 self.guess_row_msg = <double *> calloc(self.n_cells, sizeof(double))
                 self.guess_col_msg = <double *> calloc(self.n_cells, sizeof(double))
                 self.guess_deepest = <uint8_t *> calloc(self.n_cells, 1)
-                if not self.guess_row_msg or not self.guess_col_msg or not self.guess_deepest:
+                self.guess_deepest_trail = <int32_t *> calloc(self.n_cells, sizeof(int32_t))
+                if (not self.guess_row_msg or not self.guess_col_msg or not self.guess_deepest
+                        or not self.guess_deepest_trail):
                     free(self.guess_row_msg)
                     free(self.guess_col_msg)
                     free(self.guess_deepest)
+                    free(self.guess_deepest_trail)
                     self.guess_row_msg = self.guess_col_msg = NULL
                     self.guess_deepest = NULL
+                    self.guess_deepest_trail = NULL
                     raise MemoryError()
             row_msg = self.guess_row_msg
             col_msg = self.guess_col_msg
             if not (resume and self.state == GUESSING):
+                if len(given) > self.n_cells:
+                    raise ValueError(f"given has {len(given)} cells, the grid {self.n_cells}")
                 for cell in range(self.n_cells):
                     row_msg[cell] = 0.5
                     col_msg[cell] = 0.5
@@ -1545,6 +1557,9 @@ cdef class Core:
                 self.restart()
                 self.state = BROKEN
                 self.nodes = 1
+                for cell in range(len(given)):
+                    if given[cell] == WHITE or given[cell] == BLACK:
+                        self.decide(cell, given[cell])
                 if not self.settle_node(True):
                     self.state = DONE
                     return EXHAUSTED
@@ -1555,6 +1570,7 @@ cdef class Core:
                         self.guess_deepest_unknown < 0
                         or self.unknown < self.guess_deepest_unknown):
                     memcpy(self.guess_deepest, self.grid, self.n_cells)
+                    memcpy(self.guess_deepest_trail, self.trail, self.trail_len * sizeof(int32_t))
                     self.guess_deepest_unknown = self.unknown
                 if deadline >= 0 and monotonic() > deadline:
                     self.state = GUESSING
@@ -1630,6 +1646,14 @@ cdef class Core:
         if self.guess_deepest == NULL or self.guess_deepest_unknown < 0:
             return None
         return self.guess_deepest[:self.n_cells]
+
+    def deepest_order(self):
+        """The cells the state of :meth:`deepest_guess` decided, in the order they were
+        decided (those of ``given`` and the root's probing first); None before any."""
+        if self.guess_deepest == NULL or self.guess_deepest_unknown < 0:
+            return None
+        return [self.guess_deepest_trail[i]
+                for i in range(self.n_cells - self.guess_deepest_unknown)]
 
     def propagate_only(self):
         """Run line propagation from the start, without probing or search: 1 at the

@@ -25,8 +25,12 @@ a few short restarts follow at once, and Kissat's slice comes before CaDiCaL's: 
   (:meth:`Core.beliefs <excover.puzzles._nonogram.Core.beliefs>`,
   :func:`~excover.puzzles.nonogram_sat.order_phases`), for the cells and for the
   "block starts by" variables alike; after each solution, that solution's values, since
-  the next is often close by. On large puzzles, while no picture is known, it looks
-  for a completion of the decimation's deepest state first (:data:`COMPLETION_CELLS`).
+  the next is often close by.
+
+On large puzzles, while no picture is known, the *culprit search* of
+:mod:`excover.puzzles.nonogram_culprit` takes the place of CDCL and Kissat
+(:data:`CULPRIT_CELLS`): decimations from trusted values, whose wrong guesses Kissat
+finds by bisection.
 
 *Kissat* on the order encoding has a short slice of each round after CaDiCaL's
 (:data:`KISSAT_EARLY_SHARE`). When the turns go :data:`KISSAT_AFTER` seconds without a
@@ -58,6 +62,7 @@ from excover.puzzles.nonogram_model import BLACK, WHITE, Puzzle
 TYPE_CHECKING = False  # typing is for type checkers: importing it costs each run ~6 ms
 if TYPE_CHECKING:
     from excover.dlx import Stats
+    from excover.puzzles.nonogram_culprit import CulpritSearch
     from excover.sat.child import ChildRun
 
 __all__ = [
@@ -66,8 +71,8 @@ __all__ = [
     "CDCL_SHARE_BESIDE_KISSAT",
     "CDCL_SLICE",
     "CDCL_SOLVER",
-    "COMPLETION_CELLS",
-    "COMPLETION_OPEN",
+    "CULPRIT_CELLS",
+    "CULPRIT_SHARE",
     "DFS_NODES",
     "DFS_WORK",
     "FIRST_SLICE",
@@ -222,26 +227,21 @@ GUESS_FIRST_FAILURES = 100
 FIRST_RESTARTS = 3
 FIRST_RESTART_NODES = 120
 
-#: On puzzles of at least this many cells, while no picture is known, CaDiCaL's slices
-#: look for a *completion* of the decimations' deepest state (:meth:`Core.deepest_guess
-#: <excover.puzzles._nonogram.Core.deepest_guess>`: their decided cells as assumptions),
-#: among the states that leave at least :data:`COMPLETION_OPEN` of the cells open.
-#: Decimation's guesses are mostly right, but a wrong one shows only deep down, where
-#: the tree search backtracks in vain: random 100x100 seed 9 meets its first dead end
-#: with some 1,100 of its 10,000 cells open, at every step size and number of rounds
-#: tried, and no route found its picture in 600 s; CaDiCaL completes its deepest state
-#: in 8 s. When the assumptions leave no solution, the solver names some of them to
-#: blame (a core): those are dropped and the search goes on with the others (seed 9:
-#: five cores, from 8,862 assumptions to 4,029, then the picture). The state is renewed
-#: as the decimations go deeper, until a core is found. Such an answer is never a
-#: proof: only the formula without assumptions proves that there is no other solution.
-COMPLETION_CELLS = 10_000
+#: On puzzles of at least this many cells, while no picture is known, the culprit
+#: search (:class:`~excover.puzzles.nonogram_culprit.CulpritSearch`) has the slices of
+#: CDCL and Kissat: a decimation's guesses are mostly right, but a wrong one shows only
+#: thousands of cells deeper, where the tree search backtracks in vain, and CDCL on the
+#: whole formula finds no picture (random 100x100 seed 0: neither CaDiCaL nor Kissat in
+#: 900 s). Kissat refutes a wrong deepest state in seconds, and bisection over its
+#: literals finds the guess to blame. Random 100x100 seeds 9, 19 and 16 get their
+#: pictures in 16.4 s, 15.2 s and 170 s from it alone, where the route before (CaDiCaL
+#: completing the deepest state under assumptions, dropping the ones its cores blamed)
+#: settled them in 71 s and 258 s and not 16 in 600 s.
+CULPRIT_CELLS = 10_000
 
-#: The least share of the cells the state to complete leaves open. The deepest states
-#: hold wrong guesses more often: from seed 9's deepest (754 cells open) the cores came
-#: slowly and no picture in 120 s; from states of 1,000 cells or more open, seeds 9 and
-#: 11 were settled in 71 s and 144 s (both stopped at 600 s without completions).
-COMPLETION_OPEN = 0.1
+#: How many times as long as the restarts' slice each slice of the culprit search is:
+#: the slices of CaDiCaL and of Kissat's early run together.
+CULPRIT_SHARE = CDCL_SHARE + KISSAT_EARLY_SHARE
 
 #: How :func:`propagated` shows a cell line solving leaves open.
 UNKNOWN = "?"
@@ -521,22 +521,16 @@ def _take_turns(
         decimations.append((solver, GUESS_ROUNDS, GUESS_FRACTION))
         if puzzle.height * puzzle.width >= LARGE_GUESS_CELLS:
             decimations.append((core(puzzle), LARGE_GUESS_ROUNDS, LARGE_GUESS_FRACTION))
-    for decimation, _, _ in decimations:
-        decimation.deepest_floor = int(puzzle.height * puzzle.width * COMPLETION_OPEN)
     turn = -1  # the decimation that had the last turn
-    # On large puzzles CDCL looks for a completion of the decimations' deepest state
-    # (COMPLETION_CELLS): how many cells the deepest one given to it left open.
-    completing = with_cdcl and puzzle.height * puzzle.width >= COMPLETION_CELLS
-    deepest_open = puzzle.height * puzzle.width + 1
+    # On large puzzles the culprit search has CDCL's and Kissat's slices until a picture
+    # is known (CULPRIT_CELLS); made when first needed, dropped once it has nothing to do.
+    culprits: CulpritSearch | None = None
+    seeking_culprits = with_cdcl and puzzle.height * puzzle.width >= CULPRIT_CELLS
     first_round = True
     # The restarts' solver: the search's own, unless a decimation is paused in it.
     hunter: _nonogram.Core | None = None
     seed, length = 0, FIRST_SLICE
     quiet_since = time.monotonic()
-
-    def cdcl_refuted() -> bool:
-        # once a deepest state is found to hold a wrong guess, its completion goes on
-        return cdcl is not None and bool(cdcl.refuted)
 
     def until(share: float) -> float:
         end = time.monotonic() + share * length
@@ -570,25 +564,27 @@ def _take_turns(
                     kissat_first = True
                     hunter = hunter or core(puzzle)  # decimation stays paused in solver
                     cells, seed = _short_restarts(hunter, seed, until(1.0), found.grids)
-                deepest = decimation.deepest_guess() if completing and cells == b"" else None
-                if deepest is not None and deepest.count(3) < deepest_open and not cdcl_refuted():
-                    deepest_open = deepest.count(3)
-                    cdcl = cdcl or _Cdcl(puzzle, found.grids)
-                    cdcl.complete(deepest)
             first_round = False
+            culprit_turn = seeking_culprits and not found.grids
             if cells == b"" and with_cdcl and time_left():
                 if cdcl is None:
                     cdcl = _Cdcl(puzzle, found.grids)
-                if kissat_first:
+                if culprit_turn:
+                    if culprits is None:
+                        culprits = cdcl.culprit_search()
+                    cells = culprits.advance(until(CULPRIT_SHARE)) or b""
+                    if culprits.refuted:  # not taken for a proof: CDCL will say
+                        seeking_culprits = False
+                elif kissat_first:
                     cells = cdcl.next_by_kissat(until(KISSAT_EARLY_SHARE), False)
-                if cells == b"" and time_left():
+                if cells == b"" and time_left() and not culprit_turn:
                     cells = cdcl.next(
                         until(CDCL_SHARE_BESIDE_KISSAT if kissat_joined else CDCL_SHARE)
                     )
             for cover in (False, True):
                 # Kissat on the order encoding (unless it came first), and with cover
                 # variables too once it has joined the turns
-                wanted = kissat_joined if cover else not kissat_first
+                wanted = not culprit_turn and (kissat_joined if cover else not kissat_first)
                 if cdcl is not None and cells == b"" and wanted and time_left():
                     share = KISSAT_SHARE if kissat_joined else KISSAT_EARLY_SHARE
                     cells = cdcl.next_by_kissat(until(share), cover)
@@ -609,6 +605,9 @@ def _take_turns(
                 if status == _nonogram.SOLUTION:
                     new = hunter.grid_bytes()
             if new is not None:
+                if culprits is not None:  # a picture is known: its work is done
+                    culprits.close()
+                    culprits = None
                 for grid in found.add(new):
                     if cdcl is not None:
                         cdcl.block(grid)
@@ -626,6 +625,8 @@ def _take_turns(
                 raise LimitReached("timeout", _hybrid_stats(found.grids, spent, started, "timeout"))
             length *= 2
     finally:
+        if culprits is not None:
+            culprits.close()
         if cdcl is not None:
             cdcl.close()
 
@@ -671,31 +672,19 @@ class _Cdcl:
         self.covered: list[list[int]] | None = None  # with cover variables, made when needed
         self.kissats: dict[bool, ChildRun] = {}  # Kissat's runs under way (paused), by cover
         self.backend = _PySat(CDCL_SOLVER, self.plain, CDCL_SLICE)
-        # A decimation's deepest state, looked for as assumptions (see complete), less
-        # the literals of the states found to have no completion.
-        self.assumed: list[int] = []
-        self.refuted: set[int] = set()
         black, starts = root.beliefs(BELIEF_ROUNDS)
         self.backend.set_phases(nonogram_sat.order_phases(puzzle, black, starts))
         for grid in found:
             self.block(grid)
 
-    def complete(self, grid: bytes) -> None:
-        """From the next slice of :meth:`next` on, look for a solution with the values
-        that ``grid`` (a decimation's deepest state, see :data:`COMPLETION_CELLS`) gives
-        its decided cells, as assumptions: less those of the states found to have none,
-        and less each such conflict's own assumptions, until a solution is found."""
-        self.assumed = [
-            literal
-            for v, value in enumerate(grid)
-            if value != 3
-            and self.root[v] == 3
-            and (literal := v + 1 if value == 2 else -(v + 1)) not in self.refuted
-        ]
+    def culprit_search(self) -> CulpritSearch:
+        """A culprit search on the same formula (see :data:`CULPRIT_CELLS`)."""
+        from excover.puzzles.nonogram_culprit import CulpritSearch
+
+        return CulpritSearch(self.puzzle, self.plain, self.root)
 
     def block(self, grid: bytes) -> None:
         """Forbid the solution ``grid`` (its cells the root left open suffice)."""
-        self.assumed = []  # a solution is known: no more completions
         clause = [
             -(v + 1) if grid[v] == 2 else v + 1 for v in range(self.cells) if self.root[v] == 3
         ]
@@ -710,17 +699,11 @@ class _Cdcl:
         from excover.sat.solve import _OutOfTime
 
         try:
-            model = self.backend.solve(until, self.assumed)
+            model = self.backend.solve(until)
         except _OutOfTime:
             return b""
         if model is None:
-            failed = set(self.backend.failed()) if self.assumed else set()
-            if not failed:
-                return None
-            # no completion with these assumptions: drop the ones to blame, go on
-            self.refuted |= failed
-            self.assumed = [literal for literal in self.assumed if literal not in failed]
-            return b""
+            return None
         return bytes(2 if model[v] > 0 else 1 for v in range(self.cells))
 
     def next_by_kissat(self, until: float, cover: bool) -> bytes | None:

@@ -37,9 +37,8 @@ import signal
 import subprocess
 import tempfile
 import time
-from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterable, Iterator
 from contextlib import ExitStack
-from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
@@ -124,9 +123,7 @@ class _PySat:
         self.budget = 1000  # conflicts per slice
         self.phases: list[int] = []  # values to try first, for solvers that take them
 
-    def solve(self, deadline: float | None, assumptions: Sequence[int] = ()) -> list[int] | None:
-        """A model, or None when the formula has none with every literal of
-        ``assumptions`` true (:meth:`failed` then says which of them are to blame)."""
+    def solve(self, deadline: float | None) -> list[int] | None:
         from pysat.solvers import Solver
 
         if self.solver is None:
@@ -134,16 +131,10 @@ class _PySat:
             if self.phases:
                 self.solver.set_phases(self.phases)
         solver = self.solver
-        if not self._sliced(solver, deadline, assumptions):
+        if not self._sliced(solver, deadline):
             return None
         model = solver.get_model()
         return list(model) if model is not None else []
-
-    def failed(self) -> list[int]:
-        """After :meth:`solve` found no model under assumptions: a subset of them that
-        has none already (empty: the formula has no model at all)."""
-        core = None if self.solver is None else self.solver.get_core()
-        return list(core) if core else []
 
     def _loaded(self, solver: Solver, deadline: float | None) -> Solver:
         """``solver`` given the formula in chunks of clauses, the clock read between
@@ -156,21 +147,14 @@ class _PySat:
             solver.append_formula(clauses[start : start + _LOAD_CHUNK])
         return solver
 
-    def _sliced(
-        self, solver: Solver, deadline: float | None, assumptions: Sequence[int] = ()
-    ) -> bool:
+    def _sliced(self, solver: Solver, deadline: float | None) -> bool:
         """Solve in slices of conflicts until an answer, or until ``deadline``."""
-        limited = (
-            partial(solver.solve_limited, assumptions=list(assumptions))
-            if assumptions
-            else solver.solve_limited
-        )
         while True:
             started = time.monotonic()
             if deadline is not None and started >= deadline:
                 raise _OutOfTime
             solver.conf_budget(self.budget)
-            status = _with_sigint_held(limited)
+            status = _with_sigint_held(solver.solve_limited)
             if status is not None:
                 return bool(status)
             took = time.monotonic() - started

@@ -1,0 +1,241 @@
+"""Culprit search: decimation whose wrong guesses are found by a SAT solver.
+
+On large random puzzles, decimation (:meth:`Core.guess
+<excover.puzzles._nonogram.Core.guess>`) decides thousands of cells right and then a
+few wrong, and the tree search below cannot tell which: a wrong guess shows only
+thousands of cells later, where backtracking one step at a time is hopeless (random
+100x100 seed 14 was not settled in 1,300 s). A SAT solver given a state as unit clauses
+refutes it fast when it is wrong, so the guess to blame can be found by bisection:
+
+1. decimate, with the *trusted* literals (none at first) decided at the root, and take
+   the deepest consistent state it reaches (:meth:`Core.deepest_order
+   <excover.puzzles._nonogram.Core.deepest_order>`: its cells in the order they were
+   decided; those probing decides at the root are left out, they are implied);
+2. find, by bisection over its literals in that order, the shortest prefix Kissat
+   refutes within :data:`CALL_SECONDS` (a run that does not answer in time counts as
+   not refuted); its last literal is the *culprit*;
+3. trust the literals before the culprit and the culprit's opposite, and go back to 1.
+   When probing refutes that too, the prefix before the culprit holds no solution
+   either: the culprit moves one literal back (cheaply, without Kissat) until probing
+   no longer refutes its opposite.
+
+A prefix Kissat finds satisfiable comes with a picture, and so does a decimation that
+reaches the end. Bisection takes some 14 runs of at most a few seconds; random 100x100
+seed 16, which no other route settled in 600 s, gets its picture at the third culprit.
+
+Nothing here is a proof of anything: a picture found is a picture (the caller checks it
+against the clues), and the search may go on forever when the puzzle has none. Proving
+that there is no other picture is left to the routes that search the whole formula.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Generator
+
+from excover.puzzles import _nonogram
+from excover.puzzles.nonogram_model import Puzzle
+from excover.puzzles.nonogram_search import GUESS_FRACTION, GUESS_ROUNDS, core
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from excover.sat.child import ChildRun
+    from excover.sat.pool import Clause
+
+__all__ = [
+    "CALL_SECONDS",
+    "DECIMATION_FAILURES",
+    "DECIMATION_SECONDS",
+    "OPEN_SHARE",
+    "CulpritSearch",
+]
+
+#: Seconds of Kissat's run on each prefix; one that does not answer in time counts as
+#: not refuted. Wrong states of random 100x100 puzzles with 3,000 or more decided
+#: literals are refuted in 0.2-14 s; with about 2,000, seldom within a minute.
+CALL_SECONDS = 8.0
+
+#: A decimation (with the turns' usual steps, :data:`~excover.puzzles.nonogram_search.
+#: GUESS_ROUNDS` and :data:`~excover.puzzles.nonogram_search.GUESS_FRACTION`) stops at
+#: this many dead ends, or after this many seconds of its own time, and its deepest
+#: state is taken from there.
+DECIMATION_FAILURES = 200
+DECIMATION_SECONDS = 10.0
+
+#: The least share of the cells a decimation's deepest state leaves open (see
+#: :attr:`Core.deepest_floor <excover.puzzles._nonogram.Core.deepest_floor>`): the
+#: deepest states hold more wrong guesses, and Kissat's runs get slower as fewer
+#: literals are left to it.
+OPEN_SHARE = 0.1
+
+#: The search in steps: each yields None when a slice is over, or a picture's grid.
+_Steps = Generator[bytes | None, None, None]
+
+
+class CulpritSearch:
+    """The culprit search for a picture of ``puzzle``, whose order formula (with units
+    implied by it, but no blocking clause: the decimations would not know it) is
+    ``formula``, run in slices by :meth:`advance`.
+    ``root`` is the grid probing leaves at the root (its cells are left out of the
+    literals: the formula implies them)."""
+
+    def __init__(self, puzzle: Puzzle, formula: list[Clause], root: bytes) -> None:
+        self.puzzle = puzzle
+        self.formula = formula
+        self.root = root
+        self.cells = puzzle.height * puzzle.width
+        self.floor = int(self.cells * OPEN_SHARE)
+        self.until = 0.0  # the end of the current slice
+        self.call_seconds = CALL_SECONDS  # doubled when a deepest state is not refuted
+        self.trusted: list[int] = []  # the literals every decimation starts from
+        self.culprits = 0  # how many culprits were found so far
+        self.kissat_runs = 0  # how many prefixes were given to Kissat
+        self.refuted = False  # True once the formula itself is found to have no model
+        self._run: ChildRun | None = None  # Kissat's run under way (paused), if any
+        self._steps = self._search()
+
+    def advance(self, until: float) -> bytes | None:
+        """Go on until ``time.monotonic()`` reaches ``until``: the grid of a picture,
+        when one was found (cell bytes, 1 white, 2 black), None otherwise (and at once
+        when the search is over: a picture was given, or :attr:`refuted`)."""
+        self.until = until
+        return next(self._steps, None)
+
+    def close(self) -> None:
+        """Stop Kissat's run, if one is under way."""
+        if self._run is not None:
+            self._run.close()
+            self._run = None
+
+    def _search(self) -> _Steps:
+        """The whole search, pausing (yielding None) at the end of each slice."""
+        while True:
+            yield from self._pause()
+            decimation = core(self.puzzle)
+            decimation.deepest_floor = self.floor
+            status = yield from self._decimate(decimation)
+            if status == _nonogram.SOLUTION:
+                yield decimation.grid_bytes()
+                return
+            literals = self.trusted + self._deepest_literals(decimation)
+            # the shortest prefix known to be refuted is literals[:refuted], the longest
+            # not refuted within a run's time literals[:unrefuted]
+            refuted, unrefuted = len(literals), 0
+            if status != _nonogram.EXHAUSTED:  # exhausted under the trusted: a proof
+                verdict = yield from self._refute(literals)
+                if isinstance(verdict, bytes):
+                    yield verdict
+                    return
+                if not verdict:  # the deepest state has a picture Kissat has not found
+                    self.call_seconds *= 2
+                    continue
+            if not literals:  # refuted with nothing assumed
+                self.refuted = True
+                return
+            while refuted - unrefuted > 1:
+                middle = (unrefuted + refuted) // 2
+                verdict = yield from self._refute(literals[:middle])
+                if isinstance(verdict, bytes):
+                    yield verdict
+                    return
+                if verdict:
+                    refuted = middle
+                else:
+                    unrefuted = middle
+            culprit = refuted - 1
+            # when probing refutes the culprit's opposite too, the prefix before it
+            # holds no picture: the culprit is earlier
+            while self._probing_refutes([*literals[:culprit], -literals[culprit]]):
+                if culprit == 0:
+                    self.refuted = True
+                    return
+                culprit -= 1
+                yield from self._pause()
+            self.culprits += 1
+            self.trusted = [*literals[:culprit], -literals[culprit]]
+
+    def _deepest_literals(self, decimation: _nonogram.Core) -> list[int]:
+        """The literals of the decimation's deepest state, in the order it decided them,
+        less those of the trusted literals and of the cells probing decides at the
+        root."""
+        order = decimation.deepest_order()
+        deepest = decimation.deepest_guess()
+        if order is None or deepest is None:
+            return []
+        known = {abs(literal) for literal in self.trusted}
+        return [
+            _literal(cell, deepest[cell])
+            for cell in order
+            if self.root[cell] == 3 and cell + 1 not in known
+        ]
+
+    def _decimate(self, decimation: _nonogram.Core) -> Generator[None, None, int]:
+        """Decimation from the trusted literals, in slices, until it meets
+        :data:`DECIMATION_FAILURES` dead ends or has run :data:`DECIMATION_SECONDS`:
+        its last status."""
+        given = _grid_of(self.trusted, self.cells)
+        spent = 0.0
+        resume = False
+        while True:
+            start = time.monotonic()
+            end = min(self.until, start + DECIMATION_SECONDS - spent)
+            status = decimation.guess(
+                end, GUESS_ROUNDS, GUESS_FRACTION, DECIMATION_FAILURES, given=given, resume=resume
+            )
+            spent += time.monotonic() - start
+            if status != _nonogram.TIME_LIMIT or spent >= DECIMATION_SECONDS:
+                return status
+            resume = True
+            yield None
+
+    def _refute(self, literals: list[int]) -> Generator[None, None, bool | bytes]:
+        """Whether the formula with ``literals`` as units is refuted, by probing or else
+        by Kissat within :attr:`call_seconds` of its time (True, or False when it has
+        not answered by then), or the grid of a picture that satisfies it."""
+        if self._probing_refutes(literals):
+            return True
+        from excover.sat.child import ChildRun
+
+        self.kissat_runs += 1
+        self._run = ChildRun("kissat404", self.formula + [[literal] for literal in literals])
+        spent = 0.0
+        try:
+            while True:
+                start = time.monotonic()
+                done = self._run.advance(min(self.until, start + self.call_seconds - spent))
+                spent += time.monotonic() - start
+                if done:
+                    model = self._run.answer()
+                    if model is None:
+                        return True
+                    return bytes(2 if model[v] > 0 else 1 for v in range(self.cells))
+                if spent >= self.call_seconds:
+                    return False
+                yield None
+        finally:
+            self.close()
+
+    def _probing_refutes(self, literals: list[int]) -> bool:
+        """Whether probing at the root, with ``literals`` decided, meets a
+        contradiction (a decimation that stops at once, after its root)."""
+        given = _grid_of(literals, self.cells)
+        status = core(self.puzzle).guess(0.0, GUESS_ROUNDS, GUESS_FRACTION, 0, given=given)
+        return bool(status == _nonogram.EXHAUSTED)
+
+    def _pause(self) -> Generator[None, None, None]:
+        """Yield if the slice is over."""
+        if time.monotonic() >= self.until:
+            yield None
+
+
+def _literal(cell: int, value: int) -> int:
+    """The order formula's literal for ``cell`` being ``value`` (2 black, 1 white)."""
+    return cell + 1 if value == 2 else -(cell + 1)
+
+
+def _grid_of(literals: list[int], cells: int) -> bytes:
+    """A grid with the cells of ``literals`` decided (1 white, 2 black), others 3."""
+    grid = bytearray(b"\x03" * cells)
+    for literal in literals:
+        grid[abs(literal) - 1] = 2 if literal > 0 else 1
+    return bytes(grid)
