@@ -508,7 +508,8 @@ def _take_turns(
     solver of their own; on large puzzles (:data:`LARGE_GUESS_CELLS`) a second one, with
     smaller steps, in a solver of its own, takes every other turn. Once the turns have
     gone :data:`KISSAT_AFTER` seconds without a new answer, CDCL and two Kissat runs
-    (:data:`KISSAT_SHARE`). Each new solution is
+    (:data:`KISSAT_SHARE`). On large puzzles the culprit search has the slices of CDCL
+    and Kissat until a picture is known (:data:`CULPRIT_CELLS`). Each new solution is
     yielded and forbidden to all, until one of them proves there is no other."""
     spent = solver.nodes  # nodes of the depth-first search, counted against max_nodes
     with_cdcl = max_nodes is None  # CDCL and decimation have no nodes to count
