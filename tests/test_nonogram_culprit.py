@@ -128,6 +128,85 @@ def test_the_culprit_search_from_a_wrong_state_finds_a_picture_that_keeps_the_tr
     assert all((answer[abs(lit) - 1] == 2) == (lit > 0) for lit in search.trusted)
 
 
+#: How many literals after the first wrong one the weak Kissat of :func:`_walk` needs
+#: to refute a prefix.
+_SHOWS_LATER = 3
+
+
+def _walk(seed: int) -> bool:
+    """One culprit search of :func:`test_the_culprit_search_walks_back_...`: whether
+    it walked back (trusted fewer literals after a culprit than before)."""
+    rng = random.Random(seed)
+    puzzle, root = _open_puzzle(rng, 10)
+    pictures = _grids(puzzle)
+    open_cells = [v for v in range(len(root)) if root[v] == 3]
+    long_prefix = len(open_cells) // 2
+
+    def has_picture(literals: list[int]) -> bytes | None:
+        return next(
+            (g for g in pictures if all((g[abs(lit) - 1] == 2) == (lit > 0) for lit in literals)),
+            None,
+        )
+
+    class WeakKissat(CulpritSearch):
+        """Decimations that stop at once, on a wrong state; no probing; a Kissat that
+        refutes a prefix when it holds :data:`_SHOWS_LATER` literals after its first
+        wrong one, and finds a picture on long prefixes only."""
+
+        def _decimate(self, decimation: _nonogram.Core) -> Generator[None, None, int]:
+            return _nonogram.NODE_LIMIT
+            yield None
+
+        def _deepest_literals(self, decimation: _nonogram.Core) -> list[int]:
+            known = {abs(lit) - 1 for lit in self.trusted}
+            picture = rng.choice(pictures)
+            rest = [v for v in open_cells if v not in known]
+            rng.shuffle(rest)
+            return [v + 1 if (picture[v] == 2) != (rng.random() < 0.3) else -(v + 1) for v in rest]
+
+        def _refute(self, literals: list[int]) -> Generator[None, None, bool | bytes]:
+            self.kissat_runs += 1
+            picture = has_picture(literals)
+            if picture is not None:
+                return picture if len(literals) >= long_prefix else False
+            wrong = next(k for k in range(len(literals) + 1) if not has_picture(literals[:k]))
+            return len(literals) - wrong >= _SHOWS_LATER
+            yield None
+
+        def _probing_refutes(self, literals: list[int]) -> bool:
+            return False
+
+    search = WeakKissat(puzzle, nonogram_sat.encode_order(puzzle).clauses, root)
+    walked_back = False
+    answer = None
+    for _ in range(5000):
+        before = len(search.trusted)
+        answer = search.advance(time.monotonic())  # a slice per round: checked each
+        if answer is not None or search.refuted:
+            break
+        walked_back = walked_back or len(search.trusted) < before
+        for j in search.flipped:
+            assert has_picture([*search.trusted[:j], -search.trusted[j]]) is None
+    assert answer is not None and not search.refuted
+    assert answer in pictures
+    assert all((answer[abs(lit) - 1] == 2) == (lit > 0) for lit in search.trusted)
+    return walked_back
+
+
+def test_the_culprit_search_walks_back_without_trusting_a_refuted_value_again(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """With a Kissat that refutes a wrong prefix only some literals after its first
+    wrong one, and finds pictures only on long prefixes (short ones are "not refuted in
+    time"), no probing, and deepest states that are pictures with some cells flipped,
+    the search walks back over culprits whose both values are refuted: after every
+    culprit, each opposite it trusted (``flipped``) is one no picture has under the
+    trusted literals before it; and it ends with a picture that keeps every trusted
+    literal. Some of the searches do walk back."""
+    monkeypatch.setattr(nonogram_culprit, "DECIMATION_FAILURES", 0)
+    assert any([_walk(seed) for seed in range(10)])
+
+
 def test_the_culprit_search_never_answers_a_puzzle_with_no_picture() -> None:
     """Puzzles with no picture that probing at the root does not refute: the search
     gives up (``refuted``) and never offers a picture."""

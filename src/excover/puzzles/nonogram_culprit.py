@@ -15,9 +15,12 @@ refutes it fast when it is wrong, so the guess to blame can be found by bisectio
    refutes within :data:`CALL_SECONDS` (a run that does not answer in time counts as
    not refuted); its last literal is the *culprit*;
 3. trust the literals before the culprit and the culprit's opposite, and go back to 1.
-   When probing refutes that too, the prefix before the culprit holds no solution
-   either: the culprit moves one literal back (cheaply, without Kissat) until probing
-   no longer refutes its opposite.
+   When that is refuted too (by probing, or because the culprit is the opposite of an
+   earlier culprit, trusted last time), the prefix before the culprit holds no
+   solution either: the culprit moves one literal back (cheaply, without Kissat) until
+   its opposite is neither. So the trusted literals are a path of a depth-first search
+   whose refuted branches are never tried again, and the bisection starts from the
+   trusted literals (the prefix before the last one was not refuted within a run).
 
 A prefix Kissat finds satisfiable comes with a picture, and so does a decimation that
 reaches the end. Bisection takes some 14 runs of at most a few seconds; random 100x100
@@ -91,6 +94,9 @@ class CulpritSearch:
         self.until = 0.0  # the end of the current slice
         self.call_seconds = CALL_SECONDS  # doubled when a deepest state is not refuted
         self.trusted: list[int] = []  # the literals every decimation starts from
+        # the places in trusted of culprits' opposites: the culprit's value is refuted
+        # under the trusted literals before it
+        self.flipped: set[int] = set()
         self.culprits = 0  # how many culprits were found so far
         self.kissat_runs = 0  # how many prefixes were given to Kissat
         self.refuted = False  # True once the formula itself is found to have no model
@@ -120,11 +126,11 @@ class CulpritSearch:
             if status == _nonogram.SOLUTION:
                 yield decimation.grid_bytes()
                 return
-            literals = self.trusted + self._deepest_literals(decimation)
-            # the shortest prefix known to be refuted is literals[:refuted], the longest
-            # not refuted within a run's time literals[:unrefuted]
-            refuted, unrefuted = len(literals), 0
-            if status != _nonogram.EXHAUSTED:  # exhausted under the trusted: a proof
+            if status == _nonogram.EXHAUSTED:  # no picture under the trusted: a proof
+                literals = self.trusted
+                refuted = len(literals)
+            else:
+                literals = self.trusted + self._deepest_literals(decimation)
                 verdict = yield from self._refute(literals)
                 if isinstance(verdict, bytes):
                     yield verdict
@@ -132,9 +138,11 @@ class CulpritSearch:
                 if not verdict:  # the deepest state has a picture Kissat has not found
                     self.call_seconds *= 2
                     continue
-            if not literals:  # refuted with nothing assumed
-                self.refuted = True
-                return
+                refuted = len(literals)
+            # literals[:refuted] is refuted; literals[:unrefuted] was not refuted within a
+            # run's time: the trusted literals less the last (flipped) one, by the last
+            # bisection (or the walk back, which leaves it to a later bisection)
+            unrefuted = max(0, len(self.trusted) - 1)
             while refuted - unrefuted > 1:
                 middle = (unrefuted + refuted) // 2
                 verdict = yield from self._refute(literals[:middle])
@@ -145,17 +153,22 @@ class CulpritSearch:
                     refuted = middle
                 else:
                     unrefuted = middle
+            # walk back while the culprit's opposite is refuted too (by an earlier
+            # culprit at the same place, or by probing): the prefix before it then holds
+            # no picture either, and the culprit is earlier
             culprit = refuted - 1
-            # when probing refutes the culprit's opposite too, the prefix before it
-            # holds no picture: the culprit is earlier
-            while self._probing_refutes([*literals[:culprit], -literals[culprit]]):
-                if culprit == 0:
-                    self.refuted = True
-                    return
+            while culprit >= 0 and (
+                culprit in self.flipped
+                or self._probing_refutes([*literals[:culprit], -literals[culprit]])
+            ):
                 culprit -= 1
                 yield from self._pause()
+            if culprit < 0:  # refuted with nothing assumed
+                self.refuted = True
+                return
             self.culprits += 1
             self.trusted = [*literals[:culprit], -literals[culprit]]
+            self.flipped = {j for j in self.flipped if j < culprit} | {culprit}
 
     def _deepest_literals(self, decimation: _nonogram.Core) -> list[int]:
         """The literals of the decimation's deepest state, in the order it decided them,
