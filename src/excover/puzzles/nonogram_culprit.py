@@ -23,15 +23,16 @@ refutes it fast when it is wrong, so the guess to blame can be found by bisectio
    trusted literals (the prefix before the last one was not refuted within a run).
 
 A prefix Kissat finds satisfiable comes with a picture, and so does a decimation that
-reaches the end. Bisection takes some 14 runs of at most a few seconds; random 100x100
-seed 16, which no other route settled in 600 s, gets its picture at the third culprit.
+reaches the end. Bisection takes some 11-14 runs of at most a few seconds; random 100x100
+seed 16, which no other route settled in 600 s, gets its picture at the second culprit.
 
 The search looks for a picture, not for proofs: a picture found is a picture (the
 caller checks it against the clues); when every literal has been blamed back to the
 first, it stops with :attr:`CulpritSearch.refuted` (the formula has no model), which the
-hybrid route leaves to CDCL on the whole formula to prove. On seed 14 the culprits stay
-near the 6,000th literal for minutes: a wrong guess there is refuted only by longer runs
-than the bisection gives Kissat.
+hybrid route leaves to CDCL on the whole formula to prove. On seed 14 the search walks
+back from the 5,926th literal a few at a time (to the 5,887th in six minutes): its
+wrong guesses are refuted only by longer runs than the bisection gives Kissat, and
+decimation makes new ones even from the generating picture's first 5,000 literals.
 """
 
 from __future__ import annotations
