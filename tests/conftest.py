@@ -6,6 +6,7 @@ work, and a slow example is not a wrong one. Helpers for building problems live 
 """
 
 import os
+import signal
 from collections.abc import Iterator
 
 import pytest
@@ -26,3 +27,18 @@ def _private_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
         del os.environ["XDG_CACHE_HOME"]
     else:
         os.environ["XDG_CACHE_HOME"] = before
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _ctrl_c_reaches_children() -> Iterator[None]:
+    """The Ctrl-C tests send SIGINT to child runs. A suite started in the background by a
+    shell (``cmd &`` without job control, ``nohup``) inherits SIGINT ignored, and children
+    keep an ignored signal across exec, so they would never see the test's Ctrl-C. A
+    handler of our own is reset to the default at exec: the children then start as they
+    would from a terminal."""
+    before = signal.getsignal(signal.SIGINT)
+    if before is signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    if before is signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)

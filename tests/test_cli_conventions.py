@@ -64,6 +64,20 @@ def spawn(*argv: str, **options: Any) -> subprocess.Popen[str]:
     )
 
 
+def ended(process: subprocess.Popen[str], seconds: float) -> tuple[str, str]:
+    """The output of a spawned run once it ends. A run still going after ``seconds`` is
+    killed with its process group (a stuck run must not go on beside the rest of the
+    suite) and the test fails."""
+    try:
+        return process.communicate(timeout=seconds)
+    except subprocess.TimeoutExpired:
+        if os.getpgid(process.pid) == process.pid:
+            os.killpg(process.pid, signal.SIGKILL)
+        process.kill()
+        process.communicate()
+        pytest.fail(f"the run did not end within {seconds} s")
+
+
 # --------------------------------------------------------------------------- one schema
 
 
@@ -303,7 +317,7 @@ def test_ctrl_c_prints_the_partial_sudoku_count() -> None:
     process = spawn("sudoku", EMPTY9, "--count", start_new_session=True)
     time.sleep(1.5)
     os.killpg(process.pid, signal.SIGINT)
-    out, err = process.communicate(timeout=30)
+    out, err = ended(process, 30)
     assert process.returncode == 130
     assert int(out) > 0 and "interrupted" in err
     assert "search: interrupted" in err and "search: complete" not in err
@@ -319,7 +333,7 @@ def test_ctrl_c_stops_a_hard_nonogram_and_says_it_is_unsettled(tmp_path: Path) -
     process = spawn("nonogram", str(path), "--classify", start_new_session=True)
     time.sleep(2.0)
     os.killpg(process.pid, signal.SIGINT)
-    out, err = process.communicate(timeout=30)
+    out, err = ended(process, 30)
     assert process.returncode == 130
     assert out.strip() == "unknown"
     assert "search: interrupted" in err and "search: complete" not in err
@@ -378,11 +392,11 @@ def test_progress_is_drawn_on_stderr_only_when_asked() -> None:
     # dancing links: seconds on this file (the bit-parallel engine would finish in one)
     argv = ("count", PENTO, "--method", "dlx", "--engine", "dlx", "--timeout", "2.5")
     shown = spawn(*argv, "--progress")
-    out, err = shown.communicate(timeout=60)
+    out, err = ended(shown, 60)
     assert shown.returncode == 1 and int(out) > 0
     assert "node" in err and "%" in err  # tqdm's bar: nodes against the estimated tree
     quiet = spawn(*argv)  # stderr is a pipe, not a terminal: no bar
-    out, err = quiet.communicate(timeout=60)
+    out, err = ended(quiet, 60)
     assert "%" not in err
 
 
