@@ -2,7 +2,8 @@
 
 Hypothesis runs without per-example deadlines: the suite shares a small machine with other
 work, and a slow example is not a wrong one. Helpers for building problems live in
-``builders.py`` next to this file (importable as ``builders`` from every test module).
+``builders.py`` next to this file (importable as ``builders`` from every test module),
+and the one for ending child runs in ``runs.py``.
 """
 
 import os

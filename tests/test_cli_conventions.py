@@ -23,6 +23,7 @@ from typing import Any
 import jsonschema
 import pytest
 from builders import dominoes, walks
+from runs import ended
 
 from excover import ExactCover
 from excover.cli import _LIGHT, _PROBLEM_COMMANDS, build_parser, common, main
@@ -62,20 +63,6 @@ def spawn(*argv: str, **options: Any) -> subprocess.Popen[str]:
         text=True,
         **options,
     )
-
-
-def ended(process: subprocess.Popen[str], seconds: float) -> tuple[str, str]:
-    """The output of a spawned run once it ends. A run still going after ``seconds`` is
-    killed with its process group (a stuck run must not go on beside the rest of the
-    suite) and the test fails."""
-    try:
-        return process.communicate(timeout=seconds)
-    except subprocess.TimeoutExpired:
-        if os.getpgid(process.pid) == process.pid:
-            os.killpg(process.pid, signal.SIGKILL)
-        process.kill()
-        process.communicate()
-        pytest.fail(f"the run did not end within {seconds} s")
 
 
 # --------------------------------------------------------------------------- one schema

@@ -18,6 +18,7 @@ import time
 from pathlib import Path
 
 import pytest
+from runs import ended
 
 from excover.puzzles import queens
 
@@ -52,17 +53,6 @@ def start(problem: str, extra: list[str], tmp: Path) -> subprocess.Popen[str]:
         cwd=tmp,
         start_new_session=True,
     )
-
-
-def finish(run: subprocess.Popen[str], seconds: float) -> tuple[str, str]:
-    """The run's output once it ends; a run still going after ``seconds`` is killed and
-    the test fails (a hang must not hang the suite)."""
-    try:
-        return run.communicate(timeout=seconds)
-    except subprocess.TimeoutExpired:
-        os.killpg(run.pid, signal.SIGKILL)
-        run.communicate()
-        pytest.fail(f"the run did not end within {seconds} s")
 
 
 def children(pid: int) -> list[int]:
@@ -112,7 +102,7 @@ def test_ctrl_c_ends_the_run_at_once_and_keeps_a_partial_count(
     for _ in range(presses):
         run.send_signal(signal.SIGINT)
         time.sleep(0.2)
-    out, err = finish(run, 20)
+    out, err = ended(run, 20)
     assert run.returncode == 130, err
     assert "interrupted" in err and "partial" in err
     if out.strip():  # a count so far: a lower bound of the truth
@@ -125,7 +115,7 @@ def test_a_time_limit_ends_the_run_with_a_partial_result(
     queens16: str, tmp_path: Path, name: str, extra: list[str]
 ) -> None:
     run = start(queens16, [*extra, "--timeout", "1"], tmp_path)
-    out, err = finish(run, 30)
+    out, err = ended(run, 30)
     assert run.returncode == 1, err
     assert "--timeout" in err and "partial" in err
     if out.strip():

@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from runs import ended
 
 from excover import ExactCover
 from excover.cli import main
@@ -483,15 +484,11 @@ def test_ctrl_c_stops_a_long_count(tmp_path: Path) -> None:
         stderr=subprocess.PIPE,
         text=True,
     )
-    try:
-        assert process.stdout is not None
-        # the first count is printed (and flushed) before the long one starts: hours of DLX
-        assert process.stdout.readline() == "small : (DLX) 1 solutions\n"
-        process.send_signal(signal.SIGINT)
-        out, err = process.communicate(timeout=120)
-    finally:  # a run that missed the signal must not go on beside the suite
-        process.kill()
-        process.wait()
+    assert process.stdout is not None
+    # the first count is printed (and flushed) before the long one starts: hours of DLX
+    assert process.stdout.readline() == "small : (DLX) 1 solutions\n"
+    process.send_signal(signal.SIGINT)
+    out, err = ended(process, 120)
     assert (process.returncode, out, err) == (130, "", "excover: interrupted\n")
 
 
