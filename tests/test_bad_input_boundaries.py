@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 import excover as xc
-from excover.lang import LangError, parse_file
+from excover.lang import LangError, Permissions, parse_file
 
 PENTO = str(Path(__file__).resolve().parents[1] / "examples" / "pento3x20.dlx")
 
@@ -79,7 +79,7 @@ def test_a_program_that_includes_a_device_is_refused(tmp_path: Path) -> None:
     program = tmp_path / "zero.cmb"
     program.write_text('include "/dev/zero"\n')
     with pytest.raises(LangError, match="not a regular file"):
-        parse_file(str(program))
+        parse_file(str(program), permissions=Permissions(allow_paths=("/dev",)))
 
 
 def test_auto_sends_a_huge_sparse_problem_to_dxz() -> None:

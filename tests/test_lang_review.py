@@ -55,9 +55,12 @@ def test_large_but_reasonable_frames_still_work() -> None:
     assert run(text) == "p : (DLX) 1 solutions\n"
 
 
-def test_dimacs_of_a_problem_with_an_oversized_required_tile(tmp_path: Path) -> None:
+def test_dimacs_of_a_problem_with_an_oversized_required_tile(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """count says 0 and solve says none; dimacs wrote nothing and exited 2. It now writes
     an unsatisfiable formula, as combine's encoding is (the tile has no placement)."""
+    monkeypatch.chdir(tmp_path)  # where a program may write
     path = tmp_path / "p.cnf"
     text = f"""
     problem p = constant 2x1 true [{{***}} ~one, {{**}}]

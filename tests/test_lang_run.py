@@ -18,19 +18,27 @@ from runs import ended
 
 from excover import ExactCover
 from excover.cli import main
-from excover.lang import Interpreter, LangError, parse
+from excover.lang import Interpreter, LangError, Permissions, parse
+from excover.lang.sandbox import SAFE
 from excover.sat.cnf import CNF
 from excover.tiling import Pattern, Tile, Tiling
 
 
-def run(text: str, debug: bool = False, timing: bool = False) -> tuple[str, str]:
+def run(
+    text: str, debug: bool = False, timing: bool = False, permissions: Permissions = SAFE
+) -> tuple[str, str]:
     out, err = io.StringIO(), io.StringIO()
-    Interpreter(out, err, debug=debug, timing=timing).run(parse(text, "t.cmb"))
+    interpreter = Interpreter(out, err, debug=debug, timing=timing, permissions=permissions)
+    interpreter.run(parse(text, "t.cmb"))
     return out.getvalue(), err.getvalue()
 
 
 def output(text: str, **flags: bool) -> str:
     return run(text, **flags)[0]
+
+
+#: What a program running an outside solver needs.
+EXTERNAL = Permissions(allow_external=True)
 
 
 RING = "pattern ring = {\n***\n*.*\n***\n}\npattern domino = {**}\n"
@@ -115,7 +123,8 @@ def test_solve_prints_one_tiling_or_says_there_is_none() -> None:
     assert len(symbols) == 8 and all(symbols.count(c) == 2 for c in symbols)  # 4 dominoes
 
 
-def test_solve_writes_svg(tmp_path: Path) -> None:
+def test_solve_writes_svg(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)  # where a program may write
     target = tmp_path / "out.svg"
     text = RING + f'problem p = ring [domino ~sym]\nsolve dlx p svg "{target}"\n'
     assert output(text) == f'SVG written in file "{target}"\n'
@@ -175,18 +184,20 @@ def test_solve_with_a_solver_command_in_combines_convention(tmp_path: Path) -> N
     command = f"{sys.executable} {solver}"
     text = RING + f'problem p = ring [domino ~sym]\nsolve sat "{command}" p ascii\n'
     text += f'problem q = {{***}} [domino]\nsolve sat "{command}" q ascii\n'
-    picture, rest = output(text).split("\n\n")
+    picture, rest = run(text, permissions=EXTERNAL)[0].split("\n\n")
     assert canonical(picture) in ("aab\nc b\ncdd", "abb\na c\nddc")
     assert rest == 'problem "q" has no solution\n'
     silent = tmp_path / "silent.py"
     silent.write_text("print('no answer')")
     with pytest.raises(LangError, match=r"t.cmb:8:7: .* wrote no answer \(exit status 0\)"):
-        run(RING + f'problem p = ring [domino ~sym]\nsolve sat "{sys.executable} {silent}" p ascii')
+        text = f'problem p = ring [domino ~sym]\nsolve sat "{sys.executable} {silent}" p ascii'
+        run(RING + text, permissions=EXTERNAL)
     with pytest.raises(LangError, match=r"or a command on the PATH \(none is 'nosuch'\)"):
         run(RING + 'problem p = ring [domino ~sym]\nsolve sat "nosuch" p ascii')
 
 
-def test_dimacs_writes_the_sat_encoding(tmp_path: Path) -> None:
+def test_dimacs_writes_the_sat_encoding(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)  # where a program may write
     target = tmp_path / "p.cnf"
     text = RING + f'problem p = ring [domino ~sym, {{*}} ~maybe]\ndimacs p "{target}"\n'
     assert output(text) == ""

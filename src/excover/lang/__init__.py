@@ -16,6 +16,10 @@ statement runs::
 Errors of every stage are :class:`LangError` (an :class:`~excover.FormatError`), located
 at a line and column; :meth:`LangError.report` adds the line and a caret. The language is
 described in the README ("The .cmb language") and in :mod:`excover.lang.grammar`.
+
+A program is harmless by default: :class:`Permissions` (given to :func:`parse_file`,
+:func:`parse` and :class:`Interpreter`) lifts its restrictions on the files it reads and
+writes and on running outside programs (see :mod:`excover.lang.sandbox`).
 """
 
 from typing import TYPE_CHECKING, Any
@@ -24,8 +28,18 @@ if TYPE_CHECKING:
     from excover.lang.errors import LangError, Pos, Source
     from excover.lang.interp import Interpreter
     from excover.lang.parser import Program, parse, parse_file
+    from excover.lang.sandbox import Permissions
 
-__all__ = ["Interpreter", "LangError", "Pos", "Program", "Source", "parse", "parse_file"]
+__all__ = [
+    "Interpreter",
+    "LangError",
+    "Permissions",
+    "Pos",
+    "Program",
+    "Source",
+    "parse",
+    "parse_file",
+]
 
 #: Names loaded on first use: the parser brings in lark, the interpreter the tiling
 #: library, and ``excover --help`` needs neither (nor the errors' dataclasses).
@@ -34,6 +48,7 @@ _LAZY = {
     "Pos": "excover.lang.errors",
     "Source": "excover.lang.errors",
     "Interpreter": "excover.lang.interp",
+    "Permissions": "excover.lang.sandbox",
     "Program": "excover.lang.parser",
     "parse": "excover.lang.parser",
     "parse_file": "excover.lang.parser",

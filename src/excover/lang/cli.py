@@ -6,14 +6,20 @@ are then relative to the current directory). Errors print as ``file:line:column:
 message`` with the offending line and a caret, and exit with status 2; nothing after the
 error runs (a lexical, syntax or name error anywhere stops the program before it starts).
 
+A program is harmless by default (see :mod:`excover.lang.sandbox`): it reads only under
+its own folder, writes only under the current folder or its own, replaces no file it did
+not create, and runs no outside program; ``--allow-paths DIR``, ``--overwrite`` and
+``--allow-external`` lift these restrictions.
+
 Exit status: 0 success; 1 stopped by ``--timeout``; 2 bad usage or an error in the
-program; 130 Ctrl-C.
+program (a refusal too); 130 Ctrl-C.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from typing import TYPE_CHECKING, Any
 
@@ -25,6 +31,7 @@ if TYPE_CHECKING:
 
     from excover.lang.errors import LangError
     from excover.lang.parser import Program
+    from excover.lang.sandbox import Permissions
 
 __all__ = ["add_run_command"]
 
@@ -43,7 +50,14 @@ Methods: dlx, zdd, auto, sat "SOLVER". See the README section "The .cmb language
 With --json, stdout gets one document of the shared schema whose "results" hold one
 entry per command (count, solve, all, print, assert, dimacs, exit) with its statement,
 file, line, method and result; after an error it also holds "error" (file, line, column,
-message). Each command of the program names its own method, so "method" is null."""
+message). Each command of the program names its own method, so "method" is null.
+
+A program is harmless by default, as a downloaded document should be: it reads (include)
+only files under its own folder, writes (svg, dimacs) only under the current folder or its
+own, replaces no file that the run did not create, and runs no outside program. A refusal
+is an error naming the path and the switch that lifts it: --allow-paths DIR (read and
+write under DIR too), --overwrite, --allow-external. Includes read each file once, at most
+1000 files, 100 deep, 64 MB in all. See docs/security.md."""
 
 _EPILOG = """\
 exit status: 0 success; 1 stopped by --timeout; 2 bad usage or an error in the program
@@ -77,23 +91,59 @@ def add_run_command(commands: Any) -> None:
         action="store_true",
         help="parse and check the program (syntax, includes, names) without running it",
     )
+    run.add_argument(
+        "--allow-external",
+        action="store_true",
+        help='let the program run outside SAT solvers (sat "ext:CMD", sat "COMMAND")',
+    )
+    run.add_argument(
+        "--allow-paths",
+        action="append",
+        default=[],
+        type=_folder,
+        metavar="DIR",
+        help="let the program read and write under DIR too (repeatable)",
+    )
+    run.add_argument(
+        "--overwrite",
+        action="store_true",
+        help="let the program replace files that exist (that this run did not create)",
+    )
     add_json(run)
     add_progress(run)
     add_limits(run, limit=None, max_nodes=False)  # each command sets its own method
     run.set_defaults(run=_run)
 
 
-def _load(path: str) -> Program:
+def _folder(text: str) -> str:
+    """An existing folder, for ``--allow-paths``."""
+    if not os.path.isdir(text):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a folder")
+    return text
+
+
+def _permissions(args: argparse.Namespace) -> Permissions:
+    from excover.lang.sandbox import Permissions
+
+    return Permissions(
+        allow_external=args.allow_external,
+        allow_paths=tuple(args.allow_paths),
+        overwrite=args.overwrite,
+    )
+
+
+def _load(path: str, permissions: Permissions) -> Program:
+    """The program in ``path`` (``-``: standard input, whose folder is the current one)."""
     from excover.lang.errors import LangError, Source
     from excover.lang.parser import parse, parse_file  # lark: only when a program runs
 
     if path != "-":
-        return parse_file(path)
+        return parse_file(path, permissions=permissions)
     try:
         text = sys.stdin.read()
     except (OSError, UnicodeDecodeError) as exc:
         raise LangError(f"cannot read standard input: {exc}", Source("<stdin>", "").end()) from None
-    return parse(text, "<stdin>")
+    return parse(text, "<stdin>", permissions=permissions)
 
 
 def _build_bars(args: argparse.Namespace) -> Callable[[str, int, int], None] | None:
@@ -120,14 +170,19 @@ def _run(args: argparse.Namespace) -> int:
     from excover.lang.errors import LangError
     from excover.lang.interp import Interpreter
 
+    permissions = _permissions(args)
     interpreter = Interpreter(
-        debug=args.debug, timing=args.timing, quiet=args.json, on_build=_build_bars(args)
+        debug=args.debug,
+        timing=args.timing,
+        quiet=args.json,
+        on_build=_build_bars(args),
+        permissions=permissions,
     )
     error: LangError | None = None
     interrupted = timed_out = False
     try:
         with common.deadline(args.timeout):
-            program = _load(args.file)
+            program = _load(args.file, permissions)
             if args.parse_only:
                 if not args.json:
                     print(f"{program.source.name}: ok, {len(program.statements)} statements")

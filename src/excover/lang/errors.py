@@ -4,6 +4,11 @@ A :class:`Source` holds the text of one file (or of standard input) so that an e
 quote the offending line. A :class:`Pos` is a place in a source, 1-based line and column.
 :class:`LangError` prints as ``file:line:column: message``, then the line and a caret under
 the column, the form compilers use.
+
+An included file whose name does not end in ``.cmb`` is no program of the user's making
+(a program could name ``.bashrc`` in its folder), so an error never quotes it: an error
+located in it is reported at the ``include`` that brought it in, without its message
+(which could hold a word of the file).
 """
 
 from __future__ import annotations
@@ -20,10 +25,16 @@ _WIDTH = 100
 
 @dataclass(frozen=True, eq=False)
 class Source:
-    """A named program text: a file's path, ``<stdin>`` or ``<string>``."""
+    """A named program text: a file's path, ``<stdin>`` or ``<string>``.
+
+    ``included_at`` is the ``include`` that brought an included file in; ``quoted`` is
+    False for an included file that is not a ``.cmb`` file, whose text errors never show.
+    """
 
     name: str
     text: str = field(repr=False)
+    included_at: Pos | None = None
+    quoted: bool = True
     lines: list[str] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -59,6 +70,13 @@ class LangError(FormatError):
     """A lexical, syntax, name or run-time error in a ``.cmb`` program, at ``pos``."""
 
     def __init__(self, message: str, pos: Pos) -> None:
+        if not pos.source.quoted:
+            message = (
+                f"an error at {pos} in an included file that is not a .cmb file "
+                "(its text is not shown)"
+            )
+        while not pos.source.quoted and pos.source.included_at is not None:
+            pos = pos.source.included_at
         super().__init__(message, source=pos.source.name, line=pos.line)
         self.pos = pos
         self.column = pos.column

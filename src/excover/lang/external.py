@@ -19,7 +19,7 @@ import tempfile
 from excover.errors import SolverError
 from excover.problem import ExactCover
 
-__all__ = ["is_command", "solve_with_command"]
+__all__ = ["is_command", "runs_program", "solve_with_command"]
 
 
 def is_command(solver: str) -> bool:
@@ -29,6 +29,17 @@ def is_command(solver: str) -> bool:
     except ValueError:
         return False
     return bool(words) and shutil.which(words[0]) is not None
+
+
+def runs_program(solver: str) -> bool:
+    """True when the SAT solver ``solver`` of a program is an outside program: an
+    ``ext:COMMAND``, or a command line on the PATH that names no python-sat solver (run
+    in combine's convention). python-sat's solvers and ganak run inside excover."""
+    from excover.sat.solve import known_solver
+
+    if solver.startswith("ext:"):
+        return True
+    return solver != "ganak" and not known_solver(solver) and is_command(solver)
 
 
 def solve_with_command(problem: ExactCover, command: str) -> list[int] | None:

@@ -14,11 +14,16 @@ The text output follows combine's formats::
 Every command also appends a record (a dict) to :attr:`Interpreter.results`, the
 ``--json`` output of ``excover run``. The first error stops the program: nothing after it
 runs.
+
+What a program may do is bounded by :class:`~excover.lang.sandbox.Permissions`: before
+its first statement runs, every file it would write and every outside solver it would run
+is checked, and a refusal stops it there (each write is checked again when it happens).
 """
 
 from __future__ import annotations
 
 import functools
+import os
 import sys
 import time
 from collections.abc import Callable, Iterator
@@ -37,6 +42,7 @@ from excover.lang.evaluate import (
     tile_defs,
 )
 from excover.lang.parser import Program
+from excover.lang.sandbox import SAFE, Permissions, resolve_write
 from excover.problem import ExactCover
 
 if TYPE_CHECKING:
@@ -55,7 +61,8 @@ class Interpreter:
     :attr:`results` (how ``excover run --json`` works). ``debug`` and ``timing`` are the
     initial states of the ``debug`` and ``timing`` switches. ``on_build`` is told how
     the building of each problem's placements goes: its name, the tile orientations
-    placed, and their number (for a progress bar).
+    placed, and their number (for a progress bar). ``permissions`` are what the programs
+    may do beyond the safe default (see :mod:`excover.lang.sandbox`).
     """
 
     def __init__(
@@ -67,6 +74,7 @@ class Interpreter:
         timing: bool = False,
         quiet: bool = False,
         on_build: Callable[[str, int, int], None] | None = None,
+        permissions: Permissions = SAFE,
     ) -> None:
         self.out = sys.stdout if out is None else out
         self.err = sys.stderr if err is None else err
@@ -74,6 +82,11 @@ class Interpreter:
         self.timing = timing
         self.quiet = quiet
         self.on_build = on_build
+        self.permissions = permissions
+        #: Where programs may write: set for each program by :meth:`run`.
+        self._write_roots = permissions.write_roots(os.getcwd())
+        #: The real paths of the files written so far, which a program may write again.
+        self._written: set[str] = set()
         self.results: list[dict[str, Any]] = []
         self.patterns: dict[str, Shape] = {}
         self.patterns3: dict[str, Shape] = {}
@@ -85,7 +98,11 @@ class Interpreter:
     # ----- running -----
 
     def run(self, program: Program) -> bool:
-        """Run every statement in order; False when ``exit`` stopped the program."""
+        """Run every statement in order; False when ``exit`` stopped the program. A
+        statement the permissions refuse stops the program before its first statement."""
+        self._write_roots = self.permissions.write_roots(program.folder)
+        for statement in program.statements:
+            self._vet(statement)
         for warning in program.warnings:
             print(warning, file=self.err)
         for statement in program.statements:
@@ -121,6 +138,7 @@ class Interpreter:
         elif isinstance(st, s.Dimacs):
             self._dimacs(st)
         elif isinstance(st, s.Solve | s.All | s.Count):
+            self._check_solver(st.algo)
             problem = (self.problems3 if st.three_d else self.problems)[st.name]
             with located(st.algo.pos if st.algo.name == "sat" else st.pos):
                 if isinstance(st, s.Count):
@@ -129,6 +147,34 @@ class Interpreter:
                     self._solve(st, problem)
                 elif isinstance(st, s.All):
                     self._all(st, problem)
+
+    # ----- permissions -----
+
+    def _vet(self, st: s.Statement) -> None:
+        """Refuse a statement that would do what the permissions do not allow."""
+        if isinstance(st, s.Solve | s.All | s.Count):
+            self._check_solver(st.algo)
+        if isinstance(st, s.Dimacs):
+            self._target(st.path, st.pos)
+        if isinstance(st, s.Solve) and st.svg is not None:
+            self._target(st.svg, st.pos)
+
+    def _check_solver(self, algo: s.Algo) -> None:
+        """Refuse an outside solver program unless allowed."""
+        from excover.lang.external import runs_program
+
+        if algo.solver is not None and runs_program(algo.solver):
+            self.permissions.check_external(algo.solver, algo.pos)
+
+    def _target(self, path: str, pos: Pos) -> str:
+        """The real path a statement at ``pos`` may write ``path`` at, or a refusal."""
+        return resolve_write(
+            path,
+            self._write_roots,
+            pos,
+            created=self._written,
+            overwrite=self.permissions.overwrite,
+        )
 
     def _say(self, text: str) -> None:
         if not self.quiet:
@@ -187,11 +233,13 @@ class Interpreter:
     def _dimacs(self, st: s.Dimacs) -> None:
         problem = self._find(st.name)
         cover = self._cover(problem)
+        target = self._target(st.path, st.pos)
         with located(st.pos):
             try:
-                cover.write_dimacs(st.path)
+                cover.write_dimacs(target)
             except OSError as exc:
                 raise LangError(f"cannot write {st.path}: {exc.strerror or exc}", st.pos) from None
+        self._written.add(target)
         self._record(st.pos, "dimacs", problem=problem.name, path=st.path)
 
     def _cover(self, problem: Problem) -> ExactCover:
@@ -269,10 +317,12 @@ class Interpreter:
         if self.timing:
             self._say(f'"{problem.name}" solved in {seconds:.6f}s')
         if st.svg is not None:
+            target = self._target(st.svg, st.pos)
             try:
-                found.write_svg(st.svg)
+                found.write_svg(target)
             except OSError as exc:
                 raise LangError(f"cannot write {st.svg}: {exc.strerror or exc}", st.pos) from None
+            self._written.add(target)
             self._say(f'SVG written in file "{st.svg}"')
             record["svg"] = st.svg
         else:

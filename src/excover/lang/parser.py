@@ -13,6 +13,14 @@ Three steps, all before anything runs, so that a lexical, syntax or name error a
    patterns, 3D patterns, tile lists, 3D tile lists, problems, 3D problems).
 
 Unlike combine, an ``include`` keeps the definitions made before it.
+
+Includes are bounded, so that no program makes the parser read without end: an include
+may only read under the folders :class:`~excover.lang.sandbox.Permissions` allows (the
+program's own by default); each file is read at most once per program (a second
+``include`` of a file already included does nothing, as ``#pragma once`` in C; an include
+of a file that is still being included is a cycle, an error); and a program holds at most
+:data:`MAX_INCLUDED_FILES` included files, nested at most :data:`MAX_INCLUDE_DEPTH` deep,
+and :data:`MAX_PROGRAM_BYTES` of text in all.
 """
 
 from __future__ import annotations
@@ -26,11 +34,21 @@ from typing import TYPE_CHECKING, TypeVar
 from excover.lang import syntax as s
 from excover.lang.errors import LangError, Pos, Source
 from excover.lang.grammar import EXPRESSION_STARTS, KEYWORDS, STATEMENT_KEYWORDS, parser
+from excover.lang.sandbox import SAFE, Permissions, resolve_read
 
 if TYPE_CHECKING:
     from lark import Token, Tree
 
-__all__ = ["SUBGROUPS", "TILE_OPTIONS", "Program", "parse", "parse_file"]
+__all__ = [
+    "MAX_INCLUDED_FILES",
+    "MAX_INCLUDE_DEPTH",
+    "MAX_PROGRAM_BYTES",
+    "SUBGROUPS",
+    "TILE_OPTIONS",
+    "Program",
+    "parse",
+    "parse_file",
+]
 
 _T = TypeVar("_T")
 
@@ -68,51 +86,72 @@ _TOKEN_NAMES = {
 @dataclass
 class Program:
     """A parsed and checked program: its statements, includes spliced in, and the
-    warnings found on the way (redefinitions)."""
+    warnings found on the way (redefinitions). ``folder`` is the program's own folder
+    (where its includes start), which it may read and write under."""
 
     source: Source
+    folder: str
     statements: list[s.Statement] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
 
 
-def parse(text: str, source: str = "<string>", directory: str | None = None) -> Program:
-    """Parse and check a program. Includes are found relative to ``directory`` (default:
-    the directory of ``source`` when it names a file, else the current directory)."""
+def parse(
+    text: str,
+    source: str = "<string>",
+    directory: str | None = None,
+    *,
+    permissions: Permissions = SAFE,
+) -> Program:
+    """Parse and check a program. ``directory`` is the program's own folder, where its
+    includes are found (default: the directory of ``source`` when it names a file, else
+    the current directory); ``permissions`` say where else they may be read."""
     if directory is None:
         directory = os.path.dirname(source) if os.path.isfile(source) else os.getcwd()
     origin = Source(source, text)
     stack = [os.path.realpath(source)] if os.path.isfile(source) else []
+    expander = _Expander(permissions.read_roots(directory), stack, len(text.encode()))
     try:
-        statements = _Expander().expand(origin, directory, stack)
+        statements = expander.expand(origin, directory, stack)
     except RecursionError:
         raise LangError("includes are nested too deeply", Pos(origin, 1, 1)) from None
-    program = Program(origin, statements)
+    program = Program(origin, os.path.realpath(directory), statements)
     _check(program)
     return program
 
 
-def parse_file(path: str) -> Program:
-    """Parse and check the program in the file ``path``."""
+def parse_file(path: str, *, permissions: Permissions = SAFE) -> Program:
+    """Parse and check the program in the file ``path``; its folder is the program's
+    own (see :func:`parse`)."""
     try:
-        text = _read_program(path)
+        text = _read_program(path, MAX_PROGRAM_BYTES)
     except (OSError, UnicodeDecodeError, ValueError) as exc:
         raise LangError(f"cannot read {path}: {_reason(exc)}", Source(path, "").end()) from None
-    return parse(text, path, os.path.dirname(os.path.abspath(path)))
+    directory = os.path.dirname(os.path.abspath(path))
+    return parse(text, path, directory, permissions=permissions)
 
 
-#: The largest program file read (a program is text typed by people; a device such as
-#: /dev/zero or a huge file would otherwise be read until memory runs out).
+#: The most bytes of text a program and its included files hold together (a program is
+#: text typed by people; a device such as /dev/zero or a huge file would otherwise be
+#: read until memory runs out).
 MAX_PROGRAM_BYTES = 64 * 1024 * 1024
 
+#: The most files a program includes (each counted once).
+MAX_INCLUDED_FILES = 1000
 
-def _read_program(path: str) -> str:
-    """The text of a program file: a regular UTF-8 file of at most MAX_PROGRAM_BYTES."""
+#: The longest chain of files including each other.
+MAX_INCLUDE_DEPTH = 100
+
+
+def _read_program(path: str, budget: int) -> str:
+    """The text of a program file: a regular UTF-8 file of at most ``budget`` bytes (what
+    is left of MAX_PROGRAM_BYTES)."""
     if not os.path.isfile(path):
         raise ValueError("not a regular file" if os.path.exists(path) else "no such file")
     with open(path, "rb") as handle:
-        data = handle.read(MAX_PROGRAM_BYTES + 1)
-    if len(data) > MAX_PROGRAM_BYTES:
-        raise ValueError(f"larger than {MAX_PROGRAM_BYTES // (1024 * 1024)} MB")
+        data = handle.read(budget + 1)
+    if len(data) > budget:
+        megabytes = MAX_PROGRAM_BYTES // (1024 * 1024)
+        raise ValueError(f"a program and its included files hold at most {megabytes} MB")
     return data.decode("utf-8")
 
 
@@ -209,7 +248,15 @@ def _describe_expected(expected: set[str]) -> str:
 
 
 class _Expander:
-    """Turns lark trees into statements, splicing in included files."""
+    """Turns lark trees into statements, splicing in included files: only those under
+    ``roots``, each once, within the bounds above. ``size`` is the bytes read so far."""
+
+    def __init__(self, roots: tuple[str, ...], stack: list[str], size: int) -> None:
+        self.roots = roots
+        self.read = set(stack)  # the real paths of the files read so far
+        self.files = 0  # included files read
+        self.top = len(stack)  # the include stack's height in the program itself
+        self.size = size
 
     def expand(self, source: Source, directory: str, stack: list[str]) -> list[s.Statement]:
         statements: list[s.Statement] = []
@@ -233,17 +280,27 @@ class _Expander:
             name = os.path.normpath(os.path.join(os.path.dirname(name), path))
         else:
             name = full
-        real = os.path.realpath(full)
-        if not os.path.exists(full):
-            raise LangError(f"include: no such file: {full}", pos)
+        real = resolve_read(full, self.roots, pos)  # nothing outside the roots is opened
         if real in stack:
             chain = " -> ".join(os.path.basename(p) for p in [*stack[stack.index(real) :], real])
             raise LangError(f"include cycle: {chain}", pos)
+        if real in self.read:
+            return []  # each file once: a second include of it does nothing
+        if not os.path.exists(real):
+            raise LangError(f"include: no such file: {full}", pos)
+        if len(stack) - self.top >= MAX_INCLUDE_DEPTH:
+            raise LangError(f"includes are nested more than {MAX_INCLUDE_DEPTH} deep", pos)
+        if self.files >= MAX_INCLUDED_FILES:
+            raise LangError(f"a program includes at most {MAX_INCLUDED_FILES} files", pos)
         try:
-            text = _read_program(full)
+            text = _read_program(real, MAX_PROGRAM_BYTES - self.size)
         except (OSError, UnicodeDecodeError, ValueError) as exc:
             raise LangError(f"include: cannot read {full}: {_reason(exc)}", pos) from None
-        return self.expand(Source(name, text), os.path.dirname(full), [*stack, real])
+        self.read.add(real)
+        self.files += 1
+        self.size += len(text.encode())
+        source = Source(name, text, included_at=pos, quoted=real.lower().endswith(".cmb"))
+        return self.expand(source, os.path.dirname(full), [*stack, real])
 
 
 def _nested(build: Callable[[], _T], pos: Pos) -> _T:
