@@ -33,8 +33,8 @@ def run(
     return out.getvalue(), err.getvalue()
 
 
-def output(text: str, **flags: bool) -> str:
-    return run(text, **flags)[0]
+def output(text: str, debug: bool = False, timing: bool = False) -> str:
+    return run(text, debug, timing)[0]
 
 
 #: What a program running an outside solver needs.

@@ -29,7 +29,7 @@ __all__ = ["SAFE", "SHIPPED_READ_ROOTS", "Permissions"]
 #: shipped with the package, should one come (none does yet).
 SHIPPED_READ_ROOTS: tuple[str, ...] = ()
 
-_PATHS_HINT = "pass --allow-paths DIR (Permissions(allow_paths=...)) to allow a folder"
+_PATHS_HINT = "pass --allow-paths DIR (Permissions(allow_paths=...)) to allow one more"
 
 
 @dataclass(frozen=True)
@@ -79,7 +79,10 @@ def resolve_read(path: str, roots: tuple[str, ...], pos: Pos) -> str:
     ``roots``. Nothing is opened or even tested for existence outside them."""
     real = os.path.realpath(path)
     if not _under(real, roots):
-        raise LangError(f"include: cannot read {path}{_via(path, real)}: {_outside(roots)}", pos)
+        where = "the folders a program may read (its own and those allowed)"
+        raise LangError(
+            f"include: cannot read {path}{_via(path, real)}: outside {where}; {_PATHS_HINT}", pos
+        )
     return real
 
 
@@ -91,7 +94,10 @@ def resolve_write(
     ``created`` (unless ``overwrite``)."""
     real = os.path.realpath(path)
     if not _under(real, roots):
-        raise LangError(f"cannot write {path}{_via(path, real)}: {_outside(roots)}", pos)
+        where = "the folders a program may write (the current one, its own and those allowed)"
+        raise LangError(
+            f"cannot write {path}{_via(path, real)}: outside {where}; {_PATHS_HINT}", pos
+        )
     if os.path.lexists(real) and real not in created and not overwrite:
         raise LangError(
             f"cannot write {path}{_via(path, real)}: it exists and this run did not create "
@@ -106,9 +112,5 @@ def _under(real: str, roots: tuple[str, ...]) -> bool:
 
 
 def _via(path: str, real: str) -> str:
-    """`` (that is REAL)``: the path meant, when it is not written as it is."""
-    return "" if path == real else f" (that is {real})"
-
-
-def _outside(roots: tuple[str, ...]) -> str:
-    return f"outside the folders this program may use ({', '.join(roots)}); {_PATHS_HINT}"
+    """`` (that is REAL)`` when symbolic links lead ``path`` to another file."""
+    return "" if os.path.abspath(path) == real else f" (that is {real})"
