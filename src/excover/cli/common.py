@@ -430,7 +430,6 @@ def time_left(args: argparse.Namespace) -> float | None:
     return None if deadline is None else max(0.0, deadline - time.monotonic())
 
 
-
 class TimeUp(Exception):
     """Raised by :func:`deadline` wherever the program is when ``--timeout`` runs out
     (the compiled engines check for signals regularly, as they do for Ctrl-C)."""

@@ -104,10 +104,10 @@ class DlxRunner:
     command can act between two slices: it enforces ``--timeout`` (a slice ends at the
     command's deadline or after :data:`SLICE` seconds, whichever is first, and no slice
     starts past the deadline, however the time went: printing solutions counts), draws
-    the progress bar and notices Ctrl-C. ``--max-nodes`` is the search's own whole-run bound. Ctrl-C only
-    raises a flag, so it never falls between the engine finding a solution and the command
-    printing it: every solution the statistics count has been printed. A second Ctrl-C
-    raises KeyboardInterrupt at once.
+    the progress bar and notices Ctrl-C. ``--max-nodes`` is the search's own whole-run
+    bound. Ctrl-C only raises a flag, so it never falls between the engine finding a
+    solution and the command printing it: every solution the statistics count has been
+    printed. A second Ctrl-C raises KeyboardInterrupt at once.
     """
 
     def __init__(self, search: Search, args: argparse.Namespace) -> None:

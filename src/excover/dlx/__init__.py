@@ -53,6 +53,7 @@ __all__ = [
     "ENGINES",
     "HEURISTICS",
     "CompiledEngine",
+    "Deadline",
     "Search",
     "Stats",
     "new_engine",
@@ -533,16 +534,33 @@ class Search:
         self._stopped_by = None
 
 
+class Deadline:
+    """One wall-clock limit for a run of one search or of many: ``timeout`` seconds
+    (None: no limit) from the moment it is made, as a ``time.monotonic()`` instant
+    (``until``). A run of several searches (a symmetry-broken count, Burnside's lemma)
+    hands each the time :meth:`left`, so that together they stop on time."""
+
+    def __init__(self, timeout: float | None) -> None:
+        _check_limit("timeout", timeout)
+        self.until = None if timeout is None else time.monotonic() + timeout
+
+    def left(self) -> float | None:
+        """The seconds left (0 once past; None: no limit)."""
+        return None if self.until is None else max(0.0, self.until - time.monotonic())
+
+    def options(self, options: SearchOptions) -> SearchOptions:
+        """``options`` (without a ``timeout``) with the time left as their ``timeout``."""
+        left = self.left()
+        return options if left is None else {**options, "timeout": left}
+
+
 def wall_clock_search(problem: ExactCover, **options: Unpack[SearchOptions]) -> Search:
     """A :class:`Search` of ``problem`` with ``options``, its ``timeout`` taken as
     wall-clock seconds from now: the search's ``deadline``. This is how the solving
     shortcuts (``p.first``, ``p.solutions``, ``p.count``) read ``timeout``: a listing
     stops once that much time has passed since the call, the caller's time between two
     solutions and the building of the engine included."""
-    started = time.monotonic()
-    timeout = options.pop("timeout", None)
-    _check_limit("timeout", timeout)
+    deadline = Deadline(options.pop("timeout", None))
     search = Search(problem, **options)
-    if timeout is not None:
-        search.deadline = started + timeout
+    search.deadline = deadline.until
     return search

@@ -126,7 +126,7 @@ def _run(args: argparse.Namespace) -> int:
     error: LangError | None = None
     interrupted = timed_out = False
     try:
-        with common.deadline(args.timeout):
+        with common.deadline(common.time_left(args)):
             program = _load(args.file)
             if args.parse_only:
                 if not args.json:
