@@ -38,6 +38,11 @@ SLACK = 3.0
 HARD9 = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
 
 
+def flag_id(flags: list[str]) -> str:
+    """A test id for a list of flags: ``--method dlx`` is ``method=dlx``."""
+    return " ".join(flags).lstrip("-").replace(" --", ",").replace(" ", "=")
+
+
 @pytest.fixture(scope="module")
 def q20(tmp_path_factory: pytest.TempPathFactory) -> str:
     """20 queens in Knuth's format (39,029,188,884 solutions)."""
@@ -85,7 +90,7 @@ def assert_stopped(status: int, err: str, seconds: float, limit: float = LIMIT) 
         ["--up-to-symmetry"],
         ["--break-symmetry"],
     ],
-    ids=" ".join,
+    ids=flag_id,
 )
 def test_a_count_stops_with_its_partial_count(
     capsys: pytest.CaptureFixture[str], q20: str, flags: list[str]
@@ -178,7 +183,7 @@ def test_every_engine_stops_listing(tmp_path: Path, engine: str) -> None:
 
 
 @pytest.mark.parametrize(
-    "flags", [["--method", "zdd"], ["--method", "sat"], ["--break-symmetry"]], ids=" ".join
+    "flags", [["--method", "zdd"], ["--method", "sat"], ["--break-symmetry"]], ids=flag_id
 )
 def test_listings_of_every_method_stop(
     capsys: pytest.CaptureFixture[str], q20: str, flags: list[str]
