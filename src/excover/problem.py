@@ -630,7 +630,9 @@ class ExactCover:
             if options:
                 raise UsageError(f"method 'zdd' takes no search options, not {sorted(options)}")
             return dxz.first(self)
-        return self.search(**options).first()
+        from excover.dlx import wall_clock_search
+
+        return wall_clock_search(self, **options).first()
 
     def solutions(
         self,
@@ -688,7 +690,9 @@ class ExactCover:
             if options:
                 raise UsageError(f"method 'zdd' takes no search options, not {sorted(options)}")
             return dxz.solutions(self, limit)
-        return self.search(**options).solutions(limit)
+        from excover.dlx import wall_clock_search
+
+        return wall_clock_search(self, **options).solutions(limit)
 
     def count(
         self,
@@ -749,7 +753,9 @@ class ExactCover:
             from excover.zdd import auto
 
             return auto.count(self, **options)
-        return self.search(**options).count()
+        from excover.dlx import wall_clock_search
+
+        return wall_clock_search(self, **options).count()
 
     def symmetries(self) -> Group:
         """The automorphism group of the problem: the permutations of its options and

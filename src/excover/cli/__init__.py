@@ -17,6 +17,7 @@ import argparse
 import os
 import signal
 import sys
+import time
 from collections.abc import Callable, Sequence
 
 from excover.cli.common import (
@@ -28,6 +29,7 @@ from excover.cli.common import (
     HelpFormatter,
     positive_int,
     seconds,
+    start_clock,
 )
 from excover.errors import ExcoverError, ProblemError, ResourceLimitError
 
@@ -150,6 +152,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     Returns the exit status instead of exiting, so tests can call it in-process.
     """
+    started = time.monotonic()  # --timeout counts from here
     argv = sys.argv[1:] if argv is None else list(argv)
     if argv == ["--version"]:  # the commonest quick question: answered without a parser
         print(_version())
@@ -161,6 +164,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = parser.parse_args(argv)
     except SystemExit as exc:
         return _exit_status(exc)
+    start_clock(args, started)
     run: Callable[[argparse.Namespace], int] = args.run
     handler = signal.getsignal(signal.SIGINT)
     try:

@@ -8,8 +8,9 @@ default and meaning everywhere:
 * input: a file path, or ``-`` for standard input (:func:`read_input`);
 * ``--method auto|dlx|zdd|sat``, default ``auto`` as in the API;
 * ``--limit N`` stops after N solutions (listed or counted: the result is then partial,
-  ``complete`` false), ``--timeout S`` after S seconds and ``--max-nodes N`` after N search
-  nodes (both: exit status 1);
+  ``complete`` false), ``--timeout S`` after S seconds of wall-clock time from the start
+  of the command (:func:`start_clock`, :func:`stop_time`, :func:`time_left`) and
+  ``--max-nodes N`` after N search nodes (both: exit status 1);
 * ``--json`` prints one document of the schema shipped beside this module
   (``schema.json``, version :data:`SCHEMA_VERSION`), built by :func:`document`;
 * a flag that does not apply to the combination given is refused by :func:`refuse`
@@ -30,6 +31,7 @@ import argparse
 import os
 import signal
 import sys
+import time
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from types import FrameType
@@ -72,7 +74,10 @@ __all__ = [
     "say_method",
     "say_stopped",
     "seconds",
+    "start_clock",
+    "stop_time",
     "terminal_columns",
+    "time_left",
     "write_file",
 ]
 
@@ -219,7 +224,8 @@ def add_limits(
             "--timeout",
             type=seconds,
             metavar="SECONDS",
-            help="stop after this many seconds (exit status 1)",
+            help="stop once this many seconds (wall clock) have passed since the command "
+            "started, the result so far printed (exit status 1)",
         )
     if max_nodes:
         group.add_argument(
@@ -393,6 +399,35 @@ def exit_status(stopped_by: str | None) -> int:
 
 
 # --------------------------------------------------------------------------- time limits
+
+
+def start_clock(args: argparse.Namespace, started: float) -> None:
+    """Fix the run's deadline: ``--timeout`` seconds after ``started`` (a
+    ``time.monotonic()`` value: when the command started), in ``args.deadline``. Every
+    part of the run (reading and building the problem, searching, printing) spends from
+    this one budget."""
+    timeout = getattr(args, "timeout", None)
+    args.deadline = None if timeout is None else started + timeout
+
+
+def stop_time(args: argparse.Namespace) -> float | None:
+    """The ``time.monotonic()`` value at which the run must stop (None: no ``--timeout``);
+    the clock starts here when :func:`start_clock` was not called (a command run on its
+    own, as tests do)."""
+    if getattr(args, "timeout", None) is None:
+        return None
+    if getattr(args, "deadline", None) is None:
+        start_clock(args, time.monotonic())
+    deadline: float = args.deadline
+    return deadline
+
+
+def time_left(args: argparse.Namespace) -> float | None:
+    """The seconds left before :func:`stop_time` (0 once it has passed; None: no limit),
+    to hand to the API's ``timeout=`` arguments, which count wall-clock time from the
+    call."""
+    deadline = stop_time(args)
+    return None if deadline is None else max(0.0, deadline - time.monotonic())
 
 
 class TimeUp(Exception):

@@ -5,7 +5,9 @@ Every subcommand that solves an :class:`~excover.ExactCover` (``count``, ``solve
 here, so the flags mean the same everywhere and each method takes the route the API takes
 for it (``excover count --method zdd`` counts as ``p.count(method="zdd")`` does).
 
-Limits: dancing links runs in slices (:class:`DlxRunner`) and stops cleanly at
+Limits: ``--timeout`` is wall-clock time from the start of the command
+(:func:`~excover.cli.common.stop_time`), whatever the time is spent on (printing
+included). Dancing links runs in slices (:class:`DlxRunner`) and stops cleanly at
 ``--timeout``, ``--max-nodes``, ``--limit`` or Ctrl-C with its count so far; SAT honours
 ``--timeout`` and ``--limit`` itself; the ZDD method stops at ``--timeout`` by an alarm
 (:func:`~excover.cli.common.deadline`), with no partial count (a ZDD count is not a sum
@@ -21,7 +23,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from types import FrameType
 
-from excover.cli.common import refuse
+from excover.cli.common import refuse, stop_time
 from excover.cli.progress import progress
 from excover.errors import LimitReached, UsageError
 
@@ -100,18 +102,18 @@ class DlxRunner:
 
     The engine keeps its state when a slice ends, so slicing costs next to nothing, and the
     command can act between two slices: it enforces ``--timeout`` (a slice ends at the
-    deadline or after :data:`SLICE` seconds, whichever is first), draws the progress bar
-    and notices Ctrl-C. ``--max-nodes`` is the search's own whole-run bound. Ctrl-C only
-    raises a flag, so it never falls between the engine finding a solution and the command
-    printing it: every solution the statistics count has been printed. A second Ctrl-C
-    raises KeyboardInterrupt at once.
+    command's deadline or after :data:`SLICE` seconds, whichever is first, and no slice
+    starts past the deadline, however the time went: printing solutions counts), draws
+    the progress bar and notices Ctrl-C. ``--max-nodes`` is the search's own whole-run
+    bound. Ctrl-C only raises a flag, so it never falls between the engine finding a
+    solution and the command printing it: every solution the statistics count has been
+    printed. A second Ctrl-C raises KeyboardInterrupt at once.
     """
 
     def __init__(self, search: Search, args: argparse.Namespace) -> None:
         self.search = search
         self.max_nodes: int | None = getattr(args, "max_nodes", None)
-        timeout = getattr(args, "timeout", None)
-        self.deadline = None if timeout is None else time.monotonic() + timeout
+        self.deadline = stop_time(args)
         self.interrupted = False
         self.tick: Callable[[], None] | None = None  # called between slices (progress)
 
@@ -121,9 +123,8 @@ class DlxRunner:
         while True:
             if self.interrupted:
                 raise _Stopped("interrupt")
-            now = time.monotonic()
-            end = now + SLICE if self.deadline is None else min(now + SLICE, self.deadline)
-            search.timeout = search.stats.seconds + max(0.0, end - now)
+            end = time.monotonic() + SLICE
+            search.deadline = end if self.deadline is None else min(end, self.deadline)
             search.max_nodes = self.max_nodes
             try:
                 return call()

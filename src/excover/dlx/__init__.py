@@ -45,16 +45,20 @@ from excover.dlx._engine import MAX_NODES, MAX_SOLUTIONS, SOLUTION, TIMEOUT, Eng
 from excover.errors import LimitReached, UsageError
 
 if TYPE_CHECKING:
-    from excover.problem import EngineInput, ExactCover
+    from typing import Unpack
+
+    from excover.problem import EngineInput, ExactCover, SearchOptions
 
 __all__ = [
     "ENGINES",
     "HEURISTICS",
     "CompiledEngine",
+    "Deadline",
     "Search",
     "Stats",
     "new_engine",
     "pick_engine",
+    "wall_clock_search",
 ]
 
 #: Any compiled engine: they have the same methods and properties.
@@ -339,11 +343,18 @@ class Search:
     ``heuristic`` is ``"mrv"`` (default), ``"leftmost"`` or ``"random"`` (MRV with ties
     broken by a generator seeded with ``seed``; a random seed when ``seed`` is None).
     The limits bound the whole run, however many calls it takes: ``max_solutions`` stops it
-    quietly after that many solutions; ``max_nodes`` (nodes of the search tree) and
-    ``timeout`` (seconds spent searching, ``stats.seconds``) raise
-    :class:`~excover.LimitReached` when they stop it. They are plain attributes: after a
-    limit, raise it (``s.timeout += 10``) and call again to continue the same search from
-    where it stopped; after a ``KeyboardInterrupt`` the next call continues as well.
+    quietly after that many solutions; ``max_nodes`` (nodes of the search tree),
+    ``timeout`` (seconds spent searching, ``stats.seconds``: a budget of engine time that
+    the caller's own time between calls does not use up) and ``deadline`` (a wall-clock
+    instant, a ``time.monotonic()`` value: no call goes on past it, whoever spent the time
+    before) raise :class:`~excover.LimitReached` with the reason ``"timeout"`` when they
+    stop it. The engine looks at the clock where it looks for Ctrl-C (every few
+    milliseconds of work), and a call made once the deadline has passed stops at once.
+    (The solving shortcuts, ``p.count(timeout=...)`` and the like, and the command line
+    turn their ``timeout`` into a ``deadline``: for them it is wall-clock time.) They are
+    plain attributes: after a limit, raise it (``s.timeout += 10``, ``s.deadline =
+    time.monotonic() + 10``) and call again to continue the same search from where it
+    stopped; after a ``KeyboardInterrupt`` the next call continues as well.
     ``branch_first`` names a primary item (or gives its position) that the root of the
     tree branches on whatever the heuristic says; the levels below follow the heuristic.
     ``engine`` is ``"auto"`` (default), ``"dlx"``, ``"bits"`` or ``"cells"`` (see
@@ -390,6 +401,7 @@ class Search:
         self.max_solutions = max_solutions
         self.max_nodes = max_nodes
         self.timeout = timeout
+        self.deadline: float | None = None
         first = (
             -1
             if branch_first is None
@@ -439,14 +451,15 @@ class Search:
         run) once the search has entered that many nodes in all."""
         engine = self._engine
         started = time.perf_counter()
-        deadline = 0.0
-        if self.timeout is not None:
-            deadline = time.monotonic() + max(0.0, self.timeout - self._seconds)
+        deadline = self._engine_deadline()
         node_cap = _cap(self.max_nodes)
         if stop_at is not None and stop_at < _NO_CAP and (node_cap < 0 or stop_at < node_cap):
             node_cap = stop_at
         solution_cap = _cap(self.max_solutions)
         self._stopped_by = None
+        if self.deadline is not None and time.monotonic() >= self.deadline:
+            self._stopped_by = "timeout"  # not even one more solution past the deadline
+            raise LimitReached("timeout", self.stats)
         try:
             status = engine.run(count_only, solution_cap, node_cap, deadline)
         except KeyboardInterrupt:
@@ -463,6 +476,15 @@ class Search:
             self._stopped_by = "timeout"
             raise LimitReached("timeout", self.stats)
         return int(status)
+
+    def _engine_deadline(self) -> float:
+        """The ``time.monotonic()`` value at which the engine's call must stop: the earlier
+        of ``deadline`` and the end of the ``timeout`` budget (0.0 for neither, as the
+        engines take it)."""
+        ends = [] if self.deadline is None else [self.deadline]
+        if self.timeout is not None:
+            ends.append(time.monotonic() + max(0.0, self.timeout - self._seconds))
+        return min(ends, default=0.0)
 
     def count(self) -> int:
         """Run the search to its end and return the number of solutions of the whole run.
@@ -510,3 +532,35 @@ class Search:
         self._engine.reset()
         self._seconds = 0.0
         self._stopped_by = None
+
+
+class Deadline:
+    """One wall-clock limit for a run of one search or of many: ``timeout`` seconds
+    (None: no limit) from the moment it is made, as a ``time.monotonic()`` instant
+    (``until``). A run of several searches (a symmetry-broken count, Burnside's lemma)
+    hands each the time :meth:`left`, so that together they stop on time."""
+
+    def __init__(self, timeout: float | None) -> None:
+        _check_limit("timeout", timeout)
+        self.until = None if timeout is None else time.monotonic() + timeout
+
+    def left(self) -> float | None:
+        """The seconds left (0 once past; None: no limit)."""
+        return None if self.until is None else max(0.0, self.until - time.monotonic())
+
+    def options(self, options: SearchOptions) -> SearchOptions:
+        """``options`` (without a ``timeout``) with the time left as their ``timeout``."""
+        left = self.left()
+        return options if left is None else {**options, "timeout": left}
+
+
+def wall_clock_search(problem: ExactCover, **options: Unpack[SearchOptions]) -> Search:
+    """A :class:`Search` of ``problem`` with ``options``, its ``timeout`` taken as
+    wall-clock seconds from now: the search's ``deadline``. This is how the solving
+    shortcuts (``p.first``, ``p.solutions``, ``p.count``) read ``timeout``: a listing
+    stops once that much time has passed since the call, the caller's time between two
+    solutions and the building of the engine included."""
+    deadline = Deadline(options.pop("timeout", None))
+    search = Search(problem, **options)
+    search.deadline = deadline.until
+    return search

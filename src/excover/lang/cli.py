@@ -181,7 +181,7 @@ def _run(args: argparse.Namespace) -> int:
     error: LangError | None = None
     interrupted = timed_out = False
     try:
-        with common.deadline(args.timeout):
+        with common.deadline(common.time_left(args)):
             program = _load(args.file, permissions)
             if args.parse_only:
                 if not args.json:

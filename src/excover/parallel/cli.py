@@ -31,7 +31,7 @@ from pathlib import Path
 from types import FrameType
 from typing import TYPE_CHECKING, Any, TextIO
 
-from excover.cli.common import document, exact
+from excover.cli.common import document, exact, stop_time
 from excover.errors import ExcoverWarning, UsageError
 from excover.problem import ExactCover
 
@@ -244,7 +244,7 @@ def count_tasks(problem: ExactCover, args: argparse.Namespace) -> int:
         status = _frontier_count(problem, args, started)
         if status is not None:
             return status
-    deadline = None if args.timeout is None else started + args.timeout
+    deadline = stop_time(args)  # --timeout counts from the start of the command
     digest = fingerprint(problem)
     automatic = args.checkpoint is None
     path = automatic_checkpoint(digest, asked) if automatic else Path(args.checkpoint)

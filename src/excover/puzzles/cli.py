@@ -524,7 +524,7 @@ def _plain_lines(data: bytes, name: str, args: argparse.Namespace) -> int | None
     out = sys.stdout.buffer if hasattr(sys.stdout, "buffer") else None
     at, done, stopped_by = 0, 0, None
     try:
-        with common.deadline(args.timeout):
+        with common.deadline(common.time_left(args)):
             while at < len(data):
                 lines, at, count, unsolvable = _sudoku9.run_lines(
                     data, at, LINES_BATCH, args.classify
@@ -565,7 +565,7 @@ def _batch(
     report.bar.set(0, len(texts))
     stopped_by = None
     try:
-        with common.deadline(args.timeout):
+        with common.deadline(common.time_left(args)):
             for start in range(0, len(texts), BATCH):
                 chunk = texts[start : start + BATCH]
                 if args.classify:

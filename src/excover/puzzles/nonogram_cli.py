@@ -188,8 +188,8 @@ def _nonogram(args: argparse.Namespace) -> int:
         outcome = _solve(puzzle, args, rank)
         if outcome.stopped_by is not None:
             stops.append(outcome.stopped_by)
-            if outcome.stopped_by == "interrupt":
-                break
+            if outcome.stopped_by in ("interrupt", "timeout"):
+                break  # the time is up for the puzzles after this one too
     stopped_by = next((stop for stop in ("interrupt", "timeout", "limit") if stop in stops), None)
     return finish(Outcome(method, engine, None, stopped_by), args)
 
@@ -218,7 +218,7 @@ def _solve(puzzle: nonogram.Puzzle, args: argparse.Namespace, rank: int | None) 
             puzzle,
             method=args.method,
             limit=wanted,
-            timeout=args.timeout,
+            timeout=common.time_left(args),
             max_nodes=args.max_nodes,
         ):
             found.append(picture)
@@ -316,7 +316,7 @@ def _rate(puzzle: nonogram.Puzzle, args: argparse.Namespace) -> int:
     rating: nonogram.Rating | None = None
     stopped_by: str | None = None
     try:
-        rating = nonogram.rate(puzzle, timeout=args.timeout)
+        rating = nonogram.rate(puzzle, timeout=common.time_left(args))
     except LimitReached:
         stopped_by = "timeout"
     except KeyboardInterrupt:

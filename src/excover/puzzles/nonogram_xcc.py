@@ -28,6 +28,7 @@ from excover.problem import ExactCover
 from excover.puzzles.nonogram_model import BLACK, WHITE, Block, Clue, Puzzle
 
 if TYPE_CHECKING:
+    from excover.dlx import Deadline
     from excover.problem import SearchOptions
 
 __all__ = [
@@ -165,7 +166,17 @@ def decode(row_texts: list[str], solution: list[int]) -> tuple[str, ...]:
 
 def solutions(puzzle: Puzzle, **options: Unpack[SearchOptions]) -> Iterator[tuple[str, ...]]:
     """Every solution, found by dancing links on :func:`problem`; ``options`` go to
-    :meth:`~excover.ExactCover.solutions` (``timeout``, ``max_nodes``, ...)."""
+    :meth:`~excover.ExactCover.solutions` (``timeout``, ``max_nodes``, ...), the
+    ``timeout`` counted from this call (the building of the problem included)."""
+    from excover.dlx import Deadline
+
+    deadline = Deadline(options.pop("timeout", None))
+    return _decoded(puzzle, deadline, options)
+
+
+def _decoded(
+    puzzle: Puzzle, deadline: Deadline, options: SearchOptions
+) -> Iterator[tuple[str, ...]]:
     cover, row_texts = problem(puzzle)
-    for solution in cover.solutions(**options):
+    for solution in cover.solutions(**deadline.options(options)):
         yield decode(row_texts, solution)

@@ -14,6 +14,7 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from excover.cli.common import time_left
 from excover.cli.solving import Outcome
 from excover.errors import LimitReached
 
@@ -37,7 +38,7 @@ def count_sat(problem: ExactCover, args: argparse.Namespace) -> Outcome:
     stats: dict[str, Any]
     try:
         stats = counted(
-            problem, solver, amo, timeout=args.timeout, max_solutions=args.limit
+            problem, solver, amo, timeout=time_left(args), max_solutions=args.limit
         ).as_dict()
     except LimitReached as stop:
         stats = stop.stats.as_dict()
@@ -65,7 +66,7 @@ def solve_sat(
     stopped_by: str | None = None
     started = time.monotonic()
     try:
-        for solution in solutions(problem, solver, amo, args.limit, timeout=args.timeout):
+        for solution in solutions(problem, solver, amo, args.limit, timeout=time_left(args)):
             found += 1
             emit(solution)
     except LimitReached:

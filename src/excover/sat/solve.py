@@ -23,7 +23,8 @@ Every model is decoded and checked against the problem's own definition
 decode into a solution raises :class:`~excover.SolverError`.
 
 Limits follow :class:`~excover.Search`: ``max_solutions`` stops a run quietly, and
-``timeout`` (seconds of encoding and solving over the whole run) raises
+``timeout`` (wall-clock seconds from the call, encoding included, and for a listing the
+caller's time between two solutions too) raises
 :class:`~excover.LimitReached` with statistics in DLX's form (solutions found so far, no
 nodes). Ctrl-C stops a solver call at once with ``KeyboardInterrupt``. Unlike a
 dancing-links run, a SAT run cannot be resumed after either.
@@ -321,24 +322,22 @@ def checked(problem: ExactCover, cnf: CNF, model: Iterable[int]) -> list[int]:
 class _Run:
     """The limits and the statistics of one SAT run (first, solutions or count).
 
-    ``timeout`` bounds the seconds spent encoding and solving over the whole run (time
-    the caller spends between two solutions is not counted); ``max_solutions`` stops the
-    run quietly after that many solutions.
+    ``timeout`` bounds the run in wall-clock seconds from its start (the time the caller
+    spends between two solutions counts too); ``max_solutions`` stops the run quietly
+    after that many solutions. ``seconds`` adds up the time spent encoding and solving.
     """
 
     def __init__(self, algorithm: str, timeout: float | None, max_solutions: int | None) -> None:
         _check_limits(timeout, max_solutions)
         self.algorithm = algorithm
-        self.timeout = timeout
+        self.until = None if timeout is None else time.monotonic() + timeout
         self.max_solutions = max_solutions
         self.seconds = 0.0
         self.found = 0
 
     def deadline(self) -> float | None:
-        """The monotonic time at which the run's time budget runs out, or None."""
-        if self.timeout is None:
-            return None
-        return time.monotonic() + max(0.0, self.timeout - self.seconds)
+        """The monotonic time at which the run's time runs out, or None."""
+        return self.until
 
     def stats(self, complete: bool, stopped_by: str | None) -> Stats:
         """The statistics of the run so far (no search nodes or updates in SAT)."""
@@ -518,8 +517,8 @@ def models(
     found by ``solver`` (see the module documentation; default :data:`DEFAULT_SOLVER`)
     and blocked on those variables once found: the way for other front doors (nonograms)
     to enumerate with the same solvers, limits and Ctrl-C handling. Each model is a list
-    of signed literals, ``model[v - 1]`` the value of variable ``v``. ``timeout`` (seconds
-    of solving, over the whole run) raises :class:`~excover.LimitReached`."""
+    of signed literals, ``model[v - 1]`` the value of variable ``v``. ``timeout``
+    (wall-clock seconds from the call) raises :class:`~excover.LimitReached`."""
     name = DEFAULT_SOLVER if solver is None else solver
     run = _Run(f"SAT ({name})", timeout, None)
     started = time.monotonic()

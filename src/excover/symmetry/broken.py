@@ -38,6 +38,7 @@ from typing import TYPE_CHECKING, Unpack
 
 import numpy as np
 
+from excover.dlx import Deadline
 from excover.problem import ExactCover, SearchOptions
 from excover.symmetry.chain import Perm, is_identity
 from excover.symmetry.fixed import Quotient, elements_of
@@ -64,8 +65,10 @@ class Orbit:
 class BrokenSearch:
     """The symmetry-broken search of ``problem`` under ``group`` (see the module text).
 
-    ``method`` and the search options apply to every search it runs; ``max_nodes`` and
-    ``timeout`` bound each of them, and ``max_solutions`` is not accepted.
+    ``method`` and the search options apply to every search it runs; ``max_nodes`` bounds
+    each of them, ``timeout`` all of them together (wall-clock seconds from the making of
+    this object, time spent between two solutions included), and ``max_solutions`` is not
+    accepted.
     """
 
     def __init__(
@@ -78,7 +81,8 @@ class BrokenSearch:
         self.problem = problem
         self.group = group
         self.method = method
-        self.options = options
+        self.deadline = Deadline(options.pop("timeout", None))
+        self._options = options  # without the timeout: see :meth:`options`
         data = problem.engine_input()
         self._starts = np.frombuffer(data.option_start, dtype=np.intc).astype(np.int64)
         self._items = np.frombuffer(data.node_item, dtype=np.intc).astype(np.int64)
@@ -91,6 +95,11 @@ class BrokenSearch:
             partials = self._partials(self.base)
             if partials is not None:
                 self.orbits = self._orbits(partials)
+
+    @property
+    def options(self) -> SearchOptions:
+        """The search options of the next search, its ``timeout`` the time left."""
+        return self.deadline.options(self._options)
 
     # ----- the base and its partial solutions -----
 
@@ -231,12 +240,12 @@ class BrokenSearch:
     def _count_exact_cover(self, problem: ExactCover, first: str | None = None) -> int:
         """The solutions of ``problem`` by the method; the root branches on ``first``."""
         if self.method in ("dlx", "auto") and first is not None:
-            return _branching_first(problem, first, self.options).count()
+            return _branching_first(problem, first, self._options, self.deadline).count()
         return problem.count(method=self.method, **self.options)
 
     def _solutions_of(self, problem: ExactCover, first: str | None = None) -> Iterator[list[int]]:
         if self.method in ("dlx", "auto") and first is not None:
-            return _branching_first(problem, first, self.options).solutions()
+            return _branching_first(problem, first, self._options, self.deadline).solutions()
         method = "dlx" if self.method == "auto" else self.method
         return problem.solutions(method=method, **self.options)
 
@@ -371,8 +380,13 @@ def _smallest(solution: list[int], elements: list[Perm]) -> bool:
     return all(sorted(g[chosen].tolist()) >= solution for g in elements)
 
 
-def _branching_first(problem: ExactCover, first: str, options: SearchOptions) -> Search:
-    """A dancing-links search of ``problem`` whose root branches on the item ``first``."""
+def _branching_first(
+    problem: ExactCover, first: str, options: SearchOptions, deadline: Deadline
+) -> Search:
+    """A dancing-links search of ``problem`` whose root branches on the item ``first``,
+    stopping at ``deadline``."""
     from excover.dlx import Search
 
-    return Search(problem, branch_first=first, **options)
+    search = Search(problem, branch_first=first, **options)
+    search.deadline = deadline.until
+    return search

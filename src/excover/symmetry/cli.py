@@ -40,8 +40,9 @@ def check(args: argparse.Namespace) -> None:
 
 def _options(args: argparse.Namespace) -> SearchOptions:
     options: SearchOptions = {}
-    if getattr(args, "timeout", None) is not None:
-        options["timeout"] = args.timeout
+    left = common.time_left(args)
+    if left is not None:
+        options["timeout"] = left
     if getattr(args, "max_nodes", None) is not None:
         options["max_nodes"] = args.max_nodes
     return options

@@ -148,14 +148,18 @@ def burnside(
     problem: ExactCover, group: Group, method: str = "dlx", **options: Unpack[SearchOptions]
 ) -> int:
     """The number of orbits of solutions under ``group``, by Burnside's lemma: the mean
-    over the group's elements of the number of solutions each fixes."""
+    over the group's elements of the number of solutions each fixes. ``timeout`` bounds
+    all the counts together (wall-clock seconds from the call)."""
+    from excover.dlx import Deadline
+
+    deadline = Deadline(options.pop("timeout", None))  # for all the counts together
     total = 0
     elements = elements_of(group, "Burnside's lemma")
     for g in elements:
         if is_identity(g):
-            total += problem.count(method=method, **options)
+            total += problem.count(method=method, **deadline.options(options))
         else:
-            total += Quotient(problem, g).count(method, **options)
+            total += Quotient(problem, g).count(method, **deadline.options(options))
     if total % len(elements):  # pragma: no cover - Burnside's lemma says it divides
         raise AssertionError(f"{total} fixed solutions for a group of {len(elements)}")
     return total // len(elements)

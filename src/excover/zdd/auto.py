@@ -121,7 +121,9 @@ def count(problem: ExactCover, **options: Unpack[SearchOptions]) -> int:
     """The number of solutions, by the method :func:`choose` picks (its DLX side on the
     ``engine`` option, if given)."""
     if set(options) - {"engine"}:
-        return problem.search(**options).count()
+        from excover.dlx import wall_clock_search
+
+        return wall_clock_search(problem, **options).count()
     _, known, search, probe = choose(problem, options.get("engine", "auto"))
     if known is not None:
         return known

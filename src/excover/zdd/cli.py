@@ -13,7 +13,7 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from excover.cli.common import TimeUp, deadline
+from excover.cli.common import TimeUp, deadline, time_left
 from excover.cli.progress import Progress, progress
 from excover.cli.solving import Outcome
 
@@ -36,7 +36,7 @@ def _finish(problem: ExactCover, run: Run | None, args: argparse.Namespace) -> O
     total: int | None = None
     bar = progress(args, desc="frontier count", unit="item")
     try:
-        with deadline(getattr(args, "timeout", None)):
+        with deadline(time_left(args)):
             total = frontier.count(problem, tick=_layers(bar) if bar.shown else None)
             if total is None:
                 engine = "DXZ family"
@@ -132,7 +132,7 @@ def solve_zdd(
     stopped_by = None
     limit = getattr(args, "limit", None)
     try:
-        with deadline(getattr(args, "timeout", None)):
+        with deadline(time_left(args)):
             for solution in dxz.solutions(problem, limit):
                 found += 1
                 emit(solution)

@@ -1,0 +1,286 @@
+"""``--timeout`` and ``timeout=`` are one wall-clock limit, honoured by every command,
+method and engine.
+
+Each run below asks a question that takes far longer than its limit (20 queens have
+39,029,188,884 placements, an empty Sudoku grid 6.67e21 completions, a nonogram whose
+clues are all 1 has 30! pictures) and must end with exit status 1, its partial result
+printed and marked partial, soon after the limit. The bounds on how long a stop takes
+are generous (the limit plus :data:`SLACK` seconds): they check that the limit is
+honoured on a loaded machine, not how fast anything runs. Runs that print a stream go
+through a pipe in a child process, whose reader waits before reading: time spent
+blocked on a full pipe counts against the limit like any other.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from builders import queens
+from runs import ended
+
+from excover import LimitReached, Search
+from excover.cli import main
+from excover.dlx import Deadline
+
+ROOT = Path(__file__).resolve().parent.parent
+PENTO = str(ROOT / "examples" / "pento6x10.dlx")
+EMPTY9 = str(ROOT / "examples" / "sudoku" / "empty9.txt")
+#: The limit of the runs, in seconds.
+LIMIT = 0.3
+#: How long past the limit a run may take to stop and print (a loaded 2-core machine).
+SLACK = 3.0
+#: A hard 9x9 puzzle; with the diagonal rule it has no solution, which a search proves.
+HARD9 = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
+
+
+def flag_id(flags: list[str]) -> str:
+    """A test id for a list of flags: ``--method dlx`` is ``method=dlx``."""
+    return " ".join(flags).lstrip("-").replace(" --", ",").replace(" ", "=")
+
+
+@pytest.fixture(scope="module")
+def q20(tmp_path_factory: pytest.TempPathFactory) -> str:
+    """20 queens in Knuth's format (39,029,188,884 solutions)."""
+    path = tmp_path_factory.mktemp("timeouts") / "q20.dlx"
+    path.write_text(queens(20).to_dlx(), encoding="utf-8")
+    return str(path)
+
+
+@pytest.fixture(scope="module")
+def perm30(tmp_path_factory: pytest.TempPathFactory) -> str:
+    """A 30x30 nonogram whose clues are all 1: its pictures are the 30! permutations."""
+    ones = "\n".join(["1"] * 30)
+    path = tmp_path_factory.mktemp("timeouts") / "perm30.non"
+    path.write_text(f"width 30\nheight 30\n\nrows\n{ones}\n\ncolumns\n{ones}\n", "utf-8")
+    return str(path)
+
+
+def timed(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str, float]:
+    """``excover ARGV --timeout LIMIT`` in this process: status, stdout, stderr, seconds."""
+    started = time.monotonic()
+    status = main([*argv, "--timeout", str(LIMIT)])
+    seconds = time.monotonic() - started
+    out, err = capsys.readouterr()
+    return status, out, err, seconds
+
+
+def assert_stopped(status: int, err: str, seconds: float, limit: float = LIMIT) -> None:
+    """Exit status 1, the stop said, within ``limit`` and :data:`SLACK` seconds."""
+    assert status == 1, err
+    assert "stopped by --timeout" in err
+    assert seconds < limit + SLACK, f"stopped after {seconds:.2f} s"
+
+
+# --------------------------------------------------------------------------- counts
+
+
+@pytest.mark.parametrize(
+    "flags",
+    [
+        ["--method", "dlx", "--engine", "dlx"],
+        ["--method", "dlx", "--engine", "bits"],
+        ["--method", "dlx", "--engine", "cells"],
+        ["--method", "auto"],
+        ["--method", "sat"],
+        ["--up-to-symmetry"],
+        ["--break-symmetry"],
+    ],
+    ids=flag_id,
+)
+def test_a_count_stops_with_its_partial_count(
+    capsys: pytest.CaptureFixture[str], q20: str, flags: list[str]
+) -> None:
+    status, out, err, seconds = timed(capsys, "count", q20, *flags, "--json")
+    assert_stopped(status, err, seconds)
+    document = json.loads(out)
+    assert document["complete"] is False and document["stopped_by"] == "timeout"
+    count = document["count"]
+    assert count is None or 0 <= count < 39_029_188_884  # None: a count with no partial
+
+
+def test_a_zdd_count_stops_with_no_partial_count(
+    capsys: pytest.CaptureFixture[str], q20: str
+) -> None:
+    status, out, err, seconds = timed(capsys, "count", q20, "--method", "zdd")
+    assert_stopped(status, err, seconds)
+    assert out == "" and "(no partial count); the result is partial" in err
+
+
+def test_puzzle_counts_stop(capsys: pytest.CaptureFixture[str], perm30: str) -> None:
+    for argv in (["queens", "20", "--count"], ["sudoku", "--count", EMPTY9]):
+        status, out, err, seconds = timed(capsys, *argv)
+        assert_stopped(status, err, seconds)
+        assert "so far); the result is partial" in err
+        assert int(out.split()[-1]) >= 0
+    for method in ("auto", "xcc", "sat"):
+        status, out, err, seconds = timed(capsys, "nonogram", perm30, "--count", "--method", method)
+        assert_stopped(status, err, seconds)
+        assert f"({int(out)} solutions so far); the result is partial" in err
+
+
+def test_a_parallel_count_stops(q20: str) -> None:
+    started = time.monotonic()
+    child = subprocess.Popen(
+        [sys.executable, "-m", "excover", "count", q20, "--workers", "2", "--timeout", "0.5"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
+    out, err = ended(child, 30)
+    assert_stopped(child.returncode, err, time.monotonic() - started, 0.5)
+    assert "the result is partial" in err and int(out) >= 0
+
+
+# --------------------------------------------------------------------------- listings
+
+
+def listed(*argv: str, wait: float = 0.0) -> tuple[int, str, str, float]:
+    """``excover ARGV`` in a child process whose stdout is a pipe, read only after
+    ``wait`` seconds: status, stdout, stderr and the seconds from start to end."""
+    started = time.monotonic()
+    child = subprocess.Popen(
+        [sys.executable, "-m", "excover", *argv],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
+    time.sleep(wait)
+    out, err = ended(child, 30)
+    return child.returncode, out, err, time.monotonic() - started
+
+
+def test_listing_to_a_pipe_stops_however_the_time_went() -> None:
+    """The reader leaves the pipe full for 1 s: the run waits, blocked, past its limit,
+    then stops at once instead of listing the rest of the 9,356 packings."""
+    status, out, err, seconds = listed("solve", PENTO, "--timeout", str(LIMIT), wait=1.0)
+    found = out.count("solution ")
+    assert_stopped(status, err, seconds, 1.0)
+    assert 0 < found < 9356
+    assert f"({found} solutions so far); the result is partial" in err
+
+
+def test_sixteen_queens_listing_stops() -> None:
+    argv = ["queens", "16", "--limit", "100000000", "--timeout", str(LIMIT)]
+    status, out, err, seconds = listed(*argv)
+    assert_stopped(status, err, seconds)
+    assert f"({out.count('Q') // 16} solutions so far)" in err
+
+
+@pytest.mark.parametrize("engine", ["dlx", "bits", "cells"])
+def test_every_engine_stops_listing(tmp_path: Path, engine: str) -> None:
+    q16 = tmp_path / "q16.dlx"
+    q16.write_text(queens(16).to_dlx(), encoding="utf-8")
+    status, out, err, seconds = listed("solve", str(q16), "--engine", engine, "--timeout", "0.3")
+    assert_stopped(status, err, seconds)
+    assert f"({out.count('solution ')} solutions so far)" in err
+
+
+@pytest.mark.parametrize(
+    "flags", [["--method", "zdd"], ["--method", "sat"], ["--break-symmetry"]], ids=flag_id
+)
+def test_listings_of_every_method_stop(
+    capsys: pytest.CaptureFixture[str], q20: str, flags: list[str]
+) -> None:
+    status, out, err, seconds = timed(capsys, "solve", q20, *flags)
+    assert_stopped(status, err, seconds)
+    assert f"({out.count('solution ')} solutions so far)" in err
+
+
+def test_puzzle_listings_stop(capsys: pytest.CaptureFixture[str], perm30: str) -> None:
+    status, out, err, seconds = timed(capsys, "sudoku", "--all", EMPTY9)
+    assert_stopped(status, err, seconds)
+    assert f"({len(out.split())} solutions so far)" in err
+    status, out, err, seconds = timed(capsys, "nonogram", perm30, "--limit", "10000000")
+    assert_stopped(status, err, seconds)
+
+
+def test_sudoku_batches_stop(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """A file of puzzles through the compiled solvers stops between two batches; the
+    puzzles done are printed."""
+    batch = tmp_path / "hard.txt"
+    batch.write_text((HARD9 + "\n") * 50_000, encoding="ascii")
+    status, out, err, seconds = timed(capsys, "sudoku", str(batch), "--diagonal")
+    assert_stopped(status, err, seconds)
+    assert 0 <= len(out.split()) < 50_000
+    started = time.monotonic()
+    status = main(["sudoku", str(batch), "--timeout", "0"])  # the plain 9x9 lines
+    out, err = capsys.readouterr()
+    assert_stopped(status, err, time.monotonic() - started)
+    assert len(out.split()) < 50_000
+
+
+def test_a_cmb_program_stops(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """``run``: the commands that finished are printed, the one cut short is not."""
+    program = tmp_path / "dominoes.cmb"
+    program.write_text(
+        "pattern domino = {**}\n"
+        "problem board = constant 10x10 true [domino ~sym]\n"
+        "count dlx board\n",  # 258,584,046,368 tilings
+        encoding="utf-8",
+    )
+    started = time.monotonic()
+    status = main(["run", str(program), "--timeout", "1"])
+    out, err = capsys.readouterr()
+    assert_stopped(status, err, time.monotonic() - started, 1.0)
+    assert "board :" not in out
+
+
+# --------------------------------------------------------------------------- the API
+
+
+def test_a_listing_stops_on_the_wall_clock_however_slow_its_reader() -> None:
+    """``p.solutions(timeout=...)``: the caller's time between solutions counts. Each
+    solution costs the engine microseconds and the reader 50 ms, so a budget of engine
+    time would let this run for hours."""
+    started = time.monotonic()
+    found = 0
+    with pytest.raises(LimitReached) as stop:
+        for _ in queens(20).solutions(timeout=LIMIT):
+            found += 1
+            time.sleep(0.05)
+    assert stop.value.reason == "timeout"
+    assert time.monotonic() - started < LIMIT + SLACK
+    assert 0 < found <= LIMIT / 0.05 + 1
+
+
+def test_sat_listing_stops_on_the_wall_clock() -> None:
+    started = time.monotonic()
+    with pytest.raises(LimitReached):
+        for _ in queens(20).solutions(method="sat", timeout=LIMIT):
+            time.sleep(0.05)
+    assert time.monotonic() - started < LIMIT + SLACK
+
+
+def test_a_search_stops_at_its_deadline_and_goes_on_after_it() -> None:
+    """``Search.deadline``: no call goes past it, a call made after it stops at once
+    (no solution more), and moving it lets the same search go on."""
+    search = Search(queens(20))
+    search.deadline = time.monotonic() + 0.05
+    with pytest.raises(LimitReached) as stop:
+        search.count()
+    assert stop.value.reason == "timeout" and search.stats.stopped_by == "timeout"
+    counted = search.stats.solutions
+    with pytest.raises(LimitReached):
+        search.first()
+    assert search.stats.solutions == counted
+    search.deadline = None
+    assert search.first() is not None
+    assert search.stats.solutions == counted + 1
+
+
+def test_one_deadline_shares_its_time_among_many_searches() -> None:
+    deadline = Deadline(LIMIT)
+    left = deadline.left()
+    assert left is not None and 0 < left <= LIMIT
+    assert deadline.options({"heuristic": "mrv"})["heuristic"] == "mrv"
+    time.sleep(LIMIT)
+    assert deadline.left() == 0.0
+    assert deadline.options({})["timeout"] == 0.0
+    assert Deadline(None).left() is None and Deadline(None).options({}) == {}
