@@ -148,6 +148,67 @@ def test_every_command_follows_the_schema(
         assert result["method"] and result["engine"]
 
 
+# ------------------------------------------------------- the document says what happened
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["nonogram", HEART],
+        ["queens", "8"],
+        ["sudoku", PUZZLE, "--method", "dlx"],
+        ["sudoku", PUZZLE, "--method", "sat"],
+        ["sudoku", EMPTY9, "--classify", "--method", "dlx"],
+    ],
+)
+def test_a_plain_solve_is_complete(capsys: pytest.CaptureFixture[str], argv: list[str]) -> None:
+    """The first solution (or the two that settle a classification), asked for by
+    default, is the whole answer: complete, stopped by nothing, and no count that would
+    read as the number of all the solutions."""
+    status, result = document(capsys, *argv)
+    assert (status, result["complete"], result["stopped_by"]) == (0, True, None)
+    assert "count" not in result
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [["nonogram", HEART, "--limit", "1"], ["queens", "8", "--limit", "1"]],
+)
+def test_a_limit_of_the_users_makes_a_partial_listing(
+    capsys: pytest.CaptureFixture[str], argv: list[str]
+) -> None:
+    status, result = document(capsys, *argv)
+    assert (status, result["complete"], result["stopped_by"]) == (0, False, "limit")
+
+
+def test_a_file_of_puzzles_is_partial_when_any_puzzle_is(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """The empty grid's count stops at --limit 2, the next puzzle's count finishes: the
+    document is still partial (it took the last puzzle's word for the whole run)."""
+    path = tmp_path / "two.txt"
+    path.write_text(f"{EMPTY9}\n{sudoku.solve(PUZZLE)}\n")
+    status, result = document(capsys, "sudoku", str(path), "--count", "--limit", "2")
+    counts = [(r["count"], r["complete"]) for r in result["results"]]
+    assert status == 0 and counts == [(2, False), (1, True)]
+    assert (result["complete"], result["stopped_by"]) == (False, "limit")
+
+
+def test_statistics_name_the_engine_that_ran(capsys: pytest.CaptureFixture[str]) -> None:
+    """A SAT count's statistics say SAT, not the dancing-links default."""
+    status, result = document(capsys, "count", QUEENS8, "--method", "sat")
+    assert status == 0 and result["count"] == 92
+    assert result["stats"]["engine"] == "sat" and "SAT" in result["stats"]["algorithm"]
+
+
+def test_a_count_made_while_choosing_reports_the_one_process_that_made_it(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    status, result = document(capsys, "count", QUEENS8, "--workers", "2")
+    assert status == 0 and result["count"] == 92
+    assert "counted while choosing" in result["engine"] and result["stats"]["workers"] == 1
+
+
 def test_counts_beyond_doubles_are_exact_strings(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:

@@ -220,8 +220,8 @@ def _queens(args: argparse.Namespace) -> int:
         problem = queens.queens(args.n)
         return commands.print_outcome("queens", solving.count(problem, args), args)
     problem = queens.queens(args.n)
-    wanted = args.limit or 1
-    args.limit = wanted
+    asked = args.limit
+    args.limit = asked or 1
     out = sys.stdout
     stream = common.JsonStream(out, "queens") if args.json else None
     first: list[tuple[int, int]] | None = None
@@ -240,8 +240,14 @@ def _queens(args: argparse.Namespace) -> int:
             out.flush()
 
     outcome = solving.solutions(problem, args, emit)
+    fields: dict[str, Any] = {"n": args.n, "count": found}
+    if asked is None and outcome.stopped_by == "limit":
+        # the first placement, asked for by default, is the whole answer; but the one
+        # placement found is no count of them all
+        outcome.stopped_by = None
+        del fields["count"]
     if stream is not None:
-        stream.close(outcome.method, outcome.engine, outcome.stopped_by, n=args.n, count=found)
+        stream.close(outcome.method, outcome.engine, outcome.stopped_by, **fields)
     elif found == 0 and outcome.stopped_by is None:
         print(f"excover: no placement of {args.n} queens", file=sys.stderr)
     if args.svg and first is not None:
@@ -649,6 +655,7 @@ def _each(
         mode.limit = 2  # two solutions settle it
     elif not (args.count or args.all):
         mode.limit = 1
+    stops: list[str] = []  # what cut a puzzle's result short, puzzle by puzzle
     for text in texts:
         if cages:
             cover: ExactCover = killer.cover(cages, givens="".join(text.split()), **rules)
@@ -659,9 +666,15 @@ def _each(
             outcome = solving.count(cover, mode)
         else:
             outcome = _listed(cover, mode, _printer(args, rules), rules.get("digits"))
-        report.add(_result(text, outcome, args))
+        result = _result(text, outcome, args)
+        report.add(result)
+        if outcome.stopped_by is not None and not result["complete"]:
+            stops.append(outcome.stopped_by)
         if outcome.stopped_by not in (None, "limit"):
             break
+    # the run stopped early only where a result is partial: the one or two solutions
+    # that settle a solve or a classification are no stop; the last stop ended the run
+    outcome.stopped_by = stops[-1] if stops else None
     return outcome
 
 
