@@ -16,14 +16,13 @@ import random
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
 import jsonschema
 import pytest
 from builders import dominoes, walks
-from runs import ended
+from runs import ended, wait_until_busy
 
 from excover import ExactCover
 from excover.cli import _LIGHT, _PROBLEM_COMMANDS, build_parser, common, main
@@ -363,7 +362,7 @@ def test_sudoku_all_streams_and_stops_on_a_closed_pipe() -> None:
 
 def test_ctrl_c_prints_the_partial_sudoku_count() -> None:
     process = spawn("sudoku", EMPTY9, "--count", start_new_session=True)
-    time.sleep(1.5)
+    wait_until_busy(process)
     os.killpg(process.pid, signal.SIGINT)
     out, err = ended(process, 30)
     assert process.returncode == 130
@@ -379,7 +378,7 @@ def test_ctrl_c_stops_a_hard_nonogram_and_says_it_is_unsettled(tmp_path: Path) -
     path = tmp_path / "hard.non"
     path.write_text(nonogram.dumps(puzzle, "non"))
     process = spawn("nonogram", str(path), "--classify", start_new_session=True)
-    time.sleep(2.0)
+    wait_until_busy(process, 1.0)
     os.killpg(process.pid, signal.SIGINT)
     out, err = ended(process, 30)
     assert process.returncode == 130
