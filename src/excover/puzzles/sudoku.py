@@ -263,7 +263,11 @@ def _detect_digits(puzzles: Sequence[str], size: int) -> str | None:
     module text). Boards up to 9x9 always read ``0`` as a blank."""
     if size <= 9:
         return None
-    used = set("".join(puzzles).upper()) - _LAYOUT
+    used: set[str] = set()
+    for text in puzzles:  # not one joined string: a file of puzzles can be large
+        if isinstance(text, str):  # (parse refuses the others)
+            used.update(text.upper())
+    used -= _LAYOUT
     default, zero_based = SYMBOLS[:size], _ORDER[:size]
     if "0" not in used or default[-1] in used:
         return None  # no 0, or every default digit too: 0 can only be a blank
@@ -310,7 +314,7 @@ def _box_of(size: int) -> tuple[int, int]:
 
 
 def board_for(
-    puzzle: str | Sequence[str],
+    puzzle: str | list[str] | tuple[str, ...],
     box: tuple[int, int] | None = None,
     *,
     diagonal: bool = False,
@@ -320,7 +324,7 @@ def board_for(
     """The board of ``puzzle`` (or of a batch of puzzles: the first one's size, and the
     digits all of them use): ``box`` when given, else inferred from its size; ``digits``
     when given, else the default ones or those the givens show (see the module text)."""
-    puzzles = [puzzle] if isinstance(puzzle, str) else list(puzzle)
+    puzzles: list[str] = list(puzzle) if isinstance(puzzle, list | tuple) else [puzzle]
     if not puzzles:
         raise UsageError("no puzzle to read a board from")
     if box is None:
