@@ -1,20 +1,93 @@
 """Shared pytest configuration.
 
-Hypothesis runs without per-example deadlines: the suite shares a small machine with other
-work, and a slow example is not a wrong one. Helpers for building problems live in
-``builders.py`` next to this file (importable as ``builders`` from every test module),
-and the one for ending child runs in ``runs.py``.
+Hypothesis runs under one of two profiles, both without per-example deadlines and without
+the "too slow" health check (the suite shares a small machine with other work, and a slow
+example is not a wrong one):
+
+- ``ci``, chosen when the ``CI`` environment variable is set (``.ci/run`` exports
+  ``CI=true``): derandomized, so every run tries the same examples and a submission never
+  fails by the luck of the draw; no example database, so nothing from an earlier run
+  changes what is tried.
+- ``dev`` otherwise: random exploration, a new seed each session. The session's seed is
+  printed in the header and beside each failing Hypothesis test (rerun with
+  ``--hypothesis-seed=N``), with Hypothesis's own ``@reproduce_failure`` blob; the
+  example database in ``.hypothesis/`` also replays a failure first on the next run.
+
+Helpers for building problems live in ``builders.py`` next to this file (importable as
+``builders`` from every test module), and the one for ending child runs in ``runs.py``.
 """
 
 import os
+import random
 import signal
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 
 import pytest
-from hypothesis import settings
+from hypothesis import HealthCheck, settings
 
-settings.register_profile("excover", deadline=None, print_blob=True)
-settings.load_profile("excover")
+settings.register_profile(
+    "ci",
+    derandomize=True,
+    database=None,
+    deadline=None,
+    print_blob=True,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+settings.register_profile(
+    "dev", deadline=None, print_blob=True, suppress_health_check=[HealthCheck.too_slow]
+)
+
+
+def in_ci() -> bool:
+    """Whether the suite runs in continuous integration: ``CI`` set to anything but an
+    empty string, ``0``, ``false`` or ``no``."""
+    return os.environ.get("CI", "").strip().lower() not in ("", "0", "false", "no")
+
+
+settings.load_profile("ci" if in_ci() else "dev")
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_configure(config: pytest.Config) -> None:
+    """Outside CI, draw the session's Hypothesis seed here (unless ``--hypothesis-seed``
+    gave one), so that it can be printed: Hypothesis's plugin, which runs after this
+    hook, then seeds every test with it. Under the ``ci`` profile derandomizing wins and
+    no seed is drawn."""
+    if not in_ci() and config.getoption("hypothesis_seed") is None:
+        config.option.hypothesis_seed = str(random.SystemRandom().randrange(2**32))
+
+
+def pytest_report_header(config: pytest.Config) -> str:
+    """The profile, and the seed that reproduces this session's random examples."""
+    if in_ci():
+        return "hypothesis: profile 'ci', derandomized (the same examples every run)"
+    seed = config.getoption("hypothesis_seed")
+    return f"hypothesis: profile 'dev', seed {seed} (rerun with --hypothesis-seed={seed})"
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(
+    item: pytest.Item, call: pytest.CallInfo[None]
+) -> Generator[None, pytest.TestReport, pytest.TestReport]:
+    """A failing Hypothesis test says how to run its examples again."""
+    report: pytest.TestReport = yield
+    if report.failed and report.when == "call" and _is_hypothesis_test(item):
+        report.sections.append(("how to reproduce", _reproduce_hint(item)))
+    return report
+
+
+def _is_hypothesis_test(item: pytest.Item) -> bool:
+    """Whether ``item`` is a test decorated with Hypothesis's ``@given``."""
+    return getattr(getattr(item, "obj", None), "is_hypothesis_test", False) is True
+
+
+def _reproduce_hint(item: pytest.Item) -> str:
+    """The command that runs ``item``'s examples again (the ``@reproduce_failure`` line
+    in the error above replays the shrunk example alone)."""
+    if in_ci():
+        return f"CI=true python -m pytest '{item.nodeid}'  (derandomized: the same examples)"
+    seed = item.config.getoption("hypothesis_seed")
+    return f"python -m pytest '{item.nodeid}' --hypothesis-seed={seed}"
 
 
 @pytest.fixture(autouse=True, scope="session")

@@ -11,16 +11,15 @@ from __future__ import annotations
 
 import io
 import json
-import os
 import signal
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 from typing import Any
 
 import pytest
+from runs import wait_until_busy
 
 import excover
 from excover import ExactCover
@@ -517,29 +516,6 @@ def test_end_to_end_count_with_stats() -> None:
     assert stderr_stats(done.stderr)["nodes"] == str(QUEENS8_NODES)
 
 
-def cpu_seconds(pid: int) -> float | None:
-    """CPU time used so far by a process, from Linux's /proc; None where there is none."""
-    try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    except OSError:
-        return None
-    user, system = int(fields[11]), int(fields[12])  # utime and stime, fields 14 and 15
-    return (user + system) / os.sysconf("SC_CLK_TCK")
-
-
-def wait_until_searching(proc: subprocess.Popen[str]) -> None:
-    """Wait until the child has surely started its search: start-up and reading the
-    example take about 0.2 s of CPU time, however busy the machine is."""
-    started = time.monotonic()
-    while time.monotonic() - started < 30:
-        used = cpu_seconds(proc.pid)
-        if used is None and time.monotonic() - started >= 1.0:
-            return
-        if used is not None and used >= 0.6:
-            return
-        time.sleep(0.05)
-
-
 def interrupted(*argv: str) -> Run:
     """Run ``excover ARGV``, press Ctrl-C once it searches; wait at most 1 s for the exit."""
     # Output goes to files, so that a full pipe cannot stall the child. The child gets the
@@ -554,7 +530,7 @@ def interrupted(*argv: str) -> Run:
             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
         )
         try:
-            wait_until_searching(proc)
+            wait_until_busy(proc)
             assert proc.poll() is None, "the search finished before it could be interrupted"
             proc.send_signal(signal.SIGINT)
             status = proc.wait(timeout=1.0)

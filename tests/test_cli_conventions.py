@@ -16,14 +16,13 @@ import random
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
 import jsonschema
 import pytest
 from builders import dominoes, walks
-from runs import ended
+from runs import ended, wait_until_busy
 
 from excover import ExactCover
 from excover.cli import _LIGHT, _PROBLEM_COMMANDS, build_parser, common, main
@@ -146,6 +145,67 @@ def test_every_command_follows_the_schema(
     assert status == 0 and result["command"] == argv[0]
     if argv[0] != "run":  # each command of a .cmb program names its own method
         assert result["method"] and result["engine"]
+
+
+# ------------------------------------------------------- the document says what happened
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["nonogram", HEART],
+        ["queens", "8"],
+        ["sudoku", PUZZLE, "--method", "dlx"],
+        ["sudoku", PUZZLE, "--method", "sat"],
+        ["sudoku", EMPTY9, "--classify", "--method", "dlx"],
+    ],
+)
+def test_a_plain_solve_is_complete(capsys: pytest.CaptureFixture[str], argv: list[str]) -> None:
+    """The first solution (or the two that settle a classification), asked for by
+    default, is the whole answer: complete, stopped by nothing, and no count that would
+    read as the number of all the solutions."""
+    status, result = document(capsys, *argv)
+    assert (status, result["complete"], result["stopped_by"]) == (0, True, None)
+    assert "count" not in result
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [["nonogram", HEART, "--limit", "1"], ["queens", "8", "--limit", "1"]],
+)
+def test_a_limit_of_the_users_makes_a_partial_listing(
+    capsys: pytest.CaptureFixture[str], argv: list[str]
+) -> None:
+    status, result = document(capsys, *argv)
+    assert (status, result["complete"], result["stopped_by"]) == (0, False, "limit")
+
+
+def test_a_file_of_puzzles_is_partial_when_any_puzzle_is(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """The empty grid's count stops at --limit 2, the next puzzle's count finishes: the
+    document is still partial (it took the last puzzle's word for the whole run)."""
+    path = tmp_path / "two.txt"
+    path.write_text(f"{EMPTY9}\n{sudoku.solve(PUZZLE)}\n")
+    status, result = document(capsys, "sudoku", str(path), "--count", "--limit", "2")
+    counts = [(r["count"], r["complete"]) for r in result["results"]]
+    assert status == 0 and counts == [(2, False), (1, True)]
+    assert (result["complete"], result["stopped_by"]) == (False, "limit")
+
+
+def test_statistics_name_the_engine_that_ran(capsys: pytest.CaptureFixture[str]) -> None:
+    """A SAT count's statistics say SAT, not the dancing-links default."""
+    status, result = document(capsys, "count", QUEENS8, "--method", "sat")
+    assert status == 0 and result["count"] == 92
+    assert result["stats"]["engine"] == "sat" and "SAT" in result["stats"]["algorithm"]
+
+
+def test_a_count_made_while_choosing_reports_the_one_process_that_made_it(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    status, result = document(capsys, "count", QUEENS8, "--workers", "2")
+    assert status == 0 and result["count"] == 92
+    assert "counted while choosing" in result["engine"] and result["stats"]["workers"] == 1
 
 
 def test_counts_beyond_doubles_are_exact_strings(
@@ -302,7 +362,7 @@ def test_sudoku_all_streams_and_stops_on_a_closed_pipe() -> None:
 
 def test_ctrl_c_prints_the_partial_sudoku_count() -> None:
     process = spawn("sudoku", EMPTY9, "--count", start_new_session=True)
-    time.sleep(1.5)
+    wait_until_busy(process)
     os.killpg(process.pid, signal.SIGINT)
     out, err = ended(process, 30)
     assert process.returncode == 130
@@ -318,7 +378,7 @@ def test_ctrl_c_stops_a_hard_nonogram_and_says_it_is_unsettled(tmp_path: Path) -
     path = tmp_path / "hard.non"
     path.write_text(nonogram.dumps(puzzle, "non"))
     process = spawn("nonogram", str(path), "--classify", start_new_session=True)
-    time.sleep(2.0)
+    wait_until_busy(process, 1.0)
     os.killpg(process.pid, signal.SIGINT)
     out, err = ended(process, 30)
     assert process.returncode == 130

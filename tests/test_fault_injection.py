@@ -18,7 +18,7 @@ import time
 from pathlib import Path
 
 import pytest
-from runs import ended
+from runs import ended, wait_until_busy
 
 from excover.puzzles import queens
 
@@ -97,7 +97,7 @@ def test_ctrl_c_ends_the_run_at_once_and_keeps_a_partial_count(
     queens16: str, tmp_path: Path, name: str, extra: list[str], presses: int
 ) -> None:
     run = start(queens16, extra, tmp_path)
-    time.sleep(1.5)
+    wait_until_busy(run, 1.0)
     workers = children(run.pid)
     for _ in range(presses):
         run.send_signal(signal.SIGINT)

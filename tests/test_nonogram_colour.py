@@ -257,13 +257,81 @@ def test_every_format_reads_back_a_colour_puzzle(drawn: tuple[list[str], str], f
         assert [c.name for c in back.palette or ()] == list(palette.values())
 
 
-def test_the_text_format_reads_colour_lines_and_undeclared_chars() -> None:
-    text = "# colour: r red #ff0000\n2r 1x\n1x\n\n1r\n1r\n2x\n"
+def test_the_text_format_reads_colour_lines() -> None:
+    text = "# colour: r red #ff0000\n# colour: x grey #888\n2r 1x\n1x\n\n1r\n1r\n2x\n"
     puzzle = nonogram.loads(text)
     assert [c.char for c in puzzle.palette or ()] == ["r", "x"]
     assert nonogram.solve(puzzle) == ["rrx", "..x"]
     bare = nonogram.loads("# colour: r red #ff0000\n# colour: b blue #00f\n2 1b\n1b\n\n1\n1\n2b\n")
     assert nonogram.solve(bare) == ["rrb", "..b"]  # a bare length takes the first colour
+
+
+# A colour char the file does not declare is a typo until shown otherwise: the files of
+# each format that has colour chars after lengths, with the line of the first culprit.
+UNDECLARED = [
+    ("text", "1\n3\n1\n\n1\n6x\n1\n", 6, "column 2, block 1 '6x'", "declares none"),
+    ("text", "# colour: r red #f00\n2r 1x\n1x\n\n1r\n1r\n2x\n", 2, "row 1, block 2", "r"),
+    (
+        "non",
+        "width 3\nheight 3\nrows\n1\n3\n1\ncolumns\n1\n3x\n1\n",
+        9,
+        "column 2, block 1 '3x'",
+        "declares none",
+    ),
+    (
+        "non",
+        "color r #f00\nwidth 1\nheight 2\nrows\n1r\n1b\ncolumns\n1r 1b\n",
+        6,
+        "row 2, block 1 '1b'",
+        "r",
+    ),
+    ("g", ": rows\n1\n3\n1\n: columns\n1\n3x\n1\n", 7, "column 2, block 1", "declares none"),
+    ("g", "#d\n r:r red\n: rows\n1r\n: columns\n1b\n", 6, "column 1, block 1 '1b'", "r"),
+]
+
+
+@pytest.mark.parametrize(("format", "text", "line", "where", "declared"), UNDECLARED)
+def test_a_colour_the_file_does_not_declare_is_refused_with_its_line(
+    format: str, text: str, line: int, where: str, declared: str
+) -> None:
+    with pytest.raises(FormatError) as caught:
+        nonogram.loads(text, format, "in")
+    message = str(caught.value)
+    assert message.startswith(f"in:{line}: {where}")
+    assert "is not declared" in message and declared in message
+
+
+def test_the_other_formats_refuse_undeclared_colours_too() -> None:
+    """XML names colours in <color> elements and INI in [colors]; the sized formats
+    have no colour chars at all: each refuses an unknown colour at its line."""
+    xml = (
+        '<puzzle><color name="black" char="X">000</color>'
+        '<clues type="rows"><line><count>1</count></line></clues>\n'
+        '<clues type="columns"><line><count color="red">1</count></line></clues></puzzle>'
+    )
+    with pytest.raises(FormatError, match=r"^in:2: colour 'red' has no <color> element"):
+        nonogram.loads(xml, "xml", "in")
+    ini = "[clues]\nrows = 1\ncolumns = 1x\n"
+    with pytest.raises(FormatError, match=r"^in:3: colour 'x' is not declared in \[colors\]"):
+        nonogram.loads(ini, "ini", "in")
+    sized = [("nin", "1 1\n1\n1x\n", 3), ("mk", "1 1\n1\n#\n1x\n", 4), ("tcga", "$1\n1x\n1\n", 2)]
+    for format, text, line in sized:
+        with pytest.raises(FormatError, match=rf"^in:{line}: bad block length '1x'"):
+            nonogram.loads(text, format, "in")
+
+
+def test_a_colour_on_the_zero_of_an_empty_line_is_refused() -> None:
+    with pytest.raises(FormatError, match=r"^in:2: '0x': an empty line is '0' alone"):
+        nonogram.loads("1\n0x\n\n1\n0\n", "text", "in")
+
+
+def test_black_and_white_files_are_not_colour_puzzles() -> None:
+    """Plain lengths (``6``, ``0``) make a black-and-white puzzle in every format."""
+    for format in ("text", "non", "g", "ini", "nin", "mk"):
+        text = nonogram.dumps(nonogram.Puzzle(((1,), (3,), (1,)), ((1,), (3,), (1,))), format)
+        puzzle = nonogram.loads(text, format)
+        assert puzzle.palette is None
+        assert nonogram.solve(puzzle) == [".#.", "###", ".#."]
 
 
 def test_webpbn_xml_with_colours_reads_like_the_site_writes_it() -> None:

@@ -347,3 +347,53 @@ def test_a_run_of_sudoku_or_queens_reads_its_flags_as_the_whole_parser_does(
         printed.append((stop.value.code, *capsys.readouterr()))
     assert printed[0] == printed[1]
     assert printed[0][1] or printed[0][2]  # something was said
+
+
+# ----- the digits of sudoku puzzles
+
+
+def hexadecimal_puzzle() -> tuple[str, str]:
+    """A 16x16 puzzle written 0-F with '.' blanks, and its solution in 0-F."""
+    puzzle = sudoku.generate((4, 4), seed=1)
+    solution = sudoku.solve(puzzle)
+    assert solution is not None
+    to_hex = str.maketrans(sudoku.SYMBOLS[:16], "0123456789ABCDEF")
+    return puzzle.translate(to_hex), solution.translate(to_hex)
+
+
+def test_sudoku_reads_a_hexadecimal_puzzle_with_0_as_a_digit_and_says_so(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    puzzle, solution = hexadecimal_puzzle()
+    status, out, err = run(capsys, "sudoku", puzzle)
+    assert (status, out) == (0, solution + "\n")
+    assert "excover: warning: read as digits 0-F" in err and "--digits 1-G" in err
+    status, out, err = run(capsys, "sudoku", puzzle, "--digits", "0-F")
+    assert (status, out) == (0, solution + "\n") and "warning" not in err
+    path = tmp_path / "hex.txt"
+    path.write_text(puzzle + "\n" + puzzle + "\n")
+    status, out, err = run(capsys, "sudoku", str(path), "--json")
+    document = json.loads(out)
+    assert status == 0 and document["digits"] == "0123456789ABCDEF"
+    assert [r["solution"] for r in document["results"]] == [solution, solution]
+    assert err.count("warning") == 1  # once for the file, not once per puzzle
+    status, out, _ = run(capsys, "sudoku", puzzle, "--digits", "0-F", "--all", "--method", "dlx")
+    assert (status, out) == (0, solution + "\n")
+    status, out, _ = run(capsys, "sudoku", puzzle, "--digits", "0-F", "--pretty")
+    assert status == 0 and out.split("\n")[0].replace(" ", "").replace("|", "") == solution[:16]
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        (["--digits", "1-9"], "'1-9' are 9 symbols: a 16x16 board needs 16"),
+        (["--digits", "0-F", "--generate", "1"], "--digits reads puzzles"),
+    ],
+)
+def test_sudoku_digits_that_do_not_apply_are_refused(
+    capsys: pytest.CaptureFixture[str], extra: list[str], message: str
+) -> None:
+    puzzle, _ = hexadecimal_puzzle()
+    argv = extra if "--generate" in extra else [puzzle, *extra]
+    status, out, err = run(capsys, "sudoku", *argv)
+    assert (status, out) == (2, "") and message in err

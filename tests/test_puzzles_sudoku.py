@@ -14,6 +14,7 @@ from __future__ import annotations
 import itertools
 import random
 import signal
+import warnings
 from functools import cache
 from typing import Any
 
@@ -22,7 +23,7 @@ from builders import COMBINE_DATA
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from excover import ExcoverError, ProblemError, UsageError
+from excover import ExcoverError, ExcoverWarning, ProblemError, UsageError
 from excover.puzzles import sudoku
 
 SHARED = COMBINE_DATA / "sudoku_test.txt"
@@ -402,3 +403,122 @@ def test_a_signal_stops_the_compiled_search_and_leaves_the_cover_intact() -> Non
         for p, s in zip(FAMOUS, before, strict=True)
     )
     assert sudoku.count("." * 16, None) == 288
+
+
+# ----- digit sets: a puzzle is read with the digits it is written in, never another way
+
+#: 16x16 digits written 1-9A-G (the default) and 0-F (hexadecimal, where 0 is a digit).
+ONE_TO_G, HEX = sudoku.SYMBOLS[:16], "0123456789ABCDEF"
+
+
+def relabel(text: str, source: str, target: str) -> str:
+    """``text`` with each digit of ``source`` written as the digit of ``target`` at the
+    same place (blanks and layout unchanged)."""
+    return text.translate(str.maketrans(source, target))
+
+
+def no_warning(call: Any) -> Any:
+    """The result of ``call()``, which must warn of nothing."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", ExcoverWarning)
+        return call()
+
+
+@pytest.mark.parametrize(
+    ("spec", "size", "symbols"),
+    [
+        ("0-F", 16, HEX),
+        ("1-9A-G", 16, ONE_TO_G),
+        ("1-G", 16, ONE_TO_G),
+        ("0-9a-f", 16, HEX),
+        ("a-i", 9, "ABCDEFGHI"),
+        ("1-4", 4, "1234"),
+        ("ACGT", 4, "ACGT"),
+    ],
+)
+def test_digit_sets_are_ranges_along_0_to_z_or_symbols(spec: str, size: int, symbols: str) -> None:
+    assert sudoku.digit_set(spec, size) == symbols
+
+
+@pytest.mark.parametrize(
+    ("spec", "size", "message"),
+    [
+        ("1-9", 16, "'1-9' are 9 symbols: a 16x16 board needs 16"),
+        ("F-0", 16, "'F-0' is no range"),
+        ("0-9A-E.", 16, "'.' cannot be a digit"),
+        ("1123", 4, "'1' is given twice"),
+        ("12 3", 4, "' ' cannot be a digit"),
+    ],
+)
+def test_bad_digit_sets_are_usage_errors(spec: str, size: int, message: str) -> None:
+    with pytest.raises(UsageError, match=message):
+        sudoku.digit_set(spec, size)
+
+
+def test_a_hexadecimal_16x16_puzzle_is_read_with_0_as_a_digit_and_a_warning() -> None:
+    """The issue's case: 0-F with '.' blanks was read with every 0 as a blank, and
+    another puzzle solved. Now 0 is a digit (the givens use '.' and no G), with a warning
+    naming the digits, and the solution is the original's, written in 0-F."""
+    puzzle = sudoku.generate((4, 4), seed=1)
+    solution = sudoku.solve(puzzle)
+    assert solution is not None and "0" not in puzzle
+    hexed = relabel(puzzle, ONE_TO_G, HEX)
+    assert "0" in hexed and "." in hexed and "G" not in hexed
+    with pytest.warns(ExcoverWarning, match=r"read as digits 0-F: .*\(--digits 1-G\)"):
+        found = sudoku.solve(hexed)
+    assert found == relabel(solution, ONE_TO_G, HEX)
+    assert no_warning(lambda: sudoku.solve(hexed, digits="0-F")) == found
+    assert no_warning(lambda: sudoku.classify(hexed, digits="0-F")) == "unique"
+    assert no_warning(lambda: list(sudoku.solutions(hexed, digits="0-F"))) == [found]
+    assert no_warning(lambda: sudoku.solve_many([hexed, hexed], digits="0-F")) == [found] * 2
+    assert obeys_rules(puzzle, relabel(found, HEX, ONE_TO_G), sudoku.Board((4, 4)))
+    # asked to read 0 as a blank, it is another puzzle (more blanks): solved as asked
+    other = no_warning(lambda: sudoku.solve(hexed, digits="1-G"))
+    assert other is not None and other != found and "0" not in other
+
+
+def test_a_puzzle_that_reads_both_ways_is_read_the_usual_way_with_a_warning() -> None:
+    """A 16x16 grid whose 16 G's are written 0 and no '.': a puzzle with 16 blanks in
+    1-G, or a full grid in 0-F. The usual reading (0 a blank) wins, and says so."""
+    solution = sudoku.solve(sudoku.generate((4, 4), seed=2))
+    assert solution is not None
+    both = solution.replace("G", "0")
+    with pytest.warns(ExcoverWarning, match="reads as digits 0-F too"):
+        assert sudoku.solve(both) == solution
+    assert no_warning(lambda: sudoku.solve(both, digits="0-F")) == both
+
+
+def test_0_is_a_blank_when_the_puzzle_cannot_mean_a_digit() -> None:
+    """A 16x16 puzzle that uses G (0 as a digit would make 17), or that writes no '.',
+    and any board up to 9x9: 0 is a blank, as ever, without a warning."""
+    puzzle = sudoku.generate((4, 4), seed=1)
+    assert "G" in puzzle
+    assert no_warning(lambda: sudoku.solve(puzzle.replace(".", "0"))) == sudoku.solve(puzzle)
+    mixed = puzzle.replace(".", "0", 20)  # both blanks in one puzzle, and a G
+    assert no_warning(lambda: sudoku.solve(mixed)) == sudoku.solve(puzzle)
+    nine = FAMOUS[0].replace(".", "0", 10)
+    assert no_warning(lambda: sudoku.solve(nine)) == sudoku.solve(FAMOUS[0])
+
+
+def test_other_digits_read_and_write_every_way() -> None:
+    """A 9x9 puzzle written with letters A-I: every entry point reads its digits and
+    writes its solutions with them; a character outside the set is named."""
+    letters = "ABCDEFGHI"
+    puzzle = relabel(FAMOUS[1], "123456789", letters)
+    solution = relabel(sudoku.solve(FAMOUS[1]) or "", "123456789", letters)
+    assert sudoku.solve(puzzle, digits="A-I") == solution
+    assert sudoku.count(puzzle, digits="A-I") == 1
+    assert sudoku.solve_many([puzzle], digits="A-I") == [solution]
+    assert sudoku.classify_many([puzzle], digits="A-I") == ["unique"]
+    assert list(sudoku.solutions(puzzle, digits="A-I")) == [solution]
+    assert sudoku.conflicts(puzzle[:1] * 2 + puzzle[2:], digits="A-I") != []
+    grid = sudoku.format_grid(solution, digits="A-I")
+    assert sudoku.solve(grid, digits="A-I") == solution
+    cover = sudoku.problem(puzzle, digits="A-I")
+    first = cover.first()
+    assert first is not None and sudoku.grid_of(cover, first, digits="A-I") == solution
+    assert set(sudoku.generate(seed=4, digits="A-I")) <= set("." + letters)
+    with pytest.raises(ProblemError, match=r"'1' at row 1, column 1 .* uses A-I and '.' or '0'"):
+        sudoku.solve("1" + puzzle[1:], digits="A-I")
+    with pytest.raises(ProblemError, match=r"'G' at row 1, column 2 .* uses 0-F and '.' for"):
+        sudoku.solve("0G" + "." * 254, digits="0-F")

@@ -107,7 +107,9 @@ class Stats:
     ``"interrupt"``), or is ``None``. ``algorithm`` is Knuth's algorithm that ran (X, C or
     M) and ``engine`` the engine that ran it (``"dlx"``, ``"bits"`` or ``"cells"``; in the
     bit-parallel engine ``updates`` counts options taken out of play, in dancing cells the
-    options removed from items' sets).
+    options removed from items' sets). Runs of other methods fill in the same fields:
+    ``engine`` is then ``"sat"`` (a SAT solver; ``algorithm`` names it) or ``"nonogram"``
+    (the compiled nonogram search).
 
     (A plain class rather than a dataclass: importing ``dataclasses`` would cost every
     ``excover`` command a sixth of Python's own start-up.)

@@ -239,7 +239,8 @@ def count_tasks(problem: ExactCover, args: argparse.Namespace) -> int:
     started = time.monotonic()
     method, known = resolve_auto(problem, asked, options)
     if known is not None and args.checkpoint is None:
-        return _whole_count(known, method, "chosen by auto, counted while choosing", args, started)
+        engine = "chosen by auto, counted while choosing, in this process"
+        return _whole_count(known, method, engine, args, started, 1)
     if method == "zdd" and args.checkpoint is None and args.tasks is None and not args.timeout:
         status = _frontier_count(problem, args, started)
         if status is not None:
@@ -403,15 +404,15 @@ def _frontier_count(problem: ExactCover, args: argparse.Namespace, started: floa
         return 130
     if total is None:
         return None
-    return _whole_count(total, "zdd", f"frontier count, {workers} threads", args, started)
+    return _whole_count(total, "zdd", f"frontier count, {workers} threads", args, started, workers)
 
 
 def _whole_count(
-    total: int, method: str, engine: str, args: argparse.Namespace, started: float
+    total: int, method: str, engine: str, args: argparse.Namespace, started: float, workers: int
 ) -> int:
-    """Print the count of the whole problem, found without subproblems; return 0."""
+    """Print the count of the whole problem, found without subproblems by ``workers``
+    threads or processes (not always the ``--workers`` asked for); return 0."""
     seconds = time.monotonic() - started
-    workers = args.workers or 1
     stats = {"solutions": exact(total), "seconds": seconds, "workers": workers}
     if args.json:
         print(json.dumps(document("count", method, engine, None, count=total, stats=stats)))

@@ -19,6 +19,7 @@ import argparse
 import math
 import os
 import sys
+import warnings
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
@@ -34,7 +35,7 @@ from excover.cli.common import (
     non_negative_int,
     refuse,
 )
-from excover.errors import FormatError, ProblemError, UsageError
+from excover.errors import ExcoverWarning, FormatError, ProblemError, UsageError
 
 if TYPE_CHECKING:
     from excover.cli.solving import Outcome
@@ -54,7 +55,11 @@ _SUDOKU_DESCRIPTION = """\
 Solve, count or classify Sudoku puzzles of any box shape, and their variants.
 
 PUZZLE is one puzzle in the one-line format (row by row, '.' or '0' for a blank, digits
-then letters above 9), a file, or '-' for standard input. Blank lines, lines starting
+then letters above 9), a file, or '-' for standard input. --digits names other digits:
+--digits 0-F reads a 16x16 puzzle written 0-9A-F, with '.' alone for a blank. Without
+it, a board above 9x9 whose givens use '0' beside '.' and not the last digit (G on
+16x16) is read with '0' as a digit, and a puzzle that reads both ways the usual way,
+each with a warning naming the digits assumed. Blank lines, lines starting
 with '#' and lines of drawing characters only ('-', '+', '|') are skipped. A file is one
 puzzle per line, except that it is read as a single multi-line grid when it has N lines
 of N cells each (blanks and '|' between cells are layout) and either N cells cannot be a
@@ -157,6 +162,12 @@ def add_puzzle_commands(commands: Any) -> None:
         help="read FILE as one puzzle per line",
     )
     cmd.set_defaults(layout="auto")
+    cmd.add_argument(
+        "--digits",
+        metavar="SET",
+        help="the digits, in order: ranges along 0-9A-Z or the symbols themselves, e.g. 0-F, "
+        "1-9A-G (default: 1-9 then A-Z, as many as the board needs)",
+    )
     cmd.add_argument("--diagonal", action="store_true", help="X-sudoku: diagonals too")
     cmd.add_argument(
         "--regions",
@@ -209,8 +220,8 @@ def _queens(args: argparse.Namespace) -> int:
         problem = queens.queens(args.n)
         return commands.print_outcome("queens", solving.count(problem, args), args)
     problem = queens.queens(args.n)
-    wanted = args.limit or 1
-    args.limit = wanted
+    asked = args.limit
+    args.limit = asked or 1
     out = sys.stdout
     stream = common.JsonStream(out, "queens") if args.json else None
     first: list[tuple[int, int]] | None = None
@@ -229,8 +240,14 @@ def _queens(args: argparse.Namespace) -> int:
             out.flush()
 
     outcome = solving.solutions(problem, args, emit)
+    fields: dict[str, Any] = {"n": args.n, "count": found}
+    if asked is None and outcome.stopped_by == "limit":
+        # the first placement, asked for by default, is the whole answer; but the one
+        # placement found is no count of them all
+        outcome.stopped_by = None
+        del fields["count"]
     if stream is not None:
-        stream.close(outcome.method, outcome.engine, outcome.stopped_by, n=args.n, count=found)
+        stream.close(outcome.method, outcome.engine, outcome.stopped_by, **fields)
     elif found == 0 and outcome.stopped_by is None:
         print(f"excover: no placement of {args.n} queens", file=sys.stderr)
     if args.svg and first is not None:
@@ -314,7 +331,9 @@ def _puzzles(source: str, layout: str, text: str | None) -> tuple[list[Puzzle], 
     from excover.puzzles import sudoku
 
     try:
-        sudoku.board_for(source)
+        with warnings.catch_warnings():  # the digits are told once, by _checked_board
+            warnings.simplefilter("ignore", ExcoverWarning)
+            sudoku.board_for(source)
     except ProblemError as exc:
         raise UsageError(f"{source}: no such file, and not a puzzle ({exc})") from None
     return [Puzzle(source)], None
@@ -331,14 +350,19 @@ def _regions(value: str | None) -> str | None:
 def _checked_board(
     puzzles: list[Puzzle], source: str | None, rules: dict[str, Any]
 ) -> sudoku.Board:
-    """The board of the first puzzle, every puzzle parsed on it: errors name the line."""
+    """The board of the puzzles (the first one's size, the digits of them all: a guess
+    at them is told on stderr), every puzzle parsed on it: errors name the line."""
     from excover.puzzles import sudoku
 
     board: sudoku.Board | None = None
     for puzzle in puzzles:
         try:
             if board is None:
-                board = sudoku.board_for(puzzle.text, **rules)
+                with warnings.catch_warnings(record=True) as caught:
+                    warnings.simplefilter("always", ExcoverWarning)
+                    board = sudoku.board_for([p.text for p in puzzles], **rules)
+                for warning in caught:
+                    print(f"excover: warning: {warning.message}", file=sys.stderr)
             sudoku.parse(puzzle.text, board)
         except ProblemError as exc:
             if source is None:
@@ -382,6 +406,7 @@ def _generate(args: argparse.Namespace) -> int:
     refuse(args, "timeout", "does not go with --generate (Ctrl-C stops it)")
     if args.method != "auto":
         raise UsageError("--method does not go with --generate")
+    refuse(args, "digits", "reads puzzles: generated ones are written with 1-9A-Z and '.'")
     puzzles = generate_many(
         args.generate,
         args.box or (3, 3),
@@ -418,13 +443,20 @@ def _sudoku(args: argparse.Namespace) -> int:
         "box": args.box,
         "diagonal": args.diagonal,
         "regions": _regions(args.regions),
+        "digits": args.digits,
     }
     board = _checked_board(puzzles, source, rules)
     rules["box"] = board.box
+    rules["digits"] = board.symbols  # read once: no later call guesses them again
     cages: list[killer.Cage] = []
     if args.cages:
         from excover.puzzles import killer
 
+        if board.digits is not None:
+            raise UsageError(
+                f"killer cages sum the digits 1-9A-Z: not digits {board.digits} (--digits)"
+            )
+        del rules["digits"]  # the killer functions read the default digits
         cages = killer.read_cages(common.read_input(args.cages), board.size, args.cages)
     texts = [p.text for p in puzzles]
     report = _Report(args, source)
@@ -437,7 +469,7 @@ def _sudoku(args: argparse.Namespace) -> int:
         report.bar.close()
     if args.svg:
         _draw(args.svg, texts, report.results, cages, rules)
-    return report.close(outcome)
+    return report.close(outcome, digits=board.symbols)
 
 
 class _Report:
@@ -481,11 +513,15 @@ class _Report:
                 sys.stdout.flush()
         self.bar.update()
 
-    def close(self, outcome: Outcome) -> int:
+    def close(self, outcome: Outcome, digits: str = "123456789") -> int:
+        """End the output (the JSON document names the ``digits`` the puzzles were read
+        with) and give the exit status."""
         from excover.cli import commands
 
         if self.stream is not None:
-            self.stream.close(outcome.method, outcome.engine, outcome.stopped_by, input=self.input)
+            self.stream.close(
+                outcome.method, outcome.engine, outcome.stopped_by, input=self.input, digits=digits
+            )
         return commands.finish(outcome, self.args)
 
 
@@ -501,6 +537,7 @@ def _plain_lines_apply(args: argparse.Namespace) -> bool:
         and not args.diagonal
         and args.regions is None
         and args.layout in ("auto", "lines")
+        and args.digits is None
         and not (args.json or args.svg or args.pretty)
     )
 
@@ -618,6 +655,7 @@ def _each(
         mode.limit = 2  # two solutions settle it
     elif not (args.count or args.all):
         mode.limit = 1
+    stops: list[str] = []  # what cut a puzzle's result short, puzzle by puzzle
     for text in texts:
         if cages:
             cover: ExactCover = killer.cover(cages, givens="".join(text.split()), **rules)
@@ -627,10 +665,16 @@ def _each(
         if count:
             outcome = solving.count(cover, mode)
         else:
-            outcome = _listed(cover, mode, _printer(args, rules))
-        report.add(_result(text, outcome, args))
+            outcome = _listed(cover, mode, _printer(args, rules), rules.get("digits"))
+        result = _result(text, outcome, args)
+        report.add(result)
+        if outcome.stopped_by is not None and not result["complete"]:
+            stops.append(outcome.stopped_by)
         if outcome.stopped_by not in (None, "limit"):
             break
+    # the run stopped early only where a result is partial: the one or two solutions
+    # that settle a solve or a classification are no stop; the last stop ended the run
+    outcome.stopped_by = stops[-1] if stops else None
     return outcome
 
 
@@ -677,20 +721,24 @@ def _pretty(solution: str, rules: dict[str, Any]) -> str:
     if rules.get("regions") is not None:
         size = math.isqrt(len(solution))
         return "\n".join(" ".join(solution[row * size : (row + 1) * size]) for row in range(size))
-    return sudoku.format_grid(solution, rules.get("box"))
+    return sudoku.format_grid(solution, rules.get("box"), digits=rules.get("digits"))
 
 
 def _listed(
-    cover: ExactCover, args: argparse.Namespace, show: Callable[[str], None] | None
+    cover: ExactCover,
+    args: argparse.Namespace,
+    show: Callable[[str], None] | None,
+    digits: str | None = None,
 ) -> Outcome:
-    """The solutions of one puzzle's cover (kept in the outcome's ``grids``)."""
+    """The solutions of one puzzle's cover (kept in the outcome's ``grids``), written
+    with ``digits`` (default ``1-9A-Z``)."""
     from excover.cli import solving
     from excover.puzzles import sudoku
 
     grids: list[str] = []
 
     def emit(solution: list[int]) -> None:
-        grid = sudoku.grid_of(cover, solution)
+        grid = sudoku.grid_of(cover, solution, digits=digits)
         grids.append(grid)
         if show is not None:
             show(grid)

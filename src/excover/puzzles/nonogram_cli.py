@@ -231,7 +231,10 @@ def _solve(puzzle: nonogram.Puzzle, args: argparse.Namespace, rank: int | None) 
     except KeyboardInterrupt:
         stopped_by = "interrupt"
     number = len(found)
-    if stopped_by is None and wanted is not None and number == wanted and not args.classify:
+    # only a --limit of the user's makes a partial result: the first picture, asked for
+    # by default, is the whole answer of a plain solve
+    user_limit = args.limit is not None and not args.classify
+    if stopped_by is None and user_limit and number == wanted:
         stopped_by = "limit"
     settled = stopped_by is None or (args.classify and number == 2)
     first = found[0] if found else None

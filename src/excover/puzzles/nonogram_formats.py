@@ -45,8 +45,10 @@ then the row clues and the column clues, each section opened by a line starting 
 ``:``; blocks such as ``3`` or ``3r``, a blank line for an empty line.
 
 Errors are :class:`~excover.FormatError` carrying the file and line (``file:line: ...``):
-a bad number, a missing section, a clue that does not fit its line. Rows and columns that
-disagree on the number of black cells make a well-formed puzzle without solution.
+a bad number, a missing section, a clue that does not fit its line, a colour that the
+file does not declare (in every format: ``6x`` is a typo, not a colour of its own).
+Rows and columns that disagree on the number of black cells make a well-formed puzzle
+without solution.
 """
 
 from __future__ import annotations
@@ -64,7 +66,6 @@ from excover.puzzles.nonogram_model import (
     Clue,
     Colour,
     Puzzle,
-    auto_colour,
     clue_error,
     colour_clue_error,
     line_name,
@@ -188,6 +189,8 @@ class _Clues:
         self.row_colours: list[tuple[str | None, ...]] = []
         self.col_colours: list[tuple[str | None, ...]] = []
         self.file_chars: dict[str, str] = {}  # XML image char -> char
+        # How the format declares a colour, for the error on an undeclared one.
+        self.declare_how = "colours are declared in '# colour: CHAR NAME #rrggbb' lines"
 
     def fail(self, message: str, line: int | None) -> FormatError:
         return FormatError(message, source=self.source, line=line)
@@ -213,9 +216,11 @@ class _Clues:
                 lengths.append(part)
                 colours.append(None)
         clue = self.clue(" ".join(lengths), line)
+        if not clue and any(colours):
+            raise self.fail(f"{text.strip()!r}: an empty line is '0' alone, without a colour", line)
         section.append((clue, line))
         target = self.row_colours if section is self.rows else self.col_colours
-        target.append(tuple(colours) if clue else ())
+        target.append(tuple(colours))
 
     def declare(self, char: str, name: str, rgb: str, line: int) -> None:
         """Add a colour to the palette (``rgb`` as ``#rrggbb``, ``rrggbb``, ``rgb`` or a
@@ -230,22 +235,10 @@ class _Clues:
 
     def colour_puzzle(self, end: int) -> Puzzle:
         """The colour puzzle of the clues read: blocks without a char take the first
-        colour, chars the file does not declare get colours of their own."""
+        colour; a char the file does not declare is refused (a typo such as ``6x``
+        must not make a colour puzzle of a black-and-white one)."""
+        self.check_declared()
         palette = list(self.palette)
-        chars = {colour.char for colour in palette}
-        taken = 0
-        for colours in self.row_colours + self.col_colours:
-            for char in colours:
-                if char is not None and char not in chars:
-                    try:
-                        palette.append(auto_colour(char, taken))
-                        palette_of(palette)
-                    except ProblemError as error:
-                        raise self.fail(str(error), end or None) from None
-                    chars.add(char)
-                    taken += 1
-        if not palette:
-            palette.append(auto_colour(BLACK, 0))
         default = palette[0].char
         rows = tuple(clue for clue, _ in self.rows)
         cols = tuple(clue for clue, _ in self.cols)
@@ -275,6 +268,25 @@ class _Clues:
             puzzle.row_colours,
             puzzle.col_colours,
         )
+
+    def check_declared(self) -> None:
+        """Refuse the first block whose colour char the file did not declare, naming its
+        line, its row or column and the char."""
+        declared = [colour.char for colour in self.palette]
+        height = len(self.rows)
+        lines = self.rows + self.cols
+        for number, colours in enumerate(self.row_colours + self.col_colours):
+            char = next((c for c in colours if c is not None and c not in declared), None)
+            if char is None:
+                continue
+            block = colours.index(char)
+            written = f"{lines[number][0][block]}{char}"
+            known = f"declared: {' '.join(declared)}" if declared else "the file declares none"
+            raise self.fail(
+                f"{line_name(number, height)}, block {block + 1} {written!r}: colour "
+                f"{char!r} is not declared ({known}; {self.declare_how})",
+                lines[number][1],
+            )
 
     @property
     def is_colour(self) -> bool:
@@ -430,6 +442,7 @@ def _colour_text(puzzle: Puzzle, line: int, separator: str) -> str:
 
 def _read_non(text: str, source: str) -> Puzzle:
     clues = _Clues(source)
+    clues.declare_how = "colours are declared in 'color CHAR #rrggbb' lines"
     size: dict[str, int] = {}
     pending: list[tuple[Clue, int]] | None = None  # the section being filled
     wanted = 0
@@ -1001,6 +1014,7 @@ def _write_mk(puzzle: Puzzle) -> str:
 
 def _read_g(text: str, source: str) -> Puzzle:
     clues = _Clues(source)
+    clues.declare_how = "colours are declared after a '#d' line, as in '  r:r  red'"
     sections: list[list[tuple[str, int]]] = [[], []]
     state, default = "free", None  # free, colours, rows, columns, after
     number = 0
@@ -1175,7 +1189,7 @@ def _read_ini(text: str, source: str) -> Puzzle:
                 raise clues.fail(f"bad block {bad!r} (expected a length and a colour's name)", at)
             colours = [m.group(2) for m in found if m is not None]
             text = " ".join(
-                m.group(1) + (BLACK if name is None else chars[name])
+                m.group(1) + _ini_char(m.group(1), name, chars)
                 for m, name in zip(found, colours, strict=True)
                 if m is not None
             )
@@ -1218,6 +1232,14 @@ def _ini_palette(
         clues.declare(char, known, colour, line)
         chars[name] = char
     return chars
+
+
+def _ini_char(length: str, name: str | None, chars: dict[str, str]) -> str:
+    """The colour char of an INI block: its colour's, black's for a bare length, none
+    for the ``0`` of an empty line."""
+    if name is not None:
+        return chars[name]
+    return BLACK if length.strip("0") else ""
 
 
 def _write_ini(puzzle: Puzzle) -> str:

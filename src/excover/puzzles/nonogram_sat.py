@@ -333,7 +333,7 @@ def _out_of_time() -> LimitReached:
     """The error of an encoding cut short by its time limit (no solution found yet)."""
     from excover.dlx import Stats
 
-    stats = Stats(solutions=0, seconds=0.0, complete=False, stopped_by="timeout", algorithm="SAT")
+    stats = Stats(complete=False, stopped_by="timeout", algorithm="SAT", engine="sat")
     return LimitReached("timeout", stats)
 
 

@@ -756,6 +756,7 @@ def _hybrid_stats(found: list[bytes], nodes: int, started: float, reason: str) -
         complete=False,
         stopped_by=reason,
         algorithm=ALGORITHM + ", restarts and CDCL",
+        engine="nonogram",
     )
 
 
@@ -772,4 +773,5 @@ def _stats(solver: Solver, seconds: float, reason: str) -> Stats:
         complete=False,
         stopped_by=reason,
         algorithm=ALGORITHM,
+        engine="nonogram",
     )

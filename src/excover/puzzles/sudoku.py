@@ -19,8 +19,18 @@ engines.
 Puzzles are text: the usual one-line format (one character per cell, row by row, ``.`` or
 ``0`` for a blank, digits ``1-9`` then letters ``A-Z`` above 9), or a grid over several
 lines, where blanks, tabs and the drawing characters ``| + -`` are ignored. Solutions come
-back in the one-line format. Givens that clash (two equal digits in a row, column, box,
-region or diagonal) make a puzzle without solution, which is a result: :func:`solve`
+back in the one-line format, written with the puzzle's digits.
+
+The digits are ``1-9A-Z`` cut to the side of the board (``1-9A-G`` on 16x16) unless
+``digits=`` names others: ``"0-F"`` (a range runs along ``0-9A-Z``), ``"1-9A-G"``, or
+the N symbols themselves. When ``0`` is a digit only ``.`` is a blank. Without
+``digits=``, a board above 9x9 whose givens use ``0`` beside ``.`` and not the last
+default digit (``G`` on 16x16) is read with ``0`` as a digit (``0-F``), and a puzzle
+that reads both ways is read the usual way; both with an :class:`~excover.ExcoverWarning`
+that names the digits assumed. A puzzle is never silently read as another one.
+
+Givens that clash (two equal digits in a row, column, box, region or diagonal) make a
+puzzle without solution, which is a result: :func:`solve`
 returns None and :func:`classify` ``"none"``; :func:`conflicts` lists the clashing cells.
 """
 
@@ -28,6 +38,7 @@ from __future__ import annotations
 
 import math
 import random
+import warnings
 from array import array
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
@@ -36,7 +47,7 @@ from itertools import pairwise
 from operator import index
 from typing import TYPE_CHECKING, Any, Literal
 
-from excover.errors import ProblemError, UsageError
+from excover.errors import ExcoverWarning, ProblemError, UsageError
 from excover.problem import ExactCover
 
 if TYPE_CHECKING:
@@ -50,6 +61,7 @@ __all__ = [
     "classify_many",
     "conflicts",
     "count",
+    "digit_set",
     "format_grid",
     "generate",
     "grid_of",
@@ -68,6 +80,9 @@ Status = Literal["none", "unique", "multiple"]
 #: The symbols of the values 1, 2, ...: digits, then letters.
 SYMBOLS = "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
+#: The order of the ranges of a digit set: ``0-F`` is ``0123456789ABCDEF``.
+_ORDER = "0" + SYMBOLS
+
 #: Characters a multi-line grid may use for layout; they are not cells.
 _LAYOUT = frozenset(" \t\r\n|+-")
 
@@ -80,12 +95,15 @@ class Board:
     """The rules of a board: box shape ``(rows, columns)``, and the variants.
 
     ``regions`` (jigsaw) gives the region of each cell, row by row, replacing the boxes;
-    ``diagonal`` asks for every digit once on each long diagonal too.
+    ``diagonal`` asks for every digit once on each long diagonal too. ``digits`` names
+    the symbols of the values (see :func:`digit_set`); None, or the default ones, is
+    kept as None.
     """
 
     box: tuple[int, int] = (3, 3)
     diagonal: bool = False
     regions: tuple[int, ...] | None = None
+    digits: str | None = None
 
     def __post_init__(self) -> None:
         rows, columns = _check_box(self.box)
@@ -101,6 +119,14 @@ class Board:
                 raise UsageError(f"regions are a list of region numbers, not {self.regions!r}")
             object.__setattr__(self, "regions", tuple(self.regions))
             _check_regions(self.regions, size)
+        if self.digits is not None:
+            symbols = digit_set(self.digits, size)
+            object.__setattr__(self, "digits", None if symbols == SYMBOLS[:size] else symbols)
+
+    @property
+    def symbols(self) -> str:
+        """The symbols of the values ``1..N``, in order."""
+        return self.digits or SYMBOLS[: self.size]
 
     @property
     def size(self) -> int:
@@ -175,6 +201,95 @@ def _check_regions(regions: tuple[int, ...], size: int) -> None:
             )
 
 
+def digit_set(digits: str, size: int) -> str:
+    """The ``size`` symbols that ``digits`` names, in order: single characters and ranges
+    along ``0-9A-Z`` (``"0-F"``, ``"1-9A-G"``, ``"1-G"``, or ``"ABCDEFGHI"``); letters
+    in upper case (a puzzle may write them in either case).
+
+    Raises UsageError when they are not ``size`` distinct symbols, or one is ``.`` or a
+    layout character."""
+    if not isinstance(digits, str):
+        raise UsageError(f"digits are a string such as '1-9' or '0-F', not {digits!r}")
+    symbols: list[str] = []
+    k = 0
+    text = digits.upper()
+    while k < len(text):
+        if k + 2 < len(text) and text[k + 1] == "-":
+            start, end = _ORDER.find(text[k]), _ORDER.find(text[k + 2])
+            if start < 0 or end < start:
+                raise UsageError(f"digits {digits!r}: {digits[k : k + 3]!r} is no range of 0-9A-Z")
+            symbols += _ORDER[start : end + 1]
+            k += 3
+        else:
+            symbols.append(text[k])
+            k += 1
+    bad = next((ch for ch in symbols if ch == "." or ch in _LAYOUT or not _printable(ch)), None)
+    if bad is not None:
+        raise UsageError(f"digits {digits!r}: {bad!r} cannot be a digit")
+    if len(set(symbols)) != len(symbols):
+        twice = next(ch for ch in symbols if symbols.count(ch) > 1)
+        raise UsageError(f"digits {digits!r}: {twice!r} is given twice")
+    if len(symbols) != size:
+        raise UsageError(
+            f"digits {digits!r} are {len(symbols)} symbols: a {size}x{size} board needs {size}"
+        )
+    return "".join(symbols)
+
+
+def _printable(ch: str) -> bool:
+    """Whether ``ch`` is a printable ASCII character (a digit is one byte of a line)."""
+    return ch.isascii() and ch.isprintable()
+
+
+def _digits_or_none(digits: str, size: int) -> str | None:
+    """:func:`digit_set`, or None when ``digits`` names no ``size`` digits."""
+    try:
+        return digit_set(digits, size)
+    except UsageError:
+        return None
+
+
+def _describe(symbols: str) -> str:
+    """A digit set as a range (``0-F``) when it is one, else its symbols."""
+    start = _ORDER.find(symbols[0])
+    if start >= 0 and _ORDER[start : start + len(symbols)] == symbols:
+        return f"{symbols[0]}-{symbols[-1]}"
+    return symbols
+
+
+def _detect_digits(puzzles: Sequence[str], size: int) -> str | None:
+    """The digits of puzzles given without ``digits=``: None (the default ones) unless
+    ``0`` is read as a digit, with a warning whenever the reading is a guess (see the
+    module text). Boards up to 9x9 always read ``0`` as a blank."""
+    if size <= 9:
+        return None
+    used: set[str] = set()
+    for text in puzzles:  # not one joined string: a file of puzzles can be large
+        if isinstance(text, str):  # (parse refuses the others)
+            used.update(text.upper())
+    used -= _LAYOUT
+    default, zero_based = SYMBOLS[:size], _ORDER[:size]
+    if "0" not in used or default[-1] in used:
+        return None  # no 0, or every default digit too: 0 can only be a blank
+    if "." in used:
+        warnings.warn(
+            f"read as digits {_describe(zero_based)}: the puzzle writes blanks as '.' and "
+            f"uses '0' but not {default[-1]!r}; give digits '{_describe(default)}' "
+            f"(--digits {_describe(default)}) to read '0' as a blank",
+            ExcoverWarning,
+            stacklevel=4,
+        )
+        return zero_based
+    if used >= set(zero_based):
+        warnings.warn(
+            f"read as digits {_describe(default)} with '0' as a blank, but the puzzle reads "
+            f"as digits {_describe(zero_based)} too; give the digits (--digits) to say which",
+            ExcoverWarning,
+            stacklevel=4,
+        )
+    return None
+
+
 def _cells(text: str) -> list[tuple[int, str]]:
     """The cell characters of a puzzle with their positions in ``text``."""
     if not isinstance(text, str):
@@ -199,22 +314,31 @@ def _box_of(size: int) -> tuple[int, int]:
 
 
 def board_for(
-    puzzle: str,
+    puzzle: str | list[str] | tuple[str, ...],
     box: tuple[int, int] | None = None,
     *,
     diagonal: bool = False,
     regions: str | Sequence[int] | None = None,
+    digits: str | None = None,
 ) -> Board:
-    """The board of ``puzzle``: ``box`` when given, else inferred from its size."""
+    """The board of ``puzzle`` (or of a batch of puzzles: the first one's size, and the
+    digits all of them use): ``box`` when given, else inferred from its size; ``digits``
+    when given, else the default ones or those the givens show (see the module text)."""
+    puzzles: list[str] = list(puzzle) if isinstance(puzzle, list | tuple) else [puzzle]
+    if not puzzles:
+        raise UsageError("no puzzle to read a board from")
     if box is None:
-        box = _box_of(_side(len(_cells(puzzle))))
+        box = _box_of(_side(len(_cells(puzzles[0]))))
     if regions is not None and not isinstance(regions, Sequence):
         raise UsageError(f"regions are a string or a list of region numbers, not {regions!r}")
     if isinstance(regions, str):
         symbols = [ch for _, ch in _cells(regions)]
         numbers: dict[str, int] = {}
         regions = [numbers.setdefault(ch, len(numbers)) for ch in symbols]
-    return Board(_check_box(box), diagonal, None if regions is None else tuple(regions))
+    box = _check_box(box)
+    if digits is None:
+        digits = _detect_digits(puzzles, Board(box).size)
+    return Board(box, diagonal, None if regions is None else tuple(regions), digits)
 
 
 def parse(puzzle: str, board: Board) -> bytes:
@@ -223,7 +347,12 @@ def parse(puzzle: str, board: Board) -> bytes:
     Raises ProblemError naming the position of a bad character, or the length.
     """
     n = board.size
-    if isinstance(puzzle, str) and len(puzzle) == board.cells and puzzle.isascii():
+    if (
+        board.digits is None
+        and isinstance(puzzle, str)
+        and len(puzzle) == board.cells
+        and puzzle.isascii()
+    ):
         raw = puzzle.encode()
         if not raw.translate(None, _allowed(n)):  # one line of valid characters only
             return raw.translate(_TO_VALUE)
@@ -231,16 +360,17 @@ def parse(puzzle: str, board: Board) -> bytes:
     if len(cells) != board.cells:
         raise ProblemError(f"a {n}x{n} puzzle has {board.cells} cells, not {len(cells)}")
     values = bytearray(board.cells)
-    allowed = SYMBOLS[:n]
+    allowed = board.symbols
+    blanks = "." if "0" in allowed else ".0"
     for cell, (position, ch) in enumerate(cells):
-        if ch in ".0":
+        if ch in blanks:
             continue
         value = allowed.find(ch.upper()) + 1
         if value == 0:
             raise ProblemError(
                 f"bad character {ch!r} at row {cell // n + 1}, column {cell % n + 1} "
-                f"(character {position + 1}): a {n}x{n} puzzle uses {allowed[0]}-{allowed[-1]}"
-                " and '.' or '0' for blanks"
+                f"(character {position + 1}): a {n}x{n} puzzle uses {_describe(allowed)}"
+                f" and {' or '.join(map(repr, blanks))} for blanks"
             )
         values[cell] = value
     return bytes(values)
@@ -260,8 +390,16 @@ def _allowed(size: int) -> bytes:
     return (".0" + SYMBOLS[:size] + SYMBOLS[9:size].lower()).encode()
 
 
-def _text(values: bytes | bytearray) -> str:
-    return bytes(values).translate(_TO_SYMBOL).decode()
+def _text(values: bytes | bytearray, board: Board | None = None) -> str:
+    """Cell values as a one-line puzzle, in ``board``'s digits (default: ``1-9A-Z``)."""
+    table = _TO_SYMBOL if board is None or board.digits is None else _writer(board.digits)
+    return bytes(values).translate(table).decode()
+
+
+@cache
+def _writer(symbols: str) -> bytes:
+    """The ``bytes.translate`` table from values to ``symbols`` (0: a blank, ``.``)."""
+    return bytes.maketrans(bytes(range(len(symbols) + 1)), ("." + symbols).encode())
 
 
 @lru_cache(maxsize=16)
@@ -305,10 +443,11 @@ def count(
     box: tuple[int, int] | None = None,
     diagonal: bool = False,
     regions: str | Sequence[int] | None = None,
+    digits: str | None = None,
 ) -> int:
     """The number of solutions of ``puzzle``, counting no further than ``limit`` (None:
     all of them, up to 2**31 - 1; 2 is enough to tell a unique solution from several)."""
-    board = board_for(puzzle, box, diagonal=diagonal, regions=regions)
+    board = board_for(puzzle, box, diagonal=diagonal, regions=regions, digits=digits)
     counts, _ = _run(board, parse(puzzle, board), limit)
     return counts[0]
 
@@ -319,11 +458,12 @@ def solve(
     box: tuple[int, int] | None = None,
     diagonal: bool = False,
     regions: str | Sequence[int] | None = None,
+    digits: str | None = None,
 ) -> str | None:
     """A solution of ``puzzle`` in the one-line format, or None when it has none."""
-    board = board_for(puzzle, box, diagonal=diagonal, regions=regions)
+    board = board_for(puzzle, box, diagonal=diagonal, regions=regions, digits=digits)
     counts, out = _run(board, parse(puzzle, board), 1)
-    return _text(out) if counts[0] else None
+    return _text(out, board) if counts[0] else None
 
 
 def classify(
@@ -332,9 +472,11 @@ def classify(
     box: tuple[int, int] | None = None,
     diagonal: bool = False,
     regions: str | Sequence[int] | None = None,
+    digits: str | None = None,
 ) -> Status:
     """``"none"``, ``"unique"`` or ``"multiple"``: how many solutions ``puzzle`` has."""
-    return _STATUS[min(count(puzzle, 2, box=box, diagonal=diagonal, regions=regions), 2)]
+    found = count(puzzle, 2, box=box, diagonal=diagonal, regions=regions, digits=digits)
+    return _STATUS[min(found, 2)]
 
 
 _STATUS: tuple[Status, Status, Status] = ("none", "unique", "multiple")
@@ -345,17 +487,22 @@ def _batch(
     box: tuple[int, int] | None,
     diagonal: bool,
     regions: str | Sequence[int] | None,
+    digits: str | None,
 ) -> tuple[Board, list[str], bytes]:
+    """The board of a batch (the first puzzle's size, the digits of them all), the
+    puzzles, and their cells' values one puzzle after the other."""
     if isinstance(puzzles, str):  # else each character would be a 1x1 puzzle
         raise UsageError("give a batch of puzzles as a list of strings, not one string")
     texts = list(puzzles)
     if not texts:
         return Board(box or (3, 3)), texts, b""
+    try:
+        board = board_for(texts, box, diagonal=diagonal, regions=regions, digits=digits)
+    except ProblemError as error:
+        raise ProblemError(f"puzzle 1: {error}") from None
     grids = bytearray()
     for number, text in enumerate(texts, 1):
         try:
-            if number == 1:
-                board = board_for(text, box, diagonal=diagonal, regions=regions)
             grids += parse(text, board)
         except ProblemError as error:
             raise ProblemError(f"puzzle {number}: {error}") from None
@@ -367,13 +514,17 @@ def _classic_lines(
     box: tuple[int, int] | None,
     diagonal: bool,
     regions: str | Sequence[int] | None,
+    digits: str | None,
     limit: int,
     solutions: bool,
     names: tuple[Status, ...] | None = None,
 ) -> tuple[list[Any], list[str | None] | None] | None:
     """The fast path of a batch: classic 9x9 puzzles, each one line of 81 cells, read,
-    solved and written in compiled code; None when the batch is anything else."""
+    solved and written in compiled code; None when the batch is anything else (other
+    rules, or digits given: the compiled reader knows ``1-9`` only)."""
     if diagonal or regions is not None or box not in (None, (3, 3)):
+        return None
+    if digits is not None and _digits_or_none(digits, 9) != SYMBOLS[:9]:
         return None
     if not isinstance(puzzles, list):
         return None
@@ -388,15 +539,16 @@ def solve_many(
     box: tuple[int, int] | None = None,
     diagonal: bool = False,
     regions: str | Sequence[int] | None = None,
+    digits: str | None = None,
 ) -> list[str | None]:
     """:func:`solve` on each puzzle of a batch (all on one board), in one compiled loop."""
-    fast = _classic_lines(puzzles, box, diagonal, regions, 1, True)
+    fast = _classic_lines(puzzles, box, diagonal, regions, digits, 1, True)
     if fast is not None:
         return fast[1] or []
-    board, _, grids = _batch(puzzles, box, diagonal, regions)
+    board, _, grids = _batch(puzzles, box, diagonal, regions, digits)
     counts, out = _run(board, grids, 1)
     n = board.cells
-    return [_text(out[k * n : (k + 1) * n]) if c else None for k, c in enumerate(counts)]
+    return [_text(out[k * n : (k + 1) * n], board) if c else None for k, c in enumerate(counts)]
 
 
 def classify_many(
@@ -405,12 +557,13 @@ def classify_many(
     box: tuple[int, int] | None = None,
     diagonal: bool = False,
     regions: str | Sequence[int] | None = None,
+    digits: str | None = None,
 ) -> list[Status]:
     """:func:`classify` on each puzzle of a batch (all on one board), in one compiled loop."""
-    fast = _classic_lines(puzzles, box, diagonal, regions, 2, False, _STATUS)
+    fast = _classic_lines(puzzles, box, diagonal, regions, digits, 2, False, _STATUS)
     if fast is not None:
         return fast[0]
-    board, _, grids = _batch(puzzles, box, diagonal, regions)
+    board, _, grids = _batch(puzzles, box, diagonal, regions, digits)
     counts, _ = _run(board, grids, 2)
     return [_STATUS[min(c, 2)] for c in counts]
 
@@ -421,11 +574,12 @@ def needs_search(
     box: tuple[int, int] | None = None,
     diagonal: bool = False,
     regions: str | Sequence[int] | None = None,
+    digits: str | None = None,
 ) -> list[bool]:
     """For each puzzle of a batch, whether naked and hidden singles alone, applied until
     none is left, fail to settle it (to solve it, or to show it has no solution): the
     puzzles that make a solver branch, the usual meaning of a "hard" puzzle."""
-    board, _, grids = _batch(puzzles, box, diagonal, regions)
+    board, _, grids = _batch(puzzles, box, diagonal, regions, digits)
     n_puzzles = len(grids) // board.cells
     counts = array("i", bytes(4 * n_puzzles))
     branchings = array("q", bytes(8 * n_puzzles))
@@ -439,9 +593,10 @@ def conflicts(
     box: tuple[int, int] | None = None,
     diagonal: bool = False,
     regions: str | Sequence[int] | None = None,
+    digits: str | None = None,
 ) -> list[tuple[int, int]]:
     """The givens ``(row, column)`` (from 0) that share a unit with an equal given."""
-    board = board_for(puzzle, box, diagonal=diagonal, regions=regions)
+    board = board_for(puzzle, box, diagonal=diagonal, regions=regions, digits=digits)
     values = parse(puzzle, board)
     clashing: set[int] = set()
     for unit in board.units():
@@ -459,12 +614,13 @@ def problem(
     box: tuple[int, int] | None = None,
     diagonal: bool = False,
     regions: str | Sequence[int] | None = None,
+    digits: str | None = None,
 ) -> ExactCover:
     """The exact cover of ``puzzle`` for the generic engines: the board's cover with only
     the options its givens allow (a given cell keeps its one option; an option that
     repeats a given digit in one of its units is dropped). Decode a solution with
     :func:`grid_of`."""
-    board = board_for(puzzle, box, diagonal=diagonal, regions=regions)
+    board = board_for(puzzle, box, diagonal=diagonal, regions=regions, digits=digits)
     values = parse(puzzle, board)
     n = board.size
     full = board.cover()
@@ -481,9 +637,10 @@ def problem(
     return cover
 
 
-def grid_of(cover: ExactCover, solution: Iterable[int]) -> str:
-    """The one-line grid of a solution of :func:`problem` (or of a killer cover): in every
-    option, each cell ``p<row>_<col>`` is followed by its row's digit ``r<row>_<digit>``."""
+def grid_of(cover: ExactCover, solution: Iterable[int], *, digits: str | None = None) -> str:
+    """The one-line grid of a solution of :func:`problem` (or of a killer cover), written
+    with ``digits`` (default ``1-9A-Z``): in every option, each cell ``p<row>_<col>`` is
+    followed by its row's digit ``r<row>_<digit>``."""
     placed: dict[tuple[int, int], int] = {}
     for option in solution:
         items = cover.option_items(option)
@@ -492,7 +649,8 @@ def grid_of(cover: ExactCover, solution: Iterable[int]) -> str:
                 row, column = map(int, cell[1:].split("_"))
                 placed[row, column] = int(row_digit.split("_")[1])
     side = _side(len(placed))
-    return _text(bytes(placed[divmod(k, side)] for k in range(side * side)))
+    board = None if digits is None else Board((1, side), digits=digits)
+    return _text(bytes(placed[divmod(k, side)] for k in range(side * side)), board)
 
 
 def solutions(
@@ -502,19 +660,25 @@ def solutions(
     box: tuple[int, int] | None = None,
     diagonal: bool = False,
     regions: str | Sequence[int] | None = None,
+    digits: str | None = None,
 ) -> Iterator[str]:
     """Every solution of ``puzzle`` (at most ``limit``), by the generic engine on
     :func:`problem`, each in the one-line format."""
-    cover = problem(puzzle, box=box, diagonal=diagonal, regions=regions)
+    board = board_for(puzzle, box, diagonal=diagonal, regions=regions, digits=digits)
+    cover = problem(
+        puzzle, box=board.box, diagonal=diagonal, regions=board.regions, digits=board.symbols
+    )
     for solution in cover.solutions(limit=limit):
-        yield grid_of(cover, solution)
+        yield grid_of(cover, solution, digits=board.symbols)
 
 
-def format_grid(puzzle: str, box: tuple[int, int] | None = None) -> str:
+def format_grid(
+    puzzle: str, box: tuple[int, int] | None = None, *, digits: str | None = None
+) -> str:
     """``puzzle`` (or a solution) as a grid over several lines, boxes set apart by ``|``
     and ``-`` (which the parser ignores, so the result reads back)."""
-    board = board_for(puzzle, box)
-    text = _text(parse(puzzle, board))
+    board = board_for(puzzle, box, digits=digits)
+    text = _text(parse(puzzle, board), board)
     n, (rows, columns) = board.size, board.box
     lines = []
     for row in range(n):
@@ -534,8 +698,10 @@ def generate(
     *,
     diagonal: bool = False,
     regions: str | Sequence[int] | None = None,
+    digits: str | None = None,
 ) -> str:
-    """A random puzzle with exactly one solution, in the one-line format.
+    """A random puzzle with exactly one solution, in the one-line format (written with
+    ``digits``, default ``1-9A-Z``).
 
     First a random full grid: the compiled solver's first solution of the empty board,
     trying digits in a random order. Then givens are taken from that grid, cells in
@@ -553,7 +719,7 @@ def generate(
     stops the compiled checks (KeyboardInterrupt).
     """
     size = Board(_check_box(box)).size  # a bad shape fails here, not after a huge string
-    board = board_for("." * size * size, box, diagonal=diagonal, regions=regions)
+    board = board_for("." * size * size, box, diagonal=diagonal, regions=regions, digits=digits)
     rng = random.Random(seed)
     cells = board.cells
     found, full = _run(board, bytes(cells), 1, seed=rng.getrandbits(64) | 1)
@@ -586,7 +752,7 @@ def generate(
             if _run(board, bytes(grid), 2)[0][0] != 1:
                 for cell in group:
                     grid[cell] = full[cell]
-    return _text(grid)
+    return _text(grid, board)
 
 
 def svg_grid(
@@ -597,6 +763,7 @@ def svg_grid(
     diagonal: bool = False,
     regions: str | Sequence[int] | None = None,
     cages: Sequence[tuple[int, Sequence[tuple[int, int]]]] = (),
+    digits: str | None = None,
 ) -> str:
     """An SVG picture of ``puzzle``: givens in black, the digits ``solution`` adds in blue,
     thick lines around the boxes (or the jigsaw regions), the two long diagonals in grey
@@ -604,9 +771,9 @@ def svg_grid(
     as dashed outlines inside their cells with the sum in the top left corner. With cages
     the digits are a little smaller and lower (:data:`DIGIT_WITH_CAGES`), so that no sum
     touches the digit of its cell."""
-    board = board_for(puzzle, box, diagonal=diagonal, regions=regions)
-    givens = _text(parse(puzzle, board))
-    filled = givens if solution is None else _text(parse(solution, board))
+    board = board_for(puzzle, box, diagonal=diagonal, regions=regions, digits=digits)
+    givens = _text(parse(puzzle, board), board)
+    filled = givens if solution is None else _text(parse(solution, board), board)
     n, (rows, columns), cell = board.size, board.box, 32
     region = board.regions or tuple(
         (k // n // rows) * (n // columns) + (k % n) // columns for k in range(n * n)

@@ -349,6 +349,7 @@ class _Run:
             complete=complete,
             stopped_by=stopped_by,
             algorithm=self.algorithm,
+            engine="sat",
         )
 
     def final_stats(self) -> Stats:
