@@ -19,7 +19,7 @@ This module imports nothing from excover, so that any module may use it.
 
 from __future__ import annotations
 
-__all__ = ["PIECE", "from_decimal", "grouped", "json_count", "to_decimal"]
+__all__ = ["PIECE", "abbreviated", "from_decimal", "grouped", "json_count", "to_decimal"]
 
 #: The most digits converted by one ``str`` or ``int`` call: below 640, the lowest value
 #: ``sys.set_int_max_str_digits`` accepts, so the conversions work under any limit.
@@ -94,6 +94,36 @@ def grouped(number: int) -> str:
     head = len(text) % 3 or 3
     groups = [text[:head], *(text[at : at + 3] for at in range(head, len(text), 3))]
     return ("-" if number < 0 else "") + ",".join(groups)
+
+
+def abbreviated(number: int, significant: int = 4) -> str:
+    """``number`` short enough for a progress bar, for any size: with commas up to
+    :data:`_SHORT` digits (``123,456``), else rounded to ``significant`` digits in
+    scientific notation (``3.642e+333``), found without writing out all its digits."""
+    size = abs(number)
+    if size < 10**_SHORT:
+        return f"{number:,}"
+    exponent = _magnitude(size)
+    shift = exponent + 1 - significant  # the digits dropped, but one kept to round by
+    lead = (size // 10 ** (shift - 1) + 5) // 10
+    if lead == 10**significant:  # 9.9996e+N rounds up to 1.000e+(N+1)
+        lead //= 10
+        exponent += 1
+    mantissa = str(lead)
+    sign = "-" if number < 0 else ""
+    return f"{sign}{mantissa[0]}.{mantissa[1:]}e+{exponent}"
+
+
+#: The most digits :func:`abbreviated` writes out in full.
+_SHORT = 15
+
+
+def _magnitude(number: int) -> int:
+    """The exponent of the leading digit of ``number > 0``: ``len(str(number)) - 1``."""
+    exponent = (number.bit_length() - 1) * 30102999566 // 10**11  # log10(2) > 0.30102999566
+    while 10 ** (exponent + 1) <= number:
+        exponent += 1
+    return exponent
 
 
 def json_count(number: int) -> int | str:

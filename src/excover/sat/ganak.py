@@ -5,7 +5,8 @@ ganak cannot be interrupted or given a time limit, and it prints progress on std
 timeout or Ctrl-C then ends the child at once, the caller's stdout stays clean, and the
 caller can do something else meanwhile (``count`` races it against enumeration).
 The child reads the formula from a DIMACS file and prints the count on a line of its own,
-``excover-count N``, which the parent picks out of whatever ganak printed.
+``excover-count N`` (in decimal at any size: :mod:`excover.numbers`), which the parent
+picks out of whatever ganak printed.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ import time
 from pathlib import Path
 
 from excover.errors import SolverError, UsageError
+from excover.numbers import from_decimal, to_decimal
 from excover.sat.cnf import CNF
 
 __all__ = ["GanakRun", "GanakTimeout", "available", "ganak_count"]
@@ -90,7 +92,7 @@ class GanakRun:
         out = (folder / "out").read_text(errors="replace")
         for line in reversed(out.splitlines()):
             if line.startswith(_MARK):
-                return int(line[len(_MARK) :])
+                return from_decimal(line[len(_MARK) :])
         err = (folder / "err").read_text(errors="replace").strip().splitlines()
         assert self.process is not None
         detail = (err or [f"exit status {self.process.returncode}"])[-1]
@@ -127,4 +129,4 @@ def _count_file(path: str) -> int:
 if __name__ == "__main__":
     count = _count_file(sys.argv[1])
     sys.stdout.flush()
-    print(f"\n{_MARK}{count}", flush=True)
+    print(f"\n{_MARK}{to_decimal(count)}", flush=True)
