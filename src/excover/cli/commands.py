@@ -306,12 +306,14 @@ def finish(outcome: Outcome, args: argparse.Namespace) -> int:
     return common.exit_status(outcome.stopped_by)
 
 
+#: The statistics that are counts, of any size (a seed is written as it is).
+_COUNTS = ("solutions", "group_order")
+
+
 def _exact_stats(stats: dict[str, Any]) -> dict[str, Any]:
-    """Statistics for JSON: each whole number (the solutions, a group's order) exact at
-    any size (:func:`~excover.cli.common.exact`)."""
+    """Statistics for JSON: the counts exact at any size (:func:`~excover.cli.common.exact`)."""
     return {
-        k: common.exact(v) if isinstance(v, int) and not isinstance(v, bool) else v
-        for k, v in stats.items()
+        k: common.exact(v) if k in _COUNTS and isinstance(v, int) else v for k, v in stats.items()
     }
 
 
