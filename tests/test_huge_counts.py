@@ -7,7 +7,7 @@ checked against ``str`` and ``int`` (the limit lifted inside the test only), and
 of 20,000 digits is taken through each route that can reach it: the API's ``zdd`` and
 ``auto`` counts, ``excover count`` in text, ``--stats`` and ``--json``, a ``.cmb``
 program's ``count`` (text and JSON), ganak's answer from its child process, a checkpoint
-written and resumed, and the reprs of the results.
+written and resumed on worker processes, and the reprs of the results.
 
 The problem: ``N`` independent primary items with three one-item options each, whose
 count is ``3**N``; ``N = 41916`` is the smallest with 20,000 digits.
@@ -237,7 +237,9 @@ def test_a_checkpoint_with_a_huge_partial_count_is_saved_and_resumed(
 ) -> None:
     """The first item's three options cut the problem in three; the first third counted
     (3**(N-1) solutions) is saved, read back from the file, and the run that resumes
-    from it counts the other two and prints the whole count."""
+    from it counts the other two on two worker processes (their counts come back
+    through the process pool), shows it abbreviated in its progress bar and prints it
+    whole."""
     path = tmp_path / "state.json"
     thirds = [Subproblem((option,), path=(option,)) for option in range(3)]
     state = Checkpoint(path, fingerprint(problem), "zdd", thirds)
@@ -251,8 +253,10 @@ def test_a_checkpoint_with_a_huge_partial_count_is_saved_and_resumed(
     assert loaded is not None and loaded.done == {0: (partial, 0)}
 
     argv = ["count", str(problem_file), "--method", "zdd", "--checkpoint", str(path)]
-    assert main([*argv, "--json"]) == 0
-    document = json.loads(capsys.readouterr().out)
+    assert main([*argv, "--workers", "2", "--json", "--progress"]) == 0
+    out, err = capsys.readouterr()
+    assert f"3/3 subproblems  {abbreviated(expected)} solutions" in err  # the bar's last word
+    document = json.loads(out)
     assert document["count"] == reference(expected)
     assert document["stats"]["resumed"] == 1 and document["stats"]["done"] == 3
     final = json.loads(path.read_text())
