@@ -15,6 +15,7 @@ import sys
 from excover.cli import common
 from excover.cli.common import EPILOG_SHORT, add_input, add_json, add_limits, add_method
 from excover.errors import UsageError
+from excover.numbers import to_decimal
 
 #: The at-most-one encodings of :data:`excover.sat.amo.AMO_ENCODINGS` (named here so that
 #: building the parser imports no SAT code; a test keeps the two equal).
@@ -261,7 +262,8 @@ def stats_lines(stats: dict[str, Any]) -> str:
         elif key == "heuristic" and value == "random":
             lines.append(f"heuristic: random (seed {stats.get('seed')})")
         else:
-            lines.append(f"{key.replace('_', ' ')}: {value}")
+            shown = to_decimal(value) if isinstance(value, int) else value
+            lines.append(f"{key.replace('_', ' ')}: {shown}")
     stopped_by = stats.get("stopped_by")
     lines.append(f"search: {'complete' if stopped_by is None else common.STOP_CAUSES[stopped_by]}")
     return "\n".join(lines)
@@ -283,7 +285,7 @@ def print_outcome(command: str, outcome: Outcome, args: argparse.Namespace) -> i
         )
         print(json.dumps(doc))
     elif outcome.count is not None:
-        print(outcome.count)
+        print(to_decimal(outcome.count))
     return finish(outcome, args)
 
 
@@ -304,10 +306,14 @@ def finish(outcome: Outcome, args: argparse.Namespace) -> int:
     return common.exit_status(outcome.stopped_by)
 
 
+#: The statistics that are counts, of any size (a seed is written as it is).
+_COUNTS = ("solutions", "group_order")
+
+
 def _exact_stats(stats: dict[str, Any]) -> dict[str, Any]:
+    """Statistics for JSON: the counts exact at any size (:func:`~excover.cli.common.exact`)."""
     return {
-        k: common.exact(v) if k == "solutions" and isinstance(v, int) else v
-        for k, v in stats.items()
+        k: common.exact(v) if k in _COUNTS and isinstance(v, int) else v for k, v in stats.items()
     }
 
 

@@ -37,6 +37,7 @@ from contextlib import contextmanager
 from types import FrameType
 
 from excover.errors import UsageError
+from excover.numbers import json_count
 
 TYPE_CHECKING = False  # typing is for type checkers: importing it costs each run ~6 ms
 if TYPE_CHECKING:
@@ -141,11 +142,6 @@ EPILOG_SHORT = """\
 exit status: 0 done; 1 stopped by --timeout or --max-nodes (partial result printed);
 2 bad usage or input; 3 a resource limit (memory); 130 Ctrl-C (partial result printed).
 --json documents follow one schema: 'excover schema' prints it."""
-
-#: Counts at or above this are written as decimal strings in JSON (readers that hold
-#: numbers as doubles, JavaScript's among them, would round them).
-_EXACT_INT = 2**53
-
 
 # --------------------------------------------------------------------------- argument types
 
@@ -318,8 +314,9 @@ def write_file(path: str, text: str) -> None:
 
 
 def exact(number: int) -> int | str:
-    """A count for JSON: an int, or a decimal string when a double could not hold it."""
-    return number if -_EXACT_INT < number < _EXACT_INT else str(number)
+    """A count for JSON: an int, or a decimal string when a double could not hold it
+    (:func:`excover.numbers.json_count`: any size)."""
+    return json_count(number)
 
 
 def document(

@@ -58,7 +58,8 @@ class Progress:
             self._bar.total = total
         self._bar.n = done
         if postfix:
-            self._bar.set_postfix(postfix, refresh=False)
+            shown = {key: _short(value) for key, value in postfix.items()}
+            self._bar.set_postfix(shown, refresh=False)
         self._bar.refresh()
 
     def close(self) -> None:
@@ -66,6 +67,16 @@ class Progress:
         if self._bar is not None:
             self._bar.close()
             self._bar = None
+
+
+def _short(value: object) -> object:
+    """A postfix value as the bar shows it: a whole number too big for tqdm's own
+    formatting (which goes through a float, or ``str``) abbreviated, any size."""
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 10**15:
+        from excover.numbers import abbreviated
+
+        return abbreviated(value)
+    return value
 
 
 def progress(

@@ -43,6 +43,7 @@ from excover.dlx._bits import MAX_BITS, MAX_OPTIONS, BitEngine, bits_needed, pri
 from excover.dlx._cells import CellEngine
 from excover.dlx._engine import MAX_NODES, MAX_SOLUTIONS, SOLUTION, TIMEOUT, Engine
 from excover.errors import LimitReached, UsageError
+from excover.numbers import to_decimal
 
 if TYPE_CHECKING:
     from typing import Unpack
@@ -158,8 +159,16 @@ class Stats:
     __hash__ = None  # type: ignore[assignment]  # mutable, as a dataclass would be
 
     def __repr__(self) -> str:
-        fields = ", ".join(f"{name}={value!r}" for name, value in self.as_dict().items())
+        fields = ", ".join(f"{name}={_shown(value)}" for name, value in self.as_dict().items())
         return f"Stats({fields})"
+
+
+def _shown(value: object) -> str:
+    """A field of :class:`Stats` in its repr: whole numbers in decimal at any size (a
+    count by ganak may have thousands of digits)."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return to_decimal(value)
+    return repr(value)
 
 
 def new_engine(

@@ -166,6 +166,13 @@ def _build_bars(args: argparse.Namespace) -> Callable[[str, int, int], None] | N
     return report
 
 
+def _exact(entry: dict[str, Any]) -> dict[str, Any]:
+    """A statement's result for JSON, its count (if any) exact at any size."""
+    if isinstance(entry.get("count"), int):
+        entry["count"] = common.exact(entry["count"])
+    return entry
+
+
 def _run(args: argparse.Namespace) -> int:
     from excover.lang.errors import LangError
     from excover.lang.interp import Interpreter
@@ -197,7 +204,7 @@ def _run(args: argparse.Namespace) -> int:
     sys.stdout.flush()
     if args.json:
         stopped_by = "interrupt" if interrupted else "timeout" if timed_out else None
-        results = [{**entry, "complete": True} for entry in interpreter.results]
+        results = [_exact({**entry, "complete": True}) for entry in interpreter.results]
         document = common.document("run", None, None, stopped_by, input=args.file, results=results)
         if error is not None:
             document["error"] = {

@@ -43,6 +43,7 @@ from excover.lang.evaluate import (
 )
 from excover.lang.parser import Program
 from excover.lang.sandbox import SAFE, Permissions, resolve_write
+from excover.numbers import to_decimal
 from excover.problem import ExactCover
 
 if TYPE_CHECKING:
@@ -284,7 +285,8 @@ class Interpreter:
             number = tiling.count(algo.name, up_to_symmetry=st.up_to_symmetry)
         seconds = time.perf_counter() - start
         classes = " up to symmetry" if st.up_to_symmetry else ""
-        self._say(f"{problem.name} : ({_LABELS[algo.name]}) {number} solutions{classes}")
+        shown = to_decimal(number)
+        self._say(f"{problem.name} : ({_LABELS[algo.name]}) {shown} solutions{classes}")
         if self.timing:
             self._say(f"{problem.name} solutions counted in {seconds:.6f}s")
         self._record(

@@ -5,7 +5,10 @@ of subproblems and, for each one finished, its count and its search nodes. The f
 JSON (``excover-checkpoint`` version 1), written to a temporary file beside it and then
 renamed over it, so a process killed while writing leaves the previous checkpoint whole.
 It names the problem by a digest of its DLX text and the counting method, and a checkpoint
-of another problem or method is refused rather than mixed in.
+of another problem or method is refused rather than mixed in. Counts of 2**53 and more are
+written as decimal strings, as in ``--json`` (:func:`excover.numbers.json_count`): exact
+for any reader, and at any size (Python's own ``json`` cannot write or read an integer of
+more than 4,300 digits); an integer is read back from either form.
 
 A checkpoint is trusted only when it proves itself: it carries the SHA-256 of its own
 content (``checksum``), and its subproblems must partition the problem's search tree
@@ -24,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from excover.errors import UsageError
+from excover.numbers import from_decimal, json_count
 from excover.parallel.subproblems import Subproblem, check_options, check_partition
 from excover.problem import ExactCover
 
@@ -79,10 +83,13 @@ class Checkpoint:
             "version": FORMAT[1],
             "problem": self.problem,
             "method": self.method,
-            "count": self.count,
+            "count": json_count(self.count),
             "seconds": self.seconds,
             "subproblems": [sub.as_dict() for sub in self.subproblems],
-            "done": {str(index): list(result) for index, result in sorted(self.done.items())},
+            "done": {
+                str(index): [json_count(total), nodes]
+                for index, (total, nodes) in sorted(self.done.items())
+            },
         }
         return {**content, "checksum": checksum(content)}
 
@@ -152,13 +159,26 @@ class Checkpoint:
         checkpoint = cls(path, problem, method, parts)
         checkpoint.seconds = float(seconds)
         for key, result in done.items():
-            if (
-                not (key.isascii() and key.isdigit())
-                or int(key) >= len(subproblems)
-                or not isinstance(result, list)
-                or len(result) != 2
-                or not all(type(value) is int and value >= 0 for value in result)
-            ):
-                raise UsageError(f"{path}: bad result {key!r}: {result!r}")
-            checkpoint.done[int(key)] = (result[0], result[1])
+            total, nodes = _result(result)
+            known = key.isascii() and key.isdigit() and int(key) < len(subproblems)
+            if not known or total is None or nodes is None:
+                shown = repr(result) if len(repr(result)) <= 60 else repr(result)[:57] + "..."
+                raise UsageError(f"{path}: bad result {key!r}: {shown}")
+            checkpoint.done[int(key)] = (total, nodes)
         return checkpoint
+
+
+def _result(result: object) -> tuple[int | None, int | None]:
+    """The count and the search nodes of a subproblem's result in a checkpoint (a list
+    of two; None for each that is not a count)."""
+    if not isinstance(result, list) or len(result) != 2:
+        return None, None
+    return _count(result[0]), _count(result[1])
+
+
+def _count(value: object) -> int | None:
+    """A count as a checkpoint holds it: an int, or a decimal string (the big ones),
+    never negative; None for anything else."""
+    if isinstance(value, str) and value.isascii() and value.isdigit():
+        value = from_decimal(value)
+    return value if type(value) is int and value >= 0 else None

@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from excover.cli.common import document, exact, stop_time
 from excover.errors import ExcoverWarning, UsageError
+from excover.numbers import abbreviated, to_decimal
 from excover.problem import ExactCover
 
 if TYPE_CHECKING:
@@ -178,15 +179,20 @@ class SearchProgress:
             total = quick_nodes(self.problem, PROBE_SECONDS)
             self.bar = ProgressBar(self.stream, total, started=self.started)
         stats = self.search.stats
-        self.bar.draw(stats.nodes, f"{stats.nodes:,} nodes  {stats.solutions:,} solutions")
+        self.bar.draw(stats.nodes, _search_detail(stats.nodes, stats.solutions))
 
     def close(self) -> None:
         """Show the final state and end the bar's line (if it was ever shown)."""
         if self.bar is not None:
             stats = self.search.stats
-            detail = f"{stats.nodes:,} nodes  {stats.solutions:,} solutions"
+            detail = _search_detail(stats.nodes, stats.solutions)
             self.bar.draw(stats.nodes, detail, finished=stats.complete)
             self.bar.close()
+
+
+def _search_detail(nodes: int, solutions: int) -> str:
+    """The detail of a plain count's progress bar."""
+    return f"{abbreviated(nodes)} nodes  {abbreviated(solutions)} solutions"
 
 
 def search_progress(
@@ -417,11 +423,11 @@ def _whole_count(
     if args.json:
         print(json.dumps(document("count", method, engine, None, count=total, stats=stats)))
     else:
-        print(total)
+        print(to_decimal(total))
     sys.stdout.flush()
     if args.stats:
         print(
-            f"solutions: {total}\ntime: {seconds:.3f} s\nmethod: {method} ({engine})",
+            f"solutions: {to_decimal(total)}\ntime: {seconds:.3f} s\nmethod: {method} ({engine})",
             file=sys.stderr,
         )
     return 0
@@ -429,7 +435,8 @@ def _whole_count(
 
 def _detail(state: Checkpoint) -> str:
     """The progress bar's detail for a count by subproblems."""
-    return f"{len(state.done)}/{len(state.subproblems)} subproblems  {state.count:,} solutions"
+    done = f"{len(state.done)}/{len(state.subproblems)} subproblems"
+    return f"{done}  {abbreviated(state.count)} solutions"
 
 
 def _report(
@@ -460,7 +467,7 @@ def _report(
         result = document("count", method, engine, stopped_by, count=state.count, stats=stats)
         print(json.dumps(result))
     else:
-        print(state.count)
+        print(to_decimal(state.count))
     sys.stdout.flush()
     if stopped_by is not None:
         cause = "stopped by --timeout" if stopped_by == "timeout" else "interrupted"
@@ -473,7 +480,7 @@ def _report(
         )
     if args.stats or stopped_by == "interrupt":
         lines = [
-            f"solutions: {state.count}",
+            f"solutions: {to_decimal(state.count)}",
             f"nodes: {state.nodes} (in the subproblems counted by dancing links)",
             f"time: {seconds:.3f} s ({state.seconds:.3f} s in all runs)",
             f"subproblems: {len(state.done)} of {len(state.subproblems)} counted, "

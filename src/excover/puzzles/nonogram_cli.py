@@ -17,6 +17,7 @@ import sys
 from excover.cli import common
 from excover.cli.common import EPILOG_SHORT, add_input, add_json, add_limits, add_method, add_svg
 from excover.errors import FormatError, LimitReached, UsageError
+from excover.numbers import to_decimal
 
 TYPE_CHECKING = False  # typing is for type checkers: importing it costs each run ~6 ms
 if TYPE_CHECKING:
@@ -271,7 +272,7 @@ def _solve(puzzle: nonogram.Puzzle, args: argparse.Namespace, rank: int | None) 
             doc["complete"], doc["stopped_by"] = True, None
         print(json.dumps(doc))
     elif args.count:
-        print(number)
+        print(number if number is None else to_decimal(number))
     elif args.classify:
         print(fields["status"] or "unknown")
     elif first is None and stopped_by is None:

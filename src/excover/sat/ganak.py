@@ -5,7 +5,8 @@ ganak cannot be interrupted or given a time limit, and it prints progress on std
 timeout or Ctrl-C then ends the child at once, the caller's stdout stays clean, and the
 caller can do something else meanwhile (``count`` races it against enumeration).
 The child reads the formula from a DIMACS file and prints the count on a line of its own,
-``excover-count N``, which the parent picks out of whatever ganak printed.
+``excover-count N``, which the parent picks out of whatever ganak printed (and reads at
+any size: :mod:`excover.numbers`).
 """
 
 from __future__ import annotations
@@ -18,12 +19,19 @@ import time
 from pathlib import Path
 
 from excover.errors import SolverError, UsageError
+from excover.numbers import from_decimal, to_decimal
 from excover.sat.cnf import CNF
 
 __all__ = ["GanakRun", "GanakTimeout", "available", "ganak_count"]
 
 #: The line prefix that carries the count from the child process.
 _MARK = "excover-count "
+
+#: The child's command line. pyganak hands its count to Python as decimal text, which
+#: Python refuses beyond 4,300 digits by default: the child, a process of its own that
+#: does nothing else, runs without that limit (``-X int_max_str_digits=0``), and prints
+#: the count in decimal for the parent to read back at any size.
+_CHILD = (sys.executable, "-X", "int_max_str_digits=0", "-m", "excover.sat.ganak")
 
 #: Seconds between two looks at the child process while waiting for it.
 _POLL = 0.01
@@ -55,7 +63,7 @@ class GanakRun:
         # Files, not pipes: ganak's progress lines would fill a pipe nobody reads yet.
         with open(folder / "out", "wb") as out, open(folder / "err", "wb") as err:
             self.process = subprocess.Popen(
-                [sys.executable, "-m", "excover.sat.ganak", str(folder / "problem.cnf")],
+                [*_CHILD, str(folder / "problem.cnf")],
                 stdout=out,
                 stderr=err,
             )
@@ -90,7 +98,7 @@ class GanakRun:
         out = (folder / "out").read_text(errors="replace")
         for line in reversed(out.splitlines()):
             if line.startswith(_MARK):
-                return int(line[len(_MARK) :])
+                return from_decimal(line[len(_MARK) :])
         err = (folder / "err").read_text(errors="replace").strip().splitlines()
         assert self.process is not None
         detail = (err or [f"exit status {self.process.returncode}"])[-1]
@@ -127,4 +135,4 @@ def _count_file(path: str) -> int:
 if __name__ == "__main__":
     count = _count_file(sys.argv[1])
     sys.stdout.flush()
-    print(f"\n{_MARK}{count}", flush=True)
+    print(f"\n{_MARK}{to_decimal(count)}", flush=True)

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from excover.cli import common
 from excover.errors import LimitReached, UsageError
+from excover.numbers import to_decimal
 
 if TYPE_CHECKING:
     from excover.cli.solving import Outcome
@@ -53,8 +54,8 @@ def _group(problem: ExactCover) -> Any:
     group = problem.symmetries()
     seconds = time.perf_counter() - started
     print(
-        f"excover: symmetries: a group of order {group.order} "
-        f"({group.option_order} on the options), found in {seconds:.2f} s",
+        f"excover: symmetries: a group of order {to_decimal(group.order)} "
+        f"({to_decimal(group.option_order)} on the options), found in {seconds:.2f} s",
         file=sys.stderr,
     )
     return group
@@ -64,7 +65,7 @@ def _engine(args: argparse.Namespace, order: int) -> str:
     """How the search ran, for the stderr note (the engine is auto's choice for each of
     the searches the symmetric run makes)."""
     kind = "classes" if args.up_to_symmetry else "symmetry-broken search"
-    return f"{kind} under a group of order {order}"
+    return f"{kind} under a group of order {to_decimal(order)}"
 
 
 def count(problem: ExactCover, args: argparse.Namespace) -> Outcome:

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Unpack
 import numpy as np
 
 from excover.errors import SymmetryError
+from excover.numbers import grouped
 from excover.problem import ExactCover, SearchOptions
 from excover.symmetry.chain import Perm, is_identity
 
@@ -54,7 +55,7 @@ def elements_of(group: Group, what: str) -> list[Perm]:
     order = group.option_order
     if order > MAX_ELEMENTS:
         raise SymmetryError(
-            f"{what} lists the elements of the group, and this one has {order:,}; "
+            f"{what} lists the elements of the group, and this one has {grouped(order)}; "
             f"the limit is {MAX_ELEMENTS:,}"
         )
     return list(group.option_elements())

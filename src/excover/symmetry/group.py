@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple, SupportsIndex
 import numpy as np
 
 from excover.errors import SymmetryError
+from excover.numbers import to_decimal
 from excover.symmetry.chain import Perm, StabilizerChain, is_identity
 
 if TYPE_CHECKING:
@@ -396,7 +397,8 @@ class Group:
         return _orbits(self._structure.n_options, [g.options for g in self.generators])
 
     def __repr__(self) -> str:
-        return f"<Group of order {self.order} with {len(self.generators)} generators>"
+        order = to_decimal(self.order)
+        return f"<Group of order {order} with {len(self.generators)} generators>"
 
 
 def _orbits(n: int, generators: Sequence[Perm]) -> list[list[int]]:

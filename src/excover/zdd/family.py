@@ -21,6 +21,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from random import Random
 
 from excover.errors import FormatError, ResourceLimitError, UsageError
+from excover.numbers import to_decimal
 from excover.zdd import _store
 from excover.zdd.manager import Manager, default
 
@@ -498,7 +499,7 @@ class Family:
             return "{}"
         total = self.count()
         if total > _REPR_LIMIT:
-            return f"<Family: {total} sets, {self.size} nodes>"
+            return f"<Family: {to_decimal(total)} sets, {self.size} nodes>"
         sets = sorted((sorted(s) for s in self), key=lambda s: (len(s), s))
         return "{ " + ", ".join("{" + ",".join(map(str, s)) + "}" for s in sets) + " }"
 
