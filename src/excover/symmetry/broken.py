@@ -27,6 +27,23 @@ representatives, each merged into one option, beside the options that miss ``B``
 of the search branches on ``#``. The others are searched one by one. A base is chosen
 among the orbits of primary items that the group moves options of, with the fewest
 partial solutions (estimated by the product of the items' numbers of options).
+
+**Groups too large to list.** Burnside's lemma over a stabilizer lists the group's
+elements, which only works for groups of up to :data:`~excover.symmetry.fixed.MAX_ELEMENTS`
+options permutations. For a larger group, counting and listing up to symmetry take
+another route, whose cost does not depend on the group's order:
+
+* identical options (the same items and colors) are merged first when that is sound
+  (:mod:`excover.symmetry.twins`): ``k`` of them make the group ``k!`` times larger and
+  nothing else, and the merged problem is counted under the group acting on it, by
+  whichever route its order calls for;
+* otherwise each orbit of solutions is counted by its smallest member, in an order of the
+  options that puts the options meeting the base first: the smallest member of an orbit
+  extends the smallest member ``P*`` of its orbit of partial solutions. So for each orbit
+  of partial solutions that some symmetry maps onto itself, the solutions extending
+  ``P*`` are listed and those that are the smallest of their images kept, each image
+  found without listing the group (:mod:`excover.symmetry.smallest`). Without a base,
+  every solution is listed and tested so.
 """
 
 from __future__ import annotations
@@ -34,13 +51,17 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from functools import cached_property
 from typing import TYPE_CHECKING, Unpack
 
 import numpy as np
 
 from excover.problem import ExactCover, SearchOptions
-from excover.symmetry.chain import Perm, is_identity
+from excover.symmetry import fixed
+from excover.symmetry.chain import Perm, inverse, is_identity
 from excover.symmetry.fixed import Quotient, elements_of
+from excover.symmetry.smallest import OrderedChain
+from excover.symmetry.twins import Merged, merge_twins
 
 if TYPE_CHECKING:
     from excover.dlx import Search
@@ -272,10 +293,12 @@ class BrokenSearch:
 
     def count_orbits(self) -> int:
         """The number of orbits of solutions."""
+        if self._twins is not None:
+            return self._twins[1].count_orbits()
         if self.orbits is None:
-            from excover.symmetry.fixed import burnside
-
-            return burnside(self.problem, self.group, self.method, **self.options)
+            if self.large:
+                return sum(1 for _ in self.smallest_of_orbits(self._all_solutions()))
+            return fixed.burnside(self.problem, self.group, self.method, **self.options)
         total = 0
         free = self._free()
         merged = self._merged(free) if free else None
@@ -284,7 +307,10 @@ class BrokenSearch:
         elif free:
             total += sum(self._one_by_one_count(orbit) for orbit in free)
         for orbit in self._fixed():
-            total += self._orbits_extending(orbit)
+            if self.large:
+                total += sum(1 for _ in self._smallest_extending(orbit))
+            else:
+                total += self._orbits_extending(orbit)
         return total
 
     def _orbits_extending(self, orbit: Orbit) -> int:
@@ -310,9 +336,16 @@ class BrokenSearch:
         representatives only the identity fixes, in the order of one engine run, then
         for each other representative (in the engine's order of the partial solutions)
         the solutions extending it that are the smallest of their orbit under its
-        stabilizer."""
+        stabilizer (for a large group, those that are the smallest of their orbit under
+        the whole group, see the module text; with identical options merged, those of the
+        merged problem, each merged option standing for the first of its class)."""
+        if self._twins is not None:
+            twins, inner = self._twins
+            for solution in inner.representatives():
+                yield twins.original(solution)
+            return
         if self.orbits is None:
-            yield from self.smallest_of_orbits(self.problem.solutions(method=self._plain_method()))
+            yield from self.smallest_of_orbits(self._all_solutions())
             return
         free = self._free()
         merged = self._merged(free) if free else None
@@ -326,6 +359,9 @@ class BrokenSearch:
                 for found in self._solutions_of(reduced):
                     yield sorted([*orbit.representative, *(original[k] for k in found)])
         for orbit in self._fixed():
+            if self.large:
+                yield from self._smallest_extending(orbit)
+                continue
             reduced, original = self._reduced(orbit.representative)
             stabilizer = self._stabilizer(orbit.representative)
             for found in self._solutions_of(reduced):
@@ -335,11 +371,82 @@ class BrokenSearch:
 
     def smallest_of_orbits(self, solutions: Iterable[list[int]]) -> Iterator[list[int]]:
         """The solutions that are the smallest of their orbit under the whole group."""
+        if self.large:
+            chain = self._chain_in_input_order
+            for solution in solutions:
+                if chain.is_smallest(solution):
+                    yield sorted(solution)
+            return
         elements = elements_of(self.group, "listing one solution per orbit")
         for solution in solutions:
             ordered = sorted(solution)
             if _smallest(ordered, elements):
                 yield ordered
+
+    # ----- groups too large to list -----
+
+    @cached_property
+    def large(self) -> bool:
+        """Whether the group acts on the options in more than
+        :data:`~excover.symmetry.fixed.MAX_ELEMENTS` ways, so that counting up to symmetry
+        takes the route that lists no element (see the module text)."""
+        return self.group.option_order > fixed.MAX_ELEMENTS
+
+    @property
+    def route(self) -> str:
+        """How :meth:`count_orbits` and :meth:`representatives` go, in words."""
+        if not self.group.moves_options():
+            return "a plain search (no symmetry moves an option)"
+        if not self.large:
+            return "Burnside's lemma over stabilizers"
+        if self._twins is None:
+            return "smallest images"
+        merged, inner = self._twins
+        return (
+            f"identical options merged ({self.problem.n_options} options into "
+            f"{merged.problem.n_options}), then {inner.route}"
+        )
+
+    @cached_property
+    def _twins(self) -> tuple[Merged, BrokenSearch] | None:
+        """For a large group, the problem with its identical options merged and the search
+        over it (:mod:`excover.symmetry.twins`), or None."""
+        if not self.large:
+            return None
+        merged = merge_twins(self.problem, self.group)
+        if merged is None:
+            return None
+        return merged, BrokenSearch(merged.problem, merged.group, self.method, **self.options)
+
+    @cached_property
+    def _chain_in_input_order(self) -> OrderedChain:
+        """The group's chain along the options in input order."""
+        return OrderedChain(self.group.option_chain)
+
+    @cached_property
+    def _base_first(self) -> tuple[OrderedChain, Perm]:
+        """The group's chain along an order of the options that puts those meeting the
+        base first, and the position of each option in that order."""
+        others = np.setdiff1d(np.arange(self.problem.n_options), self._touching)
+        position = inverse(np.concatenate([self._touching, others]).astype(np.int64))
+        return OrderedChain(self.group.option_chain, position), position
+
+    def _smallest_extending(self, orbit: Orbit) -> Iterator[list[int]]:
+        """The solutions whose partial solution lies in ``orbit`` and that are the
+        smallest of their orbit, in the order of :attr:`_base_first`: they extend the
+        smallest member of ``orbit`` in that order."""
+        chain, position = self._base_first
+        renamed = chain.smallest_image(position[list(orbit.representative)].tolist())
+        back = inverse(position)
+        partial = tuple(sorted(int(back[k]) for k in renamed))
+        reduced, original = self._reduced(partial)
+        for found in self._solutions_of(reduced):
+            solution = sorted([*partial, *(original[k] for k in found)])
+            if chain.is_smallest(position[solution].tolist()):
+                yield solution
+
+    def _all_solutions(self) -> Iterator[list[int]]:
+        return self.problem.solutions(method=self._plain_method(), **self.options)
 
     def solutions(self) -> Iterator[list[int]]:
         """Every solution (sorted option indices): each representative of

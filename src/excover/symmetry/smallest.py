@@ -1,0 +1,191 @@
+"""The smallest image of a set under a permutation group, without listing the group.
+
+Sets of points (options, for solutions) are compared as sorted tuples. Among sets of one
+size, ``A < B`` exactly when the smallest point of the symmetric difference lies in ``A``.
+So the smallest image ``M`` of a set ``S`` under a group ``G`` can be decided point by
+point, ``0, 1, 2, ...``, as in S. Linton's "Finding the smallest image of a set" (ISSAC
+2004): keep a set of *candidates*, images of ``S`` that agree with ``M`` on the points
+decided so far, each standing for its images under ``G_p``, the elements fixing
+``0 .. p-1``. At point ``p``, with ``O_p`` the orbit of ``p`` under ``G_p``, an image
+under ``G_p`` of a candidate ``T`` holds ``p`` exactly when ``T`` meets ``O_p``:
+
+* when some candidate meets ``O_p``, ``M`` holds ``p``, and the new candidates are the
+  images ``T u_b^-1`` for each such ``T`` and each ``b`` of ``T`` in ``O_p`` (``u_b`` in
+  ``G_p`` sends ``p`` to ``b``, so ``T u_b^-1`` holds ``p``, and every element of ``G_p``
+  doing so is ``u_b^-1`` then an element of ``G_{p+1}``);
+* otherwise ``M`` leaves ``p`` out, and the new candidates are ``T u_b^-1`` for every
+  candidate and every ``b`` of ``O_p`` (``G_p`` is the union of the cosets
+  ``u_b^-1 G_{p+1}``).
+
+Candidates are kept without repeats, which keeps them few: they are images of one set.
+Where ``G_p`` fixes ``p`` nothing branches, so only the points where the chain moves
+something and the points of the candidates are visited. The chain is a stabilizer chain
+whose base is increasing (:class:`OrderedChain`); it is built by sifting random elements
+of the group, whose order is known from :class:`~excover.symmetry.chain.StabilizerChain`:
+the chain is complete exactly when the product of its orbit lengths reaches that order.
+"""
+
+from __future__ import annotations
+
+import bisect
+import random
+from collections.abc import Sequence
+
+import numpy as np
+
+from excover.symmetry.chain import Perm, StabilizerChain, identity, inverse
+
+__all__ = ["OrderedChain"]
+
+
+class OrderedChain:
+    """The stabilizer chain of the group of ``chain`` along the base ``0, 1, 2, ...``,
+    its points renamed by ``relabel`` (point ``x`` of ``chain`` is point ``relabel[x]``
+    here; None keeps the names). Only the levels whose orbit has more than its base point
+    are stored. Random elements come from ``random.Random(seed)``, so the chain is the
+    same on every run."""
+
+    def __init__(self, chain: StabilizerChain, relabel: Perm | None = None, seed: int = 0) -> None:
+        n = chain.n
+        self.n = n
+        #: The base points whose level moves something, increasing.
+        self.points: list[int] = []
+        #: Per level: the strong generators fixing the points below its base point, each
+        #: with its inverse.
+        self.generators: list[list[tuple[Perm, Perm]]] = []
+        #: Per level: ``b -> u_b^-1`` for each ``b`` of the orbit, ``u_b`` sending the
+        #: base point to ``b``.
+        self.inverses: list[dict[int, Perm]] = []
+        #: Per level: a mask of the orbit's points.
+        self.orbit_masks: list[np.ndarray] = []
+        back = None if relabel is None else inverse(relabel)
+        draw = random.Random(seed)
+        transversals = [list(level.transversal.values()) for level in chain.levels]
+        while self._order() < chain.order:
+            g = identity(n)
+            for transversal in transversals:
+                g = draw.choice(transversal)[g]
+            if relabel is not None and back is not None:
+                g = relabel[g[back]]
+            self._sift_in(g)
+
+    # ----- building -----
+
+    def _order(self) -> int:
+        result = 1
+        for transversal in self.inverses:
+            result *= len(transversal)
+        return result
+
+    def _level_at(self, point: int) -> int | None:
+        """The number of the stored level whose base point is ``point``, or None."""
+        where = bisect.bisect_left(self.points, point)
+        if where < len(self.points) and self.points[where] == point:
+            return where
+        return None
+
+    def sift(self, g: Perm) -> tuple[Perm, int] | None:
+        """Strip ``g`` level by level: None when it is in the chain's group, else the
+        residue (which fixes every point below the second value) and its smallest moved
+        point."""
+        while True:
+            moved = np.flatnonzero(g != np.arange(self.n))
+            if not len(moved):
+                return None
+            point = int(moved[0])
+            level = self._level_at(point)
+            if level is None or int(g[point]) not in self.inverses[level]:
+                return g, point
+            g = self.inverses[level][int(g[point])][g]
+
+    def _sift_in(self, g: Perm) -> None:
+        """Sift ``g``; a residue becomes a strong generator of every level at or below its
+        smallest moved point (it fixes the points below), with a new level there if
+        needed."""
+        residue = self.sift(g)
+        if residue is None:
+            return
+        g, point = residue
+        if self._level_at(point) is None:
+            where = bisect.bisect_left(self.points, point)
+            self.points.insert(where, point)
+            self.generators.insert(where, [])
+            self.inverses.insert(where, {point: identity(self.n)})
+            self.orbit_masks.insert(where, np.zeros(self.n, dtype=bool))
+        pair = (g, inverse(g))
+        for level, base in enumerate(self.points):
+            if base > point:
+                break
+            self.generators[level].append(pair)
+            self._extend_orbit(level)
+
+    def _extend_orbit(self, level: int) -> None:
+        """Grow the level's orbit under its generators (for ``u`` sending the base point
+        to ``b`` and a generator ``x``, ``(u then x)^-1`` is ``x^-1 then u^-1``)."""
+        inverses = self.inverses[level]
+        frontier = list(inverses)
+        while frontier:
+            beta = frontier.pop()
+            u_inverse = inverses[beta]
+            for x, x_inverse in self.generators[level]:
+                image = int(x[beta])
+                if image not in inverses:
+                    inverses[image] = u_inverse[x_inverse]
+                    frontier.append(image)
+        self.orbit_masks[level][list(inverses)] = True
+
+    # ----- smallest images -----
+
+    def smallest_image(self, points: Sequence[int]) -> tuple[int, ...]:
+        """The smallest image of the set ``points`` under the group (sorted)."""
+        found = self._smallest(sorted(int(x) for x in points), compare=False)
+        assert found is not None
+        return found
+
+    def is_smallest(self, points: Sequence[int]) -> bool:
+        """Whether the set ``points`` is the smallest of its images; it stops as soon as
+        a smaller image shows."""
+        return self._smallest(sorted(int(x) for x in points), compare=True) is not None
+
+    def _smallest(self, start: list[int], compare: bool) -> tuple[int, ...] | None:
+        """The smallest image of the sorted set ``start`` (see the module text); with
+        ``compare``, None as soon as it is known to be smaller than ``start``."""
+        size = len(start)
+        first = np.array(start, dtype=np.int64)
+        candidates = {first.tobytes(): first}
+        decided = 0  # the number of points of the smallest image found so far
+        level = 0
+        while decided < size:
+            following = min(int(t[decided]) for t in candidates.values())
+            if level < len(self.points) and self.points[level] <= following:
+                point = self.points[level]
+                candidates, holds = self._branch(candidates, level, decided)
+                level += 1
+            else:
+                point = following
+                candidates = {k: t for k, t in candidates.items() if int(t[decided]) == point}
+                holds = True
+            if holds:
+                if compare and start[decided] != point:
+                    return None
+                decided += 1
+        return tuple(int(x) for x in next(iter(candidates.values())))
+
+    def _branch(
+        self, candidates: dict[bytes, np.ndarray], level: int, decided: int
+    ) -> tuple[dict[bytes, np.ndarray], bool]:
+        """The candidates after the level's base point, and whether the smallest image
+        holds that point."""
+        mask = self.orbit_masks[level]
+        inverses = self.inverses[level]
+        hits = [(t, t[decided:][mask[t[decided:]]].tolist()) for t in candidates.values()]
+        holds = any(betas for _, betas in hits)
+        if not holds:
+            every = list(inverses)
+            hits = [(t, every) for t in candidates.values()]
+        result: dict[bytes, np.ndarray] = {}
+        for t, betas in hits:
+            for beta in betas:
+                image = np.sort(inverses[beta][t])
+                result.setdefault(image.tobytes(), image)
+        return result, holds
