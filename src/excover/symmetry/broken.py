@@ -178,15 +178,19 @@ class BrokenSearch:
 
     def _orbits(self, partials: list[tuple[int, ...]]) -> list[Orbit]:
         """The orbits of the partial solutions, in the order of their first member."""
-        seen: set[tuple[int, ...]] = set()
+        generators = [g.options for g in self.group.generators]
+        by_size: dict[int, list[int]] = {}
+        for number, partial in enumerate(partials):
+            by_size.setdefault(len(partial), []).append(number)
         orbits = []
-        for partial in partials:
-            if partial in seen:
-                continue
-            orbit = list(_orbit(partial, self._generators))
-            seen.update(orbit)
-            orbits.append(Orbit(partial, len(orbit)))
-        return orbits
+        for numbers in by_size.values():
+            rows = np.array([partials[k] for k in numbers], dtype=np.int64)
+            rows = rows.reshape(len(numbers), -1)
+            first = _first_members(rows, generators)
+            sizes = np.bincount(first, minlength=len(numbers))
+            for row in np.flatnonzero(sizes).tolist():
+                orbits.append((numbers[row], Orbit(partials[numbers[row]], int(sizes[row]))))
+        return [orbit for _, orbit in sorted(orbits, key=lambda pair: pair[0])]
 
     # ----- searching -----
 
@@ -470,6 +474,41 @@ def _orbit(start: tuple[int, ...], generators: list[list[int]]) -> Iterator[tupl
                 orbit.add(image)
                 frontier.append(image)
                 yield image
+
+
+def _first_members(rows: Perm, generators: list[Perm]) -> Perm:
+    """For each row of ``rows`` (distinct sorted sets of options, one size, closed under
+    the generators), the number of the first row of its orbit.
+
+    Each generator's images of all rows are found at once (rows compared as raw bytes),
+    and the orbits are the connected parts of the graph joining each row to its images:
+    every row takes the smallest number among its neighbours' and its own, then follows
+    those numbers to their end, until nothing changes."""
+    count, width = rows.shape
+    if width == 0:  # the empty set, alone in its orbit
+        return np.arange(count, dtype=np.int64)
+    as_bytes = np.dtype((np.void, rows.dtype.itemsize * width))
+    keys = np.ascontiguousarray(rows).view(as_bytes).ravel()
+    order = np.argsort(keys)
+    sorted_keys = keys[order]
+    images = []
+    for g in generators:
+        moved = np.ascontiguousarray(np.sort(g[rows], axis=1)).view(as_bytes).ravel()
+        images.append(order[np.searchsorted(sorted_keys, moved)])
+    label = np.arange(count, dtype=np.int64)
+    while True:
+        new = label.copy()
+        for image in images:
+            np.minimum.at(new, image, label)
+            np.minimum(new, label[image], out=new)
+        while True:
+            jumped = new[new]
+            if np.array_equal(jumped, new):
+                break
+            new = jumped
+        if np.array_equal(new, label):
+            return label
+        label = new
 
 
 def _smallest(solution: list[int], elements: list[Perm]) -> bool:
