@@ -28,22 +28,26 @@ of the search branches on ``#``. The others are searched one by one. A base is c
 among the orbits of primary items that the group moves options of, with the fewest
 partial solutions (estimated by the product of the items' numbers of options).
 
-**Groups too large to list.** Burnside's lemma over a stabilizer lists the group's
-elements, which only works for groups of up to :data:`~excover.symmetry.fixed.MAX_ELEMENTS`
-options permutations. For a larger group, counting and listing up to symmetry take
-another route, whose cost does not depend on the group's order:
+**Large groups.** Burnside's lemma over a stabilizer lists its elements and counts one
+smaller problem for each, so its cost grows with the stabilizer (and listing it filters
+the whole group, which is refused past :data:`~excover.symmetry.fixed.MAX_ELEMENTS`). It
+is used for stabilizers of up to :data:`MAX_STABILIZER` elements, in groups of up to
+``MAX_ELEMENTS``; the other orbits take a route whose cost does not depend on the group's
+order:
 
-* identical options (the same items and colors) are merged first when that is sound
-  (:mod:`excover.symmetry.twins`): ``k`` of them make the group ``k!`` times larger and
-  nothing else, and the merged problem is counted under the group acting on it, by
-  whichever route its order calls for;
-* otherwise each orbit of solutions is counted by its smallest member, in an order of the
-  options that puts the options meeting the base first: the smallest member of an orbit
-  extends the smallest member ``P*`` of its orbit of partial solutions. So for each orbit
-  of partial solutions that some symmetry maps onto itself, the solutions extending
-  ``P*`` are listed and those that are the smallest of their images kept, each image
-  found without listing the group (:mod:`excover.symmetry.smallest`). Without a base,
-  every solution is listed and tested so.
+* under a group of more than ``MAX_STABILIZER`` elements, identical options (the same
+  items and colors) are merged first when that is sound (:mod:`excover.symmetry.twins`):
+  ``k`` of them make the group ``k!`` times larger and nothing else, and the merged
+  problem is counted under the group acting on it;
+* the orbits of the solutions extending a representative with a larger stabilizer are
+  counted by their smallest members, in an order of the options that puts the options
+  meeting the base first: the smallest member of an orbit then extends the smallest
+  member ``P*`` of its orbit of partial solutions. So the solutions extending ``P*`` are
+  listed and those that are the smallest of their images kept, each smallest image found
+  along a stabilizer chain, without listing the group (:mod:`excover.symmetry.smallest`).
+  Without a base, every solution is listed and tested so.
+
+:attr:`BrokenSearch.route` says which of these ran.
 """
 
 from __future__ import annotations
@@ -67,10 +71,14 @@ if TYPE_CHECKING:
     from excover.dlx import Search
     from excover.symmetry.group import Group
 
-__all__ = ["MAX_PARTIALS", "BrokenSearch", "Orbit"]
+__all__ = ["MAX_PARTIALS", "MAX_STABILIZER", "BrokenSearch", "Orbit"]
 
 #: The most partial solutions listed for a base; past this, the plain search is used.
 MAX_PARTIALS = 1_000_000
+
+#: The largest stabilizer that Burnside's lemma goes over (its elements listed, a smaller
+#: problem counted for each); orbits under larger ones are counted by smallest images.
+MAX_STABILIZER = 64
 
 
 @dataclass(frozen=True)
@@ -300,9 +308,9 @@ class BrokenSearch:
         if self._twins is not None:
             return self._twins[1].count_orbits()
         if self.orbits is None:
-            if self.large:
-                return sum(1 for _ in self.smallest_of_orbits(self._all_solutions()))
-            return fixed.burnside(self.problem, self.group, self.method, **self.options)
+            if self._by_burnside(None):
+                return fixed.burnside(self.problem, self.group, self.method, **self.options)
+            return sum(1 for _ in self.smallest_of_orbits(self._all_solutions()))
         total = 0
         free = self._free()
         merged = self._merged(free) if free else None
@@ -311,10 +319,10 @@ class BrokenSearch:
         elif free:
             total += sum(self._one_by_one_count(orbit) for orbit in free)
         for orbit in self._fixed():
-            if self.large:
-                total += sum(1 for _ in self._smallest_extending(orbit))
-            else:
+            if self._by_burnside(orbit):
                 total += self._orbits_extending(orbit)
+            else:
+                total += sum(1 for _ in self._smallest_extending(orbit))
         return total
 
     def _orbits_extending(self, orbit: Orbit) -> int:
@@ -363,7 +371,7 @@ class BrokenSearch:
                 for found in self._solutions_of(reduced):
                     yield sorted([*orbit.representative, *(original[k] for k in found)])
         for orbit in self._fixed():
-            if self.large:
+            if not self._by_burnside(orbit):
                 yield from self._smallest_extending(orbit)
                 continue
             reduced, original = self._reduced(orbit.representative)
@@ -374,8 +382,10 @@ class BrokenSearch:
                     yield solution
 
     def smallest_of_orbits(self, solutions: Iterable[list[int]]) -> Iterator[list[int]]:
-        """The solutions that are the smallest of their orbit under the whole group."""
-        if self.large:
+        """The solutions that are the smallest of their orbit under the whole group (its
+        elements listed for a group of up to :data:`MAX_STABILIZER`, else by smallest
+        images)."""
+        if not self._by_burnside(None):
             chain = self._chain_in_input_order
             for solution in solutions:
                 if chain.is_smallest(solution):
@@ -387,35 +397,42 @@ class BrokenSearch:
             if _smallest(ordered, elements):
                 yield ordered
 
-    # ----- groups too large to list -----
+    # ----- the route: Burnside's lemma or smallest images -----
 
-    @cached_property
-    def large(self) -> bool:
-        """Whether the group acts on the options in more than
-        :data:`~excover.symmetry.fixed.MAX_ELEMENTS` ways, so that counting up to symmetry
-        takes the route that lists no element (see the module text)."""
-        return self.group.option_order > fixed.MAX_ELEMENTS
+    def _by_burnside(self, orbit: Orbit | None) -> bool:
+        """Whether the orbits of the solutions extending the representative of ``orbit``
+        (of every solution for None) are counted by Burnside's lemma over its stabilizer
+        (whose elements are listed, and one smaller problem counted for each), rather
+        than by smallest images: when the stabilizer has at most
+        :data:`MAX_STABILIZER` elements (see the module text)."""
+        order = self.group.option_order
+        stabilizer = order if orbit is None else order // orbit.size
+        return order <= fixed.MAX_ELEMENTS and stabilizer <= MAX_STABILIZER
 
     @property
     def route(self) -> str:
         """How :meth:`count_orbits` and :meth:`representatives` go, in words."""
         if not self.group.moves_options():
             return "a plain search (no symmetry moves an option)"
-        if not self.large:
-            return "Burnside's lemma over stabilizers"
-        if self._twins is None:
-            return "smallest images"
-        merged, inner = self._twins
-        return (
-            f"identical options merged ({self.problem.n_options} options into "
-            f"{merged.problem.n_options}), then {inner.route}"
-        )
+        if self._twins is not None:
+            merged, inner = self._twins
+            return (
+                f"identical options merged ({self.problem.n_options} options into "
+                f"{merged.problem.n_options}), then {inner.route}"
+            )
+        fixed_orbits = [None] if self.orbits is None else self._fixed()
+        kinds = {self._by_burnside(orbit) for orbit in fixed_orbits}
+        names = {True: "Burnside's lemma over stabilizers", False: "smallest images"}
+        if not kinds:
+            return "one branch per orbit (no symmetry maps a partial solution onto itself)"
+        return " and ".join(names[kind] for kind in sorted(kinds, reverse=True))
 
     @cached_property
     def _twins(self) -> tuple[Merged, BrokenSearch] | None:
-        """For a large group, the problem with its identical options merged and the search
-        over it (:mod:`excover.symmetry.twins`), or None."""
-        if not self.large:
+        """For a group of more than :data:`MAX_STABILIZER` elements, the problem with its
+        identical options merged and the search over it (:mod:`excover.symmetry.twins`),
+        or None."""
+        if self.group.option_order <= MAX_STABILIZER:
             return None
         merged = merge_twins(self.problem, self.group)
         if merged is None:
