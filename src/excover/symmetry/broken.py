@@ -180,9 +180,10 @@ class BrokenSearch:
             self._colors[nodes],
             problem.color_names,
         )
-        search = restricted.search(max_solutions=MAX_PARTIALS + 1)
-        partials = [tuple(sorted(int(touching[k]) for k in found)) for found in search.solutions()]
-        return None if len(partials) > MAX_PARTIALS else partials
+        if restricted.search(max_solutions=MAX_PARTIALS + 1).count() > MAX_PARTIALS:
+            return None  # counted first: listing a million partial solutions takes seconds
+        search = restricted.search()
+        return [tuple(sorted(int(touching[k]) for k in found)) for found in search.solutions()]
 
     def _orbits(self, partials: list[tuple[int, ...]]) -> list[Orbit]:
         """The orbits of the partial solutions, in the order of their first member."""

@@ -56,8 +56,6 @@ class OrderedChain:
         #: Per level: ``b -> u_b^-1`` for each ``b`` of the orbit, ``u_b`` sending the
         #: base point to ``b``.
         self.inverses: list[dict[int, Perm]] = []
-        #: Per level: a mask of the orbit's points.
-        self.orbit_masks: list[np.ndarray] = []
         back = None if relabel is None else inverse(relabel)
         draw = random.Random(seed)
         transversals = [list(level.transversal.values()) for level in chain.levels]
@@ -68,6 +66,14 @@ class OrderedChain:
             if relabel is not None and back is not None:
                 g = relabel[g[back]]
             self._sift_in(g)
+        #: Per level: the ``u_b^-1`` stacked, one row per point ``b`` of the orbit, and the
+        #: row of each point (-1 outside the orbit), for the images of many sets at once.
+        self.stacks = [np.stack(list(inverses.values())) for inverses in self.inverses]
+        self.rows: list[Perm] = []
+        for inverses in self.inverses:
+            row = np.full(n, -1, dtype=np.int64)
+            row[list(inverses)] = np.arange(len(inverses))
+            self.rows.append(row)
 
     # ----- building -----
 
@@ -111,7 +117,6 @@ class OrderedChain:
             self.points.insert(where, point)
             self.generators.insert(where, [])
             self.inverses.insert(where, {point: identity(self.n)})
-            self.orbit_masks.insert(where, np.zeros(self.n, dtype=bool))
         pair = (g, inverse(g))
         for level, base in enumerate(self.points):
             if base > point:
@@ -132,7 +137,6 @@ class OrderedChain:
                 if image not in inverses:
                     inverses[image] = u_inverse[x_inverse]
                     frontier.append(image)
-        self.orbit_masks[level][list(inverses)] = True
 
     # ----- smallest images -----
 
@@ -149,43 +153,41 @@ class OrderedChain:
 
     def _smallest(self, start: list[int], compare: bool) -> tuple[int, ...] | None:
         """The smallest image of the sorted set ``start`` (see the module text); with
-        ``compare``, None as soon as it is known to be smaller than ``start``."""
+        ``compare``, None as soon as it is known to be smaller than ``start``. The
+        candidates are the rows of an array, each sorted."""
         size = len(start)
-        first = np.array(start, dtype=np.int64)
-        candidates = {first.tobytes(): first}
+        candidates = np.array([start], dtype=np.int64).reshape(1, size)
         decided = 0  # the number of points of the smallest image found so far
         level = 0
         while decided < size:
-            following = min(int(t[decided]) for t in candidates.values())
+            following = int(candidates[:, decided].min())
             if level < len(self.points) and self.points[level] <= following:
                 point = self.points[level]
                 candidates, holds = self._branch(candidates, level, decided)
                 level += 1
             else:
                 point = following
-                candidates = {k: t for k, t in candidates.items() if int(t[decided]) == point}
+                candidates = candidates[candidates[:, decided] == point]
                 holds = True
             if holds:
                 if compare and start[decided] != point:
                     return None
                 decided += 1
-        return tuple(int(x) for x in next(iter(candidates.values())))
+        return tuple(int(x) for x in candidates[0])
 
-    def _branch(
-        self, candidates: dict[bytes, np.ndarray], level: int, decided: int
-    ) -> tuple[dict[bytes, np.ndarray], bool]:
+    def _branch(self, candidates: Perm, level: int, decided: int) -> tuple[Perm, bool]:
         """The candidates after the level's base point, and whether the smallest image
         holds that point."""
-        mask = self.orbit_masks[level]
-        inverses = self.inverses[level]
-        hits = [(t, t[decided:][mask[t[decided:]]].tolist()) for t in candidates.values()]
-        holds = any(betas for _, betas in hits)
-        if not holds:
-            every = list(inverses)
-            hits = [(t, every) for t in candidates.values()]
-        result: dict[bytes, np.ndarray] = {}
-        for t, betas in hits:
-            for beta in betas:
-                image = np.sort(inverses[beta][t])
-                result.setdefault(image.tobytes(), image)
-        return result, holds
+        stack = self.stacks[level]
+        rows = self.rows[level][candidates[:, decided:]]
+        which, where = np.nonzero(rows >= 0)
+        holds = bool(len(which))
+        if holds:  # T u_b^-1 for each candidate T and each b of T in the orbit
+            images = np.take_along_axis(stack[rows[which, where]], candidates[which], axis=1)
+        else:  # T u_b^-1 for each candidate T and each b of the orbit
+            images = stack[:, candidates].reshape(-1, candidates.shape[1])
+        images.sort(axis=1)
+        first: dict[bytes, int] = {}
+        for number, image in enumerate(images):
+            first.setdefault(image.tobytes(), number)
+        return images[list(first.values())], holds
