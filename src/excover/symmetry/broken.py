@@ -53,6 +53,7 @@ order:
 from __future__ import annotations
 
 import math
+import random
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from functools import cached_property
@@ -64,12 +65,12 @@ from excover.problem import ExactCover, SearchOptions
 from excover.symmetry import fixed
 from excover.symmetry.chain import Perm, inverse, is_identity
 from excover.symmetry.fixed import Quotient, elements_of
-from excover.symmetry.smallest import OrderedChain
+from excover.symmetry.group import Group
+from excover.symmetry.smallest import OrderedChain, random_elements
 from excover.symmetry.twins import Merged, merge_twins
 
 if TYPE_CHECKING:
     from excover.dlx import Search
-    from excover.symmetry.group import Group
 
 __all__ = ["MAX_PARTIALS", "MAX_STABILIZER", "BrokenSearch", "Orbit"]
 
@@ -191,11 +192,14 @@ class BrokenSearch:
         by_size: dict[int, list[int]] = {}
         for number, partial in enumerate(partials):
             by_size.setdefault(len(partial), []).append(number)
+        #: The partial solutions of each size and the generators' action on them.
+        self._graphs: dict[int, _PartialGraph] = {}
         orbits = []
-        for numbers in by_size.values():
+        for size, numbers in by_size.items():
             rows = np.array([partials[k] for k in numbers], dtype=np.int64)
-            rows = rows.reshape(len(numbers), -1)
-            first = _first_members(rows, generators)
+            graph = _PartialGraph(rows.reshape(len(numbers), size), generators)
+            self._graphs[size] = graph
+            first = graph.first_members()
             sizes = np.bincount(first, minlength=len(numbers))
             for row in np.flatnonzero(sizes).tolist():
                 orbits.append((numbers[row], Orbit(partials[numbers[row]], int(sizes[row]))))
@@ -323,7 +327,7 @@ class BrokenSearch:
             if self._by_burnside(orbit):
                 total += self._orbits_extending(orbit)
             else:
-                total += sum(1 for _ in self._smallest_extending(orbit))
+                total += self._descent(orbit)[0].count_orbits()
         return total
 
     def _orbits_extending(self, orbit: Orbit) -> int:
@@ -373,7 +377,9 @@ class BrokenSearch:
                     yield sorted([*orbit.representative, *(original[k] for k in found)])
         for orbit in self._fixed():
             if not self._by_burnside(orbit):
-                yield from self._smallest_extending(orbit)
+                inner, original = self._descent(orbit)
+                for found in inner.representatives():
+                    yield sorted([*orbit.representative, *(original[k] for k in found)])
                 continue
             reduced, original = self._reduced(orbit.representative)
             stabilizer = self._stabilizer(orbit.representative)
@@ -443,29 +449,36 @@ class BrokenSearch:
     @cached_property
     def _chain_in_input_order(self) -> OrderedChain:
         """The group's chain along the options in input order."""
-        return OrderedChain(self.group.option_chain)
+        return OrderedChain.of(self.group.option_chain)
 
-    @cached_property
-    def _base_first(self) -> tuple[OrderedChain, Perm]:
-        """The group's chain along an order of the options that puts those meeting the
-        base first, and the position of each option in that order."""
-        others = np.setdiff1d(np.arange(self.problem.n_options), self._touching)
-        position = inverse(np.concatenate([self._touching, others]).astype(np.int64))
-        return OrderedChain(self.group.option_chain, position), position
+    def _descent(self, orbit: Orbit) -> tuple[BrokenSearch, list[int]]:
+        """The search up to symmetry of the solutions extending the orbit's
+        representative ``P``, and the original index of each option of its problem: the
+        problem left once ``P`` is chosen, under the stabilizer ``K`` of ``P``. ``K`` has
+        ``|G| / |orbit|`` elements, and a uniformly random one is ``g`` then ``u^-1``, for
+        ``g`` random in ``G`` and ``u`` an element sending ``P`` to ``g(P)`` (read off a
+        tree of the orbit spanned by the generators); sifting such elements until that
+        order is reached gives generators of ``K`` (:class:`OrderedChain`)."""
+        partial = orbit.representative
+        graph = self._graphs[len(partial)]
+        tree = graph.tree(graph.row_of(np.array([partial], dtype=np.int64))[0])
+        generators = [g.options for g in self.group.generators]
+        draw = random_elements(self.group.option_chain, random.Random(0))
+        chosen = np.array(partial, dtype=np.int64)
 
-    def _smallest_extending(self, orbit: Orbit) -> Iterator[list[int]]:
-        """The solutions whose partial solution lies in ``orbit`` and that are the
-        smallest of their orbit, in the order of :attr:`_base_first`: they extend the
-        smallest member of ``orbit`` in that order."""
-        chain, position = self._base_first
-        renamed = chain.smallest_image(position[list(orbit.representative)].tolist())
-        back = inverse(position)
-        partial = tuple(sorted(int(back[k]) for k in renamed))
+        def element() -> Perm:
+            g = draw()
+            image = graph.row_of(np.sort(g[chosen]).reshape(1, -1))[0]
+            return inverse(tree.element(image, generators))[g]
+
+        n = self.problem.n_options
+        stabilizer = OrderedChain(n, self.group.option_order // orbit.size, element)
         reduced, original = self._reduced(partial)
-        for found in self._solutions_of(reduced):
-            solution = sorted([*partial, *(original[k] for k in found)])
-            if chain.is_smallest(position[solution].tolist()):
-                yield solution
+        position = np.full(n, -1, dtype=np.int64)
+        position[original] = np.arange(len(original))
+        kept = [position[g[original]].tolist() for g in stabilizer.strong_generators]
+        inner = BrokenSearch(reduced, Group(reduced, kept), self.method, **self.options)
+        return inner, original
 
     def _all_solutions(self) -> Iterator[list[int]]:
         return self.problem.solutions(method=self._plain_method(), **self.options)
@@ -494,39 +507,86 @@ def _orbit(start: tuple[int, ...], generators: list[list[int]]) -> Iterator[tupl
                 yield image
 
 
-def _first_members(rows: Perm, generators: list[Perm]) -> Perm:
-    """For each row of ``rows`` (distinct sorted sets of options, one size, closed under
-    the generators), the number of the first row of its orbit.
+class _PartialGraph:
+    """Distinct sorted sets of options of one size, closed under the generators, as the
+    rows of an array; ``images[x][r]`` is the row of the image of row ``r`` under
+    generator ``x`` (found for all rows at once, rows compared as raw bytes)."""
 
-    Each generator's images of all rows are found at once (rows compared as raw bytes),
-    and the orbits are the connected parts of the graph joining each row to its images:
-    every row takes the smallest number among its neighbours' and its own, then follows
-    those numbers to their end, until nothing changes."""
-    count, width = rows.shape
-    if width == 0:  # the empty set, alone in its orbit
-        return np.arange(count, dtype=np.int64)
-    as_bytes = np.dtype((np.void, rows.dtype.itemsize * width))
-    keys = np.ascontiguousarray(rows).view(as_bytes).ravel()
-    order = np.argsort(keys)
-    sorted_keys = keys[order]
-    images = []
-    for g in generators:
-        moved = np.ascontiguousarray(np.sort(g[rows], axis=1)).view(as_bytes).ravel()
-        images.append(order[np.searchsorted(sorted_keys, moved)])
-    label = np.arange(count, dtype=np.int64)
-    while True:
-        new = label.copy()
-        for image in images:
-            np.minimum.at(new, image, label)
-            np.minimum(new, label[image], out=new)
+    def __init__(self, rows: Perm, generators: list[Perm]) -> None:
+        width = rows.shape[1]
+        self._bytes = np.dtype((np.void, rows.dtype.itemsize * max(width, 1)))
+        self._width = width
+        keys = self._keys(rows)
+        self._order = np.argsort(keys)
+        self._sorted_keys = keys[self._order]
+        self.images = [self.row_of(np.sort(g[rows], axis=1)) for g in generators]
+
+    def _keys(self, rows: Perm) -> np.ndarray:
+        if self._width == 0:  # the empty set: one row, one key
+            return np.zeros(len(rows), dtype=self._bytes)
+        return np.ascontiguousarray(rows).view(self._bytes).ravel()
+
+    def row_of(self, sets: Perm) -> Perm:
+        """The row number of each of ``sets`` (sorted rows, each one of the rows)."""
+        return self._order[np.searchsorted(self._sorted_keys, self._keys(sets))]
+
+    def first_members(self) -> Perm:
+        """For each row, the number of the first row of its orbit: the orbits are the
+        connected parts of the graph joining each row to its images, and every row takes
+        the smallest number among its neighbours' and its own, then follows those numbers
+        to their end, until nothing changes."""
+        label = np.arange(len(self._order), dtype=np.int64)
         while True:
-            jumped = new[new]
-            if np.array_equal(jumped, new):
-                break
-            new = jumped
-        if np.array_equal(new, label):
-            return label
-        label = new
+            new = label.copy()
+            for image in self.images:
+                np.minimum.at(new, image, label)
+                np.minimum(new, label[image], out=new)
+            while True:
+                jumped = new[new]
+                if np.array_equal(jumped, new):
+                    break
+                new = jumped
+            if np.array_equal(new, label):
+                return label
+            label = new
+
+    def tree(self, root: int) -> _Tree:
+        """A tree of the orbit of row ``root``, breadth first along the generators."""
+        parent = np.full(len(self._order), -1, dtype=np.int64)
+        via = np.full(len(self._order), -1, dtype=np.int64)
+        parent[root] = root
+        frontier = np.array([root], dtype=np.int64)
+        while len(frontier):
+            reached = []
+            for number, image in enumerate(self.images):
+                targets = image[frontier]
+                new = parent[targets] < 0
+                targets, sources = np.unique(targets[new], return_index=True)
+                parent[targets] = frontier[new][sources]
+                via[targets] = number
+                reached.append(targets)
+            frontier = np.unique(np.concatenate(reached))
+        return _Tree(parent, via)
+
+
+@dataclass(frozen=True)
+class _Tree:
+    """A tree spanning an orbit of rows: ``parent[r]`` (the root is its own) and the
+    generator ``via[r]`` that maps the parent's set onto row ``r``'s."""
+
+    parent: Perm
+    via: Perm
+
+    def element(self, row: int, generators: list[Perm]) -> Perm:
+        """A group element mapping the root's set onto row ``row``'s."""
+        path = []
+        while int(self.parent[row]) != row:
+            path.append(int(self.via[row]))
+            row = int(self.parent[row])
+        u = np.arange(len(generators[0]) if generators else 0, dtype=np.int64)
+        for number in reversed(path):
+            u = generators[number][u]
+        return u
 
 
 def _smallest(solution: list[int], elements: list[Perm]) -> bool:

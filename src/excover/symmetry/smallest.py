@@ -21,32 +21,49 @@ Candidates are kept without repeats, which keeps them few: they are images of on
 Where ``G_p`` fixes ``p`` nothing branches, so only the points where the chain moves
 something and the points of the candidates are visited. The chain is a stabilizer chain
 whose base is increasing (:class:`OrderedChain`); it is built by sifting random elements
-of the group, whose order is known from :class:`~excover.symmetry.chain.StabilizerChain`:
-the chain is complete exactly when the product of its orbit lengths reaches that order.
+of the group, whose order is known (from :class:`~excover.symmetry.chain.StabilizerChain`,
+say): the chain is complete exactly when the product of its orbit lengths reaches it.
 """
 
 from __future__ import annotations
 
 import bisect
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
 from excover.symmetry.chain import Perm, StabilizerChain, identity, inverse
 
-__all__ = ["OrderedChain"]
+__all__ = ["OrderedChain", "random_elements"]
+
+
+def random_elements(chain: StabilizerChain, draw: random.Random) -> Callable[[], Perm]:
+    """A function returning uniformly random elements of the group of ``chain``: a
+    random transversal element of each level, multiplied (each element is one such
+    product)."""
+    transversals = [list(level.transversal.values()) for level in chain.levels]
+
+    def element() -> Perm:
+        g = identity(chain.n)
+        for transversal in transversals:
+            g = draw.choice(transversal)[g]
+        return g
+
+    return element
 
 
 class OrderedChain:
-    """The stabilizer chain of the group of ``chain`` along the base ``0, 1, 2, ...``,
-    its points renamed by ``relabel`` (point ``x`` of ``chain`` is point ``relabel[x]``
-    here; None keeps the names). Only the levels whose orbit has more than its base point
-    are stored. Random elements come from ``random.Random(seed)``, so the chain is the
-    same on every run."""
+    """The stabilizer chain along the base ``0, 1, 2, ...`` of a group of permutations of
+    ``0..n-1`` known by its ``order`` and a way to ``draw`` uniformly random elements
+    (:meth:`of` makes them from a :class:`StabilizerChain`). Only the levels whose orbit
+    has more than its base point are stored. Random elements sifted in until the order is
+    reached (sifting ``g`` divides it by a transversal element per level; a residue
+    becomes a new strong generator) make the chain complete: the product of its orbit
+    lengths is at most the order of the group its generators make, so reaching ``order``
+    leaves no element out."""
 
-    def __init__(self, chain: StabilizerChain, relabel: Perm | None = None, seed: int = 0) -> None:
-        n = chain.n
+    def __init__(self, n: int, order: int, draw: Callable[[], Perm]) -> None:
         self.n = n
         #: The base points whose level moves something, increasing.
         self.points: list[int] = []
@@ -56,16 +73,8 @@ class OrderedChain:
         #: Per level: ``b -> u_b^-1`` for each ``b`` of the orbit, ``u_b`` sending the
         #: base point to ``b``.
         self.inverses: list[dict[int, Perm]] = []
-        back = None if relabel is None else inverse(relabel)
-        draw = random.Random(seed)
-        transversals = [list(level.transversal.values()) for level in chain.levels]
-        while self._order() < chain.order:
-            g = identity(n)
-            for transversal in transversals:
-                g = draw.choice(transversal)[g]
-            if relabel is not None and back is not None:
-                g = relabel[g[back]]
-            self._sift_in(g)
+        while self._order() < order:
+            self._sift_in(draw())
         #: Per level: the ``u_b^-1`` stacked, one row per point ``b`` of the orbit, and the
         #: row of each point (-1 outside the orbit), for the images of many sets at once.
         self.stacks = [np.stack(list(inverses.values())) for inverses in self.inverses]
@@ -74,6 +83,17 @@ class OrderedChain:
             row = np.full(n, -1, dtype=np.int64)
             row[list(inverses)] = np.arange(len(inverses))
             self.rows.append(row)
+
+    @classmethod
+    def of(cls, chain: StabilizerChain, seed: int = 0) -> OrderedChain:
+        """The chain along ``0, 1, 2, ...`` of the group of ``chain``, from random
+        elements drawn with ``random.Random(seed)`` (so the same on every run)."""
+        return cls(chain.n, chain.order, random_elements(chain, random.Random(seed)))
+
+    @property
+    def strong_generators(self) -> list[Perm]:
+        """Generators of the group (those of the first level hold all the others)."""
+        return [g for g, _ in self.generators[0]] if self.generators else []
 
     # ----- building -----
 
@@ -115,7 +135,9 @@ class OrderedChain:
         if self._level_at(point) is None:
             where = bisect.bisect_left(self.points, point)
             self.points.insert(where, point)
-            self.generators.insert(where, [])
+            # The strong generators of the levels after it fix the points below it too.
+            deeper = self.generators[where] if where < len(self.generators) else []
+            self.generators.insert(where, list(deeper))
             self.inverses.insert(where, {point: identity(self.n)})
         pair = (g, inverse(g))
         for level, base in enumerate(self.points):
