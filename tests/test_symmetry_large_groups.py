@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import time
 from pathlib import Path
 from typing import Any
 
@@ -30,7 +31,7 @@ from symmetric import (
     symmetric_problems,
 )
 
-from excover import ExactCover, SymmetryError
+from excover import ExactCover, LimitReached, SymmetryError
 from excover.puzzles.queens import queens
 from excover.symmetry import BrokenSearch, Group, broken, burnside
 from excover.symmetry.chain import StabilizerChain
@@ -244,3 +245,29 @@ def test_tiling_with_many_labelled_copies() -> None:
     assert tiling.count() == math.factorial(7)
     assert tiling.count(up_to_symmetry=True) == 1
     assert len(list(tiling.solutions(up_to_symmetry=True))) == 1
+
+
+# ----- limits -----
+
+
+def test_a_timeout_stops_the_smallest_images(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Eight copies of the 6-queens problem: too many partial solutions for a base, so
+    each of the 65,536 solutions is tested for the smallest of its orbit, which takes far
+    longer than the search; the timeout bounds the testing too."""
+    from excover.cli import main
+
+    problem = disjoint_copies(queens(6), 8)
+    group = problem.symmetries()
+    assert BrokenSearch(problem, group).orbits is None
+    started = time.monotonic()
+    with pytest.raises(LimitReached) as stop:
+        problem.count(up_to_symmetry=True, symmetry=group, timeout=0.3)
+    assert stop.value.reason == "timeout"
+    assert time.monotonic() - started < 20  # a generous bound on how long stopping takes
+    path = tmp_path / "copies.dlx"
+    problem.write(path)
+    assert main(["count", str(path), "--up-to-symmetry", "--timeout", "0.3"]) == 1
+    out, err = capsys.readouterr()
+    assert out == "" and "stopped by --timeout" in err and "smallest images" in err

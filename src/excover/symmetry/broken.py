@@ -32,20 +32,23 @@ partial solutions (estimated by the product of the items' numbers of options).
 smaller problem for each, so its cost grows with the stabilizer (and listing it filters
 the whole group, which is refused past :data:`~excover.symmetry.fixed.MAX_ELEMENTS`). It
 is used for stabilizers of up to :data:`MAX_STABILIZER` elements, in groups of up to
-``MAX_ELEMENTS``; the other orbits take a route whose cost does not depend on the group's
+``MAX_ELEMENTS``; the other orbits take routes whose cost does not grow with the group's
 order:
 
 * under a group of more than ``MAX_STABILIZER`` elements, identical options (the same
   items and colors) are merged first when that is sound (:mod:`excover.symmetry.twins`):
   ``k`` of them make the group ``k!`` times larger and nothing else, and the merged
   problem is counted under the group acting on it;
-* the orbits of the solutions extending a representative with a larger stabilizer are
-  counted by their smallest members, in an order of the options that puts the options
-  meeting the base first: the smallest member of an orbit then extends the smallest
-  member ``P*`` of its orbit of partial solutions. So the solutions extending ``P*`` are
-  listed and those that are the smallest of their images kept, each smallest image found
-  along a stabilizer chain, without listing the group (:mod:`excover.symmetry.smallest`).
-  Without a base, every solution is listed and tested so.
+* *descent*: the orbits of the solutions extending a representative ``P`` with a larger
+  stabilizer ``K`` are the orbits, under ``K``, of the solutions of the problem left once
+  ``P`` is chosen, so a symmetry-broken search of that smaller problem under ``K``
+  counts them, by whichever route its own base and stabilizers call for. ``K`` is found
+  without listing anything: it has ``|G| / |orbit|`` elements, random elements of it
+  come from random elements of ``G`` and a tree of the orbit, and they are sifted into a
+  stabilizer chain until that order is reached (:mod:`excover.symmetry.smallest`);
+* without a base (or with too many partial solutions), every solution is listed and
+  those that are the smallest of their images kept, each smallest image found along a
+  stabilizer chain without listing the group (:mod:`excover.symmetry.smallest`).
 
 :attr:`BrokenSearch.route` says which of these ran.
 """
@@ -54,6 +57,7 @@ from __future__ import annotations
 
 import math
 import random
+import time
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from functools import cached_property
@@ -61,6 +65,7 @@ from typing import TYPE_CHECKING, Unpack
 
 import numpy as np
 
+from excover.errors import LimitReached
 from excover.problem import ExactCover, SearchOptions
 from excover.symmetry import fixed
 from excover.symmetry.chain import Perm, inverse, is_identity
@@ -353,9 +358,10 @@ class BrokenSearch:
         representatives only the identity fixes, in the order of one engine run, then
         for each other representative (in the engine's order of the partial solutions)
         the solutions extending it that are the smallest of their orbit under its
-        stabilizer (for a large group, those that are the smallest of their orbit under
-        the whole group, see the module text; with identical options merged, those of the
-        merged problem, each merged option standing for the first of its class)."""
+        stabilizer, or for a stabilizer of more than :data:`MAX_STABILIZER` elements the
+        representatives of the problem left, found by descent (see the module text); with
+        identical options merged, those of the merged problem, each merged option standing
+        for the first of its class."""
         if self._twins is not None:
             twins, inner = self._twins
             for solution in inner.representatives():
@@ -427,9 +433,12 @@ class BrokenSearch:
                 f"identical options merged ({self.problem.n_options} options into "
                 f"{merged.problem.n_options}), then {inner.route}"
             )
-        fixed_orbits = [None] if self.orbits is None else self._fixed()
-        kinds = {self._by_burnside(orbit) for orbit in fixed_orbits}
-        names = {True: "Burnside's lemma over stabilizers", False: "smallest images"}
+        if self.orbits is None:
+            if self._by_burnside(None):
+                return "Burnside's lemma over the group"
+            return "smallest images of every solution"
+        kinds = {self._by_burnside(orbit) for orbit in self._fixed()}
+        names = {True: "Burnside's lemma over stabilizers", False: "descent into stabilizers"}
         if not kinds:
             return "one branch per orbit (no symmetry maps a partial solution onto itself)"
         return " and ".join(names[kind] for kind in sorted(kinds, reverse=True))
@@ -481,7 +490,20 @@ class BrokenSearch:
         return inner, original
 
     def _all_solutions(self) -> Iterator[list[int]]:
-        return self.problem.solutions(method=self._plain_method(), **self.options)
+        """Every solution, in the engine's order. With a ``timeout``, the time spent on
+        each solution by its reader counts too (testing it for the smallest of its orbit
+        can take longer than finding it): past that many seconds since the first, the
+        search stops with :class:`~excover.LimitReached`."""
+        if self._plain_method() == "zdd":
+            yield from self.problem.solutions(method="zdd")
+            return
+        search = self.problem.search(**self.options)
+        timeout = self.options.get("timeout")
+        deadline = None if timeout is None else time.monotonic() + timeout
+        for solution in search.solutions():
+            yield solution
+            if deadline is not None and time.monotonic() > deadline:
+                raise LimitReached("timeout", search.stats)
 
     def solutions(self) -> Iterator[list[int]]:
         """Every solution (sorted option indices): each representative of
