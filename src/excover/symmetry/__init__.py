@@ -8,8 +8,11 @@ symmetry-broken search.
 * ``count(up_to_symmetry=True)`` counts the orbits of solutions, ``solutions(
   up_to_symmetry=True)`` yields one solution per orbit, and ``count(symmetry=...)`` counts
   all solutions faster by searching one branch per orbit at the top of the tree
-  (:mod:`excover.symmetry.broken`). :func:`burnside` counts orbits by Burnside's lemma
-  instead (:mod:`excover.symmetry.fixed`), an independent route.
+  (:mod:`excover.symmetry.broken`), under a group of any order: large groups are never
+  listed (identical options merged, :mod:`excover.symmetry.twins`; stabilizers and
+  smallest images along stabilizer chains, :mod:`excover.symmetry.smallest`).
+  :func:`burnside` counts orbits by Burnside's lemma instead
+  (:mod:`excover.symmetry.fixed`), an independent route for groups small enough to list.
 """
 
 from excover.symmetry.broken import BrokenSearch, Orbit

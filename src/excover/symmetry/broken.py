@@ -27,30 +27,64 @@ representatives, each merged into one option, beside the options that miss ``B``
 of the search branches on ``#``. The others are searched one by one. A base is chosen
 among the orbits of primary items that the group moves options of, with the fewest
 partial solutions (estimated by the product of the items' numbers of options).
+
+**Large groups.** Burnside's lemma over a stabilizer lists its elements and counts one
+smaller problem for each, so its cost grows with the stabilizer (and listing it filters
+the whole group, which is refused past :data:`~excover.symmetry.fixed.MAX_ELEMENTS`). It
+is used for stabilizers of up to :data:`MAX_STABILIZER` elements, in groups of up to
+``MAX_ELEMENTS``; the other orbits take routes whose cost does not grow with the group's
+order:
+
+* under a group of more than ``MAX_STABILIZER`` elements, identical options (the same
+  items and colors) are merged first when that is sound (:mod:`excover.symmetry.twins`):
+  ``k`` of them make the group ``k!`` times larger and nothing else, and the merged
+  problem is counted under the group acting on it;
+* *descent*: the orbits of the solutions extending a representative ``P`` with a larger
+  stabilizer ``K`` are the orbits, under ``K``, of the solutions of the problem left once
+  ``P`` is chosen, so a symmetry-broken search of that smaller problem under ``K``
+  counts them, by whichever route its own base and stabilizers call for. ``K`` is found
+  without listing anything: it has ``|G| / |orbit|`` elements, random elements of it
+  come from random elements of ``G`` and a tree of the orbit, and they are sifted into a
+  stabilizer chain until that order is reached (:mod:`excover.symmetry.smallest`);
+* without a base (or with too many partial solutions), every solution is listed and
+  those that are the smallest of their images kept, each smallest image found along a
+  stabilizer chain without listing the group (:mod:`excover.symmetry.smallest`).
+
+:attr:`BrokenSearch.route` says which of these ran.
 """
 
 from __future__ import annotations
 
 import math
+import random
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from functools import cached_property
 from typing import TYPE_CHECKING, Unpack
 
 import numpy as np
 
 from excover.dlx import Deadline
+from excover.errors import LimitReached
 from excover.problem import ExactCover, SearchOptions
-from excover.symmetry.chain import Perm, is_identity
+from excover.symmetry import fixed
+from excover.symmetry.chain import Perm, inverse, is_identity
 from excover.symmetry.fixed import Quotient, elements_of
+from excover.symmetry.group import Group
+from excover.symmetry.smallest import OrderedChain, random_elements
+from excover.symmetry.twins import Merged, merge_twins
 
 if TYPE_CHECKING:
     from excover.dlx import Search
-    from excover.symmetry.group import Group
 
-__all__ = ["MAX_PARTIALS", "BrokenSearch", "Orbit"]
+__all__ = ["MAX_PARTIALS", "MAX_STABILIZER", "BrokenSearch", "Orbit"]
 
 #: The most partial solutions listed for a base; past this, the plain search is used.
 MAX_PARTIALS = 1_000_000
+
+#: The largest stabilizer that Burnside's lemma goes over (its elements listed, a smaller
+#: problem counted for each); orbits under larger ones are counted by smallest images.
+MAX_STABILIZER = 64
 
 
 @dataclass(frozen=True)
@@ -160,21 +194,29 @@ class BrokenSearch:
             self._colors[nodes],
             problem.color_names,
         )
-        search = restricted.search(max_solutions=MAX_PARTIALS + 1)
-        partials = [tuple(sorted(int(touching[k]) for k in found)) for found in search.solutions()]
-        return None if len(partials) > MAX_PARTIALS else partials
+        if restricted.search(max_solutions=MAX_PARTIALS + 1).count() > MAX_PARTIALS:
+            return None  # counted first: listing a million partial solutions takes seconds
+        search = restricted.search()
+        return [tuple(sorted(int(touching[k]) for k in found)) for found in search.solutions()]
 
     def _orbits(self, partials: list[tuple[int, ...]]) -> list[Orbit]:
         """The orbits of the partial solutions, in the order of their first member."""
-        seen: set[tuple[int, ...]] = set()
+        generators = [g.options for g in self.group.generators]
+        by_size: dict[int, list[int]] = {}
+        for number, partial in enumerate(partials):
+            by_size.setdefault(len(partial), []).append(number)
+        #: The partial solutions of each size and the generators' action on them.
+        self._graphs: dict[int, _PartialGraph] = {}
         orbits = []
-        for partial in partials:
-            if partial in seen:
-                continue
-            orbit = list(_orbit(partial, self._generators))
-            seen.update(orbit)
-            orbits.append(Orbit(partial, len(orbit)))
-        return orbits
+        for size, numbers in by_size.items():
+            rows = np.array([partials[k] for k in numbers], dtype=np.int64)
+            graph = _PartialGraph(rows.reshape(len(numbers), size), generators)
+            self._graphs[size] = graph
+            first = graph.first_members()
+            sizes = np.bincount(first, minlength=len(numbers))
+            for row in np.flatnonzero(sizes).tolist():
+                orbits.append((numbers[row], Orbit(partials[numbers[row]], int(sizes[row]))))
+        return [orbit for _, orbit in sorted(orbits, key=lambda pair: pair[0])]
 
     # ----- searching -----
 
@@ -281,10 +323,12 @@ class BrokenSearch:
 
     def count_orbits(self) -> int:
         """The number of orbits of solutions."""
+        if self._twins is not None:
+            return self._twins[1].count_orbits()
         if self.orbits is None:
-            from excover.symmetry.fixed import burnside
-
-            return burnside(self.problem, self.group, self.method, **self.options)
+            if self._by_burnside(None):
+                return fixed.burnside(self.problem, self.group, self.method, **self.options)
+            return sum(1 for _ in self.smallest_of_orbits(self._all_solutions()))
         total = 0
         free = self._free()
         merged = self._merged(free) if free else None
@@ -293,7 +337,10 @@ class BrokenSearch:
         elif free:
             total += sum(self._one_by_one_count(orbit) for orbit in free)
         for orbit in self._fixed():
-            total += self._orbits_extending(orbit)
+            if self._by_burnside(orbit):
+                total += self._orbits_extending(orbit)
+            else:
+                total += self._descent(orbit)[0].count_orbits()
         return total
 
     def _orbits_extending(self, orbit: Orbit) -> int:
@@ -319,9 +366,17 @@ class BrokenSearch:
         representatives only the identity fixes, in the order of one engine run, then
         for each other representative (in the engine's order of the partial solutions)
         the solutions extending it that are the smallest of their orbit under its
-        stabilizer."""
+        stabilizer, or for a stabilizer of more than :data:`MAX_STABILIZER` elements the
+        representatives of the problem left, found by descent (see the module text); with
+        identical options merged, those of the merged problem, each merged option standing
+        for the first of its class."""
+        if self._twins is not None:
+            twins, inner = self._twins
+            for solution in inner.representatives():
+                yield twins.original(solution)
+            return
         if self.orbits is None:
-            yield from self.smallest_of_orbits(self.problem.solutions(method=self._plain_method()))
+            yield from self.smallest_of_orbits(self._all_solutions())
             return
         free = self._free()
         merged = self._merged(free) if free else None
@@ -335,6 +390,11 @@ class BrokenSearch:
                 for found in self._solutions_of(reduced):
                     yield sorted([*orbit.representative, *(original[k] for k in found)])
         for orbit in self._fixed():
+            if not self._by_burnside(orbit):
+                inner, original = self._descent(orbit)
+                for found in inner.representatives():
+                    yield sorted([*orbit.representative, *(original[k] for k in found)])
+                continue
             reduced, original = self._reduced(orbit.representative)
             stabilizer = self._stabilizer(orbit.representative)
             for found in self._solutions_of(reduced):
@@ -343,12 +403,114 @@ class BrokenSearch:
                     yield solution
 
     def smallest_of_orbits(self, solutions: Iterable[list[int]]) -> Iterator[list[int]]:
-        """The solutions that are the smallest of their orbit under the whole group."""
+        """The solutions that are the smallest of their orbit under the whole group (its
+        elements listed for a group of up to :data:`MAX_STABILIZER`, else by smallest
+        images)."""
+        if not self._by_burnside(None):
+            chain = self._chain_in_input_order
+            for solution in solutions:
+                if chain.is_smallest(solution):
+                    yield sorted(solution)
+            return
         elements = elements_of(self.group, "listing one solution per orbit")
         for solution in solutions:
             ordered = sorted(solution)
             if _smallest(ordered, elements):
                 yield ordered
+
+    # ----- the route: Burnside's lemma or smallest images -----
+
+    def _by_burnside(self, orbit: Orbit | None) -> bool:
+        """Whether the orbits of the solutions extending the representative of ``orbit``
+        (of every solution for None) are counted by Burnside's lemma over its stabilizer
+        (whose elements are listed, and one smaller problem counted for each), rather
+        than by smallest images: when the stabilizer has at most
+        :data:`MAX_STABILIZER` elements (see the module text)."""
+        order = self.group.option_order
+        stabilizer = order if orbit is None else order // orbit.size
+        return order <= fixed.MAX_ELEMENTS and stabilizer <= MAX_STABILIZER
+
+    @property
+    def route(self) -> str:
+        """How :meth:`count_orbits` and :meth:`representatives` go, in words."""
+        if not self.group.moves_options():
+            return "a plain search (no symmetry moves an option)"
+        if self._twins is not None:
+            merged, inner = self._twins
+            return (
+                f"identical options merged ({self.problem.n_options} options into "
+                f"{merged.problem.n_options}), then {inner.route}"
+            )
+        if self.orbits is None:
+            if self._by_burnside(None):
+                return "Burnside's lemma over the group"
+            return "smallest images of every solution"
+        kinds = {self._by_burnside(orbit) for orbit in self._fixed()}
+        names = {True: "Burnside's lemma over stabilizers", False: "descent into stabilizers"}
+        if not kinds:
+            return "one branch per orbit (no symmetry maps a partial solution onto itself)"
+        return " and ".join(names[kind] for kind in sorted(kinds, reverse=True))
+
+    @cached_property
+    def _twins(self) -> tuple[Merged, BrokenSearch] | None:
+        """For a group of more than :data:`MAX_STABILIZER` elements, the problem with its
+        identical options merged and the search over it (:mod:`excover.symmetry.twins`),
+        or None."""
+        if self.group.option_order <= MAX_STABILIZER:
+            return None
+        merged = merge_twins(self.problem, self.group)
+        if merged is None:
+            return None
+        return merged, BrokenSearch(merged.problem, merged.group, self.method, **self.options)
+
+    @cached_property
+    def _chain_in_input_order(self) -> OrderedChain:
+        """The group's chain along the options in input order."""
+        return OrderedChain.of(self.group.option_chain)
+
+    def _descent(self, orbit: Orbit) -> tuple[BrokenSearch, list[int]]:
+        """The search up to symmetry of the solutions extending the orbit's
+        representative ``P``, and the original index of each option of its problem: the
+        problem left once ``P`` is chosen, under the stabilizer ``K`` of ``P``. ``K`` has
+        ``|G| / |orbit|`` elements, and a uniformly random one is ``g`` then ``u^-1``, for
+        ``g`` random in ``G`` and ``u`` an element sending ``P`` to ``g(P)`` (read off a
+        tree of the orbit spanned by the generators); sifting such elements until that
+        order is reached gives generators of ``K`` (:class:`OrderedChain`)."""
+        partial = orbit.representative
+        graph = self._graphs[len(partial)]
+        tree = graph.tree(graph.row_of(np.array([partial], dtype=np.int64))[0])
+        generators = [g.options for g in self.group.generators]
+        draw = random_elements(self.group.option_chain, random.Random(0))
+        chosen = np.array(partial, dtype=np.int64)
+
+        def element() -> Perm:
+            g = draw()
+            image = graph.row_of(np.sort(g[chosen]).reshape(1, -1))[0]
+            return inverse(tree.element(image, generators))[g]
+
+        n = self.problem.n_options
+        stabilizer = OrderedChain(n, self.group.option_order // orbit.size, element)
+        reduced, original = self._reduced(partial)
+        position = np.full(n, -1, dtype=np.int64)
+        position[original] = np.arange(len(original))
+        kept = [position[g[original]].tolist() for g in stabilizer.strong_generators]
+        inner = BrokenSearch(reduced, Group(reduced, kept), self.method, **self.options)
+        return inner, original
+
+    def _all_solutions(self) -> Iterator[list[int]]:
+        """Every solution, in the engine's order. With a ``timeout``, the time spent on
+        each solution by its reader counts too (testing it for the smallest of its orbit
+        can take longer than finding it): once the run's deadline has passed, the search
+        stops with :class:`~excover.LimitReached`."""
+        if self._plain_method() == "zdd":
+            yield from self.problem.solutions(method="zdd")
+            return
+        search = self.problem.search(**self._options)
+        search.deadline = self.deadline.until
+        for solution in search.solutions():
+            yield solution
+            if self.deadline.left() == 0.0:
+                raise LimitReached("timeout", search.stats)
 
     def solutions(self) -> Iterator[list[int]]:
         """Every solution (sorted option indices): each representative of
@@ -372,6 +534,88 @@ def _orbit(start: tuple[int, ...], generators: list[list[int]]) -> Iterator[tupl
                 orbit.add(image)
                 frontier.append(image)
                 yield image
+
+
+class _PartialGraph:
+    """Distinct sorted sets of options of one size, closed under the generators, as the
+    rows of an array; ``images[x][r]`` is the row of the image of row ``r`` under
+    generator ``x`` (found for all rows at once, rows compared as raw bytes)."""
+
+    def __init__(self, rows: Perm, generators: list[Perm]) -> None:
+        width = rows.shape[1]
+        self._bytes = np.dtype((np.void, rows.dtype.itemsize * max(width, 1)))
+        self._width = width
+        keys = self._keys(rows)
+        self._order = np.argsort(keys)
+        self._sorted_keys = keys[self._order]
+        self.images = [self.row_of(np.sort(g[rows], axis=1)) for g in generators]
+
+    def _keys(self, rows: Perm) -> np.ndarray:
+        if self._width == 0:  # the empty set: one row, one key
+            return np.zeros(len(rows), dtype=self._bytes)
+        return np.ascontiguousarray(rows).view(self._bytes).ravel()
+
+    def row_of(self, sets: Perm) -> Perm:
+        """The row number of each of ``sets`` (sorted rows, each one of the rows)."""
+        return self._order[np.searchsorted(self._sorted_keys, self._keys(sets))]
+
+    def first_members(self) -> Perm:
+        """For each row, the number of the first row of its orbit: the orbits are the
+        connected parts of the graph joining each row to its images, and every row takes
+        the smallest number among its neighbours' and its own, then follows those numbers
+        to their end, until nothing changes."""
+        label = np.arange(len(self._order), dtype=np.int64)
+        while True:
+            new = label.copy()
+            for image in self.images:
+                np.minimum.at(new, image, label)
+                np.minimum(new, label[image], out=new)
+            while True:
+                jumped = new[new]
+                if np.array_equal(jumped, new):
+                    break
+                new = jumped
+            if np.array_equal(new, label):
+                return label
+            label = new
+
+    def tree(self, root: int) -> _Tree:
+        """A tree of the orbit of row ``root``, breadth first along the generators."""
+        parent = np.full(len(self._order), -1, dtype=np.int64)
+        via = np.full(len(self._order), -1, dtype=np.int64)
+        parent[root] = root
+        frontier = np.array([root], dtype=np.int64)
+        while len(frontier):
+            reached = []
+            for number, image in enumerate(self.images):
+                targets = image[frontier]
+                new = parent[targets] < 0
+                targets, sources = np.unique(targets[new], return_index=True)
+                parent[targets] = frontier[new][sources]
+                via[targets] = number
+                reached.append(targets)
+            frontier = np.unique(np.concatenate(reached))
+        return _Tree(parent, via)
+
+
+@dataclass(frozen=True)
+class _Tree:
+    """A tree spanning an orbit of rows: ``parent[r]`` (the root is its own) and the
+    generator ``via[r]`` that maps the parent's set onto row ``r``'s."""
+
+    parent: Perm
+    via: Perm
+
+    def element(self, row: int, generators: list[Perm]) -> Perm:
+        """A group element mapping the root's set onto row ``row``'s."""
+        path = []
+        while int(self.parent[row]) != row:
+            path.append(int(self.via[row]))
+            row = int(self.parent[row])
+        u = np.arange(len(generators[0]) if generators else 0, dtype=np.int64)
+        for number in reversed(path):
+            u = generators[number][u]
+        return u
 
 
 def _smallest(solution: list[int], elements: list[Perm]) -> bool:

@@ -10,6 +10,7 @@ symmetry-broken search. Both find the group first and say its order on stderr.
 from __future__ import annotations
 
 import argparse
+import itertools
 import sys
 import time
 from collections.abc import Callable
@@ -22,6 +23,7 @@ from excover.numbers import to_decimal
 if TYPE_CHECKING:
     from excover.cli.solving import Outcome
     from excover.problem import ExactCover, SearchOptions
+    from excover.symmetry import BrokenSearch
 
 __all__ = ["check", "count", "solutions"]
 
@@ -61,32 +63,33 @@ def _group(problem: ExactCover) -> Any:
     return group
 
 
-def _engine(args: argparse.Namespace, order: int) -> str:
+def _engine(args: argparse.Namespace, search: BrokenSearch | None, order: int) -> str:
     """How the search ran, for the stderr note (the engine is auto's choice for each of
-    the searches the symmetric run makes)."""
-    kind = "classes" if args.up_to_symmetry else "symmetry-broken search"
-    return f"{kind} under a group of order {to_decimal(order)}"
+    the searches the symmetric run makes); classes name the route that counted them (see
+    :mod:`excover.symmetry.broken`), once the search is set up."""
+    if not args.up_to_symmetry:
+        return f"symmetry-broken search under a group of order {to_decimal(order)}"
+    route = "" if search is None else f", by {search.route}"
+    return f"classes under a group of order {to_decimal(order)}{route}"
 
 
 def count(problem: ExactCover, args: argparse.Namespace) -> Outcome:
     """The count asked for by the symmetry flags."""
     from excover.cli.solving import Outcome
+    from excover.symmetry import BrokenSearch
 
     common.refuse(args, "limit", "does not go with --up-to-symmetry or --break-symmetry")
     check(args)
     group = _group(problem)
-    engine = _engine(args, group.option_order)
+    search = None
     try:
-        number = problem.count(
-            method="dlx",
-            up_to_symmetry=args.up_to_symmetry,
-            symmetry=group,
-            **_options(args),
-        )
+        search = BrokenSearch(problem, group, "dlx", **_options(args))
+        number = search.count_orbits() if args.up_to_symmetry else search.count()
     except LimitReached as stop:
-        return Outcome("dlx", engine, None, stop.reason)
+        return Outcome("dlx", _engine(args, search, group.option_order), None, stop.reason)
     except KeyboardInterrupt:
-        return Outcome("dlx", engine, None, "interrupt")
+        return Outcome("dlx", _engine(args, search, group.option_order), None, "interrupt")
+    engine = _engine(args, search, group.option_order)
     return Outcome("dlx", engine, number, None, {"solutions": number, "group_order": group.order})
 
 
@@ -95,20 +98,17 @@ def solutions(
 ) -> Outcome:
     """The solutions asked for by the symmetry flags, each given to ``emit``."""
     from excover.cli.solving import Outcome
+    from excover.symmetry import BrokenSearch
 
     check(args)
     group = _group(problem)
-    engine = _engine(args, group.option_order)
+    search = None
     found = 0
     stopped_by = None
     try:
-        for solution in problem.solutions(
-            method="dlx",
-            limit=args.limit,
-            up_to_symmetry=args.up_to_symmetry,
-            symmetry=group,
-            **_options(args),
-        ):
+        search = BrokenSearch(problem, group, "dlx", **_options(args))
+        listed = search.representatives() if args.up_to_symmetry else search.solutions()
+        for solution in itertools.islice(listed, args.limit):
             found += 1
             emit(solution)
     except LimitReached as stop:
@@ -117,4 +117,5 @@ def solutions(
         stopped_by = "interrupt"
     if stopped_by is None and args.limit is not None and found >= args.limit:
         stopped_by = "limit"
+    engine = _engine(args, search, group.option_order)
     return Outcome("dlx", engine, found, stopped_by, {"solutions": found})

@@ -30,7 +30,9 @@ if TYPE_CHECKING:
 
 __all__ = ["MAX_ELEMENTS", "Quotient", "burnside", "cycles", "elements_of"]
 
-#: The largest group whose elements are listed one by one (Burnside's lemma, stabilizers).
+#: The largest group whose elements are listed one by one: by :func:`burnside`, and to
+#: find small stabilizers (counting up to symmetry lists nothing in larger groups, see
+#: :mod:`excover.symmetry.broken`).
 MAX_ELEMENTS = 100_000
 
 
@@ -56,7 +58,7 @@ def elements_of(group: Group, what: str) -> list[Perm]:
     if order > MAX_ELEMENTS:
         raise SymmetryError(
             f"{what} lists the elements of the group, and this one has {grouped(order)}; "
-            f"the limit is {MAX_ELEMENTS:,}"
+            f"the limit is {MAX_ELEMENTS:,} (count(up_to_symmetry=True) takes any group)"
         )
     return list(group.option_elements())
 
