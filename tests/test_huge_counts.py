@@ -264,3 +264,24 @@ def test_a_checkpoint_with_a_huge_partial_count_is_saved_and_resumed(
     assert from_decimal(final["count"]) == expected
     assert main(argv) == 0  # every subproblem done: the count from the file alone
     assert capsys.readouterr().out == reference(expected) + "\n"
+
+
+def test_an_estimate_beyond_a_double_is_valid_json(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """40**200 solutions outgrow a double: the text says inf, the JSON says null (JSON has
+    no infinity), and the document passes the schema."""
+    import jsonschema
+
+    from excover.cli import common
+
+    path = tmp_path / "wide.dlx"
+    names = [f"i{k}" for k in range(200)]
+    path.write_text(" ".join(names) + "\n" + "".join(f"{name}\n" * 40 for name in names))
+    assert main(["estimate", str(path), "--samples", "2", "--json"]) == 0
+    text = capsys.readouterr().out
+    document = json.loads(text, parse_constant=lambda name: pytest.fail(f"JSON has {name}"))
+    jsonschema.validate(document, common.schema())
+    assert document["estimate"]["solutions"] is None
+    assert main(["estimate", str(path), "--samples", "2"]) == 0
+    assert "inf" in capsys.readouterr().out

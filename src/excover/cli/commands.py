@@ -396,7 +396,7 @@ def _estimate(args: argparse.Namespace) -> int:
         import json
 
         result = common.document("estimate", "dlx", engine, None, estimate=guess.as_dict())
-        print(json.dumps(result))
+        print(json.dumps(result, allow_nan=False))
         return common.EXIT_OK
     lines = []
     for name in ("solutions", "nodes"):

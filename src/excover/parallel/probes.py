@@ -183,11 +183,21 @@ class Estimate:
         return max(value - SPREAD * error, 0.0), value + SPREAD * error
 
     def as_dict(self) -> dict[str, Any]:
-        """The estimate as a JSON-ready dictionary, with both intervals."""
+        """The estimate as a JSON-ready dictionary, with both intervals; a figure beyond
+        a double's range (``inf`` here) is None there, since JSON has no infinity."""
         result = asdict(self)
         result["solutions_interval"] = list(self.interval("solutions"))
         result["nodes_interval"] = list(self.interval("nodes"))
-        return result
+        return {key: _finite(value) for key, value in result.items()}
+
+
+def _finite(value: Any) -> Any:
+    """``value`` with every infinite float (in it, or in it as a list) made None."""
+    if isinstance(value, list):
+        return [_finite(v) for v in value]
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    return value
 
 
 def check_samples(samples: object) -> int:
