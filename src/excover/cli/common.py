@@ -432,12 +432,20 @@ class TimeUp(Exception):
     (the compiled engines check for signals regularly, as they do for Ctrl-C)."""
 
 
+#: Seconds between two rings of :func:`deadline`'s alarm once the time is up.
+ALARM_REPEAT = 0.02
+
+
 @contextmanager
 def deadline(limit: float | None) -> Iterator[None]:
     """Within the block, raise :class:`TimeUp` after ``limit`` seconds (None: never).
 
     For engines that cannot stop at a deadline of their own: it needs a Unix alarm and
-    the main thread, and refuses otherwise."""
+    the main thread, and refuses otherwise. Once the time is up the alarm goes on
+    ringing every :data:`ALARM_REPEAT` seconds until the block is left: a signal
+    handler's exception raised inside a garbage-collector callback or a ``__del__``
+    is swallowed by Python ("Exception ignored in ..."), and a single alarm lost that
+    way would let the run go on to its end."""
     if limit is None:
         yield
         return
@@ -452,7 +460,7 @@ def deadline(limit: float | None) -> Iterator[None]:
         previous = signal.signal(signal.SIGALRM, alarm)
     except ValueError:  # Python sets signal handlers in the main thread only
         raise UsageError(refusal) from None
-    signal.setitimer(signal.ITIMER_REAL, max(limit, 1e-6))
+    signal.setitimer(signal.ITIMER_REAL, max(limit, 1e-6), ALARM_REPEAT)
     try:
         yield
     finally:
