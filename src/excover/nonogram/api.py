@@ -1,39 +1,6 @@
-"""Nonograms (hanjie, paint by numbers): solve, count, classify, read, write and draw.
-
-A puzzle is given by its clues, ``rows`` top to bottom and ``cols`` left to right, each
-a list of block lengths (``[]`` or ``[0]`` for an empty line), or as a
-:class:`Puzzle`; solutions are pictures, one string per row, ``#`` black and ``.``
-white::
-
-    from excover.puzzles import nonogram
-    nonogram.solve([[1], [3], [1]], [[1], [3], [1]])   # -> ['.#.', '###', '.#.']
-    nonogram.classify(rows, cols)                        # -> 'none' | 'unique' | 'multiple'
-
-Colour nonograms are :class:`Puzzle` values with a palette (see
-:mod:`excover.puzzles.nonogram_model`); their pictures have one char per cell, the
-colour's or ``.``, and every function here takes them::
-
-    palette = {"r": "red", "b": "blue"}
-    p = nonogram.Puzzle.from_clues(["2r 1b", "1b"], ["1r", "1r", "2b"], palette=palette)
-    nonogram.solve(p)                                    # -> ['rrb', '..b']
-
-Three routes find the solutions, chosen by ``method``:
-
-* ``"propagate"`` (what ``"auto"`` means): the compiled solver of
-  :mod:`excover.puzzles._nonogram`, which solves lines by dynamic programming, propagates
-  to a fixpoint, probes cells both ways, and searches when that is not enough; it
-  solves and validates random 30x30 puzzles in milliseconds;
-* ``"xcc"``: an exact cover with colours, one option per placement of each row and
-  column (:mod:`excover.puzzles.nonogram_xcc`), searched by dancing links: small puzzles;
-* ``"sat"``: a compact automaton encoding of each line, solved by CaDiCaL
-  (:mod:`excover.puzzles.nonogram_sat`).
-
-Files: :func:`read` and :func:`write` handle the plain text format, Simpson's ``.non``,
-webpbn's XML, Wilk's ``.nin``, Olsak's ``.mk`` and pynogram's INI files, and
-:func:`read_all` the many puzzles of a tournament file
-(:mod:`excover.puzzles.nonogram_formats`); :func:`ascii_grid` and :func:`svg_grid`
-draw a puzzle with its clues (:mod:`excover.puzzles.nonogram_draw`); :func:`generate`
-makes random puzzles (:mod:`excover.puzzles.nonogram_generate`).
+"""The functions and names of :mod:`excover.nonogram`, which that package loads from here
+on first use (so that importing the package, as building the ``excover`` parser does,
+costs no solver): see the package for what each does and the routes behind ``method``.
 """
 
 from __future__ import annotations
@@ -42,8 +9,8 @@ from collections.abc import Iterable, Iterator, Sequence
 from itertools import islice
 
 from excover.errors import UsageError
-from excover.puzzles import nonogram_search
-from excover.puzzles.nonogram_formats import (
+from excover.nonogram import search
+from excover.nonogram.formats import (
     FORMATS,
     dumps,
     dumps_all,
@@ -54,7 +21,7 @@ from excover.puzzles.nonogram_formats import (
     write,
     write_all,
 )
-from excover.puzzles.nonogram_model import (
+from excover.nonogram.model import (
     Block,
     Clue,
     Colour,
@@ -63,15 +30,15 @@ from excover.puzzles.nonogram_model import (
     colour_clue_of,
     palette_of,
 )
-from excover.puzzles.nonogram_search import propagated
+from excover.nonogram.search import propagated
 
 TYPE_CHECKING = False  # typing is for type checkers: importing it costs each run ~6 ms
 if TYPE_CHECKING:
     from typing import Any, Literal
 
-    from excover.puzzles.nonogram_draw import ascii_grid, svg_grid
-    from excover.puzzles.nonogram_generate import generate, random_picture
-    from excover.puzzles.nonogram_rate import LEVELS, Rating
+    from excover.nonogram.draw import ascii_grid, svg_grid
+    from excover.nonogram.generator import generate, random_picture
+    from excover.nonogram.rating import LEVELS, Rating
 
 __all__ = [
     "FORMATS",
@@ -112,12 +79,12 @@ __all__ = [
 #: nonogram`` runs that neither draw, generate nor rate skip their modules), and where
 #: each lives.
 _LAZY = {
-    "ascii_grid": "excover.puzzles.nonogram_draw",
-    "svg_grid": "excover.puzzles.nonogram_draw",
-    "generate": "excover.puzzles.nonogram_generate",
-    "random_picture": "excover.puzzles.nonogram_generate",
-    "LEVELS": "excover.puzzles.nonogram_rate",
-    "Rating": "excover.puzzles.nonogram_rate",
+    "ascii_grid": "excover.nonogram.draw",
+    "svg_grid": "excover.nonogram.draw",
+    "generate": "excover.nonogram.generator",
+    "random_picture": "excover.nonogram.generator",
+    "LEVELS": "excover.nonogram.rating",
+    "Rating": "excover.nonogram.rating",
 }
 
 
@@ -204,15 +171,15 @@ def solutions(
     if puzzle.contradiction is not None:  # no search needed to know there is nothing
         return iter(())
     if method == "xcc":
-        from excover.puzzles import nonogram_xcc
+        from excover.nonogram import xcc
 
-        found: Iterator[tuple[str, ...]] = nonogram_xcc.solutions(puzzle, timeout=timeout)
+        found: Iterator[tuple[str, ...]] = xcc.solutions(puzzle, timeout=timeout)
     elif method == "sat":
-        from excover.puzzles import nonogram_sat
+        from excover.nonogram import sat
 
-        found = nonogram_sat.solutions(puzzle, solver=solver, timeout=timeout)
+        found = sat.solutions(puzzle, solver=solver, timeout=timeout)
     else:
-        found = nonogram_search.solutions(
+        found = search.solutions(
             puzzle, timeout=timeout, max_nodes=max_nodes, hybrid=method == "auto"
         )
     return (list(picture) for picture in islice(found, limit))
@@ -251,7 +218,7 @@ def count(
         puzzle = _checked(rows, cols, method, limit, None)
         if puzzle.contradiction is not None:
             return 0
-        return nonogram_search.count(
+        return search.count(
             puzzle, limit, timeout=timeout, max_nodes=max_nodes, hybrid=method == "auto"
         )
     _check_nodes(method, max_nodes)
@@ -276,7 +243,7 @@ def line_solvable(rows: Rows, cols: Sequence[Iterable[int]] | None = None) -> bo
     """Whether line solving alone (each line narrowed against its clue until nothing
     changes, no guessing) decides every cell; a puzzle it proves contradictory is not."""
     picture = propagated(puzzle_of(rows, cols))
-    return picture is not None and not any(nonogram_search.UNKNOWN in row for row in picture)
+    return picture is not None and not any(search.UNKNOWN in row for row in picture)
 
 
 def rate(
@@ -288,9 +255,9 @@ def rate(
 ) -> Rating:
     """How many pictures the puzzle has and how hard it is: a :class:`Rating` whose
     ``level`` is ``"line"`` (line solving finishes it), ``"probe"`` (probing does, of
-    ``depth`` 1 or 2) or ``"search"`` (see :mod:`excover.puzzles.nonogram_rate`)."""
-    from excover.puzzles import nonogram_rate
+    ``depth`` 1 or 2) or ``"search"`` (see :mod:`excover.nonogram.rating`)."""
+    from excover.nonogram import rating
 
     if max_depth not in (1, 2):
         raise UsageError(f"max_depth must be 1 or 2, not {max_depth!r}")
-    return nonogram_rate.rate(puzzle_of(rows, cols), timeout=timeout, max_depth=max_depth)
+    return rating.rate(puzzle_of(rows, cols), timeout=timeout, max_depth=max_depth)
