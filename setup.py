@@ -116,7 +116,7 @@ extensions = [
     _extension("excover.zdd._frontier"),
     _extension("excover.puzzles._grid"),
     _extension("excover.puzzles._sudoku9"),
-    _extension("excover.puzzles._nonogram"),
+    _extension("excover.nonogram._core"),
 ]
 
 stale = [e for e in extensions if not _translated(e)]

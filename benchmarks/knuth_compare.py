@@ -27,7 +27,7 @@ where the best Knuth program took more than 0.1 s.
 Inputs: Knuth's ``.dlx`` files of ``tests/data/knuth`` except those its MANIFEST.md marks
 as too many for plain DLX (``domino10x10``, ``domino12x12``); two 20x20 and 18x18
 nonograms in exact-cover-with-colors form (``nonogram20x20``, ``nonogram18x18``, from
-:mod:`excover.puzzles.nonogram_xcc`, 2 solutions each); and two polyomino tilings with
+:mod:`excover.nonogram.xcc`, 2 solutions each); and two polyomino tilings with
 multiplicities: the 6x6 square by pentominoes, each used 0 to 2 times (``pento6x6-m0-2``,
 no solution), and the 8x5 rectangle by tetrominoes, each used 1 to 3 times
 (``tetro8x5-m1-3``, 78,146 solutions). The built inputs are written in Knuth's format to
@@ -74,9 +74,9 @@ from pathlib import Path
 
 from _data import KNUTH_DATA, require
 
-from excover import ExactCover, Search, UsageError
+from excover import ExactCover, Search, UsageError, nonogram
 from excover.dlx import ENGINES, pick_engine
-from excover.puzzles import nonogram, nonogram_xcc
+from excover.nonogram import xcc
 from excover.tiling import Pattern, Tiling, pentominoes, tetrominoes, tiles
 
 __all__ = ["main"]
@@ -204,7 +204,7 @@ def knuth_cases() -> list[Case]:
 def nonogram_problem(rows: int, columns: int, density: float, seed: int) -> ExactCover:
     """A random nonogram as an exact cover problem with colors."""
     puzzle = nonogram.generate(rows, columns, density, random.Random(seed))
-    problem, _ = nonogram_xcc.problem(puzzle)
+    problem, _ = xcc.problem(puzzle)
     return problem
 
 

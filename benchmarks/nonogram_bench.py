@@ -2,9 +2,9 @@
 second solution.
 
 Generates ``--per-size`` puzzles (default 20) of each square size 10, 15, ..., 40 from
-random pictures (:func:`excover.puzzles.nonogram.generate`, seed ``--seed`` onwards,
+random pictures (:func:`excover.nonogram.generate`, seed ``--seed`` onwards,
 density drawn from 50% to 65% black), so 140 puzzles by default. For each it times
-:func:`~excover.puzzles.nonogram.classify` with the default (compiled ``propagate``)
+:func:`~excover.nonogram.classify` with the default (compiled ``propagate``)
 route, checks that a solution found satisfies every clue, and records whether line
 solving alone finishes the puzzle. It prints the distribution of times per size (median,
 90th percentile, maximum), how many puzzles were unique, multiple and beyond line
@@ -25,7 +25,7 @@ import statistics
 import time
 from collections.abc import Sequence
 
-from excover.puzzles import nonogram
+from excover import nonogram
 
 __all__ = ["main"]
 

@@ -36,8 +36,7 @@ from pathlib import Path
 
 from nonogram_pbnsolve import pbnsolve_pictures
 
-from excover import ExcoverError
-from excover.puzzles import nonogram
+from excover import ExcoverError, nonogram
 
 __all__ = ["main"]
 

@@ -2,7 +2,7 @@
 
 For each puzzle of ``benchmarks/data/nonogram_survey`` (Wolter's survey, the freely
 redistributable part), then random puzzles of 60x60 and 100x100 (density 0.5, seeds from
-``--seed``), times :func:`~excover.puzzles.nonogram.classify` (solve, and prove the
+``--seed``), times :func:`~excover.nonogram.classify` (solve, and prove the
 solution unique or find a second) under ``--timeout`` seconds, and prints the status, the
 time and the rating's level when asked (``--rate``). ``--random N`` times N random 30x30
 puzzles and prints the median and the slowest, by the wall clock and by CPU time (one
@@ -36,8 +36,8 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
+from excover import nonogram
 from excover.errors import LimitReached
-from excover.puzzles import nonogram
 
 __all__ = ["main", "read_nin"]
 

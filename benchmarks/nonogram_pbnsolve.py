@@ -74,7 +74,7 @@ from typing import TYPE_CHECKING, Any
 from startup import excover_command
 
 if TYPE_CHECKING:
-    from excover.puzzles.nonogram import Puzzle
+    from excover.nonogram import Puzzle
 
 __all__ = ["SETS", "Result", "main", "pbnsolve_status"]
 
@@ -203,8 +203,7 @@ def _timed(command: list[str], env: dict[str, str], timeout: float) -> tuple[flo
 def _compare(
     files: list[Path], args: argparse.Namespace, env: dict[str, str], tmp: Path
 ) -> list[Result]:
-    from excover import ExcoverError
-    from excover.puzzles import nonogram
+    from excover import ExcoverError, nonogram
 
     excover = [*excover_command(), "nonogram", "--classify"]
     puzzles: list[tuple[Path, Puzzle, Path]] = []
@@ -250,7 +249,7 @@ def _compare(
 def _for_pbnsolve(puzzle: Puzzle, stem: Path) -> Path:
     """``puzzle`` written where pbnsolve reads it: Simpson's ``.non``, or webpbn's XML
     for a colour puzzle (pbnsolve's ``.non`` reader has no colours)."""
-    from excover.puzzles import nonogram
+    from excover import nonogram
 
     path = stem.with_suffix(".xml" if puzzle.is_colour else ".non")
     nonogram.write(puzzle, path)
@@ -295,7 +294,7 @@ def _table(name: str, results: list[Result]) -> None:
 
 
 def _tournament(path: Path, args: argparse.Namespace, env: dict[str, str], tmp: Path) -> None:
-    from excover.puzzles import nonogram
+    from excover import nonogram
 
     puzzles = nonogram.read_all(path)[: args.tournament_limit]
     whole = tmp / f"{path.stem}.txt"
@@ -439,8 +438,7 @@ def _colour(files: list[tuple[str, Path]], args: argparse.Namespace, env: dict[s
     """The colour puzzles among ``files`` (set, path), and the ``.g`` files excover
     cannot read: both programs' answers, the pictures compared cell by cell and each
     checked against the clues by :func:`breaks`."""
-    from excover import ExcoverError
-    from excover.puzzles import nonogram
+    from excover import ExcoverError, nonogram
 
     print(
         "\ncolour puzzles: excover nonogram --classify --json on the file as published; "

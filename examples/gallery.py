@@ -11,7 +11,8 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from excover.puzzles import killer, nonogram, queens, sudoku
+from excover import nonogram
+from excover.puzzles import killer, queens, sudoku
 from excover.tiling import (
     HexPattern,
     Pattern,

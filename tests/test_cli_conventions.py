@@ -24,10 +24,10 @@ import pytest
 from builders import dominoes, walks
 from runs import ended, wait_until_busy
 
-from excover import ExactCover
+from excover import ExactCover, nonogram
 from excover.cli import _LIGHT, _PROBLEM_COMMANDS, build_parser, common, main
-from excover.puzzles import nonogram, sudoku
-from excover.puzzles.nonogram_cli import FORMATS, METHODS
+from excover.nonogram.cli import FORMATS, METHODS
+from excover.puzzles import sudoku
 from excover.sat.amo import AMO_ENCODINGS
 
 ROOT = Path(__file__).resolve().parent.parent

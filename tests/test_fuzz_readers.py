@@ -19,11 +19,11 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from excover import ExactCover, ExcoverError, Family
+from excover import ExactCover, ExcoverError, Family, nonogram
 from excover.formats.dlx import parse_dlx_bytes
 from excover.lang import parse
 from excover.parallel.checkpoint import Checkpoint
-from excover.puzzles import killer, nonogram, sudoku
+from excover.puzzles import killer, sudoku
 from excover.puzzles.cli import read_puzzles
 from excover.sat.cnf import CNF
 

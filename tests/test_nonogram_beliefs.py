@@ -16,8 +16,10 @@ from collections import Counter
 
 import pytest
 
-from excover.puzzles import nonogram, nonogram_sat, nonogram_search
-from excover.puzzles.nonogram_model import Puzzle
+from excover import nonogram
+from excover.nonogram import sat as nonogram_sat
+from excover.nonogram import search as nonogram_search
+from excover.nonogram.model import Puzzle
 
 
 def placements(clue: tuple[int, ...], cells: bytes) -> list[tuple[int, ...]]:

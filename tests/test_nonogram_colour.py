@@ -19,10 +19,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from excover import FormatError, ProblemError
+from excover import FormatError, ProblemError, nonogram
 from excover.cli import main
-from excover.puzzles import _nonogram, nonogram, nonogram_formats
-from excover.puzzles.nonogram_xcc import colour_placements
+from excover.nonogram import _core as _nonogram
+from excover.nonogram import formats as nonogram_formats
+from excover.nonogram.xcc import colour_placements
 
 DATA = Path(__file__).parent / "data" / "nonogram"
 EXAMPLES = Path(__file__).parent.parent / "examples" / "nonograms"
@@ -468,8 +469,7 @@ def test_the_command_solves_colour_puzzles(
 
 
 def test_rating_a_colour_puzzle_is_refused_with_its_reason() -> None:
-    from excover import UsageError
-    from excover.puzzles import nonogram
+    from excover import UsageError, nonogram
 
     puzzle = nonogram.read(EXAMPLES / "ladybird.txt")
     assert nonogram.classify(puzzle) == "unique"

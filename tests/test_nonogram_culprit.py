@@ -1,4 +1,4 @@
-"""The culprit search of large puzzles (:mod:`excover.puzzles.nonogram_culprit`) and the
+"""The culprit search of large puzzles (:mod:`excover.nonogram.culprit`) and the
 core's support for it (``given`` cells, ``deepest_order``), checked against the plain
 search's full list of pictures on small random puzzles."""
 
@@ -10,9 +10,13 @@ from collections.abc import Generator
 
 import pytest
 
-from excover.puzzles import _nonogram, nonogram, nonogram_culprit, nonogram_sat, nonogram_search
-from excover.puzzles.nonogram_culprit import CulpritSearch
-from excover.puzzles.nonogram_model import Puzzle
+from excover import nonogram
+from excover.nonogram import _core as _nonogram
+from excover.nonogram import culprit as nonogram_culprit
+from excover.nonogram import sat as nonogram_sat
+from excover.nonogram import search as nonogram_search
+from excover.nonogram.culprit import CulpritSearch
+from excover.nonogram.model import Puzzle
 
 
 def _grids(puzzle: Puzzle) -> list[bytes]:

@@ -16,9 +16,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from excover import FormatError, UsageError
+from excover import FormatError, UsageError, nonogram
 from excover.cli import main
-from excover.puzzles import nonogram
 
 DATA = Path(__file__).parent / "data" / "nonogram"
 EXAMPLES = Path(__file__).parent.parent / "examples" / "nonograms"

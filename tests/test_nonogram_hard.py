@@ -20,9 +20,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from excover import nonogram
 from excover.errors import LimitReached, UsageError
-from excover.puzzles import _nonogram, nonogram, nonogram_search
-from excover.puzzles.nonogram_model import Puzzle
+from excover.nonogram import _core as _nonogram
+from excover.nonogram import search as nonogram_search
+from excover.nonogram.model import Puzzle
 
 
 def brute_force_line(clue: list[int], cells: bytes) -> bytes | None:
@@ -342,7 +344,8 @@ def test_rate_names_its_level() -> None:
 #: time goes to decimation, which finds this puzzle's picture in about its first slice.
 KISSAT_RUN = """
 import random, sys
-from excover.puzzles import nonogram, nonogram_search
+from excover import nonogram
+from excover.nonogram import search as nonogram_search
 from excover.sat.child import ChildRun
 nonogram_search.DFS_NODES = 0
 nonogram_search.KISSAT_AFTER = 0.0
@@ -565,7 +568,7 @@ def test_a_first_pictures_swap_is_sought_only_when_the_search_lingers(
     only when the search has gone SWAP_AFTER nodes past it without a second picture
     (random 25x25 seed 405), not when the search finds the second soon (random 30x30
     seeds 0-4), unless SWAP_AFTER is 0; the answers are the same either way."""
-    from excover.puzzles import nonogram_swap
+    from excover.nonogram import swap as nonogram_swap
 
     swaps: list[bool] = []
     original = nonogram_swap.swapped

@@ -16,7 +16,7 @@ BENCHMARKS = Path(__file__).resolve().parents[1] / "benchmarks"
 
 STAND_IN = """\
 import sys
-from excover.puzzles import nonogram
+from excover import nonogram
 
 LIE = {lie!r}
 

@@ -11,7 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from pysat.solvers import Solver
 
-from excover.puzzles import nonogram, nonogram_sat
+from excover import nonogram
+from excover.nonogram import sat as nonogram_sat
 from excover.sat.pool import Pool
 
 

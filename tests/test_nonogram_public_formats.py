@@ -8,9 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from excover import FormatError, UsageError
+from excover import FormatError, UsageError, nonogram
 from excover.cli import main
-from excover.puzzles import nonogram
 
 SURVEY = Path(__file__).parent.parent / "benchmarks" / "data" / "nonogram_survey"
 PLUS = nonogram.Puzzle.from_picture([".#.", "###", ".#."])

@@ -16,9 +16,8 @@ from typing import Any
 
 import pytest
 
-from excover import FormatError, ProblemError, UsageError
+from excover import FormatError, ProblemError, UsageError, nonogram
 from excover.cli import main
-from excover.puzzles import nonogram
 
 
 @pytest.mark.parametrize(

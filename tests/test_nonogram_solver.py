@@ -21,9 +21,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from excover import LimitReached, ProblemError, UsageError
-from excover.puzzles import nonogram, nonogram_sat, nonogram_search, nonogram_xcc
-from excover.puzzles._nonogram import EXHAUSTED, NODE_LIMIT, SOLUTION, line_solve
+from excover import LimitReached, ProblemError, UsageError, nonogram
+from excover.nonogram import sat as nonogram_sat
+from excover.nonogram import search as nonogram_search
+from excover.nonogram import xcc as nonogram_xcc
+from excover.nonogram._core import EXHAUSTED, NODE_LIMIT, SOLUTION, line_solve
 from excover.sat.pool import Pool
 
 WHITE, BLACK, UNKNOWN = 1, 2, 3

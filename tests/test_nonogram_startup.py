@@ -26,8 +26,8 @@ from pathlib import Path
 
 import pytest
 
+from excover import nonogram
 from excover.cli import build_parser, common, main
-from excover.puzzles import nonogram
 
 EXAMPLES = Path(__file__).parent.parent / "examples" / "nonograms"
 
@@ -44,9 +44,9 @@ OTHER_COMMANDS = {
     "excover.lang",
     "excover.parallel",
     "excover.dlx",
-    "excover.puzzles.nonogram_draw",
-    "excover.puzzles.nonogram_rate",
-    "excover.puzzles.nonogram_generate",
+    "excover.nonogram.draw",
+    "excover.nonogram.rating",
+    "excover.nonogram.generator",
 }
 
 
@@ -85,9 +85,9 @@ def test_classify_imports_no_heavy_module(name: str) -> None:
 def test_json_and_rate_still_load_what_they_need() -> None:
     # the modules a plain --classify skips are loaded when asked for
     modules = _imported_by(["nonogram", str(EXAMPLES / "hard12.non"), "--classify", "--json"])
-    assert "json" in modules and "excover.puzzles.nonogram_rate" not in modules
+    assert "json" in modules and "excover.nonogram.rating" not in modules
     modules = _imported_by(["nonogram", str(EXAMPLES / "hard12.non"), "--rate"])
-    assert "excover.puzzles.nonogram_rate" in modules
+    assert "excover.nonogram.rating" in modules
     assert nonogram.Rating is nonogram.__getattr__("Rating")
     assert nonogram.LEVELS == ("line", "probe", "search")
 

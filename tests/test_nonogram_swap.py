@@ -7,8 +7,8 @@ import itertools
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from excover.puzzles.nonogram_model import Puzzle
-from excover.puzzles.nonogram_swap import swapped
+from excover.nonogram.model import Puzzle
+from excover.nonogram.swap import swapped
 
 
 def clues(grid: bytes, height: int, width: int) -> list[list[int]]:

@@ -179,7 +179,8 @@ def test_the_encoding_is_bounded_by_the_time_limit_too() -> None:
     encoding of a nonogram at its first line, before any solving."""
     import time
 
-    from excover.puzzles import nonogram, nonogram_sat
+    from excover import nonogram
+    from excover.nonogram import sat as nonogram_sat
     from excover.sat.encode import CHECK_EVERY, to_cnf
     from excover.tiling import Pattern, Tiling, pentominoes, tiles
 

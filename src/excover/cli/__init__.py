@@ -2,7 +2,7 @@
 
 Each subcommand lives with its area (``count``, ``solve`` and ``dimacs`` in
 :mod:`excover.cli.commands`, ``queens`` and ``sudoku`` in :mod:`excover.puzzles.cli`,
-``nonogram`` in :mod:`excover.puzzles.nonogram_cli`, ``run`` in :mod:`excover.lang.cli`)
+``nonogram`` in :mod:`excover.nonogram.cli`, ``run`` in :mod:`excover.lang.cli`)
 and builds its parser from the shared flags of :mod:`excover.cli.common`, so that flags,
 output, the ``--json`` schema and exit statuses are the same everywhere. Results go to
 stdout, messages to stderr; ``docs/cli.md`` describes the conventions.
@@ -102,7 +102,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
 
         add_problem_commands(commands)
         return parser
-    from excover.puzzles.nonogram_cli import add_nonogram_command
+    from excover.nonogram.cli import add_nonogram_command
 
     if only == "nonogram":
         add_nonogram_command(commands)

@@ -1,296 +1,31 @@
-"""Nonograms (hanjie, paint by numbers): solve, count, classify, read, write and draw.
+"""The long-standing path of the nonogram API: ``from excover.puzzles import nonogram``.
 
-A puzzle is given by its clues, ``rows`` top to bottom and ``cols`` left to right, each
-a list of block lengths (``[]`` or ``[0]`` for an empty line), or as a
-:class:`Puzzle`; solutions are pictures, one string per row, ``#`` black and ``.``
-white::
-
-    from excover.puzzles import nonogram
-    nonogram.solve([[1], [3], [1]], [[1], [3], [1]])   # -> ['.#.', '###', '.#.']
-    nonogram.classify(rows, cols)                        # -> 'none' | 'unique' | 'multiple'
-
-Colour nonograms are :class:`Puzzle` values with a palette (see
-:mod:`excover.puzzles.nonogram_model`); their pictures have one char per cell, the
-colour's or ``.``, and every function here takes them::
-
-    palette = {"r": "red", "b": "blue"}
-    p = nonogram.Puzzle.from_clues(["2r 1b", "1b"], ["1r", "1r", "2b"], palette=palette)
-    nonogram.solve(p)                                    # -> ['rrb', '..b']
-
-Three routes find the solutions, chosen by ``method``:
-
-* ``"propagate"`` (what ``"auto"`` means): the compiled solver of
-  :mod:`excover.puzzles._nonogram`, which solves lines by dynamic programming, propagates
-  to a fixpoint, probes cells both ways, and searches when that is not enough; it
-  solves and validates random 30x30 puzzles in milliseconds;
-* ``"xcc"``: an exact cover with colours, one option per placement of each row and
-  column (:mod:`excover.puzzles.nonogram_xcc`), searched by dancing links: small puzzles;
-* ``"sat"``: a compact automaton encoding of each line, solved by CaDiCaL
-  (:mod:`excover.puzzles.nonogram_sat`).
-
-Files: :func:`read` and :func:`write` handle the plain text format, Simpson's ``.non``,
-webpbn's XML, Wilk's ``.nin``, Olsak's ``.mk`` and pynogram's INI files, and
-:func:`read_all` the many puzzles of a tournament file
-(:mod:`excover.puzzles.nonogram_formats`); :func:`ascii_grid` and :func:`svg_grid`
-draw a puzzle with its clues (:mod:`excover.puzzles.nonogram_draw`); :func:`generate`
-makes random puzzles (:mod:`excover.puzzles.nonogram_generate`).
+Nonograms live in their own package, :mod:`excover.nonogram`; this module re-exports its
+public names (the very same objects, each taken on first use, as the package itself does)
+so that scripts written against this path keep running. New code imports
+``from excover import nonogram``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
-from itertools import islice
-
-from excover.errors import UsageError
-from excover.puzzles import nonogram_search
-from excover.puzzles.nonogram_formats import (
-    FORMATS,
-    dumps,
-    dumps_all,
-    loads,
-    loads_all,
-    read,
-    read_all,
-    write,
-    write_all,
-)
-from excover.puzzles.nonogram_model import (
-    Block,
-    Clue,
-    Colour,
-    Puzzle,
-    clue_of,
-    colour_clue_of,
-    palette_of,
-)
-from excover.puzzles.nonogram_search import propagated
+from excover.nonogram import __all__ as __all__
 
 TYPE_CHECKING = False  # typing is for type checkers: importing it costs each run ~6 ms
 if TYPE_CHECKING:
-    from typing import Any, Literal
+    from typing import Any
 
-    from excover.puzzles.nonogram_draw import ascii_grid, svg_grid
-    from excover.puzzles.nonogram_generate import generate, random_picture
-    from excover.puzzles.nonogram_rate import LEVELS, Rating
-
-__all__ = [
-    "FORMATS",
-    "LEVELS",
-    "METHODS",
-    "Block",
-    "Clue",
-    "Colour",
-    "Puzzle",
-    "Rating",
-    "Status",
-    "ascii_grid",
-    "classify",
-    "clue_of",
-    "colour_clue_of",
-    "count",
-    "dumps",
-    "dumps_all",
-    "generate",
-    "line_solvable",
-    "loads",
-    "loads_all",
-    "palette_of",
-    "propagated",
-    "puzzle_of",
-    "random_picture",
-    "rate",
-    "read",
-    "read_all",
-    "solutions",
-    "solve",
-    "svg_grid",
-    "write",
-    "write_all",
-]
-
-#: The drawing, generating and rating names, imported on first use (``excover
-#: nonogram`` runs that neither draw, generate nor rate skip their modules), and where
-#: each lives.
-_LAZY = {
-    "ascii_grid": "excover.puzzles.nonogram_draw",
-    "svg_grid": "excover.puzzles.nonogram_draw",
-    "generate": "excover.puzzles.nonogram_generate",
-    "random_picture": "excover.puzzles.nonogram_generate",
-    "LEVELS": "excover.puzzles.nonogram_rate",
-    "Rating": "excover.puzzles.nonogram_rate",
-}
+    from excover.nonogram import *  # noqa: F403  (the same names, for type checkers)
 
 
 def __getattr__(name: str) -> Any:
-    if name == "Status":  # made on first use: importing typing would slow every run
-        from typing import Literal
-
-        value: Any = Literal[_STATUSES]
-    elif name in _LAZY:
-        from importlib import import_module
-
-        value = getattr(import_module(_LAZY[name]), name)
-    else:
+    if name not in __all__:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    import excover.nonogram
+
+    value = getattr(excover.nonogram, name)
     globals()[name] = value  # later look-ups skip this function
     return value
 
 
 def __dir__() -> list[str]:
-    return sorted([*globals(), *_LAZY, "Status"])
-
-
-if TYPE_CHECKING:
-    #: What :func:`classify` says about a puzzle.
-    Status = Literal["none", "unique", "multiple"]
-
-#: The statuses by number of solutions: none, one, two or more.
-_STATUSES: tuple[Status, Status, Status] = ("none", "unique", "multiple")
-
-#: The values of ``method``.
-METHODS = ("auto", "propagate", "xcc", "sat")
-
-#: Clues given as rows, or a whole puzzle.
-Rows = Puzzle | Sequence[Iterable[int]]
-
-
-def puzzle_of(rows: Rows, cols: Sequence[Iterable[int]] | None = None) -> Puzzle:
-    """The :class:`Puzzle` of the arguments every function here takes: a puzzle alone,
-    or row clues and column clues."""
-    if isinstance(rows, Puzzle):
-        if cols is not None:
-            raise UsageError("give a Puzzle alone, or row clues and column clues")
-        return rows
-    if cols is None:
-        raise UsageError("the column clues are missing")
-    return Puzzle.from_clues(rows, cols)
-
-
-def _checked(
-    rows: Rows,
-    cols: Sequence[Iterable[int]] | None,
-    method: str,
-    limit: int | None,
-    solver: str | None,
-) -> Puzzle:
-    """The puzzle, after checking the arguments every solving function shares."""
-    puzzle = puzzle_of(rows, cols)
-    if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int) or limit < 0):
-        raise UsageError(f"limit must be a non-negative int or None, not {limit!r}")
-    if method not in METHODS:
-        raise UsageError(f"unknown method {method!r}; choose one of {', '.join(METHODS)}")
-    if solver is not None and method != "sat":
-        raise UsageError("solver is for method 'sat' only")
-    return puzzle
-
-
-def solutions(
-    rows: Rows,
-    cols: Sequence[Iterable[int]] | None = None,
-    *,
-    method: str = "auto",
-    limit: int | None = None,
-    timeout: float | None = None,
-    solver: str | None = None,
-    max_nodes: int | None = None,
-) -> Iterator[list[str]]:
-    """Lazily yield the solutions (at most ``limit``), each a list of rows.
-
-    ``timeout`` (seconds) raises :class:`~excover.LimitReached` when the run takes longer,
-    and so does ``max_nodes`` (nodes of the compiled search; methods auto and propagate);
-    ``solver`` names the SAT solver of ``method="sat"``."""
-    puzzle = _checked(rows, cols, method, limit, solver)
-    _check_nodes(method, max_nodes)
-    if puzzle.contradiction is not None:  # no search needed to know there is nothing
-        return iter(())
-    if method == "xcc":
-        from excover.puzzles import nonogram_xcc
-
-        found: Iterator[tuple[str, ...]] = nonogram_xcc.solutions(puzzle, timeout=timeout)
-    elif method == "sat":
-        from excover.puzzles import nonogram_sat
-
-        found = nonogram_sat.solutions(puzzle, solver=solver, timeout=timeout)
-    else:
-        found = nonogram_search.solutions(
-            puzzle, timeout=timeout, max_nodes=max_nodes, hybrid=method == "auto"
-        )
-    return (list(picture) for picture in islice(found, limit))
-
-
-def _check_nodes(method: str, max_nodes: int | None) -> None:
-    """Refuse ``max_nodes`` for the methods that do not count nodes."""
-    if max_nodes is not None and method not in ("auto", "propagate"):
-        raise UsageError(f"max_nodes is for the methods auto and propagate, not {method!r}")
-
-
-def solve(
-    rows: Rows,
-    cols: Sequence[Iterable[int]] | None = None,
-    *,
-    method: str = "auto",
-    timeout: float | None = None,
-    max_nodes: int | None = None,
-) -> list[str] | None:
-    """One solution (a list of rows of ``#`` and ``.``), or None when there is none."""
-    found = solutions(rows, cols, method=method, limit=1, timeout=timeout, max_nodes=max_nodes)
-    return next(found, None)
-
-
-def count(
-    rows: Rows,
-    cols: Sequence[Iterable[int]] | None = None,
-    limit: int | None = None,
-    *,
-    method: str = "auto",
-    timeout: float | None = None,
-    max_nodes: int | None = None,
-) -> int:
-    """The number of solutions, or ``limit`` when there are at least that many."""
-    if method in ("auto", "propagate"):  # no pictures to build
-        puzzle = _checked(rows, cols, method, limit, None)
-        if puzzle.contradiction is not None:
-            return 0
-        return nonogram_search.count(
-            puzzle, limit, timeout=timeout, max_nodes=max_nodes, hybrid=method == "auto"
-        )
-    _check_nodes(method, max_nodes)
-    return sum(1 for _ in solutions(rows, cols, method=method, limit=limit, timeout=timeout))
-
-
-def classify(
-    rows: Rows,
-    cols: Sequence[Iterable[int]] | None = None,
-    *,
-    method: str = "auto",
-    timeout: float | None = None,
-    max_nodes: int | None = None,
-) -> Status:
-    """``"none"``, ``"unique"`` or ``"multiple"``: how many solutions the puzzle has,
-    proved by a complete search (the validation task of puzzle designers). When the clues
-    alone rule out every picture, ``Puzzle.contradiction`` says why."""
-    return _STATUSES[count(rows, cols, 2, method=method, timeout=timeout, max_nodes=max_nodes)]
-
-
-def line_solvable(rows: Rows, cols: Sequence[Iterable[int]] | None = None) -> bool:
-    """Whether line solving alone (each line narrowed against its clue until nothing
-    changes, no guessing) decides every cell; a puzzle it proves contradictory is not."""
-    picture = propagated(puzzle_of(rows, cols))
-    return picture is not None and not any(nonogram_search.UNKNOWN in row for row in picture)
-
-
-def rate(
-    rows: Rows,
-    cols: Sequence[Iterable[int]] | None = None,
-    *,
-    timeout: float | None = None,
-    max_depth: int = 2,
-) -> Rating:
-    """How many pictures the puzzle has and how hard it is: a :class:`Rating` whose
-    ``level`` is ``"line"`` (line solving finishes it), ``"probe"`` (probing does, of
-    ``depth`` 1 or 2) or ``"search"`` (see :mod:`excover.puzzles.nonogram_rate`)."""
-    from excover.puzzles import nonogram_rate
-
-    if max_depth not in (1, 2):
-        raise UsageError(f"max_depth must be 1 or 2, not {max_depth!r}")
-    return nonogram_rate.rate(puzzle_of(rows, cols), timeout=timeout, max_depth=max_depth)
+    return sorted({*globals(), *__all__})

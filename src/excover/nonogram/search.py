@@ -1,6 +1,6 @@
 """The ``propagate`` route: the compiled line solver, propagation, probing and search.
 
-:func:`solutions` drives :class:`~excover.puzzles._nonogram.Core` (see its module for the
+:func:`solutions` drives :class:`~excover.nonogram._core.Core` (see its module for the
 algorithms) one solution at a time; :func:`propagated` runs line propagation alone, the
 way a person solves a puzzle line by line, and shows how far it gets.
 
@@ -13,22 +13,22 @@ with a third, *decimation*: see :data:`GUESS_SHARE`; when it fails in the first 
 a few short restarts follow at once, and Kissat's slice comes before CaDiCaL's: see
 :data:`GUESS_FIRST_FAILURES`):
 
-* *restarts* (:meth:`Core.hunt <excover.puzzles._nonogram.Core.hunt>`): the same search,
+* *restarts* (:meth:`Core.hunt <excover.nonogram._core.Core.hunt>`): the same search,
   randomized and restarted from the root on Luby's schedule, looking for a solution other
   than those already found; heavy-tailed searches find solutions much sooner this way,
   and a run that exhausts its tree proves there is no other;
-* *CDCL*: the order encoding of :mod:`excover.puzzles.nonogram_sat`, with the cells
+* *CDCL*: the order encoding of :mod:`excover.nonogram.sat`, with the cells
   probing decided at the root as unit clauses and a blocking clause per solution found,
   solved by CaDiCaL (:data:`CDCL_SOLVER`), whose learnt clauses prove "no other
   solution" where the depth-first search would go through an enormous tree. It tries
   first the values that belief propagation over the lines finds likelier
-  (:meth:`Core.beliefs <excover.puzzles._nonogram.Core.beliefs>`,
-  :func:`~excover.puzzles.nonogram_sat.order_phases`), for the cells and for the
+  (:meth:`Core.beliefs <excover.nonogram._core.Core.beliefs>`,
+  :func:`~excover.nonogram.sat.order_phases`), for the cells and for the
   "block starts by" variables alike; after each solution, that solution's values, since
   the next is often close by.
 
 On large puzzles, while no picture is known, the *culprit search* of
-:mod:`excover.puzzles.nonogram_culprit` takes the place of CDCL and Kissat
+:mod:`excover.nonogram.culprit` takes the place of CDCL and Kissat
 (:data:`CULPRIT_CELLS`): decimations from trusted values, whose wrong guesses Kissat
 finds by bisection.
 
@@ -43,7 +43,7 @@ time, so a run uses one core. After each new solution the turns begin again from
 first slice.
 
 Every solution found, by any route, is followed by its *rectangle swap*
-(:func:`~excover.puzzles.nonogram_swap.swapped`) when it has one: four cells that can be
+(:func:`~excover.nonogram.swap.swapped`) when it has one: four cells that can be
 exchanged without changing a clue, which on random puzzles is the usual second picture.
 
 Under ``max_nodes`` only the compiled searches run (a CDCL slice has no nodes to count).
@@ -56,13 +56,13 @@ from collections.abc import Iterator
 from itertools import islice
 
 from excover.errors import LimitReached, SolverError, UsageError
-from excover.puzzles import _nonogram
-from excover.puzzles.nonogram_model import BLACK, WHITE, Puzzle
+from excover.nonogram import _core
+from excover.nonogram.model import BLACK, WHITE, Puzzle
 
 TYPE_CHECKING = False  # typing is for type checkers: importing it costs each run ~6 ms
 if TYPE_CHECKING:
     from excover.dlx import Stats
-    from excover.puzzles.nonogram_culprit import CulpritSearch
+    from excover.nonogram.culprit import CulpritSearch
     from excover.sat.child import ChildRun
 
 __all__ = [
@@ -175,11 +175,11 @@ KISSAT_SHARE = 3
 KISSAT_EARLY_SHARE = 1
 
 #: Rounds of belief propagation (:meth:`Core.beliefs
-#: <excover.puzzles._nonogram.Core.beliefs>`) that set the CDCL solver's first phases.
+#: <excover.nonogram._core.Core.beliefs>`) that set the CDCL solver's first phases.
 BELIEF_ROUNDS = 20
 
 #: While no picture is known, each round of the turns begins with *decimation*
-#: (:meth:`Core.guess <excover.puzzles._nonogram.Core.guess>`): belief propagation
+#: (:meth:`Core.guess <excover.nonogram._core.Core.guess>`): belief propagation
 #: names the surest cells, :data:`GUESS_FRACTION` of the unknown ones are decided so,
 #: probing follows, and so on, with :data:`GUESS_ROUNDS` rounds of messages per step,
 #: for this many times the restarts' slice, until it meets :data:`GUESS_FAILURES` dead
@@ -218,7 +218,7 @@ LARGE_GUESS_FRACTION = 0.01
 GUESS_FIRST_FAILURES = 100
 
 #: When it does (not when its slice ends first), this many short restarts
-#: (:meth:`Core.hunt <excover.puzzles._nonogram.Core.hunt>`, seeds 1, 2, ...) of at most
+#: (:meth:`Core.hunt <excover.nonogram._core.Core.hunt>`, seeds 1, 2, ...) of at most
 #: :data:`FIRST_RESTART_NODES` nodes each (all within the restarts' first slice) come
 #: before CDCL, and Kissat's early slice before CaDiCaL's: where decimation fails, the
 #: search is heavy-tailed and some seeds find a picture in a few dozen nodes (random
@@ -228,7 +228,7 @@ FIRST_RESTARTS = 3
 FIRST_RESTART_NODES = 120
 
 #: On puzzles of at least this many cells, while no picture is known, the culprit
-#: search (:class:`~excover.puzzles.nonogram_culprit.CulpritSearch`) has the slices of
+#: search (:class:`~excover.nonogram.culprit.CulpritSearch`) has the slices of
 #: CDCL and Kissat: a decimation's guesses are mostly right, but a wrong one shows only
 #: thousands of cells deeper, where the tree search backtracks in vain, and CDCL on the
 #: whole formula finds no picture (random 100x100 seed 0: neither CaDiCaL nor Kissat in
@@ -254,7 +254,7 @@ _SYMBOLS = bytes.maketrans(b"\x01\x02\x03", f"{WHITE}{BLACK}{UNKNOWN}".encode())
 
 
 #: Either compiled solver: black and white, or colour (the same methods but the grid's).
-Solver = _nonogram.Core | _nonogram.ColourCore
+Solver = _core.Core | _core.ColourCore
 
 
 def solver_for(puzzle: Puzzle) -> Solver:
@@ -263,30 +263,30 @@ def solver_for(puzzle: Puzzle) -> Solver:
     return core(puzzle) if puzzle.palette is None else colour_core(puzzle)
 
 
-def core(puzzle: Puzzle) -> _nonogram.Core:
+def core(puzzle: Puzzle) -> _core.Core:
     """A fresh compiled solver for the black-and-white ``puzzle``."""
     if puzzle.palette is not None:
         raise UsageError("a colour puzzle needs colour_core")
-    if puzzle.height * puzzle.width > _nonogram.MAX_CELLS:
+    if puzzle.height * puzzle.width > _core.MAX_CELLS:
         raise UsageError(
-            f"a {puzzle.height}x{puzzle.width} puzzle has more than {_nonogram.MAX_CELLS} cells"
+            f"a {puzzle.height}x{puzzle.width} puzzle has more than {_core.MAX_CELLS} cells"
         )
     clues: list[int] = []
     starts = [0]
     for clue in puzzle.lines():
         clues += clue
         starts.append(len(clues))
-    return _nonogram.Core(puzzle.height, puzzle.width, clues, starts)
+    return _core.Core(puzzle.height, puzzle.width, clues, starts)
 
 
-def colour_core(puzzle: Puzzle) -> _nonogram.ColourCore:
+def colour_core(puzzle: Puzzle) -> _core.ColourCore:
     """A fresh compiled colour solver for ``puzzle`` (white is value 0, the palette's
     colours values 1, 2, ... in order)."""
     palette = puzzle.palette or ()
-    if puzzle.height * puzzle.width > _nonogram.MAX_CELLS // 32:
+    if puzzle.height * puzzle.width > _core.MAX_CELLS // 32:
         raise UsageError(
             f"a {puzzle.height}x{puzzle.width} colour puzzle has more than "
-            f"{_nonogram.MAX_CELLS // 32} cells"
+            f"{_core.MAX_CELLS // 32} cells"
         )
     value = {colour.char: k + 1 for k, colour in enumerate(palette)}
     lengths: list[int] = []
@@ -296,14 +296,12 @@ def colour_core(puzzle: Puzzle) -> _nonogram.ColourCore:
         lengths += clue
         colours += (value[char] for char in puzzle.line_colours(line))
         starts.append(len(lengths))
-    return _nonogram.ColourCore(
-        puzzle.height, puzzle.width, len(palette) + 1, lengths, colours, starts
-    )
+    return _core.ColourCore(puzzle.height, puzzle.width, len(palette) + 1, lengths, colours, starts)
 
 
 def _picture_of(solver: Solver, puzzle: Puzzle) -> tuple[str, ...]:
     """The solver's grid as rows of picture characters (``?`` for open cells)."""
-    if isinstance(solver, _nonogram.Core):
+    if isinstance(solver, _core.Core):
         return picture(solver.grid_bytes(), puzzle.width)
     symbols = WHITE + "".join(colour.char for colour in puzzle.palette or ())
     table = {k: symbols[k] for k in range(len(symbols))} | {255: UNKNOWN}
@@ -396,12 +394,12 @@ def _statuses(
     deadline = -1.0 if timeout is None else started + timeout
     while limit is None or solver.solutions < limit:
         status = solver.next_solution(-1 if max_nodes is None else max_nodes, deadline, probing)
-        if status == _nonogram.EXHAUSTED:
+        if status == _core.EXHAUSTED:
             return
-        if status == _nonogram.SOLUTION:
+        if status == _core.SOLUTION:
             yield solver
             continue
-        reason = "timeout" if status == _nonogram.TIME_LIMIT else "max_nodes"
+        reason = "timeout" if status == _core.TIME_LIMIT else "max_nodes"
         raise LimitReached(reason, _stats(solver, time.monotonic() - started, reason))
 
 
@@ -425,9 +423,9 @@ def _hybrid(puzzle: Puzzle, timeout: float | None, max_nodes: int | None) -> Ite
     while True:
         limit = budget if pending is None else min(budget, swap_at)
         status = solver.next_solution(limit, -1.0 if deadline is None else deadline, True, probes)
-        if status == _nonogram.EXHAUSTED:
+        if status == _core.EXHAUSTED:
             return
-        if status == _nonogram.SOLUTION:
+        if status == _core.SOLUTION:
             grid = solver.grid_bytes()
             # Reached without a guess, the solution is the only one; once two are known
             # the search enumerates faster than swaps help.
@@ -442,13 +440,13 @@ def _hybrid(puzzle: Puzzle, timeout: float | None, max_nodes: int | None) -> Ite
                 if max_nodes is not None:
                     budget = min(budget, max_nodes)
             continue
-        if status == _nonogram.NODE_LIMIT and pending is not None:
+        if status == _core.NODE_LIMIT and pending is not None:
             # the search has not found a second solution soon: a swap may answer at once
             yield from found.add_swap_of(pending)
             pending = None
             continue
-        if status == _nonogram.TIME_LIMIT or (budget == max_nodes and solver.nodes >= budget):
-            reason = "timeout" if status == _nonogram.TIME_LIMIT else "max_nodes"
+        if status == _core.TIME_LIMIT or (budget == max_nodes and solver.nodes >= budget):
+            reason = "timeout" if status == _core.TIME_LIMIT else "max_nodes"
             raise LimitReached(reason, _stats(solver, time.monotonic() - started, reason))
         break
     yield from _take_turns(puzzle, solver, found, started, deadline, max_nodes)
@@ -456,7 +454,7 @@ def _hybrid(puzzle: Puzzle, timeout: float | None, max_nodes: int | None) -> Ite
 
 class _Found:
     """The solutions found so far, in order, each new one followed by its rectangle
-    swap (:func:`~excover.puzzles.nonogram_swap.swapped`) when that is new too."""
+    swap (:func:`~excover.nonogram.swap.swapped`) when that is new too."""
 
     def __init__(self, puzzle: Puzzle) -> None:
         self.puzzle = puzzle
@@ -489,14 +487,14 @@ class _Found:
             yield from self.add(neighbour)
 
     def _swap_of(self, grid: bytes) -> bytes | None:
-        from excover.puzzles.nonogram_swap import swapped
+        from excover.nonogram.swap import swapped
 
         return swapped(grid, self.puzzle.height, self.puzzle.width)
 
 
 def _take_turns(
     puzzle: Puzzle,
-    solver: _nonogram.Core,
+    solver: _core.Core,
     found: _Found,
     started: float,
     deadline: float | None,
@@ -517,7 +515,7 @@ def _take_turns(
     # The decimations (the solver each is paused in, its rounds and fraction), taking
     # turns, each until it meets GUESS_FAILURES dead ends; a second one with smaller
     # steps on large puzzles (LARGE_GUESS_CELLS).
-    decimations: list[tuple[_nonogram.Core, int, float]] = []
+    decimations: list[tuple[_core.Core, int, float]] = []
     if with_cdcl:
         decimations.append((solver, GUESS_ROUNDS, GUESS_FRACTION))
         if puzzle.height * puzzle.width >= LARGE_GUESS_CELLS:
@@ -529,7 +527,7 @@ def _take_turns(
     seeking_culprits = with_cdcl and puzzle.height * puzzle.width >= CULPRIT_CELLS
     first_round = True
     # The restarts' solver: the search's own, unless a decimation is paused in it.
-    hunter: _nonogram.Core | None = None
+    hunter: _core.Core | None = None
     seed, length = 0, FIRST_SLICE
     quiet_since = time.monotonic()
 
@@ -552,15 +550,15 @@ def _take_turns(
                 status = decimation.guess(
                     until(GUESS_SHARE), rounds, fraction, failures, resume=True
                 )
-                if status == _nonogram.EXHAUSTED:
+                if status == _core.EXHAUSTED:
                     return
                 # paused at GUESS_FIRST_FAILURES, it goes on; at GUESS_FAILURES, the same
                 # run again: no
-                if status == _nonogram.NODE_LIMIT and failures >= GUESS_FAILURES:
+                if status == _core.NODE_LIMIT and failures >= GUESS_FAILURES:
                     del decimations[turn]
-                if status == _nonogram.SOLUTION:
+                if status == _core.SOLUTION:
                     cells = decimation.grid_bytes()
-                elif first_round and status == _nonogram.NODE_LIMIT:
+                elif first_round and status == _core.NODE_LIMIT:
                     # lost early: short restarts, then Kissat before CaDiCaL (FIRST_RESTARTS)
                     kissat_first = True
                     hunter = hunter or core(puzzle)  # decimation stays paused in solver
@@ -601,9 +599,9 @@ def _take_turns(
                     )
                 status = hunter.hunt(left, until(1.0), seed, 64, b"".join(found.grids))
                 spent += hunter.nodes
-                if status == _nonogram.EXHAUSTED:
+                if status == _core.EXHAUSTED:
                     return
-                if status == _nonogram.SOLUTION:
+                if status == _core.SOLUTION:
                     new = hunter.grid_bytes()
             if new is not None:
                 if culprits is not None:  # a picture is known: its work is done
@@ -633,7 +631,7 @@ def _take_turns(
 
 
 def _short_restarts(
-    hunter: _nonogram.Core, seed: int, end: float, found: list[bytes]
+    hunter: _core.Core, seed: int, end: float, found: list[bytes]
 ) -> tuple[bytes | None, int]:
     """Up to :data:`FIRST_RESTARTS` restarts from the root, seeds after ``seed``, of at
     most :data:`FIRST_RESTART_NODES` nodes each, until ``end``: the grid of a solution
@@ -644,9 +642,9 @@ def _short_restarts(
             break
         seed += 1
         status = hunter.hunt(FIRST_RESTART_NODES, end, seed, 64, b"".join(found))
-        if status == _nonogram.EXHAUSTED:
+        if status == _core.EXHAUSTED:
             return None, seed
-        if status == _nonogram.SOLUTION:
+        if status == _core.SOLUTION:
             return hunter.grid_bytes(), seed
     return b"", seed
 
@@ -657,7 +655,7 @@ class _Cdcl:
     with cover variables by Kissat in one go."""
 
     def __init__(self, puzzle: Puzzle, found: list[bytes]) -> None:
-        from excover.puzzles import nonogram_sat
+        from excover.nonogram import sat
         from excover.sat.solve import _PySat
 
         self.puzzle = puzzle
@@ -669,18 +667,18 @@ class _Cdcl:
             [v + 1] if value == 2 else [-(v + 1)] for v, value in enumerate(self.root) if value != 3
         ]
         self.blocks: list[list[int]] = []
-        self.plain = nonogram_sat.encode_order(puzzle).clauses + self.units
+        self.plain = sat.encode_order(puzzle).clauses + self.units
         self.covered: list[list[int]] | None = None  # with cover variables, made when needed
         self.kissats: dict[bool, ChildRun] = {}  # Kissat's runs under way (paused), by cover
         self.backend = _PySat(CDCL_SOLVER, self.plain, CDCL_SLICE)
         black, starts = root.beliefs(BELIEF_ROUNDS)
-        self.backend.set_phases(nonogram_sat.order_phases(puzzle, black, starts))
+        self.backend.set_phases(sat.order_phases(puzzle, black, starts))
         for grid in found:
             self.block(grid)
 
     def culprit_search(self) -> CulpritSearch:
         """A culprit search on the same formula (see :data:`CULPRIT_CELLS`)."""
-        from excover.puzzles.nonogram_culprit import CulpritSearch
+        from excover.nonogram.culprit import CulpritSearch
 
         return CulpritSearch(self.puzzle, self.plain, self.root)
 
@@ -713,7 +711,7 @@ class _Cdcl:
         answered yet. The run is paused in between (a child process, see
         :mod:`excover.sat.child`) and goes on from where it was, until a solution found
         by anyone makes it stale."""
-        from excover.puzzles import nonogram_sat
+        from excover.nonogram import sat
         from excover.sat.child import ChildRun
 
         run = self.kissats.get(cover)
@@ -722,9 +720,7 @@ class _Cdcl:
                 formula = self.plain
             else:
                 if self.covered is None:
-                    self.covered = (
-                        nonogram_sat.encode_order(self.puzzle, cover=True).clauses + self.units
-                    )
+                    self.covered = sat.encode_order(self.puzzle, cover=True).clauses + self.units
                 formula = self.covered
             run = self.kissats[cover] = ChildRun("kissat404", formula + self.blocks)
         if not run.advance(until):

@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 
 from excover.errors import UsageError
-from excover.puzzles.nonogram_model import BLACK, WHITE, Puzzle
+from excover.nonogram.model import BLACK, WHITE, Puzzle
 
 __all__ = ["generate", "random_picture"]
 
@@ -47,10 +47,10 @@ def generate(
 
     ``unique=True`` draws pictures until their clues have no other picture;
     ``difficulty`` (``"line"``, ``"probe"`` or ``"search"``, see
-    :func:`excover.puzzles.nonogram.rate`) also asks for that level exactly, and implies
+    :func:`excover.nonogram.rate`) also asks for that level exactly, and implies
     ``unique``. After ``attempts`` pictures without success, :class:`~excover.UsageError`
     says so (a 5x5 puzzle that needs search may not exist)."""
-    from excover.puzzles.nonogram_rate import LEVELS, rate
+    from excover.nonogram.rating import LEVELS, rate
 
     if difficulty is not None and difficulty not in LEVELS:
         raise UsageError(

@@ -23,13 +23,13 @@ TYPE_CHECKING = False  # typing is for type checkers: importing it costs each ru
 if TYPE_CHECKING:
     from typing import Any
 
+    from excover import nonogram
     from excover.cli.solving import Outcome
-    from excover.puzzles import nonogram
 
 __all__ = ["add_nonogram_command"]
 
-#: The methods of :data:`excover.puzzles.nonogram.METHODS` and the formats of
-#: :data:`excover.puzzles.nonogram.FORMATS`, named here so that building the parser
+#: The methods of :data:`excover.nonogram.METHODS` and the formats of
+#: :data:`excover.nonogram.FORMATS`, named here so that building the parser
 #: imports no solver (a test keeps them equal).
 METHODS = ("auto", "propagate", "xcc", "sat")
 FORMATS = ("text", "non", "xml", "nin", "mk", "tcga", "ini", "g")
@@ -41,7 +41,7 @@ _ENGINES = {
     "sat": "an automaton per line (SAT, CaDiCaL)",
 }
 
-#: The engine of ``auto`` on a black-and-white puzzle (nonogram_search's hybrid route).
+#: The engine of ``auto`` on a black-and-white puzzle (the search module's hybrid route).
 _AUTO_ENGINE = (
     "line solving, probing and search (compiled), decimation, restarts and CDCL when it takes long"
 )
@@ -133,15 +133,15 @@ def add_nonogram_command(commands: Any) -> None:
 
 def _load(args: argparse.Namespace) -> list[nonogram.Puzzle]:
     """The puzzles of FILE: one, or the many of a tournament file."""
-    from excover.puzzles import nonogram_formats
+    from excover.nonogram import formats
 
     if args.file == "-":
         try:  # the bytes, decoded here: the stream's own error handler varies by locale
             text = sys.stdin.buffer.read().decode("utf-8")
         except UnicodeDecodeError:
             raise FormatError("the input is not UTF-8 text", source="<stdin>") from None
-        return nonogram_formats.loads_all(text, args.format or "text", "<stdin>")
-    return nonogram_formats.read_all(args.file, args.format)
+        return formats.loads_all(text, args.format or "text", "<stdin>")
+    return formats.read_all(args.file, args.format)
 
 
 def _check_flags(args: argparse.Namespace) -> None:
@@ -174,9 +174,9 @@ def _nonogram(args: argparse.Namespace) -> int:
     if many:
         common.refuse(args, "svg", f"draws one puzzle: {args.file} holds {len(puzzles)}")
     if args.write:
-        from excover.puzzles import nonogram_formats
+        from excover.nonogram import formats
 
-        nonogram_formats.write_all(puzzles, args.write)
+        formats.write_all(puzzles, args.write)
     if args.rate:
         if many:
             raise UsageError(f"--rate rates one puzzle: {args.file} holds {len(puzzles)}")
@@ -196,7 +196,7 @@ def _nonogram(args: argparse.Namespace) -> int:
 
 
 def _suffix_format(path: str) -> str:
-    from excover.puzzles.nonogram_formats import format_for
+    from excover.nonogram.formats import format_for
 
     return "text" if path == "-" else format_for(path)
 
@@ -204,8 +204,8 @@ def _suffix_format(path: str) -> str:
 def _solve(puzzle: nonogram.Puzzle, args: argparse.Namespace, rank: int | None) -> Outcome:
     """Solve one puzzle as the flags ask and print its result (``rank``: its place in a
     file of many, whose results each take one line, or a picture after a ``$label``)."""
+    from excover import nonogram
     from excover.cli.solving import Outcome
-    from excover.puzzles import nonogram
 
     method, engine = _route(args.method, puzzle)
     listing = not (args.count or args.classify)
@@ -300,7 +300,7 @@ def _show(
     puzzle: nonogram.Puzzle, picture: list[str], args: argparse.Namespace, number: int
 ) -> None:
     """Print one solution as soon as it is found (a blank line before all but the first)."""
-    from excover.puzzles import nonogram
+    from excover import nonogram
 
     if number > 1:
         print()
@@ -313,9 +313,9 @@ def _show(
 
 def _rate(puzzle: nonogram.Puzzle, args: argparse.Namespace) -> int:
     """``--rate``: the solution count and the level of reasoning the puzzle needs."""
+    from excover import nonogram
     from excover.cli.commands import finish
     from excover.cli.solving import Outcome
-    from excover.puzzles import nonogram
 
     rating: nonogram.Rating | None = None
     stopped_by: str | None = None

@@ -1,7 +1,7 @@
 """Culprit search: decimation whose wrong guesses are found by a SAT solver.
 
 On large random puzzles, decimation (:meth:`Core.guess
-<excover.puzzles._nonogram.Core.guess>`) decides thousands of cells right and then a
+<excover.nonogram._core.Core.guess>`) decides thousands of cells right and then a
 few wrong, and the tree search below cannot tell which: a wrong guess shows only
 thousands of cells later, where backtracking one step at a time is hopeless (random
 100x100 seed 14 was not settled in 1,300 s). A SAT solver given a state as unit clauses
@@ -9,7 +9,7 @@ refutes it fast when it is wrong, so the guess to blame can be found by bisectio
 
 1. decimate, with the *trusted* literals (none at first) decided at the root, and take
    the deepest consistent state it reaches (:meth:`Core.deepest_order
-   <excover.puzzles._nonogram.Core.deepest_order>`: its cells in the order they were
+   <excover.nonogram._core.Core.deepest_order>`: its cells in the order they were
    decided; those probing decides at the root are left out, they are implied);
 2. find, by bisection over its literals in that order, the shortest prefix Kissat
    refutes within :data:`CALL_SECONDS` (a run that does not answer in time counts as
@@ -40,9 +40,9 @@ from __future__ import annotations
 import time
 from collections.abc import Generator
 
-from excover.puzzles import _nonogram
-from excover.puzzles.nonogram_model import Puzzle
-from excover.puzzles.nonogram_search import GUESS_FRACTION, GUESS_ROUNDS, core
+from excover.nonogram import _core
+from excover.nonogram.model import Puzzle
+from excover.nonogram.search import GUESS_FRACTION, GUESS_ROUNDS, core
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -62,15 +62,15 @@ __all__ = [
 #: literals are refuted in 0.2-14 s; with about 2,000, seldom within a minute.
 CALL_SECONDS = 8.0
 
-#: A decimation (with the turns' usual steps, :data:`~excover.puzzles.nonogram_search.
-#: GUESS_ROUNDS` and :data:`~excover.puzzles.nonogram_search.GUESS_FRACTION`) stops at
+#: A decimation (with the turns' usual steps, :data:`~excover.nonogram.search.
+#: GUESS_ROUNDS` and :data:`~excover.nonogram.search.GUESS_FRACTION`) stops at
 #: this many dead ends, or after this many seconds of its own time, and its deepest
 #: state is taken from there.
 DECIMATION_FAILURES = 200
 DECIMATION_SECONDS = 10.0
 
 #: The least share of the cells a decimation's deepest state leaves open (see
-#: :attr:`Core.deepest_floor <excover.puzzles._nonogram.Core.deepest_floor>`): the
+#: :attr:`Core.deepest_floor <excover.nonogram._core.Core.deepest_floor>`): the
 #: deepest states hold more wrong guesses, and Kissat's runs get slower as fewer
 #: literals are left to it.
 OPEN_SHARE = 0.1
@@ -124,10 +124,10 @@ class CulpritSearch:
             decimation = core(self.puzzle)
             decimation.deepest_floor = self.floor
             status = yield from self._decimate(decimation)
-            if status == _nonogram.SOLUTION:
+            if status == _core.SOLUTION:
                 yield decimation.grid_bytes()
                 return
-            if status == _nonogram.EXHAUSTED:  # no picture under the trusted: a proof
+            if status == _core.EXHAUSTED:  # no picture under the trusted: a proof
                 literals = self.trusted
                 refuted = len(literals)
             else:
@@ -171,7 +171,7 @@ class CulpritSearch:
             self.trusted = [*literals[:culprit], -literals[culprit]]
             self.flipped = {j for j in self.flipped if j < culprit} | {culprit}
 
-    def _deepest_literals(self, decimation: _nonogram.Core) -> list[int]:
+    def _deepest_literals(self, decimation: _core.Core) -> list[int]:
         """The literals of the decimation's deepest state, in the order it decided them,
         less those of the trusted literals and of the cells probing decides at the
         root."""
@@ -186,7 +186,7 @@ class CulpritSearch:
             if self.root[cell] == 3 and cell + 1 not in known
         ]
 
-    def _decimate(self, decimation: _nonogram.Core) -> Generator[None, None, int]:
+    def _decimate(self, decimation: _core.Core) -> Generator[None, None, int]:
         """Decimation from the trusted literals, in slices, until it meets
         :data:`DECIMATION_FAILURES` dead ends or has run :data:`DECIMATION_SECONDS`:
         its last status."""
@@ -200,7 +200,7 @@ class CulpritSearch:
                 end, GUESS_ROUNDS, GUESS_FRACTION, DECIMATION_FAILURES, given=given, resume=resume
             )
             spent += time.monotonic() - start
-            if status != _nonogram.TIME_LIMIT or spent >= DECIMATION_SECONDS:
+            if status != _core.TIME_LIMIT or spent >= DECIMATION_SECONDS:
                 return status
             resume = True
             yield None
@@ -237,7 +237,7 @@ class CulpritSearch:
         contradiction (a decimation that stops at once, after its root)."""
         given = _grid_of(literals, self.cells)
         status = core(self.puzzle).guess(0.0, GUESS_ROUNDS, GUESS_FRACTION, 0, given=given)
-        return bool(status == _nonogram.EXHAUSTED)
+        return bool(status == _core.EXHAUSTED)
 
     def _pause(self) -> Generator[None, None, None]:
         """Yield if the slice is over."""

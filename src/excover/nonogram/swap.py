@@ -6,7 +6,7 @@ way in the other: each row and column through the corners keeps its clue because
 block moves over by one cell, or a one-cell block moves within its gap. Given one
 picture, :func:`swapped` looks for such a rectangle in time about linear in the number of
 cells and moves, where a search for a second picture can take far longer; the hybrid
-route tries it on every picture it finds (see :mod:`excover.puzzles.nonogram_search`).
+route tries it on every picture it finds (see :mod:`excover.nonogram.search`).
 """
 
 from __future__ import annotations

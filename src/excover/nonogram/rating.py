@@ -24,8 +24,8 @@ from dataclasses import dataclass
 from typing import Literal
 
 from excover.errors import LimitReached, UsageError
-from excover.puzzles import _nonogram, nonogram_search
-from excover.puzzles.nonogram_model import Puzzle
+from excover.nonogram import _core, search
+from excover.nonogram.model import Puzzle
 
 __all__ = ["LEVELS", "Level", "Rating", "rate"]
 
@@ -54,7 +54,7 @@ def rate(puzzle: Puzzle, *, timeout: float | None = None, max_depth: int = 2) ->
     """Rate ``puzzle``: line solving, then probing of depth 1, then (when ``max_depth`` is
     2) of depth 2, then the full solver for the solution count. ``timeout`` (seconds over
     the whole rating) raises :class:`~excover.LimitReached`."""
-    nonogram_search._check_limits(timeout, None)
+    search._check_limits(timeout, None)
     if puzzle.palette is not None:
         raise UsageError(
             "rating needs the black-and-white solver's probing: colour puzzles can be "
@@ -70,7 +70,7 @@ def rate(puzzle: Puzzle, *, timeout: float | None = None, max_depth: int = 2) ->
 
     if puzzle.contradiction is not None:
         return done("none", "line", 0)
-    solver = nonogram_search.core(puzzle)
+    solver = search.core(puzzle)
     solver.skip_unchanged = False  # the whole fixpoint: a rating must not depend on luck
     if not solver.propagate_only():
         return done("none", "line", 0)
@@ -82,20 +82,20 @@ def rate(puzzle: Puzzle, *, timeout: float | None = None, max_depth: int = 2) ->
         return done("unique", "probe", 1)
     if max_depth >= 2:
         result = solver.probe_deep(-1.0 if deadline is None else deadline)
-        if result == _nonogram.TIME_LIMIT:
+        if result == _core.TIME_LIMIT:
             raise LimitReached(
-                "timeout", nonogram_search._stats(solver, time.monotonic() - started, "timeout")
+                "timeout", search._stats(solver, time.monotonic() - started, "timeout")
             )
         if not result:
             return done("none", "probe", 2)
         if _solved(solver):
             return done("unique", "probe", 2)
     left = None if deadline is None else max(0.0, deadline - time.monotonic())
-    found = nonogram_search.count(puzzle, 2, timeout=left, hybrid=True)
+    found = search.count(puzzle, 2, timeout=left, hybrid=True)
     statuses: tuple[Literal["none", "unique", "multiple"], ...] = ("none", "unique", "multiple")
     return done(statuses[found], "search", None)
 
 
-def _solved(solver: _nonogram.Core) -> bool:
+def _solved(solver: _core.Core) -> bool:
     """Whether the solver's grid has no unknown cell left."""
     return 3 not in solver.grid_bytes()

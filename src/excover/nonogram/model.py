@@ -691,7 +691,7 @@ class Puzzle:
 
     def _repr_svg_(self) -> str:
         """The puzzle as SVG for Jupyter: clues in the margins, the goal when known."""
-        from excover.puzzles.nonogram_draw import svg_grid
+        from excover.nonogram.draw import svg_grid
 
         return svg_grid(self, self.goal)
 

@@ -1,4 +1,4 @@
-"""Type stub of the compiled nonogram core (``_nonogram.pyx``)."""
+"""Type stub of the compiled nonogram core (``_core.pyx``)."""
 
 from collections.abc import Sequence
 

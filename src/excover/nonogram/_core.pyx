@@ -2014,8 +2014,8 @@ def line_solve(clue, cells, bint bit_parallel=True):
 # has, removes the values whose branch fails and keeps, for every cell narrowed in all
 # the branches that succeed, the union of its values there; and the search tries the
 # values of its branching cell one after the other. There is no cache of line states.
-# The black-and-white ``Core`` is untouched: ``nonogram_search`` picks this class only
-# for puzzles with a palette.
+# The black-and-white ``Core`` is untouched: ``excover.nonogram.search`` picks this
+# class only for puzzles with a palette.
 
 from libc.stdint cimport uint32_t
 

@@ -64,7 +64,7 @@ import time
 from collections.abc import Iterator
 
 from excover.errors import LimitReached, SolverError
-from excover.puzzles.nonogram_model import BLACK, WHITE, Clue, Puzzle
+from excover.nonogram.model import BLACK, WHITE, Clue, Puzzle
 from excover.sat.cnf import CNF
 from excover.sat.pool import Clause, Pool
 
@@ -266,7 +266,7 @@ def order_phases(puzzle: Puzzle, black: list[float], starts: list[list[list[floa
     """Phases for :func:`encode_order` (without cover variables): a literal per variable,
     the value to try first. ``black`` gives each cell's chance of being black, and
     ``starts``, per line and block, the chance that the block starts at each position
-    (both as :meth:`Core.beliefs <excover.puzzles._nonogram.Core.beliefs>` estimates
+    (both as :meth:`Core.beliefs <excover.nonogram._core.Core.beliefs>` estimates
     them): a cell is tried black when it is more likely black than not, "block ``j``
     starts at ``s`` or before" true when the block's chance of starting by ``s`` is at
     least one half. On the tournament puzzles that 300 depth-first nodes do not settle,

@@ -24,8 +24,8 @@ from math import comb
 from typing import TYPE_CHECKING, Unpack
 
 from excover.errors import UsageError
+from excover.nonogram.model import BLACK, WHITE, Block, Clue, Puzzle
 from excover.problem import ExactCover
-from excover.puzzles.nonogram_model import BLACK, WHITE, Block, Clue, Puzzle
 
 if TYPE_CHECKING:
     from excover.dlx import Deadline

@@ -59,7 +59,7 @@ from collections.abc import Callable, Iterable, Iterator
 
 from excover.errors import FormatError, ProblemError, UsageError
 from excover.formats.text import read_text
-from excover.puzzles.nonogram_model import (
+from excover.nonogram.model import (
     BLACK,
     NAMED_COLOURS,
     WHITE,

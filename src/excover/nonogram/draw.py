@@ -1,8 +1,8 @@
 """Pictures of nonograms: text and SVG, with the clues in the margins.
 
-Both take a :class:`~excover.puzzles.nonogram_model.Puzzle` and, optionally, a picture
+Both take a :class:`~excover.nonogram.model.Puzzle` and, optionally, a picture
 (rows of ``#`` black, ``.`` white and ``?`` undecided, as the solvers and
-:func:`~excover.puzzles.nonogram_search.propagated` return them); without a picture the
+:func:`~excover.nonogram.search.propagated` return them); without a picture the
 grid is drawn empty. A colour puzzle's clues show each block with its colour's char
 (``3r``) in text and in its colour in SVG, and its cells are its palette's chars in text
 and filled with their colours in SVG. Column clues stand above their columns,
@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from html import escape
 
 from excover.errors import ProblemError
-from excover.puzzles.nonogram_model import BLACK, WHITE, Clue, Puzzle
+from excover.nonogram.model import BLACK, WHITE, Clue, Puzzle
 
 __all__ = ["ascii_grid", "svg_grid"]
 

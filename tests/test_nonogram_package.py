@@ -1,0 +1,84 @@
+"""The ``excover.nonogram`` package: its lazy public names, the long-standing path
+``excover.puzzles.nonogram`` that re-exports them, and the direction of the imports
+(nonograms never import ``excover.puzzles``; building the parser loads no solver)."""
+
+from __future__ import annotations
+
+import ast
+import os
+import subprocess
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+import excover.nonogram
+import excover.puzzles.nonogram
+from excover.nonogram import api
+
+PACKAGE = Path(excover.nonogram.__file__).parent
+
+
+def _modules_after(code: str) -> set[str]:
+    """The modules loaded by a fresh interpreter that runs ``code``."""
+    probe = f"import sys\n{code}\nprint(repr(sorted(sys.modules)))\n"
+    path = os.pathsep.join(entry for entry in sys.path if entry)
+    done = subprocess.run(
+        [sys.executable, "-S", "-c", probe],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=60,
+        env={**os.environ, "PYTHONPATH": path},
+    )
+    modules: list[str] = ast.literal_eval(done.stdout.strip().splitlines()[-1])
+    return set(modules)
+
+
+def test_the_package_offers_every_name_of_its_api() -> None:
+    assert excover.nonogram.__all__ == api.__all__
+    for name in api.__all__:
+        assert getattr(excover.nonogram, name) is getattr(api, name), name
+    assert set(api.__all__) <= set(dir(excover.nonogram))
+
+
+def test_the_long_standing_path_is_the_same_api() -> None:
+    old = excover.puzzles.nonogram
+    assert old.__all__ == excover.nonogram.__all__
+    for name in old.__all__:
+        assert getattr(old, name) is getattr(excover.nonogram, name), name
+    assert set(old.__all__) <= set(dir(old))
+    assert old.solve([[1], [3], [1]], [[1], [3], [1]]) == [".#.", "###", ".#."]
+
+
+@pytest.mark.parametrize("module", [excover.nonogram, excover.puzzles.nonogram])
+def test_an_unknown_name_is_an_attribute_error(module: ModuleType) -> None:
+    with pytest.raises(AttributeError, match="no_such_name"):
+        module.no_such_name  # noqa: B018  (the look-up is the test)
+
+
+def test_no_nonogram_module_imports_the_puzzles_package() -> None:
+    for path in sorted(PACKAGE.glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom):
+                names = [node.module or ""]
+            elif isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            else:
+                continue
+            assert not any(n.startswith("excover.puzzles") for n in names), (path, names)
+    # and at run time: the whole API, used, loads nothing of excover.puzzles
+    modules = _modules_after(
+        "from excover import nonogram\n"
+        "[getattr(nonogram, name) for name in nonogram.__all__]\n"
+        "assert nonogram.classify([[1]], [[1]]) == 'unique'"
+    )
+    assert "excover.nonogram.api" in modules
+    assert not {m for m in modules if m.startswith("excover.puzzles")}
+
+
+def test_building_the_parser_loads_no_nonogram_solver() -> None:
+    modules = _modules_after("from excover.cli import build_parser\nbuild_parser()")
+    assert "excover.nonogram.cli" in modules  # the command is registered from the package
+    assert not modules & {"excover.nonogram.api", "excover.nonogram._core"}
