@@ -404,9 +404,12 @@ def agree(cells: dict[str, Cell]) -> int | str | None:
     return wrapped.pop() if wrapped else None
 
 
-def ratio(numerator: Cell | None, denominator: float | None) -> str:
-    if numerator is None or numerator.seconds is None or not denominator:
+def ratio(numerator: Cell | None, denominator: float | None, timeout: float) -> str:
+    """``numerator``'s seconds over ``denominator``; past the timeout, a lower bound."""
+    if numerator is None or not denominator:
         return "—"
+    if numerator.seconds is None:
+        return f"> {timeout / denominator:.0f}" if numerator.mark.startswith(">") else "—"
     return f"{numerator.seconds / denominator:.2f}"
 
 
@@ -462,8 +465,9 @@ def count_set(args: argparse.Namespace, routes: list[str]) -> int:
         row = [instance.name, str(problem.n_options), str(problem.n_items)]
         row.append("—" if count is None else f"{count:,}" if isinstance(count, int) else count)
         row += [cells[route].text() for route in routes]
-        row.append(ratio(cells.get("auto"), min(times, default=None)))
-        row.append(ratio(cells.get("auto"), min(knuth_times, default=None)))  # type: ignore[type-var]
+        auto = cells.get("auto")
+        row.append(ratio(auto, min(times, default=None), args.timeout))
+        row.append(ratio(auto, min(knuth_times, default=None), args.timeout))  # type: ignore[type-var]
         print("| " + " | ".join(row) + " |", flush=True)
     return 1 if failed else 0
 
