@@ -176,8 +176,8 @@ def test_a_link_in_the_programs_folder_does_not_lead_out(tmp_path: Path) -> None
 
 
 def test_includes_below_the_programs_folder_are_read(tmp_path: Path) -> None:
-    write(tmp_path / "prog" / "lib" / "pieces.cmb", 'include "../shared/more.cmb"\n')
-    write(tmp_path / "prog" / "shared" / "more.cmb", "pattern a = {*}\n")
+    write(tmp_path / "prog" / "lib" / "pieces.cmb", 'include "../common/more.cmb"\n')
+    write(tmp_path / "prog" / "common" / "more.cmb", "pattern a = {*}\n")
     program = write(tmp_path / "prog" / "main.cmb", 'include "lib/pieces.cmb"\n')
     assert len(parse_file(str(program)).statements) == 1
 
