@@ -15,7 +15,6 @@ count is ``3**N``; ``N = 41916`` is the smallest with 20,000 digits.
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import sys
 from collections.abc import Callable, Iterator
@@ -209,7 +208,6 @@ def test_a_cmb_program_counts_twenty_thousand_digits(
     assert from_decimal(result["count"]) == expected
 
 
-@pytest.mark.skipif(importlib.util.find_spec("pyganak") is None, reason="needs pyganak")
 def test_ganak_hands_back_twenty_thousand_digits(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
