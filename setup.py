@@ -109,9 +109,9 @@ def _with_c_sources(extension: Extension) -> Extension:
 
 
 extensions = [
-    _extension("excover.dlx._engine"),
-    _extension("excover.dlx._bits"),
-    _extension("excover.dlx._cells"),
+    _extension("excover.engines._engine"),
+    _extension("excover.engines._bits"),
+    _extension("excover.engines._cells"),
     _extension("excover.zdd._store"),
     _extension("excover.zdd._frontier"),
     _extension("excover.puzzles._grid"),

@@ -75,7 +75,7 @@ from pathlib import Path
 from _data import KNUTH_DATA, require
 
 from excover import ExactCover, Search, UsageError, nonogram
-from excover.dlx import ENGINES, pick_engine
+from excover.engines import ENGINES, pick_engine
 from excover.nonogram import xcc
 from excover.tiling import Pattern, Tiling, pentominoes, tetrominoes, tiles
 

@@ -35,7 +35,7 @@ from typing import NamedTuple
 from _data import COMBINE_DATA, KNUTH_DATA
 
 from excover import ExactCover
-from excover.dlx import pick_engine
+from excover.engines import pick_engine
 from excover.parallel import split
 from excover.parallel.run import default_tasks, run_tasks
 from excover.puzzles.queens import queens

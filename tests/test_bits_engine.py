@@ -19,9 +19,9 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from excover import ExactCover, LimitReached, Search, UsageError
-from excover.dlx import pick_engine
-from excover.dlx._bits import MAX_BITS, SIMD, SIMD_LEVELS, BitEngine, bits_needed
-from excover.dlx._engine import SOLUTION
+from excover.engines import pick_engine
+from excover.engines._bits import MAX_BITS, SIMD, SIMD_LEVELS, BitEngine, bits_needed
+from excover.engines._engine import SOLUTION
 
 KNUTH = Path(__file__).parent / "data" / "knuth"
 HEURISTICS = ["mrv", "leftmost", "random"]

@@ -16,10 +16,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from excover import ExactCover
-from excover.dlx import HEURISTICS, new_engine
-from excover.dlx._bits import BitEngine
-from excover.dlx._cells import CellEngine
-from excover.dlx._engine import (
+from excover.engines import HEURISTICS, new_engine
+from excover.engines._bits import BitEngine
+from excover.engines._cells import CellEngine
+from excover.engines._engine import (
     DONE,
     MAX_NODES,
     MAX_SOLUTIONS,

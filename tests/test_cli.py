@@ -24,7 +24,7 @@ from runs import wait_until_busy
 import excover
 from excover import ExactCover
 from excover.cli import main
-from excover.dlx._bits import MAX_BITS
+from excover.engines._bits import MAX_BITS
 
 ROOT = Path(__file__).resolve().parent.parent
 KNUTH = ROOT / "tests" / "data" / "knuth"

@@ -21,8 +21,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from excover import ExactCover, LimitReached, Search, UsageError
-from excover.dlx import CompiledEngine, new_engine
-from excover.dlx._engine import DONE, MAX_NODES, MAX_SOLUTIONS, SOLUTION, TIMEOUT, Engine
+from excover.engines import CompiledEngine, new_engine
+from excover.engines._engine import DONE, MAX_NODES, MAX_SOLUTIONS, SOLUTION, TIMEOUT, Engine
 
 KNUTH = Path(__file__).parent / "data" / "knuth"
 

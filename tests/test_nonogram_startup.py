@@ -43,7 +43,7 @@ OTHER_COMMANDS = {
     "excover.puzzles.cli",
     "excover.lang",
     "excover.parallel",
-    "excover.dlx",
+    "excover.engines",
     "excover.nonogram.draw",
     "excover.nonogram.rating",
     "excover.nonogram.generator",
@@ -131,7 +131,7 @@ def test_a_puzzle_is_immutable_hashable_and_picklable() -> None:
     assert eval(repr(puzzle), {"Puzzle": nonogram.Puzzle}) == puzzle
     colour = nonogram.Puzzle.from_picture(["rr.", ".bb"], title="two")
     assert pickle.loads(pickle.dumps(colour)) == colour and hash(colour) != hash(puzzle)
-    assert eval(repr(colour), vars(nonogram)) == colour
+    assert eval(repr(colour), {"Colour": nonogram.Colour, "Puzzle": nonogram.Puzzle}) == colour
     match colour:
         case nonogram.Puzzle(rows, cols, title):
             assert (rows, cols, title) == (((2,), (2,)), ((1,), (1, 1), (1,)), "two")

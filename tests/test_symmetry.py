@@ -33,7 +33,7 @@ from symmetric import (
 )
 
 from excover import ExactCover, SymmetryError, UsageError
-from excover.dlx import Search
+from excover.engines import Search
 from excover.puzzles.queens import queens
 from excover.puzzles.sudoku import Board
 from excover.symmetry import Automorphism, BrokenSearch, Group, burnside

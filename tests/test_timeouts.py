@@ -25,7 +25,7 @@ from runs import ended
 
 from excover import LimitReached, Search
 from excover.cli import common, main
-from excover.dlx import Deadline
+from excover.engines import Deadline
 
 ROOT = Path(__file__).resolve().parent.parent
 PENTO = str(ROOT / "examples" / "pento6x10.dlx")

@@ -31,7 +31,7 @@ TYPE_CHECKING = False  # typing is for type checkers: importing it costs each ru
 if TYPE_CHECKING:
     from typing import Any
 
-    from excover.dlx import Search, Stats
+    from excover.engines import Search, Stats
     from excover.problem import ExactCover
     from excover.zdd import Family
 
@@ -56,8 +56,8 @@ __version__ = "0.1.0"
 #: The public names imported on first use, and the module each lives in.
 _LAZY = {
     "ExactCover": "excover.problem",
-    "Search": "excover.dlx",
-    "Stats": "excover.dlx",
+    "Search": "excover.engines",
+    "Stats": "excover.engines",
     "Family": "excover.zdd",
 }
 

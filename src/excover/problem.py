@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
 
-    from excover.dlx import Search
+    from excover.engines import Search
     from excover.parallel import Estimate, Subproblem
     from excover.sat import CNF
     from excover.symmetry import BrokenSearch, Generator, Group
@@ -592,7 +592,7 @@ class ExactCover:
         engine: str = "auto",
     ) -> Search:
         """A search run over this problem (see :class:`excover.Search`)."""
-        from excover.dlx import Search
+        from excover.engines import Search
 
         return Search(
             self,
@@ -630,7 +630,7 @@ class ExactCover:
             if options:
                 raise UsageError(f"method 'zdd' takes no search options, not {sorted(options)}")
             return dxz.first(self)
-        from excover.dlx import wall_clock_search
+        from excover.engines import wall_clock_search
 
         return wall_clock_search(self, **options).first()
 
@@ -690,7 +690,7 @@ class ExactCover:
             if options:
                 raise UsageError(f"method 'zdd' takes no search options, not {sorted(options)}")
             return dxz.solutions(self, limit)
-        from excover.dlx import wall_clock_search
+        from excover.engines import wall_clock_search
 
         return wall_clock_search(self, **options).solutions(limit)
 
@@ -753,7 +753,7 @@ class ExactCover:
             from excover.zdd import auto
 
             return auto.count(self, **options)
-        from excover.dlx import wall_clock_search
+        from excover.engines import wall_clock_search
 
         return wall_clock_search(self, **options).count()
 

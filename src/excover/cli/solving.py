@@ -31,7 +31,7 @@ TYPE_CHECKING = False  # typing is for type checkers: importing it costs each ru
 if TYPE_CHECKING:
     from typing import Any, TypeVar
 
-    from excover.dlx import Search
+    from excover.engines import Search
     from excover.problem import ExactCover
 
     _T = TypeVar("_T")

@@ -331,7 +331,7 @@ def encode_order(puzzle: Puzzle, cover: bool = False) -> CNF:
 
 def _out_of_time() -> LimitReached:
     """The error of an encoding cut short by its time limit (no solution found yet)."""
-    from excover.dlx import Stats
+    from excover.engines import Stats
 
     stats = Stats(complete=False, stopped_by="timeout", algorithm="SAT", engine="sat")
     return LimitReached("timeout", stats)

@@ -61,7 +61,7 @@ from excover.nonogram.model import BLACK, WHITE, Puzzle
 
 TYPE_CHECKING = False  # typing is for type checkers: importing it costs each run ~6 ms
 if TYPE_CHECKING:
-    from excover.dlx import Stats
+    from excover.engines import Stats
     from excover.nonogram.culprit import CulpritSearch
     from excover.sat.child import ChildRun
 
@@ -743,7 +743,7 @@ class _Cdcl:
 
 
 def _hybrid_stats(found: list[bytes], nodes: int, started: float, reason: str) -> Stats:
-    from excover.dlx import Stats
+    from excover.engines import Stats
 
     return Stats(
         solutions=len(found),
@@ -759,7 +759,7 @@ def _hybrid_stats(found: list[bytes], nodes: int, started: float, reason: str) -
 def _stats(solver: Solver, seconds: float, reason: str) -> Stats:
     """The statistics of a run a limit stopped (nodes are search nodes; the line solves
     stand in for DLX's updates)."""
-    from excover.dlx import Stats
+    from excover.engines import Stats
 
     return Stats(
         solutions=solver.solutions,

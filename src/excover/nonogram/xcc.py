@@ -28,7 +28,7 @@ from excover.nonogram.model import BLACK, WHITE, Block, Clue, Puzzle
 from excover.problem import ExactCover
 
 if TYPE_CHECKING:
-    from excover.dlx import Deadline
+    from excover.engines import Deadline
     from excover.problem import SearchOptions
 
 __all__ = [
@@ -168,7 +168,7 @@ def solutions(puzzle: Puzzle, **options: Unpack[SearchOptions]) -> Iterator[tupl
     """Every solution, found by dancing links on :func:`problem`; ``options`` go to
     :meth:`~excover.ExactCover.solutions` (``timeout``, ``max_nodes``, ...), the
     ``timeout`` counted from this call (the building of the problem included)."""
-    from excover.dlx import Deadline
+    from excover.engines import Deadline
 
     deadline = Deadline(options.pop("timeout", None))
     return _decoded(puzzle, deadline, options)

@@ -37,7 +37,7 @@ from excover.numbers import abbreviated, to_decimal
 from excover.problem import ExactCover
 
 if TYPE_CHECKING:
-    from excover.dlx import Search
+    from excover.engines import Search
     from excover.parallel.checkpoint import Checkpoint
     from excover.parallel.run import TaskResult
 

@@ -29,7 +29,7 @@ from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
 from contextlib import contextmanager
 from typing import Any, NamedTuple
 
-from excover.dlx import Search, pick_engine
+from excover.engines import Search, pick_engine
 from excover.errors import ExcoverWarning, LimitReached, UsageError
 from excover.parallel.subproblems import Subproblem, check_options, split
 from excover.parallel.tree import Layout, State

@@ -54,7 +54,7 @@ from excover.sat.pool import Clause
 if TYPE_CHECKING:
     from pysat.solvers import Solver
 
-    from excover.dlx import Stats
+    from excover.engines import Stats
 
 __all__ = [
     "DEFAULT_SOLVER",
@@ -341,7 +341,7 @@ class _Run:
 
     def stats(self, complete: bool, stopped_by: str | None) -> Stats:
         """The statistics of the run so far (no search nodes or updates in SAT)."""
-        from excover.dlx import Stats
+        from excover.engines import Stats
 
         return Stats(
             solutions=self.found,

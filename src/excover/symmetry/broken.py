@@ -64,7 +64,7 @@ from typing import TYPE_CHECKING, Unpack
 
 import numpy as np
 
-from excover.dlx import Deadline
+from excover.engines import Deadline
 from excover.errors import LimitReached
 from excover.problem import ExactCover, SearchOptions
 from excover.symmetry import fixed
@@ -75,7 +75,7 @@ from excover.symmetry.smallest import OrderedChain, random_elements
 from excover.symmetry.twins import Merged, merge_twins
 
 if TYPE_CHECKING:
-    from excover.dlx import Search
+    from excover.engines import Search
 
 __all__ = ["MAX_PARTIALS", "MAX_STABILIZER", "BrokenSearch", "Orbit"]
 
@@ -629,7 +629,7 @@ def _branching_first(
 ) -> Search:
     """A dancing-links search of ``problem`` whose root branches on the item ``first``,
     stopping at ``deadline``."""
-    from excover.dlx import Search
+    from excover.engines import Search
 
     search = Search(problem, branch_first=first, **options)
     search.deadline = deadline.until

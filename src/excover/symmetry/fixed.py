@@ -153,7 +153,7 @@ def burnside(
     """The number of orbits of solutions under ``group``, by Burnside's lemma: the mean
     over the group's elements of the number of solutions each fixes. ``timeout`` bounds
     all the counts together (wall-clock seconds from the call)."""
-    from excover.dlx import Deadline
+    from excover.engines import Deadline
 
     deadline = Deadline(options.pop("timeout", None))  # for all the counts together
     total = 0

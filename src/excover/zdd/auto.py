@@ -39,7 +39,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, NamedTuple, Unpack
 
 if TYPE_CHECKING:
-    from excover.dlx import Search
+    from excover.engines import Search
     from excover.problem import ExactCover, SearchOptions
     from excover.zdd import dxz
 
@@ -105,7 +105,7 @@ def _probe(problem: ExactCover, search: Search) -> Choice:
 
 def choose(problem: ExactCover, engine: str = "auto") -> Choice:
     """The method for counting ``problem``, chosen as the module notes describe; the DLX
-    side runs on ``engine`` (see :func:`excover.dlx.pick_engine`)."""
+    side runs on ``engine`` (see :func:`excover.engines.pick_engine`)."""
     search = problem.search(seed=0, engine=engine)  # MRV ignores the seed (no syscall)
     if search.count_until(scout_nodes(problem)):
         return Choice("dlx", search.count(), search)
@@ -121,7 +121,7 @@ def count(problem: ExactCover, **options: Unpack[SearchOptions]) -> int:
     """The number of solutions, by the method :func:`choose` picks (its DLX side on the
     ``engine`` option, if given)."""
     if set(options) - {"engine"}:
-        from excover.dlx import wall_clock_search
+        from excover.engines import wall_clock_search
 
         return wall_clock_search(problem, **options).count()
     _, known, search, probe = choose(problem, options.get("engine", "auto"))

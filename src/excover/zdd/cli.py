@@ -18,7 +18,7 @@ from excover.cli.progress import Progress, progress
 from excover.cli.solving import Outcome
 
 if TYPE_CHECKING:
-    from excover.dlx import Search
+    from excover.engines import Search
     from excover.problem import ExactCover
     from excover.zdd.dxz import Probe, Run
 

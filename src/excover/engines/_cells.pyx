@@ -15,7 +15,7 @@ write per item touched, and the sets are read sequentially.
 
 This engine solves Algorithm X (primary and secondary items) and Algorithm C (colors on
 secondary items); it refuses multiplicities. It walks the same search tree as
-``excover.dlx._engine``: the item chosen at each level is the active primary item of fewest
+``excover.engines._engine``: the item chosen at each level is the active primary item of fewest
 options in play (MRV), ties to the smallest item number (the sparse sets permute the list
 of active items, so the tie rule compares item numbers, not positions), stopping at the
 first item with none; and its options are tried in input order. Solutions therefore come
@@ -468,7 +468,7 @@ cdef uint64_t mix_seed(uint64_t seed) noexcept:
 cdef class CellEngine:
     """One dancing-cells search over a problem given as flat arrays (see the module text).
 
-    The arguments are those of ``excover.dlx._engine.Engine``; every multiplicity must be
+    The arguments are those of ``excover.engines._engine.Engine``; every multiplicity must be
     ``1..1`` (``algorithm`` may force ``"X"`` or ``"C"``, never ``"M"``).
     """
 
@@ -641,7 +641,7 @@ cdef class CellEngine:
 
     def run(self, bint count_only, int64_t max_solutions, int64_t max_nodes, double deadline):
         """Search on from where the last call stopped; return the status of the stop
-        (the codes of ``excover.dlx._engine``). Checks Ctrl-C and the deadline between
+        (the codes of ``excover.engines._engine``). Checks Ctrl-C and the deadline between
         chunks of work, where the state is consistent."""
         cdef int status
         self._check_idle()

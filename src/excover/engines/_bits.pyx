@@ -23,7 +23,7 @@ the CPU runs (``simd``).
 
 This engine solves Algorithm X (primary and secondary items), Algorithm C (colors on
 secondary items) and Algorithm M (multiplicities, see below). On X and C it walks the same
-search tree as ``excover.dlx._engine``: the item chosen at each level is the one of fewest
+search tree as ``excover.engines._engine``: the item chosen at each level is the one of fewest
 options in play (MRV, ties to the leftmost primary item, stopping at the first with none)
 and its options are tried in input order, so solutions come in the same order and the
 ``nodes`` statistic equals Knuth's DLX1 and DLX2 figures. ``updates`` counts the options
@@ -591,7 +591,7 @@ cdef void* _copy(values, size_t width) except NULL:
 cdef class BitEngine:
     """One bit-parallel search over a problem given as flat arrays (see the module text).
 
-    The arguments are those of ``excover.dlx._engine.Engine``; every multiplicity must be
+    The arguments are those of ``excover.engines._engine.Engine``; every multiplicity must be
     ``1..1``, the problem must fit in :data:`MAX_BITS` bits (:func:`bits_needed`) and have
     at most :data:`MAX_OPTIONS` options with a primary item. ``simd`` caps the instruction
     set of the kernels (one of :data:`SIMD_LEVELS`; by default the best the CPU runs).
@@ -877,7 +877,7 @@ cdef class BitEngine:
 
     def run(self, bint count_only, int64_t max_solutions, int64_t max_nodes, double deadline):
         """Search on from where the last call stopped; return the status of the stop
-        (the codes of ``excover.dlx._engine``). Checks Ctrl-C and the deadline between
+        (the codes of ``excover.engines._engine``). Checks Ctrl-C and the deadline between
         chunks of work, where the state is consistent."""
         cdef int status
         self._check_idle()

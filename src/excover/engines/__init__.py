@@ -1,8 +1,8 @@
-"""Dancing links: the Python face of the compiled search engine.
+"""The search engines: the Python face of the three compiled exact-cover searches.
 
 :class:`Search` is one run of Knuth's dancing-links search over an
 :class:`~excover.ExactCover`. The search state (the dancing links and the level stack)
-lives in the compiled engine (``excover.dlx._engine``, whose opening comment explains the
+lives in the compiled engine (``excover.engines._engine``, whose opening comment explains the
 data structure), so a run can stop at a solution, at a limit or at Ctrl-C, and carry on
 later from exactly where it stopped: nothing is recomputed between two solutions.
 
@@ -15,15 +15,15 @@ list while covering.
 
 Three engines can run a search (``engine=``):
 
-* ``"dlx"``, dancing links (``excover.dlx._engine``), for every problem, with Knuth's
+* ``"dlx"``, dancing links (``excover.engines._engine``), for every problem, with Knuth's
   statistics exactly;
-* ``"bits"``, the bit-parallel engine (``excover.dlx._bits``), for problems whose options
+* ``"bits"``, the bit-parallel engine (``excover.engines._bits``), for problems whose options
   fit in bitsets: on Algorithms X and C it walks the same search tree (same item choices,
   options in input order, same solutions in the same order, same ``nodes``) several times
   faster; on Algorithm M it branches its own way (the options of an item with a
   multiplicity smallest first, then "no more"), so it finds the same solutions in another
   order; its ``updates`` count options taken out of play;
-* ``"cells"``, dancing cells (``excover.dlx._cells``: the sparse sets of Knuth's SSXCC), for
+* ``"cells"``, dancing cells (``excover.engines._cells``: the sparse sets of Knuth's SSXCC), for
   problems without multiplicities: the same search tree as dancing links, faster on
   problems whose items have many options each (large nonograms and Sudoku grids); its
   ``updates`` count options removed from items' sets.
@@ -39,9 +39,9 @@ import time
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any, Literal
 
-from excover.dlx._bits import MAX_BITS, MAX_OPTIONS, BitEngine, bits_needed, primary_counts
-from excover.dlx._cells import CellEngine
-from excover.dlx._engine import MAX_NODES, MAX_SOLUTIONS, SOLUTION, TIMEOUT, Engine
+from excover.engines._bits import MAX_BITS, MAX_OPTIONS, BitEngine, bits_needed, primary_counts
+from excover.engines._cells import CellEngine
+from excover.engines._engine import MAX_NODES, MAX_SOLUTIONS, SOLUTION, TIMEOUT, Engine
 from excover.errors import LimitReached, UsageError
 from excover.numbers import to_decimal
 
