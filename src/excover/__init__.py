@@ -31,8 +31,9 @@ TYPE_CHECKING = False  # typing is for type checkers: importing it costs each ru
 if TYPE_CHECKING:
     from typing import Any
 
-    from excover.engines import Search, Stats
+    from excover.engines import Search
     from excover.problem import ExactCover
+    from excover.statistics import Stats
     from excover.zdd import Family
 
 __all__ = [
@@ -57,7 +58,7 @@ __version__ = "0.1.0"
 _LAZY = {
     "ExactCover": "excover.problem",
     "Search": "excover.engines",
-    "Stats": "excover.engines",
+    "Stats": "excover.statistics",
     "Family": "excover.zdd",
 }
 
