@@ -20,6 +20,7 @@ from array import array
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING, NamedTuple, Self, SupportsIndex, TypedDict, Unpack
 
+from excover import port
 from excover.errors import ProblemError, UsageError
 
 if TYPE_CHECKING:
@@ -29,7 +30,7 @@ if TYPE_CHECKING:
     from excover.engines import Search
     from excover.parallel import Estimate, Subproblem
     from excover.sat import CNF
-    from excover.symmetry import BrokenSearch, Generator, Group
+    from excover.symmetry import Generator, Group
     from excover.zdd import Family
 
 __all__ = ["METHODS", "EngineInput", "ExactCover", "ItemRef", "SearchOptions"]
@@ -592,11 +593,9 @@ class ExactCover:
         engine: str = "auto",
     ) -> Search:
         """A search run over this problem (see :class:`excover.Search`)."""
-        from excover.engines import Search
-
-        return Search(
+        return port.solving().search(
             self,
-            heuristic=heuristic,
+            heuristic,
             seed=seed,
             max_solutions=max_solutions,
             max_nodes=max_nodes,
@@ -619,20 +618,7 @@ class ExactCover:
         """
         _check_method(method)
         _check_options(options)
-        if method == "sat":
-            from excover.sat import solve
-
-            return solve.first(self, solver, amo, **options)
-        _check_not_sat(method, solver, amo)
-        if method == "zdd":
-            from excover.zdd import dxz
-
-            if options:
-                raise UsageError(f"method 'zdd' takes no search options, not {sorted(options)}")
-            return dxz.first(self)
-        from excover.engines import wall_clock_search
-
-        return wall_clock_search(self, **options).first()
+        return port.solving().first(self, method, solver=solver, amo=amo, **options)
 
     def solutions(
         self,
@@ -662,37 +648,19 @@ class ExactCover:
         """
         _check_method(method)
         _check_options(options)
-        if up_to_symmetry or (symmetry is not None and symmetry is not False):
-            found = self._broken(method, symmetry, solver, amo, workers, executor, tasks, options)
-            listed = found.representatives() if up_to_symmetry else found.solutions()
-            return listed if limit is None else _first(listed, limit)
-        if workers is not None or executor is not None or tasks is not None:
-            from excover.parallel import run
-
-            _check_not_sat(method, solver, amo)
-            return run.solutions(
-                self,
-                method,
-                limit,
-                workers=workers,
-                executor=executor,
-                tasks=tasks,
-                options=dict(options),
-            )
-        if method == "sat":
-            from excover.sat import solve
-
-            return solve.solutions(self, solver, amo, limit, **options)
-        _check_not_sat(method, solver, amo)
-        if method == "zdd":
-            from excover.zdd import dxz
-
-            if options:
-                raise UsageError(f"method 'zdd' takes no search options, not {sorted(options)}")
-            return dxz.solutions(self, limit)
-        from excover.engines import wall_clock_search
-
-        return wall_clock_search(self, **options).solutions(limit)
+        return port.solving().solutions(
+            self,
+            method,
+            limit,
+            solver=solver,
+            amo=amo,
+            workers=workers,
+            executor=executor,
+            tasks=tasks,
+            up_to_symmetry=up_to_symmetry,
+            symmetry=symmetry,
+            **options,
+        )
 
     def count(
         self,
@@ -723,86 +691,25 @@ class ExactCover:
         """
         _check_method(method)
         _check_options(options)
-        if up_to_symmetry or (symmetry is not None and symmetry is not False):
-            found = self._broken(method, symmetry, solver, amo, workers, executor, tasks, options)
-            return found.count_orbits() if up_to_symmetry else found.count()
-        if workers is not None or executor is not None or tasks is not None:
-            from excover.parallel import run
-
-            _check_not_sat(method, solver, amo)
-            return run.count(
-                self,
-                method,
-                workers=workers,
-                executor=executor,
-                tasks=tasks,
-                options=dict(options),
-            )
-        if method == "sat":
-            from excover.sat import solve
-
-            return solve.count(self, solver, amo, **options)
-        _check_not_sat(method, solver, amo)
-        if method == "zdd":
-            from excover.zdd import dxz
-
-            if options:
-                raise UsageError(f"method 'zdd' takes no search options, not {sorted(options)}")
-            return dxz.count(self)
-        if method == "auto":
-            from excover.zdd import auto
-
-            return auto.count(self, **options)
-        from excover.engines import wall_clock_search
-
-        return wall_clock_search(self, **options).count()
+        return port.solving().count(
+            self,
+            method,
+            solver=solver,
+            amo=amo,
+            workers=workers,
+            executor=executor,
+            tasks=tasks,
+            up_to_symmetry=up_to_symmetry,
+            symmetry=symmetry,
+            **options,
+        )
 
     def symmetries(self) -> Group:
         """The automorphism group of the problem: the permutations of its options and
         items that map it onto itself (kinds, multiplicities and colors respected), by
         generators, with its exact order (see :mod:`excover.symmetry`). Needs the extra
         ``excover[symmetry]`` (python-igraph)."""
-        from excover.symmetry.automorphisms import automorphism_group
-
-        return automorphism_group(self)
-
-    def _broken(
-        self,
-        method: str,
-        symmetry: object,
-        solver: str | None,
-        amo: str | None,
-        workers: int | None,
-        executor: object | None,
-        tasks: int | None,
-        options: SearchOptions,
-    ) -> BrokenSearch:
-        """The symmetry-broken search that ``up_to_symmetry`` and ``symmetry`` ask for."""
-        from excover.symmetry import BrokenSearch, Group
-
-        _check_not_sat(method, solver, amo)
-        if method == "sat":
-            raise UsageError("counting with symmetry runs dancing links; method 'sat' cannot")
-        if workers is not None or executor is not None or tasks is not None:
-            raise UsageError("symmetry and parallel subproblems cannot be combined yet")
-        if options.get("max_solutions") is not None:
-            raise UsageError("max_solutions does not combine with symmetry; use limit")
-        if method == "zdd" and options:
-            raise UsageError(f"method 'zdd' takes no search options, not {sorted(options)}")
-        if symmetry is None or symmetry is True:
-            group = self.symmetries()
-        elif isinstance(symmetry, Group):
-            if symmetry.problem is not self and symmetry.problem != self:
-                raise UsageError("the group given is the group of another problem")
-            group = symmetry
-        elif isinstance(symmetry, str | bytes) or not isinstance(symmetry, Iterable):
-            raise UsageError(
-                "symmetry must be True, a Group or a list of generators, "
-                f"not {type(symmetry).__name__}"
-            )
-        else:
-            group = Group(self, symmetry)
-        return BrokenSearch(self, group, method, **options)
+        return port.solving().symmetries(self)
 
     def split(
         self, depth: int | None = None, tasks: int | None = None, *, seed: int = 0
@@ -810,9 +717,7 @@ class ExactCover:
         """Subproblems whose solutions partition this problem's, cut from the top of the
         search tree at ``depth``, or where it is biggest until there are ``tasks`` of
         them (see :func:`excover.parallel.split`)."""
-        from excover.parallel import split
-
-        return split(self, depth, tasks, seed=seed)
+        return port.solving().split(self, depth, tasks, seed=seed)
 
     def estimate(
         self, samples: int | None = None, *, seed: int | None = 0, timed: bool = True
@@ -821,9 +726,7 @@ class ExactCover:
         error) and of the time of a dancing-links count, from ``samples`` random probes
         (default 1000), or exact figures when the tree is small (see
         :func:`excover.parallel.estimate`)."""
-        from excover.parallel import estimate
-
-        return estimate(self, samples, seed=seed, timed=timed)
+        return port.solving().estimate(self, samples, seed=seed, timed=timed)
 
     def zdd(self, method: str = "dxz") -> Family:
         """The :class:`~excover.Family` of all solutions (sets of option indices).
@@ -832,20 +735,12 @@ class ExactCover:
         combine's intersection of one family per item (:mod:`excover.zdd.columns`).
         Both give the same family, in the default ZDD manager.
         """
-        from excover.zdd import columns, dxz
-
-        if method == "dxz":
-            return dxz.dxz(self)
-        if method == "columns":
-            return columns.columns(self)
-        raise UsageError(f"unknown ZDD method {method!r}; choose 'dxz' or 'columns'")
+        return port.solving().zdd(self, method)
 
     def to_cnf(self, amo: str = "auto") -> CNF:
         """The problem as a CNF formula, one variable per option (see :mod:`excover.sat`);
         ``amo`` names the at-most-one encoding."""
-        from excover.sat import to_cnf
-
-        return to_cnf(self, amo)
+        return port.solving().to_cnf(self, amo)
 
     def write_dimacs(self, path: str | os.PathLike[str], amo: str = "auto") -> None:
         """Write :meth:`to_cnf` to ``path`` in DIMACS format, with a header mapping the
@@ -878,14 +773,6 @@ class ExactCover:
             f"<ExactCover: {self.n_primary} primary items, {self.n_secondary} secondary "
             f"items, {self.n_options} options>"
         )
-
-
-def _first(found: Iterator[list[int]], limit: int) -> Iterator[list[int]]:
-    """The first ``limit`` of ``found``."""
-    for number, solution in enumerate(found):
-        if number >= limit:
-            return
-        yield solution
 
 
 def _int_array(values: object, what: str) -> npt.NDArray[np.int64]:
@@ -950,9 +837,3 @@ def _check_method(method: str) -> None:
     """Reject unknown solving methods, listing the valid ones."""
     if not isinstance(method, str) or method not in METHODS:
         raise UsageError(f"unknown method {method!r}; choose one of {', '.join(METHODS)}")
-
-
-def _check_not_sat(method: str, solver: str | None, amo: str | None) -> None:
-    """Reject the SAT arguments ``solver`` and ``amo`` given with another method."""
-    if solver is not None or amo is not None:
-        raise UsageError(f"solver= and amo= go with method='sat', not method={method!r}")
