@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from excover import ExactCover
-from excover.cli import main
 from excover.lang import Interpreter, LangError, parse
+from excover.main import main
 
 
 def run(text: str) -> str:

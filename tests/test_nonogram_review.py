@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from excover import FormatError, ProblemError, UsageError, nonogram
-from excover.cli import main
+from excover.main import main
 
 
 @pytest.mark.parametrize(

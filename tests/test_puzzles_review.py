@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from excover import FormatError, ProblemError, UsageError
-from excover.cli import main
+from excover.main import main
 from excover.puzzles import killer, sudoku
 
 PUZZLE = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79"

@@ -12,12 +12,11 @@ it imports each only when a method asks for it, so that ``import excover`` stays
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
-
 from excover.errors import UsageError
 
 TYPE_CHECKING = False  # typing is for type checkers: importing it costs each run ~6 ms
 if TYPE_CHECKING:
+    from collections.abc import Iterable, Iterator
     from typing import Unpack
 
     from excover.engines import Search
@@ -204,6 +203,8 @@ class Solving:
         options: SearchOptions,
     ) -> BrokenSearch:
         """The symmetry-broken search that ``up_to_symmetry`` and ``symmetry`` ask for."""
+        from collections.abc import Iterable
+
         from excover.symmetry import BrokenSearch, Group
 
         _check_not_sat(method, solver, amo)
