@@ -26,7 +26,7 @@ SOURCE = Path(__file__).resolve().parent.parent / "src" / "excover"
 #: its own layer and the layers below it, never from a layer above.
 LAYERS: tuple[tuple[str, ...], ...] = (
     ("numbers", "statistics", "errors"),
-    ("formats", "port", "problem"),
+    ("formats", "entries", "port", "problem"),
     ("engines", "zdd", "sat", "parallel", "symmetry"),
     ("solving",),
     ("cli",),
@@ -227,3 +227,21 @@ def test_the_checker_finds_a_circle_and_reads_lazy_imports(tmp_path: Path) -> No
     assert list(imports("excover.m", source, known)) == [("excover.errors", 5)]
     assert find_circle({"a": {"b": 1}, "b": {"c": 1}, "c": {"a": 1}}) == ["a", "b", "c", "a"]
     assert find_circle({"a": {"b": 1}, "b": {}}) == []
+
+
+def test_the_model_solves_through_the_port_the_package_plugs_in(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``import excover`` plugs :class:`excover.solving.Solving` into the model's port;
+    unplugged, a solving method says so instead of failing on ``None``."""
+    from excover import ExcoverError, port
+    from excover.problem import ExactCover
+    from excover.solving import Solving
+
+    problem = ExactCover(["a", "b"])
+    for option in (["a"], ["b"], ["a", "b"]):
+        problem.add_option(option)
+    assert isinstance(port.solving(), Solving) and problem.count(method="dlx") == 2
+    monkeypatch.setattr(port, "_plugged", None)
+    with pytest.raises(ExcoverError, match="unplugged"):
+        problem.count(method="dlx")

@@ -21,6 +21,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING, NamedTuple, Self, SupportsIndex, TypedDict, Unpack
 
 from excover import port
+from excover.entries import MAX_INT, indices, int_array, matrix_entry, option_number
 from excover.errors import ProblemError, UsageError
 
 if TYPE_CHECKING:
@@ -40,9 +41,6 @@ ItemRef = str | SupportsIndex
 
 #: Solving methods accepted by :meth:`ExactCover.count` and friends.
 METHODS: tuple[str, ...] = ("auto", "dlx", "zdd", "sat")
-
-#: Item counts and multiplicity bounds must fit the engines' 32-bit integers.
-_MAX_INT = 2**31 - 1
 
 
 class EngineInput(NamedTuple):
@@ -106,8 +104,8 @@ def _item_names(spec: SupportsIndex | Iterable[str], start: int, kind: str) -> l
                 )
         return names
     count = _index(spec, f"the number of {kind} items")
-    if not 0 <= count <= _MAX_INT - start:
-        raise ProblemError(f"the number of {kind} items must be in 0..{_MAX_INT}, not {count}")
+    if not 0 <= count <= MAX_INT - start:
+        raise ProblemError(f"the number of {kind} items must be in 0..{MAX_INT}, not {count}")
     return [str(position) for position in range(start, start + count)]
 
 
@@ -178,7 +176,7 @@ class ExactCover:
                 raise ProblemError(f"row {number} has {len(row)} entries, row 0 has {width}")
             items = []
             for column, entry in enumerate(row):
-                value = _entry(entry, number, column)
+                value = matrix_entry(entry, number, column)
                 if value:
                     items.append(column)
             problem._append(items, None, f"in row {number}")
@@ -276,8 +274,8 @@ class ExactCover:
         import numpy as np
 
         first = self.n_options
-        start_array = _int_array(starts, "starts")
-        item_array = _int_array(items, "items")
+        start_array = int_array(starts, "starts")
+        item_array = int_array(items, "items")
         if len(start_array) == 0 or start_array[0] != 0 or start_array[-1] != len(item_array):
             raise ProblemError(
                 f"starts must begin at 0 and end at len(items) = {len(item_array)}, one entry "
@@ -315,8 +313,8 @@ class ExactCover:
                     f"item {self._items[int(rows[row, column])]!r} twice in option "
                     f"{first + int(chosen[row])}"
                 )
-        if len(self._node_item) + len(item_array) > _MAX_INT:
-            raise ProblemError(f"too many item occurrences: more than {_MAX_INT} in all")
+        if len(self._node_item) + len(item_array) > MAX_INT:
+            raise ProblemError(f"too many item occurrences: more than {MAX_INT} in all")
         color_array = self._batch_colors(colors, color_names, item_array, option_of)
         self._node_item.frombytes(item_array.astype(np.intc).tobytes())
         self._node_color.frombytes(color_array.astype(np.intc).tobytes())
@@ -342,7 +340,7 @@ class ExactCover:
         for name in names:
             if not isinstance(name, str) or not _is_token(name):
                 raise ProblemError(f"bad color name {name!r}")
-        color_array = _int_array(colors, "colors")
+        color_array = int_array(colors, "colors")
         if len(color_array) != len(items):
             raise ProblemError(
                 f"colors has {len(color_array)} entries, items has {len(items)}: one each"
@@ -452,10 +450,10 @@ class ExactCover:
         low = _index(lo, "lo")
         high = _index(hi, "hi")
         name = self._items[position]
-        if low < 0 or high < 1 or low > high or high > _MAX_INT:
+        if low < 0 or high < 1 or low > high or high > MAX_INT:
             raise ProblemError(
                 f"bad multiplicity {low}..{high} for item {name!r}: "
-                f"need 0 <= lo <= hi, 1 <= hi <= {_MAX_INT}"
+                f"need 0 <= lo <= hi, 1 <= hi <= {MAX_INT}"
             )
         self._lo[position] = low
         self._hi[position] = high
@@ -524,7 +522,7 @@ class ExactCover:
 
     def option_items(self, option: SupportsIndex) -> list[str]:
         """The items of an option, in input order: names, ``"x:color"`` when colored."""
-        index = _option_number(option)
+        index = option_number(option)
         if not 0 <= index < self.n_options:
             raise UsageError(f"option {index} is out of range ({self.n_options} options)")
         names, colors = self._items, self._colors
@@ -537,14 +535,14 @@ class ExactCover:
 
     def format_solution(self, solution: Iterable[SupportsIndex]) -> str:
         """A solution as text: one option per line, its item names separated by spaces."""
-        return "\n".join(" ".join(self.option_items(option)) for option in _indices(solution))
+        return "\n".join(" ".join(self.option_items(option)) for option in indices(solution))
 
     def is_solution(self, solution: Iterable[SupportsIndex]) -> bool:
         """True when ``solution`` (option indices) solves the problem, checked directly
         against the definition: distinct valid indices; each primary item covered between
         its ``lo`` and ``hi`` times; each secondary item covered at most once, or only by
         options that all give it the same color."""
-        chosen = _indices(solution)
+        chosen = indices(solution)
         if len(set(chosen)) < len(chosen) or not all(0 <= i < self.n_options for i in chosen):
             return False
         covers = [0] * len(self._items)
@@ -773,55 +771,6 @@ class ExactCover:
             f"<ExactCover: {self.n_primary} primary items, {self.n_secondary} secondary "
             f"items, {self.n_options} options>"
         )
-
-
-def _int_array(values: object, what: str) -> npt.NDArray[np.int64]:
-    """``values`` as a one-dimensional int64 array; bools, floats, strings and ragged or
-    nested input are rejected rather than converted."""
-    import numpy as np
-
-    try:
-        data = np.asarray(values)
-    except (TypeError, ValueError):
-        raise ProblemError(f"{what} must be a one-dimensional array of integers") from None
-    if data.ndim != 1 or (data.size and data.dtype.kind not in "iu"):
-        raise ProblemError(
-            f"{what} must be a one-dimensional array of integers, not {data.dtype} "
-            f"of shape {data.shape}"
-        )
-    if data.dtype.kind == "u" and data.size and data.max() > _MAX_INT:
-        raise ProblemError(f"{what} holds a value above {_MAX_INT}")
-    return data.astype(np.int64)
-
-
-def _entry(entry: object, row: int, column: int) -> int:
-    """A matrix entry as 0 or 1 (bools and int-like objects accepted)."""
-    try:
-        value = operator.index(entry)  # type: ignore[arg-type]
-    except TypeError:
-        value = -1
-    if value not in (0, 1):
-        raise ProblemError(f"entry {entry!r} in row {row}, column {column} is not 0 or 1")
-    return value
-
-
-def _indices(solution: object) -> list[int]:
-    """A solution given as an iterable of option indices, as a list of ints."""
-    if isinstance(solution, str | bytes) or not isinstance(solution, Iterable):
-        raise UsageError(f"a solution must be a list of option indices, not {solution!r}")
-    return [_option_number(option) for option in solution]
-
-
-def _option_number(option: object) -> int:
-    """An option index given as an int or int-like object (not a bool)."""
-    if type(option) is int:  # the common case, kept fast: no Protocol isinstance check
-        return option
-    if isinstance(option, bool):
-        raise UsageError(f"an option index must be an integer, not {option!r}")
-    try:
-        return operator.index(option)  # type: ignore[arg-type]
-    except TypeError:
-        raise UsageError(f"an option index must be an integer, not {option!r}") from None
 
 
 def _check_options(options: Mapping[str, object]) -> None:
