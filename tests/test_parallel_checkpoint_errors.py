@@ -1,4 +1,4 @@
-"""A second reader's tests of ``excover count`` by subproblems: checkpoint files that
+"""Broken checkpoints and odd estimates of ``excover count`` by subproblems: checkpoint files that
 are not UTF-8, odd digits or NaN sizes, a checkpoint path that cannot be written, and a
 progress bar facing an estimate beyond floats."""
 

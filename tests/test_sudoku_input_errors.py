@@ -1,5 +1,5 @@
-"""A second reader's tests of Sudoku arguments: box shapes and regions of the wrong
-type, one string given as a batch, a bad puzzle deep in a batch, cages off the board,
+"""Bad Sudoku and killer arguments are refused, naming the fault: box shapes and regions
+of the wrong type, one string given as a batch, a bad puzzle deep in a batch, cages off the board,
 odd digits in cage files, malformed killer cages, a file with a byte order mark, and a
 count that reaches the compiled solver's cap."""
 

@@ -1,4 +1,4 @@
-"""Bad and odd input found by review: each gives a located LangError (exit status 2 with
+"""Oversized frames and bounds in .cmb programs: each gives a located LangError (exit status 2 with
 ``file:line:column``), never a Python traceback; valid programs that looked odd run."""
 
 from __future__ import annotations
