@@ -1,6 +1,6 @@
 """Tests of the ``excover`` command and of the shipped pentomino example.
 
-Most tests call :func:`excover.cli.main` in-process; a few run ``python -m excover`` in a
+Most tests call :func:`excover.main.main` in-process; a few run ``python -m excover`` in a
 subprocess, for what only a real process shows: the exit status, Ctrl-C, a closed pipe.
 Every printed solution is checked against the definition with ``ExactCover.is_solution``;
 the counts are compared with figures from the literature (92 queens solutions on 8x8,
@@ -23,8 +23,8 @@ from runs import wait_until_busy
 
 import excover
 from excover import ExactCover
-from excover.cli import main
 from excover.engines._bits import MAX_BITS
+from excover.main import main
 
 ROOT = Path(__file__).resolve().parent.parent
 KNUTH = ROOT / "tests" / "data" / "knuth"

@@ -25,7 +25,8 @@ from builders import dominoes, walks
 from runs import ended, wait_until_busy
 
 from excover import ExactCover, nonogram
-from excover.cli import _LIGHT, _PROBLEM_COMMANDS, build_parser, common, main
+from excover.cli import common
+from excover.main import _LIGHT, _PROBLEM_COMMANDS, build_parser, main
 from excover.nonogram.cli import FORMATS, METHODS
 from excover.puzzles import sudoku
 from excover.sat.amo import AMO_ENCODINGS
@@ -507,8 +508,8 @@ def test_progress_helper_is_a_null_object_when_not_wanted() -> None:
 
 def test_import_excover_loads_no_heavy_library() -> None:
     code = (
-        "import sys, excover, excover.cli\n"
-        "excover.cli.build_parser()\n"
+        "import sys, excover, excover.main\n"
+        "excover.main.build_parser()\n"
         "print(sorted({m.split('.')[0] for m in sys.modules} & "
         "{'numpy', 'lark', 'pysat', 'tqdm', 'dataclasses'}))"
     )

@@ -26,7 +26,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from excover import ExactCover, Stats
-from excover.cli import main
+from excover.main import main
 from excover.numbers import abbreviated, from_decimal, grouped, json_count, to_decimal
 from excover.parallel.checkpoint import Checkpoint, fingerprint
 from excover.parallel.subproblems import Subproblem

@@ -17,9 +17,9 @@ import pytest
 from runs import ended
 
 from excover import ExactCover
-from excover.cli import main
 from excover.lang import Interpreter, LangError, Permissions, parse
 from excover.lang.sandbox import SAFE
+from excover.main import main
 from excover.sat.cnf import CNF
 from excover.tiling import Pattern, Tile, Tiling
 

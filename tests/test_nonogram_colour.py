@@ -20,7 +20,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from excover import FormatError, ProblemError, nonogram
-from excover.cli import main
+from excover.main import main
 from excover.nonogram import _core as _nonogram
 from excover.nonogram import formats as nonogram_formats
 from excover.nonogram.xcc import colour_placements

@@ -17,7 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from excover import FormatError, UsageError, nonogram
-from excover.cli import main
+from excover.main import main
 
 DATA = Path(__file__).parent / "data" / "nonogram"
 EXAMPLES = Path(__file__).parent.parent / "examples" / "nonograms"

@@ -79,6 +79,6 @@ def test_no_nonogram_module_imports_the_puzzles_package() -> None:
 
 
 def test_building_the_parser_loads_no_nonogram_solver() -> None:
-    modules = _modules_after("from excover.cli import build_parser\nbuild_parser()")
+    modules = _modules_after("from excover.main import build_parser\nbuild_parser()")
     assert "excover.nonogram.cli" in modules  # the command is registered from the package
     assert not modules & {"excover.nonogram.api", "excover.nonogram._core"}

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from excover import FormatError, UsageError, nonogram
-from excover.cli import main
+from excover.main import main
 
 SURVEY = Path(__file__).parent.parent / "benchmarks" / "data" / "nonogram_survey"
 PLUS = nonogram.Puzzle.from_picture([".#.", "###", ".#."])

@@ -27,7 +27,8 @@ from pathlib import Path
 import pytest
 
 from excover import nonogram
-from excover.cli import build_parser, common, main
+from excover.cli import common
+from excover.main import build_parser, main
 
 EXAMPLES = Path(__file__).parent.parent / "examples" / "nonograms"
 
@@ -53,7 +54,7 @@ OTHER_COMMANDS = {
 def _imported_by(argv: list[str]) -> set[str]:
     code = (  # the probe itself imports nothing (json would hide a run's import of it)
         "import sys\n"
-        "from excover.cli import main\n"
+        "from excover.main import main\n"
         f"status = main({argv!r})\n"
         "print(repr([status, sorted(sys.modules)]), file=sys.stderr)\n"
     )

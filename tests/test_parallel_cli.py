@@ -15,8 +15,8 @@ import pytest
 from builders import queens
 
 from excover import ExactCover
-from excover.cli import main
-from excover.parallel import cli as parallel_cli
+from excover.cli import parallel as parallel_cli
+from excover.main import main
 
 KNUTH = Path(__file__).parent / "data" / "knuth"
 

@@ -14,7 +14,7 @@ from xml.etree import ElementTree
 import pytest
 from builders import COMBINE_DATA
 
-from excover.cli import main
+from excover.main import main
 from excover.puzzles import _sudoku9, killer, sudoku
 from excover.puzzles.cli import Puzzle, read_puzzles
 
@@ -338,7 +338,7 @@ def test_a_run_of_sudoku_or_queens_reads_its_flags_as_the_whole_parser_does(
     capsys: pytest.CaptureFixture[str], argv: list[str]
 ) -> None:
     """Their runs build only their own parser (start-up): help and errors are the same."""
-    from excover.cli import build_parser
+    from excover.main import build_parser
 
     printed = []
     for only in (None, argv[0]):

@@ -16,7 +16,7 @@ from builders import queens
 from test_sat_limits import pigeonhole
 
 from excover import ExactCover
-from excover.cli import main
+from excover.main import main
 
 #: The options that make the pigeonhole problem hard.
 PAIRWISE_SAT = ["--method", "sat", "--amo", "pairwise"]

@@ -19,8 +19,8 @@ from hypothesis import strategies as st
 from pysat.solvers import Solver
 
 from excover import ExactCover, FormatError
-from excover.cli import main
 from excover.errors import SolverError
+from excover.main import main
 from excover.sat import AMO_ENCODINGS, CNF, checked, to_cnf
 
 KINDS: tuple[Kind, ...] = ("X", "XCC", "MCC")

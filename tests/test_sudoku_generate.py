@@ -11,7 +11,7 @@ from xml.etree import ElementTree
 import pytest
 
 from excover import UsageError
-from excover.cli import main
+from excover.main import main
 from excover.puzzles import sudoku
 from excover.puzzles.sudoku_generate import generate_many
 

@@ -317,7 +317,7 @@ def test_a_group_too_large_to_list_is_refused(monkeypatch: pytest.MonkeyPatch) -
 
 
 def _cli(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    from excover.cli import main
+    from excover.main import main
 
     status = main(list(argv))
     out, err = capsys.readouterr()

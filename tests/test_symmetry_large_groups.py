@@ -98,7 +98,7 @@ def test_eleven_identical_options_are_one_orbit() -> None:
 def test_cli_counts_eleven_identical_options(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from excover.cli import main
+    from excover.main import main
 
     path = tmp_path / "identical.dlx"
     path.write_text("a\n" + "a\n" * 11)
@@ -256,7 +256,7 @@ def test_a_timeout_stops_the_smallest_images(
     """Eight copies of the 6-queens problem: too many partial solutions for a base, so
     each of the 65,536 solutions is tested for the smallest of its orbit, which takes far
     longer than the search; the timeout bounds the testing too."""
-    from excover.cli import main
+    from excover.main import main
 
     problem = disjoint_copies(queens(6), 8)
     group = problem.symmetries()

@@ -24,8 +24,9 @@ from builders import queens
 from runs import ended
 
 from excover import LimitReached, Search
-from excover.cli import common, main
+from excover.cli import common
 from excover.engines import Deadline
+from excover.main import main
 
 ROOT = Path(__file__).resolve().parent.parent
 PENTO = str(ROOT / "examples" / "pento6x10.dlx")

@@ -9,7 +9,8 @@ import pytest
 from builders import dominoes, walks
 
 from excover import ExactCover
-from excover.cli import main, solving
+from excover.cli import solving
+from excover.main import main
 
 KNUTH = Path(__file__).parent / "data" / "knuth"
 

@@ -10,7 +10,10 @@ The public names::
     Family       a family of sets of ints as a ZDD (all the solutions of a problem, ...)
 
 The model and the engines are imported on first use (``excover.ExactCover`` imports
-them then), so that ``import excover`` and the ``excover`` command start fast.
+them then), so that ``import excover`` and the ``excover`` command start fast. What this
+module does import at once is the wiring of the layers: it plugs :mod:`excover.solving`,
+the work of the model's solving methods, into the model's port (:mod:`excover.port`),
+before any other excover module runs (docs/architecture.md draws the layers).
 """
 
 from __future__ import annotations
@@ -26,13 +29,18 @@ from excover.errors import (
     SymmetryError,
     UsageError,
 )
+from excover.port import plug
+from excover.solving import Solving
+
+plug(Solving())
 
 TYPE_CHECKING = False  # typing is for type checkers: importing it costs each run ~6 ms
 if TYPE_CHECKING:
     from typing import Any
 
-    from excover.engines import Search, Stats
+    from excover.engines import Search
     from excover.problem import ExactCover
+    from excover.statistics import Stats
     from excover.zdd import Family
 
 __all__ = [
@@ -57,7 +65,7 @@ __version__ = "0.1.0"
 _LAZY = {
     "ExactCover": "excover.problem",
     "Search": "excover.engines",
-    "Stats": "excover.engines",
+    "Stats": "excover.statistics",
     "Family": "excover.zdd",
 }
 

@@ -1,6 +1,6 @@
-"""``python -m excover``: the same command as ``excover`` (see :mod:`excover.cli`)."""
+"""``python -m excover``: the same command as ``excover`` (see :mod:`excover.main`)."""
 
-from excover.cli import command
+from excover.main import command
 
 __all__: list[str] = []
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 TYPE_CHECKING = False  # typing is for type checkers: importing it costs each run ~6 ms
 if TYPE_CHECKING:
-    from excover.engines import Stats
+    from excover.statistics import Stats
 
 __all__ = [
     "ExcoverError",

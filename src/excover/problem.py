@@ -20,6 +20,8 @@ from array import array
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING, NamedTuple, Self, SupportsIndex, TypedDict, Unpack
 
+from excover import port
+from excover.entries import MAX_INT, indices, int_array, matrix_entry, option_number
 from excover.errors import ProblemError, UsageError
 
 if TYPE_CHECKING:
@@ -29,7 +31,7 @@ if TYPE_CHECKING:
     from excover.engines import Search
     from excover.parallel import Estimate, Subproblem
     from excover.sat import CNF
-    from excover.symmetry import BrokenSearch, Generator, Group
+    from excover.symmetry import Generator, Group
     from excover.zdd import Family
 
 __all__ = ["METHODS", "EngineInput", "ExactCover", "ItemRef", "SearchOptions"]
@@ -39,9 +41,6 @@ ItemRef = str | SupportsIndex
 
 #: Solving methods accepted by :meth:`ExactCover.count` and friends.
 METHODS: tuple[str, ...] = ("auto", "dlx", "zdd", "sat")
-
-#: Item counts and multiplicity bounds must fit the engines' 32-bit integers.
-_MAX_INT = 2**31 - 1
 
 
 class EngineInput(NamedTuple):
@@ -105,8 +104,8 @@ def _item_names(spec: SupportsIndex | Iterable[str], start: int, kind: str) -> l
                 )
         return names
     count = _index(spec, f"the number of {kind} items")
-    if not 0 <= count <= _MAX_INT - start:
-        raise ProblemError(f"the number of {kind} items must be in 0..{_MAX_INT}, not {count}")
+    if not 0 <= count <= MAX_INT - start:
+        raise ProblemError(f"the number of {kind} items must be in 0..{MAX_INT}, not {count}")
     return [str(position) for position in range(start, start + count)]
 
 
@@ -177,7 +176,7 @@ class ExactCover:
                 raise ProblemError(f"row {number} has {len(row)} entries, row 0 has {width}")
             items = []
             for column, entry in enumerate(row):
-                value = _entry(entry, number, column)
+                value = matrix_entry(entry, number, column)
                 if value:
                     items.append(column)
             problem._append(items, None, f"in row {number}")
@@ -275,8 +274,8 @@ class ExactCover:
         import numpy as np
 
         first = self.n_options
-        start_array = _int_array(starts, "starts")
-        item_array = _int_array(items, "items")
+        start_array = int_array(starts, "starts")
+        item_array = int_array(items, "items")
         if len(start_array) == 0 or start_array[0] != 0 or start_array[-1] != len(item_array):
             raise ProblemError(
                 f"starts must begin at 0 and end at len(items) = {len(item_array)}, one entry "
@@ -314,8 +313,8 @@ class ExactCover:
                     f"item {self._items[int(rows[row, column])]!r} twice in option "
                     f"{first + int(chosen[row])}"
                 )
-        if len(self._node_item) + len(item_array) > _MAX_INT:
-            raise ProblemError(f"too many item occurrences: more than {_MAX_INT} in all")
+        if len(self._node_item) + len(item_array) > MAX_INT:
+            raise ProblemError(f"too many item occurrences: more than {MAX_INT} in all")
         color_array = self._batch_colors(colors, color_names, item_array, option_of)
         self._node_item.frombytes(item_array.astype(np.intc).tobytes())
         self._node_color.frombytes(color_array.astype(np.intc).tobytes())
@@ -341,7 +340,7 @@ class ExactCover:
         for name in names:
             if not isinstance(name, str) or not _is_token(name):
                 raise ProblemError(f"bad color name {name!r}")
-        color_array = _int_array(colors, "colors")
+        color_array = int_array(colors, "colors")
         if len(color_array) != len(items):
             raise ProblemError(
                 f"colors has {len(color_array)} entries, items has {len(items)}: one each"
@@ -451,10 +450,10 @@ class ExactCover:
         low = _index(lo, "lo")
         high = _index(hi, "hi")
         name = self._items[position]
-        if low < 0 or high < 1 or low > high or high > _MAX_INT:
+        if low < 0 or high < 1 or low > high or high > MAX_INT:
             raise ProblemError(
                 f"bad multiplicity {low}..{high} for item {name!r}: "
-                f"need 0 <= lo <= hi, 1 <= hi <= {_MAX_INT}"
+                f"need 0 <= lo <= hi, 1 <= hi <= {MAX_INT}"
             )
         self._lo[position] = low
         self._hi[position] = high
@@ -523,7 +522,7 @@ class ExactCover:
 
     def option_items(self, option: SupportsIndex) -> list[str]:
         """The items of an option, in input order: names, ``"x:color"`` when colored."""
-        index = _option_number(option)
+        index = option_number(option)
         if not 0 <= index < self.n_options:
             raise UsageError(f"option {index} is out of range ({self.n_options} options)")
         names, colors = self._items, self._colors
@@ -536,14 +535,14 @@ class ExactCover:
 
     def format_solution(self, solution: Iterable[SupportsIndex]) -> str:
         """A solution as text: one option per line, its item names separated by spaces."""
-        return "\n".join(" ".join(self.option_items(option)) for option in _indices(solution))
+        return "\n".join(" ".join(self.option_items(option)) for option in indices(solution))
 
     def is_solution(self, solution: Iterable[SupportsIndex]) -> bool:
         """True when ``solution`` (option indices) solves the problem, checked directly
         against the definition: distinct valid indices; each primary item covered between
         its ``lo`` and ``hi`` times; each secondary item covered at most once, or only by
         options that all give it the same color."""
-        chosen = _indices(solution)
+        chosen = indices(solution)
         if len(set(chosen)) < len(chosen) or not all(0 <= i < self.n_options for i in chosen):
             return False
         covers = [0] * len(self._items)
@@ -592,11 +591,9 @@ class ExactCover:
         engine: str = "auto",
     ) -> Search:
         """A search run over this problem (see :class:`excover.Search`)."""
-        from excover.engines import Search
-
-        return Search(
+        return port.solving().search(
             self,
-            heuristic=heuristic,
+            heuristic,
             seed=seed,
             max_solutions=max_solutions,
             max_nodes=max_nodes,
@@ -619,20 +616,7 @@ class ExactCover:
         """
         _check_method(method)
         _check_options(options)
-        if method == "sat":
-            from excover.sat import solve
-
-            return solve.first(self, solver, amo, **options)
-        _check_not_sat(method, solver, amo)
-        if method == "zdd":
-            from excover.zdd import dxz
-
-            if options:
-                raise UsageError(f"method 'zdd' takes no search options, not {sorted(options)}")
-            return dxz.first(self)
-        from excover.engines import wall_clock_search
-
-        return wall_clock_search(self, **options).first()
+        return port.solving().first(self, method, solver=solver, amo=amo, **options)
 
     def solutions(
         self,
@@ -662,37 +646,19 @@ class ExactCover:
         """
         _check_method(method)
         _check_options(options)
-        if up_to_symmetry or (symmetry is not None and symmetry is not False):
-            found = self._broken(method, symmetry, solver, amo, workers, executor, tasks, options)
-            listed = found.representatives() if up_to_symmetry else found.solutions()
-            return listed if limit is None else _first(listed, limit)
-        if workers is not None or executor is not None or tasks is not None:
-            from excover.parallel import run
-
-            _check_not_sat(method, solver, amo)
-            return run.solutions(
-                self,
-                method,
-                limit,
-                workers=workers,
-                executor=executor,
-                tasks=tasks,
-                options=dict(options),
-            )
-        if method == "sat":
-            from excover.sat import solve
-
-            return solve.solutions(self, solver, amo, limit, **options)
-        _check_not_sat(method, solver, amo)
-        if method == "zdd":
-            from excover.zdd import dxz
-
-            if options:
-                raise UsageError(f"method 'zdd' takes no search options, not {sorted(options)}")
-            return dxz.solutions(self, limit)
-        from excover.engines import wall_clock_search
-
-        return wall_clock_search(self, **options).solutions(limit)
+        return port.solving().solutions(
+            self,
+            method,
+            limit,
+            solver=solver,
+            amo=amo,
+            workers=workers,
+            executor=executor,
+            tasks=tasks,
+            up_to_symmetry=up_to_symmetry,
+            symmetry=symmetry,
+            **options,
+        )
 
     def count(
         self,
@@ -723,86 +689,25 @@ class ExactCover:
         """
         _check_method(method)
         _check_options(options)
-        if up_to_symmetry or (symmetry is not None and symmetry is not False):
-            found = self._broken(method, symmetry, solver, amo, workers, executor, tasks, options)
-            return found.count_orbits() if up_to_symmetry else found.count()
-        if workers is not None or executor is not None or tasks is not None:
-            from excover.parallel import run
-
-            _check_not_sat(method, solver, amo)
-            return run.count(
-                self,
-                method,
-                workers=workers,
-                executor=executor,
-                tasks=tasks,
-                options=dict(options),
-            )
-        if method == "sat":
-            from excover.sat import solve
-
-            return solve.count(self, solver, amo, **options)
-        _check_not_sat(method, solver, amo)
-        if method == "zdd":
-            from excover.zdd import dxz
-
-            if options:
-                raise UsageError(f"method 'zdd' takes no search options, not {sorted(options)}")
-            return dxz.count(self)
-        if method == "auto":
-            from excover.zdd import auto
-
-            return auto.count(self, **options)
-        from excover.engines import wall_clock_search
-
-        return wall_clock_search(self, **options).count()
+        return port.solving().count(
+            self,
+            method,
+            solver=solver,
+            amo=amo,
+            workers=workers,
+            executor=executor,
+            tasks=tasks,
+            up_to_symmetry=up_to_symmetry,
+            symmetry=symmetry,
+            **options,
+        )
 
     def symmetries(self) -> Group:
         """The automorphism group of the problem: the permutations of its options and
         items that map it onto itself (kinds, multiplicities and colors respected), by
         generators, with its exact order (see :mod:`excover.symmetry`). Needs the extra
         ``excover[symmetry]`` (python-igraph)."""
-        from excover.symmetry.automorphisms import automorphism_group
-
-        return automorphism_group(self)
-
-    def _broken(
-        self,
-        method: str,
-        symmetry: object,
-        solver: str | None,
-        amo: str | None,
-        workers: int | None,
-        executor: object | None,
-        tasks: int | None,
-        options: SearchOptions,
-    ) -> BrokenSearch:
-        """The symmetry-broken search that ``up_to_symmetry`` and ``symmetry`` ask for."""
-        from excover.symmetry import BrokenSearch, Group
-
-        _check_not_sat(method, solver, amo)
-        if method == "sat":
-            raise UsageError("counting with symmetry runs dancing links; method 'sat' cannot")
-        if workers is not None or executor is not None or tasks is not None:
-            raise UsageError("symmetry and parallel subproblems cannot be combined yet")
-        if options.get("max_solutions") is not None:
-            raise UsageError("max_solutions does not combine with symmetry; use limit")
-        if method == "zdd" and options:
-            raise UsageError(f"method 'zdd' takes no search options, not {sorted(options)}")
-        if symmetry is None or symmetry is True:
-            group = self.symmetries()
-        elif isinstance(symmetry, Group):
-            if symmetry.problem is not self and symmetry.problem != self:
-                raise UsageError("the group given is the group of another problem")
-            group = symmetry
-        elif isinstance(symmetry, str | bytes) or not isinstance(symmetry, Iterable):
-            raise UsageError(
-                "symmetry must be True, a Group or a list of generators, "
-                f"not {type(symmetry).__name__}"
-            )
-        else:
-            group = Group(self, symmetry)
-        return BrokenSearch(self, group, method, **options)
+        return port.solving().symmetries(self)
 
     def split(
         self, depth: int | None = None, tasks: int | None = None, *, seed: int = 0
@@ -810,9 +715,7 @@ class ExactCover:
         """Subproblems whose solutions partition this problem's, cut from the top of the
         search tree at ``depth``, or where it is biggest until there are ``tasks`` of
         them (see :func:`excover.parallel.split`)."""
-        from excover.parallel import split
-
-        return split(self, depth, tasks, seed=seed)
+        return port.solving().split(self, depth, tasks, seed=seed)
 
     def estimate(
         self, samples: int | None = None, *, seed: int | None = 0, timed: bool = True
@@ -821,9 +724,7 @@ class ExactCover:
         error) and of the time of a dancing-links count, from ``samples`` random probes
         (default 1000), or exact figures when the tree is small (see
         :func:`excover.parallel.estimate`)."""
-        from excover.parallel import estimate
-
-        return estimate(self, samples, seed=seed, timed=timed)
+        return port.solving().estimate(self, samples, seed=seed, timed=timed)
 
     def zdd(self, method: str = "dxz") -> Family:
         """The :class:`~excover.Family` of all solutions (sets of option indices).
@@ -832,20 +733,12 @@ class ExactCover:
         combine's intersection of one family per item (:mod:`excover.zdd.columns`).
         Both give the same family, in the default ZDD manager.
         """
-        from excover.zdd import columns, dxz
-
-        if method == "dxz":
-            return dxz.dxz(self)
-        if method == "columns":
-            return columns.columns(self)
-        raise UsageError(f"unknown ZDD method {method!r}; choose 'dxz' or 'columns'")
+        return port.solving().zdd(self, method)
 
     def to_cnf(self, amo: str = "auto") -> CNF:
         """The problem as a CNF formula, one variable per option (see :mod:`excover.sat`);
         ``amo`` names the at-most-one encoding."""
-        from excover.sat import to_cnf
-
-        return to_cnf(self, amo)
+        return port.solving().to_cnf(self, amo)
 
     def write_dimacs(self, path: str | os.PathLike[str], amo: str = "auto") -> None:
         """Write :meth:`to_cnf` to ``path`` in DIMACS format, with a header mapping the
@@ -880,63 +773,6 @@ class ExactCover:
         )
 
 
-def _first(found: Iterator[list[int]], limit: int) -> Iterator[list[int]]:
-    """The first ``limit`` of ``found``."""
-    for number, solution in enumerate(found):
-        if number >= limit:
-            return
-        yield solution
-
-
-def _int_array(values: object, what: str) -> npt.NDArray[np.int64]:
-    """``values`` as a one-dimensional int64 array; bools, floats, strings and ragged or
-    nested input are rejected rather than converted."""
-    import numpy as np
-
-    try:
-        data = np.asarray(values)
-    except (TypeError, ValueError):
-        raise ProblemError(f"{what} must be a one-dimensional array of integers") from None
-    if data.ndim != 1 or (data.size and data.dtype.kind not in "iu"):
-        raise ProblemError(
-            f"{what} must be a one-dimensional array of integers, not {data.dtype} "
-            f"of shape {data.shape}"
-        )
-    if data.dtype.kind == "u" and data.size and data.max() > _MAX_INT:
-        raise ProblemError(f"{what} holds a value above {_MAX_INT}")
-    return data.astype(np.int64)
-
-
-def _entry(entry: object, row: int, column: int) -> int:
-    """A matrix entry as 0 or 1 (bools and int-like objects accepted)."""
-    try:
-        value = operator.index(entry)  # type: ignore[arg-type]
-    except TypeError:
-        value = -1
-    if value not in (0, 1):
-        raise ProblemError(f"entry {entry!r} in row {row}, column {column} is not 0 or 1")
-    return value
-
-
-def _indices(solution: object) -> list[int]:
-    """A solution given as an iterable of option indices, as a list of ints."""
-    if isinstance(solution, str | bytes) or not isinstance(solution, Iterable):
-        raise UsageError(f"a solution must be a list of option indices, not {solution!r}")
-    return [_option_number(option) for option in solution]
-
-
-def _option_number(option: object) -> int:
-    """An option index given as an int or int-like object (not a bool)."""
-    if type(option) is int:  # the common case, kept fast: no Protocol isinstance check
-        return option
-    if isinstance(option, bool):
-        raise UsageError(f"an option index must be an integer, not {option!r}")
-    try:
-        return operator.index(option)  # type: ignore[arg-type]
-    except TypeError:
-        raise UsageError(f"an option index must be an integer, not {option!r}") from None
-
-
 def _check_options(options: Mapping[str, object]) -> None:
     """Refuse a keyword that is none of the search options (a typo would otherwise reach
     the search as a TypeError, or be ignored)."""
@@ -950,9 +786,3 @@ def _check_method(method: str) -> None:
     """Reject unknown solving methods, listing the valid ones."""
     if not isinstance(method, str) or method not in METHODS:
         raise UsageError(f"unknown method {method!r}; choose one of {', '.join(METHODS)}")
-
-
-def _check_not_sat(method: str, solver: str | None, amo: str | None) -> None:
-    """Reject the SAT arguments ``solver`` and ``amo`` given with another method."""
-    if solver is not None or amo is not None:
-        raise UsageError(f"solver= and amo= go with method='sat', not method={method!r}")

@@ -110,7 +110,7 @@ def _dlx_flags(parser: argparse.ArgumentParser) -> None:
 
 
 def _symmetry_flags(parser: argparse.ArgumentParser, listing: bool) -> None:
-    """``--up-to-symmetry`` and ``--break-symmetry`` (run by :mod:`excover.symmetry.cli`)."""
+    """``--up-to-symmetry`` and ``--break-symmetry`` (run by :mod:`excover.cli.symmetry`)."""
     what = "print one solution per class" if listing else "count the classes of solutions"
     parser.add_argument(
         "--up-to-symmetry",
@@ -144,7 +144,7 @@ its top, and count in full the small subtrees they reach (p.estimate() in the AP
 def add_problem_commands(commands: Any) -> None:
     """Add ``count``, ``solve``, ``estimate``, ``dimacs`` and ``schema`` to the
     command's sub-parsers."""
-    from excover.parallel.cli import add_task_options
+    from excover.cli.parallel import add_task_options
 
     raw = common.HelpFormatter
     count = commands.add_parser(
@@ -322,11 +322,11 @@ def _exact_stats(stats: dict[str, Any]) -> dict[str, Any]:
 
 def _count(args: argparse.Namespace) -> int:
     from excover.cli import solving
-    from excover.parallel.cli import count_tasks, uses_tasks
+    from excover.cli.parallel import count_tasks, uses_tasks
 
     problem = read_problem(args.file)
     if _symmetric(args):
-        from excover.symmetry import cli as symmetric
+        from excover.cli import symmetry as symmetric
 
         return print_outcome("count", symmetric.count(problem, args), args)
     if uses_tasks(args):
@@ -358,7 +358,7 @@ def _solve(args: argparse.Namespace) -> int:
         out.flush()  # the next solution may be a long search away
 
     if _symmetric(args):
-        from excover.symmetry import cli as symmetric
+        from excover.cli import symmetry as symmetric
 
         outcome = symmetric.solutions(problem, args, emit)
     else:

@@ -24,12 +24,13 @@ from contextlib import contextmanager
 from types import FrameType
 
 from excover.cli.common import refuse, stop_time
+from excover.cli.outcome import Outcome, dlx_engine, dlx_stats
 from excover.cli.progress import progress
 from excover.errors import LimitReached, UsageError
 
 TYPE_CHECKING = False  # typing is for type checkers: importing it costs each run ~6 ms
 if TYPE_CHECKING:
-    from typing import Any, TypeVar
+    from typing import TypeVar
 
     from excover.engines import Search
     from excover.problem import ExactCover
@@ -40,27 +41,6 @@ __all__ = ["DlxRunner", "Outcome", "check_method_flags", "count", "solutions"]
 
 #: The longest stretch of search (seconds) before the command looks at Ctrl-C again.
 SLICE = 0.05
-
-
-class Outcome:
-    """What a run found: the method and engine that ran, the count (of the solutions
-    counted or listed; None when a stopped method has no partial count), why it stopped
-    early (None: it finished) and its statistics. (A plain class: dataclasses would cost
-    the command's start-up the import of ``inspect``.)"""
-
-    def __init__(
-        self,
-        method: str,
-        engine: str | None,
-        count: int | None,
-        stopped_by: str | None,
-        stats: dict[str, Any] | None = None,
-    ) -> None:
-        self.method = method
-        self.engine = engine
-        self.count = count
-        self.stopped_by = stopped_by
-        self.stats: dict[str, Any] = {} if stats is None else stats
 
 
 def check_method_flags(args: argparse.Namespace, method: str, counting: bool) -> None:
@@ -197,28 +177,6 @@ def new_search(problem: ExactCover, args: argparse.Namespace) -> Search:
     )
 
 
-#: How the output names each search engine.
-ENGINE_NAMES = {"dlx": "dancing links", "bits": "bit-parallel engine", "cells": "dancing cells"}
-
-
-def dlx_engine(search: Search) -> str:
-    """How the output names a search run: the engine, the algorithm and the item choice."""
-    heuristic = search.heuristic
-    if heuristic == "random":
-        heuristic += f", seed {search.seed}"
-    return f"{ENGINE_NAMES[search.engine]}, Algorithm {search.stats.algorithm} ({heuristic})"
-
-
-def dlx_stats(search: Search, stopped_by: str | None) -> dict[str, Any]:
-    """The statistics of a dancing-links run, with what stopped it as the command saw it."""
-    stats = search.stats.as_dict()
-    stats["stopped_by"] = stopped_by
-    stats["complete"] = stopped_by is None
-    stats["heuristic"] = search.heuristic
-    stats["seed"] = search.seed if search.heuristic == "random" else None
-    return stats
-
-
 class _CountProgress:
     """The progress bar of a dancing-links count: nodes so far against Knuth's estimate
     of the size of the tree, made by random probes once the count has run a second."""
@@ -283,15 +241,15 @@ def count(problem: ExactCover, args: argparse.Namespace) -> Outcome:
     method = args.method
     check_method_flags(args, method, counting=True)
     if method == "sat":
-        from excover.sat.cli import count_sat
+        from excover.cli.sat import count_sat
 
         return count_sat(problem, args)
     if method == "zdd":
-        from excover.zdd.cli import count_zdd
+        from excover.cli.zdd import count_zdd
 
         return count_zdd(problem, args)
     if method == "auto" and not _dlx_options_given(args):
-        from excover.zdd.cli import count_auto
+        from excover.cli.zdd import count_auto
 
         outcome = count_auto(problem, args)
         if isinstance(outcome, Outcome):
@@ -313,11 +271,11 @@ def solutions(
     check_method_flags(args, method, counting=False)
     limit = getattr(args, "limit", None)
     if method == "sat":
-        from excover.sat.cli import solve_sat
+        from excover.cli.sat import solve_sat
 
         return solve_sat(problem, args, emit)
     if method == "zdd":
-        from excover.zdd.cli import solve_zdd
+        from excover.cli.zdd import solve_zdd
 
         return solve_zdd(problem, args, emit)
     search = new_search(problem, args)

@@ -26,14 +26,16 @@ import os
 import re
 from collections.abc import Iterator
 from pathlib import Path
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from excover.errors import FormatError, ProblemError, UsageError
-from excover.problem import ExactCover
+
+if TYPE_CHECKING:  # the model calls this module to read and write itself: types only
+    from excover.problem import ExactCover
 
 __all__ = ["format_dlx", "parse_dlx", "parse_dlx_bytes", "read_dlx", "write_dlx"]
 
-P = TypeVar("P", bound=ExactCover)
+P = TypeVar("P", bound="ExactCover")
 
 #: A multiplicity prefix: ``n`` or ``lo:hi``, short enough to convert to int safely.
 _BOUNDS = re.compile(r"([0-9]{1,10})(?::([0-9]{1,10}))?")

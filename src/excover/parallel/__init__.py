@@ -8,7 +8,7 @@
 * :func:`estimate` estimates the size and running time of a search by Knuth's random
   probes (:mod:`excover.parallel.probes`);
 * :mod:`excover.parallel.checkpoint` saves a long count's finished subproblems so it can
-  resume after a stop, and :mod:`excover.parallel.cli` drives all this for
+  resume after a stop, and :mod:`excover.cli.parallel` drives all this for
   ``excover count --workers/--checkpoint/--progress``.
 
 The usual doors are the methods of :class:`~excover.ExactCover`: ``p.split(tasks=n)``,
@@ -16,7 +16,7 @@ The usual doors are the methods of :class:`~excover.ExactCover`: ``p.split(tasks
 ``p.estimate(samples=n)``.
 
 The names below are loaded on first use (PEP 562), so that the command line, which
-imports :mod:`excover.parallel.cli` at start-up, does not pay for the rest.
+imports :mod:`excover.cli.parallel` at start-up, does not pay for the rest.
 """
 
 from __future__ import annotations

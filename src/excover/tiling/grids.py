@@ -46,11 +46,14 @@ __all__ = [
     "ROT270",
     "SQUARE",
     "TRIANGLE",
+    "TRIANGLE_SIDE",
     "VERT_REFL",
     "Coords",
     "Grid",
     "Group",
     "Isometry",
+    "triangle_cell",
+    "triangle_spot",
 ]
 
 #: An array of cells, one row of integer coordinates per cell.
@@ -424,3 +427,27 @@ D4_SUBGROUPS: dict[str, Group] = {
     "diagonals": Group("diagonals", [ID, ROT180, DIAG1_REFL, DIAG2_REFL]),
     "all": D4,
 }
+
+
+#: The side of a triangle whose height is 1 (the strips of the grid have width 1).
+TRIANGLE_SIDE = 2 / math.sqrt(3)
+
+
+def triangle_cell(x: int, y: int) -> tuple[int, ...]:
+    """The triangle drawn at column ``x`` of row ``y`` (from the bottom) of a triangle
+    drawing, where ``(0, 0)`` points down once drawn (see the module notes)."""
+    even = (x + y) % 2 == 0
+    centre = np.array([x * TRIANGLE_SIDE / 2, y + (1 / 3 if even else 2 / 3)])
+    return tuple(int(v) for v in np.ceil(TRIANGLE_NORMALS @ centre))
+
+
+def triangle_spot(cell: Sequence[int]) -> tuple[int, int]:
+    """The column and row of a triangle in a drawing: the inverse of :func:`triangle_cell`."""
+    a, b, c = (int(v) for v in cell)
+    if a + b + c == 1:
+        corners = [(a - 1, b, c), (a, b - 1, c), (a, b, c - 1)]
+    else:
+        corners = [(a - 1, b - 1, c), (a - 1, b, c - 1), (a, b - 1, c - 1)]
+    plane = np.linalg.pinv(TRIANGLE_NORMALS) @ np.array(corners, dtype=float).T
+    centre_x, centre_y = plane.mean(axis=1)
+    return round(centre_x / (TRIANGLE_SIDE / 2)), math.floor(centre_y)

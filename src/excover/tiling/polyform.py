@@ -16,7 +16,6 @@ cells, the first written row being the top:
 
 from __future__ import annotations
 
-import math
 import os
 from collections.abc import Iterable, Sequence
 from typing import ClassVar, Self
@@ -25,7 +24,16 @@ import numpy as np
 
 from excover.errors import FormatError, UsageError
 from excover.formats.text import read_text
-from excover.tiling.grids import HEX, TRIANGLE, TRIANGLE_NORMALS, Coords, Grid, Group, Isometry
+from excover.tiling.grids import (
+    HEX,
+    TRIANGLE,
+    Coords,
+    Grid,
+    Group,
+    Isometry,
+    triangle_cell,
+    triangle_spot,
+)
 from excover.tiling.pattern import CELL_CHARS, HOLE_CHARS
 
 __all__ = ["HexPattern", "TrianglePattern", "triangle_cell", "triangle_spot"]
@@ -174,30 +182,6 @@ class HexPattern(_CellSet):
     def read(cls, path: str | os.PathLike[str]) -> Self:
         """A pattern from a text file holding its ASCII drawing (see :meth:`from_ascii`)."""
         return cls.from_ascii(*read_text(path))
-
-
-#: The side of a triangle whose height is 1 (the strips of the grid have width 1).
-TRIANGLE_SIDE = 2 / math.sqrt(3)
-
-
-def triangle_cell(x: int, y: int) -> Cell:
-    """The triangle drawn at column ``x`` of row ``y`` (from the bottom) of a triangle
-    drawing, where ``(0, 0)`` points down once drawn (see the module notes)."""
-    even = (x + y) % 2 == 0
-    centre = np.array([x * TRIANGLE_SIDE / 2, y + (1 / 3 if even else 2 / 3)])
-    return tuple(int(v) for v in np.ceil(TRIANGLE_NORMALS @ centre))
-
-
-def triangle_spot(cell: Sequence[int]) -> tuple[int, int]:
-    """The column and row of a triangle in a drawing: the inverse of :func:`triangle_cell`."""
-    a, b, c = (int(v) for v in cell)
-    if a + b + c == 1:
-        corners = [(a - 1, b, c), (a, b - 1, c), (a, b, c - 1)]
-    else:
-        corners = [(a - 1, b - 1, c), (a - 1, b, c - 1), (a, b - 1, c - 1)]
-    plane = np.linalg.pinv(TRIANGLE_NORMALS) @ np.array(corners, dtype=float).T
-    centre_x, centre_y = plane.mean(axis=1)
-    return round(centre_x / (TRIANGLE_SIDE / 2)), math.floor(centre_y)
 
 
 class TrianglePattern(_CellSet):

@@ -17,11 +17,10 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from excover.tiling.grids import HEX_BASIS, TRIANGLE_NORMALS, Coords, Grid
-from excover.tiling.polyform import triangle_spot
-from excover.tiling.tile import Shape
+from excover.tiling.grids import HEX_BASIS, TRIANGLE_NORMALS, Coords, Grid, triangle_spot
 
 if TYPE_CHECKING:
+    from excover.tiling.tile import Shape
     from excover.tiling.tiling import TilingSolution
 
 __all__ = [

@@ -14,8 +14,8 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from excover.cli.common import TimeUp, deadline, time_left
+from excover.cli.outcome import Outcome
 from excover.cli.progress import Progress, progress
-from excover.cli.solving import Outcome
 
 if TYPE_CHECKING:
     from excover.engines import Search
@@ -107,7 +107,7 @@ def count_auto(problem: ExactCover, args: argparse.Namespace) -> Outcome | Searc
     except KeyboardInterrupt:
         return Outcome("auto", None, None, "interrupt", {})
     if choice.known is not None and choice.search is not None:  # DLX finished while choosing
-        from excover.cli.solving import dlx_engine, dlx_stats
+        from excover.cli.outcome import dlx_engine, dlx_stats
 
         stats = dlx_stats(choice.search, None)
         return Outcome("dlx", dlx_engine(choice.search), choice.known, None, stats)

@@ -1,4 +1,4 @@
-"""A second reader's tests of ``excover count`` by subproblems: checkpoint files that
+"""Broken checkpoints and odd estimates of ``excover count`` by subproblems: checkpoint files that
 are not UTF-8, odd digits or NaN sizes, a checkpoint path that cannot be written, and a
 progress bar facing an estimate beyond floats."""
 
@@ -12,9 +12,9 @@ from typing import Any
 
 import pytest
 
-from excover.cli import main
+from excover.cli import parallel as parallel_cli
+from excover.main import main
 from excover.parallel import checkpoint
-from excover.parallel import cli as parallel_cli
 from excover.parallel import run as parallel_run
 
 QUEENS8 = str(Path(__file__).parent / "data" / "knuth" / "queens8.dlx")

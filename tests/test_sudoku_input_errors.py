@@ -1,5 +1,5 @@
-"""A second reader's tests of Sudoku arguments: box shapes and regions of the wrong
-type, one string given as a batch, a bad puzzle deep in a batch, cages off the board,
+"""Bad Sudoku and killer arguments are refused, naming the fault: box shapes and regions
+of the wrong type, one string given as a batch, a bad puzzle deep in a batch, cages off the board,
 odd digits in cage files, malformed killer cages, a file with a byte order mark, and a
 count that reaches the compiled solver's cap."""
 
@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from excover import FormatError, ProblemError, UsageError
-from excover.cli import main
+from excover.main import main
 from excover.puzzles import killer, sudoku
 
 PUZZLE = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79"

@@ -1,4 +1,4 @@
-"""Bad and odd input found by review: each gives a located LangError (exit status 2 with
+"""Oversized frames and bounds in .cmb programs: each gives a located LangError (exit status 2 with
 ``file:line:column``), never a Python traceback; valid programs that looked odd run."""
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from excover import ExactCover
-from excover.cli import main
 from excover.lang import Interpreter, LangError, parse
+from excover.main import main
 
 
 def run(text: str) -> str:

@@ -21,7 +21,7 @@ from excover.errors import LimitReached, UsageError
 from excover.numbers import to_decimal
 
 if TYPE_CHECKING:
-    from excover.cli.solving import Outcome
+    from excover.cli.outcome import Outcome
     from excover.problem import ExactCover, SearchOptions
     from excover.symmetry import BrokenSearch
 
@@ -75,7 +75,7 @@ def _engine(args: argparse.Namespace, search: BrokenSearch | None, order: int) -
 
 def count(problem: ExactCover, args: argparse.Namespace) -> Outcome:
     """The count asked for by the symmetry flags."""
-    from excover.cli.solving import Outcome
+    from excover.cli.outcome import Outcome
     from excover.symmetry import BrokenSearch
 
     common.refuse(args, "limit", "does not go with --up-to-symmetry or --break-symmetry")
@@ -97,7 +97,7 @@ def solutions(
     problem: ExactCover, args: argparse.Namespace, emit: Callable[[list[int]], None]
 ) -> Outcome:
     """The solutions asked for by the symmetry flags, each given to ``emit``."""
-    from excover.cli.solving import Outcome
+    from excover.cli.outcome import Outcome
     from excover.symmetry import BrokenSearch
 
     check(args)

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from excover.cli.common import time_left
-from excover.cli.solving import Outcome
+from excover.cli.outcome import Outcome
 from excover.errors import LimitReached
 
 if TYPE_CHECKING:

@@ -1,4 +1,4 @@
-"""A second reader's tests of nonogram input: numbers that ``str.isdigit`` accepts and
+"""Malformed nonogram input is refused, naming the fault: numbers that ``str.isdigit`` accepts and
 ``int`` refuses, XML whose text arrives in many small pieces or whose title holds control
 characters, ``.non`` files with a clue too many, files without clues or with a byte order
 mark, stdin that is not UTF-8, clues, pictures and generators of the wrong type or shape,
@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from excover import FormatError, ProblemError, UsageError, nonogram
-from excover.cli import main
+from excover.main import main
 
 
 @pytest.mark.parametrize(

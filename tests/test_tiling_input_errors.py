@@ -1,4 +1,4 @@
-"""Bad input to the tiling library found by review: each is a UsageError saying what is
+"""Bad input to the tiling library: each is a UsageError saying what is
 wrong, where numpy's ValueError, MemoryError or a TypeError escaped before."""
 
 from __future__ import annotations

@@ -1,0 +1,194 @@
+"""The ``excover`` command: one program for every front door and every method.
+
+This module is the top of the house (docs/architecture.md): it builds the parser of every
+command and runs the one asked for. Each subcommand lives with its area (``count``,
+``solve`` and ``dimacs`` in :mod:`excover.cli.commands`, ``queens`` and ``sudoku`` in
+:mod:`excover.puzzles.cli`, ``nonogram`` in :mod:`excover.nonogram.cli`, ``run`` in
+:mod:`excover.lang.cli`) and builds its parser from the shared flags of
+:mod:`excover.cli.common`, so that flags, output, the ``--json`` schema and exit statuses
+are the same everywhere. Results go to stdout, messages to stderr; ``docs/cli.md``
+describes the conventions.
+
+Building the parser imports no engine: ``excover --version`` starts about as fast as
+Python itself, and each command imports what it runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import signal
+import sys
+import time
+from collections.abc import Callable, Sequence
+
+from excover.cli.common import (
+    EXIT_BROKEN_PIPE,
+    EXIT_INTERRUPT,
+    EXIT_OK,
+    EXIT_RESOURCE,
+    EXIT_USAGE,
+    HelpFormatter,
+    start_clock,
+)
+from excover.errors import ExcoverError, ProblemError, ResourceLimitError
+
+__all__ = ["command", "main"]
+
+_DESCRIPTION = """\
+Exact cover: dancing links (Knuth's Algorithms X, C and M), ZDDs of all the solutions
+(DXZ), SAT encodings, combine's .cmb tiling language, and puzzles.
+
+examples:
+  excover count examples/pento6x10.dlx --stats      count the solutions, with statistics
+  excover count examples/pento6x10.dlx --workers 2  the same on two processes
+  excover solve examples/pento6x10.dlx --limit 3    print three solutions
+  excover run examples/caml.cmb                     a .cmb program: tile the camel
+  excover queens 8 --count                          92
+  excover sudoku 53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79
+  excover nonogram examples/nonograms/heart.non     paint a nonogram"""
+
+EPILOG = """\
+conventions (every command): FILE or '-' for standard input; --method auto|dlx|zdd|sat
+(default auto, as in the API); --limit N, --timeout S, --max-nodes N wherever a search
+runs; --json prints one document of one versioned schema ('excover schema' prints it);
+solutions are printed as they are found; a flag that does not apply is refused.
+exit status: 0 done; 1 stopped by --timeout or --max-nodes (partial result printed);
+2 bad usage or bad input; 3 a resource limit (memory); 130 Ctrl-C (partial result
+printed). Run 'excover COMMAND --help' for the options of a command."""
+
+
+def _version() -> str:
+    from excover import __version__
+
+    return f"excover {__version__}"
+
+
+class _Version(argparse.Action):
+    """``--version``, reading the version only when asked."""
+
+    def __init__(self, option_strings: list[str], dest: str, **kwargs: object) -> None:
+        super().__init__(option_strings, dest, nargs=0, help="print the version and exit")
+
+    def __call__(self, parser: argparse.ArgumentParser, *args: object) -> None:
+        print(_version())
+        parser.exit()
+
+
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The whole ``excover`` parser (cheap: no engine is imported), or with ``only`` the
+    parser of that one command or of its group (one of :data:`_LIGHT`), which spares a
+    run of it the import of every other command's module."""
+    parser = argparse.ArgumentParser(
+        prog="excover",
+        description=_DESCRIPTION,
+        epilog=EPILOG,
+        formatter_class=HelpFormatter,
+    )
+    parser.add_argument("--version", action=_Version)
+    commands = parser.add_subparsers(
+        title="commands", dest="command", metavar="COMMAND", required=True
+    )
+    if only in ("queens", "sudoku"):
+        from excover.puzzles.cli import add_puzzle_commands
+
+        add_puzzle_commands(commands)
+        return parser
+    if only in _PROBLEM_COMMANDS:
+        from excover.cli.commands import add_problem_commands
+
+        add_problem_commands(commands)
+        return parser
+    from excover.nonogram.cli import add_nonogram_command
+
+    if only == "nonogram":
+        add_nonogram_command(commands)
+        return parser
+    from excover.cli.commands import add_problem_commands
+    from excover.lang.cli import add_run_command
+    from excover.puzzles.cli import add_puzzle_commands
+
+    add_problem_commands(commands)
+    add_puzzle_commands(commands)
+    add_nonogram_command(commands)
+    add_run_command(commands)
+    return parser
+
+
+#: The commands of :func:`excover.cli.commands.add_problem_commands`.
+_PROBLEM_COMMANDS = ("count", "solve", "dimacs", "estimate", "schema")
+
+#: The commands whose runs build only their own parser, or their group's (see
+#: :func:`build_parser`): their usage lines and errors read the same as under the whole
+#: parser.
+_LIGHT = ("nonogram", "queens", "sudoku", *_PROBLEM_COMMANDS)
+
+
+def _exit_status(exc: SystemExit) -> int:
+    """The exit status argparse asked for (it exits on --help, --version and errors)."""
+    if exc.code is None or isinstance(exc.code, int):
+        return exc.code or EXIT_OK
+    return EXIT_USAGE
+
+
+def _error_line(exc: ExcoverError) -> str:
+    """One line for stderr: ``file:line: message`` for bad input, else ``excover: ...``."""
+    text = str(exc) if isinstance(exc, ProblemError) else f"excover: {exc}"
+    return text.replace("\n", " ")
+
+
+def _detach_stdout() -> None:
+    """After a broken pipe: point stdout at /dev/null so the final flush stays quiet."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    os.close(devnull)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the ``excover`` command with ``argv`` (default: ``sys.argv[1:]``).
+
+    Returns the exit status instead of exiting, so tests can call it in-process.
+    """
+    started = time.monotonic()  # --timeout counts from here
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if argv == ["--version"]:  # the commonest quick question: answered without a parser
+        print(_version())
+        return EXIT_OK
+    # a run of a command that has a light parser of its own builds only that one (its
+    # usage lines and errors are the same as under the whole parser)
+    parser = build_parser(argv[0] if argv and argv[0] in _LIGHT else None)
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:
+        return _exit_status(exc)
+    start_clock(args, started)
+    run: Callable[[argparse.Namespace], int] = args.run
+    handler = signal.getsignal(signal.SIGINT)
+    try:
+        return run(args)
+    except (ResourceLimitError, MemoryError) as exc:
+        sys.stdout.flush()
+        print(f"excover: resource limit: {exc or 'out of memory'}", file=sys.stderr)
+        return EXIT_RESOURCE
+    except ExcoverError as exc:
+        print(_error_line(exc), file=sys.stderr)
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        print("excover: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPT
+    except BrokenPipeError:
+        _detach_stdout()
+        return EXIT_BROKEN_PIPE
+    finally:
+        if signal.getsignal(signal.SIGINT) is not handler:  # a run left its own handler
+            signal.signal(signal.SIGINT, handler)
+
+
+def command() -> None:
+    """The ``excover`` program: :func:`main`, then exit with its status. After an
+    interrupted run no further Ctrl-C can cut the exit short (the report is printed, the
+    checkpoint saved, the workers stopped: only the interpreter's exit is left)."""
+    status = main()
+    if status == EXIT_INTERRUPT:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+    sys.exit(status)
