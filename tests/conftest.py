@@ -116,3 +116,16 @@ def _ctrl_c_reaches_children() -> Iterator[None]:
     yield
     if before is signal.SIG_IGN:
         signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+@pytest.fixture(autouse=True)
+def _no_alarm_left_behind() -> Iterator[None]:
+    """A test that leaves the interval timer running would stop whatever runs after it
+    (``--timeout``'s alarm once cut short pytest's own cleanup): fail the test that did."""
+    yield
+    if not hasattr(signal, "setitimer"):
+        return
+    left = signal.getitimer(signal.ITIMER_REAL)
+    if left != (0.0, 0.0):
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        pytest.fail(f"the test left the alarm running: {left}")

@@ -301,3 +301,21 @@ def test_a_swallowed_alarm_does_not_cancel_the_limit() -> None:
         while time.monotonic() < ends:  # the run going on: the next ring must stop it
             pass
     assert swallowed
+
+
+def test_the_alarm_is_off_after_every_stop() -> None:
+    """However a ring falls against the end of the block (in it, in the cleanup), once the
+    block is left the alarm is off and the previous handler is back: a ring left over
+    would stop whatever runs next (it once cut short pytest's own cleanup)."""
+    import signal
+
+    before = signal.getsignal(signal.SIGALRM)
+    for attempt in range(300):
+        try:
+            with common.deadline(1e-5 * (attempt % 7)):
+                while True:  # calls and jumps: the places where a handler runs
+                    len(())
+        except common.TimeUp:
+            pass
+        assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)
+        assert signal.getsignal(signal.SIGALRM) is before

@@ -460,12 +460,22 @@ def deadline(limit: float | None) -> Iterator[None]:
         previous = signal.signal(signal.SIGALRM, alarm)
     except ValueError:  # Python sets signal handlers in the main thread only
         raise UsageError(refusal) from None
-    signal.setitimer(signal.ITIMER_REAL, max(limit, 1e-6), ALARM_REPEAT)
     try:
+        # Armed inside the try: a first ring that lands as soon as the alarm is set (a
+        # limit of 0) must still find the cleanup below on its way out.
+        signal.setitimer(signal.ITIMER_REAL, max(limit, 1e-6), ALARM_REPEAT)
         yield
     finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
+        # A ring can land here too, before the alarm is off: were it to cut this cleanup
+        # short, the alarm would go on ringing after the block, anywhere. Python runs a
+        # handler only at a call or a jump, so every one of those is inside the retry.
+        while True:
+            try:
+                signal.setitimer(signal.ITIMER_REAL, 0)
+                signal.signal(signal.SIGALRM, previous)
+                break
+            except TimeUp:
+                continue
 
 
 def schema() -> Mapping[str, Any]:
