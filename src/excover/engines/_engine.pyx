@@ -296,16 +296,6 @@ cdef inline uint64_t commit(Node* nd, Item* cl, int32_t p, uint64_t* work,
     return 0
 
 
-cdef inline int32_t other_node(Node* nd, int32_t pp, bint out) noexcept nogil:
-    """The node after ``pp`` in a walk round its option, rightwards (``out``) or leftwards:
-    the walk over the other items of a chosen option goes left to right, its undoing
-    right to left; a spacer is passed by jumping to the other end of the option."""
-    pp = pp + 1 if out else pp - 1
-    if nd[pp].top <= 0:
-        pp = nd[pp].up if out else nd[pp].down
-    return pp
-
-
 # ---------------------------------------------------------------------------------------
 # Algorithms X and C: one state machine, compiled twice (``Plain`` for X, ``Colored`` for C).
 
@@ -388,14 +378,18 @@ cdef inline uint64_t cover_others(Variant* variant, Node* nd, Item* cl, int32_t 
                                   int32_t n_primary, uint64_t* work, bint out) noexcept nogil:
     """Cover (X) or commit (C) every item of ``x``'s option but ``x``'s own, left to right
     (``out``); or undo that, right to left."""
-    cdef int32_t pp = other_node(nd, x, out)
+    cdef int32_t pp = x + 1 if out else x - 1, cc
     cdef uint64_t n = 0
     while pp != x:
+        cc = nd[pp].top
+        if cc <= 0:  # a spacer: jump to the other end of the option
+            pp = nd[pp].up if out else nd[pp].down
+            continue
         if Variant is Plain:
-            n += cover(nd, cl, nd[pp].top, n_primary, out)
+            n += cover(nd, cl, cc, n_primary, out)
         else:
             n += commit(nd, cl, pp, work, out)
-        pp = other_node(nd, pp, out)
+        pp += 1 if out else -1
     return n
 
 
@@ -568,10 +562,13 @@ cdef inline uint64_t m_cover_others(State* s, int32_t x, bint out) noexcept nogi
     (``out``); or undo that, right to left."""
     cdef Node* nd = s.nd
     cdef Item* cl = s.cl
-    cdef int32_t pp = other_node(nd, x, out), cc
+    cdef int32_t pp = x + 1 if out else x - 1, cc
     cdef uint64_t n = 0
     while pp != x:
         cc = nd[pp].top
+        if cc <= 0:  # a spacer: jump to the other end of the option
+            pp = nd[pp].up if out else nd[pp].down
+            continue
         if cc > s.n_primary:
             n += commit(nd, cl, pp, &s.run.work, out)
         elif out:
@@ -582,7 +579,7 @@ cdef inline uint64_t m_cover_others(State* s, int32_t x, bint out) noexcept nogi
             if cl[cc].bound == 0:
                 cover_c(nd, cl, cc, PUT_BACK)
             cl[cc].bound += 1
-        pp = other_node(nd, pp, out)
+        pp += 1 if out else -1
     return n
 
 
