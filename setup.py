@@ -91,6 +91,7 @@ def _extension(name: str) -> Extension:
             f"{SHARED_DIR}/_portable.h",
             f"{SHARED_DIR}/_portable.pxd",
             *(str(header) for header in Path(path).parent.glob("*.h")),
+            *(str(shared) for shared in Path(path).parent.glob("*.pxi")),
         ],
     )
 

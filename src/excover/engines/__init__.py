@@ -118,22 +118,10 @@ def new_engine(
     runs part ``k`` of ``n`` of the search (see :class:`Search`).
     """
     arrays = problem.engine_input()
-    if share is not None:
-        return BitEngine(
-            arrays.n_primary,
-            arrays.n_secondary,
-            arrays.option_start,
-            arrays.node_item,
-            arrays.node_color,
-            arrays.lo,
-            arrays.hi,
-            HEURISTICS[heuristic],
-            seed,
-            algorithm=algorithm,
-            first_item=first_item,
-            share=(*share, SHARE_DEPTH),
-        )
     kind: type[CompiledEngine] = {"dlx": Engine, "bits": BitEngine, "cells": CellEngine}[engine]
+    extra: dict[str, Any] = {}
+    if share is not None:  # only the bit-parallel engine splits its search
+        kind, extra = BitEngine, {"share": (*share, SHARE_DEPTH)}
     return kind(
         arrays.n_primary,
         arrays.n_secondary,
@@ -146,6 +134,7 @@ def new_engine(
         seed,
         algorithm=algorithm,
         first_item=first_item,
+        **extra,
     )
 
 

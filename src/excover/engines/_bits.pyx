@@ -87,13 +87,11 @@ a solution, at a limit on nodes or solutions, and after each chunk of work, when
 Python wrapper checks for Ctrl-C and the deadline. It runs without the GIL.
 """
 
-from array import array
-
-from cpython.exc cimport PyErr_CheckSignals
 from libc.stdint cimport int32_t, int64_t, uint64_t
 from libc.stdlib cimport calloc, free, malloc
 from libc.string cimport memcpy, memset
-from posix.time cimport CLOCK_MONOTONIC, clock_gettime, timespec
+
+include "_driver.pxi"
 
 __all__ = [
     "MAX_BITS",
@@ -122,22 +120,8 @@ cdef extern from "_bitkernels.h":
     excover_counts_fn excover_counts_kernel(int level) nogil
 
 cdef enum:
-    ST_DONE = 0
-    ST_SOLUTION = 1
-    ST_MAX_SOLUTIONS = 2
-    ST_MAX_NODES = 3
-    ST_TIMEOUT = 4
-    ST_BUDGET = 5
-
-cdef enum:
-    FORWARD = 0     # enter level ``level`` and choose an item
+    # Where a stopped search resumes, besides FORWARD and FINISHED (see _driver.pxi).
     NEXT = 1        # try the next option of the item of level ``level``
-    FINISHED = 3
-
-cdef enum:
-    MRV = 0
-    LEFTMOST = 1
-    MRV_RANDOM = 2
 
 #: The most bits (items, plus the colors of secondary items) the engine takes.
 MAX_BITS = 4096
@@ -159,6 +143,7 @@ cdef uint64_t CHUNK = 1 << 24
 
 
 cdef struct BitState:
+    Run run                      # first: the run state common to the engines
     # The problem, read-only during the search.
     int32_t n_primary
     int32_t n_options            # options kept (those with a primary item)
@@ -194,32 +179,26 @@ cdef struct BitState:
     uint64_t share_index         # this engine's share ...
     uint64_t share_count         # ... of this many
     uint64_t unit                # units seen so far
-    int32_t level
-    int32_t phase
-    int32_t heuristic
-    int32_t first_item           # the item level 0 branches on, -1 for the heuristic
-    uint64_t rng
     uint64_t rng_top             # the generator of the levels shares walk in common
-    uint64_t nodes
-    uint64_t updates
-    uint64_t solutions
-    uint64_t work
     excover_filter_fn filter
     excover_mrv_fn mrv
     excover_counts_fn count_items
 
 
-cdef inline uint64_t next_random(BitState* s, int32_t level) noexcept nogil:
-    """xorshift64*, as in the dancing-links engine. The levels a share walks in common
-    draw from a generator of their own, so that every share makes the same choices there
-    whatever it skips below."""
-    cdef uint64_t* state = &s.rng_top if level <= s.share_depth else &s.rng
-    cdef uint64_t x = state[0]
-    x ^= x >> 12
-    x ^= x << 25
-    x ^= x >> 27
-    state[0] = x
-    return x * <uint64_t>0x2545F4914F6CDD1D
+cdef inline uint64_t* generator(BitState* s, int32_t level) noexcept nogil:
+    """The random generator of ``level``: the levels a share walks in common draw from one
+    of their own, so that every share makes the same choices there whatever it skips
+    below."""
+    return &s.rng_top if level <= s.share_depth else &s.run.rng
+
+
+cdef inline bint foreign_unit(BitState* s, int32_t level, bint unit) noexcept nogil:
+    """Count the unit (see "Shares" in the module text) that ``unit`` says the step at
+    ``level`` is, if it is one; True if it belongs to another share and is skipped."""
+    if level > s.share_depth or not (level == s.share_depth or unit):
+        return False
+    s.unit += 1
+    return (s.unit - 1) % s.share_count != s.share_index
 
 
 cdef inline int32_t choose(BitState* s, int32_t level) noexcept nogil:
@@ -229,12 +208,12 @@ cdef inline int32_t choose(BitState* s, int32_t level) noexcept nogil:
     cdef int32_t u, t, best = -1
     cdef int64_t least = 0
     cdef uint64_t x, ties = 1
-    s.work += <uint64_t>s.ow * <uint64_t>s.n_uncovered[level]
-    if level == 0 and s.first_item >= 0:
-        return s.first_item
-    if s.heuristic == MRV:
+    s.run.work += <uint64_t>s.ow * <uint64_t>s.n_uncovered[level]
+    if level == 0 and s.run.first_item >= 0:
+        return s.run.first_item
+    if s.run.heuristic == MRV:
         return s.mrv(live, s.cols, s.ow, uncovered, s.uw, &least)
-    if s.heuristic == LEFTMOST:
+    if s.run.heuristic == LEFTMOST:
         for u in range(s.uw):
             if uncovered[u]:
                 return u * 64 + excover_ctz64(uncovered[u])
@@ -251,7 +230,7 @@ cdef inline int32_t choose(BitState* s, int32_t level) noexcept nogil:
                 ties = 1
             elif s.counts[t] == least:
                 ties += 1
-                if (next_random(s, level) >> 32) % ties == 0:
+                if coin(generator(s, level), ties):
                     best = t
     return best
 
@@ -280,54 +259,39 @@ cdef int search(BitState* s, bint count_only, int64_t max_solutions, int64_t max
     """Run from the saved state until an event or ``budget`` work is done (see the module
     text); the state is saved back into ``s`` at every exit."""
     cdef int32_t ow = s.ow, uw = s.uw
-    cdef int32_t level = s.level, phase = s.phase, p, k, left
+    cdef int32_t level = s.run.level, phase = s.run.phase, p, k, left
     cdef int64_t kept
     cdef uint64_t* below
-    cdef uint64_t node_cap = <uint64_t>max_nodes if max_nodes >= 0 else <uint64_t>-1
-    cdef uint64_t work_start = s.work
+    cdef uint64_t cap = node_cap(max_nodes), work_start = s.run.work
     cdef int status
     while True:
-        if s.work - work_start >= budget:
-            status = ST_BUDGET
+        status = check_step(&s.run.nodes, phase == FORWARD, s.run.work - work_start, budget, cap)
+        if status != ST_GO_ON:
             break
         if phase == FORWARD:
-            if s.nodes >= node_cap:
-                status = ST_MAX_NODES
-                break
-            s.nodes += 1
             s.item[level] = choose(s, level)
             s.choice[level] = -1
             phase = NEXT
         p = next_option(s, level)
         if p < 0:
-            if level == 0:
-                phase = FINISHED
-                status = ST_DONE
+            status = back_up(&level, &phase)
+            if status != ST_GO_ON:
                 break
-            level -= 1
             continue
         s.choice[level] = p
         left = s.n_uncovered[level] - (s.primary_start[p + 1] - s.primary_start[p])
-        if level <= s.share_depth and (level == s.share_depth or left == 0):
-            s.unit += 1
-            if (s.unit - 1) % s.share_count != s.share_index:
-                continue  # another part's unit
+        if foreign_unit(s, level, left == 0):
+            continue  # another part's unit
         if left == 0:
-            s.solutions += 1
-            s.nodes += 1
-            if not count_only:
-                s.level = level
-                s.phase = NEXT
-                return ST_SOLUTION
-            if max_solutions >= 0 and s.solutions >= <uint64_t>max_solutions:
-                status = ST_MAX_SOLUTIONS
+            status = count_solution(&s.run.nodes, &s.run.solutions, count_only, max_solutions)
+            if status != ST_GO_ON:
                 break
             continue
         k = s.forbid_start[p]
         kept = s.filter(s.live + <int64_t>(level + 1) * ow, s.live + <int64_t>level * ow,
                         s.cols, s.forbid_bit + k, s.forbid_start[p + 1] - k, ow)
-        s.work += <uint64_t>ow * <uint64_t>(s.forbid_start[p + 1] - k)
-        s.updates += <uint64_t>(s.n_live[level] - kept)
+        s.run.work += <uint64_t>ow * <uint64_t>(s.forbid_start[p + 1] - k)
+        s.run.updates += <uint64_t>(s.n_live[level] - kept)
         below = s.uncovered + <int64_t>(level + 1) * uw
         memcpy(below, below - uw, uw * sizeof(uint64_t))
         for k in range(s.primary_start[p], s.primary_start[p + 1]):
@@ -336,8 +300,8 @@ cdef int search(BitState* s, bint count_only, int64_t max_solutions, int64_t max
         s.n_live[level] = kept
         s.n_uncovered[level] = left
         phase = FORWARD
-    s.level = level
-    s.phase = phase
+    s.run.level = level
+    s.run.phase = phase
     return status
 
 
@@ -348,10 +312,10 @@ cdef inline int32_t choose_multi(BitState* s, int32_t level) noexcept nogil:
     cdef const uint64_t* uncovered = s.uncovered + <int64_t>level * s.uw
     cdef const int32_t* taken = s.taken + <int64_t>level * s.n_multi
     cdef int32_t u, t, j, need, best = -1, best_need = 0
-    cdef int32_t first = s.first_item if level == 0 else -1
+    cdef int32_t first = s.run.first_item if level == 0 else -1
     cdef int64_t theta, least = 0
     cdef uint64_t x, ties = 1
-    s.work += <uint64_t>s.ow * <uint64_t>s.n_primary
+    s.run.work += <uint64_t>s.ow * <uint64_t>s.n_primary
     s.count_items(live, s.cols, s.ow, uncovered, s.uw, s.counts)
     if first >= 0:
         # branch on the given item if it is open at all; else as the heuristic says
@@ -374,13 +338,13 @@ cdef inline int32_t choose_multi(BitState* s, int32_t level) noexcept nogil:
                     continue  # satisfied, nothing left to add: done
             theta = s.counts[t] + 1 - need
             if best >= 0:
-                if s.heuristic == LEFTMOST or theta > least:
+                if s.run.heuristic == LEFTMOST or theta > least:
                     continue
                 if theta == least:
-                    if s.heuristic != MRV_RANDOM:
+                    if s.run.heuristic != MRV_RANDOM:
                         continue
                     ties += 1
-                    if (next_random(s, level) >> 32) % ties != 0:
+                    if not coin(generator(s, level), ties):
                         continue
                 else:
                     ties = 1
@@ -389,7 +353,7 @@ cdef inline int32_t choose_multi(BitState* s, int32_t level) noexcept nogil:
             least = theta
             if theta <= 0:
                 break  # a dead end: no need to look further
-        if best >= 0 and (least <= 0 or s.heuristic == LEFTMOST):
+        if best >= 0 and (least <= 0 or s.run.heuristic == LEFTMOST):
             break
     s.need[level] = best_need
     s.remaining[level] = s.counts[best] if best >= 0 else 0
@@ -400,25 +364,20 @@ cdef int search_multi(BitState* s, bint count_only, int64_t max_solutions, int64
                       uint64_t budget) noexcept nogil:
     """:func:`search` for Algorithm M (see "Multiplicities" in the module text)."""
     cdef int32_t ow = s.ow, uw = s.uw, nm = s.n_multi
-    cdef int32_t level = s.level, phase = s.phase, p, t, u, k, j, n, unsatisfied, last_word
+    cdef int32_t level = s.run.level, phase = s.run.phase, p, t, u, k, j, n, unsatisfied, last_word
     cdef int64_t kept
     cdef uint64_t m
     cdef uint64_t* child
     cdef uint64_t* below
     cdef const uint64_t* col
     cdef int32_t* counts_below
-    cdef uint64_t node_cap = <uint64_t>max_nodes if max_nodes >= 0 else <uint64_t>-1
-    cdef uint64_t work_start = s.work
+    cdef uint64_t cap = node_cap(max_nodes), work_start = s.run.work
     cdef int status
     while True:
-        if s.work - work_start >= budget:
-            status = ST_BUDGET
+        status = check_step(&s.run.nodes, phase == FORWARD, s.run.work - work_start, budget, cap)
+        if status != ST_GO_ON:
             break
         if phase == FORWARD:
-            if s.nodes >= node_cap:
-                status = ST_MAX_NODES
-                break
-            s.nodes += 1
             s.item[level] = choose_multi(s, level)
             s.choice[level] = -1
             s.closing[level] = 0
@@ -432,11 +391,9 @@ cdef int search_multi(BitState* s, bint count_only, int64_t max_solutions, int64
         if p < 0 and not s.closing[level] and s.need[level] == 0 and s.slot[t] >= 0:
             s.closing[level] = 1
         elif p < 0:
-            if level == 0:
-                phase = FINISHED
-                status = ST_DONE
+            status = back_up(&level, &phase)
+            if status != ST_GO_ON:
                 break
-            level -= 1
             continue
         child = s.live + <int64_t>(level + 1) * ow
         below = s.uncovered + <int64_t>(level + 1) * uw
@@ -448,7 +405,7 @@ cdef int search_multi(BitState* s, bint count_only, int64_t max_solutions, int64
             # close the item: none of its options in play is taken
             s.scratch[0] = t
             kept = s.filter(child, child - ow, s.cols, s.scratch, 1, ow)
-            s.work += <uint64_t>ow
+            s.run.work += <uint64_t>ow
             below[t >> 6] &= ~((<uint64_t>1) << (t & 63))
         else:
             s.choice[level] = p
@@ -474,7 +431,7 @@ cdef int search_multi(BitState* s, bint count_only, int64_t max_solutions, int64
             else:  # every item of p stays open (the kernel wants at least one bit)
                 memcpy(child, child - ow, ow * sizeof(uint64_t))
                 kept = s.n_live[level]
-            s.work += <uint64_t>ow * <uint64_t>(n + 1)
+            s.run.work += <uint64_t>ow * <uint64_t>(n + 1)
             if s.slot[t] >= 0 and (below[t >> 6] >> (t & 63)) & 1:
                 # the item stays open: its options before p leave play
                 col = s.cols + <int64_t>t * ow
@@ -485,52 +442,21 @@ cdef int search_multi(BitState* s, bint count_only, int64_t max_solutions, int64
                         m &= ((<uint64_t>1) << ((p & 63) + 1)) - 1
                     child[k] &= ~m
                     kept -= excover_popcount64(m)
-        s.updates += <uint64_t>(s.n_live[level] - kept)
-        if level <= s.share_depth and (level == s.share_depth or unsatisfied == 0 and kept == 0):
-            s.unit += 1
-            if (s.unit - 1) % s.share_count != s.share_index:
-                continue  # another part's unit
+        s.run.updates += <uint64_t>(s.n_live[level] - kept)
+        if foreign_unit(s, level, unsatisfied == 0 and kept == 0):
+            continue  # another part's unit
         if unsatisfied == 0 and kept == 0:
-            s.solutions += 1
-            s.nodes += 1
-            if not count_only:
-                s.level = level
-                s.phase = NEXT
-                return ST_SOLUTION
-            if max_solutions >= 0 and s.solutions >= <uint64_t>max_solutions:
-                status = ST_MAX_SOLUTIONS
+            status = count_solution(&s.run.nodes, &s.run.solutions, count_only, max_solutions)
+            if status != ST_GO_ON:
                 break
             continue
         level += 1
         s.n_live[level] = kept
         s.n_uncovered[level] = unsatisfied
         phase = FORWARD
-    s.level = level
-    s.phase = phase
+    s.run.level = level
+    s.run.phase = phase
     return status
-
-
-cdef double monotonic() noexcept nogil:
-    """The clock of ``time.monotonic()``."""
-    cdef timespec ts
-    clock_gettime(CLOCK_MONOTONIC, &ts)
-    return ts.tv_sec + ts.tv_nsec * 1e-9
-
-
-cdef uint64_t mix_seed(uint64_t seed) noexcept:
-    """SplitMix64 of the seed, as in the dancing-links engine (never 0)."""
-    cdef uint64_t z = seed + <uint64_t>0x9E3779B97F4A7C15
-    z = (z ^ (z >> 30)) * <uint64_t>0xBF58476D1CE4E5B9
-    z = (z ^ (z >> 27)) * <uint64_t>0x94D049BB133111EB
-    z ^= z >> 31
-    return z if z != 0 else 1
-
-
-def _int_array(values):
-    """``values`` as a buffer of C ints (arrays of typecode 'i' pass through uncopied)."""
-    if isinstance(values, array) and values.typecode == "i":
-        return values
-    return array("i", values)
 
 
 def bits_needed(int n_primary, int n_secondary, node_item, node_color):
@@ -588,53 +514,32 @@ cdef void* _copy(values, size_t width) except NULL:
     return out
 
 
-cdef class BitEngine:
+cdef class BitEngine(_Driver):
     """One bit-parallel search over a problem given as flat arrays (see the module text).
 
-    The arguments are those of ``excover.engines._engine.Engine``; every multiplicity must be
-    ``1..1``, the problem must fit in :data:`MAX_BITS` bits (:func:`bits_needed`) and have
-    at most :data:`MAX_OPTIONS` options with a primary item. ``simd`` caps the instruction
-    set of the kernels (one of :data:`SIMD_LEVELS`; by default the best the CPU runs).
+    The arguments are those of ``excover.engines._engine.Engine``; the problem must fit in
+    :data:`MAX_BITS` bits (:func:`bits_needed`) and have at most :data:`MAX_OPTIONS`
+    options with a primary item. ``simd`` caps the instruction set of the kernels (one of
+    :data:`SIMD_LEVELS`; by default the best the CPU runs). ``share=(k, n, depth)`` runs
+    part ``k`` of ``n`` of the search (see "Shares" in the module text).
     """
 
     cdef BitState s
-    cdef int32_t solution_size
     cdef int32_t n_bits
     cdef int simd_level
-    cdef uint64_t seed
-    cdef bint running
     cdef bint colored
     cdef int64_t levels
 
     def __cinit__(self, int n_primary, int n_secondary, option_start, node_item, node_color,
                   lo, hi, int heuristic, seed, algorithm=None, int first_item=-1,
                   simd=None, share=None):
-        cdef const int[::1] starts = _int_array(option_start)
-        cdef const int[::1] items = _int_array(node_item)
-        cdef const int[::1] colors = _int_array(node_color)
-        cdef const int[::1] los = _int_array(lo)
-        cdef const int[::1] his = _int_array(hi)
-        cdef Py_ssize_t j
-        if n_primary < 0 or n_secondary < 0:
-            raise ValueError("the numbers of items must be non-negative")
-        if heuristic not in (MRV, LEFTMOST, MRV_RANDOM):
-            raise ValueError(f"unknown heuristic code {heuristic}")
-        if los.shape[0] != n_primary or his.shape[0] != n_primary:
-            raise ValueError("lo and hi must have one entry per primary item")
-        for j in range(n_primary):
-            if not 0 <= los[j] <= his[j] or his[j] < 1:
-                raise ValueError(f"bad multiplicity {los[j]}..{his[j]} of item {j}")
+        self.run_state = &self.s.run
+        cdef const int[::1] starts, items, colors, los, his
+        starts, items, colors, los, his = _checked_arrays(
+            n_primary, n_secondary, option_start, node_item, node_color, lo, hi, heuristic,
+            algorithm, first_item)
         self.s.multi = any(los[j] != 1 or his[j] != 1 for j in range(n_primary))
-        if (starts.shape[0] < 1 or starts[0] != 0
-                or starts[starts.shape[0] - 1] != items.shape[0]):
-            raise ValueError("option_start must run from 0 to len(node_item)")
-        if colors.shape[0] != items.shape[0]:
-            raise ValueError("node_color must have one entry per node")
-        if not -1 <= first_item < n_primary:
-            raise ValueError(f"first_item {first_item} is not a primary item")
         self.colored = any(colors[j] != 0 for j in range(colors.shape[0]))
-        if algorithm is not None and algorithm not in ("X", "C", "M"):
-            raise ValueError(f"unknown algorithm {algorithm!r}")
         if (algorithm == "X" and (self.colored or self.s.multi)
                 or algorithm == "C" and self.s.multi):
             raise ValueError(f"algorithm {algorithm} cannot solve this problem")
@@ -646,8 +551,8 @@ cdef class BitEngine:
         self.n_bits = bits
         self.s.n_primary = n_primary
         self.s.uw = max(1, (n_primary + 63) // 64)
-        self.s.heuristic = heuristic
-        self.s.first_item = first_item
+        self.s.run.heuristic = heuristic
+        self.s.run.first_item = first_item
         self.s.share_depth = -1
         self.s.share_index = 0
         self.s.share_count = 1
@@ -678,22 +583,7 @@ cdef class BitEngine:
         primary_item = array("i")
         original = array("i")
         has_bits = []
-        seen = array("i", [-1]) * max(1, n_primary + len(first))
-        cdef int[::1] last_seen = seen
         for k in range(n_options):
-            if starts[k + 1] < starts[k]:
-                raise ValueError(f"option_start decreases at option {k}")
-            for j in range(starts[k], starts[k + 1]):
-                c = items[j]
-                if c < 0 or c >= n_primary + len(first):
-                    raise ValueError(f"option {k} names item {c}, out of range")
-                if last_seen[c] == k:
-                    raise ValueError(f"option {k} names item {c} twice")
-                last_seen[c] = <int>k
-                if colors[j] < 0:
-                    raise ValueError(f"option {k} gives item {c} the negative color {colors[j]}")
-                if colors[j] != 0 and c < n_primary:
-                    raise ValueError(f"option {k} gives a color to the primary item {c}")
             if not any(items[j] < n_primary for j in range(starts[k], starts[k + 1])):
                 continue
             mine = []
@@ -837,7 +727,7 @@ cdef class BitEngine:
         free(s.closing)
         free(s.scratch)
 
-    cdef void _restart(self):
+    cdef void _rewind(self):
         """Level 0: every kept option in play, every primary item uncovered."""
         cdef BitState* s = &self.s
         cdef int32_t k, t
@@ -855,77 +745,28 @@ cdef class BitEngine:
             for t in range(s.n_primary):
                 if s.lo[t] > 0:
                     s.n_uncovered[0] += 1
-        s.level = 0
-        s.phase = FORWARD
-        s.nodes = 0
-        s.updates = 0
-        s.solutions = 0
         s.unit = 0
-        s.work = 0
-        s.rng = self.seed
         s.rng_top = self.seed
-        self.solution_size = -1
 
-    def reset(self):
-        """Forget all progress: the next ``run()`` starts the search from the beginning."""
-        self._check_idle()
-        self._restart()
+    cdef bint _trivial(self):
+        # No primary item, or none to cover and no option: no level to enter.
+        return self.s.n_primary == 0 or (
+            self.s.run.level == 0 and self.s.run.phase == FORWARD
+            and self.s.n_uncovered[0] == 0 and self.s.n_live[0] == 0)
 
-    cdef void _check_idle(self) except *:
-        if self.running:
-            raise RuntimeError("the engine is running in another thread")
+    cdef bint _owns_trivial(self):
+        # The one solution of a trivial search is share 0's.
+        return self.s.share_index == 0
 
-    def run(self, bint count_only, int64_t max_solutions, int64_t max_nodes, double deadline):
-        """Search on from where the last call stopped; return the status of the stop
-        (the codes of ``excover.engines._engine``). Checks Ctrl-C and the deadline between
-        chunks of work, where the state is consistent."""
-        cdef int status
-        self._check_idle()
-        self.solution_size = -1
-        if self.s.phase == FINISHED:
-            return ST_DONE
-        if max_solutions >= 0 and self.s.solutions >= <uint64_t>max_solutions:
-            return ST_MAX_SOLUTIONS
-        if self.s.n_primary == 0 or (self.s.level == 0 and self.s.phase == FORWARD
-                                     and self.s.n_uncovered[0] == 0 and self.s.n_live[0] == 0):
-            return self._empty_solution(count_only, max_nodes)
-        while True:
-            self.running = True
-            with nogil:
-                if self.s.multi:
-                    status = search_multi(&self.s, count_only, max_solutions, max_nodes, CHUNK)
-                else:
-                    status = search(&self.s, count_only, max_solutions, max_nodes, CHUNK)
-            self.running = False
-            if status == ST_BUDGET:
-                PyErr_CheckSignals()
-                if deadline > 0.0 and monotonic() >= deadline:
-                    return ST_TIMEOUT
-                continue
-            if status == ST_SOLUTION:
-                self.solution_size = self.s.level + 1
-            return status
-
-    cdef int _empty_solution(self, bint count_only, int64_t max_nodes):
-        """With no primary item (or none to cover and no option), the empty set of options
-        is the one solution."""
-        if max_nodes >= 0 and self.s.nodes >= <uint64_t>max_nodes:
-            return ST_MAX_NODES
-        self.s.nodes = 1
-        self.s.phase = FINISHED
-        if self.s.share_index != 0:
-            return ST_DONE  # the one solution is part 0's
-        self.s.solutions = 1
-        if count_only:
-            return ST_DONE
-        self.solution_size = 0
-        return ST_SOLUTION
+    cdef int _search(self, bint count_only, int64_t max_solutions,
+                     int64_t max_nodes) noexcept nogil:
+        if self.s.multi:
+            return search_multi(&self.s, count_only, max_solutions, max_nodes, CHUNK)
+        return search(&self.s, count_only, max_solutions, max_nodes, CHUNK)
 
     def solution(self):
         """The option indices of the solution the last ``run()`` stopped at, by level."""
-        self._check_idle()
-        if self.solution_size < 0:
-            raise RuntimeError("the last run() did not stop at a solution")
+        self._check_solution()
         cdef BitState* s = &self.s
         cdef int32_t lev
         return [
@@ -933,22 +774,6 @@ cdef class BitEngine:
             for lev in range(self.solution_size)
             if not (s.multi and s.closing[lev])
         ]
-
-    @property
-    def solutions(self):
-        return self.s.solutions
-
-    @property
-    def nodes(self):
-        return self.s.nodes
-
-    @property
-    def updates(self):
-        return self.s.updates
-
-    @property
-    def finished(self):
-        return self.s.phase == FINISHED
 
     @property
     def algorithm(self):

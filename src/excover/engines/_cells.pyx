@@ -77,33 +77,17 @@ solution, at a limit on nodes or solutions, and after each chunk of work, when t
 wrapper checks for Ctrl-C and the deadline. It runs without the GIL.
 """
 
-from array import array
-
-from cpython.exc cimport PyErr_CheckSignals
 from libc.stdint cimport int32_t, int64_t, uint64_t
 from libc.stdlib cimport free, malloc, qsort
-from posix.time cimport CLOCK_MONOTONIC, clock_gettime, timespec
+
+include "_driver.pxi"
 
 __all__ = ["CellEngine"]
 
 cdef enum:
-    ST_DONE = 0
-    ST_SOLUTION = 1
-    ST_MAX_SOLUTIONS = 2
-    ST_MAX_NODES = 3
-    ST_TIMEOUT = 4
-    ST_BUDGET = 5
-
-cdef enum:
-    FORWARD = 0     # enter level ``level`` and choose an item
+    # Where a stopped search resumes, besides FORWARD and FINISHED (see _driver.pxi).
     NEXT = 1        # undo the option tried at ``level`` (if any) and try the next one
     DEAD = 2        # count the dead-end child of the option tried at ``level``, then NEXT
-    FINISHED = 3
-
-cdef enum:
-    MRV = 0
-    LEFTMOST = 1
-    MRV_RANDOM = 2
 
 #: About this much work (set removals, items scanned, nodes) between two checks for
 #: Ctrl-C and the deadline: a few milliseconds.
@@ -126,6 +110,7 @@ cdef struct CItem:
 
 
 cdef struct CellState:
+    Run run                  # first: the run state common to the engines
     int32_t* itm             # per node: the item, -1 in a spacer
     int32_t* loc             # per node: where it sits in its item's set
     CNode* nd                # per node: the fields read once per option
@@ -151,25 +136,6 @@ cdef struct CellState:
     int32_t sactive
     int32_t tp
     int32_t epoch
-    int32_t level
-    int32_t phase
-    int32_t heuristic
-    int32_t first_item
-    uint64_t rng
-    uint64_t nodes
-    uint64_t updates
-    uint64_t solutions
-    uint64_t work
-
-
-cdef inline uint64_t next_random(CellState* s) noexcept nogil:
-    """xorshift64*, as in the other engines."""
-    cdef uint64_t x = s.rng
-    x ^= x >> 12
-    x ^= x << 25
-    x ^= x >> 27
-    s.rng = x
-    return x * <uint64_t>0x2545F4914F6CDD1D
 
 
 cdef int compare_int32(const void* a, const void* b) noexcept nogil:
@@ -198,8 +164,8 @@ cdef inline int32_t choose(CellState* s) noexcept nogil:
     cdef int32_t* plist = s.plist
     cdef int32_t n = s.pactive, k, u, size, best = -1, least = 0x7FFFFFFF
     cdef uint64_t ties = 1
-    s.work += <uint64_t>n
-    if s.heuristic == MRV:
+    s.run.work += <uint64_t>n
+    if s.run.heuristic == MRV:
         for k in range(n):
             u = plist[k]
             size = it[u].size
@@ -209,7 +175,7 @@ cdef inline int32_t choose(CellState* s) noexcept nogil:
                 if size == 0:
                     break
         return best
-    if s.heuristic == LEFTMOST:
+    if s.run.heuristic == LEFTMOST:
         for k in range(n):
             u = plist[k]
             if best < 0 or u < best:
@@ -224,7 +190,7 @@ cdef inline int32_t choose(CellState* s) noexcept nogil:
             ties = 1
         elif size == least:
             ties += 1
-            if (next_random(s) >> 32) % ties == 0:
+            if coin(&s.run.rng, ties):
                 best = u
     return best
 
@@ -297,8 +263,8 @@ cdef inline bint hide(CellState* s, int32_t c, int32_t color, bint check, int32_
             uu = itm[nn]
         if not ok:
             break
-    s.updates += n
-    s.work += n
+    s.run.updates += n
+    s.run.work += n
     s.tp = tp
     return ok
 
@@ -318,7 +284,7 @@ cdef inline void undo(CellState* s, int32_t mark) noexcept nogil:
     cdef int32_t tp = s.tp
     cdef int32_t* trail = s.trail
     cdef CItem* it = s.it
-    s.work += <uint64_t>(tp - mark)
+    s.run.work += <uint64_t>(tp - mark)
     while tp > mark:
         tp -= 2
         it[trail[tp]].size = trail[tp + 1]
@@ -335,7 +301,7 @@ cdef inline bint try_option(CellState* s, int32_t x, int32_t b) noexcept nogil:
     cdef int32_t n_primary = s.n_primary
     cdef int32_t p_old = s.pactive, s_old = s.sactive
     cdef int32_t nn = nd[x].first, u
-    cdef bint check = s.heuristic != LEFTMOST
+    cdef bint check = s.run.heuristic != LEFTMOST
     u = itm[nn]
     while u >= 0:
         if u != b:
@@ -364,21 +330,18 @@ cdef int search(CellState* s, bint count_only, int64_t max_solutions, int64_t ma
                 uint64_t budget) noexcept nogil:
     """Run from the saved state until an event or ``budget`` work is done (see the module
     text); the state is saved back into ``s`` at every exit."""
-    cdef int32_t level = s.level, phase = s.phase, b, n, base, k
-    cdef uint64_t node_cap = <uint64_t>max_nodes if max_nodes >= 0 else <uint64_t>-1
-    cdef uint64_t work_start = s.work + s.nodes
+    cdef int32_t level = s.run.level, phase = s.run.phase, b, n, base, k
+    cdef uint64_t cap = node_cap(max_nodes), work_start = s.run.work + s.run.nodes
     cdef CItem* it = s.it
     cdef int status
     while True:
-        if s.work + s.nodes - work_start >= budget:
-            status = ST_BUDGET
+        # a DEAD step counts the node of the dead-end level it does not enter
+        status = check_step(&s.run.nodes, phase == FORWARD or phase == DEAD,
+                            s.run.work + s.run.nodes - work_start, budget, cap)
+        if status != ST_GO_ON:
             break
         if phase == FORWARD:
-            if s.nodes >= node_cap:
-                status = ST_MAX_NODES
-                break
-            s.nodes += 1
-            b = s.first_item if level == 0 and s.first_item >= 0 else choose(s)
+            b = s.run.first_item if level == 0 and s.run.first_item >= 0 else choose(s)
             s.lv_item[level] = b
             s.lv_tbase[level] = s.tp
             s.lv_sact[level] = s.sactive
@@ -393,15 +356,10 @@ cdef int search(CellState* s, bint count_only, int64_t max_solutions, int64_t ma
             for k in range(n):
                 s.cand[base + k] = s.set[it[b].start + k]
             sort_nodes(s.cand + base, n)
-            s.work += <uint64_t>n
+            s.run.work += <uint64_t>n
             s.lv_cn[level] = n
             s.lv_ci[level] = -1
-        elif phase == DEAD:
-            if s.nodes >= node_cap:
-                status = ST_MAX_NODES
-                break
-            s.nodes += 1
-        if phase != FORWARD:
+        else:
             undo(s, s.lv_tmark[level])
             s.pactive = s.lv_pact[level]
             s.sactive = s.lv_sact[level]
@@ -411,61 +369,28 @@ cdef int search(CellState* s, bint count_only, int64_t max_solutions, int64_t ma
             # the level's options are exhausted: reactivate its item and back up
             undo(s, s.lv_tbase[level])
             s.pactive = s.lv_pact[level] + 1
-            if level == 0:
-                phase = FINISHED
-                status = ST_DONE
+            status = back_up(&level, &phase)
+            if status != ST_GO_ON:
                 break
-            level -= 1
             continue
         s.lv_ci[level] = k
         if not try_option(s, s.cand[s.lv_cbase[level] + k], s.lv_item[level]):
             phase = DEAD
             continue
         if s.pactive == 0:
-            s.solutions += 1
-            s.nodes += 1
-            if not count_only:
-                status = ST_SOLUTION
-                break
-            if max_solutions >= 0 and s.solutions >= <uint64_t>max_solutions:
-                status = ST_MAX_SOLUTIONS
+            status = count_solution(&s.run.nodes, &s.run.solutions, count_only, max_solutions)
+            if status != ST_GO_ON:
                 break
             continue
         s.lv_cbase[level + 1] = s.lv_cbase[level] + s.lv_cn[level]
         level += 1
         phase = FORWARD
-    s.level = level
-    s.phase = phase
+    s.run.level = level
+    s.run.phase = phase
     return status
 
 
-cdef double monotonic() noexcept nogil:
-    """The clock of ``time.monotonic()``."""
-    cdef timespec ts
-    clock_gettime(CLOCK_MONOTONIC, &ts)
-    return ts.tv_sec + ts.tv_nsec * 1e-9
-
-
-def _int_array(values):
-    """``values`` as a buffer of C ints (arrays of typecode 'i' pass through uncopied)."""
-    if isinstance(values, array) and values.typecode == "i":
-        return values
-    try:
-        return array("i", values)
-    except OverflowError as error:
-        raise ValueError(f"a value does not fit in a C int: {error}") from None
-
-
-cdef uint64_t mix_seed(uint64_t seed) noexcept:
-    """SplitMix64 of the seed, so that nearby seeds give unrelated streams (never 0)."""
-    cdef uint64_t z = seed + <uint64_t>0x9E3779B97F4A7C15
-    z = (z ^ (z >> 30)) * <uint64_t>0xBF58476D1CE4E5B9
-    z = (z ^ (z >> 27)) * <uint64_t>0x94D049BB133111EB
-    z ^= z >> 31
-    return z if z != 0 else 1
-
-
-cdef class CellEngine:
+cdef class CellEngine(_Driver):
     """One dancing-cells search over a problem given as flat arrays (see the module text).
 
     The arguments are those of ``excover.engines._engine.Engine``; every multiplicity must be
@@ -473,25 +398,17 @@ cdef class CellEngine:
     """
 
     cdef CellState s
-    cdef int32_t solution_size
     cdef int32_t n_kept              # options kept (those with a primary item)
     cdef int32_t n_secondary
-    cdef uint64_t seed
-    cdef bint running
     cdef bint colored
 
     def __cinit__(self, int n_primary, int n_secondary, option_start, node_item, node_color,
                   lo, hi, int heuristic, seed, algorithm=None, int first_item=-1):
-        cdef const int[::1] starts = _int_array(option_start)
-        cdef const int[::1] items = _int_array(node_item)
-        cdef const int[::1] colors = _int_array(node_color)
-        cdef const int[::1] los = _int_array(lo)
-        cdef const int[::1] his = _int_array(hi)
-        _validate(n_primary, n_secondary, starts, items, colors, los, his, heuristic)
-        if not -1 <= first_item < n_primary:
-            raise ValueError(f"first_item {first_item} is not a primary item")
-        if algorithm is not None and algorithm not in ("X", "C", "M"):
-            raise ValueError(f"unknown algorithm {algorithm!r}")
+        self.run_state = &self.s.run
+        cdef const int[::1] starts, items, colors, los, his
+        starts, items, colors, los, his = _checked_arrays(
+            n_primary, n_secondary, option_start, node_item, node_color, lo, hi, heuristic,
+            algorithm, first_item)
         if algorithm == "M" or any(los[j] != 1 or his[j] != 1 for j in range(n_primary)):
             raise ValueError("the dancing-cells engine does not do multiplicities "
                              "(bounds other than 1..1): use dancing links")
@@ -503,8 +420,8 @@ cdef class CellEngine:
         self.s.n_primary = n_primary
         self.s.n_items = n_primary + n_secondary
         self.n_secondary = n_secondary
-        self.s.heuristic = heuristic
-        self.s.first_item = first_item
+        self.s.run.heuristic = heuristic
+        self.s.run.first_item = first_item
         self._build(starts, items, colors)
         self.seed = mix_seed(<uint64_t>(seed & 0xFFFFFFFFFFFFFFFF))
         self._restart()
@@ -596,7 +513,7 @@ cdef class CellEngine:
         free(s.lv_cn)
         free(s.lv_ci)
 
-    cdef void _restart(self):
+    cdef void _rewind(self):
         """Every set full and in node order, every item active, the search at its root."""
         cdef CellState* s = &self.s
         cdef int32_t u, nn, q
@@ -621,68 +538,18 @@ cdef class CellEngine:
         s.sactive = s.n_items - s.n_primary
         s.tp = 0
         s.lv_cbase[0] = 0
-        s.level = 0
-        s.phase = FORWARD
-        s.nodes = 0
-        s.updates = 0
-        s.solutions = 0
-        s.work = 0
-        s.rng = self.seed
-        self.solution_size = -1
 
-    cdef void _check_idle(self) except *:
-        if self.running:
-            raise RuntimeError("the engine is running in another thread")
+    cdef bint _trivial(self):
+        # No primary item: no level to enter.
+        return self.s.n_primary == 0
 
-    def reset(self):
-        """Forget all progress: the next ``run()`` starts the search from the beginning."""
-        self._check_idle()
-        self._restart()
-
-    def run(self, bint count_only, int64_t max_solutions, int64_t max_nodes, double deadline):
-        """Search on from where the last call stopped; return the status of the stop
-        (the codes of ``excover.engines._engine``). Checks Ctrl-C and the deadline between
-        chunks of work, where the state is consistent."""
-        cdef int status
-        self._check_idle()
-        self.solution_size = -1
-        if self.s.phase == FINISHED:
-            return ST_DONE
-        if max_solutions >= 0 and self.s.solutions >= <uint64_t>max_solutions:
-            return ST_MAX_SOLUTIONS
-        if self.s.n_primary == 0:
-            return self._empty_solution(count_only, max_nodes)
-        while True:
-            self.running = True
-            with nogil:
-                status = search(&self.s, count_only, max_solutions, max_nodes, CHUNK)
-            self.running = False
-            if status == ST_BUDGET:
-                PyErr_CheckSignals()
-                if deadline > 0.0 and monotonic() >= deadline:
-                    return ST_TIMEOUT
-                continue
-            if status == ST_SOLUTION:
-                self.solution_size = self.s.level + 1
-            return status
-
-    cdef int _empty_solution(self, bint count_only, int64_t max_nodes):
-        """With no primary item, the empty set of options is the one solution."""
-        if max_nodes >= 0 and self.s.nodes >= <uint64_t>max_nodes:
-            return ST_MAX_NODES
-        self.s.nodes = 1
-        self.s.solutions = 1
-        self.s.phase = FINISHED
-        if count_only:
-            return ST_DONE
-        self.solution_size = 0
-        return ST_SOLUTION
+    cdef int _search(self, bint count_only, int64_t max_solutions,
+                     int64_t max_nodes) noexcept nogil:
+        return search(&self.s, count_only, max_solutions, max_nodes, CHUNK)
 
     def solution(self):
         """The option indices of the solution the last ``run()`` stopped at, by level."""
-        self._check_idle()
-        if self.solution_size < 0:
-            raise RuntimeError("the last run() did not stop at a solution")
+        self._check_solution()
         cdef CellState* s = &self.s
         cdef int32_t lev, x
         cdef list out = []
@@ -692,22 +559,6 @@ cdef class CellEngine:
                 x += 1
             out.append(s.nd[x].first)
         return out
-
-    @property
-    def solutions(self):
-        return self.s.solutions
-
-    @property
-    def nodes(self):
-        return self.s.nodes
-
-    @property
-    def updates(self):
-        return self.s.updates
-
-    @property
-    def finished(self):
-        return self.s.phase == FINISHED
 
     @property
     def algorithm(self):
@@ -720,43 +571,3 @@ cdef class CellEngine:
         cdef CellState* s = &self.s
         return (s.n_nodes * (sizeof(CNode) + 16) + s.n_items * (sizeof(CItem) + 4)
                 + self.n_kept * 4 + (s.n_primary + 1) * 8 * 4)
-
-
-cdef int _validate(int n_primary, int n_secondary, const int[::1] starts,
-                   const int[::1] items, const int[::1] colors, const int[::1] los,
-                   const int[::1] his, int heuristic) except -1:
-    """Check the arrays' shapes and ranges, as the dancing-links engine does."""
-    cdef Py_ssize_t n_options = starts.shape[0] - 1, n_nodes = items.shape[0], k, j
-    cdef int n_items = n_primary + n_secondary, c
-    if n_options < 0:
-        raise ValueError("option_start must run from 0 to len(node_item)")
-    if n_primary < 0 or n_secondary < 0:
-        raise ValueError("the numbers of items must be non-negative")
-    if heuristic not in (MRV, LEFTMOST, MRV_RANDOM):
-        raise ValueError(f"unknown heuristic code {heuristic}")
-    if n_options < 0 or starts[0] != 0 or starts[n_options] != n_nodes:
-        raise ValueError("option_start must run from 0 to len(node_item)")
-    if colors.shape[0] != n_nodes:
-        raise ValueError("node_color must have one entry per node")
-    if los.shape[0] != n_primary or his.shape[0] != n_primary:
-        raise ValueError("lo and hi must have one entry per primary item")
-    for j in range(n_primary):
-        if not 0 <= los[j] <= his[j] or his[j] < 1:
-            raise ValueError(f"bad multiplicity {los[j]}..{his[j]} of item {j}")
-    last_seen = array("i", [-1]) * (n_items if n_items > 0 else 1)
-    cdef int[::1] seen = last_seen
-    for k in range(n_options):
-        if starts[k + 1] < starts[k]:
-            raise ValueError(f"option_start decreases at option {k}")
-        for j in range(starts[k], starts[k + 1]):
-            c = items[j]
-            if not 0 <= c < n_items:
-                raise ValueError(f"option {k} names item {c}, out of range 0..{n_items - 1}")
-            if seen[c] == k:
-                raise ValueError(f"option {k} names item {c} twice")
-            seen[c] = <int>k
-            if colors[j] < 0:
-                raise ValueError(f"option {k} gives item {c} the negative color {colors[j]}")
-            if colors[j] != 0 and c < n_primary:
-                raise ValueError(f"option {k} gives a color to the primary item {c}")
-    return 0

@@ -81,40 +81,22 @@ active list plus each node unlinked from a vertical list while options are hidde
 (covering, purifying, tweaking).
 """
 
-from array import array
-
-from cpython.exc cimport PyErr_CheckSignals
 from libc.stdint cimport int32_t, int64_t, uint64_t
 from libc.stdlib cimport free, malloc
-from posix.time cimport CLOCK_MONOTONIC, clock_gettime, timespec
+
+include "_driver.pxi"
 
 __all__ = ["DONE", "MAX_NODES", "MAX_SOLUTIONS", "SOLUTION", "TIMEOUT", "Engine"]
 
 cdef enum:
-    # What a run stops at (ST_BUDGET never leaves the module: the chunk is over).
-    ST_DONE = 0
-    ST_SOLUTION = 1
-    ST_MAX_SOLUTIONS = 2
-    ST_MAX_NODES = 3
-    ST_TIMEOUT = 4
-    ST_BUDGET = 5
-
-cdef enum:
-    # Where a stopped search resumes.
-    FORWARD = 0     # enter level ``level`` and choose an item
+    # Where a stopped search resumes, besides FORWARD and FINISHED (see _driver.pxi).
     RECOVER = 1     # X, C: undo the option tried at ``level`` and try the next one
     BACKUP = 2      # M: leave level ``level`` (Knuth's step M9)
-    FINISHED = 3    # the whole tree has been explored
 
 cdef enum:
     ALGO_X = 0
     ALGO_C = 1
     ALGO_M = 2
-
-cdef enum:
-    MRV = 0
-    LEFTMOST = 1
-    MRV_RANDOM = 2
 
 #: About this much work (updates, items examined, nodes) between two checks for Ctrl-C
 #: and the deadline: a few milliseconds.
@@ -148,180 +130,127 @@ cdef struct Item:
 
 
 cdef struct State:
+    Run run                  # first: the run state common to the engines
     Node* nd
     Item* cl
     int32_t* choice
     int32_t* first_tweak     # Algorithm M only
     int32_t n_items          # N
     int32_t n_primary
-    int32_t level
-    int32_t phase
-    int32_t heuristic
-    int32_t first_item       # the item level 0 branches on (0: by the heuristic)
-    uint64_t rng
-    uint64_t nodes
-    uint64_t updates
-    uint64_t solutions
-    uint64_t work            # updates + nodes + items examined, for chunking
 
 
-# ---------------------------------------------------------------------------------------
-# Random tie-breaking: xorshift64*.
+# Every move has two directions, taking out and putting back; one inline function does
+# both, its ``out`` argument a constant at every call (TAKE_OUT or PUT_BACK) that the C
+# compiler folds, so that each direction compiles to its own branch-free loop.
 
-cdef inline uint64_t next_random(State* s) noexcept nogil:
-    cdef uint64_t x = s.rng
-    x ^= x >> 12
-    x ^= x << 25
-    x ^= x >> 27
-    s.rng = x
-    return x * <uint64_t>0x2545F4914F6CDD1D
+cdef enum:
+    PUT_BACK = 0
+    TAKE_OUT = 1
 
 
-cdef inline bint coin(State* s, uint64_t ties) noexcept nogil:
-    """True with probability 1/ties: the reservoir rule that makes every tie equally likely."""
-    return (next_random(s) >> 32) % ties == 0
+cdef inline void leave_list(Node* nd, int32_t nn, bint out) noexcept nogil:
+    """Unlink node ``nn`` from its item's vertical list (``out``), or relink it there."""
+    cdef int32_t uu = nd[nn].up, dd = nd[nn].down, cc = nd[nn].top
+    if out:
+        nd[uu].down = dd
+        nd[dd].up = uu
+        nd[cc].top -= 1
+    else:
+        nd[uu].down = nn
+        nd[dd].up = nn
+        nd[cc].top += 1
+
+
+cdef inline void leave_active(Item* cl, int32_t c, bint out) noexcept nogil:
+    """Unlink item ``c`` from the list of active items (``out``), or relink it there."""
+    if out:
+        cl[cl[c].llink].rlink = cl[c].rlink
+        cl[cl[c].rlink].llink = cl[c].llink
+    else:
+        cl[cl[c].llink].rlink = c
+        cl[cl[c].rlink].llink = c
 
 
 # ---------------------------------------------------------------------------------------
 # Algorithm X: covering without colors. These are the hot loops.
 
-cdef inline uint64_t cover(Node* nd, Item* cl, int32_t c, int32_t n_primary) noexcept nogil:
-    """Cover item ``c`` (Algorithm X layout); return the number of updates.
+cdef inline uint64_t hide_all(Node* nd, int32_t c, int32_t left, bint out) noexcept nogil:
+    """Hide (``out``) or unhide the ``left`` options of item ``c``'s list, Algorithm X's
+    layout; return the nodes moved.
 
-    Each option in ``c``'s list is hidden in two counted runs: from the node after ``rr``
-    to the end of the option (whose spacer is COLOR nodes away), then from the option's
-    first node (the spacer's ULINK) up to ``rr``. A primary item also leaves the active
-    list and takes the COVERED bias on its LEN.
+    Each option is done in two counted runs: from the node after ``rr`` to the end of the
+    option (whose spacer is COLOR nodes away), then from the option's first node (the
+    spacer's ULINK) up to ``rr``. Unhiding goes down the list again, which is correct, as
+    Knuth observes: the list of a covered item does not change while it is covered.
     """
-    cdef int32_t rr, nn, uu, dd, cc, end
-    cdef int32_t left = nd[c].top
-    cdef uint64_t n = 1
-    if c <= n_primary:
-        cl[cl[c].llink].rlink = cl[c].rlink
-        cl[cl[c].rlink].llink = cl[c].llink
-        nd[c].top = left + COVERED
-    rr = nd[c].down
+    cdef int32_t rr = nd[c].down, nn, end
+    cdef uint64_t n = 0
     while left > 0:
         left -= 1
         end = rr + nd[rr].color
         nn = rr + 1
         while nn != end:
-            uu = nd[nn].up
-            dd = nd[nn].down
-            cc = nd[nn].top
-            nd[uu].down = dd
-            nd[dd].up = uu
-            nd[cc].top -= 1
+            leave_list(nd, nn, out)
             nn += 1
         nn = nd[end].up
         n += <uint64_t>(end - nn - 1)
         while nn != rr:
-            uu = nd[nn].up
-            dd = nd[nn].down
-            cc = nd[nn].top
-            nd[uu].down = dd
-            nd[dd].up = uu
-            nd[cc].top -= 1
+            leave_list(nd, nn, out)
             nn += 1
         rr = nd[rr].down
     return n
 
 
-cdef inline void uncover(Node* nd, Item* cl, int32_t c, int32_t n_primary) noexcept nogil:
-    """Undo :func:`cover`. Going down the list again is correct, as Knuth observes: the
-    list of a covered item does not change while it is covered, nor does its LEN."""
-    cdef int32_t rr, nn, uu, dd, cc, end
+cdef inline uint64_t cover(Node* nd, Item* cl, int32_t c, int32_t n_primary,
+                           bint out) noexcept nogil:
+    """Cover item ``c`` (``out``; Algorithm X layout) or uncover it; return the updates.
+
+    A covered primary item also leaves the active list and takes the COVERED bias on its
+    LEN, which does not change while it is covered.
+    """
     cdef int32_t left = nd[c].top
     if c <= n_primary:
-        left -= COVERED
-        nd[c].top = left
-        cl[cl[c].llink].rlink = c
-        cl[cl[c].rlink].llink = c
-    rr = nd[c].down
-    while left > 0:
-        left -= 1
-        end = rr + nd[rr].color
-        nn = rr + 1
-        while nn != end:
-            uu = nd[nn].up
-            dd = nd[nn].down
-            cc = nd[nn].top
-            nd[uu].down = nn
-            nd[dd].up = nn
-            nd[cc].top += 1
-            nn += 1
-        nn = nd[end].up
-        while nn != rr:
-            uu = nd[nn].up
-            dd = nd[nn].down
-            cc = nd[nn].top
-            nd[uu].down = nn
-            nd[dd].up = nn
-            nd[cc].top += 1
-            nn += 1
-        rr = nd[rr].down
+        if out:
+            leave_active(cl, c, TAKE_OUT)
+            nd[c].top = left + COVERED
+        else:
+            left -= COVERED
+            nd[c].top = left
+            leave_active(cl, c, PUT_BACK)
+    return 1 + hide_all(nd, c, left, out)
 
 
 # ---------------------------------------------------------------------------------------
 # Algorithms C and M: hiding that respects purified nodes, and purification.
 
-cdef inline uint64_t hide(Node* nd, int32_t p) noexcept nogil:
-    """Unlink the other nodes of ``p``'s option from their lists, skipping purified ones."""
-    cdef int32_t nn = p + 1, uu, dd, cc
+cdef inline uint64_t hide(Node* nd, int32_t p, bint out) noexcept nogil:
+    """Unlink (``out``) or relink the other nodes of ``p``'s option, skipping purified
+    ones; return how many."""
+    cdef int32_t nn = p + 1
     cdef uint64_t n = 0
     while nn != p:
-        cc = nd[nn].top
-        if cc <= 0:
+        if nd[nn].top <= 0:
             nn = nd[nn].up
             continue
         if nd[nn].color >= 0:
-            uu = nd[nn].up
-            dd = nd[nn].down
-            nd[uu].down = dd
-            nd[dd].up = uu
-            nd[cc].top -= 1
+            leave_list(nd, nn, out)
             n += 1
         nn += 1
     return n
 
 
-cdef inline void unhide(Node* nd, int32_t p) noexcept nogil:
-    """Undo :func:`hide`: relink the other nodes of ``p``'s option."""
-    cdef int32_t nn = p + 1, uu, dd, cc
-    while nn != p:
-        cc = nd[nn].top
-        if cc <= 0:
-            nn = nd[nn].up
-            continue
-        if nd[nn].color >= 0:
-            uu = nd[nn].up
-            dd = nd[nn].down
-            nd[uu].down = nn
-            nd[dd].up = nn
-            nd[cc].top += 1
-        nn += 1
-
-
-cdef inline uint64_t cover_c(Node* nd, Item* cl, int32_t c) noexcept nogil:
-    """Cover item ``c`` (Algorithms C and M); return the number of updates."""
+cdef inline uint64_t cover_c(Node* nd, Item* cl, int32_t c, bint out) noexcept nogil:
+    """Cover item ``c`` (``out``; Algorithms C and M) or uncover it; return the updates."""
     cdef int32_t rr = nd[c].down
     cdef uint64_t n = 1
-    cl[cl[c].llink].rlink = cl[c].rlink
-    cl[cl[c].rlink].llink = cl[c].llink
+    if out:
+        leave_active(cl, c, TAKE_OUT)
     while rr != c:
-        n += hide(nd, rr)
+        n += hide(nd, rr, out)
         rr = nd[rr].down
+    if not out:
+        leave_active(cl, c, PUT_BACK)
     return n
-
-
-cdef inline void uncover_c(Node* nd, Item* cl, int32_t c) noexcept nogil:
-    """Undo :func:`cover_c`."""
-    cdef int32_t rr = nd[c].down
-    while rr != c:
-        unhide(nd, rr)
-        rr = nd[rr].down
-    cl[cl[c].llink].rlink = c
-    cl[cl[c].rlink].llink = c
 
 
 cdef inline uint64_t purify(Node* nd, int32_t p, uint64_t* work) noexcept nogil:
@@ -332,11 +261,11 @@ cdef inline uint64_t purify(Node* nd, int32_t p, uint64_t* work) noexcept nogil:
     cdef int32_t c = nd[p].top, x = nd[p].color, rr = nd[c].down
     cdef uint64_t n = 0, marked = 0
     while rr != c:
-        if nd[rr].color != x:
-            n += hide(nd, rr)
-        else:
+        if nd[rr].color == x:
             nd[rr].color = -1
             marked += 1
+        else:
+            n += hide(nd, rr, TAKE_OUT)
         rr = nd[rr].down
     work[0] += marked
     return n
@@ -346,30 +275,25 @@ cdef inline void unpurify(Node* nd, int32_t p) noexcept nogil:
     """Undo :func:`purify`, going up the list (the reverse of purify's order)."""
     cdef int32_t c = nd[p].top, x = nd[p].color, rr = nd[c].up
     while rr != c:
-        if nd[rr].color < 0:
-            nd[rr].color = x
+        if nd[rr].color >= 0:
+            hide(nd, rr, PUT_BACK)
         else:
-            unhide(nd, rr)
+            nd[rr].color = x
         rr = nd[rr].up
 
 
-cdef inline uint64_t commit(Node* nd, Item* cl, int32_t p, uint64_t* work) noexcept nogil:
-    """Settle the secondary item of node ``p`` of a chosen option: cover or purify it."""
+cdef inline uint64_t commit(Node* nd, Item* cl, int32_t p, uint64_t* work,
+                            bint out) noexcept nogil:
+    """Settle the secondary item of node ``p`` of a chosen option (``out``): cover or
+    purify it; or undo that."""
     cdef int32_t color = nd[p].color
     if color == 0:
-        return cover_c(nd, cl, nd[p].top)
+        return cover_c(nd, cl, nd[p].top, out)
     if color > 0:
-        return purify(nd, p, work)
-    return 0
-
-
-cdef inline void uncommit(Node* nd, Item* cl, int32_t p) noexcept nogil:
-    """Undo :func:`commit`."""
-    cdef int32_t color = nd[p].color
-    if color == 0:
-        uncover_c(nd, cl, nd[p].top)
-    elif color > 0:
+        if out:
+            return purify(nd, p, work)
         unpurify(nd, p)
+    return 0
 
 
 # ---------------------------------------------------------------------------------------
@@ -400,11 +324,11 @@ cdef inline int32_t choose(Variant* variant, State* s) noexcept nogil:
     cdef int32_t k = cl[0].rlink, best = k, t, length
     cdef int32_t last = s.n_primary if Variant is Plain and s.n_primary <= DENSE_SCAN else 0
     cdef uint64_t ties = 1, scanned = 0
-    if s.heuristic == LEFTMOST:
-        s.work += 1
+    if s.run.heuristic == LEFTMOST:
+        s.run.work += 1
         return best
     t = nd[k].top
-    if s.heuristic == MRV and last > 0:
+    if s.run.heuristic == MRV and last > 0:
         k += 1
         while t != 0 and k <= last:
             length = nd[k].top
@@ -413,7 +337,7 @@ cdef inline int32_t choose(Variant* variant, State* s) noexcept nogil:
                 best = k
             k += 1
         scanned = <uint64_t>k
-    elif s.heuristic == MRV:
+    elif s.run.heuristic == MRV:
         while t != 0:
             k = cl[k].rlink
             scanned += 1
@@ -434,63 +358,39 @@ cdef inline int32_t choose(Variant* variant, State* s) noexcept nogil:
                 ties = 1
             elif length == t:
                 ties += 1
-                if coin(s, ties):
+                if coin(&s.run.rng, ties):
                     best = k
             k = cl[k].rlink
-    s.work += scanned
+    s.run.work += scanned
     return best
 
 
 cdef inline uint64_t cover_item(Variant* variant, Node* nd, Item* cl, int32_t c,
-                                int32_t n_primary) noexcept nogil:
-    """Cover the item chosen at a level, the way of the variant."""
+                                int32_t n_primary, bint out) noexcept nogil:
+    """Cover (``out``) or uncover the item chosen at a level, the way of the variant."""
     if Variant is Plain:
-        return cover(nd, cl, c, n_primary)
+        return cover(nd, cl, c, n_primary, out)
     else:
-        return cover_c(nd, cl, c)
-
-
-cdef inline void uncover_item(Variant* variant, Node* nd, Item* cl, int32_t c,
-                              int32_t n_primary) noexcept nogil:
-    """Undo :func:`cover_item`."""
-    if Variant is Plain:
-        uncover(nd, cl, c, n_primary)
-    else:
-        uncover_c(nd, cl, c)
+        return cover_c(nd, cl, c, out)
 
 
 cdef inline uint64_t cover_others(Variant* variant, Node* nd, Item* cl, int32_t x,
-                                  int32_t n_primary, uint64_t* work) noexcept nogil:
-    """Cover (X) or commit (C) every item of ``x``'s option but ``x``'s own, left to right."""
-    cdef int32_t pp = x + 1, cc
+                                  int32_t n_primary, uint64_t* work, bint out) noexcept nogil:
+    """Cover (X) or commit (C) every item of ``x``'s option but ``x``'s own, left to right
+    (``out``); or undo that, right to left."""
+    cdef int32_t pp = x + 1 if out else x - 1, cc
     cdef uint64_t n = 0
     while pp != x:
         cc = nd[pp].top
-        if cc <= 0:
-            pp = nd[pp].up
+        if cc <= 0:  # a spacer: jump to the other end of the option
+            pp = nd[pp].up if out else nd[pp].down
+            continue
+        if Variant is Plain:
+            n += cover(nd, cl, cc, n_primary, out)
         else:
-            if Variant is Plain:
-                n += cover(nd, cl, cc, n_primary)
-            else:
-                n += commit(nd, cl, pp, work)
-            pp += 1
+            n += commit(nd, cl, pp, work, out)
+        pp += 1 if out else -1
     return n
-
-
-cdef inline void uncover_others(Variant* variant, Node* nd, Item* cl, int32_t x,
-                                int32_t n_primary) noexcept nogil:
-    """Undo :func:`cover_others`, right to left."""
-    cdef int32_t pp = x - 1, cc
-    while pp != x:
-        cc = nd[pp].top
-        if cc <= 0:
-            pp = nd[pp].down
-        else:
-            if Variant is Plain:
-                uncover(nd, cl, cc, n_primary)
-            else:
-                uncommit(nd, cl, pp)
-            pp -= 1
 
 
 cdef int dance(Variant* variant, State* s, bint count_only, int64_t max_solutions,
@@ -504,75 +404,67 @@ cdef int dance(Variant* variant, State* s, bint count_only, int64_t max_solution
     cdef Item* cl = s.cl
     cdef int32_t* choice = s.choice
     cdef int32_t n_items = s.n_items, n_primary = s.n_primary
-    cdef int32_t level = s.level, cur, best
-    cdef int phase = s.phase
-    cdef uint64_t nodes = s.nodes, updates = s.updates, solutions = s.solutions
-    cdef uint64_t work_start = s.work + updates + nodes
-    cdef uint64_t node_cap = <uint64_t>max_nodes if max_nodes >= 0 else <uint64_t>-1
+    cdef int32_t level = s.run.level, cur, best
+    cdef int phase = s.run.phase
+    cdef uint64_t nodes = s.run.nodes, updates = s.run.updates, solutions = s.run.solutions
+    cdef uint64_t work_start = s.run.work + updates + nodes
+    cdef uint64_t cap = node_cap(max_nodes)
     cdef int status
     while True:
-        if s.work + updates + nodes - work_start >= budget:
-            status = ST_BUDGET
+        status = check_step(&nodes, phase == FORWARD, s.run.work + updates + nodes - work_start,
+                            budget, cap)
+        if status != ST_GO_ON:
             break
         if phase == FORWARD:
             # Enter the level: choose an item, cover it, start with its first option.
-            if nodes >= node_cap:
-                status = ST_MAX_NODES
-                break
-            nodes += 1
-            best = s.first_item if level == 0 and s.first_item > 0 else choose(variant, s)
-            updates += cover_item(variant, nd, cl, best, n_primary)
+            best = s.run.first_item if level == 0 and s.run.first_item > 0 else choose(variant, s)
+            updates += cover_item(variant, nd, cl, best, n_primary, TAKE_OUT)
             cur = nd[best].down
         else:
             # Undo the option tried at this level and move to the next one.
             cur = choice[level]
-            uncover_others(variant, nd, cl, cur, n_primary)
+            cover_others(variant, nd, cl, cur, n_primary, &s.run.work, PUT_BACK)
             cur = nd[cur].down
         while cur <= n_items:
             # The options of this level are exhausted: uncover its item and back up.
-            uncover_item(variant, nd, cl, cur, n_primary)
+            cover_item(variant, nd, cl, cur, n_primary, PUT_BACK)
             if level == 0:
                 phase = FINISHED
                 break
             level -= 1
             cur = choice[level]
-            uncover_others(variant, nd, cl, cur, n_primary)
+            cover_others(variant, nd, cl, cur, n_primary, &s.run.work, PUT_BACK)
             cur = nd[cur].down
         if phase == FINISHED:
             status = ST_DONE
             break
         choice[level] = cur
-        updates += cover_others(variant, nd, cl, cur, n_primary, &s.work)
+        updates += cover_others(variant, nd, cl, cur, n_primary, &s.run.work, TAKE_OUT)
         if cl[0].rlink == 0:
-            solutions += 1
-            nodes += 1
             phase = RECOVER
-            if not count_only:
-                status = ST_SOLUTION
-                break
-            if max_solutions >= 0 and solutions >= <uint64_t>max_solutions:
-                status = ST_MAX_SOLUTIONS
+            status = count_solution(&nodes, &solutions, count_only, max_solutions)
+            if status != ST_GO_ON:
                 break
             continue
         level += 1
         phase = FORWARD
-    s.level = level
-    s.phase = phase
-    s.nodes = nodes
-    s.updates = updates
-    s.solutions = solutions
+    s.run.level = level
+    s.run.phase = phase
+    s.run.nodes = nodes
+    s.run.updates = updates
+    s.run.solutions = solutions
     return status
 
 
 cdef void unwind(Variant* variant, State* s) noexcept nogil:
     """Undo every level of a stopped X or C search, restoring the initial links."""
     cdef Node* nd = s.nd
-    cdef int32_t level = s.level if s.phase == RECOVER else s.level - 1
+    cdef int32_t level = s.run.level if s.run.phase == RECOVER else s.run.level - 1
     cdef int32_t x
     while level >= 0:
         x = s.choice[level]
-        uncover_others(variant, nd, s.cl, x, s.n_primary)
-        uncover_item(variant, nd, s.cl, nd[x].top, s.n_primary)
+        cover_others(variant, nd, s.cl, x, s.n_primary, &s.run.work, PUT_BACK)
+        cover_item(variant, nd, s.cl, nd[x].top, s.n_primary, PUT_BACK)
         level -= 1
 
 
@@ -605,8 +497,8 @@ cdef inline int32_t choose_m(State* s, int64_t* best_degree) noexcept nogil:
     cdef int64_t t = 0, d, tight, best_tight = 0, length, best_length = 0
     cdef uint64_t ties = 1, scanned = 0
     cdef bint chosen = False
-    if s.heuristic == LEFTMOST:
-        s.work += 1
+    if s.run.heuristic == LEFTMOST:
+        s.run.work += 1
         best_degree[0] = degree(nd, cl, best)
         return best
     while k != 0:
@@ -626,10 +518,10 @@ cdef inline int32_t choose_m(State* s, int64_t* best_degree) noexcept nogil:
                 break
         elif d == t and tight == best_tight and length == best_length:
             ties += 1
-            if s.heuristic == MRV_RANDOM and coin(s, ties):
+            if s.run.heuristic == MRV_RANDOM and coin(&s.run.rng, ties):
                 best = k
         k = cl[k].rlink
-    s.work += scanned
+    s.run.work += scanned
     best_degree[0] = t
     return best
 
@@ -640,7 +532,7 @@ cdef inline uint64_t tweak(Node* nd, Item* cl, int32_t x, int32_t i) noexcept no
     cdef uint64_t n = 1
     cdef int32_t d = nd[x].down
     if cl[i].bound != 0:
-        n += hide(nd, x)
+        n += hide(nd, x, TAKE_OUT)
     nd[i].down = d
     nd[d].up = i
     nd[i].top -= 1
@@ -656,69 +548,49 @@ cdef inline void untweak(Node* nd, Item* cl, int32_t i, int32_t first) noexcept 
         nd[x].up = y
         k += 1
         if cl[i].bound != 0:
-            unhide(nd, x)
+            hide(nd, x, PUT_BACK)
         y = x
         x = nd[x].down
     nd[z].up = y
     nd[i].top += k
     if cl[i].bound == 0:
-        uncover_c(nd, cl, i)
+        cover_c(nd, cl, i, PUT_BACK)
 
 
-cdef inline uint64_t m_cover_others(State* s, int32_t x) noexcept nogil:
-    """Step M6: account for the other items of the chosen option ``x``."""
+cdef inline uint64_t m_cover_others(State* s, int32_t x, bint out) noexcept nogil:
+    """Step M6: account for the other items of the chosen option ``x``, left to right
+    (``out``); or undo that, right to left."""
     cdef Node* nd = s.nd
     cdef Item* cl = s.cl
-    cdef int32_t pp = x + 1, cc
+    cdef int32_t pp = x + 1 if out else x - 1, cc
     cdef uint64_t n = 0
     while pp != x:
         cc = nd[pp].top
-        if cc <= 0:
-            pp = nd[pp].up
+        if cc <= 0:  # a spacer: jump to the other end of the option
+            pp = nd[pp].up if out else nd[pp].down
             continue
-        if cc <= s.n_primary:
+        if cc > s.n_primary:
+            n += commit(nd, cl, pp, &s.run.work, out)
+        elif out:
             cl[cc].bound -= 1
             if cl[cc].bound == 0:
-                n += cover_c(nd, cl, cc)
+                n += cover_c(nd, cl, cc, TAKE_OUT)
         else:
-            n += commit(nd, cl, pp, &s.work)
-        pp += 1
-    return n
-
-
-cdef inline void m_uncover_others(State* s, int32_t x) noexcept nogil:
-    """Undo :func:`m_cover_others`, right to left."""
-    cdef Node* nd = s.nd
-    cdef Item* cl = s.cl
-    cdef int32_t pp = x - 1, cc
-    while pp != x:
-        cc = nd[pp].top
-        if cc <= 0:
-            pp = nd[pp].down
-            continue
-        if cc <= s.n_primary:
             if cl[cc].bound == 0:
-                uncover_c(nd, cl, cc)
+                cover_c(nd, cl, cc, PUT_BACK)
             cl[cc].bound += 1
-        else:
-            uncommit(nd, cl, pp)
-        pp -= 1
+        pp += 1 if out else -1
+    return n
 
 
 cdef inline void m_restore(State* s, int32_t i, int32_t level) noexcept nogil:
     """Step M8: give item ``i`` back the state it had when ``level`` was entered."""
     cdef Item* cl = s.cl
     if cl[i].bound == 0 and cl[i].slack == 0:
-        uncover_c(s.nd, cl, i)
+        cover_c(s.nd, cl, i, PUT_BACK)
     else:
         untweak(s.nd, cl, i, s.first_tweak[level])
     cl[i].bound += 1
-
-
-cdef inline void m_reactivate(Item* cl, int32_t i) noexcept nogil:
-    """Put item ``i`` back into the active list, where a null move took it out."""
-    cl[cl[i].llink].rlink = i
-    cl[cl[i].rlink].llink = i
 
 
 cdef enum:
@@ -738,36 +610,32 @@ cdef int dance_m(State* s, bint count_only, int64_t max_solutions, int64_t max_n
     cdef Item* cl = s.cl
     cdef int32_t* choice = s.choice
     cdef int32_t n_items = s.n_items
-    cdef int32_t level = s.level, x = 0, i = 0, bound
-    cdef int step = M_ENTER if s.phase == FORWARD else M_LEAVE
+    cdef int32_t level = s.run.level, x = 0, i = 0, bound
+    cdef int step = M_ENTER if s.run.phase == FORWARD else M_LEAVE
     cdef int64_t theta
-    cdef uint64_t work_start = s.work + s.updates + s.nodes
-    cdef uint64_t node_cap = <uint64_t>max_nodes if max_nodes >= 0 else <uint64_t>-1
+    cdef uint64_t work_start = s.run.work + s.run.updates + s.run.nodes
+    cdef uint64_t cap = node_cap(max_nodes)
     cdef int status
     while True:
         if step == M_ENTER:
-            if s.work + s.updates + s.nodes - work_start >= budget:
-                s.phase = FORWARD
+            if s.run.work + s.run.updates + s.run.nodes - work_start >= budget:
                 status = ST_BUDGET
+            else:
+                status = enter_node(&s.run.nodes, cap)
+            if status != ST_GO_ON:
+                s.run.phase = FORWARD
                 break
-            if s.nodes >= node_cap:
-                s.phase = FORWARD
-                status = ST_MAX_NODES
-                break
-            s.nodes += 1
             if cl[0].rlink == 0:
-                s.solutions += 1
-                s.phase = BACKUP
-                if not count_only:
-                    status = ST_SOLUTION
-                    break
-                if max_solutions >= 0 and s.solutions >= <uint64_t>max_solutions:
-                    status = ST_MAX_SOLUTIONS
+                # a solution: its node is the one just entered
+                s.run.solutions += 1
+                s.run.phase = BACKUP
+                status = solution_stop(s.run.solutions, count_only, max_solutions)
+                if status != ST_GO_ON:
                     break
                 step = M_LEAVE
                 continue
-            if level == 0 and s.first_item > 0:
-                i = s.first_item
+            if level == 0 and s.run.first_item > 0:
+                i = s.run.first_item
                 theta = degree(nd, cl, i)
             else:
                 i = choose_m(s, &theta)
@@ -777,7 +645,7 @@ cdef int dance_m(State* s, bint count_only, int64_t max_solutions, int64_t max_n
             x = nd[i].down
             cl[i].bound -= 1
             if cl[i].bound == 0:
-                s.updates += cover_c(nd, cl, i)
+                s.run.updates += cover_c(nd, cl, i, TAKE_OUT)
             if cl[i].bound != 0 or cl[i].slack != 0:
                 s.first_tweak[level] = x
             step = M_TRY
@@ -791,19 +659,18 @@ cdef int dance_m(State* s, bint count_only, int64_t max_solutions, int64_t max_n
                 step = M_RESTORE
                 continue
             elif x != i:
-                s.updates += tweak(nd, cl, x, i)
+                s.run.updates += tweak(nd, cl, x, i)
             elif bound != 0:
                 # The null move: item i takes no more options. Deactivating it is not an
                 # update in DLX3's accounting (nothing leaves a vertical list).
-                cl[cl[i].llink].rlink = cl[i].rlink
-                cl[cl[i].rlink].llink = cl[i].llink
+                leave_active(cl, i, TAKE_OUT)
             choice[level] = x
             if x != i:
-                s.updates += m_cover_others(s, x)
+                s.run.updates += m_cover_others(s, x, TAKE_OUT)
             level += 1
             step = M_ENTER
         elif step == M_NEXT:
-            m_uncover_others(s, x)
+            m_cover_others(s, x, PUT_BACK)
             x = nd[x].down
             step = M_TRY
         elif step == M_RESTORE:
@@ -811,33 +678,33 @@ cdef int dance_m(State* s, bint count_only, int64_t max_solutions, int64_t max_n
             step = M_LEAVE
         else:
             if level == 0:
-                s.phase = FINISHED
+                s.run.phase = FINISHED
                 status = ST_DONE
                 break
             level -= 1
             x = choice[level]
             if x <= n_items:
                 i = x
-                m_reactivate(cl, i)
+                leave_active(cl, i, PUT_BACK)
                 step = M_RESTORE
             else:
                 i = nd[x].top
                 step = M_NEXT
-    s.level = level
+    s.run.level = level
     return status
 
 
 cdef void unwind_m(State* s) noexcept nogil:
     """Undo every level of a stopped Algorithm M search."""
-    cdef int32_t level = s.level - 1, x, i
+    cdef int32_t level = s.run.level - 1, x, i
     while level >= 0:
         x = s.choice[level]
         if x <= s.n_items:
             i = x
-            m_reactivate(s.cl, i)
+            leave_active(s.cl, i, PUT_BACK)
         else:
             i = s.nd[x].top
-            m_uncover_others(s, x)
+            m_cover_others(s, x, PUT_BACK)
         m_restore(s, i, level)
         level -= 1
 
@@ -845,33 +712,7 @@ cdef void unwind_m(State* s) noexcept nogil:
 # ---------------------------------------------------------------------------------------
 # The Python face.
 
-cdef double monotonic() noexcept nogil:
-    """The clock of ``time.monotonic()``."""
-    cdef timespec ts
-    clock_gettime(CLOCK_MONOTONIC, &ts)
-    return ts.tv_sec + ts.tv_nsec * 1e-9
-
-
-def _int_array(values):
-    """``values`` as a buffer of C ints (arrays of typecode 'i' pass through uncopied)."""
-    if isinstance(values, array) and values.typecode == "i":
-        return values
-    try:
-        return array("i", values)
-    except OverflowError as error:
-        raise ValueError(f"a value does not fit in a C int: {error}") from None
-
-
-cdef uint64_t mix_seed(uint64_t seed) noexcept:
-    """SplitMix64 of the seed, so that nearby seeds give unrelated streams (never 0)."""
-    cdef uint64_t z = seed + <uint64_t>0x9E3779B97F4A7C15
-    z = (z ^ (z >> 30)) * <uint64_t>0xBF58476D1CE4E5B9
-    z = (z ^ (z >> 27)) * <uint64_t>0x94D049BB133111EB
-    z ^= z >> 31
-    return z if z != 0 else 1
-
-
-cdef class Engine:
+cdef class Engine(_Driver):
     """One dancing-links search over a problem given as flat arrays (see the module text).
 
     ``heuristic``: 0 MRV (DLX1's leftmost tie-break), 1 leftmost, 2 MRV with ties broken
@@ -886,22 +727,18 @@ cdef class Engine:
     cdef int algo
     cdef int32_t n_nodes_total       # headers, spacers and option nodes
     cdef int32_t stack_size
-    cdef int32_t solution_size       # options in the current solution, -1 if none
-    cdef uint64_t seed
-    cdef bint running                # run() is searching (in another thread)
 
     def __cinit__(self, int n_primary, int n_secondary, option_start, node_item, node_color,
                   lo, hi, int heuristic, seed, algorithm=None, int first_item=-1):
+        self.run_state = &self.s.run
         self.s.nd = NULL
         self.s.cl = NULL
         self.s.choice = NULL
         self.s.first_tweak = NULL
-        cdef const int[::1] starts = _int_array(option_start)
-        cdef const int[::1] items = _int_array(node_item)
-        cdef const int[::1] colors = _int_array(node_color)
-        cdef const int[::1] los = _int_array(lo)
-        cdef const int[::1] his = _int_array(hi)
-        _validate(n_primary, n_secondary, starts, items, colors, los, his, heuristic)
+        cdef const int[::1] starts, items, colors, los, his
+        starts, items, colors, los, his = _checked_arrays(
+            n_primary, n_secondary, option_start, node_item, node_color, lo, hi, heuristic,
+            algorithm, first_item)
         cdef Py_ssize_t n_options = starts.shape[0] - 1
         cdef Py_ssize_t n_nodes = items.shape[0]
         cdef Py_ssize_t total = (n_primary + n_secondary + 1) + (n_options + 1) + n_nodes
@@ -923,10 +760,8 @@ cdef class Engine:
             raise MemoryError()
         self.s.n_items = n_primary + n_secondary
         self.s.n_primary = n_primary
-        self.s.heuristic = heuristic
-        if not -1 <= first_item < n_primary:
-            raise ValueError(f"first_item {first_item} is not a primary item")
-        self.s.first_item = first_item + 1
+        self.s.run.heuristic = heuristic
+        self.s.run.first_item = first_item + 1
         self._build(starts, items, colors, los, his)
         self.seed = mix_seed(<uint64_t>(seed & 0xFFFFFFFFFFFFFFFF))
         self._restart()
@@ -990,87 +825,33 @@ cdef class Engine:
         free(self.s.choice)
         free(self.s.first_tweak)
 
-    cdef void _restart(self):
-        self.s.level = 0
-        self.s.phase = FORWARD
-        self.s.nodes = 0
-        self.s.updates = 0
-        self.s.solutions = 0
-        self.s.work = 0
-        self.s.rng = self.seed
-        self.solution_size = -1
+    cdef void _unwind(self):
+        if self.algo == ALGO_X:
+            unwind(<Plain*>NULL, &self.s)
+        elif self.algo == ALGO_C:
+            unwind(<Colored*>NULL, &self.s)
+        else:
+            unwind_m(&self.s)
 
-    cdef void _check_idle(self) except *:
-        """The search state belongs to run() while it works without the GIL."""
-        if self.running:
-            raise RuntimeError("the engine is running in another thread")
+    cdef bint _trivial(self):
+        # Algorithm M finds the empty solution itself, at its first node.
+        return self.algo != ALGO_M and self.s.n_primary == 0
 
-    def reset(self):
-        """Forget all progress: undo the levels of a stopped search and start again."""
-        self._check_idle()
-        if self.s.phase != FINISHED:
-            if self.algo == ALGO_X:
-                unwind(<Plain*>NULL, &self.s)
-            elif self.algo == ALGO_C:
-                unwind(<Colored*>NULL, &self.s)
-            else:
-                unwind_m(&self.s)
-        self._restart()
+    cdef int32_t _solution_levels(self):
+        # A level of Algorithm M is entered after each move, X and C levels before.
+        return self.s.run.level if self.algo == ALGO_M else self.s.run.level + 1
 
-    def run(self, bint count_only, int64_t max_solutions, int64_t max_nodes, double deadline):
-        """Search on from where the last call stopped; return the status of the stop.
-
-        Dances chunk after chunk without the GIL, while other threads may not touch the
-        engine. Between chunks, where the state is consistent, it checks for Ctrl-C (running
-        the signal handlers) and the deadline.
-        """
-        cdef int status
-        self._check_idle()
-        self.solution_size = -1
-        if self.s.phase == FINISHED:
-            return DONE
-        if max_solutions >= 0 and self.s.solutions >= <uint64_t>max_solutions:
-            return MAX_SOLUTIONS
-        if self.algo != ALGO_M and self.s.n_primary == 0:
-            return self._empty_solution(count_only, max_nodes)
-        while True:
-            self.running = True
-            with nogil:
-                if self.algo == ALGO_X:
-                    status = dance(<Plain*>NULL, &self.s, count_only, max_solutions,
-                                   max_nodes, CHUNK)
-                elif self.algo == ALGO_C:
-                    status = dance(<Colored*>NULL, &self.s, count_only, max_solutions,
-                                   max_nodes, CHUNK)
-                else:
-                    status = dance_m(&self.s, count_only, max_solutions, max_nodes, CHUNK)
-            self.running = False
-            if status == ST_BUDGET:
-                PyErr_CheckSignals()
-                if deadline > 0.0 and monotonic() >= deadline:
-                    return TIMEOUT
-                continue
-            if status == ST_SOLUTION:
-                self.solution_size = self.s.level if self.algo == ALGO_M else self.s.level + 1
-            return status
-
-    cdef int _empty_solution(self, bint count_only, int64_t max_nodes):
-        """With no primary item, the empty set of options is the one solution."""
-        if max_nodes >= 0 and self.s.nodes >= <uint64_t>max_nodes:
-            return ST_MAX_NODES
-        self.s.nodes = 1
-        self.s.solutions = 1
-        self.s.phase = FINISHED
-        if count_only:
-            return ST_DONE
-        self.solution_size = 0
-        return ST_SOLUTION
+    cdef int _search(self, bint count_only, int64_t max_solutions,
+                     int64_t max_nodes) noexcept nogil:
+        if self.algo == ALGO_X:
+            return dance(<Plain*>NULL, &self.s, count_only, max_solutions, max_nodes, CHUNK)
+        if self.algo == ALGO_C:
+            return dance(<Colored*>NULL, &self.s, count_only, max_solutions, max_nodes, CHUNK)
+        return dance_m(&self.s, count_only, max_solutions, max_nodes, CHUNK)
 
     def solution(self):
         """The option indices of the solution the last ``run()`` stopped at, by level."""
-        self._check_idle()
-        if self.solution_size < 0:
-            raise RuntimeError("the last run() did not stop at a solution")
+        self._check_solution()
         cdef list out = []
         cdef int32_t lev, x
         for lev in range(self.solution_size):
@@ -1081,22 +862,6 @@ cdef class Engine:
                 x += 1
             out.append(-self.s.nd[x].top - 1)
         return out
-
-    @property
-    def solutions(self):
-        return self.s.solutions
-
-    @property
-    def nodes(self):
-        return self.s.nodes
-
-    @property
-    def updates(self):
-        return self.s.updates
-
-    @property
-    def finished(self):
-        return self.s.phase == FINISHED
 
     @property
     def algorithm(self):
@@ -1126,47 +891,7 @@ cdef int _pick_algorithm(const int[::1] colors, const int[::1] los, const int[::
             break
     if algorithm is None:
         return needed
-    if algorithm not in ("X", "C", "M"):
-        raise ValueError(f"unknown algorithm {algorithm!r}")
     forced = "XCM".index(algorithm)
     if forced < needed:
         raise ValueError(f"algorithm {algorithm} cannot solve this problem")
     return forced
-
-
-cdef int _validate(int n_primary, int n_secondary, const int[::1] starts,
-                   const int[::1] items, const int[::1] colors, const int[::1] los,
-                   const int[::1] his, int heuristic) except -1:
-    """Check the arrays' shapes and ranges (the model guarantees them; this guards misuse)."""
-    cdef Py_ssize_t n_options = starts.shape[0] - 1, n_nodes = items.shape[0], k, j
-    cdef int n_items = n_primary + n_secondary, c
-    if n_primary < 0 or n_secondary < 0:
-        raise ValueError("the numbers of items must be non-negative")
-    if heuristic not in (MRV, LEFTMOST, MRV_RANDOM):
-        raise ValueError(f"unknown heuristic code {heuristic}")
-    if n_options < 0 or starts[0] != 0 or starts[n_options] != n_nodes:
-        raise ValueError("option_start must run from 0 to len(node_item)")
-    if colors.shape[0] != n_nodes:
-        raise ValueError("node_color must have one entry per node")
-    if los.shape[0] != n_primary or his.shape[0] != n_primary:
-        raise ValueError("lo and hi must have one entry per primary item")
-    for j in range(n_primary):
-        if not 0 <= los[j] <= his[j] or his[j] < 1:
-            raise ValueError(f"item {j}: bounds {los[j]}..{his[j]}, need 0 <= lo <= hi, hi >= 1")
-    last_seen = array("i", [-1]) * (n_items if n_items > 0 else 1)
-    cdef int[::1] seen = last_seen
-    for k in range(n_options):
-        if starts[k + 1] < starts[k]:
-            raise ValueError(f"option_start decreases at option {k}")
-        for j in range(starts[k], starts[k + 1]):
-            c = items[j]
-            if not 0 <= c < n_items:
-                raise ValueError(f"option {k} names item {c}, out of range 0..{n_items - 1}")
-            if seen[c] == k:
-                raise ValueError(f"option {k} names item {c} twice")
-            seen[c] = <int>k
-            if colors[j] < 0:
-                raise ValueError(f"option {k} gives item {c} the negative color {colors[j]}")
-            if colors[j] != 0 and c < n_primary:
-                raise ValueError(f"option {k} gives a color to the primary item {c}")
-    return 0
