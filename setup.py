@@ -82,6 +82,8 @@ SHARED_DIR = "src/excover"
 
 
 def _extension(name: str) -> Extension:
+    """The extension ``name`` from its ``.pyx``, depending on the shared header, the C
+    headers beside it and the parts it includes (``NAME_*.pxi`` beside it)."""
     path = "src/" + name.replace(".", "/") + ".pyx"
     return Extension(
         name,
@@ -91,6 +93,7 @@ def _extension(name: str) -> Extension:
             f"{SHARED_DIR}/_portable.h",
             f"{SHARED_DIR}/_portable.pxd",
             *(str(header) for header in Path(path).parent.glob("*.h")),
+            *(str(part) for part in Path(path).parent.glob(f"{Path(path).stem}_*.pxi")),
         ],
     )
 
