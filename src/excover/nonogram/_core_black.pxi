@@ -479,25 +479,32 @@ cdef class Core(LineCore):
         skipped when ``skip_unchanged``. While searching (``stop_at_solution``), a probe
         that completes the grid stops it: 2, with the cell and its value in
         ``solution_cell`` and ``solution_value``."""
+        cdef bint one_round = self.depth and not self.fixpoint_below_root
+        cdef bint near_only = self.near_first and not self.depth
         self.publish()
-        return self.probe_rounds(
-            self.depth and not self.fixpoint_below_root, self.near_first and not self.depth)
+        return probe_rounds(self, one_round, near_only)
 
-    cdef int probe_cell(self, int cell, bint near_only) except -1:
-        """Try an unknown ``cell`` black, then white, each with propagation (unless
-        ``near_only`` and it is not :meth:`near_decided`, or its last probe still holds):
-        a forced value is kept, what both values decide alike is decided, and the cell's
-        score and first value recorded. A ``PROBE_*`` outcome."""
-        cdef int mark, t, n_agreed, i, idx
-        cdef int ok_black, ok_white
-        cdef int64_t decided_black, decided_white
-        cdef double score
+    cdef inline int probe_cell(self, int cell, bint near_only) except -1:
+        """:meth:`probe_both_ways` on ``cell`` if it is unknown, :meth:`near_decided` or
+        not ``near_only``, and its last probe no longer holds (or not
+        ``skip_unchanged``); else ``PROBE_KEPT``. (Small, as probing rounds call it for
+        every cell they pass.)"""
         if self.grid[cell] != UNKNOWN:
             return PROBE_KEPT
         if near_only and not self.near_decided(cell):
             return PROBE_KEPT
         if self.skip_unchanged and self.probe_valid(cell):
             return PROBE_KEPT
+        return self.probe_both_ways(cell)
+
+    cdef int probe_both_ways(self, int cell) except -1:
+        """Try the unknown ``cell`` black, then white, each with propagation: a forced
+        value is kept, what both values decide alike is decided, and the cell's score
+        and first value recorded. A ``PROBE_*`` outcome."""
+        cdef int mark, t, n_agreed, i, idx
+        cdef int ok_black, ok_white
+        cdef int64_t decided_black, decided_white
+        cdef double score
         self.probes += 1
         mark = self.trail_len
         self.stamp += 1

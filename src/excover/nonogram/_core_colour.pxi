@@ -144,10 +144,17 @@ cdef class ColourCore(LineCore):
         """Probe every undecided cell, value by value, round after round until nothing
         changes (at the root; one round below it): 1, or 0 when the grid has no
         solution. Scores go to ``score``, the value to try first to ``first_value``."""
-        return self.probe_rounds(self.depth != 0, False)
+        cdef bint one_round = self.depth != 0
+        return probe_rounds(self, one_round, False)
 
-    cdef int probe_cell(self, int cell, bint near_only) except -1:
-        """Try each value an undecided ``cell`` still has, with propagation: the values
+    cdef inline int probe_cell(self, int cell, bint near_only) except -1:
+        """:meth:`probe_values` on ``cell`` if it is undecided, else ``PROBE_KEPT``."""
+        if not several(self.grid[cell]):
+            return PROBE_KEPT
+        return self.probe_values(cell)
+
+    cdef int probe_values(self, int cell) except -1:
+        """Try each value the undecided ``cell`` still has, with propagation: the values
         whose branch fails go, and every cell narrowed in all the branches that succeed
         keeps only the union of its values there; when nothing changes, the cell's
         score (the product of one plus each branch's count of decided cells) and its
@@ -156,8 +163,6 @@ cdef class ColourCore(LineCore):
         cdef uint32_t values = self.grid[cell], bit, kept
         cdef int64_t decided, product, fewest, probe_id
         cdef bint changed
-        if not several(values):
-            return PROBE_KEPT
         self.probes += 1
         mark = self.trail_len
         self.stamp += 1
