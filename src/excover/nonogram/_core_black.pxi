@@ -5,6 +5,7 @@
 # colour core.
 
 
+# Multipliers of the cache's hash (Knuth's MMIX LCG and another odd 64-bit constant); the
 # top 10 bits of the mixed key pick one of the CACHE_SLOTS slots.
 cdef uint64_t MIX_LOW = 6364136223846793005
 cdef uint64_t MIX_HIGH = 1442695040888963407
@@ -12,7 +13,6 @@ cdef uint64_t MIX_HIGH = 1442695040888963407
 # and the multiplier of xorshift64*.
 cdef uint64_t GOLDEN = (<uint64_t> 0x9E3779B9 << 32) | <uint64_t> 0x7F4A7C15
 cdef uint64_t STAR = 2685821657736338717
-
 
 
 cdef struct Undo:
@@ -48,8 +48,6 @@ cdef int by_key_descending(const void *a, const void *b) noexcept nogil:
     return -1 if x > y else (1 if x < y else 0)
 
 
-
-
 cdef int64_t luby(int64_t i) noexcept:
     """Term ``i`` (from 1) of Luby's sequence 1, 1, 2, 1, 1, 2, 4, 1, 1, 2, ..."""
     cdef int64_t k = 1
@@ -60,7 +58,6 @@ cdef int64_t luby(int64_t i) noexcept:
             return 1 << (k - 1)
         i -= (1 << (k - 1)) - 1
         k = 1
-
 
 
 cdef class Core(LineCore):

@@ -15,7 +15,8 @@ cdef class ColourCore(LineCore):
 
     ``lengths`` and ``colours`` hold the blocks of every line end to end, rows then
     columns (colours are values 1 .. ``n_values - 1``), and ``clue_start`` (``height +
-    width + 1`` entries) where each line's blocks begin. Its methods are ``Core``'s."""
+    width + 1`` entries) where each line's blocks begin. Its ``restart``,
+    ``next_solution`` and ``propagate_only`` are :class:`LineCore`'s, as ``Core``'s are."""
 
     cdef int n_values
     cdef uint32_t full
