@@ -50,6 +50,8 @@ cdef class LineCore:
     cdef public int64_t cache_hits
 
     def __cinit__(self, *args, **kwargs):
+        if type(self) is LineCore:
+            raise TypeError("LineCore is the common base of Core and ColourCore, not a solver")
         self.memory = Blocks()
 
     cdef void *alloc(self, size_t n, size_t size) except NULL:
