@@ -1,4 +1,5 @@
-"""Type stub of the compiled nonogram core (``_core.pyx``)."""
+"""Type stub of the compiled nonogram core (``_core.pyx`` and the ``_core_*.pxi`` parts it
+includes)."""
 
 from collections.abc import Sequence
 
@@ -111,10 +112,17 @@ class ColourCore:
         colours: Sequence[int],
         clue_start: Sequence[int],
     ) -> None: ...
+    @property
+    def depth(self) -> int:
+        """Cells branched on down to the current node: 0 when everything was forced."""
     def restart(self) -> None:
         """Forget everything: every cell may take every value, every line dirty."""
     def next_solution(
-        self, max_nodes: int = -1, deadline: float = -1.0, probing: bool = True
+        self,
+        max_nodes: int = -1,
+        deadline: float = -1.0,
+        probing: bool = True,
+        max_probes: int = -1,
     ) -> int:
         """Search on to the next solution; SOLUTION, EXHAUSTED, NODE_LIMIT or TIME_LIMIT."""
     def propagate_only(self) -> int:

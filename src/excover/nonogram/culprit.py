@@ -41,8 +41,8 @@ import time
 from collections.abc import Generator
 
 from excover.nonogram import _core
+from excover.nonogram.cores import GUESS_FRACTION, GUESS_ROUNDS, core
 from excover.nonogram.model import Puzzle
-from excover.nonogram.search import GUESS_FRACTION, GUESS_ROUNDS, core
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -62,8 +62,8 @@ __all__ = [
 #: literals are refuted in 0.2-14 s; with about 2,000, seldom within a minute.
 CALL_SECONDS = 8.0
 
-#: A decimation (with the turns' usual steps, :data:`~excover.nonogram.search.
-#: GUESS_ROUNDS` and :data:`~excover.nonogram.search.GUESS_FRACTION`) stops at
+#: A decimation (with the turns' usual steps, :data:`~excover.nonogram.cores.
+#: GUESS_ROUNDS` and :data:`~excover.nonogram.cores.GUESS_FRACTION`) stops at
 #: this many dead ends, or after this many seconds of its own time, and its deepest
 #: state is taken from there.
 DECIMATION_FAILURES = 200

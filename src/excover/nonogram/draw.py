@@ -1,6 +1,8 @@
 """Pictures of nonograms: text and SVG, with the clues in the margins.
 
-Both take a :class:`~excover.nonogram.model.Puzzle` and, optionally, a picture
+Both take a :class:`~excover.nonogram.model.Puzzle` (this module reads it through
+:class:`Drawable` and imports nothing of the model, which imports it to show a puzzle
+in Jupyter) and, optionally, a picture
 (rows of ``#`` black, ``.`` white and ``?`` undecided, as the solvers and
 :func:`~excover.nonogram.search.propagated` return them); without a picture the
 grid is drawn empty. A colour puzzle's clues show each block with its colour's char
@@ -16,9 +18,47 @@ from collections.abc import Sequence
 from html import escape
 
 from excover.errors import ProblemError
-from excover.nonogram.model import BLACK, WHITE, Clue, Puzzle
+from excover.nonogram.cells import BLACK, WHITE, Clue
+
+TYPE_CHECKING = False  # typing is for type checkers: importing it costs each run ~6 ms
+if TYPE_CHECKING:
+    from typing import Protocol
+
+    class Paint(Protocol):
+        """What drawing reads of a colour (a :class:`~excover.nonogram.model.Colour`)."""
+
+        @property
+        def char(self) -> str: ...
+        @property
+        def rgb(self) -> tuple[int, int, int]: ...
+        @property
+        def hex(self) -> str: ...
+
+    class Drawable(Protocol):
+        """What drawing reads of a puzzle (a :class:`~excover.nonogram.model.Puzzle`):
+        its shape, its title, its clues, its palette (None in black and white)."""
+
+        @property
+        def title(self) -> str | None: ...
+        @property
+        def rows(self) -> Sequence[Clue]: ...
+        @property
+        def cols(self) -> Sequence[Clue]: ...
+        @property
+        def height(self) -> int: ...
+        @property
+        def width(self) -> int: ...
+        @property
+        def palette(self) -> Sequence[Paint] | None: ...
+        def lines(self) -> Sequence[Clue]: ...
+        def blocks(self, line: int) -> Sequence[tuple[int, str]]: ...
+        def colour(self, char: str) -> Paint: ...
+
 
 __all__ = ["ascii_grid", "svg_grid"]
+
+#: The attributes of :class:`Drawable`: an object without them is no puzzle to draw.
+_READ = ("title", "rows", "cols", "height", "width", "palette", "lines", "blocks", "colour")
 
 #: SVG sizes in pixels: a cell, and the room of one clue number.
 _CELL = 20
@@ -28,7 +68,7 @@ _NUMBER = 16
 _DRAWN = {BLACK, WHITE, "?"}
 
 
-def ascii_grid(puzzle: Puzzle, picture: Sequence[str] | None = None) -> str:
+def ascii_grid(puzzle: Drawable, picture: Sequence[str] | None = None) -> str:
     """The puzzle as text: column clues on top, row clues on the left, then the cells."""
     _check(puzzle, picture)
     rows = [" ".join(map(str, _labels(puzzle, r))) for r in range(puzzle.height)]
@@ -50,7 +90,7 @@ def ascii_grid(puzzle: Puzzle, picture: Sequence[str] | None = None) -> str:
     return "\n".join(line.rstrip() for line in lines) + "\n"
 
 
-def svg_grid(puzzle: Puzzle, picture: Sequence[str] | None = None) -> str:
+def svg_grid(puzzle: Drawable, picture: Sequence[str] | None = None) -> str:
     """The puzzle as an SVG document: black cells filled, undecided cells grey, a bold
     rule every five lines, and the clues in the margins."""
     _check(puzzle, picture)
@@ -91,19 +131,19 @@ def svg_grid(puzzle: Puzzle, picture: Sequence[str] | None = None) -> str:
     return "\n".join(out) + "\n"
 
 
-def _labels(puzzle: Puzzle, line: int) -> list[str]:
+def _labels(puzzle: Drawable, line: int) -> list[str]:
     """A line's clue as text labels: ``3`` (``3r`` in colour), ``0`` when empty."""
     if puzzle.palette is None:
         return [str(block) for block in _shown(puzzle.lines()[line])]
     return [f"{length}{char}" for length, char in puzzle.blocks(line)] or ["0"]
 
 
-def _fill(puzzle: Puzzle, char: str) -> str:
+def _fill(puzzle: Drawable, char: str) -> str:
     """The SVG fill of a colour char."""
     return puzzle.colour(char).hex
 
 
-def _painted(puzzle: Puzzle, line: int) -> list[tuple[int, str]]:
+def _painted(puzzle: Drawable, line: int) -> list[tuple[int, str]]:
     """A line's blocks for SVG: each length with its ``fill`` attribute (none in black
     and white); ``0`` when empty. Colours too pale to read on white get a grey outline."""
     if puzzle.palette is None:
@@ -117,11 +157,11 @@ def _painted(puzzle: Puzzle, line: int) -> list[tuple[int, str]]:
     return painted or [(0, "")]
 
 
-def _check(puzzle: object, picture: object) -> None:
-    """Raise :class:`~excover.ProblemError` unless ``picture`` is None or rows of
-    ``#``, ``.`` and ``?`` (in colour, the palette's chars, ``.`` and ``?``) of the
-    puzzle's shape (naming the first bad row)."""
-    if not isinstance(puzzle, Puzzle):
+def _check(puzzle: Drawable, picture: object) -> None:
+    """Raise :class:`~excover.ProblemError` unless ``puzzle`` is a puzzle and ``picture``
+    is None or rows of ``#``, ``.`` and ``?`` (in colour, the palette's chars, ``.`` and
+    ``?``) of the puzzle's shape (naming the first bad row)."""
+    if not all(hasattr(puzzle, name) for name in _READ):
         raise ProblemError(f"a nonogram Puzzle is needed, not {puzzle!r}")
     if picture is None:
         return

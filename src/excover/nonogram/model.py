@@ -25,6 +25,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from operator import index
 
 from excover.errors import ProblemError
+from excover.nonogram.cells import BLACK, WHITE, Clue
 
 __all__ = [
     "BLACK",
@@ -41,13 +42,6 @@ __all__ = [
     "line_name",
     "palette_of",
 ]
-
-#: A clue: the lengths of a line's black blocks, in order.
-Clue = tuple[int, ...]
-
-#: How pictures show a black and a white cell.
-BLACK = "#"
-WHITE = "."
 
 
 def clue_of(cells: Iterable[object]) -> Clue:
