@@ -63,9 +63,15 @@ cdef extern from *:
         }
         return acc[k - 1] != 0;
     }
+
+    static inline void frontier_copy(uint64_t *to, const uint64_t *from, int k) {
+        int w;
+        for (w = 0; w < k; w++) to[w] = from[w];
+    }
     """
     const uint64_t EMPTY "FRONTIER_EMPTY"
     int add_words "frontier_add" (uint64_t* acc, const uint64_t* x, int k) noexcept nogil
+    void copy_words "frontier_copy" (uint64_t* to, const uint64_t* source, int k) noexcept nogil
 
 cdef extern from *:
     """
@@ -94,6 +100,7 @@ cdef struct Table:
     uint64_t* rows     # size rows of 1 + K words: the bits (EMPTY when free), the count
     uint64_t mask      # size - 1 (size a power of two), or no slots when rows is NULL
     int64_t used
+    uint64_t hint      # the size to start from: the size the table had when last emptied
 
 
 cdef struct Mailbox:
@@ -143,13 +150,14 @@ cdef int table_rehash(Table* t, uint64_t size, int old_stride, int stride) noexc
     return 0
 
 
-cdef int table_add(Table* t, uint64_t bits, const uint64_t* count, int words) noexcept nogil:
+cdef inline int table_add(Table* t, uint64_t bits, const uint64_t* count,
+                          int words) noexcept nogil:
     """Add ``count`` to state ``bits``: 0, 1 when the sum's top word is nonzero, -1 when
     out of memory."""
     cdef uint64_t slot
     cdef int stride = 1 + words
     if t.rows == NULL:
-        if table_init(t, FIRST_SIZE, stride) < 0:
+        if table_init(t, t.hint if t.hint else FIRST_SIZE, stride) < 0:
             return -1
     elif 4 * (t.used + 1) > 3 * (t.mask + 1):
         if table_rehash(t, 2 * (t.mask + 1), stride, stride) < 0:
@@ -160,22 +168,24 @@ cdef int table_add(Table* t, uint64_t bits, const uint64_t* count, int words) no
             return add_words(&t.rows[slot * stride + 1], count, words)
         if t.rows[slot * stride] == EMPTY:
             t.rows[slot * stride] = bits
-            memcpy(&t.rows[slot * stride + 1], count, words * sizeof(uint64_t))
+            copy_words(&t.rows[slot * stride + 1], count, words)
             t.used += 1
             return count[words - 1] != 0
         slot = (slot + 1) & t.mask
 
 
-cdef void table_clear(Table* t, int stride) noexcept nogil:
-    cdef uint64_t k
-    if t.used:
-        for k in range(t.mask + 1):
-            t.rows[k * stride] = EMPTY
+cdef void table_free(Table* t) noexcept nogil:
+    """Give the table's memory back, keeping its size for its next layer (the layer 64
+    further on, which is often as wide): only the layers ahead hold memory."""
+    if t.rows != NULL:
+        t.hint = t.mask + 1
+        free(t.rows)
+        t.rows = NULL
         t.used = 0
 
 
-cdef int post(Mailbox* box, uint64_t bits, int64_t layer, const uint64_t* count,
-              int words) noexcept nogil:
+cdef inline int post(Mailbox* box, uint64_t bits, int64_t layer, const uint64_t* count,
+                     int words) noexcept nogil:
     cdef uint64_t* grown
     cdef int stride = 2 + words
     cdef int64_t capacity
@@ -189,7 +199,7 @@ cdef int post(Mailbox* box, uint64_t bits, int64_t layer, const uint64_t* count,
     grown = &box.posts[box.n * stride]
     grown[0] = bits
     grown[1] = <uint64_t>layer
-    memcpy(&grown[2], count, words * sizeof(uint64_t))
+    copy_words(&grown[2], count, words)
     box.n += 1
     return 0
 
@@ -197,8 +207,9 @@ cdef int post(Mailbox* box, uint64_t bits, int64_t layer, const uint64_t* count,
 cdef inline int shard_of(uint64_t bits, int64_t layer, int shards) noexcept nogil:
     # the high half of another product than the slots' hash, so the states of one shard
     # still spread over their table's slots
+    # (and scaled to 0..shards - 1 by a product rather than a division)
     cdef uint64_t x = (bits ^ (<uint64_t>layer << 40) ^ <uint64_t>layer) * 0xD6E8FEB86659FD93ULL
-    return <int>((x >> 32) % <uint64_t>shards)
+    return <int>(((x >> 32) * <uint64_t>shards) >> 32)
 
 
 cdef class _Run:
@@ -267,15 +278,17 @@ cdef class _Run:
 
 
 cdef void send(_Run run, int t, int64_t i, int64_t n_items, const long long[:] starts,
-               const unsigned long long[:] masks) noexcept nogil:
+               const unsigned long long[:] masks, bint direct) noexcept nogil:
     """Phase 1 of layer i for thread t: every state of its shards in layer i through item
-    i's options, the new states posted to their shards (or added to t's total)."""
-    cdef int S = run.shards, K = run.words, shift, s, j
+    i's options, the new states posted to their shards (or added to t's total). When
+    ``direct`` (one thread does the whole layer), they go straight into the shards' tables
+    instead, and no mail is left to file."""
+    cdef int S = run.shards, K = run.words, shift, s, j, target, failed
     cdef int stride = 1 + K
     cdef Table* table
     cdef uint64_t slot, bits, grown
     cdef uint64_t* row
-    cdef int64_t a, next_layer
+    cdef int64_t a, next_layer, first = starts[i], last = starts[i + 1]
     for j in range(S // run.threads):
         s = t + j * run.threads
         table = &run.tables[s * RING + i % RING]
@@ -286,19 +299,25 @@ cdef void send(_Run run, int t, int64_t i, int64_t n_items, const long long[:] s
             bits = row[0]
             if bits == EMPTY:
                 continue
-            for a in range(starts[i], starts[i + 1]):
+            for a in range(first, last):
                 if bits & masks[a]:
                     continue
                 grown = bits | masks[a]
                 shift = ctz64(~grown)
                 next_layer = i + shift
                 if next_layer >= n_items:
-                    if add_words(&run.totals[t * K], &row[1], K):
-                        run.status[t] = 1 if run.status[t] == 0 else run.status[t]
-                elif post(&run.boxes[t * S + shard_of(grown >> shift, next_layer, S)],
-                          grown >> shift, next_layer, &row[1], K) < 0:
-                    run.status[t] = -1
-        table_clear(table, stride)
+                    failed = add_words(&run.totals[t * K], &row[1], K)
+                else:
+                    target = shard_of(grown >> shift, next_layer, S)
+                    if direct:
+                        failed = table_add(&run.tables[target * RING + next_layer % RING],
+                                           grown >> shift, &row[1], K)
+                    else:
+                        failed = post(&run.boxes[t * S + target], grown >> shift, next_layer,
+                                      &row[1], K)
+                if failed != 0 and run.status[t] != -1:
+                    run.status[t] = failed
+        table_free(table)
 
 
 cdef void file_mail(_Run run, int t) noexcept nogil:
@@ -331,12 +350,10 @@ cdef void one_layer(_Run run, int64_t i, int64_t n_items, int64_t states,
         # more when another process holds a core
         with nogil:
             for t in range(T):
-                send(run, t, i, n_items, starts, masks)
-            for t in range(T):
-                file_mail(run, t)
+                send(run, t, i, n_items, starts, masks, True)
     else:
         for t in prange(T, nogil=True, num_threads=T, schedule="static", chunksize=1):
-            send(run, t, i, n_items, starts, masks)
+            send(run, t, i, n_items, starts, masks, False)
         for t in prange(T, nogil=True, num_threads=T, schedule="static", chunksize=1):
             file_mail(run, t)
 
@@ -349,7 +366,7 @@ def count(int n_items, const long long[:] starts, const unsigned long long[:] ma
     i + k (bit 0, item i itself, always set). ``threads`` OpenMP threads share the work;
     one thread runs without OpenMP at all (so a process forked from one that used OpenMP,
     such as a worker of a process pool, can count safely). ``shards`` (a multiple of
-    ``threads``; 0 for 64 per thread) split each layer's states into tables small enough
+    ``threads``; 0 for one table per layer on one thread, 64 per thread on more) split each layer's states into tables small enough
     for the caches. Counts start ``words`` 64-bit words wide (at least 2) and widen as
     they grow. ``tick``, when given, is called after each layer with the number of layers
     done and the states of that layer (for a progress bar).
@@ -357,7 +374,7 @@ def count(int n_items, const long long[:] starts, const unsigned long long[:] ma
     if threads < 1:
         raise ValueError("threads must be at least 1")
     if shards == 0:
-        shards = 64 * threads
+        shards = 1 if threads == 1 else 64 * threads
     if shards < threads or shards % threads:
         raise ValueError("shards must be a positive multiple of threads")
     if words < 2:
