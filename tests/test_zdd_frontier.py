@@ -205,9 +205,9 @@ def test_exact_kasteleyn_agrees_with_oeis() -> None:
     assert kasteleyn_exact(6, 7) == kasteleyn(6, 7)
 
 
-@pytest.mark.parametrize(("m", "n"), [(18, 18), (20, 20), (14, 30)])
+@pytest.mark.parametrize(("m", "n"), [(18, 18), (14, 30)])
 def test_large_domino_boards_against_kasteleyn(m: int, n: int) -> None:
-    """Boards beyond 128 bits (20 x 20: 160 bits), on one and two threads."""
+    """Boards beyond 128 bits (18 x 18: 129 bits), on one and two threads."""
     problem = dominoes(m, n)
     expected = kasteleyn_exact(m, n)
     assert frontier.count(problem) == expected == frontier.count(problem, workers=2)

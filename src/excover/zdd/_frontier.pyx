@@ -103,6 +103,40 @@ cdef struct Table:
     uint64_t hint      # the size to start from: the size the table had when last emptied
 
 
+#: Emptied tables' memory kept by each thread for the next tables of the same size.
+DEF POOL = 4
+
+
+cdef struct Pool:
+    uint64_t* buffers[POOL]
+    size_t bytes[POOL]
+    int n
+
+
+cdef uint64_t* pool_take(Pool* pool, size_t bytes) noexcept nogil:
+    """A buffer of ``bytes`` bytes: one kept in the pool if it has one that size (no
+    fresh pages for the kernel to clear: a 24 x 24 board's layers are 50 MB each), else
+    a new one; NULL when out of memory."""
+    cdef int k
+    for k in range(pool.n):
+        if pool.bytes[k] == bytes:
+            pool.n -= 1
+            pool.buffers[k], pool.buffers[pool.n] = pool.buffers[pool.n], pool.buffers[k]
+            pool.bytes[k], pool.bytes[pool.n] = pool.bytes[pool.n], pool.bytes[k]
+            return pool.buffers[pool.n]
+    return <uint64_t*>malloc(bytes)
+
+
+cdef void pool_give(Pool* pool, uint64_t* buffer, size_t bytes) noexcept nogil:
+    """Keep ``buffer`` for a later table, or free it when the pool is full."""
+    if pool.n == POOL:
+        free(buffer)
+    else:
+        pool.buffers[pool.n] = buffer
+        pool.bytes[pool.n] = bytes
+        pool.n += 1
+
+
 cdef struct Mailbox:
     uint64_t* posts    # n rows of 2 + K words: the bits, the layer, the count
     int64_t n
@@ -114,9 +148,9 @@ cdef inline uint64_t mix(uint64_t x) noexcept nogil:
     return x ^ (x >> 29)
 
 
-cdef int table_init(Table* t, uint64_t size, int stride) noexcept nogil:
+cdef int table_init(Table* t, uint64_t size, int stride, Pool* pool) noexcept nogil:
     cdef uint64_t k
-    t.rows = <uint64_t*>malloc(size * stride * sizeof(uint64_t))
+    t.rows = pool_take(pool, size * stride * sizeof(uint64_t))
     if t.rows == NULL:
         return -1
     for k in range(size):
@@ -126,13 +160,14 @@ cdef int table_init(Table* t, uint64_t size, int stride) noexcept nogil:
     return 0
 
 
-cdef int table_rehash(Table* t, uint64_t size, int old_stride, int stride) noexcept nogil:
+cdef int table_rehash(Table* t, uint64_t size, int old_stride, int stride,
+                      Pool* pool) noexcept nogil:
     """Move the states into ``size`` slots of ``stride`` words (a wider count gets zero
     top words): 0, or -1 when out of memory (the table unchanged)."""
     cdef uint64_t* old = t.rows
     cdef uint64_t old_size = t.mask + 1, k, slot
     cdef int64_t used = t.used
-    if table_init(t, size, stride) < 0:
+    if table_init(t, size, stride, pool) < 0:
         t.rows = old
         t.mask = old_size - 1
         return -1
@@ -146,21 +181,21 @@ cdef int table_rehash(Table* t, uint64_t size, int old_stride, int stride) noexc
                 memset(&t.rows[slot * stride + old_stride], 0,
                        (stride - old_stride) * sizeof(uint64_t))
     t.used = used
-    free(old)
+    pool_give(pool, old, old_size * old_stride * sizeof(uint64_t))
     return 0
 
 
-cdef inline int table_add(Table* t, uint64_t bits, const uint64_t* count,
-                          int words) noexcept nogil:
+cdef inline int table_add(Table* t, uint64_t bits, const uint64_t* count, int words,
+                          Pool* pool) noexcept nogil:
     """Add ``count`` to state ``bits``: 0, 1 when the sum's top word is nonzero, -1 when
     out of memory."""
     cdef uint64_t slot
     cdef int stride = 1 + words
     if t.rows == NULL:
-        if table_init(t, t.hint if t.hint else FIRST_SIZE, stride) < 0:
+        if table_init(t, t.hint if t.hint else FIRST_SIZE, stride, pool) < 0:
             return -1
     elif 4 * (t.used + 1) > 3 * (t.mask + 1):
-        if table_rehash(t, 2 * (t.mask + 1), stride, stride) < 0:
+        if table_rehash(t, 2 * (t.mask + 1), stride, stride, pool) < 0:
             return -1
     slot = mix(bits) & t.mask
     while True:
@@ -174,12 +209,12 @@ cdef inline int table_add(Table* t, uint64_t bits, const uint64_t* count,
         slot = (slot + 1) & t.mask
 
 
-cdef void table_free(Table* t) noexcept nogil:
+cdef void table_free(Table* t, int stride, Pool* pool) noexcept nogil:
     """Give the table's memory back, keeping its size for its next layer (the layer 64
     further on, which is often as wide): only the layers ahead hold memory."""
     if t.rows != NULL:
         t.hint = t.mask + 1
-        free(t.rows)
+        pool_give(pool, t.rows, t.hint * stride * sizeof(uint64_t))
         t.rows = NULL
         t.used = 0
 
@@ -220,6 +255,7 @@ cdef class _Run:
     cdef Mailbox* boxes      # boxes[sender thread * shards + shard]
     cdef uint64_t* totals    # threads rows of ``words`` words
     cdef int* status         # per thread: 0, 1 a sum's top word is nonzero, -1 out of memory
+    cdef Pool* pools         # per thread
 
     def __cinit__(self, int threads, int shards, int words):
         self.threads = threads
@@ -229,17 +265,24 @@ cdef class _Run:
         self.boxes = <Mailbox*>calloc(threads * shards, sizeof(Mailbox))
         self.totals = <uint64_t*>calloc(threads * words, sizeof(uint64_t))
         self.status = <int*>calloc(threads, sizeof(int))
-        if self.tables == NULL or self.boxes == NULL or self.totals == NULL or self.status == NULL:
+        self.pools = <Pool*>calloc(threads, sizeof(Pool))
+        if (self.tables == NULL or self.boxes == NULL or self.totals == NULL
+                or self.status == NULL or self.pools == NULL):
             raise MemoryError("cannot allocate the frontier count")
 
     def __dealloc__(self):
-        cdef int k
+        cdef int k, j
         if self.tables != NULL:
             for k in range(self.shards * RING):
                 free(self.tables[k].rows)
         if self.boxes != NULL:
             for k in range(self.threads * self.shards):
                 free(self.boxes[k].posts)
+        if self.pools != NULL:
+            for k in range(self.threads):
+                for j in range(self.pools[k].n):
+                    free(self.pools[k].buffers[j])
+        free(self.pools)
         free(self.tables)
         free(self.boxes)
         free(self.totals)
@@ -258,7 +301,8 @@ cdef class _Run:
         self.totals = totals
         for k in range(self.shards * RING):
             if self.tables[k].rows != NULL:
-                if table_rehash(&self.tables[k], self.tables[k].mask + 1, 1 + w, 2 + w) < 0:
+                if table_rehash(&self.tables[k], self.tables[k].mask + 1, 1 + w, 2 + w,
+                                &self.pools[0]) < 0:
                     return -1
         for k in range(self.threads * self.shards):
             free(self.boxes[k].posts)
@@ -311,13 +355,13 @@ cdef void send(_Run run, int t, int64_t i, int64_t n_items, const long long[:] s
                     target = shard_of(grown >> shift, next_layer, S)
                     if direct:
                         failed = table_add(&run.tables[target * RING + next_layer % RING],
-                                           grown >> shift, &row[1], K)
+                                           grown >> shift, &row[1], K, &run.pools[t])
                     else:
                         failed = post(&run.boxes[t * S + target], grown >> shift, next_layer,
                                       &row[1], K)
                 if failed != 0 and run.status[t] != -1:
                     run.status[t] = failed
-        table_free(table)
+        table_free(table, stride, &run.pools[t])
 
 
 cdef void file_mail(_Run run, int t) noexcept nogil:
@@ -334,7 +378,7 @@ cdef void file_mail(_Run run, int t) noexcept nogil:
             for p in range(box.n):
                 row = &box.posts[p * stride]
                 failed = table_add(&run.tables[s * RING + <int64_t>row[1] % RING],
-                                   row[0], &row[2], K)
+                                   row[0], &row[2], K, &run.pools[t])
                 if failed != 0 and run.status[t] != -1:
                     run.status[t] = failed
             box.n = 0
@@ -390,7 +434,7 @@ def count(int n_items, const long long[:] starts, const unsigned long long[:] ma
     if one == NULL:
         raise MemoryError("cannot allocate the frontier count")
     one[0] = 1
-    failed = table_add(&run.tables[shard_of(0, 0, shards) * RING], 0, one, words)
+    failed = table_add(&run.tables[shard_of(0, 0, shards) * RING], 0, one, words, &run.pools[0])
     free(one)
     if failed < 0:
         raise MemoryError("the frontier count ran out of memory")
