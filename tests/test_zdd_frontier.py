@@ -1,17 +1,21 @@
 """The frontier count over DXZ's states (``excover.zdd.frontier``), on one and two
-threads, against the brute-force oracle, Kasteleyn's formula, combine's figures and the
-Fibonacci numbers; and the problems it leaves to the DXZ family."""
+threads, against the brute-force oracle, Kasteleyn's formula (in floats and in 150-digit
+decimals), combine's figures, OEIS, the Fibonacci numbers, DLX, the DXZ family and a
+transfer over pentomino strips written here; its item order; and the problems it leaves
+to the DXZ family."""
 
 from __future__ import annotations
 
 import math
+from decimal import Decimal, getcontext, localcontext
 
 import pytest
 from builders import COMBINE_DATA, Instance, dominoes, instances, walks
 from hypothesis import given, settings
 
 from excover import ExactCover
-from excover.zdd import dxz, frontier
+from excover.tiling import Pattern, Tiling, pentominoes, tiles
+from excover.zdd import _frontier, dxz, frontier
 
 
 @settings(max_examples=150)
@@ -74,18 +78,6 @@ def test_combines_shapes(name: str, total: int) -> None:
     assert frontier.count(problem, workers=2) == total == frontier.count(problem)
 
 
-def test_counts_past_128_bits_go_to_the_dxz_family() -> None:
-    """A 200 x 2 board has Fibonacci(201) tilings, beyond 2^128: the frontier count says
-    None and count(method="zdd") counts on the family, exactly."""
-    fib = [0, 1]
-    while len(fib) <= 201:
-        fib.append(fib[-1] + fib[-2])
-    problem = dominoes(200, 2)
-    assert fib[201] > 2**128
-    assert frontier.suits(problem) and frontier.count(problem) is None
-    assert dxz.count(problem) == fib[201] == problem.count(method="zdd")
-
-
 def test_problems_it_does_not_suit() -> None:
     """Colors, secondary items, multiplicities and options spanning 63 items or more are
     left to the family; count(method="zdd") and count(workers=2) still count them."""
@@ -117,3 +109,214 @@ def test_wide_layers_are_shared_among_threads_with_the_same_count() -> None:
     problem = dominoes(16, 16)
     expected = 2444888770250892795802079170816
     assert [frontier.count(problem, workers=w) for w in (1, 2, 3)] == [expected] * 3
+
+
+# ----- counts of any size ------------------------------------------------------------
+
+
+def raw_count(problem: ExactCover, threads: int = 1, shards: int = 0, words: int = 2) -> int:
+    """The compiled count on the problem's layout, with the tables' sharding and the
+    counts' first width chosen."""
+    layout = frontier._layout(problem)
+    assert layout is not None
+    starts, masks = layout
+    n_items = problem.engine_input().n_primary
+    return _frontier.count(
+        n_items, memoryview(starts), memoryview(masks), threads, None, shards, words
+    )
+
+
+@settings(max_examples=60)
+@given(instances("X", 10))
+def test_shards_and_widths_do_not_change_the_count(data: Instance) -> None:
+    problem = data.build()
+    if data.n_secondary:
+        return
+    expected = len(data.all_covers())
+    assert raw_count(problem, shards=1) == expected == raw_count(problem, 2, 6, words=3)
+
+
+def fibonacci(n: int) -> int:
+    a, b = 0, 1
+    for _ in range(n):
+        a, b = b, a + b
+    return a
+
+
+def test_counts_past_128_bits_are_exact() -> None:
+    """A 600 x 2 board has Fibonacci(601) tilings, 416 bits: the counts widen word by
+    word (from 2 words, or wide from the start), on one thread and three, and agree with
+    the DXZ family's count."""
+    problem = dominoes(600, 2)
+    expected = fibonacci(601)
+    assert expected.bit_length() > 6 * 64
+    assert frontier.count(problem) == expected == frontier.count(problem, workers=3)
+    assert raw_count(problem, words=9) == expected == raw_count(problem, 2, 2, words=2)
+    family = dxz.run_dxz(problem, dxz.search_manager()).family
+    assert family is not None and family.count() == expected
+
+
+def negligible() -> Decimal:
+    """A term below which a series' remaining terms do not change the precision's digits."""
+    return Decimal(10) ** -(getcontext().prec + 5)
+
+
+def decimal_pi() -> Decimal:
+    """Pi to the current decimal precision, by Machin's formula."""
+
+    def arctan_inverse(x: int) -> Decimal:
+        total, term, k = Decimal(0), Decimal(1) / x, 0
+        while term > negligible():
+            total += term / (2 * k + 1) * (-1) ** k
+            term /= x * x
+            k += 1
+        return total
+
+    return 16 * arctan_inverse(5) - 4 * arctan_inverse(239)
+
+
+def decimal_cos(x: Decimal) -> Decimal:
+    total, term, k = Decimal(0), Decimal(1), 0
+    while abs(term) > negligible():
+        total += term
+        k += 2
+        term = -term * x * x / (k * (k - 1))
+    return total
+
+
+def kasteleyn_exact(m: int, n: int) -> int:
+    """Kasteleyn's product for an m x n board, in 150-digit decimals (so its rounding to
+    an integer is exact for counts of up to about 140 digits)."""
+    with localcontext() as context:
+        context.prec = 150
+        pi = decimal_pi()
+        value = Decimal(1)
+        for j in range(1, (m + 1) // 2 + 1):
+            for k in range(1, (n + 1) // 2 + 1):
+                value *= (
+                    4 * decimal_cos(pi * j / (m + 1)) ** 2 + 4 * decimal_cos(pi * k / (n + 1)) ** 2
+                )
+        return int(value.to_integral_value())
+
+
+def test_exact_kasteleyn_agrees_with_oeis() -> None:
+    """The decimal product against OEIS A004003's 16 x 16 term, and the float one."""
+    assert kasteleyn_exact(16, 16) == 2444888770250892795802079170816
+    assert kasteleyn_exact(6, 7) == kasteleyn(6, 7)
+
+
+@pytest.mark.parametrize(("m", "n"), [(18, 18), (14, 30)])
+def test_large_domino_boards_against_kasteleyn(m: int, n: int) -> None:
+    """Boards beyond 128 bits (18 x 18: 129 bits), on one and two threads."""
+    problem = dominoes(m, n)
+    expected = kasteleyn_exact(m, n)
+    assert frontier.count(problem) == expected == frontier.count(problem, workers=2)
+
+
+# ----- the item order ----------------------------------------------------------------
+
+
+def strip(n: int, shapes: dict[str, Pattern], long_rows: bool) -> ExactCover:
+    """Tilings of the 5 x n board by ``shapes`` (each as often as wanted), built by
+    excover's tilings: ``long_rows`` numbers the cells along rows of n cells."""
+    board = Pattern.constant(5, n) if long_rows else Pattern.constant(n, 5)
+    return Tiling(board, tiles(shapes, multiplicity="any")).problem
+
+
+FREE_PENTOMINOES = {
+    "F": [".**", "**.", ".*."],
+    "I": ["*****"],
+    "L": ["****", "*..."],
+    "N": ["**..", ".***"],
+    "P": ["**", "**", "*."],
+    "T": ["***", ".*.", ".*."],
+    "U": ["*.*", "***"],
+    "V": ["*..", "*..", "***"],
+    "W": ["*..", "**.", ".**"],
+    "X": [".*.", "***", ".*."],
+    "Y": ["****", ".*.."],
+    "Z": ["**.", ".*.", ".**"],
+}
+
+
+def orientations(rows: list[str]) -> set[tuple[tuple[int, int], ...]]:
+    """The fixed shapes of a free polyomino: its cells (x, y), moved to x, y >= 0."""
+    cells = [(x, y) for y, row in enumerate(rows) for x, ch in enumerate(row) if ch == "*"]
+    found = set()
+    for _ in range(2):
+        for _ in range(4):
+            cells = [(y, -x) for x, y in cells]
+            low_x, low_y = min(x for x, _ in cells), min(y for _, y in cells)
+            found.add(tuple(sorted((x - low_x, y - low_y) for x, y in cells)))
+        cells = [(-x, y) for x, y in cells]
+    return found
+
+
+def strip_counts(letters: str, longest: int) -> list[int]:
+    """Tilings of 5 x n boards for n = 0..longest, by a transfer over the cells of an
+    endless strip of height 5, column by column, in plain Python with big integers
+    (nothing of excover's): the state is the set of filled cells ahead of the first empty
+    one; a board 5 x n is tiled when the first empty cell is 5n and nothing lies beyond."""
+    by_row: list[list[int]] = [[] for _ in range(5)]
+    for letter in letters:
+        for shape in orientations(FREE_PENTOMINOES[letter]):
+            anchor_x, anchor_y = min(shape)  # the first cell in column-major order
+            for y in range(5):
+                moved = [(x - anchor_x, y + dy - anchor_y) for x, dy in shape]
+                if all(0 <= cy < 5 for _, cy in moved):
+                    by_row[y].append(sum(1 << (5 * cx + cy - y) for cx, cy in moved))
+    layers: dict[int, dict[int, int]] = {0: {0: 1}}
+    counts = []
+    for position in range(5 * longest + 1):
+        layer = layers.pop(position, {})
+        if position % 5 == 0:
+            counts.append(layer.get(0, 0))
+        for filled, ways in layer.items():
+            for mask in by_row[position % 5]:
+                if filled & mask:
+                    continue
+                grown = filled | mask
+                shift = (~grown & (grown + 1)).bit_length() - 1
+                target = layers.setdefault(position + shift, {})
+                target[grown >> shift] = target.get(grown >> shift, 0) + ways
+    return counts
+
+
+def test_the_transfer_counts_against_oeis() -> None:
+    """The test's own transfer against OEIS A247124 (shapes I, U, X) and A251737 (L, U,
+    I), their first terms."""
+    assert strip_counts("IUX", 12) == [1, 1, 1, 2, 3, 8, 14, 21, 37, 63, 122, 221, 374]
+    assert strip_counts("LUI", 9) == [1, 1, 3, 5, 17, 66, 181, 508, 1283, 3664]
+
+
+def test_pentomino_strips_against_the_transfer_and_dlx() -> None:
+    """5 x n boards tiled by the 12 pentominoes (OEIS A174249): the frontier count in
+    both orientations against the transfer for n up to 40, and DLX for small n."""
+    transfer = strip_counts("FILNPTUVWXYZ", 40)
+    for n in (*range(1, 9), 25, 40):
+        wide, narrow = strip(n, pentominoes(), True), strip(n, pentominoes(), False)
+        assert frontier.count(wide) == transfer[n] == frontier.count(narrow, workers=2)
+        if n <= 6:
+            assert wide.count(method="dlx") == transfer[n]
+    subset = {letter: pentominoes()[letter] for letter in "IUX"}
+    assert frontier.count(strip(60, subset, True)) == strip_counts("IUX", 60)[60]
+
+
+def test_long_rows_are_reordered_to_a_small_span() -> None:
+    """A 5 x 300 board with rows of 300 cells spans 1200 items in its own order; the
+    reordered one spans no more than the board numbered column by column (20)."""
+    wide, narrow = strip(300, pentominoes(), True), strip(300, pentominoes(), False)
+    assert frontier.span(wide) == 4 * 300 and frontier.span(narrow) == 20
+    order = frontier.item_order(wide)
+    assert order is not None and sorted(order.tolist()) == list(range(1500))
+    assert frontier.span(wide, order) <= 20
+    assert frontier.item_order(narrow) is None and frontier.item_order(dominoes(12, 12)) is None
+
+
+def test_a_long_strip_two_ways() -> None:
+    """A 5 x 600 board (over 1700 bits), rows long and short, counts starting 2 words wide
+    and 30 wide, on one and two threads: one count."""
+    wide, narrow = strip(600, pentominoes(), True), strip(600, pentominoes(), False)
+    counted = frontier.count(wide)
+    assert counted is not None and counted.bit_length() > 1700
+    assert frontier.count(narrow, workers=2) == counted == raw_count(narrow, 2, 16, words=30)

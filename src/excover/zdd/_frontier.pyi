@@ -6,6 +6,8 @@ def count(
     masks: memoryview,
     threads: int = 1,
     tick: Callable[[int, int], None] | None = None,
-) -> int | None: ...
+    shards: int = 0,
+    words: int = 2,
+) -> int: ...
 
 OPENMP: bool
