@@ -1,0 +1,196 @@
+"""Counting by component decomposition: when the residual problem falls apart, multiply.
+
+After some options are chosen, the options still compatible with them (the *live*
+options) may fall into groups that share no item: then every solution of the residual
+problem is one solution of each group, chosen independently, and the count is the product
+of the groups' counts. This is how #SAT model counters split formulas, and the idea of Fang
+et al. (SAT 2026, "DXD") for exact covers. A group (a *component*) is counted by:
+
+1. the cache: a component is keyed by its live options (a sorted array of option
+   numbers, as bytes). The live options determine the sub-problem entirely: its primary
+   items are theirs (every live option's primary items are uncovered), and a secondary
+   item already colored is only touched by live options that agree on that color, so it
+   constrains them exactly as if it were not colored yet. (Keying by the uncovered items
+   alone would be wrong as soon as colors or secondary items let two different option
+   sets share one set of uncovered items.)
+2. branching on the primary item with the fewest live options (MRV): each of its options
+   leaves a residual problem, split into components again and counted recursively -- but
+   only when some branch does split; when no branch splits, branching here would only
+   throw away DXZ's memo, shared across branches, so
+3. the component goes to DXZ (:mod:`excover.zdd.dxz`), as a problem of its own (its items
+   renumbered, its options sorted for DXZ's canonical order), counted on its ZDD.
+
+The whole problem gets the same test first: when it is one component and no branch of
+its first item splits, :func:`count` hands it to ``count(method="zdd")`` unchanged (the
+frontier count or DXZ), after a few linear passes over the options, so that the route
+costs next to nothing where decomposition does not pay. Component tests are linear passes
+in the compiled :mod:`excover.counting._components` (union-find over the options).
+
+Two options are joined in a component when they share any item, primary or secondary:
+a secondary item shared by two parts couples their counts and must not be split.
+Multiplicities on primary items (Knuth's Algorithm M) are not taken: :func:`refusal` says
+why, and :func:`count` raises UsageError for such a problem, never a wrong count.
+
+:func:`count` takes ``stop``, called between steps (and every :data:`STEP_NODES` search
+nodes of DXZ): when it returns True the count gives up and returns None. Ctrl-C raises
+KeyboardInterrupt from anywhere, as everywhere in excover.
+"""
+
+from __future__ import annotations
+
+from array import array
+from collections.abc import Callable
+from math import prod
+from typing import TYPE_CHECKING
+
+from excover.counting._components import Graph
+from excover.errors import ResourceLimitError, UsageError
+
+if TYPE_CHECKING:
+    from excover.problem import ExactCover
+
+__all__ = ["MAX_DEPTH", "SMALL", "STEP_NODES", "count", "refusal", "suits"]
+
+#: Components of at most this many options go to DXZ without a look for splits below
+#: them: DXZ counts them in microseconds, less than the look would cost.
+SMALL = 32
+#: Branching levels (each in Python, each recursion) after which components go to DXZ
+#: whether they would split further or not.
+MAX_DEPTH = 64
+#: DXZ search nodes between two calls of ``stop``.
+STEP_NODES = 1 << 16
+
+
+class _Stopped(Exception):
+    """``stop()`` said to give up."""
+
+
+def refusal(problem: ExactCover) -> str | None:
+    """Why :func:`count` does not take ``problem``, or None when it does."""
+    data = problem.engine_input()
+    if any(lo != 1 for lo in data.lo) or any(hi != 1 for hi in data.hi):
+        return "the component count does not take multiplicities on primary items"
+    return None
+
+
+def suits(problem: ExactCover) -> bool:
+    """Whether :func:`count` takes ``problem`` (see :func:`refusal`)."""
+    return refusal(problem) is None
+
+
+def count(problem: ExactCover, stop: Callable[[], bool] | None = None) -> int | None:
+    """The number of solutions of ``problem`` by component decomposition (see the module
+    notes), or None when ``stop()`` returned True; UsageError for a problem with
+    multiplicities."""
+    why = refusal(problem)
+    if why is not None:
+        raise UsageError(why)
+    try:
+        return _Counter(problem, stop).total(problem)
+    except _Stopped:
+        return None
+
+
+class _Counter:
+    """One count: the problem's :class:`Graph`, the cache of component counts, and the
+    number of primary items of each option."""
+
+    def __init__(self, problem: ExactCover, stop: Callable[[], bool] | None) -> None:
+        data = problem.engine_input()
+        self.graph = Graph(
+            data.n_primary,
+            data.n_primary + data.n_secondary,
+            data.option_start,
+            data.node_item,
+            data.node_color,
+        )
+        start, items, n_primary = data.option_start, data.node_item, data.n_primary
+        self.primaries = [
+            sum(1 for item in items[start[k] : start[k + 1]] if item < n_primary)
+            for k in range(problem.n_options)
+        ]
+        self.n_primary = n_primary
+        self.cache: dict[bytes, int] = {}
+        self.stop = stop
+
+    def total(self, problem: ExactCover) -> int:
+        """The count of the whole problem: the components multiplied, or the whole
+        problem handed to ``count(method="zdd")`` when it does not split even below its
+        first branching."""
+        live = array("i", range(problem.n_options))
+        primaries, parts = self.graph.split(live)
+        if primaries < self.n_primary:
+            return 0  # a primary item without options
+        if len(parts) == 1 and self._branches(live, primaries) is None:
+            from excover.zdd import dxz
+
+            return dxz.count(problem)
+        return prod(self._component(part, size, 0) for part, size in parts)
+
+    def _check(self) -> None:
+        if self.stop is not None and self.stop():
+            raise _Stopped
+
+    def _component(self, live: array[int], primaries: int, depth: int) -> int:
+        """The count of one component: ``live`` options covering ``primaries`` items."""
+        key = live.tobytes()
+        known = self.cache.get(key)
+        if known is not None:
+            return known
+        self._check()
+        branches = None
+        if len(live) > SMALL and depth < MAX_DEPTH:
+            branches = self._branches(live, primaries)
+        if branches is None:
+            counted = self._dxz(live)
+        else:
+            counted = sum(
+                prod(self._component(part, size, depth + 1) for part, size in parts)
+                for parts in branches
+            )
+        self.cache[key] = counted
+        return counted
+
+    def _branches(
+        self, live: array[int], primaries: int
+    ) -> list[list[tuple[array[int], int]]] | None:
+        """The components left by each option of the MRV item of ``live`` (branches that
+        leave a primary item without options are dropped), or None when no branch
+        splits into two components or more."""
+        graph = self.graph
+        _, options = graph.mrv(live)
+        branches = []
+        splits = False
+        for option in options:
+            rest = graph.residual(live, option)
+            covered, parts = graph.split(rest)
+            if covered != primaries - self.primaries[option]:
+                continue  # some primary item has no option left
+            splits = splits or len(parts) > 1
+            branches.append(parts)
+        return branches if splits else None
+
+    def _dxz(self, live: array[int]) -> int:
+        """The count of the component ``live`` by DXZ, on its own private ZDD store."""
+        from excover.zdd import _store, dxz
+
+        n_primary, n_items, start, items, colors = self.graph.subproblem(live)
+        store = dxz.search_manager().store
+        try:
+            search = store.dxz_search(n_primary, n_items, start, items, colors, None)
+            budget = STEP_NODES
+            while True:
+                root = store.dxz_run(search, budget)[0]
+                if root >= 0:
+                    return int(store.count(root))
+                self._check()
+                budget += STEP_NODES
+        except _store.StoreFull as full:
+            raise ResourceLimitError(
+                f"the ZDD of a component needs more than {full.args[0]} nodes "
+                "(raise the limit with excover.zdd.configure(max_nodes=...))"
+            ) from None
+        except ResourceLimitError:
+            raise
+        except MemoryError as error:  # the memo or the node store could not grow
+            raise ResourceLimitError(f"out of memory: {error}") from None
