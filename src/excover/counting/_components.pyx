@@ -132,6 +132,19 @@ cdef class Graph:
         self.stamp += 1
         return self.stamp
 
+    def primary_counts(self):
+        """The number of primary items of each option, an int array."""
+        cdef array out = _ints(self.n_options)
+        cdef Py_ssize_t k, j
+        cdef int n
+        for k in range(self.n_options):
+            n = 0
+            for j in range(self.ostart[k], self.ostart[k + 1]):
+                if self.oitem[j] < self.n_primary:
+                    n += 1
+            out.data.as_ints[k] = n
+        return out
+
     def residual(self, const int[:] live, int chosen):
         """The options of ``live`` compatible with option ``chosen`` (chosen excluded)."""
         cdef int s = self._next_stamp()

@@ -48,17 +48,28 @@ from excover.errors import ResourceLimitError, UsageError
 
 if TYPE_CHECKING:
     from excover.problem import ExactCover
+    from excover.zdd._store import Store
 
-__all__ = ["MAX_DEPTH", "SMALL", "STEP_NODES", "count", "refusal", "suits"]
+__all__ = ["MAX_DEPTH", "MIN_PART", "SMALL", "STEP_NODES", "count", "refusal", "suits"]
 
 #: Components of at most this many options go to DXZ without a look for splits below
 #: them: DXZ counts them in microseconds, less than the look would cost.
 SMALL = 32
+#: A branch *splits* when its residual problem has two components of at least this many
+#: primary items each: splitting off a smaller part (an item or two that a few options
+#: cover) saves DXZ less than branching outside it costs (the branches' DXZ runs no
+#: longer share their memo).
+MIN_PART = 4
 #: Branching levels (each in Python, each recursion) after which components go to DXZ
 #: whether they would split further or not.
 MAX_DEPTH = 64
 #: DXZ search nodes between two calls of ``stop``.
 STEP_NODES = 1 << 16
+
+
+def _splits(parts: list[tuple[array[int], int]]) -> bool:
+    """Whether ``parts`` has two components of :data:`MIN_PART` primary items or more."""
+    return sum(1 for _, primaries in parts if primaries >= MIN_PART) >= 2
 
 
 class _Stopped(Exception):
@@ -104,27 +115,22 @@ class _Counter:
             data.node_item,
             data.node_color,
         )
-        start, items, n_primary = data.option_start, data.node_item, data.n_primary
-        self.primaries = [
-            sum(1 for item in items[start[k] : start[k + 1]] if item < n_primary)
-            for k in range(problem.n_options)
-        ]
-        self.n_primary = n_primary
+        self.primaries = self.graph.primary_counts()
+        self.n_primary = data.n_primary
         self.cache: dict[bytes, int] = {}
         self.stop = stop
+        self.store: Store | None = None  # one ZDD store for every DXZ run of the count
 
     def total(self, problem: ExactCover) -> int:
         """The count of the whole problem: the components multiplied, or the whole
-        problem handed to ``count(method="zdd")`` when it does not split even below its
-        first branching."""
+        problem counted as ``count(method="zdd")`` counts it (:meth:`_leaf`) when it does
+        not split even below its first branching."""
         live = array("i", range(problem.n_options))
         primaries, parts = self.graph.split(live)
         if primaries < self.n_primary:
             return 0  # a primary item without options
         if len(parts) == 1 and self._branches(live, primaries) is None:
-            from excover.zdd import dxz
-
-            return dxz.count(problem)
+            return self._leaf(live)
         return prod(self._component(part, size, 0) for part, size in parts)
 
     def _check(self) -> None:
@@ -142,7 +148,7 @@ class _Counter:
         if len(live) > SMALL and depth < MAX_DEPTH:
             branches = self._branches(live, primaries)
         if branches is None:
-            counted = self._dxz(live)
+            counted = self._leaf(live)
         else:
             counted = sum(
                 prod(self._component(part, size, depth + 1) for part, size in parts)
@@ -166,16 +172,45 @@ class _Counter:
             covered, parts = graph.split(rest)
             if covered != primaries - self.primaries[option]:
                 continue  # some primary item has no option left
-            splits = splits or len(parts) > 1
+            splits = splits or _splits(parts)
             branches.append(parts)
         return branches if splits else None
 
-    def _dxz(self, live: array[int]) -> int:
-        """The count of the component ``live`` by DXZ, on its own private ZDD store."""
+    def _leaf(self, live: array[int]) -> int:
+        """The count of the component ``live`` as a problem of its own: by the frontier
+        count when it suits the component (as ``count(method="zdd")`` would), else DXZ."""
+        n_primary, n_items, start, items, colors = self.graph.subproblem(live)
+        if len(live) > SMALL and n_items == n_primary and not any(colors):
+            counted = self._frontier(n_primary, start, items)
+            if counted is not None:
+                return counted
+        return self._dxz(n_primary, n_items, start, items, colors)
+
+    def _frontier(self, n_primary: int, start: array[int], items: array[int]) -> int | None:
+        """The frontier count of a component of primary items only, or None when it does
+        not suit the component (an option spans too many items, or the count is past
+        128 bits)."""
+        from excover.problem import ExactCover
+        from excover.zdd import frontier
+
+        component = ExactCover(primary=n_primary)
+        component.add_options(start, items)
+        if not frontier.suits(component):
+            return None
+        return frontier.count(component, tick=lambda done, layers, states: self._check())
+
+    def _dxz(
+        self, n_primary: int, n_items: int, start: array[int], items: array[int], colors: array[int]
+    ) -> int:
+        """The count of a component by DXZ. The runs share one private ZDD store: a count
+        holds no node once it is returned, so the store's garbage collection reclaims the
+        last run's nodes when it needs room (a store per run would cost more to allocate
+        than most components take to count)."""
         from excover.zdd import _store, dxz
 
-        n_primary, n_items, start, items, colors = self.graph.subproblem(live)
-        store = dxz.search_manager().store
+        if self.store is None:
+            self.store = dxz.search_manager().store
+        store = self.store
         try:
             search = store.dxz_search(n_primary, n_items, start, items, colors, None)
             budget = STEP_NODES
