@@ -12,16 +12,16 @@ splitting and the cache run on instances small enough for the oracle.
 from __future__ import annotations
 
 import random
+from array import array
 from collections.abc import Iterator
 from contextlib import contextmanager
-from array import array
 from math import prod
 
 import pytest
+from builders import Instance, dominoes, instances, queens
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from builders import Instance, dominoes, instances, queens
 from excover import ExactCover, UsageError
 from excover.counting import components
 from excover.zdd import dxz
