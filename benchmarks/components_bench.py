@@ -22,8 +22,10 @@ The instances:
   format (``--alg-lab DIR``, default ``~/.cache/excover-bench/alg-lab``, as converted by
   benchmarks/counting_sets.py); without that directory the set says so and is skipped.
 
+Files named on the command line (Knuth's format) make one more set, ``files``.
+
 Usage: ``python benchmarks/components_bench.py [--set union,whole,alg-lab] [--largest N]
-[--timeout S] [--repeat R] [--alg-lab DIR]``.
+[--timeout S] [--repeat R] [--alg-lab DIR] [FILE ...]``.
 """
 
 from __future__ import annotations
@@ -41,7 +43,7 @@ from excover.counting import components
 from excover.zdd import dxz
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
-from builders import dominoes, langford, queens  # noqa: E402
+from builders import dominoes, langford, queens
 
 #: Where benchmarks/counting_sets.py caches the paper's instances in Knuth's format.
 ALG_LAB = Path.home() / ".cache" / "excover-bench" / "alg-lab"
@@ -101,6 +103,12 @@ def alg_lab(directory: Path, largest: int) -> Iterator[tuple[str, ExactCover]]:
         return
     files = sorted(directory.glob("*.dlx"), key=lambda f: f.stat().st_size)[-largest:]
     for path in reversed(files):
+        yield path.stem[:12], ExactCover.read(path)
+
+
+def files(paths: list[Path]) -> Iterator[tuple[str, ExactCover]]:
+    """The instances named on the command line."""
+    for path in paths:
         yield path.stem[:12], ExactCover.read(path)
 
 
@@ -167,16 +175,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--timeout", type=float, default=20.0)
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--alg-lab", type=Path, default=ALG_LAB)
+    parser.add_argument("files", nargs="*", type=Path, help="more instances (Knuth's format)")
     args = parser.parse_args(argv)
-    sets = {
+    sets: dict[str, Callable[[], Iterator[tuple[str, ExactCover]]]] = {
         "union": unions,
         "whole": wholes,
         "alg-lab": lambda: alg_lab(args.alg_lab, args.largest),
+        "files": lambda: files(args.files),
     }
     heading = ["zdd", "dxz", "comp", "comp/zdd", "comp/dxz"]
     print(f"{'instance':26} " + " ".join(f"{h:>8}" for h in heading) + "  count")
     agree = True
-    for name in args.set.split(","):
+    for name in args.set.split(",") + (["files"] if args.files else []):
         print(f"-- {name}")
         for label, problem in sets[name]():
             agree = row(label, problem, args.timeout, args.repeat) and agree

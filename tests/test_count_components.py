@@ -187,6 +187,21 @@ def test_problems_that_do_not_split_count_as_dxz(problem: ExactCover) -> None:
     assert components.count(problem) == dxz.count(problem)
 
 
+def test_large_components_count_as_their_parts_alone() -> None:
+    """Two domino boards of over FRONTIER_OPTIONS options each, their cells interleaved:
+    each is counted by the frontier count, and the product is the product of the boards'
+    own counts."""
+    boards = [dominoes(12, 12), dominoes(8, 18)]  # 144 cells each
+    assert all(board.n_options > components.FRONTIER_OPTIONS for board in boards)
+    union = ExactCover(primary=sum(board.n_primary for board in boards))
+    for number, board in enumerate(boards):
+        data = board.engine_input()
+        start, items = data.option_start, data.node_item
+        for k in range(board.n_options):
+            union.add_option([2 * i + number for i in items[start[k] : start[k + 1]]])
+    assert components.count(union) == prod(dxz.count(board) for board in boards)
+
+
 def test_a_primary_item_without_options_counts_zero() -> None:
     problem = ExactCover(primary=3)
     problem.add_option([0])
