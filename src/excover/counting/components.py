@@ -54,6 +54,7 @@ __all__ = [
     "FRONTIER_OPTIONS",
     "MAX_BRANCHES",
     "MAX_DEPTH",
+    "MAX_SHARE",
     "MIN_PART",
     "SMALL",
     "STEP_NODES",
@@ -75,6 +76,10 @@ FRONTIER_OPTIONS = 256
 #: cover) saves DXZ less than branching outside it costs (the branches' DXZ runs no
 #: longer share their memo).
 MIN_PART = 4
+#: ... and when its largest component has at most this share of the primary items: a
+#: branch that only peels a part off leaves a remainder almost as hard as the whole, and
+#: every branch pays for it again.
+MAX_SHARE = 0.75
 #: A component whose MRV item has more options than this is not looked at for splits:
 #: the look costs a pass over the component per option (an item with 2048 options in a
 #: problem of 4095 took 80 ms to look at, for a frontier count of 13 ms).
@@ -87,8 +92,10 @@ STEP_NODES = 1 << 16
 
 
 def _splits(parts: list[tuple[array[int], int]]) -> bool:
-    """Whether ``parts`` has two components of :data:`MIN_PART` primary items or more."""
-    return sum(1 for _, primaries in parts if primaries >= MIN_PART) >= 2
+    """Whether ``parts`` has two components of :data:`MIN_PART` primary items or more,
+    the largest holding at most :data:`MAX_SHARE` of all their primary items."""
+    sizes = sorted((primaries for _, primaries in parts), reverse=True)
+    return len(sizes) > 1 and sizes[1] >= MIN_PART and sizes[0] <= MAX_SHARE * sum(sizes)
 
 
 class _Stopped(Exception):
