@@ -58,11 +58,12 @@ def union(parts: list[Instance], seed: int, shared: bool = False) -> Instance:
 
 @contextmanager
 def low_thresholds() -> Iterator[None]:
-    """Branch on every component, and split off parts of any size (a context, not a
+    """Branch on every component, and split off parts of any size and share (a context, not a
     fixture: hypothesis runs many examples in one test call)."""
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(components, "SMALL", 0)
         patch.setattr(components, "MIN_PART", 1)
+        patch.setattr(components, "MAX_SHARE", 1.0)
         yield
 
 
@@ -154,6 +155,7 @@ def test_a_problem_that_splits_after_a_choice_counts_as_dlx_and_dxz(
     seed: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(components, "SMALL", 8)
+    monkeypatch.setattr(components, "MAX_SHARE", 1.0)
     problem = hubs(blocks=4, block_items=6, seed=seed)
     found = components.count(problem)
     assert found == problem.count(method="dlx") == dxz.count(problem)
@@ -164,6 +166,7 @@ def test_components_are_cached_by_their_options(monkeypatch: pytest.MonkeyPatch)
     """Two options of each hub leave the same part on their right: the part is counted
     once and found in the cache the second time, and the count stays right."""
     monkeypatch.setattr(components, "SMALL", 8)
+    monkeypatch.setattr(components, "MAX_SHARE", 1.0)  # peeling a block off is a split
     problem = hubs(blocks=5, block_items=5, seed=11)
     calls: list[int] = []
     original = components._Counter._component
