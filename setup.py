@@ -117,6 +117,7 @@ extensions = [
     _extension("excover.engines._cells"),
     _extension("excover.zdd._store"),
     _extension("excover.zdd._frontier"),
+    _extension("excover.counting._components"),
     _extension("excover.puzzles._grid"),
     _extension("excover.puzzles._sudoku9"),
     _extension("excover.nonogram._core"),

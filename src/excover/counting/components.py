@@ -1,0 +1,270 @@
+"""Counting by component decomposition: when the residual problem falls apart, multiply.
+
+After some options are chosen, the options still compatible with them (the *live*
+options) may fall into groups that share no item: then every solution of the residual
+problem is one solution of each group, chosen independently, and the count is the product
+of the groups' counts. This is how #SAT model counters split formulas, and the idea of Fang
+et al. (SAT 2026, "DXD") for exact covers. A group (a *component*) is counted by:
+
+1. the cache: a component is keyed by its live options (a sorted array of option
+   numbers, as bytes), compared in full by the dict, never by a hash alone (the paper's
+   own code keys its cache by a 64-bit hash of the uncovered columns, so that two
+   sub-problems whose hashes collide share one count: a wrong count of that kind is
+   what it prints for ``Garr200212``, 81,321,915,600 for 80,905,591,800). The live
+   options determine the sub-problem entirely: its primary items are theirs (every live
+   option's primary items are uncovered), and a secondary item already colored is only
+   touched by live options that agree on that color, so it constrains them exactly as
+   if it were not colored yet. (Keying by the uncovered items alone would be wrong as
+   soon as colors or secondary items let two different option sets share one set of
+   uncovered items.)
+2. branching on the primary item with the fewest live options (MRV): each of its options
+   leaves a residual problem, split into components again and counted recursively -- but
+   only when some branch *splits* (two parts of :data:`MIN_PART` primary items or more,
+   the largest with at most :data:`MAX_SHARE` of them); otherwise branching here would
+   only throw away the memo that DXZ shares across branches, so
+3. the component is counted as a problem of its own (its items renumbered, its options
+   sorted for DXZ's canonical order): by the frontier count (:mod:`excover.zdd.frontier`)
+   when it has more than :data:`FRONTIER_OPTIONS` options and the frontier count takes
+   it, else by DXZ (:mod:`excover.zdd.dxz`) on a ZDD store shared by the count's runs.
+
+The whole problem gets the same test first: when it is one component and no branch of
+its MRV item splits, :func:`count` counts it as ``count(method="zdd")`` does (the
+frontier count when it takes the problem, else DXZ), after a few linear passes over the
+options, so that the route costs next to nothing where decomposition does not pay. The
+passes are compiled (:mod:`excover.counting._components`: union-find over the options).
+
+Two options are joined in a component when they share any item, primary or secondary:
+a secondary item shared by two parts couples their counts and must not be split.
+Multiplicities on primary items (Knuth's Algorithm M) are not taken: :func:`refusal` says
+why, and :func:`count` raises UsageError for such a problem, never a wrong count.
+
+:func:`count` takes ``stop``, called between steps (and every :data:`STEP_NODES` search
+nodes of DXZ): when it returns True the count gives up and returns None. Ctrl-C raises
+KeyboardInterrupt from anywhere, as everywhere in excover.
+"""
+
+from __future__ import annotations
+
+from array import array
+from collections.abc import Callable
+from math import prod
+from typing import TYPE_CHECKING
+
+from excover.counting._components import Graph
+from excover.errors import ResourceLimitError, UsageError
+
+if TYPE_CHECKING:
+    from excover.problem import ExactCover
+    from excover.zdd._store import Store
+
+__all__ = [
+    "FRONTIER_OPTIONS",
+    "MAX_BRANCHES",
+    "MAX_DEPTH",
+    "MAX_SHARE",
+    "MIN_PART",
+    "SMALL",
+    "STEP_NODES",
+    "count",
+    "refusal",
+    "suits",
+]
+
+#: Components of at most this many options go to DXZ without a look for splits below
+#: them: DXZ counts them in microseconds, less than the look would cost.
+SMALL = 32
+#: Components of primary items only with more options than this are counted by the
+#: frontier count when it takes them; smaller ones by DXZ, which then costs less than
+#: the frontier count's set-up (measured on the SAT 2026 graph instances: DXZ wins 1521
+#: of 1537 components up to 256 options, the frontier all 14 above).
+FRONTIER_OPTIONS = 256
+#: A branch *splits* when its residual problem has two components of at least this many
+#: primary items each: splitting off a smaller part (an item or two that a few options
+#: cover) saves DXZ less than branching outside it costs (the branches' DXZ runs no
+#: longer share their memo).
+MIN_PART = 4
+#: ... and when its largest component has at most this share of the primary items: a
+#: branch that only peels a part off leaves a remainder almost as hard as the whole, and
+#: every branch pays for it again.
+MAX_SHARE = 0.75
+#: A component whose MRV item has more options than this is not looked at for splits:
+#: the look costs a pass over the component per option (an item with 2048 options in a
+#: problem of 4095 took 80 ms to look at, for a frontier count of 13 ms).
+MAX_BRANCHES = 64
+#: Branching levels (each one a Python recursion) after which components are counted
+#: as they are, whether they would split further or not.
+MAX_DEPTH = 64
+#: DXZ search nodes between two calls of ``stop``.
+STEP_NODES = 1 << 16
+
+
+def _splits(parts: list[tuple[array[int], int]]) -> bool:
+    """Whether ``parts`` has two components of :data:`MIN_PART` primary items or more,
+    the largest holding at most :data:`MAX_SHARE` of all their primary items."""
+    sizes = sorted((primaries for _, primaries in parts), reverse=True)
+    return len(sizes) > 1 and sizes[1] >= MIN_PART and sizes[0] <= MAX_SHARE * sum(sizes)
+
+
+class _Stopped(Exception):
+    """``stop()`` said to give up."""
+
+
+def refusal(problem: ExactCover) -> str | None:
+    """Why :func:`count` does not take ``problem``, or None when it does."""
+    data = problem.engine_input()
+    if any(lo != 1 for lo in data.lo) or any(hi != 1 for hi in data.hi):
+        return "the component count does not take multiplicities on primary items"
+    return None
+
+
+def suits(problem: ExactCover) -> bool:
+    """Whether :func:`count` takes ``problem`` (see :func:`refusal`)."""
+    return refusal(problem) is None
+
+
+def count(problem: ExactCover, stop: Callable[[], bool] | None = None) -> int | None:
+    """The number of solutions of ``problem`` by component decomposition (see the module
+    notes), or None when ``stop()`` returned True; UsageError for a problem with
+    multiplicities."""
+    why = refusal(problem)
+    if why is not None:
+        raise UsageError(why)
+    try:
+        return _Counter(problem, stop).total(problem)
+    except _Stopped:
+        return None
+
+
+class _Counter:
+    """One count: the problem's :class:`Graph`, the cache of component counts, and the
+    number of primary items of each option."""
+
+    def __init__(self, problem: ExactCover, stop: Callable[[], bool] | None) -> None:
+        data = problem.engine_input()
+        self.graph = Graph(
+            data.n_primary,
+            data.n_primary + data.n_secondary,
+            data.option_start,
+            data.node_item,
+            data.node_color,
+        )
+        self.primaries = self.graph.primary_counts()
+        self.n_primary = data.n_primary
+        self.cache: dict[bytes, int] = {}
+        self.stop = stop
+        self.store: Store | None = None  # one ZDD store for every DXZ run of the count
+
+    def total(self, problem: ExactCover) -> int:
+        """The count of the whole problem: the components multiplied, or the whole
+        problem counted as ``count(method="zdd")`` counts it (:meth:`_leaf`) when it does
+        not split even below its first branching."""
+        live = array("i", range(problem.n_options))
+        primaries, parts = self.graph.split(live)
+        if primaries < self.n_primary:
+            return 0  # a primary item without options
+        if len(parts) == 1 and self._branches(live, primaries) is None:
+            counted = self._frontier(problem)
+            if counted is not None:
+                return counted
+            return self._dxz(*self.graph.subproblem(live))
+        return prod(self._component(part, size, 0) for part, size in parts)
+
+    def _check(self) -> None:
+        if self.stop is not None and self.stop():
+            raise _Stopped
+
+    def _component(self, live: array[int], primaries: int, depth: int) -> int:
+        """The count of one component: ``live`` options covering ``primaries`` items."""
+        key = live.tobytes()
+        known = self.cache.get(key)
+        if known is not None:
+            return known
+        self._check()
+        branches = None
+        if len(live) > SMALL and depth < MAX_DEPTH:
+            branches = self._branches(live, primaries)
+        if branches is None:
+            counted = self._leaf(live)
+        else:
+            counted = sum(
+                prod(self._component(part, size, depth + 1) for part, size in parts)
+                for parts in branches
+            )
+        self.cache[key] = counted
+        return counted
+
+    def _branches(
+        self, live: array[int], primaries: int
+    ) -> list[list[tuple[array[int], int]]] | None:
+        """The components left by each option of the MRV item of ``live`` (branches that
+        leave a primary item without options are dropped), or None when no branch
+        splits (see :data:`MIN_PART`) or the item has too many options to look
+        (:data:`MAX_BRANCHES`)."""
+        graph = self.graph
+        _, options = graph.mrv(live)
+        if len(options) > MAX_BRANCHES:
+            return None
+        branches = []
+        splits = False
+        for option in options:
+            rest = graph.residual(live, option)
+            covered, parts = graph.split(rest)
+            if covered != primaries - self.primaries[option]:
+                continue  # some primary item has no option left
+            splits = splits or _splits(parts)
+            branches.append(parts)
+        return branches if splits else None
+
+    def _leaf(self, live: array[int]) -> int:
+        """The count of the component ``live`` as a problem of its own: by the frontier
+        count when it suits the component (as ``count(method="zdd")`` would) and the
+        component is large (:data:`FRONTIER_OPTIONS`), else DXZ."""
+        n_primary, n_items, start, items, colors = self.graph.subproblem(live)
+        if len(live) > FRONTIER_OPTIONS and n_items == n_primary and not any(colors):
+            from excover.problem import ExactCover
+
+            component = ExactCover(primary=n_primary)
+            component.add_options(start, items)  # checked by numpy: 3x from_sparse's speed
+            counted = self._frontier(component)
+            if counted is not None:
+                return counted
+        return self._dxz(n_primary, n_items, start, items, colors)
+
+    def _frontier(self, problem: ExactCover) -> int | None:
+        """The frontier count of ``problem``, or None when it does not suit the problem
+        (secondary items, colors, an option spanning too many items, a count past 128
+        bits)."""
+        from excover.zdd import frontier
+
+        return frontier.count(problem, tick=lambda done, layers, states: self._check())
+
+    def _dxz(
+        self, n_primary: int, n_items: int, start: array[int], items: array[int], colors: array[int]
+    ) -> int:
+        """The count of a component by DXZ. The runs share one private ZDD store: a count
+        holds no node once it is returned, so the store's garbage collection reclaims the
+        last run's nodes when it needs room (a store per run would cost more to allocate
+        than most components take to count)."""
+        from excover.zdd import _store, dxz
+
+        if self.store is None:
+            self.store = dxz.search_manager().store
+        store = self.store
+        try:
+            search = store.dxz_search(n_primary, n_items, start, items, colors, None)
+            budget = STEP_NODES
+            while True:
+                root = store.dxz_run(search, budget)[0]
+                if root >= 0:
+                    return int(store.count(root))
+                self._check()
+                budget += STEP_NODES
+        except _store.StoreFull as full:
+            raise ResourceLimitError(
+                f"the ZDD of a component needs more than {full.args[0]} nodes "
+                "(raise the limit with excover.zdd.configure(max_nodes=...))"
+            ) from None
+        except ResourceLimitError:
+            raise
+        except MemoryError as error:  # the memo or the node store could not grow
+            raise ResourceLimitError(f"out of memory: {error}") from None
