@@ -750,9 +750,9 @@ class ExactCover:
                 raise UsageError(f"method 'zdd' takes no search options, not {sorted(options)}")
             return dxz.count(self)
         if method == "auto":
-            from excover.zdd import auto
+            from excover import counting
 
-            return auto.count(self, **options)
+            return counting.count(self, **options).count
         from excover.engines import wall_clock_search
 
         return wall_clock_search(self, **options).count()

@@ -158,6 +158,12 @@ def add_problem_commands(commands: Any) -> None:
     add_method(count)
     add_limits(count, limit="stop counting at N solutions (the count is then a lower bound)")
     _dlx_flags(count)
+    count.add_argument(
+        "--route",
+        choices=["dlx", "bits", "cells", "dxz", "frontier", "components"],
+        help="with --method auto: count by this route alone instead of choosing (the "
+        "search engines dlx, bits, cells; dxz; the frontier count; component decomposition)",
+    )
     _symmetry_flags(count, listing=False)
     add_json(count)
     add_task_options(count)  # --workers, --tasks, --checkpoint, --progress
@@ -283,6 +289,8 @@ def print_outcome(command: str, outcome: Outcome, args: argparse.Namespace) -> i
             count=outcome.count,
             stats=_exact_stats(outcome.stats),
         )
+        if outcome.route is not None:
+            doc["route"] = outcome.route
         print(json.dumps(doc))
     elif outcome.count is not None:
         print(to_decimal(outcome.count))
@@ -294,6 +302,8 @@ def finish(outcome: Outcome, args: argparse.Namespace) -> int:
     sys.stdout.flush()  # the result first, when stdout and stderr share a terminal or file
     if not args.json:
         common.say_method(outcome.method, outcome.engine)
+        if outcome.route is not None:
+            common.say_route(outcome.route)
     if outcome.stopped_by not in (None, "limit"):  # --limit: what was asked for
         found = outcome.count
         detail = " (no partial count)" if found is None else f" ({found} solutions so far)"
