@@ -185,6 +185,17 @@ def candidates(problem: ExactCover, engine: str = "auto") -> list[Runner]:
     return runners
 
 
+def _deadline(timeout: float | None) -> float | None:
+    """The ``time.monotonic()`` instant ``timeout`` seconds from now (None: no limit);
+    UsageError for anything but a non-negative number. (Not the engines' ``Deadline``:
+    a frontier count need not load the engines.)"""
+    if timeout is None:
+        return None
+    if isinstance(timeout, bool) or not isinstance(timeout, int | float) or not timeout >= 0:
+        raise UsageError(f"timeout must be a non-negative number, not {timeout!r}")
+    return time.monotonic() + timeout
+
+
 def plan(
     problem: ExactCover,
     route: str | None = None,
@@ -194,9 +205,7 @@ def plan(
     """What :func:`count` runs without search options: ``route`` alone when given (a
     name of :data:`~excover.counting.routes.ROUTES`), else the frontier count when it
     takes the problem, else the race of :func:`candidates`; within ``timeout`` seconds."""
-    from excover.engines import Deadline
-
-    deadline = Deadline(timeout).until
+    deadline = _deadline(timeout)
     if route is not None:
         return Plan([start(problem, route)], f"asked for (route={route!r})", deadline)
     frontier = ROUTES["frontier"].start(problem)
