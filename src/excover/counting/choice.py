@@ -13,19 +13,24 @@ milliseconds and DXZ takes a second. So :func:`count` does not guess; it races:
 2. Otherwise the candidates race, one after the other on this thread: the search engine
    :func:`excover.engines.pick_engine` chooses (the three engines walk the same tree, so
    one of them is enough), DXZ, and the component-decomposition route when present.
-   Round ``r`` brings every candidate's time up to ``FIRST_STEP * (1 + GROWTH + ... +
-   GROWTH**r)`` seconds, so every candidate has had the same time at the end of each
-   round. A search *pauses* between its steps and goes on later from where it stopped, so
-   no work is thrown away; a route that cannot pause starts again with a step as long as
-   the round's (its lost work is less than the step that finishes it).
+   Round ``r`` raises every candidate's allotment to ``FIRST_STEP * (1 + GROWTH + ... +
+   GROWTH**r)`` seconds, and each candidate steps up to it (one whose step overran waits
+   until the allotment passes it). A search *pauses* between its steps and goes on later
+   from where it stopped, so no work is thrown away (building its engine counts as part
+   of its first step); a route that cannot pause starts again, each try
+   :data:`RESTART_GROWTH` times as long as its last.
 
-The bound: with ``k`` pausable candidates, the race ends when the fastest one, needing
-``T`` seconds alone, has had ``T``; by then every other one has had at most ``T`` plus
-one step (a step is at most ``GROWTH`` times the time had before it, and at least
-:data:`FIRST_STEP`). So auto takes at most about ``k * T`` plus a few milliseconds: with
-the usual two candidates, at most twice the best route, whatever the problem; never the
-hundredfold of a wrong guess. A candidate that runs out of memory (DXZ's memo) leaves
-the race, which goes on with the others.
+The bound: when the fastest candidate, needing ``T`` seconds alone, finishes, every
+other one has had at most the allotment of that round, less than ``GROWTH * T`` (plus
+:data:`FIRST_STEP` and one overrun step: a DXZ step is sized in nodes from the rate
+measured so far), or less than ``T`` if it stepped after the winner in that round. With
+the usual two candidates auto takes at most about ``(1 + GROWTH) * T`` plus a few
+milliseconds, about ``2 * T`` on average: never the hundredfold of a wrong guess, but
+not better than twice the best route either, as no cheap signal seen so far tells the
+winner early (memo hits, solution density and the shape of the problem all fail on one
+of the benchmark sets). A route that cannot pause loses less than the try that
+finishes, so it counts as at most twice its own time. A candidate that runs out of
+memory (DXZ's memo) leaves the race, which goes on with the others.
 
 Search options (a heuristic, limits on nodes or solutions) make the count one dancing-
 links search, as for ``method="dlx"``; ``engine=`` chooses the engine of the race's
@@ -45,13 +50,18 @@ if TYPE_CHECKING:
     from excover.engines import Stats
     from excover.problem import ExactCover, SearchOptions
 
-__all__ = ["FIRST_STEP", "GROWTH", "SCOUT_SECONDS", "CountResult", "Plan", "Work"]
+__all__ = ["FIRST_STEP", "GROWTH", "RESTART_GROWTH", "SCOUT_SECONDS", "CountResult", "Plan", "Work"]
 __all__ += ["candidates", "count", "partial", "plan", "race", "run", "scout"]
 
 #: Seconds each candidate has in the first round of a race.
 FIRST_STEP = 0.001
-#: How much longer each round's step is than the last one's.
-GROWTH = 2.0
+#: How much longer each round's step is than the last one's: the closer to 1, the
+#: closer to an even share at every moment (see the bound in the notes), for a few more
+#: steps (about 40 rounds reach 10 s).
+GROWTH = 1.25
+#: How much longer each try of a route that cannot pause is than its last try: its lost
+#: tries then take less time than the one that finishes.
+RESTART_GROWTH = 2.0
 #: Seconds of race a parallel count spends choosing the method of its subproblems.
 SCOUT_SECONDS = 0.5
 
@@ -108,14 +118,16 @@ def race(runners: list[Runner], deadline: float | None = None) -> Runner:
     that runs out of memory leaves the race; if all do, the last error is raised."""
     active = list(runners)
     failure: ResourceLimitError | None = None
-    step, allotted = FIRST_STEP, FIRST_STEP
+    step = allotted = FIRST_STEP
     while active:
         for runner in list(active):
             if deadline is not None and time.monotonic() >= deadline:
                 raise _TimeUp
-            seconds = allotted - runner.seconds if runner.pausable else step
-            if seconds <= 0.0:  # a step that overran: its route is ahead, and waits
+            if runner.seconds >= allotted:  # a step that overran: its route waits
                 continue
+            seconds = allotted - runner.seconds
+            if not runner.pausable:  # starts again: each try twice as long as the last
+                seconds = FIRST_STEP * RESTART_GROWTH**runner.steps
             try:
                 if runner.advance(seconds, deadline) is not None:
                     return runner
@@ -146,7 +158,7 @@ def partial(runners: list[Runner], seconds: float) -> Stats:
     lower bound on the count), or empty ones naming the route (``engine``) when no
     search ran."""
     for runner in runners:
-        if isinstance(runner, SearchRunner):
+        if isinstance(runner, SearchRunner) and runner.search is not None:
             return runner.search.stats
     from excover.engines import Stats
 
@@ -175,9 +187,7 @@ def _race_reason(runners: list[Runner]) -> str:
 def candidates(problem: ExactCover, engine: str = "auto") -> list[Runner]:
     """The racers of step 2 of the module notes: the search on ``engine`` (``"auto"``:
     the engine :func:`~excover.engines.pick_engine` picks), DXZ, components if present."""
-    from excover.engines import pick_engine
-
-    runners: list[Runner] = [SearchRunner(problem, pick_engine(problem, engine))]
+    runners: list[Runner] = [SearchRunner(problem, engine)]
     for name in ("dxz", "components"):
         runner = ROUTES[name].start(problem)
         if runner is not None:

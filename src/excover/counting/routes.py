@@ -75,12 +75,6 @@ class Runner:
         """The search nodes entered so far (0 for a route that has no nodes)."""
         return 0
 
-    @property
-    def solutions_so_far(self) -> int:
-        """Solutions counted one by one so far (a lower bound on the count); 0 for a route
-        that does not count them one by one."""
-        return 0
-
     def advance(self, seconds: float | None, deadline: float | None = None) -> int | None:
         """Work for about ``seconds`` (None: to the end), never past the ``deadline`` (a
         ``time.monotonic()`` instant, None: none); return the count once finished, else
@@ -111,22 +105,25 @@ class Runner:
 
 class SearchRunner(Runner):
     """A counting search on one compiled engine (MRV), paused and resumed by node budgets;
-    the ``deadline`` is handed to the engine as well."""
+    the ``deadline`` is handed to the engine as well. The engine is built in the first
+    step, whose time includes it (the bit-parallel engine takes tens of milliseconds to
+    build for a few thousand options: a race must count that against it)."""
 
     def __init__(self, problem: ExactCover, engine: str) -> None:
-        super().__init__(engine)
-        self.search: Search = problem.search(seed=0, engine=engine)  # MRV draws nothing
+        from excover.engines import pick_engine
+
+        super().__init__(pick_engine(problem, engine))  # UsageError if it cannot run it
+        self.problem = problem
+        self.search: Search | None = None
         self.first = FIRST_NODES + 2 * problem.engine_input().n_primary
 
     @property
     def nodes(self) -> int:
-        return self.search.stats.nodes
-
-    @property
-    def solutions_so_far(self) -> int:
-        return self.search.stats.solutions
+        return 0 if self.search is None else self.search.stats.nodes
 
     def _step(self, seconds: float | None, deadline: float | None) -> int | None:
+        if self.search is None:
+            self.search = self.problem.search(seed=0, engine=self.name)  # MRV draws nothing
         search = self.search
         search.deadline = deadline
         if seconds is None:
@@ -150,9 +147,8 @@ class DxzRunner(Runner):
 
     def __init__(self, problem: ExactCover) -> None:
         super().__init__("dxz")
-        from excover.zdd import dxz
-
-        self.run: Run = dxz.Run(problem, dxz.search_manager())
+        self.problem = problem
+        self.run: Run | None = None  # built in the first step, as a search's engine is
         self.first = FIRST_NODES + 2 * problem.engine_input().n_primary
         self._nodes = 0
         self.hits = 0
@@ -162,6 +158,10 @@ class DxzRunner(Runner):
         return self._nodes
 
     def _step(self, seconds: float | None, deadline: float | None) -> int | None:
+        if self.run is None:
+            from excover.zdd import dxz
+
+            self.run = dxz.Run(self.problem, dxz.search_manager())
         budget = -1 if seconds is None else self._node_budget(seconds, self.first)
         probe = self.run.run(budget)
         self._nodes, self.hits = probe.nodes, probe.hits
