@@ -71,7 +71,7 @@ def test_auto_agrees_on_colors_and_multiplicities(kind: str) -> None:
 def test_the_frontier_count_takes_tilings_without_a_race() -> None:
     found = counting.count(dominoes(8, 8))
     assert (found.count, found.route, found.method) == (12988816, "frontier", "zdd")
-    assert set(found.work) == {"frontier"}
+    assert set(found.work) == {"frontier"} and found.work["frontier"].steps == 1
     assert "no race" in found.reason
 
 
@@ -127,6 +127,15 @@ class Failing(routes.Runner):
         raise ResourceLimitError("no memory left")
 
 
+class Idle(routes.Runner):
+    """A route that never finishes: each step just takes its time."""
+
+    def _step(self, seconds: float | None, deadline: float | None) -> int | None:
+        assert seconds is not None  # never alone in these races
+        time.sleep(seconds)
+        return None
+
+
 def test_a_route_out_of_memory_leaves_the_race() -> None:
     search = routes.SearchRunner(queens(8), "dlx")
     assert choice.race([Failing("dxz"), search]) is search and search.count == 92
@@ -148,8 +157,10 @@ def test_a_route_that_cannot_pause_starts_again_with_longer_steps() -> None:
         return 7
 
     runner = routes.Restarting("components", count_until)
-    assert choice.race([runner]) is runner and runner.count == 7
+    assert choice.race([Idle("dlx"), runner]) is runner and runner.count == 7
     assert len(calls) == runner.steps >= 2
+    alone = routes.Restarting("components", count_until)
+    assert choice.race([alone]) is alone and alone.steps == 1  # alone: one try, to the end
 
 
 def test_the_components_slot_takes_the_module_when_present(

@@ -125,9 +125,12 @@ def race(runners: list[Runner], deadline: float | None = None) -> Runner:
                 raise _TimeUp
             if runner.seconds >= allotted:  # a step that overran: its route waits
                 continue
-            seconds = allotted - runner.seconds
+            seconds: float | None = allotted - runner.seconds
             if not runner.pausable:  # starts again: each try twice as long as the last
                 seconds = FIRST_STEP * RESTART_GROWTH**runner.steps
+            if len(active) == 1 and (deadline is None or not runner.pausable):
+                seconds = None  # alone, to the end (a route that cannot pause, or the
+                # engines, still stop at the deadline; DXZ looks at it between steps)
             try:
                 if runner.advance(seconds, deadline) is not None:
                     return runner
