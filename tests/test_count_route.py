@@ -243,3 +243,13 @@ def test_the_command_line_timeout_stops_the_race(tmp_path: Path) -> None:
     doc = json.loads(done.stdout)
     VALIDATOR.validate(doc)
     assert doc["stopped_by"] == "timeout" and isinstance(doc["count"], int)
+
+
+def test_a_parallel_count_scouts_its_method_with_the_race() -> None:
+    """``workers=``/``tasks=`` counts resolve ``auto`` once: the frontier count's problems
+    go to the ZDD method (counted on the workers' threads), others to the race's
+    finisher, with the count when the race already found it."""
+    assert choice.scout(dominoes(6, 6)) == ("zdd", None)
+    method, known = choice.scout(queens(8))
+    assert known == 92 and method in ("dlx", "zdd")
+    assert queens(8).count(workers=1, tasks=4) == 92
