@@ -184,7 +184,7 @@ def run(plan: Plan, started: float) -> CountResult:
 
 def _race_reason(runners: list[Runner]) -> str:
     names = ", ".join(runner.name for runner in runners)
-    return f"it finished first in a race of {names} (the same time each, in doubling steps)"
+    return f"it finished first in a race of {names} (the same time each, in growing steps)"
 
 
 def candidates(problem: ExactCover, engine: str = "auto") -> list[Runner]:
