@@ -45,7 +45,7 @@ overflow); stderr names the method and engine that ran.
 {_FORMAT}
 
 --method auto (the default, as p.count() in the API) takes the frontier count where it
-applies, else races the search engine and DXZ in doubling steps, and names on stderr the
+applies, else races the search engine and DXZ in growing steps, and names on stderr the
 route that finished and why (--route NAME forces one route); dlx: dancing links; zdd:
 the frontier count or the DXZ family, as
 p.count(method="zdd"); sat: a SAT encoding (CaDiCaL, raced by ganak on long counts when
