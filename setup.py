@@ -83,7 +83,7 @@ SHARED_DIR = "src/excover"
 
 def _extension(name: str) -> Extension:
     """The extension ``name`` from its ``.pyx``, depending on the shared header, the C
-    headers beside it and the parts it includes (``NAME_*.pxi`` beside it)."""
+    headers beside it and the parts it includes (the ``.pxi`` files beside it)."""
     path = "src/" + name.replace(".", "/") + ".pyx"
     return Extension(
         name,

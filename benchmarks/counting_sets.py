@@ -24,13 +24,17 @@ Each row of the table is one instance, each cell one run in a fresh process, kil
 problem (the frontier count off tilings, an engine refusing it) and ``err`` a run that
 failed (out of the ``--memory`` cap, say). The routes (``--routes``, comma-separated):
 
-* ``auto``: ``count()``, excover's default choice between DLX and DXZ/frontier;
+* ``auto``: ``count()``, excover's route choice (:mod:`excover.counting`: the frontier
+  count where it applies, else a race of the search engine and DXZ); its cell names the
+  route that finished;
 * ``dlx``: ``count(method="dlx")`` on the default engine; ``dlx:dlx``, ``dlx:bits``,
   ``dlx:cells``: the same on one engine (``engine=``);
 * ``zdd``: ``count(method="zdd")``: the frontier count when the problem suits it, else the
   DXZ family; ``frontier``: the frontier count alone (:mod:`excover.zdd.frontier`);
   ``dxz``: ``zdd("dxz").count()``, the DXZ family always; ``columns``:
   ``zdd("columns").count()``, one family per item intersected;
+* ``components``: the component-decomposition route (``excover.counting.count(problem,
+  route="components")``; ``n/a`` where that module is absent);
 * ``sat``: ``count(method="sat")``;
 * ``DLX1``, ``DLX6``: Knuth's programs, ``prog < FILE`` (DLX6 is DLX2 with DXZ's memo).
 
@@ -39,6 +43,9 @@ Knuth's are the whole process, reading included. Every finished count must agree
 64-bit counts modulo 2^64); a disagreement is marked ``MISMATCH`` and the script ends with
 exit status 1. ``auto/best`` is auto's time over the best finished route's, ``auto/K``
 over the best of Knuth's programs.
+
+``--set knuth`` runs the same table on the repository's own copies of Knuth's files
+(``tests/data/knuth``: queens, dominoes, pentominoes; no ``--alg-lab`` needed).
 
 ``--set queens`` instead builds the ZDD of the n-queens solutions for n in ``--queens``
 (default 12-14): ``queens(n).zdd()`` in a child process beside TdZdd's ``ddqueens n``
@@ -89,9 +96,10 @@ from excover.errors import ExcoverError, FormatError
 __all__ = ["main", "read_alg_lab"]
 
 CACHE = Path.home() / ".cache" / "excover-bench"
-SETS = ("run_set", "exact_cover_benchmark")
+SETS = ("run_set", "exact_cover_benchmark", "knuth")
+KNUTH_FILES = Path(__file__).resolve().parent.parent / "tests" / "data" / "knuth"
 EXCOVER_ROUTES: tuple[str, ...] = ("auto", "dlx", "dlx:dlx", "dlx:bits", "dlx:cells", "zdd")
-EXCOVER_ROUTES += ("frontier", "dxz", "columns", "sat")
+EXCOVER_ROUTES += ("frontier", "dxz", "columns", "components", "sat")
 KNUTH = {"DLX1": "dlx1", "DLX6": "dlx6"}
 DEFAULT_ROUTES = "auto,dlx,dlx:bits,dlx:cells,zdd,frontier,dxz,DLX1,DLX6"
 
@@ -252,13 +260,31 @@ def _frontier(problem: ExactCover) -> int | None:
     return frontier.count(problem)
 
 
-def route_function(route: str) -> Callable[[ExactCover], int | None]:
-    """What a route runs; None from it means the route does not take the problem."""
+def _auto(problem: ExactCover) -> tuple[int, str]:
+    from excover import counting
+
+    found = counting.count(problem)
+    return found.count, found.route
+
+
+def _components(problem: ExactCover) -> int | None:
+    from excover import counting
+    from excover.counting.routes import ROUTES
+
+    if ROUTES["components"].start(problem) is None:
+        return None
+    return counting.count(problem, route="components").count
+
+
+def route_function(route: str) -> Callable[[ExactCover], int | tuple[int, str] | None]:
+    """What a route runs; None from it means the route does not take the problem; auto
+    gives the count and the route that finished."""
     if route.startswith("dlx:"):
         engine = route.removeprefix("dlx:")
         return lambda problem: problem.count(method="dlx", engine=engine)
-    table: dict[str, Callable[[ExactCover], int | None]] = {
-        "auto": lambda problem: problem.count(),
+    table: dict[str, Callable[[ExactCover], int | tuple[int, str] | None]] = {
+        "auto": _auto,
+        "components": _components,
         "dlx": lambda problem: problem.count(method="dlx"),
         "zdd": lambda problem: problem.count(method="zdd"),
         "sat": lambda problem: problem.count(method="sat"),
@@ -291,7 +317,8 @@ def child(route: str, argument: str) -> int:
     seconds = time.perf_counter() - start
     if count is None:
         return NOT_APPLICABLE
-    print(json.dumps({"count": str(count), "seconds": seconds}))
+    count, finished = count if isinstance(count, tuple) else (count, None)
+    print(json.dumps({"count": str(count), "seconds": seconds, "route": finished}))
     return 0
 
 
@@ -360,9 +387,12 @@ class Cell:
     seconds: float | None = None
     mark: str = ""
     wraps: bool = False
+    route: str | None = None
 
     def text(self) -> str:
-        return self.mark if self.seconds is None else f"{self.seconds:.3f}"
+        if self.seconds is None:
+            return self.mark
+        return f"{self.seconds:.3f}" + (f" ({self.route})" if self.route else "")
 
 
 def run_excover(route: str, path: Path, timeout: float, memory: float) -> Cell:
@@ -376,7 +406,7 @@ def run_excover(route: str, path: Path, timeout: float, memory: float) -> Cell:
     if outcome.status != 0:
         return Cell(mark="err")
     result = json.loads(outcome.stdout.strip().splitlines()[-1])
-    return Cell(int(result["count"]), float(result["seconds"]))
+    return Cell(int(result["count"]), float(result["seconds"]), route=result.get("route"))
 
 
 def run_knuth(program: Path, path: Path, timeout: float) -> Cell:
@@ -433,24 +463,37 @@ def knuth_programs(directory: Path, routes: list[str]) -> dict[str, Path]:
     return found
 
 
-def count_set(args: argparse.Namespace, routes: list[str]) -> int:
-    """The table of one alg-lab set; exit status 1 on a disagreement."""
+def set_files(args: argparse.Namespace) -> list[tuple[str, Path]] | None:
+    """The instances of ``args.set`` as (name, file in Knuth's format); None (with a line
+    saying what is missing) when the alg-lab data is not given."""
+    if args.set == "knuth":
+        files = sorted(KNUTH_FILES.glob("*.dlx"), key=lambda file: natural_key(file.stem))
+        files = files if args.limit is None else files[: args.limit]
+        return [(file.stem, file) for file in files]
     repo = args.alg_lab
     if repo is None or not (_is_checkout(repo) or (repo / "HEAD").exists()):
         print(
             "missing: the alg-lab data; pass --alg-lab PATH, a checkout (or bare git "
             "directory) of the public repository loiufam/alg-lab"
         )
-        return 0
+        return None
     instances = select(list_instances(repo, args.set), args.limit, args.largest)
+    return [(instance.name, converted(repo, instance)) for instance in instances]
+
+
+def count_set(args: argparse.Namespace, routes: list[str]) -> int:
+    """The table of one set; exit status 1 on a disagreement. ``auto/best`` is auto's
+    time over the best of excover's other routes that ran, ``auto/K`` over Knuth's."""
+    files = set_files(args)
+    if files is None:
+        return 0
     knuth = knuth_programs(args.knuth_dir, routes)
     routes = [route for route in routes if route in EXCOVER_ROUTES or route in knuth]
     header = ["instance", "options", "items", "count", *routes, "auto/best", "auto/K"]
     print("| " + " | ".join(header) + " |")
     print("|" + "---|" * len(header))
     failed = False
-    for instance in instances:
-        path = converted(repo, instance)
+    for name, path in files:
         problem = ExactCover.read(path)
         cells = {}
         for route in routes:
@@ -460,13 +503,17 @@ def count_set(args: argparse.Namespace, routes: list[str]) -> int:
                 cells[route] = run_excover(route, path, args.timeout, args.memory)
         count = agree(cells)
         failed |= count == "MISMATCH"
-        times = [cell.seconds for cell in cells.values() if cell.seconds is not None]
+        ours = [
+            cell.seconds
+            for route, cell in cells.items()
+            if route != "auto" and route not in knuth and cell.seconds is not None
+        ]
         knuth_times = [cells[name].seconds for name in knuth if cells[name].seconds is not None]
-        row = [instance.name, str(problem.n_options), str(problem.n_items)]
+        row = [name, str(problem.n_options), str(problem.n_items)]
         row.append("—" if count is None else f"{count:,}" if isinstance(count, int) else count)
         row += [cells[route].text() for route in routes]
         auto = cells.get("auto")
-        row.append(ratio(auto, min(times, default=None), args.timeout))
+        row.append(ratio(auto, min(ours, default=None), args.timeout))
         row.append(ratio(auto, min(knuth_times, default=None), args.timeout))  # type: ignore[type-var]
         print("| " + " | ".join(row) + " |", flush=True)
     return 1 if failed else 0

@@ -82,19 +82,18 @@ def test_a_program_that_includes_a_device_is_refused(tmp_path: Path) -> None:
         parse_file(str(program), permissions=Permissions(allow_paths=("/dev",)))
 
 
-def test_auto_sends_a_huge_sparse_problem_to_dxz() -> None:
-    """100,000 primary items, one one-item option each: every DLX node scans all active
-    items for the MRV choice (10**10 steps in all), while DXZ's leftmost choice makes the
-    whole search linear. ``auto`` bounds its DLX scout by that work and picks DXZ."""
-    from excover.zdd import auto
+def test_auto_counts_a_huge_sparse_problem_at_once() -> None:
+    """100,000 primary items, one one-item option each: every dancing-links node would
+    scan all active items for the MRV choice (10**10 steps in all); ``auto`` takes the
+    frontier count (every option spans one item), linear here."""
+    from excover import counting
 
     n = 100_000
     problem = xc.ExactCover(primary=n)
     for item in range(n):
         problem.add_option([item])
-    choice = auto.choose(problem)
-    assert choice.method == "zdd" and choice.known == 1
-    assert auto.scout_nodes(problem) * n <= auto.SCOUT_WORK
+    found = counting.count(problem)
+    assert (found.count, found.route) == (1, "frontier")
     assert problem.count() == 1
 
 

@@ -27,17 +27,16 @@ SOURCE = Path(__file__).resolve().parent.parent / "src" / "excover"
 LAYERS: tuple[tuple[str, ...], ...] = (
     ("numbers", "statistics", "errors"),
     ("formats", "entries", "port", "problem"),
-    ("engines", "zdd", "sat", "parallel", "symmetry"),
+    ("engines", "zdd", "sat"),
+    ("counting",),
+    ("parallel",),
+    ("symmetry",),
     ("solving",),
     ("cli",),
     ("tiling", "lang", "puzzles", "nonogram"),
     ("excover", "main", "__main__", "dlx"),
 )
 
-#: Packages whose modules still import each other in a circle, with the reason. The
-#: nonogram package's circles are being taken apart on their own branch (issue #44):
-#: this mark fails as soon as they are gone, so that it is removed with them.
-KNOWN_MODULE_CIRCLES = {"nonogram": "search <-> culprit and model <-> draw (issue #44)"}
 
 
 def module_name(path: Path) -> str:
@@ -192,14 +191,8 @@ def test_imports_go_down_the_layers() -> None:
     assert not upward, "\n".join(upward)
 
 
-def _packages() -> list[object]:
-    names = sorted({top(name) for name in modules() if name.count(".") >= 2})
-    return [
-        pytest.param(name, marks=pytest.mark.xfail(strict=True, reason=KNOWN_MODULE_CIRCLES[name]))
-        if name in KNOWN_MODULE_CIRCLES
-        else name
-        for name in names
-    ]
+def _packages() -> list[str]:
+    return sorted({top(name) for name in modules() if name.count(".") >= 2})
 
 
 @pytest.mark.parametrize("package", _packages())

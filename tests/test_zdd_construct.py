@@ -25,7 +25,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from excover import ExactCover, Family, ResourceLimitError, UsageError
-from excover.zdd import Manager, auto, dxz
+from excover.zdd import Manager, dxz
 
 KNUTH = Path(__file__).parent / "data" / "knuth"
 
@@ -254,29 +254,6 @@ def test_queens_families() -> None:
         assert family == queens(n).zdd("columns")
 
 
-def test_auto_picks_dxz_for_dominoes_and_dlx_for_queens() -> None:
-    assert auto.choose(dominoes(12, 12))[:3] == ("zdd", None, None)
-    method, known, search, _ = auto.choose(queens(13))
-    assert (method, known) == ("dlx", None)
-    assert search is not None
-    assert search.stats.nodes == auto.PATIENCE_NODES  # the DLX run the choice goes on with
-
-
-def test_auto_resumes_the_dlx_run_without_losing_work() -> None:
-    """The DLX run the choice hands back, finished, counts exactly the same search tree
-    (nodes and solutions) as a fresh run: the scouting was part of the run, not extra."""
-    problem = queens(12)
-    method, known, search, _ = auto.choose(problem)
-    assert (method, known) == ("dlx", None)
-    assert search is not None
-    assert search.stats.nodes > auto.scout_nodes(problem)
-    fresh = problem.search()
-    assert auto.count(problem) == fresh.count() == 14200
-    search.max_nodes = None
-    assert search.count() == 14200
-    assert search.stats.nodes == fresh.stats.nodes
-
-
 def test_a_dxz_search_stopped_by_its_budget_goes_on_to_the_same_family() -> None:
     """Resumed in steps, the DXZ search enters exactly the nodes of one uninterrupted
     search and ends with the same family (canonical: the same node of the manager)."""
@@ -295,38 +272,6 @@ def test_a_dxz_search_stopped_by_its_budget_goes_on_to_the_same_family() -> None
     assert final.family.count() == problem.count(method="dlx")
     with pytest.raises(ValueError, match="ended"):
         steps.run()
-
-
-def test_auto_goes_on_with_the_dxz_probe() -> None:
-    method, known, search, probe = auto.choose(dominoes(12, 12))
-    assert (method, known, search) == ("zdd", None, None)
-    assert probe is not None
-    ended = probe.run()
-    assert ended.nodes > auto.PROBE_NODES
-    assert ended.family is not None
-    assert ended.family.count() == dominoes(12, 12).count(method="zdd")
-
-
-def test_auto_probes_dxz_after_patience_when_solutions_are_sparse(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    """With the density test switched off, dominoes reach the probe through the patience
-    step: the DLX run is abandoned for the probe's search, and the count is still exact."""
-    monkeypatch.setattr(auto, "DENSE", 2.0)
-    monkeypatch.setattr(auto, "PATIENCE_NODES", 3000)
-    problem = dominoes(8, 9)
-    method, known, search, probe = auto.choose(problem)
-    assert (method, known, search) == ("zdd", None, None)
-    assert probe is not None
-    assert auto.count(problem) == problem.count(method="zdd") == round(kasteleyn(8, 9))
-
-
-def test_auto_finds_small_counts_while_scouting() -> None:
-    method, known, search, probe = auto.choose(queens(6))
-    assert (method, known, probe) == ("dlx", 4, None)
-    assert search is not None and search.stats.solutions == 4
-    fresh = queens(6).search()
-    assert fresh.count() == 4 and search.stats.nodes == fresh.stats.nodes
 
 
 def test_node_limit_in_dxz() -> None:

@@ -177,9 +177,9 @@ class Solving:
                 raise UsageError(f"method 'zdd' takes no search options, not {sorted(options)}")
             return dxz.count(problem)
         if method == "auto":
-            from excover.zdd import auto
+            from excover import counting
 
-            return auto.count(problem, **options)
+            return counting.count(problem, **options).count
         from excover.engines import wall_clock_search
 
         return wall_clock_search(problem, **options).count()

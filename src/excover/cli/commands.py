@@ -44,8 +44,10 @@ overflow); stderr names the method and engine that ran.
 
 {_FORMAT}
 
---method auto (the default, as p.count() in the API) counts by dancing links or by DXZ,
-whichever suits; dlx: dancing links; zdd: the frontier count or the DXZ family, as
+--method auto (the default, as p.count() in the API) takes the frontier count where it
+applies, else races the search engine and DXZ in growing steps, and names on stderr the
+route that finished and why (--route NAME forces one route); dlx: dancing links; zdd:
+the frontier count or the DXZ family, as
 p.count(method="zdd"); sat: a SAT encoding (CaDiCaL, raced by ganak on long counts when
 pyganak is installed)."""
 
@@ -158,6 +160,12 @@ def add_problem_commands(commands: Any) -> None:
     add_method(count)
     add_limits(count, limit="stop counting at N solutions (the count is then a lower bound)")
     _dlx_flags(count)
+    count.add_argument(
+        "--route",
+        choices=["dlx", "bits", "cells", "dxz", "frontier", "components"],
+        help="with --method auto: count by this route alone instead of choosing (the "
+        "search engines dlx, bits, cells; dxz; the frontier count; component decomposition)",
+    )
     _symmetry_flags(count, listing=False)
     add_json(count)
     add_task_options(count)  # --workers, --tasks, --checkpoint, --progress
@@ -283,6 +291,8 @@ def print_outcome(command: str, outcome: Outcome, args: argparse.Namespace) -> i
             count=outcome.count,
             stats=_exact_stats(outcome.stats),
         )
+        if outcome.route is not None:
+            doc["route"] = outcome.route
         print(json.dumps(doc))
     elif outcome.count is not None:
         print(to_decimal(outcome.count))
@@ -294,6 +304,8 @@ def finish(outcome: Outcome, args: argparse.Namespace) -> int:
     sys.stdout.flush()  # the result first, when stdout and stderr share a terminal or file
     if not args.json:
         common.say_method(outcome.method, outcome.engine)
+        if outcome.route is not None:
+            common.say_route(outcome.route)
     if outcome.stopped_by not in (None, "limit"):  # --limit: what was asked for
         found = outcome.count
         detail = " (no partial count)" if found is None else f" ({found} solutions so far)"

@@ -378,6 +378,12 @@ def say_method(method: str, engine: str | None) -> None:
     print(f"excover: method {method}" + (f", {engine}" if engine else ""), file=sys.stderr)
 
 
+def say_route(route: dict[str, Any]) -> None:
+    """Tell on stderr which counting route finished, why, and each route's time."""
+    work = ", ".join(f"{name} {done['seconds']:.3f} s" for name, done in route["work"].items())
+    print(f"excover: route {route['name']}: {route['reason']}; {work}", file=sys.stderr)
+
+
 def say_stopped(stopped_by: str | None, detail: str = "") -> None:
     """Tell on stderr that the run stopped early and its result is partial."""
     if stopped_by is None:

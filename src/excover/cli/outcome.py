@@ -18,8 +18,9 @@ __all__ = ["ENGINE_NAMES", "Outcome", "dlx_engine", "dlx_stats"]
 class Outcome:
     """What a run found: the method and engine that ran, the count (of the solutions
     counted or listed; None when a stopped method has no partial count), why it stopped
-    early (None: it finished) and its statistics. (A plain class: dataclasses would cost
-    the command's start-up the import of ``inspect``.)"""
+    early (None: it finished), its statistics, and for a count by ``--method auto`` the
+    route that finished and why (:func:`excover.cli.solving.route_report`). (A plain
+    class: dataclasses would cost the command's start-up the import of ``inspect``.)"""
 
     def __init__(
         self,
@@ -28,12 +29,14 @@ class Outcome:
         count: int | None,
         stopped_by: str | None,
         stats: dict[str, Any] | None = None,
+        route: dict[str, Any] | None = None,
     ) -> None:
         self.method = method
         self.engine = engine
         self.count = count
         self.stopped_by = stopped_by
         self.stats: dict[str, Any] = {} if stats is None else stats
+        self.route = route
 
 
 #: How the output names each search engine.

@@ -11,7 +11,10 @@ included). Dancing links runs in slices (:class:`DlxRunner`) and stops cleanly a
 ``--timeout``, ``--max-nodes``, ``--limit`` or Ctrl-C with its count so far; SAT honours
 ``--timeout`` and ``--limit`` itself; the ZDD method stops at ``--timeout`` by an alarm
 (:func:`~excover.cli.common.deadline`), with no partial count (a ZDD count is not a sum
-found solution by solution). A method that cannot honour a flag refuses it at once.
+found solution by solution); ``--method auto`` races the routes of
+:mod:`excover.counting` within ``--timeout`` (the partial count is its search's), says
+which route finished and why (``route`` in ``--json``), and ``--route NAME`` forces one.
+A method that cannot honour a flag refuses it at once.
 """
 
 from __future__ import annotations
@@ -23,21 +26,23 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from types import FrameType
 
-from excover.cli.common import refuse, stop_time
-from excover.cli.outcome import Outcome, dlx_engine, dlx_stats
+from excover.cli.common import given, refuse, stop_time, time_left
+from excover.cli.outcome import ENGINE_NAMES, Outcome, dlx_engine, dlx_stats
 from excover.cli.progress import progress
 from excover.errors import LimitReached, UsageError
 
 TYPE_CHECKING = False  # typing is for type checkers: importing it costs each run ~6 ms
 if TYPE_CHECKING:
-    from typing import TypeVar
+    from typing import Any, TypeVar
 
+    from excover.counting import CountResult
     from excover.engines import Search
     from excover.problem import ExactCover
 
     _T = TypeVar("_T")
 
-__all__ = ["DlxRunner", "Outcome", "check_method_flags", "count", "solutions"]
+__all__ = ["DlxRunner", "Outcome", "check_method_flags", "count", "count_auto", "route_report"]
+__all__ += ["solutions"]
 
 #: The longest stretch of search (seconds) before the command looks at Ctrl-C again.
 SLICE = 0.05
@@ -51,6 +56,11 @@ def check_method_flags(args: argparse.Namespace, method: str, counting: bool) ->
         refuse(args, "engine", dlx_only.replace("chooses items in", "chooses the engine of"))
     if getattr(args, "seed", None) is not None and getattr(args, "heuristic", None) != "random":
         raise UsageError("--seed goes with --heuristic random (the other heuristics draw nothing)")
+    if method != "auto":
+        refuse(args, "route", f"forces one route of --method auto, not of {method}")
+    elif given(args, "route"):
+        for name in ("heuristic", "seed", "engine", "limit", "max_nodes"):
+            refuse(args, name, "does not go with --route (which forces one route)")
     if method != "sat":
         refuse(args, "solver", f"goes with --method sat, not {method}")
         refuse(args, "amo", f"goes with --method sat, not {method}")
@@ -206,11 +216,9 @@ class _CountProgress:
         self.bar.close()
 
 
-def count_dlx(problem: ExactCover, args: argparse.Namespace, search: Search | None) -> Outcome:
-    """Count by dancing links (going on with ``search`` when given), in slices."""
-    search = search or new_search(problem, args)
-    if search.max_solutions is None:
-        search.max_solutions = getattr(args, "limit", None)
+def count_dlx(problem: ExactCover, args: argparse.Namespace) -> Outcome:
+    """Count by dancing links, in slices."""
+    search = new_search(problem, args)
     runner = DlxRunner(search, args)
     bar = _CountProgress(problem, search, args)
     runner.tick = bar
@@ -227,12 +235,45 @@ def count_dlx(problem: ExactCover, args: argparse.Namespace, search: Search | No
 
 def _dlx_options_given(args: argparse.Namespace) -> bool:
     """Whether the command line passes dancing-links options, which send ``auto`` to
-    dancing links as they do in the API (``p.count(timeout=...)``)."""
-    return (
-        (getattr(args, "heuristic", None) or "mrv") != "mrv"
-        or any(getattr(args, name, None) is not None for name in ("seed", "max_nodes", "limit"))
-        or getattr(args, "timeout", None) is not None
+    dancing links as they do in the API (``p.count(max_nodes=...)``); ``--timeout`` and
+    ``--engine`` go with the race of routes."""
+    return (getattr(args, "heuristic", None) or "mrv") != "mrv" or any(
+        getattr(args, name, None) is not None for name in ("seed", "max_nodes", "limit")
     )
+
+
+def route_report(found: CountResult) -> dict[str, Any]:
+    """The ``route`` field of ``--json`` (and the stderr line): the route that finished,
+    why, and each route's seconds, search nodes and steps."""
+    work = {
+        name: {"seconds": done.seconds, "nodes": done.nodes, "steps": done.steps}
+        for name, done in found.work.items()
+    }
+    return {"name": found.route, "reason": found.reason, "work": work}
+
+
+def count_auto(problem: ExactCover, args: argparse.Namespace) -> Outcome:
+    """``--method auto``: the count of :func:`excover.counting.count` (the frontier count,
+    or the race of routes), or the route ``--route`` forces; ``--timeout`` and Ctrl-C
+    stop it with the partial count of the race's search (none if no search ran)."""
+    from excover.counting import ROUTES, choice
+
+    started = time.perf_counter()
+    engine = getattr(args, "engine", None) or "auto"
+    plan = choice.plan(problem, getattr(args, "route", None), engine, time_left(args))
+    try:
+        found = choice.run(plan, started)
+    except (LimitReached, KeyboardInterrupt) as error:
+        stopped_by = "timeout" if isinstance(error, LimitReached) else "interrupt"
+        partial = choice.partial(plan.runners, time.perf_counter() - started)
+        stats = {**partial.as_dict(), "stopped_by": stopped_by, "complete": False}
+        stats["seconds"] = time.perf_counter() - started
+        searched = partial.engine in ENGINE_NAMES  # else no route has a partial count
+        return Outcome("auto", None, partial.solutions if searched else None, stopped_by, stats)
+    stats = {"solutions": found.count, "nodes": found.work[found.route].nodes}
+    stats.update(seconds=found.seconds, complete=True, stopped_by=None)
+    engine = ROUTES[found.route].about
+    return Outcome(found.method, engine, found.count, None, stats, route_report(found))
 
 
 def count(problem: ExactCover, args: argparse.Namespace) -> Outcome:
@@ -249,13 +290,8 @@ def count(problem: ExactCover, args: argparse.Namespace) -> Outcome:
 
         return count_zdd(problem, args)
     if method == "auto" and not _dlx_options_given(args):
-        from excover.cli.zdd import count_auto
-
-        outcome = count_auto(problem, args)
-        if isinstance(outcome, Outcome):
-            return outcome
-        return count_dlx(problem, args, outcome)  # the DLX run auto chose, to go on with
-    return count_dlx(problem, args, None)
+        return count_auto(problem, args)
+    return count_dlx(problem, args)
 
 
 # --------------------------------------------------------------------------- listing

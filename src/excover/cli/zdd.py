@@ -1,4 +1,4 @@
-"""The ZDD method on the command line: ``--method zdd``, and ``auto`` when it picks ZDDs.
+"""The ZDD method on the command line: ``--method zdd``.
 
 A count takes the API's route (:func:`excover.zdd.dxz.count`): the frontier count when the
 problem suits it, else the DXZ family. ``--timeout`` stops either by an alarm (both check
@@ -18,16 +18,15 @@ from excover.cli.outcome import Outcome
 from excover.cli.progress import Progress, progress
 
 if TYPE_CHECKING:
-    from excover.engines import Search
     from excover.problem import ExactCover
     from excover.zdd.dxz import Probe, Run
 
-__all__ = ["count_auto", "count_zdd", "solve_zdd"]
+__all__ = ["count_zdd", "solve_zdd"]
 
 
-def _finish(problem: ExactCover, run: Run | None, args: argparse.Namespace) -> Outcome:
+def _finish(problem: ExactCover, args: argparse.Namespace) -> Outcome:
     """Count as :func:`excover.zdd.dxz.count` does (the frontier count if it suits, else
-    the DXZ family, going on with ``run`` when the auto probe started one)."""
+    the DXZ family)."""
     from excover.zdd import dxz, frontier
 
     started = time.perf_counter()
@@ -42,7 +41,7 @@ def _finish(problem: ExactCover, run: Run | None, args: argparse.Namespace) -> O
                 engine = "DXZ family"
                 bar.close()
                 bar = progress(args, desc="DXZ", unit="node")
-                probe = _dxz(run or dxz.Run(problem, dxz.search_manager()), bar)
+                probe = _dxz(dxz.Run(problem, dxz.search_manager()), bar)
                 assert probe.family is not None  # no budget, so the search ran to its end
                 total = probe.family.count()
                 stats.update(zdd_nodes=probe.family.size, nodes=probe.nodes, memo_hits=probe.hits)
@@ -93,31 +92,7 @@ def _dxz(run: Run, bar: Progress) -> Probe:
 
 def count_zdd(problem: ExactCover, args: argparse.Namespace) -> Outcome:
     """``--method zdd``: the count of :func:`excover.zdd.dxz.count`."""
-    return _finish(problem, None, args)
-
-
-def count_auto(problem: ExactCover, args: argparse.Namespace) -> Outcome | Search:
-    """``--method auto`` as :func:`excover.zdd.auto.count` takes it: the outcome when the
-    choice settles the count or picks ZDDs, else the DLX run it chose, for the caller to
-    finish in slices (no work is lost)."""
-    from excover.zdd import auto
-
-    try:
-        choice = auto.choose(problem, getattr(args, "engine", None) or "auto")
-    except KeyboardInterrupt:
-        return Outcome("auto", None, None, "interrupt", {})
-    if choice.known is not None and choice.search is not None:  # DLX finished while choosing
-        from excover.cli.outcome import dlx_engine, dlx_stats
-
-        stats = dlx_stats(choice.search, None)
-        return Outcome("dlx", dlx_engine(choice.search), choice.known, None, stats)
-    if choice.known is not None:  # the DXZ probe finished
-        stats = {"solutions": choice.known, "complete": True, "stopped_by": None}
-        return Outcome("zdd", "DXZ family", choice.known, None, stats)
-    if choice.probe is not None:
-        return _finish(problem, choice.probe, args)
-    assert choice.search is not None  # a DLX choice hands back its run
-    return choice.search
+    return _finish(problem, args)
 
 
 def solve_zdd(

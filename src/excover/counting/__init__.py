@@ -1,4 +1,20 @@
-"""Counting every solution of an exact cover problem: the counting routes.
+"""Counting every solution of an exact cover problem: the routes, and the choice among them.
 
-:mod:`excover.counting.components` counts by component decomposition.
+:mod:`excover.counting.routes` names each way of counting (the search engines ``dlx``,
+``bits`` and ``cells``, ``dxz``, the ``frontier`` count, ``components``) behind one
+interface that counts in steps; :mod:`excover.counting.choice` is ``count(method="auto")``:
+the frontier count where it applies, else a race of the routes in growing steps, which
+says which route finished and why::
+
+    from excover import counting
+    found = counting.count(problem)          # a CountResult
+    found.count, found.route, found.reason   # 921600, 'dxz', 'it finished first in ...'
+    counting.count(problem, route="bits")    # one route, forced
+
+``ExactCover.count(method="auto")`` returns ``counting.count(problem).count``.
 """
+
+from excover.counting.choice import CountResult, Work, count
+from excover.counting.routes import ROUTES
+
+__all__ = ["ROUTES", "CountResult", "Work", "count"]

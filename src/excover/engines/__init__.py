@@ -37,7 +37,7 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from excover.engines._bits import MAX_BITS, MAX_OPTIONS, BitEngine, bits_needed, primary_counts
 from excover.engines._cells import CellEngine

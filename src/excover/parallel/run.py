@@ -185,17 +185,17 @@ def resolve_auto(
     problem: ExactCover, method: str, options: dict[str, Any]
 ) -> tuple[str, int | None]:
     """The method of a parallel count asked for with ``method``: ``"auto"`` is resolved
-    once, on the whole problem, by :func:`excover.zdd.auto.choose` (DLX when search
-    options are given, as for a plain count), so that every subproblem runs the same
-    method and the run can say which. Also the count, when the choice already found it."""
+    once, on the whole problem, by :func:`excover.counting.choice.scout` (DLX when
+    search options are given, as for a plain count), so that every subproblem runs the
+    same method and the run can say which. Also the count, when the choice already found
+    it."""
     if method != "auto":
         return method, None
     if set(options) - {"engine"}:
         return "dlx", None
-    from excover.zdd import auto
+    from excover.counting import choice
 
-    choice = auto.choose(problem, options.get("engine", "auto"))
-    return choice.method, choice.known
+    return choice.scout(problem, options.get("engine", "auto"))
 
 
 def executor_for(executor: object) -> Executor:

@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 
 __all__ = ["Family", "Manager", "configure", "default"]
 
-#: Names imported on first use, so that a module of this package (``excover.zdd.auto``
+#: Names imported on first use, so that a module of this package (``excover.zdd.frontier``
 #: for a count) loads without the family's machinery.
 _LAZY = {
     "Family": "excover.zdd.family",

@@ -1,0 +1,271 @@
+"""The counting routes, by name, each behind one small interface (:class:`Runner`).
+
+A *route* is one way of counting every solution of an exact cover problem:
+
+* ``dlx``, ``bits``, ``cells``: a counting search on one of the compiled engines
+  (:mod:`excover.engines`: dancing links, the bit-parallel engine, dancing cells), with
+  the MRV heuristic. The three walk the same search tree at different speeds.
+* ``dxz``: DXZ, dancing links with a memo of sub-problems building the ZDD of all
+  solutions (:mod:`excover.zdd.dxz`), which is then counted.
+* ``frontier``: the layer-by-layer count over DXZ's states (:mod:`excover.zdd.frontier`),
+  for problems of primary items only whose options each span fewer than 64 items.
+* ``components``: the component-decomposition count of
+  :mod:`excover.counting.components`, when that module is present.
+
+Every route is started as a :class:`Runner`, which counts in steps:
+:meth:`Runner.advance` works for about the seconds it is given and returns the count once
+the route has finished. The searches (``dlx``, ``bits``, ``cells``, ``dxz``) *pause*: a
+step goes on from where the last one stopped, so a run in many steps costs what one run
+costs. The others (``frontier``, ``components``) cannot pause: a step that runs out of
+time throws its work away, and the next step starts again with the time it is given
+(:class:`Restarting`); given steps that double, the lost work is less than the last step.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from importlib import import_module
+from typing import TYPE_CHECKING, NamedTuple
+
+from excover.errors import LimitReached, UsageError
+
+if TYPE_CHECKING:
+    from excover.engines import Search
+    from excover.problem import ExactCover
+    from excover.zdd.dxz import Run
+
+__all__ = ["ENGINE_ROUTES", "ROUTES", "Restarting", "Route", "Runner", "start"]
+
+#: The routes that run one of the compiled search engines (named as ``engine=`` names it).
+ENGINE_ROUTES = ("dlx", "bits", "cells")
+
+#: Search nodes of a pausable route's first step, besides two per primary item (a few
+#: times the depth of a solution: enough to finish a tiny problem at once).
+FIRST_NODES = 64
+
+#: A step's node budget grows at most this many times over the last step's nodes, so
+#: that a rate measured on a short step cannot send a long one far past its time.
+MAX_STEP_GROWTH = 8
+
+
+#: A search's step stops at the clock after this many times its seconds, plus
+#: :data:`MIN_SLACK` seconds, whatever its node budget.
+STEP_SLACK = 2.0
+MIN_SLACK = 0.002
+
+
+class Runner:
+    """One route started on one problem: counts in steps, and says how much it did.
+
+    Subclasses implement :meth:`_step`; :meth:`advance` keeps the books (``seconds``
+    spent, ``nodes`` entered, ``steps`` taken) and ``count`` once finished."""
+
+    #: Whether a step goes on from where the last one stopped (else it starts again).
+    pausable = True
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.seconds = 0.0
+        self.steps = 0
+        self.count: int | None = None
+
+    @property
+    def nodes(self) -> int:
+        """The search nodes entered so far (0 for a route that has no nodes)."""
+        return 0
+
+    def advance(self, seconds: float | None, deadline: float | None = None) -> int | None:
+        """Work for about ``seconds`` (None: to the end), never past the ``deadline`` (a
+        ``time.monotonic()`` instant, None: none); return the count once finished, else
+        None. Ctrl-C raises KeyboardInterrupt and leaves the runner able to go on."""
+        if self.count is not None:
+            return self.count
+        started = time.perf_counter()
+        try:
+            self.count = self._step(seconds, deadline)
+        finally:
+            self.seconds += time.perf_counter() - started
+            self.steps += 1
+        return self.count
+
+    def _step(self, seconds: float | None, deadline: float | None) -> int | None:
+        raise NotImplementedError
+
+    def _node_budget(self, seconds: float, first: int) -> int:
+        """The search nodes in all after a step of ``seconds``: ``first`` for the first
+        step, then as many more as the rate measured so far fits in that time."""
+        done = self.nodes
+        if self.steps == 0 or self.seconds <= 0.0 or done == 0:
+            return done + first
+        rate = done / self.seconds
+        more = max(first, min(int(rate * seconds), MAX_STEP_GROWTH * done))
+        return done + more
+
+
+class SearchRunner(Runner):
+    """A counting search on one compiled engine (MRV), paused and resumed by node budgets;
+    the ``deadline`` is handed to the engine as well. The engine is built in the first
+    step, whose time includes it (the bit-parallel engine takes tens of milliseconds to
+    build for a few thousand options: a race must count that against it)."""
+
+    def __init__(self, problem: ExactCover, engine: str) -> None:
+        from excover.engines import pick_engine
+
+        super().__init__(pick_engine(problem, engine))  # UsageError if it cannot run it
+        self.problem = problem
+        self.search: Search | None = None
+        self.first = FIRST_NODES + 2 * problem.engine_input().n_primary
+
+    @property
+    def nodes(self) -> int:
+        return 0 if self.search is None else self.search.stats.nodes
+
+    def _step(self, seconds: float | None, deadline: float | None) -> int | None:
+        if self.search is None:
+            self.search = self.problem.search(seed=0, engine=self.name)  # MRV draws nothing
+        search = self.search
+        search.deadline = deadline
+        if seconds is None:
+            return search.count()
+        # the node budget ends the step; the clock is a safety net for nodes far dearer
+        # than measured (the engine looks at it every few milliseconds of work)
+        late = time.monotonic() + STEP_SLACK * seconds + MIN_SLACK
+        search.deadline = late if deadline is None else min(late, deadline)
+        try:
+            finished = search.count_until(self._node_budget(seconds, self.first))
+        except LimitReached as stop:
+            if stop.reason == "timeout" and (deadline is None or time.monotonic() < deadline):
+                return None  # the step's own time, not the caller's deadline
+            raise
+        return search.count() if finished else None
+
+
+class DxzRunner(Runner):
+    """DXZ in a private manager, paused and resumed by node budgets (its search cannot
+    look at a clock, so a step's budget comes from the rate of the steps before)."""
+
+    def __init__(self, problem: ExactCover) -> None:
+        super().__init__("dxz")
+        self.problem = problem
+        self.run: Run | None = None  # built in the first step, as a search's engine is
+        self.first = FIRST_NODES + 2 * problem.engine_input().n_primary
+        self._nodes = 0
+        self.hits = 0
+
+    @property
+    def nodes(self) -> int:
+        return self._nodes
+
+    def _step(self, seconds: float | None, deadline: float | None) -> int | None:
+        if self.run is None:
+            from excover.zdd import dxz
+
+            self.run = dxz.Run(self.problem, dxz.search_manager())
+        budget = -1 if seconds is None else self._node_budget(seconds, self.first)
+        probe = self.run.run(budget)
+        self._nodes, self.hits = probe.nodes, probe.hits
+        return None if probe.family is None else probe.family.count()
+
+
+class _OutOfTime(Exception):
+    """Raised inside a restarting route's count when its step's time is up."""
+
+
+class Restarting(Runner):
+    """A route that cannot pause: ``count_until(stop)`` counts from scratch, calling
+    ``stop()`` often (True: give up now, by raising LimitReached or returning None).
+    Each step starts again with the time it is given; when steps double, the time thrown
+    away is less than the last step's."""
+
+    pausable = False
+
+    def __init__(self, name: str, count_until: Callable[[Callable[[], bool]], int | None]):
+        super().__init__(name)
+        self.count_until = count_until
+
+    def _step(self, seconds: float | None, deadline: float | None) -> int | None:
+        ends = [] if deadline is None else [deadline]
+        if seconds is not None:
+            ends.append(time.monotonic() + seconds)
+        end = min(ends, default=None)
+        try:
+            return self.count_until(lambda: end is not None and time.monotonic() >= end)
+        except (_OutOfTime, LimitReached):
+            return None
+
+
+def _frontier(problem: ExactCover) -> Runner | None:
+    """The frontier count, stopped between two layers when its time is up."""
+    from excover.zdd import frontier
+
+    if not frontier.suits(problem):
+        return None
+
+    def count_until(stop: Callable[[], bool]) -> int | None:
+        def tick(done: int, layers: int, states: int) -> None:
+            if stop():
+                raise _OutOfTime
+
+        counted = frontier.count(problem, tick=tick)
+        if counted is None:  # past 128 bits: counted on the DXZ family instead
+            return DxzRunner(problem).advance(None)
+        return counted
+
+    return Restarting("frontier", count_until)
+
+
+def _components(problem: ExactCover) -> Runner | None:
+    """The slot of the component-decomposition route: its module's ``count(problem,
+    stop=...)`` (``stop()`` True: give up by raising LimitReached or returning None; a
+    problem it does not take: UsageError), when the module is present."""
+    try:
+        module = import_module("excover.counting.components")
+    except ModuleNotFoundError:
+        return None
+    count: Callable[..., int | None] = module.count
+    return Restarting("components", lambda stop: count(problem, stop=stop))
+
+
+def _engine(name: str) -> Callable[[ExactCover], Runner | None]:
+    """A search-engine route: None when the engine cannot run the problem."""
+
+    def start(problem: ExactCover) -> Runner | None:
+        try:
+            return SearchRunner(problem, name)
+        except UsageError:
+            return None
+
+    return start
+
+
+class Route(NamedTuple):
+    """A route: its name, what it is (for the report), and how to start it on a problem
+    (None when the route does not take the problem)."""
+
+    name: str
+    about: str
+    start: Callable[[ExactCover], Runner | None]
+
+
+#: Every counting route, by name.
+ROUTES: dict[str, Route] = {
+    "dlx": Route("dlx", "dancing links", _engine("dlx")),
+    "bits": Route("bits", "bit-parallel engine", _engine("bits")),
+    "cells": Route("cells", "dancing cells", _engine("cells")),
+    "dxz": Route("dxz", "DXZ family", DxzRunner),
+    "frontier": Route("frontier", "frontier count", _frontier),
+    "components": Route("components", "component decomposition", _components),
+}
+
+
+def start(problem: ExactCover, name: str) -> Runner:
+    """Route ``name`` started on ``problem``; UsageError when there is no such route or
+    it does not take the problem."""
+    route = ROUTES.get(name)
+    if route is None:
+        raise UsageError(f"unknown route {name!r}; choose one of {', '.join(ROUTES)}")
+    runner = route.start(problem)
+    if runner is None:
+        raise UsageError(f"route {name!r} ({route.about}) does not take this problem")
+    return runner

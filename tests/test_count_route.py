@@ -1,0 +1,255 @@
+"""``count(method="auto")``: the race of counting routes, its report, and its limits.
+
+Every route of :data:`excover.counting.ROUTES` must give the brute-force count on random
+instances, auto must agree with them, the report must name the route that really counted,
+and the race must stop at its deadline and at Ctrl-C.
+"""
+
+from __future__ import annotations
+
+import json
+import signal
+import subprocess
+import sys
+import threading
+import time
+import types
+from pathlib import Path
+
+import jsonschema
+import pytest
+from builders import Instance, dominoes, instances, queens
+from hypothesis import HealthCheck, given, settings
+
+from excover import ExactCover, LimitReached, ResourceLimitError, UsageError, counting
+from excover.cli import common, main
+from excover.counting import choice, routes
+
+TESTS = Path(__file__).parent
+FUZZ = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+def every_route(problem: ExactCover) -> dict[str, int]:
+    """The count of each route that takes ``problem``, forced one by one."""
+    counts = {}
+    for name in counting.ROUTES:
+        try:
+            found = counting.count(problem, route=name)
+        except UsageError:
+            continue
+        assert found.route == name and found.reason == f"asked for (route={name!r})"
+        counts[name] = found.count
+    return counts
+
+
+@FUZZ
+@given(data=instances("X"))
+def test_auto_and_every_route_give_the_brute_force_count(data: Instance) -> None:
+    problem = data.build()
+    expected = len(data.all_covers())
+    found = counting.count(problem)
+    assert found.count == expected == problem.count()
+    assert found.route in found.work  # the route that finished did work
+    counts = every_route(problem)
+    assert {"dlx", "dxz"} <= set(counts)
+    assert set(counts.values()) == {expected}
+
+
+@pytest.mark.parametrize("kind", ["XCC", "MCC"])
+def test_auto_agrees_on_colors_and_multiplicities(kind: str) -> None:
+    @FUZZ
+    @given(data=instances(kind))  # type: ignore[arg-type]
+    def check(data: Instance) -> None:
+        problem = data.build()
+        expected = len(data.all_covers())
+        assert counting.count(problem).count == expected
+        assert set(every_route(problem).values()) == {expected}
+
+    check()
+
+
+def test_the_frontier_count_takes_tilings_without_a_race() -> None:
+    found = counting.count(dominoes(8, 8))
+    assert (found.count, found.route, found.method) == (12988816, "frontier", "zdd")
+    assert set(found.work) == {"frontier"} and found.work["frontier"].steps == 1
+    assert "no race" in found.reason
+
+
+def test_a_race_names_its_racers_and_its_winner() -> None:
+    found = counting.count(queens(9))
+    assert found.count == 352
+    assert found.route in ("bits", "dxz") and found.method in ("dlx", "zdd")
+    assert "race of bits, dxz" in found.reason
+    assert found.work[found.route].steps >= 1
+    assert counting.count(queens(9), engine="cells").work.keys() <= {"cells", "dxz"}
+
+
+def test_search_options_make_one_dancing_links_search() -> None:
+    found = counting.count(queens(8), heuristic="leftmost")
+    assert (found.count, found.method) == (92, "dlx")
+    assert set(found.work) == {found.route} and "search options" in found.reason
+    with pytest.raises(UsageError, match="route='dxz' takes no search options"):
+        counting.count(queens(8), route="dxz", heuristic="leftmost")
+    with pytest.raises(UsageError, match="unknown route"):
+        counting.count(queens(8), route="magic")
+    with pytest.raises(UsageError, match="does not take this problem"):
+        counting.count(queens(8), route="frontier")
+
+
+def test_dxz_wins_where_dancing_links_drowns_in_solutions() -> None:
+    """Dominoes with one secondary item per row (so no frontier count): DXZ merges the
+    repeated sub-problems, the search must visit all 12,988,816 tilings."""
+    problem = dominoes(8, 8)
+    tagged = ExactCover(primary=problem.primary_items, secondary=["tag"])
+    for option in range(problem.n_options):
+        tagged.add_option([*problem.option_items(option), "tag:x"])
+    found = counting.count(tagged)
+    assert (found.count, found.route) == (12988816, "dxz")
+    assert found.work["dxz"].nodes > 0 and found.work["bits"].nodes > 0
+
+
+def test_a_huge_sparse_problem_does_not_stall_the_search_steps() -> None:
+    """20,000 primary items, one option each with a shared colored secondary item: every
+    MRV node scans all active items, so a step's node budget is far too dear; the
+    step's clock ends it, and DXZ (linear here) wins."""
+    n = 20_000
+    problem = ExactCover(primary=n, secondary=["s"])
+    for item in range(n):
+        problem.add_option([item, "s:c"])
+    found = counting.count(problem)
+    assert (found.count, found.route) == (1, "dxz")
+
+
+class Failing(routes.Runner):
+    """A route that runs out of memory at its first step."""
+
+    def _step(self, seconds: float | None, deadline: float | None) -> int | None:
+        raise ResourceLimitError("no memory left")
+
+
+class Idle(routes.Runner):
+    """A route that never finishes: each step just takes its time."""
+
+    def _step(self, seconds: float | None, deadline: float | None) -> int | None:
+        assert seconds is not None  # never alone in these races
+        time.sleep(seconds)
+        return None
+
+
+def test_a_route_out_of_memory_leaves_the_race() -> None:
+    search = routes.SearchRunner(queens(8), "dlx")
+    assert choice.race([Failing("dxz"), search]) is search and search.count == 92
+    with pytest.raises(ResourceLimitError, match="no memory"):
+        choice.race([Failing("dxz"), Failing("components")])
+
+
+def test_a_route_that_cannot_pause_starts_again_with_longer_steps() -> None:
+    """A restarting route needing 30 ms of uninterrupted time finishes once a step
+    is that long, after its shorter steps were thrown away."""
+    calls = []
+
+    def count_until(stop: object) -> int | None:
+        calls.append(1)
+        begun = time.monotonic()
+        while time.monotonic() - begun < 0.03:
+            if stop():  # type: ignore[operator]
+                return None
+        return 7
+
+    runner = routes.Restarting("components", count_until)
+    assert choice.race([Idle("dlx"), runner]) is runner and runner.count == 7
+    assert len(calls) == runner.steps >= 2
+    alone = routes.Restarting("components", count_until)
+    assert choice.race([alone]) is alone and alone.steps == 1  # alone: one try, to the end
+
+
+def test_the_components_slot_takes_the_module_when_present(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    module = types.ModuleType("excover.counting.components")
+    module.count = lambda problem, stop: problem.count(method="dlx")  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "excover.counting.components", module)
+    found = counting.count(queens(7), route="components")
+    assert (found.count, found.route) == (40, "components")
+    assert [r.name for r in choice.candidates(queens(7))] == ["bits", "dxz", "components"]
+
+
+def test_without_the_module_the_components_route_does_not_take_problems() -> None:
+    if routes.ROUTES["components"].start(queens(5)) is not None:
+        pytest.skip("the component-decomposition route is present")
+    with pytest.raises(UsageError, match="does not take"):
+        counting.count(queens(5), route="components")
+
+
+def test_a_timeout_stops_the_race_with_the_search_partial_count() -> None:
+    begun = time.monotonic()
+    with pytest.raises(LimitReached) as stopped:
+        queens(16).count(timeout=0.1)
+    assert time.monotonic() - begun < 5.0  # generous: a stop, not a speed
+    assert stopped.value.reason == "timeout"
+    assert stopped.value.stats.engine == "bits" and stopped.value.stats.nodes > 0
+    with pytest.raises(LimitReached):
+        counting.count(queens(16), route="dxz", timeout=0.05)
+
+
+def test_ctrl_c_stops_the_race() -> None:
+    timer = threading.Timer(0.2, lambda: signal.raise_signal(signal.SIGINT))
+    begun = time.monotonic()
+    timer.start()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            counting.count(queens(16))
+    finally:
+        timer.cancel()
+    assert time.monotonic() - begun < 5.0
+
+
+VALIDATOR = jsonschema.Draft202012Validator(common.schema())
+
+
+def test_the_command_line_reports_the_route(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "q8.dlx"
+    path.write_text(queens(8).to_dlx())
+    assert main(["count", str(path)]) == 0
+    out, err = capsys.readouterr()
+    assert out == "92\n"
+    assert "excover: route " in err and "race of bits, dxz" in err
+    assert main(["count", str(path), "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    VALIDATOR.validate(doc)
+    assert doc["count"] == 92 and doc["route"]["name"] in doc["route"]["work"]
+    assert doc["method"] == ("dlx" if doc["route"]["name"] == "bits" else "zdd")
+    assert main(["count", str(path), "--route", "dxz", "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    VALIDATOR.validate(doc)
+    assert (doc["count"], doc["method"], doc["route"]["name"]) == (92, "zdd", "dxz")
+    assert main(["count", str(path), "--route", "dxz", "--method", "dlx"]) == 2
+    assert "--route forces one route of --method auto" in capsys.readouterr().err
+    assert main(["count", str(path), "--route", "dxz", "--limit", "3"]) == 2
+
+
+def test_the_command_line_timeout_stops_the_race(tmp_path: Path) -> None:
+    path = tmp_path / "q16.dlx"
+    path.write_text(queens(16).to_dlx())
+    done = subprocess.run(
+        [sys.executable, "-m", "excover", "count", str(path), "--timeout", "0.2", "--json"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 1
+    doc = json.loads(done.stdout)
+    VALIDATOR.validate(doc)
+    assert doc["stopped_by"] == "timeout" and isinstance(doc["count"], int)
+
+
+def test_a_parallel_count_scouts_its_method_with_the_race() -> None:
+    """``workers=``/``tasks=`` counts resolve ``auto`` once: the frontier count's problems
+    go to the ZDD method (counted on the workers' threads), others to the race's
+    finisher, with the count when the race already found it."""
+    assert choice.scout(dominoes(6, 6)) == ("zdd", None)
+    method, known = choice.scout(queens(8))
+    assert known == 92 and method in ("dlx", "zdd")
+    assert queens(8).count(workers=1, tasks=4) == 92
