@@ -91,6 +91,7 @@ def _extension(name: str) -> Extension:
             f"{SHARED_DIR}/_portable.h",
             f"{SHARED_DIR}/_portable.pxd",
             *(str(header) for header in Path(path).parent.glob("*.h")),
+            *(str(header) for header in Path(path).parent.glob("*.pxd")),
         ],
     )
 
@@ -113,6 +114,8 @@ extensions = [
     _extension("excover.engines._bits"),
     _extension("excover.engines._cells"),
     _extension("excover.zdd._store"),
+    _extension("excover.zdd._dxz"),
+    _extension("excover.zdd._topdown"),
     _extension("excover.zdd._frontier"),
     _extension("excover.puzzles._grid"),
     _extension("excover.puzzles._sudoku9"),

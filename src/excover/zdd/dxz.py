@@ -31,7 +31,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, NamedTuple
 
 from excover.errors import ResourceLimitError, UsageError
-from excover.zdd import _store
+from excover.zdd import _dxz, _store
 from excover.zdd.family import Family
 from excover.zdd.manager import Manager, default
 
@@ -98,8 +98,8 @@ class Run:
         n_items = data.n_primary + data.n_secondary
         plain = all(lo == 1 for lo in data.lo) and all(hi == 1 for hi in data.hi)
         bounds = None if plain else (data.lo, data.hi)
-        self._search = manager.store.dxz_search(
-            data.n_primary, n_items, start, items, colors, bounds
+        self._search = _dxz.search(
+            manager.store, data.n_primary, n_items, start, items, colors, bounds
         )
 
     @property
@@ -112,7 +112,7 @@ class Run:
         """Go on until the search ends or has entered ``budget`` search nodes in all (no
         limit when negative); the family is None while the search has not ended."""
         try:
-            root, _, nodes, hits = self.manager.store.dxz_run(self._search, budget)
+            root, _, nodes, hits = _dxz.run(self.manager.store, self._search, budget)
         except _store.StoreFull as full:
             raise ResourceLimitError(
                 f"the ZDD of the solutions needs more than {full.args[0]} nodes "

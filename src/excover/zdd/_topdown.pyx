@@ -1,0 +1,499 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
+"""The ZDD of an exact cover problem built top-down, one variable (option) at a time.
+
+The problems: no colors and no multiplicities (primary items covered exactly once,
+secondary items at most once). The variables are the options in the problem's order, so
+the family comes out in its canonical form with no renaming.
+
+States
+------
+Deciding the options in order, the state before option m is the set ``A`` of the options
+numbered m or more that are still *available*: compatible with every option chosen so far.
+The sub-family below is a function of ``A`` alone: its members are the sets of pairwise
+disjoint options of ``A`` that cover the primary items still uncovered, ``U``. In a live
+state ``U`` is exactly the set of primary items that some option of ``A`` touches (an
+uncovered item no option of ``A`` touches can no longer be covered: the state is dead,
+the empty family; a covered one no option of ``A`` touches, since the options touching it
+are gone). So two partial choices with the same ``A`` share their sub-family, and the
+state is just ``A``, a bitset over the options. A state sits at level ``min(A)``: the
+options before it are out, and the variable tested there is ``min(A)``; the empty set of
+options is the terminal top (every primary item is covered).
+
+From a state at level m:
+
+* the lo child (m left out) is ``A - {m}``; it is dead when a primary item of m is
+  touched by no other option of ``A``;
+* the hi child (m chosen) is ``A`` minus every option that shares an item with m; it is
+  dead when a primary item not in m, touched by ``A``, is touched by none of the options
+  left. Only the primary items of the options that conflict with m can lose their last
+  option: their list (``check``) is made once per option.
+
+This is the state TdZdd's N-queens specification keeps (the free squares of the rows to
+come), found here for every exact cover problem, and the construction follows TdZdd's
+breadth-first scheme: the states of each level are held in a hash table of their own
+(keys of the width of the options from m on, compared in full), the levels are processed
+in order (every child lies at a later level), a level's keys are freed once it is
+processed, and the diagram is then reduced bottom-up into the node store, whose unique
+table merges equal sub-families and drops the nodes whose hi edge is the empty family.
+"""
+
+from libc.stdlib cimport malloc, realloc, free, calloc
+from libc.string cimport memcpy, memset
+from libc.stdint cimport int32_t, uint64_t, int64_t
+from cpython.exc cimport PyErr_CheckSignals
+cimport cython
+
+from excover._portable cimport ctz64
+from excover.zdd._store cimport Store
+
+#: The widest bitset of options (in 64-bit words) this construction takes on: states
+#: cost a word per 64 options, and beyond this DXZ's keys (the uncovered items) are smaller.
+MAX_WORDS = 64
+
+
+cdef struct Level:
+    # the states at one level: their keys (``width`` words each, the options from the
+    # level's word on), their node ids, and an open-addressing table over them whose
+    # slots hold the high half of a state's hash and 1 + its index (0: empty)
+    uint64_t* keys
+    int32_t* ids
+    uint64_t* slots
+    int64_t n
+    int64_t cap
+    uint64_t mask
+    int width
+
+
+cdef struct Probe:
+    # an item to check after choosing an option m: where its bitset of options starts
+    # (item * words) and its words from m's word on
+    int64_t offset
+    int32_t start
+    int32_t end
+
+
+cdef inline uint64_t key_hash(const uint64_t* key, int width) noexcept nogil:
+    cdef uint64_t h = 0x243F6A8885A308D3ULL
+    cdef int w
+    for w in range(width):
+        h = (h ^ key[w]) * 0x9E3779B97F4A7C15ULL
+        h ^= h >> 31
+    return h
+
+
+cdef inline bint same(const uint64_t* a, const uint64_t* b, int width) noexcept nogil:
+    cdef int w
+    for w in range(width):
+        if a[w] != b[w]:
+            return False
+    return True
+
+
+@cython.final
+cdef class TopDown:
+    """The tables of one construction (see the module notes); :func:`build` runs it."""
+
+    cdef int n_options, n_primary, words
+    cdef uint64_t* opts        # per item: the options touching it (``words`` words)
+    cdef int32_t* first_word   # per item: the first and last nonzero word of opts
+    cdef int32_t* last_word
+    cdef uint64_t* conf        # per option: the options sharing an item with it
+    cdef int64_t* prim_start   # per option: its primary items (CSR)
+    cdef int32_t* prim
+    cdef int64_t* check_start  # per option: the primary items to check after choosing it
+    cdef Probe* check
+    cdef Level* levels
+    cdef int32_t* lo           # per node id: the ids of the children (then the reduced node)
+    cdef int32_t* hi
+    cdef int64_t n_ids, id_cap, max_ids
+    cdef uint64_t* buffer      # the child being made
+    cdef readonly int64_t states   # nodes of the diagram before reduction
+
+    def __cinit__(self, int n_primary, int n_items, const int[:] option_start,
+                  const int[:] node_item, int64_t max_ids):
+        cdef int n = option_start.shape[0] - 1
+        self.n_options = n
+        self.n_primary = n_primary
+        self.words = (n + 64) // 64    # one spare bit past the last option
+        self.max_ids = max_ids
+        self.opts = <uint64_t*>calloc(<int64_t>(n_items + 1) * self.words, sizeof(uint64_t))
+        self.first_word = <int32_t*>calloc(n_items + 1, sizeof(int32_t))
+        self.last_word = <int32_t*>calloc(n_items + 1, sizeof(int32_t))
+        self.conf = <uint64_t*>calloc(<int64_t>(n + 1) * self.words, sizeof(uint64_t))
+        self.prim_start = <int64_t*>calloc(n + 2, sizeof(int64_t))
+        self.check_start = <int64_t*>calloc(n + 2, sizeof(int64_t))
+        self.levels = <Level*>calloc(n + 1, sizeof(Level))
+        self.buffer = <uint64_t*>calloc(self.words, sizeof(uint64_t))
+        self.id_cap = 1 << 12
+        self.lo = <int32_t*>malloc(self.id_cap * sizeof(int32_t))
+        self.hi = <int32_t*>malloc(self.id_cap * sizeof(int32_t))
+        self.prim = NULL
+        self.check = NULL
+        if (self.opts == NULL or self.first_word == NULL or self.last_word == NULL
+                or self.conf == NULL or self.prim_start == NULL or self.check_start == NULL
+                or self.levels == NULL or self.buffer == NULL or self.lo == NULL
+                or self.hi == NULL):
+            raise MemoryError("cannot allocate the top-down construction")
+        self.lo[0] = self.hi[0] = 0
+        self.lo[1] = self.hi[1] = 1
+        self.n_ids = 2
+        self.states = 0
+        self._tables(n_items, option_start, node_item)
+
+    def __dealloc__(self):
+        cdef int64_t m
+        if self.levels != NULL:
+            for m in range(self.n_options + 1):
+                free(self.levels[m].keys)
+                free(self.levels[m].ids)
+                free(self.levels[m].slots)
+        free(self.levels)
+        free(self.opts)
+        free(self.first_word)
+        free(self.last_word)
+        free(self.conf)
+        free(self.prim_start)
+        free(self.prim)
+        free(self.check_start)
+        free(self.check)
+        free(self.buffer)
+        free(self.lo)
+        free(self.hi)
+
+    # ----- the tables of the problem -----
+
+    cdef int _tables(self, int n_items, const int[:] option_start,
+                     const int[:] node_item) except -1:
+        """opts, first/last words, conf, the primary items of each option and ``check``."""
+        cdef int n = self.n_options, W = self.words, k, j, w
+        cdef int64_t e
+        for k in range(n):
+            for e in range(option_start[k], option_start[k + 1]):
+                j = node_item[e]
+                self.opts[<int64_t>j * W + (k >> 6)] |= (<uint64_t>1) << (k & 63)
+        for j in range(n_items):
+            self.first_word[j] = W
+            self.last_word[j] = -1
+            for w in range(W):
+                if self.opts[<int64_t>j * W + w]:
+                    self.first_word[j] = min(self.first_word[j], w)
+                    self.last_word[j] = w
+        for k in range(n):
+            for e in range(option_start[k], option_start[k + 1]):
+                j = node_item[e]
+                for w in range(self.first_word[j], self.last_word[j] + 1):
+                    self.conf[<int64_t>k * W + w] |= self.opts[<int64_t>j * W + w]
+        self._primary_lists(option_start, node_item)
+        return self._check_lists(n_items, option_start, node_item)
+
+    cdef int _primary_lists(self, const int[:] option_start, const int[:] node_item) except -1:
+        cdef int n = self.n_options, k
+        cdef int64_t e, t = 0
+        self.prim = <int32_t*>malloc(max(node_item.shape[0], 1) * sizeof(int32_t))
+        if self.prim == NULL:
+            raise MemoryError("cannot allocate the top-down construction")
+        for k in range(n):
+            self.prim_start[k] = t
+            for e in range(option_start[k], option_start[k + 1]):
+                if node_item[e] < self.n_primary:
+                    self.prim[t] = node_item[e]
+                    t += 1
+        self.prim_start[n] = t
+        return 0
+
+    cdef int _check_lists(self, int n_items, const int[:] option_start,
+                          const int[:] node_item) except -1:
+        """For each option k, the primary items outside k touched by an option that
+        conflicts with k and by an option after k: the only ones that choosing k can leave
+        without an option."""
+        cdef int n = self.n_options, W = self.words, k, x, w, j
+        cdef int64_t e, t = 0, cap = 1024
+        cdef uint64_t bits
+        cdef int32_t* stamp = <int32_t*>calloc(n_items + 1, sizeof(int32_t))
+        cdef int32_t* last = <int32_t*>calloc(n_items + 1, sizeof(int32_t))
+        cdef Probe* grown
+        self.check = <Probe*>malloc(cap * sizeof(Probe))
+        if stamp == NULL or last == NULL or self.check == NULL:
+            free(stamp)
+            free(last)
+            raise MemoryError("cannot allocate the top-down construction")
+        for k in range(n):
+            for e in range(option_start[k], option_start[k + 1]):
+                last[node_item[e]] = k
+        for k in range(n):
+            self.check_start[k] = t
+            for e in range(option_start[k], option_start[k + 1]):
+                stamp[node_item[e]] = k + 1       # k's own items are never checked
+            for w in range(W):
+                bits = self.conf[<int64_t>k * W + w]
+                while bits:
+                    x = w * 64 + ctz64(bits)
+                    bits &= bits - 1
+                    for e in range(option_start[x], option_start[x + 1]):
+                        j = node_item[e]
+                        if j >= self.n_primary or stamp[j] == k + 1 or last[j] <= k:
+                            continue
+                        stamp[j] = k + 1
+                        if t == cap:
+                            cap *= 2
+                            grown = <Probe*>realloc(self.check, cap * sizeof(Probe))
+                            if grown == NULL:
+                                free(stamp)
+                                free(last)
+                                raise MemoryError("cannot allocate the top-down construction")
+                            self.check = grown
+                        self.check[t].offset = <int64_t>j * W
+                        self.check[t].start = max(self.first_word[j], k >> 6)
+                        self.check[t].end = self.last_word[j]
+                        t += 1
+        self.check_start[n] = t
+        free(stamp)
+        free(last)
+        return 0
+
+    # ----- states -----
+
+    cdef inline bint touches(self, const uint64_t* a, int j, int from_word) noexcept:
+        """Whether the options of bitset ``a`` (words from ``from_word`` on) touch item j."""
+        cdef const uint64_t* o = self.opts + <int64_t>j * self.words
+        cdef int w = self.first_word[j] if self.first_word[j] > from_word else from_word
+        while w <= self.last_word[j]:
+            if a[w] & o[w]:
+                return True
+            w += 1
+        return False
+
+    cdef int32_t place(self, int from_word) except -2:
+        """The node id of the state in ``buffer`` (words from ``from_word`` on), after
+        dropping its leading options whose choice leads to a dead state (their nodes would
+        be reduced away; dropping them first lets more states merge): the top terminal
+        when it is empty, the bottom when it is dead, else its id at level min(A), added if
+        new; -1 when out of memory, -3 beyond the node limit."""
+        cdef int w = from_word, m, t
+        while True:
+            while w < self.words and self.buffer[w] == 0:
+                w += 1
+            if w == self.words:
+                return 1
+            m = w * 64 + ctz64(self.buffer[w])
+            if not self.hi_dead(self.buffer, m):
+                break
+            self.buffer[w] &= self.buffer[w] - 1
+            for t in range(self.prim_start[m], self.prim_start[m + 1]):
+                if not self.touches(self.buffer, self.prim[t], w):
+                    return 0
+        return self.find_or_add(&self.levels[m], self.buffer + w, self.words - w)
+
+    cdef bint hi_dead(self, const uint64_t* a, int m) noexcept:
+        """Whether choosing m in state ``a`` leaves a primary item without an option: an
+        item of ``check[m]`` that ``a`` touches only through options conflicting with m."""
+        cdef int w
+        cdef int64_t t
+        cdef uint64_t x, seen
+        cdef const uint64_t* c = self.conf + <int64_t>m * self.words
+        cdef const uint64_t* o
+        cdef const Probe* p
+        for t in range(self.check_start[m], self.check_start[m + 1]):
+            p = &self.check[t]
+            o = self.opts + p.offset
+            seen = 0
+            w = p.start
+            while w <= p.end:
+                x = a[w] & o[w]
+                if x & ~c[w]:
+                    break
+                seen |= x
+                w += 1
+            else:
+                if seen:
+                    return True
+        return False
+
+    cdef int32_t find_or_add(self, Level* level, const uint64_t* key, int width) except -2:
+        cdef uint64_t h, slot, tag, entry
+        cdef int32_t index
+        if level.slots == NULL and self._level_grow(level, width, 1 << 4) < 0:
+            return -1
+        h = key_hash(key, width)
+        tag = h & 0xFFFFFFFF00000000ULL
+        slot = h & level.mask
+        while True:
+            entry = level.slots[slot]
+            if entry == 0:
+                break
+            if (entry & 0xFFFFFFFF00000000ULL) == tag:
+                index = <int32_t>(entry & 0xFFFFFFFF) - 1
+                if same(level.keys + <int64_t>index * width, key, width):
+                    return level.ids[index]
+            slot = (slot + 1) & level.mask
+        if level.n == level.cap:
+            if self._level_grow(level, width, 2 * level.cap) < 0:
+                return -1
+            slot = h & level.mask
+            while level.slots[slot] != 0:
+                slot = (slot + 1) & level.mask
+        if self.n_ids == self.id_cap and self._ids_grow() < 0:
+            return -1 if self.n_ids < self.max_ids else -3
+        index = <int32_t>level.n
+        memcpy(level.keys + <int64_t>index * width, key, width * sizeof(uint64_t))
+        level.ids[index] = <int32_t>self.n_ids
+        level.slots[slot] = tag | <uint64_t>(index + 1)
+        level.n += 1
+        self.n_ids += 1
+        return level.ids[index]
+
+    cdef int _ids_grow(self) noexcept:
+        """Double the room for node ids (-1 when out of memory or at the node limit)."""
+        cdef int32_t* grown
+        if self.n_ids >= self.max_ids:
+            return -1
+        grown = <int32_t*>realloc(self.lo, 2 * self.id_cap * sizeof(int32_t))
+        if grown == NULL:
+            return -1
+        self.lo = grown
+        grown = <int32_t*>realloc(self.hi, 2 * self.id_cap * sizeof(int32_t))
+        if grown == NULL:
+            return -1
+        self.hi = grown
+        self.id_cap *= 2
+        return 0
+
+    cdef int _level_grow(self, Level* level, int width, int64_t cap) noexcept:
+        """Room for ``cap`` states (a power of two), the table at most half full."""
+        cdef uint64_t* keys = <uint64_t*>realloc(level.keys, cap * width * sizeof(uint64_t))
+        if keys == NULL:
+            return -1
+        level.keys = keys
+        cdef int32_t* ids = <int32_t*>realloc(level.ids, cap * sizeof(int32_t))
+        if ids == NULL:
+            return -1
+        level.ids = ids
+        free(level.slots)
+        level.slots = <uint64_t*>calloc(2 * cap, sizeof(uint64_t))
+        if level.slots == NULL:
+            return -1
+        level.mask = <uint64_t>(2 * cap - 1)
+        level.cap = cap
+        level.width = width
+        cdef int64_t index
+        cdef uint64_t h, slot
+        for index in range(level.n):
+            h = key_hash(level.keys + index * width, width)
+            slot = h & level.mask
+            while level.slots[slot] != 0:
+                slot = (slot + 1) & level.mask
+            level.slots[slot] = (h & 0xFFFFFFFF00000000ULL) | <uint64_t>(index + 1)
+        return 0
+
+    # ----- the construction -----
+
+    cdef int32_t lo_child(self, const uint64_t* a, int m) except -2:
+        """The id of ``A - {m}`` (0 when dead) for the state ``a`` (full-width words)."""
+        cdef int base = m >> 6, w
+        cdef int64_t t
+        for w in range(base, self.words):
+            self.buffer[w] = a[w]
+        self.buffer[base] &= ~((<uint64_t>1) << (m & 63))
+        for t in range(self.prim_start[m], self.prim_start[m + 1]):
+            if not self.touches(self.buffer, self.prim[t], base):
+                return 0
+        return self.place(base)
+
+    cdef int32_t hi_child(self, const uint64_t* a, int m) except -2:
+        """The id of A minus the options that conflict with m (its state is live: place()
+        made sure of it)."""
+        cdef int base = m >> 6, w
+        cdef const uint64_t* c = self.conf + <int64_t>m * self.words
+        for w in range(base, self.words):
+            self.buffer[w] = a[w] & ~c[w]
+        return self.place(base)
+
+    cdef int32_t root(self) except -2:
+        """The id of the first state: every option (0 when a primary item has none)."""
+        cdef int j, k
+        for k in range(self.n_options):
+            self.buffer[k >> 6] |= (<uint64_t>1) << (k & 63)
+        for j in range(self.n_primary):
+            if self.last_word[j] < 0:
+                return 0
+        return self.place(0)
+
+    cdef int32_t expand(self) except -2:
+        """Process the levels in order: the children of every state; a level's keys are
+        freed once it is done. Returns the root's id, -1 out of memory, -3 too many
+        states."""
+        cdef int32_t root = self.root(), child
+        cdef int m, width, base
+        cdef int64_t index
+        cdef Level* level
+        cdef uint64_t* full = <uint64_t*>calloc(self.words, sizeof(uint64_t))
+        if full == NULL:
+            return -1
+        try:
+            if root < 2:
+                return root
+            for m in range(self.n_options):
+                level = &self.levels[m]
+                if level.n == 0:
+                    continue
+                width = level.width
+                base = self.words - width
+                for index in range(level.n):
+                    memcpy(full + base, level.keys + index * width, width * sizeof(uint64_t))
+                    child = self.lo_child(full, m)
+                    if child < 0:
+                        return child
+                    self.lo[level.ids[index]] = child
+                    child = self.hi_child(full, m)
+                    if child < 0:
+                        return child
+                    self.hi[level.ids[index]] = child
+                    self.states += 1
+                    if (self.states & 0xFFFF) == 0 and PyErr_CheckSignals() < 0:
+                        return -2
+                free(level.keys)
+                free(level.slots)
+                level.keys = NULL
+                level.slots = NULL
+            return root
+        finally:
+            free(full)
+
+    cdef int32_t reduce(self, Store store, int32_t root) noexcept:
+        """Make the nodes bottom-up in ``store`` (whose unique table reduces them); the
+        store node of id i replaces lo[i]. Returns the root's node, -1 on overflow."""
+        cdef int m
+        cdef int64_t index
+        cdef int32_t i, node
+        cdef Level* level
+        for m in range(self.n_options - 1, -1, -1):
+            level = &self.levels[m]
+            for index in range(level.n):
+                i = level.ids[index]
+                node = store.make(m, self.lo[self.lo[i]], self.lo[self.hi[i]])
+                if node < 0:
+                    return -1
+                self.lo[i] = node
+            free(level.ids)
+            level.ids = NULL
+            level.n = 0
+        return self.lo[root]
+
+
+def build(Store store, int n_primary, int n_items, const int[:] option_start,
+          const int[:] node_item):
+    """The root node, in ``store``, of the family of all exact covers of the problem
+    (no colors, no multiplicities; options numbered as given), and the number of nodes
+    of the diagram before reduction. Raises MemoryError when the tables cannot grow,
+    and ``StoreFull`` (through the store) beyond its node limit."""
+    cdef TopDown t = TopDown(n_primary, n_items, option_start, node_item, store.max_nodes)
+    cdef int32_t root = t.expand()
+    if root == -1:
+        raise MemoryError("cannot grow the top-down construction's tables")
+    if root == -3:
+        store._overflow()
+    store.safe_point()
+    root = t.reduce(store, root)
+    if root < 0:
+        store._overflow()
+    return root, t.states
