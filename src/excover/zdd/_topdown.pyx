@@ -50,6 +50,11 @@ from excover.zdd._store cimport Store
 #: cost a word per 64 options, and beyond this DXZ's keys (the uncovered items) are smaller.
 MAX_WORDS = 64
 
+#: The most primary items (in 64-bit words) it takes on: the sets of items touched by the
+#: options of a state are computed on the stack, a word per 64 items.
+DEF MAX_PRIMARY_WORDS = 4
+MAX_PRIMARY = 64 * MAX_PRIMARY_WORDS
+
 
 cdef struct Level:
     # the states at one level: their keys (``width`` words each, the options from the
@@ -62,14 +67,6 @@ cdef struct Level:
     int64_t cap
     uint64_t mask
     int width
-
-
-cdef struct Probe:
-    # an item to check after choosing an option m: where its bitset of options starts
-    # (item * words) and its words from m's word on
-    int64_t offset
-    int32_t start
-    int32_t end
 
 
 cdef inline uint64_t key_hash(const uint64_t* key, int width) noexcept nogil:
@@ -100,8 +97,10 @@ cdef class TopDown:
     cdef uint64_t* conf        # per option: the options sharing an item with it
     cdef int64_t* prim_start   # per option: its primary items (CSR)
     cdef int32_t* prim
-    cdef int64_t* check_start  # per option: the primary items to check after choosing it
-    cdef Probe* check
+    cdef int pwords            # words of a set of primary items (at most MAX_PRIMARY_WORDS)
+    cdef uint64_t* touch       # per byte of a bitset of options and per value of that
+                               # byte: the primary items the options of the byte touch
+    cdef uint64_t* own         # per option: its primary items
     cdef Level* levels
     cdef int32_t* lo           # per node id: the ids of the children (then the reduced node)
     cdef int32_t* hi
@@ -121,16 +120,19 @@ cdef class TopDown:
         self.last_word = <int32_t*>calloc(n_items + 1, sizeof(int32_t))
         self.conf = <uint64_t*>calloc(<int64_t>(n + 1) * self.words, sizeof(uint64_t))
         self.prim_start = <int64_t*>calloc(n + 2, sizeof(int64_t))
-        self.check_start = <int64_t*>calloc(n + 2, sizeof(int64_t))
+        self.pwords = (n_primary + 63) // 64
+        self.touch = <uint64_t*>calloc(<int64_t>self.words * 8 * 256 * self.pwords + 1,
+                                       sizeof(uint64_t))
+        self.own = <uint64_t*>calloc(<int64_t>(n + 1) * self.pwords + 1, sizeof(uint64_t))
         self.levels = <Level*>calloc(n + 1, sizeof(Level))
         self.buffer = <uint64_t*>calloc(self.words, sizeof(uint64_t))
         self.id_cap = 1 << 12
         self.lo = <int32_t*>malloc(self.id_cap * sizeof(int32_t))
         self.hi = <int32_t*>malloc(self.id_cap * sizeof(int32_t))
         self.prim = NULL
-        self.check = NULL
         if (self.opts == NULL or self.first_word == NULL or self.last_word == NULL
-                or self.conf == NULL or self.prim_start == NULL or self.check_start == NULL
+                or self.conf == NULL or self.prim_start == NULL or self.touch == NULL
+                or self.own == NULL
                 or self.levels == NULL or self.buffer == NULL or self.lo == NULL
                 or self.hi == NULL):
             raise MemoryError("cannot allocate the top-down construction")
@@ -154,8 +156,8 @@ cdef class TopDown:
         free(self.conf)
         free(self.prim_start)
         free(self.prim)
-        free(self.check_start)
-        free(self.check)
+        free(self.touch)
+        free(self.own)
         free(self.buffer)
         free(self.lo)
         free(self.hi)
@@ -164,7 +166,7 @@ cdef class TopDown:
 
     cdef int _tables(self, int n_items, const int[:] option_start,
                      const int[:] node_item) except -1:
-        """opts, first/last words, conf, the primary items of each option and ``check``."""
+        """opts, first/last words, conf, the primary items of each option, ``touch``."""
         cdef int n = self.n_options, W = self.words, k, j, w
         cdef int64_t e
         for k in range(n):
@@ -184,7 +186,7 @@ cdef class TopDown:
                 for w in range(self.first_word[j], self.last_word[j] + 1):
                     self.conf[<int64_t>k * W + w] |= self.opts[<int64_t>j * W + w]
         self._primary_lists(option_start, node_item)
-        return self._check_lists(n_items, option_start, node_item)
+        return self._touch_table(option_start, node_item)
 
     cdef int _primary_lists(self, const int[:] option_start, const int[:] node_item) except -1:
         cdef int n = self.n_options, k
@@ -201,54 +203,30 @@ cdef class TopDown:
         self.prim_start[n] = t
         return 0
 
-    cdef int _check_lists(self, int n_items, const int[:] option_start,
-                          const int[:] node_item) except -1:
-        """For each option k, the primary items outside k touched by an option that
-        conflicts with k and by an option after k: the only ones that choosing k can leave
-        without an option."""
-        cdef int n = self.n_options, W = self.words, k, x, w, j
-        cdef int64_t e, t = 0, cap = 1024
-        cdef uint64_t bits
-        cdef int32_t* stamp = <int32_t*>calloc(n_items + 1, sizeof(int32_t))
-        cdef int32_t* last = <int32_t*>calloc(n_items + 1, sizeof(int32_t))
-        cdef Probe* grown
-        self.check = <Probe*>malloc(cap * sizeof(Probe))
-        if stamp == NULL or last == NULL or self.check == NULL:
-            free(stamp)
-            free(last)
-            raise MemoryError("cannot allocate the top-down construction")
-        for k in range(n):
+    cdef int _touch_table(self, const int[:] option_start, const int[:] node_item) except -1:
+        """``own`` (each option's primary items) and ``touch``: for byte position b of a
+        bitset of options and byte value v, the primary items touched by the options
+        8b + i for the bits i of v (built from v with its lowest bit cleared)."""
+        cdef int P = self.pwords, k, b, v, q
+        cdef int64_t e
+        cdef uint64_t* row
+        cdef const uint64_t* prev
+        cdef const uint64_t* extra
+        for k in range(self.n_options):
             for e in range(option_start[k], option_start[k + 1]):
-                last[node_item[e]] = k
-        for k in range(n):
-            self.check_start[k] = t
-            for e in range(option_start[k], option_start[k + 1]):
-                stamp[node_item[e]] = k + 1       # k's own items are never checked
-            for w in range(W):
-                bits = self.conf[<int64_t>k * W + w]
-                while bits:
-                    x = w * 64 + ctz64(bits)
-                    bits &= bits - 1
-                    for e in range(option_start[x], option_start[x + 1]):
-                        j = node_item[e]
-                        if j >= self.n_primary or stamp[j] == k + 1 or last[j] <= k:
-                            continue
-                        stamp[j] = k + 1
-                        if t == cap:
-                            cap *= 2
-                            grown = <Probe*>realloc(self.check, cap * sizeof(Probe))
-                            if grown == NULL:
-                                free(stamp)
-                                free(last)
-                                raise MemoryError("cannot allocate the top-down construction")
-                            self.check = grown
-                        self.check[t].offset = <int64_t>j * W
-                        self.check[t].start = max(self.first_word[j], k >> 6)
-                        self.check[t].end = self.last_word[j]
-                        t += 1
-        self.check_start[n] = t
-        free(stamp)
-        free(last)
+                if node_item[e] < self.n_primary:
+                    self.own[<int64_t>k * P + (node_item[e] >> 6)] |= (
+                        (<uint64_t>1) << (node_item[e] & 63))
+        for b in range(self.words * 8):
+            for v in range(1, 256):
+                k = b * 8 + ctz64(v)
+                if k >= self.n_options:
+                    continue
+                row = self.touch + (<int64_t>b * 256 + v) * P
+                prev = self.touch + (<int64_t>b * 256 + (v & (v - 1))) * P
+                extra = self.own + <int64_t>k * P
+                for q in range(P):
+                    row[q] = prev[q] | extra[q]
         return 0
 
     # ----- states -----
@@ -285,28 +263,43 @@ cdef class TopDown:
         return self.find_or_add(&self.levels[m], self.buffer + w, self.words - w)
 
     cdef bint hi_dead(self, const uint64_t* a, int m) noexcept:
-        """Whether choosing m in state ``a`` leaves a primary item without an option: an
-        item of ``check[m]`` that ``a`` touches only through options conflicting with m."""
-        cdef int w
-        cdef int64_t t
-        cdef uint64_t x, seen
+        """Whether choosing m in state ``a`` leaves a primary item without an option: a
+        primary item outside m touched by the options that conflict with m, and by none
+        of the options left (``touch`` gives both sets of items, a byte at a time)."""
+        cdef int P = self.pwords, w, q, shift
+        cdef uint64_t left, gone, v
+        cdef uint64_t kept[MAX_PRIMARY_WORDS]
+        cdef uint64_t lost[MAX_PRIMARY_WORDS]
         cdef const uint64_t* c = self.conf + <int64_t>m * self.words
-        cdef const uint64_t* o
-        cdef const Probe* p
-        for t in range(self.check_start[m], self.check_start[m + 1]):
-            p = &self.check[t]
-            o = self.opts + p.offset
-            seen = 0
-            w = p.start
-            while w <= p.end:
-                x = a[w] & o[w]
-                if x & ~c[w]:
-                    break
-                seen |= x
-                w += 1
-            else:
-                if seen:
-                    return True
+        cdef const uint64_t* row
+        cdef const uint64_t* mine = self.own + <int64_t>m * P
+        for q in range(P):
+            kept[q] = 0
+            lost[q] = 0
+        for w in range(m >> 6, self.words):
+            left = a[w] & ~c[w]
+            gone = a[w] & c[w]
+            shift = 0
+            while left:
+                v = left & 255
+                if v:
+                    row = self.touch + ((<int64_t>w * 8 + shift) * 256 + <int64_t>v) * P
+                    for q in range(P):
+                        kept[q] |= row[q]
+                left >>= 8
+                shift += 1
+            shift = 0
+            while gone:
+                v = gone & 255
+                if v:
+                    row = self.touch + ((<int64_t>w * 8 + shift) * 256 + <int64_t>v) * P
+                    for q in range(P):
+                        lost[q] |= row[q]
+                gone >>= 8
+                shift += 1
+        for q in range(P):
+            if lost[q] & ~kept[q] & ~mine[q]:
+                return True
         return False
 
     cdef int32_t find_or_add(self, Level* level, const uint64_t* key, int width) except -2:
