@@ -39,7 +39,7 @@ table merges equal sub-families and drops the nodes whose hi edge is the empty f
 
 from libc.stdlib cimport malloc, realloc, free, calloc
 from libc.string cimport memcpy, memset
-from libc.stdint cimport int32_t, uint64_t, int64_t
+from libc.stdint cimport int32_t, uint32_t, uint64_t, int64_t
 from cpython.exc cimport PyErr_CheckSignals
 cimport cython
 
@@ -57,16 +57,18 @@ MAX_PRIMARY = 64 * MAX_PRIMARY_WORDS
 
 
 cdef struct Level:
-    # the states at one level: their keys (``width`` words each, the options from the
-    # level's word on), their node ids, and an open-addressing table over them whose
-    # slots hold the high half of a state's hash and 1 + its index (0: empty)
+    # the requests for states at one level, in the order made: their keys (``width``
+    # words each: the options from the level's word on) and where each one's node id goes
+    # (``ROOT``, or 2 * parent + 0 for the lo child, + 1 for the hi child)
     uint64_t* keys
-    int32_t* ids
-    uint64_t* slots
+    uint32_t* back
     int64_t n
     int64_t cap
-    uint64_t mask
     int width
+
+
+#: The back reference of the root's request.
+DEF ROOT = 0xFFFFFFFF
 
 
 cdef inline uint64_t key_hash(const uint64_t* key, int width) noexcept nogil:
@@ -74,8 +76,9 @@ cdef inline uint64_t key_hash(const uint64_t* key, int width) noexcept nogil:
     cdef int w
     for w in range(width):
         h = (h ^ key[w]) * 0x9E3779B97F4A7C15ULL
-        h ^= h >> 31
-    return h
+        h ^= h >> 29
+    h *= 0xBF58476D1CE4E5B9ULL
+    return h ^ (h >> 32)
 
 
 cdef inline bint same(const uint64_t* a, const uint64_t* b, int width) noexcept nogil:
@@ -102,9 +105,13 @@ cdef class TopDown:
                                # byte: the primary items the options of the byte touch
     cdef uint64_t* own         # per option: its primary items
     cdef Level* levels
-    cdef int32_t* lo           # per node id: the ids of the children (then the reduced node)
-    cdef int32_t* hi
+    cdef int64_t* first_id     # per level: the id of its first state (ids go level by level)
+    cdef int32_t* kids         # per node id i: kids[2i], kids[2i + 1] the ids of its lo and
+                               # hi children, then kids[2i] its reduced node in the store
     cdef int64_t n_ids, id_cap, max_ids
+    cdef int32_t root_id
+    cdef int32_t* slots        # the table that merges the requests of the level at hand
+    cdef int64_t slot_cap
     cdef uint64_t* buffer      # the child being made
     cdef readonly int64_t states   # nodes of the diagram before reduction
 
@@ -126,19 +133,22 @@ cdef class TopDown:
         self.own = <uint64_t*>calloc(<int64_t>(n + 1) * self.pwords + 1, sizeof(uint64_t))
         self.levels = <Level*>calloc(n + 1, sizeof(Level))
         self.buffer = <uint64_t*>calloc(self.words, sizeof(uint64_t))
+        self.first_id = <int64_t*>calloc(n + 2, sizeof(int64_t))
         self.id_cap = 1 << 12
-        self.lo = <int32_t*>malloc(self.id_cap * sizeof(int32_t))
-        self.hi = <int32_t*>malloc(self.id_cap * sizeof(int32_t))
+        self.kids = <int32_t*>malloc(2 * self.id_cap * sizeof(int32_t))
+        self.slot_cap = 0
+        self.slots = NULL
         self.prim = NULL
         if (self.opts == NULL or self.first_word == NULL or self.last_word == NULL
                 or self.conf == NULL or self.prim_start == NULL or self.touch == NULL
                 or self.own == NULL
-                or self.levels == NULL or self.buffer == NULL or self.lo == NULL
-                or self.hi == NULL):
+                or self.levels == NULL or self.buffer == NULL or self.kids == NULL
+                or self.first_id == NULL):
             raise MemoryError("cannot allocate the top-down construction")
-        self.lo[0] = self.hi[0] = 0
-        self.lo[1] = self.hi[1] = 1
+        self.kids[0] = self.kids[1] = 0   # the terminals reduce to themselves
+        self.kids[2] = self.kids[3] = 1
         self.n_ids = 2
+        self.root_id = 0
         self.states = 0
         self._tables(n_items, option_start, node_item)
 
@@ -147,8 +157,7 @@ cdef class TopDown:
         if self.levels != NULL:
             for m in range(self.n_options + 1):
                 free(self.levels[m].keys)
-                free(self.levels[m].ids)
-                free(self.levels[m].slots)
+                free(self.levels[m].back)
         free(self.levels)
         free(self.opts)
         free(self.first_word)
@@ -159,8 +168,9 @@ cdef class TopDown:
         free(self.touch)
         free(self.own)
         free(self.buffer)
-        free(self.lo)
-        free(self.hi)
+        free(self.kids)
+        free(self.first_id)
+        free(self.slots)
 
     # ----- the tables of the problem -----
 
@@ -241,26 +251,50 @@ cdef class TopDown:
             w += 1
         return False
 
-    cdef int32_t place(self, int from_word) except -2:
-        """The node id of the state in ``buffer`` (words from ``from_word`` on), after
-        dropping its leading options whose choice leads to a dead state (their nodes would
-        be reduced away; dropping them first lets more states merge): the top terminal
-        when it is empty, the bottom when it is dead, else its id at level min(A), added if
-        new; -1 when out of memory, -3 beyond the node limit."""
+    cdef int request(self, int from_word, uint32_t back) noexcept:
+        """Ask for the state in ``buffer`` (words from ``from_word`` on) as the child
+        ``back``, after dropping its leading options whose choice leads to a dead state
+        (their nodes would be reduced away; dropping them first lets more states merge):
+        the top terminal when it is empty, the bottom when it is dead, else a request at
+        level min(A), merged with the others when that level comes. -1 when out of
+        memory."""
         cdef int w = from_word, m, t
         while True:
             while w < self.words and self.buffer[w] == 0:
                 w += 1
             if w == self.words:
-                return 1
+                self.kids[back] = 1
+                return 0
             m = w * 64 + ctz64(self.buffer[w])
             if not self.hi_dead(self.buffer, m):
                 break
             self.buffer[w] &= self.buffer[w] - 1
             for t in range(self.prim_start[m], self.prim_start[m + 1]):
                 if not self.touches(self.buffer, self.prim[t], w):
+                    self.kids[back] = 0
                     return 0
-        return self.find_or_add(&self.levels[m], self.buffer + w, self.words - w)
+        return self.append(&self.levels[m], self.buffer + w, self.words - w, back)
+
+    cdef int append(self, Level* level, const uint64_t* key, int width, uint32_t back) noexcept:
+        cdef int64_t cap
+        cdef uint64_t* keys
+        cdef uint32_t* backs
+        if level.n == level.cap:
+            cap = 2 * level.cap if level.cap else 16
+            keys = <uint64_t*>realloc(level.keys, cap * width * sizeof(uint64_t))
+            if keys == NULL:
+                return -1
+            level.keys = keys
+            backs = <uint32_t*>realloc(level.back, cap * sizeof(uint32_t))
+            if backs == NULL:
+                return -1
+            level.back = backs
+            level.cap = cap
+            level.width = width
+        memcpy(level.keys + level.n * width, key, width * sizeof(uint64_t))
+        level.back[level.n] = back
+        level.n += 1
+        return 0
 
     cdef bint hi_dead(self, const uint64_t* a, int m) noexcept:
         """Whether choosing m in state ``a`` leaves a primary item without an option: a
@@ -302,86 +336,69 @@ cdef class TopDown:
                 return True
         return False
 
-    cdef int32_t find_or_add(self, Level* level, const uint64_t* key, int width) except -2:
-        cdef uint64_t h, slot, tag, entry
+    cdef int64_t merge(self, Level* level) noexcept:
+        """Merge the equal requests of a level: the distinct keys move to the front, in
+        order of first request, and each request's parent gets the id of its state (the
+        level's ids follow ``n_ids``). Returns the number of states, -1 out of memory, -3
+        beyond the node limit."""
+        cdef int width = level.width
+        cdef int64_t r, u, n_states = 0, size = 16
+        cdef uint64_t mask, slot
         cdef int32_t index
-        if level.slots == NULL and self._level_grow(level, width, 1 << 4) < 0:
-            return -1
-        h = key_hash(key, width)
-        tag = h & 0xFFFFFFFF00000000ULL
-        slot = h & level.mask
-        while True:
-            entry = level.slots[slot]
-            if entry == 0:
-                break
-            if (entry & 0xFFFFFFFF00000000ULL) == tag:
-                index = <int32_t>(entry & 0xFFFFFFFF) - 1
-                if same(level.keys + <int64_t>index * width, key, width):
-                    return level.ids[index]
-            slot = (slot + 1) & level.mask
-        if level.n == level.cap:
-            if self._level_grow(level, width, 2 * level.cap) < 0:
+        cdef uint32_t back
+        while size < 2 * level.n:
+            size <<= 1
+        if size > self.slot_cap:
+            free(self.slots)
+            self.slots = <int32_t*>malloc(size * sizeof(int32_t))
+            if self.slots == NULL:
+                self.slot_cap = 0
                 return -1
-            slot = h & level.mask
-            while level.slots[slot] != 0:
-                slot = (slot + 1) & level.mask
-        if self.n_ids == self.id_cap and self._ids_grow() < 0:
-            return -1 if self.n_ids < self.max_ids else -3
-        index = <int32_t>level.n
-        memcpy(level.keys + <int64_t>index * width, key, width * sizeof(uint64_t))
-        level.ids[index] = <int32_t>self.n_ids
-        level.slots[slot] = tag | <uint64_t>(index + 1)
-        level.n += 1
-        self.n_ids += 1
-        return level.ids[index]
+            self.slot_cap = size
+        memset(self.slots, 0xFF, size * sizeof(int32_t))
+        mask = <uint64_t>(size - 1)
+        for r in range(level.n):
+            slot = key_hash(level.keys + r * width, width) & mask
+            while True:
+                index = self.slots[slot]
+                if index == -1:
+                    u = n_states
+                    n_states += 1
+                    self.slots[slot] = <int32_t>u
+                    if u != r:
+                        memcpy(level.keys + u * width, level.keys + r * width,
+                               width * sizeof(uint64_t))
+                    break
+                if same(level.keys + <int64_t>index * width, level.keys + r * width, width):
+                    u = index
+                    break
+                slot = (slot + 1) & mask
+            back = level.back[r]
+            if back == ROOT:
+                self.root_id = <int32_t>(self.n_ids + u)
+            else:
+                self.kids[back] = <int32_t>(self.n_ids + u)
+        return n_states
 
-    cdef int _ids_grow(self) noexcept:
-        """Double the room for node ids (-1 when out of memory or at the node limit)."""
+    cdef int _ids_grow(self, int64_t needed) noexcept:
+        """Room for ``needed`` node ids (-1 when out of memory)."""
+        cdef int64_t cap = self.id_cap
         cdef int32_t* grown
-        if self.n_ids >= self.max_ids:
-            return -1
-        grown = <int32_t*>realloc(self.lo, 2 * self.id_cap * sizeof(int32_t))
+        while cap < needed:
+            cap *= 2
+        if cap == self.id_cap:
+            return 0
+        grown = <int32_t*>realloc(self.kids, 2 * cap * sizeof(int32_t))
         if grown == NULL:
             return -1
-        self.lo = grown
-        grown = <int32_t*>realloc(self.hi, 2 * self.id_cap * sizeof(int32_t))
-        if grown == NULL:
-            return -1
-        self.hi = grown
-        self.id_cap *= 2
-        return 0
-
-    cdef int _level_grow(self, Level* level, int width, int64_t cap) noexcept:
-        """Room for ``cap`` states (a power of two), the table at most half full."""
-        cdef uint64_t* keys = <uint64_t*>realloc(level.keys, cap * width * sizeof(uint64_t))
-        if keys == NULL:
-            return -1
-        level.keys = keys
-        cdef int32_t* ids = <int32_t*>realloc(level.ids, cap * sizeof(int32_t))
-        if ids == NULL:
-            return -1
-        level.ids = ids
-        free(level.slots)
-        level.slots = <uint64_t*>calloc(2 * cap, sizeof(uint64_t))
-        if level.slots == NULL:
-            return -1
-        level.mask = <uint64_t>(2 * cap - 1)
-        level.cap = cap
-        level.width = width
-        cdef int64_t index
-        cdef uint64_t h, slot
-        for index in range(level.n):
-            h = key_hash(level.keys + index * width, width)
-            slot = h & level.mask
-            while level.slots[slot] != 0:
-                slot = (slot + 1) & level.mask
-            level.slots[slot] = (h & 0xFFFFFFFF00000000ULL) | <uint64_t>(index + 1)
+        self.kids = grown
+        self.id_cap = cap
         return 0
 
     # ----- the construction -----
 
-    cdef int32_t lo_child(self, const uint64_t* a, int m) except -2:
-        """The id of ``A - {m}`` (0 when dead) for the state ``a`` (full-width words)."""
+    cdef int lo_child(self, const uint64_t* a, int m, uint32_t back) noexcept:
+        """Ask for ``A - {m}`` (dead when a primary item of m loses its last option)."""
         cdef int base = m >> 6, w
         cdef int64_t t
         for w in range(base, self.words):
@@ -389,88 +406,91 @@ cdef class TopDown:
         self.buffer[base] &= ~((<uint64_t>1) << (m & 63))
         for t in range(self.prim_start[m], self.prim_start[m + 1]):
             if not self.touches(self.buffer, self.prim[t], base):
+                self.kids[back] = 0
                 return 0
-        return self.place(base)
+        return self.request(base, back)
 
-    cdef int32_t hi_child(self, const uint64_t* a, int m) except -2:
-        """The id of A minus the options that conflict with m (its state is live: place()
-        made sure of it)."""
+    cdef int hi_child(self, const uint64_t* a, int m, uint32_t back) noexcept:
+        """Ask for A minus the options that conflict with m (a live state: request()
+        made sure of it when it kept m)."""
         cdef int base = m >> 6, w
         cdef const uint64_t* c = self.conf + <int64_t>m * self.words
         for w in range(base, self.words):
             self.buffer[w] = a[w] & ~c[w]
-        return self.place(base)
+        return self.request(base, back)
 
-    cdef int32_t root(self) except -2:
-        """The id of the first state: every option (0 when a primary item has none)."""
+    cdef int root(self) except -2:
+        """Ask for the first state: every option (none when a primary item has none)."""
         cdef int j, k
-        for k in range(self.n_options):
-            self.buffer[k >> 6] |= (<uint64_t>1) << (k & 63)
         for j in range(self.n_primary):
             if self.last_word[j] < 0:
                 return 0
-        return self.place(0)
+        for k in range(self.n_options):
+            self.buffer[k >> 6] |= (<uint64_t>1) << (k & 63)
+        return self.request(0, ROOT)
 
-    cdef int32_t expand(self) except -2:
-        """Process the levels in order: the children of every state; a level's keys are
-        freed once it is done. Returns the root's id, -1 out of memory, -3 too many
-        states."""
-        cdef int32_t root = self.root(), child
+    cdef int expand(self) except -2:
+        """Process the levels in order: merge the level's requests into states, then ask
+        for the children of each state; a level's requests are freed once it is done.
+        Returns 0, -1 out of memory, -3 beyond the node limit."""
         cdef int m, width, base
-        cdef int64_t index
+        cdef int64_t u, n_states
+        cdef uint32_t i
         cdef Level* level
         cdef uint64_t* full = <uint64_t*>calloc(self.words, sizeof(uint64_t))
-        if full == NULL:
+        if full == NULL or self.root() < 0:
+            free(full)
             return -1
         try:
-            if root < 2:
-                return root
             for m in range(self.n_options):
                 level = &self.levels[m]
+                self.first_id[m] = self.n_ids
                 if level.n == 0:
                     continue
+                n_states = self.merge(level)
+                if n_states < 0:
+                    return n_states
+                if self.n_ids + n_states > self.max_ids:
+                    return -3
+                if self._ids_grow(self.n_ids + n_states) < 0:
+                    return -1
                 width = level.width
                 base = self.words - width
-                for index in range(level.n):
-                    memcpy(full + base, level.keys + index * width, width * sizeof(uint64_t))
-                    child = self.lo_child(full, m)
-                    if child < 0:
-                        return child
-                    self.lo[level.ids[index]] = child
-                    child = self.hi_child(full, m)
-                    if child < 0:
-                        return child
-                    self.hi[level.ids[index]] = child
-                    self.states += 1
-                    if (self.states & 0xFFFF) == 0 and PyErr_CheckSignals() < 0:
-                        return -2
+                for u in range(n_states):
+                    memcpy(full + base, level.keys + u * width, width * sizeof(uint64_t))
+                    i = <uint32_t>(self.n_ids + u)
+                    if self.lo_child(full, m, 2 * i) < 0 or self.hi_child(full, m, 2 * i + 1) < 0:
+                        return -1
+                self.n_ids += n_states
+                self.states += n_states
                 free(level.keys)
-                free(level.slots)
+                free(level.back)
                 level.keys = NULL
-                level.slots = NULL
-            return root
+                level.back = NULL
+                if PyErr_CheckSignals() < 0:
+                    return -2
+            self.first_id[self.n_options] = self.n_ids
+            return 0
         finally:
             free(full)
 
-    cdef int32_t reduce(self, Store store, int32_t root) noexcept:
-        """Make the nodes bottom-up in ``store`` (whose unique table reduces them); the
-        store node of id i replaces lo[i]. Returns the root's node, -1 on overflow."""
+    cdef int32_t reduce(self, Store store) noexcept:
+        """Make the nodes bottom-up in ``store`` (whose unique table reduces them): the
+        ids go level by level, so children have larger ids than their parents. Returns
+        the root's node, -1 on overflow."""
         cdef int m
-        cdef int64_t index
-        cdef int32_t i, node
-        cdef Level* level
+        cdef int64_t i
+        cdef int32_t node
+        if self.root_id < 2:
+            return self.root_id
         for m in range(self.n_options - 1, -1, -1):
-            level = &self.levels[m]
-            for index in range(level.n):
-                i = level.ids[index]
-                node = store.make(m, self.lo[self.lo[i]], self.lo[self.hi[i]])
+            for i in range(self.first_id[m + 1] - 1, self.first_id[m] - 1, -1):
+                node = store.make(m, self.kids[2 * self.kids[2 * i]],
+                                  self.kids[2 * self.kids[2 * i + 1]])
                 if node < 0:
                     return -1
-                self.lo[i] = node
-            free(level.ids)
-            level.ids = NULL
-            level.n = 0
-        return self.lo[root]
+                self.kids[2 * i] = node
+        return self.kids[2 * self.root_id]
 
 
 def build(Store store, int n_primary, int n_items, const int[:] option_start,
@@ -479,14 +499,15 @@ def build(Store store, int n_primary, int n_items, const int[:] option_start,
     (no colors, no multiplicities; options numbered as given), and the number of nodes
     of the diagram before reduction. Raises MemoryError when the tables cannot grow,
     and ``StoreFull`` (through the store) beyond its node limit."""
-    cdef TopDown t = TopDown(n_primary, n_items, option_start, node_item, store.max_nodes)
-    cdef int32_t root = t.expand()
-    if root == -1:
+    cdef TopDown t = TopDown(n_primary, n_items, option_start, node_item,
+                             min(store.max_nodes, 0x7FFFFFF0))
+    cdef int done = t.expand()
+    if done == -1:
         raise MemoryError("cannot grow the top-down construction's tables")
-    if root == -3:
+    if done == -3:
         store._overflow()
     store.safe_point()
-    root = t.reduce(store, root)
+    cdef int32_t root = t.reduce(store)
     if root < 0:
         store._overflow()
     return root, t.states

@@ -159,14 +159,18 @@ def topdown(problem: ExactCover, manager: Manager | None = None) -> Family:
     """The family of all solutions of ``problem``, built top-down (see
     :mod:`excover.zdd._topdown`); the problem must pass :func:`topdown_applies`."""
     if not topdown_applies(problem):
-        raise UsageError("the top-down construction takes no colors, multiplicities, more "
-                         f"than {64 * _topdown.MAX_WORDS} options or more than "
-                         f"{_topdown.MAX_PRIMARY} primary items")
+        raise UsageError(
+            "the top-down construction takes no colors, multiplicities, more "
+            f"than {64 * _topdown.MAX_WORDS} options or more than "
+            f"{_topdown.MAX_PRIMARY} primary items"
+        )
     owner = manager or default()
     data = problem.engine_input()
     n_items = data.n_primary + data.n_secondary
     try:
-        root, _ = _topdown.build(owner.store, data.n_primary, n_items, data.option_start, data.node_item)
+        root, _ = _topdown.build(
+            owner.store, data.n_primary, n_items, data.option_start, data.node_item
+        )
     except _store.StoreFull as full:
         raise ResourceLimitError(
             f"the ZDD of the solutions needs more than {full.args[0]} nodes "

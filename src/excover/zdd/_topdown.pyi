@@ -1,0 +1,16 @@
+"""Type stub of the compiled top-down construction (see _topdown.pyx for its states)."""
+
+from array import array
+
+from excover.zdd._store import Store
+
+MAX_WORDS: int
+MAX_PRIMARY: int
+
+def build(
+    store: Store,
+    n_primary: int,
+    n_items: int,
+    option_start: array[int],
+    node_item: array[int],
+) -> tuple[int, int]: ...
