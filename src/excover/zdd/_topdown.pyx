@@ -298,43 +298,58 @@ cdef class TopDown:
 
     cdef bint hi_dead(self, const uint64_t* a, int m) noexcept:
         """Whether choosing m in state ``a`` leaves a primary item without an option: a
-        primary item outside m touched by the options that conflict with m, and by none
-        of the options left (``touch`` gives both sets of items, a byte at a time)."""
-        cdef int P = self.pwords, w, q, shift
-        cdef uint64_t left, gone, v
+        primary item outside m touched by the options that conflict with m (the items
+        *at risk*), and by none of the options left (``touch`` gives the items of the
+        options a byte at a time)."""
+        if self.pwords == 1:
+            return self.hi_dead_narrow(a, m)
+        cdef int P = self.pwords, w, q
+        cdef uint64_t risk[MAX_PRIMARY_WORDS]
         cdef uint64_t kept[MAX_PRIMARY_WORDS]
-        cdef uint64_t lost[MAX_PRIMARY_WORDS]
         cdef const uint64_t* c = self.conf + <int64_t>m * self.words
-        cdef const uint64_t* row
         cdef const uint64_t* mine = self.own + <int64_t>m * P
         for q in range(P):
+            risk[q] = 0
             kept[q] = 0
-            lost[q] = 0
         for w in range(m >> 6, self.words):
-            left = a[w] & ~c[w]
-            gone = a[w] & c[w]
-            shift = 0
-            while left:
-                v = left & 255
-                if v:
-                    row = self.touch + ((<int64_t>w * 8 + shift) * 256 + <int64_t>v) * P
-                    for q in range(P):
-                        kept[q] |= row[q]
-                left >>= 8
-                shift += 1
-            shift = 0
-            while gone:
-                v = gone & 255
-                if v:
-                    row = self.touch + ((<int64_t>w * 8 + shift) * 256 + <int64_t>v) * P
-                    for q in range(P):
-                        lost[q] |= row[q]
-                gone >>= 8
-                shift += 1
+            self.items_of(a[w] & c[w], w, risk)
+            self.items_of(a[w] & ~c[w], w, kept)
         for q in range(P):
-            if lost[q] & ~kept[q] & ~mine[q]:
+            if risk[q] & ~mine[q] & ~kept[q]:
                 return True
         return False
+
+    cdef inline void items_of(self, uint64_t bits, int w, uint64_t* items) noexcept:
+        """Add to ``items`` the primary items of the options ``bits`` of word w."""
+        cdef int P = self.pwords, q
+        cdef const uint64_t* row = self.touch + <int64_t>w * 8 * 256 * P
+        while bits:
+            if bits & 255:
+                for q in range(P):
+                    items[q] |= row[(bits & 255) * P + q]
+            bits >>= 8
+            row += 256 * P
+
+    cdef bint hi_dead_narrow(self, const uint64_t* a, int m) noexcept:
+        """hi_dead() for at most 64 primary items: one word of items."""
+        cdef int w
+        cdef uint64_t bits, risk = 0, kept = 0
+        cdef const uint64_t* c = self.conf + <int64_t>m * self.words
+        cdef const uint64_t* row
+        for w in range(m >> 6, self.words):
+            row = self.touch + <int64_t>w * 8 * 256
+            bits = a[w] & c[w]
+            while bits:
+                risk |= row[bits & 255]
+                bits >>= 8
+                row += 256
+            row = self.touch + <int64_t>w * 8 * 256
+            bits = a[w] & ~c[w]
+            while bits:
+                kept |= row[bits & 255]
+                bits >>= 8
+                row += 256
+        return (risk & ~self.own[m] & ~kept) != 0
 
     cdef int64_t merge(self, Level* level) noexcept:
         """Merge the equal requests of a level: the distinct keys move to the front, in
