@@ -150,11 +150,11 @@ cdef class Store:
         cdef uint64_t csize = 1024
         while csize < <uint64_t>cache:
             csize <<= 1
-        self.cache = <int32_t*>malloc(csize * 4 * sizeof(int32_t))
+        # zeroed by calloc: its pages cost memory only once an operation touches them
+        self.cache = <int32_t*>calloc(csize * 4, sizeof(int32_t))
         if self.cache == NULL:
             raise MemoryError("cannot allocate the ZDD operation cache")
         self.cache_mask = csize - 1
-        self._clear_cache()
         self.var[0] = TERMINAL_VAR
         self.var[1] = TERMINAL_VAR
         self.lo[0] = self.hi[0] = 0
