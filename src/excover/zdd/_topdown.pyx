@@ -263,7 +263,7 @@ cdef class TopDown:
             while w < self.words and self.buffer[w] == 0:
                 w += 1
             if w == self.words:
-                self.kids[back] = 1
+                self.answer(back, 1)
                 return 0
             m = w * 64 + ctz64(self.buffer[w])
             if not self.hi_dead(self.buffer, m):
@@ -271,9 +271,16 @@ cdef class TopDown:
             self.buffer[w] &= self.buffer[w] - 1
             for t in range(self.prim_start[m], self.prim_start[m + 1]):
                 if not self.touches(self.buffer, self.prim[t], w):
-                    self.kids[back] = 0
+                    self.answer(back, 0)
                     return 0
         return self.append(&self.levels[m], self.buffer + w, self.words - w, back)
+
+    cdef inline void answer(self, uint32_t back, int32_t node) noexcept:
+        """Give the request ``back`` its node id."""
+        if back == ROOT:
+            self.root_id = node
+        else:
+            self.kids[back] = node
 
     cdef int append(self, Level* level, const uint64_t* key, int width, uint32_t back) noexcept:
         cdef int64_t cap
@@ -360,7 +367,6 @@ cdef class TopDown:
         cdef int64_t r, u, n_states = 0, size = 16
         cdef uint64_t mask, slot
         cdef int32_t index
-        cdef uint32_t back
         while size < 2 * level.n:
             size <<= 1
         if size > self.slot_cap:
@@ -388,11 +394,7 @@ cdef class TopDown:
                     u = index
                     break
                 slot = (slot + 1) & mask
-            back = level.back[r]
-            if back == ROOT:
-                self.root_id = <int32_t>(self.n_ids + u)
-            else:
-                self.kids[back] = <int32_t>(self.n_ids + u)
+            self.answer(level.back[r], <int32_t>(self.n_ids + u))
         return n_states
 
     cdef int _ids_grow(self, int64_t needed) noexcept:
@@ -421,7 +423,7 @@ cdef class TopDown:
         self.buffer[base] &= ~((<uint64_t>1) << (m & 63))
         for t in range(self.prim_start[m], self.prim_start[m + 1]):
             if not self.touches(self.buffer, self.prim[t], base):
-                self.kids[back] = 0
+                self.answer(back, 0)
                 return 0
         return self.request(base, back)
 
