@@ -28,9 +28,10 @@ failed (out of the ``--memory`` cap, say). The routes (``--routes``, comma-separ
 * ``dlx``: ``count(method="dlx")`` on the default engine; ``dlx:dlx``, ``dlx:bits``,
   ``dlx:cells``: the same on one engine (``engine=``);
 * ``zdd``: ``count(method="zdd")``: the frontier count when the problem suits it, else the
-  DXZ family; ``frontier``: the frontier count alone (:mod:`excover.zdd.frontier`);
-  ``dxz``: ``zdd("dxz").count()``, the DXZ family always; ``columns``:
-  ``zdd("columns").count()``, one family per item intersected;
+  family of ``zdd()`` (top-down when it applies, else DXZ); ``frontier``: the frontier
+  count alone (:mod:`excover.zdd.frontier`); ``dxz``: the DXZ family always
+  (``dxz.by_dxz``); ``topdown``: the top-down family (``dxz.topdown``, when it applies);
+  ``columns``: ``zdd("columns").count()``, one family per item intersected;
 * ``sat``: ``count(method="sat")``;
 * ``DLX1``, ``DLX6``: Knuth's programs, ``prog < FILE`` (DLX6 is DLX2 with DXZ's memo).
 
@@ -91,7 +92,7 @@ __all__ = ["main", "read_alg_lab"]
 CACHE = Path.home() / ".cache" / "excover-bench"
 SETS = ("run_set", "exact_cover_benchmark")
 EXCOVER_ROUTES: tuple[str, ...] = ("auto", "dlx", "dlx:dlx", "dlx:bits", "dlx:cells", "zdd")
-EXCOVER_ROUTES += ("frontier", "dxz", "columns", "sat")
+EXCOVER_ROUTES += ("frontier", "dxz", "topdown", "columns", "sat")
 KNUTH = {"DLX1": "dlx1", "DLX6": "dlx6"}
 DEFAULT_ROUTES = "auto,dlx,dlx:bits,dlx:cells,zdd,frontier,dxz,DLX1,DLX6"
 
@@ -252,6 +253,20 @@ def _frontier(problem: ExactCover) -> int | None:
     return frontier.count(problem)
 
 
+def _by_dxz(problem: ExactCover) -> int:
+    from excover.zdd import dxz
+
+    return dxz.by_dxz(problem, dxz.search_manager()).count()
+
+
+def _topdown(problem: ExactCover) -> int | None:
+    from excover.zdd import dxz
+
+    if not dxz.topdown_applies(problem):
+        return None
+    return dxz.topdown(problem, dxz.search_manager()).count()
+
+
 def route_function(route: str) -> Callable[[ExactCover], int | None]:
     """What a route runs; None from it means the route does not take the problem."""
     if route.startswith("dlx:"):
@@ -263,7 +278,8 @@ def route_function(route: str) -> Callable[[ExactCover], int | None]:
         "zdd": lambda problem: problem.count(method="zdd"),
         "sat": lambda problem: problem.count(method="sat"),
         "frontier": _frontier,
-        "dxz": lambda problem: problem.zdd("dxz").count(),
+        "dxz": _by_dxz,
+        "topdown": _topdown,
         "columns": lambda problem: problem.zdd("columns").count(),
     }
     return table[route]

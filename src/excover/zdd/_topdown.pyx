@@ -24,17 +24,27 @@ From a state at level m:
 * the lo child (m left out) is ``A - {m}``; it is dead when a primary item of m is
   touched by no other option of ``A``;
 * the hi child (m chosen) is ``A`` minus every option that shares an item with m; it is
-  dead when a primary item not in m, touched by ``A``, is touched by none of the options
-  left. Only the primary items of the options that conflict with m can lose their last
-  option: their list (``check``) is made once per option.
+  dead when a primary item not in m is touched by an option that conflicts with m and by
+  none of the options left. Both sets of items come from a table ``touch`` that gives the
+  primary items of the options of any byte of the bitset, so a check costs a lookup per
+  byte, whatever the problem.
+
+A state whose leading option cannot be chosen (its hi child is dead) is the same family as
+its lo child: such options are dropped before the state is looked up, as TdZdd skips the
+squares where no queen fits, so that more states merge and no node is made for them.
 
 This is the state TdZdd's N-queens specification keeps (the free squares of the rows to
 come), found here for every exact cover problem, and the construction follows TdZdd's
-breadth-first scheme: the states of each level are held in a hash table of their own
-(keys of the width of the options from m on, compared in full), the levels are processed
-in order (every child lies at a later level), a level's keys are freed once it is
-processed, and the diagram is then reduced bottom-up into the node store, whose unique
-table merges equal sub-families and drops the nodes whose hi edge is the empty family.
+breadth-first scheme. A child is a *request* appended to the list of its level (its key:
+the words of the bitset from the level's word on, and where its id must go); when the
+level comes (every child lies at a later level than its parent, so the levels are done in
+order), its requests are merged in one hash table sized for them, the distinct states get
+consecutive ids, their parents get those ids, and the states' own children are requested.
+A level's requests are freed once it is done. The ids then run level by level, children
+after parents, so the diagram is reduced bottom-up into the node store by a walk down the
+ids: the store's unique table merges equal sub-families and drops the nodes whose hi edge
+is the empty family. Per state that costs 8 bytes (its two children) once its level is
+done, and the key and a back reference per request while it waits.
 """
 
 from libc.stdlib cimport malloc, realloc, free, calloc
@@ -46,8 +56,8 @@ cimport cython
 from excover._portable cimport ctz64
 from excover.zdd._store cimport Store
 
-#: The widest bitset of options (in 64-bit words) this construction takes on: states
-#: cost a word per 64 options, and beyond this DXZ's keys (the uncovered items) are smaller.
+#: The widest bitset of options (in 64-bit words) this construction takes on: a state
+#: costs a word per 64 options (the ``touch`` table 16 KiB per word and item word).
 MAX_WORDS = 64
 
 #: The most primary items (in 64-bit words) it takes on: the sets of items touched by the
