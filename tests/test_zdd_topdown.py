@@ -106,6 +106,23 @@ def test_the_route_is_chosen_where_it_applies() -> None:
     assert queens(8).count(method="zdd") == 92
 
 
+def test_open_width_counts_the_items_used_on_both_sides_of_a_cut() -> None:
+    problem = ExactCover(primary=["a", "b", "c"])
+    for items in (["a", "b"], ["c"], ["a"], ["b", "c"]):
+        problem.add_option(items)
+    # after the first two options a (options 0, 2), b (0, 3) and c (1, 3) are all open
+    assert dxz.open_width(problem, [0, 1, 2, 3]) == 3
+    assert dxz.open_width(problem, [0, 2, 1, 3]) == 2  # a closes before c opens
+    assert dxz.open_width(problem, []) == 0
+
+
+def test_dxz_builds_top_down_only_when_the_order_is_no_wider() -> None:
+    assert dxz.prefers_topdown(queens(8)) and dxz.prefers_topdown(dominoes(6, 6))
+    scott = ExactCover.read(KNUTH / "scott-pfix.dlx")  # options piece by piece
+    assert dxz.topdown_applies(scott) and not dxz.prefers_topdown(scott)
+    assert scott.count(method="zdd") == 65
+
+
 def test_node_limit() -> None:
     manager = Manager(max_nodes=500)
     with pytest.raises(ResourceLimitError, match="max_nodes"):
