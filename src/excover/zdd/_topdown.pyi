@@ -1,6 +1,7 @@
 """Type stub of the compiled top-down construction (see _topdown.pyx for its states)."""
 
 from array import array
+from collections.abc import Callable
 
 from excover.zdd._store import Store
 
@@ -13,4 +14,5 @@ def build(
     n_items: int,
     option_start: array[int],
     node_item: array[int],
+    tick: Callable[[int, int, int], None] | None = None,
 ) -> tuple[int, int]: ...

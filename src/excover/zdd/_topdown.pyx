@@ -456,7 +456,7 @@ cdef class TopDown:
             self.buffer[k >> 6] |= (<uint64_t>1) << (k & 63)
         return self.request(0, ROOT)
 
-    cdef int expand(self) except -2:
+    cdef int expand(self, object tick) except -2:
         """Process the levels in order: merge the level's requests into states, then ask
         for the children of each state; a level's requests are freed once it is done.
         Returns 0, -1 out of memory, -3 beyond the node limit."""
@@ -496,6 +496,8 @@ cdef class TopDown:
                 level.back = NULL
                 if PyErr_CheckSignals() < 0:
                     return -2
+                if tick is not None:
+                    tick(m + 1, self.n_options, n_states)
             self.first_id[self.n_options] = self.n_ids
             return 0
         finally:
@@ -521,14 +523,16 @@ cdef class TopDown:
 
 
 def build(Store store, int n_primary, int n_items, const int[:] option_start,
-          const int[:] node_item):
+          const int[:] node_item, tick=None):
     """The root node, in ``store``, of the family of all exact covers of the problem
     (no colors, no multiplicities; options numbered as given), and the number of nodes
-    of the diagram before reduction. Raises MemoryError when the tables cannot grow,
+    of the diagram before reduction. ``tick``, when given, is called after each level
+    with the levels done, their number and the states of that level (for a progress
+    bar). Raises MemoryError when the tables cannot grow,
     and ``StoreFull`` (through the store) beyond its node limit."""
     cdef TopDown t = TopDown(n_primary, n_items, option_start, node_item,
                              min(store.max_nodes, 0x7FFFFFF0))
-    cdef int done = t.expand()
+    cdef int done = t.expand(tick)
     if done == -1:
         raise MemoryError("cannot grow the top-down construction's tables")
     if done == -3:

@@ -34,7 +34,7 @@ each primary item is covered and which options of the item being branched on are
 from __future__ import annotations
 
 from array import array
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, NamedTuple
 
 from excover.errors import ResourceLimitError, UsageError
@@ -195,9 +195,15 @@ def prefers_topdown(problem: ExactCover) -> bool:
     return natural <= open_width(problem, _order(problem))
 
 
-def topdown(problem: ExactCover, manager: Manager | None = None) -> Family:
+def topdown(
+    problem: ExactCover,
+    manager: Manager | None = None,
+    tick: Callable[[int, int, int], None] | None = None,
+) -> Family:
     """The family of all solutions of ``problem``, built top-down (see
-    :mod:`excover.zdd._topdown`); the problem must pass :func:`topdown_applies`."""
+    :mod:`excover.zdd._topdown`); the problem must pass :func:`topdown_applies`. ``tick``
+    is called after each level (one per option) with the levels done, their number and
+    the states of the level (for a progress bar)."""
     if not topdown_applies(problem):
         raise UsageError(
             "the top-down construction takes no colors, multiplicities, more "
@@ -209,7 +215,7 @@ def topdown(problem: ExactCover, manager: Manager | None = None) -> Family:
     n_items = data.n_primary + data.n_secondary
     try:
         root, _ = _topdown.build(
-            owner.store, data.n_primary, n_items, data.option_start, data.node_item
+            owner.store, data.n_primary, n_items, data.option_start, data.node_item, tick
         )
     except _store.StoreFull as full:
         raise ResourceLimitError(
