@@ -94,6 +94,7 @@ def _extension(name: str) -> Extension:
             f"{SHARED_DIR}/_portable.pxd",
             *(str(header) for header in Path(path).parent.glob("*.h")),
             *(str(shared) for shared in Path(path).parent.glob("*.pxi")),
+            *(str(header) for header in Path(path).parent.glob("*.pxd")),
         ],
     )
 
@@ -116,6 +117,8 @@ extensions = [
     _extension("excover.engines._bits"),
     _extension("excover.engines._cells"),
     _extension("excover.zdd._store"),
+    _extension("excover.zdd._dxz"),
+    _extension("excover.zdd._topdown"),
     _extension("excover.zdd._frontier"),
     _extension("excover.counting._components"),
     _extension("excover.puzzles._grid"),

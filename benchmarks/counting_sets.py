@@ -30,9 +30,10 @@ failed (out of the ``--memory`` cap, say). The routes (``--routes``, comma-separ
 * ``dlx``: ``count(method="dlx")`` on the default engine; ``dlx:dlx``, ``dlx:bits``,
   ``dlx:cells``: the same on one engine (``engine=``);
 * ``zdd``: ``count(method="zdd")``: the frontier count when the problem suits it, else the
-  DXZ family; ``frontier``: the frontier count alone (:mod:`excover.zdd.frontier`);
-  ``dxz``: ``zdd("dxz").count()``, the DXZ family always; ``columns``:
-  ``zdd("columns").count()``, one family per item intersected;
+  family of ``zdd()`` (top-down when it applies, else DXZ); ``frontier``: the frontier
+  count alone (:mod:`excover.zdd.frontier`); ``dxz``: the DXZ family always
+  (``dxz.by_dxz``); ``topdown``: the top-down family (``dxz.topdown``, when it applies);
+  ``columns``: ``zdd("columns").count()``, one family per item intersected;
 * ``components``: the component-decomposition route (``excover.counting.count(problem,
   route="components")``; ``n/a`` where that module is absent);
 * ``sat``: ``count(method="sat")``;
@@ -99,7 +100,7 @@ CACHE = Path.home() / ".cache" / "excover-bench"
 SETS = ("run_set", "exact_cover_benchmark", "knuth")
 KNUTH_FILES = Path(__file__).resolve().parent.parent / "tests" / "data" / "knuth"
 EXCOVER_ROUTES: tuple[str, ...] = ("auto", "dlx", "dlx:dlx", "dlx:bits", "dlx:cells", "zdd")
-EXCOVER_ROUTES += ("frontier", "dxz", "columns", "components", "sat")
+EXCOVER_ROUTES += ("frontier", "dxz", "topdown", "columns", "components", "sat")
 KNUTH = {"DLX1": "dlx1", "DLX6": "dlx6"}
 DEFAULT_ROUTES = "auto,dlx,dlx:bits,dlx:cells,zdd,frontier,dxz,DLX1,DLX6"
 
@@ -276,6 +277,20 @@ def _components(problem: ExactCover) -> int | None:
     return counting.count(problem, route="components").count
 
 
+def _by_dxz(problem: ExactCover) -> int:
+    from excover.zdd import dxz
+
+    return dxz.by_dxz(problem, dxz.search_manager()).count()
+
+
+def _topdown(problem: ExactCover) -> int | None:
+    from excover.zdd import dxz
+
+    if not dxz.topdown_applies(problem):
+        return None
+    return dxz.topdown(problem, dxz.search_manager()).count()
+
+
 def route_function(route: str) -> Callable[[ExactCover], int | tuple[int, str] | None]:
     """What a route runs; None from it means the route does not take the problem; auto
     gives the count and the route that finished."""
@@ -289,7 +304,8 @@ def route_function(route: str) -> Callable[[ExactCover], int | tuple[int, str] |
         "zdd": lambda problem: problem.count(method="zdd"),
         "sat": lambda problem: problem.count(method="sat"),
         "frontier": _frontier,
-        "dxz": lambda problem: problem.zdd("dxz").count(),
+        "dxz": _by_dxz,
+        "topdown": _topdown,
         "columns": lambda problem: problem.zdd("columns").count(),
     }
     return table[route]

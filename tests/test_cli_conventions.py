@@ -453,8 +453,9 @@ def test_progress_is_drawn_on_stderr_only_when_asked() -> None:
     [
         # the frontier count: layers (primary items) against their number
         (["count", str(KNUTH / "domino8x8.dlx"), "--method", "zdd"], "frontier count"),
-        # DXZ (queens have secondary items, which the frontier count does not take)
-        (["count", str(KNUTH / "queens10.dlx"), "--method", "zdd"], "DXZ"),
+        # top-down (queens have secondary items, which the frontier count does not take):
+        # levels (options) against their number
+        (["count", str(KNUTH / "queens10.dlx"), "--method", "zdd"], "top-down"),
         # a tiling's placements, built by a .cmb program
         (["run", str(ROOT / "examples" / "caml_small.cmb")], "placing caml_small"),
     ],

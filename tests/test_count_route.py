@@ -22,7 +22,8 @@ from builders import Instance, dominoes, instances, queens
 from hypothesis import HealthCheck, given, settings
 
 from excover import ExactCover, LimitReached, ResourceLimitError, UsageError, counting
-from excover.cli import common, main
+from excover.cli import common
+from excover.main import main
 from excover.counting import choice, routes
 
 TESTS = Path(__file__).parent

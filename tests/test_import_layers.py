@@ -38,7 +38,6 @@ LAYERS: tuple[tuple[str, ...], ...] = (
 )
 
 
-
 def module_name(path: Path) -> str:
     """``src/excover/zdd/dxz.py`` -> ``excover.zdd.dxz``; a package is its ``__init__``."""
     parts = list(path.relative_to(SOURCE.parent).with_suffix("").parts)

@@ -52,6 +52,17 @@ def test_stats_and_json_show_the_zdd(capsys: pytest.CaptureFixture[str], tmp_pat
     assert "excover: method zdd, DXZ family" in err.splitlines()
 
 
+def test_queens_are_counted_on_the_top_down_family(capsys: pytest.CaptureFixture[str]) -> None:
+    path = str(KNUTH / "queens10.dlx")
+    status, out, _ = count(capsys, path, "--method", "zdd", "--json")
+    result = json.loads(out)
+    family = ExactCover.read(path).zdd()
+    assert (status, result["engine"], result["count"]) == (0, "top-down family", family.count())
+    assert result["stats"]["zdd_nodes"] == family.size
+    status, out, _ = count(capsys, str(KNUTH / "scott-pfix.dlx"), "--method", "zdd", "--json")
+    assert (status, json.loads(out)["engine"]) == (0, "DXZ family")
+
+
 def test_colors_count_like_dancing_links(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
@@ -73,7 +84,7 @@ def test_zdd_honours_a_timeout(capsys: pytest.CaptureFixture[str]) -> None:
     status, out, err = count(
         capsys, str(KNUTH / "queens8.dlx"), "--method", "zdd", "--timeout", "30"
     )
-    assert (status, out, err) == (0, "92\n", "excover: method zdd, DXZ family\n")
+    assert (status, out, err) == (0, "92\n", "excover: method zdd, top-down family\n")
 
 
 def test_auto_goes_on_with_the_dlx_run_it_chose(

@@ -277,7 +277,7 @@ def test_a_dxz_search_stopped_by_its_budget_goes_on_to_the_same_family() -> None
 def test_node_limit_in_dxz() -> None:
     manager = Manager(max_nodes=500)
     with pytest.raises(ResourceLimitError):
-        dxz.dxz(dominoes(10, 10), manager)
+        dxz.by_dxz(dominoes(10, 10), manager)
     assert Family.from_sets([{1}, {2}], manager).count() == 2
 
 
@@ -308,7 +308,7 @@ def test_ctrl_c_stops_dxz_and_the_manager_stays_usable() -> None:
     try:
         signal.setitimer(signal.ITIMER_REAL, 0.1)
         with pytest.raises(KeyboardInterrupt):
-            dxz.dxz(problem, manager)
+            dxz.by_dxz(problem, manager)
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous_alarm)

@@ -1,7 +1,9 @@
 """The ZDD method on the command line: ``--method zdd``.
 
 A count takes the API's route (:func:`excover.zdd.dxz.count`): the frontier count when the
-problem suits it, else the DXZ family. ``--timeout`` stops either by an alarm (both check
+problem suits it, else the family built top-down when
+:func:`excover.zdd.dxz.prefers_topdown` else
+the DXZ family. ``--timeout`` stops either by an alarm (both check
 for signals): a ZDD count has no partial result, so a stopped count is unknown (None).
 Solutions are taken from the DXZ family (:func:`excover.zdd.dxz.solutions`).
 """
@@ -26,7 +28,7 @@ __all__ = ["count_zdd", "solve_zdd"]
 
 def _finish(problem: ExactCover, args: argparse.Namespace) -> Outcome:
     """Count as :func:`excover.zdd.dxz.count` does (the frontier count if it suits, else
-    the DXZ family)."""
+    the top-down family if preferred, else the DXZ family)."""
     from excover.zdd import dxz, frontier
 
     started = time.perf_counter()
@@ -37,6 +39,14 @@ def _finish(problem: ExactCover, args: argparse.Namespace) -> Outcome:
     try:
         with deadline(time_left(args)):
             total = frontier.count(problem, tick=_layers(bar) if bar.shown else None)
+            if total is None and dxz.prefers_topdown(problem):
+                engine = "top-down family"
+                bar.close()
+                bar = progress(args, desc="top-down", unit="option")
+                tick = _layers(bar) if bar.shown else None
+                family = dxz.topdown(problem, dxz.search_manager(), tick)
+                total = family.count()
+                stats.update(zdd_nodes=family.size)
             if total is None:
                 engine = "DXZ family"
                 bar.close()

@@ -1,7 +1,5 @@
 """Type stub of the compiled ZDD node store (see _store.pyx for the data structure)."""
 
-from array import array
-
 OP_UNION: int
 OP_INTER: int
 OP_DIFF: int
@@ -41,30 +39,3 @@ class Store:
     def size(self, root: int) -> int: ...
     def count(self, root: int) -> int: ...
     def counts(self, root: int) -> dict[int, int]: ...
-    def dxz_search(
-        self,
-        n_primary: int,
-        n_items: int,
-        option_start: array[int],
-        node_item: array[int],
-        node_color: array[int],
-        bounds: tuple[array[int], array[int]] | None = None,
-    ) -> Dxz: ...
-    def dxz_run(self, d: Dxz, budget: int = -1) -> tuple[int, int, int, int]: ...
-    def dxz(
-        self,
-        n_primary: int,
-        n_items: int,
-        option_start: array[int],
-        node_item: array[int],
-        node_color: array[int],
-        budget: int = -1,
-        bounds: tuple[array[int], array[int]] | None = None,
-    ) -> tuple[int, int, int, int]: ...
-
-class Dxz:
-    """A DXZ search made by :meth:`Store.dxz_search`, run by :meth:`Store.dxz_run`."""
-
-    started: bool
-    resumable: bool
-    compact: bool  # one-word memo keys (see the class notes in _store.pyx)

@@ -1,0 +1,544 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
+"""The ZDD of an exact cover problem built top-down, one variable (option) at a time.
+
+The problems: no colors and no multiplicities (primary items covered exactly once,
+secondary items at most once). The variables are the options in the problem's order, so
+the family comes out in its canonical form with no renaming.
+
+States
+------
+Deciding the options in order, the state before option m is the set ``A`` of the options
+numbered m or more that are still *available*: compatible with every option chosen so far.
+The sub-family below is a function of ``A`` alone: its members are the sets of pairwise
+disjoint options of ``A`` that cover the primary items still uncovered, ``U``. In a live
+state ``U`` is exactly the set of primary items that some option of ``A`` touches (an
+uncovered item no option of ``A`` touches can no longer be covered: the state is dead,
+the empty family; a covered one no option of ``A`` touches, since the options touching it
+are gone). So two partial choices with the same ``A`` share their sub-family, and the
+state is just ``A``, a bitset over the options. A state sits at level ``min(A)``: the
+options before it are out, and the variable tested there is ``min(A)``; the empty set of
+options is the terminal top (every primary item is covered).
+
+From a state at level m:
+
+* the lo child (m left out) is ``A - {m}``; it is dead when a primary item of m is
+  touched by no other option of ``A``;
+* the hi child (m chosen) is ``A`` minus every option that shares an item with m; it is
+  dead when a primary item not in m is touched by an option that conflicts with m and by
+  none of the options left. Both sets of items come from a table ``touch`` that gives the
+  primary items of the options of any byte of the bitset, so a check costs a lookup per
+  byte, whatever the problem.
+
+A state whose leading option cannot be chosen (its hi child is dead) is the same family as
+its lo child: such options are dropped before the state is looked up, as TdZdd skips the
+squares where no queen fits, so that more states merge and no node is made for them.
+
+This is the state TdZdd's N-queens specification keeps (the free squares of the rows to
+come), found here for every exact cover problem, and the construction follows TdZdd's
+breadth-first scheme. A child is a *request* appended to the list of its level (its key:
+the words of the bitset from the level's word on, and where its id must go); when the
+level comes (every child lies at a later level than its parent, so the levels are done in
+order), its requests are merged in one hash table sized for them, the distinct states get
+consecutive ids, their parents get those ids, and the states' own children are requested.
+A level's requests are freed once it is done. The ids then run level by level, children
+after parents, so the diagram is reduced bottom-up into the node store by a walk down the
+ids: the store's unique table merges equal sub-families and drops the nodes whose hi edge
+is the empty family. Per state that costs 8 bytes (its two children) once its level is
+done, and the key and a back reference per request while it waits.
+"""
+
+from libc.stdlib cimport malloc, realloc, free, calloc
+from libc.string cimport memcpy, memset
+from libc.stdint cimport int32_t, uint32_t, uint64_t, int64_t
+from cpython.exc cimport PyErr_CheckSignals
+cimport cython
+
+from excover._portable cimport ctz64
+from excover.zdd._store cimport Store
+
+#: The widest bitset of options (in 64-bit words) this construction takes on: a state
+#: costs a word per 64 options (the ``touch`` table 16 KiB per word and item word).
+MAX_WORDS = 64
+
+#: The most primary items (in 64-bit words) it takes on: the sets of items touched by the
+#: options of a state are computed on the stack, a word per 64 items.
+DEF MAX_PRIMARY_WORDS = 4
+MAX_PRIMARY = 64 * MAX_PRIMARY_WORDS
+
+
+cdef struct Level:
+    # the requests for states at one level, in the order made: their keys (``width``
+    # words each: the options from the level's word on) and where each one's node id goes
+    # (``ROOT``, or 2 * parent + 0 for the lo child, + 1 for the hi child)
+    uint64_t* keys
+    uint32_t* back
+    int64_t n
+    int64_t cap
+    int width
+
+
+#: The back reference of the root's request.
+DEF ROOT = 0xFFFFFFFF
+
+
+cdef inline uint64_t key_hash(const uint64_t* key, int width) noexcept nogil:
+    cdef uint64_t h = 0x243F6A8885A308D3ULL
+    cdef int w
+    for w in range(width):
+        h = (h ^ key[w]) * 0x9E3779B97F4A7C15ULL
+        h ^= h >> 29
+    h *= 0xBF58476D1CE4E5B9ULL
+    return h ^ (h >> 32)
+
+
+cdef inline bint same(const uint64_t* a, const uint64_t* b, int width) noexcept nogil:
+    cdef int w
+    for w in range(width):
+        if a[w] != b[w]:
+            return False
+    return True
+
+
+@cython.final
+cdef class TopDown:
+    """The tables of one construction (see the module notes); :func:`build` runs it."""
+
+    cdef int n_options, n_primary, words
+    cdef uint64_t* opts        # per item: the options touching it (``words`` words)
+    cdef int32_t* first_word   # per item: the first and last nonzero word of opts
+    cdef int32_t* last_word
+    cdef uint64_t* conf        # per option: the options sharing an item with it
+    cdef int64_t* prim_start   # per option: its primary items (CSR)
+    cdef int32_t* prim
+    cdef int pwords            # words of a set of primary items (at most MAX_PRIMARY_WORDS)
+    cdef uint64_t* touch       # per byte of a bitset of options and per value of that
+                               # byte: the primary items the options of the byte touch
+    cdef uint64_t* own         # per option: its primary items
+    cdef Level* levels
+    cdef int64_t* first_id     # per level: the id of its first state (ids go level by level)
+    cdef int32_t* kids         # per node id i: kids[2i], kids[2i + 1] the ids of its lo and
+                               # hi children, then kids[2i] its reduced node in the store
+    cdef int64_t n_ids, id_cap, max_ids
+    cdef int32_t root_id
+    cdef int32_t* slots        # the table that merges the requests of the level at hand
+    cdef int64_t slot_cap
+    cdef uint64_t* buffer      # the child being made
+    cdef readonly int64_t states   # nodes of the diagram before reduction
+
+    def __cinit__(self, int n_primary, int n_items, const int[:] option_start,
+                  const int[:] node_item, int64_t max_ids):
+        cdef int n = option_start.shape[0] - 1
+        self.n_options = n
+        self.n_primary = n_primary
+        self.words = (n + 64) // 64    # one spare bit past the last option
+        self.max_ids = max_ids
+        self.opts = <uint64_t*>calloc(<int64_t>(n_items + 1) * self.words, sizeof(uint64_t))
+        self.first_word = <int32_t*>calloc(n_items + 1, sizeof(int32_t))
+        self.last_word = <int32_t*>calloc(n_items + 1, sizeof(int32_t))
+        self.conf = <uint64_t*>calloc(<int64_t>(n + 1) * self.words, sizeof(uint64_t))
+        self.prim_start = <int64_t*>calloc(n + 2, sizeof(int64_t))
+        self.pwords = (n_primary + 63) // 64
+        self.touch = <uint64_t*>calloc(<int64_t>self.words * 8 * 256 * self.pwords + 1,
+                                       sizeof(uint64_t))
+        self.own = <uint64_t*>calloc(<int64_t>(n + 1) * self.pwords + 1, sizeof(uint64_t))
+        self.levels = <Level*>calloc(n + 1, sizeof(Level))
+        self.buffer = <uint64_t*>calloc(self.words, sizeof(uint64_t))
+        self.first_id = <int64_t*>calloc(n + 2, sizeof(int64_t))
+        self.id_cap = 1 << 12
+        self.kids = <int32_t*>malloc(2 * self.id_cap * sizeof(int32_t))
+        self.slot_cap = 0
+        self.slots = NULL
+        self.prim = NULL
+        if (self.opts == NULL or self.first_word == NULL or self.last_word == NULL
+                or self.conf == NULL or self.prim_start == NULL or self.touch == NULL
+                or self.own == NULL
+                or self.levels == NULL or self.buffer == NULL or self.kids == NULL
+                or self.first_id == NULL):
+            raise MemoryError("cannot allocate the top-down construction")
+        self.kids[0] = self.kids[1] = 0   # the terminals reduce to themselves
+        self.kids[2] = self.kids[3] = 1
+        self.n_ids = 2
+        self.root_id = 0
+        self.states = 0
+        self._tables(n_items, option_start, node_item)
+
+    def __dealloc__(self):
+        cdef int64_t m
+        if self.levels != NULL:
+            for m in range(self.n_options + 1):
+                free(self.levels[m].keys)
+                free(self.levels[m].back)
+        free(self.levels)
+        free(self.opts)
+        free(self.first_word)
+        free(self.last_word)
+        free(self.conf)
+        free(self.prim_start)
+        free(self.prim)
+        free(self.touch)
+        free(self.own)
+        free(self.buffer)
+        free(self.kids)
+        free(self.first_id)
+        free(self.slots)
+
+    # ----- the tables of the problem -----
+
+    cdef int _tables(self, int n_items, const int[:] option_start,
+                     const int[:] node_item) except -1:
+        """opts, first/last words, conf, the primary items of each option, ``touch``."""
+        cdef int n = self.n_options, W = self.words, k, j, w
+        cdef int64_t e
+        for k in range(n):
+            for e in range(option_start[k], option_start[k + 1]):
+                j = node_item[e]
+                self.opts[<int64_t>j * W + (k >> 6)] |= (<uint64_t>1) << (k & 63)
+        for j in range(n_items):
+            self.first_word[j] = W
+            self.last_word[j] = -1
+            for w in range(W):
+                if self.opts[<int64_t>j * W + w]:
+                    self.first_word[j] = min(self.first_word[j], w)
+                    self.last_word[j] = w
+        for k in range(n):
+            for e in range(option_start[k], option_start[k + 1]):
+                j = node_item[e]
+                for w in range(self.first_word[j], self.last_word[j] + 1):
+                    self.conf[<int64_t>k * W + w] |= self.opts[<int64_t>j * W + w]
+        self._primary_lists(option_start, node_item)
+        return self._touch_table(option_start, node_item)
+
+    cdef int _primary_lists(self, const int[:] option_start, const int[:] node_item) except -1:
+        cdef int n = self.n_options, k
+        cdef int64_t e, t = 0
+        self.prim = <int32_t*>malloc(max(node_item.shape[0], 1) * sizeof(int32_t))
+        if self.prim == NULL:
+            raise MemoryError("cannot allocate the top-down construction")
+        for k in range(n):
+            self.prim_start[k] = t
+            for e in range(option_start[k], option_start[k + 1]):
+                if node_item[e] < self.n_primary:
+                    self.prim[t] = node_item[e]
+                    t += 1
+        self.prim_start[n] = t
+        return 0
+
+    cdef int _touch_table(self, const int[:] option_start, const int[:] node_item) except -1:
+        """``own`` (each option's primary items) and ``touch``: for byte position b of a
+        bitset of options and byte value v, the primary items touched by the options
+        8b + i for the bits i of v (built from v with its lowest bit cleared)."""
+        cdef int P = self.pwords, k, b, v, q
+        cdef int64_t e
+        cdef uint64_t* row
+        cdef const uint64_t* prev
+        cdef const uint64_t* extra
+        for k in range(self.n_options):
+            for e in range(option_start[k], option_start[k + 1]):
+                if node_item[e] < self.n_primary:
+                    self.own[<int64_t>k * P + (node_item[e] >> 6)] |= (
+                        (<uint64_t>1) << (node_item[e] & 63))
+        for b in range(self.words * 8):
+            for v in range(1, 256):
+                k = b * 8 + ctz64(v)
+                if k >= self.n_options:
+                    continue
+                row = self.touch + (<int64_t>b * 256 + v) * P
+                prev = self.touch + (<int64_t>b * 256 + (v & (v - 1))) * P
+                extra = self.own + <int64_t>k * P
+                for q in range(P):
+                    row[q] = prev[q] | extra[q]
+        return 0
+
+    # ----- states -----
+
+    cdef inline bint touches(self, const uint64_t* a, int j, int from_word) noexcept:
+        """Whether the options of bitset ``a`` (words from ``from_word`` on) touch item j."""
+        cdef const uint64_t* o = self.opts + <int64_t>j * self.words
+        cdef int w = self.first_word[j] if self.first_word[j] > from_word else from_word
+        while w <= self.last_word[j]:
+            if a[w] & o[w]:
+                return True
+            w += 1
+        return False
+
+    cdef int request(self, int from_word, uint32_t back) noexcept:
+        """Ask for the state in ``buffer`` (words from ``from_word`` on) as the child
+        ``back``, after dropping its leading options whose choice leads to a dead state
+        (their nodes would be reduced away; dropping them first lets more states merge):
+        the top terminal when it is empty, the bottom when it is dead, else a request at
+        level min(A), merged with the others when that level comes. -1 when out of
+        memory."""
+        cdef int w = from_word, m, t
+        while True:
+            while w < self.words and self.buffer[w] == 0:
+                w += 1
+            if w == self.words:
+                self.answer(back, 1)
+                return 0
+            m = w * 64 + ctz64(self.buffer[w])
+            if not self.hi_dead(self.buffer, m):
+                break
+            self.buffer[w] &= self.buffer[w] - 1
+            for t in range(self.prim_start[m], self.prim_start[m + 1]):
+                if not self.touches(self.buffer, self.prim[t], w):
+                    self.answer(back, 0)
+                    return 0
+        return self.append(&self.levels[m], self.buffer + w, self.words - w, back)
+
+    cdef inline void answer(self, uint32_t back, int32_t node) noexcept:
+        """Give the request ``back`` its node id."""
+        if back == ROOT:
+            self.root_id = node
+        else:
+            self.kids[back] = node
+
+    cdef int append(self, Level* level, const uint64_t* key, int width, uint32_t back) noexcept:
+        cdef int64_t cap
+        cdef uint64_t* keys
+        cdef uint32_t* backs
+        if level.n == level.cap:
+            cap = 2 * level.cap if level.cap else 16
+            keys = <uint64_t*>realloc(level.keys, cap * width * sizeof(uint64_t))
+            if keys == NULL:
+                return -1
+            level.keys = keys
+            backs = <uint32_t*>realloc(level.back, cap * sizeof(uint32_t))
+            if backs == NULL:
+                return -1
+            level.back = backs
+            level.cap = cap
+            level.width = width
+        memcpy(level.keys + level.n * width, key, width * sizeof(uint64_t))
+        level.back[level.n] = back
+        level.n += 1
+        return 0
+
+    cdef bint hi_dead(self, const uint64_t* a, int m) noexcept:
+        """Whether choosing m in state ``a`` leaves a primary item without an option: a
+        primary item outside m touched by the options that conflict with m (the items
+        *at risk*), and by none of the options left (``touch`` gives the items of the
+        options a byte at a time)."""
+        if self.pwords == 1:
+            return self.hi_dead_narrow(a, m)
+        cdef int P = self.pwords, w, q
+        cdef uint64_t risk[MAX_PRIMARY_WORDS]
+        cdef uint64_t kept[MAX_PRIMARY_WORDS]
+        cdef const uint64_t* c = self.conf + <int64_t>m * self.words
+        cdef const uint64_t* mine = self.own + <int64_t>m * P
+        for q in range(P):
+            risk[q] = 0
+            kept[q] = 0
+        for w in range(m >> 6, self.words):
+            self.items_of(a[w] & c[w], w, risk)
+            self.items_of(a[w] & ~c[w], w, kept)
+        for q in range(P):
+            if risk[q] & ~mine[q] & ~kept[q]:
+                return True
+        return False
+
+    cdef inline void items_of(self, uint64_t bits, int w, uint64_t* items) noexcept:
+        """Add to ``items`` the primary items of the options ``bits`` of word w."""
+        cdef int P = self.pwords, q
+        cdef const uint64_t* row = self.touch + <int64_t>w * 8 * 256 * P
+        while bits:
+            if bits & 255:
+                for q in range(P):
+                    items[q] |= row[(bits & 255) * P + q]
+            bits >>= 8
+            row += 256 * P
+
+    cdef bint hi_dead_narrow(self, const uint64_t* a, int m) noexcept:
+        """hi_dead() for at most 64 primary items: one word of items."""
+        cdef int w
+        cdef uint64_t bits, risk = 0, kept = 0
+        cdef const uint64_t* c = self.conf + <int64_t>m * self.words
+        cdef const uint64_t* row
+        for w in range(m >> 6, self.words):
+            row = self.touch + <int64_t>w * 8 * 256
+            bits = a[w] & c[w]
+            while bits:
+                risk |= row[bits & 255]
+                bits >>= 8
+                row += 256
+            row = self.touch + <int64_t>w * 8 * 256
+            bits = a[w] & ~c[w]
+            while bits:
+                kept |= row[bits & 255]
+                bits >>= 8
+                row += 256
+        return (risk & ~self.own[m] & ~kept) != 0
+
+    cdef int64_t merge(self, Level* level) noexcept:
+        """Merge the equal requests of a level: the distinct keys move to the front, in
+        order of first request, and each request's parent gets the id of its state (the
+        level's ids follow ``n_ids``). Returns the number of states, -1 out of memory, -3
+        beyond the node limit."""
+        cdef int width = level.width
+        cdef int64_t r, u, n_states = 0, size = 16
+        cdef uint64_t mask, slot
+        cdef int32_t index
+        while size < 2 * level.n:
+            size <<= 1
+        if size > self.slot_cap:
+            free(self.slots)
+            self.slots = <int32_t*>malloc(size * sizeof(int32_t))
+            if self.slots == NULL:
+                self.slot_cap = 0
+                return -1
+            self.slot_cap = size
+        memset(self.slots, 0xFF, size * sizeof(int32_t))
+        mask = <uint64_t>(size - 1)
+        for r in range(level.n):
+            slot = key_hash(level.keys + r * width, width) & mask
+            while True:
+                index = self.slots[slot]
+                if index == -1:
+                    u = n_states
+                    n_states += 1
+                    self.slots[slot] = <int32_t>u
+                    if u != r:
+                        memcpy(level.keys + u * width, level.keys + r * width,
+                               width * sizeof(uint64_t))
+                    break
+                if same(level.keys + <int64_t>index * width, level.keys + r * width, width):
+                    u = index
+                    break
+                slot = (slot + 1) & mask
+            self.answer(level.back[r], <int32_t>(self.n_ids + u))
+        return n_states
+
+    cdef int _ids_grow(self, int64_t needed) noexcept:
+        """Room for ``needed`` node ids (-1 when out of memory)."""
+        cdef int64_t cap = self.id_cap
+        cdef int32_t* grown
+        while cap < needed:
+            cap *= 2
+        if cap == self.id_cap:
+            return 0
+        grown = <int32_t*>realloc(self.kids, 2 * cap * sizeof(int32_t))
+        if grown == NULL:
+            return -1
+        self.kids = grown
+        self.id_cap = cap
+        return 0
+
+    # ----- the construction -----
+
+    cdef int lo_child(self, const uint64_t* a, int m, uint32_t back) noexcept:
+        """Ask for ``A - {m}`` (dead when a primary item of m loses its last option)."""
+        cdef int base = m >> 6, w
+        cdef int64_t t
+        for w in range(base, self.words):
+            self.buffer[w] = a[w]
+        self.buffer[base] &= ~((<uint64_t>1) << (m & 63))
+        for t in range(self.prim_start[m], self.prim_start[m + 1]):
+            if not self.touches(self.buffer, self.prim[t], base):
+                self.answer(back, 0)
+                return 0
+        return self.request(base, back)
+
+    cdef int hi_child(self, const uint64_t* a, int m, uint32_t back) noexcept:
+        """Ask for A minus the options that conflict with m (a live state: request()
+        made sure of it when it kept m)."""
+        cdef int base = m >> 6, w
+        cdef const uint64_t* c = self.conf + <int64_t>m * self.words
+        for w in range(base, self.words):
+            self.buffer[w] = a[w] & ~c[w]
+        return self.request(base, back)
+
+    cdef int root(self) except -2:
+        """Ask for the first state: every option (none when a primary item has none)."""
+        cdef int j, k
+        for j in range(self.n_primary):
+            if self.last_word[j] < 0:
+                return 0
+        for k in range(self.n_options):
+            self.buffer[k >> 6] |= (<uint64_t>1) << (k & 63)
+        return self.request(0, ROOT)
+
+    cdef int expand(self, object tick) except -2:
+        """Process the levels in order: merge the level's requests into states, then ask
+        for the children of each state; a level's requests are freed once it is done.
+        Returns 0, -1 out of memory, -3 beyond the node limit."""
+        cdef int m, width, base
+        cdef int64_t u, n_states
+        cdef uint32_t i
+        cdef Level* level
+        cdef uint64_t* full = <uint64_t*>calloc(self.words, sizeof(uint64_t))
+        if full == NULL or self.root() < 0:
+            free(full)
+            return -1
+        try:
+            for m in range(self.n_options):
+                level = &self.levels[m]
+                self.first_id[m] = self.n_ids
+                if level.n == 0:
+                    continue
+                n_states = self.merge(level)
+                if n_states < 0:
+                    return n_states
+                if self.n_ids + n_states > self.max_ids:
+                    return -3
+                if self._ids_grow(self.n_ids + n_states) < 0:
+                    return -1
+                width = level.width
+                base = self.words - width
+                for u in range(n_states):
+                    memcpy(full + base, level.keys + u * width, width * sizeof(uint64_t))
+                    i = <uint32_t>(self.n_ids + u)
+                    if self.lo_child(full, m, 2 * i) < 0 or self.hi_child(full, m, 2 * i + 1) < 0:
+                        return -1
+                self.n_ids += n_states
+                self.states += n_states
+                free(level.keys)
+                free(level.back)
+                level.keys = NULL
+                level.back = NULL
+                if PyErr_CheckSignals() < 0:
+                    return -2
+                if tick is not None:
+                    tick(m + 1, self.n_options, n_states)
+            self.first_id[self.n_options] = self.n_ids
+            return 0
+        finally:
+            free(full)
+
+    cdef int32_t reduce(self, Store store) noexcept:
+        """Make the nodes bottom-up in ``store`` (whose unique table reduces them): the
+        ids go level by level, so children have larger ids than their parents. Returns
+        the root's node, -1 on overflow."""
+        cdef int m
+        cdef int64_t i
+        cdef int32_t node
+        if self.root_id < 2:
+            return self.root_id
+        for m in range(self.n_options - 1, -1, -1):
+            for i in range(self.first_id[m + 1] - 1, self.first_id[m] - 1, -1):
+                node = store.make(m, self.kids[2 * self.kids[2 * i]],
+                                  self.kids[2 * self.kids[2 * i + 1]])
+                if node < 0:
+                    return -1
+                self.kids[2 * i] = node
+        return self.kids[2 * self.root_id]
+
+
+def build(Store store, int n_primary, int n_items, const int[:] option_start,
+          const int[:] node_item, tick=None):
+    """The root node, in ``store``, of the family of all exact covers of the problem
+    (no colors, no multiplicities; options numbered as given), and the number of nodes
+    of the diagram before reduction. ``tick``, when given, is called after each level
+    with the levels done, their number and the states of that level (for a progress
+    bar). Raises MemoryError when the tables cannot grow,
+    and ``StoreFull`` (through the store) beyond its node limit."""
+    cdef TopDown t = TopDown(n_primary, n_items, option_start, node_item,
+                             min(store.max_nodes, 0x7FFFFFF0))
+    cdef int done = t.expand(tick)
+    if done == -1:
+        raise MemoryError("cannot grow the top-down construction's tables")
+    if done == -3:
+        store._overflow()
+    store.safe_point()
+    cdef int32_t root = t.reduce(store)
+    if root < 0:
+        store._overflow()
+    return root, t.states

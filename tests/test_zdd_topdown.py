@@ -1,0 +1,151 @@
+"""The top-down construction (``excover.zdd._topdown``): the same family as the oracle, as
+DXZ and as the column merge, the route ``problem.zdd()`` and ``count(method="zdd")`` take,
+its limits, and the N-queens node counts TdZdd's ddqueens prints."""
+
+from __future__ import annotations
+
+import os
+import random
+import signal
+from pathlib import Path
+
+import pytest
+from builders import Instance, dominoes, instances, queens
+from hypothesis import given, settings
+
+from excover import ExactCover, Family, ResourceLimitError, UsageError
+from excover.zdd import Manager, columns, dxz
+
+KNUTH = Path(__file__).parent / "data" / "knuth"
+
+
+@settings(max_examples=80)
+@given(instances("X", 10))
+def test_topdown_families_are_the_oracle_solutions(data: Instance) -> None:
+    problem = data.build()
+    assert dxz.topdown_applies(problem)
+    manager = Manager()
+    family = dxz.topdown(problem, manager)
+    assert set(family) == data.all_covers()
+    assert family == dxz.by_dxz(problem, manager)  # one canonical node in one manager
+
+
+@settings(max_examples=40, deadline=None)
+@given(instances("X", 150))
+def test_topdown_agrees_with_dxz_and_columns_past_one_word_of_options(data: Instance) -> None:
+    problem = data.build()
+    manager = Manager()
+    family = dxz.topdown(problem, manager)
+    assert family == dxz.by_dxz(problem, manager) == columns.columns(problem, manager)
+    assert family.count() == problem.count(method="dlx")
+
+
+@settings(max_examples=30)
+@given(instances("X", 10))
+def test_the_option_order_needs_no_renaming(data: Instance) -> None:
+    options = list(data.options)
+    random.Random(len(options)).shuffle(options)
+    shuffled = Instance(data.n_primary, data.n_secondary, tuple(options), data.bounds)
+    assert set(dxz.topdown(shuffled.build(), Manager())) == shuffled.all_covers()
+
+
+def test_queens_node_counts_built_two_ways() -> None:
+    """DXZ builds queens in another option order and renames the family back; the
+    top-down construction builds it in the problem's order: the reduced node counts must
+    agree, and for n = 12 they are the figure ddqueens prints."""
+    sizes = {}
+    for n in (1, 4, 6, 9, 12):
+        problem = queens(n)
+        manager = Manager()
+        family = dxz.topdown(problem, manager)
+        assert family == dxz.by_dxz(problem, manager)
+        sizes[n] = family.size
+        assert family.count() == problem.count(method="dlx")
+    assert sizes[12] == 45_833
+
+
+def test_samples_agree_across_managers() -> None:
+    problem = queens(8)
+    top, other = dxz.topdown(problem, Manager()), dxz.by_dxz(problem, Manager())
+    assert [top.sample(random.Random(seed)) for seed in range(20)] == [
+        other.sample(random.Random(seed)) for seed in range(20)
+    ]
+
+
+def test_more_primary_items_than_one_word() -> None:
+    problem = dominoes(12, 12)  # 144 primary items: three words of items
+    manager = Manager()
+    family = dxz.topdown(problem, manager)
+    assert family == dxz.by_dxz(problem, manager)
+    assert family.count() == 53_060_477_521_960_000
+
+
+def test_edge_cases() -> None:
+    empty = ExactCover(primary=["a"])
+    assert dxz.topdown(empty, Manager()).count() == 0
+    manager = Manager()
+    assert dxz.topdown(ExactCover(primary=0), manager) == Family.base(manager)
+    uncovered = ExactCover(primary=["a", "b"])
+    uncovered.add_option(["a"])
+    assert dxz.topdown(uncovered, Manager()).count() == 0
+
+
+def test_the_route_is_chosen_where_it_applies() -> None:
+    colored = ExactCover(primary=["a"], secondary=["x"])
+    colored.add_option(["a", "x:red"])
+    bounded = ExactCover(primary=["a"])
+    bounded.set_multiplicity("a", 1, 2)
+    bounded.add_option(["a"])
+    wide = dominoes(17, 17)  # 289 primary items
+    for problem in (colored, bounded, wide):
+        assert not dxz.topdown_applies(problem)
+        with pytest.raises(UsageError, match="top-down"):
+            dxz.topdown(problem, Manager())
+    assert dxz.topdown_applies(queens(8))
+    assert colored.zdd().count() == 1 and bounded.count(method="zdd") == 1
+    assert queens(8).count(method="zdd") == 92
+
+
+def test_open_width_counts_the_items_used_on_both_sides_of_a_cut() -> None:
+    problem = ExactCover(primary=["a", "b", "c"])
+    for items in (["a", "b"], ["c"], ["a"], ["b", "c"]):
+        problem.add_option(items)
+    # after the first two options a (options 0, 2), b (0, 3) and c (1, 3) are all open
+    assert dxz.open_width(problem, [0, 1, 2, 3]) == 3
+    assert dxz.open_width(problem, [0, 2, 1, 3]) == 2  # a closes before c opens
+    assert dxz.open_width(problem, []) == 0
+
+
+def test_dxz_builds_top_down_only_when_the_order_is_no_wider() -> None:
+    assert dxz.prefers_topdown(queens(8)) and dxz.prefers_topdown(dominoes(6, 6))
+    scott = ExactCover.read(KNUTH / "scott-pfix.dlx")  # options piece by piece
+    assert dxz.topdown_applies(scott) and not dxz.prefers_topdown(scott)
+    assert scott.count(method="zdd") == 65
+
+
+def test_node_limit() -> None:
+    manager = Manager(max_nodes=500)
+    with pytest.raises(ResourceLimitError, match="max_nodes"):
+        dxz.topdown(queens(9), manager)
+    assert Family.from_sets([{1}, {2}], manager).count() == 2
+
+
+def test_ctrl_c_stops_the_construction_and_the_manager_stays_usable() -> None:
+    """SIGINT comes from the kernel (an interval timer), as Ctrl-C does."""
+    problem = ExactCover.read(KNUTH / "pento3x20.dlx")  # many seconds top-down
+    manager = Manager()
+
+    def interrupt(signum: int, frame: object) -> None:
+        os.kill(os.getpid(), signal.SIGINT)
+
+    previous_int = signal.signal(signal.SIGINT, signal.default_int_handler)
+    previous_alarm = signal.signal(signal.SIGALRM, interrupt)
+    try:
+        signal.setitimer(signal.ITIMER_REAL, 0.1)
+        with pytest.raises(KeyboardInterrupt):
+            dxz.topdown(problem, manager)
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous_alarm)
+        signal.signal(signal.SIGINT, previous_int)
+    assert dxz.topdown(queens(6), manager).count() == 4
