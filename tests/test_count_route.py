@@ -23,8 +23,8 @@ from hypothesis import HealthCheck, given, settings
 
 from excover import ExactCover, LimitReached, ResourceLimitError, UsageError, counting
 from excover.cli import common
-from excover.main import main
 from excover.counting import choice, routes
+from excover.main import main
 
 TESTS = Path(__file__).parent
 FUZZ = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
