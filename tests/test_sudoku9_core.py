@@ -16,7 +16,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from excover.puzzles import _sudoku9, sudoku
+from excover.puzzles import _sudoku9, sudoku, sudoku_board
 
 BOARD = sudoku.Board()
 
@@ -87,7 +87,7 @@ def test_counts_and_first_solutions_agree_with_the_general_solver(
 @settings(max_examples=40, deadline=None)
 @given(puzzles())
 def test_counts_agree_with_dancing_links(puzzle: bytes) -> None:
-    text = bytes(puzzle).translate(sudoku._TO_SYMBOL).decode()
+    text = bytes(puzzle).translate(sudoku_board._TO_SYMBOL).decode()
     cover = sudoku.problem(text)
     assert core(puzzle, 30)[0] == [cover.count(method="dlx", max_solutions=30)]
 

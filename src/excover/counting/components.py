@@ -245,16 +245,16 @@ class _Counter:
         holds no node once it is returned, so the store's garbage collection reclaims the
         last run's nodes when it needs room (a store per run would cost more to allocate
         than most components take to count)."""
-        from excover.zdd import _store, dxz
+        from excover.zdd import _dxz, _store, dxz
 
         if self.store is None:
             self.store = dxz.search_manager().store
         store = self.store
         try:
-            search = store.dxz_search(n_primary, n_items, start, items, colors, None)
+            search = _dxz.search(store, n_primary, n_items, start, items, colors, None)
             budget = STEP_NODES
             while True:
-                root = store.dxz_run(search, budget)[0]
+                root = _dxz.run(store, search, budget)[0]
                 if root >= 0:
                     return int(store.count(root))
                 self._check()
