@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import signal
 import subprocess
 import sys
@@ -106,9 +107,19 @@ def queens8_all(queens8: ExactCover) -> list[list[int]]:
 #: engine that ran (``auto`` picks the bit-parallel engine for a problem this small).
 DLX_NOTE = "excover: method dlx, bit-parallel engine, Algorithm X (mrv)\n"
 
+#: What stderr says about a count by the default method on queens8: the method, then the
+#: route that counted and why: the search's scout, a fixed number of nodes, finishes it
+#: before any race, however loaded the machine (see :mod:`excover.counting.choice`).
+COUNT_NOTE = re.compile(
+    r"excover: method dlx, bit-parallel engine, Algorithm X \(mrv\)\n"
+    r"excover: route bits: the search finished within its scout of \d+ nodes, before any "
+    r"race; bits \d+\.\d{3} s\n"
+)
+
 
 def test_count_prints_the_number_of_solutions(capsys: pytest.CaptureFixture[str]) -> None:
-    assert run(capsys, "count", QUEENS8) == (0, f"{QUEENS8_SOLUTIONS}\n", DLX_NOTE)
+    status, out, err = run(capsys, "count", QUEENS8)
+    assert (status, out) == (0, f"{QUEENS8_SOLUTIONS}\n") and COUNT_NOTE.fullmatch(err)
 
 
 def test_count_equals_the_solutions_listed_by_solve(
@@ -162,7 +173,9 @@ def test_count_json_shape(capsys: pytest.CaptureFixture[str]) -> None:
     assert set(result) == {"schema", "command", "method", "engine", "complete", "stopped_by"} | {
         "count",
         "stats",
+        "route",
     }
+    assert result["route"]["name"] == "dlx"  # the search's scout finished it
     assert (result["schema"], result["command"], result["method"]) == (1, "count", "dlx")
     assert result["complete"] is True
     assert result["stats"]["solutions"] == result["count"]
@@ -189,7 +202,9 @@ def test_engine_flag_picks_the_engine_and_both_agree(capsys: pytest.CaptureFixtu
 def test_engine_cells_is_dancing_cells(capsys: pytest.CaptureFixture[str]) -> None:
     status, out, err = run(capsys, "count", QUEENS8, "--engine", "cells")
     assert (status, out) == (0, "92\n")
-    assert err == "excover: method dlx, dancing cells, Algorithm X (mrv)\n"
+    method, route = err.splitlines()
+    assert method == "excover: method dlx, dancing cells, Algorithm X (mrv)"
+    assert route.startswith("excover: route cells: the search finished within its scout")
 
 
 def test_engine_bits_runs_multiplicities_and_refuses_what_does_not_fit(
@@ -299,7 +314,8 @@ def test_every_heuristic_counts_the_same(
 def test_no_solution(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     path = tmp_path / "none.dlx"
     path.write_text("a b\na\n")
-    assert run(capsys, "count", str(path)) == (0, "0\n", DLX_NOTE)
+    status, out, err = run(capsys, "count", str(path))  # the frontier count takes it
+    assert (status, out) == (0, "0\n") and err.startswith("excover: method zdd, frontier count\n")
     assert run(capsys, "solve", str(path)) == (0, "", "excover: no solution\n" + DLX_NOTE)
     status, result = run_json(capsys, "solve", str(path))
     assert (status, result["solutions"], result["complete"]) == (0, [], True)
@@ -330,7 +346,8 @@ def feed_stdin(monkeypatch: pytest.MonkeyPatch, data: bytes) -> None:
 
 def test_stdin(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
     feed_stdin(monkeypatch, Path(QUEENS8).read_bytes())
-    assert run(capsys, "count", "-") == (0, f"{QUEENS8_SOLUTIONS}\n", DLX_NOTE)
+    status, out, err = run(capsys, "count", "-")
+    assert (status, out) == (0, f"{QUEENS8_SOLUTIONS}\n") and COUNT_NOTE.fullmatch(err)
 
 
 def test_stdin_errors_name_stdin(
@@ -403,7 +420,9 @@ def test_timeout_stops_solve_with_valid_partial_output(
 
 def test_timeout_stops_the_bit_parallel_engine(capsys: pytest.CaptureFixture[str]) -> None:
     domino = str(KNUTH / "domino8x8.dlx")
-    status, out, err = run(capsys, "count", domino, "--timeout", "0.2", "--engine", "bits")
+    status, out, err = run(
+        capsys, "count", domino, "--timeout", "0.2", "--method", "dlx", "--engine", "bits"
+    )
     assert status == 1
     assert "--timeout" in err and "bit-parallel engine" in err
     assert 0 < int(out) < 12_988_816

@@ -257,6 +257,7 @@ def count_auto(problem: ExactCover, args: argparse.Namespace) -> Outcome:
     or the race of routes), or the route ``--route`` forces; ``--timeout`` and Ctrl-C
     stop it with the partial count of the race's search (none if no search ran)."""
     from excover.counting import ROUTES, choice
+    from excover.counting.routes import SearchRunner
 
     started = time.perf_counter()
     engine = getattr(args, "engine", None) or "auto"
@@ -270,6 +271,10 @@ def count_auto(problem: ExactCover, args: argparse.Namespace) -> Outcome:
         stats["seconds"] = time.perf_counter() - started
         searched = partial.engine in ENGINE_NAMES  # else no route has a partial count
         return Outcome("auto", None, partial.solutions if searched else None, stopped_by, stats)
+    search = next((r.search for r in plan.runners if isinstance(r, SearchRunner)), None)
+    if search is not None and search.engine == found.route:  # the search counted
+        stats = dlx_stats(search, None)
+        return Outcome("dlx", dlx_engine(search), found.count, None, stats, route_report(found))
     stats = {"solutions": found.count, "nodes": found.work[found.route].nodes}
     stats.update(seconds=found.seconds, complete=True, stopped_by=None)
     engine = ROUTES[found.route].about

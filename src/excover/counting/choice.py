@@ -43,7 +43,7 @@ from __future__ import annotations
 import time
 from typing import TYPE_CHECKING, NamedTuple, Unpack
 
-from excover.counting.routes import ROUTES, Runner, SearchRunner, start
+from excover.counting.routes import ROUTES, Runner, SearchRunner, scout_nodes, start
 from excover.errors import LimitReached, ResourceLimitError, UsageError
 
 if TYPE_CHECKING:
@@ -171,15 +171,38 @@ def partial(runners: list[Runner], seconds: float) -> Stats:
 def run(plan: Plan, started: float) -> CountResult:
     """Race the plan's routes (started at ``time.perf_counter()`` value ``started``) and
     say which finished and why; LimitReached at the deadline."""
+    reason = plan.reason
     try:
-        winner = race(plan.runners, plan.deadline)
+        scouted = _scouted(plan)
+        if scouted is not None:
+            winner: Runner = scouted
+            budget = scout_nodes(scouted.problem)
+            reason = f"the search finished within its scout of {budget} nodes, before any race"
+        else:
+            winner = race(plan.runners, plan.deadline)
+    except LimitReached as stop:  # the scout's search met the deadline
+        if stop.reason != "timeout":
+            raise
+        stats = partial(plan.runners, time.perf_counter() - started)
+        stats.stopped_by = "timeout"
+        raise LimitReached("timeout", stats) from None
     except _TimeUp:
         stats = partial(plan.runners, time.perf_counter() - started)
         stats.stopped_by = "timeout"
         raise LimitReached("timeout", stats) from None
     assert winner.count is not None
     seconds = time.perf_counter() - started
-    return CountResult(winner.count, winner.name, plan.reason, seconds, _work(plan.runners))
+    return CountResult(winner.count, winner.name, reason, seconds, _work(plan.runners))
+
+
+def _scouted(plan: Plan) -> SearchRunner | None:
+    """The race's search when its scout (a fixed number of nodes, see
+    :func:`~excover.counting.routes.scout_nodes`) finished the count: small problems
+    are then counted the same way however loaded the machine is."""
+    if len(plan.runners) < 2 or not isinstance(plan.runners[0], SearchRunner):
+        return None
+    search = plan.runners[0]
+    return search if search.scout(plan.deadline) is not None else None
 
 
 def _race_reason(runners: list[Runner]) -> str:

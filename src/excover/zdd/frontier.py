@@ -62,6 +62,14 @@ __all__ = ["count", "item_order", "span", "suits"]
 
 #: The widest option span the 64-bit state window holds.
 MAX_SPAN = 63
+#: The widest span a reordering of the items may have for the count to use it. The
+#: reordering is for boards given along their long side (a 5 x n strip read row by row
+#: spans n items, column by column 20); where even the best order found stays wide (the
+#: pentomino rectangles of Knuth's files, whose twelve piece items join every option:
+#: 44-64 reordered), the layers grow towards 2^span states and DXZ's memo is far faster
+#: (pento4x15: minutes here against a second), so the problem's own order, with the
+#: :data:`MAX_SPAN` limit it always had, decides.
+MAX_REORDERED_SPAN = 32
 
 #: Breadth-first searches spent looking for a pseudo-peripheral item.
 PERIPHERAL_ROUNDS = 4
@@ -238,6 +246,8 @@ def _layout(problem: ExactCover) -> tuple[array[int], array[int]] | None:
         return None  # an empty option: left to DXZ, which knows what it means
     items = np.frombuffer(data.node_item, dtype=np.intc).astype(np.int64)
     positions = _positions(items, item_order(problem))
+    if _span(positions, starts) > MAX_REORDERED_SPAN:  # keep the problem's own order
+        positions = _positions(items, None)
     if _span(positions, starts) > MAX_SPAN - 1:
         return None
     by_position = array("q", [0] * (data.n_primary + 1))
