@@ -10,7 +10,12 @@ milliseconds and DXZ takes a second. So :func:`count` does not guess; it races:
    primary items only, no colors or multiplicities, every option within 64 items), it
    counts, without a race: on such problems it walks DXZ's states without the memo's
    cost and is the fastest route measured (bell, doublefact, domino tilings).
-2. Otherwise the candidates race, one after the other on this thread: the search engine
+2. Otherwise the search first runs alone for a fixed number of nodes, its *scout*
+   (:func:`~excover.counting.routes.scout_nodes`: a few thousand, fewer where nodes are
+   dear): a problem that small is counted by the search, the same way on any machine
+   however loaded, before any race starts. The scout is the first step of the race's
+   search, so its work is not lost when the race follows.
+3. Otherwise the candidates race, one after the other on this thread: the search engine
    :func:`excover.engines.pick_engine` chooses (the three engines walk the same tree, so
    one of them is enough), DXZ, and the component-decomposition route when present.
    Round ``r`` raises every candidate's allotment to ``FIRST_STEP * (1 + GROWTH + ... +
