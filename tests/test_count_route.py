@@ -13,7 +13,6 @@ import subprocess
 import sys
 import threading
 import time
-import types
 from pathlib import Path
 
 import jsonschema
@@ -165,22 +164,21 @@ def test_a_route_that_cannot_pause_starts_again_with_longer_steps() -> None:
     assert choice.race([alone]) is alone and alone.steps == 1  # alone: one try, to the end
 
 
-def test_the_components_slot_takes_the_module_when_present(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    module = types.ModuleType("excover.counting.components")
-    module.count = lambda problem, stop: problem.count(method="dlx")  # type: ignore[attr-defined]
-    monkeypatch.setitem(sys.modules, "excover.counting.components", module)
+def test_the_components_route_races_only_where_it_counts() -> None:
+    """The component count races on problems without multiplicities and counts them
+    right when forced; a problem with multiplicities leaves it out of the race, and
+    forcing it there is a clear error (never a wrong count)."""
     found = counting.count(queens(7), route="components")
     assert (found.count, found.route) == (40, "components")
     assert [r.name for r in choice.candidates(queens(7))] == ["bits", "dxz", "components"]
-
-
-def test_without_the_module_the_components_route_does_not_take_problems() -> None:
-    if routes.ROUTES["components"].start(queens(5)) is not None:
-        pytest.skip("the component-decomposition route is present")
+    multiple = ExactCover(primary=["a", "b"])
+    multiple.set_multiplicity("a", 1, 2)
+    for options in (["a"], ["a"], ["a", "b"], ["b"]):
+        multiple.add_option(options)
+    assert "components" not in [r.name for r in choice.candidates(multiple)]
+    assert counting.count(multiple).count == multiple.count(method="dlx")
     with pytest.raises(UsageError, match="does not take"):
-        counting.count(queens(5), route="components")
+        counting.count(multiple, route="components")
 
 
 def test_a_timeout_stops_the_race_with_the_search_partial_count() -> None:

@@ -17,7 +17,8 @@ milliseconds and DXZ takes a second. So :func:`count` does not guess; it races:
    search, so its work is not lost when the race follows.
 3. Otherwise the candidates race, one after the other on this thread: the search engine
    :func:`excover.engines.pick_engine` chooses (the three engines walk the same tree, so
-   one of them is enough), DXZ, and the component-decomposition route when present.
+   one of them is enough), DXZ, and the component-decomposition route when it takes the
+   problem (no multiplicities).
    Round ``r`` raises every candidate's allotment to ``FIRST_STEP * (1 + GROWTH + ... +
    GROWTH**r)`` seconds, and each candidate steps up to it (one whose step overran waits
    until the allotment passes it). A search *pauses* between its steps and goes on later
@@ -217,7 +218,8 @@ def _race_reason(runners: list[Runner]) -> str:
 
 def candidates(problem: ExactCover, engine: str = "auto") -> list[Runner]:
     """The racers of step 2 of the module notes: the search on ``engine`` (``"auto"``:
-    the engine :func:`~excover.engines.pick_engine` picks), DXZ, components if present."""
+    the engine :func:`~excover.engines.pick_engine` picks), DXZ, and components when it
+    takes the problem."""
     runners: list[Runner] = [SearchRunner(problem, engine)]
     for name in ("dxz", "components"):
         runner = ROUTES[name].start(problem)

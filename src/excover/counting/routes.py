@@ -10,7 +10,7 @@ A *route* is one way of counting every solution of an exact cover problem:
 * ``frontier``: the layer-by-layer count over DXZ's states (:mod:`excover.zdd.frontier`),
   for problems of primary items only whose options each span fewer than 64 items.
 * ``components``: the component-decomposition count of
-  :mod:`excover.counting.components`, when that module is present.
+  :mod:`excover.counting.components` (problems without multiplicities).
 
 Every route is started as a :class:`Runner`, which counts in steps:
 :meth:`Runner.advance` works for about the seconds it is given and returns the count once
@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from importlib import import_module
 from typing import TYPE_CHECKING, NamedTuple
 
 from excover.errors import LimitReached, UsageError
@@ -255,14 +254,13 @@ def _frontier(problem: ExactCover) -> Runner | None:
 
 
 def _components(problem: ExactCover) -> Runner | None:
-    """The slot of the component-decomposition route: its module's ``count(problem,
-    stop=...)`` (``stop()`` True: give up by raising LimitReached or returning None; a
-    problem it does not take: UsageError), when the module is present."""
-    try:
-        module = import_module("excover.counting.components")
-    except ModuleNotFoundError:
+    """The component-decomposition route (:mod:`excover.counting.components`): None for
+    a problem it does not take (multiplicities on primary items)."""
+    from excover.counting import components
+
+    if not components.suits(problem):
         return None
-    count: Callable[..., int | None] = module.count
+    count = components.count
     return Restarting("components", lambda stop: count(problem, stop=stop))
 
 
