@@ -17,8 +17,8 @@ milliseconds and DXZ takes a second. So :func:`count` does not guess; it races:
    search, so its work is not lost when the race follows.
 3. Otherwise the candidates race, one after the other on this thread: the search engine
    :func:`excover.engines.pick_engine` chooses (the three engines walk the same tree, so
-   one of them is enough), DXZ, and the component-decomposition route when it takes the
-   problem (no multiplicities).
+   one of them is enough), and the component count where the problem splits into
+   independent parts (at once or below its first branching), else DXZ.
    Round ``r`` raises every candidate's allotment to ``FIRST_STEP * (1 + GROWTH + ... +
    GROWTH**r)`` seconds, and each candidate steps up to it (one whose step overran waits
    until the allotment passes it). A search *pauses* between its steps and goes on later
@@ -218,13 +218,17 @@ def _race_reason(runners: list[Runner]) -> str:
 
 def candidates(problem: ExactCover, engine: str = "auto") -> list[Runner]:
     """The racers of step 2 of the module notes: the search on ``engine`` (``"auto"``:
-    the engine :func:`~excover.engines.pick_engine` picks), DXZ, and components when it
-    takes the problem."""
+    the engine :func:`~excover.engines.pick_engine` picks), and the component count
+    where the problem splits (:func:`excover.counting.components.splits`: it then
+    counts the parts by DXZ or the frontier count), else DXZ: two racers, so auto stays
+    within about twice the better one."""
+    from excover.counting import components
+
     runners: list[Runner] = [SearchRunner(problem, engine)]
-    for name in ("dxz", "components"):
-        runner = ROUTES[name].start(problem)
-        if runner is not None:
-            runners.append(runner)
+    memo = "components" if components.suits(problem) and components.splits(problem) else "dxz"
+    runner = ROUTES[memo].start(problem)
+    if runner is not None:
+        runners.append(runner)
     return runners
 
 

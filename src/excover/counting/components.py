@@ -67,6 +67,7 @@ __all__ = [
     "STEP_NODES",
     "count",
     "refusal",
+    "splits",
     "suits",
 ]
 
@@ -120,6 +121,19 @@ def refusal(problem: ExactCover) -> str | None:
 def suits(problem: ExactCover) -> bool:
     """Whether :func:`count` takes ``problem`` (see :func:`refusal`)."""
     return refusal(problem) is None
+
+
+def splits(problem: ExactCover) -> bool:
+    """Whether :func:`count` would split ``problem`` into components, at once or below
+    its first branching; where it does not, it counts as ``count(method="zdd")`` does,
+    and the route choice races DXZ instead. UsageError as :func:`count`."""
+    why = refusal(problem)
+    if why is not None:
+        raise UsageError(why)
+    counter = _Counter(problem, None)
+    live = array("i", range(problem.n_options))
+    primaries, parts = counter.graph.split(live)
+    return len(parts) > 1 or counter._branches(live, primaries) is not None
 
 
 def count(problem: ExactCover, stop: Callable[[], bool] | None = None) -> int | None:

@@ -71,6 +71,10 @@ MAX_SPAN = 63
 #: :data:`MAX_SPAN` limit it always had, decides.
 MAX_REORDERED_SPAN = 32
 
+#: Item pairs (the sum of the squares of the options' sizes) above which
+#: :func:`_may_narrow` does not bound the span and the order is searched for.
+PAIR_BUDGET = 20_000_000
+
 #: Breadth-first searches spent looking for a pseudo-peripheral item.
 PERIPHERAL_ROUNDS = 4
 
@@ -232,6 +236,27 @@ def item_order(problem: ExactCover) -> IntArray | None:
     return chosen
 
 
+def _may_narrow(option_start: IntArray, node_item: IntArray, n_items: int) -> bool:
+    """Whether some order of the items might span at most :data:`MAX_REORDERED_SPAN`,
+    by two lower bounds on every order's span: an option of k items spans k - 1, and an
+    item that shares options with d others spans at least d / 2 (at most s of them fit
+    within s places on each side). Looking for a good order costs up to a second on big
+    problems (Cuthill-McKee and its smoothing); these bounds cost a few milliseconds and
+    spare it on problems that no order makes narrow (graph instances whose items meet
+    hundreds of others, pentomino rectangles' piece items). Past :data:`PAIR_BUDGET`
+    item pairs the bound is not worked out, and the search for an order goes ahead."""
+    lengths = np.diff(option_start)
+    if len(lengths) == 0 or int(lengths.max()) - 1 > MAX_REORDERED_SPAN:
+        return len(lengths) == 0
+    if int((lengths * lengths).sum()) > PAIR_BUDGET:
+        return True
+    node_option = np.repeat(np.arange(len(lengths), dtype=np.int64), lengths)
+    node, partner = _gather(option_start, node_item, node_option)
+    pairs = np.unique(node_item[node] * n_items + partner)
+    met = np.bincount(pairs // n_items, minlength=n_items) - 1  # less the item itself
+    return (int(met.max()) + 1) // 2 <= MAX_REORDERED_SPAN  # ceil(most met / 2)
+
+
 def _layout(problem: ExactCover) -> tuple[array[int], array[int]] | None:
     """Each position's options as bit masks from the position (options grouped by their
     first position, items numbered by :func:`item_order`), or None when the problem does
@@ -245,7 +270,8 @@ def _layout(problem: ExactCover) -> tuple[array[int], array[int]] | None:
     if np.any(np.diff(starts) == 0):
         return None  # an empty option: left to DXZ, which knows what it means
     items = np.frombuffer(data.node_item, dtype=np.intc).astype(np.int64)
-    positions = _positions(items, item_order(problem))
+    order = item_order(problem) if _may_narrow(starts, items, data.n_primary) else None
+    positions = _positions(items, order)
     if _span(positions, starts) > MAX_REORDERED_SPAN:  # keep the problem's own order
         positions = _positions(items, None)
     if _span(positions, starts) > MAX_SPAN - 1:
