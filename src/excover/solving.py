@@ -76,8 +76,7 @@ class Solving:
         if method == "zdd":
             from excover.zdd import dxz
 
-            if options:
-                raise UsageError(f"method 'zdd' takes no search options, not {sorted(options)}")
+            _check_no_options_for_zdd(options)
             return dxz.first(problem)
         from excover.engines import wall_clock_search
 
@@ -126,8 +125,7 @@ class Solving:
         if method == "zdd":
             from excover.zdd import dxz
 
-            if options:
-                raise UsageError(f"method 'zdd' takes no search options, not {sorted(options)}")
+            _check_no_options_for_zdd(options)
             return dxz.solutions(problem, limit)
         from excover.engines import wall_clock_search
 
@@ -173,8 +171,7 @@ class Solving:
         if method == "zdd":
             from excover.zdd import dxz
 
-            if options:
-                raise UsageError(f"method 'zdd' takes no search options, not {sorted(options)}")
+            _check_no_options_for_zdd(options)
             return dxz.count(problem)
         if method == "auto":
             from excover import counting
@@ -214,8 +211,8 @@ class Solving:
             raise UsageError("symmetry and parallel subproblems cannot be combined yet")
         if options.get("max_solutions") is not None:
             raise UsageError("max_solutions does not combine with symmetry; use limit")
-        if method == "zdd" and options:
-            raise UsageError(f"method 'zdd' takes no search options, not {sorted(options)}")
+        if method == "zdd":
+            _check_no_options_for_zdd(options)
         if symmetry is None or symmetry is True:
             group = problem.symmetries()
         elif isinstance(symmetry, Group):
@@ -286,3 +283,9 @@ def _check_not_sat(method: str, solver: str | None, amo: str | None) -> None:
     """Reject the SAT arguments ``solver`` and ``amo`` given with another method."""
     if solver is not None or amo is not None:
         raise UsageError(f"solver= and amo= go with method='sat', not method={method!r}")
+
+
+def _check_no_options_for_zdd(options: SearchOptions) -> None:
+    """UsageError when search options come with method "zdd", which has none."""
+    if options:
+        raise UsageError(f"method 'zdd' takes no search options, not {sorted(options)}")
