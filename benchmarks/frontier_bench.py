@@ -23,7 +23,7 @@ import time
 
 from excover import ExactCover
 from excover.tiling import Pattern, Tile, Tiling, pentominoes, tiles
-from excover.zdd import frontier
+from excover.zdd import frontier, ordering
 
 CASES = ("dominoes16", "dominoes20", "dominoes24", "pento5x1000", "pento1000x5")
 
@@ -58,14 +58,14 @@ def run_case(case: str, workers: int) -> dict[str, object]:
     cpu = time.process_time() - cpu
     counted = time.perf_counter()
     assert total is not None, f"{case}: the frontier count does not suit it"
-    order = frontier.item_order(problem)
+    order = ordering.item_order(problem)
     return {
         "case": case,
         "workers": workers,
         "bits": total.bit_length(),
         "count_head": str(total)[:12],
         "count_mod_1e9_7": total % 1_000_000_007,
-        "span": frontier.span(problem, order),
+        "span": ordering.span(problem, order),
         "reordered": order is not None,
         "states": sum(states),
         "widest_layer": max(states),

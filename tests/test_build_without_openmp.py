@@ -77,7 +77,7 @@ def test_serial_counts_equal_the_installed_build(
     problem = dominoes(*shape)
     expected = frontier.count(problem, workers=1)
     assert expected is not None and expected > 0
-    layout = frontier._layout(problem)
+    layout = frontier.layout(problem)
     assert layout is not None
     starts, masks = layout
     n_items = problem.engine_input().n_primary

@@ -6,16 +6,20 @@ to the DXZ family."""
 
 from __future__ import annotations
 
+import itertools
 import math
+import random
+from array import array
 from decimal import Decimal, getcontext, localcontext
 
 import pytest
 from builders import COMBINE_DATA, Instance, dominoes, instances, walks
 from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from excover import ExactCover
 from excover.tiling import Pattern, Tiling, pentominoes, tiles
-from excover.zdd import _frontier, dxz, frontier
+from excover.zdd import _frontier, dxz, frontier, ordering
 
 
 @settings(max_examples=150)
@@ -117,7 +121,7 @@ def test_wide_layers_are_shared_among_threads_with_the_same_count() -> None:
 def raw_count(problem: ExactCover, threads: int = 1, shards: int = 0, words: int = 2) -> int:
     """The compiled count on the problem's layout, with the tables' sharding and the
     counts' first width chosen."""
-    layout = frontier._layout(problem)
+    layout = frontier.layout(problem)
     assert layout is not None
     starts, masks = layout
     n_items = problem.engine_input().n_primary
@@ -306,11 +310,11 @@ def test_long_rows_are_reordered_to_a_small_span() -> None:
     """A 5 x 300 board with rows of 300 cells spans 1200 items in its own order; the
     reordered one spans no more than the board numbered column by column (20)."""
     wide, narrow = strip(300, pentominoes(), True), strip(300, pentominoes(), False)
-    assert frontier.span(wide) == 4 * 300 and frontier.span(narrow) == 20
-    order = frontier.item_order(wide)
+    assert ordering.span(wide) == 4 * 300 and ordering.span(narrow) == 20
+    order = ordering.item_order(wide)
     assert order is not None and sorted(order.tolist()) == list(range(1500))
-    assert frontier.span(wide, order) <= 20
-    assert frontier.item_order(narrow) is None and frontier.item_order(dominoes(12, 12)) is None
+    assert ordering.span(wide, order) <= 20
+    assert ordering.item_order(narrow) is None and ordering.item_order(dominoes(12, 12)) is None
 
 
 def test_a_long_strip_two_ways() -> None:
@@ -320,3 +324,66 @@ def test_a_long_strip_two_ways() -> None:
     counted = frontier.count(wide)
     assert counted is not None and counted.bit_length() > 1700
     assert frontier.count(narrow, workers=2) == counted == raw_count(narrow, 2, 16, words=30)
+
+
+# ----- the compiled shape test and layout ----------------------------------------------
+
+
+@st.composite
+def option_rows(draw: st.DrawFn) -> tuple[int, list[list[int]]]:
+    """Up to 40 options, each a nonempty set of up to 8 of ``n`` items (n <= 90, so that
+    spans both within and past the 63-bit window occur), as sorted lists."""
+    n = draw(st.integers(1, 90))
+    row = st.lists(st.integers(0, n - 1), min_size=1, max_size=8, unique=True)
+    return n, [sorted(items) for items in draw(st.lists(row, max_size=40))]
+
+
+def rows_arrays(rows: list[list[int]]) -> tuple[array[int], array[int]]:
+    starts = array("i", [0])
+    items = array("i")
+    for row in rows:
+        items.extend(row)
+        starts.append(len(items))
+    return starts, items
+
+
+@settings(max_examples=200)
+@given(option_rows(), st.integers(0, 10_000))
+def test_shape_matches_its_definition(data: tuple[int, list[list[int]]], budget: int) -> None:
+    n, rows = data
+    starts, items = rows_arrays(rows)
+    partners: list[set[int]] = [set() for _ in range(n)]
+    for row in rows:
+        for item in row:
+            partners[item].update(row)
+    pairs = sum(len(row) ** 2 for row in rows)
+    expected = (
+        max((row[-1] - row[0] for row in rows), default=0),
+        min((len(row) for row in rows), default=0),
+        max((len(row) for row in rows), default=0),
+        -1 if pairs > budget else max(len(p - {i}) for i, p in enumerate(partners)) if rows else 0,
+    )
+    assert _frontier.shape(n, memoryview(starts), memoryview(items), budget) == expected
+
+
+@settings(max_examples=200)
+@given(option_rows(), st.randoms(use_true_random=False))
+def test_layout_groups_the_options_by_their_first_position(
+    data: tuple[int, list[list[int]]], rng: random.Random
+) -> None:
+    n, rows = data
+    place = list(range(n))
+    rng.shuffle(place)
+    starts, items = rows_arrays(rows)
+    got = _frontier.layout(n, memoryview(starts), memoryview(items), memoryview(array("q", place)))
+    moved = [sorted(place[item] for item in row) for row in rows]
+    if any(row[-1] - row[0] > 62 for row in moved):
+        assert got is None
+        return
+    assert got is not None
+    first, masks = got
+    expected: list[list[int]] = [[] for _ in range(n)]
+    for row in moved:  # in the options' order within a position
+        expected[row[0]].append(sum(1 << (p - row[0]) for p in row))
+    assert list(first) == [0, *itertools.accumulate(len(group) for group in expected)]
+    assert list(masks) == [mask for group in expected for mask in group]

@@ -49,7 +49,14 @@ from __future__ import annotations
 import time
 from typing import TYPE_CHECKING, NamedTuple, Unpack
 
-from excover.counting.routes import ROUTES, Runner, SearchRunner, scout_nodes, start
+from excover.counting.routes import (
+    ROUTES,
+    ComponentsRunner,
+    Runner,
+    SearchRunner,
+    scout_nodes,
+    start,
+)
 from excover.errors import LimitReached, ResourceLimitError, UsageError
 
 if TYPE_CHECKING:
@@ -222,13 +229,14 @@ def candidates(problem: ExactCover, engine: str = "auto") -> list[Runner]:
     where the problem splits (:func:`excover.counting.components.splits`: it then
     counts the parts by DXZ or the frontier count), else DXZ: two racers, so auto stays
     within about twice the better one."""
-    from excover.counting import components
-
     runners: list[Runner] = [SearchRunner(problem, engine)]
-    memo = "components" if components.suits(problem) and components.splits(problem) else "dxz"
-    runner = ROUTES[memo].start(problem)
-    if runner is not None:
-        runners.append(runner)
+    split = ROUTES["components"].start(problem)
+    if isinstance(split, ComponentsRunner) and split.counting.splits():
+        runners.append(split)  # the look for splits is the count's first work: kept
+    else:
+        runner = ROUTES["dxz"].start(problem)
+        if runner is not None:
+            runners.append(runner)
     return runners
 
 

@@ -14,11 +14,13 @@ A *route* is one way of counting every solution of an exact cover problem:
 
 Every route is started as a :class:`Runner`, which counts in steps:
 :meth:`Runner.advance` works for about the seconds it is given and returns the count once
-the route has finished. The searches (``dlx``, ``bits``, ``cells``, ``dxz``) *pause*: a
-step goes on from where the last one stopped, so a run in many steps costs what one run
-costs. The others (``frontier``, ``components``) cannot pause: a step that runs out of
-time throws its work away, and the next step starts again with the time it is given
-(:class:`Restarting`); given steps that double, the lost work is less than the last step.
+the route has finished. The searches (``dlx``, ``bits``, ``cells``, ``dxz``) and the
+component count *pause*: a step goes on from where the last one stopped, so a run in
+many steps costs what one run costs (the component count repeats only its walk down to
+the component it stopped in, from its cache). The frontier count cannot pause: a step
+that runs out of time throws its work away, and the next step starts again with the time
+it is given (:class:`Restarting`); given steps that double, the lost work is less than
+the last step.
 """
 
 from __future__ import annotations
@@ -34,7 +36,8 @@ if TYPE_CHECKING:
     from excover.problem import ExactCover
     from excover.zdd.dxz import Run
 
-__all__ = ["ENGINE_ROUTES", "ROUTES", "SCOUT_NODES", "SCOUT_WORK", "Restarting", "Route", "Runner"]
+__all__ = ["ENGINE_ROUTES", "ROUTES", "SCOUT_NODES", "SCOUT_WORK", "ComponentsRunner", "Restarting"]
+__all__ += ["Route", "Runner"]
 __all__ += ["scout_nodes", "start"]
 
 #: The routes that run one of the compiled search engines (named as ``engine=`` names it).
@@ -237,31 +240,49 @@ def _frontier(problem: ExactCover) -> Runner | None:
     """The frontier count, stopped between two layers when its time is up."""
     from excover.zdd import frontier
 
-    if not frontier.suits(problem):
+    layout = frontier.layout(problem)
+    if layout is None:
         return None
+    n_items = problem.engine_input().n_primary
 
     def count_until(stop: Callable[[], bool]) -> int | None:
         def tick(done: int, layers: int, states: int) -> None:
             if stop():
                 raise _OutOfTime
 
-        counted = frontier.count(problem, tick=tick)
-        if counted is None:  # past 128 bits: counted on the DXZ family instead
-            return DxzRunner(problem).advance(None)
-        return counted
+        return frontier.count_layout(n_items, layout, tick=tick)
 
     return Restarting("frontier", count_until)
 
 
-def _components(problem: ExactCover) -> Runner | None:
-    """The component-decomposition route (:mod:`excover.counting.components`): None for
-    a problem it does not take (multiplicities on primary items)."""
-    from excover.counting import components
+class ComponentsRunner(Runner):
+    """The component count (:class:`excover.counting.components.Counting`), paused when
+    its step's time is up and resumed where it stopped: the counts of the components
+    already counted and the DXZ search under way are kept. UsageError for a problem it
+    does not take (multiplicities on primary items)."""
 
-    if not components.suits(problem):
+    def __init__(self, problem: ExactCover) -> None:
+        from excover.counting.components import Counting
+
+        super().__init__("components")
+        self.counting = Counting(problem)
+
+    def _step(self, seconds: float | None, deadline: float | None) -> int | None:
+        ends = [] if deadline is None else [deadline]
+        if seconds is not None:
+            ends.append(time.monotonic() + seconds)
+        end = min(ends, default=None)
+        if end is None:
+            return self.counting.advance()
+        return self.counting.advance(lambda: time.monotonic() >= end)
+
+
+def _components(problem: ExactCover) -> Runner | None:
+    """The component-decomposition route: None for a problem it does not take."""
+    try:
+        return ComponentsRunner(problem)
+    except UsageError:
         return None
-    count = components.count
-    return Restarting("components", lambda stop: count(problem, stop=stop))
 
 
 def _engine(name: str) -> Callable[[ExactCover], Runner | None]:

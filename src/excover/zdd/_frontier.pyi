@@ -1,3 +1,4 @@
+from array import array
 from collections.abc import Callable
 
 def count(
@@ -11,3 +12,10 @@ def count(
 ) -> int: ...
 
 OPENMP: bool
+
+def shape(
+    n_items: int, option_start: memoryview, node_item: memoryview, pair_budget: int
+) -> tuple[int, int, int, int]: ...
+def layout(
+    n_items: int, option_start: memoryview, node_item: memoryview, position: memoryview
+) -> tuple[array[int], array[int]] | None: ...

@@ -46,6 +46,8 @@ from cython.parallel cimport prange
 
 from excover._portable cimport ctz64
 
+include "_frontier_shape.pxi"
+
 cdef extern from *:
     """
     #define FRONTIER_EMPTY 0xFFFFFFFFFFFFFFFFULL
