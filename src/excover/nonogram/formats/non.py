@@ -146,7 +146,8 @@ def _free_char(clues: Clues, wanted: list[str], line: int) -> str:
     """The first of ``wanted`` (then of :data:`_SPARE_CHARS`) that can name a colour
     and that no declared colour has."""
     taken = {colour.char for colour in clues.palette}
-    for char in [*wanted, *_SPARE_CHARS]:
+    candidates: list[str] = [*wanted, *_SPARE_CHARS]
+    for char in candidates:
         if char in taken:
             continue
         try:
@@ -175,11 +176,15 @@ def _add_clue(
             continue
         length, char = split_block(part)
         lengths.append(length)
-        colours.append(char or current or _named(clues, names, DEFAULT_NAME, line))
+        colours.append(char or current)
     if not lengths:
         raise clues.fail(f"{text!r}: colour names without blocks (an empty line is '0')", line)
-    if lengths == ["0"]:
-        colours = []  # "0" is the empty line, whatever colour was named before it
+    if lengths == ["0"]:  # the empty line, whatever colour was named before it
+        clues.add_blocks(section, lengths, [], text, line)
+        return
+    if None in colours:
+        black = _named(clues, names, DEFAULT_NAME, line)
+        colours = [char or black for char in colours]
     clues.add_blocks(section, lengths, colours, text, line)
 
 
