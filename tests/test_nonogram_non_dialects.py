@@ -147,6 +147,7 @@ NONNY_HEAD = "width 2\nheight 1\n"
         ("color background 000000\n", 3, "a background colour other than white"),
         ("color red FF0000 r\nrows\nblue 2\n", 5, "colour 'blue' is not declared"),
         ("color red FF0000 r\nrows\nred\n", 5, "colour names without blocks"),
+        ("color red FF0000 r\nrows\ncolumns\nred 1\n", 5, "0 clues where the section needs 1"),
         ("color red FF0000 r\nrows\nred 1 0\n", 5, "a block of length 0"),
         ("color red FF0000 r\nrows\nred 1 1xy\n", 5, "bad block length '1xy'"),
         ("rows\nred 2\ncolumns\n1\n1\n", 4, "colour 'red' is not declared (declared by name: none"),

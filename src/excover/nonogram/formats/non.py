@@ -39,10 +39,13 @@ from excover.nonogram.model import BLACK, WHITE, Clue, Puzzle, palette_of
 __all__ = ["read", "write"]
 
 #: How a ``.non`` file declares a colour, for the errors that need one.
-DECLARE_HOW = "colours are declared in 'color CHAR #rrggbb' or 'color NAME RRGGBB CHAR' lines"
+DECLARE_HOW = "colours are declared in 'color CHAR #rrggbb' or 'color NAME RRGGBB [CHAR]' lines"
 
 #: Nonny's colour of the blocks a clue gives before naming any colour.
 DEFAULT_NAME = "black"
+
+#: The properties that cannot start a clue, even one that names colours (``red 1``).
+_PROPERTIES = frozenset({"width", "height", "rows", "columns", "goal", "color", "colour"})
 
 
 def read(text: str, source: str) -> Puzzle:
@@ -60,6 +63,8 @@ def read(text: str, source: str) -> Puzzle:
         if line.startswith("#"):  # Simpson's comments, in a section or out of one
             continue
         if pending is not None and len(pending) < wanted:
+            if line.partition(" ")[0].lower() in _PROPERTIES:
+                raise clues.fail(f"{len(pending)} clues where the section needs {wanted}", number)
             # inside a section a blank line is an empty line of the picture, as the
             # format of mikix/nonogram-db allows (a "0" says the same)
             pending.append((line or "0", number))
