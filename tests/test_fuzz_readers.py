@@ -4,7 +4,8 @@ ExcoverError, never another exception, never a hang.
 The inputs are random text built from each format's own vocabulary (so that the fuzzer
 reaches deep into the parser, not just its first check), mutations of valid inputs, and
 raw bytes. Readers: Knuth's DLX text, the .cmb language, sudoku puzzles, killer cages and
-jigsaw regions, the three nonogram formats, DIMACS, saved ZDDs and count checkpoints.
+jigsaw regions, the three nonogram formats (.non in each of its dialects), DIMACS, saved
+ZDDs and count checkpoints.
 The .cmb language has a grammar-driven fuzzer of its own (test_lang_fuzz.py).
 """
 
@@ -119,6 +120,15 @@ def test_jigsaw_regions(regions: str) -> None:
 
 
 NON = "width 3\nheight 2\nrows\n1,1\n3\ncolumns\n2\n1\n2\ngoal 101111\n"
+# the colour dialects of .non: mikix/nonogram-db's chars, Nonny's names, Simpson's comments
+NON_COLOUR = (
+    "# comment\ncolor a #ff0000\ncolor b #0000ff\nwidth 3\nheight 2\nrows\n1a,2b\n1b\n\n"
+    'columns\n1a\n1b\n2b\ngoal "abb00b"\n'
+)
+NONNY = (
+    "width 3\nheight 2\ncolor red FF0000 #\ncolor green 50C878 0\ncolor background FFFFFF\n"
+    "rows\nred 1 green: 1\n0\ncolumns\nred 1\ngreen 1\n0\n"
+)
 TEXT = "1 1\n3\n\n2\n1\n2\n"
 XML = (
     '<?xml version="1.0"?><puzzleset><puzzle><clues type="columns"><line><count>2</count>'
@@ -131,7 +141,13 @@ XML = (
 @given(
     st.sampled_from(["non", "text", "xml"]),
     st.one_of(
-        mutations(NON), mutations(TEXT), mutations(XML), text_of(["rows", "<line>", "0", "1"])
+        mutations(NON),
+        mutations(NON_COLOUR),
+        mutations(NONNY),
+        mutations(TEXT),
+        mutations(XML),
+        text_of(["rows", "<line>", "0", "1"]),
+        text_of(["rows\n", "columns\n", "width 2\n", "color red FF0000 r\n", "red ", "black "]),
     ),
 )
 def test_nonogram_formats(format: str, text: str) -> None:

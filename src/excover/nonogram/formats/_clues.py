@@ -30,6 +30,7 @@ __all__ = [
     "name_of",
     "one_line",
     "one_word",
+    "split_block",
 ]
 
 
@@ -68,13 +69,22 @@ class Clues:
         colours: list[str | None] = []
         lengths: list[str] = []
         for part in fields:
-            digits = len(part) - len(part.lstrip("0123456789"))
-            if 0 < digits == len(part) - 1 and not part[-1].isdigit():
-                lengths.append(part[:-1])
-                colours.append(part[-1])
-            else:
-                lengths.append(part)
-                colours.append(None)
+            length, char = split_block(part)
+            lengths.append(length)
+            colours.append(char)
+        self.add_blocks(section, lengths, colours, text, line)
+
+    def add_blocks(
+        self,
+        section: list[tuple[Clue, int]],
+        lengths: list[str],
+        colours: list[str | None],
+        text: str,
+        line: int,
+    ) -> None:
+        """Append to ``section`` the clue of blocks ``lengths`` (as written), each of
+        colour char ``colours[k]`` (None: the default colour); ``text`` is the clue as
+        the file writes it, for errors."""
         clue = self.clue(" ".join(lengths), line)
         if not clue and any(colours):
             raise self.fail(f"{text.strip()!r}: an empty line is '0' alone, without a colour", line)
@@ -206,6 +216,15 @@ def is_number(text: str) -> bool:
     """Whether ``text`` is a run of ASCII digits that ``int`` converts (``str.isdigit``
     alone also accepts characters such as ``²``, and ``int`` refuses thousands of digits)."""
     return text.isascii() and text.isdigit() and len(text) <= MAX_DIGITS
+
+
+def split_block(part: str) -> tuple[str, str | None]:
+    """A block's length and colour char from its text: ``3r`` is ``("3", "r")``, ``3``
+    is ``("3", None)``; anything else is returned whole, for the caller to refuse."""
+    digits = len(part) - len(part.lstrip("0123456789"))
+    if 0 < digits == len(part) - 1 and not part[-1].isdigit():
+        return part[:-1], part[-1]
+    return part, None
 
 
 def fields_of(text: str) -> list[str]:

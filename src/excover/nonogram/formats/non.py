@@ -1,34 +1,73 @@
-"""Steve Simpson's ``.non`` nonogram format.
+"""Steve Simpson's ``.non`` nonogram format, in the dialects that public puzzle sets write.
 
 ``non``: Steve Simpson's format: ``width W`` and ``height H`` (or ``columns W`` and
 ``rows H``), then ``rows`` followed by H clues and ``columns`` followed by W clues, blocks
-separated by commas and ``0`` or a blank line for an empty line; other blank lines are
-skipped, ``title`` (possibly quoted) is kept, ``goal`` gives the picture as a string of
-``0`` and ``1`` row by row, and other properties (``by``, ``copyright``, ...) are ignored.
+separated by commas and ``0`` or a blank line for an empty line; lines starting with
+``#`` are comments (Simpson's), other blank lines are skipped, ``title`` (possibly
+quoted, with HTML entities) is kept, ``goal`` gives the picture as a string of ``0`` and
+``1`` row by row, and other properties (``by``, ``copyright``, ``license``, ``maxrule``,
+...) are ignored.
+
+Colours come in two dialects, which may be mixed:
+
+- mikix/nonogram-db's FORMAT.md: ``color CHAR #rrggbb`` lines, blocks written ``3a``
+  (length, then the colour's char), a block without a char in the first colour, and a
+  ``goal`` of colour chars;
+- the Nonny game's files: ``color NAME RRGGBB [CHAR]`` lines (a name, the hex value with
+  or without ``#``, then an optional char), and clues that name their colours before
+  the blocks they colour, ``red 1 yellow 4 red 1`` or, as Nonny writes them,
+  ``red: 1, yellow: 4, red: 1``; a block before any name is ``black`` (``000000``,
+  declared by the file or implied, as in Nonny). A char that cannot name a colour here
+  (a digit, ``.``, a char already taken) is replaced by a free one: the names, not the
+  chars, tie the clues to the colours.
 """
 
 from __future__ import annotations
 
-from excover.nonogram.formats._clues import Clues, colour_text, is_number, name_of, one_line
-from excover.nonogram.model import BLACK, WHITE, Clue, Puzzle
+from excover.errors import ProblemError
+from excover.nonogram.formats._clues import (
+    Clues,
+    colour_text,
+    fields_of,
+    is_number,
+    name_of,
+    one_line,
+    split_block,
+)
+from excover.nonogram.model import BLACK, WHITE, Clue, Puzzle, palette_of
 
 __all__ = ["read", "write"]
+
+#: How a ``.non`` file declares a colour, for the errors that need one.
+DECLARE_HOW = "colours are declared in 'color CHAR #rrggbb' or 'color NAME RRGGBB [CHAR]' lines"
+
+#: Nonny's colour of the blocks a clue gives before naming any colour.
+DEFAULT_NAME = "black"
+
+#: The properties that cannot start a clue, even one that names colours (``red 1``).
+_PROPERTIES = frozenset({"width", "height", "rows", "columns", "goal", "color", "colour"})
 
 
 def read(text: str, source: str) -> Puzzle:
     """The puzzle of a ``.non`` file (``source`` names it in errors)."""
     clues = Clues(source)
-    clues.declare_how = "colours are declared in 'color CHAR #rrggbb' lines"
+    clues.declare_how = DECLARE_HOW
+    names: dict[str, str] = {}  # a Nonny colour's name -> its char
     size: dict[str, int] = {}
-    pending: list[tuple[Clue, int]] | None = None  # the section being filled
+    sections: dict[str, list[tuple[str, int]]] = {}  # clue lines, read once colours are known
+    pending: list[tuple[str, int]] | None = None  # the section being filled
     wanted = 0
     number = 0
     for number, raw in enumerate(text.splitlines(), start=1):
         line = raw.strip()
+        if line.startswith("#"):  # Simpson's comments, in a section or out of one
+            continue
         if pending is not None and len(pending) < wanted:
+            if line.partition(" ")[0].lower() in _PROPERTIES:
+                raise clues.fail(f"{len(pending)} clues where the section needs {wanted}", number)
             # inside a section a blank line is an empty line of the picture, as the
             # format of mikix/nonogram-db allows (a "0" says the same)
-            clues.add(pending, line or "0", number)
+            pending.append((line or "0", number))
             continue
         if not line:
             continue
@@ -49,9 +88,9 @@ def read(text: str, source: str) -> Puzzle:
             name = "height" if key == "rows" else "width"
             if name not in size:
                 raise clues.fail(f"'{key}' before the {name} is given", number)
-            pending, wanted = (clues.rows if key == "rows" else clues.cols), size[name]
-            if pending:
+            if key in sections:
                 raise clues.fail(f"'{key}' given twice", number)
+            pending, wanted = sections.setdefault(key, []), size[name]
         elif key == "title":
             clues.title = _unquote(value)
             if "&" in clues.title:  # an HTML entity: html is imported only then
@@ -59,17 +98,115 @@ def read(text: str, source: str) -> Puzzle:
 
                 clues.title = unescape(clues.title)
         elif key in ("color", "colour"):
-            fields = value.split()
-            if len(fields) != 2:
-                raise clues.fail("a colour line is 'color CHAR #rrggbb'", number)
-            clues.declare(fields[0], name_of(fields[1], fields[0]), fields[1], number)
+            _declare(clues, names, value.split(), number)
         elif key == "goal":
             clues.goal, clues.goal_line = _goal(clues, _unquote(value), size, number), number
-    for name, section in (("rows", clues.rows), ("columns", clues.cols)):
-        expected = size.get("height" if name == "rows" else "width")
-        if section and expected is not None and len(section) < expected:
-            raise clues.fail(f"'{name}' lists {len(section)} clues, not {expected}", number)
+    for key, target in (("rows", clues.rows), ("columns", clues.cols)):
+        for clue_text, line_number in sections.get(key, []):
+            _add_clue(clues, names, target, clue_text, line_number)
+        expected = size.get("height" if key == "rows" else "width")
+        if target and expected is not None and len(target) < expected:
+            raise clues.fail(f"'{key}' lists {len(target)} clues, not {expected}", number)
     return clues.puzzle(number)
+
+
+def _declare(clues: Clues, names: dict[str, str], fields: list[str], line: int) -> None:
+    """Declare the colour of a ``color`` line: ``CHAR #rrggbb`` (mikix/nonogram-db) or
+    ``NAME RRGGBB [CHAR]`` (Nonny)."""
+    if len(fields) == 2 and len(fields[0]) == 1:
+        clues.declare(fields[0], name_of(fields[1], fields[0]), fields[1], line)
+        return
+    if len(fields) not in (2, 3) or (len(fields) == 3 and len(fields[2]) != 1):
+        raise clues.fail(
+            "a colour line is 'color CHAR #rrggbb' (mikix/nonogram-db) or "
+            "'color NAME RRGGBB [CHAR]' (Nonny)",
+            line,
+        )
+    name, rgb = fields[0], fields[1]
+    if name.lower() == "background":  # Nonny's white: declared only to change it
+        if _rgb_of(clues, rgb, name, line) != (255, 255, 255):
+            raise clues.fail(f"a background colour other than white ({rgb!r})", line)
+        return
+    if name.lower() in names:
+        raise clues.fail(f"colour {name!r} declared twice", line)
+    _rgb_of(clues, rgb, name, line)
+    char = _free_char(clues, fields[2:] + list(name + name.upper()), line)
+    clues.declare(char, name, rgb, line)
+    names[name.lower()] = char
+
+
+def _rgb_of(clues: Clues, rgb: str, name: str, line: int) -> tuple[int, int, int]:
+    """The RGB triple of a colour line's value, or its located error."""
+    try:
+        return palette_of([("x", name, rgb)])[0].rgb
+    except ProblemError:
+        raise clues.fail(f"colour {name!r}: {rgb!r} is not a hex colour RRGGBB", line) from None
+
+
+#: The chars tried, after the file's own and the name's letters, for a Nonny colour.
+_SPARE_CHARS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ!$%&*+-/<>@^~"
+
+
+def _free_char(clues: Clues, wanted: list[str], line: int) -> str:
+    """The first of ``wanted`` (then of :data:`_SPARE_CHARS`) that can name a colour
+    and that no declared colour has."""
+    taken = {colour.char for colour in clues.palette}
+    candidates: list[str] = [*wanted, *_SPARE_CHARS]
+    for char in candidates:
+        if char in taken:
+            continue
+        try:
+            palette_of([(char, "x", "000000")])
+        except ProblemError:
+            continue
+        return char
+    raise clues.fail("too many colours (no char is left for one more)", line)
+
+
+def _add_clue(
+    clues: Clues, names: dict[str, str], section: list[tuple[Clue, int]], text: str, line: int
+) -> None:
+    """Add one clue line: bare lengths or lengths with chars (``3a``), read by
+    :meth:`Clues.add`, or with Nonny's colour names before the blocks they colour."""
+    fields = fields_of(text.replace(":", " "))
+    if not names and all(part[0].isdigit() for part in fields):
+        clues.add(section, text, line)  # no colour names: a bare block has the first colour
+        return
+    lengths: list[str] = []
+    colours: list[str | None] = []
+    current: str | None = None  # until a name: Nonny's default colour, black
+    for part in fields:
+        if not part[0].isdigit():
+            current = _named(clues, names, part, line)
+            continue
+        length, char = split_block(part)
+        lengths.append(length)
+        colours.append(char or current)
+    if not lengths:
+        raise clues.fail(f"{text!r}: colour names without blocks (an empty line is '0')", line)
+    if lengths == ["0"]:  # the empty line, whatever colour was named before it
+        clues.add_blocks(section, lengths, [], text, line)
+        return
+    if None in colours:
+        black = _named(clues, names, DEFAULT_NAME, line)
+        colours = [char or black for char in colours]
+    clues.add_blocks(section, lengths, colours, text, line)
+
+
+def _named(clues: Clues, names: dict[str, str], name: str, line: int) -> str:
+    """The char of the colour ``name`` (Nonny's black is declared when first used)."""
+    char = names.get(name.lower())
+    if char is not None:
+        return char
+    if name.lower() != DEFAULT_NAME:
+        known = ", ".join(names) or "none"
+        raise clues.fail(
+            f"colour {name!r} is not declared (declared by name: {known}; {DECLARE_HOW})", line
+        )
+    char = _free_char(clues, ["X", *DEFAULT_NAME], line)
+    clues.declare(char, DEFAULT_NAME, "000000", line)
+    names[DEFAULT_NAME] = char
+    return char
 
 
 def _unquote(text: str) -> str:
