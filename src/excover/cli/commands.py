@@ -29,6 +29,7 @@ if TYPE_CHECKING:
 
     from excover.cli.solving import Outcome
     from excover.problem import ExactCover
+    from excover.tiling.tiling import Tiling
 
 __all__ = ["add_problem_commands", "print_outcome", "read_problem"]
 
@@ -69,7 +70,16 @@ Variable k is option k-1 of the problem (options numbered from 0 in file order);
 variables are auxiliary. Comment lines at the top repeat the problem ('c excover option k
 ...' lists the items of variable k) and give the projection set ('c p show ... 0'), so a
 model printed by any solver decodes into a solution, and a projected model counter
-(ganak, d4) counts the solutions."""
+(ganak, d4) counts the solutions.
+
+--format knuth writes Knuth's SAT format instead (the input of his SAT13 and other SAT
+solvers): one clause a line, literals as names of at most 8 characters, '~' negating.
+Option variable k is named after its option's first item and k ('L.3': variable 3, whose
+option starts with item 'L'); auxiliary variable k is '_k'; '_0' is the constant false
+(an empty clause is the line '_0'). The same header, in '~ excover' comment lines, lets
+CNF.read_knuth() in Python bring the problem back and decode SAT13's answer.
+
+With --pieces PIECES, FILE is a board to tile (see 'excover count --help')."""
 
 
 def _dlx_flags(parser: argparse.ArgumentParser) -> None:
@@ -129,6 +139,29 @@ def _symmetry_flags(parser: argparse.ArgumentParser, listing: bool) -> None:
     )
 
 
+def _tiling_flags(parser: argparse.ArgumentParser) -> None:
+    """``--pieces`` and its companions: FILE is then a board to tile (see
+    :mod:`excover.tiling.files`)."""
+    parser.add_argument(
+        "--pieces",
+        metavar="PIECES",
+        help="FILE is a board ('#' cells, '.' or space holes) to tile with these pieces: "
+        "one piece a line, a list of [row, col] cells, optionally named ('L: [[0,0],[1,0],"
+        "[2,0],[2,1]]'); pieces turn and flip freely, identical ones are interchangeable",
+    )
+    parser.add_argument(
+        "--no-reflections",
+        action="store_true",
+        help="with --pieces: pieces may be rotated, not reflected",
+    )
+    parser.add_argument(
+        "--multiplicity",
+        choices=["one", "maybe", "any"],
+        help="with --pieces: each piece used exactly once (one, the default), at most once "
+        "(maybe) or any number of times (any)",
+    )
+
+
 def _symmetric(args: argparse.Namespace) -> bool:
     return bool(args.up_to_symmetry or args.break_symmetry)
 
@@ -156,7 +189,8 @@ def add_problem_commands(commands: Any) -> None:
         epilog=EPILOG_SHORT,
         formatter_class=raw,
     )
-    add_input(count, "the problem in Knuth's DLX format")
+    add_input(count, "the problem in Knuth's DLX format (a board with --pieces)")
+    _tiling_flags(count)
     add_method(count)
     add_limits(count, limit="stop counting at N solutions (the count is then a lower bound)")
     _dlx_flags(count)
@@ -178,7 +212,8 @@ def add_problem_commands(commands: Any) -> None:
         epilog=EPILOG_SHORT,
         formatter_class=raw,
     )
-    add_input(solve, "the problem in Knuth's DLX format")
+    add_input(solve, "the problem in Knuth's DLX format (a board with --pieces)")
+    _tiling_flags(solve)
     add_method(
         solve,
         help="auto (default): dlx, as p.solutions(); dlx: dancing links; zdd: "
@@ -192,11 +227,12 @@ def add_problem_commands(commands: Any) -> None:
 
     dimacs = commands.add_parser(
         "dimacs",
-        help="write the problem as a SAT formula (DIMACS CNF)",
+        help="write the problem as a SAT formula (DIMACS CNF, or Knuth's SAT format)",
         description=_DIMACS,
         formatter_class=raw,
     )
-    add_input(dimacs, "the problem in Knuth's DLX format")
+    add_input(dimacs, "the problem in Knuth's DLX format (a board with --pieces)")
+    _tiling_flags(dimacs)
     dimacs.add_argument(
         "-o", "--output", metavar="OUT", default="-", help="output file (default: stdout)"
     )
@@ -206,6 +242,14 @@ def add_problem_commands(commands: Any) -> None:
         default="auto",
         help="at-most-one encoding (default: auto = pairwise for at most 6 options, else "
         "seqcounter)",
+    )
+    dimacs.add_argument(
+        "--format",
+        choices=["dimacs", "knuth"],
+        default="dimacs",
+        help="dimacs (default): DIMACS CNF, variables as numbers; knuth: Knuth's SAT format "
+        "(the input of his SAT13), one clause a line, literals named 'L.3' (option "
+        "variable 3, after its first item 'L') or '_9' (auxiliary), '~' negating",
     )
     dimacs.set_defaults(run=_dimacs)
 
@@ -253,6 +297,26 @@ def read_problem(path: str) -> ExactCover:
 
     data = common.read_input(path, binary=True)
     return parse_dlx_bytes(data, "<stdin>" if path == "-" else path, ExactCover)
+
+
+def load_problem(args: argparse.Namespace) -> tuple[ExactCover, Tiling | None]:
+    """The problem of FILE, or with ``--pieces`` the tiling of the board FILE (then also
+    returned, to draw its solutions)."""
+    if args.pieces is None:
+        common.refuse(args, "no_reflections", "needs --pieces (FILE is not a board)")
+        common.refuse(args, "multiplicity", "needs --pieces (FILE is not a board)")
+        return read_problem(args.file), None
+    from excover.tiling.files import tiling_from_text
+
+    tiling = tiling_from_text(
+        common.read_input(args.file),
+        common.read_input(args.pieces),
+        board_source="<stdin>" if args.file == "-" else args.file,
+        pieces_source="<stdin>" if args.pieces == "-" else args.pieces,
+        multiplicity=args.multiplicity or "one",
+        reflections=not args.no_reflections,
+    )
+    return tiling.problem, tiling
 
 
 # --------------------------------------------------------------------------- output
@@ -336,7 +400,7 @@ def _count(args: argparse.Namespace) -> int:
     from excover.cli import solving
     from excover.cli.parallel import count_tasks, uses_tasks
 
-    problem = read_problem(args.file)
+    problem, _ = load_problem(args)
     if _symmetric(args):
         from excover.cli import symmetry as symmetric
 
@@ -353,7 +417,7 @@ def _count(args: argparse.Namespace) -> int:
 def _solve(args: argparse.Namespace) -> int:
     from excover.cli import solving
 
-    problem = read_problem(args.file)
+    problem, tiling = load_problem(args)
     out = sys.stdout
     stream = common.JsonStream(out, "solve") if args.json else None
     found = 0
@@ -366,7 +430,8 @@ def _solve(args: argparse.Namespace) -> int:
             stream.add({"options": solution, "items": items})
             return
         gap = "\n" if found > 1 else ""
-        out.write(f"{gap}solution {found}:\n{problem.format_solution(solution)}\n")
+        text = problem.format_solution(solution) if tiling is None else _picture(tiling, solution)
+        out.write(f"{gap}solution {found}:\n{text}\n")
         out.flush()  # the next solution may be a long search away
 
     if _symmetric(args):
@@ -388,13 +453,19 @@ def _solve(args: argparse.Namespace) -> int:
     return finish(outcome, args)
 
 
+def _picture(tiling: Tiling, solution: list[int]) -> str:
+    """A tiling's solution drawn in ASCII, one letter a piece."""
+    return tiling.decode(solution).ascii().rstrip("\n")
+
+
 def _dimacs(args: argparse.Namespace) -> int:
-    cnf = read_problem(args.file).to_cnf(args.amo)
+    cnf = load_problem(args)[0].to_cnf(args.amo)
+    text = cnf.to_knuth() if args.format == "knuth" else cnf.to_dimacs()
     if args.output == "-":
-        sys.stdout.write(cnf.to_dimacs())
+        sys.stdout.write(text)
     else:
         try:
-            cnf.write_dimacs(args.output)
+            cnf.write(args.output, text)
         except OSError as exc:
             raise UsageError(f"cannot write {args.output}: {exc.strerror or exc}") from None
     return common.EXIT_OK
