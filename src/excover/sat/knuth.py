@@ -216,11 +216,11 @@ class _KnuthReader:
         for column, token in _tokens(line):
             if token == "~":  # the rest of the line is ignored
                 return None
-            bad = next((c for c in token if not " " < c <= "~"), None)
+            bad = next((i for i, c in enumerate(token) if not " " < c <= "~"), None)
             if bad is not None:
                 raise self.fail(
-                    f"character {bad!r} in literal {token!r} (column {column}): Knuth's "
-                    "format allows only spaces and the characters '!' to '~'",
+                    f"character {token[bad]!r} in literal {token!r} (column {column + bad}): "
+                    "Knuth's format allows only spaces and the characters '!' to '~'",
                     number,
                 )
             negative = token.startswith("~")
