@@ -27,7 +27,7 @@ from excover.parallel.checkpoint import Checkpoint
 from excover.puzzles import killer, sudoku
 from excover.puzzles.cli import read_puzzles
 from excover.sat.cnf import CNF
-from excover.tiling.files import tiling_from_text
+from excover.tiling import Tiling
 
 FUZZ = settings(
     max_examples=200,
@@ -178,7 +178,7 @@ PIECES = "L: [[0,0],[1,0],[1,1]]\n[[0,0],[0,1]]\n"
     st.one_of(mutations(PIECES), text_of(["[", "]", "[0,1]", ",", "L:", "# c"])),
 )
 def test_board_and_pieces(board: str, pieces: str) -> None:
-    reads(lambda: tiling_from_text(board, pieces, multiplicity="maybe").count())
+    reads(lambda: Tiling.from_text(board, pieces, multiplicity="maybe").count())
 
 
 def _saved_family() -> str:

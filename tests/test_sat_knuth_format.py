@@ -23,7 +23,7 @@ from excover import ExactCover, FormatError, UsageError
 from excover.main import main
 from excover.sat import AMO_ENCODINGS, CNF, to_cnf
 from excover.sat.knuth import FALSE, NAME_LIMIT, knuth_names
-from excover.tiling.files import tiling_from_text
+from excover.tiling import Tiling
 
 KINDS: tuple[Kind, ...] = ("X", "XCC", "MCC")
 L_BOARD = "##\n##\n##\n##\n"  # the seeds' example: L tetrominoes on a '#' board
@@ -63,9 +63,9 @@ def knuth_clauses(text: str) -> list[list[int]]:
 @pytest.mark.parametrize(
     "build",
     [
-        lambda: tiling_from_text(L_BOARD, L_PIECES).problem,
-        lambda: tiling_from_text(L_BOARD, L_PIECES, reflections=False).problem,
-        lambda: tiling_from_text("###\n#.#\n###\n", "[[0,0],[0,1]]\n", multiplicity="any").problem,
+        lambda: Tiling.from_text(L_BOARD, L_PIECES).problem,
+        lambda: Tiling.from_text(L_BOARD, L_PIECES, reflections=False).problem,
+        lambda: Tiling.from_text("###\n#.#\n###\n", "[[0,0],[0,1]]\n", multiplicity="any").problem,
         lambda: dominoes(3, 4),
         lambda: queens(5),
     ],

@@ -15,7 +15,7 @@ import pytest
 from excover import ExcoverError, FormatError
 from excover.main import main
 from excover.tiling import Pattern, Tile, Tiling
-from excover.tiling.files import MAX_SPAN, parse_pieces, tiling_from_text
+from excover.tiling.files import MAX_SPAN, parse_pieces
 
 L = "L: [[0,0],[1,0],[2,0],[2,1]]\n"
 L_SHAPE = "#.\n#.\n##\n"  # the L drawn as its [row, col] cells say
@@ -30,9 +30,9 @@ def write(folder: Path, name: str, text: str) -> str:
 
 def test_rows_grow_downward_as_in_the_board() -> None:
     """Without reflections the L fits the L-shaped board and not the J-shaped one."""
-    assert tiling_from_text(L_SHAPE, L, reflections=False).count() == 1
-    assert tiling_from_text(J_SHAPE, L, reflections=False).count() == 0
-    assert tiling_from_text(J_SHAPE, L).count() == 1
+    assert Tiling.from_text(L_SHAPE, L, reflections=False).count() == 1
+    assert Tiling.from_text(J_SHAPE, L, reflections=False).count() == 0
+    assert Tiling.from_text(J_SHAPE, L).count() == 1
 
 
 def test_the_same_tiling_as_built_by_hand(tmp_path: Path) -> None:
@@ -55,10 +55,10 @@ def test_the_same_tiling_as_built_by_hand(tmp_path: Path) -> None:
 @pytest.mark.parametrize("multiplicity", ["one", "maybe", "any"])
 def test_identical_pieces_are_interchangeable(multiplicity: str) -> None:
     """Two copies of the L tile the 4x2 board in the two ways one copy 'any' times does."""
-    twice = tiling_from_text("##\n##\n##\n##\n", L + "K: [[0,1],[1,1],[2,1],[2,0]]\n")
-    any_number = tiling_from_text("##\n##\n##\n##\n", L, multiplicity="any")
+    twice = Tiling.from_text("##\n##\n##\n##\n", L + "K: [[0,1],[1,1],[2,1],[2,0]]\n")
+    any_number = Tiling.from_text("##\n##\n##\n##\n", L, multiplicity="any")
     assert twice.count() == any_number.count() == 2
-    once = tiling_from_text("##\n##\n##\n##\n", L, multiplicity=multiplicity)
+    once = Tiling.from_text("##\n##\n##\n##\n", L, multiplicity=multiplicity)
     assert once.count() == (2 if multiplicity == "any" else 0)
 
 
@@ -88,9 +88,9 @@ def test_bad_pieces_name_the_line(text: str, line: int, message: str) -> None:
 
 def test_bad_boards_and_files() -> None:
     with pytest.raises(FormatError, match=r"b\.txt:2: unexpected character 'x'"):
-        tiling_from_text("##\n#x\n", L, board_source="b.txt")
+        Tiling.from_text("##\n#x\n", L, board_source="b.txt")
     with pytest.raises(FormatError, match="has no '#' cell"):
-        tiling_from_text("..\n", L)
+        Tiling.from_text("..\n", L)
     with pytest.raises(FormatError, match="no pieces"):
         parse_pieces("# only a comment\n")
     with pytest.raises(ExcoverError, match="cannot read"):

@@ -25,11 +25,16 @@ ESTIMATE_SAMPLES = 1000
 
 TYPE_CHECKING = False  # typing is for type checkers: importing it costs each run ~6 ms
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from typing import Any
 
     from excover.cli.solving import Outcome
     from excover.problem import ExactCover
-    from excover.tiling.tiling import Tiling
+
+    #: A tiling's solution drawn as text.
+    Drawing = Callable[[list[int]], str]
+    #: What reads ``FILE --pieces PIECES``: the problem and the drawing of its solutions.
+    BoardReader = Callable[[argparse.Namespace], tuple[ExactCover, Drawing]]
 
 __all__ = ["add_problem_commands", "print_outcome", "read_problem"]
 
@@ -139,9 +144,10 @@ def _symmetry_flags(parser: argparse.ArgumentParser, listing: bool) -> None:
     )
 
 
-def _tiling_flags(parser: argparse.ArgumentParser) -> None:
+def _tiling_flags(parser: argparse.ArgumentParser, read_board: BoardReader) -> None:
     """``--pieces`` and its companions: FILE is then a board to tile (see
-    :mod:`excover.tiling.files`)."""
+    :mod:`excover.tiling.files`), read by ``read_board``."""
+    parser.set_defaults(read_board=read_board)
     parser.add_argument(
         "--pieces",
         metavar="PIECES",
@@ -176,9 +182,10 @@ its top, and count in full the small subtrees they reach (p.estimate() in the AP
 {_FORMAT}"""
 
 
-def add_problem_commands(commands: Any) -> None:
+def add_problem_commands(commands: Any, read_board: BoardReader) -> None:
     """Add ``count``, ``solve``, ``estimate``, ``dimacs`` and ``schema`` to the
-    command's sub-parsers."""
+    command's sub-parsers; ``read_board`` reads ``FILE --pieces PIECES`` (the tiling
+    package, above this layer, provides it)."""
     from excover.cli.parallel import add_task_options
 
     raw = common.HelpFormatter
@@ -190,7 +197,7 @@ def add_problem_commands(commands: Any) -> None:
         formatter_class=raw,
     )
     add_input(count, "the problem in Knuth's DLX format (a board with --pieces)")
-    _tiling_flags(count)
+    _tiling_flags(count, read_board)
     add_method(count)
     add_limits(count, limit="stop counting at N solutions (the count is then a lower bound)")
     _dlx_flags(count)
@@ -213,7 +220,7 @@ def add_problem_commands(commands: Any) -> None:
         formatter_class=raw,
     )
     add_input(solve, "the problem in Knuth's DLX format (a board with --pieces)")
-    _tiling_flags(solve)
+    _tiling_flags(solve, read_board)
     add_method(
         solve,
         help="auto (default): dlx, as p.solutions(); dlx: dancing links; zdd: "
@@ -232,7 +239,7 @@ def add_problem_commands(commands: Any) -> None:
         formatter_class=raw,
     )
     add_input(dimacs, "the problem in Knuth's DLX format (a board with --pieces)")
-    _tiling_flags(dimacs)
+    _tiling_flags(dimacs, read_board)
     dimacs.add_argument(
         "-o", "--output", metavar="OUT", default="-", help="output file (default: stdout)"
     )
@@ -299,24 +306,16 @@ def read_problem(path: str) -> ExactCover:
     return parse_dlx_bytes(data, "<stdin>" if path == "-" else path, ExactCover)
 
 
-def load_problem(args: argparse.Namespace) -> tuple[ExactCover, Tiling | None]:
-    """The problem of FILE, or with ``--pieces`` the tiling of the board FILE (then also
-    returned, to draw its solutions)."""
+def load_problem(args: argparse.Namespace) -> tuple[ExactCover, Drawing | None]:
+    """The problem of FILE; with ``--pieces``, the tiling of the board FILE (read by the
+    ``read_board`` that ``excover.main`` gave :func:`add_problem_commands`) and the
+    function drawing its solutions."""
     if args.pieces is None:
         common.refuse(args, "no_reflections", "needs --pieces (FILE is not a board)")
         common.refuse(args, "multiplicity", "needs --pieces (FILE is not a board)")
         return read_problem(args.file), None
-    from excover.tiling.files import tiling_from_text
-
-    tiling = tiling_from_text(
-        common.read_input(args.file),
-        common.read_input(args.pieces),
-        board_source="<stdin>" if args.file == "-" else args.file,
-        pieces_source="<stdin>" if args.pieces == "-" else args.pieces,
-        multiplicity=args.multiplicity or "one",
-        reflections=not args.no_reflections,
-    )
-    return tiling.problem, tiling
+    problem, draw = args.read_board(args)
+    return problem, draw
 
 
 # --------------------------------------------------------------------------- output
@@ -417,7 +416,7 @@ def _count(args: argparse.Namespace) -> int:
 def _solve(args: argparse.Namespace) -> int:
     from excover.cli import solving
 
-    problem, tiling = load_problem(args)
+    problem, draw = load_problem(args)
     out = sys.stdout
     stream = common.JsonStream(out, "solve") if args.json else None
     found = 0
@@ -430,7 +429,7 @@ def _solve(args: argparse.Namespace) -> int:
             stream.add({"options": solution, "items": items})
             return
         gap = "\n" if found > 1 else ""
-        text = problem.format_solution(solution) if tiling is None else _picture(tiling, solution)
+        text = problem.format_solution(solution) if draw is None else draw(solution)
         out.write(f"{gap}solution {found}:\n{text}\n")
         out.flush()  # the next solution may be a long search away
 
@@ -451,11 +450,6 @@ def _solve(args: argparse.Namespace) -> int:
     elif found == 0 and outcome.stopped_by is None:
         print("excover: no solution", file=sys.stderr)
     return finish(outcome, args)
-
-
-def _picture(tiling: Tiling, solution: list[int]) -> str:
-    """A tiling's solution drawn in ASCII, one letter a piece."""
-    return tiling.decode(solution).ascii().rstrip("\n")
 
 
 def _dimacs(args: argparse.Namespace) -> int:

@@ -156,7 +156,7 @@ class CNF:
         numbered in order of first appearance, and :attr:`names` keeps the names."""
         from excover.sat.knuth import parse_knuth
 
-        return parse_knuth(text, source)
+        return parse_knuth(text, source, cls)
 
     @classmethod
     def read_knuth(cls, path: str | os.PathLike[str]) -> CNF:

@@ -140,9 +140,10 @@ def _header(cnf: CNF) -> list[str]:
     return lines
 
 
-def parse_knuth(text: str, source: str = "<string>") -> CNF:
-    """A formula from text in Knuth's SAT format; errors name the line and the literal."""
-    return _KnuthReader(source).read(text)
+def parse_knuth(text: str, source: str, cnf_class: type[CNF]) -> CNF:
+    """A formula (of class ``cnf_class``) from text in Knuth's SAT format; errors name the
+    line and the literal."""
+    return _KnuthReader(source, cnf_class).read(text)
 
 
 def read_model(cnf: CNF, output: str, source: str = "<solver>") -> list[int] | None:
@@ -170,8 +171,9 @@ class _KnuthReader:
     """One pass over the lines: excover's header, then clauses of named literals, whose
     names become numbers at the end (by the header's naming, or in order of appearance)."""
 
-    def __init__(self, source: str) -> None:
+    def __init__(self, source: str, cnf_class: type[CNF]) -> None:
         self.source = source
+        self.cnf_class = cnf_class
         self.fields: dict[str, str] = {}
         self.problem_lines: list[str] = []
         self.order: dict[str, int] = {}  # name -> order of first appearance
@@ -250,14 +252,12 @@ class _KnuthReader:
             )
 
     def finish(self) -> CNF:
-        from excover.sat.cnf import CNF
-
         if "options" not in self.fields:  # names in order of first appearance
             names = tuple(self.order)
             number = {name: k for k, name in enumerate(names, 1)}
             clauses = [self.numbered(literals, number.get, line) for line, literals in self.clauses]
             kept = [clause for clause in clauses if clause is not None]
-            return CNF(len(names), kept, len(names), names=names)
+            return self.cnf_class(len(names), kept, len(names), names=names)
         n_options = int(self.fields["options"])
         n_vars = int(self.fields.get("variables", n_options))
         if not n_options <= n_vars <= MAX_VARIABLES:
@@ -274,7 +274,7 @@ class _KnuthReader:
         naming = _Naming(n_vars, n_options, text)
         clauses = [self.numbered(literals, naming.number, line) for line, literals in self.clauses]
         kept = [clause for clause in clauses if clause is not None]
-        return CNF(n_vars, kept, n_options, self.fields.get("amo"), text)
+        return self.cnf_class(n_vars, kept, n_options, self.fields.get("amo"), text)
 
     def numbered(
         self, literals: list[tuple[str, bool]], number: Callable[[str], int | None], line: int

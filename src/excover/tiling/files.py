@@ -14,7 +14,8 @@ and its number among the pieces, from 0 (``P1`` above). A name is letters, digit
 ``_'+-``. Each piece may be rotated and reflected (``reflections=False``: rotated
 only) and is used once (``multiplicity``: ``"one"``, ``"maybe"``, ``"any"`` or a count,
 for every piece); identical pieces are interchangeable, so a tiling using two copies of
-one shape is counted once.
+one shape is counted once. :meth:`Tiling.from_files` and :meth:`Tiling.from_text` read
+a tiling given so.
 """
 
 from __future__ import annotations
@@ -25,9 +26,8 @@ import re
 from excover.errors import FormatError
 from excover.tiling.pattern import Pattern
 from excover.tiling.tile import Multiplicity, Tile
-from excover.tiling.tiling import Tiling
 
-__all__ = ["MAX_SPAN", "parse_pieces", "tiling_from_text"]
+__all__ = ["MAX_SPAN", "parse_board", "parse_pieces"]
 
 #: The most rows (or columns) a piece may span: its cells are held in a dense frame.
 MAX_SPAN = 1000
@@ -105,18 +105,9 @@ def _shape(cells_text: str, name: str, source: str, line: int) -> Pattern:
     return Pattern.from_cells([(col - left, top - row) for row, col in pairs])
 
 
-def tiling_from_text(
-    board: str,
-    pieces: str,
-    *,
-    board_source: str = "<board>",
-    pieces_source: str = "<pieces>",
-    multiplicity: Multiplicity = "one",
-    reflections: bool = True,
-) -> Tiling:
-    """The tiling of a board file's text by a pieces file's pieces (see the module)."""
-    shape = Pattern.from_ascii(board, source=board_source)
-    if len(shape) == 0:
-        raise FormatError("the board has no '#' cell", source=board_source)
-    tiles = parse_pieces(pieces, pieces_source, multiplicity=multiplicity, reflections=reflections)
-    return Tiling(shape, tiles, interchangeable=True)
+def parse_board(text: str, source: str = "<board>") -> Pattern:
+    """The board of a board file's text: its ``#`` cells (at least one)."""
+    board = Pattern.from_ascii(text, source=source)
+    if len(board) == 0:
+        raise FormatError("the board has no '#' cell", source=source)
+    return board

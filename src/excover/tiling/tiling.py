@@ -124,11 +124,10 @@ class Tiling:
         False, reflected; identical pieces are interchangeable. See
         :mod:`excover.tiling.files`."""
         from excover.formats.text import read_text
-        from excover.tiling.files import tiling_from_text
 
         board_text, board_source = read_text(board)
         pieces_text, pieces_source = read_text(pieces)
-        return tiling_from_text(
+        return cls.from_text(
             board_text,
             pieces_text,
             board_source=board_source,
@@ -136,6 +135,26 @@ class Tiling:
             multiplicity=multiplicity,
             reflections=reflections,
         )
+
+    @classmethod
+    def from_text(
+        cls,
+        board: str,
+        pieces: str,
+        *,
+        board_source: str = "<board>",
+        pieces_source: str = "<pieces>",
+        multiplicity: Multiplicity = "one",
+        reflections: bool = True,
+    ) -> Tiling:
+        """:meth:`from_files` on the files' texts (the sources name them in errors)."""
+        from excover.tiling.files import parse_board, parse_pieces
+
+        shape = parse_board(board, board_source)
+        tiles = parse_pieces(
+            pieces, pieces_source, multiplicity=multiplicity, reflections=reflections
+        )
+        return cls(shape, tiles, interchangeable=True)
 
     # ----- the reduction -----
 
