@@ -44,11 +44,20 @@ comments; the first other line names the items (primary items, then '|', then se
 items); every following line is one option, a list of items ('item:color' on secondary
 items)."""
 
+_BOARD = """\
+With --pieces PIECES, FILE is a board to tile instead: '#' cells, '.' or space holes;
+PIECES holds one piece a line, a list of [row, col] cells (rows downward), optionally
+named ('L: [[0,0],[1,0],[2,0],[2,1]]'). Pieces turn and flip (--no-reflections: turn
+only), each is used once (--multiplicity maybe|any), identical ones are interchangeable;
+solve then draws each tiling, one letter a piece."""
+
 _COUNT = f"""\
 Count the solutions of an exact cover problem and print the count on stdout (exact, no
 overflow); stderr names the method and engine that ran.
 
 {_FORMAT}
+
+{_BOARD}
 
 --method auto (the default, as p.count() in the API) takes the frontier count where it
 applies, else races the search engine and DXZ in growing steps, and names on stderr the
@@ -63,12 +72,14 @@ found: a header line 'solution K:' then its options, one per line, as item names
 
 {_FORMAT}
 
+{_BOARD}
+
 --method auto means dlx (as p.solutions() in the API); zdd lists the solutions of the DXZ
 family (built first); sat finds each new solution after blocking the ones before. With
 --json the solutions stream inside one document, each as {{"options": [indices from 0],
 "items": [[names], ...]}}."""
 
-_DIMACS = """\
+_DIMACS = f"""\
 Write an exact cover problem as a SAT formula in DIMACS CNF, for any SAT solver.
 
 Variable k is option k-1 of the problem (options numbered from 0 in file order); further
@@ -84,7 +95,7 @@ option starts with item 'L'); auxiliary variable k is '_k'; '_0' is the constant
 (an empty clause is the line '_0'). The same header, in '~ excover' comment lines, lets
 CNF.read_knuth() in Python bring the problem back and decode SAT13's answer.
 
-With --pieces PIECES, FILE is a board to tile (see 'excover count --help')."""
+{_BOARD}"""
 
 
 def _dlx_flags(parser: argparse.ArgumentParser) -> None:
