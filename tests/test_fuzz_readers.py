@@ -4,8 +4,8 @@ ExcoverError, never another exception, never a hang.
 The inputs are random text built from each format's own vocabulary (so that the fuzzer
 reaches deep into the parser, not just its first check), mutations of valid inputs, and
 raw bytes. Readers: Knuth's DLX text, the .cmb language, sudoku puzzles, killer cages and
-jigsaw regions, the three nonogram formats (.non in each of its dialects), DIMACS, saved
-ZDDs and count checkpoints.
+jigsaw regions, the three nonogram formats (.non in each of its dialects), DIMACS, Knuth's
+SAT format, board and pieces files, saved ZDDs and count checkpoints.
 The .cmb language has a grammar-driven fuzzer of its own (test_lang_fuzz.py).
 """
 
@@ -27,6 +27,7 @@ from excover.parallel.checkpoint import Checkpoint
 from excover.puzzles import killer, sudoku
 from excover.puzzles.cli import read_puzzles
 from excover.sat.cnf import CNF
+from excover.tiling import Tiling
 
 FUZZ = settings(
     max_examples=200,
@@ -161,6 +162,38 @@ DIMACS = "c a comment\np cnf 3 2\n1 -2 0\n2 3 -1 0\n"
 @given(st.one_of(mutations(DIMACS), text_of(["p cnf", "0", "-1", "c", "%"])))
 def test_dimacs(text: str) -> None:
     reads(lambda: CNF.from_dimacs(text, "<fuzz>"))
+
+
+KNUTH = ExactCover.from_dlx("a b c | x\na x\nb c x:red\na b\nc\n").to_cnf("seqcounter").to_knuth()
+
+
+@FUZZ
+@given(
+    st.one_of(
+        mutations(KNUTH),
+        mutations("~ a comment\nx2 x3 ~x4\nx1 ~x3\n"),
+        text_of(["~", "~ ", "~ excover ", "options", "variables", "_0", "a.1", "x"]),
+    )
+)
+def test_knuth_sat_format(text: str) -> None:
+    def read() -> None:
+        cnf = CNF.from_knuth(text, "<fuzz>")
+        CNF.from_knuth(cnf.to_knuth(), "<again>")
+
+    reads(read)
+
+
+BOARD = "###\n#.#\n###\n"
+PIECES = "L: [[0,0],[1,0],[1,1]]\n[[0,0],[0,1]]\n"
+
+
+@FUZZ
+@given(
+    st.one_of(mutations(BOARD), text_of(["#", ".", " "])),
+    st.one_of(mutations(PIECES), text_of(["[", "]", "[0,1]", ",", "L:", "# c"])),
+)
+def test_board_and_pieces(board: str, pieces: str) -> None:
+    reads(lambda: Tiling.from_text(board, pieces, multiplicity="maybe").count())
 
 
 def _saved_family() -> str:

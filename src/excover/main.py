@@ -33,6 +33,10 @@ from excover.cli.common import (
 )
 from excover.errors import ExcoverError, ProblemError, ResourceLimitError
 
+TYPE_CHECKING = False  # typing is for type checkers: importing it costs each run ~6 ms
+if TYPE_CHECKING:
+    from excover.problem import ExactCover
+
 __all__ = ["command", "main"]
 
 _DESCRIPTION = """\
@@ -75,6 +79,13 @@ class _Version(argparse.Action):
         parser.exit()
 
 
+def _read_board(args: argparse.Namespace) -> tuple[ExactCover, Callable[[list[int]], str]]:
+    """``FILE --pieces PIECES`` as a tiling (imported only when a board is given)."""
+    from excover.tiling.cli import read_board
+
+    return read_board(args)
+
+
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     """The whole ``excover`` parser (cheap: no engine is imported), or with ``only`` the
     parser of that one command or of its group (one of :data:`_LIGHT`), which spares a
@@ -97,7 +108,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     if only in _PROBLEM_COMMANDS:
         from excover.cli.commands import add_problem_commands
 
-        add_problem_commands(commands)
+        add_problem_commands(commands, _read_board)
         return parser
     from excover.nonogram.cli import add_nonogram_command
 
@@ -108,7 +119,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     from excover.lang.cli import add_run_command
     from excover.puzzles.cli import add_puzzle_commands
 
-    add_problem_commands(commands)
+    add_problem_commands(commands, _read_board)
     add_puzzle_commands(commands)
     add_nonogram_command(commands)
     add_run_command(commands)

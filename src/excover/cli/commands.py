@@ -25,10 +25,16 @@ ESTIMATE_SAMPLES = 1000
 
 TYPE_CHECKING = False  # typing is for type checkers: importing it costs each run ~6 ms
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from typing import Any
 
     from excover.cli.solving import Outcome
     from excover.problem import ExactCover
+
+    #: A tiling's solution drawn as text.
+    Drawing = Callable[[list[int]], str]
+    #: What reads ``FILE --pieces PIECES``: the problem and the drawing of its solutions.
+    BoardReader = Callable[[argparse.Namespace], tuple[ExactCover, Drawing]]
 
 __all__ = ["add_problem_commands", "print_outcome", "read_problem"]
 
@@ -38,11 +44,20 @@ comments; the first other line names the items (primary items, then '|', then se
 items); every following line is one option, a list of items ('item:color' on secondary
 items)."""
 
+_BOARD = """\
+With --pieces PIECES, FILE is a board to tile instead: '#' cells, '.' or space holes;
+PIECES holds one piece a line, a list of [row, col] cells (rows downward), optionally
+named ('L: [[0,0],[1,0],[2,0],[2,1]]'). Pieces turn and flip (--no-reflections: turn
+only), each is used once (--multiplicity maybe|any), identical ones are interchangeable;
+solve then draws each tiling, one letter a piece."""
+
 _COUNT = f"""\
 Count the solutions of an exact cover problem and print the count on stdout (exact, no
 overflow); stderr names the method and engine that ran.
 
 {_FORMAT}
+
+{_BOARD}
 
 --method auto (the default, as p.count() in the API) takes the frontier count where it
 applies, else races the search engine and DXZ in growing steps, and names on stderr the
@@ -57,19 +72,30 @@ found: a header line 'solution K:' then its options, one per line, as item names
 
 {_FORMAT}
 
+{_BOARD}
+
 --method auto means dlx (as p.solutions() in the API); zdd lists the solutions of the DXZ
 family (built first); sat finds each new solution after blocking the ones before. With
 --json the solutions stream inside one document, each as {{"options": [indices from 0],
 "items": [[names], ...]}}."""
 
-_DIMACS = """\
+_DIMACS = f"""\
 Write an exact cover problem as a SAT formula in DIMACS CNF, for any SAT solver.
 
 Variable k is option k-1 of the problem (options numbered from 0 in file order); further
 variables are auxiliary. Comment lines at the top repeat the problem ('c excover option k
 ...' lists the items of variable k) and give the projection set ('c p show ... 0'), so a
 model printed by any solver decodes into a solution, and a projected model counter
-(ganak, d4) counts the solutions."""
+(ganak, d4) counts the solutions.
+
+--format knuth writes Knuth's SAT format instead (the input of his SAT13 and other SAT
+solvers): one clause a line, literals as names of at most 8 characters, '~' negating.
+Option variable k is named after its option's first item and k ('L.3': variable 3, whose
+option starts with item 'L'); auxiliary variable k is '_k'; '_0' is the constant false
+(an empty clause is the line '_0'). The same header, in '~ excover' comment lines, lets
+CNF.read_knuth() in Python bring the problem back and decode SAT13's answer.
+
+{_BOARD}"""
 
 
 def _dlx_flags(parser: argparse.ArgumentParser) -> None:
@@ -129,6 +155,30 @@ def _symmetry_flags(parser: argparse.ArgumentParser, listing: bool) -> None:
     )
 
 
+def _tiling_flags(parser: argparse.ArgumentParser, read_board: BoardReader) -> None:
+    """``--pieces`` and its companions: FILE is then a board to tile (see
+    :mod:`excover.tiling.files`), read by ``read_board``."""
+    parser.set_defaults(read_board=read_board)
+    parser.add_argument(
+        "--pieces",
+        metavar="PIECES",
+        help="FILE is a board ('#' cells, '.' or space holes) to tile with these pieces: "
+        "one piece a line, a list of [row, col] cells, optionally named ('L: [[0,0],[1,0],"
+        "[2,0],[2,1]]'); pieces turn and flip freely, identical ones are interchangeable",
+    )
+    parser.add_argument(
+        "--no-reflections",
+        action="store_true",
+        help="with --pieces: pieces may be rotated, not reflected",
+    )
+    parser.add_argument(
+        "--multiplicity",
+        choices=["one", "maybe", "any"],
+        help="with --pieces: each piece used exactly once (one, the default), at most once "
+        "(maybe) or any number of times (any)",
+    )
+
+
 def _symmetric(args: argparse.Namespace) -> bool:
     return bool(args.up_to_symmetry or args.break_symmetry)
 
@@ -143,9 +193,10 @@ its top, and count in full the small subtrees they reach (p.estimate() in the AP
 {_FORMAT}"""
 
 
-def add_problem_commands(commands: Any) -> None:
+def add_problem_commands(commands: Any, read_board: BoardReader) -> None:
     """Add ``count``, ``solve``, ``estimate``, ``dimacs`` and ``schema`` to the
-    command's sub-parsers."""
+    command's sub-parsers; ``read_board`` reads ``FILE --pieces PIECES`` (the tiling
+    package, above this layer, provides it)."""
     from excover.cli.parallel import add_task_options
 
     raw = common.HelpFormatter
@@ -156,7 +207,8 @@ def add_problem_commands(commands: Any) -> None:
         epilog=EPILOG_SHORT,
         formatter_class=raw,
     )
-    add_input(count, "the problem in Knuth's DLX format")
+    add_input(count, "the problem in Knuth's DLX format (a board with --pieces)")
+    _tiling_flags(count, read_board)
     add_method(count)
     add_limits(count, limit="stop counting at N solutions (the count is then a lower bound)")
     _dlx_flags(count)
@@ -178,7 +230,8 @@ def add_problem_commands(commands: Any) -> None:
         epilog=EPILOG_SHORT,
         formatter_class=raw,
     )
-    add_input(solve, "the problem in Knuth's DLX format")
+    add_input(solve, "the problem in Knuth's DLX format (a board with --pieces)")
+    _tiling_flags(solve, read_board)
     add_method(
         solve,
         help="auto (default): dlx, as p.solutions(); dlx: dancing links; zdd: "
@@ -192,11 +245,12 @@ def add_problem_commands(commands: Any) -> None:
 
     dimacs = commands.add_parser(
         "dimacs",
-        help="write the problem as a SAT formula (DIMACS CNF)",
+        help="write the problem as a SAT formula (DIMACS CNF, or Knuth's SAT format)",
         description=_DIMACS,
         formatter_class=raw,
     )
-    add_input(dimacs, "the problem in Knuth's DLX format")
+    add_input(dimacs, "the problem in Knuth's DLX format (a board with --pieces)")
+    _tiling_flags(dimacs, read_board)
     dimacs.add_argument(
         "-o", "--output", metavar="OUT", default="-", help="output file (default: stdout)"
     )
@@ -206,6 +260,14 @@ def add_problem_commands(commands: Any) -> None:
         default="auto",
         help="at-most-one encoding (default: auto = pairwise for at most 6 options, else "
         "seqcounter)",
+    )
+    dimacs.add_argument(
+        "--format",
+        choices=["dimacs", "knuth"],
+        default="dimacs",
+        help="dimacs (default): DIMACS CNF, variables as numbers; knuth: Knuth's SAT format "
+        "(the input of his SAT13), one clause a line, literals named 'L.3' (option "
+        "variable 3, after its first item 'L') or '_9' (auxiliary), '~' negating",
     )
     dimacs.set_defaults(run=_dimacs)
 
@@ -253,6 +315,18 @@ def read_problem(path: str) -> ExactCover:
 
     data = common.read_input(path, binary=True)
     return parse_dlx_bytes(data, "<stdin>" if path == "-" else path, ExactCover)
+
+
+def load_problem(args: argparse.Namespace) -> tuple[ExactCover, Drawing | None]:
+    """The problem of FILE; with ``--pieces``, the tiling of the board FILE (read by the
+    ``read_board`` that ``excover.main`` gave :func:`add_problem_commands`) and the
+    function drawing its solutions."""
+    if args.pieces is None:
+        common.refuse(args, "no_reflections", "needs --pieces (FILE is not a board)")
+        common.refuse(args, "multiplicity", "needs --pieces (FILE is not a board)")
+        return read_problem(args.file), None
+    problem, draw = args.read_board(args)
+    return problem, draw
 
 
 # --------------------------------------------------------------------------- output
@@ -336,7 +410,7 @@ def _count(args: argparse.Namespace) -> int:
     from excover.cli import solving
     from excover.cli.parallel import count_tasks, uses_tasks
 
-    problem = read_problem(args.file)
+    problem, _ = load_problem(args)
     if _symmetric(args):
         from excover.cli import symmetry as symmetric
 
@@ -353,7 +427,7 @@ def _count(args: argparse.Namespace) -> int:
 def _solve(args: argparse.Namespace) -> int:
     from excover.cli import solving
 
-    problem = read_problem(args.file)
+    problem, draw = load_problem(args)
     out = sys.stdout
     stream = common.JsonStream(out, "solve") if args.json else None
     found = 0
@@ -366,7 +440,8 @@ def _solve(args: argparse.Namespace) -> int:
             stream.add({"options": solution, "items": items})
             return
         gap = "\n" if found > 1 else ""
-        out.write(f"{gap}solution {found}:\n{problem.format_solution(solution)}\n")
+        text = problem.format_solution(solution) if draw is None else draw(solution)
+        out.write(f"{gap}solution {found}:\n{text}\n")
         out.flush()  # the next solution may be a long search away
 
     if _symmetric(args):
@@ -389,12 +464,13 @@ def _solve(args: argparse.Namespace) -> int:
 
 
 def _dimacs(args: argparse.Namespace) -> int:
-    cnf = read_problem(args.file).to_cnf(args.amo)
+    cnf = load_problem(args)[0].to_cnf(args.amo)
+    text = cnf.to_knuth() if args.format == "knuth" else cnf.to_dimacs()
     if args.output == "-":
-        sys.stdout.write(cnf.to_dimacs())
+        sys.stdout.write(text)
     else:
         try:
-            cnf.write_dimacs(args.output)
+            cnf.write(args.output, text)
         except OSError as exc:
             raise UsageError(f"cannot write {args.output}: {exc.strerror or exc}") from None
     return common.EXIT_OK

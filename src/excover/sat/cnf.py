@@ -1,4 +1,5 @@
-"""A CNF formula built from an exact cover problem, and the DIMACS format both ways.
+"""A CNF formula built from an exact cover problem, and the DIMACS format both ways
+(Knuth's SAT format, the other way to write it, is in :mod:`excover.sat.knuth`).
 
 Variables ``1..n_options`` are the options of the problem (variable ``k`` is option
 ``k - 1``); any further variables are auxiliary, introduced by the encodings. A model of
@@ -58,6 +59,7 @@ class CNF:
     n_options: int
     amo: str | None = None
     problem_text: str | None = field(default=None, repr=False)
+    names: tuple[str, ...] | None = field(default=None, repr=False)
 
     @property
     def projection(self) -> range:
@@ -106,9 +108,13 @@ class CNF:
 
     def write_dimacs(self, path: str | os.PathLike[str]) -> None:
         """Write :meth:`to_dimacs` to the file ``path``."""
+        self.write(path, self.to_dimacs())
+
+    def write(self, path: str | os.PathLike[str], text: str) -> None:
+        """Write ``text`` (this formula in some format) to the file ``path``."""
         if not isinstance(path, str | os.PathLike):
             raise UsageError(f"a path must be a str or os.PathLike, not {path!r}")
-        Path(path).write_text(self.to_dimacs(), encoding="utf-8", newline="\n")
+        Path(path).write_text(text, encoding="utf-8", newline="\n")
 
     @classmethod
     def from_dimacs(cls, text: str, source: str = "<string>") -> CNF:
@@ -122,6 +128,50 @@ class CNF:
         from excover.formats.text import read_text
 
         return cls.from_dimacs(*read_text(path))
+
+    # ----- Knuth's SAT format (SAT13 and his other solvers): see excover.sat.knuth -----
+
+    def knuth_names(self) -> list[str]:
+        """The name of each variable in Knuth's format (entry ``k - 1`` for variable k)."""
+        from excover.sat.knuth import knuth_names
+
+        if self.names is not None:
+            return list(self.names)
+        return knuth_names(self.n_vars, self.n_options, self.problem_text)
+
+    def to_knuth(self) -> str:
+        """The formula in Knuth's SAT format, with excover's header and names."""
+        from excover.sat.knuth import format_knuth
+
+        return format_knuth(self)
+
+    def write_knuth(self, path: str | os.PathLike[str]) -> None:
+        """Write :meth:`to_knuth` to the file ``path``."""
+        self.write(path, self.to_knuth())
+
+    @classmethod
+    def from_knuth(cls, text: str, source: str = "<string>") -> CNF:
+        """A formula from text in Knuth's SAT format. With excover's header the option
+        variables and the problem come back; without it every variable is an option,
+        numbered in order of first appearance, and :attr:`names` keeps the names."""
+        from excover.sat.knuth import parse_knuth
+
+        return parse_knuth(text, source, cls)
+
+    @classmethod
+    def read_knuth(cls, path: str | os.PathLike[str]) -> CNF:
+        """A formula from a file in Knuth's SAT format; errors name the file, the line
+        and the literal."""
+        from excover.formats.text import read_text
+
+        return cls.from_knuth(*read_text(path))
+
+    def knuth_model(self, answer: str) -> list[int] | None:
+        """The model in a Knuth solver's answer (SAT13's stdout: literals such as
+        ``L.3 ~_9``, or ``~`` when unsatisfiable) as signed variables, or None."""
+        from excover.sat.knuth import read_model
+
+        return read_model(self, answer)
 
 
 class _DimacsReader:

@@ -28,7 +28,7 @@ from excover.errors import UsageError
 from excover.problem import ExactCover, SearchOptions
 from excover.tiling.grids import Coords, Grid, Isometry
 from excover.tiling.pattern import Pattern
-from excover.tiling.tile import Shape, Tile
+from excover.tiling.tile import Multiplicity, Shape, Tile
 
 if TYPE_CHECKING:
     from excover.symmetry import BrokenSearch
@@ -108,6 +108,53 @@ class Tiling:
         #: Why no tiling can exist, found before any search (None when the board's area
         #: can be made of the tiles' areas): see :func:`area_obstruction`.
         self.obstruction = area_obstruction(len(coords), self.tiles)
+
+    @classmethod
+    def from_files(
+        cls,
+        board: str | os.PathLike[str],
+        pieces: str | os.PathLike[str],
+        *,
+        multiplicity: Multiplicity = "one",
+        reflections: bool = True,
+    ) -> Tiling:
+        """The tiling of a board file (``#`` cells, ``.`` or space holes) by the pieces of a
+        pieces file (one ``[[row, col], ...]`` list a line, optionally ``NAME: [...]``):
+        each piece used ``multiplicity`` times, rotated and, unless ``reflections`` is
+        False, reflected; identical pieces are interchangeable. See
+        :mod:`excover.tiling.files`."""
+        from excover.formats.text import read_text
+
+        board_text, board_source = read_text(board)
+        pieces_text, pieces_source = read_text(pieces)
+        return cls.from_text(
+            board_text,
+            pieces_text,
+            board_source=board_source,
+            pieces_source=pieces_source,
+            multiplicity=multiplicity,
+            reflections=reflections,
+        )
+
+    @classmethod
+    def from_text(
+        cls,
+        board: str,
+        pieces: str,
+        *,
+        board_source: str = "<board>",
+        pieces_source: str = "<pieces>",
+        multiplicity: Multiplicity = "one",
+        reflections: bool = True,
+    ) -> Tiling:
+        """:meth:`from_files` on the files' texts (the sources name them in errors)."""
+        from excover.tiling.files import parse_board, parse_pieces
+
+        shape = parse_board(board, board_source)
+        tiles = parse_pieces(
+            pieces, pieces_source, multiplicity=multiplicity, reflections=reflections
+        )
+        return cls(shape, tiles, interchangeable=True)
 
     # ----- the reduction -----
 
