@@ -129,6 +129,17 @@ def _symmetry_flags(parser: argparse.ArgumentParser, listing: bool) -> None:
     )
 
 
+def _problem_flag(parser: argparse.ArgumentParser) -> None:
+    """``--problem N``: which problem of a BurrTools file to run."""
+    parser.add_argument(
+        "--problem",
+        type=common.non_negative_int,
+        metavar="N",
+        help="with a BurrTools .xmpuzzle file: the problem to run, numbered from 0 in the "
+        "file's order (as BurrTools' burrTxt -o); default: the first",
+    )
+
+
 def _symmetric(args: argparse.Namespace) -> bool:
     return bool(args.up_to_symmetry or args.break_symmetry)
 
@@ -167,6 +178,7 @@ def add_problem_commands(commands: Any) -> None:
         "search engines dlx, bits, cells; dxz; the frontier count; component decomposition)",
     )
     _symmetry_flags(count, listing=False)
+    _problem_flag(count)
     add_json(count)
     add_task_options(count)  # --workers, --tasks, --checkpoint, --progress
     count.set_defaults(run=_count)
@@ -187,6 +199,7 @@ def add_problem_commands(commands: Any) -> None:
     add_limits(solve, limit="stop after N solutions (default: print them all)")
     _dlx_flags(solve)
     _symmetry_flags(solve, listing=True)
+    _problem_flag(solve)
     add_json(solve)
     solve.set_defaults(run=_solve)
 
@@ -246,13 +259,21 @@ def add_problem_commands(commands: Any) -> None:
 # --------------------------------------------------------------------------- input
 
 
-def read_problem(path: str) -> ExactCover:
-    """Parse the problem in ``path`` (``-``: stdin); errors name the file and the line."""
+def read_problem(path: str, number: int | None = None) -> ExactCover:
+    """Parse the problem in ``path`` (``-``: stdin); errors name the file and the line.
+    A ``.xmpuzzle`` file is a BurrTools puzzle: ``number`` picks its problem."""
     from excover.formats.dlx import parse_dlx_bytes
     from excover.problem import ExactCover
 
     data = common.read_input(path, binary=True)
-    return parse_dlx_bytes(data, "<stdin>" if path == "-" else path, ExactCover)
+    source = "<stdin>" if path == "-" else path
+    if path.lower().endswith(".xmpuzzle"):
+        from excover.formats.burrtools.command import read_cover
+
+        return read_cover(data, source, number)
+    if number is not None:
+        raise UsageError("--problem picks a problem of a BurrTools .xmpuzzle file")
+    return parse_dlx_bytes(data, source, ExactCover)
 
 
 # --------------------------------------------------------------------------- output
@@ -336,7 +357,7 @@ def _count(args: argparse.Namespace) -> int:
     from excover.cli import solving
     from excover.cli.parallel import count_tasks, uses_tasks
 
-    problem = read_problem(args.file)
+    problem = read_problem(args.file, args.problem)
     if _symmetric(args):
         from excover.cli import symmetry as symmetric
 
@@ -353,7 +374,7 @@ def _count(args: argparse.Namespace) -> int:
 def _solve(args: argparse.Namespace) -> int:
     from excover.cli import solving
 
-    problem = read_problem(args.file)
+    problem = read_problem(args.file, args.problem)
     out = sys.stdout
     stream = common.JsonStream(out, "solve") if args.json else None
     found = 0

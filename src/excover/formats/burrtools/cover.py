@@ -142,22 +142,27 @@ class PuzzleCover(ExactCover):
 
 
 def _check(puzzle: Puzzle, number: int) -> Problem:
-    where = f"{puzzle.source}: "
+    source = puzzle.source
     if puzzle.grid != CUBE_GRID:
         raise FormatError(
-            f"{where}the puzzle is on the grid of {puzzle.grid_name} (BurrTools grid type "
+            f"the puzzle is on the grid of {puzzle.grid_name} (BurrTools grid type "
             f"{puzzle.grid}); excover reads cube-grid puzzles (and square-grid ones, stored "
-            "as one layer of cubes) only"
+            "as one layer of cubes) only",
+            source=source,
         )
     if not puzzle.problems:
-        raise FormatError(f"{where}the puzzle has no problem to solve")
+        raise FormatError("the puzzle has no problem to solve", source=source)
     if not 0 <= number < len(puzzle.problems):
         last = len(puzzle.problems) - 1
-        raise UsageError(f"{where}no problem {number}: the problems are numbered 0 to {last}")
+        raise UsageError(f"{source}: no problem {number}: the problems are numbered 0 to {last}")
     problem = puzzle.problems[number]
     bad = [c for p in problem.color_pairs for c in p if c >= len(puzzle.colors)]
     if bad:
-        raise FormatError(f"{where}{problem.label(number)}: a colour pair names colour {bad[0]}")
+        raise FormatError(
+            f"{problem.label(number)}: a colour pair names colour {bad[0]}, of "
+            f"{len(puzzle.colors)} colours",
+            source=source,
+        )
     return problem
 
 
@@ -237,7 +242,7 @@ def to_exact_cover(puzzle: Puzzle, number: int = 0) -> PuzzleCover:
     holes = _holes_apply(problem, puzzle)
     kinds = [kind_name(part.shape) for part in parts]
     if len(set(kinds)) != len(kinds):
-        raise FormatError(f"{puzzle.source}: {problem.label(number)} names a shape twice")
+        raise FormatError(f"{problem.label(number)} names a shape twice", source=puzzle.source)
     primary = filled + kinds + (variable + [HOLES] if holes else [])
     cover = PuzzleCover(primary=primary, secondary=[] if holes else variable)
     for part, kind in zip(parts, kinds, strict=True):

@@ -42,8 +42,8 @@ from excover.formats.burrtools.model import Part, Problem, Puzzle, Shape
 
 __all__ = ["format_xmpuzzle", "parse_xmpuzzle", "read_xmpuzzle", "write_xmpuzzle"]
 
-#: The most bytes a compressed file may expand to (a guard against gzip bombs): the
-#: largest public puzzles are well under a megabyte.
+#: The most bytes a compressed file may expand to (a guard against gzip bombs; the
+#: largest public puzzles are well under a megabyte). Multiple gzip members are not read.
 MAX_XML_BYTES = 256 * 1024 * 1024
 #: The most voxels one shape may have.
 MAX_VOXELS = 10_000_000
@@ -247,13 +247,15 @@ def _decompressed(data: bytes, source: str) -> bytes:
         return data
     inflater = zlib.decompressobj(wbits=31)
     try:
-        xml = inflater.decompress(data, MAX_XML_BYTES)
+        xml = inflater.decompress(data, MAX_XML_BYTES + 1)
     except zlib.error as error:
         raise FormatError(f"broken gzip data: {error}", source=source) from None
-    if inflater.unconsumed_tail:
+    if len(xml) > MAX_XML_BYTES:
         raise FormatError(
-            f"the file expands to more than {MAX_XML_BYTES // 2**20} MB", source=source
+            f"the file expands to more than {MAX_XML_BYTES:,} bytes", source=source
         )
+    if not inflater.eof:
+        raise FormatError("broken gzip data: the compressed stream is cut short", source=source)
     return xml
 
 
