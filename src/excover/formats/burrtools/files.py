@@ -208,8 +208,16 @@ class _Reader:
 
 
 def _tree(xml: bytes, source: str) -> _Node:
-    """The element tree of ``xml``, each element with its line; text kept per element."""
-    parser = expat.ParserCreate()
+    """The element tree of ``xml``, each element with its line; text kept per element.
+
+    BurrTools writes a comment's bytes as it got them and declares no encoding: a file
+    that is not UTF-8 (such as ``Prisgon.xmpuzzle``, in Latin-1) is read as Latin-1."""
+    try:
+        xml.decode("utf-8")
+        encoding = None
+    except UnicodeDecodeError:
+        encoding = "ISO-8859-1"
+    parser = expat.ParserCreate(encoding)
     stack: list[_Node] = []
     roots: list[_Node] = []
 
