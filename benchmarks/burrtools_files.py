@@ -41,8 +41,10 @@ def puzzle_files(source: Path) -> dict[str, bytes]:
         return {str(p.relative_to(source)): p.read_bytes() for p in found}
     listing = subprocess.run(
         ["git", "-C", str(source), "ls-tree", "-r", "--name-only", "HEAD"],
-        capture_output=True, text=True, check=True,
-    ).stdout.split()  # fmt: skip
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.split()
     paths = sorted(p for p in listing if p.endswith(".xmpuzzle") and p.startswith(FOLDERS))
     return {
         p: subprocess.run(
@@ -59,8 +61,11 @@ def burrtxt_count(burrtxt: str, data: bytes, number: int) -> str:
         file.flush()
         done = subprocess.run(
             [burrtxt, "-q", "-o", str(number), file.name],
-            capture_output=True, text=True, check=False, timeout=3600,
-        )  # fmt: skip
+            capture_output=True,
+            text=True,
+            check=False,
+            timeout=3600,
+        )
     found = re.search(r"(\d+) assemblies", done.stdout)
     return found.group(1) if found else "?"
 
@@ -88,7 +93,9 @@ def rows_of(path: str, data: bytes, burrtxt: str | None) -> list[list[str]]:
         seconds = f"{time.perf_counter() - started:.2f}"
         extra = "" if burrtxt is None else f"burrTxt: {burrtxt_count(burrtxt, data, number)}"
         verdict = "" if stored in ("-", ours) else "DIFFERS"
-        rows.append([path, str(number), stored, ours, seconds, " ".join(filter(None, [verdict, extra]))])
+        rows.append(
+            [path, str(number), stored, ours, seconds, " ".join(filter(None, [verdict, extra]))]
+        )
     return rows
 
 
@@ -110,7 +117,9 @@ def main() -> int:
     rows = [row for path, data in files.items() for row in rows_of(path, data, args.burrtxt)]
     widths = [max(len(r[i]) for r in [header, *rows]) for i in range(5)]
     for row in [header, *rows]:
-        print("  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=False)) + "  " + row[5])
+        print(
+            "  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=False)) + "  " + row[5]
+        )
     print(f"{len(files)} files", file=sys.stderr)
     return 0
 

@@ -19,13 +19,13 @@ from excover.formats.burrtools import (
     Puzzle,
     PuzzleCover,
     Shape,
+    files,
     format_xmpuzzle,
     parse_xmpuzzle,
     read_xmpuzzle,
     to_exact_cover,
     write_xmpuzzle,
 )
-from excover.formats.burrtools import files
 from excover.formats.burrtools.cover import result_symmetries
 
 DATA = Path(__file__).parent / "data" / "burrtools"

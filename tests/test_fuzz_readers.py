@@ -4,7 +4,8 @@ ExcoverError, never another exception, never a hang.
 The inputs are random text built from each format's own vocabulary (so that the fuzzer
 reaches deep into the parser, not just its first check), mutations of valid inputs, and
 raw bytes. Readers: Knuth's DLX text, the .cmb language, sudoku puzzles, killer cages and
-jigsaw regions, the three nonogram formats, DIMACS, saved ZDDs and count checkpoints.
+jigsaw regions, the three nonogram formats, DIMACS, saved ZDDs, count checkpoints and
+BurrTools .xmpuzzle files (read, then turned into an exact cover problem).
 The .cmb language has a grammar-driven fuzzer of its own (test_lang_fuzz.py).
 """
 
@@ -20,6 +21,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from excover import ExactCover, ExcoverError, Family, nonogram
+from excover.formats.burrtools import parse_xmpuzzle, to_exact_cover
 from excover.formats.dlx import parse_dlx_bytes
 from excover.lang import parse
 from excover.parallel.checkpoint import Checkpoint
@@ -185,3 +187,38 @@ def test_checkpoints(text: str) -> None:
         path = Path(folder) / "state.json"
         path.write_text(text, encoding="utf-8", errors="surrogateescape")
         reads(lambda: Checkpoint.load(path, QUEENS6, "dlx"))
+
+
+XMPUZZLE = (
+    '<?xml version="1.0"?>\n<puzzle version="2">\n <gridType type="0"/>\n'
+    ' <colors><color red="1" green="2" blue="3"/></colors>\n <shapes>\n'
+    '  <voxel x="2" y="1" z="1" type="0">#1#</voxel>\n'
+    '  <voxel x="2" y="2" z="1" name="box" type="0">##1+#</voxel>\n </shapes>\n'
+    ' <problems>\n  <problem name="p" state="2" assemblies="1" maxHoles="1">\n'
+    '   <shapes><shape id="0" min="0" max="2"/></shapes>\n   <result id="1"/>\n'
+    '   <bitmap><pair piece="0" result="0"/></bitmap>\n  </problem>\n </problems>\n'
+    " <comment/>\n</puzzle>\n"
+)
+
+
+def _xmpuzzle(data: bytes) -> None:
+    puzzle = parse_xmpuzzle(data, "<fuzz>")
+    for number in range(len(puzzle.problems)):
+        to_exact_cover(puzzle, number).count(method="dlx", max_nodes=10_000)
+
+
+@FUZZ
+@given(
+    st.one_of(
+        mutations(XMPUZZLE),
+        text_of(["<voxel", "</voxel>", "#", "+", "_", '="', "<shape", "<problem", "id"]),
+    )
+)
+def test_xmpuzzle_text(text: str) -> None:
+    reads(lambda: _xmpuzzle(text.encode("utf-8", "surrogateescape")))
+
+
+@FUZZ
+@given(st.binary(max_size=200).map(lambda b: b"\x1f\x8b" + b))
+def test_xmpuzzle_bytes(data: bytes) -> None:
+    reads(lambda: _xmpuzzle(data))

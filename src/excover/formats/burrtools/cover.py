@@ -72,9 +72,7 @@ def _normal(cells: Iterable[tuple[Voxel, str, int]]) -> _Labelled:
     if not listed:
         return ()
     low = [min(v[axis] for v, _, _ in listed) for axis in range(3)]
-    return tuple(
-        sorted((v[0] - low[0], v[1] - low[1], v[2] - low[2], s, c) for v, s, c in listed)
-    )
+    return tuple(sorted((v[0] - low[0], v[1] - low[1], v[2] - low[2], s, c) for v, s, c in listed))
 
 
 def _moved(g: Isometry, cells: Iterable[tuple[Voxel, str, int]]) -> _Labelled:
@@ -108,10 +106,8 @@ def _mirror_partners(puzzle: Puzzle, parts: Sequence[Part]) -> dict[int, int] | 
         if own in images:
             partner[i] = i
             continue
-        found = next(
-            (j for j in range(i + 1, len(parts)) if j not in partner and _normal(shapes[j]) in images),
-            None,
-        )  # fmt: skip
+        later = range(i + 1, len(parts))
+        found = next((j for j in later if j not in partner and _normal(shapes[j]) in images), None)
         if found is None or (parts[found].lo, parts[found].hi) != (parts[i].lo, parts[i].hi):
             return None
         partner[i], partner[found] = found, i
@@ -215,8 +211,11 @@ class _Board:
 
 
 def _orientations(shape: Shape) -> list[_Labelled]:
-    """The distinct orientations of a piece's filled voxels under the 24 rotations."""
+    """The distinct orientations of a piece's filled voxels under the 24 rotations (none
+    for a piece without filled voxels: it has no placement)."""
     cells = _labelled(shape, FILLED)
+    if not cells:
+        return []
     return list(dict.fromkeys(_moved(g, cells) for g in CUBE.rotations))
 
 
@@ -243,7 +242,7 @@ def to_exact_cover(puzzle: Puzzle, number: int = 0) -> PuzzleCover:
     kinds = [kind_name(part.shape) for part in parts]
     if len(set(kinds)) != len(kinds):
         raise FormatError(f"{problem.label(number)} names a shape twice", source=puzzle.source)
-    primary = filled + kinds + (variable + [HOLES] if holes else [])
+    primary = filled + kinds + ([*variable, HOLES] if holes else [])
     cover = PuzzleCover(primary=primary, secondary=[] if holes else variable)
     for part, kind in zip(parts, kinds, strict=True):
         if (part.lo, part.hi) != (1, 1):
@@ -281,6 +280,8 @@ def _generators(puzzle: Puzzle, parts: Sequence[Part], result: Shape) -> list[di
         if partner is not None:
             kept = symmetries
     cells = [v for v, _, _ in _labelled(result, FILLED + VARIABLE)]
+    if not cells:
+        return []
     generated = {next(iter(CUBE.trivial)).matrix}
     mappings = []
     for g in kept:

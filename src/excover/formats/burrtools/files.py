@@ -97,16 +97,10 @@ class _Reader:
             raise self.fail(root, f"puzzle version {version}: BurrTools files are 1 or 2")
         grid_node = root.first("gridType")
         grid = 0 if grid_node is None else self.number(grid_node, "type")
-        colors = tuple(
-            (self.number(c, "red", 0) & 255, self.number(c, "green", 0) & 255,
-             self.number(c, "blue", 0) & 255)
-            for group in root.all("colors")
-            for c in group.all("color")
-        )  # fmt: skip
+        colors = tuple(self.color(c) for group in root.all("colors") for c in group.all("color"))
         shapes = tuple(self.shape(v) for group in root.all("shapes") for v in group.all("voxel"))
-        problems = tuple(
-            self.problem(p, len(shapes)) for group in root.all("problems") for p in group.all("problem")
-        )  # fmt: skip
+        listed = [p for group in root.all("problems") for p in group.all("problem")]
+        problems = tuple(self.problem(p, len(shapes)) for p in listed)
         comment = root.first("comment")
         return Puzzle(
             shapes,
@@ -117,6 +111,11 @@ class _Reader:
             comment_popup=comment is not None and "popup" in comment.attributes,
             source=self.source,
         )
+
+    def color(self, node: _Node) -> tuple[int, int, int]:
+        """A colour's red, green and blue (BurrTools keeps the low 8 bits of each)."""
+        red, green, blue = (self.number(node, name, 0) & 255 for name in ("red", "green", "blue"))
+        return red, green, blue
 
     def shape(self, node: _Node) -> Shape:
         size = (self.number(node, "x"), self.number(node, "y"), self.number(node, "z"))
@@ -145,21 +144,26 @@ class _Reader:
             bad = text[position]
             raise self.fail(node, f"voxel {len(states)}: unknown character {bad!r} in voxel text")
         if len(states) != count:
-            raise self.fail(
-                node, f"the voxel text has {len(states)} voxels for a {size[0]}x{size[1]}x{size[2]} space"
-            )  # fmt: skip
-        hotspot = (self.number(node, "hx", 0), self.number(node, "hy", 0), self.number(node, "hz", 0))
+            box = "x".join(str(v) for v in size)
+            raise self.fail(node, f"the voxel text has {len(states)} voxels for a {box} space")
+        hotspot = (
+            self.number(node, "hx", 0),
+            self.number(node, "hy", 0),
+            self.number(node, "hz", 0),
+        )
         return Shape(
-            size,  # type: ignore[arg-type]  # three numbers, read above
+            size,
             "".join(states),
             tuple(colors),
             node.attributes.get("name", ""),
             self.number(node, "weight", 1),
-            hotspot,  # type: ignore[arg-type]
+            hotspot,
         )
 
     def problem(self, node: _Node, n_shapes: int) -> Problem:
-        parts = tuple(self.part(s, n_shapes) for group in node.all("shapes") for s in group.all("shape"))
+        parts = tuple(
+            self.part(s, n_shapes) for group in node.all("shapes") for s in group.all("shape")
+        )
         result_node = node.first("result")
         if result_node is None:
             raise self.fail(node, "the problem has no <result>")
@@ -201,9 +205,8 @@ class _Reader:
         if hi > 65535:
             raise self.fail(node, f"shape {shape}: a count of {hi} is over 65535")
         group = self.number(node, "group", 0)
-        groups = ((group, hi),) if group else tuple(
-            (self.number(g, "group"), self.number(g, "count")) for g in node.all("group")
-        )  # fmt: skip
+        listed = [(self.number(g, "group"), self.number(g, "count")) for g in node.all("group")]
+        groups = ((group, hi),) if group else tuple(listed)
         return Part(shape, lo, hi, groups)
 
 
@@ -259,9 +262,7 @@ def _decompressed(data: bytes, source: str) -> bytes:
     except zlib.error as error:
         raise FormatError(f"broken gzip data: {error}", source=source) from None
     if len(xml) > MAX_XML_BYTES:
-        raise FormatError(
-            f"the file expands to more than {MAX_XML_BYTES:,} bytes", source=source
-        )
+        raise FormatError(f"the file expands to more than {MAX_XML_BYTES:,} bytes", source=source)
     if not inflater.eof:
         raise FormatError("broken gzip data: the compressed stream is cut short", source=source)
     return xml
@@ -295,8 +296,16 @@ def _attributes(pairs: list[tuple[str, object]]) -> str:
 
 
 def _shape_xml(shape: Shape) -> str:
-    pairs: list[tuple[str, object]] = [("x", shape.size[0]), ("y", shape.size[1]), ("z", shape.size[2])]
-    pairs += [(axis, value) for axis, value in zip(("hx", "hy", "hz"), shape.hotspot) if value]
+    pairs: list[tuple[str, object]] = [
+        ("x", shape.size[0]),
+        ("y", shape.size[1]),
+        ("z", shape.size[2]),
+    ]
+    pairs += [
+        (axis, value)
+        for axis, value in zip(("hx", "hy", "hz"), shape.hotspot, strict=True)
+        if value
+    ]
     if shape.weight != 1:
         pairs.append(("weight", shape.weight))
     if shape.name:
@@ -346,9 +355,7 @@ def _problem_xml(problem: Problem) -> str:
 def format_xmpuzzle(puzzle: Puzzle) -> str:
     """The XML text of ``puzzle``, laid out as BurrTools writes its files (stored
     assemblies are not written; a solved problem keeps its counts)."""
-    colors = "".join(
-        f'  <color red="{r}" green="{g}" blue="{b}"/>\n' for r, g, b in puzzle.colors
-    )
+    colors = "".join(f'  <color red="{r}" green="{g}" blue="{b}"/>\n' for r, g, b in puzzle.colors)
     shapes = "".join(_shape_xml(shape) for shape in puzzle.shapes)
     problems = "".join(_problem_xml(problem) for problem in puzzle.problems)
     popup = ' popup=""' if puzzle.comment_popup else ""
