@@ -19,6 +19,7 @@ from excover.formats.burrtools import (
     Puzzle,
     PuzzleCover,
     Shape,
+    design,
     files,
     format_xmpuzzle,
     parse_xmpuzzle,
@@ -27,8 +28,10 @@ from excover.formats.burrtools import (
     write_xmpuzzle,
 )
 from excover.formats.burrtools.cover import result_symmetries
+from excover.tiling import Pattern, Pattern3, pentominoes, soma_pieces
 
 DATA = Path(__file__).parent / "data" / "burrtools"
+EXAMPLES = Path(__file__).parents[1] / "examples"
 CAGE = DATA / "CubeInCage.xmpuzzle"
 MIRROR = DATA / "DemoMirrorParadox.xmpuzzle"
 GENERATOR = DATA / "DemoPieceGenerator.xmpuzzle"
@@ -219,6 +222,42 @@ def test_max_holes_bounds_the_empty_variable_voxels() -> None:
     assert to_exact_cover(Puzzle((unit, row), (free,))).count() == 8
     bounded = Problem((Part(0, 0, 3),), 1, max_holes=1)
     assert to_exact_cover(Puzzle((unit, row), (bounded,))).count() == 4
+
+
+def test_a_square_grid_puzzle_is_one_layer_of_cubes() -> None:
+    """The 12 pentominoes in a 3x20 box: flat pieces turn over by rotations of the cube,
+    so the count is the square grid's with reflections: 8 tilings, 2 up to symmetry
+    (the counts of combine's pentomino_rectangles example)."""
+    puzzle = design(Pattern.constant(20, 3, True), pentominoes())
+    assert {shape.size[2] for shape in puzzle.shapes} == {1}
+    cover = to_exact_cover(puzzle)
+    assert cover.count() == 8
+    assert cover.count(up_to_symmetry=True) == 2 == brute_force_classes(cover, mirrors=True)
+
+
+def test_soma_cube_designed_here() -> None:
+    """The Soma cube: 11,520 assemblies; the two chiral pieces are each other's mirror
+    image, so BurrTools also identifies mirror images: 240 = 11,520 / 48."""
+    puzzle = design(Pattern3.constant(3, 3, 3, True), soma_pieces())
+    cover = to_exact_cover(puzzle)
+    assert cover.count() == 11520
+    assert cover.symmetries().order == 48
+    assert cover.count(up_to_symmetry=True) == 240
+    shipped = read_xmpuzzle(EXAMPLES / "soma.xmpuzzle")
+    assert [s.states for s in shipped.shapes] == [s.states for s in puzzle.shapes]
+
+
+def test_design_takes_counts_ranges_and_variable_cells() -> None:
+    unit = Pattern3.constant(1, 1, 1, True)
+    bar = Pattern.constant(3, 1, True)
+    puzzle = design(bar, {"u": (unit, 0, 3)}, variable=Pattern.constant(1, 1, True))
+    (problem,) = puzzle.problems
+    assert problem.parts == (Part(0, 0, 3),)
+    result = puzzle.shapes[problem.result]
+    assert result.cells("+") == [(0, 0, 0)] and len(result.cells("#")) == 2
+    assert to_exact_cover(puzzle).count() == 2  # the variable voxel filled or empty
+    with pytest.raises(UsageError, match="counts"):
+        design(bar, {"u": (unit, 3, 1)})
 
 
 def test_problem_numbers() -> None:

@@ -6,7 +6,8 @@ colours; :mod:`excover.formats.burrtools.model`), :func:`write_xmpuzzle` /
 (:mod:`excover.formats.burrtools.files`), and :func:`to_exact_cover` turns one problem
 of a cube-grid puzzle into a :class:`PuzzleCover`, an :class:`~excover.ExactCover` whose
 ``symmetries()`` are those BurrTools counts assemblies under
-(:mod:`excover.formats.burrtools.cover`)::
+(:mod:`excover.formats.burrtools.cover`); :func:`design` makes a puzzle of excover
+patterns (:mod:`excover.formats.burrtools.design`)::
 
     puzzle = read_xmpuzzle("AlPackino.xmpuzzle")
     cover = to_exact_cover(puzzle, 0)
@@ -15,6 +16,7 @@ of a cube-grid puzzle into a :class:`PuzzleCover`, an :class:`~excover.ExactCove
 """
 
 from excover.formats.burrtools.cover import PuzzleCover, to_exact_cover
+from excover.formats.burrtools.design import design
 from excover.formats.burrtools.files import (
     format_xmpuzzle,
     parse_xmpuzzle,
@@ -29,6 +31,7 @@ __all__ = [
     "Puzzle",
     "PuzzleCover",
     "Shape",
+    "design",
     "format_xmpuzzle",
     "parse_xmpuzzle",
     "read_xmpuzzle",

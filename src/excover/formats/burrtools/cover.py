@@ -26,6 +26,7 @@ mirror check asks; partners with different counts leave the mirrors out here.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 from itertools import product
 from typing import TYPE_CHECKING
@@ -57,9 +58,11 @@ _Labelled = tuple[tuple[int, int, int, str, int], ...]
 HOLES = "holes"
 
 
-def kind_name(shape: int) -> str:
-    """The item of the piece kind made of shape ``shape``."""
-    return f"shape{shape}"
+def kind_name(puzzle: Puzzle, shape: int) -> str:
+    """The item of the piece kind made of shape ``shape``: ``shape3``, followed by the
+    shape's name (its letters, digits, ``.`` and ``-``; other runs become ``_``)."""
+    name = re.sub(r"[^\w.-]+", "_", puzzle.shapes[shape].name, flags=re.ASCII).strip("_")
+    return f"shape{shape}" + (f"_{name[:40]}" if name else "")
 
 
 def _cell(voxel: Sequence[int]) -> str:
@@ -239,7 +242,7 @@ def to_exact_cover(puzzle: Puzzle, number: int = 0) -> PuzzleCover:
     filled = [_cell(v) for v in result.cells(FILLED)]
     variable = [_cell(v) for v in result.cells(VARIABLE)]
     holes = _holes_apply(problem, puzzle)
-    kinds = [kind_name(part.shape) for part in parts]
+    kinds = [kind_name(puzzle, part.shape) for part in parts]
     if len(set(kinds)) != len(kinds):
         raise FormatError(f"{problem.label(number)} names a shape twice", source=puzzle.source)
     primary = filled + kinds + ([*variable, HOLES] if holes else [])
@@ -288,7 +291,7 @@ def _generators(puzzle: Puzzle, parts: Sequence[Part], result: Shape) -> list[di
         if g.matrix in generated:
             continue
         generated = _closure(generated | {g.matrix})
-        mappings.append(_mapping(g, cells, parts, partner))
+        mappings.append(_mapping(puzzle, g, cells, parts, partner))
     return mappings
 
 
@@ -306,7 +309,11 @@ def _closure(matrices: set[tuple[tuple[int, ...], ...]]) -> set[tuple[tuple[int,
 
 
 def _mapping(
-    g: Isometry, cells: list[Voxel], parts: Sequence[Part], partner: dict[int, int] | None
+    puzzle: Puzzle,
+    g: Isometry,
+    cells: list[Voxel],
+    parts: Sequence[Part],
+    partner: dict[int, int] | None,
 ) -> dict[str, str]:
     """The item mapping of the symmetry ``g`` of the result: each voxel to its image
     (moved back onto the result), each kind to itself or, for a mirror, its partner."""
@@ -318,5 +325,5 @@ def _mapping(
     }
     if g.determinant < 0 and partner is not None:
         for i, j in partner.items():
-            mapping[kind_name(parts[i].shape)] = kind_name(parts[j].shape)
+            mapping[kind_name(puzzle, parts[i].shape)] = kind_name(puzzle, parts[j].shape)
     return mapping
