@@ -36,7 +36,9 @@ _FORMAT = """\
 The problem is in Knuth's DLX1/DLX2/DLX3 text format: lines starting with '|' are
 comments; the first other line names the items (primary items, then '|', then secondary
 items); every following line is one option, a list of items ('item:color' on secondary
-items)."""
+items). A FILE whose name ends in .xmpuzzle is a BurrTools puzzle (cube grid): its
+problem (--problem N) is read as an exact cover problem, and --up-to-symmetry counts
+assemblies as BurrTools does (see docs/files.md)."""
 
 _COUNT = f"""\
 Count the solutions of an exact cover problem and print the count on stdout (exact, no
@@ -167,7 +169,7 @@ def add_problem_commands(commands: Any) -> None:
         epilog=EPILOG_SHORT,
         formatter_class=raw,
     )
-    add_input(count, "the problem in Knuth's DLX format")
+    add_input(count, "the problem in Knuth's DLX format, or a BurrTools .xmpuzzle file")
     add_method(count)
     add_limits(count, limit="stop counting at N solutions (the count is then a lower bound)")
     _dlx_flags(count)
@@ -190,7 +192,7 @@ def add_problem_commands(commands: Any) -> None:
         epilog=EPILOG_SHORT,
         formatter_class=raw,
     )
-    add_input(solve, "the problem in Knuth's DLX format")
+    add_input(solve, "the problem in Knuth's DLX format, or a BurrTools .xmpuzzle file")
     add_method(
         solve,
         help="auto (default): dlx, as p.solutions(); dlx: dancing links; zdd: "
