@@ -4,7 +4,8 @@ in the file.
 
 For each problem of each cube-grid file: the number of assemblies BurrTools stored
 (solved problems only), excover's count up to BurrTools' symmetries
-(``p.count(up_to_symmetry=True)``, the group of :mod:`excover.formats.burrtools.cover`),
+(``ExactCover.from_burrtools(puzzle, n).count(up_to_symmetry=True)``, under the group
+that :mod:`excover.formats.burrtools.cover` declares),
 and the time of reading, building and counting. Files on other grids are listed as
 refused, with excover's message. With ``--burrtxt PATH`` (BurrTools' command-line solver
 ``burrTxt`` built from the same repository) its count is printed too: a stored count
@@ -27,8 +28,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from excover import ExcoverError
-from excover.formats.burrtools import parse_xmpuzzle, to_exact_cover
+from excover import ExactCover, ExcoverError
+from excover.formats.burrtools import parse_xmpuzzle
 
 FOLDERS = ("examples/", "doc_src/")
 
@@ -86,7 +87,7 @@ def rows_of(path: str, data: bytes, burrtxt: str | None) -> list[list[str]]:
             continue
         started = time.perf_counter()
         try:
-            ours = str(to_exact_cover(puzzle, number).count(up_to_symmetry=True))
+            ours = str(ExactCover.from_burrtools(puzzle, number).count(up_to_symmetry=True))
         except ExcoverError as error:
             rows.append([path, str(number), stored, "refused", "-", str(error).split(": ", 1)[-1]])
             continue

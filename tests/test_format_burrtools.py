@@ -12,19 +12,17 @@ from pathlib import Path
 
 import pytest
 
-from excover import ExcoverError, FormatError, UsageError
+from excover import ExactCover, ExcoverError, FormatError, UsageError
 from excover.formats.burrtools import (
     Part,
     Problem,
     Puzzle,
-    PuzzleCover,
     Shape,
     design,
     files,
     format_xmpuzzle,
     parse_xmpuzzle,
     read_xmpuzzle,
-    to_exact_cover,
     write_xmpuzzle,
 )
 from excover.formats.burrtools.cover import result_symmetries
@@ -37,22 +35,30 @@ MIRROR = DATA / "DemoMirrorParadox.xmpuzzle"
 GENERATOR = DATA / "DemoPieceGenerator.xmpuzzle"
 PRISMS = DATA / "Representation1.xmpuzzle"
 
-Cells = frozenset[tuple[int, ...]]
+Cells = frozenset[tuple[int, int, int]]
 
 
-def cells_of(cover: PuzzleCover, option: int) -> tuple[str, Cells]:
+def to_exact_cover(puzzle: Puzzle, number: int = 0) -> ExactCover:
+    return ExactCover.from_burrtools(puzzle, number)
+
+
+def voxel(name: str) -> tuple[int, int, int]:
+    x, y, z = (int(v) for v in name.split(","))
+    return x, y, z
+
+
+def cells_of(cover: ExactCover, option: int) -> tuple[str, Cells]:
     """The kind and the result voxels of an option."""
     names = cover.option_items(option)
-    voxels = frozenset(tuple(int(v) for v in n.split(",")) for n in names if "," in n)
+    voxels = frozenset(voxel(n) for n in names if "," in n)
     kind = next(n for n in names if n.startswith("shape"))
     return kind, voxels
 
 
-def brute_force_classes(cover: PuzzleCover, mirrors: bool) -> int:
+def brute_force_classes(cover: ExactCover, result: Shape, mirrors: bool) -> int:
     """The number of classes of assemblies under the result's symmetries, found by
     listing every assembly and moving it by every symmetry, geometrically: a mirrored
     piece becomes whichever kind has a placement on the mirrored voxels."""
-    result = cover.puzzle.shapes[cover.problem.result]
     voxels = [v for v, _, _ in result.voxels()]
     low = [min(v[a] for v in voxels) for a in range(3)]
     kinds_on: dict[Cells, set[str]] = {}
@@ -74,7 +80,8 @@ def brute_force_classes(cover: PuzzleCover, mirrors: bool) -> int:
             image = set()
             for kind, cells in assembly:
                 moved = frozenset(
-                    tuple(c + s for c, s in zip(g(cell), shift, strict=True)) for cell in cells
+                    voxel(",".join(str(c + s) for c, s in zip(g(cell), shift, strict=True)))
+                    for cell in cells
                 )
                 if g.determinant > 0:
                     image.add((kind, moved))
@@ -153,37 +160,42 @@ def test_a_gzip_bomb_and_broken_gzip_are_refused(monkeypatch: pytest.MonkeyPatch
 
 
 def test_cube_in_cage_gives_burrtools_stored_count() -> None:
-    cover = to_exact_cover(read_xmpuzzle(CAGE))
-    stored = cover.problem.assemblies
+    puzzle = read_xmpuzzle(CAGE)
+    cover = to_exact_cover(puzzle)
+    stored = puzzle.problems[0].assemblies
     assert cover.count(up_to_symmetry=True) == stored == 96
     group = cover.symmetries()
     assert group.order == 12  # the cage's rotations; its pieces have no mirror partners
-    assert brute_force_classes(cover, mirrors=False) == stored
+    assert brute_force_classes(cover, puzzle.shapes[0], mirrors=False) == stored
 
 
 def test_variable_voxels_and_piece_ranges() -> None:
-    cover = to_exact_cover(read_xmpuzzle(GENERATOR))
+    puzzle = read_xmpuzzle(GENERATOR)
+    cover = to_exact_cover(puzzle)
     assert len(cover.secondary_items) == 10  # the variable voxels
     assert cover.multiplicity("shape1") == (0, 10)
     every = cover.count(method="dlx")
     assert every == cover.count(method="zdd") == cover.count(method="sat")
     # the result's one symmetry is a mirror, and both pieces are mirror-symmetric
-    (mirror,) = [g for g in result_symmetries(cover.puzzle.shapes[2]) if not g.is_identity()]
+    (mirror,) = [g for g in result_symmetries(puzzle.shapes[2]) if not g.is_identity()]
     assert mirror.determinant < 0 and cover.symmetries().order == 2
     classes = cover.count(up_to_symmetry=True)
-    assert classes == brute_force_classes(cover, mirrors=True) == 928  # burrTxt's count
+    assert (
+        classes == brute_force_classes(cover, puzzle.shapes[2], mirrors=True) == 928
+    )  # burrTxt's count
     assert classes < every
 
 
 @pytest.mark.parametrize("number", [0, 1])
 def test_mirror_images_are_identified_as_burrtools_does(number: int) -> None:
-    cover = to_exact_cover(read_xmpuzzle(MIRROR), number)
-    result = cover.puzzle.shapes[cover.problem.result]
+    puzzle = read_xmpuzzle(MIRROR)
+    cover = to_exact_cover(puzzle, number)
+    result = puzzle.shapes[puzzle.problems[number].result]
     symmetries = result_symmetries(result)
     assert any(g.determinant < 0 for g in symmetries)
     assert cover.symmetries().order == len(symmetries)  # mirrors kept: partners exist
     classes = cover.count(up_to_symmetry=True)
-    assert classes == brute_force_classes(cover, mirrors=True) == 1  # burrTxt: 1 and 1
+    assert classes == brute_force_classes(cover, result, mirrors=True) == 1  # burrTxt: 1 and 1
     assert cover.count() > 1
 
 
@@ -232,7 +244,8 @@ def test_a_square_grid_puzzle_is_one_layer_of_cubes() -> None:
     assert {shape.size[2] for shape in puzzle.shapes} == {1}
     cover = to_exact_cover(puzzle)
     assert cover.count() == 8
-    assert cover.count(up_to_symmetry=True) == 2 == brute_force_classes(cover, mirrors=True)
+    classes = brute_force_classes(cover, puzzle.shapes[-1], mirrors=True)
+    assert cover.count(up_to_symmetry=True) == 2 == classes
 
 
 def test_soma_cube_designed_here() -> None:
@@ -258,6 +271,14 @@ def test_design_takes_counts_ranges_and_variable_cells() -> None:
     assert to_exact_cover(puzzle).count() == 2  # the variable voxel filled or empty
     with pytest.raises(UsageError, match="counts"):
         design(bar, {"u": (unit, 3, 1)})
+
+
+def test_declared_symmetries_are_the_group() -> None:
+    cover = to_exact_cover(read_xmpuzzle(CAGE))
+    declared = cover.declared_symmetries()
+    assert declared is not None and cover.symmetries().generators
+    cover.declare_symmetries(None)
+    assert cover.declared_symmetries() is None
 
 
 def test_problem_numbers() -> None:

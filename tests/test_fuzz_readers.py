@@ -21,7 +21,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from excover import ExactCover, ExcoverError, Family, nonogram
-from excover.formats.burrtools import parse_xmpuzzle, to_exact_cover
+from excover.formats.burrtools import parse_xmpuzzle
 from excover.formats.dlx import parse_dlx_bytes
 from excover.lang import parse
 from excover.parallel.checkpoint import Checkpoint
@@ -204,7 +204,7 @@ XMPUZZLE = (
 def _xmpuzzle(data: bytes) -> None:
     puzzle = parse_xmpuzzle(data, "<fuzz>")
     for number in range(len(puzzle.problems)):
-        to_exact_cover(puzzle, number).count(method="dlx", max_nodes=10_000)
+        ExactCover.from_burrtools(puzzle, number).count(method="dlx", max_nodes=10_000)
 
 
 @FUZZ

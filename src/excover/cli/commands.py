@@ -270,7 +270,7 @@ def read_problem(path: str, number: int | None = None) -> ExactCover:
     data = common.read_input(path, binary=True)
     source = "<stdin>" if path == "-" else path
     if path.lower().endswith(".xmpuzzle"):
-        from excover.formats.burrtools.command import read_cover
+        from excover.cli.burrtools import read_cover
 
         return read_cover(data, source, number)
     if number is not None:

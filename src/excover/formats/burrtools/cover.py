@@ -21,7 +21,9 @@ itself counts; the result's mirror symmetries count too, but only when every pie
 either mirror-symmetric or has a partner among the problem's shapes that is its mirror
 image (a mirrored assembly then uses the partners in place of the pieces), as BurrTools'
 mirror check asks; partners with different counts leave the mirrors out here.
-:meth:`PuzzleCover.symmetries` is that group, acting on the options and items.
+The problem declares that group (:meth:`ExactCover.declare_symmetries
+<excover.ExactCover.declare_symmetries>`), so its ``symmetries()`` and counts up to
+symmetry use it.
 """
 
 from __future__ import annotations
@@ -29,11 +31,12 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 from itertools import product
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 import numpy as np
 
 from excover.errors import FormatError, UsageError
+from excover.formats.burrtools.cube import IDENTITY, ISOMETRIES, ROTATIONS, CubeMap
 from excover.formats.burrtools.model import (
     CUBE_GRID,
     FILLED,
@@ -44,13 +47,14 @@ from excover.formats.burrtools.model import (
     Shape,
     Voxel,
 )
-from excover.problem import ExactCover
-from excover.tiling.grids import CUBE, Isometry
 
-if TYPE_CHECKING:
-    from excover.symmetry import Group
+if TYPE_CHECKING:  # the model calls this module to build itself: types only
+    from excover.problem import ExactCover
+    from excover.symmetry import Generator
 
-__all__ = ["PuzzleCover", "kind_name", "result_symmetries", "to_exact_cover"]
+P = TypeVar("P", bound="ExactCover")
+
+__all__ = ["kind_name", "result_symmetries", "to_exact_cover"]
 
 #: A voxel set with states and colours, normalised: sorted ``(x, y, z, state, colour)``.
 _Labelled = tuple[tuple[int, int, int, str, int], ...]
@@ -66,7 +70,8 @@ def kind_name(puzzle: Puzzle, shape: int) -> str:
 
 
 def _cell(voxel: Sequence[int]) -> str:
-    return CUBE.cell_name(voxel)
+    """A voxel's item: its coordinates joined by commas, as tilings name cells."""
+    return ",".join(str(int(v)) for v in voxel)
 
 
 def _normal(cells: Iterable[tuple[Voxel, str, int]]) -> _Labelled:
@@ -78,27 +83,27 @@ def _normal(cells: Iterable[tuple[Voxel, str, int]]) -> _Labelled:
     return tuple(sorted((v[0] - low[0], v[1] - low[1], v[2] - low[2], s, c) for v, s, c in listed))
 
 
-def _moved(g: Isometry, cells: Iterable[tuple[Voxel, str, int]]) -> _Labelled:
-    return _normal((g(v), s, c) for v, s, c in cells)  # type: ignore[misc]
+def _moved(g: CubeMap, cells: Iterable[tuple[Voxel, str, int]]) -> _Labelled:
+    return _normal((g(v), s, c) for v, s, c in cells)
 
 
 def _labelled(shape: Shape, states: str) -> list[tuple[Voxel, str, int]]:
     return [(v, s, c) for v, s, c in shape.voxels() if s in states]
 
 
-def result_symmetries(shape: Shape) -> list[Isometry]:
+def result_symmetries(shape: Shape) -> list[CubeMap]:
     """The isometries of the cube (rotations and mirrors) mapping the shape onto a
     translate of itself, states and colours kept: BurrTools' ``selfSymmetries``."""
     cells = _labelled(shape, FILLED + VARIABLE)
     own = _normal(cells)
-    return [g for g in CUBE.isometries if _moved(g, cells) == own]
+    return [g for g in ISOMETRIES if _moved(g, cells) == own]
 
 
 def _mirror_partners(puzzle: Puzzle, parts: Sequence[Part]) -> dict[int, int] | None:
     """Which kind each kind becomes in a mirrored assembly (itself when its shape is
     mirror-symmetric), or None when some piece has no mirror partner with the same
     counts: then BurrTools does not identify mirror images (see the module's text)."""
-    mirrors = [g for g in CUBE.isometries if g.determinant < 0]
+    mirrors = [g for g in ISOMETRIES if g.determinant < 0]
     shapes = [_labelled(puzzle.shapes[part.shape], FILLED) for part in parts]
     partner: dict[int, int] = {}
     for i, cells in enumerate(shapes):
@@ -115,29 +120,6 @@ def _mirror_partners(puzzle: Puzzle, parts: Sequence[Part]) -> dict[int, int] | 
             return None
         partner[i], partner[found] = found, i
     return partner
-
-
-class PuzzleCover(ExactCover):
-    """The exact cover problem of one problem of a BurrTools puzzle (built by
-    :func:`to_exact_cover`); :meth:`symmetries` is the group under which BurrTools
-    counts assemblies, not the problem's whole automorphism group."""
-
-    puzzle: Puzzle
-    number: int
-    _generators: list[dict[str, str]]
-
-    @property
-    def problem(self) -> Problem:
-        """The BurrTools problem this was built from."""
-        return self.puzzle.problems[self.number]
-
-    def symmetries(self) -> Group:
-        """The symmetries of the result shape that BurrTools identifies assemblies
-        under (rotations; mirrors where every piece has its mirror image), as a group
-        of this problem's automorphisms."""
-        from excover.symmetry import Group
-
-        return Group(self, self._generators)
 
 
 def _check(puzzle: Puzzle, number: int) -> Problem:
@@ -219,7 +201,7 @@ def _orientations(shape: Shape) -> list[_Labelled]:
     cells = _labelled(shape, FILLED)
     if not cells:
         return []
-    return list(dict.fromkeys(_moved(g, cells) for g in CUBE.rotations))
+    return list(dict.fromkeys(_moved(g, cells) for g in ROTATIONS))
 
 
 def _holes_apply(problem: Problem, puzzle: Puzzle) -> bool:
@@ -233,9 +215,11 @@ def _holes_apply(problem: Problem, puzzle: Puzzle) -> bool:
     return low != high
 
 
-def to_exact_cover(puzzle: Puzzle, number: int = 0) -> PuzzleCover:
+def to_exact_cover(puzzle: Puzzle, number: int, factory: type[P]) -> P:
     """The exact cover problem of problem ``number`` (from 0, as BurrTools' ``burrTxt
-    -o``) of a cube-grid puzzle; see the module's text for the reduction."""
+    -o``) of a cube-grid puzzle, built by ``factory`` (ExactCover or a subclass: see
+    :meth:`ExactCover.from_burrtools <excover.ExactCover.from_burrtools>`), its
+    symmetries declared; see the module's text for the reduction."""
     problem = _check(puzzle, number)
     result = puzzle.shapes[problem.result]
     parts = [part for part in problem.parts if part.hi > 0]
@@ -246,7 +230,7 @@ def to_exact_cover(puzzle: Puzzle, number: int = 0) -> PuzzleCover:
     if len(set(kinds)) != len(kinds):
         raise FormatError(f"{problem.label(number)} names a shape twice", source=puzzle.source)
     primary = filled + kinds + ([*variable, HOLES] if holes else [])
-    cover = PuzzleCover(primary=primary, secondary=[] if holes else variable)
+    cover = factory(primary=primary, secondary=[] if holes else variable)
     for part, kind in zip(parts, kinds, strict=True):
         if (part.lo, part.hi) != (1, 1):
             cover.set_multiplicity(kind, part.lo, part.hi)
@@ -267,13 +251,11 @@ def to_exact_cover(puzzle: Puzzle, number: int = 0) -> PuzzleCover:
             items += [position[name], position[HOLES]]
             starts.append(len(items))
     cover.add_options(starts, items)
-    cover.puzzle = puzzle
-    cover.number = number
-    cover._generators = _generators(puzzle, parts, result)
+    cover.declare_symmetries(_generators(puzzle, parts, result))
     return cover
 
 
-def _generators(puzzle: Puzzle, parts: Sequence[Part], result: Shape) -> list[dict[str, str]]:
+def _generators(puzzle: Puzzle, parts: Sequence[Part], result: Shape) -> list[Generator]:
     """Generators of the symmetry group (see the module's text), as item mappings."""
     symmetries = result_symmetries(result)
     kept = [g for g in symmetries if g.determinant > 0]
@@ -285,24 +267,21 @@ def _generators(puzzle: Puzzle, parts: Sequence[Part], result: Shape) -> list[di
     cells = [v for v, _, _ in _labelled(result, FILLED + VARIABLE)]
     if not cells:
         return []
-    generated = {next(iter(CUBE.trivial)).matrix}
-    mappings = []
+    generated = {IDENTITY}
+    mappings: list[Generator] = []
     for g in kept:
-        if g.matrix in generated:
+        if g in generated:
             continue
-        generated = _closure(generated | {g.matrix})
+        generated = _closure(generated | {g})
         mappings.append(_mapping(puzzle, g, cells, parts, partner))
     return mappings
 
 
-def _closure(matrices: set[tuple[tuple[int, ...], ...]]) -> set[tuple[tuple[int, ...], ...]]:
-    """The group of 3x3 matrices generated by ``matrices``."""
-    found = set(matrices)
+def _closure(maps: set[CubeMap]) -> set[CubeMap]:
+    """The group generated by ``maps``."""
+    found = set(maps)
     while True:
-        new = {
-            tuple(tuple(int(v) for v in row) for row in np.array(a) @ np.array(b))
-            for a, b in product(found, repeat=2)
-        }
+        new = {a * b for a, b in product(found, repeat=2)}
         if new <= found:
             return found
         found |= new
@@ -310,7 +289,7 @@ def _closure(matrices: set[tuple[tuple[int, ...], ...]]) -> set[tuple[tuple[int,
 
 def _mapping(
     puzzle: Puzzle,
-    g: Isometry,
+    g: CubeMap,
     cells: list[Voxel],
     parts: Sequence[Part],
     partner: dict[int, int] | None,

@@ -7,22 +7,23 @@ from __future__ import annotations
 
 import sys
 
-from excover.formats.burrtools.cover import PuzzleCover, to_exact_cover
-from excover.formats.burrtools.files import parse_xmpuzzle
+from excover.formats.burrtools import parse_xmpuzzle
+from excover.problem import ExactCover
 
 __all__ = ["read_cover"]
 
 
-def read_cover(data: bytes, source: str, number: int | None) -> PuzzleCover:
+def read_cover(data: bytes, source: str, number: int | None) -> ExactCover:
     """The exact cover problem of problem ``number`` (None: the first) of the puzzle in
     ``data``, read from ``source``."""
     puzzle = parse_xmpuzzle(data, source)
-    cover = to_exact_cover(puzzle, 0 if number is None else number)
-    problem = cover.problem
+    chosen = 0 if number is None else number
+    cover = ExactCover.from_burrtools(puzzle, chosen)
+    problem = puzzle.problems[chosen]
     notes = []
     if len(puzzle.problems) > 1:
         notes.append(
-            f"{problem.label(cover.number)} of {len(puzzle.problems)}"
+            f"{problem.label(chosen)} of {len(puzzle.problems)}"
             + (" (--problem N picks another)" if number is None else "")
         )
     if problem.assemblies is not None and problem.state == 2:
