@@ -5,7 +5,8 @@ The inputs are random text built from each format's own vocabulary (so that the 
 reaches deep into the parser, not just its first check), mutations of valid inputs, and
 raw bytes. Readers: Knuth's DLX text, the .cmb language, sudoku puzzles, killer cages and
 jigsaw regions, the three nonogram formats (.non in each of its dialects), DIMACS, Knuth's
-SAT format, board and pieces files, saved ZDDs and count checkpoints.
+SAT format, board and pieces files, saved ZDDs, count checkpoints and BurrTools .xmpuzzle
+files (read, then turned into an exact cover problem).
 The .cmb language has a grammar-driven fuzzer of its own (test_lang_fuzz.py).
 """
 
@@ -21,6 +22,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from excover import ExactCover, ExcoverError, Family, nonogram
+from excover.formats.burrtools import parse_xmpuzzle
 from excover.formats.dlx import parse_dlx_bytes
 from excover.lang import parse
 from excover.parallel.checkpoint import Checkpoint
@@ -234,3 +236,38 @@ def test_checkpoints(text: str) -> None:
         path = Path(folder) / "state.json"
         path.write_text(text, encoding="utf-8", errors="surrogateescape")
         reads(lambda: Checkpoint.load(path, QUEENS6, "dlx"))
+
+
+XMPUZZLE = (
+    '<?xml version="1.0"?>\n<puzzle version="2">\n <gridType type="0"/>\n'
+    ' <colors><color red="1" green="2" blue="3"/></colors>\n <shapes>\n'
+    '  <voxel x="2" y="1" z="1" type="0">#1#</voxel>\n'
+    '  <voxel x="2" y="2" z="1" name="box" type="0">##1+#</voxel>\n </shapes>\n'
+    ' <problems>\n  <problem name="p" state="2" assemblies="1" maxHoles="1">\n'
+    '   <shapes><shape id="0" min="0" max="2"/></shapes>\n   <result id="1"/>\n'
+    '   <bitmap><pair piece="0" result="0"/></bitmap>\n  </problem>\n </problems>\n'
+    " <comment/>\n</puzzle>\n"
+)
+
+
+def _xmpuzzle(data: bytes) -> None:
+    puzzle = parse_xmpuzzle(data, "<fuzz>")
+    for number in range(len(puzzle.problems)):
+        ExactCover.from_burrtools(puzzle, number).count(method="dlx", max_nodes=10_000)
+
+
+@FUZZ
+@given(
+    st.one_of(
+        mutations(XMPUZZLE),
+        text_of(["<voxel", "</voxel>", "#", "+", "_", '="', "<shape", "<problem", "id"]),
+    )
+)
+def test_xmpuzzle_text(text: str) -> None:
+    reads(lambda: _xmpuzzle(text.encode("utf-8", "surrogateescape")))
+
+
+@FUZZ
+@given(st.binary(max_size=200).map(lambda b: b"\x1f\x8b" + b))
+def test_xmpuzzle_bytes(data: bytes) -> None:
+    reads(lambda: _xmpuzzle(data))

@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     import numpy.typing as npt
 
     from excover.engines import Search
+    from excover.formats.burrtools import Puzzle
     from excover.parallel import Estimate, Subproblem
     from excover.sat import CNF
     from excover.symmetry import Generator, Group
@@ -155,6 +156,7 @@ class ExactCover:
         self._colors: list[str] = []
         self._color_id: dict[str, int] = {}
         self._engine_input: EngineInput | None = None
+        self._declared: list[Generator] | None = None
 
     # ----- builders -----
 
@@ -223,6 +225,15 @@ class ExactCover:
         from excover.formats.dlx import parse_dlx
 
         return parse_dlx(text, source, cls)
+
+    @classmethod
+    def from_burrtools(cls, puzzle: Puzzle, problem: int = 0) -> Self:
+        """Problem number ``problem`` (from 0) of a BurrTools puzzle (read by
+        :func:`excover.formats.burrtools.read_xmpuzzle`), with the symmetries BurrTools
+        counts assemblies under declared (see :mod:`excover.formats.burrtools.cover`)."""
+        from excover.formats.burrtools.cover import to_exact_cover
+
+        return to_exact_cover(puzzle, problem, cls)
 
     @classmethod
     def read(cls, path: str | os.PathLike[str]) -> Self:
@@ -706,8 +717,21 @@ class ExactCover:
         """The automorphism group of the problem: the permutations of its options and
         items that map it onto itself (kinds, multiplicities and colors respected), by
         generators, with its exact order (see :mod:`excover.symmetry`). Needs the extra
-        ``excover[symmetry]`` (python-igraph)."""
+        ``excover[symmetry]`` (python-igraph). A problem that declares its symmetries
+        (:meth:`declared_symmetries`) gets the group they generate instead."""
         return port.solving().symmetries(self)
+
+    def declare_symmetries(self, generators: Iterable[Generator] | None) -> None:
+        """Declare the symmetries under which solutions count as the same, by
+        generators (as :class:`~excover.symmetry.Group` takes them): a front door that
+        knows them says so (a BurrTools puzzle: the symmetries of its result shape,
+        which may be fewer than the problem's automorphisms). None forgets them."""
+        self._declared = None if generators is None else list(generators)
+
+    def declared_symmetries(self) -> list[Generator] | None:
+        """The generators given to :meth:`declare_symmetries`, or None: then
+        :meth:`symmetries` finds the automorphism group."""
+        return None if self._declared is None else list(self._declared)
 
     def split(
         self, depth: int | None = None, tasks: int | None = None, *, seed: int = 0

@@ -182,7 +182,13 @@ class Solving:
         return wall_clock_search(problem, **options).count()
 
     def symmetries(self, problem: ExactCover) -> Group:
-        """The work of :meth:`ExactCover.symmetries`."""
+        """The work of :meth:`ExactCover.symmetries`: the declared group, else the
+        automorphism group."""
+        declared = problem.declared_symmetries()
+        if declared is not None:
+            from excover.symmetry import Group
+
+            return Group(problem, declared)
         from excover.symmetry.automorphisms import automorphism_group
 
         return automorphism_group(problem)

@@ -42,7 +42,9 @@ _FORMAT = """\
 The problem is in Knuth's DLX1/DLX2/DLX3 text format: lines starting with '|' are
 comments; the first other line names the items (primary items, then '|', then secondary
 items); every following line is one option, a list of items ('item:color' on secondary
-items)."""
+items). A FILE whose name ends in .xmpuzzle is a BurrTools puzzle (cube grid): its
+problem (--problem N) is read as an exact cover problem, and --up-to-symmetry counts
+assemblies as BurrTools does (see docs/files.md)."""
 
 _BOARD = """\
 With --pieces PIECES, FILE is a board to tile instead: '#' cells, '.' or space holes;
@@ -179,6 +181,17 @@ def _tiling_flags(parser: argparse.ArgumentParser, read_board: BoardReader) -> N
     )
 
 
+def _problem_flag(parser: argparse.ArgumentParser) -> None:
+    """``--problem N``: which problem of a BurrTools file to run."""
+    parser.add_argument(
+        "--problem",
+        type=common.non_negative_int,
+        metavar="N",
+        help="with a BurrTools .xmpuzzle file: the problem to run, numbered from 0 in the "
+        "file's order (as BurrTools' burrTxt -o); default: the first",
+    )
+
+
 def _symmetric(args: argparse.Namespace) -> bool:
     return bool(args.up_to_symmetry or args.break_symmetry)
 
@@ -207,7 +220,10 @@ def add_problem_commands(commands: Any, read_board: BoardReader) -> None:
         epilog=EPILOG_SHORT,
         formatter_class=raw,
     )
-    add_input(count, "the problem in Knuth's DLX format (a board with --pieces)")
+    add_input(
+        count,
+        "the problem in Knuth's DLX format, a BurrTools .xmpuzzle file, or a board with --pieces",
+    )
     _tiling_flags(count, read_board)
     add_method(count)
     add_limits(count, limit="stop counting at N solutions (the count is then a lower bound)")
@@ -219,6 +235,7 @@ def add_problem_commands(commands: Any, read_board: BoardReader) -> None:
         "search engines dlx, bits, cells; dxz; the frontier count; component decomposition)",
     )
     _symmetry_flags(count, listing=False)
+    _problem_flag(count)
     add_json(count)
     add_task_options(count)  # --workers, --tasks, --checkpoint, --progress
     count.set_defaults(run=_count)
@@ -230,7 +247,10 @@ def add_problem_commands(commands: Any, read_board: BoardReader) -> None:
         epilog=EPILOG_SHORT,
         formatter_class=raw,
     )
-    add_input(solve, "the problem in Knuth's DLX format (a board with --pieces)")
+    add_input(
+        solve,
+        "the problem in Knuth's DLX format, a BurrTools .xmpuzzle file, or a board with --pieces",
+    )
     _tiling_flags(solve, read_board)
     add_method(
         solve,
@@ -240,6 +260,7 @@ def add_problem_commands(commands: Any, read_board: BoardReader) -> None:
     add_limits(solve, limit="stop after N solutions (default: print them all)")
     _dlx_flags(solve)
     _symmetry_flags(solve, listing=True)
+    _problem_flag(solve)
     add_json(solve)
     solve.set_defaults(run=_solve)
 
@@ -251,6 +272,7 @@ def add_problem_commands(commands: Any, read_board: BoardReader) -> None:
     )
     add_input(dimacs, "the problem in Knuth's DLX format (a board with --pieces)")
     _tiling_flags(dimacs, read_board)
+    _problem_flag(dimacs)
     dimacs.add_argument(
         "-o", "--output", metavar="OUT", default="-", help="output file (default: stdout)"
     )
@@ -308,13 +330,21 @@ def add_problem_commands(commands: Any, read_board: BoardReader) -> None:
 # --------------------------------------------------------------------------- input
 
 
-def read_problem(path: str) -> ExactCover:
-    """Parse the problem in ``path`` (``-``: stdin); errors name the file and the line."""
+def read_problem(path: str, number: int | None = None) -> ExactCover:
+    """Parse the problem in ``path`` (``-``: stdin); errors name the file and the line.
+    A ``.xmpuzzle`` file is a BurrTools puzzle: ``number`` picks its problem."""
     from excover.formats.dlx import parse_dlx_bytes
     from excover.problem import ExactCover
 
     data = common.read_input(path, binary=True)
-    return parse_dlx_bytes(data, "<stdin>" if path == "-" else path, ExactCover)
+    source = "<stdin>" if path == "-" else path
+    if path.lower().endswith(".xmpuzzle"):
+        from excover.cli.burrtools import read_cover
+
+        return read_cover(data, source, number)
+    if number is not None:
+        raise UsageError("--problem picks a problem of a BurrTools .xmpuzzle file")
+    return parse_dlx_bytes(data, source, ExactCover)
 
 
 def load_problem(args: argparse.Namespace) -> tuple[ExactCover, Drawing | None]:
@@ -324,7 +354,8 @@ def load_problem(args: argparse.Namespace) -> tuple[ExactCover, Drawing | None]:
     if args.pieces is None:
         common.refuse(args, "no_reflections", "needs --pieces (FILE is not a board)")
         common.refuse(args, "multiplicity", "needs --pieces (FILE is not a board)")
-        return read_problem(args.file), None
+        return read_problem(args.file, getattr(args, "problem", None)), None
+    common.refuse(args, "problem", "picks a problem of a BurrTools file, not of a board")
     problem, draw = args.read_board(args)
     return problem, draw
 

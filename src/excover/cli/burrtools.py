@@ -1,0 +1,33 @@
+"""The command line's door to BurrTools files: ``excover count FILE.xmpuzzle`` and
+``excover solve FILE.xmpuzzle`` read one problem of the file (``--problem N``, from 0 in
+the file's order as BurrTools' ``burrTxt -o``; the first by default) and say on stderr
+which problem runs when the file has several, and the count BurrTools stored for it."""
+
+from __future__ import annotations
+
+import sys
+
+from excover.formats.burrtools import parse_xmpuzzle
+from excover.problem import ExactCover
+
+__all__ = ["read_cover"]
+
+
+def read_cover(data: bytes, source: str, number: int | None) -> ExactCover:
+    """The exact cover problem of problem ``number`` (None: the first) of the puzzle in
+    ``data``, read from ``source``."""
+    puzzle = parse_xmpuzzle(data, source)
+    chosen = 0 if number is None else number
+    cover = ExactCover.from_burrtools(puzzle, chosen)
+    problem = puzzle.problems[chosen]
+    notes = []
+    if len(puzzle.problems) > 1:
+        notes.append(
+            f"{problem.label(chosen)} of {len(puzzle.problems)}"
+            + (" (--problem N picks another)" if number is None else "")
+        )
+    if problem.assemblies is not None and problem.state == 2:
+        notes.append(f"BurrTools' count of assemblies, stored in the file: {problem.assemblies}")
+    if notes:
+        print(f"excover: {source}: {'; '.join(notes)}", file=sys.stderr)
+    return cover

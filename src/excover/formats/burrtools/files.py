@@ -1,0 +1,383 @@
+"""Reading and writing BurrTools' ``.xmpuzzle`` files.
+
+An ``.xmpuzzle`` file is XML, usually gzip-compressed (BurrTools writes it so; a file
+starting with gzip's magic bytes ``1f 8b`` is decompressed, any other is read as plain
+XML). The layout, as BurrTools writes it::
+
+    <puzzle version="2">
+     <gridType type="0"/>
+     <colors><color red="255" green="0" blue="0"/></colors>
+     <shapes>
+      <voxel x="3" y="2" z="1" name="L" type="0">###_#_</voxel>  (one per shape)
+     </shapes>
+     <problems>
+      <problem name="P" state="2" assemblies="7" solutions="3" time="0">
+       <shapes><shape id="0" count="2"/><shape id="1" min="0" max="3"/></shapes>
+       <result id="2"/>
+       <bitmap><pair piece="0" result="0"/></bitmap>       (colour constraints)
+       <solutions>...</solutions>                          (skipped when read)
+      </problem>
+     </problems>
+     <comment/>
+    </puzzle>
+
+Voxel text: ``#`` filled, ``+`` variable, ``_`` empty, each optionally followed by its
+colour number. Elements BurrTools does not know are skipped, as BurrTools skips them;
+stored assemblies, disassemblies and an interrupted search's state are not read.
+Every error is a :class:`~excover.FormatError` naming the file and the line.
+"""
+
+from __future__ import annotations
+
+import gzip
+import os
+import re
+import zlib
+from dataclasses import dataclass, field
+from xml.parsers import expat
+from xml.sax.saxutils import escape, quoteattr
+
+from excover.errors import FormatError, UsageError
+from excover.formats.burrtools.model import Part, Problem, Puzzle, Shape
+
+__all__ = ["format_xmpuzzle", "parse_xmpuzzle", "read_xmpuzzle", "write_xmpuzzle"]
+
+#: The most bytes a compressed file may expand to (a guard against gzip bombs; the
+#: largest public puzzles are well under a megabyte). Multiple gzip members are not read.
+MAX_XML_BYTES = 256 * 1024 * 1024
+#: The most voxels one shape may have.
+MAX_VOXELS = 10_000_000
+_GZIP_MAGIC = b"\x1f\x8b"
+_VOXEL = re.compile(r"([#+_])([0-9]*)")
+_NUMBER = re.compile(r"[0-9]{1,9}")
+
+
+@dataclass
+class _Node:
+    """An XML element with the line it starts on."""
+
+    tag: str
+    attributes: dict[str, str]
+    line: int
+    children: list[_Node] = field(default_factory=list)
+    text: str = ""
+
+    def all(self, tag: str) -> list[_Node]:
+        return [child for child in self.children if child.tag == tag]
+
+    def first(self, tag: str) -> _Node | None:
+        found = self.all(tag)
+        return found[0] if found else None
+
+
+class _Reader:
+    """Builds the model from the element tree, every error located."""
+
+    def __init__(self, source: str) -> None:
+        self.source = source
+
+    def fail(self, node: _Node, message: str) -> FormatError:
+        return FormatError(message, source=self.source, line=node.line)
+
+    def number(self, node: _Node, name: str, default: int | None = None) -> int:
+        value = node.attributes.get(name)
+        if value is None or value == "":
+            if default is None:
+                raise self.fail(node, f"<{node.tag}> needs the attribute {name}")
+            return default
+        if not _NUMBER.fullmatch(value.strip()):
+            raise self.fail(node, f"<{node.tag}> {name}={value!r} is not a number")
+        return int(value)
+
+    def puzzle(self, root: _Node) -> Puzzle:
+        if root.tag != "puzzle":
+            raise self.fail(root, f"the root element is <{root.tag}>, not <puzzle>")
+        version = self.number(root, "version")
+        if version not in (1, 2):
+            raise self.fail(root, f"puzzle version {version}: BurrTools files are 1 or 2")
+        grid_node = root.first("gridType")
+        grid = 0 if grid_node is None else self.number(grid_node, "type")
+        colors = tuple(self.color(c) for group in root.all("colors") for c in group.all("color"))
+        shapes = tuple(self.shape(v) for group in root.all("shapes") for v in group.all("voxel"))
+        listed = [p for group in root.all("problems") for p in group.all("problem")]
+        problems = tuple(self.problem(p, len(shapes)) for p in listed)
+        comment = root.first("comment")
+        return Puzzle(
+            shapes,
+            problems,
+            grid,
+            colors,
+            comment="" if comment is None else comment.text,
+            comment_popup=comment is not None and "popup" in comment.attributes,
+            source=self.source,
+        )
+
+    def color(self, node: _Node) -> tuple[int, int, int]:
+        """A colour's red, green and blue (BurrTools keeps the low 8 bits of each)."""
+        red, green, blue = (self.number(node, name, 0) & 255 for name in ("red", "green", "blue"))
+        return red, green, blue
+
+    def shape(self, node: _Node) -> Shape:
+        size = (self.number(node, "x"), self.number(node, "y"), self.number(node, "z"))
+        count = size[0] * size[1] * size[2]
+        if count > MAX_VOXELS:
+            raise self.fail(node, f"a shape of {count} voxels is larger than {MAX_VOXELS}")
+        if self.number(node, "type") != 0:
+            raise self.fail(node, "unknown voxel type (BurrTools knows type 0)")
+        text = "".join(node.text.split())
+        if not text:  # BurrTools reads an empty text as an empty space
+            text = "_" * count
+        states: list[str] = []
+        colors: list[int] = []
+        position = 0
+        for match in _VOXEL.finditer(text):
+            if match.start() != position:
+                break
+            position = match.end()
+            digits = match.group(2)
+            color = int(digits) if 0 < len(digits) <= 3 else (64 if digits else 0)
+            if color > 63:
+                raise self.fail(node, f"voxel {len(states)}: colour {match.group(2)} is over 63")
+            states.append(match.group(1))
+            colors.append(color)
+        if position != len(text):
+            bad = text[position]
+            raise self.fail(node, f"voxel {len(states)}: unknown character {bad!r} in voxel text")
+        if len(states) != count:
+            box = "x".join(str(v) for v in size)
+            raise self.fail(node, f"the voxel text has {len(states)} voxels for a {box} space")
+        hotspot = (
+            self.number(node, "hx", 0),
+            self.number(node, "hy", 0),
+            self.number(node, "hz", 0),
+        )
+        return Shape(
+            size,
+            "".join(states),
+            tuple(colors),
+            node.attributes.get("name", ""),
+            self.number(node, "weight", 1),
+            hotspot,
+        )
+
+    def problem(self, node: _Node, n_shapes: int) -> Problem:
+        parts = tuple(
+            self.part(s, n_shapes) for group in node.all("shapes") for s in group.all("shape")
+        )
+        result_node = node.first("result")
+        if result_node is None:
+            raise self.fail(node, "the problem has no <result>")
+        result = self.number(result_node, "id")
+        if result >= n_shapes:
+            raise self.fail(result_node, f"the result is shape {result}, of {n_shapes} shapes")
+        pairs = frozenset(
+            (self.number(p, "piece"), self.number(p, "result"))
+            for bitmap in node.all("bitmap")
+            for p in bitmap.all("pair")
+        )
+        state = self.number(node, "state", 0)
+        solved = state != 0
+        holes = node.attributes.get("maxHoles")
+        return Problem(
+            parts,
+            result,
+            node.attributes.get("name", ""),
+            pairs,
+            None if holes is None else self.number(node, "maxHoles"),
+            state,
+            self.number(node, "assemblies") if solved and "assemblies" in node.attributes else None,
+            self.number(node, "solutions") if solved and "solutions" in node.attributes else None,
+            self.number(node, "time") if solved and "time" in node.attributes else None,
+        )
+
+    def part(self, node: _Node, n_shapes: int) -> Part:
+        shape = self.number(node, "id")
+        if shape >= n_shapes:
+            raise self.fail(node, f"piece shape {shape} does not exist ({n_shapes} shapes)")
+        if "count" in node.attributes:
+            lo = hi = self.number(node, "count")
+        elif "min" in node.attributes and "max" in node.attributes:
+            lo, hi = self.number(node, "min"), self.number(node, "max")
+            if lo > hi:
+                raise self.fail(node, f"shape {shape}: min {lo} is over max {hi}")
+        else:
+            lo = hi = 1
+        if hi > 65535:
+            raise self.fail(node, f"shape {shape}: a count of {hi} is over 65535")
+        group = self.number(node, "group", 0)
+        listed = [(self.number(g, "group"), self.number(g, "count")) for g in node.all("group")]
+        groups = ((group, hi),) if group else tuple(listed)
+        return Part(shape, lo, hi, groups)
+
+
+def _tree(xml: bytes, source: str) -> _Node:
+    """The element tree of ``xml``, each element with its line; text kept per element.
+
+    BurrTools writes a comment's bytes as it got them and declares no encoding: a file
+    that is not UTF-8 (such as ``Prisgon.xmpuzzle``, in Latin-1) is read as Latin-1."""
+    try:
+        xml.decode("utf-8")
+        encoding = None
+    except UnicodeDecodeError:
+        encoding = "ISO-8859-1"
+    parser = expat.ParserCreate(encoding)
+    stack: list[_Node] = []
+    roots: list[_Node] = []
+
+    def start(tag: str, attributes: dict[str, str]) -> None:
+        node = _Node(tag, attributes, parser.CurrentLineNumber)
+        (stack[-1].children if stack else roots).append(node)
+        stack.append(node)
+
+    def end(tag: str) -> None:
+        stack.pop()
+
+    def text(data: str) -> None:
+        if stack:
+            stack[-1].text += data
+
+    parser.StartElementHandler = start
+    parser.EndElementHandler = end
+    parser.CharacterDataHandler = text
+    parser.buffer_text = True
+    try:
+        parser.Parse(xml, True)
+    except expat.ExpatError as error:
+        raise FormatError(
+            f"not well-formed XML: {expat.errors.messages[error.code]}",
+            source=source,
+            line=error.lineno,
+        ) from None
+    if not roots:
+        raise FormatError("the file holds no XML element", source=source)
+    return roots[0]
+
+
+def _decompressed(data: bytes, source: str) -> bytes:
+    if not data.startswith(_GZIP_MAGIC):
+        return data
+    inflater = zlib.decompressobj(wbits=31)
+    try:
+        xml = inflater.decompress(data, MAX_XML_BYTES + 1)
+    except zlib.error as error:
+        raise FormatError(f"broken gzip data: {error}", source=source) from None
+    if len(xml) > MAX_XML_BYTES:
+        raise FormatError(f"the file expands to more than {MAX_XML_BYTES:,} bytes", source=source)
+    if not inflater.eof:
+        raise FormatError("broken gzip data: the compressed stream is cut short", source=source)
+    return xml
+
+
+def parse_xmpuzzle(data: bytes, source: str = "<xmpuzzle>") -> Puzzle:
+    """The puzzle in the bytes of an ``.xmpuzzle`` file (gzip-compressed or plain XML)."""
+    if not isinstance(data, bytes | bytearray):
+        raise UsageError(f"an .xmpuzzle file is read as bytes, not {type(data).__name__}")
+    return _Reader(source).puzzle(_tree(_decompressed(bytes(data), source), source))
+
+
+def read_xmpuzzle(path: str | os.PathLike[str]) -> Puzzle:
+    """The puzzle in the file ``path``."""
+    if not isinstance(path, str | os.PathLike):
+        raise UsageError(f"a path must be a str or os.PathLike, not {path!r}")
+    source = os.fspath(path)
+    try:
+        with open(source, "rb") as file:
+            data = file.read()
+    except OSError as error:
+        raise UsageError(f"cannot read {source}: {error.strerror}") from None
+    return parse_xmpuzzle(data, source)
+
+
+# --------------------------------------------------------------------------- writing
+
+
+def _attributes(pairs: list[tuple[str, object]]) -> str:
+    return "".join(f" {name}={quoteattr(str(value))}" for name, value in pairs)
+
+
+def _shape_xml(shape: Shape) -> str:
+    pairs: list[tuple[str, object]] = [
+        ("x", shape.size[0]),
+        ("y", shape.size[1]),
+        ("z", shape.size[2]),
+    ]
+    pairs += [
+        (axis, value)
+        for axis, value in zip(("hx", "hy", "hz"), shape.hotspot, strict=True)
+        if value
+    ]
+    if shape.weight != 1:
+        pairs.append(("weight", shape.weight))
+    if shape.name:
+        pairs.append(("name", shape.name))
+    pairs.append(("type", 0))
+    return f"  <voxel{_attributes(pairs)}>{shape.text()}</voxel>\n"
+
+
+def _part_xml(part: Part) -> str:
+    pairs: list[tuple[str, object]] = [("id", part.shape)]
+    pairs += [("count", part.lo)] if part.lo == part.hi else [("min", part.lo), ("max", part.hi)]
+    groups = [g for g in part.groups if g[0] != 0]
+    if len(part.groups) == 1 and part.groups[0][1] == part.hi:
+        if groups:
+            pairs.append(("group", groups[0][0]))
+        return f"    <shape{_attributes(pairs)}/>\n"
+    if not groups:
+        return f"    <shape{_attributes(pairs)}/>\n"
+    inner = "".join(f'     <group group="{g}" count="{c}"/>\n' for g, c in groups)
+    return f"    <shape{_attributes(pairs)}>\n{inner}    </shape>\n"
+
+
+def _problem_xml(problem: Problem) -> str:
+    pairs: list[tuple[str, object]] = [("name", problem.name)] if problem.name else []
+    state = problem.state if problem.assemblies is not None else 0
+    pairs.append(("state", state))
+    if state:
+        pairs += [
+            ("assemblies", problem.assemblies or 0),
+            ("solutions", problem.solutions or 0),
+            ("time", problem.time or 0),
+        ]
+    if problem.max_holes is not None:
+        pairs.append(("maxHoles", problem.max_holes))
+    parts = "".join(_part_xml(part) for part in problem.parts)
+    bitmap = "".join(
+        f'    <pair piece="{p}" result="{r}"/>\n' for p, r in sorted(problem.color_pairs)
+    )
+    return (
+        f"  <problem{_attributes(pairs)}>\n   <shapes>\n{parts}   </shapes>\n"
+        f'   <result id="{problem.result}"/>\n'
+        + (f"   <bitmap>\n{bitmap}   </bitmap>\n" if bitmap else "   <bitmap/>\n")
+        + "  </problem>\n"
+    )
+
+
+def format_xmpuzzle(puzzle: Puzzle) -> str:
+    """The XML text of ``puzzle``, laid out as BurrTools writes its files (stored
+    assemblies are not written; a solved problem keeps its counts)."""
+    colors = "".join(f'  <color red="{r}" green="{g}" blue="{b}"/>\n' for r, g, b in puzzle.colors)
+    shapes = "".join(_shape_xml(shape) for shape in puzzle.shapes)
+    problems = "".join(_problem_xml(problem) for problem in puzzle.problems)
+    popup = ' popup=""' if puzzle.comment_popup else ""
+    comment = (
+        f"<comment{popup}>{escape(puzzle.comment)}</comment>" if puzzle.comment else "<comment/>"
+    )
+    return (
+        '<?xml version="1.0"?>\n<puzzle version="2">\n'
+        f' <gridType type="{puzzle.grid}"/>\n'
+        + (f" <colors>\n{colors} </colors>\n" if colors else " <colors/>\n")
+        + (f" <shapes>\n{shapes} </shapes>\n" if shapes else " <shapes/>\n")
+        + (f" <problems>\n{problems} </problems>\n" if problems else " <problems/>\n")
+        + f" {comment}\n</puzzle>\n"
+    )
+
+
+def write_xmpuzzle(puzzle: Puzzle, path: str | os.PathLike[str], compress: bool = True) -> None:
+    """Write ``puzzle`` to ``path``, gzip-compressed as BurrTools writes (``compress``
+    False: plain XML, which BurrTools reads as well)."""
+    data = format_xmpuzzle(puzzle).encode("utf-8")
+    try:
+        with open(path, "wb") as file:
+            file.write(gzip.compress(data, mtime=0) if compress else data)
+    except OSError as error:
+        raise UsageError(f"cannot write {os.fspath(path)}: {error.strerror}") from None

@@ -1,0 +1,363 @@
+"""BurrTools .xmpuzzle files: reading (gzip or plain), refusing other grids with a located
+message, writing back (a round trip keeps every count), the exact cover of a problem, and
+its count up to symmetry against the count BurrTools stored (or printed) and against a
+brute-force classification of every assembly."""
+
+from __future__ import annotations
+
+import gzip
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from excover import ExactCover, ExcoverError, FormatError, UsageError
+from excover.formats.burrtools import (
+    Part,
+    Problem,
+    Puzzle,
+    Shape,
+    design,
+    files,
+    format_xmpuzzle,
+    parse_xmpuzzle,
+    read_xmpuzzle,
+    write_xmpuzzle,
+)
+from excover.formats.burrtools.cover import result_symmetries
+from excover.tiling import Pattern, Pattern3, pentominoes, soma_pieces
+
+DATA = Path(__file__).parent / "data" / "burrtools"
+EXAMPLES = Path(__file__).parents[1] / "examples"
+CAGE = DATA / "CubeInCage.xmpuzzle"
+MIRROR = DATA / "DemoMirrorParadox.xmpuzzle"
+GENERATOR = DATA / "DemoPieceGenerator.xmpuzzle"
+PRISMS = DATA / "Representation1.xmpuzzle"
+
+Cells = frozenset[tuple[int, int, int]]
+
+
+def to_exact_cover(puzzle: Puzzle, number: int = 0) -> ExactCover:
+    return ExactCover.from_burrtools(puzzle, number)
+
+
+def voxel(name: str) -> tuple[int, int, int]:
+    x, y, z = (int(v) for v in name.split(","))
+    return x, y, z
+
+
+def cells_of(cover: ExactCover, option: int) -> tuple[str, Cells]:
+    """The kind and the result voxels of an option."""
+    names = cover.option_items(option)
+    voxels = frozenset(voxel(n) for n in names if "," in n)
+    kind = next(n for n in names if n.startswith("shape"))
+    return kind, voxels
+
+
+def brute_force_classes(cover: ExactCover, result: Shape, mirrors: bool) -> int:
+    """The number of classes of assemblies under the result's symmetries, found by
+    listing every assembly and moving it by every symmetry, geometrically: a mirrored
+    piece becomes whichever kind has a placement on the mirrored voxels."""
+    voxels = [v for v, _, _ in result.voxels()]
+    low = [min(v[a] for v in voxels) for a in range(3)]
+    kinds_on: dict[Cells, set[str]] = {}
+    for option in range(cover.n_options):
+        kind, cells = cells_of(cover, option)
+        kinds_on.setdefault(cells, set()).add(kind)
+    seen: set[frozenset[tuple[str, Cells]]] = set()
+    classes = 0
+    for solution in cover.solutions(method="dlx"):
+        assembly = frozenset(cells_of(cover, option) for option in solution)
+        if assembly in seen:
+            continue
+        classes += 1
+        for g in result_symmetries(result):
+            if g.determinant < 0 and not mirrors:
+                continue
+            images = [g(v) for v in voxels]
+            shift = [low[a] - min(w[a] for w in images) for a in range(3)]
+            image = set()
+            for kind, cells in assembly:
+                moved = frozenset(
+                    voxel(",".join(str(c + s) for c, s in zip(g(cell), shift, strict=True)))
+                    for cell in cells
+                )
+                if g.determinant > 0:
+                    image.add((kind, moved))
+                else:
+                    (partner,) = kinds_on[moved]
+                    image.add((partner, moved))
+            seen.add(frozenset(image))
+    return classes
+
+
+# ----- reading
+
+
+def test_gzip_and_plain_xml_read_alike(tmp_path: Path) -> None:
+    plain = tmp_path / "cage.xmpuzzle"
+    plain.write_bytes(gzip.decompress(CAGE.read_bytes()))
+    assert CAGE.read_bytes()[:2] == b"\x1f\x8b"
+    assert read_xmpuzzle(plain) == read_xmpuzzle(CAGE)
+
+
+def test_the_model_holds_shapes_counts_and_the_stored_count() -> None:
+    puzzle = read_xmpuzzle(CAGE)
+    (problem,) = puzzle.problems
+    assert problem.assemblies == 96 and problem.state == 2
+    assert [(p.shape, p.lo, p.hi) for p in problem.parts] == [
+        (1, 1, 1), (2, 2, 2), (3, 1, 1), (4, 1, 1), (5, 1, 1),
+    ]  # fmt: skip
+    generator = read_xmpuzzle(GENERATOR)
+    ranged = generator.problems[0].parts[1]
+    assert (ranged.lo, ranged.hi) == (0, 10)
+    result = generator.shapes[generator.problems[0].result]
+    assert len(result.cells("+")) == 10 and len(result.cells("#")) == 14
+
+
+def test_other_grids_are_refused_by_name() -> None:
+    puzzle = read_xmpuzzle(PRISMS)
+    assert puzzle.grid == 1
+    with pytest.raises(FormatError, match="triangular prisms"):
+        to_exact_cover(puzzle)
+
+
+@pytest.mark.parametrize(
+    ("text", "line", "words"),
+    [
+        ('<puzzle version="2">\n<shapes>\n<voxel x="2" y="1" z="1" type="0">#?</voxel>', 3,
+         "not well-formed"),
+        ('<puzzle version="2">\n<shapes>\n<voxel x="2" y="1" z="1" type="0">#?</voxel>'
+         "</shapes></puzzle>", 3, "unknown character '?'"),
+        ('<puzzle version="2"><shapes>\n<voxel x="2" y="2" z="1" type="0">##</voxel>'
+         "</shapes></puzzle>", 2, "2 voxels for a 2x2x1 space"),
+        ('<puzzle version="2"><shapes/><problems>\n<problem><shapes>\n<shape id="4"/>'
+         "</shapes></problem></problems></puzzle>", 3, "piece shape 4 does not exist"),
+        ('<puzzle version="7"/>', 1, "version 7"),
+        ('<puzzle version="2"><shapes>\n<voxel x="a" y="1" z="1" type="0">#</voxel>'
+         "</shapes></puzzle>", 2, "x='a' is not a number"),
+    ],
+)  # fmt: skip
+def test_errors_name_the_line(text: str, line: int, words: str) -> None:
+    with pytest.raises(FormatError, match=words) as caught:
+        parse_xmpuzzle(text.encode(), "bad.xmpuzzle")
+    assert caught.value.line == line
+    assert "bad.xmpuzzle" in str(caught.value)
+
+
+def test_a_gzip_bomb_and_broken_gzip_are_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    data = CAGE.read_bytes()
+    for broken in (b"\x1f\x8b\x08\x00garbage", data[: len(data) // 2]):
+        with pytest.raises(FormatError, match="broken gzip"):
+            parse_xmpuzzle(broken)
+    monkeypatch.setattr(files, "MAX_XML_BYTES", 1000)
+    with pytest.raises(FormatError, match="expands to more than"):
+        parse_xmpuzzle(data)
+
+
+# ----- counting
+
+
+def test_cube_in_cage_gives_burrtools_stored_count() -> None:
+    puzzle = read_xmpuzzle(CAGE)
+    cover = to_exact_cover(puzzle)
+    stored = puzzle.problems[0].assemblies
+    assert cover.count(up_to_symmetry=True) == stored == 96
+    group = cover.symmetries()
+    assert group.order == 12  # the cage's rotations; its pieces have no mirror partners
+    assert brute_force_classes(cover, puzzle.shapes[0], mirrors=False) == stored
+
+
+def test_variable_voxels_and_piece_ranges() -> None:
+    puzzle = read_xmpuzzle(GENERATOR)
+    cover = to_exact_cover(puzzle)
+    assert len(cover.secondary_items) == 10  # the variable voxels
+    assert cover.multiplicity("shape1") == (0, 10)
+    every = cover.count(method="dlx")
+    assert every == cover.count(method="zdd") == cover.count(method="sat")
+    # the result's one symmetry is a mirror, and both pieces are mirror-symmetric
+    (mirror,) = [g for g in result_symmetries(puzzle.shapes[2]) if not g.is_identity()]
+    assert mirror.determinant < 0 and cover.symmetries().order == 2
+    classes = cover.count(up_to_symmetry=True)
+    assert (
+        classes == brute_force_classes(cover, puzzle.shapes[2], mirrors=True) == 928
+    )  # burrTxt's count
+    assert classes < every
+
+
+@pytest.mark.parametrize("number", [0, 1])
+def test_mirror_images_are_identified_as_burrtools_does(number: int) -> None:
+    puzzle = read_xmpuzzle(MIRROR)
+    cover = to_exact_cover(puzzle, number)
+    result = puzzle.shapes[puzzle.problems[number].result]
+    symmetries = result_symmetries(result)
+    assert any(g.determinant < 0 for g in symmetries)
+    assert cover.symmetries().order == len(symmetries)  # mirrors kept: partners exist
+    classes = cover.count(up_to_symmetry=True)
+    assert classes == brute_force_classes(cover, result, mirrors=True) == 1  # burrTxt: 1 and 1
+    assert cover.count() > 1
+
+
+def test_identical_pieces_are_counted_once() -> None:
+    """Two unit cubes filling a 1x2x1 box: one assembly, not two (one per order)."""
+    unit = Shape.from_voxels({(0, 0, 0)})
+    box = Shape.from_voxels({(0, 0, 0), (1, 0, 0)})
+    puzzle = Puzzle((unit, box), (Problem((Part(0, 2, 2),), result=1),))
+    cover = to_exact_cover(puzzle)
+    assert cover.count() == 1
+    assert cover.count(up_to_symmetry=True) == 1
+
+
+def test_colour_constraints_restrict_placements() -> None:
+    """A red-blue domino in a red-blue box: one way when red must go on red and blue
+    on blue, two when nothing is constrained; a colourless voxel takes any colour."""
+    domino = Shape((2, 1, 1), "##", (1, 2))
+    box = Shape((2, 1, 1), "##", (1, 2))
+    colors = ((255, 0, 0), (0, 0, 255))
+    constrained = Problem((Part(0),), 1, color_pairs=frozenset({(0, 0), (1, 1)}))
+    assert to_exact_cover(Puzzle((domino, box), (constrained,), colors=colors)).count() == 1
+    half = Shape((2, 1, 1), "##", (1, 0))  # blue may not go on red, red on nothing may
+    assert to_exact_cover(Puzzle((domino, half), (constrained,), colors=colors)).count() == 1
+    plain = Shape((2, 1, 1), "##")
+    assert to_exact_cover(Puzzle((domino, plain), (constrained,), colors=colors)).count() == 2
+    blank = Puzzle((Shape((2, 1, 1), "##"), Shape((2, 1, 1), "##")), (Problem((Part(0),), 1),))
+    assert to_exact_cover(blank).count() == 1  # a plain domino's two turns are one
+
+
+def test_max_holes_bounds_the_empty_variable_voxels() -> None:
+    """Unit cubes (0 to 3 of them) in a row of three variable voxels: 8 ways to choose
+    the filled voxels; at most one hole leaves 4."""
+    unit = Shape.from_voxels({(0, 0, 0)})
+    row = Shape.from_voxels(set(), {(0, 0, 0), (1, 0, 0), (2, 0, 0)})
+    free = Problem((Part(0, 0, 3),), 1)
+    assert to_exact_cover(Puzzle((unit, row), (free,))).count() == 8
+    bounded = Problem((Part(0, 0, 3),), 1, max_holes=1)
+    assert to_exact_cover(Puzzle((unit, row), (bounded,))).count() == 4
+
+
+def test_a_square_grid_puzzle_is_one_layer_of_cubes() -> None:
+    """The 12 pentominoes in a 3x20 box: flat pieces turn over by rotations of the cube,
+    so the count is the square grid's with reflections: 8 tilings, 2 up to symmetry
+    (the counts of combine's pentomino_rectangles example)."""
+    puzzle = design(Pattern.constant(20, 3, True), pentominoes())
+    assert {shape.size[2] for shape in puzzle.shapes} == {1}
+    cover = to_exact_cover(puzzle)
+    assert cover.count() == 8
+    classes = brute_force_classes(cover, puzzle.shapes[-1], mirrors=True)
+    assert cover.count(up_to_symmetry=True) == 2 == classes
+
+
+def test_soma_cube_designed_here() -> None:
+    """The Soma cube: 11,520 assemblies; the two chiral pieces are each other's mirror
+    image, so BurrTools also identifies mirror images: 240 = 11,520 / 48."""
+    puzzle = design(Pattern3.constant(3, 3, 3, True), soma_pieces())
+    cover = to_exact_cover(puzzle)
+    assert cover.count() == 11520
+    assert cover.symmetries().order == 48
+    assert cover.count(up_to_symmetry=True) == 240
+    shipped = read_xmpuzzle(EXAMPLES / "soma.xmpuzzle")
+    assert [s.states for s in shipped.shapes] == [s.states for s in puzzle.shapes]
+
+
+def test_design_takes_counts_ranges_and_variable_cells() -> None:
+    unit = Pattern3.constant(1, 1, 1, True)
+    bar = Pattern.constant(3, 1, True)
+    puzzle = design(bar, {"u": (unit, 0, 3)}, variable=Pattern.constant(1, 1, True))
+    (problem,) = puzzle.problems
+    assert problem.parts == (Part(0, 0, 3),)
+    result = puzzle.shapes[problem.result]
+    assert result.cells("+") == [(0, 0, 0)] and len(result.cells("#")) == 2
+    assert to_exact_cover(puzzle).count() == 2  # the variable voxel filled or empty
+    with pytest.raises(UsageError, match="counts"):
+        design(bar, {"u": (unit, 3, 1)})
+
+
+def test_declared_symmetries_are_the_group() -> None:
+    cover = to_exact_cover(read_xmpuzzle(CAGE))
+    declared = cover.declared_symmetries()
+    assert declared is not None and cover.symmetries().generators
+    cover.declare_symmetries(None)
+    assert cover.declared_symmetries() is None
+
+
+def test_problem_numbers() -> None:
+    puzzle = read_xmpuzzle(MIRROR)
+    with pytest.raises(UsageError, match="numbered 0 to 1"):
+        to_exact_cover(puzzle, 2)
+
+
+# ----- writing
+
+
+@pytest.mark.parametrize("path", [CAGE, MIRROR, GENERATOR, PRISMS])
+def test_round_trip_keeps_the_model_and_every_count(path: Path, tmp_path: Path) -> None:
+    puzzle = read_xmpuzzle(path)
+    again = parse_xmpuzzle(format_xmpuzzle(puzzle).encode())
+    assert again == puzzle
+    written = tmp_path / "again.xmpuzzle"
+    write_xmpuzzle(again, written)
+    assert written.read_bytes()[:2] == b"\x1f\x8b"
+    third = read_xmpuzzle(written)
+    assert third == puzzle
+    if puzzle.grid != 0:
+        return
+    for number in range(len(puzzle.problems)):
+        first, last = to_exact_cover(puzzle, number), to_exact_cover(third, number)
+        assert first.count() == last.count()
+        assert first.count(up_to_symmetry=True) == last.count(up_to_symmetry=True)
+
+
+def test_a_design_made_here_is_written_as_burrtools_lays_it_out(tmp_path: Path) -> None:
+    """An L tromino and a domino into a 2x2x... box built in excover, written, read back."""
+    tromino = Shape.from_voxels({(0, 0, 0), (1, 0, 0), (0, 1, 0)}, name="L")
+    domino = Shape.from_voxels({(0, 0, 0), (1, 0, 0)}, name="I")
+    box = Shape.from_voxels({(x, y, 0) for x in range(2) for y in range(2)}, {(2, 0, 0)})
+    puzzle = Puzzle((tromino, domino, box), (Problem((Part(0), Part(1)), result=2),))
+    text = format_xmpuzzle(puzzle)
+    assert '<voxel x="2" y="2" z="1" name="L" type="0">###_</voxel>' in text
+    assert '<shape id="0" count="1"/>' in text and '<result id="2"/>' in text
+    path = tmp_path / "design.xmpuzzle"
+    write_xmpuzzle(puzzle, path)
+    assert read_xmpuzzle(path) == puzzle
+    assert to_exact_cover(read_xmpuzzle(path)).count() == to_exact_cover(puzzle).count()
+
+
+# ----- command line
+
+
+def run(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "excover", *args], capture_output=True, text=True, check=False
+    )
+
+
+def test_cli_counts_up_to_symmetry_as_burrtools() -> None:
+    done = run("count", str(CAGE), "--up-to-symmetry")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "96"
+    assert "stored in the file: 96" in done.stderr
+
+
+def test_cli_picks_problems_and_says_which() -> None:
+    first = run("count", str(MIRROR))
+    assert first.returncode == 0
+    assert "problem 0 ('Example From Text') of 2" in first.stderr
+    second = run("count", str(MIRROR), "--problem", "1")
+    assert int(second.stdout) == to_exact_cover(read_xmpuzzle(MIRROR), 1).count()
+    missing = run("count", str(MIRROR), "--problem", "2")
+    assert missing.returncode == 2 and "numbered 0 to 1" in missing.stderr
+    refused = run("count", str(PRISMS))
+    assert refused.returncode == 2 and "triangular prisms" in refused.stderr
+
+
+def test_cli_problem_flag_needs_a_burrtools_file(tmp_path: Path) -> None:
+    dlx = tmp_path / "p.dlx"
+    dlx.write_text("a\na\n")
+    done = run("count", str(dlx), "--problem", "0")
+    assert done.returncode == 2 and ".xmpuzzle" in done.stderr
+
+
+def test_errors_are_excover_errors() -> None:
+    with pytest.raises(ExcoverError):
+        parse_xmpuzzle(b"")
