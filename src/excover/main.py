@@ -4,9 +4,9 @@ This module is the top of the house (docs/architecture.md): it builds the parser
 command and runs the one asked for. Each subcommand lives with its area (``count``,
 ``solve`` and ``dimacs`` in :mod:`excover.cli.commands`, ``queens`` and ``sudoku`` in
 :mod:`excover.puzzles.cli`, ``nonogram`` in :mod:`excover.nonogram.cli`, ``run`` in
-:mod:`excover.lang.cli`) and builds its parser from the shared flags of
-:mod:`excover.cli.common`, so that flags, output, the ``--json`` schema and exit statuses
-are the same everywhere. Results go to stdout, messages to stderr; ``docs/cli.md``
+:mod:`excover.lang.cli`, ``studio`` in :mod:`excover.studio.cli`) and builds its parser
+from the shared flags of :mod:`excover.cli.common`, so that flags, output, the ``--json``
+schema and exit statuses are the same everywhere. Results go to stdout, messages to stderr; ``docs/cli.md``
 describes the conventions.
 
 Building the parser imports no engine: ``excover --version`` starts about as fast as
@@ -107,11 +107,13 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     from excover.cli.commands import add_problem_commands
     from excover.lang.cli import add_run_command
     from excover.puzzles.cli import add_puzzle_commands
+    from excover.studio.cli import add_studio_command
 
     add_problem_commands(commands)
     add_puzzle_commands(commands)
     add_nonogram_command(commands)
     add_run_command(commands)
+    add_studio_command(commands)
     return parser
 
 
