@@ -6,8 +6,8 @@ command and runs the one asked for. Each subcommand lives with its area (``count
 :mod:`excover.puzzles.cli`, ``nonogram`` in :mod:`excover.nonogram.cli`, ``run`` in
 :mod:`excover.lang.cli`, ``studio`` in :mod:`excover.studio.cli`) and builds its parser
 from the shared flags of :mod:`excover.cli.common`, so that flags, output, the ``--json``
-schema and exit statuses are the same everywhere. Results go to stdout, messages to stderr; ``docs/cli.md``
-describes the conventions.
+schema and exit statuses are the same everywhere. Results go to stdout, messages to
+stderr; ``docs/cli.md`` describes the conventions.
 
 Building the parser imports no engine: ``excover --version`` starts about as fast as
 Python itself, and each command imports what it runs.
