@@ -99,6 +99,11 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
 
         add_problem_commands(commands)
         return parser
+    from excover.studio.cli import add_studio_command
+
+    if only == "studio":
+        add_studio_command(commands)
+        return parser
     from excover.nonogram.cli import add_nonogram_command
 
     if only == "nonogram":
@@ -107,7 +112,6 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     from excover.cli.commands import add_problem_commands
     from excover.lang.cli import add_run_command
     from excover.puzzles.cli import add_puzzle_commands
-    from excover.studio.cli import add_studio_command
 
     add_problem_commands(commands)
     add_puzzle_commands(commands)
@@ -123,7 +127,7 @@ _PROBLEM_COMMANDS = ("count", "solve", "dimacs", "estimate", "schema")
 #: The commands whose runs build only their own parser, or their group's (see
 #: :func:`build_parser`): their usage lines and errors read the same as under the whole
 #: parser.
-_LIGHT = ("nonogram", "queens", "sudoku", *_PROBLEM_COMMANDS)
+_LIGHT = ("nonogram", "queens", "sudoku", "studio", *_PROBLEM_COMMANDS)
 
 
 def _exit_status(exc: SystemExit) -> int:

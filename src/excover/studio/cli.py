@@ -2,8 +2,9 @@
 
 Starts the studio's web application (:mod:`excover.studio.app`) on 127.0.0.1, prints its
 address (with the run's token: nobody else can use it), opens the browser unless told
-not to, and serves until Ctrl-C. ``FILE.cmb`` is opened in the page: its last square
-problem, read by the safe language (no outside command runs). The server and framework
+not to, and serves until Ctrl-C (exit status 130, as for every command). ``FILE.cmb`` is
+opened in the page: its last square problem, read by the safe language (no outside
+command runs). The server and framework
 (uvicorn, Starlette) come with the ``studio`` extra: ``pip install 'excover[studio]'``.
 """
 
@@ -35,7 +36,8 @@ examples:
   excover studio                          a new design
   excover studio examples/tetrominoes.cmb open a program's last problem
   excover studio --port 8765 --no-browser a fixed port, no browser
-needs the 'studio' extra: pip install 'excover[studio]'. Ctrl-C stops the studio (exit 0)."""
+needs the 'studio' extra: pip install 'excover[studio]'. Ctrl-C stops the studio and
+every run it has going (exit status 130)."""
 
 
 def add_studio_command(commands: Any) -> None:
