@@ -243,8 +243,13 @@ function running(on) {
 
 async function run(task) {
   const { id } = await api("POST", "api/jobs", { design: design(), task });
-  $("result-count").textContent = "";
-  $("result-count").removeAttribute("data-count");
+  if (task === "first") {
+    $("solution-caption").textContent = "";
+    $("solution").replaceChildren();
+  } else {
+    $("result-count").textContent = "";
+    $("result-count").removeAttribute("data-count");
+  }
   const events = new EventSource(`api/jobs/${id}/events?token=${encodeURIComponent(TOKEN)}`);
   state.job = { id, events };
   running(true);
@@ -291,7 +296,7 @@ function handle(event) {
 function showResult(event, seconds) {
   $("status").textContent = `Done in ${seconds}.` + (event.obstruction ? ` ${event.obstruction}` : "");
   if (event.task === "first") {
-    $("result-count").textContent = event.found ? "A solution:" : "No solution.";
+    $("solution-caption").textContent = event.found ? "A solution:" : "No solution.";
     $("solution").innerHTML = event.found ? event.svg : "";
     const link = $("download-svg");
     link.hidden = !event.found;
