@@ -15,7 +15,7 @@ import pytest
 pytest.importorskip("starlette")
 from starlette.testclient import TestClient
 
-from excover.studio.app import MAX_BODY, create_app
+from excover.studio.app import MAX_BODY, MAX_JOBS, create_app
 from excover.studio.catalog import families
 from excover.studio.design import Design, from_cmb
 from excover.tiling import pentominoes
@@ -245,3 +245,10 @@ def test_a_program_opens_as_its_last_square_problem(tmp_path: Any) -> None:
     assert design.board == ("****",) * 3
     (piece,) = design.pieces
     assert (piece.name, piece.count, piece.symmetry) == ("D", "2..6", "rotations")
+
+
+def test_runs_never_started_make_room_for_new_ones(client: TestClient) -> None:
+    body = {"design": pentomino_design(20, 3), "task": "first"}
+    keys = [client.post("/api/jobs", json=body).json()["id"] for _ in range(MAX_JOBS + 1)]
+    assert client.get(f"/api/jobs/{keys[0]}/events").status_code == 404  # the oldest went
+    assert events(client, keys[-1])[-1]["type"] == "result"

@@ -177,17 +177,19 @@ class Studio:
         design = Design.from_json(body.get("design"))
         design.check_usable()
         if len(self.jobs) >= MAX_JOBS:
-            self._forget_finished()
+            self._forget_one()
         if len(self.jobs) >= MAX_JOBS:
             return _error(429, "too many runs at once: cancel one first")
         key = secrets.token_hex(8)
         self.jobs[key] = Job(design.to_json(), body["task"])
         return JSONResponse({"id": key})
 
-    def _forget_finished(self) -> None:
-        for key, job in list(self.jobs.items()):
-            if job.started is not None and not job.alive:
-                del self.jobs[key]
+    def _forget_one(self) -> None:
+        """Make room for a run: forget the oldest run whose events nobody has asked for
+        (its page went away before starting it); running ones are kept."""
+        waiting = [key for key, job in self.jobs.items() if job.started is None]
+        if waiting:
+            del self.jobs[waiting[0]]
 
     def _job(self, request: Request) -> tuple[str, Job]:
         key = request.path_params["key"]
