@@ -310,9 +310,14 @@ function showResult(event, seconds) {
 }
 
 async function cancel() {
-  if (!state.job) return;
+  const job = state.job;
+  if (!job) return;
   $("status").textContent = "cancelling…";
-  await api("POST", `api/jobs/${state.job.id}/cancel`);
+  try {
+    await api("POST", `api/jobs/${job.id}/cancel`);
+  } catch (error) {
+    if (state.job === job) throw error; // else the run ended meanwhile: nothing to stop
+  }
 }
 
 // ----- files -----
