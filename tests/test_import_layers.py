@@ -33,7 +33,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("symmetry",),
     ("solving",),
     ("cli",),
-    ("tiling", "lang", "puzzles", "nonogram"),
+    ("tiling", "lang", "puzzles", "nonogram", "studio"),
     ("excover", "main", "__main__", "dlx"),
 )
 

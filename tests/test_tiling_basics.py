@@ -31,6 +31,7 @@ from excover.tiling import (
     polyiamonds,
     polyominoes,
 )
+from excover.tiling.render import solution_svg
 from excover.tiling.tile import Shape
 
 
@@ -170,6 +171,9 @@ def test_solution_pictures() -> None:
     polygons = [e for e in root.iter() if e.tag.endswith("polygon")]
     assert len(polygons) == 8
     assert len({p.get("fill") for p in polygons}) == 1  # one colour per tile
+    each = ET.fromstring(solution_svg(solution, each_piece=True))
+    fills = [e.get("fill") for e in each.iter() if e.tag.endswith("polygon")]
+    assert len(set(fills)) == 4 and all(fills.count(f) == 2 for f in fills)  # one per piece
     ET.fromstring(tiling._repr_svg_())
     ET.fromstring(tiling.tiles[0]._repr_svg_())
     ET.fromstring(Pattern.constant(2, 2)._repr_svg_())

@@ -4,10 +4,10 @@ This module is the top of the house (docs/architecture.md): it builds the parser
 command and runs the one asked for. Each subcommand lives with its area (``count``,
 ``solve`` and ``dimacs`` in :mod:`excover.cli.commands`, ``queens`` and ``sudoku`` in
 :mod:`excover.puzzles.cli`, ``nonogram`` in :mod:`excover.nonogram.cli`, ``run`` in
-:mod:`excover.lang.cli`) and builds its parser from the shared flags of
-:mod:`excover.cli.common`, so that flags, output, the ``--json`` schema and exit statuses
-are the same everywhere. Results go to stdout, messages to stderr; ``docs/cli.md``
-describes the conventions.
+:mod:`excover.lang.cli`, ``studio`` in :mod:`excover.studio.cli`) and builds its parser
+from the shared flags of :mod:`excover.cli.common`, so that flags, output, the ``--json``
+schema and exit statuses are the same everywhere. Results go to stdout, messages to
+stderr; ``docs/cli.md`` describes the conventions.
 
 Building the parser imports no engine: ``excover --version`` starts about as fast as
 Python itself, and each command imports what it runs.
@@ -110,6 +110,11 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
 
         add_problem_commands(commands, _read_board)
         return parser
+    from excover.studio.cli import add_studio_command
+
+    if only == "studio":
+        add_studio_command(commands)
+        return parser
     from excover.nonogram.cli import add_nonogram_command
 
     if only == "nonogram":
@@ -123,6 +128,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     add_puzzle_commands(commands)
     add_nonogram_command(commands)
     add_run_command(commands)
+    add_studio_command(commands)
     return parser
 
 
@@ -132,7 +138,7 @@ _PROBLEM_COMMANDS = ("count", "solve", "dimacs", "estimate", "schema")
 #: The commands whose runs build only their own parser, or their group's (see
 #: :func:`build_parser`): their usage lines and errors read the same as under the whole
 #: parser.
-_LIGHT = ("nonogram", "queens", "sudoku", *_PROBLEM_COMMANDS)
+_LIGHT = ("nonogram", "queens", "sudoku", "studio", *_PROBLEM_COMMANDS)
 
 
 def _exit_status(exc: SystemExit) -> int:

@@ -188,15 +188,19 @@ def pattern_svg(pattern: Shape, cell_size: float = 24.0) -> str:
     return _svg(polygons, fills, [0] * len(polygons), cell_size, labels, inner=True)
 
 
-def solution_svg(solution: TilingSolution, cell_size: float = 24.0) -> str:
-    """An SVG picture of a tiling: one colour per tile, dark lines between placements."""
+def solution_svg(
+    solution: TilingSolution, cell_size: float = 24.0, *, each_piece: bool = False
+) -> str:
+    """An SVG picture of a tiling: one colour per tile (with ``each_piece``, one per
+    placement, so the copies of a tile used several times differ), dark lines between
+    placements."""
     tiling = solution.tiling
     number_of = {id(tile): number for number, tile in enumerate(tiling.tiles)}
     cells: list[Sequence[int]] = []
     fills: list[str] = []
     owners: list[int] = []
     for index, placement in enumerate(solution.placements):
-        fill = tile_colour(number_of[id(placement.tile)])
+        fill = tile_colour(index if each_piece else number_of[id(placement.tile)])
         for cell in placement.cells:
             cells.append(cell)
             fills.append(fill)

@@ -1,0 +1,254 @@
+"""The studio's HTTP API, through Starlette's test client: the run's token, the origin and
+host checks, bounded uploads, located errors (never a traceback), and the runs (first
+solution, count, count up to symmetry, cancel) in their child processes."""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+pytest.importorskip("starlette")
+from starlette.testclient import TestClient
+
+from excover.studio.app import MAX_BODY, MAX_JOBS, create_app
+from excover.studio.catalog import families
+from excover.studio.design import Design, from_cmb
+from excover.tiling import pentominoes
+
+PORT = 8765
+TOKEN = "test-token-0123456789"
+ADDRESS = f"http://127.0.0.1:{PORT}"
+
+
+@pytest.fixture
+def client() -> Iterator[TestClient]:
+    app = create_app(TOKEN, PORT)
+    with TestClient(app, base_url=ADDRESS, headers={"X-Studio-Token": TOKEN}) as test_client:
+        yield test_client
+
+
+def pentomino_design(width: int, height: int, count: str = "1") -> dict[str, Any]:
+    """A full width x height board and the 12 pentominoes, each ``count`` times."""
+    pieces = [
+        {"name": name, "cells": shape.ascii().splitlines(), "count": count}
+        for name, shape in pentominoes().items()
+    ]
+    return {"board": ["*" * width] * height, "pieces": pieces}
+
+
+def events(client: TestClient, job: str) -> list[dict[str, Any]]:
+    """Every event of a run's stream, in order."""
+    response = client.get(f"/api/jobs/{job}/events")
+    assert response.status_code == 200
+    assert response.headers["content-type"].startswith("text/event-stream")
+    blocks = [block for block in response.text.split("\n\n") if block.strip()]
+    assert all(block.startswith("data: ") for block in blocks)
+    return [json.loads(block.removeprefix("data: ")) for block in blocks]
+
+
+def run(client: TestClient, design: dict[str, Any], task: str) -> dict[str, Any]:
+    """The result event of a run, after checking the events that lead to it."""
+    response = client.post("/api/jobs", json={"design": design, "task": task})
+    assert response.status_code == 200, response.text
+    found = events(client, response.json()["id"])
+    kinds = [event["type"] for event in found]
+    assert kinds[-1] == "result", found[-1]
+    assert "solving" in kinds and kinds.index("solving") < len(kinds) - 1
+    progress = [event for event in found if event["type"] == "progress"]
+    assert progress and progress[-1]["done"] == progress[-1]["total"]
+    return found[-1]
+
+
+# ----- the guard -----
+
+
+def test_every_request_needs_the_token(client: TestClient) -> None:
+    for path in ("/", "/static/studio.js", "/api/catalog", "/api/initial"):
+        assert client.get(path, headers={"X-Studio-Token": ""}).status_code == 403
+        assert client.get(path, headers={"X-Studio-Token": "wrong"}).status_code == 403
+        assert client.get(path).status_code == 200
+        assert client.get(f"{path}?token={TOKEN}", headers={"X-Studio-Token": ""}).is_success
+    refused = client.get("/", headers={"X-Studio-Token": "nope"})
+    assert "token" in refused.json()["error"]["message"]
+
+
+def test_the_page_carries_the_token_to_its_files(client: TestClient) -> None:
+    page = client.get("/").text
+    assert f'content="{TOKEN}"' in page
+    assert f"static/studio.js?token={TOKEN}" in page
+    assert "{{TOKEN}}" not in page
+    assert "http://" not in page and "https://" not in page  # nothing from the net
+
+
+def test_other_origins_and_hosts_are_refused(client: TestClient) -> None:
+    assert client.get("/api/catalog", headers={"Origin": ADDRESS}).status_code == 200
+    for origin in ("http://evil.example", f"http://127.0.0.1:{PORT + 1}", "null"):
+        response = client.post("/api/jobs", headers={"Origin": origin}, json={})
+        assert response.status_code == 403
+        assert origin in response.json()["error"]["message"]
+    other_host = client.get("/api/catalog", headers={"Host": f"attacker.example:{PORT}"})
+    assert other_host.status_code == 403
+
+
+def test_uploads_are_bounded(client: TestClient) -> None:
+    big = "# " + "x" * MAX_BODY + "\n"
+    response = client.post("/api/import", content=big.encode())
+    assert response.status_code == 413
+    assert str(MAX_BODY) in response.json()["error"]["message"]
+    response = client.post("/api/export", content=json.dumps({"board": ["*" * MAX_BODY]}))
+    assert response.status_code == 413
+
+
+# ----- located errors -----
+
+
+def test_a_bad_program_gets_a_located_error(client: TestClient) -> None:
+    program = "pattern a = {**}\nproblem p = a [a ~one\ncount dlx p\n"
+    response = client.post("/api/import", content=program.encode())
+    assert response.status_code == 400
+    error = response.json()["error"]
+    assert error["line"] == 3 and error["column"] >= 1
+    assert "problem p = a" in error["report"] or "count dlx p" in error["report"]
+    assert "Traceback" not in response.text
+
+
+def test_an_uploaded_program_includes_nothing_and_runs_no_command(
+    client: TestClient, tmp_path: Any
+) -> None:
+    included = client.post("/api/import", content=b'include "/etc/passwd"\n')
+    assert included.status_code == 400
+    assert included.json()["error"]["line"] == 1
+    assert "outside the folders" in included.json()["error"]["message"]
+    witness = tmp_path / "ran"
+    external = (
+        f'pattern a = {{**}}\nproblem p = a [a ~one]\nsolve sat "ext:touch {witness}" p ascii\n'
+    )
+    opened = client.post("/api/import", content=external.encode())
+    assert opened.status_code == 200  # the declarations are read; no statement runs
+    assert opened.json()["design"]["board"] == ["**"]
+    assert not witness.exists()
+
+
+def test_a_bad_design_names_the_field_at_fault(client: TestClient) -> None:
+    design = pentomino_design(10, 6)
+    design["board"][2] = "*****x****"
+    response = client.post("/api/jobs", json={"design": design, "task": "count"})
+    assert response.status_code == 400
+    assert response.json()["error"]["where"] == "board row 3"
+    design = pentomino_design(10, 6)
+    design["pieces"][4]["count"] = "-1"
+    response = client.post("/api/jobs", json={"design": design, "task": "count"})
+    assert response.json()["error"]["where"] == "piece 5 'N'"
+    response = client.post("/api/jobs", json={"design": pentomino_design(10, 6), "task": "x"})
+    assert response.status_code == 400
+    assert client.post("/api/jobs", content=b"{not json").status_code == 400
+
+
+# ----- catalog, export, import -----
+
+
+def test_the_catalog_names_every_piece_once() -> None:
+    names = [piece["name"] for family in families() for piece in family["pieces"]]
+    assert len(names) == len(set(names))
+    sizes = {
+        family["name"]: {sum(row.count("*") for row in p["cells"]) for p in family["pieces"]}
+        for family in families()
+    }
+    assert sizes["pentominoes"] == {5} and sizes["hexominoes"] == {6}
+    assert [len(f["pieces"]) for f in families()] == [2, 2, 5, 12, 35]
+
+
+def test_export_then_import_gives_the_same_design(client: TestClient) -> None:
+    design = pentomino_design(10, 6)
+    design["board"][0] = ".*******.." + ""  # holes change nothing in the round trip
+    design["pieces"][0]["count"] = "0..2"
+    design["pieces"][1]["symmetry"] = "rotations"
+    design["pieces"][2]["count"] = "any"
+    program = client.post("/api/export", json=design)
+    assert program.status_code == 200
+    assert "attachment" in program.headers["content-disposition"]
+    opened = client.post("/api/import", content=program.content)
+    assert opened.status_code == 200, opened.text
+    assert Design.from_json(opened.json()["design"]) == Design.from_json(design)
+
+
+# ----- runs -----
+
+
+def test_first_solution_tiles_the_board(client: TestClient) -> None:
+    result = run(client, pentomino_design(20, 3), "first")
+    assert result["found"] is True
+    rows = result["ascii"].split("\n")
+    assert len(rows) == 3 and all(len(row) == 20 for row in rows)
+    letters = "".join(rows)
+    assert sorted(set(letters)) == sorted(pentominoes())
+    assert all(letters.count(letter) == 5 for letter in set(letters))
+    assert result["svg"].count("<polygon") == 60
+
+
+def test_counts_agree_with_the_library(client: TestClient) -> None:
+    design = pentomino_design(20, 3)
+    tiling = Design.from_json(design).tiling()
+    count = run(client, design, "count")
+    assert int(count["count"]) == tiling.count() == 8  # 8 packings of the 3x20 box
+    classes = run(client, design, "count_symmetry")
+    assert int(classes["count"]) == tiling.count(up_to_symmetry=True) == 2
+
+
+def test_an_impossible_design_says_why(client: TestClient) -> None:
+    result = run(client, pentomino_design(7, 6), "count")  # 42 cells, 60 in the pieces
+    assert result["count"] == "0"
+    assert "60" in result["obstruction"] or "42" in result["obstruction"]
+
+
+def test_cancel_stops_a_long_count_within_a_second(client: TestClient) -> None:
+    design = pentomino_design(8, 8, "0..1")
+    design["pieces"].append({"name": "M1", "cells": ["*"], "count": "any"})
+    job = client.post("/api/jobs", json={"design": design, "task": "count"}).json()["id"]
+    studio = client.app.state.studio  # type: ignore[attr-defined]
+    found: list[dict[str, Any]] = []
+    reader = threading.Thread(target=lambda: found.extend(events(client, job)))
+    reader.start()
+    deadline = time.monotonic() + 60
+    while not studio.jobs[job].alive:
+        assert time.monotonic() < deadline, "the run never started"
+        time.sleep(0.02)
+    process = studio.jobs[job]._process
+    response = client.post(f"/api/jobs/{job}/cancel")
+    assert response.status_code == 200
+    assert response.json()["stop_seconds"] < 1.0
+    assert not process.is_alive()
+    reader.join(30)
+    assert not reader.is_alive()
+    assert found[-1]["type"] == "cancelled"
+    assert job not in studio.jobs  # forgotten once its stream ended
+
+
+def test_a_run_streams_once(client: TestClient) -> None:
+    job = client.post("/api/jobs", json={"design": pentomino_design(20, 3), "task": "first"})
+    key = job.json()["id"]
+    assert events(client, key)[-1]["type"] == "result"
+    assert client.get(f"/api/jobs/{key}/events").status_code == 404
+    assert client.post("/api/jobs/nope/cancel").status_code == 404
+
+
+def test_a_program_opens_as_its_last_square_problem(tmp_path: Any) -> None:
+    (tmp_path / "pieces.cmb").write_text("pattern D = {**}\n")
+    program = 'include "pieces.cmb"\nproblem a = constant 2x2 true [D ~sym]\n'
+    program += "problem b = constant 4x3 true [D ~2..6 ~rot]\ncount dlx b\n"
+    design = from_cmb(program, str(tmp_path / "p.cmb"), str(tmp_path))
+    assert design.board == ("****",) * 3
+    (piece,) = design.pieces
+    assert (piece.name, piece.count, piece.symmetry) == ("D", "2..6", "rotations")
+
+
+def test_runs_never_started_make_room_for_new_ones(client: TestClient) -> None:
+    body = {"design": pentomino_design(20, 3), "task": "first"}
+    keys = [client.post("/api/jobs", json=body).json()["id"] for _ in range(MAX_JOBS + 1)]
+    assert client.get(f"/api/jobs/{keys[0]}/events").status_code == 404  # the oldest went
+    assert events(client, keys[-1])[-1]["type"] == "result"

@@ -1,0 +1,242 @@
+"""The studio's page in a real browser: headless Chromium (the system's) driven by
+Playwright, against the studio served by uvicorn on 127.0.0.1 in this process.
+
+A person's session: build the 6x10 board (with a click, a drag and Undo on the way),
+pick the 12 pentominoes by clicking them, count 2,339 tilings up to symmetry and 9,356
+in all, draw a solution (checked on a screenshot: the board, and the 12 pieces each in
+its own colour); a long count cancelled from the page; a tab closed during a count
+(the run is stopped); a design exported and opened again with the same counts; a bad
+program shown as a located error. Every wait is on a condition of the page, never a
+sleep standing for a result. Skipped outside CI when Chromium or Playwright is missing.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+from pictures import read_png
+
+from excover.tiling.render import tile_colour
+
+CHROMIUM = next(
+    (path for name in ("chromium", "chromium-browser") if (path := shutil.which(name))), None
+)
+try:
+    import uvicorn
+    from playwright.sync_api import Browser, Page, sync_playwright
+except ImportError:  # pragma: no cover - the test extra brings both
+    if os.environ.get("CI"):
+        raise
+    pytest.skip("the studio's browser tests need playwright and uvicorn", allow_module_level=True)
+if CHROMIUM is None and not os.environ.get("CI"):
+    pytest.skip("Chromium is not installed", allow_module_level=True)
+
+from excover.studio.app import create_app  # noqa: E402
+from excover.studio.cli import listen  # noqa: E402
+
+TOKEN = "browser-test-token"
+#: Generous waits (ms) for conditions of the page: a loaded machine is slow, not wrong.
+WAIT = 60_000
+
+
+class Server:
+    """The studio served by uvicorn on a thread, on a free port of 127.0.0.1."""
+
+    def __init__(self) -> None:
+        sock = listen(0)
+        self.port = sock.getsockname()[1]
+        self.app = create_app(TOKEN, self.port)
+        self.server = uvicorn.Server(uvicorn.Config(self.app, log_level="warning"))
+        self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [sock]})
+        self.thread.start()
+        deadline = time.monotonic() + 60
+        while not self.server.started:
+            assert self.thread.is_alive() and time.monotonic() < deadline, "no server"
+            time.sleep(0.02)
+
+    @property
+    def address(self) -> str:
+        return f"http://127.0.0.1:{self.port}/?token={TOKEN}"
+
+    def processes(self) -> list[Any]:
+        """The child processes of the runs the studio holds."""
+        jobs = list(self.app.state.studio.jobs.values())
+        return [job._process for job in jobs if job._process is not None]
+
+    def stop(self) -> None:
+        self.server.should_exit = True
+        self.thread.join(30)
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[Server]:
+    running = Server()
+    yield running
+    running.stop()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        yield launched
+        launched.close()
+
+
+@pytest.fixture
+def page(browser: Browser, server: Server) -> Iterator[Page]:
+    opened = browser.new_page(viewport={"width": 1300, "height": 900})
+    opened.set_default_timeout(WAIT)
+    opened.goto(server.address)
+    opened.wait_for_selector("body[data-ready=true]")
+    yield opened
+    if not opened.is_closed():
+        opened.close()
+
+
+def new_board(page: Page, width: int, height: int) -> None:
+    page.fill("#board-width", str(width))
+    page.fill("#board-height", str(height))
+    page.click("#new-board")
+    page.wait_for_function(f"document.querySelectorAll('#board .cell').length === {width * height}")
+
+
+def pick_pentominoes(page: Page, count: str | None = None) -> None:
+    """Click each of the 12 pentominoes (and set their counts to ``count`` if given)."""
+    page.select_option("#family", "pentominoes")
+    for name in "FILNPTUVWXYZ":
+        page.click(f'.piece[data-name="{name}"] svg')
+        if count is not None:
+            set_count(page, name, count)
+
+
+def set_count(page: Page, name: str, count: str) -> None:
+    box = page.locator(f'.piece[data-name="{name}"] input')
+    box.fill(count)
+    box.dispatch_event("change")
+
+
+def result(page: Page, button: str) -> int:
+    """Click a count button, wait for the count on the page and return it."""
+    page.evaluate("document.getElementById('result-count').removeAttribute('data-count')")
+    page.click(button)
+    page.wait_for_selector("#result-count[data-count]")
+    return int(page.get_attribute("#result-count", "data-count") or "")
+
+
+def colour(hex_colour: str) -> np.ndarray[Any, Any]:
+    return np.array([int(hex_colour[i : i + 2], 16) for i in (1, 3, 5)])
+
+
+def share(image: np.ndarray[Any, Any], hex_colour: str) -> float:
+    """The share of the pixels within 12 of ``hex_colour`` on each channel."""
+    close = np.abs(image.astype(int) - colour(hex_colour)).max(axis=2) <= 12
+    return float(close.mean())
+
+
+def long_count(page: Page) -> None:
+    """Start a count that takes minutes: the 8x8 board, each pentomino at most once and
+    monominoes at will; wait until the page says it counts."""
+    new_board(page, 8, 8)
+    pick_pentominoes(page, "0..1")
+    page.select_option("#family", "monomino and domino")
+    page.click('.piece[data-name="M1"] svg')
+    set_count(page, "M1", "any")
+    page.click("#count")
+    page.wait_for_function("document.getElementById('status').textContent.includes('counting')")
+
+
+def test_design_and_count_the_pentomino_rectangle(page: Page, tmp_path: Path) -> None:
+    new_board(page, 10, 6)
+    cell = '#board .cell[data-x="3"][data-y="2"]'
+    page.click(cell)  # a hole...
+    assert page.get_attribute(cell, "class") == "cell"
+    page.click("#undo")  # ...undone
+    page.wait_for_selector(f"{cell}.on")
+    first = page.locator('#board .cell[data-x="0"][data-y="0"]').bounding_box()
+    last = page.locator('#board .cell[data-x="4"][data-y="0"]').bounding_box()
+    assert first is not None and last is not None
+    page.mouse.move(first["x"] + 5, first["y"] + 5)
+    page.mouse.down()
+    page.mouse.move(last["x"] + 5, last["y"] + 5, steps=8)
+    page.mouse.up()
+    assert page.locator("#board .cell:not(.on)").count() == 5  # a drag of five cells
+    page.click("#undo")
+    page.wait_for_function("document.querySelectorAll('#board .cell.on').length === 60")
+    pick_pentominoes(page)
+    summary = page.inner_text("#summary")
+    assert "60 cells. 12 pieces chosen, 60 cells in all" in summary
+    assert result(page, "#count-symmetry") == 2339
+    assert result(page, "#count") == 9356
+    page.click("#solve-first")
+    page.wait_for_selector("#solution svg")
+    board = tmp_path / "board.png"
+    page.locator("#board").screenshot(path=str(board))
+    assert share(read_png(board), "#7b8bb0") > 0.7  # the board's cells on screen
+    solution = tmp_path / "solution.png"
+    page.locator("#solution svg").screenshot(path=str(solution))
+    pixels = read_png(solution)
+    shares = [share(pixels, tile_colour(number)) for number in range(12)]
+    assert min(shares) > 0.5 * 5 / 60 * 0.75  # each piece's colour over most of its cells
+    page.screenshot(path=str(tmp_path / "page.png"))
+    assert share(read_png(tmp_path / "page.png"), "#7b8bb0") > 0.01
+
+
+def test_cancel_stops_a_long_count(page: Page, server: Server) -> None:
+    long_count(page)
+    (process,) = server.processes()
+    clicked = time.monotonic()
+    page.click("#cancel")
+    process.join(30)
+    stopped = time.monotonic() - clicked
+    assert not process.is_alive()
+    assert stopped < 1.0, f"the count stopped {stopped:.2f} s after the click"
+    page.wait_for_function("document.getElementById('status').textContent.includes('Cancelled')")
+    shown = time.monotonic() - clicked
+    assert shown < 5.0, f"the page said Cancelled {shown:.2f} s after the click"
+    assert server.processes() == []
+    assert page.is_enabled("#count") and not page.is_enabled("#cancel")
+
+
+def test_closing_the_tab_stops_the_run(page: Page, server: Server) -> None:
+    long_count(page)
+    (process,) = server.processes()
+    page.close()
+    process.join(30)
+    assert not process.is_alive()
+
+
+def test_export_then_open_gives_the_same_counts(page: Page, tmp_path: Path) -> None:
+    new_board(page, 20, 3)
+    pick_pentominoes(page)
+    counted = result(page, "#count")
+    with page.expect_download() as download:
+        page.click("#export")
+    program = tmp_path / "puzzle.cmb"
+    download.value.save_as(program)
+    assert "problem puzzle = board pieces" in program.read_text()
+    page.click("#clear-pieces")
+    new_board(page, 4, 4)
+    page.set_input_files("#import", str(program))
+    page.wait_for_function("document.querySelectorAll('#board .cell.on').length === 60")
+    assert page.input_value("#board-width") == "20"
+    assert result(page, "#count") == counted == 8
+
+
+def test_a_bad_program_shows_a_located_error(page: Page, tmp_path: Path) -> None:
+    program = tmp_path / "bad.cmb"
+    program.write_text("pattern a = {**}\nproblem p = a [a ~sometimes]\n")
+    page.set_input_files("#import", str(program))
+    page.wait_for_selector("#error:not([hidden])")
+    message = page.inner_text("#error-message")
+    assert message.startswith("line 2, column")
+    assert "problem p = a [a ~sometimes]" in page.inner_text("#error-report")
+    assert "Traceback" not in page.content()
