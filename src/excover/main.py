@@ -110,15 +110,15 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
 
         add_problem_commands(commands, _read_board)
         return parser
-    from excover.studio.cli import add_studio_command
-
-    if only == "studio":
-        add_studio_command(commands)
-        return parser
     from excover.nonogram.cli import add_nonogram_command
 
     if only == "nonogram":
         add_nonogram_command(commands)
+        return parser
+    from excover.studio.cli import add_studio_command
+
+    if only == "studio":
+        add_studio_command(commands)
         return parser
     from excover.cli.commands import add_problem_commands
     from excover.lang.cli import add_run_command

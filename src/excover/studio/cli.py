@@ -12,8 +12,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import secrets
-import socket
 import sys
 from typing import TYPE_CHECKING, Any
 
@@ -21,6 +19,8 @@ from excover.cli.common import EXIT_OK, HelpFormatter
 from excover.errors import UsageError
 
 if TYPE_CHECKING:
+    import socket
+
     from excover.studio.design import Design
 
 __all__ = ["add_studio_command", "listen"]
@@ -87,6 +87,8 @@ def _open(path: str) -> Design:
 
 def listen(port: int) -> socket.socket:
     """A socket listening on 127.0.0.1 only (``port`` 0: a free port)."""
+    import socket  # here: every other command builds this parser too
+
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:
@@ -109,6 +111,8 @@ def _studio(args: argparse.Namespace) -> int:
     design = None if args.file is None else _open(args.file)
     sock = listen(args.port)
     port = sock.getsockname()[1]
+    import secrets
+
     token = secrets.token_urlsafe(24)
     app = create_app(
         token, port, design, None if args.file is None else os.path.basename(args.file)
