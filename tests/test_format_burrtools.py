@@ -1,13 +1,18 @@
 """BurrTools .xmpuzzle files: reading (gzip or plain), refusing other grids with a located
 message, writing back (a round trip keeps every count), the exact cover of a problem, and
-its count up to symmetry against the count BurrTools stored (or printed) and against a
-brute-force classification of every assembly."""
+its count up to symmetry against the count BurrTools' solver found and against a
+brute-force classification of every assembly.
+
+The files of tests/data/burrtools/ were made for these tests; each problem stores the
+count of BurrTools' command-line solver burrTxt (see that folder's README.md)."""
 
 from __future__ import annotations
 
+import dataclasses
 import gzip
 import subprocess
 import sys
+from itertools import product
 from pathlib import Path
 
 import pytest
@@ -30,10 +35,12 @@ from excover.tiling import Pattern, Pattern3, pentominoes, soma_pieces
 
 DATA = Path(__file__).parent / "data" / "burrtools"
 EXAMPLES = Path(__file__).parents[1] / "examples"
-CAGE = DATA / "CubeInCage.xmpuzzle"
-MIRROR = DATA / "DemoMirrorParadox.xmpuzzle"
-GENERATOR = DATA / "DemoPieceGenerator.xmpuzzle"
-PRISMS = DATA / "Representation1.xmpuzzle"
+BOX = DATA / "rotations.xmpuzzle"
+MIRROR = DATA / "two_problems.xmpuzzle"
+VARIABLE = DATA / "variable.xmpuzzle"
+COLOURS = DATA / "colours.xmpuzzle"
+PRISMS = DATA / "prisms.xmpuzzle"
+FILES = [BOX, MIRROR, VARIABLE, COLOURS, PRISMS]
 
 Cells = frozenset[tuple[int, int, int]]
 
@@ -95,30 +102,43 @@ def brute_force_classes(cover: ExactCover, result: Shape, mirrors: bool) -> int:
 # ----- reading
 
 
-def test_gzip_and_plain_xml_read_alike(tmp_path: Path) -> None:
-    plain = tmp_path / "cage.xmpuzzle"
-    plain.write_bytes(gzip.decompress(CAGE.read_bytes()))
-    assert CAGE.read_bytes()[:2] == b"\x1f\x8b"
-    assert read_xmpuzzle(plain) == read_xmpuzzle(CAGE)
+@pytest.mark.parametrize("path", FILES, ids=lambda path: path.stem)
+def test_gzip_and_plain_xml_read_alike(path: Path, tmp_path: Path) -> None:
+    plain = tmp_path / path.name
+    plain.write_bytes(gzip.decompress(path.read_bytes()))
+    assert path.read_bytes()[:2] == b"\x1f\x8b"
+    assert read_xmpuzzle(plain) == read_xmpuzzle(path)
 
 
 def test_the_model_holds_shapes_counts_and_the_stored_count() -> None:
-    puzzle = read_xmpuzzle(CAGE)
+    puzzle = read_xmpuzzle(BOX)
     (problem,) = puzzle.problems
-    assert problem.assemblies == 96 and problem.state == 2
-    assert [(p.shape, p.lo, p.hi) for p in problem.parts] == [
-        (1, 1, 1), (2, 2, 2), (3, 1, 1), (4, 1, 1), (5, 1, 1),
+    assert problem.assemblies == 15 and problem.state == 2
+    assert [(p.shape, p.lo, p.hi, p.groups) for p in problem.parts] == [
+        (1, 1, 1, ((1, 1),)), (2, 2, 2, ((1, 2),)), (3, 1, 1, ()),
     ]  # fmt: skip
-    generator = read_xmpuzzle(GENERATOR)
-    ranged = generator.problems[0].parts[1]
-    assert (ranged.lo, ranged.hi) == (0, 10)
-    result = generator.shapes[generator.problems[0].result]
-    assert len(result.cells("+")) == 10 and len(result.cells("#")) == 14
+    variable = read_xmpuzzle(VARIABLE)
+    ranged = variable.problems[0].parts[1]
+    assert (ranged.lo, ranged.hi) == (0, 4)
+    result = variable.shapes[variable.problems[0].result]
+    assert len(result.cells("+")) == 4 and len(result.cells("#")) == 6
+
+
+def test_colours_are_read_per_voxel() -> None:
+    """BurrTools' colour syntax: a voxel's state followed by its colour number (``#1``)."""
+    puzzle = read_xmpuzzle(COLOURS)
+    assert len(puzzle.colors) == 3
+    (problem,) = puzzle.problems
+    assert problem.color_pairs == {(0, 0), (1, 1), (2, 0), (2, 1)}
+    chequer = puzzle.shapes[problem.result]
+    assert all(c == 1 + sum(v) % 2 for v, _, c in chequer.voxels())
+    domino = puzzle.shapes[2]
+    assert domino.text() == "#1#" and domino.colors == (1, 0)
 
 
 def test_other_grids_are_refused_by_name() -> None:
     puzzle = read_xmpuzzle(PRISMS)
-    assert puzzle.grid == 1
+    assert puzzle.grid == 1 and puzzle.problems[0].assemblies == 2  # burrTxt solves it
     with pytest.raises(FormatError, match="triangular prisms"):
         to_exact_cover(puzzle)
 
@@ -147,11 +167,11 @@ def test_errors_name_the_line(text: str, line: int, words: str) -> None:
 
 
 def test_a_gzip_bomb_and_broken_gzip_are_refused(monkeypatch: pytest.MonkeyPatch) -> None:
-    data = CAGE.read_bytes()
+    data = BOX.read_bytes()
     for broken in (b"\x1f\x8b\x08\x00garbage", data[: len(data) // 2]):
         with pytest.raises(FormatError, match="broken gzip"):
             parse_xmpuzzle(broken)
-    monkeypatch.setattr(files, "MAX_XML_BYTES", 1000)
+    monkeypatch.setattr(files, "MAX_XML_BYTES", 100)
     with pytest.raises(FormatError, match="expands to more than"):
         parse_xmpuzzle(data)
 
@@ -159,30 +179,32 @@ def test_a_gzip_bomb_and_broken_gzip_are_refused(monkeypatch: pytest.MonkeyPatch
 # ----- counting
 
 
-def test_cube_in_cage_gives_burrtools_stored_count() -> None:
-    puzzle = read_xmpuzzle(CAGE)
+def test_box_gives_burrtools_stored_count() -> None:
+    puzzle = read_xmpuzzle(BOX)
     cover = to_exact_cover(puzzle)
     stored = puzzle.problems[0].assemblies
-    assert cover.count(up_to_symmetry=True) == stored == 96
+    assert cover.count(up_to_symmetry=True) == stored == 15  # burrTxt's count
     group = cover.symmetries()
-    assert group.order == 12  # the cage's rotations; its pieces have no mirror partners
+    # the box's 8 rotations, not its 16 isometries: the screw has no mirror partner
+    assert len(result_symmetries(puzzle.shapes[0])) == 16 and group.order == 8
     assert brute_force_classes(cover, puzzle.shapes[0], mirrors=False) == stored
+    assert cover.count() == 8 * stored  # no assembly of the box is symmetric
 
 
 def test_variable_voxels_and_piece_ranges() -> None:
-    puzzle = read_xmpuzzle(GENERATOR)
+    puzzle = read_xmpuzzle(VARIABLE)
     cover = to_exact_cover(puzzle)
-    assert len(cover.secondary_items) == 10  # the variable voxels
-    assert cover.multiplicity("shape1") == (0, 10)
+    assert len(cover.secondary_items) == 4  # the variable voxels
+    assert cover.multiplicity("shape1_unit") == (0, 4)
     every = cover.count(method="dlx")
     assert every == cover.count(method="zdd") == cover.count(method="sat")
     # the result's one symmetry is a mirror, and both pieces are mirror-symmetric
     (mirror,) = [g for g in result_symmetries(puzzle.shapes[2]) if not g.is_identity()]
     assert mirror.determinant < 0 and cover.symmetries().order == 2
     classes = cover.count(up_to_symmetry=True)
-    assert (
-        classes == brute_force_classes(cover, puzzle.shapes[2], mirrors=True) == 928
-    )  # burrTxt's count
+    stored = puzzle.problems[0].assemblies
+    assert classes == brute_force_classes(cover, puzzle.shapes[2], mirrors=True) == stored
+    assert stored == 26  # burrTxt's count
     assert classes < every
 
 
@@ -195,8 +217,35 @@ def test_mirror_images_are_identified_as_burrtools_does(number: int) -> None:
     assert any(g.determinant < 0 for g in symmetries)
     assert cover.symmetries().order == len(symmetries)  # mirrors kept: partners exist
     classes = cover.count(up_to_symmetry=True)
-    assert classes == brute_force_classes(cover, result, mirrors=True) == 1  # burrTxt: 1 and 1
-    assert cover.count() > 1
+    stored = puzzle.problems[number].assemblies
+    assert classes == brute_force_classes(cover, result, mirrors=True) == stored
+    assert stored == (15, 11)[number]  # burrTxt's counts
+    assert cover.count() > classes
+    every = cover.count(method="dlx")
+    assert every == cover.count(method="zdd") == cover.count(method="sat")
+
+
+def test_colour_file_gives_burrtools_stored_count() -> None:
+    """The chequered box: every piece is mirror-symmetric, colours included, so the
+    result's mirror symmetries that keep its colours count too."""
+    puzzle = read_xmpuzzle(COLOURS)
+    cover = to_exact_cover(puzzle)
+    result = puzzle.shapes[puzzle.problems[0].result]
+    symmetries = result_symmetries(result)
+    assert any(g.determinant < 0 for g in symmetries)
+    assert len(symmetries) < len(result_symmetries(Shape(result.size, result.states)))
+    assert cover.symmetries().order == len(symmetries)
+    every = cover.count(method="dlx")
+    assert every == cover.count(method="zdd") == cover.count(method="sat")
+    classes = cover.count(up_to_symmetry=True)
+    stored = puzzle.problems[0].assemblies
+    assert classes == brute_force_classes(cover, result, mirrors=True) == stored
+    assert stored == 3  # burrTxt's count
+    colours = range(len(puzzle.colors))
+    anywhere = frozenset(product(colours, colours))
+    free = dataclasses.replace(puzzle.problems[0], color_pairs=anywhere)
+    unconstrained = to_exact_cover(dataclasses.replace(puzzle, problems=(free,)))
+    assert unconstrained.count() > every  # the constraints rule placements out
 
 
 def test_identical_pieces_are_counted_once() -> None:
@@ -274,7 +323,7 @@ def test_design_takes_counts_ranges_and_variable_cells() -> None:
 
 
 def test_declared_symmetries_are_the_group() -> None:
-    cover = to_exact_cover(read_xmpuzzle(CAGE))
+    cover = to_exact_cover(read_xmpuzzle(BOX))
     declared = cover.declared_symmetries()
     assert declared is not None and cover.symmetries().generators
     cover.declare_symmetries(None)
@@ -290,7 +339,7 @@ def test_problem_numbers() -> None:
 # ----- writing
 
 
-@pytest.mark.parametrize("path", [CAGE, MIRROR, GENERATOR, PRISMS])
+@pytest.mark.parametrize("path", FILES, ids=lambda path: path.stem)
 def test_round_trip_keeps_the_model_and_every_count(path: Path, tmp_path: Path) -> None:
     puzzle = read_xmpuzzle(path)
     again = parse_xmpuzzle(format_xmpuzzle(puzzle).encode())
@@ -333,16 +382,16 @@ def run(*args: str) -> subprocess.CompletedProcess[str]:
 
 
 def test_cli_counts_up_to_symmetry_as_burrtools() -> None:
-    done = run("count", str(CAGE), "--up-to-symmetry")
+    done = run("count", str(BOX), "--up-to-symmetry")
     assert done.returncode == 0, done.stderr
-    assert done.stdout.strip() == "96"
-    assert "stored in the file: 96" in done.stderr
+    assert done.stdout.strip() == "15"
+    assert "stored in the file: 15" in done.stderr
 
 
 def test_cli_picks_problems_and_says_which() -> None:
     first = run("count", str(MIRROR))
     assert first.returncode == 0
-    assert "problem 0 ('Example From Text') of 2" in first.stderr
+    assert "problem 0 ('screws') of 2" in first.stderr
     second = run("count", str(MIRROR), "--problem", "1")
     assert int(second.stdout) == to_exact_cover(read_xmpuzzle(MIRROR), 1).count()
     missing = run("count", str(MIRROR), "--problem", "2")
