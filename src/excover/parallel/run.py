@@ -332,10 +332,16 @@ def count(
     executor: object | None = None,
     tasks: int | None = None,
     options: dict[str, Any] | None = None,
+    checkpoint: str | os.PathLike[str] | None = None,
 ) -> int:
     """The number of solutions, counted as ``tasks`` subproblems on ``workers`` processes
     (default 1, in this process) or on ``executor`` (a concurrent.futures Executor or a
     Dask Client). The same exact int whatever the workers.
+
+    On a Dask ``Client`` the count survives lost and hung workers and cuts long
+    subproblems for idle ones (:mod:`excover.parallel.cluster`); ``checkpoint`` (a path,
+    only with a Client) keeps its ledger of finished subproblems, and a count started
+    again with the same path resumes from it.
 
     With ``method="zdd"``, no ``tasks`` and no ``executor``, a problem the frontier count
     suits (:mod:`excover.zdd.frontier`) is counted on ``workers`` threads instead: DXZ's
@@ -347,7 +353,17 @@ def count(
         executor_for(executor)
     if tasks is not None and (isinstance(tasks, bool) or not isinstance(tasks, int) or tasks < 1):
         raise UsageError(f"tasks must be a positive integer, not {tasks!r}")
+    from excover.parallel import cluster
+
+    if checkpoint is not None and not cluster.is_client(executor):
+        raise UsageError("checkpoint= goes with executor=, a Dask Client")
     method, known = resolve_auto(problem, method, dict(options or {}))
+    if cluster.is_client(executor):
+        if known is not None and checkpoint is None:
+            return known
+        return cluster.count_on_cluster(
+            problem, executor, method, options, tasks=tasks, checkpoint=checkpoint
+        )
     if known is not None:
         return known
     if method == "zdd" and tasks is None and executor is None:
