@@ -5,9 +5,13 @@ from every test module, and from ``benchmarks/cluster_faults.py``)."""
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import signal
+import socket
+import subprocess
+import sys
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -17,10 +21,21 @@ from distributed import Client, LocalCluster
 
 from excover.parallel.cluster import ClusterRun
 
-__all__ = ["busy_worker", "drive", "kill_worker", "local_cluster", "stop_worker"]
+__all__ = [
+    "ProcessCluster",
+    "busy_worker",
+    "drive",
+    "free_port",
+    "kill_worker",
+    "local_cluster",
+    "stop_worker",
+]
 
 #: Seconds the processes of a closed cluster get to end before they count as orphans.
 END_SECONDS = 15.0
+
+#: Seconds a scheduler process gets to listen on its port.
+START_SECONDS = 30.0
 
 
 @contextmanager
@@ -122,3 +137,90 @@ def drive(run: ClusterRun, after: int, fault: Callable[[], int | None]) -> int |
         if fired is None and len(run.ledger.done) >= after:
             fired = fault()
     return fired
+
+
+def free_port() -> int:
+    """A TCP port of the loopback interface that no one listens on now."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+class ProcessCluster:
+    """A cluster as users run it: ``dask scheduler`` and ``dask worker`` processes (run
+    as ``python -m distributed.cli.dask_scheduler``, the same program) on
+    the loopback interface, each in its own process group, so that the scheduler can be
+    killed and started again on the same port. :meth:`close` ends every process it
+    started, and fails when one of them (or a child) outlives it."""
+
+    def __init__(self, workers: int = 2) -> None:
+        self.port = free_port()
+        self.address = f"tcp://127.0.0.1:{self.port}"
+        self.workers = workers
+        self.scheduler: subprocess.Popen[bytes] | None = None
+        self.started: list[subprocess.Popen[bytes]] = []
+        self.pids: set[int] = set()
+
+    def _start(self, *argv: str) -> subprocess.Popen[bytes]:
+        process = subprocess.Popen(
+            [sys.executable, "-m", f"distributed.cli.dask_{argv[0]}", *argv[1:]],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,
+        )
+        self.started.append(process)
+        return process
+
+    def start_scheduler(self) -> None:
+        """Start ``dask scheduler`` on this cluster's port (and wait until it listens)."""
+        self.scheduler = self._start(
+            "scheduler", "--host", "127.0.0.1", "--port", str(self.port), "--no-dashboard"
+        )
+        until = time.monotonic() + START_SECONDS
+        while time.monotonic() < until:
+            with socket.socket() as probe:
+                if probe.connect_ex(("127.0.0.1", self.port)) == 0:
+                    return
+            time.sleep(0.1)
+        raise AssertionError(f"dask scheduler did not listen on {self.port}")
+
+    def start_workers(self) -> None:
+        """Start ``dask worker`` with this cluster's worker processes, one thread each."""
+        self._start(
+            "worker",
+            self.address,
+            "--nworkers",
+            str(self.workers),
+            "--nthreads",
+            "1",
+            "--no-dashboard",
+        )
+
+    def kill_scheduler(self) -> None:
+        """kill -9 the scheduler (its workers then end by themselves)."""
+        assert self.scheduler is not None
+        self._note_children()
+        os.kill(self.scheduler.pid, signal.SIGKILL)
+        self.scheduler.wait()
+
+    def _note_children(self) -> None:
+        for process in self.started:
+            with contextlib.suppress(psutil.NoSuchProcess):
+                found = psutil.Process(process.pid).children(recursive=True)
+                self.pids.update(child.pid for child in found)
+
+    def close(self) -> None:
+        """End every process started here (their process groups), then check that none
+        is left."""
+        self._note_children()
+        for process in self.started:
+            if process.poll() is None:
+                with contextlib.suppress(ProcessLookupError):
+                    os.killpg(process.pid, signal.SIGTERM)
+        for process in self.started:
+            try:
+                process.wait(timeout=END_SECONDS)
+            except subprocess.TimeoutExpired:
+                os.killpg(process.pid, signal.SIGKILL)
+                process.wait()
+        _check_ended(self.pids | {process.pid for process in self.started})

@@ -21,7 +21,8 @@ import pytest
 
 pytest.importorskip("distributed")
 
-from faults import drive, kill_worker, local_cluster, stop_worker
+from distributed import Client
+from faults import ProcessCluster, drive, kill_worker, local_cluster, stop_worker
 from runs import ended
 
 from excover import ExactCover, UsageError
@@ -294,3 +295,30 @@ def test_cli_names_an_unreachable_scheduler(
     queens = str(KNUTH / "queens8.dlx")
     assert main(["count", queens, "--dask", "tcp://127.0.0.1:9"]) == 2
     assert "cannot reach the Dask scheduler at tcp://127.0.0.1:9" in capsys.readouterr().err
+
+
+def test_the_scheduler_restarted(queens: ExactCover, queens_count: int) -> None:
+    """``dask scheduler`` killed (SIGKILL) mid-run and started again on its port, and its
+    workers with it (they end with their scheduler): the client reconnects, the tasks
+    lost with the scheduler are counted again, and the total is exact."""
+    cluster = ProcessCluster()
+    try:
+        cluster.start_scheduler()
+        cluster.start_workers()
+        client = Client(cluster.address, timeout=30)  # type: ignore[no-untyped-call]
+        try:
+            client.wait_for_workers(2, timeout=60)
+            run = ClusterRun(queens, client, ledger(queens, 12), options=SLOW, split_after=None)
+
+            def restart() -> int:
+                cluster.kill_scheduler()
+                cluster.start_scheduler()
+                cluster.start_workers()
+                return cluster.port
+
+            assert drive(run, 4, restart) == cluster.port
+            assert run.ledger.complete and run.ledger.count == queens_count
+        finally:
+            client.close()  # type: ignore[no-untyped-call]
+    finally:
+        cluster.close()

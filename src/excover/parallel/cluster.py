@@ -73,6 +73,9 @@ PARTS_PER_SLOT = 3
 #: Times a subproblem may be lost with its worker before the run gives up on it.
 MAX_FAILURES = 6
 
+#: Seconds to wait for the result of a finished task to arrive from its worker.
+FETCH_SECONDS = 30.0
+
 #: Seconds between two ticks of the run.
 TICK = 0.1
 
@@ -217,8 +220,9 @@ class ClusterRun:
             if not attempt.future.done():
                 continue
             del self.attempts[key]
-            if attempt.future.status == "finished":
-                changed = self._record(attempt, *attempt.future.result()) or changed
+            outcome = _outcome(attempt.future)
+            if outcome is not None:
+                changed = self._record(attempt, *outcome) or changed
             else:
                 self._lost(attempt)
         return changed
@@ -365,6 +369,17 @@ class ClusterRun:
             self._ask_stop(attempt)
             attempt.future.cancel()
         self.attempts.clear()
+
+
+def _outcome(future: Any) -> tuple[TaskResult, str] | None:
+    """What a task that ended gave, or None when it failed or its result was lost (its
+    worker gone before the result was fetched, the scheduler restarted)."""
+    if future.status != "finished":
+        return None
+    try:
+        return future.result(timeout=FETCH_SECONDS)  # type: ignore[no-any-return]
+    except Exception:  # lost on the way: the subproblem is counted again
+        return None
 
 
 def _is_fault(error: BaseException | None) -> bool:
