@@ -217,8 +217,8 @@ class ClusterRun:
         """Take in the tasks that ended; True when the ledger changed."""
         changed = False
         for key, attempt in list(self.attempts.items()):
-            if not attempt.future.done():
-                continue
+            if key not in self.attempts or not attempt.future.done():
+                continue  # dropped by a result taken in just before, or still running
             del self.attempts[key]
             outcome = _outcome(attempt.future)
             if outcome is not None:
