@@ -50,6 +50,9 @@ PROBLEM = KNUTH / "queens14.dlx"
 OPTIONS = {"engine": "dlx"}
 TASKS = 12
 
+#: Seconds for the workers to be back after a fault.
+WAIT_SECONDS = 180
+
 #: A point: the number of results in the ledger when the fault comes.
 Point = int
 
@@ -62,10 +65,10 @@ def kill_points(problem: ExactCover, points: list[Point]) -> list[int]:
     totals = []
     with local_cluster() as client:
         for after in points:
-            client.wait_for_workers(2, timeout=60)
+            client.wait_for_workers(2, timeout=WAIT_SECONDS)
             run = ClusterRun(problem, client, ledger(problem), options=OPTIONS, split_after=None)
             assert drive(run, after, lambda: kill_worker(client)) is not None, "no kill"
-            totals.append(run.ledger.count)
+            totals.append(note("kill", after, run.ledger.count))
     return totals
 
 
@@ -94,7 +97,7 @@ def hang_points(problem: ExactCover, points: list[Point]) -> list[int]:
                 for pid in frozen:
                     os.kill(pid, signal.SIGCONT)
                 frozen.clear()
-            totals.append(run.ledger.count)
+            totals.append(note("hang", after, run.ledger.count))
     return totals
 
 
@@ -132,7 +135,7 @@ def client_points(problem: ExactCover, points: list[Point]) -> list[int]:
             first.kill()
             first.wait()
             second = subprocess.run(command, capture_output=True, text=True, timeout=300)
-            totals.append(int(second.stdout.strip()))
+            totals.append(note("client", after, int(second.stdout.strip())))
     return totals
 
 
@@ -145,7 +148,7 @@ def scheduler_points(problem: ExactCover, points: list[Point]) -> list[int]:
         client = Client(cluster.address, timeout=30)  # type: ignore[no-untyped-call]
         try:
             for after in points:
-                client.wait_for_workers(2, timeout=60)
+                client.wait_for_workers(2, timeout=WAIT_SECONDS)
                 run = ClusterRun(
                     problem, client, ledger(problem), options=OPTIONS, split_after=None
                 )
@@ -157,7 +160,7 @@ def scheduler_points(problem: ExactCover, points: list[Point]) -> list[int]:
                     return int(cluster.port)
 
                 drive(run, after, restart)
-                totals.append(run.ledger.count)
+                totals.append(note("scheduler", after, run.ledger.count))
         finally:
             client.close()  # type: ignore[no-untyped-call]
     finally:
@@ -180,8 +183,14 @@ def split_points(problem: ExactCover, points: list[Point]) -> list[int]:
             resumed = open_ledger(problem, "dlx", client, path, None)
             for _ in ClusterRun(problem, client, resumed, options=OPTIONS, split_after=0.3).steps():
                 pass
-            totals.append(resumed.count)
+            totals.append(note("split", after, resumed.count))
     return totals
+
+
+def note(kind: str, after: Point, total: int) -> int:
+    """Print one point's total as it comes; the total."""
+    print(f"  {kind} after {after} results: {total}", flush=True)
+    return total
 
 
 KINDS: dict[str, Callable[[ExactCover, list[Point]], list[int]]] = {

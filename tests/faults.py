@@ -15,6 +15,7 @@ import sys
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from typing import Any
 
 import psutil
 from distributed import Client, LocalCluster
@@ -33,6 +34,10 @@ __all__ = [
 
 #: Seconds the processes of a closed cluster get to end before they count as orphans.
 END_SECONDS = 15.0
+
+#: Seconds a fault looks for a worker running a task (the run waits meanwhile: the tasks
+#: handed out just before are starting).
+BUSY_SECONDS = 2.0
 
 #: Seconds a scheduler process gets to listen on its port.
 START_SECONDS = 30.0
@@ -99,14 +104,22 @@ def _named(pids: set[int]) -> list[str]:
     return named
 
 
-def busy_worker(client: Client) -> tuple[str, int] | None:
-    """The address and process id of a worker running a task now, if any."""
-    for address, keys in client.processing().items():  # type: ignore[no-untyped-call]
-        if keys:
-            pids = client.run(os.getpid, workers=[address], on_error="ignore")
-            if address in pids:
-                return address, int(pids[address])
-    return None
+def busy_worker(client: Client, seconds: float = BUSY_SECONDS) -> tuple[str, int] | None:
+    """The address and process id of a worker running a task (as the workers
+    themselves say), looked for during ``seconds``; None if none was seen."""
+    until = time.monotonic() + seconds
+    while True:
+        for address, (pid, running) in client.run(_running_tasks, on_error="ignore").items():
+            if running:
+                return str(address), int(pid)
+        if time.monotonic() >= until:
+            return None
+        time.sleep(0.002)
+
+
+def _running_tasks(dask_worker: Any) -> tuple[int, int]:
+    """In a worker: its process id and the number of tasks it is running."""
+    return os.getpid(), len(dask_worker.state.executing)
 
 
 def kill_worker(client: Client) -> int | None:
