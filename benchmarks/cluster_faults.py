@@ -4,8 +4,8 @@ For each kind of fault, ``--points`` runs (default 20) count Knuth's 14 queens p
 (by dancing links proper, cut into 12 subproblems) on two one-thread Dask workers, and
 do the fault once, when a seeded random number of results (0 to 9) are in the ledger:
 
-* ``kill``: a worker process running a task is killed with SIGKILL (its nanny starts a
-  new one);
+* ``kill``: a worker process running a task is killed with SIGKILL (a new cluster for
+  each point);
 * ``hang``: a worker process running a task is frozen with SIGSTOP (``task_timeout``
   2 s), and thawed after the run;
 * ``client``: ``excover count --dask ... --checkpoint FILE`` is killed with SIGKILL, and
@@ -62,10 +62,11 @@ def ledger(problem: ExactCover, path: Path | None = None) -> Checkpoint:
 
 
 def kill_points(problem: ExactCover, points: list[Point]) -> list[int]:
+    """A new cluster for each point: LocalCluster may close the nanny of a killed worker
+    instead of letting it start a new one, and the next point needs two workers."""
     totals = []
-    with local_cluster() as client:
-        for after in points:
-            client.wait_for_workers(2, timeout=WAIT_SECONDS)
+    for after in points:
+        with local_cluster() as client:
             run = ClusterRun(problem, client, ledger(problem), options=OPTIONS, split_after=None)
             assert drive(run, after, lambda: kill_worker(client)) is not None, "no kill"
             totals.append(note("kill", after, run.ledger.count))

@@ -19,7 +19,8 @@ What it does, logging each step with the time since the start:
 The 2-CPU-hour run of issue #43 is ``python benchmarks/cluster_flagship.py --n 19``
 (or ``--n 20``, about 8 times longer); ``--n 13`` or ``--n 14`` shows it working in
 seconds. Usage: ``python benchmarks/cluster_flagship.py [--n N] [--workers W]
-[--tasks T] [--kill-at F] [--interrupt-at F] [--task-timeout S] [--folder DIR]``.
+[--tasks T] [--kill-at F] [--interrupt-at F] [--task-timeout S] [--checkpoint-every S]
+[--folder DIR]``.
 """
 
 from __future__ import annotations
@@ -105,6 +106,7 @@ def main() -> None:
     parser.add_argument("--kill-at", type=float, default=0.2)
     parser.add_argument("--interrupt-at", type=float, default=0.5)
     parser.add_argument("--task-timeout", type=float, default=None)
+    parser.add_argument("--checkpoint-every", type=float, default=5.0)
     parser.add_argument("--folder", type=Path, default=None)
     args = parser.parse_args()
     folder = args.folder or Path(tempfile.mkdtemp(prefix="excover-flagship-"))
@@ -134,7 +136,7 @@ def main() -> None:
             "--checkpoint",
             str(ledger),
             "--checkpoint-every",
-            "5",
+            str(args.checkpoint_every),
             "--stats",
         ]
         if args.task_timeout is not None:

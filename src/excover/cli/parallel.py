@@ -374,10 +374,13 @@ def _count_on_cluster(
 
     started = time.monotonic()
     deadline = stop_time(args)
-    method, _ = resolve_auto(problem, asked, options)
     path = None if args.checkpoint is None else Path(args.checkpoint)
     args.checkpoint_path = path
     with _connect(args.dask) as client:
+        method, known = resolve_auto(problem, asked, options)
+        if known is not None and path is None:
+            engine = "chosen by auto, counted while choosing, in this process"
+            return _whole_count(known, method, engine, args, started, 1)
         ledger = open_ledger(problem, asked, client, path, args.tasks)
         resumed = len(ledger.done)
         if resumed:

@@ -261,7 +261,10 @@ class ClusterRun:
         self.queue.insert(0, index)
 
     def _out(self, index: int) -> bool:
-        return any(attempt.index == index for attempt in self.attempts.values())
+        """True when a task of subproblem ``index`` runs (and is not taken for hung)."""
+        return any(
+            attempt.index == index and not attempt.hung for attempt in self.attempts.values()
+        )
 
     def _watch_hung(self) -> None:
         """Take tasks past ``task_timeout`` for hung and queue them again (first in
