@@ -39,6 +39,7 @@ from excover.problem import ExactCover
 if TYPE_CHECKING:
     from excover.engines import Search
     from excover.parallel.checkpoint import Checkpoint
+    from excover.parallel.cluster import ClusterRun
     from excover.parallel.run import TaskResult
 
 __all__ = [
@@ -398,28 +399,7 @@ def _count_on_cluster(
             task_timeout=args.task_timeout,
             split_after=args.split_after or None,
         )
-        earlier = ledger.seconds
-        show = args.progress if args.progress is not None else sys.stderr.isatty()
-        bar = ProgressBar(sys.stderr, _top_size(ledger)) if show else None
-        stopped_by: str | None = None
-
-        def save() -> None:
-            ledger.seconds = earlier + time.monotonic() - started
-            ledger.save()
-
-        save()
-        steps = run.steps()
-        try:
-            with _DeferredCtrlC() as ctrl_c:
-                stopped_by = _follow(steps, ledger, bar, deadline, args, save, ctrl_c)
-        except KeyboardInterrupt:
-            stopped_by = "interrupt"
-        finally:
-            steps.close()
-            save()
-            if bar is not None:
-                bar.draw(_done_size(ledger), _detail(ledger), finished=ledger.complete)
-                bar.close()
+        stopped_by = _drive(run, args, started, deadline)
     if args.stats:
         print(
             f"cluster: {run.stats.retried} retried, {run.stats.hung} hung, "
@@ -427,6 +407,35 @@ def _count_on_cluster(
             file=sys.stderr,
         )
     return _report(ledger, method, args, stopped_by, resumed, time.monotonic() - started)
+
+
+def _drive(
+    run: ClusterRun, args: argparse.Namespace, started: float, deadline: float | None
+) -> str | None:
+    """Run ``run`` to its end or to a stop (Ctrl-C, ``deadline``), with the progress bar
+    and the saves of its ledger; what stopped it early, or None."""
+    ledger = run.ledger
+    earlier = ledger.seconds
+    show = args.progress if args.progress is not None else sys.stderr.isatty()
+    bar = ProgressBar(sys.stderr, _top_size(ledger)) if show else None
+
+    def save() -> None:
+        ledger.seconds = earlier + time.monotonic() - started
+        ledger.save()
+
+    save()  # at once: a ledger that cannot be written fails before the work, not after it
+    steps = run.steps()
+    try:
+        with _DeferredCtrlC() as ctrl_c:
+            return _follow(steps, ledger, bar, deadline, args, save, ctrl_c)
+    except KeyboardInterrupt:
+        return "interrupt"
+    finally:
+        steps.close()
+        save()
+        if bar is not None:
+            bar.draw(_done_size(ledger), _detail(ledger), finished=ledger.complete)
+            bar.close()
 
 
 def _connect(address: str) -> Any:

@@ -37,16 +37,16 @@ from typing import Any
 
 from excover.errors import ExcoverError, ExcoverWarning, LimitReached
 from excover.parallel.checkpoint import Checkpoint, fingerprint
-from excover.parallel.run import (
+from excover.parallel.subproblems import split, split_further
+from excover.parallel.tasks import (
     TASKS_PER_WORKER,
     Job,
     Payload,
     TaskResult,
-    _load,
     check_task_options,
+    load,
     solve_task,
 )
-from excover.parallel.subproblems import split, split_further
 from excover.parallel.tree import State
 from excover.problem import ExactCover
 
@@ -99,14 +99,14 @@ def solve_stoppable(
 
     A count by dancing links runs in slices of :data:`POLL` seconds of search and gives up
     (a result not ``complete``) when the Dask event named ``stop`` is set; other methods
-    run whole (:func:`~excover.parallel.run.solve_task`)."""
+    run whole (:func:`~excover.parallel.tasks.solve_task`)."""
     from distributed import get_worker
 
     address = str(get_worker().address)
     if job.method != "dlx" or job.enumerate_:
         return solve_task(payload, job, forced, forbidden), address
     started = time.process_time()
-    small, _ = State.after(_load(payload)[1], forced, forbidden).reduced()
+    small, _ = State.after(load(payload)[1], forced, forbidden).reduced()
     search = small.search(**job.options)
     while True:
         search.timeout = search.stats.seconds + POLL
@@ -398,7 +398,7 @@ def open_ledger(
 ) -> Checkpoint:
     """The ledger of a count of ``problem`` by ``method`` on ``client``: the one saved in
     ``path`` (checked, see :meth:`Checkpoint.load`), else a new split into ``tasks``
-    subproblems (default :data:`~excover.parallel.run.TASKS_PER_WORKER` per worker
+    subproblems (default :data:`~excover.parallel.tasks.TASKS_PER_WORKER` per worker
     thread of the cluster)."""
     found = None if path is None else Checkpoint.load(path, problem, method)
     if found is not None:
