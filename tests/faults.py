@@ -109,7 +109,8 @@ def busy_worker(client: Client, seconds: float = BUSY_SECONDS) -> tuple[str, int
     themselves say), looked for during ``seconds``; None if none was seen."""
     until = time.monotonic() + seconds
     while True:
-        for address, (pid, running) in client.run(_running_tasks, on_error="ignore").items():
+        tasks = client.run(_RUNNING_TASKS, on_error="ignore")
+        for address, (pid, running) in tasks.items():
             if running:
                 return str(address), int(pid)
         if time.monotonic() >= until:
@@ -117,9 +118,12 @@ def busy_worker(client: Client, seconds: float = BUSY_SECONDS) -> tuple[str, int
         time.sleep(0.002)
 
 
-def _running_tasks(dask_worker: Any) -> tuple[int, int]:
-    """In a worker: its process id and the number of tasks it is running."""
-    return os.getpid(), len(dask_worker.state.executing)
+#: In a worker: its process id and the number of tasks it is running. A lambda, which Dask
+#: sends by value: workers started by ``dask worker`` cannot import this module.
+_RUNNING_TASKS: Callable[[Any], tuple[int, int]] = lambda dask_worker: (  # noqa: E731
+    os.getpid(),
+    len(dask_worker.state.executing),
+)
 
 
 def kill_worker(client: Client) -> int | None:
