@@ -73,8 +73,10 @@ PARTS_PER_SLOT = 3
 #: Times a subproblem may be lost with its worker before the run gives up on it.
 MAX_FAILURES = 6
 
-#: Seconds to wait for the result of a finished task to arrive from its worker.
-FETCH_SECONDS = 30.0
+#: Seconds to wait for the result of a finished task to arrive from its worker (a few
+#: bytes): a worker that hangs just after finishing a task still holds its result, and
+#: the subproblem is then counted again elsewhere.
+FETCH_SECONDS = 5.0
 
 #: Seconds between two ticks of the run.
 TICK = 0.1
