@@ -322,3 +322,38 @@ def test_the_scheduler_restarted(queens: ExactCover, queens_count: int) -> None:
             client.close()  # type: ignore[no-untyped-call]
     finally:
         cluster.close()
+
+
+def test_the_command_line_default_of_split_after_is_the_library_s() -> None:
+    from excover.parallel import cluster
+
+    assert parallel_cli.SPLIT_AFTER == cluster.SPLIT_AFTER
+
+
+def test_timeout_on_a_cluster_keeps_the_ledger(
+    queens_count: int, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--timeout`` stops a cluster count with exit status 1 and the partial count; the
+    ledger is saved and the same command without the limit finishes the count."""
+    path = tmp_path / "ledger.json"
+    with local_cluster() as client:
+        command = [
+            "count",
+            str(KNUTH / "queens14.dlx"),
+            "--method",
+            "dlx",
+            "--engine",
+            "dlx",
+            "--dask",
+            str(client.scheduler_info()["address"]),
+            "--checkpoint",
+            str(path),
+            "--json",
+        ]
+        assert main([*command, "--timeout", "0.3"]) == 1
+        stopped = json.loads(capsys.readouterr().out)
+        assert stopped["complete"] is False and stopped["stopped_by"] == "timeout"
+        assert main(command) == 0
+        finished = json.loads(capsys.readouterr().out)
+        assert int(finished["count"]) == queens_count
+        assert Checkpoint.load(path, knuth("queens14"), "dlx") is not None
