@@ -39,6 +39,7 @@ from excover.problem import ExactCover
 if TYPE_CHECKING:
     from excover.engines import Search
     from excover.parallel.checkpoint import Checkpoint
+    from excover.parallel.cluster import ClusterRun
     from excover.parallel.run import TaskResult
 
 __all__ = [
@@ -53,11 +54,18 @@ __all__ = [
 #: Seconds between two saves of the checkpoint, by default.
 CHECKPOINT_EVERY = 30.0
 
+#: Seconds a long subproblem runs on a cluster before it is cut for idle workers (the
+#: default of ``--split-after``; :data:`excover.parallel.cluster.SPLIT_AFTER`).
+SPLIT_AFTER = 2.0
+
 #: Seconds a plain count runs before its progress bar appears.
 DELAY = 1.0
 
 #: Seconds of random probes that estimate the tree for a plain count's progress bar.
 PROBE_SECONDS = 0.2
+
+#: Seconds to wait for the Dask scheduler of ``--dask``.
+CONNECT_SECONDS = 10
 
 #: Exit codes, as in :mod:`excover.cli`.
 EXIT_OK, EXIT_LIMIT, EXIT_INTERRUPT = 0, 1, 130
@@ -96,11 +104,42 @@ def add_task_options(count: argparse.ArgumentParser) -> None:
         help=f"seconds between two saves of the checkpoint (default {CHECKPOINT_EVERY:g})",
     )
     add_progress(group)
+    cluster = count.add_argument_group(
+        "counting on a Dask cluster",
+        "With --dask the subproblems are counted by the workers of a Dask scheduler\n"
+        "(`dask scheduler`, `dask worker ADDRESS`): a worker lost or hung costs time, never\n"
+        "the total, and with --checkpoint a killed run resumes where it stopped.",
+    )
+    cluster.add_argument(
+        "--dask",
+        metavar="ADDRESS",
+        help="count on the Dask scheduler at ADDRESS (such as tcp://127.0.0.1:8786)",
+    )
+    cluster.add_argument(
+        "--task-timeout",
+        type=seconds,
+        metavar="SECONDS",
+        help="take a subproblem running longer than SECONDS for hung and count it again on "
+        "another worker (default: never)",
+    )
+    cluster.add_argument(
+        "--split-after",
+        type=seconds,
+        default=SPLIT_AFTER,
+        metavar="SECONDS",
+        help="when workers are idle, cut a subproblem running longer than SECONDS into "
+        f"parts for them (default {SPLIT_AFTER:g}; 0: never)",
+    )
 
 
 def uses_tasks(args: argparse.Namespace) -> bool:
     """True when the command line asks for a count by subproblems."""
-    return args.workers is not None or args.tasks is not None or args.checkpoint is not None
+    return (
+        args.workers is not None
+        or args.tasks is not None
+        or args.checkpoint is not None
+        or args.dask is not None
+    )
 
 
 class ProgressBar:
@@ -242,6 +281,9 @@ def count_tasks(problem: ExactCover, args: argparse.Namespace) -> int:
     from excover.parallel.subproblems import split
 
     asked, options = _options(args)
+    if args.dask is not None:
+        return _count_on_cluster(problem, args, asked, options)
+    _refuse_cluster_flags(args)
     started = time.monotonic()
     method, known = resolve_auto(problem, asked, options)
     if known is not None and args.checkpoint is None:
@@ -292,7 +334,7 @@ def count_tasks(problem: ExactCover, args: argparse.Namespace) -> int:
         method,
         options,
         workers=args.workers or 1,
-        skip=state.done.__contains__,
+        skip=lambda index: index in state.split or state.settled(index),
         deadline=None if deadline is None else time.time() + deadline - time.monotonic(),
     )
     try:
@@ -310,6 +352,140 @@ def count_tasks(problem: ExactCover, args: argparse.Namespace) -> int:
             bar.draw(done_size, _detail(state), finished=state.complete)
             bar.close()
     return _report(state, method, args, stopped_by, resumed, time.monotonic() - started)
+
+
+def _refuse_cluster_flags(args: argparse.Namespace) -> None:
+    """--task-timeout and --split-after need --dask."""
+    if args.task_timeout is not None:
+        raise UsageError("--task-timeout goes with --dask")
+    if args.split_after != SPLIT_AFTER:
+        raise UsageError("--split-after goes with --dask")
+
+
+def _count_on_cluster(
+    problem: ExactCover, args: argparse.Namespace, asked: str, options: dict[str, Any]
+) -> int:
+    """``excover count --dask ADDRESS``: count on a Dask cluster (see
+    :mod:`excover.parallel.cluster`), the ledger saved to ``--checkpoint`` every
+    ``--checkpoint-every`` seconds, on Ctrl-C, on ``--timeout`` and at the end."""
+    if args.workers is not None:
+        raise UsageError("--workers does not go with --dask: the cluster has its workers")
+    from excover.parallel.cluster import ClusterRun, open_ledger
+    from excover.parallel.run import resolve_auto
+
+    started = time.monotonic()
+    deadline = stop_time(args)
+    path = None if args.checkpoint is None else Path(args.checkpoint)
+    args.checkpoint_path = path
+    with _connect(args.dask) as client:
+        method, known = resolve_auto(problem, asked, options)
+        if known is not None and path is None:
+            engine = "chosen by auto, counted while choosing, in this process"
+            return _whole_count(known, method, engine, args, started, 1)
+        ledger = open_ledger(problem, asked, client, path, args.tasks)
+        resumed = len(ledger.done)
+        if resumed:
+            print(
+                f"excover: resuming from {path} ({resumed} subproblems counted by earlier runs)",
+                file=sys.stderr,
+            )
+        args.workers = len(client.nthreads())
+        run = ClusterRun(
+            problem,
+            client,
+            ledger,
+            method,
+            options,
+            task_timeout=args.task_timeout,
+            split_after=args.split_after or None,
+        )
+        stopped_by = _drive(run, args, started, deadline)
+    if args.stats:
+        print(
+            f"cluster: {run.stats.retried} retried, {run.stats.hung} hung, "
+            f"{run.stats.splits} cut for idle workers, {run.stats.ignored} late results ignored",
+            file=sys.stderr,
+        )
+    return _report(ledger, method, args, stopped_by, resumed, time.monotonic() - started)
+
+
+def _drive(
+    run: ClusterRun, args: argparse.Namespace, started: float, deadline: float | None
+) -> str | None:
+    """Run ``run`` to its end or to a stop (Ctrl-C, ``deadline``), with the progress bar
+    and the saves of its ledger; what stopped it early, or None."""
+    ledger = run.ledger
+    earlier = ledger.seconds
+    show = args.progress if args.progress is not None else sys.stderr.isatty()
+    bar = ProgressBar(sys.stderr, _top_size(ledger)) if show else None
+
+    def save() -> None:
+        ledger.seconds = earlier + time.monotonic() - started
+        ledger.save()
+
+    save()  # at once: a ledger that cannot be written fails before the work, not after it
+    steps = run.steps()
+    try:
+        with _DeferredCtrlC() as ctrl_c:
+            return _follow(steps, ledger, bar, deadline, args, save, ctrl_c)
+    except KeyboardInterrupt:
+        return "interrupt"
+    finally:
+        steps.close()
+        save()
+        if bar is not None:
+            bar.draw(_done_size(ledger), _detail(ledger), finished=ledger.complete)
+            bar.close()
+
+
+def _connect(address: str) -> Any:
+    """A Dask client of the scheduler at ``address``, or a UsageError saying why not."""
+    try:
+        from distributed import Client
+    except ImportError:
+        raise UsageError("--dask needs Dask: pip install 'excover[dask]'") from None
+    try:
+        return Client(address, timeout=CONNECT_SECONDS)  # type: ignore[no-untyped-call]
+    except (OSError, TimeoutError, ValueError) as exc:
+        raise UsageError(f"cannot reach the Dask scheduler at {address}: {exc}") from None
+
+
+def _top_size(ledger: Checkpoint) -> float:
+    """The estimated size of the whole search: its top subproblems'."""
+    return sum(ledger.subproblems[index].size for index in ledger.top())
+
+
+def _done_size(ledger: Checkpoint) -> float:
+    """The estimated size of the top subproblems already counted."""
+    return sum(
+        ledger.subproblems[index].size for index in ledger.top() if ledger.result(index) is not None
+    )
+
+
+def _follow(
+    steps: Generator[bool],
+    ledger: Checkpoint,
+    bar: ProgressBar | None,
+    deadline: float | None,
+    args: argparse.Namespace,
+    save: Callable[[], None],
+    ctrl_c: _DeferredCtrlC,
+) -> str | None:
+    """Follow a cluster run, drawing the bar and saving the ledger now and then; what
+    stopped it early, or None."""
+    saved = time.monotonic()
+    for changed in steps:
+        if ctrl_c.pressed:
+            return "interrupt"
+        if bar is not None:
+            bar.draw(_done_size(ledger), _detail(ledger))
+        now = time.monotonic()
+        if deadline is not None and now >= deadline and not ledger.complete:
+            return "timeout"
+        if changed and now - saved >= args.checkpoint_every:
+            save()
+            saved = now
+    return "interrupt" if ctrl_c.pressed else None
 
 
 def automatic_checkpoint(digest: str, method: str) -> Path | None:
@@ -435,6 +611,10 @@ def _whole_count(
 
 def _detail(state: Checkpoint) -> str:
     """The progress bar's detail for a count by subproblems."""
+    if state.split:
+        open_ = len(state.open_leaves())
+        done = f"{len(state.done)} subproblems counted, {open_} to go"
+        return f"{done}  {abbreviated(state.count)} solutions"
     done = f"{len(state.done)}/{len(state.subproblems)} subproblems"
     return f"{done}  {abbreviated(state.count)} solutions"
 

@@ -9,7 +9,10 @@
   probes (:mod:`excover.parallel.probes`);
 * :mod:`excover.parallel.checkpoint` saves a long count's finished subproblems so it can
   resume after a stop, and :mod:`excover.cli.parallel` drives all this for
-  ``excover count --workers/--checkpoint/--progress``.
+  ``excover count --workers/--checkpoint/--progress``;
+* :mod:`excover.parallel.cluster` counts on a Dask cluster through faults (lost and hung
+  workers, a killed client, a restarted scheduler) and cuts long subproblems for idle
+  workers (``excover count --dask``), over the tasks of :mod:`excover.parallel.tasks`.
 
 The usual doors are the methods of :class:`~excover.ExactCover`: ``p.split(tasks=n)``,
 ``p.count(workers=n)``, ``p.solutions(workers=n)``, ``p.count(executor=client)``,

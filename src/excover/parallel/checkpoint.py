@@ -15,6 +15,16 @@ content (``checksum``), and its subproblems must partition the problem's search 
 (:func:`~excover.parallel.subproblems.check_partition`). A file edited by hand (a
 subproblem dropped or repeated, a count changed) is refused with the reason, never
 summed into a wrong total.
+
+A run on a cluster may cut a subproblem that runs long into *parts* (dynamic splitting,
+:mod:`excover.parallel.cluster`): the parts are appended to the list and ``split`` maps
+the subproblem to them (version 2 of the format; version 1 files, without splits, are read
+as before). The ledger is then a tree: a subproblem's count is its own result when it has
+one (its task finished before its parts did), else the sum of its parts' counts once all
+of them are known, so no part of the search is counted twice, whichever finished first.
+On load, the subproblems at the top (no one's part) and the leaves (split into nothing)
+must each partition the search tree, and every part must lie inside the subproblem it
+was cut from.
 """
 
 from __future__ import annotations
@@ -34,7 +44,10 @@ from excover.problem import ExactCover
 __all__ = ["FORMAT", "Checkpoint", "checksum", "fingerprint"]
 
 #: The format name and version written in every checkpoint.
-FORMAT = ("excover-checkpoint", 1)
+FORMAT = ("excover-checkpoint", 2)
+
+#: The versions read back (1: before dynamic splitting, never with ``split``).
+READ_VERSIONS = (1, 2)
 
 
 def checksum(content: dict[str, Any]) -> str:
@@ -52,7 +65,8 @@ def fingerprint(problem: ExactCover) -> str:
 class Checkpoint:
     """The state of a count cut into ``subproblems``: ``done[k] = (count, nodes)`` for
     each finished subproblem ``k``; ``seconds`` is the time spent by earlier runs.
-    ``path`` is the file it is saved to (None: kept in memory only)."""
+    ``path`` is the file it is saved to (None: kept in memory only). ``split[k]`` lists
+    the indices of the parts that subproblem ``k`` was cut into (see the module notes)."""
 
     path: Path | None
     problem: str
@@ -60,21 +74,90 @@ class Checkpoint:
     subproblems: list[Subproblem]
     done: dict[int, tuple[int, int]] = field(default_factory=dict)
     seconds: float = 0.0
+    split: dict[int, list[int]] = field(default_factory=dict)
+
+    def top(self) -> list[int]:
+        """The subproblems that are no one's part: together, the whole search."""
+        parts = {part for group in self.split.values() for part in group}
+        return [index for index in range(len(self.subproblems)) if index not in parts]
+
+    def result(self, index: int) -> tuple[int, int] | None:
+        """The count and nodes of subproblem ``index``: its own result, else the sum of
+        its parts' once every part has one; None while unknown."""
+        own = self.done.get(index)
+        if own is not None or index not in self.split:
+            return own
+        total = nodes = 0
+        for part in self.split[index]:
+            found = self.result(part)
+            if found is None:
+                return None
+            total, nodes = total + found[0], nodes + found[1]
+        return total, nodes
+
+    def _results(self) -> list[tuple[int, int] | None]:
+        return [self.result(index) for index in self.top()]
 
     @property
     def count(self) -> int:
-        """The solutions counted so far."""
-        return sum(total for total, _ in self.done.values())
+        """The solutions counted so far (each part of the search once)."""
+        if not self.split:
+            return sum(total for total, _ in self.done.values())
+        return sum(self._known(index)[0] for index in self.top())
 
     @property
     def nodes(self) -> int:
-        """The search nodes of the finished subproblems."""
-        return sum(nodes for _, nodes in self.done.values())
+        """The search nodes of the finished subproblems (each part of the search once)."""
+        if not self.split:
+            return sum(nodes for _, nodes in self.done.values())
+        return sum(self._known(index)[1] for index in self.top())
+
+    def _known(self, index: int) -> tuple[int, int]:
+        """The count and nodes of what is finished under ``index``."""
+        own = self.done.get(index)
+        if own is not None:
+            return own
+        total = nodes = 0
+        for part in self.split.get(index, []):
+            found = self._known(part)
+            total, nodes = total + found[0], nodes + found[1]
+        return total, nodes
 
     @property
     def complete(self) -> bool:
-        """True when every subproblem is finished."""
-        return len(self.done) == len(self.subproblems)
+        """True when every part of the search is counted."""
+        if not self.split:
+            return len(self.done) == len(self.subproblems)
+        return all(found is not None for found in self._results())
+
+    def settled(self, index: int) -> bool:
+        """True when subproblem ``index`` needs no more work: it has a result, or so does
+        a subproblem it is a part of, or all its parts are settled."""
+        if self.result(index) is not None:
+            return True
+        parent = self._parents().get(index)
+        return parent is not None and self.settled(parent)
+
+    def _parents(self) -> dict[int, int]:
+        return {part: index for index, group in self.split.items() for part in group}
+
+    def open_leaves(self) -> list[int]:
+        """The subproblems still to count: not split, not settled."""
+        return [
+            index
+            for index in range(len(self.subproblems))
+            if index not in self.split and not self.settled(index)
+        ]
+
+    def cut(self, index: int, parts: list[Subproblem]) -> list[int]:
+        """Record that subproblem ``index`` is cut into ``parts`` (appended); their
+        indices."""
+        if index in self.split:
+            raise UsageError(f"subproblem {index} is already split")
+        first = len(self.subproblems)
+        self.subproblems.extend(parts)
+        self.split[index] = list(range(first, len(self.subproblems)))
+        return self.split[index]
 
     def as_dict(self) -> dict[str, Any]:
         """The checkpoint as a JSON-ready dictionary, with the checksum of its content."""
@@ -90,6 +173,7 @@ class Checkpoint:
                 str(index): [json_count(total), nodes]
                 for index, (total, nodes) in sorted(self.done.items())
             },
+            "split": {str(index): parts for index, parts in sorted(self.split.items())},
         }
         return {**content, "checksum": checksum(content)}
 
@@ -128,8 +212,13 @@ class Checkpoint:
             data = json.loads(text)
         except ValueError as exc:
             raise UsageError(f"{path}: not a checkpoint (bad JSON: {exc})") from None
-        if not isinstance(data, dict) or (data.get("format"), data.get("version")) != FORMAT:
-            raise UsageError(f"{path}: not an {FORMAT[0]} version {FORMAT[1]} file")
+        if (
+            not isinstance(data, dict)
+            or data.get("format") != FORMAT[0]
+            or data.get("version") not in READ_VERSIONS
+        ):
+            versions = " or ".join(str(version) for version in READ_VERSIONS)
+            raise UsageError(f"{path}: not an {FORMAT[0]} version {versions} file")
         stored = data.pop("checksum", None)
         if stored != checksum(data):
             raise UsageError(
@@ -152,11 +241,12 @@ class Checkpoint:
             raise UsageError(f"{path}: bad seconds {seconds!r}")
         try:
             parts = [Subproblem.from_dict(sub) for sub in subproblems]
+            cuts = _cuts(data.get("split", {}), len(parts))
             check_options(exact_cover, parts)
-            check_partition(exact_cover, parts)
+            _check_tree(exact_cover, parts, cuts)
         except UsageError as exc:
             raise UsageError(f"{path}: {exc}; delete it to start over") from None
-        checkpoint = cls(path, problem, method, parts)
+        checkpoint = cls(path, problem, method, parts, split=cuts)
         checkpoint.seconds = float(seconds)
         for key, result in done.items():
             total, nodes = _result(result)
@@ -166,6 +256,56 @@ class Checkpoint:
                 raise UsageError(f"{path}: bad result {key!r}: {shown}")
             checkpoint.done[int(key)] = (total, nodes)
         return checkpoint
+
+
+def _cuts(split: object, size: int) -> dict[int, list[int]]:
+    """A checkpoint's ``split`` map, checked: each part comes after the subproblem it was
+    cut from and belongs to exactly one."""
+    if not isinstance(split, dict):
+        raise UsageError(f"bad split {split!r}")
+    cuts: dict[int, list[int]] = {}
+    owner: dict[int, int] = {}
+    for key, parts in split.items():
+        index = int(key) if key.isascii() and key.isdigit() else -1
+        if not 0 <= index < size or not isinstance(parts, list) or len(parts) < 2:
+            raise UsageError(f"bad split of subproblem {key!r}: {parts!r}")
+        for part in parts:
+            if type(part) is not int or not index < part < size or part in owner:
+                raise UsageError(f"bad split of subproblem {key!r}: part {part!r}")
+            owner[part] = index
+        cuts[index] = list(parts)
+    return cuts
+
+
+def _check_tree(problem: ExactCover, parts: list[Subproblem], cuts: dict[int, list[int]]) -> None:
+    """The checks of a ledger with splits (see the module notes)."""
+    inner = {part for group in cuts.values() for part in group}
+    check_partition(problem, [sub for index, sub in enumerate(parts) if index not in inner])
+    if not cuts:
+        return
+    check_partition(problem, [sub for index, sub in enumerate(parts) if index not in cuts])
+    for index, group in cuts.items():
+        for part in group:
+            if not within(parts[part], parts[index]):
+                raise UsageError(
+                    f"subproblem {list(parts[part].path)} is recorded as a part of "
+                    f"{list(parts[index].path)}, outside it"
+                )
+
+
+def within(part: Subproblem, whole: Subproblem) -> bool:
+    """True when the node ``part`` of the search tree lies inside ``whole`` (a node, or a
+    rest node: its branch and every later one of the same parent)."""
+    if not whole.rest:
+        depth = len(whole.path)
+        return len(part.path) > depth and part.path[:depth] == whole.path
+    above, first = whole.path[:-1], whole.path[-1]
+    return (
+        len(part.path) >= len(whole.path)
+        and part.path[: len(above)] == above
+        and part.path[len(above)] >= first
+        and part != whole
+    )
 
 
 def _result(result: object) -> tuple[int | None, int | None]:

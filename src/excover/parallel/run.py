@@ -15,24 +15,34 @@ so the result never depends on the number of workers or on which task finished f
 A count by dancing links on several workers, with no subproblems asked for, goes another
 way when the bit-parallel engine suits the problem: each worker runs one *share* of the
 same search (``Search(share=(k, n))``), which needs no split and no reduced subproblems.
+
+A count on a Dask ``Client`` goes to :mod:`excover.parallel.cluster`, which survives lost
+and hung workers and keeps a ledger; listing solutions on a Client goes through its
+``concurrent.futures`` executor, as here.
 """
 
 from __future__ import annotations
 
-import hashlib
 import os
 import pickle
-import time
 import warnings
 from collections.abc import Callable, Generator, Iterator
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
 from contextlib import contextmanager
-from typing import Any, NamedTuple
+from typing import Any
 
 from excover.engines import Search, pick_engine
-from excover.errors import ExcoverWarning, LimitReached, UsageError
+from excover.errors import ExcoverWarning, UsageError
 from excover.parallel.subproblems import Subproblem, check_options, split
-from excover.parallel.tree import Layout, State
+from excover.parallel.tasks import (
+    TASKS_PER_WORKER,
+    Job,
+    Payload,
+    TaskResult,
+    check_task_options,
+    preload,
+    solve_task,
+)
 from excover.problem import ExactCover
 
 __all__ = [
@@ -47,138 +57,12 @@ __all__ = [
     "solutions",
 ]
 
-#: Subproblems per worker made by default: enough to even out the load, few enough
-#: that splitting (in the calling process, before the workers start) stays cheap.
-TASKS_PER_WORKER = 6
-
 #: The number of workers assumed of an executor (whose size is not known) for the
 #: default number of subproblems.
 EXECUTOR_WORKERS = 4
 
 #: Seconds between two ticks of :func:`run_tasks` while it waits for workers.
 TICK = 0.2
-
-#: Methods a task may use.
-TASK_METHODS = ("auto", "dlx", "zdd")
-
-#: Search options that make sense per task (limits would apply to each task alone).
-TASK_OPTIONS = ("heuristic", "seed", "engine")
-
-
-class TaskResult(NamedTuple):
-    """What one subproblem gave: its number of solutions, its search nodes (0 unless
-    counted by dancing links), the CPU seconds it took in the worker, its solutions when they
-    were asked for, and whether it ran to its end (not when stopped by a deadline)."""
-
-    total: int
-    nodes: int
-    seconds: float
-    solutions: list[list[int]] | None
-    complete: bool = True
-
-
-class Payload(NamedTuple):
-    """A problem as tasks carry it: pickled, with a digest that names it in the workers."""
-
-    data: bytes
-    digest: str
-
-    @classmethod
-    def of(cls, problem: ExactCover) -> Payload:
-        data = pickle.dumps(problem, protocol=pickle.HIGHEST_PROTOCOL)
-        return cls(data, hashlib.sha256(data).hexdigest())
-
-
-#: The problems a worker process has seen, by digest (only the latest is kept).
-_LOADED: dict[str, tuple[ExactCover, Layout]] = {}
-
-
-def _load(payload: Payload) -> tuple[ExactCover, Layout]:
-    """The problem of ``payload`` and its layout, unpickled once per worker process."""
-    found = _LOADED.get(payload.digest)
-    if found is None:
-        problem = pickle.loads(payload.data)
-        found = (problem, Layout.of(problem))
-        _LOADED.clear()
-        _LOADED[payload.digest] = found
-    return found
-
-
-def _preload(problem: ExactCover, payload: Payload) -> None:
-    """Put the problem and its layout where :func:`_load` looks first, and import numpy
-    (which reducing a subproblem needs): tasks run in this process and worker processes
-    forked after this (the process pool's start on Linux) find them ready."""
-    import numpy  # noqa: F401
-
-    _LOADED.clear()
-    _LOADED[payload.digest] = (problem, Layout.of(problem))
-
-
-class Job(NamedTuple):
-    """What to do with every subproblem of a run: the ``method`` and search ``options``,
-    whether to list the solutions (``enumerate_``) or only count them, and a ``deadline``
-    (seconds since the epoch, or None) at which counts by dancing links stop."""
-
-    method: str
-    options: dict[str, Any]
-    enumerate_: bool = False
-    deadline: float | None = None
-
-
-def solve_task(
-    payload: Payload, job: Job, forced: tuple[int, ...], forbidden: tuple[int, ...]
-) -> TaskResult:
-    """Count (or list) the solutions of one subproblem, as ``job`` says.
-
-    Runs in a worker; the solutions are option indices of the whole problem, each the
-    forced options followed by the rest in the engine's order (sorted with DXZ). A count
-    that reaches the job's deadline gives up: its result is not ``complete``.
-    """
-    started = time.process_time()
-    layout = _load(payload)[1]
-    options = dict(job.options)
-    if job.deadline is not None and job.method != "zdd" and not job.enumerate_:
-        options["timeout"] = job.deadline - time.time()
-        if options["timeout"] <= 0:
-            return TaskResult(0, 0, 0.0, None, complete=False)
-    small, original = State.after(layout, forced, forbidden).reduced()
-    nodes = 0
-    found: list[list[int]] | None = None
-    try:
-        if job.enumerate_:
-            method = "zdd" if job.method == "zdd" else "dlx"
-            found = [
-                [*forced, *(original[k] for k in solution)]
-                for solution in small.solutions(method=method, **options)
-            ]
-            if method == "zdd":
-                found = [sorted(solution) for solution in found]
-            total = len(found)
-        elif job.method == "dlx":
-            search = small.search(**options)
-            total = search.count()
-            nodes = search.stats.nodes
-        else:
-            total = small.count(method=job.method, **options)
-    except LimitReached:
-        return TaskResult(0, 0, time.process_time() - started, None, complete=False)
-    return TaskResult(total, nodes, time.process_time() - started, found)
-
-
-def check_task_options(method: str, options: dict[str, Any]) -> None:
-    """Reject what cannot be split: SAT, and limits meant for a whole search."""
-    if method not in TASK_METHODS:
-        raise UsageError(
-            f"method {method!r} cannot run split into subproblems; choose one of "
-            f"{', '.join(TASK_METHODS)}"
-        )
-    for name in options:
-        if name not in TASK_OPTIONS:
-            raise UsageError(f"{name}= does not go with workers=, executor= or tasks=")
-    if method == "zdd" and any(
-        name != "engine" or value != "auto" for name, value in options.items()
-    ):
-        raise UsageError(f"method 'zdd' takes no search options, not {sorted(options)}")
 
 
 def resolve_auto(
@@ -279,7 +163,7 @@ def run_tasks(
     check_options(problem, subproblems)
     job = Job(method, options, enumerate_, deadline)
     payload = Payload.of(problem)
-    _preload(problem, payload)
+    preload(problem, payload)
     order = sorted(
         (index for index in range(len(subproblems)) if not skip(index)),
         key=lambda index: -subproblems[index].size,
@@ -332,10 +216,16 @@ def count(
     executor: object | None = None,
     tasks: int | None = None,
     options: dict[str, Any] | None = None,
+    checkpoint: str | os.PathLike[str] | None = None,
 ) -> int:
     """The number of solutions, counted as ``tasks`` subproblems on ``workers`` processes
     (default 1, in this process) or on ``executor`` (a concurrent.futures Executor or a
     Dask Client). The same exact int whatever the workers.
+
+    On a Dask ``Client`` the count survives lost and hung workers and cuts long
+    subproblems for idle ones (:mod:`excover.parallel.cluster`); ``checkpoint`` (a path,
+    only with a Client) keeps its ledger of finished subproblems, and a count started
+    again with the same path resumes from it.
 
     With ``method="zdd"``, no ``tasks`` and no ``executor``, a problem the frontier count
     suits (:mod:`excover.zdd.frontier`) is counted on ``workers`` threads instead: DXZ's
@@ -347,7 +237,17 @@ def count(
         executor_for(executor)
     if tasks is not None and (isinstance(tasks, bool) or not isinstance(tasks, int) or tasks < 1):
         raise UsageError(f"tasks must be a positive integer, not {tasks!r}")
+    from excover.parallel import cluster
+
+    if checkpoint is not None and not cluster.is_client(executor):
+        raise UsageError("checkpoint= goes with executor=, a Dask Client")
     method, known = resolve_auto(problem, method, dict(options or {}))
+    if cluster.is_client(executor):
+        if known is not None and checkpoint is None:
+            return known
+        return cluster.count_on_cluster(
+            problem, executor, method, options, tasks=tasks, checkpoint=checkpoint
+        )
     if known is not None:
         return known
     if method == "zdd" and tasks is None and executor is None:

@@ -37,7 +37,7 @@ from excover.parallel.probes import Probe, check_samples, mean, probe
 from excover.parallel.tree import Branch, Layout, State
 from excover.problem import ExactCover
 
-__all__ = ["Subproblem", "check_partition", "split"]
+__all__ = ["Subproblem", "check_partition", "split", "split_further"]
 
 #: Probes per subtree when :func:`split` estimates sizes.
 SPLIT_SAMPLES = 4
@@ -340,12 +340,53 @@ def split(
     else:
         if isinstance(tasks, bool) or not isinstance(tasks, int) or tasks < 1:
             raise UsageError(f"tasks must be a positive integer, not {tasks!r}")
-        nodes = _biggest_first(splitter, root, tasks)
+        nodes = _biggest_first(splitter, [root], tasks)
         if len(nodes) < tasks:
             _fewer(
                 len(nodes), tasks, "the rest of the search tree is solutions, with no node to cut"
             )
     return sorted((node.subproblem() for node in nodes), key=lambda sub: sub.path)
+
+
+def split_further(
+    problem: ExactCover, sub: Subproblem, tasks: int, *, seed: int = 0
+) -> list[Subproblem]:
+    """Cut ``sub`` (a subproblem of a :func:`split` of ``problem``) into about ``tasks``
+    parts that partition it, each a node of the same search tree (so that a list with
+    ``sub`` replaced by its parts still passes :func:`check_partition`); ``[sub]`` alone
+    when it cannot be cut (a solution, or a node whose branches are all dead but one
+    that cannot be cut either).
+
+    A rest node is first taken apart into the branches it stands for."""
+    splitter = _Splitter(problem, SPLIT_SAMPLES, seed)
+    node = _walk(splitter, sub.path[:-1] if sub.rest else sub.path)
+    if node.forced != sub.forced or (not sub.rest and node.forbidden != sub.forbidden):
+        raise UsageError(f"subproblem {list(sub.path)} is not a node of this search tree")
+    if sub.rest:
+        children = splitter.children(node) or []
+        roots = [child for child in children if child.path[-1] >= sub.path[-1]]
+    else:
+        roots = [splitter.estimated(node)]
+    nodes = _biggest_first(splitter, roots, max(tasks, len(roots)))
+    parts = sorted((node.subproblem() for node in nodes), key=lambda part: part.path)
+    return parts if len(parts) > 1 else [sub]
+
+
+def _walk(splitter: _Splitter, path: tuple[int, ...]) -> _Node:
+    """The node at ``path`` of the search tree (branch indices from the root)."""
+    state = State(splitter.layout)
+    forced: tuple[int, ...] = ()
+    forbidden: tuple[int, ...] = ()
+    for index in path:
+        item = state.choose()
+        branches = [] if item is None else state.branches(item)
+        if not 0 <= index < len(branches):
+            raise UsageError(f"no branch {list(path)} in the search tree")
+        named, _ = state.follow(item, branches[index])  # type: ignore[arg-type]
+        option = branches[index][0]
+        forced = forced if option is None else (*forced, option)
+        forbidden = forbidden + named
+    return _Node(state, forced, forbidden, path, [])
 
 
 def _to_depth(splitter: _Splitter, node: _Node, depth: int) -> Iterator[_Node]:
@@ -361,12 +402,13 @@ def _to_depth(splitter: _Splitter, node: _Node, depth: int) -> Iterator[_Node]:
         yield from _to_depth(splitter, child, depth - 1)
 
 
-def _biggest_first(splitter: _Splitter, root: _Node, tasks: int) -> list[_Node]:
+def _biggest_first(splitter: _Splitter, roots: list[_Node], tasks: int) -> list[_Node]:
     """Split the biggest node until there are ``tasks`` nodes or none can be split; the
     last cut gathers its later branches into a rest node rather than overshoot."""
-    heap: list[tuple[float, int, _Node]] = [(-root.size, 0, root)]
+    heap = [(-root.size, serial, root) for serial, root in enumerate(roots)]
+    heapq.heapify(heap)
     done: list[_Node] = []
-    serial = 1
+    serial = len(roots)
     while heap and len(heap) + len(done) < tasks:
         _, _, node = heapq.heappop(heap)
         assert not node.rest  # a rest node only comes with the last cut

@@ -1,0 +1,175 @@
+"""The flagship cluster run: the n-queens count on Dask with a worker killed and the run
+interrupted and resumed, checked against OEIS A000170.
+
+What it does, logging each step with the time since the start:
+
+1. writes ``excover.puzzles.queens.queens(n)`` as a DLX file and starts a cluster as a
+   user would: ``dask scheduler`` and ``dask worker --nworkers W --nthreads 1`` on the
+   loopback interface;
+2. runs ``excover count FILE --method dlx --tasks T --dask ADDRESS --checkpoint LEDGER
+   --task-timeout S --stats``;
+3. once ``--kill-at`` of the subproblems are counted (by the ledger), kills a worker
+   process running a task with SIGKILL (its nanny starts a new one);
+4. once ``--interrupt-at`` are counted, interrupts the count with SIGINT (Ctrl-C: it
+   saves the ledger and exits with status 130);
+5. runs the same command again: it resumes from the ledger and prints the total, which
+   must be A000170(n);
+6. stops the cluster, and fails if any of its processes is left.
+
+Issue #43's run of at least 2 CPU-hours: ``--n 19`` is about 1.3 CPU-hours by
+``excover estimate`` (4.69e+03 s), ``--n 20`` about 8 times that; ``--n 14`` to ``--n 16``
+show it working in seconds. Usage: ``python benchmarks/cluster_flagship.py [--n N] [--workers W]
+[--tasks T] [--kill-at F] [--interrupt-at F] [--task-timeout S] [--checkpoint-every S]
+[--folder DIR]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+
+from distributed import Client
+from faults import ProcessCluster, kill_worker
+
+from excover.parallel.checkpoint import Checkpoint
+from excover.puzzles.queens import queens
+
+#: OEIS A000170: the number of ways to place n non-attacking queens on an n x n board.
+A000170 = {
+    1: 1,
+    2: 0,
+    3: 0,
+    4: 2,
+    5: 10,
+    6: 4,
+    7: 40,
+    8: 92,
+    9: 352,
+    10: 724,
+    11: 2680,
+    12: 14200,
+    13: 73712,
+    14: 365596,
+    15: 2279184,
+    16: 14772512,
+    17: 95815104,
+    18: 666090624,
+    19: 4968057848,
+    20: 39029188884,
+    21: 314666222712,
+    22: 2691008701644,
+    23: 24233937684440,
+}
+
+STARTED = time.monotonic()
+
+
+def log(message: str) -> None:
+    print(f"[{time.monotonic() - STARTED:8.1f} s] {message}", flush=True)
+
+
+def counted(path: Path, problem_path: Path) -> tuple[int, int]:
+    """Subproblems counted and to count in the ledger at ``path`` (0, 0 before it is
+    written)."""
+    from excover import ExactCover
+
+    if not path.exists():
+        return 0, 0
+    state = Checkpoint.load(path, ExactCover.read(problem_path), "dlx")
+    if state is None:
+        return 0, 0
+    return len(state.done), len(state.open_leaves())
+
+
+def wait_for(path: Path, problem_path: Path, fraction: float, run: subprocess.Popen[str]) -> None:
+    """Wait until ``fraction`` of the subproblems are counted (or the run ended)."""
+    while run.poll() is None:
+        done, left = counted(path, problem_path)
+        if done and done >= fraction * (done + left):
+            log(f"{done} subproblems counted, {left} to go")
+            return
+        time.sleep(1.0)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--n", type=int, default=19)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--tasks", type=int, default=120)
+    parser.add_argument("--kill-at", type=float, default=0.2)
+    parser.add_argument("--interrupt-at", type=float, default=0.5)
+    parser.add_argument("--task-timeout", type=float, default=None)
+    parser.add_argument("--checkpoint-every", type=float, default=5.0)
+    parser.add_argument("--folder", type=Path, default=None)
+    args = parser.parse_args()
+    folder = args.folder or Path(tempfile.mkdtemp(prefix="excover-flagship-"))
+    folder.mkdir(parents=True, exist_ok=True)
+    problem = folder / f"queens{args.n}.dlx"
+    ledger = folder / f"queens{args.n}-ledger.json"
+    queens(args.n).write(problem)
+    cluster = ProcessCluster(args.workers)
+    try:
+        cluster.start_scheduler()
+        cluster.start_workers()
+        client = Client(cluster.address, timeout=30)  # type: ignore[no-untyped-call]
+        client.wait_for_workers(args.workers, timeout=120)
+        log(f"cluster up: scheduler {cluster.address}, {args.workers} one-thread workers")
+        command = [
+            sys.executable,
+            "-m",
+            "excover",
+            "count",
+            str(problem),
+            "--method",
+            "dlx",
+            "--tasks",
+            str(args.tasks),
+            "--dask",
+            cluster.address,
+            "--checkpoint",
+            str(ledger),
+            "--checkpoint-every",
+            str(args.checkpoint_every),
+            "--stats",
+        ]
+        if args.task_timeout is not None:
+            command += ["--task-timeout", str(args.task_timeout)]
+        log("$ " + " ".join(command[2:]))
+        first = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        wait_for(ledger, problem, args.kill_at, first)
+        killed = None
+        while killed is None and first.poll() is None:
+            killed = kill_worker(client)
+            time.sleep(0.2)
+        log(f"worker process {killed} killed with SIGKILL in the middle of a task")
+        wait_for(ledger, problem, args.interrupt_at, first)
+        first.send_signal(signal.SIGINT)
+        out, err = first.communicate()
+        log(f"count interrupted (SIGINT): exit status {first.returncode}")
+        for line in (out + err).splitlines():
+            log(f"  | {line}")
+        log("$ " + " ".join(command[2:]) + "   (again: resumes)")
+        second = subprocess.run(command, capture_output=True, text=True)
+        for line in (second.stdout + second.stderr).splitlines():
+            log(f"  | {line}")
+        total = int(second.stdout.split()[0])
+        expected = A000170[args.n]
+        verdict = "equal to" if total == expected else "DIFFERENT FROM"
+        log(f"total {total}, {verdict} OEIS A000170({args.n}) = {expected}")
+        client.close()  # type: ignore[no-untyped-call]
+    finally:
+        cluster.close()
+    log("cluster stopped, no process left")
+    if total != expected:
+        sys.exit(1)
+
+
+if __name__ == "__main__":
+    main()

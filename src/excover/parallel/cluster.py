@@ -1,0 +1,451 @@
+"""Counting on a Dask cluster so that faults cost time, never the total.
+
+:class:`ClusterRun` drives the subproblems of a :class:`~excover.parallel.checkpoint.Checkpoint`
+(the *ledger*) through a ``distributed.Client``. It hands out one task per worker thread
+at a time (so a task starts when it is submitted, and its running time is known), and
+writes every result into the ledger, where each part of the search is counted once:
+
+* a worker killed mid-task (kill -9, out of memory): Dask runs the task again elsewhere;
+  when it gives up (``KilledWorker``) or the task is lost, the subproblem goes back in the
+  queue, up to :data:`MAX_FAILURES` times;
+* a worker that hangs: a task running longer than ``task_timeout`` seconds is tried again
+  on the other workers; whichever attempt finishes first is counted, a later one ignored;
+* the client killed: the ledger saved by the caller is read back and only what it lacks is
+  counted again (:meth:`Checkpoint.open_leaves`);
+* workers idle at the end while a task runs long (``split_after`` seconds): its
+  subproblem is cut into parts (:func:`~excover.parallel.subproblems.split_further`),
+  the cut recorded in the ledger and the parts handed out, and the long task is asked to
+  stop (a Dask ``Event``, checked by the dancing-links count every :data:`POLL` seconds).
+  If it finishes first all the same, its count stands for the whole subproblem and the
+  parts are dropped.
+
+The run itself is a generator (:meth:`ClusterRun.steps`): it yields after each tick with
+whether the ledger changed, so the caller saves it, draws progress and decides to stop.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import time
+import uuid
+import warnings
+from collections.abc import Generator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from excover.errors import ExcoverError, ExcoverWarning, LimitReached
+from excover.parallel.checkpoint import Checkpoint, fingerprint
+from excover.parallel.subproblems import split, split_further
+from excover.parallel.tasks import (
+    TASKS_PER_WORKER,
+    Job,
+    Payload,
+    TaskResult,
+    check_task_options,
+    load,
+    solve_task,
+)
+from excover.parallel.tree import State
+from excover.problem import ExactCover
+
+__all__ = [
+    "MAX_FAILURES",
+    "POLL",
+    "SPLIT_AFTER",
+    "ClusterRun",
+    "count_on_cluster",
+    "is_client",
+    "open_ledger",
+    "solve_stoppable",
+]
+
+#: Seconds between two looks of a running count at its stop event.
+POLL = 0.25
+
+#: Seconds a task must have run before it is cut into parts for idle workers.
+SPLIT_AFTER = 2.0
+
+#: Parts made per worker thread when a long task is cut.
+PARTS_PER_SLOT = 3
+
+#: Times a subproblem may be lost with its worker before the run gives up on it.
+MAX_FAILURES = 6
+
+#: Seconds to wait for the result of a finished task to arrive from its worker (a few
+#: bytes): a worker that hangs just after finishing a task still holds its result, and
+#: the subproblem is then counted again elsewhere.
+FETCH_SECONDS = 5.0
+
+#: Seconds between two ticks of the run.
+TICK = 0.1
+
+#: Seconds between two saves of the ledger by :func:`count_on_cluster`.
+SAVE_EVERY = 5.0
+
+
+def is_client(executor: object) -> bool:
+    """True for a Dask distributed ``Client`` (what :class:`ClusterRun` drives)."""
+    try:
+        from distributed import Client
+    except ImportError:
+        return False
+    return isinstance(executor, Client)
+
+
+def solve_stoppable(
+    payload: Payload, job: Job, forced: tuple[int, ...], forbidden: tuple[int, ...], stop: str
+) -> tuple[TaskResult, str]:
+    """Count one subproblem in a Dask worker; also the worker's address.
+
+    A count by dancing links runs in slices of :data:`POLL` seconds of search and gives up
+    (a result not ``complete``) when the Dask event named ``stop`` is set; other methods
+    run whole (:func:`~excover.parallel.tasks.solve_task`)."""
+    from distributed import get_worker
+
+    address = str(get_worker().address)
+    if job.method != "dlx" or job.enumerate_:
+        return solve_task(payload, job, forced, forbidden), address
+    started = time.process_time()
+    small, _ = State.after(load(payload)[1], forced, forbidden).reduced()
+    search = small.search(**job.options)
+    while True:
+        search.timeout = search.stats.seconds + POLL
+        try:
+            total = search.count()
+        except LimitReached:
+            if _stop_asked(stop):
+                return TaskResult(0, 0, time.process_time() - started, None, False), address
+            continue
+        return TaskResult(total, search.stats.nodes, time.process_time() - started, None), address
+
+
+def _stop_asked(name: str) -> bool:
+    """True when the Dask event ``name`` is set (False when the scheduler cannot say)."""
+    from distributed import Event
+
+    try:
+        return bool(Event(name).is_set())  # type: ignore[no-untyped-call]
+    except Exception:  # no scheduler to ask: go on counting
+        return False
+
+
+@dataclass
+class _Attempt:
+    """One submission of subproblem ``index``: its future, when it was handed out, the
+    name of its stop event, and whether it is taken for hung."""
+
+    index: int
+    future: Any
+    started: float
+    stop: str
+    hung: bool = False
+
+
+@dataclass
+class ClusterStats:
+    """What happened in a run: tasks retried after a lost worker, tasks taken for hung,
+    subproblems cut for idle workers, results ignored (a subproblem already counted),
+    and the workers that returned results."""
+
+    retried: int = 0
+    hung: int = 0
+    splits: int = 0
+    ignored: int = 0
+    workers: set[str] = field(default_factory=set)
+
+
+class ClusterRun:
+    """A count of ``ledger``'s open subproblems on the Dask ``client`` (see the module
+    notes). ``task_timeout`` (seconds, None: never) takes a task for hung;
+    ``split_after`` (None: never) lets a long task be cut for idle workers."""
+
+    def __init__(
+        self,
+        problem: ExactCover,
+        client: Any,
+        ledger: Checkpoint,
+        method: str = "dlx",
+        options: dict[str, Any] | None = None,
+        *,
+        task_timeout: float | None = None,
+        split_after: float | None = SPLIT_AFTER,
+    ) -> None:
+        options = dict(options or {})
+        check_task_options(method, options)
+        self.problem = problem
+        self.client = client
+        self.ledger = ledger
+        self.job = Job(method, options)
+        self.payload = Payload.of(problem)
+        self.task_timeout = task_timeout
+        self.split_after = split_after
+        self.stats = ClusterStats()
+        self.queue: list[int] = []
+        self.attempts: dict[str, _Attempt] = {}
+        self.failures: dict[int, int] = {}
+        self.uncuttable: set[int] = set()
+        self.run_id = uuid.uuid4().hex[:12]
+
+    def steps(self) -> Generator[bool]:
+        """Run until the ledger is complete; yield after each tick whether it changed.
+        Closing the generator (or an exception) stops every task still out."""
+        self.queue = sorted(self.ledger.open_leaves(), key=self._size, reverse=True)
+        try:
+            while not self.ledger.complete:
+                changed = self._harvest()
+                self._watch_hung()
+                changed = self._cut_for_idle() or changed
+                self._hand_out()
+                yield changed
+                if not changed:
+                    time.sleep(TICK)
+        finally:
+            self._stop_all()
+
+    def _size(self, index: int) -> float:
+        return self.ledger.subproblems[index].size
+
+    def _slots(self) -> int:
+        """Worker threads free of hung tasks."""
+        threads = int(sum(self.client.nthreads().values()))
+        return max(threads - sum(attempt.hung for attempt in self.attempts.values()), 0)
+
+    def _busy(self) -> int:
+        return sum(not attempt.hung for attempt in self.attempts.values())
+
+    def _harvest(self) -> bool:
+        """Take in the tasks that ended; True when the ledger changed."""
+        changed = False
+        for key, attempt in list(self.attempts.items()):
+            if key not in self.attempts or not attempt.future.done():
+                continue  # dropped by a result taken in just before, or still running
+            del self.attempts[key]
+            outcome = _outcome(attempt.future)
+            if outcome is not None:
+                changed = self._record(attempt, *outcome) or changed
+            else:
+                self._lost(attempt)
+        return changed
+
+    def _record(self, attempt: _Attempt, result: TaskResult, worker: str) -> bool:
+        """A task's result into the ledger, unless its part of the search is settled."""
+        index = attempt.index
+        if not result.complete:
+            return False  # asked to stop: it was cut, or counted elsewhere
+        if self.ledger.settled(index):
+            self.stats.ignored += 1
+            return False
+        self.ledger.done[index] = (result.total, result.nodes)
+        self.stats.workers.add(worker)
+        self._drop_settled()
+        return True
+
+    def _lost(self, attempt: _Attempt) -> None:
+        """A task that failed or vanished with its worker: queue its subproblem again
+        (first in line), unless another attempt is out or it is settled."""
+        index = attempt.index
+        if attempt.future.status == "error":
+            error = attempt.future.exception()
+            if not _is_fault(error):
+                self._stop_all()
+                raise error
+        if self.ledger.settled(index) or self._out(index) or index in self.queue:
+            return
+        self.failures[index] = self.failures.get(index, 0) + 1
+        if self.failures[index] > MAX_FAILURES:
+            raise ExcoverError(
+                f"subproblem {list(self.ledger.subproblems[index].path)} was lost with its "
+                f"worker {self.failures[index]} times; giving up (is it too big for a worker?)"
+            )
+        self.stats.retried += 1
+        self.queue.insert(0, index)
+
+    def _out(self, index: int) -> bool:
+        """True when a task of subproblem ``index`` runs (and is not taken for hung)."""
+        return any(
+            attempt.index == index and not attempt.hung for attempt in self.attempts.values()
+        )
+
+    def _watch_hung(self) -> None:
+        """Take tasks past ``task_timeout`` for hung and queue them again (first in
+        line), for the other workers."""
+        if self.task_timeout is None:
+            return
+        now = time.monotonic()
+        for attempt in list(self.attempts.values()):
+            if attempt.hung or now - attempt.started < self.task_timeout:
+                continue
+            attempt.hung = True
+            self.stats.hung += 1
+            if attempt.index not in self.queue and not self.ledger.settled(attempt.index):
+                self.queue.insert(0, attempt.index)
+
+    def _cut_for_idle(self) -> bool:
+        """When threads are idle and nothing waits, cut the longest-running task's
+        subproblem into parts and ask it to stop; True when the ledger changed."""
+        if self.split_after is None or self.queue:
+            return False
+        idle = self._slots() - self._busy()
+        if idle <= 0:
+            return False
+        now = time.monotonic()
+        running = [
+            attempt
+            for attempt in self.attempts.values()
+            if not attempt.hung
+            and attempt.index not in self.uncuttable
+            and attempt.index not in self.ledger.split
+            and now - attempt.started >= self.split_after
+        ]
+        if not running:
+            return False
+        longest = min(running, key=lambda attempt: attempt.started)
+        index = longest.index
+        whole = self.ledger.subproblems[index]
+        parts = split_further(self.problem, whole, PARTS_PER_SLOT * self._slots())
+        if len(parts) < 2:
+            self.uncuttable.add(index)
+            return False
+        self.queue.extend(sorted(self.ledger.cut(index, parts), key=self._size, reverse=True))
+        self.stats.splits += 1
+        self._ask_stop(longest)
+        return True
+
+    def _hand_out(self) -> None:
+        """Submit queued subproblems while worker threads are free."""
+        free = self._slots() - self._busy()
+        while self.queue and free > 0:
+            index = self.queue.pop(0)
+            if self.ledger.settled(index) or index in self.ledger.split:
+                continue
+            self._submit(index)
+            free -= 1
+
+    def _submit(self, index: int) -> None:
+        sub = self.ledger.subproblems[index]
+        stop = f"excover-stop-{self.run_id}-{index}-{uuid.uuid4().hex[:8]}"
+        restrictions: dict[str, Any] = {}
+        hung = self._hung_workers()
+        if hung:
+            healthy = [worker for worker in self.client.nthreads() if worker not in hung]
+            if healthy:
+                restrictions = {"workers": healthy, "allow_other_workers": False}
+        future = self.client.submit(
+            solve_stoppable,
+            self.payload,
+            self.job,
+            sub.forced,
+            sub.forbidden,
+            stop,
+            pure=False,
+            **restrictions,
+        )
+        self.attempts[future.key] = _Attempt(index, future, time.monotonic(), stop)
+
+    def _hung_workers(self) -> set[str]:
+        """The workers holding a task taken for hung."""
+        keys = {attempt.future.key for attempt in self.attempts.values() if attempt.hung}
+        if not keys:
+            return set()
+        processing = self.client.processing()
+        return {worker for worker, held in processing.items() if keys & set(held)}
+
+    def _drop_settled(self) -> None:
+        """Stop the tasks and forget the queued subproblems that a new result settled."""
+        self.queue = [index for index in self.queue if not self.ledger.settled(index)]
+        for key, attempt in list(self.attempts.items()):
+            if self.ledger.settled(attempt.index):
+                self._ask_stop(attempt)
+                if not attempt.hung:  # a hung one keeps its thread until it returns
+                    attempt.future.cancel()
+                    del self.attempts[key]
+
+    def _ask_stop(self, attempt: _Attempt) -> None:
+        from distributed import Event
+
+        with contextlib.suppress(Exception):  # the scheduler is gone: nothing runs to stop
+            Event(attempt.stop, client=self.client).set()  # type: ignore[no-untyped-call]
+
+    def _stop_all(self) -> None:
+        """Ask every task still out to stop, and cancel it."""
+        for attempt in self.attempts.values():
+            self._ask_stop(attempt)
+            attempt.future.cancel()
+        self.attempts.clear()
+
+
+def _outcome(future: Any) -> tuple[TaskResult, str] | None:
+    """What a task that ended gave, or None when it failed or its result was lost (its
+    worker gone before the result was fetched, the scheduler restarted)."""
+    if future.status != "finished":
+        return None
+    try:
+        return future.result(timeout=FETCH_SECONDS)  # type: ignore[no-any-return]
+    except Exception:  # lost on the way: the subproblem is counted again
+        return None
+
+
+def _is_fault(error: BaseException | None) -> bool:
+    """True for the errors of a lost worker or connection (a task's own error is not)."""
+    from distributed import KilledWorker
+    from distributed.comm.core import CommClosedError
+
+    return isinstance(error, KilledWorker | CommClosedError | OSError | TimeoutError)
+
+
+def open_ledger(
+    problem: ExactCover, method: str, client: Any, path: Path | None, tasks: int | None
+) -> Checkpoint:
+    """The ledger of a count of ``problem`` by ``method`` on ``client``: the one saved in
+    ``path`` (checked, see :meth:`Checkpoint.load`), else a new split into ``tasks``
+    subproblems (default :data:`~excover.parallel.tasks.TASKS_PER_WORKER` per worker
+    thread of the cluster)."""
+    found = None if path is None else Checkpoint.load(path, problem, method)
+    if found is not None:
+        return found
+    if tasks is None:
+        threads = max(sum(client.nthreads().values()), 1)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", ExcoverWarning)
+            subproblems = split(problem, tasks=TASKS_PER_WORKER * threads)
+    else:
+        subproblems = split(problem, tasks=tasks)
+    return Checkpoint(path, fingerprint(problem), method, subproblems)
+
+
+def count_on_cluster(
+    problem: ExactCover,
+    client: Any,
+    method: str = "dlx",
+    options: dict[str, Any] | None = None,
+    *,
+    tasks: int | None = None,
+    checkpoint: str | os.PathLike[str] | None = None,
+    task_timeout: float | None = None,
+    split_after: float | None = SPLIT_AFTER,
+) -> int:
+    """The number of solutions of ``problem``, counted on the Dask ``client`` by
+    :class:`ClusterRun`, the ledger saved to ``checkpoint`` (if given) every
+    :data:`SAVE_EVERY` seconds and at the end, and resumed from it when it exists."""
+    path = None if checkpoint is None else Path(checkpoint)
+    ledger = open_ledger(problem, method, client, path, tasks)
+    run = ClusterRun(
+        problem,
+        client,
+        ledger,
+        method,
+        options,
+        task_timeout=task_timeout,
+        split_after=split_after,
+    )
+    saved = time.monotonic()
+    try:
+        for changed in run.steps():
+            if changed and time.monotonic() - saved >= SAVE_EVERY:
+                ledger.save()
+                saved = time.monotonic()
+    finally:
+        ledger.save()
+    return ledger.count

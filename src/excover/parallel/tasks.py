@@ -1,0 +1,156 @@
+"""One subproblem's task, as every kind of worker runs it: the problem as tasks carry it
+(:class:`Payload`), what to do with it (:class:`Job`) and what came of it
+(:class:`TaskResult`), and :func:`solve_task`, which counts or lists the solutions of one
+subproblem in a worker. Shared by the process pools and executors of
+:mod:`excover.parallel.run` and the Dask runs of :mod:`excover.parallel.cluster`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import pickle
+import time
+from typing import Any, NamedTuple
+
+from excover.errors import LimitReached, UsageError
+from excover.parallel.tree import Layout, State
+from excover.problem import ExactCover
+
+__all__ = [
+    "TASKS_PER_WORKER",
+    "TASK_METHODS",
+    "TASK_OPTIONS",
+    "Job",
+    "Payload",
+    "TaskResult",
+    "check_task_options",
+    "load",
+    "preload",
+    "solve_task",
+]
+
+#: Subproblems per worker made by default: enough to even out the load, few enough
+#: that splitting (in the calling process, before the workers start) stays cheap.
+TASKS_PER_WORKER = 6
+
+#: Methods a task may use.
+TASK_METHODS = ("auto", "dlx", "zdd")
+
+#: Search options that make sense per task (limits would apply to each task alone).
+TASK_OPTIONS = ("heuristic", "seed", "engine")
+
+
+class TaskResult(NamedTuple):
+    """What one subproblem gave: its number of solutions, its search nodes (0 unless
+    counted by dancing links), the CPU seconds it took in the worker, its solutions when they
+    were asked for, and whether it ran to its end (not when stopped by a deadline)."""
+
+    total: int
+    nodes: int
+    seconds: float
+    solutions: list[list[int]] | None
+    complete: bool = True
+
+
+class Payload(NamedTuple):
+    """A problem as tasks carry it: pickled, with a digest that names it in the workers."""
+
+    data: bytes
+    digest: str
+
+    @classmethod
+    def of(cls, problem: ExactCover) -> Payload:
+        data = pickle.dumps(problem, protocol=pickle.HIGHEST_PROTOCOL)
+        return cls(data, hashlib.sha256(data).hexdigest())
+
+
+#: The problems a worker process has seen, by digest (only the latest is kept).
+_LOADED: dict[str, tuple[ExactCover, Layout]] = {}
+
+
+def load(payload: Payload) -> tuple[ExactCover, Layout]:
+    """The problem of ``payload`` and its layout, unpickled once per worker process."""
+    found = _LOADED.get(payload.digest)
+    if found is None:
+        problem = pickle.loads(payload.data)
+        found = (problem, Layout.of(problem))
+        _LOADED.clear()
+        _LOADED[payload.digest] = found
+    return found
+
+
+def preload(problem: ExactCover, payload: Payload) -> None:
+    """Put the problem and its layout where :func:`load` looks first, and import numpy
+    (which reducing a subproblem needs): tasks run in this process and worker processes
+    forked after this (the process pool's start on Linux) find them ready."""
+    import numpy  # noqa: F401
+
+    _LOADED.clear()
+    _LOADED[payload.digest] = (problem, Layout.of(problem))
+
+
+class Job(NamedTuple):
+    """What to do with every subproblem of a run: the ``method`` and search ``options``,
+    whether to list the solutions (``enumerate_``) or only count them, and a ``deadline``
+    (seconds since the epoch, or None) at which counts by dancing links stop."""
+
+    method: str
+    options: dict[str, Any]
+    enumerate_: bool = False
+    deadline: float | None = None
+
+
+def solve_task(
+    payload: Payload, job: Job, forced: tuple[int, ...], forbidden: tuple[int, ...]
+) -> TaskResult:
+    """Count (or list) the solutions of one subproblem, as ``job`` says.
+
+    Runs in a worker; the solutions are option indices of the whole problem, each the
+    forced options followed by the rest in the engine's order (sorted with DXZ). A count
+    that reaches the job's deadline gives up: its result is not ``complete``.
+    """
+    started = time.process_time()
+    layout = load(payload)[1]
+    options = dict(job.options)
+    if job.deadline is not None and job.method != "zdd" and not job.enumerate_:
+        options["timeout"] = job.deadline - time.time()
+        if options["timeout"] <= 0:
+            return TaskResult(0, 0, 0.0, None, complete=False)
+    small, original = State.after(layout, forced, forbidden).reduced()
+    nodes = 0
+    found: list[list[int]] | None = None
+    try:
+        if job.enumerate_:
+            method = "zdd" if job.method == "zdd" else "dlx"
+            found = [
+                [*forced, *(original[k] for k in solution)]
+                for solution in small.solutions(method=method, **options)
+            ]
+            if method == "zdd":
+                found = [sorted(solution) for solution in found]
+            total = len(found)
+        elif job.method == "dlx":
+            search = small.search(**options)
+            total = search.count()
+            nodes = search.stats.nodes
+        else:
+            total = small.count(method=job.method, **options)
+    except LimitReached:
+        return TaskResult(0, 0, time.process_time() - started, None, complete=False)
+    return TaskResult(total, nodes, time.process_time() - started, found)
+
+
+def check_task_options(method: str, options: dict[str, Any]) -> None:
+    """Reject what cannot be split: SAT, and limits meant for a whole search."""
+    if method not in TASK_METHODS:
+        raise UsageError(
+            f"method {method!r} cannot run split into subproblems; choose one of "
+            f"{', '.join(TASK_METHODS)}"
+        )
+    for name in options:
+        if name not in TASK_OPTIONS:
+            raise UsageError(f"{name}= does not go with workers=, executor= or tasks=")
+    if method == "zdd" and any(
+        name != "engine" or value != "auto" for name, value in options.items()
+    ):
+        raise UsageError(f"method 'zdd' takes no search options, not {sorted(options)}")
