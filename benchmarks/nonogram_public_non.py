@@ -2,8 +2,8 @@
 matches its published picture.
 
 The collections (Simpson's ``.non`` format and its dialects, as found in public
-repositories; none is copied into this repository, apart from the few files the tests
-use, see ``tests/data/nonogram/PROVENANCE.md``)::
+repositories; none is copied into this repository but webpbn's *Dancer*, which the tests
+use beside files of excover's own in each dialect, see ``tests/data/nonogram/non/README.md``)::
 
     gkikola/nonny                 data/puzzles/   the Nonny game: 35 black and white,
                                                   3 in colour ('color red FF0000 #',
