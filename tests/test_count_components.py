@@ -216,3 +216,48 @@ def test_stop_gives_up() -> None:
     problem = hubs(blocks=4, block_items=6, seed=1)
     assert components.count(problem, stop=lambda: True) is None
     assert components.count(problem, stop=lambda: False) == problem.count(method="dlx")
+
+
+def two_boards_of_queens(n: int) -> ExactCover:
+    """Two n-queens problems side by side, sharing no item: two components, each with
+    secondary items (so DXZ counts them, pausing where it is stopped)."""
+    names = [f"{kind}{i}" for kind in "rc" for i in range(n)]
+    diagonals = [f"{kind}{d}" for kind in "ab" for d in range(2 * n - 1)]
+    problem = ExactCover(
+        primary=[f"{b}{name}" for b in "xy" for name in names],
+        secondary=[f"{b}{name}" for b in "xy" for name in diagonals],
+    )
+    for board in "xy":
+        for i in range(n):
+            for j in range(n):
+                cells = [f"r{i}", f"c{j}", f"a{i + j}", f"b{i - j + n - 1}"]
+                problem.add_option([board + cell for cell in cells])
+    return problem
+
+
+@pytest.mark.parametrize(
+    "problem", [hubs(blocks=4, block_items=6, seed=3), two_boards_of_queens(7)]
+)
+def test_a_stopped_count_resumes_to_the_same_total(problem: ExactCover) -> None:
+    """A count stopped again and again and resumed each time, as the route choice runs it
+    (each step a little longer than the last: here ``stop`` says yes after 1, 2, 3, ...
+    calls), ends with the count of a run never stopped, having stopped many times (DXZ's
+    step is made small so that the stops land inside its runs too: the queens' boards are
+    counted by DXZ, paused and resumed; the hubs by the frontier count, started again)."""
+    expected = problem.count(method="dlx")
+    calls, allowed = 0, 1
+
+    def stop() -> bool:
+        nonlocal calls
+        calls += 1
+        return calls >= allowed
+
+    counting = components.Counting(problem)
+    stops = 0
+    with low_thresholds(), pytest.MonkeyPatch.context() as patch:
+        patch.setattr(components, "STEP_NODES", 4)
+        while (found := counting.advance(stop)) is None:
+            stops += 1
+            calls, allowed = 0, allowed + 1
+            assert stops < 10_000
+    assert found == expected and stops > 3

@@ -9,7 +9,10 @@ milliseconds and DXZ takes a second. So :func:`count` does not guess; it races:
 1. When the frontier count takes the problem (:func:`excover.zdd.frontier.suits`:
    primary items only, no colors or multiplicities, every option within 64 items), it
    counts, without a race: on such problems it walks DXZ's states without the memo's
-   cost and is the fastest route measured (bell, doublefact, domino tilings).
+   cost and is the fastest route measured (bell, doublefact, domino tilings). A
+   reordering of the items is looked for only on problems of
+   :data:`~excover.zdd.frontier.REORDER_MIN_ITEMS` items or more: the look costs more
+   than a small problem's count by the other routes.
 2. Otherwise the search first runs alone for a fixed number of nodes, its *scout*
    (:func:`~excover.counting.routes.scout_nodes`: a few thousand, fewer where nodes are
    dear): a problem that small is counted by the search, the same way on any machine
@@ -47,6 +50,7 @@ search; ``timeout=`` bounds the race (LimitReached, with the search's partial co
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from typing import TYPE_CHECKING, NamedTuple, Unpack
 
 from excover.counting.routes import (
@@ -54,6 +58,7 @@ from excover.counting.routes import (
     ComponentsRunner,
     Runner,
     SearchRunner,
+    frontier_runner,
     scout_nodes,
     start,
 )
@@ -64,7 +69,7 @@ if TYPE_CHECKING:
     from excover.problem import ExactCover, SearchOptions
 
 __all__ = ["FIRST_STEP", "GROWTH", "RESTART_GROWTH", "SCOUT_SECONDS", "CountResult", "Plan", "Work"]
-__all__ += ["candidates", "count", "partial", "plan", "race", "run", "scout"]
+__all__ += ["candidates", "count", "partial", "plan", "race", "rivals", "run", "scout"]
 
 #: Seconds each candidate has in the first round of a race.
 FIRST_STEP = 0.001
@@ -161,12 +166,14 @@ def race(runners: list[Runner], deadline: float | None = None) -> Runner:
 
 
 class Plan(NamedTuple):
-    """A count about to run: the routes to race (one alone just runs), why, and the
-    deadline (a ``time.monotonic()`` instant, None: none)."""
+    """A count about to run: the routes to race (one alone just runs), why, the deadline
+    (a ``time.monotonic()`` instant, None: none), and the search's rivals, started only
+    if its scout does not finish the count (None: ``runners`` is the whole field)."""
 
     runners: list[Runner]
     reason: str
     deadline: float | None
+    rivals: Callable[[], list[Runner]] | None = None
 
 
 def partial(runners: list[Runner], seconds: float) -> Stats:
@@ -192,6 +199,9 @@ def run(plan: Plan, started: float) -> CountResult:
             budget = scout_nodes(scouted.problem)
             reason = f"the search finished within its scout of {budget} nodes, before any race"
         else:
+            if plan.rivals is not None:  # the field is complete only now
+                plan.runners.extend(plan.rivals())
+                reason = _race_reason(plan.runners)
             winner = race(plan.runners, plan.deadline)
     except LimitReached as stop:  # the scout's search met the deadline
         if stop.reason != "timeout":
@@ -212,7 +222,8 @@ def _scouted(plan: Plan) -> SearchRunner | None:
     """The race's search when its scout (a fixed number of nodes, see
     :func:`~excover.counting.routes.scout_nodes`) finished the count: small problems
     are then counted the same way however loaded the machine is."""
-    if len(plan.runners) < 2 or not isinstance(plan.runners[0], SearchRunner):
+    racing = len(plan.runners) > 1 or plan.rivals is not None
+    if not racing or not isinstance(plan.runners[0], SearchRunner):
         return None
     search = plan.runners[0]
     return search if search.scout(plan.deadline) is not None else None
@@ -225,19 +236,21 @@ def _race_reason(runners: list[Runner]) -> str:
 
 def candidates(problem: ExactCover, engine: str = "auto") -> list[Runner]:
     """The racers of step 2 of the module notes: the search on ``engine`` (``"auto"``:
-    the engine :func:`~excover.engines.pick_engine` picks), and the component count
-    where the problem splits (:func:`excover.counting.components.splits`: it then
-    counts the parts by DXZ or the frontier count), else DXZ: two racers, so auto stays
-    within about twice the better one."""
-    runners: list[Runner] = [SearchRunner(problem, engine)]
+    the engine :func:`~excover.engines.pick_engine` picks), and its rival
+    (:func:`rivals`): two racers, so auto stays within about twice the better one."""
+    return [SearchRunner(problem, engine), *rivals(problem)]
+
+
+def rivals(problem: ExactCover) -> list[Runner]:
+    """The search's rival in the race: the component count where the problem splits
+    (:meth:`excover.counting.components.Counting.splits`: it then counts the parts by
+    DXZ or the frontier count), else DXZ. (The look for splits is the component count's
+    first work, kept when it races.)"""
     split = ROUTES["components"].start(problem)
     if isinstance(split, ComponentsRunner) and split.counting.splits():
-        runners.append(split)  # the look for splits is the count's first work: kept
-    else:
-        runner = ROUTES["dxz"].start(problem)
-        if runner is not None:
-            runners.append(runner)
-    return runners
+        return [split]
+    runner = ROUTES["dxz"].start(problem)
+    return [] if runner is None else [runner]
 
 
 def _deadline(timeout: float | None) -> float | None:
@@ -263,15 +276,25 @@ def plan(
     deadline = _deadline(timeout)
     if route is not None:
         return Plan([start(problem, route)], f"asked for (route={route!r})", deadline)
-    frontier = ROUTES["frontier"].start(problem)
+    frontier = frontier_runner(problem, reorder=_worth_reordering(problem))
     if frontier is not None:
         why = (
             "the frontier count takes this problem (primary items only, every option "
             "within 64 items), the fastest route on such problems: no race"
         )
         return Plan([frontier], why, deadline)
-    runners = candidates(problem, engine)
-    return Plan(runners, _race_reason(runners), deadline)
+    search = SearchRunner(problem, engine)
+    why = "the search finished within its scout, before any race"
+    return Plan([search], why, deadline, lambda: rivals(problem))
+
+
+def _worth_reordering(problem: ExactCover) -> bool:
+    """Whether the route choice looks for an order of the items that suits the frontier
+    count: on problems of :data:`~excover.zdd.frontier.REORDER_MIN_ITEMS` primary items
+    or more (the look costs more than a small problem's count by another route)."""
+    from excover.zdd.frontier import REORDER_MIN_ITEMS
+
+    return problem.engine_input().n_primary >= REORDER_MIN_ITEMS
 
 
 def count(
@@ -312,7 +335,7 @@ def scout(problem: ExactCover, engine: str = "auto") -> tuple[str, int | None]:
     into subtrees without loss, while each DXZ subproblem would build its own memo)."""
     from excover.zdd import frontier
 
-    if frontier.suits(problem):
+    if frontier.layout(problem, _worth_reordering(problem)) is not None:
         return "zdd", None
     runners = candidates(problem, engine)
     try:

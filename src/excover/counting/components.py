@@ -155,17 +155,11 @@ class Counting:
             raise UsageError(why)
         self.problem = problem
         self._counter = _Counter(problem, None)
-        self._splits: bool | None = None
 
     def splits(self) -> bool:
         """Whether the problem splits into components, at once or below its first
-        branching (worked out once)."""
-        if self._splits is None:
-            counter = self._counter
-            live = array("i", range(self.problem.n_options))
-            primaries, parts = counter.graph.split(live)
-            self._splits = len(parts) > 1 or counter.branches(live, primaries) is not None
-        return self._splits
+        branching (worked out once, as the count's first step)."""
+        return not self._counter.top_level()[2]
 
     def advance(self, stop: Callable[[], bool] | None = None) -> int | None:
         """Count until done (the count) or until ``stop()`` returns True (None: a later
@@ -192,9 +186,15 @@ class _Counter:
         )
         self.primaries = self.graph.primary_counts()
         self.n_primary = data.n_primary
+        self.n_options = problem.n_options
         self.cache: dict[bytes, int] = {}
         self.stop = stop
         self.store: Store | None = None  # one ZDD store for every DXZ run of the count
+        #: The whole problem's primary items covered, its parts, and whether it is
+        #: counted whole (no split, even below its first branching).
+        self.top: tuple[int, list[tuple[array[int], int]], bool] | None = None
+        #: The branches of the components being counted (on the walk's current path).
+        self.walking: dict[bytes, list[list[tuple[array[int], int]]] | None] = {}
         #: The DXZ search that ``stop`` interrupted: its component's key, the search and
         #: the node budget it had reached. The next walk comes back to it first (the
         #: components before it are cached), before any other run touches the store;
@@ -206,15 +206,26 @@ class _Counter:
         problem counted as ``count(method="zdd")`` counts it (:meth:`_leaf`) when it does
         not split even below its first branching."""
         live = array("i", range(problem.n_options))
-        primaries, parts = self.graph.split(live)
+        primaries, parts, whole = self.top_level()
         if primaries < self.n_primary:
             return 0  # a primary item without options
-        if len(parts) == 1 and self.branches(live, primaries) is None:
+        if whole:
             counted = self._frontier(problem)
             if counted is not None:
                 return counted
             return self._dxz(live.tobytes(), *self.graph.subproblem(live))
         return prod(self._component(part, size, 0) for part, size in parts)
+
+    def top_level(self) -> tuple[int, list[tuple[array[int], int]], bool]:
+        """The whole problem's primary items covered, its parts, and whether it is
+        counted whole (one part, and no branch of its MRV item splits); worked out once,
+        not again when a stopped count resumes."""
+        if self.top is None:
+            live = array("i", range(self.n_options))
+            primaries, parts = self.graph.split(live)
+            whole = len(parts) == 1 and self._branch(live, primaries) is None
+            self.top = primaries, parts, whole
+        return self.top
 
     def _check(self) -> None:
         if self.stop is not None and self.stop():
@@ -226,10 +237,11 @@ class _Counter:
         known = self.cache.get(key)
         if known is not None:
             return known
-        self._check()
+        if key not in self.walking:  # new work; the path back to a resumed run is not
+            self._check()  # (so each resumption gets on with the work it stopped in)
         branches = None
         if len(live) > SMALL and depth < MAX_DEPTH:
-            branches = self.branches(live, primaries)
+            branches = self._branch(live, primaries, key)
         if branches is None:
             counted = self._leaf(live)
         else:
@@ -238,7 +250,21 @@ class _Counter:
                 for parts in branches
             )
         self.cache[key] = counted
+        self.walking.pop(key, None)
         return counted
+
+    def _branch(
+        self, live: array[int], primaries: int, key: bytes | None = None
+    ) -> list[list[tuple[array[int], int]]] | None:
+        """:meth:`branches` of a component, kept while the component is being counted
+        (under its ``key``), so that a count that stops and resumes does not look for
+        its branches again on the way back down."""
+        if key is not None and key in self.walking:
+            return self.walking[key]
+        found = self.branches(live, primaries)
+        if key is not None:
+            self.walking[key] = found
+        return found
 
     def branches(
         self, live: array[int], primaries: int

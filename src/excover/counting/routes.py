@@ -37,7 +37,7 @@ if TYPE_CHECKING:
     from excover.zdd.dxz import Run
 
 __all__ = ["ENGINE_ROUTES", "ROUTES", "SCOUT_NODES", "SCOUT_WORK", "ComponentsRunner", "Restarting"]
-__all__ += ["Route", "Runner"]
+__all__ += ["Route", "Runner", "frontier_runner"]
 __all__ += ["scout_nodes", "start"]
 
 #: The routes that run one of the compiled search engines (named as ``engine=`` names it).
@@ -236,21 +236,22 @@ class Restarting(Runner):
             return None
 
 
-def _frontier(problem: ExactCover) -> Runner | None:
-    """The frontier count, stopped between two layers when its time is up."""
+def frontier_runner(problem: ExactCover, reorder: bool = True) -> Runner | None:
+    """The frontier count, stopped between two layers when its time is up; None when it
+    does not take the problem (in the items' own order only, unless ``reorder``)."""
     from excover.zdd import frontier
 
-    layout = frontier.layout(problem)
+    n_primary = problem.engine_input().n_primary
+    layout = frontier.layout(problem, reorder)
     if layout is None:
         return None
-    n_items = problem.engine_input().n_primary
 
     def count_until(stop: Callable[[], bool]) -> int | None:
         def tick(done: int, layers: int, states: int) -> None:
             if stop():
                 raise _OutOfTime
 
-        return frontier.count_layout(n_items, layout, tick=tick)
+        return frontier.count_layout(n_primary, layout, tick=tick)
 
     return Restarting("frontier", count_until)
 
@@ -312,7 +313,7 @@ ROUTES: dict[str, Route] = {
     "bits": Route("bits", "bit-parallel engine", _engine("bits")),
     "cells": Route("cells", "dancing cells", _engine("cells")),
     "dxz": Route("dxz", "DXZ family", DxzRunner),
-    "frontier": Route("frontier", "frontier count", _frontier),
+    "frontier": Route("frontier", "frontier count", frontier_runner),
     "components": Route("components", "component decomposition", _components),
 }
 

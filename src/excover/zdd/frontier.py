@@ -62,6 +62,15 @@ MAX_REORDERED_SPAN = 32
 #: (numpy's import alone) would cost more than the count saves.
 NARROW_ENOUGH = 16
 
+#: The fewest primary items for which the route choice (``count(method="auto")``) looks
+#: for a better order. The look costs tens of milliseconds (numpy's import,
+#: Cuthill-McKee), more than a small problem's whole count by the route choice's other
+#: routes (Kirkman triple systems of 132 items, Latin squares of 90: the search counts
+#: them in 1-20 ms, and no order made them narrow); the boards it is for, strips given
+#: along their long side, have hundreds of cells or more. An explicit frontier count
+#: (``method="zdd"``) always looks.
+REORDER_MIN_ITEMS = 256
+
 #: Item pairs (the sum of the squares of the options' sizes) above which
 #: :func:`_may_narrow` does not bound the span and the order is searched for.
 PAIR_BUDGET = 20_000_000
@@ -96,7 +105,8 @@ def layout_of(
     is loaded only when the order is searched for (never with ``reorder`` False: the
     items' own order only)."""
     starts, items = memoryview(option_start), memoryview(node_item)
-    own_span, shortest, longest, met = _frontier.shape(n_primary, starts, items, PAIR_BUDGET)
+    budget = PAIR_BUDGET if reorder else 0  # the pairs only bound a reordering
+    own_span, shortest, longest, met = _frontier.shape(n_primary, starts, items, budget)
     if len(option_start) > 1 and shortest == 0:
         return None
     position = None
@@ -117,15 +127,16 @@ def layout_of(
     return _frontier.layout(n_primary, starts, items, memoryview(position))
 
 
-def layout(problem: ExactCover) -> tuple[array[int], array[int]] | None:
-    """:func:`layout_of` for ``problem``, or None when the problem does not suit the
-    frontier count (secondary items, colors, multiplicities, or no narrow order)."""
+def layout(problem: ExactCover, reorder: bool = True) -> tuple[array[int], array[int]] | None:
+    """:func:`layout_of` for ``problem`` (``reorder`` as there), or None when the problem
+    does not suit the frontier count (secondary items, colors, multiplicities, or no
+    narrow order)."""
     data = problem.engine_input()
     if data.n_secondary or any(data.node_color):
         return None
     if any(lo != 1 for lo in data.lo) or any(hi != 1 for hi in data.hi):
         return None
-    return layout_of(data.n_primary, data.option_start, data.node_item)
+    return layout_of(data.n_primary, data.option_start, data.node_item, reorder)
 
 
 def suits(problem: ExactCover) -> bool:
