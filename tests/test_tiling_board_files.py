@@ -109,6 +109,8 @@ def test_command_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Non
     assert capsys.readouterr().out == "solution 1:\nBB\nAB\nAB\nAA\n"
     assert main(["dimacs", board, "--pieces", pieces, "--multiplicity", "any"]) == 0
     assert "c excover items 0,0 0,1" in capsys.readouterr().out
+    assert main(["estimate", board, "--pieces", pieces, "--multiplicity", "any"]) == 0
+    assert capsys.readouterr().out.startswith("solutions: 2\n")  # a tree this small: exact
     assert main(["count", board, "--no-reflections"]) == 2
     assert "--no-reflections needs --pieces" in capsys.readouterr().err
     bad = write(tmp_path, "bad.txt", "L: [[0,0],[0,0]]\n")

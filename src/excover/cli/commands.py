@@ -300,7 +300,13 @@ def add_problem_commands(commands: Any, read_board: BoardReader) -> None:
         epilog=EPILOG_SHORT,
         formatter_class=raw,
     )
-    add_input(estimate, "the problem in Knuth's DLX format")
+    add_input(
+        estimate,
+        "the problem in Knuth's DLX format, a BurrTools .xmpuzzle file, or a board with "
+        "--pieces",
+    )
+    _tiling_flags(estimate, read_board)
+    _problem_flag(estimate)
     estimate.add_argument(
         "--samples",
         type=common.positive_int,
@@ -508,7 +514,7 @@ def _dimacs(args: argparse.Namespace) -> int:
 
 
 def _estimate(args: argparse.Namespace) -> int:
-    problem = read_problem(args.file)
+    problem = load_problem(args)[0]
     guess = problem.estimate(args.samples, seed=args.seed)
     engine = "exact search" if guess.exact else f"{guess.samples} stratified probes"
     if args.json:
