@@ -45,7 +45,9 @@ tile lists and tiling problems, then commands that count, solve or list the tili
 
 Statements: pattern, pattern3, tiles, tiles3, problem, problem3, assert, print, solve,
 solve3, all, all3, count, count3, dimacs, debug on|off, timing on|off, include, exit.
-Methods: dlx, zdd, auto, sat "SOLVER". See the README section "The .cmb language".
+Methods: dlx, zdd, auto, sat "SOLVER". include "excover:pentominoes" (hexominoes,
+hexiamonds, pentahexes, pentacubes, soma, ...) takes a set of pieces from excover's
+catalog, from any folder. The language: docs/language.md.
 
 With --json, stdout gets one document of the shared schema whose "results" hold one
 entry per command (count, solve, all, print, assert, dimacs, exit) with its statement,

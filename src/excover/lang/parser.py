@@ -135,6 +135,10 @@ def parse_file(path: str, *, permissions: Permissions = SAFE) -> Program:
 #: read until memory runs out).
 MAX_PROGRAM_BYTES = 64 * 1024 * 1024
 
+#: An include of this prefix names a set of the piece catalog, not a file:
+#: ``include "excover:pentominoes"`` (see :mod:`excover.lang.catalog`).
+CATALOG_PREFIX = "excover:"
+
 #: The most files a program includes (each counted once).
 MAX_INCLUDED_FILES = 1000
 
@@ -273,6 +277,8 @@ class _Expander:
         return statements
 
     def _include(self, pos: Pos, path: str, directory: str, stack: list[str]) -> list[s.Statement]:
+        if path.startswith(CATALOG_PREFIX):
+            return self._include_catalog(pos, path[len(CATALOG_PREFIX) :])
         path = os.path.expanduser(path)
         full = os.path.normpath(os.path.join(directory, path))
         name = pos.source.name
@@ -301,6 +307,21 @@ class _Expander:
         self.size += len(text.encode())
         source = Source(name, text, included_at=pos, quoted=real.lower().endswith(".cmb"))
         return self.expand(source, os.path.dirname(full), [*stack, real])
+
+    def _include_catalog(self, pos: Pos, name: str) -> list[s.Statement]:
+        """The statements of a set of the piece catalog (``include "excover:NAME"``):
+        generated text, no file read, each set once per program as a file is."""
+        from excover.lang.catalog import piece_set, piece_sets, set_text
+
+        if piece_set(name) is None:
+            known = " ".join(p.name for p in piece_sets())
+            raise LangError(f"include: the catalog has no set {name!r}; its sets are: {known}", pos)
+        key = CATALOG_PREFIX + name
+        if key in self.read:
+            return []
+        self.read.add(key)
+        source = Source(f"<{key}>", set_text(name), included_at=pos)
+        return self.expand(source, os.getcwd(), [])
 
 
 def _nested(build: Callable[[], _T], pos: Pos) -> _T:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import colorsys
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -27,6 +27,7 @@ __all__ = [
     "cell_polygons",
     "layer_labels",
     "pattern_svg",
+    "pieces_svg",
     "solution_ascii",
     "solution_svg",
     "tile_colour",
@@ -186,6 +187,47 @@ def pattern_svg(pattern: Shape, cell_size: float = 24.0) -> str:
     labels = layer_labels(pattern.grid, coords)
     fills = ["#c8ccd4"] * len(polygons)
     return _svg(polygons, fills, [0] * len(polygons), cell_size, labels, inner=True)
+
+
+def pieces_svg(shapes: Mapping[str, Shape], cell_size: float = 16.0, per_row: int = 8) -> str:
+    """An SVG sheet of named shapes: each in its own colour, its name under it, laid out
+    ``per_row`` to a row (a set of pieces at a glance; polycubes as their layers side
+    by side)."""
+    polygons: list[list[Point]] = []
+    fills: list[str] = []
+    owners: list[int] = []
+    labels: list[tuple[Point, str]] = []
+    drawn = [cell_polygons(s.grid, s.coords()) for s in shapes.values()]
+    boxes = [_extent(cells) for cells in drawn]
+    slot_width = (
+        max(
+            (
+                max(right - left, 0.36 * len(name))
+                for name, (left, right, _, _) in zip(shapes, boxes, strict=True)
+            ),
+            default=0.0,
+        )
+        + 1.2
+    )
+    slot_height = max((top - bottom for _, _, bottom, top in boxes), default=0.0) + 2.0
+    for number, (name, cells, box) in enumerate(zip(shapes, drawn, boxes, strict=True)):
+        left, right, bottom, top = box
+        row, column = divmod(number, per_row)
+        middle = column * slot_width + slot_width / 2
+        dx, dy = middle - (left + right) / 2, -row * slot_height - top
+        for polygon in cells:
+            polygons.append([(x + dx, y + dy) for x, y in polygon])
+            fills.append(tile_colour(number))
+            owners.append(number)
+        labels.append(((middle, -row * slot_height - (top - bottom) - 0.8), name))
+    return _svg(polygons, fills, owners, cell_size, labels)
+
+
+def _extent(polygons: list[list[Point]]) -> tuple[float, float, float, float]:
+    """Left, right, bottom and top of polygons (zeros for none)."""
+    xs = [x for polygon in polygons for x, _ in polygon] or [0.0]
+    ys = [y for polygon in polygons for _, y in polygon] or [0.0]
+    return min(xs), max(xs), min(ys), max(ys)
 
 
 def solution_svg(
