@@ -1,9 +1,11 @@
 """Build the compiled hot loops; everything else is declared in pyproject.toml.
 
-The flags depend on the compiler, found when the build starts: GCC and Clang get ``-O3``,
-MSVC gets ``/O2``. OpenMP (the threads of the frontier count) is used only when a probe
-finds that the compiler and its runtime accept it; otherwise the frontier count builds
-without it and runs on one thread. ``EXCOVER_NO_OPENMP=1`` forces the build without it.
+The extensions are compiled in parallel, one job a core (``EXCOVER_BUILD_JOBS=N`` sets
+the number; on Linux Cython translates them in parallel too). The flags depend on the
+compiler, found when the build starts: GCC and Clang get ``-O3``, MSVC gets ``/O2``.
+OpenMP (the threads of the frontier count) is used only when a probe finds that the
+compiler and its runtime accept it; otherwise the frontier count builds without it and
+runs on one thread. ``EXCOVER_NO_OPENMP=1`` forces the build without it.
 
 A ``.pyx`` is translated to C only when its ``.c`` is missing or older than it. Cython's
 own test would translate everything again in each new isolated build environment (its
@@ -15,6 +17,7 @@ the first one's C files and objects.
 from __future__ import annotations
 
 import os
+import sys
 import tempfile
 from pathlib import Path
 
@@ -37,10 +40,21 @@ int main(void) { return omp_get_max_threads() > 0 ? 0 : 1; }
 """
 
 
+#: How many compilers run at once: one a core (``EXCOVER_BUILD_JOBS`` overrides it).
+JOBS = int(os.environ.get("EXCOVER_BUILD_JOBS", "0")) or os.cpu_count() or 1
+
+
 class BuildExtensions(build_ext):
-    """``build_ext`` with flags chosen by compiler and OpenMP only where it works."""
+    """``build_ext`` with flags chosen by compiler, OpenMP only where it works, and the
+    extensions compiled in parallel, one a core (``-j`` still sets the number)."""
+
+    def finalize_options(self) -> None:
+        super().finalize_options()
+        if not self.parallel:
+            self.parallel = JOBS
 
     def build_extensions(self) -> None:
+        print(f"excover: compiling {len(self.extensions)} extensions, {self.parallel} at a time")
         kind = self.compiler.compiler_type
         optimise = OPTIMISE.get(kind, [])
         openmp = self._openmp_flags(kind)
@@ -134,6 +148,9 @@ setup(
     + cythonize(
         stale,
         include_path=["src"],
+        # Cython's pool of processes re-imports this script where processes are spawned
+        # (Windows, macOS): translate in parallel only where they are forked.
+        nthreads=JOBS if len(stale) > 1 and sys.platform.startswith("linux") else 0,
         language_level=3,
         compiler_directives={
             "boundscheck": False,
