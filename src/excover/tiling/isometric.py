@@ -57,14 +57,14 @@ def solution_isometric_svg(
     return _draw(owners, fills, cell_size)
 
 
-def pattern_isometric_svg(pattern: Shape, cell_size: float = 24.0) -> str:
-    """An isometric picture of a pattern of the cubic grid, in grey."""
+def pattern_isometric_svg(pattern: Shape, cell_size: float = 24.0, fill: str = "#c8ccd4") -> str:
+    """An isometric picture of a pattern of the cubic grid, in grey (or ``fill``)."""
     if pattern.grid.name != "cube":
         raise UsageError(
             f"an isometric view is drawn of the cube grid, not the {pattern.grid.name}"
         )
     owners = {(x, y, z): 0 for x, y, z in pattern.coords().tolist()}
-    return _draw(owners, ["#c8ccd4"], cell_size)
+    return _draw(owners, [fill], cell_size)
 
 
 def _draw(owners: dict[Cell, int], fills: list[str], size: float) -> str:

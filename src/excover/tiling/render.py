@@ -13,6 +13,7 @@ view (:mod:`excover.tiling.isometric`, whose functions this module re-exports), 
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
@@ -169,8 +170,9 @@ def pattern_svg(pattern: Shape, cell_size: float = 24.0) -> str:
 
 def pieces_svg(shapes: Mapping[str, Shape], cell_size: float = 16.0, per_row: int = 8) -> str:
     """An SVG sheet of named shapes: each in its own colour, its name under it, laid out
-    ``per_row`` to a row (a set of pieces at a glance; polycubes as their layers side
-    by side)."""
+    ``per_row`` to a row (a set of pieces at a glance; polycubes in isometric view)."""
+    if shapes and all(s.grid.name == "cube" for s in shapes.values()):
+        return _isometric_sheet(shapes, cell_size, per_row)
     polygons: list[list[Point]] = []
     fills: list[str] = []
     owners: list[int] = []
@@ -199,6 +201,45 @@ def pieces_svg(shapes: Mapping[str, Shape], cell_size: float = 16.0, per_row: in
             owners.append(number)
         labels.append(((middle, -row * slot_height - (top - bottom) - 0.8), name))
     return _svg(polygons, fills, owners, cell_size, labels)
+
+
+def _isometric_sheet(shapes: Mapping[str, Shape], cell_size: float, per_row: int) -> str:
+    """:func:`pieces_svg` of polycubes: the isometric picture of each, nested in a grid of
+    equal slots, its name under it."""
+    pictures = [
+        pattern_isometric_svg(shape, cell_size, tile_colour(number))
+        for number, shape in enumerate(shapes.values())
+    ]
+    sizes = [
+        [float(v) for v in re.findall(r'viewBox="0 0 ([\d.]+) ([\d.]+)"', picture)[0]]
+        for picture in pictures
+    ]
+    label = cell_size * 1.2
+    slot_width = max(max(w for w, _ in sizes), *(0.6 * cell_size * len(n) for n in shapes)) + 8
+    slot_height = max(h for _, h in sizes) + label
+    rows = -(-len(pictures) // per_row)
+    width, height = slot_width * min(per_row, len(pictures)), slot_height * rows
+    out = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0f}" height="{height:.0f}" '
+        f'viewBox="0 0 {width:.2f} {height:.2f}">',
+        f'<rect width="{width:.2f}" height="{height:.2f}" fill="white"/>',
+    ]
+    for number, (name, picture, (w, h)) in enumerate(zip(shapes, pictures, sizes, strict=True)):
+        row, column = divmod(number, per_row)
+        x = column * slot_width + (slot_width - w) / 2
+        y = row * slot_height + (slot_height - label - h)
+        inner = picture.split(">", 1)[1].rsplit("</svg>", 1)[0]
+        out.append(
+            f'<svg x="{x:.2f}" y="{y:.2f}" width="{w:.2f}" height="{h:.2f}" '
+            f'viewBox="0 0 {w:.2f} {h:.2f}">{inner}</svg>'
+        )
+        out.append(
+            f'<text x="{column * slot_width + slot_width / 2:.2f}" '
+            f'y="{(row + 1) * slot_height - label * 0.3:.2f}" font-family="sans-serif" '
+            f'font-size="{cell_size * 0.55:.1f}" text-anchor="middle" fill="#333">{name}</text>'
+        )
+    out.append("</svg>")
+    return "\n".join(out)
 
 
 def _extent(polygons: list[list[Point]]) -> tuple[float, float, float, float]:
