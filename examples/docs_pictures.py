@@ -7,6 +7,8 @@ with ``docs/images`` as OUTDIR after a change to the drawings.
 
 - ``pentomino-box.svg``: what the getting-started page's program writes, made by running
   that very program (``BOX_PROGRAM``) with ``excover run`` in a scratch folder;
+- ``nonogram-heart.svg`` and ``nonogram-ladybird.svg``: what ``excover nonogram FILE
+  --svg OUT`` writes for two of the shipped puzzles (the nonogram tutorial);
 - ``queens-classes.svg`` and ``pentomino-3x20-classes.svg``: the classes of solutions
   the symmetry page shows, drawn by the gallery's own functions (``examples/gallery.py``).
 """
@@ -34,22 +36,42 @@ solve dlx box svg "box.svg"
 """
 
 
-def pentomino_box() -> str:
-    """The SVG file that ``excover run box.cmb`` writes for ``BOX_PROGRAM``."""
+def _written_by(command: list[str], picture: str, files: dict[str, str] | None = None) -> str:
+    """The SVG file ``picture`` that ``excover COMMAND`` writes, run in a scratch folder
+    holding ``files`` (name: text) and a link to the examples."""
     with tempfile.TemporaryDirectory() as scratch:
         folder = Path(scratch)
-        (folder / "box.cmb").write_text(BOX_PROGRAM, encoding="utf-8")
+        (folder / "examples").symlink_to(EXAMPLES)
+        for name, text in (files or {}).items():
+            (folder / name).write_text(text, encoding="utf-8")
         source = str(EXAMPLES.parent / "src")
         path = os.environ.get("PYTHONPATH")
         env = {**os.environ, "PYTHONPATH": source if not path else source + os.pathsep + path}
         subprocess.run(
-            [sys.executable, "-m", "excover", "run", "box.cmb"],
+            [sys.executable, "-m", "excover", *command],
             cwd=folder,
             env=env,
             check=True,
             capture_output=True,
         )
-        return (folder / "box.svg").read_text(encoding="utf-8")
+        return (folder / picture).read_text(encoding="utf-8")
+
+
+def pentomino_box() -> str:
+    """The SVG file that ``excover run box.cmb`` writes for ``BOX_PROGRAM``."""
+    return _written_by(["run", "box.cmb"], "box.svg", {"box.cmb": BOX_PROGRAM})
+
+
+def heart_nonogram() -> str:
+    """The SVG file of the nonogram tutorial's heart, as ``--svg`` writes it."""
+    command = ["nonogram", "examples/nonograms/heart.txt", "--svg", "heart.svg"]
+    return _written_by(command, "heart.svg")
+
+
+def ladybird_nonogram() -> str:
+    """The SVG file of the nonogram tutorial's colour puzzle, as ``--svg`` writes it."""
+    command = ["nonogram", "examples/nonograms/ladybird.txt", "--svg", "ladybird.svg"]
+    return _written_by(command, "ladybird.svg")
 
 
 def _from_gallery(name: str) -> Callable[[], str]:
@@ -61,6 +83,8 @@ def _from_gallery(name: str) -> Callable[[], str]:
 #: The pictures: file name (without .svg) and the function that draws it.
 PICTURES: dict[str, Callable[[], str]] = {
     "pentomino-box": pentomino_box,
+    "nonogram-heart": heart_nonogram,
+    "nonogram-ladybird": ladybird_nonogram,
     "queens-classes": _from_gallery("queens_classes"),
     "pentomino-3x20-classes": _from_gallery("pentomino_3x20_classes"),
 }
