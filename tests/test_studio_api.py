@@ -1,6 +1,8 @@
 """The studio's HTTP API, through Starlette's test client: the run's token, the origin and
-host checks, bounded uploads, located errors (never a traceback), and the runs (first
-solution, count, count up to symmetry, cancel) in their child processes."""
+host checks, bounded uploads, located errors (never a traceback), the catalog of every
+grid, and the runs (first solution, a list of solutions paged and exported as the
+command line's JSON, count, count up to symmetry, limits, cancel, a count resumed from
+its checkpoint) in their child processes."""
 
 from __future__ import annotations
 
@@ -17,7 +19,8 @@ from starlette.testclient import TestClient
 
 from excover.studio.app import MAX_BODY, MAX_JOBS, create_app
 from excover.studio.catalog import families
-from excover.studio.design import Design, from_cmb
+from excover.studio.design import Design
+from excover.studio.program import from_cmb
 from excover.tiling import pentominoes
 
 PORT = 8765
@@ -152,15 +155,34 @@ def test_a_bad_design_names_the_field_at_fault(client: TestClient) -> None:
 # ----- catalog, export, import -----
 
 
-def test_the_catalog_names_every_piece_once() -> None:
-    names = [piece["name"] for family in families() for piece in family["pieces"]]
-    assert len(names) == len(set(names))
-    sizes = {
-        family["name"]: {sum(row.count("*") for row in p["cells"]) for p in family["pieces"]}
-        for family in families()
-    }
-    assert sizes["pentominoes"] == {5} and sizes["hexominoes"] == {6}
-    assert [len(f["pieces"]) for f in families()] == [2, 2, 5, 12, 35]
+def cells(grid: str, drawing: list[Any]) -> int:
+    layers = drawing if grid == "cube" else [drawing]
+    return sum(row.count("*") for layer in layers for row in layer)
+
+
+def test_the_catalog_names_every_piece_once_on_its_grid() -> None:
+    by_grid: dict[str, list[dict[str, Any]]] = {}
+    for family in families():
+        by_grid.setdefault(family["grid"], []).append(family)
+    assert set(by_grid) == {"square", "hex", "triangle", "cube"}
+    for grid, found in by_grid.items():
+        names = [piece["name"] for family in found for piece in family["pieces"]]
+        assert len(names) == len(set(names)), grid
+    # the free polyforms of each order (OEIS A000105, A001420, A000228, A000162)
+    orders: dict[tuple[str, int], int] = {}
+    for family in families():
+        if family["name"] == "Soma pieces":
+            continue
+        for piece in family["pieces"]:
+            key = (family["grid"], cells(family["grid"], piece["cells"]))
+            orders[key] = orders.get(key, 0) + 1
+    assert [orders["square", n] for n in range(1, 7)] == [1, 1, 2, 5, 12, 35]
+    assert [orders["triangle", n] for n in range(1, 7)] == [1, 1, 1, 3, 4, 12]
+    assert [orders["hex", n] for n in range(1, 6)] == [1, 1, 3, 7, 22]
+    assert [orders["cube", n] for n in range(1, 6)] == [1, 1, 2, 7, 23]
+    (soma,) = [f for f in families() if f["name"] == "Soma pieces"]
+    assert [p["name"] for p in soma["pieces"]] == list("VLTZABP")
+    assert sorted(cells("cube", p["cells"]) for p in soma["pieces"]) == [3] + [4] * 6
 
 
 def test_export_then_import_gives_the_same_design(client: TestClient) -> None:
@@ -239,12 +261,12 @@ def test_a_run_streams_once(client: TestClient) -> None:
     assert client.post("/api/jobs/nope/cancel").status_code == 404
 
 
-def test_a_program_opens_as_its_last_square_problem(tmp_path: Any) -> None:
+def test_a_program_opens_as_its_last_problem(tmp_path: Any) -> None:
     (tmp_path / "pieces.cmb").write_text("pattern D = {**}\n")
     program = 'include "pieces.cmb"\nproblem a = constant 2x2 true [D ~sym]\n'
     program += "problem b = constant 4x3 true [D ~2..6 ~rot]\ncount dlx b\n"
     design = from_cmb(program, str(tmp_path / "p.cmb"), str(tmp_path))
-    assert design.board == ("****",) * 3
+    assert design.grid == "square" and design.board == (("****",) * 3,)
     (piece,) = design.pieces
     assert (piece.name, piece.count, piece.symmetry) == ("D", "2..6", "rotations")
 
