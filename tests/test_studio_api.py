@@ -276,3 +276,108 @@ def test_runs_never_started_make_room_for_new_ones(client: TestClient) -> None:
     keys = [client.post("/api/jobs", json=body).json()["id"] for _ in range(MAX_JOBS + 1)]
     assert client.get(f"/api/jobs/{keys[0]}/events").status_code == 404  # the oldest went
     assert events(client, keys[-1])[-1]["type"] == "result"
+
+
+# ----- lists of solutions, limits, checkpoints -----
+
+
+def start(client: TestClient, design: dict[str, Any], task: str, **settings: Any) -> str:
+    response = client.post("/api/jobs", json={"design": design, "task": task, "settings": settings})
+    assert response.status_code == 200, response.text
+    key: str = response.json()["id"]
+    return key
+
+
+def test_a_list_of_solutions_is_paged_and_exported_in_the_cli_schema(client: TestClient) -> None:
+    import jsonschema
+
+    from excover.cli.common import schema
+
+    design = pentomino_design(20, 3)
+    key = start(client, design, "all")
+    found = events(client, key)
+    assert found[-1]["type"] == "result" and found[-1]["found"] == 8 and found[-1]["complete"]
+    assert sum(1 for event in found if event["type"] == "solutions") >= 1
+    assert all("options" not in event for event in found)  # kept by the server
+    page = client.get(f"/api/listings/{key}?start=6&count=6").json()
+    assert page["total"] == 8 and page["finished"] and page["stopped_by"] is None
+    assert [entry["index"] for entry in page["solutions"]] == [6, 7]
+    assert all(entry["svg"].count("<polygon") == 60 for entry in page["solutions"])
+    document = client.get(f"/api/listings/{key}/json").json()
+    jsonschema.Draft202012Validator(schema()).validate(document)
+    assert document["command"] == "solve" and document["complete"] and document["count"] == 8
+    tiling = Design.from_json(design).tiling()
+    expected = {solution.ascii() for solution in tiling.solutions()}
+    assert {"\n".join(entry["grid"]) for entry in document["solutions"]} == expected
+    problem = tiling.problem
+    for entry in document["solutions"]:  # options and items agree with the problem
+        assert entry["items"] == [problem.option_items(o) for o in entry["options"]]
+    classes = start(client, design, "all", up_to_symmetry=True)
+    assert events(client, classes)[-1]["found"] == 2
+
+
+def test_limits_stop_a_run_and_say_so(client: TestClient) -> None:
+    key = start(client, pentomino_design(10, 6), "all", limit=3)
+    result = events(client, key)[-1]
+    assert (result["found"], result["stopped_by"], result["complete"]) == (3, "limit", False)
+    assert client.get(f"/api/listings/{key}").json()["total"] == 3
+    design = pentomino_design(8, 8, "0..1")
+    design["pieces"].append({"name": "M1", "cells": ["*"], "count": "any"})
+    timed = events(client, start(client, design, "count", seconds=1))[-1]
+    assert timed["type"] == "result" and timed["stopped_by"] == "timeout"
+    assert timed["complete"] is False
+
+
+@pytest.mark.parametrize(
+    "settings",
+    [{"limit": 0}, {"limit": "9"}, {"seconds": -1}, {"seconds": "x"}, {"up_to_symmetry": 1}, []],
+)
+def test_bad_settings_are_refused(client: TestClient, settings: Any) -> None:
+    body = {"design": pentomino_design(20, 3), "task": "all", "settings": settings}
+    response = client.post("/api/jobs", json=body)
+    assert response.status_code == 400
+    assert "settings" in response.json()["error"]["message"]
+
+
+def test_listings_refuse_what_they_do_not_hold(client: TestClient) -> None:
+    assert client.get("/api/listings/nope").status_code == 404
+    key = start(client, pentomino_design(20, 3), "first")
+    assert events(client, key)[-1]["found"] is True
+    assert client.get(f"/api/listings/{key}?start=x").status_code == 400
+    assert client.get(f"/api/listings/{key}?count=-1").status_code == 400
+    assert client.get(f"/api/listings/{key}/5/stl").status_code == 404
+    assert client.get(f"/api/listings/{key}").json()["total"] == 1
+
+
+def test_a_cancelled_count_resumes_from_its_checkpoint(tmp_path: Any) -> None:
+    """A count cut into subproblems (every count, here) saves each one finished; killed
+    midway, the next count of the same design counts only the others, to the exact total."""
+    app = create_app(TOKEN, PORT, checkpoints=str(tmp_path), checkpoint_above=0.0)
+    with TestClient(app, base_url=ADDRESS, headers={"X-Studio-Token": TOKEN}) as client:
+        design = pentomino_design(10, 6)
+        key = start(client, design, "count")
+        reader = threading.Thread(target=lambda: events(client, key))
+        reader.start()
+        deadline = time.monotonic() + 120
+        saved: dict[str, Any] = {}
+        while not saved.get("done"):
+            assert time.monotonic() < deadline, "no subproblem was counted"
+            for path in tmp_path.glob("*.json"):
+                try:
+                    saved = json.loads(path.read_text())
+                except ValueError:  # the file is being replaced
+                    continue
+            time.sleep(0.05)
+        client.post(f"/api/jobs/{key}/cancel")
+        reader.join(60)
+        (kept,) = tmp_path.glob("*.json")
+        counted = len(json.loads(kept.read_text())["done"])
+        assert 1 <= counted <= len(saved["subproblems"])
+        again = events(client, start(client, design, "count"))
+        result = again[-1]
+        assert result["type"] == "result" and result["complete"]
+        assert result["resumed"] == counted and result["count"] == "9356"
+        assert not any(event["type"] == "estimate" for event in again)  # went on at once
+        assert not list(tmp_path.glob("*.json"))  # done: nothing left to resume
+        classes = events(client, start(client, design, "count_symmetry"))[-1]
+        assert classes["count"] == "2339"
