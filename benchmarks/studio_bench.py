@@ -121,9 +121,7 @@ def main() -> None:
             page, seconds = open_page(browser, server)
             loads.append(seconds)
             navigations.append(
-                page.evaluate(
-                    "performance.getEntriesByType('navigation')[0].loadEventEnd / 1000"
-                )
+                page.evaluate("performance.getEntriesByType('navigation')[0].loadEventEnd / 1000")
             )
             page.close()
         print(
@@ -138,8 +136,10 @@ def main() -> None:
         for number in range(args.requests):
             started = time.perf_counter()
             if number % 2:
-                page.evaluate("fetch('api/catalog?token=' + encodeURIComponent("
-                              f"'{TOKEN}')).then(r => r.json())")
+                page.evaluate(
+                    "fetch('api/catalog?token=' + encodeURIComponent("
+                    f"'{TOKEN}')).then(r => r.json())"
+                )
             else:
                 page.click("#export")
             answers.append(time.perf_counter() - started)

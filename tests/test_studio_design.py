@@ -212,7 +212,10 @@ def test_the_library_builds_the_same_problems_by_itself() -> None:
         ({"grid": "cube", "board": ["***"]}, "board"),
         ({"grid": "cube", "board": [["**"], ["***"]]}, "board layer 2"),
         ({"grid": "cube", "board": [["*"]] * 17}, "board"),
-        ({"grid": "hex", "pieces": [{"name": "a", "cells": ["*"], "symmetry": "rot180"}]}, "piece 1 'a'"),
+        (
+            {"grid": "hex", "pieces": [{"name": "a", "cells": ["*"], "symmetry": "rot180"}]},
+            "piece 1 'a'",
+        ),
         ({"pieces": [{"name": "a", "cells": ["..."]}]}, "piece 1 'a'"),
     ],
 )

@@ -205,9 +205,7 @@ class Studio:
             return _error(400, f"the task must be one of {', '.join(TASKS)}")
         design = Design.from_json(body.get("design"))
         design.check_usable()
-        settings = Settings.from_json(
-            body.get("settings"), self.checkpoints, self.checkpoint_above
-        )
+        settings = Settings.from_json(body.get("settings"), self.checkpoints, self.checkpoint_above)
         if len(self.jobs) >= MAX_JOBS:
             self._forget_one()
         if len(self.jobs) >= MAX_JOBS:

@@ -77,9 +77,7 @@ def drawing(pattern: Shape) -> Layers:
     grid = pattern.grid.name
     if isinstance(pattern, Pattern3):
         trimmed = pattern.normalized()
-        return tuple(
-            tuple(trimmed.layer(z).ascii().splitlines()) for z in range(trimmed.depth)
-        )
+        return tuple(tuple(trimmed.layer(z).ascii().splitlines()) for z in range(trimmed.depth))
     if isinstance(pattern, Pattern):
         return (tuple(pattern.normalized().ascii().splitlines()),)
     cells = pattern.coords().tolist()

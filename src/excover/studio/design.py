@@ -34,10 +34,10 @@ __all__ = [
     "MAX_CUBE_SIDE",
     "MAX_PIECES",
     "MAX_PIECE_SIDE",
+    "RESERVED",
     "Design",
     "DesignError",
     "Piece",
-    "RESERVED",
     "cells_json",
 ]
 
@@ -222,9 +222,7 @@ def _drawing(grid: str, data: object, where: str, side: int) -> Layers:
             raise DesignError(where, "expected a non-empty list of layers, each a list of rows")
         if len(data) > side:
             raise DesignError(where, f"{len(data)} layers, more than {side}")
-        layers = tuple(
-            _rows(layer, f"{where} layer {z}", side) for z, layer in enumerate(data, 1)
-        )
+        layers = tuple(_rows(layer, f"{where} layer {z}", side) for z, layer in enumerate(data, 1))
         size = (len(layers[0][0]), len(layers[0]))
         for z, layer in enumerate(layers, 1):
             if (len(layer[0]), len(layer)) != size:

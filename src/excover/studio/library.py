@@ -22,6 +22,7 @@ if TYPE_CHECKING:
 
 __all__ = ["isometric_svg", "pieces_zip", "solution_stl"]
 
+
 def _mesh() -> ModuleType:
     """:mod:`excover.tiling.mesh`, or a UsageError saying what to install."""
     try:

@@ -94,10 +94,13 @@ class Listing:
             }
             for index, options in enumerate(self.options)
         ]
+        engine = "Algorithm X (mrv)"
+        if self.up_to_symmetry:
+            engine += ", one solution per symmetry class"
         found = document(
             "solve",
             "dlx",
-            "Algorithm X (mrv)" + (", one solution per symmetry class" if self.up_to_symmetry else ""),
+            engine,
             self.stopped_by,
             count=len(solutions),
             solutions=solutions,

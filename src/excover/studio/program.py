@@ -21,9 +21,9 @@ from excover.studio.design import (
     MAX_CUBE_SIDE,
     MAX_PIECE_SIDE,
     MAX_PIECES,
+    RESERVED,
     Design,
     DesignError,
-    RESERVED,
     Piece,
 )
 from excover.tiling.tile import Shape

@@ -34,7 +34,7 @@ from excover.errors import ExcoverError, LimitReached, UsageError
 
 if TYPE_CHECKING:
     from excover.parallel.checkpoint import Checkpoint
-    from excover.problem import ExactCover
+    from excover.problem import ExactCover, SearchOptions
     from excover.tiling import Tiling
 
 __all__ = ["CHECKPOINT_ABOVE", "MAX_LISTED", "TASKS", "Settings", "work"]
@@ -131,10 +131,10 @@ class _News:
         """The ``time.monotonic()`` instant the run must stop at (None: no limit)."""
         return None if settings.seconds is None else self.started + settings.seconds
 
-    def left(self, settings: Settings) -> float | None:
-        """Seconds left before the time limit (None: no limit), at least a millisecond."""
+    def options(self, settings: Settings) -> SearchOptions:
+        """The search options of the time left before the limit (at least a millisecond)."""
         end = self.deadline(settings)
-        return None if end is None else max(end - time.monotonic(), 0.001)
+        return {} if end is None else {"timeout": max(end - time.monotonic(), 0.001)}
 
 
 def work(design: dict[str, Any], task: str, settings: dict[str, Any], news: Connection) -> None:
@@ -184,7 +184,7 @@ def _listing(tiling: Tiling, task: str, settings: Settings, news: _News) -> Even
 
     limit = 1 if task == "first" else (settings.limit or MAX_LISTED)
     symmetric = settings.up_to_symmetry and task == "all"
-    options = {} if settings.seconds is None else {"timeout": news.left(settings)}
+    options = news.options(settings)
     found: list[list[int]] = []
     batch: list[list[int]] = []
     sent = time.monotonic()
@@ -192,7 +192,9 @@ def _listing(tiling: Tiling, task: str, settings: Settings, news: _News) -> Even
     first = None
     try:
         for solution in tiling.solutions(
-            limit=limit, up_to_symmetry=symmetric, **options  # type: ignore[arg-type]
+            limit=limit,
+            up_to_symmetry=symmetric,
+            **options,
         ):
             if first is None:
                 first = solution
@@ -230,9 +232,8 @@ def _count(tiling: Tiling, up_to_symmetry: bool, settings: Settings, news: _News
         pinned = None if _equal_tiles(tiling) else tiling.symmetry.pinned()
         problem = None if pinned is None else pinned[0]
     if problem is None:  # Burnside's lemma, or tiles told apart only by name
-        options = {} if settings.seconds is None else {"timeout": news.left(settings)}
         try:
-            total = tiling.count(up_to_symmetry=True, **options)  # type: ignore[arg-type]
+            total = tiling.count(up_to_symmetry=True, **news.options(settings))
         except LimitReached:
             return {"count": None, "complete": False, "stopped_by": "timeout"}
         return {"count": str(total), "complete": True, "stopped_by": None}
@@ -255,9 +256,8 @@ def _counted(problem: ExactCover, settings: Settings, news: _News) -> Event:
     if known is not None:
         return {"count": str(known), "complete": True, "stopped_by": None}
     if method != "dlx":
-        options = {} if settings.seconds is None else {"timeout": news.left(settings)}
         try:
-            total = problem.count(method=method, **options)  # type: ignore[arg-type]
+            total = problem.count(method=method, **news.options(settings))
         except LimitReached:
             return {"count": None, "complete": False, "stopped_by": "timeout"}
         return {"count": str(total), "complete": True, "stopped_by": None}
@@ -387,4 +387,3 @@ def _checkpoint_path(settings: Settings, digest: str) -> Path | None:
 def _finite(value: float) -> float | None:
     """``value``, or None when it is beyond a double (JSON has no infinity)."""
     return value if value < float("inf") else None
-
