@@ -70,6 +70,14 @@ def soma_cube() -> str:
     return _first(Tiling(Pattern3.constant(3, 3, 3), tiles(soma_pieces(), symmetry="rotations")))
 
 
+def soma_cube_isometric() -> str:
+    """The Soma cube seen from above: the same kind of solution, each piece in its own colour."""
+    tiling = Tiling(Pattern3.constant(3, 3, 3), tiles(soma_pieces(), symmetry="rotations"))
+    solution = tiling.first()
+    assert solution is not None
+    return solution.isometric_svg(32)
+
+
 def eight_queens() -> str:
     """Eight queens on a chessboard, none attacking another (one of 92)."""
     first = queens.queens(8).first()
@@ -138,6 +146,7 @@ PICTURES: dict[str, Callable[[], str]] = {
     "trihexes": trihexes,
     "tetriamonds": tetriamonds,
     "soma-cube": soma_cube,
+    "soma-cube-isometric": soma_cube_isometric,
     "eight-queens": eight_queens,
     "queens-classes": queens_classes,
     "pentomino-3x20-classes": pentomino_3x20_classes,

@@ -5,19 +5,22 @@ side by side, the bottom layer on the left, each captioned ``z = k``). A tiling 
 each cell by its tile, one colour per tile, and draws a dark line on each polygon edge that
 separates two different placements or a placement from the outside, so pieces stand out
 even when equal tiles touch, and no line inside a piece. A pattern is drawn in grey with
-faint lines between its cells.
+faint lines between its cells. Cubic patterns and tilings are also drawn in an isometric
+view (:mod:`excover.tiling.isometric`, whose functions this module re-exports), and
+:func:`views_html` puts several pictures side by side for a notebook.
 """
 
 from __future__ import annotations
 
-import colorsys
 import math
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 import numpy as np
 
+from excover.tiling.colours import tile_colour
 from excover.tiling.grids import HEX_BASIS, TRIANGLE_NORMALS, Coords, Grid, triangle_spot
+from excover.tiling.isometric import pattern_isometric_svg, solution_isometric_svg
 
 if TYPE_CHECKING:
     from excover.tiling.tile import Shape
@@ -26,10 +29,13 @@ if TYPE_CHECKING:
 __all__ = [
     "cell_polygons",
     "layer_labels",
+    "pattern_isometric_svg",
     "pattern_svg",
     "solution_ascii",
+    "solution_isometric_svg",
     "solution_svg",
     "tile_colour",
+    "views_html",
 ]
 
 Point = tuple[float, float]
@@ -68,34 +74,6 @@ def cell_polygons(grid: Grid, coords: Coords) -> list[list[Point]]:
 
 def _square(x: float, y: float) -> list[Point]:
     return [(x, y), (x + 1, y), (x + 1, y + 1), (x, y + 1)]
-
-
-#: Twelve soft fills far apart in hue and lightness, for the first twelve tiles (a full
-#: pentomino set tells its pieces apart at a glance).
-_PALETTE = (
-    "#e8837c",
-    "#7fb3e6",
-    "#f2cf6b",
-    "#8fd18a",
-    "#b894dd",
-    "#f4a75e",
-    "#6fcdc4",
-    "#e991c8",
-    "#b9c76a",
-    "#9aa3e8",
-    "#d9b08c",
-    "#a8dcf0",
-)
-
-
-def tile_colour(number: int) -> str:
-    """A fill colour for tile ``number``: a fixed palette for the first twelve tiles,
-    then hues spread by the golden angle with alternating lightness."""
-    if 0 <= number < len(_PALETTE):
-        return _PALETTE[number]
-    hue = (number * 0.381966) % 1.0
-    r, g, b = colorsys.hls_to_rgb(hue, 0.62 + 0.12 * (number % 2), 0.62)
-    return f"#{round(r * 255):02x}{round(g * 255):02x}{round(b * 255):02x}"
 
 
 def layer_labels(grid: Grid, coords: Coords) -> list[tuple[Point, str]]:
@@ -208,6 +186,13 @@ def solution_svg(
     coords = np.array(cells, dtype=np.int64).reshape(-1, tiling.grid.dimension)
     polygons = cell_polygons(tiling.grid, coords)
     return _svg(polygons, fills, owners, cell_size, layer_labels(tiling.grid, coords))
+
+
+def views_html(*pictures: str) -> str:
+    """SVG pictures side by side (wrapping on a narrow page), as one HTML fragment: what
+    a notebook shows of a cubic tiling, its layers and its isometric view."""
+    cells = "".join(f"<div>{picture}</div>" for picture in pictures)
+    return f'<div style="display:flex;flex-wrap:wrap;gap:16px;align-items:flex-end">{cells}</div>'
 
 
 def solution_ascii(solution: TilingSolution) -> str:

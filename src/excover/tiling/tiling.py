@@ -353,6 +353,15 @@ class Tiling:
 
         return pattern_svg(self.board)
 
+    def _repr_html_(self) -> str:
+        """What a notebook shows: the board, and for a cubic board its layers beside its
+        isometric view."""
+        from excover.tiling.render import pattern_isometric_svg, pattern_svg, views_html
+
+        if self.grid.name != "cube":
+            return pattern_svg(self.board)
+        return views_html(pattern_svg(self.board), pattern_isometric_svg(self.board))
+
     def __repr__(self) -> str:
         return (
             f"<Tiling: {len(self.cells)} cells, {len(self.tiles)} tiles, "
@@ -510,19 +519,38 @@ class TilingSolution:
 
         return solution_ascii(self)
 
-    def svg(self, cell_size: float = 24.0) -> str:
-        """The tiling as an SVG picture: one colour per tile, borders between pieces."""
+    def svg(self, cell_size: float = 24.0, *, each_piece: bool = False) -> str:
+        """The tiling as an SVG picture: one colour per tile (with ``each_piece``, one per
+        placement), borders between pieces; a cubic tiling layer by layer."""
         from excover.tiling.render import solution_svg
 
-        return solution_svg(self, cell_size)
+        return solution_svg(self, cell_size, each_piece=each_piece)
 
-    def write_svg(self, path: str | os.PathLike[str], cell_size: float = 24.0) -> None:
+    def write_svg(
+        self, path: str | os.PathLike[str], cell_size: float = 24.0, *, each_piece: bool = False
+    ) -> None:
         """Write :meth:`svg` to a file."""
         with open(path, "w", encoding="utf-8") as file:
-            file.write(self.svg(cell_size))
+            file.write(self.svg(cell_size, each_piece=each_piece))
+
+    def isometric_svg(self, cell_size: float = 24.0, *, each_piece: bool = True) -> str:
+        """A tiling of the cubic grid as an isometric SVG picture, each placement in its own
+        colour (see :mod:`excover.tiling.isometric`)."""
+        from excover.tiling.isometric import solution_isometric_svg
+
+        return solution_isometric_svg(self, cell_size, each_piece=each_piece)
 
     def _repr_svg_(self) -> str:
         return self.svg()
+
+    def _repr_html_(self) -> str:
+        """What a notebook shows: the picture, and for a cubic tiling its layers beside its
+        isometric view, each piece in its own colour."""
+        if self.tiling.grid.name != "cube":
+            return self.svg()
+        from excover.tiling.render import views_html
+
+        return views_html(self.svg(each_piece=True), self.isometric_svg())
 
     def __str__(self) -> str:
         return self.ascii()
