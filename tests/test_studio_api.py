@@ -381,3 +381,63 @@ def test_a_cancelled_count_resumes_from_its_checkpoint(tmp_path: Any) -> None:
         assert not list(tmp_path.glob("*.json"))  # done: nothing left to resume
         classes = events(client, start(client, design, "count_symmetry"))[-1]
         assert classes["count"] == "2339"
+
+
+# ----- the cubic grid: isometric views, STL files -----
+
+
+def soma_design() -> dict[str, Any]:
+    from excover.studio.cells import drawing
+    from excover.tiling import soma_pieces
+
+    pieces = [
+        {"name": name, "cells": [list(layer) for layer in drawing(p)], "symmetry": "rotations"}
+        for name, p in soma_pieces().items()
+    ]
+    return {"grid": "cube", "board": [["***"] * 3] * 3, "pieces": pieces}
+
+
+def test_stl_files_of_the_pieces_and_of_a_solution(client: TestClient) -> None:
+    """One closed 2-manifold mesh per distinct piece, of its cells' volume (cubes of
+    10 mm), and a solution's assembly of one body per piece filling the box."""
+    import io
+    import zipfile
+
+    trimesh = pytest.importorskip("trimesh")
+    design = soma_design()
+    response = client.post("/api/export/stl", json=design)
+    assert response.status_code == 200
+    assert response.headers["content-type"] == "application/zip"
+    archive = zipfile.ZipFile(io.BytesIO(response.content))
+    assert sorted(archive.namelist()) == sorted(f"{name}.stl" for name in "VLTZABP")
+    for piece in design["pieces"]:
+        mesh = trimesh.load(io.BytesIO(archive.read(f"{piece['name']}.stl")), file_type="stl")
+        assert mesh.is_watertight and mesh.is_winding_consistent
+        assert mesh.volume == pytest.approx(cells("cube", piece["cells"]) * 1000.0)
+    key = start(client, design, "first")
+    assert events(client, key)[-1]["found"] is True
+    assembly = client.get(f"/api/listings/{key}/0/stl")
+    assert assembly.status_code == 200
+    whole = trimesh.load(io.BytesIO(assembly.content), file_type="stl", process=False)
+    assert whole.volume == pytest.approx(27 * 1000.0)  # the box, filled
+    from excover.tiling.mesh import solution_mesh
+
+    (found,) = client.get(f"/api/listings/{key}/json").json()["solutions"]
+    solution = Design.from_json(design).tiling().decode(found["options"])
+    bodies = solution_mesh(solution).split(only_watertight=False)  # one body a piece
+    assert len(bodies) == 7 and all(body.is_watertight for body in bodies)
+    assert len(whole.faces) == sum(len(body.faces) for body in bodies)
+
+
+def test_polycube_solutions_and_boxes_are_drawn_isometric_too(client: TestClient) -> None:
+    key = start(client, soma_design(), "all", limit=2)
+    assert events(client, key)[-1]["found"] == 2
+    entries = client.get(f"/api/listings/{key}?count=2").json()["solutions"]
+    assert len(entries) == 2
+    for entry in entries:
+        assert entry["svg"].count("z = ") == 3  # layer by layer
+        assert entry["isometric"].startswith("<svg") and "<polygon" in entry["isometric"]
+    box = client.post("/api/isometric", json={"grid": "cube", "board": [["**"]], "pieces": []})
+    assert box.status_code == 200 and box.headers["content-type"].startswith("image/svg+xml")
+    flat = client.post("/api/isometric", json={"board": ["**"], "pieces": []})
+    assert flat.status_code == 400

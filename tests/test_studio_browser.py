@@ -5,8 +5,9 @@ A person's sessions: build the 6x10 board (with a click, a drag and Undo on the 
 pick the 12 pentominoes by clicking them, count 2,339 tilings up to symmetry and 9,356
 in all, draw a solution (checked on a screenshot: the board, and the 12 pieces each in
 its own colour) and download it as a PNG made in the browser; the Soma cube built by
-clicking in a box of layers (240 up to symmetry, 11,520 in all) and opened again from
-its exported program; a hexagonal board with holes clicked out, counted as the library
+clicking in a box of layers (240 up to symmetry, 11,520 in all), seen layer by layer and
+in an isometric view, its pieces and a solution downloaded as STL files, and opened again
+from its exported program; a hexagonal board with holes clicked out, counted as the library
 counts it, its solutions paged and downloaded as the command line's JSON; a long count
 during which the server still answers, cancelled from the page; a count stopped by its
 time limit and resumed from the page; a tab closed during a count (the run is stopped);
@@ -21,6 +22,7 @@ import os
 import shutil
 import threading
 import time
+import zipfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -147,6 +149,13 @@ def share(image: np.ndarray[Any, Any], hex_colour: str) -> float:
     """The share of the pixels within 12 of ``hex_colour`` on each channel."""
     close = np.abs(image.astype(int) - colour(hex_colour)).max(axis=2) <= 12
     return float(close.mean())
+
+
+def colours(image: np.ndarray[Any, Any]) -> int:
+    """How many colours other than white each cover more than 1% of a picture."""
+    values, counts = np.unique(image.reshape(-1, 3), axis=0, return_counts=True)
+    white = (values == 255).all(axis=1)
+    return int(((counts > 0.01 * len(image.reshape(-1, 3))) & ~white).sum())
 
 
 def long_count(page: Page) -> None:
@@ -298,8 +307,21 @@ def test_the_soma_cube_by_clicking(page: Page, tmp_path: Path) -> None:
     page.locator("#solution svg").screenshot(path=str(shot))
     pixels = read_png(shot)
     assert min(share(pixels, tile_colour(number)) for number in range(7)) > 0.01
+    page.check('input[name="view"][value="isometric"]')
+    page.wait_for_function("!document.getElementById('solution').textContent.includes('z =')")
+    page.locator("#solution svg").screenshot(path=str(shot))
+    assert colours(read_png(shot)) >= 6  # three faces of pieces (some hidden inside), shaded
     page.screenshot(path=str(tmp_path / "page.png"))
     assert share(read_png(tmp_path / "page.png"), "#7b8bb0") > 0.003  # the board's cells
+    assert page.locator("#board-isometric svg").count() == 1  # the box, seen in 3D
+    with page.expect_download() as download:
+        page.click("#export-stl")
+    with zipfile.ZipFile(download.value.path()) as archive:
+        assert sorted(archive.namelist()) == sorted(f"{name}.stl" for name in "VLTZABP")
+    with page.expect_download() as download:
+        page.click("#download-stl")
+    assembly = Path(download.value.path()).read_bytes()  # binary STL: 50 bytes a triangle
+    assert len(assembly) == 84 + 50 * int.from_bytes(assembly[80:84], "little") > 84
     with page.expect_download() as download:
         page.click("#export")
     program = tmp_path / "soma.cmb"

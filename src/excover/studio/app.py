@@ -8,6 +8,7 @@ Routes (every one needs the run's token, see :class:`Guard`)::
     POST /api/import              a .cmb program (text) -> its design, or a located error
     POST /api/export              a design -> the .cmb program
     POST /api/export/stl          a design -> a zip of one STL file per distinct piece
+    POST /api/isometric           a design of the cubic grid -> its box in an isometric view
     POST /api/jobs                {"design": ..., "task": "first"|"all"|"count"|
                                   "count_symmetry", "settings": {"limit": N, "seconds": S,
                                   "up_to_symmetry": bool}} -> {"id": ...}: a run, started
@@ -199,6 +200,13 @@ class Studio:
         headers = {"Content-Disposition": 'attachment; filename="pieces.zip"'}
         return Response(data, media_type="application/zip", headers=headers)
 
+    async def isometric(self, request: Request) -> Response:
+        design = Design.from_json(await _json(request))
+        if design.grid != "cube":
+            return _error(400, "an isometric view is drawn of a box of cubes")
+        svg = await asyncio.to_thread(lambda: library.board_isometric_svg(design.board_shape()))
+        return Response(svg, media_type="image/svg+xml")
+
     async def new_job(self, request: Request) -> Response:
         body = await _json(request)
         if not isinstance(body, dict) or body.get("task") not in TASKS:
@@ -373,6 +381,7 @@ def create_app(
         Route("/api/import", studio.import_program, methods=["POST"]),
         Route("/api/export", studio.export_program, methods=["POST"]),
         Route("/api/export/stl", studio.export_stl, methods=["POST"]),
+        Route("/api/isometric", studio.isometric, methods=["POST"]),
         Route("/api/jobs", studio.new_job, methods=["POST"]),
         Route("/api/jobs/{key}/events", studio.events),
         Route("/api/jobs/{key}/cancel", studio.cancel, methods=["POST"]),

@@ -28,6 +28,7 @@ from excover.lang.grammar import KEYWORDS
 from excover.lang.parser import SUBGROUPS
 from excover.studio.cells import GRIDS, Layers, cmb_pattern, drawing, shape
 from excover.tiling import Tile, Tiling
+from excover.tiling.tile import Shape
 
 __all__ = [
     "MAX_BOARD_SIDE",
@@ -160,11 +161,15 @@ class Design:
         if not self.used:
             raise DesignError("pieces", "no piece is used: give some piece a count above 0")
 
+    def board_shape(self) -> Shape:
+        """The board as a pattern of the tiling library."""
+        return shape(self.grid, self.board)
+
     def tiling(self, progress: Callable[[int, int], None] | None = None) -> Tiling:
         """The tiling problem of the design (``progress`` as :class:`Tiling` takes it)."""
         self.check_usable()
-        board = shape(self.grid, self.board)
-        return Tiling(board, [p.tile(self.grid) for p in self.used], progress=progress)
+        pieces = [p.tile(self.grid) for p in self.used]
+        return Tiling(self.board_shape(), pieces, progress=progress)
 
     def to_cmb(self) -> str:
         """The design as a ``.cmb`` program: the board and pieces as patterns, the tile

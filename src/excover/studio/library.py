@@ -1,67 +1,48 @@
-"""The tiling library's meshes and isometric pictures, for the studio's exports.
+"""The tiling library's meshes and isometric pictures, for the studio's exports and views.
 
 STL files (one per distinct piece, and a solution's assembly) are made by
-:mod:`excover.tiling.mesh` through the mesh library of the ``mesh`` extra (trimesh), and
-the isometric view of a polycube solution by the tiling library's renderer. Both are
-looked up when first used, so that the studio runs (and says what is missing) without
-them.
+:mod:`excover.tiling.mesh` through the mesh library trimesh (which comes with the
+``studio`` extra; without it the export says what to install), cells 10 mm a side; the
+isometric views of a box and of a polycube solution by :mod:`excover.tiling.isometric`.
 """
 
 from __future__ import annotations
 
-import importlib
 import io
 import zipfile
-from types import ModuleType
 from typing import TYPE_CHECKING
 
-from excover.errors import UsageError
+from excover.tiling.isometric import pattern_isometric_svg, solution_isometric_svg
+from excover.tiling.mesh import piece_stls
+from excover.tiling.mesh import solution_stl as assembly_stl
 
 if TYPE_CHECKING:
     from excover.tiling import Tiling, TilingSolution
+    from excover.tiling.tile import Shape
 
-__all__ = ["isometric_svg", "pieces_zip", "solution_stl"]
-
-
-def _mesh() -> ModuleType:
-    """:mod:`excover.tiling.mesh`, or a UsageError saying what to install."""
-    try:
-        return importlib.import_module("excover.tiling.mesh")
-    except ImportError as error:
-        missing = error.name or "excover.tiling.mesh"
-        raise UsageError(
-            f"STL export needs {missing}, which is not installed: pip install 'excover[mesh]'"
-        ) from None
+__all__ = ["board_isometric_svg", "isometric_svg", "pieces_zip", "solution_stl"]
 
 
 def pieces_zip(tiling: Tiling) -> bytes:
     """A zip archive of one binary STL file per distinct piece of ``tiling``
     (``NAME.stl``)."""
-    stls: dict[str, bytes] = _mesh().piece_stls(tiling)
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
-        for name, data in stls.items():
+        for name, data in piece_stls(tiling).items():
             archive.writestr(f"{name}.stl", data)
     return buffer.getvalue()
 
 
-def solution_stl(solution: TilingSolution, gap: float = 0.0) -> bytes:
-    """A binary STL file of a solution's assembly, each piece a closed mesh (``gap``
-    millimetres between pieces)."""
-    data: bytes = _mesh().solution_stl(solution, gap=gap)
-    return data
+def solution_stl(solution: TilingSolution) -> bytes:
+    """A binary STL file of a solution's assembly, one closed body per piece."""
+    return assembly_stl(solution)
 
 
-def isometric_svg(solution: TilingSolution) -> str | None:
-    """An isometric SVG picture of a polycube solution, each piece in its own colour;
-    None when the tiling library does not draw them."""
-    for name in ("excover.tiling.isometric", "excover.tiling.render"):
-        try:
-            module = importlib.import_module(name)
-        except ImportError:
-            continue
-        draw = getattr(module, "solution_isometric_svg", None)
-        if draw is not None:
-            picture: str = draw(solution, 24.0, each_piece=True)
-            return picture
-    return None
+def isometric_svg(solution: TilingSolution) -> str:
+    """An isometric SVG picture of a polycube solution, each piece in its own colour."""
+    return solution_isometric_svg(solution, 24.0, each_piece=True)
+
+
+def board_isometric_svg(board: Shape) -> str:
+    """An isometric SVG picture of a box of the cubic grid, in grey."""
+    return pattern_isometric_svg(board, 16.0)

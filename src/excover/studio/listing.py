@@ -4,9 +4,9 @@ A run's child sends its solutions as option numbers of the design's tiling probl
 few integers each); the server keeps them here and draws a page of them when the page
 asks, from its own copy of the tiling (built once, on the first request: the same
 design gives the same problem, option for option). Each solution is drawn with each
-piece in its own colour; a polycube solution layer by layer and, when the tiling library
-draws it, in an isometric view. The list also goes out whole as the command line's JSON
-document (``excover solve --json``'s schema).
+piece in its own colour; a polycube solution layer by layer and in an isometric view.
+The list also goes out whole as the command line's JSON document (``excover solve
+--json``'s schema).
 """
 
 from __future__ import annotations
@@ -62,8 +62,8 @@ class Listing:
 
     def page(self, start: int, count: int) -> list[dict[str, Any]]:
         """Solutions ``start`` to ``start + count`` (at most :data:`MAX_PAGE`), each with
-        its number, its picture (``svg``), its text, and on the cube its isometric view
-        (``isometric``, None when the tiling library has none)."""
+        its number, its picture (``svg``: layer by layer on the cube), its text, and on
+        the cube its isometric view (``isometric``)."""
         from excover.tiling.render import solution_svg
 
         drawn = []

@@ -278,8 +278,28 @@ function boardChanged() {
   if (board.grid === "cube") {
     const rows = board.drawing();
     preview.innerHTML = rows.map((layer) => layerSvg("square", layer, 8, "#7b8bb0")).join("");
+    isometricSoon();
   }
   summarize();
+}
+
+// The isometric view of the box, drawn by the server a moment after the last edit.
+let isometricTimer = null;
+
+function isometricSoon() {
+  clearTimeout(isometricTimer);
+  isometricTimer = setTimeout(async () => {
+    if (board.grid !== "cube" || !board.cells()) {
+      $("board-isometric").replaceChildren();
+      return;
+    }
+    try {
+      const svg = await api("POST", "api/isometric", { grid: "cube", board: board.drawing(), pieces: [] });
+      if (board.grid === "cube") $("board-isometric").innerHTML = svg;
+    } catch (error) {
+      $("board-isometric").textContent = ""; // a view, not worth an error message
+    }
+  }, 150);
 }
 
 function setGrid(grid) {
