@@ -7,9 +7,11 @@ its checkpoint) in their child processes."""
 from __future__ import annotations
 
 import json
+import math
 import threading
 import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -26,6 +28,7 @@ from excover.tiling import pentominoes
 PORT = 8765
 TOKEN = "test-token-0123456789"
 ADDRESS = f"http://127.0.0.1:{PORT}"
+ROOT = Path(__file__).resolve().parents[1]
 
 
 @pytest.fixture
@@ -441,3 +444,40 @@ def test_polycube_solutions_and_boxes_are_drawn_isometric_too(client: TestClient
     assert box.status_code == 200 and box.headers["content-type"].startswith("image/svg+xml")
     flat = client.post("/api/isometric", json={"board": ["**"], "pieces": []})
     assert flat.status_code == 400
+
+
+@pytest.mark.parametrize(
+    ("grid", "cell", "area"),
+    [("hex", [".**.", "*.*."], 3 * math.sqrt(3) / 2), ("triangle", ["***"], math.sqrt(3) / 4)],
+)
+def test_planar_pieces_are_printed_as_prisms(
+    client: TestClient, grid: str, cell: list[str], area: float
+) -> None:
+    """A cell of edge 10 mm raised 10 mm: its area (in edges squared) times 1000."""
+    import io
+    import zipfile
+
+    trimesh = pytest.importorskip("trimesh")
+    design = {"grid": grid, "board": ["*" * 8] * 4, "pieces": [{"name": "p", "cells": cell}]}
+    response = client.post("/api/export/stl", json=design)
+    assert response.status_code == 200, response.text
+    data = zipfile.ZipFile(io.BytesIO(response.content)).read("p.stl")
+    mesh = trimesh.load(io.BytesIO(data), file_type="stl")
+    assert mesh.is_watertight
+    assert mesh.volume == pytest.approx(cells(grid, cell) * area * 1000.0)
+
+
+def test_programs_of_every_grid_open_and_too_large_ones_are_located(client: TestClient) -> None:
+    soma = (ROOT / "examples" / "studio_soma.cmb").read_bytes()
+    opened = client.post("/api/import", content=soma).json()["design"]
+    assert opened["grid"] == "cube" and len(opened["board"]) == 3
+    assert [p["symmetry"] for p in opened["pieces"]] == ["rotations"] * 7
+    trihexes = (ROOT / "examples" / "trihexes.cmb").read_bytes()
+    opened = client.post("/api/import", content=trihexes).json()["design"]
+    assert opened["grid"] == "hex" and sum(r.count("*") for r in opened["board"]) == 18
+    layers = ", ".join(["constant 2x2 true"] * 17)
+    tall = f"pattern3 box = [{layers}]\npattern3 c = [{{*}}]\nproblem3 p = box [c]\n"
+    refused = client.post("/api/import", content=tall.encode())
+    assert refused.status_code == 400
+    error = refused.json()["error"]
+    assert error["line"] == 3 and "16" in error["message"]

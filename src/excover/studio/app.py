@@ -46,6 +46,7 @@ from excover.errors import ExcoverError
 from excover.lang.errors import LangError
 from excover.studio import library
 from excover.studio.catalog import families
+from excover.studio.cells import shape
 from excover.studio.design import Design, DesignError
 from excover.studio.jobs import Job
 from excover.studio.listing import Listing
@@ -196,7 +197,9 @@ class Studio:
 
     async def export_stl(self, request: Request) -> Response:
         design = Design.from_json(await _json(request))
-        data = await asyncio.to_thread(lambda: library.pieces_zip(design.tiling()))
+        design.check_usable()
+        pieces = {piece.name: shape(design.grid, piece.cells) for piece in design.used}
+        data = await asyncio.to_thread(library.pieces_zip, pieces)
         headers = {"Content-Disposition": 'attachment; filename="pieces.zip"'}
         return Response(data, media_type="application/zip", headers=headers)
 

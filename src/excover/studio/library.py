@@ -13,22 +13,25 @@ import zipfile
 from typing import TYPE_CHECKING
 
 from excover.tiling.isometric import pattern_isometric_svg, solution_isometric_svg
-from excover.tiling.mesh import piece_stls
+from excover.tiling.mesh import cells_mesh
 from excover.tiling.mesh import solution_stl as assembly_stl
 
 if TYPE_CHECKING:
-    from excover.tiling import Tiling, TilingSolution
+    from excover.tiling import TilingSolution
     from excover.tiling.tile import Shape
 
 __all__ = ["board_isometric_svg", "isometric_svg", "pieces_zip", "solution_stl"]
 
 
-def pieces_zip(tiling: Tiling) -> bytes:
-    """A zip archive of one binary STL file per distinct piece of ``tiling``
-    (``NAME.stl``)."""
+def pieces_zip(pieces: dict[str, Shape]) -> bytes:
+    """A zip archive of one binary STL file per piece (``NAME.stl``), each the closed
+    mesh of its cells (:func:`excover.tiling.mesh.cells_mesh`, cells of 10 mm); the
+    board's placements are not needed, so a large board costs nothing here."""
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
-        for name, data in piece_stls(tiling).items():
+        for name, shape in pieces.items():
+            data = cells_mesh(shape, shape.grid).export(file_type="stl")
+            assert isinstance(data, bytes)  # trimesh writes binary STL as bytes
             archive.writestr(f"{name}.stl", data)
     return buffer.getvalue()
 

@@ -822,6 +822,7 @@ async function start() {
   drawFamilies();
   const initial = await api("GET", "api/initial");
   if (initial.design) loadDesign(initial.design, initial.name);
+  document.body.dataset.readyAt = Math.round(performance.now()); // ms after the navigation began
   document.body.dataset.ready = "true";
 }
 
