@@ -81,6 +81,10 @@ def test_every_request_needs_the_token(client: TestClient) -> None:
         assert client.get(f"{path}?token={TOKEN}", headers={"X-Studio-Token": ""}).is_success
     refused = client.get("/", headers={"X-Studio-Token": "nope"})
     assert "token" in refused.json()["error"]["message"]
+    for path in ("/api/export/stl", "/api/isometric", "/api/jobs"):
+        assert client.post(path, json={}, headers={"X-Studio-Token": ""}).status_code == 403
+    for path in ("/api/listings/x", "/api/listings/x/json", "/api/listings/x/0/stl"):
+        assert client.get(path, headers={"X-Studio-Token": ""}).status_code == 403
 
 
 def test_the_page_carries_the_token_to_its_files(client: TestClient) -> None:

@@ -510,7 +510,10 @@ async function run(task) {
   $("status").textContent = "starting…";
   events.onmessage = (message) => handle(JSON.parse(message.data));
   events.onerror = () => {
-    if (state.job && state.job.id === id) finish();
+    if (state.job && state.job.id === id) {
+      finish();
+      $("status").textContent = "Stopped: the studio did not answer (is it still running?)";
+    }
   };
 }
 
