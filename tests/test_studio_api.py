@@ -1,13 +1,17 @@
 """The studio's HTTP API, through Starlette's test client: the run's token, the origin and
-host checks, bounded uploads, located errors (never a traceback), and the runs (first
-solution, count, count up to symmetry, cancel) in their child processes."""
+host checks, bounded uploads, located errors (never a traceback), the catalog of every
+grid, and the runs (first solution, a list of solutions paged and exported as the
+command line's JSON, count, count up to symmetry, limits, cancel, a count resumed from
+its checkpoint) in their child processes."""
 
 from __future__ import annotations
 
 import json
+import math
 import threading
 import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -17,12 +21,14 @@ from starlette.testclient import TestClient
 
 from excover.studio.app import MAX_BODY, MAX_JOBS, create_app
 from excover.studio.catalog import families
-from excover.studio.design import Design, from_cmb
+from excover.studio.design import Design
+from excover.studio.program import from_cmb
 from excover.tiling import pentominoes
 
 PORT = 8765
 TOKEN = "test-token-0123456789"
 ADDRESS = f"http://127.0.0.1:{PORT}"
+ROOT = Path(__file__).resolve().parents[1]
 
 
 @pytest.fixture
@@ -75,6 +81,10 @@ def test_every_request_needs_the_token(client: TestClient) -> None:
         assert client.get(f"{path}?token={TOKEN}", headers={"X-Studio-Token": ""}).is_success
     refused = client.get("/", headers={"X-Studio-Token": "nope"})
     assert "token" in refused.json()["error"]["message"]
+    for path in ("/api/export/stl", "/api/isometric", "/api/jobs"):
+        assert client.post(path, json={}, headers={"X-Studio-Token": ""}).status_code == 403
+    for path in ("/api/listings/x", "/api/listings/x/json", "/api/listings/x/0/stl"):
+        assert client.get(path, headers={"X-Studio-Token": ""}).status_code == 403
 
 
 def test_the_page_carries_the_token_to_its_files(client: TestClient) -> None:
@@ -152,15 +162,34 @@ def test_a_bad_design_names_the_field_at_fault(client: TestClient) -> None:
 # ----- catalog, export, import -----
 
 
-def test_the_catalog_names_every_piece_once() -> None:
-    names = [piece["name"] for family in families() for piece in family["pieces"]]
-    assert len(names) == len(set(names))
-    sizes = {
-        family["name"]: {sum(row.count("*") for row in p["cells"]) for p in family["pieces"]}
-        for family in families()
-    }
-    assert sizes["pentominoes"] == {5} and sizes["hexominoes"] == {6}
-    assert [len(f["pieces"]) for f in families()] == [2, 2, 5, 12, 35]
+def cells(grid: str, drawing: list[Any]) -> int:
+    layers = drawing if grid == "cube" else [drawing]
+    return sum(row.count("*") for layer in layers for row in layer)
+
+
+def test_the_catalog_names_every_piece_once_on_its_grid() -> None:
+    by_grid: dict[str, list[dict[str, Any]]] = {}
+    for family in families():
+        by_grid.setdefault(family["grid"], []).append(family)
+    assert set(by_grid) == {"square", "hex", "triangle", "cube"}
+    for grid, found in by_grid.items():
+        names = [piece["name"] for family in found for piece in family["pieces"]]
+        assert len(names) == len(set(names)), grid
+    # the free polyforms of each order (OEIS A000105, A001420, A000228, A000162)
+    orders: dict[tuple[str, int], int] = {}
+    for family in families():
+        if family["name"] == "Soma pieces":
+            continue
+        for piece in family["pieces"]:
+            key = (family["grid"], cells(family["grid"], piece["cells"]))
+            orders[key] = orders.get(key, 0) + 1
+    assert [orders["square", n] for n in range(1, 7)] == [1, 1, 2, 5, 12, 35]
+    assert [orders["triangle", n] for n in range(1, 7)] == [1, 1, 1, 3, 4, 12]
+    assert [orders["hex", n] for n in range(1, 6)] == [1, 1, 3, 7, 22]
+    assert [orders["cube", n] for n in range(1, 6)] == [1, 1, 2, 7, 23]
+    (soma,) = [f for f in families() if f["name"] == "Soma pieces"]
+    assert [p["name"] for p in soma["pieces"]] == list("VLTZABP")
+    assert sorted(cells("cube", p["cells"]) for p in soma["pieces"]) == [3] + [4] * 6
 
 
 def test_export_then_import_gives_the_same_design(client: TestClient) -> None:
@@ -239,12 +268,12 @@ def test_a_run_streams_once(client: TestClient) -> None:
     assert client.post("/api/jobs/nope/cancel").status_code == 404
 
 
-def test_a_program_opens_as_its_last_square_problem(tmp_path: Any) -> None:
+def test_a_program_opens_as_its_last_problem(tmp_path: Any) -> None:
     (tmp_path / "pieces.cmb").write_text("pattern D = {**}\n")
     program = 'include "pieces.cmb"\nproblem a = constant 2x2 true [D ~sym]\n'
     program += "problem b = constant 4x3 true [D ~2..6 ~rot]\ncount dlx b\n"
     design = from_cmb(program, str(tmp_path / "p.cmb"), str(tmp_path))
-    assert design.board == ("****",) * 3
+    assert design.grid == "square" and design.board == (("****",) * 3,)
     (piece,) = design.pieces
     assert (piece.name, piece.count, piece.symmetry) == ("D", "2..6", "rotations")
 
@@ -254,3 +283,205 @@ def test_runs_never_started_make_room_for_new_ones(client: TestClient) -> None:
     keys = [client.post("/api/jobs", json=body).json()["id"] for _ in range(MAX_JOBS + 1)]
     assert client.get(f"/api/jobs/{keys[0]}/events").status_code == 404  # the oldest went
     assert events(client, keys[-1])[-1]["type"] == "result"
+
+
+# ----- lists of solutions, limits, checkpoints -----
+
+
+def start(client: TestClient, design: dict[str, Any], task: str, **settings: Any) -> str:
+    response = client.post("/api/jobs", json={"design": design, "task": task, "settings": settings})
+    assert response.status_code == 200, response.text
+    key: str = response.json()["id"]
+    return key
+
+
+def test_a_list_of_solutions_is_paged_and_exported_in_the_cli_schema(client: TestClient) -> None:
+    import jsonschema
+
+    from excover.cli.common import schema
+
+    design = pentomino_design(20, 3)
+    key = start(client, design, "all")
+    found = events(client, key)
+    assert found[-1]["type"] == "result" and found[-1]["found"] == 8 and found[-1]["complete"]
+    assert sum(1 for event in found if event["type"] == "solutions") >= 1
+    assert all("options" not in event for event in found)  # kept by the server
+    page = client.get(f"/api/listings/{key}?start=6&count=6").json()
+    assert page["total"] == 8 and page["finished"] and page["stopped_by"] is None
+    assert [entry["index"] for entry in page["solutions"]] == [6, 7]
+    assert all(entry["svg"].count("<polygon") == 60 for entry in page["solutions"])
+    document = client.get(f"/api/listings/{key}/json").json()
+    jsonschema.Draft202012Validator(schema()).validate(document)
+    assert document["command"] == "solve" and document["complete"] and document["count"] == 8
+    tiling = Design.from_json(design).tiling()
+    expected = {solution.ascii() for solution in tiling.solutions()}
+    assert {"\n".join(entry["grid"]) for entry in document["solutions"]} == expected
+    problem = tiling.problem
+    for entry in document["solutions"]:  # options and items agree with the problem
+        assert entry["items"] == [problem.option_items(o) for o in entry["options"]]
+    classes = start(client, design, "all", up_to_symmetry=True)
+    assert events(client, classes)[-1]["found"] == 2
+
+
+def test_limits_stop_a_run_and_say_so(client: TestClient) -> None:
+    key = start(client, pentomino_design(10, 6), "all", limit=3)
+    result = events(client, key)[-1]
+    assert (result["found"], result["stopped_by"], result["complete"]) == (3, "limit", False)
+    assert client.get(f"/api/listings/{key}").json()["total"] == 3
+    design = pentomino_design(8, 8, "0..1")
+    design["pieces"].append({"name": "M1", "cells": ["*"], "count": "any"})
+    timed = events(client, start(client, design, "count", seconds=1))[-1]
+    assert timed["type"] == "result" and timed["stopped_by"] == "timeout"
+    assert timed["complete"] is False
+
+
+@pytest.mark.parametrize(
+    "settings",
+    [{"limit": 0}, {"limit": "9"}, {"seconds": -1}, {"seconds": "x"}, {"up_to_symmetry": 1}, []],
+)
+def test_bad_settings_are_refused(client: TestClient, settings: Any) -> None:
+    body = {"design": pentomino_design(20, 3), "task": "all", "settings": settings}
+    response = client.post("/api/jobs", json=body)
+    assert response.status_code == 400
+    assert "settings" in response.json()["error"]["message"]
+
+
+def test_listings_refuse_what_they_do_not_hold(client: TestClient) -> None:
+    assert client.get("/api/listings/nope").status_code == 404
+    key = start(client, pentomino_design(20, 3), "first")
+    assert events(client, key)[-1]["found"] is True
+    assert client.get(f"/api/listings/{key}?start=x").status_code == 400
+    assert client.get(f"/api/listings/{key}?count=-1").status_code == 400
+    assert client.get(f"/api/listings/{key}/5/stl").status_code == 404
+    assert client.get(f"/api/listings/{key}").json()["total"] == 1
+
+
+def test_a_cancelled_count_resumes_from_its_checkpoint(tmp_path: Any) -> None:
+    """A count cut into subproblems (every count, here) saves each one finished; killed
+    midway, the next count of the same design counts only the others, to the exact total."""
+    app = create_app(TOKEN, PORT, checkpoints=str(tmp_path), checkpoint_above=0.0)
+    with TestClient(app, base_url=ADDRESS, headers={"X-Studio-Token": TOKEN}) as client:
+        design = pentomino_design(10, 6)
+        key = start(client, design, "count")
+        reader = threading.Thread(target=lambda: events(client, key))
+        reader.start()
+        deadline = time.monotonic() + 120
+        saved: dict[str, Any] = {}
+        while not saved.get("done"):
+            assert time.monotonic() < deadline, "no subproblem was counted"
+            for path in tmp_path.glob("*.json"):
+                try:
+                    saved = json.loads(path.read_text())
+                except ValueError:  # the file is being replaced
+                    continue
+            time.sleep(0.05)
+        client.post(f"/api/jobs/{key}/cancel")
+        reader.join(60)
+        (kept,) = tmp_path.glob("*.json")
+        counted = len(json.loads(kept.read_text())["done"])
+        assert 1 <= counted <= len(saved["subproblems"])
+        again = events(client, start(client, design, "count"))
+        result = again[-1]
+        assert result["type"] == "result" and result["complete"]
+        assert result["resumed"] == counted and result["count"] == "9356"
+        assert not any(event["type"] == "estimate" for event in again)  # went on at once
+        assert not list(tmp_path.glob("*.json"))  # done: nothing left to resume
+        classes = events(client, start(client, design, "count_symmetry"))[-1]
+        assert classes["count"] == "2339"
+
+
+# ----- the cubic grid: isometric views, STL files -----
+
+
+def soma_design() -> dict[str, Any]:
+    from excover.studio.cells import drawing
+    from excover.tiling import soma_pieces
+
+    pieces = [
+        {"name": name, "cells": [list(layer) for layer in drawing(p)], "symmetry": "rotations"}
+        for name, p in soma_pieces().items()
+    ]
+    return {"grid": "cube", "board": [["***"] * 3] * 3, "pieces": pieces}
+
+
+def test_stl_files_of_the_pieces_and_of_a_solution(client: TestClient) -> None:
+    """One closed 2-manifold mesh per distinct piece, of its cells' volume (cubes of
+    10 mm), and a solution's assembly of one body per piece filling the box."""
+    import io
+    import zipfile
+
+    trimesh = pytest.importorskip("trimesh")
+    design = soma_design()
+    response = client.post("/api/export/stl", json=design)
+    assert response.status_code == 200
+    assert response.headers["content-type"] == "application/zip"
+    archive = zipfile.ZipFile(io.BytesIO(response.content))
+    assert sorted(archive.namelist()) == sorted(f"{name}.stl" for name in "VLTZABP")
+    for piece in design["pieces"]:
+        mesh = trimesh.load(io.BytesIO(archive.read(f"{piece['name']}.stl")), file_type="stl")
+        assert mesh.is_watertight and mesh.is_winding_consistent
+        assert mesh.volume == pytest.approx(cells("cube", piece["cells"]) * 1000.0)
+    key = start(client, design, "first")
+    assert events(client, key)[-1]["found"] is True
+    assembly = client.get(f"/api/listings/{key}/0/stl")
+    assert assembly.status_code == 200
+    whole = trimesh.load(io.BytesIO(assembly.content), file_type="stl", process=False)
+    assert whole.volume == pytest.approx(27 * 1000.0)  # the box, filled
+    from excover.tiling.mesh import solution_mesh
+
+    (found,) = client.get(f"/api/listings/{key}/json").json()["solutions"]
+    solution = Design.from_json(design).tiling().decode(found["options"])
+    bodies = solution_mesh(solution).split(only_watertight=False)  # one body a piece
+    assert len(bodies) == 7 and all(body.is_watertight for body in bodies)
+    assert len(whole.faces) == sum(len(body.faces) for body in bodies)
+
+
+def test_polycube_solutions_and_boxes_are_drawn_isometric_too(client: TestClient) -> None:
+    key = start(client, soma_design(), "all", limit=2)
+    assert events(client, key)[-1]["found"] == 2
+    entries = client.get(f"/api/listings/{key}?count=2").json()["solutions"]
+    assert len(entries) == 2
+    for entry in entries:
+        assert entry["svg"].count("z = ") == 3  # layer by layer
+        assert entry["isometric"].startswith("<svg") and "<polygon" in entry["isometric"]
+    box = client.post("/api/isometric", json={"grid": "cube", "board": [["**"]], "pieces": []})
+    assert box.status_code == 200 and box.headers["content-type"].startswith("image/svg+xml")
+    flat = client.post("/api/isometric", json={"board": ["**"], "pieces": []})
+    assert flat.status_code == 400
+
+
+@pytest.mark.parametrize(
+    ("grid", "cell", "area"),
+    [("hex", [".**.", "*.*."], 3 * math.sqrt(3) / 2), ("triangle", ["***"], math.sqrt(3) / 4)],
+)
+def test_planar_pieces_are_printed_as_prisms(
+    client: TestClient, grid: str, cell: list[str], area: float
+) -> None:
+    """A cell of edge 10 mm raised 10 mm: its area (in edges squared) times 1000."""
+    import io
+    import zipfile
+
+    trimesh = pytest.importorskip("trimesh")
+    design = {"grid": grid, "board": ["*" * 8] * 4, "pieces": [{"name": "p", "cells": cell}]}
+    response = client.post("/api/export/stl", json=design)
+    assert response.status_code == 200, response.text
+    data = zipfile.ZipFile(io.BytesIO(response.content)).read("p.stl")
+    mesh = trimesh.load(io.BytesIO(data), file_type="stl")
+    assert mesh.is_watertight
+    assert mesh.volume == pytest.approx(cells(grid, cell) * area * 1000.0)
+
+
+def test_programs_of_every_grid_open_and_too_large_ones_are_located(client: TestClient) -> None:
+    soma = (ROOT / "examples" / "studio_soma.cmb").read_bytes()
+    opened = client.post("/api/import", content=soma).json()["design"]
+    assert opened["grid"] == "cube" and len(opened["board"]) == 3
+    assert [p["symmetry"] for p in opened["pieces"]] == ["rotations"] * 7
+    trihexes = (ROOT / "examples" / "trihexes.cmb").read_bytes()
+    opened = client.post("/api/import", content=trihexes).json()["design"]
+    assert opened["grid"] == "hex" and sum(r.count("*") for r in opened["board"]) == 18
+    layers = ", ".join(["constant 2x2 true"] * 17)
+    tall = f"pattern3 box = [{layers}]\npattern3 c = [{{*}}]\nproblem3 p = box [c]\n"
+    refused = client.post("/api/import", content=tall.encode())
+    assert refused.status_code == 400
+    error = refused.json()["error"]
+    assert error["line"] == 3 and "16" in error["message"]

@@ -1,13 +1,19 @@
 """The studio's page in a real browser: headless Chromium (the system's) driven by
 Playwright, against the studio served by uvicorn on 127.0.0.1 in this process.
 
-A person's session: build the 6x10 board (with a click, a drag and Undo on the way),
+A person's sessions: build the 6x10 board (with a click, a drag and Undo on the way),
 pick the 12 pentominoes by clicking them, count 2,339 tilings up to symmetry and 9,356
 in all, draw a solution (checked on a screenshot: the board, and the 12 pieces each in
-its own colour); a long count cancelled from the page; a tab closed during a count
-(the run is stopped); a design exported and opened again with the same counts; a bad
-program shown as a located error. Every wait is on a condition of the page, never a
-sleep standing for a result. Skipped outside CI when Chromium or Playwright is missing.
+its own colour) and download it as a PNG made in the browser; the Soma cube built by
+clicking in a box of layers (240 up to symmetry, 11,520 in all), seen layer by layer and
+in an isometric view, its pieces and a solution downloaded as STL files, and opened again
+from its exported program; a hexagonal board with holes clicked out, counted as the library
+counts it, its solutions paged and downloaded as the command line's JSON; a long count
+during which the server still answers, cancelled from the page; a count stopped by its
+time limit and resumed from the page; a tab closed during a count (the run is stopped);
+a design exported and opened again with the same counts; a bad program shown as a
+located error. Every wait is on a condition of the page, never a sleep standing for a
+result. Skipped outside CI when Chromium or Playwright is missing.
 """
 
 from __future__ import annotations
@@ -16,6 +22,7 @@ import os
 import shutil
 import threading
 import time
+import zipfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -48,12 +55,14 @@ WAIT = 60_000
 
 
 class Server:
-    """The studio served by uvicorn on a thread, on a free port of 127.0.0.1."""
+    """The studio served by uvicorn on a thread, on a free port of 127.0.0.1; counts
+    estimated at more than a second keep a checkpoint in ``checkpoints``."""
 
-    def __init__(self) -> None:
+    def __init__(self, checkpoints: Path) -> None:
         sock = listen(0)
         self.port = sock.getsockname()[1]
-        self.app = create_app(TOKEN, self.port)
+        self.checkpoints = checkpoints
+        self.app = create_app(TOKEN, self.port, checkpoints=str(checkpoints), checkpoint_above=1.0)
         self.server = uvicorn.Server(uvicorn.Config(self.app, log_level="warning"))
         self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [sock]})
         self.thread.start()
@@ -77,8 +86,8 @@ class Server:
 
 
 @pytest.fixture(scope="module")
-def server() -> Iterator[Server]:
-    running = Server()
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    running = Server(tmp_path_factory.mktemp("checkpoints"))
     yield running
     running.stop()
 
@@ -142,6 +151,13 @@ def share(image: np.ndarray[Any, Any], hex_colour: str) -> float:
     return float(close.mean())
 
 
+def colours(image: np.ndarray[Any, Any]) -> int:
+    """How many colours other than white each cover more than 1% of a picture."""
+    values, counts = np.unique(image.reshape(-1, 3), axis=0, return_counts=True)
+    white = (values == 255).all(axis=1)
+    return int(((counts > 0.01 * len(image.reshape(-1, 3))) & ~white).sum())
+
+
 def long_count(page: Page) -> None:
     """Start a count that takes minutes: the 8x8 board, each pentomino at most once and
     monominoes at will; wait until the page says it counts."""
@@ -188,11 +204,27 @@ def test_design_and_count_the_pentomino_rectangle(page: Page, tmp_path: Path) ->
     assert min(shares) > 0.5 * 5 / 60 * 0.75  # each piece's colour over most of its cells
     page.screenshot(path=str(tmp_path / "page.png"))
     assert share(read_png(tmp_path / "page.png"), "#7b8bb0") > 0.01
+    with page.expect_download() as download:  # a PNG drawn by the browser's canvas
+        page.click("#download-png")
+    made = tmp_path / "made.png"
+    download.value.save_as(made)
+    picture = read_png(made)
+    assert picture.shape[1] > 400  # twice the SVG's size
+    assert min(share(picture, tile_colour(number)) for number in range(12)) > 0.02
 
 
 def test_cancel_stops_a_long_count(page: Page, server: Server) -> None:
     long_count(page)
     (process,) = server.processes()
+    # the server answers while the count runs: the catalog, and an export
+    families = page.evaluate(
+        f"fetch('api/catalog?token={TOKEN}').then((r) => r.json()).then((d) => d.families.length)"
+    )
+    assert families >= 16
+    with page.expect_download() as download:
+        page.click("#export")
+    assert "problem puzzle" in Path(download.value.path()).read_text()
+    assert process.is_alive()
     clicked = time.monotonic()
     page.click("#cancel")
     process.join(30)
@@ -242,3 +274,132 @@ def test_a_bad_program_shows_a_located_error(page: Page, tmp_path: Path) -> None
     assert message.startswith("line 2, column")
     assert "problem p = a [a ~sometimes]" in page.inner_text("#error-report")
     assert "Traceback" not in page.content()
+
+
+def counted(page: Page, button: str) -> str:
+    """Click a count button and return what the page says (a count, or a partial one)."""
+    page.evaluate("document.getElementById('result-count').textContent = ''")
+    page.click(button)
+    page.wait_for_function("document.getElementById('result-count').textContent !== ''")
+    return page.inner_text("#result-count")
+
+
+def test_the_soma_cube_by_clicking(page: Page, tmp_path: Path) -> None:
+    page.select_option("#grid", "cube")  # a 3x3x3 box, layer 1 (the bottom) shown
+    page.wait_for_function("document.querySelectorAll('#board .cell.on').length === 9")
+    page.click("#layer-up")
+    page.wait_for_function("document.getElementById('layer').value === '1'")
+    page.click('#board .cell[data-x="1"][data-y="1"]')  # a hole in the middle layer...
+    assert "26 cells" in page.inner_text("#summary")
+    page.click("#undo")  # ...undone
+    page.wait_for_function("document.getElementById('summary').textContent.includes('27 cells')")
+    page.select_option("#family", "Soma pieces")
+    for name in "VLTZABP":
+        page.click(f'.piece[data-name="{name}"] svg')
+    page.uncheck("#reflections")  # turned, not mirrored: A and B stay two pieces
+    assert "7 pieces chosen, 27 cells in all" in page.inner_text("#summary")
+    assert result(page, "#count-symmetry") == 240
+    assert result(page, "#count") == 11520
+    page.click("#solve-first")
+    page.wait_for_selector("#solution svg")
+    assert page.inner_text("#solution").count("z =") == 3  # layer by layer
+    shot = tmp_path / "soma.png"
+    page.locator("#solution svg").screenshot(path=str(shot))
+    pixels = read_png(shot)
+    assert min(share(pixels, tile_colour(number)) for number in range(7)) > 0.01
+    page.check('input[name="view"][value="isometric"]')
+    page.wait_for_function("!document.getElementById('solution').textContent.includes('z =')")
+    page.locator("#solution svg").screenshot(path=str(shot))
+    assert colours(read_png(shot)) >= 6  # three faces of pieces (some hidden inside), shaded
+    page.screenshot(path=str(tmp_path / "page.png"))
+    assert share(read_png(tmp_path / "page.png"), "#7b8bb0") > 0.003  # the board's cells
+    assert page.locator("#board-isometric svg").count() == 1  # the box, seen in 3D
+    with page.expect_download() as download:
+        page.click("#export-stl")
+    with zipfile.ZipFile(download.value.path()) as archive:
+        assert sorted(archive.namelist()) == sorted(f"{name}.stl" for name in "VLTZABP")
+    with page.expect_download() as download:
+        page.click("#download-stl")
+    assembly = Path(download.value.path()).read_bytes()  # binary STL: 50 bytes a triangle
+    assert len(assembly) == 84 + 50 * int.from_bytes(assembly[80:84], "little") > 84
+    with page.expect_download() as download:
+        page.click("#export")
+    program = tmp_path / "soma.cmb"
+    download.value.save_as(program)
+    assert "problem3 puzzle = board pieces" in program.read_text()
+    page.select_option("#grid", "square")  # elsewhere, then the program again
+    page.set_input_files("#import", str(program))
+    page.wait_for_function("document.getElementById('grid').value === 'cube'")
+    assert "27 cells" in page.inner_text("#summary")
+    assert not page.is_checked("#reflections")
+    assert result(page, "#count-symmetry") == 240
+
+
+#: The hexagon of side 3 without its centre (examples/trihexes.cmb): the cells to click
+#: away from a full 5x5 frame of offset rows (column, row from the top).
+HEX_HOLES = [(0, 0), (4, 0), (4, 1), (2, 2), (4, 3), (0, 4), (4, 4)]
+
+
+def test_a_hexagonal_board_by_clicking(page: Page, tmp_path: Path) -> None:
+    import json
+
+    import jsonschema
+
+    from excover.cli.common import schema
+    from excover.tiling import HexPattern, Tile, Tiling, polyhexes
+
+    page.select_option("#grid", "hex")
+    page.wait_for_function("document.querySelectorAll('#board .cell.on').length === 25")
+    for x, y in HEX_HOLES:
+        page.click(f'#board .cell[data-x="{x}"][data-y="{y}"]')
+    assert "18 cells" in page.inner_text("#summary")
+    page.select_option("#family", "monohex to trihexes")
+    for name in ("H3a", "H3b", "H3c"):
+        page.click(f'.piece[data-name="{name}"] svg')
+        set_count(page, name, "any")
+    ring = HexPattern.from_ascii("  * * *\n * * * *\n* * . * *\n * * * *\n  * * *")
+    library = Tiling(ring, [Tile(p, f"t{k}", "any") for k, p in enumerate(polyhexes(3))])
+    assert result(page, "#count") == library.count() == 311
+    page.click("#solve-all")
+    page.wait_for_selector("#gallery figure")
+    page.wait_for_function("document.getElementById('page-caption').textContent.includes('311')")
+    page.click("#page-next")
+    page.wait_for_selector('#gallery figure[data-index="6"]')
+    page.click('#gallery figure[data-index="8"]')
+    page.wait_for_function(
+        "document.getElementById('solution-caption').textContent.startsWith('Solution 9 ')"
+    )
+    shot = tmp_path / "hex.png"
+    page.locator("#solution svg").screenshot(path=str(shot))
+    assert min(share(read_png(shot), tile_colour(number)) for number in range(6)) > 0.03
+    with page.expect_download() as download:
+        page.click("#download-json")
+    document = json.loads(Path(download.value.path()).read_text())
+    jsonschema.Draft202012Validator(schema()).validate(document)
+    assert document["count"] == 311 and len(document["solutions"]) == 311
+    assert len({"\n".join(s["grid"]) for s in document["solutions"]}) == 311
+    with page.expect_download() as download:
+        page.click("#export")
+    program = tmp_path / "ring.cmb"
+    download.value.save_as(program)
+    page.click("#clear-board")
+    page.set_input_files("#import", str(program))
+    page.wait_for_function("document.getElementById('summary').textContent.includes('18 cells')")
+    assert result(page, "#count") == 311
+
+
+def test_a_count_stopped_by_its_time_limit_resumes(page: Page, server: Server) -> None:
+    new_board(page, 10, 6)
+    pick_pentominoes(page)
+    page.fill("#seconds", "2")
+    partial = counted(page, "#count")
+    assert "partial" in partial, partial  # the count takes longer than 2 s
+    page.wait_for_selector("#resume:not([hidden])")
+    before = set(server.checkpoints.glob("*.json"))
+    assert before  # the subproblems and those counted so far are kept
+    page.fill("#seconds", "")
+    page.evaluate("document.getElementById('result-count').textContent = ''")
+    page.click("#resume")
+    page.wait_for_selector("#result-count[data-count]")
+    assert page.get_attribute("#result-count", "data-count") == "9356"
+    assert len(set(server.checkpoints.glob("*.json")) & before) == len(before) - 1  # used up

@@ -62,10 +62,12 @@ def fetch(url: str) -> tuple[int, bytes]:
         return error.code, error.read()
 
 
-def test_the_command_serves_the_file_until_ctrl_c() -> None:
-    program = ROOT / "examples" / "tetrominoes.cmb"
+def test_the_command_serves_the_file_until_ctrl_c(tmp_path: Path) -> None:
+    program = ROOT / "examples" / "studio_soma.cmb"
+    folder = tmp_path / "checkpoints"
+    command = ["studio", str(program), "--no-browser", "--checkpoints", str(folder)]
     child = subprocess.Popen(
-        [sys.executable, "-m", "excover", "studio", str(program), "--no-browser"],
+        [sys.executable, "-m", "excover", *command],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
@@ -82,9 +84,10 @@ def test_the_command_serves_the_file_until_ctrl_c() -> None:
         assert fetch(f"{base}api/initial")[0] == 403
         status, body = fetch(f"{base}api/initial?token={token}")
         initial = json.loads(body)
-        assert initial["name"] == "tetrominoes.cmb"
-        assert initial["design"]["board"] == ["*" * 10] * 4
-        assert len(initial["design"]["pieces"]) == 10
+        assert initial["name"] == "studio_soma.cmb"
+        assert initial["design"]["grid"] == "cube"
+        assert initial["design"]["board"] == [["***"] * 3] * 3
+        assert [piece["name"] for piece in initial["design"]["pieces"]] == list("VLTZABP")
     finally:
         child.send_signal(signal.SIGINT)
         child.wait(60)

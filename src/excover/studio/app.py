@@ -3,15 +3,23 @@
 Routes (every one needs the run's token, see :class:`Guard`)::
 
     GET  /                        the page (its script and style under /static/)
-    GET  /api/catalog             the pieces on offer, by family
+    GET  /api/catalog             the pieces on offer, by grid and family
     GET  /api/initial             the design of the file given on the command line, if any
     POST /api/import              a .cmb program (text) -> its design, or a located error
     POST /api/export              a design -> the .cmb program
-    POST /api/jobs                {"design": ..., "task": "first"|"count"|"count_symmetry"}
-                                  -> {"id": ...}: a run, started when its events are read
+    POST /api/export/stl          a design -> a zip of one STL file per distinct piece
+    POST /api/isometric           a design of the cubic grid -> its box in an isometric view
+    POST /api/jobs                {"design": ..., "task": "first"|"all"|"count"|
+                                  "count_symmetry", "settings": {"limit": N, "seconds": S,
+                                  "up_to_symmetry": bool}} -> {"id": ...}: a run, started
+                                  when its events are read
     GET  /api/jobs/ID/events      the run's news as server-sent events; the run is
                                   stopped when the reader goes away (the tab closed)
     POST /api/jobs/ID/cancel      stop the run (its child process is killed)
+    GET  /api/listings/ID         the solutions of run ID found so far, a page of them
+                                  drawn (?start=K&count=N)
+    GET  /api/listings/ID/json    all of them, as the command line's --json document
+    GET  /api/listings/ID/K/stl   solution K's assembly as an STL file
 
 Errors come back as ``{"error": {"message": ..., "line": ..., "column": ...}}`` with a
 4xx status, never as a traceback.
@@ -36,17 +44,24 @@ from starlette.routing import Route
 
 from excover.errors import ExcoverError
 from excover.lang.errors import LangError
+from excover.studio import library
 from excover.studio.catalog import families
-from excover.studio.design import Design, DesignError, from_cmb
-from excover.studio.jobs import TASKS, Job
+from excover.studio.cells import shape
+from excover.studio.design import Design, DesignError
+from excover.studio.jobs import Job
+from excover.studio.listing import Listing
+from excover.studio.program import from_cmb
+from excover.studio.runs import CHECKPOINT_ABOVE, TASKS, Settings
 
-__all__ = ["MAX_BODY", "MAX_JOBS", "MAX_RUNNING", "Guard", "create_app"]
+__all__ = ["MAX_BODY", "MAX_JOBS", "MAX_LISTINGS", "MAX_RUNNING", "Guard", "create_app"]
 
 #: The most bytes a request body may hold (a design or a .cmb program).
 MAX_BODY = 1 << 20
 #: The most runs held at once (started or not), and the most running at once.
 MAX_JOBS = 16
 MAX_RUNNING = 4
+#: The most lists of solutions kept for the page (the oldest goes first).
+MAX_LISTINGS = 8
 #: Seconds between two messages of an events stream when the run says nothing: the
 #: page shows the time spent, and a closed tab is noticed when a message fails to go.
 TICK = 0.25
@@ -129,11 +144,21 @@ async def _json(request: Request) -> Any:
 class Studio:
     """The state of one studio run: its token, the design it opened, its runs."""
 
-    def __init__(self, token: str, initial: Design | None, name: str | None) -> None:
+    def __init__(
+        self,
+        token: str,
+        initial: Design | None,
+        name: str | None,
+        checkpoints: str | None,
+        checkpoint_above: float,
+    ) -> None:
         self.token = token
         self.initial = initial
         self.name = name
+        self.checkpoints = checkpoints
+        self.checkpoint_above = checkpoint_above
         self.jobs: dict[str, Job] = {}
+        self.listings: dict[str, Listing] = {}
 
     async def page(self, request: Request) -> Response:
         html = resources.files("excover.studio").joinpath("static/index.html").read_text("utf-8")
@@ -147,7 +172,7 @@ class Studio:
         return Response(text, media_type=_STATIC[name])
 
     async def catalog(self, request: Request) -> Response:
-        return JSONResponse({"families": families()})
+        return JSONResponse({"families": await asyncio.to_thread(families)})
 
     async def initial_design(self, request: Request) -> Response:
         design = None if self.initial is None else self.initial.to_json()
@@ -170,18 +195,40 @@ class Studio:
         headers = {"Content-Disposition": 'attachment; filename="puzzle.cmb"'}
         return Response(design.to_cmb(), media_type="text/plain", headers=headers)
 
+    async def export_stl(self, request: Request) -> Response:
+        design = Design.from_json(await _json(request))
+        design.check_usable()
+        pieces = {piece.name: shape(design.grid, piece.cells) for piece in design.used}
+        data = await asyncio.to_thread(library.pieces_zip, pieces)
+        headers = {"Content-Disposition": 'attachment; filename="pieces.zip"'}
+        return Response(data, media_type="application/zip", headers=headers)
+
+    async def isometric(self, request: Request) -> Response:
+        design = Design.from_json(await _json(request))
+        if design.grid != "cube":
+            return _error(400, "an isometric view is drawn of a box of cubes")
+        svg = await asyncio.to_thread(lambda: library.board_isometric_svg(design.board_shape()))
+        return Response(svg, media_type="image/svg+xml")
+
     async def new_job(self, request: Request) -> Response:
         body = await _json(request)
         if not isinstance(body, dict) or body.get("task") not in TASKS:
             return _error(400, f"the task must be one of {', '.join(TASKS)}")
         design = Design.from_json(body.get("design"))
         design.check_usable()
+        settings = Settings.from_json(body.get("settings"), self.checkpoints, self.checkpoint_above)
         if len(self.jobs) >= MAX_JOBS:
             self._forget_one()
         if len(self.jobs) >= MAX_JOBS:
             return _error(429, "too many runs at once: cancel one first")
         key = secrets.token_hex(8)
-        self.jobs[key] = Job(design.to_json(), body["task"])
+        task = body["task"]
+        self.jobs[key] = Job(design.to_json(), task, settings)
+        if task in ("first", "all"):
+            while len(self.listings) >= MAX_LISTINGS:
+                del self.listings[next(iter(self.listings))]
+            symmetric = settings.up_to_symmetry and task == "all"
+            self.listings[key] = Listing(design.to_json(), task, symmetric)
         return JSONResponse({"id": key})
 
     def _forget_one(self) -> None:
@@ -215,11 +262,16 @@ class Studio:
         when the stream ends, however it ends (done, cancelled, or the reader gone)."""
         loop = asyncio.get_running_loop()
         started = loop.time()
+        listing = self.listings.get(key)
         try:
             while True:
                 event = await asyncio.to_thread(job.next_event, TICK)
                 if event is None:
                     event = {"type": "tick"}
+                elif event["type"] == "solutions" and listing is not None:
+                    listing.add(event.pop("options"))  # kept here, drawn on request
+                elif event["type"] == "result" and listing is not None:
+                    listing.finish(event.get("stopped_by"))
                 event["elapsed"] = round(loop.time() - started, 2)
                 yield f"data: {json.dumps(event)}\n\n"
                 if event["type"] in ("result", "error", "cancelled"):
@@ -227,21 +279,72 @@ class Studio:
         finally:
             job.close()
             self.jobs.pop(key, None)
+            if listing is not None and not listing.finished:
+                listing.finish(None if job.cancelled_at is None else "interrupt")
 
     async def cancel(self, request: Request) -> Response:
         _, job = self._job(request)
         await asyncio.to_thread(job.cancel)
         return JSONResponse({"cancelled": True, "stop_seconds": job.stop_seconds})
 
+    def _listing(self, request: Request) -> Listing:
+        key = request.path_params["key"]
+        listing = self.listings.get(key)
+        if listing is None:
+            raise HTTPException(404, f"no solutions of run {key!r} (any more)")
+        return listing
+
+    async def listing_page(self, request: Request) -> Response:
+        listing = self._listing(request)
+        start = _natural(request, "start", 0)
+        count = _natural(request, "count", 1)
+        drawn = await asyncio.to_thread(listing.page, start, count)
+        return JSONResponse(
+            {
+                "total": len(listing.options),
+                "finished": listing.finished,
+                "stopped_by": listing.stopped_by,
+                "solutions": drawn,
+            }
+        )
+
+    async def listing_json(self, request: Request) -> Response:
+        listing = self._listing(request)
+        data = await asyncio.to_thread(listing.document)
+        headers = {"Content-Disposition": 'attachment; filename="solutions.json"'}
+        return JSONResponse(data, headers=headers)
+
+    async def listing_stl(self, request: Request) -> Response:
+        listing = self._listing(request)
+        index = _natural(request, "index", 0, path=True)
+        if index >= len(listing.options):
+            raise HTTPException(404, f"no solution {index + 1}: {len(listing.options)} found")
+        data = await asyncio.to_thread(lambda: library.solution_stl(listing.solution(index)))
+        name = f"solution{index + 1}.stl"
+        headers = {"Content-Disposition": f'attachment; filename="{name}"'}
+        return Response(data, media_type="model/stl", headers=headers)
+
     @contextlib.asynccontextmanager
     async def lifespan(self, app: Starlette) -> AsyncIterator[None]:
-        """The server's life: every run still going is stopped when it shuts down."""
+        """The server's life: the catalog is made before the first page asks for it, and
+        every run still going is stopped when the server shuts down."""
+        await asyncio.to_thread(families)
         try:
             yield
         finally:
             for job in self.jobs.values():
                 job.close()
             self.jobs.clear()
+
+
+def _natural(request: Request, name: str, default: int, path: bool = False) -> int:
+    """A non-negative integer of the query (or of the path), at most a million."""
+    text = request.path_params.get(name) if path else request.query_params.get(name)
+    if text is None:
+        return default
+    if not text.isascii() or not text.isdigit() or len(text) > 6:
+        raise HTTPException(400, f"{name} must be a number from 0 to 999999, not {text!r}")
+    return int(text)
 
 
 async def _excover_error(request: Request, error: Exception) -> Response:
@@ -264,11 +367,15 @@ def create_app(
     port: int,
     initial: Design | None = None,
     name: str | None = None,
+    checkpoints: str | None = None,
+    checkpoint_above: float = CHECKPOINT_ABOVE,
 ) -> Starlette:
     """The application of one studio run, answering at ``127.0.0.1:port`` (or
     ``localhost:port``) to requests carrying ``token``. ``initial`` is the design the
-    page opens with (from the file called ``name``)."""
-    studio = Studio(token, initial, name)
+    page opens with (from the file called ``name``); the checkpoints of counts estimated
+    at more than ``checkpoint_above`` seconds go to the folder ``checkpoints`` (None:
+    counts keep none)."""
+    studio = Studio(token, initial, name, checkpoints, checkpoint_above)
     routes = [
         Route("/", studio.page),
         Route("/static/{name}", studio.static),
@@ -276,9 +383,14 @@ def create_app(
         Route("/api/initial", studio.initial_design),
         Route("/api/import", studio.import_program, methods=["POST"]),
         Route("/api/export", studio.export_program, methods=["POST"]),
+        Route("/api/export/stl", studio.export_stl, methods=["POST"]),
+        Route("/api/isometric", studio.isometric, methods=["POST"]),
         Route("/api/jobs", studio.new_job, methods=["POST"]),
         Route("/api/jobs/{key}/events", studio.events),
         Route("/api/jobs/{key}/cancel", studio.cancel, methods=["POST"]),
+        Route("/api/listings/{key}", studio.listing_page),
+        Route("/api/listings/{key}/json", studio.listing_json),
+        Route("/api/listings/{key}/{index}/stl", studio.listing_stl),
     ]
     app = Starlette(
         routes=routes,

@@ -3,7 +3,7 @@
 Starts the studio's web application (:mod:`excover.studio.app`) on 127.0.0.1, prints its
 address (with the run's token: nobody else can use it), opens the browser unless told
 not to, and serves until Ctrl-C (exit status 130, as for every command). ``FILE.cmb`` is
-opened in the page: its last square problem, read by the safe language (no outside
+opened in the page: its last problem (on any grid), read by the safe language (no outside
 command runs). The server and framework
 (uvicorn, Starlette) come with the ``studio`` extra: ``pip install 'excover[studio]'``.
 """
@@ -56,6 +56,12 @@ def add_studio_command(commands: Any) -> None:
     parser.add_argument(
         "--no-browser", action="store_true", help="print the address only, open no browser"
     )
+    parser.add_argument(
+        "--checkpoints",
+        metavar="FOLDER",
+        help="where long counts keep their checkpoints, to resume from (default: "
+        "$XDG_CACHE_HOME/excover/studio, or ~/.cache/excover/studio)",
+    )
     parser.set_defaults(run=_studio)
 
 
@@ -73,7 +79,7 @@ def _frameworks() -> None:
 def _open(path: str) -> Design:
     """The design of the program ``path`` (its includes found beside it)."""
     from excover.lang.parser import MAX_PROGRAM_BYTES
-    from excover.studio.design import from_cmb
+    from excover.studio.program import from_cmb
 
     try:
         if os.path.getsize(path) > MAX_PROGRAM_BYTES:
@@ -100,6 +106,13 @@ def listen(port: int) -> socket.socket:
     return sock
 
 
+def _default_checkpoints() -> str:
+    """The folder of the checkpoints of long counts: ``excover/studio`` in the cache
+    folder (``$XDG_CACHE_HOME``, or ``~/.cache``); made when a count first needs it."""
+    cache = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return os.path.join(cache, "excover", "studio")
+
+
 def _studio(args: argparse.Namespace) -> int:
     _frameworks()
     import uvicorn
@@ -115,7 +128,11 @@ def _studio(args: argparse.Namespace) -> int:
 
     token = secrets.token_urlsafe(24)
     app = create_app(
-        token, port, design, None if args.file is None else os.path.basename(args.file)
+        token,
+        port,
+        design,
+        None if args.file is None else os.path.basename(args.file),
+        args.checkpoints or _default_checkpoints(),
     )
     address = f"http://127.0.0.1:{port}/?token={token}"
     print(f"excover studio: {address}", flush=True)

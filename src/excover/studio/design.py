@@ -1,53 +1,64 @@
-"""A studio design: a square board and the pieces to tile it with, read and written three
-ways.
+"""A studio design: a board on one grid and the pieces to tile it with, read and written
+three ways.
 
-- As JSON, the form the page sends: ``{"board": ["**.", ...], "pieces": [{"name": "F",
-  "cells": [".**", "**.", ".*."], "count": "1", "symmetry": "all"}, ...]}``. The rows are
-  ASCII art, top row first (``*`` a cell, ``.`` none). A count is ``"N"``, ``"LO..HI"``,
-  ``"LO.."`` or ``"any"``, as the ``.cmb`` language writes multiplicities. Everything the
-  page sends is untrusted: :meth:`Design.from_json` checks every field and bounds every
-  size, and names the field at fault when it refuses one.
+- As JSON, the form the page sends: ``{"grid": "hex", "board": ["**.", ...], "pieces":
+  [{"name": "F", "cells": [".**", "**.", ".*."], "count": "1", "symmetry": "all"},
+  ...]}``. The grid is ``square`` (the default), ``hex``, ``triangle`` or ``cube``; the
+  board and each piece are drawn as rows of ``*`` (a cell) and ``.`` (none), top row
+  first, on the grid's layout (:mod:`excover.studio.cells`); on the cube they are lists
+  of such layers, bottom layer first. A count is ``"N"``, ``"LO..HI"``, ``"LO.."`` or
+  ``"any"``, as the ``.cmb`` language writes multiplicities. Everything the page sends is
+  untrusted: :meth:`Design.from_json` checks every field and bounds every size, and names
+  the field at fault when it refuses one. Pieces are kept in the smallest frame that
+  holds them.
 - As a :class:`~excover.tiling.Tiling`, to solve (:meth:`Design.tiling`).
-- As a ``.cmb`` program that ``excover run`` accepts (:meth:`Design.to_cmb`), and back from
-  one (:func:`from_cmb`: the program's last square problem). A program is parsed by the
-  safe language (:mod:`excover.lang`) with its default permissions: it runs no outside
-  command and reads no file outside its own folder; an uploaded program has an empty
-  folder of its own, so it includes nothing at all.
+- As a ``.cmb`` program that ``excover run`` accepts (:meth:`Design.to_cmb`); a program
+  is read back by :func:`excover.studio.program.from_cmb`.
 """
 
 from __future__ import annotations
 
 import re
-import tempfile
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from excover.errors import UsageError
-from excover.lang import syntax
-from excover.lang.errors import LangError, Pos
-from excover.lang.evaluate import TileDef, evaluate, tile_defs
 from excover.lang.grammar import KEYWORDS
-from excover.lang.parser import SUBGROUPS, parse
-from excover.tiling import Pattern, Tile, Tiling
+from excover.lang.parser import SUBGROUPS
+from excover.studio.cells import GRIDS, Layers, cmb_pattern, drawing, shape
+from excover.tiling import Tile, Tiling
 from excover.tiling.tile import Shape
 
-__all__ = ["MAX_BOARD_SIDE", "MAX_PIECES", "MAX_PIECE_SIDE", "Design", "DesignError", "Piece"]
-__all__ += ["from_cmb"]
+__all__ = [
+    "MAX_BOARD_SIDE",
+    "MAX_CUBE_SIDE",
+    "MAX_PIECES",
+    "MAX_PIECE_SIDE",
+    "RESERVED",
+    "Design",
+    "DesignError",
+    "Piece",
+    "cells_json",
+]
 
-#: The longest side of a board, in cells.
+#: The longest side of a planar board, in cells.
 MAX_BOARD_SIDE = 64
+#: The longest side of a box of the cubic grid (width, height and layers), in cells.
+MAX_CUBE_SIDE = 16
 #: The longest side of a piece, in cells.
 MAX_PIECE_SIDE = 16
 #: The most pieces in a design.
 MAX_PIECES = 400
 
-#: The symmetries a piece may have: those the ``.cmb`` language writes.
+#: The symmetries a piece may have: those the ``.cmb`` language writes (the subgroups of
+#: the square's isometries on the square grid only).
 SYMMETRIES = ("all", "rotations", "none", *SUBGROUPS)
 
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,31}")
 _COUNT = re.compile(r"(\d{1,6})(?:(\.\.)(\d{1,6})?)?")
-_RESERVED = {*KEYWORDS.values(), "board", "puzzle", "pieces"}
+#: Names a piece may not have: the language's keywords and the program's own names.
+RESERVED = {*KEYWORDS.values(), "board", "puzzle", "pieces"}
 
 
 class DesignError(UsageError):
@@ -60,14 +71,21 @@ class DesignError(UsageError):
         self.detail = message
 
 
+def cells_json(grid: str, layers: Layers) -> list[Any]:
+    """A drawing as the JSON document writes it: a list of rows, or of layers on the cube."""
+    if grid == "cube":
+        return [list(layer) for layer in layers]
+    return list(layers[0])
+
+
 @dataclass(frozen=True)
 class Piece:
-    """A piece: its name, its cells as ASCII art (top row first), how many copies the
+    """A piece: its name, its cells (a drawing on the design's grid), how many copies the
     tiling uses (``hi`` None: any number from ``lo``) and the isometries it may be moved
     by."""
 
     name: str
-    rows: tuple[str, ...]
+    cells: Layers
     lo: int
     hi: int | None
     symmetry: str
@@ -79,18 +97,23 @@ class Piece:
             return "any" if self.lo == 0 else f"{self.lo}.."
         return str(self.lo) if self.lo == self.hi else f"{self.lo}..{self.hi}"
 
-    def tile(self) -> Tile:
+    def tile(self, grid: str) -> Tile:
         """The piece as a tile of the tiling library."""
-        shape = Pattern.from_ascii("\n".join(self.rows), source=f"piece {self.name!r}")
-        return Tile(shape, name=self.name, multiplicity=(self.lo, self.hi), symmetry=self.symmetry)
+        return Tile(
+            shape(grid, self.cells),
+            name=self.name,
+            multiplicity=(self.lo, self.hi),
+            symmetry=self.symmetry,
+        )
 
 
 @dataclass(frozen=True)
 class Design:
-    """A board (ASCII art, top row first) and its pieces (those used zero times left
-    out of the tiling and of the program)."""
+    """A board (a drawing on ``grid``) and its pieces (those used zero times left out of
+    the tiling and of the program)."""
 
-    board: tuple[str, ...]
+    grid: str
+    board: Layers
     pieces: tuple[Piece, ...]
 
     @classmethod
@@ -98,22 +121,32 @@ class Design:
         """The design of a JSON document sent by the page, checked field by field."""
         if not isinstance(data, dict):
             raise DesignError("design", "expected an object with 'board' and 'pieces'")
-        board = _art(data.get("board"), "board", MAX_BOARD_SIDE)
+        grid = data.get("grid", "square")
+        if grid not in GRIDS:
+            raise DesignError("grid", f"{grid!r} is none of {', '.join(GRIDS)}")
+        side = MAX_CUBE_SIDE if grid == "cube" else MAX_BOARD_SIDE
+        board = _drawing(grid, data.get("board"), "board", side)
         pieces = data.get("pieces")
         if not isinstance(pieces, list):
             raise DesignError("pieces", "expected a list")
         if len(pieces) > MAX_PIECES:
             raise DesignError("pieces", f"{len(pieces)} pieces, more than {MAX_PIECES}")
-        parsed = tuple(_piece(entry, number) for number, entry in enumerate(pieces, 1))
+        parsed = tuple(_piece(grid, entry, number) for number, entry in enumerate(pieces, 1))
         _check_names(parsed)
-        return cls(board, parsed)
+        return cls(str(grid), board, parsed)
 
     def to_json(self) -> dict[str, Any]:
         """The JSON document :meth:`from_json` reads back."""
         return {
-            "board": list(self.board),
+            "grid": self.grid,
+            "board": cells_json(self.grid, self.board),
             "pieces": [
-                {"name": p.name, "cells": list(p.rows), "count": p.count, "symmetry": p.symmetry}
+                {
+                    "name": p.name,
+                    "cells": cells_json(self.grid, p.cells),
+                    "count": p.count,
+                    "symmetry": p.symmetry,
+                }
                 for p in self.pieces
             ],
         }
@@ -128,39 +161,47 @@ class Design:
         if not self.used:
             raise DesignError("pieces", "no piece is used: give some piece a count above 0")
 
+    def board_shape(self) -> Shape:
+        """The board as a pattern of the tiling library."""
+        return shape(self.grid, self.board)
+
     def tiling(self, progress: Callable[[int, int], None] | None = None) -> Tiling:
         """The tiling problem of the design (``progress`` as :class:`Tiling` takes it)."""
         self.check_usable()
-        board = Pattern.from_ascii("\n".join(self.board), source="board")
-        return Tiling(board, [p.tile() for p in self.used], progress=progress)
+        pieces = [p.tile(self.grid) for p in self.used]
+        return Tiling(self.board_shape(), pieces, progress=progress)
 
     def to_cmb(self) -> str:
         """The design as a ``.cmb`` program: the board and pieces as patterns, the tile
-        list, the problem ``puzzle``, then one tiling and the counts."""
+        list, the problem ``puzzle``, then one tiling and the counts (``pattern3``,
+        ``tiles3``, ``problem3`` and the commands ending in 3 on the cube)."""
         self.check_usable()
+        three = "3" if self.grid == "cube" else ""
         lines = [
             "# A puzzle designed in the excover studio (excover studio FILE.cmb opens it).",
+            f"# Grid: {self.grid}.",
+            "",
+            f"pattern{three} board = {cmb_pattern(self.grid, self.board)}",
             "",
         ]
-        lines += _pattern("board", self.board)
         for piece in self.used:
-            lines += _pattern(piece.name, piece.rows)
+            lines += [f"pattern{three} {piece.name} = {cmb_pattern(self.grid, piece.cells)}", ""]
         specs = [_tile_spec(piece) for piece in self.used]
-        lines.append("tiles pieces = [")
+        lines.append(f"tiles{three} pieces = [")
         lines += [f"  {spec}," for spec in specs[:-1]] + [f"  {specs[-1]}", "]", ""]
         lines += [
-            "problem puzzle = board pieces",
-            "solve dlx puzzle ascii",
-            "count dlx puzzle",
-            "count dlx puzzle ~up_to_symmetry",
+            f"problem{three} puzzle = board pieces",
+            f"solve{three} dlx puzzle ascii",
+            f"count{three} dlx puzzle",
+            f"count{three} dlx puzzle ~up_to_symmetry",
             "",
         ]
         return "\n".join(lines)
 
 
-def _art(rows: object, where: str, side: int) -> tuple[str, ...]:
-    """Rows of ASCII art: a non-empty list of equally long strings of ``*`` and ``.``,
-    at most ``side`` by ``side``."""
+def _rows(rows: object, where: str, side: int) -> tuple[str, ...]:
+    """Rows of one layer: a non-empty list of equally long strings of ``*`` and ``.``, at
+    most ``side`` by ``side``."""
     if not isinstance(rows, list) or not rows:
         raise DesignError(where, "expected a non-empty list of rows of '*' and '.'")
     if len(rows) > side:
@@ -173,13 +214,31 @@ def _art(rows: object, where: str, side: int) -> tuple[str, ...]:
             raise DesignError(f"{where} row {number}", f"{bad!r} is neither '*' nor '.'")
         if len(row) != len(rows[0]):
             raise DesignError(f"{where} row {number}", "the rows differ in length")
-    if not any("*" in row for row in rows):
-        raise DesignError(where, "it has no cells")
     return tuple(rows)
 
 
-def _piece(entry: object, number: int) -> Piece:
-    """One piece of the JSON document, the ``number``-th."""
+def _drawing(grid: str, data: object, where: str, side: int) -> Layers:
+    """A board's or piece's drawing on ``grid``: rows, or a list of layers of rows of one
+    size on the cube; with at least one cell."""
+    if grid != "cube":
+        layers: Layers = (_rows(data, where, side),)
+    else:
+        if not isinstance(data, list) or not data or not all(isinstance(d, list) for d in data):
+            raise DesignError(where, "expected a non-empty list of layers, each a list of rows")
+        if len(data) > side:
+            raise DesignError(where, f"{len(data)} layers, more than {side}")
+        layers = tuple(_rows(layer, f"{where} layer {z}", side) for z, layer in enumerate(data, 1))
+        size = (len(layers[0][0]), len(layers[0]))
+        for z, layer in enumerate(layers, 1):
+            if (len(layer[0]), len(layer)) != size:
+                raise DesignError(f"{where} layer {z}", "the layers differ in size")
+    if not any("*" in row for layer in layers for row in layer):
+        raise DesignError(where, "it has no cells")
+    return layers
+
+
+def _piece(grid: str, entry: object, number: int) -> Piece:
+    """One piece of the JSON document, the ``number``-th, in the smallest frame."""
     if not isinstance(entry, dict):
         raise DesignError(f"piece {number}", "expected an object")
     name = entry.get("name")
@@ -188,14 +247,15 @@ def _piece(entry: object, number: int) -> Piece:
             f"piece {number}", f"bad name {name!r}: a letter, then letters, digits or '_'"
         )
     where = f"piece {number} {name!r}"
-    if name in _RESERVED:
+    if name in RESERVED:
         raise DesignError(where, "this name is reserved in .cmb programs: rename the piece")
-    rows = _art(entry.get("cells"), where, MAX_PIECE_SIDE)
+    cells = drawing(shape(grid, _drawing(grid, entry.get("cells"), where, MAX_PIECE_SIDE)))
     lo, hi = _count(entry.get("count", "1"), where)
     symmetry = entry.get("symmetry", "all")
-    if symmetry not in SYMMETRIES:
-        raise DesignError(where, f"symmetry {symmetry!r} is none of {', '.join(SYMMETRIES)}")
-    return Piece(name, rows, lo, hi, str(symmetry))
+    allowed = SYMMETRIES if grid == "square" else SYMMETRIES[:3]
+    if symmetry not in allowed:
+        raise DesignError(where, f"symmetry {symmetry!r} is none of {', '.join(allowed)}")
+    return Piece(name, cells, lo, hi, str(symmetry))
 
 
 def _count(text: object, where: str) -> tuple[int, int | None]:
@@ -222,10 +282,6 @@ def _check_names(pieces: tuple[Piece, ...]) -> None:
         seen.add(piece.name)
 
 
-def _pattern(name: str, rows: tuple[str, ...]) -> list[str]:
-    return [f"pattern {name} = {{", *rows, "}", ""]
-
-
 def _tile_spec(piece: Piece) -> str:
     """A tile of the program's list: its name and options."""
     count = "~one" if (piece.lo, piece.hi) == (1, 1) else f"~{piece.count}"
@@ -235,76 +291,3 @@ def _tile_spec(piece: Piece) -> str:
         piece.symmetry, f" ~{piece.symmetry}"
     )
     return f"{piece.name} {count}{symmetry}"
-
-
-# ----- reading a program -----
-
-
-def from_cmb(text: str, source: str = "<upload>", folder: str | None = None) -> Design:
-    """The design of the last square problem a ``.cmb`` program declares.
-
-    Only the declarations run (patterns, tile lists, problems: no solving, printing or
-    writing). ``folder`` is the program's own folder, where its includes are found; an
-    uploaded program (``folder`` None) gets an empty one, so it includes nothing.
-    Raises :class:`~excover.lang.LangError` (located) for a bad program.
-    """
-    if folder is None:
-        with tempfile.TemporaryDirectory() as empty:
-            program = parse(text, source, empty)
-    else:
-        program = parse(text, source, folder)
-    patterns: dict[str, Shape] = {}
-    tile_lists: dict[str, list[TileDef]] = {}
-    last: tuple[syntax.ProblemDecl, Shape, list[TileDef]] | None = None
-    for statement in program.statements:
-        if isinstance(statement, syntax.PatternDecl):
-            patterns[statement.name] = evaluate(statement.expr, patterns)
-        elif isinstance(statement, syntax.TilesDecl) and not statement.three_d:
-            tile_lists[statement.name] = tile_defs(statement.tiles, patterns)
-        elif isinstance(statement, syntax.ProblemDecl) and not statement.three_d:
-            last = statement, *_problem_parts(statement, patterns, tile_lists)
-    if last is None:
-        raise LangError("the program declares no square problem to open", program.source.end())
-    statement, board, defs = last
-    return Design(_rows(board, statement.pos, "the board"), _pieces(defs))
-
-
-def _problem_parts(
-    statement: syntax.ProblemDecl,
-    patterns: Mapping[str, Shape],
-    tile_lists: Mapping[str, list[TileDef]],
-) -> tuple[Shape, list[TileDef]]:
-    board = evaluate(statement.board, patterns)
-    if isinstance(statement.tiles, syntax.Var):
-        return board, tile_lists[statement.tiles.name]
-    return board, tile_defs(statement.tiles, patterns)
-
-
-def _rows(shape: Shape, pos: Pos, what: str) -> tuple[str, ...]:
-    """A square pattern as rows of ASCII art; a located error for other grids."""
-    if not isinstance(shape, Pattern) or shape.grid.name != "square":
-        raise LangError(f"{what} is not on the square grid: the studio edits square ones", pos)
-    rows = tuple(shape.ascii().splitlines())
-    side = MAX_PIECE_SIDE if what != "the board" else MAX_BOARD_SIDE
-    if len(rows) > side or max(len(row) for row in rows) > side:
-        raise LangError(f"{what} is larger than {side} by {side} cells", pos)
-    return rows
-
-
-def _pieces(defs: list[TileDef]) -> tuple[Piece, ...]:
-    """The pieces of a problem's tiles, each with a distinct name (an unnamed tile is
-    ``piece1``, ...; a name used twice gets ``_2``, ... after it)."""
-    pieces: list[Piece] = []
-    names: set[str] = set()
-    for number, tile in enumerate(defs, 1):
-        base = tile.name if tile.name is not None and tile.name not in _RESERVED else None
-        name = base or f"piece{number}"
-        suffix = 2
-        while name in names:
-            name, suffix = f"{base or 'piece'}_{suffix}", suffix + 1
-        names.add(name)
-        rows = _rows(tile.shape, tile.pos, f"tile {name!r}")
-        pieces.append(Piece(name, rows, tile.lo, tile.hi, tile.symmetry))
-    if len(pieces) > MAX_PIECES:
-        raise DesignError("pieces", f"{len(pieces)} pieces, more than {MAX_PIECES}")
-    return tuple(pieces)

@@ -1,13 +1,13 @@
 """Solving a design away from the server: one child process per run, killed to cancel.
 
-A run (a first solution, a count, a count up to symmetry) happens in a process of its
-own, started by ``spawn`` (a fresh interpreter: the server's threads are not forked).
-The child sends its news through a pipe as small dicts: ``progress`` while the
-placements are found (orientations placed of all), ``solving`` when the search starts,
-then one ``result`` or ``error``. Cancelling kills the child: every engine and every
-route stops at once, whatever it is doing (a compiled search, a ZDD under construction,
-a SAT solver), and nothing of the run outlives it. The server kills the child too when
-the page that asked stops listening (the tab closed), see :mod:`excover.studio.app`.
+A run (a first solution, a list of solutions, a count, a count up to symmetry) happens in
+a process of its own, started by ``spawn`` (a fresh interpreter: the server's threads are
+not forked), which does the work of :func:`excover.studio.runs.work` and sends its news
+through a pipe as small dicts (described there). Cancelling kills the child: every
+engine and every route stops at once, whatever it is doing (a compiled search, a ZDD
+under construction, a SAT solver), and nothing of the run outlives it but the checkpoint
+of a count, saved as each of its subproblems finishes. The server kills the child too
+when the page that asked stops listening (the tab closed), see :mod:`excover.studio.app`.
 """
 
 from __future__ import annotations
@@ -17,29 +17,21 @@ import time
 from multiprocessing.connection import Connection
 from typing import Any
 
-from excover.errors import ExcoverError
+from excover.studio.runs import Settings, work
 
-__all__ = ["TASKS", "Job"]
-
-#: What a run may do, with what the page shows while it runs.
-TASKS = {
-    "first": "looking for a solution",
-    "count": "counting the solutions",
-    "count_symmetry": "counting the solutions up to symmetry",
-}
-
-#: Seconds between two progress messages of the child while it finds placements.
-PROGRESS_INTERVAL = 0.1
+__all__ = ["Job"]
 
 Event = dict[str, Any]
 
 
 class Job:
-    """One run of ``task`` on a design (its JSON, already checked by the server)."""
+    """One run of ``task`` on a design (its JSON, already checked by the server) within
+    ``settings``."""
 
-    def __init__(self, design: dict[str, Any], task: str) -> None:
+    def __init__(self, design: dict[str, Any], task: str, settings: Settings) -> None:
         self.design = design
         self.task = task
+        self.settings = settings
         self.started: float | None = None
         self.cancelled_at: float | None = None
         #: Seconds from :meth:`cancel` until the child was gone, once it is.
@@ -55,7 +47,9 @@ class Job:
         context = multiprocessing.get_context("spawn")
         news, child_end = context.Pipe(duplex=False)
         self._process = context.Process(
-            target=work, args=(self.design, self.task, child_end), daemon=True
+            target=work,
+            args=(self.design, self.task, self.settings.as_json(), child_end),
+            daemon=True,
         )
         self.started = time.monotonic()
         self._process.start()
@@ -112,49 +106,3 @@ class Job:
     def alive(self) -> bool:
         """Whether the child runs."""
         return self._process is not None and self._process.is_alive()
-
-
-# ----- the child -----
-
-
-def work(design: dict[str, Any], task: str, news: Connection) -> None:
-    """The child's whole life: build the tiling, run ``task``, send the outcome."""
-    try:
-        news.send(_run(design, task, news))
-    except ExcoverError as error:
-        news.send({"type": "error", "message": str(error)})
-    except MemoryError:
-        news.send({"type": "error", "message": "out of memory"})
-    except Exception as error:  # a bug: said in one line, never a traceback in the page
-        news.send({"type": "error", "message": f"internal error: {type(error).__name__}"})
-    finally:
-        news.close()
-
-
-def _run(design: dict[str, Any], task: str, news: Connection) -> Event:
-    from excover.studio.design import Design
-    from excover.tiling.render import solution_svg
-
-    started = time.monotonic()
-    last = 0.0
-
-    def progress(done: int, total: int) -> None:
-        nonlocal last
-        now = time.monotonic()
-        if now - last >= PROGRESS_INTERVAL or done == total:
-            last = now
-            news.send({"type": "progress", "done": done, "total": total})
-
-    tiling = Design.from_json(design).tiling(progress)
-    news.send({"type": "solving", "what": TASKS[task], "placements": tiling.problem.n_options})
-    result: Event = {"type": "result", "task": task, "obstruction": tiling.obstruction}
-    if task == "first":
-        solution = tiling.first()
-        result["found"] = solution is not None
-        if solution is not None:
-            result["svg"] = solution_svg(solution, 28.0, each_piece=True)
-            result["ascii"] = solution.ascii()
-    else:
-        result["count"] = str(tiling.count(up_to_symmetry=task == "count_symmetry"))
-    result["seconds"] = round(time.monotonic() - started, 3)
-    return result

@@ -1,17 +1,28 @@
-// The studio's page: a board editor, the pieces of the catalog, and the runs of the
-// server (first solution, count, count up to symmetry) with their progress and Cancel.
-// Every request carries the run's token; the server checks each design it is sent.
+// The studio's page: a board editor on four grids (squares, hexagons, triangles, a box of
+// cube layers), the pieces of the catalog and one's own, and the runs of the server (a
+// first solution, all of them, counts) with their progress, Cancel and Resume, the
+// solutions paged, and the exports. Every request carries the run's token; the server
+// checks each design it is sent.
 "use strict";
 
 const TOKEN = document.querySelector('meta[name="studio-token"]').content;
 const $ = (id) => document.getElementById(id);
+const SVG = "http://www.w3.org/2000/svg";
+
+// The default frame of a new board on each grid: width, height, layers.
+const FRAMES = { square: [10, 6, 1], hex: [5, 5, 1], triangle: [8, 4, 1], cube: [3, 3, 3] };
+// The family shown first on each grid.
+const FIRST_FAMILY = { square: "pentominoes", hex: "monohex to trihexes", triangle: "moniamond to triamond", cube: "Soma pieces" };
 
 const state = {
-  board: [],          // rows, top first, of booleans (true: a cell of the board)
-  undo: [],           // earlier boards, for Undo
-  families: [],       // [{name, pieces: [{name, cells}]}] from the server
-  pieces: new Map(),  // name -> {cells, count, symmetry} of every piece shown
-  job: null,          // {id, events} of the run going on
+  grid: "square",
+  families: [],       // [{grid, name, pieces: [{name, cells}]}] from the server, and the page's own
+  pieces: {},         // grid -> Map(name -> {cells, count, symmetry})
+  job: null,          // {id, task, events} of the run going on
+  listing: null,      // {id, total, page, chosen, entries} of the solutions shown
+  estimate: null,     // the estimate of the count going on
+  firstAdvance: null, // the first advance of the count going on: {fraction, elapsed}
+  lastCount: null,    // the task of the last count, for Resume
 };
 
 // ----- talking to the server -----
@@ -24,11 +35,18 @@ async function api(method, path, body, raw) {
   }
   const response = await fetch(path, options);
   const type = response.headers.get("Content-Type") || "";
-  const data = type.includes("json") ? await response.json() : await response.text();
+  let data;
+  if (type.includes("json")) data = await response.json();
+  else if (type.includes("zip") || type.includes("stl")) data = await response.blob();
+  else data = await response.text();
   if (!response.ok) {
     throw Object.assign(new Error("request failed"), { info: data.error || { message: String(data) } });
   }
   return data;
+}
+
+function withToken(path) {
+  return `${path}${path.includes("?") ? "&" : "?"}token=${encodeURIComponent(TOKEN)}`;
 }
 
 function showError(info) {
@@ -51,91 +69,258 @@ async function guarded(action) {
   }
 }
 
-// ----- the board -----
-
-function makeBoard(width, height, value) {
-  return Array.from({ length: height }, () => Array(width).fill(value));
+function save(blob, name) {
+  const link = document.createElement("a");
+  link.href = URL.createObjectURL(blob);
+  link.download = name;
+  link.click();
 }
+
+// ----- the geometry of the grids -----
+
+// The outline of cell (x, y) of a frame (y: the row from the top) on each grid, for
+// cells of about `size` pixels. Hexagons sit in offset rows (odd rows shifted right by
+// half a hexagon), triangles point up where x + y is even.
+function outline(grid, x, y, size) {
+  if (grid === "hex") {
+    const r = size / Math.sqrt(3), w = size;
+    const cx = x * w + (y % 2) * w / 2 + w / 2 + 1, cy = r + y * 1.5 * r + 1;
+    return [0, 1, 2, 3, 4, 5].map((k) => {
+      const a = Math.PI / 180 * (60 * k - 90);
+      return [cx + r * Math.cos(a), cy + r * Math.sin(a)];
+    });
+  }
+  if (grid === "triangle") {
+    const s = size * 1.25, h = s * Math.sqrt(3) / 2, left = x * s / 2 + 1, top = y * h + 1;
+    if ((x + y) % 2 === 0) return [[left, top + h], [left + s, top + h], [left + s / 2, top]];
+    return [[left, top], [left + s, top], [left + s / 2, top + h]];
+  }
+  return [[x * size + 1, y * size + 1], [(x + 1) * size + 1, y * size + 1],
+    [(x + 1) * size + 1, (y + 1) * size + 1], [x * size + 1, (y + 1) * size + 1]];
+}
+
+// The pixel size of a frame of `width` x `height` cells.
+function extent(grid, width, height, size) {
+  if (grid === "hex") {
+    const r = size / Math.sqrt(3);
+    return [width * size + (height > 1 ? size / 2 : 0) + 2, 2 * r + (height - 1) * 1.5 * r + 2];
+  }
+  if (grid === "triangle") {
+    const s = size * 1.25;
+    return [(width + 1) * s / 2 + 2, height * s * Math.sqrt(3) / 2 + 2];
+  }
+  return [width * size + 2, height * size + 2];
+}
+
+function points(corners) {
+  return corners.map(([x, y]) => `${x.toFixed(1)},${y.toFixed(1)}`).join(" ");
+}
+
+// A small picture of a layer (rows of "*" and "."), as SVG text.
+function layerSvg(grid, rows, size, fill) {
+  const [w, h] = extent(grid, rows[0].length, rows.length, size);
+  const parts = [];
+  rows.forEach((row, y) => [...row].forEach((c, x) => {
+    if (c === "*") parts.push(`<polygon points="${points(outline(grid, x, y, size))}"/>`);
+  }));
+  return `<svg xmlns="${SVG}" width="${w.toFixed(0)}" height="${h.toFixed(0)}" fill="${fill}" stroke="white" stroke-width="0.8">${parts.join("")}</svg>`;
+}
+
+// A picture of a piece: its layers side by side on the cube, bottom first.
+function pieceSvg(grid, cells, size) {
+  const layers = grid === "cube" ? cells : [cells];
+  if (layers.length === 1) return layerSvg(grid === "cube" ? "square" : grid, layers[0], size, "#5d6f99");
+  const width = layers[0][0].length * size + 2, height = layers[0].length * size + 2, gap = 4;
+  const parts = layers.map((rows, z) => {
+    const inner = layerSvg("square", rows, size, "#5d6f99").replace(/^<svg[^>]*>|<\/svg>$/g, "");
+    return `<g transform="translate(${z * (width + gap)},0)"><rect width="${width}" height="${height}" fill="#e4e7ee"/>${inner}</g>`;
+  });
+  const total = layers.length * (width + gap) - gap;
+  return `<svg xmlns="${SVG}" width="${total}" height="${height}" fill="#5d6f99" stroke="white" stroke-width="0.8">${parts.join("")}</svg>`;
+}
+
+// ----- an editor of drawings: the board, and one's own piece -----
+
+class Editor {
+  // `element`: where the cells go; `size`: pixels a cell; `changed`: called after edits.
+  constructor(element, size, changed) {
+    this.element = element;
+    this.size = size;
+    this.changed = changed;
+    this.grid = "square";
+    this.layers = [[[true]]]; // bottom first; each rows (top first) of booleans
+    this.layer = 0;
+    this.undo = [];
+    this.painting = null; // the value a drag gives the cells it passes over
+    element.addEventListener("pointerdown", (event) => {
+      const cell = event.target.closest(".cell");
+      if (!cell) return;
+      this.remember();
+      const [x, y] = [Number(cell.dataset.x), Number(cell.dataset.y)];
+      this.painting = !this.layers[this.layer][y][x];
+      this.paint(cell);
+      event.preventDefault();
+    });
+    element.addEventListener("pointerover", (event) => {
+      const cell = event.target.closest(".cell");
+      if (cell && this.painting !== null && event.buttons) this.paint(cell);
+    });
+    document.addEventListener("pointerup", () => { this.painting = null; });
+  }
+
+  get width() { return this.layers[0][0].length; }
+  get height() { return this.layers[0].length; }
+  get depth() { return this.layers.length; }
+
+  remember() {
+    this.undo.push({ grid: this.grid, layers: this.layers.map((l) => l.map((r) => r.slice())), layer: this.layer });
+    if (this.undo.length > 200) this.undo.shift();
+    this.changed();
+  }
+
+  // A new drawing (a list of layers of rows of booleans) on `grid`; `keep`: undoable.
+  set(grid, layers, keep) {
+    if (keep) this.remember();
+    this.grid = grid;
+    this.layers = layers;
+    this.layer = Math.min(this.layer, layers.length - 1);
+    this.draw();
+    this.changed();
+  }
+
+  back() {
+    const earlier = this.undo.pop();
+    if (!earlier) return;
+    this.grid = earlier.grid;
+    this.layers = earlier.layers;
+    this.layer = Math.min(earlier.layer, this.layers.length - 1);
+    this.draw();
+    this.changed();
+  }
+
+  paint(cell) {
+    const [x, y] = [Number(cell.dataset.x), Number(cell.dataset.y)];
+    const rows = this.layers[this.layer];
+    if (rows[y][x] === this.painting) return;
+    rows[y][x] = this.painting;
+    cell.setAttribute("class", this.painting ? "cell on" : "cell");
+    this.changed();
+  }
+
+  draw() {
+    const grid = this.grid === "cube" ? "square" : this.grid;
+    const [w, h] = extent(grid, this.width, this.height, this.size);
+    const svg = document.createElementNS(SVG, "svg");
+    svg.setAttribute("width", w.toFixed(0));
+    svg.setAttribute("height", h.toFixed(0));
+    this.layers[this.layer].forEach((row, y) => row.forEach((on, x) => {
+      const cell = document.createElementNS(SVG, "polygon");
+      cell.setAttribute("points", points(outline(grid, x, y, this.size)));
+      cell.setAttribute("class", on ? "cell on" : "cell");
+      cell.dataset.x = x;
+      cell.dataset.y = y;
+      svg.appendChild(cell);
+    }));
+    this.element.replaceChildren(svg);
+  }
+
+  // The drawing as the design writes it: rows of "*" and "." (layers of them on the cube).
+  drawing() {
+    const layers = this.layers.map((rows) => rows.map((row) => row.map((on) => (on ? "*" : ".")).join("")));
+    return this.grid === "cube" ? layers : layers[0];
+  }
+
+  cells() {
+    return this.layers.reduce((n, rows) => n + rows.reduce((m, row) => m + row.filter(Boolean).length, 0), 0);
+  }
+}
+
+function frame(width, height, depth, value) {
+  return Array.from({ length: depth }, () => Array.from({ length: height }, () => Array(width).fill(value)));
+}
+
+function parsed(grid, cells) {
+  const layers = grid === "cube" ? cells : [cells];
+  return layers.map((rows) => rows.map((row) => [...row].map((c) => c === "*")));
+}
+
+let board = null; // the board's Editor
+let drawn = null; // the Editor of one's own piece
 
 function sizeInputs() {
-  const clamp = (v) => Math.max(1, Math.min(64, Math.floor(Number(v)) || 1));
-  return [clamp($("board-width").value), clamp($("board-height").value)];
+  const clamp = (v, most) => Math.max(1, Math.min(most, Math.floor(Number(v)) || 1));
+  const most = state.grid === "cube" ? 16 : 64;
+  return [clamp($("board-width").value, most), clamp($("board-height").value, most),
+    state.grid === "cube" ? clamp($("board-depth").value, 16) : 1];
 }
 
-function remember() {
-  state.undo.push(state.board.map((row) => row.slice()));
-  if (state.undo.length > 200) state.undo.shift();
-  $("undo").disabled = false;
+function layerChoices(select, count, chosen) {
+  select.replaceChildren();
+  for (let z = 0; z < count; z++) {
+    const option = document.createElement("option");
+    option.value = z;
+    option.textContent = z + 1;
+    select.appendChild(option);
+  }
+  select.value = chosen;
 }
 
-function setBoard(board, keep) {
-  if (keep) remember();
-  state.board = board;
-  $("board-width").value = board[0].length;
-  $("board-height").value = board.length;
-  drawBoard();
-}
-
-function drawBoard() {
-  const element = $("board");
-  const width = state.board[0].length;
-  element.style.gridTemplateColumns = `repeat(${width}, var(--cell))`;
-  element.replaceChildren();
-  state.board.forEach((row, y) => row.forEach((on, x) => {
-    const cell = document.createElement("div");
-    cell.className = on ? "cell on" : "cell";
-    cell.dataset.x = x;
-    cell.dataset.y = y;
-    element.appendChild(cell);
-  }));
+function boardChanged() {
+  if (!board) return;
+  $("undo").disabled = board.undo.length === 0;
+  $("board-width").value = board.width;
+  $("board-height").value = board.height;
+  $("board-depth").value = board.depth;
+  layerChoices($("layer"), board.depth, board.layer);
+  $("layer-count").textContent = `of ${board.depth} (1: the bottom)`;
+  const preview = $("board-layers");
+  preview.replaceChildren();
+  if (board.grid === "cube") {
+    const rows = board.drawing();
+    preview.innerHTML = rows.map((layer) => layerSvg("square", layer, 8, "#7b8bb0")).join("");
+    isometricSoon();
+  }
   summarize();
 }
 
-let painting = null; // the value a drag gives the cells it passes over
+// The isometric view of the box, drawn by the server a moment after the last edit.
+let isometricTimer = null;
 
-function paint(cell) {
-  const x = Number(cell.dataset.x), y = Number(cell.dataset.y);
-  if (state.board[y][x] === painting) return;
-  state.board[y][x] = painting;
-  cell.className = painting ? "cell on" : "cell";
-  summarize();
+function isometricSoon() {
+  clearTimeout(isometricTimer);
+  isometricTimer = setTimeout(async () => {
+    if (board.grid !== "cube" || !board.cells()) {
+      $("board-isometric").replaceChildren();
+      return;
+    }
+    try {
+      const svg = await api("POST", "api/isometric", { grid: "cube", board: board.drawing(), pieces: [] });
+      if (board.grid === "cube") $("board-isometric").innerHTML = svg;
+    } catch (error) {
+      $("board-isometric").textContent = ""; // a view, not worth an error message
+    }
+  }, 150);
 }
 
-function boardEvents() {
-  const element = $("board");
-  element.addEventListener("pointerdown", (event) => {
-    const cell = event.target.closest(".cell");
-    if (!cell) return;
-    remember();
-    painting = !state.board[Number(cell.dataset.y)][Number(cell.dataset.x)];
-    paint(cell);
-    event.preventDefault();
-  });
-  element.addEventListener("pointerover", (event) => {
-    const cell = event.target.closest(".cell");
-    if (cell && painting !== null && event.buttons) paint(cell);
-  });
-  document.addEventListener("pointerup", () => { painting = null; });
+function setGrid(grid) {
+  state.grid = grid;
+  document.body.dataset.grid = grid;
+  $("grid").value = grid;
 }
 
-function boardRows() {
-  return state.board.map((row) => row.map((on) => (on ? "*" : ".")).join(""));
+function newBoard(grid) {
+  setGrid(grid);
+  const [w, h, d] = sizeInputs();
+  board.set(grid, frame(w, h, d, true), true);
 }
 
-function cellCount(rows) {
-  return rows.reduce((n, row) => n + [...row].filter((c) => c === "*").length, 0);
+function showLayer(z) {
+  board.layer = Math.max(0, Math.min(board.depth - 1, z));
+  board.draw();
+  boardChanged();
 }
 
 // ----- the pieces -----
-
-function pieceSvg(cells, size) {
-  const height = cells.length, width = cells[0].length;
-  const parts = [];
-  cells.forEach((row, y) => [...row].forEach((c, x) => {
-    if (c === "*") parts.push(`<rect x="${x * size + 1}" y="${y * size + 1}" width="${size - 1}" height="${size - 1}"/>`);
-  }));
-  return `<svg width="${width * size + 2}" height="${height * size + 2}" fill="#5d6f99">${parts.join("")}</svg>`;
-}
 
 function isUsed(count) {
   return count !== "" && count !== "0" && count !== "0..0";
@@ -145,21 +330,30 @@ function symmetry() {
   return $("reflections").checked ? "all" : "rotations";
 }
 
-function addPiece(name, cells, count, sym) {
-  state.pieces.set(name, { cells, count: count || "0", symmetry: sym || symmetry() });
+function piecesOf(grid) {
+  if (!state.pieces[grid]) state.pieces[grid] = new Map();
+  return state.pieces[grid];
+}
+
+function addPiece(grid, name, cells, count, sym) {
+  piecesOf(grid).set(name, { cells, count: count || "0", symmetry: sym || symmetry() });
+}
+
+function familiesOf(grid) {
+  return state.families.filter((f) => f.grid === grid);
 }
 
 function drawPieces() {
-  const family = state.families.find((f) => f.name === $("family").value);
+  const family = familiesOf(state.grid).find((f) => f.name === $("family").value);
   const element = $("pieces");
   element.replaceChildren();
   if (!family) return;
   for (const { name } of family.pieces) {
-    const piece = state.pieces.get(name);
+    const piece = piecesOf(state.grid).get(name);
     const box = document.createElement("div");
     box.className = isUsed(piece.count) ? "piece used" : "piece";
     box.dataset.name = name;
-    box.innerHTML = pieceSvg(piece.cells, 10) + `<span class="name">${name}</span>`;
+    box.innerHTML = pieceSvg(state.grid, piece.cells, state.grid === "cube" ? 8 : 10) + `<span class="name">${name}</span>`;
     const input = document.createElement("input");
     input.value = piece.count;
     input.title = "copies: a number, LO..HI, or any";
@@ -182,81 +376,144 @@ function drawPieces() {
 function drawFamilies(selected) {
   const select = $("family");
   select.replaceChildren();
-  for (const family of state.families) {
+  for (const family of familiesOf(state.grid)) {
     const option = document.createElement("option");
     option.value = option.textContent = family.name;
     select.appendChild(option);
   }
-  select.value = selected || select.value;
+  select.value = selected || FIRST_FAMILY[state.grid];
+  if (!select.value && select.options.length) select.selectedIndex = 0;
   drawPieces();
 }
 
 function usedPieces() {
   const used = [];
-  for (const [name, piece] of state.pieces) {
+  for (const [name, piece] of piecesOf(state.grid)) {
     if (isUsed(piece.count)) used.push({ name, cells: piece.cells, count: piece.count, symmetry: piece.symmetry });
   }
   return used;
 }
 
 function design() {
-  return { board: boardRows(), pieces: usedPieces() };
+  return { grid: state.grid, board: board.drawing(), pieces: usedPieces() };
+}
+
+function cellCount(grid, cells) {
+  const layers = grid === "cube" ? cells : [cells];
+  return layers.reduce((n, rows) => n + rows.reduce((m, row) => m + [...row].filter((c) => c === "*").length, 0), 0);
 }
 
 function summarize() {
   const pieces = usedPieces();
   const exact = pieces.every((p) => /^\d+$/.test(p.count));
-  const area = pieces.reduce((n, p) => n + cellCount(p.cells) * (exact ? Number(p.count) : 0), 0);
-  const cells = cellCount(boardRows());
+  const area = pieces.reduce((n, p) => n + cellCount(state.grid, p.cells) * (exact ? Number(p.count) : 0), 0);
   const names = pieces.length === 1 ? "1 piece" : `${pieces.length} pieces`;
   const covered = exact ? `, ${area} cells in all` : "";
-  $("summary").textContent = `Board: ${cells} cells. ${names} chosen${covered}.`;
+  $("summary").textContent = `Board: ${board.cells()} cells. ${names} chosen${covered}.`;
+}
+
+// Put a family of the page's own (one's pieces, a file's) on the grid, with these pieces.
+function ownFamily(grid, name, pieces) {
+  let family = state.families.find((f) => f.grid === grid && f.name === name);
+  if (!family) {
+    family = { grid, name, pieces: [] };
+    state.families.push(family);
+  }
+  for (const piece of pieces) {
+    if (!family.pieces.some((p) => p.name === piece.name)) family.pieces.push(piece);
+  }
 }
 
 function loadDesign(loaded, name) {
-  const known = new Set(state.families.flatMap((f) => f.pieces.map((p) => p.name)));
-  for (const piece of state.pieces.values()) piece.count = "0";
+  const grid = loaded.grid || "square";
+  setGrid(grid);
+  const pieces = piecesOf(grid);
+  for (const piece of pieces.values()) piece.count = "0";
   const extra = [];
   for (const piece of loaded.pieces) {
-    const same = state.pieces.get(piece.name);
-    if (known.has(piece.name) && same && same.cells.join("/") === piece.cells.join("/")) {
+    const same = pieces.get(piece.name);
+    if (same && JSON.stringify(same.cells) === JSON.stringify(piece.cells)) {
       Object.assign(same, { count: piece.count, symmetry: piece.symmetry });
     } else {
-      addPiece(piece.name, piece.cells, piece.count, piece.symmetry);
+      addPiece(grid, piece.name, piece.cells, piece.count, piece.symmetry);
       extra.push({ name: piece.name, cells: piece.cells });
     }
   }
-  state.families = state.families.filter((f) => f.name !== "from the file");
-  if (extra.length) state.families.push({ name: "from the file", pieces: extra });
+  state.families = state.families.filter((f) => !(f.grid === grid && f.name === "from the file"));
+  if (extra.length) ownFamily(grid, "from the file", extra);
   $("reflections").checked = loaded.pieces.every((p) => p.symmetry === "all");
-  setBoard(loaded.board.map((row) => [...row].map((c) => c === "*")), true);
+  board.layer = 0;
+  board.set(grid, parsed(grid, loaded.board), true);
   drawFamilies(extra.length ? "from the file" : undefined);
+  drawn.set(grid, frame(4, 4, grid === "cube" ? 3 : 1, false), false);
   $("file-name").textContent = name || "";
+}
+
+// ----- one's own piece -----
+
+function pieceChanged() {
+  if (!drawn) return;
+  layerChoices($("piece-layer"), drawn.depth, drawn.layer);
+}
+
+function addOwnPiece() {
+  const name = $("piece-name").value.trim();
+  if (!drawn.cells()) throw Object.assign(new Error(), { info: { message: "draw some cells first" } });
+  if (piecesOf(state.grid).has(name)) {
+    throw Object.assign(new Error(), { info: { where: `piece ${name}`, message: "a piece of this grid already has this name" } });
+  }
+  const cells = drawn.drawing();
+  addPiece(state.grid, name, cells, "1");
+  ownFamily(state.grid, "my pieces", [{ name, cells }]);
+  drawFamilies("my pieces");
+  summarize();
+  const number = name.match(/^(.*?)(\d+)$/);
+  $("piece-name").value = number ? number[1] + (Number(number[2]) + 1) : name + "2";
 }
 
 // ----- runs -----
 
 function running(on) {
-  for (const id of ["solve-first", "count", "count-symmetry"]) $(id).disabled = on;
+  for (const id of ["solve-first", "solve-all", "count", "count-symmetry"]) $(id).disabled = on;
   $("cancel").disabled = !on;
+  if (on) $("resume").hidden = true;
+}
+
+function settings(task) {
+  const result = {};
+  const seconds = Number($("seconds").value);
+  if ($("seconds").value && seconds > 0) result.seconds = seconds;
+  if (task === "all") {
+    result.limit = Math.max(1, Math.min(100000, Math.floor(Number($("limit").value)) || 1000));
+    result.up_to_symmetry = $("one-per-class").checked;
+  }
+  return result;
 }
 
 async function run(task) {
-  const { id } = await api("POST", "api/jobs", { design: design(), task });
-  if (task === "first") {
+  const { id } = await api("POST", "api/jobs", { design: design(), task, settings: settings(task) });
+  if (task === "first" || task === "all") {
     $("solution-caption").textContent = "";
     $("solution").replaceChildren();
+    $("gallery").replaceChildren();
+    $("downloads").hidden = $("pager").hidden = $("views").hidden = true;
+    state.listing = { id, total: 0, page: 0, chosen: 0, entries: [] };
   } else {
     $("result-count").textContent = "";
     $("result-count").removeAttribute("data-count");
+    state.lastCount = task;
   }
-  const events = new EventSource(`api/jobs/${id}/events?token=${encodeURIComponent(TOKEN)}`);
-  state.job = { id, events };
+  const events = new EventSource(withToken(`api/jobs/${id}/events`));
+  state.job = { id, task, events, saved: false };
+  state.estimate = state.firstAdvance = null;
   running(true);
   $("status").textContent = "starting…";
   events.onmessage = (message) => handle(JSON.parse(message.data));
   events.onerror = () => {
-    if (state.job && state.job.id === id) finish();
+    if (state.job && state.job.id === id) {
+      finish();
+      $("status").textContent = "Stopped: the studio did not answer (is it still running?)";
+    }
   };
 }
 
@@ -264,6 +521,31 @@ function finish() {
   if (state.job) state.job.events.close();
   state.job = null;
   running(false);
+}
+
+function duration(seconds) {
+  if (!Number.isFinite(seconds)) return "a very long time";
+  const s = Math.round(seconds);
+  if (s < 60) return `${s} s`;
+  if (s < 3600) return `${Math.floor(s / 60)} min ${String(s % 60).padStart(2, "0")} s`;
+  if (s < 86400) return `${Math.floor(s / 3600)} h ${String(Math.floor(s % 3600 / 60)).padStart(2, "0")} min`;
+  if (s < 86400 * 365) return `${Math.floor(s / 86400)} days ${Math.floor(s % 86400 / 3600)} h`;
+  return `${(s / 86400 / 365).toPrecision(3)} years`;
+}
+
+function big(number) {
+  return Number(number).toLocaleString("en-US", { maximumSignificantDigits: 3 });
+}
+
+// The time left in a count at `fraction` done after `elapsed` seconds: at the pace since
+// its first news once it has one, else by the estimate of the search's time.
+function timeLeft(fraction, elapsed) {
+  const first = state.firstAdvance;
+  if (first && elapsed - first.elapsed > 0.5 && fraction > first.fraction) {
+    return (1 - fraction) * (elapsed - first.elapsed) / (fraction - first.fraction);
+  }
+  if (state.estimate && state.estimate.seconds != null) return (1 - fraction) * state.estimate.seconds;
+  return null;
 }
 
 function handle(event) {
@@ -277,36 +559,153 @@ function handle(event) {
     progress.removeAttribute("value");
     state.what = `${event.what}, ${event.placements} placements`;
     $("status").textContent = `${state.what}… (${seconds})`;
+  } else if (event.type === "estimate") {
+    state.estimate = event;
+    const solutions = event.solutions == null ? "more than 10^308" : `about ${big(event.solutions)}`;
+    state.what = `counting: excover estimates ${solutions} solutions, ${duration(event.seconds)} of search`;
+    $("status").textContent = `${state.what} (${seconds})`;
+  } else if (event.type === "advance") {
+    if (!state.firstAdvance) state.firstAdvance = { fraction: event.fraction, elapsed: event.elapsed };
+    progress.max = 1;
+    progress.value = event.fraction;
+    state.job.saved = Boolean(event.saved);
+    const left = timeLeft(event.fraction, event.elapsed);
+    const parts = [`counting: ${(100 * event.fraction).toFixed(1)}%`, `${BigInt(event.count).toLocaleString("en-US")} solutions so far`, `${seconds} spent`];
+    if (left !== null) parts.push(`about ${duration(left)} left`);
+    if (event.total) parts.push(`${event.done} of ${event.total} subproblems`);
+    if (event.resumed) parts.push(`resumed with ${event.resumed} counted earlier`);
+    state.what = null;
+    $("status").textContent = parts.join(" · ");
+  } else if (event.type === "solutions") {
+    const limit = settings(state.job.task).limit || 1;
+    progress.max = 1;
+    progress.value = Math.min(event.found / limit, 1);
+    state.what = null;
+    $("status").textContent = `${event.found.toLocaleString("en-US")} solutions found (${seconds})`;
   } else if (event.type === "tick") {
     if (state.what) $("status").textContent = `${state.what}… (${seconds})`;
   } else {
+    const job = state.job;
     finish();
     state.what = null;
     progress.max = 1;
     progress.value = event.type === "result" ? 1 : 0;
-    if (event.type === "result") showResult(event, seconds);
-    else if (event.type === "cancelled") $("status").textContent = `Cancelled after ${seconds}.`;
-    else {
+    if (event.type === "result") guarded(() => showResult(event, seconds));
+    else if (event.type === "cancelled") {
+      $("status").textContent = `Cancelled after ${seconds}.`;
+      if (job && job.saved) showResume("the subproblems counted so far are kept");
+      if (job && (job.task === "all" || job.task === "first")) guarded(() => showPage(0, 0));
+    } else {
       $("status").textContent = "Stopped by an error.";
       showError({ message: event.message });
     }
   }
 }
 
-function showResult(event, seconds) {
-  $("status").textContent = `Done in ${seconds}.` + (event.obstruction ? ` ${event.obstruction}` : "");
-  if (event.task === "first") {
-    $("solution-caption").textContent = event.found ? "A solution:" : "No solution.";
-    $("solution").innerHTML = event.found ? event.svg : "";
-    const link = $("download-svg");
-    link.hidden = !event.found;
-    if (event.found) link.href = URL.createObjectURL(new Blob([event.svg], { type: "image/svg+xml" }));
+function showResume(why) {
+  $("resume").hidden = false;
+  $("resume").title = why;
+}
+
+async function showResult(event, seconds) {
+  const why = event.obstruction ? ` ${event.obstruction}` : "";
+  const stopped = event.stopped_by === "timeout" ? " Stopped by the time limit." : event.stopped_by === "limit" ? " Stopped at the limit." : "";
+  $("status").textContent = `Done in ${seconds}.${stopped}${why}`;
+  if (event.task === "first" || event.task === "all") {
+    if (event.task === "first" && !event.found) {
+      $("solution-caption").textContent = "No solution.";
+      return;
+    }
+    await showPage(0, 0);
     return;
   }
-  const count = BigInt(event.count);
   const what = event.task === "count" ? "solutions" : "solutions up to symmetry";
-  $("result-count").dataset.count = event.count;
-  $("result-count").textContent = `${count.toLocaleString("en-US")} ${what}`;
+  if (event.count === null) {
+    $("result-count").textContent = "no count: stopped before the end";
+    return;
+  }
+  const count = BigInt(event.count).toLocaleString("en-US");
+  if (event.complete) {
+    $("result-count").dataset.count = event.count;
+    $("result-count").textContent = `${count} ${what}`;
+  } else {
+    $("result-count").textContent = `at least ${count} ${what} (partial)`;
+    if (event.kept) showResume(`${event.done} of ${event.subproblems} subproblems counted are kept`);
+  }
+}
+
+// ----- looking at solutions -----
+
+const PER_PAGE = 6;
+
+async function showPage(page, chosen) {
+  const listing = state.listing;
+  if (!listing) return;
+  const found = await api("GET", `api/listings/${listing.id}?start=${page * PER_PAGE}&count=${PER_PAGE}`);
+  Object.assign(listing, { total: found.total, page, entries: found.solutions, chosen });
+  const pages = Math.max(1, Math.ceil(found.total / PER_PAGE));
+  $("pager").hidden = found.total <= PER_PAGE;
+  $("page-caption").textContent = `page ${page + 1} of ${pages} (${found.total.toLocaleString("en-US")} solutions${found.stopped_by ? ", stopped at a limit" : ""})`;
+  $("page-back").disabled = page === 0;
+  $("page-next").disabled = page + 1 >= pages;
+  const gallery = $("gallery");
+  gallery.replaceChildren();
+  if (found.total > 1) {
+    for (const entry of found.solutions) {
+      const figure = document.createElement("figure");
+      figure.innerHTML = entry.svg + `<figcaption>${entry.index + 1}</figcaption>`;
+      figure.dataset.index = entry.index;
+      figure.onclick = () => choose(entry.index);
+      gallery.appendChild(figure);
+    }
+  }
+  if (found.solutions.length) choose(found.solutions[0].index === chosen ? chosen : found.solutions[0].index);
+  else $("solution-caption").textContent = "No solution.";
+}
+
+function view() {
+  return document.querySelector('input[name="view"]:checked').value;
+}
+
+function choose(index) {
+  const listing = state.listing;
+  const entry = listing.entries.find((e) => e.index === index);
+  if (!entry) return;
+  listing.chosen = index;
+  for (const figure of $("gallery").children) figure.classList.toggle("chosen", Number(figure.dataset.index) === index);
+  const isometric = entry.isometric && view() === "isometric";
+  const svg = isometric ? entry.isometric : entry.svg;
+  $("views").hidden = !entry.isometric;
+  $("solution-caption").textContent = `Solution ${index + 1} of ${listing.total.toLocaleString("en-US")}:`;
+  $("solution").innerHTML = svg;
+  $("downloads").hidden = false;
+  $("download-svg").href = URL.createObjectURL(new Blob([svg], { type: "image/svg+xml" }));
+  $("download-svg").download = `solution${index + 1}.svg`;
+  $("download-png").download = `solution${index + 1}.png`;
+  $("download-stl").href = withToken(`api/listings/${listing.id}/${index}/stl`);
+  $("download-stl").download = `solution${index + 1}.stl`;
+  $("download-json").href = withToken(`api/listings/${listing.id}/json`);
+}
+
+// The solution shown, as a PNG made here from its SVG (a canvas: no server involved).
+async function png() {
+  const svg = $("solution").querySelector("svg");
+  if (!svg) return;
+  const text = new XMLSerializer().serializeToString(svg);
+  const image = new Image();
+  const url = URL.createObjectURL(new Blob([text], { type: "image/svg+xml" }));
+  await new Promise((done, failed) => { image.onload = done; image.onerror = failed; image.src = url; });
+  const scale = 2;
+  const canvas = document.createElement("canvas");
+  canvas.width = image.naturalWidth * scale;
+  canvas.height = image.naturalHeight * scale;
+  const context = canvas.getContext("2d");
+  context.fillStyle = "white";
+  context.fillRect(0, 0, canvas.width, canvas.height);
+  context.drawImage(image, 0, 0, canvas.width, canvas.height);
+  URL.revokeObjectURL(url);
+  const blob = await new Promise((done) => canvas.toBlob(done, "image/png"));
+  save(blob, $("download-png").download);
 }
 
 async function cancel() {
@@ -324,10 +723,12 @@ async function cancel() {
 
 async function exportProgram() {
   const text = await api("POST", "api/export", design());
-  const link = document.createElement("a");
-  link.href = URL.createObjectURL(new Blob([text], { type: "text/plain" }));
-  link.download = "puzzle.cmb";
-  link.click();
+  save(new Blob([text], { type: "text/plain" }), "puzzle.cmb");
+}
+
+async function exportStl() {
+  const blob = await api("POST", "api/export/stl", design());
+  save(blob, "pieces.zip");
 }
 
 async function importProgram(file) {
@@ -339,38 +740,73 @@ async function importProgram(file) {
 // ----- start -----
 
 function wire() {
-  boardEvents();
-  $("new-board").onclick = () => { const [w, h] = sizeInputs(); setBoard(makeBoard(w, h, true), true); };
+  board = new Editor($("board"), 26, boardChanged);
+  drawn = new Editor($("piece-editor"), 20, pieceChanged);
+  $("grid").onchange = () => {
+    const grid = $("grid").value;
+    const [w, h, d] = FRAMES[grid];
+    $("board-width").value = w;
+    $("board-height").value = h;
+    $("board-depth").value = d;
+    board.layer = 0;
+    newBoard(grid);
+    drawn.layer = 0;
+    drawn.set(grid, frame(4, 4, grid === "cube" ? 3 : 1, false), false);
+    drawFamilies();
+  };
+  $("new-board").onclick = () => newBoard(state.grid);
   $("resize-board").onclick = () => {
-    const [w, h] = sizeInputs();
-    setBoard(Array.from({ length: h }, (_, y) => Array.from({ length: w }, (_, x) => Boolean(state.board[y] && state.board[y][x]))), true);
+    const [w, h, d] = sizeInputs();
+    const old = board.layers;
+    board.set(state.grid, Array.from({ length: d }, (_, z) => Array.from({ length: h }, (_, y) =>
+      Array.from({ length: w }, (_, x) => Boolean(old[z] && old[z][y] && old[z][y][x])))), true);
   };
-  $("fill-board").onclick = () => setBoard(state.board.map((row) => row.map(() => true)), true);
-  $("clear-board").onclick = () => setBoard(state.board.map((row) => row.map(() => false)), true);
+  $("fill-board").onclick = () => board.set(state.grid, board.layers.map((l) => l.map((r) => r.map(() => true))), true);
+  $("clear-board").onclick = () => board.set(state.grid, board.layers.map((l) => l.map((r) => r.map(() => false))), true);
   $("undo").onclick = () => {
-    if (state.undo.length) setBoard(state.undo.pop(), false);
-    $("undo").disabled = state.undo.length === 0;
+    board.back();
+    if (board.grid !== state.grid) {
+      setGrid(board.grid);
+      drawFamilies();
+    }
   };
+  $("layer").onchange = () => showLayer(Number($("layer").value));
+  $("layer-up").onclick = () => showLayer(board.layer + 1);
+  $("layer-down").onclick = () => showLayer(board.layer - 1);
+  $("piece-layer").onchange = () => { drawn.layer = Number($("piece-layer").value); drawn.draw(); };
+  $("piece-layer-up").onclick = () => { drawn.layer = Math.min(drawn.depth - 1, drawn.layer + 1); drawn.draw(); pieceChanged(); };
+  $("piece-layer-down").onclick = () => { drawn.layer = Math.max(0, drawn.layer - 1); drawn.draw(); pieceChanged(); };
+  $("piece-clear").onclick = () => drawn.set(state.grid, drawn.layers.map((l) => l.map((r) => r.map(() => false))), true);
+  $("piece-add").onclick = () => guarded(async () => addOwnPiece());
   $("family").onchange = () => drawPieces();
   $("select-family").onclick = () => {
-    const family = state.families.find((f) => f.name === $("family").value);
-    for (const { name } of family.pieces) state.pieces.get(name).count = "1";
+    const family = familiesOf(state.grid).find((f) => f.name === $("family").value);
+    for (const { name } of family.pieces) piecesOf(state.grid).get(name).count = "1";
     drawPieces();
     summarize();
   };
   $("clear-pieces").onclick = () => {
-    for (const piece of state.pieces.values()) piece.count = "0";
+    for (const piece of piecesOf(state.grid).values()) piece.count = "0";
     drawPieces();
     summarize();
   };
   $("reflections").onchange = () => {
-    for (const piece of state.pieces.values()) piece.symmetry = symmetry();
+    for (const piece of piecesOf(state.grid).values()) piece.symmetry = symmetry();
   };
   $("solve-first").onclick = () => guarded(() => run("first"));
+  $("solve-all").onclick = () => guarded(() => run("all"));
   $("count").onclick = () => guarded(() => run("count"));
   $("count-symmetry").onclick = () => guarded(() => run("count_symmetry"));
+  $("resume").onclick = () => guarded(() => run(state.lastCount || "count"));
   $("cancel").onclick = () => guarded(cancel);
+  $("page-back").onclick = () => guarded(() => showPage(state.listing.page - 1, -1));
+  $("page-next").onclick = () => guarded(() => showPage(state.listing.page + 1, -1));
+  for (const radio of document.querySelectorAll('input[name="view"]')) {
+    radio.onchange = () => state.listing && choose(state.listing.chosen);
+  }
+  $("download-png").onclick = (event) => { event.preventDefault(); guarded(png); };
   $("export").onclick = () => guarded(exportProgram);
+  $("export-stl").onclick = () => guarded(exportStl);
   $("import").onchange = (event) => {
     const file = event.target.files[0];
     event.target.value = "";
@@ -382,12 +818,14 @@ async function start() {
   wire();
   const { families } = await api("GET", "api/catalog");
   state.families = families;
-  for (const family of families) for (const piece of family.pieces) addPiece(piece.name, piece.cells, "0");
-  const pentominoes = families.find((f) => f.name === "pentominoes");
-  drawFamilies(pentominoes ? pentominoes.name : undefined);
-  setBoard(makeBoard(...sizeInputs(), true), false);
+  for (const family of families) for (const piece of family.pieces) addPiece(family.grid, piece.name, piece.cells, "0");
+  setGrid("square");
+  board.set("square", frame(...sizeInputs(), true), false);
+  drawn.set("square", frame(4, 4, 1, false), false);
+  drawFamilies();
   const initial = await api("GET", "api/initial");
   if (initial.design) loadDesign(initial.design, initial.name);
+  document.body.dataset.readyAt = Math.round(performance.now()); // ms after the navigation began
   document.body.dataset.ready = "true";
 }
 

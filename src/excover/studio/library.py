@@ -1,0 +1,51 @@
+"""The tiling library's meshes and isometric pictures, for the studio's exports and views.
+
+STL files (one per distinct piece, and a solution's assembly) are made by
+:mod:`excover.tiling.mesh` through the mesh library trimesh (which comes with the
+``studio`` extra; without it the export says what to install), cells 10 mm a side; the
+isometric views of a box and of a polycube solution by :mod:`excover.tiling.isometric`.
+"""
+
+from __future__ import annotations
+
+import io
+import zipfile
+from typing import TYPE_CHECKING
+
+from excover.tiling.isometric import pattern_isometric_svg, solution_isometric_svg
+from excover.tiling.mesh import cells_mesh
+from excover.tiling.mesh import solution_stl as assembly_stl
+
+if TYPE_CHECKING:
+    from excover.tiling import TilingSolution
+    from excover.tiling.tile import Shape
+
+__all__ = ["board_isometric_svg", "isometric_svg", "pieces_zip", "solution_stl"]
+
+
+def pieces_zip(pieces: dict[str, Shape]) -> bytes:
+    """A zip archive of one binary STL file per piece (``NAME.stl``), each the closed
+    mesh of its cells (:func:`excover.tiling.mesh.cells_mesh`, cells of 10 mm); the
+    board's placements are not needed, so a large board costs nothing here."""
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        for name, shape in pieces.items():
+            data = cells_mesh(shape, shape.grid).export(file_type="stl")
+            assert isinstance(data, bytes)  # trimesh writes binary STL as bytes
+            archive.writestr(f"{name}.stl", data)
+    return buffer.getvalue()
+
+
+def solution_stl(solution: TilingSolution) -> bytes:
+    """A binary STL file of a solution's assembly, one closed body per piece."""
+    return assembly_stl(solution)
+
+
+def isometric_svg(solution: TilingSolution) -> str:
+    """An isometric SVG picture of a polycube solution, each piece in its own colour."""
+    return solution_isometric_svg(solution, 24.0, each_piece=True)
+
+
+def board_isometric_svg(board: Shape) -> str:
+    """An isometric SVG picture of a box of the cubic grid, in grey."""
+    return pattern_isometric_svg(board, 16.0)

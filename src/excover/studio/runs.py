@@ -1,0 +1,389 @@
+"""What a run does in its child process (:mod:`excover.studio.jobs` starts and kills it).
+
+The child builds the design's tiling, runs its task and sends its news through a pipe as
+small dicts:
+
+- ``progress`` while the placements are found (orientations placed, of all);
+- ``solving`` when the search starts (what it does, how many placements);
+- ``estimate``: Knuth's estimate of the search (:func:`excover.parallel.estimate`): the
+  solutions and the seconds of the whole count, sent before a long count;
+- ``advance`` during a count by subproblems: the share of the search tree done (by the
+  subproblems' estimated sizes), the solutions counted so far, the subproblems done;
+- ``solutions``: solutions found (each a list of option numbers of the tiling problem),
+  in batches, while a listing goes on;
+- one ``result`` (or ``error``) at the end.
+
+A count that the choice of route does not finish at once is estimated first. One of a
+few seconds runs as one search, its progress the search nodes against the estimated
+size of the tree. A longer one is cut into subproblems (:func:`excover.parallel.split`)
+whose counts go to a checkpoint file (:class:`excover.parallel.checkpoint.Checkpoint`)
+as each one finishes: a count cancelled, stopped by its time limit or by a closed tab
+keeps them, and the next count of the same problem resumes from the file (the total is
+exact either way). The file goes once the count is complete.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from multiprocessing.connection import Connection
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from excover.errors import ExcoverError, LimitReached, UsageError
+
+if TYPE_CHECKING:
+    from excover.parallel.checkpoint import Checkpoint
+    from excover.problem import ExactCover, SearchOptions
+    from excover.tiling import Tiling
+
+__all__ = ["CHECKPOINT_ABOVE", "MAX_LISTED", "TASKS", "Settings", "work"]
+
+#: What a run may do, with what the page shows while it runs.
+TASKS = {
+    "first": "looking for a solution",
+    "all": "listing the solutions",
+    "count": "counting the solutions",
+    "count_symmetry": "counting the solutions up to symmetry",
+}
+
+#: The most solutions a listing keeps (the page pages through them).
+MAX_LISTED = 100_000
+#: The longest time limit, in seconds (a week).
+MAX_SECONDS = 7 * 86400.0
+#: Subproblems of a count by dancing links: enough for a smooth progress bar.
+SUBPROBLEMS = 64
+#: Random probes of the estimate sent before a long count.
+ESTIMATE_SAMPLES = 128
+#: A count estimated to take longer (seconds) is cut into subproblems with a checkpoint.
+CHECKPOINT_ABOVE = 10.0
+#: Seconds between two looks at a count run as one search.
+SLICE = 0.25
+#: Seconds between two messages of the child while it finds placements or solutions.
+PROGRESS_INTERVAL = 0.1
+
+Event = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Settings:
+    """The limits of a run and where its checkpoints go: ``limit`` solutions at most
+    (a listing), ``seconds`` of time at most, ``up_to_symmetry`` (a listing: one
+    solution per class), ``checkpoints`` a folder (None: counts keep no checkpoint),
+    which counts estimated at more than ``checkpoint_above`` seconds use."""
+
+    limit: int | None = None
+    seconds: float | None = None
+    up_to_symmetry: bool = False
+    checkpoints: str | None = None
+    checkpoint_above: float = CHECKPOINT_ABOVE
+
+    @classmethod
+    def from_json(
+        cls, data: object, checkpoints: str | None, checkpoint_above: float = CHECKPOINT_ABOVE
+    ) -> Settings:
+        """The settings the page sent (``{"limit": 1000, "seconds": 60, "up_to_symmetry":
+        false}``, each optional), checked."""
+        if data is None:
+            data = {}
+        if not isinstance(data, dict):
+            raise UsageError("settings: expected an object")
+        limit = data.get("limit")
+        if limit is not None and (
+            isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= MAX_LISTED
+        ):
+            raise UsageError(f"settings: the limit must be 1 to {MAX_LISTED} solutions")
+        seconds = data.get("seconds")
+        if seconds is not None and (
+            isinstance(seconds, bool)
+            or not isinstance(seconds, int | float)
+            or not 0 < seconds <= MAX_SECONDS
+        ):
+            raise UsageError(f"settings: the time limit must be 0 to {MAX_SECONDS:.0f} seconds")
+        symmetric = data.get("up_to_symmetry", False)
+        if not isinstance(symmetric, bool):
+            raise UsageError("settings: up_to_symmetry must be true or false")
+        seconds = None if seconds is None else float(seconds)
+        return cls(limit, seconds, symmetric, checkpoints, checkpoint_above)
+
+    def as_json(self) -> dict[str, Any]:
+        """The settings as the child gets them."""
+        return {
+            "limit": self.limit,
+            "seconds": self.seconds,
+            "up_to_symmetry": self.up_to_symmetry,
+            "checkpoints": self.checkpoints,
+            "checkpoint_above": self.checkpoint_above,
+        }
+
+
+class _News:
+    """The child's end of the pipe, with the time the run started."""
+
+    def __init__(self, connection: Connection) -> None:
+        self.connection = connection
+        self.started = time.monotonic()
+
+    def send(self, event: Event) -> None:
+        self.connection.send(event)
+
+    def deadline(self, settings: Settings) -> float | None:
+        """The ``time.monotonic()`` instant the run must stop at (None: no limit)."""
+        return None if settings.seconds is None else self.started + settings.seconds
+
+    def options(self, settings: Settings) -> SearchOptions:
+        """The search options of the time left before the limit (at least a millisecond)."""
+        end = self.deadline(settings)
+        return {} if end is None else {"timeout": max(end - time.monotonic(), 0.001)}
+
+
+def work(design: dict[str, Any], task: str, settings: dict[str, Any], news: Connection) -> None:
+    """The child's whole life: build the tiling, run ``task``, send the outcome."""
+    try:
+        outcome = _run(design, task, Settings(**settings), _News(news))
+        news.send(outcome)
+    except ExcoverError as error:
+        news.send({"type": "error", "message": str(error)})
+    except MemoryError:
+        news.send({"type": "error", "message": "out of memory"})
+    except Exception as error:  # a bug: said in one line, never a traceback in the page
+        news.send({"type": "error", "message": f"internal error: {type(error).__name__}"})
+    finally:
+        news.close()
+
+
+def _run(design: dict[str, Any], task: str, settings: Settings, news: _News) -> Event:
+    from excover.studio.design import Design
+
+    last = 0.0
+
+    def progress(done: int, total: int) -> None:
+        nonlocal last
+        now = time.monotonic()
+        if now - last >= PROGRESS_INTERVAL or done == total:
+            last = now
+            news.send({"type": "progress", "done": done, "total": total})
+
+    tiling = Design.from_json(design).tiling(progress)
+    news.send({"type": "solving", "what": TASKS[task], "placements": tiling.problem.n_options})
+    result: Event = {"type": "result", "task": task, "obstruction": tiling.obstruction}
+    if task in ("first", "all"):
+        result.update(_listing(tiling, task, settings, news))
+    else:
+        result.update(_count(tiling, task == "count_symmetry", settings, news))
+    result["seconds"] = round(time.monotonic() - news.started, 3)
+    return result
+
+
+# ----- listing -----
+
+
+def _listing(tiling: Tiling, task: str, settings: Settings, news: _News) -> Event:
+    """A first solution or a list of them, sent in batches as they come."""
+    from excover.tiling.render import solution_svg
+
+    limit = 1 if task == "first" else (settings.limit or MAX_LISTED)
+    symmetric = settings.up_to_symmetry and task == "all"
+    options = news.options(settings)
+    found: list[list[int]] = []
+    batch: list[list[int]] = []
+    sent = time.monotonic()
+    stopped_by = None
+    first = None
+    try:
+        for solution in tiling.solutions(
+            limit=limit,
+            up_to_symmetry=symmetric,
+            **options,
+        ):
+            if first is None:
+                first = solution
+            found.append(solution.options)
+            batch.append(solution.options)
+            if time.monotonic() - sent >= PROGRESS_INTERVAL:
+                news.send({"type": "solutions", "options": batch, "found": len(found)})
+                batch, sent = [], time.monotonic()
+    except LimitReached:
+        stopped_by = "timeout"
+    if batch:
+        news.send({"type": "solutions", "options": batch, "found": len(found)})
+    if stopped_by is None and len(found) == limit and task == "all":
+        stopped_by = "limit"
+    result: Event = {"found": len(found), "stopped_by": stopped_by, "complete": stopped_by is None}
+    if task == "first":
+        result["found"] = first is not None
+        if first is not None:
+            result["svg"] = solution_svg(first, 28.0, each_piece=True)
+            result["ascii"] = first.ascii()
+    return result
+
+
+# ----- counting -----
+
+
+def _count(tiling: Tiling, up_to_symmetry: bool, settings: Settings, news: _News) -> Event:
+    """The count, or the count up to symmetry: by subproblems with a checkpoint when it
+    comes down to one exact cover problem (the count; up to symmetry, the problem with a
+    free tile pinned, see :mod:`excover.tiling.symmetry`), else at once."""
+    if tiling.obstruction is not None:
+        return {"count": "0", "complete": True, "stopped_by": None}
+    problem: ExactCover | None = tiling.problem
+    if up_to_symmetry:
+        pinned = None if _equal_tiles(tiling) else tiling.symmetry.pinned()
+        problem = None if pinned is None else pinned[0]
+    if problem is None:  # Burnside's lemma, or tiles told apart only by name
+        try:
+            total = tiling.count(up_to_symmetry=True, **news.options(settings))
+        except LimitReached:
+            return {"count": None, "complete": False, "stopped_by": "timeout"}
+        return {"count": str(total), "complete": True, "stopped_by": None}
+    return _counted(problem, settings, news)
+
+
+def _equal_tiles(tiling: Tiling) -> bool:
+    """Whether two tiles have the same orientations and multiplicity: counting up to
+    symmetry then also exchanges them (:meth:`Tiling.count`), beyond one problem."""
+    keys = [(tile.orientation_keys(), tile.lo, tile.hi) for tile in tiling.tiles]
+    return len(set(keys)) < len(keys)
+
+
+def _counted(problem: ExactCover, settings: Settings, news: _News) -> Event:
+    """Count ``problem``: at once when the choice of route counts it (or the frontier
+    count takes it), else by subproblems, resuming from a checkpoint of it if any."""
+    from excover.parallel.run import resolve_auto
+
+    method, known = resolve_auto(problem, "auto", {})
+    if known is not None:
+        return {"count": str(known), "complete": True, "stopped_by": None}
+    if method != "dlx":
+        try:
+            total = problem.count(method=method, **news.options(settings))
+        except LimitReached:
+            return {"count": None, "complete": False, "stopped_by": "timeout"}
+        return {"count": str(total), "complete": True, "stopped_by": None}
+    from excover.parallel.checkpoint import Checkpoint, fingerprint
+    from excover.parallel.probes import estimate
+
+    path = _checkpoint_path(settings, fingerprint(problem))
+    state = None if path is None else Checkpoint.load(path, problem, "dlx")
+    if state is not None:  # an earlier count of this problem was stopped: go on with it
+        return _by_subproblems(problem, state, settings, news)
+    guess = estimate(problem, ESTIMATE_SAMPLES)
+    seconds = guess.seconds or 0.0
+    news.send({"type": "estimate", "solutions": _finite(guess.solutions), "seconds": seconds})
+    if path is None or seconds <= settings.checkpoint_above:
+        return _one_search(problem, guess.nodes, settings, news)
+    return _by_subproblems(problem, _new_checkpoint(problem, path), settings, news)
+
+
+def _one_search(problem: ExactCover, nodes: float, settings: Settings, news: _News) -> Event:
+    """Count ``problem`` by one dancing-links search, in slices of :data:`SLICE` seconds
+    between which its nodes, against the estimated ``nodes`` of its tree, go to the page."""
+    search = problem.search()
+    end = news.deadline(settings)
+    while True:
+        now = time.monotonic()
+        search.deadline = now + SLICE if end is None else min(now + SLICE, end)
+        try:
+            total = search.count()
+        except LimitReached:
+            stats = search.stats
+            if end is not None and time.monotonic() >= end:
+                return {"count": str(stats.solutions), "complete": False, "stopped_by": "timeout"}
+            fraction = min(stats.nodes / max(nodes, 1.0), 0.99)
+            news.send({"type": "advance", "fraction": fraction, "count": str(stats.solutions)})
+            continue
+        return {"count": str(total), "complete": True, "stopped_by": None}
+
+
+def _new_checkpoint(problem: ExactCover, path: Path) -> Checkpoint:
+    """A checkpoint of ``problem`` cut into :data:`SUBPROBLEMS` subproblems, none done."""
+    import warnings
+
+    from excover.errors import ExcoverWarning
+    from excover.parallel.checkpoint import Checkpoint, fingerprint
+    from excover.parallel.subproblems import split
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ExcoverWarning)
+        parts = split(problem, tasks=SUBPROBLEMS)
+    return Checkpoint(path, fingerprint(problem), "dlx", parts)
+
+
+def _by_subproblems(
+    problem: ExactCover, state: Checkpoint, settings: Settings, news: _News
+) -> Event:
+    """Count ``problem`` by dancing links, cut into the subproblems of ``state``, saved to
+    its file as each one finishes."""
+    from excover.parallel.run import run_tasks
+
+    path = state.path
+    resumed = len(state.done)
+    sizes = [sub.size for sub in state.subproblems]
+    earlier = state.seconds
+    started = time.monotonic()
+
+    def report() -> None:
+        state.seconds = earlier + time.monotonic() - started
+        state.save()
+        done = sum(sizes[index] for index in state.done)
+        news.send(
+            {
+                "type": "advance",
+                "fraction": min(done / max(sum(sizes), 1e-300), 1.0),
+                "count": str(state.count),
+                "done": len(state.done),
+                "total": len(state.subproblems),
+                "resumed": resumed,
+                "saved": path is not None,
+                "seconds_before": round(earlier, 3),
+            }
+        )
+
+    report()  # at once: a folder that cannot be written fails before the work
+    deadline = news.deadline(settings)
+    runs = run_tasks(
+        problem,
+        state.subproblems,
+        "dlx",
+        {},
+        skip=state.settled,
+        deadline=None if deadline is None else time.time() + deadline - time.monotonic(),
+    )
+    try:
+        for finished in runs:
+            if finished is not None and finished[1].complete:
+                index, result = finished
+                state.done[index] = (result.total, result.nodes)
+                report()
+    finally:
+        runs.close()
+    if state.complete and path is not None:
+        path.unlink(missing_ok=True)  # finished: nothing left to resume
+    return {
+        "count": str(state.count),
+        "complete": state.complete,
+        "stopped_by": None if state.complete else "timeout",
+        "subproblems": len(state.subproblems),
+        "done": len(state.done),
+        "resumed": resumed,
+        "kept": not state.complete and path is not None,
+        "total_seconds": round(earlier + time.monotonic() - started, 3),
+    }
+
+
+def _checkpoint_path(settings: Settings, digest: str) -> Path | None:
+    """The checkpoint file of the problem with this digest (None: no folder)."""
+    if settings.checkpoints is None:
+        return None
+    folder = Path(settings.checkpoints)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise UsageError(f"cannot make the checkpoint folder {folder}: {error}") from None
+    return folder / f"{digest[:32]}-dlx.json"
+
+
+def _finite(value: float) -> float | None:
+    """``value``, or None when it is beyond a double (JSON has no infinity)."""
+    return value if value < float("inf") else None
