@@ -65,7 +65,7 @@ from typing import TYPE_CHECKING, Unpack
 import numpy as np
 
 from excover.engines import Deadline
-from excover.errors import LimitReached
+from excover.errors import LimitReached, UsageError
 from excover.problem import ExactCover, SearchOptions
 from excover.symmetry import fixed
 from excover.symmetry.chain import Perm, inverse, is_identity
@@ -102,7 +102,11 @@ class BrokenSearch:
     ``method`` and the search options apply to every search it runs; ``max_nodes`` bounds
     each of them, ``timeout`` all of them together (wall-clock seconds from the making of
     this object, time spent between two solutions included), and ``max_solutions`` is not
-    accepted.
+    accepted. ``workers`` (above 1) counts the exact cover problems of :meth:`count` and
+    :meth:`count_orbits` on that many processes (:func:`excover.parallel.count`; the
+    counts of Burnside's lemma over a fixed point set stay in this process); ``timeout``
+    is then looked at between two such counts, and ``max_nodes``, which bounds one
+    search, is refused.
     """
 
     def __init__(
@@ -110,6 +114,8 @@ class BrokenSearch:
         problem: ExactCover,
         group: Group,
         method: str = "dlx",
+        *,
+        workers: int | None = None,
         **options: Unpack[SearchOptions],
     ) -> None:
         self.problem = problem
@@ -117,6 +123,9 @@ class BrokenSearch:
         self.method = method
         self.deadline = Deadline(options.pop("timeout", None))
         self._options = options  # without the timeout: see :meth:`options`
+        self.workers = workers if workers is not None and workers > 1 else None
+        if self.workers is not None and options.get("max_nodes") is not None:
+            raise UsageError("max_nodes bounds one search: it does not go with workers")
         data = problem.engine_input()
         self._starts = np.frombuffer(data.option_start, dtype=np.intc).astype(np.int64)
         self._items = np.frombuffer(data.node_item, dtype=np.intc).astype(np.int64)
@@ -280,10 +289,24 @@ class BrokenSearch:
         return merged, originals
 
     def _count_exact_cover(self, problem: ExactCover, first: str | None = None) -> int:
-        """The solutions of ``problem`` by the method; the root branches on ``first``."""
+        """The solutions of ``problem`` by the method; the root branches on ``first`` (on
+        one process; on ``workers``, the parts of the search are the parallel count's)."""
+        if self.workers is not None:
+            return self._count_on_workers(problem)
         if self.method in ("dlx", "auto") and first is not None:
             return _branching_first(problem, first, self._options, self.deadline).count()
         return problem.count(method=self.method, **self.options)
+
+    def _count_on_workers(self, problem: ExactCover) -> int:
+        """The solutions of ``problem`` counted on :attr:`workers` processes, if time is
+        left (the parallel count has no deadline of its own: it is looked at before)."""
+        from excover.parallel import count
+        from excover.statistics import Stats
+
+        if self.deadline.left() == 0.0:
+            raise LimitReached("timeout", Stats())
+        options = {k: v for k, v in self._options.items() if k in ("heuristic", "seed", "engine")}
+        return count(problem, self.method, workers=self.workers, options=dict(options))
 
     def _solutions_of(self, problem: ExactCover, first: str | None = None) -> Iterator[list[int]]:
         if self.method in ("dlx", "auto") and first is not None:
@@ -308,6 +331,8 @@ class BrokenSearch:
     def count(self) -> int:
         """The number of solutions."""
         if self.orbits is None:
+            if self.workers is not None:
+                return self._count_on_workers(self.problem)
             return self.problem.count(method=self.method, **self.options)
         total = 0
         by_size: dict[int, list[Orbit]] = {}
@@ -461,7 +486,10 @@ class BrokenSearch:
         merged = merge_twins(self.problem, self.group)
         if merged is None:
             return None
-        return merged, BrokenSearch(merged.problem, merged.group, self.method, **self.options)
+        inner = BrokenSearch(
+            merged.problem, merged.group, self.method, workers=self.workers, **self.options
+        )
+        return merged, inner
 
     @cached_property
     def _chain_in_input_order(self) -> OrderedChain:
@@ -494,7 +522,9 @@ class BrokenSearch:
         position = np.full(n, -1, dtype=np.int64)
         position[original] = np.arange(len(original))
         kept = [position[g[original]].tolist() for g in stabilizer.strong_generators]
-        inner = BrokenSearch(reduced, Group(reduced, kept), self.method, **self.options)
+        inner = BrokenSearch(
+            reduced, Group(reduced, kept), self.method, workers=self.workers, **self.options
+        )
         return inner, original
 
     def _all_solutions(self) -> Iterator[list[int]]:
