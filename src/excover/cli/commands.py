@@ -414,9 +414,9 @@ def load_problem(args: argparse.Namespace) -> tuple[ExactCover, Drawing | None]:
 
 
 def stats_lines(stats: dict[str, Any]) -> str:
-    """The statistics of a run for people, one ``name: value`` per line (each figure
-    followed by what it counts in the engine that ran), ending with ``search:
-    complete`` or what stopped it."""
+    """The statistics of a run for people, one ``name: value`` per line, then ``search:
+    complete`` or what stopped it, then ``meaning of NAME: ...`` for each figure whose
+    definition depends on the engine that ran."""
     from excover.cli.outcome import definitions
 
     meaning = definitions(stats)
@@ -430,10 +430,10 @@ def stats_lines(stats: dict[str, Any]) -> str:
             lines.append(f"heuristic: random (seed {stats.get('seed')})")
         else:
             shown = to_decimal(value) if isinstance(value, int) else value
-            told = f" ({meaning[key]})" if key in meaning else ""
-            lines.append(f"{key.replace('_', ' ')}: {shown}{told}")
+            lines.append(f"{key.replace('_', ' ')}: {shown}")
     stopped_by = stats.get("stopped_by")
     lines.append(f"search: {'complete' if stopped_by is None else common.STOP_CAUSES[stopped_by]}")
+    lines += [f"meaning of {key.replace('_', ' ')}: {text}" for key, text in meaning.items()]
     return "\n".join(lines)
 
 

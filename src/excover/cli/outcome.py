@@ -62,7 +62,7 @@ def dlx_stats(search: Search, stopped_by: str | None) -> dict[str, Any]:
 
 
 #: What ``nodes`` counts in every search engine: they walk the same tree.
-NODES = "nodes of the search tree, Knuth's DLX1 definition (the same tree in every engine)"
+NODES = "nodes of the search tree, Knuth's DLX1 definition, the same tree in every engine"
 
 #: What ``updates`` counts, by engine: only dancing links has links to update.
 UPDATES = {

@@ -219,7 +219,7 @@ def count_tasks(problem: ExactCover, args: argparse.Namespace) -> int:
         state = Checkpoint(path, digest, asked, subproblems)
     args.checkpoint_path = path
     sizes = [sub.size for sub in state.subproblems]
-    bar = TaskBar(args, sum(sizes), method, f"{args.workers or 1} workers")
+    bar = TaskBar(args, sum(sizes), method, _workers(args.workers or 1))
     earlier = state.seconds
     stopped_by: str | None = None
 
@@ -253,13 +253,18 @@ def count_tasks(problem: ExactCover, args: argparse.Namespace) -> int:
     return _report(state, method, args, stopped_by, resumed, time.monotonic() - started)
 
 
+def _workers(n: int) -> str:
+    """``1 worker``, ``2 workers``."""
+    return f"{n} worker" + ("s" if n != 1 else "")
+
+
 def _say_resumed(path: Path | None, state: Checkpoint, parts: int | None) -> None:
     """Tell on stderr what a run takes from its checkpoint: the subproblems counted (of
     ``parts``, when the run has that many), their solutions, the time spent on them."""
     of = "" if parts is None else f" of {parts}"
     print(
-        f"excover: resuming from {path}: {len(state.done)}{of} subproblems already counted, "
-        f"{to_decimal(state.count)} solutions, in {state.seconds:.1f} s of earlier runs",
+        f"excover: resuming from {path} ({len(state.done)}{of} subproblems counted by earlier "
+        f"runs: {to_decimal(state.count)} solutions in {state.seconds:.1f} s)",
         file=sys.stderr,
     )
 
@@ -555,7 +560,7 @@ def _report(
         "done": len(state.done),
         "resumed": resumed,
     }
-    engine = f"{len(state.subproblems)} subproblems on {args.workers or 1} workers"
+    engine = f"{len(state.subproblems)} subproblems on {_workers(args.workers or 1)}"
     if args.json:
         result = document(
             getattr(args, "command", None) or "count",
