@@ -253,7 +253,8 @@ def test_a_checkpoint_with_a_huge_partial_count_is_saved_and_resumed(
     argv = ["count", str(problem_file), "--method", "zdd", "--checkpoint", str(path)]
     assert main([*argv, "--workers", "2", "--json", "--progress"]) == 0
     out, err = capsys.readouterr()
-    assert f"3/3 subproblems  {abbreviated(expected)} solutions" in err  # the bar's last word
+    assert f"subproblems=3/3, solutions={abbreviated(expected)}]" in err  # the bar's last word
+    assert f"(1 of 3 subproblems counted by earlier runs: {abbreviated(partial)} solutions" in err
     document = json.loads(out)
     assert document["count"] == reference(expected)
     assert document["stats"]["resumed"] == 1 and document["stats"]["done"] == 3

@@ -4,7 +4,6 @@ progress bar facing an estimate beyond floats."""
 
 from __future__ import annotations
 
-import io
 import json
 import math
 from pathlib import Path

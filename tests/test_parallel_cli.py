@@ -14,8 +14,6 @@ from pathlib import Path
 import pytest
 from builders import queens
 
-from excover import ExactCover
-from excover.cli import parallel as parallel_cli
 from excover.main import main
 
 KNUTH = Path(__file__).parent / "data" / "knuth"

@@ -283,8 +283,10 @@ def test_symmetry_arguments_are_checked() -> None:
         problem.count(up_to_symmetry=True, symmetry=queens(5).symmetries())
     with pytest.raises(UsageError, match="max_solutions does not combine"):
         problem.count(symmetry=True, max_solutions=3)
-    with pytest.raises(UsageError, match="parallel"):
-        problem.count(symmetry=True, workers=2)
+    with pytest.raises(UsageError, match="not with executor= or tasks="):
+        problem.count(symmetry=True, tasks=2)
+    with pytest.raises(UsageError, match="workers= goes with count"):
+        next(problem.solutions(up_to_symmetry=True, workers=2))
     with pytest.raises(UsageError, match="method 'sat' cannot"):
         problem.count(up_to_symmetry=True, method="sat")
     with pytest.raises(UsageError, match="symmetry must be True, a Group"):
@@ -363,7 +365,8 @@ def test_cli_lists_one_solution_per_class(capsys: pytest.CaptureFixture[str]) ->
 @pytest.mark.parametrize(
     ("flags", "message"),
     [
-        (["--up-to-symmetry", "--workers", "2"], "--workers does not go with"),
+        (["--up-to-symmetry", "--tasks", "2"], "--tasks does not go with"),
+        (["--up-to-symmetry", "--workers", "2", "--max-nodes", "9"], "--max-nodes bounds one"),
         (["--break-symmetry", "--method", "sat"], "--method sat does not go with"),
         (["--up-to-symmetry", "--break-symmetry"], "two different questions"),
         (["--up-to-symmetry", "--limit", "3"], "--limit does not go with"),

@@ -373,8 +373,11 @@ def read_problem(path: str, number: int | None = None) -> ExactCover:
 
 #: The words a .cmb program's statements start with (:mod:`excover.lang`).
 _CMB_WORDS = frozenset(
-    "pattern pattern3 tiles tiles3 problem problem3 include count count3 solve solve3 all "
-    "all3 print assert dimacs debug timing exit".split()
+    (
+        *("pattern", "pattern3", "tiles", "tiles3", "problem", "problem3", "include"),
+        *("count", "count3", "solve", "solve3", "all", "all3", "print", "assert"),
+        *("dimacs", "debug", "timing", "exit"),
+    )
 )
 
 
@@ -642,7 +645,7 @@ def _estimate(args: argparse.Namespace) -> int:
         low, high = guess.interval(name)
         lines.append(
             f"{name}: {value:,.0f}"
-            + (" (exact)" if guess.exact else f"  (estimate, range {low:,.0f} .. {high:,.0f})")
+            + ("" if guess.exact else f"  (estimate, range {low:,.0f} .. {high:,.0f})")
         )
     if guess.exact:
         updates = f"exact: {UPDATES[engine].split(' (')[0]}"  # no advice on --engine here

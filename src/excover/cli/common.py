@@ -351,15 +351,15 @@ def add_refused(parser: argparse.ArgumentParser, reasons: Mapping[str, str]) -> 
     group = parser.add_argument_group(f"search flags that {command} does not take")
     for name, reason in reasons.items():
         flag = SEARCH_FLAGS[name]
+        parsing = {key: flag.keywords[key] for key in ("type", "metavar") if key in flag.keywords}
         takes_value = "type" in flag.keywords or "choices" in flag.keywords
         group.add_argument(
             *flag.spelling,
             action=Refused,
             reason=f"does not apply to {command}: {reason}",
             takes_value=takes_value,
-            type=flag.keywords.get("type"),
-            metavar=flag.keywords.get("metavar"),
             help=f"not taken: {reason}",
+            **parsing,
         )
 
 

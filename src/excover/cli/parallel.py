@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Any
 
 from excover.cli.common import document, exact, say_method, stop_time
 from excover.errors import ExcoverWarning, UsageError
-from excover.numbers import to_decimal
+from excover.numbers import abbreviated, to_decimal
 from excover.problem import ExactCover
 
 if TYPE_CHECKING:
@@ -264,7 +264,7 @@ def _say_resumed(path: Path | None, state: Checkpoint, parts: int | None) -> Non
     of = "" if parts is None else f" of {parts}"
     print(
         f"excover: resuming from {path} ({len(state.done)}{of} subproblems counted by earlier "
-        f"runs: {to_decimal(state.count)} solutions in {state.seconds:.1f} s)",
+        f"runs: {abbreviated(state.count)} solutions in {state.seconds:.1f} s)",
         file=sys.stderr,
     )
 

@@ -235,7 +235,8 @@ def _write_dlx(interpreter: Interpreter, program: Program, targets: list[tuple[s
         if name not in known:
             names = ", ".join(sorted(known)) or "none"
             raise UsageError(
-                f"--write-dlx: {program.source.name} declares no problem {name!r} (its problems: {names})"
+                f"--write-dlx: {program.source.name} declares no problem {name!r} "
+                f"(its problems: {names})"
             )
         problem = interpreter.cover(known[name])
         try:
