@@ -226,7 +226,7 @@ class _CountProgress:
         """End the bar: a search run to its end has done all its nodes, 100% of the
         tree (the estimate that sized the bar was an estimate)."""
         stats = self.search.stats
-        if self.bar.shown and self.estimated and stats.complete:
+        if self.bar.shown and stats.complete:
             self.bar.set(stats.nodes, stats.nodes, solutions=stats.solutions)
         self.bar.close()
 
