@@ -439,3 +439,26 @@ def test_estimate_help_lists_only_the_statuses_it_can_give(
 def test_estimate_stops_at_its_timeout(capsys: pytest.CaptureFixture[str]) -> None:
     status, out, err = run(capsys, "estimate", PENTO, "--timeout", "0")
     assert (status, out) == (1, "") and "stopped by --timeout before the estimate" in err
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["queens", "8", "--count", "--workers", "2", "--method", "dlx"],
+        ["queens", "8", "--count", "--workers", "2", "--up-to-symmetry"],
+        ["queens", "8", "--up-to-symmetry", "--limit", "3"],
+        ["sudoku", EMPTY4, "--limit", "3"],
+        ["sudoku", EMPTY4, "--count", "--up-to-symmetry"],
+        ["nonogram", MULTIPLE, "--count", "--limit", "1"],
+    ],
+)
+def test_the_new_runs_follow_the_schema(
+    capsys: pytest.CaptureFixture[str], argv: list[str]
+) -> None:
+    import jsonschema
+
+    status, out, _ = run(capsys, *argv, "--json")
+    document = json.loads(out)
+    jsonschema.Draft202012Validator(common.schema()).validate(document)
+    assert document["command"] == argv[0] and document["method"] and document["engine"]
+    assert status == (1 if "--count" in argv and "--limit" in argv else 0)

@@ -71,14 +71,13 @@ def _group(problem: ExactCover) -> Any:
 def _engine(args: argparse.Namespace, search: BrokenSearch | None, order: int) -> str:
     """How the search ran, for the stderr note (the engine is auto's choice for each of
     the searches the symmetric run makes); classes name the route that counted them (see
-    :mod:`excover.symmetry.broken`), once the search is set up."""
-    if not args.up_to_symmetry:
-        workers = getattr(args, "workers", None)
-        where = f", counted on {workers} processes" if workers and workers > 1 else ""
-        return f"symmetry-broken search under a group of order {to_decimal(order)}{where}"
-    route = "" if search is None else f", by {search.route}"
+    :mod:`excover.symmetry.broken`), once the search is set up; a count on ``--workers``
+    says so."""
     workers = getattr(args, "workers", None)
     where = f", counted on {workers} processes" if workers and workers > 1 else ""
+    if not args.up_to_symmetry:
+        return f"symmetry-broken search under a group of order {to_decimal(order)}{where}"
+    route = "" if search is None else f", by {search.route}"
     return f"classes under a group of order {to_decimal(order)}{route}{where}"
 
 

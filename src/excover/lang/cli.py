@@ -6,6 +6,9 @@ are then relative to the current directory). Errors print as ``file:line:column:
 message`` with the offending line and a caret, and exit with status 2; nothing after the
 error runs (a lexical, syntax or name error anywhere stops the program before it starts).
 
+``--write-dlx PROBLEM=FILE`` runs the program's declarations, not its commands, and writes
+the exact cover problem of PROBLEM to FILE in Knuth's DLX format, for ``excover count``.
+
 A program is harmless by default (see :mod:`excover.lang.sandbox`): it reads only under
 its own folder, writes only under the current folder or its own, replaces no file it did
 not create, and runs no outside program; ``--allow-paths DIR``, ``--overwrite`` and

@@ -8,7 +8,9 @@ solutions, counts, every solution or classifications, one puzzle after the other
 is done. Solving and classifying with ``--method auto`` go through the compiled grid
 solver in batches (with a progress bar on long files); ``--count``, ``--all``, killer
 puzzles (``--cages``) and the other methods go through the exact cover of each puzzle,
-with the shared limits (:mod:`excover.cli.solving`). Results go to stdout (``--json``:
+with the shared limits (:mod:`excover.cli.solving`). ``--write-dlx FILE`` writes a
+puzzle's exact cover in Knuth's format instead (``excover count FILE`` then counts it,
+with ``--workers`` or any flag of ``count``). Results go to stdout (``--json``:
 one document of the shared schema); messages to stderr, errors in a file as
 ``FILE:LINE: message``.
 """
@@ -74,7 +76,9 @@ cages apply to every puzzle, whose givens may all be blank).
 
 Prints one line per puzzle as soon as it is done: its solution, or 'none' (clashing
 givens are then listed on stderr); --count its number of solutions, --classify none,
-unique or multiple, --all every solution (as found). --method auto solves and classifies
+unique or multiple, --all every solution (as found), --limit N up to N solutions (as
+--all does, one a line; with --count, the count stops at N). --method auto solves and
+classifies
 with the compiled solvers (a core of its own for classic 9x9 puzzles, a general grid
 solver for every other board) and counts and lists by dancing links; dlx, zdd and sat
 run on each puzzle's exact cover. A file of one-line 9x9 puzzles streams through the
