@@ -232,12 +232,16 @@ def test_a_checkpoint_with_a_huge_partial_count_is_saved_and_resumed(
     problem_file: Path,
     expected: int,
     capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """The first item's three options cut the problem in three; the first third counted
     (3**(N-1) solutions) is saved, read back from the file, and the run that resumes
     from it counts the other two on two worker processes (their counts come back
     through the process pool), shows it abbreviated in its progress bar and prints it
     whole."""
+    from excover.cli import progress
+
+    monkeypatch.setattr(progress, "DELAY", 0.0)  # the bar of this short run, at once
     path = tmp_path / "state.json"
     thirds = [Subproblem((option,), path=(option,)) for option in range(3)]
     state = Checkpoint(path, fingerprint(problem), "zdd", thirds)
