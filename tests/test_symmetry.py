@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from builders import KNUTH_DATA, langford
+from builders import KNUTH_DATA, dominoes, langford
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from symmetric import (
@@ -435,3 +435,19 @@ def test_board_groups_lie_in_the_automatic_group_of_every_shipped_board() -> Non
                 assert generator.options in automatic.option_chain, name
     assert larger == ["tetrominoes.cmb:box"]
     assert beyond_the_board == ["caml.cmb:caml", "tetrominoes.cmb:box"]
+
+
+@pytest.mark.parametrize(
+    "problem",
+    [queens(6), queens(8), queens(9), dominoes(4, 4), langford(7)],
+    ids=["queens6", "queens8", "queens9", "dominoes4x4", "langford7"],
+)
+def test_counts_on_workers_are_the_counts_of_one_process(problem: ExactCover) -> None:
+    """The merged problems of the representatives, dealt out to the workers, count what
+    the one merged problem counts: every solution, and every class of them."""
+    group = problem.symmetries()
+    alone = BrokenSearch(problem, group)
+    shared = BrokenSearch(problem, group, workers=2)
+    assert shared.count() == alone.count() == problem.count()
+    assert shared.count_orbits() == alone.count_orbits()
+    assert problem.count(up_to_symmetry=True, workers=2) == alone.count_orbits()
