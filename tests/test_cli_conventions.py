@@ -191,7 +191,7 @@ def test_a_file_of_puzzles_is_partial_when_any_puzzle_is(
     path.write_text(f"{EMPTY9}\n{sudoku.solve(PUZZLE)}\n")
     status, result = document(capsys, "sudoku", str(path), "--count", "--limit", "2")
     counts = [(r["count"], r["complete"]) for r in result["results"]]
-    assert status == 0 and counts == [(2, False), (1, True)]
+    assert status == 1 and counts == [(2, False), (1, True)]  # a count cut short: status 1
     assert (result["complete"], result["stopped_by"]) == (False, "limit")
 
 
@@ -254,7 +254,7 @@ def test_names_spelled_out_for_a_fast_parser_match_the_library() -> None:
         (["solve", QUEENS8, "--method", "zdd", "--heuristic", "random"], "not zdd"),
         (["count", QUEENS8, "--amo", "pairwise"], "--amo goes with --method sat"),
         (["count", QUEENS8, "--workers", "2", "--limit", "5"], "--limit does not go with"),
-        (["sudoku", PUZZLE, "--limit", "2"], "--limit goes with --count or --all"),
+        (["sudoku", PUZZLE, "--classify", "--limit", "2"], "two solutions settle it"),
         (["sudoku", PUZZLE, "--max-nodes", "9"], "compiled grid solver"),
         (["nonogram", HEART, "--method", "sat", "--max-nodes", "9"], "not of sat"),
         (["nonogram", HEART, "--classify", "--limit", "2"], "two solutions settle it"),
@@ -288,16 +288,24 @@ def test_solve_by_zdd_lists_what_the_api_lists(capsys: pytest.CaptureFixture[str
 
 
 def test_limit_means_stop_after_n_solutions_everywhere(capsys: pytest.CaptureFixture[str]) -> None:
+    """One rule: a count cut short by --limit is partial (exit status 1, said on stderr);
+    a listing that printed the N solutions asked for is done (0), its document saying
+    that more may exist."""
+    partial = "stopped by --limit (10 solutions so far); the result is partial"
     status, counted = document(capsys, "count", QUEENS8, "--method", "dlx", "--limit", "10")
-    assert (status, counted["count"], counted["complete"]) == (0, 10, False)
+    assert (status, counted["count"], counted["complete"]) == (1, 10, False)
+    status, out, err = run(capsys, "count", QUEENS8, "--method", "dlx", "--limit", "10")
+    assert (status, out) == (1, "10\n") and partial in err
     status, solved = document(capsys, "solve", QUEENS8, "--limit", "10")
     assert (status, len(solved["solutions"]), solved["complete"]) == (0, 10, False)
     status, placed = document(capsys, "queens", "8", "--limit", "10")
-    assert (status, len(placed["solutions"])) == (0, 10)
-    status, out, _ = run(capsys, "nonogram", HEART, "--count", "--limit", "1")
-    assert (status, out) == (0, "1\n")
-    status, out, _ = run(capsys, "sudoku", "." * 16, "--count", "--limit", "50")
-    assert (status, out) == (0, "50\n")
+    assert (status, len(placed["solutions"]), placed["complete"]) == (0, 10, False)
+    status, out, err = run(capsys, "queens", "8", "--count", "--limit", "10", "--method", "sat")
+    assert (status, out) == (1, "10\n") and partial in err
+    status, out, err = run(capsys, "nonogram", HEART, "--count", "--limit", "1")
+    assert (status, out) == (1, "1\n") and "stopped by --limit" in err
+    status, out, err = run(capsys, "sudoku", "." * 16, "--count", "--limit", "50")
+    assert (status, out) == (1, "50\n") and "stopped by --limit" in err
 
 
 def test_the_cli_counts_by_the_route_the_api_takes(
@@ -488,8 +496,16 @@ def test_estimate_on_the_command_line(capsys: pytest.CaptureFixture[str]) -> Non
     low, high = guess["nodes_interval"]
     assert low <= 3_620_988 <= high
     status, out, _ = run(capsys, "estimate", QUEENS8)
-    assert status == 0 and out.splitlines()[:2] == ["solutions: 92", "nodes: 1,049"]
-    assert "exact" in out
+    lines = out.splitlines()
+    assert status == 0 and lines[:2] == ["solutions: 92", "nodes: 1,049"]
+    assert "exact: the tree was small enough" in out and "estimate" not in out
+    # the updates figure is exact in the definition of the engine that ran, and says so
+    assert lines[2] == "updates: 5,067  (exact: options taken out of play by the " + (
+        "bit-parallel engine, not DLX1's link updates)"
+    )
+    status, out, _ = run(capsys, "estimate", PENTO)
+    assert status == 0 and "exact" not in out  # figures of probes are estimates, said so
+    assert all("(estimate" in line for line in out.splitlines()[:3])
     status, _, err = run(capsys, "estimate", QUEENS8, "--samples", "0")
     assert status == 2 and "--samples" in err
 

@@ -232,12 +232,16 @@ def test_a_checkpoint_with_a_huge_partial_count_is_saved_and_resumed(
     problem_file: Path,
     expected: int,
     capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """The first item's three options cut the problem in three; the first third counted
     (3**(N-1) solutions) is saved, read back from the file, and the run that resumes
     from it counts the other two on two worker processes (their counts come back
     through the process pool), shows it abbreviated in its progress bar and prints it
     whole."""
+    from excover.cli import progress
+
+    monkeypatch.setattr(progress, "DELAY", 0.0)  # the bar of this short run, at once
     path = tmp_path / "state.json"
     thirds = [Subproblem((option,), path=(option,)) for option in range(3)]
     state = Checkpoint(path, fingerprint(problem), "zdd", thirds)
@@ -253,7 +257,8 @@ def test_a_checkpoint_with_a_huge_partial_count_is_saved_and_resumed(
     argv = ["count", str(problem_file), "--method", "zdd", "--checkpoint", str(path)]
     assert main([*argv, "--workers", "2", "--json", "--progress"]) == 0
     out, err = capsys.readouterr()
-    assert f"3/3 subproblems  {abbreviated(expected)} solutions" in err  # the bar's last word
+    assert f"subproblems=3/3, solutions={abbreviated(expected)}]" in err  # the bar's last word
+    assert f"(1 of 3 subproblems counted by earlier runs: {abbreviated(partial)} solutions" in err
     document = json.loads(out)
     assert document["count"] == reference(expected)
     assert document["stats"]["resumed"] == 1 and document["stats"]["done"] == 3

@@ -4,7 +4,6 @@ progress bar facing an estimate beyond floats."""
 
 from __future__ import annotations
 
-import io
 import json
 import math
 from pathlib import Path
@@ -55,10 +54,26 @@ def test_an_estimate_beyond_floats_still_resumes(
     assert capsys.readouterr().out == "92\n"
 
 
-def test_progress_bar_of_an_infinite_estimate() -> None:
-    bar = parallel_cli.ProgressBar(io.StringIO(), math.inf, started=0.0)
+def test_progress_bar_of_an_infinite_estimate(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An estimated tree beyond floats: the bar shows 0% until the count is complete,
+    then 100%, never a NaN."""
+    import argparse
+
+    from excover.cli import progress
+    from excover.parallel.subproblems import Subproblem
+
+    monkeypatch.setattr(progress, "DELAY", 0.0)
+    state = checkpoint.Checkpoint(None, "x", "dlx", [Subproblem((), (), size=math.inf)])
+    bar = parallel_cli.TaskBar(argparse.Namespace(progress=True), math.inf, "dlx", "1 worker")
     for done in (0.0, 5.0, math.inf):
-        assert "ETA" in bar.line(done, "", False, 1.0)
+        bar.draw(done, state)
+    drawn = capsys.readouterr().err
+    assert " 0%|" in drawn and "nan" not in drawn.lower() and "100%" not in drawn
+    state.done[0] = (1, 1)
+    bar.close(math.inf, state)
+    assert "100%|" in capsys.readouterr().err.split("\r")[-1]
 
 
 def test_an_unwritable_checkpoint_fails_before_counting(

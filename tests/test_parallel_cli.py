@@ -14,8 +14,6 @@ from pathlib import Path
 import pytest
 from builders import queens
 
-from excover import ExactCover
-from excover.cli import parallel as parallel_cli
 from excover.main import main
 
 KNUTH = Path(__file__).parent / "data" / "knuth"
@@ -118,39 +116,22 @@ def test_timeout_stops_and_resumes(queens14: Path, tmp_path: Path) -> None:
     assert whole["count"] == QUEENS14
 
 
-def test_progress_bar_on_stderr(capsys: pytest.CaptureFixture[str]) -> None:
+def test_progress_bar_on_stderr(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The bar of a count by subproblems is tqdm's, as every bar of the command: it names
+    the method and the workers, shows the subproblems and ends at 100%."""
+    from excover.cli import progress
+
+    monkeypatch.setattr(progress, "DELAY", 0.0)  # show the bar of this short run at once
     argv = ["count", str(KNUTH / "queens8.dlx"), "--progress", "--tasks", "4", "--method", "dlx"]
     status = main(argv)
     captured = capsys.readouterr()
     assert status == 0
     assert captured.out == "92\n"
-    assert "100.0%" in captured.err
-    assert "subproblems" in captured.err
-
-
-def test_progress_of_a_plain_count(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The plain count's bar: nodes against the estimate, then 100% and done."""
-    monkeypatch.setattr(parallel_cli, "DELAY", 0.0)
-    problem = ExactCover.read(KNUTH / "queens10.dlx")
-    search = problem.search()
-    stream = io.StringIO()
-    progress = parallel_cli.SearchProgress(problem, search, stream)
-    progress()
-    assert "  0.0%" in stream.getvalue() and "0 nodes" in stream.getvalue()
-    search.count()
-    progress.close()
-    last = stream.getvalue().split("\r")[-1]
-    assert "100.0%" in last and "11,578 nodes" in last and "724 solutions" in last
-    assert "done" in last
-
-
-def test_progress_bar_eta() -> None:
-    bar = parallel_cli.ProgressBar(io.StringIO(), total=1000.0, started=0.0)
-    assert "ETA ?" in bar.line(0, "x", False, now=10.0)  # no pace yet
-    line = bar.line(250, "x", False, now=20.0)  # 25% in 10 s: 30 s left
-    assert " 25.0%" in line and "20 s elapsed" in line and "ETA 30 s" in line
-    assert "ETA ?" in bar.line(5000, "x", False, now=30.0)  # the estimate was too low
-    assert "done" in bar.line(5000, "x", True, now=30.0)
+    last = captured.err.split("\r")[-1]
+    assert last.startswith("count (dlx, 1 worker): 100%|") and "subproblems=" in last
+    assert "excover: method dlx, " in captured.err  # the method named, as every run does
 
 
 @pytest.mark.parametrize(

@@ -72,7 +72,7 @@ def test_a_count_stopped_by_its_limit_is_not_reported_as_exact(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     # The empty 4x4 board has 288 solutions: a count stopped at 100 is a lower bound.
-    assert main(["sudoku", "." * 16, "--count", "--limit", "100", "--json"]) == 0
+    assert main(["sudoku", "." * 16, "--count", "--limit", "100", "--json"]) == 1
     (result,) = json.loads(capsys.readouterr().out)["results"]
     assert (result["count"], result["complete"]) == (100, False)
     assert main(["sudoku", "." * 16, "--count", "--limit", "289", "--json"]) == 0

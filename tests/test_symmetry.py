@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from builders import KNUTH_DATA, langford
+from builders import KNUTH_DATA, dominoes, langford
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from symmetric import (
@@ -283,8 +283,10 @@ def test_symmetry_arguments_are_checked() -> None:
         problem.count(up_to_symmetry=True, symmetry=queens(5).symmetries())
     with pytest.raises(UsageError, match="max_solutions does not combine"):
         problem.count(symmetry=True, max_solutions=3)
-    with pytest.raises(UsageError, match="parallel"):
-        problem.count(symmetry=True, workers=2)
+    with pytest.raises(UsageError, match="not with executor= or tasks="):
+        problem.count(symmetry=True, tasks=2)
+    with pytest.raises(UsageError, match="workers= goes with count"):
+        next(problem.solutions(up_to_symmetry=True, workers=2))
     with pytest.raises(UsageError, match="method 'sat' cannot"):
         problem.count(up_to_symmetry=True, method="sat")
     with pytest.raises(UsageError, match="symmetry must be True, a Group"):
@@ -363,7 +365,8 @@ def test_cli_lists_one_solution_per_class(capsys: pytest.CaptureFixture[str]) ->
 @pytest.mark.parametrize(
     ("flags", "message"),
     [
-        (["--up-to-symmetry", "--workers", "2"], "--workers does not go with"),
+        (["--up-to-symmetry", "--tasks", "2"], "--tasks does not go with"),
+        (["--up-to-symmetry", "--workers", "2", "--max-nodes", "9"], "--max-nodes bounds one"),
         (["--break-symmetry", "--method", "sat"], "--method sat does not go with"),
         (["--up-to-symmetry", "--break-symmetry"], "two different questions"),
         (["--up-to-symmetry", "--limit", "3"], "--limit does not go with"),
@@ -432,3 +435,19 @@ def test_board_groups_lie_in_the_automatic_group_of_every_shipped_board() -> Non
                 assert generator.options in automatic.option_chain, name
     assert larger == ["tetrominoes.cmb:box"]
     assert beyond_the_board == ["caml.cmb:caml", "tetrominoes.cmb:box"]
+
+
+@pytest.mark.parametrize(
+    "problem",
+    [queens(6), queens(8), queens(9), dominoes(4, 4), langford(7)],
+    ids=["queens6", "queens8", "queens9", "dominoes4x4", "langford7"],
+)
+def test_counts_on_workers_are_the_counts_of_one_process(problem: ExactCover) -> None:
+    """The merged problems of the representatives, dealt out to the workers, count what
+    the one merged problem counts: every solution, and every class of them."""
+    group = problem.symmetries()
+    alone = BrokenSearch(problem, group)
+    shared = BrokenSearch(problem, group, workers=2)
+    assert shared.count() == alone.count() == problem.count()
+    assert shared.count_orbits() == alone.count_orbits()
+    assert problem.count(up_to_symmetry=True, workers=2) == alone.count_orbits()

@@ -29,6 +29,8 @@ from excover.cli.common import (
     EXIT_RESOURCE,
     EXIT_USAGE,
     HelpFormatter,
+    check_refused,
+    exit_statuses,
     start_clock,
 )
 from excover.errors import ExcoverError, ProblemError, ResourceLimitError
@@ -52,14 +54,15 @@ examples:
   excover sudoku 53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79
   excover nonogram examples/nonograms/heart.non     paint a nonogram"""
 
-EPILOG = """\
-conventions (every command): FILE or '-' for standard input; --method auto|dlx|zdd|sat
-(default auto, as in the API); --limit N, --timeout S, --max-nodes N wherever a search
-runs; --json prints one document of one versioned schema ('excover schema' prints it);
-solutions are printed as they are found; a flag that does not apply is refused.
-exit status: 0 done; 1 stopped by --timeout or --max-nodes (partial result printed);
-2 bad usage or bad input; 3 a resource limit (memory); 130 Ctrl-C (partial result
-printed). Run 'excover COMMAND --help' for the options of a command."""
+EPILOG = f"""\
+conventions (every command): FILE or '-' for standard input; the search flags --method
+--engine --workers --stats --up-to-symmetry --timeout --limit --max-nodes
+--progress/--no-progress --json mean the same on every command that searches, which takes
+each or refuses it saying why; --json prints one document of one versioned schema
+('excover schema' prints it); solutions are printed as they are found; a flag that does
+not apply is refused.
+{exit_statuses()}
+Run 'excover COMMAND --help' for the options of a command."""
 
 
 def _version() -> str:
@@ -141,6 +144,21 @@ _PROBLEM_COMMANDS = ("count", "solve", "dimacs", "estimate", "schema")
 _LIGHT = ("nonogram", "queens", "sudoku", "studio", *_PROBLEM_COMMANDS)
 
 
+def _parse(parser: argparse.ArgumentParser, argv: list[str]) -> argparse.Namespace:
+    """The command line read by ``parser``; an argument no parser knows is an error
+    shown with the usage of the command it was given to (argparse would show the whole
+    program's)."""
+    args, unknown = parser.parse_known_args(argv)
+    if unknown:
+        command = getattr(args, "command", None)
+        commands = next(
+            action for action in parser._actions if isinstance(action, argparse._SubParsersAction)
+        )
+        culprit = commands.choices.get(command, parser) if command else parser
+        culprit.error(f"unrecognized arguments: {' '.join(unknown)}")
+    return args
+
+
 def _exit_status(exc: SystemExit) -> int:
     """The exit status argparse asked for (it exits on --help, --version and errors)."""
     if exc.code is None or isinstance(exc.code, int):
@@ -175,13 +193,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     # usage lines and errors are the same as under the whole parser)
     parser = build_parser(argv[0] if argv and argv[0] in _LIGHT else None)
     try:
-        args = parser.parse_args(argv)
+        args = _parse(parser, argv)
     except SystemExit as exc:
         return _exit_status(exc)
     start_clock(args, started)
     run: Callable[[argparse.Namespace], int] = args.run
     handler = signal.getsignal(signal.SIGINT)
     try:
+        check_refused(args)
         return run(args)
     except (ResourceLimitError, MemoryError) as exc:
         sys.stdout.flush()

@@ -690,7 +690,8 @@ class ExactCover:
         ``symmetry`` (by default the problem's automorphism group, :meth:`symmetries`);
         ``symmetry`` alone (True or a group) counts every solution by a symmetry-broken
         search, one branch per orbit at the top of the tree (see
-        :mod:`excover.symmetry.broken`).
+        :mod:`excover.symmetry.broken`); with ``workers=n`` its exact cover problems are
+        counted on ``n`` processes.
 
         ``method="sat"`` enumerates with the SAT solver and, on long enumerations, races the
         ganak model counter when pyganak is installed (see :func:`excover.sat.solve.count`).

@@ -99,6 +99,10 @@ class Solving:
     ) -> Iterator[list[int]]:
         """The work of :meth:`ExactCover.solutions`."""
         if up_to_symmetry or (symmetry is not None and symmetry is not False):
+            if workers is not None:
+                raise UsageError(
+                    "a listing with symmetry is one search: workers= goes with count()"
+                )
             found = self.broken(
                 problem, method, symmetry, solver, amo, workers, executor, tasks, options
             )
@@ -213,8 +217,10 @@ class Solving:
         _check_not_sat(method, solver, amo)
         if method == "sat":
             raise UsageError("counting with symmetry runs dancing links; method 'sat' cannot")
-        if workers is not None or executor is not None or tasks is not None:
-            raise UsageError("symmetry and parallel subproblems cannot be combined yet")
+        if executor is not None or tasks is not None:
+            raise UsageError(
+                "symmetry goes with workers=, not with executor= or tasks= (cannot be combined yet)"
+            )
         if options.get("max_solutions") is not None:
             raise UsageError("max_solutions does not combine with symmetry; use limit")
         if method == "zdd":
@@ -232,7 +238,7 @@ class Solving:
             )
         else:
             group = Group(problem, symmetry)
-        return BrokenSearch(problem, group, method, **options)
+        return BrokenSearch(problem, group, method, workers=workers, **options)
 
     def split(
         self,

@@ -14,7 +14,7 @@ import sys
 
 from excover.cli import common
 from excover.cli.common import EPILOG_SHORT, add_input, add_json, add_limits, add_method
-from excover.errors import UsageError
+from excover.errors import FormatError, UsageError
 from excover.numbers import to_decimal
 
 #: The at-most-one encodings of :data:`excover.sat.amo.AMO_ENCODINGS` (named here so that
@@ -36,7 +36,7 @@ if TYPE_CHECKING:
     #: What reads ``FILE --pieces PIECES``: the problem and the drawing of its solutions.
     BoardReader = Callable[[argparse.Namespace], tuple[ExactCover, Drawing]]
 
-__all__ = ["add_problem_commands", "print_outcome", "read_problem"]
+__all__ = ["add_problem_commands", "print_outcome", "read_problem", "write_dlx"]
 
 _FORMAT = """\
 The problem is in Knuth's DLX1/DLX2/DLX3 text format: lines starting with '|' are
@@ -112,20 +112,8 @@ def _dlx_flags(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--seed", type=int, metavar="N", help="seed of --heuristic random (default: fresh)"
     )
-    parser.add_argument(
-        "--engine",
-        choices=["auto", "dlx", "bits", "cells"],
-        help="the search engine: dlx = dancing links (Knuth's statistics exactly); bits = the "
-        "bit-parallel engine (several times faster; the same solutions, in the same order "
-        "without multiplicities); cells = dancing cells (sparse sets, as Knuth's SSXCC; no "
-        "multiplicities); auto = the one that suits the problem (the default)",
-    )
-    parser.add_argument(
-        "--stats",
-        action="store_true",
-        help="print the statistics of the run on stderr (dancing links: solutions, nodes, "
-        "updates in Knuth's DLX1 definitions)",
-    )
+    common.add_flag(parser, "engine")
+    common.add_flag(parser, "stats")
     parser.add_argument(
         "--solver",
         metavar="NAME",
@@ -142,12 +130,7 @@ def _dlx_flags(parser: argparse.ArgumentParser) -> None:
 def _symmetry_flags(parser: argparse.ArgumentParser, listing: bool) -> None:
     """``--up-to-symmetry`` and ``--break-symmetry`` (run by :mod:`excover.cli.symmetry`)."""
     what = "print one solution per class" if listing else "count the classes of solutions"
-    parser.add_argument(
-        "--up-to-symmetry",
-        action="store_true",
-        help=f"{what} under the problem's symmetries (its automorphism group, found "
-        "automatically; needs excover[symmetry])",
-    )
+    common.add_flag(parser, "up_to_symmetry", what)
     every = "print every solution" if listing else "count every solution"
     parser.add_argument(
         "--break-symmetry",
@@ -226,7 +209,7 @@ def add_problem_commands(commands: Any, read_board: BoardReader) -> None:
     )
     _tiling_flags(count, read_board)
     add_method(count)
-    add_limits(count, limit="stop counting at N solutions (the count is then a lower bound)")
+    add_limits(count)
     _dlx_flags(count)
     count.add_argument(
         "--route",
@@ -257,11 +240,19 @@ def add_problem_commands(commands: Any, read_board: BoardReader) -> None:
         help="auto (default): dlx, as p.solutions(); dlx: dancing links; zdd: "
         "from the DXZ family; sat: a SAT solver with blocking clauses",
     )
-    add_limits(solve, limit="stop after N solutions (default: print them all)")
+    add_limits(solve, limit="default: print them all")
     _dlx_flags(solve)
     _symmetry_flags(solve, listing=True)
     _problem_flag(solve)
     add_json(solve)
+    common.add_progress(solve, "the nodes of a dancing-links search against the estimated tree")
+    common.add_refused(
+        solve,
+        {
+            "workers": "it prints solutions in the order one search finds them; 'excover "
+            "count FILE --workers N' counts them on N processes",
+        },
+    )
     solve.set_defaults(run=_solve)
 
     dimacs = commands.add_parser(
@@ -297,7 +288,7 @@ def add_problem_commands(commands: Any, read_board: BoardReader) -> None:
         "estimate",
         help="estimate the size of the search before running it",
         description=_ESTIMATE,
-        epilog=EPILOG_SHORT,
+        epilog=common.exit_statuses("--timeout", "nothing printed", "nothing printed"),
         formatter_class=raw,
     )
     add_input(
@@ -319,7 +310,25 @@ def add_problem_commands(commands: Any, read_board: BoardReader) -> None:
         default=0,
         help="seed of the probes (default: 0; same seed, same figures)",
     )
+    add_method(
+        estimate,
+        help="the estimate is of a dancing-links search (dlx; auto means dlx): zdd and sat "
+        "have no search tree to probe",
+    )
+    common.add_flag(estimate, "timeout")
     add_json(estimate)
+    common.add_refused(
+        estimate,
+        {
+            "engine": "every engine walks the same search tree, the one the probes estimate",
+            "workers": "its probes run in this process, in about a second",
+            "stats": "its figures are all it prints",
+            "up_to_symmetry": "it estimates the whole search, not its classes of solutions",
+            "limit": "it finds no solutions one by one: it probes the search tree",
+            "max_nodes": "its probes are bounded by their number (--samples)",
+            "progress": "its probes take about a second",
+        },
+    )
     estimate.set_defaults(run=_estimate)
 
     schema = commands.add_parser(
@@ -349,7 +358,46 @@ def read_problem(path: str, number: int | None = None) -> ExactCover:
         return read_cover(data, source, number)
     if number is not None:
         raise UsageError("--problem picks a problem of a BurrTools .xmpuzzle file")
-    return parse_dlx_bytes(data, source, ExactCover)
+    if path.lower().endswith(".cmb"):
+        raise UsageError(
+            _cmb_hint(source, "is a .cmb program, not a problem in Knuth's DLX format")
+        )
+    try:
+        return parse_dlx_bytes(data, source, ExactCover)
+    except FormatError as exc:
+        if not _looks_like_cmb(data):
+            raise
+        hint = _cmb_hint(source, "looks like a .cmb program")
+        raise FormatError(f"{exc.message} ({hint})", source=exc.source, line=exc.line) from None
+
+
+#: The words a .cmb program's statements start with (:mod:`excover.lang`).
+_CMB_WORDS = frozenset(
+    (
+        *("pattern", "pattern3", "tiles", "tiles3", "problem", "problem3", "include"),
+        *("count", "count3", "solve", "solve3", "all", "all3", "print", "assert"),
+        *("dimacs", "debug", "timing", "exit"),
+    )
+)
+
+
+def _looks_like_cmb(data: bytes) -> bool:
+    """Whether a text that is no DLX problem reads as a .cmb program: its first line that
+    is neither blank nor a comment ('#' in a program) starts with a statement's word."""
+    for line in data.decode("utf-8", "replace").splitlines():
+        words = line.split("#", 1)[0].split()
+        if words:
+            return words[0] in _CMB_WORDS
+    return False
+
+
+def _cmb_hint(source: str, what: str) -> str:
+    """How to run a .cmb program given to a command that reads DLX problems."""
+    name = "FILE" if source == "<stdin>" else source
+    return (
+        f"{source} {what}: run it with 'excover run {name}', or write one of its problems "
+        f"with 'excover run {name} --write-dlx PROBLEM=OUT.dlx'"
+    )
 
 
 def load_problem(args: argparse.Namespace) -> tuple[ExactCover, Drawing | None]:
@@ -369,8 +417,12 @@ def load_problem(args: argparse.Namespace) -> tuple[ExactCover, Drawing | None]:
 
 
 def stats_lines(stats: dict[str, Any]) -> str:
-    """The statistics of a run for people, one ``name: value`` per line, ending with
-    ``search: complete`` or what stopped it."""
+    """The statistics of a run for people, one ``name: value`` per line, then ``search:
+    complete`` or what stopped it, then ``meaning of NAME: ...`` for each figure whose
+    definition depends on the engine that ran."""
+    from excover.cli.outcome import definitions
+
+    meaning = definitions(stats)
     lines = []
     for key, value in stats.items():
         if key in ("complete", "stopped_by", "seed") or value is None:
@@ -384,6 +436,7 @@ def stats_lines(stats: dict[str, Any]) -> str:
             lines.append(f"{key.replace('_', ' ')}: {shown}")
     stopped_by = stats.get("stopped_by")
     lines.append(f"search: {'complete' if stopped_by is None else common.STOP_CAUSES[stopped_by]}")
+    lines += [f"meaning of {key.replace('_', ' ')}: {text}" for key, text in meaning.items()]
     return "\n".join(lines)
 
 
@@ -416,16 +469,21 @@ def finish(outcome: Outcome, args: argparse.Namespace) -> int:
         common.say_method(outcome.method, outcome.engine)
         if outcome.route is not None:
             common.say_route(outcome.route)
-    if outcome.stopped_by not in (None, "limit"):  # --limit: what was asked for
+    count = common.counting(args)
+    if outcome.stopped_by not in (None, "limit") or (outcome.stopped_by == "limit" and count):
+        # a listing that printed the N solutions --limit asked for is what was asked for
         found = outcome.count
-        detail = " (no partial count)" if found is None else f" ({found} solutions so far)"
+        if found is None:
+            detail = "" if outcome.stopped_by == "limit" else " (no partial count)"
+        else:
+            detail = f" ({to_decimal(found)} solutions so far)"
         common.say_stopped(outcome.stopped_by, detail)
     if getattr(args, "stats", False) or outcome.stopped_by == "interrupt":
         # what stopped the run is the outcome's to say: some commands' statistics
         # (a nonogram's solution count) do not carry it
         stats = {**outcome.stats, "stopped_by": outcome.stopped_by}
         print(stats_lines(stats), file=sys.stderr)
-    return common.exit_status(outcome.stopped_by)
+    return common.exit_status(outcome.stopped_by, count)
 
 
 #: The statistics that are counts, of any size (a seed is written as it is).
@@ -443,21 +501,42 @@ def _exact_stats(stats: dict[str, Any]) -> dict[str, Any]:
 
 
 def _count(args: argparse.Namespace) -> int:
+    problem, _ = load_problem(args)
+    return count_problem(problem, args)
+
+
+def count_problem(problem: ExactCover, args: argparse.Namespace) -> int:
+    """Count ``problem`` as ``excover count`` does (the symmetry flags, ``--workers`` and
+    the other flags of a count by subproblems, or a plain count by any method), print the
+    count for ``args.command`` and give the exit status. A puzzle's ``--count`` comes
+    here with :func:`as_count`'s arguments."""
     from excover.cli import solving
     from excover.cli.parallel import count_tasks, uses_tasks
 
-    problem, _ = load_problem(args)
     if _symmetric(args):
         from excover.cli import symmetry as symmetric
 
-        return print_outcome("count", symmetric.count(problem, args), args)
+        return print_outcome(args.command, symmetric.count(problem, args), args)
     if uses_tasks(args):
         common.refuse(args, "limit", "does not go with --workers, --tasks or --checkpoint")
         solving.check_method_flags(args, args.method, counting=True)
         if args.heuristic is None:
             args.heuristic = "mrv"
         return count_tasks(problem, args)
-    return print_outcome("count", solving.count(problem, args), args)
+    return print_outcome(args.command, solving.count(problem, args), args)
+
+
+def as_count(args: argparse.Namespace) -> argparse.Namespace:
+    """The arguments of another command's count, completed with the defaults of every
+    flag of ``excover count`` that the command does not have, for :func:`count_problem`."""
+
+    def no_board(args: argparse.Namespace) -> tuple[ExactCover, Drawing]:
+        raise UsageError("this command reads no board")
+
+    parser = argparse.ArgumentParser()
+    add_problem_commands(parser.add_subparsers(dest="command"), no_board)
+    defaults = vars(parser.parse_args(["count", "-"]))
+    return argparse.Namespace(**{**defaults, **vars(args)})
 
 
 def _solve(args: argparse.Namespace) -> int:
@@ -499,6 +578,30 @@ def _solve(args: argparse.Namespace) -> int:
     return finish(outcome, args)
 
 
+def write_dlx(args: argparse.Namespace, problems: list[tuple[ExactCover, str]], what: str) -> int:
+    """``--write-dlx FILE``: write each problem to its file in Knuth's DLX format, and
+    no search (any search flag given is refused: it would do nothing)."""
+    for dest in ("count", "all", "classify", "svg", "pretty", "json", "stats", "workers"):
+        common.refuse(args, dest, "asks for a search: --write-dlx writes the problem instead")
+    for dest in ("limit", "timeout", "max_nodes", "engine", "up_to_symmetry", "progress"):
+        common.refuse(
+            args, dest, "bounds or shapes a search: --write-dlx writes the problem instead"
+        )
+    if getattr(args, "method", "auto") not in ("auto", None):
+        raise UsageError("--method chooses how to solve: --write-dlx writes the problem instead")
+    for problem, path in problems:
+        try:
+            problem.write(path)
+        except OSError as exc:
+            raise UsageError(f"cannot write {path}: {exc.strerror or exc}") from None
+        print(
+            f"excover: wrote {what} to {path} ({problem.n_options} options, "
+            f"{problem.n_items} items); 'excover count {path}' counts its solutions",
+            file=sys.stderr,
+        )
+    return common.EXIT_OK
+
+
 def _dimacs(args: argparse.Namespace) -> int:
     cnf = load_problem(args)[0].to_cnf(args.amo)
     text = cnf.to_knuth() if args.format == "knuth" else cnf.to_dimacs()
@@ -513,13 +616,27 @@ def _dimacs(args: argparse.Namespace) -> int:
 
 
 def _estimate(args: argparse.Namespace) -> int:
+    from excover.cli.outcome import ENGINE_NAMES, UPDATES
+    from excover.engines import pick_engine
+
+    if args.method not in ("auto", "dlx"):
+        raise UsageError(
+            f"--method {args.method} does not go with estimate: it estimates a dancing-links "
+            "search (zdd and sat have no search tree to probe)"
+        )
     problem = load_problem(args)[0]
-    guess = problem.estimate(args.samples, seed=args.seed)
-    engine = "exact search" if guess.exact else f"{guess.samples} stratified probes"
+    try:
+        with common.deadline(common.time_left(args)):
+            guess = problem.estimate(args.samples, seed=args.seed)
+    except common.TimeUp:
+        print("excover: stopped by --timeout before the estimate was done", file=sys.stderr)
+        return common.EXIT_LIMIT
+    engine = pick_engine(problem)  # the engine of the exact search, and of the time
+    how = "exact search" if guess.exact else f"{guess.samples} stratified probes"
     if args.json:
         import json
 
-        result = common.document("estimate", "dlx", engine, None, estimate=guess.as_dict())
+        result = common.document("estimate", "dlx", how, None, estimate=guess.as_dict())
         print(json.dumps(result, allow_nan=False))
         return common.EXIT_OK
     lines = []
@@ -528,17 +645,27 @@ def _estimate(args: argparse.Namespace) -> int:
         low, high = guess.interval(name)
         lines.append(
             f"{name}: {value:,.0f}"
-            + ("" if guess.exact else f"  (range {low:,.0f} .. {high:,.0f})")
+            + ("" if guess.exact else f"  (estimate, range {low:,.0f} .. {high:,.0f})")
         )
-    lines.append(f"updates: {guess.updates:,.0f}")
+    if guess.exact:
+        updates = f"exact: {UPDATES[engine].split(' (')[0]}"  # no advice on --engine here
+    else:
+        updates = (
+            "estimate of the probes' cost model: items covered plus the nodes of the options "
+            "taken out of play; not DLX1's link updates"
+        )
+    lines.append(f"updates: {guess.updates:,.0f}  ({updates})")
     if guess.seconds is not None:
-        lines.append(f"time of a dancing-links count: {guess.seconds:.3g} s")
+        what = "measured" if guess.exact else "estimate"
+        lines.append(f"time of a count by {ENGINE_NAMES[engine]}: {guess.seconds:.3g} s ({what})")
     if guess.exact:
         lines.append("exact: the tree was small enough to search to its end")
     else:
         cut = "" if guess.cutoff is None else f", subtrees below depth {guess.cutoff} counted"
-        lines.append(f"from {guess.samples} probes (seed {args.seed}{cut})")
+        lines.append(f"estimates from {guess.samples} probes (seed {args.seed}{cut})")
     print("\n".join(lines))
+    sys.stdout.flush()
+    common.say_method("dlx", f"{how}, timed by {ENGINE_NAMES[engine]}")
     return common.EXIT_OK
 
 

@@ -2,24 +2,28 @@
 
 Each subcommand builds its parser from the flag helpers here (``add_input``,
 ``add_method``, ``add_limits``, ``add_workers``, ``add_progress``, ``add_json``,
-``add_svg``) and adds only its own flags. The same flag then has the same name, type,
-default and meaning everywhere:
+``add_svg``, ``add_flag``) and adds only its own flags. The search flags are one table,
+:data:`SEARCH_FLAGS`: the same flag has the same spelling, type, default and meaning on
+every command that searches, which takes it or refuses it with its reason
+(:func:`add_refused`: still parsed, then refused before the command runs):
 
 * input: a file path, or ``-`` for standard input (:func:`read_input`);
-* ``--method auto|dlx|zdd|sat``, default ``auto`` as in the API;
+* ``--method``, default ``auto`` as in the API;
 * ``--limit N`` stops after N solutions (listed or counted: the result is then partial,
   ``complete`` false), ``--timeout S`` after S seconds of wall-clock time from the start
   of the command (:func:`start_clock`, :func:`stop_time`, :func:`time_left`) and
-  ``--max-nodes N`` after N search nodes (both: exit status 1);
+  ``--max-nodes N`` after N search nodes;
 * ``--json`` prints one document of the schema shipped beside this module
   (``schema.json``, version :data:`SCHEMA_VERSION`), built by :func:`document`;
 * a flag that does not apply to the combination given is refused by :func:`refuse`
   (exit status 2, saying why), never ignored.
 
-Exit statuses: :data:`EXIT_OK` 0 done, :data:`EXIT_LIMIT` 1 stopped by ``--timeout`` or
-``--max-nodes`` (partial result printed), :data:`EXIT_USAGE` 2 bad usage or input,
-:data:`EXIT_RESOURCE` 3 a resource limit (memory, ZDD nodes), :data:`EXIT_INTERRUPT` 130
-Ctrl-C (partial result printed), :data:`EXIT_BROKEN_PIPE` 141 the reader of stdout left.
+Exit statuses (:func:`exit_status`): :data:`EXIT_OK` 0 done, :data:`EXIT_LIMIT` 1 a
+result cut short (a count stopped by ``--timeout``, ``--max-nodes`` or ``--limit``, a
+listing by ``--timeout`` or ``--max-nodes``; marked partial), :data:`EXIT_USAGE` 2 bad
+usage or input, :data:`EXIT_RESOURCE` 3 a resource limit (memory, ZDD nodes),
+:data:`EXIT_INTERRUPT` 130 Ctrl-C (partial result printed), :data:`EXIT_BROKEN_PIPE` 141
+the reader of stdout left.
 
 This module imports nothing heavy: building the whole parser must stay cheap, because
 ``excover --version`` and a count of a tiny file are meant to start as fast as Python.
@@ -53,22 +57,33 @@ __all__ = [
     "EXIT_USAGE",
     "METHODS",
     "SCHEMA_VERSION",
+    "SEARCH_FLAGS",
+    "STOPS",
     "STOP_CAUSES",
+    "Flag",
     "HelpFormatter",
     "JsonStream",
+    "Refused",
     "TimeUp",
+    "add_flag",
     "add_input",
     "add_json",
     "add_limits",
     "add_method",
     "add_progress",
+    "add_refused",
     "add_svg",
     "add_workers",
+    "add_write_dlx",
+    "check_refused",
+    "counting",
     "deadline",
     "document",
     "exact",
     "exit_status",
+    "exit_statuses",
     "non_negative_int",
+    "numbered",
     "positive_int",
     "read_input",
     "refuse",
@@ -137,11 +152,30 @@ STOP_CAUSES = {
     "interrupt": "interrupted",
 }
 
+#: What stops a count early, with exit status 1, on every command that counts.
+STOPS = "--timeout, --max-nodes or --limit"
+
+
+def exit_statuses(
+    stops: str | None = STOPS,
+    partial: str = "the result so far printed, marked partial",
+    interrupt: str = "the result so far printed, marked partial",
+) -> str:
+    """The exit statuses of a command, for the end of its --help: ``stops`` names what
+    stops it early with status 1 (None: nothing does) and ``partial`` what is printed
+    then, ``interrupt`` what Ctrl-C leaves."""
+    lines = ["exit status: 0 done;"]
+    if stops is not None:
+        lines.append(f"1 stopped by {stops} ({partial});")
+        if "--limit" in stops:
+            lines.append("  a listing that printed the N solutions --limit asked for is done: 0;")
+    lines.append("2 bad usage or input; 3 a resource limit (memory);")
+    lines.append(f"130 Ctrl-C ({interrupt}).")
+    return "\n".join(lines)
+
+
 #: The end of every command's --help.
-EPILOG_SHORT = """\
-exit status: 0 done; 1 stopped by --timeout or --max-nodes (partial result printed);
-2 bad usage or input; 3 a resource limit (memory); 130 Ctrl-C (partial result printed).
---json documents follow one schema: 'excover schema' prints it."""
+EPILOG_SHORT = exit_statuses() + "\n--json documents follow one schema: 'excover schema' prints it."
 
 # --------------------------------------------------------------------------- argument types
 
@@ -183,6 +217,159 @@ def seconds(text: str) -> float:
 # --------------------------------------------------------------------------- the shared flags
 
 
+class Flag:
+    """A search flag shared by every command that searches: how it is spelt, its
+    argparse keywords (type, metavar, action), and its ``meaning``, the sentence every
+    command's help starts with (a command adds only what is its own after a ``;``)."""
+
+    def __init__(self, options: tuple[str, ...], meaning: str, **keywords: Any) -> None:
+        self.options = options
+        self.meaning = meaning
+        self.keywords = keywords
+
+    @property
+    def spelling(self) -> list[str]:
+        """Every option string of the flag (``--progress`` and ``--no-progress``)."""
+        if self.keywords.get("action") is argparse.BooleanOptionalAction:
+            return [*self.options, *(f"--no-{option[2:]}" for option in self.options)]
+        return list(self.options)
+
+
+#: The search flags: the same spelling and meaning on every command that searches
+#: (``count``, ``solve``, ``estimate``, ``queens``, ``sudoku``, ``nonogram``, ``run``),
+#: which takes each of them or refuses it with its reason (:func:`add_refused`).
+#: tests/test_cli_flags.py walks every parser against this table.
+SEARCH_FLAGS: dict[str, Flag] = {
+    "method": Flag(
+        ("--method",),
+        "the solving method; auto (the default, as in the API) takes the one that suits the "
+        "problem and stderr names the one that ran",
+        default="auto",
+    ),
+    "engine": Flag(
+        ("--engine",),
+        "the engine of a dancing-links search (--method dlx or auto): dlx = dancing links "
+        "(Knuth's statistics exactly); bits = the bit-parallel engine (several times faster, "
+        "the same search tree); cells = dancing cells (sparse sets; no multiplicities); auto "
+        "= the one that suits the problem (the default)",
+        choices=["auto", "dlx", "bits", "cells"],
+    ),
+    "workers": Flag(
+        ("--workers",),
+        "count on N processes, the problem cut into parts whose counts add up (the total is "
+        "exact, the same for any N)",
+        type=positive_int,
+        metavar="N",
+    ),
+    "stats": Flag(
+        ("--stats",),
+        "print the statistics of the run on stderr, each figure with the definition of the "
+        "engine that ran",
+        action="store_true",
+    ),
+    "up_to_symmetry": Flag(
+        ("--up-to-symmetry",),
+        "take solutions that a symmetry of the problem maps onto each other as one (its "
+        "automorphism group, found automatically; needs excover[symmetry])",
+        action="store_true",
+    ),
+    "timeout": Flag(
+        ("--timeout",),
+        "stop once this many seconds (wall clock) have passed since the command started, the "
+        "result so far printed and marked partial (exit status 1)",
+        type=seconds,
+        metavar="SECONDS",
+    ),
+    "limit": Flag(
+        ("--limit",),
+        "stop after N solutions: a listing prints at most N (exit status 0), a count stops "
+        "at N and is marked partial (exit status 1)",
+        type=positive_int,
+        metavar="N",
+    ),
+    "max_nodes": Flag(
+        ("--max-nodes",),
+        "stop after N nodes of the search tree, the result so far printed and marked partial "
+        "(exit status 1)",
+        type=non_negative_int,
+        metavar="N",
+    ),
+    "progress": Flag(
+        ("--progress",),
+        "show a progress bar (tqdm) on stderr once a run has lasted a second, or never "
+        "(default: only when stderr is a terminal)",
+        action=argparse.BooleanOptionalAction,
+    ),
+    "json": Flag(
+        ("--json",),
+        f"print one JSON document (schema version {SCHEMA_VERSION}, the same for every command: "
+        "see 'excover schema')",
+        action="store_true",
+    ),
+}
+
+
+def add_flag(parser: Container, name: str, detail: str | None = None, **keywords: Any) -> None:
+    """Add the shared flag ``name`` of :data:`SEARCH_FLAGS`, its help the shared meaning
+    followed by ``detail`` (what is this command's own); ``keywords`` add to argparse's
+    (``choices``, a ``default``)."""
+    flag = SEARCH_FLAGS[name]
+    help = flag.meaning if detail is None else f"{flag.meaning}; {detail}"
+    parser.add_argument(*flag.options, help=help, **{**flag.keywords, **keywords})
+
+
+class Refused(argparse.Action):
+    """A shared flag a command does not take: parsed as everywhere (so that it is spelt
+    the same and its value checked the same), then refused before the command runs, by
+    :func:`check_refused`, with the reason its help gives."""
+
+    def __init__(self, option_strings: list[str], dest: str, reason: str, **kwargs: Any) -> None:
+        self.reason = reason
+        if kwargs.get("nargs") is None and kwargs.pop("takes_value", True) is False:
+            kwargs["nargs"] = 0
+        kwargs.pop("takes_value", None)
+        super().__init__(option_strings, dest, **kwargs)
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: Any,
+        option_string: str | None = None,
+    ) -> None:
+        refused = dict(getattr(namespace, "refused_flags", None) or {})
+        refused[option_string or self.option_strings[0]] = self.reason
+        namespace.refused_flags = refused
+        setattr(namespace, self.dest, True if self.nargs == 0 else values)
+
+
+def add_refused(parser: argparse.ArgumentParser, reasons: Mapping[str, str]) -> None:
+    """Add the shared flags that ``parser``'s command does not take, each refused with
+    its reason (``reasons``: flag name to a sentence saying why), in a group of their own
+    at the end of the command's help."""
+    command = parser.prog.split()[-1]
+    group = parser.add_argument_group(f"search flags that {command} does not take")
+    for name, reason in reasons.items():
+        flag = SEARCH_FLAGS[name]
+        parsing = {key: flag.keywords[key] for key in ("type", "metavar") if key in flag.keywords}
+        takes_value = "type" in flag.keywords or "choices" in flag.keywords
+        group.add_argument(
+            *flag.spelling,
+            action=Refused,
+            reason=f"does not apply to {command}: {reason}",
+            takes_value=takes_value,
+            help=f"not taken: {reason}",
+            **parsing,
+        )
+
+
+def check_refused(args: argparse.Namespace) -> None:
+    """Refuse, before the command runs, a shared flag it does not take (see
+    :class:`Refused`), saying why."""
+    for option, reason in (getattr(args, "refused_flags", None) or {}).items():
+        raise UsageError(f"{option} {reason}")
+
+
 def add_input(parser: Container, what: str = "the problem") -> None:
     """The positional input: a file, or ``-`` for standard input."""
     parser.add_argument("file", metavar="FILE", help=f"{what}; '-' reads standard input")
@@ -193,76 +380,65 @@ def add_method(
     choices: tuple[str, ...] = METHODS,
     help: str | None = None,
 ) -> None:
-    """``--method``, default ``auto`` (the API's default)."""
-    parser.add_argument(
-        "--method",
+    """``--method``, default ``auto`` (the API's default); ``help``: what the methods of
+    this command are."""
+    add_flag(
+        parser,
+        "method",
+        help
+        or "dlx: dancing links; zdd: the ZDD of all solutions (DXZ, or the frontier count); "
+        "sat: a SAT encoding",
         choices=list(choices),
-        default="auto",
-        help=help
-        or "auto (default, as in the API): whichever suits the problem; dlx: dancing links; "
-        "zdd: the ZDD of all solutions (DXZ, or the frontier count); sat: a SAT encoding",
     )
 
 
 def add_limits(
     parser: argparse.ArgumentParser,
     *,
-    limit: str | None = "stop after N solutions (listed or counted); the result is then partial",
+    limit: bool | str = True,
     timeout: bool = True,
     max_nodes: bool = True,
 ) -> None:
-    """``--limit``, ``--timeout`` and ``--max-nodes``: the bounds of any search."""
-    group = parser
-    if limit is not None:
-        group.add_argument("--limit", type=positive_int, metavar="N", help=limit)
+    """``--limit``, ``--timeout`` and ``--max-nodes``: the bounds of any search (``limit``
+    may be the command's own addition to the shared meaning)."""
+    if limit:
+        add_flag(parser, "limit", None if limit is True else limit)
     if timeout:
-        group.add_argument(
-            "--timeout",
-            type=seconds,
-            metavar="SECONDS",
-            help="stop once this many seconds (wall clock) have passed since the command "
-            "started, the result so far printed (exit status 1)",
-        )
+        add_flag(parser, "timeout")
     if max_nodes:
-        group.add_argument(
-            "--max-nodes",
-            type=non_negative_int,
-            metavar="N",
-            help="stop after N nodes of the search tree (exit status 1)",
-        )
+        add_flag(parser, "max_nodes")
 
 
 def add_workers(parser: Container, help: str | None = None) -> None:
-    """``--workers N``."""
-    parser.add_argument(
-        "--workers", type=positive_int, metavar="N", help=help or "run on N processes"
-    )
+    """``--workers N`` (``help``: this command's own addition to the shared meaning)."""
+    add_flag(parser, "workers", help)
 
 
-def add_progress(parser: Container) -> None:
+def add_progress(parser: Container, help: str | None = None) -> None:
     """``--progress`` / ``--no-progress``: a progress bar on stderr (default: when stderr
-    is a terminal)."""
-    parser.add_argument(
-        "--progress",
-        action=argparse.BooleanOptionalAction,
-        help="show a progress bar on stderr for long runs (default: only when stderr is a "
-        "terminal)",
-    )
+    is a terminal; ``help``: what the bar shows on this command)."""
+    add_flag(parser, "progress", help)
 
 
 def add_json(parser: Container) -> None:
     """``--json``: one document of the shared schema on stdout."""
-    parser.add_argument(
-        "--json",
-        action="store_true",
-        help=f"print one JSON document (schema version {SCHEMA_VERSION}, the same for every "
-        "command: see 'excover schema')",
-    )
+    add_flag(parser, "json")
 
 
 def add_svg(parser: Container, help: str) -> None:
     """``--svg OUT``: a picture of the result."""
     parser.add_argument("--svg", metavar="OUT", help=help)
+
+
+def add_write_dlx(parser: Container, what: str) -> None:
+    """``--write-dlx FILE``: write the exact cover problem of ``what`` in Knuth's DLX
+    format instead of solving it (``excover count FILE`` then counts it)."""
+    parser.add_argument(
+        "--write-dlx",
+        metavar="FILE",
+        help=f"write the exact cover problem of {what} to FILE in Knuth's DLX format and stop "
+        "(no search: 'excover count FILE' counts it, with any method or --workers)",
+    )
 
 
 def given(args: argparse.Namespace, dest: str) -> bool:
@@ -311,6 +487,17 @@ def write_file(path: str, text: str) -> None:
             out.write(text)
     except OSError as exc:
         raise UsageError(f"cannot write {path}: {exc.strerror or exc}") from None
+
+
+def numbered(out: str, many: int) -> list[str]:
+    """The files of ``many`` puzzles' drawings or problems: ``out`` itself for one, else
+    ``out`` numbered from 1 before its suffix (``OUT-1.svg``, ``OUT-2.svg``, ...)."""
+    if many == 1:
+        return [out]
+    from pathlib import Path
+
+    where = Path(out)
+    return [str(where.with_name(f"{where.stem}-{k}{where.suffix}")) for k in range(1, many + 1)]
 
 
 def exact(number: int) -> int | str:
@@ -391,14 +578,24 @@ def say_stopped(stopped_by: str | None, detail: str = "") -> None:
     print(f"excover: {STOP_CAUSES[stopped_by]}{detail}; the result is partial", file=sys.stderr)
 
 
-def exit_status(stopped_by: str | None) -> int:
+def counting(args: argparse.Namespace) -> bool:
+    """Whether the command line asks for a count (``count``, or ``--count`` of a puzzle)
+    rather than for solutions listed."""
+    return getattr(args, "command", None) == "count" or getattr(args, "count", False) is True
+
+
+def exit_status(stopped_by: str | None, count: bool = True) -> int:
     """The exit status of a run that stopped for ``stopped_by`` (None: it finished).
 
-    ``--limit`` asked for N solutions and got them: that is a success (0), although the
-    result is marked incomplete."""
+    The rule of every command: a result cut short is partial, status 1. ``--limit``
+    cuts a count short (``count`` true: the number printed is a lower bound), but a
+    listing that printed the N solutions ``--limit`` asked for is done (0), although its
+    JSON document says that more may exist (``complete`` false)."""
     if stopped_by == "interrupt":
         return EXIT_INTERRUPT
-    return EXIT_LIMIT if stopped_by in ("timeout", "max_nodes") else EXIT_OK
+    if stopped_by in ("timeout", "max_nodes") or (stopped_by == "limit" and count):
+        return EXIT_LIMIT
+    return EXIT_OK
 
 
 # --------------------------------------------------------------------------- time limits

@@ -12,7 +12,7 @@ if TYPE_CHECKING:
 
     from excover.engines import Search
 
-__all__ = ["ENGINE_NAMES", "Outcome", "dlx_engine", "dlx_stats"]
+__all__ = ["ENGINE_NAMES", "Outcome", "definitions", "dlx_engine", "dlx_stats"]
 
 
 class Outcome:
@@ -59,3 +59,34 @@ def dlx_stats(search: Search, stopped_by: str | None) -> dict[str, Any]:
     stats["heuristic"] = search.heuristic
     stats["seed"] = search.seed if search.heuristic == "random" else None
     return stats
+
+
+#: What ``nodes`` counts in every search engine: they walk the same tree.
+NODES = "nodes of the search tree, Knuth's DLX1 definition, the same tree in every engine"
+
+#: What ``updates`` counts, by engine: only dancing links has links to update.
+UPDATES = {
+    "dlx": "links changed, Knuth's DLX1 definition",
+    "bits": "options taken out of play by the bit-parallel engine, not DLX1's link "
+    "updates (several times fewer; --engine dlx counts those)",
+    "cells": "removals of an option from an item's set by dancing cells, not DLX1's link "
+    "updates (fewer; --engine dlx counts those)",
+}
+
+#: The figures of the ZDD method's runs.
+ZDD_FIGURES = {
+    "nodes": "nodes of DXZ's search (memoised dancing links)",
+    "memo_hits": "subproblems DXZ found in its memo instead of searching them",
+    "zdd_nodes": "nodes of the ZDD of all the solutions",
+}
+
+
+def definitions(stats: dict[str, Any]) -> dict[str, str]:
+    """What each figure of ``stats`` counts, for ``--stats``: the definitions of the
+    engine that ran (the ``engine`` figure of a search, or the ZDD method's figures)."""
+    engine = stats.get("engine")
+    if engine in UPDATES:
+        return {"nodes": NODES, "updates": UPDATES[engine]}
+    if "zdd_nodes" in stats:
+        return {key: text for key, text in ZDD_FIGURES.items() if key in stats}
+    return {}

@@ -10,9 +10,9 @@ same command again reads the file and counts only the subproblems not yet finish
 the total is exactly the same; a process killed outright loses only the subproblems
 finished since the last save.
 
-A plain count gets a progress bar too (:class:`SearchProgress`): after its first second,
-its nodes against Knuth's estimate of the size of the tree. Bars are drawn on stderr,
-by default when it is a terminal.
+The progress bar (:class:`TaskBar`) is tqdm's, as for every command, on stderr, by
+default when it is a terminal. A run resumed from a checkpoint says so on stderr: the
+file, the subproblems and solutions it took from it, and the time earlier runs spent.
 """
 
 from __future__ import annotations
@@ -29,25 +29,22 @@ import warnings
 from collections.abc import Callable, Generator
 from pathlib import Path
 from types import FrameType
-from typing import TYPE_CHECKING, Any, TextIO
+from typing import TYPE_CHECKING, Any
 
-from excover.cli.common import document, exact, stop_time
+from excover.cli.common import document, exact, say_method, stop_time
 from excover.errors import ExcoverWarning, UsageError
 from excover.numbers import abbreviated, to_decimal
 from excover.problem import ExactCover
 
 if TYPE_CHECKING:
-    from excover.engines import Search
     from excover.parallel.checkpoint import Checkpoint
     from excover.parallel.cluster import ClusterRun
     from excover.parallel.run import TaskResult
 
 __all__ = [
-    "ProgressBar",
-    "SearchProgress",
+    "TaskBar",
     "add_task_options",
     "count_tasks",
-    "search_progress",
     "uses_tasks",
 ]
 
@@ -57,12 +54,6 @@ CHECKPOINT_EVERY = 30.0
 #: Seconds a long subproblem runs on a cluster before it is cut for idle workers (the
 #: default of ``--split-after``; :data:`excover.parallel.cluster.SPLIT_AFTER`).
 SPLIT_AFTER = 2.0
-
-#: Seconds a plain count runs before its progress bar appears.
-DELAY = 1.0
-
-#: Seconds of random probes that estimate the tree for a plain count's progress bar.
-PROBE_SECONDS = 0.2
 
 #: Seconds to wait for the Dask scheduler of ``--dask``.
 CONNECT_SECONDS = 10
@@ -82,7 +73,7 @@ def add_task_options(count: argparse.ArgumentParser) -> None:
         "cut where the search tree is big (its size estimated by Knuth's random probes);\n"
         "the total is exact and the same for any number of workers.",
     )
-    add_workers(group, "count on N processes (default 1: in this process)")
+    add_workers(group, "default 1: in this process")
     group.add_argument(
         "--tasks",
         type=positive_int,
@@ -142,116 +133,32 @@ def uses_tasks(args: argparse.Namespace) -> bool:
     )
 
 
-class ProgressBar:
-    """A one-line progress bar redrawn in place on stderr (at most every ``every``
-    seconds): the fraction of the estimated work ``total`` done, a detail, and the time
-    left at this run's pace."""
+class TaskBar:
+    """The progress bar of a count by subproblems, drawn by tqdm as every bar of the
+    command (:func:`excover.cli.progress.progress`): the part of the search tree counted,
+    in percent of its estimated size (the sum of the subproblems' estimated sizes; 0
+    until the end when that estimate is beyond floats), the subproblems and solutions so
+    far, and tqdm's time left at this run's pace. A count run to its end closes it at
+    100%."""
 
-    def __init__(
-        self, stream: TextIO, total: float, started: float | None = None, every: float = 0.2
-    ) -> None:
-        self.stream = stream
-        self.total = max(total, 1e-300)
-        self.every = every
-        self.started = time.monotonic() if started is None else started
-        self.first: tuple[float, float] | None = None  # the first fraction shown, and when
-        self.last = 0.0
-        self.shown = False
+    def __init__(self, args: argparse.Namespace, total: float, method: str, where: str) -> None:
+        from excover.cli.progress import progress
 
-    def line(self, done: float, detail: str, finished: bool, now: float) -> str:
-        """The bar's text for ``done`` of the estimated work."""
-        fraction = 1.0 if finished else min(done / self.total, 1.0)
-        if math.isnan(fraction):  # an infinite estimate (beyond floats) done: inf / inf
-            fraction = 0.0
-        if self.first is None:
-            self.first = (fraction, now)
-        width = 24
-        filled = int(fraction * width)
-        bar = "#" * filled + "." * (width - filled)
-        elapsed = now - self.started
-        since = now - self.first[1]
-        pace = (fraction - self.first[0]) / since if since > 0 else 0.0
-        if finished:
-            eta = "done"
-        elif pace > 0 and fraction < 1.0:
-            eta = f"ETA {_duration((1.0 - fraction) / pace)}"
-        else:
-            eta = "ETA ?"  # no pace yet, or the estimate was too low
-        return f"[{bar}] {100 * fraction:5.1f}%  {detail}  {_duration(elapsed)} elapsed, {eta}"
+        self.total = total
+        self.bar = progress(args, total=100, desc=f"count ({method}, {where})", unit="%")
 
-    def draw(self, done: float, detail: str, finished: bool = False) -> None:
-        """Redraw the bar, unless it was drawn less than ``every`` seconds ago."""
-        now = time.monotonic()
-        if not finished and self.shown and now - self.last < self.every:
+    def draw(self, done: float, state: Checkpoint, finished: bool = False) -> None:
+        """Show ``done`` of the estimated size counted, and the subproblems of ``state``."""
+        if not self.bar.shown:
             return
-        self.last = now
-        self.shown = True
-        self.stream.write("\r" + self.line(done, detail, finished, now) + "\x1b[K")
-        self.stream.flush()
+        percent = 100 * done / self.total if 0 < self.total < math.inf else 0.0
+        percent = 100.0 if finished else min(percent, 100.0) if math.isfinite(percent) else 0.0
+        self.bar.set(percent, None, subproblems=_detail(state), solutions=state.count)
 
-    def close(self) -> None:
-        """End the bar's line."""
-        if self.shown:
-            self.stream.write("\n")
-            self.stream.flush()
-
-
-class SearchProgress:
-    """The progress bar of a plain dancing-links count: its nodes so far against Knuth's
-    estimate of the size of the tree, made (by probes for about :data:`PROBE_SECONDS`)
-    once the count has run :data:`DELAY` seconds, so short counts show nothing. Call it
-    between two slices of the search."""
-
-    def __init__(self, problem: ExactCover, search: Search, stream: TextIO) -> None:
-        self.problem = problem
-        self.search = search
-        self.stream = stream
-        self.started = time.monotonic()
-        self.bar: ProgressBar | None = None
-
-    def __call__(self) -> None:
-        if self.bar is None:
-            if time.monotonic() - self.started < DELAY:
-                return
-            from excover.parallel.probes import quick_nodes
-
-            total = quick_nodes(self.problem, PROBE_SECONDS)
-            self.bar = ProgressBar(self.stream, total, started=self.started)
-        stats = self.search.stats
-        self.bar.draw(stats.nodes, _search_detail(stats.nodes, stats.solutions))
-
-    def close(self) -> None:
-        """Show the final state and end the bar's line (if it was ever shown)."""
-        if self.bar is not None:
-            stats = self.search.stats
-            detail = _search_detail(stats.nodes, stats.solutions)
-            self.bar.draw(stats.nodes, detail, finished=stats.complete)
-            self.bar.close()
-
-
-def _search_detail(nodes: int, solutions: int) -> str:
-    """The detail of a plain count's progress bar."""
-    return f"{abbreviated(nodes)} nodes  {abbreviated(solutions)} solutions"
-
-
-def search_progress(
-    problem: ExactCover, search: Search, args: argparse.Namespace
-) -> SearchProgress | None:
-    """The progress bar of a plain count, if the command line wants one."""
-    show = args.progress if args.progress is not None else sys.stderr.isatty()
-    return SearchProgress(problem, search, sys.stderr) if show else None
-
-
-def _duration(seconds: float) -> str:
-    """A duration for people: ``42 s``, ``3 min 20 s``, ``5 h 07 min``, ``2 d 03 h``."""
-    whole = int(seconds)
-    if whole < 60:
-        return f"{whole} s"
-    if whole < 3600:
-        return f"{whole // 60} min {whole % 60:02d} s"
-    if whole < 86400:
-        return f"{whole // 3600} h {whole % 3600 // 60:02d} min"
-    return f"{whole // 86400} d {whole % 86400 // 3600:02d} h"
+    def close(self, done: float, state: Checkpoint) -> None:
+        """Show the final state (100% when ``state`` is complete) and end the line."""
+        self.draw(done, state, finished=state.complete)
+        self.bar.close()
 
 
 def _options(args: argparse.Namespace) -> tuple[str, dict[str, Any]]:
@@ -299,12 +206,8 @@ def count_tasks(problem: ExactCover, args: argparse.Namespace) -> int:
     path = automatic_checkpoint(digest, asked) if automatic else Path(args.checkpoint)
     state = None if path is None else Checkpoint.load(path, problem, asked)
     resumed = 0 if state is None else len(state.done)
-    if state is not None and automatic:
-        print(
-            f"excover: resuming from {path} ({resumed} of {len(state.subproblems)} "
-            "subproblems counted by an earlier run)",
-            file=sys.stderr,
-        )
+    if state is not None:
+        _say_resumed(path, state, len(state.subproblems))
     if state is None:
         tasks = default_tasks(method, args.workers, None) if args.tasks is None else args.tasks
         with warnings.catch_warnings(record=True) as caught:
@@ -316,8 +219,7 @@ def count_tasks(problem: ExactCover, args: argparse.Namespace) -> int:
         state = Checkpoint(path, digest, asked, subproblems)
     args.checkpoint_path = path
     sizes = [sub.size for sub in state.subproblems]
-    show = args.progress if args.progress is not None else sys.stderr.isatty()
-    bar = ProgressBar(sys.stderr, sum(sizes)) if show else None
+    bar = TaskBar(args, sum(sizes), method, _workers(args.workers or 1))
     earlier = state.seconds
     stopped_by: str | None = None
 
@@ -347,11 +249,24 @@ def count_tasks(problem: ExactCover, args: argparse.Namespace) -> int:
         save()
         if automatic and state.complete and path is not None:
             path.unlink(missing_ok=True)  # finished: nothing left to resume
-        if bar is not None:
-            done_size = sum(sizes[index] for index in state.done)
-            bar.draw(done_size, _detail(state), finished=state.complete)
-            bar.close()
+        bar.close(sum(sizes[index] for index in state.done), state)
     return _report(state, method, args, stopped_by, resumed, time.monotonic() - started)
+
+
+def _workers(n: int) -> str:
+    """``1 worker``, ``2 workers``."""
+    return f"{n} worker" + ("s" if n != 1 else "")
+
+
+def _say_resumed(path: Path | None, state: Checkpoint, parts: int | None) -> None:
+    """Tell on stderr what a run takes from its checkpoint: the subproblems counted (of
+    ``parts``, when the run has that many), their solutions, the time spent on them."""
+    of = "" if parts is None else f" of {parts}"
+    print(
+        f"excover: resuming from {path} ({len(state.done)}{of} subproblems counted by earlier "
+        f"runs: {abbreviated(state.count)} solutions in {state.seconds:.1f} s)",
+        file=sys.stderr,
+    )
 
 
 def _refuse_cluster_flags(args: argparse.Namespace) -> None:
@@ -385,10 +300,7 @@ def _count_on_cluster(
         ledger = open_ledger(problem, asked, client, path, args.tasks)
         resumed = len(ledger.done)
         if resumed:
-            print(
-                f"excover: resuming from {path} ({resumed} subproblems counted by earlier runs)",
-                file=sys.stderr,
-            )
+            _say_resumed(path, ledger, None)
         args.workers = len(client.nthreads())
         run = ClusterRun(
             problem,
@@ -416,8 +328,7 @@ def _drive(
     and the saves of its ledger; what stopped it early, or None."""
     ledger = run.ledger
     earlier = ledger.seconds
-    show = args.progress if args.progress is not None else sys.stderr.isatty()
-    bar = ProgressBar(sys.stderr, _top_size(ledger)) if show else None
+    bar = TaskBar(args, _top_size(ledger), run.job.method, "a Dask cluster")
 
     def save() -> None:
         ledger.seconds = earlier + time.monotonic() - started
@@ -433,9 +344,7 @@ def _drive(
     finally:
         steps.close()
         save()
-        if bar is not None:
-            bar.draw(_done_size(ledger), _detail(ledger), finished=ledger.complete)
-            bar.close()
+        bar.close(_done_size(ledger), ledger)
 
 
 def _connect(address: str) -> Any:
@@ -465,7 +374,7 @@ def _done_size(ledger: Checkpoint) -> float:
 def _follow(
     steps: Generator[bool],
     ledger: Checkpoint,
-    bar: ProgressBar | None,
+    bar: TaskBar,
     deadline: float | None,
     args: argparse.Namespace,
     save: Callable[[], None],
@@ -477,8 +386,7 @@ def _follow(
     for changed in steps:
         if ctrl_c.pressed:
             return "interrupt"
-        if bar is not None:
-            bar.draw(_done_size(ledger), _detail(ledger))
+        bar.draw(_done_size(ledger), ledger)
         now = time.monotonic()
         if deadline is not None and now >= deadline and not ledger.complete:
             return "timeout"
@@ -543,7 +451,7 @@ def _collect(
     runs: Generator[tuple[int, TaskResult] | None],
     state: Checkpoint,
     sizes: list[float],
-    bar: ProgressBar | None,
+    bar: TaskBar,
     deadline: float | None,
     args: argparse.Namespace,
     save: Callable[[], None],
@@ -560,8 +468,7 @@ def _collect(
             index, result = finished
             state.done[index] = (result.total, result.nodes)
             done_size += sizes[index]
-        if bar is not None:
-            bar.draw(done_size, _detail(state))
+        bar.draw(done_size, state)
         now = time.monotonic()
         if deadline is not None and now >= deadline and not state.complete:
             return "timeout"
@@ -597,10 +504,23 @@ def _whole_count(
     seconds = time.monotonic() - started
     stats = {"solutions": exact(total), "seconds": seconds, "workers": workers}
     if args.json:
-        print(json.dumps(document("count", method, engine, None, count=total, stats=stats)))
+        print(
+            json.dumps(
+                document(
+                    getattr(args, "command", None) or "count",
+                    method,
+                    engine,
+                    None,
+                    count=total,
+                    stats=stats,
+                )
+            )
+        )
     else:
         print(to_decimal(total))
     sys.stdout.flush()
+    if not args.json:
+        say_method(method, engine)
     if args.stats:
         print(
             f"solutions: {to_decimal(total)}\ntime: {seconds:.3f} s\nmethod: {method} ({engine})",
@@ -610,13 +530,11 @@ def _whole_count(
 
 
 def _detail(state: Checkpoint) -> str:
-    """The progress bar's detail for a count by subproblems."""
+    """The subproblems counted, for the progress bar: of all (``3/60``), or with those
+    still to go once some were cut for idle workers."""
     if state.split:
-        open_ = len(state.open_leaves())
-        done = f"{len(state.done)} subproblems counted, {open_} to go"
-        return f"{done}  {abbreviated(state.count)} solutions"
-    done = f"{len(state.done)}/{len(state.subproblems)} subproblems"
-    return f"{done}  {abbreviated(state.count)} solutions"
+        return f"{len(state.done)} counted, {len(state.open_leaves())} to go"
+    return f"{len(state.done)}/{len(state.subproblems)}"
 
 
 def _report(
@@ -642,13 +560,22 @@ def _report(
         "done": len(state.done),
         "resumed": resumed,
     }
+    engine = f"{len(state.subproblems)} subproblems on {_workers(args.workers or 1)}"
     if args.json:
-        engine = f"subproblems on {args.workers or 1} workers"
-        result = document("count", method, engine, stopped_by, count=state.count, stats=stats)
+        result = document(
+            getattr(args, "command", None) or "count",
+            method,
+            engine,
+            stopped_by,
+            count=state.count,
+            stats=stats,
+        )
         print(json.dumps(result))
     else:
         print(to_decimal(state.count))
     sys.stdout.flush()
+    if not args.json:
+        say_method(method, engine)
     if stopped_by is not None:
         cause = "stopped by --timeout" if stopped_by == "timeout" else "interrupted"
         kept = getattr(args, "checkpoint_path", None)

@@ -56,11 +56,12 @@ class Progress:
             return
         if total is not None:
             self._bar.total = total
-        self._bar.n = done
         if postfix:
             shown = {key: _short(value) for key, value in postfix.items()}
             self._bar.set_postfix(shown, refresh=False)
-        self._bar.refresh()
+        # tqdm's own update draws the bar (at most every tenth of a second) and notes it
+        # drawn, so that its close draws the final state and ends the line
+        self._bar.update(done - self._bar.n)
 
     def close(self) -> None:
         """End the bar's line."""

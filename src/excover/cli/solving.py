@@ -135,6 +135,8 @@ class DlxRunner:
                 return
             found += 1
             yield solution
+            if self.tick is not None:
+                self.tick()
         raise _Stopped("limit")
 
     def run(self, body: Callable[[], object]) -> str | None:
@@ -188,22 +190,30 @@ def new_search(problem: ExactCover, args: argparse.Namespace) -> Search:
 
 
 class _CountProgress:
-    """The progress bar of a dancing-links count: nodes so far against Knuth's estimate
-    of the size of the tree, made by random probes once the count has run a second."""
+    """The progress bar of a dancing-links search (a count, or a listing): nodes so far
+    against Knuth's estimate of the size of the tree, made by random probes once the
+    search has run a second."""
 
-    def __init__(self, problem: ExactCover, search: Search, args: argparse.Namespace) -> None:
+    def __init__(
+        self, problem: ExactCover, search: Search, args: argparse.Namespace, desc: str = "count"
+    ) -> None:
         self.problem = problem
         self.search = search
-        self.bar = progress(args, desc="count", unit="node", delay=0)
+        self.bar = progress(args, desc=desc, unit="node")
         self.started = time.monotonic()
+        self.drawn = 0.0  # when the bar was last drawn
         self.estimated = False
 
     def __call__(self) -> None:
         if not self.bar.shown:
             return
+        now = time.monotonic()
+        if now - self.drawn < 0.1:  # a listing calls at every solution
+            return
+        self.drawn = now
         total = None
         if not self.estimated:
-            if time.monotonic() - self.started < 1.0:
+            if now - self.started < 1.0:
                 return
             from excover.parallel.probes import quick_nodes
 
@@ -213,6 +223,11 @@ class _CountProgress:
         self.bar.set(stats.nodes, total, solutions=stats.solutions)
 
     def close(self) -> None:
+        """End the bar: a search run to its end has done all its nodes, 100% of the
+        tree (the estimate that sized the bar was an estimate)."""
+        stats = self.search.stats
+        if self.bar.shown and stats.complete:
+            self.bar.set(stats.nodes, stats.nodes, solutions=stats.solutions)
         self.bar.close()
 
 
@@ -322,6 +337,8 @@ def solutions(
     search = new_search(problem, args)
     search.max_solutions = None  # the runner counts --limit itself
     runner = DlxRunner(search, args)
+    bar = _CountProgress(problem, search, args, "solve")
+    runner.tick = bar
     found = 0
 
     def body() -> None:
@@ -331,4 +348,5 @@ def solutions(
             emit(solution)
 
     stopped_by = runner.run(body)
+    bar.close()
     return Outcome("dlx", dlx_engine(search), found, stopped_by, dlx_stats(search, stopped_by))

@@ -28,12 +28,17 @@ if TYPE_CHECKING:
 __all__ = ["check", "count", "solutions"]
 
 
-def check(args: argparse.Namespace) -> None:
-    """Refuse the flags that do not go with the symmetry flags."""
-    if args.up_to_symmetry and args.break_symmetry:
+def check(args: argparse.Namespace, counting: bool = False) -> None:
+    """Refuse the flags that do not go with the symmetry flags (``--workers`` goes with
+    a count: its exact cover problems are counted on that many processes)."""
+    if args.up_to_symmetry and getattr(args, "break_symmetry", False):
         raise UsageError("--up-to-symmetry and --break-symmetry are two different questions")
-    for dest in ("workers", "tasks", "checkpoint", "heuristic", "seed", "solver", "amo"):
+    if not counting:
+        common.refuse(args, "workers", "counts on several processes: a listing is one search")
+    for dest in ("tasks", "checkpoint", "dask", "heuristic", "seed", "solver", "amo"):
         common.refuse(args, dest, "does not go with --up-to-symmetry or --break-symmetry")
+    if getattr(args, "workers", None) is not None:
+        common.refuse(args, "max_nodes", "bounds one search: it does not go with --workers")
     if args.method not in ("auto", "dlx"):
         raise UsageError(
             f"--method {args.method} does not go with --up-to-symmetry or --break-symmetry: "
@@ -66,11 +71,14 @@ def _group(problem: ExactCover) -> Any:
 def _engine(args: argparse.Namespace, search: BrokenSearch | None, order: int) -> str:
     """How the search ran, for the stderr note (the engine is auto's choice for each of
     the searches the symmetric run makes); classes name the route that counted them (see
-    :mod:`excover.symmetry.broken`), once the search is set up."""
+    :mod:`excover.symmetry.broken`), once the search is set up; a count on ``--workers``
+    says so."""
+    workers = getattr(args, "workers", None)
+    where = f", counted on {workers} processes" if workers and workers > 1 else ""
     if not args.up_to_symmetry:
-        return f"symmetry-broken search under a group of order {to_decimal(order)}"
+        return f"symmetry-broken search under a group of order {to_decimal(order)}{where}"
     route = "" if search is None else f", by {search.route}"
-    return f"classes under a group of order {to_decimal(order)}{route}"
+    return f"classes under a group of order {to_decimal(order)}{route}{where}"
 
 
 def count(problem: ExactCover, args: argparse.Namespace) -> Outcome:
@@ -79,18 +87,26 @@ def count(problem: ExactCover, args: argparse.Namespace) -> Outcome:
     from excover.symmetry import BrokenSearch
 
     common.refuse(args, "limit", "does not go with --up-to-symmetry or --break-symmetry")
-    check(args)
+    check(args, counting=True)
     group = _group(problem)
     search = None
+    workers = getattr(args, "workers", None)
+    started = time.perf_counter()
     try:
-        search = BrokenSearch(problem, group, "dlx", **_options(args))
-        number = search.count_orbits() if args.up_to_symmetry else search.count()
+        # the counts on --workers have no deadline of their own: the alarm stops them
+        with common.deadline(common.time_left(args) if workers else None):
+            search = BrokenSearch(problem, group, "dlx", workers=workers, **_options(args))
+            number = search.count_orbits() if args.up_to_symmetry else search.count()
     except LimitReached as stop:
         return Outcome("dlx", _engine(args, search, group.option_order), None, stop.reason)
+    except common.TimeUp:
+        return Outcome("dlx", _engine(args, search, group.option_order), None, "timeout")
     except KeyboardInterrupt:
         return Outcome("dlx", _engine(args, search, group.option_order), None, "interrupt")
     engine = _engine(args, search, group.option_order)
-    return Outcome("dlx", engine, number, None, {"solutions": number, "group_order": group.order})
+    stats = {"solutions": number, "group_order": group.order}
+    stats.update(seconds=time.perf_counter() - started, workers=workers or 1)
+    return Outcome("dlx", engine, number, None, stats)
 
 
 def solutions(

@@ -6,6 +6,9 @@ are then relative to the current directory). Errors print as ``file:line:column:
 message`` with the offending line and a caret, and exit with status 2; nothing after the
 error runs (a lexical, syntax or name error anywhere stops the program before it starts).
 
+``--write-dlx PROBLEM=FILE`` runs the program's declarations, not its commands, and writes
+the exact cover problem of PROBLEM to FILE in Knuth's DLX format, for ``excover count``.
+
 A program is harmless by default (see :mod:`excover.lang.sandbox`): it reads only under
 its own folder, writes only under the current folder or its own, replaces no file it did
 not create, and runs no outside program; ``--allow-paths DIR``, ``--overwrite`` and
@@ -25,11 +28,13 @@ from typing import TYPE_CHECKING, Any
 
 from excover.cli import common
 from excover.cli.common import add_input, add_json, add_limits, add_progress
+from excover.errors import UsageError
 
 if TYPE_CHECKING:
     from collections.abc import Callable
 
     from excover.lang.errors import LangError
+    from excover.lang.interp import Interpreter
     from excover.lang.parser import Program
     from excover.lang.sandbox import Permissions
 
@@ -111,10 +116,48 @@ def add_run_command(commands: Any) -> None:
         action="store_true",
         help="let the program replace files that exist (that this run did not create)",
     )
+    run.add_argument(
+        "--write-dlx",
+        action="append",
+        default=[],
+        type=_problem_file,
+        metavar="PROBLEM=FILE",
+        help="write the exact cover problem of the program's PROBLEM (problem or problem3) to "
+        "FILE in Knuth's DLX format (repeatable); the program's declarations run, its "
+        "commands do not ('excover count FILE' counts the problem, with any flag of count)",
+    )
     add_json(run)
-    add_progress(run)
-    add_limits(run, limit=None, max_nodes=False)  # each command sets its own method
+    add_progress(run, "the placements of each problem being built")
+    add_limits(run, limit=False, max_nodes=False)
+    each = "each command of a program says it (count dlx NAME, count zdd NAME, solve ...)"
+    common.add_refused(
+        run,
+        {
+            "method": f"the method is the program's: {each}",
+            "engine": "a program's commands take the engine auto picks; --write-dlx PROBLEM=FILE "
+            "writes a problem, which 'excover count FILE --engine E' runs",
+            "workers": "a program runs its commands in this process; --write-dlx PROBLEM=FILE "
+            "writes a problem, which 'excover count FILE --workers N' counts on N processes",
+            "stats": "--timing prints the time of each command and --debug the size of each "
+            "problem",
+            "up_to_symmetry": "a program asks for it command by command "
+            "(count dlx NAME ~up_to_symmetry)",
+            "limit": "each command says how many solutions it wants (solve: one, all: every "
+            "one, count: the number)",
+            "max_nodes": "a program's commands are bounded by --timeout alone",
+        },
+    )
     run.set_defaults(run=_run)
+
+
+def _problem_file(text: str) -> tuple[str, str]:
+    """``PROBLEM=FILE``, for ``--write-dlx``."""
+    name, equals, path = text.partition("=")
+    if not (name and equals and path):
+        raise argparse.ArgumentTypeError(
+            f"write PROBLEM=FILE (a problem's name, '=', a file), not {text!r}"
+        )
+    return name, path
 
 
 def _folder(text: str) -> str:
@@ -168,6 +211,48 @@ def _build_bars(args: argparse.Namespace) -> Callable[[str, int, int], None] | N
     return report
 
 
+def _write_dlx(interpreter: Interpreter, program: Program, targets: list[tuple[str, str]]) -> None:
+    """``--write-dlx PROBLEM=FILE``: run the program's declarations (not its commands, up
+    to an ``exit``), then write each PROBLEM's exact cover to its FILE, saying so on
+    stderr. A name the program does not declare is an error listing those it does."""
+    from excover.lang import syntax
+    from excover.lang.errors import LangError
+
+    declarations = (
+        syntax.PatternDecl,
+        syntax.Pattern3Decl,
+        syntax.TilesDecl,
+        syntax.ProblemDecl,
+        syntax.Flag,
+    )
+    for statement in program.statements:
+        if isinstance(statement, syntax.Exit):
+            break
+        if isinstance(statement, declarations):
+            try:
+                interpreter.execute(statement)
+            except RecursionError:
+                raise LangError("this statement is nested too deeply", statement.pos) from None
+    known = {**interpreter.problems, **interpreter.problems3}
+    for name, path in targets:
+        if name not in known:
+            names = ", ".join(sorted(known)) or "none"
+            raise UsageError(
+                f"--write-dlx: {program.source.name} declares no problem {name!r} "
+                f"(its problems: {names})"
+            )
+        problem = interpreter.cover(known[name])
+        try:
+            problem.write(path)
+        except OSError as exc:
+            raise UsageError(f"cannot write {path}: {exc.strerror or exc}") from None
+        print(
+            f"excover: wrote problem {name} to {path} ({problem.n_options} options, "
+            f"{problem.n_items} items); 'excover count {path}' counts its solutions",
+            file=sys.stderr,
+        )
+
+
 def _exact(entry: dict[str, Any]) -> dict[str, Any]:
     """A statement's result for JSON, its count (if any) exact at any size."""
     if isinstance(entry.get("count"), int):
@@ -189,10 +274,15 @@ def _run(args: argparse.Namespace) -> int:
     )
     error: LangError | None = None
     interrupted = timed_out = False
+    if args.write_dlx:
+        for dest in ("parse_only", "json"):
+            common.refuse(args, dest, "does not go with --write-dlx, which writes problems")
     try:
         with common.deadline(common.time_left(args)):
             program = _load(args.file, permissions)
-            if args.parse_only:
+            if args.write_dlx:
+                _write_dlx(interpreter, program, args.write_dlx)
+            elif args.parse_only:
                 if not args.json:
                     print(f"{program.source.name}: ok, {len(program.statements)} statements")
             else:

@@ -233,7 +233,7 @@ class Interpreter:
 
     def _dimacs(self, st: s.Dimacs) -> None:
         problem = self._find(st.name)
-        cover = self._cover(problem)
+        cover = self.cover(problem)
         target = self._target(st.path, st.pos)
         with located(st.pos):
             try:
@@ -243,7 +243,7 @@ class Interpreter:
         self._written.add(target)
         self._record(st.pos, "dimacs", problem=problem.name, path=st.path)
 
-    def _cover(self, problem: Problem) -> ExactCover:
+    def cover(self, problem: Problem) -> ExactCover:
         """The exact cover problem of a problem; when a tile that must be used is larger
         than the board, one whose only item is that tile's, which no option covers (its
         SAT encoding is the empty clause: no tiling, as count and solve say)."""

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+import time
 
 from excover.cli import common
 from excover.cli.common import EPILOG_SHORT, add_input, add_json, add_limits, add_method, add_svg
@@ -112,7 +113,9 @@ def add_nonogram_command(commands: Any) -> None:
         "propagate: line solving, probing and search (auto, the default); xcc: exact "
         "cover with colours by dancing links; sat: an automaton per line solved by CaDiCaL",
     )
-    add_limits(cmd, limit="print up to N solutions, or with --count stop counting at N")
+    add_limits(cmd, limit="without --count, the solutions printed (default 1)")
+    common.add_flag(cmd, "stats")
+    common.add_progress(cmd, "the puzzles of a file of many done")
     cmd.add_argument(
         "--format",
         choices=list(FORMATS),
@@ -128,6 +131,21 @@ def add_nonogram_command(commands: Any) -> None:
         help="also save the puzzle to OUT, in the format of its suffix (.non, .xml, text)",
     )
     add_json(cmd)
+    common.add_write_dlx(
+        cmd, "the puzzle (XCC: lines and coloured cells; OUT-1, OUT-2, ... for several)"
+    )
+    common.add_refused(
+        cmd,
+        {
+            "engine": "its methods name their solvers (--method xcc is dancing links); "
+            "--write-dlx FILE writes the exact cover, which 'excover count FILE --engine E' runs",
+            "workers": "a puzzle is solved by one search; --write-dlx FILE writes its exact "
+            "cover, which 'excover count FILE --workers N' counts on N processes",
+            "up_to_symmetry": "its solvers are line solvers, not the exact cover search whose "
+            "symmetries it takes; --write-dlx FILE writes the exact cover, which 'excover "
+            "count FILE --up-to-symmetry' counts",
+        },
+    )
     cmd.set_defaults(run=_nonogram)
 
 
@@ -177,22 +195,39 @@ def _nonogram(args: argparse.Namespace) -> int:
         from excover.nonogram import formats
 
         formats.write_all(puzzles, args.write)
+    if args.write_dlx is not None:
+        from excover.cli.commands import write_dlx
+        from excover.nonogram import xcc
+
+        paths = common.numbered(args.write_dlx, len(puzzles))
+        covers = [xcc.problem(puzzle)[0] for puzzle in puzzles]
+        return write_dlx(args, list(zip(covers, paths, strict=True)), "the nonogram")
     if args.rate:
         if many:
             raise UsageError(f"--rate rates one puzzle: {args.file} holds {len(puzzles)}")
         return _rate(puzzles[0], args)
     if not many:
         return finish(_solve(puzzles[0], args, None), args)
+    from excover.cli.progress import progress
+
     method, engine = _route(args.method, puzzles[0])
     stops: list[str] = []
-    for rank, puzzle in enumerate(puzzles, start=1):
-        outcome = _solve(puzzle, args, rank)
-        if outcome.stopped_by is not None:
-            stops.append(outcome.stopped_by)
-            if outcome.stopped_by in ("interrupt", "timeout"):
-                break  # the time is up for the puzzles after this one too
+    bar = progress(args, total=len(puzzles), unit="puzzle", desc="nonogram")
+    done = 0
+    try:
+        for rank, puzzle in enumerate(puzzles, start=1):
+            outcome = _solve(puzzle, args, rank)
+            done += 1
+            bar.update()
+            if outcome.stopped_by is not None:
+                stops.append(outcome.stopped_by)
+                if outcome.stopped_by in ("interrupt", "timeout"):
+                    break  # the time is up for the puzzles after this one too
+    finally:
+        bar.close()
     stopped_by = next((stop for stop in ("interrupt", "timeout", "limit") if stop in stops), None)
-    return finish(Outcome(method, engine, None, stopped_by), args)
+    stats = {"puzzles": len(puzzles), "done": done}
+    return finish(Outcome(method, engine, None, stopped_by, stats), args)
 
 
 def _suffix_format(path: str) -> str:
@@ -207,6 +242,7 @@ def _solve(puzzle: nonogram.Puzzle, args: argparse.Namespace, rank: int | None) 
     from excover import nonogram
     from excover.cli.solving import Outcome
 
+    started = time.perf_counter()
     method, engine = _route(args.method, puzzle)
     listing = not (args.count or args.classify)
     wanted = args.limit if not args.classify else 2
@@ -263,7 +299,8 @@ def _solve(puzzle: nonogram.Puzzle, args: argparse.Namespace, rank: int | None) 
         fields["reason"] = puzzle.contradiction
     if rank is not None:
         fields["puzzle"], fields["title"] = rank, puzzle.title
-    outcome = Outcome(method, engine, number, stopped_by, {"solutions": number})
+    stats = {"solutions": number, "seconds": time.perf_counter() - started}
+    outcome = Outcome(method, engine, number, stopped_by, stats)
     if args.json:
         import json
 

@@ -8,7 +8,9 @@ solutions, counts, every solution or classifications, one puzzle after the other
 is done. Solving and classifying with ``--method auto`` go through the compiled grid
 solver in batches (with a progress bar on long files); ``--count``, ``--all``, killer
 puzzles (``--cages``) and the other methods go through the exact cover of each puzzle,
-with the shared limits (:mod:`excover.cli.solving`). Results go to stdout (``--json``:
+with the shared limits (:mod:`excover.cli.solving`). ``--write-dlx FILE`` writes a
+puzzle's exact cover in Knuth's format instead (``excover count FILE`` then counts it,
+with ``--workers`` or any flag of ``count``). Results go to stdout (``--json``:
 one document of the shared schema); messages to stderr, errors in a file as
 ``FILE:LINE: message``.
 """
@@ -21,7 +23,6 @@ import os
 import sys
 import warnings
 from collections.abc import Callable
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from excover.cli import common
@@ -75,7 +76,9 @@ cages apply to every puzzle, whose givens may all be blank).
 
 Prints one line per puzzle as soon as it is done: its solution, or 'none' (clashing
 givens are then listed on stderr); --count its number of solutions, --classify none,
-unique or multiple, --all every solution (as found). --method auto solves and classifies
+unique or multiple, --all every solution (as found), --limit N up to N solutions (as
+--all does, one a line; with --count, the count stops at N). --method auto solves and
+classifies
 with the compiled solvers (a core of its own for classic 9x9 puzzles, a general grid
 solver for every other board) and counts and lists by dancing links; dlx, zdd and sat
 run on each puzzle's exact cover. A file of one-line 9x9 puzzles streams through the
@@ -119,9 +122,20 @@ def add_puzzle_commands(commands: Any) -> None:
     cmd.add_argument("n", metavar="N", type=int, help="the size of the board")
     cmd.add_argument("--count", action="store_true", help="count the placements")
     add_method(cmd)
-    add_limits(cmd, limit="print N placements (default 1), or stop counting at N")
+    common.add_flag(cmd, "engine")
+    common.add_flag(cmd, "workers", "with --count")
+    common.add_flag(cmd, "stats")
+    common.add_flag(
+        cmd,
+        "up_to_symmetry",
+        "the 8 symmetries of the square: count the classes (OEIS A002562), or print one "
+        "placement per class",
+    )
+    add_limits(cmd, limit="without --count, the placements printed (default 1)")
+    add_progress(cmd, "the nodes of the search against the estimated tree")
     add_json(cmd)
     add_svg(cmd, "write the first placement found as SVG to OUT")
+    common.add_write_dlx(cmd, "the N-queens puzzle")
     cmd.set_defaults(run=_queens)
 
     cmd = commands.add_parser(
@@ -144,7 +158,18 @@ def add_puzzle_commands(commands: Any) -> None:
         "--classify", action="store_true", help="print none, unique or multiple per puzzle"
     )
     add_method(cmd)
-    add_limits(cmd, limit="with --count or --all: stop at N solutions of each puzzle")
+    common.add_flag(cmd, "engine")
+    common.add_flag(cmd, "stats")
+    common.add_flag(
+        cmd,
+        "up_to_symmetry",
+        "with --count, --all or --limit: the symmetries of each puzzle's exact cover",
+    )
+    add_limits(
+        cmd,
+        limit="of each puzzle; without --count, it prints up to N solutions of each, one a line "
+        "as --all does (the default prints 1, the solution)",
+    )
     cmd.add_argument("--box", type=_box, metavar="RxC", help="box shape, e.g. 2x3")
     layout = cmd.add_mutually_exclusive_group()
     layout.add_argument(
@@ -184,8 +209,16 @@ def add_puzzle_commands(commands: Any) -> None:
         help="print each solution as a grid over several lines, boxes set apart (and a "
         "blank line after it)",
     )
-    add_progress(cmd)
+    add_progress(cmd, "the puzzles of a file done")
     add_json(cmd)
+    common.add_write_dlx(cmd, "each puzzle (OUT, or OUT-1, OUT-2, ... for several)")
+    common.add_refused(
+        cmd,
+        {
+            "workers": "each puzzle is solved or counted by one search; --write-dlx FILE writes "
+            "a puzzle's exact cover, which 'excover count FILE --workers N' counts on N processes",
+        },
+    )
     made = cmd.add_argument_group("generating puzzles")
     made.add_argument(
         "--generate",
@@ -215,11 +248,13 @@ def _queens(args: argparse.Namespace) -> int:
     from excover.cli import commands, solving
     from excover.puzzles import queens
 
+    problem = queens.queens(args.n)
+    if args.write_dlx is not None:
+        return commands.write_dlx(args, [(problem, args.write_dlx)], f"the {args.n}-queens puzzle")
     if args.count:
         refuse(args, "svg", "draws a placement: it does not go with --count")
-        problem = queens.queens(args.n)
-        return commands.print_outcome("queens", solving.count(problem, args), args)
-    problem = queens.queens(args.n)
+        return commands.count_problem(problem, commands.as_count(args))
+    refuse(args, "workers", "counts on several processes: it goes with --count")
     asked = args.limit
     args.limit = asked or 1
     out = sys.stdout
@@ -239,7 +274,12 @@ def _queens(args: argparse.Namespace) -> int:
             out.write(("\n" if found > 1 else "") + board + "\n")
             out.flush()
 
-    outcome = solving.solutions(problem, args, emit)
+    if args.up_to_symmetry:
+        from excover.cli import symmetry as symmetric
+
+        outcome = symmetric.solutions(problem, args, emit)
+    else:
+        outcome = solving.solutions(problem, args, emit)
     fields: dict[str, Any] = {"n": args.n, "count": found}
     if asked is None and outcome.stopped_by == "limit":
         # the first placement, asked for by default, is the whole answer; but the one
@@ -379,19 +419,24 @@ _STATUS = ("none", "unique", "multiple")
 
 def _check_sudoku_flags(args: argparse.Namespace) -> bool:
     """Refuse the flags the mode cannot honour; whether the compiled batch solver runs."""
+    if args.classify:
+        refuse(args, "limit", "does not go with --classify (two solutions settle it)")
+    elif args.limit is not None and not args.count:
+        args.all = True  # --limit N lists up to N solutions of each puzzle, as --all does
     listing = args.count or args.all
     if args.json or args.count or args.classify:
         refuse(args, "pretty", "shapes printed solutions: not with --json, --count, --classify")
     if not listing:
-        refuse(args, "limit", "goes with --count or --all (it stops at N solutions of a puzzle)")
-    batch = args.method == "auto" and not listing and not args.cages
-    if batch:
         refuse(
             args,
-            "max_nodes",
-            "counts dancing-links nodes: the compiled grid solver that solves and classifies "
-            "with --method auto has none (use --method dlx)",
+            "up_to_symmetry",
+            "counts or lists classes of solutions: it goes with --count, --all or --limit",
         )
+    batch = args.method == "auto" and not listing and not args.cages and not args.write_dlx
+    if batch:
+        grid = "the compiled grid solver that solves and classifies with --method auto"
+        refuse(args, "max_nodes", f"counts dancing-links nodes: {grid} has none (use --method dlx)")
+        refuse(args, "engine", f"chooses a dancing-links engine: {grid} is none (use --method dlx)")
     return batch
 
 
@@ -459,6 +504,12 @@ def _sudoku(args: argparse.Namespace) -> int:
         del rules["digits"]  # the killer functions read the default digits
         cages = killer.read_cages(common.read_input(args.cages), board.size, args.cages)
     texts = [p.text for p in puzzles]
+    if args.write_dlx is not None:
+        covers = [_cover(text, rules, cages) for text in texts]
+        from excover.cli.commands import write_dlx
+
+        paths = common.numbered(args.write_dlx, len(texts))
+        return write_dlx(args, list(zip(covers, paths, strict=True)), "the sudoku puzzle")
     report = _Report(args, source)
     try:
         if batch:
@@ -645,7 +696,6 @@ def _each(
     """Every puzzle through its exact cover and the shared runs (any method, limits)."""
     from excover.cli import solving
     from excover.cli.solving import Outcome
-    from excover.puzzles import killer, sudoku
 
     report.rules = rules
     report.bar.set(0, len(texts))
@@ -657,12 +707,12 @@ def _each(
         mode.limit = 1
     stops: list[str] = []  # what cut a puzzle's result short, puzzle by puzzle
     for text in texts:
-        if cages:
-            cover: ExactCover = killer.cover(cages, givens="".join(text.split()), **rules)
-        else:
-            cover = sudoku.problem(text, **rules)
-        count = args.count
-        if count:
+        cover = _cover(text, rules, cages)
+        if args.count and args.up_to_symmetry:
+            from excover.cli import symmetry
+
+            outcome = symmetry.count(cover, mode)
+        elif args.count:
             outcome = solving.count(cover, mode)
         else:
             outcome = _listed(cover, mode, _printer(args, rules), rules.get("digits"))
@@ -675,7 +725,19 @@ def _each(
     # the run stopped early only where a result is partial: the one or two solutions
     # that settle a solve or a classification are no stop; the last stop ended the run
     outcome.stopped_by = stops[-1] if stops else None
+    if len(texts) > 1:  # the figures of the last puzzle are not the run's
+        outcome.count = None
+        outcome.stats = {"puzzles": len(texts), "done": len(report.results)}
     return outcome
+
+
+def _cover(text: str, rules: dict[str, Any], cages: list[killer.Cage]) -> ExactCover:
+    """The exact cover problem of one puzzle (with its killer cages, if any)."""
+    from excover.puzzles import killer, sudoku
+
+    if cages:
+        return killer.cover(cages, givens="".join(text.split()), **rules)
+    return sudoku.problem(text, **rules)
 
 
 def _result(text: str, outcome: Outcome, args: argparse.Namespace) -> dict[str, Any]:
@@ -743,7 +805,12 @@ def _listed(
         if show is not None:
             show(grid)
 
-    outcome = solving.solutions(cover, args, emit)
+    if args.up_to_symmetry:
+        from excover.cli import symmetry
+
+        outcome = symmetry.solutions(cover, args, emit)
+    else:
+        outcome = solving.solutions(cover, args, emit)
     outcome.stats["grids"] = grids
     return outcome
 
@@ -758,7 +825,8 @@ def _draw(
     """Write one SVG per puzzle: ``out`` for one, ``out`` numbered from 1 for several."""
     from excover.puzzles import killer, sudoku
 
-    for number, (text, result) in enumerate(zip(texts, results, strict=False), 1):
+    paths = common.numbered(out, len(texts))
+    for text, result, path in zip(texts, results, paths, strict=False):
         if result.get("solution"):
             solution = result["solution"]
         elif result.get("solutions"):
@@ -767,10 +835,6 @@ def _draw(
             solution = killer.solve(cages, givens="".join(text.split()), **rules)
         else:
             solution = sudoku.solve(text, **rules)
-        path = out
-        if len(texts) > 1:
-            where = Path(out)
-            path = str(where.with_name(f"{where.stem}-{number}{where.suffix}"))
         common.write_file(path, sudoku.svg_grid(text, solution, cages=cages, **rules))
 
 

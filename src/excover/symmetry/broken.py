@@ -65,7 +65,7 @@ from typing import TYPE_CHECKING, Unpack
 import numpy as np
 
 from excover.engines import Deadline
-from excover.errors import LimitReached
+from excover.errors import LimitReached, UsageError
 from excover.problem import ExactCover, SearchOptions
 from excover.symmetry import fixed
 from excover.symmetry.chain import Perm, inverse, is_identity
@@ -81,6 +81,10 @@ __all__ = ["MAX_PARTIALS", "MAX_STABILIZER", "BrokenSearch", "Orbit"]
 
 #: The most partial solutions listed for a base; past this, the plain search is used.
 MAX_PARTIALS = 1_000_000
+
+#: The merged problems of a count on workers, per worker (see
+#: :meth:`BrokenSearch._count_merged`): enough for the parts to even out.
+PARTS_PER_WORKER = 8
 
 #: The largest stabilizer that Burnside's lemma goes over (its elements listed, a smaller
 #: problem counted for each); orbits under larger ones are counted by smallest images.
@@ -102,7 +106,12 @@ class BrokenSearch:
     ``method`` and the search options apply to every search it runs; ``max_nodes`` bounds
     each of them, ``timeout`` all of them together (wall-clock seconds from the making of
     this object, time spent between two solutions included), and ``max_solutions`` is not
-    accepted.
+    accepted. ``workers`` (above 1) counts the large exact cover problems of
+    :meth:`count` and :meth:`count_orbits` (the whole problem without a base, the merged
+    problem of the representatives) on that many processes
+    (:func:`excover.parallel.count`); the small counts of single representatives stay in
+    this process; ``timeout`` is then looked at between two counts, and ``max_nodes``,
+    which bounds one search, is refused.
     """
 
     def __init__(
@@ -110,6 +119,8 @@ class BrokenSearch:
         problem: ExactCover,
         group: Group,
         method: str = "dlx",
+        *,
+        workers: int | None = None,
         **options: Unpack[SearchOptions],
     ) -> None:
         self.problem = problem
@@ -117,6 +128,9 @@ class BrokenSearch:
         self.method = method
         self.deadline = Deadline(options.pop("timeout", None))
         self._options = options  # without the timeout: see :meth:`options`
+        self.workers = workers if workers is not None and workers > 1 else None
+        if self.workers is not None and options.get("max_nodes") is not None:
+            raise UsageError("max_nodes bounds one search: it does not go with workers")
         data = problem.engine_input()
         self._starts = np.frombuffer(data.option_start, dtype=np.intc).astype(np.int64)
         self._items = np.frombuffer(data.node_item, dtype=np.intc).astype(np.int64)
@@ -285,6 +299,67 @@ class BrokenSearch:
             return _branching_first(problem, first, self._options, self.deadline).count()
         return problem.count(method=self.method, **self.options)
 
+    def _count_on_workers(self, problem: ExactCover) -> int:
+        """The solutions of ``problem`` counted on :attr:`workers` processes, if time is
+        left (the parallel count has no deadline of its own: it is looked at before)."""
+        from excover.parallel import count
+
+        self._check_time()
+        options = {k: v for k, v in self._options.items() if k in ("heuristic", "seed", "engine")}
+        return count(problem, self.method, workers=self.workers, options=dict(options))
+
+    def _check_time(self) -> None:
+        """Raise :class:`~excover.LimitReached` once the run's time is up."""
+        from excover.statistics import Stats
+
+        if self.deadline.left() == 0.0:
+            raise LimitReached("timeout", Stats())
+
+    def _count_merged(self, orbits: list[Orbit]) -> int | None:
+        """The solutions extending the representatives of ``orbits``: one run of the
+        engine on their merged problem, whose root branches on the new item (see the
+        module text); on :attr:`workers`, the orbits are dealt out to
+        :data:`PARTS_PER_WORKER` merged problems a worker, counted in parallel (each
+        still branching first on its representatives: a parallel count of the one
+        merged problem would walk the engine's own tree, several times larger). None
+        when a representative cannot be merged."""
+        if self.workers is None:
+            merged = self._merged(orbits)
+            return (
+                None if merged is None else self._count_exact_cover(merged[0], merged[0].items[0])
+            )
+        parts = min(len(orbits), PARTS_PER_WORKER * self.workers)
+        problems = []
+        for k in range(parts):
+            merged = self._merged(orbits[k::parts])
+            if merged is None:
+                return None
+            problems.append(merged[0])
+        return self._count_parts(problems)
+
+    def _count_parts(self, problems: list[ExactCover]) -> int:
+        """The solutions of merged ``problems`` (each branching first on its first item)
+        counted on a pool of :attr:`workers` processes, within the run's time."""
+        from excover.parallel import workers
+
+        self._check_time()
+        pool = workers.new_pool(self.workers or 1)
+        try:
+            options = self.options
+            parts = [
+                pool.submit(_count_part, problem, self.method, options) for problem in problems
+            ]
+            counts = [part.result() for part in parts]
+        except BaseException:  # Ctrl-C, the alarm of a deadline, an error: stop the workers now
+            workers.stop(pool)
+            raise
+        pool.shutdown(wait=True)
+        if any(found is None for found in counts):  # a part ran out of time
+            from excover.statistics import Stats
+
+            raise LimitReached("timeout", Stats())
+        return sum(found for found in counts if found is not None)
+
     def _solutions_of(self, problem: ExactCover, first: str | None = None) -> Iterator[list[int]]:
         if self.method in ("dlx", "auto") and first is not None:
             return _branching_first(problem, first, self._options, self.deadline).solutions()
@@ -308,17 +383,18 @@ class BrokenSearch:
     def count(self) -> int:
         """The number of solutions."""
         if self.orbits is None:
+            if self.workers is not None:
+                return self._count_on_workers(self.problem)
             return self.problem.count(method=self.method, **self.options)
         total = 0
         by_size: dict[int, list[Orbit]] = {}
         for orbit in self.orbits:
             by_size.setdefault(orbit.size, []).append(orbit)
         for size, orbits in by_size.items():
-            merged = self._merged(orbits)
-            if merged is None:
-                total += size * sum(self._one_by_one_count(orbit) for orbit in orbits)
-            else:
-                total += size * self._count_exact_cover(merged[0], merged[0].items[0])
+            found = self._count_merged(orbits)
+            if found is None:
+                found = sum(self._one_by_one_count(orbit) for orbit in orbits)
+            total += size * found
         return total
 
     def count_orbits(self) -> int:
@@ -331,11 +407,10 @@ class BrokenSearch:
             return sum(1 for _ in self.smallest_of_orbits(self._all_solutions()))
         total = 0
         free = self._free()
-        merged = self._merged(free) if free else None
-        if merged is not None:
-            total += self._count_exact_cover(merged[0], merged[0].items[0])
-        elif free:
-            total += sum(self._one_by_one_count(orbit) for orbit in free)
+        found = self._count_merged(free) if free else 0
+        if found is None:
+            found = sum(self._one_by_one_count(orbit) for orbit in free)
+        total += found
         for orbit in self._fixed():
             if self._by_burnside(orbit):
                 total += self._orbits_extending(orbit)
@@ -461,7 +536,10 @@ class BrokenSearch:
         merged = merge_twins(self.problem, self.group)
         if merged is None:
             return None
-        return merged, BrokenSearch(merged.problem, merged.group, self.method, **self.options)
+        inner = BrokenSearch(
+            merged.problem, merged.group, self.method, workers=self.workers, **self.options
+        )
+        return merged, inner
 
     @cached_property
     def _chain_in_input_order(self) -> OrderedChain:
@@ -494,7 +572,9 @@ class BrokenSearch:
         position = np.full(n, -1, dtype=np.int64)
         position[original] = np.arange(len(original))
         kept = [position[g[original]].tolist() for g in stabilizer.strong_generators]
-        inner = BrokenSearch(reduced, Group(reduced, kept), self.method, **self.options)
+        inner = BrokenSearch(
+            reduced, Group(reduced, kept), self.method, workers=self.workers, **self.options
+        )
         return inner, original
 
     def _all_solutions(self) -> Iterator[list[int]]:
@@ -622,6 +702,19 @@ def _smallest(solution: list[int], elements: list[Perm]) -> bool:
     """Whether the sorted ``solution`` is the smallest of its images under ``elements``."""
     chosen = np.array(solution, dtype=np.int64)
     return all(sorted(g[chosen].tolist()) >= solution for g in elements)
+
+
+def _count_part(problem: ExactCover, method: str, options: SearchOptions) -> int | None:
+    """The solutions of one merged problem, branching first on its first item (run in a
+    worker of :meth:`BrokenSearch._count_parts`); None when its ``timeout`` ran out."""
+    try:
+        if method in ("dlx", "auto"):
+            deadline = Deadline(options.get("timeout"))
+            rest: SearchOptions = {k: v for k, v in options.items() if k != "timeout"}  # type: ignore[assignment]
+            return _branching_first(problem, problem.items[0], rest, deadline).count()
+        return problem.count(method=method, **options)
+    except LimitReached:
+        return None
 
 
 def _branching_first(
