@@ -145,12 +145,19 @@ def uses_tasks(args: argparse.Namespace) -> bool:
 class ProgressBar:
     """A one-line progress bar redrawn in place on stderr (at most every ``every``
     seconds): the fraction of the estimated work ``total`` done, a detail, and the time
-    left at this run's pace."""
+    left: ``time_left()`` when given (a cluster run's model of its workers,
+    :meth:`~excover.parallel.cluster.ClusterRun.remaining`), else at this run's pace."""
 
     def __init__(
-        self, stream: TextIO, total: float, started: float | None = None, every: float = 0.2
+        self,
+        stream: TextIO,
+        total: float,
+        started: float | None = None,
+        every: float = 0.2,
+        time_left: Callable[[], float | None] | None = None,
     ) -> None:
         self.stream = stream
+        self.time_left = time_left
         self.total = max(total, 1e-300)
         self.every = every
         self.started = time.monotonic() if started is None else started
@@ -163,21 +170,31 @@ class ProgressBar:
         fraction = 1.0 if finished else min(done / self.total, 1.0)
         if math.isnan(fraction):  # an infinite estimate (beyond floats) done: inf / inf
             fraction = 0.0
-        if self.first is None:
-            self.first = (fraction, now)
         width = 24
         filled = int(fraction * width)
         bar = "#" * filled + "." * (width - filled)
         elapsed = now - self.started
-        since = now - self.first[1]
-        pace = (fraction - self.first[0]) / since if since > 0 else 0.0
+        left = self.remaining(fraction, now) if self.time_left is None else self.time_left()
         if finished:
             eta = "done"
-        elif pace > 0 and fraction < 1.0:
-            eta = f"ETA {_duration((1.0 - fraction) / pace)}"
+        elif left is not None:
+            eta = f"ETA {_duration(left)}"
         else:
             eta = "ETA ?"  # no pace yet, or the estimate was too low
         return f"[{bar}] {100 * fraction:5.1f}%  {detail}  {_duration(elapsed)} elapsed, {eta}"
+
+    def remaining(self, fraction: float, now: float) -> float | None:
+        """The seconds left when ``fraction`` of the work is done at ``now`` (the clock
+        of ``started``), at the pace since the bar was first drawn (work done earlier,
+        in a run resumed from a checkpoint, does not count as pace); None while there is
+        no pace yet or when the estimate was too low (all of it done, and more to do)."""
+        if self.first is None:
+            self.first = (fraction, now)
+        since = now - self.first[1]
+        pace = (fraction - self.first[0]) / since if since > 0 else 0.0
+        if pace > 0 and fraction < 1.0:
+            return (1.0 - fraction) / pace
+        return None
 
     def draw(self, done: float, detail: str, finished: bool = False) -> None:
         """Redraw the bar, unless it was drawn less than ``every`` seconds ago."""
@@ -315,9 +332,8 @@ def count_tasks(problem: ExactCover, args: argparse.Namespace) -> int:
                 print(f"excover: {warning.message}", file=sys.stderr)
         state = Checkpoint(path, digest, asked, subproblems)
     args.checkpoint_path = path
-    sizes = [sub.size for sub in state.subproblems]
     show = args.progress if args.progress is not None else sys.stderr.isatty()
-    bar = ProgressBar(sys.stderr, sum(sizes)) if show else None
+    bar = ProgressBar(sys.stderr, state.total_size()) if show else None
     earlier = state.seconds
     stopped_by: str | None = None
 
@@ -339,7 +355,7 @@ def count_tasks(problem: ExactCover, args: argparse.Namespace) -> int:
     )
     try:
         with ctrl_c:
-            stopped_by = _collect(runs, state, sizes, bar, deadline, args, save, ctrl_c)
+            stopped_by = _collect(runs, state, bar, deadline, args, save, ctrl_c)
     except KeyboardInterrupt:
         stopped_by = "interrupt"
     finally:
@@ -348,8 +364,7 @@ def count_tasks(problem: ExactCover, args: argparse.Namespace) -> int:
         if automatic and state.complete and path is not None:
             path.unlink(missing_ok=True)  # finished: nothing left to resume
         if bar is not None:
-            done_size = sum(sizes[index] for index in state.done)
-            bar.draw(done_size, _detail(state), finished=state.complete)
+            bar.draw(state.done_size(), _detail(state), finished=state.complete)
             bar.close()
     return _report(state, method, args, stopped_by, resumed, time.monotonic() - started)
 
@@ -417,7 +432,7 @@ def _drive(
     ledger = run.ledger
     earlier = ledger.seconds
     show = args.progress if args.progress is not None else sys.stderr.isatty()
-    bar = ProgressBar(sys.stderr, _top_size(ledger)) if show else None
+    bar = ProgressBar(sys.stderr, ledger.total_size(), time_left=run.remaining) if show else None
 
     def save() -> None:
         ledger.seconds = earlier + time.monotonic() - started
@@ -434,7 +449,7 @@ def _drive(
         steps.close()
         save()
         if bar is not None:
-            bar.draw(_done_size(ledger), _detail(ledger), finished=ledger.complete)
+            bar.draw(ledger.done_size(), _detail(ledger), finished=ledger.complete)
             bar.close()
 
 
@@ -448,18 +463,6 @@ def _connect(address: str) -> Any:
         return Client(address, timeout=CONNECT_SECONDS)  # type: ignore[no-untyped-call]
     except (OSError, TimeoutError, ValueError) as exc:
         raise UsageError(f"cannot reach the Dask scheduler at {address}: {exc}") from None
-
-
-def _top_size(ledger: Checkpoint) -> float:
-    """The estimated size of the whole search: its top subproblems'."""
-    return sum(ledger.subproblems[index].size for index in ledger.top())
-
-
-def _done_size(ledger: Checkpoint) -> float:
-    """The estimated size of the top subproblems already counted."""
-    return sum(
-        ledger.subproblems[index].size for index in ledger.top() if ledger.result(index) is not None
-    )
 
 
 def _follow(
@@ -478,7 +481,7 @@ def _follow(
         if ctrl_c.pressed:
             return "interrupt"
         if bar is not None:
-            bar.draw(_done_size(ledger), _detail(ledger))
+            bar.draw(ledger.done_size(), _detail(ledger))
         now = time.monotonic()
         if deadline is not None and now >= deadline and not ledger.complete:
             return "timeout"
@@ -542,7 +545,6 @@ def _swallow(signum: int, frame: FrameType | None) -> None:
 def _collect(
     runs: Generator[tuple[int, TaskResult] | None],
     state: Checkpoint,
-    sizes: list[float],
     bar: ProgressBar | None,
     deadline: float | None,
     args: argparse.Namespace,
@@ -551,7 +553,6 @@ def _collect(
 ) -> str | None:
     """Take the finished subproblems into ``state`` as they come, drawing the bar and
     saving the checkpoint now and then; what stopped the run early, or None."""
-    done_size = sum(sizes[index] for index in state.done)
     saved = time.monotonic()
     for finished in runs:
         if ctrl_c.pressed:
@@ -559,9 +560,8 @@ def _collect(
         if finished is not None and finished[1].complete:
             index, result = finished
             state.done[index] = (result.total, result.nodes)
-            done_size += sizes[index]
         if bar is not None:
-            bar.draw(done_size, _detail(state))
+            bar.draw(state.done_size(), _detail(state))
         now = time.monotonic()
         if deadline is not None and now >= deadline and not state.complete:
             return "timeout"

@@ -37,7 +37,8 @@ from typing import Any
 
 from excover.errors import ExcoverError, ExcoverWarning, LimitReached
 from excover.parallel.checkpoint import Checkpoint, fingerprint
-from excover.parallel.subproblems import split, split_further
+from excover.parallel.progress import Pace
+from excover.parallel.subproblems import resized, split, split_further
 from excover.parallel.tasks import (
     TASKS_PER_WORKER,
     Job,
@@ -187,6 +188,8 @@ class ClusterRun:
         self.failures: dict[int, int] = {}
         self.uncuttable: set[int] = set()
         self.run_id = uuid.uuid4().hex[:12]
+        self.pace = Pace()
+        self.threads = 0
 
     def steps(self) -> Generator[bool]:
         """Run until the ledger is complete; yield after each tick whether it changed.
@@ -209,8 +212,16 @@ class ClusterRun:
 
     def _slots(self) -> int:
         """Worker threads free of hung tasks."""
-        threads = int(sum(self.client.nthreads().values()))
-        return max(threads - sum(attempt.hung for attempt in self.attempts.values()), 0)
+        self.threads = int(sum(self.client.nthreads().values()))
+        return max(self.threads - sum(attempt.hung for attempt in self.attempts.values()), 0)
+
+    def remaining(self) -> float | None:
+        """Seconds left by :class:`~excover.parallel.progress.Pace`: the estimated size not
+        yet counted at the rate of the finished tasks, over the workers that have a task
+        (None before a task finished)."""
+        slots = max(self.threads - sum(a.hung for a in self.attempts.values()), 1)
+        left = self.ledger.total_size() - self.ledger.done_size()
+        return self.pace.remaining(left, self._busy(), slots, len(self.queue))
 
     def _busy(self) -> int:
         return sum(not attempt.hung for attempt in self.attempts.values())
@@ -237,7 +248,9 @@ class ClusterRun:
         if self.ledger.settled(index):
             self.stats.ignored += 1
             return False
+        before = self.ledger.done_size()
         self.ledger.done[index] = (result.total, result.nodes)
+        self.pace.finished(time.monotonic() - attempt.started, self.ledger.done_size() - before)
         self.stats.workers.add(worker)
         self._drop_settled()
         return True
@@ -401,7 +414,8 @@ def open_ledger(
     """The ledger of a count of ``problem`` by ``method`` on ``client``: the one saved in
     ``path`` (checked, see :meth:`Checkpoint.load`), else a new split into ``tasks``
     subproblems (default :data:`~excover.parallel.tasks.TASKS_PER_WORKER` per worker
-    thread of the cluster)."""
+    thread of the cluster), their sizes (the weights of progress) estimated afresh
+    (:func:`~excover.parallel.subproblems.resized`)."""
     found = None if path is None else Checkpoint.load(path, problem, method)
     if found is not None:
         return found
@@ -412,7 +426,7 @@ def open_ledger(
             subproblems = split(problem, tasks=TASKS_PER_WORKER * threads)
     else:
         subproblems = split(problem, tasks=tasks)
-    return Checkpoint(path, fingerprint(problem), method, subproblems)
+    return Checkpoint(path, fingerprint(problem), method, resized(problem, subproblems))
 
 
 def count_on_cluster(
