@@ -318,6 +318,8 @@ class ClusterRun:
         index = longest.index
         whole = self.ledger.subproblems[index]
         parts = split_further(self.problem, whole, PARTS_PER_SLOT * self._slots())
+        if len(parts) >= 2:
+            parts = resized(self.problem, parts)  # the weights of their share of progress
         if len(parts) < 2:
             self.uncuttable.add(index)
             return False
