@@ -121,6 +121,14 @@ class CpuMeter:
         self.thread.join()
 
 
+def default_sigint() -> None:
+    """In the child, before it runs the count: SIGINT back to its default. A script
+    started in the background by a shell without job control (``nohup ... &`` in a
+    script) inherits SIGINT ignored, and so would the count: the interrupt of step 4
+    would then do nothing."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def counted(path: Path, problem_path: Path) -> tuple[int, int]:
     """Subproblems counted and to count in the ledger at ``path`` (0, 0 before it is
     written)."""
@@ -197,7 +205,13 @@ def main() -> None:
         if args.task_timeout is not None:
             command += ["--task-timeout", str(args.task_timeout)]
         log("$ " + " ".join(command[2:]))
-        first = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        first = subprocess.Popen(
+            command,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            preexec_fn=default_sigint,
+        )
         wait_for(ledger, problem, args.kill_at, first, meter)
         killed = None
         while killed is None and first.poll() is None:
@@ -205,16 +219,15 @@ def main() -> None:
             time.sleep(0.2)
         log(f"worker process {killed} killed with SIGKILL in the middle of a task")
         wait_for(ledger, problem, args.interrupt_at, first, meter)
+        ended = first.poll() is not None
         first.send_signal(signal.SIGINT)
         out, err = first.communicate()
-        log(
-            f"count interrupted (SIGINT): exit status {first.returncode}; "
-            f"{meter.seconds():.0f} CPU seconds so far"
-        )
+        what = "count ended before the interrupt" if ended else "count interrupted (SIGINT)"
+        log(f"{what}: exit status {first.returncode}; {meter.seconds():.0f} CPU seconds so far")
         for line in (out + err).splitlines():
             log(f"  | {line}")
         log("$ " + " ".join(command[2:]) + "   (again: resumes)")
-        second = subprocess.run(command, capture_output=True, text=True)
+        second = subprocess.run(command, capture_output=True, text=True, preexec_fn=default_sigint)
         for line in (second.stdout + second.stderr).splitlines():
             log(f"  | {line}")
         total = int(second.stdout.split()[0])
