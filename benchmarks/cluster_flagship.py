@@ -16,6 +16,12 @@ What it does, logging each step with the time since the start:
    must be A000170(n);
 6. stops the cluster, and fails if any of its processes is left.
 
+The CPU time of the run is measured, not assumed: a thread samples every process this
+script started (the scheduler, the workers, the processes their nannies start again after
+a kill, and both ``excover count`` clients) with psutil every second and keeps each
+process's last user + system time; the log gives the sum at each step and at the end (a
+killed worker's last second is lost to the sampling, an undercount of at most a second).
+
 Issue #43's run of at least 2 CPU-hours: ``--n 19`` is about 1.3 CPU-hours by
 ``excover estimate`` (4.69e+03 s), ``--n 20`` about 8 times that; ``--n 14`` to ``--n 16``
 show it working in seconds. Usage: ``python benchmarks/cluster_flagship.py [--n N] [--workers W]
@@ -26,12 +32,16 @@ show it working in seconds. Usage: ``python benchmarks/cluster_flagship.py [--n 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
+
+import psutil
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
@@ -75,6 +85,50 @@ def log(message: str) -> None:
     print(f"[{time.monotonic() - STARTED:8.1f} s] {message}", flush=True)
 
 
+class CpuMeter:
+    """The CPU seconds (user + system) used so far by every descendant of this process,
+    dead ones included (each process's last sample is kept, by pid and start time)."""
+
+    def __init__(self, every: float = 1.0) -> None:
+        self.every = every
+        self.seen: dict[tuple[int, float], float] = {}
+        self.lock = threading.Lock()
+        self.stop = threading.Event()
+        self.thread = threading.Thread(target=self._run, daemon=True)
+        self.thread.start()
+
+    def sample(self) -> None:
+        """Read the CPU time of every living descendant."""
+        for process in psutil.Process().children(recursive=True):
+            with contextlib.suppress(psutil.Error):
+                times = process.cpu_times()
+                key = (process.pid, process.create_time())
+                with self.lock:
+                    self.seen[key] = times.user + times.system
+
+    def _run(self) -> None:
+        while not self.stop.wait(self.every):
+            self.sample()
+
+    def seconds(self) -> float:
+        """CPU seconds used so far."""
+        self.sample()
+        with self.lock:
+            return sum(self.seen.values())
+
+    def close(self) -> None:
+        self.stop.set()
+        self.thread.join()
+
+
+def default_sigint() -> None:
+    """In the child, before it runs the count: SIGINT back to its default. A script
+    started in the background by a shell without job control (``nohup ... &`` in a
+    script) inherits SIGINT ignored, and so would the count: the interrupt of step 4
+    would then do nothing."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def counted(path: Path, problem_path: Path) -> tuple[int, int]:
     """Subproblems counted and to count in the ledger at ``path`` (0, 0 before it is
     written)."""
@@ -88,12 +142,19 @@ def counted(path: Path, problem_path: Path) -> tuple[int, int]:
     return len(state.done), len(state.open_leaves())
 
 
-def wait_for(path: Path, problem_path: Path, fraction: float, run: subprocess.Popen[str]) -> None:
+def wait_for(
+    path: Path,
+    problem_path: Path,
+    fraction: float,
+    run: subprocess.Popen[str],
+    meter: CpuMeter,
+) -> None:
     """Wait until ``fraction`` of the subproblems are counted (or the run ended)."""
     while run.poll() is None:
         done, left = counted(path, problem_path)
         if done and done >= fraction * (done + left):
-            log(f"{done} subproblems counted, {left} to go")
+            cpu = meter.seconds()
+            log(f"{done} subproblems counted, {left} to go; {cpu:.0f} CPU seconds so far")
             return
         time.sleep(1.0)
 
@@ -115,6 +176,8 @@ def main() -> None:
     ledger = folder / f"queens{args.n}-ledger.json"
     queens(args.n).write(problem)
     cluster = ProcessCluster(args.workers)
+    meter = CpuMeter()
+    wall = time.monotonic()
     try:
         cluster.start_scheduler()
         cluster.start_workers()
@@ -142,21 +205,29 @@ def main() -> None:
         if args.task_timeout is not None:
             command += ["--task-timeout", str(args.task_timeout)]
         log("$ " + " ".join(command[2:]))
-        first = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        wait_for(ledger, problem, args.kill_at, first)
+        first = subprocess.Popen(
+            command,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            preexec_fn=default_sigint,
+        )
+        wait_for(ledger, problem, args.kill_at, first, meter)
         killed = None
         while killed is None and first.poll() is None:
             killed = kill_worker(client)
             time.sleep(0.2)
         log(f"worker process {killed} killed with SIGKILL in the middle of a task")
-        wait_for(ledger, problem, args.interrupt_at, first)
+        wait_for(ledger, problem, args.interrupt_at, first, meter)
+        ended = first.poll() is not None
         first.send_signal(signal.SIGINT)
         out, err = first.communicate()
-        log(f"count interrupted (SIGINT): exit status {first.returncode}")
+        what = "count ended before the interrupt" if ended else "count interrupted (SIGINT)"
+        log(f"{what}: exit status {first.returncode}; {meter.seconds():.0f} CPU seconds so far")
         for line in (out + err).splitlines():
             log(f"  | {line}")
         log("$ " + " ".join(command[2:]) + "   (again: resumes)")
-        second = subprocess.run(command, capture_output=True, text=True)
+        second = subprocess.run(command, capture_output=True, text=True, preexec_fn=default_sigint)
         for line in (second.stdout + second.stderr).splitlines():
             log(f"  | {line}")
         total = int(second.stdout.split()[0])
@@ -164,7 +235,13 @@ def main() -> None:
         verdict = "equal to" if total == expected else "DIFFERENT FROM"
         log(f"total {total}, {verdict} OEIS A000170({args.n}) = {expected}")
         client.close()  # type: ignore[no-untyped-call]
+        cpu = meter.seconds()
+        log(
+            f"CPU time of the cluster and clients: {cpu:.0f} s = {cpu / 3600:.2f} CPU-hours; "
+            f"wall time {time.monotonic() - wall:.0f} s"
+        )
     finally:
+        meter.close()
         cluster.close()
     log("cluster stopped, no process left")
     if total != expected:

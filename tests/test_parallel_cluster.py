@@ -30,8 +30,8 @@ from excover.cli import parallel as parallel_cli
 from excover.main import main
 from excover.parallel import count, split
 from excover.parallel.checkpoint import Checkpoint, fingerprint, within
-from excover.parallel.cluster import ClusterRun, open_ledger
-from excover.parallel.subproblems import Subproblem, check_partition, split_further
+from excover.parallel.cluster import BIG_SHARE, ClusterRun, even_out, open_ledger
+from excover.parallel.subproblems import Subproblem, check_partition, resized, split_further
 
 KNUTH = Path(__file__).parent / "data" / "knuth"
 
@@ -78,6 +78,24 @@ def test_parts_of_subproblems_partition_them(name: str) -> None:
         check_partition(problem, subs)
     assert any(sub.rest for sub in subs)
     assert sum(sub.reduce(problem)[0].count() for sub in subs) == problem.count()
+
+
+def test_a_new_ledger_has_no_dominant_subproblem() -> None:
+    """The split of pento6x10 into 12 leaves one subproblem estimated (afresh) at more
+    than half the search, which one worker would count alone to the end; even_out cuts
+    it (and any other above 1 / (BIG_SHARE x threads) of the search), the list stays a
+    partition, and the counts still add up."""
+    problem = knuth("pento6x10")
+    subs = resized(problem, split(problem, tasks=12))
+    evened = even_out(problem, subs, threads=2)
+    check_partition(problem, evened)
+
+    def biggest(found: list[Subproblem]) -> float:
+        return max(sub.size for sub in found) / sum(sub.size for sub in found)
+
+    assert biggest(subs) > 0.5 and len(evened) > len(subs)
+    assert biggest(evened) <= 1 / (BIG_SHARE * 2)
+    assert sum(sub.reduce(problem)[0].count() for sub in evened) == 9356
 
 
 def test_a_subproblem_of_another_tree_is_not_cut() -> None:

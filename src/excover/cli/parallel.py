@@ -138,13 +138,23 @@ class TaskBar:
     command (:func:`excover.cli.progress.progress`): the part of the search tree counted,
     in percent of its estimated size (the sum of the subproblems' estimated sizes; 0
     until the end when that estimate is beyond floats), the subproblems and solutions so
-    far, and tqdm's time left at this run's pace. A count run to its end closes it at
-    100%."""
+    far, and the time left: tqdm's at this run's pace, and beside it ``time_left()`` when
+    given (a cluster run's model of its workers,
+    :meth:`~excover.parallel.cluster.ClusterRun.remaining`). A count run to its end
+    closes it at 100%."""
 
-    def __init__(self, args: argparse.Namespace, total: float, method: str, where: str) -> None:
+    def __init__(
+        self,
+        args: argparse.Namespace,
+        total: float,
+        method: str,
+        where: str,
+        time_left: Callable[[], float | None] | None = None,
+    ) -> None:
         from excover.cli.progress import progress
 
         self.total = total
+        self.time_left = time_left
         self.bar = progress(args, total=100, desc=f"count ({method}, {where})", unit="%")
 
     def draw(self, done: float, state: Checkpoint, finished: bool = False) -> None:
@@ -153,12 +163,34 @@ class TaskBar:
             return
         percent = 100 * done / self.total if 0 < self.total < math.inf else 0.0
         percent = 100.0 if finished else min(percent, 100.0) if math.isfinite(percent) else 0.0
-        self.bar.set(percent, None, subproblems=_detail(state), solutions=state.count)
+        left = None if self.time_left is None or finished else self.time_left()
+        if left is None:
+            self.bar.set(percent, None, subproblems=_detail(state), solutions=state.count)
+        else:
+            self.bar.set(
+                percent,
+                None,
+                subproblems=_detail(state),
+                solutions=state.count,
+                left=_duration(left),
+            )
 
     def close(self, done: float, state: Checkpoint) -> None:
         """Show the final state (100% when ``state`` is complete) and end the line."""
         self.draw(done, state, finished=state.complete)
         self.bar.close()
+
+
+def _duration(seconds: float) -> str:
+    """A duration for people: ``42 s``, ``3 min 20 s``, ``5 h 07 min``, ``2 d 03 h``."""
+    whole = int(seconds)
+    if whole < 60:
+        return f"{whole} s"
+    if whole < 3600:
+        return f"{whole // 60} min {whole % 60:02d} s"
+    if whole < 86400:
+        return f"{whole // 3600} h {whole % 3600 // 60:02d} min"
+    return f"{whole // 86400} d {whole % 86400 // 3600:02d} h"
 
 
 def _options(args: argparse.Namespace) -> tuple[str, dict[str, Any]]:
@@ -218,8 +250,7 @@ def count_tasks(problem: ExactCover, args: argparse.Namespace) -> int:
                 print(f"excover: {warning.message}", file=sys.stderr)
         state = Checkpoint(path, digest, asked, subproblems)
     args.checkpoint_path = path
-    sizes = [sub.size for sub in state.subproblems]
-    bar = TaskBar(args, sum(sizes), method, _workers(args.workers or 1))
+    bar = TaskBar(args, state.total_size(), method, _workers(args.workers or 1))
     earlier = state.seconds
     stopped_by: str | None = None
 
@@ -241,7 +272,7 @@ def count_tasks(problem: ExactCover, args: argparse.Namespace) -> int:
     )
     try:
         with ctrl_c:
-            stopped_by = _collect(runs, state, sizes, bar, deadline, args, save, ctrl_c)
+            stopped_by = _collect(runs, state, bar, deadline, args, save, ctrl_c)
     except KeyboardInterrupt:
         stopped_by = "interrupt"
     finally:
@@ -249,7 +280,7 @@ def count_tasks(problem: ExactCover, args: argparse.Namespace) -> int:
         save()
         if automatic and state.complete and path is not None:
             path.unlink(missing_ok=True)  # finished: nothing left to resume
-        bar.close(sum(sizes[index] for index in state.done), state)
+        bar.close(state.done_size(), state)
     return _report(state, method, args, stopped_by, resumed, time.monotonic() - started)
 
 
@@ -328,7 +359,9 @@ def _drive(
     and the saves of its ledger; what stopped it early, or None."""
     ledger = run.ledger
     earlier = ledger.seconds
-    bar = TaskBar(args, _top_size(ledger), run.job.method, "a Dask cluster")
+    bar = TaskBar(
+        args, ledger.total_size(), run.job.method, "a Dask cluster", time_left=run.remaining
+    )
 
     def save() -> None:
         ledger.seconds = earlier + time.monotonic() - started
@@ -344,7 +377,7 @@ def _drive(
     finally:
         steps.close()
         save()
-        bar.close(_done_size(ledger), ledger)
+        bar.close(ledger.done_size(), ledger)
 
 
 def _connect(address: str) -> Any:
@@ -357,18 +390,6 @@ def _connect(address: str) -> Any:
         return Client(address, timeout=CONNECT_SECONDS)  # type: ignore[no-untyped-call]
     except (OSError, TimeoutError, ValueError) as exc:
         raise UsageError(f"cannot reach the Dask scheduler at {address}: {exc}") from None
-
-
-def _top_size(ledger: Checkpoint) -> float:
-    """The estimated size of the whole search: its top subproblems'."""
-    return sum(ledger.subproblems[index].size for index in ledger.top())
-
-
-def _done_size(ledger: Checkpoint) -> float:
-    """The estimated size of the top subproblems already counted."""
-    return sum(
-        ledger.subproblems[index].size for index in ledger.top() if ledger.result(index) is not None
-    )
 
 
 def _follow(
@@ -386,7 +407,7 @@ def _follow(
     for changed in steps:
         if ctrl_c.pressed:
             return "interrupt"
-        bar.draw(_done_size(ledger), ledger)
+        bar.draw(ledger.done_size(), ledger)
         now = time.monotonic()
         if deadline is not None and now >= deadline and not ledger.complete:
             return "timeout"
@@ -450,7 +471,6 @@ def _swallow(signum: int, frame: FrameType | None) -> None:
 def _collect(
     runs: Generator[tuple[int, TaskResult] | None],
     state: Checkpoint,
-    sizes: list[float],
     bar: TaskBar,
     deadline: float | None,
     args: argparse.Namespace,
@@ -459,7 +479,6 @@ def _collect(
 ) -> str | None:
     """Take the finished subproblems into ``state`` as they come, drawing the bar and
     saving the checkpoint now and then; what stopped the run early, or None."""
-    done_size = sum(sizes[index] for index in state.done)
     saved = time.monotonic()
     for finished in runs:
         if ctrl_c.pressed:
@@ -467,8 +486,7 @@ def _collect(
         if finished is not None and finished[1].complete:
             index, result = finished
             state.done[index] = (result.total, result.nodes)
-            done_size += sizes[index]
-        bar.draw(done_size, state)
+        bar.draw(state.done_size(), state)
         now = time.monotonic()
         if deadline is not None and now >= deadline and not state.complete:
             return "timeout"

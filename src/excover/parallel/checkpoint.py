@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -122,6 +123,30 @@ class Checkpoint:
             found = self._known(part)
             total, nodes = total + found[0], nodes + found[1]
         return total, nodes
+
+    def total_size(self) -> float:
+        """The estimated size of the whole search: its top subproblems' (what a progress
+        bar counts up to)."""
+        return sum(self.subproblems[index].size for index in self.top())
+
+    def done_size(self) -> float:
+        """The estimated size of the search counted so far, on the scale of
+        :meth:`total_size`. A subproblem cut into parts counts the share of its parts
+        finished (by their estimated sizes) times its own size, so that a bar keeps moving
+        while the last subproblem's parts are counted instead of waiting for all of them."""
+        return sum(self._done_size(index) for index in self.top())
+
+    def _done_size(self, index: int) -> float:
+        size = self.subproblems[index].size
+        if index in self.done:
+            return size
+        parts = self.split.get(index)
+        if not parts:
+            return 0.0
+        whole = sum(self.subproblems[part].size for part in parts)
+        done = sum(self._done_size(part) for part in parts)
+        share = done / whole if whole > 0 and math.isfinite(whole) else 0.0
+        return size * share
 
     @property
     def complete(self) -> bool:

@@ -37,7 +37,8 @@ from typing import Any
 
 from excover.errors import ExcoverError, ExcoverWarning, LimitReached
 from excover.parallel.checkpoint import Checkpoint, fingerprint
-from excover.parallel.subproblems import split, split_further
+from excover.parallel.progress import Pace
+from excover.parallel.subproblems import Subproblem, resized, split, split_further
 from excover.parallel.tasks import (
     TASKS_PER_WORKER,
     Job,
@@ -51,11 +52,13 @@ from excover.parallel.tree import State
 from excover.problem import ExactCover
 
 __all__ = [
+    "BIG_SHARE",
     "MAX_FAILURES",
     "POLL",
     "SPLIT_AFTER",
     "ClusterRun",
     "count_on_cluster",
+    "even_out",
     "is_client",
     "open_ledger",
     "solve_stoppable",
@@ -69,6 +72,13 @@ SPLIT_AFTER = 2.0
 
 #: Parts made per worker thread when a long task is cut.
 PARTS_PER_SLOT = 3
+
+#: A new ledger's subproblems are cut until none is estimated above 1 / (this times the
+#: worker threads) of the search (:func:`even_out`).
+BIG_SHARE = 4
+
+#: Rounds of :func:`even_out` at most.
+EVEN_ROUNDS = 3
 
 #: Times a subproblem may be lost with its worker before the run gives up on it.
 MAX_FAILURES = 6
@@ -187,6 +197,8 @@ class ClusterRun:
         self.failures: dict[int, int] = {}
         self.uncuttable: set[int] = set()
         self.run_id = uuid.uuid4().hex[:12]
+        self.pace = Pace()
+        self.threads = 0
 
     def steps(self) -> Generator[bool]:
         """Run until the ledger is complete; yield after each tick whether it changed.
@@ -209,8 +221,16 @@ class ClusterRun:
 
     def _slots(self) -> int:
         """Worker threads free of hung tasks."""
-        threads = int(sum(self.client.nthreads().values()))
-        return max(threads - sum(attempt.hung for attempt in self.attempts.values()), 0)
+        self.threads = int(sum(self.client.nthreads().values()))
+        return max(self.threads - sum(attempt.hung for attempt in self.attempts.values()), 0)
+
+    def remaining(self) -> float | None:
+        """Seconds left by :class:`~excover.parallel.progress.Pace`: the estimated size not
+        yet counted at the rate of the finished tasks, over the workers that have a task
+        (None before a task finished)."""
+        slots = max(self.threads - sum(a.hung for a in self.attempts.values()), 1)
+        left = self.ledger.total_size() - self.ledger.done_size()
+        return self.pace.remaining(left, self._busy(), slots, len(self.queue))
 
     def _busy(self) -> int:
         return sum(not attempt.hung for attempt in self.attempts.values())
@@ -237,7 +257,9 @@ class ClusterRun:
         if self.ledger.settled(index):
             self.stats.ignored += 1
             return False
+        before = self.ledger.done_size()
         self.ledger.done[index] = (result.total, result.nodes)
+        self.pace.finished(time.monotonic() - attempt.started, self.ledger.done_size() - before)
         self.stats.workers.add(worker)
         self._drop_settled()
         return True
@@ -305,6 +327,8 @@ class ClusterRun:
         index = longest.index
         whole = self.ledger.subproblems[index]
         parts = split_further(self.problem, whole, PARTS_PER_SLOT * self._slots())
+        if len(parts) >= 2:
+            parts = resized(self.problem, parts)  # the weights of their share of progress
         if len(parts) < 2:
             self.uncuttable.add(index)
             return False
@@ -401,18 +425,44 @@ def open_ledger(
     """The ledger of a count of ``problem`` by ``method`` on ``client``: the one saved in
     ``path`` (checked, see :meth:`Checkpoint.load`), else a new split into ``tasks``
     subproblems (default :data:`~excover.parallel.tasks.TASKS_PER_WORKER` per worker
-    thread of the cluster)."""
+    thread of the cluster), their sizes (the weights of progress) estimated afresh
+    (:func:`~excover.parallel.subproblems.resized`) and the big ones cut
+    (:func:`even_out`)."""
     found = None if path is None else Checkpoint.load(path, problem, method)
     if found is not None:
         return found
+    threads = max(sum(client.nthreads().values()), 1)
     if tasks is None:
-        threads = max(sum(client.nthreads().values()), 1)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", ExcoverWarning)
             subproblems = split(problem, tasks=TASKS_PER_WORKER * threads)
     else:
         subproblems = split(problem, tasks=tasks)
+    subproblems = even_out(problem, resized(problem, subproblems), threads)
     return Checkpoint(path, fingerprint(problem), method, subproblems)
+
+
+def even_out(problem: ExactCover, subproblems: list[Subproblem], threads: int) -> list[Subproblem]:
+    """``subproblems`` (with fresh sizes, :func:`resized`), each one estimated above
+    1 / (:data:`BIG_SHARE` x ``threads``) of the search replaced by its parts
+    (:func:`split_further`, :data:`PARTS_PER_SLOT` per thread, sizes estimated afresh),
+    for :data:`EVEN_ROUNDS` rounds at most. The split's own estimates, a few probes each,
+    can miss a subtree ten times the size of the others; one such task, handed out first,
+    runs on one worker to the end while the others wait for it to be cut (and the work
+    it did then is thrown away); cut now, it costs nothing but a few probes."""
+    for _ in range(EVEN_ROUNDS):
+        limit = sum(sub.size for sub in subproblems) / (BIG_SHARE * threads)
+        evened: list[Subproblem] = []
+        for sub in subproblems:
+            parts = [sub]
+            if sub.size > limit:
+                parts = split_further(problem, sub, PARTS_PER_SLOT * threads)
+                parts = resized(problem, parts) if len(parts) > 1 else [sub]
+            evened.extend(parts)
+        if len(evened) == len(subproblems):
+            break
+        subproblems = sorted(evened, key=lambda sub: sub.path)
+    return subproblems
 
 
 def count_on_cluster(

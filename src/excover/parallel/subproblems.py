@@ -29,18 +29,30 @@ import heapq
 import random
 import warnings
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from excover.errors import ExcoverWarning, LimitReached, UsageError
-from excover.parallel.probes import Probe, check_samples, mean, probe
+from excover.parallel.probes import (
+    GUARD,
+    SHAPE_PROBES,
+    SUBTREE_NODES,
+    Probe,
+    check_samples,
+    choose_cutoff,
+    mean,
+    probe,
+)
 from excover.parallel.tree import Branch, Layout, State
 from excover.problem import ExactCover
 
-__all__ = ["Subproblem", "check_partition", "split", "split_further"]
+__all__ = ["Subproblem", "check_partition", "resized", "split", "split_further"]
 
 #: Probes per subtree when :func:`split` estimates sizes.
 SPLIT_SAMPLES = 4
+
+#: Fresh probes per subproblem when :func:`resized` estimates sizes again.
+RESIZE_SAMPLES = 32
 
 
 @dataclass(frozen=True)
@@ -346,6 +358,41 @@ def split(
                 len(nodes), tasks, "the rest of the search tree is solutions, with no node to cut"
             )
     return sorted((node.subproblem() for node in nodes), key=lambda sub: sub.path)
+
+
+def resized(
+    problem: ExactCover,
+    subproblems: list[Subproblem],
+    samples: int = RESIZE_SAMPLES,
+    *,
+    seed: int = 1,
+) -> list[Subproblem]:
+    """``subproblems`` with their sizes estimated again by ``samples`` fresh probes each.
+
+    The sizes :func:`split` leaves are biased as weights of progress: it keeps cutting the
+    subtrees whose few probes happened to come out big, so the subproblems it leaves
+    whole are mostly those whose probes came out small, and a run that hands out the
+    biggest first settles the overestimated ones first (a bar that rushes ahead, then
+    crawls). Probes drawn afresh, seeded apart from the split's, know nothing of that
+    choice: their sizes are unbiased for any set of subproblems, done or not. Each probe
+    counts in full the subtree it reaches at the depth where subtrees have about
+    :data:`~excover.parallel.probes.SUBTREE_NODES` nodes (as :func:`estimate
+    <excover.parallel.probes.estimate>` does): on trees as uneven as a pentomino
+    packing's, plain probes this few are off by orders of magnitude."""
+    samples = check_samples(samples)
+    layout = Layout.of(problem)
+    rng = random.Random(f"resize {seed}")
+    root = State(layout)
+    cutoff = choose_cutoff([probe(root.copy(), rng) for _ in range(SHAPE_PROBES)])
+    guard = GUARD * SUBTREE_NODES
+    fresh = []
+    for sub in subproblems:
+        rng = random.Random(f"resize {seed}/{sub.path}/{sub.rest}")
+        state = State.after(layout, sub.forced, sub.forbidden)
+        below = None if cutoff is None else max(cutoff - len(sub.path), 0)
+        size = mean([probe(state.copy(), rng, below, guard).nodes for _ in range(samples)])
+        fresh.append(replace(sub, size=size))
+    return fresh
 
 
 def split_further(
