@@ -53,9 +53,11 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, NamedTuple, Unpack
 
+from excover.counting.parts import Parts, parts
 from excover.counting.routes import (
     ROUTES,
     ComponentsRunner,
+    DxzRunner,
     Runner,
     SearchRunner,
     frontier_runner,
@@ -68,8 +70,10 @@ if TYPE_CHECKING:
     from excover.engines import Stats
     from excover.problem import ExactCover, SearchOptions
 
-__all__ = ["FIRST_STEP", "GROWTH", "RESTART_GROWTH", "SCOUT_SECONDS", "CountResult", "Plan", "Work"]
-__all__ += ["candidates", "count", "partial", "plan", "race", "rivals", "run", "scout"]
+__all__ = ["FIRST_STEP", "GROWTH", "RESTART_GROWTH", "RIVALS_AFTER", "SCOUT_SECONDS"]
+__all__ += ["CountResult", "Plan", "Work"]
+__all__ += ["candidates", "count", "partial", "plan", "plan_whole", "race", "rivals", "run"]
+__all__ += ["scout"]
 
 #: Seconds each candidate has in the first round of a race.
 FIRST_STEP = 0.001
@@ -80,6 +84,10 @@ GROWTH = 1.25
 #: How much longer each try of a route that cannot pause is than its last try: its lost
 #: tries then take less time than the one that finishes.
 RESTART_GROWTH = 2.0
+#: Seconds of the search's own time after which its rivals (DXZ, the component count)
+#: join the race: less than what their first step costs in a fresh process (about 2 ms
+#: for DXZ: its modules and its links), so that a count that short stays the search's.
+RIVALS_AFTER = 0.004
 #: Seconds of race a parallel count spends choosing the method of its subproblems.
 SCOUT_SECONDS = 0.5
 
@@ -123,30 +131,49 @@ class CountResult:
 
 
 def _work(runners: list[Runner]) -> dict[str, Work]:
-    return {r.name: Work(r.seconds, r.nodes, r.steps) for r in runners if r.steps}
+    """What each runner did, by name; the parts route adds what the routes did on its
+    parts (added up by route)."""
+    work = {r.name: Work(r.seconds, r.nodes, r.steps) for r in runners if r.steps}
+    for runner in runners:
+        if isinstance(runner, Parts):
+            work.update(runner.work())
+    return work
 
 
 class _TimeUp(Exception):
     """The race's deadline passed."""
 
 
-def race(runners: list[Runner], deadline: float | None = None) -> Runner:
+def race(
+    runners: list[Runner],
+    deadline: float | None = None,
+    rivals: Callable[[], list[Runner]] | None = None,
+) -> Runner:
     """The first of ``runners`` to finish, run in rounds as the module notes say; stops
-    at ``deadline`` (a ``time.monotonic()`` instant) with :class:`_TimeUp`. A runner
-    that runs out of memory leaves the race; if all do, the last error is raised."""
+    at ``deadline`` (a ``time.monotonic()`` instant) with :class:`_TimeUp`. ``rivals``
+    makes more runners, who join once the rounds have given :data:`RIVALS_AFTER`
+    seconds (they are appended to ``runners``). A runner that runs out of memory
+    leaves the race; if all do, the last error is raised."""
     active = list(runners)
     failure: ResourceLimitError | None = None
     step = allotted = FIRST_STEP
     while active:
+        if rivals is not None and allotted >= RIVALS_AFTER:
+            joining = rivals()
+            runners.extend(joining)
+            active.extend(joining)
+            rivals = None
         for runner in list(active):
             if deadline is not None and time.monotonic() >= deadline:
                 raise _TimeUp
-            if runner.seconds >= allotted:  # a step that overran: its route waits
+            share = allotted * runner.weight()
+            if runner.seconds >= share:  # a step that overran: its route waits
                 continue
-            seconds: float | None = allotted - runner.seconds
+            seconds: float | None = share - runner.seconds
             if not runner.pausable:  # starts again: each try twice as long as the last
                 seconds = FIRST_STEP * RESTART_GROWTH**runner.steps
-            if len(active) == 1 and (deadline is None or not runner.pausable):
+            alone = len(active) == 1 and rivals is None
+            if alone and (deadline is None or not runner.pausable):
                 seconds = None  # alone, to the end (a route that cannot pause, or the
                 # engines, still stop at the deadline; DXZ looks at it between steps)
             try:
@@ -188,9 +215,10 @@ def partial(runners: list[Runner], seconds: float) -> Stats:
     return Stats(seconds=seconds, engine=runners[0].name)
 
 
-def run(plan: Plan, started: float) -> CountResult:
-    """Race the plan's routes (started at ``time.perf_counter()`` value ``started``) and
-    say which finished and why; LimitReached at the deadline."""
+def run(plan: Plan, started: float | None = None) -> CountResult:
+    """Race the plan's routes (started at ``time.perf_counter()`` value ``started``,
+    None: now) and say which finished and why; LimitReached at the deadline."""
+    started = time.perf_counter() if started is None else started
     reason = plan.reason
     try:
         scouted = _scouted(plan)
@@ -199,10 +227,8 @@ def run(plan: Plan, started: float) -> CountResult:
             budget = scout_nodes(scouted.problem)
             reason = f"the search finished within its scout of {budget} nodes, before any race"
         else:
-            if plan.rivals is not None:  # the field is complete only now
-                plan.runners.extend(plan.rivals())
-                reason = _race_reason(plan.runners)
-            winner = race(plan.runners, plan.deadline)
+            winner = race(plan.runners, plan.deadline, plan.rivals)
+            reason = _race_reason(plan.runners) if len(plan.runners) > 1 else _alone(plan)
     except LimitReached as stop:  # the scout's search met the deadline
         if stop.reason != "timeout":
             raise
@@ -215,7 +241,18 @@ def run(plan: Plan, started: float) -> CountResult:
         raise LimitReached("timeout", stats) from None
     assert winner.count is not None
     seconds = time.perf_counter() - started
+    if isinstance(winner, Parts) and not plan.reason:  # chosen, not asked for
+        reason = _parts_reason(winner)
     return CountResult(winner.count, winner.name, reason, seconds, _work(plan.runners))
+
+
+def _parts_reason(winner: Parts) -> str:
+    counted = ", ".join(f"{name} {n}" for name, n in sorted(winner.finishers().items()))
+    return (
+        f"the problem falls apart into {len(winner.parts)} independent parts, each "
+        f"counted by its own route choice (parts by route: {counted}), the counts "
+        "multiplied"
+    )
 
 
 def _scouted(plan: Plan) -> SearchRunner | None:
@@ -227,6 +264,16 @@ def _scouted(plan: Plan) -> SearchRunner | None:
         return None
     search = plan.runners[0]
     return search if search.scout(plan.deadline) is not None else None
+
+
+def _alone(plan: Plan) -> str:
+    """Why a race ended before the search's rivals joined it (or had none)."""
+    if plan.rivals is None:
+        return plan.reason or "the only route in the race"
+    return (
+        f"the search finished within {RIVALS_AFTER * 1000:g} ms of its own time, before "
+        "its rivals joined the race"
+    )
 
 
 def _race_reason(runners: list[Runner]) -> str:
@@ -247,10 +294,11 @@ def rivals(problem: ExactCover) -> list[Runner]:
     DXZ or the frontier count), else DXZ. (The look for splits is the component count's
     first work, kept when it races.)"""
     split = ROUTES["components"].start(problem)
-    if isinstance(split, ComponentsRunner) and split.counting.splits():
+    if not isinstance(split, ComponentsRunner):  # multiplicities
+        return [DxzRunner(problem)]
+    if split.counting.splits():
         return [split]
-    runner = ROUTES["dxz"].start(problem)
-    return [] if runner is None else [runner]
+    return [DxzRunner(problem, split.counting)]
 
 
 def _deadline(timeout: float | None) -> float | None:
@@ -276,13 +324,44 @@ def plan(
     deadline = _deadline(timeout)
     if route is not None:
         return Plan([start(problem, route)], f"asked for (route={route!r})", deadline)
-    frontier = frontier_runner(problem, reorder=_worth_reordering(problem))
+    frontier = _frontier_plan(problem, deadline, reorder=False)
     if frontier is not None:
-        why = (
-            "the frontier count takes this problem (primary items only, every option "
-            "within 64 items), the fastest route on such problems: no race"
-        )
-        return Plan([frontier], why, deadline)
+        return frontier
+    found = parts(problem)
+    if found is not None:  # the reason is given once the parts are counted
+        return Plan([Parts(problem, engine, found)], "", deadline)
+    return plan_whole(problem, engine, deadline, tried=True)
+
+
+def plan_whole(
+    problem: ExactCover, engine: str, deadline: float | None, tried: bool = False
+) -> Plan:
+    """What :func:`count` runs on a problem that does not fall apart (one part of one
+    that does): the frontier count when it takes the problem (``tried``: it does not in
+    the items' own order), else the search's scout and the race; until the
+    ``deadline`` (a ``time.monotonic()`` instant)."""
+    if not tried or _worth_reordering(problem):
+        frontier = _frontier_plan(problem, deadline, reorder=_worth_reordering(problem))
+        if frontier is not None:
+            return frontier
+    return _race_plan(problem, engine, deadline)
+
+
+def _frontier_plan(problem: ExactCover, deadline: float | None, reorder: bool) -> Plan | None:
+    """The frontier count alone, when it takes the problem (in the items' own order
+    only, unless ``reorder``)."""
+    frontier = frontier_runner(problem, reorder=reorder)
+    if frontier is None:
+        return None
+    why = (
+        "the frontier count takes this problem (primary items only, every option "
+        "within 64 items), the fastest route on such problems: no race"
+    )
+    return Plan([frontier], why, deadline)
+
+
+def _race_plan(problem: ExactCover, engine: str, deadline: float | None) -> Plan:
+    """The search's scout, then the race with its rivals."""
     search = SearchRunner(problem, engine)
     why = "the search finished within its scout, before any race"
     return Plan([search], why, deadline, lambda: rivals(problem))
