@@ -195,16 +195,17 @@ class SearchRunner(Runner):
 #: DXZ's share of a race (against the search's 1.0) while few of its nodes hit the memo
 #: (see :meth:`DxzRunner.weight`). On the problems where the memo hits little, the search
 #: has won every race measured, DXZ 5 to 100 times slower (N-queens: 0.1-1% of DXZ's
-#: nodes hit; pentominoes, Scott's puzzle, Latin squares of order 7: 0.5-3%); so DXZ
-#: gets a quarter of the time, and auto is about 1.25 times the search's time there,
-#: not twice. Where DXZ wins on such a problem, auto is at most about 5 times DXZ's.
+#: nodes hit; pentominoes, Scott's puzzle, Latin squares of order 7: 0.5-3%, of order 8:
+#: 4-8%); so DXZ gets a quarter of the time, and auto is about 1.25 times the search's
+#: time there, not twice. Where DXZ wins on such a problem, auto is at most about 5
+#: times DXZ's.
 LOW_WEIGHT = 0.25
 #: DXZ's share once many of its nodes hit the memo: there DXZ wins by orders of magnitude
 #: (dominoes with a secondary item, where the frontier count does not go: 17-30% hit).
 HIGH_WEIGHT = 2.0
 #: The shares of DXZ's nodes that hit the memo between which its weight rises from
 #: :data:`LOW_WEIGHT` to :data:`HIGH_WEIGHT`.
-HIT_RATES = (0.05, 0.15)
+HIT_RATES = (0.10, 0.20)
 #: DXZ's search nodes before its hits are taken as evidence (its first step enters
 #: :data:`FIRST_NODES` and two per primary item).
 HIT_EVIDENCE = 256
@@ -305,9 +306,12 @@ class Restarting(Runner):
 def frontier_runner(problem: ExactCover, reorder: bool = True) -> Runner | None:
     """The frontier count, stopped between two layers when its time is up; None when it
     does not take the problem (in the items' own order only, unless ``reorder``)."""
+    data = problem.engine_input()
+    plain = all(lo == 1 for lo in data.lo) and all(hi == 1 for hi in data.hi)
+    if data.n_secondary or any(data.node_color) or not plain:
+        return None  # told before the frontier count's module is loaded (a millisecond)
     from excover.zdd import frontier
 
-    n_primary = problem.engine_input().n_primary
     layout = frontier.layout(problem, reorder)
     if layout is None:
         return None
@@ -317,7 +321,7 @@ def frontier_runner(problem: ExactCover, reorder: bool = True) -> Runner | None:
             if stop():
                 raise _OutOfTime
 
-        return frontier.count_layout(n_primary, layout, tick=tick)
+        return frontier.count_layout(data.n_primary, layout, tick=tick)
 
     return Restarting("frontier", count_until)
 
