@@ -60,6 +60,7 @@ from excover.counting.routes import (
     DxzRunner,
     Runner,
     SearchRunner,
+    frontier_may_take,
     frontier_runner,
     scout_nodes,
     start,
@@ -70,7 +71,8 @@ if TYPE_CHECKING:
     from excover.engines import Stats
     from excover.problem import ExactCover, SearchOptions
 
-__all__ = ["FIRST_STEP", "GROWTH", "RESTART_GROWTH", "RIVALS_AFTER", "SCOUT_SECONDS"]
+__all__ = ["FIRST_STEP", "GROWTH", "RESTART_GROWTH", "RIVALS_AFTER", "SCOUT_FIRST"]
+__all__ += ["SCOUT_SECONDS"]
 __all__ += ["CountResult", "Plan", "Work"]
 __all__ += ["candidates", "count", "partial", "plan", "plan_whole", "race", "rivals", "run"]
 __all__ += ["scout"]
@@ -85,9 +87,20 @@ GROWTH = 1.25
 #: tries then take less time than the one that finishes.
 RESTART_GROWTH = 2.0
 #: Seconds of the search's own time after which its rivals (DXZ, the component count)
-#: join the race: less than what their first step costs in a fresh process (about 2 ms
-#: for DXZ: its modules and its links), so that a count that short stays the search's.
-RIVALS_AFTER = 0.004
+#: join the race: a few times what their first steps cost in a fresh process (2-3 ms:
+#: their modules, the component count's look for a split below the first branching,
+#: DXZ's links), so that they cost a count that goes on past this at most a fraction of
+#: its time, and a count that ends before it none (pentominoes in a 3 x 20 box: 9 ms).
+#: Where a rival would win, it starts this much later than it could.
+RIVALS_AFTER = 0.010
+#: Problems of at most this many nodes (items in all options) get the search's scout
+#: before the look for parts (:mod:`excover.counting.parts`), which then comes only if
+#: the scout does not finish: on a problem that small, the search's engine costs a
+#: fraction of a millisecond to build and its scout about as much, less than loading
+#: the look's module (the queens of 8, Latin squares of order 6 and 7). Larger ones are
+#: looked at first: a bit-parallel engine for the whole of a SAT 2026 graph instance
+#: takes 10 ms to build, its parts together 1-2 ms.
+SCOUT_FIRST = 4096
 #: Seconds of race a parallel count spends choosing the method of its subproblems.
 SCOUT_SECONDS = 0.5
 
@@ -133,10 +146,15 @@ class CountResult:
 def _work(runners: list[Runner]) -> dict[str, Work]:
     """What each runner did, by name; the parts route adds what the routes did on its
     parts (added up by route)."""
-    work = {r.name: Work(r.seconds, r.nodes, r.steps) for r in runners if r.steps}
+    work: dict[str, Work] = {}
     for runner in runners:
+        done = {runner.name: Work(runner.seconds, runner.nodes, runner.steps)}
         if isinstance(runner, Parts):
-            work.update(runner.work())
+            done.update(runner.work())
+        for name, more in done.items():
+            if more.steps:
+                was = work.get(name, Work(0.0, 0, 0))
+                work[name] = Work(*(a + b for a, b in zip(was, more, strict=True)))
     return work
 
 
@@ -201,6 +219,11 @@ class Plan(NamedTuple):
     reason: str
     deadline: float | None
     rivals: Callable[[], list[Runner]] | None = None
+    #: The problem's parts route, looked for only if the scout does not finish (None:
+    #: no look); it then counts alone, and the scout's search stops there.
+    split: Callable[[], Parts | None] | None = None
+    #: Whether the route was asked for (``route=``), not chosen.
+    forced: bool = False
 
 
 def partial(runners: list[Runner], seconds: float) -> Stats:
@@ -227,8 +250,13 @@ def run(plan: Plan, started: float | None = None) -> CountResult:
             budget = scout_nodes(scouted.problem)
             reason = f"the search finished within its scout of {budget} nodes, before any race"
         else:
-            winner = race(plan.runners, plan.deadline, plan.rivals)
-            reason = _race_reason(plan.runners) if len(plan.runners) > 1 else _alone(plan)
+            split = None if plan.split is None else plan.split()
+            if split is not None:
+                plan.runners.append(split)
+                winner = race([split], plan.deadline)
+            else:
+                winner = race(plan.runners, plan.deadline, plan.rivals)
+                reason = _race_reason(plan.runners) if len(plan.runners) > 1 else _alone(plan)
     except LimitReached as stop:  # the scout's search met the deadline
         if stop.reason != "timeout":
             raise
@@ -241,7 +269,7 @@ def run(plan: Plan, started: float | None = None) -> CountResult:
         raise LimitReached("timeout", stats) from None
     assert winner.count is not None
     seconds = time.perf_counter() - started
-    if isinstance(winner, Parts) and not plan.reason:  # chosen, not asked for
+    if isinstance(winner, Parts) and not plan.forced:
         reason = _parts_reason(winner)
     return CountResult(winner.count, winner.name, reason, seconds, _work(plan.runners))
 
@@ -323,14 +351,24 @@ def plan(
     takes the problem, else the race of :func:`candidates`; within ``timeout`` seconds."""
     deadline = _deadline(timeout)
     if route is not None:
-        return Plan([start(problem, route)], f"asked for (route={route!r})", deadline)
+        why = f"asked for (route={route!r})"
+        return Plan([start(problem, route)], why, deadline, forced=True)
     frontier = _frontier_plan(problem, deadline, reorder=False)
     if frontier is not None:
         return frontier
-    found = parts(problem)
+    if len(problem.engine_input().node_item) <= SCOUT_FIRST:
+        race_plan = plan_whole(problem, engine, deadline, tried=True)
+        return race_plan._replace(split=lambda: _parts_route(problem, engine))
+    found = _parts_route(problem, engine)
     if found is not None:  # the reason is given once the parts are counted
-        return Plan([Parts(problem, engine, found)], "", deadline)
+        return Plan([found], "", deadline)
     return plan_whole(problem, engine, deadline, tried=True)
+
+
+def _parts_route(problem: ExactCover, engine: str) -> Parts | None:
+    """The parts route on ``problem`` when it falls apart, else None."""
+    found = parts(problem)
+    return None if found is None else Parts(problem, engine, found)
 
 
 def plan_whole(
@@ -371,6 +409,8 @@ def _worth_reordering(problem: ExactCover) -> bool:
     """Whether the route choice looks for an order of the items that suits the frontier
     count: on problems of :data:`~excover.zdd.frontier.REORDER_MIN_ITEMS` primary items
     or more (the look costs more than a small problem's count by another route)."""
+    if not frontier_may_take(problem):
+        return False
     from excover.zdd.frontier import REORDER_MIN_ITEMS
 
     return problem.engine_input().n_primary >= REORDER_MIN_ITEMS

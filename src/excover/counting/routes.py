@@ -42,7 +42,7 @@ if TYPE_CHECKING:
     from excover.zdd.dxz import Run
 
 __all__ = ["ENGINE_ROUTES", "ROUTES", "SCOUT_NODES", "SCOUT_WORK", "ComponentsRunner", "Restarting"]
-__all__ += ["Route", "Runner", "frontier_runner"]
+__all__ += ["Route", "Runner", "frontier_may_take", "frontier_runner"]
 __all__ += ["scout_nodes", "start"]
 
 #: The routes that run one of the compiled search engines (named as ``engine=`` names it).
@@ -303,13 +303,19 @@ class Restarting(Runner):
             return None
 
 
+def frontier_may_take(problem: ExactCover) -> bool:
+    """Whether ``problem`` has the frontier count's kind (primary items only, without
+    colors or multiplicities), told before its module is loaded (a millisecond)."""
+    data = problem.engine_input()
+    plain = all(lo == 1 for lo in data.lo) and all(hi == 1 for hi in data.hi)
+    return plain and not data.n_secondary and not any(data.node_color)
+
+
 def frontier_runner(problem: ExactCover, reorder: bool = True) -> Runner | None:
     """The frontier count, stopped between two layers when its time is up; None when it
     does not take the problem (in the items' own order only, unless ``reorder``)."""
-    data = problem.engine_input()
-    plain = all(lo == 1 for lo in data.lo) and all(hi == 1 for hi in data.hi)
-    if data.n_secondary or any(data.node_color) or not plain:
-        return None  # told before the frontier count's module is loaded (a millisecond)
+    if not frontier_may_take(problem):
+        return None
     from excover.zdd import frontier
 
     layout = frontier.layout(problem, reorder)
@@ -321,7 +327,7 @@ def frontier_runner(problem: ExactCover, reorder: bool = True) -> Runner | None:
             if stop():
                 raise _OutOfTime
 
-        return frontier.count_layout(data.n_primary, layout, tick=tick)
+        return frontier.count_layout(problem.engine_input().n_primary, layout, tick=tick)
 
     return Restarting("frontier", count_until)
 
