@@ -182,9 +182,7 @@ class Row:
         return counts.pop() if counts else None
 
 
-def measure(
-    name: str, path: Path, routes: list[str], args: argparse.Namespace
-) -> Row:
+def measure(name: str, path: Path, routes: list[str], args: argparse.Namespace) -> Row:
     """auto and every route on one instance, as the module notes say."""
     problem = ExactCover.read(path)
     auto = run_child("auto", path, args.cap)
@@ -197,7 +195,8 @@ def measure(
     if auto.cpu is None or best is None:
         return row
     # again, interleaved: auto and the routes that may be the best (within 1.5x of it)
-    close = [(r, x) for r, x in results.items() if x.cpu is not None and x.cpu <= 1.5 * best[1].cpu]
+    near = 1.5 * (best[1].cpu or 0.0)
+    close = [(r, x) for r, x in results.items() if x.cpu is not None and x.cpu <= near]
     for _ in range(args.rounds - 1):
         for route, result in [("auto", auto), *close]:
             if (result.cpu or 0.0) < args.repeat_below:

@@ -48,9 +48,7 @@ def every_route(problem: ExactCover) -> dict[str, int]:
 def disjoint(*boards: ExactCover) -> ExactCover:
     """The disjoint union of ``boards``: each item named after its board and its name."""
     primary = [f"{b}.{name}" for b, board in enumerate(boards) for name in board.primary_items]
-    secondary = [
-        f"{b}.{name}" for b, board in enumerate(boards) for name in board.secondary_items
-    ]
+    secondary = [f"{b}.{name}" for b, board in enumerate(boards) for name in board.secondary_items]
     whole = ExactCover(primary=primary, secondary=secondary)
     for b, board in enumerate(boards):
         for k in range(board.n_options):
@@ -124,7 +122,7 @@ def test_a_part_without_solutions_ends_the_count() -> None:
 
 def test_a_problem_that_does_not_fall_apart_is_not_taken() -> None:
     assert parts.parts(queens(8)) is None
-    with pytest.raises(UsageError, match="route 'parts'.*does not take"):
+    with pytest.raises(UsageError, match=r"route 'parts'.*does not take"):
         counting.count(queens(8), route="parts")
     uncovered = ExactCover(primary=3)  # item 2 has no option: a count of 0 at once
     uncovered.add_option([0])

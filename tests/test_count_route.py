@@ -134,12 +134,69 @@ class Failing(routes.Runner):
 
 
 class Idle(routes.Runner):
-    """A route that never finishes: each step just takes its time."""
+    """A route that finishes after ``needs`` seconds of CPU time in all (never, by
+    default): each step spins for its time; ``share`` is its weight in the race."""
+
+    def __init__(self, name: str, needs: float = float("inf"), share: float = 1.0) -> None:
+        super().__init__(name)
+        self.needs = needs
+        self.share = share
+
+    def weight(self) -> float:
+        return self.share
 
     def _step(self, seconds: float | None, deadline: float | None) -> int | None:
-        assert seconds is not None  # never alone in these races
-        time.sleep(seconds)
-        return None
+        assert seconds is not None or self.needs < float("inf")  # never alone forever
+        left = self.needs - self.seconds
+        spin = left if seconds is None else min(seconds, left)
+        until = time.process_time() + spin
+        while time.process_time() < until:
+            pass
+        return 1 if spin >= left else None
+
+
+def test_each_route_gets_its_weight_of_the_race() -> None:
+    """A route of weight 0.25 racing one of weight 1 that needs 60 ms: when that one
+    finishes, the other has had about a quarter of its time (CPU time; the bounds allow
+    for the steps' granularity)."""
+    fast, slow = Idle("bits", needs=0.06), Idle("dxz", share=0.25)
+    assert choice.race([fast, slow]) is fast
+    assert 0.1 * fast.seconds < slow.seconds < 0.45 * fast.seconds
+
+
+def test_rivals_join_only_after_the_searchs_first_milliseconds() -> None:
+    """The rivals are made (a look for splits, DXZ's links) once the race has given
+    RIVALS_AFTER seconds: a count shorter than that never makes them."""
+    made: list[routes.Runner] = []
+
+    def rivals() -> list[routes.Runner]:
+        made.append(Idle("dxz"))
+        return made[-1:]
+
+    quick = Idle("bits", needs=choice.RIVALS_AFTER / 4)
+    runners: list[routes.Runner] = [quick]
+    assert choice.race(runners, rivals=rivals) is quick and made == []
+    slow = Idle("bits", needs=4 * choice.RIVALS_AFTER)
+    runners = [slow]
+    assert choice.race(runners, rivals=rivals) is slow
+    assert len(made) == 1 and runners == [slow, made[0]] and made[0].steps > 0
+
+
+def test_dxz_weighs_by_its_memo_hits() -> None:
+    """DXZ's share of the race: low until it has evidence, low while few of its nodes
+    hit the memo, high where many do, in between by the rate."""
+    runner = routes.DxzRunner(queens(6))
+    low, high = routes.HIT_RATES
+    assert runner.weight() == routes.LOW_WEIGHT  # no nodes yet
+    runner._nodes, runner.hits = routes.HIT_EVIDENCE - 1, routes.HIT_EVIDENCE - 1
+    assert runner.weight() == routes.LOW_WEIGHT  # too few nodes to tell
+    runner._nodes = 10_000
+    cases = [(0.0, routes.LOW_WEIGHT), (low, routes.LOW_WEIGHT), (0.9, routes.HIGH_WEIGHT)]
+    for rate, weight in cases:
+        runner.hits = int(rate * runner._nodes)
+        assert runner.weight() == pytest.approx(weight)
+    runner.hits = int((low + high) / 2 * runner._nodes)
+    assert runner.weight() == pytest.approx((routes.LOW_WEIGHT + routes.HIGH_WEIGHT) / 2)
 
 
 def test_a_route_out_of_memory_leaves_the_race() -> None:

@@ -1,45 +1,59 @@
-"""The route choice of ``count(method="auto")``: a race of the routes in growing steps.
+"""The route choice of ``count(method="auto")``: the problem's shape first, then a race
+of the routes in growing steps, weighted by what each has shown.
 
-Which counting route is fastest depends on the problem in ways no cheap test foretells:
-on the SAT 2026 graph instances DXZ counts in 0.03-0.1 s what dancing links takes
-seconds or minutes over (its memo merges sub-problems that repeat), while on Kirkman
-triple systems and Latin squares with few solutions dancing links finishes in
-milliseconds and DXZ takes a second. So :func:`count` does not guess; it races:
+Which counting route is fastest depends on the problem in ways no single cheap test
+foretells: on the SAT 2026 graph instances a search takes seconds or minutes where the
+component count takes 10-50 ms, while on Kirkman triple systems, Latin squares and
+pentomino packings dancing links finishes in milliseconds and DXZ takes a second or
+more. :func:`count` therefore goes, in order:
 
-1. When the frontier count takes the problem (:func:`excover.zdd.frontier.suits`:
-   primary items only, no colors or multiplicities, every option within 64 items), it
-   counts, without a race: on such problems it walks DXZ's states without the memo's
-   cost and is the fastest route measured (bell, doublefact, domino tilings). A
-   reordering of the items is looked for only on problems of
-   :data:`~excover.zdd.frontier.REORDER_MIN_ITEMS` items or more: the look costs more
-   than a small problem's count by the other routes.
-2. Otherwise the search first runs alone for a fixed number of nodes, its *scout*
+1. **The frontier count**, when it takes the problem in the items' own order (primary
+   items only, no colors or multiplicities, every option within 64 items:
+   :func:`excover.zdd.frontier.layout`), without a race: on such problems it walks DXZ's
+   states without the memo's cost and is the fastest route measured (bell, doublefact,
+   domino tilings).
+2. **The parts route** (:mod:`excover.counting.parts`), when the problem falls apart into
+   independent parts: each part is counted by this same choice and the counts are
+   multiplied. A search would walk the product of the parts' trees; here each part
+   takes the route that suits it (on the graph instances the search counts most parts
+   within its scout, the frontier count some). Problems of at most :data:`SCOUT_FIRST`
+   nodes get the search's scout first and are looked at for parts only if it does not
+   finish (the look's module costs more than their count); larger ones are looked at
+   first (a bit-parallel engine for a whole graph instance takes 10 ms to build).
+3. **The frontier count after reordering the items**, on problems of
+   :data:`~excover.zdd.frontier.REORDER_MIN_ITEMS` primary items or more (the look for
+   an order costs more than a small problem's count by the other routes).
+4. **The search's scout**: the search alone for a fixed number of nodes
    (:func:`~excover.counting.routes.scout_nodes`: a few thousand, fewer where nodes are
    dear): a problem that small is counted by the search, the same way on any machine
    however loaded, before any race starts. The scout is the first step of the race's
    search, so its work is not lost when the race follows.
-3. Otherwise the candidates race, one after the other on this thread: the search engine
-   :func:`excover.engines.pick_engine` chooses (the three engines walk the same tree, so
-   one of them is enough), and the component count where the problem splits into
-   independent parts (at once or below its first branching), else DXZ.
-   Round ``r`` raises every candidate's allotment to ``FIRST_STEP * (1 + GROWTH + ... +
-   GROWTH**r)`` seconds, and each candidate steps up to it (one whose step overran waits
-   until the allotment passes it). A search *pauses* between its steps and goes on later
-   from where it stopped, so no work is thrown away (building its engine counts as part
-   of its first step); a route that cannot pause starts again, each try
-   :data:`RESTART_GROWTH` times as long as its last.
+5. **The race**, on this thread: the search engine :func:`excover.engines.pick_engine`
+   chooses (the three engines walk the same tree, so one of them is enough) against its
+   rival: the component count where the problem splits below its first branching, else
+   DXZ (:func:`rivals`). The rival joins once the search has had :data:`RIVALS_AFTER`
+   seconds (its first step costs a few milliseconds: a count shorter than that stays the
+   search's). Round ``r`` raises the allotment to ``FIRST_STEP * (1 + GROWTH + ... +
+   GROWTH**r)`` seconds, and each runner steps up to its *weight* times that
+   (:meth:`~excover.counting.routes.Runner.weight`; one whose step overran waits until
+   its share passes it). The search and the component count weigh 1; DXZ weighs
+   :data:`~excover.counting.routes.LOW_WEIGHT` (a quarter) while few of its nodes hit its
+   memo, up to :data:`~excover.counting.routes.HIGH_WEIGHT` where many do. A search
+   *pauses* between its steps and goes on later from where it stopped, so no work is
+   thrown away (building its engine counts as part of its first step); a route that
+   cannot pause starts again, each try :data:`RESTART_GROWTH` times as long as its last.
+   Seconds are CPU time.
 
-The bound: when the fastest candidate, needing ``T`` seconds alone, finishes, every
-other one has had at most the allotment of that round, less than ``GROWTH * T`` (plus
-:data:`FIRST_STEP` and one overrun step: a DXZ step is sized in nodes from the rate
-measured so far), or less than ``T`` if it stepped after the winner in that round. With
-the usual two candidates auto takes at most about ``(1 + GROWTH) * T`` plus a few
-milliseconds, about ``2 * T`` on average: never the hundredfold of a wrong guess, but
-not better than twice the best route either, as no cheap signal seen so far tells the
-winner early (memo hits, solution density and the shape of the problem all fail on one
-of the benchmark sets). A route that cannot pause loses less than the try that
-finishes, so it counts as at most twice its own time. A candidate that runs out of
-memory (DXZ's memo) leaves the race, which goes on with the others.
+The bound: when a runner of weight ``w``, needing ``T`` seconds alone, finishes, a rival
+of weight ``v`` has had at most about ``v / w`` times its time (plus one round's growth
+and one overrun step), so auto takes about ``(1 + v / w) * T``: 1.25 ``T`` where the
+search beats a DXZ whose memo hits little (the pentominoes, queens and Latin squares of
+the benchmarks), ``1.5 T`` to ``2 T`` where DXZ's memo hits often and DXZ wins; at worst,
+a DXZ that wins with few hits, about ``5 T``: never the hundredfold of a wrong guess.
+No cheap signal names the winner outright (memo hit rates, solution density, Knuth's
+estimates of the search tree and the problem's shape each fail on one of the benchmark
+sets), so the weights only tilt the race. A runner that runs out of memory (DXZ's
+memo) leaves the race, which goes on with the others.
 
 Search options (a heuristic, limits on nodes or solutions) make the count one dancing-
 links search, as for ``method="dlx"``; ``engine=`` chooses the engine of the race's
@@ -154,7 +168,9 @@ def _work(runners: list[Runner]) -> dict[str, Work]:
         for name, more in done.items():
             if more.steps:
                 was = work.get(name, Work(0.0, 0, 0))
-                work[name] = Work(*(a + b for a, b in zip(was, more, strict=True)))
+                work[name] = Work(
+                    was.seconds + more.seconds, was.nodes + more.nodes, was.steps + more.steps
+                )
     return work
 
 

@@ -113,8 +113,9 @@ class Parts(Runner):
         for found in self.results:
             for name, work in found.work.items():
                 was = done.get(name, Work(0.0, 0, 0))
-                done[name] = Work(was.seconds + work.seconds, was.nodes + work.nodes,
-                                  was.steps + work.steps)
+                done[name] = Work(
+                    was.seconds + work.seconds, was.nodes + work.nodes, was.steps + work.steps
+                )
         return done
 
     def finishers(self) -> dict[str, int]:

@@ -17,10 +17,11 @@ A *route* is one way of counting every solution of an exact cover problem:
 Every route is started as a :class:`Runner`, which counts in steps:
 :meth:`Runner.advance` works for about the seconds it is given and returns the count once
 the route has finished. Seconds are CPU time (``time.process_time``): on a loaded machine
-a step's wall-clock time measures the other processes as much as the route. The searches (``dlx``, ``bits``, ``cells``, ``dxz``) and the
-component count *pause*: a step goes on from where the last one stopped, so a run in
-many steps costs what one run costs (the component count repeats only its walk down to
-the component it stopped in, from its cache). The frontier count cannot pause: a step
+a step's wall-clock time measures the other processes as much as the route. The searches
+(``dlx``, ``bits``, ``cells``, ``dxz``) and the component count *pause*: a step goes on
+from where the last one stopped, so a run in many steps costs what one run costs (the
+component count repeats only its walk down to the component it stopped in, from its
+cache). The frontier count cannot pause: a step
 that runs out of time throws its work away, and the next step starts again with the time
 it is given (:class:`Restarting`); given steps that double, the lost work is less than
 the last step.
