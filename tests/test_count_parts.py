@@ -114,7 +114,8 @@ def test_a_part_without_solutions_ends_the_count() -> None:
     before the board, which no route is asked to count."""
     empty = ExactCover.from_sparse([[0, 1], [1, 2], [0, 2]], 3)  # no exact cover
     problem = disjoint(dominoes(5, 6), empty)
-    runner = parts.Parts(problem)
+    runner = choice._parts_route(problem, "auto")
+    assert runner is not None
     assert runner.advance(None) == 0
     assert runner.results == [] and runner.small == 1
     assert counting.count(problem).count == 0 == problem.count(method="dlx")

@@ -72,8 +72,10 @@ from excover.counting.routes import (
     ROUTES,
     ComponentsRunner,
     DxzRunner,
+    Route,
     Runner,
     SearchRunner,
+    Work,
     frontier_may_take,
     frontier_runner,
     scout_nodes,
@@ -117,15 +119,6 @@ RIVALS_AFTER = 0.010
 SCOUT_FIRST = 4096
 #: Seconds of race a parallel count spends choosing the method of its subproblems.
 SCOUT_SECONDS = 0.5
-
-
-class Work(NamedTuple):
-    """What one route did: seconds spent, search nodes entered (0 where it has none), and
-    steps taken."""
-
-    seconds: float
-    nodes: int
-    steps: int
 
 
 class CountResult:
@@ -382,9 +375,21 @@ def plan(
 
 
 def _parts_route(problem: ExactCover, engine: str) -> Parts | None:
-    """The parts route on ``problem`` when it falls apart, else None."""
+    """The parts route on ``problem`` when it falls apart (each part counted by
+    :func:`plan_whole` on ``engine``), else None."""
     found = parts(problem)
-    return None if found is None else Parts(problem, engine, found)
+    if found is None:
+        return None
+
+    def count_part(part: ExactCover, deadline: float | None) -> CountResult:
+        return run(plan_whole(part, engine, deadline))
+
+    return Parts(problem, count_part, found)
+
+
+ROUTES["parts"] = Route(
+    "parts", "independent parts, each by the route choice", lambda p: _parts_route(p, "auto")
+)
 
 
 def plan_whole(

@@ -23,13 +23,14 @@ for the component count (:func:`excover.counting.components.refusal`).
 from __future__ import annotations
 
 from array import array
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from excover.counting.routes import Runner
+from excover.counting.routes import Runner, Work
 from excover.errors import UsageError
 
 if TYPE_CHECKING:
-    from excover.counting.choice import CountResult, Work
+    from excover.counting.choice import CountResult
     from excover.counting.components import Counting
     from excover.problem import ExactCover
 
@@ -58,17 +59,18 @@ def parts(problem: ExactCover) -> tuple[Counting, list[array[int]]] | None:
 
 class Parts(Runner):
     """The ``parts`` route on one problem (see the module notes): UsageError when the
-    problem does not fall apart. ``engine`` is the search engine of the parts' races;
-    ``results`` holds the :class:`~excover.counting.choice.CountResult` of each part
-    counted by a choice of route, ``small`` the number of parts counted by DXZ without
-    one."""
+    problem does not fall apart. ``count_part(part, deadline)`` counts a part by the
+    route choice (:func:`excover.counting.choice.plan_whole`, which passes it in: this
+    module is below the choice); ``results`` holds the
+    :class:`~excover.counting.choice.CountResult` of each part counted so,
+    ``small`` the number of parts counted by DXZ without a choice."""
 
     pausable = False  # never raced: alone, it runs to the end (or the deadline)
 
     def __init__(
         self,
         problem: ExactCover,
-        engine: str = "auto",
+        count_part: Callable[[ExactCover, float | None], CountResult],
         found: tuple[Counting, list[array[int]]] | None = None,
     ) -> None:
         super().__init__("parts")
@@ -77,7 +79,7 @@ class Parts(Runner):
             raise UsageError("the problem does not fall apart into independent parts")
         self.counting, split = found
         self.parts = sorted(split, key=len)
-        self.engine = engine
+        self.count_part = count_part
         self.results: list[CountResult] = []
         self.small = 0
 
@@ -87,16 +89,13 @@ class Parts(Runner):
         return sum(work.nodes for found in self.results for work in found.work.values())
 
     def _step(self, seconds: float | None, deadline: float | None) -> int | None:
-        from excover.counting import choice
-
         total = 1
         for live in self.parts:
             if len(live) < SMALL_OPTIONS:
                 self.small += 1
                 counted = self.counting.leaf(live)
             else:
-                part = self.counting.problem_of(live)
-                found = choice.run(choice.plan_whole(part, self.engine, deadline))
+                found = self.count_part(self.counting.problem_of(live), deadline)
                 self.results.append(found)
                 counted = found.count
             total *= counted
@@ -107,8 +106,6 @@ class Parts(Runner):
     def work(self) -> dict[str, Work]:
         """What the routes did on the parts, added up by route (the parts counted by DXZ
         without a choice are not in it)."""
-        from excover.counting.choice import Work
-
         done: dict[str, Work] = {}
         for found in self.results:
             for name, work in found.work.items():

@@ -12,7 +12,8 @@ A *route* is one way of counting every solution of an exact cover problem:
 * ``components``: the component-decomposition count of
   :mod:`excover.counting.components` (problems without multiplicities).
 * ``parts``: for a problem that falls apart into independent parts, each part counted by
-  the route choice of :mod:`excover.counting.choice` (:mod:`excover.counting.parts`).
+  the route choice (:mod:`excover.counting.parts`; registered in :data:`ROUTES` by
+  :mod:`excover.counting.choice`, which it counts by).
 
 Every route is started as a :class:`Runner`, which counts in steps:
 :meth:`Runner.advance` works for about the seconds it is given and returns the count once
@@ -44,7 +45,7 @@ if TYPE_CHECKING:
 
 __all__ = ["ENGINE_ROUTES", "ROUTES", "SCOUT_NODES", "SCOUT_WORK", "ComponentsRunner", "Restarting"]
 __all__ += ["Route", "Runner", "frontier_may_take", "frontier_runner"]
-__all__ += ["scout_nodes", "start"]
+__all__ += ["Work", "scout_nodes", "start"]
 
 #: The routes that run one of the compiled search engines (named as ``engine=`` names it).
 ENGINE_ROUTES = ("dlx", "bits", "cells")
@@ -79,6 +80,15 @@ MAX_STEP_GROWTH = 8
 #: :data:`MIN_SLACK` seconds, whatever its node budget.
 STEP_SLACK = 2.0
 MIN_SLACK = 0.002
+
+
+class Work(NamedTuple):
+    """What one route did: seconds spent, search nodes entered (0 where it has none), and
+    steps taken."""
+
+    seconds: float
+    nodes: int
+    steps: int
 
 
 class Runner:
@@ -357,16 +367,6 @@ def _components(problem: ExactCover) -> Runner | None:
         return None
 
 
-def _parts(problem: ExactCover) -> Runner | None:
-    """The route of the problem's independent parts: None when it does not fall apart."""
-    from excover.counting.parts import Parts
-
-    try:
-        return Parts(problem)
-    except UsageError:
-        return None
-
-
 def _engine(name: str) -> Callable[[ExactCover], Runner | None]:
     """A search-engine route: None when the engine cannot run the problem."""
 
@@ -396,8 +396,7 @@ ROUTES: dict[str, Route] = {
     "dxz": Route("dxz", "DXZ family", DxzRunner),
     "frontier": Route("frontier", "frontier count", frontier_runner),
     "components": Route("components", "component decomposition", _components),
-    "parts": Route("parts", "independent parts, each by the route choice", _parts),
-}
+}  # and "parts", which counts by the route choice: registered by excover.counting.choice
 
 
 def start(problem: ExactCover, name: str) -> Runner:
