@@ -76,14 +76,14 @@ def test_the_frontier_count_takes_tilings_without_a_race() -> None:
 
 
 def test_a_race_names_its_racers_and_its_winner() -> None:
-    """queens(12) takes the search 200,000 nodes, past the time after which its rivals
+    """queens(13) takes the search a million nodes, past the time after which its rivals
     join; queens(9) ends before that, in the search alone."""
-    found = counting.count(queens(12))
-    assert found.count == 14200
+    found = counting.count(queens(13))
+    assert found.count == 73712
     assert found.route in ("bits", "dxz") and found.method in ("dlx", "zdd")
     assert "race of bits, dxz" in found.reason
     assert found.work[found.route].steps >= 1
-    assert counting.count(queens(12), engine="cells").work.keys() <= {"cells", "dxz"}
+    assert counting.count(queens(13), engine="cells").work.keys() <= {"cells", "dxz"}
     early = counting.count(queens(9))
     assert (early.count, early.route, set(early.work)) == (352, "bits", {"bits"})
     assert "before its rivals joined the race" in early.reason
@@ -279,21 +279,23 @@ VALIDATOR = jsonschema.Draft202012Validator(common.schema())
 def test_the_command_line_reports_the_route(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    path = tmp_path / "q12.dlx"  # past the search's scout and the rivals' start: a race
-    path.write_text(queens(12).to_dlx())
+    path = tmp_path / "q13.dlx"  # past the search's scout and the rivals' start: a race
+    path.write_text(queens(13).to_dlx())
     assert main(["count", str(path)]) == 0
     out, err = capsys.readouterr()
-    assert out == "14200\n"
+    assert out == "73712\n"
     assert "excover: route " in err and "race of bits, dxz" in err
     assert main(["count", str(path), "--json"]) == 0
     doc = json.loads(capsys.readouterr().out)
     VALIDATOR.validate(doc)
-    assert doc["count"] == 14200 and doc["route"]["name"] in doc["route"]["work"]
+    assert doc["count"] == 73712 and doc["route"]["name"] in doc["route"]["work"]
     assert doc["method"] == ("dlx" if doc["route"]["name"] == "bits" else "zdd")
-    assert main(["count", str(path), "--route", "dxz", "--json"]) == 0
+    small = tmp_path / "q8.dlx"
+    small.write_text(queens(8).to_dlx())
+    assert main(["count", str(small), "--route", "dxz", "--json"]) == 0
     doc = json.loads(capsys.readouterr().out)
     VALIDATOR.validate(doc)
-    assert (doc["count"], doc["method"], doc["route"]["name"]) == (14200, "zdd", "dxz")
+    assert (doc["count"], doc["method"], doc["route"]["name"]) == (92, "zdd", "dxz")
     assert main(["count", str(path), "--route", "dxz", "--method", "dlx"]) == 2
     assert "--route forces one route of --method auto" in capsys.readouterr().err
     assert main(["count", str(path), "--route", "dxz", "--limit", "3"]) == 2

@@ -31,10 +31,11 @@ more. :func:`count` therefore goes, in order:
 5. **The race**, on this thread: the search engine :func:`excover.engines.pick_engine`
    chooses (the three engines walk the same tree, so one of them is enough) against its
    rival: the component count where the problem splits below its first branching, else
-   DXZ (:func:`rivals`). The rival joins once the search has had :data:`RIVALS_AFTER`
-   seconds (its first step costs a few milliseconds: a count shorter than that stays the
-   search's). Round ``r`` raises the allotment to ``FIRST_STEP * (1 + GROWTH + ... +
-   GROWTH**r)`` seconds, and each runner steps up to its *weight* times that
+   DXZ (:func:`rivals`). The rival joins once the search has had
+   :func:`rivals_after` seconds (10 ms and a microsecond a node: its first step costs a
+   few milliseconds, and a count shorter than that stays the search's). Round ``r``
+   raises the allotment to ``FIRST_STEP * (1 + GROWTH + ... + GROWTH**r)`` seconds, and
+   each runner steps up to its *weight* times that
    (:meth:`~excover.counting.routes.Runner.weight`; one whose step overran waits until
    its share passes it). The search and the component count weigh 1; DXZ weighs
    :data:`~excover.counting.routes.LOW_WEIGHT` (a quarter) while few of its nodes hit its
@@ -88,9 +89,10 @@ if TYPE_CHECKING:
     from excover.problem import ExactCover, SearchOptions
 
 __all__ = ["FIRST_STEP", "GROWTH", "RESTART_GROWTH", "RIVALS_AFTER", "SCOUT_FIRST"]
-__all__ += ["SCOUT_SECONDS"]
+__all__ += ["RIVALS_AFTER_PER_NODE", "SCOUT_SECONDS"]
 __all__ += ["CountResult", "Plan", "Work"]
-__all__ += ["candidates", "count", "partial", "plan", "plan_whole", "race", "rivals", "run"]
+__all__ += ["candidates", "count", "partial", "plan", "plan_whole", "race", "rivals"]
+__all__ += ["rivals_after", "run"]
 __all__ += ["scout"]
 
 #: Seconds each candidate has in the first round of a race.
@@ -109,6 +111,11 @@ RESTART_GROWTH = 2.0
 #: its time, and a count that ends before it none (pentominoes in a 3 x 20 box: 9 ms).
 #: Where a rival would win, it starts this much later than it could.
 RIVALS_AFTER = 0.010
+#: ... and this many seconds more per node of the problem (items in all options): the
+#: rivals' first steps grow with it (the look for a split passes over the options once
+#: per branch of the first item, DXZ builds its links; Scott's pentomino puzzle, 8,000
+#: nodes: 3-4 ms in all).
+RIVALS_AFTER_PER_NODE = 1e-6
 #: Problems of at most this many nodes (items in all options) get the search's scout
 #: before the look for parts (:mod:`excover.counting.parts`), which then comes only if
 #: the scout does not finish: on a problem that small, the search's engine costs a
@@ -175,17 +182,18 @@ def race(
     runners: list[Runner],
     deadline: float | None = None,
     rivals: Callable[[], list[Runner]] | None = None,
+    after: float = RIVALS_AFTER,
 ) -> Runner:
     """The first of ``runners`` to finish, run in rounds as the module notes say; stops
     at ``deadline`` (a ``time.monotonic()`` instant) with :class:`_TimeUp`. ``rivals``
-    makes more runners, who join once the rounds have given :data:`RIVALS_AFTER`
-    seconds (they are appended to ``runners``). A runner that runs out of memory
-    leaves the race; if all do, the last error is raised."""
+    makes more runners, who join once the rounds have given ``after`` seconds (they are
+    appended to ``runners``). A runner that runs out of memory leaves the race; if all
+    do, the last error is raised."""
     active = list(runners)
     failure: ResourceLimitError | None = None
     step = allotted = FIRST_STEP
     while active:
-        if rivals is not None and allotted >= RIVALS_AFTER:
+        if rivals is not None and allotted >= after:
             joining = rivals()
             runners.extend(joining)
             active.extend(joining)
@@ -233,6 +241,8 @@ class Plan(NamedTuple):
     split: Callable[[], Parts | None] | None = None
     #: Whether the route was asked for (``route=``), not chosen.
     forced: bool = False
+    #: Seconds of the race after which the rivals join (see :func:`rivals_after`).
+    after: float = RIVALS_AFTER
 
 
 def partial(runners: list[Runner], seconds: float) -> Stats:
@@ -264,7 +274,7 @@ def run(plan: Plan, started: float | None = None) -> CountResult:
                 plan.runners.append(split)
                 winner = race([split], plan.deadline)
             else:
-                winner = race(plan.runners, plan.deadline, plan.rivals)
+                winner = race(plan.runners, plan.deadline, plan.rivals, plan.after)
                 reason = _race_reason(plan.runners) if len(plan.runners) > 1 else _alone(plan)
     except LimitReached as stop:  # the scout's search met the deadline
         if stop.reason != "timeout":
@@ -308,7 +318,7 @@ def _alone(plan: Plan) -> str:
     if plan.rivals is None:
         return plan.reason or "the only route in the race"
     return (
-        f"the search finished within {RIVALS_AFTER * 1000:g} ms of its own time, before "
+        f"the search finished within {plan.after * 1000:.3g} ms of its own time, before "
         "its rivals joined the race"
     )
 
@@ -423,7 +433,13 @@ def _race_plan(problem: ExactCover, engine: str, deadline: float | None) -> Plan
     """The search's scout, then the race with its rivals."""
     search = SearchRunner(problem, engine)
     why = "the search finished within its scout, before any race"
-    return Plan([search], why, deadline, lambda: rivals(problem))
+    return Plan([search], why, deadline, lambda: rivals(problem), after=rivals_after(problem))
+
+
+def rivals_after(problem: ExactCover) -> float:
+    """Seconds of the search's own time after which its rivals join the race on
+    ``problem``: :data:`RIVALS_AFTER`, and :data:`RIVALS_AFTER_PER_NODE` a node."""
+    return RIVALS_AFTER + RIVALS_AFTER_PER_NODE * len(problem.engine_input().node_item)
 
 
 def _worth_reordering(problem: ExactCover) -> bool:
