@@ -324,3 +324,17 @@ def test_a_parallel_count_scouts_its_method_with_the_race() -> None:
     method, known = choice.scout(queens(8))
     assert known == 92 and method in ("dlx", "zdd")
     assert queens(8).count(workers=1, tasks=4) == 92
+
+
+def test_the_choices_copies_of_the_frontier_counts_limits_agree() -> None:
+    """The choice tells some problems from the frontier count's without loading its
+    module, by copies of two of its limits: they must stay equal to the originals."""
+    from excover.zdd import frontier
+
+    assert routes.FRONTIER_SPAN == frontier.MAX_SPAN - 1
+    assert choice.REORDER_MIN_ITEMS == frontier.REORDER_MIN_ITEMS
+    wide = ExactCover(primary=70)
+    wide.add_option([0, 69])
+    assert routes._too_wide(wide) and routes.frontier_runner(wide, reorder=False) is None
+    assert frontier.layout(wide, reorder=False) is None  # the compiled test agrees
+

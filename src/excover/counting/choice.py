@@ -21,7 +21,7 @@ more. :func:`count` therefore goes, in order:
    finish (the look's module costs more than their count); larger ones are looked at
    first (a bit-parallel engine for a whole graph instance takes 10 ms to build).
 3. **The frontier count after reordering the items**, on problems of
-   :data:`~excover.zdd.frontier.REORDER_MIN_ITEMS` primary items or more (the look for
+   :data:`REORDER_MIN_ITEMS` primary items or more (the look for
    an order costs more than a small problem's count by the other routes).
 4. **The search's scout**: the search alone for a fixed number of nodes
    (:func:`~excover.counting.routes.scout_nodes`: a few thousand, fewer where nodes are
@@ -89,7 +89,7 @@ if TYPE_CHECKING:
     from excover.problem import ExactCover, SearchOptions
 
 __all__ = ["FIRST_STEP", "GROWTH", "RESTART_GROWTH", "RIVALS_AFTER", "SCOUT_FIRST"]
-__all__ += ["RIVALS_AFTER_PER_NODE", "SCOUT_SECONDS"]
+__all__ += ["REORDER_MIN_ITEMS", "RIVALS_AFTER_PER_NODE", "SCOUT_SECONDS"]
 __all__ += ["CountResult", "Plan", "Work"]
 __all__ += ["candidates", "count", "partial", "plan", "plan_whole", "race", "rivals"]
 __all__ += ["rivals_after", "run"]
@@ -124,6 +124,10 @@ RIVALS_AFTER_PER_NODE = 1e-6
 #: looked at first: a bit-parallel engine for the whole of a SAT 2026 graph instance
 #: takes 10 ms to build, its parts together 1-2 ms.
 SCOUT_FIRST = 4096
+#: The fewest primary items for which the choice looks for an order of the items that
+#: suits the frontier count (:data:`excover.zdd.frontier.REORDER_MIN_ITEMS`, whose notes
+#: say why; repeated here so that a problem of another kind never loads that module).
+REORDER_MIN_ITEMS = 256
 #: Seconds of race a parallel count spends choosing the method of its subproblems.
 SCOUT_SECONDS = 0.5
 
@@ -444,13 +448,9 @@ def rivals_after(problem: ExactCover) -> float:
 
 def _worth_reordering(problem: ExactCover) -> bool:
     """Whether the route choice looks for an order of the items that suits the frontier
-    count: on problems of :data:`~excover.zdd.frontier.REORDER_MIN_ITEMS` primary items
+    count: on problems of :data:`REORDER_MIN_ITEMS` primary items
     or more (the look costs more than a small problem's count by another route)."""
-    if not frontier_may_take(problem):
-        return False
-    from excover.zdd.frontier import REORDER_MIN_ITEMS
-
-    return problem.engine_input().n_primary >= REORDER_MIN_ITEMS
+    return frontier_may_take(problem) and problem.engine_input().n_primary >= REORDER_MIN_ITEMS
 
 
 def count(

@@ -322,10 +322,37 @@ def frontier_may_take(problem: ExactCover) -> bool:
     return plain and not data.n_secondary and not any(data.node_color)
 
 
+#: The widest option span the frontier count takes in the items' own order
+#: (:data:`excover.zdd.frontier.MAX_SPAN` less one; not imported from there, see
+#: :func:`_too_wide`).
+FRONTIER_SPAN = 62
+#: Problems of at most this many nodes (items in all options) have their span measured
+#: here, in Python (a fraction of a millisecond), before the frontier count's module is
+#: loaded: where it passes :data:`FRONTIER_SPAN`, the module (a millisecond to load) is
+#: not needed. (Kirkman triple systems: 1,200 nodes, counted by the search in 3-4 ms.)
+SPAN_CHECK_NODES = 4096
+
+
+def _too_wide(problem: ExactCover) -> bool:
+    """Whether some option of a small problem spans more than :data:`FRONTIER_SPAN`
+    items in their own order (False for a larger one: the compiled test decides)."""
+    data = problem.engine_input()
+    start, items = data.option_start, data.node_item
+    if len(items) > SPAN_CHECK_NODES:
+        return False
+    for k in range(len(start) - 1):
+        option = items[start[k] : start[k + 1]]
+        if option and max(option) - min(option) > FRONTIER_SPAN:
+            return True
+    return False
+
+
 def frontier_runner(problem: ExactCover, reorder: bool = True) -> Runner | None:
     """The frontier count, stopped between two layers when its time is up; None when it
     does not take the problem (in the items' own order only, unless ``reorder``)."""
     if not frontier_may_take(problem):
+        return None
+    if not reorder and _too_wide(problem):
         return None
     from excover.zdd import frontier
 
