@@ -337,4 +337,3 @@ def test_the_choices_copies_of_the_frontier_counts_limits_agree() -> None:
     wide.add_option([0, 69])
     assert routes._too_wide(wide) and routes.frontier_runner(wide, reorder=False) is None
     assert frontier.layout(wide, reorder=False) is None  # the compiled test agrees
-
