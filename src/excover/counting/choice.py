@@ -329,7 +329,11 @@ def _alone(plan: Plan) -> str:
 
 def _race_reason(runners: list[Runner]) -> str:
     names = ", ".join(runner.name for runner in runners)
-    return f"it finished first in a race of {names} (the same time each, in growing steps)"
+    shares = ", ".join(f"{runner.name} {runner.weight():.3g}" for runner in runners)
+    return (
+        f"it finished first in a race of {names} (in growing steps of CPU time, shared "
+        f"by weight: {shares})"
+    )
 
 
 def candidates(problem: ExactCover, engine: str = "auto") -> list[Runner]:
