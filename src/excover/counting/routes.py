@@ -326,22 +326,21 @@ def frontier_may_take(problem: ExactCover) -> bool:
 #: (:data:`excover.zdd.frontier.MAX_SPAN` less one; not imported from there, see
 #: :func:`_too_wide`).
 FRONTIER_SPAN = 62
-#: Problems of at most this many nodes (items in all options) have their span measured
-#: here, in Python (a fraction of a millisecond), before the frontier count's module is
-#: loaded: where it passes :data:`FRONTIER_SPAN`, the module (a millisecond to load) is
-#: not needed. (Kirkman triple systems: 1,200 nodes, counted by the search in 3-4 ms.)
-SPAN_CHECK_NODES = 4096
+#: Options sampled by :func:`_too_wide`, spread over the problem.
+SPAN_SAMPLE = 64
 
 
 def _too_wide(problem: ExactCover) -> bool:
-    """Whether some option of a small problem spans more than :data:`FRONTIER_SPAN`
-    items in their own order (False for a larger one: the compiled test decides)."""
+    """Whether one of :data:`SPAN_SAMPLE` options spread over ``problem`` spans more than
+    :data:`FRONTIER_SPAN` items in their own order: then the frontier count does not take
+    it in that order, told in some microseconds, before its module is loaded (a
+    millisecond: Kirkman triple systems, counted by the search in 3-4 ms, need it no
+    more). False says nothing: the compiled test decides."""
     data = problem.engine_input()
     start, items = data.option_start, data.node_item
-    if len(items) > SPAN_CHECK_NODES:
-        return False
-    for k in range(len(start) - 1):
-        option = items[start[k] : start[k + 1]]
+    n_options = len(start) - 1
+    for k in sorted({i * n_options // SPAN_SAMPLE for i in range(SPAN_SAMPLE)}):
+        option = items[start[k] : start[k + 1]] if k < n_options else None
         if option and max(option) - min(option) > FRONTIER_SPAN:
             return True
     return False
