@@ -318,8 +318,9 @@ def frontier_may_take(problem: ExactCover) -> bool:
     """Whether ``problem`` has the frontier count's kind (primary items only, without
     colors or multiplicities), told before its module is loaded (a millisecond)."""
     data = problem.engine_input()
-    plain = all(lo == 1 for lo in data.lo) and all(hi == 1 for hi in data.hi)
-    return plain and not data.n_secondary and not any(data.node_color)
+    if data.n_secondary or data.node_color.count(0) != len(data.node_color):
+        return False
+    return data.lo.count(1) == len(data.lo) and data.hi.count(1) == len(data.hi)
 
 
 #: The widest option span the frontier count takes in the items' own order
