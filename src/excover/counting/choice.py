@@ -38,7 +38,7 @@ more. :func:`count` therefore goes, in order:
    each runner steps up to its *weight* times that
    (:meth:`~excover.counting.routes.Runner.weight`; one whose step overran waits until
    its share passes it). The search and the component count weigh 1; DXZ weighs
-   :data:`~excover.counting.routes.LOW_WEIGHT` (a quarter) while few of its nodes hit its
+   :data:`~excover.counting.routes.LOW_WEIGHT` (a fifth) while few of its nodes hit its
    memo, up to :data:`~excover.counting.routes.HIGH_WEIGHT` where many do. A search
    *pauses* between its steps and goes on later from where it stopped, so no work is
    thrown away (building its engine counts as part of its first step); a route that
@@ -47,10 +47,10 @@ more. :func:`count` therefore goes, in order:
 
 The bound: when a runner of weight ``w``, needing ``T`` seconds alone, finishes, a rival
 of weight ``v`` has had at most about ``v / w`` times its time (plus one round's growth
-and one overrun step), so auto takes about ``(1 + v / w) * T``: 1.25 ``T`` where the
+and one overrun step), so auto takes about ``(1 + v / w) * T``: 1.2 ``T`` where the
 search beats a DXZ whose memo hits little (the pentominoes, queens and Latin squares of
 the benchmarks), ``1.5 T`` to ``2 T`` where DXZ's memo hits often and DXZ wins; at worst,
-a DXZ that wins with few hits, about ``5 T``: never the hundredfold of a wrong guess.
+a DXZ that wins with few hits, about ``6 T``: never the hundredfold of a wrong guess.
 No cheap signal names the winner outright (memo hit rates, solution density, Knuth's
 estimates of the search tree and the problem's shape each fail on one of the benchmark
 sets), so the weights only tilt the race. A runner that runs out of memory (DXZ's

@@ -207,10 +207,10 @@ class SearchRunner(Runner):
 #: (see :meth:`DxzRunner.weight`). On the problems where the memo hits little, the search
 #: has won every race measured, DXZ 5 to 100 times slower (N-queens: 0.1-1% of DXZ's
 #: nodes hit; pentominoes, Scott's puzzle, Latin squares of order 7: 0.5-3%, of order 8:
-#: 4-8%); so DXZ gets a quarter of the time, and auto is about 1.25 times the search's
-#: time there, not twice. Where DXZ wins on such a problem, auto is at most about 5
-#: times DXZ's.
-LOW_WEIGHT = 0.25
+#: 4-8%); so DXZ gets a fifth of the time, and auto is about 1.2 times the search's
+#: time there, not twice (1.3 measured: DXZ's memo also slows the search's memory
+#: traffic). Where DXZ wins on such a problem, auto is at most about 6 times DXZ's.
+LOW_WEIGHT = 0.2
 #: DXZ's share once many of its nodes hit the memo: there DXZ wins by orders of magnitude
 #: (dominoes with a secondary item, where the frontier count does not go: 17-30% hit).
 HIGH_WEIGHT = 2.0
