@@ -489,8 +489,9 @@ def set_files(args: argparse.Namespace) -> list[tuple[str, Path]] | None:
     repo = args.alg_lab
     if repo is None or not (_is_checkout(repo) or (repo / "HEAD").exists()):
         print(
-            "missing: the alg-lab data; pass --alg-lab PATH, a checkout (or bare git "
-            "directory) of the public repository loiufam/alg-lab"
+            "missing: the alg-lab data; get it with `git clone "
+            "https://github.com/loiufam/alg-lab` and pass --alg-lab PATH (the checkout, or "
+            "a bare git directory of that public repository)"
         )
         return None
     instances = select(list_instances(repo, args.set), args.limit, args.largest)

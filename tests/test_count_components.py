@@ -18,7 +18,7 @@ from contextlib import contextmanager
 from math import prod
 
 import pytest
-from builders import Instance, dominoes, instances, queens
+from builders import Instance, dominoes, instances, queens, union
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -27,33 +27,6 @@ from excover.counting import components
 from excover.zdd import dxz
 
 Use = tuple[int, str | None]
-
-
-def union(parts: list[Instance], seed: int, shared: bool = False) -> Instance:
-    """The disjoint union of ``parts``, the items of all parts interleaved in a random
-    order (primary and secondary separately); with ``shared``, one more secondary item
-    is added to one option of each of the first two parts (if they have options), which
-    couples them."""
-    rng = random.Random(seed)
-    n_primary = sum(part.n_primary for part in parts)
-    n_secondary = sum(part.n_secondary for part in parts) + (1 if shared else 0)
-    primary_slots = list(range(n_primary))
-    secondary_slots = list(range(n_primary, n_primary + n_secondary))
-    rng.shuffle(primary_slots)
-    rng.shuffle(secondary_slots)
-    options: list[tuple[Use, ...]] = []
-    for number, part in enumerate(parts):
-        rename = {i: primary_slots.pop() for i in range(part.n_primary)}
-        rename |= {part.n_primary + i: secondary_slots.pop() for i in range(part.n_secondary)}
-        renamed = [
-            tuple((rename[item], color) for item, color in option) for option in part.options
-        ]
-        if shared and number < 2 and renamed:
-            renamed[0] = (*renamed[0], (secondary_slots[0], None))
-        options += renamed
-    rng.shuffle(options)
-    bounds = ((1, 1),) * n_primary
-    return Instance(n_primary, n_secondary, tuple(options), bounds)
 
 
 @contextmanager

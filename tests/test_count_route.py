@@ -76,12 +76,17 @@ def test_the_frontier_count_takes_tilings_without_a_race() -> None:
 
 
 def test_a_race_names_its_racers_and_its_winner() -> None:
-    found = counting.count(queens(9))
-    assert found.count == 352
+    """queens(13) takes the search a million nodes, past the time after which its rivals
+    join; queens(9) ends before that, in the search alone."""
+    found = counting.count(queens(13))
+    assert found.count == 73712
     assert found.route in ("bits", "dxz") and found.method in ("dlx", "zdd")
     assert "race of bits, dxz" in found.reason
     assert found.work[found.route].steps >= 1
-    assert counting.count(queens(9), engine="cells").work.keys() <= {"cells", "dxz"}
+    assert counting.count(queens(13), engine="cells").work.keys() <= {"cells", "dxz"}
+    early = counting.count(queens(9))
+    assert (early.count, early.route, set(early.work)) == (352, "bits", {"bits"})
+    assert "before its rivals joined the race" in early.reason
 
 
 def test_search_options_make_one_dancing_links_search() -> None:
@@ -129,12 +134,69 @@ class Failing(routes.Runner):
 
 
 class Idle(routes.Runner):
-    """A route that never finishes: each step just takes its time."""
+    """A route that finishes after ``needs`` seconds of CPU time in all (never, by
+    default): each step spins for its time; ``share`` is its weight in the race."""
+
+    def __init__(self, name: str, needs: float = float("inf"), share: float = 1.0) -> None:
+        super().__init__(name)
+        self.needs = needs
+        self.share = share
+
+    def weight(self) -> float:
+        return self.share
 
     def _step(self, seconds: float | None, deadline: float | None) -> int | None:
-        assert seconds is not None  # never alone in these races
-        time.sleep(seconds)
-        return None
+        assert seconds is not None or self.needs < float("inf")  # never alone forever
+        left = self.needs - self.seconds
+        spin = left if seconds is None else min(seconds, left)
+        until = time.process_time() + spin
+        while time.process_time() < until:
+            pass
+        return 1 if spin >= left else None
+
+
+def test_each_route_gets_its_weight_of_the_race() -> None:
+    """A route of weight 0.25 racing one of weight 1 that needs 60 ms: when that one
+    finishes, the other has had about a quarter of its time (CPU time; the bounds allow
+    for the steps' granularity)."""
+    fast, slow = Idle("bits", needs=0.06), Idle("dxz", share=0.25)
+    assert choice.race([fast, slow]) is fast
+    assert 0.1 * fast.seconds < slow.seconds < 0.45 * fast.seconds
+
+
+def test_rivals_join_only_after_the_searchs_first_milliseconds() -> None:
+    """The rivals are made (a look for splits, DXZ's links) once the race has given
+    RIVALS_AFTER seconds: a count shorter than that never makes them."""
+    made: list[routes.Runner] = []
+
+    def rivals() -> list[routes.Runner]:
+        made.append(Idle("dxz"))
+        return made[-1:]
+
+    quick = Idle("bits", needs=choice.RIVALS_AFTER / 4)
+    runners: list[routes.Runner] = [quick]
+    assert choice.race(runners, rivals=rivals) is quick and made == []
+    slow = Idle("bits", needs=4 * choice.RIVALS_AFTER)
+    runners = [slow]
+    assert choice.race(runners, rivals=rivals) is slow
+    assert len(made) == 1 and runners == [slow, made[0]] and made[0].steps > 0
+
+
+def test_dxz_weighs_by_its_memo_hits() -> None:
+    """DXZ's share of the race: low until it has evidence, low while few of its nodes
+    hit the memo, high where many do, in between by the rate."""
+    runner = routes.DxzRunner(queens(6))
+    low, high = routes.HIT_RATES
+    assert runner.weight() == routes.LOW_WEIGHT  # no nodes yet
+    runner._nodes, runner.hits = routes.HIT_EVIDENCE - 1, routes.HIT_EVIDENCE - 1
+    assert runner.weight() == routes.LOW_WEIGHT  # too few nodes to tell
+    runner._nodes = 10_000
+    cases = [(0.0, routes.LOW_WEIGHT), (low, routes.LOW_WEIGHT), (0.9, routes.HIGH_WEIGHT)]
+    for rate, weight in cases:
+        runner.hits = int(rate * runner._nodes)
+        assert runner.weight() == pytest.approx(weight)
+    runner.hits = int((low + high) / 2 * runner._nodes)
+    assert runner.weight() == pytest.approx((routes.LOW_WEIGHT + routes.HIGH_WEIGHT) / 2)
 
 
 def test_a_route_out_of_memory_leaves_the_race() -> None:
@@ -217,21 +279,23 @@ VALIDATOR = jsonschema.Draft202012Validator(common.schema())
 def test_the_command_line_reports_the_route(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    path = tmp_path / "q10.dlx"  # past the search's scout: a race
-    path.write_text(queens(10).to_dlx())
+    path = tmp_path / "q13.dlx"  # past the search's scout and the rivals' start: a race
+    path.write_text(queens(13).to_dlx())
     assert main(["count", str(path)]) == 0
     out, err = capsys.readouterr()
-    assert out == "724\n"
+    assert out == "73712\n"
     assert "excover: route " in err and "race of bits, dxz" in err
     assert main(["count", str(path), "--json"]) == 0
     doc = json.loads(capsys.readouterr().out)
     VALIDATOR.validate(doc)
-    assert doc["count"] == 724 and doc["route"]["name"] in doc["route"]["work"]
+    assert doc["count"] == 73712 and doc["route"]["name"] in doc["route"]["work"]
     assert doc["method"] == ("dlx" if doc["route"]["name"] == "bits" else "zdd")
-    assert main(["count", str(path), "--route", "dxz", "--json"]) == 0
+    small = tmp_path / "q8.dlx"
+    small.write_text(queens(8).to_dlx())
+    assert main(["count", str(small), "--route", "dxz", "--json"]) == 0
     doc = json.loads(capsys.readouterr().out)
     VALIDATOR.validate(doc)
-    assert (doc["count"], doc["method"], doc["route"]["name"]) == (724, "zdd", "dxz")
+    assert (doc["count"], doc["method"], doc["route"]["name"]) == (92, "zdd", "dxz")
     assert main(["count", str(path), "--route", "dxz", "--method", "dlx"]) == 2
     assert "--route forces one route of --method auto" in capsys.readouterr().err
     assert main(["count", str(path), "--route", "dxz", "--limit", "3"]) == 2
@@ -260,3 +324,16 @@ def test_a_parallel_count_scouts_its_method_with_the_race() -> None:
     method, known = choice.scout(queens(8))
     assert known == 92 and method in ("dlx", "zdd")
     assert queens(8).count(workers=1, tasks=4) == 92
+
+
+def test_the_choices_copies_of_the_frontier_counts_limits_agree() -> None:
+    """The choice tells some problems from the frontier count's without loading its
+    module, by copies of two of its limits: they must stay equal to the originals."""
+    from excover.zdd import frontier
+
+    assert routes.FRONTIER_SPAN == frontier.MAX_SPAN - 1
+    assert choice.REORDER_MIN_ITEMS == frontier.REORDER_MIN_ITEMS
+    wide = ExactCover(primary=70)
+    wide.add_option([0, 69])
+    assert routes._too_wide(wide) and routes.frontier_runner(wide, reorder=False) is None
+    assert frontier.layout(wide, reorder=False) is None  # the compiled test agrees

@@ -17,7 +17,7 @@ from __future__ import annotations
 import operator
 import os
 from array import array
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, NamedTuple, Self, SupportsIndex, TypedDict, Unpack
 
 from excover import port
@@ -204,6 +204,28 @@ class ExactCover:
             where = f"in row {number}"
             items = [problem._locate(column, where, "column") for column in row]
             problem._append(items, None, where)
+        return problem
+
+    @classmethod
+    def _from_checked(
+        cls,
+        n_primary: int,
+        n_secondary: int,
+        arrays: tuple[array[int], array[int], array[int]],
+        color_names: Sequence[str],
+    ) -> Self:
+        """A problem of numbered items from options already checked, as the engines read
+        them (``arrays``: ``option_start``, ``node_item``, ``node_color`` of
+        :class:`EngineInput`; colors numbered in ``color_names`` from 1): a part of a
+        checked problem, as :mod:`excover.counting.parts` cuts it out. Nothing is checked
+        again, so that a part costs no more than copying its arrays."""
+        problem = cls(n_primary, n_secondary)
+        option_start, node_item, node_color = arrays
+        problem._option_start = array("i", option_start)
+        problem._node_item = array("i", node_item)
+        problem._node_color = array("i", node_color)
+        problem._colors = list(color_names)
+        problem._color_id = {name: number for number, name in enumerate(color_names, 1)}
         return problem
 
     @staticmethod

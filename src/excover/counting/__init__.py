@@ -1,14 +1,15 @@
 """Counting every solution of an exact cover problem: the routes, and the choice among them.
 
 :mod:`excover.counting.routes` names each way of counting (the search engines ``dlx``,
-``bits`` and ``cells``, ``dxz``, the ``frontier`` count, ``components``) behind one
-interface that counts in steps; :mod:`excover.counting.choice` is ``count(method="auto")``:
-the frontier count where it applies, else a race of the routes in growing steps, which
-says which route finished and why::
+``bits`` and ``cells``, ``dxz``, the ``frontier`` count, ``components``, ``parts``)
+behind one interface that counts in steps; :mod:`excover.counting.choice` is
+``count(method="auto")``: the frontier count where it applies, the parts route where
+the problem falls apart, else a race of the routes in growing steps; it says which route
+finished and why::
 
     from excover import counting
     found = counting.count(problem)          # a CountResult
-    found.count, found.route, found.reason   # 921600, 'dxz', 'it finished first in ...'
+    found.count, found.route, found.reason   # 921600, 'parts', 'the problem falls ...'
     counting.count(problem, route="bits")    # one route, forced
 
 ``ExactCover.count(method="auto")`` returns ``counting.count(problem).count``.

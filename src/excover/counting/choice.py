@@ -1,45 +1,60 @@
-"""The route choice of ``count(method="auto")``: a race of the routes in growing steps.
+"""The route choice of ``count(method="auto")``: the problem's shape first, then a race
+of the routes in growing steps, weighted by what each has shown.
 
-Which counting route is fastest depends on the problem in ways no cheap test foretells:
-on the SAT 2026 graph instances DXZ counts in 0.03-0.1 s what dancing links takes
-seconds or minutes over (its memo merges sub-problems that repeat), while on Kirkman
-triple systems and Latin squares with few solutions dancing links finishes in
-milliseconds and DXZ takes a second. So :func:`count` does not guess; it races:
+Which counting route is fastest depends on the problem in ways no single cheap test
+foretells: on the SAT 2026 graph instances a search takes seconds or minutes where the
+component count takes 10-50 ms, while on Kirkman triple systems, Latin squares and
+pentomino packings dancing links finishes in milliseconds and DXZ takes a second or
+more. :func:`count` therefore goes, in order:
 
-1. When the frontier count takes the problem (:func:`excover.zdd.frontier.suits`:
-   primary items only, no colors or multiplicities, every option within 64 items), it
-   counts, without a race: on such problems it walks DXZ's states without the memo's
-   cost and is the fastest route measured (bell, doublefact, domino tilings). A
-   reordering of the items is looked for only on problems of
-   :data:`~excover.zdd.frontier.REORDER_MIN_ITEMS` items or more: the look costs more
-   than a small problem's count by the other routes.
-2. Otherwise the search first runs alone for a fixed number of nodes, its *scout*
+1. **The frontier count**, when it takes the problem in the items' own order (primary
+   items only, no colors or multiplicities, every option within 64 items:
+   :func:`excover.zdd.frontier.layout`), without a race: on such problems it walks DXZ's
+   states without the memo's cost and is the fastest route measured (bell, doublefact,
+   domino tilings).
+2. **The parts route** (:mod:`excover.counting.parts`), when the problem falls apart into
+   independent parts: each part is counted by this same choice and the counts are
+   multiplied. A search would walk the product of the parts' trees; here each part
+   takes the route that suits it (on the graph instances the search counts most parts
+   within its scout, the frontier count some). Problems of at most :data:`SCOUT_FIRST`
+   nodes get the search's scout first and are looked at for parts only if it does not
+   finish (the look's module costs more than their count); larger ones are looked at
+   first (a bit-parallel engine for a whole graph instance takes 10 ms to build).
+3. **The frontier count after reordering the items**, on problems of
+   :data:`REORDER_MIN_ITEMS` primary items or more (the look for
+   an order costs more than a small problem's count by the other routes).
+4. **The search's scout**: the search alone for a fixed number of nodes
    (:func:`~excover.counting.routes.scout_nodes`: a few thousand, fewer where nodes are
    dear): a problem that small is counted by the search, the same way on any machine
    however loaded, before any race starts. The scout is the first step of the race's
    search, so its work is not lost when the race follows.
-3. Otherwise the candidates race, one after the other on this thread: the search engine
-   :func:`excover.engines.pick_engine` chooses (the three engines walk the same tree, so
-   one of them is enough), and the component count where the problem splits into
-   independent parts (at once or below its first branching), else DXZ.
-   Round ``r`` raises every candidate's allotment to ``FIRST_STEP * (1 + GROWTH + ... +
-   GROWTH**r)`` seconds, and each candidate steps up to it (one whose step overran waits
-   until the allotment passes it). A search *pauses* between its steps and goes on later
-   from where it stopped, so no work is thrown away (building its engine counts as part
-   of its first step); a route that cannot pause starts again, each try
-   :data:`RESTART_GROWTH` times as long as its last.
+5. **The race**, on this thread: the search engine :func:`excover.engines.pick_engine`
+   chooses (the three engines walk the same tree, so one of them is enough) against its
+   rival: the component count where the problem splits below its first branching, else
+   DXZ (:func:`rivals`). The rival joins once the search has had
+   :func:`rivals_after` seconds (10 ms and a microsecond a node: its first step costs a
+   few milliseconds, and a count shorter than that stays the search's). Round ``r``
+   raises the allotment to ``FIRST_STEP * (1 + GROWTH + ... + GROWTH**r)`` seconds, and
+   each runner steps up to its *weight* times that
+   (:meth:`~excover.counting.routes.Runner.weight`; one whose step overran waits until
+   its share passes it). The search and the component count weigh 1; DXZ weighs
+   :data:`~excover.counting.routes.LOW_WEIGHT` (a fifth) while few of its nodes hit its
+   memo, up to :data:`~excover.counting.routes.HIGH_WEIGHT` where many do. A search
+   *pauses* between its steps and goes on later from where it stopped, so no work is
+   thrown away (building its engine counts as part of its first step); a route that
+   cannot pause starts again, each try :data:`RESTART_GROWTH` times as long as its last.
+   Seconds are CPU time.
 
-The bound: when the fastest candidate, needing ``T`` seconds alone, finishes, every
-other one has had at most the allotment of that round, less than ``GROWTH * T`` (plus
-:data:`FIRST_STEP` and one overrun step: a DXZ step is sized in nodes from the rate
-measured so far), or less than ``T`` if it stepped after the winner in that round. With
-the usual two candidates auto takes at most about ``(1 + GROWTH) * T`` plus a few
-milliseconds, about ``2 * T`` on average: never the hundredfold of a wrong guess, but
-not better than twice the best route either, as no cheap signal seen so far tells the
-winner early (memo hits, solution density and the shape of the problem all fail on one
-of the benchmark sets). A route that cannot pause loses less than the try that
-finishes, so it counts as at most twice its own time. A candidate that runs out of
-memory (DXZ's memo) leaves the race, which goes on with the others.
+The bound: when a runner of weight ``w``, needing ``T`` seconds alone, finishes, a rival
+of weight ``v`` has had at most about ``v / w`` times its time (plus one round's growth
+and one overrun step), so auto takes about ``(1 + v / w) * T``: 1.2 ``T`` where the
+search beats a DXZ whose memo hits little (the pentominoes, queens and Latin squares of
+the benchmarks), ``1.5 T`` to ``2 T`` where DXZ's memo hits often and DXZ wins; at worst,
+a DXZ that wins with few hits, about ``6 T``: never the hundredfold of a wrong guess.
+No cheap signal names the winner outright (memo hit rates, solution density, Knuth's
+estimates of the search tree and the problem's shape each fail on one of the benchmark
+sets), so the weights only tilt the race. A runner that runs out of memory (DXZ's
+memo) leaves the race, which goes on with the others.
 
 Search options (a heuristic, limits on nodes or solutions) make the count one dancing-
 links search, as for ``method="dlx"``; ``engine=`` chooses the engine of the race's
@@ -53,11 +68,16 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, NamedTuple, Unpack
 
+from excover.counting.parts import Parts, parts
 from excover.counting.routes import (
     ROUTES,
     ComponentsRunner,
+    DxzRunner,
+    Route,
     Runner,
     SearchRunner,
+    Work,
+    frontier_may_take,
     frontier_runner,
     scout_nodes,
     start,
@@ -68,8 +88,12 @@ if TYPE_CHECKING:
     from excover.engines import Stats
     from excover.problem import ExactCover, SearchOptions
 
-__all__ = ["FIRST_STEP", "GROWTH", "RESTART_GROWTH", "SCOUT_SECONDS", "CountResult", "Plan", "Work"]
-__all__ += ["candidates", "count", "partial", "plan", "race", "rivals", "run", "scout"]
+__all__ = ["FIRST_STEP", "GROWTH", "RESTART_GROWTH", "RIVALS_AFTER", "SCOUT_FIRST"]
+__all__ += ["REORDER_MIN_ITEMS", "RIVALS_AFTER_PER_NODE", "SCOUT_SECONDS"]
+__all__ += ["CountResult", "Plan", "Work"]
+__all__ += ["candidates", "count", "partial", "plan", "plan_whole", "race", "rivals"]
+__all__ += ["rivals_after", "run"]
+__all__ += ["scout"]
 
 #: Seconds each candidate has in the first round of a race.
 FIRST_STEP = 0.001
@@ -80,17 +104,32 @@ GROWTH = 1.25
 #: How much longer each try of a route that cannot pause is than its last try: its lost
 #: tries then take less time than the one that finishes.
 RESTART_GROWTH = 2.0
+#: Seconds of the search's own time after which its rivals (DXZ, the component count)
+#: join the race: a few times what their first steps cost in a fresh process (2-3 ms:
+#: their modules, the component count's look for a split below the first branching,
+#: DXZ's links), so that they cost a count that goes on past this at most a fraction of
+#: its time, and a count that ends before it none (pentominoes in a 3 x 20 box: 9 ms).
+#: Where a rival would win, it starts this much later than it could.
+RIVALS_AFTER = 0.010
+#: ... and this many seconds more per node of the problem (items in all options): the
+#: rivals' first steps grow with it (the look for a split passes over the options once
+#: per branch of the first item, DXZ builds its links; Scott's pentomino puzzle, 8,000
+#: nodes: 3-4 ms in all).
+RIVALS_AFTER_PER_NODE = 1e-6
+#: Problems of at most this many nodes (items in all options) get the search's scout
+#: before the look for parts (:mod:`excover.counting.parts`), which then comes only if
+#: the scout does not finish: on a problem that small, the search's engine costs a
+#: fraction of a millisecond to build and its scout about as much, less than loading
+#: the look's module (the queens of 8, Latin squares of order 6 and 7). Larger ones are
+#: looked at first: a bit-parallel engine for the whole of a SAT 2026 graph instance
+#: takes 10 ms to build, its parts together 1-2 ms.
+SCOUT_FIRST = 4096
+#: The fewest primary items for which the choice looks for an order of the items that
+#: suits the frontier count (:data:`excover.zdd.frontier.REORDER_MIN_ITEMS`, whose notes
+#: say why; repeated here so that a problem of another kind never loads that module).
+REORDER_MIN_ITEMS = 256
 #: Seconds of race a parallel count spends choosing the method of its subproblems.
 SCOUT_SECONDS = 0.5
-
-
-class Work(NamedTuple):
-    """What one route did: seconds spent, search nodes entered (0 where it has none), and
-    steps taken."""
-
-    seconds: float
-    nodes: int
-    steps: int
 
 
 class CountResult:
@@ -123,30 +162,57 @@ class CountResult:
 
 
 def _work(runners: list[Runner]) -> dict[str, Work]:
-    return {r.name: Work(r.seconds, r.nodes, r.steps) for r in runners if r.steps}
+    """What each runner did, by name; the parts route adds what the routes did on its
+    parts (added up by route)."""
+    work: dict[str, Work] = {}
+    for runner in runners:
+        done = {runner.name: Work(runner.seconds, runner.nodes, runner.steps)}
+        if isinstance(runner, Parts):
+            done.update(runner.work())
+        for name, more in done.items():
+            if more.steps:
+                was = work.get(name, Work(0.0, 0, 0))
+                work[name] = Work(
+                    was.seconds + more.seconds, was.nodes + more.nodes, was.steps + more.steps
+                )
+    return work
 
 
 class _TimeUp(Exception):
     """The race's deadline passed."""
 
 
-def race(runners: list[Runner], deadline: float | None = None) -> Runner:
+def race(
+    runners: list[Runner],
+    deadline: float | None = None,
+    rivals: Callable[[], list[Runner]] | None = None,
+    after: float = RIVALS_AFTER,
+) -> Runner:
     """The first of ``runners`` to finish, run in rounds as the module notes say; stops
-    at ``deadline`` (a ``time.monotonic()`` instant) with :class:`_TimeUp`. A runner
-    that runs out of memory leaves the race; if all do, the last error is raised."""
+    at ``deadline`` (a ``time.monotonic()`` instant) with :class:`_TimeUp`. ``rivals``
+    makes more runners, who join once the rounds have given ``after`` seconds (they are
+    appended to ``runners``). A runner that runs out of memory leaves the race; if all
+    do, the last error is raised."""
     active = list(runners)
     failure: ResourceLimitError | None = None
     step = allotted = FIRST_STEP
     while active:
+        if rivals is not None and allotted >= after:
+            joining = rivals()
+            runners.extend(joining)
+            active.extend(joining)
+            rivals = None
         for runner in list(active):
             if deadline is not None and time.monotonic() >= deadline:
                 raise _TimeUp
-            if runner.seconds >= allotted:  # a step that overran: its route waits
+            share = allotted * runner.weight()
+            if runner.seconds >= share:  # a step that overran: its route waits
                 continue
-            seconds: float | None = allotted - runner.seconds
+            seconds: float | None = share - runner.seconds
             if not runner.pausable:  # starts again: each try twice as long as the last
                 seconds = FIRST_STEP * RESTART_GROWTH**runner.steps
-            if len(active) == 1 and (deadline is None or not runner.pausable):
+            alone = len(active) == 1 and rivals is None
+            if alone and (deadline is None or not runner.pausable):
                 seconds = None  # alone, to the end (a route that cannot pause, or the
                 # engines, still stop at the deadline; DXZ looks at it between steps)
             try:
@@ -174,6 +240,13 @@ class Plan(NamedTuple):
     reason: str
     deadline: float | None
     rivals: Callable[[], list[Runner]] | None = None
+    #: The problem's parts route, looked for only if the scout does not finish (None:
+    #: no look); it then counts alone, and the scout's search stops there.
+    split: Callable[[], Parts | None] | None = None
+    #: Whether the route was asked for (``route=``), not chosen.
+    forced: bool = False
+    #: Seconds of the race after which the rivals join (see :func:`rivals_after`).
+    after: float = RIVALS_AFTER
 
 
 def partial(runners: list[Runner], seconds: float) -> Stats:
@@ -188,9 +261,10 @@ def partial(runners: list[Runner], seconds: float) -> Stats:
     return Stats(seconds=seconds, engine=runners[0].name)
 
 
-def run(plan: Plan, started: float) -> CountResult:
-    """Race the plan's routes (started at ``time.perf_counter()`` value ``started``) and
-    say which finished and why; LimitReached at the deadline."""
+def run(plan: Plan, started: float | None = None) -> CountResult:
+    """Race the plan's routes (started at ``time.perf_counter()`` value ``started``,
+    None: now) and say which finished and why; LimitReached at the deadline."""
+    started = time.perf_counter() if started is None else started
     reason = plan.reason
     try:
         scouted = _scouted(plan)
@@ -199,10 +273,13 @@ def run(plan: Plan, started: float) -> CountResult:
             budget = scout_nodes(scouted.problem)
             reason = f"the search finished within its scout of {budget} nodes, before any race"
         else:
-            if plan.rivals is not None:  # the field is complete only now
-                plan.runners.extend(plan.rivals())
-                reason = _race_reason(plan.runners)
-            winner = race(plan.runners, plan.deadline)
+            split = None if plan.split is None else plan.split()
+            if split is not None:
+                plan.runners.append(split)
+                winner = race([split], plan.deadline)
+            else:
+                winner = race(plan.runners, plan.deadline, plan.rivals, plan.after)
+                reason = _race_reason(plan.runners) if len(plan.runners) > 1 else _alone(plan)
     except LimitReached as stop:  # the scout's search met the deadline
         if stop.reason != "timeout":
             raise
@@ -215,7 +292,18 @@ def run(plan: Plan, started: float) -> CountResult:
         raise LimitReached("timeout", stats) from None
     assert winner.count is not None
     seconds = time.perf_counter() - started
+    if isinstance(winner, Parts) and not plan.forced:
+        reason = _parts_reason(winner)
     return CountResult(winner.count, winner.name, reason, seconds, _work(plan.runners))
+
+
+def _parts_reason(winner: Parts) -> str:
+    counted = ", ".join(f"{name} {n}" for name, n in sorted(winner.finishers().items()))
+    return (
+        f"the problem falls apart into {len(winner.parts)} independent parts, each "
+        f"counted by its own route choice (parts by route: {counted}), the counts "
+        "multiplied"
+    )
 
 
 def _scouted(plan: Plan) -> SearchRunner | None:
@@ -229,9 +317,23 @@ def _scouted(plan: Plan) -> SearchRunner | None:
     return search if search.scout(plan.deadline) is not None else None
 
 
+def _alone(plan: Plan) -> str:
+    """Why a race ended before the search's rivals joined it (or had none)."""
+    if plan.rivals is None:
+        return plan.reason or "the only route in the race"
+    return (
+        f"the search finished within {plan.after * 1000:.3g} ms of its own time, before "
+        "its rivals joined the race"
+    )
+
+
 def _race_reason(runners: list[Runner]) -> str:
     names = ", ".join(runner.name for runner in runners)
-    return f"it finished first in a race of {names} (the same time each, in growing steps)"
+    shares = ", ".join(f"{runner.name} {runner.weight():.3g}" for runner in runners)
+    return (
+        f"it finished first in a race of {names} (in growing steps of CPU time, shared "
+        f"by weight: {shares})"
+    )
 
 
 def candidates(problem: ExactCover, engine: str = "auto") -> list[Runner]:
@@ -247,10 +349,11 @@ def rivals(problem: ExactCover) -> list[Runner]:
     DXZ or the frontier count), else DXZ. (The look for splits is the component count's
     first work, kept when it races.)"""
     split = ROUTES["components"].start(problem)
-    if isinstance(split, ComponentsRunner) and split.counting.splits():
+    if not isinstance(split, ComponentsRunner):  # multiplicities
+        return [DxzRunner(problem)]
+    if split.counting.splits():
         return [split]
-    runner = ROUTES["dxz"].start(problem)
-    return [] if runner is None else [runner]
+    return [DxzRunner(problem, split.counting)]
 
 
 def _deadline(timeout: float | None) -> float | None:
@@ -275,26 +378,83 @@ def plan(
     takes the problem, else the race of :func:`candidates`; within ``timeout`` seconds."""
     deadline = _deadline(timeout)
     if route is not None:
-        return Plan([start(problem, route)], f"asked for (route={route!r})", deadline)
-    frontier = frontier_runner(problem, reorder=_worth_reordering(problem))
+        why = f"asked for (route={route!r})"
+        return Plan([start(problem, route)], why, deadline, forced=True)
+    frontier = _frontier_plan(problem, deadline, reorder=False)
     if frontier is not None:
-        why = (
-            "the frontier count takes this problem (primary items only, every option "
-            "within 64 items), the fastest route on such problems: no race"
-        )
-        return Plan([frontier], why, deadline)
+        return frontier
+    if len(problem.engine_input().node_item) <= SCOUT_FIRST:
+        race_plan = plan_whole(problem, engine, deadline, tried=True)
+        return race_plan._replace(split=lambda: _parts_route(problem, engine))
+    found = _parts_route(problem, engine)
+    if found is not None:  # the reason is given once the parts are counted
+        return Plan([found], "", deadline)
+    return plan_whole(problem, engine, deadline, tried=True)
+
+
+def _parts_route(problem: ExactCover, engine: str) -> Parts | None:
+    """The parts route on ``problem`` when it falls apart (each part counted by
+    :func:`plan_whole` on ``engine``), else None."""
+    found = parts(problem)
+    if found is None:
+        return None
+
+    def count_part(part: ExactCover, deadline: float | None) -> CountResult:
+        return run(plan_whole(part, engine, deadline))
+
+    return Parts(problem, count_part, found)
+
+
+ROUTES["parts"] = Route(
+    "parts", "independent parts, each by the route choice", lambda p: _parts_route(p, "auto")
+)
+
+
+def plan_whole(
+    problem: ExactCover, engine: str, deadline: float | None, tried: bool = False
+) -> Plan:
+    """What :func:`count` runs on a problem that does not fall apart (one part of one
+    that does): the frontier count when it takes the problem (``tried``: it does not in
+    the items' own order), else the search's scout and the race; until the
+    ``deadline`` (a ``time.monotonic()`` instant)."""
+    if not tried or _worth_reordering(problem):
+        frontier = _frontier_plan(problem, deadline, reorder=_worth_reordering(problem))
+        if frontier is not None:
+            return frontier
+    return _race_plan(problem, engine, deadline)
+
+
+def _frontier_plan(problem: ExactCover, deadline: float | None, reorder: bool) -> Plan | None:
+    """The frontier count alone, when it takes the problem (in the items' own order
+    only, unless ``reorder``)."""
+    frontier = frontier_runner(problem, reorder=reorder)
+    if frontier is None:
+        return None
+    why = (
+        "the frontier count takes this problem (primary items only, every option "
+        "within 64 items), the fastest route on such problems: no race"
+    )
+    return Plan([frontier], why, deadline)
+
+
+def _race_plan(problem: ExactCover, engine: str, deadline: float | None) -> Plan:
+    """The search's scout, then the race with its rivals."""
     search = SearchRunner(problem, engine)
     why = "the search finished within its scout, before any race"
-    return Plan([search], why, deadline, lambda: rivals(problem))
+    return Plan([search], why, deadline, lambda: rivals(problem), after=rivals_after(problem))
+
+
+def rivals_after(problem: ExactCover) -> float:
+    """Seconds of the search's own time after which its rivals join the race on
+    ``problem``: :data:`RIVALS_AFTER`, and :data:`RIVALS_AFTER_PER_NODE` a node."""
+    return RIVALS_AFTER + RIVALS_AFTER_PER_NODE * len(problem.engine_input().node_item)
 
 
 def _worth_reordering(problem: ExactCover) -> bool:
     """Whether the route choice looks for an order of the items that suits the frontier
-    count: on problems of :data:`~excover.zdd.frontier.REORDER_MIN_ITEMS` primary items
+    count: on problems of :data:`REORDER_MIN_ITEMS` primary items
     or more (the look costs more than a small problem's count by another route)."""
-    from excover.zdd.frontier import REORDER_MIN_ITEMS
-
-    return problem.engine_input().n_primary >= REORDER_MIN_ITEMS
+    return frontier_may_take(problem) and problem.engine_input().n_primary >= REORDER_MIN_ITEMS
 
 
 def count(

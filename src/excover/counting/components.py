@@ -161,6 +161,28 @@ class Counting:
         branching (worked out once, as the count's first step)."""
         return not self._counter.top_level()[2]
 
+    def parts(self) -> tuple[int, list[array[int]]]:
+        """The primary items the options cover, and the options of each part of the
+        whole problem (its components, without looking below them)."""
+        covered, found = self._counter.graph.split(array("i", range(self.problem.n_options)))
+        return covered, [live for live, _ in found]
+
+    def leaf(self, live: array[int]) -> int:
+        """The count of the part whose options are ``live`` as a problem of its own, by
+        DXZ or the frontier count (see :meth:`_Counter.leaf`), without a stop."""
+        self._counter.stop = None
+        return self._counter.leaf(live)
+
+    def problem_of(self, live: array[int]) -> ExactCover:
+        """The part whose options are ``live`` as a problem of its own (items numbered,
+        primary ones first, options sorted by their first primary item)."""
+        from excover.problem import ExactCover
+
+        n_primary, n_items, start, items, colors = self._counter.graph.subproblem(live)
+        arrays = (start, items, colors)
+        names = self.problem.color_names
+        return ExactCover._from_checked(n_primary, n_items - n_primary, arrays, names)
+
     def advance(self, stop: Callable[[], bool] | None = None) -> int | None:
         """Count until done (the count) or until ``stop()`` returns True (None: a later
         call goes on from there)."""
@@ -203,7 +225,7 @@ class _Counter:
 
     def total(self, problem: ExactCover) -> int:
         """The count of the whole problem: the components multiplied, or the whole
-        problem counted as ``count(method="zdd")`` counts it (:meth:`_leaf`) when it does
+        problem counted as ``count(method="zdd")`` counts it (:meth:`leaf`) when it does
         not split even below its first branching."""
         live = array("i", range(problem.n_options))
         primaries, parts, whole = self.top_level()
@@ -243,7 +265,7 @@ class _Counter:
         if len(live) > SMALL and depth < MAX_DEPTH:
             branches = self._branch(live, primaries, key)
         if branches is None:
-            counted = self._leaf(live)
+            counted = self.leaf(live)
         else:
             counted = sum(
                 prod(self._component(part, size, depth + 1) for part, size in parts)
@@ -288,7 +310,7 @@ class _Counter:
             branches.append(parts)
         return branches if splits else None
 
-    def _leaf(self, live: array[int]) -> int:
+    def leaf(self, live: array[int]) -> int:
         """The count of the component ``live`` as a problem of its own: by the frontier
         count when the component is large (:data:`FRONTIER_OPTIONS`) and narrow in its
         items' own order, else DXZ. (The search for a better order of the items costs

@@ -11,13 +11,18 @@ A *route* is one way of counting every solution of an exact cover problem:
   for problems of primary items only whose options each span fewer than 64 items.
 * ``components``: the component-decomposition count of
   :mod:`excover.counting.components` (problems without multiplicities).
+* ``parts``: for a problem that falls apart into independent parts, each part counted by
+  the route choice (:mod:`excover.counting.parts`; registered in :data:`ROUTES` by
+  :mod:`excover.counting.choice`, which it counts by).
 
 Every route is started as a :class:`Runner`, which counts in steps:
 :meth:`Runner.advance` works for about the seconds it is given and returns the count once
-the route has finished. The searches (``dlx``, ``bits``, ``cells``, ``dxz``) and the
-component count *pause*: a step goes on from where the last one stopped, so a run in
-many steps costs what one run costs (the component count repeats only its walk down to
-the component it stopped in, from its cache). The frontier count cannot pause: a step
+the route has finished. Seconds are CPU time (``time.process_time``): on a loaded machine
+a step's wall-clock time measures the other processes as much as the route. The searches
+(``dlx``, ``bits``, ``cells``, ``dxz``) and the component count *pause*: a step goes on
+from where the last one stopped, so a run in many steps costs what one run costs (the
+component count repeats only its walk down to the component it stopped in, from its
+cache). The frontier count cannot pause: a step
 that runs out of time throws its work away, and the next step starts again with the time
 it is given (:class:`Restarting`); given steps that double, the lost work is less than
 the last step.
@@ -26,19 +31,21 @@ the last step.
 from __future__ import annotations
 
 import time
+from array import array
 from collections.abc import Callable
 from typing import TYPE_CHECKING, NamedTuple
 
 from excover.errors import LimitReached, UsageError
 
 if TYPE_CHECKING:
+    from excover.counting.components import Counting
     from excover.engines import Search
     from excover.problem import ExactCover
     from excover.zdd.dxz import Run
 
 __all__ = ["ENGINE_ROUTES", "ROUTES", "SCOUT_NODES", "SCOUT_WORK", "ComponentsRunner", "Restarting"]
-__all__ += ["Route", "Runner", "frontier_runner"]
-__all__ += ["scout_nodes", "start"]
+__all__ += ["Route", "Runner", "frontier_may_take", "frontier_runner"]
+__all__ += ["Work", "scout_nodes", "start"]
 
 #: The routes that run one of the compiled search engines (named as ``engine=`` names it).
 ENGINE_ROUTES = ("dlx", "bits", "cells")
@@ -75,6 +82,15 @@ STEP_SLACK = 2.0
 MIN_SLACK = 0.002
 
 
+class Work(NamedTuple):
+    """What one route did: seconds spent, search nodes entered (0 where it has none), and
+    steps taken."""
+
+    seconds: float
+    nodes: int
+    steps: int
+
+
 class Runner:
     """One route started on one problem: counts in steps, and says how much it did.
 
@@ -101,13 +117,18 @@ class Runner:
         None. Ctrl-C raises KeyboardInterrupt and leaves the runner able to go on."""
         if self.count is not None:
             return self.count
-        started = time.perf_counter()
+        started = time.process_time()
         try:
             self.count = self._step(seconds, deadline)
         finally:
-            self.seconds += time.perf_counter() - started
+            self.seconds += time.process_time() - started
             self.steps += 1
         return self.count
+
+    def weight(self) -> float:
+        """This route's share of each round of a race, against the search's 1.0 (see
+        :func:`excover.counting.choice.race`)."""
+        return 1.0
 
     def _step(self, seconds: float | None, deadline: float | None) -> int | None:
         raise NotImplementedError
@@ -148,14 +169,14 @@ class SearchRunner(Runner):
         budget = scout_nodes(self.problem)
         if budget == 0:
             return None
-        started = time.perf_counter()
+        started = time.process_time()
         try:
             search = self._started()
             search.deadline = deadline
             finished = search.count_until(budget)
             self.count = search.count() if finished else None
         finally:
-            self.seconds += time.perf_counter() - started
+            self.seconds += time.process_time() - started
             self.steps += 1
         return self.count
 
@@ -182,13 +203,33 @@ class SearchRunner(Runner):
         return search.count() if finished else None
 
 
+#: DXZ's share of a race (against the search's 1.0) while few of its nodes hit the memo
+#: (see :meth:`DxzRunner.weight`). On the problems where the memo hits little, the search
+#: has won every race measured, DXZ 5 to 100 times slower (N-queens: 0.1-1% of DXZ's
+#: nodes hit; pentominoes, Scott's puzzle, Latin squares of order 7: 0.5-3%, of order 8:
+#: 4-8%); so DXZ gets a fifth of the time, and auto is about 1.2 times the search's
+#: time there, not twice (1.3 measured: DXZ's memo also slows the search's memory
+#: traffic). Where DXZ wins on such a problem, auto is at most about 6 times DXZ's.
+LOW_WEIGHT = 0.2
+#: DXZ's share once many of its nodes hit the memo: there DXZ wins by orders of magnitude
+#: (dominoes with a secondary item, where the frontier count does not go: 17-30% hit).
+HIGH_WEIGHT = 2.0
+#: The shares of DXZ's nodes that hit the memo between which its weight rises from
+#: :data:`LOW_WEIGHT` to :data:`HIGH_WEIGHT`.
+HIT_RATES = (0.10, 0.20)
+#: DXZ's search nodes before its hits are taken as evidence (its first step enters
+#: :data:`FIRST_NODES` and two per primary item).
+HIT_EVIDENCE = 256
+
+
 class DxzRunner(Runner):
     """DXZ in a private manager, paused and resumed by node budgets (its search cannot
     look at a clock, so a step's budget comes from the rate of the steps before)."""
 
-    def __init__(self, problem: ExactCover) -> None:
+    def __init__(self, problem: ExactCover, counting: Counting | None = None) -> None:
         super().__init__("dxz")
         self.problem = problem
+        self.counting = counting
         self.run: Run | None = None  # built in the first step, as a search's engine is
         self.first = FIRST_NODES + 2 * problem.engine_input().n_primary
         self._nodes = 0
@@ -198,15 +239,56 @@ class DxzRunner(Runner):
     def nodes(self) -> int:
         return self._nodes
 
+    def _started(self) -> Run:
+        """DXZ's search, on the problem as the component count's graph cuts it out when
+        one is given (its options sorted in compiled code; unless some primary item has
+        no option, which that cut would drop), else as :class:`~excover.zdd.dxz.Run`
+        sorts them."""
+        from excover.zdd import dxz
+
+        manager = dxz.search_manager()
+        if self.counting is not None:
+            covered, parts = self.counting.parts()
+            if covered == self.problem.engine_input().n_primary:
+                every = array("i", sorted(option for part in parts for option in part))
+                return dxz.Run(self.counting.problem_of(every), manager, ordered=True)
+        return dxz.Run(self.problem, manager)
+
+    def weight(self) -> float:
+        """DXZ's share of a race's rounds, by the share of its search nodes that hit the
+        memo (see :data:`HIT_RATES`): :data:`LOW_WEIGHT` until it has entered
+        :data:`HIT_EVIDENCE` nodes or while at most the lower rate hit, rising to
+        :data:`HIGH_WEIGHT` at the higher rate."""
+        if self._nodes < HIT_EVIDENCE:
+            return LOW_WEIGHT
+        low, high = HIT_RATES
+        rate = self.hits / self._nodes
+        if rate <= low:
+            return LOW_WEIGHT
+        if rate >= high:
+            return HIGH_WEIGHT
+        return LOW_WEIGHT + (HIGH_WEIGHT - LOW_WEIGHT) * (rate - low) / (high - low)
+
     def _step(self, seconds: float | None, deadline: float | None) -> int | None:
         if self.run is None:
-            from excover.zdd import dxz
-
-            self.run = dxz.Run(self.problem, dxz.search_manager())
+            self.run = self._started()
         budget = -1 if seconds is None else self._node_budget(seconds, self.first)
-        probe = self.run.run(budget)
-        self._nodes, self.hits = probe.nodes, probe.hits
-        return None if probe.family is None else probe.family.count()
+        root, self._nodes, self.hits = self.run.step(budget)
+        return None if root < 0 else int(self.run.manager.store.count(root))
+
+
+def _stop(seconds: float | None, deadline: float | None) -> Callable[[], bool]:
+    """A test that says when a step is over: after ``seconds`` of CPU time (the measure
+    of a race's steps) or at the ``deadline`` (a ``time.monotonic()`` instant), whichever
+    comes first (None: no such end)."""
+    spent = None if seconds is None else time.process_time() + seconds
+
+    def stop() -> bool:
+        if spent is not None and time.process_time() >= spent:
+            return True
+        return deadline is not None and time.monotonic() >= deadline
+
+    return stop
 
 
 class _OutOfTime(Exception):
@@ -226,22 +308,54 @@ class Restarting(Runner):
         self.count_until = count_until
 
     def _step(self, seconds: float | None, deadline: float | None) -> int | None:
-        ends = [] if deadline is None else [deadline]
-        if seconds is not None:
-            ends.append(time.monotonic() + seconds)
-        end = min(ends, default=None)
         try:
-            return self.count_until(lambda: end is not None and time.monotonic() >= end)
+            return self.count_until(_stop(seconds, deadline))
         except (_OutOfTime, LimitReached):
             return None
+
+
+def frontier_may_take(problem: ExactCover) -> bool:
+    """Whether ``problem`` has the frontier count's kind (primary items only, without
+    colors or multiplicities), told before its module is loaded (a millisecond)."""
+    data = problem.engine_input()
+    if data.n_secondary or data.node_color.count(0) != len(data.node_color):
+        return False
+    return data.lo.count(1) == len(data.lo) and data.hi.count(1) == len(data.hi)
+
+
+#: The widest option span the frontier count takes in the items' own order
+#: (:data:`excover.zdd.frontier.MAX_SPAN` less one; not imported from there, see
+#: :func:`_too_wide`).
+FRONTIER_SPAN = 62
+#: Options sampled by :func:`_too_wide`, spread over the problem.
+SPAN_SAMPLE = 64
+
+
+def _too_wide(problem: ExactCover) -> bool:
+    """Whether one of :data:`SPAN_SAMPLE` options spread over ``problem`` spans more than
+    :data:`FRONTIER_SPAN` items in their own order: then the frontier count does not take
+    it in that order, told in some microseconds, before its module is loaded (a
+    millisecond: Kirkman triple systems, counted by the search in 3-4 ms, need it no
+    more). False says nothing: the compiled test decides."""
+    data = problem.engine_input()
+    start, items = data.option_start, data.node_item
+    n_options = len(start) - 1
+    for k in sorted({i * n_options // SPAN_SAMPLE for i in range(SPAN_SAMPLE)}):
+        option = items[start[k] : start[k + 1]] if k < n_options else None
+        if option and max(option) - min(option) > FRONTIER_SPAN:
+            return True
+    return False
 
 
 def frontier_runner(problem: ExactCover, reorder: bool = True) -> Runner | None:
     """The frontier count, stopped between two layers when its time is up; None when it
     does not take the problem (in the items' own order only, unless ``reorder``)."""
+    if not frontier_may_take(problem):
+        return None
+    if not reorder and _too_wide(problem):
+        return None
     from excover.zdd import frontier
 
-    n_primary = problem.engine_input().n_primary
     layout = frontier.layout(problem, reorder)
     if layout is None:
         return None
@@ -251,7 +365,7 @@ def frontier_runner(problem: ExactCover, reorder: bool = True) -> Runner | None:
             if stop():
                 raise _OutOfTime
 
-        return frontier.count_layout(n_primary, layout, tick=tick)
+        return frontier.count_layout(problem.engine_input().n_primary, layout, tick=tick)
 
     return Restarting("frontier", count_until)
 
@@ -269,13 +383,7 @@ class ComponentsRunner(Runner):
         self.counting = Counting(problem)
 
     def _step(self, seconds: float | None, deadline: float | None) -> int | None:
-        ends = [] if deadline is None else [deadline]
-        if seconds is not None:
-            ends.append(time.monotonic() + seconds)
-        end = min(ends, default=None)
-        if end is None:
-            return self.counting.advance()
-        return self.counting.advance(lambda: time.monotonic() >= end)
+        return self.counting.advance(_stop(seconds, deadline))
 
 
 def _components(problem: ExactCover) -> Runner | None:
@@ -315,7 +423,7 @@ ROUTES: dict[str, Route] = {
     "dxz": Route("dxz", "DXZ family", DxzRunner),
     "frontier": Route("frontier", "frontier count", frontier_runner),
     "components": Route("components", "component decomposition", _components),
-}
+}  # and "parts", which counts by the route choice: registered by excover.counting.choice
 
 
 def start(problem: ExactCover, name: str) -> Runner:

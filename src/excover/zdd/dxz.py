@@ -39,11 +39,11 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from excover.errors import ResourceLimitError, UsageError
 from excover.zdd import _dxz, _store, _topdown
-from excover.zdd.family import Family
 from excover.zdd.manager import Manager, default
 
 if TYPE_CHECKING:
     from excover.problem import ExactCover
+    from excover.zdd.family import Family
 
 __all__ = [
     "Probe",
@@ -94,9 +94,12 @@ class Run:
     probes with it). Between two calls nothing else may run on its manager: the partial
     results belong to no family yet, and a garbage collection would free them."""
 
-    def __init__(self, problem: ExactCover, manager: Manager) -> None:
+    def __init__(self, problem: ExactCover, manager: Manager, ordered: bool = False) -> None:
+        """``ordered``: the options already come sorted by their first primary item
+        (:mod:`excover.counting.components` cuts its parts out that way), so the look
+        for the order, in Python, is spared."""
         data = problem.engine_input()
-        order = _order(problem)
+        order = list(range(problem.n_options)) if ordered else _order(problem)
         start, items, colors = data.option_start, data.node_item, data.node_color
         if any(old != new for new, old in enumerate(order)):
             items = array("i", [item for k in order for item in items[start[k] : start[k + 1]]])
@@ -123,6 +126,14 @@ class Run:
     def run(self, budget: int = -1) -> Probe:
         """Go on until the search ends or has entered ``budget`` search nodes in all (no
         limit when negative); the family is None while the search has not ended."""
+        root, nodes, hits = self.step(budget)
+        family = _family(self.manager, root) if root >= 0 else None
+        return Probe(family, self.order, nodes, hits)
+
+    def step(self, budget: int = -1) -> tuple[int, int, int]:
+        """:meth:`run` without making the family (whose module a count need not load):
+        the root's node in the store (-1 while the search has not ended), search nodes
+        and memo hits."""
         try:
             root, _, nodes, hits = _dxz.run(self.manager.store, self._search, budget)
         except _store.StoreFull as full:
@@ -134,8 +145,15 @@ class Run:
             raise
         except MemoryError as error:  # the memo or the node store could not grow
             raise ResourceLimitError(f"out of memory: {error}") from None
-        family = Family(self.manager, root) if root >= 0 else None
-        return Probe(family, self.order, nodes, hits)
+        return root, nodes, hits
+
+
+def _family(manager: Manager, root: int) -> Family:
+    """The family of node ``root`` of ``manager``'s store (the family's module loaded
+    on first use: a count by DXZ needs only the store)."""
+    from excover.zdd.family import Family
+
+    return Family(manager, root)
 
 
 def run_dxz(problem: ExactCover, manager: Manager, budget: int = -1) -> Probe:
@@ -224,7 +242,7 @@ def topdown(
         ) from None
     except MemoryError as error:
         raise ResourceLimitError(f"out of memory: {error}") from None
-    return Family(owner, root)
+    return _family(owner, root)
 
 
 def dxz(problem: ExactCover, manager: Manager | None = None) -> Family:
@@ -248,6 +266,8 @@ def by_dxz(problem: ExactCover, manager: Manager | None = None) -> Family:
 
 def _rename(family: Family, order: list[int]) -> Family:
     """The family with variable ``v`` renamed ``order[v]``, built bottom up."""
+    from excover.zdd.family import Family
+
     store = family.manager.store
     renamed: dict[int, Family] = {0: Family.empty(family.manager), 1: Family.base(family.manager)}
     for node in store.nodes(family._id):
