@@ -118,26 +118,37 @@ def test_wide_layers_are_shared_among_threads_with_the_same_count() -> None:
 # ----- counts of any size ------------------------------------------------------------
 
 
-def raw_count(problem: ExactCover, threads: int = 1, shards: int = 0, words: int = 2) -> int:
-    """The compiled count on the problem's layout, with the tables' sharding and the
-    counts' first width chosen."""
+def raw_count(
+    problem: ExactCover,
+    threads: int = 1,
+    buckets: int = 0,
+    words: int = 1,
+    group: int = 0,
+    fine: bool = False,
+) -> int:
+    """The compiled count on the problem's layout, with the layers' most buckets, the
+    counts' first width, the most posts summed at once and the finest split chosen."""
     layout = frontier.layout(problem)
     assert layout is not None
     starts, masks = layout
     n_items = problem.engine_input().n_primary
     return _frontier.count(
-        n_items, memoryview(starts), memoryview(masks), threads, None, shards, words
+        n_items, memoryview(starts), memoryview(masks), threads, None, buckets, words, group, fine
     )
 
 
 @settings(max_examples=60)
 @given(instances("X", 10))
-def test_shards_and_widths_do_not_change_the_count(data: Instance) -> None:
+def test_buckets_groups_and_widths_do_not_change_the_count(data: Instance) -> None:
+    """One bucket per layer; as many as a post each, every bucket summed alone and every
+    layer shared among 2 or 3 threads; counts starting wide: one count, the oracle's."""
     problem = data.build()
     if data.n_secondary:
         return
     expected = len(data.all_covers())
-    assert raw_count(problem, shards=1) == expected == raw_count(problem, 2, 6, words=3)
+    assert raw_count(problem, buckets=1) == expected == raw_count(problem, 2, fine=True)
+    assert raw_count(problem, 3, 4, words=3, fine=True) == expected
+    assert raw_count(problem, 2, 8, words=2, group=3) == expected
 
 
 def fibonacci(n: int) -> int:
@@ -155,7 +166,7 @@ def test_counts_past_128_bits_are_exact() -> None:
     expected = fibonacci(601)
     assert expected.bit_length() > 6 * 64
     assert frontier.count(problem) == expected == frontier.count(problem, workers=3)
-    assert raw_count(problem, words=9) == expected == raw_count(problem, 2, 2, words=2)
+    assert raw_count(problem, words=9) == expected == raw_count(problem, 2, 2, words=2, fine=True)
     family = dxz.run_dxz(problem, dxz.search_manager()).family
     assert family is not None and family.count() == expected
 

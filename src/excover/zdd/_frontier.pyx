@@ -10,70 +10,57 @@ uncovered item is i, each with the number of ways to reach it.
 
 Layer 0 holds the empty state, once. Processing layer i sends every state (bits, count)
 through every option that starts at item i and fits in the free bits: the covered bits
-grow by the option's mask and shift to the next uncovered item i', and the count is added
-to state (i', bits') in layer i' > i (or to the total when i' is past the last item). A
-layer depends only on earlier ones, so after layer i no state of layer i changes again and
-its table is cleared: only the 64 layers ahead are ever stored, instead of the whole memo.
+grow by the option's mask and shift to the next uncovered item i', and the count goes to
+state (i', bits') of layer i' > i (or to the total when i' is past the last item). A
+layer depends only on earlier ones, so once layer i is done nothing is ever sent to it
+again.
 
-States are dealt to *shards* by a hash of (layer, bits), and shard s belongs to thread
-s mod threads. Each thread processes the states of its shards in the current layer and
-posts the new (layer, bits, count) triples to the mailbox of their shard; then each
-thread empties the mailboxes of its shards into the shards' tables. No two threads write
-the same table or mailbox, so no locks are needed; the two phases of each layer are
-OpenMP loops, with the GIL released (and Ctrl-C looked at between layers). More shards
-than threads keep each table small enough for the processor's caches when a layer holds
-millions of states.
+**Posts, not tables, for the layers ahead.** A state sent ahead is not looked up in a
+table of its layer at once: on big boards the 24 or so layers ahead hold gigabytes, and
+every look-up missed the caches (most of the time went there). It is *posted* instead:
+written at the end of a box, a list of fixed-size chunks, chosen by the target layer,
+the sending thread and a *bucket* of the layer (the top bits of a hash of the state), so
+posting only ever writes memory in order. When layer i's turn comes, every post sent to
+it exists, and the layer is counted bucket group by bucket group: the posts of a few
+buckets (from every sender) are summed into a small hash table, sized by their number so
+that it stays in the processor's cache, whose rows (the group's states with their
+counts) are then sent through their options at once. Each chunk read goes back to the
+reading thread's spare chunks, where the next posts reuse it while it is still cached.
 
-Counts of any size. A count is K little-endian 64-bit words, and the additions are exact
-as long as no sum reaches 2^(64 K). Invariant: when a layer starts, every stored count
-and every thread's running total is below 2^(64 (K - 1)), so its top word is zero. During
-the layer, each sum that receives additions (a state of a later layer, or a total) gets
-them from the states of the current layer, each below 2^(64 (K - 1)); there are fewer
-than 2^64 of them (one per state and option), so a sum stays below
-(1 + 2^64 - 1) 2^(64 (K - 1)) = 2^(64 K): no addition loses a carry. Any sum whose top
-word became nonzero is flagged; between layers, a flag widens every table and total to
-K + 1 words (the same values, one more zero word), which restores the invariant for the
-next layer. So every count is exact, whatever its size, and K grows only as far as the
-counts do (the counts of DXZ's states, which bound the final total from above or not,
-never make a result wrong, only a word wider). It starts at ``words`` (2: 128 bits).
+**Threads.** The groups of a layer are shared among OpenMP threads (dynamic schedule: a
+thread whose core is busy with another process takes fewer). A thread reads only boxes
+of the current layer, which nobody writes during the layer (everything is sent to later
+layers), and writes only its own boxes, spare chunks, scratch table and total, so no
+locks are needed; the threads meet once per layer, with the GIL released (and Ctrl-C
+looked at between layers). A layer with few posts is done by one thread.
+
+**Buckets per layer.** The number of buckets of a layer is a power of two chosen from the
+number of posts of the layer being counted when the layer ahead receives its first post
+(the layers ahead are about as wide as the current one), so that a bucket holds about
+:data:`BUCKET_POSTS` posts; groups join consecutive buckets up to :data:`GROUP_POSTS`
+posts, so many small buckets cost little.
+
+**Counts of any size.** A count is w little-endian 64-bit words, and each chunk says how
+wide its posts are. A group sums its posts in A = 1 + (the widest of its chunks) words:
+each post is below 2^(64 (A - 1)) and there are fewer than 2^64 of them, so each sum
+stays below 2^(64 A) and no addition loses a carry. The group's posts are then written
+as wide as its largest sum needs (the highest nonzero word), and a box starts a new
+chunk when a post is wider than its last chunk (a narrower one is written with zero
+words on top). A thread's total is kept with a zero top word: it is widened to one word
+more than an addition's before the addition, and by one word whenever the top word
+becomes nonzero, so it too never loses a carry. So every count is exact, whatever its
+size, and each layer's counts are only as wide as its own states need.
 """
 
-from libc.stdint cimport int64_t, uint64_t
+from libc.stdint cimport int64_t, uint32_t, uint64_t
 from libc.stdlib cimport calloc, free, malloc, realloc
-from libc.string cimport memcpy, memset
+from libc.string cimport memset
 from cpython.exc cimport PyErr_CheckSignals
-from cython.parallel cimport prange
+from cython.parallel cimport prange, threadid
 
 from excover._portable cimport ctz64
 
 include "_frontier_shape.pxi"
-
-cdef extern from *:
-    """
-    #define FRONTIER_EMPTY 0xFFFFFFFFFFFFFFFFULL
-
-    /* acc[0..k) += x[0..k), little-endian words; returns whether the top word of the
-       sum is nonzero (the carry out of the top word is never lost: see the module). */
-    static inline int frontier_add(uint64_t *acc, const uint64_t *x, int k) {
-        uint64_t carry = 0, sum;
-        int w;
-        for (w = 0; w < k; w++) {
-            sum = acc[w] + carry;
-            carry = sum < carry;
-            acc[w] = sum + x[w];
-            carry += acc[w] < sum;
-        }
-        return acc[k - 1] != 0;
-    }
-
-    static inline void frontier_copy(uint64_t *to, const uint64_t *from, int k) {
-        int w;
-        for (w = 0; w < k; w++) to[w] = from[w];
-    }
-    """
-    const uint64_t EMPTY "FRONTIER_EMPTY"
-    int add_words "frontier_add" (uint64_t* acc, const uint64_t* x, int k) noexcept nogil
-    void copy_words "frontier_copy" (uint64_t* to, const uint64_t* source, int k) noexcept nogil
 
 cdef extern from *:
     """
@@ -82,8 +69,12 @@ cdef extern from *:
     #else
     #define FRONTIER_OPENMP 0
     #endif
+    #define FRONTIER_HASH 0x9E3779B97F4A7C15ULL
     """
     const int FRONTIER_OPENMP
+    # the multiplier of the states' hash (the bucket is its top bits, the table slot the
+    # next ones)
+    const uint64_t HASH "FRONTIER_HASH"
 
 #: Whether this build shares each layer among OpenMP threads (else ``threads`` run in turn).
 OPENMP = bool(FRONTIER_OPENMP)
@@ -91,369 +82,521 @@ OPENMP = bool(FRONTIER_OPENMP)
 #: Layers kept at once: an option spans at most 63 items past its first one.
 DEF RING = 64
 
-#: States in a layer below which one thread works through every thread's share.
-DEF PARALLEL_LAYER = 4096
+#: Bytes of a chunk of posts (a post wider than a chunk gets a chunk of its own).
+DEF CHUNK_BYTES = 16384
 
-#: A table's first size (slots), when its first state arrives.
-DEF FIRST_SIZE = 16
+#: Spare chunks a thread keeps for its next posts (beyond them, read chunks are freed).
+DEF MAX_SPARE = 4096
 
+#: Posts a bucket of a layer is meant to hold (the buckets' number is chosen for it).
+DEF BUCKET_POSTS = 32768
 
-cdef struct Table:
-    uint64_t* rows     # size rows of 1 + K words: the bits (EMPTY when free), the count
-    uint64_t mask      # size - 1 (size a power of two), or no slots when rows is NULL
-    int64_t used
-    uint64_t hint      # the size to start from: the size the table had when last emptied
+#: The most buckets of a layer, as a power of two.
+DEF MAX_LOG_BUCKETS = 7
 
+#: Posts summed at once by default: a group's table and rows then stay in the caches.
+DEF GROUP_POSTS = 32768
 
-#: Emptied tables' memory kept by each thread for the next tables of the same size.
-DEF POOL = 4
-
-
-cdef struct Pool:
-    uint64_t* buffers[POOL]
-    size_t bytes[POOL]
-    int n
+#: Posts of a layer below which one thread counts the whole layer.
+DEF PARALLEL_POSTS = 8192
 
 
-cdef uint64_t* pool_take(Pool* pool, size_t bytes) noexcept nogil:
-    """A buffer of ``bytes`` bytes: one kept in the pool if it has one that size (no
-    fresh pages for the kernel to clear: a 24 x 24 board's layers are 50 MB each), else
-    a new one; NULL when out of memory."""
-    cdef int k
-    for k in range(pool.n):
-        if pool.bytes[k] == bytes:
-            pool.n -= 1
-            pool.buffers[k], pool.buffers[pool.n] = pool.buffers[pool.n], pool.buffers[k]
-            pool.bytes[k], pool.bytes[pool.n] = pool.bytes[pool.n], pool.bytes[k]
-            return pool.buffers[pool.n]
-    return <uint64_t*>malloc(bytes)
+cdef struct Chunk:
+    Chunk* next
+    int width      # words of each post's count; a post is 1 + width words, the state first
+    int n          # posts written (set when the box moves on, or the layer is planned)
+    int capacity   # posts it holds
+    int standard   # 1 when CHUNK_BYTES long (reusable), 0 when sized for one wide post
 
 
-cdef void pool_give(Pool* pool, uint64_t* buffer, size_t bytes) noexcept nogil:
-    """Keep ``buffer`` for a later table, or free it when the pool is full."""
-    if pool.n == POOL:
-        free(buffer)
+cdef struct Box:
+    Chunk* head
+    Chunk* tail
+    uint64_t* write  # where the next post goes in the tail chunk
+    int room         # posts the tail chunk still takes
+    int width        # the tail chunk's width
+
+
+cdef struct Worker:
+    Chunk* spare          # chunks to reuse, linked by next
+    int64_t n_spare
+    uint32_t* slots       # the group's hash table: 1 + row index, 0 when free
+    int64_t slot_capacity
+    uint64_t* rows        # the group's states: 1 + A words each, the state then its count
+    int64_t row_capacity  # words
+    uint64_t* total       # total_words words, the top one zero
+    int total_words
+    int failed            # -1 when out of memory
+    int64_t states        # distinct states summed in the current layer
+    int64_t posted[RING]  # posts sent to each layer of the ring in the current pass
+    char padding[64]      # apart from the next thread's counters
+
+
+cdef struct Run:
+    int threads
+    int max_log               # log2 of the most buckets of a layer
+    int64_t group_posts
+    int64_t bucket_target     # posts a bucket is meant to hold
+    int64_t parallel_posts    # posts of a layer from which the threads share it
+    Box* boxes[RING]          # per layer of the ring: threads << log_buckets boxes
+    int64_t box_capacity[RING]
+    int log_buckets[RING]
+    Worker* workers
+    int64_t* bounds           # the bucket groups of the current layer: n_groups + 1 bounds
+    int64_t* group_posts_of   # posts of each group
+    int64_t* bucket_posts     # posts of each bucket of the current layer
+    int n_groups
+
+
+cdef inline uint64_t* posts_of(Chunk* chunk) noexcept nogil:
+    return <uint64_t*>(<char*>chunk + sizeof(Chunk))
+
+
+cdef Chunk* chunk_new(Worker* w, int width) noexcept nogil:
+    """An empty chunk for posts of ``width`` words (a spare one when it fits), or NULL
+    when out of memory."""
+    cdef int64_t row = (1 + width) * sizeof(uint64_t)
+    cdef int64_t capacity = (CHUNK_BYTES - <int64_t>sizeof(Chunk)) // row
+    cdef Chunk* chunk
+    if capacity >= 1:
+        if w.spare != NULL:
+            chunk = w.spare
+            w.spare = chunk.next
+            w.n_spare -= 1
+        else:
+            chunk = <Chunk*>malloc(CHUNK_BYTES)
+            if chunk == NULL:
+                return NULL
+        chunk.standard = 1
     else:
-        pool.buffers[pool.n] = buffer
-        pool.bytes[pool.n] = bytes
-        pool.n += 1
+        capacity = 1
+        chunk = <Chunk*>malloc(sizeof(Chunk) + row)
+        if chunk == NULL:
+            return NULL
+        chunk.standard = 0
+    chunk.next = NULL
+    chunk.width = width
+    chunk.n = 0
+    chunk.capacity = <int>capacity
+    return chunk
 
 
-cdef struct Mailbox:
-    uint64_t* posts    # n rows of 2 + K words: the bits, the layer, the count
-    int64_t n
-    int64_t capacity   # rows
+cdef inline void chunk_drop(Worker* w, Chunk* chunk) noexcept nogil:
+    """Keep a read chunk for the thread's next posts, or free it."""
+    if chunk.standard and w.n_spare < MAX_SPARE:
+        chunk.next = w.spare
+        w.spare = chunk
+        w.n_spare += 1
+    else:
+        free(chunk)
 
 
-cdef inline uint64_t mix(uint64_t x) noexcept nogil:
-    x *= 0x9E3779B97F4A7C15ULL
-    return x ^ (x >> 29)
+cdef inline int bucket_of(uint64_t hashed, int log_buckets) noexcept nogil:
+    return <int>((hashed >> 1) >> (63 - log_buckets)) if log_buckets else 0
 
 
-cdef int table_init(Table* t, uint64_t size, int stride, Pool* pool) noexcept nogil:
-    cdef uint64_t k
-    t.rows = pool_take(pool, size * stride * sizeof(uint64_t))
-    if t.rows == NULL:
-        return -1
-    for k in range(size):
-        t.rows[k * stride] = EMPTY
-    t.mask = size - 1
-    t.used = 0
+cdef inline int post(Run* run, Worker* w, int sender, int ring, uint64_t state,
+                     const uint64_t* count, int width) noexcept nogil:
+    """Write (state, count) of ``width`` words at the end of its box of layer ``ring``:
+    0, or -1 when out of memory."""
+    cdef int log = run.log_buckets[ring]
+    cdef Box* box = &run.boxes[ring][(sender << log) + bucket_of(state * HASH, log)]
+    cdef Chunk* chunk
+    cdef uint64_t* row
+    cdef int k
+    if box.room == 0 or box.width < width:
+        chunk = chunk_new(w, width)
+        if chunk == NULL:
+            return -1
+        if box.tail == NULL:
+            box.head = chunk
+        else:
+            box.tail.n = box.tail.capacity - box.room
+            box.tail.next = chunk
+        box.tail = chunk
+        box.write = posts_of(chunk)
+        box.room = chunk.capacity
+        box.width = width
+    row = box.write
+    row[0] = state
+    for k in range(width):
+        row[1 + k] = count[k]
+    for k in range(width, box.width):
+        row[1 + k] = 0
+    box.write = row + 1 + box.width
+    box.room -= 1
+    w.posted[ring] += 1
     return 0
 
 
-cdef int table_rehash(Table* t, uint64_t size, int old_stride, int stride,
-                      Pool* pool) noexcept nogil:
-    """Move the states into ``size`` slots of ``stride`` words (a wider count gets zero
-    top words): 0, or -1 when out of memory (the table unchanged)."""
-    cdef uint64_t* old = t.rows
-    cdef uint64_t old_size = t.mask + 1, k, slot
-    cdef int64_t used = t.used
-    if table_init(t, size, stride, pool) < 0:
-        t.rows = old
-        t.mask = old_size - 1
-        return -1
-    for k in range(old_size):
-        if old[k * old_stride] != EMPTY:
-            slot = mix(old[k * old_stride]) & t.mask
-            while t.rows[slot * stride] != EMPTY:
-                slot = (slot + 1) & t.mask
-            memcpy(&t.rows[slot * stride], &old[k * old_stride], old_stride * sizeof(uint64_t))
-            if stride > old_stride:
-                memset(&t.rows[slot * stride + old_stride], 0,
-                       (stride - old_stride) * sizeof(uint64_t))
-    t.used = used
-    pool_give(pool, old, old_size * old_stride * sizeof(uint64_t))
-    return 0
+cdef inline void add_into(uint64_t* acc, const uint64_t* x, int width, int wide) noexcept nogil:
+    """acc[0..wide) += x[0..width), width < wide, when the sum fits in ``wide`` words."""
+    cdef uint64_t carry = 0, sum
+    cdef int k
+    for k in range(width):
+        sum = acc[k] + carry
+        carry = sum < carry
+        acc[k] = sum + x[k]
+        carry += acc[k] < sum
+    k = width
+    while carry and k < wide:
+        acc[k] += 1
+        carry = acc[k] == 0
+        k += 1
 
 
-cdef inline int table_add(Table* t, uint64_t bits, const uint64_t* count, int words,
-                          Pool* pool) noexcept nogil:
-    """Add ``count`` to state ``bits``: 0, 1 when the sum's top word is nonzero, -1 when
-    out of memory."""
-    cdef uint64_t slot
-    cdef int stride = 1 + words
-    if t.rows == NULL:
-        if table_init(t, t.hint if t.hint else FIRST_SIZE, stride, pool) < 0:
-            return -1
-    elif 4 * (t.used + 1) > 3 * (t.mask + 1):
-        if table_rehash(t, 2 * (t.mask + 1), stride, stride, pool) < 0:
-            return -1
-    slot = mix(bits) & t.mask
-    while True:
-        if t.rows[slot * stride] == bits:
-            return add_words(&t.rows[slot * stride + 1], count, words)
-        if t.rows[slot * stride] == EMPTY:
-            t.rows[slot * stride] = bits
-            copy_words(&t.rows[slot * stride + 1], count, words)
-            t.used += 1
-            return count[words - 1] != 0
-        slot = (slot + 1) & t.mask
-
-
-cdef void table_free(Table* t, int stride, Pool* pool) noexcept nogil:
-    """Give the table's memory back, keeping its size for its next layer (the layer 64
-    further on, which is often as wide): only the layers ahead hold memory."""
-    if t.rows != NULL:
-        t.hint = t.mask + 1
-        pool_give(pool, t.rows, t.hint * stride * sizeof(uint64_t))
-        t.rows = NULL
-        t.used = 0
-
-
-cdef inline int post(Mailbox* box, uint64_t bits, int64_t layer, const uint64_t* count,
-                     int words) noexcept nogil:
+cdef int total_add(Worker* w, const uint64_t* x, int width) noexcept nogil:
+    """Add ``x`` (``width`` words) to the thread's total, widening it first to one word
+    more than ``x`` and after whenever its top word is nonzero: 0, or -1 when out of
+    memory."""
     cdef uint64_t* grown
-    cdef int stride = 2 + words
-    cdef int64_t capacity
-    if box.n == box.capacity:
-        capacity = 2 * box.capacity + 64
-        grown = <uint64_t*>realloc(box.posts, capacity * stride * sizeof(uint64_t))
+    cdef int k
+    if w.total_words < width + 1:
+        grown = <uint64_t*>realloc(w.total, (width + 1) * sizeof(uint64_t))
         if grown == NULL:
             return -1
-        box.posts = grown
-        box.capacity = capacity
-    grown = &box.posts[box.n * stride]
-    grown[0] = bits
-    grown[1] = <uint64_t>layer
-    copy_words(&grown[2], count, words)
-    box.n += 1
+        for k in range(w.total_words, width + 1):
+            grown[k] = 0
+        w.total = grown
+        w.total_words = width + 1
+    add_into(w.total, x, width, w.total_words)
+    if w.total[w.total_words - 1] != 0:
+        grown = <uint64_t*>realloc(w.total, (w.total_words + 1) * sizeof(uint64_t))
+        if grown == NULL:
+            return -1
+        grown[w.total_words] = 0
+        w.total = grown
+        w.total_words += 1
     return 0
 
 
-cdef inline int shard_of(uint64_t bits, int64_t layer, int shards) noexcept nogil:
-    # the high half of another product than the slots' hash, so the states of one shard
-    # still spread over their table's slots
-    # (and scaled to 0..shards - 1 by a product rather than a division)
-    cdef uint64_t x = (bits ^ (<uint64_t>layer << 40) ^ <uint64_t>layer) * 0xD6E8FEB86659FD93ULL
-    return <int>(((x >> 32) * <uint64_t>shards) >> 32)
+cdef int reserve(Worker* w, int64_t slots, int64_t words) noexcept nogil:
+    """Room for a table of ``slots`` slots and rows of ``words`` words: 0 or -1."""
+    cdef uint32_t* table
+    cdef uint64_t* rows
+    if slots > w.slot_capacity:
+        table = <uint32_t*>realloc(w.slots, slots * sizeof(uint32_t))
+        if table == NULL:
+            return -1
+        w.slots = table
+        w.slot_capacity = slots
+    if words > w.row_capacity:
+        rows = <uint64_t*>realloc(w.rows, words * sizeof(uint64_t))
+        if rows == NULL:
+            return -1
+        w.rows = rows
+        w.row_capacity = words
+    return 0
+
+
+cdef void count_group(Run* run, int sender, int64_t i, int64_t n_items, int64_t group,
+                      const long long* starts, const unsigned long long* masks) noexcept nogil:
+    """Sum the posts of one group of buckets of layer i into the thread's table, then
+    send each of its states through item i's options."""
+    cdef Worker* w = &run.workers[sender]
+    cdef int ring = i % RING, log = run.log_buckets[ring], T = run.threads
+    cdef int64_t first = run.bounds[group], last = run.bounds[group + 1]
+    cdef int64_t posts = run.group_posts_of[group], b, n = 0, k, p, index, a
+    cdef int u, wide = 0, log_slots = 4, stride, width, shift, high
+    cdef Box* box
+    cdef Chunk* chunk
+    cdef Chunk* following
+    cdef uint64_t* row
+    cdef uint64_t* given
+    cdef uint64_t state, slot, mask, bits, grown
+    cdef int64_t next_layer, option_first = starts[i], option_last = starts[i + 1]
+    if posts == 0:
+        return
+    if posts > <int64_t>4000000000:  # the table's row indices are 32 bits
+        w.failed = -1
+        return
+    for u in range(T):  # the widest chunk
+        for b in range(first, last):
+            chunk = run.boxes[ring][(u << log) + b].head
+            while chunk != NULL:
+                if chunk.width > wide:
+                    wide = chunk.width
+                chunk = chunk.next
+    wide += 1  # A: the sums' words, one more than any post's
+    stride = 1 + wide
+    while (<int64_t>1 << log_slots) < 2 * posts:
+        log_slots += 1
+    if reserve(w, <int64_t>1 << log_slots, posts * stride) < 0:
+        w.failed = -1
+        return
+    mask = (<uint64_t>1 << log_slots) - 1
+    memset(w.slots, 0, (<int64_t>1 << log_slots) * sizeof(uint32_t))
+    for u in range(T):
+        for b in range(first, last):
+            box = &run.boxes[ring][(u << log) + b]
+            chunk = box.head
+            while chunk != NULL:
+                width = chunk.width
+                given = posts_of(chunk)
+                for p in range(chunk.n):
+                    state = given[0]
+                    slot = ((state * HASH) << log) >> (64 - log_slots)
+                    while True:
+                        index = w.slots[slot]
+                        if index == 0:
+                            row = w.rows + n * stride
+                            row[0] = state
+                            for k in range(width):
+                                row[1 + k] = given[1 + k]
+                            for k in range(width, wide):
+                                row[1 + k] = 0
+                            n += 1
+                            w.slots[slot] = <uint32_t>n
+                            break
+                        row = w.rows + (index - 1) * stride
+                        if row[0] == state:
+                            add_into(row + 1, given + 1, width, wide)
+                            break
+                        slot = (slot + 1) & mask
+                    given += 1 + width
+                following = chunk.next
+                chunk_drop(w, chunk)
+                chunk = following
+            box.head = NULL
+            box.tail = NULL
+            box.write = NULL
+            box.room = 0
+            box.width = 0
+    w.states += n
+    width = 1  # the posts' width: as many words as the largest sum needs
+    for k in range(n):
+        row = w.rows + k * stride
+        high = wide
+        while high > width and row[high] == 0:
+            high -= 1
+        width = high
+    for k in range(n):
+        row = w.rows + k * stride
+        bits = row[0]
+        for a in range(option_first, option_last):
+            if bits & masks[a]:
+                continue
+            grown = bits | masks[a]
+            shift = ctz64(~grown)
+            next_layer = i + shift
+            if next_layer >= n_items:
+                if total_add(w, row + 1, width) < 0:
+                    w.failed = -1
+                    return
+            elif post(run, w, sender, next_layer % RING, grown >> shift, row + 1, width) < 0:
+                w.failed = -1
+                return
+
+
+cdef int set_buckets(Run* run, int ring, int log) noexcept nogil:
+    """Give the (empty) layer ``ring`` 2^log buckets per thread: 0 or -1."""
+    cdef int64_t needed = <int64_t>run.threads << log
+    cdef Box* grown
+    if needed > run.box_capacity[ring]:
+        grown = <Box*>realloc(run.boxes[ring], needed * sizeof(Box))
+        if grown == NULL:
+            return -1
+        memset(&grown[run.box_capacity[ring]], 0,
+               (needed - run.box_capacity[ring]) * sizeof(Box))
+        run.boxes[ring] = grown
+        run.box_capacity[ring] = needed
+    run.log_buckets[ring] = log
+    return 0
+
+
+cdef void plan_layer(Run* run, int64_t i, int64_t limit) noexcept nogil:
+    """The groups of layer i's buckets (consecutive buckets up to ``limit`` posts, or one
+    bucket past it), after closing the boxes' last chunks."""
+    cdef int ring = i % RING, log = run.log_buckets[ring], u
+    cdef int64_t n_buckets = <int64_t>1 << log, b, sum = 0
+    cdef Box* box
+    cdef Chunk* chunk
+    for b in range(n_buckets):
+        run.bucket_posts[b] = 0
+        for u in range(run.threads):
+            box = &run.boxes[ring][(u << log) + b]
+            if box.tail != NULL:
+                box.tail.n = box.tail.capacity - box.room
+            chunk = box.head
+            while chunk != NULL:
+                run.bucket_posts[b] += chunk.n
+                chunk = chunk.next
+    run.n_groups = 0
+    run.bounds[0] = 0
+    for b in range(n_buckets):
+        if sum > 0 and sum + run.bucket_posts[b] > limit:
+            run.group_posts_of[run.n_groups] = sum
+            run.n_groups += 1
+            run.bounds[run.n_groups] = b
+            sum = 0
+        sum += run.bucket_posts[b]
+    run.group_posts_of[run.n_groups] = sum
+    run.n_groups += 1
+    run.bounds[run.n_groups] = n_buckets
 
 
 cdef class _Run:
-    """The tables, mailboxes and totals of one count; freed with the object."""
+    """The boxes, chunks, tables and totals of one count; freed with the object."""
 
-    cdef int threads, shards, words
-    cdef Table* tables       # tables[shard * RING + layer % RING]
-    cdef Mailbox* boxes      # boxes[sender thread * shards + shard]
-    cdef uint64_t* totals    # threads rows of ``words`` words
-    cdef int* status         # per thread: 0, 1 a sum's top word is nonzero, -1 out of memory
-    cdef Pool* pools         # per thread
+    cdef Run run
 
-    def __cinit__(self, int threads, int shards, int words):
-        self.threads = threads
-        self.shards = shards
-        self.words = words
-        self.tables = <Table*>calloc(shards * RING, sizeof(Table))
-        self.boxes = <Mailbox*>calloc(threads * shards, sizeof(Mailbox))
-        self.totals = <uint64_t*>calloc(threads * words, sizeof(uint64_t))
-        self.status = <int*>calloc(threads, sizeof(int))
-        self.pools = <Pool*>calloc(threads, sizeof(Pool))
-        if (self.tables == NULL or self.boxes == NULL or self.totals == NULL
-                or self.status == NULL or self.pools == NULL):
+    def __cinit__(self, int threads, int max_log, int64_t group_posts, bint fine):
+        cdef int r
+        self.run.threads = threads
+        self.run.max_log = max_log
+        self.run.group_posts = 1 if fine else group_posts
+        self.run.bucket_target = 1 if fine else BUCKET_POSTS
+        self.run.parallel_posts = 0 if fine else PARALLEL_POSTS
+        self.run.workers = <Worker*>calloc(threads, sizeof(Worker))
+        self.run.bounds = <int64_t*>calloc((1 << max_log) + 2, sizeof(int64_t))
+        self.run.group_posts_of = <int64_t*>calloc((1 << max_log) + 1, sizeof(int64_t))
+        self.run.bucket_posts = <int64_t*>calloc(1 << max_log, sizeof(int64_t))
+        if (self.run.workers == NULL or self.run.bounds == NULL
+                or self.run.group_posts_of == NULL or self.run.bucket_posts == NULL):
             raise MemoryError("cannot allocate the frontier count")
+        for r in range(RING):
+            if set_buckets(&self.run, r, 0) < 0:
+                raise MemoryError("cannot allocate the frontier count")
 
     def __dealloc__(self):
-        cdef int k, j
-        if self.tables != NULL:
-            for k in range(self.shards * RING):
-                free(self.tables[k].rows)
-        if self.boxes != NULL:
-            for k in range(self.threads * self.shards):
-                free(self.boxes[k].posts)
-        if self.pools != NULL:
-            for k in range(self.threads):
-                for j in range(self.pools[k].n):
-                    free(self.pools[k].buffers[j])
-        free(self.pools)
-        free(self.tables)
-        free(self.boxes)
-        free(self.totals)
-        free(self.status)
-
-    cdef int widen(self) noexcept nogil:
-        """One more word in every count (the mailboxes are empty between layers): 0, or
-        -1 when out of memory."""
-        cdef int k, t, w = self.words
-        cdef uint64_t* totals = <uint64_t*>calloc(self.threads * (w + 1), sizeof(uint64_t))
-        if totals == NULL:
-            return -1
-        for t in range(self.threads):
-            memcpy(&totals[t * (w + 1)], &self.totals[t * w], w * sizeof(uint64_t))
-        free(self.totals)
-        self.totals = totals
-        for k in range(self.shards * RING):
-            if self.tables[k].rows != NULL:
-                if table_rehash(&self.tables[k], self.tables[k].mask + 1, 1 + w, 2 + w,
-                                &self.pools[0]) < 0:
-                    return -1
-        for k in range(self.threads * self.shards):
-            free(self.boxes[k].posts)
-            self.boxes[k].posts = NULL
-            self.boxes[k].capacity = 0
-        self.words = w + 1
-        return 0
+        cdef int r, t
+        cdef int64_t b
+        cdef Chunk* chunk
+        cdef Chunk* following
+        for r in range(RING):
+            if self.run.boxes[r] != NULL:
+                for b in range(self.run.box_capacity[r]):
+                    chunk = self.run.boxes[r][b].head
+                    while chunk != NULL:
+                        following = chunk.next
+                        free(chunk)
+                        chunk = following
+                free(self.run.boxes[r])
+        if self.run.workers != NULL:
+            for t in range(self.run.threads):
+                chunk = self.run.workers[t].spare
+                while chunk != NULL:
+                    following = chunk.next
+                    free(chunk)
+                    chunk = following
+                free(self.run.workers[t].slots)
+                free(self.run.workers[t].rows)
+                free(self.run.workers[t].total)
+        free(self.run.workers)
+        free(self.run.bounds)
+        free(self.run.group_posts_of)
+        free(self.run.bucket_posts)
 
     cdef object total(self):
         """The sum of the threads' totals, as a Python int."""
-        cdef int t, w
+        cdef int t, k
         result = 0
-        for t in range(self.threads):
-            for w in range(self.words):
-                result += int(self.totals[t * self.words + w]) << (64 * w)
+        for t in range(self.run.threads):
+            for k in range(self.run.workers[t].total_words):
+                result += int(self.run.workers[t].total[k]) << (64 * k)
         return result
 
 
-cdef void send(_Run run, int t, int64_t i, int64_t n_items, const long long[:] starts,
-               const unsigned long long[:] masks, bint direct) noexcept nogil:
-    """Phase 1 of layer i for thread t: every state of its shards in layer i through item
-    i's options, the new states posted to their shards (or added to t's total). When
-    ``direct`` (one thread does the whole layer), they go straight into the shards' tables
-    instead, and no mail is left to file."""
-    cdef int S = run.shards, K = run.words, shift, s, j, target, failed
-    cdef int stride = 1 + K
-    cdef Table* table
-    cdef uint64_t slot, bits, grown
-    cdef uint64_t* row
-    cdef int64_t a, next_layer, first = starts[i], last = starts[i + 1]
-    for j in range(S // run.threads):
-        s = t + j * run.threads
-        table = &run.tables[s * RING + i % RING]
-        if table.used == 0:
-            continue
-        for slot in range(table.mask + 1):
-            row = &table.rows[slot * stride]
-            bits = row[0]
-            if bits == EMPTY:
-                continue
-            for a in range(first, last):
-                if bits & masks[a]:
-                    continue
-                grown = bits | masks[a]
-                shift = ctz64(~grown)
-                next_layer = i + shift
-                if next_layer >= n_items:
-                    failed = add_words(&run.totals[t * K], &row[1], K)
-                else:
-                    target = shard_of(grown >> shift, next_layer, S)
-                    if direct:
-                        failed = table_add(&run.tables[target * RING + next_layer % RING],
-                                           grown >> shift, &row[1], K, &run.pools[t])
-                    else:
-                        failed = post(&run.boxes[t * S + target], grown >> shift, next_layer,
-                                      &row[1], K)
-                if failed != 0 and run.status[t] != -1:
-                    run.status[t] = failed
-        table_free(table, stride, &run.pools[t])
-
-
-cdef void file_mail(_Run run, int t) noexcept nogil:
-    """Phase 2 for thread t: the posts addressed to its shards, added to their tables."""
-    cdef int T = run.threads, S = run.shards, K = run.words, u, s, j, failed
-    cdef int stride = 2 + K
-    cdef int64_t p
-    cdef Mailbox* box
-    cdef uint64_t* row
-    for j in range(S // T):
-        s = t + j * T
-        for u in range(T):
-            box = &run.boxes[u * S + s]
-            for p in range(box.n):
-                row = &box.posts[p * stride]
-                failed = table_add(&run.tables[s * RING + <int64_t>row[1] % RING],
-                                   row[0], &row[2], K, &run.pools[t])
-                if failed != 0 and run.status[t] != -1:
-                    run.status[t] = failed
-            box.n = 0
-
-
-cdef void one_layer(_Run run, int64_t i, int64_t n_items, int64_t states,
-                    const long long[:] starts, const unsigned long long[:] masks):
-    """Both phases of layer i, shared among the threads when the layer is wide."""
-    cdef int T = run.threads, t
-    if T == 1 or states < PARALLEL_LAYER:
-        # one thread does every share of a small layer in turn: waking the others and
-        # meeting them at two barriers would cost more than the layer itself, and a lot
-        # more when another process holds a core
-        with nogil:
-            for t in range(T):
-                send(run, t, i, n_items, starts, masks, True)
-    else:
-        for t in prange(T, nogil=True, num_threads=T, schedule="static", chunksize=1):
-            send(run, t, i, n_items, starts, masks, False)
-        for t in prange(T, nogil=True, num_threads=T, schedule="static", chunksize=1):
-            file_mail(run, t)
+cdef int log_for(Run* run, int64_t posts) noexcept nogil:
+    """log2 of the buckets for a layer about as wide as one of ``posts`` posts: about
+    :data:`BUCKET_POSTS` posts each, and at least 8 per thread when the threads share it."""
+    cdef int log = 0
+    while log < run.max_log and (run.bucket_target << log) < posts:
+        log += 1
+    if run.threads > 1 and posts >= run.parallel_posts:
+        while log < run.max_log and (1 << log) < 8 * run.threads:
+            log += 1
+    return log
 
 
 def count(int n_items, const long long[:] starts, const unsigned long long[:] masks,
-          int threads=1, tick=None, int shards=0, int words=2):
+          int threads=1, tick=None, int buckets=0, int words=1, int64_t group=0,
+          bint fine=False):
     """The number of solutions, exact however large.
 
     Item i's options are ``masks[starts[i]:starts[i + 1]]``: bit k of a mask is item
     i + k (bit 0, item i itself, always set). ``threads`` OpenMP threads share the work;
     one thread runs without OpenMP at all (so a process forked from one that used OpenMP,
-    such as a worker of a process pool, can count safely). ``shards`` (a multiple of
-    ``threads``; 0 for one table per layer on one thread, 64 per thread on more) split each layer's states into tables small enough
-    for the caches. Counts start ``words`` 64-bit words wide (at least 2) and widen as
-    they grow. ``tick``, when given, is called after each layer with the number of layers
-    done and the states of that layer (for a progress bar).
+    such as a worker of a process pool, can count safely). ``buckets`` (a power of two;
+    0 for 2^MAX_LOG_BUCKETS) is the most buckets a layer is split into, ``group`` (0 for
+    :data:`GROUP_POSTS`) the most posts summed at once (past it a group is one bucket),
+    ``words`` the width the first count starts at, and ``fine`` splits every layer as
+    finely as they allow (a post per bucket, a bucket per group, every layer shared among
+    the threads: for tests). None of them changes the result.
+    ``tick``, when given, is called after each layer with the number of layers done and
+    the states of that layer (for a progress bar).
     """
     if threads < 1:
         raise ValueError("threads must be at least 1")
-    if shards == 0:
-        shards = 1 if threads == 1 else 64 * threads
-    if shards < threads or shards % threads:
-        raise ValueError("shards must be a positive multiple of threads")
-    if words < 2:
-        raise ValueError("counts start at least 2 words wide")
+    if buckets == 0:
+        buckets = 1 << MAX_LOG_BUCKETS
+    if buckets < 1 or buckets & (buckets - 1) or buckets > (1 << 20):
+        raise ValueError("buckets must be a power of two up to 2^20")
+    if words < 1:
+        raise ValueError("counts start at least 1 word wide")
+    if group == 0:
+        group = GROUP_POSTS
+    if group < 1:
+        raise ValueError("a group sums at least one post")
     if starts.shape[0] != n_items + 1:
         raise ValueError("one start per item, and one more")
     if n_items == 0:
         return 1
-    cdef _Run run = _Run(threads, shards, words)
-    cdef int T = threads, t, s, widen
-    cdef int64_t i, states
+    if masks.shape[0] == 0:
+        return 0
+    cdef int max_log = 0
+    while (1 << max_log) < buckets:
+        max_log += 1
+    cdef _Run holder = _Run(threads, max_log, group, fine)
+    cdef Run* run = &holder.run
+    cdef const long long* first = &starts[0]
+    cdef const unsigned long long* option = &masks[0]
+    cdef int T = threads, t, ring, d, sender, log
+    cdef int64_t i, posts, states, g, ahead, limit
     cdef uint64_t* one = <uint64_t*>calloc(words, sizeof(uint64_t))
     if one == NULL:
         raise MemoryError("cannot allocate the frontier count")
     one[0] = 1
-    failed = table_add(&run.tables[shard_of(0, 0, shards) * RING], 0, one, words, &run.pools[0])
+    failed = post(run, &run.workers[0], 0, 0, 0, one, words)
     free(one)
     if failed < 0:
         raise MemoryError("the frontier count ran out of memory")
     for i in range(n_items):
-        states = 0
-        for s in range(shards):
-            states += run.tables[s * RING + i % RING].used
-        one_layer(run, i, n_items, states, starts, masks)
-        widen = 0
+        ring = i % RING
+        posts = 0
         for t in range(T):
-            if run.status[t] == -1:
+            posts += run.workers[t].posted[ring]
+        # the layers ahead that have no post yet get buckets for a layer this wide
+        log = log_for(run, posts)
+        for d in range(1, RING):
+            ahead = 0
+            for t in range(T):
+                ahead += run.workers[t].posted[(i + d) % RING]
+            if ahead == 0 and run.log_buckets[(i + d) % RING] != log:
+                if set_buckets(run, (i + d) % RING, log) < 0:
+                    raise MemoryError("the frontier count ran out of memory")
+        limit = run.group_posts
+        if T > 1 and posts >= run.parallel_posts:
+            limit = min(limit, max(posts // (4 * T), 1))
+        plan_layer(run, i, limit)
+        for t in range(T):
+            run.workers[t].states = 0
+        if T == 1 or posts < run.parallel_posts:
+            with nogil:
+                for g in range(run.n_groups):
+                    count_group(run, 0, i, n_items, g, first, option)
+        else:
+            for g in prange(run.n_groups, nogil=True, num_threads=T, schedule="dynamic",
+                            chunksize=1):
+                sender = threadid()
+                count_group(run, sender, i, n_items, g, first, option)
+        states = 0
+        for t in range(T):
+            if run.workers[t].failed < 0:
                 raise MemoryError("the frontier count ran out of memory")
-            widen |= run.status[t]
-            run.status[t] = 0
-        if widen and run.widen() < 0:
-            raise MemoryError("the frontier count ran out of memory")
+            states += run.workers[t].states
+            run.workers[t].posted[ring] = 0
         PyErr_CheckSignals()  # Ctrl-C between layers: the KeyboardInterrupt propagates
         if tick is not None:
             tick(i + 1, states)
-    return run.total()
+    return holder.total()
