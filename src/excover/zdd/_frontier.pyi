@@ -7,8 +7,10 @@ def count(
     masks: memoryview,
     threads: int = 1,
     tick: Callable[[int, int], None] | None = None,
-    shards: int = 0,
-    words: int = 2,
+    buckets: int = 0,
+    words: int = 1,
+    group: int = 0,
+    fine: bool = False,
 ) -> int: ...
 
 OPENMP: bool
