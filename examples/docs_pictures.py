@@ -23,6 +23,8 @@ import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
+import excover
+
 EXAMPLES = Path(__file__).resolve().parent
 
 #: The getting-started page's first program of one's own (the page shows it verbatim).
@@ -44,7 +46,8 @@ def _written_by(command: list[str], picture: str, files: dict[str, str] | None =
         (folder / "examples").symlink_to(EXAMPLES)
         for name, text in (files or {}).items():
             (folder / name).write_text(text, encoding="utf-8")
-        source = str(EXAMPLES.parent / "src")
+        # the excover this script imports (the source tree, or the installed package)
+        source = str(Path(excover.__file__).resolve().parents[1])
         path = os.environ.get("PYTHONPATH")
         env = {**os.environ, "PYTHONPATH": source if not path else source + os.pathsep + path}
         subprocess.run(

@@ -55,14 +55,15 @@ WAIT = 60_000
 
 
 class Server:
-    """The studio served by uvicorn on a thread, on a free port of 127.0.0.1; counts
-    estimated at more than a second keep a checkpoint in ``checkpoints``."""
+    """The studio served by uvicorn on a thread, on a free port of 127.0.0.1; every count
+    that is estimated keeps a checkpoint in ``checkpoints`` (a threshold above 0 would
+    leave the choice to the estimate's random probes and the machine's load)."""
 
     def __init__(self, checkpoints: Path) -> None:
         sock = listen(0)
         self.port = sock.getsockname()[1]
         self.checkpoints = checkpoints
-        self.app = create_app(TOKEN, self.port, checkpoints=str(checkpoints), checkpoint_above=1.0)
+        self.app = create_app(TOKEN, self.port, checkpoints=str(checkpoints), checkpoint_above=0.0)
         self.server = uvicorn.Server(uvicorn.Config(self.app, log_level="warning"))
         self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [sock]})
         self.thread.start()

@@ -21,6 +21,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import excover
 from excover.studio.cells import cmb_pattern, drawing, shape
 from excover.studio.design import Design, DesignError
 from excover.studio.program import from_cmb
@@ -138,7 +139,8 @@ def run_program(text: str, tmp_path: Path) -> str:
         capture_output=True,
         text=True,
         timeout=120,
-        env={"PYTHONPATH": str(ROOT / "src"), "PATH": ""},
+        # the excover this test imports (the source tree, or the installed package)
+        env={"PYTHONPATH": str(Path(excover.__file__).resolve().parents[1]), "PATH": ""},
     )
     assert done.returncode == 0, done.stderr
     return done.stdout
