@@ -302,8 +302,7 @@ def add_problem_commands(commands: Any, read_board: BoardReader) -> None:
     )
     add_input(
         estimate,
-        "the problem in Knuth's DLX format, a BurrTools .xmpuzzle file, or a board with "
-        "--pieces",
+        "the problem in Knuth's DLX format, a BurrTools .xmpuzzle file, or a board with --pieces",
     )
     _tiling_flags(estimate, read_board)
     _problem_flag(estimate)

@@ -68,7 +68,8 @@ if TYPE_CHECKING:
     from excover.engines import Stats
     from excover.problem import ExactCover, SearchOptions
 
-__all__ = ["FIRST_STEP", "GROWTH", "RESTART_GROWTH", "SCOUT_SECONDS", "CountResult", "Plan", "Work"]
+__all__ = ["FIRST_STEP", "GROWTH", "RESTART_GROWTH", "RIVAL_BYTES", "SCOUT_SECONDS"]
+__all__ += ["CountResult", "Plan", "Work"]
 __all__ += ["candidates", "count", "partial", "plan", "race", "rivals", "run", "scout"]
 
 #: Seconds each candidate has in the first round of a race.
@@ -82,6 +83,9 @@ GROWTH = 1.25
 RESTART_GROWTH = 2.0
 #: Seconds of race a parallel count spends choosing the method of its subproblems.
 SCOUT_SECONDS = 0.5
+#: The most memory (bytes) of the frontier count as the search's rival: past it, it
+#: leaves the race (its layers can grow faster than the search's count does).
+RIVAL_BYTES = 2 << 30
 
 
 class Work(NamedTuple):
@@ -244,11 +248,17 @@ def candidates(problem: ExactCover, engine: str = "auto") -> list[Runner]:
 def rivals(problem: ExactCover) -> list[Runner]:
     """The search's rival in the race: the component count where the problem splits
     (:meth:`excover.counting.components.Counting.splits`: it then counts the parts by
-    DXZ or the frontier count), else DXZ. (The look for splits is the component count's
-    first work, kept when it races.)"""
+    DXZ or the frontier count), else the frontier count in a wide window where it takes
+    the problem (:func:`excover.zdd.frontier.wide_layout`: it walks DXZ's states, in an
+    order of few states and without the memo's ZDD), within :data:`RIVAL_BYTES` of
+    memory, else DXZ. (The look for splits is the component count's first work, kept
+    when it races.)"""
     split = ROUTES["components"].start(problem)
     if isinstance(split, ComponentsRunner) and split.counting.splits():
         return [split]
+    frontier = frontier_runner(problem, reorder=False, max_bytes=RIVAL_BYTES)
+    if frontier is not None:
+        return [frontier]
     runner = ROUTES["dxz"].start(problem)
     return [] if runner is None else [runner]
 
@@ -276,7 +286,7 @@ def plan(
     deadline = _deadline(timeout)
     if route is not None:
         return Plan([start(problem, route)], f"asked for (route={route!r})", deadline)
-    frontier = frontier_runner(problem, reorder=_worth_reordering(problem))
+    frontier = frontier_runner(problem, reorder=_worth_reordering(problem), wide=False)
     if frontier is not None:
         why = (
             "the frontier count takes this problem (primary items only, every option "
