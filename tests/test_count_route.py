@@ -335,5 +335,5 @@ def test_the_choices_copies_of_the_frontier_counts_limits_agree() -> None:
     assert choice.REORDER_MIN_ITEMS == frontier.REORDER_MIN_ITEMS
     wide = ExactCover(primary=70)
     wide.add_option([0, 69])
-    assert routes.too_wide(wide) and routes.frontier_runner(wide, reorder=False) is None
+    assert routes._too_wide(wide) and routes.frontier_runner(wide, reorder=False) is None
     assert frontier.layout(wide, reorder=False) is None  # the compiled test agrees

@@ -26,7 +26,7 @@ from array import array
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from excover.counting.routes import Runner, Work, frontier_may_take, too_wide
+from excover.counting.routes import Runner, Work
 from excover.errors import UsageError
 
 if TYPE_CHECKING:
@@ -34,19 +34,13 @@ if TYPE_CHECKING:
     from excover.counting.components import Counting
     from excover.problem import ExactCover
 
-__all__ = ["FRONTIER_OPTIONS", "SMALL_OPTIONS", "Parts", "parts"]
+__all__ = ["SMALL_OPTIONS", "Parts", "parts"]
 
 #: Parts with fewer options than this are counted by DXZ without a choice of route (a
 #: choice costs a search engine's set-up, more than DXZ's whole count of such a part:
 #: on the SAT 2026 graph instances 0.02-0.16 ms by DXZ for parts of up to 100 options,
 #: 0.1-0.4 ms by the bit-parallel engine, most of it its build).
 SMALL_OPTIONS = 64
-#: Parts of up to this many options that the frontier count would take (primary items
-#: only, narrow in their own order) go to DXZ too, as the component count sends its
-#: components (:data:`excover.counting.components.FRONTIER_OPTIONS`): the frontier
-#: count's set-up, about a millisecond, costs more than DXZ's count of them (parts of
-#: 93-101 options of the graph instance Bellcanada: 1.5 ms each by the frontier count).
-FRONTIER_OPTIONS = 256
 
 
 def parts(problem: ExactCover) -> tuple[Counting, list[array[int]]] | None:
@@ -63,13 +57,6 @@ def parts(problem: ExactCover) -> tuple[Counting, list[array[int]]] | None:
     if len(found) < 2 or covered < problem.engine_input().n_primary:
         return None
     return counting, found
-
-
-def _narrow(part: ExactCover) -> bool:
-    """Whether ``part`` is of the frontier count's kind and no option sampled from it is
-    too wide for it in the items' own order (:func:`~excover.counting.routes.too_wide`):
-    a problem DXZ's memo suits."""
-    return frontier_may_take(part) and not too_wide(part)
 
 
 class Parts(Runner):
@@ -106,12 +93,11 @@ class Parts(Runner):
     def _step(self, seconds: float | None, deadline: float | None) -> int | None:
         total = 1
         for live in self.parts:
-            part = None if len(live) < SMALL_OPTIONS else self.counting.problem_of(live)
-            if part is None or (len(live) <= FRONTIER_OPTIONS and _narrow(part)):
+            if len(live) < SMALL_OPTIONS:
                 self.small += 1
                 counted = self.counting.leaf(live)
             else:
-                found = self.count_part(part, deadline)
+                found = self.count_part(self.counting.problem_of(live), deadline)
                 self.results.append(found)
                 counted = found.count
             total *= counted

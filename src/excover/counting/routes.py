@@ -44,7 +44,7 @@ if TYPE_CHECKING:
     from excover.zdd.dxz import Run
 
 __all__ = ["ENGINE_ROUTES", "ROUTES", "SCOUT_NODES", "SCOUT_WORK", "ComponentsRunner", "Restarting"]
-__all__ += ["Route", "Runner", "frontier_may_take", "frontier_runner", "too_wide"]
+__all__ += ["Route", "Runner", "frontier_may_take", "frontier_runner"]
 __all__ += ["Work", "scout_nodes", "start"]
 
 #: The routes that run one of the compiled search engines (named as ``engine=`` names it).
@@ -325,13 +325,13 @@ def frontier_may_take(problem: ExactCover) -> bool:
 
 #: The widest option span the frontier count takes in the items' own order
 #: (:data:`excover.zdd.frontier.MAX_SPAN` less one; not imported from there, see
-#: :func:`too_wide`).
+#: :func:`_too_wide`).
 FRONTIER_SPAN = 62
-#: Options sampled by :func:`too_wide`, spread over the problem.
+#: Options sampled by :func:`_too_wide`, spread over the problem.
 SPAN_SAMPLE = 64
 
 
-def too_wide(problem: ExactCover) -> bool:
+def _too_wide(problem: ExactCover) -> bool:
     """Whether one of :data:`SPAN_SAMPLE` options spread over ``problem`` spans more than
     :data:`FRONTIER_SPAN` items in their own order: then the frontier count does not take
     it in that order, told in some microseconds, before its module is loaded (a
@@ -352,7 +352,7 @@ def frontier_runner(problem: ExactCover, reorder: bool = True) -> Runner | None:
     does not take the problem (in the items' own order only, unless ``reorder``)."""
     if not frontier_may_take(problem):
         return None
-    if not reorder and too_wide(problem):
+    if not reorder and _too_wide(problem):
         return None
     from excover.zdd import frontier
 
