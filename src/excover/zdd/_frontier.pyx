@@ -3,17 +3,22 @@
 several threads, in integers as wide as the count needs.
 
 The problems: only primary items, no colors, no multiplicities, and every option spans
-fewer than 64 items (from its first item to its last). DXZ then branches on the leftmost
-uncovered item i, and its state is i with the window of the next items' covered bits (see
-``Dxz`` in :mod:`excover.zdd._store`): *layer* i holds the states whose leftmost
-uncovered item is i, each with the number of ways to reach it.
+fewer than 64 w - 1 items (from its first item to its last) for a window of w = 1 to 4
+64-bit words. DXZ then branches on the leftmost uncovered item i, and its state is i with
+the window of the next items' covered bits (see ``Dxz`` in :mod:`excover.zdd._store`):
+*layer* i holds the states whose leftmost uncovered item is i, each with the number of
+ways to reach it. The window's last bit is never covered (no option reaches it), so the
+next uncovered item after an option always lies within the window. One-word windows (the
+tilings) have their own compiled copy of the hot loop (``Window``), where the loops over
+the window's words fold away.
 
 Layer 0 holds the empty state, once. Processing layer i sends every state (bits, count)
 through every option that starts at item i and fits in the free bits: the covered bits
 grow by the option's mask and shift to the next uncovered item i', and the count goes to
 state (i', bits') of layer i' > i (or to the total when i' is past the last item). A
 layer depends only on earlier ones, so once layer i is done nothing is ever sent to it
-again.
+again. A count can stop after any layer and go on later (:meth:`Counting.advance`): all
+it holds between two layers is its posts.
 
 **Posts, not tables, for the layers ahead.** A state sent ahead is not looked up in a
 table of its layer at once: on big boards the 24 or so layers ahead hold gigabytes, and
@@ -50,6 +55,11 @@ words on top). A thread's total is kept with a zero top word: it is widened to o
 more than an addition's before the addition, and by one word whenever the top word
 becomes nonzero, so it too never loses a carry. So every count is exact, whatever its
 size, and each layer's counts are only as wide as its own states need.
+
+**Memory.** A count may be given a limit in bytes (posts, spare chunks, tables): each
+thread counts what it allocates and frees, and when a layer starts it may take an equal
+share of what the limit leaves; a thread refused memory stops the layer, and the count
+ends with a MemoryError (the route choice's race then goes on without it).
 """
 
 from libc.stdint cimport INT64_MAX, int64_t, uint32_t, uint64_t

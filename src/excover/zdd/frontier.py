@@ -3,18 +3,25 @@
 
 This is how ``count(method="zdd")`` counts the problems it suits: only primary items, no
 colors or multiplicities, and options spanning fewer than 64 items in *some* order of the
-items. It walks the same states as DXZ's memo, forward, keeping only the 64 layers ahead
-instead of the whole memo and building no ZDD, and it shares each layer among threads:
-``workers=2`` is how a domino count runs on two cores. Other problems give None: the
-caller counts on the DXZ family instead.
+items. It walks the same states as DXZ's memo, forward, keeping only what is sent to the
+layers ahead instead of the whole memo and building no ZDD, and it shares each layer
+among threads: ``workers=2`` is how a domino count runs on two cores. Other problems give
+None: the caller counts on the DXZ family instead.
 
-**Counts of any size.** The compiled count adds counts of K 64-bit words and widens them
-by a word between two layers as soon as some sum's top word is nonzero; the module
-docstring of :mod:`excover.zdd._frontier` proves that no addition then ever loses a carry,
-so the result is exact however many bits it has (a 20 x 20 board's domino tilings: 160
-bits). No bound on the count is needed in advance, and no modular arithmetic: the words
-grow with the counts (one spare word above the largest: 2 words while the counts stay
-below 2^64, 48 for the 2948 bits of a 5 x 1000 board of pentominoes).
+**Wide windows.** :func:`wide_layout` lays a problem out in a window of up to
+:data:`MAX_WORDS` words (options spanning up to 254 items), with the items in the order
+of :func:`excover.zdd._frontier.narrow_order`, which keeps the states few rather than the
+span small. Whether that count is quick cannot be told in advance (its layers may grow
+to millions of states), so ``count(method="zdd")`` does not take it; the route choice
+races it against the search (:mod:`excover.counting.choice`), paused between layers and
+within a memory bound (:func:`start`).
+
+**Counts of any size.** The compiled count adds counts of several 64-bit words, each
+group of states in one word more than its widest input, and passes each state on as wide
+as its count needs; the module docstring of :mod:`excover.zdd._frontier` proves that no
+addition ever loses a carry, so the result is exact however many bits it has (a 20 x 20
+board's domino tilings: 160 bits; a 5 x 1000 board of pentominoes: 2948). No bound on
+the count is needed in advance, and no modular arithmetic.
 
 **The item order.** The count depends on the order of the items only through its cost
 (the span of the options: the state is a window of that many items). The problem's own
