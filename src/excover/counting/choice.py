@@ -20,8 +20,10 @@ milliseconds and DXZ takes a second. So :func:`count` does not guess; it races:
    search, so its work is not lost when the race follows.
 3. Otherwise the candidates race, one after the other on this thread: the search engine
    :func:`excover.engines.pick_engine` chooses (the three engines walk the same tree, so
-   one of them is enough), and the component count where the problem splits into
-   independent parts (at once or below its first branching), else DXZ.
+   one of them is enough), and one rival: the frontier count in a window of up to four
+   words where it takes the problem (primary items only; :func:`rivals`), else the
+   component count where the problem splits into independent parts (at once or below
+   its first branching), else DXZ.
    Round ``r`` raises every candidate's allotment to ``FIRST_STEP * (1 + GROWTH + ... +
    GROWTH**r)`` seconds, and each candidate steps up to it (one whose step overran waits
    until the allotment passes it). A search *pauses* between its steps and goes on later
@@ -246,19 +248,21 @@ def candidates(problem: ExactCover, engine: str = "auto") -> list[Runner]:
 
 
 def rivals(problem: ExactCover) -> list[Runner]:
-    """The search's rival in the race: the component count where the problem splits
+    """The search's rival in the race: the frontier count in a wide window where it takes
+    the problem (:func:`excover.zdd.frontier.wide_layout`: primary items only, no colors
+    or multiplicities; it walks DXZ's states in an order of few states, without the
+    memo's ZDD, within :data:`RIVAL_BYTES` of memory: on the SAT 2026 sets it counts
+    every instance it takes 4-1000 times faster than DXZ, docs/performance.md), else the
+    component count where the problem splits
     (:meth:`excover.counting.components.Counting.splits`: it then counts the parts by
-    DXZ or the frontier count), else the frontier count in a wide window where it takes
-    the problem (:func:`excover.zdd.frontier.wide_layout`: it walks DXZ's states, in an
-    order of few states and without the memo's ZDD), within :data:`RIVAL_BYTES` of
-    memory, else DXZ. (The look for splits is the component count's first work, kept
-    when it races.)"""
-    split = ROUTES["components"].start(problem)
-    if isinstance(split, ComponentsRunner) and split.counting.splits():
-        return [split]
+    DXZ or the frontier count), else DXZ. (The look for splits is the component count's
+    first work, kept when it races.)"""
     frontier = frontier_runner(problem, reorder=False, max_bytes=RIVAL_BYTES)
     if frontier is not None:
         return [frontier]
+    split = ROUTES["components"].start(problem)
+    if isinstance(split, ComponentsRunner) and split.counting.splits():
+        return [split]
     runner = ROUTES["dxz"].start(problem)
     return [] if runner is None else [runner]
 
