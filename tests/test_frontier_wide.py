@@ -219,6 +219,27 @@ def test_a_count_stops_between_layers_and_goes_on() -> None:
     assert total == frontier.start(laid).advance() == kasteleyn(8, 9)
 
 
+@pytest.mark.parametrize("threads", [1, 2])
+def test_a_count_stops_inside_a_layer_and_goes_on(threads: int) -> None:
+    """Split as finely as it goes (a group per post), a count asked to stop at once
+    stops between two groups of a layer (one thread) or two batches of a few groups per
+    thread (two), not only between layers, and goes on from there to Kasteleyn's count;
+    so a race's step overruns its time by one group (or batch) at most."""
+    laid = frontier.wide_layout(dominoes(8, 10))
+    assert laid is not None
+    split = _frontier.Counting(
+        laid.n_items, memoryview(laid.starts), memoryview(laid.masks), threads, fine=True
+    )
+    inside = 0
+    while True:
+        before = split.done
+        total = split.advance(None, lambda: True)
+        if total is not None:
+            break
+        inside += split.done == before
+    assert inside > 0 and total == kasteleyn(8, 10)
+
+
 def test_the_memory_limit_stops_the_count() -> None:
     """A 16 x 16 board within 200 kB: MemoryError naming the limit, the memory held
     within it; the runner turns it into ResourceLimitError, and the count cannot go on."""

@@ -64,7 +64,7 @@ ends with a MemoryError (the route choice's race then goes on without it).
 
 from libc.stdint cimport INT64_MAX, int64_t, uint32_t, uint64_t
 from libc.stdlib cimport calloc, free, malloc, realloc
-from libc.string cimport memset
+from libc.string cimport memcpy, memset
 from cpython.exc cimport PyErr_CheckSignals
 from cython.parallel cimport prange, threadid
 
@@ -511,6 +511,49 @@ cdef int set_buckets(Run* run, int ring, int log) noexcept nogil:
     return 0
 
 
+cdef int rebucket(Run* run, int ring, int log) noexcept nogil:
+    """Deal the posts of layer ``ring`` again into 2^log buckets (per thread), when it
+    got far more posts than the buckets chosen for it expected (a layer that grows fast,
+    as the first layers of a packing do): its groups are then small again. The posts
+    move to thread 0's boxes, chunk by chunk (each read chunk is reused at once). 0, or
+    -1 when out of memory."""
+    cdef int T = run.threads, old_log = run.log_buckets[ring], kw = run.key_words, t
+    cdef int64_t n_old = <int64_t>T << old_log, b, p, moved = 0
+    cdef Box* saved = <Box*>malloc(n_old * sizeof(Box))
+    cdef Chunk* chunk
+    cdef Chunk* following
+    cdef uint64_t* given
+    cdef Worker* w = &run.workers[0]
+    if saved == NULL:
+        return -1
+    memcpy(saved, run.boxes[ring], n_old * sizeof(Box))
+    memset(run.boxes[ring], 0, n_old * sizeof(Box))
+    if set_buckets(run, ring, log) < 0:
+        memcpy(run.boxes[ring], saved, n_old * sizeof(Box))
+        run.log_buckets[ring] = old_log
+        free(saved)
+        return -1
+    for t in range(T):
+        moved += run.workers[t].posted[ring]
+        run.workers[t].posted[ring] = 0
+    for b in range(n_old):
+        chunk = saved[b].head
+        if saved[b].tail != NULL:
+            saved[b].tail.n = saved[b].tail.capacity - saved[b].room
+        while chunk != NULL:
+            given = posts_of(chunk)
+            for p in range(chunk.n):
+                if post(run, w, 0, ring, given, kw, given + kw, chunk.width) < 0:
+                    return -1  # the chunks not yet moved are lost: the count cannot go on
+                given += kw + chunk.width
+            following = chunk.next
+            chunk_drop(w, chunk)
+            chunk = following
+    free(saved)
+    w.posted[ring] = moved
+    return 0
+
+
 cdef void plan_layer(Run* run, int64_t i, int64_t limit) noexcept nogil:
     """The groups of layer i's buckets (consecutive buckets up to ``limit`` posts, or one
     bucket past it), after closing the boxes' last chunks."""
@@ -703,10 +746,13 @@ cdef class Counting:
 
     def advance(self, tick=None, stop=None):
         """Count the layers still to do; the count (exact however large) once the last
-        is done, or None when ``stop()``, asked after each layer, says to stop (a later
-        call goes on from there). ``tick``, when given, is called after each layer with
-        the number of layers done and the states of that layer (for a progress bar).
-        A MemoryError (the tables could not grow) leaves the count unable to go on."""
+        is done, or None when ``stop()`` says to stop (a later call goes on from there).
+        ``stop`` is asked after each group of states summed on one thread (a
+        millisecond's work or so), and after every few groups per thread or each layer on
+        several; Ctrl-C is looked at as often, and also leaves the count able to go on.
+        ``tick``, when given, is called after each layer with the number of layers done
+        and the states of that layer (for a progress bar). A MemoryError (out of memory,
+        or past ``max_bytes``) leaves the count unable to go on."""
         if self.result is not None:
             return self.result
         if self.broken:
@@ -714,8 +760,9 @@ cdef class Counting:
         cdef Run* run = &self.run
         cdef const long long* first = &self.starts[0]
         cdef const unsigned long long* option = NULL
-        cdef int T = run.threads, t, ring, d, sender, log
-        cdef int64_t i, posts, states, g, ahead, limit, n_items = self.n_items
+        cdef int T = run.threads, t, ring, d, sender, log, failed
+        cdef int64_t i, posts, states, g, group, end, ahead, limit, n_items = self.n_items
+        cdef bint alone
         if self.masks.shape[0] > 0:
             option = &self.masks[0]
         while self.done < n_items:
@@ -734,46 +781,69 @@ cdef class Counting:
                     if set_buckets(run, (i + d) % run.ring, log) < 0:
                         self.broken = True
                         raise MemoryError("the frontier count ran out of memory")
-            limit = run.group_posts
-            if T > 1 and posts >= run.parallel_posts:
-                limit = min(limit, max(posts // (4 * T), 1))
-            plan_layer(run, i, limit)
-            for t in range(T):
-                run.workers[t].states = 0
-            if T == 1 or posts < run.parallel_posts:
+            if log > run.log_buckets[ring] + 1:  # far more posts than its buckets expected
                 with nogil:
-                    for g in range(run.n_groups):
+                    failed = rebucket(run, ring, log)
+                if failed < 0:
+                    self.broken = True
+                    raise MemoryError("the frontier count ran out of memory")
+            limit = run.group_posts
+            alone = T == 1 or posts < run.parallel_posts
+            if not alone:
+                limit = min(limit, max(posts // (4 * T), 1))
+            # the groups of the buckets not yet summed (a layer stopped half way is planned
+            # again: the buckets it summed are empty, as nothing is sent to the layer)
+            plan_layer(run, i, limit)
+            self.share_memory()
+            g = 0
+            while g < run.n_groups:
+                if alone:
+                    with nogil:
                         if run.key_words == 1:
                             count_group(<OneWord*>NULL, run, 0, i, n_items, g, first, option)
                         else:
                             count_group(<Words*>NULL, run, 0, i, n_items, g, first, option)
-            else:
-                for g in prange(run.n_groups, nogil=True, num_threads=T, schedule="dynamic",
-                                chunksize=1):
-                    sender = threadid()
-                    if run.key_words == 1:
-                        count_group(<OneWord*>NULL, run, sender, i, n_items, g, first, option)
-                    else:
-                        count_group(<Words*>NULL, run, sender, i, n_items, g, first, option)
+                    g += 1
+                else:
+                    end = run.n_groups if stop is None else min(run.n_groups, g + 8 * T)
+                    for group in prange(g, end, nogil=True, num_threads=T,
+                                        schedule="dynamic", chunksize=1):
+                        sender = threadid()
+                        if run.key_words == 1:
+                            count_group(<OneWord*>NULL, run, sender, i, n_items, group,
+                                        first, option)
+                        else:
+                            count_group(<Words*>NULL, run, sender, i, n_items, group,
+                                        first, option)
+                    g = end
+                self.check_failures()
+                PyErr_CheckSignals()  # Ctrl-C: the KeyboardInterrupt propagates
+                if g < run.n_groups and stop is not None and stop():
+                    return None
             states = 0
             for t in range(T):
-                if run.workers[t].failed < 0:
-                    self.broken = True
-                    if run.workers[t].over_limit:
-                        raise MemoryError(f"the frontier count passed its memory limit of "
-                                          f"{self.max_bytes} bytes")
-                    raise MemoryError("the frontier count ran out of memory")
                 states += run.workers[t].states
+                run.workers[t].states = 0
                 run.workers[t].posted[ring] = 0
             self.done = i + 1
-            self.share_memory()
-            PyErr_CheckSignals()  # Ctrl-C between layers: the KeyboardInterrupt propagates
             if tick is not None:
                 tick(i + 1, states)
             if self.done < n_items and stop is not None and stop():
                 return None
         self.result = self.total()
         return self.result
+
+    cdef int check_failures(self) except -1:
+        """MemoryError when a thread was refused memory (the count cannot go on)."""
+        cdef int t
+        for t in range(self.run.threads):
+            if self.run.workers[t].failed < 0:
+                self.broken = True
+                if self.run.workers[t].over_limit:
+                    raise MemoryError(f"the frontier count passed its memory limit of "
+                                      f"{self.max_bytes} bytes")
+                raise MemoryError("the frontier count ran out of memory")
+        return 0
 
 
 cdef int log_for(Run* run, int64_t posts) noexcept nogil:
