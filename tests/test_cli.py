@@ -574,6 +574,27 @@ def test_ctrl_c_prints_partial_stats_and_exits_130() -> None:
     assert int(out) == int(stats["solutions"])
 
 
+def test_a_ctrl_c_as_the_run_ends_exits_130_without_a_traceback(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A Ctrl-C handled only after main() put the default handler back (it landed as the
+    run ended) is reported like one during the run: a line on stderr and status 130."""
+    import excover.main as entry
+
+    def late_ctrl_c(argv: object = None) -> int:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(entry, "main", late_ctrl_c)
+    previous = signal.getsignal(signal.SIGINT)
+    try:
+        with pytest.raises(SystemExit) as stopped:
+            entry.command()
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    assert stopped.value.code == 130
+    assert capsys.readouterr().err == "excover: interrupted\n"
+
+
 def test_ctrl_c_during_solve_still_ends_the_json_document() -> None:
     status, out, _ = interrupted("solve", PENTO6X10, "--json")
     assert status == 130

@@ -224,7 +224,14 @@ def command() -> None:
     """The ``excover`` program: :func:`main`, then exit with its status. After an
     interrupted run no further Ctrl-C can cut the exit short (the report is printed, the
     checkpoint saved, the workers stopped: only the interpreter's exit is left)."""
-    status = main()
-    if status == EXIT_INTERRUPT:
+    try:
+        status = main()
+        if status == EXIT_INTERRUPT:
+            signal.signal(signal.SIGINT, signal.SIG_IGN)
+    except KeyboardInterrupt:
+        # a Ctrl-C that lands as the run ends, once main() has put the default handler
+        # back: the same report and status as one that lands during the run
         signal.signal(signal.SIGINT, signal.SIG_IGN)
+        print("excover: interrupted", file=sys.stderr)
+        status = EXIT_INTERRUPT
     sys.exit(status)
