@@ -227,19 +227,25 @@ def test_a_route_that_cannot_pause_starts_again_with_longer_steps() -> None:
 
 
 def test_the_components_route_races_only_where_it_counts() -> None:
-    """The component count races (in DXZ's place) on problems that split, and counts
-    right when forced on one that does not; a problem with multiplicities leaves it out,
-    and forcing it there is a clear error (never a wrong count)."""
+    """The component count races (in DXZ's place) on problems that split and that the
+    frontier count does not take (a secondary item), and counts right when forced on
+    one that does not split; a problem with multiplicities leaves it out, and forcing it
+    there is a clear error (never a wrong count)."""
     found = counting.count(queens(7), route="components")
     assert (found.count, found.route) == (40, "components")
     assert [r.name for r in choice.candidates(queens(7))] == ["bits", "dxz"]
-    twice = ExactCover(primary=[f"{side}{k}" for side in "ab" for k in range(8)])
-    for side in "ab":  # two copies of 8 items covered by pairs: 105 ways each
-        for i in range(8):
-            for j in range(i + 1, 8):
-                twice.add_option([f"{side}{i}", f"{side}{j}"])
-    assert [r.name for r in choice.candidates(twice)] == ["bits", "components"]
-    assert counting.count(twice).count == 105 * 105 == twice.count(method="dlx")
+    for secondary in ([], ["s"]):
+        primary = [f"{side}{k}" for side in "ab" for k in range(8)]
+        twice = ExactCover(primary=primary, secondary=secondary)
+        for side in "ab":  # two copies of 8 items covered by pairs: 105 ways each
+            for i in range(8):
+                for j in range(i + 1, 8):
+                    twice.add_option([f"{side}{i}", f"{side}{j}"])
+        if secondary:  # an option of its own: the count is the same
+            twice.add_option(["a0", "a1", "s"])
+        rival = "components" if secondary else "frontier"
+        assert [r.name for r in choice.candidates(twice)] == ["bits", rival]
+        assert counting.count(twice).count == twice.count(method="dlx")
     multiple = ExactCover(primary=["a", "b"])
     multiple.set_multiplicity("a", 1, 2)
     for options in (["a"], ["a"], ["a", "b"], ["b"]):
@@ -335,5 +341,7 @@ def test_the_choices_copies_of_the_frontier_counts_limits_agree() -> None:
     assert choice.REORDER_MIN_ITEMS == frontier.REORDER_MIN_ITEMS
     wide = ExactCover(primary=70)
     wide.add_option([0, 69])
-    assert routes._too_wide(wide) and routes.frontier_runner(wide, reorder=False) is None
+    assert routes._too_wide(wide)
+    assert routes.frontier_runner(wide, reorder=False, wide=False) is None
+    assert routes.frontier_runner(wide, reorder=False) is not None  # a wide window takes it
     assert frontier.layout(wide, reorder=False) is None  # the compiled test agrees

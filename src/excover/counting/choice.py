@@ -29,32 +29,34 @@ more. :func:`count` therefore goes, in order:
    however loaded, before any race starts. The scout is the first step of the race's
    search, so its work is not lost when the race follows.
 5. **The race**, on this thread: the search engine :func:`excover.engines.pick_engine`
-   chooses (the three engines walk the same tree, so one of them is enough) against its
-   rival: the component count where the problem splits below its first branching, else
-   DXZ (:func:`rivals`). The rival joins once the search has had
-   :func:`rivals_after` seconds (10 ms and a microsecond a node: its first step costs a
-   few milliseconds, and a count shorter than that stays the search's). Round ``r``
-   raises the allotment to ``FIRST_STEP * (1 + GROWTH + ... + GROWTH**r)`` seconds, and
-   each runner steps up to its *weight* times that
+   chooses (the three engines walk the same tree, so one of them is enough) against one
+   rival (:func:`rivals`): the frontier count in a window of up to four words where it
+   takes the problem (primary items only, every option within 254 items in the order of
+   few states it picks; its memory bounded by :data:`RIVAL_BYTES`), else the component
+   count where the problem splits below its first branching, else DXZ. The rival joins
+   once the search has had :func:`rivals_after` seconds (10 ms and a microsecond a node:
+   its first step costs a few milliseconds, and a count shorter than that stays the
+   search's). Round ``r`` raises the allotment to ``FIRST_STEP * (1 + GROWTH + ... +
+   GROWTH**r)`` seconds, and each runner steps up to its *weight* times that
    (:meth:`~excover.counting.routes.Runner.weight`; one whose step overran waits until
-   its share passes it). The search and the component count weigh 1; DXZ weighs
-   :data:`~excover.counting.routes.LOW_WEIGHT` (a fifth) while few of its nodes hit its
-   memo, up to :data:`~excover.counting.routes.HIGH_WEIGHT` where many do. A search
-   *pauses* between its steps and goes on later from where it stopped, so no work is
-   thrown away (building its engine counts as part of its first step); a route that
-   cannot pause starts again, each try :data:`RESTART_GROWTH` times as long as its last.
-   Seconds are CPU time.
+   its share passes it). The search, the frontier count and the component count weigh
+   1; DXZ weighs :data:`~excover.counting.routes.LOW_WEIGHT` (a fifth) while few of its
+   nodes hit its memo, up to :data:`~excover.counting.routes.HIGH_WEIGHT` where many do.
+   Every runner *pauses* between its steps and goes on later from where it stopped, so
+   no work is thrown away (building its engine counts as part of its first step); a
+   route that could not pause would start again, each try :data:`RESTART_GROWTH` times as
+   long as its last. Seconds are CPU time.
 
 The bound: when a runner of weight ``w``, needing ``T`` seconds alone, finishes, a rival
 of weight ``v`` has had at most about ``v / w`` times its time (plus one round's growth
-and one overrun step), so auto takes about ``(1 + v / w) * T``: 1.2 ``T`` where the
-search beats a DXZ whose memo hits little (the pentominoes, queens and Latin squares of
-the benchmarks), ``1.5 T`` to ``2 T`` where DXZ's memo hits often and DXZ wins; at worst,
-a DXZ that wins with few hits, about ``6 T``: never the hundredfold of a wrong guess.
-No cheap signal names the winner outright (memo hit rates, solution density, Knuth's
+and one overrun step), so auto takes about ``(1 + v / w) * T``: about ``2 T`` where the
+search and the frontier count race, 1.2 ``T`` where the search beats a DXZ whose memo
+hits little, ``1.5 T`` to ``2 T`` where DXZ's memo hits often and DXZ wins; at worst, a
+DXZ that wins with few hits, about ``6 T``: never the hundredfold of a wrong guess. No
+cheap signal names the winner outright (memo hit rates, solution density, Knuth's
 estimates of the search tree and the problem's shape each fail on one of the benchmark
-sets), so the weights only tilt the race. A runner that runs out of memory (DXZ's
-memo) leaves the race, which goes on with the others.
+sets), so the weights only tilt the race. A runner that runs out of memory (DXZ's memo,
+the frontier count past its bound) leaves the race, which goes on with the others.
 
 Search options (a heuristic, limits on nodes or solutions) make the count one dancing-
 links search, as for ``method="dlx"``; ``engine=`` chooses the engine of the race's
@@ -89,7 +91,7 @@ if TYPE_CHECKING:
     from excover.problem import ExactCover, SearchOptions
 
 __all__ = ["FIRST_STEP", "GROWTH", "RESTART_GROWTH", "RIVALS_AFTER", "SCOUT_FIRST"]
-__all__ += ["REORDER_MIN_ITEMS", "RIVALS_AFTER_PER_NODE", "SCOUT_SECONDS"]
+__all__ += ["REORDER_MIN_ITEMS", "RIVALS_AFTER_PER_NODE", "RIVAL_BYTES", "SCOUT_SECONDS"]
 __all__ += ["CountResult", "Plan", "Work"]
 __all__ += ["candidates", "count", "partial", "plan", "plan_whole", "race", "rivals"]
 __all__ += ["rivals_after", "run"]
@@ -130,6 +132,9 @@ SCOUT_FIRST = 4096
 REORDER_MIN_ITEMS = 256
 #: Seconds of race a parallel count spends choosing the method of its subproblems.
 SCOUT_SECONDS = 0.5
+#: The most memory (bytes) of the frontier count as the search's rival: past it, it
+#: leaves the race (its layers can grow faster than the search's count does).
+RIVAL_BYTES = 2 << 30
 
 
 class CountResult:
@@ -344,10 +349,18 @@ def candidates(problem: ExactCover, engine: str = "auto") -> list[Runner]:
 
 
 def rivals(problem: ExactCover) -> list[Runner]:
-    """The search's rival in the race: the component count where the problem splits
+    """The search's rival in the race: the frontier count in a wide window where it takes
+    the problem (:func:`excover.zdd.frontier.wide_layout`: primary items only, no colors
+    or multiplicities; it walks DXZ's states in an order of few states, without the
+    memo's ZDD, within :data:`RIVAL_BYTES` of memory: on the SAT 2026 sets it counts
+    every instance it takes 4-1000 times faster than DXZ, docs/performance.md), else the
+    component count where the problem splits
     (:meth:`excover.counting.components.Counting.splits`: it then counts the parts by
     DXZ or the frontier count), else DXZ. (The look for splits is the component count's
     first work, kept when it races.)"""
+    frontier = frontier_runner(problem, reorder=False, max_bytes=RIVAL_BYTES)
+    if frontier is not None:
+        return [frontier]
     split = ROUTES["components"].start(problem)
     if not isinstance(split, ComponentsRunner):  # multiplicities
         return [DxzRunner(problem)]
@@ -427,7 +440,7 @@ def plan_whole(
 def _frontier_plan(problem: ExactCover, deadline: float | None, reorder: bool) -> Plan | None:
     """The frontier count alone, when it takes the problem (in the items' own order
     only, unless ``reorder``)."""
-    frontier = frontier_runner(problem, reorder=reorder)
+    frontier = frontier_runner(problem, reorder=reorder, wide=False)
     if frontier is None:
         return None
     why = (

@@ -8,7 +8,9 @@ A *route* is one way of counting every solution of an exact cover problem:
 * ``dxz``: DXZ, dancing links with a memo of sub-problems building the ZDD of all
   solutions (:mod:`excover.zdd.dxz`), which is then counted.
 * ``frontier``: the layer-by-layer count over DXZ's states (:mod:`excover.zdd.frontier`),
-  for problems of primary items only whose options each span fewer than 64 items.
+  for problems of primary items only whose options each span fewer than 64 items in
+  some order, or fewer than 255 in the order of few states that it picks (a window of
+  up to four words).
 * ``components``: the component-decomposition count of
   :mod:`excover.counting.components` (problems without multiplicities).
 * ``parts``: for a problem that falls apart into independent parts, each part counted by
@@ -18,14 +20,12 @@ A *route* is one way of counting every solution of an exact cover problem:
 Every route is started as a :class:`Runner`, which counts in steps:
 :meth:`Runner.advance` works for about the seconds it is given and returns the count once
 the route has finished. Seconds are CPU time (``time.process_time``): on a loaded machine
-a step's wall-clock time measures the other processes as much as the route. The searches
-(``dlx``, ``bits``, ``cells``, ``dxz``) and the component count *pause*: a step goes on
-from where the last one stopped, so a run in many steps costs what one run costs (the
-component count repeats only its walk down to the component it stopped in, from its
-cache). The frontier count cannot pause: a step
-that runs out of time throws its work away, and the next step starts again with the time
-it is given (:class:`Restarting`); given steps that double, the lost work is less than
-the last step.
+a step's wall-clock time measures the other processes as much as the route. Every route
+*pauses*: a step goes on from where the last one stopped, so a run in many steps costs
+what one run costs (the component count repeats only its walk down to the component it
+stopped in, from its cache; the frontier count stops between two groups of a layer). A
+route that could not pause would start again at each step (:class:`Restarting`); given
+steps that double, its lost work is less than its last step.
 """
 
 from __future__ import annotations
@@ -35,16 +35,18 @@ from array import array
 from collections.abc import Callable
 from typing import TYPE_CHECKING, NamedTuple
 
-from excover.errors import LimitReached, UsageError
+from excover.errors import LimitReached, ResourceLimitError, UsageError
 
 if TYPE_CHECKING:
     from excover.counting.components import Counting
     from excover.engines import Search
     from excover.problem import ExactCover
+    from excover.zdd._frontier import Counting as FrontierCounting
     from excover.zdd.dxz import Run
+    from excover.zdd.frontier import Layout
 
 __all__ = ["ENGINE_ROUTES", "ROUTES", "SCOUT_NODES", "SCOUT_WORK", "ComponentsRunner", "Restarting"]
-__all__ += ["Route", "Runner", "frontier_may_take", "frontier_runner"]
+__all__ += ["FrontierRunner", "Route", "Runner", "frontier_may_take", "frontier_runner"]
 __all__ += ["Work", "scout_nodes", "start"]
 
 #: The routes that run one of the compiled search engines (named as ``engine=`` names it).
@@ -291,10 +293,6 @@ def _stop(seconds: float | None, deadline: float | None) -> Callable[[], bool]:
     return stop
 
 
-class _OutOfTime(Exception):
-    """Raised inside a restarting route's count when its step's time is up."""
-
-
 class Restarting(Runner):
     """A route that cannot pause: ``count_until(stop)`` counts from scratch, calling
     ``stop()`` often (True: give up now, by raising LimitReached or returning None).
@@ -310,7 +308,7 @@ class Restarting(Runner):
     def _step(self, seconds: float | None, deadline: float | None) -> int | None:
         try:
             return self.count_until(_stop(seconds, deadline))
-        except (_OutOfTime, LimitReached):
+        except LimitReached:
             return None
 
 
@@ -347,27 +345,56 @@ def _too_wide(problem: ExactCover) -> bool:
     return False
 
 
-def frontier_runner(problem: ExactCover, reorder: bool = True) -> Runner | None:
-    """The frontier count, stopped between two layers when its time is up; None when it
-    does not take the problem (in the items' own order only, unless ``reorder``)."""
+class FrontierRunner(Runner):
+    """The frontier count (:func:`excover.zdd.frontier.start`), paused between two
+    groups of a layer when its step's time is up and resumed at the next layer: no work is lost.
+    Its memory is bounded by ``max_bytes`` (0: no bound); past it, or out of memory, it
+    raises ResourceLimitError (and leaves a race)."""
+
+    def __init__(self, laid_out: Layout, max_bytes: int = 0) -> None:
+        super().__init__("frontier")
+        self.laid_out = laid_out
+        self.max_bytes = max_bytes
+        self.counting: FrontierCounting | None = None  # made in the first step
+
+    def _step(self, seconds: float | None, deadline: float | None) -> int | None:
+        from excover.zdd import frontier
+
+        try:
+            if self.counting is None:
+                self.counting = frontier.start(self.laid_out, max_bytes=self.max_bytes)
+            if seconds is None and deadline is None:
+                total = self.counting.advance()
+            else:
+                total = self.counting.advance(None, _stop(seconds, deadline))
+        except MemoryError as error:
+            raise ResourceLimitError(f"out of memory: {error}") from None
+        return None if total is None else int(total)
+
+
+def frontier_runner(
+    problem: ExactCover, reorder: bool = True, wide: bool = True, max_bytes: int = 0
+) -> Runner | None:
+    """The frontier count of ``problem`` in a window of one word
+    (:func:`excover.zdd.frontier.layout`: the items' own order, or a reordering when
+    ``reorder``), else, when ``wide``, in a wider one
+    (:func:`excover.zdd.frontier.wide_layout`); None when it does not take the
+    problem. ``max_bytes`` as for :class:`FrontierRunner`. A problem of another kind, or
+    one too wide for a narrow window in its own order when neither ``reorder`` nor
+    ``wide``, is turned away before the frontier's module is loaded."""
     if not frontier_may_take(problem):
         return None
-    if not reorder and _too_wide(problem):
+    if not reorder and not wide and _too_wide(problem):
         return None
     from excover.zdd import frontier
 
-    layout = frontier.layout(problem, reorder)
-    if layout is None:
-        return None
-
-    def count_until(stop: Callable[[], bool]) -> int | None:
-        def tick(done: int, layers: int, states: int) -> None:
-            if stop():
-                raise _OutOfTime
-
-        return frontier.count_layout(problem.engine_input().n_primary, layout, tick=tick)
-
-    return Restarting("frontier", count_until)
+    laid_out = frontier.layout(problem, reorder)
+    if laid_out is not None:
+        starts, masks = laid_out
+        n_primary = problem.engine_input().n_primary
+        return FrontierRunner(frontier.Layout(n_primary, 1, starts, masks), max_bytes)
+    wider = frontier.wide_layout(problem) if wide else None
+    return None if wider is None else FrontierRunner(wider, max_bytes)
 
 
 class ComponentsRunner(Runner):

@@ -1,6 +1,29 @@
 from array import array
 from collections.abc import Callable
 
+class Counting:
+    n_items: int
+    done: int
+    bytes: int
+    def __init__(
+        self,
+        n_items: int,
+        starts: memoryview,
+        masks: memoryview,
+        threads: int = 1,
+        key_words: int = 1,
+        buckets: int = 0,
+        words: int = 1,
+        group: int = 0,
+        fine: bool = False,
+        max_bytes: int = 0,
+    ) -> None: ...
+    def advance(
+        self,
+        tick: Callable[[int, int], None] | None = None,
+        stop: Callable[[], bool] | None = None,
+    ) -> int | None: ...
+
 def count(
     n_items: int,
     starts: memoryview,
@@ -11,6 +34,7 @@ def count(
     words: int = 1,
     group: int = 0,
     fine: bool = False,
+    key_words: int = 1,
 ) -> int: ...
 
 OPENMP: bool
@@ -18,6 +42,12 @@ OPENMP: bool
 def shape(
     n_items: int, option_start: memoryview, node_item: memoryview, pair_budget: int
 ) -> tuple[int, int, int, int]: ...
+def span_at(option_start: memoryview, node_item: memoryview, position: memoryview) -> int: ...
 def layout(
-    n_items: int, option_start: memoryview, node_item: memoryview, position: memoryview
+    n_items: int,
+    option_start: memoryview,
+    node_item: memoryview,
+    position: memoryview,
+    words: int = 1,
 ) -> tuple[array[int], array[int]] | None: ...
+def narrow_order(n_items: int, option_start: memoryview, node_item: memoryview) -> array[int]: ...

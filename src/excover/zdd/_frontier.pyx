@@ -3,17 +3,22 @@
 several threads, in integers as wide as the count needs.
 
 The problems: only primary items, no colors, no multiplicities, and every option spans
-fewer than 64 items (from its first item to its last). DXZ then branches on the leftmost
-uncovered item i, and its state is i with the window of the next items' covered bits (see
-``Dxz`` in :mod:`excover.zdd._store`): *layer* i holds the states whose leftmost
-uncovered item is i, each with the number of ways to reach it.
+fewer than 64 w - 1 items (from its first item to its last) for a window of w = 1 to 4
+64-bit words. DXZ then branches on the leftmost uncovered item i, and its state is i with
+the window of the next items' covered bits (see ``Dxz`` in :mod:`excover.zdd._store`):
+*layer* i holds the states whose leftmost uncovered item is i, each with the number of
+ways to reach it. The window's last bit is never covered (no option reaches it), so the
+next uncovered item after an option always lies within the window. One-word windows (the
+tilings) have their own compiled copy of the hot loop (``Window``), where the loops over
+the window's words fold away.
 
 Layer 0 holds the empty state, once. Processing layer i sends every state (bits, count)
 through every option that starts at item i and fits in the free bits: the covered bits
 grow by the option's mask and shift to the next uncovered item i', and the count goes to
 state (i', bits') of layer i' > i (or to the total when i' is past the last item). A
 layer depends only on earlier ones, so once layer i is done nothing is ever sent to it
-again.
+again. A count can stop after any layer and go on later (:meth:`Counting.advance`): all
+it holds between two layers is its posts.
 
 **Posts, not tables, for the layers ahead.** A state sent ahead is not looked up in a
 table of its layer at once: on big boards the 24 or so layers ahead hold gigabytes, and
@@ -50,11 +55,16 @@ words on top). A thread's total is kept with a zero top word: it is widened to o
 more than an addition's before the addition, and by one word whenever the top word
 becomes nonzero, so it too never loses a carry. So every count is exact, whatever its
 size, and each layer's counts are only as wide as its own states need.
+
+**Memory.** A count may be given a limit in bytes (posts, spare chunks, tables): each
+thread counts what it allocates and frees, and when a layer starts it may take an equal
+share of what the limit leaves; a thread refused memory stops the layer, and the count
+ends with a MemoryError (the route choice's race then goes on without it).
 """
 
-from libc.stdint cimport int64_t, uint32_t, uint64_t
+from libc.stdint cimport INT64_MAX, int64_t, uint32_t, uint64_t
 from libc.stdlib cimport calloc, free, malloc, realloc
-from libc.string cimport memset
+from libc.string cimport memcpy, memset
 from cpython.exc cimport PyErr_CheckSignals
 from cython.parallel cimport prange, threadid
 
@@ -79,8 +89,12 @@ cdef extern from *:
 #: Whether this build shares each layer among OpenMP threads (else ``threads`` run in turn).
 OPENMP = bool(FRONTIER_OPENMP)
 
-#: Layers kept at once: an option spans at most 63 items past its first one.
-DEF RING = 64
+#: The most words of a state's window (items i .. i + 64 * words - 1).
+DEF MAX_KEY_WORDS = 4
+
+#: Layers whose boxes exist at once, at most: an option spans fewer items past its first
+#: one than the window holds (64 per word of the window), so it sends nothing further.
+DEF RING = 256
 
 #: Bytes of a chunk of posts (a post wider than a chunk gets a chunk of its own).
 DEF CHUNK_BYTES = 16384
@@ -103,10 +117,11 @@ DEF PARALLEL_POSTS = 8192
 
 cdef struct Chunk:
     Chunk* next
-    int width      # words of each post's count; a post is 1 + width words, the state first
+    int width      # words of each post's count; a post is the state's words, then the count
     int n          # posts written (set when the box moves on, or the layer is planned)
     int capacity   # posts it holds
     int standard   # 1 when CHUNK_BYTES long (reusable), 0 when sized for one wide post
+    int64_t bytes  # its size
 
 
 cdef struct Box:
@@ -122,11 +137,14 @@ cdef struct Worker:
     int64_t n_spare
     uint32_t* slots       # the group's hash table: 1 + row index, 0 when free
     int64_t slot_capacity
-    uint64_t* rows        # the group's states: 1 + A words each, the state then its count
+    uint64_t* rows        # the group's states: the state's words then A count words each
     int64_t row_capacity  # words
     uint64_t* total       # total_words words, the top one zero
     int total_words
     int failed            # -1 when out of memory
+    int64_t bytes         # memory allocated less memory freed by this thread
+    int64_t allowance     # the most ``bytes`` may reach in the current layer
+    int over_limit        # 1 when refused memory for the allowance
     int64_t states        # distinct states summed in the current layer
     int64_t posted[RING]  # posts sent to each layer of the ring in the current pass
     char padding[64]      # apart from the next thread's counters
@@ -134,6 +152,8 @@ cdef struct Worker:
 
 cdef struct Run:
     int threads
+    int key_words             # words of a state's window
+    int ring                  # layers ahead with boxes: 64 per word of the window
     int max_log               # log2 of the most buckets of a layer
     int64_t group_posts
     int64_t bucket_target     # posts a bucket is meant to hold
@@ -152,28 +172,30 @@ cdef inline uint64_t* posts_of(Chunk* chunk) noexcept nogil:
     return <uint64_t*>(<char*>chunk + sizeof(Chunk))
 
 
-cdef Chunk* chunk_new(Worker* w, int width) noexcept nogil:
-    """An empty chunk for posts of ``width`` words (a spare one when it fits), or NULL
-    when out of memory."""
-    cdef int64_t row = (1 + width) * sizeof(uint64_t)
+cdef Chunk* chunk_new(Worker* w, int key_words, int width) noexcept nogil:
+    """An empty chunk for posts of ``key_words`` + ``width`` words (a spare one when it
+    fits), or NULL when out of memory."""
+    cdef int64_t row = (key_words + width) * sizeof(uint64_t)
     cdef int64_t capacity = (CHUNK_BYTES - <int64_t>sizeof(Chunk)) // row
+    cdef int64_t size = CHUNK_BYTES
     cdef Chunk* chunk
-    if capacity >= 1:
-        if w.spare != NULL:
-            chunk = w.spare
-            w.spare = chunk.next
-            w.n_spare -= 1
-        else:
-            chunk = <Chunk*>malloc(CHUNK_BYTES)
-            if chunk == NULL:
-                return NULL
-        chunk.standard = 1
+    if capacity >= 1 and w.spare != NULL:
+        chunk = w.spare
+        w.spare = chunk.next
+        w.n_spare -= 1
     else:
-        capacity = 1
-        chunk = <Chunk*>malloc(sizeof(Chunk) + row)
+        if capacity < 1:
+            capacity = 1
+            size = sizeof(Chunk) + row
+        if w.bytes + size > w.allowance:
+            w.over_limit = 1
+            return NULL
+        chunk = <Chunk*>malloc(size)
         if chunk == NULL:
             return NULL
-        chunk.standard = 0
+        w.bytes += size
+        chunk.standard = size == CHUNK_BYTES
+        chunk.bytes = size
     chunk.next = NULL
     chunk.width = width
     chunk.n = 0
@@ -188,6 +210,7 @@ cdef inline void chunk_drop(Worker* w, Chunk* chunk) noexcept nogil:
         w.spare = chunk
         w.n_spare += 1
     else:
+        w.bytes -= chunk.bytes
         free(chunk)
 
 
@@ -195,17 +218,33 @@ cdef inline int bucket_of(uint64_t hashed, int log_buckets) noexcept nogil:
     return <int>((hashed >> 1) >> (63 - log_buckets)) if log_buckets else 0
 
 
-cdef inline int post(Run* run, Worker* w, int sender, int ring, uint64_t state,
-                     const uint64_t* count, int width) noexcept nogil:
-    """Write (state, count) of ``width`` words at the end of its box of layer ``ring``:
-    0, or -1 when out of memory."""
+cdef inline uint64_t hash_of(const uint64_t* state, int key_words) noexcept nogil:
+    cdef uint64_t hashed = state[0] * HASH
+    cdef int k
+    for k in range(1, key_words):
+        hashed = (hashed ^ state[k]) * HASH
+    return hashed
+
+
+cdef inline bint same(const uint64_t* a, const uint64_t* b, int key_words) noexcept nogil:
+    cdef int k
+    for k in range(key_words):
+        if a[k] != b[k]:
+            return False
+    return True
+
+
+cdef inline int post(Run* run, Worker* w, int sender, int ring, const uint64_t* state,
+                     int kw, const uint64_t* count, int width) noexcept nogil:
+    """Write (state of ``kw`` words, count of ``width`` words) at the end of its box of
+    layer ``ring``: 0, or -1 when out of memory."""
     cdef int log = run.log_buckets[ring]
-    cdef Box* box = &run.boxes[ring][(sender << log) + bucket_of(state * HASH, log)]
+    cdef Box* box = &run.boxes[ring][(sender << log) + bucket_of(hash_of(state, kw), log)]
     cdef Chunk* chunk
     cdef uint64_t* row
     cdef int k
     if box.room == 0 or box.width < width:
-        chunk = chunk_new(w, width)
+        chunk = chunk_new(w, kw, width)
         if chunk == NULL:
             return -1
         if box.tail == NULL:
@@ -218,12 +257,14 @@ cdef inline int post(Run* run, Worker* w, int sender, int ring, uint64_t state,
         box.room = chunk.capacity
         box.width = width
     row = box.write
-    row[0] = state
+    for k in range(kw):
+        row[k] = state[k]
+    row += kw
     for k in range(width):
-        row[1 + k] = count[k]
+        row[k] = count[k]
     for k in range(width, box.width):
-        row[1 + k] = 0
-    box.write = row + 1 + box.width
+        row[k] = 0
+    box.write = row + box.width
     box.room -= 1
     w.posted[ring] += 1
     return 0
@@ -275,26 +316,85 @@ cdef int reserve(Worker* w, int64_t slots, int64_t words) noexcept nogil:
     cdef uint32_t* table
     cdef uint64_t* rows
     if slots > w.slot_capacity:
+        if w.bytes + (slots - w.slot_capacity) * <int64_t>sizeof(uint32_t) > w.allowance:
+            w.over_limit = 1
+            return -1
         table = <uint32_t*>realloc(w.slots, slots * sizeof(uint32_t))
         if table == NULL:
             return -1
+        w.bytes += (slots - w.slot_capacity) * <int64_t>sizeof(uint32_t)
         w.slots = table
         w.slot_capacity = slots
     if words > w.row_capacity:
+        if w.bytes + (words - w.row_capacity) * <int64_t>sizeof(uint64_t) > w.allowance:
+            w.over_limit = 1
+            return -1
         rows = <uint64_t*>realloc(w.rows, words * sizeof(uint64_t))
         if rows == NULL:
             return -1
+        w.bytes += (words - w.row_capacity) * <int64_t>sizeof(uint64_t)
         w.rows = rows
         w.row_capacity = words
     return 0
 
 
-cdef void count_group(Run* run, int sender, int64_t i, int64_t n_items, int64_t group,
-                      const long long* starts, const unsigned long long* masks) noexcept nogil:
+cdef inline int next_state(const uint64_t* bits, const uint64_t* mask, int key_words,
+                           uint64_t* state) noexcept nogil:
+    """The state after an option of ``mask`` is taken in window ``bits`` (items i ..):
+    the covered bits grown by the mask, shifted to the next uncovered item, written to
+    ``state``; returns the shift (how many items on the next uncovered one is), or 0 when
+    the option meets a covered item. The window's top bit is never covered, so the next
+    uncovered item lies within it."""
+    cdef uint64_t grown[MAX_KEY_WORDS]
+    cdef uint64_t clash = 0
+    cdef int k, words, bit
+    for k in range(key_words):
+        clash |= bits[k] & mask[k]
+        grown[k] = bits[k] | mask[k]
+    if clash:
+        return 0
+    words = 0
+    while grown[words] == ~(<uint64_t>0):
+        words += 1
+    bit = ctz64(~grown[words])
+    for k in range(key_words):
+        if k + words >= key_words:
+            state[k] = 0
+        elif bit == 0:
+            state[k] = grown[k + words]
+        elif k + words + 1 < key_words:
+            state[k] = (grown[k + words] >> bit) | (grown[k + words + 1] << (64 - bit))
+        else:
+            state[k] = grown[k + words] >> bit
+    return 64 * words + bit
+
+
+cdef struct OneWord:  # the type that selects the count of one-word windows
+    uint64_t word
+
+
+cdef struct Words:  # the type that selects the count of wider windows
+    uint64_t word
+
+
+ctypedef fused Window:
+    OneWord
+    Words
+
+
+cdef void count_group(const Window* window, Run* run, int sender, int64_t i,
+                      int64_t n_items, int64_t group, const long long* starts,
+                      const unsigned long long* masks) noexcept nogil:
     """Sum the posts of one group of buckets of layer i into the thread's table, then
-    send each of its states through item i's options."""
+    send each of its states through item i's options. Compiled twice: for windows of
+    one word (``Window`` OneWord: the word loops fold away) and of any width."""
     cdef Worker* w = &run.workers[sender]
-    cdef int ring = i % RING, log = run.log_buckets[ring], T = run.threads
+    cdef int ring = i % run.ring, log = run.log_buckets[ring], T = run.threads
+    cdef int kw
+    if Window is OneWord:
+        kw = 1
+    else:
+        kw = run.key_words
     cdef int64_t first = run.bounds[group], last = run.bounds[group + 1]
     cdef int64_t posts = run.group_posts_of[group], b, n = 0, k, p, index, a
     cdef int u, wide = 0, log_slots = 4, stride, width, shift, high
@@ -303,7 +403,8 @@ cdef void count_group(Run* run, int sender, int64_t i, int64_t n_items, int64_t 
     cdef Chunk* following
     cdef uint64_t* row
     cdef uint64_t* given
-    cdef uint64_t state, slot, mask, bits, grown
+    cdef uint64_t slot, mask, bits, grown
+    cdef uint64_t state[MAX_KEY_WORDS]
     cdef int64_t next_layer, option_first = starts[i], option_last = starts[i + 1]
     if posts == 0:
         return
@@ -318,7 +419,7 @@ cdef void count_group(Run* run, int sender, int64_t i, int64_t n_items, int64_t 
                     wide = chunk.width
                 chunk = chunk.next
     wide += 1  # A: the sums' words, one more than any post's
-    stride = 1 + wide
+    stride = kw + wide
     while (<int64_t>1 << log_slots) < 2 * posts:
         log_slots += 1
     if reserve(w, <int64_t>1 << log_slots, posts * stride) < 0:
@@ -334,26 +435,26 @@ cdef void count_group(Run* run, int sender, int64_t i, int64_t n_items, int64_t 
                 width = chunk.width
                 given = posts_of(chunk)
                 for p in range(chunk.n):
-                    state = given[0]
-                    slot = ((state * HASH) << log) >> (64 - log_slots)
+                    slot = (hash_of(given, kw) << log) >> (64 - log_slots)
                     while True:
                         index = w.slots[slot]
                         if index == 0:
                             row = w.rows + n * stride
-                            row[0] = state
+                            for k in range(kw):
+                                row[k] = given[k]
                             for k in range(width):
-                                row[1 + k] = given[1 + k]
+                                row[kw + k] = given[kw + k]
                             for k in range(width, wide):
-                                row[1 + k] = 0
+                                row[kw + k] = 0
                             n += 1
                             w.slots[slot] = <uint32_t>n
                             break
                         row = w.rows + (index - 1) * stride
-                        if row[0] == state:
-                            add_into(row + 1, given + 1, width, wide)
+                        if same(row, given, kw):
+                            add_into(row + kw, given + kw, width, wide)
                             break
                         slot = (slot + 1) & mask
-                    given += 1 + width
+                    given += kw + width
                 following = chunk.next
                 chunk_drop(w, chunk)
                 chunk = following
@@ -365,25 +466,31 @@ cdef void count_group(Run* run, int sender, int64_t i, int64_t n_items, int64_t 
     w.states += n
     width = 1  # the posts' width: as many words as the largest sum needs
     for k in range(n):
-        row = w.rows + k * stride
+        row = w.rows + k * stride + kw - 1  # row[c]: the count's word c - 1
         high = wide
         while high > width and row[high] == 0:
             high -= 1
         width = high
     for k in range(n):
         row = w.rows + k * stride
-        bits = row[0]
         for a in range(option_first, option_last):
-            if bits & masks[a]:
-                continue
-            grown = bits | masks[a]
-            shift = ctz64(~grown)
+            if Window is OneWord:
+                bits = row[0]
+                if bits & masks[a]:
+                    continue
+                grown = bits | masks[a]
+                shift = ctz64(~grown)
+                state[0] = grown >> shift
+            else:
+                shift = next_state(row, <const uint64_t*>&masks[a * kw], kw, state)
+                if shift == 0:
+                    continue
             next_layer = i + shift
             if next_layer >= n_items:
-                if total_add(w, row + 1, width) < 0:
+                if total_add(w, row + kw, width) < 0:
                     w.failed = -1
                     return
-            elif post(run, w, sender, next_layer % RING, grown >> shift, row + 1, width) < 0:
+            elif post(run, w, sender, next_layer % run.ring, state, kw, row + kw, width) < 0:
                 w.failed = -1
                 return
 
@@ -404,10 +511,53 @@ cdef int set_buckets(Run* run, int ring, int log) noexcept nogil:
     return 0
 
 
+cdef int rebucket(Run* run, int ring, int log) noexcept nogil:
+    """Deal the posts of layer ``ring`` again into 2^log buckets (per thread), when it
+    got far more posts than the buckets chosen for it expected (a layer that grows fast,
+    as the first layers of a packing do): its groups are then small again. The posts
+    move to thread 0's boxes, chunk by chunk (each read chunk is reused at once). 0, or
+    -1 when out of memory."""
+    cdef int T = run.threads, old_log = run.log_buckets[ring], kw = run.key_words, t
+    cdef int64_t n_old = <int64_t>T << old_log, b, p, moved = 0
+    cdef Box* saved = <Box*>malloc(n_old * sizeof(Box))
+    cdef Chunk* chunk
+    cdef Chunk* following
+    cdef uint64_t* given
+    cdef Worker* w = &run.workers[0]
+    if saved == NULL:
+        return -1
+    memcpy(saved, run.boxes[ring], n_old * sizeof(Box))
+    memset(run.boxes[ring], 0, n_old * sizeof(Box))
+    if set_buckets(run, ring, log) < 0:
+        memcpy(run.boxes[ring], saved, n_old * sizeof(Box))
+        run.log_buckets[ring] = old_log
+        free(saved)
+        return -1
+    for t in range(T):
+        moved += run.workers[t].posted[ring]
+        run.workers[t].posted[ring] = 0
+    for b in range(n_old):
+        chunk = saved[b].head
+        if saved[b].tail != NULL:
+            saved[b].tail.n = saved[b].tail.capacity - saved[b].room
+        while chunk != NULL:
+            given = posts_of(chunk)
+            for p in range(chunk.n):
+                if post(run, w, 0, ring, given, kw, given + kw, chunk.width) < 0:
+                    return -1  # the chunks not yet moved are lost: the count cannot go on
+                given += kw + chunk.width
+            following = chunk.next
+            chunk_drop(w, chunk)
+            chunk = following
+    free(saved)
+    w.posted[ring] = moved
+    return 0
+
+
 cdef void plan_layer(Run* run, int64_t i, int64_t limit) noexcept nogil:
     """The groups of layer i's buckets (consecutive buckets up to ``limit`` posts, or one
     bucket past it), after closing the boxes' last chunks."""
-    cdef int ring = i % RING, log = run.log_buckets[ring], u
+    cdef int ring = i % run.ring, log = run.log_buckets[ring], u
     cdef int64_t n_buckets = <int64_t>1 << log, b, sum = 0
     cdef Box* box
     cdef Chunk* chunk
@@ -435,16 +585,73 @@ cdef void plan_layer(Run* run, int64_t i, int64_t limit) noexcept nogil:
     run.bounds[run.n_groups] = n_buckets
 
 
-cdef class _Run:
-    """The boxes, chunks, tables and totals of one count; freed with the object."""
+cdef class Counting:
+    """A frontier count that can stop between two layers and go on later.
+
+    Item i's options are ``masks[starts[i] * key_words:starts[i + 1] * key_words]``,
+    ``key_words`` words each (1 to 4): bit k of an option's words is item i + k (bit 0,
+    item i itself, always set; the window's last bit, 64 * key_words - 1, never).
+    ``threads`` OpenMP threads share the work; one thread runs without OpenMP at all (so
+    a process forked from one that used OpenMP, such as a worker of a process pool, can
+    count safely). ``buckets`` (a power of two; 0 for 2^MAX_LOG_BUCKETS) is the most
+    buckets a layer is split into, ``group`` (0 for :data:`GROUP_POSTS`) the most posts
+    summed at once (past it a group is one bucket), ``words`` the width the first count
+    starts at, and ``fine`` splits every layer as finely as they allow (a post per
+    bucket, a bucket per group, every layer shared among the threads: for tests). None of
+    them changes the result. ``max_bytes`` (0: no limit) bounds the memory of the posts
+    and tables: past it the count stops with a MemoryError (each thread may take its share
+    of what is left when a layer starts; the boxes' own small arrays are not counted).
+    """
 
     cdef Run run
+    cdef const long long[:] starts
+    cdef const unsigned long long[:] masks
+    cdef readonly int64_t n_items
+    cdef readonly int64_t done
+    cdef object result
+    cdef bint broken
+    cdef int64_t max_bytes
 
-    def __cinit__(self, int threads, int max_log, int64_t group_posts, bint fine):
-        cdef int r
+    def __cinit__(self, int64_t n_items, const long long[:] starts,
+                  const unsigned long long[:] masks, int threads=1, int key_words=1,
+                  int buckets=0, int words=1, int64_t group=0, bint fine=False,
+                  int64_t max_bytes=0):
+        cdef int r, max_log = 0
+        cdef uint64_t zero[MAX_KEY_WORDS]
+        cdef uint64_t* one
+        if threads < 1:
+            raise ValueError("threads must be at least 1")
+        if key_words < 1 or key_words > MAX_KEY_WORDS:
+            raise ValueError(f"a state's window is 1 to {MAX_KEY_WORDS} words")
+        if buckets == 0:
+            buckets = 1 << MAX_LOG_BUCKETS
+        if buckets < 1 or buckets & (buckets - 1) or buckets > (1 << 20):
+            raise ValueError("buckets must be a power of two up to 2^20")
+        if words < 1:
+            raise ValueError("counts start at least 1 word wide")
+        if group == 0:
+            group = GROUP_POSTS
+        if group < 1:
+            raise ValueError("a group sums at least one post")
+        if max_bytes < 0:
+            raise ValueError("max_bytes is 0 (no limit) or positive")
+        if n_items < 0 or starts.shape[0] != n_items + 1:
+            raise ValueError("one start per item, and one more")
+        if starts[n_items] * key_words != masks.shape[0]:
+            raise ValueError("key_words words per option")
+        while (1 << max_log) < buckets:
+            max_log += 1
+        self.starts = starts
+        self.masks = masks
+        self.n_items = n_items
+        self.done = 0
+        self.result = None
+        self.max_bytes = max_bytes
         self.run.threads = threads
+        self.run.key_words = key_words
+        self.run.ring = 64 * key_words
         self.run.max_log = max_log
-        self.run.group_posts = 1 if fine else group_posts
+        self.run.group_posts = 1 if fine else group
         self.run.bucket_target = 1 if fine else BUCKET_POSTS
         self.run.parallel_posts = 0 if fine else PARALLEL_POSTS
         self.run.workers = <Worker*>calloc(threads, sizeof(Worker))
@@ -454,9 +661,23 @@ cdef class _Run:
         if (self.run.workers == NULL or self.run.bounds == NULL
                 or self.run.group_posts_of == NULL or self.run.bucket_posts == NULL):
             raise MemoryError("cannot allocate the frontier count")
-        for r in range(RING):
+        for r in range(self.run.ring):
             if set_buckets(&self.run, r, 0) < 0:
                 raise MemoryError("cannot allocate the frontier count")
+        if n_items == 0:
+            self.result = 1
+            return
+        self.share_memory()
+        one = <uint64_t*>calloc(words, sizeof(uint64_t))
+        if one == NULL:
+            raise MemoryError("cannot allocate the frontier count")
+        one[0] = 1
+        for r in range(key_words):
+            zero[r] = 0
+        failed = post(&self.run, &self.run.workers[0], 0, 0, zero, key_words, one, words)
+        free(one)
+        if failed < 0:
+            raise MemoryError("the frontier count ran out of memory")
 
     def __dealloc__(self):
         cdef int r, t
@@ -487,6 +708,33 @@ cdef class _Run:
         free(self.run.group_posts_of)
         free(self.run.bucket_posts)
 
+    @property
+    def bytes(self):
+        """The memory the posts and tables hold now (with the threads' spare chunks)."""
+        cdef int t
+        cdef int64_t held = 0
+        for t in range(self.run.threads):
+            held += self.run.workers[t].bytes
+        return held
+
+    cdef int share_memory(self) except -1:
+        """Give each thread its allowance for the next layer: an equal share of what the
+        memory limit leaves; MemoryError when nothing is left."""
+        cdef int t, T = self.run.threads
+        cdef int64_t left
+        if self.max_bytes == 0:
+            for t in range(T):
+                self.run.workers[t].allowance = INT64_MAX
+            return 0
+        left = self.max_bytes - self.bytes
+        if left <= 0:
+            self.broken = True
+            raise MemoryError(f"the frontier count passed its memory limit of "
+                              f"{self.max_bytes} bytes")
+        for t in range(T):
+            self.run.workers[t].allowance = self.run.workers[t].bytes + left // T
+        return 0
+
     cdef object total(self):
         """The sum of the threads' totals, as a Python int."""
         cdef int t, k
@@ -495,6 +743,107 @@ cdef class _Run:
             for k in range(self.run.workers[t].total_words):
                 result += int(self.run.workers[t].total[k]) << (64 * k)
         return result
+
+    def advance(self, tick=None, stop=None):
+        """Count the layers still to do; the count (exact however large) once the last
+        is done, or None when ``stop()`` says to stop (a later call goes on from there).
+        ``stop`` is asked after each group of states summed on one thread (a
+        millisecond's work or so), and after every few groups per thread or each layer on
+        several; Ctrl-C is looked at as often, and also leaves the count able to go on.
+        ``tick``, when given, is called after each layer with the number of layers done
+        and the states of that layer (for a progress bar). A MemoryError (out of memory,
+        or past ``max_bytes``) leaves the count unable to go on."""
+        if self.result is not None:
+            return self.result
+        if self.broken:
+            raise MemoryError("the frontier count ran out of memory")
+        cdef Run* run = &self.run
+        cdef const long long* first = &self.starts[0]
+        cdef const unsigned long long* option = NULL
+        cdef int T = run.threads, t, ring, d, sender, log, failed
+        cdef int64_t i, posts, states, g, group, end, ahead, limit, n_items = self.n_items
+        cdef bint alone
+        if self.masks.shape[0] > 0:
+            option = &self.masks[0]
+        while self.done < n_items:
+            i = self.done
+            ring = i % run.ring
+            posts = 0
+            for t in range(T):
+                posts += run.workers[t].posted[ring]
+            # the layers ahead that have no post yet get buckets for a layer this wide
+            log = log_for(run, posts)
+            for d in range(1, run.ring):
+                ahead = 0
+                for t in range(T):
+                    ahead += run.workers[t].posted[(i + d) % run.ring]
+                if ahead == 0 and run.log_buckets[(i + d) % run.ring] != log:
+                    if set_buckets(run, (i + d) % run.ring, log) < 0:
+                        self.broken = True
+                        raise MemoryError("the frontier count ran out of memory")
+            if log > run.log_buckets[ring] + 1:  # far more posts than its buckets expected
+                with nogil:
+                    failed = rebucket(run, ring, log)
+                if failed < 0:
+                    self.broken = True
+                    raise MemoryError("the frontier count ran out of memory")
+            limit = run.group_posts
+            alone = T == 1 or posts < run.parallel_posts
+            if not alone:
+                limit = min(limit, max(posts // (4 * T), 1))
+            # the groups of the buckets not yet summed (a layer stopped half way is planned
+            # again: the buckets it summed are empty, as nothing is sent to the layer)
+            plan_layer(run, i, limit)
+            self.share_memory()
+            g = 0
+            while g < run.n_groups:
+                if alone:
+                    with nogil:
+                        if run.key_words == 1:
+                            count_group(<OneWord*>NULL, run, 0, i, n_items, g, first, option)
+                        else:
+                            count_group(<Words*>NULL, run, 0, i, n_items, g, first, option)
+                    g += 1
+                else:
+                    end = run.n_groups if stop is None else min(run.n_groups, g + 8 * T)
+                    for group in prange(g, end, nogil=True, num_threads=T,
+                                        schedule="dynamic", chunksize=1):
+                        sender = threadid()
+                        if run.key_words == 1:
+                            count_group(<OneWord*>NULL, run, sender, i, n_items, group,
+                                        first, option)
+                        else:
+                            count_group(<Words*>NULL, run, sender, i, n_items, group,
+                                        first, option)
+                    g = end
+                self.check_failures()
+                PyErr_CheckSignals()  # Ctrl-C: the KeyboardInterrupt propagates
+                if g < run.n_groups and stop is not None and stop():
+                    return None
+            states = 0
+            for t in range(T):
+                states += run.workers[t].states
+                run.workers[t].states = 0
+                run.workers[t].posted[ring] = 0
+            self.done = i + 1
+            if tick is not None:
+                tick(i + 1, states)
+            if self.done < n_items and stop is not None and stop():
+                return None
+        self.result = self.total()
+        return self.result
+
+    cdef int check_failures(self) except -1:
+        """MemoryError when a thread was refused memory (the count cannot go on)."""
+        cdef int t
+        for t in range(self.run.threads):
+            if self.run.workers[t].failed < 0:
+                self.broken = True
+                if self.run.workers[t].over_limit:
+                    raise MemoryError(f"the frontier count passed its memory limit of "
+                                      f"{self.max_bytes} bytes")
+                raise MemoryError("the frontier count ran out of memory")
+        return 0
 
 
 cdef int log_for(Run* run, int64_t posts) noexcept nogil:
@@ -509,94 +858,10 @@ cdef int log_for(Run* run, int64_t posts) noexcept nogil:
     return log
 
 
-def count(int n_items, const long long[:] starts, const unsigned long long[:] masks,
+def count(int64_t n_items, const long long[:] starts, const unsigned long long[:] masks,
           int threads=1, tick=None, int buckets=0, int words=1, int64_t group=0,
-          bint fine=False):
-    """The number of solutions, exact however large.
-
-    Item i's options are ``masks[starts[i]:starts[i + 1]]``: bit k of a mask is item
-    i + k (bit 0, item i itself, always set). ``threads`` OpenMP threads share the work;
-    one thread runs without OpenMP at all (so a process forked from one that used OpenMP,
-    such as a worker of a process pool, can count safely). ``buckets`` (a power of two;
-    0 for 2^MAX_LOG_BUCKETS) is the most buckets a layer is split into, ``group`` (0 for
-    :data:`GROUP_POSTS`) the most posts summed at once (past it a group is one bucket),
-    ``words`` the width the first count starts at, and ``fine`` splits every layer as
-    finely as they allow (a post per bucket, a bucket per group, every layer shared among
-    the threads: for tests). None of them changes the result.
-    ``tick``, when given, is called after each layer with the number of layers done and
-    the states of that layer (for a progress bar).
-    """
-    if threads < 1:
-        raise ValueError("threads must be at least 1")
-    if buckets == 0:
-        buckets = 1 << MAX_LOG_BUCKETS
-    if buckets < 1 or buckets & (buckets - 1) or buckets > (1 << 20):
-        raise ValueError("buckets must be a power of two up to 2^20")
-    if words < 1:
-        raise ValueError("counts start at least 1 word wide")
-    if group == 0:
-        group = GROUP_POSTS
-    if group < 1:
-        raise ValueError("a group sums at least one post")
-    if starts.shape[0] != n_items + 1:
-        raise ValueError("one start per item, and one more")
-    if n_items == 0:
-        return 1
-    if masks.shape[0] == 0:
-        return 0
-    cdef int max_log = 0
-    while (1 << max_log) < buckets:
-        max_log += 1
-    cdef _Run holder = _Run(threads, max_log, group, fine)
-    cdef Run* run = &holder.run
-    cdef const long long* first = &starts[0]
-    cdef const unsigned long long* option = &masks[0]
-    cdef int T = threads, t, ring, d, sender, log
-    cdef int64_t i, posts, states, g, ahead, limit
-    cdef uint64_t* one = <uint64_t*>calloc(words, sizeof(uint64_t))
-    if one == NULL:
-        raise MemoryError("cannot allocate the frontier count")
-    one[0] = 1
-    failed = post(run, &run.workers[0], 0, 0, 0, one, words)
-    free(one)
-    if failed < 0:
-        raise MemoryError("the frontier count ran out of memory")
-    for i in range(n_items):
-        ring = i % RING
-        posts = 0
-        for t in range(T):
-            posts += run.workers[t].posted[ring]
-        # the layers ahead that have no post yet get buckets for a layer this wide
-        log = log_for(run, posts)
-        for d in range(1, RING):
-            ahead = 0
-            for t in range(T):
-                ahead += run.workers[t].posted[(i + d) % RING]
-            if ahead == 0 and run.log_buckets[(i + d) % RING] != log:
-                if set_buckets(run, (i + d) % RING, log) < 0:
-                    raise MemoryError("the frontier count ran out of memory")
-        limit = run.group_posts
-        if T > 1 and posts >= run.parallel_posts:
-            limit = min(limit, max(posts // (4 * T), 1))
-        plan_layer(run, i, limit)
-        for t in range(T):
-            run.workers[t].states = 0
-        if T == 1 or posts < run.parallel_posts:
-            with nogil:
-                for g in range(run.n_groups):
-                    count_group(run, 0, i, n_items, g, first, option)
-        else:
-            for g in prange(run.n_groups, nogil=True, num_threads=T, schedule="dynamic",
-                            chunksize=1):
-                sender = threadid()
-                count_group(run, sender, i, n_items, g, first, option)
-        states = 0
-        for t in range(T):
-            if run.workers[t].failed < 0:
-                raise MemoryError("the frontier count ran out of memory")
-            states += run.workers[t].states
-            run.workers[t].posted[ring] = 0
-        PyErr_CheckSignals()  # Ctrl-C between layers: the KeyboardInterrupt propagates
-        if tick is not None:
-            tick(i + 1, states)
-    return holder.total()
+          bint fine=False, int key_words=1):
+    """The number of solutions, exact however large: :class:`Counting` (the arguments
+    as there) run to the end, ``tick`` as for :meth:`Counting.advance`."""
+    return Counting(n_items, starts, masks, threads, key_words, buckets, words, group,
+                    fine).advance(tick)

@@ -80,17 +80,37 @@ def shape(int n_items, const int[:] option_start, const int[:] node_item,
     return widest, shortest, longest, met
 
 
+def span_at(const int[:] option_start, const int[:] node_item, const long long[:] position):
+    """The widest option's span (last position less first) with the items at
+    ``position[item]``; 0 without options."""
+    cdef Py_ssize_t o, k
+    cdef long long lo, hi, p, widest = 0
+    for o in range(option_start.shape[0] - 1):
+        if option_start[o] == option_start[o + 1]:
+            continue
+        lo = hi = position[node_item[option_start[o]]]
+        for k in range(option_start[o] + 1, option_start[o + 1]):
+            p = position[node_item[k]]
+            if p < lo:
+                lo = p
+            elif p > hi:
+                hi = p
+        if hi - lo > widest:
+            widest = hi - lo
+    return widest
+
+
 def layout(int n_items, const int[:] option_start, const int[:] node_item,
-           const long long[:] position):
+           const long long[:] position, int words=1):
     """``(starts, masks)`` for :func:`count`: the options grouped by the first position
     of their items (``position[item]``, a permutation of 0 .. n_items - 1), each as the
-    bit mask of its items' positions from that first one; or None when some option
-    spans 63 positions or more (bit 63 is the window's last). No option is empty."""
+    bit mask of its items' positions from that first one, in ``words`` little-endian
+    64-bit words; or None when some option spans 64 * words - 1 positions or more (the
+    window's last bit stays clear). No option is empty."""
     cdef Py_ssize_t n_options = option_start.shape[0] - 1, o, k
-    cdef long long lo, p
-    cdef unsigned long long mask
+    cdef long long lo, p, reach = 64 * words - 2
     cdef array starts = clone(array("q"), n_items + 1, True)
-    cdef array masks = clone(array("Q"), max(n_options, 0), False)
+    cdef array masks = clone(array("Q"), max(n_options, 0) * words, True)
     cdef array heads = clone(array("q"), max(n_options, 0), False)
     cdef long long* start = starts.data.as_longlongs
     cdef long long* head = heads.data.as_longlongs
@@ -101,12 +121,9 @@ def layout(int n_items, const int[:] option_start, const int[:] node_item,
             p = position[node_item[k]]
             if p < lo:
                 lo = p
-        mask = 0
         for k in range(option_start[o], option_start[o + 1]):
-            p = position[node_item[k]] - lo
-            if p > 62:
+            if position[node_item[k]] - lo > reach:
                 return None
-            mask |= 1ULL << p
         head[o] = lo
         start[lo + 1] += 1
     for p in range(n_items):
@@ -117,9 +134,119 @@ def layout(int n_items, const int[:] option_start, const int[:] node_item,
         at[p] = start[p]
     for o in range(n_options):  # stable: options keep their order within a position
         lo = head[o]
-        mask = 0
         for k in range(option_start[o], option_start[o + 1]):
-            mask |= 1ULL << (position[node_item[k]] - lo)
-        out[at[lo]] = mask
+            p = position[node_item[k]] - lo
+            out[at[lo] * words + p // 64] |= 1ULL << (p % 64)
         at[lo] += 1
     return starts, masks
+
+
+def narrow_order(int n_items, const int[:] option_start, const int[:] node_item):
+    """An order of the items that keeps the frontier count's states few: ``order[k]`` is
+    the item put at position k (an array of C long longs).
+
+    The count's state after the items before position k is which items from k on are
+    covered; only the items that share an option with an earlier one (the *open* items)
+    can be, so the order adds the items one at a time and each time takes, among the open
+    items, the one that opens the fewest new items (ties: the fewest options, then the
+    lowest number); with no item open (at the start, and at each new component of the
+    item graph) it takes the unopened item of the fewest options. This greedy
+    minimum-frontier rule is a heuristic for a small path decomposition; on Latin square
+    completions it gives 20 times fewer states than the bandwidth orders."""
+    cdef Py_ssize_t n_options = option_start.shape[0] - 1, o, k, j
+    cdef int it, partner, x, best, chosen, placed, n_open = 0
+    cdef array start = clone(array("i"), n_items + 1, True)
+    cdef array owner = clone(array("i"), option_start[n_options], False)
+    cdef array stamp = clone(array("i"), n_items, False)
+    cdef int* first = start.data.as_ints
+    cdef int* options = owner.data.as_ints
+    cdef int* mark = stamp.data.as_ints
+    # each item's options (compressed rows)
+    for k in range(option_start[n_options]):
+        first[node_item[k] + 1] += 1
+    for it in range(n_items):
+        first[it + 1] += first[it]
+        mark[it] = -1
+    for o in range(n_options):
+        for k in range(option_start[o], option_start[o + 1]):
+            options[first[node_item[k]]] = <int>o
+            first[node_item[k]] += 1
+    for it in range(n_items - 1, -1, -1):
+        first[it + 1] = first[it]
+    first[0] = 0
+    # each item's distinct partners (compressed rows)
+    cdef array near_start = clone(array("q"), n_items + 1, True)
+    cdef long long* near_first = near_start.data.as_longlongs
+    for it in range(n_items):
+        mark[it] = it
+        for j in range(first[it], first[it + 1]):
+            o = options[j]
+            for k in range(option_start[o], option_start[o + 1]):
+                partner = node_item[k]
+                if mark[partner] != it:
+                    mark[partner] = it
+                    near_first[it + 1] += 1
+    for it in range(n_items):
+        near_first[it + 1] += near_first[it]
+        mark[it] = -1
+    cdef array near_items = clone(array("i"), near_first[n_items], False)
+    cdef int* near = near_items.data.as_ints
+    cdef long long at
+    for it in range(n_items):
+        mark[it] = it
+        at = near_first[it]
+        for j in range(first[it], first[it + 1]):
+            o = options[j]
+            for k in range(option_start[o], option_start[o + 1]):
+                partner = node_item[k]
+                if mark[partner] != it:
+                    mark[partner] = it
+                    near[at] = partner
+                    at += 1
+    # the greedy order: state 0 unopened, 1 open, 2 placed; fresh[x]: x's unopened partners
+    cdef array state_array = clone(array("i"), n_items, True)
+    cdef array fresh_array = clone(array("i"), n_items, False)
+    cdef array open_array = clone(array("i"), n_items, False)
+    cdef array order = clone(array("q"), n_items, False)
+    cdef int* state = state_array.data.as_ints
+    cdef int* fresh = fresh_array.data.as_ints
+    cdef int* opened = open_array.data.as_ints
+    cdef long long* out = order.data.as_longlongs
+    for it in range(n_items):
+        fresh[it] = <int>(near_first[it + 1] - near_first[it]) - 1  # less the item itself
+    for placed in range(n_items):
+        best = -1
+        for k in range(n_open):
+            x = opened[k]
+            if (best < 0 or fresh[x] < fresh[opened[best]]
+                    or (fresh[x] == fresh[opened[best]]
+                        and (first[x + 1] - first[x] < first[opened[best] + 1] - first[opened[best]]
+                             or (first[x + 1] - first[x]
+                                 == first[opened[best] + 1] - first[opened[best]]
+                                 and x < opened[best])))):
+                best = <int>k
+        if best >= 0:
+            chosen = opened[best]
+            n_open -= 1
+            opened[best] = opened[n_open]
+        else:  # nothing open: the unopened item of the fewest options
+            chosen = -1
+            for x in range(n_items):
+                if state[x] == 0 and (chosen < 0 or first[x + 1] - first[x]
+                                      < first[chosen + 1] - first[chosen]):
+                    chosen = x
+            for j in range(near_first[chosen], near_first[chosen + 1]):
+                if near[j] != chosen:
+                    fresh[near[j]] -= 1  # it is no longer unopened
+        state[chosen] = 2
+        out[placed] = chosen
+        for j in range(near_first[chosen], near_first[chosen + 1]):
+            partner = near[j]
+            if state[partner] == 0:  # opened now
+                state[partner] = 1
+                opened[n_open] = partner
+                n_open += 1
+                for k in range(near_first[partner], near_first[partner + 1]):
+                    if near[k] != partner:
+                        fresh[near[k]] -= 1
+    return order

@@ -3,18 +3,25 @@
 
 This is how ``count(method="zdd")`` counts the problems it suits: only primary items, no
 colors or multiplicities, and options spanning fewer than 64 items in *some* order of the
-items. It walks the same states as DXZ's memo, forward, keeping only the 64 layers ahead
-instead of the whole memo and building no ZDD, and it shares each layer among threads:
-``workers=2`` is how a domino count runs on two cores. Other problems give None: the
-caller counts on the DXZ family instead.
+items. It walks the same states as DXZ's memo, forward, keeping only what is sent to the
+layers ahead instead of the whole memo and building no ZDD, and it shares each layer
+among threads: ``workers=2`` is how a domino count runs on two cores. Other problems give
+None: the caller counts on the DXZ family instead.
 
-**Counts of any size.** The compiled count adds counts of K 64-bit words and widens them
-by a word between two layers as soon as some sum's top word is nonzero; the module
-docstring of :mod:`excover.zdd._frontier` proves that no addition then ever loses a carry,
-so the result is exact however many bits it has (a 20 x 20 board's domino tilings: 160
-bits). No bound on the count is needed in advance, and no modular arithmetic: the words
-grow with the counts (one spare word above the largest: 2 words while the counts stay
-below 2^64, 48 for the 2948 bits of a 5 x 1000 board of pentominoes).
+**Wide windows.** :func:`wide_layout` lays a problem out in a window of up to
+:data:`MAX_WORDS` words (options spanning up to 254 items), with the items in the order
+of :func:`excover.zdd._frontier.narrow_order`, which keeps the states few rather than the
+span small. Whether that count is quick cannot be told in advance (its layers may grow
+to millions of states), so ``count(method="zdd")`` does not take it; the route choice
+races it against the search (:mod:`excover.counting.choice`), paused between layers and
+within a memory bound (:func:`start`).
+
+**Counts of any size.** The compiled count adds counts of several 64-bit words, each
+group of states in one word more than its widest input, and passes each state on as wide
+as its count needs; the module docstring of :mod:`excover.zdd._frontier` proves that no
+addition ever loses a carry, so the result is exact however many bits it has (a 20 x 20
+board's domino tilings: 160 bits; a 5 x 1000 board of pentominoes: 2948). No bound on
+the count is needed in advance, and no modular arithmetic.
 
 **The item order.** The count depends on the order of the items only through its cost
 (the span of the options: the state is a window of that many items). The problem's own
@@ -27,7 +34,7 @@ from __future__ import annotations
 
 import os
 from array import array
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from excover.errors import ResourceLimitError
 
@@ -44,10 +51,13 @@ if TYPE_CHECKING:
 
     from excover.problem import ExactCover
 
-__all__ = ["count", "count_layout", "layout", "layout_of", "suits"]
+__all__ = ["Layout", "count", "count_layout", "layout", "layout_of", "start", "suits"]
+__all__ += ["wide_layout"]
 
 #: The widest option span the 64-bit state window holds.
 MAX_SPAN = 63
+#: The most 64-bit words of a wide state window (:func:`wide_layout`).
+MAX_WORDS = 4
 #: The widest span a reordering of the items may have for the count to use it. The
 #: reordering is for boards given along their long side (a 5 x n strip read row by row
 #: spans n items, column by column 20); where even the best order found stays wide (the
@@ -131,12 +141,57 @@ def layout(problem: ExactCover, reorder: bool = True) -> tuple[array[int], array
     """:func:`layout_of` for ``problem`` (``reorder`` as there), or None when the problem
     does not suit the frontier count (secondary items, colors, multiplicities, or no
     narrow order)."""
+    if not _plain(problem):
+        return None
+    data = problem.engine_input()
+    return layout_of(data.n_primary, data.option_start, data.node_item, reorder)
+
+
+def _plain(problem: ExactCover) -> bool:
+    """Whether the problem has primary items only, no colors and no multiplicities."""
     data = problem.engine_input()
     if data.n_secondary or any(data.node_color):
+        return False
+    return all(lo == 1 for lo in data.lo) and all(hi == 1 for hi in data.hi)
+
+
+class Layout(NamedTuple):
+    """A problem laid out for the compiled count: ``n_items`` primary items, states of
+    ``words`` 64-bit words, each position's options (``starts``) as masks of ``words``
+    words each (``masks``)."""
+
+    n_items: int
+    words: int
+    starts: array[int]
+    masks: array[int]
+
+
+def wide_layout(problem: ExactCover) -> Layout | None:
+    """The problem laid out with the items in the order of
+    :func:`excover.zdd._frontier.narrow_order` (few states, whatever the span) in the
+    fewest words (up to :data:`MAX_WORDS`: spans up to 254 items), or None when the
+    problem does not suit the frontier count (secondary items, colors, multiplicities,
+    an empty option) or the order spans more. This is the layout of the frontier count
+    as a rival in the route choice's race (:mod:`excover.counting.choice`), where the
+    count's cost cannot be told in advance."""
+    if not _plain(problem):
         return None
-    if any(lo != 1 for lo in data.lo) or any(hi != 1 for hi in data.hi):
+    data = problem.engine_input()
+    n_items, starts, items = data.n_primary, data.option_start, data.node_item
+    if n_items == 0 or any(starts[k] == starts[k + 1] for k in range(len(starts) - 1)):
         return None
-    return layout_of(data.n_primary, data.option_start, data.node_item, reorder)
+    order = _frontier.narrow_order(n_items, memoryview(starts), memoryview(items))
+    position = array("q", bytes(8 * n_items))
+    for place, item in enumerate(order):
+        position[item] = place
+    span = _frontier.span_at(memoryview(starts), memoryview(items), memoryview(position))
+    words = (span + 65) // 64  # the window's last bit stays clear: span <= 64 words - 2
+    if words > MAX_WORDS:
+        return None
+    places = memoryview(position)
+    laid_out = _frontier.layout(n_items, memoryview(starts), memoryview(items), places, words)
+    assert laid_out is not None  # the words were chosen for the span
+    return Layout(n_items, words, *laid_out)
 
 
 def suits(problem: ExactCover) -> bool:
@@ -166,10 +221,22 @@ def count_layout(
     """The count of the problem of ``n_items`` primary items laid out by
     :func:`layout_of` (``workers`` and ``tick`` as for :func:`count`)."""
     starts, masks = layout
+    counting = start(Layout(n_items, 1, starts, masks), workers)
+    layer = None if tick is None else (lambda done, states: tick(done, n_items, states))
     try:
-        layer = None if tick is None else (lambda done, states: tick(done, n_items, states))
-        return _frontier.count(n_items, memoryview(starts), memoryview(masks), workers, layer)
-    except ResourceLimitError:
-        raise
+        total = counting.advance(layer)
     except MemoryError as error:  # the compiled count's tables could not grow
         raise ResourceLimitError(f"out of memory: {error}") from None
+    assert total is not None  # nothing asked it to stop
+    return int(total)
+
+
+def start(laid_out: Layout, workers: int = 1, max_bytes: int = 0) -> _frontier.Counting:
+    """The compiled count of a laid-out problem, on ``workers`` threads, ready to
+    :meth:`~excover.zdd._frontier.Counting.advance` (layer by layer, stopping between
+    two layers when asked, and going on later); ``max_bytes`` (0: none) bounds its
+    memory (MemoryError past it)."""
+    n_items, words, starts, masks = laid_out
+    return _frontier.Counting(
+        n_items, memoryview(starts), memoryview(masks), workers, words, max_bytes=max_bytes
+    )
