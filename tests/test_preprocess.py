@@ -1,0 +1,163 @@
+"""Preprocessing (:mod:`excover.preprocess`) keeps the solutions exactly.
+
+The reduced problem's solutions, mapped back to the original options, are checked against
+the brute-force oracle of :mod:`builders` (every subset of options tried against the
+definition) on random instances, plain, with secondary items and with colors; counts by
+every method agree with it; the rules' own effects (blocked options, twin and idle items,
+forced options) are checked on small problems worked by hand, and on Knuth's files
+against the counts of his MANIFEST.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from builders import KNUTH_DATA, Instance, instances
+from hypothesis import HealthCheck, given, settings
+
+from excover import ExactCover, UsageError
+from excover.main import main
+from excover.preprocess import preprocess
+
+FAST = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+def _mapped_solutions(instance: Instance, budget: int | None = None) -> list[frozenset[int]]:
+    """The solutions of the reduced problem of ``instance``, as sets of its options."""
+    problem = instance.build()
+    reduced = preprocess(problem) if budget is None else preprocess(problem, budget=budget)
+    found = [frozenset(reduced.original(s)) for s in reduced.problem.solutions()]
+    for solution in found:
+        assert problem.is_solution(solution)
+    return found
+
+
+@FAST
+@given(instances("X", max_options=12))
+def test_plain_solutions_are_kept_exactly(instance: Instance) -> None:
+    found = _mapped_solutions(instance)
+    assert len(found) == len(set(found))  # no solution twice
+    assert set(found) == instance.all_covers()
+
+
+@FAST
+@given(instances("XCC", max_options=12))
+def test_colored_solutions_are_kept_exactly(instance: Instance) -> None:
+    found = _mapped_solutions(instance)
+    assert len(found) == len(set(found))
+    assert set(found) == instance.all_covers()
+
+
+@FAST
+@given(instances("XCC", max_options=10))
+def test_a_budget_stops_early_and_stays_exact(instance: Instance) -> None:
+    """No budget at all: no round runs, nothing is removed but items, still exact."""
+    reduced = preprocess(instance.build(), budget=0)
+    assert reduced.stats.rounds == 0
+    assert reduced.stats.options_removed == 0
+    assert reduced.stats.complete is (instance.build().n_options == 0)
+    assert set(_mapped_solutions(instance, budget=0)) == instance.all_covers()
+
+
+@settings(max_examples=40, deadline=None)
+@given(instances("XCC", max_options=9))
+def test_counts_agree_across_methods(instance: Instance) -> None:
+    problem = instance.build()
+    expected = len(instance.all_covers())
+    for method in ("auto", "dlx", "zdd", "sat"):
+        assert problem.count(method, preprocess=True) == expected, method
+    assert sorted(map(sorted, problem.solutions(preprocess=True))) == sorted(
+        map(sorted, instance.all_covers())
+    )
+    first = problem.first(preprocess=True)
+    assert (first is None) == (expected == 0)
+    assert first is None or frozenset(first) in instance.all_covers()
+
+
+@settings(max_examples=40, deadline=None)
+@given(instances("MCC", max_options=8))
+def test_multiplicities_are_left_alone(instance: Instance) -> None:
+    problem = instance.build()
+    reduced = preprocess(problem)
+    assert reduced.stats.skipped == "multiplicities"
+    assert reduced.problem == problem
+    assert problem.count(preprocess=True) == len(instance.all_covers())
+
+
+def test_a_blocked_option_goes_its_twin_item_and_the_forced_options_are_named() -> None:
+    """x has one option, {x, y}: it is forced, {y, z} blocks x and goes, y is then x's
+    twin and is dropped, and z is left with {z} alone, forced too."""
+    problem = ExactCover(["x", "y", "z"])
+    for option in (["x", "y"], ["y", "z"], ["z"]):
+        problem.add_option(option)
+    reduced = preprocess(problem)
+    assert reduced.problem.primary_items == ("x", "z")
+    assert reduced.options == (0, 2)
+    assert reduced.stats.forced == (0, 2)
+    assert (reduced.stats.options_removed, reduced.stats.items_removed) == (1, 1)
+    assert [reduced.original(s) for s in reduced.problem.solutions()] == [[0, 2]]
+
+
+def test_idle_secondary_items_are_dropped_and_busy_ones_kept() -> None:
+    """s is in one option; t always has color red; u is only in options of a; v and w
+    are twins that can make two options incompatible: the first, v, stays."""
+    problem = ExactCover(["a", "b"], ["s", "t", "u", "v", "w"])
+    for option in (
+        ["a", "s", "t:red", "u", "w", "v"],
+        ["a", "u", "w:blue", "v:blue"],
+        ["b", "t:red", "w", "v"],
+        ["b", "t:red"],
+        ["a"],
+    ):
+        problem.add_option(option)
+    reduced = preprocess(problem)
+    assert reduced.problem.secondary_items == ("v",)
+    assert reduced.problem.n_options == 5
+    expected = {frozenset(s) for s in problem.solutions()}
+    assert {frozenset(reduced.original(s)) for s in reduced.problem.solutions()} == expected
+
+
+def test_an_item_without_options_leaves_no_option_and_no_solution() -> None:
+    problem = ExactCover(["a", "b", "c"])
+    problem.add_option(["a"])
+    problem.add_option(["b"])
+    reduced = preprocess(problem)
+    assert reduced.problem.n_options == 0
+    assert reduced.problem.n_primary == 1
+    assert reduced.problem.count() == 0 == problem.count(preprocess=True)
+
+
+def test_preprocess_refuses_a_symmetry() -> None:
+    problem = ExactCover(["a"])
+    problem.add_option(["a"])
+    with pytest.raises(UsageError, match="preprocess does not combine with symmetry"):
+        problem.count(preprocess=True, up_to_symmetry=True)
+
+
+@pytest.mark.parametrize(("name", "count"), [("scott-pfix", 65), ("pento3x20", 8)])
+def test_knuth_files_keep_their_counts(name: str, count: int) -> None:
+    """The counts of Knuth's MANIFEST, with options removed (cells cut off at the edge)."""
+    problem = ExactCover.read(KNUTH_DATA / f"{name}.dlx")
+    reduced = preprocess(problem)
+    assert reduced.stats.options_removed > 100
+    assert reduced.stats.complete
+    assert reduced.problem.count("dlx") == count == problem.count(preprocess=True)
+
+
+def test_the_command_line_counts_and_lists_the_same(capsys: pytest.CaptureFixture[str]) -> None:
+    path = str(KNUTH_DATA / "scott-pfix.dlx")
+    assert main(["count", path, "--preprocess", "--json"]) == 0
+    document = json.loads(capsys.readouterr().out)
+    assert document["count"] == 65
+    assert document["stats"]["options_removed"] == preprocess(ExactCover.read(path)).stats.options_removed
+    assert main(["count", path, "--preprocess", "--stats"]) == 0
+    out, err = capsys.readouterr()
+    assert out == "65\n" and "options removed: 145" in err
+    listings = []
+    for flag in ("--preprocess", "--no-preprocess"):
+        assert main(["solve", str(KNUTH_DATA / "queens8.dlx"), flag]) == 0
+        out = capsys.readouterr().out
+        listings.append(sorted(out.split("\n\n")))
+    assert listings[0] == listings[1]
+    assert len(listings[0]) == 92
