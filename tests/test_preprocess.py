@@ -160,7 +160,9 @@ def test_a_nonogram_in_xcc_form_loses_what_dlx_pre_removes(tmp_path: Path) -> No
     rounds of its own, which removes options one at a time); here every secondary item
     goes too, and the 20 options left are each forced: the solution."""
     path = tmp_path / "heart.dlx"
-    assert main(["nonogram", str(EXAMPLES / "nonograms" / "heart.non"), "--write-dlx", str(path)]) == 0
+    assert (
+        main(["nonogram", str(EXAMPLES / "nonograms" / "heart.non"), "--write-dlx", str(path)]) == 0
+    )
     problem = ExactCover.read(path)
     reduced = preprocess(problem)
     assert (problem.n_options, reduced.stats.options_removed) == (93, 73)
@@ -176,7 +178,10 @@ def test_the_command_line_counts_and_lists_the_same(capsys: pytest.CaptureFixtur
     assert main(["count", path, "--preprocess", "--json"]) == 0
     document = json.loads(capsys.readouterr().out)
     assert document["count"] == 65
-    assert document["stats"]["options_removed"] == preprocess(ExactCover.read(path)).stats.options_removed
+    assert (
+        document["stats"]["options_removed"]
+        == preprocess(ExactCover.read(path)).stats.options_removed
+    )
     assert main(["count", path, "--preprocess", "--stats"]) == 0
     out, err = capsys.readouterr()
     assert out == "65\n" and "options removed: 145" in err

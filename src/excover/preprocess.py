@@ -49,7 +49,7 @@ if TYPE_CHECKING:
 
     from excover.problem import ExactCover
 
-__all__ = ["DEFAULT_BUDGET", "Preprocessed", "PreprocessStats", "preprocess"]
+__all__ = ["DEFAULT_BUDGET", "PreprocessStats", "Preprocessed", "preprocess"]
 
 #: The default bound on the work of :func:`preprocess`, in multiply-adds of its matrix
 #: products: about a second on one core of a laptop of 2024.
@@ -263,9 +263,7 @@ class _Matrices:
         kept: npt.NDArray[np.int64] = np.concatenate([keep_primary, needed + self.n_primary])
         return kept.astype(np.int64)
 
-    def forced(
-        self, alive: npt.NDArray[np.int64], kept: npt.NDArray[np.int64]
-    ) -> tuple[int, ...]:
+    def forced(self, alive: npt.NDArray[np.int64], kept: npt.NDArray[np.int64]) -> tuple[int, ...]:
         """The original indices of the options that are the only option of a kept
         primary item."""
         primary = self.primary[alive][:, kept[kept < self.n_primary]]

@@ -108,7 +108,7 @@ class Solving:
         if preprocess:
             _check_no_symmetry(up_to_symmetry, symmetry)
             reduced = _preprocessed(problem)
-            found = self.solutions(
+            listed = self.solutions(
                 reduced.problem,
                 method,
                 limit,
@@ -119,7 +119,7 @@ class Solving:
                 tasks=tasks,
                 **options,
             )
-            return map(reduced.original, found)
+            return map(reduced.original, listed)
         if up_to_symmetry or (symmetry is not None and symmetry is not False):
             if workers is not None:
                 raise UsageError(
