@@ -26,12 +26,14 @@ problems) are left alone: a primary item covered several times lets options shar
 and none of the reasoning above holds as it stands, so such a problem comes back as it
 is (``stats.skipped`` says why).
 
-The work is a few dense products of 0/1 matrices (numpy, the options cut into blocks so
-that memory stays bounded): per round about ``2 n^2 (p + s + c + p)`` operations for
-``n`` options, ``p`` primary items, ``s`` secondary items and ``c`` (secondary item,
-color) pairs. The ``budget`` bounds that sum over the rounds; a round that would pass it
-is not started and the problem so far is returned (``stats.complete`` false), which is
-still exact: every removal made was proven.
+The blocked options are found by a compiled loop (:mod:`excover.preprocess._blocked`)
+that tries each option as DLX-PRE does: it marks the options incompatible with it and
+counts them item by item, at a cost of the incidences it looks at (*mems*). A blocked
+option leaves at once, so the options after it are tried against the smaller problem;
+rounds go on until one removes nothing. The ``budget`` bounds the mems; once it is spent
+no other option is tried and the problem so far is returned (``stats.complete`` false),
+which is still exact: every removal made was proven. The rules on items then take a few
+sorts of the incidences left (numpy).
 """
 
 from __future__ import annotations
@@ -51,12 +53,9 @@ if TYPE_CHECKING:
 
 __all__ = ["DEFAULT_BUDGET", "PreprocessStats", "Preprocessed", "preprocess"]
 
-#: The default bound on the work of :func:`preprocess`, in multiply-adds of its matrix
-#: products: about a second on one core of a laptop of 2024.
-DEFAULT_BUDGET = 10**10
-
-#: The most bytes one block of a matrix product may take.
-_BLOCK_BYTES = 1 << 24
+#: The default bound on the work of :func:`preprocess`, in mems (incidences looked at):
+#: about half a second.
+DEFAULT_BUDGET = 10**9
 
 
 class PreprocessStats:
@@ -124,8 +123,8 @@ class Preprocessed:
 def preprocess(problem: ExactCover, *, budget: int = DEFAULT_BUDGET) -> Preprocessed:
     """A problem with the same solutions as ``problem``, smaller where the rules of this
     module find options or items to remove, with the map of its options back to
-    ``problem``'s (see :class:`Preprocessed`). ``budget`` bounds the work (see the
-    module's description)."""
+    ``problem``'s (see :class:`Preprocessed`). ``budget`` bounds the work, in mems (see
+    the module's description)."""
     started = time.perf_counter()
     stats = PreprocessStats()
     data = problem.engine_input()
@@ -137,30 +136,32 @@ def preprocess(problem: ExactCover, *, budget: int = DEFAULT_BUDGET) -> Preproce
     if n_options == 0 or data.n_primary == 0:
         return _identity(problem, n_options, n_items, stats, started)
 
+    from excover.preprocess._blocked import remove_blocked
+
+    live = bytearray(b"\x01") * n_options
+    stats.rounds, _, _, stats.complete = remove_blocked(
+        data.n_primary,
+        n_items,
+        data.option_start,
+        data.node_item,
+        data.node_color,
+        live,
+        budget,
+    )
     starts = np.frombuffer(data.option_start, dtype=np.intc).astype(np.int64)
     node_item = np.frombuffer(data.node_item, dtype=np.intc).astype(np.int64)
     node_color = np.frombuffer(data.node_color, dtype=np.intc).astype(np.int64)
-    node_option = np.repeat(np.arange(n_options), np.diff(starts))
-    matrices = _Matrices(data.n_primary, n_options, n_items, node_option, node_item, node_color)
-
-    alive = np.arange(n_options)
-    spent = 0
-    while True:
-        cost = matrices.cost(len(alive))
-        if spent + cost > budget:
-            stats.complete = False
-            break
-        spent += cost
-        stats.rounds += 1
-        blocked = matrices.blocked(alive)
-        if not blocked.any():
-            break
-        alive = alive[~blocked]
-        if len(alive) == 0:
-            break
-
-    kept_items = matrices.kept_items(alive)
-    stats.forced = matrices.forced(alive, kept_items)
+    alive = np.flatnonzero(np.frombuffer(live, dtype=np.uint8))
+    nodes = _nodes_of(starts, alive)
+    uses = _Uses(
+        data.n_primary,
+        n_items,
+        np.repeat(np.arange(len(alive)), np.diff(starts)[alive]),
+        node_item[nodes],
+        node_color[nodes],
+    )
+    kept_items = uses.kept_items() if len(alive) else np.zeros(1, dtype=np.int64)
+    stats.forced = tuple(alive[uses.forced(kept_items)].tolist()) if len(alive) else ()
     stats.options_removed = n_options - len(alive)
     stats.items_removed = n_items - len(kept_items)
     reduced = _build(problem, alive, kept_items, starts, node_item, node_color)
@@ -176,100 +177,106 @@ def _identity(
     return Preprocessed(problem, tuple(range(n_options)), tuple(range(n_items)), stats)
 
 
-class _Matrices:
-    """The options as dense 0/1 matrices (one row per option): ``primary`` (a column per
-    primary item), ``secondary`` (a column per secondary item) and ``colored`` (a column
-    per secondary item and color), in float32, whose products count shared items exactly
-    (they are far below 2**24)."""
+def _nodes_of(
+    starts: npt.NDArray[np.int64], options: npt.NDArray[np.int64]
+) -> npt.NDArray[np.int64]:
+    """The node numbers of ``options``, option after option."""
+    lengths = np.diff(starts)[options]
+    offsets = np.arange(int(lengths.sum())) - np.repeat(np.cumsum(lengths) - lengths, lengths)
+    nodes: npt.NDArray[np.int64] = np.repeat(starts[options], lengths) + offsets
+    return nodes
+
+
+class _Uses:
+    """The uses of items by the options left (``option`` numbers them from 0), sorted by
+    item then option, for the rules on items."""
 
     def __init__(
         self,
         n_primary: int,
-        n_options: int,
         n_items: int,
-        node_option: npt.NDArray[np.int64],
-        node_item: npt.NDArray[np.int64],
-        node_color: npt.NDArray[np.int64],
+        option: npt.NDArray[np.int64],
+        item: npt.NDArray[np.int64],
+        color: npt.NDArray[np.int64],
     ) -> None:
+        order = np.lexsort((option, item))
         self.n_primary = n_primary
-        on_primary = node_item < n_primary
-        self.primary = np.zeros((n_options, n_primary), dtype=np.float32)
-        self.primary[node_option[on_primary], node_item[on_primary]] = 1
-        n_secondary = n_items - n_primary
-        self.secondary = np.zeros((n_options, n_secondary), dtype=np.float32)
-        on_secondary = ~on_primary
-        self.secondary[node_option[on_secondary], node_item[on_secondary] - n_primary] = 1
-        #: the color of each secondary item in each option: -1 absent, 0 uncolored
-        self.color = np.full((n_options, n_secondary), -1, dtype=np.int64)
-        self.color[node_option[on_secondary], node_item[on_secondary] - n_primary] = node_color[
-            on_secondary
+        self.n_items = n_items
+        self.option = option[order]
+        self.item = item[order]
+        self.color = color[order]
+        self.bounds = np.searchsorted(self.item, np.arange(n_items + 1))
+
+    def options_of(self, item: int) -> npt.NDArray[np.int64]:
+        """The options left that use ``item``, in order."""
+        return self.option[self.bounds[item] : self.bounds[item + 1]]
+
+    def kept_items(self) -> npt.NDArray[np.int64]:
+        """The positions of the items to keep: the first primary item of each set of
+        twins (the same options), and the secondary items that can still make two
+        options incompatible, the first of each set of twins (the same options with the
+        same colors)."""
+        n_primary, bounds = self.n_primary, self.bounds
+        kept: list[int] = []
+        seen: set[bytes] = set()
+        for item in range(n_primary):
+            key = self.options_of(item).tobytes()
+            if key not in seen:
+                seen.add(key)
+                kept.append(item)
+        idle = self._idle_secondary()
+        seen.clear()
+        for item in range(n_primary, self.n_items):
+            if idle[item - n_primary]:
+                continue
+            where = slice(bounds[item], bounds[item + 1])
+            key = self.option[where].tobytes() + b"|" + self.color[where].tobytes()
+            if key not in seen:
+                seen.add(key)
+                kept.append(item)
+        return np.array(kept, dtype=np.int64)
+
+    def _idle_secondary(self) -> npt.NDArray[np.bool_]:
+        """Which secondary items can make no two options left incompatible: used at most
+        once, always with one color, or only by options that share a primary item."""
+        n_primary, n_secondary = self.n_primary, self.n_items - self.n_primary
+        first = self.bounds[n_primary]
+        item = self.item[first:] - n_primary
+        color = self.color[first:]
+        option = self.option[first:]
+        uses = np.bincount(item, minlength=n_secondary)
+        big = np.iinfo(np.int64).max
+        lowest = np.full(n_secondary, big, dtype=np.int64)
+        np.minimum.at(lowest, item, color)
+        highest = np.full(n_secondary, -1, dtype=np.int64)
+        np.maximum.at(highest, item, color)
+        one_color = (lowest == highest) & (lowest > 0)
+        # (secondary item, primary item) pairs over the options using both
+        by_option = np.argsort(self.option[: self.bounds[n_primary]], kind="stable")
+        primary_of = self.item[: self.bounds[n_primary]][by_option]
+        owner = self.option[: self.bounds[n_primary]][by_option]
+        n_options = int(self.option.max()) + 1 if len(self.option) else 0
+        option_first = np.searchsorted(owner, np.arange(n_options + 1))
+        per = option_first[option + 1] - option_first[option]
+        pair_item = np.repeat(item, per)
+        pair_primary = primary_of[_nodes_of(option_first, option)]
+        shared = np.zeros(n_secondary, dtype=bool)
+        if len(pair_item):
+            pairs, counts = np.unique(pair_item * n_primary + pair_primary, return_counts=True)
+            full = counts == uses[pairs // n_primary]
+            shared[pairs[full] // n_primary] = True
+        idle: npt.NDArray[np.bool_] = (uses <= 1) | one_color | shared
+        return idle
+
+    def forced(self, kept: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+        """The options (numbered from 0 among those left) that are the only option left
+        of a kept primary item, each once, in order."""
+        single = [
+            int(self.option[self.bounds[item]])
+            for item in kept.tolist()
+            if item < self.n_primary and self.bounds[item + 1] - self.bounds[item] == 1
         ]
-        colored = on_secondary & (node_color > 0)
-        pairs, column = np.unique(
-            np.stack([node_item[colored], node_color[colored]]), axis=1, return_inverse=True
-        )
-        self.colored = np.zeros((n_options, pairs.shape[1]), dtype=np.float32)
-        self.colored[node_option[colored], column.reshape(-1)] = 1
-
-    def cost(self, n: int) -> int:
-        """The multiply-adds of one round over ``n`` options."""
-        width = 2 * self.primary.shape[1] + self.secondary.shape[1] + self.colored.shape[1]
-        return n * n * width
-
-    def blocked(self, alive: npt.NDArray[np.int64]) -> npt.NDArray[np.bool_]:
-        """Which of the ``alive`` options leave some primary item without a compatible
-        option among the ``alive`` ones."""
-        primary = self.primary[alive]
-        secondary = self.secondary[alive]
-        colored = self.colored[alive]
-        lengths = primary.sum(axis=0)
-        n = len(alive)
-        block = max(1, _BLOCK_BYTES // (4 * max(n, 1)))
-        result = np.zeros(n, dtype=bool)
-        for first in range(0, n, block):
-            rows = slice(first, first + block)
-            conflict = primary[rows] @ primary.T > 0
-            if secondary.shape[1]:
-                shared = secondary[rows] @ secondary.T
-                if colored.shape[1]:
-                    shared -= colored[rows] @ colored.T
-                conflict |= shared > 0
-            killed = conflict.astype(np.float32) @ primary
-            emptied = (killed == lengths) & (primary[rows] == 0)
-            result[rows] = emptied.any(axis=1)
-        return result
-
-    def kept_items(self, alive: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
-        """The positions of the items to keep once ``alive`` is the fixpoint: the first
-        primary item of each set of twins, and the secondary items that can still make
-        two options incompatible, the first of each set of twins."""
-        if len(alive) == 0:  # one primary item without options says "no solution"
-            return np.zeros(1, dtype=np.int64)
-        primary = self.primary[alive] > 0
-        _, first = np.unique(primary.T, axis=0, return_index=True)
-        keep_primary = np.sort(first)
-        color = self.color[alive]
-        present = color >= 0
-        uses = present.sum(axis=0)
-        colors_of = np.where(present, color, -1)
-        lowest = np.where(present, color, np.iinfo(np.int64).max).min(axis=0)
-        one_color = (colors_of.max(axis=0) == lowest) & (lowest > 0)
-        within = present.T.astype(np.float32) @ primary.astype(np.float32)
-        in_one_primary = (within == uses[:, None]).any(axis=1) if primary.shape[1] else False
-        needed = np.flatnonzero(~((uses <= 1) | one_color | in_one_primary))
-        if len(needed):
-            _, first = np.unique(color[:, needed].T, axis=0, return_index=True)
-            needed = needed[np.sort(first)]
-        kept: npt.NDArray[np.int64] = np.concatenate([keep_primary, needed + self.n_primary])
-        return kept.astype(np.int64)
-
-    def forced(self, alive: npt.NDArray[np.int64], kept: npt.NDArray[np.int64]) -> tuple[int, ...]:
-        """The original indices of the options that are the only option of a kept
-        primary item."""
-        primary = self.primary[alive][:, kept[kept < self.n_primary]]
-        single = primary[:, primary.sum(axis=0) == 1]
-        rows = np.flatnonzero(single.any(axis=1))
-        return tuple(alive[rows].tolist())
+        return np.array(sorted(set(single)), dtype=np.int64)
 
 
 def _build(
@@ -292,9 +299,7 @@ def _build(
     position = np.full(len(names), -1, dtype=np.int64)
     position[kept] = np.arange(len(kept))
     lengths = np.diff(starts)[alive]
-    nodes = np.repeat(starts[alive], lengths) + (
-        np.arange(int(lengths.sum())) - np.repeat(np.cumsum(lengths) - lengths, lengths)
-    )
+    nodes = _nodes_of(starts, alive)
     new_items = position[node_item[nodes]]
     wanted = new_items >= 0
     owner = np.repeat(np.arange(len(alive)), lengths)[wanted]

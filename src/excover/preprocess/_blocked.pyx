@@ -1,0 +1,153 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
+"""The hot loop of preprocessing (:mod:`excover.preprocess`): blocked options, removed.
+
+An option is *blocked* when choosing it leaves some primary item with no compatible
+option. Two options are incompatible when they share a primary item, or a secondary item
+that one of them leaves uncolored, or a secondary item they color differently.
+
+:func:`remove_blocked` tries each live option in turn, as Knuth's DLX-PRE does: it marks
+the live options incompatible with it (walking the lists of its items), counts, for each
+primary item, how many of its live options were marked, and finds the option blocked as
+soon as a primary item outside it has all its options marked. A blocked option leaves at
+once (its primary items' counts go down), so later options are tried against the smaller
+problem; rounds go on until one removes nothing, or the work passes the budget (checked
+between two options: every removal made was proven). The work is counted in *mems*, one
+per incidence looked at, a measure of time independent of the machine.
+
+Scratch arrays are reset by a *stamp* (an entry counts as set only when it carries the
+current stamp), so that no loop clears a whole array.
+"""
+
+from libc.stdlib cimport calloc, free, malloc
+
+
+def remove_blocked(
+    int n_primary,
+    int n_items,
+    int[::1] option_start,
+    int[::1] node_item,
+    int[::1] node_color,
+    unsigned char[::1] live,
+    long long budget,
+):
+    """Remove blocked options from ``live`` (one byte per option, 1 = live, changed in
+    place) until a round removes none or ``budget`` mems are spent (none tried if it is
+    0); return ``(rounds,
+    removed, mems, complete)``, ``complete`` false when the budget stopped the rounds."""
+    cdef Py_ssize_t n_options = option_start.shape[0] - 1
+    cdef Py_ssize_t n_nodes = node_item.shape[0]
+    cdef int *item_start = <int *> calloc(n_items + 1, sizeof(int))
+    cdef int *item_option = <int *> malloc((n_nodes + 1) * sizeof(int))
+    cdef int *item_color = <int *> malloc((n_nodes + 1) * sizeof(int))
+    cdef int *length = <int *> calloc(n_primary + 1, sizeof(int))
+    cdef int *marked = <int *> calloc(n_primary + 1, sizeof(int))
+    cdef int *touched = <int *> malloc((n_primary + 1) * sizeof(int))
+    cdef long long *item_stamp = <long long *> calloc(n_items + 1, sizeof(long long))
+    cdef long long *option_stamp = <long long *> calloc(n_options + 1, sizeof(long long))
+    cdef int *fill = <int *> calloc(n_items + 1, sizeof(int))
+    cdef Py_ssize_t o, p, j, k, q, t, n_touched
+    cdef int item, color
+    cdef long long stamp = 0, mems = 0
+    cdef int rounds = 0, removed = 0, removed_now
+    cdef bint blocked, complete = True, conflict
+    if (item_start == NULL or item_option == NULL or item_color == NULL or length == NULL
+            or marked == NULL or touched == NULL or item_stamp == NULL
+            or option_stamp == NULL or fill == NULL):
+        free(item_start); free(item_option); free(item_color); free(length); free(marked)
+        free(touched); free(item_stamp); free(option_stamp); free(fill)
+        raise MemoryError("no memory for preprocessing")
+    try:
+        # the options of each item, in order, with the color each gives it
+        for j in range(n_nodes):
+            item_start[node_item[j] + 1] += 1
+        for k in range(n_items):
+            item_start[k + 1] += item_start[k]
+        for o in range(n_options):
+            for j in range(option_start[o], option_start[o + 1]):
+                item = node_item[j]
+                t = item_start[item] + fill[item]
+                item_option[t] = <int> o
+                item_color[t] = node_color[j]
+                fill[item] += 1
+                if live[o] and item < n_primary:
+                    length[item] += 1
+        if budget <= 0:
+            return 0, 0, 0, False
+        for q in range(n_primary):
+            if length[q] == 0:  # no solution: every option is blocked
+                return 1, _remove_all(live), mems, True
+        while True:
+            if mems >= budget:
+                complete = False
+                break
+            rounds += 1
+            removed_now = 0
+            for o in range(n_options):
+                if not live[o]:
+                    continue
+                if mems >= budget:
+                    complete = False
+                    break
+                stamp += 1
+                n_touched = 0
+                blocked = False
+                for j in range(option_start[o], option_start[o + 1]):
+                    item_stamp[node_item[j]] = stamp  # the items of o
+                for j in range(option_start[o], option_start[o + 1]):
+                    item = node_item[j]
+                    color = node_color[j]
+                    mems += item_start[item + 1] - item_start[item]
+                    for t in range(item_start[item], item_start[item + 1]):
+                        p = item_option[t]
+                        if not live[p] or option_stamp[p] == stamp:
+                            continue
+                        conflict = (
+                            item < n_primary or color == 0 or item_color[t] != color
+                        )
+                        if not conflict:
+                            continue
+                        option_stamp[p] = stamp
+                        mems += option_start[p + 1] - option_start[p]
+                        for k in range(option_start[p], option_start[p + 1]):
+                            q = node_item[k]
+                            if q >= n_primary:
+                                continue
+                            if marked[q] == 0:
+                                touched[n_touched] = <int> q
+                                n_touched += 1
+                            marked[q] += 1
+                            if marked[q] == length[q] and item_stamp[q] != stamp:
+                                blocked = True
+                                break
+                        if blocked:
+                            break
+                    if blocked:
+                        break
+                for t in range(n_touched):
+                    marked[touched[t]] = 0
+                if blocked:
+                    live[o] = 0
+                    removed_now += 1
+                    for j in range(option_start[o], option_start[o + 1]):
+                        if node_item[j] < n_primary:
+                            length[node_item[j]] -= 1
+                            if length[node_item[j]] == 0:  # no solution after all
+                                return rounds, removed + removed_now + _remove_all(live), mems, True
+            removed += removed_now
+            if removed_now == 0 or not complete:
+                break
+        return rounds, removed, mems, complete
+    finally:
+        free(item_start); free(item_option); free(item_color); free(length); free(marked)
+        free(touched); free(item_stamp); free(option_stamp); free(fill)
+
+
+cdef int _remove_all(unsigned char[::1] live):
+    """Take every option out of ``live``; the number taken."""
+    cdef Py_ssize_t o
+    cdef int taken = 0
+    for o in range(live.shape[0]):
+        if live[o]:
+            live[o] = 0
+            taken += 1
+    return taken
