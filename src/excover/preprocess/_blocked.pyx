@@ -6,10 +6,10 @@ option. Two options are incompatible when they share a primary item, or a second
 that one of them leaves uncolored, or a secondary item they color differently.
 
 :func:`remove_blocked` tries each live option in turn, as Knuth's DLX-PRE does: it marks
-the live options incompatible with it (walking the lists of its items), counts, for each
-primary item, how many of its live options were marked, and finds the option blocked as
-soon as a primary item outside it has all its options marked. A blocked option leaves at
-once (its primary items' counts go down), so later options are tried against the smaller
+the options incompatible with it (walking the lists of its items), then looks, for each
+primary item outside it, for a live option left unmarked, a *witness* (from the one found
+last time for that item, which is often still one); an item without a witness blocks the
+option. A blocked option leaves at once, so later options are tried against the smaller
 problem; rounds go on until one removes nothing, or the work passes the budget (checked
 between two options: every removal made was proven). The work is counted in *mems*, one
 per incidence looked at, a measure of time independent of the machine.
@@ -40,21 +40,20 @@ def remove_blocked(
     cdef int *item_option = <int *> malloc((n_nodes + 1) * sizeof(int))
     cdef int *item_color = <int *> malloc((n_nodes + 1) * sizeof(int))
     cdef int *length = <int *> calloc(n_primary + 1, sizeof(int))
-    cdef int *marked = <int *> calloc(n_primary + 1, sizeof(int))
-    cdef int *touched = <int *> malloc((n_primary + 1) * sizeof(int))
+    cdef int *hint = <int *> calloc(n_primary + 1, sizeof(int))
     cdef long long *item_stamp = <long long *> calloc(n_items + 1, sizeof(long long))
     cdef long long *option_stamp = <long long *> calloc(n_options + 1, sizeof(long long))
     cdef int *fill = <int *> calloc(n_items + 1, sizeof(int))
-    cdef Py_ssize_t o, p, j, k, q, t, n_touched
+    cdef Py_ssize_t o, p, j, q, t, first, size, step
     cdef int item, color
     cdef long long stamp = 0, mems = 0
     cdef int rounds = 0, removed = 0, removed_now
-    cdef bint blocked, complete = True, conflict
+    cdef bint blocked, found, complete = True
     if (item_start == NULL or item_option == NULL or item_color == NULL or length == NULL
-            or marked == NULL or touched == NULL or item_stamp == NULL
+            or hint == NULL or item_stamp == NULL
             or option_stamp == NULL or fill == NULL):
-        free(item_start); free(item_option); free(item_color); free(length); free(marked)
-        free(touched); free(item_stamp); free(option_stamp); free(fill)
+        free(item_start); free(item_option); free(item_color); free(length); free(hint)
+        free(item_stamp); free(option_stamp); free(fill)
         raise MemoryError("no memory for preprocessing")
     try:
         # the options of each item, in order, with the color each gives it
@@ -89,42 +88,42 @@ def remove_blocked(
                     complete = False
                     break
                 stamp += 1
-                n_touched = 0
-                blocked = False
                 for j in range(option_start[o], option_start[o + 1]):
                     item_stamp[node_item[j]] = stamp  # the items of o
+                # mark the options incompatible with o
                 for j in range(option_start[o], option_start[o + 1]):
                     item = node_item[j]
                     color = node_color[j]
                     mems += item_start[item + 1] - item_start[item]
-                    for t in range(item_start[item], item_start[item + 1]):
-                        p = item_option[t]
-                        if not live[p] or option_stamp[p] == stamp:
-                            continue
-                        conflict = (
-                            item < n_primary or color == 0 or item_color[t] != color
-                        )
-                        if not conflict:
-                            continue
-                        option_stamp[p] = stamp
-                        mems += option_start[p + 1] - option_start[p]
-                        for k in range(option_start[p], option_start[p + 1]):
-                            q = node_item[k]
-                            if q >= n_primary:
-                                continue
-                            if marked[q] == 0:
-                                touched[n_touched] = <int> q
-                                n_touched += 1
-                            marked[q] += 1
-                            if marked[q] == length[q] and item_stamp[q] != stamp:
-                                blocked = True
-                                break
-                        if blocked:
+                    if item < n_primary or color == 0:
+                        for t in range(item_start[item], item_start[item + 1]):
+                            option_stamp[item_option[t]] = stamp
+                    else:
+                        for t in range(item_start[item], item_start[item + 1]):
+                            if item_color[t] != color:
+                                option_stamp[item_option[t]] = stamp
+                # every primary item outside o needs a live unmarked option: a witness,
+                # looked for from the one found last time
+                blocked = False
+                for q in range(n_primary):
+                    if item_stamp[q] == stamp:
+                        continue
+                    first = item_start[q]
+                    size = item_start[q + 1] - first
+                    found = False
+                    for step in range(size):
+                        t = hint[q] + step
+                        if t >= size:
+                            t -= size
+                        p = item_option[first + t]
+                        if live[p] and option_stamp[p] != stamp:
+                            hint[q] = <int> t
+                            found = True
                             break
-                    if blocked:
+                    mems += step + 1
+                    if not found:
+                        blocked = True
                         break
-                for t in range(n_touched):
-                    marked[touched[t]] = 0
                 if blocked:
                     live[o] = 0
                     removed_now += 1
@@ -138,8 +137,8 @@ def remove_blocked(
                 break
         return rounds, removed, mems, complete
     finally:
-        free(item_start); free(item_option); free(item_color); free(length); free(marked)
-        free(touched); free(item_stamp); free(option_stamp); free(fill)
+        free(item_start); free(item_option); free(item_color); free(length); free(hint)
+        free(item_stamp); free(option_stamp); free(fill)
 
 
 cdef int _remove_all(unsigned char[::1] live):
