@@ -10,7 +10,8 @@ the options incompatible with it (walking the lists of its items), then looks, f
 primary item outside it, for a live option left unmarked, a *witness* (from the one found
 last time for that item, which is often still one); an item without a witness blocks the
 option. A blocked option leaves at once, so later options are tried against the smaller
-problem; rounds go on until one removes nothing, or the work passes the budget (checked
+problem, and between two rounds the options gone leave the items' lists; rounds go on
+until one removes nothing, or the work passes the budget (checked
 between two options: every removal made was proven). The work is counted in *mems*, one
 per incidence looked at, a measure of time independent of the machine.
 
@@ -41,6 +42,7 @@ def remove_blocked(
     cdef int *item_color = <int *> malloc((n_nodes + 1) * sizeof(int))
     cdef int *length = <int *> calloc(n_primary + 1, sizeof(int))
     cdef int *hint = <int *> calloc(n_primary + 1, sizeof(int))
+    cdef int *own_color = <int *> calloc(n_items + 1, sizeof(int))
     cdef long long *item_stamp = <long long *> calloc(n_items + 1, sizeof(long long))
     cdef long long *option_stamp = <long long *> calloc(n_options + 1, sizeof(long long))
     cdef int *fill = <int *> calloc(n_items + 1, sizeof(int))
@@ -50,10 +52,10 @@ def remove_blocked(
     cdef int rounds = 0, removed = 0, removed_now
     cdef bint blocked, found, complete = True
     if (item_start == NULL or item_option == NULL or item_color == NULL or length == NULL
-            or hint == NULL or item_stamp == NULL
+            or hint == NULL or own_color == NULL or item_stamp == NULL
             or option_stamp == NULL or fill == NULL):
         free(item_start); free(item_option); free(item_color); free(length); free(hint)
-        free(item_stamp); free(option_stamp); free(fill)
+        free(own_color); free(item_stamp); free(option_stamp); free(fill)
         raise MemoryError("no memory for preprocessing")
     try:
         # the options of each item, in order, with the color each gives it
@@ -89,17 +91,44 @@ def remove_blocked(
                     break
                 stamp += 1
                 for j in range(option_start[o], option_start[o + 1]):
-                    item_stamp[node_item[j]] = stamp  # the items of o
+                    item_stamp[node_item[j]] = stamp  # the items of o, with their colors
+                    own_color[node_item[j]] = node_color[j]
+                # first, the witness found last time for each primary item outside o,
+                # checked against o alone: when each is still compatible, o is not blocked
+                found = True
+                for q in range(n_primary):
+                    if item_stamp[q] == stamp:
+                        continue
+                    if fill[q] == 0:
+                        found = False
+                        break
+                    p = item_option[item_start[q] + hint[q]]
+                    if not live[p]:
+                        found = False
+                        break
+                    mems += option_start[p + 1] - option_start[p]
+                    for j in range(option_start[p], option_start[p + 1]):
+                        item = node_item[j]
+                        if item_stamp[item] == stamp and (
+                            item < n_primary or node_color[j] == 0
+                            or node_color[j] != own_color[item]
+                        ):
+                            found = False
+                            break
+                    if not found:
+                        break
+                if found:
+                    continue
                 # mark the options incompatible with o
                 for j in range(option_start[o], option_start[o + 1]):
                     item = node_item[j]
                     color = node_color[j]
-                    mems += item_start[item + 1] - item_start[item]
+                    mems += fill[item]
                     if item < n_primary or color == 0:
-                        for t in range(item_start[item], item_start[item + 1]):
+                        for t in range(item_start[item], item_start[item] + fill[item]):
                             option_stamp[item_option[t]] = stamp
                     else:
-                        for t in range(item_start[item], item_start[item + 1]):
+                        for t in range(item_start[item], item_start[item] + fill[item]):
                             if item_color[t] != color:
                                 option_stamp[item_option[t]] = stamp
                 # every primary item outside o needs a live unmarked option: a witness,
@@ -109,7 +138,7 @@ def remove_blocked(
                     if item_stamp[q] == stamp:
                         continue
                     first = item_start[q]
-                    size = item_start[q + 1] - first
+                    size = fill[q]
                     found = False
                     for step in range(size):
                         t = hint[q] + step
@@ -135,10 +164,11 @@ def remove_blocked(
             removed += removed_now
             if removed_now == 0 or not complete:
                 break
+            mems += _compact(n_items, n_primary, item_start, fill, item_option, item_color, hint, live)
         return rounds, removed, mems, complete
     finally:
         free(item_start); free(item_option); free(item_color); free(length); free(hint)
-        free(item_stamp); free(option_stamp); free(fill)
+        free(own_color); free(item_stamp); free(option_stamp); free(fill)
 
 
 cdef int _remove_all(unsigned char[::1] live):
@@ -150,3 +180,32 @@ cdef int _remove_all(unsigned char[::1] live):
             live[o] = 0
             taken += 1
     return taken
+
+
+cdef long long _compact(
+    int n_items,
+    int n_primary,
+    int *item_start,
+    int *fill,
+    int *item_option,
+    int *item_color,
+    int *hint,
+    unsigned char[::1] live,
+):
+    """Drop the options no longer live from the list of every item (``fill`` holds each
+    list's length); the mems it took."""
+    cdef Py_ssize_t k, t, first, kept
+    cdef long long mems = 0
+    for k in range(n_items):
+        first = item_start[k]
+        kept = 0
+        for t in range(first, first + fill[k]):
+            if live[item_option[t]]:
+                item_option[first + kept] = item_option[t]
+                item_color[first + kept] = item_color[t]
+                kept += 1
+        mems += fill[k]
+        fill[k] = <int> kept
+        if k < n_primary and hint[k] >= kept:
+            hint[k] = 0
+    return mems
