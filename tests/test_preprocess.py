@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 from builders import KNUTH_DATA, Instance, instances
 from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from excover import ExactCover, UsageError
 from excover.main import main
@@ -50,6 +51,39 @@ def test_colored_solutions_are_kept_exactly(instance: Instance) -> None:
     found = _mapped_solutions(instance)
     assert len(found) == len(set(found))
     assert set(found) == instance.all_covers()
+
+
+@st.composite
+def larger_problems(draw: st.DrawFn) -> ExactCover:
+    """Problems of up to 40 options over up to 8 primary and 4 secondary items (some
+    colored), too many options for the brute force but enough for several rounds of
+    removals, twins and witnesses that go stale."""
+    n_primary = draw(st.integers(2, 8))
+    n_secondary = draw(st.integers(0, 4))
+    problem = ExactCover(n_primary, n_secondary)
+    for _ in range(draw(st.integers(0, 40))):
+        primary = draw(st.sets(st.integers(0, n_primary - 1), min_size=1, max_size=3))
+        secondary = (
+            draw(st.sets(st.integers(n_primary, n_primary + n_secondary - 1)))
+            if n_secondary
+            else set()
+        )
+        colors = [draw(st.sampled_from(["", ":r", ":g"])) for _ in secondary]
+        problem.add_option(
+            [str(i) for i in primary]
+            + [f"{i}{color}" for i, color in zip(sorted(secondary), colors, strict=True)]
+        )
+    return problem
+
+
+@FAST
+@given(larger_problems())
+def test_larger_problems_keep_their_solutions(problem: ExactCover) -> None:
+    """Against dancing links on the original problem."""
+    reduced = preprocess(problem)
+    found = [frozenset(reduced.original(s)) for s in reduced.problem.solutions("dlx")]
+    assert len(found) == len(set(found))
+    assert set(found) == {frozenset(s) for s in problem.solutions("dlx")}
 
 
 @FAST
