@@ -735,7 +735,7 @@ class ExactCover:
         ``preprocess=True`` counts the problem :func:`excover.preprocess.preprocess`
         reduces (blocked options and redundant items removed; the same solutions), by any
         method; it does not combine with ``symmetry`` or ``up_to_symmetry``, whose group
-        is the original problem's. Off by default: see docs/search.md for when it pays.
+        is the original problem's. Off by default: docs/model-and-search.md says when it pays.
         """
         _check_method(method)
         _check_options(options)
