@@ -48,7 +48,8 @@ def remove_blocked(
     cdef int *fill = <int *> calloc(n_items + 1, sizeof(int))
     cdef Py_ssize_t o, p, j, q, t, first, size, step
     cdef int item, color
-    cdef long long stamp = 0, mems = 0
+    cdef long long stamp = 0, mems = 0, marking
+    cdef double mean_size = n_nodes / <double> n_options if n_options else 0.0
     cdef int rounds = 0, removed = 0, removed_now
     cdef bint blocked, found, complete = True
     if (item_start == NULL or item_option == NULL or item_color == NULL or length == NULL
@@ -93,10 +94,15 @@ def remove_blocked(
                 for j in range(option_start[o], option_start[o + 1]):
                     item_stamp[node_item[j]] = stamp  # the items of o, with their colors
                     own_color[node_item[j]] = node_color[j]
-                # first, the witness found last time for each primary item outside o,
-                # checked against o alone: when each is still compatible, o is not blocked
-                found = True
-                for q in range(n_primary):
+                # first, when it is cheaper than marking the options incompatible with o
+                # (about the lengths of o's lists against one option per primary item),
+                # the witness found last time for each primary item outside o, checked
+                # against o alone: when each is still compatible, o is not blocked
+                marking = 0
+                for j in range(option_start[o], option_start[o + 1]):
+                    marking += fill[node_item[j]]
+                found = marking > n_primary * mean_size
+                for q in range(n_primary if found else 0):
                     if item_stamp[q] == stamp:
                         continue
                     if fill[q] == 0:
@@ -118,7 +124,7 @@ def remove_blocked(
                     if not found:
                         break
                 if found:
-                    continue
+                    continue  # else: not cheaper, or a witness failed
                 # mark the options incompatible with o
                 for j in range(option_start[o], option_start[o + 1]):
                     item = node_item[j]
