@@ -13,12 +13,14 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import jsonschema
 import pytest
 from builders import KNUTH_DATA, Instance, instances
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from excover import ExactCover, UsageError
+from excover.cli import common
 from excover.main import main
 from excover.preprocess import preprocess
 
@@ -165,6 +167,14 @@ def test_an_item_without_options_leaves_no_option_and_no_solution() -> None:
     assert reduced.problem.count() == 0 == problem.count(preprocess=True)
 
 
+@pytest.mark.parametrize("budget", [-1, 1.5, True, "10"])
+def test_a_bad_budget_is_a_usage_error(budget: object) -> None:
+    problem = ExactCover(["a"])
+    problem.add_option(["a"])
+    with pytest.raises(UsageError, match="budget must be a non-negative int"):
+        preprocess(problem, budget=budget)  # type: ignore[arg-type]
+
+
 def test_preprocess_refuses_a_symmetry() -> None:
     problem = ExactCover(["a"])
     problem.add_option(["a"])
@@ -211,6 +221,7 @@ def test_the_command_line_counts_and_lists_the_same(capsys: pytest.CaptureFixtur
     path = str(KNUTH_DATA / "scott-pfix.dlx")
     assert main(["count", path, "--preprocess", "--json"]) == 0
     document = json.loads(capsys.readouterr().out)
+    jsonschema.Draft202012Validator(common.schema()).validate(document)
     assert document["count"] == 65
     assert (
         document["stats"]["options_removed"]

@@ -42,6 +42,8 @@ import time
 
 import numpy as np
 
+from excover.errors import UsageError
+
 TYPE_CHECKING = False  # typing is for type checkers: importing it costs each run ~6 ms
 if TYPE_CHECKING:
     from collections.abc import Iterable
@@ -125,6 +127,8 @@ def preprocess(problem: ExactCover, *, budget: int = DEFAULT_BUDGET) -> Preproce
     module find options or items to remove, with the map of its options back to
     ``problem``'s (see :class:`Preprocessed`). ``budget`` bounds the work, in mems (see
     the module's description)."""
+    if isinstance(budget, bool) or not isinstance(budget, int) or budget < 0:
+        raise UsageError(f"budget must be a non-negative int (mems), not {budget!r}")
     started = time.perf_counter()
     stats = PreprocessStats()
     data = problem.engine_input()
