@@ -26,7 +26,7 @@ from excover.preprocess import preprocess
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 
-FAST = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+FAST = settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 def _mapped_solutions(instance: Instance, budget: int | None = None) -> list[frozenset[int]]:
@@ -40,7 +40,7 @@ def _mapped_solutions(instance: Instance, budget: int | None = None) -> list[fro
 
 
 @FAST
-@given(instances("X", max_options=12))
+@given(instances("X", max_options=11))
 def test_plain_solutions_are_kept_exactly(instance: Instance) -> None:
     found = _mapped_solutions(instance)
     assert len(found) == len(set(found))  # no solution twice
@@ -48,7 +48,7 @@ def test_plain_solutions_are_kept_exactly(instance: Instance) -> None:
 
 
 @FAST
-@given(instances("XCC", max_options=12))
+@given(instances("XCC", max_options=11))
 def test_colored_solutions_are_kept_exactly(instance: Instance) -> None:
     found = _mapped_solutions(instance)
     assert len(found) == len(set(found))
@@ -89,7 +89,7 @@ def test_larger_problems_keep_their_solutions(problem: ExactCover) -> None:
 
 
 @FAST
-@given(instances("XCC", max_options=10))
+@given(instances("XCC", max_options=8))
 def test_a_budget_stops_early_and_stays_exact(instance: Instance) -> None:
     """No budget at all: no round runs, nothing is removed but items, still exact."""
     reduced = preprocess(instance.build(), budget=0)
@@ -237,3 +237,20 @@ def test_the_command_line_counts_and_lists_the_same(capsys: pytest.CaptureFixtur
         listings.append(sorted(out.split("\n\n")))
     assert listings[0] == listings[1]
     assert len(listings[0]) == 92
+
+
+def test_the_command_line_says_why_it_skipped(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """An MCC problem: a in 0..2 times, b once; {b}, {a}{b}, {a b}, {a}{a b}."""
+    problem = ExactCover(["a", "b"])
+    for option in (["a"], ["a", "b"], ["b"]):
+        problem.add_option(option)
+    problem.set_multiplicity("a", 0, 2)
+    path = tmp_path / "mcc.dlx"
+    problem.write(path)
+    assert main(["count", str(path), "--preprocess", "--stats"]) == 0
+    out, err = capsys.readouterr()
+    assert out == "4\n"
+    assert "preprocess skipped: multiplicities" in err
+    assert "options removed: 0" in err

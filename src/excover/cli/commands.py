@@ -554,7 +554,8 @@ def preprocessed(problem: ExactCover, args: argparse.Namespace) -> Preprocessed 
 
 def with_preprocessing(outcome: Outcome, reduced: Preprocessed | None) -> Outcome:
     """``outcome`` with what preprocessing did (options and items removed, its rounds
-    and seconds) added to its statistics, for ``--stats`` and ``--json``."""
+    and seconds, why it was skipped) added to its statistics, for ``--stats`` and
+    ``--json``."""
     if reduced is not None:
         done = reduced.stats
         outcome.stats = {
@@ -565,6 +566,8 @@ def with_preprocessing(outcome: Outcome, reduced: Preprocessed | None) -> Outcom
             "preprocess_rounds": done.rounds,
             "preprocess_seconds": round(done.seconds, 6),
         }
+        if done.skipped is not None:
+            outcome.stats["preprocess_skipped"] = done.skipped
     return outcome
 
 
