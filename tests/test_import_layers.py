@@ -26,7 +26,7 @@ SOURCE = Path(__file__).resolve().parent.parent / "src" / "excover"
 #: its own layer and the layers below it, never from a layer above.
 LAYERS: tuple[tuple[str, ...], ...] = (
     ("numbers", "statistics", "errors"),
-    ("formats", "entries", "port", "problem"),
+    ("formats", "entries", "port", "problem", "preprocess"),
     ("engines", "zdd", "sat"),
     ("counting",),
     ("parallel",),

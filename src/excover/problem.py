@@ -640,16 +640,21 @@ class ExactCover:
         *,
         solver: str | None = None,
         amo: str | None = None,
+        preprocess: bool = False,
         **options: Unpack[SearchOptions],
     ) -> list[int] | None:
         """The first solution (option indices) found by ``method``, or None.
 
         ``solver`` and ``amo`` choose the SAT solver and at-most-one encoding of
         ``method="sat"`` (see :mod:`excover.sat`), as in :meth:`solutions` and :meth:`count`.
+        ``preprocess=True`` searches the problem :func:`excover.preprocess.preprocess`
+        reduces, as :meth:`count` does.
         """
         _check_method(method)
         _check_options(options)
-        return port.solving().first(self, method, solver=solver, amo=amo, **options)
+        return port.solving().first(
+            self, method, solver=solver, amo=amo, preprocess=preprocess, **options
+        )
 
     def solutions(
         self,
@@ -663,6 +668,7 @@ class ExactCover:
         tasks: int | None = None,
         up_to_symmetry: bool = False,
         symmetry: bool | Group | Iterable[Generator] | None = None,
+        preprocess: bool = False,
         **options: Unpack[SearchOptions],
     ) -> Iterator[list[int]]:
         """Lazily yield the solutions found by ``method`` (at most ``limit`` of them).
@@ -676,6 +682,9 @@ class ExactCover:
         the group ``symmetry`` (by default the problem's automorphism group, see
         :meth:`symmetries`); ``symmetry`` alone yields every solution, orbit by orbit,
         from a symmetry-broken search (see :mod:`excover.symmetry.broken`).
+
+        ``preprocess=True`` searches the problem :func:`excover.preprocess.preprocess`
+        reduces, as :meth:`count` does, and yields its solutions as this problem's options.
         """
         _check_method(method)
         _check_options(options)
@@ -690,6 +699,7 @@ class ExactCover:
             tasks=tasks,
             up_to_symmetry=up_to_symmetry,
             symmetry=symmetry,
+            preprocess=preprocess,
             **options,
         )
 
@@ -704,6 +714,7 @@ class ExactCover:
         tasks: int | None = None,
         up_to_symmetry: bool = False,
         symmetry: bool | Group | Iterable[Generator] | None = None,
+        preprocess: bool = False,
         **options: Unpack[SearchOptions],
     ) -> int:
         """The number of solutions, an exact int.
@@ -720,6 +731,11 @@ class ExactCover:
         ``workers=n`` counts on ``n`` processes, ``executor=`` on a concurrent.futures
         Executor or a Dask ``Client``, the problem cut into ``tasks`` subproblems (see
         :mod:`excover.parallel`); each is counted by ``method`` (not ``"sat"``).
+
+        ``preprocess=True`` counts the problem :func:`excover.preprocess.preprocess`
+        reduces (blocked options and redundant items removed; the same solutions), by any
+        method; it does not combine with ``symmetry`` or ``up_to_symmetry``, whose group
+        is the original problem's. Off by default: docs/model-and-search.md says when it pays.
         """
         _check_method(method)
         _check_options(options)
@@ -733,6 +749,7 @@ class ExactCover:
             tasks=tasks,
             up_to_symmetry=up_to_symmetry,
             symmetry=symmetry,
+            preprocess=preprocess,
             **options,
         )
 

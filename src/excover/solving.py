@@ -21,6 +21,7 @@ if TYPE_CHECKING:
 
     from excover.engines import Search
     from excover.parallel import Estimate, Subproblem
+    from excover.preprocess import Preprocessed
     from excover.problem import ExactCover, SearchOptions
     from excover.sat import CNF
     from excover.symmetry import BrokenSearch, Generator, Group
@@ -65,9 +66,14 @@ class Solving:
         *,
         solver: str | None = None,
         amo: str | None = None,
+        preprocess: bool = False,
         **options: Unpack[SearchOptions],
     ) -> list[int] | None:
         """The work of :meth:`ExactCover.first`."""
+        if preprocess:
+            reduced = _preprocessed(problem)
+            found = self.first(reduced.problem, method, solver=solver, amo=amo, **options)
+            return None if found is None else reduced.original(found)
         if method == "sat":
             from excover.sat import solve
 
@@ -95,9 +101,25 @@ class Solving:
         tasks: int | None = None,
         up_to_symmetry: bool = False,
         symmetry: bool | Group | Iterable[Generator] | None = None,
+        preprocess: bool = False,
         **options: Unpack[SearchOptions],
     ) -> Iterator[list[int]]:
         """The work of :meth:`ExactCover.solutions`."""
+        if preprocess:
+            _check_no_symmetry(up_to_symmetry, symmetry)
+            reduced = _preprocessed(problem)
+            listed = self.solutions(
+                reduced.problem,
+                method,
+                limit,
+                solver=solver,
+                amo=amo,
+                workers=workers,
+                executor=executor,
+                tasks=tasks,
+                **options,
+            )
+            return map(reduced.original, listed)
         if up_to_symmetry or (symmetry is not None and symmetry is not False):
             if workers is not None:
                 raise UsageError(
@@ -147,9 +169,13 @@ class Solving:
         tasks: int | None = None,
         up_to_symmetry: bool = False,
         symmetry: bool | Group | Iterable[Generator] | None = None,
+        preprocess: bool = False,
         **options: Unpack[SearchOptions],
     ) -> int:
         """The work of :meth:`ExactCover.count`."""
+        if preprocess:
+            _check_no_symmetry(up_to_symmetry, symmetry)
+            problem = _preprocessed(problem).problem
         if up_to_symmetry or (symmetry is not None and symmetry is not False):
             found = self.broken(
                 problem, method, symmetry, solver, amo, workers, executor, tasks, options
@@ -289,6 +315,23 @@ def _first(found: Iterator[list[int]], limit: int) -> Iterator[list[int]]:
         if number >= limit:
             return
         yield solution
+
+
+def _preprocessed(problem: ExactCover) -> Preprocessed:
+    """``problem`` reduced by :func:`excover.preprocess.preprocess`."""
+    from excover.preprocess import preprocess
+
+    return preprocess(problem)
+
+
+def _check_no_symmetry(up_to_symmetry: bool, symmetry: object) -> None:
+    """Refuse ``preprocess`` with a symmetry: the group is the original problem's, and
+    the reduced problem may have other symmetries."""
+    if up_to_symmetry or (symmetry is not None and symmetry is not False):
+        raise UsageError(
+            "preprocess does not combine with symmetry or up_to_symmetry: the group acts "
+            "on the original problem, which preprocessing changes"
+        )
 
 
 def _check_not_sat(method: str, solver: str | None, amo: str | None) -> None:

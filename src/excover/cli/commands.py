@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     from typing import Any
 
     from excover.cli.solving import Outcome
+    from excover.preprocess import Preprocessed
     from excover.problem import ExactCover
 
     #: A tiling's solution drawn as text.
@@ -114,6 +115,7 @@ def _dlx_flags(parser: argparse.ArgumentParser) -> None:
     )
     common.add_flag(parser, "engine")
     common.add_flag(parser, "stats")
+    common.add_flag(parser, "preprocess")
     parser.add_argument(
         "--solver",
         metavar="NAME",
@@ -327,6 +329,8 @@ def add_problem_commands(commands: Any, read_board: BoardReader) -> None:
             "limit": "it finds no solutions one by one: it probes the search tree",
             "max_nodes": "its probes are bounded by their number (--samples)",
             "progress": "its probes take about a second",
+            "preprocess": "it estimates the search of the problem as given; --preprocess on "
+            "count or solve searches the reduced one",
         },
     )
     estimate.set_defaults(run=_estimate)
@@ -516,14 +520,55 @@ def count_problem(problem: ExactCover, args: argparse.Namespace) -> int:
     if _symmetric(args):
         from excover.cli import symmetry as symmetric
 
+        common.refuse(args, "preprocess", _PREPROCESS_WITH_SYMMETRY)
         return print_outcome(args.command, symmetric.count(problem, args), args)
+    reduced = preprocessed(problem, args)
+    if reduced is not None:
+        problem = reduced.problem
     if uses_tasks(args):
         common.refuse(args, "limit", "does not go with --workers, --tasks or --checkpoint")
         solving.check_method_flags(args, args.method, counting=True)
         if args.heuristic is None:
             args.heuristic = "mrv"
         return count_tasks(problem, args)
-    return print_outcome(args.command, solving.count(problem, args), args)
+    outcome = solving.count(problem, args)
+    return print_outcome(args.command, with_preprocessing(outcome, reduced), args)
+
+
+#: Why ``--preprocess`` is refused with the symmetry flags.
+_PREPROCESS_WITH_SYMMETRY = (
+    "does not go with --up-to-symmetry or --break-symmetry: their group is the problem's "
+    "as given, which preprocessing changes"
+)
+
+
+def preprocessed(problem: ExactCover, args: argparse.Namespace) -> Preprocessed | None:
+    """``problem`` reduced by :func:`excover.preprocess.preprocess` when ``--preprocess``
+    asks for it, else None."""
+    if not getattr(args, "preprocess", None):
+        return None
+    from excover.preprocess import preprocess
+
+    return preprocess(problem)
+
+
+def with_preprocessing(outcome: Outcome, reduced: Preprocessed | None) -> Outcome:
+    """``outcome`` with what preprocessing did (options and items removed, its rounds
+    and seconds, why it was skipped) added to its statistics, for ``--stats`` and
+    ``--json``."""
+    if reduced is not None:
+        done = reduced.stats
+        outcome.stats = {
+            **outcome.stats,
+            "options_removed": done.options_removed,
+            "items_removed": done.items_removed,
+            "forced_options": len(done.forced),
+            "preprocess_rounds": done.rounds,
+            "preprocess_seconds": round(done.seconds, 6),
+        }
+        if done.skipped is not None:
+            outcome.stats["preprocess_skipped"] = done.skipped
+    return outcome
 
 
 def as_count(args: argparse.Namespace) -> argparse.Namespace:
@@ -562,9 +607,16 @@ def _solve(args: argparse.Namespace) -> int:
     if _symmetric(args):
         from excover.cli import symmetry as symmetric
 
+        common.refuse(args, "preprocess", _PREPROCESS_WITH_SYMMETRY)
         outcome = symmetric.solutions(problem, args, emit)
     else:
-        outcome = solving.solutions(problem, args, emit)
+        reduced = preprocessed(problem, args)
+        if reduced is None:
+            outcome = solving.solutions(problem, args, emit)
+        else:
+            mapped = reduced.original
+            outcome = solving.solutions(reduced.problem, args, lambda found: emit(mapped(found)))
+            outcome = with_preprocessing(outcome, reduced)
     if stream is not None:
         stream.close(
             outcome.method,

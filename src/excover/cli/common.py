@@ -300,6 +300,13 @@ SEARCH_FLAGS: dict[str, Flag] = {
         "(default: only when stderr is a terminal)",
         action=argparse.BooleanOptionalAction,
     ),
+    "preprocess": Flag(
+        ("--preprocess",),
+        "shrink the problem before the search, as Knuth's DLX-PRE: options that can be in "
+        "no solution and redundant items removed, the solutions the same (off by default: "
+        "it pays on large searches only); --stats says what it removed",
+        action=argparse.BooleanOptionalAction,
+    ),
     "json": Flag(
         ("--json",),
         f"print one JSON document (schema version {SCHEMA_VERSION}, the same for every command: "

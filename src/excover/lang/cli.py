@@ -145,6 +145,8 @@ def add_run_command(commands: Any) -> None:
             "limit": "each command says how many solutions it wants (solve: one, all: every "
             "one, count: the number)",
             "max_nodes": "a program's commands are bounded by --timeout alone",
+            "preprocess": "a program's commands search its problems as built; --write-dlx "
+            "PROBLEM=FILE writes a problem, which 'excover count FILE --preprocess' counts",
         },
     )
     run.set_defaults(run=_run)

@@ -136,6 +136,13 @@ def add_puzzle_commands(commands: Any) -> None:
     add_json(cmd)
     add_svg(cmd, "write the first placement found as SVG to OUT")
     common.add_write_dlx(cmd, "the N-queens puzzle")
+    common.add_refused(
+        cmd,
+        {
+            "preprocess": "no option of the queens problem can be removed; --write-dlx FILE "
+            "writes it, which 'excover count FILE --preprocess' counts",
+        },
+    )
     cmd.set_defaults(run=_queens)
 
     cmd = commands.add_parser(
@@ -217,6 +224,9 @@ def add_puzzle_commands(commands: Any) -> None:
         {
             "workers": "each puzzle is solved or counted by one search; --write-dlx FILE writes "
             "a puzzle's exact cover, which 'excover count FILE --workers N' counts on N processes",
+            "preprocess": "a puzzle's givens already take out every option they rule out; "
+            "--write-dlx FILE writes its exact cover, which 'excover count FILE --preprocess' "
+            "counts",
         },
     )
     made = cmd.add_argument_group("generating puzzles")
