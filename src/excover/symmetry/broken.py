@@ -127,6 +127,9 @@ class BrokenSearch:
         self.group = group
         self.method = method
         self.deadline = Deadline(options.pop("timeout", None))
+        #: The nodes of the dancing-links searches run so far in this process (the
+        #: listing of the partial solutions, the counts of :meth:`count`).
+        self.nodes = 0
         self._options = options  # without the timeout: see :meth:`options`
         self.workers = workers if workers is not None and workers > 1 else None
         if self.workers is not None and options.get("max_nodes") is not None:
@@ -211,7 +214,9 @@ class BrokenSearch:
         if restricted.search(max_solutions=MAX_PARTIALS + 1).count() > MAX_PARTIALS:
             return None  # counted first: listing a million partial solutions takes seconds
         search = restricted.search()
-        return [tuple(sorted(int(touching[k]) for k in found)) for found in search.solutions()]
+        partials = [tuple(sorted(int(touching[k]) for k in found)) for found in search.solutions()]
+        self.nodes += search.stats.nodes
+        return partials
 
     def _orbits(self, partials: list[tuple[int, ...]]) -> list[Orbit]:
         """The orbits of the partial solutions, in the order of their first member."""
@@ -294,10 +299,19 @@ class BrokenSearch:
         return merged, originals
 
     def _count_exact_cover(self, problem: ExactCover, first: str | None = None) -> int:
-        """The solutions of ``problem`` by the method; the root branches on ``first``."""
+        """The solutions of ``problem`` by the method; the root branches on ``first``.
+        The nodes of a dancing-links search are added to :attr:`nodes`."""
         if self.method in ("dlx", "auto") and first is not None:
-            return _branching_first(problem, first, self._options, self.deadline).count()
-        return problem.count(method=self.method, **self.options)
+            search = _branching_first(problem, first, self._options, self.deadline)
+        elif self.method == "dlx":
+            from excover.engines import wall_clock_search
+
+            search = wall_clock_search(problem, **self.options)
+        else:
+            return problem.count(method=self.method, **self.options)
+        found = search.count()
+        self.nodes += search.stats.nodes
+        return found
 
     def _count_on_workers(self, problem: ExactCover) -> int:
         """The solutions of ``problem`` counted on :attr:`workers` processes, if time is
@@ -385,7 +399,7 @@ class BrokenSearch:
         if self.orbits is None:
             if self.workers is not None:
                 return self._count_on_workers(self.problem)
-            return self.problem.count(method=self.method, **self.options)
+            return self._count_exact_cover(self.problem)
         total = 0
         by_size: dict[int, list[Orbit]] = {}
         for orbit in self.orbits:
