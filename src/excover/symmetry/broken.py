@@ -289,13 +289,15 @@ class BrokenSearch:
             colors += [0, *nodes.values()]
             starts.append(len(items))
             originals.append(orbit.representative)
-        for option in outside.tolist():
-            span = range(self._starts[option], self._starts[option + 1])
-            items += [int(self._items[j]) + 1 for j in span]
-            colors += [int(self._colors[j]) for j in span]
-            starts.append(len(items))
-            originals.append((option,))
-        merged.add_options(starts, items, colors, problem.color_names)
+        # The options that miss the base, copied whole (one item later: "#" is first).
+        lengths = self._starts[outside + 1] - self._starts[outside]
+        nodes_out = np.repeat(self._starts[outside] - np.cumsum(lengths) + lengths, lengths)
+        nodes_out += np.arange(int(lengths.sum()), dtype=np.int64)
+        all_starts = np.concatenate([starts, len(items) + np.cumsum(lengths)])
+        all_items = np.concatenate([np.array(items, dtype=np.int64), self._items[nodes_out] + 1])
+        all_colors = np.concatenate([np.array(colors, dtype=np.int64), self._colors[nodes_out]])
+        originals += [(option,) for option in outside.tolist()]
+        merged.add_options(all_starts, all_items, all_colors, problem.color_names)
         return merged, originals
 
     def _count_exact_cover(self, problem: ExactCover, first: str | None = None) -> int:
