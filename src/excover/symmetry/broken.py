@@ -241,10 +241,8 @@ class BrokenSearch:
 
     def _stabilizer(self, partial: tuple[int, ...]) -> list[Perm]:
         """The option permutations of the group that map ``partial`` onto itself."""
-        if not hasattr(self, "_elements"):
-            self._elements = elements_of(self.group, "a partial solution with symmetries")
         chosen = np.array(partial, dtype=np.int64)
-        return [g for g in self._elements if sorted(g[chosen].tolist()) == list(partial)]
+        return [g for g in self._listed_elements if sorted(g[chosen].tolist()) == list(partial)]
 
     def _free(self) -> list[Orbit]:
         """The orbits whose representative only the identity maps onto itself."""
@@ -421,6 +419,8 @@ class BrokenSearch:
             if self._by_burnside(None):
                 return fixed.burnside(self.problem, self.group, self.method, **self.options)
             return sum(1 for _ in self.smallest_of_orbits(self._all_solutions()))
+        if self._burnside_after_count:
+            return self._burnside_with_count()
         total = 0
         free = self._free()
         found = self._count_merged(free) if free else 0
@@ -433,6 +433,47 @@ class BrokenSearch:
             else:
                 total += self._descent(orbit)[0].count_orbits()
         return total
+
+    @cached_property
+    def _burnside_after_count(self) -> bool:
+        """Whether :meth:`count_orbits` goes by Burnside's lemma over the whole group,
+        its identity's term (every solution) counted by the symmetry-broken
+        :meth:`count`: when some partial solution has symmetries (else the orbits are
+        counted with no fixed solutions at all), the group can be listed and has at most
+        :data:`MAX_STABILIZER` elements, and no element but the identity fixes more than
+        half of the options. Then each element's fixed solutions are those of a quotient
+        problem whose options mostly join two options or more, a far smaller search
+        than the whole problem's (an element that swaps two identical options and fixes
+        all others would leave a quotient as large as the problem: the stabilizers'
+        route takes those)."""
+        if not self._fixed() or not self._by_burnside(None):
+            return False
+        n = self.problem.n_options
+        return all(
+            is_identity(g) or int(np.count_nonzero(g == np.arange(n))) * 2 <= n
+            for g in self._listed_elements
+        )
+
+    @cached_property
+    def _listed_elements(self) -> list[Perm]:
+        """The option permutations of the group, listed (a small group only)."""
+        return elements_of(self.group, "a partial solution with symmetries")
+
+    def _burnside_with_count(self) -> int:
+        """The number of orbits of solutions by Burnside's lemma: the mean over the
+        group's elements of the solutions each fixes, the identity's term being every
+        solution, counted by :meth:`count` (one branch per orbit), the others by their
+        quotient problems (:class:`~excover.symmetry.fixed.Quotient`)."""
+        total = 0
+        elements = self._listed_elements
+        for g in elements:
+            if is_identity(g):
+                total += self.count()
+            else:
+                total += Quotient(self.problem, g).count(self._plain_method(), **self.options)
+        if total % len(elements):  # pragma: no cover - Burnside's lemma says it divides
+            raise AssertionError(f"{total} fixed solutions for a group of {len(elements)}")
+        return total // len(elements)
 
     def _orbits_extending(self, orbit: Orbit) -> int:
         """The number of orbits of the solutions extending the orbit's representative,
@@ -536,6 +577,8 @@ class BrokenSearch:
             if self._by_burnside(None):
                 return "Burnside's lemma over the group"
             return "smallest images of every solution"
+        if self._burnside_after_count:
+            return "one branch per orbit, then Burnside's lemma over the group"
         kinds = {self._by_burnside(orbit) for orbit in self._fixed()}
         names = {True: "Burnside's lemma over stabilizers", False: "descent into stabilizers"}
         if not kinds:
