@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
 import pytest
 from builders import KNUTH_DATA
 from hypothesis import given, settings
@@ -74,8 +75,6 @@ def test_quotients_have_the_fixed_solutions(drawn: Any) -> None:
 def test_cycle_labels_name_the_smallest_point_of_each_cycle(drawn: Any) -> None:
     _, _, options, _, sigma = drawn
     g = option_map(options, sigma)
-    import numpy as np
-
     labels = cycle_labels(np.array(g, dtype=np.int64)).tolist()
     for cycle in cycles(np.array(g, dtype=np.int64)):
         assert all(labels[k] == min(cycle) for k in cycle)

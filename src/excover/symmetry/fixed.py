@@ -130,7 +130,9 @@ class Quotient:
         #: :meth:`solutions`).
         self.uses: list[dict[int, int]] = [{} for _ in fitting]
         counted = primary[keep] & np.isin(item, self.weighted)
-        for k, i, u in zip(number[counted].tolist(), item[counted].tolist(), uses[counted].tolist()):
+        for k, i, u in zip(
+            number[counted].tolist(), item[counted].tolist(), uses[counted].tolist(), strict=True
+        ):
             self.uses[k][i] = u
         quotient = ExactCover(problem.primary_items, problem.secondary_items)
         for i in range(n_primary):
