@@ -56,6 +56,35 @@ def test_both_routes_count_orbits_as_brute_force(drawn: Any) -> None:
     assert both_routes(problem, group) == (len(solutions), orbits, orbits)
 
 
+@settings(max_examples=200, deadline=None)
+@given(symmetric_problems(colors=True))
+def test_splitting_below_the_base_counts_as_brute_force(drawn: Any) -> None:
+    """Every primary item covered exactly once (the bounds drawn are dropped, which
+    keeps ``sigma`` a symmetry): the representatives with symmetries are split by the
+    options of one more item, deeper while symmetries remain."""
+    n_primary, n_secondary, options, bounds, sigma = drawn
+    problem = build(n_primary, n_secondary, options, [(1, 1)] * len(bounds))
+    generators = [option_map(options, sigma), *duplicate_swaps(options)]
+    group = Group(problem, generators)
+    solutions = all_solutions(problem)
+    orbits = brute_orbits(solutions, generators)
+    assert both_routes(problem, group) == (len(solutions), orbits, orbits)
+
+
+def test_scott_splits_its_representatives_with_symmetries() -> None:
+    """On Scott's board the two placements of the base's piece that a symmetry maps onto
+    themselves are split by the options of the next item until no symmetry is left."""
+    problem = ExactCover.read(KNUTH_DATA / "scott.dlx")
+    search = BrokenSearch(problem, problem.symmetries())
+    assert search.orbits is not None
+    assert any(orbit.size < search.group.option_order for orbit in search.orbits)
+    split = search._deeper(search.orbits)
+    assert len(split) > len(search.orbits)
+    assert all(orbit.size == search.group.option_order for orbit in split)
+    assert search.count() == 520
+    assert search.count_orbits() == 65
+
+
 @settings(max_examples=150, deadline=None)
 @given(symmetric_problems(colors=True))
 def test_quotients_have_the_fixed_solutions(drawn: Any) -> None:

@@ -77,7 +77,7 @@ from excover.symmetry.twins import Merged, merge_twins
 if TYPE_CHECKING:
     from excover.engines import Search
 
-__all__ = ["MAX_PARTIALS", "MAX_STABILIZER", "BrokenSearch", "Orbit"]
+__all__ = ["MAX_PARTIALS", "MAX_SPLIT", "MAX_STABILIZER", "BrokenSearch", "Orbit"]
 
 #: The most partial solutions listed for a base; past this, the plain search is used.
 MAX_PARTIALS = 1_000_000
@@ -85,6 +85,10 @@ MAX_PARTIALS = 1_000_000
 #: The merged problems of a count on workers, per worker (see
 #: :meth:`BrokenSearch._count_merged`): enough for the parts to even out.
 PARTS_PER_WORKER = 8
+
+#: The most representatives that :meth:`BrokenSearch._deeper` splits the orbits into
+#: (each is one branch at the root of the merged problem, and is found in Python).
+MAX_SPLIT = 256
 
 #: The largest stabilizer that Burnside's lemma goes over (its elements listed, a smaller
 #: problem counted for each); orbits under larger ones are counted by smallest images.
@@ -402,7 +406,7 @@ class BrokenSearch:
             return self._count_exact_cover(self.problem)
         total = 0
         by_size: dict[int, list[Orbit]] = {}
-        for orbit in self.orbits:
+        for orbit in self._deeper(self.orbits):
             by_size.setdefault(orbit.size, []).append(orbit)
         for size, orbits in by_size.items():
             found = self._count_merged(orbits)
@@ -410,6 +414,90 @@ class BrokenSearch:
                 found = sum(self._one_by_one_count(orbit) for orbit in orbits)
             total += size * found
         return total
+
+    def _deeper(self, orbits: list[Orbit]) -> list[Orbit]:
+        """The orbits, each representative ``P`` that a symmetry other than the
+        identity maps onto itself replaced by one pair ``P + q`` per orbit of its
+        stabilizer ``K`` on the options ``q`` that cover one more item (see
+        :meth:`_next_item`), weighted by the orbit of ``P`` times that of ``q``, and so
+        on, level by level, while some pair's stabilizer is not the identity and the
+        representatives stay within :data:`MAX_SPLIT`: the solutions extending ``P``
+        fall apart by the option that covers the item, ``K`` permutes those options, and
+        two options of one orbit of ``K`` have as many solutions extending ``P`` and
+        each. Only for problems whose primary items are all covered exactly once, under
+        a listed group, and not on workers; a representative whose next item has no
+        option left has no solution and is dropped."""
+        if self.workers is not None or not self._by_burnside(None) or not self._exactly_once:
+            return orbits
+        order = self.group.option_order
+        free = [orbit for orbit in orbits if orbit.size == order]
+        level = [
+            (orbit, [g for g in self._stabilizer(orbit.representative) if not is_identity(g)])
+            for orbit in orbits
+            if orbit.size != order
+        ]
+        while any(stabilizer for _, stabilizer in level):
+            deeper: list[tuple[Orbit, list[Perm]]] = []
+            for orbit, stabilizer in level:
+                deeper += self._split(orbit, stabilizer)
+                if len(deeper) > MAX_SPLIT:
+                    return free + [orbit for orbit, _ in level]
+            level = deeper
+        return free + [orbit for orbit, _ in level]
+
+    def _split(self, orbit: Orbit, stabilizer: list[Perm]) -> list[tuple[Orbit, list[Perm]]]:
+        """The weighted pairs that stand for the representative of ``orbit`` (mapped
+        onto itself by the elements of ``stabilizer`` besides the identity), each with
+        its own stabilizer: see :meth:`_deeper`."""
+        if not stabilizer:
+            return [(orbit, stabilizer)]
+        found = self._next_item(orbit.representative, stabilizer)
+        if found is None:
+            return [(orbit, [])]  # split no further
+        result = []
+        seen: set[int] = set()
+        for q in found.tolist():
+            if q in seen:
+                continue
+            images = {q, *(int(g[q]) for g in stabilizer)}
+            seen |= images
+            kept = [g for g in stabilizer if int(g[q]) == q]
+            pair = Orbit((*orbit.representative, q), orbit.size * len(images))
+            result.append((pair, kept))
+        return result
+
+    def _next_item(self, partial: tuple[int, ...], stabilizer: list[Perm]) -> Perm | None:
+        """The options that fit with ``partial`` and cover a primary item it leaves
+        uncovered, whose set the stabilizer maps onto itself: for the item with the
+        fewest such options (none: an empty array, no solution extends ``partial``);
+        None when no item qualifies."""
+        n_options, n_items = self.problem.n_options, self.problem.n_items
+        color = np.full(n_items, -1, dtype=np.int64)  # -1: an item ``partial`` misses
+        chosen = np.array(partial, dtype=np.int64)
+        nodes = np.isin(self._owner, chosen)
+        color[self._items[nodes]] = self._colors[nodes]
+        theirs = color[self._items]
+        clash = (theirs >= 0) & (
+            (self._items < self.problem.n_primary) | (theirs == 0) | (self._colors != theirs)
+        )
+        fits = np.bincount(self._owner[clash], minlength=n_options) == 0
+        degree = np.bincount(self._items[fits[self._owner]], minlength=n_items)
+        open_items = np.flatnonzero(color[: self.problem.n_primary] < 0)
+        for item in open_items[np.argsort(degree[open_items], kind="stable")].tolist():
+            if degree[item] == 0:
+                return np.empty(0, dtype=np.int64)
+            options = np.unique(self._owner[(self._items == item) & fits[self._owner]])
+            mask = np.zeros(n_options, dtype=bool)
+            mask[options] = True
+            if all(mask[g[options]].all() for g in stabilizer):
+                return options
+        return None
+
+    @cached_property
+    def _exactly_once(self) -> bool:
+        """Whether every primary item is to be covered exactly once."""
+        problem = self.problem
+        return all(problem.multiplicity(i) == (1, 1) for i in range(problem.n_primary))
 
     def count_orbits(self) -> int:
         """The number of orbits of solutions."""
