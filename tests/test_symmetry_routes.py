@@ -32,16 +32,26 @@ from excover.symmetry.fixed import Quotient, cycle_labels, cycles, elements_of
 from excover.tiling import Pattern, Tiling, pentominoes, tiles
 
 
-def both_routes(problem: ExactCover, group: Group) -> tuple[int, int, int]:
-    """The count of every solution, and the orbits by each route (the whole group's
-    Burnside's lemma after the broken count, the stabilizers')."""
+def both_routes(problem: ExactCover, group: Group) -> tuple[int, int, int, int]:
+    """The count of every solution, and the orbits by each route: the default (split
+    below the base when it can), then, with no split, Burnside's lemma over the whole
+    group after the broken count and Burnside's lemma over the stabilizers."""
+    default = BrokenSearch(problem, group)
+    total = default.count()
     after_count = BrokenSearch(problem, group)
-    total = after_count.count()
-    if after_count.orbits is not None and after_count._fixed():
-        after_count.__dict__["_burnside_after_count"] = True
     by_stabilizers = BrokenSearch(problem, group)
-    by_stabilizers.__dict__["_burnside_after_count"] = False
-    return total, after_count.count_orbits(), by_stabilizers.count_orbits()
+    if default.orbits is not None:
+        for search in (after_count, by_stabilizers):
+            search.__dict__["_split_orbits"] = search.orbits
+        if default._fixed():
+            after_count.__dict__["_burnside_after_count"] = True
+        by_stabilizers.__dict__["_burnside_after_count"] = False
+    return (
+        total,
+        default.count_orbits(),
+        after_count.count_orbits(),
+        by_stabilizers.count_orbits(),
+    )
 
 
 @settings(max_examples=150, deadline=None)
@@ -53,7 +63,7 @@ def test_both_routes_count_orbits_as_brute_force(drawn: Any) -> None:
     group = Group(problem, generators)
     solutions = all_solutions(problem)
     orbits = brute_orbits(solutions, generators)
-    assert both_routes(problem, group) == (len(solutions), orbits, orbits)
+    assert both_routes(problem, group) == (len(solutions), orbits, orbits, orbits)
 
 
 @settings(max_examples=200, deadline=None)
@@ -68,7 +78,7 @@ def test_splitting_below_the_base_counts_as_brute_force(drawn: Any) -> None:
     group = Group(problem, generators)
     solutions = all_solutions(problem)
     orbits = brute_orbits(solutions, generators)
-    assert both_routes(problem, group) == (len(solutions), orbits, orbits)
+    assert both_routes(problem, group) == (len(solutions), orbits, orbits, orbits)
 
 
 def test_scott_splits_its_representatives_with_symmetries() -> None:
@@ -81,6 +91,7 @@ def test_scott_splits_its_representatives_with_symmetries() -> None:
     split = search._deeper(search.orbits)
     assert len(split) > len(search.orbits)
     assert all(orbit.size == search.group.option_order for orbit in split)
+    assert search.route == "one branch per orbit, below the base too"
     assert search.count() == 520
     assert search.count_orbits() == 65
 
@@ -113,9 +124,9 @@ def test_cycle_labels_name_the_smallest_point_of_each_cycle(drawn: Any) -> None:
 def test_knuth_files_count_the_same_by_both_routes(name: str) -> None:
     problem = ExactCover.read(KNUTH_DATA / f"{name}.dlx")
     group = problem.symmetries()
-    total, after_count, by_stabilizers = both_routes(problem, group)
+    total, default, after_count, by_stabilizers = both_routes(problem, group)
     assert total == problem.count(method="dlx")
-    assert after_count == by_stabilizers == burnside(problem, group)
+    assert default == after_count == by_stabilizers == burnside(problem, group)
 
 
 def test_queens_take_the_route_after_the_count() -> None:

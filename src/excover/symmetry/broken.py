@@ -28,6 +28,26 @@ of the search branches on ``#``. The others are searched one by one. A base is c
 among the orbits of primary items that the group moves options of, with the fewest
 partial solutions (estimated by the product of the items' numbers of options).
 
+**Below the base.** When every primary item is to be covered exactly once, :meth:`count
+<BrokenSearch.count>` splits each representative ``P`` with a stabilizer ``K`` other
+than the identity: ``K`` maps onto itself the set of options that fit with ``P`` and
+cover some item ``P`` leaves uncovered (the one with the fewest such options is taken),
+the solutions extending ``P`` fall apart by the option ``q`` of that set they hold, and
+two options of one orbit of ``K`` have as many solutions; so ``P + q`` for one ``q`` per
+orbit, weighted by the size of the orbit of ``P`` times that of ``q``, stand for ``P``,
+split again under the stabilizer of ``q`` in ``K`` while it is not the identity (up to
+:data:`MAX_SPLIT` representatives in all).
+
+**Counting orbits after counting.** When no representative left by the splitting has a
+symmetry, each orbit of solutions has exactly one member extending a representative: the
+number of orbits is the number of solutions over the group's order. Otherwise, under a
+group that can be listed (of at most
+:data:`MAX_STABILIZER` elements) whose elements other than the identity each fix at most
+half of the options, :meth:`count_orbits <BrokenSearch.count_orbits>` is Burnside's lemma
+over the whole group, the identity's term (every solution) counted by :meth:`count
+<BrokenSearch.count>` and each other element's by its quotient problem; otherwise by the
+stabilizers of the representatives, as above.
+
 **Large groups.** Burnside's lemma over a stabilizer lists its elements and counts one
 smaller problem for each, so its cost grows with the stabilizer (and listing it filters
 the whole group, which is refused past :data:`~excover.symmetry.fixed.MAX_ELEMENTS`). It
@@ -406,7 +426,7 @@ class BrokenSearch:
             return self._count_exact_cover(self.problem)
         total = 0
         by_size: dict[int, list[Orbit]] = {}
-        for orbit in self._deeper(self.orbits):
+        for orbit in self._split_orbits:
             by_size.setdefault(orbit.size, []).append(orbit)
         for size, orbits in by_size.items():
             found = self._count_merged(orbits)
@@ -444,6 +464,21 @@ class BrokenSearch:
                     return free + [orbit for orbit, _ in level]
             level = deeper
         return free + [orbit for orbit, _ in level]
+
+    @cached_property
+    def _split_orbits(self) -> list[Orbit]:
+        """The representatives that :meth:`count` searches below: :meth:`_deeper` of
+        the orbits of partial solutions."""
+        assert self.orbits is not None
+        return self._deeper(self.orbits)
+
+    @property
+    def _all_free(self) -> bool:
+        """Whether no symmetry but the identity maps a representative of
+        :attr:`_split_orbits` onto itself (each then stands for a whole orbit of
+        the group)."""
+        order = self.group.option_order
+        return all(orbit.size == order for orbit in self._split_orbits)
 
     def _split(self, orbit: Orbit, stabilizer: list[Perm]) -> list[tuple[Orbit, list[Perm]]]:
         """The weighted pairs that stand for the representative of ``orbit`` (mapped
@@ -507,6 +542,9 @@ class BrokenSearch:
             if self._by_burnside(None):
                 return fixed.burnside(self.problem, self.group, self.method, **self.options)
             return sum(1 for _ in self.smallest_of_orbits(self._all_solutions()))
+        if self._all_free:
+            # Each class of solutions has exactly one member extending a representative.
+            return self.count() // self.group.option_order
         if self._burnside_after_count:
             return self._burnside_with_count()
         total = 0
@@ -665,6 +703,8 @@ class BrokenSearch:
             if self._by_burnside(None):
                 return "Burnside's lemma over the group"
             return "smallest images of every solution"
+        if self._all_free and self._fixed():
+            return "one branch per orbit, below the base too"
         if self._burnside_after_count:
             return "one branch per orbit, then Burnside's lemma over the group"
         kinds = {self._by_burnside(orbit) for orbit in self._fixed()}
