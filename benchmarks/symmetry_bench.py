@@ -13,9 +13,9 @@ of ``--repeat`` rounds each in CPU time (``time.process_time``):
 The nodes of the plain search and of the searches the symmetry-broken count runs are
 printed beside the times: the ideal is the plain search's nodes divided by the group's
 order. The problems are Knuth's files (``tests/data/knuth``) and, for the pentominoes,
-the same boards built by the tiling library, whose problems declare the board's
-symmetries (no automorphism search). Then the automorphism group of the 317-queens
-problem (100,489 options) is found and timed.
+the same boards built by the tiling library (their groups found the same way, by
+BLISS). Then the automorphism group of the 317-queens problem (100,489 options) is found
+and timed.
 
 Targets (issue 45, "symmetry at full speed"): both symmetric counts at least 3x faster
 than the plain count on queens13, queens14, pento6x10, pento5x12 and scott.

@@ -443,10 +443,10 @@ class BrokenSearch:
         on, level by level, while some pair's stabilizer is not the identity and the
         representatives stay within :data:`MAX_SPLIT`: the solutions extending ``P``
         fall apart by the option that covers the item, ``K`` permutes those options, and
-        two options of one orbit of ``K`` have as many solutions extending ``P`` and
-        each. Only for problems whose primary items are all covered exactly once, under
-        a listed group, and not on workers; a representative whose next item has no
-        option left has no solution and is dropped."""
+        ``P`` has as many solutions with each option of one orbit of ``K``. Only for
+        problems whose primary items are all covered exactly once, under a listed group,
+        and not on workers; a representative whose next item has no option left has no
+        solution and is dropped."""
         if self.workers is not None or not self._by_burnside(None) or not self._exactly_once:
             return orbits
         order = self.group.option_order
