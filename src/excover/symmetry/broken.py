@@ -28,6 +28,26 @@ of the search branches on ``#``. The others are searched one by one. A base is c
 among the orbits of primary items that the group moves options of, with the fewest
 partial solutions (estimated by the product of the items' numbers of options).
 
+**Below the base.** When every primary item is to be covered exactly once, :meth:`count
+<BrokenSearch.count>` splits each representative ``P`` with a stabilizer ``K`` other
+than the identity: ``K`` maps onto itself the set of options that fit with ``P`` and
+cover some item ``P`` leaves uncovered (the one with the fewest such options is taken),
+the solutions extending ``P`` fall apart by the option ``q`` of that set they hold, and
+two options of one orbit of ``K`` have as many solutions; so ``P + q`` for one ``q`` per
+orbit, weighted by the size of the orbit of ``P`` times that of ``q``, stand for ``P``,
+split again under the stabilizer of ``q`` in ``K`` while it is not the identity (up to
+:data:`MAX_SPLIT` representatives in all).
+
+**Counting orbits after counting.** When no representative left by the splitting has a
+symmetry, each orbit of solutions has exactly one member extending a representative: the
+number of orbits is the number of solutions over the group's order. Otherwise, under a
+group that can be listed (of at most
+:data:`MAX_STABILIZER` elements) whose elements other than the identity each fix at most
+half of the options, :meth:`count_orbits <BrokenSearch.count_orbits>` is Burnside's lemma
+over the whole group, the identity's term (every solution) counted by :meth:`count
+<BrokenSearch.count>` and each other element's by its quotient problem; otherwise by the
+stabilizers of the representatives, as above.
+
 **Large groups.** Burnside's lemma over a stabilizer lists its elements and counts one
 smaller problem for each, so its cost grows with the stabilizer (and listing it filters
 the whole group, which is refused past :data:`~excover.symmetry.fixed.MAX_ELEMENTS`). It
@@ -77,7 +97,7 @@ from excover.symmetry.twins import Merged, merge_twins
 if TYPE_CHECKING:
     from excover.engines import Search
 
-__all__ = ["MAX_PARTIALS", "MAX_STABILIZER", "BrokenSearch", "Orbit"]
+__all__ = ["MAX_PARTIALS", "MAX_SPLIT", "MAX_STABILIZER", "BrokenSearch", "Orbit"]
 
 #: The most partial solutions listed for a base; past this, the plain search is used.
 MAX_PARTIALS = 1_000_000
@@ -85,6 +105,10 @@ MAX_PARTIALS = 1_000_000
 #: The merged problems of a count on workers, per worker (see
 #: :meth:`BrokenSearch._count_merged`): enough for the parts to even out.
 PARTS_PER_WORKER = 8
+
+#: The most representatives that :meth:`BrokenSearch._deeper` splits the orbits into
+#: (each is one branch at the root of the merged problem, and is found in Python).
+MAX_SPLIT = 256
 
 #: The largest stabilizer that Burnside's lemma goes over (its elements listed, a smaller
 #: problem counted for each); orbits under larger ones are counted by smallest images.
@@ -127,6 +151,9 @@ class BrokenSearch:
         self.group = group
         self.method = method
         self.deadline = Deadline(options.pop("timeout", None))
+        #: The nodes of the dancing-links searches run so far in this process (the
+        #: listing of the partial solutions, the counts of :meth:`count`).
+        self.nodes = 0
         self._options = options  # without the timeout: see :meth:`options`
         self.workers = workers if workers is not None and workers > 1 else None
         if self.workers is not None and options.get("max_nodes") is not None:
@@ -211,7 +238,9 @@ class BrokenSearch:
         if restricted.search(max_solutions=MAX_PARTIALS + 1).count() > MAX_PARTIALS:
             return None  # counted first: listing a million partial solutions takes seconds
         search = restricted.search()
-        return [tuple(sorted(int(touching[k]) for k in found)) for found in search.solutions()]
+        partials = [tuple(sorted(int(touching[k]) for k in found)) for found in search.solutions()]
+        self.nodes += search.stats.nodes
+        return partials
 
     def _orbits(self, partials: list[tuple[int, ...]]) -> list[Orbit]:
         """The orbits of the partial solutions, in the order of their first member."""
@@ -236,10 +265,8 @@ class BrokenSearch:
 
     def _stabilizer(self, partial: tuple[int, ...]) -> list[Perm]:
         """The option permutations of the group that map ``partial`` onto itself."""
-        if not hasattr(self, "_elements"):
-            self._elements = elements_of(self.group, "a partial solution with symmetries")
         chosen = np.array(partial, dtype=np.int64)
-        return [g for g in self._elements if sorted(g[chosen].tolist()) == list(partial)]
+        return [g for g in self._listed_elements if sorted(g[chosen].tolist()) == list(partial)]
 
     def _free(self) -> list[Orbit]:
         """The orbits whose representative only the identity maps onto itself."""
@@ -284,20 +311,31 @@ class BrokenSearch:
             colors += [0, *nodes.values()]
             starts.append(len(items))
             originals.append(orbit.representative)
-        for option in outside.tolist():
-            span = range(self._starts[option], self._starts[option + 1])
-            items += [int(self._items[j]) + 1 for j in span]
-            colors += [int(self._colors[j]) for j in span]
-            starts.append(len(items))
-            originals.append((option,))
-        merged.add_options(starts, items, colors, problem.color_names)
+        # The options that miss the base, copied whole (one item later: "#" is first).
+        lengths = self._starts[outside + 1] - self._starts[outside]
+        nodes_out = np.repeat(self._starts[outside] - np.cumsum(lengths) + lengths, lengths)
+        nodes_out += np.arange(int(lengths.sum()), dtype=np.int64)
+        all_starts = np.concatenate([starts, len(items) + np.cumsum(lengths)])
+        all_items = np.concatenate([np.array(items, dtype=np.int64), self._items[nodes_out] + 1])
+        all_colors = np.concatenate([np.array(colors, dtype=np.int64), self._colors[nodes_out]])
+        originals += [(option,) for option in outside.tolist()]
+        merged.add_options(all_starts, all_items, all_colors, problem.color_names)
         return merged, originals
 
     def _count_exact_cover(self, problem: ExactCover, first: str | None = None) -> int:
-        """The solutions of ``problem`` by the method; the root branches on ``first``."""
+        """The solutions of ``problem`` by the method; the root branches on ``first``.
+        The nodes of a dancing-links search are added to :attr:`nodes`."""
         if self.method in ("dlx", "auto") and first is not None:
-            return _branching_first(problem, first, self._options, self.deadline).count()
-        return problem.count(method=self.method, **self.options)
+            search = _branching_first(problem, first, self._options, self.deadline)
+        elif self.method == "dlx":
+            from excover.engines import wall_clock_search
+
+            search = wall_clock_search(problem, **self.options)
+        else:
+            return problem.count(method=self.method, **self.options)
+        found = search.count()
+        self.nodes += search.stats.nodes
+        return found
 
     def _count_on_workers(self, problem: ExactCover) -> int:
         """The solutions of ``problem`` counted on :attr:`workers` processes, if time is
@@ -385,10 +423,10 @@ class BrokenSearch:
         if self.orbits is None:
             if self.workers is not None:
                 return self._count_on_workers(self.problem)
-            return self.problem.count(method=self.method, **self.options)
+            return self._count_exact_cover(self.problem)
         total = 0
         by_size: dict[int, list[Orbit]] = {}
-        for orbit in self.orbits:
+        for orbit in self._split_orbits:
             by_size.setdefault(orbit.size, []).append(orbit)
         for size, orbits in by_size.items():
             found = self._count_merged(orbits)
@@ -396,6 +434,105 @@ class BrokenSearch:
                 found = sum(self._one_by_one_count(orbit) for orbit in orbits)
             total += size * found
         return total
+
+    def _deeper(self, orbits: list[Orbit]) -> list[Orbit]:
+        """The orbits, each representative ``P`` that a symmetry other than the
+        identity maps onto itself replaced by one pair ``P + q`` per orbit of its
+        stabilizer ``K`` on the options ``q`` that cover one more item (see
+        :meth:`_next_item`), weighted by the orbit of ``P`` times that of ``q``, and so
+        on, level by level, while some pair's stabilizer is not the identity and the
+        representatives stay within :data:`MAX_SPLIT`: the solutions extending ``P``
+        fall apart by the option that covers the item, ``K`` permutes those options, and
+        ``P`` has as many solutions with each option of one orbit of ``K``. Only for
+        problems whose primary items are all covered exactly once, under a listed group,
+        and not on workers; a representative whose next item has no option left has no
+        solution and is dropped."""
+        if self.workers is not None or not self._by_burnside(None) or not self._exactly_once:
+            return orbits
+        order = self.group.option_order
+        free = [orbit for orbit in orbits if orbit.size == order]
+        level = [
+            (orbit, [g for g in self._stabilizer(orbit.representative) if not is_identity(g)])
+            for orbit in orbits
+            if orbit.size != order
+        ]
+        while any(stabilizer for _, stabilizer in level):
+            deeper: list[tuple[Orbit, list[Perm]]] = []
+            for orbit, stabilizer in level:
+                deeper += self._split(orbit, stabilizer)
+                if len(deeper) > MAX_SPLIT:
+                    return free + [orbit for orbit, _ in level]
+            level = deeper
+        return free + [orbit for orbit, _ in level]
+
+    @cached_property
+    def _split_orbits(self) -> list[Orbit]:
+        """The representatives that :meth:`count` searches below: :meth:`_deeper` of
+        the orbits of partial solutions."""
+        assert self.orbits is not None
+        return self._deeper(self.orbits)
+
+    @property
+    def _all_free(self) -> bool:
+        """Whether no symmetry but the identity maps a representative of
+        :attr:`_split_orbits` onto itself (each then stands for a whole orbit of
+        the group)."""
+        order = self.group.option_order
+        return all(orbit.size == order for orbit in self._split_orbits)
+
+    def _split(self, orbit: Orbit, stabilizer: list[Perm]) -> list[tuple[Orbit, list[Perm]]]:
+        """The weighted pairs that stand for the representative of ``orbit`` (mapped
+        onto itself by the elements of ``stabilizer`` besides the identity), each with
+        its own stabilizer: see :meth:`_deeper`."""
+        if not stabilizer:
+            return [(orbit, stabilizer)]
+        found = self._next_item(orbit.representative, stabilizer)
+        if found is None:
+            return [(orbit, [])]  # split no further
+        result = []
+        seen: set[int] = set()
+        for q in found.tolist():
+            if q in seen:
+                continue
+            images = {q, *(int(g[q]) for g in stabilizer)}
+            seen |= images
+            kept = [g for g in stabilizer if int(g[q]) == q]
+            pair = Orbit((*orbit.representative, q), orbit.size * len(images))
+            result.append((pair, kept))
+        return result
+
+    def _next_item(self, partial: tuple[int, ...], stabilizer: list[Perm]) -> Perm | None:
+        """The options that fit with ``partial`` and cover a primary item it leaves
+        uncovered, whose set the stabilizer maps onto itself: for the item with the
+        fewest such options (none: an empty array, no solution extends ``partial``);
+        None when no item qualifies."""
+        n_options, n_items = self.problem.n_options, self.problem.n_items
+        color = np.full(n_items, -1, dtype=np.int64)  # -1: an item ``partial`` misses
+        chosen = np.array(partial, dtype=np.int64)
+        nodes = np.isin(self._owner, chosen)
+        color[self._items[nodes]] = self._colors[nodes]
+        theirs = color[self._items]
+        clash = (theirs >= 0) & (
+            (self._items < self.problem.n_primary) | (theirs == 0) | (self._colors != theirs)
+        )
+        fits = np.bincount(self._owner[clash], minlength=n_options) == 0
+        degree = np.bincount(self._items[fits[self._owner]], minlength=n_items)
+        open_items = np.flatnonzero(color[: self.problem.n_primary] < 0)
+        for item in open_items[np.argsort(degree[open_items], kind="stable")].tolist():
+            if degree[item] == 0:
+                return np.empty(0, dtype=np.int64)
+            options = np.unique(self._owner[(self._items == item) & fits[self._owner]])
+            mask = np.zeros(n_options, dtype=bool)
+            mask[options] = True
+            if all(mask[g[options]].all() for g in stabilizer):
+                return options
+        return None
+
+    @cached_property
+    def _exactly_once(self) -> bool:
+        """Whether every primary item is to be covered exactly once."""
+        problem = self.problem
+        return all(problem.multiplicity(i) == (1, 1) for i in range(problem.n_primary))
 
     def count_orbits(self) -> int:
         """The number of orbits of solutions."""
@@ -405,6 +542,11 @@ class BrokenSearch:
             if self._by_burnside(None):
                 return fixed.burnside(self.problem, self.group, self.method, **self.options)
             return sum(1 for _ in self.smallest_of_orbits(self._all_solutions()))
+        if self._all_free:
+            # Each class of solutions has exactly one member extending a representative.
+            return self.count() // self.group.option_order
+        if self._burnside_after_count:
+            return self._burnside_with_count()
         total = 0
         free = self._free()
         found = self._count_merged(free) if free else 0
@@ -417,6 +559,47 @@ class BrokenSearch:
             else:
                 total += self._descent(orbit)[0].count_orbits()
         return total
+
+    @cached_property
+    def _burnside_after_count(self) -> bool:
+        """Whether :meth:`count_orbits` goes by Burnside's lemma over the whole group,
+        its identity's term (every solution) counted by the symmetry-broken
+        :meth:`count`: when some partial solution has symmetries (else the orbits are
+        counted with no fixed solutions at all), the group can be listed and has at most
+        :data:`MAX_STABILIZER` elements, and no element but the identity fixes more than
+        half of the options. Then each element's fixed solutions are those of a quotient
+        problem whose options mostly join two options or more, a far smaller search
+        than the whole problem's (an element that swaps two identical options and fixes
+        all others would leave a quotient as large as the problem: the stabilizers'
+        route takes those)."""
+        if not self._fixed() or not self._by_burnside(None):
+            return False
+        n = self.problem.n_options
+        return all(
+            is_identity(g) or int(np.count_nonzero(g == np.arange(n))) * 2 <= n
+            for g in self._listed_elements
+        )
+
+    @cached_property
+    def _listed_elements(self) -> list[Perm]:
+        """The option permutations of the group, listed (a small group only)."""
+        return elements_of(self.group, "a partial solution with symmetries")
+
+    def _burnside_with_count(self) -> int:
+        """The number of orbits of solutions by Burnside's lemma: the mean over the
+        group's elements of the solutions each fixes, the identity's term being every
+        solution, counted by :meth:`count` (one branch per orbit), the others by their
+        quotient problems (:class:`~excover.symmetry.fixed.Quotient`)."""
+        total = 0
+        elements = self._listed_elements
+        for g in elements:
+            if is_identity(g):
+                total += self.count()
+            else:
+                total += Quotient(self.problem, g).count(self._plain_method(), **self.options)
+        if total % len(elements):  # pragma: no cover - Burnside's lemma says it divides
+            raise AssertionError(f"{total} fixed solutions for a group of {len(elements)}")
+        return total // len(elements)
 
     def _orbits_extending(self, orbit: Orbit) -> int:
         """The number of orbits of the solutions extending the orbit's representative,
@@ -520,6 +703,10 @@ class BrokenSearch:
             if self._by_burnside(None):
                 return "Burnside's lemma over the group"
             return "smallest images of every solution"
+        if self._all_free and self._fixed():
+            return "one branch per orbit, below the base too"
+        if self._burnside_after_count:
+            return "one branch per orbit, then Burnside's lemma over the group"
         kinds = {self._by_burnside(orbit) for orbit in self._fixed()}
         names = {True: "Burnside's lemma over stabilizers", False: "descent into stabilizers"}
         if not kinds:

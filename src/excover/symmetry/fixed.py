@@ -28,7 +28,7 @@ from excover.symmetry.chain import Perm, is_identity
 if TYPE_CHECKING:
     from excover.symmetry.group import Group
 
-__all__ = ["MAX_ELEMENTS", "Quotient", "burnside", "cycles", "elements_of"]
+__all__ = ["MAX_ELEMENTS", "Quotient", "burnside", "cycle_labels", "cycles", "elements_of"]
 
 #: The largest group whose elements are listed one by one: by :func:`burnside`, and to
 #: find small stabilizers (counting up to symmetry lists nothing in larger groups, see
@@ -51,6 +51,20 @@ def cycles(permutation: Perm) -> Iterator[list[int]]:
         yield cycle
 
 
+def cycle_labels(permutation: Perm) -> Perm:
+    """For each point of a permutation of ``0..n-1``, the smallest point of its cycle:
+    each point takes the smallest label along ``1, 2, 4, ...`` steps of the permutation,
+    doubling the window until it covers the longest cycle."""
+    label = np.arange(len(permutation), dtype=np.int64)
+    step = permutation.copy()
+    window = 1
+    while window < len(permutation):
+        np.minimum(label, label[step], out=label)
+        step = step[step]
+        window *= 2
+    return label
+
+
 def elements_of(group: Group, what: str) -> list[Perm]:
     """The distinct option permutations of ``group``; a SymmetryError when there
     are more than :data:`MAX_ELEMENTS` (``what`` says what needed them)."""
@@ -68,57 +82,67 @@ class Quotient:
     permutation ``g``: one option per cycle of ``g`` whose options fit together."""
 
     def __init__(self, problem: ExactCover, g: Perm) -> None:
+        # All cycles are checked at once on the flat arrays: each node is keyed by its
+        # option's cycle and its item, and a cycle fits when no primary item is
+        # covered more than its upper bound and each secondary item it meets more
+        # than once has one color, never none.
         data = problem.engine_input()
-        starts = data.option_start
-        node_item = data.node_item
-        node_color = data.node_color
+        starts = np.frombuffer(data.option_start, dtype=np.intc).astype(np.int64)
+        node_item = np.frombuffer(data.node_item, dtype=np.intc).astype(np.int64)
+        node_color = np.frombuffer(data.node_color, dtype=np.intc).astype(np.int64)
+        hi = np.frombuffer(data.hi, dtype=np.intc).astype(np.int64)
         n_primary = data.n_primary
-        hi = data.hi
+        n_items = problem.n_items
         self.problem = problem
+        label = cycle_labels(np.asarray(g, dtype=np.int64))
+        owner = np.repeat(np.arange(len(label)), np.diff(starts))
+        keys = label[owner] * n_items + node_item
+        order = np.argsort(keys, kind="stable")
+        keys, colors = keys[order], node_color[order]
+        first = np.flatnonzero(np.concatenate([[True], keys[1:] != keys[:-1]])[: len(keys)])
+        uses = np.diff(np.append(first, len(keys)))
+        cycle, item = keys[first] // n_items, keys[first] % n_items
+        low = np.minimum.reduceat(colors, first) if len(keys) else colors
+        high = np.maximum.reduceat(colors, first) if len(keys) else colors
+        primary = item < n_primary
+        bad = np.where(
+            primary,
+            uses > hi[np.minimum(item, max(n_primary - 1, 0))] if n_primary else False,
+            (uses > 1) & ((low == 0) | (low != high)),
+        )
+        good = np.ones(len(label), dtype=bool)
+        good[cycle[bad]] = False
+        fitting = np.flatnonzero(good & (label == np.arange(len(label))))
+        keep = good[cycle]
+        cycle, item, uses, color = cycle[keep], item[keep], uses[keep], low[keep]
+        number = np.searchsorted(fitting, cycle)  # the quotient option of each node
+        by_cycle = np.argsort(label, kind="stable")
+        bounds = np.searchsorted(label[by_cycle], fitting)
+        ends = np.searchsorted(label[by_cycle], fitting, side="right")
         #: The options of ``problem`` in each option of the quotient.
-        self.cycles: list[list[int]] = []
-        #: Per quotient option, how many times it covers each of its primary items.
-        self.uses: list[dict[int, int]] = []
-        options: list[list[tuple[int, int]]] = []
-        for cycle in cycles(g):
-            nodes: dict[int, int] = {}
-            uses: dict[int, int] = {}
-            fits = True
-            for option in cycle:
-                for j in range(starts[option], starts[option + 1]):
-                    item, color = node_item[j], node_color[j]
-                    if item < n_primary:
-                        uses[item] = uses.get(item, 0) + 1
-                        if uses[item] > hi[item]:
-                            fits = False
-                    elif item in nodes and (color == 0 or nodes[item] != color):
-                        fits = False
-                    nodes[item] = color
-                if not fits:
-                    break
-            if not fits:
-                continue
-            self.cycles.append(cycle)
-            self.uses.append(uses)
-            options.append(sorted(nodes.items()))
-        weighted = sorted({item for uses in self.uses for item, k in uses.items() if k > 1})
+        self.cycles: list[list[int]] = [
+            by_cycle[a:b].tolist() for a, b in zip(bounds.tolist(), ends.tolist(), strict=True)
+        ]
+        heavy = primary[keep] & (uses > 1)
         #: The primary items that some quotient option covers more than once.
-        self.weighted = weighted
+        self.weighted: list[int] = np.unique(item[heavy]).tolist()
+        #: Per quotient option, how many times it covers each weighted item (see
+        #: :meth:`solutions`).
+        self.uses: list[dict[int, int]] = [{} for _ in fitting]
+        counted = primary[keep] & np.isin(item, self.weighted)
+        for k, i, u in zip(
+            number[counted].tolist(), item[counted].tolist(), uses[counted].tolist(), strict=True
+        ):
+            self.uses[k][i] = u
         quotient = ExactCover(problem.primary_items, problem.secondary_items)
-        for item in range(n_primary):
-            lo, top = problem.multiplicity(item)
-            if item in weighted:
+        for i in range(n_primary):
+            lo, top = problem.multiplicity(i)
+            if i in self.weighted:
                 lo = 0
             if (lo, top) != (1, 1):
-                quotient.set_multiplicity(item, lo, top)
-        color_names = dict(enumerate(problem.color_names, start=1))
-        for nodes_of_cycle in options:
-            quotient.add_option(
-                [
-                    item if color == 0 else f"{problem.items[item]}:{color_names[color]}"
-                    for item, color in nodes_of_cycle
-                ]
-            )
+                quotient.set_multiplicity(i, lo, top)
+        option_starts = np.searchsorted(number, np.arange(len(fitting) + 1))
+        quotient.add_options(option_starts, item, color, problem.color_names)
         self.exact_cover = quotient
 
     def count(self, method: str = "dlx", **options: Unpack[SearchOptions]) -> int:
