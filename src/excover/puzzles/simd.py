@@ -20,7 +20,15 @@ from types import ModuleType
 
 from excover.errors import UsageError
 
-__all__ = ["ENVIRONMENT", "KERNELS", "available_kernels", "core", "kernel_for", "simd_kernel"]
+__all__ = [
+    "ENVIRONMENT",
+    "KERNELS",
+    "available_kernels",
+    "core",
+    "kernel_for",
+    "simd_kernel",
+    "use_kernel",
+]
 
 #: The environment variable that forces a kernel.
 ENVIRONMENT = "EXCOVER_SIMD"
@@ -78,3 +86,10 @@ def simd_kernel() -> str:
     """The name of the kernel the Sudoku core runs with: one of :data:`KERNELS`."""
     kernel: str = core().kernel()
     return kernel
+
+
+def use_kernel(name: str) -> None:
+    """Makes ``name`` the kernel of the Sudoku core from now on, in this process (the
+    tests and the benchmark compare the kernels this way); refused as ``EXCOVER_SIMD``
+    would refuse it."""
+    core().select(kernel_for(name))
