@@ -110,7 +110,7 @@ def test_each_kernel_agrees_on_hard_and_minimal_puzzles(kernel: str) -> None:
 
 @pytest.mark.parametrize("kernel", available_kernels())
 def test_the_batch_api_gives_the_same_answers_with_each_kernel(kernel: str) -> None:
-    texts = HARD + ["11" + "." * 79, "." * 81]
+    texts = [*HARD, "11" + "." * 79, "." * 81]
     use_kernel("portable")
     expected = sudoku.solve_many(texts), sudoku.classify_many(texts)
     use_kernel(kernel)

@@ -42,8 +42,8 @@ if TYPE_CHECKING:
 
     from excover.engines import Search
     from excover.problem import ExactCover
-    from excover.statistics import Stats
     from excover.puzzles.simd import simd_kernel
+    from excover.statistics import Stats
     from excover.zdd import Family
 
 __all__ = [

@@ -8,6 +8,7 @@ def run(
     counts: array[int],
     guesses: array[int] | None = None,
 ) -> None: ...
+
 KERNELS: tuple[str, ...]
 
 def supported() -> tuple[str, ...]: ...

@@ -216,7 +216,9 @@ def _classic_lines(
         return None
     from excover.puzzles.simd import core
 
-    return core().run_texts(puzzles, limit, solutions, names)
+    done: tuple[list[Any], list[str | None] | None] | None
+    done = core().run_texts(puzzles, limit, solutions, names)
+    return done
 
 
 def solve_many(
