@@ -302,7 +302,7 @@ class Row:
     tdoku_cli: float | None = None
     excover_cli: float | None = None
     notes: list[str] = field(default_factory=list)
-    #: Every kernel timed: name -> (solve/s, count<=2/s); the first is the one in use.
+    #: Every kernel timed: name -> (solve/s, count<=2/s).
     kernels: dict[str, tuple[float, float]] = field(default_factory=dict)
 
 
@@ -360,7 +360,8 @@ def _throughputs(
 
     n = len(puzzles)
     best: dict[str, float] = {}
-    kernels = args.kernels or [simd_kernel()]
+    in_use = simd_kernel()
+    kernels = args.kernels or [in_use]
 
     def keep(key: str, rate: float) -> None:
         best[key] = max(best.get(key, 0.0), rate)
@@ -378,11 +379,11 @@ def _throughputs(
             for kernel in kernels:
                 use_kernel(kernel)
                 keep(f"{kernel}_{kind}", _window_rate(run, n, args.min_time))
-    use_kernel(kernels[0])
+    use_kernel(in_use)
     row.tdoku_solve = best.get("tdoku_solve")
     row.tdoku_count = best.get("tdoku_count")
     row.kernels = {k: (best[f"{k}_solve"], best[f"{k}_count"]) for k in kernels}
-    row.excover_solve, row.excover_count = row.kernels[kernels[0]]
+    row.excover_solve, row.excover_count = row.kernels.get(in_use, row.kernels[kernels[0]])
 
 
 #: Runs of excover's command line per set, after one that fills the bytecode cache; the
@@ -551,7 +552,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     from excover.puzzles.simd import simd_kernel
 
     print(f"CPU: {cpu_flags()}")
-    print(f"excover's Sudoku kernel: {simd_kernel()}")
+    print(f"excover's Sudoku kernel (the excover columns): {simd_kernel()}")
     print()
     print(table(rows))
     print()
