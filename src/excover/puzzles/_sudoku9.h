@@ -59,7 +59,10 @@
 #include <stdint.h>
 #include <string.h>
 
-#if (defined(__x86_64__) || defined(__i386__)) && (defined(__GNUC__) || defined(__clang__))
+/* S9_PORTABLE_ONLY builds what MSVC and other processors build: the portable kernel
+ * alone, in plain C (no SSE2 either); it lets a build here check that path. */
+#if (defined(__x86_64__) || defined(__i386__)) && (defined(__GNUC__) || defined(__clang__)) && \
+    !defined(S9_PORTABLE_ONLY)
 #define S9_MULTI 1 /* the SSE4.1, AVX2 and AVX-512 kernels are compiled in */
 #include <immintrin.h>
 #else
@@ -67,7 +70,8 @@
 #endif
 /* SSE2 is there in every build of the portable kernel on x86-64 (and 32-bit x86 built
  * for it). */
-#if defined(__SSE2__) || defined(_M_X64) || (defined(_M_IX86_FP) && _M_IX86_FP >= 2)
+#if (defined(__SSE2__) || defined(_M_X64) || (defined(_M_IX86_FP) && _M_IX86_FP >= 2)) && \
+    !defined(S9_PORTABLE_ONLY)
 #define S9_SSE2 1
 #include <emmintrin.h>
 #else
