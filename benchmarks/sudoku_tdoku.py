@@ -58,8 +58,15 @@ Puzzle files: one puzzle per line, 81 cells ``1-9`` with ``.`` or ``0`` for a bl
 lines and lines starting with ``#`` are skipped, anything after the 81 cells of a line is
 ignored.
 
+**Kernels.** excover's Sudoku core has one kernel per instruction set, chosen at run time
+(:mod:`excover.puzzles.simd`); the excover columns are those of the kernel in use
+(``EXCOVER_SIMD`` forces one). ``--kernels all`` (or a list such as ``portable,avx2``)
+times each kernel in the same rounds and adds a table of each one's figures and ratios to
+tdoku's; the CPU's model and vector flags head the output. For the ratio of the two C
+cores alone, by CPU time and in one process, see ``benchmarks/sudoku_kernels_vs_tdoku.c``.
+
 Usage: ``python benchmarks/sudoku_tdoku.py [--sets 17_clue,top1465,...] [--limit N]
-[--tdoku-dir D] [--data-dir D] [--min-time S] [--no-cli]``.
+[--tdoku-dir D] [--data-dir D] [--min-time S] [--no-cli] [--kernels all|K1,K2]``.
 """
 
 from __future__ import annotations
