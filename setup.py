@@ -34,6 +34,10 @@ OPENMP = {"msvc": (["/openmp"], []), "unix": (["-fopenmp"], ["-fopenmp"])}
 #: The extensions that use OpenMP when it is there.
 USES_OPENMP = {"excover.zdd._frontier"}
 
+#: The extensions with a kernel per instruction set, chosen at run time; with
+#: ``EXCOVER_NO_SIMD=1`` they are built as MSVC and non-x86 machines build them.
+HAS_SIMD_KERNELS = {"excover.puzzles._sudoku9"}
+
 _PROBE = """
 #include <omp.h>
 int main(void) { return omp_get_max_threads() > 0 ? 0 : 1; }
@@ -58,8 +62,14 @@ class BuildExtensions(build_ext):
         kind = self.compiler.compiler_type
         optimise = OPTIMISE.get(kind, [])
         openmp = self._openmp_flags(kind)
+        portable_only = os.environ.get("EXCOVER_NO_SIMD", "") not in ("", "0")
+        if portable_only:
+            print("excover: the Sudoku core's portable kernel only (EXCOVER_NO_SIMD is set)")
         for extension in self.extensions:
             extension.extra_compile_args = [*optimise, *extension.extra_compile_args]
+            if portable_only and extension.name in HAS_SIMD_KERNELS:
+                # what MSVC and other processors build: plain C, one kernel
+                extension.define_macros.append(("S9_PORTABLE_ONLY", "1"))
             if extension.name in USES_OPENMP and openmp is not None:
                 compile_flags, link_flags = openmp
                 extension.extra_compile_args += compile_flags

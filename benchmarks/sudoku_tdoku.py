@@ -58,8 +58,15 @@ Puzzle files: one puzzle per line, 81 cells ``1-9`` with ``.`` or ``0`` for a bl
 lines and lines starting with ``#`` are skipped, anything after the 81 cells of a line is
 ignored.
 
+**Kernels.** excover's Sudoku core has one kernel per instruction set, chosen at run time
+(:mod:`excover.puzzles.simd`); the excover columns are those of the kernel in use
+(``EXCOVER_SIMD`` forces one). ``--kernels all`` (or a list such as ``portable,avx2``)
+times each kernel in the same rounds and adds a table of each one's figures and ratios to
+tdoku's; the CPU's model and vector flags head the output. For the ratio of the two C
+cores alone, by CPU time and in one process, see ``benchmarks/sudoku_kernels_vs_tdoku.c``.
+
 Usage: ``python benchmarks/sudoku_tdoku.py [--sets 17_clue,top1465,...] [--limit N]
-[--tdoku-dir D] [--data-dir D] [--min-time S] [--no-cli]``.
+[--tdoku-dir D] [--data-dir D] [--min-time S] [--no-cli] [--kernels all|K1,K2]``.
 """
 
 from __future__ import annotations
@@ -136,6 +143,34 @@ def _sets(text: str) -> list[str]:
     return names
 
 
+def _kernels(text: str) -> list[str]:
+    from excover.puzzles.simd import available_kernels, kernel_for
+
+    if text == "all":
+        return list(available_kernels())
+    try:
+        return [kernel_for(name) for name in text.split(",")]
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
+def cpu_flags() -> str:
+    """The CPU's model and its vector flags (from /proc/cpuinfo; '?' elsewhere)."""
+    try:
+        info = Path("/proc/cpuinfo").read_text(encoding="ascii", errors="replace")
+    except OSError:
+        return "?"
+    model, flags = "?", set()
+    for line in info.splitlines():
+        key, _, value = line.partition(":")
+        if key.strip() == "model name":
+            model = value.strip()
+        elif key.strip() == "flags":
+            flags = set(value.split())
+    vector = sorted(f for f in flags if f.startswith(("sse4", "avx", "bmi", "popcnt")))
+    return f"{model}; {' '.join(vector)}"
+
+
 def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     """The command line of this script."""
     parser = argparse.ArgumentParser(
@@ -163,6 +198,13 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     )
     parser.add_argument(
         "--no-cli", action="store_true", help="skip the timing of excover's command line"
+    )
+    parser.add_argument(
+        "--kernels",
+        type=_kernels,
+        default=None,
+        help="excover's Sudoku kernels to time side by side, comma-separated, or 'all' "
+        "(every one this CPU runs); default: the one in use (EXCOVER_SIMD or the widest)",
     )
     return parser.parse_args(argv)
 
@@ -267,6 +309,8 @@ class Row:
     tdoku_cli: float | None = None
     excover_cli: float | None = None
     notes: list[str] = field(default_factory=list)
+    #: Every kernel timed: name -> (solve/s, count<=2/s).
+    kernels: dict[str, tuple[float, float]] = field(default_factory=dict)
 
 
 def run_set(name: str, puzzles: list[str], args: argparse.Namespace, tdoku: Tdoku) -> Row:
@@ -319,9 +363,12 @@ def _throughputs(
     row: Row, puzzles: list[str], path: Path, args: argparse.Namespace, tdoku: Tdoku
 ) -> None:
     from excover.puzzles import sudoku
+    from excover.puzzles.simd import simd_kernel, use_kernel
 
     n = len(puzzles)
     best: dict[str, float] = {}
+    in_use = simd_kernel()
+    kernels = args.kernels or [in_use]
 
     def keep(key: str, rate: float) -> None:
         best[key] = max(best.get(key, 0.0), rate)
@@ -336,11 +383,14 @@ def _throughputs(
                     row.notes.append(f"tdoku run_benchmark failed: {error}")
                     best["failed"] = 0.0
             run = partial(sudoku.solve_many if first else sudoku.classify_many, puzzles)
-            keep(f"excover_{kind}", _window_rate(run, n, args.min_time))
+            for kernel in kernels:
+                use_kernel(kernel)
+                keep(f"{kernel}_{kind}", _window_rate(run, n, args.min_time))
+    use_kernel(in_use)
     row.tdoku_solve = best.get("tdoku_solve")
     row.tdoku_count = best.get("tdoku_count")
-    row.excover_solve = best["excover_solve"]
-    row.excover_count = best["excover_count"]
+    row.kernels = {k: (best[f"{k}_solve"], best[f"{k}_count"]) for k in kernels}
+    row.excover_solve, row.excover_count = row.kernels.get(in_use, row.kernels[kernels[0]])
 
 
 #: Runs of excover's command line per set, after one that fills the bytecode cache; the
@@ -461,6 +511,27 @@ def table(rows: list[Row]) -> str:
     return "\n".join(lines)
 
 
+def kernel_table(rows: list[Row]) -> str:
+    """The Markdown table of each kernel's throughput as a fraction of tdoku's, solving
+    and counting up to 2, with its raw figures (puzzles/second)."""
+    kernels = list(rows[0].kernels) if rows else []
+    head = ["set", "tdoku solve/s", "tdoku count≤2 /s"]
+    for k in kernels:
+        head += [f"{k} solve/s", f"{k} /tdoku", f"{k} count≤2 /s", f"{k} /tdoku"]
+    lines = [
+        "| " + " | ".join(head) + " |",
+        "|" + "|".join(["---"] + ["---:"] * (len(head) - 1)) + "|",
+    ]
+    for r in rows:
+        cells = [r.name, _rate(r.tdoku_solve), _rate(r.tdoku_count)]
+        for k in kernels:
+            solve, count = r.kernels[k]
+            cells += [_rate(solve), _ratio(solve, r.tdoku_solve)]
+            cells += [_rate(count), _ratio(count, r.tdoku_count)]
+        lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the benchmark; 0, or 1 when an answer disagrees or a solution is wrong."""
     args = parse_args(argv)
@@ -485,8 +556,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"{name}: {len(puzzles)} puzzles ...", file=sys.stderr, flush=True)
         rows.append(run_set(name, puzzles, args, tdoku))
 
+    from excover.puzzles.simd import simd_kernel
+
+    print(f"CPU: {cpu_flags()}")
+    print(f"excover's Sudoku kernel (the excover columns): {simd_kernel()}")
+    print()
     print(table(rows))
     print()
+    if args.kernels and len(args.kernels) > 1:
+        print(kernel_table(rows))
+        print()
     print("excover/tdoku: excover's throughput as a fraction of tdoku's (the target: 0.8")
     print("or more). tdoku solve/count: its run_benchmark, in process; excover:")
     print("solve_many / classify_many over >= 1 s; each the best of 3 rounds taken in turn;")

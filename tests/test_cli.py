@@ -522,7 +522,8 @@ def test_help(capsys: pytest.CaptureFixture[str], argv: list[str]) -> None:
 
 
 def test_version(capsys: pytest.CaptureFixture[str]) -> None:
-    assert run(capsys, "--version") == (0, f"excover {excover.__version__}\n", "")
+    expected = f"excover {excover.__version__} (simd: {excover.simd_kernel()})\n"
+    assert run(capsys, "--version") == (0, expected, "")
 
 
 # --------------------------------------------------------------------------- processes

@@ -53,3 +53,24 @@ def test_runs_without_tdoku(
     assert row.split("|")[3].strip() == "-"  # no tdoku figure
     assert "MISSING: tdoku's run_benchmark and solve not found" in out
     assert "MISSING: data set 17_clue" in out
+
+
+def test_kernels_are_timed_side_by_side(
+    bench: ModuleType, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from excover.puzzles.simd import available_kernels, simd_kernel
+
+    assert bench.parse_args(["--kernels", "all"]).kernels == list(available_kernels())
+    with pytest.raises(SystemExit):
+        bench.parse_args(["--kernels", "portable,neon"])
+    in_use = simd_kernel()
+    (tmp_path / bench.SETS["top1465"]).write_text(f"{PUZZLE}\n")
+    argv = ["--sets", "top1465", "--data-dir", str(tmp_path), "--kernels", "all"]
+    argv += ["--tdoku-dir", str(tmp_path / "none"), "--min-time", "0", "--no-cli"]
+    assert bench.main(argv) == 0
+    out = capsys.readouterr().out
+    assert f"excover's Sudoku kernel (the excover columns): {in_use}" in out
+    assert simd_kernel() == in_use  # the benchmark gives the kernel in use back
+    if len(available_kernels()) > 1:  # the table of kernels: a pair of columns each
+        head = next(line for line in out.splitlines() if "portable solve/s" in line)
+        assert all(f"{k} count≤2 /s" in head for k in available_kernels())

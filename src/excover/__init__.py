@@ -8,6 +8,8 @@ The public names::
     ExcoverError and its subclasses ProblemError, FormatError, UsageError, LimitReached,
                  ResourceLimitError, SolverError, SymmetryError
     Family       a family of sets of ints as a ZDD (all the solutions of a problem, ...)
+    simd_kernel  the instruction set the compiled Sudoku core runs with ("avx512", ...;
+                 EXCOVER_SIMD forces one: excover.puzzles.simd)
 
 The model and the engines are imported on first use (``excover.ExactCover`` imports
 them then), so that ``import excover`` and the ``excover`` command start fast. What this
@@ -40,6 +42,7 @@ if TYPE_CHECKING:
 
     from excover.engines import Search
     from excover.problem import ExactCover
+    from excover.puzzles.simd import simd_kernel
     from excover.statistics import Stats
     from excover.zdd import Family
 
@@ -57,6 +60,7 @@ __all__ = [
     "Stats",
     "SymmetryError",
     "UsageError",
+    "simd_kernel",
 ]
 
 __version__ = "0.1.0"
@@ -67,11 +71,13 @@ _LAZY = {
     "Search": "excover.engines",
     "Stats": "excover.statistics",
     "Family": "excover.zdd",
+    "simd_kernel": "excover.puzzles.simd",
 }
 
 
 def __getattr__(name: str) -> Any:
-    """Import ``ExactCover``, ``Search``, ``Stats`` and ``Family`` when first asked for."""
+    """Import ``ExactCover``, ``Search``, ``Stats``, ``Family`` and ``simd_kernel`` when
+    first asked for."""
     module = _LAZY.get(name)
     if module is None:
         raise AttributeError(f"module 'excover' has no attribute {name!r}")

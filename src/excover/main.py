@@ -33,7 +33,7 @@ from excover.cli.common import (
     exit_statuses,
     start_clock,
 )
-from excover.errors import ExcoverError, ProblemError, ResourceLimitError
+from excover.errors import ExcoverError, ProblemError, ResourceLimitError, UsageError
 
 TYPE_CHECKING = False  # typing is for type checkers: importing it costs each run ~6 ms
 if TYPE_CHECKING:
@@ -66,9 +66,11 @@ Run 'excover COMMAND --help' for the options of a command."""
 
 
 def _version() -> str:
+    """``excover VERSION (simd: KERNEL)``: the version and the Sudoku core's kernel."""
     from excover import __version__
+    from excover.puzzles.simd import simd_kernel
 
-    return f"excover {__version__}"
+    return f"excover {__version__} (simd: {simd_kernel()})"
 
 
 class _Version(argparse.Action):
@@ -78,7 +80,11 @@ class _Version(argparse.Action):
         super().__init__(option_strings, dest, nargs=0, help="print the version and exit")
 
     def __call__(self, parser: argparse.ArgumentParser, *args: object) -> None:
-        print(_version())
+        try:
+            version = _version()
+        except UsageError as error:  # EXCOVER_SIMD names a kernel this CPU cannot run
+            parser.exit(EXIT_USAGE, _error_line(error) + "\n")
+        print(version)
         parser.exit()
 
 
@@ -187,7 +193,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     started = time.monotonic()  # --timeout counts from here
     argv = sys.argv[1:] if argv is None else list(argv)
     if argv == ["--version"]:  # the commonest quick question: answered without a parser
-        print(_version())
+        try:
+            print(_version())
+        except UsageError as exc:  # EXCOVER_SIMD names a kernel this CPU cannot run
+            print(_error_line(exc), file=sys.stderr)
+            return EXIT_USAGE
         return EXIT_OK
     # a run of a command that has a light parser of its own builds only that one (its
     # usage lines and errors are the same as under the whole parser)

@@ -44,15 +44,59 @@
  * branch of a level is tried in place. Down one path, a configuration branch leaves its
  * word with a single configuration (so each of the 27 words is branched on once at most)
  * and a cell branch places a cell, which bounds the depth by S9_LEVELS.
+ *
+ * Kernels chosen at run time. The search (_sudoku9_kernel.h) is compiled once per
+ * instruction set into this one module: a portable copy, and on x86 with GCC or Clang
+ * copies for SSE4.1, AVX2 and AVX-512 (F, BW, VL), each under its own target attribute,
+ * so that the module runs on any x86-64 CPU and the default build needs no -march flag.
+ * s9_select picks one (by default the widest the CPU and its OS support, asked with
+ * __builtin_cpu_supports), and s9_run calls it. MSVC and other machines have the
+ * portable copy only.
  */
 #ifndef EXCOVER_SUDOKU9_H
 #define EXCOVER_SUDOKU9_H
 
 #include <stdint.h>
 #include <string.h>
-#if defined(__SSE2__)
-#include <emmintrin.h>
+
+/* S9_PORTABLE_ONLY builds what MSVC and other processors build: the portable kernel
+ * alone, in plain C (no SSE2 either); it lets a build here check that path. */
+#if (defined(__x86_64__) || defined(__i386__)) && (defined(__GNUC__) || defined(__clang__)) && \
+    !defined(S9_PORTABLE_ONLY)
+#define S9_MULTI 1 /* the SSE4.1, AVX2 and AVX-512 kernels are compiled in */
+#include <immintrin.h>
+#else
+#define S9_MULTI 0
 #endif
+/* SSE2 is there in every build of the portable kernel on x86-64 (and 32-bit x86 built
+ * for it). */
+#if (defined(__SSE2__) || defined(_M_X64) || (defined(_M_IX86_FP) && _M_IX86_FP >= 2)) && \
+    !defined(S9_PORTABLE_ONLY)
+#define S9_SSE2 1
+#include <emmintrin.h>
+#else
+#define S9_SSE2 0
+#endif
+
+#if defined(_MSC_VER) && !defined(__clang__)
+#include <intrin.h>
+static __inline int s9_ctz(uint32_t x) {
+    unsigned long index;
+    _BitScanForward(&index, x);
+    return (int)index;
+}
+#define s9_popcount(x) ((int)__popcnt(x))
+#else
+#define s9_ctz(x) __builtin_ctz(x)
+#define s9_popcount(x) __builtin_popcount(x)
+#endif
+
+/* The kernels, in the order of the instruction sets (each needs those before it). */
+#define S9_PORTABLE 0
+#define S9_SSE4 1
+#define S9_AVX2 2
+#define S9_AVX512 3
+#define S9_KERNELS 4
 
 #define S9_FULL27 0x7FFFFFFu
 #define S9_INTERRUPTED (-2)
@@ -134,349 +178,137 @@ static void s9_init(void) {
     s9_ready = 1;
 }
 
-static inline int s9_ctz(uint32_t x) { return __builtin_ctz(x); }
-
-/* The (row, box) segments of a band word that hold a cell: a 3x3 matrix, bit 3i+k. */
-static inline uint32_t s9_boxes_of(uint32_t w) {
-    return s9_rowbox[w & 0x1FF] | (s9_rowbox[(w >> 9) & 0x1FF] << 3) | (s9_rowbox[w >> 18] << 6);
-}
-
-
-/* Puts digit d in the cell at position bit of band b; 0 when d is no longer possible
- * there (a clash with an earlier placement). */
-/* F[i] &= mask, noting the word dirty when that changed it. */
-static inline void s9_and(s9_state *s, int i, uint32_t mask) {
-    uint32_t before = s->F[i], after = before & mask;
-    s->F[i] = after;
-    s->dirty |= (uint32_t)(after != before) << i;
-}
-
-/* Puts digit d in the cell at position bit of band b; 0 when d is no longer possible
- * there (a clash with an earlier placement). */
-static inline int s9_place(s9_state *s, int d, int b, uint32_t bit) {
-    int i = 9 * b + d;
-    if (!(s->F[i] & bit)) return 0;
-    int p = s9_ctz(bit);
-    uint32_t column = ~s9_column[p % 9];
-    s9_and(s, d + (b == 0 ? 9 : 0), column);
-    s9_and(s, d + (b == 2 ? 9 : 18), column);
-    /* The cell leaves the band's other eight digits; the placed digit keeps it. */
-    uint32_t *band = s->F + 9 * b, keep = ~bit, lost = 0;
-#if defined(__SSE2__)
-    __m128i mask = _mm_set1_epi32((int)keep), zero = _mm_setzero_si128();
-    __m128i lo = _mm_loadu_si128((const __m128i *)band);
-    __m128i hi = _mm_loadu_si128((const __m128i *)(band + 4));
-    __m128i had_lo = _mm_andnot_si128(mask, lo), had_hi = _mm_andnot_si128(mask, hi);
-    _mm_storeu_si128((__m128i *)band, _mm_and_si128(lo, mask));
-    _mm_storeu_si128((__m128i *)(band + 4), _mm_and_si128(hi, mask));
-    lost = (uint32_t)(_mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(had_lo, zero))) |
-                      (_mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(had_hi, zero))) << 4)) ^
-           0xFFu;
-    lost |= (uint32_t)((band[8] & bit) != 0) << 8;
-    band[8] &= keep;
-#else
-    for (int e = 0; e < 9; e++) {
-        lost |= (uint32_t)((band[e] & bit) != 0) << e;
-        band[e] &= keep;
-    }
-#endif
-    band[d] |= bit;
-    s->dirty |= lost << (9 * b);
-    s9_and(s, i, ~s9_peers[p]);
-    s->U[b] &= keep;
-    return 1;
-}
-
-/* The stack shrink of digit d (see the top of the file); 0 at a dead end. */
-static inline int s9_stack_shrink(s9_state *s, int d) {
-    const uint32_t *f = s->F + d;
-    uint32_t present[3], allowed[3] = {0, 0, 0};
-    for (int b = 0; b < 3; b++) {
-        uint32_t w = f[9 * b];
-        present[b] = (w | (w >> 9) | (w >> 18)) & 0x1FF;
-    }
-    for (int k = 0; k < 3; k++) {
-        uint32_t m = ((present[0] >> (3 * k)) & 7) | (((present[1] >> (3 * k)) & 7) << 3) |
-                     (((present[2] >> (3 * k)) & 7) << 6);
-        uint32_t support = s9_support[m];
-        if (!support) return 0;
-        for (int b = 0; b < 3; b++) allowed[b] |= ((support >> (3 * b)) & 7) << (3 * k);
-    }
-    for (int b = 0; b < 3; b++) {
-        uint32_t a = allowed[b];
-        s9_and(s, 9 * b + d, a | (a << 9) | (a << 18));
-    }
-    return 1;
-}
-
 /* The row triads are looked at only while at least this many cells are open: on a
  * grid mostly filled they seldom find anything the cheaper deductions miss (measured on
  * tdoku's data sets: 13% fewer instructions on Serg's benchmark, 1-2% on the hardest
  * sets, where the open grids that need them are). */
 #define S9_TRIADS_OPEN 50
 
-static inline int s9_open_cells(const s9_state *s) {
-    uint32_t u0 = s->U[0], u1 = s->U[1], u2 = s->U[2];
-    return __builtin_popcount(u0) + __builtin_popcount(u1) + __builtin_popcount(u2);
+typedef long (*s9_count_fn)(const uint8_t *grid, long limit, uint8_t *out, int (*check)(void),
+                            long *ticks, long *guesses);
+
+#define S9_SUFFIX(name) name##_portable
+#define S9_LEVEL S9_PORTABLE
+#include "_sudoku9_kernel.h"
+#undef S9_SUFFIX
+#undef S9_LEVEL
+
+#if S9_MULTI
+/* Each copy below is compiled for its instruction set (GCC's target pragma, Clang's
+ * attribute pragma), only ever called on a CPU that has it. */
+#define S9_SUFFIX(name) name##_sse4
+#define S9_LEVEL S9_SSE4
+#if defined(__clang__)
+#pragma clang attribute push(__attribute__((target("sse4.1,popcnt"))), apply_to = function)
+#else
+#pragma GCC push_options
+#pragma GCC target("sse4.1,popcnt")
+#endif
+#include "_sudoku9_kernel.h"
+#if defined(__clang__)
+#pragma clang attribute pop
+#else
+#pragma GCC pop_options
+#endif
+#undef S9_SUFFIX
+#undef S9_LEVEL
+
+#define S9_SUFFIX(name) name##_avx2
+#define S9_LEVEL S9_AVX2
+#if defined(__clang__)
+#pragma clang attribute push(__attribute__((target("avx2,bmi,bmi2,popcnt,lzcnt"))), \
+                             apply_to = function)
+#else
+#pragma GCC push_options
+#pragma GCC target("avx2,bmi,bmi2,popcnt,lzcnt")
+#endif
+#include "_sudoku9_kernel.h"
+#if defined(__clang__)
+#pragma clang attribute pop
+#else
+#pragma GCC pop_options
+#endif
+#undef S9_SUFFIX
+#undef S9_LEVEL
+
+#define S9_SUFFIX(name) name##_avx512
+#define S9_LEVEL S9_AVX512
+#if defined(__clang__)
+#pragma clang attribute push( \
+    __attribute__((target("avx512f,avx512bw,avx512vl,avx2,bmi,bmi2,popcnt,lzcnt"))), \
+    apply_to = function)
+#else
+/* With AVX-512 on and generic tuning, GCC 12 keeps the tables' addresses in vector
+ * registers (vmovq to and fro), which made this kernel 6-8% slower than the AVX2 one;
+ * tuning for a CPU of the AVX-512 kind keeps them in general registers. */
+#pragma GCC push_options
+#pragma GCC target("avx512f,avx512bw,avx512vl,avx2,bmi,bmi2,popcnt,lzcnt")
+#pragma GCC target("prefer-vector-width=256,tune=icelake-server")
+#endif
+#include "_sudoku9_kernel.h"
+#if defined(__clang__)
+#pragma clang attribute pop
+#else
+#pragma GCC pop_options
+#endif
+#undef S9_SUFFIX
+#undef S9_LEVEL
+#endif /* S9_MULTI */
+
+/* The kernels' names, as EXCOVER_SIMD spells them. */
+static const char *const s9_kernel_names[S9_KERNELS] = {"portable", "sse4", "avx2", "avx512"};
+
+/* Whether this CPU (and its OS, which must save the wider registers) runs kernel k. */
+static int s9_supported(int k) {
+    if (k == S9_PORTABLE) return 1;
+#if S9_MULTI
+    __builtin_cpu_init();
+    switch (k) {
+    case S9_SSE4:
+        return __builtin_cpu_supports("sse4.1") && __builtin_cpu_supports("popcnt");
+    case S9_AVX2:
+        return s9_supported(S9_SSE4) && __builtin_cpu_supports("avx2") &&
+               __builtin_cpu_supports("bmi") && __builtin_cpu_supports("bmi2");
+    case S9_AVX512:
+        return s9_supported(S9_AVX2) && __builtin_cpu_supports("avx512f") &&
+               __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vl");
+    }
+#endif
+    return 0;
 }
 
-/* The row triads of band b: the 3 cells of a row inside a box hold 3 different digits,
- * each the one its row has in that box. So exactly 3 digits go through each segment:
- * with 3 digits sure to (their row has no other box), the others leave it; with only 3
- * digits possible there, each is sure to, and its row leaves the other boxes. Fewer than
- * 3 possible or more than 3 sure is a dead end. 0 at a dead end. */
-static inline int s9_row_triads(s9_state *s, int b) {
-    uint32_t m[9], sure[9];
-    uint32_t p1 = 0, p2 = 0, p3 = 0, p4 = 0, s1 = 0, s2 = 0, s3 = 0, s4 = 0;
-    for (int d = 0; d < 9; d++) {
-        uint32_t x = m[d] = s->seg[9 * b + d];
-        uint32_t y = sure[d] = s9_lone_rows[x];
-        p4 |= p3 & x; p3 |= p2 & x; p2 |= p1 & x; p1 |= x;
-        s4 |= s3 & y; s3 |= s2 & y; s2 |= s1 & y; s1 |= y;
-    }
-    if ((p3 != 0x1FF) | s4) return 0;
-    uint32_t full = s3, exact = p3 & ~p4;
-    if (!((full | exact) & ~0u)) return 1;
-    for (int d = 0; d < 9; d++) {
-        uint32_t loose = m[d] & ~sure[d];
-        uint32_t out = full & loose, in = exact & loose;
-        if (out | in)
-            s9_and(s, 9 * b + d, ~s9_expand[out] & (s9_expand[in] | ~s9_row_cells[in]));
-    }
+static s9_count_fn s9_kernel_fn(int k) {
+#if S9_MULTI
+    if (k == S9_SSE4) return s9_count_sse4;
+    if (k == S9_AVX2) return s9_count_avx2;
+    if (k == S9_AVX512) return s9_count_avx512;
+#endif
+    (void)k;
+    return s9_count_portable;
+}
+
+static int s9_kernel = S9_PORTABLE;
+static s9_count_fn s9_counter = s9_count_portable;
+
+/* The widest kernel this CPU runs. */
+static int s9_best(void) {
+    int k = S9_KERNELS - 1;
+    while (k > S9_PORTABLE && !s9_supported(k)) k--;
+    return k;
+}
+
+/* Makes kernel k the one s9_run calls; 0 (changing nothing) when the CPU lacks it. */
+static int s9_select(int k) {
+    if (k < 0 || k >= S9_KERNELS || !s9_supported(k)) return 0;
+    s9_kernel = k;
+    s9_counter = s9_kernel_fn(k);
     return 1;
 }
 
-/* Applies the deductions until none changes anything; 0 at a dead end. */
-static int s9_propagate(s9_state *s) {
-    for (;;) {
-        uint32_t shrunk = 0; /* the words shrunk, whose digits need a stack shrink */
-        while (s->dirty) {
-            int i = s9_ctz(s->dirty);
-            s->dirty &= s->dirty - 1;
-            shrunk |= 1u << i;
-            uint32_t w = s->F[i];
-            uint32_t support = s9_support[s9_boxes_of(w)];
-            if (!support) return 0;
-            w &= s9_expand[support];
-            s->F[i] = w;
-            s->seg[i] = (uint16_t)support;
-            uint32_t singles = (s9_single[w & 0x1FF] | (s9_single[(w >> 9) & 0x1FF] << 9) |
-                                (s9_single[w >> 18] << 18)) & s->U[s9_band_of[i]];
-            while (singles) {
-                uint32_t bit = singles & (0u - singles);
-                singles ^= bit;
-                if (!s9_place(s, s9_digit_of[i], s9_band_of[i], bit)) return 0;
-            }
-        }
-        uint32_t digits = (shrunk | (shrunk >> 9) | (shrunk >> 18)) & 0x1FF;
-        while (digits) {
-            int d = s9_ctz(digits);
-            digits &= digits - 1;
-            if (!s9_stack_shrink(s, d)) return 0;
-        }
-        if (s->dirty) continue;
-        if (!(s->U[0] | s->U[1] | s->U[2])) return 1; /* every cell placed, no clash */
-        int placed = 0;
-        for (int b = 0; b < 3; b++) {
-            uint32_t ones = 0, twos = 0;
-            for (int e = 9 * b; e < 9 * b + 9; e++) {
-                twos |= ones & s->F[e];
-                ones |= s->F[e];
-            }
-            if (ones != S9_FULL27) return 0;
-            uint32_t naked = ones & ~twos & s->U[b];
-            while (naked) {
-                uint32_t bit = naked & (0u - naked);
-                naked ^= bit;
-                int d = 0;
-                while (!(s->F[9 * b + d] & bit)) d++;
-                if (!s9_place(s, d, b, bit)) return 0;
-                placed = 1;
-            }
-        }
-        if (placed) continue;
-        if (s9_open_cells(s) < S9_TRIADS_OPEN) return 1;
-        for (int b = 0; b < 3; b++)
-            if (!s9_row_triads(s, b)) return 0;
-        if (!s->dirty) return 1;
-    }
-}
-
-/* The state of a puzzle's givens (values 0..9 row by row, 0 a blank), propagated;
- * 0 when the givens clash or propagation finds a dead end. */
-static int s9_start(s9_state *s, const uint8_t *grid) {
-    uint32_t given[28] = {0}, all[3] = {0, 0, 0};
-    for (int b = 0; b < 3; b++)
-        for (int p = 0; p < 27; p++) {
-            int v = grid[27 * b + p];
-            if (v) given[9 * b + v - 1] |= 1u << p;
-        }
-    for (int b = 0; b < 3; b++) {
-        for (int d = 0; d < 9; d++) all[b] |= given[9 * b + d];
-        s->U[b] = S9_FULL27 & ~all[b];
-    }
-    /* Each digit's givens at once: their rows, boxes and columns lose the digit. Two of
-     * them in one row, box or column clash: then the rows, boxes or columns they touch
-     * are fewer than they are. */
-    for (int d = 0; d < 9; d++) {
-        uint32_t band_columns[3], columns = 0;
-        for (int b = 0; b < 3; b++) {
-            uint32_t g = given[9 * b + d];
-            uint32_t r0 = g & 0x1FF, r1 = (g >> 9) & 0x1FF, r2 = g >> 18;
-            uint32_t m = s9_boxes_of(g); /* (row, box) pairs */
-            uint32_t c = band_columns[b] = r0 | r1 | r2;
-            int row_clash = (s9_single[r0] != r0) | (s9_single[r1] != r1) | (s9_single[r2] != r2);
-            uint32_t column_clash = (r0 & r1) | (r0 & r2) | (r1 & r2) | (c & columns);
-            uint32_t box_clash = ((m & (m >> 3)) | (m & (m >> 6)) | ((m >> 3) & (m >> 6))) & 7;
-            if (row_clash | column_clash | box_clash) return 0;
-            columns |= c;
-        }
-        uint32_t column_cells = columns | (columns << 9) | (columns << 18);
-        for (int b = 0; b < 3; b++) {
-            uint32_t g = given[9 * b + d], boxes = s9_rowbox[band_columns[b]];
-            uint32_t rows = s9_row_cells[s9_boxes_of(g)];
-            uint32_t box_cells = s9_expand[boxes | (boxes << 3) | (boxes << 6)];
-            s->F[9 * b + d] = (S9_FULL27 & ~all[b] & ~rows & ~box_cells & ~column_cells) | g;
-        }
-    }
-    s->F[27] = 0;
-    s->dirty = S9_FULL27;
-    return s9_propagate(s);
-}
-
-/* Chooses the cell to branch on: its band, its bit, and its digits (bit d). */
-static inline void s9_choose(const s9_state *s, int *band, uint32_t *bit, uint32_t *digits) {
-    int best = 10;
-    for (int b = 0; b < 3; b++) {
-        uint32_t ones = 0, twos = 0, threes = 0;
-        for (int e = 9 * b; e < 9 * b + 9; e++) {
-            uint32_t x = s->F[e];
-            threes |= twos & x;
-            twos |= ones & x;
-            ones |= x;
-        }
-        uint32_t pairs = twos & ~threes & s->U[b];
-        if (pairs) {
-            *band = b;
-            *bit = pairs & (0u - pairs);
-            best = 2;
-            break;
-        }
-    }
-    if (best > 2) {
-        for (int b = 0; b < 3; b++) {
-            uint32_t open = s->U[b];
-            while (open) {
-                uint32_t x = open & (0u - open);
-                open ^= x;
-                int n = 0;
-                for (int e = 9 * b; e < 9 * b + 9; e++) n += (s->F[e] & x) != 0;
-                if (n < best) {
-                    best = n;
-                    *band = b;
-                    *bit = x;
-                }
-            }
-        }
-    }
-    uint32_t mask = 0;
-    for (int d = 0; d < 9; d++)
-        if (s->F[9 * *band + d] & *bit) mask |= 1u << d;
-    *digits = mask;
-}
-
-
-/* Chooses a band's digit with the fewest configurations (>= 2), in the band with the
- * fewest in all; 0 when every digit has one configuration in every band. */
-static inline int s9_choose_config(const s9_state *s, int *word, uint32_t *perms) {
-    int best_total = 1000, best_word = -1;
-    for (int b = 0; b < 3; b++) {
-        int total = 0, fewest = 7, which = -1;
-        for (int d = 0; d < 9; d++) {
-            int n = s9_nperm[s->seg[9 * b + d]];
-            total += n;
-            if (n >= 2 && n < fewest) {
-                fewest = n;
-                which = 9 * b + d;
-            }
-        }
-        if (which >= 0 && total < best_total) {
-            best_total = total;
-            best_word = which;
-        }
-    }
-    if (best_word < 0) return 0;
-    uint32_t m = s->seg[best_word], mask = 0;
-    for (int q = 0; q < 6; q++)
-        if ((m & s9_perm[q]) == s9_perm[q]) mask |= 1u << q;
-    *word = best_word;
-    *perms = mask;
-    return 1;
-}
-
-static inline void s9_write(const s9_state *s, uint8_t *out) {
-    for (int d = 0; d < 9; d++)
-        for (int b = 0; b < 3; b++) {
-            uint32_t w = s->F[9 * b + d];
-            while (w) {
-                out[27 * b + s9_ctz(w)] = (uint8_t)(d + 1);
-                w &= w - 1;
-            }
-        }
-}
-
-/* Counts the solutions of one puzzle up to limit (>= 1), writing the first into out
- * (81 values) when there is one. check() is called every S9_CHECK_EVERY branchings and
- * stops the search with S9_INTERRUPTED when it returns nonzero; *ticks paces it across
- * puzzles. *guesses gains the number of branchings. */
-static long s9_count(const uint8_t *grid, long limit, uint8_t *out, int (*check)(void),
-                     long *ticks, long *guesses) {
-    s9_state levels[S9_LEVELS];
-    int band[S9_LEVELS], kind[S9_LEVELS];
-    uint32_t bit[S9_LEVELS], left[S9_LEVELS];
-    long count = 0;
-    int depth = 0;
-    if (!s9_start(&levels[0], grid)) return 0;
-    left[0] = 0;
-    int alive = 1; /* levels[depth] is a propagated state not examined yet */
-    for (;;) {
-        if (alive) {
-            s9_state *s = &levels[depth];
-            if (s->U[0] | s->U[1] | s->U[2]) {
-                kind[depth] = s9_choose_config(s, &band[depth], &left[depth]);
-                if (!kind[depth]) s9_choose(s, &band[depth], &bit[depth], &left[depth]);
-            } else {
-                if (count == 0) s9_write(s, out);
-                if (++count >= limit) return count;
-                alive = 0;
-            }
-        }
-        if (!alive) {
-            while (left[depth] == 0) {
-                if (depth == 0) return count;
-                depth--;
-            }
-        }
-        if (++*ticks >= S9_CHECK_EVERY) {
-            *ticks = 0;
-            if (check && check()) return S9_INTERRUPTED;
-        }
-        ++*guesses;
-        uint32_t digits = left[depth];
-        int d = s9_ctz(digits), b = band[depth], by_config = kind[depth];
-        uint32_t x = bit[depth];
-        left[depth] = digits & (digits - 1);
-        if (left[depth]) { /* copy for all branches but the last, tried in place */
-            levels[depth + 1] = levels[depth];
-            left[++depth] = 0;
-        }
-        if (by_config) {
-            s9_and(&levels[depth], b, s9_expand[s9_perm[d]]);
-            alive = s9_propagate(&levels[depth]);
-            continue;
-        }
-        alive = s9_place(&levels[depth], d, b, x) && s9_propagate(&levels[depth]);
-    }
+/* Counts the solutions of one puzzle with the selected kernel (see s9_count). */
+static inline long s9_run(const uint8_t *grid, long limit, uint8_t *out, int (*check)(void),
+                          long *ticks, long *guesses) {
+    return s9_counter(grid, limit, out, check, ticks, guesses);
 }
 
 #endif

@@ -21,11 +21,45 @@ cdef extern from "Python.h":
 
 cdef extern from "_sudoku9.h":
     void s9_init() noexcept nogil
-    long s9_count(const uint8_t *grid, long limit, uint8_t *out, int (*check)() noexcept,
-                  long *ticks, long *guesses) noexcept
+    long s9_run(const uint8_t *grid, long limit, uint8_t *out, int (*check)() noexcept,
+                long *ticks, long *guesses) noexcept
     long S9_INTERRUPTED
+    int S9_KERNELS
+    const char *s9_kernel_names[]
+    int s9_kernel
+    int s9_supported(int k) noexcept
+    int s9_select(int k) noexcept
+    int s9_best() noexcept
 
 s9_init()
+s9_select(s9_best())
+
+#: The kernels compiled in, narrowest first (EXCOVER_SIMD's values).
+KERNELS = tuple(s9_kernel_names[k].decode("ascii") for k in range(S9_KERNELS))
+
+
+def supported():
+    """The kernels this CPU runs, narrowest first."""
+    return tuple(KERNELS[k] for k in range(S9_KERNELS) if s9_supported(k))
+
+
+def best():
+    """The widest kernel this CPU runs: the one in use unless :func:`select` chose another."""
+    return KERNELS[s9_best()]
+
+
+def kernel():
+    """The name of the kernel in use."""
+    return KERNELS[s9_kernel]
+
+
+def select(str name):
+    """Makes ``name`` the kernel in use. ValueError when it is not one of
+    :data:`KERNELS` or this CPU cannot run it."""
+    if name not in KERNELS:
+        raise ValueError(f"unknown kernel {name!r}")
+    if not s9_select(KERNELS.index(name)):
+        raise ValueError(f"this CPU cannot run the {name} kernel")
 
 cdef int _interrupted() noexcept:
     return check_signals() != 0
@@ -58,7 +92,7 @@ def run(const uint8_t[::1] grids, long limit, uint8_t[::1] out, int32_t[::1] cou
             raise ValueError(f"value {grids[k]} out of range in puzzle {k // 81}")
     for k in range(n):
         branched = 0
-        found = s9_count(&grids[81 * k], limit, &out[81 * k], _interrupted, &ticks, &branched)
+        found = s9_run(&grids[81 * k], limit, &out[81 * k], _interrupted, &ticks, &branched)
         if found == S9_INTERRUPTED:
             _pass_on()
         counts[k] = <int32_t>found
@@ -185,7 +219,7 @@ def run_lines(const unsigned char[::1] data, Py_ssize_t at, Py_ssize_t most, bin
         start, at = at, end + 1
         if kind == LINE_NONE:
             continue
-        found = s9_count(grid, 2 if classify else 1, out, _interrupted, &ticks, &branched)
+        found = s9_run(grid, 2 if classify else 1, out, _interrupted, &ticks, &branched)
         if found == S9_INTERRUPTED:
             _pass_on()
         if found == 0:
@@ -232,7 +266,7 @@ def run_texts(list texts, long limit, bint solutions, tuple names=None):
     for k in range(n):
         if not _read_line(texts[k], grid):
             return None
-        found = s9_count(grid, limit, out, _interrupted, &ticks, &branched)
+        found = s9_run(grid, limit, out, _interrupted, &ticks, &branched)
         if found == S9_INTERRUPTED:
             _pass_on()
         counts.append(found if names is None else names[found if found < top else top])

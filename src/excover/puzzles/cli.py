@@ -612,7 +612,9 @@ def _plain_lines(data: bytes, name: str, args: argparse.Namespace) -> int | None
     (``.0123456789``), a blank or a comment: the general path then reads the file, and
     names the line of an error."""
     from excover.cli.solving import Outcome
-    from excover.puzzles import _sudoku9
+    from excover.puzzles.simd import core
+
+    _sudoku9 = core()
 
     total = _sudoku9.count_plain_lines(data)
     if total < 0:

@@ -114,9 +114,9 @@ def _run(
     out = bytearray(grids)
     cap = _NO_LIMIT if limit is None else min(limit, _NO_LIMIT)
     if board == CLASSIC and not seed:
-        from excover.puzzles import _sudoku9
+        from excover.puzzles.simd import core
 
-        _sudoku9.run(grids, cap, out, counts)
+        core().run(grids, cap, out, counts)
     else:
         _solver(board).run(grids, cap, out, counts, None, seed)
     return counts, out
@@ -214,9 +214,11 @@ def _classic_lines(
         return None
     if not isinstance(puzzles, list):
         return None
-    from excover.puzzles import _sudoku9
+    from excover.puzzles.simd import core
 
-    return _sudoku9.run_texts(puzzles, limit, solutions, names)
+    done: tuple[list[Any], list[str | None] | None] | None
+    done = core().run_texts(puzzles, limit, solutions, names)
+    return done
 
 
 def solve_many(
