@@ -54,9 +54,9 @@ Methods: dlx, zdd, auto, sat "SOLVER". include "excover:pentominoes" (hexominoes
 hexiamonds, pentahexes, pentacubes, soma, ...) takes a set of pieces from excover's
 catalog, from any folder. The language: docs/language.md.
 
-Each count names on stderr the method and the engine or route that made it, as 'excover
-count' does (file:line: count NAME: method auto, route bits: ...); --quiet or --json
-silences these lines. With --json, stdout gets one document of the shared schema whose
+Each count, solve and all names on stderr the method and the engine or route that ran, as
+'excover count' does (file:line: count NAME: method auto, route bits: ...); --quiet or
+--json silences these lines. With --json, stdout gets one document of the shared schema whose
 "results" hold one entry per command (count, solve, all, print, assert, dimacs, exit)
 with its statement, file, line, method (a count's engine and route too) and result;
 after an error it also holds "error" (file, line, column, message). Each command of the
@@ -258,9 +258,10 @@ def _write_dlx(interpreter: Interpreter, program: Program, targets: list[tuple[s
 
 
 def _say_how(record: dict[str, Any]) -> None:
-    """Name on stderr the method and the engine or route of a count of the program, as
-    ``excover count`` does for its one count (``--quiet`` and ``--json`` silence it)."""
-    if record["statement"] != "count":
+    """Name on stderr the method and the engine or route of a count, solve or all of the
+    program, as ``excover count`` does for its one count (``--quiet`` and ``--json``
+    silence it)."""
+    if record["statement"] not in ("count", "solve", "all"):
         return
     from excover.cli.outcome import ENGINE_NAMES
 
@@ -273,8 +274,8 @@ def _say_how(record: dict[str, Any]) -> None:
     elif engine is not None:
         how = ENGINE_NAMES.get(engine, "DXZ")
     else:
-        how = "up to symmetry" if record["up_to_symmetry"] else ""
-    where = f"{record['file']}:{record['line']}: count {record['problem']}"
+        how = "up to symmetry" if record.get("up_to_symmetry") else ""
+    where = f"{record['file']}:{record['line']}: {record['statement']} {record['problem']}"
     print(f"excover: {where}: method {method}" + (f", {how}" if how else ""), file=sys.stderr)
 
 

@@ -338,7 +338,11 @@ class Interpreter:
         start = time.perf_counter()
         found = next(self._solutions(problem, st.algo, False, 1), None)
         seconds = time.perf_counter() - start
-        record: dict[str, Any] = {"problem": problem.name, "method": st.algo.name}
+        record: dict[str, Any] = {
+            "problem": problem.name,
+            "method": st.algo.name,
+            "engine": _lister(problem, st.algo, False),
+        }
         if found is None:
             self._say(f'problem "{problem.name}" has no solution')
             self._record(st.pos, "solve", **record, solution=None, seconds=seconds)
@@ -376,6 +380,7 @@ class Interpreter:
             "all",
             problem=problem.name,
             method=st.algo.name,
+            engine=_lister(problem, st.algo, st.up_to_symmetry),
             up_to_symmetry=st.up_to_symmetry,
             count=number,
             solutions=listed,
@@ -404,6 +409,24 @@ class Interpreter:
             if limit is not None and number >= limit:
                 return
             yield tiling.decode(solution)
+
+
+def _lister(problem: Problem, algo: s.Algo, up_to_symmetry: bool) -> str | None:
+    """The engine that lists ``problem``'s tilings by ``algo`` (as :meth:`_solutions`
+    runs it): the search engine ``auto`` picks for dlx and auto, DXZ for zdd, the solver
+    for sat; None where no search runs (no tiling) or the symmetry's search chooses."""
+    tiling = problem.tiling
+    if tiling is None or tiling.obstruction is not None or up_to_symmetry:
+        return None
+    if algo.name == "sat":
+        from excover.sat.solve import DEFAULT_SOLVER
+
+        return algo.solver or DEFAULT_SOLVER
+    if algo.name == "zdd":
+        return "dxz"
+    from excover.engines import pick_engine
+
+    return pick_engine(tiling.problem)
 
 
 def _first_by_sat(problem: ExactCover, solver: str | None) -> list[int] | None:
