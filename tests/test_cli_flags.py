@@ -462,3 +462,24 @@ def test_the_new_runs_follow_the_schema(
     jsonschema.Draft202012Validator(common.schema()).validate(document)
     assert document["command"] == argv[0] and document["method"] and document["engine"]
     assert status == (1 if "--count" in argv and "--limit" in argv else 0)
+
+
+@pytest.mark.parametrize("command", sorted(SEARCHING))
+def test_quiet_silences_the_lines_naming_what_ran(
+    capsys: pytest.CaptureFixture[str], command: str
+) -> None:
+    """Every command that searches names on stderr the method that ran; ``--quiet``
+    drops those lines (what the program asks for stays: ``debug on``'s ZDD size) and
+    leaves stdout as it was (but for a measured time)."""
+
+    def timeless(text: str) -> list[str]:
+        return [line for line in text.splitlines() if "time" not in line]
+
+    status, out, err = run(capsys, command, *SEARCHING[command])
+    assert status == 0 and "method " in err, err
+    status, quiet_out, quiet_err = run(capsys, command, *SEARCHING[command], "--quiet")
+    assert status == 0 and timeless(quiet_out) == timeless(out)
+    named = ("excover: route ", "method ")
+    assert quiet_err.splitlines() == [
+        line for line in err.splitlines() if not any(n in line for n in named)
+    ]

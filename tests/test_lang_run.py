@@ -490,7 +490,7 @@ def test_ctrl_c_stops_a_long_count(tmp_path: Path) -> None:
         "problem big = constant 10x10 true [{**} ~sym]\ncount dlx big\n",
     )
     process = subprocess.Popen(
-        [sys.executable, "-m", "excover", "run", path],
+        [sys.executable, "-m", "excover", "run", path, "--quiet"],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
@@ -509,7 +509,7 @@ def test_timeout_stops_the_run(tmp_path: Path, capsys: pytest.CaptureFixture[str
         "problem small = {**} [{*}]\ncount dlx small\n"
         "problem big = constant 10x10 true [{**} ~sym]\ncount dlx big\ncount dlx small\n",
     )
-    assert main(["run", path, "--timeout", "0.3"]) == 1
+    assert main(["run", path, "--timeout", "0.3", "--quiet"]) == 1
     captured = capsys.readouterr()
     assert captured.out == "small : (DLX) 1 solutions\n"
     assert captured.err == "excover: stopped by --timeout after 0.3 s\n"
@@ -529,3 +529,56 @@ def test_shift_never_drops_cells_silently() -> None:
         "problem p = shift {**$**} 1x1 [{**} ~sym]\ncount dlx p\n"
     )
     assert output(text) == "p : (DLX) 2 solutions\n"
+
+
+def test_each_count_names_its_method_and_engine_or_route_on_stderr(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``excover run`` says on stderr, command by command (count, solve, all), the method
+    and the engine or route that ran (the API's own choice on the same problem); ``--quiet`` and
+    ``--json`` silence it, the JSON records carrying the same. The 3x4 board has 11 domino
+    tilings (OEIS A001835)."""
+    from excover import counting
+    from excover.engines import Search
+
+    text = "problem b = constant 3x4 true [{**} ~sym]\ncount dlx b\ncount zdd b\n"
+    path = write(
+        tmp_path / "b.cmb",
+        text + 'count auto b\ncount sat "cadical" b\nsolve dlx b ascii\nall zdd b\n',
+    )
+    interpreter = Interpreter(quiet=True)
+    interpreter.run(parse(text))
+    problem = interpreter.cover(interpreter.problems["b"])
+    engine = Search(problem).engine
+    route = counting.count(problem).route
+    names = {"dlx": "dancing links", "bits": "bit-parallel engine", "cells": "dancing cells"}
+    assert main(["run", path]) == 0
+    out, err = capsys.readouterr()
+    assert out.count(" 11 solutions") == 4 and '11 solutions found for problem "b"' in out
+    lines = err.splitlines()
+    assert lines[:2] == [
+        f"excover: {path}:2: count b: method dlx, {names[engine]}",
+        f"excover: {path}:3: count b: method zdd, DXZ",
+    ]
+    assert re.fullmatch(
+        rf"excover: {re.escape(path)}:4: count b: method auto, route {route}: .+", lines[2]
+    )
+    assert lines[3:] == [
+        f"excover: {path}:5: count b: method sat, solver cadical",
+        f"excover: {path}:6: solve b: method dlx, {names[engine]}",
+        f"excover: {path}:7: all b: method zdd, DXZ",
+    ]
+    assert main(["run", path, "--quiet"]) == 0
+    assert capsys.readouterr() == (out, "")
+    assert main(["run", path, "--json"]) == 0
+    out, err = capsys.readouterr()
+    assert err == ""
+    results = json.loads(out)["results"]
+    counts = [r for r in results if r["statement"] == "count"]
+    assert [(r["statement"], r["engine"]) for r in results[4:]] == [
+        ("solve", engine),
+        ("all", "dxz"),
+    ]
+    assert [r["count"] for r in counts] == [11] * 4
+    assert [r["engine"] for r in counts] == [engine, "dxz", None, "cadical"]
+    assert [r["route"] and r["route"]["name"] for r in counts] == [None, None, route, None]

@@ -222,6 +222,7 @@ def add_problem_commands(commands: Any, read_board: BoardReader) -> None:
     _symmetry_flags(count, listing=False)
     _problem_flag(count)
     add_json(count)
+    common.add_quiet(count)
     add_task_options(count)  # --workers, --tasks, --checkpoint, --progress
     count.set_defaults(run=_count)
 
@@ -247,6 +248,7 @@ def add_problem_commands(commands: Any, read_board: BoardReader) -> None:
     _symmetry_flags(solve, listing=True)
     _problem_flag(solve)
     add_json(solve)
+    common.add_quiet(solve)
     common.add_progress(solve, "the nodes of a dancing-links search against the estimated tree")
     common.add_refused(
         solve,
@@ -319,6 +321,7 @@ def add_problem_commands(commands: Any, read_board: BoardReader) -> None:
     )
     common.add_flag(estimate, "timeout")
     add_json(estimate)
+    common.add_quiet(estimate)
     common.add_refused(
         estimate,
         {
@@ -420,13 +423,14 @@ def load_problem(args: argparse.Namespace) -> tuple[ExactCover, Drawing | None]:
 # --------------------------------------------------------------------------- output
 
 
-def stats_lines(stats: dict[str, Any]) -> str:
+def stats_lines(stats: dict[str, Any], route: str | None = None) -> str:
     """The statistics of a run for people, one ``name: value`` per line, then ``search:
     complete`` or what stopped it, then ``meaning of NAME: ...`` for each figure whose
-    definition depends on the engine that ran."""
+    definition depends on the engine or the ``route`` that ran (the others:
+    :data:`~excover.cli.outcome.FIGURES`)."""
     from excover.cli.outcome import definitions
 
-    meaning = definitions(stats)
+    meaning = definitions(stats, route)
     lines = []
     for key, value in stats.items():
         if key in ("complete", "stopped_by", "seed") or value is None:
@@ -470,9 +474,9 @@ def finish(outcome: Outcome, args: argparse.Namespace) -> int:
     """After the result: method, stop cause and statistics on stderr; the exit status."""
     sys.stdout.flush()  # the result first, when stdout and stderr share a terminal or file
     if not args.json:
-        common.say_method(outcome.method, outcome.engine)
+        common.say_method(args, outcome.method, outcome.engine)
         if outcome.route is not None:
-            common.say_route(outcome.route)
+            common.say_route(args, outcome.route)
     count = common.counting(args)
     if outcome.stopped_by not in (None, "limit") or (outcome.stopped_by == "limit" and count):
         # a listing that printed the N solutions --limit asked for is what was asked for
@@ -486,7 +490,8 @@ def finish(outcome: Outcome, args: argparse.Namespace) -> int:
         # what stopped the run is the outcome's to say: some commands' statistics
         # (a nonogram's solution count) do not carry it
         stats = {**outcome.stats, "stopped_by": outcome.stopped_by}
-        print(stats_lines(stats), file=sys.stderr)
+        route = None if outcome.route is None else outcome.route["name"]
+        print(stats_lines(stats, route), file=sys.stderr)
     return common.exit_status(outcome.stopped_by, count)
 
 
@@ -717,7 +722,7 @@ def _estimate(args: argparse.Namespace) -> int:
         lines.append(f"estimates from {guess.samples} probes (seed {args.seed}{cut})")
     print("\n".join(lines))
     sys.stdout.flush()
-    common.say_method("dlx", f"{how}, timed by {ENGINE_NAMES[engine]}")
+    common.say_method(args, "dlx", f"{how}, timed by {ENGINE_NAMES[engine]}")
     return common.EXIT_OK
 
 

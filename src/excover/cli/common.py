@@ -71,6 +71,7 @@ __all__ = [
     "add_limits",
     "add_method",
     "add_progress",
+    "add_quiet",
     "add_refused",
     "add_svg",
     "add_workers",
@@ -263,8 +264,11 @@ SEARCH_FLAGS: dict[str, Flag] = {
     ),
     "stats": Flag(
         ("--stats",),
-        "print the statistics of the run on stderr, each figure with the definition of the "
-        "engine that ran",
+        "print the statistics of the run on stderr: solutions, nodes, updates, time, "
+        "algorithm, engine, heuristic, search (complete or what stopped it), and per method "
+        "amo, group order, workers, subproblems, puzzles, done; nodes and updates are "
+        "followed by their definition in the engine or route that ran (every figure: "
+        "docs/cli.md, Statistics)",
         action="store_true",
     ),
     "up_to_symmetry": Flag(
@@ -306,6 +310,12 @@ SEARCH_FLAGS: dict[str, Flag] = {
         "no solution and redundant items removed, the solutions the same (off by default: "
         "it pays on large searches only); --stats says what it removed",
         action=argparse.BooleanOptionalAction,
+    ),
+    "quiet": Flag(
+        ("--quiet",),
+        "say nothing on stderr about how the run went (the method, engine and route that "
+        "ran); errors, warnings and the mark of a partial result are still printed",
+        action="store_true",
     ),
     "json": Flag(
         ("--json",),
@@ -430,6 +440,11 @@ def add_progress(parser: Container, help: str | None = None) -> None:
 def add_json(parser: Container) -> None:
     """``--json``: one document of the shared schema on stdout."""
     add_flag(parser, "json")
+
+
+def add_quiet(parser: Container) -> None:
+    """``--quiet``: no line on stderr naming the method, engine or route that ran."""
+    add_flag(parser, "quiet")
 
 
 def add_svg(parser: Container, help: str) -> None:
@@ -567,13 +582,19 @@ class JsonStream:
         self.out.flush()
 
 
-def say_method(method: str, engine: str | None) -> None:
-    """Tell on stderr which method (and engine) ran: stdout stays the result alone."""
+def say_method(args: argparse.Namespace, method: str, engine: str | None) -> None:
+    """Tell on stderr which method (and engine) ran, unless ``--quiet``: stdout stays the
+    result alone."""
+    if getattr(args, "quiet", False):
+        return
     print(f"excover: method {method}" + (f", {engine}" if engine else ""), file=sys.stderr)
 
 
-def say_route(route: dict[str, Any]) -> None:
-    """Tell on stderr which counting route finished, why, and each route's time."""
+def say_route(args: argparse.Namespace, route: dict[str, Any]) -> None:
+    """Tell on stderr which counting route finished, why, and each route's time, unless
+    ``--quiet``."""
+    if getattr(args, "quiet", False):
+        return
     work = ", ".join(f"{name} {done['seconds']:.3f} s" for name, done in route["work"].items())
     print(f"excover: route {route['name']}: {route['reason']}; {work}", file=sys.stderr)
 

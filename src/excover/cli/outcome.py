@@ -12,7 +12,7 @@ if TYPE_CHECKING:
 
     from excover.engines import Search
 
-__all__ = ["ENGINE_NAMES", "Outcome", "definitions", "dlx_engine", "dlx_stats"]
+__all__ = ["ENGINE_NAMES", "FIGURES", "Outcome", "definitions", "dlx_engine", "dlx_stats"]
 
 
 class Outcome:
@@ -80,13 +80,59 @@ ZDD_FIGURES = {
     "zdd_nodes": "nodes of the ZDD of all the solutions",
 }
 
+#: What ``nodes`` counts when a route of ``--method auto`` other than a search engine
+#: counted (``excover count --route NAME``), and in a SAT solver's run.
+ROUTE_NODES = {
+    "dxz": "nodes of DXZ's search (memoised dancing links), not DLX1's tree",
+    "frontier": "0: the frontier count walks no search tree (it sweeps the board, keeping "
+    "the number of partial covers of each frontier)",
+    "components": "nodes entered by the searches of the component count (0 where it needed none)",
+    "parts": "nodes entered by the searches of the routes that counted the parts",
+    "sat": "0: a SAT solver walks no dancing-links tree",
+}
 
-def definitions(stats: dict[str, Any]) -> dict[str, str]:
-    """What each figure of ``stats`` counts, for ``--stats``: the definitions of the
-    engine that ran (the ``engine`` figure of a search, or the ZDD method's figures)."""
+#: Every figure ``--stats`` prints, by the name it prints, with what it means
+#: (docs/cli.md, "Statistics", lists the same; tests/test_cli_stats.py checks that every
+#: figure a run prints is here and there). Figures whose meaning depends on the engine or
+#: route that ran (``nodes``, ``updates``) get a ``meaning of`` line after the figures.
+FIGURES = {
+    "solutions": "the solutions counted or listed (so far, when the run stopped early)",
+    "nodes": "nodes of the search tree, Knuth's DLX1 definition, for a search engine; "
+    "other routes say what they count in a 'meaning of nodes' line",
+    "updates": "the work of a search engine: DLX1's link updates in dancing links, the "
+    "engine's own unit in the others (a 'meaning of updates' line says which)",
+    "time": "seconds of wall-clock time the count or search took",
+    "algorithm": "Knuth's algorithm that ran (X: exact cover, C: with colors, M: with "
+    "multiplicities), or the SAT solver",
+    "engine": "the engine that ran: dlx (dancing links), bits (bit-parallel), cells "
+    "(dancing cells), sat, or nonogram",
+    "heuristic": "the item choice: mrv (fewest remaining options, DLX1's), leftmost, or "
+    "random (with its seed)",
+    "amo": "the at-most-one encoding of the SAT formula (--amo)",
+    "group order": "the order of the symmetry group the count is taken under",
+    "workers": "the processes that counted",
+    "subproblems": "the parts counted of those the problem was cut into, and how many of "
+    "them a checkpoint gave",
+    "method": "the method that counted the subproblems",
+    "puzzles": "the puzzles read",
+    "done": "the puzzles solved or counted (fewer than read when the run stopped early)",
+    "memo hits": ZDD_FIGURES["memo_hits"],
+    "zdd nodes": ZDD_FIGURES["zdd_nodes"],
+    "search": "complete, or what stopped the run early (its result is then partial)",
+}
+
+
+def definitions(stats: dict[str, Any], route: str | None = None) -> dict[str, str]:
+    """What each figure of ``stats`` whose meaning depends on what ran counts, for
+    ``--stats``: the definitions of the engine that ran (the ``engine`` figure of a
+    search), of the ``route`` of ``--method auto`` that counted, or of the ZDD method."""
     engine = stats.get("engine")
     if engine in UPDATES:
         return {"nodes": NODES, "updates": UPDATES[engine]}
+    if engine == "sat":
+        return {"nodes": ROUTE_NODES["sat"], "updates": "0: a SAT solver has no links to update"}
+    if route in ROUTE_NODES and "nodes" in stats:
+        return {"nodes": ROUTE_NODES[route]}
     if "zdd_nodes" in stats:
         return {key: text for key, text in ZDD_FIGURES.items() if key in stats}
     return {}

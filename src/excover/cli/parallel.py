@@ -538,7 +538,7 @@ def _whole_count(
         print(to_decimal(total))
     sys.stdout.flush()
     if not args.json:
-        say_method(method, engine)
+        say_method(args, method, engine)
     if args.stats:
         print(
             f"solutions: {to_decimal(total)}\ntime: {seconds:.3f} s\nmethod: {method} ({engine})",
@@ -593,7 +593,7 @@ def _report(
         print(to_decimal(state.count))
     sys.stdout.flush()
     if not args.json:
-        say_method(method, engine)
+        say_method(args, method, engine)
     if stopped_by is not None:
         cause = "stopped by --timeout" if stopped_by == "timeout" else "interrupted"
         kept = getattr(args, "checkpoint_path", None)

@@ -54,10 +54,13 @@ Methods: dlx, zdd, auto, sat "SOLVER". include "excover:pentominoes" (hexominoes
 hexiamonds, pentahexes, pentacubes, soma, ...) takes a set of pieces from excover's
 catalog, from any folder. The language: docs/language.md.
 
-With --json, stdout gets one document of the shared schema whose "results" hold one
-entry per command (count, solve, all, print, assert, dimacs, exit) with its statement,
-file, line, method and result; after an error it also holds "error" (file, line, column,
-message). Each command of the program names its own method, so "method" is null.
+Each count, solve and all names on stderr the method and the engine or route that ran, as
+'excover count' does (file:line: count NAME: method auto, route bits: ...); --quiet or
+--json silences these lines. With --json, stdout gets one document of the shared schema whose
+"results" hold one entry per command (count, solve, all, print, assert, dimacs, exit)
+with its statement, file, line, method (a count's engine and route too) and result;
+after an error it also holds "error" (file, line, column, message). Each command of the
+program names its own method, so the document's "method" is null.
 
 A program is harmless by default, as a downloaded document should be: it reads (include)
 only files under its own folder, writes (svg, dimacs) only under the current folder or its
@@ -127,6 +130,7 @@ def add_run_command(commands: Any) -> None:
         "commands do not ('excover count FILE' counts the problem, with any flag of count)",
     )
     add_json(run)
+    common.add_quiet(run)
     add_progress(run, "the placements of each problem being built")
     add_limits(run, limit=False, max_nodes=False)
     each = "each command of a program says it (count dlx NAME, count zdd NAME, solve ...)"
@@ -255,6 +259,28 @@ def _write_dlx(interpreter: Interpreter, program: Program, targets: list[tuple[s
         )
 
 
+def _say_how(record: dict[str, Any]) -> None:
+    """Name on stderr the method and the engine or route of a count, solve or all of the
+    program, as ``excover count`` does for its one count (``--quiet`` and ``--json``
+    silence it)."""
+    if record["statement"] not in ("count", "solve", "all"):
+        return
+    from excover.cli.outcome import ENGINE_NAMES
+
+    method = record["method"]
+    engine, route = record.get("engine"), record.get("route")
+    if route is not None:
+        how = f"route {route['name']}: {route['reason']}"
+    elif method == "sat" and engine is not None:
+        how = f"solver {engine}"
+    elif engine is not None:
+        how = ENGINE_NAMES.get(engine, "DXZ")
+    else:
+        how = "up to symmetry" if record.get("up_to_symmetry") else ""
+    where = f"{record['file']}:{record['line']}: {record['statement']} {record['problem']}"
+    print(f"excover: {where}: method {method}" + (f", {how}" if how else ""), file=sys.stderr)
+
+
 def _exact(entry: dict[str, Any]) -> dict[str, Any]:
     """A statement's result for JSON, its count (if any) exact at any size."""
     if isinstance(entry.get("count"), int):
@@ -272,6 +298,7 @@ def _run(args: argparse.Namespace) -> int:
         timing=args.timing,
         quiet=args.json,
         on_build=_build_bars(args),
+        on_record=None if args.json or args.quiet else _say_how,
         permissions=permissions,
     )
     error: LangError | None = None

@@ -62,7 +62,9 @@ class Interpreter:
     :attr:`results` (how ``excover run --json`` works). ``debug`` and ``timing`` are the
     initial states of the ``debug`` and ``timing`` switches. ``on_build`` is told how
     the building of each problem's placements goes: its name, the tile orientations
-    placed, and their number (for a progress bar). ``permissions`` are what the programs
+    placed, and their number (for a progress bar). ``on_record`` is given each command's
+    record as it is made (how ``excover run`` names on stderr the engine or route of each
+    count). ``permissions`` are what the programs
     may do beyond the safe default (see :mod:`excover.lang.sandbox`).
     """
 
@@ -75,6 +77,7 @@ class Interpreter:
         timing: bool = False,
         quiet: bool = False,
         on_build: Callable[[str, int, int], None] | None = None,
+        on_record: Callable[[dict[str, Any]], None] | None = None,
         permissions: Permissions = SAFE,
     ) -> None:
         self.out = sys.stdout if out is None else out
@@ -83,6 +86,7 @@ class Interpreter:
         self.timing = timing
         self.quiet = quiet
         self.on_build = on_build
+        self.on_record = on_record
         self.permissions = permissions
         #: Where programs may write: set for each program by :meth:`run`.
         self._write_roots = permissions.write_roots(os.getcwd())
@@ -182,9 +186,11 @@ class Interpreter:
             print(text, file=self.out)
 
     def _record(self, pos: Pos, statement: str, **fields: Any) -> None:
-        self.results.append(
-            {"statement": statement, "file": pos.source.name, "line": pos.line, **fields}
-        )
+        record = {"statement": statement, "file": pos.source.name, "line": pos.line, **fields}
+        self.results.append(record)
+        if self.on_record is not None:
+            self.out.flush()  # the command's own output first
+            self.on_record(record)
 
     # ----- declarations -----
 
@@ -264,6 +270,7 @@ class Interpreter:
         start = time.perf_counter()
         tiling = problem.tiling
         algo = st.algo
+        how: dict[str, Any] = {"engine": None, "route": None}
         if tiling is None:
             number = 0
         elif tiling.obstruction is not None:  # no search can succeed: say why at once
@@ -271,18 +278,37 @@ class Interpreter:
             self.out.flush()
             print(f"{problem.name}: no tiling: {tiling.obstruction}", file=self.err)
         elif algo.name == "sat":
+            from excover.sat.solve import DEFAULT_SOLVER
+
+            how["engine"] = algo.solver or DEFAULT_SOLVER
             if st.up_to_symmetry:
                 self._default_solver(algo)
                 number = tiling.count("sat", up_to_symmetry=True)
             else:
                 number = tiling.problem.count(method="sat", solver=algo.solver)
-        elif algo.name == "zdd" and self.debug and not st.up_to_symmetry:
-            family = tiling.problem.zdd()  # options come in DXZ's order: no renaming
-            number = family.count()
-            self.out.flush()
-            print(f"ZDD has size {family.size}", file=self.err)
+        elif st.up_to_symmetry:
+            number = tiling.count(algo.name, up_to_symmetry=True)
+        elif algo.name == "zdd":
+            how["engine"] = "dxz"
+            if self.debug:
+                family = tiling.problem.zdd()  # options come in DXZ's order: no renaming
+                number = family.count()
+                self.out.flush()
+                print(f"ZDD has size {family.size}", file=self.err)
+            else:
+                number = tiling.problem.count(method="zdd")
+        elif algo.name == "dlx":
+            from excover.engines import Search
+
+            search = Search(tiling.problem)
+            number = search.count()
+            how["engine"] = search.engine
         else:
-            number = tiling.count(algo.name, up_to_symmetry=st.up_to_symmetry)
+            from excover import counting
+
+            found = counting.count(tiling.problem)
+            number = found.count
+            how["route"] = {"name": found.route, "reason": found.reason}
         seconds = time.perf_counter() - start
         classes = " up to symmetry" if st.up_to_symmetry else ""
         shown = to_decimal(number)
@@ -294,6 +320,7 @@ class Interpreter:
             "count",
             problem=problem.name,
             method=algo.name,
+            **how,
             up_to_symmetry=st.up_to_symmetry,
             count=number,
             seconds=seconds,
@@ -311,7 +338,11 @@ class Interpreter:
         start = time.perf_counter()
         found = next(self._solutions(problem, st.algo, False, 1), None)
         seconds = time.perf_counter() - start
-        record: dict[str, Any] = {"problem": problem.name, "method": st.algo.name}
+        record: dict[str, Any] = {
+            "problem": problem.name,
+            "method": st.algo.name,
+            "engine": _lister(problem, st.algo, False),
+        }
         if found is None:
             self._say(f'problem "{problem.name}" has no solution')
             self._record(st.pos, "solve", **record, solution=None, seconds=seconds)
@@ -349,6 +380,7 @@ class Interpreter:
             "all",
             problem=problem.name,
             method=st.algo.name,
+            engine=_lister(problem, st.algo, st.up_to_symmetry),
             up_to_symmetry=st.up_to_symmetry,
             count=number,
             solutions=listed,
@@ -377,6 +409,24 @@ class Interpreter:
             if limit is not None and number >= limit:
                 return
             yield tiling.decode(solution)
+
+
+def _lister(problem: Problem, algo: s.Algo, up_to_symmetry: bool) -> str | None:
+    """The engine that lists ``problem``'s tilings by ``algo`` (as :meth:`_solutions`
+    runs it): the search engine ``auto`` picks for dlx and auto, DXZ for zdd, the solver
+    for sat; None where no search runs (no tiling) or the symmetry's search chooses."""
+    tiling = problem.tiling
+    if tiling is None or tiling.obstruction is not None or up_to_symmetry:
+        return None
+    if algo.name == "sat":
+        from excover.sat.solve import DEFAULT_SOLVER
+
+        return algo.solver or DEFAULT_SOLVER
+    if algo.name == "zdd":
+        return "dxz"
+    from excover.engines import pick_engine
+
+    return pick_engine(tiling.problem)
 
 
 def _first_by_sat(problem: ExactCover, solver: str | None) -> list[int] | None:

@@ -131,6 +131,7 @@ def add_nonogram_command(commands: Any) -> None:
         help="also save the puzzle to OUT, in the format of its suffix (.non, .xml, text)",
     )
     add_json(cmd)
+    common.add_quiet(cmd)
     common.add_write_dlx(
         cmd, "the puzzle (XCC: lines and coloured cells; OUT-1, OUT-2, ... for several)"
     )

@@ -134,6 +134,7 @@ def add_puzzle_commands(commands: Any) -> None:
     add_limits(cmd, limit="without --count, the placements printed (default 1)")
     add_progress(cmd, "the nodes of the search against the estimated tree")
     add_json(cmd)
+    common.add_quiet(cmd)
     add_svg(cmd, "write the first placement found as SVG to OUT")
     common.add_write_dlx(cmd, "the N-queens puzzle")
     common.add_refused(
@@ -218,6 +219,7 @@ def add_puzzle_commands(commands: Any) -> None:
     )
     add_progress(cmd, "the puzzles of a file done")
     add_json(cmd)
+    common.add_quiet(cmd)
     common.add_write_dlx(cmd, "each puzzle (OUT, or OUT-1, OUT-2, ... for several)")
     common.add_refused(
         cmd,
