@@ -8,61 +8,21 @@ made, and checks its counts against the installed build on domino tilings."""
 
 from __future__ import annotations
 
-import importlib.util
-import subprocess
-import sys
-import textwrap
-from pathlib import Path
 from types import ModuleType
 
 import pytest
 from builders import dominoes
+from lone_build import lone_build
 
 from excover.zdd import _frontier, frontier
-
-ROOT = Path(__file__).resolve().parents[1]
-
-#: Builds only the frontier extension with the BuildExtensions command of setup.py.
-BUILD = textwrap.dedent(
-    """
-    import runpy, sys
-    from unittest import mock
-    import setuptools
-    captured = {}
-    with mock.patch.object(setuptools, "setup", lambda **kw: captured.update(kw)):
-        runpy.run_path("setup.py")
-    ext = [e for e in captured["ext_modules"] if e.name == "excover.zdd._frontier"]
-    setuptools.setup(
-        name="frontier-no-openmp",
-        cmdclass=captured["cmdclass"],
-        ext_modules=ext,
-        script_args=["build_ext", "--build-lib", sys.argv[1], "--build-temp", sys.argv[2]],
-    )
-    """
-)
 
 
 @pytest.fixture(scope="module")
 def serial_frontier(tmp_path_factory: pytest.TempPathFactory) -> ModuleType:
     """The frontier extension compiled without OpenMP, loaded from a scratch folder."""
-    out = tmp_path_factory.mktemp("lib")
-    temp = tmp_path_factory.mktemp("temp")
-    env = {"EXCOVER_NO_OPENMP": "1", "PATH": "/usr/bin:/bin", "HOME": str(temp)}
-    done = subprocess.run(
-        [sys.executable, "-c", BUILD, str(out), str(temp)],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
+    return lone_build(
+        tmp_path_factory, "excover.zdd._frontier", "EXCOVER_NO_OPENMP", "building without OpenMP"
     )
-    assert done.returncode == 0, done.stderr[-2000:]
-    assert "building without OpenMP" in done.stdout
-    (built,) = (out / "excover" / "zdd").glob("_frontier*")
-    spec = importlib.util.spec_from_file_location("_frontier", built)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 def test_the_serial_build_has_no_openmp(serial_frontier: ModuleType) -> None:

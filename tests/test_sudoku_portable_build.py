@@ -9,39 +9,14 @@ the same counts, first solutions and branchings as the installed build's portabl
 
 from __future__ import annotations
 
-import importlib.util
 import random
-import subprocess
-import sys
-import textwrap
 from array import array
-from pathlib import Path
 from types import ModuleType
 
 import pytest
+from lone_build import lone_build
 
 from excover.puzzles import _sudoku9, sudoku
-
-ROOT = Path(__file__).resolve().parents[1]
-
-#: Builds only the Sudoku core with the BuildExtensions command of setup.py.
-BUILD = textwrap.dedent(
-    """
-    import runpy, sys
-    from unittest import mock
-    import setuptools
-    captured = {}
-    with mock.patch.object(setuptools, "setup", lambda **kw: captured.update(kw)):
-        runpy.run_path("setup.py")
-    ext = [e for e in captured["ext_modules"] if e.name == "excover.puzzles._sudoku9"]
-    setuptools.setup(
-        name="sudoku9-portable",
-        cmdclass=captured["cmdclass"],
-        ext_modules=ext,
-        script_args=["build_ext", "--build-lib", sys.argv[1], "--build-temp", sys.argv[2]],
-    )
-    """
-)
 
 #: "Easter Monster", Arto Inkala's 2012 puzzle, "AI Escargot": they need a search.
 HARD = [
@@ -54,24 +29,12 @@ HARD = [
 @pytest.fixture(scope="module")
 def portable_core(tmp_path_factory: pytest.TempPathFactory) -> ModuleType:
     """The Sudoku core compiled with EXCOVER_NO_SIMD=1, loaded from a scratch folder."""
-    out = tmp_path_factory.mktemp("lib")
-    temp = tmp_path_factory.mktemp("temp")
-    env = {"EXCOVER_NO_SIMD": "1", "PATH": "/usr/bin:/bin", "HOME": str(temp)}
-    done = subprocess.run(
-        [sys.executable, "-c", BUILD, str(out), str(temp)],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
+    return lone_build(
+        tmp_path_factory,
+        "excover.puzzles._sudoku9",
+        "EXCOVER_NO_SIMD",
+        "portable kernel only (EXCOVER_NO_SIMD is set)",
     )
-    assert done.returncode == 0, done.stderr[-2000:]
-    assert "portable kernel only (EXCOVER_NO_SIMD is set)" in done.stdout
-    (built,) = (out / "excover" / "puzzles").glob("_sudoku9*")
-    spec = importlib.util.spec_from_file_location("_sudoku9", built)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 def run(core: ModuleType, grids: bytes, limit: int) -> tuple[list[int], bytes, list[int]]:
