@@ -1,11 +1,14 @@
-"""The flagship cluster run: the n-queens count on Dask with a worker killed and the run
-interrupted and resumed, checked against OEIS A000170.
+"""The flagship cluster run: a count with a published answer on Dask, with a worker
+killed and the run interrupted and resumed, checked against OEIS.
+
+The problems (``--problem``): ``queens`` is the n-queens count (OEIS A000170); ``latin``
+counts the Latin squares of order n whose first row is 0, 1, ..., n-1 (each Latin square
+is one of these with its symbols renamed, so the count times n! is OEIS A002860(n)).
 
 What it does, logging each step with the time since the start:
 
-1. writes ``excover.puzzles.queens.queens(n)`` as a DLX file and starts a cluster as a
-   user would: ``dask scheduler`` and ``dask worker --nworkers W --nthreads 1`` on the
-   loopback interface;
+1. writes the problem as a DLX file and starts a cluster as a user would: ``dask
+   scheduler`` and ``dask worker --nworkers W --nthreads 1`` on the loopback interface;
 2. runs ``excover count FILE --method dlx --tasks T --dask ADDRESS --checkpoint LEDGER
    --task-timeout S --stats``;
 3. once ``--kill-at`` of the subproblems are counted (by the ledger), kills a worker
@@ -13,7 +16,7 @@ What it does, logging each step with the time since the start:
 4. once ``--interrupt-at`` are counted, interrupts the count with SIGINT (Ctrl-C: it
    saves the ledger and exits with status 130);
 5. runs the same command again: it resumes from the ledger and prints the total, which
-   must be A000170(n);
+   must be the published count;
 6. stops the cluster, and fails if any of its processes is left.
 
 The CPU time of the run is measured, not assumed: a thread samples every process this
@@ -22,17 +25,23 @@ a kill, and both ``excover count`` clients) with psutil every second and keeps e
 process's last user + system time; the log gives the sum at each step and at the end (a
 killed worker's last second is lost to the sampling, an undercount of at most a second).
 
-Issue #43's run of at least 2 CPU-hours: ``--n 19`` is about 1.3 CPU-hours by
-``excover estimate`` (4.69e+03 s), ``--n 20`` about 8 times that; ``--n 14`` to ``--n 16``
-show it working in seconds. Usage: ``python benchmarks/cluster_flagship.py [--n N] [--workers W]
-[--tasks T] [--kill-at F] [--interrupt-at F] [--task-timeout S] [--checkpoint-every S]
-[--folder DIR]``.
+A run too long for one sitting goes on later from its ledger: ``--resume`` with the same
+``--folder`` skips steps 3 and 4 and runs the command of step 5 (on a new cluster, on
+this machine or another one; the ledger names the problem by a digest of its DLX text).
+
+Issue #43's run of at least 2 CPU-hours: ``--problem latin --n 7`` is about 2.8
+CPU-hours by ``excover estimate`` (1.01e+04 s), ``--n 19`` queens about 1.3 (4.69e+03 s),
+``--n 20`` about 8 times that; ``--n 14`` to ``--n 16`` queens or ``--problem latin --n 6``
+show it working in seconds. Usage: ``python benchmarks/cluster_flagship.py [--problem
+queens|latin] [--n N] [--workers W] [--tasks T] [--kill-at F] [--interrupt-at F]
+[--task-timeout S] [--checkpoint-every S] [--folder DIR] [--resume]``.
 """
 
 from __future__ import annotations
 
 import argparse
 import contextlib
+import math
 import signal
 import subprocess
 import sys
@@ -48,6 +57,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 from distributed import Client
 from faults import ProcessCluster, kill_worker
 
+from excover import ExactCover
 from excover.parallel.checkpoint import Checkpoint
 from excover.puzzles.queens import queens
 
@@ -78,7 +88,42 @@ A000170 = {
     23: 24233937684440,
 }
 
+#: OEIS A002860: the number of Latin squares of order n.
+A002860 = {
+    1: 1,
+    2: 2,
+    3: 12,
+    4: 576,
+    5: 161280,
+    6: 812851200,
+    7: 61479419904000,
+    8: 108776032459082956800,
+}
+
 STARTED = time.monotonic()
+
+
+def latin_first_row(n: int) -> ExactCover:
+    """The Latin squares of order ``n`` whose first row is 0, 1, ..., n-1: for each cell of
+    rows 1..n-1 and each symbol, the option that puts the symbol there covers the cell, the
+    symbol in its row and the symbol in its column (symbol c is already in column c)."""
+    cells = [f"p{r}_{c}" for r in range(1, n) for c in range(n)]
+    in_rows = [f"r{r}_{s}" for r in range(1, n) for s in range(n)]
+    in_columns = [f"c{c}_{s}" for c in range(n) for s in range(n) if s != c]
+    problem = ExactCover(primary=cells + in_rows + in_columns)
+    for r in range(1, n):
+        for c in range(n):
+            for s in range(n):
+                if s != c:
+                    problem.add_option([f"p{r}_{c}", f"r{r}_{s}", f"c{c}_{s}"])
+    return problem
+
+
+def published(problem: str, n: int) -> tuple[int, str]:
+    """The published count of the problem and where it is published."""
+    if problem == "queens":
+        return A000170[n], f"OEIS A000170({n})"
+    return A002860[n] // math.factorial(n), f"OEIS A002860({n}) / {n}!"
 
 
 def log(message: str) -> None:
@@ -132,8 +177,6 @@ def default_sigint() -> None:
 def counted(path: Path, problem_path: Path) -> tuple[int, int]:
     """Subproblems counted and to count in the ledger at ``path`` (0, 0 before it is
     written)."""
-    from excover import ExactCover
-
     if not path.exists():
         return 0, 0
     state = Checkpoint.load(path, ExactCover.read(problem_path), "dlx")
@@ -161,6 +204,7 @@ def wait_for(
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--problem", choices=("queens", "latin"), default="queens")
     parser.add_argument("--n", type=int, default=19)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--tasks", type=int, default=120)
@@ -169,12 +213,20 @@ def main() -> None:
     parser.add_argument("--task-timeout", type=float, default=None)
     parser.add_argument("--checkpoint-every", type=float, default=5.0)
     parser.add_argument("--folder", type=Path, default=None)
+    parser.add_argument(
+        "--resume", action="store_true", help="go on from the folder's ledger, no faults"
+    )
     args = parser.parse_args()
     folder = args.folder or Path(tempfile.mkdtemp(prefix="excover-flagship-"))
     folder.mkdir(parents=True, exist_ok=True)
-    problem = folder / f"queens{args.n}.dlx"
-    ledger = folder / f"queens{args.n}-ledger.json"
-    queens(args.n).write(problem)
+    name = f"{args.problem}{args.n}"
+    problem = folder / f"{name}.dlx"
+    ledger = folder / f"{name}-ledger.json"
+    if args.resume and not ledger.exists():
+        sys.exit(f"--resume: no ledger {ledger}")
+    build = queens if args.problem == "queens" else latin_first_row
+    build(args.n).write(problem)
+    expected, source = published(args.problem, args.n)
     cluster = ProcessCluster(args.workers)
     meter = CpuMeter()
     wall = time.monotonic()
@@ -204,36 +256,20 @@ def main() -> None:
         ]
         if args.task_timeout is not None:
             command += ["--task-timeout", str(args.task_timeout)]
-        log("$ " + " ".join(command[2:]))
-        first = subprocess.Popen(
-            command,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-            preexec_fn=default_sigint,
-        )
-        wait_for(ledger, problem, args.kill_at, first, meter)
-        killed = None
-        while killed is None and first.poll() is None:
-            killed = kill_worker(client)
-            time.sleep(0.2)
-        log(f"worker process {killed} killed with SIGKILL in the middle of a task")
-        wait_for(ledger, problem, args.interrupt_at, first, meter)
-        ended = first.poll() is not None
-        first.send_signal(signal.SIGINT)
-        out, err = first.communicate()
-        what = "count ended before the interrupt" if ended else "count interrupted (SIGINT)"
-        log(f"{what}: exit status {first.returncode}; {meter.seconds():.0f} CPU seconds so far")
-        for line in (out + err).splitlines():
-            log(f"  | {line}")
+        if args.resume:
+            log(f"resuming from {ledger}: {counted(ledger, problem)[0]} subproblems counted")
+        else:
+            interrupted_run(command, ledger, problem, args, client, meter)
         log("$ " + " ".join(command[2:]) + "   (again: resumes)")
         second = subprocess.run(command, capture_output=True, text=True, preexec_fn=default_sigint)
         for line in (second.stdout + second.stderr).splitlines():
             log(f"  | {line}")
+        if second.returncode != 0:
+            log(f"count stopped, exit status {second.returncode}: go on later with --resume")
+            sys.exit(second.returncode)
         total = int(second.stdout.split()[0])
-        expected = A000170[args.n]
         verdict = "equal to" if total == expected else "DIFFERENT FROM"
-        log(f"total {total}, {verdict} OEIS A000170({args.n}) = {expected}")
+        log(f"total {total}, {verdict} {source} = {expected}")
         client.close()  # type: ignore[no-untyped-call]
         cpu = meter.seconds()
         log(
@@ -246,6 +282,40 @@ def main() -> None:
     log("cluster stopped, no process left")
     if total != expected:
         sys.exit(1)
+
+
+def interrupted_run(
+    command: list[str],
+    ledger: Path,
+    problem: Path,
+    args: argparse.Namespace,
+    client: Client,
+    meter: CpuMeter,
+) -> None:
+    """Steps 2 to 4: the count, a worker killed with SIGKILL at ``args.kill_at`` of the
+    subproblems, the count interrupted with SIGINT at ``args.interrupt_at``."""
+    log("$ " + " ".join(command[2:]))
+    first = subprocess.Popen(
+        command,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=default_sigint,
+    )
+    wait_for(ledger, problem, args.kill_at, first, meter)
+    killed = None
+    while killed is None and first.poll() is None:
+        killed = kill_worker(client)
+        time.sleep(0.2)
+    log(f"worker process {killed} killed with SIGKILL in the middle of a task")
+    wait_for(ledger, problem, args.interrupt_at, first, meter)
+    ended = first.poll() is not None
+    first.send_signal(signal.SIGINT)
+    out, err = first.communicate()
+    what = "count ended before the interrupt" if ended else "count interrupted (SIGINT)"
+    log(f"{what}: exit status {first.returncode}; {meter.seconds():.0f} CPU seconds so far")
+    for line in (out + err).splitlines():
+        log(f"  | {line}")
 
 
 if __name__ == "__main__":
