@@ -101,7 +101,7 @@ def test_random_problems_walk_the_tree_of_dancing_links(problem: ExactCover, h: 
 def test_small_instances_against_the_oracle(instance: Instance) -> None:
     problem = instance.build()
     expected = instance.all_covers()
-    for heuristic in HEURISTICS:
+    for heuristic in ("mrv", "leftmost", "random"):  # "forced" is the bit-parallel engine's
         found = [frozenset(s) for s in every(cells(problem, heuristic, seed=3))]
         assert len(found) == len(set(found))
         assert set(found) == expected

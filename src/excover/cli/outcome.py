@@ -63,6 +63,12 @@ def dlx_stats(search: Search, stopped_by: str | None) -> dict[str, Any]:
 
 #: What ``nodes`` counts in every search engine: they walk the same tree.
 NODES = "nodes of the search tree, Knuth's DLX1 definition, the same tree in every engine"
+#: ... and with ``--heuristic forced``, where chains of forced moves are one node.
+FORCED_NODES = (
+    "nodes of the search tree with forced moves: every item left with one option is "
+    "covered by it at once, in one node (DLX1's tree with its chains of forced nodes "
+    "drawn together: fewer nodes)"
+)
 
 #: What ``updates`` counts, by engine: only dancing links has links to update.
 UPDATES = {
@@ -106,8 +112,8 @@ FIGURES = {
     "multiplicities), or the SAT solver",
     "engine": "the engine that ran: dlx (dancing links), bits (bit-parallel), cells "
     "(dancing cells), sat, or nonogram",
-    "heuristic": "the item choice: mrv (fewest remaining options, DLX1's), leftmost, or "
-    "random (with its seed)",
+    "heuristic": "the item choice: mrv (fewest remaining options, DLX1's), leftmost, "
+    "random (with its seed), or forced (mrv, forced moves taken together)",
     "amo": "the at-most-one encoding of the SAT formula (--amo)",
     "group order": "the order of the symmetry group the count is taken under",
     "workers": "the processes that counted",
@@ -128,7 +134,8 @@ def definitions(stats: dict[str, Any], route: str | None = None) -> dict[str, st
     search), of the ``route`` of ``--method auto`` that counted, or of the ZDD method."""
     engine = stats.get("engine")
     if engine in UPDATES:
-        return {"nodes": NODES, "updates": UPDATES[engine]}
+        nodes = FORCED_NODES if stats.get("heuristic") == "forced" else NODES
+        return {"nodes": nodes, "updates": UPDATES[engine]}
     if engine == "sat":
         return {"nodes": ROUTE_NODES["sat"], "updates": "0: a SAT solver has no links to update"}
     if route in ROUTE_NODES and "nodes" in stats:

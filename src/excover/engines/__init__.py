@@ -68,7 +68,10 @@ CompiledEngine = Engine | BitEngine | CellEngine
 #: Item-choice rules, by name, with the engine's code for each.
 #: ``mrv``: fewest remaining options, ties to the leftmost active item (Knuth's DLX1).
 #: ``leftmost``: the first active primary item. ``random``: MRV, ties broken at random.
-HEURISTICS: dict[str, int] = {"mrv": 0, "leftmost": 1, "random": 2}
+#: ``forced``: MRV, and where some item has one option left, every such item is covered
+#: by its option at once, in one node (the bit-parallel engine only; see "Forced moves"
+#: in :mod:`excover.engines._bits`).
+HEURISTICS: dict[str, int] = {"mrv": 0, "leftmost": 1, "random": 2, "forced": 3}
 
 #: The engines a search can ask for: ``auto`` picks one of the others.
 ENGINES = ("auto", "dlx", "bits", "cells")
@@ -217,6 +220,17 @@ def pick_engine(problem: ExactCover, engine: str = "auto") -> Literal["dlx", "bi
     return "cells" if _cells_suit(problem) else "dlx"
 
 
+def _check_forced(problem: ExactCover, engine: str, share: tuple[int, int] | None) -> None:
+    """Refuse ``heuristic="forced"`` where it does not run: with multiplicities, in
+    shares, or on another engine than the bit-parallel one (``engine="auto"`` takes it)."""
+    if _has_multiplicities(problem):
+        raise UsageError("heuristic 'forced' does not run problems with multiplicities")
+    if share is not None:
+        raise UsageError("heuristic 'forced' does not run in shares (share=)")
+    if engine not in ("auto", "bits"):
+        raise UsageError(f"heuristic 'forced' runs on the bit-parallel engine, not on {engine!r}")
+
+
 def _has_multiplicities(problem: ExactCover) -> bool:
     arrays = problem.engine_input()
     return any(lo != 1 or hi != 1 for lo, hi in zip(arrays.lo, arrays.hi, strict=True))
@@ -336,6 +350,9 @@ class Search:
             if branch_first is None
             else problem.primary_position(branch_first, "be branched on first")
         )
+        if heuristic == "forced":
+            _check_forced(problem, engine, share)
+            engine = "bits"  # its only engine (auto included)
         self.engine = pick_engine(problem, engine)
         if share is not None:
             _check_share(share)

@@ -103,6 +103,39 @@ EXCOVER_INLINE void excover_counts_body(const uint64_t *EXCOVER_RESTRICT live,
     }
 }
 
+/* The MRV scan of excover_mrv_body that also marks in single[] (uw words, cleared here)
+ * the uncovered items with exactly one option in play: the forced moves. */
+EXCOVER_INLINE int32_t excover_forced_body(const uint64_t *EXCOVER_RESTRICT live,
+                                           const uint64_t *EXCOVER_RESTRICT cols, int32_t ow,
+                                           const uint64_t *EXCOVER_RESTRICT uncovered,
+                                           int32_t uw, int64_t *least,
+                                           uint64_t *EXCOVER_RESTRICT single) {
+    int64_t fewest = INT64_MAX, n;
+    int32_t best = -1, u, w, t;
+    uint64_t x;
+    const uint64_t *col;
+    for (u = 0; u < uw; u++) single[u] = 0;
+    for (u = 0; u < uw; u++) {
+        x = uncovered[u];
+        while (x) {
+            t = u * 64 + excover_ctz64(x);
+            x &= x - 1;
+            col = cols + (int64_t)t * ow;
+            n = 0;
+            for (w = 0; w < ow; w++) n += excover_popcount64(live[w] & col[w]);
+            if (n == 1) single[u] |= (uint64_t)1 << (t & 63);
+            if (n < fewest) {
+                fewest = n;
+                best = t;
+                if (n == 0) goto done;
+            }
+        }
+    }
+done:
+    *least = fewest;
+    return best;
+}
+
 #define EXCOVER_BITS_VARIANT(SUFFIX, ATTRIBUTE)                                              \
     ATTRIBUTE static int64_t excover_filter_##SUFFIX(                                      \
         uint64_t *child, const uint64_t *parent, const uint64_t *cols, const int32_t *bits, \
@@ -118,6 +151,11 @@ EXCOVER_INLINE void excover_counts_body(const uint64_t *EXCOVER_RESTRICT live,
                                                   int32_t ow, const uint64_t *uncovered,    \
                                                   int32_t uw, int64_t *counts) {            \
         excover_counts_body(live, cols, ow, uncovered, uw, counts);                         \
+    }                                                                                       \
+    ATTRIBUTE static int32_t excover_forced_##SUFFIX(                                      \
+        const uint64_t *live, const uint64_t *cols, int32_t ow, const uint64_t *uncovered,  \
+        int32_t uw, int64_t *least, uint64_t *single) {                                     \
+        return excover_forced_body(live, cols, ow, uncovered, uw, least, single);           \
     }
 
 EXCOVER_BITS_VARIANT(base, )
@@ -145,6 +183,8 @@ typedef int32_t (*excover_mrv_fn)(const uint64_t *, const uint64_t *, int32_t,
                                   const uint64_t *, int32_t, int64_t *);
 typedef void (*excover_counts_fn)(const uint64_t *, const uint64_t *, int32_t,
                                   const uint64_t *, int32_t, int64_t *);
+typedef int32_t (*excover_forced_fn)(const uint64_t *, const uint64_t *, int32_t,
+                                     const uint64_t *, int32_t, int64_t *, uint64_t *);
 
 /* The kernels of a level (capped at what was compiled in). */
 static excover_filter_fn excover_filter_kernel(int level) {
@@ -163,6 +203,15 @@ static excover_mrv_fn excover_mrv_kernel(int level) {
 #endif
     (void)level;
     return excover_mrv_base;
+}
+
+static excover_forced_fn excover_forced_kernel(int level) {
+#if EXCOVER_BITS_DISPATCH
+    if (level >= 2) return excover_forced_avx512;
+    if (level >= 1) return excover_forced_avx2;
+#endif
+    (void)level;
+    return excover_forced_base;
 }
 
 static excover_counts_fn excover_counts_kernel(int level) {

@@ -114,14 +114,20 @@ cdef extern from "_bitkernels.h":
                                        const uint64_t*, int32_t, int64_t*) noexcept nogil
     ctypedef void (*excover_counts_fn)(const uint64_t*, const uint64_t*, int32_t,
                                        const uint64_t*, int32_t, int64_t*) noexcept nogil
+    ctypedef int32_t (*excover_forced_fn)(const uint64_t*, const uint64_t*, int32_t,
+                                          const uint64_t*, int32_t, int64_t*,
+                                          uint64_t*) noexcept nogil
     int excover_bits_level() nogil
     excover_filter_fn excover_filter_kernel(int level) nogil
     excover_mrv_fn excover_mrv_kernel(int level) nogil
     excover_counts_fn excover_counts_kernel(int level) nogil
+    excover_forced_fn excover_forced_kernel(int level) nogil
 
 cdef enum:
     # Where a stopped search resumes, besides FORWARD and FINISHED (see _driver.pxi).
     NEXT = 1        # try the next option of the item of level ``level``
+    # The item of a forced level (heuristic FORCED), which has no option to try.
+    FORCED_LEVEL = -2
 
 #: The most bits (items, plus the colors of secondary items) the engine takes.
 MAX_BITS = 4096
@@ -163,6 +169,12 @@ cdef struct BitState:
     int32_t* item                # per level
     int32_t* choice              # per level
     int64_t* counts              # per primary item: options in play that have it
+    int64_t least                # the options in play of the item choose() last chose
+    # Forced moves (heuristic FORCED; see "Forced moves" in the module text).
+    int32_t* forced_start        # levels + 1 offsets into forced_option
+    int32_t* forced_option       # the options a forced level took, level after level
+    uint64_t* spare              # ow words: the filter's output while a level is forced
+    uint64_t* single             # uw words: the items choose() found with one option left
     # Algorithm M (multiplicities); see "Multiplicities" in the module text.
     int32_t multi                # 1 when the search runs Algorithm M
     int32_t n_multi              # primary items whose bounds are not 1..1
@@ -183,6 +195,7 @@ cdef struct BitState:
     excover_filter_fn filter
     excover_mrv_fn mrv
     excover_counts_fn count_items
+    excover_forced_fn forced
 
 
 cdef inline uint64_t* generator(BitState* s, int32_t level) noexcept nogil:
@@ -209,10 +222,13 @@ cdef inline int32_t choose(BitState* s, int32_t level) noexcept nogil:
     cdef int64_t least = 0
     cdef uint64_t x, ties = 1
     s.run.work += <uint64_t>s.ow * <uint64_t>s.n_uncovered[level]
+    s.least = 2  # no forced move unless the MRV scan finds one
     if level == 0 and s.run.first_item >= 0:
         return s.run.first_item
     if s.run.heuristic == MRV:
-        return s.mrv(live, s.cols, s.ow, uncovered, s.uw, &least)
+        return s.mrv(live, s.cols, s.ow, uncovered, s.uw, &s.least)
+    if s.run.heuristic == FORCED:
+        return s.forced(live, s.cols, s.ow, uncovered, s.uw, &s.least, s.single)
     if s.run.heuristic == LEFTMOST:
         for u in range(s.uw):
             if uncovered[u]:
@@ -242,7 +258,7 @@ cdef inline int32_t next_option(BitState* s, int32_t level) noexcept nogil:
     cdef const uint64_t* col = s.cols + <int64_t>s.item[level] * s.ow
     cdef int32_t p = s.choice[level] + 1, w = p >> 6
     cdef uint64_t x
-    if w >= s.ow:
+    if w >= s.ow or s.item[level] < 0:  # past the last word, or a forced level
         return -1
     x = live[w] & col[w] & (~<uint64_t>0 << (p & 63))
     while True:
@@ -252,6 +268,57 @@ cdef inline int32_t next_option(BitState* s, int32_t level) noexcept nogil:
         if w >= s.ow:
             return -1
         x = live[w] & col[w]
+
+
+cdef int32_t take_forced(BitState* s, int32_t level) noexcept nogil:
+    """Level ``level`` as a forced level: every uncovered item with one option in play is
+    covered by that option, all at once, into level ``level + 1``; return the primary
+    items left to cover, or -1 when two of those options clash (the level has no
+    solution)."""
+    cdef int32_t ow = s.ow, uw = s.uw, u, t, p, k, w, left = s.n_uncovered[level]
+    cdef int32_t top = s.forced_start[level]
+    cdef const uint64_t* parent = s.uncovered + <int64_t>level * uw
+    cdef const uint64_t* current = s.live + <int64_t>level * ow
+    cdef uint64_t* child = s.live + <int64_t>(level + 1) * ow
+    cdef uint64_t* below = s.uncovered + <int64_t>(level + 1) * uw
+    cdef const uint64_t* col
+    cdef uint64_t x, y
+    cdef int64_t kept = s.n_live[level], before
+    memcpy(below, parent, uw * sizeof(uint64_t))
+    for u in range(uw):
+        x = s.single[u]
+        while x:
+            t = u * 64 + excover_ctz64(x)
+            x &= x - 1
+            if not (below[u] >> (t & 63)) & 1:
+                continue  # covered by a forced option taken before
+            col = s.cols + <int64_t>t * ow
+            p = -1
+            for w in range(ow):
+                y = current[w] & col[w]
+                if y:
+                    p = (w << 6) + excover_ctz64(y)
+                    break
+            if p < 0:
+                s.forced_start[level + 1] = top
+                return -1  # an option taken before took this item's last one out of play
+            k = s.forbid_start[p]
+            before = kept
+            kept = s.filter(s.spare, current, s.cols, s.forbid_bit + k,
+                            s.forbid_start[p + 1] - k, ow)
+            memcpy(child, s.spare, ow * sizeof(uint64_t))
+            current = child
+            s.run.work += <uint64_t>ow * <uint64_t>(s.forbid_start[p + 1] - k)
+            s.run.updates += <uint64_t>(before - kept)
+            for k in range(s.primary_start[p], s.primary_start[p + 1]):
+                below[s.primary_item[k] >> 6] &= ~((<uint64_t>1) << (s.primary_item[k] & 63))
+            left -= s.primary_start[p + 1] - s.primary_start[p]
+            s.forced_option[top] = p
+            top += 1
+    s.forced_start[level + 1] = top
+    s.n_live[level + 1] = kept
+    s.n_uncovered[level + 1] = left
+    return left
 
 
 cdef int search(BitState* s, bint count_only, int64_t max_solutions, int64_t max_nodes,
@@ -271,7 +338,20 @@ cdef int search(BitState* s, bint count_only, int64_t max_solutions, int64_t max
         if phase == FORWARD:
             s.item[level] = choose(s, level)
             s.choice[level] = -1
+            s.forced_start[level + 1] = s.forced_start[level]
             phase = NEXT
+            if s.least == 1 and s.run.heuristic == FORCED:
+                s.item[level] = FORCED_LEVEL
+                left = take_forced(s, level)
+                if left == 0:
+                    status = count_solution(&s.run.nodes, &s.run.solutions, count_only,
+                                            max_solutions)
+                    if status != ST_GO_ON:
+                        break
+                elif left > 0:
+                    level += 1
+                    phase = FORWARD
+                    continue
         p = next_option(s, level)
         if p < 0:
             status = back_up(&level, &phase)
@@ -536,9 +616,12 @@ cdef class BitEngine(_Driver):
         self.run_state = &self.s.run
         cdef const int[::1] starts, items, colors, los, his
         starts, items, colors, los, his = _checked_arrays(
-            n_primary, n_secondary, option_start, node_item, node_color, lo, hi, heuristic,
-            algorithm, first_item)
+            n_primary, n_secondary, option_start, node_item, node_color, lo, hi,
+            MRV if heuristic == FORCED else heuristic, algorithm, first_item)
         self.s.multi = any(los[j] != 1 or his[j] != 1 for j in range(n_primary))
+        if heuristic == FORCED and (self.s.multi or algorithm == "M" or share is not None):
+            raise ValueError("forced moves run on problems without multiplicities, "
+                             "searched whole (no share)")
         self.colored = any(colors[j] != 0 for j in range(colors.shape[0]))
         if (algorithm == "X" and (self.colored or self.s.multi)
                 or algorithm == "C" and self.s.multi):
@@ -630,8 +713,13 @@ cdef class BitEngine(_Driver):
         s.item = <int32_t*>malloc(levels * sizeof(int32_t))
         s.choice = <int32_t*>malloc(levels * sizeof(int32_t))
         s.counts = <int64_t*>calloc(n_primary + 1, sizeof(int64_t))
+        s.forced_start = <int32_t*>calloc(levels + 1, sizeof(int32_t))
+        s.forced_option = <int32_t*>malloc((n_primary + 1) * sizeof(int32_t))
+        s.spare = <uint64_t*>calloc(ow, sizeof(uint64_t))
+        s.single = <uint64_t*>calloc(s.uw, sizeof(uint64_t))
         if not (s.live and s.uncovered and s.n_live and s.n_uncovered and s.item
-                and s.choice and s.counts):
+                and s.choice and s.counts and s.forced_start and s.forced_option
+                and s.spare and s.single):
             raise MemoryError()
 
     cdef void _build_multi(self, const int[::1] los, const int[::1] his) except *:
@@ -702,6 +790,7 @@ cdef class BitEngine(_Driver):
         self.s.filter = excover_filter_kernel(level)
         self.s.mrv = excover_mrv_kernel(level)
         self.s.count_items = excover_counts_kernel(level)
+        self.s.forced = excover_forced_kernel(level)
 
     def __dealloc__(self):
         cdef BitState* s = &self.s
@@ -718,6 +807,10 @@ cdef class BitEngine(_Driver):
         free(s.item)
         free(s.choice)
         free(s.counts)
+        free(s.forced_start)
+        free(s.forced_option)
+        free(s.spare)
+        free(s.single)
         free(s.lo)
         free(s.hi)
         free(s.slot)
@@ -768,12 +861,17 @@ cdef class BitEngine(_Driver):
         """The option indices of the solution the last ``run()`` stopped at, by level."""
         self._check_solution()
         cdef BitState* s = &self.s
-        cdef int32_t lev
-        return [
-            s.original[s.choice[lev]]
-            for lev in range(self.solution_size)
-            if not (s.multi and s.closing[lev])
-        ]
+        cdef int32_t lev, k
+        found = []
+        for lev in range(self.solution_size):
+            if s.multi and s.closing[lev]:
+                continue
+            if s.item[lev] == FORCED_LEVEL:
+                for k in range(s.forced_start[lev], s.forced_start[lev + 1]):
+                    found.append(s.original[s.forced_option[k]])
+            else:
+                found.append(s.original[s.choice[lev]])
+        return found
 
     @property
     def algorithm(self):
