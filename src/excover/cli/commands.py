@@ -105,12 +105,14 @@ def _dlx_flags(parser: argparse.ArgumentParser) -> None:
     """The dancing-links and SAT options of ``count`` and ``solve``."""
     parser.add_argument(
         "--heuristic",
-        choices=["mrv", "leftmost", "random", "forced"],
+        choices=["mrv", "leftmost", "random", "forced", "weighted"],
         help="dancing links' item choice: mrv = fewest remaining options, ties to the "
         "leftmost (Knuth's DLX1, the default); leftmost = first uncovered primary item; "
         "random = mrv with ties broken at random; forced = mrv, and every item left with "
         "one option covered by it at once, in one node (bit-parallel engine; fewer nodes, "
-        "faster where most moves are forced, as in Latin squares)",
+        "faster where most moves are forced, as in Latin squares); weighted = fewest options "
+        "per unit of weight, an item's weight growing each time it is found with no option "
+        "left (Solnon's failure weights; bit-parallel engine)",
     )
     parser.add_argument(
         "--seed", type=int, metavar="N", help="seed of --heuristic random (default: fresh)"

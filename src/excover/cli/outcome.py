@@ -69,6 +69,11 @@ FORCED_NODES = (
     "covered by it at once, in one node (DLX1's tree with its chains of forced nodes "
     "drawn together: fewer nodes)"
 )
+#: ... and with ``--heuristic weighted``, which branches on other items than DLX1.
+WEIGHTED_NODES = (
+    "nodes of the search tree of weighted item choice (one entry into a level, plus one "
+    "per solution): another tree than DLX1's, so not comparable with its figures"
+)
 
 #: What ``updates`` counts, by engine: only dancing links has links to update.
 UPDATES = {
@@ -113,7 +118,8 @@ FIGURES = {
     "engine": "the engine that ran: dlx (dancing links), bits (bit-parallel), cells "
     "(dancing cells), sat, or nonogram",
     "heuristic": "the item choice: mrv (fewest remaining options, DLX1's), leftmost, "
-    "random (with its seed), or forced (mrv, forced moves taken together)",
+    "random (with its seed), forced (mrv, forced moves taken together), or weighted "
+    "(failure weights)",
     "amo": "the at-most-one encoding of the SAT formula (--amo)",
     "group order": "the order of the symmetry group the count is taken under",
     "workers": "the processes that counted",
@@ -134,7 +140,9 @@ def definitions(stats: dict[str, Any], route: str | None = None) -> dict[str, st
     search), of the ``route`` of ``--method auto`` that counted, or of the ZDD method."""
     engine = stats.get("engine")
     if engine in UPDATES:
-        nodes = FORCED_NODES if stats.get("heuristic") == "forced" else NODES
+        nodes = {"forced": FORCED_NODES, "weighted": WEIGHTED_NODES}.get(
+            stats.get("heuristic") or "", NODES
+        )
         return {"nodes": nodes, "updates": UPDATES[engine]}
     if engine == "sat":
         return {"nodes": ROUTE_NODES["sat"], "updates": "0: a SAT solver has no links to update"}

@@ -70,8 +70,10 @@ CompiledEngine = Engine | BitEngine | CellEngine
 #: ``leftmost``: the first active primary item. ``random``: MRV, ties broken at random.
 #: ``forced``: MRV, and where some item has one option left, every such item is covered
 #: by its option at once, in one node (the bit-parallel engine only; see "Forced moves"
-#: in :mod:`excover.engines._bits`).
-HEURISTICS: dict[str, int] = {"mrv": 0, "leftmost": 1, "random": 2, "forced": 3}
+#: in :mod:`excover.engines._bits`). ``weighted``: fewest options per unit of weight, an
+#: item's weight growing each time it is found with no option left (Christine Solnon's
+#: failure weights; the bit-parallel engine only).
+HEURISTICS: dict[str, int] = {"mrv": 0, "leftmost": 1, "random": 2, "forced": 3, "weighted": 4}
 
 #: The engines a search can ask for: ``auto`` picks one of the others.
 ENGINES = ("auto", "dlx", "bits", "cells")
@@ -220,15 +222,21 @@ def pick_engine(problem: ExactCover, engine: str = "auto") -> Literal["dlx", "bi
     return "cells" if _cells_suit(problem) else "dlx"
 
 
-def _check_forced(problem: ExactCover, engine: str, share: tuple[int, int] | None) -> None:
-    """Refuse ``heuristic="forced"`` where it does not run: with multiplicities, in
-    shares, or on another engine than the bit-parallel one (``engine="auto"`` takes it)."""
+def _check_bits_only(
+    problem: ExactCover, heuristic: str, engine: str, share: tuple[int, int] | None
+) -> None:
+    """Refuse ``heuristic="forced"`` or ``"weighted"`` where it does not run: with
+    multiplicities, in shares (a part's weights, learnt from its own subtrees, would
+    change its choices at the top of the tree), or on another engine than the
+    bit-parallel one (``engine="auto"`` takes it)."""
     if _has_multiplicities(problem):
-        raise UsageError("heuristic 'forced' does not run problems with multiplicities")
+        raise UsageError(f"heuristic {heuristic!r} does not run problems with multiplicities")
     if share is not None:
-        raise UsageError("heuristic 'forced' does not run in shares (share=)")
+        raise UsageError(f"heuristic {heuristic!r} does not run in shares (share=)")
     if engine not in ("auto", "bits"):
-        raise UsageError(f"heuristic 'forced' runs on the bit-parallel engine, not on {engine!r}")
+        raise UsageError(
+            f"heuristic {heuristic!r} runs on the bit-parallel engine, not on {engine!r}"
+        )
 
 
 def _has_multiplicities(problem: ExactCover) -> bool:
@@ -350,8 +358,8 @@ class Search:
             if branch_first is None
             else problem.primary_position(branch_first, "be branched on first")
         )
-        if heuristic == "forced":
-            _check_forced(problem, engine, share)
+        if heuristic in ("forced", "weighted"):
+            _check_bits_only(problem, heuristic, engine, share)
             engine = "bits"  # its only engine (auto included)
         self.engine = pick_engine(problem, engine)
         if share is not None:

@@ -175,6 +175,8 @@ cdef struct BitState:
     int32_t* forced_option       # the options a forced level took, level after level
     uint64_t* spare              # ow words: the filter's output while a level is forced
     uint64_t* single             # uw words: the items choose() found with one option left
+    # Weighted item choice (heuristic WEIGHTED; see "Weighted item choice" in the module text).
+    int64_t* weight              # per primary item: 1 + the times it was found with none
     # Algorithm M (multiplicities); see "Multiplicities" in the module text.
     int32_t multi                # 1 when the search runs Algorithm M
     int32_t n_multi              # primary items whose bounds are not 1..1
@@ -229,6 +231,8 @@ cdef inline int32_t choose(BitState* s, int32_t level) noexcept nogil:
         return s.mrv(live, s.cols, s.ow, uncovered, s.uw, &s.least)
     if s.run.heuristic == FORCED:
         return s.forced(live, s.cols, s.ow, uncovered, s.uw, &s.least, s.single)
+    if s.run.heuristic == WEIGHTED:
+        return choose_weighted(s, live, uncovered)
     if s.run.heuristic == LEFTMOST:
         for u in range(s.uw):
             if uncovered[u]:
@@ -248,6 +252,30 @@ cdef inline int32_t choose(BitState* s, int32_t level) noexcept nogil:
                 ties += 1
                 if coin(generator(s, level), ties):
                     best = t
+    return best
+
+
+cdef inline int32_t choose_weighted(BitState* s, const uint64_t* live,
+                                    const uint64_t* uncovered) noexcept nogil:
+    """The uncovered primary item of fewest options in play per unit of weight (ties to
+    the leftmost); an item with none is chosen at once, and its weight grows by one."""
+    cdef int32_t u, t, best = -1
+    cdef int64_t n, fewest = 0, heaviest = 1
+    cdef uint64_t x
+    s.count_items(live, s.cols, s.ow, uncovered, s.uw, s.counts)
+    for u in range(s.uw):
+        x = uncovered[u]
+        while x:
+            t = u * 64 + excover_ctz64(x)
+            x &= x - 1
+            n = s.counts[t]
+            if n == 0:
+                s.weight[t] += 1
+                return t
+            if best < 0 or n * heaviest < fewest * s.weight[t]:
+                best = t
+                fewest = n
+                heaviest = s.weight[t]
     return best
 
 
@@ -617,11 +645,12 @@ cdef class BitEngine(_Driver):
         cdef const int[::1] starts, items, colors, los, his
         starts, items, colors, los, his = _checked_arrays(
             n_primary, n_secondary, option_start, node_item, node_color, lo, hi,
-            MRV if heuristic == FORCED else heuristic, algorithm, first_item)
+            MRV if heuristic in (FORCED, WEIGHTED) else heuristic, algorithm, first_item)
         self.s.multi = any(los[j] != 1 or his[j] != 1 for j in range(n_primary))
-        if heuristic == FORCED and (self.s.multi or algorithm == "M" or share is not None):
-            raise ValueError("forced moves run on problems without multiplicities, "
-                             "searched whole (no share)")
+        if heuristic in (FORCED, WEIGHTED) and (
+                self.s.multi or algorithm == "M" or share is not None):
+            raise ValueError("forced moves and weighted choice run on problems without "
+                             "multiplicities, searched whole (no share)")
         self.colored = any(colors[j] != 0 for j in range(colors.shape[0]))
         if (algorithm == "X" and (self.colored or self.s.multi)
                 or algorithm == "C" and self.s.multi):
@@ -717,9 +746,10 @@ cdef class BitEngine(_Driver):
         s.forced_option = <int32_t*>malloc((n_primary + 1) * sizeof(int32_t))
         s.spare = <uint64_t*>calloc(ow, sizeof(uint64_t))
         s.single = <uint64_t*>calloc(s.uw, sizeof(uint64_t))
+        s.weight = <int64_t*>calloc(n_primary + 1, sizeof(int64_t))
         if not (s.live and s.uncovered and s.n_live and s.n_uncovered and s.item
                 and s.choice and s.counts and s.forced_start and s.forced_option
-                and s.spare and s.single):
+                and s.spare and s.single and s.weight):
             raise MemoryError()
 
     cdef void _build_multi(self, const int[::1] los, const int[::1] his) except *:
@@ -811,6 +841,7 @@ cdef class BitEngine(_Driver):
         free(s.forced_option)
         free(s.spare)
         free(s.single)
+        free(s.weight)
         free(s.lo)
         free(s.hi)
         free(s.slot)
@@ -832,6 +863,8 @@ cdef class BitEngine(_Driver):
             s.uncovered[t >> 6] |= (<uint64_t>1) << (t & 63)
         s.n_live[0] = s.n_options
         s.n_uncovered[0] = s.n_primary
+        for t in range(s.n_primary):
+            s.weight[t] = 1
         if s.multi:
             memset(s.taken, 0, max(1, s.n_multi) * sizeof(int32_t))
             s.n_uncovered[0] = 0

@@ -1,4 +1,5 @@
-"""Forced moves (``heuristic="forced"``) in the bit-parallel engine, against plain MRV.
+"""The bit-parallel engine's own item choices, against plain MRV: forced moves
+(``heuristic="forced"``) and failure weights (``heuristic="weighted"``).
 
 Where some item has one option left, the forced heuristic covers every such item by its
 option at once, in one node. Every solution holds those options, and MRV would take them
@@ -7,6 +8,10 @@ reaching the same state before its next real branching; so the forced tree is MR
 with its chains of single-child nodes drawn together. Hence the properties checked here
 on random problems past one machine word (colors included): the same solutions in the
 same order, each as a set of options, the same count, and never more nodes.
+
+Weighted choice branches on other items than MRV (an item's weight grows each time it is
+found with no option left, and the choice takes the fewest options per unit of weight),
+so its tree is another: the same solutions, each once, in another order.
 """
 
 from __future__ import annotations
@@ -23,7 +28,8 @@ from excover.engines._bits import BitEngine
 from excover.engines._engine import SOLUTION
 
 KNUTH = Path(__file__).parent / "data" / "knuth"
-FORCED = 3  # the engine's code of heuristic "forced"
+FORCED = 3  # the engine's codes of heuristics "forced" and "weighted"
+WEIGHTED = 4
 
 
 def run(problem: ExactCover, heuristic: str) -> tuple[list[frozenset[int]], int, int] | None:
@@ -49,9 +55,27 @@ def test_forced_moves_find_the_solutions_of_mrv_in_fewer_nodes(problem: ExactCov
     assert forced[2] <= mrv[2]
 
 
+@settings(max_examples=150, deadline=None)
+@given(wide_problems(max_options=120))
+def test_weighted_choice_finds_the_solutions_of_mrv(problem: ExactCover) -> None:
+    mrv = run(problem, "mrv")
+    assume(mrv is not None)
+    weighted = run(problem, "weighted")
+    assume(weighted is not None)
+    assert weighted is not None and mrv is not None
+    assert len(set(weighted[0])) == len(weighted[0]) == weighted[1] == mrv[1]
+    assert set(weighted[0]) == set(mrv[0])
+
+
 @settings(max_examples=60, deadline=None)
-@given(wide_problems(max_options=70), st.lists(st.integers(0, 6), min_size=1, max_size=30))
-def test_forced_moves_resume_after_any_stop(problem: ExactCover, steps: list[int]) -> None:
+@given(
+    wide_problems(max_options=70),
+    st.lists(st.integers(0, 6), min_size=1, max_size=30),
+    st.sampled_from([FORCED, WEIGHTED]),
+)
+def test_the_engines_own_choices_resume_after_any_stop(
+    problem: ExactCover, steps: list[int], heuristic: int
+) -> None:
     """Stopping at solutions and node limits in any order, then finishing, gives the
     solutions (each option once) and totals of a run that never stopped."""
     a = problem.engine_input()
@@ -59,7 +83,7 @@ def test_forced_moves_resume_after_any_stop(problem: ExactCover, steps: list[int
     def fresh() -> BitEngine:
         return BitEngine(
             a.n_primary, a.n_secondary, a.option_start, a.node_item, a.node_color, a.lo, a.hi,
-            FORCED, 5,
+            heuristic, 5,
         )  # fmt: skip
 
     reference = fresh()
@@ -115,16 +139,23 @@ def test_latin_squares_lose_most_of_their_nodes() -> None:
     assert 2 * forced.stats.nodes < plain.stats.nodes
 
 
-def test_forced_moves_are_refused_where_they_do_not_run() -> None:
+@pytest.mark.parametrize("heuristic", ["forced", "weighted"])
+def test_the_engines_own_choices_are_refused_where_they_do_not_run(heuristic: str) -> None:
     problem = ExactCover.read(KNUTH / "queens8.dlx")
     for engine in ("dlx", "cells"):
         with pytest.raises(UsageError, match="bit-parallel engine"):
-            Search(problem, engine=engine, heuristic="forced")
+            Search(problem, engine=engine, heuristic=heuristic)
     with pytest.raises(UsageError, match="shares"):
-        Search(problem, heuristic="forced", share=(0, 2))
+        Search(problem, heuristic=heuristic, share=(0, 2))
     multi = ExactCover(["a", "b"])
     multi.add_option(["a"])
     multi.add_option(["a", "b"])
     multi.set_multiplicity("a", 1, 2)
     with pytest.raises(UsageError, match="multiplicities"):
-        Search(multi, heuristic="forced")
+        Search(multi, heuristic=heuristic)
+
+
+def test_weighted_choice_counts_knuth_files() -> None:
+    for name, solutions in (("queens10", 724), ("pento3x20", 8), ("scott-pfix", 65)):
+        problem = ExactCover.read(KNUTH / f"{name}.dlx")
+        assert Search(problem, heuristic="weighted").count() == solutions
