@@ -70,6 +70,27 @@ leftmost; items that need nothing and have no option in play are done. A solutio
 level where every item is satisfied and no option is in play. Solutions list their options
 level by level, leaving out the levels that closed an item.
 
+Forced moves
+============
+
+With the heuristic ``FORCED`` (``"forced"``), the MRV scan also marks the items with one
+option in play (``single``). When the item it chooses has one (and none has none), the
+level is a *forced level*: every marked item still uncovered is covered by its option,
+one after another into the next level's bitsets (an option that an earlier one took out
+of play ends the level: no solution), and the level branches no further. Its options are
+kept on a stack (``forced_start``, ``forced_option``) for the solutions. MRV would take
+the same options, one level each, before its next branching, so the search finds the
+same solutions in the same order with fewer nodes (see tests/test_bits_heuristics.py).
+
+Weighted item choice
+====================
+
+With ``WEIGHTED`` (``"weighted"``), each primary item has a weight, 1 at the start; the
+choice counts the options in play of every uncovered item and takes the one of fewest per
+unit of weight (ties to the leftmost), and an item found with none ends the node at once
+and gains one unit of weight: items that fail often are chosen early (Christine Solnon's
+failure weights). The weights live as long as the search (they are reset with it).
+
 Shares
 ======
 
