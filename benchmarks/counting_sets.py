@@ -634,33 +634,33 @@ def queens_table(args: argparse.Namespace) -> int:
         argv = [sys.executable, "-c", QUEENS_CHILD, str(n)]
         ours = measured(argv, args.timeout, args.memory)
         row = [str(n)]
-        mine = None
+        mine = None  # the count, seconds and nodes excover's child printed
         if not ours.timed_out and not ours.status:
-            count, seconds, nodes = ours.stdout.split()
-            mine = {"count": count, "seconds": float(seconds), "nodes": int(nodes)}
+            words = ours.stdout.split()
+            mine = (words[0], float(words[1]), int(words[2]))
         theirs = None
         if program is not None:
             outcome = measured([str(program), str(n)], args.timeout)
             found = DDQUEENS.search(outcome.stdout + outcome.stderr)
             if not outcome.timed_out and found is not None:
                 theirs = (outcome, int(found.group(1)), int(found.group(2)))
-        count = mine["count"] if mine else (str(theirs[2]) if theirs else "—")
-        if mine and theirs and int(mine["count"]) != theirs[2]:
+        count = mine[0] if mine else (str(theirs[2]) if theirs else "—")
+        if mine and theirs and int(mine[0]) != theirs[2]:
             count, failed = "MISMATCH", True
         row.append(count)
         if mine:
-            row += [f"{mine['seconds']:.2f}", f"{ours.peak_kib / 1024:.1f}"]
+            row += [f"{mine[1]:.2f}", f"{ours.peak_kib / 1024:.1f}"]
         else:
             row += [f"> {args.timeout:g}" if ours.timed_out else "err", "—"]
         row.append(f"{bare.peak_kib / 1024:.1f}")
-        row.append(f"{mine['nodes']:,}" if mine else "—")
+        row.append(f"{mine[2]:,}" if mine else "—")
         if theirs:
             outcome, nodes, _ = theirs
             row += [f"{outcome.seconds:.2f}", f"{outcome.peak_kib / 1024:.1f}", f"{nodes:,}"]
         else:
             row += ["—" if program is None else f"> {args.timeout:g}", "—", "—"]
         if mine and theirs:
-            row.append(f"{mine['seconds'] / theirs[0].seconds:.2f}")
+            row.append(f"{mine[1] / theirs[0].seconds:.2f}")
             row.append(f"{ours.peak_kib / theirs[0].peak_kib:.2f}")
         else:
             row += ["—", "—"]
