@@ -599,10 +599,11 @@ def peak_launcher() -> Path | None:
     return target
 
 
-def measured(argv: list[str], timeout: float, memory: float | None = None) -> Outcome:
-    """``argv`` run under the peak_rss launcher when it is built (its figure replaces the
-    one of ``wait4``, and its line is taken off stderr), else as it is."""
-    launcher = peak_launcher()
+def measured(
+    argv: list[str], timeout: float, launcher: Path | None, memory: float | None = None
+) -> Outcome:
+    """``argv`` run under the peak_rss ``launcher`` when there is one (its figure
+    replaces the one of ``wait4``, and its line is taken off stderr), else as it is."""
     if launcher is None:
         return run_process(argv, timeout, memory=memory)
     outcome = run_process([str(launcher), *argv], timeout, memory=memory)
@@ -624,7 +625,8 @@ def queens_table(args: argparse.Namespace) -> int:
     # compiled once, as an installed copy is (PYTHONDONTWRITEBYTECODE would otherwise make
     # each child compile what it imports, at a cost in time and in peak memory)
     compileall.compile_dir(Path(excover.__file__).parent, quiet=1)
-    bare = measured([sys.executable, "-c", "pass"], args.timeout)
+    launcher = peak_launcher()
+    bare = measured([sys.executable, "-c", "pass"], args.timeout, launcher)
     header = ["n", "solutions", "excover s", "excover MiB", "python MiB", "excover nodes"]
     header += ["ddqueens s", "ddqueens MiB", "ddqueens nodes", "time ratio", "memory ratio"]
     print("| " + " | ".join(header) + " |")
@@ -632,7 +634,7 @@ def queens_table(args: argparse.Namespace) -> int:
     failed = False
     for n in sizes:
         argv = [sys.executable, "-c", QUEENS_CHILD, str(n)]
-        ours = measured(argv, args.timeout, args.memory)
+        ours = measured(argv, args.timeout, launcher, args.memory)
         row = [str(n)]
         mine = None  # the count, seconds and nodes excover's child printed
         if not ours.timed_out and not ours.status:
@@ -640,7 +642,7 @@ def queens_table(args: argparse.Namespace) -> int:
             mine = (words[0], float(words[1]), int(words[2]))
         theirs = None
         if program is not None:
-            outcome = measured([str(program), str(n)], args.timeout)
+            outcome = measured([str(program), str(n)], args.timeout, launcher)
             found = DDQUEENS.search(outcome.stdout + outcome.stderr)
             if not outcome.timed_out and found is not None:
                 theirs = (outcome, int(found.group(1)), int(found.group(2)))
