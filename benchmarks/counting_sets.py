@@ -51,8 +51,16 @@ over the best of Knuth's programs.
 ``--set queens`` instead builds the ZDD of the n-queens solutions for n in ``--queens``
 (default 12-14): ``queens(n).zdd()`` in a child process beside TdZdd's ``ddqueens n``
 (its own breadth-first construction and reduction), with the seconds, the peak resident
-memory of each process (``getrusage`` of the child: excover's includes Python's ~30 MB),
-and the ZDD's node count.
+memory of each process, and the ZDD's node count. The child is what a user runs,
+``python -c "from excover.puzzles.queens import queens; queens(n).zdd()"`` (the package
+compiled first, as an installed copy is), and the table's ``python MiB`` is the same
+interpreter doing nothing (``python -c pass``), measured the same way: the floor under
+excover's figure. Peak memory is taken by ``benchmarks/peak_rss.c`` (built with ``cc``
+into the cache), which starts each program from a process of about 1 MiB: Linux keeps a
+process's peak resident size across ``exec``, so a program started straight from this
+script would report at least this script's own size (ddqueens at n = 12: 15 MiB instead
+of 12). Without a C compiler the figures come from the script's own ``wait4`` and a line
+says they are floored at its size.
 
 Programs: Knuth's ``dlx1`` and ``dlx6`` in ``--knuth-dir`` (default
 ``~/.cache/excover-bench/knuth``), built from the CWEB sources of the public repository
@@ -75,6 +83,7 @@ exact_cover_benchmark|queens] [--limit N] [--largest N] [--timeout S] [--routes 
 from __future__ import annotations
 
 import argparse
+import compileall
 import hashlib
 import json
 import os
@@ -111,6 +120,19 @@ DDQUEENS = re.compile(r"#node = (\d+), #solution = (\d+)")
 
 #: Exit status of a child whose route does not take the problem.
 NOT_APPLICABLE = 3
+
+#: The queens child: what a user runs, and nothing else (no json, no argparse: every
+#: module imported counts in the process's peak memory); prints count, seconds, nodes.
+QUEENS_CHILD = """import sys, time
+from excover.puzzles.queens import queens
+problem = queens(int(sys.argv[1]))
+start = time.perf_counter()
+family = problem.zdd()
+seconds = time.perf_counter() - start
+print(family.count(), seconds, family.size)
+"""
+#: The launcher's closing line on stderr: the peak resident KiB of what it ran.
+PEAK_RSS = re.compile(r"^peak_rss (\d+)$", re.MULTILINE)
 
 
 # ----- the formats of alg-lab -----
@@ -312,17 +334,8 @@ def route_function(route: str) -> Callable[[ExactCover], int | tuple[int, str] |
 
 
 def child(route: str, argument: str) -> int:
-    """Run ``route`` on the problem in file ``argument`` (or build the queens ZDD of size
-    ``argument`` for route ``queens``); print a JSON line with the count and seconds."""
-    if route == "queens":
-        from excover.puzzles.queens import queens
-
-        problem = queens(int(argument))
-        start = time.perf_counter()
-        family = problem.zdd()
-        seconds = time.perf_counter() - start
-        print(json.dumps({"count": str(family.count()), "seconds": seconds, "nodes": family.size}))
-        return 0
+    """Run ``route`` on the problem in file ``argument``; print a JSON line with the count
+    and seconds."""
     problem = ExactCover.read(argument)
     start = time.perf_counter()
     try:
@@ -368,14 +381,16 @@ def run_process(
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
         source = stdin.open("rb") if stdin is not None else subprocess.DEVNULL
         start = time.perf_counter()
-        process = subprocess.Popen(argv, stdin=source, stdout=out, stderr=err, preexec_fn=limit)
+        process = subprocess.Popen(
+            argv, stdin=source, stdout=out, stderr=err, preexec_fn=limit, start_new_session=True
+        )
         deadline = start + timeout
         while True:
             pid, status, usage = os.wait4(process.pid, os.WNOHANG)
             if pid:
                 break
             if time.perf_counter() > deadline:
-                process.kill()
+                os.killpg(process.pid, 9)  # the whole group: a launcher's child as well
                 os.wait4(process.pid, 0)
                 process.returncode = -9
                 return Outcome(-9, timeout, 0, "", "", timed_out=True)
@@ -565,42 +580,89 @@ def tdzdd_program(source: Path | None) -> Path | None:
     return target
 
 
+def peak_launcher() -> Path | None:
+    """``benchmarks/peak_rss.c`` built once into the cache (see the module notes), or None
+    with a line saying the figures are floored at this script's size."""
+    source = Path(__file__).resolve().parent / "peak_rss.c"
+    target = CACHE / "peak_rss"
+    if target.exists() and target.stat().st_mtime >= source.stat().st_mtime:
+        return target
+    target.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        subprocess.run(["cc", "-O2", "-o", str(target), str(source)], check=True)
+    except (OSError, subprocess.CalledProcessError) as error:
+        print(
+            f"missing: the peak_rss launcher ({error}); peak memory from this script's "
+            "wait4, at least this script's own resident size"
+        )
+        return None
+    return target
+
+
+def measured(
+    argv: list[str], timeout: float, launcher: Path | None, memory: float | None = None
+) -> Outcome:
+    """``argv`` run under the peak_rss ``launcher`` when there is one (its figure
+    replaces the one of ``wait4``, and its line is taken off stderr), else as it is."""
+    if launcher is None:
+        return run_process(argv, timeout, memory=memory)
+    outcome = run_process([str(launcher), *argv], timeout, memory=memory)
+    found = PEAK_RSS.search(outcome.stderr)
+    if outcome.timed_out or found is None:
+        return outcome
+    stderr = outcome.stderr[: found.start()] + outcome.stderr[found.end() :]
+    return Outcome(outcome.status, outcome.seconds, int(found.group(1)), outcome.stdout, stderr)
+
+
 def queens_table(args: argparse.Namespace) -> int:
-    """excover's queens ZDD beside ddqueens': seconds, peak memory, nodes, and ratios."""
+    """excover's queens ZDD beside ddqueens': seconds, peak memory, nodes, and ratios;
+    ``python MiB``, the interpreter alone, is the floor under excover's memory."""
+    import excover
+
     low, _, high = args.queens.partition("-")
     sizes = range(int(low), int(high or low) + 1)
     program = tdzdd_program(args.tdzdd)
-    header = ["n", "solutions", "excover s", "excover MiB", "excover nodes"]
+    # compiled once, as an installed copy is (PYTHONDONTWRITEBYTECODE would otherwise make
+    # each child compile what it imports, at a cost in time and in peak memory)
+    compileall.compile_dir(Path(excover.__file__).parent, quiet=1)
+    launcher = peak_launcher()
+    bare = measured([sys.executable, "-c", "pass"], args.timeout, launcher)
+    header = ["n", "solutions", "excover s", "excover MiB", "python MiB", "excover nodes"]
     header += ["ddqueens s", "ddqueens MiB", "ddqueens nodes", "time ratio", "memory ratio"]
     print("| " + " | ".join(header) + " |")
     print("|" + "---|" * len(header))
     failed = False
     for n in sizes:
-        argv = [sys.executable, __file__, "--child", "queens", str(n)]
-        ours = run_process(argv, args.timeout, memory=args.memory)
+        argv = [sys.executable, "-c", QUEENS_CHILD, str(n)]
+        ours = measured(argv, args.timeout, launcher, args.memory)
         row = [str(n)]
-        mine = None if ours.timed_out or ours.status else json.loads(ours.stdout.splitlines()[-1])
+        mine = None  # the count, seconds and nodes excover's child printed
+        if not ours.timed_out and not ours.status:
+            words = ours.stdout.split()
+            mine = (words[0], float(words[1]), int(words[2]))
         theirs = None
         if program is not None:
-            outcome = run_process([str(program), str(n)], args.timeout)
+            outcome = measured([str(program), str(n)], args.timeout, launcher)
             found = DDQUEENS.search(outcome.stdout + outcome.stderr)
             if not outcome.timed_out and found is not None:
                 theirs = (outcome, int(found.group(1)), int(found.group(2)))
-        count = mine["count"] if mine else (str(theirs[2]) if theirs else "—")
-        if mine and theirs and int(mine["count"]) != theirs[2]:
+        count = mine[0] if mine else (str(theirs[2]) if theirs else "—")
+        if mine and theirs and int(mine[0]) != theirs[2]:
             count, failed = "MISMATCH", True
         row.append(count)
         if mine:
-            row += [f"{mine['seconds']:.2f}", f"{ours.peak_kib / 1024:.0f}", f"{mine['nodes']:,}"]
+            row += [f"{mine[1]:.2f}", f"{ours.peak_kib / 1024:.1f}"]
         else:
-            row += [f"> {args.timeout:g}" if ours.timed_out else "err", "—", "—"]
+            row += [f"> {args.timeout:g}" if ours.timed_out else "err", "—"]
+        row.append(f"{bare.peak_kib / 1024:.1f}")
+        row.append(f"{mine[2]:,}" if mine else "—")
         if theirs:
             outcome, nodes, _ = theirs
-            row += [f"{outcome.seconds:.2f}", f"{outcome.peak_kib / 1024:.0f}", f"{nodes:,}"]
+            row += [f"{outcome.seconds:.2f}", f"{outcome.peak_kib / 1024:.1f}", f"{nodes:,}"]
         else:
             row += ["—" if program is None else f"> {args.timeout:g}", "—", "—"]
         if mine and theirs:
-            row.append(f"{mine['seconds'] / theirs[0].seconds:.2f}")
+            row.append(f"{mine[1] / theirs[0].seconds:.2f}")
             row.append(f"{ours.peak_kib / theirs[0].peak_kib:.2f}")
         else:
             row += ["—", "—"]

@@ -1,7 +1,8 @@
 """Benchmark the start-up of the ``excover`` command against a bare Python.
 
-Times, side by side in one run, ``python -c pass``, ``excover --version``, ``excover
-count TINY.dlx`` (a 3-item problem written to a temporary folder, checked to print 3) and
+Times, side by side in one run, ``python -c pass``, ``python -c "import excover"``,
+``excover --version``, ``excover count TINY.dlx`` (a 3-item problem written to a
+temporary folder, checked to print 3) and
 ``excover nonogram examples/nonograms/hard12.non --classify`` (a 12x12 puzzle solved in
 a fraction of a millisecond, so that its time is start-up; checked to print unique),
 each the best of ``--runs`` runs taken in turn, and prints each command's time as a ratio
@@ -68,6 +69,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         excover = excover_command()
         commands = {
             "python -c pass": [sys.executable, "-c", "pass"],
+            "python -c 'import excover'": [sys.executable, "-c", "import excover"],
             "excover --version": [*excover, "--version"],
             "excover count tiny.dlx": [*excover, "count", str(tiny)],
             "excover nonogram --classify": [*excover, "nonogram", str(HARD12), "--classify"],

@@ -75,6 +75,79 @@ def test_the_frontier_count_takes_tilings_without_a_race() -> None:
     assert "no race" in found.reason
 
 
+def shuffled_strips(lengths: list[int], seed: int = 5) -> ExactCover:
+    """Domino tilings of 2 x n strips side by side (one per length, apart), the cells
+    and the options in a shuffled order: the items' own order is far too wide for the
+    frontier count, the order it picks is narrow."""
+    import random
+
+    shuffle = random.Random(seed).shuffle
+    cells = [f"s{s}r{i}c{j}" for s, n in enumerate(lengths) for i in range(2) for j in range(n)]
+    shuffle(cells)
+    options = []
+    for s, n in enumerate(lengths):
+        for j in range(n):
+            options.append([f"s{s}r0c{j}", f"s{s}r1c{j}"])
+            if j + 1 < n:
+                options += [[f"s{s}r{i}c{j}", f"s{s}r{i}c{j + 1}"] for i in range(2)]
+    shuffle(options)
+    problem = ExactCover(primary=cells)
+    for option in options:
+        problem.add_option(option)
+    return problem
+
+
+def strip_tilings(n: int) -> int:
+    """The domino tilings of a 2 x n strip: the Fibonacci number F(n + 1)."""
+    a, b = 1, 1
+    for _ in range(n - 1):
+        a, b = b, a + b
+    return b
+
+
+def test_the_frontier_counts_a_big_problem_in_its_first_slice(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A problem past the scout's size, of the frontier count's kind but too wide in its
+    own order, is counted by the frontier count in its order of few states within its
+    first slice: no look for parts, no engine. (The slice is made long enough for any
+    machine's load: the count takes a few milliseconds.)"""
+    monkeypatch.setattr(choice, "FIRST_SLICE", 60.0)
+    problem = shuffled_strips([1100])
+    assert len(problem.engine_input().node_item) > choice.SCOUT_FIRST
+    assert problem.engine_input().n_primary >= choice.SLICE_MIN_ITEMS
+    found = counting.count(problem)
+    assert found.count == strip_tilings(1100)
+    assert (found.route, set(found.work)) == ("frontier", {"frontier"})
+    assert "first slice" in found.reason
+
+
+def test_a_first_slice_that_does_not_finish_loses_no_count(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """With no time for the slice, the choice goes on as before it: the parts route on a
+    problem that falls apart (its report keeps the slice's work), the frontier count
+    after reordering on one that does not; both count right."""
+    monkeypatch.setattr(choice, "FIRST_SLICE", 0.0)
+    monkeypatch.setattr(choice, "SLICE_PER_NODE", 0.0)
+    apart = counting.count(shuffled_strips([700, 900]))
+    assert apart.count == strip_tilings(700) * strip_tilings(900)
+    assert apart.route == "parts" and "frontier" in apart.work
+    assert "first slice" not in apart.reason
+    whole = counting.count(shuffled_strips([1100]))
+    assert whole.count == strip_tilings(1100) and "first slice" not in whole.reason
+
+
+def test_small_or_other_problems_get_no_first_slice() -> None:
+    """Below the scout's size, below :data:`SLICE_MIN_ITEMS` primary items, or with a
+    secondary item, no slice is planned."""
+    assert choice.plan(shuffled_strips([30])).then is None  # the scout first
+    assert choice.plan(queens(12)).then is None  # secondary items
+    narrow = shuffled_strips([60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60])
+    assert narrow.engine_input().n_primary >= choice.SLICE_MIN_ITEMS
+    assert choice.plan(narrow).then is not None
+
+
 def test_a_race_names_its_racers_and_its_winner() -> None:
     """queens(13) takes the search a million nodes, past the time after which its rivals
     join; queens(9) ends before that, in the search alone."""

@@ -177,6 +177,62 @@ def test_the_order_of_few_states_is_a_permutation(n: int, raw: list[list[int]]) 
     assert sorted(order) == list(range(n))
 
 
+def greedy_order(n: int, rows: list[list[int]]) -> list[int]:
+    """The rule of ``narrow_order``, in plain Python: among the open items (sharing an
+    option with a placed one) the one with the fewest unopened partners, then the fewest
+    options, then the lowest number; with none open, the unopened item of the fewest
+    options."""
+    partners: list[set[int]] = [set() for _ in range(n)]
+    n_options = [0] * n
+    for row in rows:
+        for item in row:
+            n_options[item] += 1
+            partners[item].update(row)
+    for item in range(n):
+        partners[item].discard(item)
+    fresh = [len(partners[item]) for item in range(n)]
+    state = [0] * n
+    opened: list[int] = []
+    order: list[int] = []
+    for _ in range(n):
+        if opened:
+            chosen = min(opened, key=lambda x: (fresh[x], n_options[x], x))
+            opened.remove(chosen)
+        else:
+            chosen = min((x for x in range(n) if not state[x]), key=lambda x: (n_options[x], x))
+            for partner in partners[chosen]:
+                fresh[partner] -= 1
+        state[chosen] = 2
+        order.append(chosen)
+        for partner in partners[chosen]:
+            if not state[partner]:
+                state[partner] = 1
+                opened.append(partner)
+                for other in partners[partner]:
+                    fresh[other] -= 1
+    return order
+
+
+@settings(max_examples=100)
+@given(st.integers(1, 150), st.lists(st.lists(st.integers(0, 149), min_size=1, max_size=8)))
+def test_the_order_of_few_states_follows_its_rule(n: int, raw: list[list[int]]) -> None:
+    rows = [sorted({item % n for item in row}) for row in raw]
+    starts, items = rows_arrays(rows)
+    order = _frontier.narrow_order(n, memoryview(starts), memoryview(items))
+    assert list(order) == greedy_order(n, rows)
+
+
+@pytest.mark.parametrize("n", [4000, 5000])
+def test_the_order_of_few_states_is_the_same_for_many_items(n: int) -> None:
+    """Past 4096 items the partners are found without the bit matrix: same rule, same
+    order (random triples over shuffled labels, both sides of that size)."""
+    rng = random.Random(n)
+    rows = [sorted(rng.sample(range(n), 3)) for _ in range(n)]
+    starts, items = rows_arrays(rows)
+    order = _frontier.narrow_order(n, memoryview(starts), memoryview(items))
+    assert list(order) == greedy_order(n, rows)
+
+
 def test_the_order_of_few_states_follows_a_path() -> None:
     """The items of a path, numbered at random: the order walks the path from an end
     (an item of one option), so every option spans 1."""

@@ -12,7 +12,19 @@ more. :func:`count` therefore goes, in order:
    :func:`excover.zdd.frontier.layout`), without a race: on such problems it walks DXZ's
    states without the memo's cost and is the fastest route measured (bell, doublefact,
    domino tilings).
-2. **The parts route** (:mod:`excover.counting.parts`), when the problem falls apart into
+2. **A first slice of the frontier count on the whole problem**, in the order of few
+   states it picks (:func:`excover.zdd.frontier.wide_layout`), on problems it may take
+   that are too big for the scout first (more than :data:`SCOUT_FIRST` nodes) and have
+   :data:`SLICE_MIN_ITEMS` primary items or more: :data:`FIRST_SLICE` seconds of it
+   alone and :data:`SLICE_PER_NODE` more a node (items in all options). On the SAT 2026
+   graph instances it finishes within that slice on all 201 (its count 0.3-0.7 µs a
+   node, after a layout of 0.2-1 ms), and it is the best route on most: counting part by
+   part costs 5-25 ms there, most of it fixed (the look for parts, each part's route
+   choice, the engines' modules). If it does not finish, it pauses and the steps below
+   follow: it is then the race's rival where the problem does not fall apart (no work
+   lost: the search then has its share of the race first), and its slice is lost where
+   it does.
+3. **The parts route** (:mod:`excover.counting.parts`), when the problem falls apart into
    independent parts: each part is counted by this same choice and the counts are
    multiplied. A search would walk the product of the parts' trees; here each part
    takes the route that suits it (on the graph instances the search counts most parts
@@ -20,15 +32,15 @@ more. :func:`count` therefore goes, in order:
    nodes get the search's scout first and are looked at for parts only if it does not
    finish (the look's module costs more than their count); larger ones are looked at
    first (a bit-parallel engine for a whole graph instance takes 10 ms to build).
-3. **The frontier count after reordering the items**, on problems of
+4. **The frontier count after reordering the items**, on problems of
    :data:`REORDER_MIN_ITEMS` primary items or more (the look for
    an order costs more than a small problem's count by the other routes).
-4. **The search's scout**: the search alone for a fixed number of nodes
+5. **The search's scout**: the search alone for a fixed number of nodes
    (:func:`~excover.counting.routes.scout_nodes`: a few thousand, fewer where nodes are
    dear): a problem that small is counted by the search, the same way on any machine
    however loaded, before any race starts. The scout is the first step of the race's
    search, so its work is not lost when the race follows.
-5. **The race**, on this thread: the search engine :func:`excover.engines.pick_engine`
+6. **The race**, on this thread: the search engine :func:`excover.engines.pick_engine`
    chooses (the three engines walk the same tree, so one of them is enough) against one
    rival (:func:`rivals`): the frontier count in a window of up to four words where it
    takes the problem (primary items only, every option within 254 items in the order of
@@ -75,6 +87,7 @@ from excover.counting.routes import (
     ROUTES,
     ComponentsRunner,
     DxzRunner,
+    FrontierRunner,
     Route,
     Runner,
     SearchRunner,
@@ -92,6 +105,7 @@ if TYPE_CHECKING:
 
 __all__ = ["FIRST_STEP", "GROWTH", "RESTART_GROWTH", "RIVALS_AFTER", "SCOUT_FIRST"]
 __all__ += ["REORDER_MIN_ITEMS", "RIVALS_AFTER_PER_NODE", "RIVAL_BYTES", "SCOUT_SECONDS"]
+__all__ += ["FIRST_SLICE", "SLICE_MIN_ITEMS", "SLICE_PER_NODE"]
 __all__ += ["CountResult", "Plan", "Work"]
 __all__ += ["candidates", "count", "partial", "plan", "plan_whole", "race", "rivals"]
 __all__ += ["rivals_after", "run"]
@@ -130,6 +144,20 @@ SCOUT_FIRST = 4096
 #: suits the frontier count (:data:`excover.zdd.frontier.REORDER_MIN_ITEMS`, whose notes
 #: say why; repeated here so that a problem of another kind never loads that module).
 REORDER_MIN_ITEMS = 256
+#: CPU seconds of the frontier count's first slice on the whole problem (step 2 of the
+#: module notes), its layout not included ...
+FIRST_SLICE = 0.002
+#: ... and this many more a node of the problem (items in all options): the SAT 2026
+#: graph instances take 0.3-0.7 µs a node (14,000-70,000 nodes; Cesnet1999 28 ms), and
+#: the other routes' fixed costs grow with the nodes as well (the look for parts, the
+#: search engine's build). The same rate as :data:`RIVALS_AFTER_PER_NODE`: where the
+#: problem does not fall apart, the count is the race's rival, which would have joined
+#: after about as long.
+SLICE_PER_NODE = 1e-6
+#: The fewest primary items of a problem given that first slice: the graph instances
+#: have 130 or more; below, the pentomino boxes of Knuth's files (72 items, 7,000-12,000
+#: nodes) are the search's in 9 ms to a second, and a slice would only delay it.
+SLICE_MIN_ITEMS = 128
 #: Seconds of race a parallel count spends choosing the method of its subproblems.
 SCOUT_SECONDS = 0.5
 #: The most memory (bytes) of the frontier count as the search's rival: past it, it
@@ -252,6 +280,11 @@ class Plan(NamedTuple):
     forced: bool = False
     #: Seconds of the race after which the rivals join (see :func:`rivals_after`).
     after: float = RIVALS_AFTER
+    #: When given, ``runners[0]`` first runs alone for ``slice`` seconds (step 2 of the
+    #: module notes); if it does not finish, this makes the plan that follows (which may
+    #: race the paused runner again).
+    then: Callable[[], Plan] | None = None
+    slice: float = 0.0
 
 
 def partial(runners: list[Runner], seconds: float) -> Stats:
@@ -270,6 +303,8 @@ def run(plan: Plan, started: float | None = None) -> CountResult:
     """Race the plan's routes (started at ``time.perf_counter()`` value ``started``,
     None: now) and say which finished and why; LimitReached at the deadline."""
     started = time.perf_counter() if started is None else started
+    if plan.then is not None:
+        return _sliced(plan, started)
     reason = plan.reason
     try:
         scouted = _scouted(plan)
@@ -300,6 +335,27 @@ def run(plan: Plan, started: float | None = None) -> CountResult:
     if isinstance(winner, Parts) and not plan.forced:
         reason = _parts_reason(winner)
     return CountResult(winner.count, winner.name, reason, seconds, _work(plan.runners))
+
+
+def _sliced(plan: Plan, started: float) -> CountResult:
+    """Run ``plan.runners[0]`` alone for ``plan.slice`` seconds; if that does not finish
+    the count, the plan ``plan.then`` makes (whose runners join ``plan.runners``, so that
+    a stopped count finds its search there)."""
+    assert plan.then is not None
+    first = plan.runners[0]
+    try:
+        total = first.advance(plan.slice, plan.deadline)
+    except ResourceLimitError:  # past its memory bound: the rest of the choice goes on
+        total = None
+    if total is not None:
+        seconds = time.perf_counter() - started
+        return CountResult(total, first.name, plan.reason, seconds, _work(plan.runners))
+    following = plan.then()
+    plan.runners.extend(r for r in following.runners if r is not first)
+    found = run(following, started)
+    everyone = [first, *(r for r in following.runners if r is not first)]
+    found.work = _work(everyone)
+    return found
 
 
 def _parts_reason(winner: Parts) -> str:
@@ -399,6 +455,43 @@ def plan(
     if len(problem.engine_input().node_item) <= SCOUT_FIRST:
         race_plan = plan_whole(problem, engine, deadline, tried=True)
         return race_plan._replace(split=lambda: _parts_route(problem, engine))
+    sliced = _slice_plan(problem, engine, deadline)
+    if sliced is not None:
+        return sliced
+    return _split_or_whole(problem, engine, deadline)
+
+
+def _slice_plan(problem: ExactCover, engine: str, deadline: float | None) -> Plan | None:
+    """Step 2 of the module notes: the frontier count of the whole problem in the order
+    of few states, for a first slice, when the problem is of its kind and has
+    :data:`SLICE_MIN_ITEMS` primary items or more; then the parts route or the race, in
+    which the paused count is the search's rival."""
+    data = problem.engine_input()
+    if data.n_primary < SLICE_MIN_ITEMS or not frontier_may_take(problem):
+        return None
+    from excover.zdd import frontier
+
+    laid_out = frontier.wide_layout(problem)
+    if laid_out is None:
+        return None
+    first = FrontierRunner(laid_out, RIVAL_BYTES)
+
+    def then() -> Plan:
+        following = _split_or_whole(problem, engine, deadline)
+        if following.rivals is not None:  # the race: the paused count is the rival
+            return following._replace(rivals=lambda: [first])
+        return following
+
+    seconds = FIRST_SLICE + SLICE_PER_NODE * len(data.node_item)
+    why = (
+        f"the frontier count, in an order of few states, finished within its first "
+        f"slice of {seconds * 1000:.3g} ms, before any look for parts or race"
+    )
+    return Plan([first], why, deadline, then=then, slice=seconds)
+
+
+def _split_or_whole(problem: ExactCover, engine: str, deadline: float | None) -> Plan:
+    """The parts route when the problem falls apart, else :func:`plan_whole`."""
     found = _parts_route(problem, engine)
     if found is not None:  # the reason is given once the parts are counted
         return Plan([found], "", deadline)

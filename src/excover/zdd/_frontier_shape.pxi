@@ -141,6 +141,111 @@ def layout(int n_items, const int[:] option_start, const int[:] node_item,
     return starts, masks
 
 
+#: The most items for which :func:`narrow_order` finds the items' partners with a bit
+#: matrix (n_items^2 bits: 2 MiB at this size): a pass over the options ORs each one's
+#: items into each of its items' rows, where the stamps below pass over every option of
+#: every item, twice (on the SAT 2026 graph instances, options of 20-30 items, the matrix
+#: is several times faster).
+DEF BITSET_PARTNERS = 4096
+
+
+cdef array _partners_by_bitset(int n_items, const int[:] option_start,
+                               const int[:] node_item, long long* near_first):
+    """The partners of each item (the other items of its options, in increasing order) as
+    one array, ``near_first`` set to each item's start in it: by a bit matrix."""
+    cdef Py_ssize_t n_options = option_start.shape[0] - 1, o, k
+    cdef int words = (n_items + 63) >> 6, it, w, lo, hi
+    cdef uint64_t* rows = <uint64_t*>calloc(<size_t>n_items * words + 1, sizeof(uint64_t))
+    cdef uint64_t* mask = <uint64_t*>calloc(words + 1, sizeof(uint64_t))
+    cdef uint64_t bits
+    cdef uint64_t* row
+    cdef long long at = 0
+    cdef array near_items
+    cdef int* near
+    if rows == NULL or mask == NULL:
+        free(rows)
+        free(mask)
+        raise MemoryError("cannot allocate the items' partners")
+    try:
+        for o in range(n_options):
+            lo, hi = words, -1
+            for k in range(option_start[o], option_start[o + 1]):
+                it = node_item[k]
+                mask[it >> 6] |= (<uint64_t>1) << (it & 63)
+                lo = min(lo, it >> 6)
+                hi = max(hi, it >> 6)
+            for k in range(option_start[o], option_start[o + 1]):
+                row = rows + <size_t>node_item[k] * words
+                for w in range(lo, hi + 1):
+                    row[w] |= mask[w]
+            for w in range(lo, hi + 1):
+                mask[w] = 0
+        for it in range(n_items):  # not its own partner
+            rows[<size_t>it * words + (it >> 6)] &= ~((<uint64_t>1) << (it & 63))
+        near_first[0] = 0
+        for it in range(n_items):
+            row = rows + <size_t>it * words
+            for w in range(words):
+                bits = row[w]
+                while bits:
+                    bits &= bits - 1
+                    at += 1
+            near_first[it + 1] = at
+        near_items = clone(array("i"), at, False)
+        near = near_items.data.as_ints
+        at = 0
+        for it in range(n_items):
+            row = rows + <size_t>it * words
+            for w in range(words):
+                bits = row[w]
+                while bits:
+                    near[at] = (w << 6) + <int>ctz64(bits)
+                    at += 1
+                    bits &= bits - 1
+        return near_items
+    finally:
+        free(rows)
+        free(mask)
+
+
+cdef array _partners_by_stamps(int n_items, const int[:] option_start,
+                               const int[:] node_item, int* first, int* options, int* mark,
+                               long long* near_first):
+    """What :func:`_partners_by_bitset` gives, for any number of items: for each item, a
+    pass over its options' items, marking each partner with the item (two passes: count,
+    then fill). ``first`` and ``options``: each item's options (compressed rows);
+    ``mark``: n_items ints of scratch."""
+    cdef Py_ssize_t o, k, j
+    cdef int it, partner
+    cdef long long at
+    for it in range(n_items):
+        mark[it] = it
+        for j in range(first[it], first[it + 1]):
+            o = options[j]
+            for k in range(option_start[o], option_start[o + 1]):
+                partner = node_item[k]
+                if mark[partner] != it:
+                    mark[partner] = it
+                    near_first[it + 1] += 1
+    for it in range(n_items):
+        near_first[it + 1] += near_first[it]
+        mark[it] = -1
+    cdef array near_items = clone(array("i"), near_first[n_items], False)
+    cdef int* near = near_items.data.as_ints
+    for it in range(n_items):
+        mark[it] = it
+        at = near_first[it]
+        for j in range(first[it], first[it + 1]):
+            o = options[j]
+            for k in range(option_start[o], option_start[o + 1]):
+                partner = node_item[k]
+                if mark[partner] != it:
+                    mark[partner] = it
+                    near[at] = partner
+                    at += 1
+    return near_items
+
+
 def narrow_order(int n_items, const int[:] option_start, const int[:] node_item):
     """An order of the items that keeps the frontier count's states few: ``order[k]`` is
     the item put at position k (an array of C long longs).
@@ -177,32 +282,13 @@ def narrow_order(int n_items, const int[:] option_start, const int[:] node_item)
     # each item's distinct partners (compressed rows)
     cdef array near_start = clone(array("q"), n_items + 1, True)
     cdef long long* near_first = near_start.data.as_longlongs
-    for it in range(n_items):
-        mark[it] = it
-        for j in range(first[it], first[it + 1]):
-            o = options[j]
-            for k in range(option_start[o], option_start[o + 1]):
-                partner = node_item[k]
-                if mark[partner] != it:
-                    mark[partner] = it
-                    near_first[it + 1] += 1
-    for it in range(n_items):
-        near_first[it + 1] += near_first[it]
-        mark[it] = -1
-    cdef array near_items = clone(array("i"), near_first[n_items], False)
+    cdef array near_items
+    if n_items <= BITSET_PARTNERS:
+        near_items = _partners_by_bitset(n_items, option_start, node_item, near_first)
+    else:
+        near_items = _partners_by_stamps(n_items, option_start, node_item, first, options,
+                                         mark, near_first)
     cdef int* near = near_items.data.as_ints
-    cdef long long at
-    for it in range(n_items):
-        mark[it] = it
-        at = near_first[it]
-        for j in range(first[it], first[it + 1]):
-            o = options[j]
-            for k in range(option_start[o], option_start[o + 1]):
-                partner = node_item[k]
-                if mark[partner] != it:
-                    mark[partner] = it
-                    near[at] = partner
-                    at += 1
     # the greedy order: state 0 unopened, 1 open, 2 placed; fresh[x]: x's unopened partners
     cdef array state_array = clone(array("i"), n_items, True)
     cdef array fresh_array = clone(array("i"), n_items, False)
