@@ -3,9 +3,10 @@
 For each case, a count on a ``LocalCluster`` of ``--workers`` one-thread worker processes
 by :class:`~excover.parallel.cluster.ClusterRun` (the engine of ``excover count --dask``,
 subproblems cut for idle workers after ``--split-after`` seconds), sampled at every tick
-of the run: the bar's fraction (:meth:`Checkpoint.done_size
-<excover.parallel.checkpoint.Checkpoint.done_size>` over ``total_size``) and the time
-left it shows (:meth:`ClusterRun.remaining
+of the run: the bar's fraction (:meth:`ClusterRun.progress
+<excover.parallel.cluster.ClusterRun.progress>`: the ledger's share counted plus the
+share done inside the tasks running, what ``--progress`` draws) and the time left it
+shows (:meth:`ClusterRun.remaining
 <excover.parallel.cluster.ClusterRun.remaining>`, what ``--progress`` prints). At the end
 the real time left at each sample is known; the table gives, from 10% done on (and
 before the last 2% of the run, where the real time left tends to 0):
@@ -41,7 +42,7 @@ from distributed import Client, LocalCluster
 
 from excover import ExactCover
 from excover.parallel.cluster import SPLIT_AFTER, ClusterRun, open_ledger
-from excover.parallel.progress import Pace
+from excover.parallel.progress import Forecast
 from excover.parallel.tasks import TaskResult
 from excover.puzzles.queens import queens
 
@@ -76,26 +77,32 @@ def worker_cpu(client: Client) -> float:
 
 
 class CpuRun(ClusterRun):
-    """A cluster run that also keeps its :class:`Pace` in CPU seconds (each task's own
-    CPU time), to give the time left on a clock the machine's other work does not
-    move: the workers' CPU seconds, per worker."""
+    """A cluster run that also keeps its :class:`Forecast` in CPU seconds (each task's
+    own CPU time), to give the time left on a clock the machine's other work does not
+    move: the workers' CPU seconds, per worker. A running task's CPU seconds so far are
+    its wall seconds times the CPU share of the finished tasks."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.cpu_pace = Pace()
+        self.cpu_forecast = Forecast(self.forecast.total, None)
+        self.cpu_share = [0.0, 0.0]  # CPU and wall seconds of the finished tasks
 
     def _record(self, attempt: Any, result: TaskResult, worker: str) -> bool:
-        before = self.ledger.done_size()
         changed = super()._record(attempt, result, worker)
         if changed:
-            self.cpu_pace.finished(result.seconds, self.ledger.done_size() - before)
+            size = self.ledger.subproblems[attempt.index].size
+            self.cpu_forecast.total = self.forecast.total
+            self.cpu_forecast.finished(result.seconds, size, result.nodes)
+            self.cpu_share[0] += result.seconds
+            self.cpu_share[1] += time.monotonic() - attempt.started
         return changed
 
     def cpu_remaining(self) -> float | None:
         """The time left in CPU seconds of a worker (:meth:`remaining`'s model)."""
-        left = self.ledger.total_size() - self.ledger.done_size()
+        share = self.cpu_share[0] / self.cpu_share[1] if self.cpu_share[1] > 0 else 1.0
+        running = [(size, seconds * share) for size, seconds in self._running()]
         slots = max(self.threads, 1)
-        return self.cpu_pace.remaining(left, self._busy(), slots, len(self.queue))
+        return self.cpu_forecast.remaining(running, self._waiting(), slots)
 
 
 def judge(
@@ -144,13 +151,12 @@ def measure(
             client.wait_for_workers(workers)
             ledger = open_ledger(problem, "dlx", client, None, None)
             run = CpuRun(problem, client, ledger, "dlx", options, split_after=split_after)
-            total = ledger.total_size()
             cpu = worker_cpu(client)
             started = time.monotonic()
             wall: list[tuple[float, float, float | None]] = []
             used: list[tuple[float, float, float | None]] = []
             for _ in run.steps():
-                fraction = ledger.done_size() / total
+                fraction = run.progress()
                 wall.append((time.monotonic() - started, fraction, run.remaining()))
                 clock = (worker_cpu(client) - cpu) / workers
                 used.append((clock, fraction, run.cpu_remaining()))

@@ -26,6 +26,7 @@ whether the ledger changed, so the caller saves it, draws progress and decides t
 from __future__ import annotations
 
 import contextlib
+import math
 import os
 import time
 import uuid
@@ -37,7 +38,7 @@ from typing import Any
 
 from excover.errors import ExcoverError, ExcoverWarning, LimitReached
 from excover.parallel.checkpoint import Checkpoint, fingerprint
-from excover.parallel.progress import Pace
+from excover.parallel.progress import Forecast
 from excover.parallel.subproblems import Subproblem, resized, split, split_further
 from excover.parallel.tasks import (
     TASKS_PER_WORKER,
@@ -197,13 +198,15 @@ class ClusterRun:
         self.failures: dict[int, int] = {}
         self.uncuttable: set[int] = set()
         self.run_id = uuid.uuid4().hex[:12]
-        self.pace = Pace()
+        self.forecast = Forecast(ledger.total_size(), split_after)
         self.threads = 0
+        self.shown = 0.0
 
     def steps(self) -> Generator[bool]:
         """Run until the ledger is complete; yield after each tick whether it changed.
         Closing the generator (or an exception) stops every task still out."""
         self.queue = sorted(self.ledger.open_leaves(), key=self._size, reverse=True)
+        self.forecast.total = sum(self._size(index) for index in self.queue)
         try:
             while not self.ledger.complete:
                 changed = self._harvest()
@@ -225,12 +228,75 @@ class ClusterRun:
         return max(self.threads - sum(attempt.hung for attempt in self.attempts.values()), 0)
 
     def remaining(self) -> float | None:
-        """Seconds left by :class:`~excover.parallel.progress.Pace`: the estimated size not
-        yet counted at the rate of the finished tasks, over the workers that have a task
-        (None before a task finished)."""
+        """Seconds left by :class:`~excover.parallel.progress.Forecast`: the tasks running
+        and waiting, their estimates calibrated on the tasks finished, laid out on the
+        worker threads (None before a task finished)."""
         slots = max(self.threads - sum(a.hung for a in self.attempts.values()), 1)
-        left = self.ledger.total_size() - self.ledger.done_size()
-        return self.pace.remaining(left, self._busy(), slots, len(self.queue))
+        return self.forecast.remaining(self._running(), self._waiting(), slots)
+
+    def progress(self) -> float:
+        """The share of the search counted, for a bar: the ledger's (:meth:`Checkpoint.done_size
+        <excover.parallel.checkpoint.Checkpoint.done_size>` over its total), plus the share
+        the tasks running have done by :meth:`Forecast.done
+        <excover.parallel.progress.Forecast.done>` (on the scale of their top
+        subproblem), so that the bar moves while they run; it never goes back (a task
+        cut or lost takes its share with it, and the bar waits for the work to catch
+        up), and reaches 1 only when the ledger is complete."""
+        total = self.ledger.total_size()
+        if self.ledger.complete:
+            return 1.0
+        if not 0 < total < math.inf:
+            return self.shown
+        keys = self._running_keys()
+        credit = 0.0
+        if keys:
+            scales = self._scales()
+            shares = self.forecast.shares(self._running(), self._waiting())
+            for key, share in zip(keys, shares, strict=True):
+                credit += share * scales.get(self.attempts[key].index, 1.0)
+        fraction = min((self.ledger.done_size() + credit) / total, 1.0)
+        self.shown = max(self.shown, min(fraction, 0.999))
+        return self.shown
+
+    def _running_keys(self) -> list[str]:
+        """The tasks that count toward the end: not hung, not cut, not settled."""
+        return [
+            key
+            for key, attempt in self.attempts.items()
+            if not attempt.hung
+            and attempt.index not in self.ledger.split
+            and not self.ledger.settled(attempt.index)
+        ]
+
+    def _running(self) -> list[tuple[float, float]]:
+        """The estimated size and the seconds run of each task of :meth:`_running_keys`."""
+        now = time.monotonic()
+        return [
+            (self._size(self.attempts[key].index), now - self.attempts[key].started)
+            for key in self._running_keys()
+        ]
+
+    def _waiting(self) -> list[float]:
+        return [self._size(index) for index in self.queue]
+
+    def _scales(self) -> dict[int, float]:
+        """For each part of a cut subproblem, the factor from its estimated size to its
+        share of the bar (:meth:`Checkpoint.done_size
+        <excover.parallel.checkpoint.Checkpoint.done_size>`: a part weighs its share of
+        its parts' sizes times the size of what was cut)."""
+        scales: dict[int, float] = {}
+
+        def down(index: int, scale: float) -> None:
+            scales[index] = scale
+            parts = self.ledger.split.get(index, [])
+            whole = sum(self._size(part) for part in parts)
+            for part in parts:
+                own = self._size(index) * scale / whole if whole > 0 else 0.0
+                down(part, own)
+
+        for index in self.ledger.top():
+            down(index, 1.0)
+        return scales
 
     def _busy(self) -> int:
         return sum(not attempt.hung for attempt in self.attempts.values())
@@ -257,9 +323,8 @@ class ClusterRun:
         if self.ledger.settled(index):
             self.stats.ignored += 1
             return False
-        before = self.ledger.done_size()
         self.ledger.done[index] = (result.total, result.nodes)
-        self.pace.finished(time.monotonic() - attempt.started, self.ledger.done_size() - before)
+        self.forecast.finished(time.monotonic() - attempt.started, self._size(index), result.nodes)
         self.stats.workers.add(worker)
         self._drop_settled()
         return True
