@@ -22,7 +22,7 @@ import pytest
 from excover import ExactCover
 from excover.parallel import split
 from excover.parallel.checkpoint import Checkpoint, fingerprint
-from excover.parallel.progress import Pace
+from excover.parallel.progress import Forecast, Pace
 from excover.parallel.subproblems import resized, split_further
 from excover.parallel.tasks import Job, Payload, solve_task
 
@@ -52,28 +52,74 @@ def nodes_of(problem: ExactCover, ledger: Checkpoint) -> list[int]:
 
 #: The end of a run where the time left is not compared: the last part of the run, in
 #: which the real time left tends to 0 while a bar can only show the estimate of the last
-#: tasks (the stall it may show there is measured by ``benchmarks/cluster_progress.py``).
+#: tasks.
 FLOOR = 0.02
 
+#: Looks at the bar per worker's share of the run, besides those at each task's end.
+LOOKS = 200
 
-def replay(problem: ExactCover, ledger: Checkpoint, workers: int) -> float:
-    """The worst factor between the time left that :class:`Pace` gives and the real time
-    left, from 10% done on (and before the last ``FLOOR`` of the run), in a run of
-    ``workers`` on ``ledger`` where a subproblem takes its node count in time. It is
-    looked at as each task ends and just before the next one ends (where a view that
-    waits on the tasks running is most wrong)."""
+
+@dataclasses.dataclass
+class Replayed:
+    """What a replayed run showed: each look's (moment, time left shown, fraction of the
+    ledger done, fraction the bar shows), and when the run ended."""
+
+    looks: list[tuple[float, float | None, float, float]]
+    end: float
+
+    def worst(self) -> float:
+        """The worst factor between the time left shown and the real one, from 10% done
+        on (and before the last ``FLOOR`` of the run)."""
+        worst = 1.0
+        for moment, left, done, _ in self.looks:
+            real = self.end - moment
+            if done < 0.1 or real < FLOOR * self.end:
+                continue
+            assert left is not None
+            left = max(left, 1e-9 * self.end)  # 0 shown with time left: as wrong as can be
+            worst = max(worst, left / real, real / left)
+        return worst
+
+    def stall(self) -> float:
+        """The longest time the bar did not move in the last quarter of the run, as a
+        share of the run."""
+        stall, since, shown = 0.0, 0.0, 0.0
+        for moment, _, _, bar in [*self.looks, (self.end, None, 1.0, 1.0)]:
+            if bar > shown:
+                if moment >= 0.75 * self.end:
+                    stall = max(stall, moment - since)
+                since, shown = moment, bar
+        return stall / self.end
+
+
+def replay(problem: ExactCover, ledger: Checkpoint, workers: int, model: str = "forecast") -> Replayed:
+    """A run of ``workers`` on ``ledger`` where a subproblem takes its node count in time,
+    the subproblems handed out biggest estimate first (as
+    :class:`~excover.parallel.cluster.ClusterRun` does), looked at :data:`LOOKS` times
+    per worker's share of the run, at each task's end and just before it (where a view
+    that waits on the tasks running is most wrong); the time left by :class:`Forecast`
+    (``model="forecast"``) or by the first model, :class:`Pace` (``"pace"``)."""
     costs = nodes_of(problem, ledger)
-    queue = sorted(range(len(costs)), key=lambda index: ledger.subproblems[index].size)
+    sizes = [sub.size for sub in ledger.subproblems]
+    queue = sorted(range(len(costs)), key=lambda index: sizes[index])
     running: dict[int, float] = {}  # subproblem: when it started
     ends: list[tuple[float, int]] = []
-    pace = Pace()
+    pace, forecast = Pace(), Forecast(ledger.total_size())
     total = ledger.total_size()
-    shown: list[tuple[float, float | None, float]] = []  # when, time left shown, done
+    looks: list[tuple[float, float | None, float, float]] = []
+    step = sum(costs) / workers / LOOKS
 
     def look(moment: float) -> None:
-        left = total - ledger.done_size()
-        shown_left = pace.remaining(left, len(running), workers, len(queue))
-        shown.append((moment, shown_left, 1 - left / total))
+        done = ledger.done_size()
+        if model == "pace":
+            shown = pace.remaining(total - done, len(running), workers, len(queue))
+            looks.append((moment, shown, done / total, done / total))
+            return
+        tasks = [(sizes[index], moment - started) for index, started in running.items()]
+        waiting = [sizes[index] for index in reversed(queue)]
+        shown = forecast.remaining(tasks, waiting, workers)
+        bar = (done + sum(forecast.shares(tasks, waiting))) / total
+        looks.append((moment, shown, done / total, bar))
 
     now = 0.0
     while queue or running:
@@ -82,22 +128,19 @@ def replay(problem: ExactCover, ledger: Checkpoint, workers: int) -> float:
             running[index] = now
             heapq.heappush(ends, (now + costs[index], index))
         following, index = heapq.heappop(ends)
+        moment = now + step
+        while moment < following:
+            look(moment)
+            moment += step
         look(following - 1e-9)
         now = following
         before = ledger.done_size()
         ledger.done[index] = (0, costs[index])
         pace.finished(now - running.pop(index), ledger.done_size() - before)
+        forecast.finished(float(costs[index]), sizes[index], costs[index])
         look(now)
     assert ledger.complete
-    worst = 1.0
-    for moment, left, done in shown:
-        real = now - moment
-        if done < 0.1 or real < FLOOR * now:
-            continue
-        assert left is not None
-        left = max(left, 1e-9 * now)  # 0 shown with time left: as wrong as can be
-        worst = max(worst, left / real, real / left)
-    return worst
+    return Replayed(looks, now)
 
 
 def ledger_of(problem: ExactCover, tasks: int, fresh: bool = True) -> Checkpoint:
