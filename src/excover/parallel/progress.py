@@ -286,9 +286,9 @@ def _makespan(
     """When the last of the tasks ends: tasks running with ``left`` seconds to go (having
     run ``ran``), then tasks of ``lengths`` seconds handed out in order, each to the
     thread that frees first. With ``split_after``, when a thread falls idle with nothing
-    waiting, the task that has run longest (at least ``split_after``) is cut: its work
-    is counted again in parts shared by all the threads (as
-    :class:`~excover.parallel.cluster.ClusterRun` does, once a task)."""
+    waiting, the task that ends last is cut once it has run ``split_after``: its work is
+    counted again in parts shared by all the threads (as
+    :class:`~excover.parallel.cluster.ClusterRun` does; one cut only)."""
     # each thread: (when it frees, when its task started, the task's whole length)
     threads: list[tuple[float, float, float]] = [
         (end, -seconds, seconds + end) for end, seconds in zip(left, ran, strict=True)
@@ -301,9 +301,9 @@ def _makespan(
     ends = sorted(threads)
     if split_after is None or len(ends) < 2:
         return ends[-1][0]
-    idle = ends[-2][0]  # a thread is idle from then on, with nothing waiting
-    last, started, length = ends[-1]
+    idle = ends[0][0]  # a thread is idle from then on, with nothing waiting
+    last, started, length = ends[-1]  # the task cut: the last to end
     cut_at = max(idle, started + split_after)
     if cut_at >= last:
         return last
-    return cut_at + length / len(ends)
+    return max(ends[-2][0], cut_at + length / len(ends))
