@@ -201,6 +201,7 @@ class ClusterRun:
         self.forecast = Forecast(ledger.total_size(), split_after)
         self.threads = 0
         self.shown = 0.0
+        self.carried: dict[int, float] = {}  # the share a cut subproblem's task reached
 
     def steps(self) -> Generator[bool]:
         """Run until the ledger is complete; yield after each tick whether it changed.
@@ -235,28 +236,43 @@ class ClusterRun:
         return self.forecast.remaining(self._running(), self._waiting(), slots)
 
     def progress(self) -> float:
-        """The share of the search counted, for a bar: the ledger's (:meth:`Checkpoint.done_size
-        <excover.parallel.checkpoint.Checkpoint.done_size>` over its total), plus the share
-        the tasks running have done by :meth:`Forecast.done
-        <excover.parallel.progress.Forecast.done>` (on the scale of their top
-        subproblem), so that the bar moves while they run; it never goes back (a task
-        cut or lost takes its share with it, and the bar waits for the work to catch
-        up), and reaches 1 only when the ledger is complete."""
+        """The share of the search counted, for a bar: the subproblems counted, each
+        weighed by its estimated size as in :meth:`Checkpoint.done_size
+        <excover.parallel.checkpoint.Checkpoint.done_size>`, plus the share done inside
+        the tasks running (:meth:`Forecast.shares
+        <excover.parallel.progress.Forecast.shares>`), so that the bar moves while they
+        run. A subproblem cut for idle workers keeps the share its task had reached, and
+        its parts fill the rest of its weight (its parts count its search again, so the
+        bar moves slower there instead of going back or standing still). The bar never
+        goes back (a task lost takes its share with it, and the bar waits for the work
+        to catch up), and reaches 1 only when the ledger is complete."""
         total = self.ledger.total_size()
         if self.ledger.complete:
             return 1.0
         if not 0 < total < math.inf:
             return self.shown
         keys = self._running_keys()
-        credit = 0.0
-        if keys:
-            scales = self._scales()
-            shares = self.forecast.shares(self._running(), self._waiting())
-            for key, share in zip(keys, shares, strict=True):
-                credit += share * scales.get(self.attempts[key].index, 1.0)
-        fraction = min((self.ledger.done_size() + credit) / total, 1.0)
-        self.shown = max(self.shown, min(fraction, 0.999))
+        shares = self.forecast.shares(self._running(), self._waiting())
+        inside = {self.attempts[key].index: share for key, share in zip(keys, shares, strict=True)}
+        done = sum(self._done(index, inside) for index in self.ledger.top())
+        self.shown = max(self.shown, min(done / total, 0.999))
         return self.shown
+
+    def _done(self, index: int, inside: dict[int, float]) -> float:
+        """The estimated size counted in subproblem ``index`` (see :meth:`progress`);
+        ``inside`` holds the share done inside each subproblem whose task runs."""
+        sub = self.ledger.subproblems[index]
+        if index in self.ledger.done:
+            return sub.size
+        parts = self.ledger.split.get(index)
+        if not parts:
+            return min(inside.get(index, 0.0), sub.size)
+        whole = sum(self.ledger.subproblems[part].size for part in parts)
+        if not 0 < whole < math.inf:
+            return 0.0
+        share = sum(self._done(part, inside) for part in parts) / whole
+        reached = self.carried.get(index, 0.0)
+        return sub.size * (reached + (1 - reached) * min(share, 1.0))
 
     def _running_keys(self) -> list[str]:
         """The tasks that count toward the end: not hung, not cut, not settled."""
@@ -278,25 +294,6 @@ class ClusterRun:
 
     def _waiting(self) -> list[float]:
         return [self._size(index) for index in self.queue]
-
-    def _scales(self) -> dict[int, float]:
-        """For each part of a cut subproblem, the factor from its estimated size to its
-        share of the bar (:meth:`Checkpoint.done_size
-        <excover.parallel.checkpoint.Checkpoint.done_size>`: a part weighs its share of
-        its parts' sizes times the size of what was cut)."""
-        scales: dict[int, float] = {}
-
-        def down(index: int, scale: float) -> None:
-            scales[index] = scale
-            parts = self.ledger.split.get(index, [])
-            whole = sum(self._size(part) for part in parts)
-            for part in parts:
-                own = self._size(index) * scale / whole if whole > 0 else 0.0
-                down(part, own)
-
-        for index in self.ledger.top():
-            down(index, 1.0)
-        return scales
 
     def _busy(self) -> int:
         return sum(not attempt.hung for attempt in self.attempts.values())
@@ -397,6 +394,9 @@ class ClusterRun:
         if len(parts) < 2:
             self.uncuttable.add(index)
             return False
+        ran = [(whole.size, now - longest.started)]
+        reached = self.forecast.shares(ran, self._waiting())[0]
+        self.carried[index] = min(reached / whole.size, 0.99) if whole.size > 0 else 0.0
         self.queue.extend(sorted(self.ledger.cut(index, parts), key=self._size, reverse=True))
         self.stats.splits += 1
         self._ask_stop(longest)
