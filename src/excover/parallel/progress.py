@@ -291,7 +291,8 @@ def _makespan(
     thread that frees first. With ``split_after``, when a thread falls idle with nothing
     waiting, the task that ends last is cut once it has run ``split_after``: its work is
     counted again in parts shared by all the threads (as
-    :class:`~excover.parallel.cluster.ClusterRun` does; one cut only)."""
+    :class:`~excover.parallel.cluster.ClusterRun` does; one cut only), when that ends
+    sooner."""
     # each thread: (when it frees, when its task started, the task's whole length)
     threads: list[tuple[float, float, float]] = [
         (end, -seconds, seconds + end) for end, seconds in zip(left, ran, strict=True)
@@ -307,6 +308,6 @@ def _makespan(
     idle = ends[0][0]  # a thread is idle from then on, with nothing waiting
     last, started, length = ends[-1]  # the task cut: the last to end
     cut_at = max(idle, started + split_after)
-    if cut_at >= last:
-        return last
-    return max(ends[-2][0], cut_at + length / len(ends))
+    # a cut that would end later than the task itself is left out: near the end a task
+    # that the run would cut just before it ends made the time left jump up and back
+    return min(last, max(ends[-2][0], cut_at + length / len(ends)))
