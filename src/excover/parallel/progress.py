@@ -22,20 +22,21 @@ and its time, and from them:
 * a *calibration* of the estimates: while fewer than :data:`CALIBRATE_AFTER` tasks have
   finished, the work left is the estimated size of the whole run less the work done
   (the total estimate is unbiased even when the order of the tasks is not), shared over
-  the tasks left by their estimates; from then on, a fit of log(work) on log(estimate)
-  over the finished tasks (its slope kept between 0, estimates that tell nothing, and 1,
-  estimates that are right up to a factor), which is unbiased for the tasks left
-  however the tasks were ordered, since the order depends on the estimate only;
+  the tasks left by their estimates; from then on, expected work = c x estimate ** k,
+  k (between 0, estimates that tell nothing, and 1, estimates right up to a factor)
+  measured on the finished tasks and the estimates of all (:func:`_calibrated`);
 * a rate: the work of the last finished tasks per second of a worker;
 * the time a running task still needs, given the time it has run: the mean of what is
   left over the errors of the calibration seen on the finished tasks (each smoothed
-  into a normal of the same spread), those the task has not already outrun. It counts
+  into a normal, :data:`BANDWIDTH`), those the task has not already outrun. It counts
   down while the task runs and never reaches 0 while it runs, so a task that outruns
   its prediction shows a little time left, not none;
 * the end of the run: the tasks running and waiting laid out on the worker threads as
   the run hands them out (each to the thread that frees first, biggest first), with the
   cut of a long task for idle workers (its work counted again, in parts shared by all
-  threads) when the run does that.
+  threads) when the run would do that and it ends sooner;
+* the share done inside each running task (:meth:`Forecast.shares`), for a bar that
+  moves while tasks run.
 
 Sizes are estimated search nodes (:attr:`Subproblem.size
 <excover.parallel.subproblems.Subproblem.size>`); times are seconds of any clock (the
@@ -47,7 +48,7 @@ from __future__ import annotations
 import heapq
 import math
 
-__all__ = ["CALIBRATE_AFTER", "RECENT", "Forecast", "Pace"]
+__all__ = ["BANDWIDTH", "CALIBRATE_AFTER", "RECENT", "Forecast", "Pace"]
 
 #: Finished tasks before the estimates are calibrated by a fit on them (before: by the
 #: total estimate).
