@@ -3,9 +3,10 @@
 For each case, a count on a ``LocalCluster`` of ``--workers`` one-thread worker processes
 by :class:`~excover.parallel.cluster.ClusterRun` (the engine of ``excover count --dask``,
 subproblems cut for idle workers after ``--split-after`` seconds), sampled at every tick
-of the run: the bar's fraction (:meth:`Checkpoint.done_size
-<excover.parallel.checkpoint.Checkpoint.done_size>` over ``total_size``) and the time
-left it shows (:meth:`ClusterRun.remaining
+of the run: the bar's fraction (:meth:`ClusterRun.progress
+<excover.parallel.cluster.ClusterRun.progress>`: the ledger's share counted plus the
+share done inside the tasks running, what ``--progress`` draws) and the time left it
+shows (:meth:`ClusterRun.remaining
 <excover.parallel.cluster.ClusterRun.remaining>`, what ``--progress`` prints). At the end
 the real time left at each sample is known; the table gives, from 10% done on (and
 before the last 2% of the run, where the real time left tends to 0):
@@ -18,6 +19,10 @@ before the last 2% of the run, where the real time left tends to 0):
   a shared machine, where wall-clock figures are noisy: the time left is a wall-clock
   promise, so it is checked in wall-clock time, and the CPU share says how steady the
   machine was).
+
+A third row, ``first``, gives the same figures on the wall clock for the first model of
+the time left (:class:`~excover.parallel.progress.Pace`, with a bar of the finished
+subproblems only), fed by the same run: the two models side by side on one run.
 
 With ``--log``, every sample: seconds, fraction, time left shown, real time left.
 
@@ -41,7 +46,7 @@ from distributed import Client, LocalCluster
 
 from excover import ExactCover
 from excover.parallel.cluster import SPLIT_AFTER, ClusterRun, open_ledger
-from excover.parallel.progress import Pace
+from excover.parallel.progress import Forecast, Pace
 from excover.parallel.tasks import TaskResult
 from excover.puzzles.queens import queens
 
@@ -76,26 +81,43 @@ def worker_cpu(client: Client) -> float:
 
 
 class CpuRun(ClusterRun):
-    """A cluster run that also keeps its :class:`Pace` in CPU seconds (each task's own
-    CPU time), to give the time left on a clock the machine's other work does not
-    move: the workers' CPU seconds, per worker."""
+    """A cluster run that also keeps its :class:`Forecast` in CPU seconds (each task's
+    own CPU time), to give the time left on a clock the machine's other work does not
+    move: the workers' CPU seconds, per worker. A running task's CPU seconds so far are
+    its wall seconds times the CPU share of the finished tasks."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.cpu_pace = Pace()
+        self.cpu_forecast = Forecast(self.forecast.total, None)
+        self.cpu_share = [0.0, 0.0]  # CPU and wall seconds of the finished tasks
+        self.first = Pace()  # the first model, on the wall clock, for comparison
 
     def _record(self, attempt: Any, result: TaskResult, worker: str) -> bool:
         before = self.ledger.done_size()
         changed = super()._record(attempt, result, worker)
         if changed:
-            self.cpu_pace.finished(result.seconds, self.ledger.done_size() - before)
+            seconds = time.monotonic() - attempt.started
+            self.first.finished(seconds, self.ledger.done_size() - before)
+            size = self.ledger.subproblems[attempt.index].size
+            self.cpu_forecast.total = self.forecast.total
+            self.cpu_forecast.finished(result.seconds, size, result.nodes)
+            self.cpu_share[0] += result.seconds
+            self.cpu_share[1] += time.monotonic() - attempt.started
         return changed
+
+    def first_remaining(self) -> float | None:
+        """The time left by the first model (:class:`Pace`), as ``--progress`` showed it
+        before :class:`Forecast`."""
+        left = self.ledger.total_size() - self.ledger.done_size()
+        slots = max(self.threads, 1)
+        return self.first.remaining(left, self._busy(), slots, len(self.queue))
 
     def cpu_remaining(self) -> float | None:
         """The time left in CPU seconds of a worker (:meth:`remaining`'s model)."""
-        left = self.ledger.total_size() - self.ledger.done_size()
+        share = self.cpu_share[0] / self.cpu_share[1] if self.cpu_share[1] > 0 else 1.0
+        running = [(size, seconds * share) for size, seconds in self._running()]
         slots = max(self.threads, 1)
-        return self.cpu_pace.remaining(left, self._busy(), slots, len(self.queue))
+        return self.cpu_forecast.remaining(running, self._waiting(), slots)
 
 
 def judge(
@@ -129,9 +151,11 @@ def judge(
 
 def measure(
     problem: ExactCover, options: dict[str, Any], workers: int, split_after: float, log: bool
-) -> tuple[int, dict[str, float], dict[str, float], float]:
+) -> tuple[int, dict[str, float], dict[str, float], dict[str, float], float]:
     """One count on a new local cluster: its total, its figures on the wall clock and on
-    the workers' CPU clock, and the subproblems cut for idle workers."""
+    the workers' CPU clock, those of the first model (:class:`Pace` and a bar of the
+    finished subproblems only) on the wall clock of the same run, and the subproblems
+    cut for idle workers."""
     cluster = LocalCluster(  # type: ignore[no-untyped-call]
         n_workers=workers,
         threads_per_worker=1,
@@ -144,14 +168,17 @@ def measure(
             client.wait_for_workers(workers)
             ledger = open_ledger(problem, "dlx", client, None, None)
             run = CpuRun(problem, client, ledger, "dlx", options, split_after=split_after)
-            total = ledger.total_size()
             cpu = worker_cpu(client)
             started = time.monotonic()
             wall: list[tuple[float, float, float | None]] = []
             used: list[tuple[float, float, float | None]] = []
+            first: list[tuple[float, float, float | None]] = []
             for _ in run.steps():
-                fraction = ledger.done_size() / total
-                wall.append((time.monotonic() - started, fraction, run.remaining()))
+                fraction = run.progress()
+                now = time.monotonic() - started
+                wall.append((now, fraction, run.remaining()))
+                counted = ledger.done_size() / ledger.total_size()
+                first.append((now, counted, run.first_remaining()))
                 clock = (worker_cpu(client) - cpu) / workers
                 used.append((clock, fraction, run.cpu_remaining()))
             end = time.monotonic() - started
@@ -164,7 +191,8 @@ def measure(
     if log:
         print("  CPU clock (CPU seconds of a worker):")
     on_cpu = judge(used, cpu_end, log)
-    return ledger.count, on_wall, on_cpu, float(run.stats.splits)
+    on_first = judge(first, end, False)
+    return ledger.count, on_wall, on_cpu, on_first, float(run.stats.splits)
 
 
 def main() -> int:
@@ -183,13 +211,13 @@ def main() -> int:
     )
     for name in args.cases:
         build, options, expected = CASES[name]
-        total, on_wall, on_cpu, cuts = measure(
+        total, on_wall, on_cpu, on_first, cuts = measure(
             build(), options, args.workers, args.split_after, args.log
         )
         if total != expected:
             print(f"{name}: counted {total}, not {expected}")
             return 1
-        for clock, figures in (("wall", on_wall), ("CPU", on_cpu)):
+        for clock, figures in (("wall", on_wall), ("CPU", on_cpu), ("first", on_first)):
             print(
                 f"{name:<14} {total:>6} {clock:<5} {figures['seconds']:>7.1f}s "
                 f"{figures['worst']:>6.2f} {figures['median']:>7.2f} "

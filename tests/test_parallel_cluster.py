@@ -259,6 +259,31 @@ def test_a_dominant_subproblem_is_cut_for_the_idle_worker(tmp_path: Path) -> Non
         assert len(first.stats.workers | second.stats.workers) == 2
 
 
+def test_the_bar_of_a_cluster_run_moves_on_through_a_cut() -> None:
+    """The bar and the time left of a real run whose one subproblem is cut for the idle
+    worker: the bar never goes back, stays below 1 until the count is complete (the
+    share carried over from the cut task, then its parts), and ends at 1; the time left
+    is known once a task has finished, and never 0 while the count goes on."""
+    pentominoes = knuth("pento6x10")
+    whole = Checkpoint(
+        None, fingerprint(pentominoes), "dlx", resized(pentominoes, [Subproblem(())])
+    )
+    with local_cluster() as client:
+        run = ClusterRun(pentominoes, client, whole, options=SLOW, split_after=0.5)
+        bars: list[float] = []
+        left: list[float | None] = []
+        for _ in run.steps():
+            bars.append(run.progress())
+            left.append(None if whole.complete else run.remaining())
+        assert whole.complete and whole.count == pentominoes.count()
+    assert run.stats.splits >= 1
+    assert bars == sorted(bars) and bars[-1] == 1.0
+    assert all(bar < 1.0 for bar in bars[:-1])
+    known = [time for time in left if time is not None]
+    assert known and all(time > 0 for time in known)
+    assert run.carried and all(0.0 <= share < 1.0 for share in run.carried.values())
+
+
 def test_the_client_killed_and_resumed(queens_count: int, tmp_path: Path) -> None:
     """``excover count --dask`` killed (SIGKILL) once its ledger holds results; the same
     command resumes from the ledger to the exact total."""

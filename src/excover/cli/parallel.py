@@ -371,7 +371,7 @@ def _drive(
     steps = run.steps()
     try:
         with _DeferredCtrlC() as ctrl_c:
-            return _follow(steps, ledger, bar, deadline, args, save, ctrl_c)
+            return _follow(steps, run, bar, deadline, args, save, ctrl_c)
     except KeyboardInterrupt:
         return "interrupt"
     finally:
@@ -394,20 +394,22 @@ def _connect(address: str) -> Any:
 
 def _follow(
     steps: Generator[bool],
-    ledger: Checkpoint,
+    run: ClusterRun,
     bar: TaskBar,
     deadline: float | None,
     args: argparse.Namespace,
     save: Callable[[], None],
     ctrl_c: _DeferredCtrlC,
 ) -> str | None:
-    """Follow a cluster run, drawing the bar and saving the ledger now and then; what
-    stopped it early, or None."""
+    """Follow a cluster run, drawing the bar (with the share done by the tasks running,
+    :meth:`~excover.parallel.cluster.ClusterRun.progress`) and saving the ledger now
+    and then; what stopped it early, or None."""
+    ledger = run.ledger
     saved = time.monotonic()
     for changed in steps:
         if ctrl_c.pressed:
             return "interrupt"
-        bar.draw(ledger.done_size(), ledger)
+        bar.draw(run.progress() * ledger.total_size(), ledger)
         now = time.monotonic()
         if deadline is not None and now >= deadline and not ledger.complete:
             return "timeout"

@@ -26,6 +26,7 @@ whether the ledger changed, so the caller saves it, draws progress and decides t
 from __future__ import annotations
 
 import contextlib
+import math
 import os
 import time
 import uuid
@@ -37,7 +38,7 @@ from typing import Any
 
 from excover.errors import ExcoverError, ExcoverWarning, LimitReached
 from excover.parallel.checkpoint import Checkpoint, fingerprint
-from excover.parallel.progress import Pace
+from excover.parallel.progress import Forecast
 from excover.parallel.subproblems import Subproblem, resized, split, split_further
 from excover.parallel.tasks import (
     TASKS_PER_WORKER,
@@ -197,13 +198,16 @@ class ClusterRun:
         self.failures: dict[int, int] = {}
         self.uncuttable: set[int] = set()
         self.run_id = uuid.uuid4().hex[:12]
-        self.pace = Pace()
+        self.forecast = Forecast(ledger.total_size(), split_after)
         self.threads = 0
+        self.shown = 0.0
+        self.carried: dict[int, float] = {}  # the share a cut subproblem's task reached
 
     def steps(self) -> Generator[bool]:
         """Run until the ledger is complete; yield after each tick whether it changed.
         Closing the generator (or an exception) stops every task still out."""
         self.queue = sorted(self.ledger.open_leaves(), key=self._size, reverse=True)
+        self.forecast.total = sum(self._size(index) for index in self.queue)
         try:
             while not self.ledger.complete:
                 changed = self._harvest()
@@ -225,12 +229,71 @@ class ClusterRun:
         return max(self.threads - sum(attempt.hung for attempt in self.attempts.values()), 0)
 
     def remaining(self) -> float | None:
-        """Seconds left by :class:`~excover.parallel.progress.Pace`: the estimated size not
-        yet counted at the rate of the finished tasks, over the workers that have a task
-        (None before a task finished)."""
+        """Seconds left by :class:`~excover.parallel.progress.Forecast`: the tasks running
+        and waiting, their estimates calibrated on the tasks finished, laid out on the
+        worker threads (None before a task finished)."""
         slots = max(self.threads - sum(a.hung for a in self.attempts.values()), 1)
-        left = self.ledger.total_size() - self.ledger.done_size()
-        return self.pace.remaining(left, self._busy(), slots, len(self.queue))
+        return self.forecast.remaining(self._running(), self._waiting(), slots)
+
+    def progress(self) -> float:
+        """The share of the search counted, for a bar: the subproblems counted, each
+        weighed by its estimated size as in :meth:`Checkpoint.done_size
+        <excover.parallel.checkpoint.Checkpoint.done_size>`, plus the share done inside
+        the tasks running (:meth:`Forecast.shares
+        <excover.parallel.progress.Forecast.shares>`), so that the bar moves while they
+        run. A subproblem cut for idle workers keeps the share its task had reached, and
+        its parts fill the rest of its weight (its parts count its search again, so the
+        bar moves slower there instead of going back or standing still). The bar never
+        goes back (a task lost takes its share with it, and the bar waits for the work
+        to catch up), and reaches 1 only when the ledger is complete."""
+        total = self.ledger.total_size()
+        if self.ledger.complete:
+            return 1.0
+        if not 0 < total < math.inf:
+            return self.shown
+        keys = self._running_keys()
+        shares = self.forecast.shares(self._running(), self._waiting())
+        inside = {self.attempts[key].index: share for key, share in zip(keys, shares, strict=True)}
+        done = sum(self._done(index, inside) for index in self.ledger.top())
+        self.shown = max(self.shown, min(done / total, 0.999))
+        return self.shown
+
+    def _done(self, index: int, inside: dict[int, float]) -> float:
+        """The estimated size counted in subproblem ``index`` (see :meth:`progress`);
+        ``inside`` holds the share done inside each subproblem whose task runs."""
+        sub = self.ledger.subproblems[index]
+        if index in self.ledger.done:
+            return sub.size
+        parts = self.ledger.split.get(index)
+        if not parts:
+            return min(inside.get(index, 0.0), sub.size)
+        whole = sum(self.ledger.subproblems[part].size for part in parts)
+        if not 0 < whole < math.inf:
+            return 0.0
+        share = sum(self._done(part, inside) for part in parts) / whole
+        reached = self.carried.get(index, 0.0)
+        return sub.size * (reached + (1 - reached) * min(share, 1.0))
+
+    def _running_keys(self) -> list[str]:
+        """The tasks that count toward the end: not hung, not cut, not settled."""
+        return [
+            key
+            for key, attempt in self.attempts.items()
+            if not attempt.hung
+            and attempt.index not in self.ledger.split
+            and not self.ledger.settled(attempt.index)
+        ]
+
+    def _running(self) -> list[tuple[float, float]]:
+        """The estimated size and the seconds run of each task of :meth:`_running_keys`."""
+        now = time.monotonic()
+        return [
+            (self._size(self.attempts[key].index), now - self.attempts[key].started)
+            for key in self._running_keys()
+        ]
+
+    def _waiting(self) -> list[float]:
+        return [self._size(index) for index in self.queue]
 
     def _busy(self) -> int:
         return sum(not attempt.hung for attempt in self.attempts.values())
@@ -257,9 +320,8 @@ class ClusterRun:
         if self.ledger.settled(index):
             self.stats.ignored += 1
             return False
-        before = self.ledger.done_size()
         self.ledger.done[index] = (result.total, result.nodes)
-        self.pace.finished(time.monotonic() - attempt.started, self.ledger.done_size() - before)
+        self.forecast.finished(time.monotonic() - attempt.started, self._size(index), result.nodes)
         self.stats.workers.add(worker)
         self._drop_settled()
         return True
@@ -332,6 +394,9 @@ class ClusterRun:
         if len(parts) < 2:
             self.uncuttable.add(index)
             return False
+        ran = [(whole.size, now - longest.started)]
+        reached = self.forecast.shares(ran, self._waiting())[0]
+        self.carried[index] = min(reached / whole.size, 0.99) if whole.size > 0 else 0.0
         self.queue.extend(sorted(self.ledger.cut(index, parts), key=self._size, reverse=True))
         self.stats.splits += 1
         self._ask_stop(longest)

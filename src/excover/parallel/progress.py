@@ -1,27 +1,82 @@
 """The time left in a run of subproblems on several workers, from estimated sizes.
 
-A progress bar that divides the work left by the pace so far (the fraction done per
-second since the start) counts the time of the tasks still running but not their work,
-and at the end keeps the pace of all the workers when fewer tasks than workers are left.
-:class:`Pace` models the run instead: each worker counts at the same rate, measured on
-the finished tasks only (the estimated size of the search they settled per second of a
-worker), and what is left (the tasks running included, whole) is shared by as many
-workers as there are tasks to run. The tasks running are not credited with the work
-done in them: with sizes estimated by a few random probes, a task may run far past its
-estimate, and a credit would then show no time left while it runs.
+Two models live here. :class:`Pace`, the first one, divides the estimated size left by
+the rate of the finished tasks (estimated size settled per second of a worker) over the
+workers that have a task. On real runs it was 2.7 to 4.4 times off (issue #43) for three
+reasons, each measured by replaying runs with every subproblem's real node count:
 
-Sizes are on the scale of :meth:`Checkpoint.total_size
-<excover.parallel.checkpoint.Checkpoint.total_size>`; times are seconds of any clock (the
+* the estimates regress to the mean. Knuth's probes are unbiased for one subproblem
+  chosen blindly, but a run hands out the biggest *estimates* first, and the biggest
+  estimates are mostly overestimates (on pento6x10 the first tasks hold 0.3 to 0.5 of
+  the nodes their estimates promised, the last ones 3 to 18 times). A rate measured on
+  the first tasks is too fast for the rest, and the time left too short by 2x or more;
+* the time left stood still between two task ends (the tasks running were charged in
+  full until they ended), so it was most wrong just before each end;
+* at the end, fewer tasks than workers are left: the time left is then the end of the
+  slowest one, not the work left over all the workers.
+
+:class:`Forecast` is the model that replaced it. It keeps, for each finished task, its
+estimated size, its real work (search nodes when the method reports them, else seconds)
+and its time, and from them:
+
+* a *calibration* of the estimates: while fewer than :data:`CALIBRATE_AFTER` tasks have
+  finished, the work left is the estimated size of the whole run less the work done
+  (the total estimate is unbiased even when the order of the tasks is not), shared over
+  the tasks left by their estimates; from then on, expected work = c x estimate ** k,
+  k (between 0, estimates that tell nothing, and 1, estimates right up to a factor)
+  measured on the finished tasks and the estimates of all (:func:`_calibrated`);
+* a rate: the work of the last finished tasks per second of a worker;
+* the time a running task still needs, given the time it has run: the mean of what is
+  left over the errors of the calibration seen on the finished tasks (each smoothed
+  into a normal, :data:`BANDWIDTH`), those the task has not already outrun. It counts
+  down while the task runs and never reaches 0 while it runs, so a task that outruns
+  its prediction shows a little time left, not none;
+* the end of the run: the tasks running and waiting laid out on the worker threads as
+  the run hands them out (each to the thread that frees first, biggest first), with the
+  cut of a long task for idle workers (its work counted again, in parts shared by all
+  threads) when the run would do that and it ends sooner;
+* the share done inside each running task (:meth:`Forecast.shares`), for a bar that
+  moves while tasks run.
+
+Sizes are estimated search nodes (:attr:`Subproblem.size
+<excover.parallel.subproblems.Subproblem.size>`); times are seconds of any clock (the
 tests use search nodes).
 """
 
 from __future__ import annotations
 
-__all__ = ["Pace"]
+import heapq
+import math
+
+__all__ = ["BANDWIDTH", "CALIBRATE_AFTER", "RECENT", "Forecast", "Pace"]
+
+#: Finished tasks before the estimates are calibrated by a fit on them (before: by the
+#: total estimate).
+CALIBRATE_AFTER = 5
+
+#: The finished tasks whose pace gives the rate: the last ones, so that the time left
+#: follows a machine whose other work comes and goes (on a shared machine of these notes,
+#: a worker's share of a core went from 0.18 to 0.29 within a run of 25 s).
+RECENT = 6
+
+#: The spread of the calibration's errors assumed before two tasks have finished (a
+#: factor of about 1.3 either way).
+DEFAULT_SPREAD = 0.3
+
+#: The smoothing of the calibration's errors: this many times their spread, times
+#: n ** -1/5 for n finished tasks (Silverman's rule, widened 5 times: the errors of the
+#: tasks finished, handed out first, understate those of the tasks left, whose small
+#: estimates are the least sure; replays of pento6x10 and queens16 with 9 seeds of the
+#: estimates each were at worst 2.9x and 4.1x off with 2 times, 1.9x and 1.9x with 5),
+#: and never below :data:`MIN_BANDWIDTH`.
+BANDWIDTH = 5.0
+MIN_BANDWIDTH = 0.05
 
 
 class Pace:
-    """The rate of a run's workers and the time its remaining work will take."""
+    """The first model (see the module notes): the rate of the finished tasks over the
+    workers with a task. Kept as the baseline the tests measure :class:`Forecast`
+    against."""
 
     def __init__(self) -> None:
         self.worked = 0.0  # seconds of a worker spent on the finished tasks
@@ -49,3 +104,211 @@ class Pace:
             return None
         busy = max(min(slots, waiting + running), 1)
         return max(left, 0.0) / (rate * busy)
+
+
+class Forecast:
+    """The time left in a run and the share of it done, from the tasks finished so far
+    (see the module notes). ``total`` is the estimated size of the tasks the run set out
+    to count (for the calibration by the total while few tasks have finished);
+    ``split_after`` (seconds, None: never) is when the run cuts a long task for idle
+    workers."""
+
+    def __init__(self, total: float, split_after: float | None = None) -> None:
+        self.total = total
+        self.split_after = split_after
+        self.sizes: list[float] = []  # the estimated size of each finished task
+        self.nodes: list[float] = []  # its search nodes (0: not reported)
+        self.seconds: list[float] = []  # its time
+
+    def finished(self, seconds: float, size: float, nodes: int = 0) -> None:
+        """A task of estimated ``size`` that ran ``seconds`` to its end, and its search
+        ``nodes`` (0 when its method does not report them). Tasks stopped before their
+        end, or whose part of the search was already counted, are left out: their time
+        is not a measure of their work."""
+        if seconds > 0 and size >= 0 and math.isfinite(size):
+            self.sizes.append(max(size, 1.0))
+            self.nodes.append(float(nodes))
+            self.seconds.append(seconds)
+
+    @property
+    def known(self) -> bool:
+        """Whether a task has finished (the time left is unknown before)."""
+        return bool(self.seconds)
+
+    def _work(self) -> tuple[list[float], float, bool]:
+        """The work of each finished task, the rate (work per second of a worker, over
+        the last :data:`RECENT` tasks), and whether the work is search nodes (else
+        seconds)."""
+        in_nodes = all(nodes > 0 for nodes in self.nodes)
+        work = self.nodes if in_nodes else self.seconds
+        rate = sum(work[-RECENT:]) / sum(self.seconds[-RECENT:])
+        return work, rate, in_nodes
+
+    def _calibration(self, others: list[float]) -> tuple[_Calibration, float]:
+        """The calibration of the estimates (see the module notes) and the rate;
+        ``others`` are the estimated sizes of the tasks not finished."""
+        work, rate, in_nodes = self._work()
+        unsettled = sum(others)
+        if len(work) >= CALIBRATE_AFTER:
+            return _calibrated(self.sizes, work, others), rate
+        ratio = sum(work) / sum(self.sizes)
+        if in_nodes and unsettled > 0 and math.isfinite(self.total):
+            by_total = max(self.total - sum(work), 0.0) / unsettled
+            ratio = max(by_total, ratio / 2)
+        calibration = _Calibration(math.log(ratio), 1.0, 1.0)
+        calibration.errors = [
+            w / calibration.work(size) for size, w in zip(self.sizes, work, strict=True)
+        ]
+        return calibration, rate
+
+    def remaining(
+        self, running: list[tuple[float, float]], waiting: list[float], slots: int
+    ) -> float | None:
+        """Seconds until the end of the run: ``running`` holds the estimated size of
+        each task running and the seconds it has run, ``waiting`` the estimated sizes of
+        the tasks queued (in the order they will be handed out), ``slots`` the worker
+        threads. None before a task finished."""
+        if not self.known:
+            return None
+        calibration, rate = self._calibration([size for size, _ in running] + waiting)
+        left = [calibration.left(size, ran * rate) / rate for size, ran in running]
+        ran = [seconds for _, seconds in running]
+        lengths = [calibration.work(size) / rate for size in waiting]
+        return _makespan(left, ran, lengths, max(slots, 1), self.split_after)
+
+    def shares(self, running: list[tuple[float, float]], waiting: list[float]) -> list[float]:
+        """The estimated size settled so far inside each task running (``running`` and
+        ``waiting`` as for :meth:`remaining`): its size times the share of its expected
+        time it has run. Less than its size while it runs, so a bar that adds these moves
+        while the tasks run, without reaching their end before they do."""
+        if not self.known or not running:
+            return [0.0] * len(running)
+        calibration, rate = self._calibration([size for size, _ in running] + waiting)
+        shares = []
+        for size, seconds in running:
+            ran = seconds * rate
+            shares.append(size * ran / (ran + calibration.left(size, ran)) if ran > 0 else 0.0)
+        return shares
+
+
+class _Calibration:
+    """Expected work = ``scale`` x estimate ** ``slope`` x ``smear``; ``errors`` are
+    the ratios of the real work of the finished tasks to their expected work."""
+
+    def __init__(self, log_scale: float, slope: float, smear: float) -> None:
+        self.log_scale = log_scale
+        self.slope = slope
+        self.smear = smear
+        self.errors: list[float] = []
+
+    def work(self, size: float) -> float:
+        """The expected work of a task of estimated ``size``."""
+        return self.smear * math.exp(self.log_scale + self.slope * math.log(max(size, 1.0)))
+
+    def left(self, size: float, done: float) -> float:
+        """The expected work left in a task of estimated ``size`` that has done ``done``:
+        the mean, over the errors seen (each smoothed into a normal), of the work beyond
+        ``done``, given that the task has not ended yet."""
+        expected = self.work(size)
+        errors = self.errors or [1.0]
+        n = len(errors)
+        if n > 1:
+            mean = sum(errors) / n
+            spread = math.sqrt(sum((e - mean) ** 2 for e in errors) / (n - 1))
+        else:
+            spread = DEFAULT_SPREAD
+        width = max(BANDWIDTH * spread * math.pow(n, -0.2), MIN_BANDWIDTH)
+        reached = done / expected
+        beyond = chance = 0.0
+        for error in errors:
+            z = (reached - error) / width
+            tail = 0.5 * math.erfc(z / math.sqrt(2))
+            beyond += (
+                width * math.exp(-z * z / 2) / math.sqrt(2 * math.pi) - (reached - error) * tail
+            )
+            chance += tail
+        if chance > 1e-12:
+            return max(beyond / chance, 0.0) * expected
+        # past every error seen by many widths: the normal tail's mean excess
+        return width * width / (reached - max(errors)) * expected
+
+
+def _calibrated(sizes: list[float], work: list[float], others: list[float]) -> _Calibration:
+    """Expected work = c x estimate ** k, from the finished tasks (``sizes``, ``work``)
+    and the estimates of the others. k, the share of the truth in an estimate (1: right
+    up to a factor, 0: all tasks alike whatever their estimates), is the mean of two
+    measures of it, each right where the other fails:
+
+    * the slope of the least-squares line of log(work) on log(estimate) over the
+      finished tasks: unbiased for the tasks left although they were handed out by
+      their estimates, but over the range of the estimates finished only (the biggest):
+      on a split of pento6x10 into 60 tasks, the 25 big ones, all about 130,000 nodes
+      but estimated from 47,000 to 240,000, give a slope near 0 that calls the 35 small
+      ones (100 to 40,000 nodes, well estimated) 130,000 nodes each;
+    * 1 - (the mean square of the log errors of the finished tasks) / (the variance of
+      the log estimates of all the tasks): the classical reliability of a measure with
+      errors, over the whole range, but with errors measured on the tasks finished,
+      whose errors are not those of the rest (the biggest estimates are mostly the
+      overestimated ones).
+
+    c makes the total of the finished tasks right. Past :data:`CALIBRATE_AFTER`
+    tasks."""
+    logs = [math.log(size) for size in sizes]
+    errors = [math.log(max(w, 1e-300) / size) for size, w in zip(sizes, work, strict=True)]
+    spread = _variance([math.log(max(size, 1.0)) for size in [*sizes, *others]])
+    noise = sum(error * error for error in errors) / len(errors)
+    reliability = min(max(1.0 - noise / spread, 0.0), 1.0) if spread > 0 else 1.0
+    ys = [log + error for log, error in zip(logs, errors, strict=True)]
+    within = _variance(logs)
+    if within > 0:
+        mean_x, mean_y = sum(logs) / len(logs), sum(ys) / len(ys)
+        covariance = sum((x - mean_x) * (y - mean_y) for x, y in zip(logs, ys, strict=True))
+        slope = min(max(covariance / (len(logs) - 1) / within, 0.0), 1.0)
+        reliability = (reliability + slope) / 2
+    calibration = _Calibration(0.0, reliability, 1.0)
+    calibration.smear = sum(work) / sum(calibration.work(size) for size in sizes)
+    calibration.errors = [w / calibration.work(size) for size, w in zip(sizes, work, strict=True)]
+    return calibration
+
+
+def _variance(values: list[float]) -> float:
+    """The sample variance of ``values`` (0 for fewer than 2)."""
+    n = len(values)
+    if n < 2:
+        return 0.0
+    mean = sum(values) / n
+    return sum((value - mean) ** 2 for value in values) / (n - 1)
+
+
+def _makespan(
+    left: list[float],
+    ran: list[float],
+    lengths: list[float],
+    slots: int,
+    split_after: float | None,
+) -> float:
+    """When the last of the tasks ends: tasks running with ``left`` seconds to go (having
+    run ``ran``), then tasks of ``lengths`` seconds handed out in order, each to the
+    thread that frees first. With ``split_after``, when a thread falls idle with nothing
+    waiting, the task that ends last is cut once it has run ``split_after``: its work is
+    counted again in parts shared by all the threads (as
+    :class:`~excover.parallel.cluster.ClusterRun` does; one cut only), when that ends
+    sooner."""
+    # each thread: (when it frees, when its task started, the task's whole length)
+    threads: list[tuple[float, float, float]] = [
+        (end, -seconds, seconds + end) for end, seconds in zip(left, ran, strict=True)
+    ]
+    threads += [(0.0, 0.0, 0.0)] * max(slots - len(threads), 0)
+    heapq.heapify(threads)
+    for length in lengths:
+        free, _, _ = heapq.heappop(threads)
+        heapq.heappush(threads, (free + length, free, length))
+    ends = sorted(threads)
+    if split_after is None or len(ends) < 2:
+        return ends[-1][0]
+    idle = ends[0][0]  # a thread is idle from then on, with nothing waiting
+    last, started, length = ends[-1]  # the task cut: the last to end
+    cut_at = max(idle, started + split_after)
+    # a cut that would end later than the task itself is left out: near the end a task
+    # that the run would cut just before it ends made the time left jump up and back
+    return min(last, max(ends[-2][0], cut_at + length / len(ends)))
