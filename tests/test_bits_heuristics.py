@@ -159,3 +159,11 @@ def test_weighted_choice_counts_knuth_files() -> None:
     for name, solutions in (("queens10", 724), ("pento3x20", 8), ("scott-pfix", 65)):
         problem = ExactCover.read(KNUTH / f"{name}.dlx")
         assert Search(problem, heuristic="weighted").count() == solutions
+
+
+@pytest.mark.parametrize("heuristic", ["forced", "weighted"])
+def test_a_count_on_workers_cuts_subproblems_instead_of_shares(heuristic: str) -> None:
+    """Shares would deal out the units of one tree (forced levels are not units, and
+    weights differ from share to share): a count on workers takes subproblems instead."""
+    problem = ExactCover.read(KNUTH / "queens10.dlx")
+    assert problem.count(workers=2, heuristic=heuristic) == 724

@@ -267,8 +267,12 @@ def count(
 
 def _share_options(problem: ExactCover, options: dict[str, Any]) -> dict[str, Any] | None:
     """The search options for counting ``problem`` in shares (see :func:`_count_by_shares`),
-    or None when it should be cut into subproblems: shares need the bit-parallel engine.
-    A random heuristic gets one seed for all the shares, which must walk the same tree."""
+    or None when it should be cut into subproblems: shares need the bit-parallel engine
+    and a heuristic they run (not "forced", whose forced levels are not dealt out as
+    units, nor "weighted", whose weights grow from the subtrees each share walks). A
+    random heuristic gets one seed for all the shares, which must walk the same tree."""
+    if options.get("heuristic") in ("forced", "weighted"):
+        return None
     if pick_engine(problem, options.get("engine", "auto")) != "bits":
         return None
     if options.get("heuristic") == "random" and options.get("seed") is None:
