@@ -245,8 +245,8 @@ cdef inline int32_t choose(BitState* s, int32_t level) noexcept nogil:
     cdef int64_t least = 0
     cdef uint64_t x, ties = 1
     s.run.work += <uint64_t>s.ow * <uint64_t>s.n_uncovered[level]
-    s.least = 2  # no forced move unless the MRV scan finds one
     if level == 0 and s.run.first_item >= 0:
+        s.least = 2  # the root branches on the item asked for: no forced move there
         return s.run.first_item
     if s.run.heuristic == MRV:
         return s.mrv(live, s.cols, s.ow, uncovered, s.uw, &s.least)
@@ -387,9 +387,10 @@ cdef int search(BitState* s, bint count_only, int64_t max_solutions, int64_t max
         if phase == FORWARD:
             s.item[level] = choose(s, level)
             s.choice[level] = -1
-            s.forced_start[level + 1] = s.forced_start[level]
             phase = NEXT
-            if s.least == 1 and s.run.heuristic == FORCED:
+            if s.run.heuristic == FORCED:
+                s.forced_start[level + 1] = s.forced_start[level]
+            if s.run.heuristic == FORCED and s.least == 1:
                 s.item[level] = FORCED_LEVEL
                 left = take_forced(s, level)
                 if left == 0:
