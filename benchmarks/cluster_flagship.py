@@ -29,12 +29,14 @@ A run too long for one sitting goes on later from its ledger: ``--resume`` with 
 ``--folder`` skips steps 3 and 4 and runs the command of step 5 (on a new cluster, on
 this machine or another one; the ledger names the problem by a digest of its DLX text).
 
-Issue #43's run of at least 2 CPU-hours: ``--problem latin --n 7`` is about 2.8
-CPU-hours by ``excover estimate`` (1.01e+04 s), ``--n 19`` queens about 1.3 (4.69e+03 s),
-``--n 20`` about 8 times that; ``--n 14`` to ``--n 16`` queens or ``--problem latin --n 6``
-show it working in seconds. Usage: ``python benchmarks/cluster_flagship.py [--problem
-queens|latin] [--n N] [--workers W] [--tasks T] [--kill-at F] [--interrupt-at F]
-[--task-timeout S] [--checkpoint-every S] [--folder DIR] [--resume]``.
+Issue #43's run of at least 2 CPU-hours, the default: ``--problem latin --n 7`` is about
+2.8 CPU-hours by ``excover estimate`` (1.01e+04 s); ``--problem queens --n 19`` about 1.3
+(4.69e+03 s), ``--n 20`` about 8 times that; ``--problem queens --n 14`` to ``16`` or
+``--problem latin --n 6`` show it working in seconds. Its ledger between sessions:
+``benchmarks/data/flagship`` (docs/performance.md, "The flagship run"). Usage: ``python
+benchmarks/cluster_flagship.py [--problem queens|latin] [--n N] [--workers W] [--tasks T]
+[--kill-at F] [--interrupt-at F] [--task-timeout S] [--checkpoint-every S] [--folder DIR]
+[--resume]``.
 """
 
 from __future__ import annotations
@@ -204,14 +206,14 @@ def wait_for(
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--problem", choices=("queens", "latin"), default="queens")
-    parser.add_argument("--n", type=int, default=19)
+    parser.add_argument("--problem", choices=("queens", "latin"), default="latin")
+    parser.add_argument("--n", type=int, default=7)
     parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--tasks", type=int, default=120)
+    parser.add_argument("--tasks", type=int, default=400)
     parser.add_argument("--kill-at", type=float, default=0.2)
     parser.add_argument("--interrupt-at", type=float, default=0.5)
     parser.add_argument("--task-timeout", type=float, default=None)
-    parser.add_argument("--checkpoint-every", type=float, default=5.0)
+    parser.add_argument("--checkpoint-every", type=float, default=30.0)
     parser.add_argument("--folder", type=Path, default=None)
     parser.add_argument(
         "--resume", action="store_true", help="go on from the folder's ledger, no faults"
