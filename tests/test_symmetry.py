@@ -140,8 +140,18 @@ def test_queens_up_to_symmetry_is_a002562(n: int) -> None:
 
 
 def test_queens_group_is_the_square_group() -> None:
+    """queens(n) declares the board's 8 symmetries; BLISS finds the same group."""
+    from excover.symmetry.automorphisms import automorphism_group
+
     for n in range(4, 15):
-        assert queens(n).symmetries().option_order == 8
+        problem = queens(n)
+        assert problem.declared_symmetries() is not None
+        declared = problem.symmetries()
+        found = automorphism_group(problem)
+        assert declared.option_order == found.option_order == 8
+        assert {tuple(g.options.tolist()) for g in declared.elements()} == {
+            tuple(g.options.tolist()) for g in found.elements()
+        }
 
 
 @pytest.mark.parametrize(
@@ -302,8 +312,11 @@ def test_missing_igraph_is_a_clear_error(monkeypatch: pytest.MonkeyPatch) -> Non
         return real_import(name, *args, **kwargs)
 
     monkeypatch.setattr(builtins, "__import__", without_igraph)
+    problem = queens(5)
+    assert problem.count(up_to_symmetry=True) == 2  # its group is declared: no igraph
+    problem.declare_symmetries(None)
     with pytest.raises(UsageError, match=r"pip install 'excover\[symmetry\]'"):
-        queens(5).symmetries()
+        problem.symmetries()
 
 
 def test_a_group_too_large_to_list_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:

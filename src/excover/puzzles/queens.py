@@ -62,7 +62,19 @@ def queens(n: int) -> ExactCover:
                 if 0 < diagonal < 2 * n - 2:
                     items.append(name(prefix, diagonal))
             problem.add_option(items)
+    problem.declare_symmetries(square_symmetries(n))
     return problem
+
+
+def square_symmetries(n: int) -> list[list[int]]:
+    """Generators of the 8 symmetries of the ``n x n`` board, as permutations of the
+    options of :func:`queens` (option ``n * row + column`` is the queen on that square):
+    the quarter turn and the mirror image left to right. Declared by :func:`queens`, so
+    that its counts up to symmetry need no search for the group (nor python-igraph)."""
+    n = _check_n(n)
+    turn = [n * column + (n - 1 - row) for row in range(n) for column in range(n)]
+    mirror = [n * row + (n - 1 - column) for row in range(n) for column in range(n)]
+    return [turn, mirror]
 
 
 def decode(n: int, solution: Iterable[SupportsIndex]) -> list[tuple[int, int]]:
