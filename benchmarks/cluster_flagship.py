@@ -55,7 +55,9 @@ from pathlib import Path
 import psutil
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from _problems import latin_first_row
 from distributed import Client
 from faults import ProcessCluster, kill_worker
 
@@ -103,22 +105,6 @@ A002860 = {
 }
 
 STARTED = time.monotonic()
-
-
-def latin_first_row(n: int) -> ExactCover:
-    """The Latin squares of order ``n`` whose first row is 0, 1, ..., n-1: for each cell of
-    rows 1..n-1 and each symbol, the option that puts the symbol there covers the cell, the
-    symbol in its row and the symbol in its column (symbol c is already in column c)."""
-    cells = [f"p{r}_{c}" for r in range(1, n) for c in range(n)]
-    in_rows = [f"r{r}_{s}" for r in range(1, n) for s in range(n)]
-    in_columns = [f"c{c}_{s}" for c in range(n) for s in range(n) if s != c]
-    problem = ExactCover(primary=cells + in_rows + in_columns)
-    for r in range(1, n):
-        for c in range(n):
-            for s in range(n):
-                if s != c:
-                    problem.add_option([f"p{r}_{c}", f"r{r}_{s}", f"c{c}_{s}"])
-    return problem
 
 
 def published(problem: str, n: int) -> tuple[int, str]:

@@ -33,22 +33,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _data import KNUTH_DATA, require
+from _problems import latin_first_row
 
 from excover import ExactCover, Search
-
-
-def latin_first_row(n: int) -> ExactCover:
-    """Latin squares of order ``n`` whose first row is 0..n-1 (cells, rows and columns)."""
-    cells = [f"p{r}_{c}" for r in range(1, n) for c in range(n)]
-    rows = [f"r{r}_{s}" for r in range(1, n) for s in range(n)]
-    columns = [f"c{c}_{s}" for c in range(n) for s in range(n) if s != c]
-    problem = ExactCover(cells + rows + columns)
-    for r in range(1, n):
-        for c in range(n):
-            for s in range(n):
-                if s != c:
-                    problem.add_option([f"p{r}_{c}", f"r{r}_{s}", f"c{c}_{s}"])
-    return problem
 
 
 def alg_lab(repo: Path, name: str) -> ExactCover:
