@@ -4,7 +4,8 @@
  *   - filter: a child level's options in play are its parent's minus every option that
  *     has one of the chosen option's forbidden bits (one column bitset per bit);
  *   - mrv: the uncovered primary item whose column meets the options in play in the
- *     fewest bits (ties to the lowest item; stop at once at zero, as DLX1 does).
+ *     fewest bits (ties to the lowest item; stop at once at zero, as DLX1 does); its
+ *     "forced" copy also marks the items with one option left (forced moves).
  *
  * The same source is compiled three times: for AVX-512 with a vector popcount, for AVX2
  * with the scalar POPCNT instruction, and for the baseline of the build; a bitset of 33
@@ -53,14 +54,19 @@ EXCOVER_INLINE int64_t excover_filter_body(uint64_t *EXCOVER_RESTRICT child,
 /* The uncovered item (a set bit of ``uncovered``, ``uw`` words) whose column has the
  * fewest bits in ``live``: the lowest such item, or the first whose count is zero.
  * Its count goes to *least. Returns -1 when no item is uncovered. */
+/* The MRV choice; when single is not NULL, it also marks there (uw words, cleared here)
+ * the uncovered items with exactly one option in play, the forced moves (of every item
+ * when none has no option: the scan stops at the first item with none). */
 EXCOVER_INLINE int32_t excover_mrv_body(const uint64_t *EXCOVER_RESTRICT live,
                                         const uint64_t *EXCOVER_RESTRICT cols, int32_t ow,
                                         const uint64_t *EXCOVER_RESTRICT uncovered, int32_t uw,
-                                        int64_t *least) {
+                                        int64_t *least, uint64_t *EXCOVER_RESTRICT single) {
     int64_t fewest = INT64_MAX, n;
     int32_t best = -1, u, w, t;
     uint64_t x;
     const uint64_t *col;
+    if (single)
+        for (u = 0; u < uw; u++) single[u] = 0;
     for (u = 0; u < uw; u++) {
         x = uncovered[u];
         while (x) {
@@ -69,6 +75,7 @@ EXCOVER_INLINE int32_t excover_mrv_body(const uint64_t *EXCOVER_RESTRICT live,
             col = cols + (int64_t)t * ow;
             n = 0;
             for (w = 0; w < ow; w++) n += excover_popcount64(live[w] & col[w]);
+            if (single && n == 1) single[u] |= (uint64_t)1 << (t & 63);
             if (n < fewest) {
                 fewest = n;
                 best = t;
@@ -103,39 +110,6 @@ EXCOVER_INLINE void excover_counts_body(const uint64_t *EXCOVER_RESTRICT live,
     }
 }
 
-/* The MRV scan of excover_mrv_body that also marks in single[] (uw words, cleared here)
- * the uncovered items with exactly one option in play: the forced moves. */
-EXCOVER_INLINE int32_t excover_forced_body(const uint64_t *EXCOVER_RESTRICT live,
-                                           const uint64_t *EXCOVER_RESTRICT cols, int32_t ow,
-                                           const uint64_t *EXCOVER_RESTRICT uncovered,
-                                           int32_t uw, int64_t *least,
-                                           uint64_t *EXCOVER_RESTRICT single) {
-    int64_t fewest = INT64_MAX, n;
-    int32_t best = -1, u, w, t;
-    uint64_t x;
-    const uint64_t *col;
-    for (u = 0; u < uw; u++) single[u] = 0;
-    for (u = 0; u < uw; u++) {
-        x = uncovered[u];
-        while (x) {
-            t = u * 64 + excover_ctz64(x);
-            x &= x - 1;
-            col = cols + (int64_t)t * ow;
-            n = 0;
-            for (w = 0; w < ow; w++) n += excover_popcount64(live[w] & col[w]);
-            if (n == 1) single[u] |= (uint64_t)1 << (t & 63);
-            if (n < fewest) {
-                fewest = n;
-                best = t;
-                if (n == 0) goto done;
-            }
-        }
-    }
-done:
-    *least = fewest;
-    return best;
-}
-
 #define EXCOVER_BITS_VARIANT(SUFFIX, ATTRIBUTE)                                              \
     ATTRIBUTE static int64_t excover_filter_##SUFFIX(                                      \
         uint64_t *child, const uint64_t *parent, const uint64_t *cols, const int32_t *bits, \
@@ -145,7 +119,7 @@ done:
     ATTRIBUTE static int32_t excover_mrv_##SUFFIX(const uint64_t *live, const uint64_t *cols, \
                                                   int32_t ow, const uint64_t *uncovered,    \
                                                   int32_t uw, int64_t *least) {             \
-        return excover_mrv_body(live, cols, ow, uncovered, uw, least);                      \
+        return excover_mrv_body(live, cols, ow, uncovered, uw, least, NULL);                \
     }                                                                                       \
     ATTRIBUTE static void excover_counts_##SUFFIX(const uint64_t *live, const uint64_t *cols, \
                                                   int32_t ow, const uint64_t *uncovered,    \
@@ -155,7 +129,7 @@ done:
     ATTRIBUTE static int32_t excover_forced_##SUFFIX(                                      \
         const uint64_t *live, const uint64_t *cols, int32_t ow, const uint64_t *uncovered,  \
         int32_t uw, int64_t *least, uint64_t *single) {                                     \
-        return excover_forced_body(live, cols, ow, uncovered, uw, least, single);           \
+        return excover_mrv_body(live, cols, ow, uncovered, uw, least, single);              \
     }
 
 EXCOVER_BITS_VARIANT(base, )
