@@ -233,7 +233,7 @@ setup(
         force=True,
         # Cython's pool of processes re-imports this script where processes are spawned
         # (Windows, macOS): translate in parallel only where they are forked.
-        nthreads=JOBS if len(stale) > 1 and sys.platform.startswith("linux") else 0,
+        nthreads=JOBS if JOBS > 1 and len(stale) > 1 and sys.platform.startswith("linux") else 0,
         **CYTHON_OPTIONS,
     ),
 )
