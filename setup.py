@@ -3,22 +3,24 @@
 The extensions are compiled in parallel, one job a core (``EXCOVER_BUILD_JOBS=N`` sets
 the number; on Linux Cython translates them in parallel too), the largest first so that
 the jobs end together. The flags depend on the compiler, found when the build starts:
-GCC and Clang get ``-O3``, MSVC gets ``/O2``. OpenMP (the threads of the frontier count)
-is used only when a probe finds that the compiler and its runtime accept it; otherwise the
-frontier count builds without it and runs on one thread. ``EXCOVER_NO_OPENMP=1`` forces
-the build without it.
+GCC and Clang get ``-O3`` (``-O1`` for the shared utility module, below), MSVC gets
+``/O2``. OpenMP (the threads of the frontier count) is used only when a probe finds that
+the compiler and its runtime accept it; otherwise the frontier count builds without it
+and runs on one thread. ``EXCOVER_NO_OPENMP=1`` forces the build without it.
 
-Two choices keep ``pip install .`` short (docs/performance.md, "Installing"):
+Three choices keep ``pip install .`` short (docs/performance.md, "Installing"):
 
 - Cython's utility code (the typed memoryviews' machinery above all: about 2 s of
   ``gcc -O3`` in every module that uses one) is generated and compiled once, in the
   shared module ``excover._cyutility``, instead of once per extension. The hot loops
-  index memoryviews inline as before; only the creation of a view goes through it.
+  index memoryviews inline as before; only the creation of a view goes through it, so
+  that module is compiled with ``-O1``, measured as fast as ``-O3``.
 - GCC and Clang compile without debug information (``-g0``; Python's own flags say
   ``-g``): the machine code is the same, the compiler does a quarter less work.
   ``EXCOVER_DEBUG_INFO=1`` keeps it, for a debugger.
 
-A ``.pyx`` is translated to C only when its ``.c`` is missing or older than it. Cython's
+A ``.pyx`` is translated to C only when its ``.c`` is missing, older than it (or than
+this script, which sets Cython's options) or made by another Cython version. Cython's
 own test would translate everything again in each new isolated build environment (its
 bundled ``.pxd`` files are new there), so that ``pip install .`` followed by
 ``pip install ".[test]"`` compiled every extension twice; now the second install reuses
@@ -41,6 +43,11 @@ from setuptools.command.build_ext import build_ext
 
 #: Optimisation flags by the compiler type setuptools reports.
 OPTIMISE = {"msvc": ["/O2"], "unix": ["-O3"], "mingw32": ["-O3"], "cygwin": ["-O3"]}
+
+#: The same for the shared utility module (setup.py's SHARED_UTILITY), which no hot loop
+#: calls: it makes memoryviews and converts arguments, where ``-O1`` measured as fast as
+#: ``-O3`` (benchmarks/compare_builds.py) and compiles in half the time.
+OPTIMISE_SHARED = {"msvc": ["/O2"], "unix": ["-O1"], "mingw32": ["-O1"], "cygwin": ["-O1"]}
 
 #: How each compiler type drops debug information (Python's flags ask for it).
 NO_DEBUG_INFO = {"unix": ["-g0"], "mingw32": ["-g0"], "cygwin": ["-g0"]}
@@ -77,14 +84,16 @@ class BuildExtensions(build_ext):
     def build_extensions(self) -> None:
         print(f"excover: compiling {len(self.extensions)} extensions, {self.parallel} at a time")
         kind = self.compiler.compiler_type
-        optimise = OPTIMISE.get(kind, [])
-        if os.environ.get("EXCOVER_DEBUG_INFO", "") in ("", "0"):
-            optimise = [*optimise, *NO_DEBUG_INFO.get(kind, [])]
+        no_debug = NO_DEBUG_INFO.get(kind, [])
+        if os.environ.get("EXCOVER_DEBUG_INFO", "") not in ("", "0"):
+            no_debug = []
         openmp = self._openmp_flags(kind)
         portable_only = os.environ.get("EXCOVER_NO_SIMD", "") not in ("", "0")
         if portable_only:
             print("excover: the Sudoku core's portable kernel only (EXCOVER_NO_SIMD is set)")
         for extension in self.extensions:
+            table = OPTIMISE_SHARED if extension.name == SHARED_UTILITY else OPTIMISE
+            optimise = [*table.get(kind, []), *no_debug]
             extension.extra_compile_args = [*optimise, *extension.extra_compile_args]
             if portable_only and extension.name in HAS_SIMD_KERNELS:
                 # what MSVC and other processors build: plain C, one kernel
