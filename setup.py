@@ -215,7 +215,7 @@ extensions = [
 
 stale = [e for e in extensions if not _translated(e)]
 up_to_date = [_with_c_sources(e) for e in extensions if e not in stale]
-#: Cython's options for every module (and for the shared one, whose code depends on them).
+#: Cython's options, the same for every module and for the shared utility module.
 CYTHON_OPTIONS: dict[str, Any] = {
     "include_path": ["src"],
     "shared_utility_qualified_name": SHARED_UTILITY,
