@@ -1,13 +1,26 @@
 """Build the compiled hot loops; everything else is declared in pyproject.toml.
 
 The extensions are compiled in parallel, one job a core (``EXCOVER_BUILD_JOBS=N`` sets
-the number; on Linux Cython translates them in parallel too). The flags depend on the
-compiler, found when the build starts: GCC and Clang get ``-O3``, MSVC gets ``/O2``.
-OpenMP (the threads of the frontier count) is used only when a probe finds that the
-compiler and its runtime accept it; otherwise the frontier count builds without it and
-runs on one thread. ``EXCOVER_NO_OPENMP=1`` forces the build without it.
+the number; on Linux Cython translates them in parallel too), the largest first so that
+the jobs end together. The flags depend on the compiler, found when the build starts:
+GCC and Clang get ``-O3`` (``-O1`` for the shared utility module, below), MSVC gets
+``/O2``. OpenMP (the threads of the frontier count) is used only when a probe finds that
+the compiler and its runtime accept it; otherwise the frontier count builds without it
+and runs on one thread. ``EXCOVER_NO_OPENMP=1`` forces the build without it.
 
-A ``.pyx`` is translated to C only when its ``.c`` is missing or older than it. Cython's
+Three choices keep ``pip install .`` short (docs/performance.md, "Installing"):
+
+- Cython's utility code (the typed memoryviews' machinery above all: about 2 s of
+  ``gcc -O3`` in every module that uses one) is generated and compiled once, in the
+  shared module ``excover._cyutility``, instead of once per extension. The hot loops
+  index memoryviews inline as before; only the creation of a view goes through it, so
+  that module is compiled with ``-O1``, measured as fast as ``-O3``.
+- GCC and Clang compile without debug information (``-g0``; Python's own flags say
+  ``-g``): the machine code is the same, the compiler does a quarter less work.
+  ``EXCOVER_DEBUG_INFO=1`` keeps it, for a debugger.
+
+A ``.pyx`` is translated to C only when its ``.c`` is missing, older than it (or than
+this script, which sets Cython's options) or made by another Cython version. Cython's
 own test would translate everything again in each new isolated build environment (its
 bundled ``.pxd`` files are new there), so that ``pip install .`` followed by
 ``pip install ".[test]"`` compiled every extension twice; now the second install reuses
@@ -17,16 +30,27 @@ the first one's C files and objects.
 from __future__ import annotations
 
 import os
+import re
 import sys
 import tempfile
 from pathlib import Path
+from typing import Any
 
 from Cython.Build import cythonize
+from Cython.Utils import file_generated_by_this_cython
 from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
 
 #: Optimisation flags by the compiler type setuptools reports.
 OPTIMISE = {"msvc": ["/O2"], "unix": ["-O3"], "mingw32": ["-O3"], "cygwin": ["-O3"]}
+
+#: The same for the shared utility module (setup.py's SHARED_UTILITY), which no hot loop
+#: calls: it makes memoryviews and converts arguments, where ``-O1`` measured as fast as
+#: ``-O3`` (benchmarks/compare_builds.py) and compiles in half the time.
+OPTIMISE_SHARED = {"msvc": ["/O2"], "unix": ["-O1"], "mingw32": ["-O1"], "cygwin": ["-O1"]}
+
+#: How each compiler type drops debug information (Python's flags ask for it).
+NO_DEBUG_INFO = {"unix": ["-g0"], "mingw32": ["-g0"], "cygwin": ["-g0"]}
 
 #: How each compiler type turns OpenMP on: (compile flags, link flags).
 OPENMP = {"msvc": (["/openmp"], []), "unix": (["-fopenmp"], ["-fopenmp"])}
@@ -60,12 +84,16 @@ class BuildExtensions(build_ext):
     def build_extensions(self) -> None:
         print(f"excover: compiling {len(self.extensions)} extensions, {self.parallel} at a time")
         kind = self.compiler.compiler_type
-        optimise = OPTIMISE.get(kind, [])
+        no_debug = NO_DEBUG_INFO.get(kind, [])
+        if os.environ.get("EXCOVER_DEBUG_INFO", "") not in ("", "0"):
+            no_debug = []
         openmp = self._openmp_flags(kind)
         portable_only = os.environ.get("EXCOVER_NO_SIMD", "") not in ("", "0")
         if portable_only:
             print("excover: the Sudoku core's portable kernel only (EXCOVER_NO_SIMD is set)")
         for extension in self.extensions:
+            table = OPTIMISE_SHARED if extension.name == SHARED_UTILITY else OPTIMISE
+            optimise = [*table.get(kind, []), *no_debug]
             extension.extra_compile_args = [*optimise, *extension.extra_compile_args]
             if portable_only and extension.name in HAS_SIMD_KERNELS:
                 # what MSVC and other processors build: plain C, one kernel
@@ -74,6 +102,9 @@ class BuildExtensions(build_ext):
                 compile_flags, link_flags = openmp
                 extension.extra_compile_args += compile_flags
                 extension.extra_link_args += link_flags
+        # setuptools hands the extensions to its pool of jobs in list order: the longest
+        # compiles first, so that the last one to start is short and the jobs end together
+        self.extensions.sort(key=_compile_size, reverse=True)
         super().build_extensions()
 
     def _openmp_flags(self, kind: str) -> tuple[list[str], list[str]] | None:
@@ -101,6 +132,31 @@ class BuildExtensions(build_ext):
         return flags
 
 
+def _compile_size(extension: Extension) -> int:
+    """How much C the compiler reads for ``extension``, in bytes: its C sources and every
+    header of the project they include, as often as included (the Sudoku core includes
+    its kernel once per instruction set), a measure of its compile time good enough to
+    order the jobs."""
+    return sum(_included_size(Path(source), extension.include_dirs) for source in extension.sources)
+
+
+def _included_size(path: Path, include_dirs: list[str]) -> int:
+    """The size of ``path`` and of the project's headers it includes, recursively."""
+    if not path.exists():
+        return 0
+    text = path.read_text(errors="replace")
+    size = len(text)
+    for name in re.findall(r'^\s*#\s*include\s+"([^"]+)"', text, re.MULTILINE):
+        for folder in [str(path.parent), *include_dirs]:
+            if (Path(folder) / name).exists():
+                size += _included_size(Path(folder) / name, include_dirs)
+                break
+    return size
+
+
+#: The module that holds Cython's utility code for all the others (Cython >= 3.1).
+SHARED_UTILITY = "excover._cyutility"
+
 #: Declarations shared by the compiled modules (``_portable.h`` and its ``.pxd``).
 SHARED_DIR = "src/excover"
 
@@ -124,11 +180,17 @@ def _extension(name: str) -> Extension:
 
 
 def _translated(extension: Extension) -> bool:
-    """Whether the extension's C file is there and newer than its Cython sources."""
+    """Whether the extension's C file is there, newer than its Cython sources and this
+    script (which sets Cython's options), and made by the Cython that translates now (a
+    module and the shared utility module it imports from must come from the same one)."""
     pyx = Path(extension.sources[0])
     c_file = pyx.with_suffix(".c")
-    sources = [pyx, *(Path(d) for d in extension.depends)]
-    return c_file.exists() and all(c_file.stat().st_mtime >= s.stat().st_mtime for s in sources)
+    sources = [pyx, Path(__file__), *(Path(d) for d in extension.depends)]
+    return (
+        c_file.exists()
+        and all(c_file.stat().st_mtime >= s.stat().st_mtime for s in sources)
+        and file_generated_by_this_cython(str(c_file))
+    )
 
 
 def _with_c_sources(extension: Extension) -> Extension:
@@ -153,21 +215,34 @@ extensions = [
 
 stale = [e for e in extensions if not _translated(e)]
 up_to_date = [_with_c_sources(e) for e in extensions if e not in stale]
+#: Cython's options, the same for every module and for the shared utility module.
+CYTHON_OPTIONS: dict[str, Any] = {
+    "include_path": ["src"],
+    "shared_utility_qualified_name": SHARED_UTILITY,
+    "language_level": 3,
+    "compiler_directives": {
+        "boundscheck": False,
+        "wraparound": False,
+        "cdivision": True,
+        "initializedcheck": False,
+    },
+}
 setup(
     cmdclass={"build_ext": BuildExtensions},
-    ext_modules=up_to_date
+    # Cython writes the shared module's C file when it is missing or was written by
+    # another Cython version, and leaves it alone otherwise (so that it is compiled once).
+    ext_modules=cythonize(
+        [Extension(SHARED_UTILITY, ["src/" + SHARED_UTILITY.replace(".", "/") + ".c"])],
+        **CYTHON_OPTIONS,
+    )
+    + up_to_date
     + cythonize(
         stale,
-        include_path=["src"],
+        # translated whatever Cython's own test of dates says: _translated judged them
+        force=True,
         # Cython's pool of processes re-imports this script where processes are spawned
         # (Windows, macOS): translate in parallel only where they are forked.
-        nthreads=JOBS if len(stale) > 1 and sys.platform.startswith("linux") else 0,
-        language_level=3,
-        compiler_directives={
-            "boundscheck": False,
-            "wraparound": False,
-            "cdivision": True,
-            "initializedcheck": False,
-        },
+        nthreads=JOBS if JOBS > 1 and len(stale) > 1 and sys.platform.startswith("linux") else 0,
+        **CYTHON_OPTIONS,
     ),
 )

@@ -14,7 +14,10 @@ counting (domino tilings of 16x16 by the frontier route, the ZDD of 12 queens), 
 (the batch solver on 500 generated puzzles, 40 times over) and nonograms (40 random 30x30
 puzzles classified).
 
-Usage: ``python benchmarks/compare_builds.py OLD_SRC NEW_SRC [--rounds N]``, where each
+``--extra`` adds longer ones (``EXTRA``): pento6x10 on each engine on its own, the ZDD of
+13 queens, 20x20 dominoes, 13 queens by components, 150 counts of 16x16 Sudoku puzzles.
+
+Usage: ``python benchmarks/compare_builds.py OLD_SRC NEW_SRC [--rounds N] [--extra]``, where each
 ``*_SRC`` is the ``src`` folder of a checkout built with ``python setup.py build_ext
 --inplace`` (for example a ``git worktree`` of the older commit).
 """
@@ -28,7 +31,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-__all__ = ["WORKLOADS", "main"]
+__all__ = ["EXTRA", "WORKLOADS", "main"]
 
 _REPO = Path(__file__).resolve().parent.parent
 
@@ -77,6 +80,57 @@ WORKLOADS: dict[str, tuple[str, str, str]] = {
     ),
 }
 
+_PENTO = (
+    f"import excover as xc; p = xc.ExactCover.from_dlx(open({str(_REPO)!r} + "
+    "'/examples/pento6x10.dlx').read())"
+)
+
+#: Longer workloads, with ``--extra``: each search engine on its own, larger counts, the
+#: component count and the general Sudoku solver (a change to how every module is built
+#: touches them all).
+EXTRA: dict[str, tuple[str, str, str]] = {
+    "search: pento6x10 (bit-parallel engine)": (
+        _PENTO,
+        "result = p.count(method='dlx', engine='bits')",
+        "result",
+    ),
+    "search: pento6x10 (dancing links)": (
+        _PENTO,
+        "result = p.count(method='dlx', engine='dlx')",
+        "result",
+    ),
+    "search: pento6x10 (dancing cells)": (
+        _PENTO,
+        "result = p.count(method='dlx', engine='cells')",
+        "result",
+    ),
+    "counting: ZDD of 13 queens": (
+        "from excover.puzzles import queens; p = queens.queens(13)",
+        "result = p.zdd().count()",
+        "result",
+    ),
+    "counting: dominoes 20x20 (frontier)": (
+        "from excover.tiling import Pattern, Tile, Tiling\n"
+        "t = Tiling(Pattern.from_ascii('\\n'.join(['*' * 20] * 20)), "
+        "[Tile(Pattern.from_ascii('**'), multiplicity='any', symmetry='all')])",
+        "result = t.count(method='zdd')",
+        "result",
+    ),
+    "counting: 13 queens by components": (
+        "from excover.puzzles import queens\n"
+        "from excover.counting import components\n"
+        "p = queens.queens(13)",
+        "result = components.count(p)",
+        "result",
+    ),
+    "sudoku: 16x16, 3 puzzles counted 50 times": (
+        "from excover.puzzles import sudoku\n"
+        "puzzles = [sudoku.generate(box=(4, 4), seed=s) for s in range(3)] * 50",
+        "result = [sudoku.count(x, box=(4, 4)) for x in puzzles]",
+        "result",
+    ),
+}
+
 _RUNNER = """
 import json, sys, time
 {setup}
@@ -89,7 +143,7 @@ print(json.dumps({{"seconds": seconds, "check": repr({check})}}))
 
 def run_once(src: str, name: str) -> tuple[float, str]:
     """Run workload ``name`` in a fresh process importing excover from ``src``."""
-    setup, timed, check = WORKLOADS[name]
+    setup, timed, check = {**WORKLOADS, **EXTRA}[name]
     code = _RUNNER.format(setup=setup, timed=timed, check=check)
     env = dict(os.environ, PYTHONPATH=os.path.abspath(src))
     done = subprocess.run(
@@ -107,8 +161,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("new", help="the src folder of the newer checkout")
     parser.add_argument("--rounds", type=int, default=3, help="interleaved runs (default 3)")
     parser.add_argument("--only", nargs="*", help="workloads whose name contains one of these")
+    parser.add_argument("--extra", action="store_true", help="the longer workloads too")
     args = parser.parse_args(argv)
-    names = [n for n in WORKLOADS if not args.only or any(w in n for w in args.only)]
+    workloads = {**WORKLOADS, **EXTRA} if args.extra else WORKLOADS
+    names = [n for n in workloads if not args.only or any(w in n for w in args.only)]
     print("| workload | old s | new s | new/old | same answer |")
     print("|---|---|---|---|---|")
     for name in names:

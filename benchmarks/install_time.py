@@ -8,8 +8,12 @@ says, then prints the wall-clock seconds and the CPU seconds (user + system, of 
 every compiler it ran). The CPU figure is what a busy machine cannot inflate: on an idle
 machine the wall time is at least the CPU time divided by the cores that compile.
 ``--jobs N`` sets ``EXCOVER_BUILD_JOBS``; ``--no-cache`` keeps pip from its cache (the
-dependencies' wheels downloaded again). The figures are quoted in docs/performance.md,
-"Installing".
+dependencies' wheels downloaded again). It also prints when each of pip's steps ended
+(wall clock, read from pip's own progress lines): the isolated build environment
+(setuptools and Cython installed into it), the Cython translation (``setup.py`` runs it
+when pip asks for the build's requirements), the metadata and the dependencies' choice,
+the compiles (the wheel built), and the install of excover and its dependencies. The
+figures are quoted in docs/performance.md, "Installing".
 """
 
 from __future__ import annotations
@@ -26,6 +30,14 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 
+#: pip's steps, each with the line pip prints when it is over (when its output is no tty).
+STEPS = [
+    ("build environment (setuptools, Cython)", "Installing build dependencies: finished"),
+    ("Cython translation", "Getting requirements to build wheel: finished"),
+    ("metadata, dependencies chosen", "Building wheel for excover (pyproject.toml): started"),
+    ("compiles (the wheel built)", "Building wheel for excover (pyproject.toml): finished"),
+]
+
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -39,17 +51,33 @@ def main() -> None:
         clone = Path(scratch) / "excover"
         subprocess.run(["git", "clone", "-q", str(ROOT), str(clone)], check=True)
         venv.create(Path(scratch) / "venv", with_pip=True)
-        pip = [str(Path(scratch) / "venv" / "bin" / "pip"), "install", "-q", "."]
+        pip = [str(Path(scratch) / "venv" / "bin" / "pip"), "install", "."]
         if args.no_cache:
             pip.append("--no-cache-dir")
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
         started = time.perf_counter()
-        subprocess.run(pip, cwd=clone, env=env, check=True)
+        ended: dict[str, float] = {}
+        with subprocess.Popen(
+            pip, cwd=clone, env=env, stdout=subprocess.PIPE, text=True
+        ) as process:
+            assert process.stdout is not None
+            for line in process.stdout:
+                for step, marker in STEPS:
+                    if marker in line and step not in ended:
+                        ended[step] = time.perf_counter() - started
+        if process.returncode != 0:
+            raise SystemExit(f"pip install failed with status {process.returncode}")
         wall = time.perf_counter() - started
         after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     load = os.getloadavg()[0]
     print(f"pip install . from a clean clone: {wall:.1f} s wall, {cpu:.1f} s CPU")
+    last = 0.0
+    for step, _ in STEPS:
+        if step in ended:
+            print(f"  {step}: {ended[step] - last:.1f} s (ended at {ended[step]:.1f} s)")
+            last = ended[step]
+    print(f"  install of excover and its dependencies: {wall - last:.1f} s")
     python = sys.version.split()[0]
     print(f"cores: {os.cpu_count()}, load average at the end: {load:.2f}, python {python}")
 

@@ -1126,5 +1126,8 @@ cdef class Core(LineCore):
 
     def grid_bytes(self):
         """The grid, one byte per cell row by row (1 white, 2 black, 3 unknown)."""
-        return bytes(<uint8_t[:self.n_cells]> self.grid)
+        # a slice of a char pointer is a bytes object; a cast to a typed memoryview would
+        # also do, but Cython 3.3 then leaves a type of its shared utility module
+        # (setup.py) undeclared in this module's C file
+        return (<char*> self.grid)[:self.n_cells]
 
