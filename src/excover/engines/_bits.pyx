@@ -191,6 +191,7 @@ cdef struct BitState:
     int32_t* choice              # per level
     int64_t* counts              # per primary item: options in play that have it
     int64_t least                # the options in play of the item choose() last chose
+    uint64_t* root_solutions     # per option: solutions found under it at level 0, or NULL
     # Forced moves (heuristic FORCED; see "Forced moves" in the module text).
     int32_t* forced_start        # levels + 1 offsets into forced_option
     int32_t* forced_option       # the options a forced level took, level after level
@@ -370,6 +371,13 @@ cdef int32_t take_forced(BitState* s, int32_t level) noexcept nogil:
     return left
 
 
+cdef inline void count_under_root(BitState* s) noexcept nogil:
+    """Count the solution being found under the option tried at level 0, when the engine
+    keeps those counts (see ``BitEngine.root_solutions``)."""
+    if s.root_solutions != NULL and s.choice[0] >= 0:
+        s.root_solutions[s.choice[0]] += 1
+
+
 cdef int search(BitState* s, bint count_only, int64_t max_solutions, int64_t max_nodes,
                 uint64_t budget) noexcept nogil:
     """Run from the saved state until an event or ``budget`` work is done (see the module
@@ -394,6 +402,7 @@ cdef int search(BitState* s, bint count_only, int64_t max_solutions, int64_t max
                 s.item[level] = FORCED_LEVEL
                 left = take_forced(s, level)
                 if left == 0:
+                    count_under_root(s)
                     status = count_solution(&s.run.nodes, &s.run.solutions, count_only,
                                             max_solutions)
                     if status != ST_GO_ON:
@@ -413,6 +422,7 @@ cdef int search(BitState* s, bint count_only, int64_t max_solutions, int64_t max
         if foreign_unit(s, level, left == 0):
             continue  # another part's unit
         if left == 0:
+            count_under_root(s)
             status = count_solution(&s.run.nodes, &s.run.solutions, count_only, max_solutions)
             if status != ST_GO_ON:
                 break
@@ -631,17 +641,14 @@ cdef tuple _bit_layout(int n_primary, int n_secondary, const int[::1] items,
     return bits, first, palette
 
 
-cdef void* _copy(values, size_t width) except NULL:
-    """A malloc'ed copy of an array's items (at least one byte, so never NULL on success)."""
-    cdef Py_ssize_t n = len(values)
-    cdef void* out = malloc(max(1, n) * width)
-    if out == NULL:
-        raise MemoryError()
-    cdef const unsigned char[::1] raw
-    if n:
-        raw = memoryview(values).cast("B")
-        memcpy(out, &raw[0], n * width)
-    return out
+cdef inline bint _has_primary(const int[::1] starts, const int[::1] items, Py_ssize_t k,
+                              int32_t n_primary) noexcept:
+    """Whether option ``k`` has a primary item."""
+    cdef Py_ssize_t j
+    for j in range(starts[k], starts[k + 1]):
+        if items[j] < n_primary:
+            return True
+    return False
 
 
 cdef class BitEngine(_Driver):
@@ -699,63 +706,96 @@ cdef class BitEngine(_Driver):
             self.s.share_depth = depth
         self._build(starts, items, colors, first, palette)
         self._build_multi(los, his)
+        if first_item >= 0 and not self.s.multi:
+            self.s.root_solutions = <uint64_t*>calloc(max(1, self.s.n_options), sizeof(uint64_t))
+            if self.s.root_solutions == NULL:
+                raise MemoryError()
         self._pick_kernels(simd)
         self.seed = mix_seed(<uint64_t>(seed & 0xFFFFFFFFFFFFFFFF))
         self._restart()
 
     cdef void _build(self, const int[::1] starts, const int[::1] items,
                      const int[::1] colors, list first, list palette) except *:
-        """The columns and the per-option lists of the module text."""
+        """The columns and the per-option lists of the module text, in two passes over
+        the nodes in C (the first sizes the lists, the second fills them): building is a
+        small part of a long search, but symmetry-broken counts build several engines."""
         cdef BitState* s = &self.s
-        cdef int32_t n_primary = s.n_primary, ow
-        cdef Py_ssize_t n_options = starts.shape[0] - 1, k, j, kept = 0
-        cdef int c, x, bit, color
+        cdef int32_t n_primary = s.n_primary, n_secondary, ow
+        cdef Py_ssize_t n_options = starts.shape[0] - 1, n_nodes = items.shape[0]
+        cdef Py_ssize_t k, j, kept = 0, n_forbid = 0, n_prim = 0, f = 0, q = 0
+        cdef int c, x, bit, width
         cdef int64_t levels = n_primary + 1
-        forbid_start = array("i", [0])
-        forbid_bit = array("i")
-        primary_start = array("i", [0])
-        primary_item = array("i")
-        original = array("i")
-        has_bits = []
+        n_secondary = <int32_t>len(first)
+        # Per secondary item: its first bit and its number of colors; per node: the bit
+        # it has (a colored node: its color's bit, found in the item's palette).
+        first_bits = array("i", first) if n_secondary else array("i", [0])
+        widths = array("i", [0]) * max(1, n_secondary)
+        node_bits = array("i", [0]) * max(1, n_nodes)
+        cdef int[::1] first_of = first_bits, width_of = widths, node_bit = node_bits
+        for x in range(n_secondary):
+            if palette[x] is not None:
+                width_of[x] = len(palette[x])
+        for j in range(n_nodes):
+            c = items[j]
+            if c < n_primary:
+                node_bit[j] = c
+            elif colors[j] == 0:
+                node_bit[j] = first_of[c - n_primary]
+            else:
+                x = c - n_primary
+                node_bit[j] = first_of[x] + <int>palette[x][colors[j]]
+        # Pass 1: the options kept (those with a primary item) and the lists' lengths.
         for k in range(n_options):
-            if not any(items[j] < n_primary for j in range(starts[k], starts[k + 1])):
+            if not _has_primary(starts, items, k, n_primary):
                 continue
-            mine = []
+            kept += 1
             for j in range(starts[k], starts[k + 1]):
                 c = items[j]
                 if c < n_primary:
-                    mine.append(c)
-                    forbid_bit.append(c)
-                    primary_item.append(c)
-                    continue
-                x = c - n_primary
-                color = colors[j]
-                offsets = palette[x] or {}
-                mine.append(first[x] + (offsets[color] if color else 0))
-                for bit in range(first[x], first[x] + 1 + len(offsets)):
-                    if color == 0 or bit != first[x] + offsets[color]:
-                        forbid_bit.append(bit)
-            has_bits.append(mine)
-            forbid_start.append(len(forbid_bit))
-            primary_start.append(len(primary_item))
-            original.append(<int>k)
-            kept += 1
+                    n_prim += 1
+                    n_forbid += 1
+                else:
+                    width = width_of[c - n_primary]
+                    n_forbid += width + 1 if colors[j] == 0 else width
         if kept > MAX_OPTIONS:
             raise ValueError(f"{kept} options, more than the engine's {MAX_OPTIONS}")
         ow = <int32_t>max(1, (kept + 63) // 64)
         s.n_options = <int32_t>kept
         s.ow = ow
         s.cols = <uint64_t*>calloc(<int64_t>max(1, self.n_bits) * ow, sizeof(uint64_t))
-        if s.cols == NULL:
+        s.forbid_start = <int32_t*>malloc((kept + 1) * sizeof(int32_t))
+        s.forbid_bit = <int32_t*>malloc(max(1, n_forbid) * sizeof(int32_t))
+        s.primary_start = <int32_t*>malloc((kept + 1) * sizeof(int32_t))
+        s.primary_item = <int32_t*>malloc(max(1, n_prim) * sizeof(int32_t))
+        s.original = <int32_t*>malloc(max(1, kept) * sizeof(int32_t))
+        if not (s.cols and s.forbid_start and s.forbid_bit and s.primary_start
+                and s.primary_item and s.original):
             raise MemoryError()
-        for k in range(kept):
-            for bit in has_bits[k]:
-                s.cols[<int64_t>bit * ow + (k >> 6)] |= (<uint64_t>1) << (k & 63)
-        s.forbid_start = <int32_t*>_copy(forbid_start, sizeof(int32_t))
-        s.forbid_bit = <int32_t*>_copy(forbid_bit, sizeof(int32_t))
-        s.primary_start = <int32_t*>_copy(primary_start, sizeof(int32_t))
-        s.primary_item = <int32_t*>_copy(primary_item, sizeof(int32_t))
-        s.original = <int32_t*>_copy(original, sizeof(int32_t))
+        # Pass 2: fill them.
+        kept = 0
+        s.forbid_start[0] = 0
+        s.primary_start[0] = 0
+        for k in range(n_options):
+            if not _has_primary(starts, items, k, n_primary):
+                continue
+            for j in range(starts[k], starts[k + 1]):
+                c = items[j]
+                s.cols[<int64_t>node_bit[j] * ow + (kept >> 6)] |= (<uint64_t>1) << (kept & 63)
+                if c < n_primary:
+                    s.forbid_bit[f] = c
+                    f += 1
+                    s.primary_item[q] = c
+                    q += 1
+                    continue
+                x = c - n_primary
+                for bit in range(first_of[x], first_of[x] + 1 + width_of[x]):
+                    if colors[j] == 0 or bit != node_bit[j]:
+                        s.forbid_bit[f] = bit
+                        f += 1
+            s.original[kept] = <int32_t>k
+            kept += 1
+            s.forbid_start[kept] = <int32_t>f
+            s.primary_start[kept] = <int32_t>q
         self.levels = levels
         s.live = <uint64_t*>calloc(levels * ow, sizeof(uint64_t))
         s.uncovered = <uint64_t*>calloc(levels * s.uw, sizeof(uint64_t))
@@ -872,6 +912,7 @@ cdef class BitEngine(_Driver):
         free(s.need)
         free(s.closing)
         free(s.scratch)
+        free(s.root_solutions)
 
     cdef void _rewind(self):
         """Level 0: every kept option in play, every primary item uncovered."""
@@ -895,6 +936,8 @@ cdef class BitEngine(_Driver):
                     s.n_uncovered[0] += 1
         s.unit = 0
         s.rng_top = self.seed
+        if s.root_solutions != NULL:
+            memset(s.root_solutions, 0, max(1, s.n_options) * sizeof(uint64_t))
 
     cdef bint _trivial(self):
         # No primary item, or none to cover and no option: no level to enter.
@@ -927,6 +970,22 @@ cdef class BitEngine(_Driver):
             else:
                 found.append(s.original[s.choice[lev]])
         return found
+
+    def root_solutions(self):
+        """The solutions found so far under each option of the root's item (by the
+        caller's option numbers): a dict of ``option: solutions``, every option of the
+        item in play at the root included. Kept for searches given a ``first_item``, on
+        Algorithms X and C (None otherwise): one run then counts the solutions of several
+        subproblems side by side, each weighted as its caller needs (a symmetry-broken
+        count weighs each representative by the size of its orbit)."""
+        cdef BitState* s = &self.s
+        cdef int32_t k
+        cdef const uint64_t* col
+        if s.root_solutions == NULL:
+            return None
+        col = s.cols + <int64_t>s.run.first_item * s.ow
+        return {s.original[k]: s.root_solutions[k] for k in range(s.n_options)
+                if (col[k >> 6] >> (k & 63)) & 1}
 
     @property
     def algorithm(self):

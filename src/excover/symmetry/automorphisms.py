@@ -89,4 +89,4 @@ def automorphism_group(problem: ExactCover) -> Group:
     for perm in found:
         image = np.asarray(perm[:end], dtype=np.int64)
         generators.append(Automorphism(image[:n_options], image[n_options:] - n_options))
-    return Group(problem, generators)
+    return Group.of_automorphisms(problem, generators)
