@@ -255,6 +255,36 @@ def test_root_solutions_count_each_option_of_the_first_item(
     assert search.root_solutions() == dict.fromkeys(options, 0)
 
 
+@settings(max_examples=80, deadline=None)
+@given(wide_problems(max_options=120), st.data())
+def test_levels_below_a_first_item_walk_the_same_tree(
+    problem: ExactCover, data: st.DataObject
+) -> None:
+    """Below the root's item the engine renumbers the options in play ("Below the
+    root"): the same solutions, in the same order with the same nodes as dancing links
+    (MRV, leftmost), or the same solutions (forced moves, weighted choice), across stops."""
+    assume(pick_engine(problem, "bits") == "bits")
+    item = data.draw(st.integers(0, problem.n_primary - 1))
+    heuristic = data.draw(st.sampled_from(["mrv", "leftmost", "forced", "weighted"]))
+    reference = Search(problem, engine="dlx", branch_first=item, max_nodes=50_000)
+    with contextlib.suppress(LimitReached):
+        expected = list(reference.solutions())
+    assume(reference.stats.complete)
+    search = Search(problem, engine="bits", branch_first=item, heuristic=heuristic)
+    found = list(itertools.islice(search.solutions(), data.draw(st.integers(0, 5))))
+    counted = search.count()
+    assert counted == len(expected)
+    again = Search(problem, engine="bits", branch_first=item, heuristic=heuristic)
+    listed = list(again.solutions())
+    assert found == listed[: len(found)]
+    if heuristic in ("mrv", "leftmost"):
+        dlx = Search(problem, engine="dlx", branch_first=item, heuristic=heuristic)
+        assert listed == list(dlx.solutions())
+        assert again.stats.nodes == dlx.stats.nodes
+    else:
+        assert sorted(map(sorted, listed)) == sorted(map(sorted, expected))
+
+
 def test_root_solutions_are_kept_only_where_they_can_be() -> None:
     problem = ExactCover.read(KNUTH / "queens8.dlx")
     assert Search(problem, engine="bits").root_solutions() is None  # no first item

@@ -103,6 +103,19 @@ the order of the search, and part ``k`` takes the units whose number is ``k`` mo
 to ``depth`` draw from a generator of their own, so that what a part skips does not
 change its choices there.
 
+Below the root
+==============
+
+A search given its root's item (``first_item``) on Algorithms X and C, as a
+symmetry-broken count gives it one whose options are whole subproblems side by side,
+renumbers the options in play after each choice at the root: the options compatible with
+the root's option become options ``0..L-1`` and the columns and per-option lists are
+rebuilt over them, so that every level below works on bitsets of ``L`` bits instead of
+all the options' (the options of the root's item, dead below it, weigh nothing there).
+The rebuilding costs a pass over the columns per option of the root; the search tree,
+its solutions and their order are unchanged. Going back to the root puts the full
+structures back.
+
 The loop is a state machine that can stop between two steps and resume exactly there: at
 a solution, at a limit on nodes or solutions, and after each chunk of work, when the
 Python wrapper checks for Ctrl-C and the deadline. It runs without the GIL.
@@ -174,7 +187,9 @@ cdef struct BitState:
     # The problem, read-only during the search.
     int32_t n_primary
     int32_t n_options            # options kept (those with a primary item)
-    int32_t ow                   # words of a bitset over options
+    int32_t ow                   # words of a bitset over options (those of the level's numbering)
+    int32_t stride               # words between two levels of ``live``: ow of all the options
+    int32_t n_bits
     int32_t uw                   # words of a bitset over primary items
     uint64_t* cols               # one bitset over options per bit
     int32_t* forbid_start        # n_options + 1 offsets into forbid_bit
@@ -192,6 +207,25 @@ cdef struct BitState:
     int64_t* counts              # per primary item: options in play that have it
     int64_t least                # the options in play of the item choose() last chose
     uint64_t* root_solutions     # per option: solutions found under it at level 0, or NULL
+    # Below the root (see the module text): the full structures, and those rebuilt for
+    # the options in play after the root's choice, which ``cols`` ... ``original`` point
+    # to while ``compacted``.
+    int32_t compact              # 1: levels below the root run on rebuilt structures
+    int32_t compacted            # 1: they do now
+    int32_t full_ow
+    uint64_t* full_cols
+    int32_t* full_forbid_start
+    int32_t* full_forbid_bit
+    int32_t* full_primary_start
+    int32_t* full_primary_item
+    int32_t* full_original
+    uint64_t* sub_cols
+    int32_t* sub_forbid_start
+    int32_t* sub_forbid_bit
+    int32_t* sub_primary_start
+    int32_t* sub_primary_item
+    int32_t* sub_original
+    int32_t* sub_number          # per option: its number below the root
     # Forced moves (heuristic FORCED; see "Forced moves" in the module text).
     int32_t* forced_start        # levels + 1 offsets into forced_option
     int32_t* forced_option       # the options a forced level took, level after level
@@ -240,7 +274,7 @@ cdef inline bint foreign_unit(BitState* s, int32_t level, bint unit) noexcept no
 
 cdef inline int32_t choose(BitState* s, int32_t level) noexcept nogil:
     """The uncovered primary item level ``level`` branches on, by the run's heuristic."""
-    cdef const uint64_t* live = s.live + <int64_t>level * s.ow
+    cdef const uint64_t* live = s.live + <int64_t>level * s.stride
     cdef const uint64_t* uncovered = s.uncovered + <int64_t>level * s.uw
     cdef int32_t u, t, best = -1
     cdef int64_t least = 0
@@ -304,7 +338,7 @@ cdef inline int32_t choose_weighted(BitState* s, const uint64_t* live,
 cdef inline int32_t next_option(BitState* s, int32_t level) noexcept nogil:
     """The next option after ``choice[level]`` that is in play and has the level's item,
     or -1."""
-    cdef const uint64_t* live = s.live + <int64_t>level * s.ow
+    cdef const uint64_t* live = s.live + <int64_t>level * s.stride
     cdef const uint64_t* col = s.cols + <int64_t>s.item[level] * s.ow
     cdef int32_t p = s.choice[level] + 1, w = p >> 6
     cdef uint64_t x
@@ -328,8 +362,8 @@ cdef int32_t take_forced(BitState* s, int32_t level) noexcept nogil:
     cdef int32_t ow = s.ow, uw = s.uw, u, t, p, k, w, left = s.n_uncovered[level]
     cdef int32_t top = s.forced_start[level]
     cdef const uint64_t* parent = s.uncovered + <int64_t>level * uw
-    cdef const uint64_t* current = s.live + <int64_t>level * ow
-    cdef uint64_t* child = s.live + <int64_t>(level + 1) * ow
+    cdef const uint64_t* current = s.live + <int64_t>level * s.stride
+    cdef uint64_t* child = s.live + <int64_t>(level + 1) * s.stride
     cdef uint64_t* below = s.uncovered + <int64_t>(level + 1) * uw
     cdef const uint64_t* col
     cdef uint64_t x, y
@@ -371,6 +405,72 @@ cdef int32_t take_forced(BitState* s, int32_t level) noexcept nogil:
     return left
 
 
+cdef void compact_below_root(BitState* s) noexcept nogil:
+    """Renumber the options in play at level 1 (the full numbering's bitset, just
+    filtered) as ``0..L-1``, rebuild the columns and the per-option lists over them, and
+    switch the levels below the root to those (see "Below the root")."""
+    cdef uint64_t* live = s.live + s.stride
+    cdef int32_t w, o, b, n = 0, f = 0, q = 0, j, ow
+    cdef uint64_t x
+    cdef const uint64_t* col
+    cdef uint64_t* sub
+    s.sub_forbid_start[0] = 0
+    s.sub_primary_start[0] = 0
+    for w in range(s.full_ow):
+        x = live[w]
+        while x:
+            o = (w << 6) + excover_ctz64(x)
+            x &= x - 1
+            s.sub_number[o] = n
+            for j in range(s.full_forbid_start[o], s.full_forbid_start[o + 1]):
+                s.sub_forbid_bit[f] = s.full_forbid_bit[j]
+                f += 1
+            for j in range(s.full_primary_start[o], s.full_primary_start[o + 1]):
+                s.sub_primary_item[q] = s.full_primary_item[j]
+                q += 1
+            s.sub_original[n] = s.full_original[o]
+            n += 1
+            s.sub_forbid_start[n] = f
+            s.sub_primary_start[n] = q
+    ow = max(1, (n + 63) >> 6)
+    memset(s.sub_cols, 0, <int64_t>max(1, s.n_bits) * ow * sizeof(uint64_t))
+    for b in range(s.n_bits):
+        col = s.full_cols + <int64_t>b * s.full_ow
+        sub = s.sub_cols + <int64_t>b * ow
+        for w in range(s.full_ow):
+            x = col[w] & live[w]
+            while x:
+                o = s.sub_number[(w << 6) + excover_ctz64(x)]
+                x &= x - 1
+                sub[o >> 6] |= (<uint64_t>1) << (o & 63)
+    s.run.work += <uint64_t>s.n_bits * <uint64_t>s.full_ow + <uint64_t>f
+    memset(live, 0, s.full_ow * sizeof(uint64_t))
+    for w in range(n >> 6):
+        live[w] = ~(<uint64_t>0)
+    if n & 63:
+        live[n >> 6] = ((<uint64_t>1) << (n & 63)) - 1
+    s.cols = s.sub_cols
+    s.ow = ow
+    s.forbid_start = s.sub_forbid_start
+    s.forbid_bit = s.sub_forbid_bit
+    s.primary_start = s.sub_primary_start
+    s.primary_item = s.sub_primary_item
+    s.original = s.sub_original
+    s.compacted = 1
+
+
+cdef inline void full_structures(BitState* s) noexcept nogil:
+    """Back to the structures over all the options (the root's, see "Below the root")."""
+    s.cols = s.full_cols
+    s.ow = s.full_ow
+    s.forbid_start = s.full_forbid_start
+    s.forbid_bit = s.full_forbid_bit
+    s.primary_start = s.full_primary_start
+    s.primary_item = s.full_primary_item
+    s.original = s.full_original
+    s.compacted = 0
+
+
 cdef inline void count_under_root(BitState* s) noexcept nogil:
     """Count the solution being found under the option tried at level 0, when the engine
     keeps those counts (see ``BitEngine.root_solutions``)."""
@@ -382,7 +482,7 @@ cdef int search(BitState* s, bint count_only, int64_t max_solutions, int64_t max
                 uint64_t budget) noexcept nogil:
     """Run from the saved state until an event or ``budget`` work is done (see the module
     text); the state is saved back into ``s`` at every exit."""
-    cdef int32_t ow = s.ow, uw = s.uw
+    cdef int32_t stride = s.stride, uw = s.uw
     cdef int32_t level = s.run.level, phase = s.run.phase, p, k, left
     cdef int64_t kept
     cdef uint64_t* below
@@ -414,6 +514,8 @@ cdef int search(BitState* s, bint count_only, int64_t max_solutions, int64_t max
         p = next_option(s, level)
         if p < 0:
             status = back_up(&level, &phase)
+            if level == 0 and s.compacted:
+                full_structures(s)
             if status != ST_GO_ON:
                 break
             continue
@@ -428,14 +530,16 @@ cdef int search(BitState* s, bint count_only, int64_t max_solutions, int64_t max
                 break
             continue
         k = s.forbid_start[p]
-        kept = s.filter(s.live + <int64_t>(level + 1) * ow, s.live + <int64_t>level * ow,
-                        s.cols, s.forbid_bit + k, s.forbid_start[p + 1] - k, ow)
-        s.run.work += <uint64_t>ow * <uint64_t>(s.forbid_start[p + 1] - k)
+        kept = s.filter(s.live + <int64_t>(level + 1) * stride, s.live + <int64_t>level * stride,
+                        s.cols, s.forbid_bit + k, s.forbid_start[p + 1] - k, s.ow)
+        s.run.work += <uint64_t>s.ow * <uint64_t>(s.forbid_start[p + 1] - k)
         s.run.updates += <uint64_t>(s.n_live[level] - kept)
         below = s.uncovered + <int64_t>(level + 1) * uw
         memcpy(below, below - uw, uw * sizeof(uint64_t))
         for k in range(s.primary_start[p], s.primary_start[p + 1]):
             below[s.primary_item[k] >> 6] &= ~((<uint64_t>1) << (s.primary_item[k] & 63))
+        if level == 0 and s.compact:
+            compact_below_root(s)
         level += 1
         s.n_live[level] = kept
         s.n_uncovered[level] = left
@@ -710,6 +814,7 @@ cdef class BitEngine(_Driver):
             self.s.root_solutions = <uint64_t*>calloc(max(1, self.s.n_options), sizeof(uint64_t))
             if self.s.root_solutions == NULL:
                 raise MemoryError()
+        self._build_below_root(first_item >= 0 and not self.s.multi and share is None)
         self._pick_kernels(simd)
         self.seed = mix_seed(<uint64_t>(seed & 0xFFFFFFFFFFFFFFFF))
         self._restart()
@@ -814,6 +919,36 @@ cdef class BitEngine(_Driver):
                 and s.spare and s.single and s.weight):
             raise MemoryError()
 
+    cdef void _build_below_root(self, bint compact) except *:
+        """The full structures' second names, and with ``compact`` room for those rebuilt
+        below the root (see "Below the root" in the module text)."""
+        cdef BitState* s = &self.s
+        cdef int64_t n = max(1, s.n_options)
+        s.n_bits = self.n_bits
+        s.stride = s.ow
+        s.full_ow = s.ow
+        s.full_cols = s.cols
+        s.full_forbid_start = s.forbid_start
+        s.full_forbid_bit = s.forbid_bit
+        s.full_primary_start = s.primary_start
+        s.full_primary_item = s.primary_item
+        s.full_original = s.original
+        s.compact = compact
+        s.compacted = 0
+        if not compact:
+            return
+        s.sub_cols = <uint64_t*>malloc(<int64_t>max(1, s.n_bits) * s.ow * sizeof(uint64_t))
+        s.sub_forbid_start = <int32_t*>malloc((n + 1) * sizeof(int32_t))
+        s.sub_forbid_bit = <int32_t*>malloc(max(1, s.forbid_start[s.n_options]) * sizeof(int32_t))
+        s.sub_primary_start = <int32_t*>malloc((n + 1) * sizeof(int32_t))
+        s.sub_primary_item = <int32_t*>malloc(
+            max(1, s.primary_start[s.n_options]) * sizeof(int32_t))
+        s.sub_original = <int32_t*>malloc(n * sizeof(int32_t))
+        s.sub_number = <int32_t*>malloc(n * sizeof(int32_t))
+        if not (s.sub_cols and s.sub_forbid_start and s.sub_forbid_bit and s.sub_primary_start
+                and s.sub_primary_item and s.sub_original and s.sub_number):
+            raise MemoryError()
+
     cdef void _build_multi(self, const int[::1] los, const int[::1] his) except *:
         """The bounds of the items and, for Algorithm M, the deeper level stack and the
         per-level counts of "Multiplicities" in the module text."""
@@ -886,6 +1021,8 @@ cdef class BitEngine(_Driver):
 
     def __dealloc__(self):
         cdef BitState* s = &self.s
+        if s.compacted:
+            full_structures(s)
         free(s.cols)
         free(s.forbid_start)
         free(s.forbid_bit)
@@ -913,11 +1050,20 @@ cdef class BitEngine(_Driver):
         free(s.closing)
         free(s.scratch)
         free(s.root_solutions)
+        free(s.sub_cols)
+        free(s.sub_forbid_start)
+        free(s.sub_forbid_bit)
+        free(s.sub_primary_start)
+        free(s.sub_primary_item)
+        free(s.sub_original)
+        free(s.sub_number)
 
     cdef void _rewind(self):
         """Level 0: every kept option in play, every primary item uncovered."""
         cdef BitState* s = &self.s
         cdef int32_t k, t
+        if s.compacted:
+            full_structures(s)
         memset(s.live, 0, s.ow * sizeof(uint64_t))
         for k in range(s.n_options):
             s.live[k >> 6] |= (<uint64_t>1) << (k & 63)
@@ -967,6 +1113,8 @@ cdef class BitEngine(_Driver):
             if s.item[lev] == FORCED_LEVEL:
                 for k in range(s.forced_start[lev], s.forced_start[lev + 1]):
                     found.append(s.original[s.forced_option[k]])
+            elif lev == 0:  # the root's numbering is the full one
+                found.append(s.full_original[s.choice[lev]])
             else:
                 found.append(s.original[s.choice[lev]])
         return found
@@ -983,8 +1131,8 @@ cdef class BitEngine(_Driver):
         cdef const uint64_t* col
         if s.root_solutions == NULL:
             return None
-        col = s.cols + <int64_t>s.run.first_item * s.ow
-        return {s.original[k]: s.root_solutions[k] for k in range(s.n_options)
+        col = s.full_cols + <int64_t>s.run.first_item * s.full_ow
+        return {s.full_original[k]: s.root_solutions[k] for k in range(s.n_options)
                 if (col[k >> 6] >> (k & 63)) & 1}
 
     @property
@@ -1000,9 +1148,9 @@ cdef class BitEngine(_Driver):
     def memory_bytes(self):
         """Bytes of the columns, the per-option lists and the level stack."""
         cdef BitState* s = &self.s
-        return (max(1, self.n_bits) * s.ow * 8
+        return (max(1, self.n_bits) * s.stride * 8 * (2 if s.compact else 1)
                 + (s.forbid_start[s.n_options] + s.primary_start[s.n_options]) * 4
                 + (3 * s.n_options + 2) * 4
-                + self.levels * (8 * (s.ow + s.uw) + 8 + 12)
+                + self.levels * (8 * (s.stride + s.uw) + 8 + 12)
                 + (s.n_primary + 1) * 20
                 + (self.levels * (4 * s.n_multi + 13) if s.multi else 0))
