@@ -555,8 +555,9 @@ class BrokenSearch:
     def _next_item(self, partial: tuple[int, ...], stabilizer: list[Perm]) -> Perm | None:
         """The options that fit with ``partial`` and cover a primary item it leaves
         uncovered, whose set the stabilizer maps onto itself: for the item with the
-        fewest such options, ties to the first (none: an empty array, no solution
-        extends ``partial``); None when no item qualifies. The set of an item ``i`` is
+        fewest such options, those the stabilizer fixes counting six times (ties to the
+        first; none: an empty array, no solution extends ``partial``); None when no item
+        qualifies. The set of an item ``i`` is
         mapped onto itself by ``g`` when ``g`` sends each of its options to an option
         that has ``i`` (``g`` keeps ``partial``, so it keeps the options that fit);
         every item is tested at once, node by node."""
@@ -582,15 +583,22 @@ class BrokenSearch:
         mine = fitting & (self._items < n_primary) & (theirs < 0)
         owners, items = self._owner[mine], self._items[mine]
         moved = np.zeros(n_items, dtype=bool)
+        fixed = np.ones(len(owners), dtype=bool)  # the nodes whose option every g fixes
         keys = self._node_keys
         for g in stabilizer:
             images = g[owners] * n_items + items
             found = np.minimum(np.searchsorted(keys, images), len(keys) - 1)
             moved[items[keys[found] != images]] = True
+            fixed &= g[owners] == owners
         kept = open_items[~moved[open_items]]
         if not len(kept):
             return None
-        item = int(kept[np.argmin(degree[kept])])  # argmin: the first of the fewest
+        # An option the stabilizer fixes leaves a pair that keeps the stabilizer, whose
+        # solutions are all searched (twice the work of one per orbit): the item's
+        # options count once and its fixed options five times more (on pento5x12,
+        # 621,430 nodes from 658,786 counting its options alone; 638,716 at three).
+        score = degree[kept] + 5 * np.bincount(items[fixed], minlength=n_items)[kept]
+        item = int(kept[np.argmin(score)])  # argmin: the first of the lowest
         return np.unique(owners[items == item])
 
     @cached_property
