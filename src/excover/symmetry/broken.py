@@ -28,15 +28,27 @@ of the search branches on ``#``. The others are searched one by one. A base is c
 among the orbits of primary items that the group moves options of, with the fewest
 partial solutions (estimated by the product of the items' numbers of options).
 
+**Weighing in one run.** :meth:`count <BrokenSearch.count>` merges every representative
+left by the splitting below (whatever the size of its orbit) into one such problem when
+the bit-parallel engine runs it: the engine counts the solutions found under each option
+of the root's item apart (:meth:`Search.root_solutions
+<excover.engines.Search.root_solutions>`), and each representative's count is weighted
+by the size of its orbit. The engine searches each branch of the root on bitsets of the
+options compatible with it alone ("Below the root" in :mod:`excover.engines._bits`), so
+a representative costs no more per node than the plain search below the same options.
+Other engines run one merged problem per orbit size.
+
 **Below the base.** When every primary item is to be covered exactly once, :meth:`count
 <BrokenSearch.count>` splits each representative ``P`` with a stabilizer ``K`` other
 than the identity: ``K`` maps onto itself the set of options that fit with ``P`` and
-cover some item ``P`` leaves uncovered (the one with the fewest such options is taken),
+cover some item ``P`` leaves uncovered (the one with the fewest such options, those
+``K`` fixes counting six times, is taken: each of them leaves a pair with a symmetry),
 the solutions extending ``P`` fall apart by the option ``q`` of that set they hold, and
 two options of one orbit of ``K`` have as many solutions; so ``P + q`` for one ``q`` per
 orbit, weighted by the size of the orbit of ``P`` times that of ``q``, stand for ``P``,
 split again under the stabilizer of ``q`` in ``K`` while it is not the identity (up to
-:data:`MAX_SPLIT` representatives in all).
+:data:`MAX_SPLIT` representatives in all; a level is given up as soon as the rate of its
+first splits says it would pass that bound).
 
 **Counting orbits after counting.** When no representative left by the splitting has a
 symmetry, each orbit of solutions has exactly one member extending a representative: the
