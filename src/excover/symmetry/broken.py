@@ -576,8 +576,9 @@ class BrokenSearch:
         n_options, n_items = self.problem.n_options, self.problem.n_items
         n_primary = self.problem.n_primary
         color = np.full(n_items, -1, dtype=np.int64)  # -1: an item ``partial`` misses
-        chosen = np.array(partial, dtype=np.int64)
-        nodes = np.isin(self._owner, chosen)
+        in_partial = np.zeros(n_options, dtype=bool)
+        in_partial[list(partial)] = True
+        nodes = in_partial[self._owner]
         color[self._items[nodes]] = self._colors[nodes]
         theirs = color[self._items]
         clash = (theirs >= 0) & (

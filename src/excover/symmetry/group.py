@@ -414,21 +414,24 @@ class Group:
 
 
 def _orbits(n: int, generators: Sequence[Perm]) -> list[list[int]]:
-    """The orbits of ``0..n-1`` under the permutations, by union-find."""
-    parent = np.arange(n, dtype=np.int64)
-
-    def root(x: int) -> int:
-        while parent[x] != x:
-            parent[x] = parent[parent[x]]
-            x = int(parent[x])
-        return x
-
-    for g in generators:
-        for x in np.flatnonzero(g != np.arange(n)).tolist():
-            a, b = root(x), root(int(g[x]))
-            if a != b:
-                parent[max(a, b)] = min(a, b)
-    found: dict[int, list[int]] = {}
-    for x in range(n):
-        found.setdefault(root(x), []).append(x)
-    return list(found.values())
+    """The orbits of ``0..n-1`` under the permutations: every point takes the smallest
+    label among its own and those of its images and preimages, then follows the labels
+    to their end, until nothing changes (each orbit is then labelled by its smallest
+    point); the orbits in order of their smallest point, each in increasing order."""
+    label = np.arange(n, dtype=np.int64)
+    while True:
+        new = label.copy()
+        for g in generators:
+            np.minimum.at(new, g, label)
+            np.minimum(new, label[g], out=new)
+        while True:
+            jumped = new[new]
+            if np.array_equal(jumped, new):
+                break
+            new = jumped
+        if np.array_equal(new, label):
+            break
+        label = new
+    order = np.argsort(label, kind="stable")
+    cuts = np.flatnonzero(np.diff(label[order])) + 1
+    return [part.tolist() for part in np.split(order, cuts)] if n else []
