@@ -225,12 +225,22 @@ class BrokenSearch:
         touching = self._base_options(base)
         self._touching = touching
         self._touching_set = frozenset(touching.tolist())
+        if len(base) == 1 and self._lo[base[0]] == 1 == self._hi[base[0]]:
+            # One item covered once: each of its options alone is a partial solution, and
+            # the search of the restricted problem would list them so, in input order.
+            return (
+                [(option,) for option in touching.tolist()]
+                if len(touching) <= MAX_PARTIALS
+                else None
+            )
         others = [i for i in range(problem.n_primary) if i not in self._base_set]
         counted = base + [i for i in others if self._hi[i] > 1]
         relaxed = [i for i in others if self._hi[i] == 1]
         secondary = relaxed + list(range(problem.n_primary, problem.n_items))
         names = problem.items
-        restricted = ExactCover([names[i] for i in counted], [names[i] for i in secondary])
+        restricted = ExactCover._of_checked_names(
+            [names[i] for i in counted], [names[i] for i in secondary]
+        )
         position = np.empty(problem.n_items, dtype=np.int64)
         position[counted + secondary] = np.arange(len(counted) + len(secondary))
         for i in counted:
@@ -244,7 +254,7 @@ class BrokenSearch:
             or [np.empty(0, dtype=np.int64)]
         )
         lengths = self._starts[touching + 1] - self._starts[touching]
-        restricted.add_options(
+        restricted._add_checked_options(
             np.concatenate([[0], np.cumsum(lengths)]),
             position[self._items[nodes]],
             self._colors[nodes],
@@ -313,7 +323,9 @@ class BrokenSearch:
         marker = "#"
         while marker in problem.items:
             marker += "#"
-        merged = ExactCover((marker, *problem.primary_items), problem.secondary_items)
+        merged = ExactCover._of_checked_names(
+            (marker, *problem.primary_items), problem.secondary_items
+        )
         for item in range(problem.n_primary):
             lo, hi = self._lo[item], self._hi[item]
             if (lo, hi) != (1, 1):
@@ -342,7 +354,7 @@ class BrokenSearch:
         all_items = np.concatenate([np.array(items, dtype=np.int64), self._items[nodes_out] + 1])
         all_colors = np.concatenate([np.array(colors, dtype=np.int64), self._colors[nodes_out]])
         originals += [(option,) for option in outside.tolist()]
-        merged.add_options(all_starts, all_items, all_colors, problem.color_names)
+        merged._add_checked_options(all_starts, all_items, all_colors, problem.color_names)
         return merged, originals
 
     def _count_exact_cover(self, problem: ExactCover, first: str | None = None) -> int:
