@@ -130,7 +130,7 @@ class Quotient:
             number[counted].tolist(), item[counted].tolist(), uses[counted].tolist(), strict=True
         ):
             self.uses[k][i] = u
-        quotient = ExactCover(problem.primary_items, problem.secondary_items)
+        quotient = ExactCover._of_checked_names(problem.primary_items, problem.secondary_items)
         weighted = set(self.weighted)
         for i, (lo, top) in enumerate(zip(data.lo, data.hi, strict=True)):
             if i in weighted:
@@ -138,7 +138,9 @@ class Quotient:
             if (lo, top) != (1, 1):
                 quotient.set_multiplicity(i, lo, top)
         option_starts = np.searchsorted(number, np.arange(len(fitting) + 1))
-        quotient.add_options(option_starts, item, color, problem.color_names)
+        # Each option covers an item once (its nodes are one per cycle and item), with
+        # the color its cycle gives it: no rule of add_options to check again.
+        quotient._add_checked_options(option_starts, item, color, problem.color_names)
         self.exact_cover = quotient
 
     @cached_property
