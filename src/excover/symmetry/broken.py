@@ -185,6 +185,11 @@ class BrokenSearch:
             partials = self._partials(self.base)
             if partials is not None:
                 self.orbits = self._orbits(partials)
+                #: The partial solutions, one array of rows per size.
+                self._partial_rows = {
+                    size: np.array([q for q in partials if len(q) == size], dtype=np.int64)
+                    for size in {len(q) for q in partials}
+                }
 
     @property
     def options(self) -> SearchOptions:
@@ -692,17 +697,27 @@ class BrokenSearch:
         """The number of orbits of solutions by Burnside's lemma: the mean over the
         group's elements of the solutions each fixes, the identity's term being every
         solution, counted by :meth:`count` (one branch per orbit), the others by their
-        quotient problems (:class:`~excover.symmetry.fixed.Quotient`)."""
+        quotient problems (:class:`~excover.symmetry.fixed.Quotient`). A solution that
+        ``g`` fixes meets the base in a partial solution that ``g`` fixes: an element
+        that fixes no partial solution fixes no solution, and needs no quotient (on
+        pento5x12, the half turn and the mirror across the long side)."""
         total = 0
         elements = self._listed_elements
         for g in elements:
             if is_identity(g):
                 total += self.count()
-            else:
+            elif self._fixes_a_partial(g):
                 total += Quotient(self.problem, g).count(self._plain_method(), **self.options)
         if total % len(elements):  # pragma: no cover - Burnside's lemma says it divides
             raise AssertionError(f"{total} fixed solutions for a group of {len(elements)}")
         return total // len(elements)
+
+    def _fixes_a_partial(self, g: Perm) -> bool:
+        """Whether the option permutation ``g`` maps some partial solution onto itself."""
+        return any(
+            bool((np.sort(g[rows], axis=1) == rows).all(axis=1).any())
+            for rows in self._partial_rows.values()
+        )
 
     def _orbits_extending(self, orbit: Orbit) -> int:
         """The number of orbits of the solutions extending the orbit's representative,
