@@ -586,10 +586,9 @@ class BrokenSearch:
         uncovered, whose set the stabilizer maps onto itself: for the item with the
         fewest such options, those the stabilizer fixes counting six times (ties to the
         first; none: an empty array, no solution extends ``partial``); None when no item
-        qualifies. The set of an item ``i`` is
-        mapped onto itself by ``g`` when ``g`` sends each of its options to an option
-        that has ``i`` (``g`` keeps ``partial``, so it keeps the options that fit);
-        every item is tested at once, node by node."""
+        qualifies. The set of an item ``i`` is mapped onto itself by ``g`` when ``g``
+        sends each of its options to an option that has ``i`` (``g`` keeps ``partial``,
+        so it keeps the options that fit); every item is tested at once, node by node."""
         n_options, n_items = self.problem.n_options, self.problem.n_items
         n_primary = self.problem.n_primary
         color = np.full(n_items, -1, dtype=np.int64)  # -1: an item ``partial`` misses
@@ -625,8 +624,8 @@ class BrokenSearch:
             return None
         # An option the stabilizer fixes leaves a pair that keeps the stabilizer, whose
         # solutions are all searched (twice the work of one per orbit): the item's
-        # options count once and its fixed options five times more (on pento5x12,
-        # 621,430 nodes from 658,786 counting its options alone; 638,716 at three).
+        # options count once and its fixed options five times more (on pento5x12, about
+        # 621,400 nodes from 658,800 counting its options alone; 638,700 at three).
         score = degree[kept] + 5 * np.bincount(items[fixed], minlength=n_items)[kept]
         item = int(kept[np.argmin(score)])  # argmin: the first of the lowest
         return np.unique(owners[items == item])
@@ -700,7 +699,7 @@ class BrokenSearch:
         quotient problems (:class:`~excover.symmetry.fixed.Quotient`). A solution that
         ``g`` fixes meets the base in a partial solution that ``g`` fixes: an element
         that fixes no partial solution fixes no solution, and needs no quotient (on
-        pento5x12, the half turn and the mirror across the long side)."""
+        pento5x12, the half turn and the mirror across the short axis)."""
         total = 0
         elements = self._listed_elements
         for g in elements:
