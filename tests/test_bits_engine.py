@@ -226,6 +226,74 @@ def test_branch_first_follows_dancing_links() -> None:
     assert bits.stats.nodes == dlx.stats.nodes
 
 
+@settings(max_examples=60, deadline=None)
+@given(wide_problems(max_options=80), st.data())
+def test_root_solutions_count_each_option_of_the_first_item(
+    problem: ExactCover, data: st.DataObject
+) -> None:
+    """The solutions under each option of the root's item are those holding it, counted
+    across stops (a listing, then a count of the rest); they add up to the count."""
+    assume(pick_engine(problem, "bits") == "bits")
+    item = data.draw(st.integers(0, problem.n_primary - 1))
+    listed = Search(problem, engine="dlx", max_nodes=50_000)
+    with contextlib.suppress(LimitReached):
+        solutions = list(listed.solutions())
+    assume(listed.stats.complete)
+    search = Search(problem, engine="bits", branch_first=item)
+    for _ in itertools.islice(search.solutions(), data.draw(st.integers(0, 3))):
+        pass
+    total = search.count()
+    under = search.root_solutions()
+    assert under is not None
+    data_in = problem.engine_input()
+    starts, items = data_in.option_start, data_in.node_item
+    options = [k for k in range(problem.n_options) if item in items[starts[k] : starts[k + 1]]]
+    assert sorted(under) == options
+    assert under == {k: sum(k in found for found in solutions) for k in options}
+    assert sum(under.values()) == total == len(solutions)
+    search.reset()
+    assert search.root_solutions() == dict.fromkeys(options, 0)
+
+
+@settings(max_examples=80, deadline=None)
+@given(wide_problems(max_options=120), st.data())
+def test_levels_below_a_first_item_walk_the_same_tree(
+    problem: ExactCover, data: st.DataObject
+) -> None:
+    """Below the root's item the engine renumbers the options in play ("Below the
+    root"): the same solutions, in the same order with the same nodes as dancing links
+    (MRV, leftmost), or the same solutions (forced moves, weighted choice), across stops."""
+    assume(pick_engine(problem, "bits") == "bits")
+    item = data.draw(st.integers(0, problem.n_primary - 1))
+    heuristic = data.draw(st.sampled_from(["mrv", "leftmost", "forced", "weighted"]))
+    reference = Search(problem, engine="dlx", branch_first=item, max_nodes=50_000)
+    with contextlib.suppress(LimitReached):
+        expected = list(reference.solutions())
+    assume(reference.stats.complete)
+    search = Search(problem, engine="bits", branch_first=item, heuristic=heuristic)
+    found = list(itertools.islice(search.solutions(), data.draw(st.integers(0, 5))))
+    counted = search.count()
+    assert counted == len(expected)
+    again = Search(problem, engine="bits", branch_first=item, heuristic=heuristic)
+    listed = list(again.solutions())
+    assert found == listed[: len(found)]
+    if heuristic in ("mrv", "leftmost"):
+        dlx = Search(problem, engine="dlx", branch_first=item, heuristic=heuristic)
+        assert listed == list(dlx.solutions())
+        assert again.stats.nodes == dlx.stats.nodes
+    else:
+        assert sorted(map(sorted, listed)) == sorted(map(sorted, expected))
+
+
+def test_root_solutions_are_kept_only_where_they_can_be() -> None:
+    problem = ExactCover.read(KNUTH / "queens8.dlx")
+    assert Search(problem, engine="bits").root_solutions() is None  # no first item
+    assert Search(problem, engine="dlx", branch_first=0).root_solutions() is None
+    multi = langford(4)
+    multi.set_multiplicity(0, 0, 1)
+    assert Search(multi, engine="bits", branch_first=1).root_solutions() is None  # Algorithm M
+
+
 def test_options_without_primary_items_keep_their_numbers() -> None:
     """Options of secondary items only (the model refuses them; the engine's arrays may
     hold them) can never be chosen: the engine drops them, and the solutions still name

@@ -79,6 +79,29 @@ def test_automorphism_group_and_orbits_match_brute_force(drawn: Any) -> None:
 
 @settings(max_examples=150, deadline=None)
 @given(symmetric_problems(colors=True))
+def test_the_generators_bliss_finds_pass_the_check(drawn: Any) -> None:
+    """The automorphism group's generators are taken unchecked
+    (``Group.of_automorphisms``): checked, each is a symmetry, of the same group."""
+    from excover.symmetry.automorphisms import automorphism_group
+
+    problem = build(*drawn[:4])
+    found = automorphism_group(problem)
+    checked = Group(problem, found.generators)
+    assert checked.order == found.order
+    assert len(checked.generators) == len(found.generators)
+
+
+@pytest.mark.parametrize("name", ["pento6x10", "pento5x12", "scott", "scott-pfix", "queens8"])
+def test_the_generators_bliss_finds_on_knuth_files_pass_the_check(name: str) -> None:
+    from excover.symmetry.automorphisms import automorphism_group
+
+    problem = ExactCover.read(KNUTH_DATA / f"{name}.dlx")
+    found = automorphism_group(problem)
+    assert Group(problem, found.generators).order == found.order
+
+
+@settings(max_examples=150, deadline=None)
+@given(symmetric_problems(colors=True))
 def test_a_given_group_counts_orbits_as_brute_force(drawn: Any) -> None:
     n_primary, n_secondary, options, bounds, sigma = drawn
     problem = build(n_primary, n_secondary, options, bounds)
@@ -165,6 +188,19 @@ def test_pentomino_classes(name: str, classes: int, total: int, order: int) -> N
     search = BrokenSearch(problem, group)
     assert search.count_orbits() == classes
     assert search.count() == total
+
+
+def test_representatives_of_several_orbit_sizes_count_in_one_run_or_by_size() -> None:
+    """On pento5x12 the representatives left after splitting have orbits of 4 and of 2:
+    the bit-parallel engine counts them in one run, solutions under each apart; dancing
+    links, which keeps no such counts, in one run per orbit size. Both give every
+    solution."""
+    problem = ExactCover.read(KNUTH_DATA / "pento5x12.dlx")
+    group = problem.symmetries()
+    sizes = {orbit.size for orbit in BrokenSearch(problem, group)._split_orbits}
+    assert len(sizes) > 1
+    for engine in ("bits", "dlx"):
+        assert BrokenSearch(problem, group, engine=engine).count() == 4040
 
 
 #: OEIS A014552: Langford pairings of 1..n up to reversal.

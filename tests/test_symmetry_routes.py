@@ -110,6 +110,35 @@ def test_quotients_have_the_fixed_solutions(drawn: Any) -> None:
         assert quotient.count() == len(fixed)
 
 
+@settings(max_examples=150, deadline=None)
+@given(symmetric_problems(colors=True))
+def test_an_element_that_fixes_no_partial_solution_fixes_no_solution(drawn: Any) -> None:
+    """Burnside's lemma after the count skips the quotient of an element that maps no
+    partial solution on the base onto itself: it fixes no solution."""
+    n_primary, n_secondary, options, bounds, sigma = drawn
+    problem = build(n_primary, n_secondary, options, bounds)
+    group = Group(problem, [option_map(options, sigma), *duplicate_swaps(options)])
+    search = BrokenSearch(problem, group)
+    if search.orbits is None:
+        return
+    solutions = all_solutions(problem)
+    for g in elements_of(group, "a test"):
+        if not search._fixes_a_partial(g):
+            assert not any(sorted(int(g[k]) for k in s) == list(s) for s in solutions)
+
+
+def test_pento5x12_counts_one_quotient_after_the_count() -> None:
+    """On pento5x12 only the mirror across the long axis fixes placements of the X
+    pentomino (those on the middle row): the half turn and the other mirror need no
+    quotient problem."""
+    problem = ExactCover.read(KNUTH_DATA / "pento5x12.dlx")
+    search = BrokenSearch(problem, problem.symmetries())
+    assert search.route == "one branch per orbit, then Burnside's lemma over the group"
+    fixing = [search._fixes_a_partial(g) for g in search._listed_elements]
+    assert sorted(fixing) == [False, False, True, True]  # the identity fixes them all
+    assert search.count_orbits() == 1010
+
+
 @settings(max_examples=100, deadline=None)
 @given(symmetric_problems())
 def test_cycle_labels_name_the_smallest_point_of_each_cycle(drawn: Any) -> None:

@@ -139,8 +139,12 @@ class ExactCover:
     ) -> None:
         primary_names = _item_names(primary, 0, "primary")
         secondary_names = _item_names(secondary, len(primary_names), "secondary")
-        self._primary = tuple(primary_names)
-        self._secondary = tuple(secondary_names)
+        self._setup(tuple(primary_names), tuple(secondary_names))
+
+    def _setup(self, primary: tuple[str, ...], secondary: tuple[str, ...]) -> None:
+        """The state of an empty problem over these item names."""
+        self._primary = primary
+        self._secondary = secondary
         self._items = self._primary + self._secondary
         self._position: dict[str, int] = {}
         for position, name in enumerate(self._items):
@@ -157,6 +161,41 @@ class ExactCover:
         self._color_id: dict[str, int] = {}
         self._engine_input: EngineInput | None = None
         self._declared: list[Generator] | None = None
+
+    @classmethod
+    def _of_checked_names(cls, primary: Iterable[str], secondary: Iterable[str]) -> Self:
+        """An empty problem over item names that are already known good (taken from
+        another problem): the problems that a count derives from the user's (its
+        symmetry-broken parts, :mod:`excover.symmetry.broken`) are built many times a
+        count, and checking every name again costs more than some of their searches."""
+        problem = cls.__new__(cls)
+        problem._setup(tuple(primary), tuple(secondary))
+        return problem
+
+    def _add_checked_options(
+        self,
+        starts: npt.NDArray[np.int64],
+        items: npt.NDArray[np.int64],
+        colors: npt.NDArray[np.int64],
+        color_names: Iterable[str],
+    ) -> None:
+        """Add the options of flat arrays laid out as :meth:`add_options` takes them, that
+        come from another problem and so break none of its rules; ``colors`` number
+        ``color_names`` from 1, and this problem must have no color yet (its numbers
+        are then the same). For the problems derived from a checked one (see
+        :meth:`_of_checked_names`); anything else goes through :meth:`add_options`."""
+        import numpy as np
+
+        if self._colors:
+            raise UsageError("the options of a derived problem are added at once")
+        for name in color_names:
+            self._color_number(name)
+        base = len(self._node_item)
+        self._node_item.frombytes(np.asarray(items, dtype=np.intc).tobytes())
+        self._node_color.frombytes(np.asarray(colors, dtype=np.intc).tobytes())
+        ends = np.asarray(starts[1:], dtype=np.int64) + base
+        self._option_start.frombytes(ends.astype(np.intc).tobytes())
+        self._engine_input = None
 
     # ----- builders -----
 

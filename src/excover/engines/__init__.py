@@ -481,6 +481,17 @@ class Search:
             produced += 1
             yield solution
 
+    def root_solutions(self) -> dict[int, int] | None:
+        """The solutions found so far under each option of the ``branch_first`` item
+        (option index: solutions; every option of the item in play at the root, zeros
+        included), when the engine keeps them: the bit-parallel engine on Algorithms X
+        and C; None otherwise. One run then counts several subproblems side by side,
+        one per option of that item (see :mod:`excover.symmetry.broken`)."""
+        if not isinstance(self._engine, BitEngine):
+            return None
+        found = self._engine.root_solutions()
+        return None if found is None else {int(k): int(v) for k, v in found.items()}
+
     def reset(self) -> None:
         """Forget all progress: the next call starts the search from the beginning."""
         self._engine.reset()

@@ -51,6 +51,9 @@ class BitEngine:
         """The option indices of the solution the last ``run()`` stopped at, by level."""
     def reset(self) -> None:
         """Forget all progress: the next ``run()`` starts the search from the beginning."""
+    def root_solutions(self) -> dict[int, int] | None:
+        """The solutions found so far under each option of the root's item, or None
+        (no ``first_item``, or Algorithm M)."""
     @property
     def solutions(self) -> int: ...
     @property

@@ -20,6 +20,7 @@ of the two minutes given it with 1.4 GB; BLISS takes a third of a second.
 
 from __future__ import annotations
 
+import gc
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -81,7 +82,16 @@ def automorphism_group(problem: ExactCover) -> Group:
     :meth:`excover.ExactCover.symmetries`)."""
     igraph = _igraph()
     vertices, edges, colors = incidence_graph(problem)
-    graph = igraph.Graph(n=vertices, edges=edges.tolist())
+    # igraph takes the edges as Python pairs: ten thousand small lists on Scott's
+    # problem, which would set off the cyclic garbage collector several times (over
+    # every object the process holds) for nothing, as they hold no cycle.
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        graph = igraph.Graph(n=vertices, edges=edges.tolist())
+    finally:
+        if enabled:
+            gc.enable()
     found = graph.automorphism_group(sh="fl", color=colors)
     n_options = problem.n_options
     end = n_options + problem.n_items
@@ -89,4 +99,4 @@ def automorphism_group(problem: ExactCover) -> Group:
     for perm in found:
         image = np.asarray(perm[:end], dtype=np.int64)
         generators.append(Automorphism(image[:n_options], image[n_options:] - n_options))
-    return Group(problem, generators)
+    return Group.of_automorphisms(problem, generators)

@@ -16,6 +16,7 @@ the elements of ``G`` of the number of solutions each one fixes.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from functools import cached_property
 from typing import TYPE_CHECKING, Unpack
 
 import numpy as np
@@ -116,13 +117,8 @@ class Quotient:
         keep = good[cycle]
         cycle, item, uses, color = cycle[keep], item[keep], uses[keep], low[keep]
         number = np.searchsorted(fitting, cycle)  # the quotient option of each node
-        by_cycle = np.argsort(label, kind="stable")
-        bounds = np.searchsorted(label[by_cycle], fitting)
-        ends = np.searchsorted(label[by_cycle], fitting, side="right")
-        #: The options of ``problem`` in each option of the quotient.
-        self.cycles: list[list[int]] = [
-            by_cycle[a:b].tolist() for a, b in zip(bounds.tolist(), ends.tolist(), strict=True)
-        ]
+        self._label = label
+        self._fitting = fitting
         heavy = primary[keep] & (uses > 1)
         #: The primary items that some quotient option covers more than once.
         self.weighted: list[int] = np.unique(item[heavy]).tolist()
@@ -134,16 +130,28 @@ class Quotient:
             number[counted].tolist(), item[counted].tolist(), uses[counted].tolist(), strict=True
         ):
             self.uses[k][i] = u
-        quotient = ExactCover(problem.primary_items, problem.secondary_items)
-        for i in range(n_primary):
-            lo, top = problem.multiplicity(i)
-            if i in self.weighted:
+        quotient = ExactCover._of_checked_names(problem.primary_items, problem.secondary_items)
+        weighted = set(self.weighted)
+        for i, (lo, top) in enumerate(zip(data.lo, data.hi, strict=True)):
+            if i in weighted:
                 lo = 0
             if (lo, top) != (1, 1):
                 quotient.set_multiplicity(i, lo, top)
         option_starts = np.searchsorted(number, np.arange(len(fitting) + 1))
-        quotient.add_options(option_starts, item, color, problem.color_names)
+        # Each option covers an item once (its nodes are one per cycle and item), with
+        # the color its cycle gives it: no rule of add_options to check again.
+        quotient._add_checked_options(option_starts, item, color, problem.color_names)
         self.exact_cover = quotient
+
+    @cached_property
+    def cycles(self) -> list[list[int]]:
+        """The options of ``problem`` in each option of the quotient (found when asked
+        for: a count needs none of them)."""
+        label, fitting = self._label, self._fitting
+        by_cycle = np.argsort(label, kind="stable")
+        bounds = np.searchsorted(label[by_cycle], fitting)
+        ends = np.searchsorted(label[by_cycle], fitting, side="right")
+        return [by_cycle[a:b].tolist() for a, b in zip(bounds.tolist(), ends.tolist(), strict=True)]
 
     def count(self, method: str = "dlx", **options: Unpack[SearchOptions]) -> int:
         """The number of solutions of the problem fixed by the permutation."""
