@@ -44,6 +44,7 @@ if TYPE_CHECKING:
     from excover.zdd._frontier import Counting as FrontierCounting
     from excover.zdd.dxz import Run
     from excover.zdd.frontier import Layout
+    from excover.zdd.frontier import Runs as FrontierRuns
 
 __all__ = ["ENGINE_ROUTES", "ROUTES", "SCOUT_NODES", "SCOUT_WORK", "ComponentsRunner", "Restarting"]
 __all__ += ["FrontierRunner", "Route", "Runner", "frontier_may_take", "frontier_runner"]
@@ -355,7 +356,7 @@ class FrontierRunner(Runner):
         super().__init__("frontier")
         self.laid_out = laid_out
         self.max_bytes = max_bytes
-        self.counting: FrontierCounting | None = None  # made in the first step
+        self.counting: FrontierCounting | FrontierRuns | None = None  # made in the first step
 
     def _step(self, seconds: float | None, deadline: float | None) -> int | None:
         from excover.zdd import frontier
