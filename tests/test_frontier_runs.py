@@ -10,11 +10,13 @@ import itertools
 import random
 from array import array
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_zdd_frontier import kasteleyn
 
 from excover import ExactCover, counting
+from excover.counting import choice
 from excover.zdd import _frontier, dxz, frontier
 
 
@@ -192,11 +194,40 @@ def test_a_run_without_a_cover_ends_the_count() -> None:
     assert runs.next < len(runs.runs)  # the narrow run never started
 
 
-def test_the_route_choice_counts_a_split_layout() -> None:
-    """auto and the forced frontier route count the wide-then-narrow problem, whose
-    order of few states is cut into runs, as dancing links does."""
-    problem, expected = wide_then_narrow(2)
+def test_auto_counts_a_split_layout_in_its_first_slice(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A problem past the scout's size whose order of few states falls into a wide part
+    (20 random cuts of 80 items into four pieces, and the whole: two words) and a 2 x
+    1100 strip of dominoes (one word): auto's first slice of the frontier count counts
+    it run by run (the slice made long enough for any machine's load), as the forced
+    route does, to the block's count (dancing links) times Fibonacci."""
+    monkeypatch.setattr(choice, "FIRST_SLICE", 60.0)
+    rng = random.Random(3)
+    block = ExactCover(primary=80)
+    for _ in range(20):
+        ends = [0, *sorted(rng.sample(range(1, 79), 3)), 80]
+        for low, high in itertools.pairwise(ends):
+            block.add_option(list(range(low, high)))
+    block.add_option(list(range(80)))
+    n = 1100
+    problem = ExactCover(primary=80 + 2 * n)
+    data = block.engine_input()
+    for k in range(len(data.option_start) - 1):
+        problem.add_option(list(data.node_item[data.option_start[k] : data.option_start[k + 1]]))
+    for j in range(n):
+        top, bottom = 80 + j, 80 + n + j
+        problem.add_option([top, bottom])
+        if j + 1 < n:
+            problem.add_option([top, top + 1])
+            problem.add_option([bottom, bottom + 1])
+    assert len(problem.engine_input().node_item) > choice.SCOUT_FIRST
     laid = frontier.wide_layout(problem)
-    assert laid is not None
-    assert counting.count(problem).count == expected
+    assert laid is not None and laid.words == 2
+    assert isinstance(frontier.start(laid), frontier.Runs)
+    a, b = 1, 1
+    for _ in range(n - 1):
+        a, b = b, a + b  # b: the tilings of a 2 x n strip, F(n + 1)
+    expected = block.count(method="dlx") * b
+    found = counting.count(problem)
+    assert (found.count, found.route) == (expected, "frontier")
+    assert "first slice" in found.reason
     assert counting.count(problem, route="frontier").count == expected
