@@ -215,7 +215,7 @@ class Idle(routes.Runner):
         self.needs = needs
         self.share = share
 
-    def weight(self) -> float:
+    def weight(self, rival_seconds: float = 0.0) -> float:
         return self.share
 
     def _step(self, seconds: float | None, deadline: float | None) -> int | None:

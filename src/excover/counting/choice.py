@@ -51,9 +51,13 @@ more. :func:`count` therefore goes, in order:
    search's). Round ``r`` raises the allotment to ``FIRST_STEP * (1 + GROWTH + ... +
    GROWTH**r)`` seconds, and each runner steps up to its *weight* times that
    (:meth:`~excover.counting.routes.Runner.weight`; one whose step overran waits until
-   its share passes it). The search, the frontier count and the component count weigh
-   1; DXZ weighs :data:`~excover.counting.routes.LOW_WEIGHT` (a fifth) while few of its
-   nodes hit its memo, up to :data:`~excover.counting.routes.HIGH_WEIGHT` where many do.
+   its share passes it). The search and the component count weigh 1; the frontier
+   count 1 too, unless its pace so far projects a remaining time past
+   :data:`~excover.counting.routes.BEHIND` times what the search has spent: then
+   :data:`~excover.counting.routes.LOW_WEIGHT`
+   (:meth:`~excover.counting.routes.FrontierRunner.weight`); DXZ weighs
+   :data:`~excover.counting.routes.LOW_WEIGHT` (a fifth) while few of its nodes hit its
+   memo, up to :data:`~excover.counting.routes.HIGH_WEIGHT` where many do.
    Every runner *pauses* between its steps and goes on later from where it stopped, so
    no work is thrown away (building its engine counts as part of its first step); a
    route that could not pause would start again, each try :data:`RESTART_GROWTH` times as
@@ -62,7 +66,10 @@ more. :func:`count` therefore goes, in order:
 The bound: when a runner of weight ``w``, needing ``T`` seconds alone, finishes, a rival
 of weight ``v`` has had at most about ``v / w`` times its time (plus one round's growth
 and one overrun step), so auto takes about ``(1 + v / w) * T``: about ``2 T`` where the
-search and the frontier count race, 1.2 ``T`` where the search beats a DXZ whose memo
+search and the frontier count race evenly (both near the finish, as on the pentomino box
+with its X piece fixed), 1.2 ``T`` where the search wins against a frontier count whose
+states multiply (its projection far behind: the other pentomino boxes, Scott's puzzle),
+1.2 ``T`` where the search beats a DXZ whose memo
 hits little, ``1.5 T`` to ``2 T`` where DXZ's memo hits often and DXZ wins; at worst, a
 DXZ that wins with few hits, about ``6 T``: never the hundredfold of a wrong guess. No
 cheap signal names the winner outright (memo hit rates, solution density, Knuth's
@@ -238,7 +245,8 @@ def race(
         for runner in list(active):
             if deadline is not None and time.monotonic() >= deadline:
                 raise _TimeUp
-            share = allotted * runner.weight()
+            rival = max((other.seconds for other in active if other is not runner), default=0.0)
+            share = allotted * runner.weight(rival)
             if runner.seconds >= share:  # a step that overran: its route waits
                 continue
             seconds: float | None = share - runner.seconds
@@ -390,11 +398,17 @@ def _alone(plan: Plan) -> str:
 
 def _race_reason(runners: list[Runner]) -> str:
     names = ", ".join(runner.name for runner in runners)
-    shares = ", ".join(f"{runner.name} {runner.weight():.3g}" for runner in runners)
+    shares = ", ".join(f"{runner.name} {_weight(runner, runners):.3g}" for runner in runners)
     return (
         f"it finished first in a race of {names} (in growing steps of CPU time, shared "
         f"by weight: {shares})"
     )
+
+
+def _weight(runner: Runner, runners: list[Runner]) -> float:
+    """``runner``'s weight at the end of the race (against the most time a rival had)."""
+    rival = max((other.seconds for other in runners if other is not runner), default=0.0)
+    return runner.weight(rival)
 
 
 def candidates(problem: ExactCover, engine: str = "auto") -> list[Runner]:

@@ -336,3 +336,90 @@ def narrow_order(int n_items, const int[:] option_start, const int[:] node_item)
                     if near[k] != partner:
                         fresh[near[k]] -= 1
     return order
+
+
+cdef inline int top_bit(unsigned long long bits) noexcept nogil:
+    """The highest set bit of ``bits`` (not 0), by halving."""
+    cdef int top = 0
+    if bits >> 32:
+        bits >>= 32
+        top += 32
+    if bits >> 16:
+        bits >>= 16
+        top += 16
+    if bits >> 8:
+        bits >>= 8
+        top += 8
+    if bits >> 4:
+        bits >>= 4
+        top += 4
+    if bits >> 2:
+        bits >>= 2
+        top += 2
+    if bits >> 1:
+        top += 1
+    return top
+
+
+def split_layout(long long n_items, const long long[:] starts,
+                 const unsigned long long[:] masks, int words):
+    """The layout ``(starts, masks)`` of :func:`layout` (``words`` words an option) cut
+    where no option reaches across, into runs of positions that each need fewer words:
+    a list of ``(first position, positions, words, starts, masks)``, one per run, each
+    laid out as :func:`layout` lays out a problem of its own (its options in the fewest
+    words that hold its widest span, the window's last bit clear).
+
+    At a position that no earlier option reaches, every state of the frontier count has
+    an empty window: the states before it have all merged into one, and the count of
+    the rest starts afresh from it. The problem's count is then the product of the
+    runs' counts, and each run can be counted in a window as narrow as its own options
+    allow (on the SAT 2026 graph instances the parts of wide options, 70-item spans, set
+    two words for the whole count, and the part of narrow options that holds most of
+    its states ran 1.3-2 times slower in them). Adjacent runs that need the same words
+    are kept together (one count each, not one per part). None when no cut narrows the
+    layout (it is then counted whole)."""
+    cdef Py_ssize_t o, p, first = 0
+    cdef long long reach = -1, top, widest = 0, need, start_pos, end
+    cdef int k, w
+    cdef unsigned long long bits
+    cdef list runs = []
+    cdef list bounds = []  # (first, end, words) of the runs between cuts
+    cdef array run_starts, run_masks
+    cdef long long* rs
+    cdef unsigned long long* rm
+    if words < 1 or starts.shape[0] != n_items + 1 or masks.shape[0] != starts[n_items] * words:
+        raise ValueError("a layout of one start per item and one more, words words an option")
+    for p in range(n_items):
+        for o in range(starts[p], starts[p + 1]):
+            top = 0
+            for k in range(words - 1, -1, -1):
+                bits = masks[o * words + k]
+                if bits:
+                    top = 64 * k + top_bit(bits)
+                    break
+            if p + top > reach:
+                reach = p + top
+            if top > widest:
+                widest = top
+        if reach <= p:  # a cut after position p (always after the last)
+            need = (widest + 65) // 64
+            if bounds and bounds[len(bounds) - 1][2] == need:
+                bounds[len(bounds) - 1] = (bounds[len(bounds) - 1][0], p + 1, need)
+            else:
+                bounds.append((first, p + 1, need))
+            first = p + 1
+            widest = 0
+    if len(bounds) <= 1:
+        return None
+    for start_pos, end, w in bounds:
+        run_starts = clone(array("q"), end - start_pos + 1, False)
+        rs = run_starts.data.as_longlongs
+        for p in range(start_pos, end + 1):
+            rs[p - start_pos] = starts[p] - starts[start_pos]
+        run_masks = clone(array("Q"), (starts[end] - starts[start_pos]) * w, False)
+        rm = run_masks.data.as_ulonglongs
+        for o in range(starts[start_pos], starts[end]):
+            for k in range(w):
+                rm[(o - starts[start_pos]) * w + k] = masks[o * words + k]
+        runs.append((start_pos, end - start_pos, w, run_starts, run_masks))
+    return runs

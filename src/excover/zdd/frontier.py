@@ -16,6 +16,15 @@ to millions of states), so ``count(method="zdd")`` does not take it; the route c
 races it against the search (:mod:`excover.counting.choice`), paused between layers and
 within a memory bound (:func:`start`).
 
+**Runs.** Where no option reaches across a position of the order, every state there
+has an empty window: the count before it has merged into one state, and the rest is
+counted afresh from it. A layout of several words is cut there into runs
+(:func:`excover.zdd._frontier.split_layout`), each counted in the window its own options
+need and the counts multiplied (:class:`Runs`): on the SAT 2026 graph instances, whose
+parts the order of few states lays out one after another, a part of wide options set
+two words for every part, and the parts of narrow options, which hold most of the
+states, were counted 1.3-2 times slower in them.
+
 **Counts of any size.** The compiled count adds counts of several 64-bit words, each
 group of states in one word more than its widest input, and passes each state on as wide
 as its count needs; the module docstring of :mod:`excover.zdd._frontier` proves that no
@@ -51,7 +60,7 @@ if TYPE_CHECKING:
 
     from excover.problem import ExactCover
 
-__all__ = ["Layout", "count", "count_layout", "layout", "layout_of", "start", "suits"]
+__all__ = ["Layout", "Runs", "count", "count_layout", "layout", "layout_of", "start", "suits"]
 __all__ += ["wide_layout"]
 
 #: The widest option span the 64-bit state window holds.
@@ -231,12 +240,94 @@ def count_layout(
     return int(total)
 
 
-def start(laid_out: Layout, workers: int = 1, max_bytes: int = 0) -> _frontier.Counting:
+def start(laid_out: Layout, workers: int = 1, max_bytes: int = 0) -> _frontier.Counting | Runs:
     """The compiled count of a laid-out problem, on ``workers`` threads, ready to
     :meth:`~excover.zdd._frontier.Counting.advance` (layer by layer, stopping between
     two layers when asked, and going on later); ``max_bytes`` (0: none) bounds its
-    memory (MemoryError past it)."""
+    memory (MemoryError past it). A layout in more than one word that falls into runs
+    of positions needing fewer (:func:`excover.zdd._frontier.split_layout`) is counted
+    run by run (:class:`Runs`), each in its own window."""
     n_items, words, starts, masks = laid_out
+    if words > 1:
+        runs = _frontier.split_layout(n_items, memoryview(starts), memoryview(masks), words)
+        if runs is not None:
+            return Runs(runs, workers, max_bytes)
     return _frontier.Counting(
         n_items, memoryview(starts), memoryview(masks), workers, words, max_bytes=max_bytes
     )
+
+
+class Runs:
+    """The frontier count of a layout cut into runs of positions that no option reaches
+    across (:func:`excover.zdd._frontier.split_layout`): each run is counted by its own
+    compiled count in the window its options need, one run after the other, and the
+    counts are multiplied (every state at a cut has an empty window: the count goes on
+    from a single state). It advances, pauses and reports as a compiled
+    :class:`~excover.zdd._frontier.Counting` does; a run whose count is 0 ends it."""
+
+    def __init__(
+        self,
+        runs: list[tuple[int, int, int, array[int], array[int]]],
+        workers: int = 1,
+        max_bytes: int = 0,
+    ) -> None:
+        self.runs = runs
+        self.workers = workers
+        self.max_bytes = max_bytes
+        self.n_items = sum(positions for _, positions, _, _, _ in runs)
+        self.product = 1
+        self.next = 0  # the run under way or next
+        self.counting: _frontier.Counting | None = None
+        self.result: int | None = None
+
+    @property
+    def done(self) -> int:
+        """The layers counted so far."""
+        if self.result is not None:
+            return self.n_items
+        if self.next >= len(self.runs):
+            return self.n_items
+        first = self.runs[self.next][0]
+        return first + (0 if self.counting is None else self.counting.done)
+
+    @property
+    def bytes(self) -> int:
+        """The memory the run under way holds now (a finished run's is freed)."""
+        return 0 if self.counting is None else self.counting.bytes
+
+    def advance(
+        self,
+        tick: Callable[[int, int], None] | None = None,
+        stop: Callable[[], bool] | None = None,
+    ) -> int | None:
+        """Count the runs still to do, as :meth:`excover.zdd._frontier.Counting.advance`
+        counts its layers: the count once every run is done, None when ``stop()`` says
+        to stop (a later call goes on from there); ``tick`` gets the layers done in all."""
+        while self.result is None:
+            if self.next == len(self.runs) or self.product == 0:
+                self.result = self.product
+                break
+            first, positions, words, starts, masks = self.runs[self.next]
+            if self.counting is None:
+                self.counting = _frontier.Counting(
+                    positions,
+                    memoryview(starts),
+                    memoryview(masks),
+                    self.workers,
+                    words,
+                    max_bytes=self.max_bytes,
+                )
+            layer = None if tick is None else _shifted(tick, first)
+            found = self.counting.advance(layer, stop)
+            if found is None:
+                return None
+            self.product *= int(found)
+            self.counting = None
+            self.next += 1
+        return self.result
+
+
+def _shifted(tick: Callable[[int, int], None], first: int) -> Callable[[int, int], None]:
+    """``tick`` for a run that starts at position ``first``: its layers counted from the
+    problem's first."""
+    return lambda done, states: tick(first + done, states)
