@@ -120,6 +120,7 @@ typedef struct {
 /* Tables, filled once by s9_init. */
 static uint8_t s9_rowbox[512];    /* a row's 9 bits -> which of its 3 boxes it touches */
 static uint16_t s9_support[512];  /* 3x3 matrix (bit 3i+k) -> union of its permutations */
+static uint16_t s9_support_n[512]; /* the same, with its number of permutations << 12 */
 static uint32_t s9_expand[512];   /* (row i, box k) segments (bit 3i+k) -> their 27 bits */
 static uint32_t s9_single[512];   /* a row's 9 bits -> the bits if exactly one, else 0 */
 static uint32_t s9_peers[27];     /* a position's row, box and column in its band, not it */
@@ -156,6 +157,7 @@ static void s9_init(void) {
             if ((m & perm) == perm) nperm++;
         }
         s9_nperm[m] = nperm;
+        s9_support_n[m] = (uint16_t)(support | (nperm << 12));
         uint8_t pset = 0;
         for (int q = 0; q < 6; q++) {
             uint16_t perm = 0;

@@ -106,9 +106,9 @@ static inline int s9_stack_shrink(s9_state *s, uint32_t *dirty, int d) {
     for (int k = 0; k < 3; k++) {
         uint32_t m = ((present[0] >> (3 * k)) & 7) | (((present[1] >> (3 * k)) & 7) << 3) |
                      (((present[2] >> (3 * k)) & 7) << 6);
-        uint32_t support = s9_support[m];
+        uint32_t counted = s9_support_n[m], support = counted & 0x1FF;
         if (!support) return 0;
-        s->seg[27 + 9 * k + d] = (uint16_t)support;
+        s->seg[27 + 9 * k + d] = (uint16_t)counted;
         for (int b = 0; b < 3; b++) allowed[b] |= ((support >> (3 * b)) & 7) << (3 * k);
     }
     for (int b = 0; b < 3; b++) {
@@ -143,7 +143,7 @@ static inline int s9_open_cells(const s9_state *s) {
 static inline int s9_triads_check(const uint16_t *x) {
     uint64_t possible = 0, sure = 0;
     for (int d = 0; d < 9; d++) {
-        uint32_t m = x[d];
+        uint32_t m = x[d] & 0x1FF;
         possible += s9_nibbles[m];
         sure += s9_nibbles[s9_lone_rows[m]];
     }
@@ -161,13 +161,13 @@ static inline void s9_triads_moves(const uint16_t *x, uint32_t *out, uint32_t *i
     uint32_t sure[9];
     uint32_t p1 = 0, p2 = 0, p3 = 0, p4 = 0, s1 = 0, s2 = 0, s3 = 0;
     for (int d = 0; d < 9; d++) {
-        uint32_t m = x[d], y = sure[d] = s9_lone_rows[m];
+        uint32_t m = x[d] & 0x1FF, y = sure[d] = s9_lone_rows[m];
         p4 |= p3 & m; p3 |= p2 & m; p2 |= p1 & m; p1 |= m;
         s3 |= s2 & y; s2 |= s1 & y; s1 |= y;
     }
     uint32_t full = s3, exact = p3 & ~p4;
     for (int d = 0; d < 9; d++) {
-        uint32_t loose = x[d] & ~sure[d];
+        uint32_t loose = x[d] & 0x1FF & ~sure[d];
         out[d] = full & loose;
         in[d] = exact & loose;
     }
@@ -222,11 +222,11 @@ static int s9_propagate(s9_state *s) {
             shrunk |= 1u << i;
             uint32_t w = s->F[i];
             uint32_t boxes = s9_boxes_of(w);
-            uint32_t support = s9_support[boxes];
+            uint32_t counted = s9_support_n[boxes], support = counted & 0x1FF;
             if (!support) return 0;
             w &= s9_expand[support];
             s->F[i] = w;
-            s->seg[i] = (uint16_t)support;
+            s->seg[i] = (uint16_t)counted;
             uint32_t singles = (s9_single[w & 0x1FF] | (s9_single[(w >> 9) & 0x1FF] << 9) |
                                 (s9_single[w >> 18] << 18)) & s->U[s9_band_of[i]];
             while (singles) {
@@ -370,25 +370,46 @@ static inline void s9_choose(const s9_state *s, int *band, uint32_t *bit, uint32
  * 2), the first in order on ties (as tdoku does, bands and stacks alike). *word is
  * 9 * unit + digit, units 0-2 the bands and 3-5 the stacks (an index into seg), *perms
  * the configurations (bit q: s9_perm[q]); 0 when every digit has one configuration in
- * every band. Branchless: one key per digit and per unit, the least kept. */
+ * every band and every stack. Each digit of a unit gets a key, its number of
+ * configurations (15 for fewer than 2) then the digit, and the least is kept; each unit
+ * gets a key, its total, then the unit, then its least digit key, and the least is
+ * kept. The numbers of configurations are in the top bits of seg (s9_support_n). */
 static inline int s9_choose_config(const s9_state *s, int *word, uint32_t *perms) {
     uint32_t best = ~0u;
+#if S9_LEVEL >= S9_SSE4
+    /* Digits 0-7 in one register (PHMINPOSUW finds the least key), the ninth alone. */
+    const __m128i digit = _mm_setr_epi16(0, 1, 2, 3, 4, 5, 6, 7);
+    const __m128i one = _mm_set1_epi16(1), fifteen = _mm_set1_epi16(15);
+#endif
     for (int u = 0; u < 6; u++) {
         const uint16_t *x = s->seg + 9 * u;
-        uint32_t total = 0, fewest = ~0u;
-        for (int d = 0; d < 9; d++) {
-            uint32_t n = s9_nperm[x[d]];
-            total += n;
-            uint32_t key = ((n < 2 ? 15u : n) << 4) | (uint32_t)d;
+        uint32_t n8 = (uint32_t)x[8] >> 12;
+        uint32_t total = n8, fewest = ((n8 < 2 ? 15u : n8) << 4) | 8u;
+#if S9_LEVEL >= S9_SSE4
+        __m128i n = _mm_srli_epi16(_mm_loadu_si128((const __m128i *)x), 12);
+        __m128i few = _mm_or_si128(n, _mm_andnot_si128(_mm_cmpgt_epi16(n, one), fifteen));
+        __m128i keys = _mm_or_si128(_mm_slli_epi16(few, 4), digit);
+        uint32_t least = (uint32_t)_mm_cvtsi128_si32(_mm_minpos_epu16(keys)) & 0xFFFF;
+        fewest = least < fewest ? least : fewest;
+        __m128i sum = _mm_add_epi16(n, _mm_srli_si128(n, 8));
+        sum = _mm_add_epi16(sum, _mm_srli_si128(sum, 4));
+        sum = _mm_add_epi16(sum, _mm_srli_si128(sum, 2));
+        total += (uint32_t)_mm_cvtsi128_si32(sum) & 0xFFFF;
+#else
+        for (int d = 0; d < 8; d++) {
+            uint32_t c = (uint32_t)x[d] >> 12;
+            total += c;
+            uint32_t key = ((c < 2 ? 15u : c) << 4) | (uint32_t)d;
             fewest = key < fewest ? key : fewest;
         }
+#endif
         uint32_t key = fewest < 0xF0 ? (total << 12) | ((uint32_t)u << 8) | fewest : ~0u;
         best = key < best ? key : best;
     }
     if (best == ~0u) return 0;
     int w = 9 * (int)((best >> 8) & 0xF) + (int)(best & 0xF);
     *word = w;
-    *perms = s9_permset[s->seg[w]];
+    *perms = s9_permset[s->seg[w] & 0x1FF];
     return 1;
 }
 
