@@ -204,7 +204,9 @@ static void s9_init(void) {
  * tdoku's data sets (2026-11-26, with the cheap test in front): 40 keeps nearly all of
  * the branchings they save on the hardest sets (a quarter of them), 50 loses a third of
  * that, and lower thresholds gain nothing more. */
+#ifndef S9_TRIADS_OPEN
 #define S9_TRIADS_OPEN 40
+#endif
 
 typedef long (*s9_count_fn)(const uint8_t *grid, long limit, uint8_t *out, int (*check)(void),
                             long *ticks, long *guesses);

@@ -10,6 +10,8 @@
 #define s9_boxes_of S9_SUFFIX(s9_boxes_of)
 #define s9_and S9_SUFFIX(s9_and)
 #define s9_place S9_SUFFIX(s9_place)
+#define s9_put S9_SUFFIX(s9_put)
+#define s9_place_singles S9_SUFFIX(s9_place_singles)
 #define s9_stack_shrink S9_SUFFIX(s9_stack_shrink)
 #define s9_open_cells S9_SUFFIX(s9_open_cells)
 #define s9_row_triads S9_SUFFIX(s9_row_triads)
@@ -43,16 +45,16 @@ static inline void s9_and(s9_state *s, uint32_t *dirty, int i, uint32_t mask) {
     *dirty |= (uint32_t)(after != before) << i;
 }
 
-/* Puts digit d in the cell at position bit of band b; 0 when d is no longer possible
- * there (a clash with an earlier placement). */
-static inline int s9_place(s9_state *s, uint32_t *dirty, int d, int b, uint32_t bit) {
+/* Puts digit d in the cells of band b (at most one per row, box and column) whose
+ * columns in the band are column_cells and whose peers in the band (rows, boxes and
+ * columns, without the cells) are peers. */
+static inline void s9_put(s9_state *s, uint32_t *dirty, int d, int b, uint32_t bit,
+                          uint32_t column_cells, uint32_t peers) {
     int i = 9 * b + d;
-    if (!(s->F[i] & bit)) return 0;
-    int p = s9_ctz(bit);
-    uint32_t column = ~s9_column[p % 9];
+    uint32_t column = ~column_cells;
     s9_and(s, dirty, d + (b == 0 ? 9 : 0), column);
     s9_and(s, dirty, d + (b == 2 ? 9 : 18), column);
-    /* The cell leaves the band's other eight digits; the placed digit keeps it. */
+    /* The cells leave the band's other eight digits; the placed digit keeps them. */
     uint32_t *band = s->F + 9 * b, keep = ~bit, lost = 0;
 #if S9_LEVEL >= S9_AVX512
     /* Eight words in one register, tested into a mask at once (no masked store: some
@@ -65,8 +67,8 @@ static inline int s9_place(s9_state *s, uint32_t *dirty, int d, int b, uint32_t 
 #elif S9_LEVEL >= S9_AVX2
     /* Eight words in one register, the ninth alone. */
     __m256i had = _mm256_loadu_si256((const __m256i *)band), gone = _mm256_set1_epi32((int)bit);
-    __m256i hit = _mm256_cmpeq_epi32(_mm256_and_si256(had, gone), gone);
-    lost = (uint32_t)_mm256_movemask_ps(_mm256_castsi256_ps(hit));
+    __m256i miss = _mm256_cmpeq_epi32(_mm256_and_si256(had, gone), _mm256_setzero_si256());
+    lost = (uint32_t)_mm256_movemask_ps(_mm256_castsi256_ps(miss)) ^ 0xFFu;
     _mm256_storeu_si256((__m256i *)band, _mm256_andnot_si256(gone, had));
     lost |= (uint32_t)((band[8] & bit) != 0) << 8;
     band[8] &= keep;
@@ -90,8 +92,30 @@ static inline int s9_place(s9_state *s, uint32_t *dirty, int d, int b, uint32_t 
 #endif
     band[d] |= bit;
     *dirty |= lost << (9 * b);
-    s9_and(s, dirty, i, ~s9_peers[p]);
+    s9_and(s, dirty, i, ~peers);
     s->U[b] &= keep;
+}
+
+/* Puts digit d in the cell at position bit of band b; 0 when d is no longer possible
+ * there (a clash with an earlier placement). */
+static inline int s9_place(s9_state *s, uint32_t *dirty, int d, int b, uint32_t bit) {
+    if (!(s->F[9 * b + d] & bit)) return 0;
+    int p = s9_ctz(bit);
+    s9_put(s, dirty, d, b, bit, s9_column[p % 9], s9_peers[p]);
+    return 1;
+}
+
+/* Puts digit d in the cells of band b, the hidden singles of its word after a band
+ * shrink (so in it, in different rows and boxes), all at once: the same as placing them
+ * one by one, which fails when two share a column; 0 then. */
+static inline int s9_place_singles(s9_state *s, uint32_t *dirty, int d, int b, uint32_t cells) {
+    uint32_t r0 = cells & 0x1FF, r1 = (cells >> 9) & 0x1FF, r2 = cells >> 18;
+    if ((r0 & r1) | (r0 & r2) | (r1 & r2)) return 0;
+    uint32_t columns = r0 | r1 | r2, column_cells = columns | (columns << 9) | (columns << 18);
+    uint32_t boxes = s9_rowbox[columns];
+    uint32_t box_cells = s9_expand[boxes | (boxes << 3) | (boxes << 6)];
+    uint32_t row_cells = s9_row_cells[s9_boxes_of(cells)];
+    s9_put(s, dirty, d, b, cells, column_cells, (row_cells | box_cells | column_cells) & ~cells);
     return 1;
 }
 
@@ -229,10 +253,10 @@ static int s9_propagate(s9_state *s) {
             s->seg[i] = (uint16_t)counted;
             uint32_t singles = (s9_single[w & 0x1FF] | (s9_single[(w >> 9) & 0x1FF] << 9) |
                                 (s9_single[w >> 18] << 18)) & s->U[s9_band_of[i]];
-            while (singles) {
-                uint32_t bit = singles & (0u - singles);
-                singles ^= bit;
-                if (!s9_place(s, dirty, s9_digit_of[i], s9_band_of[i], bit)) return 0;
+            if (singles & (singles - 1)) {
+                if (!s9_place_singles(s, dirty, s9_digit_of[i], s9_band_of[i], singles)) return 0;
+            } else if (singles) {
+                if (!s9_place(s, dirty, s9_digit_of[i], s9_band_of[i], singles)) return 0;
             }
         }
         uint32_t digits = (shrunk | (shrunk >> 9) | (shrunk >> 18)) & 0x1FF;
@@ -540,6 +564,8 @@ static long s9_count(const uint8_t *grid, long limit, uint8_t *out, int (*check)
 #undef s9_boxes_of
 #undef s9_and
 #undef s9_place
+#undef s9_put
+#undef s9_place_singles
 #undef s9_stack_shrink
 #undef s9_open_cells
 #undef s9_row_triads
