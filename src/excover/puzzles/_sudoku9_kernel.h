@@ -240,23 +240,43 @@ static int s9_propagate(s9_state *s) {
     uint32_t dirty_word = s->dirty, *dirty = &dirty_word;
     for (;;) {
         uint32_t shrunk = 0; /* the words shrunk, whose digits need a stack shrink */
+        /* In waves: the band shrinks of all the words dirty now (each changes only its
+         * own word), then the hidden singles they found, placed; the words that changes
+         * make the next wave. Placing each word's singles at once instead made the next
+         * words' shrinks see a grid that kept changing, and shrank a word twice on
+         * average in one propagation (four times on the 17-clue puzzles). */
         while (*dirty) {
-            int i = s9_ctz(*dirty);
-            *dirty &= *dirty - 1;
-            shrunk |= 1u << i;
-            uint32_t w = s->F[i];
-            uint32_t boxes = s9_boxes_of(w);
-            uint32_t counted = s9_support_n[boxes], support = counted & 0x1FF;
-            if (!support) return 0;
-            w &= s9_expand[support];
-            s->F[i] = w;
-            s->seg[i] = (uint16_t)counted;
-            uint32_t singles = (s9_single[w & 0x1FF] | (s9_single[(w >> 9) & 0x1FF] << 9) |
-                                (s9_single[w >> 18] << 18)) & s->U[s9_band_of[i]];
-            if (singles & (singles - 1)) {
-                if (!s9_place_singles(s, dirty, s9_digit_of[i], s9_band_of[i], singles)) return 0;
-            } else if (singles) {
-                if (!s9_place(s, dirty, s9_digit_of[i], s9_band_of[i], singles)) return 0;
+            uint32_t wave = *dirty, found = 0, singles_of[27];
+            *dirty = 0;
+            shrunk |= wave;
+            do {
+                int i = s9_ctz(wave);
+                wave &= wave - 1;
+                uint32_t w = s->F[i];
+                uint32_t boxes = s9_boxes_of(w);
+                uint32_t counted = s9_support_n[boxes], support = counted & 0x1FF;
+                if (!support) return 0;
+                w &= s9_expand[support];
+                s->F[i] = w;
+                s->seg[i] = (uint16_t)counted;
+                uint32_t singles = (s9_single[w & 0x1FF] | (s9_single[(w >> 9) & 0x1FF] << 9) |
+                                    (s9_single[w >> 18] << 18)) & s->U[s9_band_of[i]];
+                singles_of[i] = singles;
+                found |= (uint32_t)(singles != 0) << i;
+            } while (wave);
+            while (found) {
+                int i = s9_ctz(found);
+                found &= found - 1;
+                uint32_t singles = singles_of[i];
+                /* A single placed since may have taken one of these cells: then its row
+                 * has none left for the digit, a dead end. */
+                if ((s->F[i] & singles) != singles) return 0;
+                if (singles & (singles - 1)) {
+                    if (!s9_place_singles(s, dirty, s9_digit_of[i], s9_band_of[i], singles))
+                        return 0;
+                } else if (!s9_place(s, dirty, s9_digit_of[i], s9_band_of[i], singles)) {
+                    return 0;
+                }
             }
         }
         uint32_t digits = (shrunk | (shrunk >> 9) | (shrunk >> 18)) & 0x1FF;
