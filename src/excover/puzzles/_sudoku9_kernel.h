@@ -13,6 +13,11 @@
 #define s9_put S9_SUFFIX(s9_put)
 #define s9_place_singles S9_SUFFIX(s9_place_singles)
 #define s9_stack_shrink S9_SUFFIX(s9_stack_shrink)
+#define s9_stack_shrink8 S9_SUFFIX(s9_stack_shrink8)
+#define s9_count3 S9_SUFFIX(s9_count3)
+#define s9_fold_rows S9_SUFFIX(s9_fold_rows)
+#define s9_rot2 S9_SUFFIX(s9_rot2)
+#define s9_rot1 S9_SUFFIX(s9_rot1)
 #define s9_open_cells S9_SUFFIX(s9_open_cells)
 #define s9_row_triads S9_SUFFIX(s9_row_triads)
 #define s9_triads_check S9_SUFFIX(s9_triads_check)
@@ -142,6 +147,93 @@ static inline int s9_stack_shrink(s9_state *s, uint32_t *dirty, int d) {
     return 1;
 }
 
+
+#if S9_LEVEL >= S9_AVX2
+/* The stack shrinks of digits 0-7 at once, one digit a lane, the support computed
+ * without a table: with P0, P1, P2 the columns a digit may take in each band (9 bits,
+ * 3 per stack), a permutation of a stack puts the bands' digit in columns c, c+1, c+2
+ * or c, c+2, c+1 (mod 3, within the stack), so with rot1 and rot2 turning each stack's
+ * 3 columns by one and by two, P0 & rot1(P1) & rot2(P2) marks at c the first kind and
+ * P0 & rot2(P1) & rot1(P2) the second; their union is band 0's support, their bits
+ * count the permutations, and bands 1 and 2 are the same turned round. The same as
+ * s9_stack_shrink on each digit (which the other kernels call), a digit whose words did
+ * not change since its last stack shrink changing nothing. 0 at a dead end. */
+static inline __m256i s9_rot1(__m256i x) {
+    return _mm256_or_si256(_mm256_and_si256(_mm256_srli_epi32(x, 1), _mm256_set1_epi32(0xDB)),
+                           _mm256_and_si256(_mm256_slli_epi32(x, 2), _mm256_set1_epi32(0x124)));
+}
+
+static inline __m256i s9_rot2(__m256i x) {
+    return _mm256_or_si256(_mm256_and_si256(_mm256_srli_epi32(x, 2), _mm256_set1_epi32(0x49)),
+                           _mm256_and_si256(_mm256_slli_epi32(x, 1), _mm256_set1_epi32(0x1B6)));
+}
+
+static inline __m256i s9_fold_rows(__m256i w) {
+    return _mm256_and_si256(
+        _mm256_or_si256(_mm256_or_si256(w, _mm256_srli_epi32(w, 9)), _mm256_srli_epi32(w, 18)),
+        _mm256_set1_epi32(0x1FF));
+}
+
+/* Each 3-bit group of x counted (0-3), lane by lane. */
+static inline __m256i s9_count3(__m256i x) {
+    __m256i one = _mm256_set1_epi32(1);
+    return _mm256_add_epi32(_mm256_add_epi32(_mm256_and_si256(x, one),
+                                             _mm256_and_si256(_mm256_srli_epi32(x, 1), one)),
+                            _mm256_and_si256(_mm256_srli_epi32(x, 2), one));
+}
+
+static inline int s9_stack_shrink8(s9_state *s, uint32_t *dirty) {
+    __m256i w0 = _mm256_loadu_si256((const __m256i *)s->F);
+    __m256i w1 = _mm256_loadu_si256((const __m256i *)(s->F + 9));
+    __m256i w2 = _mm256_loadu_si256((const __m256i *)(s->F + 18));
+    __m256i p0 = s9_fold_rows(w0), p1 = s9_fold_rows(w1), p2 = s9_fold_rows(w2);
+    __m256i r1p0 = s9_rot1(p0), r2p0 = s9_rot2(p0), r1p1 = s9_rot1(p1), r2p1 = s9_rot2(p1);
+    __m256i r1p2 = s9_rot1(p2), r2p2 = s9_rot2(p2);
+    __m256i cyclic = _mm256_and_si256(p0, _mm256_and_si256(r1p1, r2p2));
+    __m256i anti = _mm256_and_si256(p0, _mm256_and_si256(r2p1, r1p2));
+    __m256i s0 = _mm256_or_si256(cyclic, anti);
+    __m256i s1 = _mm256_and_si256(p1, _mm256_or_si256(_mm256_and_si256(r1p2, r2p0),
+                                                      _mm256_and_si256(r2p2, r1p0)));
+    __m256i s2 = _mm256_and_si256(p2, _mm256_or_si256(_mm256_and_si256(r1p0, r2p1),
+                                                      _mm256_and_si256(r2p0, r1p1)));
+    /* Every stack needs a permutation: band 0's support meets each stack. */
+    __m256i meets = _mm256_and_si256(
+        _mm256_or_si256(_mm256_or_si256(s0, _mm256_srli_epi32(s0, 1)), _mm256_srli_epi32(s0, 2)),
+        _mm256_set1_epi32(0x49));
+    if (_mm256_movemask_ps(_mm256_castsi256_ps(
+            _mm256_cmpeq_epi32(meets, _mm256_set1_epi32(0x49)))) != 0xFF)
+        return 0;
+    /* The words keep the supported columns of every row. */
+    __m256i a0 = _mm256_or_si256(_mm256_or_si256(s0, _mm256_slli_epi32(s0, 9)), _mm256_slli_epi32(s0, 18));
+    __m256i a1 = _mm256_or_si256(_mm256_or_si256(s1, _mm256_slli_epi32(s1, 9)), _mm256_slli_epi32(s1, 18));
+    __m256i a2 = _mm256_or_si256(_mm256_or_si256(s2, _mm256_slli_epi32(s2, 9)), _mm256_slli_epi32(s2, 18));
+    __m256i n0 = _mm256_and_si256(w0, a0), n1 = _mm256_and_si256(w1, a1), n2 = _mm256_and_si256(w2, a2);
+    uint32_t c0 = (uint32_t)_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(n0, w0)));
+    uint32_t c1 = (uint32_t)_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(n1, w1)));
+    uint32_t c2 = (uint32_t)_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(n2, w2)));
+    _mm256_storeu_si256((__m256i *)s->F, n0);
+    _mm256_storeu_si256((__m256i *)(s->F + 9), n1);
+    _mm256_storeu_si256((__m256i *)(s->F + 18), n2);
+    *dirty |= (c0 ^ 0xFFu) | ((c1 ^ 0xFFu) << 9) | ((c2 ^ 0xFFu) << 18);
+    /* Each stack's matrices (bit 3 * band + column) with their numbers of permutations,
+     * as s9_support_n gives them. */
+    for (int k = 0; k < 3; k++) {
+        __m256i seven = _mm256_set1_epi32(7);
+        __m256i m = _mm256_or_si256(
+            _mm256_or_si256(_mm256_and_si256(_mm256_srli_epi32(s0, 3 * k), seven),
+                            _mm256_slli_epi32(_mm256_and_si256(_mm256_srli_epi32(s1, 3 * k), seven), 3)),
+            _mm256_slli_epi32(_mm256_and_si256(_mm256_srli_epi32(s2, 3 * k), seven), 6));
+        __m256i n = _mm256_add_epi32(
+            s9_count3(_mm256_and_si256(_mm256_srli_epi32(cyclic, 3 * k), seven)),
+            s9_count3(_mm256_and_si256(_mm256_srli_epi32(anti, 3 * k), seven)));
+        __m256i v = _mm256_or_si256(m, _mm256_slli_epi32(n, 12));
+        /* 8 words to 8 halfwords: pack within each 128-bit half, then join the halves. */
+        __m256i packed = _mm256_permute4x64_epi64(_mm256_packus_epi32(v, v), 0x08);
+        _mm_storeu_si128((__m128i *)(s->seg + 27 + 9 * k), _mm256_castsi256_si128(packed));
+    }
+    return 1;
+}
+#endif
 
 static inline int s9_open_cells(const s9_state *s) {
     uint32_t u0 = s->U[0], u1 = s->U[1], u2 = s->U[2];
@@ -280,11 +372,18 @@ static int s9_propagate(s9_state *s) {
             }
         }
         uint32_t digits = (shrunk | (shrunk >> 9) | (shrunk >> 18)) & 0x1FF;
+#if S9_LEVEL >= S9_AVX2
+        if (digits & 0xFF) {
+            if (!s9_stack_shrink8(s, dirty)) return 0;
+        }
+        if ((digits & 0x100) && !s9_stack_shrink(s, dirty, 8)) return 0;
+#else
         while (digits) {
             int d = s9_ctz(digits);
             digits &= digits - 1;
             if (!s9_stack_shrink(s, dirty, d)) return 0;
         }
+#endif
         if (*dirty) continue;
         if (!(s->U[0] | s->U[1] | s->U[2])) {
             s->dirty = 0;
@@ -587,6 +686,11 @@ static long s9_count(const uint8_t *grid, long limit, uint8_t *out, int (*check)
 #undef s9_put
 #undef s9_place_singles
 #undef s9_stack_shrink
+#undef s9_stack_shrink8
+#undef s9_count3
+#undef s9_fold_rows
+#undef s9_rot2
+#undef s9_rot1
 #undef s9_open_cells
 #undef s9_row_triads
 #undef s9_triads_check
