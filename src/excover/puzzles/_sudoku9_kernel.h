@@ -351,8 +351,12 @@ static int s9_propagate(s9_state *s) {
                 w &= s9_expand[support];
                 s->F[i] = w;
                 s->seg[i] = (uint16_t)counted;
-                uint32_t singles = (s9_single[w & 0x1FF] | (s9_single[(w >> 9) & 0x1FF] << 9) |
-                                    (s9_single[w >> 18] << 18)) & s->U[s9_band_of[i]];
+                /* The rows with one cell (every row has one at least, the support meeting
+                 * them all): x & (x - 1) clears a row's lowest cell, and a row whose
+                 * remainder is not 0 sets its bit 8 when its low 8 bits are added to 0xFF. */
+                uint32_t rest = w & (w - 0x40201u);
+                uint32_t more = (((rest & 0x3FDFEFFu) + 0x3FDFEFFu) | rest) & 0x4020100u;
+                uint32_t singles = w & ~((more - (more >> 8)) | more) & s->U[s9_band_of[i]];
                 singles_of[i] = singles;
                 found |= (uint32_t)(singles != 0) << i;
             } while (wave);
