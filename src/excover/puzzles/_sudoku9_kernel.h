@@ -13,6 +13,11 @@
 #define s9_put S9_SUFFIX(s9_put)
 #define s9_place_singles S9_SUFFIX(s9_place_singles)
 #define s9_stack_shrink S9_SUFFIX(s9_stack_shrink)
+#define s9_stack_shrink4 S9_SUFFIX(s9_stack_shrink4)
+#define s9_count3x S9_SUFFIX(s9_count3x)
+#define s9_fold_rowsx S9_SUFFIX(s9_fold_rowsx)
+#define s9_rot2x S9_SUFFIX(s9_rot2x)
+#define s9_rot1x S9_SUFFIX(s9_rot1x)
 #define s9_stack_shrink8 S9_SUFFIX(s9_stack_shrink8)
 #define s9_count3 S9_SUFFIX(s9_count3)
 #define s9_fold_rows S9_SUFFIX(s9_fold_rows)
@@ -233,6 +238,82 @@ static inline int s9_stack_shrink8(s9_state *s, uint32_t *dirty) {
     }
     return 1;
 }
+#elif S9_SSE2 || S9_LEVEL >= S9_SSE4
+/* The same, four digits at a time in SSE2 registers. */
+static inline __m128i s9_rot1x(__m128i x) {
+    return _mm_or_si128(_mm_and_si128(_mm_srli_epi32(x, 1), _mm_set1_epi32(0xDB)),
+                           _mm_and_si128(_mm_slli_epi32(x, 2), _mm_set1_epi32(0x124)));
+}
+
+static inline __m128i s9_rot2x(__m128i x) {
+    return _mm_or_si128(_mm_and_si128(_mm_srli_epi32(x, 2), _mm_set1_epi32(0x49)),
+                           _mm_and_si128(_mm_slli_epi32(x, 1), _mm_set1_epi32(0x1B6)));
+}
+
+static inline __m128i s9_fold_rowsx(__m128i w) {
+    return _mm_and_si128(
+        _mm_or_si128(_mm_or_si128(w, _mm_srli_epi32(w, 9)), _mm_srli_epi32(w, 18)),
+        _mm_set1_epi32(0x1FF));
+}
+
+/* Each 3-bit group of x counted (0-3), lane by lane. */
+static inline __m128i s9_count3x(__m128i x) {
+    __m128i one = _mm_set1_epi32(1);
+    return _mm_add_epi32(_mm_add_epi32(_mm_and_si128(x, one),
+                                             _mm_and_si128(_mm_srli_epi32(x, 1), one)),
+                            _mm_and_si128(_mm_srli_epi32(x, 2), one));
+}
+
+static inline int s9_stack_shrink4(s9_state *s, uint32_t *dirty, int h) {
+    __m128i w0 = _mm_loadu_si128((const __m128i *)(s->F + h));
+    __m128i w1 = _mm_loadu_si128((const __m128i *)(s->F + 9 + h));
+    __m128i w2 = _mm_loadu_si128((const __m128i *)(s->F + 18 + h));
+    __m128i p0 = s9_fold_rowsx(w0), p1 = s9_fold_rowsx(w1), p2 = s9_fold_rowsx(w2);
+    __m128i r1p0 = s9_rot1x(p0), r2p0 = s9_rot2x(p0), r1p1 = s9_rot1x(p1), r2p1 = s9_rot2x(p1);
+    __m128i r1p2 = s9_rot1x(p2), r2p2 = s9_rot2x(p2);
+    __m128i cyclic = _mm_and_si128(p0, _mm_and_si128(r1p1, r2p2));
+    __m128i anti = _mm_and_si128(p0, _mm_and_si128(r2p1, r1p2));
+    __m128i s0 = _mm_or_si128(cyclic, anti);
+    __m128i s1 = _mm_and_si128(p1, _mm_or_si128(_mm_and_si128(r1p2, r2p0),
+                                                      _mm_and_si128(r2p2, r1p0)));
+    __m128i s2 = _mm_and_si128(p2, _mm_or_si128(_mm_and_si128(r1p0, r2p1),
+                                                      _mm_and_si128(r2p0, r1p1)));
+    /* Every stack needs a permutation: band 0's support meets each stack. */
+    __m128i meets = _mm_and_si128(
+        _mm_or_si128(_mm_or_si128(s0, _mm_srli_epi32(s0, 1)), _mm_srli_epi32(s0, 2)),
+        _mm_set1_epi32(0x49));
+    if (_mm_movemask_ps(_mm_castsi128_ps(
+            _mm_cmpeq_epi32(meets, _mm_set1_epi32(0x49)))) != 0xF)
+        return 0;
+    /* The words keep the supported columns of every row. */
+    __m128i a0 = _mm_or_si128(_mm_or_si128(s0, _mm_slli_epi32(s0, 9)), _mm_slli_epi32(s0, 18));
+    __m128i a1 = _mm_or_si128(_mm_or_si128(s1, _mm_slli_epi32(s1, 9)), _mm_slli_epi32(s1, 18));
+    __m128i a2 = _mm_or_si128(_mm_or_si128(s2, _mm_slli_epi32(s2, 9)), _mm_slli_epi32(s2, 18));
+    __m128i n0 = _mm_and_si128(w0, a0), n1 = _mm_and_si128(w1, a1), n2 = _mm_and_si128(w2, a2);
+    uint32_t c0 = (uint32_t)_mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(n0, w0)));
+    uint32_t c1 = (uint32_t)_mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(n1, w1)));
+    uint32_t c2 = (uint32_t)_mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(n2, w2)));
+    _mm_storeu_si128((__m128i *)(s->F + h), n0);
+    _mm_storeu_si128((__m128i *)(s->F + 9 + h), n1);
+    _mm_storeu_si128((__m128i *)(s->F + 18 + h), n2);
+    *dirty |= ((c0 ^ 0xFu) | ((c1 ^ 0xFu) << 9) | ((c2 ^ 0xFu) << 18)) << h;
+    /* Each stack's matrices (bit 3 * band + column) with their numbers of permutations,
+     * as s9_support_n gives them. */
+    for (int k = 0; k < 3; k++) {
+        __m128i seven = _mm_set1_epi32(7);
+        __m128i m = _mm_or_si128(
+            _mm_or_si128(_mm_and_si128(_mm_srli_epi32(s0, 3 * k), seven),
+                            _mm_slli_epi32(_mm_and_si128(_mm_srli_epi32(s1, 3 * k), seven), 3)),
+            _mm_slli_epi32(_mm_and_si128(_mm_srli_epi32(s2, 3 * k), seven), 6));
+        __m128i n = _mm_add_epi32(
+            s9_count3x(_mm_and_si128(_mm_srli_epi32(cyclic, 3 * k), seven)),
+            s9_count3x(_mm_and_si128(_mm_srli_epi32(anti, 3 * k), seven)));
+        __m128i v = _mm_or_si128(m, _mm_slli_epi32(n, 12));
+        /* 4 words to 4 halfwords (below 0x8000: a signed pack does). */
+        _mm_storel_epi64((__m128i *)(s->seg + 27 + 9 * k + h), _mm_packs_epi32(v, v));
+    }
+    return 1;
+}
 #endif
 
 static inline int s9_open_cells(const s9_state *s) {
@@ -380,6 +461,10 @@ static int s9_propagate(s9_state *s) {
         if (digits & 0xFF) {
             if (!s9_stack_shrink8(s, dirty)) return 0;
         }
+        if ((digits & 0x100) && !s9_stack_shrink(s, dirty, 8)) return 0;
+#elif S9_SSE2 || S9_LEVEL >= S9_SSE4
+        if ((digits & 0xF) && !s9_stack_shrink4(s, dirty, 0)) return 0;
+        if ((digits & 0xF0) && !s9_stack_shrink4(s, dirty, 4)) return 0;
         if ((digits & 0x100) && !s9_stack_shrink(s, dirty, 8)) return 0;
 #else
         while (digits) {
@@ -690,6 +775,11 @@ static long s9_count(const uint8_t *grid, long limit, uint8_t *out, int (*check)
 #undef s9_put
 #undef s9_place_singles
 #undef s9_stack_shrink
+#undef s9_stack_shrink4
+#undef s9_count3x
+#undef s9_fold_rowsx
+#undef s9_rot2x
+#undef s9_rot1x
 #undef s9_stack_shrink8
 #undef s9_count3
 #undef s9_fold_rows
