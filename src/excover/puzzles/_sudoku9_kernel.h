@@ -13,6 +13,8 @@
 #define s9_put S9_SUFFIX(s9_put)
 #define s9_place_singles S9_SUFFIX(s9_place_singles)
 #define s9_stack_shrink S9_SUFFIX(s9_stack_shrink)
+#define s9_spread_rowsx S9_SUFFIX(s9_spread_rowsx)
+#define s9_spread_rows S9_SUFFIX(s9_spread_rows)
 #define s9_stack_shrink4 S9_SUFFIX(s9_stack_shrink4)
 #define s9_count3x S9_SUFFIX(s9_count3x)
 #define s9_fold_rowsx S9_SUFFIX(s9_fold_rowsx)
@@ -173,6 +175,11 @@ static inline __m256i s9_rot2(__m256i x) {
                            _mm256_and_si256(_mm256_slli_epi32(x, 1), _mm256_set1_epi32(0x1B6)));
 }
 
+/* A 9-bit value copied to the three rows of a band word. */
+static inline __m256i s9_spread_rows(__m256i x) {
+    return _mm256_or_si256(_mm256_or_si256(x, _mm256_slli_epi32(x, 9)), _mm256_slli_epi32(x, 18));
+}
+
 static inline __m256i s9_fold_rows(__m256i w) {
     return _mm256_and_si256(
         _mm256_or_si256(_mm256_or_si256(w, _mm256_srli_epi32(w, 9)), _mm256_srli_epi32(w, 18)),
@@ -209,10 +216,11 @@ static inline int s9_stack_shrink8(s9_state *s, uint32_t *dirty) {
             _mm256_cmpeq_epi32(meets, _mm256_set1_epi32(0x49)))) != 0xFF)
         return 0;
     /* The words keep the supported columns of every row. */
-    __m256i a0 = _mm256_or_si256(_mm256_or_si256(s0, _mm256_slli_epi32(s0, 9)), _mm256_slli_epi32(s0, 18));
-    __m256i a1 = _mm256_or_si256(_mm256_or_si256(s1, _mm256_slli_epi32(s1, 9)), _mm256_slli_epi32(s1, 18));
-    __m256i a2 = _mm256_or_si256(_mm256_or_si256(s2, _mm256_slli_epi32(s2, 9)), _mm256_slli_epi32(s2, 18));
-    __m256i n0 = _mm256_and_si256(w0, a0), n1 = _mm256_and_si256(w1, a1), n2 = _mm256_and_si256(w2, a2);
+    __m256i a0 = s9_spread_rows(s0);
+    __m256i a1 = s9_spread_rows(s1);
+    __m256i a2 = s9_spread_rows(s2);
+    __m256i n0 = _mm256_and_si256(w0, a0), n1 = _mm256_and_si256(w1, a1);
+    __m256i n2 = _mm256_and_si256(w2, a2);
     uint32_t c0 = (uint32_t)_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(n0, w0)));
     uint32_t c1 = (uint32_t)_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(n1, w1)));
     uint32_t c2 = (uint32_t)_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(n2, w2)));
@@ -223,14 +231,16 @@ static inline int s9_stack_shrink8(s9_state *s, uint32_t *dirty) {
     /* Each stack's matrices (bit 3 * band + column) with their numbers of permutations,
      * as s9_support_n gives them. */
     for (int k = 0; k < 3; k++) {
+        __m128i shift = _mm_cvtsi32_si128(3 * k); /* a count in a register: MSVC too */
         __m256i seven = _mm256_set1_epi32(7);
+        __m256i b0 = _mm256_and_si256(_mm256_srl_epi32(s0, shift), seven);
+        __m256i b1 = _mm256_and_si256(_mm256_srl_epi32(s1, shift), seven);
+        __m256i b2 = _mm256_and_si256(_mm256_srl_epi32(s2, shift), seven);
         __m256i m = _mm256_or_si256(
-            _mm256_or_si256(_mm256_and_si256(_mm256_srli_epi32(s0, 3 * k), seven),
-                            _mm256_slli_epi32(_mm256_and_si256(_mm256_srli_epi32(s1, 3 * k), seven), 3)),
-            _mm256_slli_epi32(_mm256_and_si256(_mm256_srli_epi32(s2, 3 * k), seven), 6));
+            _mm256_or_si256(b0, _mm256_slli_epi32(b1, 3)), _mm256_slli_epi32(b2, 6));
         __m256i n = _mm256_add_epi32(
-            s9_count3(_mm256_and_si256(_mm256_srli_epi32(cyclic, 3 * k), seven)),
-            s9_count3(_mm256_and_si256(_mm256_srli_epi32(anti, 3 * k), seven)));
+            s9_count3(_mm256_and_si256(_mm256_srl_epi32(cyclic, shift), seven)),
+            s9_count3(_mm256_and_si256(_mm256_srl_epi32(anti, shift), seven)));
         __m256i v = _mm256_or_si256(m, _mm256_slli_epi32(n, 12));
         /* 8 words to 8 halfwords: pack within each 128-bit half, then join the halves. */
         __m256i packed = _mm256_permute4x64_epi64(_mm256_packus_epi32(v, v), 0x08);
@@ -248,6 +258,11 @@ static inline __m128i s9_rot1x(__m128i x) {
 static inline __m128i s9_rot2x(__m128i x) {
     return _mm_or_si128(_mm_and_si128(_mm_srli_epi32(x, 2), _mm_set1_epi32(0x49)),
                            _mm_and_si128(_mm_slli_epi32(x, 1), _mm_set1_epi32(0x1B6)));
+}
+
+/* A 9-bit value copied to the three rows of a band word. */
+static inline __m128i s9_spread_rowsx(__m128i x) {
+    return _mm_or_si128(_mm_or_si128(x, _mm_slli_epi32(x, 9)), _mm_slli_epi32(x, 18));
 }
 
 static inline __m128i s9_fold_rowsx(__m128i w) {
@@ -286,10 +301,11 @@ static inline int s9_stack_shrink4(s9_state *s, uint32_t *dirty, int h) {
             _mm_cmpeq_epi32(meets, _mm_set1_epi32(0x49)))) != 0xF)
         return 0;
     /* The words keep the supported columns of every row. */
-    __m128i a0 = _mm_or_si128(_mm_or_si128(s0, _mm_slli_epi32(s0, 9)), _mm_slli_epi32(s0, 18));
-    __m128i a1 = _mm_or_si128(_mm_or_si128(s1, _mm_slli_epi32(s1, 9)), _mm_slli_epi32(s1, 18));
-    __m128i a2 = _mm_or_si128(_mm_or_si128(s2, _mm_slli_epi32(s2, 9)), _mm_slli_epi32(s2, 18));
-    __m128i n0 = _mm_and_si128(w0, a0), n1 = _mm_and_si128(w1, a1), n2 = _mm_and_si128(w2, a2);
+    __m128i a0 = s9_spread_rowsx(s0);
+    __m128i a1 = s9_spread_rowsx(s1);
+    __m128i a2 = s9_spread_rowsx(s2);
+    __m128i n0 = _mm_and_si128(w0, a0), n1 = _mm_and_si128(w1, a1);
+    __m128i n2 = _mm_and_si128(w2, a2);
     uint32_t c0 = (uint32_t)_mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(n0, w0)));
     uint32_t c1 = (uint32_t)_mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(n1, w1)));
     uint32_t c2 = (uint32_t)_mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(n2, w2)));
@@ -300,14 +316,15 @@ static inline int s9_stack_shrink4(s9_state *s, uint32_t *dirty, int h) {
     /* Each stack's matrices (bit 3 * band + column) with their numbers of permutations,
      * as s9_support_n gives them. */
     for (int k = 0; k < 3; k++) {
+        __m128i shift = _mm_cvtsi32_si128(3 * k); /* a count in a register: MSVC too */
         __m128i seven = _mm_set1_epi32(7);
-        __m128i m = _mm_or_si128(
-            _mm_or_si128(_mm_and_si128(_mm_srli_epi32(s0, 3 * k), seven),
-                            _mm_slli_epi32(_mm_and_si128(_mm_srli_epi32(s1, 3 * k), seven), 3)),
-            _mm_slli_epi32(_mm_and_si128(_mm_srli_epi32(s2, 3 * k), seven), 6));
+        __m128i b0 = _mm_and_si128(_mm_srl_epi32(s0, shift), seven);
+        __m128i b1 = _mm_and_si128(_mm_srl_epi32(s1, shift), seven);
+        __m128i b2 = _mm_and_si128(_mm_srl_epi32(s2, shift), seven);
+        __m128i m = _mm_or_si128(_mm_or_si128(b0, _mm_slli_epi32(b1, 3)), _mm_slli_epi32(b2, 6));
         __m128i n = _mm_add_epi32(
-            s9_count3x(_mm_and_si128(_mm_srli_epi32(cyclic, 3 * k), seven)),
-            s9_count3x(_mm_and_si128(_mm_srli_epi32(anti, 3 * k), seven)));
+            s9_count3x(_mm_and_si128(_mm_srl_epi32(cyclic, shift), seven)),
+            s9_count3x(_mm_and_si128(_mm_srl_epi32(anti, shift), seven)));
         __m128i v = _mm_or_si128(m, _mm_slli_epi32(n, 12));
         /* 4 words to 4 halfwords (below 0x8000: a signed pack does). */
         _mm_storel_epi64((__m128i *)(s->seg + 27 + 9 * k + h), _mm_packs_epi32(v, v));
@@ -490,9 +507,11 @@ static int s9_propagate(s9_state *s) {
             while (naked) {
                 uint32_t bit = naked & (0u - naked);
                 naked ^= bit;
+                /* An earlier naked single of the band may have taken its one digit (the
+                 * two were peers): then it has none left, a dead end. */
                 int d = 0;
-                while (!(s->F[9 * b + d] & bit)) d++;
-                if (!s9_place(s, dirty, d, b, bit)) return 0;
+                while (d < 9 && !(s->F[9 * b + d] & bit)) d++;
+                if (d == 9 || !s9_place(s, dirty, d, b, bit)) return 0;
                 placed = 1;
             }
         }
@@ -749,23 +768,23 @@ static long s9_count(const uint8_t *grid, long limit, uint8_t *out, int (*check)
             levels[depth + 1] = levels[depth];
             left[++depth] = 0;
         }
-        if (by_config) {
-            if (b >= 27) { /* stack k's digit e in perm d's column of each band */
-                int k = (b - 27) / 9, e = (b - 27) % 9;
-                uint32_t stack = s9_column[3 * k] | s9_column[3 * k + 1] | s9_column[3 * k + 2];
-                uint32_t perm = s9_perm[d];
-                for (int bb = 0; bb < 3; bb++) {
-                    int j = s9_ctz((perm >> (3 * bb)) & 7);
-                    s9_and(&levels[depth], &levels[depth].dirty, 9 * bb + e, ~stack | s9_column[3 * k + j]);
-                }
-                alive = s9_propagate(&levels[depth]);
-                continue;
+        s9_state *s = &levels[depth];
+        if (by_config && b >= 27) {
+            /* Stack k's configuration d for digit e: each band keeps, in the stack, only
+             * the column the configuration gives it. */
+            int k = (b - 27) / 9, e = (b - 27) % 9;
+            uint32_t stack = s9_column[3 * k] | s9_column[3 * k + 1] | s9_column[3 * k + 2];
+            for (int bb = 0; bb < 3; bb++) {
+                int j = s9_ctz((s9_perm[d] >> (3 * bb)) & 7);
+                s9_and(s, &s->dirty, 9 * bb + e, ~stack | s9_column[3 * k + j]);
             }
-            s9_and(&levels[depth], &levels[depth].dirty, b, s9_expand[s9_perm[d]]);
-            alive = s9_propagate(&levels[depth]);
-            continue;
+            alive = s9_propagate(s);
+        } else if (by_config) {
+            s9_and(s, &s->dirty, b, s9_expand[s9_perm[d]]);
+            alive = s9_propagate(s);
+        } else {
+            alive = s9_place(s, &s->dirty, d, b, x) && s9_propagate(s);
         }
-        alive = s9_place(&levels[depth], &levels[depth].dirty, d, b, x) && s9_propagate(&levels[depth]);
     }
 }
 
@@ -775,6 +794,8 @@ static long s9_count(const uint8_t *grid, long limit, uint8_t *out, int (*check)
 #undef s9_put
 #undef s9_place_singles
 #undef s9_stack_shrink
+#undef s9_spread_rowsx
+#undef s9_spread_rows
 #undef s9_stack_shrink4
 #undef s9_count3x
 #undef s9_fold_rowsx
