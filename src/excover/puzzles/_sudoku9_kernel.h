@@ -645,7 +645,8 @@ static inline void s9_choose(const s9_state *s, int *band, uint32_t *bit, uint32
 }
 
 
-/* Chooses where to branch: among the 3 bands and the 3 stacks, the one whose digits
+/* Chooses where to branch: among the 3 bands and the 3 stacks (the bands only on grids
+ * with fewer than S9_STACKS_OPEN open cells), the one whose digits
  * have the fewest configurations in all, and in it the digit with the fewest (at least
  * 2), the first in order on ties (as tdoku does, bands and stacks alike). *word is
  * 9 * unit + digit, units 0-2 the bands and 3-5 the stacks (an index into seg), *perms
@@ -661,7 +662,8 @@ static inline int s9_choose_config(const s9_state *s, int *word, uint32_t *perms
     const __m128i digit = _mm_setr_epi16(0, 1, 2, 3, 4, 5, 6, 7);
     const __m128i one = _mm_set1_epi16(1), fifteen = _mm_set1_epi16(15);
 #endif
-    for (int u = 0; u < 6; u++) {
+    int units = s9_open_cells(s) >= S9_STACKS_OPEN ? 6 : 3;
+    for (int u = 0; u < units; u++) {
         const uint16_t *x = s->seg + 9 * u;
         uint32_t n8 = (uint32_t)x[8] >> 12;
         uint32_t total = n8, fewest = ((n8 < 2 ? 15u : n8) << 4) | 8u;
