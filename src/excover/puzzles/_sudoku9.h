@@ -23,9 +23,12 @@
  *   (table s9_support, 512 entries). This is locked candidates (pointing and claiming)
  *   along rows, and more; no permutation left is a dead end. Afterwards a row with one
  *   cell left is a hidden single and is placed. A box with one cell left forces its row
- *   onto that segment, so it shows up as a row single too;
+ *   onto that segment, so it shows up as a row single too. The shrinks go in waves (all
+ *   the words dirty now, then the singles they found), so that they do not wait on one
+ *   another;
  * - stack shrink: the same on the columns and boxes of a stack (3 columns x 3 bands),
- *   which gives locked candidates along columns, and column singles in two steps;
+ *   which gives locked candidates along columns, and column singles in two steps (the
+ *   wider kernels do it for several digits at once, one a vector lane);
  * - cell count: bit-sliced across the nine digits of a band, "at least one" and "at
  *   least two" digits per cell: a cell with none is a dead end, a cell with one a naked
  *   single;
