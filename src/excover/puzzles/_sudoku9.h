@@ -23,27 +23,34 @@
  *   (table s9_support, 512 entries). This is locked candidates (pointing and claiming)
  *   along rows, and more; no permutation left is a dead end. Afterwards a row with one
  *   cell left is a hidden single and is placed. A box with one cell left forces its row
- *   onto that segment, so it shows up as a row single too;
+ *   onto that segment, so it shows up as a row single too. The shrinks go in waves (all
+ *   the words dirty now, then the singles they found), so that they do not wait on one
+ *   another;
  * - stack shrink: the same on the columns and boxes of a stack (3 columns x 3 bands),
- *   which gives locked candidates along columns, and column singles in two steps;
+ *   which gives locked candidates along columns, and column singles in two steps (the
+ *   wider kernels do it for several digits at once, one a vector lane);
  * - cell count: bit-sliced across the nine digits of a band, "at least one" and "at
  *   least two" digits per cell: a cell with none is a dead end, a cell with one a naked
  *   single;
- * - row triads (t-dillon's tdoku showed their worth): the 3 cells of a row segment hold 3
- *   different digits, so exactly 3 digits go through each segment (see s9_row_triads);
- *   looked at only on grids with many open cells, where they pay.
+ * - triads (t-dillon's tdoku showed their worth): the 3 cells of a row segment, and
+ *   those of a column segment (a column inside a box), hold 3 different digits, so
+ *   exactly 3 digits go through each (see _sudoku9_kernel.h); looked at only on grids
+ *   with many open cells, where they pay, and first by a cheap test that tells the 9
+ *   times in 10 when they have nothing to say.
  *
  * Givens are set up a digit at a time: all the cells of a digit's rows, boxes and
  * columns lose it at once, and masks find two givens that clash.
  *
  * Search: when nothing more follows, branch on the configurations of one digit in one
- * band: the band whose digits have the fewest configurations in all, its digit with the
+ * band or one stack (a stack's configuration: which column of its box each band takes
+ * the digit in; stacks only on grids with S9_STACKS_OPEN open cells or more): the band
+ * or stack whose digits have the fewest configurations in all, its digit with the
  * fewest (at least 2), as tdoku does; when every digit has one configuration in every
- * band, on an open cell with the fewest digits. The levels of an explicit stack each
- * hold a copy of the state (about 190 bytes), so backing up costs nothing; the last
- * branch of a level is tried in place. Down one path, a configuration branch leaves its
- * word with a single configuration (so each of the 27 words is branched on once at most)
- * and a cell branch places a cell, which bounds the depth by S9_LEVELS.
+ * band (and stack), on an open cell with the fewest digits. The levels of an
+ * explicit stack each hold a copy of the state (about 240 bytes), so backing up costs
+ * nothing; the last branch of a level is tried in place. Down one path, a configuration
+ * branch leaves its word (or its digit's stack) with a single configuration and a cell
+ * branch places a cell, which bounds the depth by S9_LEVELS.
  *
  * Kernels chosen at run time. The search (_sudoku9_kernel.h) is compiled once per
  * instruction set into this one module: a portable copy, and on x86 with GCC or Clang
@@ -101,19 +108,23 @@ static __inline int s9_ctz(uint32_t x) {
 #define S9_FULL27 0x7FFFFFFu
 #define S9_INTERRUPTED (-2)
 #define S9_CHECK_EVERY 4096
-#define S9_LEVELS (27 + 81 + 1) /* the deepest search: see the top of the file */
+#define S9_LEVELS (54 + 81 + 1) /* the deepest search: see the top of the file */
+
 
 typedef struct {
     uint32_t F[28];       /* 9 * band + digit: the cells of the band the digit may take
                              (a 28th word, always 0, rounds the array to whole vectors) */
     uint32_t U[3];        /* the cells of each band not placed yet */
     uint32_t dirty;       /* words changed since their last band shrink (bit 9b + d) */
-    uint16_t seg[27];     /* each word's (row, box) segments at its last band shrink */
+    uint16_t seg[54];     /* each word's (row, box) segments at its last band shrink; then
+                             27 + 9 * stack + digit: its (band, column) cells at its last
+                             stack shrink (bit 3 * band + column) */
 } s9_state;
 
 /* Tables, filled once by s9_init. */
 static uint8_t s9_rowbox[512];    /* a row's 9 bits -> which of its 3 boxes it touches */
 static uint16_t s9_support[512];  /* 3x3 matrix (bit 3i+k) -> union of its permutations */
+static uint16_t s9_support_n[512]; /* the same, with its number of permutations << 12 */
 static uint32_t s9_expand[512];   /* (row i, box k) segments (bit 3i+k) -> their 27 bits */
 static uint32_t s9_single[512];   /* a row's 9 bits -> the bits if exactly one, else 0 */
 static uint32_t s9_peers[27];     /* a position's row, box and column in its band, not it */
@@ -122,6 +133,8 @@ static uint8_t s9_nperm[512];     /* 3x3 matrix -> how many permutations it cont
 static uint16_t s9_perm[6];       /* the 6 permutation matrices */
 static uint16_t s9_lone_rows[512]; /* 3x3 matrix -> its rows that hold exactly one bit */
 static uint32_t s9_row_cells[512]; /* rows (bit 3i+k, any k) -> all 9 cells of those rows */
+static uint64_t s9_nibbles[512];  /* 9 bits -> 9 counters of 4 bits, each 0 or 1 */
+static uint8_t s9_permset[512];   /* 3x3 matrix -> the permutations it contains (bit q) */
 static uint8_t s9_band_of[27], s9_digit_of[27]; /* of a word's index 9 * band + digit */
 static int s9_ready = 0;
 
@@ -148,6 +161,18 @@ static void s9_init(void) {
             if ((m & perm) == perm) nperm++;
         }
         s9_nperm[m] = nperm;
+        s9_support_n[m] = (uint16_t)(support | (nperm << 12));
+        uint8_t pset = 0;
+        for (int q = 0; q < 6; q++) {
+            uint16_t perm = 0;
+            for (int i = 0; i < 3; i++) perm |= (uint16_t)(1 << (3 * i + perms[q][i]));
+            if ((m & perm) == perm) pset |= (uint8_t)(1 << q);
+        }
+        s9_permset[m] = pset;
+        uint64_t nib = 0;
+        for (int j = 0; j < 9; j++)
+            if ((m >> j) & 1) nib |= 1ull << (4 * j);
+        s9_nibbles[m] = nib;
         uint32_t cells = 0;
         for (int i = 0; i < 3; i++)
             for (int k = 0; k < 3; k++)
@@ -178,11 +203,19 @@ static void s9_init(void) {
     s9_ready = 1;
 }
 
-/* The row triads are looked at only while at least this many cells are open: on a
- * grid mostly filled they seldom find anything the cheaper deductions miss (measured on
- * tdoku's data sets: 13% fewer instructions on Serg's benchmark, 1-2% on the hardest
- * sets, where the open grids that need them are). */
-#define S9_TRIADS_OPEN 50
+/* The triads are looked at only while at least this many cells are open: on a grid
+ * mostly filled they seldom find anything the cheaper deductions miss. Measured on
+ * tdoku's data sets (2026-11-26, with the cheap test in front): 40 keeps nearly all of
+ * the branchings they save on the hardest sets (a quarter of them), 50 loses a third of
+ * that, and lower thresholds gain nothing more. */
+#define S9_TRIADS_OPEN 40
+
+/* The stacks' configurations are branched on only while at least this many cells are
+ * open. Deep in the search (or on grids with many givens, such as Serg's set of puzzles
+ * with several solutions) the bands' alone make fewer branchings: measured on tdoku's
+ * sets, 45 here is 4-5% faster than stacks everywhere on Serg's set, 1-3% slower on the
+ * hardest sets. */
+#define S9_STACKS_OPEN 45
 
 typedef long (*s9_count_fn)(const uint8_t *grid, long limit, uint8_t *out, int (*check)(void),
                             long *ticks, long *guesses);
