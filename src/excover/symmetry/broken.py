@@ -102,7 +102,7 @@ from excover.problem import ExactCover, SearchOptions
 from excover.symmetry import fixed
 from excover.symmetry.chain import Perm, inverse, is_identity
 from excover.symmetry.fixed import Quotient, elements_of
-from excover.symmetry.group import Group
+from excover.symmetry.group import Group, orbit_labels
 from excover.symmetry.smallest import OrderedChain, random_elements
 from excover.symmetry.twins import Merged, merge_twins
 
@@ -948,20 +948,7 @@ class _PartialGraph:
         connected parts of the graph joining each row to its images, and every row takes
         the smallest number among its neighbours' and its own, then follows those numbers
         to their end, until nothing changes."""
-        label = np.arange(len(self._order), dtype=np.int64)
-        while True:
-            new = label.copy()
-            for image in self.images:
-                np.minimum.at(new, image, label)
-                np.minimum(new, label[image], out=new)
-            while True:
-                jumped = new[new]
-                if np.array_equal(jumped, new):
-                    break
-                new = jumped
-            if np.array_equal(new, label):
-                return label
-            label = new
+        return orbit_labels(len(self._order), self.images)
 
     def tree(self, root: int) -> _Tree:
         """A tree of the orbit of row ``root``, breadth first along the generators."""

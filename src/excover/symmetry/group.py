@@ -32,7 +32,7 @@ from excover.symmetry.chain import Perm, StabilizerChain, is_identity
 if TYPE_CHECKING:
     from excover.problem import ExactCover
 
-__all__ = ["Automorphism", "Generator", "Group"]
+__all__ = ["Automorphism", "Generator", "Group", "orbit_labels"]
 
 
 class Automorphism(NamedTuple):
@@ -413,11 +413,10 @@ class Group:
         return f"<Group of order {order} with {len(self.generators)} generators>"
 
 
-def _orbits(n: int, generators: Sequence[Perm]) -> list[list[int]]:
-    """The orbits of ``0..n-1`` under the permutations: every point takes the smallest
-    label among its own and those of its images and preimages, then follows the labels
-    to their end, until nothing changes (each orbit is then labelled by its smallest
-    point); the orbits in order of their smallest point, each in increasing order."""
+def orbit_labels(n: int, generators: Sequence[Perm]) -> Perm:
+    """For each point of ``0..n-1``, the smallest point of its orbit under the
+    permutations: every point takes the smallest label among its own and those of its
+    images and preimages, then follows the labels to their end, until nothing changes."""
     label = np.arange(n, dtype=np.int64)
     while True:
         new = label.copy()
@@ -430,8 +429,14 @@ def _orbits(n: int, generators: Sequence[Perm]) -> list[list[int]]:
                 break
             new = jumped
         if np.array_equal(new, label):
-            break
+            return label
         label = new
+
+
+def _orbits(n: int, generators: Sequence[Perm]) -> list[list[int]]:
+    """The orbits of ``0..n-1`` under the permutations (:func:`orbit_labels`), in order
+    of their smallest point, each in increasing order."""
+    label = orbit_labels(n, generators)
     order = np.argsort(label, kind="stable")
     cuts = np.flatnonzero(np.diff(label[order])) + 1
     return [part.tolist() for part in np.split(order, cuts)] if n else []
