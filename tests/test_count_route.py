@@ -8,6 +8,7 @@ and the race must stop at its deadline and at Ctrl-C.
 from __future__ import annotations
 
 import json
+import math
 import signal
 import subprocess
 import sys
@@ -215,7 +216,7 @@ class Idle(routes.Runner):
         self.needs = needs
         self.share = share
 
-    def weight(self, rival_seconds: float = 0.0) -> float:
+    def weight(self, rival_seconds: float = 0.0, rival_left: float = math.inf) -> float:
         return self.share
 
     def _step(self, seconds: float | None, deadline: float | None) -> int | None:

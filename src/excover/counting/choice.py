@@ -53,7 +53,9 @@ more. :func:`count` therefore goes, in order:
    (:meth:`~excover.counting.routes.Runner.weight`; one whose step overran waits until
    its share passes it). The search and the component count weigh 1; the frontier
    count 1 too, unless its pace so far projects a remaining time past
-   :data:`~excover.counting.routes.BEHIND` times what the search has spent: then
+   :data:`~excover.counting.routes.BEHIND` times what the search has spent, or past
+   what the search projects it still needs (from the share of its tree walked,
+   :meth:`Search.progress <excover.engines.Search.progress>`): then
    :data:`~excover.counting.routes.LOW_WEIGHT`
    (:meth:`~excover.counting.routes.FrontierRunner.weight`); DXZ weighs
    :data:`~excover.counting.routes.LOW_WEIGHT` (a fifth) while few of its nodes hit its
@@ -85,6 +87,7 @@ search; ``timeout=`` bounds the race (LimitReached, with the search's partial co
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, NamedTuple, Unpack
@@ -245,8 +248,7 @@ def race(
         for runner in list(active):
             if deadline is not None and time.monotonic() >= deadline:
                 raise _TimeUp
-            rival = max((other.seconds for other in active if other is not runner), default=0.0)
-            share = allotted * runner.weight(rival)
+            share = allotted * _weight(runner, active)
             if runner.seconds >= share:  # a step that overran: its route waits
                 continue
             seconds: float | None = share - runner.seconds
@@ -406,9 +408,12 @@ def _race_reason(runners: list[Runner]) -> str:
 
 
 def _weight(runner: Runner, runners: list[Runner]) -> float:
-    """``runner``'s weight at the end of the race (against the most time a rival had)."""
-    rival = max((other.seconds for other in runners if other is not runner), default=0.0)
-    return runner.weight(rival)
+    """``runner``'s weight against the others of ``runners``: the most time one of them
+    has spent, the least one projects it still needs."""
+    others = [other for other in runners if other is not runner]
+    spent = max((other.seconds for other in others), default=0.0)
+    left = min((other.remaining() for other in others), default=math.inf)
+    return runner.weight(spent, left)
 
 
 def candidates(problem: ExactCover, engine: str = "auto") -> list[Runner]:

@@ -30,6 +30,7 @@ steps that double, its lost work is less than its last step.
 
 from __future__ import annotations
 
+import math
 import time
 from array import array
 from collections.abc import Callable
@@ -128,11 +129,17 @@ class Runner:
             self.steps += 1
         return self.count
 
-    def weight(self, rival_seconds: float = 0.0) -> float:
+    def weight(self, rival_seconds: float = 0.0, rival_left: float = math.inf) -> float:
         """This route's share of each round of a race, against the search's 1.0 (see
-        :func:`excover.counting.choice.race`), given the most CPU seconds a rival in
-        the race has spent so far (``rival_seconds``)."""
+        :func:`excover.counting.choice.race`), given the most CPU seconds a rival in the
+        race has spent so far (``rival_seconds``) and the fewest a rival projects it
+        still needs (``rival_left``, :meth:`remaining`; infinite when none can tell)."""
         return 1.0
+
+    def remaining(self) -> float:
+        """The CPU seconds this route projects it still needs (infinite: it cannot
+        tell)."""
+        return math.inf
 
     def _step(self, seconds: float | None, deadline: float | None) -> int | None:
         raise NotImplementedError
@@ -183,6 +190,17 @@ class SearchRunner(Runner):
             self.seconds += time.process_time() - started
             self.steps += 1
         return self.count
+
+    def remaining(self) -> float:
+        """The CPU seconds the search projects it still needs, from the share of its
+        tree walked (:meth:`Search.progress <excover.engines.Search.progress>`, Knuth's
+        estimate from the choices on its current path: on the pentomino boxes, queens
+        and Scott's puzzle within 10-30 % of the truth once a fifth of the count is
+        done); infinite where the engine does not tell or nothing is walked yet."""
+        share = None if self.search is None else self.search.progress()
+        if share is None or share <= 0.0:
+            return math.inf
+        return self.seconds * (1.0 - share) / share
 
     def _started(self) -> Search:
         if self.search is None:
@@ -258,7 +276,7 @@ class DxzRunner(Runner):
                 return dxz.Run(self.counting.problem_of(every), manager, ordered=True)
         return dxz.Run(self.problem, manager)
 
-    def weight(self, rival_seconds: float = 0.0) -> float:
+    def weight(self, rival_seconds: float = 0.0, rival_left: float = math.inf) -> float:
         """DXZ's share of a race's rounds, by the share of its search nodes that hit the
         memo (see :data:`HIT_RATES`): :data:`LOW_WEIGHT` until it has entered
         :data:`HIT_EVIDENCE` nodes or while at most the lower rate hit, rising to
@@ -374,11 +392,18 @@ class FrontierRunner(Runner):
         done = self.counting.done
         return self.seconds * (self.laid_out.n_items - done) / max(done, 1)
 
-    def weight(self, rival_seconds: float = 0.0) -> float:
+    def weight(self, rival_seconds: float = 0.0, rival_left: float = math.inf) -> float:
         """1, as the search's, unless the count's projected remaining time
-        (:meth:`remaining`) passes :data:`BEHIND` times what its rival has spent so far:
-        then :data:`LOW_WEIGHT`. Whether its layers will stay few cannot be told in
-        advance; how fast it moves through them can. Where its states multiply layer
+        (:meth:`remaining`) passes :data:`BEHIND` times what its rival has spent so far,
+        or the time its rival projects it still needs (``rival_left``: the search's
+        projection from the share of its tree walked, :meth:`SearchRunner.remaining`):
+        then :data:`LOW_WEIGHT`. The frontier count's own projection runs low while
+        its layers grow (pento6x10-xq: 0.02 s projected at a tenth of the count, 0.1 s
+        left), the search's is within 10-30 % once a fifth is done; where the two are
+        about even (pento6x10-xq: 0.11 s each alone), giving one of them the lead
+        costs about 1.2 times the winner's time, an even share twice.
+        Whether its layers will stay few cannot be told in advance; how fast it moves
+        through them can. Where its states multiply layer
         after layer (the pentomino boxes of Knuth's files and Scott's puzzle: tens of
         times more states each layer, gigabytes by the sixth of 72 layers) it projects
         seconds where the search takes 0.04-0.5 s, and an even race cost twice the
@@ -386,7 +411,9 @@ class FrontierRunner(Runner):
         Where it wins (Latin squares of order 8: 2-3 s against the search's minute) its
         projection stays within twice the search's time, and its share stays even. A
         count whose share dropped gets it back once the rival's time catches up."""
-        if rival_seconds <= 0.0 or self.remaining() <= BEHIND * rival_seconds:
+        if rival_seconds <= 0.0:
+            return 1.0
+        if self.remaining() <= min(BEHIND * rival_seconds, rival_left):
             return 1.0
         return LOW_WEIGHT
 

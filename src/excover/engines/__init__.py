@@ -492,6 +492,16 @@ class Search:
         found = self._engine.root_solutions()
         return None if found is None else {int(k): int(v) for k, v in found.items()}
 
+    def progress(self) -> float | None:
+        """The share of the search tree walked so far, 0 to 1, by Knuth's estimate from
+        the choices on the current path (each branch of a node taken as an equal share
+        of it: rough early, and biased where subtrees differ much), when the engine
+        tells it: the bit-parallel engine on Algorithms X and C; None otherwise."""
+        if not isinstance(self._engine, BitEngine):
+            return None
+        share = self._engine.progress()
+        return None if share is None else float(share)
+
     def reset(self) -> None:
         """Forget all progress: the next call starts the search from the beginning."""
         self._engine.reset()

@@ -54,6 +54,9 @@ class BitEngine:
     def root_solutions(self) -> dict[int, int] | None:
         """The solutions found so far under each option of the root's item, or None
         (no ``first_item``, or Algorithm M)."""
+    def progress(self) -> float | None:
+        """The share of the search tree walked so far (Knuth's estimate), or None
+        (Algorithm M)."""
     @property
     def solutions(self) -> int: ...
     @property

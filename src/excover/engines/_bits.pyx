@@ -549,6 +549,52 @@ cdef int search(BitState* s, bint count_only, int64_t max_solutions, int64_t max
     return status
 
 
+cdef double tree_share(BitState* s) noexcept nogil:
+    """The share of the search tree walked so far, by Knuth's estimate from the levels'
+    choices: each branch of a node taken as an equal share of it, the branches before
+    a level's current one done, the current one in progress (done when the level is
+    about to try its next). 1 when the search is over. Algorithms X and C."""
+    cdef int32_t top = s.run.level, l, w, ow, c
+    cdef double done = 0.0, weight = 1.0
+    cdef int64_t n, r
+    cdef const uint64_t* live
+    cdef const uint64_t* col
+    cdef uint64_t x
+    if s.run.phase == FINISHED:
+        return 1.0
+    if s.run.phase != FORWARD:
+        top += 1  # the current level has its item: its choice's subtree is done
+    for l in range(top):
+        if s.item[l] < 0:  # a forced level: one branch
+            if l == s.run.level:
+                done += weight
+            continue
+        if l == 0:  # the root's numbering is the full one
+            col = s.full_cols + <int64_t>s.item[0] * s.full_ow
+            ow = s.full_ow
+        else:
+            col = s.cols + <int64_t>s.item[l] * s.ow
+            ow = s.ow
+        live = s.live + <int64_t>l * s.stride
+        c = s.choice[l]
+        n = 0
+        r = 0
+        for w in range(ow):
+            x = live[w] & col[w]
+            n += excover_popcount64(x)
+            if c >= 0 and w < (c >> 6):
+                r += excover_popcount64(x)
+            elif c >= 0 and w == (c >> 6):
+                r += excover_popcount64(x & (((<uint64_t>1) << (c & 63)) - 1))
+        if n == 0:
+            break
+        if l == s.run.level and c >= 0:
+            r += 1  # the choice the level is about to move on from is done
+        done += weight * <double>r / <double>n
+        weight /= <double>n
+    return min(done, 1.0)
+
+
 cdef inline int32_t choose_multi(BitState* s, int32_t level) noexcept nogil:
     """Algorithm M's item choice: the open item of fewest branches (see "Multiplicities"),
     by the run's heuristic; ``need`` and ``remaining`` of the level are set for it."""
@@ -1134,6 +1180,13 @@ cdef class BitEngine(_Driver):
         col = s.full_cols + <int64_t>s.run.first_item * s.full_ow
         return {s.full_original[k]: s.root_solutions[k] for k in range(s.n_options)
                 if (col[k >> 6] >> (k & 63)) & 1}
+
+    def progress(self):
+        """The share of the search tree walked so far, by Knuth's estimate (each branch
+        of a node an equal share of it; see ``tree_share``); None on Algorithm M."""
+        if self.s.multi:
+            return None
+        return tree_share(&self.s)
 
     @property
     def algorithm(self):
