@@ -248,10 +248,19 @@ def _equal_tiles(tiling: Tiling) -> bool:
 
 
 def _counted(problem: ExactCover, settings: Settings, news: _News) -> Event:
-    """Count ``problem``: at once when the choice of route counts it (or the frontier
-    count takes it), else by subproblems, resuming from a checkpoint of it if any."""
+    """Count ``problem``: from its checkpoint when an earlier count of it was stopped;
+    else at once when the choice of route counts it (or the frontier count takes it),
+    else by subproblems, checkpointed when it is estimated to run long. The checkpoint
+    is looked for first: the race of routes may finish a count whose checkpoint would
+    then stay behind, and which a resume would not report as one."""
+    from excover.parallel.checkpoint import Checkpoint, fingerprint
+    from excover.parallel.probes import estimate
     from excover.parallel.run import resolve_auto
 
+    path = _checkpoint_path(settings, fingerprint(problem))
+    state = None if path is None else Checkpoint.load(path, problem, "dlx")
+    if state is not None:  # an earlier count of this problem was stopped: go on with it
+        return _by_subproblems(problem, state, settings, news)
     method, known = resolve_auto(problem, "auto", {})
     if known is not None:
         return {"count": str(known), "complete": True, "stopped_by": None}
@@ -261,13 +270,6 @@ def _counted(problem: ExactCover, settings: Settings, news: _News) -> Event:
         except LimitReached:
             return {"count": None, "complete": False, "stopped_by": "timeout"}
         return {"count": str(total), "complete": True, "stopped_by": None}
-    from excover.parallel.checkpoint import Checkpoint, fingerprint
-    from excover.parallel.probes import estimate
-
-    path = _checkpoint_path(settings, fingerprint(problem))
-    state = None if path is None else Checkpoint.load(path, problem, "dlx")
-    if state is not None:  # an earlier count of this problem was stopped: go on with it
-        return _by_subproblems(problem, state, settings, news)
     guess = estimate(problem, ESTIMATE_SAMPLES)
     seconds = guess.seconds or 0.0
     news.send({"type": "estimate", "solutions": _finite(guess.solutions), "seconds": seconds})
