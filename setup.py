@@ -208,6 +208,7 @@ extensions = [
     _extension("excover.zdd._frontier"),
     _extension("excover.counting._components"),
     _extension("excover.preprocess._blocked"),
+    _extension("excover.preprocess._items"),
     _extension("excover.puzzles._grid"),
     _extension("excover.puzzles._sudoku9"),
     _extension("excover.nonogram._core"),

@@ -183,9 +183,26 @@ def test_dxz_wins_where_dancing_links_drowns_in_solutions() -> None:
     tagged = ExactCover(primary=problem.primary_items, secondary=["tag"])
     for option in range(problem.n_options):
         tagged.add_option([*problem.option_items(option), "tag:x"])
-    found = counting.count(tagged)
+    found = counting.count(tagged, preprocess=False)
     assert found.count == 12988816 and found.route in ("dxz", "components")
     assert found.work["dxz"].nodes > 0 and found.work["bits"].nodes > 0
+    assert found.preprocessed is None
+
+
+def test_preprocessing_can_hand_the_count_to_a_faster_route() -> None:
+    """The same problem with the race's preprocessing (the default): once the search
+    projects a long count, preprocessing drops the tag (every option gives it one color,
+    so it keeps no two options apart), and what is left is plain dominoes, the frontier
+    count's."""
+    problem = dominoes(8, 8)
+    tagged = ExactCover(primary=problem.primary_items, secondary=["tag"])
+    for option in range(problem.n_options):
+        tagged.add_option([*problem.option_items(option), "tag:x"])
+    found = counting.count(tagged)
+    assert found.count == 12988816 and found.route == "frontier"
+    assert found.preprocessed is not None and found.preprocessed.items_removed == 1
+    assert found.reason.startswith("preprocessed once the search")
+    assert found.work["bits"].nodes > 0  # the search that projected the long count
 
 
 def test_a_huge_sparse_problem_does_not_stall_the_search_steps() -> None:

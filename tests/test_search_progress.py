@@ -84,8 +84,8 @@ def test_the_search_projects_the_time_it_still_needs() -> None:
 
 
 def test_the_frontier_count_drops_its_share_when_the_search_projects_to_finish_first() -> None:
-    """The frontier count's projection against the search's: above it, LOW_WEIGHT even
-    when the search has spent little; at or below it, the share stays 1."""
+    """The frontier count's projection against the search's: above a LEAD-th of it,
+    LOW_WEIGHT even when the search has spent little; at or below, the share stays 1."""
     laid = frontier.wide_layout(ExactCover.read(KNUTH / "pento5x12.dlx"))
     assert laid is not None
     runner = routes.FrontierRunner(laid)
@@ -95,4 +95,5 @@ def test_the_frontier_count_drops_its_share_when_the_search_projects_to_finish_f
     spent = projected  # a rival that has spent as much: no drop by time alone
     assert runner.weight(spent) == 1.0
     assert runner.weight(spent, rival_left=projected / 2) == routes.LOW_WEIGHT
-    assert runner.weight(spent, rival_left=projected * 2) == 1.0
+    assert runner.weight(spent, rival_left=projected * routes.LEAD * 0.9) == routes.LOW_WEIGHT
+    assert runner.weight(spent, rival_left=projected * routes.LEAD * 1.1) == 1.0

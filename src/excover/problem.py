@@ -259,13 +259,26 @@ class ExactCover:
         checked problem, as :mod:`excover.counting.parts` cuts it out. Nothing is checked
         again, so that a part costs no more than copying its arrays."""
         problem = cls(n_primary, n_secondary)
-        option_start, node_item, node_color = arrays
-        problem._option_start = array("i", option_start)
-        problem._node_item = array("i", node_item)
-        problem._node_color = array("i", node_color)
-        problem._colors = list(color_names)
-        problem._color_id = {name: number for number, name in enumerate(color_names, 1)}
+        problem._adopt_checked_options(*arrays, color_names)
         return problem
+
+    def _adopt_checked_options(
+        self,
+        option_start: array[int],
+        node_item: array[int],
+        node_color: array[int],
+        color_names: Sequence[str],
+    ) -> None:
+        """Take, as this empty problem's options, arrays of options already checked, laid
+        out as :class:`EngineInput` holds them (colors numbered in ``color_names`` from
+        1): the options of a problem derived from a checked one (a part of it, or what
+        preprocessing leaves of it), copied, not checked again."""
+        self._option_start = array("i", option_start)
+        self._node_item = array("i", node_item)
+        self._node_color = array("i", node_color)
+        self._colors = list(color_names)
+        self._color_id = {name: number for number, name in enumerate(color_names, 1)}
+        self._engine_input = None
 
     @staticmethod
     def _split_count(width: int, primary: SupportsIndex | None) -> tuple[int, int]:
@@ -753,7 +766,7 @@ class ExactCover:
         tasks: int | None = None,
         up_to_symmetry: bool = False,
         symmetry: bool | Group | Iterable[Generator] | None = None,
-        preprocess: bool = False,
+        preprocess: bool | None = None,
         **options: Unpack[SearchOptions],
     ) -> int:
         """The number of solutions, an exact int.
@@ -774,7 +787,10 @@ class ExactCover:
         ``preprocess=True`` counts the problem :func:`excover.preprocess.preprocess`
         reduces (blocked options and redundant items removed; the same solutions), by any
         method; it does not combine with ``symmetry`` or ``up_to_symmetry``, whose group
-        is the original problem's. Off by default: docs/model-and-search.md says when it pays.
+        is the original problem's. By default (None) ``method="auto"`` preprocesses where
+        it pays: once its search projects a long count
+        (:data:`excover.counting.choice.PREPROCESS_ABOVE`), within a share of that time;
+        ``preprocess=False`` never does (docs/model-and-search.md#preprocessing).
         """
         _check_method(method)
         _check_options(options)

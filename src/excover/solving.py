@@ -169,7 +169,7 @@ class Solving:
         tasks: int | None = None,
         up_to_symmetry: bool = False,
         symmetry: bool | Group | Iterable[Generator] | None = None,
-        preprocess: bool = False,
+        preprocess: bool | None = None,
         **options: Unpack[SearchOptions],
     ) -> int:
         """The work of :meth:`ExactCover.count`."""
@@ -206,7 +206,8 @@ class Solving:
         if method == "auto":
             from excover import counting
 
-            return counting.count(problem, **options).count
+            # None: the race may preprocess a long count; True: done above already
+            return counting.count(problem, preprocess=preprocess is None, **options).count
         from excover.engines import wall_clock_search
 
         return wall_clock_search(problem, **options).count()

@@ -566,17 +566,9 @@ def with_preprocessing(outcome: Outcome, reduced: Preprocessed | None) -> Outcom
     and seconds, why it was skipped) added to its statistics, for ``--stats`` and
     ``--json``."""
     if reduced is not None:
-        done = reduced.stats
-        outcome.stats = {
-            **outcome.stats,
-            "options_removed": done.options_removed,
-            "items_removed": done.items_removed,
-            "forced_options": len(done.forced),
-            "preprocess_rounds": done.rounds,
-            "preprocess_seconds": round(done.seconds, 6),
-        }
-        if done.skipped is not None:
-            outcome.stats["preprocess_skipped"] = done.skipped
+        from excover.cli.solving import preprocessing_stats
+
+        outcome.stats = {**outcome.stats, **preprocessing_stats(reduced.stats)}
     return outcome
 
 

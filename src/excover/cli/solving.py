@@ -37,6 +37,7 @@ if TYPE_CHECKING:
 
     from excover.counting import CountResult
     from excover.engines import Search
+    from excover.preprocess import PreprocessStats
     from excover.problem import ExactCover
 
     _T = TypeVar("_T")
@@ -276,7 +277,10 @@ def count_auto(problem: ExactCover, args: argparse.Namespace) -> Outcome:
 
     started = time.perf_counter()
     engine = getattr(args, "engine", None) or "auto"
-    plan = choice.plan(problem, getattr(args, "route", None), engine, time_left(args))
+    route = getattr(args, "route", None)
+    # --preprocess reduced the problem already, --no-preprocess keeps it as it is
+    automatic = getattr(args, "preprocess", None) is None
+    plan = choice.plan(problem, route, engine, time_left(args), preprocess=automatic)
     try:
         found = choice.run(plan, started)
     except (LimitReached, KeyboardInterrupt) as error:
@@ -286,14 +290,37 @@ def count_auto(problem: ExactCover, args: argparse.Namespace) -> Outcome:
         stats["seconds"] = time.perf_counter() - started
         searched = partial.engine in ENGINE_NAMES  # else no route has a partial count
         return Outcome("auto", None, partial.solutions if searched else None, stopped_by, stats)
-    search = next((r.search for r in plan.runners if isinstance(r, SearchRunner)), None)
+    counted = (r for r in plan.runners if isinstance(r, SearchRunner) and r.count is not None)
+    search = next((r.search for r in counted), None)
     if search is not None and search.engine == found.route:  # the search counted
         stats = dlx_stats(search, None)
+        stats.update(preprocessing_stats(found.preprocessed))
         return Outcome("dlx", dlx_engine(search), found.count, None, stats, route_report(found))
     stats = {"solutions": found.count, "nodes": found.work[found.route].nodes}
     stats.update(seconds=found.seconds, complete=True, stopped_by=None)
+    stats.update(preprocessing_stats(found.preprocessed))
     engine = ROUTES[found.route].about
     return Outcome(found.method, engine, found.count, None, stats, route_report(found))
+
+
+def preprocessing_stats(done: PreprocessStats | None) -> dict[str, Any]:
+    """What preprocessing did (options and items removed, forced options, its rounds
+    and seconds, why it was skipped), as fields of ``--stats`` and ``--json``; none when
+    it did not run."""
+    if done is None:
+        return {}
+    fields: dict[str, Any] = {
+        "options_removed": done.options_removed,
+        "items_removed": done.items_removed,
+        "forced_options": len(done.forced),
+        "preprocess_rounds": done.rounds,
+        "preprocess_seconds": round(done.seconds, 6),
+    }
+    if not done.complete:
+        fields["preprocess_complete"] = False
+    if done.skipped is not None:
+        fields["preprocess_skipped"] = done.skipped
+    return fields
 
 
 def count(problem: ExactCover, args: argparse.Namespace) -> Outcome:

@@ -54,7 +54,8 @@ more. :func:`count` therefore goes, in order:
    its share passes it). The search and the component count weigh 1; the frontier
    count 1 too, unless its pace so far projects a remaining time past
    :data:`~excover.counting.routes.BEHIND` times what the search has spent, or past
-   what the search projects it still needs (from the share of its tree walked,
+   a :data:`~excover.counting.routes.LEAD`-th of what the search projects it still
+   needs (from the share of its tree walked,
    :meth:`Search.progress <excover.engines.Search.progress>`): then
    :data:`~excover.counting.routes.LOW_WEIGHT`
    (:meth:`~excover.counting.routes.FrontierRunner.weight`); DXZ weighs
@@ -111,11 +112,13 @@ from excover.errors import LimitReached, ResourceLimitError, UsageError
 
 if TYPE_CHECKING:
     from excover.engines import Stats
+    from excover.preprocess import PreprocessStats
     from excover.problem import ExactCover, SearchOptions
 
 __all__ = ["FIRST_STEP", "GROWTH", "RESTART_GROWTH", "RIVALS_AFTER", "SCOUT_FIRST"]
 __all__ += ["REORDER_MIN_ITEMS", "RIVALS_AFTER_PER_NODE", "RIVAL_BYTES", "SCOUT_SECONDS"]
 __all__ += ["FIRST_SLICE", "SLICE_MIN_ITEMS", "SLICE_PER_NODE"]
+__all__ += ["MEMS_PER_SECOND", "PREPROCESS_ABOVE", "PREPROCESS_SHARE"]
 __all__ += ["CountResult", "Plan", "Work"]
 __all__ += ["candidates", "count", "partial", "plan", "plan_whole", "race", "rivals"]
 __all__ += ["rivals_after", "run"]
@@ -173,6 +176,25 @@ SCOUT_SECONDS = 0.5
 #: The most memory (bytes) of the frontier count as the search's rival: past it, it
 #: leaves the race (its layers can grow faster than the search's count does).
 RIVAL_BYTES = 2 << 30
+#: CPU seconds the search must still project it needs (:meth:`SearchRunner.remaining
+#: <excover.counting.routes.SearchRunner.remaining>`), once it has run alone until its
+#: rivals would join, for the choice to preprocess the problem
+#: (:func:`excover.preprocess.preprocess`) and count the smaller one instead: there the
+#: search's projection is within 0.7-1.4x of the truth on Knuth's pentomino, queens and
+#: Scott files, preprocessing them takes 0.5-7 ms, and the smaller pentomino trees take
+#: 0.7-0.9 of the time (docs/performance.md#preprocessing); on shorter counts the search
+#: already done, lost in the switch, and the preprocessing would cost more than they
+#: save, and a tree that grows when MRV's ties fall another way (pento3x20: twice the
+#: nodes) would cost twice a short count.
+PREPROCESS_ABOVE = 0.1
+#: The share of that projected time the preprocessing may take (its budget of mems,
+#: at :data:`MEMS_PER_SECOND`): the XCC nonograms' 11,000-13,000 options take 0.2-0.5 s to
+#: preprocess in full, more than their count; a preprocessing cut short by its budget is
+#: still exact (every removal it made was proven).
+PREPROCESS_SHARE = 0.25
+#: Mems (incidences looked at) the preprocessing looks at in a CPU second, about
+#: (:data:`excover.preprocess.DEFAULT_BUDGET`'s 10**9 take half a second).
+MEMS_PER_SECOND = 2e9
 
 
 class CountResult:
@@ -181,21 +203,30 @@ class CountResult:
     words; ``seconds`` in all; ``work``, what each route that ran did (the race's
     losers too), by name. (A plain class: ``count`` would clash with a tuple's method.)"""
 
-    __slots__ = ("count", "reason", "route", "seconds", "work")
+    __slots__ = ("count", "preprocessed", "reason", "route", "seconds", "work")
 
     def __init__(
-        self, count: int, route: str, reason: str, seconds: float, work: dict[str, Work]
+        self,
+        count: int,
+        route: str,
+        reason: str,
+        seconds: float,
+        work: dict[str, Work],
+        preprocessed: PreprocessStats | None = None,
     ) -> None:
         self.count = count
         self.route = route
         self.reason = reason
         self.seconds = seconds
         self.work = work
+        #: What the choice's preprocessing did, when it ran (see :data:`PREPROCESS_ABOVE`).
+        self.preprocessed = preprocessed
 
     def __repr__(self) -> str:
         return (
             f"CountResult(count={self.count}, route={self.route!r}, reason={self.reason!r}, "
-            f"seconds={self.seconds:.6f}, work={self.work!r})"
+            f"seconds={self.seconds:.6f}, work={self.work!r}, "
+            f"preprocessed={self.preprocessed!r})"
         )
 
     @property
@@ -212,13 +243,18 @@ def _work(runners: list[Runner]) -> dict[str, Work]:
         done = {runner.name: Work(runner.seconds, runner.nodes, runner.steps)}
         if isinstance(runner, Parts):
             done.update(runner.work())
-        for name, more in done.items():
-            if more.steps:
-                was = work.get(name, Work(0.0, 0, 0))
-                work[name] = Work(
-                    was.seconds + more.seconds, was.nodes + more.nodes, was.steps + more.steps
-                )
+        _add_work(work, done)
     return work
+
+
+def _add_work(work: dict[str, Work], more: dict[str, Work]) -> None:
+    """Add ``more`` to ``work``, route by route (the routes that took no step left out)."""
+    for name, done in more.items():
+        if done.steps:
+            was = work.get(name, Work(0.0, 0, 0))
+            work[name] = Work(
+                was.seconds + done.seconds, was.nodes + done.nodes, was.steps + done.steps
+            )
 
 
 class _TimeUp(Exception):
@@ -295,6 +331,11 @@ class Plan(NamedTuple):
     #: race the paused runner again).
     then: Callable[[], Plan] | None = None
     slice: float = 0.0
+    #: When given, the search (``runners[0]``) runs alone until its rivals would join;
+    #: if it then projects :data:`PREPROCESS_ABOVE` seconds more or longer, this
+    #: preprocesses the problem within a budget of mems and gives what it did and the
+    #: plan of the smaller problem (None where nothing was removed).
+    shrink: Callable[[int], tuple[PreprocessStats, Plan | None]] | None = None
 
 
 def partial(runners: list[Runner], seconds: float) -> Stats:
@@ -316,6 +357,7 @@ def run(plan: Plan, started: float | None = None) -> CountResult:
     if plan.then is not None:
         return _sliced(plan, started)
     reason = plan.reason
+    tried: PreprocessStats | None = None
     try:
         scouted = _scouted(plan)
         if scouted is not None:
@@ -328,6 +370,13 @@ def run(plan: Plan, started: float | None = None) -> CountResult:
                 plan.runners.append(split)
                 winner = race([split], plan.deadline)
             else:
+                if plan.shrink is not None:
+                    left = _alone_until_rivals(plan)
+                    # (an engine that projects nothing says inf: no preprocessing)
+                    if left is not None and PREPROCESS_ABOVE <= left < math.inf:
+                        tried, smaller = plan.shrink(_preprocess_budget(left))
+                        if smaller is not None:
+                            return _on_smaller(plan, smaller, tried, left, started)
                 winner = race(plan.runners, plan.deadline, plan.rivals, plan.after)
                 reason = _race_reason(plan.runners) if len(plan.runners) > 1 else _alone(plan)
     except LimitReached as stop:  # the scout's search met the deadline
@@ -344,7 +393,50 @@ def run(plan: Plan, started: float | None = None) -> CountResult:
     seconds = time.perf_counter() - started
     if isinstance(winner, Parts) and not plan.forced:
         reason = _parts_reason(winner)
-    return CountResult(winner.count, winner.name, reason, seconds, _work(plan.runners))
+    return CountResult(winner.count, winner.name, reason, seconds, _work(plan.runners), tried)
+
+
+def _alone_until_rivals(plan: Plan) -> float | None:
+    """Run the search (``plan.runners[0]``) alone until its rivals would join
+    (``plan.after`` seconds of its time): None if that finished the count (the race
+    then returns it at once), else the CPU seconds it projects it still needs."""
+    search = plan.runners[0]
+    assert isinstance(search, SearchRunner)
+    while search.seconds < plan.after:  # in steps: each step's nodes grow from the last
+        if search.advance(plan.after - search.seconds, plan.deadline) is not None:
+            return None
+    return search.remaining()
+
+
+def _preprocess_budget(left: float) -> int:
+    """The mems the choice's preprocessing may look at when the search projects ``left``
+    seconds more: :data:`PREPROCESS_SHARE` of them."""
+    return int(PREPROCESS_SHARE * left * MEMS_PER_SECOND)
+
+
+def _on_smaller(
+    plan: Plan, smaller: Plan, tried: PreprocessStats, left: float, started: float
+) -> CountResult:
+    """Count by ``smaller``, the plan of the problem preprocessing reduced, once the
+    search of ``plan`` projected ``left`` seconds more; the work of both is reported.
+    The smaller plan's runners join ``plan.runners`` (so that a stopped count finds the
+    search that was under way)."""
+    before = _work(plan.runners)
+    spent = plan.runners[0].seconds
+    try:
+        found = run(smaller, started)
+    finally:
+        plan.runners.extend(smaller.runners)
+    _add_work(before, found.work)
+    found.work = before
+    found.preprocessed = tried
+    found.reason = (
+        f"preprocessed once the search, after {spent * 1000:.3g} ms alone, projected "
+        f"{left:.3g} s more ({tried.options_removed} options and {tried.items_removed} "
+        f"items removed in {tried.seconds * 1000:.3g} ms), then on the smaller problem: "
+        f"{found.reason}"
+    )
+    return found
 
 
 def _sliced(plan: Plan, started: float) -> CountResult:
@@ -460,27 +552,39 @@ def plan(
     route: str | None = None,
     engine: str = "auto",
     timeout: float | None = None,
+    preprocess: bool = True,
 ) -> Plan:
     """What :func:`count` runs without search options: ``route`` alone when given (a
     name of :data:`~excover.counting.routes.ROUTES`), else the frontier count when it
-    takes the problem, else the race of :func:`candidates`; within ``timeout`` seconds."""
+    takes the problem, else the race of :func:`candidates`; within ``timeout`` seconds.
+    ``preprocess``: whether the race may preprocess a problem whose search projects a
+    long count (:data:`PREPROCESS_ABOVE`)."""
     deadline = _deadline(timeout)
     if route is not None:
         why = f"asked for (route={route!r})"
         return Plan([start(problem, route)], why, deadline, forced=True)
+    return _chosen_plan(problem, engine, deadline, preprocess)
+
+
+def _chosen_plan(
+    problem: ExactCover, engine: str, deadline: float | None, preprocess: bool
+) -> Plan:
+    """The plan of :func:`plan` when no route is asked for."""
     frontier = _frontier_plan(problem, deadline, reorder=False)
     if frontier is not None:
         return frontier
     if len(problem.engine_input().node_item) <= SCOUT_FIRST:
-        race_plan = plan_whole(problem, engine, deadline, tried=True)
-        return race_plan._replace(split=lambda: _parts_route(problem, engine))
-    sliced = _slice_plan(problem, engine, deadline)
+        race_plan = plan_whole(problem, engine, deadline, tried=True, preprocess=preprocess)
+        return race_plan._replace(split=lambda: _parts_route(problem, engine, preprocess))
+    sliced = _slice_plan(problem, engine, deadline, preprocess)
     if sliced is not None:
         return sliced
-    return _split_or_whole(problem, engine, deadline)
+    return _split_or_whole(problem, engine, deadline, preprocess)
 
 
-def _slice_plan(problem: ExactCover, engine: str, deadline: float | None) -> Plan | None:
+def _slice_plan(
+    problem: ExactCover, engine: str, deadline: float | None, preprocess: bool
+) -> Plan | None:
     """Step 2 of the module notes: the frontier count of the whole problem in the order
     of few states, for a first slice, when the problem is of its kind and has
     :data:`SLICE_MIN_ITEMS` primary items or more; then the parts route or the race, in
@@ -496,7 +600,7 @@ def _slice_plan(problem: ExactCover, engine: str, deadline: float | None) -> Pla
     first = FrontierRunner(laid_out, RIVAL_BYTES)
 
     def then() -> Plan:
-        following = _split_or_whole(problem, engine, deadline)
+        following = _split_or_whole(problem, engine, deadline, preprocess)
         if following.rivals is not None:  # the race: the paused count is the rival
             return following._replace(rivals=lambda: [first])
         return following
@@ -509,15 +613,17 @@ def _slice_plan(problem: ExactCover, engine: str, deadline: float | None) -> Pla
     return Plan([first], why, deadline, then=then, slice=seconds)
 
 
-def _split_or_whole(problem: ExactCover, engine: str, deadline: float | None) -> Plan:
+def _split_or_whole(
+    problem: ExactCover, engine: str, deadline: float | None, preprocess: bool
+) -> Plan:
     """The parts route when the problem falls apart, else :func:`plan_whole`."""
-    found = _parts_route(problem, engine)
+    found = _parts_route(problem, engine, preprocess)
     if found is not None:  # the reason is given once the parts are counted
         return Plan([found], "", deadline)
-    return plan_whole(problem, engine, deadline, tried=True)
+    return plan_whole(problem, engine, deadline, tried=True, preprocess=preprocess)
 
 
-def _parts_route(problem: ExactCover, engine: str) -> Parts | None:
+def _parts_route(problem: ExactCover, engine: str, preprocess: bool = True) -> Parts | None:
     """The parts route on ``problem`` when it falls apart (each part counted by
     :func:`plan_whole` on ``engine``), else None."""
     found = parts(problem)
@@ -525,7 +631,7 @@ def _parts_route(problem: ExactCover, engine: str) -> Parts | None:
         return None
 
     def count_part(part: ExactCover, deadline: float | None) -> CountResult:
-        return run(plan_whole(part, engine, deadline))
+        return run(plan_whole(part, engine, deadline, preprocess=preprocess))
 
     return Parts(problem, count_part, found)
 
@@ -536,17 +642,22 @@ ROUTES["parts"] = Route(
 
 
 def plan_whole(
-    problem: ExactCover, engine: str, deadline: float | None, tried: bool = False
+    problem: ExactCover,
+    engine: str,
+    deadline: float | None,
+    tried: bool = False,
+    preprocess: bool = True,
 ) -> Plan:
     """What :func:`count` runs on a problem that does not fall apart (one part of one
     that does): the frontier count when it takes the problem (``tried``: it does not in
-    the items' own order), else the search's scout and the race; until the
-    ``deadline`` (a ``time.monotonic()`` instant)."""
+    the items' own order), else the search's scout and the race (which may preprocess,
+    see :data:`PREPROCESS_ABOVE`, when ``preprocess``); until the ``deadline`` (a
+    ``time.monotonic()`` instant)."""
     if not tried or _worth_reordering(problem):
         frontier = _frontier_plan(problem, deadline, reorder=_worth_reordering(problem))
         if frontier is not None:
             return frontier
-    return _race_plan(problem, engine, deadline)
+    return _race_plan(problem, engine, deadline, preprocess)
 
 
 def _frontier_plan(problem: ExactCover, deadline: float | None, reorder: bool) -> Plan | None:
@@ -562,11 +673,30 @@ def _frontier_plan(problem: ExactCover, deadline: float | None, reorder: bool) -
     return Plan([frontier], why, deadline)
 
 
-def _race_plan(problem: ExactCover, engine: str, deadline: float | None) -> Plan:
-    """The search's scout, then the race with its rivals."""
+def _race_plan(
+    problem: ExactCover, engine: str, deadline: float | None, preprocess: bool = False
+) -> Plan:
+    """The search's scout, then the race with its rivals (after preprocessing, when
+    ``preprocess`` and the search projects a long count)."""
     search = SearchRunner(problem, engine)
     why = "the search finished within its scout, before any race"
-    return Plan([search], why, deadline, lambda: rivals(problem), after=rivals_after(problem))
+
+    def shrink(budget: int) -> tuple[PreprocessStats, Plan | None]:
+        from excover.preprocess import preprocess as reduce
+
+        done = reduce(problem, budget=budget)
+        if not done.stats.options_removed and not done.stats.items_removed:
+            return done.stats, None
+        return done.stats, _chosen_plan(done.problem, engine, deadline, preprocess=False)
+
+    return Plan(
+        [search],
+        why,
+        deadline,
+        lambda: rivals(problem),
+        after=rivals_after(problem),
+        shrink=shrink if preprocess else None,
+    )
 
 
 def rivals_after(problem: ExactCover) -> float:
@@ -583,11 +713,15 @@ def _worth_reordering(problem: ExactCover) -> bool:
 
 
 def count(
-    problem: ExactCover, route: str | None = None, **options: Unpack[SearchOptions]
+    problem: ExactCover,
+    route: str | None = None,
+    preprocess: bool = True,
+    **options: Unpack[SearchOptions],
 ) -> CountResult:
     """Count the solutions of ``problem`` as the module notes say, or by ``route`` alone
     when given (a name of :data:`~excover.counting.routes.ROUTES`; with ``timeout=``
-    only)."""
+    only). ``preprocess=False`` keeps the race from preprocessing a long count (see
+    :data:`PREPROCESS_ABOVE`)."""
     started = time.perf_counter()
     others = sorted(set(options) - {"engine", "timeout"})
     if others and route is None:
@@ -595,7 +729,7 @@ def count(
     if route is not None and (others or "engine" in options):
         raise UsageError(f"route={route!r} takes no search options but timeout, not {others}")
     engine = options.get("engine", "auto")
-    return run(plan(problem, route, engine, options.get("timeout")), started)
+    return run(plan(problem, route, engine, options.get("timeout"), preprocess), started)
 
 
 def _dlx(

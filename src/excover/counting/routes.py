@@ -369,6 +369,12 @@ def _too_wide(problem: ExactCover) -> bool:
 #: time may be before its share of a race drops to :data:`LOW_WEIGHT` (see
 #: :meth:`FrontierRunner.weight`).
 BEHIND = 2.0
+#: How many times shorter than the search's projected remaining time the frontier
+#: count's own projection must be for it to keep an even share (see
+#: :meth:`FrontierRunner.weight`): its projection runs low while its layers grow (a
+#: fifth to a half of the truth over the first half of pento6x10-xq's count), the
+#: search's is within 10-30 % of the truth.
+LEAD = 2.0
 
 
 class FrontierRunner(Runner):
@@ -395,13 +401,15 @@ class FrontierRunner(Runner):
     def weight(self, rival_seconds: float = 0.0, rival_left: float = math.inf) -> float:
         """1, as the search's, unless the count's projected remaining time
         (:meth:`remaining`) passes :data:`BEHIND` times what its rival has spent so far,
-        or the time its rival projects it still needs (``rival_left``: the search's
-        projection from the share of its tree walked, :meth:`SearchRunner.remaining`):
-        then :data:`LOW_WEIGHT`. The frontier count's own projection runs low while
-        its layers grow (pento6x10-xq: 0.02 s projected at a tenth of the count, 0.1 s
-        left), the search's is within 10-30 % once a fifth is done; where the two are
-        about even (pento6x10-xq: 0.11 s each alone), giving one of them the lead
-        costs about 1.2 times the winner's time, an even share twice.
+        or a :data:`LEAD`-th of the time its rival projects it still needs
+        (``rival_left``: the search's projection from the share of its tree walked,
+        :meth:`SearchRunner.remaining`): then :data:`LOW_WEIGHT`. The frontier count's
+        own projection runs low while its layers grow (pento6x10-xq: 0.01 s projected at
+        a twentieth of the count, 0.1 s left; a third of the truth at a fifth), the
+        search's is within 10-30 % once a fifth is done; where the two are about even
+        (pento6x10-xq: 0.11 s and 0.10 s alone, in one process), giving the search the
+        lead costs about 1.3 times its time (0.149 s measured), an even share 1.5 times
+        (0.17 s, with the projections compared as they are).
         Whether its layers will stay few cannot be told in advance; how fast it moves
         through them can. Where its states multiply layer
         after layer (the pentomino boxes of Knuth's files and Scott's puzzle: tens of
@@ -413,7 +421,7 @@ class FrontierRunner(Runner):
         count whose share dropped gets it back once the rival's time catches up."""
         if rival_seconds <= 0.0:
             return 1.0
-        if self.remaining() <= min(BEHIND * rival_seconds, rival_left):
+        if self.remaining() <= min(BEHIND * rival_seconds, rival_left / LEAD):
             return 1.0
         return LOW_WEIGHT
 

@@ -32,15 +32,14 @@ counts them item by item, at a cost of the incidences it looks at (*mems*). A bl
 option leaves at once, so the options after it are tried against the smaller problem;
 rounds go on until one removes nothing. The ``budget`` bounds the mems; once it is spent
 no other option is tried and the problem so far is returned (``stats.complete`` false),
-which is still exact: every removal made was proven. The rules on items then take a few
-sorts of the incidences left (numpy).
+which is still exact: every removal made was proven. The rules on items then take one
+pass over the incidences left, compiled as well (:mod:`excover.preprocess._items`): no
+numpy, whose import would cost a fresh process more than most preprocessing does.
 """
 
 from __future__ import annotations
 
 import time
-
-import numpy as np
 
 from excover.errors import UsageError
 
@@ -48,8 +47,6 @@ TYPE_CHECKING = False  # typing is for type checkers: importing it costs each ru
 if TYPE_CHECKING:
     from collections.abc import Iterable
     from typing import Any, SupportsIndex
-
-    import numpy.typing as npt
 
     from excover.problem import ExactCover
 
@@ -141,6 +138,7 @@ def preprocess(problem: ExactCover, *, budget: int = DEFAULT_BUDGET) -> Preproce
         return _identity(problem, n_options, n_items, stats, started)
 
     from excover.preprocess._blocked import remove_blocked
+    from excover.preprocess._items import reduce_items
 
     live = bytearray(b"\x01") * n_options
     stats.rounds, _, _, stats.complete = remove_blocked(
@@ -152,25 +150,26 @@ def preprocess(problem: ExactCover, *, budget: int = DEFAULT_BUDGET) -> Preproce
         live,
         budget,
     )
-    starts = np.frombuffer(data.option_start, dtype=np.intc).astype(np.int64)
-    node_item = np.frombuffer(data.node_item, dtype=np.intc).astype(np.int64)
-    node_color = np.frombuffer(data.node_color, dtype=np.intc).astype(np.int64)
-    alive = np.flatnonzero(np.frombuffer(live, dtype=np.uint8))
-    nodes = _nodes_of(starts, alive)
-    uses = _Uses(
+    names, color_names = problem.items, problem.color_names
+    alive, kept, forced, starts, items, colors, palette = reduce_items(
         data.n_primary,
         n_items,
-        np.repeat(np.arange(len(alive)), np.diff(starts)[alive]),
-        node_item[nodes],
-        node_color[nodes],
+        len(color_names),
+        data.option_start,
+        data.node_item,
+        data.node_color,
+        live,
     )
-    kept_items = uses.kept_items() if len(alive) else np.zeros(1, dtype=np.int64)
-    stats.forced = tuple(alive[uses.forced(kept_items)].tolist()) if len(alive) else ()
+    stats.forced = tuple(forced)
     stats.options_removed = n_options - len(alive)
-    stats.items_removed = n_items - len(kept_items)
-    reduced = _build(problem, alive, kept_items, starts, node_item, node_color)
+    stats.items_removed = n_items - len(kept)
+    primary = [names[item] for item in kept if item < data.n_primary]
+    secondary = [names[item] for item in kept if item >= data.n_primary]
+    reduced = type(problem)._of_checked_names(primary, secondary)
+    used = [color_names[color - 1] for color in palette]  # renumbered by first use
+    reduced._adopt_checked_options(starts, items, colors, used)
     stats.seconds = time.perf_counter() - started
-    return Preprocessed(reduced, tuple(alive.tolist()), tuple(kept_items.tolist()), stats)
+    return Preprocessed(reduced, tuple(alive), tuple(kept), stats)
 
 
 def _identity(
@@ -179,136 +178,3 @@ def _identity(
     """``problem`` itself, nothing removed."""
     stats.seconds = time.perf_counter() - started
     return Preprocessed(problem, tuple(range(n_options)), tuple(range(n_items)), stats)
-
-
-def _nodes_of(
-    starts: npt.NDArray[np.int64], options: npt.NDArray[np.int64]
-) -> npt.NDArray[np.int64]:
-    """The node numbers of ``options``, option after option."""
-    lengths = np.diff(starts)[options]
-    offsets = np.arange(int(lengths.sum())) - np.repeat(np.cumsum(lengths) - lengths, lengths)
-    nodes: npt.NDArray[np.int64] = np.repeat(starts[options], lengths) + offsets
-    return nodes
-
-
-class _Uses:
-    """The uses of items by the options left (``option`` numbers them from 0), sorted by
-    item then option, for the rules on items."""
-
-    def __init__(
-        self,
-        n_primary: int,
-        n_items: int,
-        option: npt.NDArray[np.int64],
-        item: npt.NDArray[np.int64],
-        color: npt.NDArray[np.int64],
-    ) -> None:
-        order = np.lexsort((option, item))
-        self.n_primary = n_primary
-        self.n_items = n_items
-        self.option = option[order]
-        self.item = item[order]
-        self.color = color[order]
-        self.bounds = np.searchsorted(self.item, np.arange(n_items + 1))
-
-    def options_of(self, item: int) -> npt.NDArray[np.int64]:
-        """The options left that use ``item``, in order."""
-        return self.option[self.bounds[item] : self.bounds[item + 1]]
-
-    def kept_items(self) -> npt.NDArray[np.int64]:
-        """The positions of the items to keep: the first primary item of each set of
-        twins (the same options), and the secondary items that can still make two
-        options incompatible, the first of each set of twins (the same options with the
-        same colors)."""
-        n_primary, bounds = self.n_primary, self.bounds
-        kept: list[int] = []
-        seen: set[bytes] = set()
-        for item in range(n_primary):
-            key = self.options_of(item).tobytes()
-            if key not in seen:
-                seen.add(key)
-                kept.append(item)
-        idle = self._idle_secondary()
-        seen.clear()
-        for item in range(n_primary, self.n_items):
-            if idle[item - n_primary]:
-                continue
-            where = slice(bounds[item], bounds[item + 1])
-            key = self.option[where].tobytes() + b"|" + self.color[where].tobytes()
-            if key not in seen:
-                seen.add(key)
-                kept.append(item)
-        return np.array(kept, dtype=np.int64)
-
-    def _idle_secondary(self) -> npt.NDArray[np.bool_]:
-        """Which secondary items can make no two options left incompatible: used at most
-        once, always with one color, or only by options that share a primary item."""
-        n_primary, n_secondary = self.n_primary, self.n_items - self.n_primary
-        first = self.bounds[n_primary]
-        item = self.item[first:] - n_primary
-        color = self.color[first:]
-        option = self.option[first:]
-        uses = np.bincount(item, minlength=n_secondary)
-        big = np.iinfo(np.int64).max
-        lowest = np.full(n_secondary, big, dtype=np.int64)
-        np.minimum.at(lowest, item, color)
-        highest = np.full(n_secondary, -1, dtype=np.int64)
-        np.maximum.at(highest, item, color)
-        one_color = (lowest == highest) & (lowest > 0)
-        # (secondary item, primary item) pairs over the options using both
-        by_option = np.argsort(self.option[: self.bounds[n_primary]], kind="stable")
-        primary_of = self.item[: self.bounds[n_primary]][by_option]
-        owner = self.option[: self.bounds[n_primary]][by_option]
-        n_options = int(self.option.max()) + 1 if len(self.option) else 0
-        option_first = np.searchsorted(owner, np.arange(n_options + 1))
-        per = option_first[option + 1] - option_first[option]
-        pair_item = np.repeat(item, per)
-        pair_primary = primary_of[_nodes_of(option_first, option)]
-        shared = np.zeros(n_secondary, dtype=bool)
-        if len(pair_item):
-            pairs, counts = np.unique(pair_item * n_primary + pair_primary, return_counts=True)
-            full = counts == uses[pairs // n_primary]
-            shared[pairs[full] // n_primary] = True
-        idle: npt.NDArray[np.bool_] = (uses <= 1) | one_color | shared
-        return idle
-
-    def forced(self, kept: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
-        """The options (numbered from 0 among those left) that are the only option left
-        of a kept primary item, each once, in order."""
-        single = [
-            int(self.option[self.bounds[item]])
-            for item in kept.tolist()
-            if item < self.n_primary and self.bounds[item + 1] - self.bounds[item] == 1
-        ]
-        return np.array(sorted(set(single)), dtype=np.int64)
-
-
-def _build(
-    problem: ExactCover,
-    alive: npt.NDArray[np.int64],
-    kept: npt.NDArray[np.int64],
-    starts: npt.NDArray[np.int64],
-    node_item: npt.NDArray[np.int64],
-    node_color: npt.NDArray[np.int64],
-) -> ExactCover:
-    """The problem of the ``alive`` options over the ``kept`` items, names and colors as
-    in ``problem``."""
-    names = problem.items
-    n_primary = problem.n_primary
-    primary_kept = kept[kept < n_primary]
-    secondary_kept = kept[kept >= n_primary]
-    reduced = type(problem)(
-        [names[i] for i in primary_kept.tolist()], [names[i] for i in secondary_kept.tolist()]
-    )
-    position = np.full(len(names), -1, dtype=np.int64)
-    position[kept] = np.arange(len(kept))
-    lengths = np.diff(starts)[alive]
-    nodes = _nodes_of(starts, alive)
-    new_items = position[node_item[nodes]]
-    wanted = new_items >= 0
-    owner = np.repeat(np.arange(len(alive)), lengths)[wanted]
-    new_starts = np.concatenate([[0], np.cumsum(np.bincount(owner, minlength=len(alive)))])
-    reduced.add_options(
-        new_starts, new_items[wanted], node_color[nodes][wanted], problem.color_names
-    )
-    return reduced
