@@ -254,3 +254,42 @@ def test_the_command_line_says_why_it_skipped(
     assert out == "4\n"
     assert "preprocess skipped: multiplicities" in err
     assert "options removed: 0" in err
+
+
+@FAST
+@given(st.sampled_from(["X", "XCC"]).flatmap(lambda kind: instances(kind, max_options=11)))
+def test_the_race_preprocesses_to_the_same_count(instance: Instance) -> None:
+    """The route choice's own preprocessing (``count(method="auto")``, by default on a
+    search that projects a long count), forced on every race by a projection of a
+    second before any search step, with the search's scout off: the count is the
+    oracle's, and the result says what preprocessing did."""
+    from excover.counting import choice, routes
+
+    problem = instance.build()
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(choice, "scout_nodes", lambda _: 0)
+        patch.setattr(routes, "scout_nodes", lambda _: 0)
+        patch.setattr(choice, "rivals_after", lambda _: 0.0)
+        patch.setattr(routes.SearchRunner, "remaining", lambda _: 1.0)
+        found = choice.count(problem)
+    assert found.count == len(instance.all_covers())
+    if found.preprocessed is not None:
+        removed = found.preprocessed.options_removed + found.preprocessed.items_removed
+        assert found.reason.startswith("preprocessed") == (removed > 0)
+
+
+def test_the_race_preprocesses_a_long_count_and_says_so() -> None:
+    """pento4x15 (1,472 tilings): with the threshold at 0, the race preprocesses it
+    (146 blocked placements removed) and counts the smaller problem; with
+    ``preprocess=False`` it does not."""
+    from excover.counting import choice
+
+    problem = ExactCover.read(Path(__file__).parent / "data" / "knuth" / "pento4x15.dlx")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(choice, "PREPROCESS_ABOVE", 0.0)
+        found = choice.count(problem)
+        kept = choice.count(problem, preprocess=False)
+    assert found.count == kept.count == 1472
+    assert found.preprocessed is not None and found.preprocessed.options_removed == 146
+    assert "146 options and 0 items removed" in found.reason
+    assert kept.preprocessed is None and not kept.reason.startswith("preprocessed")

@@ -307,8 +307,10 @@ SEARCH_FLAGS: dict[str, Flag] = {
     "preprocess": Flag(
         ("--preprocess",),
         "shrink the problem before the search, as Knuth's DLX-PRE: options that can be in "
-        "no solution and redundant items removed, the solutions the same (off by default: "
-        "it pays on large searches only); --stats says what it removed",
+        "no solution and redundant items removed, the solutions the same; --stats says "
+        "what it removed. By default only count --method auto does it, on its own, once "
+        "its search projects a long count (it pays on large searches only); "
+        "--no-preprocess stops that too",
         action=argparse.BooleanOptionalAction,
     ),
     "quiet": Flag(
