@@ -48,29 +48,37 @@ more. :func:`count` therefore goes, in order:
    count where the problem splits below its first branching, else DXZ. The rival joins
    once the search has had :func:`rivals_after` seconds (10 ms and a microsecond a node:
    its first step costs a few milliseconds, and a count shorter than that stays the
-   search's). Round ``r`` raises the allotment to ``FIRST_STEP * (1 + GROWTH + ... +
-   GROWTH**r)`` seconds, and each runner steps up to its *weight* times that
-   (:meth:`~excover.counting.routes.Runner.weight`; one whose step overran waits until
-   its share passes it). The search and the component count weigh 1; the frontier
-   count 1 too, unless its pace so far projects a remaining time past
-   :data:`~excover.counting.routes.BEHIND` times what the search has spent, or past
-   a :data:`~excover.counting.routes.LEAD`-th of what the search projects it still
-   needs (from the share of its tree walked,
+   search's). **Preprocessing** comes there: if the search, alone until then, projects
+   :data:`PREPROCESS_ABOVE` seconds more or longer, the problem is preprocessed
+   (:func:`excover.preprocess.preprocess`, within :data:`PREPROCESS_SHARE` of that
+   time), and if anything was removed the smaller problem is counted by this same choice
+   from step 1 (the search's work so far is lost: on a count that long, a tenth or
+   less), with the result's ``preprocessed`` and ``reason`` saying so;
+   ``preprocess=False`` skips it. Round ``r`` raises the allotment to
+   ``FIRST_STEP * (1 + GROWTH + ... + GROWTH**r)`` seconds, and each runner steps up to
+   its *weight* times that (:meth:`~excover.counting.routes.Runner.weight`; one whose
+   step overran waits until its share passes it). The search and the component count
+   weigh 1; the frontier count 1 too, unless its pace so far projects a remaining time
+   past :data:`~excover.counting.routes.BEHIND` times what the search has spent, or past
+   a :data:`~excover.counting.routes.LEAD`-th of what the search projects it still needs
+   (from the share of its tree walked,
    :meth:`Search.progress <excover.engines.Search.progress>`): then
    :data:`~excover.counting.routes.LOW_WEIGHT`
    (:meth:`~excover.counting.routes.FrontierRunner.weight`); DXZ weighs
    :data:`~excover.counting.routes.LOW_WEIGHT` (a fifth) while few of its nodes hit its
-   memo, up to :data:`~excover.counting.routes.HIGH_WEIGHT` where many do.
-   Every runner *pauses* between its steps and goes on later from where it stopped, so
-   no work is thrown away (building its engine counts as part of its first step); a
-   route that could not pause would start again, each try :data:`RESTART_GROWTH` times as
-   long as its last. Seconds are CPU time.
+   memo, up to :data:`~excover.counting.routes.HIGH_WEIGHT` where many do. Every runner
+   *pauses* between its steps and goes on later from where it stopped, so no work is
+   thrown away (building its engine counts as part of its first step); a route that
+   could not pause would start again, each try :data:`RESTART_GROWTH` times as long as
+   its last. Seconds are CPU time.
 
 The bound: when a runner of weight ``w``, needing ``T`` seconds alone, finishes, a rival
 of weight ``v`` has had at most about ``v / w`` times its time (plus one round's growth
 and one overrun step), so auto takes about ``(1 + v / w) * T``: about ``2 T`` where the
-search and the frontier count race evenly (both near the finish, as on the pentomino box
-with its X piece fixed), 1.2 ``T`` where the search wins against a frontier count whose
+search and the frontier count race evenly with their projections even too (the
+frontier count keeps its full share only while it projects half the search's remaining
+time or less: on the pentomino box with its X piece fixed, where the two are even, auto
+is then about 1.35 ``T``), 1.2 ``T`` where the search wins against a frontier count whose
 states multiply (its projection far behind: the other pentomino boxes, Scott's puzzle),
 1.2 ``T`` where the search beats a DXZ whose memo
 hits little, ``1.5 T`` to ``2 T`` where DXZ's memo hits often and DXZ wins; at worst, a
