@@ -279,7 +279,7 @@ def test_the_race_preprocesses_to_the_same_count(instance: Instance) -> None:
 
 
 def test_the_race_preprocesses_a_long_count_and_says_so() -> None:
-    """pento4x15 (1,472 tilings): with the threshold at 0, the race preprocesses it
+    """pento4x15 (1,472 tilings): with the thresholds at 0, the race preprocesses it
     (146 blocked placements removed) and counts the smaller problem; with
     ``preprocess=False`` it does not."""
     from excover.counting import choice
@@ -287,6 +287,7 @@ def test_the_race_preprocesses_a_long_count_and_says_so() -> None:
     problem = ExactCover.read(Path(__file__).parent / "data" / "knuth" / "pento4x15.dlx")
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(choice, "PREPROCESS_ABOVE", 0.0)
+        patch.setattr(choice, "PREPROCESS_PAYBACK", 0.0)
         found = choice.count(problem)
         kept = choice.count(problem, preprocess=False)
     assert found.count == kept.count == 1472

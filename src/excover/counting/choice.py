@@ -49,7 +49,8 @@ more. :func:`count` therefore goes, in order:
    once the search has had :func:`rivals_after` seconds (10 ms and a microsecond a node:
    its first step costs a few milliseconds, and a count shorter than that stays the
    search's). **Preprocessing** comes there: if the search, alone until then, projects
-   :data:`PREPROCESS_ABOVE` seconds more or longer, the problem is preprocessed
+   :data:`PREPROCESS_ABOVE` seconds more or longer (and :data:`PREPROCESS_PAYBACK` times
+   its time so far), the problem is preprocessed
    (:func:`excover.preprocess.preprocess`, within :data:`PREPROCESS_SHARE` of that
    time), and if anything was removed the smaller problem is counted by this same choice
    from step 1 (the search's work so far is lost: on a count that long, a tenth or
@@ -126,7 +127,7 @@ if TYPE_CHECKING:
 __all__ = ["FIRST_STEP", "GROWTH", "RESTART_GROWTH", "RIVALS_AFTER", "SCOUT_FIRST"]
 __all__ += ["REORDER_MIN_ITEMS", "RIVALS_AFTER_PER_NODE", "RIVAL_BYTES", "SCOUT_SECONDS"]
 __all__ += ["FIRST_SLICE", "SLICE_MIN_ITEMS", "SLICE_PER_NODE"]
-__all__ += ["MEMS_PER_SECOND", "PREPROCESS_ABOVE", "PREPROCESS_SHARE"]
+__all__ += ["MEMS_PER_SECOND", "PREPROCESS_ABOVE", "PREPROCESS_PAYBACK", "PREPROCESS_SHARE"]
 __all__ += ["CountResult", "Plan", "Work"]
 __all__ += ["candidates", "count", "partial", "plan", "plan_whole", "race", "rivals"]
 __all__ += ["rivals_after", "run"]
@@ -195,6 +196,11 @@ RIVAL_BYTES = 2 << 30
 #: save, and a tree that grows when MRV's ties fall another way (pento3x20: twice the
 #: nodes) would cost twice a short count.
 PREPROCESS_ABOVE = 0.1
+#: ... and at least this many times the seconds it has spent: a switch to the smaller
+#: problem loses them, and preprocessing gains a tenth to a quarter of a pentomino box's
+#: count (a partial Latin square of order 8, which it cut by 5%, lost 1.45x to the
+#: switch: 18 ms spent, 0.11 s projected, a rival that would have finished in 13 ms).
+PREPROCESS_PAYBACK = 8.0
 #: The share of that projected time the preprocessing may take (its budget of mems,
 #: at :data:`MEMS_PER_SECOND`): the XCC nonograms' 11,000-13,000 options take 0.2-0.5 s to
 #: preprocess in full, more than their count; a preprocessing cut short by its budget is
@@ -380,8 +386,7 @@ def run(plan: Plan, started: float | None = None) -> CountResult:
             else:
                 if plan.shrink is not None:
                     left = _alone_until_rivals(plan)
-                    # (an engine that projects nothing says inf: no preprocessing)
-                    if left is not None and PREPROCESS_ABOVE <= left < math.inf:
+                    if left is not None and _worth_preprocessing(left, plan.runners[0]):
                         tried, smaller = plan.shrink(_preprocess_budget(left))
                         if smaller is not None:
                             return _on_smaller(plan, smaller, tried, left, started)
@@ -414,6 +419,13 @@ def _alone_until_rivals(plan: Plan) -> float | None:
         if search.advance(plan.after - search.seconds, plan.deadline) is not None:
             return None
     return search.remaining()
+
+
+def _worth_preprocessing(left: float, search: Runner) -> bool:
+    """Whether the search's projection of ``left`` seconds more is long enough for the
+    choice to preprocess: :data:`PREPROCESS_ABOVE` and :data:`PREPROCESS_PAYBACK` times
+    the search's time so far (an engine that projects nothing says inf: no)."""
+    return max(PREPROCESS_ABOVE, PREPROCESS_PAYBACK * search.seconds) <= left < math.inf
 
 
 def _preprocess_budget(left: float) -> int:
