@@ -86,3 +86,50 @@ def test_a_race_on_a_latin_square_counts_what_both_routes_count() -> None:
     assert [runner.name for runner in choice.candidates(problem)] == ["bits", "frontier"]
     assert found.count == counting.count(problem, route="frontier").count
     assert found.count == counting.count(problem, route="bits").count
+
+
+def test_the_frontier_count_takes_the_lead_by_time_or_by_far_and_keeps_it_while_ahead() -> None:
+    """frontier_leads(frontier_left, search_seconds, search_left, leading): never past a
+    LEAD-th of the search's projection; to take the lead, within BEHIND times the
+    search's time or FAR_AHEAD times ahead of its projection; once leading, only the
+    first test; against a search that projects nothing, only the test on its time."""
+    lead, behind, far = routes.LEAD, routes.BEHIND, routes.FAR_AHEAD
+    leads = routes.frontier_leads
+    assert not leads(1.0, 100.0, 1.9 * lead / 2, False)  # past a LEAD-th of the search's
+    assert not leads(1.0, 100.0, 1.9 * lead / 2, True)
+    assert leads(1.0, 1.0 / behind, lead * 1.0, False)  # within BEHIND x its time
+    assert not leads(1.0, 0.9 / behind, lead * 1.0, False)
+    assert leads(1.0, 0.0, far * 1.0, False)  # far ahead: at its word
+    assert not leads(1.0, 0.0, 0.9 * far, False)
+    assert leads(1.0, 0.0, lead * 1.0, True)  # leading: kept while within a LEAD-th
+    assert leads(1.0, 1.0 / behind, float("inf"), False)
+    assert not leads(1.0, 0.9 / behind, float("inf"), True)  # no projection: time alone
+
+
+def test_a_search_led_by_far_takes_the_low_share() -> None:
+    """The search's weight mirrors the frontier count's: LOW_WEIGHT while the frontier
+    count leads it (far ahead of its projection), 1 again once it no longer does."""
+    problem = ExactCover.read(KNUTH / "pento6x10.dlx")
+    search = routes.SearchRunner(problem, "bits")
+    while search.seconds < 0.03:
+        assert search.advance(0.01) is None
+    projected = search.remaining()
+    assert 0.0 < projected < float("inf")
+    assert search.weight(0.01, projected / (2 * routes.FAR_AHEAD)) == routes.LOW_WEIGHT
+    assert search.weight(0.01, projected / routes.LEAD / 1.1) == routes.LOW_WEIGHT  # kept
+    assert search.weight(0.01, projected) == 1.0
+    assert search.weight(0.01, float("inf")) == 1.0
+
+
+def test_a_count_the_frontier_wins_by_far_leaves_the_search_a_small_share() -> None:
+    """A partial Latin square of order 8 with 18 cells given (2,836,824 completions):
+    the frontier count takes about 0.16 s, the search about 2 s. The frontier count
+    leads at once (its projection far ahead of the search's), and auto ends on it with
+    the search at the low share (an even race gave the search as much time)."""
+    from test_frontier_wide import partial_latin
+
+    problem = partial_latin(8, 18, 2)
+    found = counting.count(problem, preprocess=False)
+    assert found.count == 2836824 and found.route == "frontier"
+    assert f"bits {routes.LOW_WEIGHT:.3g}" in found.reason
+    assert found.work["bits"].seconds < 0.5 * found.work["frontier"].seconds

@@ -44,7 +44,8 @@ more. :func:`count` therefore goes, in order:
    chooses (the three engines walk the same tree, so one of them is enough) against one
    rival (:func:`rivals`): the frontier count in a window of up to four words where it
    takes the problem (primary items only, every option within 254 items in the order of
-   few states it picks; its memory bounded by :data:`RIVAL_BYTES`), else the component
+   few states it picks; its memory bounded by :data:`RIVAL_BYTES` or a quarter of the
+   machine's memory, the larger), else the component
    count where the problem splits below its first branching, else DXZ. The rival joins
    once the search has had :func:`rivals_after` seconds (10 ms and a microsecond a node:
    its first step costs a few milliseconds, and a count shorter than that stays the
@@ -98,6 +99,7 @@ search; ``timeout=`` bounds the race (LimitReached, with the search's partial co
 from __future__ import annotations
 
 import math
+import os
 import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, NamedTuple, Unpack
@@ -209,6 +211,18 @@ PREPROCESS_SHARE = 0.25
 #: Mems (incidences looked at) the preprocessing looks at in a CPU second, about
 #: (:data:`excover.preprocess.DEFAULT_BUDGET`'s 10**9 take half a second).
 MEMS_PER_SECOND = 2e9
+
+
+def _rival_bytes() -> int:
+    """The frontier count's memory bound as the search's rival: :data:`RIVAL_BYTES`, or a
+    quarter of the machine's memory where that is more. (A partial Latin square of
+    order 8 with 14 cells given: the frontier count takes 15 s and 2.3 GB, the search
+    four minutes; with 2 GiB the count left the race at 8 s and auto took 331 s.)"""
+    try:
+        memory = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (AttributeError, ValueError, OSError):  # no sysconf (Windows), or no such name
+        return RIVAL_BYTES
+    return max(RIVAL_BYTES, memory // 4)
 
 
 class CountResult:
@@ -536,16 +550,16 @@ def candidates(problem: ExactCover, engine: str = "auto") -> list[Runner]:
 
 
 def rivals(problem: ExactCover) -> list[Runner]:
-    """The search's rival in the race: the frontier count in a wide window where it takes
-    the problem (:func:`excover.zdd.frontier.wide_layout`: primary items only, no colors
-    or multiplicities; it walks DXZ's states in an order of few states, without the
-    memo's ZDD, within :data:`RIVAL_BYTES` of memory: on the SAT 2026 sets it counts
-    every instance it takes 4-1000 times faster than DXZ, docs/performance.md), else the
-    component count where the problem splits
+    """The search's rival in the race: the frontier count in a wide window where it
+    takes the problem (:func:`excover.zdd.frontier.wide_layout`: primary items only, no
+    colors or multiplicities; it walks DXZ's states in an order of few states, without
+    the memo's ZDD, within :data:`RIVAL_BYTES` of memory or a quarter of the machine's:
+    on the SAT 2026 sets it counts every instance it takes 4-1000 times faster than DXZ,
+    docs/performance.md), else the component count where the problem splits
     (:meth:`excover.counting.components.Counting.splits`: it then counts the parts by
     DXZ or the frontier count), else DXZ. (The look for splits is the component count's
     first work, kept when it races.)"""
-    frontier = frontier_runner(problem, reorder=False, max_bytes=RIVAL_BYTES)
+    frontier = frontier_runner(problem, reorder=False, max_bytes=_rival_bytes())
     if frontier is not None:
         return [frontier]
     split = ROUTES["components"].start(problem)
@@ -617,7 +631,7 @@ def _slice_plan(
     laid_out = frontier.wide_layout(problem)
     if laid_out is None:
         return None
-    first = FrontierRunner(laid_out, RIVAL_BYTES)
+    first = FrontierRunner(laid_out, _rival_bytes())
 
     def then() -> Plan:
         following = _split_or_whole(problem, engine, deadline, preprocess)

@@ -168,6 +168,8 @@ class SearchRunner(Runner):
         self.problem = problem
         self.search: Search | None = None
         self.first = FIRST_NODES + 2 * problem.engine_input().n_primary
+        #: Whether the frontier count leads this search in a race (see :meth:`weight`).
+        self.behind = False
 
     @property
     def nodes(self) -> int:
@@ -201,6 +203,21 @@ class SearchRunner(Runner):
         if share is None or share <= 0.0:
             return math.inf
         return self.seconds * (1.0 - share) / share
+
+    def weight(self, rival_seconds: float = 0.0, rival_left: float = math.inf) -> float:
+        """1, unless the frontier count leads (:func:`frontier_leads`: its projection
+        ``rival_left`` within a :data:`LEAD`-th of this search's, :meth:`remaining`, and
+        either within :data:`BEHIND` times what this search has spent or
+        :data:`FAR_AHEAD` times ahead): then :data:`LOW_WEIGHT`. The mirror of
+        :meth:`FrontierRunner.weight`, for the problems where the frontier count wins
+        by far: on latin8-blk-00001 the frontier count takes 2.4 s where the search
+        projects minutes, and an even share there cost twice the frontier count's time."""
+        left = self.remaining()
+        if left == math.inf or rival_left == math.inf:
+            self.behind = False
+            return 1.0
+        self.behind = frontier_leads(rival_left, self.seconds, left, self.behind)
+        return LOW_WEIGHT if self.behind else 1.0
 
     def _started(self) -> Search:
         if self.search is None:
@@ -375,6 +392,34 @@ BEHIND = 2.0
 #: fifth to a half of the truth over the first half of pento6x10-xq's count), the
 #: search's is within 10-30 % of the truth.
 LEAD = 2.0
+#: How many times shorter than the search's projected remaining time the frontier
+#: count's projection must be for it to lead before the search has spent half as long
+#: (:data:`BEHIND`): early in a count that projection runs low, by up to 9 times
+#: (pento6x10-xq after 5 ms), so only a lead beyond that is taken at its word (Latin
+#: squares of order 8: the frontier count projects 0.06 s after its first layers, the
+#: search 12 s; the frontier count finishes in 2.4 s, the search in minutes).
+FAR_AHEAD = 16.0
+
+
+def frontier_leads(
+    frontier_left: float, search_seconds: float, search_left: float, leading: bool
+) -> bool:
+    """Whether the frontier count, projecting ``frontier_left`` more seconds, leads a
+    race against a search that has spent ``search_seconds`` and projects
+    ``search_left`` more: within a :data:`LEAD`-th of the search's projection, and, to
+    take the lead (not ``leading`` already), either within :data:`BEHIND` times what the
+    search has spent or :data:`FAR_AHEAD` times ahead of it. (Once the frontier count
+    leads, the search's time stands still: a test on it would hand the lead back and
+    forth, the search catching up a whole round's share at once each time.) Against a
+    search that projects nothing (``search_left`` infinite: an engine that does not
+    tell), only the test on its time."""
+    if frontier_left * LEAD > search_left:
+        return False
+    if search_left == math.inf:
+        return frontier_left <= BEHIND * search_seconds
+    if leading:
+        return True
+    return frontier_left <= BEHIND * search_seconds or frontier_left * FAR_AHEAD <= search_left
 
 
 class FrontierRunner(Runner):
@@ -388,6 +433,8 @@ class FrontierRunner(Runner):
         self.laid_out = laid_out
         self.max_bytes = max_bytes
         self.counting: FrontierCounting | FrontierRuns | None = None  # made in the first step
+        #: Whether this count leads the search in a race (see :meth:`weight`).
+        self.leading = False
 
     def remaining(self) -> float:
         """The CPU seconds the count would still take if its layers to come cost what
@@ -399,31 +446,31 @@ class FrontierRunner(Runner):
         return self.seconds * (self.laid_out.n_items - done) / max(done, 1)
 
     def weight(self, rival_seconds: float = 0.0, rival_left: float = math.inf) -> float:
-        """1, as the search's, unless the count's projected remaining time
-        (:meth:`remaining`) passes :data:`BEHIND` times what its rival has spent so far,
-        or a :data:`LEAD`-th of the time its rival projects it still needs
-        (``rival_left``: the search's projection from the share of its tree walked,
-        :meth:`SearchRunner.remaining`): then :data:`LOW_WEIGHT`. The frontier count's
-        own projection runs low while its layers grow (pento6x10-xq: 0.01 s projected at
-        a twentieth of the count, 0.1 s left; a third of the truth at a fifth), the
-        search's is within 10-30 % once a fifth is done; where the two are about even
-        (pento6x10-xq: 0.11 s and 0.10 s alone, in one process), giving the search the
-        lead costs about 1.3 times its time (0.149 s measured), an even share 1.5 times
-        (0.17 s, with the projections compared as they are).
-        Whether its layers will stay few cannot be told in advance; how fast it moves
-        through them can. Where its states multiply layer
-        after layer (the pentomino boxes of Knuth's files and Scott's puzzle: tens of
-        times more states each layer, gigabytes by the sixth of 72 layers) it projects
-        seconds where the search takes 0.04-0.5 s, and an even race cost twice the
-        search's time (1.8-2.1x measured); with a fifth of the time it costs about 1.2x.
-        Where it wins (Latin squares of order 8: 2-3 s against the search's minute) its
-        projection stays within twice the search's time, and its share stays even. A
-        count whose share dropped gets it back once the rival's time catches up."""
+        """1, as the search's, while the count leads (:func:`frontier_leads`), else
+        :data:`LOW_WEIGHT`: when its projected remaining time (:meth:`remaining`) passes
+        a :data:`LEAD`-th of the time its rival projects it still needs (``rival_left``:
+        the search's projection from the share of its tree walked,
+        :meth:`SearchRunner.remaining`), or :data:`BEHIND` times what its rival has
+        spent so far (unless :data:`FAR_AHEAD` times ahead of the rival's projection).
+        The frontier count's own projection runs low while its layers grow
+        (pento6x10-xq: 0.01 s projected at a twentieth of the count, 0.1 s left; a third
+        of the truth at a fifth), the search's is within 10-30 % once a fifth is done;
+        where the two are about even (pento6x10-xq: 0.11 s and 0.10 s alone, in one
+        process), giving the search the lead costs about 1.3 times its time (0.149 s
+        measured), an even share 1.5 times (0.17 s, with the projections compared as
+        they are). Whether its layers will stay few cannot be told in advance; how fast
+        it moves through them can. Where its states multiply layer after layer (the
+        pentomino boxes of Knuth's files and Scott's puzzle: tens of times more states
+        each layer, gigabytes by the sixth of 72 layers) it projects seconds where the
+        search takes 0.04-0.5 s, and an even race cost twice the search's time (1.8-2.1x
+        measured); with a fifth of the time it costs about 1.2x. Where it wins (Latin
+        squares of order 8: 2-3 s against the search's minute) its projection stays
+        within twice the search's time, and its share stays even. A count whose share
+        dropped gets it back once the rival's time catches up."""
         if rival_seconds <= 0.0:
             return 1.0
-        if self.remaining() <= min(BEHIND * rival_seconds, rival_left / LEAD):
-            return 1.0
-        return LOW_WEIGHT
+        self.leading = frontier_leads(self.remaining(), rival_seconds, rival_left, self.leading)
+        return 1.0 if self.leading else LOW_WEIGHT
 
     def _step(self, seconds: float | None, deadline: float | None) -> int | None:
         from excover.zdd import frontier
