@@ -15,7 +15,7 @@ from pathlib import Path
 
 import jsonschema
 import pytest
-from builders import KNUTH_DATA, Instance, instances
+from builders import KNUTH_DATA, Instance, Kind, instances
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -25,6 +25,9 @@ from excover.main import main
 from excover.preprocess import preprocess
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+
+#: The kinds of problem preprocessing works on (multiplicities are left as they are).
+REDUCED_KINDS: tuple[Kind, ...] = ("X", "XCC")
 
 FAST = settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -257,7 +260,7 @@ def test_the_command_line_says_why_it_skipped(
 
 
 @FAST
-@given(st.sampled_from(["X", "XCC"]).flatmap(lambda kind: instances(kind, max_options=11)))
+@given(st.sampled_from(REDUCED_KINDS).flatmap(lambda kind: instances(kind, max_options=11)))
 def test_the_race_preprocesses_to_the_same_count(instance: Instance) -> None:
     """The route choice's own preprocessing (``count(method="auto")``, by default on a
     search that projects a long count), forced on every race by a projection of a
