@@ -463,10 +463,11 @@ class FrontierRunner(Runner):
         pentomino boxes of Knuth's files and Scott's puzzle: tens of times more states
         each layer, gigabytes by the sixth of 72 layers) it projects seconds where the
         search takes 0.04-0.5 s, and an even race cost twice the search's time (1.8-2.1x
-        measured); with a fifth of the time it costs about 1.2x. Where it wins (Latin
-        squares of order 8: 2-3 s against the search's minute) its projection stays
-        within twice the search's time, and its share stays even. A count whose share
-        dropped gets it back once the rival's time catches up."""
+        measured); with a fifth of the time it costs about 1.2x. Where it wins by far
+        (Latin squares of order 8: 2-3 s against the search's minutes) it leads from
+        its first layers, FAR_AHEAD of the search's projection, and the search takes the
+        low share (:meth:`SearchRunner.weight`). A count whose share dropped gets it
+        back once the rival's time catches up."""
         if rival_seconds <= 0.0:
             return 1.0
         self.leading = frontier_leads(self.remaining(), rival_seconds, rival_left, self.leading)
