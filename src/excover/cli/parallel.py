@@ -18,6 +18,7 @@ file, the subproblems and solutions it took from it, and the time earlier runs s
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import math
 import os
@@ -214,8 +215,17 @@ def _options(args: argparse.Namespace) -> tuple[str, dict[str, Any]]:
 
 def count_tasks(problem: ExactCover, args: argparse.Namespace) -> int:
     """Count ``problem`` by subproblems as the command line says; print the count (and
-    the statistics); return the exit status."""
-    from excover.parallel.checkpoint import Checkpoint, fingerprint
+    the statistics); return the exit status. The checkpoint's lock is held to the end
+    (:func:`~excover.parallel.checkpoint.claimed`): a second run of an explicit
+    ``--checkpoint`` waits for it, one of the automatic checkpoint counts without it."""
+    with contextlib.ExitStack() as claims:
+        return _count_tasks(problem, args, claims)
+
+
+def _count_tasks(
+    problem: ExactCover, args: argparse.Namespace, claims: contextlib.ExitStack
+) -> int:
+    from excover.parallel.checkpoint import Checkpoint, claimed, fingerprint
     from excover.parallel.run import default_tasks, resolve_auto, run_tasks
     from excover.parallel.subproblems import split
 
@@ -236,7 +246,8 @@ def count_tasks(problem: ExactCover, args: argparse.Namespace) -> int:
     digest = fingerprint(problem)
     automatic = args.checkpoint is None
     path = automatic_checkpoint(digest, asked) if automatic else Path(args.checkpoint)
-    state = None if path is None else Checkpoint.load(path, problem, asked)
+    path = claims.enter_context(claimed(path, wait=not automatic, deadline=deadline, say=_say))
+    state = None if path is None else Checkpoint.resume(path, problem, asked, _say)
     resumed = 0 if state is None else len(state.done)
     if state is not None:
         _say_resumed(path, state, len(state.subproblems))
@@ -284,6 +295,11 @@ def count_tasks(problem: ExactCover, args: argparse.Namespace) -> int:
     return _report(state, method, args, stopped_by, resumed, time.monotonic() - started)
 
 
+def _say(text: str) -> None:
+    """A note on stderr."""
+    print(f"excover: {text}", file=sys.stderr)
+
+
 def _workers(n: int) -> str:
     """``1 worker``, ``2 workers``."""
     return f"{n} worker" + ("s" if n != 1 else "")
@@ -316,19 +332,23 @@ def _count_on_cluster(
     ``--checkpoint-every`` seconds, on Ctrl-C, on ``--timeout`` and at the end."""
     if args.workers is not None:
         raise UsageError("--workers does not go with --dask: the cluster has its workers")
+    from excover.parallel.checkpoint import claimed
     from excover.parallel.cluster import ClusterRun, open_ledger
     from excover.parallel.run import resolve_auto
 
     started = time.monotonic()
     deadline = stop_time(args)
-    path = None if args.checkpoint is None else Path(args.checkpoint)
-    args.checkpoint_path = path
-    with _connect(args.dask) as client:
+    asked_path = None if args.checkpoint is None else Path(args.checkpoint)
+    with (
+        _connect(args.dask) as client,
+        claimed(asked_path, wait=True, deadline=deadline, say=_say) as path,
+    ):
+        args.checkpoint_path = path
         method, known = resolve_auto(problem, asked, options)
         if known is not None and path is None:
             engine = "chosen by auto, counted while choosing, in this process"
             return _whole_count(known, method, engine, args, started, 1)
-        ledger = open_ledger(problem, asked, client, path, args.tasks)
+        ledger = open_ledger(problem, asked, client, path, args.tasks, _say)
         resumed = len(ledger.done)
         if resumed:
             _say_resumed(path, ledger, None)
