@@ -376,7 +376,6 @@ class Checkpoint:
             checkpoint.done[int(key)] = (total, nodes)
         return checkpoint
 
-
     @classmethod
     def resume(
         cls,
