@@ -8,7 +8,10 @@ the finished subproblems are saved to the ``--checkpoint`` file every
 ``--checkpoint-every`` seconds, on Ctrl-C, on ``--timeout`` and at the end. Running the
 same command again reads the file and counts only the subproblems not yet finished, so
 the total is exactly the same; a process killed outright loses only the subproblems
-finished since the last save.
+finished since the last save. A run holds the checkpoint's lock to its end: a second run
+of the same ``--checkpoint`` waits for it, then resumes from it; one of the automatic
+checkpoint (:func:`automatic_checkpoint`) counts without it. A damaged checkpoint is
+renamed aside and the count starts over (:mod:`excover.parallel.checkpoint`).
 
 The progress bar (:class:`TaskBar`) is tqdm's, as for every command, on stderr, by
 default when it is a terminal. A run resumed from a checkpoint says so on stderr: the
@@ -86,7 +89,8 @@ def add_task_options(count: argparse.ArgumentParser) -> None:
         "--checkpoint",
         metavar="FILE",
         help="save the finished subproblems to FILE (JSON) now and then, on Ctrl-C, on "
-        "--timeout and at the end; if FILE exists, resume from it",
+        "--timeout and at the end; if FILE exists, resume from it; while another run "
+        "uses FILE, wait for it (a damaged FILE is renamed aside)",
     )
     group.add_argument(
         "--checkpoint-every",

@@ -19,7 +19,11 @@ size of the tree. A longer one is cut into subproblems (:func:`excover.parallel.
 whose counts go to a checkpoint file (:class:`excover.parallel.checkpoint.Checkpoint`)
 as each one finishes: a count cancelled, stopped by its time limit or by a closed tab
 keeps them, and the next count of the same problem resumes from the file (the total is
-exact either way). The file goes once the count is complete.
+exact either way). The file goes once the count is complete. A count holds the file's
+lock (:func:`excover.parallel.checkpoint.claimed`): a second count of the same design
+(another tab, a run left by an earlier studio) counts without the file, and says so in
+the ``note`` of its ``advance`` and ``result`` events, as it does when a damaged file was
+set aside.
 """
 
 from __future__ import annotations
