@@ -235,7 +235,7 @@ def _count_tasks(
 
     asked, options = _options(args)
     if args.dask is not None:
-        return _count_on_cluster(problem, args, asked, options)
+        return _count_on_cluster(problem, args, asked, options, claims)
     _refuse_cluster_flags(args)
     started = time.monotonic()
     method, known = resolve_auto(problem, asked, options)
@@ -250,7 +250,9 @@ def _count_tasks(
     digest = fingerprint(problem)
     automatic = args.checkpoint is None
     path = automatic_checkpoint(digest, asked) if automatic else Path(args.checkpoint)
+    waited = time.monotonic()  # a wait for the checkpoint is no time spent on the count
     path = claims.enter_context(claimed(path, wait=not automatic, deadline=deadline, say=_say))
+    waited = time.monotonic() - waited
     state = None if path is None else Checkpoint.resume(path, problem, asked, _say)
     resumed = 0 if state is None else len(state.done)
     if state is not None:
@@ -270,7 +272,7 @@ def _count_tasks(
     stopped_by: str | None = None
 
     def save() -> None:
-        state.seconds = earlier + time.monotonic() - started
+        state.seconds = earlier + time.monotonic() - started - waited
         if not automatic or (stopped_by is not None and state.done):
             state.save()  # the automatic one only when a run stops with work to keep
 
@@ -329,7 +331,11 @@ def _refuse_cluster_flags(args: argparse.Namespace) -> None:
 
 
 def _count_on_cluster(
-    problem: ExactCover, args: argparse.Namespace, asked: str, options: dict[str, Any]
+    problem: ExactCover,
+    args: argparse.Namespace,
+    asked: str,
+    options: dict[str, Any],
+    claims: contextlib.ExitStack,
 ) -> int:
     """``excover count --dask ADDRESS``: count on a Dask cluster (see
     :mod:`excover.parallel.cluster`), the ledger saved to ``--checkpoint`` every
@@ -342,11 +348,11 @@ def _count_on_cluster(
 
     started = time.monotonic()
     deadline = stop_time(args)
-    asked_path = None if args.checkpoint is None else Path(args.checkpoint)
-    with (
-        _connect(args.dask) as client,
-        claimed(asked_path, wait=True, deadline=deadline, say=_say) as path,
-    ):
+    path = None if args.checkpoint is None else Path(args.checkpoint)
+    with _connect(args.dask) as client:
+        waited = time.monotonic()  # a wait for the ledger is no time spent on the count
+        path = claims.enter_context(claimed(path, wait=True, deadline=deadline, say=_say))
+        waited = time.monotonic() - waited
         args.checkpoint_path = path
         method, known = resolve_auto(problem, asked, options)
         if known is not None and path is None:
@@ -366,7 +372,7 @@ def _count_on_cluster(
             task_timeout=args.task_timeout,
             split_after=args.split_after or None,
         )
-        stopped_by = _drive(run, args, started, deadline)
+        stopped_by = _drive(run, args, started + waited, deadline)
     if args.stats:
         print(
             f"cluster: {run.stats.retried} retried, {run.stats.hung} hung, "
