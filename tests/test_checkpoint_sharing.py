@@ -191,6 +191,18 @@ def test_a_wait_ends_at_the_time_limit(tmp_path: Path, lock_of: Any) -> None:
     assert not state.exists()
 
 
+def test_ctrl_c_ends_a_wait(tmp_path: Path, lock_of: Any) -> None:
+    state = tmp_path / "state.json"
+    lock_of(state)
+    err = tmp_path / "err"
+    run = subprocess.Popen(_count_command(QUEENS8, state), stderr=err.open("w"), text=True)
+    _wait_for(lambda: "waiting for it" in err.read_text(), "the run to wait")
+    run.send_signal(signal.SIGINT)
+    assert run.wait(BOUND) == 130
+    assert "excover: interrupted" in err.read_text() and "Traceback" not in err.read_text()
+    assert not state.exists()
+
+
 def test_a_process_cannot_wait_for_itself(tmp_path: Path, lock_of: Any) -> None:
     lock_of(tmp_path / "state.json")
     with (
