@@ -148,7 +148,7 @@ def test_saves_that_race_never_leave_a_damaged_file(tmp_path: Path) -> None:
     state = tmp_path / "race.json"
     context = multiprocessing.get_context("fork")
     writers = [
-        context.Process(target=_save_over_and_over, args=(str(state), str(QUEENS8), 400, seed))
+        context.Process(target=_save_over_and_over, args=(str(state), str(QUEENS8), 200, seed))
         for seed in range(3)
     ]
     for writer in writers:
