@@ -1,6 +1,7 @@
-"""Broken checkpoints and odd estimates of ``excover count`` by subproblems: checkpoint files that
-are not UTF-8, odd digits or NaN sizes, a checkpoint path that cannot be written, and a
-progress bar facing an estimate beyond floats."""
+"""Broken checkpoints and odd estimates of ``excover count`` by subproblems: checkpoint files with
+odd digits or NaN sizes, hand-edited ones, a checkpoint path that cannot be written, and a
+progress bar facing an estimate beyond floats. (Damaged files, set aside, and files shared
+by several runs: tests/test_checkpoint_sharing.py.)"""
 
 from __future__ import annotations
 
@@ -19,23 +20,31 @@ from excover.parallel import run as parallel_run
 QUEENS8 = str(Path(__file__).parent / "data" / "knuth" / "queens8.dlx")
 
 
+def _sealed(content: dict[str, Any]) -> bytes:
+    """``content`` with its checksum made anew, as if a run had written it."""
+    content = {key: value for key, value in content.items() if key != "checksum"}
+    return json.dumps({**content, "checksum": checkpoint.checksum(content)}).encode()
+
+
 def test_broken_checkpoint_files_are_usage_errors(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    """Checkpoints whose checksum holds but whose content is wrong (written so by hand:
+    damage would not fix the checksum) are refused, and left where they are."""
     state = tmp_path / "state.json"
     assert main(["count", QUEENS8, "--checkpoint", str(state)]) == 0
     assert capsys.readouterr().out == "92\n"
     good = json.loads(state.read_text())
     first = good["subproblems"][0]
     for text in (
-        b"\xff\xfe{}",
-        json.dumps({**good, "done": {"\u00b2": [1, 2]}}).encode(),
-        json.dumps({**good, "subproblems": [{**first, "size": math.nan}]}).encode(),
-        json.dumps({**good, "subproblems": [{**first, "size": -1.0}]}).encode(),
+        _sealed({**good, "done": {"\u00b2": [1, 2]}}),
+        _sealed({**good, "subproblems": [{**first, "size": math.nan}]}),
+        _sealed({**good, "subproblems": [{**first, "size": -1.0}]}),
     ):
         state.write_bytes(text)
         assert main(["count", QUEENS8, "--checkpoint", str(state)]) == 2
         assert str(state) in capsys.readouterr().err
+        assert state.read_bytes() == text
 
 
 def test_an_estimate_beyond_floats_still_resumes(
@@ -97,19 +106,25 @@ def test_an_unwritable_checkpoint_fails_before_counting(
         (lambda saved: saved["done"].update({"0": [10**6, 1]}), "checksum"),
     ],
 )
-def test_a_hand_edited_checkpoint_is_refused(
+def test_a_hand_edited_checkpoint_is_never_summed(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], edit: Any, reason: str
 ) -> None:
     """Emptying the subproblems printed 0 and duplicating them twice the count: a
-    checkpoint must now prove itself (its checksum) or be refused with the reason."""
+    checkpoint must prove itself (its checksum). One that does not is set aside with the
+    reason (it used to be refused, blocking every later run) and the count starts over."""
     state = tmp_path / "state.json"
     assert main(["count", QUEENS8, "--checkpoint", str(state), "--timeout", "0"]) == 1
     saved = json.loads(state.read_text())
     edit(saved)
-    state.write_text(json.dumps(saved))
+    edited = json.dumps(saved)
+    state.write_text(edited)
     capsys.readouterr()
-    assert main(["count", QUEENS8, "--checkpoint", str(state)]) == 2
-    assert reason in capsys.readouterr().err
+    assert main(["count", QUEENS8, "--checkpoint", str(state)]) == 0
+    captured = capsys.readouterr()
+    assert captured.out == "92\n"
+    assert reason in captured.err and "kept aside as" in captured.err
+    (aside,) = tmp_path.glob("state.json.damaged-*")
+    assert aside.read_text() == edited
 
 
 @pytest.mark.parametrize("change", ["drop", "repeat", "force"])

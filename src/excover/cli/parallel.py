@@ -8,7 +8,10 @@ the finished subproblems are saved to the ``--checkpoint`` file every
 ``--checkpoint-every`` seconds, on Ctrl-C, on ``--timeout`` and at the end. Running the
 same command again reads the file and counts only the subproblems not yet finished, so
 the total is exactly the same; a process killed outright loses only the subproblems
-finished since the last save.
+finished since the last save. A run holds the checkpoint's lock to its end: a second run
+of the same ``--checkpoint`` waits for it, then resumes from it; one of the automatic
+checkpoint (:func:`automatic_checkpoint`) counts without it. A damaged checkpoint is
+renamed aside and the count starts over (:mod:`excover.parallel.checkpoint`).
 
 The progress bar (:class:`TaskBar`) is tqdm's, as for every command, on stderr, by
 default when it is a terminal. A run resumed from a checkpoint says so on stderr: the
@@ -18,6 +21,7 @@ file, the subproblems and solutions it took from it, and the time earlier runs s
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import math
 import os
@@ -85,7 +89,8 @@ def add_task_options(count: argparse.ArgumentParser) -> None:
         "--checkpoint",
         metavar="FILE",
         help="save the finished subproblems to FILE (JSON) now and then, on Ctrl-C, on "
-        "--timeout and at the end; if FILE exists, resume from it",
+        "--timeout and at the end; if FILE exists, resume from it; while another run "
+        "uses FILE, wait for it (a damaged FILE is renamed aside)",
     )
     group.add_argument(
         "--checkpoint-every",
@@ -214,14 +219,23 @@ def _options(args: argparse.Namespace) -> tuple[str, dict[str, Any]]:
 
 def count_tasks(problem: ExactCover, args: argparse.Namespace) -> int:
     """Count ``problem`` by subproblems as the command line says; print the count (and
-    the statistics); return the exit status."""
-    from excover.parallel.checkpoint import Checkpoint, fingerprint
+    the statistics); return the exit status. The checkpoint's lock is held to the end
+    (:func:`~excover.parallel.checkpoint.claimed`): a second run of an explicit
+    ``--checkpoint`` waits for it, one of the automatic checkpoint counts without it."""
+    with contextlib.ExitStack() as claims:
+        return _count_tasks(problem, args, claims)
+
+
+def _count_tasks(
+    problem: ExactCover, args: argparse.Namespace, claims: contextlib.ExitStack
+) -> int:
+    from excover.parallel.checkpoint import Checkpoint, claimed, fingerprint
     from excover.parallel.run import default_tasks, resolve_auto, run_tasks
     from excover.parallel.subproblems import split
 
     asked, options = _options(args)
     if args.dask is not None:
-        return _count_on_cluster(problem, args, asked, options)
+        return _count_on_cluster(problem, args, asked, options, claims)
     _refuse_cluster_flags(args)
     started = time.monotonic()
     method, known = resolve_auto(problem, asked, options)
@@ -236,7 +250,10 @@ def count_tasks(problem: ExactCover, args: argparse.Namespace) -> int:
     digest = fingerprint(problem)
     automatic = args.checkpoint is None
     path = automatic_checkpoint(digest, asked) if automatic else Path(args.checkpoint)
-    state = None if path is None else Checkpoint.load(path, problem, asked)
+    waited = time.monotonic()  # a wait for the checkpoint is no time spent on the count
+    path = claims.enter_context(claimed(path, wait=not automatic, deadline=deadline, say=_say))
+    waited = time.monotonic() - waited
+    state = None if path is None else Checkpoint.resume(path, problem, asked, _say)
     resumed = 0 if state is None else len(state.done)
     if state is not None:
         _say_resumed(path, state, len(state.subproblems))
@@ -255,7 +272,7 @@ def count_tasks(problem: ExactCover, args: argparse.Namespace) -> int:
     stopped_by: str | None = None
 
     def save() -> None:
-        state.seconds = earlier + time.monotonic() - started
+        state.seconds = earlier + time.monotonic() - started - waited
         if not automatic or (stopped_by is not None and state.done):
             state.save()  # the automatic one only when a run stops with work to keep
 
@@ -284,6 +301,11 @@ def count_tasks(problem: ExactCover, args: argparse.Namespace) -> int:
     return _report(state, method, args, stopped_by, resumed, time.monotonic() - started)
 
 
+def _say(text: str) -> None:
+    """A note on stderr."""
+    print(f"excover: {text}", file=sys.stderr)
+
+
 def _workers(n: int) -> str:
     """``1 worker``, ``2 workers``."""
     return f"{n} worker" + ("s" if n != 1 else "")
@@ -309,26 +331,34 @@ def _refuse_cluster_flags(args: argparse.Namespace) -> None:
 
 
 def _count_on_cluster(
-    problem: ExactCover, args: argparse.Namespace, asked: str, options: dict[str, Any]
+    problem: ExactCover,
+    args: argparse.Namespace,
+    asked: str,
+    options: dict[str, Any],
+    claims: contextlib.ExitStack,
 ) -> int:
     """``excover count --dask ADDRESS``: count on a Dask cluster (see
     :mod:`excover.parallel.cluster`), the ledger saved to ``--checkpoint`` every
     ``--checkpoint-every`` seconds, on Ctrl-C, on ``--timeout`` and at the end."""
     if args.workers is not None:
         raise UsageError("--workers does not go with --dask: the cluster has its workers")
+    from excover.parallel.checkpoint import claimed
     from excover.parallel.cluster import ClusterRun, open_ledger
     from excover.parallel.run import resolve_auto
 
     started = time.monotonic()
     deadline = stop_time(args)
     path = None if args.checkpoint is None else Path(args.checkpoint)
-    args.checkpoint_path = path
     with _connect(args.dask) as client:
+        waited = time.monotonic()  # a wait for the ledger is no time spent on the count
+        path = claims.enter_context(claimed(path, wait=True, deadline=deadline, say=_say))
+        waited = time.monotonic() - waited
+        args.checkpoint_path = path
         method, known = resolve_auto(problem, asked, options)
         if known is not None and path is None:
             engine = "chosen by auto, counted while choosing, in this process"
             return _whole_count(known, method, engine, args, started, 1)
-        ledger = open_ledger(problem, asked, client, path, args.tasks)
+        ledger = open_ledger(problem, asked, client, path, args.tasks, _say)
         resumed = len(ledger.done)
         if resumed:
             _say_resumed(path, ledger, None)
@@ -342,7 +372,7 @@ def _count_on_cluster(
             task_timeout=args.task_timeout,
             split_after=args.split_after or None,
         )
-        stopped_by = _drive(run, args, started, deadline)
+        stopped_by = _drive(run, args, started + waited, deadline)
     if args.stats:
         print(
             f"cluster: {run.stats.retried} retried, {run.stats.hung} hung, "

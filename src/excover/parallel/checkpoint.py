@@ -2,8 +2,9 @@
 
 A count cut into subproblems can stop at any time and go on later: the state is the list
 of subproblems and, for each one finished, its count and its search nodes. The file is
-JSON (``excover-checkpoint`` version 1), written to a temporary file beside it and then
-renamed over it, so a process killed while writing leaves the previous checkpoint whole.
+JSON (``excover-checkpoint`` version 1), written whole (a temporary file of its own beside
+it, renamed over it: :func:`~excover.parallel.sharing.write_whole`), so a process killed
+while writing leaves the previous checkpoint whole and a reader never finds half of one.
 It names the problem by a digest of its DLX text and the counting method, and a checkpoint
 of another problem or method is refused rather than mixed in. Counts of 2**53 and more are
 written as decimal strings, as in ``--json`` (:func:`excover.numbers.json_count`): exact
@@ -25,6 +26,16 @@ of them are known, so no part of the search is counted twice, whichever finished
 On load, the subproblems at the top (no one's part) and the leaves (split into nothing)
 must each partition the search tree, and every part must lie inside the subproblem it
 was cut from.
+
+Several runs may name one file (:mod:`excover.parallel.sharing`): a run holds the
+checkpoint's lock from before it reads the file until its last save (:func:`claimed`), and
+a second run of the same file says which process holds it, then waits for it or counts
+without it, saving nothing. A *damaged* file (not UTF-8, bad JSON, or a checksum that does
+not match: what a disk, a copy or an editor can leave) is renamed aside by the run that
+holds the lock, which then counts from the start (:meth:`Checkpoint.resume`): it no longer
+blocks every later run. An intact checkpoint of another problem or method, a file that is
+JSON but no checkpoint (another program's, named by mistake) and one whose checksum holds
+but whose content does not (made by hand) are still refused with the reason.
 """
 
 from __future__ import annotations
@@ -33,22 +44,101 @@ import hashlib
 import json
 import math
 import os
+import time
+import warnings
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from excover.errors import UsageError
+from excover.errors import ExcoverWarning, UsageError
 from excover.numbers import from_decimal, json_count
+from excover.parallel.sharing import POLL, FileLock, set_aside, write_whole
 from excover.parallel.subproblems import Subproblem, check_options, check_partition
 from excover.problem import ExactCover
 
-__all__ = ["FORMAT", "Checkpoint", "checksum", "fingerprint"]
+__all__ = [
+    "FORMAT",
+    "Checkpoint",
+    "DamagedCheckpoint",
+    "checksum",
+    "claimed",
+    "fingerprint",
+    "warn",
+]
 
 #: The format name and version written in every checkpoint.
 FORMAT = ("excover-checkpoint", 2)
 
 #: The versions read back (1: before dynamic splitting, never with ``split``).
 READ_VERSIONS = (1, 2)
+
+
+class DamagedCheckpoint(UsageError):
+    """A checkpoint file that is damaged: not UTF-8, bad JSON, or its checksum does not
+    match its content (see the module notes)."""
+
+
+def warn(text: str) -> None:
+    """Say ``text`` as an :class:`~excover.errors.ExcoverWarning` (the library's way)."""
+    warnings.warn(text, ExcoverWarning, stacklevel=4)
+
+
+@contextmanager
+def claimed(
+    path: Path | None,
+    *,
+    wait: bool,
+    deadline: float | None = None,
+    say: Callable[[str], None] = warn,
+) -> Iterator[Path | None]:
+    """Hold the lock of the checkpoint ``path`` for the block and give ``path``
+    (:class:`~excover.parallel.sharing.FileLock`). When another process holds it, say so
+    through ``say`` and either wait for it (``wait``; until the ``time.monotonic()``
+    instant ``deadline``, when there is one; Ctrl-C raises KeyboardInterrupt) or give
+    None: the run then goes on without the checkpoint and saves nothing. None gives None.
+    A lock that cannot be made is a UsageError, as is a file that cannot be written."""
+    if path is None:
+        yield None
+        return
+    lock = FileLock(path)
+    try:
+        held = _take(lock, path, wait, deadline, say)
+    except OSError as exc:
+        raise UsageError(
+            f"cannot write checkpoint {path}: {exc.strerror or exc} (its lock {lock.path})"
+        ) from None
+    if not held:
+        yield None
+        return
+    try:
+        yield path
+    finally:
+        lock.release()
+
+
+def _take(
+    lock: FileLock, path: Path, wait: bool, deadline: float | None, say: Callable[[str], None]
+) -> bool:
+    """Take ``lock`` as :func:`claimed` says; True when held."""
+    if lock.take():
+        return True
+    holder = lock.holder()
+    who = "another process" if holder is None else f"process {holder}"
+    if not wait:
+        say(f"checkpoint {path} is in use by {who}; counting without it (nothing saved)")
+        return False
+    if holder == os.getpid():
+        raise UsageError(f"checkpoint {path} is already in use by this process")
+    say(f"checkpoint {path} is in use by {who}; waiting for it (Ctrl-C to stop)")
+    while deadline is None or time.monotonic() < deadline:
+        left = POLL if deadline is None else min(POLL, deadline - time.monotonic())
+        time.sleep(max(left, 0.0))
+        if lock.take():
+            return True
+    say(f"checkpoint {path} is still in use at the time limit; counting without it")
+    return False
 
 
 def checksum(content: dict[str, Any]) -> str:
@@ -203,17 +293,12 @@ class Checkpoint:
         return {**content, "checksum": checksum(content)}
 
     def save(self) -> None:
-        """Write the checkpoint atomically (a temporary file renamed over the old one);
-        nothing without a path."""
+        """Write the checkpoint whole (:func:`~excover.parallel.sharing.write_whole`: a
+        temporary file of its own, renamed over the old one); nothing without a path."""
         if self.path is None:
             return
-        temporary = self.path.with_name(self.path.name + ".tmp")
         try:
-            with open(temporary, "w", encoding="utf-8") as stream:
-                json.dump(self.as_dict(), stream)
-                stream.flush()
-                os.fsync(stream.fileno())
-            os.replace(temporary, self.path)
+            write_whole(self.path, json.dumps(self.as_dict()).encode())
         except OSError as exc:
             raise UsageError(
                 f"cannot write checkpoint {self.path}: {exc.strerror or exc}"
@@ -222,8 +307,9 @@ class Checkpoint:
     @classmethod
     def load(cls, path: Path, exact_cover: ExactCover, method: str) -> Checkpoint | None:
         """The checkpoint in ``path`` for this problem and method; None if there is no such
-        file. A file that is not a checkpoint of this problem and method, or that does
-        not prove itself (see the module notes), is an error naming the file and why."""
+        file. A damaged file (see :class:`DamagedCheckpoint`) raises that error; a file
+        that is not a checkpoint of this problem and method, or that does not prove
+        itself (see the module notes), is an error naming the file and why."""
         problem = fingerprint(exact_cover)
         try:
             text = path.read_text(encoding="utf-8")
@@ -232,11 +318,15 @@ class Checkpoint:
         except OSError as exc:
             raise UsageError(f"cannot read checkpoint {path}: {exc.strerror or exc}") from None
         except UnicodeDecodeError:
-            raise UsageError(f"{path}: not a checkpoint (not UTF-8 text)") from None
+            raise DamagedCheckpoint(f"{path}: damaged checkpoint (not UTF-8 text)") from None
         try:
             data = json.loads(text)
-        except ValueError as exc:
-            raise UsageError(f"{path}: not a checkpoint (bad JSON: {exc})") from None
+        except json.JSONDecodeError as exc:
+            raise DamagedCheckpoint(f"{path}: damaged checkpoint (bad JSON: {exc})") from None
+        except ValueError as exc:  # an integer of more digits than Python reads
+            raise UsageError(f"{path}: not a checkpoint ({exc})") from None
+        except RecursionError:
+            raise UsageError(f"{path}: not a checkpoint (JSON nested too deeply)") from None
         if (
             not isinstance(data, dict)
             or data.get("format") != FORMAT[0]
@@ -245,10 +335,14 @@ class Checkpoint:
             versions = " or ".join(str(version) for version in READ_VERSIONS)
             raise UsageError(f"{path}: not an {FORMAT[0]} version {versions} file")
         stored = data.pop("checksum", None)
-        if stored != checksum(data):
-            raise UsageError(
-                f"{path}: the checkpoint's checksum does not match its content (edited or "
-                "damaged); delete it to start over"
+        try:
+            proved = stored == checksum(data)
+        except RecursionError:
+            raise UsageError(f"{path}: not a checkpoint (JSON nested too deeply)") from None
+        if not proved:
+            raise DamagedCheckpoint(
+                f"{path}: damaged checkpoint (its checksum does not match its content: "
+                "edited or damaged)"
             )
         if data.get("problem") != problem:
             raise UsageError(f"{path}: checkpoint of another problem; delete it to start over")
@@ -281,6 +375,28 @@ class Checkpoint:
                 raise UsageError(f"{path}: bad result {key!r}: {shown}")
             checkpoint.done[int(key)] = (total, nodes)
         return checkpoint
+
+    @classmethod
+    def resume(
+        cls,
+        path: Path,
+        exact_cover: ExactCover,
+        method: str,
+        say: Callable[[str], None] = warn,
+    ) -> Checkpoint | None:
+        """:meth:`load`, but a damaged file is renamed aside
+        (:func:`~excover.parallel.sharing.set_aside`), said through ``say``, and None is
+        given: the run counts from the start rather than stop. For the run that holds the
+        checkpoint's lock (:func:`claimed`)."""
+        try:
+            return cls.load(path, exact_cover, method)
+        except DamagedCheckpoint as exc:
+            try:
+                aside = set_aside(path)
+            except OSError as error:
+                raise UsageError(f"{exc}; cannot set it aside: {error.strerror or error}") from None
+            say(f"{exc}; kept aside as {aside}; counting from the start")
+            return None
 
 
 def _cuts(split: object, size: int) -> dict[int, list[int]]:

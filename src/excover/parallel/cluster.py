@@ -31,13 +31,13 @@ import os
 import time
 import uuid
 import warnings
-from collections.abc import Generator
+from collections.abc import Callable, Generator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from excover.errors import ExcoverError, ExcoverWarning, LimitReached
-from excover.parallel.checkpoint import Checkpoint, fingerprint
+from excover.parallel.checkpoint import Checkpoint, claimed, fingerprint, warn
 from excover.parallel.progress import Forecast
 from excover.parallel.subproblems import Subproblem, resized, split, split_further
 from excover.parallel.tasks import (
@@ -498,15 +498,21 @@ def _is_fault(error: BaseException | None) -> bool:
 
 
 def open_ledger(
-    problem: ExactCover, method: str, client: Any, path: Path | None, tasks: int | None
+    problem: ExactCover,
+    method: str,
+    client: Any,
+    path: Path | None,
+    tasks: int | None,
+    say: Callable[[str], None] = warn,
 ) -> Checkpoint:
     """The ledger of a count of ``problem`` by ``method`` on ``client``: the one saved in
-    ``path`` (checked, see :meth:`Checkpoint.load`), else a new split into ``tasks``
+    ``path`` (checked, see :meth:`Checkpoint.load`; a damaged one is set aside and said
+    through ``say``, see :meth:`Checkpoint.resume`), else a new split into ``tasks``
     subproblems (default :data:`~excover.parallel.tasks.TASKS_PER_WORKER` per worker
     thread of the cluster), their sizes (the weights of progress) estimated afresh
     (:func:`~excover.parallel.subproblems.resized`) and the big ones cut
     (:func:`even_out`)."""
-    found = None if path is None else Checkpoint.load(path, problem, method)
+    found = None if path is None else Checkpoint.resume(path, problem, method, say)
     if found is not None:
         return found
     threads = max(sum(client.nthreads().values()), 1)
@@ -556,24 +562,27 @@ def count_on_cluster(
 ) -> int:
     """The number of solutions of ``problem``, counted on the Dask ``client`` by
     :class:`ClusterRun`, the ledger saved to ``checkpoint`` (if given) every
-    :data:`SAVE_EVERY` seconds and at the end, and resumed from it when it exists."""
-    path = None if checkpoint is None else Path(checkpoint)
-    ledger = open_ledger(problem, method, client, path, tasks)
-    run = ClusterRun(
-        problem,
-        client,
-        ledger,
-        method,
-        options,
-        task_timeout=task_timeout,
-        split_after=split_after,
-    )
-    saved = time.monotonic()
-    try:
-        for changed in run.steps():
-            if changed and time.monotonic() - saved >= SAVE_EVERY:
-                ledger.save()
-                saved = time.monotonic()
-    finally:
-        ledger.save()
+    :data:`SAVE_EVERY` seconds and at the end, and resumed from it when it exists. The
+    ledger's lock is held throughout: while another process holds it, this call waits
+    for it (:func:`~excover.parallel.checkpoint.claimed`, with a warning)."""
+    asked = None if checkpoint is None else Path(checkpoint)
+    with claimed(asked, wait=True) as path:
+        ledger = open_ledger(problem, method, client, path, tasks)
+        run = ClusterRun(
+            problem,
+            client,
+            ledger,
+            method,
+            options,
+            task_timeout=task_timeout,
+            split_after=split_after,
+        )
+        saved = time.monotonic()
+        try:
+            for changed in run.steps():
+                if changed and time.monotonic() - saved >= SAVE_EVERY:
+                    ledger.save()
+                    saved = time.monotonic()
+        finally:
+            ledger.save()
     return ledger.count

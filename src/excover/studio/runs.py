@@ -19,7 +19,11 @@ size of the tree. A longer one is cut into subproblems (:func:`excover.parallel.
 whose counts go to a checkpoint file (:class:`excover.parallel.checkpoint.Checkpoint`)
 as each one finishes: a count cancelled, stopped by its time limit or by a closed tab
 keeps them, and the next count of the same problem resumes from the file (the total is
-exact either way). The file goes once the count is complete.
+exact either way). The file goes once the count is complete. A count holds the file's
+lock (:func:`excover.parallel.checkpoint.claimed`): a second count of the same design
+(another tab, a run left by an earlier studio) counts without the file, and says so in
+the ``note`` of its ``advance`` and ``result`` events, as it does when a damaged file was
+set aside.
 """
 
 from __future__ import annotations
@@ -248,19 +252,36 @@ def _equal_tiles(tiling: Tiling) -> bool:
 
 
 def _counted(problem: ExactCover, settings: Settings, news: _News) -> Event:
-    """Count ``problem``: from its checkpoint when an earlier count of it was stopped;
-    else at once when the choice of route counts it (or the frontier count takes it),
-    else by subproblems, checkpointed when it is estimated to run long. The checkpoint
-    is looked for first: the race of routes may finish a count whose checkpoint would
-    then stay behind, and which a resume would not report as one."""
-    from excover.parallel.checkpoint import Checkpoint, fingerprint
+    """Count ``problem`` holding its checkpoint's lock (:func:`_counted_from`). A count of
+    the same design running elsewhere (another tab, a run left by an earlier studio)
+    holds it: this one then counts without the checkpoint, and its events say so in
+    ``note``, as do they when a damaged checkpoint was set aside."""
+    from excover.parallel.checkpoint import claimed, fingerprint
+
+    notes: list[str] = []
+    path = _checkpoint_path(settings, fingerprint(problem))
+    with claimed(path, wait=False, say=notes.append) as held:
+        result = _counted_from(problem, held, settings, news, notes)
+    if notes:
+        result["note"] = "; ".join(notes)
+    return result
+
+
+def _counted_from(
+    problem: ExactCover, path: Path | None, settings: Settings, news: _News, notes: list[str]
+) -> Event:
+    """Count ``problem``: from its checkpoint ``path`` when an earlier count of it was
+    stopped; else at once when the choice of route counts it (or the frontier count takes
+    it), else by subproblems, checkpointed when it is estimated to run long. The
+    checkpoint is looked for first: the race of routes may finish a count whose checkpoint
+    would then stay behind, and which a resume would not report as one."""
+    from excover.parallel.checkpoint import Checkpoint
     from excover.parallel.probes import estimate
     from excover.parallel.run import resolve_auto
 
-    path = _checkpoint_path(settings, fingerprint(problem))
-    state = None if path is None else Checkpoint.load(path, problem, "dlx")
+    state = None if path is None else Checkpoint.resume(path, problem, "dlx", notes.append)
     if state is not None:  # an earlier count of this problem was stopped: go on with it
-        return _by_subproblems(problem, state, settings, news)
+        return _by_subproblems(problem, state, settings, news, notes)
     method, known = resolve_auto(problem, "auto", {})
     if known is not None:
         return {"count": str(known), "complete": True, "stopped_by": None}
@@ -275,7 +296,7 @@ def _counted(problem: ExactCover, settings: Settings, news: _News) -> Event:
     news.send({"type": "estimate", "solutions": _finite(guess.solutions), "seconds": seconds})
     if path is None or seconds <= settings.checkpoint_above:
         return _one_search(problem, guess.nodes, settings, news)
-    return _by_subproblems(problem, _new_checkpoint(problem, path), settings, news)
+    return _by_subproblems(problem, _new_checkpoint(problem, path), settings, news, notes)
 
 
 def _one_search(problem: ExactCover, nodes: float, settings: Settings, news: _News) -> Event:
@@ -313,10 +334,11 @@ def _new_checkpoint(problem: ExactCover, path: Path) -> Checkpoint:
 
 
 def _by_subproblems(
-    problem: ExactCover, state: Checkpoint, settings: Settings, news: _News
+    problem: ExactCover, state: Checkpoint, settings: Settings, news: _News, notes: list[str]
 ) -> Event:
     """Count ``problem`` by dancing links, cut into the subproblems of ``state``, saved to
-    its file as each one finishes."""
+    its file as each one finishes; ``notes`` (what the checkpoint's lock and load said)
+    go with each ``advance`` event."""
     from excover.parallel.run import run_tasks
 
     path = state.path
@@ -339,6 +361,7 @@ def _by_subproblems(
                 "resumed": resumed,
                 "saved": path is not None,
                 "seconds_before": round(earlier, 3),
+                **({"note": "; ".join(notes)} if notes else {}),
             }
         )
 
