@@ -1,18 +1,19 @@
 """The sequences of excover.sequences: every published term, counted.
 
 For each sequence of :data:`excover.sequences.SEQUENCES` and each published term from
-``--from`` on (default: the first) up to ``--upto`` (default: the last published; the test
-suite checks the first few, tests/test_sequences.py), the term is computed by :func:`excover.sequences.term`
-(the symmetry-broken count, or the classes for A328020) in this process, timed in CPU
-seconds (``time.process_time``, one core), and compared with the published value
-(:mod:`excover.sequences.known`). With ``--plain`` the plain count (``method="dlx"``, no
-symmetry) runs beside it for the rectangle family, a second route to the same number.
-The load average is printed first and last: the machine is shared.
+``--from`` on (default: the first) up to ``--upto`` (default: the last published; the
+test suite checks the first few, tests/test_sequences.py), the term is computed by
+:func:`excover.sequences.term` (the symmetry-broken count, or the classes for A328020)
+in this process, timed in CPU seconds (``time.process_time``, one core), and compared
+with the published value (:mod:`excover.sequences.known`). With ``--plain`` the plain
+count (``method="dlx"``, no symmetry) runs beside it for the rectangle family, a second
+route to the same number. The load average is printed first and last: the machine is
+shared.
 
 Issue 58's target: A360498(9) in at most 10 s of CPU on one core (about 45 s today); the
 other sequences' largest known terms within the same factor.
 
-    python benchmarks/sequences.py [--only A360498 ...] [--upto N] [--plain]
+    python benchmarks/sequences.py [--only A360498 ...] [--from N] [--upto N] [--plain]
 """
 
 from __future__ import annotations
