@@ -173,3 +173,17 @@ def test_write_dlx_writes_the_term_for_excover_count(
     status, printed, err = run(capsys, "sequence", "A360725", "5", "--write-dlx", str(out))
     assert (status, printed) == (0, "") and str(out) in err
     assert run(capsys, "count", str(out), "--method", "zdd")[:2] == (0, "1056\n")
+
+
+RECORDS = Path(__file__).resolve().parent.parent / "benchmarks" / "data" / "records"
+
+
+@pytest.mark.parametrize("ledger", sorted(RECORDS.glob("A*-*.json")), ids=lambda path: path.stem)
+def test_the_long_counts_ledgers_hold_the_problem_the_model_builds(ledger: Path) -> None:
+    """A ledger of benchmarks/data/records resumes only on the problem it was started
+    on: a change to a model that would strand a long count fails here first."""
+    from excover.parallel.checkpoint import fingerprint
+
+    sequence, n = ledger.stem.rsplit("-", 1)
+    held = json.loads(ledger.read_text())["problem"]
+    assert fingerprint(problem(sequence, int(n))) == held

@@ -3,17 +3,13 @@
 Five OEIS sequences count every tiling of the n x n square (tilings equal by a symmetry
 counted apart) by rectangles, under a rule on the rectangles of one tiling:
 
-======== =========== =============================================================
-sequence rectangles  rule
-======== =========== =============================================================
-A360498  oblongs     distinct dimensions: each pair {h, w} at most once, either way up
-A360725  oblongs     distinct h x w: a 1 x 3 and a 3 x 1 may both be used, each once
-A360499  rectangles  distinct dimensions, squares included (the n x n square too)
-A360256  rectangles  distinct h x w, squares included
-A360804  rectangles  distinct areas (a 2 x 2 and a 1 x 4 never together)
-======== =========== =============================================================
+- A360498: oblongs, distinct dimensions (each pair {h, w} at most once, either way up);
+- A360725: oblongs, distinct h x w (a 1 x 3 and a 3 x 1 may both be used, each once);
+- A360499: rectangles, distinct dimensions, squares included (the n x n square too);
+- A360256: rectangles, distinct h x w, squares included;
+- A360804: rectangles, distinct areas (a 2 x 2 and a 1 x 4 never together).
 
-An *oblong* is a rectangle that is not a square. Each is an exact cover with colors-free
+An *oblong* is a rectangle that is not a square. Each is an exact cover with
 secondary items: one primary item per cell (``"r,c"``, row r from the top), one option per
 placement of each allowed rectangle, holding its cells and the secondary item of its
 *key* (``"{h,w}"`` for a pair, ``"hxw"`` for a rectangle the way up it lies, ``"areak"``):
@@ -75,7 +71,7 @@ RULES: dict[str, Rule] = {
 }
 
 
-def _cell(n: int, row: int, column: int) -> str:
+def _cell(row: int, column: int) -> str:
     return f"{row},{column}"
 
 
@@ -88,20 +84,20 @@ def rectangles(sequence: str, n: int) -> ExactCover:
         raise UsageError(f"{sequence!r} is not of the rectangle family ({', '.join(RULES)})")
     shapes = [(h, w) for h in range(1, n + 1) for w in range(1, n + 1) if rule.squares or h != w]
     keys = list(dict.fromkeys(rule.key(h, w) for h, w in shapes))
-    cells = [_cell(n, row, column) for row in range(n) for column in range(n)]
+    cells = [_cell(row, column) for row in range(n) for column in range(n)]
     problem = ExactCover(primary=cells, secondary=keys)
     for h, w in shapes:
         key = rule.key(h, w)
         for top in range(n - h + 1):
             for left in range(n - w + 1):
                 covered = [
-                    _cell(n, row, column)
+                    _cell(row, column)
                     for row in range(top, top + h)
                     for column in range(left, left + w)
                 ]
                 problem.add_option([*covered, key])
-    turn = {_cell(n, r, c): _cell(n, c, n - 1 - r) for r in range(n) for c in range(n)}
+    turn = {_cell(r, c): _cell(c, n - 1 - r) for r in range(n) for c in range(n)}
     turn.update({key: rule.turned(key) for key in keys})
-    mirror = {_cell(n, r, c): _cell(n, r, n - 1 - c) for r in range(n) for c in range(n)}
+    mirror = {_cell(r, c): _cell(r, n - 1 - c) for r in range(n) for c in range(n)}
     problem.declare_symmetries([turn, mirror])
     return problem
