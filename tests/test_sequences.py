@@ -166,6 +166,20 @@ def test_the_command_refuses_what_it_cannot_count(
     assert (status, out) == (2, "") and "a term is a whole count" in err
 
 
+def test_the_light_parser_is_the_whole_parsers_sequence_command(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """``excover sequence`` builds its own parser alone (start-up); it reads the same."""
+    from excover.main import build_parser
+
+    helps = []
+    for only in (None, "sequence"):
+        with pytest.raises(SystemExit):
+            build_parser(only).parse_args(["sequence", "--help"])
+        helps.append(capsys.readouterr().out)
+    assert helps[0] == helps[1] and "usage: excover sequence" in helps[0]
+
+
 def test_write_dlx_writes_the_term_for_excover_count(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
