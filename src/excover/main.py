@@ -4,7 +4,8 @@ This module is the top of the house (docs/architecture.md): it builds the parser
 command and runs the one asked for. Each subcommand lives with its area (``count``,
 ``solve`` and ``dimacs`` in :mod:`excover.cli.commands`, ``queens`` and ``sudoku`` in
 :mod:`excover.puzzles.cli`, ``nonogram`` in :mod:`excover.nonogram.cli`, ``run`` in
-:mod:`excover.lang.cli`, ``studio`` in :mod:`excover.studio.cli`) and builds its parser
+:mod:`excover.lang.cli`, ``studio`` in :mod:`excover.studio.cli`, ``sequence`` in
+:mod:`excover.sequences.cli`) and builds its parser
 from the shared flags of :mod:`excover.cli.common`, so that flags, output, the ``--json``
 schema and exit statuses are the same everywhere. Results go to stdout, messages to
 stderr; ``docs/cli.md`` describes the conventions.
@@ -129,6 +130,11 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     if only == "studio":
         add_studio_command(commands)
         return parser
+    from excover.sequences.cli import add_sequence_command
+
+    if only == "sequence":
+        add_sequence_command(commands)
+        return parser
     from excover.cli.commands import add_problem_commands
     from excover.lang.cli import add_run_command
     from excover.puzzles.cli import add_puzzle_commands
@@ -138,6 +144,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     add_nonogram_command(commands)
     add_run_command(commands)
     add_studio_command(commands)
+    add_sequence_command(commands)
     return parser
 
 
@@ -147,7 +154,7 @@ _PROBLEM_COMMANDS = ("count", "solve", "dimacs", "estimate", "schema")
 #: The commands whose runs build only their own parser, or their group's (see
 #: :func:`build_parser`): their usage lines and errors read the same as under the whole
 #: parser.
-_LIGHT = ("nonogram", "queens", "sudoku", "studio", *_PROBLEM_COMMANDS)
+_LIGHT = ("nonogram", "queens", "sudoku", "studio", "sequence", *_PROBLEM_COMMANDS)
 
 
 def _parse(parser: argparse.ArgumentParser, argv: list[str]) -> argparse.Namespace:

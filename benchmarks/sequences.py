@@ -1,0 +1,66 @@
+"""The sequences of excover.sequences: every published term, counted.
+
+For each sequence of :data:`excover.sequences.SEQUENCES` and each published term from
+``--from`` on (default: the first) up to ``--upto`` (default: the last published; the
+test suite checks the first few, tests/test_sequences.py), the term is computed by
+:func:`excover.sequences.term` (the symmetry-broken count, or the classes for A328020)
+in this process, timed in CPU seconds (``time.process_time``, one core), and compared
+with the published value (:mod:`excover.sequences.known`). With ``--plain`` the plain
+count (``method="dlx"``, no symmetry) runs beside it for the rectangle family, a second
+route to the same number. The load average is printed first and last: the machine is
+shared.
+
+Issue 58's target: A360498(9) in at most 10 s of CPU on one core (about 45 s today); the
+other sequences' largest known terms within the same factor.
+
+    python benchmarks/sequences.py [--only A360498 ...] [--from N] [--upto N] [--plain]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+
+from excover.sequences import SEQUENCES, problem, term
+from excover.sequences.known import KNOWN, OFFSET
+
+
+def _load() -> str:
+    return " ".join(f"{value:.2f}" for value in os.getloadavg())
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--only", nargs="+", metavar="ID", help="these sequences alone")
+    parser.add_argument("--from", dest="start", type=int, metavar="N", help="first n")
+    parser.add_argument("--upto", type=int, metavar="N", help="last n (default: the last known)")
+    parser.add_argument("--plain", action="store_true", help="the plain count beside it")
+    args = parser.parse_args()
+    print(f"load average {_load()}", flush=True)
+    wrong = 0
+    for sequence in args.only or list(SEQUENCES):
+        known = KNOWN[sequence]
+        last = OFFSET[sequence] + len(known) - 1
+        start = OFFSET[sequence] if args.start is None else args.start
+        for n in range(start, min(last, args.upto or last) + 1):
+            expected = known[n - OFFSET[sequence]]
+            began = time.process_time()
+            value = term(sequence, n)
+            seconds = time.process_time() - began
+            line = f"{sequence}({n}) = {value:,}  {seconds:8.1f} s CPU"
+            if args.plain and not SEQUENCES[sequence].classes:
+                began = time.process_time()
+                plain = problem(sequence, n).count(method="dlx")
+                line += f"  plain {plain:,} in {time.process_time() - began:.1f} s"
+                wrong += plain != expected
+            ok = value == expected
+            wrong += not ok
+            print(f"{line}  {'as published' if ok else f'PUBLISHED {expected:,}'}", flush=True)
+    print(f"load average {_load()}", flush=True)
+    return 1 if wrong else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,128 @@
+"""Integer sequences of the OEIS as exact cover problems: each term is a count.
+
+Each sequence is a short module that builds, for a given n, the exact cover whose
+solutions are the objects the sequence counts, and says whether its term is the number of
+solutions or the number of their classes under the symmetries the problem declares:
+
+- :mod:`excover.sequences.rectangles`: Scott R. Shannon's family, the n x n square tiled
+  by rectangles under a global rule (A360498, A360725, A360499, A360256, A360804); every
+  tiling counts, by a symmetry-broken search under the square's 8 symmetries.
+- :mod:`excover.sequences.polyominoes`: A328020, the n x n square tiled by free
+  n-ominoes, counted up to the square's symmetries.
+
+:func:`term` computes a term, :func:`problem` gives the exact cover (for any other route:
+``excover count`` with a checkpoint, a Dask cluster, ``method="zdd"``), and
+:mod:`excover.sequences.known` holds the published terms the tests check against. On the
+command line, ``excover sequence ID N`` prints the term (docs/sequences.md).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from excover.errors import UsageError
+
+if TYPE_CHECKING:
+    from excover.problem import ExactCover
+
+__all__ = ["SEQUENCES", "Sequence", "lookup", "problem", "term"]
+
+
+@dataclass(frozen=True)
+class Sequence:
+    """One sequence: its A-number, its OEIS name, how to build the exact cover of its
+    n-th term, and whether the term counts classes of solutions (under the declared
+    symmetries of the problem) rather than every solution."""
+
+    id: str
+    name: str
+    build: Callable[[int], ExactCover]
+    classes: bool = False
+
+
+def _rectangles(sequence: str) -> Callable[[int], ExactCover]:
+    def build(n: int) -> ExactCover:
+        from excover.sequences.rectangles import rectangles
+
+        return rectangles(sequence, n)
+
+    return build
+
+
+def _ominoes(n: int) -> ExactCover:
+    from excover.sequences.polyominoes import square_by_ominoes
+
+    return square_by_ominoes(n)
+
+
+#: Every sequence of the package, by A-number.
+SEQUENCES: dict[str, Sequence] = {
+    s.id: s
+    for s in (
+        Sequence(
+            "A360498",
+            "Number of ways to tile an n x n square using oblongs with distinct dimensions",
+            _rectangles("A360498"),
+        ),
+        Sequence(
+            "A360725",
+            "Number of ways to tile an n X n square using oblongs with distinct height x "
+            "width dimensions",
+            _rectangles("A360725"),
+        ),
+        Sequence(
+            "A360499",
+            "Number of ways to tile an n X n square using rectangles with distinct dimensions",
+            _rectangles("A360499"),
+        ),
+        Sequence(
+            "A360256",
+            "Number of ways to tile an n X n square using rectangles with distinct height X "
+            "width dimensions",
+            _rectangles("A360256"),
+        ),
+        Sequence(
+            "A360804",
+            "Number of ways to tile an n X n square using rectangles with distinct areas",
+            _rectangles("A360804"),
+        ),
+        Sequence(
+            "A328020",
+            "Number of distinct tilings of an n X n square with free n-polyominoes",
+            _ominoes,
+            classes=True,
+        ),
+    )
+}
+
+
+def lookup(sequence: str) -> Sequence:
+    """The sequence of A-number ``sequence`` (``"A360498"``, any case)."""
+    found = SEQUENCES.get(sequence.upper()) if isinstance(sequence, str) else None
+    if found is None:
+        raise UsageError(f"unknown sequence {sequence!r}: excover knows {', '.join(SEQUENCES)}")
+    return found
+
+
+def _check_n(n: object) -> int:
+    if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+        raise UsageError(f"n must be a positive integer (the sequences start at 1), not {n!r}")
+    return n
+
+
+def problem(sequence: str, n: int) -> ExactCover:
+    """The exact cover of the ``n``-th term of ``sequence``, its symmetries declared."""
+    return lookup(sequence).build(_check_n(n))
+
+
+def term(sequence: str, n: int, *, workers: int | None = None) -> int:
+    """The ``n``-th term of ``sequence`` (an A-number of :data:`SEQUENCES`), computed:
+    every solution counted by a symmetry-broken search, or the classes of solutions, as
+    the sequence asks; ``workers`` counts on that many processes."""
+    found = lookup(sequence)
+    cover = found.build(_check_n(n))
+    if found.classes:
+        return cover.count(up_to_symmetry=True, workers=workers)
+    return cover.count(symmetry=True, workers=workers)

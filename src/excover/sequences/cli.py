@@ -1,0 +1,105 @@
+"""``excover sequence ID N``: a term of an OEIS sequence, counted.
+
+Builds the exact cover of the term (:func:`excover.sequences.problem`) and counts it as
+``excover count`` does, with the same output: the number alone on the last line of
+stdout, the route on stderr, ``--json``, ``--stats``, ``--timeout`` (a partial count,
+exit status 1). Two routes:
+
+- by default, the symmetry-broken search under the square's symmetries the problem
+  declares (``excover count --break-symmetry``), or the count of classes for a sequence
+  of classes (``--up-to-symmetry``); ``--workers N`` counts its problems on N processes;
+- with ``--checkpoint FILE``, ``--tasks N`` or ``--dask ADDRESS``, a plain count by
+  dancing links cut into subproblems (``excover count --method dlx --checkpoint``):
+  no symmetry used, resumable from its checkpoint or ledger by running the same command
+  again, on one machine or a Dask cluster. Sequences of classes do not take it.
+
+``--write-dlx FILE`` writes the problem in Knuth's format instead, for any other route.
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from excover.cli import common
+from excover.cli.common import EPILOG_SHORT, add_json, add_limits
+from excover.errors import UsageError
+
+__all__ = ["add_sequence_command"]
+
+_DESCRIPTION = """\
+Count the N-th term of an OEIS sequence and print it (the number alone on the last line
+of stdout).
+
+Sequences: A360498, A360725, A360499, A360256, A360804 (Scott R. Shannon's n x n squares
+tiled by rectangles under a rule: each dimension pair once, each h x w once, distinct
+areas; every tiling counted) and A328020 (the n x n square tiled by free n-ominoes, up to
+the square's symmetries); docs/sequences.md describes each model.
+
+By default the term is counted by a search with the square's symmetries broken
+(--workers N: on N processes). --checkpoint FILE, --tasks N or --dask ADDRESS count it
+instead by dancing links without symmetry, cut into subproblems, the finished ones saved
+to FILE: the same command run again resumes from it (the sequences of every tiling
+only). --write-dlx FILE writes the term's exact cover in Knuth's format for 'excover
+count FILE' and its other routes."""
+
+_WHOLE = "a term is a whole count"
+
+
+def add_sequence_command(commands: Any) -> None:
+    """Add ``sequence`` to the command's sub-parsers."""
+    from excover.cli.parallel import add_task_options
+
+    cmd = commands.add_parser(
+        "sequence",
+        help="a term of an OEIS sequence",
+        description=_DESCRIPTION,
+        epilog=EPILOG_SHORT,
+        formatter_class=common.HelpFormatter,
+    )
+    cmd.add_argument("sequence", metavar="ID", help="the sequence's A-number, such as A360498")
+    cmd.add_argument("n", metavar="N", type=common.positive_int, help="the index of the term")
+    add_limits(cmd, limit=False, max_nodes=False)
+    common.add_flag(cmd, "stats")
+    add_json(cmd)
+    common.add_quiet(cmd)
+    common.add_write_dlx(cmd, "the term")
+    add_task_options(cmd)  # --workers, --tasks, --checkpoint, --progress, --dask
+    common.add_refused(
+        cmd,
+        {
+            "method": "the term is counted by a search (dancing links); --write-dlx FILE "
+            "writes its problem, which 'excover count FILE --method ...' counts",
+            "engine": "the engine is chosen for each search the count makes; --write-dlx "
+            "FILE writes the problem for 'excover count FILE --engine ...'",
+            "up_to_symmetry": "each sequence says whether it counts every tiling or the "
+            "classes of tilings, and the term is counted so",
+            "limit": _WHOLE,
+            "max_nodes": f"{_WHOLE}, made of several searches: --timeout bounds it",
+            "preprocess": "the symmetries the problem declares are those of the problem "
+            "as built, which preprocessing would change",
+        },
+    )
+    cmd.set_defaults(run=_sequence)
+
+
+def _sequence(args: argparse.Namespace) -> int:
+    from excover.cli import commands
+    from excover.sequences import lookup, problem
+
+    sequence = lookup(args.sequence)
+    cover = problem(sequence.id, args.n)
+    if args.write_dlx is not None:
+        return commands.write_dlx(args, [(cover, args.write_dlx)], f"{sequence.id}({args.n})")
+    counting = commands.as_count(args)
+    counting.method = "dlx"  # --method is refused: both routes are searches
+    if any(common.given(args, dest) for dest in ("checkpoint", "tasks", "dask")):
+        if sequence.classes:
+            raise UsageError(
+                f"{sequence.id} counts classes of tilings, by a symmetric search that keeps "
+                "no checkpoint: --checkpoint, --tasks and --dask count every tiling"
+            )
+    else:
+        counting.up_to_symmetry = sequence.classes
+        counting.break_symmetry = not sequence.classes
+    return commands.count_problem(cover, counting)

@@ -1,0 +1,38 @@
+"""The published terms of the sequences of :mod:`excover.sequences`, with their source.
+
+Copied from the OEIS entries as the ``oeis/oeisdata`` repository on GitHub holds them (the
+OEIS's own data, one ``seq/Annn/Annnnnn.seq`` file per entry; the terms are the ``%S``
+line), read on 26 November 2026 through the stored copy of that repository at the commits
+named in :data:`SOURCES`. The newest dated copy read, A360256 at revision #55 of 26 June
+2025, has the same terms as the older ones: no term past those below was published in
+any copy read. The tests check the sequences against these terms; the OEIS data are
+under the CC BY-SA 4.0 licence (https://oeis.org/LICENSE).
+"""
+
+from __future__ import annotations
+
+__all__ = ["KNOWN", "OFFSET", "SOURCES"]
+
+#: The published terms, a(OFFSET), a(OFFSET + 1), ... for each sequence.
+KNOWN: dict[str, tuple[int, ...]] = {
+    "A360498": (0, 0, 4, 12, 256, 3620, 87216, 2444084, 87181220),
+    "A360725": (0, 0, 4, 36, 1056, 31052, 1473944, 87469884),
+    "A360499": (1, 1, 21, 269, 4489, 82981, 2995185, 118897973),
+    "A360256": (1, 1, 33, 513, 14409, 693025, 50447161),
+    "A360804": (1, 1, 21, 253, 2401, 36237, 815929, 18713197),
+    "A328020": (1, 1, 2, 22, 515, 56734, 19846102, 23437350133),
+}
+
+#: The index of each sequence's first term (the OEIS's ``%O`` offset).
+OFFSET: dict[str, int] = dict.fromkeys(KNOWN, 1)
+
+#: Where each sequence's terms were read: the entry's revision and date when its copy
+#: gives them, and the commit of ``oeis/oeisdata`` holding that copy.
+SOURCES: dict[str, str] = {
+    "A360498": "#7 of 16 February 2023, oeis/oeisdata 72c53dd50967ac7166f7d31bf79be95174ec5bc6",
+    "A360725": "oeis/oeisdata 11b0c6433dd90039aee00285a87f63833a38c4fa (keyword 'more')",
+    "A360499": "#12 of 16 February 2023, oeis/oeisdata 72c53dd50967ac7166f7d31bf79be95174ec5bc6",
+    "A360256": "#55 of 26 June 2025, oeis/oeisdata fea14328ff634595d53e58eeeb92604f1173f203",
+    "A360804": "#10 of 25 February 2023, oeis/oeisdata 571197984aeda7b8b680fe3a1f6a43f9898cd441",
+    "A328020": "#30 of 14 October 2019, oeis/oeisdata 571197984aeda7b8b680fe3a1f6a43f9898cd441",
+}

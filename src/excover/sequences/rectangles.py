@@ -1,0 +1,103 @@
+"""Scott R. Shannon's 2023 family: the n x n square tiled by rectangles under one global rule.
+
+Five OEIS sequences count every tiling of the n x n square (tilings equal by a symmetry
+counted apart) by rectangles, under a rule on the rectangles of one tiling:
+
+- A360498: oblongs, distinct dimensions (each pair {h, w} at most once, either way up);
+- A360725: oblongs, distinct h x w (a 1 x 3 and a 3 x 1 may both be used, each once);
+- A360499: rectangles, distinct dimensions, squares included (the n x n square too);
+- A360256: rectangles, distinct h x w, squares included;
+- A360804: rectangles, distinct areas (a 2 x 2 and a 1 x 4 never together).
+
+An *oblong* is a rectangle that is not a square. Each is an exact cover with
+secondary items: one primary item per cell (``"r,c"``, row r from the top), one option per
+placement of each allowed rectangle, holding its cells and the secondary item of its
+*key* (``"{h,w}"`` for a pair, ``"hxw"`` for a rectangle the way up it lies, ``"areak"``):
+a secondary item is covered at most once, which is the rule. The problem declares the 8
+symmetries of the square (a quarter turn exchanges ``"hxw"`` and ``"wxh"``; the other keys
+stay), so a symmetry-broken count needs no search for its group.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from excover.errors import UsageError
+from excover.problem import ExactCover
+
+__all__ = ["RULES", "Rule", "rectangles"]
+
+
+@dataclass(frozen=True)
+class Rule:
+    """One sequence of the family: whether squares may be used, and the secondary item
+    that a rectangle of ``h`` rows and ``w`` columns holds (the name of its key)."""
+
+    squares: bool
+    key: Callable[[int, int], str]
+    #: How a quarter turn renames a key (identity unless the key has a way up).
+    turned: Callable[[str], str]
+
+
+def _pair(h: int, w: int) -> str:
+    return f"{{{min(h, w)},{max(h, w)}}}"
+
+
+def _oriented(h: int, w: int) -> str:
+    return f"{h}x{w}"
+
+
+def _area(h: int, w: int) -> str:
+    return f"area{h * w}"
+
+
+def _same(key: str) -> str:
+    return key
+
+
+def _turn_oriented(key: str) -> str:
+    h, w = key.split("x")
+    return f"{w}x{h}"
+
+
+#: The five sequences of the family, by A-number.
+RULES: dict[str, Rule] = {
+    "A360498": Rule(squares=False, key=_pair, turned=_same),
+    "A360725": Rule(squares=False, key=_oriented, turned=_turn_oriented),
+    "A360499": Rule(squares=True, key=_pair, turned=_same),
+    "A360256": Rule(squares=True, key=_oriented, turned=_turn_oriented),
+    "A360804": Rule(squares=True, key=_area, turned=_same),
+}
+
+
+def _cell(row: int, column: int) -> str:
+    return f"{row},{column}"
+
+
+def rectangles(sequence: str, n: int) -> ExactCover:
+    """The exact cover whose solutions are the tilings counted by ``sequence`` (one of
+    :data:`RULES`) at ``n``: the n x n square, its cells primary, one option per
+    placement of each allowed rectangle, one secondary item per key."""
+    rule = RULES.get(sequence)
+    if rule is None:
+        raise UsageError(f"{sequence!r} is not of the rectangle family ({', '.join(RULES)})")
+    shapes = [(h, w) for h in range(1, n + 1) for w in range(1, n + 1) if rule.squares or h != w]
+    keys = list(dict.fromkeys(rule.key(h, w) for h, w in shapes))
+    cells = [_cell(row, column) for row in range(n) for column in range(n)]
+    problem = ExactCover(primary=cells, secondary=keys)
+    for h, w in shapes:
+        key = rule.key(h, w)
+        for top in range(n - h + 1):
+            for left in range(n - w + 1):
+                covered = [
+                    _cell(row, column)
+                    for row in range(top, top + h)
+                    for column in range(left, left + w)
+                ]
+                problem.add_option([*covered, key])
+    turn = {_cell(r, c): _cell(c, n - 1 - r) for r in range(n) for c in range(n)}
+    turn.update({key: rule.turned(key) for key in keys})
+    mirror = {_cell(r, c): _cell(r, n - 1 - c) for r in range(n) for c in range(n)}
+    problem.declare_symmetries([turn, mirror])
+    return problem
