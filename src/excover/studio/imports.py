@@ -2,11 +2,12 @@
 
 An import runs a user's declarations (:func:`excover.studio.program.from_cmb`), which
 may ask for any amount of memory and time: a few kilobytes of program can name
-gigabytes of patterns. So it happens in a child process (:class:`~excover.studio.child.Child`)
-whose address space is bounded and which is killed past its time, both as
-:class:`~excover.studio.child.Limits` say; the server only waits for its one message,
-without holding a thread. The message is the design's JSON, or an error: a located
-error of the language, sent as its parts and raised here as the same
+gigabytes of patterns. So it happens in a child process
+(:class:`~excover.studio.child.Child`) whose address space is bounded and which is
+killed past its time, both as :class:`~excover.studio.limits.Limits` say; the server
+waits for its answer without holding a thread. The time limit counts from the child's
+word that it is ready (started, the language loaded). Its answer is the design's JSON,
+or an error: a located error of the language, sent as its parts and raised here as the same
 :class:`~excover.lang.LangError` (line, column, the line quoted), or a one-line
 message. Everything else, the memory bound, the time limit, an unexpected exception in
 the child or a child that died, is raised as :class:`ImportFailed` with a clean message:
@@ -31,6 +32,9 @@ Event = dict[str, Any]
 
 #: The most characters of an unexpected error's text that a message quotes.
 _QUOTED = 200
+#: Seconds the child may take to start (an interpreter, the language), before its time
+#: limit counts.
+STARTUP_SECONDS = 120.0
 
 
 class ImportFailed(UsageError):
@@ -40,8 +44,11 @@ class ImportFailed(UsageError):
 def imported(text: str, source: str, folder: str | None, news: Outbox) -> None:
     """The child's work: the design of the program ``text`` (named ``source``, its includes
     under ``folder``), or the error, sent through ``news``."""
+    from excover.lang.grammar import parser
     from excover.studio.program import from_cmb
 
+    parser()  # built before the time limit counts: it takes a moment, whatever the program
+    news.send({"type": "ready"})
     event: Event | None = None
     try:
         event = {"type": "design", "design": from_cmb(text, source, folder).to_json()}
@@ -95,11 +102,16 @@ async def import_design(
 
 
 async def _answer(child: Child, limits: Limits) -> Event:
-    """The child's one message, or an error when it takes too long or dies without one."""
-    end = time.monotonic() + limits.seconds
+    """The child's answer, or an error when it takes too long or dies without one. The
+    time limit counts from the child's ``ready`` (its interpreter started, the language
+    loaded: seconds on a busy machine, whatever the program)."""
+    end = time.monotonic() + STARTUP_SECONDS
+    ready = False
     while True:
         left = end - time.monotonic()
         if left <= 0:
+            if not ready:
+                raise ImportFailed(f"the import's process did not start in {STARTUP_SECONDS:g} s")
             raise ImportFailed(
                 f"the import stopped: it took more than {limits.seconds:g} s "
                 "(excover studio --import-timeout)"
@@ -110,5 +122,7 @@ async def _answer(child: Child, limits: Limits) -> Event:
             raise ImportFailed(
                 f"the import stopped unexpectedly (exit code {child.exitcode})"
             ) from None
-        if event is not None:
+        if event is not None and event["type"] == "ready":
+            ready, end = True, time.monotonic() + limits.seconds
+        elif event is not None:
             return event
