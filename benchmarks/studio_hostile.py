@@ -21,6 +21,7 @@ target: the server's peak at most 1 GB, Cancel answered within a second.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import re
@@ -117,10 +118,8 @@ class Peaks:
                 self.server = max(self.server, self.process.memory_info().rss)
                 total = 0
                 for child in self.process.children(recursive=True):
-                    try:
+                    with contextlib.suppress(psutil.Error):
                         total += child.memory_info().rss
-                    except psutil.Error:
-                        pass
                 self.children = max(self.children, total)
             except psutil.Error:
                 return
