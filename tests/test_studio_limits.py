@@ -339,3 +339,18 @@ def test_a_child_whose_server_vanished_ends_without_a_traceback(tmp_path: Path) 
             parent.wait(30)
     text = log.read_text()
     assert "Traceback" not in text and "BrokenPipe" not in text, text
+
+
+def test_the_file_given_on_the_command_line_is_bounded_too(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from excover.main import main
+
+    program = tmp_path / "greedy.cmb"
+    program.write_text(GREEDY)
+    assert main(["studio", str(program), "--no-browser", "--memory-limit", "256"]) == 2
+    said = capsys.readouterr().err
+    assert f"{program}: the import stopped: it needed more than 256 MiB of memory" in said
+    assert main(["studio", "--no-browser", "--memory-limit", "10"]) == 2
+    assert "--memory-limit 10: give 256 to" in capsys.readouterr().err
+    assert main(["studio", "--no-browser", "--import-timeout", "0"]) == 2

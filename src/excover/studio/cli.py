@@ -124,7 +124,7 @@ def _open(path: str, limits: Limits) -> Design:
     import asyncio
 
     from excover.lang.parser import MAX_PROGRAM_BYTES
-    from excover.studio.imports import import_design
+    from excover.studio.imports import ImportFailed, import_design
 
     try:
         if os.path.getsize(path) > MAX_PROGRAM_BYTES:
@@ -134,7 +134,10 @@ def _open(path: str, limits: Limits) -> Design:
     except (OSError, UnicodeDecodeError) as error:
         raise UsageError(f"cannot read {path}: {error}") from None
     folder = os.path.dirname(os.path.abspath(path))
-    return asyncio.run(import_design(text, path, folder, limits))
+    try:
+        return asyncio.run(import_design(text, path, folder, limits))
+    except ImportFailed as error:
+        raise UsageError(f"{path}: {error}") from None
 
 
 def listen(port: int) -> socket.socket:
