@@ -354,3 +354,19 @@ def test_the_file_given_on_the_command_line_is_bounded_too(
     assert main(["studio", "--no-browser", "--memory-limit", "10"]) == 2
     assert "--memory-limit 10: give 256 to" in capsys.readouterr().err
     assert main(["studio", "--no-browser", "--import-timeout", "0"]) == 2
+
+
+def test_the_server_keeps_the_tiling_of_one_list_at_a_time(client: TestClient) -> None:
+    pieces = [
+        {"name": name, "cells": shape.ascii().splitlines()} for name, shape in pentominoes().items()
+    ]
+    body = {"design": {"board": ["*" * 20] * 3, "pieces": pieces}, "task": "first"}
+    keys = [client.post("/api/jobs", json=body).json()["id"] for _ in range(2)]
+    studio = client.app.state.studio  # type: ignore[attr-defined]
+    for key in keys:
+        assert '"type": "result"' in client.get(f"/api/jobs/{key}/events").text
+    for shown, other in (keys, keys[::-1]):
+        page = client.get(f"/api/listings/{shown}").json()
+        assert page["total"] == 1 and page["solutions"][0]["ascii"]
+        assert studio.listings[shown]._tiling is not None
+        assert studio.listings[other]._tiling is None

@@ -350,6 +350,9 @@ class Studio:
         listing = self.listings.get(key)
         if listing is None:
             raise HTTPException(404, f"no solutions of run {key!r} (any more)")
+        for other in self.listings.values():  # one tiling built at a time: it may be large
+            if other is not listing:
+                other.release()
         return listing
 
     async def listing_page(self, request: Request) -> Response:
