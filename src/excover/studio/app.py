@@ -30,7 +30,7 @@ Errors come back as ``{"error": {"message": ..., "line": ..., "column": ...}}`` 
 4xx status, never as a traceback.
 
 The server never does a user's heavy work itself: imports and runs happen in child
-processes bounded by :class:`~excover.studio.child.Limits` (:mod:`excover.studio.imports`,
+processes bounded by :class:`~excover.studio.limits.Limits` (:mod:`excover.studio.imports`,
 :mod:`excover.studio.jobs`), waited on by the event loop without holding a thread, so
 that every endpoint, Cancel first, answers while they work. :meth:`Studio.stop` (the
 server's Ctrl-C) ends every stream at its next tick and kills every child.
@@ -447,7 +447,7 @@ def create_app(
     page opens with (from the file called ``name``); the checkpoints of counts estimated
     at more than ``checkpoint_above`` seconds go to the folder ``checkpoints`` (None:
     counts keep none). Imports and runs happen in children bounded by ``limits``
-    (default: :class:`~excover.studio.child.Limits`' defaults)."""
+    (default: :class:`~excover.studio.limits.Limits`' defaults)."""
     studio = Studio(token, initial, name, checkpoints, checkpoint_above, limits or Limits())
     routes = [
         Route("/", studio.page),
