@@ -41,6 +41,10 @@ Event = dict[str, Any]
 
 #: The seconds a killed child is waited for.
 KILL_WAIT = 5.0
+#: The numerical libraries' thread counts, set to one for the children: a pool of threads
+#: per core reserves address space (stacks, buffers) that a bounded child cannot spare on
+#: a machine of many cores, and the studio's work uses none of them.
+_ONE_THREAD = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")
 
 
 class Outbox:
@@ -112,6 +116,8 @@ class Child:
         reading its arguments: call it from a thread of the server."""
         if self._process is not None or self.killed_at is not None:
             return
+        for name in _ONE_THREAD:  # spawn hands the children the server's environment
+            os.environ.setdefault(name, "1")
         context = multiprocessing.get_context("spawn")
         news, child_end = context.Pipe(duplex=False)
         process = context.Process(
