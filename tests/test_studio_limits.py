@@ -283,6 +283,24 @@ def test_a_located_error_comes_back_from_the_child(client: TestClient) -> None:
     )
 
 
+def test_a_run_past_its_memory_stops_with_a_message() -> None:
+    """The 35 hexominoes at will on a 64x64 board: a million placements, past 256 MiB."""
+    from excover.tiling import polyominoes
+
+    pieces = [
+        {"name": f"H{number}", "cells": shape.ascii().splitlines(), "count": "any"}
+        for number, shape in enumerate(polyominoes(6), 1)
+    ]
+    app = create_app(TOKEN, PORT, limits=Limits(256 << 20))
+    with TestClient(app, base_url=ADDRESS, headers={"X-Studio-Token": TOKEN}) as client:
+        body = {"design": {"board": ["*" * 64] * 64, "pieces": pieces}, "task": "first"}
+        key = client.post("/api/jobs", json=body).json()["id"]
+        last = client.get(f"/api/jobs/{key}/events").text.strip().split("\n\n")[-1]
+        event = json.loads(last.removeprefix("data: "))
+        assert event["type"] == "error"
+        assert event["message"].startswith("the run stopped: it needed more than 256 MiB")
+
+
 def test_fifty_runs_started_keep_their_ids(client: TestClient) -> None:
     body = {"design": long_count(), "task": "first"}
     keys = [client.post("/api/jobs", json=body).json()["id"] for _ in range(50)]
