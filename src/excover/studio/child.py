@@ -41,6 +41,8 @@ Event = dict[str, Any]
 
 #: The seconds a killed child is waited for.
 KILL_WAIT = 5.0
+#: Seconds between two looks at a child that has closed its pipe but is not reaped yet.
+REAP_STEP = 0.005
 #: The numerical libraries' thread counts, set to one for the children: a pool of threads
 #: per core reserves address space (stacks, buffers) that a bounded child cannot spare on
 #: a machine of many cores, and the studio's work uses none of them.
@@ -167,9 +169,13 @@ class Child:
         """Wait (at most ``wait`` seconds) until the child has ended; whether it has."""
         if self._process is None:
             return True
+        end = time.monotonic() + wait
         if self._process.exitcode is None:
             await _readable(self._process.sentinel, wait)
-        return self._process.exitcode is not None or not self._process.is_alive()
+        # the pipe closes as the child exits, a moment before the system can reap it
+        while self._process.is_alive() and time.monotonic() < end:
+            await asyncio.sleep(REAP_STEP)
+        return not self._process.is_alive()
 
     def close(self) -> None:
         """Kill the child if it runs, reap it, release the pipe (the server shuts down or
