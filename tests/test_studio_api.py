@@ -19,7 +19,7 @@ import pytest
 pytest.importorskip("starlette")
 from starlette.testclient import TestClient
 
-from excover.studio.app import MAX_BODY, MAX_JOBS, create_app
+from excover.studio.app import MAX_BODY, MAX_JOBS, PENDING_SECONDS, create_app
 from excover.studio.catalog import families
 from excover.studio.design import Design
 from excover.studio.program import from_cmb
@@ -247,7 +247,7 @@ def test_cancel_stops_a_long_count_within_a_second(client: TestClient) -> None:
     while not studio.jobs[job].alive:
         assert time.monotonic() < deadline, "the run never started"
         time.sleep(0.02)
-    process = studio.jobs[job]._process
+    process = studio.jobs[job]._child._process
     response = client.post(f"/api/jobs/{job}/cancel")
     assert response.status_code == 200
     # a generous bound on the stop (a kill: milliseconds when the machine is quiet), not
@@ -278,11 +278,19 @@ def test_a_program_opens_as_its_last_problem(tmp_path: Any) -> None:
     assert (piece.name, piece.count, piece.symmetry) == ("D", "2..6", "rotations")
 
 
-def test_runs_never_started_make_room_for_new_ones(client: TestClient) -> None:
+def test_runs_never_started_make_room_for_new_ones_once_stale(client: TestClient) -> None:
+    """A run not yet reported keeps its id: when every place is taken by fresh runs, a
+    new one is refused (429), never made by dropping another; a run whose page never
+    started it for PENDING_SECONDS makes room."""
     body = {"design": pentomino_design(20, 3), "task": "first"}
-    keys = [client.post("/api/jobs", json=body).json()["id"] for _ in range(MAX_JOBS + 1)]
-    assert client.get(f"/api/jobs/{keys[0]}/events").status_code == 404  # the oldest went
-    assert events(client, keys[-1])[-1]["type"] == "result"
+    keys = [client.post("/api/jobs", json=body).json()["id"] for _ in range(MAX_JOBS)]
+    assert client.post("/api/jobs", json=body).status_code == 429
+    studio = client.app.state.studio  # type: ignore[attr-defined]
+    studio.jobs[keys[0]].created -= PENDING_SECONDS + 1
+    newest = client.post("/api/jobs", json=body).json()["id"]
+    assert client.get(f"/api/jobs/{keys[0]}/events").status_code == 404  # the stale one went
+    assert events(client, keys[1])[-1]["type"] == "result"
+    assert events(client, newest)[-1]["type"] == "result"
 
 
 # ----- lists of solutions, limits, checkpoints -----

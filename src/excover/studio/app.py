@@ -5,16 +5,21 @@ Routes (every one needs the run's token, see :class:`Guard`)::
     GET  /                        the page (its script and style under /static/)
     GET  /api/catalog             the pieces on offer, by grid and family
     GET  /api/initial             the design of the file given on the command line, if any
-    POST /api/import              a .cmb program (text) -> its design, or a located error
+    POST /api/import              a .cmb program (text) -> its design, or a located error;
+                                  read in a child process bounded in memory and time
+                                  (one at a time, a few waiting)
     POST /api/export              a design -> the .cmb program
     POST /api/export/stl          a design -> a zip of one STL file per distinct piece
     POST /api/isometric           a design of the cubic grid -> its box in an isometric view
     POST /api/jobs                {"design": ..., "task": "first"|"all"|"count"|
                                   "count_symmetry", "settings": {"limit": N, "seconds": S,
                                   "up_to_symmetry": bool}} -> {"id": ...}: a run, started
-                                  when its events are read
+                                  when its events are read; its id stays valid until
+                                  its stream has reported it (or, never started, for
+                                  at least PENDING_SECONDS)
     GET  /api/jobs/ID/events      the run's news as server-sent events; the run is
                                   stopped when the reader goes away (the tab closed)
+                                  and when the server shuts down
     POST /api/jobs/ID/cancel      stop the run (its child process is killed)
     GET  /api/listings/ID         the solutions of run ID found so far, a page of them
                                   drawn (?start=K&count=N)
@@ -23,6 +28,12 @@ Routes (every one needs the run's token, see :class:`Guard`)::
 
 Errors come back as ``{"error": {"message": ..., "line": ..., "column": ...}}`` with a
 4xx status, never as a traceback.
+
+The server never does a user's heavy work itself: imports and runs happen in child
+processes bounded by :class:`~excover.studio.limits.Limits` (:mod:`excover.studio.imports`,
+:mod:`excover.studio.jobs`), waited on by the event loop without holding a thread, so
+that every endpoint, Cancel first, answers while they work. :meth:`Studio.stop` (the
+server's Ctrl-C) ends every stream at its next tick and kills every child.
 """
 
 from __future__ import annotations
@@ -31,6 +42,7 @@ import asyncio
 import contextlib
 import json
 import secrets
+import time
 from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
 from importlib import resources
 from typing import Any
@@ -47,21 +59,37 @@ from excover.lang.errors import LangError
 from excover.studio import library
 from excover.studio.catalog import families
 from excover.studio.cells import shape
+from excover.studio.child import Child
 from excover.studio.design import Design, DesignError
+from excover.studio.imports import import_design
 from excover.studio.jobs import Job
+from excover.studio.limits import Limits
 from excover.studio.listing import Listing
-from excover.studio.program import from_cmb
 from excover.studio.runs import CHECKPOINT_ABOVE, TASKS, Settings
 
-__all__ = ["MAX_BODY", "MAX_JOBS", "MAX_LISTINGS", "MAX_RUNNING", "Guard", "create_app"]
+__all__ = [
+    "MAX_BODY",
+    "MAX_IMPORTS_WAITING",
+    "MAX_JOBS",
+    "MAX_LISTINGS",
+    "MAX_RUNNING",
+    "PENDING_SECONDS",
+    "Guard",
+    "create_app",
+]
 
 #: The most bytes a request body may hold (a design or a .cmb program).
 MAX_BODY = 1 << 20
 #: The most runs held at once (started or not), and the most running at once.
-MAX_JOBS = 16
+MAX_JOBS = 64
 MAX_RUNNING = 4
-#: The most lists of solutions kept for the page (the oldest goes first).
+#: Seconds a run never started is kept at least: past them, it may make room for another.
+PENDING_SECONDS = 60.0
+#: The most lists of solutions of finished runs kept for the page (the oldest goes first;
+#: those of runs not yet reported are all kept).
 MAX_LISTINGS = 8
+#: Imports run one at a time; at most this many more wait for their turn.
+MAX_IMPORTS_WAITING = 4
 #: Seconds between two messages of an events stream when the run says nothing: the
 #: page shows the time spent, and a closed tab is noticed when a message fails to go.
 TICK = 0.25
@@ -139,6 +167,8 @@ async def _json(request: Request) -> Any:
         return json.loads(await _body(request))
     except (UnicodeDecodeError, json.JSONDecodeError) as error:
         raise HTTPException(400, f"the body is not JSON: {error}") from None
+    except RecursionError:
+        raise HTTPException(400, "the body is nested too deeply to be a design") from None
 
 
 class Studio:
@@ -151,14 +181,22 @@ class Studio:
         name: str | None,
         checkpoints: str | None,
         checkpoint_above: float,
+        limits: Limits,
     ) -> None:
         self.token = token
         self.initial = initial
         self.name = name
         self.checkpoints = checkpoints
         self.checkpoint_above = checkpoint_above
+        self.limits = limits
         self.jobs: dict[str, Job] = {}
         self.listings: dict[str, Listing] = {}
+        #: The children of the imports going on, and the imports that want one.
+        self.imports: set[Child] = set()
+        self.importers = 0
+        self._import_turn: asyncio.Lock | None = None
+        #: Set by :meth:`stop`: the server shuts down.
+        self.stopping = False
 
     async def page(self, request: Request) -> Response:
         html = resources.files("excover.studio").joinpath("static/index.html").read_text("utf-8")
@@ -183,10 +221,20 @@ class Studio:
             text = (await _body(request)).decode("utf-8")
         except UnicodeDecodeError:
             return _error(400, "the file is not UTF-8 text")
+        if self.importers > MAX_IMPORTS_WAITING:
+            return _error(429, "too many imports at once: wait for one to end")
+        if self._import_turn is None:
+            self._import_turn = asyncio.Lock()
+        self.importers += 1
         try:
-            design = await asyncio.to_thread(from_cmb, text, "upload.cmb")
+            async with self._import_turn:
+                if self.stopping:
+                    return _error(503, "the studio is stopping")
+                design = await import_design(text, "upload.cmb", None, self.limits, self.imports)
         except LangError as error:
             return _lang_error(error)
+        finally:
+            self.importers -= 1
         return JSONResponse({"design": design.to_json()})
 
     async def export_program(self, request: Request) -> Response:
@@ -223,20 +271,25 @@ class Studio:
             return _error(429, "too many runs at once: cancel one first")
         key = secrets.token_hex(8)
         task = body["task"]
-        self.jobs[key] = Job(design.to_json(), task, settings)
+        self.jobs[key] = Job(design.to_json(), task, settings, self.limits)
         if task in ("first", "all"):
-            while len(self.listings) >= MAX_LISTINGS:
-                del self.listings[next(iter(self.listings))]
+            finished = [k for k, listing in self.listings.items() if listing.finished]
+            while len(self.listings) >= MAX_LISTINGS and finished:
+                del self.listings[finished.pop(0)]
             symmetric = settings.up_to_symmetry and task == "all"
             self.listings[key] = Listing(design.to_json(), task, symmetric)
         return JSONResponse({"id": key})
 
     def _forget_one(self) -> None:
-        """Make room for a run: forget the oldest run whose events nobody has asked for
-        (its page went away before starting it); running ones are kept."""
-        waiting = [key for key, job in self.jobs.items() if job.started is None]
-        if waiting:
-            del self.jobs[waiting[0]]
+        """Make room for a run: forget the oldest run whose events nobody has asked for in
+        :data:`PENDING_SECONDS` (its page went away before starting it). A run started,
+        or made more recently, is kept: its id stays valid until it is reported."""
+        now = time.monotonic()
+        for key, job in self.jobs.items():
+            if job.started is None and now - job.created > PENDING_SECONDS:
+                del self.jobs[key]
+                self.listings.pop(key, None)
+                return
 
     def _job(self, request: Request) -> tuple[str, Job]:
         key = request.path_params["key"]
@@ -249,9 +302,11 @@ class Studio:
         key, job = self._job(request)
         if job.started is not None:
             return _error(409, "this run's events are already being read")
-        if sum(j.alive for j in self.jobs.values()) >= MAX_RUNNING:
+        if sum(j.started is not None for j in self.jobs.values()) >= MAX_RUNNING:
             return _error(429, f"{MAX_RUNNING} runs already going: cancel one first")
-        job.start()
+        if self.stopping:
+            return _error(503, "the studio is stopping")
+        await job.start()
         headers = {"Cache-Control": "no-store", "X-Accel-Buffering": "no"}
         return StreamingResponse(
             self._stream(key, job), media_type="text/event-stream", headers=headers
@@ -259,13 +314,16 @@ class Studio:
 
     async def _stream(self, key: str, job: Job) -> AsyncIterator[str]:
         """The run's events, a tick when it says nothing for a while; the run is stopped
-        when the stream ends, however it ends (done, cancelled, or the reader gone)."""
+        when the stream ends, however it ends (done, cancelled, the reader gone, or the
+        server stopping)."""
         loop = asyncio.get_running_loop()
         started = loop.time()
         listing = self.listings.get(key)
         try:
             while True:
-                event = await asyncio.to_thread(job.next_event, TICK)
+                event = await job.next_event(TICK)
+                if event is None and self.stopping:
+                    event = {"type": "cancelled", "message": "the studio stopped"}
                 if event is None:
                     event = {"type": "tick"}
                 elif event["type"] == "solutions" and listing is not None:
@@ -284,7 +342,7 @@ class Studio:
 
     async def cancel(self, request: Request) -> Response:
         _, job = self._job(request)
-        await asyncio.to_thread(job.cancel)
+        await job.cancel()
         return JSONResponse({"cancelled": True, "stop_seconds": job.stop_seconds})
 
     def _listing(self, request: Request) -> Listing:
@@ -292,6 +350,9 @@ class Studio:
         listing = self.listings.get(key)
         if listing is None:
             raise HTTPException(404, f"no solutions of run {key!r} (any more)")
+        for other in self.listings.values():  # one tiling built at a time: it may be large
+            if other is not listing:
+                other.release()
         return listing
 
     async def listing_page(self, request: Request) -> Response:
@@ -332,9 +393,19 @@ class Studio:
         try:
             yield
         finally:
+            self.stop()
             for job in self.jobs.values():
                 job.close()
             self.jobs.clear()
+
+    def stop(self) -> None:
+        """The server shuts down: every stream ends at its next tick, every child is killed
+        (none is waited for: this may run in a signal handler)."""
+        self.stopping = True
+        for job in list(self.jobs.values()):
+            job.halt()
+        for child in list(self.imports):
+            child.kill()
 
 
 def _natural(request: Request, name: str, default: int, path: bool = False) -> int:
@@ -369,13 +440,15 @@ def create_app(
     name: str | None = None,
     checkpoints: str | None = None,
     checkpoint_above: float = CHECKPOINT_ABOVE,
+    limits: Limits | None = None,
 ) -> Starlette:
     """The application of one studio run, answering at ``127.0.0.1:port`` (or
     ``localhost:port``) to requests carrying ``token``. ``initial`` is the design the
     page opens with (from the file called ``name``); the checkpoints of counts estimated
     at more than ``checkpoint_above`` seconds go to the folder ``checkpoints`` (None:
-    counts keep none)."""
-    studio = Studio(token, initial, name, checkpoints, checkpoint_above)
+    counts keep none). Imports and runs happen in children bounded by ``limits``
+    (default: :class:`~excover.studio.limits.Limits`' defaults)."""
+    studio = Studio(token, initial, name, checkpoints, checkpoint_above, limits or Limits())
     routes = [
         Route("/", studio.page),
         Route("/static/{name}", studio.static),

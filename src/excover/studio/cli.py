@@ -2,9 +2,11 @@
 
 Starts the studio's web application (:mod:`excover.studio.app`) on 127.0.0.1, prints its
 address (with the run's token: nobody else can use it), opens the browser unless told
-not to, and serves until Ctrl-C (exit status 130, as for every command). ``FILE.cmb`` is
-opened in the page: its last problem (on any grid), read by the safe language (no outside
-command runs). The server and framework
+not to, and serves until Ctrl-C (exit status 130, as for every command): Ctrl-C ends the
+event streams of the runs going on and kills every child at once, so that the server
+stops within a second. ``FILE.cmb`` is opened in the page: its last problem (on any
+grid), read by the safe language (no outside command runs) in a child process bounded as
+every import is (``--memory-limit``, ``--import-timeout``). The server and framework
 (uvicorn, Starlette) come with the ``studio`` extra: ``pip install 'excover[studio]'``.
 """
 
@@ -17,13 +19,23 @@ from typing import TYPE_CHECKING, Any
 
 from excover.cli.common import EXIT_OK, HelpFormatter
 from excover.errors import UsageError
+from excover.studio.limits import IMPORT_SECONDS, MEMORY, Limits
 
 if TYPE_CHECKING:
     import socket
+    from types import FrameType
 
     from excover.studio.design import Design
 
 __all__ = ["add_studio_command", "listen"]
+
+#: The bounds of ``--memory-limit`` (MiB) and ``--import-timeout`` (seconds).
+MIN_MEMORY_MIB = 256
+MAX_MEMORY_MIB = 1 << 20
+MAX_IMPORT_SECONDS = 86400.0
+#: Seconds the server waits for its connections to close when it stops (the streams of
+#: runs end within a tick of Ctrl-C; a stuck client is not waited for longer).
+GRACE = 2
 
 _DESCRIPTION = """\
 Design a tiling puzzle in the browser: draw a board, pick pieces from the catalog, find a
@@ -36,8 +48,9 @@ examples:
   excover studio                          a new design
   excover studio examples/tetrominoes.cmb open a program's last problem
   excover studio --port 8765 --no-browser a fixed port, no browser
-needs the 'studio' extra: pip install 'excover[studio]'. Ctrl-C stops the studio and
-every run it has going (exit status 130)."""
+needs the 'studio' extra: pip install 'excover[studio]'. Imports and runs happen in
+child processes, each bounded by --memory-limit; an import also by --import-timeout.
+Ctrl-C stops the studio and every run it has going (exit status 130)."""
 
 
 def add_studio_command(commands: Any) -> None:
@@ -62,6 +75,21 @@ def add_studio_command(commands: Any) -> None:
         help="where long counts keep their checkpoints, to resume from (default: "
         "$XDG_CACHE_HOME/excover/studio, or ~/.cache/excover/studio)",
     )
+    parser.add_argument(
+        "--memory-limit",
+        type=int,
+        default=MEMORY >> 20,
+        metavar="MIB",
+        help="the memory (address space) of each import and run, in MiB "
+        f"(default: {MEMORY >> 20}); past it, the import or run stops with a message",
+    )
+    parser.add_argument(
+        "--import-timeout",
+        type=float,
+        default=IMPORT_SECONDS,
+        metavar="SECONDS",
+        help=f"the time an import of a .cmb program may take (default: {IMPORT_SECONDS:g})",
+    )
     parser.set_defaults(run=_studio)
 
 
@@ -76,10 +104,27 @@ def _frameworks() -> None:
         ) from None
 
 
-def _open(path: str) -> Design:
-    """The design of the program ``path`` (its includes found beside it)."""
+def _limits(args: argparse.Namespace) -> Limits:
+    """The bounds of the children, from ``--memory-limit`` and ``--import-timeout``."""
+    if not MIN_MEMORY_MIB <= args.memory_limit <= MAX_MEMORY_MIB:
+        raise UsageError(
+            f"--memory-limit {args.memory_limit}: give {MIN_MEMORY_MIB} to {MAX_MEMORY_MIB} MiB"
+        )
+    if not 0 < args.import_timeout <= MAX_IMPORT_SECONDS:
+        raise UsageError(
+            f"--import-timeout {args.import_timeout:g}: give more than 0 and at most "
+            f"{MAX_IMPORT_SECONDS:g} seconds"
+        )
+    return Limits(args.memory_limit << 20, args.import_timeout)
+
+
+def _open(path: str, limits: Limits) -> Design:
+    """The design of the program ``path`` (its includes found beside it), read in a
+    bounded child as the page's imports are."""
+    import asyncio
+
     from excover.lang.parser import MAX_PROGRAM_BYTES
-    from excover.studio.program import from_cmb
+    from excover.studio.imports import ImportFailed, import_design
 
     try:
         if os.path.getsize(path) > MAX_PROGRAM_BYTES:
@@ -88,7 +133,11 @@ def _open(path: str) -> Design:
             text = handle.read()
     except (OSError, UnicodeDecodeError) as error:
         raise UsageError(f"cannot read {path}: {error}") from None
-    return from_cmb(text, path, os.path.dirname(os.path.abspath(path)))
+    folder = os.path.dirname(os.path.abspath(path))
+    try:
+        return asyncio.run(import_design(text, path, folder, limits))
+    except ImportFailed as error:
+        raise UsageError(f"{path}: {error}") from None
 
 
 def listen(port: int) -> socket.socket:
@@ -121,7 +170,8 @@ def _studio(args: argparse.Namespace) -> int:
 
     if not 0 <= args.port <= 65535:
         raise UsageError(f"--port {args.port} is not a port number (0 to 65535)")
-    design = None if args.file is None else _open(args.file)
+    limits = _limits(args)
+    design = None if args.file is None else _open(args.file, limits)
     sock = listen(args.port)
     port = sock.getsockname()[1]
     import secrets
@@ -133,6 +183,7 @@ def _studio(args: argparse.Namespace) -> int:
         design,
         None if args.file is None else os.path.basename(args.file),
         args.checkpoints or _default_checkpoints(),
+        limits=limits,
     )
     address = f"http://127.0.0.1:{port}/?token={token}"
     print(f"excover studio: {address}", flush=True)
@@ -141,6 +192,19 @@ def _studio(args: argparse.Namespace) -> int:
         import webbrowser
 
         webbrowser.open(address)
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="on"))
-    server.run(sockets=[sock])
+    studio = app.state.studio
+
+    class Server(uvicorn.Server):
+        """uvicorn's server, which on Ctrl-C (or SIGTERM) also tells the studio to stop:
+        its event streams end and its children die, so the server need not wait for a
+        count to end before it stops."""
+
+        def handle_exit(self, sig: int, frame: FrameType | None) -> None:
+            studio.stop()
+            super().handle_exit(sig, frame)
+
+    config = uvicorn.Config(
+        app, log_level="warning", lifespan="on", timeout_graceful_shutdown=GRACE
+    )
+    Server(config).run(sockets=[sock])
     return EXIT_OK

@@ -2,9 +2,11 @@
 
 A run's child sends its solutions as option numbers of the design's tiling problem (a
 few integers each); the server keeps them here and draws a page of them when the page
-asks, from its own copy of the tiling (built once, on the first request: the same
-design gives the same problem, option for option). Each solution is drawn with each
-piece in its own colour; a polycube solution layer by layer and in an isometric view.
+asks, from its own copy of the tiling (built on the first request: the same design
+gives the same problem, option for option). The server keeps the tiling of one list at a
+time (:meth:`Listing.release`): a large design's placements take memory. Each solution
+is drawn with each piece in its own colour; a polycube solution layer by layer and in an
+isometric view.
 The list also goes out whole as the command line's JSON document (``excover solve
 --json``'s schema).
 """
@@ -47,6 +49,11 @@ class Listing:
         """The run ended (``stopped_by``: why early, or None)."""
         self.finished = True
         self.stopped_by = stopped_by
+
+    def release(self) -> None:
+        """Let the tiling go (it is built again when needed): the server keeps one."""
+        with self._lock:
+            self._tiling = None
 
     @property
     def tiling(self) -> Tiling:

@@ -30,7 +30,6 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -39,6 +38,7 @@ from excover.errors import ExcoverError, LimitReached, UsageError
 if TYPE_CHECKING:
     from excover.parallel.checkpoint import Checkpoint
     from excover.problem import ExactCover, SearchOptions
+    from excover.studio.child import Outbox
     from excover.tiling import Tiling
 
 __all__ = ["CHECKPOINT_ABOVE", "MAX_LISTED", "TASKS", "Settings", "work"]
@@ -124,7 +124,7 @@ class Settings:
 class _News:
     """The child's end of the pipe, with the time the run started."""
 
-    def __init__(self, connection: Connection) -> None:
+    def __init__(self, connection: Outbox) -> None:
         self.connection = connection
         self.started = time.monotonic()
 
@@ -141,15 +141,16 @@ class _News:
         return {} if end is None else {"timeout": max(end - time.monotonic(), 0.001)}
 
 
-def work(design: dict[str, Any], task: str, settings: dict[str, Any], news: Connection) -> None:
-    """The child's whole life: build the tiling, run ``task``, send the outcome."""
+def work(design: dict[str, Any], task: str, settings: dict[str, Any], news: Outbox) -> None:
+    """The child's whole life: build the tiling, run ``task``, send the outcome (through
+    ``news``, the pipe to the server, see :mod:`excover.studio.child`)."""
     try:
         outcome = _run(design, task, Settings(**settings), _News(news))
         news.send(outcome)
     except ExcoverError as error:
         news.send({"type": "error", "message": str(error)})
     except MemoryError:
-        news.send({"type": "error", "message": "out of memory"})
+        news.send({"type": "error", "message": news.memory_message})
     except Exception as error:  # a bug: said in one line, never a traceback in the page
         news.send({"type": "error", "message": f"internal error: {type(error).__name__}"})
     finally:
