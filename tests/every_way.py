@@ -20,6 +20,10 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from builders import Instance, union
+from symmetric import all_solutions, build, duplicate_swaps, option_map, orbit_roots
+from tilings import TilingCase, decoded
+
 from excover import ExactCover, UsageError, counting
 from excover.sat import AMO_ENCODINGS
 from excover.symmetry import Group
@@ -27,8 +31,12 @@ from excover.symmetry import Group
 __all__ = [
     "METHODS",
     "check_counts",
+    "check_instance",
     "check_listings",
     "check_orbits",
+    "check_symmetric",
+    "check_tiling",
+    "check_union",
     "counts",
     "engines_for",
     "listings",
@@ -192,8 +200,11 @@ def check_listings(
             assert listed is None or frozenset(listed) in expected, f"{label} gave {listed}"
             continue
         assert isinstance(listed, list)
-        solutions = [frozenset(solution) for solution in listed]  # type: ignore[arg-type]
-        assert all(len(s) == len(solution) for s, solution in zip(solutions, listed)), label  # type: ignore[arg-type]
+        solutions = []
+        for solution in listed:
+            assert isinstance(solution, list), f"{label} gave {solution!r}"
+            assert len(set(solution)) == len(solution), f"{label}: an option twice in {solution}"
+            solutions.append(frozenset(solution))
         assert all(is_cover(solution) for solution in solutions), f"{label}: not a cover"
         assert len(set(solutions)) == len(solutions), f"{label}: a solution twice"
         if "limit=" in label:
@@ -252,7 +263,9 @@ def check_orbits(
     compared = len(found)
     for method in ("dlx", "zdd"):
         label = _call("solutions", up_to_symmetry=True, symmetry="group", method=method)
-        listed = [frozenset(s) for s in problem.solutions(method, up_to_symmetry=True, symmetry=group)]
+        listed = [
+            frozenset(s) for s in problem.solutions(method, up_to_symmetry=True, symmetry=group)
+        ]
         assert set(listed) <= solutions, f"{label} gave a non-solution"
         assert one_per_orbit([orbit_of[s] for s in listed], orbit_of), label
         label = _call("solutions", symmetry="group", method=method)
@@ -260,3 +273,63 @@ def check_orbits(
         assert len(every) == len(set(every)) and set(every) == solutions, label
         compared += 2
     return compared
+
+
+# ----- the cross-checks of one random problem, each returning the results compared -----
+
+
+def check_instance(instance: Instance, listings: bool = True, workers: bool = False) -> int:
+    """A random instance counted (and listed) every way against its brute-force
+    solutions."""
+    problem = instance.build()
+    expected = instance.all_covers()
+    compared = check_counts(problem, len(expected), workers)
+    if listings:
+        compared += check_listings(problem, expected, instance.is_cover, workers)
+    return compared
+
+
+def check_union(parts: list[Instance], seed: int) -> int:
+    """The union of independent ``parts`` (:func:`builders.union`, where the parts route
+    and the component count have work to do) counted every way: the product of the
+    parts' counts."""
+    product = 1
+    for part in parts:
+        product *= len(part.all_covers())
+    return check_counts(union(parts, seed).build(), product)
+
+
+def check_symmetric(drawn: Any, workers: bool = False) -> int:
+    """A problem made symmetric on purpose (:func:`symmetric.symmetric_problems`)
+    counted and listed under its known group (the item permutation it was closed under,
+    and the exchanges of equal options) against the brute-force orbits of its
+    solutions."""
+    n_primary, n_secondary, options, bounds, sigma = drawn
+    problem = build(n_primary, n_secondary, options, bounds)
+    generators = [option_map(options, sigma), *duplicate_swaps(options)]
+    solutions = all_solutions(problem)
+    roots = orbit_roots(solutions, generators)
+    orbit_of = {frozenset(s): roots[s] for s in solutions}
+    return check_orbits(problem, Group(problem, generators), set(orbit_of), orbit_of, workers)
+
+
+def check_tiling(case: TilingCase) -> int:
+    """A tiling case counted and listed, plainly and up to the board's symmetries, against
+    its brute-force tilings and their canonical forms."""
+    tiling = case.build()
+    orbit_of = case.orbit_of()
+    classes = set(orbit_of.values())
+    compared = check_counts(tiling.problem, len(orbit_of))
+    for method in METHODS:
+        assert tiling.count(method) == len(orbit_of), _call("Tiling.count", method=method)
+    assert {decoded(s) for s in tiling.solutions()} == set(orbit_of), "Tiling.solutions()"
+    calls: list[dict[str, Any]] = [{"method": method} for method in ("auto", "dlx", "zdd")]
+    calls += [{"method": "dlx", "engine": engine} for engine in engines_for(tiling.problem)]
+    for kwargs in calls:
+        label = _call("Tiling.count", up_to_symmetry=True, **kwargs)
+        assert tiling.count(up_to_symmetry=True, **kwargs) == len(classes), label
+    for method in ("dlx", "zdd"):
+        listed = [orbit_of[decoded(s)] for s in tiling.solutions(method, up_to_symmetry=True)]
+        label = _call("Tiling.solutions", method=method, up_to_symmetry=True)
+        assert one_per_orbit(listed, orbit_of), label
+    return compared + len(METHODS) + 1 + len(calls) + 2

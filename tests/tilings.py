@@ -194,7 +194,7 @@ class TilingCase:
 def decoded(solution: object) -> Placed:
     """A solution of the tiling library (a sequence of placements) as a :data:`Placed`."""
     return frozenset(
-        (int(p.tile.name[1:]), frozenset(tuple(int(v) for v in cell) for cell in p.cells))
+        (int(p.tile.name[1:]), frozenset((int(x), int(y)) for x, y in p.cells))
         for p in solution  # type: ignore[attr-defined]
     )
 
@@ -222,11 +222,12 @@ def tiling_cases(
     max_side: int = 4, max_area: int = 12, max_cells: int = 4, max_tiles: int = 3
 ) -> SearchStrategy[TilingCase]:
     """A hypothesis strategy of tiling cases: a rectangle of sides up to ``max_side``
-    and area up to ``max_area``, with holes (made symmetric under one of the rectangle's symmetries half the time),
-    and 1 to ``max_tiles`` tiles of up to ``max_cells`` cells, each a new polyomino, a
-    copy of an earlier tile, or an earlier tile's mirror image with its multiplicity
-    (pieces a mirror may exchange). Tiles larger than the board, which the library
-    refuses, are left out (a monomino stands in when none is left)."""
+    and area up to ``max_area``, with holes (made symmetric under one of the rectangle's
+    symmetries half the time), and 1 to ``max_tiles`` tiles of up to ``max_cells``
+    cells, each a new polyomino, a copy of an earlier tile, or an earlier tile's mirror
+    image with its multiplicity (pieces a mirror may exchange). Tiles larger than the
+    board, which the library refuses, are left out (a monomino stands in when none is
+    left)."""
     from hypothesis import strategies as st
 
     @st.composite
@@ -234,8 +235,8 @@ def tiling_cases(
         width = draw(st.integers(1, max_side))
         height = draw(st.integers(1, min(max_side, max_area // width)))
         rectangle = frozenset((x, y) for x in range(width) for y in range(height))
-        cells = sorted(rectangle)
-        holes = set(draw(st.lists(st.sampled_from(cells), max_size=width * height // 3)))
+        spots = sorted(rectangle)
+        holes = set(draw(st.lists(st.sampled_from(spots), max_size=width * height // 3)))
         if draw(st.booleans()):
             keeping = [f for f in MAPS if normal(moved(f, rectangle)) == rectangle]
             f = draw(st.sampled_from(keeping))
@@ -245,7 +246,9 @@ def tiling_cases(
         board = rectangle - holes or rectangle
         tiles: list[TileSpec] = []
         for _ in range(draw(st.integers(1, max_tiles))):
-            how = draw(st.sampled_from(["new", "new", "copy", "mirror"]) if tiles else st.just("new"))
+            how = draw(
+                st.sampled_from(["new", "new", "copy", "mirror"]) if tiles else st.just("new")
+            )
             if how == "new":
                 lo, hi = MULTIPLICITIES[draw(st.sampled_from(sorted(MULTIPLICITIES)))]
                 symmetry = draw(st.sampled_from(sorted(ALLOWED)))
