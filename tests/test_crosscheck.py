@@ -53,6 +53,6 @@ def test_counts_up_to_a_known_group_match_brute_force_orbits(drawn: Any, workers
 
 
 @settings(max_examples=40)
-@given(tiling_cases(max_area=10))
+@given(tiling_cases(max_area=10, max_tilings=300))
 def test_random_tilings_match_brute_force(case: TilingCase) -> None:
     assert check_tiling(case) > 0

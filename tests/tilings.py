@@ -66,6 +66,10 @@ def moved(f: Callable[[int, int], Cell], cells: frozenset[Cell]) -> frozenset[Ce
     return frozenset(f(x, y) for x, y in cells)
 
 
+class _TooMany(Exception):
+    """The brute force found more tilings than it was asked to stop at."""
+
+
 @dataclass(frozen=True)
 class TilingCase:
     """A board and its tiles, with the brute-force answers."""
@@ -106,6 +110,12 @@ class TilingCase:
 
     def tilings(self) -> list[Placed]:
         """Every tiling, by filling the smallest free cell of the board."""
+        found = self.at_most(None)
+        assert found is not None
+        return found
+
+    def at_most(self, most: int | None) -> list[Placed] | None:
+        """Every tiling, or None when there are more than ``most``."""
         found: list[Placed] = []
         used = [0] * len(self.tiles)
         chosen: list[tuple[int, frozenset[Cell]]] = []
@@ -114,6 +124,8 @@ class TilingCase:
             if not free:
                 if all(k >= lo for k, (_, lo, _, _) in zip(used, self.tiles, strict=True)):
                     found.append(frozenset(chosen))
+                    if most is not None and len(found) > most:
+                        raise _TooMany
                 return
             tx, ty = min(free)
             for number, (_, _, hi, _) in enumerate(self.tiles):
@@ -129,7 +141,10 @@ class TilingCase:
                             chosen.pop()
                             used[number] -= 1
 
-        fill(self.board)
+        try:
+            fill(self.board)
+        except _TooMany:
+            return None
         return found
 
     def symmetries(self) -> list[tuple[Callable[[int, int], Cell], list[int]]]:
@@ -219,7 +234,11 @@ STEPS = ((1, 0), (-1, 0), (0, 1), (0, -1))
 
 
 def tiling_cases(
-    max_side: int = 4, max_area: int = 12, max_cells: int = 4, max_tiles: int = 3
+    max_side: int = 4,
+    max_area: int = 12,
+    max_cells: int = 4,
+    max_tiles: int = 3,
+    max_tilings: int = 2000,
 ) -> SearchStrategy[TilingCase]:
     """A hypothesis strategy of tiling cases: a rectangle of sides up to ``max_side``
     and area up to ``max_area``, with holes (made symmetric under one of the rectangle's
@@ -227,7 +246,8 @@ def tiling_cases(
     cells, each a new polyomino, a copy of an earlier tile, or an earlier tile's mirror
     image with its multiplicity (pieces a mirror may exchange). Tiles larger than the
     board, which the library refuses, are left out (a monomino stands in when none is
-    left)."""
+    left). Cases with more than ``max_tilings`` tilings are left out (several pieces
+    free to repeat on a large board have millions)."""
     from hypothesis import strategies as st
 
     @st.composite
@@ -261,4 +281,4 @@ def tiling_cases(
         fitting = tuple(tile for tile in tiles if len(tile[0]) <= len(board))
         return TilingCase(board, fitting or ((((0, 0),), 0, None, "none"),))
 
-    return draw_case()
+    return draw_case().filter(lambda case: case.at_most(max_tilings) is not None)
