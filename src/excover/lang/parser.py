@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING, TypeVar
 from excover.lang import syntax as s
 from excover.lang.errors import LangError, Pos, Source
 from excover.lang.grammar import EXPRESSION_STARTS, KEYWORDS, STATEMENT_KEYWORDS, parser
-from excover.lang.sandbox import SAFE, Permissions, resolve_read
+from excover.lang.sandbox import SAFE, Permissions, refuse_nul, resolve_read
 
 if TYPE_CHECKING:
     from lark import Token, Tree
@@ -268,7 +268,8 @@ class _Expander:
         for child in _tree(source).children:
             tree = _as_tree(child)
             if tree.data == "include":
-                pos, path = builder.pos(tree.children[0]), _string(tree.children[1])
+                pos, node = builder.pos(tree.children[0]), tree.children[1]
+                path = _string(node, builder.pos(node))
                 statements.extend(self._include(pos, path, directory, stack))
             else:
                 statements.append(
@@ -279,6 +280,7 @@ class _Expander:
     def _include(self, pos: Pos, path: str, directory: str, stack: list[str]) -> list[s.Statement]:
         if path.startswith(CATALOG_PREFIX):
             return self._include_catalog(pos, path[len(CATALOG_PREFIX) :])
+        written = path
         path = os.path.expanduser(path)
         full = os.path.normpath(os.path.join(directory, path))
         name = pos.source.name
@@ -286,7 +288,7 @@ class _Expander:
             name = os.path.normpath(os.path.join(os.path.dirname(name), path))
         else:
             name = full
-        real = resolve_read(full, self.roots, pos)  # nothing outside the roots is opened
+        real = resolve_read(full, self.roots, pos, written=written)  # nothing outside is opened
         if real in stack:
             chain = " -> ".join(os.path.basename(p) for p in [*stack[stack.index(real) :], real])
             raise LangError(f"include cycle: {chain}", pos)
@@ -339,9 +341,10 @@ def _as_tree(node: object) -> Tree[Token]:
     return node
 
 
-def _string(token: object) -> str:
-    """The value of a STRING token: quotes removed, ``\\"`` and ``\\\\`` unescaped
-    (another backslash stays as written, as in combine)."""
+def _string(token: object, pos: Pos) -> str:
+    """The value of a STRING token at ``pos``: quotes removed, ``\\"`` and ``\\\\``
+    unescaped (another backslash stays as written, as in combine). Every string of the
+    language names a file or a command, so a NUL byte is refused."""
     text = str(token)[1:-1]
     out: list[str] = []
     index = 0
@@ -353,7 +356,9 @@ def _string(token: object) -> str:
         else:
             out.append(char)
             index += 1
-    return "".join(out)
+    value = "".join(out)
+    refuse_nul(value, "the string", pos)
+    return value
 
 
 class _Builder:
@@ -388,7 +393,7 @@ class _Builder:
         if kind == "print_":
             return s.Print(pos, str(kids[1]))
         if kind == "solve":
-            svg = _string(kids[4]) if len(kids) > 4 else None
+            svg = _string(kids[4], self.pos(kids[4])) if len(kids) > 4 else None
             return s.Solve(pos, self.algo(kids[1]), str(kids[2]), svg, kids[0] == "solve3")
         if kind in ("all_", "count"):
             options = self.options(kids[3:], COUNT_OPTIONS)
@@ -396,7 +401,7 @@ class _Builder:
             maker = s.All if kind == "all_" else s.Count
             return maker(pos, self.algo(kids[1]), str(kids[2]), three_d, bool(options))
         if kind == "dimacs":
-            return s.Dimacs(pos, str(kids[1]), _string(kids[2]))
+            return s.Dimacs(pos, str(kids[1]), _string(kids[2], self.pos(kids[2])))
         if kind == "flag":
             return s.Flag(pos, str(kids[0]), kids[1] == "on")
         assert kind == "exit_", kind
@@ -438,7 +443,7 @@ class _Builder:
         pos = self.pos(kids[0])
         name = str(kids[0])
         if name == "sat":
-            return s.Algo(pos, "sat", _string(kids[1]))
+            return s.Algo(pos, "sat", _string(kids[1], self.pos(kids[1])))
         if name not in ("dlx", "zdd", "auto"):
             raise LangError(f'unknown algorithm {name!r}; use dlx, zdd, auto or sat "SOLVER"', pos)
         return s.Algo(pos, name)
