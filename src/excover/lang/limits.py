@@ -45,7 +45,7 @@ MAX_FRAME_CELLS = 1 << 24
 
 #: The most bytes the values a program makes may take in all, as estimated by
 #: :class:`Budget`.
-MAX_PROGRAM_MEMORY = 1 << 30
+MAX_PROGRAM_MEMORY = 1 << 29
 
 #: The bytes of a cell of a hexagonal or triangular pattern (a set of coordinate tuples),
 #: while the set is made.
@@ -99,8 +99,8 @@ class Budget:
     runs, so that many values each under its own bound cannot add up to gigabytes.
     """
 
-    def __init__(self, limit: int = MAX_PROGRAM_MEMORY) -> None:
-        self.limit = limit
+    def __init__(self, limit: int | None = None) -> None:
+        self.limit = MAX_PROGRAM_MEMORY if limit is None else limit
         self.used = 0
 
     def charge(self, amount: int, what: str, pos: Pos) -> None:
