@@ -21,6 +21,7 @@ from runs import ended
 from excover.lang import Interpreter, LangError, limits, parse, parse_file
 from excover.lang import parser as lang_parser
 from excover.main import main
+from excover.tiling import Pattern
 
 #: The address space of the child processes: a run of a small program needs about a
 #: third of it; each hostile program below would ask for more than all of it.
@@ -187,7 +188,8 @@ def test_the_studio_and_the_api_get_a_budget_per_call() -> None:
     program = parse("pattern a = constant 4096x4096 false\n")
     statement = program.statements[0]
     assert isinstance(statement, syntax.PatternDecl)
-    assert evaluate(statement.expr, {}).shape == (4096, 4096)
+    made = evaluate(statement.expr, {})
+    assert isinstance(made, Pattern) and made.shape == (4096, 4096)
     budget = limits.Budget(limit=20_000_000)
     evaluate(statement.expr, {}, budget)
     with pytest.raises(LangError, match="would take about 16 MiB more than the 16 MiB"):

@@ -208,7 +208,8 @@ def _tree(source: Source, room: int) -> tuple[Tree[Token], int]:
                     "tokens (names, words, numbers, signs, strings and drawings)",
                     Pos(source, token.line or 1, token.column or 1),
                 )
-        return interactive.feed_eof(token), count
+        tree: Tree[Token] = interactive.feed_eof(token)  # type: ignore[no-untyped-call]
+        return tree, count
     except UnexpectedCharacters as exc:
         pos = Pos(source, exc.line, exc.column)
         char = source.text[exc.pos_in_stream] if exc.pos_in_stream is not None else "?"
