@@ -465,12 +465,18 @@ def test_command_missing_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]
 
 
 def test_deep_nesting_is_an_error_not_a_crash() -> None:
+    """Past MAX_NESTING levels, the level that passes it is the error: the operator of a
+    chain (the 400th from the end: the builder works from the outside in), or the
+    parenthesis; neither the builder nor the evaluation recurses further."""
+    deep = "t.cmb:2:{}: an expression nests at most 400 deep"
     chain = "pattern a = {*}\npattern b = " + " - ".join(["a"] * 3000)
-    with pytest.raises(LangError, match=r"t.cmb:2:1: this statement is nested too deeply"):
+    column = 13 + 4 * (3000 - 401) - 2  # the '-' 401st from the end: 400 levels inside
+    with pytest.raises(LangError, match=deep.format(column)):
         run(chain)
     parens = "pattern a = {*}\npattern b = " + "(" * 3000 + "a" + ")" * 3000
-    with pytest.raises(LangError, match=r"t.cmb:2:1: this statement is nested too deeply"):
+    with pytest.raises(LangError, match=deep.format(13 + 400)):
         run(parens)
+    assert run("pattern a = {*}\npattern b = " + " - ".join(["a"] * 400)) == ("", "")
 
 
 def test_reports_quote_a_window_of_long_lines() -> None:

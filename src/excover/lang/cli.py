@@ -67,7 +67,9 @@ only files under its own folder, writes (svg, dimacs) only under the current fol
 own, replaces no file that the run did not create, and runs no outside program. A refusal
 is an error naming the path and the switch that lifts it: --allow-paths DIR (read and
 write under DIR too), --overwrite, --allow-external. Includes read each file once, at most
-1000 files, 100 deep, 64 MB in all. See docs/security.md."""
+1000 files, 100 deep, 16 MiB and 100,000 tokens in all. What a program makes is bounded
+too: frames of 16,777,216 cells, 512 MiB in all. See docs/security.md and the limits of
+docs/language.md."""
 
 _EPILOG = """\
 exit status: 0 success; 1 stopped by --timeout; 2 bad usage or an error in the program

@@ -35,20 +35,25 @@ class Source:
     text: str = field(repr=False)
     included_at: Pos | None = None
     quoted: bool = True
-    lines: list[str] = field(init=False, repr=False)
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "lines", self.text.split("\n"))
 
     def line(self, number: int) -> str:
-        """The text of line ``number`` (1-based), empty past the end."""
-        if 1 <= number <= len(self.lines):
-            return self.lines[number - 1].rstrip("\r")
-        return ""
+        """The text of line ``number`` (1-based), empty past the end. The lines are found
+        when asked for, not kept: a text of many short lines would take many times its
+        size as a list of strings."""
+        start = 0
+        for _ in range(number - 1):
+            start = self.text.find("\n", start) + 1
+            if start == 0:
+                return ""
+        if number < 1:
+            return ""
+        end = self.text.find("\n", start)
+        return self.text[start : None if end < 0 else end].rstrip("\r")
 
     def end(self) -> Pos:
         """The position just after the last character."""
-        return Pos(self, len(self.lines), len(self.lines[-1]) + 1)
+        last = self.text[self.text.rfind("\n") + 1 :]
+        return Pos(self, self.text.count("\n") + 1, len(last) + 1)
 
 
 @dataclass(frozen=True)

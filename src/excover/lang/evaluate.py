@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import math
 import operator
-from collections.abc import Callable, Iterator, Mapping, Sequence
+import re
+from collections.abc import Callable, Iterator, Mapping, Sequence, Sized
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -18,10 +19,18 @@ from typing import TYPE_CHECKING, Any
 from excover.errors import ExcoverError, ProblemError
 from excover.lang import syntax as s
 from excover.lang.errors import LangError, Pos
+from excover.lang.limits import (
+    CELL_SET_BYTES,
+    MAX_FRAME_CELLS,
+    Budget,
+    check_frame,
+    problem_bytes,
+    tile_bytes,
+)
 
 if TYPE_CHECKING:
     from excover.tiling import Isometry, Pattern, Pattern3, Tiling
-    from excover.tiling.tile import Multiplicity, Shape
+    from excover.tiling.tile import Multiplicity, Shape, Tile
 
 __all__ = [
     "MAX_FRAME_CELLS",
@@ -34,9 +43,6 @@ __all__ = [
     "located",
     "tile_defs",
 ]
-
-#: The largest frame a pattern expression may make (width x height, one byte per cell).
-MAX_FRAME_CELLS = 1 << 24
 
 #: The set operations, by name.
 _OPERATORS: dict[str, Callable[[Any, Any], Any]] = {
@@ -63,78 +69,106 @@ def located(pos: Pos) -> Iterator[None]:
         raise LangError(str(exc), pos) from None
 
 
-def evaluate(expr: s.Expr, patterns: Mapping[str, Shape]) -> Shape:
-    """The pattern an expression denotes, names looked up in ``patterns``."""
-    from excover.tiling import Pattern, Pattern3
+def evaluate(expr: s.Expr, patterns: Mapping[str, Shape], budget: Budget | None = None) -> Shape:
+    """The pattern an expression denotes, names looked up in ``patterns``. Every frame
+    (or set of cells) it makes is checked and charged to ``budget`` (a budget of its own
+    when None) before it is allocated: see :mod:`excover.lang.limits`."""
+    return _evaluate(expr, patterns, Budget() if budget is None else budget)
+
+
+def _evaluate(expr: s.Expr, patterns: Mapping[str, Shape], budget: Budget) -> Shape:
+    from excover.tiling import Pattern
 
     if isinstance(expr, s.Var):
         return patterns[expr.name]
     if isinstance(expr, s.Art):
-        return _art(expr)
+        return _square_art(expr, budget) if expr.grid == "square" else _polyform_art(expr, budget)
     if isinstance(expr, s.Constant):
-        _check_frame(expr.width, expr.height, pos=expr.pos)
+        _frame((expr.width, expr.height), budget, expr.pos)
         return Pattern.constant(expr.width, expr.height, expr.value)
     if isinstance(expr, s.Binary):
-        left, right = evaluate(expr.left, patterns), evaluate(expr.right, patterns)
-        if type(left) is not type(right):
-            raise LangError(
-                f"{expr.op}: cannot combine a {_kind(left)} with a {_kind(right)}", expr.pos
-            )
-        if isinstance(left, Pattern | Pattern3) and isinstance(right, Pattern | Pattern3):
-            frame = (max(a, b) for a, b in zip(left.shape, right.shape, strict=True))
-            _check_frame(*frame, pos=expr.pos)  # the result's frame holds both
-        with located(expr.pos):
-            result: Shape = _OPERATORS[expr.op](left, right)
-        return result
-    inner = evaluate(expr.expr, patterns)
+        left = _evaluate(expr.left, patterns, budget)
+        return _binary(expr, left, _evaluate(expr.right, patterns, budget), budget)
+    inner = _evaluate(expr.expr, patterns, budget)
     if not isinstance(inner, Pattern):
         name = type(expr).__name__.lower().replace("setcell", "set")
         raise LangError(f"{name} works on square patterns, not on a {_kind(inner)}", expr.pos)
+    _frame(_made_frame(expr, inner), budget, expr.pos)
     with located(expr.pos):
         if isinstance(expr, s.SetCell):
             return inner.set(expr.x, expr.y, expr.value)
         if isinstance(expr, s.Crop):
-            _check_frame(expr.width, expr.height, pos=expr.pos)
             return inner.crop(expr.x, expr.y, expr.width, expr.height)
         if isinstance(expr, s.Shift):
-            return _shifted(inner, expr)
+            # combine kept the frame and dropped the cells that left it, which could take
+            # cells off a tiling's board: the frame grows to hold them instead
+            return inner.shift(expr.dx, expr.dy)
         if isinstance(expr, s.Resize):
-            _check_frame(expr.width, expr.height, pos=expr.pos)
             return inner.resize(expr.width, expr.height)
         return inner.apply(_isometry(expr.isometry))
 
 
-def _shifted(pattern: Pattern, expr: s.Shift) -> Pattern:
-    """``shift``: the cells moved right by ``dx`` and up by ``dy`` (both non-negative in
-    the grammar), the frame grown to hold them. combine kept the frame and silently
-    dropped the cells that left it, which could take cells off a tiling's board."""
-    _check_frame(pattern.width + expr.dx, pattern.height + expr.dy, pos=expr.pos)
-    return pattern.shift(expr.dx, expr.dy)
+def _made_frame(
+    expr: s.SetCell | s.Crop | s.Shift | s.Resize | s.Apply, pattern: Pattern
+) -> tuple[int, int]:
+    """The frame that a frame operation on ``pattern`` makes (``shift``'s offsets are
+    non-negative in the grammar; an isometry may swap the sides)."""
+    if isinstance(expr, s.Crop | s.Resize):
+        return expr.width, expr.height
+    if isinstance(expr, s.Shift):
+        return pattern.width + expr.dx, pattern.height + expr.dy
+    if isinstance(expr, s.Apply):
+        rows = _isometry(expr.isometry).matrix
+        sides = pattern.shape
+        width, height = (sum(abs(m) * n for m, n in zip(row, sides, strict=True)) for row in rows)
+        return width, height
+    return pattern.width, pattern.height
 
 
-def _check_frame(*sizes: int, pos: Pos) -> None:
-    """Refuse frames too large to hold in memory, before numpy is asked for them (a side
-    is bounded too: numpy refuses a ``0 x 10**20`` array)."""
-    if math.prod(sizes) > MAX_FRAME_CELLS or max(sizes) > MAX_FRAME_CELLS:
-        frame = "x".join(str(size) for size in sizes)
-        raise LangError(f"a {frame} frame is too large (at most {MAX_FRAME_CELLS} cells)", pos)
+def _frame(sizes: Sequence[int], budget: Budget, pos: Pos) -> None:
+    """Refuse, at ``pos``, a frame too large or past the program's budget; charge it."""
+    cells = check_frame(*sizes, pos=pos)
+    budget.charge(cells, f"a {'x'.join(str(n) for n in sizes)} frame", pos)
 
 
-def evaluate_layers(layers: Sequence[s.Expr], patterns: Mapping[str, Shape]) -> Pattern3:
-    """The 3D pattern of square layers, bottom (z = 0) first."""
+def _binary(expr: s.Binary, left: Shape, right: Shape, budget: Budget) -> Shape:
+    """A set operation, its result checked and charged before it is made: a frame
+    holding both frames, or a set of at most as many cells as the operation can give."""
     from excover.tiling import Pattern, Pattern3
 
+    if type(left) is not type(right):
+        raise LangError(
+            f"{expr.op}: cannot combine a {_kind(left)} with a {_kind(right)}", expr.pos
+        )
+    if isinstance(left, Pattern | Pattern3) and isinstance(right, Pattern | Pattern3):
+        _frame([max(a, b) for a, b in zip(left.shape, right.shape, strict=True)], budget, expr.pos)
+    elif isinstance(left, Sized) and isinstance(right, Sized):  # hexagons and triangles
+        cells = len(left) + len(right) if expr.op in ("union", "xor") else len(left)
+        budget.charge(cells * CELL_SET_BYTES, f"a {_kind(left)} of {cells} cells", expr.pos)
+    with located(expr.pos):
+        result: Shape = _OPERATORS[expr.op](left, right)
+    return result
+
+
+def evaluate_layers(
+    layers: Sequence[s.Expr], patterns: Mapping[str, Shape], budget: Budget | None = None
+) -> Pattern3:
+    """The 3D pattern of square layers, bottom (z = 0) first (padded to a common frame,
+    checked and charged to ``budget`` as :func:`evaluate` does)."""
+    from excover.tiling import Pattern, Pattern3
+
+    budget = Budget() if budget is None else budget
     flats: list[Pattern] = []
     for layer in layers:
-        flat = evaluate(layer, patterns)
+        flat = _evaluate(layer, patterns, budget)
         if not isinstance(flat, Pattern):
             raise LangError(
                 f"a layer of a 3D pattern must be square, not a {_kind(flat)}", layer.pos
             )
         flats.append(flat)
-    if flats:  # the layers are padded to a common frame
+    if flats:
         sizes = (max(f.width for f in flats), max(f.height for f in flats), len(flats))
-        _check_frame(*sizes, pos=layers[0].pos)
+        _frame(sizes, budget, layers[0].pos)
     return Pattern3.from_layers(flats)
 
 
@@ -150,40 +184,54 @@ def _isometry(name: str) -> Isometry:
     return next(g for g in D4 if g.name == name)
 
 
-def _art(art: s.Art) -> Shape:
-    """The pattern of an ASCII drawing.
+#: A row of a square drawing (blanks removed): what stands between two row ends.
+_ROW = re.compile(r"[^\n$]+")
 
-    Square grid, as combine: blanks are ignored, a newline or ``$`` ends a row, empty rows
-    are dropped, ``*`` is a cell and any other character a hole, short rows are padded
-    with holes, the first row is the top. Hexagons and triangles keep their blanks (they
-    place the cells), end rows at newlines and ``$`` too, and allow only ``*`` for cells
-    and ``. _ - o`` or a blank for holes.
-    """
+#: The blanks a square drawing ignores.
+_BLANKS = str.maketrans("", "", " \t\r")
+
+
+def _square_art(art: s.Art, budget: Budget) -> Pattern:
+    """The pattern of a drawing of the square grid, as combine read it: blanks are
+    ignored, a newline or ``$`` ends a row, empty rows are dropped, ``*`` is a cell and
+    any other character a hole, short rows are padded with holes, the first row is the
+    top. The frame is measured row by row, nothing listed, then checked before the
+    array is made: a short text may draw a huge frame (a long row, then many short ones)."""
     import numpy as np
 
-    from excover.tiling import HexPattern, Pattern, TrianglePattern
+    from excover.tiling import Pattern
 
-    if art.grid == "square":
-        rows = [
-            row.replace(" ", "").replace("\t", "").replace("\r", "")
-            for line in art.text.split("\n")
-            for row in line.split("$")
-        ]
-        rows = [row for row in rows if row]
-        width = max((len(row) for row in rows), default=0)
-        array = np.zeros((width, len(rows)), dtype=bool)
-        for number, row in enumerate(rows):
-            array[: len(row), len(rows) - 1 - number] = [char == "*" for char in row]
-        return Pattern(array)
+    text = art.text.translate(_BLANKS)
+    width = height = 0
+    for row in _ROW.finditer(text):
+        height += 1
+        width = max(width, row.end() - row.start())
+    _frame((width, height), budget, art.pos)
+    array = np.zeros((width, height), dtype=bool)
+    for number, row in enumerate(_ROW.finditer(text)):
+        cells = np.frombuffer(row.group().encode("utf-32-le"), dtype="<u4") == ord("*")
+        array[: len(cells), height - 1 - number] = cells
+    return Pattern(array)
+
+
+def _polyform_art(art: s.Art, budget: Budget) -> Shape:
+    """The pattern of a ``hex{...}`` or ``triangle{...}`` drawing: blanks are kept (they
+    place the cells), rows end at newlines and ``$``, only ``*`` is a cell and ``. _ - o``
+    or a blank a hole."""
+    from excover.tiling import HexPattern, TrianglePattern
+
     text = art.text.replace("\t", " ").replace("$", "\n")
-    for number, line in enumerate(text.split("\n")):
-        bad = [char for char in line if char not in _POLYFORM_CHARS]
-        if bad:
-            raise LangError(
-                f"bad character {bad[0]!r} in row {number} of a {art.grid} pattern: "
-                "cells are '*', holes '.' or blanks",
-                art.pos,
-            )
+    bad = set(text) - _POLYFORM_CHARS - {"\n"}
+    if bad:
+        number, line = next((n, line) for n, line in enumerate(text.split("\n")) if set(line) & bad)
+        char = next(char for char in line if char in bad)
+        raise LangError(
+            f"bad character {char!r} in row {number} of a {art.grid} pattern: "
+            "cells are '*', holes '.' or blanks",
+            art.pos,
+        )
+    cells = text.count("*")
+    budget.charge(cells * CELL_SET_BYTES, f"a {art.grid} pattern of {cells} cells", art.pos)
     with located(art.pos):
         if art.grid == "hex":
             return HexPattern.from_ascii(text, source=str(art.pos))
@@ -234,12 +282,15 @@ class TileDef:
         return " ".join(words)
 
 
-def tile_defs(specs: Sequence[s.TileSpec], patterns: Mapping[str, Shape]) -> list[TileDef]:
-    """The tiles of a list, their shapes evaluated."""
+def tile_defs(
+    specs: Sequence[s.TileSpec], patterns: Mapping[str, Shape], budget: Budget | None = None
+) -> list[TileDef]:
+    """The tiles of a list, their shapes evaluated (and charged to ``budget``)."""
+    budget = Budget() if budget is None else budget
     return [
         TileDef(
             spec.pos,
-            evaluate(spec.expr, patterns),
+            _evaluate(spec.expr, patterns, budget),
             spec.expr.name if isinstance(spec.expr, s.Var) else None,
             spec.lo,
             spec.hi,
@@ -276,6 +327,7 @@ def build_problem(
     tiles: list[TileDef],
     interchangeable: bool,
     progress: Callable[[int, int], None] | None = None,
+    budget: Budget | None = None,
 ) -> Problem:
     """The tiling problem of ``tiles`` on ``board``.
 
@@ -283,11 +335,15 @@ def build_problem(
     and a tile written as a pattern gets ``#k`` (its place in the list), names no
     variable can have. A tile larger than the board is dropped when it may be left out
     (combine gives it no placement); when it must be used, the problem has no solution.
+
+    The orientations of each tile, then the placements of the problem, are estimated and
+    charged to ``budget`` (one of its own when None) before they are made.
     """
     from excover.tiling import Tile, Tiling
 
+    budget = Budget() if budget is None else budget
     grid = board.grid
-    board_size = len(board.coords())
+    board_size = _cells(board)
     if board_size == 0:
         raise LangError(f"the board of problem {name!r} has no cells", pos)
     names: list[str] = []
@@ -305,18 +361,48 @@ def build_problem(
                 f"{_kind(board)}",
                 tile.pos,
             )
-        with located(tile.pos):
-            made = Tile(tile.shape, label, tile.multiplicity, tile.symmetry)
-        if made.size > board_size:
+        size = _cells(tile.shape)
+        if size > board_size:
             if tile.lo > 0 and blocked is None:
                 blocked = label
             continue
-        library.append(made)
+        cost = tile_bytes(size, grid.dimension, len(grid.isometries))
+        budget.charge(cost, f"tile {label!r} of {size} cells", tile.pos)
+        with located(tile.pos):
+            library.append(Tile(tile.shape, label, tile.multiplicity, tile.symmetry))
     tiling = None
     if blocked is None:
+        placements = entries = 0
+        for made in library:
+            for count in _placements(made, board, board_size):
+                placements += count
+                entries += count * (made.size + 1)
+        cost = problem_bytes(board_size, placements, entries)
+        what = f"problem {name!r} (a board of {board_size} cells, up to {placements} placements)"
+        budget.charge(cost, what, pos)
         with located(pos):
             tiling = Tiling(board, library, interchangeable=interchangeable, progress=progress)
     return Problem(name, pos, board, tiles, names, tiling, blocked)
+
+
+def _cells(shape: Shape) -> int:
+    """The number of cells of a pattern, counted without listing them."""
+    return len(shape) if isinstance(shape, Sized) else len(shape.coords())
+
+
+def _placements(tile: Tile, board: Shape, board_size: int) -> Iterator[int]:
+    """For each orientation of ``tile``, at most how many placements it has on ``board``:
+    the translations that keep its box in the board's frame, and one per board cell."""
+    from excover.tiling import Pattern, Pattern3
+
+    for orientation in tile.orientations:
+        if isinstance(board, Pattern | Pattern3):  # orientations are normalised: from 0
+            extent = (orientation.max(axis=0) + 1).tolist()
+            room = zip(board.shape, extent, strict=True)
+            fits = math.prod(max(0, side - int(e) + 1) for side, e in room)
+            yield min(fits, board_size)
+        else:
+            yield board_size
 
 
 # --------------------------------------------------------------------------- pictures

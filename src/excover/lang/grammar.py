@@ -11,6 +11,11 @@ Precedence, as in combine: the infix operators ``- && || ^`` share one level and
 associate to the left; they bind tighter than the prefix forms ``union inter diff xor
 apply crop``, whose last operand extends as far to the right as it can. So
 ``a - union b c - d`` is ``a - (union b (c - d))``.
+
+The terminals of long texts (strings and drawings) are written as runs of one character
+class between their escapes or comments, never as a group repeated once a character:
+Python's ``re`` keeps a backtracking mark for each repetition of a group, some 250
+bytes a character, where a run of a class takes none.
 """
 
 from __future__ import annotations
@@ -178,10 +183,10 @@ bool: TRUE | FALSE
 
 NAME: /[A-Za-z][A-Za-z0-9_]*/
 DIM.2: /[0-9]+x[0-9]+/
-STRING: /"(?:[^"\\]|\\[\s\S])*"/
-ART: /\{(?:#[^\n]*|[^}#])*\}/
-HEXART.3: /hex[ \t]*\{(?:#[^\n]*|[^}#])*\}/
-TRIART.3: /triangle[ \t]*\{(?:#[^\n]*|[^}#])*\}/
+STRING: /"[^"\\]*(?:\\[\s\S][^"\\]*)*"/
+ART: /\{[^}#]*(?:#[^\n]*[^}#]*)*\}/
+HEXART.3: /hex[ \t]*\{[^}#]*(?:#[^\n]*[^}#]*)*\}/
+TRIART.3: /triangle[ \t]*\{[^}#]*(?:#[^\n]*[^}#]*)*\}/
 TILDE: /~[A-Za-z0-9_.]+/
 EQUAL: "="
 LSQB: "["

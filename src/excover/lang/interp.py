@@ -18,6 +18,9 @@ runs.
 What a program may do is bounded by :class:`~excover.lang.sandbox.Permissions`: before
 its first statement runs, every file it would write and every outside solver it would run
 is checked, and a refusal stops it there (each write is checked again when it happens).
+What it makes is bounded by :mod:`excover.lang.limits`: every pattern, tile, problem
+and record of an interpreter is charged to one :class:`~excover.lang.limits.Budget`
+before it is made.
 """
 
 from __future__ import annotations
@@ -41,6 +44,7 @@ from excover.lang.evaluate import (
     located,
     tile_defs,
 )
+from excover.lang.limits import RECORD_CELL_BYTES, Budget
 from excover.lang.parser import Program
 from excover.lang.sandbox import SAFE, Permissions, resolve_write
 from excover.numbers import to_decimal
@@ -99,6 +103,8 @@ class Interpreter:
         self.tiles3: dict[str, list[TileDef]] = {}
         self.problems: dict[str, Problem] = {}
         self.problems3: dict[str, Problem] = {}
+        #: What the values made so far are estimated to take (see excover.lang.limits).
+        self.budget = Budget()
 
     # ----- running -----
 
@@ -125,13 +131,14 @@ class Interpreter:
     def execute(self, st: s.Statement) -> None:
         """Run one statement."""
         if isinstance(st, s.PatternDecl):
-            self.patterns[st.name] = evaluate(st.expr, self.patterns)
+            self.patterns[st.name] = evaluate(st.expr, self.patterns, self.budget)
         elif isinstance(st, s.Pattern3Decl):
             with located(st.pos):
-                self.patterns3[st.name] = evaluate_layers(st.layers, self.patterns)
+                self.patterns3[st.name] = evaluate_layers(st.layers, self.patterns, self.budget)
         elif isinstance(st, s.TilesDecl):
             table = self.tiles3 if st.three_d else self.tiles
-            table[st.name] = tile_defs(st.tiles, self.patterns3 if st.three_d else self.patterns)
+            patterns = self.patterns3 if st.three_d else self.patterns
+            table[st.name] = tile_defs(st.tiles, patterns, self.budget)
         elif isinstance(st, s.ProblemDecl):
             self._problem(st)
         elif isinstance(st, s.Assert):
@@ -196,15 +203,17 @@ class Interpreter:
 
     def _problem(self, st: s.ProblemDecl) -> None:
         patterns = self.patterns3 if st.three_d else self.patterns
-        board = evaluate(st.board, patterns)
+        board = evaluate(st.board, patterns, self.budget)
         if st.three_d and board.grid.name != "cube":
             raise LangError("the board of a 3D problem must be a 3D pattern", st.board.pos)
         if isinstance(st.tiles, s.Var):
             defs = (self.tiles3 if st.three_d else self.tiles)[st.tiles.name]
         else:
-            defs = tile_defs(st.tiles, patterns)
+            defs = tile_defs(st.tiles, patterns, self.budget)
         report = None if self.on_build is None else functools.partial(self.on_build, st.name)
-        problem = build_problem(st.name, st.pos, board, defs, st.interchangeable, report)
+        problem = build_problem(
+            st.name, st.pos, board, defs, st.interchangeable, report, self.budget
+        )
         (self.problems3 if st.three_d else self.problems)[st.name] = problem
 
     def _assert(self, st: s.Assert) -> None:
@@ -212,9 +221,8 @@ class Interpreter:
         if condition.left is None or condition.right is None:
             holds = condition.value
         else:
-            holds = evaluate(condition.left, self.patterns) == evaluate(
-                condition.right, self.patterns
-            )
+            left = evaluate(condition.left, self.patterns, self.budget)
+            holds = left == evaluate(condition.right, self.patterns, self.budget)
         self._record(st.pos, "assert", holds=holds)
         if not holds:
             raise LangError("assertion failed", condition.pos)
@@ -226,16 +234,20 @@ class Interpreter:
 
     def _print(self, st: s.Print) -> None:
         problem = self._find(st.name)
-        lines = [f'problem "{problem.name}"', draw(problem.board)]
+        board = draw(problem.board)
+        lines = [f'problem "{problem.name}"', board]
         tiles = []
         for tile, name in zip(problem.tiles, problem.names, strict=True):
             options = tile.options()
             group = ", ".join(g.name for g in tile.shape.grid.symmetries(tile.shape.coords()))
-            lines += [f'tile "{name}"' + (f" {options}" if options else ""), draw(tile.shape)]
+            picture = draw(tile.shape)
+            lines += [f'tile "{name}"' + (f" {options}" if options else ""), picture]
             lines.append(f"{{ {group} }}")
-            tiles.append({"name": name, "options": options, "pattern": draw(tile.shape)})
-        self._say("\n".join(lines))
-        self._record(st.pos, "print", problem=problem.name, board=draw(problem.board), tiles=tiles)
+            tiles.append({"name": name, "options": options, "pattern": picture})
+        text = "\n".join(lines)
+        self.budget.charge(len(text), f"the picture of problem {problem.name!r}", st.pos)
+        self._say(text)
+        self._record(st.pos, "print", problem=problem.name, board=board, tiles=tiles)
 
     def _dimacs(self, st: s.Dimacs) -> None:
         problem = self._find(st.name)
@@ -360,7 +372,8 @@ class Interpreter:
             record["svg"] = st.svg
         else:
             self._say(found.ascii() + "\n")
-        self._record(st.pos, "solve", **record, solution=_solution(found), seconds=seconds)
+        solution = self._solution(found, st.pos)
+        self._record(st.pos, "solve", **record, solution=solution, seconds=seconds)
 
     def _all(self, st: s.All, problem: Problem) -> None:
         self._emc_size(problem)
@@ -369,8 +382,8 @@ class Interpreter:
         number = 0
         for found in self._solutions(problem, st.algo, st.up_to_symmetry, None):
             number += 1
-            self._say(found.ascii() + "\n")
-            listed.append(_solution(found))
+            listed.append(self._solution(found, st.pos))
+            self._say(listed[-1]["ascii"] + "\n")
         seconds = time.perf_counter() - start
         self._say(f'{number} solutions found for problem "{problem.name}"')
         if self.timing:
@@ -386,6 +399,19 @@ class Interpreter:
             solutions=listed,
             seconds=seconds,
         )
+
+    def _solution(self, found: TilingSolution, pos: Pos) -> dict[str, Any]:
+        """A tiling as JSON, for the record of the command at ``pos``: each placement's
+        tile and cells, and the picture (charged to the budget: ``all`` may list many)."""
+        cells = sum(len(placement.cells) for placement in found.placements)
+        picture = found.ascii()
+        cost = cells * RECORD_CELL_BYTES + len(picture)
+        self.budget.charge(cost, "the record of one more solution", pos)
+        placements = [
+            {"tile": placement.tile.name, "cells": [list(cell) for cell in placement.cells]}
+            for placement in found.placements
+        ]
+        return {"placements": placements, "ascii": picture}
 
     def _solutions(
         self, problem: Problem, algo: s.Algo, up_to_symmetry: bool, limit: int | None
@@ -444,12 +470,3 @@ def _first_by_sat(problem: ExactCover, solver: str | None) -> list[int] | None:
             f"or a command on the PATH (none is {solver!r})"
         )
     return solve_with_command(problem, solver)
-
-
-def _solution(found: TilingSolution) -> dict[str, Any]:
-    """A tiling as JSON: each placement's tile and cells, and the picture."""
-    placements = [
-        {"tile": placement.tile.name, "cells": [list(cell) for cell in placement.cells]}
-        for placement in found.placements
-    ]
-    return {"placements": placements, "ascii": found.ascii()}

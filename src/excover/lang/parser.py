@@ -21,12 +21,19 @@ program's own by default); each file is read at most once per program (a second
 of a file that is still being included is a cycle, an error); and a program holds at most
 :data:`MAX_INCLUDED_FILES` included files, nested at most :data:`MAX_INCLUDE_DEPTH` deep,
 and :data:`MAX_PROGRAM_BYTES` of text in all.
+
+The text is bounded too, so that parsing a program takes a small multiple of its size:
+a program and its included files hold at most :data:`MAX_PROGRAM_TOKENS` tokens (lark
+keeps an object for each, a hundred times the size of a one-letter name), and an
+expression nests at most :data:`MAX_NESTING` deep (no recursion of the parser or of the
+evaluation runs out of stack). Passing a bound is an error where it is passed.
 """
 
 from __future__ import annotations
 
 import functools
 import os
+import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, TypeVar
@@ -34,7 +41,7 @@ from typing import TYPE_CHECKING, TypeVar
 from excover.lang import syntax as s
 from excover.lang.errors import LangError, Pos, Source
 from excover.lang.grammar import EXPRESSION_STARTS, KEYWORDS, STATEMENT_KEYWORDS, parser
-from excover.lang.sandbox import SAFE, Permissions, resolve_read
+from excover.lang.sandbox import SAFE, Permissions, refuse_nul, resolve_read
 
 if TYPE_CHECKING:
     from lark import Token, Tree
@@ -42,7 +49,9 @@ if TYPE_CHECKING:
 __all__ = [
     "MAX_INCLUDED_FILES",
     "MAX_INCLUDE_DEPTH",
+    "MAX_NESTING",
     "MAX_PROGRAM_BYTES",
+    "MAX_PROGRAM_TOKENS",
     "SUBGROUPS",
     "TILE_OPTIONS",
     "Program",
@@ -108,8 +117,11 @@ def parse(
     if directory is None:
         directory = os.path.dirname(source) if os.path.isfile(source) else os.getcwd()
     origin = Source(source, text)
+    size = len(text.encode(errors="replace"))
+    if size > MAX_PROGRAM_BYTES:
+        raise LangError(f"{_TOO_LONG} ({size:,} bytes)", Pos(origin, 1, 1))
     stack = [os.path.realpath(source)] if os.path.isfile(source) else []
-    expander = _Expander(permissions.read_roots(directory), stack, len(text.encode()))
+    expander = _Expander(permissions.read_roots(directory), stack, size)
     try:
         statements = expander.expand(origin, directory, stack)
     except RecursionError:
@@ -132,8 +144,18 @@ def parse_file(path: str, *, permissions: Permissions = SAFE) -> Program:
 
 #: The most bytes of text a program and its included files hold together (a program is
 #: text typed by people; a device such as /dev/zero or a huge file would otherwise be
-#: read until memory runs out).
-MAX_PROGRAM_BYTES = 64 * 1024 * 1024
+#: read until memory runs out). A full frame is made with ``constant``, not drawn.
+MAX_PROGRAM_BYTES = 16 * 1024 * 1024
+
+#: The most tokens (names, words, numbers, signs, strings and drawings) a program and its
+#: included files hold together: the programs people write hold hundreds.
+MAX_PROGRAM_TOKENS = 100_000
+
+#: The deepest an expression nests (each parenthesis, operator or frame operation
+#: around an operand is one level; ``a || b || c`` is two deep).
+MAX_NESTING = 400
+
+_TOO_LONG = f"a program and its included files hold at most {MAX_PROGRAM_BYTES >> 20} MiB of text"
 
 #: An include of this prefix names a set of the piece catalog, not a file:
 #: ``include "excover:pentominoes"`` (see :mod:`excover.lang.catalog`).
@@ -154,8 +176,7 @@ def _read_program(path: str, budget: int) -> str:
     with open(path, "rb") as handle:
         data = handle.read(budget + 1)
     if len(data) > budget:
-        megabytes = MAX_PROGRAM_BYTES // (1024 * 1024)
-        raise ValueError(f"a program and its included files hold at most {megabytes} MB")
+        raise ValueError(_TOO_LONG)
     return data.decode("utf-8")
 
 
@@ -170,12 +191,25 @@ def _reason(exc: Exception) -> str:
 # --------------------------------------------------------------------------- lark's tree
 
 
-def _tree(source: Source) -> Tree[Token]:
-    """The lark tree of a source; lark's errors as LangError."""
+def _tree(source: Source, room: int) -> tuple[Tree[Token], int]:
+    """The lark tree of a source and the number of its tokens; lark's errors, and more
+    than ``room`` tokens (refused as the first one too many is read), as LangError."""
     from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 
     try:
-        return parser().parse(source.text)
+        interactive = parser().parse_interactive(source.text)
+        count = 0
+        token = None
+        for token in interactive.iter_parse():
+            count += 1
+            if count > room:
+                raise LangError(
+                    f"a program and its included files hold at most {MAX_PROGRAM_TOKENS:,} "
+                    "tokens (names, words, numbers, signs, strings and drawings)",
+                    Pos(source, token.line or 1, token.column or 1),
+                )
+        tree: Tree[Token] = interactive.feed_eof(token)  # type: ignore[no-untyped-call]
+        return tree, count
     except UnexpectedCharacters as exc:
         pos = Pos(source, exc.line, exc.column)
         char = source.text[exc.pos_in_stream] if exc.pos_in_stream is not None else "?"
@@ -261,14 +295,18 @@ class _Expander:
         self.files = 0  # included files read
         self.top = len(stack)  # the include stack's height in the program itself
         self.size = size
+        self.tokens = 0  # read so far
 
     def expand(self, source: Source, directory: str, stack: list[str]) -> list[s.Statement]:
         statements: list[s.Statement] = []
         builder = _Builder(source)
-        for child in _tree(source).children:
+        tree, tokens = _tree(source, MAX_PROGRAM_TOKENS - self.tokens)
+        self.tokens += tokens
+        for child in tree.children:
             tree = _as_tree(child)
             if tree.data == "include":
-                pos, path = builder.pos(tree.children[0]), _string(tree.children[1])
+                pos, node = builder.pos(tree.children[0]), tree.children[1]
+                path = _string(node, builder.pos(node))
                 statements.extend(self._include(pos, path, directory, stack))
             else:
                 statements.append(
@@ -279,6 +317,7 @@ class _Expander:
     def _include(self, pos: Pos, path: str, directory: str, stack: list[str]) -> list[s.Statement]:
         if path.startswith(CATALOG_PREFIX):
             return self._include_catalog(pos, path[len(CATALOG_PREFIX) :])
+        written = path
         path = os.path.expanduser(path)
         full = os.path.normpath(os.path.join(directory, path))
         name = pos.source.name
@@ -286,7 +325,7 @@ class _Expander:
             name = os.path.normpath(os.path.join(os.path.dirname(name), path))
         else:
             name = full
-        real = resolve_read(full, self.roots, pos)  # nothing outside the roots is opened
+        real = resolve_read(full, self.roots, pos, written=written)  # nothing outside is opened
         if real in stack:
             chain = " -> ".join(os.path.basename(p) for p in [*stack[stack.index(real) :], real])
             raise LangError(f"include cycle: {chain}", pos)
@@ -339,9 +378,10 @@ def _as_tree(node: object) -> Tree[Token]:
     return node
 
 
-def _string(token: object) -> str:
-    """The value of a STRING token: quotes removed, ``\\"`` and ``\\\\`` unescaped
-    (another backslash stays as written, as in combine)."""
+def _string(token: object, pos: Pos) -> str:
+    """The value of a STRING token at ``pos``: quotes removed, ``\\"`` and ``\\\\``
+    unescaped (another backslash stays as written, as in combine). Every string of the
+    language names a file or a command, so a NUL byte is refused."""
     text = str(token)[1:-1]
     out: list[str] = []
     index = 0
@@ -353,7 +393,9 @@ def _string(token: object) -> str:
         else:
             out.append(char)
             index += 1
-    return "".join(out)
+    value = "".join(out)
+    refuse_nul(value, "the string", pos)
+    return value
 
 
 class _Builder:
@@ -388,7 +430,7 @@ class _Builder:
         if kind == "print_":
             return s.Print(pos, str(kids[1]))
         if kind == "solve":
-            svg = _string(kids[4]) if len(kids) > 4 else None
+            svg = _string(kids[4], self.pos(kids[4])) if len(kids) > 4 else None
             return s.Solve(pos, self.algo(kids[1]), str(kids[2]), svg, kids[0] == "solve3")
         if kind in ("all_", "count"):
             options = self.options(kids[3:], COUNT_OPTIONS)
@@ -396,7 +438,7 @@ class _Builder:
             maker = s.All if kind == "all_" else s.Count
             return maker(pos, self.algo(kids[1]), str(kids[2]), three_d, bool(options))
         if kind == "dimacs":
-            return s.Dimacs(pos, str(kids[1]), _string(kids[2]))
+            return s.Dimacs(pos, str(kids[1]), _string(kids[2], self.pos(kids[2])))
         if kind == "flag":
             return s.Flag(pos, str(kids[0]), kids[1] == "on")
         assert kind == "exit_", kind
@@ -438,7 +480,7 @@ class _Builder:
         pos = self.pos(kids[0])
         name = str(kids[0])
         if name == "sat":
-            return s.Algo(pos, "sat", _string(kids[1]))
+            return s.Algo(pos, "sat", _string(kids[1], self.pos(kids[1])))
         if name not in ("dlx", "zdd", "auto"):
             raise LangError(f'unknown algorithm {name!r}; use dlx, zdd, auto or sat "SOLVER"', pos)
         return s.Algo(pos, name)
@@ -482,12 +524,22 @@ class _Builder:
             )
         return lo, hi
 
-    def expr(self, node: object) -> s.Expr:
+    def expr(self, node: object, depth: int = 0) -> s.Expr:
+        """The expression of ``node``, nested ``depth`` deep in its statement; deeper
+        than MAX_NESTING is an error there, so that neither this builder nor the
+        evaluation recurses without bound."""
         tree = _as_tree(node)
         kids = [k for k in tree.children if k is not None]
         kind = tree.data
+        if depth >= MAX_NESTING:  # at the operator of a chain, else where the level starts
+            raise LangError(
+                f"an expression nests at most {MAX_NESTING} deep (parentheses and operators); "
+                "name some of its parts with pattern declarations",
+                self.pos(kids[1] if kind == "binary" else tree),
+            )
+        deeper = functools.partial(self.expr, depth=depth + 1)
         if kind == "paren":
-            return self.expr(kids[1])
+            return deeper(kids[1])
         pos = self.pos(kids[0])
         if kind == "var":
             return s.Var(pos, str(kids[0]))
@@ -499,24 +551,24 @@ class _Builder:
         if kind == "binary":
             op = str(_as_tree(kids[1]).children[0])
             names = {"-": "diff", "&&": "inter", "||": "union", "^": "xor"}
-            return s.Binary(self.pos(kids[1]), names[op], self.expr(kids[0]), self.expr(kids[2]))
+            return s.Binary(self.pos(kids[1]), names[op], deeper(kids[0]), deeper(kids[2]))
         if kind == "prefix_binary":
-            return s.Binary(pos, str(kids[0]), self.expr(kids[1]), self.expr(kids[2]))
+            return s.Binary(pos, str(kids[0]), deeper(kids[1]), deeper(kids[2]))
         if kind == "apply":
             iso = str(_as_tree(kids[1]).children[0])
-            return s.Apply(pos, iso, self.expr(kids[2]))
+            return s.Apply(pos, iso, deeper(kids[2]))
         if kind == "crop":
             (x, y), (w, h) = self.dim(kids[1]), self.dim(kids[2])
-            return s.Crop(pos, x, y, w, h, self.expr(kids[3]))
+            return s.Crop(pos, x, y, w, h, deeper(kids[3]))
         if kind == "set_cell":
             x, y = self.dim(kids[2])
-            return s.SetCell(pos, self.expr(kids[1]), x, y, self.bool(kids[3]))
+            return s.SetCell(pos, deeper(kids[1]), x, y, self.bool(kids[3]))
         if kind == "shift":
             dx, dy = self.dim(kids[2])
-            return s.Shift(pos, self.expr(kids[1]), dx, dy)
+            return s.Shift(pos, deeper(kids[1]), dx, dy)
         assert kind == "resize", kind
         w, h = self.dim(kids[2])
-        return s.Resize(pos, self.expr(kids[1]), w, h)
+        return s.Resize(pos, deeper(kids[1]), w, h)
 
     def dim(self, token: object) -> tuple[int, int]:
         first, _, second = str(token).partition("x")
@@ -532,8 +584,12 @@ class _Builder:
             if text.startswith(prefix):
                 grid = prefix
                 text = text[len(prefix) :].lstrip(" \t")
-        body = "\n".join(line.partition("#")[0] for line in text[1:-1].split("\n"))
+        body = _COMMENT.sub("", text[1:-1])
         return s.Art(self.pos(token), grid, body)
+
+
+#: A comment inside a drawing: from ``#`` to the end of the line.
+_COMMENT = re.compile(r"#[^\n]*")
 
 
 def _is_tree(node: object) -> bool:

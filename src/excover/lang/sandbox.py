@@ -12,7 +12,10 @@ harmless as opening one. By default a program
 The user lifts each restriction with :class:`Permissions` (``excover run
 --allow-external``, ``--allow-paths DIR``, ``--overwrite``). Paths are compared after
 symbolic links are followed and ``..`` removed (:func:`os.path.realpath`), so neither a
-link in the program's folder pointing elsewhere nor ``../`` leads out of a folder.
+link in the program's folder pointing elsewhere nor ``../`` leads out of a folder. A
+refusal names the path as the program wrote it, never where a link leads outside the
+folders (``/proc/self/cwd`` would tell the current folder of a server), and a path with
+a NUL byte, which no file can have, is refused before it is looked at.
 """
 
 from __future__ import annotations
@@ -23,7 +26,7 @@ from pathlib import Path
 
 from excover.lang.errors import LangError, Pos
 
-__all__ = ["SAFE", "SHIPPED_READ_ROOTS", "Permissions"]
+__all__ = ["SAFE", "SHIPPED_READ_ROOTS", "Permissions", "refuse_nul"]
 
 #: Folders every program may read besides its own: the place for a catalog of shapes
 #: shipped with the package, should one come (none does yet).
@@ -74,15 +77,23 @@ class Permissions:
 SAFE = Permissions()
 
 
-def resolve_read(path: str, roots: tuple[str, ...], pos: Pos) -> str:
+def refuse_nul(text: str, what: str, pos: Pos) -> None:
+    """Refuse, at ``pos``, a ``what`` (a path, a command) holding a NUL byte: no file name
+    has one, and the system calls would fail on it."""
+    if "\0" in text:
+        raise LangError(f"{what} {text!r} holds a NUL byte: no file name or command may", pos)
+
+
+def resolve_read(path: str, roots: tuple[str, ...], pos: Pos, *, written: str | None = None) -> str:
     """The real path of ``path`` (absolute), refused at ``pos`` unless it lies under one of
-    ``roots``. Nothing is opened or even tested for existence outside them."""
+    ``roots``. Nothing is opened or even tested for existence outside them. A refusal
+    names the path as the program wrote it (``written``, default ``path``)."""
+    written = path if written is None else written
+    refuse_nul(path, "include: the path", pos)
     real = os.path.realpath(path)
     if not _under(real, roots):
         where = "the folders a program may read (its own and those allowed)"
-        raise LangError(
-            f"include: cannot read {path}{_via(path, real)}: outside {where}; {_PATHS_HINT}", pos
-        )
+        raise LangError(f"include: cannot read {written}: outside {where}; {_PATHS_HINT}", pos)
     return real
 
 
@@ -91,13 +102,13 @@ def resolve_write(
 ) -> str:
     """The real path to write ``path`` (relative to the current folder) at, refused at
     ``pos`` when it lies outside ``roots`` or names a file that exists and is not in
-    ``created`` (unless ``overwrite``)."""
+    ``created`` (unless ``overwrite``). The real path is named only when it lies under
+    ``roots``."""
+    refuse_nul(path, "cannot write: the path", pos)
     real = os.path.realpath(path)
     if not _under(real, roots):
         where = "the folders a program may write (the current one, its own and those allowed)"
-        raise LangError(
-            f"cannot write {path}{_via(path, real)}: outside {where}; {_PATHS_HINT}", pos
-        )
+        raise LangError(f"cannot write {path}: outside {where}; {_PATHS_HINT}", pos)
     if os.path.lexists(real) and real not in created and not overwrite:
         raise LangError(
             f"cannot write {path}{_via(path, real)}: it exists and this run did not create "

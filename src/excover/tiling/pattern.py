@@ -218,16 +218,14 @@ class _ArrayPattern:
                 f"the isometry {isometry.name} acts on the {isometry.grid} grid, "
                 f"not on the {self.grid.name} grid of a {type(self).__name__}"
             )
-        corners = np.array(np.meshgrid(*[(0, max(s - 1, 0)) for s in self.shape])).reshape(
-            self.dimension, -1
-        )
-        images = isometry.apply(corners.T.astype(np.int64))
-        low = images.min(axis=0)
-        sizes = tuple(int(v) for v in np.abs(np.array(isometry.matrix)) @ np.array(self.shape))
-        cells = isometry.apply(self.coords()) - low
-        array = np.zeros(sizes, dtype=bool)
-        array[tuple(cells.T)] = True
-        return type(self)(array)
+        # An isometry of the square or cubic grid permutes the axes and reverses some:
+        # the image is the array's axes permuted and flipped, no cell listed (a list of
+        # coordinates takes 16 or 24 bytes a cell where the array takes one).
+        matrix = np.array(isometry.matrix, dtype=np.int64)
+        axes = [int(np.flatnonzero(row)[0]) for row in matrix]
+        image = np.transpose(self._array, axes)
+        flipped = tuple(axis for axis, row in enumerate(matrix) if row[axes[axis]] < 0)
+        return type(self)(np.flip(image, flipped) if flipped else image)
 
     def normalized(self) -> Self:
         """The pattern trimmed to the bounding box of its cells (empty: a 0-size frame)."""
