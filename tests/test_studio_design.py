@@ -235,3 +235,15 @@ def test_a_program_with_tiles_of_another_grid_is_refused_with_its_line() -> None
     with pytest.raises(LangError) as refused:
         from_cmb(program)
     assert refused.value.pos.line == 3
+
+
+def test_a_programs_patterns_share_one_budget_in_the_studio() -> None:
+    """Patterns each under the frame limit but together past the program's budget are
+    refused at the first one past it, as ``excover run`` refuses them (lang.limits)."""
+    from excover.lang.errors import LangError
+
+    lines = [f"pattern a{number} = constant 4096x4096 false\n" for number in range(40)]
+    program = "".join(lines) + "problem p = constant 2x2 true [{**} ~sym]\n"
+    with pytest.raises(LangError, match="past the 512 MiB") as refused:
+        from_cmb(program)
+    assert refused.value.pos.line == 33

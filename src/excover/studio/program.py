@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from excover.lang import syntax
 from excover.lang.errors import LangError, Pos
 from excover.lang.evaluate import TileDef, evaluate, evaluate_layers, tile_defs
+from excover.lang.limits import Budget
 from excover.lang.parser import parse
 from excover.studio.cells import Layers, drawing
 from excover.studio.design import (
@@ -47,19 +48,20 @@ def from_cmb(text: str, source: str = "<upload>", folder: str | None = None) -> 
     flat: dict[str, Shape] = {}
     solid: dict[str, Shape] = {}
     tile_lists: dict[tuple[bool, str], list[TileDef]] = {}
+    budget = Budget()  # one for the whole program, as excover run has (lang.limits)
     last: tuple[syntax.ProblemDecl, Shape, list[TileDef]] | None = None
     for statement in program.statements:
         if isinstance(statement, syntax.PatternDecl):
-            flat[statement.name] = evaluate(statement.expr, flat)
+            flat[statement.name] = evaluate(statement.expr, flat, budget)
         elif isinstance(statement, syntax.Pattern3Decl):
-            solid[statement.name] = evaluate_layers(statement.layers, flat)
+            solid[statement.name] = evaluate_layers(statement.layers, flat, budget)
         elif isinstance(statement, syntax.TilesDecl):
             patterns = solid if statement.three_d else flat
             key = (statement.three_d, statement.name)
-            tile_lists[key] = tile_defs(statement.tiles, patterns)
+            tile_lists[key] = tile_defs(statement.tiles, patterns, budget)
         elif isinstance(statement, syntax.ProblemDecl):
             patterns = solid if statement.three_d else flat
-            last = statement, *_problem_parts(statement, patterns, tile_lists)
+            last = statement, *_problem_parts(statement, patterns, tile_lists, budget)
     if last is None:
         raise LangError("the program declares no problem to open", program.source.end())
     statement, board, defs = last
@@ -75,16 +77,17 @@ def _problem_parts(
     statement: syntax.ProblemDecl,
     patterns: Mapping[str, Shape],
     tile_lists: Mapping[tuple[bool, str], list[TileDef]],
+    budget: Budget,
 ) -> tuple[Shape, list[TileDef]]:
     if statement.three_d:
         if not isinstance(statement.board, syntax.Var):
             raise LangError("a 3D problem's board must be a 3D pattern's name", statement.pos)
         board = patterns[statement.board.name]
     else:
-        board = evaluate(statement.board, patterns)
+        board = evaluate(statement.board, patterns, budget)
     if isinstance(statement.tiles, syntax.Var):
         return board, tile_lists[statement.three_d, statement.tiles.name]
-    return board, tile_defs(statement.tiles, patterns)
+    return board, tile_defs(statement.tiles, patterns, budget)
 
 
 def _drawn(shape: Shape, pos: Pos, what: str, side: int) -> Layers:
