@@ -33,7 +33,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("symmetry",),
     ("solving",),
     ("cli",),
-    ("tiling", "lang", "puzzles", "nonogram", "studio"),
+    ("tiling", "lang", "puzzles", "nonogram", "studio", "burr"),
     ("excover", "main", "__main__", "dlx"),
 )
 

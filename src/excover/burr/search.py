@@ -1,0 +1,250 @@
+"""The disassembler: breadth-first searches for separations, tried until one works.
+
+For a part (some pieces in a configuration) :func:`_separations` runs BurrTools'
+breadth-first search over configurations (translations relative to the first piece,
+so that moving every piece at once changes nothing), each move one set of pieces slid
+any distance along one direction (:mod:`excover.burr.motion`). A configuration in which
+a set is free ends the search in BurrTools: that is the first separation, and the
+number of moves to it is the first number of the level, a breadth-first minimum. Here
+the search yields that separation and, when asked again, goes on: the other sets free in
+that configuration, then the configurations further on (one in which a set is free is
+not moved further: both parts are taken apart on their own from there). The search
+keeps three levels of configurations for telling new ones from known ones, as
+BurrTools does; a configuration keeps the one it was reached from, so that a path
+stays known as long as something found later leads back to it.
+
+:class:`Disassembler` takes each separation apart recursively (the pieces left first,
+then the pieces taken out, as BurrTools does). BurrTools stops at the first separation
+of each part; here, when that one leaves a part that does not come apart, the next is
+tried, and an assembly is called stuck only once every separation has failed.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+
+from excover.burr.assembly import Assembly
+from excover.burr.disassembly import Disassembly, Move, Separation
+from excover.burr.grouping import Groups
+from excover.burr.motion import Motion
+
+__all__ = ["Budget", "Disassembler", "OutOfBudget"]
+
+Vector = tuple[int, int, int]
+State = tuple[Vector, ...]
+#: A configuration found by the search: (configuration, the node it was reached from,
+#: the move that reached it).
+_Node = tuple[State, "_Node | None", "tuple[int, int, int] | None"]
+
+
+class OutOfBudget(Exception):
+    """The time or the state cap ran out; the message says which."""
+
+
+@dataclass
+class Budget:
+    """The limits of one assembly's disassembly: a ``time.monotonic()`` deadline and a
+    cap on the configurations explored (either None: none)."""
+
+    deadline: float | None = None
+    max_states: int | None = None
+    states: int = 0
+
+    def spend(self, states: int) -> None:
+        """Count ``states`` more configurations; raise :class:`OutOfBudget` past a limit."""
+        self.states += states
+        if self.max_states is not None and self.states > self.max_states:
+            raise OutOfBudget(f"more than {self.max_states:,} states")
+        if self.deadline is not None and time.monotonic() > self.deadline:
+            raise OutOfBudget("out of time")
+
+
+@dataclass(frozen=True)
+class _Found:
+    """A separation found by the search: the moves to the configuration (each
+    ``(mask, direction, step)``), the set free there and its direction."""
+
+    path: tuple[tuple[int, int, int], ...]
+    mask: int
+    direction: int
+
+
+def _normal(motion: Motion, state: Sequence[Vector], mask: int, direction: int, step: int) -> State:
+    """``state`` after the move, with the first piece kept in place (when it moves,
+    the others move the opposite way instead: the same relative configuration)."""
+    if mask & 1:
+        mask, direction = motion.full ^ mask, direction ^ 1
+    return motion.moved(state, mask, direction, step)
+
+
+def _separations(motion: Motion, start: State, budget: Budget) -> Iterator[_Found]:
+    """Every separation reachable from ``start``, nearest first (see the module's text)."""
+    origin = start[0]
+    first: State = tuple((t[0] - origin[0], t[1] - origin[1], t[2] - origin[2]) for t in start)
+    root: _Node = (first, None, None)
+    old: dict[State, _Node] = {}
+    current: dict[State, _Node] = {first: root}
+    new: dict[State, _Node] = {}
+    todo = [root]
+    while todo:
+        later: list[_Node] = []
+        for node in todo:
+            state = node[0]
+            table = motion.table(state)
+            free = motion.removals(table)
+            if free:
+                path = _path(node)
+                for mask, direction in free:
+                    yield _Found(path, mask, direction)
+                continue
+            grown = 0
+            for mask, direction, step in motion.moves(table):
+                after = _normal(motion, state, mask, direction, step)
+                if after in old or after in current or after in new:
+                    continue
+                child: _Node = (after, node, (mask, direction, step))
+                new[after] = child
+                later.append(child)
+                grown += 1
+            budget.spend(grown + 1)
+        old, current, new = current, new, {}
+        todo = later
+
+
+def _path(node: _Node) -> tuple[tuple[int, int, int], ...]:
+    moves = []
+    walk: _Node | None = node
+    while walk is not None and walk[2] is not None:
+        moves.append(walk[2])
+        walk = walk[1]
+    return tuple(reversed(moves))
+
+
+def _play(where: dict[int, Vector], move: Move) -> None:
+    """Slide the pieces of a finite ``move`` in ``where`` (piece -> translation)."""
+    assert move.distance is not None
+    dx, dy, dz = (c * move.distance for c in move.vector)
+    for p in move.pieces:
+        x, y, z = where[p]
+        where[p] = (x + dx, y + dy, z + dz)
+
+
+@dataclass(frozen=True)
+class _Outcome:
+    """A part's fate: taken apart (``tree``, None for a piece or a group), ``beyond``
+    true when some separation of it is not the first its search found, and the sets
+    left together as groups."""
+
+    tree: Separation | None
+    beyond: bool = False
+    grouped: tuple[tuple[int, ...], ...] = ()
+
+
+class Disassembler:
+    """Disassembles the assemblies of one problem (their pieces and groups)."""
+
+    def __init__(self, assembly: Assembly, budget: Budget, complete: bool = True) -> None:
+        self.assembly = assembly
+        self.voxels = [piece.voxels for piece in assembly.pieces]
+        self.weights = [piece.weight for piece in assembly.pieces]
+        self.parts = [piece.part for piece in assembly.pieces]
+        self.groups = Groups(assembly.groups)
+        self.budget = budget
+        self.complete = complete
+        self.cache: dict[tuple[int, int, int, int, int], tuple[int, int, int]] = {}
+        self.memo: dict[tuple[tuple[int, ...], State], _Outcome | None] = {}
+
+    def run(self) -> Disassembly:
+        """The disassembly of the whole assembly."""
+        pieces = tuple(range(len(self.voxels)))
+        start: State = tuple((0, 0, 0) for _ in pieces)
+        try:
+            outcome = self._part(pieces, start)
+        except OutOfBudget as stop:
+            return Disassembly(
+                self.assembly, "unknown", states_explored=self.budget.states, reason=str(stop)
+            )
+        explored = self.budget.states
+        if outcome is None:
+            return Disassembly(self.assembly, "stuck", states_explored=explored)
+        if outcome.grouped and not self.groups.fit([self._parts(s) for s in outcome.grouped]):
+            return Disassembly(
+                self.assembly,
+                "unknown",
+                states_explored=explored,
+                reason="the parts left together do not fit the groups at once",
+            )
+        return Disassembly(
+            self.assembly,
+            "solved",
+            outcome.tree,
+            outcome.beyond,
+            explored,
+            groups=outcome.grouped,
+        )
+
+    def _parts(self, pieces: Sequence[int]) -> list[int]:
+        return [self.parts[p] for p in pieces]
+
+    def _part(self, pieces: tuple[int, ...], start: State) -> _Outcome | None:
+        """A part taken apart, None when it cannot be (as BurrTools decides: a single
+        piece or a part all in one group is not taken apart; one that does not come
+        apart may stay together when it fits a group)."""
+        if len(pieces) == 1 or self.groups and self.groups.same_group(self._parts(pieces)):
+            return _Outcome(None)
+        outcome = self._separate(pieces, start)
+        if outcome is None and self.groups and self.groups.fit([self._parts(pieces)]):
+            return _Outcome(None, grouped=(pieces,))
+        return outcome
+
+    def _separate(self, pieces: tuple[int, ...], start: State) -> _Outcome | None:
+        origin = start[0]
+        key = (pieces, tuple((t[0] - origin[0], t[1] - origin[1], t[2] - origin[2]) for t in start))
+        if key in self.memo:
+            return self.memo[key]
+        motion = Motion([self.voxels[p] for p in pieces], pieces, self.cache)
+        tried: set[tuple[int, State]] = set()
+        outcome = None
+        for number, found in enumerate(_separations(motion, start, self.budget)):
+            where = dict(zip(pieces, start, strict=True))
+            moves = []
+            for mask, direction, step in found.path:
+                moves.append(self._move(pieces, mask, direction, step))
+                _play(where, moves[-1])
+            state = tuple(where[p] for p in pieces)
+            seen = (
+                found.mask,
+                tuple((t[0] - state[0][0], t[1] - state[0][1], t[2] - state[0][2]) for t in state),
+            )
+            if seen in tried:
+                continue
+            tried.add(seen)
+            out = self._move(pieces, found.mask, found.direction, None)
+            moves.append(out)
+            removed = set(out.pieces)
+            left = tuple(p for p in pieces if p not in removed)
+            taken = tuple(p for p in pieces if p in removed)
+            stays = self._part(left, tuple(where[p] for p in left))
+            goes = None if stays is None else self._part(taken, tuple(where[p] for p in taken))
+            if stays is not None and goes is not None:
+                outcome = _Outcome(
+                    Separation(pieces, start, tuple(moves), stays.tree, goes.tree),
+                    number > 0 or stays.beyond or goes.beyond,
+                    stays.grouped + goes.grouped,
+                )
+                break
+            if not self.complete:
+                break
+        self.memo[key] = outcome
+        return outcome
+
+    def _move(self, pieces: tuple[int, ...], mask: int, direction: int, step: int | None) -> Move:
+        """The move of the pieces of ``mask``; when they outweigh the others (BurrTools'
+        weights), the others move the opposite way instead."""
+        moving = [p for k, p in enumerate(pieces) if mask >> k & 1]
+        still = [p for k, p in enumerate(pieces) if not mask >> k & 1]
+        if max(self.weights[p] for p in moving) > max(self.weights[p] for p in still):
+            moving, direction = still, direction ^ 1
+        return Move(tuple(moving), direction, step)
