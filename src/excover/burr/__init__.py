@@ -18,9 +18,13 @@ from __future__ import annotations
 
 import time
 
+from collections.abc import Iterator
+
+from excover.burr._moves import Geometry
 from excover.burr.assembly import Assembly, Piece, assemblies
 from excover.burr.disassembly import Disassembly, Move, Separation, Status
 from excover.burr.search import Budget, Disassembler
+from excover.formats.burrtools import Puzzle
 
 __all__ = [
     "Assembly",
@@ -31,6 +35,7 @@ __all__ = [
     "Status",
     "assemblies",
     "disassemble",
+    "disassemble_all",
 ]
 
 
@@ -50,3 +55,27 @@ def disassemble(
     """
     deadline = None if timeout is None else time.monotonic() + timeout
     return Disassembler(assembly, Budget(deadline, max_states), complete).run()
+
+
+def disassemble_all(
+    puzzle: Puzzle,
+    problem: int = 0,
+    *,
+    complete: bool = True,
+    deadline: float | None = None,
+    max_states: int | None = None,
+) -> Iterator[Disassembly]:
+    """The disassembly of every assembly of ``problem`` (from 0, as ``burrTxt -o``), in
+    the order they are found, the pieces' movement tables shared between them.
+
+    ``deadline`` (a ``time.monotonic()`` value) bounds the whole run: the assembly it
+    interrupts is ``"unknown"`` and is the last one yielded. ``max_states`` bounds each
+    assembly's search (past it that assembly is ``"unknown"`` and the next one follows).
+    """
+    geometry = Geometry()
+    for assembly in assemblies(puzzle, problem):
+        budget = Budget(deadline, max_states)
+        result = Disassembler(assembly, budget, complete, geometry).run()
+        yield result
+        if deadline is not None and time.monotonic() > deadline:
+            return

@@ -68,22 +68,31 @@ def cover_of(puzzle: Puzzle, problem: int) -> ExactCover:
     return ExactCover.from_burrtools(puzzle, problem)
 
 
+def _cells(cover: ExactCover) -> dict[str, Voxel]:
+    """The voxel of each item of ``cover`` naming one (``x,y,z``)."""
+    found = {}
+    for name in cover.items:
+        parts = name.split(",")
+        if len(parts) == 3 and all(p.lstrip("-").isdigit() for p in parts):
+            found[name] = (int(parts[0]), int(parts[1]), int(parts[2]))
+    return found
+
+
 def assembly_of(
     puzzle: Puzzle, problem: int, cover: ExactCover, options: Sequence[int]
 ) -> Assembly:
     """The assembly of one solution (``options``) of ``cover`` (made by :func:`cover_of`)."""
     spec = puzzle.problems[problem]
     kinds = {kind_name(puzzle, part.shape): k for k, part in enumerate(spec.parts) if part.hi > 0}
+    cells = _cells(cover)
     placed: list[tuple[int, Voxel, tuple[Voxel, ...]]] = []
     for option in options:
         names = cover.option_items(option)
         part = next((kinds[name] for name in names if name in kinds), None)
         if part is None:  # a hole of a problem with maxHoles
             continue
-        cells = tuple(
-            sorted(tuple(int(c) for c in name.split(",")) for name in names if name not in kinds)
-        )
-        placed.append((part, cells[0], cells))  # type: ignore[arg-type]
+        voxels = tuple(sorted(cells[name] for name in names if name in cells))
+        placed.append((part, voxels[0], voxels))
     placed.sort()
     pieces = tuple(
         Piece(
@@ -102,5 +111,6 @@ def assemblies(puzzle: Puzzle, problem: int = 0) -> Iterator[Assembly]:
     if not 0 <= problem < len(puzzle.problems):
         raise UsageError(f"{puzzle.source}: no problem {problem}")
     cover = cover_of(puzzle, problem)
+    cells = _cells(cover)
     for solution in cover.solutions(up_to_symmetry=True):
-        yield assembly_of(puzzle, problem, cover, solution)
+        yield assembly_of(puzzle, problem, cover, solution, cells)

@@ -28,15 +28,12 @@ from dataclasses import dataclass
 from excover.burr.assembly import Assembly
 from excover.burr.disassembly import Disassembly, Move, Separation
 from excover.burr.grouping import Groups
-from excover.burr.motion import Motion
+from excover.burr._moves import Geometry, Part, Search
 
 __all__ = ["Budget", "Disassembler", "OutOfBudget"]
 
 Vector = tuple[int, int, int]
 State = tuple[Vector, ...]
-#: A configuration found by the search: (configuration, the node it was reached from,
-#: the move that reached it).
-_Node = tuple[State, "_Node | None", "tuple[int, int, int] | None"]
 
 
 class OutOfBudget(Exception):
@@ -59,67 +56,6 @@ class Budget:
             raise OutOfBudget(f"more than {self.max_states:,} states")
         if self.deadline is not None and time.monotonic() > self.deadline:
             raise OutOfBudget("out of time")
-
-
-@dataclass(frozen=True)
-class _Found:
-    """A separation found by the search: the moves to the configuration (each
-    ``(mask, direction, step)``), the set free there and its direction."""
-
-    path: tuple[tuple[int, int, int], ...]
-    mask: int
-    direction: int
-
-
-def _normal(motion: Motion, state: Sequence[Vector], mask: int, direction: int, step: int) -> State:
-    """``state`` after the move, with the first piece kept in place (when it moves,
-    the others move the opposite way instead: the same relative configuration)."""
-    if mask & 1:
-        mask, direction = motion.full ^ mask, direction ^ 1
-    return motion.moved(state, mask, direction, step)
-
-
-def _separations(motion: Motion, start: State, budget: Budget) -> Iterator[_Found]:
-    """Every separation reachable from ``start``, nearest first (see the module's text)."""
-    origin = start[0]
-    first: State = tuple((t[0] - origin[0], t[1] - origin[1], t[2] - origin[2]) for t in start)
-    root: _Node = (first, None, None)
-    old: dict[State, _Node] = {}
-    current: dict[State, _Node] = {first: root}
-    new: dict[State, _Node] = {}
-    todo = [root]
-    while todo:
-        later: list[_Node] = []
-        for node in todo:
-            state = node[0]
-            table = motion.table(state)
-            free = motion.removals(table)
-            if free:
-                path = _path(node)
-                for mask, direction in free:
-                    yield _Found(path, mask, direction)
-                continue
-            grown = 0
-            for mask, direction, step in motion.moves(table):
-                after = _normal(motion, state, mask, direction, step)
-                if after in old or after in current or after in new:
-                    continue
-                child: _Node = (after, node, (mask, direction, step))
-                new[after] = child
-                later.append(child)
-                grown += 1
-            budget.spend(grown + 1)
-        old, current, new = current, new, {}
-        todo = later
-
-
-def _path(node: _Node) -> tuple[tuple[int, int, int], ...]:
-    moves = []
-    walk: _Node | None = node
-    while walk is not None and walk[2] is not None:
-        moves.append(walk[2])
-        walk = walk[1]
-    return tuple(reversed(moves))
 
 
 def _play(where: dict[int, Vector], move: Move) -> None:
@@ -145,7 +81,13 @@ class _Outcome:
 class Disassembler:
     """Disassembles the assemblies of one problem (their pieces and groups)."""
 
-    def __init__(self, assembly: Assembly, budget: Budget, complete: bool = True) -> None:
+    def __init__(
+        self,
+        assembly: Assembly,
+        budget: Budget,
+        complete: bool = True,
+        geometry: Geometry | None = None,
+    ) -> None:
         self.assembly = assembly
         self.voxels = [piece.voxels for piece in assembly.pieces]
         self.weights = [piece.weight for piece in assembly.pieces]
@@ -153,7 +95,8 @@ class Disassembler:
         self.groups = Groups(assembly.groups)
         self.budget = budget
         self.complete = complete
-        self.cache: dict[tuple[int, int, int, int, int], tuple[int, int, int]] = {}
+        self.geometry = Geometry() if geometry is None else geometry
+        self.tables: dict[tuple[int, ...], Part] = {}
         self.memo: dict[tuple[tuple[int, ...], State], _Outcome | None] = {}
 
     def run(self) -> Disassembly:
@@ -204,24 +147,29 @@ class Disassembler:
         key = (pieces, tuple((t[0] - origin[0], t[1] - origin[1], t[2] - origin[2]) for t in start))
         if key in self.memo:
             return self.memo[key]
-        motion = Motion([self.voxels[p] for p in pieces], pieces, self.cache)
+        if pieces not in self.tables:
+            self.tables[pieces] = Part(self.geometry, [self.voxels[p] for p in pieces])
+        search = Search(self.tables[pieces], start)
         tried: set[tuple[int, State]] = set()
         outcome = None
-        for number, found in enumerate(_separations(motion, start, self.budget)):
+        number = -1
+        while (found := search.next(self.budget)) is not None:
+            number += 1
+            path, mask, direction = found
             where = dict(zip(pieces, start, strict=True))
             moves = []
-            for mask, direction, step in found.path:
-                moves.append(self._move(pieces, mask, direction, step))
+            for step_mask, step_direction, step in path:
+                moves.append(self._move(pieces, step_mask, step_direction, step))
                 _play(where, moves[-1])
             state = tuple(where[p] for p in pieces)
             seen = (
-                found.mask,
+                mask,
                 tuple((t[0] - state[0][0], t[1] - state[0][1], t[2] - state[0][2]) for t in state),
             )
             if seen in tried:
                 continue
             tried.add(seen)
-            out = self._move(pieces, found.mask, found.direction, None)
+            out = self._move(pieces, mask, direction, None)
             moves.append(out)
             removed = set(out.pieces)
             left = tuple(p for p in pieces if p not in removed)
