@@ -17,7 +17,6 @@ finds, every separation is tried before an assembly is called stuck::
 from __future__ import annotations
 
 import time
-
 from collections.abc import Iterator
 
 from excover.burr._moves import Geometry

@@ -1,13 +1,34 @@
 # cython: language_level=3
 """The disassembler's hot loop: the breadth-first search of one part, compiled.
 
-It is the search :mod:`excover.burr.search` describes, over flat integer arrays:
+A *configuration* gives each piece of a part its translation from the assembled
+position. In a configuration, the gap of ``i`` towards ``j`` on an axis is how far piece
+``i`` can slide along ``+axis`` before it touches ``j`` (``FREE`` when it never does):
+the shortest run of empty voxels from a voxel of ``i`` to the next voxel of ``j`` on one
+line along the axis. These pairwise values are Bill Cutler's tables ("Computer Analysis
+of All 6 Piece Burrs"), as BurrTools computes them.
+
+A *move* slides one set of pieces any distance along one of the six directions (``+x,
+-x, +y, -y, +z, -z``, numbered 0 to 5); it counts as one move whatever the distance.
+Moving set ``S`` by ``s`` is legal when no piece of ``S`` meets a piece outside it on the
+way: every such gap is at least ``s``. The smallest legal set holding piece ``p`` (its
+*closure*) grows with ``s``. BurrTools' move generator takes the closures of at most
+half the pieces, for each direction, piece and distance, and every union of closures of
+one direction and distance (its "merges"); together they reach every configuration one
+move away, in the order BurrTools finds them, kept here so that the first separation
+found is BurrTools' own. A set that can slide infinitely far is *free*: moving it out
+separates the part in two (single pieces are looked for first, then sets of at most half
+the pieces, as BurrTools does).
+
+The search over flat integer arrays:
 
 - A configuration is ``3n`` 16-bit translations (``n`` pieces, at most 64, so that a
   set of pieces is one 64-bit mask), kept with the first piece at the origin.
-- Cutler's gaps (:mod:`excover.burr.motion`) are looked up in one table per ordered
-  pair of pieces, over the relative offsets at which the two bounding boxes come near
-  each other (one voxel of room each way), filled in as offsets are met. Away from that
+- Cutler's gaps are looked up in one table per ordered pair of shapes (a piece's voxels
+  moved to start at 0: pieces of one shape in one orientation share it, within an
+  assembly and between the assemblies of a problem, as in BurrTools' movement cache),
+  over the relative offsets at which the two bounding boxes come within a voxel of each
+  other, filled in as offsets are met. Away from that
   window the answer needs no table: a perpendicular offset outside it leaves the pieces
   on different lines (free), an offset along the axis beyond it adds to the value at its
   edge, one below it puts the other piece behind (free).

@@ -79,12 +79,17 @@ def _cells(cover: ExactCover) -> dict[str, Voxel]:
 
 
 def assembly_of(
-    puzzle: Puzzle, problem: int, cover: ExactCover, options: Sequence[int]
+    puzzle: Puzzle,
+    problem: int,
+    cover: ExactCover,
+    options: Sequence[int],
+    cells: dict[str, Voxel] | None = None,
 ) -> Assembly:
-    """The assembly of one solution (``options``) of ``cover`` (made by :func:`cover_of`)."""
+    """The assembly of one solution (``options``) of ``cover`` (made by :func:`cover_of`;
+    ``cells``: its voxel items by name, when already known)."""
     spec = puzzle.problems[problem]
     kinds = {kind_name(puzzle, part.shape): k for k, part in enumerate(spec.parts) if part.hi > 0}
-    cells = _cells(cover)
+    cells = _cells(cover) if cells is None else cells
     placed: list[tuple[int, Voxel, tuple[Voxel, ...]]] = []
     for option in options:
         names = cover.option_items(option)

@@ -16,9 +16,18 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from excover.burr.assembly import Assembly
-from excover.burr.motion import DIRECTIONS
 
-__all__ = ["Disassembly", "Move", "Separation", "Status"]
+__all__ = ["DIRECTIONS", "Disassembly", "Move", "Separation", "Status"]
+
+#: The six directions of a move, by number (BurrTools' order): +x, -x, +y, -y, +z, -z.
+DIRECTIONS: tuple[tuple[int, int, int], ...] = (
+    (1, 0, 0),
+    (-1, 0, 0),
+    (0, 1, 0),
+    (0, -1, 0),
+    (0, 0, 1),
+    (0, 0, -1),
+)
 
 Vector = tuple[int, int, int]
 #: What became of an assembly: it comes apart, it cannot, or the budget ran out first.

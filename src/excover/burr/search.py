@@ -3,7 +3,7 @@
 For a part (some pieces in a configuration) :func:`_separations` runs BurrTools'
 breadth-first search over configurations (translations relative to the first piece,
 so that moving every piece at once changes nothing), each move one set of pieces slid
-any distance along one direction (:mod:`excover.burr.motion`). A configuration in which
+any distance along one direction (:mod:`excover.burr._moves`). A configuration in which
 a set is free ends the search in BurrTools: that is the first separation, and the
 number of moves to it is the first number of the level, a breadth-first minimum. Here
 the search yields that separation and, when asked again, goes on: the other sets free in
@@ -22,13 +22,13 @@ tried, and an assembly is called stuck only once every separation has failed.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
+from excover.burr._moves import Geometry, Part, Search
 from excover.burr.assembly import Assembly
 from excover.burr.disassembly import Disassembly, Move, Separation
 from excover.burr.grouping import Groups
-from excover.burr._moves import Geometry, Part, Search
 
 __all__ = ["Budget", "Disassembler", "OutOfBudget"]
 
@@ -135,7 +135,7 @@ class Disassembler:
         """A part taken apart, None when it cannot be (as BurrTools decides: a single
         piece or a part all in one group is not taken apart; one that does not come
         apart may stay together when it fits a group)."""
-        if len(pieces) == 1 or self.groups and self.groups.same_group(self._parts(pieces)):
+        if len(pieces) == 1 or (self.groups and self.groups.same_group(self._parts(pieces))):
             return _Outcome(None)
         outcome = self._separate(pieces, start)
         if outcome is None and self.groups and self.groups.fit([self._parts(pieces)]):
@@ -189,10 +189,13 @@ class Disassembler:
         return outcome
 
     def _move(self, pieces: tuple[int, ...], mask: int, direction: int, step: int | None) -> Move:
-        """The move of the pieces of ``mask``; when they outweigh the others (BurrTools'
-        weights), the others move the opposite way instead."""
+        """The move of the pieces of ``mask``, told as the smaller side moving (the other
+        side moving the opposite way is the same move); when the pieces told outweigh the
+        others (BurrTools' weights), the others move instead."""
         moving = [p for k, p in enumerate(pieces) if mask >> k & 1]
         still = [p for k, p in enumerate(pieces) if not mask >> k & 1]
+        if len(moving) > len(still) and step is not None:
+            moving, still, direction = still, moving, direction ^ 1
         if max(self.weights[p] for p in moving) > max(self.weights[p] for p in still):
             moving, direction = still, direction ^ 1
         return Move(tuple(moving), direction, step)
