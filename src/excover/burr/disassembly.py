@@ -114,7 +114,7 @@ class Separation:
     def sequence(self) -> tuple[int, ...]:
         """The moves of every separation in pre-order (this one, its left part's, its
         removed part's): BurrTools sorts solutions by this, smallest first."""
-        found = (len(self.moves),)
+        found: tuple[int, ...] = (len(self.moves),)
         for part in (self.left, self.removed):
             if part is not None:
                 found += part.sequence()
