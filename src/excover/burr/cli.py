@@ -144,7 +144,8 @@ def _print_text(
     print(f"unknown: {counts['unknown']}")
     for number, result in _solutions(results):
         note = "  (BurrTools' first separation fails here)" if result.beyond_greedy else ""
-        print(f"assembly {number}: level {result.level}, {result.total} moves{note}")
+        total = f"{result.total} move" + ("" if result.total == 1 else "s")
+        print(f"assembly {number}: level {result.level}, {total}{note}")
         if args.moves and result.tree is not None:
             _print_moves(result.tree, "  ")
     for number, result in enumerate(results, 1):
@@ -154,7 +155,8 @@ def _print_text(
 
 def _print_moves(separation: Separation, indent: str) -> None:
     pieces = " ".join(str(p) for p in separation.pieces)
-    print(f"{indent}pieces {pieces}: {len(separation.moves)} moves")
+    count = len(separation.moves)
+    print(f"{indent}pieces {pieces}: {count} move" + ("" if count == 1 else "s"))
     for k, move in enumerate(separation.moves, 1):
         print(f"{indent}  {k}. {move}")
     for part in (separation.left, separation.removed):

@@ -136,7 +136,8 @@ class Disassembly:
 
     ``status`` is ``"solved"`` (``tree`` holds the separations), ``"stuck"`` (no sequence
     of moves takes it apart: every first separation was tried) or ``"unknown"`` (the
-    ``--timeout`` or the state cap ran out first; ``reason`` says which).
+    ``--timeout`` or the state cap ran out first; ``reason`` says which; an assembly of a
+    single piece is stuck too, as BurrTools counts no solution there).
     ``beyond_greedy`` is true when a separation of the tree is not the first one the
     breadth-first search found for its part: BurrTools, which keeps only the first,
     calls such an assembly not disassemblable. ``states_explored`` counts the states of

@@ -100,11 +100,14 @@ class Disassembler:
         self.memo: dict[tuple[tuple[int, ...], State], _Outcome | None] = {}
 
     def run(self) -> Disassembly:
-        """The disassembly of the whole assembly."""
+        """The disassembly of the whole assembly (as in BurrTools, groups apply to the
+        parts only, and an assembly of one piece is no solution)."""
         pieces = tuple(range(len(self.voxels)))
         start: State = tuple((0, 0, 0) for _ in pieces)
+        if len(pieces) < 2:
+            return Disassembly(self.assembly, "stuck", reason="a single piece")
         try:
-            outcome = self._part(pieces, start)
+            outcome = self._separate(pieces, start)
         except OutOfBudget as stop:
             return Disassembly(
                 self.assembly, "unknown", states_explored=self.budget.states, reason=str(stop)
