@@ -351,6 +351,9 @@ def test_the_command_reports_an_assembly_out_of_budget_as_unknown(
     assert (document["unknown"], document["solutions"], document["complete"]) == (1, [], False)
     assert main(["disassemble", path, "--problem", "3"]) == 2
     assert "no problem 3" in capsys.readouterr().err
+    assert main(["disassemble", path, "--timeout", "0"]) == 1
+    out, err = capsys.readouterr()
+    assert "unknown: 1" in out and "stopped by --timeout" in err
 
 
 def test_a_disassembly_plays_its_moves_from_the_assembled_state() -> None:
