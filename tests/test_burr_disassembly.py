@@ -25,6 +25,7 @@ from hypothesis import strategies as st
 
 from excover.burr import Assembly, Disassembly, Move, Separation, disassemble
 from excover.burr._moves import Geometry, Part
+from excover.burr.grouping import Groups
 from excover.cli import common
 from excover.formats.burrtools import Part as BurrPart
 from excover.formats.burrtools import Problem, Puzzle, Shape, write_xmpuzzle
@@ -283,6 +284,22 @@ def test_a_cube_in_a_closed_shell_is_stuck_and_a_budget_makes_it_unknown() -> No
     assert capped.status == "unknown" and "states" in capped.reason
     late = disassemble(Assembly.of_voxels(pieces), timeout=0)
     assert late.status == "unknown" and late.reason == "out of time"
+
+
+def test_a_part_that_cannot_come_apart_may_stay_together_as_a_group() -> None:
+    """A cube locked in a shell, and a loose cube on top: stuck, unless the shell and
+    the locked cube belong to one group (BurrTools' groups, with their counts)."""
+    shell = [v for v in product(range(4), range(3), range(3)) if v not in ((1, 1, 1), (2, 1, 1))]
+    voxels = [shell, [(1, 1, 1)], [(0, 0, 3)]]
+    plain = Assembly.of_voxels(voxels)
+    assert disassemble(plain).status == "stuck"
+    grouped = Assembly(plain.pieces, groups=(((1, 1),), ((1, 1),), ()))
+    result = disassemble(grouped)
+    assert (result.status, result.level, result.tree and result.tree.left) == ("solved", "1", None)
+    # two parts stuck, each fitting group 1 alone, not both at once (counts shared)
+    assert Groups([((1, 1),), ((1, 2),)]).fit([[0, 1]])
+    assert not Groups([((1, 1),), ((1, 2),)]).fit([[0, 1], [0, 1]])
+    assert Groups([((1, 1), (2, 1)), ((1, 1), (2, 1))]).fit([[0, 1], [0, 1]])
 
 
 def test_levels_read_as_burrtools_writes_them() -> None:
