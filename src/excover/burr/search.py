@@ -29,6 +29,7 @@ from excover.burr._moves import Geometry, Part, Search
 from excover.burr.assembly import Assembly
 from excover.burr.disassembly import Disassembly, Move, Separation
 from excover.burr.grouping import Groups
+from excover.errors import UsageError
 
 __all__ = ["Budget", "Disassembler", "OutOfBudget"]
 
@@ -88,6 +89,13 @@ class Disassembler:
         complete: bool = True,
         geometry: Geometry | None = None,
     ) -> None:
+        if len(assembly.pieces) > 64:
+            raise UsageError(
+                f"an assembly of {len(assembly.pieces)} pieces: excover disassembles "
+                "assemblies of at most 64 pieces"
+            )
+        if any(not piece.voxels for piece in assembly.pieces):
+            raise UsageError("a piece of the assembly has no voxels")
         self.assembly = assembly
         self.voxels = [piece.voxels for piece in assembly.pieces]
         self.weights = [piece.weight for piece in assembly.pieces]
