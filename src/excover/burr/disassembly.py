@@ -141,7 +141,8 @@ class Disassembly:
     ``beyond_greedy`` is true when a separation of the tree is not the first one the
     breadth-first search found for its part: BurrTools, which keeps only the first,
     calls such an assembly not disassemblable. ``states_explored`` counts the states of
-    every breadth-first search made for it.
+    every breadth-first search made for it; ``groups`` holds the parts that stay
+    together as groups (BurrTools' piece groups).
     """
 
     assembly: Assembly

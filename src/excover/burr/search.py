@@ -1,22 +1,21 @@
 """The disassembler: breadth-first searches for separations, tried until one works.
 
-For a part (some pieces in a configuration) :func:`_separations` runs BurrTools'
-breadth-first search over configurations (translations relative to the first piece,
-so that moving every piece at once changes nothing), each move one set of pieces slid
-any distance along one direction (:mod:`excover.burr._moves`). A configuration in which
-a set is free ends the search in BurrTools: that is the first separation, and the
-number of moves to it is the first number of the level, a breadth-first minimum. Here
-the search yields that separation and, when asked again, goes on: the other sets free in
-that configuration, then the configurations further on (one in which a set is free is
-not moved further: both parts are taken apart on their own from there). The search
-keeps three levels of configurations for telling new ones from known ones, as
-BurrTools does; a configuration keeps the one it was reached from, so that a path
-stays known as long as something found later leads back to it.
+For a part (some pieces in a configuration) :class:`excover.burr._moves.Search` runs
+BurrTools' breadth-first search over configurations (translations relative to the first
+piece, so that moving every piece at once changes nothing), each move one set of pieces
+slid any distance along one direction. A configuration in which a set is free ends the
+search in BurrTools: that is the first separation, and the number of moves to it is the
+first number of the level, a breadth-first minimum. Here the search hands out that
+separation and, when asked again, goes on: the other sets free in that configuration,
+then the configurations further on (one in which a set is free is not moved further:
+both parts are taken apart on their own from there).
 
 :class:`Disassembler` takes each separation apart recursively (the pieces left first,
 then the pieces taken out, as BurrTools does). BurrTools stops at the first separation
 of each part; here, when that one leaves a part that does not come apart, the next is
-tried, and an assembly is called stuck only once every separation has failed.
+tried, and an assembly is called stuck only once every separation has failed (which
+docs/burr.md shows never changes the answer: when an assembly comes apart, so does every
+part any separation leaves).
 """
 
 from __future__ import annotations
