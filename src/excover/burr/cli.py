@@ -15,7 +15,7 @@ import argparse
 import sys
 
 from excover.cli import common
-from excover.cli.common import EPILOG_SHORT, add_json, add_quiet
+from excover.cli.common import add_json, add_quiet
 
 TYPE_CHECKING = False  # typing is for type checkers: importing it costs each run ~6 ms
 if TYPE_CHECKING:
@@ -40,13 +40,23 @@ marked. Pieces are numbered from 0 in BurrTools' order (the problem's shapes in 
 copies together)."""
 
 
+_EPILOG = (
+    common.exit_statuses(
+        "--timeout or --max-states",
+        "the assemblies done printed, an assembly cut short counted as unknown",
+        "the assemblies done printed",
+    )
+    + "\n--json documents follow one schema: 'excover schema' prints it."
+)
+
+
 def add_disassemble_command(commands: Any) -> None:
     """Add ``disassemble`` to the command's sub-parsers."""
     cmd = commands.add_parser(
         "disassemble",
         help="which assemblies of a BurrTools puzzle come apart, and their levels",
         description=_DESCRIPTION,
-        epilog=EPILOG_SHORT,
+        epilog=_EPILOG,
         formatter_class=common.HelpFormatter,
     )
     cmd.add_argument("file", metavar="FILE", help="a BurrTools .xmpuzzle file ('-': stdin)")
@@ -66,8 +76,8 @@ def add_disassemble_command(commands: Any) -> None:
     cmd.add_argument(
         "--greedy",
         action="store_true",
-        help="keep only the first separation of each part, as BurrTools does (an assembly "
-        "whose first separation leaves a part stuck is then called stuck)",
+        help="keep only the first separation of each part, as BurrTools does: the same "
+        "answers (docs/burr.md says why), less work on the assemblies that do not come apart",
     )
     cmd.add_argument(
         "--max-states",
