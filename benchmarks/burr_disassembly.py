@@ -8,12 +8,16 @@ For each problem of each cube-grid ``.xmpuzzle`` of github.com/burr-tools/burr-t
 - levels: the multiset of level strings ``burrTxt -d`` prints and excover's, and the
   levels of the ``<separation>`` trees stored in the file (BurrTools' GUI wrote them,
   possibly with an older version) against excover's;
-- time, best of ``--repeat`` runs interleaved: ``burrTxt -d`` (assembly and
-  disassembly), ``burrTxt`` alone (assembly only), the ``excover disassemble`` command
-  (a fresh interpreter: start-up, reading, assembly, disassembly), and in this process
-  excover's assembly and disassembly apart (complete, and greedy as BurrTools).
+- time, wall clock and CPU (user and system), each the best of ``--repeat`` runs
+  interleaved: ``burrTxt -d`` (assembly and disassembly), ``burrTxt -q`` (assembly
+  only), the ``excover disassemble`` command (a fresh interpreter: start-up, reading,
+  assembly, disassembly), and in this process excover's assembly and its disassembly
+  (complete, and greedy as BurrTools) apart;
+- the ratios, on CPU time (steadier than wall clock on a shared machine): the command's
+  to ``burrTxt -d``'s, and the disassembly's to BurrTools' (``burrTxt -d`` less
+  ``burrTxt -q``).
 
-The load average is printed first: the machine may be shared.
+The load average is printed first and last: the machine may be shared.
 
     python benchmarks/burr_disassembly.py BURR_TOOLS_DIR BURRTXT [--repeat 3]
 
@@ -27,18 +31,26 @@ import argparse
 import gzip
 import os
 import re
+import resource
 import subprocess
 import sys
 import tempfile
 import time
 import xml.etree.ElementTree as ET
 from collections import Counter
+from collections.abc import Callable
+from functools import partial
 from pathlib import Path
+from typing import Any, TypeVar
 
 from burrtools_files import puzzle_files
 
-from excover.burr import assemblies, disassemble_all
-from excover.formats.burrtools import parse_xmpuzzle
+from excover.burr import Assembly, Disassembly, assemblies
+from excover.burr._moves import Geometry
+from excover.burr.search import Budget, Disassembler
+from excover.formats.burrtools import Puzzle, parse_xmpuzzle
+
+T = TypeVar("T")
 
 
 def stored_levels(data: bytes, number: int) -> list[str]:
@@ -75,34 +87,50 @@ def _level(tree: ET.Element) -> str:
     return text
 
 
-def burrtxt(binary: str, path: str, number: int, disassemble: bool) -> tuple[float, str]:
-    started = time.perf_counter()
-    argv = [binary, *(["-d"] if disassemble else ["-q"]), "-o", str(number), path]
-    out = subprocess.run(argv, capture_output=True, text=True, check=True).stdout
-    return time.perf_counter() - started, out
+def _child_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
 
 
-def excover_command(path: str, number: int) -> float:
-    started = time.perf_counter()
-    subprocess.run(
-        [sys.executable, "-m", "excover", "disassemble", path, "--problem", str(number), "--quiet"],
-        capture_output=True,
-        check=True,
-        env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)},
-    )
-    return time.perf_counter() - started
+def timed_run(argv: list[str], **options: Any) -> tuple[float, float, str]:
+    """(wall seconds, CPU seconds, stdout) of a command."""
+    cpu, started = _child_cpu(), time.perf_counter()
+    out = subprocess.run(argv, capture_output=True, text=True, check=True, **options).stdout
+    return time.perf_counter() - started, _child_cpu() - cpu, out
 
 
-def in_process(data: bytes, number: int, complete: bool) -> tuple[float, float, list]:
-    """(assembly seconds, disassembly seconds, the disassemblies)."""
-    puzzle = parse_xmpuzzle(data)
-    started = time.perf_counter()
-    list(assemblies(puzzle, number))
-    assembled = time.perf_counter() - started
-    started = time.perf_counter()
-    results = list(disassemble_all(puzzle, number, complete=complete))
-    total = time.perf_counter() - started
-    return assembled, total - assembled, results
+def burrtxt(binary: str, path: str, number: int, disassemble: bool) -> tuple[float, float, str]:
+    """``burrTxt -d`` (assembly and disassembly) or ``burrTxt -q`` (assembly only)."""
+    return timed_run([binary, "-d" if disassemble else "-q", "-o", str(number), path])
+
+
+def excover_command(path: str, number: int) -> tuple[float, float, str]:
+    """``excover disassemble`` in a fresh interpreter."""
+    argv = [sys.executable, "-m", "excover", "disassemble", path, "--problem", str(number)]
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    return timed_run([*argv, "--quiet"], env=env)
+
+
+def in_process(run: Callable[[], T]) -> tuple[float, float, T]:
+    """(wall seconds, CPU seconds, result) of ``run()`` in this process."""
+    cpu, started = time.process_time(), time.perf_counter()
+    result = run()
+    return time.perf_counter() - started, time.process_time() - cpu, result
+
+
+def assembled(puzzle: Puzzle, number: int) -> list[Assembly]:
+    """The assemblies of a problem."""
+    return list(assemblies(puzzle, number))
+
+
+def disassembly(found: list[Assembly], complete: bool) -> list[Disassembly]:
+    """The disassemblies of the assemblies, the movement tables built afresh."""
+    geometry = Geometry()
+    return [Disassembler(a, Budget(), complete, geometry).run() for a in found]
+
+
+#: The runs timed, in the order of the table.
+KEYS = ("bt -d", "bt asm", "ex cmd", "ex asm", "ex dis", "ex greedy")
 
 
 def main() -> None:
@@ -123,26 +151,32 @@ def main() -> None:
             for number, problem in enumerate(puzzle.problems):
                 if not problem.parts:
                     continue
-                best: dict[str, float] = {}
+                best: dict[str, tuple[float, float]] = {}
+                found = assembled(puzzle, number)
                 for _ in range(args.repeat):
-                    for key, seconds in (
-                        ("bt -d", burrtxt(args.burrtxt, path, number, True)[0]),
-                        ("bt asm", burrtxt(args.burrtxt, path, number, False)[0]),
+                    for key, (wall, cpu, _out) in (
+                        ("bt -d", burrtxt(args.burrtxt, path, number, True)),
+                        ("bt asm", burrtxt(args.burrtxt, path, number, False)),
                         ("ex cmd", excover_command(path, number)),
+                        ("ex asm", in_process(partial(assembled, puzzle, number))),
+                        ("ex dis", in_process(partial(disassembly, found, True))),
+                        ("ex greedy", in_process(partial(disassembly, found, False))),
                     ):
-                        best[key] = min(best.get(key, float("inf")), seconds)
-                _, out = burrtxt(args.burrtxt, path, number, True)
+                        old = best.get(key, (float("inf"), float("inf")))
+                        best[key] = (min(old[0], wall), min(old[1], cpu))
+                out = burrtxt(args.burrtxt, path, number, True)[2]
                 counts = re.search(r"(\d+) assemblies and (\d+) solutions", out)
                 assert counts is not None
                 bt_levels = Counter(re.findall(r"level: (\S+)", out))
-                asm, dis, results = in_process(data, number, True)
-                _, g_dis, greedy = in_process(data, number, False)
+                results = disassembly(found, True)
+                greedy = disassembly(found, False)
                 agree = [(r.status, r.level) for r in results] == [
                     (r.status, r.level) for r in greedy
                 ]
                 solved = [r for r in results if r.status == "solved"]
                 ex_levels = Counter(r.level for r in solved)
                 stored = Counter(stored_levels(data, number))
+                bt_dis = best["bt -d"][1] - best["bt asm"][1]
                 rows.append(
                     (
                         f"{Path(name).stem}:{number}",
@@ -153,13 +187,10 @@ def main() -> None:
                         sum(r.beyond_greedy for r in solved),
                         "same" if agree else "DIFFER",
                         sum(r.status == "unknown" for r in results),
-                        best["bt -d"],
-                        best["bt asm"],
-                        best["ex cmd"],
-                        asm,
-                        dis,
-                        g_dis,
-                        best["ex cmd"] / best["bt -d"],
+                        *(f"{best[k][0]:.2f}/{best[k][1]:.2f}" for k in KEYS),
+                        f"{best['ex cmd'][1] / max(best['bt -d'][1], 0.005):.1f}",
+                        f"{best['ex dis'][1] / max(bt_dis, 0.005):.2f}",
+                        f"{best['ex greedy'][1] / max(bt_dis, 0.005):.2f}",
                     )
                 )
                 if bt_levels != ex_levels:
@@ -173,18 +204,16 @@ def main() -> None:
         "levels",
         "stored",
         "beyond",
+        "greedy",
         "unknown",
-        "bt -d s",
-        "bt asm s",
-        "ex cmd s",
-        "ex asm s",
-        "ex dis s",
-        "ex greedy dis s",
-        "cmd/bt",
+        *(f"{k} wall/cpu s" for k in KEYS),
+        "cmd/bt cpu",
+        "dis/bt-dis cpu",
+        "greedy/bt-dis cpu",
     )
     print(" | ".join(head))
     for row in rows:
-        print(" | ".join(f"{v:.3f}" if isinstance(v, float) else str(v) for v in row))
+        print(" | ".join(str(v) for v in row))
     print(f"load average: {' '.join(f'{v:.2f}' for v in os.getloadavg())}")
 
 

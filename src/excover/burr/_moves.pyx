@@ -294,23 +294,29 @@ cdef class Geometry:
 
     cdef dict shapes
     cdef dict pairs
+    cdef dict pieces
 
     def __cinit__(self):
         self.shapes = {}
         self.pairs = {}
+        self.pieces = {}
 
     def shape(self, voxels):
-        """The shape of a piece and its origin."""
+        """The shape of a piece (a tuple of its voxels) and its origin."""
+        found = self.pieces.get(voxels)
+        if found is not None:
+            return found
         arr = np.asarray(voxels, dtype=np.int64).reshape(-1, 3)
         if arr.shape[0] == 0:
             raise ValueError("a piece without voxels")
         origin = arr.min(axis=0)
         moved = arr - origin
         key = moved[np.lexsort(moved.T[::-1])].tobytes()
-        found = self.shapes.get(key)
-        if found is None:
-            found = self.shapes[key] = (len(self.shapes), Shape(moved))
-        return found, tuple(int(c) for c in origin)
+        shape = self.shapes.get(key)
+        if shape is None:
+            shape = self.shapes[key] = (len(self.shapes), Shape(moved))
+        found = self.pieces[voxels] = (shape, tuple(int(c) for c in origin))
+        return found
 
     def pair(self, tuple one, tuple other):
         key = (one[0], other[0])
