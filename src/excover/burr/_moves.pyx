@@ -518,7 +518,8 @@ cdef class Search:
 
     cdef int _free_sets(self) noexcept:
         """Fill the pending separations of the configuration in the table."""
-        cdef int cap, caps[2], c, direction, piece, k
+        cdef int caps[2]
+        cdef int cap, c, direction, piece, k
         cdef uint64_t mask
         cdef bint known
         caps[0] = 1
