@@ -302,7 +302,9 @@ cdef class Geometry:
         self.pieces = {}
 
     def shape(self, voxels):
-        """The shape of a piece (a tuple of its voxels) and its origin."""
+        """The shape of a piece (its voxels) and its origin."""
+        if not isinstance(voxels, tuple):
+            voxels = tuple(tuple(v) for v in voxels)
         found = self.pieces.get(voxels)
         if found is not None:
             return found
