@@ -212,6 +212,7 @@ extensions = [
     _extension("excover.puzzles._grid"),
     _extension("excover.puzzles._sudoku9"),
     _extension("excover.nonogram._core"),
+    _extension("excover.burr._moves"),
 ]
 
 stale = [e for e in extensions if not _translated(e)]

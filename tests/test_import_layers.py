@@ -33,7 +33,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("symmetry",),
     ("solving",),
     ("cli",),
-    ("tiling", "lang", "puzzles", "nonogram", "studio", "sequences"),
+    ("tiling", "lang", "puzzles", "nonogram", "studio", "sequences", "burr"),
     ("excover", "main", "__main__", "dlx"),
 )
 

@@ -120,6 +120,11 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
 
         add_problem_commands(commands, _read_board)
         return parser
+    if only == "disassemble":
+        from excover.burr.cli import add_disassemble_command
+
+        add_disassemble_command(commands)
+        return parser
     from excover.nonogram.cli import add_nonogram_command
 
     if only == "nonogram":
@@ -135,6 +140,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     if only == "sequence":
         add_sequence_command(commands)
         return parser
+    from excover.burr.cli import add_disassemble_command
     from excover.cli.commands import add_problem_commands
     from excover.lang.cli import add_run_command
     from excover.puzzles.cli import add_puzzle_commands
@@ -145,6 +151,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     add_run_command(commands)
     add_studio_command(commands)
     add_sequence_command(commands)
+    add_disassemble_command(commands)
     return parser
 
 
@@ -154,7 +161,7 @@ _PROBLEM_COMMANDS = ("count", "solve", "dimacs", "estimate", "schema")
 #: The commands whose runs build only their own parser, or their group's (see
 #: :func:`build_parser`): their usage lines and errors read the same as under the whole
 #: parser.
-_LIGHT = ("nonogram", "queens", "sudoku", "studio", "sequence", *_PROBLEM_COMMANDS)
+_LIGHT = ("nonogram", "queens", "sudoku", "studio", "sequence", "disassemble", *_PROBLEM_COMMANDS)
 
 
 def _parse(parser: argparse.ArgumentParser, argv: list[str]) -> argparse.Namespace:

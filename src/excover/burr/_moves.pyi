@@ -1,0 +1,34 @@
+"""Type stub of the disassembler's compiled search (``_moves.pyx``)."""
+
+from collections.abc import Sequence
+from typing import Protocol
+
+__all__ = ["Geometry", "Part", "Search"]
+
+Vector = tuple[int, int, int]
+
+class _Budget(Protocol):
+    def spend(self, states: int) -> None: ...
+
+class Geometry:
+    """The shapes and pair tables of a problem's pieces, shared by its assemblies."""
+
+    def __init__(self) -> None: ...
+
+class Part:
+    """The pieces of one part (their voxels where the assembly puts them)."""
+
+    def __init__(self, geometry: Geometry, pieces: Sequence[Sequence[Vector]]) -> None: ...
+    @property
+    def n(self) -> int: ...
+    def gaps(self, i: int, j: int, ox: int, oy: int, oz: int) -> tuple[int, int, int]:
+        """How far piece ``i`` slides along +x, +y, +z before it meets ``j``, ``j``
+        translated by ``(ox, oy, oz)`` from ``i`` (a huge number: never)."""
+
+class Search:
+    """The breadth-first search of one part from one configuration."""
+
+    expanded: int
+    def __init__(self, part: Part, start: Sequence[Vector]) -> None: ...
+    def next(self, budget: _Budget) -> tuple[list[tuple[int, int, int]], int, int] | None:
+        """The next separation, ``(path, mask, direction)``; None when none is left."""

@@ -1,0 +1,667 @@
+# cython: language_level=3
+"""The disassembler's hot loop: the breadth-first search of one part, compiled.
+
+A *configuration* gives each piece of a part its translation from the assembled
+position. In a configuration, the gap of ``i`` towards ``j`` on an axis is how far piece
+``i`` can slide along ``+axis`` before it touches ``j`` (``FREE`` when it never does):
+the shortest run of empty voxels from a voxel of ``i`` to the next voxel of ``j`` on one
+line along the axis. These pairwise values are Bill Cutler's tables ("Computer Analysis
+of All 6 Piece Burrs"), as BurrTools computes them.
+
+A *move* slides one set of pieces any distance along one of the six directions (``+x,
+-x, +y, -y, +z, -z``, numbered 0 to 5); it counts as one move whatever the distance.
+Moving set ``S`` by ``s`` is legal when no piece of ``S`` meets a piece outside it on the
+way: every such gap is at least ``s``. The smallest legal set holding piece ``p`` (its
+*closure*) grows with ``s``. BurrTools' move generator takes the closures of at most
+half the pieces, for each direction, piece and distance, and every union of closures of
+one direction and distance (its "merges"); together they reach every configuration one
+move away, in the order BurrTools finds them, kept here so that the first separation
+found is BurrTools' own. A set that can slide infinitely far is *free*: moving it out
+separates the part in two (single pieces are looked for first, then sets of at most half
+the pieces, as BurrTools does).
+
+The search over flat integer arrays:
+
+- A configuration is ``3n`` 16-bit translations (``n`` pieces, at most 64, so that a
+  set of pieces is one 64-bit mask), kept with the first piece at the origin.
+- Cutler's gaps are looked up in one table per ordered pair of shapes (a piece's voxels
+  moved to start at 0: pieces of one shape in one orientation share it, within an
+  assembly and between the assemblies of a problem, as in BurrTools' movement cache),
+  over the relative offsets at which the two bounding boxes come within a voxel of each
+  other, filled in as offsets are met. Away from that
+  window the answer needs no table: a perpendicular offset outside it leaves the pieces
+  on different lines (free), an offset along the axis beyond it adds to the value at its
+  edge, one below it puts the other piece behind (free).
+- Known configurations live in three open-addressing hash tables, one per level of the
+  search (the last, the current, the next), each over a pool of configurations in the
+  order found, which is also the order they are expanded in. Every configuration found
+  keeps a record (the one it came from, and the move) so that a path can be read back;
+  the state cap bounds them.
+- Moves come in BurrTools' order: for each direction, piece and distance the closure of
+  the piece (at most half the pieces), then its unions with the sets found before for
+  the same direction and distance; free sets are looked for first, single pieces then
+  sets of at most half the pieces.
+"""
+
+from libc.stdint cimport int16_t, int32_t, int64_t, uint16_t, uint64_t
+from libc.stdlib cimport calloc, free, malloc, realloc
+from libc.string cimport memcmp, memcpy, memset
+
+import numpy as np
+
+DEF FREE = 1 << 29
+DEF UNKNOWN = -1
+
+cdef int[6][3] _DIR = [[1, 0, 0], [-1, 0, 0], [0, 1, 0], [0, -1, 0], [0, 0, 1], [0, 0, -1]]
+
+
+cdef struct Front:
+    int16_t *pool       # width values a configuration, in the order found
+    int64_t *node       # the record of each
+    Py_ssize_t count
+    Py_ssize_t capacity
+    int32_t *slots      # index + 1, 0 empty
+    Py_ssize_t size     # a power of two
+
+
+cdef inline uint64_t _hash(const int16_t *state, int width) nogil:
+    cdef uint64_t h = 1469598103934665603ULL
+    cdef int k
+    for k in range(width):
+        h = (h ^ <uint64_t>(<uint16_t>state[k])) * 1099511628211ULL
+    return h ^ (h >> 29)
+
+
+
+cdef int _front_init(Front *f, int width) except -1:
+    f.capacity = 64
+    f.count = 0
+    f.pool = <int16_t *>malloc(f.capacity * width * sizeof(int16_t))
+    f.node = <int64_t *>malloc(f.capacity * sizeof(int64_t))
+    f.size = 128
+    f.slots = <int32_t *>calloc(f.size, sizeof(int32_t))
+    if f.pool == NULL or f.node == NULL or f.slots == NULL:
+        raise MemoryError()
+    return 0
+
+
+cdef void _front_free(Front *f) noexcept:
+    free(f.pool)
+    free(f.node)
+    free(f.slots)
+    f.pool = NULL
+    f.node = NULL
+    f.slots = NULL
+
+
+cdef void _front_clear(Front *f) noexcept:
+    f.count = 0
+    memset(f.slots, 0, f.size * sizeof(int32_t))
+
+
+cdef Py_ssize_t _front_find(Front *f, const int16_t *state, int width) noexcept nogil:
+    cdef uint64_t mask = f.size - 1
+    cdef uint64_t at = _hash(state, width) & mask
+    cdef int32_t slot
+    while True:
+        slot = f.slots[at]
+        if slot == 0:
+            return -1
+        if memcmp(f.pool + (slot - 1) * width, state, width * sizeof(int16_t)) == 0:
+            return slot - 1
+        at = (at + 1) & mask
+
+
+cdef int _front_add(Front *f, const int16_t *state, int width, int64_t node) except -1:
+    cdef Py_ssize_t k
+    cdef uint64_t mask, at
+    cdef int32_t *slots
+    if f.count == f.capacity:
+        f.capacity *= 2
+        f.pool = <int16_t *>realloc(f.pool, f.capacity * width * sizeof(int16_t))
+        f.node = <int64_t *>realloc(f.node, f.capacity * sizeof(int64_t))
+        if f.pool == NULL or f.node == NULL:
+            raise MemoryError()
+    if 2 * (f.count + 1) > f.size:
+        free(f.slots)
+        f.size *= 2
+        f.slots = <int32_t *>calloc(f.size, sizeof(int32_t))
+        if f.slots == NULL:
+            raise MemoryError()
+        mask = f.size - 1
+        for k in range(f.count):
+            at = _hash(f.pool + k * width, width) & mask
+            while f.slots[at]:
+                at = (at + 1) & mask
+            f.slots[at] = <int32_t>(k + 1)
+    memcpy(f.pool + f.count * width, state, width * sizeof(int16_t))
+    f.node[f.count] = node
+    mask = f.size - 1
+    at = _hash(state, width) & mask
+    while f.slots[at]:
+        at = (at + 1) & mask
+    f.count += 1
+    f.slots[at] = <int32_t>f.count
+    return 0
+
+
+cdef class Shape:
+    """A piece's voxels moved to start at 0 on each axis, as lines along each axis: for
+    axis ``a`` a grid over the two other axes (the first slower), cell ``c`` holding the
+    sorted coordinates ``coords[starts[a][c]:starts[a][c + 1]]``."""
+
+    cdef int high[3]         # the largest coordinate on each axis
+    cdef int *starts[3]
+    cdef int *coords[3]
+
+    def __cinit__(self, voxels):
+        cdef int a, k
+        arr = np.ascontiguousarray(voxels, dtype=np.int64).reshape(-1, 3)
+        for a in range(3):
+            self.high[a] = int(arr[:, a].max())
+        for a in range(3):
+            u, v = [b for b in range(3) if b != a]
+            dv = self.high[v] + 1
+            cells = (self.high[u] + 1) * dv
+            cell = arr[:, u] * dv + arr[:, v]
+            order = np.lexsort((arr[:, a], cell))
+            starts = [0, *np.cumsum(np.bincount(cell, minlength=cells)).tolist()]
+            coords = arr[order, a].tolist()
+            self.starts[a] = <int *>malloc(len(starts) * sizeof(int))
+            self.coords[a] = <int *>malloc(len(coords) * sizeof(int))
+            if self.starts[a] == NULL or self.coords[a] == NULL:
+                raise MemoryError()
+            for k in range(len(starts)):
+                self.starts[a][k] = starts[k]
+            for k in range(len(coords)):
+                self.coords[a][k] = coords[k]
+
+    def __dealloc__(self):
+        cdef int a
+        for a in range(3):
+            free(self.starts[a])
+            free(self.coords[a])
+
+
+cdef class Pair:
+    """Cutler's gaps of one shape towards another, by the offset of the second's origin
+    from the first's, over the window of offsets at which their boxes come within one
+    voxel of each other; cells are computed as they are first asked for."""
+
+    cdef Shape mine, theirs
+    cdef int lo[3]
+    cdef int dim[3]
+    cdef int32_t *cells      # 3 values a cell, UNKNOWN until computed; NULL until first used
+
+    def __cinit__(self, Shape mine, Shape theirs):
+        cdef int a
+        self.mine = mine
+        self.theirs = theirs
+        for a in range(3):
+            self.lo[a] = -theirs.high[a] - 1
+            self.dim[a] = mine.high[a] + theirs.high[a] + 3
+        self.cells = NULL
+
+    def __dealloc__(self):
+        free(self.cells)
+
+    cdef void _compute(self, int ox, int oy, int oz, int32_t *out) noexcept:
+        """The gaps on each axis at one offset: on each line along the axis, the run of
+        empty voxels from a voxel of mine to the next voxel of theirs, the shortest."""
+        cdef int a, u, v, du, dv, duj, dvj, cu, cv, ju, jv, best, gap, p, pend, q, qend, w
+        cdef int *si
+        cdef int *sj
+        cdef int *ci
+        cdef int *cj
+        cdef int o[3]
+        o[0] = ox
+        o[1] = oy
+        o[2] = oz
+        for a in range(3):
+            u = 1 if a == 0 else 0
+            v = 1 if a == 2 else 2
+            du = self.mine.high[u] + 1
+            dv = self.mine.high[v] + 1
+            duj = self.theirs.high[u] + 1
+            dvj = self.theirs.high[v] + 1
+            si = self.mine.starts[a]
+            sj = self.theirs.starts[a]
+            ci = self.mine.coords[a]
+            cj = self.theirs.coords[a]
+            best = FREE
+            for cu in range(du):
+                ju = cu - o[u]
+                if ju < 0 or ju >= duj:
+                    continue
+                for cv in range(dv):
+                    jv = cv - o[v]
+                    if jv < 0 or jv >= dvj:
+                        continue
+                    p = si[cu * dv + cv]
+                    pend = si[cu * dv + cv + 1]
+                    if p == pend:
+                        continue
+                    q = sj[ju * dvj + jv]
+                    qend = sj[ju * dvj + jv + 1]
+                    # for each voxel of theirs on the line, the last of mine before it
+                    while q < qend:
+                        w = cj[q] + o[a]
+                        while p + 1 < pend and ci[p + 1] < w:
+                            p += 1
+                        if ci[p] < w:
+                            gap = w - ci[p] - 1
+                            if gap < best:
+                                best = gap
+                        q += 1
+            out[a] = best
+
+    cdef int gap(self, int *off, int a) except -2:
+        """How far mine slides along ``+a`` before it meets theirs at offset ``off``."""
+        cdef int c[3]
+        cdef int b, extra = 0, cell, value
+        cdef size_t size
+        for b in range(3):
+            c[b] = off[b] - self.lo[b]
+            if b == a:
+                if c[b] < 0:
+                    return FREE
+                if c[b] >= self.dim[b]:
+                    extra = c[b] - (self.dim[b] - 1)
+                    c[b] = self.dim[b] - 1
+            elif c[b] < 0 or c[b] >= self.dim[b]:
+                return FREE
+        if self.cells == NULL:
+            size = 3 * self.dim[0] * self.dim[1] * self.dim[2] * sizeof(int32_t)
+            self.cells = <int32_t *>malloc(size)
+            if self.cells == NULL:
+                raise MemoryError()
+            memset(self.cells, 0xFF, size)
+        cell = 3 * ((c[2] * self.dim[1] + c[1]) * self.dim[0] + c[0])
+        if self.cells[cell] == UNKNOWN:
+            self._compute(c[0] + self.lo[0], c[1] + self.lo[1], c[2] + self.lo[2],
+                          self.cells + cell)
+        value = self.cells[cell + a]
+        if value >= FREE:
+            return FREE
+        return value + extra
+
+
+cdef class Geometry:
+    """The shapes and pair tables of a problem's pieces, shared by all its assemblies:
+    a piece is its shape (its voxels, moved to start at 0) and its origin (where the
+    assembly puts that start); pieces of the same shape in the same orientation share
+    their tables, as in BurrTools' movement cache."""
+
+    cdef dict shapes
+    cdef dict pairs
+    cdef dict pieces
+
+    def __cinit__(self):
+        self.shapes = {}
+        self.pairs = {}
+        self.pieces = {}
+
+    def shape(self, voxels):
+        """The shape of a piece (its voxels) and its origin."""
+        if not isinstance(voxels, tuple):
+            voxels = tuple(tuple(v) for v in voxels)
+        found = self.pieces.get(voxels)
+        if found is not None:
+            return found
+        arr = np.asarray(voxels, dtype=np.int64).reshape(-1, 3)
+        if arr.shape[0] == 0:
+            raise ValueError("a piece without voxels")
+        origin = arr.min(axis=0)
+        moved = arr - origin
+        key = moved[np.lexsort(moved.T[::-1])].tobytes()
+        shape = self.shapes.get(key)
+        if shape is None:
+            shape = self.shapes[key] = (len(self.shapes), Shape(moved))
+        found = self.pieces[voxels] = (shape, tuple(int(c) for c in origin))
+        return found
+
+    def pair(self, tuple one, tuple other):
+        key = (one[0], other[0])
+        found = self.pairs.get(key)
+        if found is None:
+            found = self.pairs[key] = Pair(one[1], other[1])
+        return found
+
+
+cdef class Part:
+    """The pieces of one part: their shapes' pair tables and their origins."""
+
+    cdef int n
+    cdef int *origin         # x, y, z of each piece's origin
+    cdef void **pairs        # n n borrowed Pair references (kept alive by `keep`)
+    cdef list keep
+
+    def __cinit__(self, Geometry geometry, list pieces):
+        cdef int n = len(pieces), i, j, a
+        if not 1 <= n <= 64:
+            raise ValueError(f"a part has 1 to 64 pieces, not {n}")
+        self.n = n
+        self.origin = <int *>malloc(3 * n * sizeof(int))
+        self.pairs = <void **>calloc(n * n, sizeof(void *))
+        if self.origin == NULL or self.pairs == NULL:
+            raise MemoryError()
+        shapes = []
+        for i in range(n):
+            shape, origin = geometry.shape(pieces[i])
+            shapes.append(shape)
+            for a in range(3):
+                self.origin[3 * i + a] = origin[a]
+        self.keep = []
+        for i in range(n):
+            for j in range(n):
+                if i != j:
+                    pair = geometry.pair(shapes[i], shapes[j])
+                    self.keep.append(pair)
+                    self.pairs[i * n + j] = <void *>pair
+
+    def __dealloc__(self):
+        free(self.origin)
+        free(self.pairs)
+
+    @property
+    def n(self) -> int:
+        return self.n
+
+    cdef inline int _gap(self, int i, int j, int *off, int a) except -2:
+        """How far piece ``i`` slides along ``+a`` before it meets ``j``, ``j``
+        translated by ``off`` from ``i``."""
+        cdef int o[3]
+        cdef int b
+        for b in range(3):
+            o[b] = off[b] + self.origin[3 * j + b] - self.origin[3 * i + b]
+        return (<Pair>self.pairs[i * self.n + j]).gap(o, a)
+
+    def gaps(self, int i, int j, int ox, int oy, int oz) -> tuple:
+        """The gaps of piece ``i`` towards ``j`` translated by ``(ox, oy, oz)`` (tests)."""
+        cdef int off[3]
+        off[0] = ox
+        off[1] = oy
+        off[2] = oz
+        return tuple(self._gap(i, j, off, a) for a in range(3))
+
+
+cdef class Search:
+    """The breadth-first search of one part from one configuration; :meth:`next`
+    yields its separations one by one, nearest first."""
+
+    cdef Part part
+    cdef int n
+    cdef int width
+    cdef uint64_t full
+    cdef Front fronts[3]
+    cdef int old, cur, new
+    cdef Py_ssize_t position       # the next configuration of the current front to expand
+    cdef int32_t *table            # 3 n n gaps of the configuration expanded
+    # records of every configuration found: parent, mask, direction, step
+    cdef int64_t *parent
+    cdef uint64_t *rmask
+    cdef int32_t *rmove            # direction * 65536 + step
+    cdef Py_ssize_t records, rcapacity
+    # separations of the configuration last expanded, still to hand out
+    cdef uint64_t pending_mask[768]
+    cdef int pending_dir[768]
+    cdef int pending, handed
+    cdef int64_t pending_node
+    # the moves of one direction: masks and steps found so far
+    cdef uint64_t *seen_mask
+    cdef int32_t *seen_step
+    cdef Py_ssize_t seen_count, seen_capacity
+    cdef int16_t *scratch
+    cdef public long long expanded
+    cdef Py_ssize_t unspent
+
+    def __cinit__(self, Part part, start):
+        cdef int k, a
+        self.part = part
+        self.n = part.n
+        self.width = 3 * part.n
+        self.full = (<uint64_t>1 << self.n) - 1 if self.n < 64 else <uint64_t>0xFFFFFFFFFFFFFFFF
+        for k in range(3):
+            _front_init(&self.fronts[k], self.width)
+        self.old, self.cur, self.new = 0, 1, 2
+        self.table = <int32_t *>malloc(3 * self.n * self.n * sizeof(int32_t))
+        self.rcapacity = 1024
+        self.parent = <int64_t *>malloc(self.rcapacity * sizeof(int64_t))
+        self.rmask = <uint64_t *>malloc(self.rcapacity * sizeof(uint64_t))
+        self.rmove = <int32_t *>malloc(self.rcapacity * sizeof(int32_t))
+        self.seen_capacity = 256
+        self.seen_mask = <uint64_t *>malloc(self.seen_capacity * sizeof(uint64_t))
+        self.seen_step = <int32_t *>malloc(self.seen_capacity * sizeof(int32_t))
+        self.scratch = <int16_t *>malloc(self.width * sizeof(int16_t))
+        if not (self.table and self.parent and self.rmask and self.rmove and self.seen_mask
+                and self.seen_step and self.scratch):
+            raise MemoryError()
+        origin = [int(start[0][a]) for a in range(3)]
+        for k in range(self.n):
+            for a in range(3):
+                self.scratch[3 * k + a] = <int16_t>(int(start[k][a]) - origin[a])
+        self.records = 1
+        self.parent[0] = -1
+        self.rmask[0] = 0
+        self.rmove[0] = 0
+        _front_add(&self.fronts[self.cur], self.scratch, self.width, 0)
+        self.position = 0
+        self.pending = 0
+        self.handed = 0
+        self.expanded = 0
+        self.unspent = 0
+
+    def __dealloc__(self):
+        cdef int k
+        for k in range(3):
+            _front_free(&self.fronts[k])
+        free(self.table)
+        free(self.parent)
+        free(self.rmask)
+        free(self.rmove)
+        free(self.seen_mask)
+        free(self.seen_step)
+        free(self.scratch)
+
+    cdef int _record(self, int64_t parent, uint64_t mask, int direction, int step) except -1:
+        if self.records == self.rcapacity:
+            self.rcapacity *= 2
+            self.parent = <int64_t *>realloc(self.parent, self.rcapacity * sizeof(int64_t))
+            self.rmask = <uint64_t *>realloc(self.rmask, self.rcapacity * sizeof(uint64_t))
+            self.rmove = <int32_t *>realloc(self.rmove, self.rcapacity * sizeof(int32_t))
+            if not (self.parent and self.rmask and self.rmove):
+                raise MemoryError()
+        self.parent[self.records] = parent
+        self.rmask[self.records] = mask
+        self.rmove[self.records] = direction * 65536 + step
+        self.records += 1
+        return 0
+
+    cdef int _fill(self, const int16_t *state) except -1:
+        cdef int n = self.n, i, j, a
+        cdef int off[3]
+        for i in range(n):
+            for j in range(n):
+                if i == j:
+                    for a in range(3):
+                        self.table[(a * n + i) * n + j] = FREE
+                    continue
+                for a in range(3):
+                    off[a] = state[3 * j + a] - state[3 * i + a]
+                for a in range(3):
+                    self.table[(a * n + i) * n + j] = self.part._gap(i, j, off, a)
+        return 0
+
+    cdef uint64_t _closure(self, int piece, int direction, int step, int cap) noexcept:
+        """The smallest set holding ``piece`` that slides ``step`` along ``direction``;
+        0 when it has more than ``cap`` pieces."""
+        cdef int n = self.n, i, j, size = 1
+        cdef int32_t *gaps = self.table + (direction >> 1) * n * n
+        cdef bint negative = direction & 1
+        cdef uint64_t mask = (<uint64_t>1) << piece
+        cdef uint64_t todo = mask
+        cdef int gap
+        while todo:
+            i = 0
+            while not (todo >> i) & 1:
+                i += 1
+            todo &= ~((<uint64_t>1) << i)
+            for j in range(n):
+                if (mask >> j) & 1:
+                    continue
+                gap = gaps[j * n + i] if negative else gaps[i * n + j]
+                if gap < step:
+                    size += 1
+                    if size > cap:
+                        return 0
+                    mask |= (<uint64_t>1) << j
+                    todo |= (<uint64_t>1) << j
+        return mask
+
+    cdef int _free_sets(self) noexcept:
+        """Fill the pending separations of the configuration in the table."""
+        cdef int caps[2]
+        cdef int cap, c, direction, piece, k
+        cdef uint64_t mask
+        cdef bint known
+        caps[0] = 1
+        caps[1] = self.n // 2
+        self.pending = 0
+        for c in range(2):
+            cap = caps[c]
+            for direction in range(6):
+                for piece in range(self.n):
+                    mask = self._closure(piece, direction, FREE, cap)
+                    if not mask:
+                        continue
+                    known = False
+                    for k in range(self.pending):
+                        if self.pending_mask[k] == mask and self.pending_dir[k] == direction:
+                            known = True
+                            break
+                    if not known and self.pending < 768:
+                        self.pending_mask[self.pending] = mask
+                        self.pending_dir[self.pending] = direction
+                        self.pending += 1
+        return self.pending
+
+    cdef int _emit(self, const int16_t *state, uint64_t mask, int direction, int step,
+                   int64_t node, Py_ssize_t *grown) except -1:
+        """Add the configuration one move away, unless known."""
+        cdef int k, a, d = direction
+        cdef uint64_t moving = mask
+        cdef int16_t *after = self.scratch
+        if moving & 1:
+            moving = self.full ^ moving
+            d = direction ^ 1
+        memcpy(after, state, self.width * sizeof(int16_t))
+        for k in range(self.n):
+            if (moving >> k) & 1:
+                for a in range(3):
+                    after[3 * k + a] += <int16_t>(_DIR[d][a] * step)
+        if (_front_find(&self.fronts[self.old], after, self.width) >= 0
+                or _front_find(&self.fronts[self.cur], after, self.width) >= 0
+                or _front_find(&self.fronts[self.new], after, self.width) >= 0):
+            return 0
+        self._record(node, mask, direction, step)
+        _front_add(&self.fronts[self.new], after, self.width, self.records - 1)
+        grown[0] += 1
+        return 0
+
+    cdef int _seen(self, uint64_t mask, int step) except -1:
+        """Note a set found in this direction; 1 when it was known already."""
+        cdef Py_ssize_t k
+        for k in range(self.seen_count):
+            if self.seen_mask[k] == mask and self.seen_step[k] == step:
+                return 1
+        if self.seen_count == self.seen_capacity:
+            self.seen_capacity *= 2
+            self.seen_mask = <uint64_t *>realloc(self.seen_mask, self.seen_capacity * sizeof(uint64_t))
+            self.seen_step = <int32_t *>realloc(self.seen_step, self.seen_capacity * sizeof(int32_t))
+            if not (self.seen_mask and self.seen_step):
+                raise MemoryError()
+        self.seen_mask[self.seen_count] = mask
+        self.seen_step[self.seen_count] = step
+        self.seen_count += 1
+        return 0
+
+    cdef Py_ssize_t _expand(self, const int16_t *state, int64_t node) except -1:
+        """Add every configuration one move away; the number added."""
+        cdef int direction, piece, step, cap = self.n // 2
+        cdef uint64_t mask, other, union
+        cdef Py_ssize_t grown = 0, k, before
+        for direction in range(6):
+            self.seen_count = 0
+            for piece in range(self.n):
+                step = 1
+                while True:
+                    mask = self._closure(piece, direction, step, cap)
+                    if not mask:
+                        break
+                    before = self.seen_count
+                    if not self._seen(mask, step):
+                        self._emit(state, mask, direction, step, node, &grown)
+                        for k in range(before):
+                            if self.seen_step[k] != step:
+                                continue
+                            other = self.seen_mask[k]
+                            union = mask | other
+                            if union == mask or union == other or union == self.full:
+                                continue
+                            if not self._seen(union, step):
+                                self._emit(state, union, direction, step, node, &grown)
+                    step += 1
+        return grown
+
+    def next(self, budget):
+        """The next separation: ``(path, mask, direction)``, the path the moves
+        ``(mask, direction, step)`` from the start; None once there is none left.
+        ``budget.spend(k)`` is told of the configurations found as they come."""
+        cdef Front *front
+        cdef const int16_t *state
+        cdef int64_t node
+        cdef Py_ssize_t k
+        cdef int t
+        while True:
+            if self.unspent >= 256:
+                k = self.unspent
+                self.unspent = 0
+                budget.spend(k)
+            if self.handed < self.pending:
+                k = self.handed
+                self.handed += 1
+                budget.spend(self.unspent)
+                self.unspent = 0
+                return self._path(self.pending_node), self.pending_mask[k], self.pending_dir[k]
+            front = &self.fronts[self.cur]
+            if self.position == front.count:
+                if self.fronts[self.new].count == 0:
+                    budget.spend(self.unspent)
+                    self.unspent = 0
+                    return None
+                _front_clear(&self.fronts[self.old])
+                t = self.old
+                self.old = self.cur
+                self.cur = self.new
+                self.new = t
+                self.position = 0
+                continue
+            state = front.pool + self.position * self.width
+            node = front.node[self.position]
+            self.position += 1
+            self.expanded += 1
+            self.unspent += 1
+            self._fill(state)
+            if self._free_sets():
+                self.pending_node = node
+                self.handed = 0
+                continue
+            self.unspent += self._expand(state, node)
+
+    cdef list _path(self, int64_t node):
+        cdef list moves = []
+        while node > 0:
+            moves.append((self.rmask[node], self.rmove[node] >> 16, self.rmove[node] & 0xFFFF))
+            node = self.parent[node]
+        moves.reverse()
+        return moves

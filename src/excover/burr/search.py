@@ -1,0 +1,211 @@
+"""The disassembler: breadth-first searches for separations, tried until one works.
+
+For a part (some pieces in a configuration) :class:`excover.burr._moves.Search` runs
+BurrTools' breadth-first search over configurations (translations relative to the first
+piece, so that moving every piece at once changes nothing), each move one set of pieces
+slid any distance along one direction. A configuration in which a set is free ends the
+search in BurrTools: that is the first separation, and the number of moves to it is the
+first number of the level, a breadth-first minimum. Here the search hands out that
+separation and, when asked again, goes on: the other sets free in that configuration,
+then the configurations further on (one in which a set is free is not moved further:
+both parts are taken apart on their own from there).
+
+:class:`Disassembler` takes each separation apart recursively (the pieces left first,
+then the pieces taken out, as BurrTools does). BurrTools stops at the first separation
+of each part; here, when that one leaves a part that does not come apart, the next is
+tried, and an assembly is called stuck only once every separation has failed (which
+docs/burr.md shows never changes the answer: when an assembly comes apart, so does every
+part any separation leaves).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from excover.burr._moves import Geometry, Part, Search
+from excover.burr.assembly import Assembly
+from excover.burr.disassembly import Disassembly, Move, Separation
+from excover.burr.grouping import Groups
+from excover.errors import UsageError
+
+__all__ = ["Budget", "Disassembler", "OutOfBudget"]
+
+Vector = tuple[int, int, int]
+State = tuple[Vector, ...]
+
+
+class OutOfBudget(Exception):
+    """The time or the state cap ran out; the message says which."""
+
+
+@dataclass
+class Budget:
+    """The limits of one assembly's disassembly: a ``time.monotonic()`` deadline and a
+    cap on the configurations explored (either None: none)."""
+
+    deadline: float | None = None
+    max_states: int | None = None
+    states: int = 0
+
+    def spend(self, states: int) -> None:
+        """Count ``states`` more configurations; raise :class:`OutOfBudget` past a limit."""
+        self.states += states
+        if self.max_states is not None and self.states > self.max_states:
+            raise OutOfBudget(f"more than {self.max_states:,} states")
+        if self.deadline is not None and time.monotonic() > self.deadline:
+            raise OutOfBudget("out of time")
+
+
+def _play(where: dict[int, Vector], move: Move) -> None:
+    """Slide the pieces of a finite ``move`` in ``where`` (piece -> translation)."""
+    assert move.distance is not None
+    dx, dy, dz = (c * move.distance for c in move.vector)
+    for p in move.pieces:
+        x, y, z = where[p]
+        where[p] = (x + dx, y + dy, z + dz)
+
+
+@dataclass(frozen=True)
+class _Outcome:
+    """A part's fate: taken apart (``tree``, None for a piece or a group), ``beyond``
+    true when some separation of it is not the first its search found, and the sets
+    left together as groups."""
+
+    tree: Separation | None
+    beyond: bool = False
+    grouped: tuple[tuple[int, ...], ...] = ()
+
+
+class Disassembler:
+    """Disassembles the assemblies of one problem (their pieces and groups)."""
+
+    def __init__(
+        self,
+        assembly: Assembly,
+        budget: Budget,
+        complete: bool = True,
+        geometry: Geometry | None = None,
+    ) -> None:
+        if len(assembly.pieces) > 64:
+            raise UsageError(
+                f"an assembly of {len(assembly.pieces)} pieces: excover disassembles "
+                "assemblies of at most 64 pieces"
+            )
+        if any(not piece.voxels for piece in assembly.pieces):
+            raise UsageError("a piece of the assembly has no voxels")
+        self.assembly = assembly
+        self.voxels = [piece.voxels for piece in assembly.pieces]
+        self.weights = [piece.weight for piece in assembly.pieces]
+        self.parts = [piece.part for piece in assembly.pieces]
+        self.groups = Groups(assembly.groups)
+        self.budget = budget
+        self.complete = complete
+        self.geometry = Geometry() if geometry is None else geometry
+        self.tables: dict[tuple[int, ...], Part] = {}
+        self.memo: dict[tuple[tuple[int, ...], State], _Outcome | None] = {}
+
+    def run(self) -> Disassembly:
+        """The disassembly of the whole assembly (as in BurrTools, groups apply to the
+        parts only, and an assembly of one piece is no solution)."""
+        pieces = tuple(range(len(self.voxels)))
+        start: State = tuple((0, 0, 0) for _ in pieces)
+        if len(pieces) < 2:
+            return Disassembly(self.assembly, "stuck", reason="a single piece")
+        try:
+            outcome = self._separate(pieces, start)
+        except OutOfBudget as stop:
+            return Disassembly(
+                self.assembly, "unknown", states_explored=self.budget.states, reason=str(stop)
+            )
+        explored = self.budget.states
+        if outcome is None:
+            return Disassembly(self.assembly, "stuck", states_explored=explored)
+        if outcome.grouped and not self.groups.fit([self._parts(s) for s in outcome.grouped]):
+            return Disassembly(
+                self.assembly,
+                "unknown",
+                states_explored=explored,
+                reason="the parts left together do not fit the groups at once",
+            )
+        return Disassembly(
+            self.assembly,
+            "solved",
+            outcome.tree,
+            outcome.beyond,
+            explored,
+            groups=outcome.grouped,
+        )
+
+    def _parts(self, pieces: Sequence[int]) -> list[int]:
+        return [self.parts[p] for p in pieces]
+
+    def _part(self, pieces: tuple[int, ...], start: State) -> _Outcome | None:
+        """A part taken apart, None when it cannot be (as BurrTools decides: a single
+        piece or a part all in one group is not taken apart; one that does not come
+        apart may stay together when it fits a group)."""
+        if len(pieces) == 1 or (self.groups and self.groups.same_group(self._parts(pieces))):
+            return _Outcome(None)
+        outcome = self._separate(pieces, start)
+        if outcome is None and self.groups and self.groups.fit([self._parts(pieces)]):
+            return _Outcome(None, grouped=(pieces,))
+        return outcome
+
+    def _separate(self, pieces: tuple[int, ...], start: State) -> _Outcome | None:
+        origin = start[0]
+        key = (pieces, tuple((t[0] - origin[0], t[1] - origin[1], t[2] - origin[2]) for t in start))
+        if key in self.memo:
+            return self.memo[key]
+        if pieces not in self.tables:
+            self.tables[pieces] = Part(self.geometry, [self.voxels[p] for p in pieces])
+        search = Search(self.tables[pieces], start)
+        tried: set[tuple[int, State]] = set()
+        outcome = None
+        number = -1
+        while (found := search.next(self.budget)) is not None:
+            number += 1
+            path, mask, direction = found
+            where = dict(zip(pieces, start, strict=True))
+            moves = []
+            for step_mask, step_direction, step in path:
+                moves.append(self._move(pieces, step_mask, step_direction, step))
+                _play(where, moves[-1])
+            state = tuple(where[p] for p in pieces)
+            seen = (
+                mask,
+                tuple((t[0] - state[0][0], t[1] - state[0][1], t[2] - state[0][2]) for t in state),
+            )
+            if seen in tried:
+                continue
+            tried.add(seen)
+            out = self._move(pieces, mask, direction, None)
+            moves.append(out)
+            removed = set(out.pieces)
+            left = tuple(p for p in pieces if p not in removed)
+            taken = tuple(p for p in pieces if p in removed)
+            stays = self._part(left, tuple(where[p] for p in left))
+            goes = None if stays is None else self._part(taken, tuple(where[p] for p in taken))
+            if stays is not None and goes is not None:
+                outcome = _Outcome(
+                    Separation(pieces, start, tuple(moves), stays.tree, goes.tree),
+                    number > 0 or stays.beyond or goes.beyond,
+                    stays.grouped + goes.grouped,
+                )
+                break
+            if not self.complete:
+                break
+        self.memo[key] = outcome
+        return outcome
+
+    def _move(self, pieces: tuple[int, ...], mask: int, direction: int, step: int | None) -> Move:
+        """The move of the pieces of ``mask``, told as the smaller side moving (the other
+        side moving the opposite way is the same move); when the pieces told outweigh the
+        others (BurrTools' weights), the others move instead."""
+        moving = [p for k, p in enumerate(pieces) if mask >> k & 1]
+        still = [p for k, p in enumerate(pieces) if not mask >> k & 1]
+        if len(moving) > len(still) and step is not None:
+            moving, still, direction = still, moving, direction ^ 1
+        if max(self.weights[p] for p in moving) > max(self.weights[p] for p in still):
+            moving, direction = still, direction ^ 1
+        return Move(tuple(moving), direction, step)

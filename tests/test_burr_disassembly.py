@@ -1,0 +1,385 @@
+"""The disassembler (excover.burr) against a brute-force checker and hand-drawn puzzles.
+
+The checker knows nothing of Cutler's tables: it moves sets of pieces one voxel at a
+time inside a bounding box, a step that continues the previous one (the same set, the
+same direction) costing no new move, and calls a set free when no voxel of the rest lies
+on any ray from its voxels along the direction. On small random assemblies (drawn here
+by hypothesis) it must agree with the disassembler on whether the assembly comes apart
+and on the first number of the level; every disassembly found is replayed voxel by voxel
+(no overlap on the way, the set taken out free).
+"""
+
+from __future__ import annotations
+
+import json
+from collections import deque
+from collections.abc import Iterator, Sequence
+from functools import cache
+from itertools import product
+from pathlib import Path
+
+import jsonschema
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from excover.burr import Assembly, Disassembly, Move, Separation, disassemble
+from excover.burr._moves import Geometry, Part
+from excover.burr.grouping import Groups
+from excover.cli import common
+from excover.formats.burrtools import Part as BurrPart
+from excover.formats.burrtools import Problem, Puzzle, Shape, write_xmpuzzle
+from excover.main import main
+
+Voxel = tuple[int, int, int]
+DIRECTIONS = ((1, 0, 0), (-1, 0, 0), (0, 1, 0), (0, -1, 0), (0, 0, 1), (0, 0, -1))
+
+
+# --------------------------------------------------------------------------- the checker
+
+
+def _shift(voxels: frozenset[Voxel], t: Voxel) -> frozenset[Voxel]:
+    return frozenset((x + t[0], y + t[1], z + t[2]) for x, y, z in voxels)
+
+
+class Brute:
+    """Unit steps of any set of pieces, inside a box of translations."""
+
+    def __init__(self, pieces: Sequence[Sequence[Voxel]]) -> None:
+        self.pieces = [frozenset(p) for p in pieces]
+        every = [v for p in pieces for v in p]
+        self.bound = 2 + max(max(v[a] for v in every) - min(v[a] for v in every) for a in range(3))
+
+    def placed(self, members: tuple[int, ...], config: tuple[Voxel, ...]) -> list[frozenset[Voxel]]:
+        return [_shift(self.pieces[p], t) for p, t in zip(members, config, strict=True)]
+
+    def free(self, cells: list[frozenset[Voxel]], mask: int, d: Voxel) -> bool:
+        moving = [v for k, c in enumerate(cells) if mask >> k & 1 for v in c]
+        rest = {v for k, c in enumerate(cells) if not mask >> k & 1 for v in c}
+        top = 2 * self.bound + 10
+        return not any(
+            (v[0] + s * d[0], v[1] + s * d[1], v[2] + s * d[2]) in rest
+            for v in moving
+            for s in range(1, top)
+        )
+
+    def free_sets(self, members: tuple[int, ...], config: tuple[Voxel, ...]) -> list[int]:
+        cells = self.placed(members, config)
+        full = (1 << len(members)) - 1
+        return [m for m in range(1, full) if any(self.free(cells, m, d) for d in DIRECTIONS)]
+
+    def steps(
+        self, members: tuple[int, ...], config: tuple[Voxel, ...]
+    ) -> Iterator[tuple[tuple[int, int], tuple[Voxel, ...]]]:
+        """Every unit step ``((mask, d), config after)``, the first piece kept in place."""
+        cells = self.placed(members, config)
+        full = (1 << len(members)) - 1
+        for mask in range(1, full):
+            for k, d in enumerate(DIRECTIONS):
+                moving = {v for i, c in enumerate(cells) if mask >> i & 1 for v in c}
+                rest = {v for i, c in enumerate(cells) if not mask >> i & 1 for v in c}
+                if any((v[0] + d[0], v[1] + d[1], v[2] + d[2]) in rest for v in moving):
+                    continue
+                sign = -1 if mask & 1 else 1
+                after = tuple(
+                    (t[0] + sign * d[0], t[1] + sign * d[1], t[2] + sign * d[2])
+                    if (mask >> i & 1) != (mask & 1)
+                    else t
+                    for i, t in enumerate(config)
+                )
+                if all(abs(c) <= self.bound for t in after for c in t):
+                    yield (mask, k), after
+
+    def first_level(self, members: tuple[int, ...], config: tuple[Voxel, ...]) -> int | None:
+        """The fewest moves to a configuration with a free set, plus one (the move taking
+        it out); None when there is none. A 0-1 breadth-first search."""
+        start: tuple[tuple[Voxel, ...], tuple[int, int] | None] = (config, None)
+        best: dict[object, int] = {start: 0}
+        todo = deque([start])
+        while todo:
+            state = todo.popleft()
+            cost = best[state]
+            here, last = state
+            if self.free_sets(members, here):
+                return cost + 1  # the first popped is the nearest: 0-1 BFS pops in order
+            for move, after in self.steps(members, here):
+                extra = 0 if move == last else 1
+                key = (after, move)
+                if key not in best or best[key] > cost + extra:
+                    best[key] = cost + extra
+                    (todo.appendleft if extra == 0 else todo.append)(key)
+        return None
+
+    @cache  # noqa: B019 (one checker per drawn assembly)
+    def comes_apart(self, members: tuple[int, ...], config: tuple[Voxel, ...]) -> bool:
+        """Whether the part comes apart into single pieces: some configuration reachable
+        without a set being free has a free set whose two parts both come apart."""
+        if len(members) == 1:
+            return True
+        o = config[0]
+        config = tuple((t[0] - o[0], t[1] - o[1], t[2] - o[2]) for t in config)
+        seen = {config}
+        todo = [config]
+        while todo:
+            here = todo.pop()
+            free = self.free_sets(members, here)
+            if free:
+                for mask in free:
+                    one = tuple(k for k in range(len(members)) if mask >> k & 1)
+                    two = tuple(k for k in range(len(members)) if not mask >> k & 1)
+                    if all(
+                        self.comes_apart(
+                            tuple(members[k] for k in side), tuple(here[k] for k in side)
+                        )
+                        for side in (one, two)
+                    ):
+                        return True
+                continue
+            for _, after in self.steps(members, here):
+                if after not in seen:
+                    seen.add(after)
+                    todo.append(after)
+        return False
+
+
+def replay(pieces: Sequence[Sequence[Voxel]], separation: Separation) -> None:
+    """Every move of the tree legal voxel by voxel, the set taken out free."""
+    where = dict(zip(separation.pieces, separation.start, strict=True))
+
+    def cells(p: int) -> frozenset[Voxel]:
+        return _shift(frozenset(pieces[p]), where[p])
+
+    for move in separation.moves:
+        moving = set(move.pieces)
+        rest = {v for p in separation.pieces if p not in moving for v in cells(p)}
+        d = move.vector
+        if move.distance is None:
+            assert all(
+                (v[0] + s * d[0], v[1] + s * d[1], v[2] + s * d[2]) not in rest
+                for p in moving
+                for v in cells(p)
+                for s in range(1, 200)
+            )
+            break
+        for _ in range(move.distance):
+            for p in moving:
+                t = where[p]
+                where[p] = (t[0] + d[0], t[1] + d[1], t[2] + d[2])
+            assert not rest & {v for p in moving for v in cells(p)}
+    assert separation.states()[-1] == tuple(where[p] for p in separation.pieces)
+    for part in (separation.left, separation.removed):
+        if part is not None:
+            assert set(part.pieces) | set() <= set(separation.pieces)
+            replay(pieces, part)
+
+
+# --------------------------------------------------------------------------- random designs
+
+
+@st.composite
+def designs(draw: st.DrawFn) -> list[list[Voxel]]:
+    """A small box cut into 2 or 3 pieces (not necessarily connected), with a few holes
+    so that pieces can slide inside."""
+    size = draw(st.tuples(*(st.integers(2, 3),) * 3).filter(lambda s: s[0] * s[1] * s[2] <= 18))
+    n = draw(st.integers(2, 3))
+    cells: list[Voxel] = [(x, y, z) for x, y, z in product(*(range(s) for s in size))]
+    labels = draw(st.lists(st.integers(0, n - 1), min_size=len(cells), max_size=len(cells)))
+    holes = draw(st.sets(st.sampled_from(range(len(cells))), max_size=3))
+    pieces = [
+        [
+            c
+            for k, (c, label) in enumerate(zip(cells, labels, strict=True))
+            if label == p and k not in holes
+        ]
+        for p in range(n)
+    ]
+    pieces = [p for p in pieces if p]
+    if len(pieces) < 2:
+        pieces = [[cells[0]], [cells[-1]]]
+    return pieces
+
+
+@st.composite
+def mazes(draw: st.DrawFn) -> list[list[Voxel]]:
+    """A block three layers high with a random cave inside its middle layer and one
+    exit on its border, and one or two loose cubes in the cave."""
+    w, h = draw(st.integers(4, 5)), draw(st.integers(4, 5))
+    inner = list(product(range(1, w - 1), range(1, h - 1)))
+    open_ = draw(st.lists(st.booleans(), min_size=len(inner), max_size=len(inner)))
+    cave = [c for c, empty in zip(inner, open_, strict=True) if empty] or [inner[0]]
+    border = [(x, y) for x, y in product(range(w), range(h)) if (x, y) not in inner]
+    cave.append(draw(st.sampled_from(border)))
+    loose = draw(st.lists(st.sampled_from(cave[:-1]), min_size=1, max_size=2, unique=True))
+    block = [
+        (x, y, z)
+        for x, y in product(range(w), range(h))
+        for z in range(3)
+        if z != 1 or (x, y) not in cave
+    ]
+    return [block, *([(x, y, 1)] for x, y in loose)]
+
+
+@settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.one_of(designs(), mazes()))
+def test_the_disassembler_agrees_with_the_brute_force_checker(pieces: list[list[Voxel]]) -> None:
+    result = disassemble(Assembly.of_voxels(pieces))
+    greedy = disassemble(Assembly.of_voxels(pieces), complete=False)
+    brute = Brute(pieces)
+    members = tuple(range(len(pieces)))
+    start = tuple((0, 0, 0) for _ in pieces)
+    apart = brute.comes_apart(members, start)
+    assert result.status == ("solved" if apart else "stuck")
+    # BurrTools' greedy rule loses nothing: a part left by any separation of an assembly
+    # that comes apart comes apart too (moves are reversible, and a move of the whole is
+    # one of each part), so the first separation found always works when any does
+    assert (greedy.status, greedy.level) == (result.status, result.level)
+    if apart:
+        assert result.tree is not None and not result.beyond_greedy
+        assert int(result.tree.level().split(".")[0]) == brute.first_level(members, start)
+        replay(pieces, result.tree)
+        assert result.total == len(result.moves) == len(result.states) - 1
+
+
+# --------------------------------------------------------------------------- hand-drawn
+
+
+def tunnel(plan: Sequence[str]) -> list[list[Voxel]]:
+    """A block three layers high whose middle layer is ``plan`` (rows from y = 0 up:
+    ``#`` block, ``.`` tunnel, ``A`` the loose cube), the other layers solid: the cube
+    must follow the tunnel out."""
+    block, cube = [], []
+    for y, row in enumerate(plan):
+        for x, ch in enumerate(row):
+            for z in range(3):
+                if z != 1 or ch == "#":
+                    block.append((x, y, z))
+                elif ch == "A":
+                    cube.append((x, y, z))
+    return [block, cube]
+
+
+def test_a_cube_in_a_tunnel_takes_one_move_per_leg() -> None:
+    pieces = tunnel(["#####", "###A#", "#...#", "#.###"])
+    result = disassemble(Assembly.of_voxels(pieces))
+    assert (result.status, result.level, result.total) == ("solved", "3", 3)
+    relative = [
+        tuple(c - b for c, b in zip(cube, block, strict=True)) for block, cube in result.states
+    ]
+    assert relative[:3] == [(0, 0, 0), (0, 1, 0), (-2, 1, 0)]  # the cube: up 1, left 2
+    out = result.moves[-1]
+    assert (out.pieces, out.direction) in (((1,), 2), ((0,), 3))  # then up and out
+    longer = tunnel(["#######", "#A#...#", "#.#.#.#", "#...#.#", "#####.#"])
+    assert disassemble(Assembly.of_voxels(longer)).level == "5"  # up, right, down, right, out
+    brute = Brute(longer)
+    assert brute.first_level((0, 1), ((0, 0, 0), (0, 0, 0))) == 5
+
+
+def test_a_cube_in_a_closed_shell_is_stuck_and_a_budget_makes_it_unknown() -> None:
+    shell = [v for v in product(range(4), range(3), range(3)) if v != (1, 1, 1) and v != (2, 1, 1)]
+    pieces = [shell, [(1, 1, 1)]]
+    result = disassemble(Assembly.of_voxels(pieces))
+    assert result.status == "stuck" and result.level is None and result.total is None
+    assert result.states_explored >= 2  # the cube slides inside its room
+    capped = disassemble(Assembly.of_voxels(pieces), max_states=1)
+    assert capped.status == "unknown" and "states" in capped.reason
+    late = disassemble(Assembly.of_voxels(pieces), timeout=0)
+    assert late.status == "unknown" and late.reason == "out of time"
+
+
+def test_a_part_that_cannot_come_apart_may_stay_together_as_a_group() -> None:
+    """A cube locked in a shell, and a loose cube on top: stuck, unless the shell and
+    the locked cube belong to one group (BurrTools' groups, with their counts)."""
+    shell = [v for v in product(range(4), range(3), range(3)) if v not in ((1, 1, 1), (2, 1, 1))]
+    voxels = [shell, [(1, 1, 1)], [(0, 0, 3)]]
+    plain = Assembly.of_voxels(voxels)
+    assert disassemble(plain).status == "stuck"
+    grouped = Assembly(plain.pieces, groups=(((1, 1),), ((1, 1),), ()))
+    result = disassemble(grouped)
+    assert (result.status, result.level, result.tree and result.tree.left) == ("solved", "1", None)
+    # two parts stuck, each fitting group 1 alone, not both at once (counts shared)
+    assert Groups([((1, 1),), ((1, 2),)]).fit([[0, 1]])
+    assert not Groups([((1, 1),), ((1, 2),)]).fit([[0, 1], [0, 1]])
+    assert Groups([((1, 1), (2, 1)), ((1, 1), (2, 1))]).fit([[0, 1], [0, 1]])
+
+
+def test_levels_read_as_burrtools_writes_them() -> None:
+    """Subtrees whose separations all take one move are left out; the left part comes
+    before the removed one; solutions sort by the moves of every separation in
+    pre-order."""
+    single = Separation((0, 1), ((0, 0, 0),) * 2, _moves(1, [1]))
+    double = Separation((2, 3), ((0, 0, 0),) * 2, _moves(2, [3]))
+    tree = Separation((0, 1, 2, 3), ((0, 0, 0),) * 4, _moves(5, [2, 3]), single, double)
+    assert tree.level() == "5.2" and tree.total() == 8 and tree.sequence() == (5, 1, 2)
+    flat = Separation((0, 1, 2, 3), ((0, 0, 0),) * 4, _moves(5, [2, 3]), single, single)
+    assert flat.level() == "5" and flat.sequence() < tree.sequence()
+
+
+def _moves(count: int, out: list[int]) -> tuple[Move, ...]:
+    return (*(Move((0,), 0, 1) for _ in range(count - 1)), Move(tuple(out), 2, None))
+
+
+def test_gaps_are_cutlers_runs_of_empty_voxels() -> None:
+    """How far a piece slides before it touches another, along each axis."""
+    part = Part(Geometry(), [[(0, 0, 0)], [(3, 0, 0), (0, 2, 0)]])
+    free = part.gaps(0, 1, 9, 9, 9)[0]
+    assert part.gaps(0, 1, 0, 0, 0) == (2, 1, free)
+    assert part.gaps(1, 0, 0, 0, 0) == (free, free, free)
+    assert part.gaps(0, 1, 5, 0, 0) == (7, free, free)  # beyond the table's window
+
+
+# --------------------------------------------------------------------------- the command
+
+
+def _tunnel_file(tmp_path: Path) -> Path:
+    block, cube = tunnel(["#####", "###A#", "#...#", "#.###"])
+    shapes = (
+        Shape.from_voxels(frozenset(block) | frozenset(cube), name="result"),
+        Shape.from_voxels(frozenset(block), name="block"),
+        Shape.from_voxels(frozenset(cube), name="cube"),
+    )
+    puzzle = Puzzle(shapes, (Problem((BurrPart(1), BurrPart(2)), 0),))
+    path = tmp_path / "tunnel.xmpuzzle"
+    write_xmpuzzle(puzzle, path)
+    return path
+
+
+def test_the_command_prints_assemblies_solutions_and_levels(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = str(_tunnel_file(tmp_path))
+    assert main(["disassemble", path, "--moves"]) == 0
+    out = capsys.readouterr().out
+    assert "assemblies: 1\nsolutions: 1\nstuck: 0\nunknown: 0\n" in out
+    assert "assembly 1: level 3, 3 moves" in out and "1 +y out" in out
+    assert main(["disassemble", path, "--json", "--moves"]) == 0
+    document = json.loads(capsys.readouterr().out)
+    jsonschema.Draft202012Validator(common.schema()).validate(document)
+    assert (document["assemblies"], document["levels"], document["unknown"]) == (1, ["3"], 0)
+    assert document["solutions"][0]["separation"]["moves"][-1]["distance"] is None
+    assert document["complete"] is True
+
+
+def test_the_command_reports_an_assembly_out_of_budget_as_unknown(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = str(_tunnel_file(tmp_path))
+    assert main(["disassemble", path, "--max-states", "1", "--json"]) == 1
+    document = json.loads(capsys.readouterr().out)
+    assert (document["unknown"], document["solutions"], document["complete"]) == (1, [], False)
+    assert main(["disassemble", path, "--problem", "3"]) == 2
+    assert "no problem 3" in capsys.readouterr().err
+    assert main(["disassemble", path, "--timeout", "0"]) == 1
+    out, err = capsys.readouterr()
+    assert "unknown: 1" in out and "stopped by --timeout" in err
+
+
+def test_a_disassembly_plays_its_moves_from_the_assembled_state() -> None:
+    pieces = tunnel(["#####", "###A#", "#...#", "#.###"])
+    result: Disassembly = disassemble(Assembly.of_voxels(pieces))
+    states = result.states
+    assert len(states) == 4 and states[0] == ((0, 0, 0), (0, 0, 0))
+    for before, after, move in zip(states[:-1], states[1:], result.moves, strict=True):
+        moved = {k for k in range(2) if before[k] != after[k]}
+        assert moved == set(move.pieces)
+    block, cube = states[3]
+    assert abs(cube[1] - block[1]) > 4  # taken out beyond the block's box
