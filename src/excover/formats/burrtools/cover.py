@@ -237,9 +237,9 @@ def _holes_apply(problem: Problem, puzzle: Puzzle) -> bool:
 
 def to_exact_cover(puzzle: Puzzle, number: int, factory: type[P]) -> P:
     """The exact cover problem of problem ``number`` (from 0, as BurrTools' ``burrTxt
-    -o``) of a puzzle on any of BurrTools' grids, built by ``factory`` (ExactCover or a subclass: see
-    :meth:`ExactCover.from_burrtools <excover.ExactCover.from_burrtools>`), its
-    symmetries declared; see the module's text for the reduction."""
+    -o``) of a puzzle on any of BurrTools' grids, built by ``factory`` (ExactCover or a
+    subclass: see :meth:`ExactCover.from_burrtools <excover.ExactCover.from_burrtools>`),
+    its symmetries declared; see the module's text for the reduction."""
     problem = _check(puzzle, number)
     result = puzzle.shapes[problem.result]
     parts = [part for part in problem.parts if part.hi > 0]

@@ -29,13 +29,14 @@ which voxels are cells and how those cells sit in space:
   offsets, folded by ``s -> 4 - s`` above 2, are 0, 1 and 2 in some order. A rhombic
   dodecahedron is the 24 cells of one cube and the 4 cells on each face of its six
   neighbours. Translations: multiples of 5. Transformations: those of the cube, about
-  the centre of a block.
+  the centre of a block (voxel ``(2, 2, 2)``).
 - **4, tetrahedra-octahedra**: every cube of side 3 voxels is cut into a regular
   tetrahedron (voxel ``(1, 1, 1)`` of the block) and four corner tetrahedra, at the
   corners of the block with an odd coordinate sum when the block's coordinates sum to
   an even number, even otherwise (voxels 0 or 2 on each axis); eight corner tetrahedra
   around a vertex make an octahedron. Translations: multiples of 3 whose thirds sum to
-  an even number. Transformations: those of the cube, moved to keep the blocks' types.
+  an even number. Transformations: those of the cube, about the centre of the
+  octahedron at ``(2.5, 2.5, 2.5)``.
 
 A :class:`LatticeGrid` brings a set of voxels to a canonical translate
 (:meth:`LatticeGrid.shift`), says which translations keep a shape on the grid, and
@@ -119,9 +120,7 @@ class Transformation:
     def is_identity(self) -> bool:
         """True for the identity."""
         size = len(self.matrix)
-        return (
-            self.matrix == _identity(size) and not any(self.offset) and self.denominator == 1
-        )
+        return self.matrix == _identity(size) and not any(self.offset) and self.denominator == 1
 
     def __call__(self, voxel: Sequence[int]) -> tuple[int, int, int]:
         """The image of one voxel (the half turns of the sphere packing, defined on
@@ -148,7 +147,8 @@ class Transformation:
         steps //= self.denominator
         if (steps.sum(axis=1) % 2).any():
             return None
-        return steps + voxels[0]
+        result: Voxels = steps + voxels[0]
+        return result
 
 
 class LatticeGrid:
@@ -204,17 +204,20 @@ class LatticeGrid:
             return result
         if self.number == 3:
             folded = np.sort(np.minimum(offsets, 4 - offsets), axis=1)
-            return (folded == np.array([0, 1, 2])).all(axis=1)
+            rhombic: npt.NDArray[np.bool_] = (folded == np.array([0, 1, 2])).all(axis=1)
+            return rhombic
         if self.number == 4:
             block = (voxels // 3).sum(axis=1) % 2
             centre = (offsets == 1).all(axis=1)
             corner = (offsets != 1).all(axis=1) & ((offsets.sum(axis=1) // 2 + block) % 2 == 1)
-            return centre | corner
+            both: npt.NDArray[np.bool_] = centre | corner
+            return both
         return np.ones(len(voxels), dtype=bool)
 
     def neighbours(self, voxel: Sequence[int]) -> list[tuple[int, int, int]]:
         """The cells sharing a face with a cell (on the sphere grid: touching it)."""
         x, y, z = (int(v) for v in voxel)
+        steps: list[tuple[int, int, int]]
         if self.number == 0:
             steps = [(d * (a == 0), d * (a == 1), d * (a == 2)) for a in range(3) for d in (-1, 1)]
         elif self.number == 1:
@@ -222,7 +225,9 @@ class LatticeGrid:
             steps = [(-1, 0, 0), (1, 0, 0), (0, -1 if up else 1, 0), (0, 0, -1), (0, 0, 1)]
         elif self.number == 2:
             steps = [
-                v for v in product((-1, 0, 1), repeat=3) if sum(abs(c) for c in v) == 2
+                (a, b, c)
+                for a, b, c in product((-1, 0, 1), repeat=3)
+                if abs(a) + abs(b) + abs(c) == 2
             ]
         elif self.number == 3:
             steps = _rhombic_steps((x % 5, y % 5, z % 5))
@@ -279,32 +284,22 @@ def _tetra_octa_steps(voxel: tuple[int, int, int]) -> list[tuple[int, int, int]]
     return steps
 
 
-def _cube_like(number: int, name: str, period: int, even: bool) -> LatticeGrid:
-    """A grid on the cube's voxels whose transformations are the cube's 48, each given
-    the offset (found by trying every offset below twice the period) that maps the
-    grid's cells in a 2x2x2 array of blocks onto cells."""
+def _cube_like(number: int, name: str, period: int, even: bool, centre: int) -> LatticeGrid:
+    """A grid on the cube's voxels whose transformations are the cube's 48 about the
+    point ``(centre, centre, centre) / 2``, which they all fix (so that they form a
+    group): the centre of a block on the rhombic grid, of an octahedron on the
+    tetrahedra-octahedra grid. Checks that they map cells onto cells."""
     probe = LatticeGrid(number, name, period, even, (), ())
-    span = range(2 * period)
-    block = np.array(list(product(span, repeat=3)), dtype=np.int64)
+    block = np.array(list(product(range(2 * period), repeat=3)), dtype=np.int64)
     cells = block[probe.is_cell(block)]
     maps = []
     for matrix in _signed_permutations():
-        image = cells @ np.array(matrix, dtype=np.int64).T
-        for offset in product(range(2 * period), repeat=3):
-            moved = image + np.array(offset, dtype=np.int64)
-            if probe.is_cell(moved).all():
-                maps.append(Transformation(matrix, offset, _determinant(matrix) > 0))
-                break
-        else:  # pragma: no cover - the cube's group maps every such grid onto itself
-            raise AssertionError(f"{name}: no offset for {matrix}")
-    return LatticeGrid(
-        number,
-        name,
-        period,
-        even,
-        [t for t in maps if t.proper],
-        [t for t in maps if not t.proper],
-    )
+        offset = tuple(centre * (sum(row) < 0) for row in matrix)
+        image = cells @ np.array(matrix, dtype=np.int64).T + np.array(offset, dtype=np.int64)
+        if not probe.is_cell(image).all():  # pragma: no cover - checked by the tests
+            raise AssertionError(f"{name}: {matrix} + {offset} moves cells off the grid")
+        maps.append(Transformation(matrix, offset, _determinant(matrix) > 0))
+    return _grid(number, name, period, even, maps)
 
 
 def _prism_maps() -> list[Transformation]:
@@ -317,7 +312,7 @@ def _prism_maps() -> list[Transformation]:
         even_perm = sum(perm[i] > perm[j] for i in range(3) for j in range(i + 1, 3)) % 2 == 0
         for half_turn, flip in product((False, True), repeat=2):
             sign = -1 if half_turn else 1
-            rows = [tuple(sign * (c == perm[r]) for c in range(3)) + (0,) for r in range(3)]
+            rows = [(*(sign * (c == perm[r]) for c in range(3)), 0) for r in range(3)]
             rows.append((0, 0, 0, -1 if flip else 1))
             offset = (1, 1, 1, 0) if half_turn else (0, 0, 0, 0)
             maps.append(Transformation(tuple(rows), offset, even_perm != flip, prism=True))
@@ -360,9 +355,9 @@ def _grid(
 
 #: BurrTools' grids by their number in ``<gridType type="N"/>``.
 GRIDS: dict[int, LatticeGrid] = {
-    0: _cube_like(0, "cubes", 1, False),
+    0: _cube_like(0, "cubes", 1, False, 0),
     1: _grid(1, "triangular prisms", 1, True, _prism_maps()),
     2: _grid(2, "spheres", 1, True, _sphere_maps()),
-    3: _cube_like(3, "rhombic dodecahedra", 5, False),
-    4: _cube_like(4, "tetrahedra-octahedra", 3, True),
+    3: _cube_like(3, "rhombic dodecahedra", 5, False, 4),
+    4: _cube_like(4, "tetrahedra-octahedra", 3, True, 5),
 }
