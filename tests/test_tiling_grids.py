@@ -6,7 +6,8 @@ counts by a separate enumeration, and small tilings counted by a plain backtrack
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from fractions import Fraction
 from itertools import combinations, product
 
@@ -32,18 +33,18 @@ from excover.tiling import (
 from excover.tiling.catalog import polyforms
 from excover.tiling.grids import Grid
 
-Voxel = tuple[int, int, int]
+Voxel = tuple[int, ...]
 Point = tuple[Fraction, ...]
 
 # ----- the cells as solids, from the description of each grid
 
 
-def rhombic_solids(blocks: Iterable[Voxel]) -> dict[Voxel, frozenset[Point]]:
+def rhombic_solids(blocks: Iterable[Voxel]) -> Mapping[Voxel, frozenset[Point]]:
     """The 24 tetrahedra of each unit cube (block): centre, the centre of a face and the
     two ends of an edge of that face; BurrTools' voxel is 0 or 4 along the face's axis,
     1 or 3 across the edge (towards it), 2 along it."""
     half = Fraction(1, 2)
-    solids = {}
+    solids: dict[Voxel, frozenset[Point]] = {}
     for block in blocks:
         centre = tuple(Fraction(b) + half for b in block)
         for face, side in product(range(3), (0, 1)):
@@ -72,11 +73,11 @@ def rhombic_solids(blocks: Iterable[Voxel]) -> dict[Voxel, frozenset[Point]]:
     return solids
 
 
-def tetra_octa_solids(blocks: Iterable[Voxel]) -> dict[Voxel, frozenset[Point]]:
+def tetra_octa_solids(blocks: Iterable[Voxel]) -> Mapping[Voxel, frozenset[Point]]:
     """Each unit cube: the regular tetrahedron on four corners with the parity of the
     cube's, and the four corner tetrahedra on the others (each corner with its three
     neighbouring corners); voxel 1 (centre) or 0/2 (the corner) on each axis of the block."""
-    solids = {}
+    solids: dict[Voxel, frozenset[Point]] = {}
     for block in blocks:
         parity = sum(block) % 2
         corners = list(product((0, 1), repeat=3))
@@ -98,7 +99,8 @@ def tetra_octa_solids(blocks: Iterable[Voxel]) -> dict[Voxel, frozenset[Point]]:
 
 def centroid(solid: Iterable[Point]) -> np.ndarray:
     points = np.array([[float(v) for v in p] for p in solid])
-    return points.mean(axis=0)
+    mean: np.ndarray = points.mean(axis=0)
+    return mean
 
 
 def prism_centroid(voxel: Voxel) -> np.ndarray:
@@ -175,7 +177,8 @@ def point_group(name: str) -> tuple[int, int]:
             if any(np.allclose(rotation, r, atol=1e-6) for r in found):
                 continue
             moved = (middle - origin) @ rotation.T + target
-            if all(key.get(tuple(np.round(m, 6))) == lab for m, lab in zip(moved, labels, strict=True)):
+            pairs = zip(moved, labels, strict=True)
+            if all(key.get(tuple(np.round(m, 6))) == lab for m, lab in pairs):
                 found.append(rotation)
     proper = sum(1 for r in found if np.linalg.det(r) > 0)
     return len(found), proper
@@ -192,7 +195,7 @@ def test_group_orders_from_the_geometry(grid: Grid, isometries: int, rotations: 
     assert len(grid.rotations) == rotations
 
 
-def geometric_neighbours(solids: dict[Voxel, frozenset[Point]]) -> dict[Voxel, set[Voxel]]:
+def geometric_neighbours(solids: Mapping[Voxel, frozenset[Point]]) -> dict[Voxel, set[Voxel]]:
     """Solids sharing a face: three vertices in common."""
     found: dict[Voxel, set[Voxel]] = {v: set() for v in solids}
     by_vertex: dict[Point, list[Voxel]] = {}
@@ -211,7 +214,7 @@ def geometric_neighbours(solids: dict[Voxel, frozenset[Point]]) -> dict[Voxel, s
     ids=["rhombic", "tetraocta"],
 )
 def test_cells_and_face_neighbours_match_the_solids(
-    grid: Grid, solids: Callable[[Iterable[Voxel]], dict[Voxel, frozenset[Point]]]
+    grid: Grid, solids: Callable[[Iterable[Voxel]], Mapping[Voxel, frozenset[Point]]]
 ) -> None:
     blocks = list(product(range(-1, 3), repeat=3))
     made = solids(blocks)
@@ -240,7 +243,7 @@ def test_rhombic_dodecahedron_is_the_tetrahedra_inside_it() -> None:
 
 
 def separate_count(
-    cells: set[Voxel],
+    cells: AbstractSet[Voxel],
     steps: Callable[[Voxel], list[Voxel]],
     n: int,
     maps: list[Callable[[Voxel], Voxel]],
@@ -268,10 +271,10 @@ def fcc_shift(cells: list[Voxel]) -> list[Voxel]:
     low = [min(c[i] for c in cells) for i in range(3)]
     if sum(low) % 2:
         low[0] -= 1
-    return sorted(tuple(c[i] - low[i] for i in range(3)) for c in cells)  # type: ignore[misc]
+    return sorted(tuple(c[i] - low[i] for i in range(3)) for c in cells)
 
 
-def cube_maps(proper: bool) -> list[Callable[[Voxel], Voxel]]:
+def cube_maps(proper: bool) -> list[Callable[..., Voxel]]:
     maps = []
     for perm in ((0, 1, 2), (1, 2, 0), (2, 0, 1), (1, 0, 2), (0, 2, 1), (2, 1, 0)):
         odd = perm in ((1, 0, 2), (0, 2, 1), (2, 1, 0))
@@ -339,7 +342,7 @@ def prism_steps(v: Voxel) -> list[Voxel]:
     ]
 
 
-def prism_maps(proper: bool) -> list[Callable[[Voxel], Voxel]]:
+def prism_maps(proper: bool) -> list[Callable[..., Voxel]]:
     """The 24 (or 12) maps of BurrTools' prism voxels, by turning centroids in space."""
     height = np.sqrt(3) / 2
     maps = []
@@ -366,7 +369,7 @@ def prism_shift(cells: list[Voxel]) -> list[Voxel]:
     low = [min(c[i] for c in cells) for i in range(3)]
     if (low[0] + low[1]) % 2:
         low[0] -= 1
-    return sorted(tuple(c[i] - low[i] for i in range(3)) for c in cells)  # type: ignore[misc]
+    return sorted(tuple(c[i] - low[i] for i in range(3)) for c in cells)
 
 
 @pytest.mark.parametrize("n", [1, 2, 3, 4])
@@ -406,7 +409,7 @@ def test_patterns_check_their_cells_and_convert_voxels() -> None:
 # ----- small tilings, counted by backtracking
 
 
-def backtrack(board: set[Voxel], placements: list[frozenset[Voxel]]) -> int:
+def backtrack(board: AbstractSet[Voxel], placements: list[frozenset[Voxel]]) -> int:
     if not board:
         return 1
     first = min(board)
@@ -414,8 +417,8 @@ def backtrack(board: set[Voxel], placements: list[frozenset[Voxel]]) -> int:
 
 
 def every_placement(
-    board: set[Voxel],
-    shape: list[Voxel],
+    board: AbstractSet[Voxel],
+    shape: Sequence[Voxel],
     maps: list[Callable[[Voxel], Voxel]],
     shift: Callable[[list[Voxel]], list[Voxel]],
 ) -> list[frozenset[Voxel]]:
@@ -432,7 +435,8 @@ def every_placement(
 
 def test_sphere_tiling_counted_by_backtracking() -> None:
     board = {v for v in product(range(4), range(3), range(2)) if sum(v) % 2 == 0}
-    pieces = {name: [tuple(c) for c in p.cells] for name, p in zip("abcd", polyspheres(3), strict=True)}
+    shapes = zip("abcd", polyspheres(3), strict=True)
+    pieces = {name: [tuple(c) for c in p.cells] for name, p in shapes}
     tiles = [Tile(SpherePattern(cells), name, "any") for name, cells in pieces.items()]
     tiling = Tiling(SpherePattern(board), tiles)
     placements = [
