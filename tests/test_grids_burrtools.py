@@ -138,6 +138,7 @@ def test_flat_sphere_shapes_turn_by_the_packing_half_turns() -> None:
     of spheres, in two layers, keeps its 24, all the cube's."""
     flat = V({(0, 0, 0), (1, 1, 0), (1, 0, 1)})
     assert len(result_symmetries(flat, 2)) == 12  # the triangle's 6, each also flipped over
+    assert sum(g.denominator == 1 for g in result_symmetries(flat, 2)) == 6  # the cube's
     solid = V({(0, 0, 0), (1, 1, 0), (1, 0, 1), (0, 1, 1)})  # a regular tetrahedron
     assert len(result_symmetries(solid, 2)) == 24  # its 24 isometries, all the cube's
     assert all(g.denominator == 1 for g in result_symmetries(solid, 2))
