@@ -2,12 +2,12 @@
 (``examples/`` and ``doc_src/``), counted up to symmetry and set beside the count stored
 in the file.
 
-For each problem of each cube-grid file: the number of assemblies BurrTools stored
+For each problem of each file (every grid): the number of assemblies BurrTools stored
 (solved problems only), excover's count up to BurrTools' symmetries
 (``ExactCover.from_burrtools(puzzle, n).count(up_to_symmetry=True)``, under the group
 that :mod:`excover.formats.burrtools.cover` declares),
-and the time of reading, building and counting. Files on other grids are listed as
-refused, with excover's message. With ``--burrtxt PATH`` (BurrTools' command-line solver
+and the time of reading, building and counting (``burrtools_grids.py`` times the files
+of the four other grids beside burrTxt). With ``--burrtxt PATH`` (BurrTools' command-line solver
 ``burrTxt`` built from the same repository) its count is printed too: a stored count
 may come from an older BurrTools.
 
@@ -82,9 +82,6 @@ def rows_of(path: str, data: bytes, burrtxt: str | None) -> list[list[str]]:
     rows = []
     for number, problem in enumerate(puzzle.problems):
         stored = str(problem.assemblies) if problem.state == 2 else "-"
-        if puzzle.grid != 0:
-            rows.append([path, str(number), stored, "refused", "-", f"grid: {puzzle.grid_name}"])
-            continue
         started = time.perf_counter()
         try:
             ours = str(ExactCover.from_burrtools(puzzle, number).count(up_to_symmetry=True))

@@ -136,10 +136,15 @@ def test_colours_are_read_per_voxel() -> None:
     assert domino.text() == "#1#" and domino.colors == (1, 0)
 
 
-def test_other_grids_are_refused_by_name() -> None:
+def test_the_prism_grid_gives_burrtools_stored_count() -> None:
     puzzle = read_xmpuzzle(PRISMS)
     assert puzzle.grid == 1 and puzzle.problems[0].assemblies == 2  # burrTxt solves it
-    with pytest.raises(FormatError, match="triangular prisms"):
+    assert to_exact_cover(puzzle).count(up_to_symmetry=True) == 2
+
+
+def test_an_unknown_grid_is_refused_by_number() -> None:
+    puzzle = dataclasses.replace(read_xmpuzzle(PRISMS), grid=7)
+    with pytest.raises(FormatError, match="unknown grid type 7"):
         to_exact_cover(puzzle)
 
 
@@ -396,8 +401,9 @@ def test_cli_picks_problems_and_says_which() -> None:
     assert int(second.stdout) == to_exact_cover(read_xmpuzzle(MIRROR), 1).count()
     missing = run("count", str(MIRROR), "--problem", "2")
     assert missing.returncode == 2 and "numbered 0 to 1" in missing.stderr
-    refused = run("count", str(PRISMS))
-    assert refused.returncode == 2 and "triangular prisms" in refused.stderr
+    prisms = run("count", str(PRISMS), "--up-to-symmetry")
+    assert prisms.returncode == 0 and prisms.stdout.strip() == "2"
+    assert "stored in the file: 2" in prisms.stderr
 
 
 def test_cli_problem_flag_needs_a_burrtools_file(tmp_path: Path) -> None:

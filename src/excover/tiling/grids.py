@@ -15,6 +15,24 @@ translates of one shape compare equal.
   of the three directions. Isometries: the 12 of the regular hexagon around a lattice
   vertex; the six that reverse orientation of the triangles are affine (``x -> 1 - Px``).
 
+BurrTools' four other grids (:mod:`excover.formats.burrtools.lattice` describes their
+cells and how BurrTools numbers them; these grids use the same integer geometry):
+
+- **prism**: triangular prisms, cell ``(a, b, c, z)``: the triangle ``(a, b, c)`` of the
+  triangular grid in layer ``z``. Isometries: the 24 of the hexagonal prism lattice
+  (those of the triangle, with or without ``z -> -z``), 12 of them rotations.
+- **sphere**: spheres of the face-centred cubic packing, cell ``(x, y, z)`` with ``x + y
+  + z`` even (BurrTools' voxels), each touching 12. Isometries: the 48 of the cube.
+  Translations: the vectors with an even coordinate sum.
+- **rhombic**: the 24 tetrahedra into which the six diagonal planes of a cube cut it, on
+  BurrTools' voxels (a cube is a 5x5x5 block, 24 of whose voxels are cells); 48 of them
+  make a rhombic dodecahedron. Isometries: the 48 of the cube, about a block's centre.
+  Translations: multiples of 5.
+- **tetraocta**: the regular tetrahedron and four corner tetrahedra of each cube (a 3x3x3
+  block, alternating between neighbouring blocks); eight corner tetrahedra around a
+  vertex make an octahedron of the tetrahedral-octahedral honeycomb. Isometries: the 48
+  of the cube. Translations: multiples of 3 whose thirds sum to an even number.
+
 An :class:`Isometry` is an affine map ``x -> M x + t`` on coordinates; a :class:`Group`
 is a finite set of isometries of one grid closed under composition.
 """
@@ -30,6 +48,8 @@ import numpy as np
 import numpy.typing as npt
 
 from excover.errors import UsageError
+from excover.formats.burrtools.lattice import GRIDS as LATTICES
+from excover.formats.burrtools.lattice import LatticeGrid
 
 __all__ = [
     "CUBE",
@@ -41,10 +61,14 @@ __all__ = [
     "HEX",
     "HORIZ_REFL",
     "ID",
+    "PRISM",
+    "RHOMBIC",
     "ROT90",
     "ROT180",
     "ROT270",
+    "SPHERE",
     "SQUARE",
+    "TETRAOCTA",
     "TRIANGLE",
     "TRIANGLE_SIDE",
     "VERT_REFL",
@@ -55,6 +79,9 @@ __all__ = [
     "triangle_cell",
     "triangle_spot",
 ]
+
+#: The grids whose first three coordinates number the strips of a triangular grid.
+_STRIP_GRIDS = ("triangle", "prism")
 
 #: An array of cells, one row of integer coordinates per cell.
 Coords = npt.NDArray[np.int64]
@@ -119,7 +146,7 @@ class Isometry:
         """+1 for a rotation (on the triangular grid: of the linear part's sign pattern), -1
         for a reflection."""
         sign = round(float(np.linalg.det(np.array(self.matrix))))
-        if self.grid == "triangle" and any(self.offset):  # x -> 1 - Px: a half turn, then P
+        if self.grid in _STRIP_GRIDS and any(self.offset[:3]):  # x -> 1 - Px: a half turn
             sign = -sign
         return sign
 
@@ -203,6 +230,8 @@ class Grid:
     """A kind of grid: coordinates of its cells, its isometries, and normalisation.
 
     ``isometries`` is the full group and ``rotations`` its orientation-preserving half.
+    ``lattice`` (BurrTools' solid grids but the prism) says which voxels are cells and
+    which translations move a shape on the grid.
     """
 
     def __init__(
@@ -210,10 +239,12 @@ class Grid:
         name: str,
         dimension: int,
         maps: Iterable[tuple[Matrix, tuple[int, ...]]],
-        namer: _Namer,
+        namer: Callable[[Matrix, tuple[int, ...]], str],
+        lattice: LatticeGrid | None = None,
     ) -> None:
         self.name = name
         self.dimension = dimension
+        self.lattice = lattice
         self._by_map: dict[tuple[Matrix, tuple[int, ...]], Isometry] = {}
         for matrix, offset in maps:
             self._by_map[matrix, offset] = Isometry(name, matrix, offset, namer(matrix, offset))
@@ -251,8 +282,10 @@ class Grid:
     def normalize(self, coords: Coords) -> Coords:
         """The canonical translate of a set of cells, rows sorted lexicographically.
 
-        Every coordinate is shifted to start at 0, except on the triangular grid where only
-        ``a`` and ``b`` are and ``c`` follows so that translations keep ``a + b + c``.
+        Every coordinate is shifted to start at 0, except on the triangular and prism
+        grids where only ``a`` and ``b`` (and ``z``) are and ``c`` follows so that
+        translations keep ``a + b + c``, and on the sphere, rhombic and tetraocta grids,
+        moved by the largest translation of the grid below the lowest corner.
         """
         if len(coords) == 0:
             return coords.copy()
@@ -272,17 +305,32 @@ class Grid:
     def shift(self, coords: Coords) -> Coords:
         """The translation :meth:`normalize` subtracts from a non-empty set of cells."""
         low: Coords = coords.min(axis=0)
-        if self.name == "triangle":
-            low = np.array([low[0], low[1], -low[0] - low[1]], dtype=np.int64)
+        if self.name in _STRIP_GRIDS:
+            low = np.array([low[0], low[1], -low[0] - low[1], *low[3:]], dtype=np.int64)
+        elif self.lattice is not None:
+            low = self.lattice.shift(coords)
         return low
 
     def translations_ok(self, vectors: Coords) -> npt.NDArray[np.bool_]:
-        """Which rows of ``vectors`` are translations of the grid (all but the triangular
-        grid's vectors with a non-zero coordinate sum)."""
-        if self.name == "triangle":
-            result: npt.NDArray[np.bool_] = vectors.sum(axis=1) == 0
+        """Which rows of ``vectors`` are translations of the grid (on the triangular and
+        prism grids, those whose ``a + b + c`` is 0; on the grids with a lattice, its
+        translations)."""
+        if self.name in _STRIP_GRIDS:
+            result: npt.NDArray[np.bool_] = vectors[:, :3].sum(axis=1) == 0
             return result
+        if self.lattice is not None:
+            return self.lattice.translations_ok(vectors)
         return np.ones(len(vectors), dtype=bool)
+
+    def is_cell(self, cell: Sequence[int]) -> bool:
+        """Whether integer coordinates name a cell of the grid."""
+        if len(cell) != self.dimension:
+            return False
+        if self.name in _STRIP_GRIDS:
+            return sum(cell[:3]) in (1, 2)
+        if self.lattice is not None:
+            return bool(self.lattice.is_cell(np.array([cell], dtype=np.int64))[0])
+        return True
 
     def cell_name(self, cell: Sequence[int]) -> str:
         """The item name of a cell in an exact cover problem: coordinates joined by commas."""
@@ -395,7 +443,30 @@ TRIANGLE = Grid(
     ),
 )
 
-GRIDS: dict[str, Grid] = {grid.name: grid for grid in (SQUARE, CUBE, HEX, TRIANGLE)}
+
+def _prism_name(matrix: Matrix, offset: tuple[int, ...]) -> str:
+    """The triangle's name of the map's action on the layers, followed by ``+FlipZ``
+    when it turns the layers upside down."""
+    plane = tuple(row[:3] for row in matrix[:3])
+    name = TRIANGLE.isometry(plane, offset[:3]).name
+    return name + ("+FlipZ" if matrix[3][3] < 0 else "")
+
+
+def _lattice_maps(number: int) -> list[Map]:
+    """The integer isometries of BurrTools' grid ``number`` (on the sphere grid, the
+    cube's 48; the half turns of the packing BurrTools tries on flat shapes are not
+    isometries of the grid)."""
+    return [(t.matrix, t.offset) for t in LATTICES[number].transformations if t.denominator == 1]
+
+
+PRISM = Grid("prism", 4, _lattice_maps(1), _prism_name)
+SPHERE = Grid("sphere", 3, _lattice_maps(2), _Namer({_identity_matrix(3): "Id"}), LATTICES[2])
+RHOMBIC = Grid("rhombic", 3, _lattice_maps(3), _Namer({_identity_matrix(3): "Id"}), LATTICES[3])
+TETRAOCTA = Grid("tetraocta", 3, _lattice_maps(4), _Namer({_identity_matrix(3): "Id"}), LATTICES[4])
+
+GRIDS: dict[str, Grid] = {
+    grid.name: grid for grid in (SQUARE, CUBE, HEX, TRIANGLE, PRISM, SPHERE, RHOMBIC, TETRAOCTA)
+}
 
 
 def _d4(name: str) -> Isometry:

@@ -122,12 +122,20 @@ def write_stl(data: bytes | trimesh.Trimesh, path: str | os.PathLike[str]) -> No
 # ----- helpers -----
 
 
+#: The grids whose cells are meshed (BurrTools' solid grids are not yet).
+MESHED = ("square", "cube", "hex", "triangle")
+
+
 def _grid(grid: Grid | str) -> Grid:
-    if isinstance(grid, Grid):
-        return grid
     if isinstance(grid, str) and grid in GRIDS:
-        return GRIDS[grid]
-    raise UsageError(f"unknown grid {grid!r}; choose one of {', '.join(GRIDS)}")
+        grid = GRIDS[grid]
+    if not isinstance(grid, Grid):
+        raise UsageError(f"unknown grid {grid!r}; choose one of {', '.join(MESHED)}")
+    if grid.name not in MESHED:
+        raise UsageError(
+            f"meshes of the {grid.name} grid are not made yet; choose one of {', '.join(MESHED)}"
+        )
+    return grid
 
 
 def _coords(cells: Shape | Iterable[Sequence[int]], grid: Grid) -> Coords:

@@ -6,11 +6,14 @@ must be covered) and secondary for a variable one (``+``, it may stay empty); on
 item per piece *kind* (a shape of the problem) covered between the kind's ``min`` and
 ``max`` times, so that the copies of one shape are interchangeable and an assembly is
 counted once, not once per permutation of identical pieces. An option is a placement of
-a kind: its item and the result voxels the piece's filled voxels cover, for each of the
-24 rotations of the cube (BurrTools never mirrors a piece; a flat piece in a one-layer
-puzzle is turned over by a rotation) and each translation that puts every filled voxel
-on a non-empty result voxel whose colour the problem's colour constraints allow.
-Orientations that give the same voxels with the same colours are one. When the piece
+a kind: its item and the result voxels the piece's filled voxels cover, for each
+rotation of the puzzle's grid (BurrTools never mirrors a piece; a flat piece in a
+one-layer puzzle is turned over by a rotation) and each translation of the grid that
+puts every filled voxel on a non-empty result voxel whose colour the problem's colour
+constraints allow. Orientations that give the same voxels with the same colours are one.
+The grid (cubes, triangular prisms, spheres, rhombic dodecahedra or tetrahedra-octahedra)
+gives the rotations, mirrors and translations (:mod:`excover.formats.burrtools.lattice`);
+on the sphere grid some rotations apply to flat shapes only, as in BurrTools. When the piece
 counts are ranges and the problem sets ``maxHoles``, the variable voxels become primary
 items, each with a *hole* option, and a ``holes`` item counts the holes up to the limit.
 
@@ -36,9 +39,8 @@ from typing import TYPE_CHECKING, TypeVar
 import numpy as np
 
 from excover.errors import FormatError, UsageError
-from excover.formats.burrtools.cube import IDENTITY, ISOMETRIES, ROTATIONS, CubeMap
+from excover.formats.burrtools.lattice import GRIDS, LatticeGrid, Transformation
 from excover.formats.burrtools.model import (
-    CUBE_GRID,
     FILLED,
     VARIABLE,
     Part,
@@ -74,48 +76,61 @@ def _cell(voxel: Sequence[int]) -> str:
     return ",".join(str(int(v)) for v in voxel)
 
 
-def _normal(cells: Iterable[tuple[Voxel, str, int]]) -> _Labelled:
-    """The labelled voxels moved to start at 0 on each axis, sorted."""
+def _normal(grid: LatticeGrid, cells: Iterable[tuple[Voxel, str, int]]) -> _Labelled:
+    """The labelled voxels moved by the grid's canonical translation, sorted."""
     listed = list(cells)
     if not listed:
         return ()
-    low = [min(v[axis] for v, _, _ in listed) for axis in range(3)]
+    low = grid.shift(np.array([v for v, _, _ in listed], dtype=np.int64)).tolist()
     return tuple(sorted((v[0] - low[0], v[1] - low[1], v[2] - low[2], s, c) for v, s, c in listed))
 
 
-def _moved(g: CubeMap, cells: Iterable[tuple[Voxel, str, int]]) -> _Labelled:
-    return _normal((g(v), s, c) for v, s, c in cells)
+def _moved(
+    grid: LatticeGrid, g: Transformation, cells: Sequence[tuple[Voxel, str, int]]
+) -> _Labelled | None:
+    """The normalised image of labelled voxels, None when ``g`` does not apply."""
+    if not cells:
+        return ()
+    image = g.apply(np.array([v for v, _, _ in cells], dtype=np.int64))
+    if image is None:
+        return None
+    voxels = [(int(x), int(y), int(z)) for x, y, z in image.tolist()]
+    return _normal(grid, ((v, s, c) for v, (_, s, c) in zip(voxels, cells, strict=True)))
 
 
 def _labelled(shape: Shape, states: str) -> list[tuple[Voxel, str, int]]:
     return [(v, s, c) for v, s, c in shape.voxels() if s in states]
 
 
-def result_symmetries(shape: Shape) -> list[CubeMap]:
-    """The isometries of the cube (rotations and mirrors) mapping the shape onto a
-    translate of itself, states and colours kept: BurrTools' ``selfSymmetries``."""
+def result_symmetries(shape: Shape, grid: int = 0) -> list[Transformation]:
+    """The transformations of the grid (BurrTools' grid type ``grid``: rotations and
+    mirrors) mapping the shape onto a translate of itself, states and colours kept:
+    BurrTools' ``selfSymmetries``."""
+    lattice = GRIDS[grid]
     cells = _labelled(shape, FILLED + VARIABLE)
-    own = _normal(cells)
-    return [g for g in ISOMETRIES if _moved(g, cells) == own]
+    own = _normal(lattice, cells)
+    return [g for g in lattice.transformations if _moved(lattice, g, cells) == own]
 
 
 def _mirror_partners(puzzle: Puzzle, parts: Sequence[Part]) -> dict[int, int] | None:
     """Which kind each kind becomes in a mirrored assembly (itself when its shape is
     mirror-symmetric), or None when some piece has no mirror partner with the same
     counts: then BurrTools does not identify mirror images (see the module's text)."""
-    mirrors = [g for g in ISOMETRIES if g.determinant < 0]
+    grid = GRIDS[puzzle.grid]
     shapes = [_labelled(puzzle.shapes[part.shape], FILLED) for part in parts]
     partner: dict[int, int] = {}
     for i, cells in enumerate(shapes):
         if i in partner:
             continue
-        own = _normal(cells)
-        images = {_moved(g, cells) for g in mirrors}
+        own = _normal(grid, cells)
+        images = {_moved(grid, g, cells) for g in grid.mirrors} - {None}
         if own in images:
             partner[i] = i
             continue
         later = range(i + 1, len(parts))
-        found = next((j for j in later if j not in partner and _normal(shapes[j]) in images), None)
+        found = next(
+            (j for j in later if j not in partner and _normal(grid, shapes[j]) in images), None
+        )
         if found is None or (parts[found].lo, parts[found].hi) != (parts[i].lo, parts[i].hi):
             return None
         partner[i], partner[found] = found, i
@@ -124,11 +139,9 @@ def _mirror_partners(puzzle: Puzzle, parts: Sequence[Part]) -> dict[int, int] | 
 
 def _check(puzzle: Puzzle, number: int) -> Problem:
     source = puzzle.source
-    if puzzle.grid != CUBE_GRID:
+    if puzzle.grid not in GRIDS:
         raise FormatError(
-            f"the puzzle is on the grid of {puzzle.grid_name} (BurrTools grid type "
-            f"{puzzle.grid}); excover reads cube-grid puzzles (and square-grid ones, stored "
-            "as one layer of cubes) only",
+            f"the puzzle is on {puzzle.grid_name}; BurrTools' grids are numbered 0 to 4",
             source=source,
         )
     if not puzzle.problems:
@@ -159,6 +172,7 @@ class _Board:
     """The result's voxels as arrays, for finding every placement of an orientation."""
 
     def __init__(self, puzzle: Puzzle, problem: Problem, result: Shape) -> None:
+        self.grid = GRIDS[puzzle.grid]
         self.size = np.array(result.size, dtype=np.int64)
         self.colors = np.zeros(result.size, dtype=np.int64)
         self.used = np.zeros(result.size, dtype=bool)
@@ -181,27 +195,33 @@ class _Board:
         return self._masks[piece_color]
 
     def placements(self, orientation: _Labelled) -> list[list[Voxel]]:
-        """Every translate of the orientation (at 0 on each axis) lying on the result."""
-        extent = np.array([max(v[axis] for v in orientation) for axis in range(3)])
+        """Every translate of the orientation by a translation of the grid lying on
+        the result."""
+        low = np.array([min(v[axis] for v in orientation) for axis in range(3)])
+        extent = np.array([max(v[axis] for v in orientation) for axis in range(3)]) - low
         room = self.size - extent
         if (room <= 0).any():
             return []
         valid = np.ones(tuple(room.tolist()), dtype=bool)
         for x, y, z, _state, color in orientation:
+            x, y, z = x - low[0], y - low[1], z - low[2]
             valid &= self.mask(color)[x : x + room[0], y : y + room[1], z : z + room[2]]
+        moves = np.argwhere(valid) - low
+        moves = moves[self.grid.translations_ok(moves)]
         return [
             [(x + dx, y + dy, z + dz) for x, y, z, _s, _c in orientation]
-            for dx, dy, dz in np.argwhere(valid).tolist()
+            for dx, dy, dz in moves.tolist()
         ]
 
 
-def _orientations(shape: Shape) -> list[_Labelled]:
-    """The distinct orientations of a piece's filled voxels under the 24 rotations (none
-    for a piece without filled voxels: it has no placement)."""
+def _orientations(grid: LatticeGrid, shape: Shape) -> list[_Labelled]:
+    """The distinct orientations of a piece's filled voxels under the grid's rotations
+    (none for a piece without filled voxels: it has no placement)."""
     cells = _labelled(shape, FILLED)
     if not cells:
         return []
-    return list(dict.fromkeys(_moved(g, cells) for g in ROTATIONS))
+    found = dict.fromkeys(_moved(grid, g, cells) for g in grid.rotations)
+    return [orientation for orientation in found if orientation is not None]
 
 
 def _holes_apply(problem: Problem, puzzle: Puzzle) -> bool:
@@ -217,9 +237,9 @@ def _holes_apply(problem: Problem, puzzle: Puzzle) -> bool:
 
 def to_exact_cover(puzzle: Puzzle, number: int, factory: type[P]) -> P:
     """The exact cover problem of problem ``number`` (from 0, as BurrTools' ``burrTxt
-    -o``) of a cube-grid puzzle, built by ``factory`` (ExactCover or a subclass: see
-    :meth:`ExactCover.from_burrtools <excover.ExactCover.from_burrtools>`), its
-    symmetries declared; see the module's text for the reduction."""
+    -o``) of a puzzle on any of BurrTools' grids, built by ``factory`` (ExactCover or a
+    subclass: see :meth:`ExactCover.from_burrtools <excover.ExactCover.from_burrtools>`),
+    its symmetries declared; see the module's text for the reduction."""
     problem = _check(puzzle, number)
     result = puzzle.shapes[problem.result]
     parts = [part for part in problem.parts if part.hi > 0]
@@ -241,7 +261,7 @@ def to_exact_cover(puzzle: Puzzle, number: int, factory: type[P]) -> P:
     position = {name: k for k, name in enumerate(cover.items)}
     starts, items = [0], []
     for part, kind in zip(parts, kinds, strict=True):
-        for orientation in _orientations(puzzle.shapes[part.shape]):
+        for orientation in _orientations(board.grid, puzzle.shapes[part.shape]):
             for cells in board.placements(orientation):
                 items.append(position[kind])
                 items.extend(position[_cell(v)] for v in cells)
@@ -257,7 +277,7 @@ def to_exact_cover(puzzle: Puzzle, number: int, factory: type[P]) -> P:
 
 def _generators(puzzle: Puzzle, parts: Sequence[Part], result: Shape) -> list[Generator]:
     """Generators of the symmetry group (see the module's text), as item mappings."""
-    symmetries = result_symmetries(result)
+    symmetries = result_symmetries(result, puzzle.grid)
     kept = [g for g in symmetries if g.determinant > 0]
     partner = None
     if len(kept) < len(symmetries):
@@ -267,21 +287,33 @@ def _generators(puzzle: Puzzle, parts: Sequence[Part], result: Shape) -> list[Ge
     cells = [v for v, _, _ in _labelled(result, FILLED + VARIABLE)]
     if not cells:
         return []
-    generated = {IDENTITY}
+    generated = {tuple(range(len(cells)))}
     mappings: list[Generator] = []
     for g in kept:
-        if g in generated:
+        images = _images(GRIDS[puzzle.grid], g, cells)
+        if images in generated:
             continue
-        generated = _closure(generated | {g})
-        mappings.append(_mapping(puzzle, g, cells, parts, partner))
+        generated = _closure(generated | {images})
+        mappings.append(_mapping(puzzle, g, cells, images, parts, partner))
     return mappings
 
 
-def _closure(maps: set[CubeMap]) -> set[CubeMap]:
-    """The group generated by ``maps``."""
+def _images(grid: LatticeGrid, g: Transformation, cells: list[Voxel]) -> tuple[int, ...]:
+    """The symmetry ``g`` of the result as a permutation of its voxels: the number of
+    the voxel each voxel goes to, the image moved back onto the result."""
+    voxels = np.array(cells, dtype=np.int64)
+    image = g.apply(voxels)
+    assert image is not None  # g is a symmetry of these voxels
+    moved = image - grid.shift(image) + grid.shift(voxels)
+    number = {v: k for k, v in enumerate(cells)}
+    return tuple(number[(int(x), int(y), int(z))] for x, y, z in moved.tolist())
+
+
+def _closure(maps: set[tuple[int, ...]]) -> set[tuple[int, ...]]:
+    """The group generated by the permutations ``maps``."""
     found = set(maps)
     while True:
-        new = {a * b for a, b in product(found, repeat=2)}
+        new = {tuple(a[i] for i in b) for a, b in product(found, repeat=2)}
         if new <= found:
             return found
         found |= new
@@ -289,19 +321,15 @@ def _closure(maps: set[CubeMap]) -> set[CubeMap]:
 
 def _mapping(
     puzzle: Puzzle,
-    g: CubeMap,
+    g: Transformation,
     cells: list[Voxel],
+    images: tuple[int, ...],
     parts: Sequence[Part],
     partner: dict[int, int] | None,
 ) -> dict[str, str]:
     """The item mapping of the symmetry ``g`` of the result: each voxel to its image
     (moved back onto the result), each kind to itself or, for a mirror, its partner."""
-    images = [g(v) for v in cells]
-    shift = [min(v[a] for v in cells) - min(w[a] for w in images) for a in range(3)]
-    mapping = {
-        _cell(v): _cell([w[0] + shift[0], w[1] + shift[1], w[2] + shift[2]])
-        for v, w in zip(cells, images, strict=True)
-    }
+    mapping = {_cell(v): _cell(cells[w]) for v, w in zip(cells, images, strict=True)}
     if g.determinant < 0 and partner is not None:
         for i, j in partner.items():
             mapping[kind_name(puzzle, parts[i].shape)] = kind_name(puzzle, parts[j].shape)
