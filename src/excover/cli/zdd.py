@@ -157,11 +157,7 @@ def solve_zdd(
         stopped_by = "interrupt"
     stats: dict[str, object] = {"solutions": found}
     if listing is not None:
-        stats.update(
-            nodes=listing.run.nodes,
-            memo_hits=listing.run.hits,
-            zdd_nodes=listing.run.manager.nodes - 2,  # the terminals are no nodes of a ZDD
-        )
+        stats.update(nodes=listing.run.nodes, memo_hits=listing.run.hits)
     stats.update(
         seconds=time.perf_counter() - started,
         complete=stopped_by is None,

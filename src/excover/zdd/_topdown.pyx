@@ -523,6 +523,10 @@ cdef class TopDown:
                 width = level.width
                 base = self.words - width
                 for u in range(n_states):
+                    # a level may hold millions of states: Ctrl-C or an alarm is seen
+                    # within one group of them, not only between levels
+                    if (u & 0xFFFF) == 0xFFFF and PyErr_CheckSignals() < 0:
+                        return -2
                     memcpy(full + base, level.keys + u * width, width * sizeof(uint64_t))
                     i = <uint32_t>(self.n_ids + u)
                     if self.lo_child(full, m, 2 * i) < 0 or self.hi_child(full, m, 2 * i + 1) < 0:

@@ -239,10 +239,9 @@ def count_layout(
 
     bound = memory.default_bound() if max_bytes is None else memory.checked(max_bytes)
     starts, masks = layout
-    counting = start(Layout(n_items, 1, starts, masks), workers, bound)
     layer = None if tick is None else (lambda done, states: tick(done, n_items, states))
     try:
-        total = counting.advance(layer)
+        total = start(Layout(n_items, 1, starts, masks), workers, bound).advance(layer)
     except MemoryError as error:  # past the bound, or the tables could not grow
         if bound and "memory limit" in str(error):  # the compiled count's words for its bound
             raise MemoryBoundError(bound, "the frontier count") from None
