@@ -77,8 +77,10 @@ found: a header line 'solution K:' then its options, one per line, as item names
 
 {_BOARD}
 
---method auto means dlx (as p.solutions() in the API); zdd lists the solutions of the DXZ
-family (built first); sat finds each new solution after blocking the ones before. With
+--method auto means dlx (as p.solutions() in the API); zdd lists the solutions as the DXZ
+search (memoised dancing links) meets them, without building the whole family first (its
+memory bounded by --max-memory); sat finds each new solution after blocking the ones
+before. With
 --json the solutions stream inside one document, each as {{"options": [indices from 0],
 "items": [[names], ...]}}."""
 
