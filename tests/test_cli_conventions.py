@@ -316,9 +316,11 @@ def test_the_cli_counts_by_the_route_the_api_takes(
     calls: list[int] = []
     real = frontier.count
 
-    def spy(problem: ExactCover, workers: int = 1, tick: Any = None) -> int | None:
+    def spy(
+        problem: ExactCover, workers: int = 1, tick: Any = None, max_bytes: int | None = None
+    ) -> int | None:
         calls.append(problem.n_options)
-        return real(problem, workers, tick)
+        return real(problem, workers, tick, max_bytes)
 
     monkeypatch.setattr(frontier, "count", spy)
     problem = dominoes(6, 6)
@@ -405,7 +407,10 @@ def test_a_resource_limit_exits_3(
     from excover.zdd import dxz
     from excover.zdd.manager import Manager
 
-    monkeypatch.setattr(dxz, "search_manager", lambda: Manager(nodes=64, cache=64, max_nodes=10))
+    def small(max_bytes: int | None = None) -> Manager:
+        return Manager(nodes=64, cache=64, max_nodes=10, max_bytes=max_bytes)
+
+    monkeypatch.setattr(dxz, "search_manager", small)
     path = tmp_path / "walks.dlx"
     walks(12, [("a", "b"), ("b", "a"), ("a", "a"), ("b", "c"), ("c", "a")]).write(path)
     status, out, err = run(capsys, "count", str(path), "--method", "zdd")

@@ -6,7 +6,7 @@ The public names::
     Search       one dancing-links run over a problem, with its statistics
     Stats        the statistics of a run (Knuth's DLX1 definitions)
     ExcoverError and its subclasses ProblemError, FormatError, UsageError, LimitReached,
-                 ResourceLimitError, SolverError, SymmetryError
+                 ResourceLimitError (MemoryBoundError), SolverError, SymmetryError
     Family       a family of sets of ints as a ZDD (all the solutions of a problem, ...)
     simd_kernel  the instruction set the compiled Sudoku core runs with ("avx512", ...;
                  EXCOVER_SIMD forces one: excover.puzzles.simd)
@@ -25,6 +25,7 @@ from excover.errors import (
     ExcoverWarning,
     FormatError,
     LimitReached,
+    MemoryBoundError,
     ProblemError,
     ResourceLimitError,
     SolverError,
@@ -53,6 +54,7 @@ __all__ = [
     "Family",
     "FormatError",
     "LimitReached",
+    "MemoryBoundError",
     "ProblemError",
     "ResourceLimitError",
     "Search",

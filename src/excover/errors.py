@@ -16,6 +16,7 @@ __all__ = [
     "ExcoverWarning",
     "FormatError",
     "LimitReached",
+    "MemoryBoundError",
     "ProblemError",
     "ResourceLimitError",
     "SolverError",
@@ -74,6 +75,26 @@ class LimitReached(ExcoverError):
 class ResourceLimitError(ExcoverError, MemoryError):
     """An operation needed more than a configured resource limit (such as the node limit of
     a ZDD manager) and was abandoned; the object that raised it stays usable."""
+
+
+class MemoryBoundError(ResourceLimitError):
+    """A ZDD construction (the node store with the DXZ memo or the top-down states, or
+    the frontier count) needed more memory than its bound, ``bound`` bytes (``max_bytes``
+    of :class:`excover.zdd.Manager` and :func:`excover.zdd.configure`; ``--max-memory``
+    on the command line, which reports it as a stop of the run). The default bound is
+    a share of the machine's memory (:mod:`excover.zdd.memory`)."""
+
+    def __init__(self, bound: int, what: str = "the ZDD method") -> None:
+        from excover.numbers import byte_size
+
+        super().__init__(f"{what} needs more memory than its bound of {byte_size(bound)}")
+        self.bound = bound
+        self.what = what
+
+    def __reduce__(self) -> tuple[type[MemoryBoundError], tuple[int, str]]:
+        """Pickled as its arguments (the message is made from them), so that a worker
+        process can send it back."""
+        return (MemoryBoundError, (self.bound, self.what))
 
 
 class SolverError(ExcoverError):

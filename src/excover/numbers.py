@@ -19,7 +19,15 @@ This module imports nothing from excover, so that any module may use it.
 
 from __future__ import annotations
 
-__all__ = ["PIECE", "abbreviated", "from_decimal", "grouped", "json_count", "to_decimal"]
+__all__ = [
+    "PIECE",
+    "abbreviated",
+    "byte_size",
+    "from_decimal",
+    "grouped",
+    "json_count",
+    "to_decimal",
+]
 
 #: The most digits converted by one ``str`` or ``int`` call: below 640, the lowest value
 #: ``sys.set_int_max_str_digits`` accepts, so the conversions work under any limit.
@@ -130,3 +138,20 @@ def json_count(number: int) -> int | str:
     """A count for JSON: the int itself, or its decimal text when a double could not
     hold it exactly (``json.dumps`` of the int would also fail beyond the limit)."""
     return number if -_JSON_EXACT < number < _JSON_EXACT else to_decimal(number)
+
+
+#: The binary units of :func:`byte_size`, each 1024 times the one before.
+_UNITS = ("bytes", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB")
+
+
+def byte_size(number: int) -> str:
+    """A number of bytes for people: ``512 bytes``, ``1.5 GiB`` (binary units, one
+    decimal once past bytes)."""
+    if number < 1024:
+        return f"{number} bytes"
+    unit = 0
+    value = float(number)
+    while value >= 1024 and unit < len(_UNITS) - 1:
+        value /= 1024
+        unit += 1
+    return f"{value:.1f} {_UNITS[unit]}"

@@ -725,8 +725,10 @@ class ExactCover:
     ) -> Iterator[list[int]]:
         """Lazily yield the solutions found by ``method`` (at most ``limit`` of them).
 
-        ``method="zdd"`` takes them, sorted, from the family of :meth:`zdd` (built on the
-        first request), in the family's order of iteration; :meth:`first` gives the first.
+        ``method="zdd"`` lists them, sorted, as the DXZ search meets them, without waiting
+        for the whole family (:class:`excover.zdd.dxz.Listing`: the first after one
+        descent, in lexicographic order of the search's option numbers), within the memory
+        bound of :mod:`excover.zdd.memory`; :meth:`first` gives the first.
         ``workers``, ``executor`` or ``tasks`` find them as subproblems in parallel, as
         :meth:`count` does, in a fixed order (see :func:`excover.parallel.solutions`).
 

@@ -15,7 +15,7 @@ import sys
 from excover.cli import common
 from excover.cli.common import EPILOG_SHORT, add_input, add_json, add_limits, add_method
 from excover.errors import FormatError, UsageError
-from excover.numbers import to_decimal
+from excover.numbers import byte_size, to_decimal
 
 #: The at-most-one encodings of :data:`excover.sat.amo.AMO_ENCODINGS` (named here so that
 #: building the parser imports no SAT code; a test keeps the two equal).
@@ -77,8 +77,10 @@ found: a header line 'solution K:' then its options, one per line, as item names
 
 {_BOARD}
 
---method auto means dlx (as p.solutions() in the API); zdd lists the solutions of the DXZ
-family (built first); sat finds each new solution after blocking the ones before. With
+--method auto means dlx (as p.solutions() in the API); zdd lists the solutions as the DXZ
+search (memoised dancing links) meets them, without building the whole family first (its
+memory bounded by --max-memory); sat finds each new solution after blocking the ones
+before. With
 --json the solutions stream inside one document, each as {{"options": [indices from 0],
 "items": [[names], ...]}}."""
 
@@ -216,6 +218,7 @@ def add_problem_commands(commands: Any, read_board: BoardReader) -> None:
     _tiling_flags(count, read_board)
     add_method(count)
     add_limits(count)
+    common.add_max_memory(count)
     _dlx_flags(count)
     count.add_argument(
         "--route",
@@ -245,9 +248,11 @@ def add_problem_commands(commands: Any, read_board: BoardReader) -> None:
     add_method(
         solve,
         help="auto (default): dlx, as p.solutions(); dlx: dancing links; zdd: "
-        "from the DXZ family; sat: a SAT solver with blocking clauses",
+        "as the DXZ search meets them (memoised dancing links); sat: a SAT solver with "
+        "blocking clauses",
     )
     add_limits(solve, limit="default: print them all")
+    common.add_max_memory(solve)
     _dlx_flags(solve)
     _symmetry_flags(solve, listing=True)
     _problem_flag(solve)
@@ -486,10 +491,12 @@ def finish(outcome: Outcome, args: argparse.Namespace) -> int:
         # a listing that printed the N solutions --limit asked for is what was asked for
         found = outcome.count
         if found is None:
-            detail = "" if outcome.stopped_by == "limit" else " (no partial count)"
+            detail = "" if outcome.stopped_by == "limit" else "no partial count"
         else:
-            detail = f" ({to_decimal(found)} solutions so far)"
-        common.say_stopped(outcome.stopped_by, detail)
+            detail = f"{to_decimal(found)} solutions so far"
+        if outcome.stopped_by == "max_memory" and "memory_bound" in outcome.stats:
+            detail = f"a bound of {byte_size(outcome.stats['memory_bound'])}; {detail}"
+        common.say_stopped(outcome.stopped_by, f" ({detail})" if detail else "")
     if getattr(args, "stats", False) or outcome.stopped_by == "interrupt":
         # what stopped the run is the outcome's to say: some commands' statistics
         # (a nonogram's solution count) do not carry it
@@ -536,6 +543,7 @@ def count_problem(problem: ExactCover, args: argparse.Namespace) -> int:
         problem = reduced.problem
     if uses_tasks(args):
         common.refuse(args, "limit", "does not go with --workers, --tasks or --checkpoint")
+        common.refuse(args, "max_memory", "does not go with --workers, --tasks or --checkpoint")
         solving.check_method_flags(args, args.method, counting=True)
         if args.heuristic is None:
             args.heuristic = "mrv"
@@ -636,7 +644,15 @@ def write_dlx(args: argparse.Namespace, problems: list[tuple[ExactCover, str]], 
     no search (any search flag given is refused: it would do nothing)."""
     for dest in ("count", "all", "classify", "svg", "pretty", "json", "stats", "workers"):
         common.refuse(args, dest, "asks for a search: --write-dlx writes the problem instead")
-    for dest in ("limit", "timeout", "max_nodes", "engine", "up_to_symmetry", "progress"):
+    for dest in (
+        "limit",
+        "timeout",
+        "max_nodes",
+        "max_memory",
+        "engine",
+        "up_to_symmetry",
+        "progress",
+    ):
         common.refuse(
             args, dest, "bounds or shapes a search: --write-dlx writes the problem instead"
         )

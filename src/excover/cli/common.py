@@ -12,15 +12,17 @@ every command that searches, which takes it or refuses it with its reason
 * ``--limit N`` stops after N solutions (listed or counted: the result is then partial,
   ``complete`` false), ``--timeout S`` after S seconds of wall-clock time from the start
   of the command (:func:`start_clock`, :func:`stop_time`, :func:`time_left`) and
-  ``--max-nodes N`` after N search nodes;
+  ``--max-nodes N`` after N search nodes; ``--max-memory SIZE`` (:func:`add_max_memory`,
+  on the commands that take ``--method zdd``) bounds the memory of the ZDD method;
 * ``--json`` prints one document of the schema shipped beside this module
   (``schema.json``, version :data:`SCHEMA_VERSION`), built by :func:`document`;
 * a flag that does not apply to the combination given is refused by :func:`refuse`
   (exit status 2, saying why), never ignored.
 
 Exit statuses (:func:`exit_status`): :data:`EXIT_OK` 0 done, :data:`EXIT_LIMIT` 1 a
-result cut short (a count stopped by ``--timeout``, ``--max-nodes`` or ``--limit``, a
-listing by ``--timeout`` or ``--max-nodes``; marked partial), :data:`EXIT_USAGE` 2 bad
+result cut short (a count stopped by ``--timeout``, ``--max-nodes``, ``--max-memory`` or
+``--limit``, a listing by ``--timeout``, ``--max-nodes`` or ``--max-memory``; marked
+partial), :data:`EXIT_USAGE` 2 bad
 usage or input, :data:`EXIT_RESOURCE` 3 a resource limit (memory, ZDD nodes),
 :data:`EXIT_INTERRUPT` 130 Ctrl-C (partial result printed), :data:`EXIT_BROKEN_PIPE` 141
 the reader of stdout left.
@@ -69,6 +71,7 @@ __all__ = [
     "add_input",
     "add_json",
     "add_limits",
+    "add_max_memory",
     "add_method",
     "add_progress",
     "add_quiet",
@@ -83,6 +86,7 @@ __all__ = [
     "exact",
     "exit_status",
     "exit_statuses",
+    "memory_size",
     "non_negative_int",
     "numbered",
     "positive_int",
@@ -149,6 +153,7 @@ SCHEMA_VERSION = 1
 STOP_CAUSES = {
     "limit": "stopped by --limit",
     "max_nodes": "stopped by --max-nodes",
+    "max_memory": "stopped by --max-memory",
     "timeout": "stopped by --timeout",
     "interrupt": "interrupted",
 }
@@ -202,6 +207,29 @@ def non_negative_int(text: str) -> int:
     if value < 0:
         raise argparse.ArgumentTypeError(f"must be a non-negative integer, not {text!r}")
     return value
+
+
+#: The units of :func:`memory_size`: powers of 1024 (``K``, ``KB`` and ``KiB`` alike).
+_SIZE_UNITS = {"": 0, "K": 1, "M": 2, "G": 3, "T": 4}
+
+
+def memory_size(text: str) -> int:
+    """An argparse type: an amount of memory, a number of bytes or one followed by ``K``,
+    ``M``, ``G`` or ``T`` (powers of 1024; ``B``, ``iB`` and lower case allowed:
+    ``512M``, ``1.5GiB``, ``2g``); ``0`` for no bound."""
+    body = text.strip().upper().removesuffix("B").removesuffix("I")
+    unit = body[-1:] if body[-1:] in _SIZE_UNITS else ""
+    number = body[: len(body) - len(unit)].strip()
+    try:
+        value = float(number)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"not an amount of memory: {text!r} (say 512M, 2G, or a number of bytes)"
+        ) from None
+    size = value * 1024 ** _SIZE_UNITS[unit]
+    if not 0 <= size < 2**63:  # also rejects nan and inf
+        raise argparse.ArgumentTypeError(f"must be a non-negative amount, not {text!r}")
+    return int(size)
 
 
 def seconds(text: str) -> float:
@@ -428,6 +456,21 @@ def add_limits(
         add_flag(parser, "max_nodes")
 
 
+def add_max_memory(parser: Container) -> None:
+    """``--max-memory SIZE``: the memory bound of the ZDD method, the same on every
+    command that takes ``--method zdd`` (refused with the other methods, which hold no
+    tables that grow with the problem)."""
+    parser.add_argument(
+        "--max-memory",
+        type=memory_size,
+        metavar="SIZE",
+        help="with --method zdd: stop once its tables (the ZDD's nodes, DXZ's memo, the "
+        "frontier count's states) would hold more than SIZE bytes (512M, 4G, ...; 0: no "
+        "bound), the result so far printed and marked partial (exit status 1); default: "
+        "half of the machine's memory",
+    )
+
+
 def add_workers(parser: Container, help: str | None = None) -> None:
     """``--workers N`` (``help``: this command's own addition to the shared meaning)."""
     add_flag(parser, "workers", help)
@@ -623,7 +666,7 @@ def exit_status(stopped_by: str | None, count: bool = True) -> int:
     JSON document says that more may exist (``complete`` false)."""
     if stopped_by == "interrupt":
         return EXIT_INTERRUPT
-    if stopped_by in ("timeout", "max_nodes") or (stopped_by == "limit" and count):
+    if stopped_by in ("timeout", "max_nodes", "max_memory") or (stopped_by == "limit" and count):
         return EXIT_LIMIT
     return EXIT_OK
 

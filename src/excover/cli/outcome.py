@@ -130,6 +130,8 @@ FIGURES = {
     "done": "the puzzles solved or counted (fewer than read when the run stopped early)",
     "memo hits": ZDD_FIGURES["memo_hits"],
     "zdd nodes": ZDD_FIGURES["zdd_nodes"],
+    "memory bound": "the bytes the tables of the ZDD method may hold (--max-memory), when "
+    "they stopped the run",
     "search": "complete, or what stopped the run early (its result is then partial)",
 }
 
@@ -148,6 +150,6 @@ def definitions(stats: dict[str, Any], route: str | None = None) -> dict[str, st
         return {"nodes": ROUTE_NODES["sat"], "updates": "0: a SAT solver has no links to update"}
     if route in ROUTE_NODES and "nodes" in stats:
         return {"nodes": ROUTE_NODES[route]}
-    if "zdd_nodes" in stats:
+    if "zdd_nodes" in stats or "memo_hits" in stats:
         return {key: text for key, text in ZDD_FIGURES.items() if key in stats}
     return {}

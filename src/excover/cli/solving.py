@@ -10,8 +10,9 @@ Limits: ``--timeout`` is wall-clock time from the start of the command
 included). Dancing links runs in slices (:class:`DlxRunner`) and stops cleanly at
 ``--timeout``, ``--max-nodes``, ``--limit`` or Ctrl-C with its count so far; SAT honours
 ``--timeout`` and ``--limit`` itself; the ZDD method stops at ``--timeout`` by an alarm
-(:func:`~excover.cli.common.deadline`), with no partial count (a ZDD count is not a sum
-found solution by solution); ``--method auto`` races the routes of
+(:func:`~excover.cli.common.deadline`) and at its memory bound (``--max-memory``), with
+no partial count (a ZDD count is not a sum found solution by solution) but with the
+solutions listed so far; ``--method auto`` races the routes of
 :mod:`excover.counting` within ``--timeout`` (the partial count is its search's), says
 which route finished and why (``route`` in ``--json``), and ``--route NAME`` forces one.
 A method that cannot honour a flag refuses it at once.
@@ -67,6 +68,13 @@ def check_method_flags(args: argparse.Namespace, method: str, counting: bool) ->
         refuse(args, "amo", f"goes with --method sat, not {method}")
     if method == "sat":
         refuse(args, "max_nodes", "counts nodes of a dancing-links search: a SAT solver has none")
+    if method != "zdd":
+        refuse(
+            args,
+            "max_memory",
+            f"goes with --method zdd (it bounds the ZDD's nodes, DXZ's memo and the frontier "
+            f"count's states), not {method}",
+        )
     if method == "zdd":
         refuse(args, "max_nodes", "counts nodes of a dancing-links search: --method zdd has none")
         if counting:

@@ -35,7 +35,7 @@ def check(args: argparse.Namespace, counting: bool = False) -> None:
         raise UsageError("--up-to-symmetry and --break-symmetry are two different questions")
     if not counting:
         common.refuse(args, "workers", "counts on several processes: a listing is one search")
-    for dest in ("tasks", "checkpoint", "dask", "heuristic", "seed", "solver", "amo"):
+    for dest in ("tasks", "checkpoint", "dask", "heuristic", "seed", "solver", "amo", "max_memory"):
         common.refuse(args, dest, "does not go with --up-to-symmetry or --break-symmetry")
     if getattr(args, "workers", None) is not None:
         common.refuse(args, "max_nodes", "bounds one search: it does not go with --workers")

@@ -99,7 +99,6 @@ search; ``timeout=`` bounds the race (LimitReached, with the search's partial co
 from __future__ import annotations
 
 import math
-import os
 import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, NamedTuple, Unpack
@@ -215,14 +214,16 @@ MEMS_PER_SECOND = 2e9
 
 def _rival_bytes() -> int:
     """The frontier count's memory bound as the search's rival: :data:`RIVAL_BYTES`, or a
-    quarter of the machine's memory where that is more. (A partial Latin square of
+    quarter of the machine's memory where that is more, within the bound of every ZDD
+    construction (:func:`excover.zdd.memory.default_bound`). (A partial Latin square of
     order 8 with 14 cells given: the frontier count takes 15 s and 2.3 GB, the search
     four minutes; with 2 GiB the count left the race at 8 s and auto took 331 s.)"""
-    try:
-        memory = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
-    except (AttributeError, ValueError, OSError):  # no sysconf (Windows), or no such name
-        return RIVAL_BYTES
-    return max(RIVAL_BYTES, memory // 4)
+    from excover.zdd import memory
+
+    machine = memory.machine_memory()
+    rival = RIVAL_BYTES if machine is None else max(RIVAL_BYTES, machine // 4)
+    bound = memory.default_bound()
+    return min(rival, bound) if bound else rival
 
 
 class CountResult:

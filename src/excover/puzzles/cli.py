@@ -132,6 +132,7 @@ def add_puzzle_commands(commands: Any) -> None:
         "placement per class",
     )
     add_limits(cmd, limit="without --count, the placements printed (default 1)")
+    common.add_max_memory(cmd)
     add_progress(cmd, "the nodes of the search against the estimated tree")
     add_json(cmd)
     common.add_quiet(cmd)
@@ -178,6 +179,7 @@ def add_puzzle_commands(commands: Any) -> None:
         limit="of each puzzle; without --count, it prints up to N solutions of each, one a line "
         "as --all does (the default prints 1, the solution)",
     )
+    common.add_max_memory(cmd)
     cmd.add_argument("--box", type=_box, metavar="RxC", help="box shape, e.g. 2x3")
     layout = cmd.add_mutually_exclusive_group()
     layout.add_argument(
@@ -449,6 +451,7 @@ def _check_sudoku_flags(args: argparse.Namespace) -> bool:
         grid = "the compiled grid solver that solves and classifies with --method auto"
         refuse(args, "max_nodes", f"counts dancing-links nodes: {grid} has none (use --method dlx)")
         refuse(args, "engine", f"chooses a dancing-links engine: {grid} is none (use --method dlx)")
+        refuse(args, "max_memory", f"bounds the tables of --method zdd: {grid} has none")
     return batch
 
 
@@ -460,6 +463,7 @@ def _generate(args: argparse.Namespace) -> int:
         raise UsageError("--generate makes puzzles: give no PUZZLE|FILE with it")
     for dest in ("count", "all", "classify", "svg", "json", "cages", "limit", "max_nodes"):
         refuse(args, dest, "does not go with --generate")
+    refuse(args, "max_memory", "does not go with --generate")
     refuse(args, "timeout", "does not go with --generate (Ctrl-C stops it)")
     if args.method != "auto":
         raise UsageError("--method does not go with --generate")
@@ -562,7 +566,8 @@ class _Report:
         else:
             args = self.args
             if args.count:
-                print(result["count"])
+                # a count stopped with nothing to show (a ZDD count has no partial one)
+                print("unknown" if result["count"] is None else result["count"])
             elif args.classify:
                 print(result["status"] or "unknown")
             elif args.all:

@@ -5,11 +5,16 @@ from array import array
 from excover.zdd._store import Store
 
 class Dxz:
-    """A DXZ search made by :func:`search`, run by :func:`run`."""
+    """A DXZ search made by :func:`search`, run by :func:`run` or :func:`next_leaf`."""
 
     started: bool
     resumable: bool
     compact: bool  # one-word memo keys (see the class notes in _dxz.pyx)
+    nodes: int
+    hits: int
+    n_memo: int
+    held_bytes: int  # the bytes of its tables, counted against its store's memory bound
+    def path(self) -> list[int]: ...
 
 def search(
     store: Store,
@@ -21,3 +26,4 @@ def search(
     bounds: tuple[array[int], array[int]] | None = None,
 ) -> Dxz: ...
 def run(store: Store, d: Dxz, budget: int = -1) -> tuple[int, int, int, int]: ...
+def next_leaf(store: Store, d: Dxz) -> int: ...

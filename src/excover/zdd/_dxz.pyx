@@ -3,13 +3,18 @@
 all the solutions of an exact cover problem in a :class:`~excover.zdd._store.Store`.
 
 :func:`search` makes a search, :func:`run` runs it (all at once, or a budget of search
-nodes at a time); the class notes of :class:`Dxz` describe the links, the memo and its keys.
+nodes at a time), :func:`next_leaf` runs it from one solution-bearing leaf to the next
+(the listing of :func:`excover.zdd.dxz.solutions`); the class notes of :class:`Dxz`
+describe the links, the memo and its keys. The memo's bytes (and the links') count
+against the memory bound of the store the search makes its nodes in
+(:meth:`excover.zdd._store.Store.borrow`), and are given back when the search ends.
 """
 
 from libc.stdlib cimport malloc, realloc, free, calloc
 from libc.string cimport memset, memcpy
 from libc.stdint cimport int32_t, uint64_t, int64_t
 from cpython.exc cimport PyErr_CheckSignals
+cimport cython
 
 from excover.zdd._store cimport Store
 
@@ -42,6 +47,7 @@ def search(Store store, int n_primary, int n_items, const int[:] option_start,
     cdef Dxz d = Dxz(n_primary, n_items, option_start, node_item, node_color)
     if bounds is not None:
         d.set_bounds(bounds[0], bounds[1])
+    store.borrow(d.held_bytes)   # MemoryBoundError when the tables made so far do not fit
     d.owner = store
     return d
 
@@ -68,13 +74,34 @@ def run(Store store, Dxz d, int64_t budget=-1):
     except MemoryError:
         store.collect()
         raise
-    if r == -3:
+    if r == -3 or r == -4:
         return -1, d.n_memo, d.nodes, d.hits
     if r < 0:
         store._overflow()
     return r, d.n_memo, d.nodes, d.hits
 
 
+def next_leaf(Store store, Dxz d):
+    """Run the search ``d`` of :func:`search` to its next *leaf* that holds solutions: a
+    sub-problem solved at once (nothing left to cover: the family {∅}) or found in the
+    memo (a nonempty family). Returns the leaf's node in ``store``, or -1 once the
+    search has ended; :meth:`Dxz.path` gives the options chosen on the way to it.
+
+    Every solution lies below exactly one such leaf (the options of its path, then a
+    member of the leaf's family), and the leaves come in the order of the search: the
+    options of the branching item in increasing order at every level, so that the
+    solutions of the leaves, each family's taken hi edge first, come in lexicographic
+    order (of their options as increasing sequences, a set before its prefixes). Between
+    two calls nothing else may run on the store (as for :func:`run`)."""
+    d.leaves = True
+    try:
+        root = run(store, d)[0]
+    finally:
+        d.leaves = False
+    return -1 if root >= 0 else d.leaf
+
+
+@cython.no_gc_clear   # __dealloc__ gives the memo's bytes back to ``owner``
 cdef class Dxz:
     """Dancing links for Algorithms X and C with memoisation on the uncovered items.
 
@@ -140,6 +167,13 @@ cdef class Dxz:
     cdef int64_t memo_cap
     cdef int32_t* memo_table
     cdef uint64_t memo_mask
+    # bytes of the memo (table included) and of the compact memo's slots; held_bytes is
+    # all the search holds, counted against ``owner``'s memory bound once it is set
+    cdef int64_t memo_bytes, slots_bytes
+    cdef readonly int64_t held_bytes
+    # listing (next_leaf): stop at each leaf holding solutions, whose node is ``leaf``
+    cdef public bint leaves
+    cdef public int32_t leaf
     # the search stack, kept here between the calls of a search stopped by its budget
     cdef int32_t* st_item
     cdef int32_t* st_choice
@@ -147,8 +181,10 @@ cdef class Dxz:
     cdef int32_t* st_pend_opt
     cdef int32_t* st_pend_sub
     cdef int64_t st_cap, st_pcap, st_ptop, st_level
+    cdef bint st_entering
+    cdef int32_t st_result
     cdef public bint started, resumable
-    cdef object owner
+    cdef Store owner
     # multiplicities (run_multi): bounds and counts per item, key layout, and the search
     # stacks, kept here so that a search stopped by its budget simply goes on
     cdef bint multi
@@ -198,6 +234,11 @@ cdef class Dxz:
         self.key = <uint64_t*>calloc(self.words, sizeof(uint64_t))
         self.zobrist = <uint64_t*>calloc(n_items + 2, sizeof(uint64_t))
         self.memo_cap = 0
+        self.memo_bytes = self.slots_bytes = 0
+        self.held_bytes = 0
+        self.leaves = False
+        self.leaf = -1
+        self.owner = None
         self.n_memo = 0
         self.nodes = self.hits = 0
         self.budget = -1
@@ -217,6 +258,8 @@ cdef class Dxz:
                 or self.dlink == NULL or self.length == NULL or self.opt == NULL
                 or self.key == NULL or self.zobrist == NULL or self.color == NULL):
             raise MemoryError("cannot allocate the DXZ links")
+        self._borrow((5 * size + 3 * (n_items + 2)) * sizeof(int32_t)
+                     + (self.words + n_items + 2) * sizeof(uint64_t))
         self.mkey = self.key
         self.mwords = self.words
         self.compact = False
@@ -266,6 +309,8 @@ cdef class Dxz:
         self.n_nodes = x + 1
 
     def __dealloc__(self):
+        if self.owner is not None:
+            self.owner.borrowed -= self.held_bytes
         free(self.llink)
         free(self.rlink)
         free(self.top)
@@ -346,10 +391,39 @@ cdef class Dxz:
         else:
             self.mhash = self.hash
 
+    cdef int _borrow(self, int64_t more) except -1:
+        """Count ``more`` bytes of this search's tables (negative: given back) against the
+        memory bound of its store, once it has one (:func:`search` counts those made
+        before); MemoryBoundError when they do not fit."""
+        if self.owner is not None:
+            self.owner.borrow(more)
+        self.held_bytes += more
+        return 0
+
+    cdef void _release(self) noexcept:
+        """Free the memo once the search has ended (nothing looks it up again) and give
+        its bytes back."""
+        free(self.memo_keys)
+        free(self.memo_hash)
+        free(self.memo_val)
+        free(self.memo_table)
+        free(self.slots)
+        self.memo_keys = self.memo_hash = NULL
+        self.memo_val = self.memo_table = NULL
+        self.slots = NULL
+        self.memo_cap = 0
+        if self.owner is not None:
+            self.owner.borrowed -= self.memo_bytes + self.slots_bytes
+        self.held_bytes -= self.memo_bytes + self.slots_bytes
+        self.memo_bytes = self.slots_bytes = 0
+
     cdef int _slots_grow(self, uint64_t size) except -1:
         """Make the compact memo ``size`` slots (a power of two) and put its entries back."""
         cdef Slot* old = self.slots
         cdef uint64_t old_size = self.slot_mask + 1 if old != NULL else 0, k, slot
+        cdef int64_t new_bytes = size * sizeof(Slot)
+        self._borrow(new_bytes - self.slots_bytes)
+        self.slots_bytes = new_bytes
         cdef Slot* grown = <Slot*>calloc(size, sizeof(Slot))
         if grown == NULL:
             raise MemoryError("cannot grow the DXZ memo")
@@ -365,6 +439,13 @@ cdef class Dxz:
         return 0
 
     cdef int _memo_grow(self, int64_t cap) except -1:
+        cdef uint64_t size = 1
+        while size < <uint64_t>(2 * cap):
+            size <<= 1
+        cdef int64_t new_bytes = (cap * (self.mwords * sizeof(uint64_t) + sizeof(uint64_t)
+                                         + sizeof(int32_t)) + size * sizeof(int32_t))
+        self._borrow(new_bytes - self.memo_bytes)
+        self.memo_bytes = new_bytes
         cdef uint64_t* mk = <uint64_t*>realloc(self.memo_keys, cap * self.mwords * sizeof(uint64_t))
         if mk == NULL:
             raise MemoryError("cannot grow the DXZ memo")
@@ -379,9 +460,6 @@ cdef class Dxz:
         self.memo_val = mv
         self.memo_cap = cap
         free(self.memo_table)
-        cdef uint64_t size = 1
-        while size < <uint64_t>(2 * cap):
-            size <<= 1
         self.memo_table = <int32_t*>malloc(size * sizeof(int32_t))
         if self.memo_table == NULL:
             raise MemoryError("cannot grow the DXZ memo")
@@ -610,6 +688,10 @@ cdef class Dxz:
         self.compact = False
         free(self.slots)
         self.slots = NULL
+        self._borrow(-self.slots_bytes)
+        self.slots_bytes = 0
+        self._borrow(levels * (5 * sizeof(int32_t) + 2 * sizeof(int64_t))
+                     + (self.n_options + 1) * 3 * sizeof(int32_t) + (n + 2) * 3 * sizeof(int32_t))
         self.mkey = self.key
         self.mwords = words
         self._memo_grow(1 << 12)
@@ -740,6 +822,8 @@ cdef class Dxz:
                 if i == 0:
                     result = 1
                     entering = False
+                    if self.leaves:
+                        return self._multi_leaf(level, ptop, twtop, result)
                     continue
                 ptr = 0
                 if level > 0 and self.m_item[level - 1] == i:
@@ -750,6 +834,8 @@ cdef class Dxz:
                 if result >= 0:
                     self.hits += 1
                     entering = False
+                    if self.leaves and result != 0:
+                        return self._multi_leaf(level, ptop, twtop, result)
                     continue
                 if self.length[i] < self.mlo[i] - self.cnt[i]:
                     result = 0   # too few options left to reach the lower bound
@@ -763,6 +849,7 @@ cdef class Dxz:
                 self.m_twbase[level] = twtop
             else:
                 if level == 0:
+                    self._release()
                     return result
                 level -= 1
                 i = self.m_item[level]
@@ -816,12 +903,32 @@ cdef class Dxz:
             result = f
             entering = False
 
+    cdef int32_t _multi_leaf(self, int64_t level, int64_t ptop, int64_t twtop,
+                             int32_t result) noexcept:
+        """Pause :meth:`run_multi` at a leaf holding ``result`` (see :func:`next_leaf`):
+        the next call goes on as if the leaf's sub-problem had just returned."""
+        self.m_level, self.m_ptop, self.m_twtop = level, ptop, twtop
+        self.m_entering, self.m_result = False, result
+        self.resumable = True
+        self.leaf = result
+        return -4
+
+    def path(self):
+        """The options (numbered as the search has them) chosen on the way to the leaf
+        where :func:`next_leaf` paused the search."""
+        cdef int64_t l
+        if self.multi:
+            return [self.opt[self.m_choice[l]] for l in range(self.m_level)
+                    if self.m_phase[l] == 0]
+        return [self.opt[self.st_choice[l]] for l in range(self.st_level)]
+
     cdef int32_t run(self, Store store) except -2:
         """The search: an explicit stack of levels, one per chosen option; -1 when the
         node limit of the store is reached, -3 when ``budget`` search nodes have been
-        entered. After -3 (only) the stack is kept here and the next call goes on from
-        there, with the same search nodes, memo and ZDD nodes (which no Family holds: the
-        store must not collect garbage in between)."""
+        entered, -4 at a leaf when ``leaves`` is set (see :func:`next_leaf`). After -3 or
+        -4 (only) the stack is kept here and the next call goes on from there, with the
+        same search nodes, memo and ZDD nodes (which no Family holds: the store must not
+        collect garbage in between)."""
         cdef int64_t cap = self.n_primary + 2
         cdef int64_t pcap = 1024, ptop = 0
         cdef int64_t level = 0, k
@@ -839,6 +946,7 @@ cdef class Dxz:
             item, choice, base = self.st_item, self.st_choice, self.st_base
             pend_opt, pend_sub = self.st_pend_opt, self.st_pend_sub
             cap, pcap, ptop, level = self.st_cap, self.st_pcap, self.st_ptop, self.st_level
+            entering, result = self.st_entering, self.st_result
             self.st_item = self.st_choice = self.st_pend_opt = self.st_pend_sub = NULL
             self.st_base = NULL
             self.resumable = False
@@ -866,12 +974,20 @@ cdef class Dxz:
                     if i == 0:
                         result = 1
                         entering = False
+                        if self.leaves:
+                            self.leaf = result
+                            keep = True
+                            return -4
                         continue
                     self.prepare_key()
                     result = self.memo_find()
                     if result >= 0:
                         self.hits += 1
                         entering = False
+                        if self.leaves and result != 0:
+                            self.leaf = result
+                            keep = True
+                            return -4
                         continue
                     if self.length[i] == 0:
                         # a dead end is found again as fast as it is looked up: no entry
@@ -885,6 +1001,7 @@ cdef class Dxz:
                 else:
                     # a sub-problem returned `result`: leave the level above it
                     if level == 0:
+                        self._release()
                         return result
                     level -= 1
                     x = choice[level]
@@ -943,6 +1060,7 @@ cdef class Dxz:
                 self.st_item, self.st_choice, self.st_base = item, choice, base
                 self.st_pend_opt, self.st_pend_sub = pend_opt, pend_sub
                 self.st_cap, self.st_pcap, self.st_ptop, self.st_level = cap, pcap, ptop, level
+                self.st_entering, self.st_result = entering, result
                 self.resumable = True
             else:
                 free(item); free(choice); free(base); free(pend_opt); free(pend_sub)

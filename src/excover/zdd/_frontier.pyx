@@ -687,6 +687,7 @@ cdef class Counting:
         failed = post(&self.run, &self.run.workers[0], 0, 0, zero, key_words, one, words)
         free(one)
         if failed < 0:
+            self.check_failures()
             raise MemoryError("the frontier count ran out of memory")
 
     def __dealloc__(self):

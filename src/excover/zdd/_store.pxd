@@ -34,6 +34,9 @@ cdef class Store:
     cdef int32_t* cache        # 4 ints per entry: op, f, g, result
     cdef uint64_t cache_mask
     cdef public int64_t max_nodes
+    cdef public int64_t max_bytes  # the memory bound (0: none), see held() and borrowed
+    cdef public int64_t borrowed   # bytes held by a construction working on this store
+    cdef int refusal               # why the last growth failed: REFUSED_NODES, _BYTES, _MEMORY
     cdef public int64_t collections
     cdef int64_t gc_threshold
     cdef public bint gc_enabled
@@ -43,6 +46,9 @@ cdef class Store:
     cdef void _clear_cache(self) noexcept
     cdef int32_t make(self, int32_t v, int32_t l, int32_t h) noexcept
     cdef int _grow(self) noexcept
+    cdef int64_t held(self) noexcept
+    cdef bint affords(self, int64_t more) noexcept
+    cdef int borrow(self, int64_t more) except -1
     cpdef int64_t live(self)
     cdef void safe_point(self)
     cdef int _check(self, int64_t u) except -1

@@ -25,6 +25,15 @@ positive ``ext`` count; the others go to a free list and the unique table is reb
 runs when the store is three quarters full; during an operation a full store grows
 instead, up to ``max_nodes``; beyond that the operation is abandoned, its partial results
 collected, and ``ResourceLimitError`` raised by the Python face.
+
+The memory bound
+----------------
+A store may be given a bound in bytes (``max_bytes``, 0: none) on what it holds (its
+node arrays, unique table and cache: :meth:`Store.held`) together with what a
+construction working on it holds (``borrowed``: the DXZ memo, the top-down states, which
+report their tables through :meth:`Store.borrow`). The bound is checked where the tables
+grow (a doubling), so it costs nothing per node; past it the operation is abandoned as
+past the node limit, and :class:`~excover.errors.MemoryBoundError` raised.
 """
 
 from libc.stdlib cimport malloc, realloc, free, calloc
@@ -43,6 +52,7 @@ cdef int reraise() except -1:
     return -1
 
 from excover._portable cimport u128, u128_add, u128_hi, u128_lo, u128_of
+from excover.errors import MemoryBoundError
 
 DEF TERMINAL_VAR = 0x7FFFFFFF
 
@@ -78,6 +88,24 @@ cdef enum:
 
 class StoreFull(Exception):
     """The node limit was reached during an operation (the Python face translates it)."""
+
+
+# why the last growth of the node arrays was refused (Store.refusal)
+DEF REFUSED_NODES = 0
+DEF REFUSED_BYTES = 1
+DEF REFUSED_MEMORY = 2
+
+#: Bytes per node of the node arrays (var, lo, hi, ext) and per slot of the unique table.
+DEF NODE_BYTES = 16
+DEF SLOT_BYTES = 4
+
+
+cdef uint64_t table_size(int64_t capacity) noexcept:
+    """The slots of the unique table for ``capacity`` nodes: at most half full."""
+    cdef uint64_t size = 1024
+    while size < <uint64_t>(2 * capacity):
+        size <<= 1
+    return size
 
 
 cdef inline uint64_t mix3(int32_t a, int32_t b, int32_t c) nogil:
@@ -136,7 +164,8 @@ cdef inline int push_result(Stack* s, int32_t r) noexcept:
 cdef class Store:
     """A ZDD node store with its unique table, cache and garbage collector."""
 
-    def __cinit__(self, int64_t nodes=1 << 16, int64_t cache=1 << 18, int64_t max_nodes=50_000_000):
+    def __cinit__(self, int64_t nodes=1 << 16, int64_t cache=1 << 18, int64_t max_nodes=50_000_000,
+                  int64_t max_bytes=0):
         if nodes < 16:
             nodes = 16
         self.capacity = 0
@@ -144,6 +173,9 @@ cdef class Store:
         self.table = NULL
         self.cache = NULL
         self.max_nodes = max_nodes
+        self.max_bytes = max_bytes
+        self.borrowed = 0
+        self.refusal = REFUSED_NODES
         self.collections = 0
         self.gc_enabled = True
         self._allocate(nodes)
@@ -195,9 +227,7 @@ cdef class Store:
         return self._rebuild_table()
 
     cdef int _rebuild_table(self) except -1:
-        cdef uint64_t size = 1024
-        while size < <uint64_t>(2 * self.capacity):
-            size <<= 1
+        cdef uint64_t size = table_size(self.capacity)
         free(self.table)
         self.table = <int32_t*>malloc(size * sizeof(int32_t))
         if self.table == NULL:
@@ -253,17 +283,52 @@ cdef class Store:
         return u
 
     cdef int _grow(self) noexcept:
+        """Double the node arrays (up to the node limit, within the memory bound); -1,
+        with ``refusal`` saying why, when they cannot grow."""
         cdef int64_t target = self.capacity * 2
         if target > self.max_nodes:
             target = self.max_nodes
         if target <= self.capacity or target > 0x7FFFFFF0:
+            self.refusal = REFUSED_NODES
+            return -1
+        cdef int64_t more = ((target - self.capacity) * NODE_BYTES
+                             + <int64_t>(table_size(target) - (self.table_mask + 1)) * SLOT_BYTES)
+        if not self.affords(more):
+            self.refusal = REFUSED_BYTES
             return -1
         try:
             self._allocate(target)
         except MemoryError:
+            self.refusal = REFUSED_MEMORY
             return -1
         self.gc_threshold = (self.capacity * 3) // 4
         return 0
+
+    # ----- the memory bound -----
+
+    cdef int64_t held(self) noexcept:
+        """The bytes of the store's own tables: node arrays, unique table, cache."""
+        return (self.capacity * NODE_BYTES + <int64_t>(self.table_mask + 1) * SLOT_BYTES
+                + <int64_t>(self.cache_mask + 1) * 16)
+
+    cdef bint affords(self, int64_t more) noexcept:
+        """Whether ``more`` bytes fit within the memory bound, beside the store's tables
+        and what constructions have borrowed."""
+        return self.max_bytes <= 0 or self.held() + self.borrowed + more <= self.max_bytes
+
+    cdef int borrow(self, int64_t more) except -1:
+        """Count ``more`` bytes of a construction's tables against the bound (a
+        negative number gives them back); MemoryBoundError when they do not fit."""
+        if more > 0 and not self.affords(more):
+            raise MemoryBoundError(self.max_bytes)
+        self.borrowed += more
+        return 0
+
+    @property
+    def memory_bytes(self):
+        """The bytes counted against the memory bound: the store's tables and what the
+        constructions working on it hold."""
+        return self.held() + self.borrowed
 
     # ----- garbage collection -----
 
@@ -373,7 +438,16 @@ cdef class Store:
         return self.var[u], self.lo[u], self.hi[u]
 
     def _overflow(self):
+        """Abandon an operation whose nodes found no room: its partial results are
+        collected, and the cause raised (the node limit, the memory bound, or memory
+        refused by the system)."""
+        cdef int refusal = self.refusal
+        self.refusal = REFUSED_NODES
         self.collect()
+        if refusal == REFUSED_BYTES:
+            raise MemoryBoundError(self.max_bytes)
+        if refusal == REFUSED_MEMORY:
+            raise MemoryError("cannot grow the ZDD node store")
         raise StoreFull(self.max_nodes)
 
     @property
@@ -696,6 +770,8 @@ cdef class Store:
 
     cdef int32_t* postorder(self, int32_t root, int64_t* n_out) except? NULL:
         """The inner nodes reachable from root, children before parents (malloc'd)."""
+        if not self.affords(self.used * (1 + sizeof(int32_t) + sizeof(Frame))):
+            raise MemoryBoundError(self.max_bytes)
         cdef unsigned char* seen = <unsigned char*>calloc(self.used, 1)
         cdef int32_t* order = <int32_t*>malloc(max(self.used, 16) * sizeof(int32_t))
         cdef Frame* stack = <Frame*>malloc(max(self.used, 16) * sizeof(Frame))
@@ -754,6 +830,8 @@ cdef class Store:
         """The number of sets in a family, an exact Python int."""
         if root < 2:
             return root
+        if not self.affords(self.used * (1 + sizeof(int32_t) + sizeof(Frame) + sizeof(u128))):
+            raise MemoryBoundError(self.max_bytes)
         cdef int64_t n, k
         cdef int32_t* order = self.postorder(root, &n)
         cdef u128* c = <u128*>malloc(self.used * sizeof(u128))

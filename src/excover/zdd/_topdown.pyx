@@ -45,6 +45,11 @@ after parents, so the diagram is reduced bottom-up into the node store by a walk
 ids: the store's unique table merges equal sub-families and drops the nodes whose hi edge
 is the empty family. Per state that costs 8 bytes (its two children) once its level is
 done, and the key and a back reference per request while it waits.
+
+Those tables count against the memory bound of the store the nodes go to
+(:meth:`excover.zdd._store.Store.borrow`), checked where they grow; past it the
+construction stops with :class:`~excover.errors.MemoryBoundError`, and every byte is
+given back when it ends.
 """
 
 from libc.stdlib cimport malloc, realloc, free, calloc
@@ -54,6 +59,7 @@ from cpython.exc cimport PyErr_CheckSignals
 cimport cython
 
 from excover._portable cimport ctz64
+from excover.errors import MemoryBoundError
 from excover.zdd._store cimport Store
 
 #: The widest bitset of options (in 64-bit words) this construction takes on: a state
@@ -124,6 +130,9 @@ cdef class TopDown:
     cdef int64_t slot_cap
     cdef uint64_t* buffer      # the child being made
     cdef readonly int64_t states   # nodes of the diagram before reduction
+    cdef Store store           # whose memory bound the tables count against (None: none)
+    cdef readonly int64_t held_bytes   # the bytes of the tables, counted against it
+    cdef bint over_bytes       # a table was refused its growth by the memory bound
 
     def __cinit__(self, int n_primary, int n_items, const int[:] option_start,
                   const int[:] node_item, int64_t max_ids):
@@ -160,7 +169,31 @@ cdef class TopDown:
         self.n_ids = 2
         self.root_id = 0
         self.states = 0
+        self.store = None
+        self.over_bytes = False
+        self.held_bytes = (
+            ((n_items + 1) * self.words + (n + 1) * self.words + self.words * 8 * 256 * self.pwords
+             + (n + 1) * self.pwords + self.words) * sizeof(uint64_t)
+            + (2 * (n_items + 1) + 2 * self.id_cap + node_item.shape[0]) * sizeof(int32_t)
+            + (2 * n + 4) * sizeof(int64_t) + (n + 1) * sizeof(Level))
         self._tables(n_items, option_start, node_item)
+
+    cdef bint grows(self, int64_t more) noexcept:
+        """Whether the tables may take ``more`` bytes (then counted, also against the
+        store's bound); False, and ``over_bytes`` set, past the bound."""
+        if self.store is not None:
+            if not self.store.affords(more):
+                self.over_bytes = True
+                return False
+            self.store.borrowed += more
+        self.held_bytes += more
+        return True
+
+    cdef void shrinks(self, int64_t less) noexcept:
+        """``less`` bytes of the tables freed."""
+        if self.store is not None:
+            self.store.borrowed -= less
+        self.held_bytes -= less
 
     def __dealloc__(self):
         cdef int64_t m
@@ -298,6 +331,8 @@ cdef class TopDown:
         cdef uint32_t* backs
         if level.n == level.cap:
             cap = 2 * level.cap if level.cap else 16
+            if not self.grows((cap - level.cap) * (width * sizeof(uint64_t) + sizeof(uint32_t))):
+                return -1
             keys = <uint64_t*>realloc(level.keys, cap * width * sizeof(uint64_t))
             if keys == NULL:
                 return -1
@@ -380,6 +415,8 @@ cdef class TopDown:
         while size < 2 * level.n:
             size <<= 1
         if size > self.slot_cap:
+            if not self.grows((size - self.slot_cap) * sizeof(int32_t)):
+                return -1
             free(self.slots)
             self.slots = <int32_t*>malloc(size * sizeof(int32_t))
             if self.slots == NULL:
@@ -415,6 +452,8 @@ cdef class TopDown:
             cap *= 2
         if cap == self.id_cap:
             return 0
+        if not self.grows(2 * (cap - self.id_cap) * sizeof(int32_t)):
+            return -1
         grown = <int32_t*>realloc(self.kids, 2 * cap * sizeof(int32_t))
         if grown == NULL:
             return -1
@@ -484,12 +523,17 @@ cdef class TopDown:
                 width = level.width
                 base = self.words - width
                 for u in range(n_states):
+                    # a level may hold millions of states: Ctrl-C or an alarm is seen
+                    # within one group of them, not only between levels
+                    if (u & 0xFFFF) == 0xFFFF and PyErr_CheckSignals() < 0:
+                        return -2
                     memcpy(full + base, level.keys + u * width, width * sizeof(uint64_t))
                     i = <uint32_t>(self.n_ids + u)
                     if self.lo_child(full, m, 2 * i) < 0 or self.hi_child(full, m, 2 * i + 1) < 0:
                         return -1
                 self.n_ids += n_states
                 self.states += n_states
+                self.shrinks(level.cap * (level.width * sizeof(uint64_t) + sizeof(uint32_t)))
                 free(level.keys)
                 free(level.back)
                 level.keys = NULL
@@ -528,17 +572,27 @@ def build(Store store, int n_primary, int n_items, const int[:] option_start,
     (no colors, no multiplicities; options numbered as given), and the number of nodes
     of the diagram before reduction. ``tick``, when given, is called after each level
     with the levels done, their number and the states of that level (for a progress
-    bar). Raises MemoryError when the tables cannot grow,
-    and ``StoreFull`` (through the store) beyond its node limit."""
+    bar). Raises MemoryError when the tables cannot grow, MemoryBoundError past the
+    store's memory bound, and ``StoreFull`` (through the store) beyond its node limit."""
     cdef TopDown t = TopDown(n_primary, n_items, option_start, node_item,
                              min(store.max_nodes, 0x7FFFFFF0))
-    cdef int done = t.expand(tick)
-    if done == -1:
-        raise MemoryError("cannot grow the top-down construction's tables")
-    if done == -3:
-        store._overflow()
-    store.safe_point()
-    cdef int32_t root = t.reduce(store)
-    if root < 0:
-        store._overflow()
-    return root, t.states
+    cdef int done
+    cdef int32_t root
+    store.borrow(t.held_bytes)   # the tables of the problem, made already
+    t.store = store
+    try:
+        done = t.expand(tick)
+        if done == -1:
+            if t.over_bytes:
+                raise MemoryBoundError(store.max_bytes)
+            raise MemoryError("cannot grow the top-down construction's tables")
+        if done == -3:
+            store._overflow()
+        store.safe_point()
+        root = t.reduce(store)
+        if root < 0:
+            store._overflow()
+        return root, t.states
+    finally:
+        store.borrowed -= t.held_bytes
+        t.store = None

@@ -22,7 +22,20 @@ family is renamed back to the problem's option numbers.
 
 A search can stop after a budget of search nodes and go on later (:class:`Run`): that is
 how ``method="auto"`` probes DXZ without losing the probe's work when DXZ wins.
-:func:`solutions` and :func:`first` take the solutions from the finished family.
+
+:func:`solutions` and :func:`first` do not wait for the family: the search stops at each
+*leaf* that holds solutions (a sub-problem with nothing left to cover, or one found in
+the memo) and the solutions below it are listed at once, the options chosen on the way
+followed by each member of the leaf's family (:class:`Listing`). Every solution lies
+below exactly one leaf, so each is listed once; the first comes after one descent of the
+search, and a listing cut short (``limit``, a timeout) has built only the part of the
+family it walked. The order is the search's: lexicographic, the options as increasing
+sequences in the search's numbering (the problem's own when its options come sorted by
+their first primary item), a set before its prefixes.
+
+Every construction counts its tables against a memory bound (:mod:`excover.zdd.memory`:
+by default a share of the machine's memory; ``max_bytes`` here), past which it stops with
+:class:`~excover.errors.MemoryBoundError`.
 
 Colors are handled as in Knuth's Algorithm C, the memo key holding the color given to each
 secondary item as well. Multiplicities take Knuth's Algorithm M: an item is branched on
@@ -35,17 +48,19 @@ from __future__ import annotations
 
 from array import array
 from collections.abc import Callable, Iterator
-from typing import TYPE_CHECKING, NamedTuple
+from itertools import islice
+from typing import TYPE_CHECKING, NamedTuple, TypeVar
 
 from excover.errors import ResourceLimitError, UsageError
 from excover.zdd import _dxz, _store, _topdown
-from excover.zdd.manager import Manager, default
+from excover.zdd.manager import Manager, default, default_max_nodes
 
 if TYPE_CHECKING:
     from excover.problem import ExactCover
     from excover.zdd.family import Family
 
 __all__ = [
+    "Listing",
     "Probe",
     "Run",
     "by_dxz",
@@ -62,11 +77,32 @@ __all__ = [
 ]
 
 
-def search_manager() -> Manager:
+_T = TypeVar("_T")
+
+
+def search_manager(max_bytes: int | None = None) -> Manager:
     """A private manager for a family that will only be counted or iterated: the search
     makes its nodes directly, so a small operation cache does (a large one costs time to
-    allocate and clear, and slows the search: 12x12 dominoes take 12 ms instead of 7)."""
-    return Manager(nodes=1 << 14, cache=1 << 10)
+    allocate and clear, and slows the search: 12x12 dominoes take 12 ms instead of 7).
+    Its limits are those :func:`excover.zdd.configure` set, ``max_bytes`` (None: the
+    default bound) replacing the memory bound."""
+    return Manager(nodes=1 << 14, cache=1 << 10, max_nodes=default_max_nodes(), max_bytes=max_bytes)
+
+
+def _translated(call: Callable[[], _T]) -> _T:
+    """``call()``, a construction's failures turned into ResourceLimitError: the node
+    limit, the system refusing memory (MemoryBoundError, the memory bound, passes)."""
+    try:
+        return call()
+    except _store.StoreFull as full:
+        raise ResourceLimitError(
+            f"the ZDD of the solutions needs more than {full.args[0]} nodes "
+            "(raise the limit with excover.zdd.configure(max_nodes=...))"
+        ) from None
+    except ResourceLimitError:
+        raise
+    except MemoryError as error:  # the memo, the node store or the states could not grow
+        raise ResourceLimitError(f"out of memory: {error}") from None
 
 
 def _order(problem: ExactCover) -> list[int]:
@@ -134,18 +170,36 @@ class Run:
         """:meth:`run` without making the family (whose module a count need not load):
         the root's node in the store (-1 while the search has not ended), search nodes
         and memo hits."""
-        try:
-            root, _, nodes, hits = _dxz.run(self.manager.store, self._search, budget)
-        except _store.StoreFull as full:
-            raise ResourceLimitError(
-                f"the ZDD of the solutions needs more than {full.args[0]} nodes "
-                "(raise the limit with excover.zdd.configure(max_nodes=...))"
-            ) from None
-        except ResourceLimitError:
-            raise
-        except MemoryError as error:  # the memo or the node store could not grow
-            raise ResourceLimitError(f"out of memory: {error}") from None
+        root, _, nodes, hits = _translated(
+            lambda: _dxz.run(self.manager.store, self._search, budget)
+        )
         return root, nodes, hits
+
+    def leaf(self) -> int:
+        """Go on to the next leaf holding solutions (:func:`excover.zdd._dxz.next_leaf`):
+        its node in the store, whose family completes :meth:`path`; -1 once the search
+        has ended. Not to be mixed with :meth:`run` on one search."""
+        return _translated(lambda: _dxz.next_leaf(self.manager.store, self._search))
+
+    def path(self) -> list[int]:
+        """The options (in the renumbering, see :attr:`order`) chosen on the way to the
+        leaf of the last :meth:`leaf`."""
+        return self._search.path()
+
+    @property
+    def nodes(self) -> int:
+        """The search nodes entered so far."""
+        return int(self._search.nodes)
+
+    @property
+    def hits(self) -> int:
+        """The memo hits so far."""
+        return int(self._search.hits)
+
+    @property
+    def memo(self) -> int:
+        """The entries of the memo (the sub-problems solved) so far."""
+        return int(self._search.n_memo)
 
 
 def _family(manager: Manager, root: int) -> Family:
@@ -231,17 +285,11 @@ def topdown(
     owner = manager or default()
     data = problem.engine_input()
     n_items = data.n_primary + data.n_secondary
-    try:
-        root, _ = _topdown.build(
+    root, _ = _translated(
+        lambda: _topdown.build(
             owner.store, data.n_primary, n_items, data.option_start, data.node_item, tick
         )
-    except _store.StoreFull as full:
-        raise ResourceLimitError(
-            f"the ZDD of the solutions needs more than {full.args[0]} nodes "
-            "(raise the limit with excover.zdd.configure(max_nodes=...))"
-        ) from None
-    except MemoryError as error:
-        raise ResourceLimitError(f"out of memory: {error}") from None
+    )
     return _family(owner, root)
 
 
@@ -276,40 +324,61 @@ def _rename(family: Family, order: list[int]) -> Family:
     return renamed[family._id]
 
 
-def count(problem: ExactCover) -> int:
+def count(problem: ExactCover, max_bytes: int | None = None) -> int:
     """The number of solutions (exact, however large): by the frontier count over DXZ's
     states when the problem suits it (:mod:`excover.zdd.frontier`: tilings and the like,
     faster and lighter, no ZDD built), otherwise on the family of :func:`dxz` (top-down
-    or DXZ), which lives in a private manager freed on return."""
+    or DXZ), which lives in a private manager freed on return. ``max_bytes`` bounds the
+    memory of either (None: the default bound; past it MemoryBoundError)."""
     from excover.zdd import frontier
 
-    counted = frontier.count(problem)
+    counted = frontier.count(problem, max_bytes=max_bytes)
     if counted is not None:
         return counted
-    return dxz(problem, search_manager()).count()
+    return dxz(problem, search_manager(max_bytes)).count()
 
 
-def solutions(problem: ExactCover, limit: int | None = None) -> Iterator[list[int]]:
-    """The solutions (at most ``limit``) taken from the DXZ family, each a sorted list of
-    option indices, in the family's order of iteration (see :mod:`excover.zdd.family`).
+class Listing:
+    """The solutions of a problem as its DXZ search meets them (see the module notes),
+    each a sorted list of option indices; the search's figures so far on the side, for
+    statistics. The search runs in a private manager whose memory ``max_bytes`` bounds
+    (None: the default bound)."""
 
-    The family is built, in a private manager, when the first solution is asked for;
-    after that each solution costs one walk down the ZDD.
-    """
+    def __init__(self, problem: ExactCover, max_bytes: int | None = None) -> None:
+        self.run = Run(problem, search_manager(max_bytes))
+
+    def __iter__(self) -> Iterator[list[int]]:
+        from excover.zdd.family import walk
+
+        run = self.run
+        store = run.manager.store
+        order = run.order
+        renumbered = any(old != new for new, old in enumerate(order))
+        while True:
+            leaf = run.leaf()
+            if leaf < 0:
+                return
+            path = run.path()  # increasing, and below the options of the leaf's family
+            for rest in walk(store, leaf, hi_first=True):
+                if renumbered:
+                    yield sorted(order[option] for option in path + rest)
+                else:
+                    yield path + rest
+
+
+def solutions(
+    problem: ExactCover, limit: int | None = None, max_bytes: int | None = None
+) -> Iterator[list[int]]:
+    """The solutions (at most ``limit``), each a sorted list of option indices, as the
+    DXZ search meets them (:class:`Listing`): the first after one descent, each one once,
+    in the search's lexicographic order (see the module notes), within the memory bound
+    ``max_bytes`` (None: the default)."""
     if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int) or limit < 0):
         raise UsageError(f"limit must be a non-negative integer, not {limit!r}")
-    return _members(problem, limit)
+    listed = iter(Listing(problem, max_bytes))
+    return listed if limit is None else islice(listed, limit)
 
 
-def _members(problem: ExactCover, limit: int | None) -> Iterator[list[int]]:
-    if limit == 0:
-        return
-    for produced, member in enumerate(dxz(problem, search_manager()), start=1):
-        yield sorted(member)
-        if produced == limit:
-            return
-
-
-def first(problem: ExactCover) -> list[int] | None:
+def first(problem: ExactCover, max_bytes: int | None = None) -> list[int] | None:
     """The first solution of :func:`solutions`, or None when there is none."""
-    return next(_members(problem, 1), None)
+    return next(solutions(problem, 1, max_bytes), None)

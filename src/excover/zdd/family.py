@@ -25,7 +25,7 @@ from excover.numbers import to_decimal
 from excover.zdd import _store
 from excover.zdd.manager import Manager, default
 
-__all__ = ["Family", "SetLike"]
+__all__ = ["Family", "SetLike", "walk"]
 
 #: A set of variables as the API accepts it: any iterable of non-negative ints.
 SetLike = Iterable[int]
@@ -256,24 +256,8 @@ class Family:
 
     def __iter__(self) -> Iterator[frozenset[int]]:
         """The sets as frozensets, in the order the module docstring defines."""
-        store = self._manager.store
-        path: list[int] = []
-        # frames: (node, taken): taken is the variable pushed onto path to reach it, or -1
-        stack: list[tuple[int, int]] = [(self._id, -1)]
-        while stack:
-            node, taken = stack.pop()
-            if taken == -2:  # marker: pop the variable added on the way down
-                path.pop()
-                continue
-            if taken >= 0:
-                path.append(taken)
-                stack.append((0, -2))
-            if node == 1:
-                yield frozenset(path)
-            elif node >= 2:
-                var, lo, hi = store.triple(node)
-                stack.append((hi, var))
-                stack.append((lo, -1))
+        for path in walk(self._manager.store, self._id):
+            yield frozenset(path)
 
     def elements(self) -> frozenset[int]:
         """The union of all the sets: every variable that occurs in some set."""
@@ -582,6 +566,35 @@ class Family:
                     f"variable {var} is out of range", source=source, line=number
                 ) from None
         raise FormatError("missing root line", source=source, line=len(lines))
+
+
+def walk(store: _store.Store, root: int, hi_first: bool = False) -> Iterator[list[int]]:
+    """The sets of the family at node ``root`` of ``store``, each as the increasing list
+    of its variables, depth first: lo edge first (the order of iteration of a
+    :class:`Family`), or hi edge first, which is lexicographic order (a set before its
+    prefixes). The list yielded is the walk's own, changed by the next step: copy it to
+    keep it."""
+    path: list[int] = []
+    # frames: (node, taken): taken is the variable pushed onto path to reach it, or -1
+    stack: list[tuple[int, int]] = [(root, -1)]
+    while stack:
+        node, taken = stack.pop()
+        if taken == -2:  # marker: pop the variable added on the way down
+            path.pop()
+            continue
+        if taken >= 0:
+            path.append(taken)
+            stack.append((0, -2))
+        if node == 1:
+            yield path
+        elif node >= 2:
+            var, lo, hi = store.triple(node)
+            if hi_first:
+                stack.append((lo, -1))
+                stack.append((hi, var))
+            else:
+                stack.append((hi, var))
+                stack.append((lo, -1))
 
 
 #: A number in the saved format: ASCII decimal digits only (``str.isdigit`` takes others).

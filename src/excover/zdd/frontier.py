@@ -45,7 +45,7 @@ import os
 from array import array
 from typing import TYPE_CHECKING, NamedTuple
 
-from excover.errors import ResourceLimitError
+from excover.errors import MemoryBoundError, ResourceLimitError
 
 # Threads waiting at a layer's barrier sleep rather than spin: a spinning thread takes the
 # core that the thread it waits for, or another process, needs (on a busy 2-core machine
@@ -209,16 +209,21 @@ def suits(problem: ExactCover) -> bool:
 
 
 def count(
-    problem: ExactCover, workers: int = 1, tick: Callable[[int, int, int], None] | None = None
+    problem: ExactCover,
+    workers: int = 1,
+    tick: Callable[[int, int, int], None] | None = None,
+    max_bytes: int | None = None,
 ) -> int | None:
     """The number of solutions (exact, however large) counted on ``workers`` threads, or
     None when the problem does not suit this count. ``tick`` is called after each layer
     (one per primary item) with the layers done, their number and the states of the layer
-    just done (for a progress bar)."""
+    just done (for a progress bar). ``max_bytes`` bounds the count's memory (None: the
+    default bound of :mod:`excover.zdd.memory`; 0: none), past which it stops with
+    MemoryBoundError."""
     laid_out = layout(problem)
     if laid_out is None:
         return None
-    return count_layout(problem.engine_input().n_primary, laid_out, workers, tick)
+    return count_layout(problem.engine_input().n_primary, laid_out, workers, tick, max_bytes)
 
 
 def count_layout(
@@ -226,15 +231,20 @@ def count_layout(
     layout: tuple[array[int], array[int]],
     workers: int = 1,
     tick: Callable[[int, int, int], None] | None = None,
+    max_bytes: int | None = None,
 ) -> int:
     """The count of the problem of ``n_items`` primary items laid out by
-    :func:`layout_of` (``workers`` and ``tick`` as for :func:`count`)."""
+    :func:`layout_of` (``workers``, ``tick`` and ``max_bytes`` as for :func:`count`)."""
+    from excover.zdd import memory
+
+    bound = memory.default_bound() if max_bytes is None else memory.checked(max_bytes)
     starts, masks = layout
-    counting = start(Layout(n_items, 1, starts, masks), workers)
     layer = None if tick is None else (lambda done, states: tick(done, n_items, states))
     try:
-        total = counting.advance(layer)
-    except MemoryError as error:  # the compiled count's tables could not grow
+        total = start(Layout(n_items, 1, starts, masks), workers, bound).advance(layer)
+    except MemoryError as error:  # past the bound, or the tables could not grow
+        if bound and "memory limit" in str(error):  # the compiled count's words for its bound
+            raise MemoryBoundError(bound, "the frontier count") from None
         raise ResourceLimitError(f"out of memory: {error}") from None
     assert total is not None  # nothing asked it to stop
     return int(total)

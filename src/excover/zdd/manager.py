@@ -5,14 +5,31 @@ node store (``excover.zdd._store``). Families of one manager share their nodes, 
 families are the same node and compare in O(1); families of two managers cannot be mixed.
 Most programs never create a manager: the families they build live in the default one,
 whose sizes :func:`configure` sets.
+
+Two limits keep a store from taking the machine: ``max_nodes`` nodes and ``max_bytes``
+bytes of memory (the store's tables with those of a construction working on it, the DXZ
+memo or the top-down states; by default a share of the machine's memory, see
+:mod:`excover.zdd.memory`). Past either, the operation is abandoned with a
+:class:`~excover.ResourceLimitError` (:class:`~excover.errors.MemoryBoundError` for the
+memory) and the manager stays usable. :func:`configure` sets both for the default manager
+and for the private managers of counts and listings (:func:`excover.zdd.dxz.search_manager`).
 """
 
 from __future__ import annotations
 
 from excover.errors import UsageError
+from excover.zdd import memory
 from excover.zdd._store import Store
 
-__all__ = ["DEFAULT_CACHE", "DEFAULT_MAX_NODES", "DEFAULT_NODES", "Manager", "configure", "default"]
+__all__ = [
+    "DEFAULT_CACHE",
+    "DEFAULT_MAX_NODES",
+    "DEFAULT_NODES",
+    "Manager",
+    "configure",
+    "default",
+    "default_max_nodes",
+]
 
 #: Nodes allocated when a manager starts; the store doubles when it needs more.
 DEFAULT_NODES = 1 << 16
@@ -29,9 +46,11 @@ def _positive(name: str, value: int) -> int:
 
 
 class Manager:
-    """A ZDD node store: ``nodes`` initial nodes, a ``cache`` of operation results, and at
-    most ``max_nodes`` nodes (beyond them an operation raises
-    :class:`~excover.ResourceLimitError` and the manager stays usable).
+    """A ZDD node store: ``nodes`` initial nodes, a ``cache`` of operation results, at
+    most ``max_nodes`` nodes and ``max_bytes`` bytes of memory (None: the default bound of
+    :func:`excover.zdd.memory.default_bound`, a share of the machine's memory; 0: no
+    bound). Beyond either an operation raises :class:`~excover.ResourceLimitError` (the
+    memory bound's :class:`~excover.errors.MemoryBoundError`) and the manager stays usable.
 
     Dead nodes (reachable from no live :class:`~excover.Family`) are reclaimed
     automatically when the store fills up; :meth:`collect` reclaims them now.
@@ -42,13 +61,15 @@ class Manager:
         nodes: int = DEFAULT_NODES,
         cache: int = DEFAULT_CACHE,
         max_nodes: int = DEFAULT_MAX_NODES,
+        max_bytes: int | None = None,
     ) -> None:
         _positive("nodes", nodes)
         _positive("cache", cache)
         _positive("max_nodes", max_nodes)
         if max_nodes >= 2**31 - 16:
             raise UsageError(f"max_nodes must be below 2**31 - 16, not {max_nodes}")
-        self.store = Store(min(nodes, max_nodes), cache, max_nodes)
+        bound = memory.default_bound() if max_bytes is None else memory.checked(max_bytes)
+        self.store = Store(min(nodes, max_nodes), cache, max_nodes, bound)
 
     @property
     def max_nodes(self) -> int:
@@ -58,6 +79,21 @@ class Manager:
     @max_nodes.setter
     def max_nodes(self, value: int) -> None:
         self.store.max_nodes = _positive("max_nodes", value)
+
+    @property
+    def max_bytes(self) -> int:
+        """The memory bound in bytes (0: none); may be changed at any time."""
+        return int(self.store.max_bytes)
+
+    @max_bytes.setter
+    def max_bytes(self, value: int) -> None:
+        self.store.max_bytes = memory.checked(value)
+
+    @property
+    def memory_bytes(self) -> int:
+        """The bytes counted against :attr:`max_bytes`: the store's tables, and those of a
+        construction under way on it."""
+        return int(self.store.memory_bytes)
 
     @property
     def nodes(self) -> int:
@@ -74,6 +110,9 @@ class Manager:
 
 _default: Manager | None = None
 
+#: The node limit :func:`configure` set, for the private managers of counts and listings.
+_max_nodes = DEFAULT_MAX_NODES
+
 
 def default() -> Manager:
     """The manager of the families built without an explicit one (created on first use)."""
@@ -84,12 +123,25 @@ def default() -> Manager:
 
 
 def configure(
-    nodes: int = DEFAULT_NODES, cache: int = DEFAULT_CACHE, max_nodes: int = DEFAULT_MAX_NODES
+    nodes: int = DEFAULT_NODES,
+    cache: int = DEFAULT_CACHE,
+    max_nodes: int = DEFAULT_MAX_NODES,
+    max_bytes: int | None = None,
 ) -> Manager:
     """Replace the default manager by a new one with these sizes and return it.
 
-    Families already built keep their own manager; new ones go to the new default.
+    Families already built keep their own manager; new ones go to the new default. The
+    limits, ``max_nodes`` and ``max_bytes`` (None: a share of the machine's memory, 0:
+    no bound), are also those of every count and listing by the ZDD method that is not
+    given its own (their private managers, the frontier count).
     """
-    global _default
-    _default = Manager(nodes, cache, max_nodes)
-    return _default
+    global _default, _max_nodes
+    manager = Manager(nodes, cache, max_nodes, max_bytes)
+    memory.set_default_bound(max_bytes)
+    _default, _max_nodes = manager, max_nodes
+    return manager
+
+
+def default_max_nodes() -> int:
+    """The node limit of the managers made for a count or a listing (:func:`configure`)."""
+    return _max_nodes
