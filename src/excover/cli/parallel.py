@@ -354,7 +354,11 @@ def _count_on_cluster(
         if known is not None and path is None:
             engine = "chosen by auto, counted while choosing, in this process"
             return _whole_count(known, method, engine, args, started, 1)
-        ledger = open_ledger(problem, asked, client, path, args.tasks)
+        ledger, stopped = _until_stopped(
+            lambda: open_ledger(problem, asked, client, path, args.tasks, deadline)
+        )
+        if ledger is None:
+            return _cut_short(args, method, stopped, args.tasks, time.monotonic() - started)
         resumed = len(ledger.done)
         if resumed:
             _say_resumed(path, ledger, None)
