@@ -60,6 +60,12 @@ SPLIT_AFTER = 2.0
 #: Seconds to wait for the Dask scheduler of ``--dask``.
 CONNECT_SECONDS = 10
 
+#: Seconds a split always has, even past ``--timeout``: the split of a small problem ends
+#: well within them, so that a checkpointed count stopped before it counted anything
+#: (``--timeout 0`` included) still leaves its subproblems in the checkpoint for the next
+#: run; a split that takes longer stops at the later of the deadline and this grace.
+SPLIT_GRACE = 0.5
+
 _T = TypeVar("_T")
 
 #: Exit codes, as in :mod:`excover.cli`.
@@ -265,7 +271,7 @@ def count_tasks(problem: ExactCover, args: argparse.Namespace) -> int:
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always", ExcoverWarning)
             subproblems, stopped = _until_stopped(
-                lambda: split(problem, tasks=tasks, deadline=deadline)
+                lambda: split(problem, tasks=tasks, deadline=_split_deadline(deadline))
             )
         if subproblems is None:
             return _cut_short(args, method, stopped, tasks, time.monotonic() - started)
@@ -355,7 +361,9 @@ def _count_on_cluster(
             engine = "chosen by auto, counted while choosing, in this process"
             return _whole_count(known, method, engine, args, started, 1)
         ledger, stopped = _until_stopped(
-            lambda: open_ledger(problem, asked, client, path, args.tasks, deadline)
+            lambda: open_ledger(
+                problem, asked, client, path, args.tasks, deadline=_split_deadline(deadline)
+            )
         )
         if ledger is None:
             return _cut_short(args, method, stopped, args.tasks, time.monotonic() - started)
@@ -568,6 +576,12 @@ def _steps(
             except StopIteration:
                 return
         yield step
+
+
+def _split_deadline(deadline: float | None) -> float | None:
+    """The deadline of a split starting now: the run's, or :data:`SPLIT_GRACE` from now
+    if that is later."""
+    return None if deadline is None else max(deadline, time.monotonic() + SPLIT_GRACE)
 
 
 def _until_stopped(work: Callable[[], _T]) -> tuple[_T | None, str | None]:

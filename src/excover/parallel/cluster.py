@@ -503,6 +503,7 @@ def open_ledger(
     client: Any,
     path: Path | None,
     tasks: int | None,
+    *,
     deadline: float | None = None,
 ) -> Checkpoint:
     """The ledger of a count of ``problem`` by ``method`` on ``client``: the one saved in
