@@ -325,6 +325,7 @@ def test_two_studio_counts_of_one_design_share_the_lock(tmp_path: Path, lock_of:
     """A studio count whose checkpoint is held by another (a second tab, a run left by an
     earlier studio) counts without it, says so in its events, and writes nothing."""
     from excover.studio import runs
+    from excover.studio.child import Outbox
 
     problem = ExactCover.read(QUEENS8)
     settings = runs.Settings(checkpoints=str(tmp_path), checkpoint_above=0.0)
@@ -332,7 +333,7 @@ def test_two_studio_counts_of_one_design_share_the_lock(tmp_path: Path, lock_of:
     assert path is not None
     lock_of(path)
     _kept, there = multiprocessing.Pipe(duplex=False)  # the page's end, kept open
-    result = runs._counted(problem, settings, runs._News(there))
+    result = runs._counted(problem, settings, runs._News(Outbox(there, "out of memory")))
     assert result["count"] == "92" and result["complete"]
     assert f"in use by process {os.getpid()}; counting without it" in result["note"]
     assert not path.exists()
@@ -340,6 +341,7 @@ def test_two_studio_counts_of_one_design_share_the_lock(tmp_path: Path, lock_of:
 
 def test_a_studio_count_sets_a_damaged_checkpoint_aside(tmp_path: Path) -> None:
     from excover.studio import runs
+    from excover.studio.child import Outbox
 
     problem = ExactCover.read(QUEENS8)
     settings = runs.Settings(checkpoints=str(tmp_path), checkpoint_above=0.0)
@@ -347,7 +349,7 @@ def test_a_studio_count_sets_a_damaged_checkpoint_aside(tmp_path: Path) -> None:
     assert path is not None
     path.write_text('{"format": "excover-checkpoint", "ver')
     _kept, there = multiprocessing.Pipe(duplex=False)  # the page's end, kept open
-    result = runs._counted(problem, settings, runs._News(there))
+    result = runs._counted(problem, settings, runs._News(Outbox(there, "out of memory")))
     assert result["count"] == "92" and "damaged checkpoint" in result["note"]
     (aside,) = tmp_path.glob("*.damaged-*")
     assert aside.read_text() == '{"format": "excover-checkpoint", "ver'

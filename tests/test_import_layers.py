@@ -25,7 +25,7 @@ SOURCE = Path(__file__).resolve().parent.parent / "src" / "excover"
 #: The layers, bottom first (docs/architecture.md draws them). A module may import from
 #: its own layer and the layers below it, never from a layer above.
 LAYERS: tuple[tuple[str, ...], ...] = (
-    ("numbers", "statistics", "errors"),
+    ("numbers", "statistics", "errors", "deadlines"),
     ("formats", "entries", "port", "problem", "preprocess"),
     ("engines", "zdd", "sat"),
     ("counting",),

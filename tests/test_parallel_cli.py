@@ -119,7 +119,11 @@ def test_timeout_stops_and_resumes(queens14: Path, tmp_path: Path) -> None:
     assert status == 1
     assert partial["complete"] is False
     assert isinstance(partial["count"], int) and partial["count"] < QUEENS14
-    assert json.loads(state.read_text())["count"] == partial["count"]
+    if state.exists():  # stopped while counting: what it counted is kept
+        assert json.loads(state.read_text())["count"] == partial["count"]
+    else:  # stopped while cutting the problem (a slow machine): nothing counted, or kept
+        stats = partial["stats"]
+        assert partial["count"] == 0 and isinstance(stats, dict) and stats["subproblems"] == 0
     status, whole = run(*argv)
     assert status == 0
     assert whole["count"] == QUEENS14

@@ -37,7 +37,7 @@ if TYPE_CHECKING:
     #: What reads ``FILE --pieces PIECES``: the problem and the drawing of its solutions.
     BoardReader = Callable[[argparse.Namespace], tuple[ExactCover, Drawing]]
 
-__all__ = ["add_problem_commands", "print_outcome", "read_problem", "write_dlx"]
+__all__ = ["add_problem_commands", "print_outcome", "read_problem", "stopped_building", "write_dlx"]
 
 _FORMAT = """\
 The problem is in Knuth's DLX1/DLX2/DLX3 text format: lines starting with '|' are
@@ -476,6 +476,23 @@ def print_outcome(command: str, outcome: Outcome, args: argparse.Namespace) -> i
         print(json.dumps(doc))
     elif outcome.count is not None:
         print(to_decimal(outcome.count))
+    return finish(outcome, args)
+
+
+def stopped_building(args: argparse.Namespace, command: str, stop: BaseException) -> int:
+    """The output of a run that ``stop`` (:class:`~excover.LimitReached` at
+    ``--timeout``, or Ctrl-C) ended while its problem was being built, before any
+    search: nothing found, marked partial (a count of 0, a listing with no solution);
+    the exit status."""
+    from excover.cli.outcome import Outcome
+
+    stopped_by = "interrupt" if isinstance(stop, KeyboardInterrupt) else "timeout"
+    outcome = Outcome(args.method, "building the problem", 0, stopped_by, {"solutions": 0})
+    if common.counting(args):
+        return print_outcome(command, outcome, args)
+    if args.json:
+        stream = common.JsonStream(sys.stdout, command)
+        stream.close(outcome.method, outcome.engine, stopped_by, count=0)
     return finish(outcome, args)
 
 

@@ -99,6 +99,7 @@ __all__ = [
     "stop_time",
     "terminal_columns",
     "time_left",
+    "workers_count",
     "write_file",
 ]
 
@@ -232,6 +233,22 @@ def memory_size(text: str) -> int:
     return int(size)
 
 
+def workers_count(text: str) -> int:
+    """An argparse type: a number of worker processes, from 1 to
+    :func:`excover.parallel.workers.most_workers` (a few per CPU of the machine)."""
+    value = positive_int(text)
+    from excover.parallel.workers import WORKERS_PER_CPU, most_workers
+
+    most = most_workers()
+    if value > most:
+        raise argparse.ArgumentTypeError(
+            f"must be at most {most} ({WORKERS_PER_CPU} per CPU of this machine), not {text}: "
+            "more processes than CPUs only share them; to count on more machines, give "
+            "'excover count' a Dask cluster (--dask ADDRESS)"
+        )
+    return value
+
+
 def seconds(text: str) -> float:
     """An argparse type: a finite, non-negative number of seconds."""
     try:
@@ -286,8 +303,8 @@ SEARCH_FLAGS: dict[str, Flag] = {
     "workers": Flag(
         ("--workers",),
         "count on N processes, the problem cut into parts whose counts add up (the total is "
-        "exact, the same for any N)",
-        type=positive_int,
+        "exact, the same for any N); at most 8 per CPU of the machine",
+        type=workers_count,
         metavar="N",
     ),
     "stats": Flag(

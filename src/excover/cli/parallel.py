@@ -30,13 +30,15 @@ import sys
 import threading
 import time
 import warnings
-from collections.abc import Callable, Generator
+from collections.abc import Callable, Generator, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from types import FrameType
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
-from excover.cli.common import document, exact, say_method, stop_time
-from excover.errors import ExcoverWarning, UsageError
+from excover.cli.common import TimeUp, document, exact, say_method, stop_time
+from excover.cli.common import deadline as alarm
+from excover.errors import ExcoverWarning, LimitReached, UsageError
 from excover.numbers import abbreviated, to_decimal
 from excover.problem import ExactCover
 
@@ -62,6 +64,14 @@ SPLIT_AFTER = 2.0
 #: Seconds to wait for the Dask scheduler of ``--dask``.
 CONNECT_SECONDS = 10
 
+#: Seconds a split always has, even past ``--timeout``: the split of a small problem ends
+#: well within them, so that a checkpointed count stopped before it counted anything
+#: (``--timeout 0`` included) still leaves its subproblems in the checkpoint for the next
+#: run; a split that takes longer stops at the later of the deadline and this grace.
+SPLIT_GRACE = 0.5
+
+_T = TypeVar("_T")
+
 #: Exit codes, as in :mod:`excover.cli`.
 EXIT_OK, EXIT_LIMIT, EXIT_INTERRUPT = 0, 1, 130
 
@@ -69,7 +79,7 @@ EXIT_OK, EXIT_LIMIT, EXIT_INTERRUPT = 0, 1, 130
 def add_task_options(count: argparse.ArgumentParser) -> None:
     """The options of ``excover count`` that cut the count into subproblems, and
     ``--progress``."""
-    from excover.cli.common import add_progress, add_workers, positive_int, seconds
+    from excover.cli.common import add_progress, add_workers, seconds
 
     group = count.add_argument_group(
         "long counts",
@@ -80,10 +90,10 @@ def add_task_options(count: argparse.ArgumentParser) -> None:
     add_workers(group, "default 1: in this process")
     group.add_argument(
         "--tasks",
-        type=positive_int,
+        type=_task_count,
         metavar="N",
         help="cut the search into at least N subproblems (default 6 per worker; with "
-        "--method zdd, one per worker)",
+        "--method zdd, one per worker; at most 1,000,000)",
     )
     group.add_argument(
         "--checkpoint",
@@ -126,6 +136,22 @@ def add_task_options(count: argparse.ArgumentParser) -> None:
         help="when workers are idle, cut a subproblem running longer than SECONDS into "
         f"parts for them (default {SPLIT_AFTER:g}; 0: never)",
     )
+
+
+def _task_count(text: str) -> int:
+    """An argparse type: a number of subproblems, from 1 to
+    :data:`~excover.parallel.subproblems.MAX_TASKS`."""
+    from excover.cli.common import positive_int
+    from excover.parallel.subproblems import MAX_TASKS
+
+    value = positive_int(text)
+    if value > MAX_TASKS:
+        raise argparse.ArgumentTypeError(
+            f"must be at most {MAX_TASKS:,}, not {text}: each subproblem is estimated by "
+            "random probes and kept in memory and in the checkpoint (a long one is cut "
+            "further where it runs: --split-after on a cluster)"
+        )
+    return value
 
 
 def uses_tasks(args: argparse.Namespace) -> bool:
@@ -261,7 +287,11 @@ def _count_tasks(
         tasks = default_tasks(method, args.workers, None) if args.tasks is None else args.tasks
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always", ExcoverWarning)
-            subproblems = split(problem, tasks=tasks)
+            subproblems, stopped = _until_stopped(
+                lambda: split(problem, tasks=tasks, deadline=_split_deadline(deadline))
+            )
+        if subproblems is None:
+            return _cut_short(args, method, stopped, tasks, time.monotonic() - started)
         if args.tasks is not None:
             for warning in caught:
                 print(f"excover: {warning.message}", file=sys.stderr)
@@ -277,7 +307,7 @@ def _count_tasks(
             state.save()  # the automatic one only when a run stops with work to keep
 
     save()  # at once: a FILE that cannot be written fails before the work, not after it
-    ctrl_c = _DeferredCtrlC()
+    ctrl_c = _DeferredCtrlC(at_once=(args.workers or 1) == 1)
     runs = run_tasks(
         problem,
         state.subproblems,
@@ -292,6 +322,8 @@ def _count_tasks(
             stopped_by = _collect(runs, state, bar, deadline, args, save, ctrl_c)
     except KeyboardInterrupt:
         stopped_by = "interrupt"
+    except TimeUp:
+        stopped_by = "timeout"
     finally:
         runs.close()
         save()
@@ -358,7 +390,13 @@ def _count_on_cluster(
         if known is not None and path is None:
             engine = "chosen by auto, counted while choosing, in this process"
             return _whole_count(known, method, engine, args, started, 1)
-        ledger = open_ledger(problem, asked, client, path, args.tasks, _say)
+        ledger, stopped = _until_stopped(
+            lambda: open_ledger(
+                problem, asked, client, path, args.tasks, _say, deadline=_split_deadline(deadline)
+            )
+        )
+        if ledger is None:
+            return _cut_short(args, method, stopped, args.tasks, time.monotonic() - started)
         resumed = len(ledger.done)
         if resumed:
             _say_resumed(path, ledger, None)
@@ -468,16 +506,34 @@ class _DeferredCtrlC:
     next tick, at most :data:`~excover.parallel.run.TICK` seconds later); a second one
     raises. A KeyboardInterrupt raised anywhere could land inside the process pool's own
     locks and hang its shutdown. Left alone off the main thread or when the program has
-    its own SIGINT handler."""
+    its own SIGINT handler.
 
-    def __init__(self) -> None:
+    ``at_once`` (one worker: the subproblems run in this process, with no pool) makes a
+    Ctrl-C that comes while a subproblem runs (within :meth:`running`) raise at once,
+    stopping its search: otherwise the run would stop only once that subproblem ends,
+    however long it takes."""
+
+    def __init__(self, at_once: bool = False) -> None:
         self.pressed = False
+        self.at_once = at_once
+        self._running = False
         self._installed = False
 
     def _note(self, signum: int, frame: FrameType | None) -> None:
-        if self.pressed:
+        if self.pressed or self._running:
+            self.pressed = True
             raise KeyboardInterrupt
         self.pressed = True
+
+    @contextmanager
+    def running(self) -> Iterator[None]:
+        """Within the block a subproblem runs in this process, if ``at_once``: a Ctrl-C
+        stops it there."""
+        self._running = self.at_once
+        try:
+            yield
+        finally:
+            self._running = False
 
     def __enter__(self) -> _DeferredCtrlC:
         if (
@@ -510,14 +566,15 @@ def _collect(
     ctrl_c: _DeferredCtrlC,
 ) -> str | None:
     """Take the finished subproblems into ``state`` as they come, drawing the bar and
-    saving the checkpoint now and then; what stopped the run early, or None."""
+    saving the checkpoint now and then; what stopped the run early, or None. A
+    subproblem that finished is taken in before anything else, Ctrl-C included."""
     saved = time.monotonic()
-    for finished in runs:
-        if ctrl_c.pressed:
-            return "interrupt"
+    for finished in _steps(runs, ctrl_c, deadline):
         if finished is not None and finished[1].complete:
             index, result = finished
             state.done[index] = (result.total, result.nodes)
+        if ctrl_c.pressed:
+            return "interrupt"
         bar.draw(state.done_size(), state)
         now = time.monotonic()
         if deadline is not None and now >= deadline and not state.complete:
@@ -528,6 +585,81 @@ def _collect(
     if ctrl_c.pressed:
         return "interrupt"
     return None if state.complete else "timeout"  # the last subproblems stopped at the deadline
+
+
+def _steps(
+    runs: Generator[tuple[int, TaskResult] | None],
+    ctrl_c: _DeferredCtrlC,
+    deadline: float | None,
+) -> Iterator[tuple[int, TaskResult] | None]:
+    """The steps of ``runs`` until it ends or Ctrl-C is pressed. With one worker, each
+    step runs a subproblem in this process: within ``ctrl_c.running()``, so that Ctrl-C
+    stops it at once, and within an alarm at ``deadline`` (:func:`~excover.cli.common.
+    deadline`: :class:`~excover.cli.common.TimeUp`), as a DXZ count has no deadline of
+    its own (on the main thread only, where Python takes signals)."""
+    timed = ctrl_c.at_once and threading.current_thread() is threading.main_thread()
+    while not ctrl_c.pressed:
+        left = None if deadline is None or not timed else deadline - time.monotonic()
+        with ctrl_c.running(), alarm(None if left is None else max(left, 0.0)):
+            try:
+                step = next(runs)
+            except StopIteration:
+                return
+        yield step
+
+
+def _split_deadline(deadline: float | None) -> float | None:
+    """The deadline of a split starting now: the run's, or :data:`SPLIT_GRACE` from now
+    if that is later."""
+    return None if deadline is None else max(deadline, time.monotonic() + SPLIT_GRACE)
+
+
+def _until_stopped(work: Callable[[], _T]) -> tuple[_T | None, str | None]:
+    """``work()`` (cutting the problem into subproblems, which honours the deadline it is
+    given), or None and what stopped it: ``"interrupt"`` (Ctrl-C) or ``"timeout"``."""
+    try:
+        return work(), None
+    except KeyboardInterrupt:
+        return None, "interrupt"
+    except LimitReached as stop:
+        if stop.reason != "timeout":
+            raise
+        return None, "timeout"
+
+
+def _cut_short(
+    args: argparse.Namespace, method: str, stopped_by: str | None, tasks: int | None, seconds: float
+) -> int:
+    """Print the result of a count stopped while its problem was being cut into ``tasks``
+    subproblems (None: as many as the cluster asks for): nothing counted, a partial
+    count of 0; the exit status."""
+    stats = {
+        "solutions": 0,
+        "seconds": seconds,
+        "complete": False,
+        "stopped_by": stopped_by,
+        "method": method,
+        "workers": args.workers or 1,
+        "subproblems": 0,
+        "done": 0,
+    }
+    into = "subproblems" if tasks is None else f"{tasks:,} subproblems"
+    engine = f"cutting into {into}"
+    if args.json:
+        command = getattr(args, "command", None) or "count"
+        print(json.dumps(document(command, method, engine, stopped_by, count=0, stats=stats)))
+    else:
+        print(0)
+    sys.stdout.flush()
+    if not args.json:
+        say_method(args, method, engine)
+    cause = "stopped by --timeout" if stopped_by == "timeout" else "interrupted"
+    print(
+        f"excover: {cause} while cutting the problem into {into}, before any was counted; "
+        "the result is partial",
+        file=sys.stderr,
+    )
+    return EXIT_INTERRUPT if stopped_by == "interrupt" else EXIT_LIMIT
 
 
 def _frontier_count(problem: ExactCover, args: argparse.Namespace, started: float) -> int | None:

@@ -504,6 +504,8 @@ def open_ledger(
     path: Path | None,
     tasks: int | None,
     say: Callable[[str], None] = warn,
+    *,
+    deadline: float | None = None,
 ) -> Checkpoint:
     """The ledger of a count of ``problem`` by ``method`` on ``client``: the one saved in
     ``path`` (checked, see :meth:`Checkpoint.load`; a damaged one is set aside and said
@@ -511,7 +513,8 @@ def open_ledger(
     subproblems (default :data:`~excover.parallel.tasks.TASKS_PER_WORKER` per worker
     thread of the cluster), their sizes (the weights of progress) estimated afresh
     (:func:`~excover.parallel.subproblems.resized`) and the big ones cut
-    (:func:`even_out`)."""
+    (:func:`even_out`). Past ``deadline`` (a ``time.monotonic()`` value), while the
+    split is being made: :class:`~excover.LimitReached`."""
     found = None if path is None else Checkpoint.resume(path, problem, method, say)
     if found is not None:
         return found
@@ -519,29 +522,36 @@ def open_ledger(
     if tasks is None:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", ExcoverWarning)
-            subproblems = split(problem, tasks=TASKS_PER_WORKER * threads)
+            subproblems = split(problem, tasks=TASKS_PER_WORKER * threads, deadline=deadline)
     else:
-        subproblems = split(problem, tasks=tasks)
-    subproblems = even_out(problem, resized(problem, subproblems), threads)
+        subproblems = split(problem, tasks=tasks, deadline=deadline)
+    subproblems = resized(problem, subproblems, deadline=deadline)
+    subproblems = even_out(problem, subproblems, threads, deadline)
     return Checkpoint(path, fingerprint(problem), method, subproblems)
 
 
-def even_out(problem: ExactCover, subproblems: list[Subproblem], threads: int) -> list[Subproblem]:
+def even_out(
+    problem: ExactCover,
+    subproblems: list[Subproblem],
+    threads: int,
+    deadline: float | None = None,
+) -> list[Subproblem]:
     """``subproblems`` (with fresh sizes, :func:`resized`), each one estimated above
     1 / (:data:`BIG_SHARE` x ``threads``) of the search replaced by its parts
     (:func:`split_further`, :data:`PARTS_PER_SLOT` per thread, sizes estimated afresh),
     for :data:`EVEN_ROUNDS` rounds at most. The split's own estimates, a few probes each,
     can miss a subtree ten times the size of the others; one such task, handed out first,
     runs on one worker to the end while the others wait for it to be cut (and the work
-    it did then is thrown away); cut now, it costs nothing but a few probes."""
+    it did then is thrown away); cut now, it costs nothing but a few probes. Past
+    ``deadline``: :class:`~excover.LimitReached`."""
     for _ in range(EVEN_ROUNDS):
         limit = sum(sub.size for sub in subproblems) / (BIG_SHARE * threads)
         evened: list[Subproblem] = []
         for sub in subproblems:
             parts = [sub]
             if sub.size > limit:
-                parts = split_further(problem, sub, PARTS_PER_SLOT * threads)
-                parts = resized(problem, parts) if len(parts) > 1 else [sub]
+                parts = split_further(problem, sub, PARTS_PER_SLOT * threads, deadline=deadline)
+                parts = resized(problem, parts, deadline=deadline) if len(parts) > 1 else [sub]
             evened.extend(parts)
         if len(evened) == len(subproblems):
             break

@@ -26,6 +26,7 @@ from dataclasses import asdict, dataclass
 from fractions import Fraction
 from typing import Any
 
+from excover.deadlines import check
 from excover.errors import LimitReached, UsageError
 from excover.parallel.tree import Layout, State
 from excover.problem import ExactCover
@@ -100,22 +101,31 @@ class Probe:
         )
 
 
-def probe(state: State, rng: random.Random, cutoff: int | None = None, guard: int = 0) -> Probe:
+def probe(
+    state: State,
+    rng: random.Random,
+    cutoff: int | None = None,
+    guard: int = 0,
+    deadline: float | None = None,
+) -> Probe:
     """One Knuth probe from ``state`` (which it consumes: pass a copy to keep it).
 
     With ``cutoff``, the probe stops at that depth and counts the subtree below in full
     with the engine, unless that takes more than ``guard`` search nodes: then it goes one
     level further down at random and tries again. Whether a subtree is counted depends on
     the subtree alone, so the estimates stay unbiased; they spread far less, as each probe
-    ends with the exact count of many leaves instead of one leaf.
+    ends with the exact count of many leaves instead of one leaf. Past ``deadline`` (a
+    ``time.monotonic()`` value) it raises :class:`~excover.LimitReached`, checked at
+    every node: a path through a tree as deep as a problem's ten thousand items is long.
     """
     path: list[int] = []
     degrees: list[int] = []
     costs: list[int] = []
     layout = state.layout
     while True:
+        check(deadline, len(path))
         if cutoff is not None and len(path) >= cutoff:
-            counted = _count_below(state, guard)
+            counted = _count_below(state, guard, deadline)
             if counted is not None:
                 solutions, nodes, updates = counted
                 costs.append(updates)
@@ -137,14 +147,19 @@ def probe(state: State, rng: random.Random, cutoff: int | None = None, guard: in
         degrees.append(degree)
 
 
-def _count_below(state: State, guard: int) -> tuple[int, int, int] | None:
+def _count_below(
+    state: State, guard: int, deadline: float | None = None
+) -> tuple[int, int, int] | None:
     """The solutions, nodes and updates of the engine's search below ``state``, or None
-    when it needs more than ``guard`` nodes."""
+    when it needs more than ``guard`` nodes (LimitReached past ``deadline``)."""
     small, _ = state.reduced()
     search = small.search(max_nodes=guard)
+    search.deadline = deadline
     try:
         solutions = search.count()
-    except LimitReached:
+    except LimitReached as stop:
+        if stop.reason == "timeout":
+            raise
         return None
     return solutions, search.stats.nodes, search.stats.updates
 

@@ -43,6 +43,7 @@ from excover.parallel.tasks import (
     preload,
     solve_task,
 )
+from excover.parallel.workers import check_workers
 from excover.problem import ExactCover
 
 __all__ = [
@@ -108,13 +109,6 @@ def default_tasks(method: str, workers: int | None, executor: object | None) -> 
     if executor is not None:
         return per_worker * EXECUTOR_WORKERS
     return per_worker * (workers or 1)
-
-
-def check_workers(workers: object) -> int:
-    """``workers`` as a positive int, or a UsageError naming it."""
-    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
-        raise UsageError(f"workers must be a positive integer, not {workers!r}")
-    return workers
 
 
 @contextmanager

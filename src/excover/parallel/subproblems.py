@@ -21,6 +21,14 @@ apart and gathers the others into one *rest* subproblem (the node with those fir
 branches' options forbidden), so the split has exactly ``n`` subproblems whenever the
 tree has that many nodes to offer. The estimates are seeded, so a split is the same every
 time. Subproblems come in the order of the engine's depth-first search.
+
+Every function here that walks the tree takes a ``deadline`` (a ``time.monotonic()``
+value, as :attr:`excover.Search.deadline`) and raises :class:`~excover.LimitReached` once
+it has passed, checked at every node a probe or the walk goes through, so that a run's
+``--timeout`` covers its split as well as its search. A node waiting to be cut keeps its
+path, its options and its probes, not its state (which is as big as the problem): that
+is made again from its path when it is cut, so a split into many subproblems of a big
+problem holds one state at a time.
 """
 
 from __future__ import annotations
@@ -32,6 +40,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from excover.deadlines import check, check_deadline
 from excover.errors import ExcoverWarning, LimitReached, UsageError
 from excover.parallel.probes import (
     GUARD,
@@ -46,7 +55,15 @@ from excover.parallel.probes import (
 from excover.parallel.tree import Branch, Layout, State
 from excover.problem import ExactCover
 
-__all__ = ["Subproblem", "check_partition", "resized", "split", "split_further"]
+__all__ = [
+    "MAX_TASKS",
+    "Subproblem",
+    "check_partition",
+    "check_tasks",
+    "resized",
+    "split",
+    "split_further",
+]
 
 #: Probes per subtree when :func:`split` estimates sizes.
 SPLIT_SAMPLES = 4
@@ -142,10 +159,11 @@ def check_options(problem: ExactCover, subproblems: list[Subproblem]) -> None:
 
 @dataclass
 class _Node:
-    """A node of the tree while :func:`split` works: a subproblem, its state and the
-    probes that passed through it."""
+    """A node of the tree while :func:`split` works: a subproblem, its state (None while
+    it waits to be cut: made again from its path then) and the probes that passed
+    through it."""
 
-    state: State
+    state: State | None
     forced: tuple[int, ...]
     forbidden: tuple[int, ...]
     path: tuple[int, ...]
@@ -158,15 +176,31 @@ class _Node:
 
 
 class _Splitter:
-    """The tree walk of :func:`split`, with its seeded probes."""
+    """The tree walk of :func:`split`, with its seeded probes, within its deadline."""
 
-    def __init__(self, problem: ExactCover, samples: int, seed: int) -> None:
+    def __init__(
+        self, problem: ExactCover, samples: int, seed: int, deadline: float | None = None
+    ) -> None:
         self.layout = Layout.of(problem)
+        self.top = State(self.layout)  # the root, copied for every walk from it
         self.samples = samples
         self.seed = seed
+        self.deadline = deadline
+        self.nodes = 0  # nodes made, for the statistics of a stop at the deadline
+
+    def check(self) -> None:
+        """Raise LimitReached once the deadline has passed."""
+        check(self.deadline, self.nodes)
+
+    def state(self, node: _Node) -> State:
+        """The state of ``node``: kept, or made again by walking its path from the root."""
+        if node.state is None:
+            node = _walk(self, node.path)
+        assert node.state is not None  # made by the walk
+        return node.state
 
     def root(self) -> _Node:
-        return self.estimated(_Node(State(self.layout), (), (), (), []))
+        return self.estimated(_Node(self.top.copy(), (), (), (), []))
 
     def estimated(self, node: _Node) -> _Node:
         """``node`` with its size: the probes that came through it, plus its own (a rest
@@ -175,8 +209,10 @@ class _Splitter:
             return node
         if len(node.probes) < self.samples:
             rng = random.Random(f"{self.seed}/{node.path}")
+            state = self.state(node)
             node.probes.extend(
-                probe(node.state.copy(), rng) for _ in range(self.samples - len(node.probes))
+                probe(state.copy(), rng, deadline=self.deadline)
+                for _ in range(self.samples - len(node.probes))
             )
         node.size = mean([p.nodes for p in node.probes])
         return node
@@ -186,13 +222,15 @@ class _Splitter:
 
         With ``most``, at most that many: when there are more, the last one is a rest
         node that stands for its branch and every later one."""
-        state = node.state
+        state = self.state(node)
         item = state.choose()
         if item is None:
             return None
         branches = state.branches(item)
         result = []
         for index, branch in enumerate(branches):
+            self.check()  # each child is a copy of the state, as big as the problem
+            self.nodes += 1
             below = state.copy()
             named, _ = below.follow(item, branch)
             if _dead(below):
@@ -209,19 +247,19 @@ class _Splitter:
                 )
             )
         if most is not None and len(result) > most:
-            result[most - 1 :] = [self._rest(node, branches, result[most - 1 :])]
+            result[most - 1 :] = [self._rest(state, node, branches, result[most - 1 :])]
         return [self.estimated(child) for child in result]
 
-    def _rest(self, node: _Node, branches: list[Branch], gathered: list[_Node]) -> _Node:
+    def _rest(
+        self, state: State, node: _Node, branches: list[Branch], gathered: list[_Node]
+    ) -> _Node:
         """The rest node of ``node`` that stands for the ``gathered`` children (its last
         live branches): the node with the options of every earlier branch forbidden.
         Its probes are theirs, and its size the sum of their sizes."""
         first = gathered[0].path[-1]
         earlier = tuple(option for option, _ in branches[:first] if option is not None)
-        state = node.state.copy()
-        state.exclude(earlier)
         size = sum(self.estimated(child).size for child in gathered)
-        rest = _Node(state, node.forced, node.forbidden + earlier, gathered[0].path, [], rest=True)
+        rest = _Node(None, node.forced, node.forbidden + earlier, gathered[0].path, [], rest=True)
         rest.probes = [p for child in gathered for p in child.probes]
         rest.size = size
         return rest
@@ -325,23 +363,28 @@ def split(
     *,
     samples: int = SPLIT_SAMPLES,
     seed: int = 0,
+    deadline: float | None = None,
 ) -> list[Subproblem]:
     """Subproblems that partition the solutions of ``problem``, in depth-first order.
 
     Give ``depth`` (cut every path of the search tree at that depth) or ``tasks`` (cut
     the biggest estimated subtree until there are at least that many subproblems, or
-    the tree has no more nodes to cut). Subtrees without solution that show at once (an
-    item with no option left) are left out, so the list may be empty. ``samples`` probes
-    estimate each subtree (``Subproblem.size``), seeded by ``seed``.
+    the tree has no more nodes to cut; at most :data:`MAX_TASKS`). Subtrees without
+    solution that show at once (an item with no option left) are left out, so the list
+    may be empty. ``samples`` probes estimate each subtree (``Subproblem.size``), seeded
+    by ``seed``. Past ``deadline`` (a ``time.monotonic()`` value) the split stops with
+    :class:`~excover.LimitReached`.
     """
     if (depth is None) == (tasks is None):
         raise UsageError("give split() one of depth= or tasks=")
     samples = check_samples(samples)
     if isinstance(seed, bool) or not isinstance(seed, int):
         raise UsageError(f"seed must be an integer, not {seed!r}")
-    splitter = _Splitter(problem, samples, seed)
+    if tasks is not None:
+        tasks = check_tasks(tasks)
+    splitter = _Splitter(problem, samples, seed, check_deadline(deadline))
     root = splitter.root()
-    if _dead(root.state):
+    if _dead(splitter.state(root)):
         if tasks is not None:
             _fewer(0, tasks, "the problem shows at once that it has no solution")
         return []
@@ -350,8 +393,7 @@ def split(
             raise UsageError(f"depth must be a non-negative integer, not {depth!r}")
         nodes = list(_to_depth(splitter, root, depth))
     else:
-        if isinstance(tasks, bool) or not isinstance(tasks, int) or tasks < 1:
-            raise UsageError(f"tasks must be a positive integer, not {tasks!r}")
+        assert tasks is not None
         nodes = _biggest_first(splitter, [root], tasks)
         if len(nodes) < tasks:
             _fewer(
@@ -366,6 +408,7 @@ def resized(
     samples: int = RESIZE_SAMPLES,
     *,
     seed: int = 1,
+    deadline: float | None = None,
 ) -> list[Subproblem]:
     """``subproblems`` with their sizes estimated again by ``samples`` fresh probes each.
 
@@ -378,25 +421,36 @@ def resized(
     counts in full the subtree it reaches at the depth where subtrees have about
     :data:`~excover.parallel.probes.SUBTREE_NODES` nodes (as :func:`estimate
     <excover.parallel.probes.estimate>` does): on trees as uneven as a pentomino
-    packing's, plain probes this few are off by orders of magnitude."""
+    packing's, plain probes this few are off by orders of magnitude. Past ``deadline``:
+    :class:`~excover.LimitReached`."""
     samples = check_samples(samples)
+    deadline = check_deadline(deadline)
     layout = Layout.of(problem)
     rng = random.Random(f"resize {seed}")
     root = State(layout)
-    cutoff = choose_cutoff([probe(root.copy(), rng) for _ in range(SHAPE_PROBES)])
+    cutoff = choose_cutoff(
+        [probe(root.copy(), rng, deadline=deadline) for _ in range(SHAPE_PROBES)]
+    )
     guard = GUARD * SUBTREE_NODES
     fresh = []
     for sub in subproblems:
         rng = random.Random(f"resize {seed}/{sub.path}/{sub.rest}")
         state = State.after(layout, sub.forced, sub.forbidden)
         below = None if cutoff is None else max(cutoff - len(sub.path), 0)
-        size = mean([probe(state.copy(), rng, below, guard).nodes for _ in range(samples)])
+        size = mean(
+            [probe(state.copy(), rng, below, guard, deadline).nodes for _ in range(samples)]
+        )
         fresh.append(replace(sub, size=size))
     return fresh
 
 
 def split_further(
-    problem: ExactCover, sub: Subproblem, tasks: int, *, seed: int = 0
+    problem: ExactCover,
+    sub: Subproblem,
+    tasks: int,
+    *,
+    seed: int = 0,
+    deadline: float | None = None,
 ) -> list[Subproblem]:
     """Cut ``sub`` (a subproblem of a :func:`split` of ``problem``) into about ``tasks``
     parts that partition it, each a node of the same search tree (so that a list with
@@ -404,8 +458,9 @@ def split_further(
     when it cannot be cut (a solution, or a node whose branches are all dead but one
     that cannot be cut either).
 
-    A rest node is first taken apart into the branches it stands for."""
-    splitter = _Splitter(problem, SPLIT_SAMPLES, seed)
+    A rest node is first taken apart into the branches it stands for. Past ``deadline``:
+    :class:`~excover.LimitReached`."""
+    splitter = _Splitter(problem, SPLIT_SAMPLES, seed, check_deadline(deadline))
     node = _walk(splitter, sub.path[:-1] if sub.rest else sub.path)
     if node.forced != sub.forced or (not sub.rest and node.forbidden != sub.forbidden):
         raise UsageError(f"subproblem {list(sub.path)} is not a node of this search tree")
@@ -421,10 +476,11 @@ def split_further(
 
 def _walk(splitter: _Splitter, path: tuple[int, ...]) -> _Node:
     """The node at ``path`` of the search tree (branch indices from the root)."""
-    state = State(splitter.layout)
+    state = splitter.top.copy()
     forced: tuple[int, ...] = ()
     forbidden: tuple[int, ...] = ()
     for index in path:
+        splitter.check()
         item = state.choose()
         branches = [] if item is None else state.branches(item)
         if not 0 <= index < len(branches):
@@ -438,6 +494,7 @@ def _walk(splitter: _Splitter, path: tuple[int, ...]) -> _Node:
 
 def _to_depth(splitter: _Splitter, node: _Node, depth: int) -> Iterator[_Node]:
     """The nodes at ``depth`` below ``node`` (and the solutions above it)."""
+    splitter.check()
     if depth == 0:
         yield node
         return
@@ -457,17 +514,38 @@ def _biggest_first(splitter: _Splitter, roots: list[_Node], tasks: int) -> list[
     done: list[_Node] = []
     serial = len(roots)
     while heap and len(heap) + len(done) < tasks:
+        splitter.check()
         _, _, node = heapq.heappop(heap)
         assert not node.rest  # a rest node only comes with the last cut
         children = splitter.children(node, most=tasks - len(heap) - len(done))
+        node.state = None
         if children is None:
             done.append(node)
             continue
         for child in children:
+            child.state = None  # made again from its path if it is cut in turn
             heapq.heappush(heap, (-child.size, serial, child))
             serial += 1
     nodes = done + [node for _, _, node in heap]
     return nodes
+
+
+#: The most subproblems :func:`split` makes: each costs a few probes to estimate and a
+#: line in a checkpoint, and a long one is cut further where it runs (a cluster cuts
+#: long subproblems for idle workers), so more than this would only cost memory.
+MAX_TASKS = 1_000_000
+
+
+def check_tasks(tasks: object) -> int:
+    """``tasks`` as an int from 1 to :data:`MAX_TASKS`, or a UsageError saying why not."""
+    if isinstance(tasks, bool) or not isinstance(tasks, int) or tasks < 1:
+        raise UsageError(f"tasks must be a positive integer, not {tasks!r}")
+    if tasks > MAX_TASKS:
+        raise UsageError(
+            f"tasks must be at most {MAX_TASKS:,} (each subproblem is estimated by probes and "
+            f"kept in memory and in a checkpoint), not {tasks:,}"
+        )
+    return tasks
 
 
 def _fewer(made: int, tasks: int, why: str) -> None:

@@ -22,6 +22,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field
+from heapq import heapify, heappop, heappush
 from itertools import chain
 
 from excover.problem import EngineInput, ExactCover
@@ -141,6 +142,10 @@ def _color_names(problem: ExactCover, option_colors: list[tuple[int, ...]]) -> t
 #: number of options.
 COVERED = 1 << 62
 
+#: Up to this many primary items :meth:`State.choose` looks at every item (a ``min`` that
+#: runs in C, cheaper than keeping a heap up to date); above, it keeps the heap.
+SCAN_ITEMS = 512
+
 
 #: The last layout made, with the engine input of its problem (see :meth:`Layout.of`);
 #: it keeps that one problem alive.
@@ -159,9 +164,16 @@ class State:
     the others in C); ``settled`` maps each secondary item already used to its
     color (0: used without one). The work is done by set operations and counters that run
     in C: taking an option computes the set of options it rules out in one go.
+
+    On a problem of more than :data:`SCAN_ITEMS` primary items, ``ranks`` finds the item
+    to branch on without looking at every item: a heap of ``(key, item)`` with the
+    engine's ranking key of each item still to decide, pushed anew whenever an item's key
+    changes (its old entries go stale and are dropped when they reach the top). A path
+    down a tree of ``n`` levels then costs about ``n log n``, not the ``n**2`` of a look
+    at every item at every node (None: :meth:`choose` looks at every item).
     """
 
-    __slots__ = ("count", "dropped", "layout", "live", "need", "room", "settled")
+    __slots__ = ("count", "dropped", "layout", "live", "need", "ranks", "room", "settled")
 
     def __init__(self, layout: Layout) -> None:
         self.layout = layout
@@ -171,6 +183,9 @@ class State:
         self.dropped: set[int] = set()
         self.count = [len(layout.item_options[i]) for i in range(layout.n_primary)]
         self.settled: dict[int, int] = {}
+        self.ranks: list[tuple[tuple[int, ...], int]] | None = None
+        if layout.n_primary > SCAN_ITEMS:
+            self._rank_all()
 
     @classmethod
     def after(cls, layout: Layout, forced: tuple[int, ...], forbidden: tuple[int, ...]) -> State:
@@ -182,6 +197,8 @@ class State:
             if state.take(option) < 0:
                 state.exclude(list(state.live))
                 state.need = [max(need, 1) for need in state.need]
+                if state.ranks is not None:
+                    state._rank_all()
                 break
         return state
 
@@ -195,7 +212,35 @@ class State:
         other.dropped = set(self.dropped)
         other.count = list(self.count)
         other.settled = dict(self.settled)
+        other.ranks = None
+        if self.ranks is not None:
+            if len(self.ranks) > 2 * self.layout.n_primary:  # mostly stale: start afresh
+                other._rank_all()
+            else:
+                other.ranks = list(self.ranks)
         return other
+
+    def _key(self, item: int) -> tuple[int, ...]:
+        """The engine's ranking of ``item`` (the smallest is branched on; ties go to the
+        leftmost item): its live options (DLX1's MRV) or, with multiplicities, DLX3's
+        (degree, then the smaller ``min(slack, room)``, then the longer list)."""
+        layout = self.layout
+        if not layout.multiplicities:
+            return (self.count[item],)
+        slack = layout.hi[item] - layout.lo[item]
+        return (self.degree(item), min(slack, self.room[item]), -self.count[item])
+
+    def _rank(self, ranks: list[tuple[tuple[int, ...], int]], item: int) -> None:
+        """Push the current key of ``item`` on ``ranks``, if it is still to be decided."""
+        if self.active(item):
+            heappush(ranks, (self._key(item), item))
+
+    def _rank_all(self) -> None:
+        """The heap of :meth:`choose`, made from every item still to be decided."""
+        self.ranks = [
+            (self._key(item), item) for item in range(self.layout.n_primary) if self.active(item)
+        ]
+        heapify(self.ranks)
 
     def take(self, option: int) -> int:
         """Put ``option`` in the solution; return the engine's updates for it (Knuth's
@@ -205,6 +250,7 @@ class State:
             return -1
         layout = self.layout
         n_primary = layout.n_primary
+        ranks = self.ranks
         doomed = {option}
         covered = 0
         for item, shade in zip(
@@ -214,6 +260,8 @@ class State:
                 self.room[item] -= 1
                 self.need[item] -= 1
                 if self.room[item] > 0:
+                    if ranks is not None:
+                        self._rank(ranks, item)
                     continue
                 self.count[item] += COVERED
             elif shade:
@@ -237,6 +285,10 @@ class State:
         count = self.count
         for item, times in lost.items():
             count[item] -= times
+        ranks = self.ranks
+        if ranks is not None:
+            for item in lost:
+                self._rank(ranks, item)
 
     def exclude(self, options: Iterable[int]) -> None:
         """Leave ``options`` out of every solution below this node."""
@@ -257,20 +309,34 @@ class State:
 
         Without multiplicities: the first active primary item with the fewest live options
         (DLX1's rule). With them, DLX3's: the smallest degree, then the smaller
-        ``min(slack, room)``, then the longer list, then the leftmost item.
+        ``min(slack, room)``, then the longer list, then the leftmost item. The heap
+        (``ranks``) gives the same item; only at a dead end with multiplicities (an item
+        of degree 0 or less, at most once per path) is every item looked at, as DLX3 takes
+        the first item of degree 0 it meets rather than the smallest key.
         """
+        ranks = self.ranks
+        if ranks is None:
+            return self._scan()
+        while ranks:
+            key, item = ranks[0]
+            if self.active(item) and self._key(item) == key:
+                return self._scan() if key[0] <= 0 and self.layout.multiplicities else item
+            heappop(ranks)  # stale: the item's key changed, or it was decided
+        return None
+
+    def _scan(self) -> int | None:
+        """The engine's choice by a look at every item."""
         best: int | None = None
         layout = self.layout
         if not layout.multiplicities:
             count = self.count
             best = min(range(layout.n_primary), key=count.__getitem__, default=None)
             return None if best is None or count[best] >= COVERED else best
-        best_key: tuple[int, int, int] | None = None
+        best_key: tuple[int, ...] | None = None
         for item in range(layout.n_primary):
             if not self.active(item):
                 continue
-            slack = layout.hi[item] - layout.lo[item]
-            key = (self.degree(item), min(slack, self.room[item]), -self.count[item])
+            key = self._key(item)
             if best_key is None or key < best_key:
                 best, best_key = item, key
                 if key[0] == 0:

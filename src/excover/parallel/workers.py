@@ -7,6 +7,12 @@ time limit would otherwise wait for every running subproblem to finish (a DXZ co
 take minutes). So each worker asks the kernel to kill it when its parent dies (Linux's
 ``PR_SET_PDEATHSIG``) and, on any system, watches its parent from a thread; and
 :func:`stop` terminates the workers of a pool that is given up.
+
+A run asks for at most :data:`WORKERS_PER_CPU` processes per CPU of the machine
+(:func:`most_workers`): a count keeps its processes busy, so more than there are CPUs
+only share them, and a hundred thousand processes would take the machine down before
+the first subproblem. More machines are a Dask cluster's workers (``executor=`` a Dask
+``Client``, ``excover count --dask``), which this bound does not concern.
 """
 
 from __future__ import annotations
@@ -19,16 +25,44 @@ import threading
 import time
 from concurrent.futures import ProcessPoolExecutor
 
-__all__ = ["WATCH_SECONDS", "new_pool", "stop"]
+from excover.errors import UsageError
+
+__all__ = ["WATCH_SECONDS", "WORKERS_PER_CPU", "check_workers", "most_workers", "new_pool", "stop"]
 
 #: How often a worker checks that the process that started it is still there.
 WATCH_SECONDS = 0.5
 
+#: The most worker processes a run may ask for, per CPU of the machine.
+WORKERS_PER_CPU = 8
+
 _PR_SET_PDEATHSIG = 1
 
 
+def most_workers() -> int:
+    """The most worker processes a run may ask for: :data:`WORKERS_PER_CPU` times the
+    CPUs of the machine (``os.cpu_count()``)."""
+    return WORKERS_PER_CPU * (os.cpu_count() or 1)
+
+
+def check_workers(workers: object) -> int:
+    """``workers`` as an int from 1 to :func:`most_workers`, or a UsageError saying why
+    not."""
+    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
+        raise UsageError(f"workers must be a positive integer, not {workers!r}")
+    most = most_workers()
+    if workers > most:
+        raise UsageError(
+            f"workers must be at most {most} ({WORKERS_PER_CPU} per CPU of this machine), "
+            f"not {workers}: more processes than CPUs only share them; to count on more "
+            "machines, use a Dask cluster (executor=Client(...), or excover count --dask)"
+        )
+    return workers
+
+
 def new_pool(workers: int) -> ProcessPoolExecutor:
-    """A process pool of ``workers`` processes that die with this process."""
+    """A process pool of ``workers`` processes that die with this process (at most
+    :func:`most_workers`: a UsageError beyond)."""
+    check_workers(workers)
     return ProcessPoolExecutor(workers, initializer=_die_with_parent, initargs=(os.getpid(),))
 
 

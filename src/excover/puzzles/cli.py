@@ -260,9 +260,13 @@ def add_puzzle_commands(commands: Any) -> None:
 
 def _queens(args: argparse.Namespace) -> int:
     from excover.cli import commands, solving
+    from excover.errors import LimitReached
     from excover.puzzles import queens
 
-    problem = queens.queens(args.n)
+    try:
+        problem = queens.queens(args.n, deadline=common.stop_time(args))
+    except (LimitReached, KeyboardInterrupt) as stop:  # a big board takes a while to build
+        return commands.stopped_building(args, "queens", stop)
     if args.write_dlx is not None:
         return commands.write_dlx(args, [(problem, args.write_dlx)], f"the {args.n}-queens puzzle")
     if args.count:

@@ -12,6 +12,10 @@ so the engine's statistics match his DLX1 run exactly.
 
 Option ``k`` is the square ``(k // n, k % n)``; :func:`decode` turns a solution into the
 list of ``(row, column)`` squares, one per row.
+
+The problem has ``n**2`` options, so a size typed on a command line can ask for hours of
+building: :func:`queens` takes a ``deadline`` and stops at it with
+:class:`~excover.LimitReached` (see :mod:`excover.deadlines`).
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import SupportsIndex
 
+from excover.deadlines import check, check_deadline
 from excover.errors import UsageError
 from excover.problem import ExactCover
 
@@ -43,9 +48,13 @@ def _check_n(n: object) -> int:
     return n
 
 
-def queens(n: int) -> ExactCover:
-    """The exact cover whose solutions are the placements of ``n`` non-attacking queens."""
+def queens(n: int, *, deadline: float | None = None) -> ExactCover:
+    """The exact cover whose solutions are the placements of ``n`` non-attacking queens.
+
+    Past ``deadline`` (a ``time.monotonic()`` value), checked at every square, the
+    building stops with :class:`~excover.LimitReached`."""
     n = _check_n(n)
+    deadline = check_deadline(deadline)
     code = _DIGITS.__getitem__ if 2 * n - 1 <= len(_DIGITS) else str
 
     def name(prefix: str, k: int) -> str:
@@ -57,23 +66,30 @@ def queens(n: int) -> ExactCover:
     problem = ExactCover(primary=primary, secondary=secondary)
     for row in range(n):
         for column in range(n):
+            check(deadline, problem.n_options)
             items = [name("r", row), name("c", column)]
             for prefix, diagonal in (("a", row + column), ("b", column - row + n - 1)):
                 if 0 < diagonal < 2 * n - 2:
                     items.append(name(prefix, diagonal))
             problem.add_option(items)
-    problem.declare_symmetries(square_symmetries(n))
+    problem.declare_symmetries(square_symmetries(n, deadline=deadline))
     return problem
 
 
-def square_symmetries(n: int) -> list[list[int]]:
+def square_symmetries(n: int, *, deadline: float | None = None) -> list[list[int]]:
     """Generators of the 8 symmetries of the ``n x n`` board, as permutations of the
     options of :func:`queens` (option ``n * row + column`` is the queen on that square):
     the quarter turn and the mirror image left to right. Declared by :func:`queens`, so
-    that its counts up to symmetry need no search for the group (nor python-igraph)."""
+    that its counts up to symmetry need no search for the group (nor python-igraph).
+    Past ``deadline``, checked at every row: :class:`~excover.LimitReached`."""
     n = _check_n(n)
-    turn = [n * column + (n - 1 - row) for row in range(n) for column in range(n)]
-    mirror = [n * row + (n - 1 - column) for row in range(n) for column in range(n)]
+    deadline = check_deadline(deadline)
+    turn: list[int] = []
+    mirror: list[int] = []
+    for row in range(n):
+        check(deadline, len(turn))
+        turn.extend(n * column + (n - 1 - row) for column in range(n))
+        mirror.extend(n * row + (n - 1 - column) for column in range(n))
     return [turn, mirror]
 
 
