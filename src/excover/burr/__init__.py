@@ -16,14 +16,13 @@ finds, every separation is tried before an assembly is called stuck::
 
 from __future__ import annotations
 
-import time
-from collections.abc import Iterator
+from typing import Any
 
-from excover.burr._moves import Geometry
-from excover.burr.assembly import Assembly, Piece, assemblies
-from excover.burr.disassembly import Disassembly, Move, Separation, Status
-from excover.burr.search import Budget, Disassembler
-from excover.formats.burrtools import Puzzle
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from excover.burr.api import disassemble, disassemble_all
+    from excover.burr.assembly import Assembly, Piece, assemblies
+    from excover.burr.disassembly import Disassembly, Move, Separation, Status
 
 __all__ = [
     "Assembly",
@@ -37,44 +36,33 @@ __all__ = [
     "disassemble_all",
 ]
 
-
-def disassemble(
-    assembly: Assembly,
-    *,
-    complete: bool = True,
-    timeout: float | None = None,
-    max_states: int | None = None,
-) -> Disassembly:
-    """Take ``assembly`` apart.
-
-    ``complete`` (the default) tries every separation before calling the assembly stuck;
-    False stops at the first one of each part, as BurrTools does. ``timeout`` (seconds)
-    and ``max_states`` (configurations explored, over every search of the assembly)
-    bound the work: past either, the status is ``"unknown"``, never ``"stuck"``.
-    """
-    deadline = None if timeout is None else time.monotonic() + timeout
-    return Disassembler(assembly, Budget(deadline, max_states), complete).run()
+#: Where each public name lives: imported when first asked for, so that the ``excover``
+#: command's parser (which imports :mod:`excover.burr.cli`) does not load the compiled
+#: search and numpy.
+_LAZY = {
+    "Assembly": "excover.burr.assembly",
+    "Piece": "excover.burr.assembly",
+    "assemblies": "excover.burr.assembly",
+    "Disassembly": "excover.burr.disassembly",
+    "Move": "excover.burr.disassembly",
+    "Separation": "excover.burr.disassembly",
+    "Status": "excover.burr.disassembly",
+    "disassemble": "excover.burr.api",
+    "disassemble_all": "excover.burr.api",
+}
 
 
-def disassemble_all(
-    puzzle: Puzzle,
-    problem: int = 0,
-    *,
-    complete: bool = True,
-    deadline: float | None = None,
-    max_states: int | None = None,
-) -> Iterator[Disassembly]:
-    """The disassembly of every assembly of ``problem`` (from 0, as ``burrTxt -o``), in
-    the order they are found, the pieces' movement tables shared between them.
+def __getattr__(name: str) -> Any:
+    """Import a public name when first asked for (see ``_LAZY``)."""
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'excover.burr' has no attribute {name!r}")
+    from importlib import import_module
 
-    ``deadline`` (a ``time.monotonic()`` value) bounds the whole run: the assembly it
-    interrupts is ``"unknown"`` and is the last one yielded. ``max_states`` bounds each
-    assembly's search (past it that assembly is ``"unknown"`` and the next one follows).
-    """
-    geometry = Geometry()
-    for assembly in assemblies(puzzle, problem):
-        budget = Budget(deadline, max_states)
-        result = Disassembler(assembly, budget, complete, geometry).run()
-        yield result
-        if deadline is not None and time.monotonic() > deadline:
-            return
+    value = getattr(import_module(module), name)
+    globals()[name] = value  # later look-ups skip this function
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted([*globals(), *_LAZY])

@@ -19,8 +19,7 @@ command line, ``excover sequence ID N`` prints the term (docs/sequences.md).
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from excover.errors import UsageError
 
@@ -30,8 +29,7 @@ if TYPE_CHECKING:
 __all__ = ["SEQUENCES", "Sequence", "lookup", "problem", "term"]
 
 
-@dataclass(frozen=True)
-class Sequence:
+class Sequence(NamedTuple):
     """One sequence: its A-number, its OEIS name, how to build the exact cover of its
     n-th term, and whether the term counts classes of solutions (under the declared
     symmetries of the problem) rather than every solution."""

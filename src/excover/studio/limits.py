@@ -4,8 +4,6 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 __all__ = ["IMPORT_SECONDS", "MEMORY", "Limits", "size_text"]
 
 #: The address space a child may use by default, in bytes (1 GiB).
@@ -21,13 +19,19 @@ def size_text(size: int) -> str:
     return f"{size / (1 << 20):.0f} MiB"
 
 
-@dataclass(frozen=True)
 class Limits:
     """What a child may use: ``memory`` bytes of address space (None: no bound) and, for
-    an import, ``seconds`` of time."""
+    an import, ``seconds`` of time. (A plain class: :mod:`dataclasses` would cost every
+    command's start-up more than this module's whole import.)"""
 
-    memory: int | None = MEMORY
-    seconds: float = IMPORT_SECONDS
+    __slots__ = ("memory", "seconds")
+
+    def __init__(self, memory: int | None = MEMORY, seconds: float = IMPORT_SECONDS) -> None:
+        self.memory = memory
+        self.seconds = seconds
+
+    def __repr__(self) -> str:
+        return f"Limits(memory={self.memory!r}, seconds={self.seconds!r})"
 
     def memory_message(self, what: str) -> str:
         """What ``what`` (``the import``, ``the run``) says when memory stopped it."""

@@ -1,0 +1,57 @@
+"""The two entry points of :mod:`excover.burr`: one assembly taken apart, or every
+assembly of a problem."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+
+from excover.burr._moves import Geometry
+from excover.burr.assembly import Assembly, assemblies
+from excover.burr.disassembly import Disassembly
+from excover.burr.search import Budget, Disassembler
+from excover.formats.burrtools import Puzzle
+
+__all__ = ["disassemble", "disassemble_all"]
+
+
+def disassemble(
+    assembly: Assembly,
+    *,
+    complete: bool = True,
+    timeout: float | None = None,
+    max_states: int | None = None,
+) -> Disassembly:
+    """Take ``assembly`` apart.
+
+    ``complete`` (the default) tries every separation before calling the assembly stuck;
+    False stops at the first one of each part, as BurrTools does. ``timeout`` (seconds)
+    and ``max_states`` (configurations explored, over every search of the assembly)
+    bound the work: past either, the status is ``"unknown"``, never ``"stuck"``.
+    """
+    deadline = None if timeout is None else time.monotonic() + timeout
+    return Disassembler(assembly, Budget(deadline, max_states), complete).run()
+
+
+def disassemble_all(
+    puzzle: Puzzle,
+    problem: int = 0,
+    *,
+    complete: bool = True,
+    deadline: float | None = None,
+    max_states: int | None = None,
+) -> Iterator[Disassembly]:
+    """The disassembly of every assembly of ``problem`` (from 0, as ``burrTxt -o``), in
+    the order they are found, the pieces' movement tables shared between them.
+
+    ``deadline`` (a ``time.monotonic()`` value) bounds the whole run: the assembly it
+    interrupts is ``"unknown"`` and is the last one yielded. ``max_states`` bounds each
+    assembly's search (past it that assembly is ``"unknown"`` and the next one follows).
+    """
+    geometry = Geometry()
+    for assembly in assemblies(puzzle, problem):
+        budget = Budget(deadline, max_states)
+        result = Disassembler(assembly, budget, complete, geometry).run()
+        yield result
+        if deadline is not None and time.monotonic() > deadline:
+            return
