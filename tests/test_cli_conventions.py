@@ -356,10 +356,16 @@ def test_sudoku_names_a_missing_file(capsys: pytest.CaptureFixture[str]) -> None
 def test_sudoku_count_stops_at_its_timeout_with_a_partial_count(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
+    """How many grids fit in the time depends on the machine's load: the count is the
+    grids counted so far (maybe none); a node limit shows that they are counted."""
     status, result = document(capsys, "sudoku", EMPTY9, "--count", "--timeout", "0.3")
     (entry,) = result["results"]
     assert status == 1 and (result["stopped_by"], entry["complete"]) == ("timeout", False)
-    assert entry["count"] > 0  # the grids counted so far, a lower bound
+    assert isinstance(entry["count"], int) and entry["count"] >= 0
+    status, result = document(capsys, "sudoku", EMPTY9, "--count", "--max-nodes", "100000")
+    (entry,) = result["results"]
+    assert status == 1 and (result["stopped_by"], entry["complete"]) == ("max_nodes", False)
+    assert entry["count"] > 0  # the grids counted within the nodes, a lower bound
 
 
 def test_sudoku_all_streams_and_stops_on_a_closed_pipe() -> None:
@@ -455,7 +461,8 @@ def test_progress_is_drawn_on_stderr_only_when_asked() -> None:
     argv = ("count", PENTO, "--method", "dlx", "--engine", "dlx", "--timeout", "2.5")
     shown = spawn(*argv, "--progress")
     out, err = ended(shown, 60)
-    assert shown.returncode == 1 and int(out) > 0
+    # the solutions found within the time depend on the machine's load, not the bar
+    assert shown.returncode == 1 and int(out) >= 0
     assert "node" in err and "%" in err  # tqdm's bar: nodes against the estimated tree
     quiet = spawn(*argv)  # stderr is a pipe, not a terminal: no bar
     out, err = ended(quiet, 60)
