@@ -78,9 +78,9 @@ class Server:
         return f"http://127.0.0.1:{self.port}/?token={TOKEN}"
 
     def processes(self) -> list[Any]:
-        """The child processes of the runs the studio holds."""
+        """The running child processes of the runs the studio holds."""
         jobs = list(self.app.state.studio.jobs.values())
-        return [job._process for job in jobs if job._process is not None]
+        return [job._child._process for job in jobs if job._child.alive]
 
     def stop(self) -> None:
         self.server.should_exit = True
