@@ -355,9 +355,10 @@ def add_problem_commands(commands: Any, read_board: BoardReader) -> None:
 # --------------------------------------------------------------------------- input
 
 
-def read_problem(path: str, number: int | None = None) -> ExactCover:
+def read_problem(path: str, number: int | None = None, up_to_symmetry: bool = False) -> ExactCover:
     """Parse the problem in ``path`` (``-``: stdin); errors name the file and the line.
-    A ``.xmpuzzle`` file is a BurrTools puzzle: ``number`` picks its problem."""
+    A ``.xmpuzzle`` file is a BurrTools puzzle: ``number`` picks its problem, and
+    ``up_to_symmetry`` (the command counts classes) shapes the note on its stored count."""
     from excover.formats.dlx import parse_dlx_bytes
     from excover.problem import ExactCover
 
@@ -366,7 +367,7 @@ def read_problem(path: str, number: int | None = None) -> ExactCover:
     if path.lower().endswith(".xmpuzzle"):
         from excover.cli.burrtools import read_cover
 
-        return read_cover(data, source, number)
+        return read_cover(data, source, number, up_to_symmetry)
     if number is not None:
         raise UsageError("--problem picks a problem of a BurrTools .xmpuzzle file")
     if path.lower().endswith(".cmb"):
@@ -418,7 +419,9 @@ def load_problem(args: argparse.Namespace) -> tuple[ExactCover, Drawing | None]:
     if args.pieces is None:
         common.refuse(args, "no_reflections", "needs --pieces (FILE is not a board)")
         common.refuse(args, "multiplicity", "needs --pieces (FILE is not a board)")
-        return read_problem(args.file, getattr(args, "problem", None)), None
+        number = getattr(args, "problem", None)
+        classes = bool(getattr(args, "up_to_symmetry", False))
+        return read_problem(args.file, number, classes), None
     common.refuse(args, "problem", "picks a problem of a BurrTools file, not of a board")
     problem, draw = args.read_board(args)
     return problem, draw
