@@ -14,6 +14,7 @@ import sys
 
 from excover.cli import common
 from excover.cli.common import EPILOG_SHORT, add_input, add_json, add_limits, add_method
+from excover.cli.kinds import looks_like_cmb
 from excover.errors import FormatError, UsageError
 from excover.numbers import to_decimal
 
@@ -377,30 +378,10 @@ def read_problem(path: str, number: int | None = None, up_to_symmetry: bool = Fa
     try:
         return parse_dlx_bytes(data, source, ExactCover)
     except FormatError as exc:
-        if not _looks_like_cmb(data):
+        if not looks_like_cmb(data):
             raise
         hint = _cmb_hint(source, "looks like a .cmb program")
         raise FormatError(f"{exc.message} ({hint})", source=exc.source, line=exc.line) from None
-
-
-#: The words a .cmb program's statements start with (:mod:`excover.lang`).
-_CMB_WORDS = frozenset(
-    (
-        *("pattern", "pattern3", "tiles", "tiles3", "problem", "problem3", "include"),
-        *("count", "count3", "solve", "solve3", "all", "all3", "print", "assert"),
-        *("dimacs", "debug", "timing", "exit"),
-    )
-)
-
-
-def _looks_like_cmb(data: bytes) -> bool:
-    """Whether a text that is no DLX problem reads as a .cmb program: its first line that
-    is neither blank nor a comment ('#' in a program) starts with a statement's word."""
-    for line in data.decode("utf-8", "replace").splitlines():
-        words = line.split("#", 1)[0].split()
-        if words:
-            return words[0] in _CMB_WORDS
-    return False
 
 
 def _cmb_hint(source: str, what: str) -> str:

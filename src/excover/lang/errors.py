@@ -94,7 +94,11 @@ class LangError(FormatError):
 
     def report(self) -> str:
         """The error as a compiler prints it: the first line, then the offending source
-        line and a caret under the column (tabs kept so the caret lines up)."""
+        line and a caret under the column (tabs kept so the caret lines up). A source
+        with no text (a file that could not be read) has no line to show: the message
+        alone, as the other commands say it."""
+        if not self.pos.source.text:
+            return f"excover: {self.message}"
         text = self.pos.source.line(self.pos.line)
         column = self.pos.column - 1
         if len(text) > _WIDTH:  # a window of the line around the column

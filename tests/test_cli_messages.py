@@ -1,0 +1,101 @@
+"""What the command line says when a user slips: a missing file, another command's file,
+a refused write. Each message is in the command line's words (its switches, not the
+Python API's), names the file, and says what to do; none is a raw ``[Errno N]``.
+
+Most checks call :func:`excover.main.main` in-process, as tests/test_cli.py does."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from excover.main import main
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLES = ROOT / "examples"
+
+Run = tuple[int, str, str]
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> Run:
+    """``excover ARGV`` in-process: exit status, stdout, stderr."""
+    status = main(list(argv))
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["count"],
+        ["solve"],
+        ["run"],
+        ["dimacs"],
+        ["estimate"],
+        ["nonogram"],
+        ["sudoku"],
+        ["studio", "--no-browser"],
+    ],
+)
+def test_a_missing_file_is_named_without_an_errno(
+    command: list[str], capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    missing = str(tmp_path / "missing.txt")
+    status, _, err = run(capsys, *command, missing)
+    assert status == 2
+    assert missing in err
+    assert "Errno" not in err and "Traceback" not in err
+    assert "no such file" in err.lower()
+
+
+def test_run_on_a_dlx_problem_names_the_commands_that_read_it(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    problem = str(EXAMPLES / "pento6x10.dlx")
+    status, _, err = run(capsys, "run", problem)
+    assert status == 2
+    assert "looks like an exact cover problem in Knuth's DLX format" in err
+    assert f"'excover count {problem}'" in err
+
+
+def test_run_on_a_burrtools_puzzle_names_the_commands_that_read_it(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    status, _, err = run(capsys, "run", str(EXAMPLES / "soma.xmpuzzle"))
+    assert status == 2
+    assert "looks like a BurrTools puzzle" in err and "excover count" in err
+
+
+def test_nonogram_on_a_cmb_program_says_run_reads_it(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    program = tmp_path / "scott.cmb"
+    program.write_text((EXAMPLES / "scott.cmb").read_text())
+    status, _, err = run(capsys, "nonogram", str(program))
+    assert status == 2
+    assert "looks like a .cmb program" in err and f"'excover run {program}'" in err
+
+
+def test_a_program_that_is_no_other_kind_keeps_its_located_error(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    program = tmp_path / "bad.cmb"
+    program.write_text("pattern a = {*}\npattern = b\n")
+    status, _, err = run(capsys, "run", str(program))
+    assert status == 2
+    assert f"{program}:2:9:" in err and "looks like" not in err
+
+
+def test_a_refused_write_names_the_switch_not_the_api(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "p.cnf").write_text("precious")
+    program = tmp_path / "p.cmb"
+    program.write_text('pattern b = {**}\nproblem p = b [{*} ~0..]\ndimacs p "p.cnf"\n')
+    status, _, err = run(capsys, "run", str(program))
+    assert status == 2
+    assert "pass --overwrite to replace it" in err
+    assert "Permissions" not in err
+    assert (tmp_path / "p.cnf").read_text() == "precious"
