@@ -99,3 +99,29 @@ def test_a_refused_write_names_the_switch_not_the_api(
     assert "pass --overwrite to replace it" in err
     assert "Permissions" not in err
     assert (tmp_path / "p.cnf").read_text() == "precious"
+
+
+@pytest.mark.parametrize(
+    ("argv", "hint"),
+    [
+        (["count", "FILE", "--metod", "dlx"], "(did you mean --method?)"),
+        (["count", "FILE", "--method", "dxz"], "(did you mean dlx?)"),
+        (["cont", "FILE"], "(did you mean count?)"),
+        (["count", "FILE", "--limt=3", "--jsn"], "(did you mean --limit for --limt, --json for"),
+        (["nonogram", "FILE", "--method", "sta"], "(did you mean sat?)"),
+        (["run", "FILE", "--parse-onyl"], "(did you mean --parse-only?)"),
+    ],
+)
+def test_a_mistyped_flag_or_choice_gets_the_nearest_spelling(
+    argv: list[str], hint: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    problem = str(EXAMPLES / "pento6x10.dlx")
+    status, out, err = run(capsys, *[problem if word == "FILE" else word for word in argv])
+    assert (status, out) == (2, "")
+    assert hint in err
+
+
+def test_nothing_is_suggested_when_nothing_is_close(capsys: pytest.CaptureFixture[str]) -> None:
+    status, _, err = run(capsys, "count", str(EXAMPLES / "pento6x10.dlx"), "--zzzzzz")
+    assert status == 2 and "unrecognized arguments: --zzzzzz" in err
+    assert "did you mean" not in err
