@@ -125,3 +125,35 @@ def test_nothing_is_suggested_when_nothing_is_close(capsys: pytest.CaptureFixtur
     status, _, err = run(capsys, "count", str(EXAMPLES / "pento6x10.dlx"), "--zzzzzz")
     assert status == 2 and "unrecognized arguments: --zzzzzz" in err
     assert "did you mean" not in err
+
+
+def test_solve_draws_the_first_tiling_of_a_board(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    import xml.etree.ElementTree as ET
+
+    picture = tmp_path / "tiling.svg"
+    board, pieces = EXAMPLES / "tiling" / "square4.txt", EXAMPLES / "tiling" / "l_tetromino.txt"
+    flags = ["--pieces", str(pieces), "--multiplicity", "any", "--limit", "2"]
+    status, out, err = run(capsys, "solve", str(board), *flags, "--svg", str(picture))
+    assert status == 0 and out.count("solution ") == 2
+    assert f"solution 1 drawn in {picture}" in err
+    first = out.split("solution 1:\n", 1)[1].split("\n\n", 1)[0].split("\n")
+    cells = [e for e in ET.parse(picture).iter() if e.tag.endswith("polygon")]
+    assert len(cells) == sum(len(row.strip()) for row in first) == 16
+    colours = {e.get("fill") for e in cells}
+    assert len(colours) == len(set("".join(first))) == 4  # one colour a piece
+
+
+@pytest.mark.parametrize(
+    ("name", "said"),
+    [("pento6x10.dlx", "with no picture"), ("soma.xmpuzzle", "does not draw")],
+)
+def test_solve_svg_says_a_problem_has_nothing_to_draw(
+    name: str, said: str, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    picture = tmp_path / "out.svg"
+    status, out, err = run(capsys, "solve", str(EXAMPLES / name), "--svg", str(picture))
+    assert (status, out) == (2, "")
+    assert said in err and "--pieces" in err
+    assert not picture.exists()

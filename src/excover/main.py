@@ -90,7 +90,9 @@ class _Version(argparse.Action):
         parser.exit()
 
 
-def _read_board(args: argparse.Namespace) -> tuple[ExactCover, Callable[[list[int]], str]]:
+def _read_board(
+    args: argparse.Namespace,
+) -> tuple[ExactCover, Callable[[list[int], bool], str]]:
     """``FILE --pieces PIECES`` as a tiling (imported only when a board is given)."""
     from excover.tiling.cli import read_board
 

@@ -33,8 +33,8 @@ if TYPE_CHECKING:
     from excover.preprocess import Preprocessed
     from excover.problem import ExactCover
 
-    #: A tiling's solution drawn as text.
-    Drawing = Callable[[list[int]], str]
+    #: A tiling's solution drawn as text, or as SVG when the flag is True.
+    Drawing = Callable[[list[int], bool], str]
     #: What reads ``FILE --pieces PIECES``: the problem and the drawing of its solutions.
     BoardReader = Callable[[argparse.Namespace], tuple[ExactCover, Drawing]]
 
@@ -255,6 +255,7 @@ def add_problem_commands(commands: Any, read_board: BoardReader) -> None:
     add_json(solve)
     common.add_quiet(solve)
     common.add_progress(solve, "the nodes of a dancing-links search against the estimated tree")
+    common.add_svg(solve, "with --pieces: draw the first tiling found as SVG to OUT")
     common.add_refused(
         solve,
         {
@@ -573,6 +574,8 @@ def _solve(args: argparse.Namespace) -> int:
     from excover.cli import solving
 
     problem, draw = load_problem(args)
+    if args.svg is not None and draw is None:
+        raise UsageError(_nothing_to_draw(args.file))
     out = sys.stdout
     stream = common.JsonStream(out, "solve") if args.json else None
     found = 0
@@ -580,12 +583,16 @@ def _solve(args: argparse.Namespace) -> int:
     def emit(solution: list[int]) -> None:
         nonlocal found
         found += 1
+        if found == 1 and args.svg is not None and draw is not None:
+            common.write_file(args.svg, draw(solution, True))
+            if not args.quiet:
+                print(f"excover: solution 1 drawn in {args.svg}", file=sys.stderr)
         if stream is not None:
             items = [problem.option_items(option) for option in solution]
             stream.add({"options": solution, "items": items})
             return
         gap = "\n" if found > 1 else ""
-        text = problem.format_solution(solution) if draw is None else draw(solution)
+        text = problem.format_solution(solution) if draw is None else draw(solution, False)
         out.write(f"{gap}solution {found}:\n{text}\n")
         out.flush()  # the next solution may be a long search away
 
@@ -613,6 +620,20 @@ def _solve(args: argparse.Namespace) -> int:
     elif found == 0 and outcome.stopped_by is None:
         print("excover: no solution", file=sys.stderr)
     return finish(outcome, args)
+
+
+def _nothing_to_draw(path: str) -> str:
+    """Why ``solve --svg`` has no picture of a problem that is not a board."""
+    what = (
+        "a BurrTools puzzle, whose assemblies excover does not draw"
+        if path.lower().endswith(".xmpuzzle")
+        else "an exact cover problem: its solutions are sets of options, with no picture"
+    )
+    return (
+        f"--svg: {path} is {what}; --svg draws the first tiling of a board given with "
+        "--pieces ('excover solve BOARD --pieces PIECES --svg OUT'), and a .cmb program "
+        "draws its tilings with 'solve dlx NAME svg \"OUT\"'"
+    )
 
 
 def write_dlx(args: argparse.Namespace, problems: list[tuple[ExactCover, str]], what: str) -> int:
