@@ -360,7 +360,7 @@ def test_a_cmb_program_given_for_a_problem_gets_a_hint(
 
 
 def test_the_hint_knows_every_statement_of_the_language() -> None:
-    from excover.cli.commands import _CMB_WORDS
+    from excover.cli.kinds import _CMB_WORDS
     from excover.lang.grammar import KEYWORDS, STATEMENT_KEYWORDS
 
     assert {KEYWORDS[name] for name in STATEMENT_KEYWORDS} == _CMB_WORDS

@@ -393,6 +393,28 @@ def test_cli_counts_up_to_symmetry_as_burrtools() -> None:
     assert "stored in the file: 15" in done.stderr
 
 
+def test_cli_says_what_it_counts_beside_burrtools_count(tmp_path: Path) -> None:
+    """The 12 pentominoes in a 3x20 box, solved as BurrTools stores it (2 classes): the
+    plain count (8) comes with a note saying what each counts and how to get BurrTools'
+    figure; with --up-to-symmetry the two agree and the note says so."""
+    puzzle = design(Pattern.constant(20, 3, True), pentominoes())
+    (problem,) = puzzle.problems
+    stored = dataclasses.replace(problem, state=2, assemblies=2, solutions=2, time=0)
+    path = tmp_path / "box.xmpuzzle"
+    write_xmpuzzle(dataclasses.replace(puzzle, problems=(stored,)), path)
+    plain = run("count", str(path))
+    assert plain.returncode == 0, plain.stderr
+    assert plain.stdout.strip() == "8"
+    assert "stored in the file: 2" in plain.stderr
+    assert "excover counts every assembly, symmetric ones separately" in plain.stderr
+    assert "--up-to-symmetry counts as BurrTools does" in plain.stderr
+    classes = run("count", str(path), "--up-to-symmetry")
+    assert classes.returncode == 0, classes.stderr
+    assert classes.stdout.strip() == "2"
+    assert "both count classes" in classes.stderr
+    assert "--up-to-symmetry counts as" not in classes.stderr
+
+
 def test_cli_picks_problems_and_says_which() -> None:
     first = run("count", str(MIRROR))
     assert first.returncode == 0

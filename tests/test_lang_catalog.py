@@ -13,7 +13,7 @@ import pytest
 
 from excover.lang import Interpreter, LangError, parse
 from excover.lang.catalog import _declaration, piece_set, piece_sets, set_text
-from excover.tiling import Pattern, Tiling, pentominoes, polyhexes, polyiamonds
+from excover.tiling import Pattern, Tiling, pentominoes, polyhexes, polyiamonds, polyominoes
 from excover.tiling.tile import Shape, Tile
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
@@ -123,6 +123,94 @@ count3 dlx cube ~up_to_symmetry
         "cube : (DLX) 11520 solutions",
         "cube : (DLX) 240 solutions up to symmetry",
     ]
+
+
+def test_tile_lists_join_with_plus() -> None:
+    """``trominoes + [domino ~one] + monomino``: the catalog's lists and a list written
+    out, joined in order, in a ``tiles`` statement and in a problem; both count what the
+    Python API counts with the same nine pieces' worth of tiles on a 3x3 square."""
+    text = """include "excover:trominoes"
+include "excover:domino"
+include "excover:monomino"
+tiles t = trominoes + [domino ~one ~sym] + monomino
+pattern board = constant 3x3 true
+problem p = board t
+problem q = board [domino ~one ~sym] + monomino + trominoes
+count dlx p
+count dlx q
+"""
+    out = io.StringIO()
+    interpreter = Interpreter(out, io.StringIO())
+    interpreter.run(parse(text, "t.cmb"))
+    assert [tile.name for tile in interpreter.tiles["t"]] == ["I3", "L3", "domino", "monomino"]
+    assert [(tile.lo, tile.hi, tile.symmetry) for tile in interpreter.tiles["t"]] == [
+        (1, 1, "all")
+    ] * 4
+    board = interpreter.patterns["board"]
+    shapes = [*polyominoes(3), polyominoes(2)[0], polyominoes(1)[0]]
+    tiles = [Tile(shape, f"t{i}", "one", "all") for i, shape in enumerate(shapes)]
+    expected = Tiling(board, tiles).count()
+    assert expected > 0
+    assert out.getvalue().split("\n")[:2] == [
+        f"p : (DLX) {expected} solutions",
+        f"q : (DLX) {expected} solutions",
+    ]
+
+
+def test_a_joined_list_names_its_pieces_apart() -> None:
+    text = """include "excover:pentominoes"
+tiles t = pentominoes + [I ~one]
+"""
+    interpreter = Interpreter(io.StringIO(), io.StringIO())
+    interpreter.run(parse(text, "t.cmb"))
+    assert len(interpreter.tiles["t"]) == 13
+    problem = parse(text + "problem p = constant 5x13 true t\n", "t.cmb")
+    interpreter = Interpreter(io.StringIO(), io.StringIO())
+    interpreter.run(problem)
+    assert interpreter.problems["p"].names[-1] == "I#2"
+
+
+@pytest.mark.parametrize(
+    ("use", "column"),
+    [("hexes pentominoes", 19), ("hexes [] + pentominoes", 24)],
+)
+def test_a_catalog_tile_error_is_located_at_the_users_line(use: str, column: int) -> None:
+    """A square pentomino on a hex board: the error names the program's line and the
+    list's name there, not the text excover generated for the catalog."""
+    text = f"""include "excover:pentominoes"
+pattern hexes = hex{{
+* * * *
+ * * * *
+}}
+problem p = {use}
+"""
+    with pytest.raises(LangError) as caught:
+        Interpreter(io.StringIO(), io.StringIO()).run(parse(text, "t.cmb"))
+    error = caught.value
+    assert error.pos.source.name == "t.cmb"
+    assert (error.pos.line, error.pos.column) == (6, column)
+    assert "square pattern but the board of 'p' is a hex pattern" in error.message
+    assert "pentominoes" in error.report()
+
+
+def test_an_unknown_list_in_a_sum_is_located() -> None:
+    with pytest.raises(LangError) as caught:
+        parse('include "excover:pentominoes"\ntiles t = pentominoes + tetrominoes', "t.cmb")
+    error = caught.value
+    assert (error.pos.line, error.pos.column) == (2, 25)
+    assert "unbound tile list 'tetrominoes'" in error.message
+
+
+def test_the_studio_opens_a_joined_list() -> None:
+    from excover.studio.program import from_cmb
+
+    text = """include "excover:pentominoes"
+include "excover:tetrominoes"
+problem p = constant 8x8 true pentominoes + [O4 ~one]
+"""
+    design = from_cmb(text, "t.cmb", folder=".")
+    assert [piece.name for piece in design.pieces][-2:] == ["X", "O4"]
+    assert len(design.pieces) == 13
 
 
 def test_a_set_included_twice_is_read_once() -> None:

@@ -108,7 +108,7 @@ def test_every_statement_form() -> None:
     ]  # fmt: skip
     tiles = program.statements[3]
     assert isinstance(tiles, s.TilesDecl)
-    ranges = [(t.lo, t.hi, t.symmetry) for t in tiles.tiles]
+    ranges = [(t.lo, t.hi, t.symmetry) for t in tiles.tiles if isinstance(t, s.TileSpec)]
     assert ranges == [
         (1, 1, "all"), (0, 1, "rotations"), (0, None, "none"), (3, 3, "none"),
         (1, 2, "none"), (2, None, "none"),
@@ -135,8 +135,10 @@ def test_last_option_of_each_kind_wins() -> None:
     program = parse("pattern a = {*}\ntiles t = [a ~sym ~one ~rot ~maybe, a ~rot ~axes ~2]")
     tiles = program.statements[1]
     assert isinstance(tiles, s.TilesDecl)
-    assert (tiles.tiles[0].lo, tiles.tiles[0].hi, tiles.tiles[0].symmetry) == (0, 1, "rotations")
-    assert (tiles.tiles[1].lo, tiles.tiles[1].hi, tiles.tiles[1].symmetry) == (2, 2, "axes")
+    first, second = tiles.tiles
+    assert isinstance(first, s.TileSpec) and isinstance(second, s.TileSpec)
+    assert (first.lo, first.hi, first.symmetry) == (0, 1, "rotations")
+    assert (second.lo, second.hi, second.symmetry) == (2, 2, "axes")
 
 
 def test_lexical_rules() -> None:

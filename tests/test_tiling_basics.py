@@ -179,6 +179,24 @@ def test_solution_pictures() -> None:
     ET.fromstring(Pattern.constant(2, 2)._repr_svg_())
 
 
+def test_a_notebook_shows_the_board_and_its_pieces() -> None:
+    """A Tiling's HTML picture is the problem: the board (as its own SVG shows it) and
+    beside it every piece, named, with its multiplicity when not exactly once."""
+    pieces = [Tile(shape, name, "one", "all") for name, shape in pentominoes().items()]
+    pieces[-1] = Tile(pieces[-1].shape, pieces[-1].name, "maybe", "all")
+    tiling = Tiling(Pattern.constant(10, 6), pieces)
+    html = tiling._repr_html_()
+    root = ET.fromstring(html)
+    pictures = [e for e in root.iter() if e.tag.endswith("svg")]
+    assert len(pictures) == 2
+    assert ET.tostring(pictures[0]) == ET.tostring(ET.fromstring(tiling._repr_svg_()))
+    labels = [e.text for e in pictures[1].iter() if e.tag.endswith("text")]
+    *once, last = [tile.name for tile in tiling.tiles]
+    assert labels == [*once, f"{last} 0-1"]
+    sheet_cells = [e for e in pictures[1].iter() if e.tag.endswith("polygon")]
+    assert len(sheet_cells) == 5 * len(pieces)
+
+
 def test_bad_input() -> None:
     with pytest.raises(ExcoverError, match="no cells"):
         Tiling(Pattern.constant(2, 2, False), [Tile("*", "m")])

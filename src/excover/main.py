@@ -30,6 +30,7 @@ from excover.cli.common import (
     EXIT_RESOURCE,
     EXIT_USAGE,
     HelpFormatter,
+    Parser,
     check_refused,
     exit_statuses,
     start_clock,
@@ -89,7 +90,9 @@ class _Version(argparse.Action):
         parser.exit()
 
 
-def _read_board(args: argparse.Namespace) -> tuple[ExactCover, Callable[[list[int]], str]]:
+def _read_board(
+    args: argparse.Namespace,
+) -> tuple[ExactCover, Callable[[list[int], bool], str]]:
     """``FILE --pieces PIECES`` as a tiling (imported only when a board is given)."""
     from excover.tiling.cli import read_board
 
@@ -100,7 +103,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     """The whole ``excover`` parser (cheap: no engine is imported), or with ``only`` the
     parser of that one command or of its group (one of :data:`_LIGHT`), which spares a
     run of it the import of every other command's module."""
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="excover",
         description=_DESCRIPTION,
         epilog=EPILOG,

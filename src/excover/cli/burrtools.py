@@ -1,7 +1,9 @@
 """The command line's door to BurrTools files: ``excover count FILE.xmpuzzle`` and
 ``excover solve FILE.xmpuzzle`` read one problem of the file (``--problem N``, from 0 in
 the file's order as BurrTools' ``burrTxt -o``; the first by default) and say on stderr
-which problem runs when the file has several, and the count BurrTools stored for it."""
+which problem runs when the file has several, and the count BurrTools stored for it, with
+what each counts: excover every assembly (symmetric ones separately), BurrTools the
+classes of assemblies under the result's symmetries (``--up-to-symmetry``)."""
 
 from __future__ import annotations
 
@@ -13,9 +15,12 @@ from excover.problem import ExactCover
 __all__ = ["read_cover"]
 
 
-def read_cover(data: bytes, source: str, number: int | None) -> ExactCover:
+def read_cover(
+    data: bytes, source: str, number: int | None, up_to_symmetry: bool = False
+) -> ExactCover:
     """The exact cover problem of problem ``number`` (None: the first) of the puzzle in
-    ``data``, read from ``source``."""
+    ``data``, read from ``source``; ``up_to_symmetry``: the command counts classes as
+    BurrTools does (the note then says so instead of how to)."""
     puzzle = parse_xmpuzzle(data, source)
     chosen = 0 if number is None else number
     cover = ExactCover.from_burrtools(puzzle, chosen)
@@ -27,7 +32,15 @@ def read_cover(data: bytes, source: str, number: int | None) -> ExactCover:
             + (" (--problem N picks another)" if number is None else "")
         )
     if problem.assemblies is not None and problem.state == 2:
-        notes.append(f"BurrTools' count of assemblies, stored in the file: {problem.assemblies}")
+        stored = f"BurrTools' count of assemblies, stored in the file: {problem.assemblies}"
+        if up_to_symmetry:
+            notes.append(f"{stored} (both count classes of assemblies under the symmetries)")
+        else:
+            notes.append(
+                f"{stored} (BurrTools counts one assembly per class under the result's "
+                "symmetries; excover counts every assembly, symmetric ones separately: "
+                "--up-to-symmetry counts as BurrTools does)"
+            )
     if notes:
         print(f"excover: {source}: {'; '.join(notes)}", file=sys.stderr)
     return cover

@@ -14,6 +14,7 @@ import sys
 
 from excover.cli import common
 from excover.cli.common import EPILOG_SHORT, add_input, add_json, add_limits, add_method
+from excover.cli.kinds import looks_like_cmb
 from excover.errors import FormatError, UsageError
 from excover.numbers import byte_size, to_decimal
 
@@ -32,8 +33,8 @@ if TYPE_CHECKING:
     from excover.preprocess import Preprocessed
     from excover.problem import ExactCover
 
-    #: A tiling's solution drawn as text.
-    Drawing = Callable[[list[int]], str]
+    #: A tiling's solution drawn as text, or as SVG when the flag is True.
+    Drawing = Callable[[list[int], bool], str]
     #: What reads ``FILE --pieces PIECES``: the problem and the drawing of its solutions.
     BoardReader = Callable[[argparse.Namespace], tuple[ExactCover, Drawing]]
 
@@ -259,6 +260,7 @@ def add_problem_commands(commands: Any, read_board: BoardReader) -> None:
     add_json(solve)
     common.add_quiet(solve)
     common.add_progress(solve, "the nodes of a dancing-links search against the estimated tree")
+    common.add_svg(solve, "with --pieces: draw the first tiling found as SVG to OUT")
     common.add_refused(
         solve,
         {
@@ -360,9 +362,10 @@ def add_problem_commands(commands: Any, read_board: BoardReader) -> None:
 # --------------------------------------------------------------------------- input
 
 
-def read_problem(path: str, number: int | None = None) -> ExactCover:
+def read_problem(path: str, number: int | None = None, up_to_symmetry: bool = False) -> ExactCover:
     """Parse the problem in ``path`` (``-``: stdin); errors name the file and the line.
-    A ``.xmpuzzle`` file is a BurrTools puzzle: ``number`` picks its problem."""
+    A ``.xmpuzzle`` file is a BurrTools puzzle: ``number`` picks its problem, and
+    ``up_to_symmetry`` (the command counts classes) shapes the note on its stored count."""
     from excover.formats.dlx import parse_dlx_bytes
     from excover.problem import ExactCover
 
@@ -371,7 +374,7 @@ def read_problem(path: str, number: int | None = None) -> ExactCover:
     if path.lower().endswith(".xmpuzzle"):
         from excover.cli.burrtools import read_cover
 
-        return read_cover(data, source, number)
+        return read_cover(data, source, number, up_to_symmetry)
     if number is not None:
         raise UsageError("--problem picks a problem of a BurrTools .xmpuzzle file")
     if path.lower().endswith(".cmb"):
@@ -381,30 +384,10 @@ def read_problem(path: str, number: int | None = None) -> ExactCover:
     try:
         return parse_dlx_bytes(data, source, ExactCover)
     except FormatError as exc:
-        if not _looks_like_cmb(data):
+        if not looks_like_cmb(data):
             raise
         hint = _cmb_hint(source, "looks like a .cmb program")
         raise FormatError(f"{exc.message} ({hint})", source=exc.source, line=exc.line) from None
-
-
-#: The words a .cmb program's statements start with (:mod:`excover.lang`).
-_CMB_WORDS = frozenset(
-    (
-        *("pattern", "pattern3", "tiles", "tiles3", "problem", "problem3", "include"),
-        *("count", "count3", "solve", "solve3", "all", "all3", "print", "assert"),
-        *("dimacs", "debug", "timing", "exit"),
-    )
-)
-
-
-def _looks_like_cmb(data: bytes) -> bool:
-    """Whether a text that is no DLX problem reads as a .cmb program: its first line that
-    is neither blank nor a comment ('#' in a program) starts with a statement's word."""
-    for line in data.decode("utf-8", "replace").splitlines():
-        words = line.split("#", 1)[0].split()
-        if words:
-            return words[0] in _CMB_WORDS
-    return False
 
 
 def _cmb_hint(source: str, what: str) -> str:
@@ -423,7 +406,9 @@ def load_problem(args: argparse.Namespace) -> tuple[ExactCover, Drawing | None]:
     if args.pieces is None:
         common.refuse(args, "no_reflections", "needs --pieces (FILE is not a board)")
         common.refuse(args, "multiplicity", "needs --pieces (FILE is not a board)")
-        return read_problem(args.file, getattr(args, "problem", None)), None
+        number = getattr(args, "problem", None)
+        classes = bool(getattr(args, "up_to_symmetry", False))
+        return read_problem(args.file, number, classes), None
     common.refuse(args, "problem", "picks a problem of a BurrTools file, not of a board")
     problem, draw = args.read_board(args)
     return problem, draw
@@ -614,6 +599,8 @@ def _solve(args: argparse.Namespace) -> int:
     from excover.cli import solving
 
     problem, draw = load_problem(args)
+    if args.svg is not None and draw is None:
+        raise UsageError(_nothing_to_draw(args.file))
     out = sys.stdout
     stream = common.JsonStream(out, "solve") if args.json else None
     found = 0
@@ -621,12 +608,16 @@ def _solve(args: argparse.Namespace) -> int:
     def emit(solution: list[int]) -> None:
         nonlocal found
         found += 1
+        if found == 1 and args.svg is not None and draw is not None:
+            common.write_file(args.svg, draw(solution, True))
+            if not args.quiet:
+                print(f"excover: solution 1 drawn in {args.svg}", file=sys.stderr)
         if stream is not None:
             items = [problem.option_items(option) for option in solution]
             stream.add({"options": solution, "items": items})
             return
         gap = "\n" if found > 1 else ""
-        text = problem.format_solution(solution) if draw is None else draw(solution)
+        text = problem.format_solution(solution) if draw is None else draw(solution, False)
         out.write(f"{gap}solution {found}:\n{text}\n")
         out.flush()  # the next solution may be a long search away
 
@@ -654,6 +645,20 @@ def _solve(args: argparse.Namespace) -> int:
     elif found == 0 and outcome.stopped_by is None:
         print("excover: no solution", file=sys.stderr)
     return finish(outcome, args)
+
+
+def _nothing_to_draw(path: str) -> str:
+    """Why ``solve --svg`` has no picture of a problem that is not a board."""
+    what = (
+        "a BurrTools puzzle, whose assemblies excover does not draw"
+        if path.lower().endswith(".xmpuzzle")
+        else "an exact cover problem: its solutions are sets of options, with no picture"
+    )
+    return (
+        f"--svg: {path} is {what}; --svg draws the first tiling of a board given with "
+        "--pieces ('excover solve BOARD --pieces PIECES --svg OUT'), and a .cmb program "
+        "draws its tilings with 'solve dlx NAME svg \"OUT\"'"
+    )
 
 
 def write_dlx(args: argparse.Namespace, problems: list[tuple[ExactCover, str]], what: str) -> int:

@@ -47,7 +47,7 @@ from excover.numbers import json_count
 
 TYPE_CHECKING = False  # typing is for type checkers: importing it costs each run ~6 ms
 if TYPE_CHECKING:
-    from typing import IO, Any
+    from typing import IO, Any, NoReturn
 
 __all__ = [
     "EPILOG_SHORT",
@@ -65,6 +65,7 @@ __all__ = [
     "Flag",
     "HelpFormatter",
     "JsonStream",
+    "Parser",
     "Refused",
     "TimeUp",
     "add_flag",
@@ -82,6 +83,7 @@ __all__ = [
     "check_refused",
     "counting",
     "deadline",
+    "did_you_mean",
     "document",
     "exact",
     "exit_status",
@@ -120,6 +122,41 @@ class HelpFormatter(argparse.RawDescriptionHelpFormatter):
         if width is None:
             width = terminal_columns() - 2  # the margin argparse leaves
         super().__init__(prog, indent_increment, max_help_position, width)
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse's parser, whose errors suggest the nearest spelling ("did you mean
+    --method?") of a mistyped option or of a choice (``--method dxz``, a command name).
+    ``excover``'s parser is one, and so is each command's (argparse makes subparsers of
+    their parent's class)."""
+
+    def error(self, message: str) -> NoReturn:
+        super().error(message + did_you_mean(self, message))
+
+
+def did_you_mean(parser: argparse.ArgumentParser, message: str) -> str:
+    """`` (did you mean X?)`` for each mistyped option or choice that argparse's error
+    ``message`` names and that is close to one ``parser`` knows; empty when none is."""
+    import difflib  # only on a usage error: not part of every run's start-up
+    import re
+
+    wrong: list[tuple[str, list[str]]] = []
+    choice = re.search(r"invalid choice: '?([^'(]*?)'? \(choose from (.*)\)$", message)
+    if choice is not None:
+        listed = choice.group(2)
+        known = re.findall(r"'([^']*)'", listed) or [c.strip() for c in listed.split(",")]
+        wrong.append((choice.group(1), known))
+    elif message.startswith("unrecognized arguments: "):
+        options = list(parser._option_string_actions)
+        for word in message.split(": ", 1)[1].split():
+            if word.startswith("-"):
+                wrong.append((word.split("=", 1)[0], options))
+    hints = []
+    for word, known in wrong:
+        close = difflib.get_close_matches(word, known, n=1, cutoff=0.6)
+        if close:
+            hints.append(f"{close[0]} for {word}" if len(wrong) > 1 else close[0])
+    return f" (did you mean {', '.join(hints)}?)" if hints else ""
 
 
 def terminal_columns() -> int:

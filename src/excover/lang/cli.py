@@ -187,11 +187,18 @@ def _permissions(args: argparse.Namespace) -> Permissions:
 
 def _load(path: str, permissions: Permissions) -> Program:
     """The program in ``path`` (``-``: standard input, whose folder is the current one)."""
+    from excover.cli.kinds import other_kind
     from excover.lang.errors import LangError, Source
     from excover.lang.parser import parse, parse_file  # lark: only when a program runs
 
     if path != "-":
-        return parse_file(path, permissions=permissions)
+        try:
+            return parse_file(path, permissions=permissions)
+        except LangError:
+            hint = other_kind(path, "run")
+            if hint is not None:
+                raise UsageError(f"{hint}; 'excover run' runs .cmb programs") from None
+            raise
     try:
         text = sys.stdin.read()
     except (OSError, UnicodeDecodeError) as exc:

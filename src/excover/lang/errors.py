@@ -28,13 +28,16 @@ class Source:
     """A named program text: a file's path, ``<stdin>`` or ``<string>``.
 
     ``included_at`` is the ``include`` that brought an included file in; ``quoted`` is
-    False for an included file that is not a ``.cmb`` file, whose text errors never show.
+    False for an included file that is not a ``.cmb`` file, whose text errors never show;
+    ``catalog`` is True for the text excover generates for ``include "excover:NAME"``,
+    whose tiles' errors are located where the program uses them.
     """
 
     name: str
     text: str = field(repr=False)
     included_at: Pos | None = None
     quoted: bool = True
+    catalog: bool = False
 
     def line(self, number: int) -> str:
         """The text of line ``number`` (1-based), empty past the end. The lines are found
@@ -91,7 +94,11 @@ class LangError(FormatError):
 
     def report(self) -> str:
         """The error as a compiler prints it: the first line, then the offending source
-        line and a caret under the column (tabs kept so the caret lines up)."""
+        line and a caret under the column (tabs kept so the caret lines up). A source
+        with no text (a file that could not be read) has no line to show: the message
+        alone, as the other commands say it."""
+        if not self.pos.source.text:
+            return f"excover: {self.message}"
         text = self.pos.source.line(self.pos.line)
         column = self.pos.column - 1
         if len(text) > _WIDTH:  # a window of the line around the column

@@ -13,7 +13,7 @@ import operator
 import re
 from collections.abc import Callable, Iterator, Mapping, Sequence, Sized
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from excover.errors import ExcoverError, ProblemError
@@ -40,8 +40,10 @@ __all__ = [
     "draw",
     "evaluate",
     "evaluate_layers",
+    "joined_tiles",
     "located",
     "tile_defs",
+    "used_at",
 ]
 
 #: The set operations, by name.
@@ -298,6 +300,31 @@ def tile_defs(
         )
         for spec in specs
     ]
+
+
+def joined_tiles(
+    items: Sequence[s.TileSpec | s.TilesRef],
+    patterns: Mapping[str, Shape],
+    lists: Mapping[str, list[TileDef]],
+    budget: Budget | None = None,
+) -> list[TileDef]:
+    """The tiles of a sum of tile lists (``pentominoes + [O4 ~one]``), in order: the tiles
+    written out evaluated, a named list's tiles (from ``lists``) as :func:`used_at` its
+    name."""
+    joined: list[TileDef] = []
+    for item in items:
+        if isinstance(item, s.TilesRef):
+            joined.extend(used_at(lists[item.name], item.pos))
+        else:
+            joined.extend(tile_defs([item], patterns, budget))
+    return joined
+
+
+def used_at(tiles: list[TileDef], pos: Pos) -> list[TileDef]:
+    """The tiles of a named list used at ``pos``: those of the piece catalog are located
+    there, so that an error about one names the program's line and not the text excover
+    generated for ``include "excover:NAME"``."""
+    return [replace(tile, pos=pos) if tile.pos.source.catalog else tile for tile in tiles]
 
 
 # --------------------------------------------------------------------------- problems

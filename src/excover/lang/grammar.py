@@ -10,7 +10,8 @@ names), and options ``~word`` or ``~N``/``~LO..HI``/``~LO..`` checked by the par
 Precedence, as in combine: the infix operators ``- && || ^`` share one level and
 associate to the left; they bind tighter than the prefix forms ``union inter diff xor
 apply crop``, whose last operand extends as far to the right as it can. So
-``a - union b c - d`` is ``a - (union b (c - d))``.
+``a - union b c - d`` is ``a - (union b (c - d))``. Extension: tile lists join with
+``+``, lists written out and names of tile lists (``pentominoes + [O4 ~one]``).
 
 The terminals of long texts (strings and drawings) are written as runs of one character
 class between their escapes or comments, never as a group repeated once a character:
@@ -138,8 +139,8 @@ _statement: pattern | pattern3 | tiles | problem | assert_ | print_ | solve | al
 
 pattern: PATTERN NAME EQUAL expr
 pattern3: PATTERN3 NAME EQUAL LSQB [expr (COMMA expr)*] RSQB
-tiles: (TILES | TILES3) NAME EQUAL tile_list
-problem: (PROBLEM | PROBLEM3) NAME EQUAL expr (tile_list | NAME) TILDE*
+tiles: (TILES | TILES3) NAME EQUAL tile_sum
+problem: (PROBLEM | PROBLEM3) NAME EQUAL expr tile_sum TILDE*
 assert_: ASSERT (bool | expr EQUAL expr)
 print_: PRINT NAME
 solve: (SOLVE | SOLVE3) algo NAME (ASCII | SVG STRING)
@@ -152,6 +153,7 @@ include: INCLUDE STRING
 
 algo: DLX | ZDD | SAT STRING | NAME
 
+tile_sum: (tile_list | NAME) (PLUS (tile_list | NAME))*
 tile_list: LSQB [tile (COMMA tile)*] RSQB
 tile: expr TILDE*
 
@@ -195,6 +197,7 @@ LPAR: "("
 RPAR: ")"
 COMMA: ","
 MINUS: "-"
+PLUS: "+"
 AMPAMP: "&&"
 BARBAR: "||"
 HAT: "^"

@@ -41,8 +41,9 @@ from excover.lang.evaluate import (
     draw,
     evaluate,
     evaluate_layers,
+    joined_tiles,
     located,
-    tile_defs,
+    used_at,
 )
 from excover.lang.limits import RECORD_CELL_BYTES, Budget
 from excover.lang.parser import Program
@@ -138,7 +139,7 @@ class Interpreter:
         elif isinstance(st, s.TilesDecl):
             table = self.tiles3 if st.three_d else self.tiles
             patterns = self.patterns3 if st.three_d else self.patterns
-            table[st.name] = tile_defs(st.tiles, patterns, self.budget)
+            table[st.name] = joined_tiles(st.tiles, patterns, table, self.budget)
         elif isinstance(st, s.ProblemDecl):
             self._problem(st)
         elif isinstance(st, s.Assert):
@@ -206,10 +207,11 @@ class Interpreter:
         board = evaluate(st.board, patterns, self.budget)
         if st.three_d and board.grid.name != "cube":
             raise LangError("the board of a 3D problem must be a 3D pattern", st.board.pos)
+        lists = self.tiles3 if st.three_d else self.tiles
         if isinstance(st.tiles, s.Var):
-            defs = (self.tiles3 if st.three_d else self.tiles)[st.tiles.name]
+            defs = used_at(lists[st.tiles.name], st.tiles.pos)
         else:
-            defs = tile_defs(st.tiles, patterns, self.budget)
+            defs = joined_tiles(st.tiles, patterns, lists, self.budget)
         report = None if self.on_build is None else functools.partial(self.on_build, st.name)
         problem = build_problem(
             st.name, st.pos, board, defs, st.interchangeable, report, self.budget

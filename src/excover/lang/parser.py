@@ -86,6 +86,7 @@ _TOKEN_NAMES = {
     "RPAR": "')'",
     "COMMA": "','",
     "MINUS": "'-'",
+    "PLUS": "'+'",
     "AMPAMP": "'&&'",
     "BARBAR": "'||'",
     "HAT": "'^'",
@@ -359,7 +360,7 @@ class _Expander:
         if key in self.read:
             return []
         self.read.add(key)
-        source = Source(f"<{key}>", set_text(name), included_at=pos)
+        source = Source(f"<{key}>", set_text(name), included_at=pos, catalog=True)
         return self.expand(source, os.getcwd(), [])
 
 
@@ -422,7 +423,7 @@ class _Builder:
             layers = tuple(self.expr(k) for k in kids[4:-1] if _is_tree(k))
             return s.Pattern3Decl(pos, str(kids[1]), layers)
         if kind == "tiles":
-            return s.TilesDecl(pos, str(kids[1]), self.tile_list(kids[3]), kids[0] == "tiles3")
+            return s.TilesDecl(pos, str(kids[1]), self.tile_sum(kids[3]), kids[0] == "tiles3")
         if kind == "problem":
             return self.problem(pos, kids)
         if kind == "assert_":
@@ -445,14 +446,11 @@ class _Builder:
         return s.Exit(pos)
 
     def problem(self, pos: Pos, kids: Sequence[object]) -> s.ProblemDecl:
-        from lark import Token
-
         board = self.expr(kids[3])
-        tiles: tuple[s.TileSpec, ...] | s.Var
-        if isinstance(kids[4], Token):
-            tiles = s.Var(self.pos(kids[4]), str(kids[4]))
-        else:
-            tiles = self.tile_list(kids[4])
+        joined = self.tile_sum(kids[4])
+        tiles: tuple[s.TileSpec | s.TilesRef, ...] | s.Var = joined
+        if len(joined) == 1 and isinstance(joined[0], s.TilesRef):
+            tiles = s.Var(joined[0].pos, joined[0].name)  # a tile list's name alone
         options = self.options(kids[5:], PROBLEM_OPTIONS)
         return s.ProblemDecl(pos, str(kids[1]), board, tiles, kids[0] == "problem3", bool(options))
 
@@ -484,6 +482,18 @@ class _Builder:
         if name not in ("dlx", "zdd", "auto"):
             raise LangError(f'unknown algorithm {name!r}; use dlx, zdd, auto or sat "SOLVER"', pos)
         return s.Algo(pos, name)
+
+    def tile_sum(self, node: object) -> tuple[s.TileSpec | s.TilesRef, ...]:
+        """The tiles of ``[...] + NAME + ...``, in order: a list's tiles, a name's list."""
+        from lark import Token
+
+        items: list[s.TileSpec | s.TilesRef] = []
+        for kid in _as_tree(node).children:
+            if _is_tree(kid):
+                items.extend(self.tile_list(kid))
+            elif isinstance(kid, Token) and kid.type == "NAME":
+                items.append(s.TilesRef(self.pos(kid), str(kid)))
+        return tuple(items)
 
     def tile_list(self, node: object) -> tuple[s.TileSpec, ...]:
         tree = _as_tree(node)
@@ -642,8 +652,12 @@ def _check(program: Program) -> None:
                 uses(layer)
             define("pattern3", st.name, st.pos)
         elif isinstance(st, s.TilesDecl):
+            suffix = "3" if st.three_d else ""
             for tile in st.tiles:
-                uses(tile.expr, "pattern3" if st.three_d else "pattern")
+                if isinstance(tile, s.TilesRef):
+                    need("tiles" + suffix, tile.name, tile.pos)
+                else:
+                    uses(tile.expr, "pattern" + suffix)
             define("tiles3" if st.three_d else "tiles", st.name, st.pos)
         elif isinstance(st, s.ProblemDecl):
             suffix = "3" if st.three_d else ""
@@ -652,7 +666,10 @@ def _check(program: Program) -> None:
                 need("tiles" + suffix, st.tiles.name, st.tiles.pos)
             else:
                 for tile in st.tiles:
-                    uses(tile.expr, "pattern" + suffix)
+                    if isinstance(tile, s.TilesRef):
+                        need("tiles" + suffix, tile.name, tile.pos)
+                    else:
+                        uses(tile.expr, "pattern" + suffix)
             define("problem" + suffix, st.name, st.pos)
         elif isinstance(st, s.Assert):
             for side in (st.condition.left, st.condition.right):

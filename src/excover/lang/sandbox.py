@@ -32,7 +32,7 @@ __all__ = ["SAFE", "SHIPPED_READ_ROOTS", "Permissions", "refuse_nul"]
 #: shipped with the package, should one come (none does yet).
 SHIPPED_READ_ROOTS: tuple[str, ...] = ()
 
-_PATHS_HINT = "pass --allow-paths DIR (Permissions(allow_paths=...)) to allow one more"
+_PATHS_HINT = "pass --allow-paths DIR to allow one more"
 
 
 @dataclass(frozen=True)
@@ -43,6 +43,9 @@ class Permissions:
     folders the program may also read and write under (resolved, links followed, when the
     object is made: a relative folder is relative to the current folder then).
     ``overwrite``: the program may replace files it did not create.
+
+    Each field is a switch of ``excover run`` (``--allow-external``, ``--allow-paths DIR``,
+    ``--overwrite``), and a refusal names the switch, as a command-line user types it.
     """
 
     allow_external: bool = False
@@ -67,8 +70,7 @@ class Permissions:
         if not self.allow_external:
             raise LangError(
                 f"sat {solver!r} runs an outside program, which a .cmb program may not do "
-                "by default; pass --allow-external (Permissions(allow_external=True)) "
-                "to allow it",
+                "by default; pass --allow-external to allow it",
                 pos,
             )
 
@@ -112,7 +114,7 @@ def resolve_write(
     if os.path.lexists(real) and real not in created and not overwrite:
         raise LangError(
             f"cannot write {path}{_via(path, real)}: it exists and this run did not create "
-            "it; pass --overwrite (Permissions(overwrite=True)) to replace it",
+            "it; pass --overwrite to replace it",
             pos,
         )
     return real

@@ -36,6 +36,7 @@ __all__ = [
     "Statement",
     "TileSpec",
     "TilesDecl",
+    "TilesRef",
     "Var",
 ]
 
@@ -154,6 +155,15 @@ class TileSpec:
 
 
 @dataclass(frozen=True)
+class TilesRef:
+    """A tile list named in a sum of tile lists (``pentominoes + [O4 ~one]``): its tiles
+    join the list there."""
+
+    pos: Pos
+    name: str
+
+
+@dataclass(frozen=True)
 class Algo:
     """How to solve: ``dlx``, ``zdd``, ``auto`` or ``sat "SOLVER"``."""
 
@@ -196,23 +206,24 @@ class Pattern3Decl:
 
 @dataclass(frozen=True)
 class TilesDecl:
-    """``tiles ID = [...]`` (``tiles3`` when ``three_d``)."""
+    """``tiles ID = [...]`` (``tiles3`` when ``three_d``); the list may join others,
+    ``[...] + NAME + ...``."""
 
     pos: Pos
     name: str
-    tiles: tuple[TileSpec, ...]
+    tiles: tuple[TileSpec | TilesRef, ...]
     three_d: bool
 
 
 @dataclass(frozen=True)
 class ProblemDecl:
     """``problem ID = board tiles [~interchangeable]`` (``problem3`` when ``three_d``);
-    ``tiles`` is a tile list or the name of one."""
+    ``tiles`` is a tile list (which may join named ones) or the name of one alone."""
 
     pos: Pos
     name: str
     board: Expr
-    tiles: tuple[TileSpec, ...] | Var
+    tiles: tuple[TileSpec | TilesRef, ...] | Var
     three_d: bool
     interchangeable: bool
 

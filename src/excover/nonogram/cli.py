@@ -154,6 +154,7 @@ def add_nonogram_command(commands: Any) -> None:
 
 def _load(args: argparse.Namespace) -> list[nonogram.Puzzle]:
     """The puzzles of FILE: one, or the many of a tournament file."""
+    from excover.cli.kinds import other_kind
     from excover.nonogram import formats
 
     if args.file == "-":
@@ -162,7 +163,13 @@ def _load(args: argparse.Namespace) -> list[nonogram.Puzzle]:
         except UnicodeDecodeError:
             raise FormatError("the input is not UTF-8 text", source="<stdin>") from None
         return formats.loads_all(text, args.format or "text", "<stdin>")
-    return formats.read_all(args.file, args.format)
+    try:
+        return formats.read_all(args.file, args.format)
+    except FormatError:
+        hint = None if args.format else other_kind(args.file, "nonogram")
+        if hint is not None:
+            raise UsageError(f"{hint}; 'excover nonogram' reads nonogram puzzles") from None
+        raise
 
 
 def _check_flags(args: argparse.Namespace) -> None:

@@ -131,8 +131,10 @@ def _open(path: str, limits: Limits) -> Design:
             raise UsageError(f"{path} is larger than {MAX_PROGRAM_BYTES} bytes")
         with open(path, encoding="utf-8") as handle:
             text = handle.read()
-    except (OSError, UnicodeDecodeError) as error:
-        raise UsageError(f"cannot read {path}: {error}") from None
+    except OSError as error:
+        raise UsageError(f"cannot read {path}: {error.strerror or error}") from None
+    except UnicodeDecodeError:
+        raise UsageError(f"cannot read {path}: not UTF-8 text") from None
     folder = os.path.dirname(os.path.abspath(path))
     try:
         return asyncio.run(import_design(text, path, folder, limits))

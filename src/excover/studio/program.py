@@ -13,7 +13,7 @@ from collections.abc import Mapping
 
 from excover.lang import syntax
 from excover.lang.errors import LangError, Pos
-from excover.lang.evaluate import TileDef, evaluate, evaluate_layers, tile_defs
+from excover.lang.evaluate import TileDef, evaluate, evaluate_layers, joined_tiles, used_at
 from excover.lang.limits import Budget
 from excover.lang.parser import parse
 from excover.studio.cells import Layers, drawing
@@ -47,7 +47,7 @@ def from_cmb(text: str, source: str = "<upload>", folder: str | None = None) -> 
         program = parse(text, source, folder)
     flat: dict[str, Shape] = {}
     solid: dict[str, Shape] = {}
-    tile_lists: dict[tuple[bool, str], list[TileDef]] = {}
+    tile_lists: dict[bool, dict[str, list[TileDef]]] = {False: {}, True: {}}
     budget = Budget()  # one for the whole program, as excover run has (lang.limits)
     last: tuple[syntax.ProblemDecl, Shape, list[TileDef]] | None = None
     for statement in program.statements:
@@ -57,11 +57,12 @@ def from_cmb(text: str, source: str = "<upload>", folder: str | None = None) -> 
             solid[statement.name] = evaluate_layers(statement.layers, flat, budget)
         elif isinstance(statement, syntax.TilesDecl):
             patterns = solid if statement.three_d else flat
-            key = (statement.three_d, statement.name)
-            tile_lists[key] = tile_defs(statement.tiles, patterns, budget)
+            lists = tile_lists[statement.three_d]
+            lists[statement.name] = joined_tiles(statement.tiles, patterns, lists, budget)
         elif isinstance(statement, syntax.ProblemDecl):
             patterns = solid if statement.three_d else flat
-            last = statement, *_problem_parts(statement, patterns, tile_lists, budget)
+            lists = tile_lists[statement.three_d]
+            last = statement, *_problem_parts(statement, patterns, lists, budget)
     if last is None:
         raise LangError("the program declares no problem to open", program.source.end())
     statement, board, defs = last
@@ -76,7 +77,7 @@ def from_cmb(text: str, source: str = "<upload>", folder: str | None = None) -> 
 def _problem_parts(
     statement: syntax.ProblemDecl,
     patterns: Mapping[str, Shape],
-    tile_lists: Mapping[tuple[bool, str], list[TileDef]],
+    tile_lists: Mapping[str, list[TileDef]],
     budget: Budget,
 ) -> tuple[Shape, list[TileDef]]:
     if statement.three_d:
@@ -86,8 +87,8 @@ def _problem_parts(
     else:
         board = evaluate(statement.board, patterns, budget)
     if isinstance(statement.tiles, syntax.Var):
-        return board, tile_lists[statement.three_d, statement.tiles.name]
-    return board, tile_defs(statement.tiles, patterns, budget)
+        return board, used_at(tile_lists[statement.tiles.name], statement.tiles.pos)
+    return board, joined_tiles(statement.tiles, patterns, tile_lists, budget)
 
 
 def _drawn(shape: Shape, pos: Pos, what: str, side: int) -> Layers:

@@ -18,10 +18,13 @@ from excover.tiling.tiling import Tiling
 __all__ = ["read_board"]
 
 
-def read_board(args: argparse.Namespace) -> tuple[ExactCover, Callable[[list[int]], str]]:
+def read_board(
+    args: argparse.Namespace,
+) -> tuple[ExactCover, Callable[[list[int], bool], str]]:
     """The tiling of the board ``args.file`` by the pieces ``args.pieces`` (used
     ``args.multiplicity`` times, reflected unless ``args.no_reflections``), and a
-    function drawing one of its solutions in ASCII, one letter a piece."""
+    function drawing one of its solutions in ASCII, one letter a piece, or (its flag
+    True) as SVG, each piece in its own colour."""
     tiling = Tiling.from_text(
         read_input(args.file),
         read_input(args.pieces),
@@ -31,8 +34,9 @@ def read_board(args: argparse.Namespace) -> tuple[ExactCover, Callable[[list[int
         reflections=not args.no_reflections,
     )
 
-    def draw(solution: list[int]) -> str:
-        return tiling.decode(solution).ascii().rstrip("\n")
+    def draw(solution: list[int], svg: bool) -> str:
+        drawn = tiling.decode(solution)
+        return drawn.svg(each_piece=True) if svg else drawn.ascii().rstrip("\n")
 
     return tiling.problem, draw
 

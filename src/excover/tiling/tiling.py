@@ -349,18 +349,27 @@ class Tiling:
         return self._symmetry
 
     def _repr_svg_(self) -> str:
+        """The board alone (for a viewer without HTML; a notebook shows
+        :meth:`_repr_html_`, the board with its pieces)."""
         from excover.tiling.render import pattern_svg
 
         return pattern_svg(self.board)
 
     def _repr_html_(self) -> str:
-        """What a notebook shows: the board, and for a cubic board its layers beside its
-        isometric view."""
-        from excover.tiling.render import pattern_isometric_svg, pattern_svg, views_html
+        """What a notebook shows: the problem, which is the board (for a cubic board its
+        layers beside its isometric view) and beside it the pieces, each named, with how
+        many times it is used when that is not exactly once. No search is run."""
+        from excover.tiling.render import (
+            pattern_isometric_svg,
+            pattern_svg,
+            pieces_svg,
+            views_html,
+        )
 
+        pieces = pieces_svg({_piece_label(tile): tile.shape for tile in self.tiles})
         if self.grid.name != "cube":
-            return pattern_svg(self.board)
-        return views_html(pattern_svg(self.board), pattern_isometric_svg(self.board))
+            return views_html(pattern_svg(self.board), pieces)
+        return views_html(pattern_svg(self.board), pattern_isometric_svg(self.board), pieces)
 
     def __repr__(self) -> str:
         return (
@@ -413,6 +422,17 @@ def _bounds(tile: Tile, board_size: int) -> tuple[int, int]:
     lo = min(tile.lo, fit + 1)
     hi = fit if tile.hi is None else min(tile.hi, fit)
     return lo, max(hi, lo, 1)
+
+
+def _piece_label(tile: Tile) -> str:
+    """A tile's name, with its multiplicity when it is not exactly once: ``V x2``,
+    ``V 0-1``, ``V 0+``."""
+    name = tile.name or "?"
+    if (tile.lo, tile.hi) == (1, 1):
+        return name
+    if tile.hi is None:
+        return f"{name} {tile.lo}+"
+    return f"{name} x{tile.lo}" if tile.lo == tile.hi else f"{name} {tile.lo}-{tile.hi}"
 
 
 def _named(tiles: list[Tile], grid: Grid, board_size: int, merge: bool) -> list[Tile]:
