@@ -232,9 +232,11 @@ def test_what_a_notebook_shows() -> None:
     assert len(pictures[1].findall(f"{SVG}polygon")) == 27  # 3 x 3 on each seen side
     assert ET.tostring(pictures[1]) == ET.tostring(ET.fromstring(solution.isometric_svg()))
     board = ET.fromstring(solution.tiling._repr_html_()).findall(f"div/{SVG}svg")
-    assert len(board) == 2
+    assert len(board) == 3  # the layers, the isometric view, the pieces
     flat = Tiling(Pattern.constant(5, 1), tiles({"I": pentominoes()["I"]}))
     first = flat.first()
     assert first is not None
     assert first._repr_html_() == first.svg() == first._repr_svg_()
-    assert flat._repr_html_() == flat._repr_svg_()
+    views = ET.fromstring(flat._repr_html_()).findall(f"div/{SVG}svg")
+    assert len(views) == 2  # the board, the pieces
+    assert ET.tostring(views[0]) == ET.tostring(ET.fromstring(flat._repr_svg_()))

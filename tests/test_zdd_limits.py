@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import gc
 import json
-import os
 import signal
 import subprocess
 import sys
@@ -70,7 +69,6 @@ def _subprocess(*argv: str, stdout: int = subprocess.DEVNULL) -> subprocess.Pope
         stdout=stdout,
         stderr=subprocess.PIPE,
         text=True,
-        env={**os.environ, "PYTHONPATH": str(ROOT / "src")},
     )
 
 
