@@ -30,7 +30,7 @@ from typing import Any
 from excover.errors import UsageError
 from excover.parallel.checkpoint import Checkpoint, fingerprint
 from excover.parallel.subproblems import split
-from excover.problem import ExactCover
+from excover import ExactCover
 
 ROOT = Path(__file__).resolve().parent.parent
 PROBLEM = ROOT / "tests" / "data" / "knuth" / "queens11.dlx"

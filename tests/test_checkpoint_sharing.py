@@ -18,13 +18,13 @@ from typing import Any
 import pytest
 from builders import KNUTH_DATA
 
+from excover import ExactCover
 from excover.errors import UsageError
 from excover.main import main
 from excover.parallel import sharing
 from excover.parallel.checkpoint import Checkpoint, DamagedCheckpoint, claimed, fingerprint
 from excover.parallel.sharing import FileLock
 from excover.parallel.subproblems import split
-from excover.problem import ExactCover
 
 QUEENS8 = KNUTH_DATA / "queens8.dlx"
 QUEENS10 = KNUTH_DATA / "queens10.dlx"

@@ -551,8 +551,8 @@ def test_import_excover_loads_no_heavy_library() -> None:
 
 def test_the_lazy_names_of_excover_are_the_real_ones() -> None:
     import excover
+    from excover import ExactCover as Model
     from excover.engines import Search, Stats
-    from excover.problem import ExactCover as Model
     from excover.zdd.family import Family
 
     assert (excover.ExactCover, excover.Search, excover.Stats, excover.Family) == (

@@ -1,13 +1,15 @@
 """The import rule of docs/architecture.md, checked over the source of every module.
 
-Each module under ``src/excover`` is parsed (never imported) and every import that runs is
-an edge: at module level and inside functions alike (a lazy import made for start-up
-speed is still a dependency). Imports under ``if TYPE_CHECKING:`` are left out: they never
-run, and they let the model's methods name the types of the engines that serve them.
+Each module under ``src/excover`` is parsed (never imported) and every import is an edge:
+at module level, inside functions (a lazy import made for start-up speed is still a
+dependency) and under ``if TYPE_CHECKING:`` (a type named is a type depended on: a
+module that names the types of the layer above it cannot be read without that layer).
 
 Two rules follow. Between packages (``excover.X``, for each top package or top module)
 the graph has no circle and every edge goes down the layers of :data:`LAYERS`, or stays
-within one layer. Between the modules of one package the graph has no circle either.
+within one layer. Between the modules of one package the run-time graph has no circle
+either (there a module may name, under ``TYPE_CHECKING``, the type of a sibling that
+imports it: one package is read as one unit).
 """
 
 from __future__ import annotations
@@ -25,8 +27,9 @@ SOURCE = Path(__file__).resolve().parent.parent / "src" / "excover"
 #: The layers, bottom first (docs/architecture.md draws them). A module may import from
 #: its own layer and the layers below it, never from a layer above.
 LAYERS: tuple[tuple[str, ...], ...] = (
-    ("numbers", "statistics", "errors", "deadlines"),
-    ("formats", "entries", "port", "problem", "preprocess"),
+    ("names", "numbers", "statistics", "errors", "deadlines"),
+    ("entries", "permutations", "problem"),
+    ("formats", "preprocess"),
     ("engines", "zdd", "sat"),
     ("counting",),
     ("parallel",),
@@ -74,10 +77,14 @@ def _run_time_nodes(tree: ast.AST) -> Iterator[ast.AST]:
         yield from _run_time_nodes(node)
 
 
-def imports(name: str, path: Path, known: dict[str, Path]) -> Iterator[tuple[str, int]]:
-    """The excover modules that module ``name`` imports at run time, with line numbers."""
+def imports(
+    name: str, path: Path, known: dict[str, Path], typing_too: bool = True
+) -> Iterator[tuple[str, int]]:
+    """The excover modules that module ``name`` imports, with line numbers; with
+    ``typing_too`` False, only those it imports when it runs (not under TYPE_CHECKING)."""
     package = name.split(".") if path.name == "__init__.py" else name.split(".")[:-1]
-    for node in _run_time_nodes(ast.parse(path.read_text(encoding="utf-8"))):
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    for node in ast.walk(tree) if typing_too else _run_time_nodes(tree):
         targets: list[str] = []
         if not isinstance(node, ast.Import | ast.ImportFrom):
             continue
@@ -107,14 +114,15 @@ def top(name: str) -> str:
 
 
 @cache
-def module_graph() -> dict[str, dict[str, int]]:
-    """Module -> {imported module: first line importing it}."""
+def module_graph(typing_too: bool = True) -> dict[str, dict[str, int]]:
+    """Module -> {imported module: first line importing it} (``typing_too``: see
+    :func:`imports`)."""
     known = modules()
     graph: dict[str, dict[str, int]] = {}
     for name, path in known.items():
         edges: dict[str, int] = {}
         if path.suffix == ".py":
-            for target, line in imports(name, path, known):
+            for target, line in imports(name, path, known, typing_too):
                 if target != name:
                     edges.setdefault(target, line)
         graph[name] = edges
@@ -198,7 +206,7 @@ def _packages() -> list[str]:
 def test_no_import_circle_between_the_modules_of_a_package(package: str) -> None:
     inside = {
         name: {target: line for target, line in edges.items() if top(target) == package}
-        for name, edges in module_graph().items()
+        for name, edges in module_graph(typing_too=False).items()
         if top(name) == package and name != "excover"
     }
     circle = find_circle(inside)
@@ -207,7 +215,7 @@ def test_no_import_circle_between_the_modules_of_a_package(package: str) -> None
 
 
 def test_the_checker_finds_a_circle_and_reads_lazy_imports(tmp_path: Path) -> None:
-    """The graph sees an import inside a function, skips a TYPE_CHECKING one, and
+    """The graph sees an import inside a function and one under TYPE_CHECKING, and
     :func:`find_circle` names the circle it is given."""
     source = tmp_path / "excover" / "m.py"
     source.parent.mkdir()
@@ -216,24 +224,7 @@ def test_the_checker_finds_a_circle_and_reads_lazy_imports(tmp_path: Path) -> No
         "def f():\n    from excover.errors import UsageError\n"
     )
     known = {"excover.m": source, "excover.errors": source, "excover.hidden": source}
-    assert list(imports("excover.m", source, known)) == [("excover.errors", 5)]
+    found = sorted(imports("excover.m", source, known))
+    assert found == [("excover.errors", 5), ("excover.hidden", 3)]
     assert find_circle({"a": {"b": 1}, "b": {"c": 1}, "c": {"a": 1}}) == ["a", "b", "c", "a"]
     assert find_circle({"a": {"b": 1}, "b": {}}) == []
-
-
-def test_the_model_solves_through_the_port_the_package_plugs_in(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    """``import excover`` plugs :class:`excover.solving.Solving` into the model's port;
-    unplugged, a solving method says so instead of failing on ``None``."""
-    from excover import ExcoverError, port
-    from excover.problem import ExactCover
-    from excover.solving import Solving
-
-    problem = ExactCover(["a", "b"])
-    for option in (["a"], ["b"], ["a", "b"]):
-        problem.add_option(option)
-    assert isinstance(port.solving(), Solving) and problem.count(method="dlx") == 2
-    monkeypatch.setattr(port, "_plugged", None)
-    with pytest.raises(ExcoverError, match="unplugged"):
-        problem.count(method="dlx")

@@ -19,7 +19,7 @@ from builders import Instance, Kind, dominoes, instances
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from excover import ExactCover, ExcoverWarning, UsageError
+from excover import ExactCover, ExcoverWarning, Search, UsageError
 from excover.cli.commands import ESTIMATE_SAMPLES
 from excover.parallel import Subproblem, estimate, split
 from excover.parallel.probes import SAMPLES, Probe, probe, top_of_tree
@@ -320,7 +320,7 @@ def test_strata_hold_the_whole_tree(instance: Instance, most: int) -> None:
     nodes = solutions = 0
     for top in strata:
         small, _ = top.reduced()
-        search = small.search()
+        search = Search(small)
         solutions += search.count()
         nodes += search.stats.nodes
     assert above + nodes == tree_nodes(root)

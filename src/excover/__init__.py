@@ -12,10 +12,8 @@ The public names::
                  EXCOVER_SIMD forces one: excover.puzzles.simd)
 
 The model and the engines are imported on first use (``excover.ExactCover`` imports
-them then), so that ``import excover`` and the ``excover`` command start fast. What this
-module does import at once is the wiring of the layers: it plugs :mod:`excover.solving`,
-the work of the model's solving methods, into the model's port (:mod:`excover.port`),
-before any other excover module runs (docs/architecture.md draws the layers).
+them then), so that ``import excover`` and the ``excover`` command start fast
+(docs/architecture.md draws the layers).
 """
 
 from __future__ import annotations
@@ -32,18 +30,14 @@ from excover.errors import (
     SymmetryError,
     UsageError,
 )
-from excover.port import plug
-from excover.solving import Solving
-
-plug(Solving())
 
 TYPE_CHECKING = False  # typing is for type checkers: importing it costs each run ~6 ms
 if TYPE_CHECKING:
     from typing import Any
 
     from excover.engines import Search
-    from excover.problem import ExactCover
     from excover.puzzles.simd import simd_kernel
+    from excover.solving import ExactCover
     from excover.statistics import Stats
     from excover.zdd import Family
 
@@ -69,7 +63,7 @@ __version__ = "0.1.0"
 
 #: The public names imported on first use, and the module each lives in.
 _LAZY = {
-    "ExactCover": "excover.problem",
+    "ExactCover": "excover.solving.exact_cover",
     "Search": "excover.engines",
     "Stats": "excover.statistics",
     "Family": "excover.zdd",

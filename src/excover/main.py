@@ -39,7 +39,7 @@ from excover.errors import ExcoverError, ProblemError, ResourceLimitError, Usage
 
 TYPE_CHECKING = False  # typing is for type checkers: importing it costs each run ~6 ms
 if TYPE_CHECKING:
-    from excover.problem import ExactCover
+    from excover.solving import ExactCover
 
 __all__ = ["command", "main"]
 

@@ -1,26 +1,31 @@
-"""The exact cover model: items, options, colors and multiplicities.
+"""The exact cover model as data: items, options, colors and multiplicities.
 
-An :class:`ExactCover` problem has *items* and *options* (Knuth, TAOCP 7.2.2.1). Primary
-items come first and must each be covered exactly once, or between ``lo`` and ``hi`` times
-when given a multiplicity (Knuth's MCC problem). Secondary items come after them and may
-be covered at most once, or by several options that all give the item the same *color*
+A :class:`Problem` has *items* and *options* (Knuth, TAOCP 7.2.2.1). Primary items come
+first and must each be covered exactly once, or between ``lo`` and ``hi`` times when given
+a multiplicity (Knuth's MCC problem). Secondary items come after them and may be covered
+at most once, or by several options that all give the item the same *color*
 (``item:color``, Knuth's XCC problem). An option is a set of items with at least one
 primary item; a solution is a list of option indices.
 
 The model validates everything when it is built, so every engine can trust it, and keeps
 the options in the flat integer arrays the engines read (:class:`EngineInput`): this makes
 building a large problem cheap and handing it to an engine a plain copy.
+
+This module is the bottom of the package: it imports no engine, format or front end.
+Every engine and operation reads a :class:`Problem`; the public class,
+:class:`excover.ExactCover`, is a :class:`Problem` with solving methods, defined one
+floor above the operations (:mod:`excover.solving`). A problem derived from another
+(:meth:`Problem.derive`) is of the other's class, so what an operation hands back to a
+user (a subproblem, a preprocessed problem) solves itself like the problem it came from.
 """
 
 from __future__ import annotations
 
 import operator
-import os
 from array import array
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from typing import TYPE_CHECKING, NamedTuple, Self, SupportsIndex, TypedDict, Unpack
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from typing import TYPE_CHECKING, NamedTuple, Self, SupportsIndex, TypedDict
 
-from excover import port
 from excover.entries import MAX_INT, indices, int_array, matrix_entry, option_number
 from excover.errors import ProblemError, UsageError
 
@@ -28,20 +33,12 @@ if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
 
-    from excover.engines import Search
-    from excover.formats.burrtools import Puzzle
-    from excover.parallel import Estimate, Subproblem
-    from excover.sat import CNF
-    from excover.symmetry import Generator, Group
-    from excover.zdd import Family
+    from excover.permutations import Generator
 
-__all__ = ["METHODS", "EngineInput", "ExactCover", "ItemRef", "SearchOptions"]
+__all__ = ["EngineInput", "ItemRef", "Problem", "SearchOptions"]
 
 #: An item in an option: its name (``"name:color"`` on a secondary item) or its position.
 ItemRef = str | SupportsIndex
-
-#: Solving methods accepted by :meth:`ExactCover.count` and friends.
-METHODS: tuple[str, ...] = ("auto", "dlx", "zdd", "sat")
 
 
 class EngineInput(NamedTuple):
@@ -64,7 +61,8 @@ class EngineInput(NamedTuple):
 
 
 class SearchOptions(TypedDict, total=False):
-    """Keyword arguments of :meth:`ExactCover.search`, accepted by the solving shortcuts."""
+    """Keyword arguments of a search (:meth:`excover.ExactCover.search`), accepted by
+    every solving method (their names: :data:`excover.names.SEARCH_OPTIONS`)."""
 
     heuristic: str
     seed: int | None
@@ -120,7 +118,7 @@ def _rows(rows: object, what: str) -> Iterator[tuple[int, list[object]]]:
         yield number, list(row)
 
 
-class ExactCover:
+class Problem:
     """An exact cover problem: items (primary, then secondary) and options.
 
     ``primary`` and ``secondary`` are either lists of names or counts; counted items are
@@ -161,6 +159,23 @@ class ExactCover:
         self._color_id: dict[str, int] = {}
         self._engine_input: EngineInput | None = None
         self._declared: list[Generator] | None = None
+
+    def derive(
+        self, primary: Iterable[str] | None = None, secondary: Iterable[str] | None = None
+    ) -> Self:
+        """A new problem of this problem's class, without options, over the items named
+        (by default this problem's own): names of this problem's items are taken as they
+        are, so a choice of them, in a new order, costs no checking, and a new name is
+        checked as the constructor checks it. The new problem solves itself as this one
+        does: an operation that cuts a part, a subproblem or a reduction out of a
+        user's :class:`excover.ExactCover` hands back an ``ExactCover``. Multiplicities
+        and options are the caller's to add."""
+        names = self._primary if primary is None else tuple(primary)
+        others = self._secondary if secondary is None else tuple(secondary)
+        new = [name for name in (*names, *others) if name not in self._position]
+        if new:
+            _item_names(new, 0, "new")
+        return self._of_checked_names(names, others)
 
     @classmethod
     def _of_checked_names(cls, primary: Iterable[str], secondary: Iterable[str]) -> Self:
@@ -289,44 +304,6 @@ class ExactCover:
         if not 0 <= count <= width:
             raise ProblemError(f"primary={count} is not between 0 and the {width} columns")
         return count, width - count
-
-    @classmethod
-    def from_dlx(cls, text: str, source: str = "<string>") -> Self:
-        """A problem from Knuth's DLX1/DLX2/DLX3 text format (see :mod:`excover.formats.dlx`).
-
-        Errors are :class:`~excover.FormatError` located by ``source`` and line number.
-        """
-        from excover.formats.dlx import parse_dlx
-
-        return parse_dlx(text, source, cls)
-
-    @classmethod
-    def from_burrtools(cls, puzzle: Puzzle, problem: int = 0) -> Self:
-        """Problem number ``problem`` (from 0) of a BurrTools puzzle (read by
-        :func:`excover.formats.burrtools.read_xmpuzzle`), with the symmetries BurrTools
-        counts assemblies under declared (see :mod:`excover.formats.burrtools.cover`)."""
-        from excover.formats.burrtools.cover import to_exact_cover
-
-        return to_exact_cover(puzzle, problem, cls)
-
-    @classmethod
-    def read(cls, path: str | os.PathLike[str]) -> Self:
-        """A problem from a file in Knuth's DLX format; errors name the file and line."""
-        from excover.formats.dlx import read_dlx
-
-        return read_dlx(path, cls)
-
-    def to_dlx(self) -> str:
-        """The problem in Knuth's DLX text format; :meth:`from_dlx` reads it back equal."""
-        from excover.formats.dlx import format_dlx
-
-        return format_dlx(self)
-
-    def write(self, path: str | os.PathLike[str]) -> None:
-        """Write the problem to a file in Knuth's DLX text format."""
-        from excover.formats.dlx import write_dlx
-
-        write_dlx(self, path)
 
     def add_option(self, items: Iterable[ItemRef]) -> int:
         """Add an option and return its index.
@@ -663,160 +640,7 @@ class ExactCover:
             )
         return self._engine_input
 
-    # ----- solving -----
-
-    def search(
-        self,
-        heuristic: str = "mrv",
-        *,
-        seed: int | None = None,
-        max_solutions: int | None = None,
-        max_nodes: int | None = None,
-        timeout: float | None = None,
-        engine: str = "auto",
-    ) -> Search:
-        """A search run over this problem (see :class:`excover.Search`)."""
-        return port.solving().search(
-            self,
-            heuristic,
-            seed=seed,
-            max_solutions=max_solutions,
-            max_nodes=max_nodes,
-            timeout=timeout,
-            engine=engine,
-        )
-
-    def first(
-        self,
-        method: str = "dlx",
-        *,
-        solver: str | None = None,
-        amo: str | None = None,
-        preprocess: bool = False,
-        **options: Unpack[SearchOptions],
-    ) -> list[int] | None:
-        """The first solution (option indices) found by ``method``, or None.
-
-        ``solver`` and ``amo`` choose the SAT solver and at-most-one encoding of
-        ``method="sat"`` (see :mod:`excover.sat`), as in :meth:`solutions` and :meth:`count`.
-        ``preprocess=True`` searches the problem :func:`excover.preprocess.preprocess`
-        reduces, as :meth:`count` does.
-        """
-        _check_method(method)
-        _check_options(options)
-        return port.solving().first(
-            self, method, solver=solver, amo=amo, preprocess=preprocess, **options
-        )
-
-    def solutions(
-        self,
-        method: str = "dlx",
-        limit: int | None = None,
-        *,
-        solver: str | None = None,
-        amo: str | None = None,
-        workers: int | None = None,
-        executor: object | None = None,
-        tasks: int | None = None,
-        up_to_symmetry: bool = False,
-        symmetry: bool | Group | Iterable[Generator] | None = None,
-        preprocess: bool = False,
-        **options: Unpack[SearchOptions],
-    ) -> Iterator[list[int]]:
-        """Lazily yield the solutions found by ``method`` (at most ``limit`` of them).
-
-        ``method="zdd"`` lists them, sorted, as the DXZ search meets them, without waiting
-        for the whole family (:class:`excover.zdd.dxz.Listing`: the first after one
-        descent, in lexicographic order of the search's option numbers), within the memory
-        bound of :mod:`excover.zdd.memory`; :meth:`first` gives the first.
-        ``workers``, ``executor`` or ``tasks`` find them as subproblems in parallel, as
-        :meth:`count` does, in a fixed order (see :func:`excover.parallel.solutions`).
-
-        ``up_to_symmetry=True`` yields one solution per orbit (sorted option lists) under
-        the group ``symmetry`` (by default the problem's automorphism group, see
-        :meth:`symmetries`); ``symmetry`` alone yields every solution, orbit by orbit,
-        from a symmetry-broken search (see :mod:`excover.symmetry.broken`).
-
-        ``preprocess=True`` searches the problem :func:`excover.preprocess.preprocess`
-        reduces, as :meth:`count` does, and yields its solutions as this problem's options.
-        """
-        _check_method(method)
-        _check_options(options)
-        return port.solving().solutions(
-            self,
-            method,
-            limit,
-            solver=solver,
-            amo=amo,
-            workers=workers,
-            executor=executor,
-            tasks=tasks,
-            up_to_symmetry=up_to_symmetry,
-            symmetry=symmetry,
-            preprocess=preprocess,
-            **options,
-        )
-
-    def count(
-        self,
-        method: str = "auto",
-        *,
-        solver: str | None = None,
-        amo: str | None = None,
-        workers: int | None = None,
-        executor: object | None = None,
-        tasks: int | None = None,
-        up_to_symmetry: bool = False,
-        symmetry: bool | Group | Iterable[Generator] | None = None,
-        preprocess: bool | None = None,
-        **options: Unpack[SearchOptions],
-    ) -> int:
-        """The number of solutions, an exact int.
-
-        ``up_to_symmetry=True`` counts the orbits of solutions under the group
-        ``symmetry`` (by default the problem's automorphism group, :meth:`symmetries`);
-        ``symmetry`` alone (True or a group) counts every solution by a symmetry-broken
-        search, one branch per orbit at the top of the tree (see
-        :mod:`excover.symmetry.broken`); with ``workers=n`` its exact cover problems are
-        counted on ``n`` processes.
-
-        ``method="sat"`` enumerates with the SAT solver and, on long enumerations, races the
-        ganak model counter when pyganak is installed (see :func:`excover.sat.solve.count`).
-        ``workers=n`` counts on ``n`` processes, ``executor=`` on a concurrent.futures
-        Executor or a Dask ``Client``, the problem cut into ``tasks`` subproblems (see
-        :mod:`excover.parallel`); each is counted by ``method`` (not ``"sat"``).
-
-        ``preprocess=True`` counts the problem :func:`excover.preprocess.preprocess`
-        reduces (blocked options and redundant items removed; the same solutions), by any
-        method; it does not combine with ``symmetry`` or ``up_to_symmetry``, whose group
-        is the original problem's. By default (None) ``method="auto"`` preprocesses where
-        it pays: once its search projects a long count
-        (:data:`excover.counting.choice.PREPROCESS_ABOVE`), within a share of that time;
-        ``preprocess=False`` never does (docs/model-and-search.md#preprocessing).
-        """
-        _check_method(method)
-        _check_options(options)
-        return port.solving().count(
-            self,
-            method,
-            solver=solver,
-            amo=amo,
-            workers=workers,
-            executor=executor,
-            tasks=tasks,
-            up_to_symmetry=up_to_symmetry,
-            symmetry=symmetry,
-            preprocess=preprocess,
-            **options,
-        )
-
-    def symmetries(self) -> Group:
-        """The automorphism group of the problem: the permutations of its options and
-        items that map it onto itself (kinds, multiplicities and colors respected), by
-        generators, with its exact order (see :mod:`excover.symmetry`). Needs the extra
-        ``excover[symmetry]`` (python-igraph). A problem that declares its symmetries
-        (:meth:`declared_symmetries`) gets the group they generate instead."""
-        return port.solving().symmetries(self)
+    # ----- declared symmetries -----
 
     def declare_symmetries(self, generators: Iterable[Generator] | None) -> None:
         """Declare the symmetries under which solutions count as the same, by
@@ -829,42 +653,6 @@ class ExactCover:
         """The generators given to :meth:`declare_symmetries`, or None: then
         :meth:`symmetries` finds the automorphism group."""
         return None if self._declared is None else list(self._declared)
-
-    def split(
-        self, depth: int | None = None, tasks: int | None = None, *, seed: int = 0
-    ) -> list[Subproblem]:
-        """Subproblems whose solutions partition this problem's, cut from the top of the
-        search tree at ``depth``, or where it is biggest until there are ``tasks`` of
-        them (see :func:`excover.parallel.split`)."""
-        return port.solving().split(self, depth, tasks, seed=seed)
-
-    def estimate(
-        self, samples: int | None = None, *, seed: int | None = 0, timed: bool = True
-    ) -> Estimate:
-        """Estimates of the search tree (nodes, solutions, updates, each with its standard
-        error) and of the time of a dancing-links count, from ``samples`` random probes
-        (default 1000), or exact figures when the tree is small (see
-        :func:`excover.parallel.estimate`)."""
-        return port.solving().estimate(self, samples, seed=seed, timed=timed)
-
-    def zdd(self, method: str = "dxz") -> Family:
-        """The :class:`~excover.Family` of all solutions (sets of option indices).
-
-        ``"dxz"``: memoised dancing links (:mod:`excover.zdd.dxz`); ``"columns"``:
-        combine's intersection of one family per item (:mod:`excover.zdd.columns`).
-        Both give the same family, in the default ZDD manager.
-        """
-        return port.solving().zdd(self, method)
-
-    def to_cnf(self, amo: str = "auto") -> CNF:
-        """The problem as a CNF formula, one variable per option (see :mod:`excover.sat`);
-        ``amo`` names the at-most-one encoding."""
-        return port.solving().to_cnf(self, amo)
-
-    def write_dimacs(self, path: str | os.PathLike[str], amo: str = "auto") -> None:
-        """Write :meth:`to_cnf` to ``path`` in DIMACS format, with a header mapping the
-        variables back to the options."""
-        self.to_cnf(amo).write_dimacs(path)
 
     # ----- comparing and printing -----
 
@@ -883,27 +671,12 @@ class ExactCover:
     def __eq__(self, other: object) -> bool:
         """Same items of the same kinds, same multiplicities, same options with the same
         colors, in the same order."""
-        if not isinstance(other, ExactCover):
+        if not isinstance(other, Problem):
             return NotImplemented
         return self._key() == other._key()
 
     def __repr__(self) -> str:
         return (
-            f"<ExactCover: {self.n_primary} primary items, {self.n_secondary} secondary "
+            f"<{type(self).__name__}: {self.n_primary} primary items, {self.n_secondary} secondary "
             f"items, {self.n_options} options>"
         )
-
-
-def _check_options(options: Mapping[str, object]) -> None:
-    """Refuse a keyword that is none of the search options (a typo would otherwise reach
-    the search as a TypeError, or be ignored)."""
-    unknown = sorted(set(options) - set(SearchOptions.__annotations__))
-    if unknown:
-        known = ", ".join(sorted(SearchOptions.__annotations__))
-        raise UsageError(f"unknown keyword argument {unknown[0]!r}; the search options are {known}")
-
-
-def _check_method(method: str) -> None:
-    """Reject unknown solving methods, listing the valid ones."""
-    if not isinstance(method, str) or method not in METHODS:
-        raise UsageError(f"unknown method {method!r}; choose one of {', '.join(METHODS)}")

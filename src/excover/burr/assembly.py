@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from excover.errors import UsageError
 from excover.formats.burrtools import Puzzle
 from excover.formats.burrtools.cover import kind_name
-from excover.problem import ExactCover
+from excover.solving import ExactCover
 
 __all__ = ["Assembly", "Piece", "assemblies", "assembly_of", "cover_of"]
 

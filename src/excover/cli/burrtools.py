@@ -10,7 +10,7 @@ from __future__ import annotations
 import sys
 
 from excover.formats.burrtools import parse_xmpuzzle
-from excover.problem import ExactCover
+from excover.solving import ExactCover
 
 __all__ = ["read_cover"]
 

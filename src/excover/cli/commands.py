@@ -31,7 +31,7 @@ if TYPE_CHECKING:
 
     from excover.cli.solving import Outcome
     from excover.preprocess import Preprocessed
-    from excover.problem import ExactCover
+    from excover.solving import ExactCover
 
     #: A tiling's solution drawn as text, or as SVG when the flag is True.
     Drawing = Callable[[list[int], bool], str]
@@ -367,7 +367,7 @@ def read_problem(path: str, number: int | None = None, up_to_symmetry: bool = Fa
     A ``.xmpuzzle`` file is a BurrTools puzzle: ``number`` picks its problem, and
     ``up_to_symmetry`` (the command counts classes) shapes the note on its stored count."""
     from excover.formats.dlx import parse_dlx_bytes
-    from excover.problem import ExactCover
+    from excover.solving import ExactCover
 
     data = common.read_input(path, binary=True)
     source = "<stdin>" if path == "-" else path
@@ -561,7 +561,7 @@ _PREPROCESS_WITH_SYMMETRY = (
 )
 
 
-def preprocessed(problem: ExactCover, args: argparse.Namespace) -> Preprocessed | None:
+def preprocessed(problem: ExactCover, args: argparse.Namespace) -> Preprocessed[ExactCover] | None:
     """``problem`` reduced by :func:`excover.preprocess.preprocess` when ``--preprocess``
     asks for it, else None."""
     if not getattr(args, "preprocess", None):
@@ -571,7 +571,7 @@ def preprocessed(problem: ExactCover, args: argparse.Namespace) -> Preprocessed 
     return preprocess(problem)
 
 
-def with_preprocessing(outcome: Outcome, reduced: Preprocessed | None) -> Outcome:
+def with_preprocessing(outcome: Outcome, reduced: Preprocessed[ExactCover] | None) -> Outcome:
     """``outcome`` with what preprocessing did (options and items removed, its rounds
     and seconds, why it was skipped) added to its statistics, for ``--stats`` and
     ``--json``."""

@@ -40,7 +40,7 @@ from excover.cli.common import TimeUp, document, exact, say_method, stop_time
 from excover.cli.common import deadline as alarm
 from excover.errors import ExcoverWarning, LimitReached, UsageError
 from excover.numbers import abbreviated, to_decimal
-from excover.problem import ExactCover
+from excover.solving import ExactCover
 
 if TYPE_CHECKING:
     from excover.parallel.checkpoint import Checkpoint

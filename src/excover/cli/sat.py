@@ -19,7 +19,7 @@ from excover.cli.outcome import Outcome
 from excover.errors import LimitReached
 
 if TYPE_CHECKING:
-    from excover.problem import ExactCover
+    from excover.solving import ExactCover
 
 __all__ = ["count_sat", "solve_sat"]
 

@@ -39,7 +39,7 @@ if TYPE_CHECKING:
     from excover.counting import CountResult
     from excover.engines import Search
     from excover.preprocess import PreprocessStats
-    from excover.problem import ExactCover
+    from excover.solving import ExactCover
 
     _T = TypeVar("_T")
 

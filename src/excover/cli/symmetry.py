@@ -22,7 +22,8 @@ from excover.numbers import to_decimal
 
 if TYPE_CHECKING:
     from excover.cli.outcome import Outcome
-    from excover.problem import ExactCover, SearchOptions
+    from excover.problem import SearchOptions
+    from excover.solving import ExactCover
     from excover.symmetry import BrokenSearch
 
 __all__ = ["check", "count", "solutions"]

@@ -29,7 +29,7 @@ from excover.cli.progress import Progress, progress
 from excover.errors import MemoryBoundError
 
 if TYPE_CHECKING:
-    from excover.problem import ExactCover
+    from excover.solving import ExactCover
     from excover.zdd.dxz import Probe, Run
 
 __all__ = ["count_zdd", "solve_zdd"]

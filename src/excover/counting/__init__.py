@@ -15,7 +15,35 @@ finished and why::
 ``ExactCover.count(method="auto")`` returns ``counting.count(problem).count``.
 """
 
-from excover.counting.choice import CountResult, Work, count
-from excover.counting.routes import ROUTES
+from __future__ import annotations
+
+TYPE_CHECKING = False  # typing is for type checkers: importing it costs each run ~6 ms
+if TYPE_CHECKING:
+    from typing import Any
+
+    from excover.counting.choice import CountResult, Work, count
+    from excover.counting.routes import ROUTES
 
 __all__ = ["ROUTES", "CountResult", "Work", "count"]
+
+#: The public names, imported on first use (so that :mod:`excover.counting.methods`,
+#: which every solving call imports, costs a dancing-links count nothing more), and the
+#: module each lives in.
+_LAZY = {
+    "CountResult": "excover.counting.choice",
+    "Work": "excover.counting.choice",
+    "count": "excover.counting.choice",
+    "ROUTES": "excover.counting.routes",
+}
+
+
+def __getattr__(name: str) -> Any:
+    """Import the public names when first asked for."""
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'excover.counting' has no attribute {name!r}")
+    from importlib import import_module
+
+    value = getattr(import_module(module), name)
+    globals()[name] = value
+    return value

@@ -123,7 +123,7 @@ from excover.errors import LimitReached, ResourceLimitError, UsageError
 if TYPE_CHECKING:
     from excover.engines import Stats
     from excover.preprocess import PreprocessStats
-    from excover.problem import ExactCover, SearchOptions
+    from excover.problem import Problem, SearchOptions
 
 __all__ = ["FIRST_STEP", "GROWTH", "RESTART_GROWTH", "RIVALS_AFTER", "SCOUT_FIRST"]
 __all__ += ["REORDER_MIN_ITEMS", "RIVALS_AFTER_PER_NODE", "RIVAL_BYTES", "SCOUT_SECONDS"]
@@ -543,14 +543,14 @@ def _weight(runner: Runner, runners: list[Runner]) -> float:
     return runner.weight(spent, left)
 
 
-def candidates(problem: ExactCover, engine: str = "auto") -> list[Runner]:
+def candidates(problem: Problem, engine: str = "auto") -> list[Runner]:
     """The racers of step 2 of the module notes: the search on ``engine`` (``"auto"``:
     the engine :func:`~excover.engines.pick_engine` picks), and its rival
     (:func:`rivals`): two racers, so auto stays within about twice the better one."""
     return [SearchRunner(problem, engine), *rivals(problem)]
 
 
-def rivals(problem: ExactCover) -> list[Runner]:
+def rivals(problem: Problem) -> list[Runner]:
     """The search's rival in the race: the frontier count in a wide window where it
     takes the problem (:func:`excover.zdd.frontier.wide_layout`: primary items only, no
     colors or multiplicities; it walks DXZ's states in an order of few states, without
@@ -583,7 +583,7 @@ def _deadline(timeout: float | None) -> float | None:
 
 
 def plan(
-    problem: ExactCover,
+    problem: Problem,
     route: str | None = None,
     engine: str = "auto",
     timeout: float | None = None,
@@ -601,9 +601,7 @@ def plan(
     return _chosen_plan(problem, engine, deadline, preprocess)
 
 
-def _chosen_plan(
-    problem: ExactCover, engine: str, deadline: float | None, preprocess: bool
-) -> Plan:
+def _chosen_plan(problem: Problem, engine: str, deadline: float | None, preprocess: bool) -> Plan:
     """The plan of :func:`plan` when no route is asked for."""
     frontier = _frontier_plan(problem, deadline, reorder=False)
     if frontier is not None:
@@ -618,7 +616,7 @@ def _chosen_plan(
 
 
 def _slice_plan(
-    problem: ExactCover, engine: str, deadline: float | None, preprocess: bool
+    problem: Problem, engine: str, deadline: float | None, preprocess: bool
 ) -> Plan | None:
     """Step 2 of the module notes: the frontier count of the whole problem in the order
     of few states, for a first slice, when the problem is of its kind and has
@@ -649,7 +647,7 @@ def _slice_plan(
 
 
 def _split_or_whole(
-    problem: ExactCover, engine: str, deadline: float | None, preprocess: bool
+    problem: Problem, engine: str, deadline: float | None, preprocess: bool
 ) -> Plan:
     """The parts route when the problem falls apart, else :func:`plan_whole`."""
     found = _parts_route(problem, engine, preprocess)
@@ -658,14 +656,14 @@ def _split_or_whole(
     return plan_whole(problem, engine, deadline, tried=True, preprocess=preprocess)
 
 
-def _parts_route(problem: ExactCover, engine: str, preprocess: bool = True) -> Parts | None:
+def _parts_route(problem: Problem, engine: str, preprocess: bool = True) -> Parts | None:
     """The parts route on ``problem`` when it falls apart (each part counted by
     :func:`plan_whole` on ``engine``), else None."""
     found = parts(problem)
     if found is None:
         return None
 
-    def count_part(part: ExactCover, deadline: float | None) -> CountResult:
+    def count_part(part: Problem, deadline: float | None) -> CountResult:
         return run(plan_whole(part, engine, deadline, preprocess=preprocess))
 
     return Parts(problem, count_part, found)
@@ -677,7 +675,7 @@ ROUTES["parts"] = Route(
 
 
 def plan_whole(
-    problem: ExactCover,
+    problem: Problem,
     engine: str,
     deadline: float | None,
     tried: bool = False,
@@ -695,7 +693,7 @@ def plan_whole(
     return _race_plan(problem, engine, deadline, preprocess)
 
 
-def _frontier_plan(problem: ExactCover, deadline: float | None, reorder: bool) -> Plan | None:
+def _frontier_plan(problem: Problem, deadline: float | None, reorder: bool) -> Plan | None:
     """The frontier count alone, when it takes the problem (in the items' own order
     only, unless ``reorder``)."""
     frontier = frontier_runner(problem, reorder=reorder, wide=False)
@@ -709,7 +707,7 @@ def _frontier_plan(problem: ExactCover, deadline: float | None, reorder: bool) -
 
 
 def _race_plan(
-    problem: ExactCover, engine: str, deadline: float | None, preprocess: bool = False
+    problem: Problem, engine: str, deadline: float | None, preprocess: bool = False
 ) -> Plan:
     """The search's scout, then the race with its rivals (after preprocessing, when
     ``preprocess`` and the search projects a long count)."""
@@ -734,13 +732,13 @@ def _race_plan(
     )
 
 
-def rivals_after(problem: ExactCover) -> float:
+def rivals_after(problem: Problem) -> float:
     """Seconds of the search's own time after which its rivals join the race on
     ``problem``: :data:`RIVALS_AFTER`, and :data:`RIVALS_AFTER_PER_NODE` a node."""
     return RIVALS_AFTER + RIVALS_AFTER_PER_NODE * len(problem.engine_input().node_item)
 
 
-def _worth_reordering(problem: ExactCover) -> bool:
+def _worth_reordering(problem: Problem) -> bool:
     """Whether the route choice looks for an order of the items that suits the frontier
     count: on problems of :data:`REORDER_MIN_ITEMS` primary items
     or more (the look costs more than a small problem's count by another route)."""
@@ -748,7 +746,7 @@ def _worth_reordering(problem: ExactCover) -> bool:
 
 
 def count(
-    problem: ExactCover,
+    problem: Problem,
     route: str | None = None,
     preprocess: bool = True,
     **options: Unpack[SearchOptions],
@@ -768,7 +766,7 @@ def count(
 
 
 def _dlx(
-    problem: ExactCover, started: float, given: list[str], **options: Unpack[SearchOptions]
+    problem: Problem, started: float, given: list[str], **options: Unpack[SearchOptions]
 ) -> CountResult:
     """One dancing-links search, for counts given search options."""
     from excover.engines import wall_clock_search
@@ -781,7 +779,7 @@ def _dlx(
     return CountResult(total, search.engine, why, time.perf_counter() - started, work)
 
 
-def scout(problem: ExactCover, engine: str = "auto") -> tuple[str, int | None]:
+def scout(problem: Problem, engine: str = "auto") -> tuple[str, int | None]:
     """The method for the subproblems of a parallel count, and the count when the choice
     already found it: ``"zdd"`` when the frontier count takes the problem (it runs on
     the workers' threads), else the race of :func:`count` for up to

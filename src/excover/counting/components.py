@@ -59,7 +59,7 @@ from excover.counting._components import Graph
 from excover.errors import ResourceLimitError, UsageError
 
 if TYPE_CHECKING:
-    from excover.problem import ExactCover
+    from excover.problem import Problem
     from excover.zdd._dxz import Dxz
     from excover.zdd._store import Store
 
@@ -118,7 +118,7 @@ class _Stopped(Exception):
     """``stop()`` said to give up."""
 
 
-def refusal(problem: ExactCover) -> str | None:
+def refusal(problem: Problem) -> str | None:
     """Why :func:`count` does not take ``problem``, or None when it does."""
     data = problem.engine_input()
     if any(lo != 1 for lo in data.lo) or any(hi != 1 for hi in data.hi):
@@ -126,19 +126,19 @@ def refusal(problem: ExactCover) -> str | None:
     return None
 
 
-def suits(problem: ExactCover) -> bool:
+def suits(problem: Problem) -> bool:
     """Whether :func:`count` takes ``problem`` (see :func:`refusal`)."""
     return refusal(problem) is None
 
 
-def splits(problem: ExactCover) -> bool:
+def splits(problem: Problem) -> bool:
     """Whether :func:`count` would split ``problem`` into components, at once or below
     its first branching; where it does not, it counts as ``count(method="zdd")`` does,
     and the route choice races DXZ instead. UsageError as :func:`count`."""
     return Counting(problem).splits()
 
 
-def count(problem: ExactCover, stop: Callable[[], bool] | None = None) -> int | None:
+def count(problem: Problem, stop: Callable[[], bool] | None = None) -> int | None:
     """The number of solutions of ``problem`` by component decomposition (see the module
     notes), or None when ``stop()`` returned True; UsageError for a problem with
     multiplicities."""
@@ -149,7 +149,7 @@ class Counting:
     """A component count that can stop and go on (see the module notes); UsageError for
     a problem with multiplicities."""
 
-    def __init__(self, problem: ExactCover) -> None:
+    def __init__(self, problem: Problem) -> None:
         why = refusal(problem)
         if why is not None:
             raise UsageError(why)
@@ -173,15 +173,15 @@ class Counting:
         self._counter.stop = None
         return self._counter.leaf(live)
 
-    def problem_of(self, live: array[int]) -> ExactCover:
+    def problem_of(self, live: array[int]) -> Problem:
         """The part whose options are ``live`` as a problem of its own (items numbered,
         primary ones first, options sorted by their first primary item)."""
-        from excover.problem import ExactCover
+        from excover.problem import Problem
 
         n_primary, n_items, start, items, colors = self._counter.graph.subproblem(live)
         arrays = (start, items, colors)
         names = self.problem.color_names
-        return ExactCover._from_checked(n_primary, n_items - n_primary, arrays, names)
+        return Problem._from_checked(n_primary, n_items - n_primary, arrays, names)
 
     def advance(self, stop: Callable[[], bool] | None = None) -> int | None:
         """Count until done (the count) or until ``stop()`` returns True (None: a later
@@ -197,7 +197,7 @@ class _Counter:
     """One count: the problem's :class:`Graph`, the cache of component counts, and the
     number of primary items of each option."""
 
-    def __init__(self, problem: ExactCover, stop: Callable[[], bool] | None) -> None:
+    def __init__(self, problem: Problem, stop: Callable[[], bool] | None) -> None:
         data = problem.engine_input()
         self.graph = Graph(
             data.n_primary,
@@ -223,7 +223,7 @@ class _Counter:
         #: should another component come first, the paused search is dropped.
         self.paused: tuple[bytes, Dxz, int] | None = None
 
-    def total(self, problem: ExactCover) -> int:
+    def total(self, problem: Problem) -> int:
         """The count of the whole problem: the components multiplied, or the whole
         problem counted as ``count(method="zdd")`` counts it (:meth:`leaf`) when it does
         not split even below its first branching."""
@@ -325,7 +325,7 @@ class _Counter:
                 return frontier.count_layout(n_primary, layout, tick=self._tick)
         return self._dxz(live.tobytes(), n_primary, n_items, start, items, colors)
 
-    def _frontier(self, problem: ExactCover) -> int | None:
+    def _frontier(self, problem: Problem) -> int | None:
         """The frontier count of ``problem``, or None when it does not suit the problem
         (secondary items, colors, an option spanning too many items)."""
         from excover.zdd import frontier

@@ -32,7 +32,7 @@ from excover.errors import UsageError
 if TYPE_CHECKING:
     from excover.counting.choice import CountResult
     from excover.counting.components import Counting
-    from excover.problem import ExactCover
+    from excover.problem import Problem
 
 __all__ = ["SMALL_OPTIONS", "Parts", "parts"]
 
@@ -43,7 +43,7 @@ __all__ = ["SMALL_OPTIONS", "Parts", "parts"]
 SMALL_OPTIONS = 64
 
 
-def parts(problem: ExactCover) -> tuple[Counting, list[array[int]]] | None:
+def parts(problem: Problem) -> tuple[Counting, list[array[int]]] | None:
     """The component count of ``problem`` (whose graph cuts the parts out) and the options
     of each part (two or more), or None when the problem does not fall apart (or has
     multiplicities, or a primary item that no option covers: a count of 0 that any route
@@ -71,8 +71,8 @@ class Parts(Runner):
 
     def __init__(
         self,
-        problem: ExactCover,
-        count_part: Callable[[ExactCover, float | None], CountResult],
+        problem: Problem,
+        count_part: Callable[[Problem, float | None], CountResult],
         found: tuple[Counting, list[array[int]]] | None = None,
     ) -> None:
         super().__init__("parts")

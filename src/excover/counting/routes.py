@@ -41,7 +41,7 @@ from excover.errors import LimitReached, ResourceLimitError, UsageError
 if TYPE_CHECKING:
     from excover.counting.components import Counting
     from excover.engines import Search
-    from excover.problem import ExactCover
+    from excover.problem import Problem
     from excover.zdd._frontier import Counting as FrontierCounting
     from excover.zdd.dxz import Run
     from excover.zdd.frontier import Layout
@@ -65,7 +65,7 @@ SCOUT_NODES = 4096
 SCOUT_WORK = 4_000_000
 
 
-def scout_nodes(problem: ExactCover) -> int:
+def scout_nodes(problem: Problem) -> int:
     """The node budget of the search's scout: :data:`SCOUT_NODES`, fewer where nodes are
     dear (:data:`SCOUT_WORK`); 0 (no scout) where even :data:`FIRST_NODES` would pass
     that work."""
@@ -161,7 +161,7 @@ class SearchRunner(Runner):
     step, whose time includes it (the bit-parallel engine takes tens of milliseconds to
     build for a few thousand options: a race must count that against it)."""
 
-    def __init__(self, problem: ExactCover, engine: str) -> None:
+    def __init__(self, problem: Problem, engine: str) -> None:
         from excover.engines import pick_engine
 
         super().__init__(pick_engine(problem, engine))  # UsageError if it cannot run it
@@ -221,7 +221,9 @@ class SearchRunner(Runner):
 
     def _started(self) -> Search:
         if self.search is None:
-            self.search = self.problem.search(seed=0, engine=self.name)  # MRV draws nothing
+            from excover.engines import Search
+
+            self.search = Search(self.problem, seed=0, engine=self.name)  # MRV draws nothing
         return self.search
 
     def _step(self, seconds: float | None, deadline: float | None) -> int | None:
@@ -265,7 +267,7 @@ class DxzRunner(Runner):
     """DXZ in a private manager, paused and resumed by node budgets (its search cannot
     look at a clock, so a step's budget comes from the rate of the steps before)."""
 
-    def __init__(self, problem: ExactCover, counting: Counting | None = None) -> None:
+    def __init__(self, problem: Problem, counting: Counting | None = None) -> None:
         super().__init__("dxz")
         self.problem = problem
         self.counting = counting
@@ -349,7 +351,7 @@ class Restarting(Runner):
             return None
 
 
-def frontier_may_take(problem: ExactCover) -> bool:
+def frontier_may_take(problem: Problem) -> bool:
     """Whether ``problem`` has the frontier count's kind (primary items only, without
     colors or multiplicities), told before its module is loaded (a millisecond)."""
     data = problem.engine_input()
@@ -366,7 +368,7 @@ FRONTIER_SPAN = 62
 SPAN_SAMPLE = 64
 
 
-def _too_wide(problem: ExactCover) -> bool:
+def _too_wide(problem: Problem) -> bool:
     """Whether one of :data:`SPAN_SAMPLE` options spread over ``problem`` spans more than
     :data:`FRONTIER_SPAN` items in their own order: then the frontier count does not take
     it in that order, told in some microseconds, before its module is loaded (a
@@ -489,7 +491,7 @@ class FrontierRunner(Runner):
 
 
 def frontier_runner(
-    problem: ExactCover, reorder: bool = True, wide: bool = True, max_bytes: int = 0
+    problem: Problem, reorder: bool = True, wide: bool = True, max_bytes: int = 0
 ) -> Runner | None:
     """The frontier count of ``problem`` in a window of one word
     (:func:`excover.zdd.frontier.layout`: the items' own order, or a reordering when
@@ -519,7 +521,7 @@ class ComponentsRunner(Runner):
     already counted and the DXZ search under way are kept. UsageError for a problem it
     does not take (multiplicities on primary items)."""
 
-    def __init__(self, problem: ExactCover) -> None:
+    def __init__(self, problem: Problem) -> None:
         from excover.counting.components import Counting
 
         super().__init__("components")
@@ -529,7 +531,7 @@ class ComponentsRunner(Runner):
         return self.counting.advance(_stop(seconds, deadline))
 
 
-def _components(problem: ExactCover) -> Runner | None:
+def _components(problem: Problem) -> Runner | None:
     """The component-decomposition route: None for a problem it does not take."""
     try:
         return ComponentsRunner(problem)
@@ -537,10 +539,10 @@ def _components(problem: ExactCover) -> Runner | None:
         return None
 
 
-def _engine(name: str) -> Callable[[ExactCover], Runner | None]:
+def _engine(name: str) -> Callable[[Problem], Runner | None]:
     """A search-engine route: None when the engine cannot run the problem."""
 
-    def start(problem: ExactCover) -> Runner | None:
+    def start(problem: Problem) -> Runner | None:
         try:
             return SearchRunner(problem, name)
         except UsageError:
@@ -555,7 +557,7 @@ class Route(NamedTuple):
 
     name: str
     about: str
-    start: Callable[[ExactCover], Runner | None]
+    start: Callable[[Problem], Runner | None]
 
 
 #: Every counting route, by name.
@@ -569,7 +571,7 @@ ROUTES: dict[str, Route] = {
 }  # and "parts", which counts by the route choice: registered by excover.counting.choice
 
 
-def start(problem: ExactCover, name: str) -> Runner:
+def start(problem: Problem, name: str) -> Runner:
     """Route ``name`` started on ``problem``; UsageError when there is no such route or
     it does not take the problem."""
     route = ROUTES.get(name)

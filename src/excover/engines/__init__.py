@@ -48,7 +48,7 @@ from excover.statistics import Stats
 if TYPE_CHECKING:
     from typing import Unpack
 
-    from excover.problem import EngineInput, ExactCover, SearchOptions
+    from excover.problem import EngineInput, Problem, SearchOptions
 
 __all__ = [
     "ENGINES",
@@ -106,7 +106,7 @@ BITS_STACK_BYTES = 1 << 28
 
 
 def new_engine(
-    problem: ExactCover,
+    problem: Problem,
     heuristic: str,
     seed: int,
     algorithm: Literal["X", "C", "M"] | None = None,
@@ -143,7 +143,7 @@ def new_engine(
     )
 
 
-def _bits_misfit(problem: ExactCover, options_cap: int, bits_cap: int) -> str | None:
+def _bits_misfit(problem: Problem, options_cap: int, bits_cap: int) -> str | None:
     """Why the bit-parallel engine would not take the problem under these caps, or None."""
     arrays = problem.engine_input()
     options = len(arrays.option_start) - 1
@@ -174,7 +174,7 @@ def _multiplicity_stack_bytes(arrays: EngineInput, options: int) -> int:
     return levels * ((options // 64 + 1) * 8 + 4 * len(bounded))
 
 
-def _bits_are_cheap(problem: ExactCover) -> bool:
+def _bits_are_cheap(problem: Problem) -> bool:
     """Whether the bit-parallel engine should beat dancing links on ``problem``, by the
     cost model of :data:`AUTO_BITS_SMALL` and :data:`AUTO_BITS_RATIO`."""
     arrays = problem.engine_input()
@@ -189,7 +189,7 @@ def _bits_are_cheap(problem: ExactCover) -> bool:
     return words <= AUTO_BITS_RATIO * per_item * size * size
 
 
-def pick_engine(problem: ExactCover, engine: str = "auto") -> Literal["dlx", "bits", "cells"]:
+def pick_engine(problem: Problem, engine: str = "auto") -> Literal["dlx", "bits", "cells"]:
     """The engine that runs ``problem`` when ``engine`` is asked for.
 
     ``"auto"`` picks ``"bits"`` for problems of at most ``AUTO_BITS_OPTIONS`` options and
@@ -223,7 +223,7 @@ def pick_engine(problem: ExactCover, engine: str = "auto") -> Literal["dlx", "bi
 
 
 def _check_bits_only(
-    problem: ExactCover, heuristic: str, engine: str, share: tuple[int, int] | None
+    problem: Problem, heuristic: str, engine: str, share: tuple[int, int] | None
 ) -> None:
     """Refuse ``heuristic="forced"`` or ``"weighted"`` where it does not run: with
     multiplicities, in shares (a part's weights, learnt from its own subtrees, would
@@ -239,12 +239,12 @@ def _check_bits_only(
         )
 
 
-def _has_multiplicities(problem: ExactCover) -> bool:
+def _has_multiplicities(problem: Problem) -> bool:
     arrays = problem.engine_input()
     return any(lo != 1 or hi != 1 for lo, hi in zip(arrays.lo, arrays.hi, strict=True))
 
 
-def _cells_suit(problem: ExactCover) -> bool:
+def _cells_suit(problem: Problem) -> bool:
     """Whether dancing cells should beat dancing links on ``problem`` (measured: 1.3-2.4x
     faster on nonograms in XCC form and on 25x25 and 36x36 Sudoku grids; 1.1-1.4x slower
     on 64 queens and large domino tilings, whose options have secondary items or items
@@ -322,7 +322,7 @@ class Search:
 
     def __init__(
         self,
-        problem: ExactCover,
+        problem: Problem,
         *,
         heuristic: str = "mrv",
         seed: int | None = None,
@@ -529,7 +529,7 @@ class Deadline:
         return options if left is None else {**options, "timeout": left}
 
 
-def wall_clock_search(problem: ExactCover, **options: Unpack[SearchOptions]) -> Search:
+def wall_clock_search(problem: Problem, **options: Unpack[SearchOptions]) -> Search:
     """A :class:`Search` of ``problem`` with ``options``, its ``timeout`` taken as
     wall-clock seconds from now: the search's ``deadline``. This is how the solving
     shortcuts (``p.first``, ``p.solutions``, ``p.count``) read ``timeout``: a listing

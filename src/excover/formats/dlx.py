@@ -30,19 +30,19 @@ from typing import TYPE_CHECKING, TypeVar
 
 from excover.errors import FormatError, ProblemError, UsageError
 
-if TYPE_CHECKING:  # the model calls this module to read and write itself: types only
-    from excover.problem import ExactCover
+if TYPE_CHECKING:
+    from excover.problem import Problem
 
 __all__ = ["format_dlx", "parse_dlx", "parse_dlx_bytes", "read_dlx", "write_dlx"]
 
-P = TypeVar("P", bound="ExactCover")
+P = TypeVar("P", bound="Problem")
 
 #: A multiplicity prefix: ``n`` or ``lo:hi``, short enough to convert to int safely.
 _BOUNDS = re.compile(r"([0-9]{1,10})(?::([0-9]{1,10}))?")
 
 
 def parse_dlx(text: str, source: str, factory: type[P]) -> P:
-    """The problem written in ``text``, built by ``factory`` (ExactCover or a subclass).
+    """The problem written in ``text``, built by ``factory`` (Problem or a subclass).
 
     Every error is a :class:`~excover.FormatError` carrying ``source`` and the 1-based
     number of the line at fault.
@@ -133,7 +133,7 @@ def parse_dlx_bytes(data: bytes, source: str, factory: type[P]) -> P:
     return parse_dlx(text, source, factory)
 
 
-def format_dlx(problem: ExactCover) -> str:
+def format_dlx(problem: Problem) -> str:
     """The problem in DLX format: the item line, then one line per option."""
     if problem.n_primary == 0:
         raise ProblemError("a problem without primary items cannot be written in DLX format")
@@ -152,7 +152,7 @@ def _with_bounds(name: str, lo: int, hi: int) -> str:
     return f"{lo}:{hi}|{name}"
 
 
-def write_dlx(problem: ExactCover, path: str | os.PathLike[str]) -> None:
+def write_dlx(problem: Problem, path: str | os.PathLike[str]) -> None:
     """Write the problem to the file ``path`` in DLX format (UTF-8, ``\\n`` line ends)."""
     if not isinstance(path, str | os.PathLike):
         raise UsageError(f"a path must be a str or os.PathLike, not {path!r}")

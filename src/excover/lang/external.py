@@ -17,7 +17,7 @@ import subprocess
 import tempfile
 
 from excover.errors import SolverError
-from excover.problem import ExactCover
+from excover.solving import ExactCover
 
 __all__ = ["is_command", "runs_program", "solve_with_command"]
 

@@ -49,7 +49,7 @@ from excover.lang.limits import RECORD_CELL_BYTES, Budget
 from excover.lang.parser import Program
 from excover.lang.sandbox import SAFE, Permissions, resolve_write
 from excover.numbers import to_decimal
-from excover.problem import ExactCover
+from excover.solving import ExactCover
 
 if TYPE_CHECKING:
     from excover.tiling import TilingSolution

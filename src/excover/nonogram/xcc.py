@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Unpack
 
 from excover.errors import UsageError
 from excover.nonogram.model import BLACK, WHITE, Block, Clue, Puzzle
-from excover.problem import ExactCover
+from excover.solving import ExactCover
 
 if TYPE_CHECKING:
     from excover.engines import Deadline

@@ -53,10 +53,11 @@ from pathlib import Path
 from typing import Any
 
 from excover.errors import ExcoverWarning, UsageError
+from excover.formats.dlx import format_dlx
 from excover.numbers import from_decimal, json_count
 from excover.parallel.sharing import POLL, FileLock, set_aside, write_whole
 from excover.parallel.subproblems import Subproblem, check_options, check_partition
-from excover.problem import ExactCover
+from excover.problem import Problem
 
 __all__ = [
     "FORMAT",
@@ -147,9 +148,9 @@ def checksum(content: dict[str, Any]) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
 
-def fingerprint(problem: ExactCover) -> str:
+def fingerprint(problem: Problem) -> str:
     """A digest naming the problem: the SHA-256 of its DLX text."""
-    return hashlib.sha256(problem.to_dlx().encode()).hexdigest()
+    return hashlib.sha256(format_dlx(problem).encode()).hexdigest()
 
 
 @dataclass
@@ -305,7 +306,7 @@ class Checkpoint:
             ) from None
 
     @classmethod
-    def load(cls, path: Path, exact_cover: ExactCover, method: str) -> Checkpoint | None:
+    def load(cls, path: Path, exact_cover: Problem, method: str) -> Checkpoint | None:
         """The checkpoint in ``path`` for this problem and method; None if there is no such
         file. A damaged file (see :class:`DamagedCheckpoint`) raises that error; a file
         that is not a checkpoint of this problem and method, or that does not prove
@@ -380,7 +381,7 @@ class Checkpoint:
     def resume(
         cls,
         path: Path,
-        exact_cover: ExactCover,
+        exact_cover: Problem,
         method: str,
         say: Callable[[str], None] = warn,
     ) -> Checkpoint | None:
@@ -418,7 +419,7 @@ def _cuts(split: object, size: int) -> dict[int, list[int]]:
     return cuts
 
 
-def _check_tree(problem: ExactCover, parts: list[Subproblem], cuts: dict[int, list[int]]) -> None:
+def _check_tree(problem: Problem, parts: list[Subproblem], cuts: dict[int, list[int]]) -> None:
     """The checks of a ledger with splits (see the module notes)."""
     inner = {part for group in cuts.values() for part in group}
     check_partition(problem, [sub for index, sub in enumerate(parts) if index not in inner])

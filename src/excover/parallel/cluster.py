@@ -36,6 +36,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from excover.engines import Search
 from excover.errors import ExcoverError, ExcoverWarning, LimitReached
 from excover.parallel.checkpoint import Checkpoint, claimed, fingerprint, warn
 from excover.parallel.progress import Forecast
@@ -50,7 +51,7 @@ from excover.parallel.tasks import (
     solve_task,
 )
 from excover.parallel.tree import State
-from excover.problem import ExactCover
+from excover.problem import Problem
 
 __all__ = [
     "BIG_SHARE",
@@ -120,7 +121,7 @@ def solve_stoppable(
         return solve_task(payload, job, forced, forbidden), address
     started = time.process_time()
     small, _ = State.after(load(payload)[1], forced, forbidden).reduced()
-    search = small.search(**job.options)
+    search = Search(small, **job.options)
     while True:
         search.timeout = search.stats.seconds + POLL
         try:
@@ -174,7 +175,7 @@ class ClusterRun:
 
     def __init__(
         self,
-        problem: ExactCover,
+        problem: Problem,
         client: Any,
         ledger: Checkpoint,
         method: str = "dlx",
@@ -498,7 +499,7 @@ def _is_fault(error: BaseException | None) -> bool:
 
 
 def open_ledger(
-    problem: ExactCover,
+    problem: Problem,
     method: str,
     client: Any,
     path: Path | None,
@@ -531,7 +532,7 @@ def open_ledger(
 
 
 def even_out(
-    problem: ExactCover,
+    problem: Problem,
     subproblems: list[Subproblem],
     threads: int,
     deadline: float | None = None,
@@ -560,7 +561,7 @@ def even_out(
 
 
 def count_on_cluster(
-    problem: ExactCover,
+    problem: Problem,
     client: Any,
     method: str = "dlx",
     options: dict[str, Any] | None = None,

@@ -27,9 +27,10 @@ from fractions import Fraction
 from typing import Any
 
 from excover.deadlines import check
+from excover.engines import Search
 from excover.errors import LimitReached, UsageError
 from excover.parallel.tree import Layout, State
-from excover.problem import ExactCover
+from excover.problem import Problem
 
 __all__ = ["Estimate", "Probe", "choose_cutoff", "estimate", "probe", "quick_nodes"]
 
@@ -153,7 +154,7 @@ def _count_below(
     """The solutions, nodes and updates of the engine's search below ``state``, or None
     when it needs more than ``guard`` nodes (LimitReached past ``deadline``)."""
     small, _ = state.reduced()
-    search = small.search(max_nodes=guard)
+    search = Search(small, max_nodes=guard)
     search.deadline = deadline
     try:
         solutions = search.count()
@@ -256,7 +257,7 @@ def _root(variance: Fraction) -> float:
 
 
 def estimate(
-    problem: ExactCover, samples: int | None = None, *, seed: int | None = 0, timed: bool = True
+    problem: Problem, samples: int | None = None, *, seed: int | None = 0, timed: bool = True
 ) -> Estimate:
     """Estimate the search tree of ``problem`` by ``samples`` random probes (default
     :data:`SAMPLES`).
@@ -277,7 +278,7 @@ def estimate(
     samples = check_samples(SAMPLES if samples is None else samples)
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
         raise UsageError(f"seed must be an integer or None, not {seed!r}")
-    search = problem.search(max_nodes=EXACT_NODES, timeout=EXACT_SECONDS)
+    search = Search(problem, max_nodes=EXACT_NODES, timeout=EXACT_SECONDS)
     started = time.perf_counter()
     try:
         counted = search.count()
@@ -368,7 +369,7 @@ def choose_cutoff(probes: list[Probe]) -> int | None:
     return None
 
 
-def quick_nodes(problem: ExactCover, seconds: float, most: int = 1000) -> float:
+def quick_nodes(problem: Problem, seconds: float, most: int = 1000) -> float:
     """A quick estimate of the nodes of the search tree: the mean of as many probes as
     fit in about ``seconds`` (at least one, at most ``most``), for a progress bar."""
     rng = random.Random(0)

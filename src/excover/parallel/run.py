@@ -44,7 +44,7 @@ from excover.parallel.tasks import (
     solve_task,
 )
 from excover.parallel.workers import check_workers
-from excover.problem import ExactCover
+from excover.problem import Problem
 
 __all__ = [
     "TASKS_PER_WORKER",
@@ -66,9 +66,7 @@ EXECUTOR_WORKERS = 4
 TICK = 0.2
 
 
-def resolve_auto(
-    problem: ExactCover, method: str, options: dict[str, Any]
-) -> tuple[str, int | None]:
+def resolve_auto(problem: Problem, method: str, options: dict[str, Any]) -> tuple[str, int | None]:
     """The method of a parallel count asked for with ``method``: ``"auto"`` is resolved
     once, on the whole problem, by :func:`excover.counting.choice.scout` (DLX when
     search options are given, as for a plain count), so that every subproblem runs the
@@ -133,7 +131,7 @@ def _pool(workers: int, executor: object | None) -> Iterator[Executor | None]:
 
 
 def run_tasks(
-    problem: ExactCover,
+    problem: Problem,
     subproblems: list[Subproblem],
     method: str = "dlx",
     options: dict[str, Any] | None = None,
@@ -187,7 +185,7 @@ def run_tasks(
 
 
 def _subproblems(
-    problem: ExactCover,
+    problem: Problem,
     method: str,
     workers: int | None,
     executor: object | None,
@@ -203,7 +201,7 @@ def _subproblems(
 
 
 def count(
-    problem: ExactCover,
+    problem: Problem,
     method: str = "dlx",
     *,
     workers: int | None = None,
@@ -259,7 +257,7 @@ def count(
     return sum(done[1].total for done in runs if done is not None)
 
 
-def _share_options(problem: ExactCover, options: dict[str, Any]) -> dict[str, Any] | None:
+def _share_options(problem: Problem, options: dict[str, Any]) -> dict[str, Any] | None:
     """The search options for counting ``problem`` in shares (see :func:`_count_by_shares`),
     or None when it should be cut into subproblems: shares need the bit-parallel engine
     and a heuristic they run (not "forced", whose forced levels are not dealt out as
@@ -276,7 +274,7 @@ def _share_options(problem: ExactCover, options: dict[str, Any]) -> dict[str, An
 
 #: The problem of the latest count in shares, by digest: workers forked after it is set
 #: find it without unpickling.
-_SHARED: dict[str, ExactCover] = {}
+_SHARED: dict[str, Problem] = {}
 
 
 def _count_share(payload: Payload, options: dict[str, Any], share: tuple[int, int]) -> int:
@@ -289,7 +287,7 @@ def _count_share(payload: Payload, options: dict[str, Any], share: tuple[int, in
     return Search(problem, share=share, **options).count()
 
 
-def _count_by_shares(problem: ExactCover, options: dict[str, Any], workers: int) -> int:
+def _count_by_shares(problem: Problem, options: dict[str, Any], workers: int) -> int:
     """Count on ``workers`` processes, each running its share of one search
     (``Search(share=(k, workers))``): this process runs share 0 while a pool of
     ``workers - 1`` runs the others. No splitting beforehand and no reduced subproblems,
@@ -316,7 +314,7 @@ def _count_by_shares(problem: ExactCover, options: dict[str, Any], workers: int)
 
 
 def solutions(
-    problem: ExactCover,
+    problem: Problem,
     method: str = "dlx",
     limit: int | None = None,
     *,

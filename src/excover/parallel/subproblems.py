@@ -38,9 +38,10 @@ import random
 import warnings
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, TypeVar, cast
 
 from excover.deadlines import check, check_deadline
+from excover.engines import Search
 from excover.errors import ExcoverWarning, LimitReached, UsageError
 from excover.parallel.probes import (
     GUARD,
@@ -53,7 +54,7 @@ from excover.parallel.probes import (
     probe,
 )
 from excover.parallel.tree import Branch, Layout, State
-from excover.problem import ExactCover
+from excover.problem import Problem
 
 __all__ = [
     "MAX_TASKS",
@@ -70,6 +71,10 @@ SPLIT_SAMPLES = 4
 
 #: Fresh probes per subproblem when :func:`resized` estimates sizes again.
 RESIZE_SAMPLES = 32
+
+
+#: A problem of any class: what a subproblem reduces to is of its class (Problem.derive).
+P = TypeVar("P", bound=Problem)
 
 
 @dataclass(frozen=True)
@@ -95,14 +100,15 @@ class Subproblem:
         """The node of the search tree this subproblem stands for."""
         return State.after(layout, self.forced, self.forbidden)
 
-    def reduce(self, problem: ExactCover) -> tuple[ExactCover, list[int]]:
+    def reduce(self, problem: P) -> tuple[P, list[int]]:
         """The subproblem as a plain problem, and the index in ``problem`` of each of its
         options: a solution ``s`` of the plain problem gives the solution
         ``forced + [options[k] for k in s]`` of ``problem``. Options ``problem`` does not
         have are a UsageError; forced options in conflict give a problem without
         solution."""
         check_options(problem, [self])
-        return self.state(Layout.of(problem)).reduced()
+        reduced, original = self.state(Layout.of(problem)).reduced()
+        return cast("P", reduced), original  # derived from problem: of its class
 
     def as_dict(self) -> dict[str, Any]:
         """The subproblem as a JSON-ready dictionary (read back by :meth:`from_dict`)."""
@@ -145,7 +151,7 @@ def _ints(values: object, what: str) -> tuple[int, ...]:
     return tuple(values)
 
 
-def check_options(problem: ExactCover, subproblems: list[Subproblem]) -> None:
+def check_options(problem: Problem, subproblems: list[Subproblem]) -> None:
     """Reject subproblems naming an option that ``problem`` does not have."""
     n = problem.n_options
     for sub in subproblems:
@@ -179,7 +185,7 @@ class _Splitter:
     """The tree walk of :func:`split`, with its seeded probes, within its deadline."""
 
     def __init__(
-        self, problem: ExactCover, samples: int, seed: int, deadline: float | None = None
+        self, problem: Problem, samples: int, seed: int, deadline: float | None = None
     ) -> None:
         self.layout = Layout.of(problem)
         self.top = State(self.layout)  # the root, copied for every walk from it
@@ -265,7 +271,7 @@ class _Splitter:
         return rest
 
 
-def check_partition(problem: ExactCover, subproblems: list[Subproblem]) -> None:
+def check_partition(problem: Problem, subproblems: list[Subproblem]) -> None:
     """Raise :class:`~excover.UsageError` unless ``subproblems`` partition the solutions
     of ``problem`` as :func:`split` makes them: each one a node of the search tree (its
     forced and forbidden options those of its path) or a rest node (its parent with the
@@ -339,13 +345,13 @@ _PROOF_NODES = 10_000
 
 
 def _may_hold_solutions(
-    problem: ExactCover, forced: tuple[int, ...], forbidden: tuple[int, ...]
+    problem: Problem, forced: tuple[int, ...], forbidden: tuple[int, ...]
 ) -> bool:
     """False only when a short search proves the branch has no solution (split leaves
     such branches out when it sees at once that they are dead)."""
     small, _ = Subproblem(forced, forbidden).reduce(problem)
     try:
-        return small.search(max_nodes=_PROOF_NODES).first() is not None
+        return Search(small, max_nodes=_PROOF_NODES).first() is not None
     except LimitReached:
         return True
 
@@ -357,7 +363,7 @@ def _dead(state: State) -> bool:
 
 
 def split(
-    problem: ExactCover,
+    problem: Problem,
     depth: int | None = None,
     tasks: int | None = None,
     *,
@@ -403,7 +409,7 @@ def split(
 
 
 def resized(
-    problem: ExactCover,
+    problem: Problem,
     subproblems: list[Subproblem],
     samples: int = RESIZE_SAMPLES,
     *,
@@ -445,7 +451,7 @@ def resized(
 
 
 def split_further(
-    problem: ExactCover,
+    problem: Problem,
     sub: Subproblem,
     tasks: int,
     *,

@@ -12,9 +12,11 @@ import pickle
 import time
 from typing import Any, NamedTuple
 
+from excover.counting import methods
+from excover.engines import Search
 from excover.errors import LimitReached, UsageError
 from excover.parallel.tree import Layout, State
-from excover.problem import ExactCover
+from excover.problem import Problem
 
 __all__ = [
     "TASKS_PER_WORKER",
@@ -59,16 +61,16 @@ class Payload(NamedTuple):
     digest: str
 
     @classmethod
-    def of(cls, problem: ExactCover) -> Payload:
+    def of(cls, problem: Problem) -> Payload:
         data = pickle.dumps(problem, protocol=pickle.HIGHEST_PROTOCOL)
         return cls(data, hashlib.sha256(data).hexdigest())
 
 
 #: The problems a worker process has seen, by digest (only the latest is kept).
-_LOADED: dict[str, tuple[ExactCover, Layout]] = {}
+_LOADED: dict[str, tuple[Problem, Layout]] = {}
 
 
-def load(payload: Payload) -> tuple[ExactCover, Layout]:
+def load(payload: Payload) -> tuple[Problem, Layout]:
     """The problem of ``payload`` and its layout, unpickled once per worker process."""
     found = _LOADED.get(payload.digest)
     if found is None:
@@ -79,7 +81,7 @@ def load(payload: Payload) -> tuple[ExactCover, Layout]:
     return found
 
 
-def preload(problem: ExactCover, payload: Payload) -> None:
+def preload(problem: Problem, payload: Payload) -> None:
     """Put the problem and its layout where :func:`load` looks first, and import numpy
     (which reducing a subproblem needs): tasks run in this process and worker processes
     forked after this (the process pool's start on Linux) find them ready."""
@@ -124,17 +126,17 @@ def solve_task(
             method = "zdd" if job.method == "zdd" else "dlx"
             found = [
                 [*forced, *(original[k] for k in solution)]
-                for solution in small.solutions(method=method, **options)
+                for solution in methods.solutions(small, method, **options)
             ]
             if method == "zdd":
                 found = [sorted(solution) for solution in found]
             total = len(found)
         elif job.method == "dlx":
-            search = small.search(**options)
+            search = Search(small, **options)
             total = search.count()
             nodes = search.stats.nodes
         else:
-            total = small.count(method=job.method, **options)
+            total = methods.count(small, job.method, **options)
     except LimitReached:
         return TaskResult(0, 0, time.process_time() - started, None, complete=False)
     return TaskResult(total, nodes, time.process_time() - started, found)

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from heapq import heapify, heappop, heappush
 from itertools import chain
 
-from excover.problem import EngineInput, ExactCover
+from excover.problem import EngineInput, Problem
 
 __all__ = ["Branch", "Layout", "State"]
 
@@ -48,7 +48,7 @@ class Layout:
     engine then runs Algorithm M).
     """
 
-    problem: ExactCover
+    problem: Problem
     n_primary: int
     option_items: list[tuple[int, ...]]
     option_colors: list[tuple[int, ...]]
@@ -64,7 +64,7 @@ class Layout:
     _unlike: dict[tuple[int, int], frozenset[int]] = field(default_factory=dict)
 
     @classmethod
-    def of(cls, problem: ExactCover) -> Layout:
+    def of(cls, problem: Problem) -> Layout:
         """The layout of ``problem`` (the last one made is kept while the problem does
         not change: the engine input it was made from is still the problem's)."""
         arrays = problem.engine_input()
@@ -75,7 +75,7 @@ class Layout:
         return layout
 
     @classmethod
-    def _make(cls, problem: ExactCover) -> Layout:
+    def _make(cls, problem: Problem) -> Layout:
         """A new layout of ``problem``, from its engine input."""
         arrays = problem.engine_input()
         starts = arrays.option_start
@@ -126,7 +126,7 @@ class Layout:
         return found
 
 
-def _color_names(problem: ExactCover, option_colors: list[tuple[int, ...]]) -> tuple[str, ...]:
+def _color_names(problem: Problem, option_colors: list[tuple[int, ...]]) -> tuple[str, ...]:
     """The names of the colors of ``problem``, by number (from its options' text)."""
     found: dict[int, str] = {}
     if not any(map(any, option_colors)):
@@ -369,7 +369,7 @@ class State:
             self.dropped.add(item)
         return named, updates
 
-    def reduced(self) -> tuple[ExactCover, list[int]]:
+    def reduced(self) -> tuple[Problem, list[int]]:
         """What is left as a plain problem, and the original index of each of its options.
 
         Primary items still active keep their name, with bounds ``max(need, 0)..room``;
@@ -383,9 +383,7 @@ class State:
         names = layout.problem.items
         primary = [i for i in range(layout.n_primary) if self.active(i)]
         secondary = [i for i in range(layout.n_primary, len(names)) if i not in self.settled]
-        result = ExactCover(
-            primary=[names[i] for i in primary], secondary=[names[i] for i in secondary]
-        )
+        result = layout.problem.derive([names[i] for i in primary], [names[i] for i in secondary])
         if layout.multiplicities:
             for item in primary:
                 result.set_multiplicity(names[item], max(self.need[item], 0), self.room[item])

@@ -40,15 +40,14 @@ numpy, whose import would cost a fresh process more than most preprocessing does
 from __future__ import annotations
 
 import time
+from typing import TYPE_CHECKING, Generic, TypeVar
 
 from excover.errors import UsageError
+from excover.problem import Problem
 
-TYPE_CHECKING = False  # typing is for type checkers: importing it costs each run ~6 ms
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # the model imports typing already: these cost nothing more
     from collections.abc import Iterable
     from typing import Any, SupportsIndex
-
-    from excover.problem import ExactCover
 
 __all__ = ["DEFAULT_BUDGET", "PreprocessStats", "Preprocessed", "preprocess"]
 
@@ -93,14 +92,18 @@ class PreprocessStats:
         return f"PreprocessStats({fields})"
 
 
-class Preprocessed:
+#: A problem of any class: the reduced problem is of the original's (Problem.derive).
+P = TypeVar("P", bound=Problem)
+
+
+class Preprocessed(Generic[P]):
     """The result of :func:`preprocess`: the reduced ``problem``, ``options`` (for each of
     its options, the index of that option in the original problem), ``items`` (the
     original positions of the items kept, in order) and ``stats``."""
 
     def __init__(
         self,
-        problem: ExactCover,
+        problem: P,
         options: tuple[int, ...],
         items: tuple[int, ...],
         stats: PreprocessStats,
@@ -119,7 +122,7 @@ class Preprocessed:
         return f"<Preprocessed: {self.problem!r}, {self.stats!r}>"
 
 
-def preprocess(problem: ExactCover, *, budget: int = DEFAULT_BUDGET) -> Preprocessed:
+def preprocess(problem: P, *, budget: int = DEFAULT_BUDGET) -> Preprocessed[P]:
     """A problem with the same solutions as ``problem``, smaller where the rules of this
     module find options or items to remove, with the map of its options back to
     ``problem``'s (see :class:`Preprocessed`). ``budget`` bounds the work, in mems (see
@@ -165,7 +168,7 @@ def preprocess(problem: ExactCover, *, budget: int = DEFAULT_BUDGET) -> Preproce
     stats.items_removed = n_items - len(kept)
     primary = [names[item] for item in kept if item < data.n_primary]
     secondary = [names[item] for item in kept if item >= data.n_primary]
-    reduced = type(problem)._of_checked_names(primary, secondary)
+    reduced = problem.derive(primary, secondary)
     used = [color_names[color - 1] for color in palette]  # renumbered by first use
     reduced._adopt_checked_options(starts, items, colors, used)
     stats.seconds = time.perf_counter() - started
@@ -173,8 +176,8 @@ def preprocess(problem: ExactCover, *, budget: int = DEFAULT_BUDGET) -> Preproce
 
 
 def _identity(
-    problem: ExactCover, n_options: int, n_items: int, stats: PreprocessStats, started: float
-) -> Preprocessed:
+    problem: P, n_options: int, n_items: int, stats: PreprocessStats, started: float
+) -> Preprocessed[P]:
     """``problem`` itself, nothing removed."""
     stats.seconds = time.perf_counter() - started
     return Preprocessed(problem, tuple(range(n_options)), tuple(range(n_items)), stats)

@@ -40,8 +40,8 @@ from excover.errors import ExcoverWarning, FormatError, ProblemError, UsageError
 
 if TYPE_CHECKING:
     from excover.cli.solving import Outcome
-    from excover.problem import ExactCover
     from excover.puzzles import killer, sudoku
+    from excover.solving import ExactCover
 
 __all__ = ["Puzzle", "add_puzzle_commands", "read_puzzles"]
 

@@ -27,8 +27,8 @@ from collections.abc import Iterator, Sequence
 from operator import index
 
 from excover.errors import FormatError, UsageError
-from excover.problem import ExactCover
 from excover.puzzles.sudoku import Board, board_for, grid_of, parse
+from excover.solving import ExactCover
 
 __all__ = ["Cage", "count", "cover", "read_cages", "solutions", "solve"]
 

@@ -25,7 +25,7 @@ from typing import SupportsIndex
 
 from excover.deadlines import check, check_deadline
 from excover.errors import UsageError
-from excover.problem import ExactCover
+from excover.solving import ExactCover
 
 __all__ = ["ascii_board", "decode", "middle_out", "queens", "svg_board"]
 

@@ -44,7 +44,6 @@ from itertools import pairwise
 from typing import TYPE_CHECKING, Any, Literal
 
 from excover.errors import ProblemError, UsageError
-from excover.problem import ExactCover
 from excover.puzzles.sudoku_board import (
     _NO_LIMIT,
     SYMBOLS,
@@ -58,6 +57,7 @@ from excover.puzzles.sudoku_board import (
     parse,
 )
 from excover.puzzles.sudoku_draw import svg_grid
+from excover.solving import ExactCover
 
 if TYPE_CHECKING:
     from excover.puzzles._grid import GridSolver

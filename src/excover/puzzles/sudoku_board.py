@@ -13,7 +13,7 @@ from functools import cache
 from operator import index
 
 from excover.errors import ExcoverWarning, ProblemError, UsageError
-from excover.problem import ExactCover
+from excover.solving import ExactCover
 
 __all__ = ["SYMBOLS", "Board", "board_for", "digit_set", "parse"]
 

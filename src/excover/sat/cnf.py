@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from excover.errors import FormatError, UsageError
-from excover.problem import ExactCover
+from excover.problem import Problem
 from excover.sat.pool import Clause
 
 __all__ = ["CNF"]
@@ -71,9 +71,13 @@ class CNF:
         """The number of clauses."""
         return len(self.clauses)
 
-    def problem(self) -> ExactCover | None:
+    def problem(self) -> Problem | None:
         """The problem this formula encodes, rebuilt from its DLX text (None if unknown)."""
-        return None if self.problem_text is None else ExactCover.from_dlx(self.problem_text)
+        if self.problem_text is None:
+            return None
+        from excover.formats.dlx import parse_dlx
+
+        return parse_dlx(self.problem_text, "<the CNF's header>", Problem)
 
     def decode(self, model: Iterable[int]) -> list[int]:
         """The options chosen by a model (signed literals; missing variables are false),

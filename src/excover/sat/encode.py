@@ -23,7 +23,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from excover.problem import ExactCover
+from excover.formats.dlx import format_dlx
+from excover.problem import Problem
 from excover.sat.amo import amo_encoder
 from excover.sat.card import at_least, at_most
 from excover.sat.cnf import CNF
@@ -35,7 +36,7 @@ __all__ = ["CHECK_EVERY", "to_cnf"]
 CHECK_EVERY = 256
 
 
-def to_cnf(problem: ExactCover, amo: str = "auto", check: Callable[[], None] | None = None) -> CNF:
+def to_cnf(problem: Problem, amo: str = "auto", check: Callable[[], None] | None = None) -> CNF:
     """The CNF formula of ``problem``; ``amo`` names the at-most-one encoding (one of
     ``pairwise``, ``seqcounter``, ``product``, ``commander``, ``bitwise``, ``auto``).
 
@@ -66,7 +67,7 @@ def to_cnf(problem: ExactCover, amo: str = "auto", check: Callable[[], None] | N
             check()
         groups = _groups(uses[item], pool, clauses)
         clauses += encode_amo(groups, pool)
-    text = problem.to_dlx() if problem.n_primary else None
+    text = format_dlx(problem) if problem.n_primary else None
     return CNF(pool.top, clauses, n_options, amo, text)
 
 

@@ -44,7 +44,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
 from excover.errors import LimitReached, SolverError, UsageError
-from excover.problem import ExactCover
+from excover.problem import Problem
 from excover.sat import ganak
 from excover.sat.child import ChildSolver, OutOfTime
 from excover.sat.cnf import CNF
@@ -311,7 +311,7 @@ def solver_names() -> list[str]:
     return [*_ALIASES, *(name for name in vars(SolverNames) if not name.startswith("_"))]
 
 
-def checked(problem: ExactCover, cnf: CNF, model: Iterable[int]) -> list[int]:
+def checked(problem: Problem, cnf: CNF, model: Iterable[int]) -> list[int]:
     """The solution a model decodes into, after checking it solves ``problem``."""
     solution = cnf.decode(model)
     if not problem.is_solution(solution):
@@ -377,7 +377,7 @@ def _check_limits(timeout: object, max_solutions: object) -> None:
 
 
 def first(
-    problem: ExactCover,
+    problem: Problem,
     solver: str | None = None,
     amo: str | None = None,
     *,
@@ -394,7 +394,7 @@ def first(
 
 
 def solutions(
-    problem: ExactCover,
+    problem: Problem,
     solver: str | None = None,
     amo: str | None = None,
     limit: int | None = None,
@@ -419,7 +419,7 @@ def solutions(
     return _enumerate(problem, cnf, backend, run, limit)
 
 
-def _prepare(problem: ExactCover, solver: str, amo: str | None, run: _Run) -> tuple[CNF, _Backend]:
+def _prepare(problem: Problem, solver: str, amo: str | None, run: _Run) -> tuple[CNF, _Backend]:
     """The formula of ``problem`` and a back end holding it; the time goes to ``run``,
     and the encoding stops with its LimitReached when the run's time is up."""
     started = time.monotonic()
@@ -444,7 +444,7 @@ def _reject(unused: dict[str, object]) -> None:
 
 
 def _enumerate(
-    problem: ExactCover, cnf: CNF, backend: _Backend, run: _Run, limit: int | None
+    problem: Problem, cnf: CNF, backend: _Backend, run: _Run, limit: int | None
 ) -> Generator[list[int]]:
     """The solutions of ``cnf``, blocking each one on the option variables once found
     (on the chosen ones only when every multiplicity is exact: another solution cannot
@@ -537,7 +537,7 @@ PROBE_SOLUTIONS = 1000
 
 
 def count(
-    problem: ExactCover,
+    problem: Problem,
     solver: str | None = None,
     amo: str | None = None,
     *,
@@ -552,7 +552,7 @@ def count(
 
 
 def counted(
-    problem: ExactCover,
+    problem: Problem,
     solver: str | None = None,
     amo: str | None = None,
     *,

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, NamedTuple
 from excover.errors import UsageError
 
 if TYPE_CHECKING:
-    from excover.problem import ExactCover
+    from excover.solving import ExactCover
 
 __all__ = ["SEQUENCES", "Sequence", "lookup", "problem", "term"]
 

@@ -17,7 +17,7 @@ orbits of solutions under them (:meth:`excover.ExactCover.count` with
 
 from __future__ import annotations
 
-from excover.problem import ExactCover
+from excover.solving import ExactCover
 
 __all__ = ["square_by_ominoes"]
 

@@ -24,7 +24,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from excover.errors import UsageError
-from excover.problem import ExactCover
+from excover.solving import ExactCover
 
 __all__ = ["RULES", "Rule", "rectangles"]
 

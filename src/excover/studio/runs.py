@@ -37,7 +37,8 @@ from excover.errors import ExcoverError, LimitReached, UsageError
 
 if TYPE_CHECKING:
     from excover.parallel.checkpoint import Checkpoint
-    from excover.problem import ExactCover, SearchOptions
+    from excover.problem import SearchOptions
+    from excover.solving import ExactCover
     from excover.studio.child import Outbox
     from excover.tiling import Tiling
 

@@ -29,7 +29,7 @@ from excover.errors import UsageError
 from excover.symmetry.group import Automorphism, Group
 
 if TYPE_CHECKING:
-    from excover.problem import ExactCover
+    from excover.problem import Problem
 
 __all__ = ["automorphism_group", "incidence_graph"]
 
@@ -45,7 +45,7 @@ def _igraph() -> Any:
     return igraph
 
 
-def incidence_graph(problem: ExactCover) -> tuple[int, np.ndarray, list[int]]:
+def incidence_graph(problem: Problem) -> tuple[int, np.ndarray, list[int]]:
     """The incidence graph of ``problem``: its number of vertices, its edges (an ``m x 2``
     array) and the color of each vertex. Options are vertices ``0..n_options-1`` and items
     follow them, primary items first."""
@@ -77,7 +77,7 @@ def incidence_graph(problem: ExactCover) -> tuple[int, np.ndarray, list[int]]:
     return first_pair + len(pairs), edges, vertex_colors
 
 
-def automorphism_group(problem: ExactCover) -> Group:
+def automorphism_group(problem: Problem) -> Group:
     """The group of all automorphisms of ``problem``, by generators (see
     :meth:`excover.ExactCover.symmetries`)."""
     igraph = _igraph()

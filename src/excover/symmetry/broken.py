@@ -96,9 +96,10 @@ from typing import TYPE_CHECKING, Unpack
 
 import numpy as np
 
-from excover.engines import Deadline
+from excover.counting import methods
+from excover.engines import Deadline, Search
 from excover.errors import LimitReached, UsageError
-from excover.problem import ExactCover, SearchOptions
+from excover.problem import Problem, SearchOptions
 from excover.symmetry import fixed
 from excover.symmetry.chain import Perm, inverse, is_identity
 from excover.symmetry.fixed import Quotient, elements_of
@@ -152,7 +153,7 @@ class BrokenSearch:
 
     def __init__(
         self,
-        problem: ExactCover,
+        problem: Problem,
         group: Group,
         method: str = "dlx",
         *,
@@ -243,9 +244,7 @@ class BrokenSearch:
         relaxed = [i for i in others if self._hi[i] == 1]
         secondary = relaxed + list(range(problem.n_primary, problem.n_items))
         names = problem.items
-        restricted = ExactCover._of_checked_names(
-            [names[i] for i in counted], [names[i] for i in secondary]
-        )
+        restricted = problem.derive([names[i] for i in counted], [names[i] for i in secondary])
         position = np.empty(problem.n_items, dtype=np.int64)
         position[counted + secondary] = np.arange(len(counted) + len(secondary))
         for i in counted:
@@ -272,10 +271,10 @@ class BrokenSearch:
         once = all(self._lo[i] == 1 == self._hi[i] for i in base)
         bound = math.prod(int(degree[i]) for i in base) if once else MAX_PARTIALS + 1
         if bound > MAX_PARTIALS and (
-            restricted.search(max_solutions=MAX_PARTIALS + 1).count() > MAX_PARTIALS
+            Search(restricted, max_solutions=MAX_PARTIALS + 1).count() > MAX_PARTIALS
         ):
             return None
-        search = restricted.search()
+        search = Search(restricted)
         partials = [tuple(sorted(int(touching[k]) for k in found)) for found in search.solutions()]
         self.nodes += search.stats.nodes
         return partials
@@ -318,7 +317,7 @@ class BrokenSearch:
         order = self.group.option_order
         return [orbit for orbit in self.orbits if orbit.size != order]
 
-    def _merged(self, orbits: list[Orbit]) -> tuple[ExactCover, list[tuple[int, ...]]] | None:
+    def _merged(self, orbits: list[Orbit]) -> tuple[Problem, list[tuple[int, ...]]] | None:
         """The problem whose solutions are the solutions extending the representatives of
         ``orbits`` (see the module text), and the original options of each of its options;
         None when a representative covers a primary item more than once (its options then
@@ -328,9 +327,7 @@ class BrokenSearch:
         marker = "#"
         while marker in problem.items:
             marker += "#"
-        merged = ExactCover._of_checked_names(
-            (marker, *problem.primary_items), problem.secondary_items
-        )
+        merged = problem.derive((marker, *problem.primary_items), problem.secondary_items)
         for item in range(problem.n_primary):
             lo, hi = self._lo[item], self._hi[item]
             if (lo, hi) != (1, 1):
@@ -362,7 +359,7 @@ class BrokenSearch:
         merged._add_checked_options(all_starts, all_items, all_colors, problem.color_names)
         return merged, originals
 
-    def _count_exact_cover(self, problem: ExactCover, first: str | None = None) -> int:
+    def _count_exact_cover(self, problem: Problem, first: str | None = None) -> int:
         """The solutions of ``problem`` by the method; the root branches on ``first``.
         The nodes of a dancing-links search are added to :attr:`nodes`."""
         if self.method in ("dlx", "auto") and first is not None:
@@ -372,12 +369,12 @@ class BrokenSearch:
 
             search = wall_clock_search(problem, **self.options)
         else:
-            return problem.count(method=self.method, **self.options)
+            return methods.count(problem, self.method, **self.options)
         found = search.count()
         self.nodes += search.stats.nodes
         return found
 
-    def _count_on_workers(self, problem: ExactCover) -> int:
+    def _count_on_workers(self, problem: Problem) -> int:
         """The solutions of ``problem`` counted on :attr:`workers` processes, if time is
         left (the parallel count has no deadline of its own: it is looked at before)."""
         from excover.parallel import count
@@ -415,7 +412,7 @@ class BrokenSearch:
             problems.append(merged[0])
         return self._count_parts(problems)
 
-    def _count_parts(self, problems: list[ExactCover]) -> int:
+    def _count_parts(self, problems: list[Problem]) -> int:
         """The solutions of merged ``problems`` (each branching first on its first item)
         counted on a pool of :attr:`workers` processes, within the run's time."""
         from excover.parallel import workers
@@ -438,13 +435,13 @@ class BrokenSearch:
             raise LimitReached("timeout", Stats())
         return sum(found for found in counts if found is not None)
 
-    def _solutions_of(self, problem: ExactCover, first: str | None = None) -> Iterator[list[int]]:
+    def _solutions_of(self, problem: Problem, first: str | None = None) -> Iterator[list[int]]:
         if self.method in ("dlx", "auto") and first is not None:
             return _branching_first(problem, first, self._options, self.deadline).solutions()
         method = "dlx" if self.method == "auto" else self.method
-        return problem.solutions(method=method, **self.options)
+        return methods.solutions(problem, method, **self.options)
 
-    def _reduced(self, partial: tuple[int, ...]) -> tuple[ExactCover, list[int]]:
+    def _reduced(self, partial: tuple[int, ...]) -> tuple[Problem, list[int]]:
         """The problem of the solutions extending ``partial``, and the original index of
         each of its options."""
         from excover.parallel import Subproblem
@@ -887,9 +884,9 @@ class BrokenSearch:
         can take longer than finding it): once the run's deadline has passed, the search
         stops with :class:`~excover.LimitReached`."""
         if self._plain_method() == "zdd":
-            yield from self.problem.solutions(method="zdd")
+            yield from methods.solutions(self.problem, "zdd")
             return
-        search = self.problem.search(**self._options)
+        search = Search(self.problem, **self._options)
         search.deadline = self.deadline.until
         for solution in search.solutions():
             yield solution
@@ -995,7 +992,7 @@ def _smallest(solution: list[int], elements: list[Perm]) -> bool:
     return all(sorted(g[chosen].tolist()) >= solution for g in elements)
 
 
-def _count_part(problem: ExactCover, method: str, options: SearchOptions) -> int | None:
+def _count_part(problem: Problem, method: str, options: SearchOptions) -> int | None:
     """The solutions of one merged problem, branching first on its first item (run in a
     worker of :meth:`BrokenSearch._count_parts`); None when its ``timeout`` ran out."""
     try:
@@ -1003,13 +1000,13 @@ def _count_part(problem: ExactCover, method: str, options: SearchOptions) -> int
             deadline = Deadline(options.get("timeout"))
             rest: SearchOptions = {k: v for k, v in options.items() if k != "timeout"}  # type: ignore[assignment]
             return _branching_first(problem, problem.items[0], rest, deadline).count()
-        return problem.count(method=method, **options)
+        return methods.count(problem, method, **options)
     except LimitReached:
         return None
 
 
 def _branching_first(
-    problem: ExactCover, first: str, options: SearchOptions, deadline: Deadline
+    problem: Problem, first: str, options: SearchOptions, deadline: Deadline
 ) -> Search:
     """A dancing-links search of ``problem`` whose root branches on the item ``first``,
     stopping at ``deadline``."""

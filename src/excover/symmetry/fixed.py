@@ -21,9 +21,10 @@ from typing import TYPE_CHECKING, Unpack
 
 import numpy as np
 
+from excover.counting import methods
 from excover.errors import SymmetryError
 from excover.numbers import grouped
-from excover.problem import ExactCover, SearchOptions
+from excover.problem import Problem, SearchOptions
 from excover.symmetry.chain import Perm, is_identity
 
 if TYPE_CHECKING:
@@ -82,7 +83,7 @@ class Quotient:
     """The problem whose solutions are the solutions of ``problem`` fixed by the option
     permutation ``g``: one option per cycle of ``g`` whose options fit together."""
 
-    def __init__(self, problem: ExactCover, g: Perm) -> None:
+    def __init__(self, problem: Problem, g: Perm) -> None:
         # All cycles are checked at once on the flat arrays: each node is keyed by its
         # option's cycle and its item, and a cycle fits when no primary item is
         # covered more than its upper bound and each secondary item it meets more
@@ -130,7 +131,7 @@ class Quotient:
             number[counted].tolist(), item[counted].tolist(), uses[counted].tolist(), strict=True
         ):
             self.uses[k][i] = u
-        quotient = ExactCover._of_checked_names(problem.primary_items, problem.secondary_items)
+        quotient = problem.derive()
         weighted = set(self.weighted)
         for i, (lo, top) in enumerate(zip(data.lo, data.hi, strict=True)):
             if i in weighted:
@@ -156,7 +157,7 @@ class Quotient:
     def count(self, method: str = "dlx", **options: Unpack[SearchOptions]) -> int:
         """The number of solutions of the problem fixed by the permutation."""
         if not self.weighted:
-            return self.exact_cover.count(method=method, **options)
+            return methods.count(self.exact_cover, method, **options)
         return sum(1 for _ in self.solutions(method, **options))
 
     def solutions(
@@ -164,7 +165,7 @@ class Quotient:
     ) -> Iterator[list[int]]:
         """The fixed solutions, as sorted option lists of the problem."""
         bounds = [self.problem.multiplicity(item) for item in self.weighted]
-        for found in self.exact_cover.solutions(method=method, **options):
+        for found in methods.solutions(self.exact_cover, method, **options):
             if self.weighted:
                 totals = dict.fromkeys(self.weighted, 0)
                 for option in found:
@@ -180,7 +181,7 @@ class Quotient:
 
 
 def burnside(
-    problem: ExactCover, group: Group, method: str = "dlx", **options: Unpack[SearchOptions]
+    problem: Problem, group: Group, method: str = "dlx", **options: Unpack[SearchOptions]
 ) -> int:
     """The number of orbits of solutions under ``group``, by Burnside's lemma: the mean
     over the group's elements of the number of solutions each fixes. ``timeout`` bounds
@@ -192,7 +193,7 @@ def burnside(
     elements = elements_of(group, "Burnside's lemma")
     for g in elements:
         if is_identity(g):
-            total += problem.count(method=method, **deadline.options(options))
+            total += methods.count(problem, method, **deadline.options(options))
         else:
             total += Quotient(problem, g).count(method, **deadline.options(options))
     if total % len(elements):  # pragma: no cover - Burnside's lemma says it divides

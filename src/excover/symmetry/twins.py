@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from excover.problem import ExactCover
+from excover.problem import Problem
 from excover.symmetry.chain import Perm
 from excover.symmetry.group import Automorphism, Group
 
@@ -35,7 +35,7 @@ class Merged:
     ``problem``, the ``group`` acting on it, and ``firsts[k]``, the option of the original
     problem that option ``k`` keeps."""
 
-    def __init__(self, problem: ExactCover, group: Group, firsts: list[int]) -> None:
+    def __init__(self, problem: Problem, group: Group, firsts: list[int]) -> None:
         self.problem = problem
         self.group = group
         self.firsts = firsts
@@ -45,7 +45,7 @@ class Merged:
         return sorted(self.firsts[k] for k in solution)
 
 
-def merge_twins(problem: ExactCover, group: Group) -> Merged | None:
+def merge_twins(problem: Problem, group: Group) -> Merged | None:
     """``problem`` with its identical options merged, under the action of ``group``; None
     when no two options are identical, when some class of them could be used twice in one
     solution, or when ``group`` lacks an exchange of two identical options."""
@@ -65,7 +65,7 @@ def merge_twins(problem: ExactCover, group: Group) -> Merged | None:
     return Merged(merged, Group(merged, generators), firsts)
 
 
-def _classes(problem: ExactCover) -> list[list[int]]:
+def _classes(problem: Problem) -> list[list[int]]:
     """The classes of identical options, by first member."""
     data = problem.engine_input()
     starts = np.frombuffer(data.option_start, dtype=np.intc).astype(np.int64)
@@ -79,7 +79,7 @@ def _classes(problem: ExactCover) -> list[list[int]]:
     return list(found.values())
 
 
-def _used_once(problem: ExactCover, option: int) -> bool:
+def _used_once(problem: Problem, option: int) -> bool:
     """Whether no solution holds two copies of ``option``: it covers a primary item of
     multiplicity 1 or a secondary item without color."""
     data = problem.engine_input()
@@ -103,13 +103,13 @@ def _exchanges_lie_in(chain: StabilizerChain, members: list[int]) -> bool:
     return True
 
 
-def _keeping(problem: ExactCover, options: list[int]) -> ExactCover:
+def _keeping(problem: Problem, options: list[int]) -> Problem:
     """The problem with the same items and only ``options`` (in that order)."""
     data = problem.engine_input()
     starts = np.frombuffer(data.option_start, dtype=np.intc).astype(np.int64)
     items = np.frombuffer(data.node_item, dtype=np.intc).astype(np.int64)
     colors = np.frombuffer(data.node_color, dtype=np.intc).astype(np.int64)
-    kept = ExactCover(problem.primary_items, problem.secondary_items)
+    kept = problem.derive()
     for item in range(problem.n_primary):
         lo, hi = problem.multiplicity(item)
         if (lo, hi) != (1, 1):

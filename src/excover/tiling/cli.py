@@ -12,7 +12,7 @@ import argparse
 from collections.abc import Callable
 
 from excover.cli.common import read_input
-from excover.problem import ExactCover
+from excover.solving import ExactCover
 from excover.tiling.tiling import Tiling
 
 __all__ = ["read_board"]

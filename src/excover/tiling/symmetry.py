@@ -34,7 +34,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from excover.problem import ExactCover, SearchOptions
+from excover.problem import SearchOptions
+from excover.solving import ExactCover
 from excover.symmetry.fixed import cycles
 from excover.tiling.grids import Isometry
 

@@ -25,7 +25,8 @@ import numpy as np
 import numpy.typing as npt
 
 from excover.errors import UsageError
-from excover.problem import ExactCover, SearchOptions
+from excover.problem import SearchOptions
+from excover.solving import ExactCover
 from excover.tiling.grids import Coords, Grid, Isometry
 from excover.tiling.pattern import Pattern
 from excover.tiling.tile import Multiplicity, Shape, Tile

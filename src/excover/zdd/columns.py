@@ -21,7 +21,7 @@ from excover.zdd.family import Family
 from excover.zdd.manager import Manager, default
 
 if TYPE_CHECKING:
-    from excover.problem import ExactCover
+    from excover.problem import Problem
 
 __all__ = ["color_family", "column_family", "columns"]
 
@@ -74,7 +74,7 @@ def color_family(manager: Manager, n_options: int, uses: dict[int, int]) -> Fami
     return free
 
 
-def columns(problem: ExactCover, manager: Manager | None = None) -> Family:
+def columns(problem: Problem, manager: Manager | None = None) -> Family:
     """The family of all solutions of ``problem``, by combine's column merge."""
     owner = manager or default()
     data = problem.engine_input()
@@ -96,7 +96,7 @@ def columns(problem: ExactCover, manager: Manager | None = None) -> Family:
     return layer[0]
 
 
-def _item_family(manager: Manager, problem: ExactCover, item: int, uses: dict[int, int]) -> Family:
+def _item_family(manager: Manager, problem: Problem, item: int, uses: dict[int, int]) -> Family:
     """The family of the option sets that satisfy ``item`` (an engine item number)."""
     data = problem.engine_input()
     if item < data.n_primary:

@@ -56,7 +56,7 @@ from excover.zdd import _dxz, _store, _topdown
 from excover.zdd.manager import Manager, default, default_max_nodes
 
 if TYPE_CHECKING:
-    from excover.problem import ExactCover
+    from excover.problem import Problem
     from excover.zdd.family import Family
 
 __all__ = [
@@ -105,7 +105,7 @@ def _translated(call: Callable[[], _T]) -> _T:
         raise ResourceLimitError(f"out of memory: {error}") from None
 
 
-def _order(problem: ExactCover) -> list[int]:
+def _order(problem: Problem) -> list[int]:
     """The options sorted (stably) by their first primary item (an option's smallest
     item is primary: every option has one, and they are numbered before the secondary)."""
     data = problem.engine_input()
@@ -130,7 +130,7 @@ class Run:
     probes with it). Between two calls nothing else may run on its manager: the partial
     results belong to no family yet, and a garbage collection would free them."""
 
-    def __init__(self, problem: ExactCover, manager: Manager, ordered: bool = False) -> None:
+    def __init__(self, problem: Problem, manager: Manager, ordered: bool = False) -> None:
         """``ordered``: the options already come sorted by their first primary item
         (:mod:`excover.counting.components` cuts its parts out that way), so the look
         for the order, in Python, is spared."""
@@ -210,13 +210,13 @@ def _family(manager: Manager, root: int) -> Family:
     return Family(manager, root)
 
 
-def run_dxz(problem: ExactCover, manager: Manager, budget: int = -1) -> Probe:
+def run_dxz(problem: Problem, manager: Manager, budget: int = -1) -> Probe:
     """DXZ over the options renumbered by :func:`_order`, stopping after ``budget`` search
     nodes when ``budget`` is not negative."""
     return Run(problem, manager).run(budget)
 
 
-def topdown_applies(problem: ExactCover) -> bool:
+def topdown_applies(problem: Problem) -> bool:
     """Whether the top-down construction takes ``problem``: no colors, no multiplicities,
     at most ``_topdown.MAX_WORDS * 64`` options and ``_topdown.MAX_PRIMARY`` primary items
     (its states are bitsets over the options, its checks sets of primary items)."""
@@ -230,7 +230,7 @@ def topdown_applies(problem: ExactCover) -> bool:
     )
 
 
-def open_width(problem: ExactCover, order: list[int]) -> int:
+def open_width(problem: Problem, order: list[int]) -> int:
     """The most items *open* at a cut of the options taken in ``order``: used by an option
     before the cut and by one after it. A construction that decides the options in this
     order keeps, at the cut, a state that depends on those items, so their number bounds
@@ -255,7 +255,7 @@ def open_width(problem: ExactCover, order: list[int]) -> int:
     return widest
 
 
-def prefers_topdown(problem: ExactCover) -> bool:
+def prefers_topdown(problem: Problem) -> bool:
     """Whether :func:`dxz` builds top-down: when it applies and the problem's option order
     is no wider (:func:`open_width`) than DXZ's (options by first primary item). Queens
     (35 against 48 at n = 12), domino and polyomino tilings made by :mod:`excover.tiling`
@@ -268,7 +268,7 @@ def prefers_topdown(problem: ExactCover) -> bool:
 
 
 def topdown(
-    problem: ExactCover,
+    problem: Problem,
     manager: Manager | None = None,
     tick: Callable[[int, int, int], None] | None = None,
 ) -> Family:
@@ -293,7 +293,7 @@ def topdown(
     return _family(owner, root)
 
 
-def dxz(problem: ExactCover, manager: Manager | None = None) -> Family:
+def dxz(problem: Problem, manager: Manager | None = None) -> Family:
     """The family of all solutions of ``problem`` (sets of option indices): built
     top-down when :func:`prefers_topdown` (7-13x faster than DXZ on queens, as fast on
     dominoes, 5x on the pentominoes of a 6x10 :class:`~excover.tiling.Tiling`), by DXZ
@@ -303,7 +303,7 @@ def dxz(problem: ExactCover, manager: Manager | None = None) -> Family:
     return by_dxz(problem, manager)
 
 
-def by_dxz(problem: ExactCover, manager: Manager | None = None) -> Family:
+def by_dxz(problem: Problem, manager: Manager | None = None) -> Family:
     """The family of all solutions of ``problem``, by DXZ whatever the problem."""
     family, order, _, _ = run_dxz(problem, manager or default())
     assert family is not None  # no budget, so the search ran to its end
@@ -324,7 +324,7 @@ def _rename(family: Family, order: list[int]) -> Family:
     return renamed[family._id]
 
 
-def count(problem: ExactCover, max_bytes: int | None = None) -> int:
+def count(problem: Problem, max_bytes: int | None = None) -> int:
     """The number of solutions (exact, however large): by the frontier count over DXZ's
     states when the problem suits it (:mod:`excover.zdd.frontier`: tilings and the like,
     faster and lighter, no ZDD built), otherwise on the family of :func:`dxz` (top-down
@@ -344,7 +344,7 @@ class Listing:
     statistics. The search runs in a private manager whose memory ``max_bytes`` bounds
     (None: the default bound)."""
 
-    def __init__(self, problem: ExactCover, max_bytes: int | None = None) -> None:
+    def __init__(self, problem: Problem, max_bytes: int | None = None) -> None:
         self.run = Run(problem, search_manager(max_bytes))
 
     def __iter__(self) -> Iterator[list[int]]:
@@ -367,7 +367,7 @@ class Listing:
 
 
 def solutions(
-    problem: ExactCover, limit: int | None = None, max_bytes: int | None = None
+    problem: Problem, limit: int | None = None, max_bytes: int | None = None
 ) -> Iterator[list[int]]:
     """The solutions (at most ``limit``), each a sorted list of option indices, as the
     DXZ search meets them (:class:`Listing`): the first after one descent, each one once,
@@ -379,6 +379,6 @@ def solutions(
     return listed if limit is None else islice(listed, limit)
 
 
-def first(problem: ExactCover, max_bytes: int | None = None) -> list[int] | None:
+def first(problem: Problem, max_bytes: int | None = None) -> list[int] | None:
     """The first solution of :func:`solutions`, or None when there is none."""
     return next(solutions(problem, 1, max_bytes), None)

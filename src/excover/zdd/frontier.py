@@ -58,7 +58,7 @@ from excover.zdd import _frontier
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from excover.problem import ExactCover
+    from excover.problem import Problem
 
 __all__ = ["Layout", "Runs", "count", "count_layout", "layout", "layout_of", "start", "suits"]
 __all__ += ["wide_layout"]
@@ -146,7 +146,7 @@ def layout_of(
     return _frontier.layout(n_primary, starts, items, memoryview(position))
 
 
-def layout(problem: ExactCover, reorder: bool = True) -> tuple[array[int], array[int]] | None:
+def layout(problem: Problem, reorder: bool = True) -> tuple[array[int], array[int]] | None:
     """:func:`layout_of` for ``problem`` (``reorder`` as there), or None when the problem
     does not suit the frontier count (secondary items, colors, multiplicities, or no
     narrow order)."""
@@ -156,7 +156,7 @@ def layout(problem: ExactCover, reorder: bool = True) -> tuple[array[int], array
     return layout_of(data.n_primary, data.option_start, data.node_item, reorder)
 
 
-def _plain(problem: ExactCover) -> bool:
+def _plain(problem: Problem) -> bool:
     """Whether the problem has primary items only, no colors and no multiplicities."""
     data = problem.engine_input()
     if data.n_secondary or any(data.node_color):
@@ -175,7 +175,7 @@ class Layout(NamedTuple):
     masks: array[int]
 
 
-def wide_layout(problem: ExactCover) -> Layout | None:
+def wide_layout(problem: Problem) -> Layout | None:
     """The problem laid out with the items in the order of
     :func:`excover.zdd._frontier.narrow_order` (few states, whatever the span) in the
     fewest words (up to :data:`MAX_WORDS`: spans up to 254 items), or None when the
@@ -203,13 +203,13 @@ def wide_layout(problem: ExactCover) -> Layout | None:
     return Layout(n_items, words, *laid_out)
 
 
-def suits(problem: ExactCover) -> bool:
+def suits(problem: Problem) -> bool:
     """Whether :func:`count` can count ``problem``."""
     return layout(problem) is not None
 
 
 def count(
-    problem: ExactCover,
+    problem: Problem,
     workers: int = 1,
     tick: Callable[[int, int, int], None] | None = None,
     max_bytes: int | None = None,

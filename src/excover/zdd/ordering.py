@@ -26,7 +26,7 @@ import numpy as np
 if TYPE_CHECKING:
     from numpy.typing import NDArray
 
-    from excover.problem import ExactCover
+    from excover.problem import Problem
 
     IntArray: TypeAlias = NDArray[np.int64]
 
@@ -146,7 +146,7 @@ def _smoothed(graph: _Incidence, order: IntArray) -> list[IntArray]:
     return orders
 
 
-def span(problem: ExactCover, order: IntArray | None = None) -> int:
+def span(problem: Problem, order: IntArray | None = None) -> int:
     """The widest option's span (last item's position less first item's) when the items
     are numbered by ``order`` (``order[k]`` is the item put at position k; None for the
     problem's own order); 0 without options."""
@@ -173,7 +173,7 @@ def _span(positions: IntArray, option_start: IntArray) -> int:
     return int(widths.max())
 
 
-def item_order(problem: ExactCover) -> IntArray | None:
+def item_order(problem: Problem) -> IntArray | None:
     """The order of the items the frontier count uses: None for the problem's own, or the
     reverse Cuthill-McKee order when its span is smaller (``order[k]`` is the item at
     position k)."""

@@ -50,11 +50,11 @@ from excover.formats.burrtools.model import (
     Voxel,
 )
 
-if TYPE_CHECKING:  # the model calls this module to build itself: types only
-    from excover.problem import ExactCover
-    from excover.symmetry import Generator
+if TYPE_CHECKING:
+    from excover.permutations import Generator
+    from excover.problem import Problem as Model  # not model.Problem, BurrTools' own
 
-P = TypeVar("P", bound="ExactCover")
+P = TypeVar("P", bound="Model")
 
 __all__ = ["kind_name", "result_symmetries", "to_exact_cover"]
 
@@ -237,7 +237,7 @@ def _holes_apply(problem: Problem, puzzle: Puzzle) -> bool:
 
 def to_exact_cover(puzzle: Puzzle, number: int, factory: type[P]) -> P:
     """The exact cover problem of problem ``number`` (from 0, as BurrTools' ``burrTxt
-    -o``) of a puzzle on any of BurrTools' grids, built by ``factory`` (ExactCover or a
+    -o``) of a puzzle on any of BurrTools' grids, built by ``factory`` (Problem or a
     subclass: see :meth:`ExactCover.from_burrtools <excover.ExactCover.from_burrtools>`),
     its symmetries declared; see the module's text for the reduction."""
     problem = _check(puzzle, number)

@@ -1,0 +1,115 @@
+"""One problem solved by one method in this process: the methods' one dispatch.
+
+Every operation that solves a problem it made (a symmetry-broken part, a subproblem on a
+worker, a quotient by a group) calls down here, never back up through
+:class:`excover.ExactCover`: ``method`` picks the compiled search (``"dlx"``, with its
+engine among the search options), the ZDD count or listing (``"zdd"``), the SAT solver
+(``"sat"``) or the choice of counting routes (``"auto"``, :mod:`excover.counting.choice`).
+:mod:`excover.solving.registry` puts the operations around these calls; this module is
+the only other place that tells the methods apart.
+"""
+
+from __future__ import annotations
+
+from excover.errors import UsageError
+
+TYPE_CHECKING = False  # typing is for type checkers: importing it costs each run ~6 ms
+if TYPE_CHECKING:
+    from collections.abc import Iterator, Mapping
+    from typing import Unpack
+
+    from excover.problem import Problem, SearchOptions
+
+__all__ = ["check_not_sat", "check_search_options", "count", "first", "solutions"]
+
+
+def first(
+    problem: Problem,
+    method: str = "dlx",
+    *,
+    solver: str | None = None,
+    amo: str | None = None,
+    **options: Unpack[SearchOptions],
+) -> list[int] | None:
+    """The first solution ``method`` finds (option indices), or None."""
+    if method == "sat":
+        from excover.sat import solve
+
+        return solve.first(problem, solver, amo, **options)
+    check_not_sat(method, solver, amo)
+    if method == "zdd":
+        from excover.zdd import dxz
+
+        check_search_options(method, options)
+        return dxz.first(problem)
+    from excover.engines import wall_clock_search
+
+    return wall_clock_search(problem, **options).first()
+
+
+def solutions(
+    problem: Problem,
+    method: str = "dlx",
+    limit: int | None = None,
+    *,
+    solver: str | None = None,
+    amo: str | None = None,
+    **options: Unpack[SearchOptions],
+) -> Iterator[list[int]]:
+    """The solutions ``method`` finds, lazily, at most ``limit`` of them (``"auto"``
+    lists by the compiled search, as ``"dlx"`` does)."""
+    if method == "sat":
+        from excover.sat import solve
+
+        return solve.solutions(problem, solver, amo, limit, **options)
+    check_not_sat(method, solver, amo)
+    if method == "zdd":
+        from excover.zdd import dxz
+
+        check_search_options(method, options)
+        return dxz.solutions(problem, limit)
+    from excover.engines import wall_clock_search
+
+    return wall_clock_search(problem, **options).solutions(limit)
+
+
+def count(
+    problem: Problem,
+    method: str = "auto",
+    *,
+    solver: str | None = None,
+    amo: str | None = None,
+    preprocess: bool = True,
+    **options: Unpack[SearchOptions],
+) -> int:
+    """The number of solutions, by ``method``; ``preprocess`` lets ``"auto"`` preprocess
+    a long count (:data:`excover.counting.choice.PREPROCESS_ABOVE`)."""
+    if method == "sat":
+        from excover.sat import solve
+
+        return solve.count(problem, solver, amo, **options)
+    check_not_sat(method, solver, amo)
+    if method == "zdd":
+        from excover.zdd import dxz
+
+        check_search_options(method, options)
+        return dxz.count(problem)
+    if method == "auto":
+        from excover.counting.choice import count as count_by_routes
+
+        return count_by_routes(problem, preprocess=preprocess, **options).count
+    from excover.engines import wall_clock_search
+
+    return wall_clock_search(problem, **options).count()
+
+
+def check_not_sat(method: str, solver: str | None, amo: str | None) -> None:
+    """Reject the SAT arguments ``solver`` and ``amo`` given with another method."""
+    if solver is not None or amo is not None:
+        raise UsageError(f"solver= and amo= go with method='sat', not method={method!r}")
+
+
+def check_search_options(method: str, options: Mapping[str, object]) -> None:
+    """UsageError when search options come with ``method="zdd"``, which has none."""
+    if method == "zdd" and options:
+        raise UsageError(f"method 'zdd' takes no search options, not {sorted(options)}")

@@ -1,0 +1,292 @@
+"""The public problem, :class:`ExactCover`: the model with its solving methods.
+
+:class:`excover.problem.Problem` holds the problem as data, at the bottom of the package,
+where every engine reads it. ``ExactCover`` adds what a user asks of a problem, one floor
+above every engine and operation: reading and writing it in Knuth's format and in
+BurrTools' (:mod:`excover.formats`), and solving it (``search``, ``first``,
+``solutions``, ``count``, ``symmetries``, ``split``, ``estimate``, ``zdd``, ``to_cnf``).
+Each solving method checks its arguments against :mod:`excover.names` and hands the work
+to :mod:`excover.solving.registry`, which picks the operation and the method; operations
+below never call back up here (they call :mod:`excover.counting.methods`).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Iterator, Mapping
+from typing import TYPE_CHECKING, Self, Unpack
+
+from excover.errors import UsageError
+from excover.names import METHODS, SEARCH_OPTIONS
+from excover.problem import Problem, SearchOptions
+from excover.solving import registry
+
+if TYPE_CHECKING:
+    from excover.engines import Search
+    from excover.formats.burrtools import Puzzle
+    from excover.parallel import Estimate, Subproblem
+    from excover.permutations import Generator
+    from excover.sat import CNF
+    from excover.symmetry import Group
+    from excover.zdd import Family
+
+__all__ = ["ExactCover"]
+
+
+class ExactCover(Problem):
+    """An exact cover problem, to build, read, write and solve.
+
+    ``primary`` and ``secondary`` are either lists of names or counts; counted items are
+    named by their position, ``"0"``, ``"1"``, ..., the secondary ones continuing after the
+    primary ones. Names are non-empty printable strings without blanks, ``:`` or ``|`` (so
+    that every problem can be written in Knuth's format); so are color names. Build the
+    options with :meth:`add_option`, or build the whole problem with :meth:`from_matrix`,
+    :meth:`from_sparse`, :meth:`from_dlx` or :meth:`read`. Every malformed input raises
+    :class:`~excover.ProblemError` naming the culprit.
+    """
+
+    # ----- reading and writing -----
+
+    @classmethod
+    def from_dlx(cls, text: str, source: str = "<string>") -> Self:
+        """A problem from Knuth's DLX1/DLX2/DLX3 text format (see :mod:`excover.formats.dlx`).
+
+        Errors are :class:`~excover.FormatError` located by ``source`` and line number.
+        """
+        from excover.formats.dlx import parse_dlx
+
+        return parse_dlx(text, source, cls)
+
+    @classmethod
+    def from_burrtools(cls, puzzle: Puzzle, problem: int = 0) -> Self:
+        """Problem number ``problem`` (from 0) of a BurrTools puzzle (read by
+        :func:`excover.formats.burrtools.read_xmpuzzle`), with the symmetries BurrTools
+        counts assemblies under declared (see :mod:`excover.formats.burrtools.cover`)."""
+        from excover.formats.burrtools.cover import to_exact_cover
+
+        return to_exact_cover(puzzle, problem, cls)
+
+    @classmethod
+    def read(cls, path: str | os.PathLike[str]) -> Self:
+        """A problem from a file in Knuth's DLX format; errors name the file and line."""
+        from excover.formats.dlx import read_dlx
+
+        return read_dlx(path, cls)
+
+    def to_dlx(self) -> str:
+        """The problem in Knuth's DLX text format; :meth:`from_dlx` reads it back equal."""
+        from excover.formats.dlx import format_dlx
+
+        return format_dlx(self)
+
+    def write(self, path: str | os.PathLike[str]) -> None:
+        """Write the problem to a file in Knuth's DLX text format."""
+        from excover.formats.dlx import write_dlx
+
+        write_dlx(self, path)
+
+    # ----- solving -----
+
+    def search(
+        self,
+        heuristic: str = "mrv",
+        *,
+        seed: int | None = None,
+        max_solutions: int | None = None,
+        max_nodes: int | None = None,
+        timeout: float | None = None,
+        engine: str = "auto",
+    ) -> Search:
+        """A search run over this problem (see :class:`excover.Search`)."""
+        return registry.search(
+            self,
+            heuristic,
+            seed=seed,
+            max_solutions=max_solutions,
+            max_nodes=max_nodes,
+            timeout=timeout,
+            engine=engine,
+        )
+
+    def first(
+        self,
+        method: str = "dlx",
+        *,
+        solver: str | None = None,
+        amo: str | None = None,
+        preprocess: bool = False,
+        **options: Unpack[SearchOptions],
+    ) -> list[int] | None:
+        """The first solution (option indices) found by ``method``, or None.
+
+        ``solver`` and ``amo`` choose the SAT solver and at-most-one encoding of
+        ``method="sat"`` (see :mod:`excover.sat`), as in :meth:`solutions` and :meth:`count`.
+        ``preprocess=True`` searches the problem :func:`excover.preprocess.preprocess`
+        reduces, as :meth:`count` does.
+        """
+        _check_method(method)
+        _check_options(options)
+        return registry.first(
+            self, method, solver=solver, amo=amo, preprocess=preprocess, **options
+        )
+
+    def solutions(
+        self,
+        method: str = "dlx",
+        limit: int | None = None,
+        *,
+        solver: str | None = None,
+        amo: str | None = None,
+        workers: int | None = None,
+        executor: object | None = None,
+        tasks: int | None = None,
+        up_to_symmetry: bool = False,
+        symmetry: bool | Group | Iterable[Generator] | None = None,
+        preprocess: bool = False,
+        **options: Unpack[SearchOptions],
+    ) -> Iterator[list[int]]:
+        """Lazily yield the solutions found by ``method`` (at most ``limit`` of them).
+
+        ``method="zdd"`` lists them, sorted, as the DXZ search meets them, without waiting
+        for the whole family (:class:`excover.zdd.dxz.Listing`: the first after one
+        descent, in lexicographic order of the search's option numbers), within the memory
+        bound of :mod:`excover.zdd.memory`; :meth:`first` gives the first.
+        ``workers``, ``executor`` or ``tasks`` find them as subproblems in parallel, as
+        :meth:`count` does, in a fixed order (see :func:`excover.parallel.solutions`).
+
+        ``up_to_symmetry=True`` yields one solution per orbit (sorted option lists) under
+        the group ``symmetry`` (by default the problem's automorphism group, see
+        :meth:`symmetries`); ``symmetry`` alone yields every solution, orbit by orbit,
+        from a symmetry-broken search (see :mod:`excover.symmetry.broken`).
+
+        ``preprocess=True`` searches the problem :func:`excover.preprocess.preprocess`
+        reduces, as :meth:`count` does, and yields its solutions as this problem's options.
+        """
+        _check_method(method)
+        _check_options(options)
+        return registry.solutions(
+            self,
+            method,
+            limit,
+            solver=solver,
+            amo=amo,
+            workers=workers,
+            executor=executor,
+            tasks=tasks,
+            up_to_symmetry=up_to_symmetry,
+            symmetry=symmetry,
+            preprocess=preprocess,
+            **options,
+        )
+
+    def count(
+        self,
+        method: str = "auto",
+        *,
+        solver: str | None = None,
+        amo: str | None = None,
+        workers: int | None = None,
+        executor: object | None = None,
+        tasks: int | None = None,
+        up_to_symmetry: bool = False,
+        symmetry: bool | Group | Iterable[Generator] | None = None,
+        preprocess: bool | None = None,
+        **options: Unpack[SearchOptions],
+    ) -> int:
+        """The number of solutions, an exact int.
+
+        ``up_to_symmetry=True`` counts the orbits of solutions under the group
+        ``symmetry`` (by default the problem's automorphism group, :meth:`symmetries`);
+        ``symmetry`` alone (True or a group) counts every solution by a symmetry-broken
+        search, one branch per orbit at the top of the tree (see
+        :mod:`excover.symmetry.broken`); with ``workers=n`` its exact cover problems are
+        counted on ``n`` processes.
+
+        ``method="sat"`` enumerates with the SAT solver and, on long enumerations, races the
+        ganak model counter when pyganak is installed (see :func:`excover.sat.solve.count`).
+        ``workers=n`` counts on ``n`` processes, ``executor=`` on a concurrent.futures
+        Executor or a Dask ``Client``, the problem cut into ``tasks`` subproblems (see
+        :mod:`excover.parallel`); each is counted by ``method`` (not ``"sat"``).
+
+        ``preprocess=True`` counts the problem :func:`excover.preprocess.preprocess`
+        reduces (blocked options and redundant items removed; the same solutions), by any
+        method; it does not combine with ``symmetry`` or ``up_to_symmetry``, whose group
+        is the original problem's. By default (None) ``method="auto"`` preprocesses where
+        it pays: once its search projects a long count
+        (:data:`excover.counting.choice.PREPROCESS_ABOVE`), within a share of that time;
+        ``preprocess=False`` never does (docs/model-and-search.md#preprocessing).
+        """
+        _check_method(method)
+        _check_options(options)
+        return registry.count(
+            self,
+            method,
+            solver=solver,
+            amo=amo,
+            workers=workers,
+            executor=executor,
+            tasks=tasks,
+            up_to_symmetry=up_to_symmetry,
+            symmetry=symmetry,
+            preprocess=preprocess,
+            **options,
+        )
+
+    def symmetries(self) -> Group:
+        """The automorphism group of the problem: the permutations of its options and
+        items that map it onto itself (kinds, multiplicities and colors respected), by
+        generators, with its exact order (see :mod:`excover.symmetry`). Needs the extra
+        ``excover[symmetry]`` (python-igraph). A problem that declares its symmetries
+        (:meth:`declared_symmetries`) gets the group they generate instead."""
+        return registry.symmetries(self)
+
+    def split(
+        self, depth: int | None = None, tasks: int | None = None, *, seed: int = 0
+    ) -> list[Subproblem]:
+        """Subproblems whose solutions partition this problem's, cut from the top of the
+        search tree at ``depth``, or where it is biggest until there are ``tasks`` of
+        them (see :func:`excover.parallel.split`)."""
+        return registry.split(self, depth, tasks, seed=seed)
+
+    def estimate(
+        self, samples: int | None = None, *, seed: int | None = 0, timed: bool = True
+    ) -> Estimate:
+        """Estimates of the search tree (nodes, solutions, updates, each with its standard
+        error) and of the time of a dancing-links count, from ``samples`` random probes
+        (default 1000), or exact figures when the tree is small (see
+        :func:`excover.parallel.estimate`)."""
+        return registry.estimate(self, samples, seed=seed, timed=timed)
+
+    def zdd(self, method: str = "dxz") -> Family:
+        """The :class:`~excover.Family` of all solutions (sets of option indices).
+
+        ``"dxz"``: memoised dancing links (:mod:`excover.zdd.dxz`); ``"columns"``:
+        combine's intersection of one family per item (:mod:`excover.zdd.columns`).
+        Both give the same family, in the default ZDD manager.
+        """
+        return registry.zdd(self, method)
+
+    def to_cnf(self, amo: str = "auto") -> CNF:
+        """The problem as a CNF formula, one variable per option (see :mod:`excover.sat`);
+        ``amo`` names the at-most-one encoding."""
+        return registry.to_cnf(self, amo)
+
+    def write_dimacs(self, path: str | os.PathLike[str], amo: str = "auto") -> None:
+        """Write :meth:`to_cnf` to ``path`` in DIMACS format, with a header mapping the
+        variables back to the options."""
+        self.to_cnf(amo).write_dimacs(path)
+
+
+def _check_options(options: Mapping[str, object]) -> None:
+    """Refuse a keyword that is none of the search options (a typo would otherwise reach
+    the search as a TypeError, or be ignored)."""
+    unknown = sorted(set(options) - set(SEARCH_OPTIONS))
+    if unknown:
+        known = ", ".join(sorted(SEARCH_OPTIONS))
+        raise UsageError(f"unknown keyword argument {unknown[0]!r}; the search options are {known}")
+
+
+def _check_method(method: str) -> None:
+    """Reject unknown solving methods, listing the valid ones."""
+    if not isinstance(method, str) or method not in METHODS:
+        raise UsageError(f"unknown method {method!r}; choose one of {', '.join(METHODS)}")
