@@ -14,12 +14,16 @@ needs nothing of the kind: in Python code the default handler raises
 from __future__ import annotations
 
 import math
+import signal
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from types import FrameType
 
 from excover.errors import LimitReached, UsageError
 from excover.statistics import Stats
 
-__all__ = ["check", "check_deadline"]
+__all__ = ["ALARM_REPEAT", "TimeUp", "alarm", "check", "check_deadline"]
 
 
 def check_deadline(deadline: object) -> float | None:
@@ -42,3 +46,54 @@ def check(deadline: float | None, nodes: int = 0) -> None:
     on the caller: a node of a search tree, an option built)."""
     if deadline is not None and time.monotonic() >= deadline:
         raise LimitReached("timeout", Stats(nodes=nodes, stopped_by="timeout"))
+
+
+class TimeUp(Exception):
+    """Raised by :func:`alarm` wherever the program is when its time runs out (the
+    compiled engines check for signals regularly, as they do for Ctrl-C)."""
+
+
+#: Seconds between two rings of :func:`alarm` once the time is up.
+ALARM_REPEAT = 0.02
+
+
+@contextmanager
+def alarm(limit: float | None) -> Iterator[None]:
+    """Within the block, raise :class:`TimeUp` after ``limit`` seconds (None: never).
+
+    For engines that cannot stop at a deadline of their own: it needs a Unix alarm and
+    the main thread, and refuses otherwise. Once the time is up the alarm goes on
+    ringing every :data:`ALARM_REPEAT` seconds until the block is left: a signal
+    handler's exception raised inside a garbage-collector callback or a ``__del__``
+    is swallowed by Python ("Exception ignored in ..."), and a single alarm lost that
+    way would let the run go on to its end."""
+    if limit is None:
+        yield
+        return
+    refusal = "--timeout needs a Unix system and the main thread here"
+    if not hasattr(signal, "setitimer"):
+        raise UsageError(refusal)
+
+    def alarm(signum: int, frame: FrameType | None) -> None:
+        raise TimeUp
+
+    try:
+        previous = signal.signal(signal.SIGALRM, alarm)
+    except ValueError:  # Python sets signal handlers in the main thread only
+        raise UsageError(refusal) from None
+    try:
+        # Armed inside the try: a first ring that lands as soon as the alarm is set (a
+        # limit of 0) must still find the cleanup below on its way out.
+        signal.setitimer(signal.ITIMER_REAL, max(limit, 1e-6), ALARM_REPEAT)
+        yield
+    finally:
+        # A ring can land here too, before the alarm is off: were it to cut this cleanup
+        # short, the alarm would go on ringing after the block, anywhere. Python runs a
+        # handler only at a call or a jump, so every one of those is inside the retry.
+        while True:
+            try:
+                signal.setitimer(signal.ITIMER_REAL, 0)
+                signal.signal(signal.SIGALRM, previous)
+                break
+            except TimeUp:
+                continue

@@ -16,11 +16,13 @@ __all__ = [
     "ENGINE_NAMES",
     "HEURISTICS",
     "METHODS",
+    "METHOD_TRAITS",
     "ROUTES",
     "SEARCH_ENGINES",
     "SEARCH_OPTIONS",
     "TASK_METHODS",
     "ZDD_BUILDS",
+    "MethodTraits",
 ]
 
 #: The solving methods of :meth:`excover.ExactCover.count` and of every subcommand that
@@ -29,8 +31,52 @@ __all__ = [
 #: solver.
 METHODS: tuple[str, ...] = ("auto", "dlx", "zdd", "sat")
 
+
+class MethodTraits:
+    """What a method is, for the operations and front ends that must know: they ask
+    these questions of a method rather than compare its name, so that a new method
+    declares its answers here and its code in :mod:`excover.counting.methods` and
+    :mod:`excover.solving.registry`, and nowhere else."""
+
+    __slots__ = ("chooses", "family", "searches", "solver")
+
+    def __init__(self, *, searches: bool, chooses: bool, family: bool, solver: bool) -> None:
+        #: It walks a search tree with a compiled engine (or, for ``auto``, may): it
+        #: takes the search options (heuristic, seed, engine, ``max_nodes``), its tree
+        #: can be probed (``estimate``), broken by symmetry and run in slices, and a run
+        #: stopped early has counted part of the solutions.
+        self.searches = searches
+        #: It picks a route for each problem (:mod:`excover.counting.choice`).
+        self.chooses = chooses
+        #: It counts the family of solutions as a whole (a ZDD or the frontier count):
+        #: it takes no search options, a run stopped early has no partial count, and
+        #: each worker takes one subproblem (each builds a memo of its own).
+        self.family = family
+        #: It asks a SAT solver: it takes ``solver=`` and ``amo=``, in one process.
+        self.solver = solver
+
+    @property
+    def one_search(self) -> bool:
+        """It is one compiled search, not a choice among routes: it has a node count
+        and can be cut into slices and shares of one tree."""
+        return self.searches and not self.chooses
+
+    @property
+    def splits(self) -> bool:
+        """It can count a problem cut into subproblems on workers."""
+        return not self.solver
+
+
+#: The answers of each method of :data:`METHODS`.
+METHOD_TRAITS: dict[str, MethodTraits] = {
+    "auto": MethodTraits(searches=True, chooses=True, family=False, solver=False),
+    "dlx": MethodTraits(searches=True, chooses=False, family=False, solver=False),
+    "zdd": MethodTraits(searches=False, chooses=False, family=True, solver=False),
+    "sat": MethodTraits(searches=False, chooses=False, family=False, solver=True),
+}
+
 #: The methods that count subproblems on workers (a SAT solver does not take part).
-TASK_METHODS: tuple[str, ...] = ("auto", "dlx", "zdd")
+TASK_METHODS: tuple[str, ...] = tuple(name for name in METHODS if METHOD_TRAITS[name].splits)
 
 #: The compiled search engines: dancing links, the bit-parallel engine, dancing cells.
 SEARCH_ENGINES: tuple[str, ...] = ("dlx", "bits", "cells")

@@ -35,13 +35,12 @@ from __future__ import annotations
 
 import argparse
 import os
-import signal
 import sys
 import time
-from collections.abc import Iterator, Mapping
-from contextlib import contextmanager
-from types import FrameType
+from collections.abc import Mapping
 
+from excover.deadlines import TimeUp
+from excover.deadlines import alarm as deadline
 from excover.errors import UsageError
 from excover.numbers import json_count
 
@@ -755,57 +754,6 @@ def time_left(args: argparse.Namespace) -> float | None:
     call."""
     deadline = stop_time(args)
     return None if deadline is None else max(0.0, deadline - time.monotonic())
-
-
-class TimeUp(Exception):
-    """Raised by :func:`deadline` wherever the program is when ``--timeout`` runs out
-    (the compiled engines check for signals regularly, as they do for Ctrl-C)."""
-
-
-#: Seconds between two rings of :func:`deadline`'s alarm once the time is up.
-ALARM_REPEAT = 0.02
-
-
-@contextmanager
-def deadline(limit: float | None) -> Iterator[None]:
-    """Within the block, raise :class:`TimeUp` after ``limit`` seconds (None: never).
-
-    For engines that cannot stop at a deadline of their own: it needs a Unix alarm and
-    the main thread, and refuses otherwise. Once the time is up the alarm goes on
-    ringing every :data:`ALARM_REPEAT` seconds until the block is left: a signal
-    handler's exception raised inside a garbage-collector callback or a ``__del__``
-    is swallowed by Python ("Exception ignored in ..."), and a single alarm lost that
-    way would let the run go on to its end."""
-    if limit is None:
-        yield
-        return
-    refusal = "--timeout needs a Unix system and the main thread here"
-    if not hasattr(signal, "setitimer"):
-        raise UsageError(refusal)
-
-    def alarm(signum: int, frame: FrameType | None) -> None:
-        raise TimeUp
-
-    try:
-        previous = signal.signal(signal.SIGALRM, alarm)
-    except ValueError:  # Python sets signal handlers in the main thread only
-        raise UsageError(refusal) from None
-    try:
-        # Armed inside the try: a first ring that lands as soon as the alarm is set (a
-        # limit of 0) must still find the cleanup below on its way out.
-        signal.setitimer(signal.ITIMER_REAL, max(limit, 1e-6), ALARM_REPEAT)
-        yield
-    finally:
-        # A ring can land here too, before the alarm is off: were it to cut this cleanup
-        # short, the alarm would go on ringing after the block, anywhere. Python runs a
-        # handler only at a call or a jump, so every one of those is inside the retry.
-        while True:
-            try:
-                signal.setitimer(signal.ITIMER_REAL, 0)
-                signal.signal(signal.SIGALRM, previous)
-                break
-            except TimeUp:
-                continue
 
 
 def schema() -> Mapping[str, Any]:

@@ -6,6 +6,8 @@ without importing the module that dispatches among them (:mod:`excover.cli.solvi
 
 from __future__ import annotations
 
+from excover.names import ENGINE_NAMES
+
 TYPE_CHECKING = False  # typing is for type checkers: importing it costs each run ~6 ms
 if TYPE_CHECKING:
     from typing import Any
@@ -37,10 +39,6 @@ class Outcome:
         self.stopped_by = stopped_by
         self.stats: dict[str, Any] = {} if stats is None else stats
         self.route = route
-
-
-#: How the output names each search engine.
-ENGINE_NAMES = {"dlx": "dancing links", "bits": "bit-parallel engine", "cells": "dancing cells"}
 
 
 def dlx_engine(search: Search) -> str:

@@ -37,6 +37,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, NamedTuple
 
 from excover.errors import LimitReached, ResourceLimitError, UsageError
+from excover.names import SEARCH_ENGINES
 
 if TYPE_CHECKING:
     from excover.counting.components import Counting
@@ -52,7 +53,7 @@ __all__ += ["FrontierRunner", "Route", "Runner", "frontier_may_take", "frontier_
 __all__ += ["Work", "scout_nodes", "start"]
 
 #: The routes that run one of the compiled search engines (named as ``engine=`` names it).
-ENGINE_ROUTES = ("dlx", "bits", "cells")
+ENGINE_ROUTES = SEARCH_ENGINES
 
 #: Search nodes of a pausable route's first step, besides two per primary item (a few
 #: times the depth of a solution: enough to finish a tiny problem at once).

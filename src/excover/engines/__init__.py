@@ -43,6 +43,7 @@ from excover.engines._bits import MAX_BITS, MAX_OPTIONS, BitEngine, bits_needed,
 from excover.engines._cells import CellEngine
 from excover.engines._engine import MAX_NODES, MAX_SOLUTIONS, SOLUTION, TIMEOUT, Engine
 from excover.errors import LimitReached, UsageError
+from excover.names import ENGINES
 from excover.statistics import Stats
 
 if TYPE_CHECKING:
@@ -75,8 +76,6 @@ CompiledEngine = Engine | BitEngine | CellEngine
 #: failure weights; the bit-parallel engine only).
 HEURISTICS: dict[str, int] = {"mrv": 0, "leftmost": 1, "random": 2, "forced": 3, "weighted": 4}
 
-#: The engines a search can ask for: ``auto`` picks one of the others.
-ENGINES = ("auto", "dlx", "bits", "cells")
 
 #: ``auto`` gives the bit-parallel engine problems of at most this many options (with a
 #: primary item) ...

@@ -38,6 +38,7 @@ from typing import Any
 
 from excover.engines import Search
 from excover.errors import ExcoverError, ExcoverWarning, LimitReached
+from excover.names import METHOD_TRAITS
 from excover.parallel.checkpoint import Checkpoint, claimed, fingerprint, warn
 from excover.parallel.progress import Forecast
 from excover.parallel.subproblems import Subproblem, resized, split, split_further
@@ -117,7 +118,7 @@ def solve_stoppable(
     from distributed import get_worker
 
     address = str(get_worker().address)
-    if job.method != "dlx" or job.enumerate_:
+    if not METHOD_TRAITS[job.method].one_search or job.enumerate_:
         return solve_task(payload, job, forced, forbidden), address
     started = time.process_time()
     small, _ = State.after(load(payload)[1], forced, forbidden).reduced()

@@ -33,6 +33,7 @@ from typing import Any
 
 from excover.engines import Search, pick_engine
 from excover.errors import ExcoverWarning, UsageError
+from excover.names import METHOD_TRAITS
 from excover.parallel.subproblems import Subproblem, check_options, split
 from excover.parallel.tasks import (
     TASKS_PER_WORKER,
@@ -72,7 +73,7 @@ def resolve_auto(problem: Problem, method: str, options: dict[str, Any]) -> tupl
     search options are given, as for a plain count), so that every subproblem runs the
     same method and the run can say which. Also the count, when the choice already found
     it."""
-    if method != "auto":
+    if not METHOD_TRAITS[method].chooses:
         return method, None
     if set(options) - {"engine"}:
         return "dlx", None
@@ -103,7 +104,7 @@ def default_tasks(method: str, workers: int | None, executor: object | None) -> 
     per worker, as each subproblem builds its own memo of the states of the search, which
     the subtrees of one DXZ run share (so more subproblems mean more work in all).
     """
-    per_worker = 1 if method == "zdd" else TASKS_PER_WORKER
+    per_worker = 1 if METHOD_TRAITS[method].family else TASKS_PER_WORKER
     if executor is not None:
         return per_worker * EXECUTOR_WORKERS
     return per_worker * (workers or 1)
@@ -242,13 +243,13 @@ def count(
         )
     if known is not None:
         return known
-    if method == "zdd" and tasks is None and executor is None:
+    if METHOD_TRAITS[method].family and tasks is None and executor is None:
         from excover.zdd import frontier
 
         counted = frontier.count(problem, n)
         if counted is not None:
             return counted
-    if method == "dlx" and n > 1 and tasks is None and executor is None:
+    if METHOD_TRAITS[method].one_search and n > 1 and tasks is None and executor is None:
         shared = _share_options(problem, dict(options or {}))
         if shared is not None:
             return _count_by_shares(problem, shared, n)

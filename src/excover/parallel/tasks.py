@@ -15,6 +15,7 @@ from typing import Any, NamedTuple
 from excover.counting import methods
 from excover.engines import Search
 from excover.errors import LimitReached, UsageError
+from excover.names import METHOD_TRAITS, TASK_METHODS
 from excover.parallel.tree import Layout, State
 from excover.problem import Problem
 
@@ -34,9 +35,6 @@ __all__ = [
 #: Subproblems per worker made by default: enough to even out the load, few enough
 #: that splitting (in the calling process, before the workers start) stays cheap.
 TASKS_PER_WORKER = 6
-
-#: Methods a task may use.
-TASK_METHODS = ("auto", "dlx", "zdd")
 
 #: Search options that make sense per task (limits would apply to each task alone).
 TASK_OPTIONS = ("heuristic", "seed", "engine")
@@ -114,7 +112,8 @@ def solve_task(
     started = time.process_time()
     layout = load(payload)[1]
     options = dict(job.options)
-    if job.deadline is not None and job.method != "zdd" and not job.enumerate_:
+    traits = METHOD_TRAITS[job.method]
+    if job.deadline is not None and not traits.family and not job.enumerate_:
         options["timeout"] = job.deadline - time.time()
         if options["timeout"] <= 0:
             return TaskResult(0, 0, 0.0, None, complete=False)
@@ -123,15 +122,14 @@ def solve_task(
     found: list[list[int]] | None = None
     try:
         if job.enumerate_:
-            method = "zdd" if job.method == "zdd" else "dlx"
             found = [
                 [*forced, *(original[k] for k in solution)]
-                for solution in methods.solutions(small, method, **options)
+                for solution in methods.solutions(small, job.method, **options)
             ]
-            if method == "zdd":
+            if traits.family:  # listed in the family's order
                 found = [sorted(solution) for solution in found]
             total = len(found)
-        elif job.method == "dlx":
+        elif traits.one_search:
             search = Search(small, **options)
             total = search.count()
             nodes = search.stats.nodes
@@ -152,7 +150,7 @@ def check_task_options(method: str, options: dict[str, Any]) -> None:
     for name in options:
         if name not in TASK_OPTIONS:
             raise UsageError(f"{name}= does not go with workers=, executor= or tasks=")
-    if method == "zdd" and any(
+    if METHOD_TRAITS[method].family and any(
         name != "engine" or value != "auto" for name, value in options.items()
     ):
         raise UsageError(f"method 'zdd' takes no search options, not {sorted(options)}")
