@@ -15,9 +15,10 @@ symmetry-broken search.
   (:mod:`excover.symmetry.fixed`), an independent route for groups small enough to list.
 """
 
-from excover.symmetry.broken import BrokenSearch, Orbit
+from excover.symmetry.broken import BrokenSearch
 from excover.symmetry.fixed import Quotient, burnside
 from excover.symmetry.group import Automorphism, Generator, Group
+from excover.symmetry.partials import Orbit
 
 __all__ = [
     "Automorphism",
