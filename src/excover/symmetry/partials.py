@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from excover.engines import Search
 from excover.problem import Problem
 from excover.symmetry.arrays import OptionArrays
 from excover.symmetry.chain import Perm

@@ -12,7 +12,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from excover.problem import ExactCover
+from excover.problem import Problem
 from excover.symmetry.chain import Perm, inverse, is_identity
 from excover.symmetry.fixed import Quotient
 from excover.symmetry.graph import PartialGraph
@@ -52,9 +52,7 @@ def fixes_at_most_half(elements: list[Perm], n_options: int) -> bool:
     )
 
 
-def burnside_over(
-    reduced: ExactCover, original: list[int], elements: list[Perm], runs: Runs
-) -> int:
+def burnside_over(reduced: Problem, original: list[int], elements: list[Perm], runs: Runs) -> int:
     """The number of orbits of the solutions of ``reduced`` (whose options are the
     options ``original`` of the whole problem) under ``elements``, a stabilizer that
     maps those options onto themselves, by Burnside's lemma: the identity's term counted
@@ -71,7 +69,7 @@ def burnside_over(
 
 
 def burnside_after_count(
-    problem: ExactCover,
+    problem: Problem,
     elements: list[Perm],
     count: Callable[[], int],
     may_fix: Callable[[Perm], bool],
