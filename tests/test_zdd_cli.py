@@ -9,8 +9,8 @@ import pytest
 from builders import dominoes, walks
 
 from excover import ExactCover
-from excover.cli import solving
 from excover.main import main
+from excover.solving import by_search
 
 KNUTH = Path(__file__).parent / "data" / "knuth"
 
@@ -99,7 +99,7 @@ def test_auto_goes_on_with_the_dlx_run_it_chose(
     def no_second_search(*_: object) -> None:
         raise AssertionError("a second DLX search was started")
 
-    monkeypatch.setattr(solving, "new_search", no_second_search)
+    monkeypatch.setattr(by_search, "new_search", no_second_search)
     status, out, chosen = count(capsys, path, "--method", "auto", "--stats")
     assert status == 0 and int(out) == 724
     nodes = [line for line in plain.splitlines() if line.startswith("nodes")]

@@ -576,7 +576,7 @@ def with_preprocessing(outcome: Outcome, reduced: Preprocessed[ExactCover] | Non
     and seconds, why it was skipped) added to its statistics, for ``--stats`` and
     ``--json``."""
     if reduced is not None:
-        from excover.cli.solving import preprocessing_stats
+        from excover.solving.by_routes import preprocessing_stats
 
         outcome.stats = {**outcome.stats, **preprocessing_stats(reduced.stats)}
     return outcome

@@ -1,62 +1,19 @@
-"""What a run of a command found (:class:`Outcome`), and how a dancing-links run is named
-and reported: shared by every command that solves, whatever its method, so that each
-method's module (:mod:`excover.cli.sat`, :mod:`excover.cli.zdd`, ...) can build its result
-without importing the module that dispatches among them (:mod:`excover.cli.solving`).
+"""What the figures of a run mean, for ``--stats``: every figure a command prints, and
+the definitions of those whose meaning depends on the engine or route that ran. (The run's
+answer itself, :class:`~excover.solving.outcome.Outcome`, is the registry's, re-exported
+here for the commands.)
 """
 
 from __future__ import annotations
 
 from excover.names import ENGINE_NAMES
+from excover.solving.outcome import Outcome
 
 TYPE_CHECKING = False  # typing is for type checkers: importing it costs each run ~6 ms
 if TYPE_CHECKING:
     from typing import Any
 
-    from excover.engines import Search
-
-__all__ = ["ENGINE_NAMES", "FIGURES", "Outcome", "definitions", "dlx_engine", "dlx_stats"]
-
-
-class Outcome:
-    """What a run found: the method and engine that ran, the count (of the solutions
-    counted or listed; None when a stopped method has no partial count), why it stopped
-    early (None: it finished), its statistics, and for a count by ``--method auto`` the
-    route that finished and why (:func:`excover.cli.solving.route_report`). (A plain
-    class: dataclasses would cost the command's start-up the import of ``inspect``.)"""
-
-    def __init__(
-        self,
-        method: str,
-        engine: str | None,
-        count: int | None,
-        stopped_by: str | None,
-        stats: dict[str, Any] | None = None,
-        route: dict[str, Any] | None = None,
-    ) -> None:
-        self.method = method
-        self.engine = engine
-        self.count = count
-        self.stopped_by = stopped_by
-        self.stats: dict[str, Any] = {} if stats is None else stats
-        self.route = route
-
-
-def dlx_engine(search: Search) -> str:
-    """How the output names a search run: the engine, the algorithm and the item choice."""
-    heuristic = search.heuristic
-    if heuristic == "random":
-        heuristic += f", seed {search.seed}"
-    return f"{ENGINE_NAMES[search.engine]}, Algorithm {search.stats.algorithm} ({heuristic})"
-
-
-def dlx_stats(search: Search, stopped_by: str | None) -> dict[str, Any]:
-    """The statistics of a dancing-links run, with what stopped it as the command saw it."""
-    stats = search.stats.as_dict()
-    stats["stopped_by"] = stopped_by
-    stats["complete"] = stopped_by is None
-    stats["heuristic"] = search.heuristic
-    stats["seed"] = search.seed if search.heuristic == "random" else None
-    return stats
+__all__ = ["ENGINE_NAMES", "FIGURES", "Outcome", "definitions"]
 
 
 #: What ``nodes`` counts in every search engine: they walk the same tree.

@@ -15,7 +15,7 @@ from excover.errors import UsageError
 
 TYPE_CHECKING = False  # typing is for type checkers: importing it costs each run ~6 ms
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Iterator
+    from collections.abc import Callable, Iterable, Iterator
     from typing import TypeVar, Unpack
 
     from excover.engines import Search
@@ -23,6 +23,8 @@ if TYPE_CHECKING:
     from excover.preprocess import Preprocessed
     from excover.problem import Problem, SearchOptions
     from excover.sat import CNF
+    from excover.solving.outcome import Outcome
+    from excover.solving.request import Request
     from excover.symmetry import BrokenSearch, Generator, Group
     from excover.zdd import Family
 
@@ -33,6 +35,8 @@ __all__ = [
     "count",
     "estimate",
     "first",
+    "run_count",
+    "run_solutions",
     "search",
     "solutions",
     "split",
@@ -303,3 +307,42 @@ def _check_no_symmetry(up_to_symmetry: bool, symmetry: object) -> None:
             "preprocess does not combine with symmetry or up_to_symmetry: the group acts "
             "on the original problem, which preprocessing changes"
         )
+
+
+# ----- runs for the front ends: one Outcome, whatever the method
+
+
+def _runs(method: str) -> tuple[Callable[..., Outcome], Callable[..., Outcome]]:
+    """The count and the listing of ``method`` as :class:`Outcome` runs: the one table
+    a new method joins."""
+    from excover.solving import by_routes, by_sat, by_search, by_zdd
+
+    runs = {
+        "auto": (by_routes.count, by_search.solutions),
+        "dlx": (by_search.count, by_search.solutions),
+        "zdd": (by_zdd.count, by_zdd.solutions),
+        "sat": (by_sat.count, by_sat.solutions),
+    }
+    found = runs.get(method)
+    if found is None:
+        raise UsageError(f"unknown method {method!r}; choose one of {', '.join(runs)}")
+    return found
+
+
+def run_count(problem: Problem, request: Request) -> Outcome:
+    """Count the solutions of ``problem`` as ``request`` asks, within its limits: the
+    :class:`Outcome` says what ran, what it found and why it stopped early, if it did.
+    ``method="auto"`` given search options runs one search, as in the API."""
+    from excover.names import METHOD_TRAITS
+
+    traits = METHOD_TRAITS.get(request.method)
+    if traits is not None and traits.chooses and request.search_options_given():
+        return _runs("dlx")[0](problem, request)
+    return _runs(request.method)[0](problem, request)
+
+
+def run_solutions(problem: Problem, request: Request, emit: Callable[[list[int]], None]) -> Outcome:
+    """Hand each solution of ``problem`` to ``emit`` as soon as ``request``'s method
+    finds it (``auto``: one search, as in the API), within its limits; a closed pipe
+    (BrokenPipeError from ``emit``) propagates."""
+    return _runs(request.method)[1](problem, request, emit)

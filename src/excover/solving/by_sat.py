@@ -1,44 +1,40 @@
-"""The SAT method on the command line: ``count|solve --method sat``.
-
-``--solver NAME`` and ``--amo NAME`` choose the solver and the at-most-one encoding (see
-:mod:`excover.sat.solve`); ``--timeout`` and ``--limit`` bound the run as they do for
-dancing links (the solver honours both itself). A count takes the API's route
+"""A run by a SAT solver (``method="sat"``): the solver and the at-most-one encoding of
+the request (see :mod:`excover.sat.solve`), bounded by its deadline and solution limit
+(the solver honours both itself). A count takes the API's route
 (:func:`excover.sat.solve.counted`); Ctrl-C stops it with no partial count (the race
-against ganak keeps none), while a listing keeps the solutions printed.
-"""
+against ganak keeps none), while a listing keeps the solutions handed over."""
 
 from __future__ import annotations
 
-import argparse
 import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from excover.cli.common import time_left
-from excover.cli.outcome import Outcome
 from excover.errors import LimitReached
+from excover.solving.outcome import Outcome
 
 if TYPE_CHECKING:
-    from excover.solving import ExactCover
+    from excover.problem import Problem
+    from excover.solving.request import Request
 
-__all__ = ["count_sat", "solve_sat"]
+__all__ = ["count", "solutions"]
 
 
 def _engine(algorithm: str, amo: str) -> str:
     return f"{algorithm}, amo {amo}"
 
 
-def count_sat(problem: ExactCover, args: argparse.Namespace) -> Outcome:
-    """Count ``problem`` with the SAT back end, as ``p.count(method="sat")`` does."""
+def count(problem: Problem, request: Request) -> Outcome:
+    """Count with the SAT back end, as ``p.count(method="sat")`` does."""
     from excover.sat.solve import DEFAULT_SOLVER, counted
 
-    amo = getattr(args, "amo", None) or "auto"
-    solver = getattr(args, "solver", None)
+    amo = request.amo or "auto"
+    solver = request.solver
     started = time.monotonic()
     stats: dict[str, Any]
     try:
         stats = counted(
-            problem, solver, amo, timeout=time_left(args), max_solutions=args.limit
+            problem, solver, amo, timeout=request.time_left(), max_solutions=request.limit
         ).as_dict()
     except LimitReached as stop:
         stats = stop.stats.as_dict()
@@ -54,26 +50,26 @@ def count_sat(problem: ExactCover, args: argparse.Namespace) -> Outcome:
     return Outcome("sat", _engine(stats["algorithm"], amo), stats["solutions"], stopped_by, stats)
 
 
-def solve_sat(
-    problem: ExactCover, args: argparse.Namespace, emit: Callable[[list[int]], None]
-) -> Outcome:
-    """Emit the solutions found by the SAT back end as they come."""
-    from excover.sat.solve import DEFAULT_SOLVER, solutions
+def solutions(problem: Problem, request: Request, emit: Callable[[list[int]], None]) -> Outcome:
+    """Hand each solution the SAT back end finds to ``emit`` as it comes."""
+    from excover.sat.solve import DEFAULT_SOLVER
+    from excover.sat.solve import solutions as sat_solutions
 
-    amo = getattr(args, "amo", None) or "auto"
-    solver = getattr(args, "solver", None) or DEFAULT_SOLVER
+    amo = request.amo or "auto"
+    solver = request.solver or DEFAULT_SOLVER
+    limit = request.limit
     found = 0
     stopped_by: str | None = None
     started = time.monotonic()
     try:
-        for solution in solutions(problem, solver, amo, args.limit, timeout=time_left(args)):
+        for solution in sat_solutions(problem, solver, amo, limit, timeout=request.time_left()):
             found += 1
             emit(solution)
     except LimitReached:
         stopped_by = "timeout"
     except KeyboardInterrupt:
         stopped_by = "interrupt"
-    if stopped_by is None and args.limit is not None and found == args.limit:
+    if stopped_by is None and limit is not None and found == limit:
         stopped_by = "limit"
     stats = {
         "solutions": found,

@@ -1,59 +1,58 @@
-"""The ZDD method on the command line: ``--method zdd``.
+"""A run by the ZDD method (``method="zdd"``).
 
 A count takes the API's route (:func:`excover.zdd.dxz.count`): the frontier count when the
 problem suits it, else the family built top-down when
 :func:`excover.zdd.dxz.prefers_topdown` else the DXZ family. A listing takes the
 solutions as the DXZ search meets them (:class:`excover.zdd.dxz.Listing`): the first
-after one descent, and ``--limit N`` builds only the part of the family its N solutions
-need.
+after one descent, and a solution limit builds only the part of the family its
+solutions need.
 
-``--timeout`` and Ctrl-C stop either within a few hundredths of a second: an alarm
-(:func:`~excover.cli.common.deadline`) raises wherever the run is, and the compiled
-constructions look for signals every few milliseconds. ``--max-memory`` (default: a
-share of the machine's memory, :mod:`excover.zdd.memory`) bounds their tables; past it
-the run stops as it does at ``--timeout`` (exit status 1), marked ``max_memory``. A ZDD
+The deadline and Ctrl-C stop either within a few hundredths of a second: an alarm
+(:func:`excover.deadlines.alarm`) raises wherever the run is, and the compiled
+constructions look for signals every few milliseconds. The request's ``max_memory``
+(default: a share of the machine's memory, :mod:`excover.zdd.memory`) bounds their
+tables; past it the run stops as it does at the deadline, marked ``max_memory``. A ZDD
 count has no partial result, so a stopped count is unknown (None); a stopped listing
-has printed its solutions so far.
+has handed over its solutions so far.
 """
 
 from __future__ import annotations
 
-import argparse
 import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from excover.cli.common import TimeUp, deadline, time_left
-from excover.cli.outcome import Outcome
-from excover.cli.progress import Progress, progress
+from excover.deadlines import TimeUp, alarm
 from excover.errors import MemoryBoundError
+from excover.solving.outcome import Outcome
 
 if TYPE_CHECKING:
-    from excover.solving import ExactCover
+    from excover.problem import Problem
+    from excover.solving.request import Bar, Request
     from excover.zdd.dxz import Probe, Run
 
-__all__ = ["count_zdd", "solve_zdd"]
+__all__ = ["count", "solutions"]
 
 
-def _finish(problem: ExactCover, args: argparse.Namespace) -> Outcome:
+def count(problem: Problem, request: Request) -> Outcome:
     """Count as :func:`excover.zdd.dxz.count` does (the frontier count if it suits, else
     the top-down family if preferred, else the DXZ family)."""
     from excover.zdd import dxz, frontier
 
     started = time.perf_counter()
-    bound = _bound(args)
+    bound = request.max_memory
     stats: dict[str, object] = {}
     engine = "frontier count"
     total: int | None = None
-    bar = progress(args, desc="frontier count", unit="item")
+    bar = request.bar("frontier count", "item")
     try:
-        with deadline(time_left(args)):
+        with alarm(request.time_left()):
             tick = _layers(bar) if bar.shown else None
             total = frontier.count(problem, tick=tick, max_bytes=bound)
             if total is None and dxz.prefers_topdown(problem):
                 engine = "top-down family"
                 bar.close()
-                bar = progress(args, desc="top-down", unit="option")
+                bar = request.bar("top-down", "option")
                 tick = _layers(bar) if bar.shown else None
                 family = dxz.topdown(problem, dxz.search_manager(bound), tick)
                 total = family.count()
@@ -61,7 +60,7 @@ def _finish(problem: ExactCover, args: argparse.Namespace) -> Outcome:
             if total is None:
                 engine = "DXZ family"
                 bar.close()
-                bar = progress(args, desc="DXZ", unit="node")
+                bar = request.bar("DXZ", "node")
                 probe = _dxz(dxz.Run(problem, dxz.search_manager(bound)), bar)
                 assert probe.family is not None  # no budget, so the search ran to its end
                 total = probe.family.count()
@@ -86,17 +85,11 @@ def _finish(problem: ExactCover, args: argparse.Namespace) -> Outcome:
     return Outcome("zdd", engine, total, stopped_by, stats)
 
 
-def _bound(args: argparse.Namespace) -> int | None:
-    """The memory bound of ``--max-memory`` (None: the default bound)."""
-    bound: int | None = getattr(args, "max_memory", None)
-    return bound
-
-
 #: DXZ search nodes between two updates of the progress bar.
 DXZ_SLICE = 20_000
 
 
-def _layers(bar: Progress) -> Callable[[int, int, int], None]:
+def _layers(bar: Bar) -> Callable[[int, int, int], None]:
     """The frontier count's tick: layers (primary items) done out of all, and the
     states of the last layer."""
 
@@ -106,7 +99,7 @@ def _layers(bar: Progress) -> Callable[[int, int, int], None]:
     return tick
 
 
-def _dxz(run: Run, bar: Progress) -> Probe:
+def _dxz(run: Run, bar: Bar) -> Probe:
     """Run DXZ to its end; with a bar, in slices of :data:`DXZ_SLICE` search nodes that
     show the nodes so far and the memo's hits (the size of the search is not known
     ahead: the bar counts up)."""
@@ -121,27 +114,20 @@ def _dxz(run: Run, bar: Progress) -> Probe:
             return probe
 
 
-def count_zdd(problem: ExactCover, args: argparse.Namespace) -> Outcome:
-    """``--method zdd``: the count of :func:`excover.zdd.dxz.count`."""
-    return _finish(problem, args)
-
-
-def solve_zdd(
-    problem: ExactCover, args: argparse.Namespace, emit: Callable[[list[int]], None]
-) -> Outcome:
-    """``solve --method zdd``: the solutions as the DXZ search meets them
-    (:class:`excover.zdd.dxz.Listing`), each emitted at once, until ``--limit``,
-    ``--timeout``, ``--max-memory`` or Ctrl-C."""
+def solutions(problem: Problem, request: Request, emit: Callable[[list[int]], None]) -> Outcome:
+    """The solutions as the DXZ search meets them (:class:`excover.zdd.dxz.Listing`),
+    each handed to ``emit`` at once, until the request's limit, deadline or memory
+    bound, or Ctrl-C."""
     from excover.zdd import dxz
 
     started = time.perf_counter()
-    bound = _bound(args)
+    bound = request.max_memory
     found = 0
     stopped_by = None
-    limit = getattr(args, "limit", None)
+    limit = request.limit
     listing: dxz.Listing | None = None
     try:
-        with deadline(time_left(args)):
+        with alarm(request.time_left()):
             listing = dxz.Listing(problem, bound)
             for solution in listing:
                 found += 1
