@@ -12,6 +12,8 @@ TYPE_CHECKING = False  # typing is for type checkers: importing it costs each ru
 if TYPE_CHECKING:
     from typing import Any
 
+    from excover.problem import ExactCover
+
 
 def read_input(path: str, binary: bool = False) -> Any:
     """The text (or bytes) of the file ``path``, or of standard input for ``-``."""
@@ -42,6 +44,20 @@ def write_file(path: str, text: str) -> None:
             out.write(text)
     except OSError as exc:
         raise UsageError(f"cannot write {path}: {exc.strerror or exc}") from None
+
+
+def write_problem(problem: ExactCover, path: str, what: str) -> None:
+    """Write ``problem`` (the exact cover of ``what``) to ``path`` in Knuth's DLX format
+    for ``--write-dlx``, and say so on stderr with the command that counts it."""
+    try:
+        problem.write(path)
+    except OSError as exc:
+        raise UsageError(f"cannot write {path}: {exc.strerror or exc}") from None
+    print(
+        f"excover: wrote {what} to {path} ({problem.n_options} options, "
+        f"{problem.n_items} items); 'excover count {path}' counts its solutions",
+        file=sys.stderr,
+    )
 
 
 def numbered(out: str, many: int) -> list[str]:

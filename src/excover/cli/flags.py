@@ -15,13 +15,7 @@ from __future__ import annotations
 
 import argparse
 
-from excover.cli.argtypes import (
-    memory_size,
-    non_negative_int,
-    positive_int,
-    seconds,
-    workers_count,
-)
+from excover.cli import argtypes
 from excover.cli.documents import SCHEMA_VERSION
 from excover.errors import UsageError
 
@@ -78,7 +72,7 @@ SEARCH_FLAGS: dict[str, Flag] = {
         ("--workers",),
         "count on N processes, the problem cut into parts whose counts add up (the total is "
         "exact, the same for any N); at most 8 per CPU of the machine",
-        type=workers_count,
+        type=argtypes.workers_count,
         metavar="N",
     ),
     "stats": Flag(
@@ -100,21 +94,21 @@ SEARCH_FLAGS: dict[str, Flag] = {
         ("--timeout",),
         "stop once this many seconds (wall clock) have passed since the command started, the "
         "result so far printed and marked partial (exit status 1)",
-        type=seconds,
+        type=argtypes.seconds,
         metavar="SECONDS",
     ),
     "limit": Flag(
         ("--limit",),
         "stop after N solutions: a listing prints at most N (exit status 0), a count stops "
         "at N and is marked partial (exit status 1)",
-        type=positive_int,
+        type=argtypes.positive_int,
         metavar="N",
     ),
     "max_nodes": Flag(
         ("--max-nodes",),
         "stop after N nodes of the search tree, the result so far printed and marked partial "
         "(exit status 1)",
-        type=non_negative_int,
+        type=argtypes.non_negative_int,
         metavar="N",
     ),
     "progress": Flag(
@@ -253,7 +247,7 @@ def add_max_memory(parser: Container) -> None:
     tables that grow with the problem)."""
     parser.add_argument(
         "--max-memory",
-        type=memory_size,
+        type=argtypes.memory_size,
         metavar="SIZE",
         help="with --method zdd: stop once its tables (the ZDD's nodes, DXZ's memo, the "
         "frontier count's states) would hold more than SIZE bytes (512M, 4G, ...; 0: no "

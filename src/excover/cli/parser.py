@@ -1,5 +1,6 @@
-"""The parser class of every ``excover`` command: help laid out by hand, as wide as the
-terminal, and errors that suggest the nearest spelling of a mistyped option or choice.
+"""The parser of every ``excover`` command: help laid out by hand, as wide as the
+terminal, and errors that suggest the nearest spelling of a mistyped option or choice;
+:func:`add_command` adds a subcommand's parser so made.
 """
 
 from __future__ import annotations
@@ -8,9 +9,13 @@ import argparse
 import os
 import sys
 
+from excover.cli.status import EPILOG_SHORT
+
 TYPE_CHECKING = False  # typing is for type checkers: importing it costs each run ~6 ms
 if TYPE_CHECKING:
     from typing import NoReturn
+
+    Commands = argparse._SubParsersAction[argparse.ArgumentParser]
 
 
 class HelpFormatter(argparse.RawDescriptionHelpFormatter):
@@ -80,3 +85,25 @@ def terminal_columns() -> int:
     except (AttributeError, ValueError, OSError):
         columns = 0
     return columns or 80
+
+
+def add_command(
+    commands: Commands,
+    name: str,
+    help: str,
+    description: str,
+    epilog: str | None = EPILOG_SHORT,
+) -> argparse.ArgumentParser:
+    """Add the parser of the subcommand ``name`` to ``commands`` (the sub-parsers of the
+    ``excover`` parser) and give it back: ``help`` is its line in the list of commands,
+    ``description`` the top of its ``--help`` (laid out by hand, :class:`HelpFormatter`),
+    ``epilog`` the end (by default the exit statuses and the ``--json`` schema, as most
+    commands end; None: nothing)."""
+    parser: argparse.ArgumentParser = commands.add_parser(
+        name,
+        help=help,
+        description=description,
+        epilog=epilog,
+        formatter_class=HelpFormatter,
+    )
+    return parser

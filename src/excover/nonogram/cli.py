@@ -16,7 +16,7 @@ import sys
 import time
 
 from excover.cli import common
-from excover.cli.common import EPILOG_SHORT, add_input, add_json, add_limits, add_method, add_svg
+from excover.cli.common import add_command, add_input, add_json, add_limits, add_method, add_svg
 from excover.errors import FormatError, LimitReached, UsageError
 from excover.numbers import to_decimal
 
@@ -88,12 +88,8 @@ search (methods auto and propagate)."""
 
 def add_nonogram_command(commands: Any) -> None:
     """Add ``nonogram`` to the command's sub-parsers."""
-    cmd = commands.add_parser(
-        "nonogram",
-        help="nonograms (paint by numbers)",
-        description=_DESCRIPTION,
-        epilog=EPILOG_SHORT,
-        formatter_class=common.HelpFormatter,
+    cmd = add_command(
+        commands, "nonogram", help="nonograms (paint by numbers)", description=_DESCRIPTION
     )
     add_input(cmd, "the puzzle")
     what = cmd.add_mutually_exclusive_group()

@@ -28,7 +28,7 @@ from typing import Any
 
 from excover.cli import common
 from excover.cli.common import (
-    EPILOG_SHORT,
+    add_command,
     add_json,
     add_limits,
     add_method,
@@ -96,13 +96,8 @@ def _box(text: str) -> tuple[int, int]:
 
 def add_puzzle_commands(commands: Any) -> None:
     """Add ``queens`` and ``sudoku`` to the command's sub-parsers."""
-    raw = common.HelpFormatter
-    cmd = commands.add_parser(
-        "queens",
-        help="the N-queens puzzle",
-        description=_QUEENS_DESCRIPTION,
-        epilog=EPILOG_SHORT,
-        formatter_class=raw,
+    cmd = add_command(
+        commands, "queens", help="the N-queens puzzle", description=_QUEENS_DESCRIPTION
     )
     cmd.add_argument("n", metavar="N", type=int, help="the size of the board")
     cmd.add_argument("--count", action="store_true", help="count the placements")
@@ -132,13 +127,7 @@ def add_puzzle_commands(commands: Any) -> None:
     )
     cmd.set_defaults(run=_queens)
 
-    cmd = commands.add_parser(
-        "sudoku",
-        help="Sudoku puzzles",
-        description=_SUDOKU_DESCRIPTION,
-        epilog=EPILOG_SHORT,
-        formatter_class=raw,
-    )
+    cmd = add_command(commands, "sudoku", help="Sudoku puzzles", description=_SUDOKU_DESCRIPTION)
     cmd.add_argument(
         "puzzle",
         metavar="PUZZLE|FILE",
