@@ -27,7 +27,7 @@ from excover.formats.dlx import parse_dlx_bytes
 from excover.lang import parse
 from excover.parallel.checkpoint import Checkpoint
 from excover.puzzles import killer, sudoku
-from excover.puzzles.cli import read_puzzles
+from excover.puzzles.sudoku_file import read_puzzles
 from excover.sat.cnf import CNF
 from excover.tiling import Tiling
 

@@ -16,7 +16,7 @@ from builders import COMBINE_DATA
 
 from excover.main import main
 from excover.puzzles import _sudoku9, killer, sudoku
-from excover.puzzles.cli import Puzzle, read_puzzles
+from excover.puzzles.sudoku_file import Puzzle, read_puzzles
 
 SHARED = COMBINE_DATA / "sudoku_test.txt"
 

@@ -13,7 +13,7 @@ import argparse
 import sys
 
 from excover.cli import common
-from excover.cli.common import EPILOG_SHORT, add_input, add_json, add_limits, add_method
+from excover.cli.common import add_command, add_input, add_json, add_limits, add_method
 from excover.cli.kinds import looks_like_cmb
 from excover.errors import FormatError, UsageError
 from excover.numbers import byte_size, to_decimal
@@ -29,9 +29,9 @@ if TYPE_CHECKING:
     from collections.abc import Callable
     from typing import Any
 
-    from excover.cli.solving import Outcome
     from excover.preprocess import Preprocessed
     from excover.solving import ExactCover
+    from excover.solving.outcome import Outcome
 
     #: A tiling's solution drawn as text, or as SVG when the flag is True.
     Drawing = Callable[[list[int], bool], str]
@@ -204,14 +204,7 @@ def add_problem_commands(commands: Any, read_board: BoardReader) -> None:
     package, above this layer, provides it)."""
     from excover.cli.parallel import add_task_options
 
-    raw = common.HelpFormatter
-    count = commands.add_parser(
-        "count",
-        help="count the solutions",
-        description=_COUNT,
-        epilog=EPILOG_SHORT,
-        formatter_class=raw,
-    )
+    count = add_command(commands, "count", help="count the solutions", description=_COUNT)
     add_input(
         count,
         "the problem in Knuth's DLX format, a BurrTools .xmpuzzle file, or a board with --pieces",
@@ -234,13 +227,7 @@ def add_problem_commands(commands: Any, read_board: BoardReader) -> None:
     add_task_options(count)  # --workers, --tasks, --checkpoint, --progress
     count.set_defaults(run=_count)
 
-    solve = commands.add_parser(
-        "solve",
-        help="print solutions",
-        description=_SOLVE,
-        epilog=EPILOG_SHORT,
-        formatter_class=raw,
-    )
+    solve = add_command(commands, "solve", help="print solutions", description=_SOLVE)
     add_input(
         solve,
         "the problem in Knuth's DLX format, a BurrTools .xmpuzzle file, or a board with --pieces",
@@ -270,11 +257,12 @@ def add_problem_commands(commands: Any, read_board: BoardReader) -> None:
     )
     solve.set_defaults(run=_solve)
 
-    dimacs = commands.add_parser(
+    dimacs = add_command(
+        commands,
         "dimacs",
         help="write the problem as a SAT formula (DIMACS CNF, or Knuth's SAT format)",
         description=_DIMACS,
-        formatter_class=raw,
+        epilog=None,
     )
     add_input(dimacs, "the problem in Knuth's DLX format (a board with --pieces)")
     _tiling_flags(dimacs, read_board)
@@ -299,12 +287,12 @@ def add_problem_commands(commands: Any, read_board: BoardReader) -> None:
     )
     dimacs.set_defaults(run=_dimacs)
 
-    estimate = commands.add_parser(
+    estimate = add_command(
+        commands,
         "estimate",
         help="estimate the size of the search before running it",
         description=_ESTIMATE,
         epilog=common.exit_statuses("--timeout", "nothing printed", "nothing printed"),
-        formatter_class=raw,
     )
     add_input(
         estimate,
@@ -349,12 +337,13 @@ def add_problem_commands(commands: Any, read_board: BoardReader) -> None:
     )
     estimate.set_defaults(run=_estimate)
 
-    schema = commands.add_parser(
+    schema = add_command(
+        commands,
         "schema",
         help="print the JSON Schema of every --json document",
         description="Print the JSON Schema (draft 2020-12) that every --json document of "
         "every command follows.",
-        formatter_class=raw,
+        epilog=None,
     )
     schema.set_defaults(run=_schema)
 
@@ -681,15 +670,7 @@ def write_dlx(args: argparse.Namespace, problems: list[tuple[ExactCover, str]], 
     if getattr(args, "method", "auto") not in ("auto", None):
         raise UsageError("--method chooses how to solve: --write-dlx writes the problem instead")
     for problem, path in problems:
-        try:
-            problem.write(path)
-        except OSError as exc:
-            raise UsageError(f"cannot write {path}: {exc.strerror or exc}") from None
-        print(
-            f"excover: wrote {what} to {path} ({problem.n_options} options, "
-            f"{problem.n_items} items); 'excover count {path}' counts its solutions",
-            file=sys.stderr,
-        )
+        common.write_problem(problem, path, what)
     return common.EXIT_OK
 
 

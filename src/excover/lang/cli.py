@@ -27,7 +27,7 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 from excover.cli import common
-from excover.cli.common import add_input, add_json, add_limits, add_progress
+from excover.cli.common import add_command, add_input, add_json, add_limits, add_progress
 from excover.errors import UsageError
 
 if TYPE_CHECKING:
@@ -79,12 +79,12 @@ Ctrl-C."""
 
 def add_run_command(commands: Any) -> None:
     """Add ``run`` to the command's sub-parsers."""
-    run = commands.add_parser(
+    run = add_command(
+        commands,
         "run",
         help="run a .cmb program (combine's description language)",
         description=_DESCRIPTION,
         epilog=_EPILOG,
-        formatter_class=common.HelpFormatter,
     )
     add_input(run, "the program (.cmb)")
     run.add_argument(
@@ -256,16 +256,7 @@ def _write_dlx(interpreter: Interpreter, program: Program, targets: list[tuple[s
                 f"--write-dlx: {program.source.name} declares no problem {name!r} "
                 f"(its problems: {names})"
             )
-        problem = interpreter.cover(known[name])
-        try:
-            problem.write(path)
-        except OSError as exc:
-            raise UsageError(f"cannot write {path}: {exc.strerror or exc}") from None
-        print(
-            f"excover: wrote problem {name} to {path} ({problem.n_options} options, "
-            f"{problem.n_items} items); 'excover count {path}' counts its solutions",
-            file=sys.stderr,
-        )
+        common.write_problem(interpreter.cover(known[name]), path, f"problem {name}")
 
 
 def _say_how(record: dict[str, Any]) -> None:

@@ -1,6 +1,8 @@
 """The functions and names of :mod:`excover.nonogram`, which that package loads from here
 on first use (so that importing the package, as building the ``excover`` parser does,
 costs no solver): see the package for what each does and the routes behind ``method``.
+The package's ``__all__`` lists them; the names this module takes from the others
+(formats, model, drawing, generating, rating) it offers explicitly (``name as name``).
 """
 
 from __future__ import annotations
@@ -10,70 +12,35 @@ from itertools import islice
 
 from excover.errors import UsageError
 from excover.nonogram import search
-from excover.nonogram.formats import (
-    FORMATS,
-    dumps,
-    dumps_all,
-    loads,
-    loads_all,
-    read,
-    read_all,
-    write,
-    write_all,
-)
-from excover.nonogram.model import (
-    Block,
-    Clue,
-    Colour,
-    Puzzle,
-    clue_of,
-    colour_clue_of,
-    palette_of,
-)
-from excover.nonogram.search import propagated
+from excover.nonogram.formats import FORMATS as FORMATS
+from excover.nonogram.formats import dumps as dumps
+from excover.nonogram.formats import dumps_all as dumps_all
+from excover.nonogram.formats import loads as loads
+from excover.nonogram.formats import loads_all as loads_all
+from excover.nonogram.formats import read as read
+from excover.nonogram.formats import read_all as read_all
+from excover.nonogram.formats import write as write
+from excover.nonogram.formats import write_all as write_all
+from excover.nonogram.model import Block as Block
+from excover.nonogram.model import Clue as Clue
+from excover.nonogram.model import Colour as Colour
+from excover.nonogram.model import Puzzle as Puzzle
+from excover.nonogram.model import clue_of as clue_of
+from excover.nonogram.model import colour_clue_of as colour_clue_of
+from excover.nonogram.model import palette_of as palette_of
+from excover.nonogram.search import propagated as propagated
 
 TYPE_CHECKING = False  # typing is for type checkers: importing it costs each run ~6 ms
 if TYPE_CHECKING:
     from typing import Any, Literal
 
-    from excover.nonogram.draw import ascii_grid, svg_grid
-    from excover.nonogram.generator import generate, random_picture
-    from excover.nonogram.rating import LEVELS, Rating
+    from excover.nonogram.draw import ascii_grid as ascii_grid
+    from excover.nonogram.draw import svg_grid as svg_grid
+    from excover.nonogram.generator import generate as generate
+    from excover.nonogram.generator import random_picture as random_picture
+    from excover.nonogram.rating import LEVELS as LEVELS
+    from excover.nonogram.rating import Rating as Rating
 
-__all__ = [
-    "FORMATS",
-    "LEVELS",
-    "METHODS",
-    "Block",
-    "Clue",
-    "Colour",
-    "Puzzle",
-    "Rating",
-    "Status",
-    "ascii_grid",
-    "classify",
-    "clue_of",
-    "colour_clue_of",
-    "count",
-    "dumps",
-    "dumps_all",
-    "generate",
-    "line_solvable",
-    "loads",
-    "loads_all",
-    "palette_of",
-    "propagated",
-    "puzzle_of",
-    "random_picture",
-    "rate",
-    "read",
-    "read_all",
-    "solutions",
-    "solve",
-    "svg_grid",
-    "write",
-    "write_all",
-]
 
 #: The drawing, generating and rating names, imported on first use (``excover
 #: nonogram`` runs that neither draw, generate nor rate skip their modules), and where

@@ -16,7 +16,7 @@ import sys
 import time
 
 from excover.cli import common
-from excover.cli.common import EPILOG_SHORT, add_input, add_json, add_limits, add_method, add_svg
+from excover.cli.common import add_command, add_input, add_json, add_limits, add_method, add_svg
 from excover.errors import FormatError, LimitReached, UsageError
 from excover.numbers import to_decimal
 
@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from typing import Any
 
     from excover import nonogram
-    from excover.cli.solving import Outcome
+    from excover.solving.outcome import Outcome
 
 __all__ = ["add_nonogram_command"]
 
@@ -88,12 +88,8 @@ search (methods auto and propagate)."""
 
 def add_nonogram_command(commands: Any) -> None:
     """Add ``nonogram`` to the command's sub-parsers."""
-    cmd = commands.add_parser(
-        "nonogram",
-        help="nonograms (paint by numbers)",
-        description=_DESCRIPTION,
-        epilog=EPILOG_SHORT,
-        formatter_class=common.HelpFormatter,
+    cmd = add_command(
+        commands, "nonogram", help="nonograms (paint by numbers)", description=_DESCRIPTION
     )
     add_input(cmd, "the puzzle")
     what = cmd.add_mutually_exclusive_group()
@@ -194,7 +190,7 @@ def _check_flags(args: argparse.Namespace) -> None:
 
 def _nonogram(args: argparse.Namespace) -> int:
     from excover.cli.commands import finish
-    from excover.cli.solving import Outcome
+    from excover.solving.outcome import Outcome
 
     _check_flags(args)
     puzzles = _load(args)
@@ -250,7 +246,7 @@ def _solve(puzzle: nonogram.Puzzle, args: argparse.Namespace, rank: int | None) 
     """Solve one puzzle as the flags ask and print its result (``rank``: its place in a
     file of many, whose results each take one line, or a picture after a ``$label``)."""
     from excover import nonogram
-    from excover.cli.solving import Outcome
+    from excover.solving.outcome import Outcome
 
     started = time.perf_counter()
     method, engine = _route(args.method, puzzle)
@@ -362,7 +358,7 @@ def _rate(puzzle: nonogram.Puzzle, args: argparse.Namespace) -> int:
     """``--rate``: the solution count and the level of reasoning the puzzle needs."""
     from excover import nonogram
     from excover.cli.commands import finish
-    from excover.cli.solving import Outcome
+    from excover.solving.outcome import Outcome
 
     rating: nonogram.Rating | None = None
     stopped_by: str | None = None

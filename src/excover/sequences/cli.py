@@ -22,7 +22,7 @@ import argparse
 from typing import Any
 
 from excover.cli import common
-from excover.cli.common import EPILOG_SHORT, add_json, add_limits
+from excover.cli.common import add_command, add_json, add_limits
 from excover.errors import UsageError
 
 __all__ = ["add_sequence_command"]
@@ -50,12 +50,8 @@ def add_sequence_command(commands: Any) -> None:
     """Add ``sequence`` to the command's sub-parsers."""
     from excover.cli.parallel import add_task_options
 
-    cmd = commands.add_parser(
-        "sequence",
-        help="a term of an OEIS sequence",
-        description=_DESCRIPTION,
-        epilog=EPILOG_SHORT,
-        formatter_class=common.HelpFormatter,
+    cmd = add_command(
+        commands, "sequence", help="a term of an OEIS sequence", description=_DESCRIPTION
     )
     cmd.add_argument("sequence", metavar="ID", help="the sequence's A-number, such as A360498")
     cmd.add_argument("n", metavar="N", type=common.positive_int, help="the index of the term")

@@ -17,7 +17,7 @@ import os
 import sys
 from typing import TYPE_CHECKING, Any
 
-from excover.cli.common import EXIT_OK, HelpFormatter
+from excover.cli.common import EXIT_OK, add_command
 from excover.errors import UsageError
 from excover.studio.limits import IMPORT_SECONDS, MEMORY, Limits
 
@@ -55,12 +55,12 @@ Ctrl-C stops the studio and every run it has going (exit status 130)."""
 
 def add_studio_command(commands: Any) -> None:
     """Add the ``studio`` command to the ``excover`` parser's subcommands."""
-    parser = commands.add_parser(
+    parser = add_command(
+        commands,
         "studio",
         help="design, solve and export a tiling puzzle in the browser",
         description=_DESCRIPTION,
         epilog=_EPILOG,
-        formatter_class=HelpFormatter,
     )
     parser.add_argument("file", nargs="?", metavar="FILE.cmb", help="a .cmb program to open")
     parser.add_argument(

@@ -1,0 +1,71 @@
+"""The files of a command: its input read (a path, or ``-`` for standard input) and its
+outputs written (``--svg``, ``--write-dlx``), every failure a usage error naming the file.
+"""
+
+from __future__ import annotations
+
+import sys
+
+from excover.errors import UsageError
+
+TYPE_CHECKING = False  # typing is for type checkers: importing it costs each run ~6 ms
+if TYPE_CHECKING:
+    from typing import Any
+
+    from excover.solving import ExactCover
+
+
+def read_input(path: str, binary: bool = False) -> Any:
+    """The text (or bytes) of the file ``path``, or of standard input for ``-``."""
+    name = "<stdin>" if path == "-" else path
+    try:
+        if path == "-":
+            data = sys.stdin.buffer.read()
+        else:
+            with open(path, "rb") as handle:
+                data = handle.read()
+    except OSError as exc:
+        raise UsageError(f"cannot read {name}: {exc.strerror or exc}") from None
+    return data if binary else decode_input(data, name)
+
+
+def decode_input(data: bytes, name: str) -> str:
+    """The text of a file's bytes (UTF-8, a byte order mark skipped), read as ``name``."""
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise UsageError(f"cannot read {name}: not UTF-8 text") from None
+
+
+def write_file(path: str, text: str) -> None:
+    """Write ``text`` to ``path`` (for ``--svg`` and the like); failures are usage errors."""
+    try:
+        with open(path, "w", encoding="utf-8") as out:
+            out.write(text)
+    except OSError as exc:
+        raise UsageError(f"cannot write {path}: {exc.strerror or exc}") from None
+
+
+def write_problem(problem: ExactCover, path: str, what: str) -> None:
+    """Write ``problem`` (the exact cover of ``what``) to ``path`` in Knuth's DLX format
+    for ``--write-dlx``, and say so on stderr with the command that counts it."""
+    try:
+        problem.write(path)
+    except OSError as exc:
+        raise UsageError(f"cannot write {path}: {exc.strerror or exc}") from None
+    print(
+        f"excover: wrote {what} to {path} ({problem.n_options} options, "
+        f"{problem.n_items} items); 'excover count {path}' counts its solutions",
+        file=sys.stderr,
+    )
+
+
+def numbered(out: str, many: int) -> list[str]:
+    """The files of ``many`` puzzles' drawings or problems: ``out`` itself for one, else
+    ``out`` numbered from 1 before its suffix (``OUT-1.svg``, ``OUT-2.svg``, ...)."""
+    if many == 1:
+        return [out]
+    from pathlib import Path
+
+    where = Path(out)
+    return [str(where.with_name(f"{where.stem}-{k}{where.suffix}")) for k in range(1, many + 1)]
