@@ -9,7 +9,12 @@ from __future__ import annotations
 
 import time
 
+from excover.deadlines import ALARM_REPEAT as ALARM_REPEAT
 from excover.deadlines import TimeUp as TimeUp
+from excover.deadlines import alarm
+
+#: The alarm under the name the commands know it by.
+deadline = alarm
 
 TYPE_CHECKING = False  # typing is for type checkers: importing it costs each run ~6 ms
 if TYPE_CHECKING:
