@@ -16,6 +16,7 @@ from excover.cli import common
 from excover.cli.common import add_command, add_input, add_json, add_limits, add_method
 from excover.cli.kinds import looks_like_cmb
 from excover.errors import FormatError, UsageError
+from excover.names import METHOD_TRAITS
 from excover.numbers import byte_size, to_decimal
 
 #: The at-most-one encodings of :data:`excover.sat.amo.AMO_ENCODINGS` (named here so that
@@ -691,7 +692,7 @@ def _estimate(args: argparse.Namespace) -> int:
     from excover.cli.outcome import ENGINE_NAMES, UPDATES
     from excover.engines import pick_engine
 
-    if args.method not in ("auto", "dlx"):
+    if not METHOD_TRAITS[args.method].searches:
         raise UsageError(
             f"--method {args.method} does not go with estimate: it estimates a dancing-links "
             "search (zdd and sat have no search tree to probe)"

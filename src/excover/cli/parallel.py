@@ -39,6 +39,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from excover.cli.common import TimeUp, document, exact, say_method, stop_time
 from excover.cli.common import deadline as alarm
 from excover.errors import ExcoverWarning, LimitReached, UsageError
+from excover.names import METHOD_TRAITS
 from excover.numbers import abbreviated, to_decimal
 from excover.solving import ExactCover
 
@@ -227,8 +228,9 @@ def _duration(seconds: float) -> str:
 def _options(args: argparse.Namespace) -> tuple[str, dict[str, Any]]:
     """The method and search options of each subproblem, from the command line."""
     method = args.method
-    if method == "sat":
-        raise UsageError("--method sat cannot count by subproblems (--workers, --tasks, ...)")
+    traits = METHOD_TRAITS[method]
+    if not traits.splits:
+        raise UsageError(f"--method {method} cannot count by subproblems (--workers, --tasks, ...)")
     if args.max_nodes is not None:
         raise UsageError("--max-nodes does not go with --workers, --tasks or --checkpoint")
     options: dict[str, Any] = {}
@@ -238,8 +240,8 @@ def _options(args: argparse.Namespace) -> tuple[str, dict[str, Any]]:
         options["seed"] = args.seed
     if getattr(args, "engine", None) is not None:
         options["engine"] = args.engine
-    if method == "zdd" and options:
-        raise UsageError("--method zdd does not take --heuristic, --seed or --engine")
+    if traits.family and options:
+        raise UsageError(f"--method {method} does not take --heuristic, --seed or --engine")
     return method, options
 
 
@@ -268,7 +270,8 @@ def _count_tasks(
     if known is not None and args.checkpoint is None:
         engine = "chosen by auto, counted while choosing, in this process"
         return _whole_count(known, method, engine, args, started, 1)
-    if method == "zdd" and args.checkpoint is None and args.tasks is None and not args.timeout:
+    family = METHOD_TRAITS[method].family
+    if family and args.checkpoint is None and args.tasks is None and not args.timeout:
         status = _frontier_count(problem, args, started)
         if status is not None:
             return status

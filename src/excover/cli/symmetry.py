@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from excover.cli import common
 from excover.errors import LimitReached, UsageError
+from excover.names import METHOD_TRAITS
 from excover.numbers import to_decimal
 
 if TYPE_CHECKING:
@@ -40,7 +41,7 @@ def check(args: argparse.Namespace, counting: bool = False) -> None:
         common.refuse(args, dest, "does not go with --up-to-symmetry or --break-symmetry")
     if getattr(args, "workers", None) is not None:
         common.refuse(args, "max_nodes", "bounds one search: it does not go with --workers")
-    if args.method not in ("auto", "dlx"):
+    if not METHOD_TRAITS[args.method].searches:
         raise UsageError(
             f"--method {args.method} does not go with --up-to-symmetry or --break-symmetry: "
             "the symmetric search is a search (dancing links or the bit-parallel engine)"

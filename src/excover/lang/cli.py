@@ -265,13 +265,13 @@ def _say_how(record: dict[str, Any]) -> None:
     silence it)."""
     if record["statement"] not in ("count", "solve", "all"):
         return
-    from excover.cli.outcome import ENGINE_NAMES
+    from excover.names import ENGINE_NAMES, METHOD_TRAITS
 
     method = record["method"]
     engine, route = record.get("engine"), record.get("route")
     if route is not None:
         how = f"route {route['name']}: {route['reason']}"
-    elif method == "sat" and engine is not None:
+    elif METHOD_TRAITS[method].solver and engine is not None:
         how = f"solver {engine}"
     elif engine is not None:
         how = ENGINE_NAMES.get(engine, "DXZ")

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 from excover.cli import common
 from excover.cli.common import refuse
 from excover.errors import ExcoverWarning, ProblemError, UsageError
+from excover.names import METHOD_TRAITS
 from excover.puzzles.sudoku_file import Puzzle, read_puzzles
 from excover.puzzles.sudoku_runs import (
     Report,
@@ -106,7 +107,9 @@ def _check_sudoku_flags(args: argparse.Namespace) -> bool:
             "up_to_symmetry",
             "counts or lists classes of solutions: it goes with --count, --all or --limit",
         )
-    batch = args.method == "auto" and not listing and not args.cages and not args.write_dlx
+    batch = (
+        METHOD_TRAITS[args.method].chooses and not listing and not args.cages and not args.write_dlx
+    )
     if batch:
         grid = "the compiled grid solver that solves and classifies with --method auto"
         refuse(args, "max_nodes", f"counts dancing-links nodes: {grid} has none (use --method dlx)")
@@ -125,7 +128,7 @@ def _generate(args: argparse.Namespace) -> int:
         refuse(args, dest, "does not go with --generate")
     refuse(args, "max_memory", "does not go with --generate")
     refuse(args, "timeout", "does not go with --generate (Ctrl-C stops it)")
-    if args.method != "auto":
+    if not METHOD_TRAITS[args.method].chooses:
         raise UsageError("--method does not go with --generate")
     refuse(args, "digits", "reads puzzles: generated ones are written with 1-9A-Z and '.'")
     puzzles = generate_many(

@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from excover.errors import ExcoverError, LimitReached, UsageError
+from excover.names import METHOD_TRAITS
 
 if TYPE_CHECKING:
     from excover.parallel.checkpoint import Checkpoint
@@ -287,7 +288,7 @@ def _counted_from(
     method, known = resolve_auto(problem, "auto", {})
     if known is not None:
         return {"count": str(known), "complete": True, "stopped_by": None}
-    if method != "dlx":
+    if not METHOD_TRAITS[method].one_search:
         try:
             total = problem.count(method=method, **news.options(settings))
         except LimitReached:
