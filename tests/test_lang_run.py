@@ -201,7 +201,7 @@ def test_dimacs_writes_the_sat_encoding(tmp_path: Path, monkeypatch: pytest.Monk
     target = tmp_path / "p.cnf"
     text = RING + f'problem p = ring [domino ~sym, {{*}} ~maybe]\ndimacs p "{target}"\n'
     assert output(text) == ""
-    problem = CNF.read_dimacs(str(target)).problem()
+    problem = ExactCover.from_cnf(CNF.read_dimacs(str(target)))
     expected = Tiling(
         Pattern.from_ascii("***\n*.*\n***"),
         [Tile("**", "domino", "any", "all"), Tile("*", "#2", "maybe", "none")],

@@ -18,7 +18,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from pysat.solvers import Solver
 
-from excover import ExactCover, FormatError
+from excover import ExactCover, FormatError, UsageError
 from excover.errors import SolverError
 from excover.main import main
 from excover.sat import AMO_ENCODINGS, CNF, checked, to_cnf
@@ -79,6 +79,20 @@ def test_plain_dimacs_without_header() -> None:
     cnf = CNF.from_dimacs("c a comment\np cnf 3 2\n1 -2 0\n2 3\n0\n")
     assert (cnf.n_vars, cnf.n_options, cnf.clauses) == (3, 3, [[1, -2], [2, 3]])
     assert cnf.problem() is None and cnf.amo is None
+    with pytest.raises(UsageError, match="does not say which problem"):
+        ExactCover.from_cnf(cnf)
+
+
+def test_the_header_rebuilds_a_problem_to_solve(tmp_path: Path) -> None:
+    """``ExactCover.from_cnf`` gives the problem of the header back, equal to the one
+    written and solvable; ``cnf.problem()`` gives the same as plain data."""
+    problem = dominoes(3, 4)
+    path = tmp_path / "dominoes.cnf"
+    problem.write_dimacs(path)
+    cnf = CNF.read_dimacs(path)
+    rebuilt = ExactCover.from_cnf(cnf)
+    assert rebuilt == problem == cnf.problem()
+    assert rebuilt.count("dlx") == problem.count("dlx") == 11
 
 
 @pytest.mark.parametrize(

@@ -72,7 +72,8 @@ class CNF:
         return len(self.clauses)
 
     def problem(self) -> Problem | None:
-        """The problem this formula encodes, rebuilt from its DLX text (None if unknown)."""
+        """The problem this formula encodes, rebuilt from its DLX text (None if unknown),
+        as data; :meth:`excover.ExactCover.from_cnf` rebuilds it as a problem to solve."""
         if self.problem_text is None:
             return None
         from excover.formats.dlx import parse_dlx

@@ -67,6 +67,20 @@ class ExactCover(Problem):
         return to_exact_cover(puzzle, problem, cls)
 
     @classmethod
+    def from_cnf(cls, cnf: CNF) -> Self:
+        """The problem a CNF formula written by excover encodes, rebuilt from the
+        comments of its header (:meth:`excover.sat.CNF.problem`); a
+        :class:`~excover.UsageError` when the formula does not carry it."""
+        from excover.formats.dlx import parse_dlx
+
+        if cnf.problem_text is None:
+            raise UsageError(
+                "this formula does not say which problem it encodes (no 'c excover' "
+                "comments in its header)"
+            )
+        return parse_dlx(cnf.problem_text, "<the CNF's header>", cls)
+
+    @classmethod
     def read(cls, path: str | os.PathLike[str]) -> Self:
         """A problem from a file in Knuth's DLX format; errors name the file and line."""
         from excover.formats.dlx import read_dlx
