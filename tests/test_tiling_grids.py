@@ -459,9 +459,3 @@ def test_prism_tiling_counted_by_backtracking() -> None:
     ]
     assert tiling.count() == backtrack(board, placements) > 0
 
-
-def test_meshes_of_the_solid_grids_are_refused_by_name() -> None:
-    from excover.tiling.mesh import cells_mesh
-
-    with pytest.raises(Exception, match="meshes of the sphere grid are not made yet"):
-        cells_mesh([(0, 0, 0)], "sphere")

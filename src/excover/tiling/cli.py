@@ -79,7 +79,8 @@ def read_puzzle(
             if not items[0].startswith("shape"):
                 continue  # a hole left in a variable voxel
             voxels = np.array([[int(v) for v in item.split(",")] for item in items[1:]])
-            pieces.append(prism_strips(voxels) if grid.name == "prism" else voxels)
+            cells = prism_strips(voxels) if grid.name == "prism" else voxels
+            pieces.append(cells.tolist())
         fills = [tile_colour(number) for number in range(len(pieces))]
         return solid_svg(grid, pieces, fills, explode=0.6, fit=480)
 

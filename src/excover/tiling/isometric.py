@@ -51,11 +51,11 @@ def solution_isometric_svg(
     if tiling.grid.name != "cube":
         number = {id(tile): k for k, tile in enumerate(tiling.tiles)}
         pieces = [p.cells for p in solution.placements]
-        fills = [
+        colours = [
             tile_colour(i if each_piece else number[id(p.tile)])
             for i, p in enumerate(solution.placements)
         ]
-        return solid_svg(isometric_grid(tiling.grid), pieces, fills, cell_size)
+        return solid_svg(isometric_grid(tiling.grid), pieces, colours, cell_size)
     number_of = {id(tile): number for number, tile in enumerate(tiling.tiles)}
     owners: dict[Cell, int] = {}
     fills: list[str] = []

@@ -60,10 +60,10 @@ def cell_polygons(grid: Grid, coords: Coords) -> list[list[Point]]:
         return [_square(float(x + z * width), float(y)) for x, y, z in coords.tolist()]
     if grid.name in _LAYERED:
         flat, layers = _flat_cells(grid, coords)
-        width = _panel_width(flat)
+        step = _panel_width(flat)
         low = min(layers, default=0)
         return [
-            [(x + (z - low) * width, y) for x, y in cell]
+            [(x + (z - low) * step, y) for x, y in cell]
             for cell, z in zip(flat, layers, strict=True)
         ]
     if grid.name == "hex":
@@ -166,7 +166,8 @@ def _svg(
     labels: Sequence[tuple[Point, str]] = (),
     inner: bool = False,
 ) -> str:
-    """An SVG document: the polygons filled, and their edges drawn thick where the owners
+    """An SVG document: the polygons filled (a run of polygons of one owner in a group
+    ``<g data-piece="OWNER">``), and their edges drawn thick where the owners
     on both sides differ (or one side is outside), and thin elsewhere when ``inner`` (a
     pattern's cells; a tiling shows only the borders of its pieces); ``labels`` are
     captions centred on their points (the point being the text's baseline)."""
@@ -192,7 +193,11 @@ def _svg(
         f'<rect width="{width:.2f}" height="{height:.2f}" fill="white"/>',
     ]
     edges: dict[tuple[Point, Point], list[int]] = {}
+    group = None
     for polygon, fill, owner in zip(polygons, fills, owners, strict=True):
+        if owner != group:  # the cells of one placement (or pattern) in one group
+            out.append(("</g>\n" if group is not None else "") + f'<g data-piece="{owner}">')
+            group = owner
         out.append(
             f'<polygon points="{" ".join(at(p) for p in polygon)}" fill="{fill}" '
             f'stroke="{fill}" stroke-width="0.5"/>'
@@ -200,6 +205,8 @@ def _svg(
         for start, end in zip(polygon, polygon[1:] + polygon[:1], strict=True):
             key = tuple(sorted((_rounded(start), _rounded(end))))
             edges.setdefault(key, []).append(owner)  # type: ignore[arg-type]
+    if group is not None:
+        out.append("</g>")
     thin: list[str] = []
     thick: list[str] = []
     for (start, end), sides in edges.items():

@@ -47,7 +47,7 @@ _LIGHT = np.array([-0.12, 0.32, 0.3])
 _BALL = 0.5 * math.sqrt(1.5)
 
 
-def project(p: Sequence[float]) -> Point:
+def project(p: Sequence[float] | FloatArray) -> Point:
     """A point of space on the picture (y up), as :mod:`excover.tiling.isometric` has it."""
     x, y, z = (float(v) for v in p)
     return ((x + y) * _COS30, z + (y - x) / 2)

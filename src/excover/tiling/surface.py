@@ -75,11 +75,11 @@ def surface(cells: Coords, grid: Grid, cell_size: float, gap: float = 0.0) -> Su
             raise UsageError(f"a gap between pieces is not made on the {grid.name} grid yet")
         faces = [face for cell in cells.tolist() for face in cell_faces(grid, cell)]
 
-        def position(key: Key) -> FloatArray:
+        def placed(key: Key) -> FloatArray:
             result: FloatArray = point(grid, key) * cell_size
             return result
 
-        return _assemble(faces, position, None)
+        return _assemble(faces, placed, None)
     if grid.name == "cube":
         faces, position = _boxes(cells, cell_size, inset)
         return _assemble(faces, position, None)
