@@ -31,7 +31,7 @@ from excover.tiling.colours import shade
 from excover.tiling.geometry import Face, Key, cell_centres, cell_faces, point
 from excover.tiling.grids import Grid
 
-__all__ = ["VIEW", "project", "solid_svg"]
+__all__ = ["VIEW", "piece_surfaces", "project", "solid_svg"]
 
 FloatArray = npt.NDArray[np.float64]
 Point = tuple[float, float]
@@ -118,6 +118,40 @@ def solid_svg(
 
 
 Edges = dict[tuple[Key, Key], list[FloatArray]]
+
+#: A face of a piece's surface: its corners in space, and for each edge (from corner k to
+#: k + 1) whether the surface turns there.
+SurfaceFace = tuple[list[list[float]], list[bool]]
+
+
+def piece_surfaces(
+    grid: Grid, pieces: Sequence[Sequence[Sequence[int]]]
+) -> list[list[SurfaceFace]]:
+    """The faces on the surface of each piece (of a grid other than the sphere's), for a
+    viewer that turns the pieces itself (the studio's page): every face of its cells that
+    no other cell of the piece has, its corners, and which of its edges are creases."""
+    found = []
+    for piece in pieces:
+        cells = [tuple(int(v) for v in c) for c in piece]
+        counts = _count_faces(grid, cells, {})
+        edges = _surface_edges(grid, cells, counts)
+        faces: list[SurfaceFace] = []
+        for cell in cells:
+            for face in cell_faces(grid, cell):
+                if counts[tuple(sorted(face))] > 1:
+                    continue
+                points = [point(grid, key) for key in face]
+                normal = _normal(points)
+                creases = []
+                for start, end in zip(face, face[1:] + face[:1], strict=True):
+                    around = edges[min(start, end), max(start, end)]
+                    flat = len(around) == 2 and all(
+                        np.allclose(n, normal, atol=1e-6) for n in around
+                    )
+                    creases.append(not flat)
+                faces.append(([[round(float(v), 6) for v in p] for p in points], creases))
+        found.append(faces)
+    return found
 
 
 def _surface_edges(grid: Grid, cells: Sequence[tuple[int, ...]], counts: dict[Face, int]) -> Edges:
