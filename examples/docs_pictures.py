@@ -101,7 +101,10 @@ def _exploded(grid: str) -> Callable[[], str]:
             polyforms,
             rhombic_dodecahedron,
         )
+        from excover.tiling.tile import Shape
 
+        board: Shape
+        shapes: list[Shape]
         if grid == "prism":  # a box of 6 x 2 triangles, 2 layers, by the triprisms
             board = PrismPattern.from_voxels(product(range(6), range(2), range(2)))
             shapes = [PrismPattern(p.tolist()) for p in polyforms("prism", 3)]

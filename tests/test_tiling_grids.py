@@ -458,4 +458,3 @@ def test_prism_tiling_counted_by_backtracking() -> None:
         for p in every_placement(board, s.voxels(), prism_maps(False), prism_shift)
     ]
     assert tiling.count() == backtrack(board, placements) > 0
-
