@@ -10,7 +10,9 @@ with ``docs/images`` as OUTDIR after a change to the drawings.
 - ``nonogram-heart.svg`` and ``nonogram-ladybird.svg``: what ``excover nonogram FILE
   --svg OUT`` writes for two of the shipped puzzles (the nonogram tutorial);
 - ``queens-classes.svg`` and ``pentomino-3x20-classes.svg``: the classes of solutions
-  the symmetry page shows, drawn by the gallery's own functions (``examples/gallery.py``).
+  the symmetry page shows, drawn by the gallery's own functions (``examples/gallery.py``);
+- ``grid-prism.svg``, ``grid-sphere.svg``, ``grid-rhombic.svg`` and ``grid-tetraocta.svg``:
+  a small tiling on each of BurrTools' solid grids, exploded (the tiling page).
 """
 
 from __future__ import annotations
@@ -83,6 +85,51 @@ def _from_gallery(name: str) -> Callable[[], str]:
     return function
 
 
+def _exploded(grid: str) -> Callable[[], str]:
+    """The first tiling of a small box of ``grid`` by its smallest pieces, exploded."""
+
+    def draw() -> str:
+        from itertools import product
+
+        from excover.tiling import (
+            PrismPattern,
+            RhombicPattern,
+            SpherePattern,
+            TetraOctaPattern,
+            Tile,
+            Tiling,
+            polyforms,
+            rhombic_dodecahedron,
+        )
+        from excover.tiling.tile import Shape
+
+        board: Shape
+        shapes: list[Shape]
+        if grid == "prism":  # a box of 6 x 2 triangles, 2 layers, by the triprisms
+            board = PrismPattern.from_voxels(product(range(6), range(2), range(2)))
+            shapes = [PrismPattern(p.tolist()) for p in polyforms("prism", 3)]
+        elif grid == "sphere":  # a tetrahedron of 10 balls, by pairs
+            layers = [(0, 0, 0), (1, 1, 0), (2, 2, 0), (1, 0, 1), (0, 1, 1), (2, 1, 1)]
+            layers += [(1, 2, 1), (2, 0, 2), (0, 2, 2), (1, 1, 2)]
+            board = SpherePattern(layers)
+            shapes = [SpherePattern(p.tolist()) for p in polyforms("sphere", 2)]
+        elif grid == "rhombic":  # four touching rhombic dodecahedra
+            centres = [(1, 1, 1), (2, 2, 1), (2, 1, 2), (1, 2, 2)]
+            board = RhombicPattern([c for m in centres for c in rhombic_dodecahedron(m)])
+            shapes = [RhombicPattern(rhombic_dodecahedron((0, 0, 0)))]
+        else:  # an octahedron with a tetrahedron on each face, by pairs of cells
+            corners = list(product((2, 3), repeat=3))
+            regular = {tuple(3 * (v // 3) + 1 for v in c) for c in corners}
+            board = TetraOctaPattern(corners + sorted(regular))
+            shapes = [TetraOctaPattern(p.tolist()) for p in polyforms("tetraocta", 2)]
+        tiles = [Tile(shape, f"p{k}", "any") for k, shape in enumerate(shapes)]
+        solution = Tiling(board, tiles).first()
+        assert solution is not None, grid
+        return solution.exploded_svg(cell_size=50 if grid == "rhombic" else 40)
+
+    return draw
+
+
 #: The pictures: file name (without .svg) and the function that draws it.
 PICTURES: dict[str, Callable[[], str]] = {
     "pentomino-box": pentomino_box,
@@ -90,6 +137,7 @@ PICTURES: dict[str, Callable[[], str]] = {
     "nonogram-ladybird": ladybird_nonogram,
     "queens-classes": _from_gallery("queens_classes"),
     "pentomino-3x20-classes": _from_gallery("pentomino_3x20_classes"),
+    **{f"grid-{grid}": _exploded(grid) for grid in ("prism", "sphere", "rhombic", "tetraocta")},
 }
 
 

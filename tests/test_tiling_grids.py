@@ -458,10 +458,3 @@ def test_prism_tiling_counted_by_backtracking() -> None:
         for p in every_placement(board, s.voxels(), prism_maps(False), prism_shift)
     ]
     assert tiling.count() == backtrack(board, placements) > 0
-
-
-def test_meshes_of_the_solid_grids_are_refused_by_name() -> None:
-    from excover.tiling.mesh import cells_mesh
-
-    with pytest.raises(Exception, match="meshes of the sphere grid are not made yet"):
-        cells_mesh([(0, 0, 0)], "sphere")

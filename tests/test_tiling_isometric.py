@@ -202,9 +202,9 @@ def test_a_pattern_in_grey_and_bad_grids() -> None:
     flat = Tiling(Pattern.constant(5, 1), tiles({"I": pentominoes()["I"]}))
     solution = flat.first()
     assert solution is not None
-    with pytest.raises(UsageError, match="cube grid, not the square"):
+    with pytest.raises(UsageError, match=r"solid grid .*not the square"):
         solution_isometric_svg(solution)
-    with pytest.raises(UsageError, match="cube grid, not the square"):
+    with pytest.raises(UsageError, match=r"solid grid .*not the square"):
         pattern_isometric_svg(Pattern.constant(2, 2))
 
 
@@ -227,10 +227,11 @@ def test_what_a_notebook_shows() -> None:
     solution = soma()
     html = solution._repr_html_()
     pictures = ET.fromstring(html).findall(f"div/{SVG}svg")
-    assert len(pictures) == 2  # the layers and the isometric view
-    assert len(pictures[0].findall(f"{SVG}polygon")) == 27
+    assert len(pictures) == 3  # the layers, the isometric view and the exploded one
+    assert len(pictures[0].findall(f".//{SVG}polygon")) == 27
     assert len(pictures[1].findall(f"{SVG}polygon")) == 27  # 3 x 3 on each seen side
     assert ET.tostring(pictures[1]) == ET.tostring(ET.fromstring(solution.isometric_svg()))
+    assert ET.tostring(pictures[2]) == ET.tostring(ET.fromstring(solution.exploded_svg()))
     board = ET.fromstring(solution.tiling._repr_html_()).findall(f"div/{SVG}svg")
     assert len(board) == 3  # the layers, the isometric view, the pieces
     flat = Tiling(Pattern.constant(5, 1), tiles({"I": pentominoes()["I"]}))

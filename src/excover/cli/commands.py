@@ -36,7 +36,8 @@ if TYPE_CHECKING:
 
     #: A tiling's solution drawn as text, or as SVG when the flag is True.
     Drawing = Callable[[list[int], bool], str]
-    #: What reads ``FILE --pieces PIECES``: the problem and the drawing of its solutions.
+    #: What reads ``FILE --pieces PIECES`` (or a BurrTools puzzle to draw): the problem
+    #: and the drawing of its solutions.
     BoardReader = Callable[[argparse.Namespace], tuple[ExactCover, Drawing]]
 
 __all__ = ["add_problem_commands", "print_outcome", "read_problem", "stopped_building", "write_dlx"]
@@ -248,7 +249,11 @@ def add_problem_commands(commands: Any, read_board: BoardReader) -> None:
     add_json(solve)
     common.add_quiet(solve)
     common.add_progress(solve, "the nodes of a dancing-links search against the estimated tree")
-    common.add_svg(solve, "with --pieces: draw the first tiling found as SVG to OUT")
+    common.add_svg(
+        solve,
+        "with --pieces: draw the first tiling found as SVG to OUT; with a BurrTools "
+        ".xmpuzzle file: its first assembly, pieces pulled apart in an isometric view",
+    )
     common.add_refused(
         solve,
         {
@@ -396,6 +401,9 @@ def load_problem(args: argparse.Namespace) -> tuple[ExactCover, Drawing | None]:
     if args.pieces is None:
         common.refuse(args, "no_reflections", "needs --pieces (FILE is not a board)")
         common.refuse(args, "multiplicity", "needs --pieces (FILE is not a board)")
+        if getattr(args, "svg", None) is not None and args.file.lower().endswith(".xmpuzzle"):
+            problem, draw = args.read_board(args)  # a puzzle read with its drawing
+            return problem, draw
         number = getattr(args, "problem", None)
         classes = bool(getattr(args, "up_to_symmetry", False))
         return read_problem(args.file, number, classes), None
@@ -639,15 +647,11 @@ def _solve(args: argparse.Namespace) -> int:
 
 def _nothing_to_draw(path: str) -> str:
     """Why ``solve --svg`` has no picture of a problem that is not a board."""
-    what = (
-        "a BurrTools puzzle, whose assemblies excover does not draw"
-        if path.lower().endswith(".xmpuzzle")
-        else "an exact cover problem: its solutions are sets of options, with no picture"
-    )
     return (
-        f"--svg: {path} is {what}; --svg draws the first tiling of a board given with "
-        "--pieces ('excover solve BOARD --pieces PIECES --svg OUT'), and a .cmb program "
-        "draws its tilings with 'solve dlx NAME svg \"OUT\"'"
+        f"--svg: {path} is an exact cover problem: its solutions are sets of options, with "
+        "no picture; --svg draws the first tiling of a board given with --pieces ('excover "
+        "solve BOARD --pieces PIECES --svg OUT') or the first assembly of a BurrTools "
+        ".xmpuzzle file, and a .cmb program draws its tilings with 'solve dlx NAME svg \"OUT\"'"
     )
 
 

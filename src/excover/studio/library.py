@@ -3,24 +3,29 @@
 STL files (one per distinct piece, and a solution's assembly) are made by
 :mod:`excover.tiling.mesh` through the mesh library trimesh (which comes with the
 ``studio`` extra; without it the export says what to install), cells 10 mm a side; the
-isometric views of a box and of a polycube solution by :mod:`excover.tiling.isometric`.
+isometric views of a box and of a polycube solution by :mod:`excover.tiling.isometric`,
+and the surfaces of a solution's pieces that the page turns in its exploded 3D view by
+:mod:`excover.tiling.solidview`.
 """
 
 from __future__ import annotations
 
 import io
 import zipfile
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
+from excover.tiling.colours import tile_colour
+from excover.tiling.geometry import cell_centres
 from excover.tiling.isometric import pattern_isometric_svg, solution_isometric_svg
 from excover.tiling.mesh import cells_mesh
 from excover.tiling.mesh import solution_stl as assembly_stl
+from excover.tiling.solidview import piece_surfaces
 
 if TYPE_CHECKING:
     from excover.tiling import TilingSolution
     from excover.tiling.tile import Shape
 
-__all__ = ["board_isometric_svg", "isometric_svg", "pieces_zip", "solution_stl"]
+__all__ = ["board_isometric_svg", "isometric_svg", "pieces_zip", "solid_view", "solution_stl"]
 
 
 def pieces_zip(pieces: dict[str, Shape]) -> bytes:
@@ -44,6 +49,28 @@ def solution_stl(solution: TilingSolution) -> bytes:
 def isometric_svg(solution: TilingSolution) -> str:
     """An isometric SVG picture of a polycube solution, each piece in its own colour."""
     return solution_isometric_svg(solution, 24.0, each_piece=True)
+
+
+def solid_view(solution: TilingSolution) -> dict[str, Any]:
+    """What the page's 3D view turns: each piece's colour and the faces of its surface
+    (corners in space, one unit a cube, and which edges are creases), or on the sphere
+    grid its balls' centres (diameter 1)."""
+    grid = solution.tiling.grid
+    cells = [p.cells for p in solution.placements]
+    colours = [tile_colour(number) for number in range(len(cells))]
+    if grid.name == "sphere":
+        return {
+            "pieces": [
+                {"colour": colour, "balls": cell_centres(grid, piece).round(6).tolist()}
+                for colour, piece in zip(colours, cells, strict=True)
+            ]
+        }
+    return {
+        "pieces": [
+            {"colour": colour, "faces": [{"points": p, "creases": c} for p, c in faces]}
+            for colour, faces in zip(colours, piece_surfaces(grid, cells), strict=True)
+        ]
+    }
 
 
 def board_isometric_svg(board: Shape) -> str:

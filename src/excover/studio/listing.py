@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from excover.studio import library
 from excover.studio.design import Design
+from excover.tiling.geometry import SOLID_GRIDS
 
 if TYPE_CHECKING:
     from excover.tiling import Tiling, TilingSolution
@@ -70,7 +71,8 @@ class Listing:
     def page(self, start: int, count: int) -> list[dict[str, Any]]:
         """Solutions ``start`` to ``start + count`` (at most :data:`MAX_PAGE`), each with
         its number, its picture (``svg``: layer by layer on the cube), its text, and on
-        the cube its isometric view (``isometric``)."""
+        the cube its isometric view (``isometric``) and the surfaces of its pieces that
+        the page turns in 3D (``solid``: :func:`excover.studio.library.solid_view`)."""
         from excover.tiling.render import solution_svg
 
         drawn = []
@@ -81,8 +83,9 @@ class Listing:
                 "svg": solution_svg(solution, 24.0, each_piece=True),
                 "ascii": solution.ascii(),
             }
-            if self.tiling.grid.name == "cube":
+            if self.tiling.grid.name in SOLID_GRIDS:
                 entry["isometric"] = library.isometric_svg(solution)
+                entry["solid"] = library.solid_view(solution)
             drawn.append(entry)
         return drawn
 

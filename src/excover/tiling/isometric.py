@@ -1,4 +1,5 @@
-"""Isometric pictures of cubic patterns and tilings, as SVG.
+"""Isometric pictures of cubic patterns and tilings, as SVG (those of the other solid grids
+are drawn by :mod:`excover.tiling.solidview`, in the same view).
 
 The viewer looks down from the front right, along ``(-1, 1, -1)`` (x to the right, y away,
 z up): of each cube it may see the top (+z), the front (-y) and the right side (+x), shaded
@@ -17,12 +18,15 @@ from typing import TYPE_CHECKING
 
 from excover.errors import UsageError
 from excover.tiling.colours import shade, tile_colour
+from excover.tiling.geometry import SOLID_GRIDS
+from excover.tiling.grids import Grid
+from excover.tiling.solidview import solid_svg
 
 if TYPE_CHECKING:
     from excover.tiling.tile import Shape
     from excover.tiling.tiling import TilingSolution
 
-__all__ = ["pattern_isometric_svg", "solution_isometric_svg"]
+__all__ = ["isometric_grid", "pattern_isometric_svg", "solution_isometric_svg"]
 
 Cell = tuple[int, int, int]
 
@@ -40,12 +44,18 @@ _COS30 = math.cos(math.radians(30))
 def solution_isometric_svg(
     solution: TilingSolution, cell_size: float = 24.0, *, each_piece: bool = True
 ) -> str:
-    """An isometric picture of a tiling of the cubic grid: each placement in its own colour
+    """An isometric picture of a tiling of a solid grid: each placement in its own colour
     (with ``each_piece`` False, one colour per tile, as the layer view draws them), its
     faces shaded by their direction, dark lines along the pieces' edges."""
     tiling = solution.tiling
     if tiling.grid.name != "cube":
-        raise UsageError(f"an isometric view is drawn of the cube grid, not the {tiling.grid.name}")
+        number = {id(tile): k for k, tile in enumerate(tiling.tiles)}
+        pieces = [p.cells for p in solution.placements]
+        colours = [
+            tile_colour(i if each_piece else number[id(p.tile)])
+            for i, p in enumerate(solution.placements)
+        ]
+        return solid_svg(isometric_grid(tiling.grid), pieces, colours, cell_size)
     number_of = {id(tile): number for number, tile in enumerate(tiling.tiles)}
     owners: dict[Cell, int] = {}
     fills: list[str] = []
@@ -58,13 +68,23 @@ def solution_isometric_svg(
 
 
 def pattern_isometric_svg(pattern: Shape, cell_size: float = 24.0, fill: str = "#c8ccd4") -> str:
-    """An isometric picture of a pattern of the cubic grid, in grey (or ``fill``)."""
+    """An isometric picture of a pattern of a solid grid, in grey (or ``fill``)."""
     if pattern.grid.name != "cube":
-        raise UsageError(
-            f"an isometric view is drawn of the cube grid, not the {pattern.grid.name}"
+        return solid_svg(
+            isometric_grid(pattern.grid), [pattern.coords().tolist()], [fill], cell_size
         )
     owners = {(x, y, z): 0 for x, y, z in pattern.coords().tolist()}
     return _draw(owners, [fill], cell_size)
+
+
+def isometric_grid(grid: Grid) -> Grid:
+    """``grid``, checked to be one of the solid grids."""
+    if grid.name not in SOLID_GRIDS:
+        raise UsageError(
+            f"an isometric view is drawn of a solid grid ({', '.join(SOLID_GRIDS)}), "
+            f"not the {grid.name}"
+        )
+    return grid
 
 
 def _draw(owners: dict[Cell, int], fills: list[str], size: float) -> str:

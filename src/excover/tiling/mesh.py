@@ -4,15 +4,19 @@ The meshes are :class:`trimesh.Trimesh` objects (the PyPI library trimesh, the `
 extra: ``pip install "excover[mesh]"``), imported only when a mesh is made. Each closed
 body is watertight, consistently wound and 2-manifold as trimesh checks it, with the volume
 of its cells: cubes of side ``cell_size``; squares, hexagons and triangles of edge
-``cell_size`` extruded ``cell_size`` high. Where two cells of a piece meet only along an
-edge or at a corner the body's vertices are not merged there (see
+``cell_size`` extruded ``cell_size`` high; on BurrTools' other solid grids
+(:mod:`excover.tiling.geometry`), triangular prisms of edge and height ``cell_size``, balls
+of diameter ``cell_size`` (polyhedra; touching balls meet at a point), and the tetrahedra
+of the rhombic and tetrahedra-octahedra grids in cubes of side ``cell_size``. Where two
+cells of a piece meet only along an edge or at a corner the body's vertices are not merged
+there (see
 :mod:`excover.tiling.surface`), so such a piece is still a 2-manifold; an STL file has no
 shared vertices at all, so a program that reads one and merges equal points sees four faces
 on such an edge, as the shape itself has them.
 
 ``gap`` moves every face of each piece ``gap / 2`` inward, so that printed pieces that
 touch in the assembly stand ``gap`` apart and fit together (on the planar grids the pieces
-shrink in the plane only).
+shrink in the plane only; BurrTools' other solid grids take no gap yet).
 """
 
 from __future__ import annotations
@@ -122,8 +126,8 @@ def write_stl(data: bytes | trimesh.Trimesh, path: str | os.PathLike[str]) -> No
 # ----- helpers -----
 
 
-#: The grids whose cells are meshed (BurrTools' solid grids are not yet).
-MESHED = ("square", "cube", "hex", "triangle")
+#: The grids whose cells are meshed: every grid.
+MESHED = ("square", "cube", "hex", "triangle", "prism", "sphere", "rhombic", "tetraocta")
 
 
 def _grid(grid: Grid | str) -> Grid:
@@ -157,6 +161,8 @@ def _coords(cells: Shape | Iterable[Sequence[int]], grid: Grid) -> Coords:
                 raise UsageError(f"{cell!r} is not a cell of the {grid.name} grid")
             if grid.name == "triangle" and sum(row) not in (1, 2):
                 raise UsageError(f"{row} is not a cell of the triangle grid: a + b + c is 1 or 2")
+            if not grid.is_cell(row):
+                raise UsageError(f"{row} is not a cell of the {grid.name} grid")
             rows.append(row)
     if not rows:
         raise UsageError("a mesh needs at least one cell")

@@ -1,12 +1,16 @@
 """Pictures of patterns and tilings: ASCII art and SVG.
 
-Every cell of every grid is drawn as a polygon in the plane (cubic cells layer by layer,
-side by side, the bottom layer on the left, each captioned ``z = k``). A tiling colours
+Every cell of every grid is drawn as a polygon in the plane (the cells of a solid grid
+layer by layer, side by side, the bottom layer on the left, each captioned ``z = k``: a
+cube as a square, a triangular prism as its triangle, a ball as a circle around its
+centre, and a cell of the rhombic or tetrahedra-octahedra grid as a square at its voxel of
+BurrTools' layers, as BurrTools' editor shows them). A tiling colours
 each cell by its tile, one colour per tile, and draws a dark line on each polygon edge that
 separates two different placements or a placement from the outside, so pieces stand out
 even when equal tiles touch, and no line inside a piece. A pattern is drawn in grey with
-faint lines between its cells. Cubic patterns and tilings are also drawn in an isometric
-view (:mod:`excover.tiling.isometric`, whose functions this module re-exports), and
+faint lines between its cells. Patterns and tilings of the solid grids are also drawn in
+an isometric view (:mod:`excover.tiling.isometric`, whose functions this module
+re-exports; the other solid grids by :mod:`excover.tiling.solidview`), and
 :func:`views_html` puts several pictures side by side for a notebook.
 """
 
@@ -20,6 +24,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from excover.tiling.colours import tile_colour
+from excover.tiling.geometry import SOLID_GRIDS
 from excover.tiling.grids import HEX_BASIS, TRIANGLE_NORMALS, Coords, Grid, triangle_spot
 from excover.tiling.isometric import pattern_isometric_svg, solution_isometric_svg
 
@@ -53,6 +58,14 @@ def cell_polygons(grid: Grid, coords: Coords) -> list[list[Point]]:
     if grid.name == "cube":
         width = int(coords[:, 0].max()) + 2 if len(coords) else 0
         return [_square(float(x + z * width), float(y)) for x, y, z in coords.tolist()]
+    if grid.name in _LAYERED:
+        flat, layers = _flat_cells(grid, coords)
+        step = _panel_width(flat)
+        low = min(layers, default=0)
+        return [
+            [(x + (z - low) * step, y) for x, y in cell]
+            for cell, z in zip(flat, layers, strict=True)
+        ]
     if grid.name == "hex":
         corners = [
             (math.cos(math.radians(30 + 60 * k)), math.sin(math.radians(30 + 60 * k)))
@@ -78,9 +91,63 @@ def _square(x: float, y: float) -> list[Point]:
     return [(x, y), (x + 1, y), (x + 1, y + 1), (x, y + 1)]
 
 
+#: The solid grids other than the cube, drawn layer by layer (see the module's notes).
+_LAYERED = ("prism", "sphere", "rhombic", "tetraocta")
+#: A ball's outline: a polygon of this many sides.
+_BALL_SIDES = 24
+
+
+def _flat_cells(grid: Grid, coords: Coords) -> tuple[list[list[Point]], list[int]]:
+    """The outline of each cell of a layered solid grid in its layer, and its layer."""
+    cells: list[list[Point]] = []
+    layers: list[int] = []
+    to_plane = np.linalg.pinv(TRIANGLE_NORMALS)
+    radius = math.sqrt(2) / 2  # balls touch along the layer's diagonals
+    for cell in coords.tolist():
+        if grid.name == "prism":
+            a, b, c, z = cell
+            if a + b + c == 1:
+                corners3 = [(a - 1, b, c), (a, b - 1, c), (a, b, c - 1)]
+            else:
+                corners3 = [(a - 1, b - 1, c), (a - 1, b, c - 1), (a, b - 1, c - 1)]
+            outline = [tuple((to_plane @ np.array(v, dtype=float)).tolist()) for v in corners3]
+            cells.append([(float(x), float(y)) for x, y in outline])
+        elif grid.name == "sphere":
+            x, y, z = cell
+            cells.append(
+                [
+                    (
+                        x + radius * math.cos(2 * math.pi * k / _BALL_SIDES),
+                        y + radius * math.sin(2 * math.pi * k / _BALL_SIDES),
+                    )
+                    for k in range(_BALL_SIDES)
+                ]
+            )
+        else:
+            x, y, z = cell
+            cells.append(_square(float(x), float(y)))
+        layers.append(int(z))
+    return cells, layers
+
+
+def _panel_width(cells: list[list[Point]]) -> float:
+    """How far apart the layers are drawn: the cells' width and a gap."""
+    left, right, _, _ = _extent(cells)
+    return right - left + 1.5
+
+
 def layer_labels(grid: Grid, coords: Coords) -> list[tuple[Point, str]]:
-    """Captions ``z = k`` under the layers of a cubic pattern drawn by
+    """Captions ``z = k`` under the layers of a pattern of a solid grid drawn by
     :func:`cell_polygons` (none on the planar grids): where each goes, and its text."""
+    if grid.name in _LAYERED and len(coords):
+        flat, layers = _flat_cells(grid, coords)
+        width = _panel_width(flat)
+        left, right, bottom, _ = _extent(flat)
+        low = min(layers)
+        return [
+            ((left + (z - low) * width + (right - left) / 2, bottom - 0.8), f"z = {z}")
+            for z in sorted(set(layers))
+        ]
     if grid.name != "cube" or len(coords) == 0:
         return []
     width = int(coords[:, 0].max()) + 2
@@ -99,7 +166,8 @@ def _svg(
     labels: Sequence[tuple[Point, str]] = (),
     inner: bool = False,
 ) -> str:
-    """An SVG document: the polygons filled, and their edges drawn thick where the owners
+    """An SVG document: the polygons filled (a run of polygons of one owner in a group
+    ``<g data-piece="OWNER">``), and their edges drawn thick where the owners
     on both sides differ (or one side is outside), and thin elsewhere when ``inner`` (a
     pattern's cells; a tiling shows only the borders of its pieces); ``labels`` are
     captions centred on their points (the point being the text's baseline)."""
@@ -125,7 +193,11 @@ def _svg(
         f'<rect width="{width:.2f}" height="{height:.2f}" fill="white"/>',
     ]
     edges: dict[tuple[Point, Point], list[int]] = {}
+    group = None
     for polygon, fill, owner in zip(polygons, fills, owners, strict=True):
+        if owner != group:  # the cells of one placement (or pattern) in one group
+            out.append(("</g>\n" if group is not None else "") + f'<g data-piece="{owner}">')
+            group = owner
         out.append(
             f'<polygon points="{" ".join(at(p) for p in polygon)}" fill="{fill}" '
             f'stroke="{fill}" stroke-width="0.5"/>'
@@ -133,6 +205,8 @@ def _svg(
         for start, end in zip(polygon, polygon[1:] + polygon[:1], strict=True):
             key = tuple(sorted((_rounded(start), _rounded(end))))
             edges.setdefault(key, []).append(owner)  # type: ignore[arg-type]
+    if group is not None:
+        out.append("</g>")
     thin: list[str] = []
     thick: list[str] = []
     for (start, end), sides in edges.items():
@@ -171,7 +245,7 @@ def pattern_svg(pattern: Shape, cell_size: float = 24.0) -> str:
 def pieces_svg(shapes: Mapping[str, Shape], cell_size: float = 16.0, per_row: int = 8) -> str:
     """An SVG sheet of named shapes: each in its own colour, its name under it, laid out
     ``per_row`` to a row (a set of pieces at a glance; polycubes in isometric view)."""
-    if shapes and all(s.grid.name == "cube" for s in shapes.values()):
+    if shapes and all(s.grid.name in SOLID_GRIDS for s in shapes.values()):
         return _isometric_sheet(shapes, cell_size, per_row)
     polygons: list[list[Point]] = []
     fills: list[str] = []
@@ -204,7 +278,7 @@ def pieces_svg(shapes: Mapping[str, Shape], cell_size: float = 16.0, per_row: in
 
 
 def _isometric_sheet(shapes: Mapping[str, Shape], cell_size: float, per_row: int) -> str:
-    """:func:`pieces_svg` of polycubes: the isometric picture of each, nested in a grid of
+    """:func:`pieces_svg` of solid pieces: the isometric picture of each, nested in a grid of
     equal slots, its name under it."""
     pictures = [
         pattern_isometric_svg(shape, cell_size, tile_colour(number))
@@ -283,8 +357,9 @@ def solution_ascii(solution: TilingSolution) -> str:
     has a one-character name and is placed once, else letters and digits in turn; ``.``
     for board cells left uncovered and blanks outside the board. The square grid is
     drawn top row first; the cubic grid as its layers side by side, bottom layer on the
-    left; the hexagonal and triangular grids as their ASCII drawings (see
-    :mod:`excover.tiling.polyform`)."""
+    left (the other solid grids too, by their voxels or, on the prism grid, by the
+    triangular grid's drawing); the hexagonal and triangular grids as their ASCII drawings
+    (see :mod:`excover.tiling.polyform`)."""
     tiling = solution.tiling
     placements = solution.placements
     names = [p.tile.name or "" for p in placements]
@@ -306,6 +381,16 @@ def solution_ascii(solution: TilingSolution) -> str:
         spots = {(x + z * width, y): mark for (x, y, z), mark in marks.items()}
     elif grid == "hex":
         spots = {(2 * q + r, r): mark for (q, r), mark in marks.items()}
+    elif grid == "prism":
+        places = {cell: triangle_spot(cell[:3]) for cell in marks}
+        width = max(x for x, _ in places.values()) - min(x for x, _ in places.values()) + 3
+        spots = {
+            (places[cell][0] + cell[3] * width, places[cell][1]): mark
+            for cell, mark in marks.items()
+        }
+    elif grid in _LAYERED:
+        width = max(cell[0] for cell in marks) - min(cell[0] for cell in marks) + 3
+        spots = {(x + z * width, y): mark for (x, y, z), mark in marks.items()}
     else:
         spots = {triangle_spot(cell): mark for cell, mark in marks.items()}
     xs = [x for x, _ in spots]

@@ -2,8 +2,11 @@
 
 Every cell is a convex solid whose corners have integer names (*keys*): a cube of the
 cubic grid is a box of lattice points; a square, hexagon or triangle of a planar grid is
-extruded into a prism one cell high. A face shared by two cells of the set lies inside the
-solid and is dropped; the others make its surface.
+extruded into a prism one cell high; the cells of BurrTools' other solid grids (triangular
+prisms, balls, the tetrahedra of the rhombic and tetrahedra-octahedra grids) are the solids
+of :mod:`excover.tiling.geometry`. A face shared by two cells of the set lies inside the
+solid and is dropped; the others make its surface. Balls touch their neighbours at a
+single point, so a piece of balls is a set of closed bodies, one a ball.
 
 Corners with the same key are one point, but not always one vertex of the surface. Two
 cubes of a polycube may meet only along an edge (or a vertex), and two triangles of a
@@ -19,7 +22,7 @@ A *gap* moves every face inward by ``gap / 2`` (two pieces so shrunk stand ``gap
 on the cubic grid each cell is cut into 3 x 3 x 3 boxes and the boxes within ``gap / 2`` of
 the outside are left out (the solid eroded by a cube), which works at every kind of
 corner; a prism's vertical faces move inward in the plane, each vertex to where the planes
-of its faces meet (its height is kept).
+of its faces meet (its height is kept). BurrTools' other solid grids take no gap yet.
 """
 
 from __future__ import annotations
@@ -33,6 +36,8 @@ from itertools import product
 import numpy as np
 import numpy.typing as npt
 
+from excover.errors import UsageError
+from excover.tiling.geometry import cell_faces, point
 from excover.tiling.grids import HEX_BASIS, TRIANGLE_NORMALS, TRIANGLE_SIDE, Coords, Grid
 
 __all__ = ["Surface", "surface"]
@@ -45,6 +50,10 @@ FloatArray = npt.NDArray[np.float64]
 #: right; corner k of a hexagon (at 30 + 60 k degrees) is the centroid of the hexagon and
 #: its neighbours k and k + 1.
 _HEX_STEPS = ((1, 0), (0, 1), (-1, 1), (-1, 0), (0, -1), (1, -1))
+
+
+#: The grids whose cells come from :mod:`excover.tiling.geometry`.
+_SOLIDS = ("prism", "sphere", "rhombic", "tetraocta")
 
 
 @dataclass(frozen=True)
@@ -61,6 +70,16 @@ def surface(cells: Coords, grid: Grid, cell_size: float, gap: float = 0.0) -> Su
     ``cell_size`` across (cube side, prism height and polygon edge), every face moved
     ``gap / 2`` inward."""
     inset = gap / 2
+    if grid.name in _SOLIDS:
+        if gap > 0:
+            raise UsageError(f"a gap between pieces is not made on the {grid.name} grid yet")
+        faces = [face for cell in cells.tolist() for face in cell_faces(grid, cell)]
+
+        def placed(key: Key) -> FloatArray:
+            result: FloatArray = point(grid, key) * cell_size
+            return result
+
+        return _assemble(faces, placed, None)
     if grid.name == "cube":
         faces, position = _boxes(cells, cell_size, inset)
         return _assemble(faces, position, None)

@@ -27,6 +27,7 @@ import numpy.typing as npt
 from excover.errors import UsageError
 from excover.problem import SearchOptions
 from excover.solving import ExactCover
+from excover.tiling.geometry import SOLID_GRIDS
 from excover.tiling.grids import Coords, Grid, Isometry
 from excover.tiling.pattern import Pattern
 from excover.tiling.tile import Multiplicity, Shape, Tile
@@ -357,8 +358,8 @@ class Tiling:
         return pattern_svg(self.board)
 
     def _repr_html_(self) -> str:
-        """What a notebook shows: the problem, which is the board (for a cubic board its
-        layers beside its isometric view) and beside it the pieces, each named, with how
+        """What a notebook shows: the problem, which is the board (for a board of a solid
+        grid its layers beside its isometric view) and beside it the pieces, each named, with how
         many times it is used when that is not exactly once. No search is run."""
         from excover.tiling.render import (
             pattern_isometric_svg,
@@ -368,7 +369,7 @@ class Tiling:
         )
 
         pieces = pieces_svg({_piece_label(tile): tile.shape for tile in self.tiles})
-        if self.grid.name != "cube":
+        if self.grid.name not in SOLID_GRIDS:
             return views_html(pattern_svg(self.board), pieces)
         return views_html(pattern_svg(self.board), pattern_isometric_svg(self.board), pieces)
 
@@ -555,23 +556,36 @@ class TilingSolution:
             file.write(self.svg(cell_size, each_piece=each_piece))
 
     def isometric_svg(self, cell_size: float = 24.0, *, each_piece: bool = True) -> str:
-        """A tiling of the cubic grid as an isometric SVG picture, each placement in its own
+        """A tiling of a solid grid as an isometric SVG picture, each placement in its own
         colour (see :mod:`excover.tiling.isometric`)."""
         from excover.tiling.isometric import solution_isometric_svg
 
         return solution_isometric_svg(self, cell_size, each_piece=each_piece)
 
+    def exploded_svg(self, cell_size: float = 24.0, explode: float = 0.6) -> str:
+        """A tiling of a solid grid as an isometric SVG picture with its pieces pulled apart
+        from the centre (``explode`` times their offsets from it), each in its own colour,
+        so that inner pieces show (see :mod:`excover.tiling.solidview`)."""
+        from excover.tiling.colours import tile_colour
+        from excover.tiling.isometric import isometric_grid
+        from excover.tiling.solidview import solid_svg
+
+        grid = isometric_grid(self.tiling.grid)
+        pieces = [p.cells for p in self.placements]
+        fills = [tile_colour(number) for number in range(len(pieces))]
+        return solid_svg(grid, pieces, fills, cell_size, explode)
+
     def _repr_svg_(self) -> str:
         return self.svg()
 
     def _repr_html_(self) -> str:
-        """What a notebook shows: the picture, and for a cubic tiling its layers beside its
-        isometric view, each piece in its own colour."""
-        if self.tiling.grid.name != "cube":
+        """What a notebook shows: the picture, and for a tiling of a solid grid its layers
+        beside its isometric and exploded views, each piece in its own colour."""
+        if self.tiling.grid.name not in SOLID_GRIDS:
             return self.svg()
         from excover.tiling.render import views_html
 
-        return views_html(self.svg(each_piece=True), self.isometric_svg())
+        return views_html(self.svg(each_piece=True), self.isometric_svg(), self.exploded_svg())
 
     def __str__(self) -> str:
         return self.ascii()

@@ -677,7 +677,8 @@ function choose(index) {
   const svg = isometric ? entry.isometric : entry.svg;
   $("views").hidden = !entry.isometric;
   $("solution-caption").textContent = `Solution ${index + 1} of ${listing.total.toLocaleString("en-US")}:`;
-  $("solution").innerHTML = svg;
+  if (entry.solid && view() === "3d") $("solution").replaceChildren(solidView(entry.solid));
+  else $("solution").innerHTML = svg;
   $("downloads").hidden = false;
   $("download-svg").href = URL.createObjectURL(new Blob([svg], { type: "image/svg+xml" }));
   $("download-svg").download = `solution${index + 1}.svg`;
@@ -685,6 +686,150 @@ function choose(index) {
   $("download-stl").href = withToken(`api/listings/${listing.id}/${index}/stl`);
   $("download-stl").download = `solution${index + 1}.stl`;
   $("download-json").href = withToken(`api/listings/${listing.id}/json`);
+}
+
+// ----- a solution in 3D: exploded, turned by dragging -----
+
+// The pieces of a solution of a solid grid as the server describes them (each piece's
+// colour and the faces of its surface in space, or its balls' centres), drawn on a canvas
+// as seen from a direction the mouse turns (drag: left-right about the vertical, up-down
+// tilts), pulled apart from the centre by the slider's amount. Faces turned away are left
+// out and the rest drawn far to near (the painter's algorithm), lit from the viewer's
+// upper left; a dark line runs where a piece's surface turns.
+function solidView(solid) {
+  const box = document.createElement("div");
+  box.className = "solid-view";
+  const canvas = document.createElement("canvas");
+  const ratio = window.devicePixelRatio || 1;
+  const [width, height] = [440, 380];
+  canvas.width = width * ratio;
+  canvas.height = height * ratio;
+  canvas.style.width = `${width}px`;
+  canvas.style.height = `${height}px`;
+  const slider = document.createElement("input");
+  Object.assign(slider, { type: "range", min: "0", max: "1.5", step: "0.05", value: "0.6", id: "explode" });
+  const label = document.createElement("label");
+  label.append("pulled apart ", slider);
+  box.append(canvas, label);
+  const view = { yaw: -Math.PI / 4, pitch: Math.atan(1 / Math.SQRT2), explode: 0.6 };
+  const pieces = solid.pieces.map((piece) => {
+    const points = piece.balls || piece.faces.flatMap((f) => f.points);
+    const centre = [0, 1, 2].map((k) => points.reduce((sum, p) => sum + p[k], 0) / points.length);
+    return { ...piece, centre, weight: points.length };
+  });
+  const total = pieces.reduce((n, p) => n + p.weight, 0);
+  const middle = [0, 1, 2].map((k) => pieces.reduce((sum, p) => sum + p.centre[k] * p.weight, 0) / total);
+  // how far the pieces reach from the middle, pulled apart by `explode` (balls: their radius more)
+  const reach = (explode) => Math.max(1, ...pieces.flatMap((p) => (p.balls || p.faces.flatMap((f) => f.points)).map(
+    (q) => Math.hypot(...[0, 1, 2].map((k) => q[k] + explode * (p.centre[k] - middle[k]) - middle[k])) + (p.balls ? 0.5 : 0))));
+
+  function draw() {
+    const cy = Math.cos(view.yaw), sy = Math.sin(view.yaw);
+    const cp = Math.cos(view.pitch), sp = Math.sin(view.pitch);
+    // turned: x across the screen, y into it (depth), z up the screen
+    const turn = ([x, y, z]) => {
+      const x1 = cy * x - sy * y, y1 = sy * x + cy * y;
+      return [x1, y1 * cp - z * sp, y1 * sp + z * cp];
+    };
+    const scale = (Math.min(width, height) / 2 - 12) / reach(view.explode);
+    const spot = ([x, , z]) => [width / 2 + x * scale, height / 2 - z * scale];
+    const shapes = [];
+    for (const piece of pieces) {
+      const move = piece.centre.map((c, k) => view.explode * (c - middle[k]) - middle[k]);
+      const at = (q) => turn(q.map((v, k) => v + move[k]));
+      if (piece.balls) {
+        for (const ball of piece.balls) shapes.push({ depth: at(ball)[1], ball: at(ball), colour: piece.colour });
+        continue;
+      }
+      for (const face of piece.faces) {
+        const corners = face.points.map(at);
+        const normal = [0, 0, 0];
+        corners.forEach((p, i) => {
+          const q = corners[(i + 1) % corners.length];
+          normal[0] += (p[1] - q[1]) * (p[2] + q[2]);
+          normal[1] += (p[2] - q[2]) * (p[0] + q[0]);
+          normal[2] += (p[0] - q[0]) * (p[1] + q[1]);
+        });
+        const length = Math.hypot(...normal);
+        if (normal[1] / length > -1e-6) continue; // turned away from the viewer
+        const light = (-0.35 * normal[0] - 0.25 * normal[1] + 0.45 * normal[2]) / length;
+        const depth = corners.reduce((sum, p) => sum + p[1], 0) / corners.length;
+        shapes.push({ depth, corners, creases: face.creases, colour: shade(piece.colour, Math.max(-0.45, Math.min(0.45, light))) });
+      }
+    }
+    shapes.sort((a, b) => b.depth - a.depth);
+    const pen = canvas.getContext("2d");
+    pen.setTransform(ratio, 0, 0, ratio, 0, 0);
+    pen.fillStyle = "white";
+    pen.fillRect(0, 0, width, height);
+    pen.lineJoin = "round";
+    pen.lineCap = "round";
+    for (const shape of shapes) {
+      if (shape.ball) {
+        const [x, y] = spot(shape.ball);
+        const r = 0.5 * scale;
+        const gradient = pen.createRadialGradient(x - r * 0.3, y - r * 0.35, r * 0.1, x, y, r);
+        gradient.addColorStop(0, shade(shape.colour, 0.6));
+        gradient.addColorStop(0.55, shape.colour);
+        gradient.addColorStop(1, shade(shape.colour, -0.45));
+        pen.beginPath();
+        pen.arc(x, y, r, 0, 2 * Math.PI);
+        pen.fillStyle = gradient;
+        pen.fill();
+        pen.strokeStyle = "#222";
+        pen.lineWidth = 1;
+        pen.stroke();
+        continue;
+      }
+      const points = shape.corners.map(spot);
+      pen.beginPath();
+      points.forEach(([x, y], i) => (i ? pen.lineTo(x, y) : pen.moveTo(x, y)));
+      pen.closePath();
+      pen.fillStyle = shape.colour;
+      pen.strokeStyle = shape.colour;
+      pen.lineWidth = 0.6;
+      pen.fill();
+      pen.stroke();
+      pen.beginPath();
+      points.forEach(([x, y], i) => {
+        if (!shape.creases[i]) return;
+        const [u, v] = points[(i + 1) % points.length];
+        pen.moveTo(x, y);
+        pen.lineTo(u, v);
+      });
+      pen.strokeStyle = "#222";
+      pen.lineWidth = 1.2;
+      pen.stroke();
+    }
+    canvas.dataset.drawn = shapes.length;
+    canvas.dataset.yaw = view.yaw.toFixed(3);
+  }
+
+  let from = null;
+  canvas.addEventListener("pointerdown", (event) => {
+    from = [event.clientX, event.clientY];
+    canvas.setPointerCapture(event.pointerId);
+  });
+  canvas.addEventListener("pointermove", (event) => {
+    if (!from) return;
+    view.yaw -= (event.clientX - from[0]) * 0.01;
+    view.pitch = Math.max(-1.5, Math.min(1.5, view.pitch + (event.clientY - from[1]) * 0.01));
+    from = [event.clientX, event.clientY];
+    draw();
+  });
+  canvas.addEventListener("pointerup", () => { from = null; });
+  slider.addEventListener("input", () => { view.explode = Number(slider.value); draw(); });
+  draw();
+  return box;
+}
+
+// `colour` (#rrggbb) mixed with white (amount > 0) or black (< 0), as the server shades.
+function shade(colour, amount) {
+  const target = amount > 0 ? 255 : 0;
+  return "#" + [1, 3, 5].map((i) => {
+    const c = parseInt(colour.slice(i, i + 2), 16);
+    return Math.round(c + (target - c) * Math.abs(amount)).toString(16).padStart(2, "0");
+  }).join("");
 }
 
 // The solution shown, as a PNG made here from its SVG (a canvas: no server involved).
