@@ -178,8 +178,8 @@ class Uniqueness:
         """The report as JSON (the counts, proposals, diagnosis and notes)."""
         name = self.tiling.grid.cell_name
         return {
-            "solutions": self.solutions,
-            "solutions_exact": self.listed_all,
+            "listed": self.solutions,
+            "listed_all": self.listed_all,
             "unique": None if self.unique is None else self.unique.ascii(),
             "placed": [p.to_json() for p in self.placed],
             "placed_total": self.placed_total,
