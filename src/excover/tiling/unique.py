@@ -37,7 +37,7 @@ from __future__ import annotations
 import itertools
 import time
 from collections import Counter
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -246,6 +246,10 @@ class _Work:
         self.deadline = deadline
         self.max_proposals = max_proposals
         self.report = Uniqueness(tiling)
+        #: The original tiling's options by tile name and cell numbers, and the numbers
+        #: of its cells (made when first needed, by :meth:`_original`).
+        self._options: dict[tuple[str, tuple[int, ...]], int] | None = None
+        self._numbers: dict[Cell, int] = {}
 
     def run(self, place: bool, remove: bool, max_pieces: int, max_cells: int) -> None:
         tiling, report = self.tiling, self.report
@@ -291,6 +295,11 @@ class _Work:
             return []
         return list(self._search(puzzle.tiling.problem, 2))
 
+    def _alone(self, problem: ExactCover, options: Sequence[int]) -> bool:
+        """Whether exactly one solution of ``problem`` holds ``options`` (a search of the
+        problem in which they are forced, stopped at a second solution)."""
+        return len(list(self._search(_forcing(problem, options), 2))) == 1
+
     def _check(self, done: int) -> None:
         """Stop at the deadline (checked every :data:`_CHECK_EVERY` steps)."""
         if done % _CHECK_EVERY == 0:
@@ -317,7 +326,8 @@ class _Work:
         seen = Counter(option for solution in solutions for option in solution)
         order = sorted(range(self.tiling.problem.n_options), key=lambda o: (seen[o] != 1, o))
         checked = [[o] for o in order if seen[o] <= 1]
-        self._prove_placements(checked)
+        problem = self.tiling.problem
+        self._prove_placements(checked, lambda options: self._alone(problem, options))
         if self.report.placed:
             if self._room(self.report.placed):
                 report.placed_total = len(report.placed)
@@ -329,20 +339,41 @@ class _Work:
         )
         report.stopped_by = "limit"
 
-    def _prove_placements(self, candidates: list[list[int]]) -> None:
+    def _prove_placements(
+        self, candidates: list[list[int]], screen: Callable[[list[int]], bool] | None = None
+    ) -> None:
+        """Prove each set of options of ``candidates`` (each screened first, when
+        ``screen`` is given, by a cheaper search), until there are enough proposals."""
         for done, options in enumerate(candidates, 1):
             if not self._room(self.report.placed):
                 return
             self._check(done)
+            if screen is not None and not screen(options):
+                continue
             placed = tuple(self.tiling.placement(o) for o in options)
             puzzle = _changed(self.tiling, placed, ())
             found = self._settle(puzzle)
             if len(found) == 1:
                 rest = [] if puzzle.tiling is None else puzzle.tiling.decode(found[0]).placements
-                solution = TilingSolution(self.tiling, [*placed, *rest])
+                solution = TilingSolution(self.tiling, [*placed, *map(self._original, rest)])
                 self.report.placed.append(
                     Proposal(self.tiling, placed, (), puzzle.tiling, solution, 1)
                 )
+
+    def _original(self, placement: Placement) -> Placement:
+        """The placement of the original tiling that puts the same tile on the same cells
+        as ``placement``, one of a changed puzzle."""
+        if self._options is None:
+            names = [str(tile.name) for tile in self.tiling.tiles]
+            self._options = {
+                (names[tile], cells): option
+                for option, (tile, cells) in enumerate(
+                    zip(self.tiling.option_tiles(), self.tiling.option_cells(), strict=True)
+                )
+            }
+            self._numbers = {cell: number for number, cell in enumerate(_coords(self.tiling.board))}
+        cells = tuple(sorted(self._numbers[cell] for cell in placement.cells))
+        return self.tiling.placement(self._options[str(placement.tile.name), cells])
 
     # ----- removed cells -----
 
@@ -387,7 +418,13 @@ class _Work:
             return True
         if size == 1:
             order = sorted(range(len(tiling.cells)), key=lambda c: (sets[(c,)] != 1, c))
-            self._prove_removals([(c,) for c in order if sets[(c,)] <= 1])
+            hole_at = {
+                option_cells[o][0]: o for o in range(len(option_tiles)) if option_tiles[o] == hole
+            }
+            self._prove_removals(
+                [(c,) for c in order if sets[(c,)] <= 1],
+                lambda cells: self._alone(holes.problem, [hole_at[cells[0]]]),
+            )
             if report.removed:
                 if self._room(report.removed):
                     report.removed_total = len(report.removed)
@@ -401,12 +438,20 @@ class _Work:
         report.stopped_by = "limit"
         return True
 
-    def _prove_removals(self, candidates: list[tuple[int, ...]]) -> None:
-        coords = [tuple(int(v) for v in cell) for cell in self.tiling.cells.tolist()]
+    def _prove_removals(
+        self,
+        candidates: list[tuple[int, ...]],
+        screen: Callable[[tuple[int, ...]], bool] | None = None,
+    ) -> None:
+        """Prove each set of cell numbers of ``candidates`` (screened first, when
+        ``screen`` is given), until there are enough proposals."""
+        coords = _coords(self.tiling.board)
         for done, numbers in enumerate(candidates, 1):
             if not self._room(self.report.removed):
                 return
             self._check(done)
+            if screen is not None and not screen(numbers):
+                continue
             removed = tuple(coords[n] for n in numbers)
             puzzle = _changed(self.tiling, (), removed)
             found = self._settle(puzzle)
@@ -418,6 +463,29 @@ class _Work:
 
 
 # ----- the changed puzzles -----
+
+
+def _forcing(problem: ExactCover, options: Sequence[int]) -> ExactCover:
+    """The problem whose solutions are the solutions of ``problem`` (a tiling's) that hold
+    ``options``: every other option covering a board cell of one of them left out (a
+    cell, whose item comes after the tile's, is covered exactly once, so by that option)."""
+    arrays = problem.engine_input()
+    starts = np.asarray(arrays.option_start, dtype=np.int64)
+    items = np.asarray(arrays.node_item, dtype=np.int64)
+    owners = np.repeat(np.arange(len(starts) - 1), np.diff(starts))
+    cells = [int(items[starts[o + 1] - 1]) for o in options]
+    keep = np.ones(len(starts) - 1, dtype=bool)
+    keep[owners[np.isin(items, cells)]] = False
+    keep[list(options)] = True
+    kept = keep[owners]
+    lengths = np.diff(starts)[keep]
+    forced = problem.derive()
+    forced.add_options(np.concatenate([[0], np.cumsum(lengths)]), items[kept])
+    for position in range(arrays.n_primary):
+        lo, hi = arrays.lo[position], arrays.hi[position]
+        if (lo, hi) != (1, 1):
+            forced.set_multiplicity(position, lo, hi)
+    return forced
 
 
 @dataclass(frozen=True)
