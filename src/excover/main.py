@@ -143,6 +143,11 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     if only == "sequence":
         add_sequence_command(commands)
         return parser
+    from excover.lang.unique_cli import add_unique_command
+
+    if only == "unique":
+        add_unique_command(commands)
+        return parser
     from excover.burr.cli import add_disassemble_command
     from excover.cli.commands import add_problem_commands
     from excover.lang.cli import add_run_command
@@ -155,6 +160,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     add_studio_command(commands)
     add_sequence_command(commands)
     add_disassemble_command(commands)
+    add_unique_command(commands)
     return parser
 
 
@@ -164,7 +170,10 @@ _PROBLEM_COMMANDS = ("count", "solve", "dimacs", "estimate", "schema")
 #: The commands whose runs build only their own parser, or their group's (see
 #: :func:`build_parser`): their usage lines and errors read the same as under the whole
 #: parser.
-_LIGHT = ("nonogram", "queens", "sudoku", "studio", "sequence", "disassemble", *_PROBLEM_COMMANDS)
+_LIGHT = (
+    *("nonogram", "queens", "sudoku", "studio", "sequence", "disassemble", "unique"),
+    *_PROBLEM_COMMANDS,
+)
 
 
 def _parse(parser: argparse.ArgumentParser, argv: list[str]) -> argparse.Namespace:

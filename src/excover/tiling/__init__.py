@@ -72,6 +72,7 @@ from excover.tiling.solids import (
 )
 from excover.tiling.tile import Tile
 from excover.tiling.tiling import Placement, Tiling, TilingSolution
+from excover.tiling.unique import make_unique
 
 __all__ = [
     "CUBE",
@@ -107,6 +108,7 @@ __all__ = [
     "Tiling",
     "TilingSolution",
     "TrianglePattern",
+    "make_unique",
     "pentominoes",
     "polycubes",
     "polyforms",
