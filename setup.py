@@ -199,7 +199,7 @@ def _with_c_sources(extension: Extension) -> Extension:
 
 
 extensions = [
-    _extension("excover.engines._engine"),
+    _extension("excover.engines._links"),
     _extension("excover.engines._bits"),
     _extension("excover.engines._cells"),
     _extension("excover.zdd._store"),

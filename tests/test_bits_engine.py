@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 from excover import ExactCover, LimitReached, Search, UsageError
 from excover.engines import pick_engine
 from excover.engines._bits import MAX_BITS, SIMD, SIMD_LEVELS, BitEngine, bits_needed
-from excover.engines._engine import SOLUTION
+from excover.engines._links import SOLUTION
 
 KNUTH = Path(__file__).parent / "data" / "knuth"
 HEURISTICS = ["mrv", "leftmost", "random"]

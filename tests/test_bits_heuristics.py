@@ -25,7 +25,7 @@ from test_bits_engine import wide_problems
 
 from excover import ExactCover, LimitReached, Search, UsageError
 from excover.engines._bits import BitEngine
-from excover.engines._engine import SOLUTION
+from excover.engines._links import SOLUTION
 
 KNUTH = Path(__file__).parent / "data" / "knuth"
 FORCED = 3  # the engine's codes of heuristics "forced" and "weighted"

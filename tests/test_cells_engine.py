@@ -19,18 +19,18 @@ from excover import ExactCover
 from excover.engines import HEURISTICS, new_engine
 from excover.engines._bits import BitEngine
 from excover.engines._cells import CellEngine
-from excover.engines._engine import (
+from excover.engines._links import (
     DONE,
     MAX_NODES,
     MAX_SOLUTIONS,
     SOLUTION,
     TIMEOUT,
-    Engine,
+    LinksEngine,
 )
 
 KNUTH = Path(__file__).parent / "data" / "knuth"
 
-Runner = Engine | BitEngine | CellEngine
+Runner = LinksEngine | BitEngine | CellEngine
 
 
 def cells(problem: ExactCover, heuristic: str = "mrv", seed: int = 0, **kw: int) -> CellEngine:
@@ -49,9 +49,9 @@ def cells(problem: ExactCover, heuristic: str = "mrv", seed: int = 0, **kw: int)
     )
 
 
-def links(problem: ExactCover, heuristic: str = "mrv", seed: int = 0) -> Engine:
+def links(problem: ExactCover, heuristic: str = "mrv", seed: int = 0) -> LinksEngine:
     engine = new_engine(problem, heuristic, seed, engine="dlx")
-    assert isinstance(engine, Engine)
+    assert isinstance(engine, LinksEngine)
     return engine
 
 

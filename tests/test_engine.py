@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 
 from excover import ExactCover, LimitReached, Search, UsageError
 from excover.engines import CompiledEngine, new_engine
-from excover.engines._engine import DONE, MAX_NODES, MAX_SOLUTIONS, SOLUTION, TIMEOUT, Engine
+from excover.engines._links import DONE, MAX_NODES, MAX_SOLUTIONS, SOLUTION, TIMEOUT, LinksEngine
 
 KNUTH = Path(__file__).parent / "data" / "knuth"
 
@@ -435,7 +435,7 @@ def test_an_item_without_options_has_no_solution() -> None:
 
 
 def test_option_of_secondary_items_only_does_not_crash() -> None:
-    run = Engine(1, 1, [0, 1, 2], [0, 1], [0, 0], [1], [1], 0, 0)
+    run = LinksEngine(1, 1, [0, 1, 2], [0, 1], [0, 0], [1], [1], 0, 0)
     assert run.run(True, -1, -1, 0.0) == DONE
     assert run.solutions == 1
 
@@ -444,12 +444,12 @@ def test_a_hundred_thousand_levels() -> None:
     """Deep searches need no recursion: one option per item (leftmost: O(1) per level), and
     one item taken 100,000 times (Algorithm M, which needs a level per option)."""
     n = 100_000
-    run = Engine(n, 0, range(n + 1), range(n), [0] * n, [1] * n, [1] * n, 1, 0)
+    run = LinksEngine(n, 0, range(n + 1), range(n), [0] * n, [1] * n, [1] * n, 1, 0)
     assert run.run(False, -1, -1, 0.0) == SOLUTION
     assert run.solution() == list(range(n))
     assert run.run(True, -1, -1, 0.0) == DONE
     assert (run.solutions, run.nodes, run.updates) == (1, n + 1, n)
-    deep = Engine(1, 0, range(n + 1), [0] * n, [0] * n, [n], [n], 0, 0)
+    deep = LinksEngine(1, 0, range(n + 1), [0] * n, [0] * n, [n], [n], 0, 0)
     assert deep.algorithm == "M"
     assert deep.run(False, -1, -1, 0.0) == SOLUTION
     assert sorted(deep.solution()) == list(range(n))
@@ -475,6 +475,6 @@ def test_a_hundred_thousand_levels() -> None:
 )
 def test_malformed_arrays_raise_value_error(arguments: Arrays) -> None:
     with pytest.raises(ValueError):
-        Engine(*arguments, 0, 0)
+        LinksEngine(*arguments, 0, 0)
     with pytest.raises(ValueError):
-        Engine(1, 0, [0, 1], [0], [0], [1], [1], 7, 0)  # unknown heuristic
+        LinksEngine(1, 0, [0, 1], [0], [0], [1], [1], 7, 0)  # unknown heuristic

@@ -18,7 +18,7 @@ from excover import ExactCover
 from excover.engines import CompiledEngine, new_engine
 from excover.engines._bits import BitEngine
 from excover.engines._cells import CellEngine
-from excover.engines._engine import DONE, MAX_NODES, MAX_SOLUTIONS, SOLUTION, Engine
+from excover.engines._links import DONE, MAX_NODES, MAX_SOLUTIONS, SOLUTION, LinksEngine
 
 EngineName = Literal["dlx", "bits", "cells"]
 ENGINES: tuple[EngineName, ...] = ("dlx", "bits", "cells")
@@ -100,7 +100,7 @@ def test_reset_halfway_replays_the_same_search(engine: EngineName) -> None:
     assert totals(run) == totals(reference)
 
 
-@pytest.mark.parametrize("kind", [Engine, BitEngine, CellEngine])
+@pytest.mark.parametrize("kind", [LinksEngine, BitEngine, CellEngine])
 def test_no_primary_item_is_the_empty_solution_once(kind: type[CompiledEngine]) -> None:
     """With nothing to cover, the empty set of options is the one solution, found at the
     first node (a node limit of 0 stops before it)."""
@@ -131,7 +131,7 @@ def test_the_three_engines_refuse_a_malformed_problem_alike(
     arguments: tuple[int, int, list[int], list[int], list[int], list[int], list[int]],
 ) -> None:
     messages = set()
-    for kind in (Engine, BitEngine, CellEngine):
+    for kind in (LinksEngine, BitEngine, CellEngine):
         with pytest.raises(ValueError) as refused:
             kind(*arguments, 0, 0)
         messages.add(str(refused.value))

@@ -1,9 +1,11 @@
 """The search engines: the Python face of the three compiled exact-cover searches.
 
-:class:`Search` is one run of Knuth's dancing-links search over an
-:class:`~excover.ExactCover`. The search state (the dancing links and the level stack)
-lives in the compiled engine (``excover.engines._engine``, whose opening comment explains the
-data structure), so a run can stop at a solution, at a limit or at Ctrl-C, and carry on
+:class:`Search` is one run of a compiled search over an :class:`~excover.ExactCover`, by
+one of three engines that walk the same tree: dancing links (``excover.engines._links``,
+:class:`LinksEngine`, Knuth's DLX1 with its statistics exactly), the bit-parallel engine
+(``_bits``) and dancing cells (``_cells``). The search state (the links or bit sets and
+the level stack) lives in the compiled engine, whose opening comment explains its data
+structure, so a run can stop at a solution, at a limit or at Ctrl-C, and carry on
 later from exactly where it stopped: nothing is recomputed between two solutions.
 
 The engine picks the cheapest of Knuth's algorithms for the problem: X (exact cover with
@@ -15,7 +17,7 @@ list while covering.
 
 Three engines can run a search (``engine=``):
 
-* ``"dlx"``, dancing links (``excover.engines._engine``), for every problem, with Knuth's
+* ``"dlx"``, dancing links (``excover.engines._links``), for every problem, with Knuth's
   statistics exactly;
 * ``"bits"``, the bit-parallel engine (``excover.engines._bits``), for problems whose options
   fit in bitsets: on Algorithms X and C it walks the same search tree (same item choices,
@@ -41,7 +43,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from excover.engines._bits import MAX_BITS, MAX_OPTIONS, BitEngine, bits_needed, primary_counts
 from excover.engines._cells import CellEngine
-from excover.engines._engine import MAX_NODES, MAX_SOLUTIONS, SOLUTION, TIMEOUT, Engine
+from excover.engines._links import MAX_NODES, MAX_SOLUTIONS, SOLUTION, TIMEOUT, LinksEngine
 from excover.errors import LimitReached, UsageError
 from excover.names import ENGINES
 from excover.statistics import Stats
@@ -64,7 +66,7 @@ __all__ = [
 ]
 
 #: Any compiled engine: they have the same methods and properties.
-CompiledEngine = Engine | BitEngine | CellEngine
+CompiledEngine = LinksEngine | BitEngine | CellEngine
 
 #: Item-choice rules, by name, with the engine's code for each.
 #: ``mrv``: fewest remaining options, ties to the leftmost active item (Knuth's DLX1).
@@ -122,7 +124,9 @@ def new_engine(
     runs part ``k`` of ``n`` of the search (see :class:`Search`).
     """
     arrays = problem.engine_input()
-    kind: type[CompiledEngine] = {"dlx": Engine, "bits": BitEngine, "cells": CellEngine}[engine]
+    kind: type[CompiledEngine] = {"dlx": LinksEngine, "bits": BitEngine, "cells": CellEngine}[
+        engine
+    ]
     extra: dict[str, Any] = {}
     if share is not None:  # only the bit-parallel engine splits its search
         kind, extra = BitEngine, {"share": (*share, SHARE_DEPTH)}
@@ -288,7 +292,8 @@ def _cap(value: int | None) -> int:
 
 
 class Search:
-    """One dancing-links run over an exact cover problem, holding its state and statistics.
+    """One run of a compiled search over an exact cover problem (dancing links, the
+    bit-parallel engine or dancing cells: ``engine``), holding its state and statistics.
 
     ``heuristic`` is ``"mrv"`` (default), ``"leftmost"`` or ``"random"`` (MRV with ties
     broken by a generator seeded with ``seed``; a random seed when ``seed`` is None).

@@ -23,7 +23,7 @@ the CPU runs (``simd``).
 
 This engine solves Algorithm X (primary and secondary items), Algorithm C (colors on
 secondary items) and Algorithm M (multiplicities, see below). On X and C it walks the same
-search tree as ``excover.engines._engine``: the item chosen at each level is the one of fewest
+search tree as ``excover.engines._links``: the item chosen at each level is the one of fewest
 options in play (MRV, ties to the leftmost primary item, stopping at the first with none)
 and its options are tried in input order, so solutions come in the same order and the
 ``nodes`` statistic equals Knuth's DLX1 and DLX2 figures. ``updates`` counts the options
@@ -804,7 +804,7 @@ cdef inline bint _has_primary(const int[::1] starts, const int[::1] items, Py_ss
 cdef class BitEngine(_Driver):
     """One bit-parallel search over a problem given as flat arrays (see the module text).
 
-    The arguments are those of ``excover.engines._engine.Engine``; the problem must fit in
+    The arguments are those of ``excover.engines._links.LinksEngine``; the problem must fit in
     :data:`MAX_BITS` bits (:func:`bits_needed`) and have at most :data:`MAX_OPTIONS`
     options with a primary item. ``simd`` caps the instruction set of the kernels (one of
     :data:`SIMD_LEVELS`; by default the best the CPU runs). ``share=(k, n, depth)`` runs

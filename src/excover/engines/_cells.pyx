@@ -15,7 +15,7 @@ write per item touched, and the sets are read sequentially.
 
 This engine solves Algorithm X (primary and secondary items) and Algorithm C (colors on
 secondary items); it refuses multiplicities. It walks the same search tree as
-``excover.engines._engine``: the item chosen at each level is the active primary item of fewest
+``excover.engines._links``: the item chosen at each level is the active primary item of fewest
 options in play (MRV), ties to the smallest item number (the sparse sets permute the list
 of active items, so the tie rule compares item numbers, not positions), stopping at the
 first item with none; and its options are tried in input order. Solutions therefore come
@@ -393,7 +393,7 @@ cdef int search(CellState* s, bint count_only, int64_t max_solutions, int64_t ma
 cdef class CellEngine(_Driver):
     """One dancing-cells search over a problem given as flat arrays (see the module text).
 
-    The arguments are those of ``excover.engines._engine.Engine``; every multiplicity must be
+    The arguments are those of ``excover.engines._links.LinksEngine``; every multiplicity must be
     ``1..1`` (``algorithm`` may force ``"X"`` or ``"C"``, never ``"M"``).
     """
 

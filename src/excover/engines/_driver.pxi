@@ -1,4 +1,4 @@
-# The search driver the three compiled engines share: ``include``d by ``_engine.pyx``,
+# The search driver the three compiled engines share: ``include``d by ``_links.pyx``,
 # ``_bits.pyx`` and ``_cells.pyx``, so that each extension compiles its own copy and the
 # C compiler inlines the per-node helpers into the engine's loop.
 #

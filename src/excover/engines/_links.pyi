@@ -1,9 +1,9 @@
-"""Type stub of the compiled dancing-links engine (``_engine.pyx``)."""
+"""Type stub of the compiled dancing-links engine (``_links.pyx``)."""
 
 from collections.abc import Sequence
 from typing import Final, Literal
 
-__all__ = ["DONE", "MAX_NODES", "MAX_SOLUTIONS", "SOLUTION", "TIMEOUT", "Engine"]
+__all__ = ["DONE", "MAX_NODES", "MAX_SOLUTIONS", "SOLUTION", "TIMEOUT", "LinksEngine"]
 
 DONE: Final[int]
 SOLUTION: Final[int]
@@ -11,7 +11,7 @@ MAX_SOLUTIONS: Final[int]
 MAX_NODES: Final[int]
 TIMEOUT: Final[int]
 
-class Engine:
+class LinksEngine:
     """One dancing-links search over a problem given as flat arrays."""
 
     def __init__(

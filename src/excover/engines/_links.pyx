@@ -86,7 +86,7 @@ from libc.stdlib cimport free, malloc
 
 include "_driver.pxi"
 
-__all__ = ["DONE", "MAX_NODES", "MAX_SOLUTIONS", "SOLUTION", "TIMEOUT", "Engine"]
+__all__ = ["DONE", "MAX_NODES", "MAX_SOLUTIONS", "SOLUTION", "TIMEOUT", "LinksEngine"]
 
 cdef enum:
     # Where a stopped search resumes, besides FORWARD and FINISHED (see _driver.pxi).
@@ -712,7 +712,7 @@ cdef void unwind_m(State* s) noexcept nogil:
 # ---------------------------------------------------------------------------------------
 # The Python face.
 
-cdef class Engine(_Driver):
+cdef class LinksEngine(_Driver):
     """One dancing-links search over a problem given as flat arrays (see the module text).
 
     ``heuristic``: 0 MRV (DLX1's leftmost tie-break), 1 leftmost, 2 MRV with ties broken
