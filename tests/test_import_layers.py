@@ -37,7 +37,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("solving",),
     ("cli",),
     ("tiling", "lang", "puzzles", "nonogram", "studio", "sequences", "burr"),
-    ("excover", "main", "__main__", "dlx"),
+    ("excover", "main", "__main__"),
 )
 
 
