@@ -16,7 +16,7 @@ from excover.cli import common
 from excover.cli.common import add_command, add_input, add_json, add_limits, add_method
 from excover.cli.kinds import looks_like_cmb
 from excover.errors import FormatError, UsageError
-from excover.names import METHOD_TRAITS
+from excover.names import HEURISTICS, METHOD_TRAITS, ROUTES
 from excover.numbers import byte_size, to_decimal
 
 #: The at-most-one encodings of :data:`excover.sat.amo.AMO_ENCODINGS` (named here so that
@@ -110,7 +110,7 @@ def _dlx_flags(parser: argparse.ArgumentParser) -> None:
     """The dancing-links and SAT options of ``count`` and ``solve``."""
     parser.add_argument(
         "--heuristic",
-        choices=["mrv", "leftmost", "random", "forced", "weighted"],
+        choices=HEURISTICS,
         help="dancing links' item choice: mrv = fewest remaining options, ties to the "
         "leftmost (Knuth's DLX1, the default); leftmost = first uncovered primary item; "
         "random = mrv with ties broken at random; forced = mrv, and every item left with "
@@ -218,7 +218,7 @@ def add_problem_commands(commands: Any, read_board: BoardReader) -> None:
     _dlx_flags(count)
     count.add_argument(
         "--route",
-        choices=["dlx", "bits", "cells", "dxz", "frontier", "components"],
+        choices=[route for route in ROUTES if route != "parts"],
         help="with --method auto: count by this route alone instead of choosing (the "
         "search engines dlx, bits, cells; dxz; the frontier count; component decomposition)",
     )

@@ -18,6 +18,8 @@ import argparse
 from excover.cli import argtypes
 from excover.cli.documents import SCHEMA_VERSION
 from excover.errors import UsageError
+from excover.names import ENGINES as ENGINES
+from excover.names import METHODS as METHODS
 
 TYPE_CHECKING = False  # typing is for type checkers: importing it costs each run ~6 ms
 if TYPE_CHECKING:
@@ -26,9 +28,6 @@ if TYPE_CHECKING:
 
 #: A parser or an argument group: either takes the shared flags.
 Container = argparse._ActionsContainer
-
-#: The solving methods of every subcommand that solves an exact cover problem.
-METHODS = ("auto", "dlx", "zdd", "sat")
 
 
 class Flag:
@@ -66,7 +65,7 @@ SEARCH_FLAGS: dict[str, Flag] = {
         "(Knuth's statistics exactly); bits = the bit-parallel engine (several times faster, "
         "the same search tree); cells = dancing cells (sparse sets; no multiplicities); auto "
         "= the one that suits the problem (the default)",
-        choices=["auto", "dlx", "bits", "cells"],
+        choices=ENGINES,
     ),
     "workers": Flag(
         ("--workers",),
