@@ -29,10 +29,18 @@ from excover.burr.grouping import Groups
 from excover.cli import common
 from excover.formats.burrtools import Part as BurrPart
 from excover.formats.burrtools import Problem, Puzzle, Shape, write_xmpuzzle
+from excover.formats.burrtools.lattice import GRIDS
 from excover.main import main
 
 Voxel = tuple[int, int, int]
-DIRECTIONS = ((1, 0, 0), (-1, 0, 0), (0, 1, 0), (0, -1, 0), (0, 0, 1), (0, 0, -1))
+CUBE_DIRECTIONS = ((1, 0, 0), (-1, 0, 0), (0, 1, 0), (0, -1, 0), (0, 0, 1), (0, 0, -1))
+#: On the prism grid: along z, and along the three directions of the triangles' edges.
+PRISM_DIRECTIONS = (
+    *((0, 0, s) for s in (1, -1)),
+    *((2 * s, 0, 0) for s in (1, -1)),
+    *((s, s, 0) for s in (1, -1)),
+    *((-s, s, 0) for s in (1, -1)),
+)
 
 
 # --------------------------------------------------------------------------- the checker
@@ -42,13 +50,32 @@ def _shift(voxels: frozenset[Voxel], t: Voxel) -> frozenset[Voxel]:
     return frozenset((x + t[0], y + t[1], z + t[2]) for x, y, z in voxels)
 
 
+def _add(v: Voxel, d: Voxel, times: int = 1) -> Voxel:
+    return (v[0] + times * d[0], v[1] + times * d[1], v[2] + times * d[2])
+
+
+@cache
+def sweep(grid: int, voxel: Voxel, d: Voxel) -> tuple[Voxel, ...]:
+    """The cells a unit step of ``voxel`` along ``d`` passes through: its end and, on the
+    prism grid, any cell sharing a face with both ends (the triangle between them)."""
+    end = _add(voxel, d)
+    if grid == 0:
+        return (end,)
+    lattice = GRIDS[grid]
+    between = set(lattice.neighbours(voxel)) & set(lattice.neighbours(end))
+    return (end, *sorted(between))
+
+
 class Brute:
     """Unit steps of any set of pieces, inside a box of translations."""
 
-    def __init__(self, pieces: Sequence[Sequence[Voxel]]) -> None:
+    def __init__(self, pieces: Sequence[Sequence[Voxel]], grid: int = 0) -> None:
         self.pieces = [frozenset(p) for p in pieces]
+        self.grid = grid
+        self.directions = CUBE_DIRECTIONS if grid == 0 else PRISM_DIRECTIONS
         every = [v for p in pieces for v in p]
-        self.bound = 2 + max(max(v[a] for v in every) - min(v[a] for v in every) for a in range(3))
+        extent = max(max(v[a] for v in every) - min(v[a] for v in every) for a in range(3))
+        self.bound = 2 + extent if grid == 0 else 4 + extent
 
     def placed(self, members: tuple[int, ...], config: tuple[Voxel, ...]) -> list[frozenset[Voxel]]:
         return [_shift(self.pieces[p], t) for p, t in zip(members, config, strict=True)]
@@ -58,15 +85,16 @@ class Brute:
         rest = {v for k, c in enumerate(cells) if not mask >> k & 1 for v in c}
         top = 2 * self.bound + 10
         return not any(
-            (v[0] + s * d[0], v[1] + s * d[1], v[2] + s * d[2]) in rest
+            c in rest
             for v in moving
-            for s in range(1, top)
+            for s in range(top)
+            for c in sweep(self.grid, _add(v, d, s), d)
         )
 
     def free_sets(self, members: tuple[int, ...], config: tuple[Voxel, ...]) -> list[int]:
         cells = self.placed(members, config)
         full = (1 << len(members)) - 1
-        return [m for m in range(1, full) if any(self.free(cells, m, d) for d in DIRECTIONS)]
+        return [m for m in range(1, full) if any(self.free(cells, m, d) for d in self.directions)]
 
     def steps(
         self, members: tuple[int, ...], config: tuple[Voxel, ...]
@@ -75,16 +103,14 @@ class Brute:
         cells = self.placed(members, config)
         full = (1 << len(members)) - 1
         for mask in range(1, full):
-            for k, d in enumerate(DIRECTIONS):
+            for k, d in enumerate(self.directions):
                 moving = {v for i, c in enumerate(cells) if mask >> i & 1 for v in c}
                 rest = {v for i, c in enumerate(cells) if not mask >> i & 1 for v in c}
-                if any((v[0] + d[0], v[1] + d[1], v[2] + d[2]) in rest for v in moving):
+                if any(c in rest for v in moving for c in sweep(self.grid, v, d)):
                     continue
                 sign = -1 if mask & 1 else 1
                 after = tuple(
-                    (t[0] + sign * d[0], t[1] + sign * d[1], t[2] + sign * d[2])
-                    if (mask >> i & 1) != (mask & 1)
-                    else t
+                    _add(t, d, sign) if (mask >> i & 1) != (mask & 1) else t
                     for i, t in enumerate(config)
                 )
                 if all(abs(c) <= self.bound for t in after for c in t):
@@ -142,35 +168,36 @@ class Brute:
         return False
 
 
-def replay(pieces: Sequence[Sequence[Voxel]], separation: Separation) -> None:
-    """Every move of the tree legal voxel by voxel, the set taken out free."""
+def replay(pieces: Sequence[Sequence[Voxel]], separation: Separation, grid: int = 0) -> None:
+    """Every move of the tree legal unit step by unit step, the set taken out free."""
     where = dict(zip(separation.pieces, separation.start, strict=True))
 
     def cells(p: int) -> frozenset[Voxel]:
         return _shift(frozenset(pieces[p]), where[p])
 
     for move in separation.moves:
+        assert move.grid == grid
         moving = set(move.pieces)
         rest = {v for p in separation.pieces if p not in moving for v in cells(p)}
         d = move.vector
         if move.distance is None:
-            assert all(
-                (v[0] + s * d[0], v[1] + s * d[1], v[2] + s * d[2]) not in rest
+            assert not any(
+                c in rest
                 for p in moving
                 for v in cells(p)
-                for s in range(1, 200)
+                for s in range(200)
+                for c in sweep(grid, _add(v, d, s), d)
             )
             break
         for _ in range(move.distance):
+            assert not any(c in rest for p in moving for v in cells(p) for c in sweep(grid, v, d))
             for p in moving:
-                t = where[p]
-                where[p] = (t[0] + d[0], t[1] + d[1], t[2] + d[2])
-            assert not rest & {v for p in moving for v in cells(p)}
+                where[p] = _add(where[p], d)
     assert separation.states()[-1] == tuple(where[p] for p in separation.pieces)
     for part in (separation.left, separation.removed):
         if part is not None:
-            assert set(part.pieces) | set() <= set(separation.pieces)
-            replay(pieces, part)
+            assert set(part.pieces) <= set(separation.pieces)
+            replay(pieces, part, grid)
 
 
 # --------------------------------------------------------------------------- random designs
@@ -219,6 +246,22 @@ def mazes(draw: st.DrawFn) -> list[list[Voxel]]:
     return [block, *([(x, y, 1)] for x, y in loose)]
 
 
+@st.composite
+def prism_designs(draw: st.DrawFn) -> list[list[Voxel]]:
+    """A small block of triangular prisms (rows of triangles, one or two layers) cut into
+    2 or 3 pieces, with a few holes."""
+    size = draw(st.tuples(st.integers(3, 5), st.integers(1, 2), st.integers(1, 2)))
+    n = draw(st.integers(2, 3))
+    cells: list[Voxel] = [(x, y, z) for x, y, z in product(*(range(s) for s in size))]
+    labels = draw(st.lists(st.integers(0, n - 1), min_size=len(cells), max_size=len(cells)))
+    holes = draw(st.sets(st.sampled_from(range(len(cells))), max_size=2))
+    pieces = [
+        [c for k, c in enumerate(cells) if labels[k] == p and k not in holes] for p in range(n)
+    ]
+    pieces = [p for p in pieces if p]
+    return pieces if len(pieces) > 1 else [[cells[0]], [cells[-1]]]
+
+
 @settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.one_of(designs(), mazes()))
 def test_the_disassembler_agrees_with_the_brute_force_checker(pieces: list[list[Voxel]]) -> None:
@@ -238,6 +281,23 @@ def test_the_disassembler_agrees_with_the_brute_force_checker(pieces: list[list[
         assert int(result.tree.level().split(".")[0]) == brute.first_level(members, start)
         replay(pieces, result.tree)
         assert result.total == len(result.moves) == len(result.states) - 1
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(prism_designs())
+def test_on_the_prism_grid_the_disassembler_agrees_with_the_brute_force_checker(
+    pieces: list[list[Voxel]],
+) -> None:
+    result = disassemble(Assembly.of_voxels(pieces, grid=1))
+    brute = Brute(pieces, grid=1)
+    members = tuple(range(len(pieces)))
+    start = tuple((0, 0, 0) for _ in pieces)
+    apart = brute.comes_apart(members, start)
+    assert result.status == ("solved" if apart else "stuck")
+    if apart:
+        assert result.tree is not None
+        assert int(result.tree.level().split(".")[0]) == brute.first_level(members, start)
+        replay(pieces, result.tree, grid=1)
 
 
 # --------------------------------------------------------------------------- hand-drawn
@@ -272,6 +332,41 @@ def test_a_cube_in_a_tunnel_takes_one_move_per_leg() -> None:
     assert disassemble(Assembly.of_voxels(longer)).level == "5"  # up, right, down, right, out
     brute = Brute(longer)
     assert brute.first_level((0, 1), ((0, 0, 0), (0, 0, 0))) == 5
+
+
+def test_a_triangle_follows_a_tunnel_on_the_prism_grid() -> None:
+    """The tunnel's plan read as rows of triangles (pointing up where x + y is even):
+    the loose triangle slides one unit (two voxels) along x, two along the edge direction
+    u = (1, 1, 0), then out along x."""
+    pieces = tunnel(["########", "#A...###", "####..##", "#####...", "########"])
+    result = disassemble(Assembly.of_voxels(pieces, grid=1))
+    assert (result.status, result.level, result.total) == ("solved", "3", 3)
+    relative = [
+        tuple(c - b for c, b in zip(cube, block, strict=True)) for block, cube in result.states
+    ]
+    assert relative[:3] == [(0, 0, 0), (2, 0, 0), (4, 2, 0)]
+    assert [str(m).split()[1] for m in result.moves] == ["+x", "+u", "+x"]
+    assert result.tree is not None
+    replay(pieces, result.tree, grid=1)
+    brute = Brute(pieces, grid=1)
+    assert brute.first_level((0, 1), ((0, 0, 0), (0, 0, 0))) == 3
+    # closed at the far end, the same tunnel holds the triangle for good
+    closed = tunnel(["########", "#A...###", "####..##", "#####..#", "########"])
+    assert disassemble(Assembly.of_voxels(closed, grid=1)).status == "stuck"
+
+
+def test_prism_gaps_count_the_triangles_swept() -> None:
+    """Along x a triangle's unit step sweeps the triangle beside it and the next; along
+    an edge direction, the one sharing an edge with its start and its end."""
+    part = Part(Geometry(1), [[(0, 0, 0)], [(4, 0, 0)]])
+    free = part.gaps(0, 1, 9, 9, 9)[0]
+    assert part.gaps(0, 1, 0, 0, 0) == (free, 1, free, free)  # axes z, x, u, v
+    assert part.gaps(1, 0, 0, 0, 0) == (free, free, free, free)
+    assert part.gaps(0, 1, 20, 0, 0)[1] == 11  # beyond the table's window: 24 voxels away
+    down = Part(Geometry(1), [[(1, 0, 0)], [(1, 1, 0)]])  # a down triangle, the one above
+    assert down.gaps(0, 1, 0, 0, 0) == (free, free, 0, 0)
+    above = Part(Geometry(1), [[(1, 0, 0)], [(1, 0, 2)]])  # two layers up
+    assert above.gaps(0, 1, 0, 0, 0)[0] == 1
 
 
 def test_a_cube_in_a_closed_shell_is_stuck_and_a_budget_makes_it_unknown() -> None:

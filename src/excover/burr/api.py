@@ -6,7 +6,7 @@ from __future__ import annotations
 import time
 from collections.abc import Iterator
 
-from excover.burr._moves import Geometry
+from excover.burr._moves import AXES, Geometry
 from excover.burr.assembly import Assembly, assemblies
 from excover.burr.disassembly import Disassembly
 from excover.burr.search import Budget, Disassembler
@@ -48,7 +48,7 @@ def disassemble_all(
     interrupts is ``"unknown"`` and is the last one yielded. ``max_states`` bounds each
     assembly's search (past it that assembly is ``"unknown"`` and the next one follows).
     """
-    geometry = Geometry()
+    geometry = Geometry(puzzle.grid) if puzzle.grid in AXES else None
     for assembly in assemblies(puzzle, problem):
         budget = Budget(deadline, max_states)
         result = Disassembler(assembly, budget, complete, geometry).run()

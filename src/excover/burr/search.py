@@ -24,7 +24,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from excover.burr._moves import Geometry, Part, Search
+from excover.burr._moves import AXES, Geometry, Part, Search
 from excover.burr.assembly import Assembly
 from excover.burr.disassembly import Disassembly, Move, Separation
 from excover.burr.grouping import Groups
@@ -93,6 +93,11 @@ class Disassembler:
                 f"an assembly of {len(assembly.pieces)} pieces: excover disassembles "
                 "assemblies of at most 64 pieces"
             )
+        if assembly.grid not in AXES:
+            raise UsageError(
+                f"excover disassembles puzzles on the cube and triangular-prism grids, "
+                f"not on BurrTools' grid {assembly.grid}"
+            )
         if any(not piece.voxels for piece in assembly.pieces):
             raise UsageError("a piece of the assembly has no voxels")
         self.assembly = assembly
@@ -102,7 +107,9 @@ class Disassembler:
         self.groups = Groups(assembly.groups)
         self.budget = budget
         self.complete = complete
-        self.geometry = Geometry() if geometry is None else geometry
+        self.geometry = Geometry(assembly.grid) if geometry is None else geometry
+        if self.geometry.grid != assembly.grid:
+            raise UsageError("the movement tables are for another grid than the assembly's")
         self.tables: dict[tuple[int, ...], Part] = {}
         self.memo: dict[tuple[tuple[int, ...], State], _Outcome | None] = {}
 
@@ -208,4 +215,4 @@ class Disassembler:
             moving, still, direction = still, moving, direction ^ 1
         if max(self.weights[p] for p in moving) > max(self.weights[p] for p in still):
             moving, direction = still, direction ^ 1
-        return Move(tuple(moving), direction, step)
+        return Move(tuple(moving), direction, step, self.assembly.grid)
