@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import json
 from collections import deque
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import replace
 from functools import cache
 from itertools import product
 from pathlib import Path
@@ -23,13 +24,14 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from excover.burr import Assembly, Disassembly, Move, Separation, disassemble
+from excover.burr import Assembly, Disassembly, Move, Separation, disassemble, disassemble_all
 from excover.burr._moves import Geometry, Part
+from excover.burr.check import check_stored, sweep
 from excover.burr.grouping import Groups
 from excover.cli import common
 from excover.formats.burrtools import Part as BurrPart
-from excover.formats.burrtools import Problem, Puzzle, Shape, write_xmpuzzle
-from excover.formats.burrtools.lattice import GRIDS
+from excover.formats.burrtools import Problem, Puzzle, Shape, read_xmpuzzle, write_xmpuzzle
+from excover.formats.burrtools.placements import placed, placement_of
 from excover.main import main
 
 Voxel = tuple[int, int, int]
@@ -52,18 +54,6 @@ def _shift(voxels: frozenset[Voxel], t: Voxel) -> frozenset[Voxel]:
 
 def _add(v: Voxel, d: Voxel, times: int = 1) -> Voxel:
     return (v[0] + times * d[0], v[1] + times * d[1], v[2] + times * d[2])
-
-
-@cache
-def sweep(grid: int, voxel: Voxel, d: Voxel) -> tuple[Voxel, ...]:
-    """The cells a unit step of ``voxel`` along ``d`` passes through: its end and, on the
-    prism grid, any cell sharing a face with both ends (the triangle between them)."""
-    end = _add(voxel, d)
-    if grid == 0:
-        return (end,)
-    lattice = GRIDS[grid]
-    between = set(lattice.neighbours(voxel)) & set(lattice.neighbours(end))
-    return (end, *sorted(between))
 
 
 class Brute:
@@ -478,3 +468,106 @@ def test_a_disassembly_plays_its_moves_from_the_assembled_state() -> None:
         assert moved == set(move.pieces)
     block, cube = states[3]
     assert abs(cube[1] - block[1]) > 4  # taken out beyond the block's box
+
+
+# --------------------------------------------------------------------------- stored separations
+
+
+def _prism_tunnel_file(tmp_path: Path) -> Path:
+    block, triangle = tunnel(["########", "#A...###", "####..##", "#####...", "########"])
+    shapes = (
+        Shape.from_voxels(frozenset(block) | frozenset(triangle), name="result"),
+        Shape.from_voxels(frozenset(block), name="block"),
+        Shape.from_voxels(frozenset(triangle), name="triangle"),
+    )
+    puzzle = Puzzle(shapes, (Problem((BurrPart(1), BurrPart(2)), 0),), grid=1)
+    path = tmp_path / "prism.xmpuzzle"
+    write_xmpuzzle(puzzle, path)
+    return path
+
+
+@pytest.mark.parametrize("make", [_tunnel_file, _prism_tunnel_file])
+def test_written_solutions_read_back_and_check(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], make: Callable[[Path], Path]
+) -> None:
+    """--write saves the solutions with their separations as BurrTools stores them; read
+    back, the placements give the pieces' voxels and the check replays every move."""
+    out = tmp_path / "solved.xmpuzzle"
+    assert main(["disassemble", str(make(tmp_path)), "--write", str(out), "--quiet"]) == 0
+    capsys.readouterr()
+    puzzle = read_xmpuzzle(out)
+    problem = puzzle.problems[0]
+    assert (problem.state, problem.assemblies, problem.solutions) == (2, 1, 1)
+    (solution,) = problem.stored
+    assert solution.separation is not None and len(solution.separation.states) == 4
+    assert all(where is not None for where in solution.placements)
+    (checked,) = check_stored(puzzle, 0)
+    assert checked.fault is None and checked.tree is not None
+    assert (checked.tree.level(), checked.tree.total()) == ("3", 3)
+    result = next(iter(disassemble_all(puzzle, 0)))
+    assert [str(m) for m in checked.tree.moves] == [str(m) for m in result.moves]
+    assert main(["disassemble", str(out), "--check", "--json"]) == 0
+    document = json.loads(capsys.readouterr().out)
+    jsonschema.Draft202012Validator(common.schema()).validate(document)
+    assert document["refused"] == 0 and document["checked"][0]["level"] == "3"
+
+
+def test_a_tampered_separation_is_refused_at_the_step_at_fault(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "solved.xmpuzzle"
+    assert main(["disassemble", str(_tunnel_file(tmp_path)), "--write", str(out), "--quiet"]) == 0
+    capsys.readouterr()
+    puzzle = read_xmpuzzle(out)
+    solution = puzzle.problems[0].stored[0]
+    tree = solution.separation
+    assert tree is not None
+
+    def tampered(states: tuple[tuple[Voxel, ...], ...]) -> Puzzle:
+        bad = replace(solution, separation=replace(tree, states=states))
+        return replace(puzzle, problems=(replace(puzzle.problems[0], stored=(bad,)),))
+
+    def moved(state: tuple[Voxel, ...], piece: int, by: Voxel) -> tuple[Voxel, ...]:
+        return tuple(_add(w, by) if k == piece else w for k, w in enumerate(state))
+
+    s = tree.states
+    # the cube's second move (2 along -x, the block +x) made 3: into the wall
+    wall = tampered((s[0], s[1], moved(s[2], 1, (-1, 0, 0)), moved(s[3], 1, (-1, 0, 0))))
+    (checked,) = check_stored(wall, 0)
+    assert checked.tree is None and checked.fault is not None
+    assert "separation root" in checked.fault and "move 2" in checked.fault
+    # the cube sliding up through the block in one move
+    (jump,) = check_stored(tampered((s[0], moved(s[0], 1, (0, 3, 0)), s[3])), 0)
+    assert jump.fault is not None and "move 1" in jump.fault and "meet piece 0" in jump.fault
+    # a diagonal move (to an empty voxel) is no move
+    (diagonal,) = check_stored(tampered((s[0], moved(s[0], 1, (-1, 1, 0)), s[3])), 0)
+    assert diagonal.fault is not None and "along no direction" in diagonal.fault
+    # the last move stopping short takes nothing out
+    short = (*s[:3], moved(s[2], 1, (0, 1, 0)))
+    (stops,) = check_stored(tampered(short), 0)
+    assert stops.fault is not None and "does not take its pieces out" in stops.fault
+    path = tmp_path / "tampered.xmpuzzle"
+    write_xmpuzzle(wall, path)
+    assert main(["disassemble", str(path), "--check"]) == 2
+    out_text, err = capsys.readouterr()
+    assert "refused: 1" in out_text and "move 2" in out_text and "refused" in err
+
+
+@pytest.mark.parametrize(("grid", "rotations"), [(0, 24), (1, 12)])
+def test_placements_number_every_rotation_once(grid: int, rotations: int) -> None:
+    """A shape with no symmetry has one placement a rotation: placing it and finding
+    the placement back gives the same transformation number."""
+    voxels = (
+        {(0, 0, 0), (1, 0, 0), (2, 0, 0), (0, 1, 0), (0, 0, 1), (1, 1, 1)}
+        if grid == 0
+        else {(0, 0, 0), (1, 0, 0), (2, 0, 0), (3, 0, 0), (1, 1, 0), (0, 0, 1)}
+    )
+    shape = Shape.from_voxels(frozenset(voxels))
+    images = set()
+    for t in range(rotations):
+        cells = placed(shape, grid, (5, 7, 3, t))
+        assert placement_of(shape, grid, cells) == (5, 7, 3, t)
+        low = [min(v[a] for v in cells) for a in range(3)]
+        low[0] -= (low[0] + low[1]) % 2 if grid == 1 else 0
+        images.add(frozenset(tuple(c - o for c, o in zip(v, low, strict=True)) for v in cells))
+    assert len(images) == rotations
