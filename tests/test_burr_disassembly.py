@@ -157,6 +157,48 @@ class Brute:
                     todo.append(after)
         return False
 
+    @cache  # noqa: B019 (one checker per drawn assembly)
+    def min_total(self, members: tuple[int, ...], config: tuple[Voxel, ...]) -> int | None:
+        """The fewest moves of a whole disassembly of the part (None: it does not come
+        apart): over every configuration reached (a 0-1 breadth-first search, in order
+        of moves), each free set taken out in one more move, its two parts taken apart
+        in their own fewest moves."""
+        if len(members) == 1:
+            return 0
+        if not self.comes_apart(members, config):
+            return None
+        o = config[0]
+        config = tuple((t[0] - o[0], t[1] - o[1], t[2] - o[2]) for t in config)
+        start: tuple[tuple[Voxel, ...], tuple[int, int] | None] = (config, None)
+        cost_of: dict[object, int] = {start: 0}
+        todo = deque([start])
+        best = None
+        while todo:
+            state = todo.popleft()
+            cost = cost_of[state]
+            if best is not None and cost + 1 + len(members) - 2 >= best:
+                break
+            here, last = state
+            for mask in self.free_sets(members, here):
+                sides = [
+                    tuple(k for k in range(len(members)) if (mask >> k & 1) == bit)
+                    for bit in (0, 1)
+                ]
+                totals = [
+                    self.min_total(tuple(members[k] for k in side), tuple(here[k] for k in side))
+                    for side in sides
+                ]
+                if None not in totals:
+                    found = cost + 1 + sum(t for t in totals if t is not None)
+                    best = found if best is None else min(best, found)
+            for move, after in self.steps(members, here):
+                extra = 0 if move == last else 1
+                key = (after, move)
+                if key not in cost_of or cost_of[key] > cost + extra:
+                    cost_of[key] = cost + extra
+                    (todo.appendleft if extra == 0 else todo.append)(key)
+        return best
+
 
 def replay(pieces: Sequence[Sequence[Voxel]], separation: Separation, grid: int = 0) -> None:
     """Every move of the tree legal unit step by unit step, the set taken out free."""
@@ -290,22 +332,48 @@ def test_on_the_prism_grid_the_disassembler_agrees_with_the_brute_force_checker(
         replay(pieces, result.tree, grid=1)
 
 
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.one_of(
+        st.tuples(st.one_of(designs(), mazes()), st.just(0)),
+        st.tuples(prism_designs(), st.just(1)),
+    )
+)
+def test_the_minimum_total_agrees_with_the_brute_force_checker(
+    drawn: tuple[list[list[Voxel]], int],
+) -> None:
+    """--min-total finds the fewest moves in all, never more than the stage-by-stage
+    disassembly's total."""
+    pieces, grid = drawn
+    result = disassemble(Assembly.of_voxels(pieces, grid=grid), min_total=True)
+    staged = disassemble(Assembly.of_voxels(pieces, grid=grid))
+    brute = Brute(pieces, grid=grid)
+    members = tuple(range(len(pieces)))
+    best = brute.min_total(members, tuple((0, 0, 0) for _ in pieces))
+    assert result.status == staged.status == ("stuck" if best is None else "solved")
+    if best is not None:
+        assert result.tree is not None and staged.total is not None
+        assert result.total == best <= staged.total
+        replay(pieces, result.tree, grid=grid)
+
+
 # --------------------------------------------------------------------------- hand-drawn
 
 
 def tunnel(plan: Sequence[str]) -> list[list[Voxel]]:
     """A block three layers high whose middle layer is ``plan`` (rows from y = 0 up:
-    ``#`` block, ``.`` tunnel, ``A`` the loose cube), the other layers solid: the cube
-    must follow the tunnel out."""
-    block, cube = [], []
+    ``#`` block, ``.`` tunnel, a letter a loose cube, ``A`` first), the other layers
+    solid: the cubes must follow the tunnel out."""
+    block: list[Voxel] = []
+    cubes: dict[str, list[Voxel]] = {}
     for y, row in enumerate(plan):
         for x, ch in enumerate(row):
             for z in range(3):
                 if z != 1 or ch == "#":
                     block.append((x, y, z))
-                elif ch == "A":
-                    cube.append((x, y, z))
-    return [block, cube]
+                elif ch.isalpha():
+                    cubes.setdefault(ch, []).append((x, y, z))
+    return [block, *(cubes[ch] for ch in sorted(cubes))]
 
 
 def test_a_cube_in_a_tunnel_takes_one_move_per_leg() -> None:
@@ -357,6 +425,20 @@ def test_prism_gaps_count_the_triangles_swept() -> None:
     assert down.gaps(0, 1, 0, 0, 0) == (free, free, 0, 0)
     above = Part(Geometry(1), [[(1, 0, 0)], [(1, 0, 2)]])  # two layers up
     assert above.gaps(0, 1, 0, 0, 0)[0] == 1
+
+
+def test_the_minimum_total_takes_two_cubes_out_together() -> None:
+    """Two cubes in a cave with one exit: BurrTools' first separation (2 moves) takes one
+    cube out and leaves the other 2 moves from the exit (level 2.2, 4 moves); taking the
+    two out together, then apart, takes 3."""
+    pieces = tunnel(["#####", "#AB##", "...##", "#####"])
+    staged = disassemble(Assembly.of_voxels(pieces))
+    assert (staged.level, staged.total) == ("2.2", 4)
+    least = disassemble(Assembly.of_voxels(pieces), min_total=True)
+    assert (least.level, least.total) == ("2", 3)
+    assert least.tree is not None and set(least.tree.left_pieces) in ({0}, {1, 2})
+    replay(pieces, least.tree)
+    assert Brute(pieces).min_total((0, 1, 2), ((0, 0, 0),) * 3) == 3
 
 
 def test_a_cube_in_a_closed_shell_is_stuck_and_a_budget_makes_it_unknown() -> None:
@@ -453,6 +535,10 @@ def test_the_command_reports_an_assembly_out_of_budget_as_unknown(
     assert (document["unknown"], document["solutions"], document["complete"]) == (1, [], False)
     assert main(["disassemble", path, "--problem", "3"]) == 2
     assert "no problem 3" in capsys.readouterr().err
+    assert main(["disassemble", path, "--greedy", "--min-total"]) == 2
+    assert "exclude each other" in capsys.readouterr().err
+    assert main(["disassemble", path, "--min-total"]) == 0
+    assert "assembly 1: level 3, 3 moves" in capsys.readouterr().out
     assert main(["disassemble", path, "--timeout", "0"]) == 1
     out, err = capsys.readouterr()
     assert "unknown: 1" in out and "stopped by --timeout" in err

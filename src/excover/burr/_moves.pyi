@@ -33,6 +33,6 @@ class Search:
     """The breadth-first search of one part from one configuration."""
 
     expanded: int
-    def __init__(self, part: Part, start: Sequence[Vector]) -> None: ...
+    def __init__(self, part: Part, start: Sequence[Vector], onwards: bool = False) -> None: ...
     def next(self, budget: _Budget) -> tuple[list[tuple[int, int, int]], int, int] | None:
         """The next separation, ``(path, mask, direction)``; None when none is left."""

@@ -51,6 +51,9 @@ The search over flat integer arrays:
   the piece (at most half the pieces), then its unions with the sets found before for
   the same direction and distance; free sets are looked for first, single pieces then
   sets of at most half the pieces.
+- Onwards (the minimum-total mode): a configuration in which a set is free is moved
+  further too, every move but those of a set free along the move's direction (such a
+  set only comes out).
 """
 
 from libc.stdint cimport int16_t, int32_t, int64_t, uint16_t, uint64_t
@@ -567,8 +570,9 @@ cdef class Search:
     cdef int16_t *scratch
     cdef public long long expanded
     cdef Py_ssize_t unspent
+    cdef bint onwards              # go on from configurations with a free set too
 
-    def __cinit__(self, Part part, start):
+    def __cinit__(self, Part part, start, bint onwards=False):
         cdef int k, a
         self.part = part
         self.n = part.n
@@ -603,6 +607,7 @@ cdef class Search:
         self.handed = 0
         self.expanded = 0
         self.unspent = 0
+        self.onwards = onwards
 
     def __dealloc__(self):
         cdef int k
@@ -741,15 +746,16 @@ cdef class Search:
     cdef Py_ssize_t _expand(self, const int16_t *state, int64_t node) except -1:
         """Add every configuration one move away; the number added."""
         cdef int direction, piece, step, cap = self.n // 2
-        cdef uint64_t mask, other, union
+        cdef uint64_t mask, other, union, free
         cdef Py_ssize_t grown = 0, k, before
         for direction in range(2 * self.part.axes):
             self.seen_count = 0
             for piece in range(self.n):
+                free = self._closure(piece, direction, FREE, cap) if self.onwards else 0
                 step = 1
                 while True:
                     mask = self._closure(piece, direction, step, cap)
-                    if not mask:
+                    if not mask or mask == free:  # a free set only comes out
                         break
                     before = self.seen_count
                     if not self._seen(mask, step):
@@ -808,6 +814,8 @@ cdef class Search:
             if self._free_sets():
                 self.pending_node = node
                 self.handed = 0
+                if self.onwards:
+                    self.unspent += self._expand(state, node)
                 continue
             self.unspent += self._expand(state, node)
 

@@ -21,16 +21,20 @@ def disassemble(
     complete: bool = True,
     timeout: float | None = None,
     max_states: int | None = None,
+    min_total: bool = False,
 ) -> Disassembly:
     """Take ``assembly`` apart.
 
     ``complete`` (the default) tries every separation before calling the assembly stuck;
-    False stops at the first one of each part, as BurrTools does. ``timeout`` (seconds)
-    and ``max_states`` (configurations explored, over every search of the assembly)
-    bound the work: past either, the status is ``"unknown"``, never ``"stuck"``.
+    False stops at the first one of each part, as BurrTools does. ``min_total`` finds
+    the disassembly with the fewest moves in all, rather than the fewest moves to each
+    separation in turn (its level may then start with a larger number). ``timeout``
+    (seconds) and ``max_states`` (configurations explored, over every search of the
+    assembly) bound the work: past either, the status is ``"unknown"``, never ``"stuck"``.
     """
     deadline = None if timeout is None else time.monotonic() + timeout
-    return Disassembler(assembly, Budget(deadline, max_states), complete).run()
+    budget = Budget(deadline, max_states)
+    return Disassembler(assembly, budget, complete, min_total=min_total).run()
 
 
 def disassemble_all(
@@ -40,6 +44,7 @@ def disassemble_all(
     complete: bool = True,
     deadline: float | None = None,
     max_states: int | None = None,
+    min_total: bool = False,
 ) -> Iterator[Disassembly]:
     """The disassembly of every assembly of ``problem`` (from 0, as ``burrTxt -o``), in
     the order they are found, the pieces' movement tables shared between them.
@@ -51,7 +56,7 @@ def disassemble_all(
     geometry = Geometry(puzzle.grid) if puzzle.grid in AXES else None
     for assembly in assemblies(puzzle, problem):
         budget = Budget(deadline, max_states)
-        result = Disassembler(assembly, budget, complete, geometry).run()
+        result = Disassembler(assembly, budget, complete, geometry, min_total).run()
         yield result
         if deadline is not None and time.monotonic() > deadline:
             return

@@ -84,6 +84,13 @@ def add_disassemble_command(commands: Any) -> None:
         "answers (docs/burr.md says why), less work on the assemblies that do not come apart",
     )
     cmd.add_argument(
+        "--min-total",
+        action="store_true",
+        help="find the disassembly with the fewest moves in all, rather than the fewest "
+        "moves to each separation in turn, as BurrTools (the level may then start with a "
+        "larger number; the total is smaller or equal)",
+    )
+    cmd.add_argument(
         "--max-states",
         type=common.positive_int,
         metavar="N",
@@ -120,6 +127,8 @@ def _run(args: argparse.Namespace) -> int:
         return _check(args, source, puzzle)
     if args.problem is None:
         args.problem = 0
+    if args.greedy and args.min_total:
+        raise UsageError("--greedy and --min-total exclude each other")
     if not args.quiet and args.problem < len(puzzle.problems) > 1:
         label = puzzle.problems[args.problem].label(args.problem)
         print(f"excover: {source}: {label} of {len(puzzle.problems)}", file=sys.stderr)
@@ -132,6 +141,7 @@ def _run(args: argparse.Namespace) -> int:
             complete=not args.greedy,
             deadline=common.stop_time(args),
             max_states=args.max_states,
+            min_total=args.min_total,
         ):
             results.append(result)
     except KeyboardInterrupt:

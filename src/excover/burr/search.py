@@ -16,6 +16,13 @@ of each part; here, when that one leaves a part that does not come apart, the ne
 tried, and an assembly is called stuck only once every separation has failed (which
 docs/burr.md shows never changes the answer: when an assembly comes apart, so does every
 part any separation leaves).
+
+The minimum-total mode (``min_total``) minimises the moves of the whole disassembly
+instead of those of each separation in turn: the search goes on past the configurations
+in which a set is free, and every separation it finds is tried (each part taken apart
+in its own fewest moves, remembered by configuration), the best total kept; it stops
+once a separation's own moves, plus one move for each separation still needed by its
+parts (the pieces less two, none with groups), cannot beat the best.
 """
 
 from __future__ import annotations
@@ -87,6 +94,7 @@ class Disassembler:
         budget: Budget,
         complete: bool = True,
         geometry: Geometry | None = None,
+        min_total: bool = False,
     ) -> None:
         if len(assembly.pieces) > 64:
             raise UsageError(
@@ -106,7 +114,8 @@ class Disassembler:
         self.parts = [piece.part for piece in assembly.pieces]
         self.groups = Groups(assembly.groups)
         self.budget = budget
-        self.complete = complete
+        self.complete = complete or min_total
+        self.min_total = min_total
         self.geometry = Geometry(assembly.grid) if geometry is None else geometry
         if self.geometry.grid != assembly.grid:
             raise UsageError("the movement tables are for another grid than the assembly's")
@@ -166,13 +175,17 @@ class Disassembler:
             return self.memo[key]
         if pieces not in self.tables:
             self.tables[pieces] = Part(self.geometry, [self.voxels[p] for p in pieces])
-        search = Search(self.tables[pieces], start)
+        search = Search(self.tables[pieces], start, self.min_total)
         tried: set[tuple[int, State]] = set()
         outcome = None
+        best = None  # the fewest moves found (min_total)
+        bound = len(pieces) - 2 if not self.groups else 0
         number = -1
         while (found := search.next(self.budget)) is not None:
             number += 1
             path, mask, direction = found
+            if best is not None and len(path) + 1 + bound >= best:
+                break
             where = dict(zip(pieces, start, strict=True))
             moves = []
             for step_mask, step_direction, step in path:
@@ -194,12 +207,16 @@ class Disassembler:
             stays = self._part(left, tuple(where[p] for p in left))
             goes = None if stays is None else self._part(taken, tuple(where[p] for p in taken))
             if stays is not None and goes is not None:
-                outcome = _Outcome(
-                    Separation(pieces, start, tuple(moves), stays.tree, goes.tree),
-                    number > 0 or stays.beyond or goes.beyond,
-                    stays.grouped + goes.grouped,
-                )
-                break
+                tree = Separation(pieces, start, tuple(moves), stays.tree, goes.tree)
+                if best is None or tree.total() < best:
+                    outcome = _Outcome(
+                        tree,
+                        number > 0 or stays.beyond or goes.beyond,
+                        stays.grouped + goes.grouped,
+                    )
+                    best = tree.total()
+                if not self.min_total:
+                    break
             if not self.complete:
                 break
         self.memo[key] = outcome
