@@ -20,9 +20,11 @@ part any separation leaves).
 The minimum-total mode (``min_total``) minimises the moves of the whole disassembly
 instead of those of each separation in turn: the search goes on past the configurations
 in which a set is free, and every separation it finds is tried (each part taken apart
-in its own fewest moves, remembered by configuration), the best total kept; it stops
-once a separation's own moves, plus one move for each separation still needed by its
-parts (the pieces less two, none with groups), cannot beat the best.
+in its own fewest moves, remembered by configuration), the best total kept. Each part
+starts from its stage-by-stage disassembly (a part that does not come apart that way
+does not at all), whose total the search must beat; it stops once a separation's own
+moves, plus one move for each separation still needed by its parts (the pieces less
+two, none with groups), cannot. ``beyond_greedy`` is not reported in this mode.
 """
 
 from __future__ import annotations
@@ -121,6 +123,11 @@ class Disassembler:
             raise UsageError("the movement tables are for another grid than the assembly's")
         self.tables: dict[tuple[int, ...], Part] = {}
         self.memo: dict[tuple[tuple[int, ...], State], _Outcome | None] = {}
+        # the stage-by-stage disassembler, whose answer seeds each part's minimum
+        self.staged: Disassembler | None = None
+        if min_total:
+            self.staged = Disassembler(assembly, budget, True, self.geometry)
+            self.staged.tables = self.tables
 
     def run(self) -> Disassembly:
         """The disassembly of the whole assembly (as in BurrTools, groups apply to the
@@ -175,10 +182,18 @@ class Disassembler:
             return self.memo[key]
         if pieces not in self.tables:
             self.tables[pieces] = Part(self.geometry, [self.voxels[p] for p in pieces])
-        search = Search(self.tables[pieces], start, self.min_total)
-        tried: set[tuple[int, State]] = set()
         outcome = None
         best = None  # the fewest moves found (min_total)
+        if self.staged is not None:
+            outcome = self.staged._separate(pieces, start)
+            if outcome is None:  # no part comes apart, in any mode
+                self.memo[key] = None
+                return None
+            assert outcome.tree is not None
+            outcome = _Outcome(outcome.tree, False, outcome.grouped)
+            best = outcome.tree.total()
+        search = Search(self.tables[pieces], start, self.min_total)
+        tried: set[tuple[int, State]] = set()
         bound = len(pieces) - 2 if not self.groups else 0
         number = -1
         while (found := search.next(self.budget)) is not None:
@@ -211,7 +226,7 @@ class Disassembler:
                 if best is None or tree.total() < best:
                     outcome = _Outcome(
                         tree,
-                        number > 0 or stays.beyond or goes.beyond,
+                        not self.min_total and (number > 0 or stays.beyond or goes.beyond),
                         stays.grouped + goes.grouped,
                     )
                     best = tree.total()
