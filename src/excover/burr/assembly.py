@@ -9,17 +9,12 @@ lowest voxel), unplaced copies of a ranged shape left out.
 :func:`assemblies` finds the assemblies the way ``excover count FILE.xmpuzzle`` counts
 them (:meth:`ExactCover.from_burrtools <excover.ExactCover.from_burrtools>`, one
 assembly per orbit under the result's symmetries, as BurrTools counts them), and
-:func:`assembly_of` decodes one solution of that exact cover problem. When the
-problem has few solutions in all (at most :data:`FEW`), the orbits are told apart here,
-from the symmetries the problem declares (item mappings, a small group): every solution
-is found, and one is kept unless an image of one kept before is it, which spares
-building the problem's symmetry group (most of the time of a small puzzle); past that,
-the symmetry-broken search of the exact cover problem finds fewer solutions.
+:func:`assembly_of` decodes one solution of that exact cover problem.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from excover.errors import UsageError
@@ -27,10 +22,7 @@ from excover.formats.burrtools import Puzzle
 from excover.formats.burrtools.cover import kind_name
 from excover.problem import ExactCover
 
-__all__ = ["FEW", "Assembly", "Piece", "assemblies", "assembly_of", "cover_of"]
-
-#: The most solutions (every symmetric copy counted) told apart by orbit here.
-FEW = 2000
+__all__ = ["Assembly", "Piece", "assemblies", "assembly_of", "cover_of"]
 
 #: A voxel position.
 Voxel = tuple[int, int, int]
@@ -128,57 +120,11 @@ def assembly_of(
     )
 
 
-def _group(generators: Sequence[Mapping[str, str]]) -> list[Mapping[str, str]]:
-    """Every element of the group the item mappings generate (items left out fixed)."""
-    found: list[Mapping[str, str]] = [{}]
-    keys = {frozenset()}
-    todo = list(found)
-    while todo:
-        element = todo.pop()
-        for g in generators:
-            moved = {**{k: g.get(v, v) for k, v in element.items()}}
-            for k, v in g.items():
-                if k not in element:
-                    moved[k] = v
-            moved = {k: v for k, v in moved.items() if k != v}
-            key = frozenset(moved.items())
-            if key not in keys:
-                keys.add(key)
-                found.append(moved)
-                todo.append(moved)
-    return found
-
-
-def _orbits(cover: ExactCover) -> list[list[int]] | None:
-    """One solution of ``cover`` per orbit of its declared symmetries, in the order
-    found; None when they are not item mappings or the solutions are more than
-    :data:`FEW`."""
-    declared = cover.declared_symmetries()
-    if declared is None or not all(
-        isinstance(g, Mapping) and all(isinstance(k, str) for k in g) for g in declared
-    ):
-        return None
-    group = _group(declared)  # type: ignore[arg-type]
-    seen: set[frozenset[frozenset[str]]] = set()
-    kept = []
-    for number, solution in enumerate(cover.solutions()):
-        if number == FEW:
-            return None
-        placed = [cover.option_items(option) for option in solution]
-        if frozenset(frozenset(items) for items in placed) in seen:
-            continue
-        for g in group:
-            seen.add(frozenset(frozenset(g.get(i, i) for i in items) for items in placed))
-        kept.append(solution)
-    return kept
-
-
 def assemblies(puzzle: Puzzle, problem: int = 0) -> Iterator[Assembly]:
     """Every assembly of problem ``problem`` of the puzzle, one per symmetry orbit."""
     if not 0 <= problem < len(puzzle.problems):
         raise UsageError(f"{puzzle.source}: no problem {problem}")
     cover = cover_of(puzzle, problem)
     cells = _cells(cover)
-    found = _orbits(cover)
-    for solution in cover.solutions(up_to_symmetry=True) if found is None else found:
+    for solution in cover.solutions(up_to_symmetry=True):
         yield assembly_of(puzzle, problem, cover, solution, cells)
