@@ -185,13 +185,12 @@ class Disassembler:
         outcome = None
         best = None  # the fewest moves found (min_total)
         if self.staged is not None:
-            outcome = self.staged._separate(pieces, start)
-            if outcome is None:  # no part comes apart, in any mode
+            staged = self.staged._separate(pieces, start)
+            if staged is None or staged.tree is None:  # no part comes apart, in any mode
                 self.memo[key] = None
                 return None
-            assert outcome.tree is not None
-            outcome = _Outcome(outcome.tree, False, outcome.grouped)
-            best = outcome.tree.total()
+            outcome = _Outcome(staged.tree, False, staged.grouped)
+            best = staged.tree.total()
         search = Search(self.tables[pieces], start, self.min_total)
         tried: set[tuple[int, State]] = set()
         bound = len(pieces) - 2 if not self.groups else 0
