@@ -1,7 +1,9 @@
-"""excover's disassembler beside BurrTools' on BurrTools' own cube-grid puzzles.
+"""excover's disassembler beside BurrTools' on BurrTools' own puzzles of the cube and
+triangular-prism grids.
 
-For each problem of each cube-grid ``.xmpuzzle`` of github.com/burr-tools/burr-tools
-(``examples/`` and ``doc_src/``) that has pieces, side by side:
+For each problem of each ``.xmpuzzle`` of github.com/burr-tools/burr-tools (``examples/``
+and ``doc_src/``) on the cube or the triangular-prism grid (``Prisgon``) that has pieces,
+side by side:
 
 - assemblies and solutions: ``burrTxt -d`` (BurrTools' command-line solver, built by
   ``build-burrtxt.sh`` from the same repository) and ``excover disassemble``;
@@ -19,7 +21,7 @@ For each problem of each cube-grid ``.xmpuzzle`` of github.com/burr-tools/burr-t
 
 The load average is printed first and last: the machine may be shared.
 
-    python benchmarks/burr_disassembly.py BURR_TOOLS_DIR BURRTXT [--repeat 3]
+    python benchmarks/burr_disassembly.py BURR_TOOLS_DIR BURRTXT [--repeat 3] [--only NAME]
 
 BURR_TOOLS_DIR is a checkout of burr-tools/burr-tools or a bare git directory of it
 (its puzzles are read from there, never copied into this repository).
@@ -46,7 +48,7 @@ from typing import Any, TypeVar
 from burrtools_files import puzzle_files
 
 from excover.burr import Assembly, Disassembly, assemblies
-from excover.burr._moves import Geometry
+from excover.burr._moves import AXES, Geometry
 from excover.burr.search import Budget, Disassembler
 from excover.formats.burrtools import Puzzle, parse_xmpuzzle
 
@@ -125,7 +127,7 @@ def assembled(puzzle: Puzzle, number: int) -> list[Assembly]:
 
 def disassembly(found: list[Assembly], complete: bool) -> list[Disassembly]:
     """The disassemblies of the assemblies, the movement tables built afresh."""
-    geometry = Geometry()
+    geometry = Geometry(found[0].grid) if found else Geometry()
     return [Disassembler(a, Budget(), complete, geometry).run() for a in found]
 
 
@@ -138,13 +140,16 @@ def main() -> None:
     parser.add_argument("source", type=Path)
     parser.add_argument("burrtxt")
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--only", action="append", help="the files whose name holds NAME")
     args = parser.parse_args()
     print(f"load average: {' '.join(f'{v:.2f}' for v in os.getloadavg())}")
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         for name, data in puzzle_files(args.source).items():
+            if args.only and not any(part in name for part in args.only):
+                continue
             puzzle = parse_xmpuzzle(data, name)
-            if puzzle.grid != 0:
+            if puzzle.grid not in AXES:
                 continue
             path = str(Path(tmp) / Path(name).name)
             Path(path).write_bytes(data)

@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import json
 from collections import deque
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import replace
 from functools import cache
 from itertools import product
 from pathlib import Path
@@ -23,16 +24,25 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from excover.burr import Assembly, Disassembly, Move, Separation, disassemble
+from excover.burr import Assembly, Disassembly, Move, Separation, disassemble, disassemble_all
 from excover.burr._moves import Geometry, Part
+from excover.burr.check import check_stored, sweep
 from excover.burr.grouping import Groups
 from excover.cli import common
 from excover.formats.burrtools import Part as BurrPart
-from excover.formats.burrtools import Problem, Puzzle, Shape, write_xmpuzzle
+from excover.formats.burrtools import Problem, Puzzle, Shape, read_xmpuzzle, write_xmpuzzle
+from excover.formats.burrtools.placements import placed, placement_of
 from excover.main import main
 
 Voxel = tuple[int, int, int]
-DIRECTIONS = ((1, 0, 0), (-1, 0, 0), (0, 1, 0), (0, -1, 0), (0, 0, 1), (0, 0, -1))
+CUBE_DIRECTIONS = ((1, 0, 0), (-1, 0, 0), (0, 1, 0), (0, -1, 0), (0, 0, 1), (0, 0, -1))
+#: On the prism grid: along z, and along the three directions of the triangles' edges.
+PRISM_DIRECTIONS = (
+    *((0, 0, s) for s in (1, -1)),
+    *((2 * s, 0, 0) for s in (1, -1)),
+    *((s, s, 0) for s in (1, -1)),
+    *((-s, s, 0) for s in (1, -1)),
+)
 
 
 # --------------------------------------------------------------------------- the checker
@@ -42,13 +52,20 @@ def _shift(voxels: frozenset[Voxel], t: Voxel) -> frozenset[Voxel]:
     return frozenset((x + t[0], y + t[1], z + t[2]) for x, y, z in voxels)
 
 
+def _add(v: Voxel, d: Voxel, times: int = 1) -> Voxel:
+    return (v[0] + times * d[0], v[1] + times * d[1], v[2] + times * d[2])
+
+
 class Brute:
     """Unit steps of any set of pieces, inside a box of translations."""
 
-    def __init__(self, pieces: Sequence[Sequence[Voxel]]) -> None:
+    def __init__(self, pieces: Sequence[Sequence[Voxel]], grid: int = 0) -> None:
         self.pieces = [frozenset(p) for p in pieces]
+        self.grid = grid
+        self.directions = CUBE_DIRECTIONS if grid == 0 else PRISM_DIRECTIONS
         every = [v for p in pieces for v in p]
-        self.bound = 2 + max(max(v[a] for v in every) - min(v[a] for v in every) for a in range(3))
+        extent = max(max(v[a] for v in every) - min(v[a] for v in every) for a in range(3))
+        self.bound = 2 + extent if grid == 0 else 4 + extent
 
     def placed(self, members: tuple[int, ...], config: tuple[Voxel, ...]) -> list[frozenset[Voxel]]:
         return [_shift(self.pieces[p], t) for p, t in zip(members, config, strict=True)]
@@ -58,15 +75,16 @@ class Brute:
         rest = {v for k, c in enumerate(cells) if not mask >> k & 1 for v in c}
         top = 2 * self.bound + 10
         return not any(
-            (v[0] + s * d[0], v[1] + s * d[1], v[2] + s * d[2]) in rest
+            c in rest
             for v in moving
-            for s in range(1, top)
+            for s in range(top)
+            for c in sweep(self.grid, _add(v, d, s), d)
         )
 
     def free_sets(self, members: tuple[int, ...], config: tuple[Voxel, ...]) -> list[int]:
         cells = self.placed(members, config)
         full = (1 << len(members)) - 1
-        return [m for m in range(1, full) if any(self.free(cells, m, d) for d in DIRECTIONS)]
+        return [m for m in range(1, full) if any(self.free(cells, m, d) for d in self.directions)]
 
     def steps(
         self, members: tuple[int, ...], config: tuple[Voxel, ...]
@@ -75,16 +93,14 @@ class Brute:
         cells = self.placed(members, config)
         full = (1 << len(members)) - 1
         for mask in range(1, full):
-            for k, d in enumerate(DIRECTIONS):
+            for k, d in enumerate(self.directions):
                 moving = {v for i, c in enumerate(cells) if mask >> i & 1 for v in c}
                 rest = {v for i, c in enumerate(cells) if not mask >> i & 1 for v in c}
-                if any((v[0] + d[0], v[1] + d[1], v[2] + d[2]) in rest for v in moving):
+                if any(c in rest for v in moving for c in sweep(self.grid, v, d)):
                     continue
                 sign = -1 if mask & 1 else 1
                 after = tuple(
-                    (t[0] + sign * d[0], t[1] + sign * d[1], t[2] + sign * d[2])
-                    if (mask >> i & 1) != (mask & 1)
-                    else t
+                    _add(t, d, sign) if (mask >> i & 1) != (mask & 1) else t
                     for i, t in enumerate(config)
                 )
                 if all(abs(c) <= self.bound for t in after for c in t):
@@ -141,36 +157,79 @@ class Brute:
                     todo.append(after)
         return False
 
+    @cache  # noqa: B019 (one checker per drawn assembly)
+    def min_total(self, members: tuple[int, ...], config: tuple[Voxel, ...]) -> int | None:
+        """The fewest moves of a whole disassembly of the part (None: it does not come
+        apart): over every configuration reached (a 0-1 breadth-first search, in order
+        of moves), each free set taken out in one more move, its two parts taken apart
+        in their own fewest moves."""
+        if len(members) == 1:
+            return 0
+        if not self.comes_apart(members, config):
+            return None
+        o = config[0]
+        config = tuple((t[0] - o[0], t[1] - o[1], t[2] - o[2]) for t in config)
+        start: tuple[tuple[Voxel, ...], tuple[int, int] | None] = (config, None)
+        cost_of: dict[object, int] = {start: 0}
+        todo = deque([start])
+        best = None
+        while todo:
+            state = todo.popleft()
+            cost = cost_of[state]
+            if best is not None and cost + 1 + len(members) - 2 >= best:
+                break
+            here, last = state
+            for mask in self.free_sets(members, here):
+                sides = [
+                    tuple(k for k in range(len(members)) if (mask >> k & 1) == bit)
+                    for bit in (0, 1)
+                ]
+                totals = [
+                    self.min_total(tuple(members[k] for k in side), tuple(here[k] for k in side))
+                    for side in sides
+                ]
+                if None not in totals:
+                    found = cost + 1 + sum(t for t in totals if t is not None)
+                    best = found if best is None else min(best, found)
+            for move, after in self.steps(members, here):
+                extra = 0 if move == last else 1
+                key = (after, move)
+                if key not in cost_of or cost_of[key] > cost + extra:
+                    cost_of[key] = cost + extra
+                    (todo.appendleft if extra == 0 else todo.append)(key)
+        return best
 
-def replay(pieces: Sequence[Sequence[Voxel]], separation: Separation) -> None:
-    """Every move of the tree legal voxel by voxel, the set taken out free."""
+
+def replay(pieces: Sequence[Sequence[Voxel]], separation: Separation, grid: int = 0) -> None:
+    """Every move of the tree legal unit step by unit step, the set taken out free."""
     where = dict(zip(separation.pieces, separation.start, strict=True))
 
     def cells(p: int) -> frozenset[Voxel]:
         return _shift(frozenset(pieces[p]), where[p])
 
     for move in separation.moves:
+        assert move.grid == grid
         moving = set(move.pieces)
         rest = {v for p in separation.pieces if p not in moving for v in cells(p)}
         d = move.vector
         if move.distance is None:
-            assert all(
-                (v[0] + s * d[0], v[1] + s * d[1], v[2] + s * d[2]) not in rest
+            assert not any(
+                c in rest
                 for p in moving
                 for v in cells(p)
-                for s in range(1, 200)
+                for s in range(200)
+                for c in sweep(grid, _add(v, d, s), d)
             )
             break
         for _ in range(move.distance):
+            assert not any(c in rest for p in moving for v in cells(p) for c in sweep(grid, v, d))
             for p in moving:
-                t = where[p]
-                where[p] = (t[0] + d[0], t[1] + d[1], t[2] + d[2])
-            assert not rest & {v for p in moving for v in cells(p)}
+                where[p] = _add(where[p], d)
     assert separation.states()[-1] == tuple(where[p] for p in separation.pieces)
     for part in (separation.left, separation.removed):
         if part is not None:
-            assert set(part.pieces) | set() <= set(separation.pieces)
-            replay(pieces, part)
+            assert set(part.pieces) <= set(separation.pieces)
+            replay(pieces, part, grid)
 
 
 # --------------------------------------------------------------------------- random designs
@@ -219,6 +278,22 @@ def mazes(draw: st.DrawFn) -> list[list[Voxel]]:
     return [block, *([(x, y, 1)] for x, y in loose)]
 
 
+@st.composite
+def prism_designs(draw: st.DrawFn) -> list[list[Voxel]]:
+    """A small block of triangular prisms (rows of triangles, one or two layers) cut into
+    2 or 3 pieces, with a few holes."""
+    size = draw(st.tuples(st.integers(3, 5), st.integers(1, 2), st.integers(1, 2)))
+    n = draw(st.integers(2, 3))
+    cells: list[Voxel] = [(x, y, z) for x, y, z in product(*(range(s) for s in size))]
+    labels = draw(st.lists(st.integers(0, n - 1), min_size=len(cells), max_size=len(cells)))
+    holes = draw(st.sets(st.sampled_from(range(len(cells))), max_size=2))
+    pieces = [
+        [c for k, c in enumerate(cells) if labels[k] == p and k not in holes] for p in range(n)
+    ]
+    pieces = [p for p in pieces if p]
+    return pieces if len(pieces) > 1 else [[cells[0]], [cells[-1]]]
+
+
 @settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.one_of(designs(), mazes()))
 def test_the_disassembler_agrees_with_the_brute_force_checker(pieces: list[list[Voxel]]) -> None:
@@ -240,22 +315,65 @@ def test_the_disassembler_agrees_with_the_brute_force_checker(pieces: list[list[
         assert result.total == len(result.moves) == len(result.states) - 1
 
 
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(prism_designs())
+def test_on_the_prism_grid_the_disassembler_agrees_with_the_brute_force_checker(
+    pieces: list[list[Voxel]],
+) -> None:
+    result = disassemble(Assembly.of_voxels(pieces, grid=1))
+    brute = Brute(pieces, grid=1)
+    members = tuple(range(len(pieces)))
+    start = tuple((0, 0, 0) for _ in pieces)
+    apart = brute.comes_apart(members, start)
+    assert result.status == ("solved" if apart else "stuck")
+    if apart:
+        assert result.tree is not None
+        assert int(result.tree.level().split(".")[0]) == brute.first_level(members, start)
+        replay(pieces, result.tree, grid=1)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.one_of(
+        st.tuples(st.one_of(designs(), mazes()), st.just(0)),
+        st.tuples(prism_designs(), st.just(1)),
+    )
+)
+def test_the_minimum_total_agrees_with_the_brute_force_checker(
+    drawn: tuple[list[list[Voxel]], int],
+) -> None:
+    """--min-total finds the fewest moves in all, never more than the stage-by-stage
+    disassembly's total."""
+    pieces, grid = drawn
+    result = disassemble(Assembly.of_voxels(pieces, grid=grid), min_total=True)
+    staged = disassemble(Assembly.of_voxels(pieces, grid=grid))
+    brute = Brute(pieces, grid=grid)
+    members = tuple(range(len(pieces)))
+    best = brute.min_total(members, tuple((0, 0, 0) for _ in pieces))
+    assert result.status == staged.status == ("stuck" if best is None else "solved")
+    if best is not None:
+        assert result.tree is not None and staged.total is not None
+        assert result.total == best <= staged.total
+        replay(pieces, result.tree, grid=grid)
+
+
 # --------------------------------------------------------------------------- hand-drawn
 
 
 def tunnel(plan: Sequence[str]) -> list[list[Voxel]]:
     """A block three layers high whose middle layer is ``plan`` (rows from y = 0 up:
-    ``#`` block, ``.`` tunnel, ``A`` the loose cube), the other layers solid: the cube
-    must follow the tunnel out."""
-    block, cube = [], []
+    ``#`` block, ``.`` tunnel, a letter a loose cube, ``A`` first), the other layers
+    solid: the cubes must follow the tunnel out."""
+    block: list[Voxel] = []
+    cubes: dict[str, list[Voxel]] = {}
     for y, row in enumerate(plan):
         for x, ch in enumerate(row):
             for z in range(3):
                 if z != 1 or ch == "#":
                     block.append((x, y, z))
-                elif ch == "A":
-                    cube.append((x, y, z))
-    return [block, cube]
+                elif ch.isalpha():
+                    cubes.setdefault(ch, []).append((x, y, z))
+    return [block, *(cubes[ch] for ch in sorted(cubes))]
 
 
 def test_a_cube_in_a_tunnel_takes_one_move_per_leg() -> None:
@@ -272,6 +390,55 @@ def test_a_cube_in_a_tunnel_takes_one_move_per_leg() -> None:
     assert disassemble(Assembly.of_voxels(longer)).level == "5"  # up, right, down, right, out
     brute = Brute(longer)
     assert brute.first_level((0, 1), ((0, 0, 0), (0, 0, 0))) == 5
+
+
+def test_a_triangle_follows_a_tunnel_on_the_prism_grid() -> None:
+    """The tunnel's plan read as rows of triangles (pointing up where x + y is even):
+    the loose triangle slides one unit (two voxels) along x, two along the edge direction
+    u = (1, 1, 0), then out along x."""
+    pieces = tunnel(["########", "#A...###", "####..##", "#####...", "########"])
+    result = disassemble(Assembly.of_voxels(pieces, grid=1))
+    assert (result.status, result.level, result.total) == ("solved", "3", 3)
+    relative = [
+        tuple(c - b for c, b in zip(cube, block, strict=True)) for block, cube in result.states
+    ]
+    assert relative[:3] == [(0, 0, 0), (2, 0, 0), (4, 2, 0)]
+    assert [str(m).split()[1] for m in result.moves] == ["+x", "+u", "+x"]
+    assert result.tree is not None
+    replay(pieces, result.tree, grid=1)
+    brute = Brute(pieces, grid=1)
+    assert brute.first_level((0, 1), ((0, 0, 0), (0, 0, 0))) == 3
+    # closed at the far end, the same tunnel holds the triangle for good
+    closed = tunnel(["########", "#A...###", "####..##", "#####..#", "########"])
+    assert disassemble(Assembly.of_voxels(closed, grid=1)).status == "stuck"
+
+
+def test_prism_gaps_count_the_triangles_swept() -> None:
+    """Along x a triangle's unit step sweeps the triangle beside it and the next; along
+    an edge direction, the one sharing an edge with its start and its end."""
+    part = Part(Geometry(1), [[(0, 0, 0)], [(4, 0, 0)]])
+    free = part.gaps(0, 1, 9, 9, 9)[0]
+    assert part.gaps(0, 1, 0, 0, 0) == (free, 1, free, free)  # axes z, x, u, v
+    assert part.gaps(1, 0, 0, 0, 0) == (free, free, free, free)
+    assert part.gaps(0, 1, 20, 0, 0)[1] == 11  # beyond the table's window: 24 voxels away
+    down = Part(Geometry(1), [[(1, 0, 0)], [(1, 1, 0)]])  # a down triangle, the one above
+    assert down.gaps(0, 1, 0, 0, 0) == (free, free, 0, 0)
+    above = Part(Geometry(1), [[(1, 0, 0)], [(1, 0, 2)]])  # two layers up
+    assert above.gaps(0, 1, 0, 0, 0)[0] == 1
+
+
+def test_the_minimum_total_takes_two_cubes_out_together() -> None:
+    """Two cubes in a cave with one exit: BurrTools' first separation (2 moves) takes one
+    cube out and leaves the other 2 moves from the exit (level 2.2, 4 moves); taking the
+    two out together, then apart, takes 3."""
+    pieces = tunnel(["#####", "#AB##", "...##", "#####"])
+    staged = disassemble(Assembly.of_voxels(pieces))
+    assert (staged.level, staged.total) == ("2.2", 4)
+    least = disassemble(Assembly.of_voxels(pieces), min_total=True)
+    assert (least.level, least.total) == ("2", 3)
+    assert least.tree is not None and set(least.tree.left_pieces) in ({0}, {1, 2})
+    replay(pieces, least.tree)
+    assert Brute(pieces).min_total((0, 1, 2), ((0, 0, 0),) * 3) == 3
 
 
 def test_a_cube_in_a_closed_shell_is_stuck_and_a_budget_makes_it_unknown() -> None:
@@ -368,6 +535,10 @@ def test_the_command_reports_an_assembly_out_of_budget_as_unknown(
     assert (document["unknown"], document["solutions"], document["complete"]) == (1, [], False)
     assert main(["disassemble", path, "--problem", "3"]) == 2
     assert "no problem 3" in capsys.readouterr().err
+    assert main(["disassemble", path, "--greedy", "--min-total"]) == 2
+    assert "exclude each other" in capsys.readouterr().err
+    assert main(["disassemble", path, "--min-total"]) == 0
+    assert "assembly 1: level 3, 3 moves" in capsys.readouterr().out
     assert main(["disassemble", path, "--timeout", "0"]) == 1
     out, err = capsys.readouterr()
     assert "unknown: 1" in out and "stopped by --timeout" in err
@@ -383,3 +554,106 @@ def test_a_disassembly_plays_its_moves_from_the_assembled_state() -> None:
         assert moved == set(move.pieces)
     block, cube = states[3]
     assert abs(cube[1] - block[1]) > 4  # taken out beyond the block's box
+
+
+# --------------------------------------------------------------------------- stored separations
+
+
+def _prism_tunnel_file(tmp_path: Path) -> Path:
+    block, triangle = tunnel(["########", "#A...###", "####..##", "#####...", "########"])
+    shapes = (
+        Shape.from_voxels(frozenset(block) | frozenset(triangle), name="result"),
+        Shape.from_voxels(frozenset(block), name="block"),
+        Shape.from_voxels(frozenset(triangle), name="triangle"),
+    )
+    puzzle = Puzzle(shapes, (Problem((BurrPart(1), BurrPart(2)), 0),), grid=1)
+    path = tmp_path / "prism.xmpuzzle"
+    write_xmpuzzle(puzzle, path)
+    return path
+
+
+@pytest.mark.parametrize("make", [_tunnel_file, _prism_tunnel_file])
+def test_written_solutions_read_back_and_check(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], make: Callable[[Path], Path]
+) -> None:
+    """--write saves the solutions with their separations as BurrTools stores them; read
+    back, the placements give the pieces' voxels and the check replays every move."""
+    out = tmp_path / "solved.xmpuzzle"
+    assert main(["disassemble", str(make(tmp_path)), "--write", str(out), "--quiet"]) == 0
+    capsys.readouterr()
+    puzzle = read_xmpuzzle(out)
+    problem = puzzle.problems[0]
+    assert (problem.state, problem.assemblies, problem.solutions) == (2, 1, 1)
+    (solution,) = problem.stored
+    assert solution.separation is not None and len(solution.separation.states) == 4
+    assert all(where is not None for where in solution.placements)
+    (checked,) = check_stored(puzzle, 0)
+    assert checked.fault is None and checked.tree is not None
+    assert (checked.tree.level(), checked.tree.total()) == ("3", 3)
+    result = next(iter(disassemble_all(puzzle, 0)))
+    assert [str(m) for m in checked.tree.moves] == [str(m) for m in result.moves]
+    assert main(["disassemble", str(out), "--check", "--json"]) == 0
+    document = json.loads(capsys.readouterr().out)
+    jsonschema.Draft202012Validator(common.schema()).validate(document)
+    assert document["refused"] == 0 and document["checked"][0]["level"] == "3"
+
+
+def test_a_tampered_separation_is_refused_at_the_step_at_fault(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "solved.xmpuzzle"
+    assert main(["disassemble", str(_tunnel_file(tmp_path)), "--write", str(out), "--quiet"]) == 0
+    capsys.readouterr()
+    puzzle = read_xmpuzzle(out)
+    solution = puzzle.problems[0].stored[0]
+    tree = solution.separation
+    assert tree is not None
+
+    def tampered(states: tuple[tuple[Voxel, ...], ...]) -> Puzzle:
+        bad = replace(solution, separation=replace(tree, states=states))
+        return replace(puzzle, problems=(replace(puzzle.problems[0], stored=(bad,)),))
+
+    def moved(state: tuple[Voxel, ...], piece: int, by: Voxel) -> tuple[Voxel, ...]:
+        return tuple(_add(w, by) if k == piece else w for k, w in enumerate(state))
+
+    s = tree.states
+    # the cube's second move (2 along -x, the block +x) made 3: into the wall
+    wall = tampered((s[0], s[1], moved(s[2], 1, (-1, 0, 0)), moved(s[3], 1, (-1, 0, 0))))
+    (checked,) = check_stored(wall, 0)
+    assert checked.tree is None and checked.fault is not None
+    assert "separation root" in checked.fault and "move 2" in checked.fault
+    # the cube sliding up through the block in one move
+    (jump,) = check_stored(tampered((s[0], moved(s[0], 1, (0, 3, 0)), s[3])), 0)
+    assert jump.fault is not None and "move 1" in jump.fault and "meet piece 0" in jump.fault
+    # a diagonal move (to an empty voxel) is no move
+    (diagonal,) = check_stored(tampered((s[0], moved(s[0], 1, (-1, 1, 0)), s[3])), 0)
+    assert diagonal.fault is not None and "along no direction" in diagonal.fault
+    # the last move stopping short takes nothing out
+    short = (*s[:3], moved(s[2], 1, (0, 1, 0)))
+    (stops,) = check_stored(tampered(short), 0)
+    assert stops.fault is not None and "does not take its pieces out" in stops.fault
+    path = tmp_path / "tampered.xmpuzzle"
+    write_xmpuzzle(wall, path)
+    assert main(["disassemble", str(path), "--check"]) == 2
+    out_text, err = capsys.readouterr()
+    assert "refused: 1" in out_text and "move 2" in out_text and "refused" in err
+
+
+@pytest.mark.parametrize(("grid", "rotations"), [(0, 24), (1, 12)])
+def test_placements_number_every_rotation_once(grid: int, rotations: int) -> None:
+    """A shape with no symmetry has one placement a rotation: placing it and finding
+    the placement back gives the same transformation number."""
+    voxels = (
+        {(0, 0, 0), (1, 0, 0), (2, 0, 0), (0, 1, 0), (0, 0, 1), (1, 1, 1)}
+        if grid == 0
+        else {(0, 0, 0), (1, 0, 0), (2, 0, 0), (3, 0, 0), (1, 1, 0), (0, 0, 1)}
+    )
+    shape = Shape.from_voxels(frozenset(voxels))
+    images = set()
+    for t in range(rotations):
+        cells = placed(shape, grid, (5, 7, 3, t))
+        assert placement_of(shape, grid, cells) == (5, 7, 3, t)
+        low = [min(v[a] for v in cells) for a in range(3)]
+        low[0] -= (low[0] + low[1]) % 2 if grid == 1 else 0
+        images.add(frozenset(tuple(c - o for c, o in zip(v, low, strict=True)) for v in cells))
+    assert len(images) == rotations

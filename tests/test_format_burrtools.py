@@ -148,6 +148,34 @@ def test_an_unknown_grid_is_refused_by_number() -> None:
         to_exact_cover(puzzle)
 
 
+#: A problem of two unit cubes with one solution stored: the second cube slides out along +y.
+_SOLVED = (
+    '<puzzle version="2"><shapes><voxel x="1" y="1" z="1" type="0">#</voxel>'
+    '<voxel x="2" y="1" z="1" type="0">##</voxel></shapes><problems>'
+    '<problem state="2" assemblies="1" solutions="1" time="0"><shapes>'
+    '<shape id="0" count="2"/></shapes><result id="1"/><bitmap/><solutions>'
+    '<solution asmNum="0" solNum="0"><assembly>0 0 0 0 0 0 0 1</assembly>'
+    '<separation><pieces count="2">0 1</pieces>'
+    "<state><dx>0 1</dx><dy>0 0</dy><dz>0 0</dz></state>"
+    "<state><dx>0 1</dx><dy>0 20000</dy><dz>0 0</dz></state>"
+    "</separation></solution></solutions></problem></problems></puzzle>"
+)
+
+
+def test_stored_solutions_are_read_and_written_back() -> None:
+    puzzle = parse_xmpuzzle(_SOLVED.encode(), "solved.xmpuzzle")
+    (solution,) = puzzle.problems[0].stored
+    assert solution.placements == ((0, 0, 0, 0), (0, 0, 0, 1))
+    assert (solution.assembly_number, solution.solution_number) == (0, 0)
+    assert solution.separation is not None
+    assert solution.separation.states == (((0, 0, 0), (1, 0, 0)), ((0, 0, 0), (1, 20000, 0)))
+    assert solution.separation.left is None and solution.separation.removed is None
+    text = format_xmpuzzle(puzzle)
+    assert '<separation>\n      <pieces count="2">0 1</pieces>' in text
+    assert "<dy>0 20000</dy>" in text
+    assert parse_xmpuzzle(text.encode()).problems == puzzle.problems
+
+
 @pytest.mark.parametrize(
     ("text", "line", "words"),
     [
@@ -162,6 +190,10 @@ def test_an_unknown_grid_is_refused_by_number() -> None:
         ('<puzzle version="7"/>', 1, "version 7"),
         ('<puzzle version="2"><shapes>\n<voxel x="a" y="1" z="1" type="0">#</voxel>'
          "</shapes></puzzle>", 2, "x='a' is not a number"),
+        (_SOLVED.replace("<assembly>0 0 0 0 0 0 0 1</assembly>",
+                         "\n<assembly>0 0 0 0 1</assembly>"), 2,
+         "placement 1 is not"),
+        (_SOLVED.replace("<dz>0 0</dz>", "\n<dz>0 0 0</dz>", 1), 2, "holds 3 numbers, not 2"),
     ],
 )  # fmt: skip
 def test_errors_name_the_line(text: str, line: int, words: str) -> None:

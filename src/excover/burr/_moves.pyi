@@ -3,17 +3,21 @@
 from collections.abc import Sequence
 from typing import Protocol
 
-__all__ = ["Geometry", "Part", "Search"]
+__all__ = ["AXES", "Geometry", "Part", "Search"]
 
 Vector = tuple[int, int, int]
 
 class _Budget(Protocol):
     def spend(self, states: int) -> None: ...
 
+#: The axes of each grid (BurrTools' order), as voxel vectors.
+AXES: dict[int, tuple[Vector, ...]]
+
 class Geometry:
     """The shapes and pair tables of a problem's pieces, shared by its assemblies."""
 
-    def __init__(self) -> None: ...
+    grid: int
+    def __init__(self, grid: int = 0) -> None: ...
 
 class Part:
     """The pieces of one part (their voxels where the assembly puts them)."""
@@ -21,14 +25,14 @@ class Part:
     def __init__(self, geometry: Geometry, pieces: Sequence[Sequence[Vector]]) -> None: ...
     @property
     def n(self) -> int: ...
-    def gaps(self, i: int, j: int, ox: int, oy: int, oz: int) -> tuple[int, int, int]:
-        """How far piece ``i`` slides along +x, +y, +z before it meets ``j``, ``j``
+    def gaps(self, i: int, j: int, ox: int, oy: int, oz: int) -> tuple[int, ...]:
+        """How far piece ``i`` slides along each axis before it meets ``j``, ``j``
         translated by ``(ox, oy, oz)`` from ``i`` (a huge number: never)."""
 
 class Search:
     """The breadth-first search of one part from one configuration."""
 
     expanded: int
-    def __init__(self, part: Part, start: Sequence[Vector]) -> None: ...
+    def __init__(self, part: Part, start: Sequence[Vector], onwards: bool = False) -> None: ...
     def next(self, budget: _Budget) -> tuple[list[tuple[int, int, int]], int, int] | None:
         """The next separation, ``(path, mask, direction)``; None when none is left."""

@@ -8,8 +8,17 @@ the shortest run of empty voxels from a voxel of ``i`` to the next voxel of ``j`
 line along the axis. These pairwise values are Bill Cutler's tables ("Computer Analysis
 of All 6 Piece Burrs"), as BurrTools computes them.
 
-A *move* slides one set of pieces any distance along one of the six directions (``+x,
--x, +y, -y, +z, -z``, numbered 0 to 5); it counts as one move whatever the distance.
+A *move* slides one set of pieces any distance along one direction of the grid; it
+counts as one move whatever the distance. The cube grid has three axes (``+x, -x, +y,
+-y, +z, -z``, numbered 0 to 5); the triangular-prism grid (BurrTools' grid 1, voxels
+``(x, y, z)`` with a triangle pointing up where ``x + y`` is even) has four, in
+BurrTools' order: ``z``, then the three directions of the triangles' edges, in voxel
+coordinates ``(2, 0, 0)``, ``(1, 1, 0)`` and ``(-1, 1, 0)`` (one unit: the width of a
+triangle), numbered 0 to 7 (``2 * axis``, plus 1 for the negative direction). On the
+prism grid one unit step of a triangle along an edge direction sweeps the triangle
+between its start and its end (the one sharing an edge with both), which must be empty
+too; the gap towards another piece is then the number of free unit steps, found by
+walking them.
 Moving set ``S`` by ``s`` is legal when no piece of ``S`` meets a piece outside it on the
 way: every such gap is at least ``s``. The smallest legal set holding piece ``p`` (its
 *closure*) grows with ``s``. BurrTools' move generator takes the closures of at most
@@ -22,16 +31,17 @@ the pieces, as BurrTools does).
 
 The search over flat integer arrays:
 
-- A configuration is ``3n`` 16-bit translations (``n`` pieces, at most 64, so that a
+- A configuration is ``3n`` 16-bit translations (voxel coordinates) (``n`` pieces, at most 64, so that a
   set of pieces is one 64-bit mask), kept with the first piece at the origin.
 - Cutler's gaps are looked up in one table per ordered pair of shapes (a piece's voxels
   moved to start at 0: pieces of one shape in one orientation share it, within an
   assembly and between the assemblies of a problem, as in BurrTools' movement cache),
   over the relative offsets at which the two bounding boxes come within a voxel of each
-  other, filled in as offsets are met. Away from that
-  window the answer needs no table: a perpendicular offset outside it leaves the pieces
-  on different lines (free), an offset along the axis beyond it adds to the value at its
-  edge, one below it puts the other piece behind (free).
+  other (two voxels more on the prism grid), filled in as offsets are met. Away from
+  that window the answer needs no table: an offset whose line along the direction
+  misses the window leaves the pieces apart for ever (free), one ahead of it along the
+  direction adds the steps to the window to the value where the line enters it, one
+  behind it puts the other piece behind (free).
 - Known configurations live in three open-addressing hash tables, one per level of the
   search (the last, the current, the next), each over a pool of configurations in the
   order found, which is also the order they are expanded in. Every configuration found
@@ -41,6 +51,9 @@ The search over flat integer arrays:
   the piece (at most half the pieces), then its unions with the sets found before for
   the same direction and distance; free sets are looked for first, single pieces then
   sets of at most half the pieces.
+- Onwards (the minimum-total mode): a configuration in which a set is free is moved
+  further too, every move but those of a set free along the move's direction (such a
+  set only comes out).
 """
 
 from libc.stdint cimport int16_t, int32_t, int64_t, uint16_t, uint64_t
@@ -51,8 +64,30 @@ import numpy as np
 
 DEF FREE = 1 << 29
 DEF UNKNOWN = -1
+DEF MAX_AXES = 4
+DEF MAX_PENDING = 1024
 
-cdef int[6][3] _DIR = [[1, 0, 0], [-1, 0, 0], [0, 1, 0], [0, -1, 0], [0, 0, 1], [0, 0, -1]]
+#: The axes of each grid (BurrTools' order), as voxel vectors; a direction is
+#: ``2 * axis`` (along the vector) or ``2 * axis + 1`` (against it).
+AXES = {
+    0: ((1, 0, 0), (0, 1, 0), (0, 0, 1)),
+    1: ((0, 0, 1), (2, 0, 0), (1, 1, 0), (-1, 1, 0)),
+}
+
+# On the prism grid, the cells a triangle's unit step along an axis passes through (its
+# end, and the triangle sharing an edge with both ends), relative to the start, for a
+# triangle pointing up ([0]) and down ([1]); three cells a list, unused ones repeated.
+cdef int[4][2][2][3] _PRISM_SWEEP = [
+    [[[0, 0, 1], [0, 0, 1]], [[0, 0, 1], [0, 0, 1]]],
+    [[[1, 0, 0], [2, 0, 0]], [[1, 0, 0], [2, 0, 0]]],
+    [[[1, 0, 0], [1, 1, 0]], [[0, 1, 0], [1, 1, 0]]],
+    [[[-1, 0, 0], [-1, 1, 0]], [[0, 1, 0], [-1, 1, 0]]],
+]
+
+
+cdef inline int _floordiv(int a, int b) noexcept nogil:
+    """``a // b`` rounded down, for ``b > 0``."""
+    return a // b if a >= 0 else -((-a + b - 1) // b)
 
 
 cdef struct Front:
@@ -146,19 +181,35 @@ cdef int _front_add(Front *f, const int16_t *state, int width, int64_t node) exc
 
 
 cdef class Shape:
-    """A piece's voxels moved to start at 0 on each axis, as lines along each axis: for
-    axis ``a`` a grid over the two other axes (the first slower), cell ``c`` holding the
-    sorted coordinates ``coords[starts[a][c]:starts[a][c + 1]]``."""
+    """A piece's voxels moved to start near 0 on each axis (exactly at 0 on the cube
+    grid; on the prism grid by a translation of the grid, so one voxel later along x when
+    parity asks): as lines along each axis (for axis ``a`` a grid over the two other
+    axes, the first slower, cell ``c`` holding the sorted coordinates
+    ``coords[a][starts[a][c]:starts[a][c + 1]]``), as a list and as a dense bitmap."""
 
     cdef int high[3]         # the largest coordinate on each axis
     cdef int *starts[3]
     cdef int *coords[3]
+    cdef int *voxels         # x, y, z of each voxel
+    cdef int count
+    cdef unsigned char *filled
 
     def __cinit__(self, voxels):
         cdef int a, k
         arr = np.ascontiguousarray(voxels, dtype=np.int64).reshape(-1, 3)
         for a in range(3):
             self.high[a] = int(arr[:, a].max())
+        self.count = arr.shape[0]
+        self.voxels = <int *>malloc(3 * self.count * sizeof(int))
+        size = (self.high[0] + 1) * (self.high[1] + 1) * (self.high[2] + 1)
+        self.filled = <unsigned char *>calloc(size, 1)
+        if self.voxels == NULL or self.filled == NULL:
+            raise MemoryError()
+        for k, (x, y, z) in enumerate(arr.tolist()):
+            self.voxels[3 * k] = x
+            self.voxels[3 * k + 1] = y
+            self.voxels[3 * k + 2] = z
+            self.filled[(z * (self.high[1] + 1) + y) * (self.high[0] + 1) + x] = 1
         for a in range(3):
             u, v = [b for b in range(3) if b != a]
             dv = self.high[v] + 1
@@ -181,25 +232,41 @@ cdef class Shape:
         for a in range(3):
             free(self.starts[a])
             free(self.coords[a])
+        free(self.voxels)
+        free(self.filled)
+
+    cdef inline bint has(self, int x, int y, int z) noexcept:
+        """Is the voxel ``(x, y, z)`` filled?"""
+        if x < 0 or y < 0 or z < 0 or x > self.high[0] or y > self.high[1] or z > self.high[2]:
+            return False
+        return self.filled[(z * (self.high[1] + 1) + y) * (self.high[0] + 1) + x]
 
 
 cdef class Pair:
     """Cutler's gaps of one shape towards another, by the offset of the second's origin
     from the first's, over the window of offsets at which their boxes come within one
-    voxel of each other; cells are computed as they are first asked for."""
+    voxel (three on the prism grid) of each other; cells are computed as they are first
+    asked for."""
 
     cdef Shape mine, theirs
+    cdef int grid, axes
     cdef int lo[3]
     cdef int dim[3]
-    cdef int32_t *cells      # 3 values a cell, UNKNOWN until computed; NULL until first used
+    cdef int dirs[MAX_AXES][3]
+    cdef int32_t *cells      # `axes` values a cell, UNKNOWN until computed; NULL until used
 
-    def __cinit__(self, Shape mine, Shape theirs):
-        cdef int a
+    def __cinit__(self, Shape mine, Shape theirs, int grid):
+        cdef int a, margin = 1 if grid == 0 else 3
         self.mine = mine
         self.theirs = theirs
+        self.grid = grid
+        self.axes = len(AXES[grid])
+        for a, vector in enumerate(AXES[grid]):
+            for b in range(3):
+                self.dirs[a][b] = vector[b]
         for a in range(3):
-            self.lo[a] = -theirs.high[a] - 1
-            self.dim[a] = mine.high[a] + theirs.high[a] + 3
+            self.lo[a] = -theirs.high[a] - margin
+            self.dim[a] = mine.high[a] + theirs.high[a] + 2 * margin + 1
         self.cells = NULL
 
     def __dealloc__(self):
@@ -255,11 +322,68 @@ cdef class Pair:
                         q += 1
             out[a] = best
 
-    cdef int gap(self, int *off, int a) except -2:
-        """How far mine slides along ``+a`` before it meets theirs at offset ``off``."""
-        cdef int c[3]
-        cdef int b, extra = 0, cell, value
+    cdef void _compute_prism(self, int ox, int oy, int oz, int32_t *out) noexcept:
+        """The gaps along each axis of the prism grid at one offset: for each voxel of
+        mine, the unit steps it makes before one would sweep a voxel of theirs, walked
+        until it is past theirs' box; the fewest."""
+        cdef int a, k, c, t, best, px, py, pz, vx, vy, vz, parity
+        cdef int *vox
+        cdef Shape theirs = self.theirs
+        for a in range(4):
+            vx = self.dirs[a][0]
+            vy = self.dirs[a][1]
+            vz = self.dirs[a][2]
+            best = FREE
+            for k in range(self.mine.count):
+                vox = self.mine.voxels + 3 * k
+                parity = (vox[0] + vox[1]) & 1
+                px = vox[0] - ox
+                py = vox[1] - oy
+                pz = vox[2] - oz
+                t = 0
+                while t < best:
+                    if ((vx > 0 and px > theirs.high[0] + 2) or (vx < 0 and px < -2)
+                            or (vy > 0 and py > theirs.high[1] + 2)
+                            or (vz > 0 and pz > theirs.high[2] + 2)):
+                        break
+                    for c in range(2):
+                        if theirs.has(px + _PRISM_SWEEP[a][parity][c][0],
+                                      py + _PRISM_SWEEP[a][parity][c][1],
+                                      pz + _PRISM_SWEEP[a][parity][c][2]):
+                            best = t
+                            break
+                    px += vx
+                    py += vy
+                    pz += vz
+                    t += 1
+            out[a] = best
+
+    cdef int32_t *_cell(self, int *c) except NULL:
+        """The gaps at window cell ``c``, computed when first asked for."""
         cdef size_t size
+        cdef Py_ssize_t cell
+        if self.cells == NULL:
+            size = self.axes * self.dim[0] * self.dim[1] * self.dim[2] * sizeof(int32_t)
+            self.cells = <int32_t *>malloc(size)
+            if self.cells == NULL:
+                raise MemoryError()
+            memset(self.cells, 0xFF, size)
+        cell = self.axes * ((c[2] * self.dim[1] + c[1]) * self.dim[0] + c[0])
+        if self.cells[cell] == UNKNOWN:
+            if self.grid == 0:
+                self._compute(c[0] + self.lo[0], c[1] + self.lo[1], c[2] + self.lo[2],
+                              self.cells + cell)
+            else:
+                self._compute_prism(c[0] + self.lo[0], c[1] + self.lo[1], c[2] + self.lo[2],
+                                    self.cells + cell)
+        return self.cells + cell
+
+    cdef int gap(self, int *off, int a) except -2:
+        """How far mine slides along axis ``a`` before it meets theirs at offset ``off``."""
+        cdef int c[3]
+        cdef int b, extra = 0, value
+        if self.grid != 0:
+            return self._gap_along(off, a)
         for b in range(3):
             c[b] = off[b] - self.lo[b]
             if b == a:
@@ -270,33 +394,54 @@ cdef class Pair:
                     c[b] = self.dim[b] - 1
             elif c[b] < 0 or c[b] >= self.dim[b]:
                 return FREE
-        if self.cells == NULL:
-            size = 3 * self.dim[0] * self.dim[1] * self.dim[2] * sizeof(int32_t)
-            self.cells = <int32_t *>malloc(size)
-            if self.cells == NULL:
-                raise MemoryError()
-            memset(self.cells, 0xFF, size)
-        cell = 3 * ((c[2] * self.dim[1] + c[1]) * self.dim[0] + c[0])
-        if self.cells[cell] == UNKNOWN:
-            self._compute(c[0] + self.lo[0], c[1] + self.lo[1], c[2] + self.lo[2],
-                          self.cells + cell)
-        value = self.cells[cell + a]
+        value = self._cell(c)[a]
         if value >= FREE:
             return FREE
         return value + extra
 
+    cdef int _gap_along(self, int *off, int a) except -2:
+        """:meth:`gap` along any vector: the first step ``t >= 0`` at which the offset
+        less ``t`` steps lies in the window, and the value there plus ``t``."""
+        cdef int c[3]
+        cdef int b, value, low = 0, high = FREE, w
+        for b in range(3):
+            c[b] = off[b] - self.lo[b]
+            w = self.dirs[a][b]
+            if w == 0:
+                if c[b] < 0 or c[b] >= self.dim[b]:
+                    return FREE
+            elif w > 0:  # c - t w within [0, dim - 1]
+                high = min(high, _floordiv(c[b], w))
+                low = max(low, -_floordiv(self.dim[b] - 1 - c[b], w))
+            else:
+                high = min(high, _floordiv(self.dim[b] - 1 - c[b], -w))
+                low = max(low, -_floordiv(c[b], -w))
+        if low > high:
+            return FREE
+        for b in range(3):
+            c[b] -= low * self.dirs[a][b]
+        value = self._cell(c)[a]
+        if value >= FREE:
+            return FREE
+        return value + low
+
 
 cdef class Geometry:
     """The shapes and pair tables of a problem's pieces, shared by all its assemblies:
-    a piece is its shape (its voxels, moved to start at 0) and its origin (where the
+    a piece is its shape (its voxels, moved to start near 0) and its origin (where the
     assembly puts that start); pieces of the same shape in the same orientation share
-    their tables, as in BurrTools' movement cache."""
+    their tables, as in BurrTools' movement cache. ``grid`` is BurrTools' grid number
+    (0 cubes, 1 triangular prisms)."""
 
     cdef dict shapes
     cdef dict pairs
     cdef dict pieces
+    cdef readonly int grid
 
-    def __cinit__(self):
+    def __cinit__(self, int grid=0):
+        if grid not in AXES:
+            raise ValueError(f"no disassembly on BurrTools' grid {grid}")
+        self.grid = grid
         self.shapes = {}
         self.pairs = {}
         self.pieces = {}
@@ -312,6 +457,8 @@ cdef class Geometry:
         if arr.shape[0] == 0:
             raise ValueError("a piece without voxels")
         origin = arr.min(axis=0)
+        if self.grid == 1 and (origin[0] + origin[1]) % 2:
+            origin[0] -= 1  # a translation of the prism grid keeps x + y even
         moved = arr - origin
         key = moved[np.lexsort(moved.T[::-1])].tobytes()
         shape = self.shapes.get(key)
@@ -324,14 +471,17 @@ cdef class Geometry:
         key = (one[0], other[0])
         found = self.pairs.get(key)
         if found is None:
-            found = self.pairs[key] = Pair(one[1], other[1])
+            found = self.pairs[key] = Pair(one[1], other[1], self.grid)
         return found
 
 
 cdef class Part:
-    """The pieces of one part: their shapes' pair tables and their origins."""
+    """The pieces of one part: their shapes' pair tables and their origins, and the
+    grid's axes."""
 
     cdef int n
+    cdef int axes
+    cdef int dirs[2 * MAX_AXES][3]   # the vector of each direction
     cdef int *origin         # x, y, z of each piece's origin
     cdef void **pairs        # n n borrowed Pair references (kept alive by `keep`)
     cdef list keep
@@ -341,6 +491,11 @@ cdef class Part:
         if not 1 <= n <= 64:
             raise ValueError(f"a part has 1 to 64 pieces, not {n}")
         self.n = n
+        self.axes = len(AXES[geometry.grid])
+        for a, vector in enumerate(AXES[geometry.grid]):
+            for i in range(3):
+                self.dirs[2 * a][i] = vector[i]
+                self.dirs[2 * a + 1][i] = -vector[i]
         self.origin = <int *>malloc(3 * n * sizeof(int))
         self.pairs = <void **>calloc(n * n, sizeof(void *))
         if self.origin == NULL or self.pairs == NULL:
@@ -368,7 +523,7 @@ cdef class Part:
         return self.n
 
     cdef inline int _gap(self, int i, int j, int *off, int a) except -2:
-        """How far piece ``i`` slides along ``+a`` before it meets ``j``, ``j``
+        """How far piece ``i`` slides along axis ``a`` before it meets ``j``, ``j``
         translated by ``off`` from ``i``."""
         cdef int o[3]
         cdef int b
@@ -377,12 +532,13 @@ cdef class Part:
         return (<Pair>self.pairs[i * self.n + j]).gap(o, a)
 
     def gaps(self, int i, int j, int ox, int oy, int oz) -> tuple:
-        """The gaps of piece ``i`` towards ``j`` translated by ``(ox, oy, oz)`` (tests)."""
+        """The gaps of piece ``i`` towards ``j`` translated by ``(ox, oy, oz)``, along
+        each axis (tests)."""
         cdef int off[3]
         off[0] = ox
         off[1] = oy
         off[2] = oz
-        return tuple(self._gap(i, j, off, a) for a in range(3))
+        return tuple(self._gap(i, j, off, a) for a in range(self.axes))
 
 
 cdef class Search:
@@ -403,8 +559,8 @@ cdef class Search:
     cdef int32_t *rmove            # direction * 65536 + step
     cdef Py_ssize_t records, rcapacity
     # separations of the configuration last expanded, still to hand out
-    cdef uint64_t pending_mask[768]
-    cdef int pending_dir[768]
+    cdef uint64_t pending_mask[MAX_PENDING]
+    cdef int pending_dir[MAX_PENDING]
     cdef int pending, handed
     cdef int64_t pending_node
     # the moves of one direction: masks and steps found so far
@@ -414,8 +570,9 @@ cdef class Search:
     cdef int16_t *scratch
     cdef public long long expanded
     cdef Py_ssize_t unspent
+    cdef bint onwards              # go on from configurations with a free set too
 
-    def __cinit__(self, Part part, start):
+    def __cinit__(self, Part part, start, bint onwards=False):
         cdef int k, a
         self.part = part
         self.n = part.n
@@ -424,7 +581,7 @@ cdef class Search:
         for k in range(3):
             _front_init(&self.fronts[k], self.width)
         self.old, self.cur, self.new = 0, 1, 2
-        self.table = <int32_t *>malloc(3 * self.n * self.n * sizeof(int32_t))
+        self.table = <int32_t *>malloc(part.axes * self.n * self.n * sizeof(int32_t))
         self.rcapacity = 1024
         self.parent = <int64_t *>malloc(self.rcapacity * sizeof(int64_t))
         self.rmask = <uint64_t *>malloc(self.rcapacity * sizeof(uint64_t))
@@ -450,6 +607,7 @@ cdef class Search:
         self.handed = 0
         self.expanded = 0
         self.unspent = 0
+        self.onwards = onwards
 
     def __dealloc__(self):
         cdef int k
@@ -478,17 +636,17 @@ cdef class Search:
         return 0
 
     cdef int _fill(self, const int16_t *state) except -1:
-        cdef int n = self.n, i, j, a
+        cdef int n = self.n, i, j, a, axes = self.part.axes
         cdef int off[3]
         for i in range(n):
             for j in range(n):
                 if i == j:
-                    for a in range(3):
+                    for a in range(axes):
                         self.table[(a * n + i) * n + j] = FREE
                     continue
                 for a in range(3):
                     off[a] = state[3 * j + a] - state[3 * i + a]
-                for a in range(3):
+                for a in range(axes):
                     self.table[(a * n + i) * n + j] = self.part._gap(i, j, off, a)
         return 0
 
@@ -529,7 +687,7 @@ cdef class Search:
         self.pending = 0
         for c in range(2):
             cap = caps[c]
-            for direction in range(6):
+            for direction in range(2 * self.part.axes):
                 for piece in range(self.n):
                     mask = self._closure(piece, direction, FREE, cap)
                     if not mask:
@@ -539,7 +697,7 @@ cdef class Search:
                         if self.pending_mask[k] == mask and self.pending_dir[k] == direction:
                             known = True
                             break
-                    if not known and self.pending < 768:
+                    if not known and self.pending < MAX_PENDING:
                         self.pending_mask[self.pending] = mask
                         self.pending_dir[self.pending] = direction
                         self.pending += 1
@@ -558,7 +716,7 @@ cdef class Search:
         for k in range(self.n):
             if (moving >> k) & 1:
                 for a in range(3):
-                    after[3 * k + a] += <int16_t>(_DIR[d][a] * step)
+                    after[3 * k + a] += <int16_t>(self.part.dirs[d][a] * step)
         if (_front_find(&self.fronts[self.old], after, self.width) >= 0
                 or _front_find(&self.fronts[self.cur], after, self.width) >= 0
                 or _front_find(&self.fronts[self.new], after, self.width) >= 0):
@@ -588,15 +746,16 @@ cdef class Search:
     cdef Py_ssize_t _expand(self, const int16_t *state, int64_t node) except -1:
         """Add every configuration one move away; the number added."""
         cdef int direction, piece, step, cap = self.n // 2
-        cdef uint64_t mask, other, union
+        cdef uint64_t mask, other, union, free
         cdef Py_ssize_t grown = 0, k, before
-        for direction in range(6):
+        for direction in range(2 * self.part.axes):
             self.seen_count = 0
             for piece in range(self.n):
+                free = self._closure(piece, direction, FREE, cap) if self.onwards else 0
                 step = 1
                 while True:
                     mask = self._closure(piece, direction, step, cap)
-                    if not mask:
+                    if not mask or mask == free:  # a free set only comes out
                         break
                     before = self.seen_count
                     if not self._seen(mask, step):
@@ -655,6 +814,8 @@ cdef class Search:
             if self._free_sets():
                 self.pending_node = node
                 self.handed = 0
+                if self.onwards:
+                    self.unspent += self._expand(state, node)
                 continue
             self.unspent += self._expand(state, node)
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import time
 from collections.abc import Iterator
 
-from excover.burr._moves import Geometry
+from excover.burr._moves import AXES, Geometry
 from excover.burr.assembly import Assembly, assemblies
 from excover.burr.disassembly import Disassembly
 from excover.burr.search import Budget, Disassembler
@@ -21,16 +21,20 @@ def disassemble(
     complete: bool = True,
     timeout: float | None = None,
     max_states: int | None = None,
+    min_total: bool = False,
 ) -> Disassembly:
     """Take ``assembly`` apart.
 
     ``complete`` (the default) tries every separation before calling the assembly stuck;
-    False stops at the first one of each part, as BurrTools does. ``timeout`` (seconds)
-    and ``max_states`` (configurations explored, over every search of the assembly)
-    bound the work: past either, the status is ``"unknown"``, never ``"stuck"``.
+    False stops at the first one of each part, as BurrTools does. ``min_total`` finds
+    the disassembly with the fewest moves in all, rather than the fewest moves to each
+    separation in turn (its level may then start with a larger number). ``timeout``
+    (seconds) and ``max_states`` (configurations explored, over every search of the
+    assembly) bound the work: past either, the status is ``"unknown"``, never ``"stuck"``.
     """
     deadline = None if timeout is None else time.monotonic() + timeout
-    return Disassembler(assembly, Budget(deadline, max_states), complete).run()
+    budget = Budget(deadline, max_states)
+    return Disassembler(assembly, budget, complete, min_total=min_total).run()
 
 
 def disassemble_all(
@@ -40,6 +44,7 @@ def disassemble_all(
     complete: bool = True,
     deadline: float | None = None,
     max_states: int | None = None,
+    min_total: bool = False,
 ) -> Iterator[Disassembly]:
     """The disassembly of every assembly of ``problem`` (from 0, as ``burrTxt -o``), in
     the order they are found, the pieces' movement tables shared between them.
@@ -48,10 +53,10 @@ def disassemble_all(
     interrupts is ``"unknown"`` and is the last one yielded. ``max_states`` bounds each
     assembly's search (past it that assembly is ``"unknown"`` and the next one follows).
     """
-    geometry = Geometry()
+    geometry = Geometry(puzzle.grid) if puzzle.grid in AXES else None
     for assembly in assemblies(puzzle, problem):
         budget = Budget(deadline, max_states)
-        result = Disassembler(assembly, budget, complete, geometry).run()
+        result = Disassembler(assembly, budget, complete, geometry, min_total).run()
         yield result
         if deadline is not None and time.monotonic() > deadline:
             return

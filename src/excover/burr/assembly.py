@@ -45,21 +45,25 @@ class Assembly:
     """The pieces of one assembly, numbered as BurrTools numbers them, and the groups
     of the problem's parts: ``groups[part]`` is that part's ``(group, count)`` pairs
     (group 0: none), BurrTools' pieces that may stay together. ``options`` are the
-    options of the exact cover solution it was decoded from (empty when built by hand)."""
+    options of the exact cover solution it was decoded from (empty when built by hand);
+    ``grid`` is BurrTools' grid number (0 cubes, 1 triangular prisms), which gives the
+    directions of the moves."""
 
     pieces: tuple[Piece, ...]
     groups: tuple[tuple[tuple[int, int], ...], ...] = ()
     options: tuple[int, ...] = ()
+    grid: int = 0
 
     @classmethod
-    def of_voxels(cls, pieces: Sequence[Sequence[Voxel]]) -> Assembly:
+    def of_voxels(cls, pieces: Sequence[Sequence[Voxel]], grid: int = 0) -> Assembly:
         """An assembly of the given voxel sets, each its own shape, without groups (for
-        designs made in Python and for tests)."""
+        designs made in Python and for tests), on BurrTools' grid ``grid``."""
         return cls(
             tuple(
                 Piece(k, k, 1, tuple(sorted(tuple(int(c) for c in v) for v in voxels)))  # type: ignore[misc]
                 for k, voxels in enumerate(pieces)
-            )
+            ),
+            grid=grid,
         )
 
 
@@ -108,7 +112,12 @@ def assembly_of(
         )
         for part, _, cells in placed
     )
-    return Assembly(pieces, tuple(part.groups for part in spec.parts), tuple(sorted(options)))
+    return Assembly(
+        pieces,
+        tuple(part.groups for part in spec.parts),
+        tuple(sorted(options)),
+        puzzle.grid,
+    )
 
 
 def assemblies(puzzle: Puzzle, problem: int = 0) -> Iterator[Assembly]:

@@ -4,9 +4,12 @@ It finds the assemblies of one problem of an ``.xmpuzzle`` file (``--problem K``
 as ``burrTxt -o``), disassembles each, and prints the number of assemblies, the solutions
 (the assemblies that come apart) sorted by level as BurrTools sorts them, each with its
 level and total number of moves (``--moves``: the moves too), and how many assemblies are
-stuck or unknown. ``--json`` prints one document instead. Exit status: 0 done; 1 when
-``--timeout`` stopped the run or ``--max-states`` left an assembly unknown (what was
-found is printed, marked partial); 2 bad input; 130 Ctrl-C (the same).
+stuck or unknown. ``--json`` prints one document instead; ``--write OUT.xmpuzzle`` saves
+the puzzle with the solutions and their separations as BurrTools stores them.
+``--check`` disassembles nothing: it checks the separations stored in the file (every
+problem's, or ``--problem K``'s). Exit status: 0 done; 1 when ``--timeout`` stopped the
+run or ``--max-states`` left an assembly unknown (what was found is printed, marked
+partial); 2 bad input (a stored separation refused by ``--check`` included); 130 Ctrl-C.
 """
 
 from __future__ import annotations
@@ -16,12 +19,14 @@ import sys
 
 from excover.cli import common
 from excover.cli.common import add_json, add_quiet
+from excover.errors import UsageError
 
 TYPE_CHECKING = False  # typing is for type checkers: importing it costs each run ~6 ms
 if TYPE_CHECKING:
     from typing import Any
 
     from excover.burr import Disassembly, Separation
+    from excover.formats.burrtools import Puzzle
 
 __all__ = ["add_disassemble_command"]
 
@@ -64,9 +69,8 @@ def add_disassemble_command(commands: Any) -> None:
         "--problem",
         type=common.non_negative_int,
         metavar="K",
-        default=0,
         help="the problem to disassemble, numbered from 0 in the file's order (as BurrTools' "
-        "burrTxt -o); default: the first",
+        "burrTxt -o); default: the first (with --check: every problem)",
     )
     cmd.add_argument(
         "--moves",
@@ -80,11 +84,32 @@ def add_disassemble_command(commands: Any) -> None:
         "answers (docs/burr.md says why), less work on the assemblies that do not come apart",
     )
     cmd.add_argument(
+        "--min-total",
+        action="store_true",
+        help="find the disassembly with the fewest moves in all, rather than the fewest "
+        "moves to each separation in turn, as BurrTools (the level may then start with a "
+        "larger number; the total is smaller or equal)",
+    )
+    cmd.add_argument(
         "--max-states",
         type=common.positive_int,
         metavar="N",
         help="explore at most N configurations for one assembly; past it the assembly is "
         "unknown (exit status 1)",
+    )
+    cmd.add_argument(
+        "--write",
+        metavar="OUT",
+        help="save the puzzle to OUT (an .xmpuzzle file, gzip-compressed as BurrTools "
+        "writes) with the problem solved: its solutions, sorted by level, each with its "
+        "separations, which BurrTools opens and animates",
+    )
+    cmd.add_argument(
+        "--check",
+        action="store_true",
+        help="disassemble nothing: check every separation stored in FILE (each state free "
+        "of overlaps, each step one legal move, the pieces apart at the end); a refused "
+        "one is reported with the step at fault (exit status 2)",
     )
     common.add_flag(cmd, "timeout", "the assemblies not done are not reported")
     add_json(cmd)
@@ -98,6 +123,12 @@ def _run(args: argparse.Namespace) -> int:
 
     source = "<stdin>" if args.file == "-" else args.file
     puzzle = parse_xmpuzzle(common.read_input(args.file, binary=True), source)
+    if args.check:
+        return _check(args, source, puzzle)
+    if args.problem is None:
+        args.problem = 0
+    if args.greedy and args.min_total:
+        raise UsageError("--greedy and --min-total exclude each other")
     if not args.quiet and args.problem < len(puzzle.problems) > 1:
         label = puzzle.problems[args.problem].label(args.problem)
         print(f"excover: {source}: {label} of {len(puzzle.problems)}", file=sys.stderr)
@@ -110,12 +141,15 @@ def _run(args: argparse.Namespace) -> int:
             complete=not args.greedy,
             deadline=common.stop_time(args),
             max_states=args.max_states,
+            min_total=args.min_total,
         ):
             results.append(result)
     except KeyboardInterrupt:
         interrupted = True
     timed_out = any(r.status == "unknown" and r.reason == "out of time" for r in results)
     stopped_by = "interrupt" if interrupted else "timeout" if timed_out else None
+    if args.write:
+        _write(args, puzzle, results, stopped_by is None)
     if args.json:
         _print_json(args, source, results, stopped_by)
     else:
@@ -126,6 +160,62 @@ def _run(args: argparse.Namespace) -> int:
         return common.EXIT_INTERRUPT
     if timed_out or any(r.status == "unknown" for r in results):
         return common.EXIT_LIMIT
+    return common.EXIT_OK
+
+
+def _write(
+    args: argparse.Namespace, puzzle: Puzzle, results: list[Disassembly], complete: bool
+) -> None:
+    from excover.burr.stored import solved_puzzle
+    from excover.formats.burrtools import write_xmpuzzle
+
+    write_xmpuzzle(solved_puzzle(puzzle, args.problem, results, complete), args.write)
+    if not args.quiet:
+        partial = "" if complete else " (the assemblies done)"
+        solved = sum(r.status == "solved" for r in results)
+        print(f"excover: wrote {args.write}: {solved} solutions{partial}", file=sys.stderr)
+
+
+def _check(args: argparse.Namespace, source: str, puzzle: Puzzle) -> int:
+    from excover.burr.check import check_stored
+
+    numbers = range(len(puzzle.problems)) if args.problem is None else [args.problem]
+    if args.problem is not None and args.problem >= len(puzzle.problems):
+        raise UsageError(f"{source}: no problem {args.problem}")
+    found = [(number, checked) for number in numbers for checked in check_stored(puzzle, number)]
+    refused = sum(checked.fault is not None for _, checked in found)
+    if args.json:
+        import json
+
+        entries = [
+            {
+                "problem": number,
+                "solution": checked.solution,
+                "line": checked.line,
+                "valid": checked.fault is None,
+                "level": None if checked.tree is None else checked.tree.level(),
+                "total": None if checked.tree is None else checked.tree.total(),
+                "fault": checked.fault,
+            }
+            for number, checked in found
+        ]
+        document = common.document(
+            "disassemble", None, None, None, input=source, checked=entries, refused=refused
+        )
+        print(json.dumps(document))
+    else:
+        print(f"separations: {len(found)}")
+        print(f"refused: {refused}")
+        for number, checked in found:
+            at = f"problem {number}, solution {checked.solution} (line {checked.line})"
+            if checked.tree is not None:
+                total = checked.tree.total()
+                print(f"{at}: valid, level {checked.tree.level()}, {total} moves")
+            else:
+                print(f"{at}: refused: {checked.fault}")
+    if refused:
+        print(f"excover: {source}: {refused} stored separations refused", file=sys.stderr)
+        return common.EXIT_USAGE
     return common.EXIT_OK
 
 

@@ -15,44 +15,51 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
+from excover.burr._moves import AXES
 from excover.burr.assembly import Assembly
 
-__all__ = ["DIRECTIONS", "Disassembly", "Move", "Separation", "Status"]
-
-#: The six directions of a move, by number (BurrTools' order): +x, -x, +y, -y, +z, -z.
-DIRECTIONS: tuple[tuple[int, int, int], ...] = (
-    (1, 0, 0),
-    (-1, 0, 0),
-    (0, 1, 0),
-    (0, -1, 0),
-    (0, 0, 1),
-    (0, 0, -1),
-)
+__all__ = ["DIRECTIONS", "DIRECTION_NAMES", "Disassembly", "Move", "Separation", "Status"]
 
 Vector = tuple[int, int, int]
+
+#: The directions of a move on each grid (BurrTools' grid number), by number, in
+#: BurrTools' order (each axis along, then against), as voxel vectors: on the cube grid
+#: +x, -x, +y, -y, +z, -z; on the triangular-prism grid +z, -z, then the three
+#: directions of the triangles' edges, x = (2, 0, 0), u = (1, 1, 0), v = (-1, 1, 0)
+#: (one unit: the width of a triangle), each along then against.
+DIRECTIONS: dict[int, tuple[Vector, ...]] = {
+    grid: tuple(vector for x, y, z in axes for vector in ((x, y, z), (-x, -y, -z)))
+    for grid, axes in AXES.items()
+}
+#: How moves name the directions of each grid.
+DIRECTION_NAMES: dict[int, tuple[str, ...]] = {
+    0: ("+x", "-x", "+y", "-y", "+z", "-z"),
+    1: ("+z", "-z", "+x", "-x", "+u", "-u", "+v", "-v"),
+}
 #: What became of an assembly: it comes apart, it cannot, or the budget ran out first.
 Status = Literal["solved", "stuck", "unknown"]
-
-_AXES = ("+x", "-x", "+y", "-y", "+z", "-z")
 
 
 @dataclass(frozen=True)
 class Move:
-    """One move: the ``pieces`` (assembly piece numbers) slide ``distance`` along
-    ``direction`` (0 to 5: +x, -x, +y, -y, +z, -z); ``distance`` None takes them out."""
+    """One move: the ``pieces`` (assembly piece numbers) slide ``distance`` units along
+    ``direction`` (a number of :data:`DIRECTIONS` of the ``grid``: on the cube grid 0 to
+    5, +x, -x, +y, -y, +z, -z); ``distance`` None takes them out."""
 
     pieces: tuple[int, ...]
     direction: int
     distance: int | None
+    grid: int = 0
 
     @property
     def vector(self) -> Vector:
-        """The unit vector of the direction."""
-        return DIRECTIONS[self.direction]
+        """The voxel vector of one unit along the direction."""
+        return DIRECTIONS[self.grid][self.direction]
 
     def __str__(self) -> str:
         amount = "out" if self.distance is None else str(self.distance)
-        return f"{' '.join(str(p) for p in self.pieces)} {_AXES[self.direction]} {amount}"
+        name = DIRECTION_NAMES[self.grid][self.direction]
+        return f"{' '.join(str(p) for p in self.pieces)} {name} {amount}"
 
 
 @dataclass(frozen=True)

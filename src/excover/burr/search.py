@@ -16,6 +16,15 @@ of each part; here, when that one leaves a part that does not come apart, the ne
 tried, and an assembly is called stuck only once every separation has failed (which
 docs/burr.md shows never changes the answer: when an assembly comes apart, so does every
 part any separation leaves).
+
+The minimum-total mode (``min_total``) minimises the moves of the whole disassembly
+instead of those of each separation in turn: the search goes on past the configurations
+in which a set is free, and every separation it finds is tried (each part taken apart
+in its own fewest moves, remembered by configuration), the best total kept. Each part
+starts from its stage-by-stage disassembly (a part that does not come apart that way
+does not at all), whose total the search must beat; it stops once a separation's own
+moves, plus one move for each separation still needed by its parts (the pieces less
+two, none with groups), cannot. ``beyond_greedy`` is not reported in this mode.
 """
 
 from __future__ import annotations
@@ -24,7 +33,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from excover.burr._moves import Geometry, Part, Search
+from excover.burr._moves import AXES, Geometry, Part, Search
 from excover.burr.assembly import Assembly
 from excover.burr.disassembly import Disassembly, Move, Separation
 from excover.burr.grouping import Groups
@@ -87,11 +96,17 @@ class Disassembler:
         budget: Budget,
         complete: bool = True,
         geometry: Geometry | None = None,
+        min_total: bool = False,
     ) -> None:
         if len(assembly.pieces) > 64:
             raise UsageError(
                 f"an assembly of {len(assembly.pieces)} pieces: excover disassembles "
                 "assemblies of at most 64 pieces"
+            )
+        if assembly.grid not in AXES:
+            raise UsageError(
+                f"excover disassembles puzzles on the cube and triangular-prism grids, "
+                f"not on BurrTools' grid {assembly.grid}"
             )
         if any(not piece.voxels for piece in assembly.pieces):
             raise UsageError("a piece of the assembly has no voxels")
@@ -101,10 +116,18 @@ class Disassembler:
         self.parts = [piece.part for piece in assembly.pieces]
         self.groups = Groups(assembly.groups)
         self.budget = budget
-        self.complete = complete
-        self.geometry = Geometry() if geometry is None else geometry
+        self.complete = complete or min_total
+        self.min_total = min_total
+        self.geometry = Geometry(assembly.grid) if geometry is None else geometry
+        if self.geometry.grid != assembly.grid:
+            raise UsageError("the movement tables are for another grid than the assembly's")
         self.tables: dict[tuple[int, ...], Part] = {}
         self.memo: dict[tuple[tuple[int, ...], State], _Outcome | None] = {}
+        # the stage-by-stage disassembler, whose answer seeds each part's minimum
+        self.staged: Disassembler | None = None
+        if min_total:
+            self.staged = Disassembler(assembly, budget, True, self.geometry)
+            self.staged.tables = self.tables
 
     def run(self) -> Disassembly:
         """The disassembly of the whole assembly (as in BurrTools, groups apply to the
@@ -159,13 +182,24 @@ class Disassembler:
             return self.memo[key]
         if pieces not in self.tables:
             self.tables[pieces] = Part(self.geometry, [self.voxels[p] for p in pieces])
-        search = Search(self.tables[pieces], start)
-        tried: set[tuple[int, State]] = set()
         outcome = None
+        best = None  # the fewest moves found (min_total)
+        if self.staged is not None:
+            staged = self.staged._separate(pieces, start)
+            if staged is None or staged.tree is None:  # no part comes apart, in any mode
+                self.memo[key] = None
+                return None
+            outcome = _Outcome(staged.tree, False, staged.grouped)
+            best = staged.tree.total()
+        search = Search(self.tables[pieces], start, self.min_total)
+        tried: set[tuple[int, State]] = set()
+        bound = len(pieces) - 2 if not self.groups else 0
         number = -1
         while (found := search.next(self.budget)) is not None:
             number += 1
             path, mask, direction = found
+            if best is not None and len(path) + 1 + bound >= best:
+                break
             where = dict(zip(pieces, start, strict=True))
             moves = []
             for step_mask, step_direction, step in path:
@@ -187,12 +221,16 @@ class Disassembler:
             stays = self._part(left, tuple(where[p] for p in left))
             goes = None if stays is None else self._part(taken, tuple(where[p] for p in taken))
             if stays is not None and goes is not None:
-                outcome = _Outcome(
-                    Separation(pieces, start, tuple(moves), stays.tree, goes.tree),
-                    number > 0 or stays.beyond or goes.beyond,
-                    stays.grouped + goes.grouped,
-                )
-                break
+                tree = Separation(pieces, start, tuple(moves), stays.tree, goes.tree)
+                if best is None or tree.total() < best:
+                    outcome = _Outcome(
+                        tree,
+                        not self.min_total and (number > 0 or stays.beyond or goes.beyond),
+                        stays.grouped + goes.grouped,
+                    )
+                    best = tree.total()
+                if not self.min_total:
+                    break
             if not self.complete:
                 break
         self.memo[key] = outcome
@@ -208,4 +246,4 @@ class Disassembler:
             moving, still, direction = still, moving, direction ^ 1
         if max(self.weights[p] for p in moving) > max(self.weights[p] for p in still):
             moving, direction = still, direction ^ 1
-        return Move(tuple(moving), direction, step)
+        return Move(tuple(moving), direction, step, self.assembly.grid)

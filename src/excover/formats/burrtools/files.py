@@ -15,15 +15,27 @@ XML). The layout, as BurrTools writes it::
        <shapes><shape id="0" count="2"/><shape id="1" min="0" max="3"/></shapes>
        <result id="2"/>
        <bitmap><pair piece="0" result="0"/></bitmap>       (colour constraints)
-       <solutions>...</solutions>                          (skipped when read)
+       <solutions>
+        <solution asmNum="0" solNum="0">
+         <assembly>0 0 0 0 3 1 0 5</assembly>              (x y z t a piece, x: unplaced)
+         <separation>
+          <pieces count="2">0 1</pieces>
+          <state><dx>0 3</dx><dy>0 1</dy><dz>0 0</dz></state>   (one a move, and the start)
+          <separation type="removed">...</separation>
+          <separation type="left">...</separation>
+         </separation>                                      (or <separationInfo>1 0 0</...>)
+        </solution>
+       </solutions>
       </problem>
      </problems>
      <comment/>
     </puzzle>
 
 Voxel text: ``#`` filled, ``+`` variable, ``_`` empty, each optionally followed by its
-colour number. Elements BurrTools does not know are skipped, as BurrTools skips them;
-stored assemblies, disassemblies and an interrupted search's state are not read.
+colour number. Elements BurrTools does not know are skipped, as BurrTools skips them, and
+so is an interrupted search's state. The solutions stored with a problem are read and
+written (:class:`~excover.formats.burrtools.model.Solution`: the placements of the
+assembly, and the separation tree or its summary).
 Every error is a :class:`~excover.FormatError` naming the file and the line.
 """
 
@@ -33,12 +45,22 @@ import gzip
 import os
 import re
 import zlib
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from xml.parsers import expat
 from xml.sax.saxutils import escape, quoteattr
 
 from excover.errors import FormatError, UsageError
-from excover.formats.burrtools.model import Part, Problem, Puzzle, Shape
+from excover.formats.burrtools.model import (
+    Part,
+    Placement,
+    Problem,
+    Puzzle,
+    Shape,
+    Solution,
+    StoredSeparation,
+    Voxel,
+)
 
 __all__ = ["format_xmpuzzle", "parse_xmpuzzle", "read_xmpuzzle", "write_xmpuzzle"]
 
@@ -50,6 +72,7 @@ MAX_VOXELS = 10_000_000
 _GZIP_MAGIC = b"\x1f\x8b"
 _VOXEL = re.compile(r"([#+_])([0-9]*)")
 _NUMBER = re.compile(r"[0-9]{1,9}")
+_INTEGER = re.compile(r"-?[0-9]{1,9}")
 
 
 @dataclass
@@ -178,6 +201,12 @@ class _Reader:
         state = self.number(node, "state", 0)
         solved = state != 0
         holes = node.attributes.get("maxHoles")
+        n_pieces = sum(part.hi for part in parts)
+        stored = tuple(
+            self.solution(s, n_pieces)
+            for group in node.all("solutions")
+            for s in group.all("solution")
+        )
         return Problem(
             parts,
             result,
@@ -188,6 +217,83 @@ class _Reader:
             self.number(node, "assemblies") if solved and "assemblies" in node.attributes else None,
             self.number(node, "solutions") if solved and "solutions" in node.attributes else None,
             self.number(node, "time") if solved and "time" in node.attributes else None,
+            stored,
+        )
+
+    def integers(self, node: _Node, count: int | None = None) -> list[int]:
+        """The whitespace-separated integers of an element's text (``count`` of them)."""
+        words = node.text.split()
+        bad = next((w for w in words if not _INTEGER.fullmatch(w)), None)
+        if bad is not None:
+            raise self.fail(node, f"<{node.tag}> holds {bad!r}, not a number")
+        if count is not None and len(words) != count:
+            raise self.fail(node, f"<{node.tag}> holds {len(words)} numbers, not {count}")
+        return [int(w) for w in words]
+
+    def solution(self, node: _Node, n_pieces: int) -> Solution:
+        assembly = node.first("assembly")
+        if assembly is None:
+            raise self.fail(node, "a <solution> without an <assembly>")
+        words = assembly.text.split()
+        placements: list[Placement | None] = []
+        k = 0
+        while k < len(words):
+            if words[k] == "x":
+                placements.append(None)
+                k += 1
+                continue
+            values = words[k : k + 4]
+            if len(values) < 4 or not all(_INTEGER.fullmatch(w) for w in values):
+                raise self.fail(assembly, f"placement {len(placements)} is not 'x y z t'")
+            x, y, z, t = (int(w) for w in values)
+            placements.append((x, y, z, t))
+            k += 4
+        if len(placements) != n_pieces:
+            raise self.fail(
+                assembly, f"the assembly places {len(placements)} pieces, not {n_pieces}"
+            )
+        placed = [p for p, where in enumerate(placements) if where is not None]
+        tree = node.first("separation")
+        info = node.first("separationInfo")
+        asm = node.attributes.get("asmNum")
+        sol = node.attributes.get("solNum")
+        return Solution(
+            tuple(placements),
+            None if tree is None else self.separation(tree, len(placed)),
+            () if info is None else tuple(self.integers(info)),
+            None if asm is None else self.number(node, "asmNum"),
+            None if sol is None else self.number(node, "solNum"),
+            node.line,
+        )
+
+    def separation(self, node: _Node, count: int) -> StoredSeparation:
+        """A ``<separation>`` of ``count`` pieces, its parts' separations read too."""
+        pieces_node = node.first("pieces")
+        if pieces_node is None:
+            raise self.fail(node, "a <separation> without <pieces>")
+        if self.number(pieces_node, "count") != count:
+            raise self.fail(pieces_node, f"the separation should have {count} pieces")
+        pieces = tuple(self.integers(pieces_node, count))
+        states: list[tuple[Voxel, ...]] = []
+        for state in node.all("state"):
+            axes = []
+            for name in ("dx", "dy", "dz"):
+                found = state.first(name)
+                if found is None:
+                    raise self.fail(state, f"a <state> without <{name}>")
+                axes.append(self.integers(found, count))
+            states.append(tuple((x, y, z) for x, y, z in zip(*axes, strict=True)))
+        if not states:
+            raise self.fail(node, "a <separation> without a <state>")
+        parts: dict[str, StoredSeparation] = {}
+        removed = sum(any(abs(c) > 10_000 for c in where) for where in states[-1])
+        for sub in node.all("separation"):
+            kind = sub.attributes.get("type", "")
+            if kind not in ("left", "removed") or kind in parts:
+                raise self.fail(sub, f"a second or unknown sub-separation type {kind!r}")
+            parts[kind] = self.separation(sub, removed if kind == "removed" else count - removed)
+        return StoredSeparation(
+            pieces, tuple(states), parts.get("left"), parts.get("removed"), node.line
         )
 
     def part(self, node: _Node, n_shapes: int) -> Part:
@@ -344,17 +450,58 @@ def _problem_xml(problem: Problem) -> str:
     bitmap = "".join(
         f'    <pair piece="{p}" result="{r}"/>\n' for p, r in sorted(problem.color_pairs)
     )
+    solutions = "".join(_solution_xml(solution) for solution in problem.stored)
     return (
         f"  <problem{_attributes(pairs)}>\n   <shapes>\n{parts}   </shapes>\n"
         f'   <result id="{problem.result}"/>\n'
         + (f"   <bitmap>\n{bitmap}   </bitmap>\n" if bitmap else "   <bitmap/>\n")
+        + (f"   <solutions>\n{solutions}   </solutions>\n" if solutions else "")
         + "  </problem>\n"
     )
 
 
+def _numbers(values: Iterable[int]) -> str:
+    return " ".join(str(v) for v in values)
+
+
+def _solution_xml(solution: Solution) -> str:
+    pairs: list[tuple[str, object]] = []
+    if solution.assembly_number is not None:
+        pairs.append(("asmNum", solution.assembly_number))
+    if solution.solution_number is not None and (solution.separation or solution.info):
+        pairs.append(("solNum", solution.solution_number))
+    placements = " ".join("x" if p is None else _numbers(p) for p in solution.placements)
+    text = f"    <solution{_attributes(pairs)}>\n     <assembly>{placements}</assembly>\n"
+    if solution.separation is not None:
+        text += _separation_xml(solution.separation, "", 5)
+    elif solution.info:
+        text += f"     <separationInfo>{_numbers(solution.info)}</separationInfo>\n"
+    return text + "    </solution>\n"
+
+
+def _separation_xml(separation: StoredSeparation, kind: str, depth: int) -> str:
+    """A separation as BurrTools writes it: the pieces, the states, then the removed
+    part's separation and the left part's."""
+    pad = " " * depth
+    kind_attribute = f' type="{kind}"' if kind else ""
+    pieces = separation.pieces
+    text = f"{pad}<separation{kind_attribute}>\n"
+    text += f'{pad} <pieces count="{len(pieces)}">{_numbers(pieces)}</pieces>\n'
+    for state in separation.states:
+        text += f"{pad} <state>\n"
+        for axis, name in enumerate(("dx", "dy", "dz")):
+            text += f"{pad}  <{name}>{_numbers(where[axis] for where in state)}</{name}>\n"
+        text += f"{pad} </state>\n"
+    if separation.removed is not None:
+        text += _separation_xml(separation.removed, "removed", depth + 1)
+    if separation.left is not None:
+        text += _separation_xml(separation.left, "left", depth + 1)
+    return text + f"{pad}</separation>\n"
+
+
 def format_xmpuzzle(puzzle: Puzzle) -> str:
-    """The XML text of ``puzzle``, laid out as BurrTools writes its files (stored
-    assemblies are not written; a solved problem keeps its counts)."""
+    """The XML text of ``puzzle``, laid out as BurrTools writes its files (a solved
+    problem keeps its counts and its stored solutions)."""
     colors = "".join(f'  <color red="{r}" green="{g}" blue="{b}"/>\n' for r, g, b in puzzle.colors)
     shapes = "".join(_shape_xml(shape) for shape in puzzle.shapes)
     problems = "".join(_problem_xml(problem) for problem in puzzle.problems)

@@ -21,11 +21,15 @@ __all__ = [
     "EMPTY",
     "FILLED",
     "GRID_NAMES",
+    "REMOVED",
     "VARIABLE",
     "Part",
+    "Placement",
     "Problem",
     "Puzzle",
     "Shape",
+    "Solution",
+    "StoredSeparation",
     "Voxel",
 ]
 
@@ -46,6 +50,12 @@ CUBE_GRID = 0
 
 #: A voxel position ``(x, y, z)``.
 Voxel = tuple[int, int, int]
+#: Where a stored assembly puts a piece: its hotspot's position and BurrTools'
+#: transformation number, ``(x, y, z, t)`` (see :mod:`excover.formats.burrtools.placements`).
+Placement = tuple[int, int, int, int]
+#: How far BurrTools puts a piece taken out, in the last state of a separation: this
+#: many units along the direction of the move (a coordinate beyond 10,000 marks it).
+REMOVED = 20_000
 
 
 @dataclass(frozen=True)
@@ -124,9 +134,42 @@ class Part:
 
 
 @dataclass(frozen=True)
+class StoredSeparation:
+    """A separation as BurrTools stores it (``<separation>``): the ``pieces`` of the part
+    (numbers in the assembly, unplaced copies counted), the position of each piece's
+    hotspot in each state (``states[k][i]``: piece ``pieces[i]`` after ``k`` moves; in
+    the last state the pieces taken out are :data:`REMOVED` units away along the move),
+    and the separations of the part ``left`` and the part ``removed`` (None: a single
+    piece, or a group left together). ``line`` is where the file has it."""
+
+    pieces: tuple[int, ...]
+    states: tuple[tuple[Voxel, ...], ...]
+    left: StoredSeparation | None = None
+    removed: StoredSeparation | None = None
+    line: int = field(default=0, compare=False)
+
+
+@dataclass(frozen=True)
+class Solution:
+    """A solution stored in a problem (``<solution>``): the ``placements`` of its
+    assembly (one a piece, None for an unplaced copy), its ``separation`` if stored,
+    else BurrTools' ``<separationInfo>`` (the moves of each separation plus one, in
+    pre-order, 0 for no separation) when present; ``assembly_number`` and
+    ``solution_number`` are BurrTools' ``asmNum`` and ``solNum``."""
+
+    placements: tuple[Placement | None, ...]
+    separation: StoredSeparation | None = None
+    info: tuple[int, ...] = ()
+    assembly_number: int | None = None
+    solution_number: int | None = None
+    line: int = field(default=0, compare=False)
+
+
+@dataclass(frozen=True)
 class Problem:
     """A problem: the pieces, the result shape, colour constraints and, once BurrTools
-    solved it (``state`` 2; 1 means interrupted), the number of assemblies it found."""
+    solved it (``state`` 2; 1 means interrupted), the number of assemblies it found,
+    and the solutions stored with it (``stored``)."""
 
     parts: tuple[Part, ...]
     result: int
@@ -137,6 +180,7 @@ class Problem:
     assemblies: int | None = None
     solutions: int | None = None
     time: int | None = None
+    stored: tuple[Solution, ...] = ()
 
     def label(self, number: int) -> str:
         """How messages name this problem: its number from 0, and its name if any."""
