@@ -53,7 +53,7 @@ given back when it ends.
 """
 
 from libc.stdlib cimport malloc, realloc, free, calloc
-from libc.string cimport memcpy, memset
+from libc.string cimport memset
 from libc.stdint cimport int32_t, uint32_t, uint64_t, int64_t
 from cpython.exc cimport PyErr_CheckSignals
 cimport cython
@@ -83,8 +83,26 @@ cdef struct Level:
     int width
 
 
-#: The back reference of the root's request.
-DEF ROOT = 0xFFFFFFFF
+cdef enum:
+    # the back reference of the root's request (an enum, so that comparing a uint32_t
+    # with it stays in C)
+    ROOT = 0xFFFFFFFF
+    # the requests (and nodes) hashed ahead of their lookups in a merge (a reduction)
+    BATCH = 16
+
+#: An empty slot of the tables that merge requests and nodes.
+cdef uint64_t EMPTY = 0xFFFFFFFFFFFFFFFFULL
+
+cdef extern from *:
+    """
+    #if defined(__GNUC__) || defined(__clang__)
+    #define EXCOVER_PREFETCH(p) __builtin_prefetch(p)
+    #else
+    #define EXCOVER_PREFETCH(p) ((void)0)
+    #endif
+    """
+    # a hint to fetch the cache line of p ahead of its use (nothing where unsupported)
+    void prefetch "EXCOVER_PREFETCH" (const void* p) noexcept nogil
 
 
 cdef inline uint64_t key_hash(const uint64_t* key, int width) noexcept nogil:
@@ -95,6 +113,20 @@ cdef inline uint64_t key_hash(const uint64_t* key, int width) noexcept nogil:
         h ^= h >> 29
     h *= 0xBF58476D1CE4E5B9ULL
     return h ^ (h >> 32)
+
+
+cdef inline uint64_t pair_hash(uint64_t key) noexcept nogil:
+    key ^= key >> 31
+    key *= 0x9E3779B97F4A7C15ULL
+    key ^= key >> 29
+    key *= 0xBF58476D1CE4E5B9ULL
+    return key ^ (key >> 32)
+
+
+cdef inline void copy_key(uint64_t* to, const uint64_t* key, int width) noexcept nogil:
+    cdef int w
+    for w in range(width):
+        to[w] = key[w]
 
 
 cdef inline bint same(const uint64_t* a, const uint64_t* b, int width) noexcept nogil:
@@ -126,7 +158,8 @@ cdef class TopDown:
                                # hi children, then kids[2i] its reduced node in the store
     cdef int64_t n_ids, id_cap, max_ids
     cdef int32_t root_id
-    cdef int32_t* slots        # the table that merges the requests of the level at hand
+    cdef uint64_t* slots       # the table that merges the requests of the level at hand
+                               # (and the nodes of a level while the diagram is reduced)
     cdef int64_t slot_cap
     cdef uint64_t* buffer      # the child being made
     cdef readonly int64_t states   # nodes of the diagram before reduction
@@ -343,7 +376,7 @@ cdef class TopDown:
             level.back = backs
             level.cap = cap
             level.width = width
-        memcpy(level.keys + level.n * width, key, width * sizeof(uint64_t))
+        copy_key(level.keys + level.n * width, key, width)
         level.back[level.n] = back
         level.n += 1
         return 0
@@ -403,45 +436,67 @@ cdef class TopDown:
                 row += 256
         return (risk & ~self.own[m] & ~kept) != 0
 
+    cdef int _slots_for(self, int64_t entries) noexcept:
+        """A power of two of slots, at least twice ``entries``, all empty (``EMPTY``);
+        ``slot_cap`` is their number afterwards. -1 when out of memory."""
+        cdef int64_t size = 16
+        while size < 2 * entries:
+            size <<= 1
+        if size > self.slot_cap:
+            if not self.grows((size - self.slot_cap) * sizeof(uint64_t)):
+                return -1
+            free(self.slots)
+            self.slots = <uint64_t*>malloc(size * sizeof(uint64_t))
+            if self.slots == NULL:
+                self.shrinks(size * sizeof(uint64_t))
+                self.slot_cap = 0
+                return -1
+        self.slot_cap = size
+        memset(self.slots, 0xFF, size * sizeof(uint64_t))
+        return 0
+
     cdef int64_t merge(self, Level* level) noexcept:
         """Merge the equal requests of a level: the distinct keys move to the front, in
         order of first request, and each request's parent gets the id of its state (the
         level's ids follow ``n_ids``). Returns the number of states, -1 out of memory, -3
-        beyond the node limit."""
+        beyond the node limit.
+
+        A slot holds a state's index (low half) and the high half of its key's hash, so
+        that a probe reads a key only when the hashes agree; the requests go in groups
+        of ``BATCH``, the slots of a group fetched from memory while its hashes are
+        computed (a level's table is far larger than the caches)."""
         cdef int width = level.width
-        cdef int64_t r, u, n_states = 0, size = 16
-        cdef uint64_t mask, slot
-        cdef int32_t index
-        while size < 2 * level.n:
-            size <<= 1
-        if size > self.slot_cap:
-            if not self.grows((size - self.slot_cap) * sizeof(int32_t)):
-                return -1
-            free(self.slots)
-            self.slots = <int32_t*>malloc(size * sizeof(int32_t))
-            if self.slots == NULL:
-                self.slot_cap = 0
-                return -1
-            self.slot_cap = size
-        memset(self.slots, 0xFF, size * sizeof(int32_t))
-        mask = <uint64_t>(size - 1)
-        for r in range(level.n):
-            slot = key_hash(level.keys + r * width, width) & mask
-            while True:
-                index = self.slots[slot]
-                if index == -1:
-                    u = n_states
-                    n_states += 1
-                    self.slots[slot] = <int32_t>u
-                    if u != r:
-                        memcpy(level.keys + u * width, level.keys + r * width,
-                               width * sizeof(uint64_t))
-                    break
-                if same(level.keys + <int64_t>index * width, level.keys + r * width, width):
-                    u = index
-                    break
-                slot = (slot + 1) & mask
-            self.answer(level.back[r], <int32_t>(self.n_ids + u))
+        cdef int64_t r, start, stop, u, n_states = 0
+        cdef uint64_t mask, slot, entry, tag
+        cdef uint64_t hashes[BATCH]
+        cdef const uint64_t* key
+        if self._slots_for(level.n) < 0:
+            return -1
+        mask = <uint64_t>(self.slot_cap - 1)
+        for start in range(0, level.n, BATCH):
+            stop = start + BATCH if start + BATCH < level.n else level.n
+            for r in range(start, stop):
+                hashes[r - start] = key_hash(level.keys + r * width, width)
+                prefetch(self.slots + (hashes[r - start] & mask))
+            for r in range(start, stop):
+                key = level.keys + r * width
+                slot = hashes[r - start] & mask
+                tag = hashes[r - start] & 0xFFFFFFFF00000000ULL
+                while True:
+                    entry = self.slots[slot]
+                    if entry == EMPTY:
+                        u = n_states
+                        n_states += 1
+                        self.slots[slot] = tag | <uint64_t>u
+                        if u != r:
+                            copy_key(level.keys + u * width, key, width)
+                        break
+                    if (entry & 0xFFFFFFFF00000000ULL) == tag and same(
+                            level.keys + <int64_t>(entry & 0xFFFFFFFF) * width, key, width):
+                        u = <int64_t>(entry & 0xFFFFFFFF)
+                        break
+                    slot = (slot + 1) & mask
+                self.answer(level.back[r], <int32_t>(self.n_ids + u))
         return n_states
 
     cdef int _ids_grow(self, int64_t needed) noexcept:
@@ -527,7 +582,7 @@ cdef class TopDown:
                     # within one group of them, not only between levels
                     if (u & 0xFFFF) == 0xFFFF and PyErr_CheckSignals() < 0:
                         return -2
-                    memcpy(full + base, level.keys + u * width, width * sizeof(uint64_t))
+                    copy_key(full + base, level.keys + u * width, width)
                     i = <uint32_t>(self.n_ids + u)
                     if self.lo_child(full, m, 2 * i) < 0 or self.hi_child(full, m, 2 * i + 1) < 0:
                         return -1
@@ -548,22 +603,65 @@ cdef class TopDown:
             free(full)
 
     cdef int32_t reduce(self, Store store) noexcept:
-        """Make the nodes bottom-up in ``store`` (whose unique table reduces them): the
-        ids go level by level, so children have larger ids than their parents. Returns
-        the root's node, -1 on overflow."""
+        """Make the nodes bottom-up in ``store``: the ids go level by level, children
+        after parents, so a walk down the ids meets a state's children reduced. The
+        states of a level whose reduced children agree are one node: they are merged in
+        a table of the level first (slots of a key, the two children, and its node), so
+        that the store's unique table sees each distinct node once. Returns the root's
+        node, -1 on overflow or out of memory."""
         cdef int m
-        cdef int64_t i
-        cdef int32_t node
+        cdef int64_t i, start, stop, count
+        cdef uint64_t mask, slot, key
+        cdef int32_t node, lo, hi
+        cdef int32_t* kids = self.kids
+        cdef uint64_t keys[BATCH]
+        cdef uint64_t hashes[BATCH]
         if self.root_id < 2:
             return self.root_id
         for m in range(self.n_options - 1, -1, -1):
-            for i in range(self.first_id[m + 1] - 1, self.first_id[m] - 1, -1):
-                node = store.make(m, self.kids[2 * self.kids[2 * i]],
-                                  self.kids[2 * self.kids[2 * i + 1]])
-                if node < 0:
-                    return -1
-                self.kids[2 * i] = node
-        return self.kids[2 * self.root_id]
+            count = self.first_id[m + 1] - self.first_id[m]
+            if count == 0:
+                continue
+            if self._slots_for(2 * count) < 0:
+                return -1
+            mask = <uint64_t>(self.slot_cap // 2 - 1)
+            start = self.first_id[m]
+            while start < self.first_id[m + 1]:
+                stop = start + BATCH if start + BATCH < self.first_id[m + 1] else self.first_id[m + 1]
+                for i in range(start, stop):
+                    prefetch(kids + 2 * kids[2 * i])
+                    prefetch(kids + 2 * kids[2 * i + 1])
+                for i in range(start, stop):
+                    lo = kids[2 * kids[2 * i]]
+                    hi = kids[2 * kids[2 * i + 1]]
+                    if hi == 0:
+                        kids[2 * i] = lo   # the zero-suppression rule
+                        keys[i - start] = EMPTY
+                        continue
+                    key = (<uint64_t><uint32_t>lo << 32) | <uint32_t>hi
+                    keys[i - start] = key
+                    hashes[i - start] = pair_hash(key)
+                    prefetch(self.slots + 2 * (hashes[i - start] & mask))
+                for i in range(start, stop):
+                    key = keys[i - start]
+                    if key == EMPTY:
+                        continue
+                    slot = hashes[i - start] & mask
+                    while True:
+                        if self.slots[2 * slot] == EMPTY:
+                            node = store.make(m, <int32_t>(key >> 32), <int32_t>(key & 0xFFFFFFFF))
+                            if node < 0:
+                                return -1
+                            self.slots[2 * slot] = key
+                            self.slots[2 * slot + 1] = <uint64_t>node
+                            break
+                        if self.slots[2 * slot] == key:
+                            node = <int32_t>self.slots[2 * slot + 1]
+                            break
+                        slot = (slot + 1) & mask
+                    kids[2 * i] = node
+                start = stop
+        return kids[2 * self.root_id]
 
 
 def build(Store store, int n_primary, int n_items, const int[:] option_start,
