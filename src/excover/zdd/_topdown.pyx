@@ -60,7 +60,7 @@ cimport cython
 
 from excover._portable cimport ctz64
 from excover.errors import MemoryBoundError
-from excover.zdd._store cimport Store
+from excover.zdd._store cimport Store, prefetch, prefetch_write
 
 #: The widest bitset of options (in 64-bit words) this construction takes on: a state
 #: costs a word per 64 options (the ``touch`` table 16 KiB per word and item word).
@@ -88,30 +88,24 @@ cdef enum:
     # with it stays in C)
     ROOT = 0xFFFFFFFF
     # the requests (and nodes) hashed ahead of their lookups in a merge (a reduction)
-    BATCH = 16
+    BATCH = 64
 
 #: An empty slot of the tables that merge requests and nodes.
 cdef uint64_t EMPTY = 0xFFFFFFFFFFFFFFFFULL
 
-cdef extern from *:
-    """
-    #if defined(__GNUC__) || defined(__clang__)
-    #define EXCOVER_PREFETCH(p) __builtin_prefetch(p)
-    #else
-    #define EXCOVER_PREFETCH(p) ((void)0)
-    #endif
-    """
-    # a hint to fetch the cache line of p ahead of its use (nothing where unsupported)
-    void prefetch "EXCOVER_PREFETCH" (const void* p) noexcept nogil
-
 
 cdef inline uint64_t key_hash(const uint64_t* key, int width) noexcept nogil:
-    cdef uint64_t h = 0x243F6A8885A308D3ULL
+    """A hash of ``width`` words: their sum, each times its own odd factor (products
+    computed side by side, not a chain of them), then mixed."""
+    cdef uint64_t h = 0x243F6A8885A308D3ULL, factor = 0x9E3779B97F4A7C15ULL
     cdef int w
     for w in range(width):
-        h = (h ^ key[w]) * 0x9E3779B97F4A7C15ULL
-        h ^= h >> 29
+        h += key[w] * factor
+        factor += 0x6A09E667F3BCC908ULL   # even: the factors stay odd
+    h ^= h >> 32
     h *= 0xBF58476D1CE4E5B9ULL
+    h ^= h >> 29
+    h *= 0x94D049BB133111EBULL
     return h ^ (h >> 32)
 
 
@@ -160,7 +154,8 @@ cdef class TopDown:
     cdef int32_t root_id
     cdef uint64_t* slots       # the table that merges the requests of the level at hand
                                # (and the nodes of a level while the diagram is reduced)
-    cdef int64_t slot_cap
+    cdef int64_t slot_cap      # the slots in use (a power of two)
+    cdef int64_t slot_alloc    # the slots allocated
     cdef uint64_t* buffer      # the child being made
     cdef readonly int64_t states   # nodes of the diagram before reduction
     cdef Store store           # whose memory bound the tables count against (None: none)
@@ -188,7 +183,7 @@ cdef class TopDown:
         self.first_id = <int64_t*>calloc(n + 2, sizeof(int64_t))
         self.id_cap = 1 << 12
         self.kids = <int32_t*>malloc(2 * self.id_cap * sizeof(int32_t))
-        self.slot_cap = 0
+        self.slot_cap = self.slot_alloc = 0
         self.slots = NULL
         self.prim = NULL
         if (self.opts == NULL or self.first_word == NULL or self.last_word == NULL
@@ -421,36 +416,37 @@ cdef class TopDown:
         cdef uint64_t bits, risk = 0, kept = 0
         cdef const uint64_t* c = self.conf + <int64_t>m * self.words
         cdef const uint64_t* row
+        cdef uint64_t rest
         for w in range(m >> 6, self.words):
+            # the conflicting options of the word and the others, a byte of each a step
             row = self.touch + <int64_t>w * 8 * 256
             bits = a[w] & c[w]
-            while bits:
+            rest = a[w] & ~c[w]
+            while bits | rest:
                 risk |= row[bits & 255]
+                kept |= row[rest & 255]
                 bits >>= 8
-                row += 256
-            row = self.touch + <int64_t>w * 8 * 256
-            bits = a[w] & ~c[w]
-            while bits:
-                kept |= row[bits & 255]
-                bits >>= 8
+                rest >>= 8
                 row += 256
         return (risk & ~self.own[m] & ~kept) != 0
 
     cdef int _slots_for(self, int64_t entries) noexcept:
         """A power of two of slots, at least twice ``entries``, all empty (``EMPTY``);
-        ``slot_cap`` is their number afterwards. -1 when out of memory."""
+        ``slot_cap`` is their number afterwards (the allocation only grows). -1 when
+        out of memory."""
         cdef int64_t size = 16
         while size < 2 * entries:
             size <<= 1
-        if size > self.slot_cap:
-            if not self.grows((size - self.slot_cap) * sizeof(uint64_t)):
+        if size > self.slot_alloc:
+            if not self.grows((size - self.slot_alloc) * sizeof(uint64_t)):
                 return -1
             free(self.slots)
             self.slots = <uint64_t*>malloc(size * sizeof(uint64_t))
             if self.slots == NULL:
                 self.shrinks(size * sizeof(uint64_t))
-                self.slot_cap = 0
+                self.slot_alloc = self.slot_cap = 0
                 return -1
+            self.slot_alloc = size
         self.slot_cap = size
         memset(self.slots, 0xFF, size * sizeof(uint64_t))
         return 0
@@ -478,6 +474,13 @@ cdef class TopDown:
             for r in range(start, stop):
                 hashes[r - start] = key_hash(level.keys + r * width, width)
                 prefetch(self.slots + (hashes[r - start] & mask))
+                if level.back[r] != ROOT:
+                    prefetch_write(self.kids + level.back[r])
+            for r in range(start, stop):
+                # the key a request most likely meets again: the one at its home slot
+                entry = self.slots[hashes[r - start] & mask]
+                if entry != EMPTY and ((entry ^ hashes[r - start]) >> 32) == 0:
+                    prefetch(level.keys + <int64_t>(entry & 0xFFFFFFFF) * width)
             for r in range(start, stop):
                 key = level.keys + r * width
                 slot = hashes[r - start] & mask
@@ -607,12 +610,14 @@ cdef class TopDown:
         after parents, so a walk down the ids meets a state's children reduced. The
         states of a level whose reduced children agree are one node: they are merged in
         a table of the level first (slots of a key, the two children, and its node), so
-        that the store's unique table sees each distinct node once. Returns the root's
-        node, -1 on overflow or out of memory."""
+        that the store's unique table sees each distinct node once; the nodes go in
+        groups of ``BATCH``, their children, slots, and the store's slots for the new
+        ones fetched from memory ahead of their use. Returns the root's node, -1 on
+        overflow or out of memory."""
         cdef int m
         cdef int64_t i, start, stop, count
         cdef uint64_t mask, slot, key
-        cdef int32_t node, lo, hi
+        cdef int32_t lo, hi, node
         cdef int32_t* kids = self.kids
         cdef uint64_t keys[BATCH]
         cdef uint64_t hashes[BATCH]
@@ -647,19 +652,24 @@ cdef class TopDown:
                     if key == EMPTY:
                         continue
                     slot = hashes[i - start] & mask
-                    while True:
-                        if self.slots[2 * slot] == EMPTY:
-                            node = store.make(m, <int32_t>(key >> 32), <int32_t>(key & 0xFFFFFFFF))
-                            if node < 0:
-                                return -1
-                            self.slots[2 * slot] = key
-                            self.slots[2 * slot + 1] = <uint64_t>node
-                            break
-                        if self.slots[2 * slot] == key:
-                            node = <int32_t>self.slots[2 * slot + 1]
-                            break
+                    while self.slots[2 * slot] != EMPTY and self.slots[2 * slot] != key:
                         slot = (slot + 1) & mask
-                    kids[2 * i] = node
+                    if self.slots[2 * slot] == EMPTY:   # a new node: made below
+                        self.slots[2 * slot] = key
+                        self.slots[2 * slot + 1] = EMPTY
+                        store.make_ahead(m, <int32_t>(key >> 32), <int32_t>(key & 0xFFFFFFFF))
+                    hashes[i - start] = slot
+                for i in range(start, stop):
+                    if keys[i - start] == EMPTY:
+                        continue
+                    slot = hashes[i - start]
+                    if self.slots[2 * slot + 1] == EMPTY:
+                        key = keys[i - start]
+                        node = store.make(m, <int32_t>(key >> 32), <int32_t>(key & 0xFFFFFFFF))
+                        if node < 0:
+                            return -1
+                        self.slots[2 * slot + 1] = <uint64_t>node
+                    kids[2 * i] = <int32_t>self.slots[2 * slot + 1]
                 start = stop
         return kids[2 * self.root_id]
 
