@@ -49,9 +49,18 @@ over the best of Knuth's programs.
 (``tests/data/knuth``: queens, dominoes, pentominoes; no ``--alg-lab`` needed).
 
 ``--set queens`` instead builds the ZDD of the n-queens solutions for n in ``--queens``
-(default 12-14): ``queens(n).zdd()`` in a child process beside TdZdd's ``ddqueens n``
-(its own breadth-first construction and reduction), with the seconds, the peak resident
-memory of each process, and the ZDD's node count. The child is what a user runs,
+(default 12-14) two ways, ``queens(n).zdd()`` in a child process and the command line
+``python -m excover count queensN.dlx --method zdd`` (Knuth's file, or the same problem
+written out for n past the repository's files), beside TdZdd's ``ddqueens n`` (its own
+breadth-first construction, reduction and count), with the seconds, the peak resident
+memory of each process, and the ZDD's node count. The three run interleaved,
+``--rounds`` rounds (at least 3), each round in the other order than the one before, and
+each keeps its best time and lowest memory (``benchmarks/_load.py``). The load average
+is printed first and last, and the highest one seen over a row's rounds ends the row;
+above 1.5 its ratios are withheld (the two programs are slowed by different amounts
+under load) unless ``--allow-load`` is given, which prints them marked with the load.
+The zdd() seconds are those of ``zdd()`` alone, as the child reports them; the command
+line's and ddqueens' are their whole process. The child is what a user runs,
 ``python -c "from excover.puzzles.queens import queens; queens(n).zdd()"`` (the package
 compiled first, as an installed copy is), and the table's ``python MiB`` is the same
 interpreter doing nothing (``python -c pass``), measured the same way: the floor under
@@ -77,7 +86,8 @@ missing is said on a line of its own, and the rest still runs.
 
 Usage: ``python benchmarks/counting_sets.py --alg-lab PATH [--set run_set|
 exact_cover_benchmark|queens] [--limit N] [--largest N] [--timeout S] [--routes LIST]
-[--memory GB] [--knuth-dir DIR] [--tdzdd PATH] [--queens 12-14]``.
+[--memory GB] [--knuth-dir DIR] [--tdzdd PATH] [--queens 12-14] [--rounds 3]
+[--allow-load]``.
 """
 
 from __future__ import annotations
@@ -99,6 +109,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from io import BytesIO
 from pathlib import Path
+
+from _load import MIN_ROUNDS, add_load_flag, interleaved, load_line, ratio_text
 
 from excover import ExactCover
 from excover.errors import ExcoverError, FormatError
@@ -614,8 +626,24 @@ def measured(
     return Outcome(outcome.status, outcome.seconds, int(found.group(1)), outcome.stdout, stderr)
 
 
+def queens_file(n: int, scratch: Path) -> Path:
+    """Knuth's ``queensN.dlx`` from the repository when it is there, else the same
+    problem written by :func:`excover.puzzles.queens.queens` (option for option Knuth's)."""
+    from excover.puzzles.queens import queens
+
+    path = KNUTH_FILES / f"queens{n}.dlx"
+    if path.exists():
+        return path
+    path = scratch / f"queens{n}.dlx"
+    queens(n).write(path)
+    return path
+
+
 def queens_table(args: argparse.Namespace) -> int:
-    """excover's queens ZDD beside ddqueens': seconds, peak memory, nodes, and ratios;
+    """excover's queens ZDD beside ddqueens': seconds, peak memory, nodes and ratios,
+    for ``queens(n).zdd()`` and for ``excover count queensN.dlx --method zdd``. The three
+    programs run interleaved, ``--rounds`` rounds (see ``_load``), the best of each
+    kept; ratios are withheld above a load average of 1.5 unless ``--allow-load``.
     ``python MiB``, the interpreter alone, is the floor under excover's memory."""
     import excover
 
@@ -627,47 +655,82 @@ def queens_table(args: argparse.Namespace) -> int:
     compileall.compile_dir(Path(excover.__file__).parent, quiet=1)
     launcher = peak_launcher()
     bare = measured([sys.executable, "-c", "pass"], args.timeout, launcher)
-    header = ["n", "solutions", "excover s", "excover MiB", "python MiB", "excover nodes"]
-    header += ["ddqueens s", "ddqueens MiB", "ddqueens nodes", "time ratio", "memory ratio"]
+    print(load_line())
+    header = ["n", "solutions", "zdd() s", "zdd() MiB", "CLI s", "CLI MiB", "python MiB"]
+    header += ["nodes", "ddqueens s", "ddqueens MiB", "zdd() time ratio", "CLI time ratio"]
+    header += ["zdd() memory ratio", "CLI memory ratio", "load"]
     print("| " + " | ".join(header) + " |")
     print("|" + "---|" * len(header))
     failed = False
-    for n in sizes:
-        argv = [sys.executable, "-c", QUEENS_CHILD, str(n)]
-        ours = measured(argv, args.timeout, launcher, args.memory)
-        row = [str(n)]
-        mine = None  # the count, seconds and nodes excover's child printed
-        if not ours.timed_out and not ours.status:
-            words = ours.stdout.split()
-            mine = (words[0], float(words[1]), int(words[2]))
-        theirs = None
-        if program is not None:
-            outcome = measured([str(program), str(n)], args.timeout, launcher)
-            found = DDQUEENS.search(outcome.stdout + outcome.stderr)
-            if not outcome.timed_out and found is not None:
-                theirs = (outcome, int(found.group(1)), int(found.group(2)))
-        count = mine[0] if mine else (str(theirs[2]) if theirs else "—")
-        if mine and theirs and int(mine[0]) != theirs[2]:
-            count, failed = "MISMATCH", True
-        row.append(count)
-        if mine:
-            row += [f"{mine[1]:.2f}", f"{ours.peak_kib / 1024:.1f}"]
-        else:
-            row += [f"> {args.timeout:g}" if ours.timed_out else "err", "—"]
-        row.append(f"{bare.peak_kib / 1024:.1f}")
-        row.append(f"{mine[2]:,}" if mine else "—")
-        if theirs:
-            outcome, nodes, _ = theirs
-            row += [f"{outcome.seconds:.2f}", f"{outcome.peak_kib / 1024:.1f}", f"{nodes:,}"]
-        else:
-            row += ["—" if program is None else f"> {args.timeout:g}", "—", "—"]
-        if mine and theirs:
-            row.append(f"{mine[1] / theirs[0].seconds:.2f}")
-            row.append(f"{ours.peak_kib / theirs[0].peak_kib:.2f}")
-        else:
-            row += ["—", "—"]
-        print("| " + " | ".join(row) + " |", flush=True)
+    with tempfile.TemporaryDirectory() as scratch:
+        for n in sizes:
+            runs = [
+                ("zdd", [sys.executable, "-c", QUEENS_CHILD, str(n)]),
+                ("cli", [sys.executable, "-m", "excover", "count"]),
+            ]
+            runs[1][1].extend([str(queens_file(n, Path(scratch))), "--method", "zdd"])
+            if program is not None:
+                runs.append(("ddqueens", [str(program), str(n)]))
+            outcomes, load = interleaved(
+                [(name, _runner(argv, args, launcher)) for name, argv in runs], args.rounds
+            )
+            row, bad = queens_row(n, outcomes, bare, load, args)
+            failed = failed or bad
+            print("| " + " | ".join(row) + " |", flush=True)
+    print(load_line())
     return 1 if failed else 0
+
+
+def _runner(
+    argv: list[str], args: argparse.Namespace, launcher: Path | None
+) -> Callable[[], Outcome]:
+    return lambda: measured(argv, args.timeout, launcher, args.memory)
+
+
+def queens_row(
+    n: int, outcomes: dict[str, list[Outcome]], bare: Outcome, load: float, args: argparse.Namespace
+) -> tuple[list[str], bool]:
+    """One row of the queens table from the interleaved runs, and whether the counts
+    disagree. A program's figures are its best run's seconds and its lowest peak memory;
+    excover's zdd() seconds are those the child reports for ``zdd()`` alone, the CLI's
+    and ddqueens' their whole process."""
+    counts: set[int] = set()
+    best: dict[str, tuple[float, int]] = {}  # seconds, peak KiB
+    nodes = None
+    for name, runs in outcomes.items():
+        done = [run for run in runs if not run.timed_out and not run.status]
+        if len(done) < len(runs):
+            continue
+        if name == "zdd":
+            words = [run.stdout.split() for run in done]
+            counts.update(int(w[0]) for w in words)
+            nodes = int(words[0][2])
+            best[name] = (min(float(w[1]) for w in words), min(run.peak_kib for run in done))
+            continue
+        if name == "cli":
+            counts.update(int(run.stdout.split()[0]) for run in done)
+        else:
+            found = [DDQUEENS.search(run.stdout + run.stderr) for run in done]
+            counts.update(int(match.group(2)) for match in found if match)
+        best[name] = (min(run.seconds for run in done), min(run.peak_kib for run in done))
+    row = [str(n), "MISMATCH" if len(counts) > 1 else (f"{counts.pop():,}" if counts else "—")]
+    for name in ("zdd", "cli"):
+        row += (
+            [f"{best[name][0]:.2f}", f"{best[name][1] / 1024:.1f}"]
+            if name in best
+            else ["err", "—"]
+        )
+    row += [f"{bare.peak_kib / 1024:.1f}", "—" if nodes is None else f"{nodes:,}"]
+    theirs = best.get("ddqueens")
+    row += [f"{theirs[0]:.2f}", f"{theirs[1] / 1024:.1f}"] if theirs else ["—", "—"]
+    for index in (0, 1):  # time ratios, then memory ratios
+        for name in ("zdd", "cli"):
+            if theirs and name in best:
+                row.append(ratio_text(best[name][index] / theirs[index], load, args.allow_load))
+            else:
+                row.append("—")
+    row.append(f"{load:.2f}")
+    return row, len(counts) > 1
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -682,6 +745,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--knuth-dir", type=Path, default=CACHE / "knuth")
     parser.add_argument("--tdzdd", type=Path, help="checkout or bare git dir of TdZdd")
     parser.add_argument("--queens", default="12-14", help="n or LOW-HIGH")
+    parser.add_argument("--rounds", type=int, default=MIN_ROUNDS, help="queens: interleaved rounds")
+    add_load_flag(parser)
     parser.add_argument("--child", nargs=2, metavar=("ROUTE", "ARG"), help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.child:

@@ -8,7 +8,8 @@ tilings (``Tiling`` over ``Pattern.constant``): domino tilings of n x n squares 
 A004003) and pentomino tilings of 5 x 1000 boards (OEIS A174249), the latter with rows of
 1000 cells (the frontier count reorders the items, see :mod:`excover.zdd.frontier`) and
 of 5. Each count is checked: the two 5 x 1000 boards must agree, and the squares must
-match Kasteleyn's product (to the 53 bits of a float, as a relative error).
+match Kasteleyn's product (to the 53 bits of a float, as a relative error). The load
+average is printed before and after the table: on a shared machine the times stretch.
 """
 
 from __future__ import annotations
@@ -20,6 +21,8 @@ import resource
 import subprocess
 import sys
 import time
+
+from _load import load_line
 
 from excover import ExactCover
 from excover.tiling import Pattern, Tile, Tiling, pentominoes, tiles
@@ -98,6 +101,7 @@ def main() -> None:
     if args.case:
         print(json.dumps(run_case(args.case, args.workers[0])))
         return
+    print(load_line())
     print(
         "| case | threads | bits | span | states | widest layer | build s | count s | cpu s | MB |"
     )
@@ -121,6 +125,7 @@ def main() -> None:
                 f"| {row['widest_layer']} | {row['build_s']} | {row['count_s']} "
                 f"| {row['count_cpu_s']} | {row['peak_mb']} |"
             )
+    print(load_line())
     for workers, residues in pento.items():
         assert len(residues) == 1, f"the two 5 x 1000 boards disagree on {workers} threads"
 

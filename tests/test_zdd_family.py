@@ -247,3 +247,42 @@ def test_garbage_is_collected_across_repeated_builds() -> None:
     del f
     manager.collect()
     assert manager.nodes == 2
+
+
+def _children_first(f: Family) -> bool:
+    """Whether the store lists every node of ``f`` after its children, each once."""
+    store = f.manager.store
+    order = store.nodes(f._id)
+    position = {node: k for k, node in enumerate(order)}
+    return len(position) == len(order) == f.size and all(
+        position.get(child, -1) < position[node]
+        for node in order
+        for child in store.triple(node)[1:]
+        if child >= 2
+    )
+
+
+def test_traversals_agree_whether_the_store_is_ordered_or_not() -> None:
+    # a large family in a fresh store (walked by passes over the ids), a small one made
+    # after many other nodes (walked depth first), then one made in freed slots whose
+    # children have larger ids than it (the store no longer ordered)
+    manager = Manager(nodes=1024)
+    rng = random.Random(7)
+    model = {frozenset(rng.sample(range(40), 5)) for _ in range(300)}
+    large = Family.from_sets(model, manager)
+    assert large.count() == len(model) and as_model(large) == model and _children_first(large)
+    small_model = {frozenset({41, 42}), frozenset({43})}
+    garbage = [Family.from_sets([{v, v + 50, w} for w in range(60, 90)], manager) for v in range(9)]
+    garbage += [Family.from_sets([{v, w} for w in range(60, 90)], manager) for v in range(9, 30)]
+    small = Family.from_sets(small_model, manager)
+    assert small.count() == 2 and as_model(small) == small_model and _children_first(small)
+    del garbage
+    manager.collect()
+    reused = large.change(100) | small  # new nodes in the freed low slots
+    store = manager.store
+    assert any(
+        child > node for node in store.nodes(reused._id) for child in store.triple(node)[1:]
+    ), "the premise: a node made in a freed slot below one of its children"
+    expected = {s | {100} for s in model} | small_model
+    assert reused.count() == len(expected) and as_model(reused) == expected
+    assert _children_first(reused)

@@ -5,6 +5,22 @@ nodes directly (``_dxz.pyx``, ``_topdown.pyx``): see ``_store.pyx`` for the layo
 from libc.stdint cimport int32_t, int64_t, uint64_t
 
 
+cdef extern from *:
+    """
+    #if defined(__GNUC__) || defined(__clang__)
+    #define EXCOVER_PREFETCH(p) __builtin_prefetch(p)
+    #define EXCOVER_PREFETCH_WRITE(p) __builtin_prefetch(p, 1)
+    #else
+    #define EXCOVER_PREFETCH(p) ((void)0)
+    #define EXCOVER_PREFETCH_WRITE(p) ((void)0)
+    #endif
+    """
+    # hints to fetch the cache line of p ahead of its use, a read or a write (nothing
+    # where unsupported)
+    void prefetch "EXCOVER_PREFETCH" (const void* p) noexcept nogil
+    void prefetch_write "EXCOVER_PREFETCH_WRITE" (void* p) noexcept nogil
+
+
 cdef struct Frame:
     int32_t f
     int32_t g
@@ -29,6 +45,7 @@ cdef class Store:
     cdef int64_t used          # nodes 0..used-1 have been handed out at least once
     cdef int64_t n_free        # nodes on the free list
     cdef int32_t free_list     # -1 when empty; chained through lo
+    cdef bint ordered          # every node's children have smaller ids than the node
     cdef int32_t* table        # unique table: node ids, -1 for empty slots
     cdef uint64_t table_mask
     cdef int32_t* cache        # 4 ints per entry: op, f, g, result
@@ -45,6 +62,7 @@ cdef class Store:
     cdef int _rebuild_table(self) except -1
     cdef void _clear_cache(self) noexcept
     cdef int32_t make(self, int32_t v, int32_t l, int32_t h) noexcept
+    cdef void make_ahead(self, int32_t v, int32_t l, int32_t h) noexcept
     cdef int _grow(self) noexcept
     cdef int64_t held(self) noexcept
     cdef bint affords(self, int64_t more) noexcept

@@ -195,6 +195,7 @@ cdef class Store:
         self.used = 2
         self.n_free = 0
         self.free_list = -1
+        self.ordered = True
         self.gc_threshold = (self.capacity * 3) // 4
 
     def __dealloc__(self):
@@ -266,6 +267,8 @@ cdef class Store:
             u = self.free_list
             self.free_list = self.lo[u]
             self.n_free -= 1
+            if l > u or h > u:
+                self.ordered = False
         else:
             if self.used == self.capacity:
                 if self._grow() < 0:
@@ -281,6 +284,11 @@ cdef class Store:
         self.ext[u] = 0
         self.table[slot] = u
         return u
+
+    cdef void make_ahead(self, int32_t v, int32_t l, int32_t h) noexcept:
+        """Fetch the unique table's slot of (v, l, h) into the cache, ahead of a make()
+        of it (a construction making many nodes hides the latency of a few at once)."""
+        prefetch(self.table + (mix3(v, l, h) & self.table_mask))
 
     cdef int _grow(self) noexcept:
         """Double the node arrays (up to the node limit, within the memory bound); -1,
@@ -769,19 +777,27 @@ cdef class Store:
     # ----- walking a family -----
 
     cdef int32_t* postorder(self, int32_t root, int64_t* n_out) except? NULL:
-        """The inner nodes reachable from root, children before parents (malloc'd)."""
+        """The inner nodes reachable from root, children before parents (malloc'd).
+
+        A depth-first walk, whose reads jump across the arrays; in a store whose nodes
+        all have children of smaller ids (``ordered``: no node was made in a freed slot)
+        a family of more than a 32nd of the ids below its root is walked instead by two
+        passes over those ids, in order: one down from the root marking the children of
+        the marked nodes, one up listing the marked ones (the walk's marks kept)."""
         if not self.affords(self.used * (1 + sizeof(int32_t) + sizeof(Frame))):
             raise MemoryBoundError(self.max_bytes)
         cdef unsigned char* seen = <unsigned char*>calloc(self.used, 1)
         cdef int32_t* order = <int32_t*>malloc(max(self.used, 16) * sizeof(int32_t))
         cdef Frame* stack = <Frame*>malloc(max(self.used, 16) * sizeof(Frame))
-        cdef int64_t n = 0, top = 0
+        cdef int64_t n = 0, top = 0, budget = -1
         cdef int32_t u, c
         if seen == NULL or order == NULL or stack == NULL:
             free(seen)
             free(order)
             free(stack)
             raise MemoryError("cannot allocate a ZDD traversal")
+        if self.ordered:
+            budget = root >> 5
         seen[0] = seen[1] = 1
         if not seen[root]:
             seen[root] = 1
@@ -800,14 +816,26 @@ cdef class Store:
                 top -= 1
                 order[n] = u
                 n += 1
+                if n == budget:
+                    break
                 continue
             if not seen[c]:
                 seen[c] = 1
                 stack[top].f = c
                 stack[top].phase = 0
                 top += 1
-        free(seen)
         free(stack)
+        if top:   # past the budget: the two passes
+            for u in range(root, 1, -1):
+                if seen[u]:
+                    seen[self.lo[u]] = 1
+                    seen[self.hi[u]] = 1
+            n = 0
+            for u in range(2, root + 1):
+                if seen[u]:
+                    order[n] = u
+                    n += 1
+        free(seen)
         n_out[0] = n
         return order
 

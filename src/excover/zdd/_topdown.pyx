@@ -53,14 +53,14 @@ given back when it ends.
 """
 
 from libc.stdlib cimport malloc, realloc, free, calloc
-from libc.string cimport memcpy, memset
+from libc.string cimport memset
 from libc.stdint cimport int32_t, uint32_t, uint64_t, int64_t
 from cpython.exc cimport PyErr_CheckSignals
 cimport cython
 
 from excover._portable cimport ctz64
 from excover.errors import MemoryBoundError
-from excover.zdd._store cimport Store
+from excover.zdd._store cimport Store, prefetch, prefetch_write
 
 #: The widest bitset of options (in 64-bit words) this construction takes on: a state
 #: costs a word per 64 options (the ``touch`` table 16 KiB per word and item word).
@@ -83,18 +83,44 @@ cdef struct Level:
     int width
 
 
-#: The back reference of the root's request.
-DEF ROOT = 0xFFFFFFFF
+cdef enum:
+    # the back reference of the root's request (an enum, so that comparing a uint32_t
+    # with it stays in C)
+    ROOT = 0xFFFFFFFF
+    # the requests (and nodes) hashed ahead of their lookups in a merge (a reduction)
+    BATCH = 64
+
+#: An empty slot of the tables that merge requests and nodes.
+cdef uint64_t EMPTY = 0xFFFFFFFFFFFFFFFFULL
 
 
 cdef inline uint64_t key_hash(const uint64_t* key, int width) noexcept nogil:
-    cdef uint64_t h = 0x243F6A8885A308D3ULL
+    """A hash of ``width`` words: their sum, each times its own odd factor (products
+    computed side by side, not a chain of them), then mixed."""
+    cdef uint64_t h = 0x243F6A8885A308D3ULL, factor = 0x9E3779B97F4A7C15ULL
     cdef int w
     for w in range(width):
-        h = (h ^ key[w]) * 0x9E3779B97F4A7C15ULL
-        h ^= h >> 29
+        h += key[w] * factor
+        factor += 0x6A09E667F3BCC908ULL   # even: the factors stay odd
+    h ^= h >> 32
     h *= 0xBF58476D1CE4E5B9ULL
+    h ^= h >> 29
+    h *= 0x94D049BB133111EBULL
     return h ^ (h >> 32)
+
+
+cdef inline uint64_t pair_hash(uint64_t key) noexcept nogil:
+    key ^= key >> 31
+    key *= 0x9E3779B97F4A7C15ULL
+    key ^= key >> 29
+    key *= 0xBF58476D1CE4E5B9ULL
+    return key ^ (key >> 32)
+
+
+cdef inline void copy_key(uint64_t* to, const uint64_t* key, int width) noexcept nogil:
+    cdef int w
+    for w in range(width):
+        to[w] = key[w]
 
 
 cdef inline bint same(const uint64_t* a, const uint64_t* b, int width) noexcept nogil:
@@ -126,8 +152,10 @@ cdef class TopDown:
                                # hi children, then kids[2i] its reduced node in the store
     cdef int64_t n_ids, id_cap, max_ids
     cdef int32_t root_id
-    cdef int32_t* slots        # the table that merges the requests of the level at hand
-    cdef int64_t slot_cap
+    cdef uint64_t* slots       # the table that merges the requests of the level at hand
+                               # (and the nodes of a level while the diagram is reduced)
+    cdef int64_t slot_cap      # the slots in use (a power of two)
+    cdef int64_t slot_alloc    # the slots allocated
     cdef uint64_t* buffer      # the child being made
     cdef readonly int64_t states   # nodes of the diagram before reduction
     cdef Store store           # whose memory bound the tables count against (None: none)
@@ -155,7 +183,7 @@ cdef class TopDown:
         self.first_id = <int64_t*>calloc(n + 2, sizeof(int64_t))
         self.id_cap = 1 << 12
         self.kids = <int32_t*>malloc(2 * self.id_cap * sizeof(int32_t))
-        self.slot_cap = 0
+        self.slot_cap = self.slot_alloc = 0
         self.slots = NULL
         self.prim = NULL
         if (self.opts == NULL or self.first_word == NULL or self.last_word == NULL
@@ -343,7 +371,7 @@ cdef class TopDown:
             level.back = backs
             level.cap = cap
             level.width = width
-        memcpy(level.keys + level.n * width, key, width * sizeof(uint64_t))
+        copy_key(level.keys + level.n * width, key, width)
         level.back[level.n] = back
         level.n += 1
         return 0
@@ -388,60 +416,90 @@ cdef class TopDown:
         cdef uint64_t bits, risk = 0, kept = 0
         cdef const uint64_t* c = self.conf + <int64_t>m * self.words
         cdef const uint64_t* row
+        cdef uint64_t rest
         for w in range(m >> 6, self.words):
+            # the conflicting options of the word and the others, a byte of each a step
             row = self.touch + <int64_t>w * 8 * 256
             bits = a[w] & c[w]
-            while bits:
+            rest = a[w] & ~c[w]
+            while bits | rest:
                 risk |= row[bits & 255]
+                kept |= row[rest & 255]
                 bits >>= 8
-                row += 256
-            row = self.touch + <int64_t>w * 8 * 256
-            bits = a[w] & ~c[w]
-            while bits:
-                kept |= row[bits & 255]
-                bits >>= 8
+                rest >>= 8
                 row += 256
         return (risk & ~self.own[m] & ~kept) != 0
+
+    cdef int _slots_for(self, int64_t entries) noexcept:
+        """A power of two of slots, at least twice ``entries``, all empty (``EMPTY``);
+        ``slot_cap`` is their number afterwards (the allocation only grows). -1 when
+        out of memory."""
+        cdef int64_t size = 16
+        while size < 2 * entries:
+            size <<= 1
+        if size > self.slot_alloc:
+            if not self.grows((size - self.slot_alloc) * sizeof(uint64_t)):
+                return -1
+            free(self.slots)
+            self.slots = <uint64_t*>malloc(size * sizeof(uint64_t))
+            if self.slots == NULL:
+                self.shrinks(size * sizeof(uint64_t))
+                self.slot_alloc = self.slot_cap = 0
+                return -1
+            self.slot_alloc = size
+        self.slot_cap = size
+        memset(self.slots, 0xFF, size * sizeof(uint64_t))
+        return 0
 
     cdef int64_t merge(self, Level* level) noexcept:
         """Merge the equal requests of a level: the distinct keys move to the front, in
         order of first request, and each request's parent gets the id of its state (the
         level's ids follow ``n_ids``). Returns the number of states, -1 out of memory, -3
-        beyond the node limit."""
+        beyond the node limit.
+
+        A slot holds a state's index (low half) and the high half of its key's hash, so
+        that a probe reads a key only when the hashes agree; the requests go in groups
+        of ``BATCH``, the slots of a group fetched from memory while its hashes are
+        computed (a level's table is far larger than the caches)."""
         cdef int width = level.width
-        cdef int64_t r, u, n_states = 0, size = 16
-        cdef uint64_t mask, slot
-        cdef int32_t index
-        while size < 2 * level.n:
-            size <<= 1
-        if size > self.slot_cap:
-            if not self.grows((size - self.slot_cap) * sizeof(int32_t)):
-                return -1
-            free(self.slots)
-            self.slots = <int32_t*>malloc(size * sizeof(int32_t))
-            if self.slots == NULL:
-                self.slot_cap = 0
-                return -1
-            self.slot_cap = size
-        memset(self.slots, 0xFF, size * sizeof(int32_t))
-        mask = <uint64_t>(size - 1)
-        for r in range(level.n):
-            slot = key_hash(level.keys + r * width, width) & mask
-            while True:
-                index = self.slots[slot]
-                if index == -1:
-                    u = n_states
-                    n_states += 1
-                    self.slots[slot] = <int32_t>u
-                    if u != r:
-                        memcpy(level.keys + u * width, level.keys + r * width,
-                               width * sizeof(uint64_t))
-                    break
-                if same(level.keys + <int64_t>index * width, level.keys + r * width, width):
-                    u = index
-                    break
-                slot = (slot + 1) & mask
-            self.answer(level.back[r], <int32_t>(self.n_ids + u))
+        cdef int64_t r, start, stop, u, n_states = 0
+        cdef uint64_t mask, slot, entry, tag
+        cdef uint64_t hashes[BATCH]
+        cdef const uint64_t* key
+        if self._slots_for(level.n) < 0:
+            return -1
+        mask = <uint64_t>(self.slot_cap - 1)
+        for start in range(0, level.n, BATCH):
+            stop = start + BATCH if start + BATCH < level.n else level.n
+            for r in range(start, stop):
+                hashes[r - start] = key_hash(level.keys + r * width, width)
+                prefetch(self.slots + (hashes[r - start] & mask))
+                if level.back[r] != ROOT:
+                    prefetch_write(self.kids + level.back[r])
+            for r in range(start, stop):
+                # the key a request most likely meets again: the one at its home slot
+                entry = self.slots[hashes[r - start] & mask]
+                if entry != EMPTY and ((entry ^ hashes[r - start]) >> 32) == 0:
+                    prefetch(level.keys + <int64_t>(entry & 0xFFFFFFFF) * width)
+            for r in range(start, stop):
+                key = level.keys + r * width
+                slot = hashes[r - start] & mask
+                tag = hashes[r - start] & 0xFFFFFFFF00000000ULL
+                while True:
+                    entry = self.slots[slot]
+                    if entry == EMPTY:
+                        u = n_states
+                        n_states += 1
+                        self.slots[slot] = tag | <uint64_t>u
+                        if u != r:
+                            copy_key(level.keys + u * width, key, width)
+                        break
+                    if (entry & 0xFFFFFFFF00000000ULL) == tag and same(
+                            level.keys + <int64_t>(entry & 0xFFFFFFFF) * width, key, width):
+                        u = <int64_t>(entry & 0xFFFFFFFF)
+                        break
+                    slot = (slot + 1) & mask
+                self.answer(level.back[r], <int32_t>(self.n_ids + u))
         return n_states
 
     cdef int _ids_grow(self, int64_t needed) noexcept:
@@ -527,7 +585,7 @@ cdef class TopDown:
                     # within one group of them, not only between levels
                     if (u & 0xFFFF) == 0xFFFF and PyErr_CheckSignals() < 0:
                         return -2
-                    memcpy(full + base, level.keys + u * width, width * sizeof(uint64_t))
+                    copy_key(full + base, level.keys + u * width, width)
                     i = <uint32_t>(self.n_ids + u)
                     if self.lo_child(full, m, 2 * i) < 0 or self.hi_child(full, m, 2 * i + 1) < 0:
                         return -1
@@ -548,22 +606,72 @@ cdef class TopDown:
             free(full)
 
     cdef int32_t reduce(self, Store store) noexcept:
-        """Make the nodes bottom-up in ``store`` (whose unique table reduces them): the
-        ids go level by level, so children have larger ids than their parents. Returns
-        the root's node, -1 on overflow."""
+        """Make the nodes bottom-up in ``store``: the ids go level by level, children
+        after parents, so a walk down the ids meets a state's children reduced. The
+        states of a level whose reduced children agree are one node: they are merged in
+        a table of the level first (slots of a key, the two children, and its node), so
+        that the store's unique table sees each distinct node once; the nodes go in
+        groups of ``BATCH``, their children, slots, and the store's slots for the new
+        ones fetched from memory ahead of their use. Returns the root's node, -1 on
+        overflow or out of memory."""
         cdef int m
-        cdef int64_t i
-        cdef int32_t node
+        cdef int64_t i, start, stop, count
+        cdef uint64_t mask, slot, key
+        cdef int32_t lo, hi, node
+        cdef int32_t* kids = self.kids
+        cdef uint64_t keys[BATCH]
+        cdef uint64_t hashes[BATCH]
         if self.root_id < 2:
             return self.root_id
         for m in range(self.n_options - 1, -1, -1):
-            for i in range(self.first_id[m + 1] - 1, self.first_id[m] - 1, -1):
-                node = store.make(m, self.kids[2 * self.kids[2 * i]],
-                                  self.kids[2 * self.kids[2 * i + 1]])
-                if node < 0:
-                    return -1
-                self.kids[2 * i] = node
-        return self.kids[2 * self.root_id]
+            count = self.first_id[m + 1] - self.first_id[m]
+            if count == 0:
+                continue
+            if self._slots_for(2 * count) < 0:
+                return -1
+            mask = <uint64_t>(self.slot_cap // 2 - 1)
+            start = self.first_id[m]
+            while start < self.first_id[m + 1]:
+                stop = start + BATCH if start + BATCH < self.first_id[m + 1] else self.first_id[m + 1]
+                for i in range(start, stop):
+                    prefetch(kids + 2 * kids[2 * i])
+                    prefetch(kids + 2 * kids[2 * i + 1])
+                for i in range(start, stop):
+                    lo = kids[2 * kids[2 * i]]
+                    hi = kids[2 * kids[2 * i + 1]]
+                    if hi == 0:
+                        kids[2 * i] = lo   # the zero-suppression rule
+                        keys[i - start] = EMPTY
+                        continue
+                    key = (<uint64_t><uint32_t>lo << 32) | <uint32_t>hi
+                    keys[i - start] = key
+                    hashes[i - start] = pair_hash(key)
+                    prefetch(self.slots + 2 * (hashes[i - start] & mask))
+                for i in range(start, stop):
+                    key = keys[i - start]
+                    if key == EMPTY:
+                        continue
+                    slot = hashes[i - start] & mask
+                    while self.slots[2 * slot] != EMPTY and self.slots[2 * slot] != key:
+                        slot = (slot + 1) & mask
+                    if self.slots[2 * slot] == EMPTY:   # a new node: made below
+                        self.slots[2 * slot] = key
+                        self.slots[2 * slot + 1] = EMPTY
+                        store.make_ahead(m, <int32_t>(key >> 32), <int32_t>(key & 0xFFFFFFFF))
+                    hashes[i - start] = slot
+                for i in range(start, stop):
+                    if keys[i - start] == EMPTY:
+                        continue
+                    slot = hashes[i - start]
+                    if self.slots[2 * slot + 1] == EMPTY:
+                        key = keys[i - start]
+                        node = store.make(m, <int32_t>(key >> 32), <int32_t>(key & 0xFFFFFFFF))
+                        if node < 0:
+                            return -1
+                        self.slots[2 * slot + 1] = <uint64_t>node
+                    kids[2 * i] = <int32_t>self.slots[2 * slot + 1]
+                start = stop
+        return kids[2 * self.root_id]
 
 
 def build(Store store, int n_primary, int n_items, const int[:] option_start,
