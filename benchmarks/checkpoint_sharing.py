@@ -27,10 +27,10 @@ import time
 from pathlib import Path
 from typing import Any
 
+from excover import ExactCover
 from excover.errors import UsageError
 from excover.parallel.checkpoint import Checkpoint, fingerprint
 from excover.parallel.subproblems import split
-from excover import ExactCover
 
 ROOT = Path(__file__).resolve().parent.parent
 PROBLEM = ROOT / "tests" / "data" / "knuth" / "queens11.dlx"
