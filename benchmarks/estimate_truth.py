@@ -35,8 +35,15 @@ from _data import KNUTH_DATA, require
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
-from builders import compositions, dominoes, langford, queens, two_regular_graphs, walks
-from builders import word_squares
+from builders import (
+    compositions,
+    dominoes,
+    langford,
+    queens,
+    two_regular_graphs,
+    walks,
+    word_squares,
+)
 
 from excover import ExactCover, Search
 from excover.parallel.probes import estimate

@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from fractions import Fraction
 
 import pytest
-from builders import Instance, instances
+from builders import Instance, Kind, instances
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -23,6 +23,8 @@ from excover.parallel.engine_trees import BitsState, root
 from excover.parallel.probes import Estimate, estimate, probe
 from excover.parallel.sampling import Sample, sample
 from excover.parallel.tree import Layout, State
+
+KINDS: list[Kind] = ["X", "XCC", "MCC"]
 
 
 def walk(state: State) -> tuple[int, int]:
@@ -151,7 +153,7 @@ def every_sample(
 
 @settings(max_examples=40, deadline=None)
 @given(
-    st.sampled_from(["X", "XCC", "MCC"]).flatmap(lambda kind: instances(kind, 7)),
+    st.sampled_from(KINDS).flatmap(lambda kind: instances(kind, 7)),
     st.sampled_from(["dlx", "bits"]),
     st.sampled_from([None, 1, 2]),
 )

@@ -22,6 +22,7 @@ from __future__ import annotations
 import math
 import random
 import time
+from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from fractions import Fraction
 from typing import Any
@@ -30,7 +31,7 @@ from excover.deadlines import check
 from excover.engines import Search, pick_engine
 from excover.errors import LimitReached, UsageError
 from excover.parallel import engine_trees
-from excover.parallel.sampling import Memo, sample
+from excover.parallel.sampling import Memo, Sample, sample
 from excover.parallel.tree import Layout, State
 from excover.problem import Problem
 
@@ -304,28 +305,20 @@ def estimate(
     guard = GUARD * SUBTREE_NODES
     below = None if cutoff is None else max(cutoff - depth, 0)
     caches = [Memo() for _ in strata]
-    firsts = [
-        sample(top.copy(), rng, counting, below, guard, cache)
-        for top, cache in zip(strata, caches, strict=True)
-    ]
-    unknown = [number for number, first in enumerate(firsts) if first.random]
-    left = max(samples - len(strata), len(unknown))
+
+    def draw(number: int) -> Sample:
+        return sample(strata[number], rng, counting, below, guard, caches[number])
+
+    found = [[draw(number)] for number in range(len(strata))]
+    unknown = [number for number, first in enumerate(found) if first[0].random]
+    _share_out(found, unknown, max(samples - len(strata), len(unknown)), draw)
     nodes, solutions, updates = Fraction(above), Fraction(0), Fraction(0)
-    nodes_parts: list[list[int]] = []
-    solutions_parts: list[list[int]] = []
-    for number, first in enumerate(firsts):
-        found = [first]
-        if first.random:
-            share = left // len(unknown) + (unknown.index(number) < left % len(unknown))
-            found += [
-                sample(strata[number].copy(), rng, counting, below, guard, caches[number])
-                for _ in range(share)
-            ]
-            nodes_parts.append([s.nodes for s in found])
-            solutions_parts.append([s.solutions for s in found])
-        nodes += Fraction(sum(s.nodes for s in found), len(found))
-        solutions += Fraction(sum(s.solutions for s in found), len(found))
-        updates += Fraction(sum(s.updates for s in found), len(found))
+    for values in found:
+        nodes += Fraction(sum(s.nodes for s in values), len(values))
+        solutions += Fraction(sum(s.solutions for s in values), len(values))
+        updates += Fraction(sum(s.updates for s in values), len(values))
+    nodes_parts = [[s.nodes for s in found[number]] for number in unknown]
+    solutions_parts = [[s.solutions for s in found[number]] for number in unknown]
     seconds = as_float(updates) / speed if timed else None
     return Estimate(
         as_float(nodes),
@@ -338,6 +331,16 @@ def estimate(
         False,
         cutoff,
     )
+
+
+def _share_out(
+    found: list[list[Sample]], unknown: list[int], budget: int, draw: Callable[[int], Sample]
+) -> None:
+    """Draw ``budget`` more samples for the strata ``unknown`` (those whose samples are
+    random), shared out evenly, adding them to ``found``."""
+    for k, number in enumerate(unknown):
+        more = budget // len(unknown) + (k < budget % len(unknown))
+        found[number] += [draw(number) for _ in range(more)]
 
 
 def _error(parts: list[list[int]]) -> float:
