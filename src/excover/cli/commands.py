@@ -193,9 +193,11 @@ def _symmetric(args: argparse.Namespace) -> bool:
 _ESTIMATE = f"""\
 Estimate the search of an exact cover problem before running it: the number of
 solutions, of search nodes and of updates of a dancing-links count, and its time, each
-with a range (three standard errors on each side). A tree small enough is searched in
-full and the figures are exact; otherwise random probes go down the tree, stratified at
-its top, and count in full the small subtrees they reach (p.estimate() in the API).
+with a range (three standard errors on each side), or "no range" when the random samples
+cannot measure their error (they all agreed). A tree small enough is searched in full and
+the figures are exact; otherwise random samples go down the tree of the engine that
+would count (stratified at its top, one path per number of items closed by Algorithm M's
+null branch), and count in full the small subtrees they reach (p.estimate() in the API).
 
 {_FORMAT}"""
 
@@ -693,6 +695,8 @@ def _dimacs(args: argparse.Namespace) -> int:
 
 
 def _estimate(args: argparse.Namespace) -> int:
+    import math
+
     from excover.cli.outcome import ENGINE_NAMES, UPDATES
     from excover.engines import pick_engine
 
@@ -720,10 +724,16 @@ def _estimate(args: argparse.Namespace) -> int:
     for name in ("solutions", "nodes"):
         value = getattr(guess, name)
         low, high = guess.interval(name)
-        lines.append(
-            f"{name}: {value:,.0f}"
-            + ("" if guess.exact else f"  (estimate, range {low:,.0f} .. {high:,.0f})")
-        )
+        if guess.exact:
+            how_sure = ""
+        elif high == math.inf:
+            how_sure = (
+                "  (estimate, no range: the random samples all agreed, so their spread "
+                "says nothing of the error)"
+            )
+        else:
+            how_sure = f"  (estimate, range {low:,.0f} .. {high:,.0f})"
+        lines.append(f"{name}: {value:,.0f}{how_sure}")
     if guess.exact:
         updates = f"exact: {UPDATES[engine].split(' (')[0]}"  # no advice on --engine here
     else:
@@ -739,7 +749,10 @@ def _estimate(args: argparse.Namespace) -> int:
         lines.append("exact: the tree was small enough to search to its end")
     else:
         cut = "" if guess.cutoff is None else f", subtrees below depth {guess.cutoff} counted"
-        lines.append(f"estimates from {guess.samples} probes (seed {args.seed}{cut})")
+        lines.append(
+            f"estimates from {guess.samples} random samples of the tree of the "
+            f"{ENGINE_NAMES[engine]} (seed {args.seed}{cut})"
+        )
     print("\n".join(lines))
     sys.stdout.flush()
     common.say_method(args, "dlx", f"{how}, timed by {ENGINE_NAMES[engine]}")

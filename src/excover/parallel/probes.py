@@ -22,13 +22,16 @@ from __future__ import annotations
 import math
 import random
 import time
+from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from fractions import Fraction
 from typing import Any
 
 from excover.deadlines import check
-from excover.engines import Search
+from excover.engines import Search, pick_engine
 from excover.errors import LimitReached, UsageError
+from excover.parallel import engine_trees
+from excover.parallel.sampling import Memo, Sample, sample
 from excover.parallel.tree import Layout, State
 from excover.problem import Problem
 
@@ -259,21 +262,24 @@ def _root(variance: Fraction) -> float:
 def estimate(
     problem: Problem, samples: int | None = None, *, seed: int | None = 0, timed: bool = True
 ) -> Estimate:
-    """Estimate the search tree of ``problem`` by ``samples`` random probes (default
+    """Estimate the search tree of ``problem`` by ``samples`` random samples (default
     :data:`SAMPLES`).
 
     The engine first searches for up to :data:`EXACT_NODES` nodes (and
     :data:`EXACT_SECONDS`): a tree that small is counted, and the figures are exact.
-    Otherwise :data:`SHAPE_PROBES` plain probes measure how the tree's nodes spread over
-    its depths, which gives the *cutoff*: the shallowest depth whose subtrees have
-    :data:`SUBTREE_NODES` nodes on average. The top of the tree is then searched in full
-    down to a level of at most ``samples //`` :data:`PER_STRATUM` nodes, and the
-    ``samples`` probes are shared out evenly among those nodes (stratified sampling:
-    :func:`top_of_tree`); each probe goes down at random to the cutoff and counts the
-    subtree it reached with the engine (see :func:`probe`). The estimates of the strata
-    add up, and so do the variances of those estimates. ``seed`` seeds the probes (None:
-    a fresh random seed); ``timed`` estimates the time of a full count from the engine's
-    speed in the first search.
+    Otherwise the estimate is of the tree of the engine that would count (see
+    :mod:`excover.parallel.engine_trees`). :data:`SHAPE_PROBES` plain probes measure how
+    the tree's nodes spread over its depths, which gives the *cutoff*: the shallowest
+    depth whose subtrees have :data:`SUBTREE_NODES` nodes on average. The top of the tree
+    is then searched in full down to a level of at most ``samples //``
+    :data:`PER_STRATUM` nodes (the strata: :func:`top_of_tree`), and each stratum is
+    sampled (:func:`excover.parallel.sampling.sample`: Knuth's probes that keep one path
+    per number of closed items, and count in full the subtrees they reach at the cutoff).
+    A stratum whose first sample made no random choice is known exactly; the other
+    samples are shared out evenly among the others. The estimates of the strata add up,
+    and so do the variances of those estimates: see :func:`_error` for when a variance
+    is not known. ``seed`` seeds the samples (None: a fresh random seed); ``timed``
+    estimates the time of a full count from the engine's speed in the first search.
     """
     samples = check_samples(SAMPLES if samples is None else samples)
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
@@ -290,35 +296,64 @@ def estimate(
         return Estimate(stats.nodes, counted, stats.updates, 0.0, seconds, 0, exact=True)
     speed = max(search.stats.updates, 1) / max(time.perf_counter() - started, 1e-9)
     rng = random.Random(seed)
-    root = State(Layout.of(problem))
+    layout = Layout.of(problem)
+    engine = pick_engine(problem)
+    root = engine_trees.root(layout, engine)
+    counting = engine if layout.multiplicities else "auto"
     cutoff = choose_cutoff([probe(root.copy(), rng) for _ in range(SHAPE_PROBES)])
     strata, depth, above = top_of_tree(root, max(samples // PER_STRATUM, 1))
     guard = GUARD * SUBTREE_NODES
     below = None if cutoff is None else max(cutoff - depth, 0)
+    caches = [Memo() for _ in strata]
+
+    def draw(number: int) -> Sample:
+        return sample(strata[number], rng, counting, below, guard, caches[number])
+
+    found = [[draw(number)] for number in range(len(strata))]
+    unknown = [number for number, first in enumerate(found) if first[0].random]
+    _share_out(found, unknown, max(samples - len(strata), len(unknown)), draw)
     nodes, solutions, updates = Fraction(above), Fraction(0), Fraction(0)
-    nodes_variance = solutions_variance = Fraction(0)
-    for stratum, top in enumerate(strata):
-        share = samples // len(strata) + (stratum < samples % len(strata))
-        probes = [probe(top.copy(), rng, below, guard) for _ in range(max(share, 1))]
-        mean_nodes, variance = _mean_and_variance([p.nodes for p in probes])
-        nodes += mean_nodes
-        nodes_variance += variance
-        mean_solutions, variance = _mean_and_variance([p.solutions for p in probes])
-        solutions += mean_solutions
-        solutions_variance += variance
-        updates += _mean_and_variance([p.updates for p in probes])[0]
+    for values in found:
+        nodes += Fraction(sum(s.nodes for s in values), len(values))
+        solutions += Fraction(sum(s.solutions for s in values), len(values))
+        updates += Fraction(sum(s.updates for s in values), len(values))
+    nodes_parts = [[s.nodes for s in found[number]] for number in unknown]
+    solutions_parts = [[s.solutions for s in found[number]] for number in unknown]
     seconds = as_float(updates) / speed if timed else None
     return Estimate(
         as_float(nodes),
         as_float(solutions),
         as_float(updates),
-        _root(nodes_variance),
+        _error(nodes_parts),
         seconds,
         samples,
-        _root(solutions_variance),
+        _error(solutions_parts),
         False,
         cutoff,
     )
+
+
+def _share_out(
+    found: list[list[Sample]], unknown: list[int], budget: int, draw: Callable[[int], Sample]
+) -> None:
+    """Draw ``budget`` more samples for the strata ``unknown`` (those whose samples are
+    random), shared out evenly, adding them to ``found``."""
+    for k, number in enumerate(unknown):
+        more = budget // len(unknown) + (k < budget % len(unknown))
+        found[number] += [draw(number) for _ in range(more)]
+
+
+def _error(parts: list[list[int]]) -> float:
+    """The standard error of a sum of the means of ``parts``, the samples of the strata
+    drawn at random (the others are exact): the square root of the sum of the variances
+    of the means. Infinite when it is not known: when all the samples of every random
+    stratum agree (a tree too deep or too uneven for samples to differ says nothing of
+    how far they are from the truth), or a stratum has only one sample."""
+    if not parts:
+        return 0.0
+    if any(len(values) < 2 for values in parts) or all(len(set(values)) == 1 for values in parts):
+        return math.inf
+    return _root(sum((_mean_and_variance(values)[1] for values in parts), Fraction(0)))
 
 
 def top_of_tree(root: State, most: int) -> tuple[list[State], int, int]:

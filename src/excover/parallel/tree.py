@@ -204,7 +204,7 @@ class State:
 
     def copy(self) -> State:
         """An independent copy of this node."""
-        other = State.__new__(State)
+        other = type(self).__new__(type(self))
         other.layout = self.layout
         other.live = set(self.live)
         other.room = list(self.room)
