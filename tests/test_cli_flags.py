@@ -129,7 +129,9 @@ def test_a_refused_flag_is_an_error_naming_it_and_why(
     capsys: pytest.CaptureFixture[str], tmp_path: Path, command: str, flag: common.Flag
 ) -> None:
     action = next(a for a in subparser(command)._actions if a.option_strings == flag.spelling)
-    value = [] if action.nargs == 0 else ["1" if "type" in flag.keywords else "auto"]
+    # a value wherever the flag takes one where it is taken (``--method dlx``), whatever
+    # the refusing action expects
+    value = [] if "action" in flag.keywords else ["1" if "type" in flag.keywords else "auto"]
     status, out, err = run(capsys, command, *SEARCHING[command], flag.options[0], *value)
     assert isinstance(action, Refused)
     assert (status, out) == (2, "")

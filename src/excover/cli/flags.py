@@ -183,7 +183,7 @@ def add_refused(parser: argparse.ArgumentParser, reasons: Mapping[str, str]) -> 
     for name, reason in reasons.items():
         flag = SEARCH_FLAGS[name]
         parsing = {key: flag.keywords[key] for key in ("type", "metavar") if key in flag.keywords}
-        takes_value = "type" in flag.keywords or "choices" in flag.keywords
+        takes_value = "action" not in flag.keywords  # a flag without an action stores a value
         group.add_argument(
             *flag.spelling,
             action=Refused,
