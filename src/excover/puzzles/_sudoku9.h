@@ -223,69 +223,44 @@ typedef long (*s9_count_fn)(const uint8_t *grid, long limit, uint8_t *out, int (
 #define S9_SUFFIX(name) name##_portable
 #define S9_LEVEL S9_PORTABLE
 #include "_sudoku9_kernel.h"
-#undef S9_SUFFIX
-#undef S9_LEVEL
 
 #if S9_MULTI
 /* Each copy below is compiled for its instruction set (GCC's target pragma, Clang's
- * attribute pragma), only ever called on a CPU that has it. */
+ * attribute pragma), only ever called on a CPU that has it; each inclusion of the kernel
+ * undefines S9_SUFFIX and S9_LEVEL at its end. */
+#define S9_PRAGMA(text) _Pragma(#text)
+#if defined(__clang__)
+#define S9_TARGET_BEGIN(features) \
+    S9_PRAGMA(clang attribute push(__attribute__((target(features))), apply_to = function))
+#define S9_TARGET_END S9_PRAGMA(clang attribute pop)
+#else
+#define S9_TARGET_BEGIN(features) S9_PRAGMA(GCC push_options) S9_PRAGMA(GCC target(features))
+#define S9_TARGET_END S9_PRAGMA(GCC pop_options)
+#endif
+
 #define S9_SUFFIX(name) name##_sse4
 #define S9_LEVEL S9_SSE4
-#if defined(__clang__)
-#pragma clang attribute push(__attribute__((target("sse4.1,popcnt"))), apply_to = function)
-#else
-#pragma GCC push_options
-#pragma GCC target("sse4.1,popcnt")
-#endif
+S9_TARGET_BEGIN("sse4.1,popcnt")
 #include "_sudoku9_kernel.h"
-#if defined(__clang__)
-#pragma clang attribute pop
-#else
-#pragma GCC pop_options
-#endif
-#undef S9_SUFFIX
-#undef S9_LEVEL
+S9_TARGET_END
 
 #define S9_SUFFIX(name) name##_avx2
 #define S9_LEVEL S9_AVX2
-#if defined(__clang__)
-#pragma clang attribute push(__attribute__((target("avx2,bmi,bmi2,popcnt,lzcnt"))), \
-                             apply_to = function)
-#else
-#pragma GCC push_options
-#pragma GCC target("avx2,bmi,bmi2,popcnt,lzcnt")
-#endif
+S9_TARGET_BEGIN("avx2,bmi,bmi2,popcnt,lzcnt")
 #include "_sudoku9_kernel.h"
-#if defined(__clang__)
-#pragma clang attribute pop
-#else
-#pragma GCC pop_options
-#endif
-#undef S9_SUFFIX
-#undef S9_LEVEL
+S9_TARGET_END
 
 #define S9_SUFFIX(name) name##_avx512
 #define S9_LEVEL S9_AVX512
-#if defined(__clang__)
-#pragma clang attribute push( \
-    __attribute__((target("avx512f,avx512bw,avx512vl,avx2,bmi,bmi2,popcnt,lzcnt"))), \
-    apply_to = function)
-#else
+S9_TARGET_BEGIN("avx512f,avx512bw,avx512vl,avx2,bmi,bmi2,popcnt,lzcnt")
+#if !defined(__clang__)
 /* With AVX-512 on and generic tuning, GCC 12 keeps the tables' addresses in vector
- * registers (vmovq to and fro), which made this kernel 6-8% slower than the AVX2 one;
- * tuning for a CPU of the AVX-512 kind keeps them in general registers. */
-#pragma GCC push_options
-#pragma GCC target("avx512f,avx512bw,avx512vl,avx2,bmi,bmi2,popcnt,lzcnt")
+ * registers (vmovq to and fro), which slows this kernel below the AVX2 one; tuning for
+ * a CPU of the AVX-512 kind keeps them in general registers. */
 #pragma GCC target("prefer-vector-width=256,tune=icelake-server")
 #endif
 #include "_sudoku9_kernel.h"
-#if defined(__clang__)
-#pragma clang attribute pop
-#else
-#pragma GCC pop_options
-#endif
-#undef S9_SUFFIX
-#undef S9_LEVEL
+S9_TARGET_END
 #endif /* S9_MULTI */
 
 /* The kernels' names, as EXCOVER_SIMD spells them. */

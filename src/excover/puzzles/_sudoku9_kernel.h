@@ -5,7 +5,8 @@
  * functions (s9_count_avx2, ...), and S9_LEVEL, the instruction set the copy is compiled
  * for (S9_PORTABLE, S9_SSE4, S9_AVX2, S9_AVX512): the same source, with the vector steps
  * written for the widest registers the level has. The names below are defined to their
- * suffixed forms for the length of this file.
+ * suffixed forms for the length of this file; at its end, they and the two parameters
+ * are undefined, ready for the next inclusion.
  */
 #define s9_boxes_of S9_SUFFIX(s9_boxes_of)
 #define s9_and S9_SUFFIX(s9_and)
@@ -819,3 +820,5 @@ static long s9_count(const uint8_t *grid, long limit, uint8_t *out, int (*check)
 #undef s9_choose_config
 #undef s9_write
 #undef s9_count
+#undef S9_SUFFIX
+#undef S9_LEVEL
