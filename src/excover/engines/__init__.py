@@ -44,6 +44,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from excover.engines._bits import MAX_BITS, MAX_OPTIONS, BitEngine, bits_needed, primary_counts
 from excover.engines._cells import CellEngine
 from excover.engines._links import MAX_NODES, MAX_SOLUTIONS, SOLUTION, TIMEOUT, LinksEngine
+from excover.entries import check_count_limit, check_time_limit
 from excover.errors import LimitReached, UsageError
 from excover.names import ENGINES
 from excover.statistics import Stats
@@ -274,13 +275,6 @@ def _check_share(share: object) -> None:
         raise UsageError(f"share must be a pair (k, n) of integers with 0 <= k < n, not {share!r}")
 
 
-def _check_limit(name: str, value: float | None) -> None:
-    if value is not None and (
-        isinstance(value, bool) or not isinstance(value, int | float) or not value >= 0
-    ):  # ``not value >= 0`` also refuses nan
-        raise UsageError(f"{name} must be a non-negative number, not {value!r}")
-
-
 #: The engine counts in signed 64-bit integers: a cap at or beyond this is no cap at all
 #: (no search enters 2**63 nodes), and is passed on as "none".
 _NO_CAP = 2**63 - 1
@@ -340,12 +334,9 @@ class Search:
         if heuristic not in HEURISTICS:
             known = ", ".join(HEURISTICS)
             raise UsageError(f"unknown heuristic {heuristic!r}; choose one of {known}")
-        for name, value in (("max_solutions", max_solutions), ("max_nodes", max_nodes)):
-            if value is not None and (
-                isinstance(value, bool) or not isinstance(value, int) or value < 0
-            ):
-                raise UsageError(f"{name} must be a non-negative integer, not {value!r}")
-        _check_limit("timeout", timeout)
+        check_count_limit("max_solutions", max_solutions)
+        check_count_limit("max_nodes", max_nodes)
+        check_time_limit("timeout", timeout)
         if seed is None:
             seed = int.from_bytes(os.urandom(8), "little") >> 1
         elif not isinstance(seed, int):
@@ -459,8 +450,7 @@ class Search:
         measure of ``max_nodes``); True when it ended. Reaching ``nodes`` is not an error:
         this is the way to run a search in steps (``method="auto"`` scouts with it). The
         ``max_nodes`` limit, when lower, still raises :class:`~excover.LimitReached`."""
-        if isinstance(nodes, bool) or not isinstance(nodes, int) or nodes < 0:
-            raise UsageError(f"nodes must be a non-negative integer, not {nodes!r}")
+        check_count_limit("nodes", nodes)
         if not self._engine.finished:
             self._run(count_only=True, stop_at=nodes)
         return bool(self._engine.finished)
@@ -520,7 +510,7 @@ class Deadline:
     hands each the time :meth:`left`, so that together they stop on time."""
 
     def __init__(self, timeout: float | None) -> None:
-        _check_limit("timeout", timeout)
+        check_time_limit("timeout", timeout)
         self.until = None if timeout is None else time.monotonic() + timeout
 
     def left(self) -> float | None:
