@@ -32,7 +32,7 @@ from excover.errors import (
 )
 from excover.lazy import lazy_getattr
 
-TYPE_CHECKING = False  # typing is for type checkers: importing it costs each run ~6 ms
+TYPE_CHECKING = False  # typing is for type checkers: a run need not import it
 if TYPE_CHECKING:
     from excover.engines import Search
     from excover.puzzles.simd import simd_kernel

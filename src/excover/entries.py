@@ -11,7 +11,7 @@ from collections.abc import Iterable
 
 from excover.errors import ProblemError, UsageError
 
-TYPE_CHECKING = False  # typing is for type checkers: importing it costs each run ~6 ms
+TYPE_CHECKING = False  # typing is for type checkers: a run need not import it
 if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt

@@ -9,7 +9,7 @@ not pay for what a run does not use. :func:`lazy_getattr` makes the package's mo
 
 from __future__ import annotations
 
-TYPE_CHECKING = False  # see excover/__init__.py: typing is for type checkers only
+TYPE_CHECKING = False  # typing is for type checkers: a run need not import it
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
     from typing import Any

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from excover.lazy import lazy_getattr
 
-TYPE_CHECKING = False  # typing is for type checkers: importing it costs each run ~6 ms
+TYPE_CHECKING = False  # typing is for type checkers: a run need not import it
 if TYPE_CHECKING:
     from excover.counting.choice import CountResult, Work, count
     from excover.counting.routes import ROUTES

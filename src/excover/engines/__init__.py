@@ -91,8 +91,8 @@ AUTO_BITS_BITS = MAX_BITS
 #: grids, nonograms and polyomino packings, the bit-parallel engine is the faster when
 #: ``W`` is at most this many words ...
 AUTO_BITS_SMALL = 2048
-#: ... or at most this many times ``D`` (nonograms: ``W / D`` about 0.06, 4-5x faster;
-#: pentominoes 0.4, 7x; 64 queens 8, 1.6x slower; 16x16 sudoku 260, 3.4x slower).
+#: ... or at most this many times ``D`` (the ratios and timings it was set from:
+#: docs/performance.md, the engines' table).
 AUTO_BITS_RATIO = 4
 #: ``auto`` gives dancing cells the uncolored problems it does not give the bit-parallel
 #: engine whose primary items have at least this many options each on average (and no
@@ -249,10 +249,10 @@ def _has_multiplicities(problem: Problem) -> bool:
 
 
 def _cells_suit(problem: Problem) -> bool:
-    """Whether dancing cells should beat dancing links on ``problem`` (measured: 1.3-2.4x
-    faster on nonograms in XCC form and on 25x25 and 36x36 Sudoku grids; 1.1-1.4x slower
-    on 64 queens and large domino tilings, whose options have secondary items or items
-    with few options)."""
+    """Whether dancing cells should beat dancing links on ``problem``: colored problems,
+    and those whose primary items have many options each and no secondary item (it
+    loses where options have secondary items or items with few options; measured in
+    docs/performance.md, the engines' table)."""
     if _has_multiplicities(problem):
         return False
     arrays = problem.engine_input()

@@ -71,7 +71,7 @@ from excover.nonogram.cores import (
 )
 from excover.nonogram.model import Puzzle
 
-TYPE_CHECKING = False  # typing is for type checkers: importing it costs each run ~6 ms
+TYPE_CHECKING = False  # typing is for type checkers: a run need not import it
 if TYPE_CHECKING:
     from excover.engines import Stats
     from excover.nonogram.culprit import CulpritSearch

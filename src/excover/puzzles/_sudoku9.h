@@ -204,17 +204,13 @@ static void s9_init(void) {
 }
 
 /* The triads are looked at only while at least this many cells are open: on a grid
- * mostly filled they seldom find anything the cheaper deductions miss. Measured on
- * tdoku's data sets (2026-11-26, with the cheap test in front): 40 keeps nearly all of
- * the branchings they save on the hardest sets (a quarter of them), 50 loses a third of
- * that, and lower thresholds gain nothing more. */
+ * mostly filled they seldom find anything the cheaper deductions miss (the threshold's
+ * measurements: docs/performance.md, Sudoku's kernels). */
 #define S9_TRIADS_OPEN 40
 
 /* The stacks' configurations are branched on only while at least this many cells are
- * open. Deep in the search (or on grids with many givens, such as Serg's set of puzzles
- * with several solutions) the bands' alone make fewer branchings: measured on tdoku's
- * sets, 45 here is 4-5% faster than stacks everywhere on Serg's set, 1-3% slower on the
- * hardest sets. */
+ * open. Deep in the search (or on grids with many givens) the bands' alone make fewer
+ * branchings (measured: docs/performance.md, Sudoku's kernels). */
 #define S9_STACKS_OPEN 45
 
 typedef long (*s9_count_fn)(const uint8_t *grid, long limit, uint8_t *out, int (*check)(void),
@@ -256,7 +252,7 @@ S9_TARGET_BEGIN("avx512f,avx512bw,avx512vl,avx2,bmi,bmi2,popcnt,lzcnt")
 #if !defined(__clang__)
 /* With AVX-512 on and generic tuning, GCC 12 keeps the tables' addresses in vector
  * registers (vmovq to and fro), which slows this kernel below the AVX2 one; tuning for
- * a CPU of the AVX-512 kind keeps them in general registers. */
+ * a CPU of the AVX-512 kind keeps them in general registers (docs/performance.md). */
 #pragma GCC target("prefer-vector-width=256,tune=icelake-server")
 #endif
 #include "_sudoku9_kernel.h"

@@ -43,7 +43,7 @@ static inline uint32_t s9_boxes_of(uint32_t w) {
 #if S9_LEVEL >= S9_AVX512
     /* A segment's three bits ORed into its lowest, those nine bits gathered by PEXT
      * (fast on every CPU with AVX-512; slow on some AMD CPUs with AVX2 only, hence not
-     * in the AVX2 kernel): 3-5% faster than the three look-ups on tdoku's sets. */
+     * in the AVX2 kernel): faster than the three look-ups. */
     return _pext_u32(w | (w >> 1) | (w >> 2), 0x1249249u);
 #else
     return s9_rowbox[w & 0x1FF] | (s9_rowbox[(w >> 9) & 0x1FF] << 3) | (s9_rowbox[w >> 18] << 6);
@@ -352,7 +352,7 @@ static inline int s9_open_cells(const s9_state *s) {
  * done, and only on grids with S9_TRIADS_OPEN open cells or more. */
 
 /* Whether the triads of the 9 matrices x[0..8] of a band or a stack say anything: -1 a
- * dead end, 1 something to strike out, 0 nothing (about 9 calls in 10 on tdoku's sets).
+ * dead end, 1 something to strike out, 0 nothing (the most common answer by far).
  * Each matrix adds its bits (and, in a second sum, those of its rows with one bit) to 9
  * counters of 4 bits (s9_nibbles), so that the 9 segments are compared at once. */
 static inline int s9_triads_check(const uint16_t *x) {

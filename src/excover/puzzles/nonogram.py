@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from excover.nonogram import __all__ as __all__
 
-TYPE_CHECKING = False  # typing is for type checkers: importing it costs each run ~6 ms
+TYPE_CHECKING = False  # typing is for type checkers: a run need not import it
 if TYPE_CHECKING:
     from typing import Any
 
