@@ -27,7 +27,7 @@ SOURCE = Path(__file__).resolve().parent.parent / "src" / "excover"
 #: The layers, bottom first (docs/architecture.md draws them). A module may import from
 #: its own layer and the layers below it, never from a layer above.
 LAYERS: tuple[tuple[str, ...], ...] = (
-    ("names", "numbers", "statistics", "errors", "deadlines"),
+    ("names", "numbers", "statistics", "errors", "deadlines", "lazy"),
     ("entries", "permutations", "problem"),
     ("formats", "preprocess"),
     ("engines", "zdd", "sat"),

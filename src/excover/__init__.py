@@ -30,11 +30,10 @@ from excover.errors import (
     SymmetryError,
     UsageError,
 )
+from excover.lazy import lazy_getattr
 
-TYPE_CHECKING = False  # typing is for type checkers: importing it costs each run ~6 ms
+TYPE_CHECKING = False  # typing is for type checkers: a run need not import it
 if TYPE_CHECKING:
-    from typing import Any
-
     from excover.engines import Search
     from excover.puzzles.simd import simd_kernel
     from excover.solving import ExactCover
@@ -70,18 +69,7 @@ _LAZY = {
     "simd_kernel": "excover.puzzles.simd",
 }
 
-
-def __getattr__(name: str) -> Any:
-    """Import ``ExactCover``, ``Search``, ``Stats``, ``Family`` and ``simd_kernel`` when
-    first asked for."""
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module 'excover' has no attribute {name!r}")
-    from importlib import import_module
-
-    value = getattr(import_module(module), name)
-    globals()[name] = value  # later look-ups skip this function
-    return value
+__getattr__ = lazy_getattr(__name__, _LAZY, globals())
 
 
 def __dir__() -> list[str]:

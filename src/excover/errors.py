@@ -7,7 +7,7 @@ and print as ``source:line: message`` (the form compilers use, and the one the C
 
 from __future__ import annotations
 
-TYPE_CHECKING = False  # typing is for type checkers: importing it costs each run ~6 ms
+TYPE_CHECKING = False  # typing is for type checkers: a run need not import it
 if TYPE_CHECKING:
     from excover.statistics import Stats
 

@@ -16,7 +16,7 @@ from excover.deadlines import alarm
 #: The alarm under the name the commands know it by.
 deadline = alarm
 
-TYPE_CHECKING = False  # typing is for type checkers: importing it costs each run ~6 ms
+TYPE_CHECKING = False  # typing is for type checkers: a run need not import it
 if TYPE_CHECKING:
     import argparse
 

@@ -25,7 +25,7 @@ AMO_NAMES = ("auto", "pairwise", "seqcounter", "product", "commander", "bitwise"
 #: The default probes of :func:`excover.parallel.probes.estimate` (a test keeps them equal).
 ESTIMATE_SAMPLES = 1000
 
-TYPE_CHECKING = False  # typing is for type checkers: importing it costs each run ~6 ms
+TYPE_CHECKING = False  # typing is for type checkers: a run need not import it
 if TYPE_CHECKING:
     from collections.abc import Callable
     from typing import Any

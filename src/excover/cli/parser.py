@@ -11,7 +11,7 @@ import sys
 
 from excover.cli.status import EPILOG_SHORT
 
-TYPE_CHECKING = False  # typing is for type checkers: importing it costs each run ~6 ms
+TYPE_CHECKING = False  # typing is for type checkers: a run need not import it
 if TYPE_CHECKING:
     from typing import NoReturn
 
@@ -21,8 +21,8 @@ if TYPE_CHECKING:
 class HelpFormatter(argparse.RawDescriptionHelpFormatter):
     """argparse's formatter for descriptions laid out by hand, as wide as the terminal,
     found without ``shutil``: argparse's own formatter imports it (and ``bz2``, ``lzma``
-    and ``zlib`` behind it) for every argument added, which is about 2 ms of the start-up
-    of every run, asked for help or not. Every parser of the command uses this one."""
+    and ``zlib`` behind it) for every argument added, a cost to the start-up of every
+    run, asked for help or not. Every parser of the command uses this one."""
 
     def __init__(
         self,

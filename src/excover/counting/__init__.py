@@ -17,10 +17,10 @@ finished and why::
 
 from __future__ import annotations
 
-TYPE_CHECKING = False  # typing is for type checkers: importing it costs each run ~6 ms
-if TYPE_CHECKING:
-    from typing import Any
+from excover.lazy import lazy_getattr
 
+TYPE_CHECKING = False  # typing is for type checkers: a run need not import it
+if TYPE_CHECKING:
     from excover.counting.choice import CountResult, Work, count
     from excover.counting.routes import ROUTES
 
@@ -36,14 +36,4 @@ _LAZY = {
     "ROUTES": "excover.counting.routes",
 }
 
-
-def __getattr__(name: str) -> Any:
-    """Import the public names when first asked for."""
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module 'excover.counting' has no attribute {name!r}")
-    from importlib import import_module
-
-    value = getattr(import_module(module), name)
-    globals()[name] = value
-    return value
+__getattr__ = lazy_getattr(__name__, _LAZY, globals())

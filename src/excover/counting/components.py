@@ -96,8 +96,8 @@ MIN_PART = 4
 #: every branch pays for it again.
 MAX_SHARE = 0.75
 #: A component whose MRV item has more options than this is not looked at for splits:
-#: the look costs a pass over the component per option (an item with 2048 options in a
-#: problem of 4095 took 80 ms to look at, for a frontier count of 13 ms).
+#: the look costs a pass over the component per option, which on an item with thousands
+#: of options costs more than the frontier count of the whole.
 MAX_BRANCHES = 64
 #: Branching levels (each one a Python recursion) after which components are counted
 #: as they are, whether they would split further or not.
@@ -314,8 +314,8 @@ class _Counter:
         """The count of the component ``live`` as a problem of its own: by the frontier
         count when the component is large (:data:`FRONTIER_OPTIONS`) and narrow in its
         items' own order, else DXZ. (The search for a better order of the items costs
-        more than most components take to count: on the SAT 2026 graph instances it
-        took 0.2 s for counts of 0.03 s and found no order narrow enough.)"""
+        more than most components take to count, and on the SAT 2026 graph instances it
+        found no order narrow enough.)"""
         n_primary, n_items, start, items, colors = self.graph.subproblem(live)
         if len(live) > FRONTIER_OPTIONS and n_items == n_primary and not any(colors):
             from excover.zdd import frontier

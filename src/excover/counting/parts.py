@@ -37,9 +37,8 @@ if TYPE_CHECKING:
 __all__ = ["SMALL_OPTIONS", "Parts", "parts"]
 
 #: Parts with fewer options than this are counted by DXZ without a choice of route (a
-#: choice costs a search engine's set-up, more than DXZ's whole count of such a part:
-#: on the SAT 2026 graph instances 0.02-0.16 ms by DXZ for parts of up to 100 options,
-#: 0.1-0.4 ms by the bit-parallel engine, most of it its build).
+#: choice costs a search engine's set-up, more than DXZ's whole count of such a part;
+#: measured in docs/performance.md, the route choice).
 SMALL_OPTIONS = 64
 
 

@@ -44,6 +44,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from excover.engines._bits import MAX_BITS, MAX_OPTIONS, BitEngine, bits_needed, primary_counts
 from excover.engines._cells import CellEngine
 from excover.engines._links import MAX_NODES, MAX_SOLUTIONS, SOLUTION, TIMEOUT, LinksEngine
+from excover.entries import check_count_limit, check_time_limit
 from excover.errors import LimitReached, UsageError
 from excover.names import ENGINES
 from excover.statistics import Stats
@@ -90,8 +91,8 @@ AUTO_BITS_BITS = MAX_BITS
 #: grids, nonograms and polyomino packings, the bit-parallel engine is the faster when
 #: ``W`` is at most this many words ...
 AUTO_BITS_SMALL = 2048
-#: ... or at most this many times ``D`` (nonograms: ``W / D`` about 0.06, 4-5x faster;
-#: pentominoes 0.4, 7x; 64 queens 8, 1.6x slower; 16x16 sudoku 260, 3.4x slower).
+#: ... or at most this many times ``D`` (the ratios and timings it was set from:
+#: docs/performance.md, the engines' table).
 AUTO_BITS_RATIO = 4
 #: ``auto`` gives dancing cells the uncolored problems it does not give the bit-parallel
 #: engine whose primary items have at least this many options each on average (and no
@@ -248,10 +249,10 @@ def _has_multiplicities(problem: Problem) -> bool:
 
 
 def _cells_suit(problem: Problem) -> bool:
-    """Whether dancing cells should beat dancing links on ``problem`` (measured: 1.3-2.4x
-    faster on nonograms in XCC form and on 25x25 and 36x36 Sudoku grids; 1.1-1.4x slower
-    on 64 queens and large domino tilings, whose options have secondary items or items
-    with few options)."""
+    """Whether dancing cells should beat dancing links on ``problem``: colored problems,
+    and those whose primary items have many options each and no secondary item (it
+    loses where options have secondary items or items with few options; measured in
+    docs/performance.md, the engines' table)."""
     if _has_multiplicities(problem):
         return False
     arrays = problem.engine_input()
@@ -272,13 +273,6 @@ def _check_share(share: object) -> None:
         or not 0 <= share[0] < share[1]
     ):
         raise UsageError(f"share must be a pair (k, n) of integers with 0 <= k < n, not {share!r}")
-
-
-def _check_limit(name: str, value: float | None) -> None:
-    if value is not None and (
-        isinstance(value, bool) or not isinstance(value, int | float) or not value >= 0
-    ):  # ``not value >= 0`` also refuses nan
-        raise UsageError(f"{name} must be a non-negative number, not {value!r}")
 
 
 #: The engine counts in signed 64-bit integers: a cap at or beyond this is no cap at all
@@ -340,12 +334,9 @@ class Search:
         if heuristic not in HEURISTICS:
             known = ", ".join(HEURISTICS)
             raise UsageError(f"unknown heuristic {heuristic!r}; choose one of {known}")
-        for name, value in (("max_solutions", max_solutions), ("max_nodes", max_nodes)):
-            if value is not None and (
-                isinstance(value, bool) or not isinstance(value, int) or value < 0
-            ):
-                raise UsageError(f"{name} must be a non-negative integer, not {value!r}")
-        _check_limit("timeout", timeout)
+        check_count_limit("max_solutions", max_solutions)
+        check_count_limit("max_nodes", max_nodes)
+        check_time_limit("timeout", timeout)
         if seed is None:
             seed = int.from_bytes(os.urandom(8), "little") >> 1
         elif not isinstance(seed, int):
@@ -459,8 +450,7 @@ class Search:
         measure of ``max_nodes``); True when it ended. Reaching ``nodes`` is not an error:
         this is the way to run a search in steps (``method="auto"`` scouts with it). The
         ``max_nodes`` limit, when lower, still raises :class:`~excover.LimitReached`."""
-        if isinstance(nodes, bool) or not isinstance(nodes, int) or nodes < 0:
-            raise UsageError(f"nodes must be a non-negative integer, not {nodes!r}")
+        check_count_limit("nodes", nodes)
         if not self._engine.finished:
             self._run(count_only=True, stop_at=nodes)
         return bool(self._engine.finished)
@@ -520,7 +510,7 @@ class Deadline:
     hands each the time :meth:`left`, so that together they stop on time."""
 
     def __init__(self, timeout: float | None) -> None:
-        _check_limit("timeout", timeout)
+        check_time_limit("timeout", timeout)
         self.until = None if timeout is None else time.monotonic() + timeout
 
     def left(self) -> float | None:

@@ -160,41 +160,25 @@ typedef void (*excover_counts_fn)(const uint64_t *, const uint64_t *, int32_t,
 typedef int32_t (*excover_forced_fn)(const uint64_t *, const uint64_t *, int32_t,
                                      const uint64_t *, int32_t, int64_t *, uint64_t *);
 
-/* The kernels of a level (capped at what was compiled in). */
-static excover_filter_fn excover_filter_kernel(int level) {
+/* The kernel ``name`` of a level (capped at what was compiled in):
+ * excover_filter_kernel, excover_mrv_kernel, excover_forced_kernel, excover_counts_kernel. */
 #if EXCOVER_BITS_DISPATCH
-    if (level >= 2) return excover_filter_avx512;
-    if (level >= 1) return excover_filter_avx2;
+#define EXCOVER_KERNEL_OF_LEVEL(name)                                                      \
+    static excover_##name##_fn excover_##name##_kernel(int level) {                       \
+        if (level >= 2) return excover_##name##_avx512;                                   \
+        if (level >= 1) return excover_##name##_avx2;                                     \
+        return excover_##name##_base;                                                     \
+    }
+#else
+#define EXCOVER_KERNEL_OF_LEVEL(name)                                                      \
+    static excover_##name##_fn excover_##name##_kernel(int level) {                       \
+        (void)level;                                                                      \
+        return excover_##name##_base;                                                     \
+    }
 #endif
-    (void)level;
-    return excover_filter_base;
-}
-
-static excover_mrv_fn excover_mrv_kernel(int level) {
-#if EXCOVER_BITS_DISPATCH
-    if (level >= 2) return excover_mrv_avx512;
-    if (level >= 1) return excover_mrv_avx2;
-#endif
-    (void)level;
-    return excover_mrv_base;
-}
-
-static excover_forced_fn excover_forced_kernel(int level) {
-#if EXCOVER_BITS_DISPATCH
-    if (level >= 2) return excover_forced_avx512;
-    if (level >= 1) return excover_forced_avx2;
-#endif
-    (void)level;
-    return excover_forced_base;
-}
-
-static excover_counts_fn excover_counts_kernel(int level) {
-#if EXCOVER_BITS_DISPATCH
-    if (level >= 2) return excover_counts_avx512;
-    if (level >= 1) return excover_counts_avx2;
-#endif
-    (void)level;
-    return excover_counts_base;
-}
+EXCOVER_KERNEL_OF_LEVEL(filter)
+EXCOVER_KERNEL_OF_LEVEL(mrv)
+EXCOVER_KERNEL_OF_LEVEL(forced)
+EXCOVER_KERNEL_OF_LEVEL(counts)
 
 #endif

@@ -3,6 +3,8 @@
 from collections.abc import Sequence
 from typing import Final, Literal
 
+from excover.engines._driver import _Driver
+
 __all__ = [
     "MAX_BITS",
     "MAX_OPTIONS",
@@ -26,7 +28,7 @@ def bits_needed(
 def primary_counts(n_primary: int, node_item: Sequence[int]) -> list[int]:
     """The number of options of each primary item."""
 
-class BitEngine:
+class BitEngine(_Driver):
     """One bit-parallel search over a problem given as flat arrays."""
 
     def __init__(
@@ -45,12 +47,6 @@ class BitEngine:
         simd: str | None = None,
         share: tuple[int, int, int] | None = None,
     ) -> None: ...
-    def run(self, count_only: bool, max_solutions: int, max_nodes: int, deadline: float) -> int:
-        """Search on from where the last call stopped; return the status of the stop."""
-    def solution(self) -> list[int]:
-        """The option indices of the solution the last ``run()`` stopped at, by level."""
-    def reset(self) -> None:
-        """Forget all progress: the next ``run()`` starts the search from the beginning."""
     def root_solutions(self) -> dict[int, int] | None:
         """The solutions found so far under each option of the root's item, or None
         (no ``first_item``, or Algorithm M)."""
@@ -58,16 +54,6 @@ class BitEngine:
         """The share of the search tree walked so far (Knuth's estimate), or None
         (Algorithm M)."""
     @property
-    def solutions(self) -> int: ...
-    @property
-    def nodes(self) -> int: ...
-    @property
-    def updates(self) -> int: ...
-    @property
-    def finished(self) -> bool: ...
-    @property
     def algorithm(self) -> Literal["X", "C"]: ...
     @property
     def simd(self) -> str: ...
-    @property
-    def memory_bytes(self) -> int: ...

@@ -1,42 +1,13 @@
 """Type stub of the compiled dancing-cells engine (``_cells.pyx``)."""
 
-from collections.abc import Sequence
 from typing import Literal
+
+from excover.engines._driver import _Driver
 
 __all__ = ["CellEngine"]
 
-class CellEngine:
+class CellEngine(_Driver):
     """One dancing-cells (sparse-set) search over a problem given as flat arrays."""
 
-    def __init__(
-        self,
-        n_primary: int,
-        n_secondary: int,
-        option_start: Sequence[int],
-        node_item: Sequence[int],
-        node_color: Sequence[int],
-        lo: Sequence[int],
-        hi: Sequence[int],
-        heuristic: int,
-        seed: int,
-        algorithm: Literal["X", "C", "M"] | None = None,
-        first_item: int = -1,
-    ) -> None: ...
-    def run(self, count_only: bool, max_solutions: int, max_nodes: int, deadline: float) -> int:
-        """Search on from where the last call stopped; return the status of the stop."""
-    def solution(self) -> list[int]:
-        """The option indices of the solution the last ``run()`` stopped at, by level."""
-    def reset(self) -> None:
-        """Forget all progress: the next ``run()`` starts the search from the beginning."""
-    @property
-    def solutions(self) -> int: ...
-    @property
-    def nodes(self) -> int: ...
-    @property
-    def updates(self) -> int: ...
-    @property
-    def finished(self) -> bool: ...
     @property
     def algorithm(self) -> Literal["X", "C"]: ...
-    @property
-    def memory_bytes(self) -> int: ...

@@ -195,22 +195,16 @@ cdef inline int32_t choose(CellState* s) noexcept nogil:
     return best
 
 
-cdef inline void deactivate_primary(CellState* s, int32_t u) noexcept nogil:
-    cdef int32_t p = s.pactive - 1, q = s.it[u].pos, v = s.plist[p]
-    s.plist[p] = u
-    s.plist[q] = v
-    s.it[v].pos = q
-    s.it[u].pos = p
-    s.pactive = p
-
-
-cdef inline void deactivate_secondary(CellState* s, int32_t u) noexcept nogil:
-    cdef int32_t p = s.sactive - 1, q = s.it[u].pos, v = s.slist[p]
-    s.slist[p] = u
-    s.slist[q] = v
-    s.it[v].pos = q
-    s.it[u].pos = p
-    s.sactive = p
+cdef inline void deactivate(CItem* it, int32_t* items, int32_t* active,
+                            int32_t u) noexcept nogil:
+    """Move item ``u`` out of the active part of its list (``items``, whose first
+    ``active[0]`` entries are active): swap it with the last active entry, one fewer."""
+    cdef int32_t p = active[0] - 1, q = it[u].pos, v = items[p]
+    items[p] = u
+    items[q] = v
+    it[v].pos = q
+    it[u].pos = p
+    active[0] = p
 
 
 cdef inline bint hide(CellState* s, int32_t c, int32_t color, bint check, int32_t p_old,
@@ -306,9 +300,9 @@ cdef inline bint try_option(CellState* s, int32_t x, int32_t b) noexcept nogil:
     while u >= 0:
         if u != b:
             if u < n_primary:
-                deactivate_primary(s, u)
+                deactivate(s.it, s.plist, &s.pactive, u)
             elif s.it[u].pos < s_old:
-                deactivate_secondary(s, u)
+                deactivate(s.it, s.slist, &s.sactive, u)
         nn += 1
         u = itm[nn]
     nn = nd[x].first
@@ -345,7 +339,7 @@ cdef int search(CellState* s, bint count_only, int64_t max_solutions, int64_t ma
             s.lv_item[level] = b
             s.lv_tbase[level] = s.tp
             s.lv_sact[level] = s.sactive
-            deactivate_primary(s, b)
+            deactivate(s.it, s.plist, &s.pactive, b)
             s.lv_pact[level] = s.pactive
             new_epoch(s)
             hide(s, b, 0, False, s.pactive, s.sactive)

@@ -21,27 +21,22 @@ EXHAUSTED: int
 NODE_LIMIT: int
 TIME_LIMIT: int
 
-class Core:
-    """A black-and-white nonogram being solved: grid, trail and search stack."""
+class LineCore:
+    """What both cores share: the lines, the search loop, probing and the statistics
+    (not used alone: :class:`Core` and :class:`ColourCore` give it a grid)."""
 
     nodes: int
     line_solves: int
     probes: int
     solutions: int
     cache_hits: int
-    skip_unchanged: bool
-    near_first: bool
-    score_rule: int
-    fixpoint_below_root: bool
 
-    def __init__(
-        self, height: int, width: int, clues: Sequence[int], clue_start: Sequence[int]
-    ) -> None: ...
     @property
     def depth(self) -> int:
         """Cells branched on down to the current node: 0 when everything was forced."""
     def restart(self) -> None:
-        """Forget everything: every cell unknown, every line dirty, statistics zero."""
+        """Forget everything: every cell may take every value again, every line dirty,
+        statistics zero."""
     def next_solution(
         self,
         max_nodes: int = -1,
@@ -52,6 +47,18 @@ class Core:
         """Search on to the next solution; SOLUTION, EXHAUSTED, NODE_LIMIT or TIME_LIMIT."""
     def propagate_only(self) -> int:
         """Line propagation alone from the start: 1 at the fixpoint, 0 on a contradiction."""
+
+class Core(LineCore):
+    """A black-and-white nonogram being solved: grid, trail and search stack."""
+
+    skip_unchanged: bool
+    near_first: bool
+    score_rule: int
+    fixpoint_below_root: bool
+
+    def __init__(
+        self, height: int, width: int, clues: Sequence[int], clue_start: Sequence[int]
+    ) -> None: ...
     def probe_only(self) -> int:
         """Propagation and probing to their fixpoint from the start: 1, or 0 (contradiction)."""
     def probe_deep(self, deadline: float = -1.0) -> int:
@@ -94,14 +101,8 @@ class Core:
 def line_solve(clue: Sequence[int], cells: bytes, bit_parallel: bool = True) -> bytes | None:
     """Narrow one line against its clue; None when no placement agrees with the cells."""
 
-class ColourCore:
+class ColourCore(LineCore):
     """A colour nonogram being solved: value sets per cell, trail and search stack."""
-
-    nodes: int
-    line_solves: int
-    probes: int
-    solutions: int
-    cache_hits: int
 
     def __init__(
         self,
@@ -112,21 +113,6 @@ class ColourCore:
         colours: Sequence[int],
         clue_start: Sequence[int],
     ) -> None: ...
-    @property
-    def depth(self) -> int:
-        """Cells branched on down to the current node: 0 when everything was forced."""
-    def restart(self) -> None:
-        """Forget everything: every cell may take every value, every line dirty."""
-    def next_solution(
-        self,
-        max_nodes: int = -1,
-        deadline: float = -1.0,
-        probing: bool = True,
-        max_probes: int = -1,
-    ) -> int:
-        """Search on to the next solution; SOLUTION, EXHAUSTED, NODE_LIMIT or TIME_LIMIT."""
-    def propagate_only(self) -> int:
-        """Line propagation alone from the start: 1 at the fixpoint, 0 on a contradiction."""
     def grid_values(self) -> bytes:
         """One byte per cell: 0 white, 1.. a colour, 255 still open."""
     def grid_sets(self) -> list[int]:

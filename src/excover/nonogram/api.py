@@ -30,7 +30,7 @@ from excover.nonogram.model import colour_clue_of as colour_clue_of
 from excover.nonogram.model import palette_of as palette_of
 from excover.nonogram.search import propagated as propagated
 
-TYPE_CHECKING = False  # typing is for type checkers: importing it costs each run ~6 ms
+TYPE_CHECKING = False  # typing is for type checkers: a run need not import it
 if TYPE_CHECKING:
     from typing import Any, Literal
 

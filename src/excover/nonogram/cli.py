@@ -20,7 +20,7 @@ from excover.cli.common import add_command, add_input, add_json, add_limits, add
 from excover.errors import FormatError, LimitReached, UsageError
 from excover.numbers import to_decimal
 
-TYPE_CHECKING = False  # typing is for type checkers: importing it costs each run ~6 ms
+TYPE_CHECKING = False  # typing is for type checkers: a run need not import it
 if TYPE_CHECKING:
     from typing import Any
 

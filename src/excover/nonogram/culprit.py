@@ -58,8 +58,8 @@ __all__ = [
 ]
 
 #: Seconds of Kissat's run on each prefix; one that does not answer in time counts as
-#: not refuted. Wrong states of random 100x100 puzzles with 3,000 or more decided
-#: literals are refuted in 0.2-14 s; with about 2,000, seldom within a minute.
+#: not refuted: wrong states with many decided literals are refuted within it, those
+#: with few seldom are at all (docs/performance.md, hard puzzles).
 CALL_SECONDS = 8.0
 
 #: A decimation (with the turns' usual steps, :data:`~excover.nonogram.cores.

@@ -99,7 +99,7 @@ def clue_error(clue: Clue, length: int) -> str | None:
     return None
 
 
-TYPE_CHECKING = False  # typing is for type checkers: importing it costs each run ~6 ms
+TYPE_CHECKING = False  # typing is for type checkers: a run need not import it
 if TYPE_CHECKING:
     from typing import NamedTuple
 

@@ -23,6 +23,7 @@ import time
 from dataclasses import dataclass
 from typing import Literal
 
+from excover.entries import check_time_limit
 from excover.errors import LimitReached, UsageError
 from excover.nonogram import _core, search
 from excover.nonogram.model import Puzzle
@@ -54,7 +55,7 @@ def rate(puzzle: Puzzle, *, timeout: float | None = None, max_depth: int = 2) ->
     """Rate ``puzzle``: line solving, then probing of depth 1, then (when ``max_depth`` is
     2) of depth 2, then the full solver for the solution count. ``timeout`` (seconds over
     the whole rating) raises :class:`~excover.LimitReached`."""
-    search._check_limits(timeout, None)
+    check_time_limit("timeout", timeout)
     if puzzle.palette is not None:
         raise UsageError(
             "rating needs the black-and-white solver's probing: colour puzzles can be "

@@ -182,16 +182,21 @@ def encode(puzzle: Puzzle, deadline: float | None = None) -> CNF:
     limit must bound too."""
     if puzzle.palette is not None:
         return _encode_colour(puzzle, deadline)
-    height, width = puzzle.height, puzzle.width
-    pool = Pool(height * width)
+    pool = Pool(puzzle.height * puzzle.width)
     clauses: list[Clause] = []
-    lines = [[r * width + c + 1 for c in range(width)] for r in range(height)]
-    lines += [[r * width + c + 1 for r in range(height)] for c in range(width)]
-    for clue, cells in zip(puzzle.rows + puzzle.cols, lines, strict=True):
+    for clue, cells in _lines(puzzle):
         if deadline is not None and time.monotonic() >= deadline:
             raise _out_of_time()
         clauses += line_clauses(clue, cells, pool)
-    return CNF(pool.top, clauses, height * width, "nonogram automata")
+    return CNF(pool.top, clauses, puzzle.height * puzzle.width, "nonogram automata")
+
+
+def _lines(puzzle: Puzzle) -> list[tuple[Clue, list[int]]]:
+    """Each line's clue with the variables of its cells, the rows then the columns."""
+    height, width = puzzle.height, puzzle.width
+    lines = [[r * width + c + 1 for c in range(width)] for r in range(height)]
+    lines += [[r * width + c + 1 for r in range(height)] for c in range(width)]
+    return list(zip(puzzle.rows + puzzle.cols, lines, strict=True))
 
 
 def order_clauses(clue: Clue, cells: list[int], pool: Pool, cover: bool = False) -> list[Clause]:
@@ -319,14 +324,13 @@ def encode_order(puzzle: Puzzle, cover: bool = False) -> CNF:
     ``cover``)."""
     if puzzle.palette is not None:
         raise ValueError("the order encoding is for black-and-white puzzles")
-    height, width = puzzle.height, puzzle.width
-    pool = Pool(height * width)
+    pool = Pool(puzzle.height * puzzle.width)
     clauses: list[Clause] = []
-    lines = [[r * width + c + 1 for c in range(width)] for r in range(height)]
-    lines += [[r * width + c + 1 for r in range(height)] for c in range(width)]
-    for clue, cells in zip(puzzle.rows + puzzle.cols, lines, strict=True):
+    for clue, cells in _lines(puzzle):
         clauses += order_clauses(clue, cells, pool, cover)
-    return CNF(pool.top, clauses, height * width, "nonogram block starts (order encoding)")
+    return CNF(
+        pool.top, clauses, puzzle.height * puzzle.width, "nonogram block starts (order encoding)"
+    )
 
 
 def _out_of_time() -> LimitReached:

@@ -55,7 +55,8 @@ import time
 from collections.abc import Iterator
 from itertools import islice
 
-from excover.errors import LimitReached, SolverError, UsageError
+from excover.entries import check_count_limit, check_time_limit
+from excover.errors import LimitReached, SolverError
 from excover.nonogram import _core
 from excover.nonogram.cores import (
     GUESS_FRACTION,
@@ -70,7 +71,7 @@ from excover.nonogram.cores import (
 )
 from excover.nonogram.model import Puzzle
 
-TYPE_CHECKING = False  # typing is for type checkers: importing it costs each run ~6 ms
+TYPE_CHECKING = False  # typing is for type checkers: a run need not import it
 if TYPE_CHECKING:
     from excover.engines import Stats
     from excover.nonogram.culprit import CulpritSearch
@@ -277,7 +278,8 @@ def solutions(
     ``max_nodes`` (search nodes) raise :class:`~excover.LimitReached`; ``probing=False``
     branches after propagation alone (slower, for comparisons); ``hybrid=True`` brings in
     restarts and CDCL when the search takes long (see the module's description)."""
-    _check_limits(timeout, max_nodes)
+    check_time_limit("timeout", timeout)
+    check_count_limit("max_nodes", max_nodes)
     if hybrid and probing and puzzle.palette is None:
         return (picture(grid, puzzle.width) for grid in _hybrid(puzzle, timeout, max_nodes))
     return _run(puzzle, timeout, max_nodes, probing)
@@ -293,25 +295,14 @@ def count(
 ) -> int:
     """The number of solutions (at most ``limit``), without building their pictures
     (except on the hybrid route, which must block the ones it found)."""
-    _check_limits(timeout, max_nodes)
+    check_time_limit("timeout", timeout)
+    check_count_limit("max_nodes", max_nodes)
     if hybrid and puzzle.palette is None:
         return sum(1 for _ in islice(_hybrid(puzzle, timeout, max_nodes), limit))
     found = 0
     for _ in _statuses(puzzle, timeout, max_nodes, True, limit):
         found += 1
     return found
-
-
-def _check_limits(timeout: object, max_nodes: object) -> None:
-    """Reject a negative or non-numeric ``timeout`` or ``max_nodes``."""
-    if timeout is not None and (
-        isinstance(timeout, bool) or not isinstance(timeout, int | float) or not timeout >= 0
-    ):
-        raise UsageError(f"timeout must be a non-negative number, not {timeout!r}")
-    if max_nodes is not None and (
-        isinstance(max_nodes, bool) or not isinstance(max_nodes, int) or max_nodes < 0
-    ):
-        raise UsageError(f"max_nodes must be a non-negative integer, not {max_nodes!r}")
 
 
 def _run(

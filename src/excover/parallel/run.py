@@ -32,6 +32,7 @@ from contextlib import contextmanager
 from typing import Any
 
 from excover.engines import Search, pick_engine
+from excover.entries import check_count_limit
 from excover.errors import ExcoverWarning, UsageError
 from excover.names import METHOD_TRAITS
 from excover.parallel.subproblems import Subproblem, check_options, split
@@ -332,8 +333,7 @@ def solutions(
     their turn comes, so this needs memory for the solutions of the subproblems that
     finished ahead of their turn.
     """
-    if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int) or limit < 0):
-        raise UsageError(f"limit must be a non-negative integer, not {limit!r}")
+    check_count_limit("limit", limit)
     n = 1 if workers is None else check_workers(workers)
     check_task_options(method, dict(options or {}))
     subproblems = _subproblems(problem, method, workers, executor, tasks)

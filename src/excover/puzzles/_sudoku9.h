@@ -204,17 +204,13 @@ static void s9_init(void) {
 }
 
 /* The triads are looked at only while at least this many cells are open: on a grid
- * mostly filled they seldom find anything the cheaper deductions miss. Measured on
- * tdoku's data sets (2026-11-26, with the cheap test in front): 40 keeps nearly all of
- * the branchings they save on the hardest sets (a quarter of them), 50 loses a third of
- * that, and lower thresholds gain nothing more. */
+ * mostly filled they seldom find anything the cheaper deductions miss (the threshold's
+ * measurements: docs/performance.md, Sudoku's kernels). */
 #define S9_TRIADS_OPEN 40
 
 /* The stacks' configurations are branched on only while at least this many cells are
- * open. Deep in the search (or on grids with many givens, such as Serg's set of puzzles
- * with several solutions) the bands' alone make fewer branchings: measured on tdoku's
- * sets, 45 here is 4-5% faster than stacks everywhere on Serg's set, 1-3% slower on the
- * hardest sets. */
+ * open. Deep in the search (or on grids with many givens) the bands' alone make fewer
+ * branchings (measured: docs/performance.md, Sudoku's kernels). */
 #define S9_STACKS_OPEN 45
 
 typedef long (*s9_count_fn)(const uint8_t *grid, long limit, uint8_t *out, int (*check)(void),
@@ -223,69 +219,44 @@ typedef long (*s9_count_fn)(const uint8_t *grid, long limit, uint8_t *out, int (
 #define S9_SUFFIX(name) name##_portable
 #define S9_LEVEL S9_PORTABLE
 #include "_sudoku9_kernel.h"
-#undef S9_SUFFIX
-#undef S9_LEVEL
 
 #if S9_MULTI
 /* Each copy below is compiled for its instruction set (GCC's target pragma, Clang's
- * attribute pragma), only ever called on a CPU that has it. */
+ * attribute pragma), only ever called on a CPU that has it; each inclusion of the kernel
+ * undefines S9_SUFFIX and S9_LEVEL at its end. */
+#define S9_PRAGMA(text) _Pragma(#text)
+#if defined(__clang__)
+#define S9_TARGET_BEGIN(features) \
+    S9_PRAGMA(clang attribute push(__attribute__((target(features))), apply_to = function))
+#define S9_TARGET_END S9_PRAGMA(clang attribute pop)
+#else
+#define S9_TARGET_BEGIN(features) S9_PRAGMA(GCC push_options) S9_PRAGMA(GCC target(features))
+#define S9_TARGET_END S9_PRAGMA(GCC pop_options)
+#endif
+
 #define S9_SUFFIX(name) name##_sse4
 #define S9_LEVEL S9_SSE4
-#if defined(__clang__)
-#pragma clang attribute push(__attribute__((target("sse4.1,popcnt"))), apply_to = function)
-#else
-#pragma GCC push_options
-#pragma GCC target("sse4.1,popcnt")
-#endif
+S9_TARGET_BEGIN("sse4.1,popcnt")
 #include "_sudoku9_kernel.h"
-#if defined(__clang__)
-#pragma clang attribute pop
-#else
-#pragma GCC pop_options
-#endif
-#undef S9_SUFFIX
-#undef S9_LEVEL
+S9_TARGET_END
 
 #define S9_SUFFIX(name) name##_avx2
 #define S9_LEVEL S9_AVX2
-#if defined(__clang__)
-#pragma clang attribute push(__attribute__((target("avx2,bmi,bmi2,popcnt,lzcnt"))), \
-                             apply_to = function)
-#else
-#pragma GCC push_options
-#pragma GCC target("avx2,bmi,bmi2,popcnt,lzcnt")
-#endif
+S9_TARGET_BEGIN("avx2,bmi,bmi2,popcnt,lzcnt")
 #include "_sudoku9_kernel.h"
-#if defined(__clang__)
-#pragma clang attribute pop
-#else
-#pragma GCC pop_options
-#endif
-#undef S9_SUFFIX
-#undef S9_LEVEL
+S9_TARGET_END
 
 #define S9_SUFFIX(name) name##_avx512
 #define S9_LEVEL S9_AVX512
-#if defined(__clang__)
-#pragma clang attribute push( \
-    __attribute__((target("avx512f,avx512bw,avx512vl,avx2,bmi,bmi2,popcnt,lzcnt"))), \
-    apply_to = function)
-#else
+S9_TARGET_BEGIN("avx512f,avx512bw,avx512vl,avx2,bmi,bmi2,popcnt,lzcnt")
+#if !defined(__clang__)
 /* With AVX-512 on and generic tuning, GCC 12 keeps the tables' addresses in vector
- * registers (vmovq to and fro), which made this kernel 6-8% slower than the AVX2 one;
- * tuning for a CPU of the AVX-512 kind keeps them in general registers. */
-#pragma GCC push_options
-#pragma GCC target("avx512f,avx512bw,avx512vl,avx2,bmi,bmi2,popcnt,lzcnt")
+ * registers (vmovq to and fro), which slows this kernel below the AVX2 one; tuning for
+ * a CPU of the AVX-512 kind keeps them in general registers (docs/performance.md). */
 #pragma GCC target("prefer-vector-width=256,tune=icelake-server")
 #endif
 #include "_sudoku9_kernel.h"
-#if defined(__clang__)
-#pragma clang attribute pop
-#else
-#pragma GCC pop_options
-#endif
-#undef S9_SUFFIX
-#undef S9_LEVEL
+S9_TARGET_END
 #endif /* S9_MULTI */
 
 /* The kernels' names, as EXCOVER_SIMD spells them. */

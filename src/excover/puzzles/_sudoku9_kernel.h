@@ -5,7 +5,8 @@
  * functions (s9_count_avx2, ...), and S9_LEVEL, the instruction set the copy is compiled
  * for (S9_PORTABLE, S9_SSE4, S9_AVX2, S9_AVX512): the same source, with the vector steps
  * written for the widest registers the level has. The names below are defined to their
- * suffixed forms for the length of this file.
+ * suffixed forms for the length of this file; at its end, they and the two parameters
+ * are undefined, ready for the next inclusion.
  */
 #define s9_boxes_of S9_SUFFIX(s9_boxes_of)
 #define s9_and S9_SUFFIX(s9_and)
@@ -42,7 +43,7 @@ static inline uint32_t s9_boxes_of(uint32_t w) {
 #if S9_LEVEL >= S9_AVX512
     /* A segment's three bits ORed into its lowest, those nine bits gathered by PEXT
      * (fast on every CPU with AVX-512; slow on some AMD CPUs with AVX2 only, hence not
-     * in the AVX2 kernel): 3-5% faster than the three look-ups on tdoku's sets. */
+     * in the AVX2 kernel): faster than the three look-ups. */
     return _pext_u32(w | (w >> 1) | (w >> 2), 0x1249249u);
 #else
     return s9_rowbox[w & 0x1FF] | (s9_rowbox[(w >> 9) & 0x1FF] << 3) | (s9_rowbox[w >> 18] << 6);
@@ -351,7 +352,7 @@ static inline int s9_open_cells(const s9_state *s) {
  * done, and only on grids with S9_TRIADS_OPEN open cells or more. */
 
 /* Whether the triads of the 9 matrices x[0..8] of a band or a stack say anything: -1 a
- * dead end, 1 something to strike out, 0 nothing (about 9 calls in 10 on tdoku's sets).
+ * dead end, 1 something to strike out, 0 nothing (the most common answer by far).
  * Each matrix adds its bits (and, in a second sum, those of its rows with one bit) to 9
  * counters of 4 bits (s9_nibbles), so that the 9 segments are compared at once. */
 static inline int s9_triads_check(const uint16_t *x) {
@@ -819,3 +820,5 @@ static long s9_count(const uint8_t *grid, long limit, uint8_t *out, int (*check)
 #undef s9_choose_config
 #undef s9_write
 #undef s9_count
+#undef S9_SUFFIX
+#undef S9_LEVEL

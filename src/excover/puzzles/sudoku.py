@@ -402,8 +402,8 @@ def generate(
     the centre, and minimal means that no pair can go. Every puzzle is consistent with
     the grid drawn, so no check ever has to refute a puzzle without solution.
 
-    Minimal puzzles cost about 0.6 s on 16x16 and 30 s on 20x20; on 25x25 the checks of
-    sparse puzzles blow up (hours), so pass ``minimal=False`` there (0.05 s). Ctrl-C
+    Minimal puzzles take longer as the grid grows (docs/performance.md); on 25x25 the
+    checks of sparse puzzles blow up (hours), so pass ``minimal=False`` there. Ctrl-C
     stops the compiled checks (KeyboardInterrupt).
     """
     size = Board(_check_box(box)).size  # a bad shape fails here, not after a huge string

@@ -36,6 +36,7 @@ from pathlib import Path
 
 from excover.errors import FormatError, UsageError
 from excover.problem import Problem
+from excover.sat.header import ProblemLines, problem_comments
 from excover.sat.pool import Clause
 
 __all__ = ["CNF"]
@@ -100,11 +101,7 @@ class CNF:
         if self.amo is not None:
             lines.append(f"{_TAG}amo {self.amo}")
         if self.problem_text is not None:
-            problem_lines = self.problem_text.splitlines()
-            lines.append(f"{_TAG}items {problem_lines[0]}")
-            lines += [
-                f"{_TAG}option {k} {line}" for k, line in enumerate(problem_lines[1:], start=1)
-            ]
+            lines += problem_comments(self.problem_text, _TAG)
         if extra:
             lines.append(f"c p show {' '.join(map(str, self.projection))} 0")
         lines.append(f"p cnf {self.n_vars} {len(self.clauses)}")
@@ -186,7 +183,7 @@ class _DimacsReader:
         self.source = source
         self.n_options: int | None = None
         self.amo: str | None = None
-        self.problem_lines: list[str] = []
+        self.problem = ProblemLines(source)
         self.header: tuple[int, int] | None = None
         self.clauses: list[Clause] = []
         self.pending: Clause = []
@@ -219,13 +216,8 @@ class _DimacsReader:
                 raise self.fail(f"bad number of options {rest!r}", number) from None
         elif key == "amo":
             self.amo = rest
-        elif key == "items":
-            self.problem_lines = [rest]
-        elif key == "option":
-            index, _, items = rest.partition(" ")
-            if not self.problem_lines or index != str(len(self.problem_lines)):
-                raise self.fail(f"option line {index!r} out of order", number)
-            self.problem_lines.append(items)
+        else:
+            self.problem.take(key, rest, number)
 
     def problem_line(self, line: str, number: int) -> None:
         fields = line.split()
@@ -265,9 +257,4 @@ class _DimacsReader:
         n_options = n_vars if self.n_options is None else self.n_options
         if not 0 <= n_options <= n_vars:
             raise self.fail(f"{n_options} options but only {n_vars} variables", number)
-        if self.problem_lines and len(self.problem_lines) - 1 != n_options:
-            raise self.fail(
-                f"the header lists {len(self.problem_lines) - 1} options, not {n_options}", None
-            )
-        text = "\n".join(self.problem_lines) + "\n" if self.problem_lines else None
-        return CNF(n_vars, self.clauses, n_options, self.amo, text)
+        return CNF(n_vars, self.clauses, n_options, self.amo, self.problem.text(n_options))

@@ -26,6 +26,7 @@ from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING
 
 from excover.errors import FormatError, UsageError
+from excover.sat.header import ProblemLines, problem_comments
 
 if TYPE_CHECKING:
     from excover.sat.cnf import CNF
@@ -134,9 +135,7 @@ def _header(cnf: CNF) -> list[str]:
     if cnf.amo is not None:
         lines.append(f"{_TAG}amo {cnf.amo}")
     if cnf.problem_text is not None:
-        problem_lines = cnf.problem_text.splitlines()
-        lines.append(f"{_TAG}items {problem_lines[0]}")
-        lines += [f"{_TAG}option {k} {line}" for k, line in enumerate(problem_lines[1:], 1)]
+        lines += problem_comments(cnf.problem_text, _TAG)
     return lines
 
 
@@ -175,7 +174,7 @@ class _KnuthReader:
         self.source = source
         self.cnf_class = cnf_class
         self.fields: dict[str, str] = {}
-        self.problem_lines: list[str] = []
+        self.problem = ProblemLines(source)
         self.order: dict[str, int] = {}  # name -> order of first appearance
         self.clauses: list[tuple[int, list[tuple[str, bool]]]] = []  # (line, literals)
 
@@ -197,14 +196,9 @@ class _KnuthReader:
         key, _, rest = line.partition(" ")
         if self.clauses:
             raise self.fail(f"an '{_TAG}{key}' line after the first clause", number)
-        if key == "items":
-            self.problem_lines = [rest]
-        elif key == "option":
-            index, _, items = rest.partition(" ")
-            if not self.problem_lines or index != str(len(self.problem_lines)):
-                raise self.fail(f"option line {index!r} out of order", number)
-            self.problem_lines.append(items)
-        elif key in ("variables", "options"):
+        if self.problem.take(key, rest, number):
+            return
+        if key in ("variables", "options"):
             if not rest.isdigit():
                 raise self.fail(f"bad number of {key} {rest!r}", number)
             self.fields[key] = rest
@@ -266,11 +260,7 @@ class _KnuthReader:
                 f"{n_options} to {MAX_VARIABLES} variables)",
                 None,
             )
-        if self.problem_lines and len(self.problem_lines) - 1 != n_options:
-            raise self.fail(
-                f"the header lists {len(self.problem_lines) - 1} options, not {n_options}", None
-            )
-        text = "\n".join(self.problem_lines) + "\n" if self.problem_lines else None
+        text = self.problem.text(n_options)
         naming = _Naming(n_vars, n_options, text)
         clauses = [self.numbered(literals, naming.number, line) for line, literals in self.clauses]
         kept = [clause for clause in clauses if clause is not None]

@@ -43,6 +43,7 @@ from contextlib import ExitStack
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
+from excover.entries import check_count_limit, check_time_limit
 from excover.errors import LimitReached, SolverError, UsageError
 from excover.problem import Problem
 from excover.sat import ganak
@@ -328,7 +329,8 @@ class _Run:
     """
 
     def __init__(self, algorithm: str, timeout: float | None, max_solutions: int | None) -> None:
-        _check_limits(timeout, max_solutions)
+        check_time_limit("timeout", timeout)
+        check_count_limit("max_solutions", max_solutions)
         self.algorithm = algorithm
         self.until = None if timeout is None else time.monotonic() + timeout
         self.max_solutions = max_solutions
@@ -362,18 +364,6 @@ class _Run:
     def out_of_time(self) -> LimitReached:
         """The exception that reports the end of the time budget."""
         return LimitReached("timeout", self.stats(complete=False, stopped_by="timeout"))
-
-
-def _check_limits(timeout: object, max_solutions: object) -> None:
-    """Reject a negative or non-numeric ``timeout`` or ``max_solutions``."""
-    if timeout is not None and (
-        isinstance(timeout, bool) or not isinstance(timeout, int | float) or not timeout >= 0
-    ):
-        raise UsageError(f"timeout must be a non-negative number, not {timeout!r}")
-    if max_solutions is not None and (
-        isinstance(max_solutions, bool) or not isinstance(max_solutions, int) or max_solutions < 0
-    ):
-        raise UsageError(f"max_solutions must be a non-negative integer, not {max_solutions!r}")
 
 
 def first(

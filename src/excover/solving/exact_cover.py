@@ -5,16 +5,19 @@ where every engine reads it. ``ExactCover`` adds what a user asks of a problem, 
 above every engine and operation: reading and writing it in Knuth's format and in
 BurrTools' (:mod:`excover.formats`), and solving it (``search``, ``first``,
 ``solutions``, ``count``, ``symmetries``, ``split``, ``estimate``, ``zdd``, ``to_cnf``).
-Each solving method checks its arguments against :mod:`excover.names` and hands the work
-to :mod:`excover.solving.registry`, which picks the operation and the method; operations
-below never call back up here (they call :mod:`excover.counting.methods`).
+Each solving method checks its arguments against :mod:`excover.names` and calls down to
+the operations they ask for, outermost first: preprocessing, a symmetry-broken search
+(built by :func:`excover.solving.registry.broken`), a parallel run; what is left is one
+method in one process (:mod:`excover.counting.methods`). Operations below never call back
+up here.
 """
 
 from __future__ import annotations
 
+import itertools
 import os
 from collections.abc import Iterable, Iterator, Mapping
-from typing import TYPE_CHECKING, Self, Unpack
+from typing import TYPE_CHECKING, Self, TypeVar, Unpack
 
 from excover.errors import UsageError
 from excover.names import METHODS, SEARCH_OPTIONS
@@ -26,11 +29,14 @@ if TYPE_CHECKING:
     from excover.formats.burrtools import Puzzle
     from excover.parallel import Estimate, Subproblem
     from excover.permutations import Generator
+    from excover.preprocess import Preprocessed
     from excover.sat import CNF
     from excover.symmetry import Group
     from excover.zdd import Family
 
 __all__ = ["ExactCover"]
+
+P = TypeVar("P", bound=Problem)
 
 
 class ExactCover(Problem):
@@ -112,9 +118,11 @@ class ExactCover(Problem):
         engine: str = "auto",
     ) -> Search:
         """A search run over this problem (see :class:`excover.Search`)."""
-        return registry.search(
+        from excover.engines import Search
+
+        return Search(
             self,
-            heuristic,
+            heuristic=heuristic,
             seed=seed,
             max_solutions=max_solutions,
             max_nodes=max_nodes,
@@ -140,9 +148,13 @@ class ExactCover(Problem):
         """
         _check_method(method)
         _check_options(options)
-        return registry.first(
-            self, method, solver=solver, amo=amo, preprocess=preprocess, **options
-        )
+        from excover.counting import methods
+
+        if preprocess:
+            reduced = _reduced(self)
+            found = methods.first(reduced.problem, method, solver=solver, amo=amo, **options)
+            return None if found is None else reduced.original(found)
+        return methods.first(self, method, solver=solver, amo=amo, **options)
 
     def solutions(
         self,
@@ -178,20 +190,38 @@ class ExactCover(Problem):
         """
         _check_method(method)
         _check_options(options)
-        return registry.solutions(
-            self,
-            method,
-            limit,
-            solver=solver,
-            amo=amo,
-            workers=workers,
-            executor=executor,
-            tasks=tasks,
-            up_to_symmetry=up_to_symmetry,
-            symmetry=symmetry,
-            preprocess=preprocess,
-            **options,
-        )
+        from excover.counting import methods
+
+        if preprocess:
+            registry.check_no_symmetry(up_to_symmetry, symmetry)
+        if up_to_symmetry or (symmetry is not None and symmetry is not False):
+            if workers is not None:
+                raise UsageError(
+                    "a listing with symmetry is one search: workers= goes with count()"
+                )
+            found = registry.broken(
+                self, method, symmetry, solver, amo, workers, executor, tasks, options
+            )
+            listed = found.representatives() if up_to_symmetry else found.solutions()
+            return listed if limit is None else itertools.islice(listed, limit)
+        reduced = _reduced(self) if preprocess else None
+        problem = self if reduced is None else reduced.problem
+        if workers is not None or executor is not None or tasks is not None:
+            from excover.parallel import run
+
+            methods.check_not_sat(method, solver, amo)
+            listed = run.solutions(
+                problem,
+                method,
+                limit,
+                workers=workers,
+                executor=executor,
+                tasks=tasks,
+                options=dict(options),
+            )
+        else:
+            listed = methods.solutions(problem, method, limit, solver=solver, amo=amo, **options)
+        return listed if reduced is None else map(reduced.original, listed)
 
     def count(
         self,
@@ -232,18 +262,31 @@ class ExactCover(Problem):
         """
         _check_method(method)
         _check_options(options)
-        return registry.count(
-            self,
-            method,
-            solver=solver,
-            amo=amo,
-            workers=workers,
-            executor=executor,
-            tasks=tasks,
-            up_to_symmetry=up_to_symmetry,
-            symmetry=symmetry,
-            preprocess=preprocess,
-            **options,
+        from excover.counting import methods
+
+        if preprocess:
+            registry.check_no_symmetry(up_to_symmetry, symmetry)
+        problem = _reduced(self).problem if preprocess else self
+        if up_to_symmetry or (symmetry is not None and symmetry is not False):
+            found = registry.broken(
+                problem, method, symmetry, solver, amo, workers, executor, tasks, options
+            )
+            return found.count_orbits() if up_to_symmetry else found.count()
+        if workers is not None or executor is not None or tasks is not None:
+            from excover.parallel import run
+
+            methods.check_not_sat(method, solver, amo)
+            return run.count(
+                problem,
+                method,
+                workers=workers,
+                executor=executor,
+                tasks=tasks,
+                options=dict(options),
+            )
+        # None: the race may preprocess a long count; True: done above already
+        return methods.count(
+            problem, method, solver=solver, amo=amo, preprocess=preprocess is None, **options
         )
 
     def symmetries(self) -> Group:
@@ -260,7 +303,9 @@ class ExactCover(Problem):
         """Subproblems whose solutions partition this problem's, cut from the top of the
         search tree at ``depth``, or where it is biggest until there are ``tasks`` of
         them (see :func:`excover.parallel.split`)."""
-        return registry.split(self, depth, tasks, seed=seed)
+        from excover.parallel import split
+
+        return split(self, depth, tasks, seed=seed)
 
     def estimate(
         self, samples: int | None = None, *, seed: int | None = 0, timed: bool = True
@@ -269,7 +314,9 @@ class ExactCover(Problem):
         error) and of the time of a dancing-links count, from ``samples`` random probes
         (default 1000), or exact figures when the tree is small (see
         :func:`excover.parallel.estimate`)."""
-        return registry.estimate(self, samples, seed=seed, timed=timed)
+        from excover.parallel import estimate
+
+        return estimate(self, samples, seed=seed, timed=timed)
 
     def zdd(self, method: str = "dxz") -> Family:
         """The :class:`~excover.Family` of all solutions (sets of option indices).
@@ -278,12 +325,20 @@ class ExactCover(Problem):
         combine's intersection of one family per item (:mod:`excover.zdd.columns`).
         Both give the same family, in the default ZDD manager.
         """
-        return registry.zdd(self, method)
+        from excover.zdd import columns, dxz
+
+        if method == "dxz":
+            return dxz.dxz(self)
+        if method == "columns":
+            return columns.columns(self)
+        raise UsageError(f"unknown ZDD method {method!r}; choose 'dxz' or 'columns'")
 
     def to_cnf(self, amo: str = "auto") -> CNF:
         """The problem as a CNF formula, one variable per option (see :mod:`excover.sat`);
         ``amo`` names the at-most-one encoding."""
-        return registry.to_cnf(self, amo)
+        from excover.sat import to_cnf
+
+        return to_cnf(self, amo)
 
     def write_dimacs(self, path: str | os.PathLike[str], amo: str = "auto") -> None:
         """Write :meth:`to_cnf` to ``path`` in DIMACS format, with a header mapping the
@@ -304,3 +359,11 @@ def _check_method(method: str) -> None:
     """Reject unknown solving methods, listing the valid ones."""
     if not isinstance(method, str) or method not in METHODS:
         raise UsageError(f"unknown method {method!r}; choose one of {', '.join(METHODS)}")
+
+
+def _reduced(problem: P) -> Preprocessed[P]:
+    """``problem`` reduced by :func:`excover.preprocess.preprocess` (the solving methods'
+    ``preprocess=True``)."""
+    from excover.preprocess import preprocess
+
+    return preprocess(problem)

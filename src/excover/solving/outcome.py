@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from excover.names import ENGINE_NAMES
 
-TYPE_CHECKING = False  # typing is for type checkers: importing it costs each run ~6 ms
+TYPE_CHECKING = False  # typing is for type checkers: a run need not import it
 if TYPE_CHECKING:
     from typing import Any
 

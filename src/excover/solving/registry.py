@@ -1,188 +1,30 @@
-"""The work of :class:`~excover.ExactCover`'s solving methods: which operation and
-which method serve each call.
+"""The operations around one method, and the runs the front ends ask for.
 
-A call goes through the operations the arguments ask for, outermost first: preprocessing
-(``preprocess=True``), a symmetry-broken search (``symmetry``, ``up_to_symmetry``), a
-parallel run (``workers``, ``executor``, ``tasks``); what is left is one method in one
-process, which :mod:`excover.counting.methods` runs. This module sits above every engine
-and operation (dancing links, ZDDs, SAT, parallel runs, symmetry) and imports each only
-when a call asks for it, so that ``import excover`` stays cheap.
+:class:`~excover.ExactCover`'s solving methods go through the operations their
+arguments ask for, outermost first: preprocessing (``preprocess=True``),
+a symmetry-broken search (``symmetry``, ``up_to_symmetry``: :func:`broken`, over the
+group :func:`symmetries` gives), a parallel run (``workers``, ``executor``, ``tasks``);
+what is left is one method in one process, which :mod:`excover.counting.methods` runs.
+The front ends (the command line, ``.cmb`` programs, the studio) ask :func:`run_count`
+and :func:`run_solutions` instead, for an :class:`~excover.solving.outcome.Outcome`.
+This module sits above every engine and operation and imports each only when a call asks
+for it, so that ``import excover`` stays cheap.
 """
 
 from __future__ import annotations
 
 from excover.errors import UsageError
 
-TYPE_CHECKING = False  # typing is for type checkers: importing it costs each run ~6 ms
+TYPE_CHECKING = False  # typing is for type checkers: a run need not import it
 if TYPE_CHECKING:
-    from collections.abc import Callable, Iterable, Iterator
-    from typing import TypeVar, Unpack
+    from collections.abc import Callable
 
-    from excover.engines import Search
-    from excover.parallel import Estimate, Subproblem
-    from excover.preprocess import Preprocessed
     from excover.problem import Problem, SearchOptions
-    from excover.sat import CNF
     from excover.solving.outcome import Outcome
     from excover.solving.request import Request
-    from excover.symmetry import BrokenSearch, Generator, Group
-    from excover.zdd import Family
+    from excover.symmetry import BrokenSearch, Group
 
-    P = TypeVar("P", bound=Problem)
-
-__all__ = [
-    "broken",
-    "count",
-    "estimate",
-    "first",
-    "run_count",
-    "run_solutions",
-    "search",
-    "solutions",
-    "split",
-    "symmetries",
-    "to_cnf",
-    "zdd",
-]
-
-
-def search(
-    problem: Problem,
-    heuristic: str = "mrv",
-    *,
-    seed: int | None = None,
-    max_solutions: int | None = None,
-    max_nodes: int | None = None,
-    timeout: float | None = None,
-    engine: str = "auto",
-) -> Search:
-    """The work of :meth:`ExactCover.search`."""
-    from excover.engines import Search
-
-    return Search(
-        problem,
-        heuristic=heuristic,
-        seed=seed,
-        max_solutions=max_solutions,
-        max_nodes=max_nodes,
-        timeout=timeout,
-        engine=engine,
-    )
-
-
-def first(
-    problem: Problem,
-    method: str = "dlx",
-    *,
-    solver: str | None = None,
-    amo: str | None = None,
-    preprocess: bool = False,
-    **options: Unpack[SearchOptions],
-) -> list[int] | None:
-    """The work of :meth:`ExactCover.first`."""
-    from excover.counting import methods
-
-    if preprocess:
-        reduced = _preprocessed(problem)
-        found = first(reduced.problem, method, solver=solver, amo=amo, **options)
-        return None if found is None else reduced.original(found)
-    return methods.first(problem, method, solver=solver, amo=amo, **options)
-
-
-def solutions(
-    problem: Problem,
-    method: str = "dlx",
-    limit: int | None = None,
-    *,
-    solver: str | None = None,
-    amo: str | None = None,
-    workers: int | None = None,
-    executor: object | None = None,
-    tasks: int | None = None,
-    up_to_symmetry: bool = False,
-    symmetry: bool | Group | Iterable[Generator] | None = None,
-    preprocess: bool = False,
-    **options: Unpack[SearchOptions],
-) -> Iterator[list[int]]:
-    """The work of :meth:`ExactCover.solutions`."""
-    from excover.counting import methods
-
-    if preprocess:
-        _check_no_symmetry(up_to_symmetry, symmetry)
-        reduced = _preprocessed(problem)
-        listed = solutions(
-            reduced.problem,
-            method,
-            limit,
-            solver=solver,
-            amo=amo,
-            workers=workers,
-            executor=executor,
-            tasks=tasks,
-            **options,
-        )
-        return map(reduced.original, listed)
-    if up_to_symmetry or (symmetry is not None and symmetry is not False):
-        if workers is not None:
-            raise UsageError("a listing with symmetry is one search: workers= goes with count()")
-        found = broken(problem, method, symmetry, solver, amo, workers, executor, tasks, options)
-        listed = found.representatives() if up_to_symmetry else found.solutions()
-        return listed if limit is None else _first(listed, limit)
-    if workers is not None or executor is not None or tasks is not None:
-        from excover.parallel import run
-
-        methods.check_not_sat(method, solver, amo)
-        return run.solutions(
-            problem,
-            method,
-            limit,
-            workers=workers,
-            executor=executor,
-            tasks=tasks,
-            options=dict(options),
-        )
-    return methods.solutions(problem, method, limit, solver=solver, amo=amo, **options)
-
-
-def count(
-    problem: Problem,
-    method: str = "auto",
-    *,
-    solver: str | None = None,
-    amo: str | None = None,
-    workers: int | None = None,
-    executor: object | None = None,
-    tasks: int | None = None,
-    up_to_symmetry: bool = False,
-    symmetry: bool | Group | Iterable[Generator] | None = None,
-    preprocess: bool | None = None,
-    **options: Unpack[SearchOptions],
-) -> int:
-    """The work of :meth:`ExactCover.count`."""
-    from excover.counting import methods
-
-    if preprocess:
-        _check_no_symmetry(up_to_symmetry, symmetry)
-        problem = _preprocessed(problem).problem
-    if up_to_symmetry or (symmetry is not None and symmetry is not False):
-        found = broken(problem, method, symmetry, solver, amo, workers, executor, tasks, options)
-        return found.count_orbits() if up_to_symmetry else found.count()
-    if workers is not None or executor is not None or tasks is not None:
-        from excover.parallel import run
-
-        methods.check_not_sat(method, solver, amo)
-        return run.count(
-            problem,
-            method,
-            workers=workers,
-            executor=executor,
-            tasks=tasks,
-            options=dict(options),
-        )
-    # None: the race may preprocess a long count; True: done above already
-    return methods.count(
-        problem, method, solver=solver, amo=amo, preprocess=preprocess is None, **options
-    )
+__all__ = ["broken", "check_no_symmetry", "run_count", "run_solutions", "symmetries"]
 
 
 def symmetries(problem: Problem) -> Group:
@@ -240,66 +82,7 @@ def broken(
     return BrokenSearch(problem, group, method, workers=workers, **options)
 
 
-def split(
-    problem: Problem,
-    depth: int | None = None,
-    tasks: int | None = None,
-    *,
-    seed: int = 0,
-) -> list[Subproblem]:
-    """The work of :meth:`ExactCover.split`."""
-    from excover.parallel import split
-
-    return split(problem, depth, tasks, seed=seed)
-
-
-def estimate(
-    problem: Problem,
-    samples: int | None = None,
-    *,
-    seed: int | None = 0,
-    timed: bool = True,
-) -> Estimate:
-    """The work of :meth:`ExactCover.estimate`."""
-    from excover.parallel import estimate
-
-    return estimate(problem, samples, seed=seed, timed=timed)
-
-
-def zdd(problem: Problem, method: str = "dxz") -> Family:
-    """The work of :meth:`ExactCover.zdd`."""
-    from excover.zdd import columns, dxz
-
-    if method == "dxz":
-        return dxz.dxz(problem)
-    if method == "columns":
-        return columns.columns(problem)
-    raise UsageError(f"unknown ZDD method {method!r}; choose 'dxz' or 'columns'")
-
-
-def to_cnf(problem: Problem, amo: str = "auto") -> CNF:
-    """The work of :meth:`ExactCover.to_cnf`."""
-    from excover.sat import to_cnf
-
-    return to_cnf(problem, amo)
-
-
-def _first(found: Iterator[list[int]], limit: int) -> Iterator[list[int]]:
-    """The first ``limit`` of ``found``."""
-    for number, solution in enumerate(found):
-        if number >= limit:
-            return
-        yield solution
-
-
-def _preprocessed(problem: P) -> Preprocessed[P]:
-    """``problem`` reduced by :func:`excover.preprocess.preprocess`."""
-    from excover.preprocess import preprocess
-
-    return preprocess(problem)
-
-
-def _check_no_symmetry(up_to_symmetry: bool, symmetry: object) -> None:
+def check_no_symmetry(up_to_symmetry: bool, symmetry: object) -> None:
     """Refuse ``preprocess`` with a symmetry: the group is the original problem's, and
     the reduced problem may have other symmetries."""
     if up_to_symmetry or (symmetry is not None and symmetry is not False):

@@ -39,11 +39,14 @@ __all__ = [
     "SOLID_GRIDS",
     "SPHERE_STEPS",
     "Face",
+    "FloatArray",
     "Key",
+    "box_faces",
     "cell_centres",
     "cell_faces",
     "cell_volume",
     "point",
+    "unit_normal",
 ]
 
 Key = tuple[int, ...]
@@ -132,7 +135,7 @@ def cell_faces(grid: Grid, cell: Sequence[int]) -> list[Face]:
     _check(grid)
     cell = tuple(int(v) for v in cell)
     if grid.name == "cube":
-        return _box_faces(cell)
+        return box_faces(cell)
     if grid.name == "prism":
         return _prism_faces(cell)
     if grid.name == "sphere":
@@ -142,7 +145,8 @@ def cell_faces(grid: Grid, cell: Sequence[int]) -> list[Face]:
     return _tetrahedron(grid, _tetra_octa_corners(cell))
 
 
-def _box_faces(cell: Key) -> list[Face]:
+def box_faces(cell: Key) -> list[Face]:
+    """The six faces of the unit cube at ``cell`` (its lowest corner), as keys."""
     faces: list[Face] = []
     square = ((0, 0), (1, 0), (1, 1), (0, 1))  # counterclockwise about the third axis
     for axis in range(3):
@@ -183,7 +187,7 @@ def _ball_faces(cell: Key) -> list[Face]:
     half of :data:`SPHERE_STEPS`) cut into unit squares, each split along a diagonal."""
     half = SPHERE_STEPS // 2
     faces: list[Face] = []
-    for square in _box_faces((0, 0, 0)):
+    for square in box_faces((0, 0, 0)):
         origin = np.array(square[0]) * 2 * half - half  # the square as a face of [-n, n]^3
         u = (np.array(square[1]) - np.array(square[0])) * 2 * half
         v = (np.array(square[3]) - np.array(square[0])) * 2 * half
@@ -250,3 +254,13 @@ def _tetrahedron(grid: Grid, corners: list[Key]) -> list[Face]:
             face.reverse()
         faces.append(tuple(corners[k] for k in face))
     return faces
+
+
+def unit_normal(points: Sequence[FloatArray]) -> FloatArray:
+    """The unit normal of a planar polygon listed counterclockwise (Newell's method):
+    outward for a face listed counterclockwise seen from outside."""
+    total = np.zeros(3)
+    for p, q in zip(points, [*points[1:], points[0]], strict=True):
+        total += np.cross(p, q)
+    result: FloatArray = total / np.linalg.norm(total)
+    return result

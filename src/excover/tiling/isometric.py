@@ -20,7 +20,7 @@ from excover.errors import UsageError
 from excover.tiling.colours import shade, tile_colour
 from excover.tiling.geometry import SOLID_GRIDS
 from excover.tiling.grids import Grid
-from excover.tiling.solidview import solid_svg
+from excover.tiling.solidview import face_svg, solid_svg
 
 if TYPE_CHECKING:
     from excover.tiling.tile import Shape
@@ -117,16 +117,7 @@ def _draw(owners: dict[Cell, int], fills: list[str], size: float) -> str:
         f'<rect width="{width:.2f}" height="{height:.2f}" fill="white"/>',
     ]
     for outline, fill, lines in shapes:
-        out.append(
-            f'<polygon points="{" ".join(at(p) for p in outline)}" fill="{fill}" '
-            f'stroke="{fill}" stroke-width="0.5" stroke-linejoin="round"/>'
-        )
-        if lines:
-            path = "".join(f"M{at(outline[a])}L{at(outline[b])}" for a, b in lines)
-            out.append(
-                f'<path d="{path}" stroke="#222" stroke-width="{stroke:.1f}" '
-                'stroke-linecap="round" fill="none"/>'
-            )
+        out += face_svg(outline, fill, lines, at, stroke)
     out.append("</svg>")
     return "\n".join(out)
 

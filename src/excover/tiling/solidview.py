@@ -22,18 +22,24 @@ runs along each edge where a piece's surface does not go on flat.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
-import numpy.typing as npt
 
 from excover.tiling.colours import shade
-from excover.tiling.geometry import Face, Key, cell_centres, cell_faces, point
+from excover.tiling.geometry import (
+    Face,
+    FloatArray,
+    Key,
+    cell_centres,
+    cell_faces,
+    point,
+    unit_normal,
+)
 from excover.tiling.grids import Grid
 
-__all__ = ["VIEW", "piece_surfaces", "project", "solid_svg"]
+__all__ = ["VIEW", "face_svg", "piece_surfaces", "project", "solid_svg"]
 
-FloatArray = npt.NDArray[np.float64]
 Point = tuple[float, float]
 
 #: The direction the viewer looks along (unit).
@@ -141,7 +147,7 @@ def piece_surfaces(
                 if counts[tuple(sorted(face))] > 1:
                     continue
                 points = [point(grid, key) for key in face]
-                normal = _normal(points)
+                normal = unit_normal(points)
                 creases = []
                 for start, end in zip(face, face[1:] + face[:1], strict=True):
                     around = edges[min(start, end), max(start, end)]
@@ -164,7 +170,7 @@ def _surface_edges(grid: Grid, cells: Sequence[tuple[int, ...]], counts: dict[Fa
         for face in cell_faces(grid, cell):
             if counts.get(tuple(sorted(face)), 0) > 1:
                 continue
-            normal = _normal([point(grid, key) for key in face])
+            normal = unit_normal([point(grid, key) for key in face])
             for start, end in zip(face, face[1:] + face[:1], strict=True):
                 edges.setdefault((min(start, end), max(start, end)), []).append(normal)
     return edges
@@ -201,7 +207,7 @@ def _cell(
         if counts.get(tuple(sorted(face)), 0) > 1:
             continue
         points = [point(grid, key) + move for key in face]
-        normal = _normal(points)
+        normal = unit_normal(points)
         if float(normal @ VIEW) > -1e-9:
             continue  # turned away
         lines = []
@@ -215,13 +221,27 @@ def _cell(
     return drawn
 
 
-def _normal(points: Sequence[FloatArray]) -> FloatArray:
-    """The unit normal of a planar polygon listed counterclockwise (Newell)."""
-    total = np.zeros(3)
-    for p, q in zip(points, [*points[1:], points[0]], strict=True):
-        total += np.cross(p, q)
-    result: FloatArray = total / np.linalg.norm(total)
-    return result
+def face_svg(
+    outline: Sequence[Point],
+    fill: str,
+    lines: Sequence[tuple[int, int]],
+    at: Callable[[Point], str],
+    stroke: float,
+) -> list[str]:
+    """One seen face as SVG: its polygon in ``fill``, then the path of its dark edges
+    (``lines``: pairs of corner numbers of ``outline``), ``stroke`` wide; ``at`` gives a
+    point of the picture its place on the page."""
+    out = [
+        f'<polygon points="{" ".join(at(p) for p in outline)}" fill="{fill}" '
+        f'stroke="{fill}" stroke-width="0.5" stroke-linejoin="round"/>'
+    ]
+    if lines:
+        path = "".join(f"M{at(outline[a])}L{at(outline[b])}" for a, b in lines)
+        out.append(
+            f'<path d="{path}" stroke="#222" stroke-width="{stroke:.1f}" '
+            'stroke-linecap="round" fill="none"/>'
+        )
+    return out
 
 
 def _document(
@@ -281,16 +301,7 @@ def _document(
                 f'stroke="#222" stroke-width="{stroke:.1f}"/>'
             )
         for outline, fill, lines in d.polygons:
-            out.append(
-                f'<polygon points="{" ".join(at(p) for p in outline)}" fill="{fill}" '
-                f'stroke="{fill}" stroke-width="0.5" stroke-linejoin="round"/>'
-            )
-            if lines:
-                path = "".join(f"M{at(outline[a])}L{at(outline[b])}" for a, b in lines)
-                out.append(
-                    f'<path d="{path}" stroke="#222" stroke-width="{stroke:.1f}" '
-                    'stroke-linecap="round" fill="none"/>'
-                )
+            out += face_svg(outline, fill, lines, at, stroke)
         out.append("</g>")
     if grouped and piece is not None:
         out.append("</g>")

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 from itertools import product
 
@@ -37,14 +37,18 @@ import numpy as np
 import numpy.typing as npt
 
 from excover.errors import UsageError
-from excover.tiling.geometry import cell_faces, point
+from excover.tiling.geometry import (
+    Face,
+    FloatArray,
+    Key,
+    box_faces,
+    cell_faces,
+    point,
+    unit_normal,
+)
 from excover.tiling.grids import HEX_BASIS, TRIANGLE_NORMALS, TRIANGLE_SIDE, Coords, Grid
 
 __all__ = ["Surface", "surface"]
-
-Key = tuple[int, ...]
-Face = tuple[Key, ...]
-FloatArray = npt.NDArray[np.float64]
 
 #: Axial steps to the six neighbours of a hexagon, in counterclockwise order from the
 #: right; corner k of a hexagon (at 30 + 60 k degrees) is the centroid of the hexagon and
@@ -116,20 +120,7 @@ def _boxes(
     def position(key: Key) -> FloatArray:
         return np.array([(m // parts) * size + cuts[m % parts] for m in key], dtype=float)
 
-    faces: list[Face] = []
-    square = ((0, 0), (1, 0), (1, 1), (0, 1))  # counterclockwise about the third axis
-    for box in boxes:
-        for axis in range(3):
-            j, k = (axis + 1) % 3, (axis + 2) % 3
-            for side in (0, 1):
-                corners = []
-                for dj, dk in square:
-                    corner = list(box)
-                    corner[axis] += side
-                    corner[j] += dj
-                    corner[k] += dk
-                    corners.append(tuple(corner))
-                faces.append(tuple(corners if side else corners[::-1]))
+    faces = [face for box in boxes for face in box_faces(box)]
     return faces, position
 
 
@@ -203,7 +194,7 @@ def _assemble(
         seen[name] = seen.get(name, 0) + 1
     faces = [face for face in cell_faces if seen[tuple(sorted(face))] == 1]
     points = {key: position(key) for face in faces for key in face}
-    normals = [_normal([points[key] for key in face]) for face in faces]
+    normals = [unit_normal([points[key] for key in face]) for face in faces]
 
     parent: dict[tuple[int, int], tuple[int, int]] = {}
 
@@ -253,15 +244,6 @@ def _assemble(
         for number, directions in enumerate(normals_at):
             vertices[number, :2] = _mitred(vertices[number, :2], directions, inset)
     return Surface(vertices, np.array(triangles, dtype=np.int64))
-
-
-def _normal(points: Sequence[FloatArray]) -> FloatArray:
-    """The outward unit normal of a planar polygon listed counterclockwise (Newell)."""
-    total = np.zeros(3)
-    for p, q in zip(points, [*points[1:], points[0]], strict=True):
-        total += np.cross(p, q)
-    result: FloatArray = total / np.linalg.norm(total)
-    return result
 
 
 def _wedges(

@@ -37,7 +37,7 @@ from excover.errors import UsageError
 from excover.formats.text import read_text
 from excover.nonogram.model import Puzzle
 
-TYPE_CHECKING = False  # typing is for type checkers: importing it costs each run ~6 ms
+TYPE_CHECKING = False  # typing is for type checkers: a run need not import it
 if TYPE_CHECKING:
     from typing import Any
 

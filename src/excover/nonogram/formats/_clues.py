@@ -56,6 +56,15 @@ class Clues:
     def fail(self, message: str, line: int | None) -> FormatError:
         return FormatError(message, source=self.source, line=line)
 
+    def comment(self, line: str) -> tuple[str, str]:
+        """A ``# KEY: VALUE`` comment line, as the text formats write them: ``# title: ...``
+        names the puzzle; the key (in lower case) and the value, for the format's others."""
+        key, _, value = line[1:].partition(":")
+        key = key.strip().lower()
+        if key == "title" and value.strip():
+            self.title = value.strip()
+        return key, value
+
     def add(self, section: list[tuple[Clue, int]], text: str, line: int) -> None:
         """Append the clue ``text`` to ``section`` (``rows`` or ``cols``): block lengths,
         each with an optional colour char after it (``3r``), apart by spaces or commas."""

@@ -45,9 +45,7 @@ def read(text: str, source: str) -> Puzzle:
         elif state == "free" and raw[:2] in ("#t", "#T"):
             raise clues.fail("triddlers (a '#t' line) are not supported", number)
         elif state == "free" and raw.startswith("#"):
-            key, _, value = raw[1:].partition(":")
-            if key.strip().lower() == "title" and value.strip():
-                clues.title = value.strip()
+            clues.comment(raw)
     if state in ("free", "colours"):
         raise clues.fail("no ':' line before the row clues", number or None)
     if state == "rows":

@@ -54,9 +54,7 @@ def read(text: str, source: str) -> Puzzle:
     for number, raw in enumerate(text.splitlines(), start=1):
         stripped = raw.strip()
         if stripped.startswith("#"):
-            key, _, value = stripped[1:].partition(":")
-            if key.strip().lower() == "title" and value.strip():
-                clues.title = value.strip()
+            clues.comment(stripped)
             continue
         line = re.sub(_INI_COMMENT, "", raw).strip()
         if not line:

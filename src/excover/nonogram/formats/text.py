@@ -35,10 +35,8 @@ def read(text: str, source: str) -> Puzzle:
     for number, raw in enumerate(text.splitlines(), start=1):
         line = raw.strip()
         if line.startswith("#"):
-            key, _, value = line[1:].partition(":")
-            if key.strip().lower() == "title" and value.strip():
-                clues.title = value.strip()
-            elif key.strip().lower() in ("colour", "color"):
+            key, value = clues.comment(line)
+            if key in ("colour", "color"):
                 fields = value.split()
                 if len(fields) != 3:
                     raise clues.fail("a colour line is '# colour: CHAR NAME #rrggbb'", number)

@@ -1,0 +1,38 @@
+"""Public names a package imports on first use.
+
+``excover`` itself and the packages that every solving call imports keep some public
+names in a table (the name, and the module it lives in) and import that module only when
+the name is first asked for, so that ``import excover`` and the command's start-up do
+not pay for what a run does not use. :func:`lazy_getattr` makes the package's module
+``__getattr__`` from that table.
+"""
+
+from __future__ import annotations
+
+TYPE_CHECKING = False  # typing is for type checkers: a run need not import it
+if TYPE_CHECKING:
+    from collections.abc import Callable, Mapping
+    from typing import Any
+
+__all__ = ["lazy_getattr"]
+
+
+def lazy_getattr(
+    package: str, table: Mapping[str, str], namespace: dict[str, Any]
+) -> Callable[[str], Any]:
+    """The module ``__getattr__`` of ``package``: a name of ``table`` imported from its
+    module when first asked for and kept in ``namespace`` (the package's ``globals()``),
+    so that later look-ups find it without this function; any other name is an
+    AttributeError."""
+
+    def __getattr__(name: str) -> Any:
+        module = table.get(name)
+        if module is None:
+            raise AttributeError(f"module {package!r} has no attribute {name!r}")
+        from importlib import import_module
+
+        value = getattr(import_module(module), name)
+        namespace[name] = value
+        return value
+
+    return __getattr__
