@@ -55,11 +55,12 @@ def broken(
     from collections.abc import Iterable
 
     from excover.counting import methods
+    from excover.names import METHOD_TRAITS
     from excover.symmetry import BrokenSearch, Group
 
     methods.check_not_sat(method, solver, amo)
-    if method == "sat":
-        raise UsageError("counting with symmetry runs dancing links; method 'sat' cannot")
+    if METHOD_TRAITS[method].solver:
+        raise UsageError(f"counting with symmetry runs dancing links; method {method!r} cannot")
     if executor is not None or tasks is not None:
         raise UsageError(
             "symmetry goes with workers=, not with executor= or tasks= (cannot be combined yet)"
