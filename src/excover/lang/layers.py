@@ -7,12 +7,14 @@ y)`` (x from the left, y from the layer's bottom row) stands for
 
 - **prism**: a layer is a triangle pattern; its triangle ``(a, b, c)`` is the prism
   ``(a, b, c, z)``;
-- **sphere**: the sphere ``(x, y, z)`` of the face-centred cubic packing, where ``x + y +
-  z`` must be even: the spheres of a layer sit on one colour of a checkerboard (each
-  touching four diagonally), those of the next layer in the hollows between them;
+- **sphere**: the sphere ``(x, y, z)`` of the face-centred cubic packing: the spheres of
+  a layer sit on one colour of a checkerboard (each touching four diagonally), those of
+  the next layer on the other colour, in the hollows between them. ``x + y + z`` is even
+  for every cell, or odd for every cell (the pattern is then moved by one column, onto
+  the grid's cells);
 - **rhombic**: the rhombic dodecahedron centred on the cube ``(x, y, z)`` (48 cells of
-  the rhombic grid), ``x + y + z`` even as for the spheres, so that two dodecahedra
-  share a face where two spheres touch: the polyrhombic dodecahedra;
+  the rhombic grid), the cubes on a checkerboard as the spheres are, so that two
+  dodecahedra share a face where two spheres touch: the polyrhombic dodecahedra;
 - **tetraocta**: the voxel ``(x, y, z)`` of BurrTools' tetrahedra-octahedra grid, which
   must be one of its cells (:mod:`excover.formats.burrtools.lattice`).
 
@@ -76,20 +78,25 @@ def solid_pattern(grid: str, layers: Sequence[Iterable[Cell]]) -> Shape:
     if grid not in _PATTERNS:
         raise UsageError(f"unknown grid {grid!r}; choose one of {', '.join(LAYERED_GRIDS)}")
     cells: list[Cell] = []
+    parity: int | None = None
     for z, layer in enumerate(layers):
         for spot in sorted(layer):
             if grid == "prism":
                 cells.append((*spot, z))
                 continue
             x, y = spot
-            if grid in ("sphere", "rhombic") and (x + y + z) % 2:
-                what = "sphere" if grid == "sphere" else "rhombic dodecahedron"
-                raise LayerError(
-                    z,
-                    f"no {what} at x={x}, y={y} of layer {z + 1}: in layer z (from 0) a cell "
-                    "(x, y) needs x + y + z even (the packing's checkerboard)",
-                )
-            if grid == "tetraocta" and not TETRAOCTA.is_cell((x, y, z)):
+            if grid in ("sphere", "rhombic"):
+                parity = (x + y + z) % 2 if parity is None else parity
+                if (x + y + z) % 2 != parity:
+                    what = "sphere" if grid == "sphere" else "rhombic dodecahedron"
+                    raise LayerError(
+                        z,
+                        f"the {what} at x={x}, y={y} of layer {z + 1} is off the packing of "
+                        "the cells before it: x + y + z must be all even or all odd (x from "
+                        "the left, y from the layer's bottom row, z from 0)",
+                    )
+                x += parity  # the odd packing moved onto the even one
+            elif grid == "tetraocta" and not TETRAOCTA.is_cell((x, y, z)):
                 raise LayerError(
                     z, f"voxel x={x}, y={y} of layer {z + 1} is not a cell of the tetraocta grid"
                 )
@@ -102,9 +109,9 @@ def solid_pattern(grid: str, layers: Sequence[Iterable[Cell]]) -> Shape:
 
 def solid_layers(shape: Shape) -> list[list[Cell]]:
     """The layers of a pattern of a layered grid, bottom first, the lowest being ``z =
-    0``: the inverse of :func:`solid_pattern` up to a translation of the grid (squares
-    from ``x = 0`` and ``y = 0``, or ``x = 1`` where the checkerboard asks). A rhombic
-    pattern that is no union of whole dodecahedra is a UsageError."""
+    0``: the inverse of :func:`solid_pattern` up to a translation (squares from ``x = 0``
+    and ``y = 0``). A rhombic pattern that is no union of whole dodecahedra is a
+    UsageError."""
     grid = shape.grid.name
     if grid not in _PATTERNS:
         raise UsageError(f"a {grid} pattern is not drawn in layers of a solid grid")
@@ -127,12 +134,9 @@ def solid_layers(shape: Shape) -> list[list[Cell]]:
 
 
 def _lowest(coords: Coords) -> Coords:
-    """Points of a packing moved to ``y = 0``, ``z = 0`` and ``x`` 0 or 1, their
-    coordinate sums still even."""
-    low = coords.min(axis=0)
-    if int(low.sum()) % 2:
-        low[0] -= 1
-    moved: Coords = coords - low
+    """Points moved to ``x = 0``, ``y = 0`` and ``z = 0`` (on the packings, their
+    coordinate sums then all even or all odd, as the layers may draw them)."""
+    moved: Coords = coords - coords.min(axis=0)
     return moved
 
 
