@@ -140,16 +140,16 @@ def test_the_layers_stand_for_the_documented_cells() -> None:
         "pattern3 p = prism [triangle{.*}, triangle{*}]\n"
         "pattern3 t = tetraocta [{*..$...$..*}]\n"
     )
-    shapes = interpreter.patterns3
-    assert shapes["s"].cells == [(0, 0, 0), (1, 0, 1), (2, 0, 0)]
-    assert shapes["r"].cells == sorted(
-        rhombic_dodecahedron((0, 0, 0)) + rhombic_dodecahedron((1, 1, 0))
-    )
-    prisms = shapes["p"].cells
+    shapes = {
+        name: sorted(map(tuple, p.coords().tolist())) for name, p in interpreter.patterns3.items()
+    }
+    assert shapes["s"] == [(0, 0, 0), (1, 0, 1), (2, 0, 0)]
+    assert shapes["r"] == sorted(rhombic_dodecahedron((0, 0, 0)) + rhombic_dodecahedron((1, 1, 0)))
+    prisms = shapes["p"]
     assert len(prisms) == 2 and {c[3] for c in prisms} == {0, 1}
     assert all(sum(c[:3]) in (1, 2) for c in prisms)
-    assert shapes["t"].cells == [(0, 2, 0), (2, 0, 0)]
-    assert all(GRIDS["tetraocta"].is_cell(c) for c in shapes["t"].cells)
+    assert shapes["t"] == [(0, 2, 0), (2, 0, 0)]
+    assert all(GRIDS["tetraocta"].is_cell(c) for c in shapes["t"])
 
 
 @pytest.mark.parametrize(
