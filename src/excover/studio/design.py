@@ -9,10 +9,9 @@ three ways.
   first, on the grid's layout (:mod:`excover.studio.cells`); on the solid grids they are
   lists of such layers, bottom layer first, each ``*`` on a cell of the grid. A count is
   ``"N"``, ``"LO..HI"``, ``"LO.."`` or ``"any"``, as the ``.cmb`` language writes
-  multiplicities. Everything the page sends is
-  untrusted: :meth:`Design.from_json` checks every field and bounds every size, and names
-  the field at fault when it refuses one. Pieces are kept in the smallest frame that
-  holds them.
+  multiplicities. Everything the page sends is untrusted: :meth:`Design.from_json`
+  checks every field and bounds every size, and names the field at fault when it
+  refuses one. Pieces are kept in the smallest frame that holds them.
 - As a :class:`~excover.tiling.Tiling`, to solve (:meth:`Design.tiling`).
 - As a ``.cmb`` program that ``excover run`` accepts (:meth:`Design.to_cmb`); a program
   is read back by :func:`excover.studio.program.from_cmb`.
