@@ -41,6 +41,10 @@ def test_the_examples_are_there() -> None:
         "tetrominoes",
         "trihexes",
         "lozenges",
+        "prisms",
+        "spheres",
+        "rhombic",
+        "tetraocta",
     }
 
 

@@ -21,6 +21,7 @@ from starlette.testclient import TestClient
 
 from excover.studio.app import MAX_BODY, MAX_JOBS, PENDING_SECONDS, create_app
 from excover.studio.catalog import families
+from excover.studio.cells import LAYERED
 from excover.studio.design import Design
 from excover.studio.program import from_cmb
 from excover.tiling import pentominoes
@@ -163,7 +164,7 @@ def test_a_bad_design_names_the_field_at_fault(client: TestClient) -> None:
 
 
 def cells(grid: str, drawing: list[Any]) -> int:
-    layers = drawing if grid == "cube" else [drawing]
+    layers = drawing if grid in LAYERED else [drawing]
     return sum(row.count("*") for layer in layers for row in layer)
 
 
@@ -171,7 +172,7 @@ def test_the_catalog_names_every_piece_once_on_its_grid() -> None:
     by_grid: dict[str, list[dict[str, Any]]] = {}
     for family in families():
         by_grid.setdefault(family["grid"], []).append(family)
-    assert set(by_grid) == {"square", "hex", "triangle", "cube"}
+    assert set(by_grid) == {"square", "hex", "triangle", *LAYERED}
     for grid, found in by_grid.items():
         names = [piece["name"] for family in found for piece in family["pieces"]]
         assert len(names) == len(set(names)), grid
@@ -187,6 +188,10 @@ def test_the_catalog_names_every_piece_once_on_its_grid() -> None:
     assert [orders["triangle", n] for n in range(1, 7)] == [1, 1, 1, 3, 4, 12]
     assert [orders["hex", n] for n in range(1, 6)] == [1, 1, 3, 7, 22]
     assert [orders["cube", n] for n in range(1, 6)] == [1, 1, 2, 7, 23]
+    # free polyspheres: one, a pair, three at 60, 90, 120 or 180 degrees
+    assert [orders["sphere", n] for n in range(1, 4)] == [1, 1, 4]
+    # a free polyprism of 3: three in a layer, three stacked, a pair and one above
+    assert [orders["prism", n] for n in range(1, 4)] == [1, 2, 3]
     (soma,) = [f for f in families() if f["name"] == "Soma pieces"]
     assert [p["name"] for p in soma["pieces"]] == list("VLTZABP")
     assert sorted(cells("cube", p["cells"]) for p in soma["pieces"]) == [3] + [4] * 6

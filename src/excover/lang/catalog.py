@@ -22,6 +22,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache
 
+from excover.lang.evaluate import flat_drawing, layer_drawings
+from excover.lang.layers import LAYERED_GRIDS
 from excover.tiling import (
     Pattern,
     Pattern3,
@@ -30,10 +32,12 @@ from excover.tiling import (
     polyhexes,
     polyiamonds,
     polyominoes,
+    polyprisms,
+    polyrhombic_dodecahedra,
+    polyspheres,
     soma_pieces,
     tetrominoes,
 )
-from excover.tiling.grids import triangle_spot
 from excover.tiling.tile import Shape
 
 __all__ = ["PieceSet", "piece_set", "piece_sets", "set_text"]
@@ -42,7 +46,8 @@ __all__ = ["PieceSet", "piece_set", "piece_sets", "set_text"]
 @dataclass(frozen=True)
 class PieceSet:
     """A named set of pieces: its include name, a line saying what it is, its grid
-    (``square``, ``hex``, ``triangle`` or ``cube``) and the pieces by name."""
+    (``square``, ``hex``, ``triangle``, ``cube``, ``prism``, ``sphere`` or ``rhombic``)
+    and the pieces by name."""
 
     name: str
     title: str
@@ -56,7 +61,7 @@ class PieceSet:
 
     @property
     def three_d(self) -> bool:
-        return self.grid == "cube"
+        return self.grid == "cube" or self.grid in LAYERED_GRIDS
 
 
 def _numbered(stem: str, shapes: Sequence[Shape]) -> dict[str, Shape]:
@@ -154,6 +159,48 @@ _SETS = [
         lambda: _numbered("pentacube", polycubes(5, "rotations")),
     ),
     PieceSet("soma", "the 7 Soma pieces: V L T Z A B P", "cube", lambda: dict(soma_pieces())),
+    PieceSet(
+        "diprisms",
+        "the 2 diprisms (two triangular prisms): diprism1 diprism2",
+        "prism",
+        lambda: _numbered("diprism", polyprisms(2, "rotations")),
+    ),
+    PieceSet(
+        "triprisms",
+        "the 3 triprisms: triprism1 ... triprism3",
+        "prism",
+        lambda: _numbered("triprism", polyprisms(3, "rotations")),
+    ),
+    PieceSet(
+        "tetraprisms",
+        "the 13 tetraprisms, mirror pairs apart: tetraprism1 ... tetraprism13",
+        "prism",
+        lambda: _numbered("tetraprism", polyprisms(4, "rotations")),
+    ),
+    PieceSet(
+        "trispheres",
+        "the 5 trispheres, mirror pairs apart: trisphere1 ... trisphere5",
+        "sphere",
+        lambda: _numbered("trisphere", polyspheres(3, "rotations")),
+    ),
+    PieceSet(
+        "tetraspheres",
+        "the 28 tetraspheres, mirror pairs apart: tetrasphere1 ... tetrasphere28",
+        "sphere",
+        lambda: _numbered("tetrasphere", polyspheres(4, "rotations")),
+    ),
+    PieceSet(
+        "trirhombics",
+        "the 5 tri-rhombic dodecahedra, mirror pairs apart: trirhombic1 ... trirhombic5",
+        "rhombic",
+        lambda: _numbered("trirhombic", polyrhombic_dodecahedra(3, "rotations")),
+    ),
+    PieceSet(
+        "tetrarhombics",
+        "the 28 tetra-rhombic dodecahedra, mirror pairs apart: tetrarhombic1 ... tetrarhombic28",
+        "rhombic",
+        lambda: _numbered("tetrarhombic", polyrhombic_dodecahedra(4, "rotations")),
+    ),
 ]
 
 _BY_NAME = {piece_set.name: piece_set for piece_set in _SETS}
@@ -196,31 +243,10 @@ def _declaration(name: str, shape: Shape) -> str:
         return f"pattern3 {name} = [\n{layers}\n]"
     if isinstance(shape, Pattern):
         return f"pattern {name} = {{\n{shape.ascii()}\n}}"
-    return f"pattern {name} = {shape.grid.name}{{\n{_staggered(shape)}\n}}"
-
-
-def _staggered(shape: Shape) -> str:
-    """The drawing of a hexagonal or triangular shape, top row first. On hexagons the
-    cells of a row are two columns apart and rows shift by one; on triangles a row is a
-    strip of triangles pointing down and up in turn, and the drawing starts on a column
-    of the right parity (the triangle at column x of row y points down when x + y is
-    even), so that it draws the shape itself and not its mirror image."""
-    cells = [tuple(int(v) for v in cell) for cell in shape.coords().tolist()]
-    if shape.grid.name == "hex":
-        spots = {(2 * q + r, r) for q, r in cells}
-        hole = " "
-    else:
-        spots = {triangle_spot(cell) for cell in cells}
-        hole = "."
-    left = min(x for x, _ in spots)
-    bottom = min(y for _, y in spots)
-    if shape.grid.name == "hex":
-        left -= (left - bottom) % 2  # keep each row's cells on the staggered columns
-    else:
-        left -= (left + bottom) % 2  # keep each triangle's orientation
-    rows = []
-    for y in range(max(y for _, y in spots), bottom - 1, -1):
-        width = max(x for x, _ in spots) + 1
-        row = "".join("*" if (x, y) in spots else hole for x in range(left, width))
-        rows.append(row.rstrip() or hole)
-    return "\n".join(rows)
+    grid = shape.grid.name
+    if grid in LAYERED_GRIDS:
+        art = "triangle" if grid == "prism" else ""
+        drawn = ",\n".join(art + "{\n" + "\n".join(rows) + "\n}" for rows in layer_drawings(shape))
+        return f"pattern3 {name} = {grid} [\n{drawn}\n]"
+    rows = "\n".join(flat_drawing(grid, shape.coords().tolist()))
+    return f"pattern {name} = {grid}{{\n{rows}\n}}"

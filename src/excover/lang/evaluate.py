@@ -2,8 +2,10 @@
 
 Expressions denote patterns of the square grid (:class:`~excover.tiling.Pattern`), or of
 the hexagonal and triangular grids (``hex{...}``, ``triangle{...}``), on which only the
-set operations apply. A 3D pattern is a list of square layers, bottom first. Every error
-a tiling operation raises is reported at the expression or tile that caused it.
+set operations apply. A 3D pattern is a list of layers, bottom first: square layers on
+the cube, and on BurrTools' other solid grids the layers :mod:`excover.lang.layers`
+reads. Every error a tiling operation raises is reported at the expression or tile that
+caused it.
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ from excover.lang.limits import (
 )
 
 if TYPE_CHECKING:
-    from excover.tiling import Isometry, Pattern, Pattern3, Tiling
+    from excover.tiling import Isometry, Pattern, Tiling
     from excover.tiling.tile import Multiplicity, Shape, Tile
 
 __all__ = [
@@ -40,7 +42,9 @@ __all__ = [
     "draw",
     "evaluate",
     "evaluate_layers",
+    "flat_drawing",
     "joined_tiles",
+    "layer_drawings",
     "located",
     "tile_defs",
     "used_at",
@@ -153,25 +157,47 @@ def _binary(expr: s.Binary, left: Shape, right: Shape, budget: Budget) -> Shape:
 
 
 def evaluate_layers(
-    layers: Sequence[s.Expr], patterns: Mapping[str, Shape], budget: Budget | None = None
-) -> Pattern3:
-    """The 3D pattern of square layers, bottom (z = 0) first (padded to a common frame,
-    checked and charged to ``budget`` as :func:`evaluate` does)."""
+    layers: Sequence[s.Expr],
+    patterns: Mapping[str, Shape],
+    budget: Budget | None = None,
+    grid: str = "cube",
+) -> Shape:
+    """The 3D pattern of ``grid`` drawn by its layers, bottom (z = 0) first: square layers
+    padded to a common frame on the cube, checked and charged to ``budget`` as
+    :func:`evaluate` does; on the other solid grids, layers read as
+    :mod:`excover.lang.layers` says, a cell that stands for none of the grid's an error
+    at its layer."""
+    from excover.lang.layers import CELLS_PER_SPOT, LayerError, layer_grid, solid_pattern
     from excover.tiling import Pattern, Pattern3
 
     budget = Budget() if budget is None else budget
-    flats: list[Pattern] = []
+    flats: list[Shape] = []
+    wanted = layer_grid(grid)
     for layer in layers:
         flat = _evaluate(layer, patterns, budget)
-        if not isinstance(flat, Pattern):
+        if flat.grid.name != wanted:
+            hint = " (prism [...] takes triangle layers)" if flat.grid.name == "triangle" else ""
             raise LangError(
-                f"a layer of a 3D pattern must be square, not a {_kind(flat)}", layer.pos
+                f"a layer of a {'3D' if grid == 'cube' else grid} pattern must be "
+                f"{'square' if wanted == 'square' else 'a triangle pattern'}, "
+                f"not a {_kind(flat)}{hint}",
+                layer.pos,
             )
         flats.append(flat)
-    if flats:
-        sizes = (max(f.width for f in flats), max(f.height for f in flats), len(flats))
-        _frame(sizes, budget, layers[0].pos)
-    return Pattern3.from_layers(flats)
+    if grid == "cube":
+        squares = [flat for flat in flats if isinstance(flat, Pattern)]
+        if squares:
+            sizes = (max(f.width for f in squares), max(f.height for f in squares), len(squares))
+            _frame(sizes, budget, layers[0].pos)
+        return Pattern3.from_layers(squares)
+    cells = sum(_cells(flat) for flat in flats) * CELLS_PER_SPOT[grid]
+    if layers:
+        budget.charge(cells * CELL_SET_BYTES, f"a {grid} pattern of {cells} cells", layers[0].pos)
+    spots = [[tuple(cell) for cell in flat.coords().tolist()] for flat in flats]
+    try:
+        return solid_pattern(grid, spots)
+    except LayerError as exc:
+        raise LangError(str(exc), layers[exc.layer].pos) from None
 
 
 def _kind(shape: object) -> str:
@@ -437,28 +463,81 @@ def _placements(tile: Tile, board: Shape, board_size: int) -> Iterator[int]:
 
 def draw(shape: Shape) -> str:
     """A pattern as text, top row first: ``*`` cells and ``.`` holes; hexagons staggered
-    as in their drawings; 3D patterns as their layers side by side, bottom on the left."""
+    as in their drawings; 3D patterns as their layers side by side, bottom on the left
+    (on BurrTools' solid grids the layers of :mod:`excover.lang.layers`)."""
+    from excover.lang.layers import LAYERED_GRIDS
     from excover.tiling import Pattern, Pattern3
-    from excover.tiling.polyform import triangle_spot
 
     if isinstance(shape, Pattern):
         return shape.ascii()
     if isinstance(shape, Pattern3):
         layers = [shape.layer(z).ascii().split("\n") for z in range(shape.depth)]
         return "\n".join(" ".join(rows) for rows in zip(*layers, strict=True))
-    cells = shape.coords().tolist()
-    if not cells:
-        return ""
-    if shape.grid.name == "hex":
+    if shape.grid.name in LAYERED_GRIDS:
+        drawn = layer_drawings(shape)
+        return "\n".join(" ".join(rows) for rows in zip(*drawn, strict=True))
+    return "\n".join(flat_drawing(shape.grid.name, shape.coords().tolist()))
+
+
+def flat_drawing(
+    grid: str, cells: Sequence[Sequence[int]], frame: tuple[int, int, int] | None = None
+) -> list[str]:
+    """The rows of a drawing of hexagons or triangles, top row first, as their ``hex{...}``
+    and ``triangle{...}`` drawings read them back (on triangles, starting on a column of
+    the right parity so that each triangle points the right way). ``frame`` (the leftmost
+    column, the bottom row and the top row) draws a triangle layer in a box shared with
+    other layers."""
+    from excover.tiling.polyform import triangle_spot
+
+    if grid == "hex":
         spots = {(2 * q + r, r) for q, r in cells}
         hole = " "
     else:
         spots = {triangle_spot(cell) for cell in cells}
         hole = "."
-    xs = [x for x, _ in spots]
-    ys = [y for _, y in spots]
+    if frame is None:
+        if not spots:
+            return []
+        left, bottom, top = (
+            min(x for x, _ in spots),
+            min(y for _, y in spots),
+            max(y for _, y in spots),
+        )
+        if grid == "triangle":
+            left -= (left + bottom) % 2
+    else:
+        left, bottom, top = frame
+    width = max((x for x, _ in spots), default=left) + 1
     rows = []
-    for y in range(max(ys), min(ys) - 1, -1):
-        row = "".join("*" if (x, y) in spots else hole for x in range(min(xs), max(xs) + 1))
-        rows.append(row.rstrip())
-    return "\n".join(rows)
+    for y in range(top, bottom - 1, -1):
+        row = "".join("*" if (x, y) in spots else hole for x in range(left, width))
+        rows.append(row.rstrip() or hole)
+    return rows
+
+
+def layer_drawings(shape: Shape) -> list[list[str]]:
+    """The drawings of the layers of a pattern of BurrTools' solid grids (not the cube),
+    bottom layer first, each in the box of all of them, as the ``.cmb`` language writes
+    them in ``pattern3 NAME = GRID [...]``: square layers with ``*`` and ``.``, triangle
+    layers as in ``triangle{...}``."""
+    from excover.lang.layers import solid_layers
+    from excover.tiling.polyform import triangle_spot
+
+    layers = solid_layers(shape)
+    if shape.grid.name == "prism":
+        spots = [triangle_spot(cell) for layer in layers for cell in layer]
+        left, bottom = min(x for x, _ in spots), min(y for _, y in spots)
+        left -= (left + bottom) % 2
+        frame = (left, bottom, max(y for _, y in spots))
+        drawn = [flat_drawing("triangle", layer, frame) for layer in layers]
+        width = max(len(row) for rows in drawn for row in rows)
+        return [[row.ljust(width, ".") for row in rows] for rows in drawn]
+    width = max(x for layer in layers for x, _ in layer) + 1
+    height = max(y for layer in layers for _, y in layer) + 1
+    return [
+        [
+            "".join("*" if (x, y) in layer else "." for x in range(width))
+            for y in range(height - 1, -1, -1)
+        ]
+        for layer in layers
+    ]

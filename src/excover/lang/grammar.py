@@ -5,7 +5,9 @@ line, identifiers are a letter then letters, digits and ``_``; keywords are rese
 case-sensitive; ``INTxINT`` is one token (a size or a cell); strings are ``"..."`` with
 ``\\"`` and ``\\\\``, and may span lines; ``{...}`` is an ASCII-art pattern. Extensions:
 ``hex{...}`` and ``triangle{...}`` patterns (``hex`` and ``triangle`` stay usable as
-names), and options ``~word`` or ``~N``/``~LO..HI``/``~LO..`` checked by the parser.
+names), 3D patterns of BurrTools' solid grids (``pattern3 p = sphere [...]``: the grid's
+name, checked by the parser, stays usable as a name too), and options ``~word`` or
+``~N``/``~LO..HI``/``~LO..`` checked by the parser.
 
 Precedence, as in combine: the infix operators ``- && || ^`` share one level and
 associate to the left; they bind tighter than the prefix forms ``union inter diff xor
@@ -138,7 +140,7 @@ _statement: pattern | pattern3 | tiles | problem | assert_ | print_ | solve | al
           | count | dimacs | flag | exit_ | include
 
 pattern: PATTERN NAME EQUAL expr
-pattern3: PATTERN3 NAME EQUAL LSQB [expr (COMMA expr)*] RSQB
+pattern3: PATTERN3 NAME EQUAL [NAME] LSQB [expr (COMMA expr)*] RSQB
 tiles: (TILES | TILES3) NAME EQUAL tile_sum
 problem: (PROBLEM | PROBLEM3) NAME EQUAL expr tile_sum TILDE*
 assert_: ASSERT (bool | expr EQUAL expr)

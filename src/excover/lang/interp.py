@@ -135,7 +135,9 @@ class Interpreter:
             self.patterns[st.name] = evaluate(st.expr, self.patterns, self.budget)
         elif isinstance(st, s.Pattern3Decl):
             with located(st.pos):
-                self.patterns3[st.name] = evaluate_layers(st.layers, self.patterns, self.budget)
+                self.patterns3[st.name] = evaluate_layers(
+                    st.layers, self.patterns, self.budget, st.grid
+                )
         elif isinstance(st, s.TilesDecl):
             table = self.tiles3 if st.three_d else self.tiles
             patterns = self.patterns3 if st.three_d else self.patterns
@@ -203,9 +205,11 @@ class Interpreter:
     # ----- declarations -----
 
     def _problem(self, st: s.ProblemDecl) -> None:
+        from excover.tiling.geometry import SOLID_GRIDS
+
         patterns = self.patterns3 if st.three_d else self.patterns
         board = evaluate(st.board, patterns, self.budget)
-        if st.three_d and board.grid.name != "cube":
+        if st.three_d and board.grid.name not in SOLID_GRIDS:
             raise LangError("the board of a 3D problem must be a 3D pattern", st.board.pos)
         lists = self.tiles3 if st.three_d else self.tiles
         if isinstance(st.tiles, s.Var):
@@ -365,8 +369,10 @@ class Interpreter:
             self._say(f'"{problem.name}" solved in {seconds:.6f}s')
         if st.svg is not None:
             target = self._target(st.svg, st.pos)
+            picture = found.exploded_svg() if st.three_d else found.svg()
             try:
-                found.write_svg(target)
+                with open(target, "w", encoding="utf-8") as file:
+                    file.write(picture)
             except OSError as exc:
                 raise LangError(f"cannot write {st.svg}: {exc.strerror or exc}", st.pos) from None
             self._written.add(target)

@@ -420,8 +420,11 @@ class _Builder:
         if kind == "pattern":
             return s.PatternDecl(pos, str(kids[1]), self.expr(kids[3]))
         if kind == "pattern3":
+            grid = "cube"
+            if str(kids[3]) != "[":
+                grid = self.solid_grid(kids[3])
             layers = tuple(self.expr(k) for k in kids[4:-1] if _is_tree(k))
-            return s.Pattern3Decl(pos, str(kids[1]), layers)
+            return s.Pattern3Decl(pos, str(kids[1]), layers, grid)
         if kind == "tiles":
             return s.TilesDecl(pos, str(kids[1]), self.tile_sum(kids[3]), kids[0] == "tiles3")
         if kind == "problem":
@@ -444,6 +447,19 @@ class _Builder:
             return s.Flag(pos, str(kids[0]), kids[1] == "on")
         assert kind == "exit_", kind
         return s.Exit(pos)
+
+    def solid_grid(self, token: object) -> str:
+        """The grid named before the layers of a ``pattern3``."""
+        from excover.lang.layers import LAYERED_GRIDS
+
+        word = str(token)
+        if word not in ("cube", *LAYERED_GRIDS):
+            raise LangError(
+                f"unknown grid {word!r} for a 3D pattern; write cube (the default), "
+                f"{', '.join(LAYERED_GRIDS[:-1])} or {LAYERED_GRIDS[-1]}",
+                self.pos(token),
+            )
+        return word
 
     def problem(self, pos: Pos, kids: Sequence[object]) -> s.ProblemDecl:
         board = self.expr(kids[3])

@@ -197,11 +197,14 @@ class PatternDecl:
 
 @dataclass(frozen=True)
 class Pattern3Decl:
-    """``pattern3 ID = [layer0, layer1, ...]``, bottom layer first."""
+    """``pattern3 ID = GRID [layer0, layer1, ...]``, bottom layer first; ``grid`` is
+    ``cube`` when no grid is named, else ``prism``, ``sphere``, ``rhombic`` or
+    ``tetraocta`` (see :mod:`excover.lang.layers`)."""
 
     pos: Pos
     name: str
     layers: tuple[Expr, ...]
+    grid: str = "cube"
 
 
 @dataclass(frozen=True)

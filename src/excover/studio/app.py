@@ -10,7 +10,7 @@ Routes (every one needs the run's token, see :class:`Guard`)::
                                   (one at a time, a few waiting)
     POST /api/export              a design -> the .cmb program
     POST /api/export/stl          a design -> a zip of one STL file per distinct piece
-    POST /api/isometric           a design of the cubic grid -> its box in an isometric view
+    POST /api/isometric           a design of a solid grid -> its board in an isometric view
     POST /api/jobs                {"design": ..., "task": "first"|"all"|"count"|
                                   "count_symmetry", "settings": {"limit": N, "seconds": S,
                                   "up_to_symmetry": bool}} -> {"id": ...}: a run, started
@@ -58,7 +58,7 @@ from excover.errors import ExcoverError
 from excover.lang.errors import LangError
 from excover.studio import library
 from excover.studio.catalog import families
-from excover.studio.cells import shape
+from excover.studio.cells import LAYERED, shape
 from excover.studio.child import Child
 from excover.studio.design import Design, DesignError
 from excover.studio.imports import import_design
@@ -253,8 +253,8 @@ class Studio:
 
     async def isometric(self, request: Request) -> Response:
         design = Design.from_json(await _json(request))
-        if design.grid != "cube":
-            return _error(400, "an isometric view is drawn of a box of cubes")
+        if design.grid not in LAYERED:
+            return _error(400, "an isometric view is drawn of a board of a solid grid")
         svg = await asyncio.to_thread(lambda: library.board_isometric_svg(design.board_shape()))
         return Response(svg, media_type="image/svg+xml")
 

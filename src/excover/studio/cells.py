@@ -12,7 +12,16 @@ first, so that one editor serves them all:
   down in turn, the top-left one pointing up (cell ``(j, i)`` points up when ``i + j`` is
   even);
 - **cube**: a box of square layers, bottom layer (``z = 0``) first, each drawn as on the
-  square grid.
+  square grid;
+- **prism**: a box of layers of triangles, each drawn as on the triangular grid, a
+  triangle of layer ``z`` standing for the prism on it in that layer;
+- **sphere**, **rhombic**: a box of square layers whose cells sit on a checkerboard, the
+  character in column ``j`` of row ``i`` of layer ``z`` (in a frame of ``h`` rows) being
+  the ball, or the rhombic dodecahedron, ``(j, h - 1 - i, z)`` of
+  :mod:`excover.lang.layers`; only those with ``j + h - 1 - i + z`` even are cells
+  (:func:`on_grid`), so that the balls of a layer sit in the hollows of the layer below;
+- **tetraocta**: a box of layers of BurrTools' voxels, the same way, only the voxels that
+  are cells of the tetrahedra-octahedra grid being cells.
 
 A drawing is a tuple of layers (one on the planar grids), each a tuple of rows.
 :func:`shape` turns a drawing into the tiling library's pattern; :func:`drawing` draws
@@ -22,14 +31,18 @@ of it); :func:`cmb_pattern` writes a drawing as the ``.cmb`` language's pattern.
 
 from __future__ import annotations
 
+from excover.lang.layers import LAYERED_GRIDS, LayerError, solid_layers, solid_pattern
 from excover.tiling import HexPattern, Pattern, Pattern3, TrianglePattern
-from excover.tiling.grids import triangle_cell, triangle_spot
+from excover.tiling.grids import TETRAOCTA, triangle_cell, triangle_spot
 from excover.tiling.tile import Shape
 
-__all__ = ["GRIDS", "Layers", "cmb_pattern", "drawing", "shape"]
+__all__ = ["GRIDS", "LAYERED", "Layers", "cmb_pattern", "drawing", "on_grid", "shape"]
 
 #: The grids the studio edits, as the page and the design name them.
-GRIDS = ("square", "hex", "triangle", "cube")
+GRIDS = ("square", "hex", "triangle", "cube", *LAYERED_GRIDS)
+
+#: The grids drawn as a box of layers.
+LAYERED = ("cube", *LAYERED_GRIDS)
 
 #: A drawing: layers (one on the planar grids, bottom first on the cube), each a tuple of
 #: rows of ``*`` and ``.``, top row first.
@@ -41,10 +54,24 @@ def _spots(rows: tuple[str, ...]) -> list[tuple[int, int]]:
     return [(j, i) for i, row in enumerate(rows) for j, char in enumerate(row) if char == "*"]
 
 
+def on_grid(grid: str, x: int, y: int, z: int) -> bool:
+    """Whether the spot ``(x, y)`` of layer ``z`` (``y`` from the frame's bottom row) of a
+    drawing on ``grid`` may hold a cell: on the packings a square of the checkerboard, on
+    the tetraocta grid one of its voxels, everywhere on the other grids."""
+    if grid in ("sphere", "rhombic"):
+        return (x + y + z) % 2 == 0
+    if grid == "tetraocta":
+        return TETRAOCTA.is_cell((x, y, z))
+    return True
+
+
 def shape(grid: str, layers: Layers) -> Shape:
-    """The pattern of a drawing on ``grid``."""
+    """The pattern of a drawing on ``grid`` (on the sphere, rhombic and tetraocta grids a
+    :class:`~excover.lang.layers.LayerError` when a cell is off the grid)."""
     if grid == "cube":
         return Pattern3.from_layers([Pattern.from_ascii("\n".join(layer)) for layer in layers])
+    if grid in LAYERED_GRIDS:
+        return _solid(grid, layers)
     (rows,) = layers
     height = len(rows)
     if grid == "square":
@@ -61,10 +88,30 @@ def shape(grid: str, layers: Layers) -> Shape:
     return TrianglePattern(triangle_cell(j + height % 2, height - 1 - i) for j, i in _spots(rows))
 
 
-def _frame(spots: dict[tuple[int, int], bool]) -> tuple[str, ...]:
-    """Rows of a layer holding the cells at ``spots`` (column, row from the top)."""
-    width = max(j for j, _ in spots) + 1
-    height = max(i for _, i in spots) + 1
+def _solid(grid: str, layers: Layers) -> Shape:
+    """The pattern of a box of layers on BurrTools' solid grids other than the cube."""
+    found = []
+    for z, rows in enumerate(layers):
+        if grid == "prism":
+            flat = shape("triangle", (rows,))
+            found.append([tuple(cell) for cell in flat.coords().tolist()])
+            continue
+        height = len(rows)
+        spots = [(j, height - 1 - i) for j, i in _spots(rows)]
+        for x, y in spots:
+            if not on_grid(grid, x, y, z):
+                raise LayerError(z, f"column {x + 1} of row {height - y} is not a cell of the grid")
+        found.append(spots)
+    return solid_pattern(grid, found)
+
+
+def _frame(
+    spots: dict[tuple[int, int], bool], size: tuple[int, int] | None = None
+) -> tuple[str, ...]:
+    """Rows of a layer holding the cells at ``spots`` (column, row from the top), in a
+    frame of ``size`` (width, height) or the smallest one."""
+    width = max(j for j, _ in spots) + 1 if size is None else size[0]
+    height = max(i for _, i in spots) + 1 if size is None else size[1]
     return tuple(
         "".join("*" if (j, i) in spots else "." for j in range(width)) for i in range(height)
     )
@@ -75,6 +122,8 @@ def drawing(pattern: Shape) -> Layers:
     it on the page's layout (on the triangular grid the frame may start with an empty
     column, the top-left triangle of a frame pointing up)."""
     grid = pattern.grid.name
+    if grid in LAYERED_GRIDS:
+        return _solid_drawing(pattern)
     if isinstance(pattern, Pattern3):
         trimmed = pattern.normalized()
         return tuple(tuple(trimmed.layer(z).ascii().splitlines()) for z in range(trimmed.depth))
@@ -93,17 +142,51 @@ def drawing(pattern: Shape) -> Layers:
     return (_frame({(x - left, top - y): True for x, y in spots}),)
 
 
+def _solid_drawing(pattern: Shape) -> Layers:
+    """The box of layers of a pattern of a solid grid other than the cube, in the smallest
+    frame whose cells are on the grid (see :func:`on_grid`)."""
+    grid = pattern.grid.name
+    layers = solid_layers(pattern)
+    if grid == "prism":
+        spots = [[triangle_spot(cell) for cell in layer] for layer in layers]
+        every = [spot for layer in spots for spot in layer]
+        top = max(y for _, y in every)
+        left = min(x for x, _ in every)
+        left -= (left - top - 1) % 2
+        size = (max(x for x, _ in every) - left + 1, top - min(y for _, y in every) + 1)
+        return tuple(_frame({(x - left, top - y): True for x, y in layer}, size) for layer in spots)
+    every3 = [(x, y, z) for z, layer in enumerate(layers) for x, y in layer]
+    if grid != "tetraocta" and sum(every3[0]) % 2:  # onto the even checkerboard
+        layers = [[(x + 1, y) for x, y in layer] for layer in layers]
+    width = max(x for layer in layers for x, _ in layer) + 1
+    height = max(y for layer in layers for _, y in layer) + 1
+    return tuple(
+        _frame({(x, height - 1 - y): True for x, y in layer}, (width, height)) for layer in layers
+    )
+
+
 def cmb_pattern(grid: str, layers: Layers) -> str:
     """The drawing as a pattern expression of the ``.cmb`` language (a list of layers
-    for ``pattern3`` on the cube)."""
+    for ``pattern3`` on the solid grids)."""
     if grid == "cube":
         return "[" + ", ".join(_braces("", layer) for layer in layers) + "]"
+    if grid in LAYERED_GRIDS:
+        art = "triangle" if grid == "prism" else ""
+        drawn = [_braces(art, _triangle_rows(rows) if art else rows) for rows in layers]
+        return f"{grid} [" + ", ".join(drawn) + "]"
     (rows,) = layers
     if grid == "square":
         return _braces("", rows)
     if grid == "hex":
         return _braces("hex", tuple(" " * (i % 2) + " ".join(row) for i, row in enumerate(rows)))
-    return _braces("triangle", tuple("." * (len(rows) % 2) + row for row in rows))
+    return _braces("triangle", _triangle_rows(rows))
+
+
+def _triangle_rows(rows: tuple[str, ...]) -> tuple[str, ...]:
+    """The rows of a layer of triangles as ``triangle{...}`` reads them: a column of holes
+    first when the frame has an odd number of rows, so that every triangle points the
+    way it does on the page."""
+    return tuple("." * (len(rows) % 2) + row for row in rows)
 
 
 def _braces(word: str, rows: tuple[str, ...]) -> str:

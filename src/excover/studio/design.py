@@ -3,14 +3,15 @@ three ways.
 
 - As JSON, the form the page sends: ``{"grid": "hex", "board": ["**.", ...], "pieces":
   [{"name": "F", "cells": [".**", "**.", ".*."], "count": "1", "symmetry": "all"},
-  ...]}``. The grid is ``square`` (the default), ``hex``, ``triangle`` or ``cube``; the
+  ...]}``. The grid is ``square`` (the default), ``hex``, ``triangle``, ``cube``, or one
+  of BurrTools' other solid grids, ``prism``, ``sphere``, ``rhombic``, ``tetraocta``; the
   board and each piece are drawn as rows of ``*`` (a cell) and ``.`` (none), top row
-  first, on the grid's layout (:mod:`excover.studio.cells`); on the cube they are lists
-  of such layers, bottom layer first. A count is ``"N"``, ``"LO..HI"``, ``"LO.."`` or
-  ``"any"``, as the ``.cmb`` language writes multiplicities. Everything the page sends is
-  untrusted: :meth:`Design.from_json` checks every field and bounds every size, and names
-  the field at fault when it refuses one. Pieces are kept in the smallest frame that
-  holds them.
+  first, on the grid's layout (:mod:`excover.studio.cells`); on the solid grids they are
+  lists of such layers, bottom layer first, each ``*`` on a cell of the grid. A count is
+  ``"N"``, ``"LO..HI"``, ``"LO.."`` or ``"any"``, as the ``.cmb`` language writes
+  multiplicities. Everything the page sends is untrusted: :meth:`Design.from_json`
+  checks every field and bounds every size, and names the field at fault when it
+  refuses one. Pieces are kept in the smallest frame that holds them.
 - As a :class:`~excover.tiling.Tiling`, to solve (:meth:`Design.tiling`).
 - As a ``.cmb`` program that ``excover run`` accepts (:meth:`Design.to_cmb`); a program
   is read back by :func:`excover.studio.program.from_cmb`.
@@ -25,8 +26,9 @@ from typing import Any
 
 from excover.errors import UsageError
 from excover.lang.grammar import KEYWORDS
+from excover.lang.layers import LayerError
 from excover.lang.parser import SUBGROUPS
-from excover.studio.cells import GRIDS, Layers, cmb_pattern, drawing, shape
+from excover.studio.cells import GRIDS, LAYERED, Layers, cmb_pattern, drawing, shape
 from excover.tiling import Tile, Tiling
 from excover.tiling.tile import Shape
 
@@ -35,17 +37,22 @@ __all__ = [
     "MAX_CUBE_SIDE",
     "MAX_PIECES",
     "MAX_PIECE_SIDE",
+    "MAX_RHOMBIC_SIDE",
     "RESERVED",
     "Design",
     "DesignError",
     "Piece",
     "cells_json",
+    "max_side",
 ]
 
 #: The longest side of a planar board, in cells.
 MAX_BOARD_SIDE = 64
-#: The longest side of a box of the cubic grid (width, height and layers), in cells.
+#: The longest side of a box of the cubic grid (width, height and layers), in cells, and
+#: of the other solid grids' boxes but the rhombic one.
 MAX_CUBE_SIDE = 16
+#: The longest side of a box of rhombic dodecahedra (48 cells of the grid each).
+MAX_RHOMBIC_SIDE = 8
 #: The longest side of a piece, in cells.
 MAX_PIECE_SIDE = 16
 #: The most pieces in a design.
@@ -71,9 +78,17 @@ class DesignError(UsageError):
         self.detail = message
 
 
+def max_side(grid: str) -> int:
+    """The longest side of a board on ``grid``, in cells."""
+    if grid == "rhombic":
+        return MAX_RHOMBIC_SIDE
+    return MAX_CUBE_SIDE if grid in LAYERED else MAX_BOARD_SIDE
+
+
 def cells_json(grid: str, layers: Layers) -> list[Any]:
-    """A drawing as the JSON document writes it: a list of rows, or of layers on the cube."""
-    if grid == "cube":
+    """A drawing as the JSON document writes it: a list of rows, or of layers on the solid
+    grids."""
+    if grid in LAYERED:
         return [list(layer) for layer in layers]
     return list(layers[0])
 
@@ -124,8 +139,7 @@ class Design:
         grid = data.get("grid", "square")
         if grid not in GRIDS:
             raise DesignError("grid", f"{grid!r} is none of {', '.join(GRIDS)}")
-        side = MAX_CUBE_SIDE if grid == "cube" else MAX_BOARD_SIDE
-        board = _drawing(grid, data.get("board"), "board", side)
+        board = _drawing(grid, data.get("board"), "board", max_side(grid))
         pieces = data.get("pieces")
         if not isinstance(pieces, list):
             raise DesignError("pieces", "expected a list")
@@ -174,9 +188,9 @@ class Design:
     def to_cmb(self) -> str:
         """The design as a ``.cmb`` program: the board and pieces as patterns, the tile
         list, the problem ``puzzle``, then one tiling and the counts (``pattern3``,
-        ``tiles3``, ``problem3`` and the commands ending in 3 on the cube)."""
+        ``tiles3``, ``problem3`` and the commands ending in 3 on the solid grids)."""
         self.check_usable()
-        three = "3" if self.grid == "cube" else ""
+        three = "3" if self.grid in LAYERED else ""
         lines = [
             "# A puzzle designed in the excover studio (excover studio FILE.cmb opens it).",
             f"# Grid: {self.grid}.",
@@ -219,8 +233,8 @@ def _rows(rows: object, where: str, side: int) -> tuple[str, ...]:
 
 def _drawing(grid: str, data: object, where: str, side: int) -> Layers:
     """A board's or piece's drawing on ``grid``: rows, or a list of layers of rows of one
-    size on the cube; with at least one cell."""
-    if grid != "cube":
+    size on the solid grids, each cell on the grid; with at least one cell."""
+    if grid not in LAYERED:
         layers: Layers = (_rows(data, where, side),)
     else:
         if not isinstance(data, list) or not data or not all(isinstance(d, list) for d in data):
@@ -234,6 +248,10 @@ def _drawing(grid: str, data: object, where: str, side: int) -> Layers:
                 raise DesignError(f"{where} layer {z}", "the layers differ in size")
     if not any("*" in row for layer in layers for row in layer):
         raise DesignError(where, "it has no cells")
+    try:
+        shape(grid, layers)
+    except LayerError as exc:
+        raise DesignError(f"{where} layer {exc.layer + 1}", str(exc)) from None
     return layers
 
 

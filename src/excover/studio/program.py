@@ -18,14 +18,13 @@ from excover.lang.limits import Budget
 from excover.lang.parser import parse
 from excover.studio.cells import Layers, drawing
 from excover.studio.design import (
-    MAX_BOARD_SIDE,
-    MAX_CUBE_SIDE,
     MAX_PIECE_SIDE,
     MAX_PIECES,
     RESERVED,
     Design,
     DesignError,
     Piece,
+    max_side,
 )
 from excover.tiling.tile import Shape
 
@@ -54,7 +53,7 @@ def from_cmb(text: str, source: str = "<upload>", folder: str | None = None) -> 
         if isinstance(statement, syntax.PatternDecl):
             flat[statement.name] = evaluate(statement.expr, flat, budget)
         elif isinstance(statement, syntax.Pattern3Decl):
-            solid[statement.name] = evaluate_layers(statement.layers, flat, budget)
+            solid[statement.name] = evaluate_layers(statement.layers, flat, budget, statement.grid)
         elif isinstance(statement, syntax.TilesDecl):
             patterns = solid if statement.three_d else flat
             lists = tile_lists[statement.three_d]
@@ -70,7 +69,7 @@ def from_cmb(text: str, source: str = "<upload>", folder: str | None = None) -> 
     if any(tile.shape.grid is not board.grid for tile in defs):
         bad = next(tile for tile in defs if tile.shape.grid is not board.grid)
         raise LangError(f"this tile is not on the board's grid ({grid})", bad.pos)
-    side = MAX_CUBE_SIDE if grid == "cube" else MAX_BOARD_SIDE
+    side = max_side(grid)
     return Design(grid, _drawn(board, statement.pos, "the board", side), _pieces(defs))
 
 

@@ -139,8 +139,9 @@ def polyiamonds(n: int, symmetry: str = "all") -> list[TrianglePattern]:
 
 
 def polyprisms(n: int, symmetry: str = "all") -> list[PrismPattern]:
-    """The polyforms of ``n`` triangular prisms joined by faces, free by default (1, 2, 4,
-    13 for n = 1..4; in one layer they are the polyiamonds)."""
+    """The polyforms of ``n`` triangular prisms joined by faces, free by default (1, 2, 3,
+    11 for n = 1..4) or up to rotations only (1, 2, 3, 13); in one layer they are the
+    polyiamonds."""
     return [PrismPattern(c.tolist()) for c in polyforms("prism", n, symmetry)]
 
 

@@ -1,5 +1,5 @@
-// The studio's page: a board editor on four grids (squares, hexagons, triangles, a box of
-// cube layers), the pieces of the catalog and one's own, and the runs of the server (a
+// The studio's page: a board editor on every grid (squares, hexagons, triangles, and boxes
+// of layers of cubes, triangular prisms, balls, rhombic dodecahedra, tetrahedra), the pieces of the catalog and one's own, and the runs of the server (a
 // first solution, all of them, counts) with their progress, Cancel and Resume, the
 // solutions paged, and the exports. Every request carries the run's token; the server
 // checks each design it is sent.
@@ -10,9 +10,19 @@ const $ = (id) => document.getElementById(id);
 const SVG = "http://www.w3.org/2000/svg";
 
 // The default frame of a new board on each grid: width, height, layers.
-const FRAMES = { square: [10, 6, 1], hex: [5, 5, 1], triangle: [8, 4, 1], cube: [3, 3, 3] };
+const FRAMES = {
+  square: [10, 6, 1], hex: [5, 5, 1], triangle: [8, 4, 1], cube: [3, 3, 3],
+  prism: [6, 2, 2], sphere: [5, 5, 3], rhombic: [3, 3, 2], tetraocta: [6, 6, 3],
+};
 // The family shown first on each grid.
-const FIRST_FAMILY = { square: "pentominoes", hex: "monohex to trihexes", triangle: "moniamond to triamond", cube: "Soma pieces" };
+const FIRST_FAMILY = {
+  square: "pentominoes", hex: "monohex to trihexes", triangle: "moniamond to triamond", cube: "Soma pieces",
+  prism: "monoprism to triprisms", sphere: "one to three balls", rhombic: "one to three dodecahedra",
+  tetraocta: "tetrahedra and octahedron",
+};
+// The grids drawn as a box of layers, and the longest side of their boxes.
+const LAYERED = new Set(["cube", "prism", "sphere", "rhombic", "tetraocta"]);
+const MOST_SIDE = { rhombic: 8 };
 
 const state = {
   grid: "square",
@@ -78,10 +88,40 @@ function save(blob, name) {
 
 // ----- the geometry of the grids -----
 
+// How a layer of `grid` is drawn: triangles on the prism grid, balls on the packings of
+// balls and of rhombic dodecahedra, squares (voxels) on the cube and tetraocta grids.
+function layerGrid(grid) {
+  if (grid === "prism") return "triangle";
+  if (grid === "sphere" || grid === "rhombic") return "ball";
+  return LAYERED.has(grid) ? "square" : grid;
+}
+
+// Whether cell (x, y) (y: the row from the top) of layer z of a frame `height` rows high
+// may hold a cell of `grid` (excover.studio.cells.on_grid): on the packings a square of
+// the checkerboard, on the tetraocta grid one of BurrTools' voxels that is a cell.
+function onGrid(grid, x, y, z, height) {
+  const up = height - 1 - y;
+  if (grid === "sphere" || grid === "rhombic") return (x + up + z) % 2 === 0;
+  if (grid !== "tetraocta") return true;
+  const v = [x, up, z], off = v.map((c) => c % 3);
+  const block = v.reduce((n, c) => n + Math.floor(c / 3), 0) % 2;
+  if (off.every((c) => c === 1)) return true;
+  return off.every((c) => c !== 1) && (off.filter((c) => c === 2).length + block) % 2 === 1;
+}
+
+// The layers with every cell off the grid made empty.
+function masked(grid, layers) {
+  return layers.map((rows, z) => rows.map((row, y) => row.map((on, x) => on && onGrid(grid, x, y, z, rows.length))));
+}
+
 // The outline of cell (x, y) of a frame (y: the row from the top) on each grid, for
 // cells of about `size` pixels. Hexagons sit in offset rows (odd rows shifted right by
 // half a hexagon), triangles point up where x + y is even.
 function outline(grid, x, y, size) {
+  if (grid === "ball") {
+    const r = size * 0.48, cx = x * size + size / 2 + 1, cy = y * size + size / 2 + 1;
+    return Array.from({ length: 16 }, (_, k) => [cx + r * Math.cos(k * Math.PI / 8), cy + r * Math.sin(k * Math.PI / 8)]);
+  }
   if (grid === "hex") {
     const r = size / Math.sqrt(3), w = size;
     const cx = x * w + (y % 2) * w / 2 + w / 2 + 1, cy = r + y * 1.5 * r + 1;
@@ -126,13 +166,14 @@ function layerSvg(grid, rows, size, fill) {
   return `<svg xmlns="${SVG}" width="${w.toFixed(0)}" height="${h.toFixed(0)}" fill="${fill}" stroke="white" stroke-width="0.8">${parts.join("")}</svg>`;
 }
 
-// A picture of a piece: its layers side by side on the cube, bottom first.
+// A picture of a piece: its layers side by side on the solid grids, bottom first.
 function pieceSvg(grid, cells, size) {
-  const layers = grid === "cube" ? cells : [cells];
-  if (layers.length === 1) return layerSvg(grid === "cube" ? "square" : grid, layers[0], size, "#5d6f99");
-  const width = layers[0][0].length * size + 2, height = layers[0].length * size + 2, gap = 4;
+  const layers = LAYERED.has(grid) ? cells : [cells];
+  const flat = layerGrid(grid);
+  if (layers.length === 1) return layerSvg(flat, layers[0], size, "#5d6f99");
+  const [width, height] = extent(flat, layers[0][0].length, layers[0].length, size), gap = 4;
   const parts = layers.map((rows, z) => {
-    const inner = layerSvg("square", rows, size, "#5d6f99").replace(/^<svg[^>]*>|<\/svg>$/g, "");
+    const inner = layerSvg(flat, rows, size, "#5d6f99").replace(/^<svg[^>]*>|<\/svg>$/g, "");
     return `<g transform="translate(${z * (width + gap)},0)"><rect width="${width}" height="${height}" fill="#e4e7ee"/>${inner}</g>`;
   });
   const total = layers.length * (width + gap) - gap;
@@ -178,11 +219,12 @@ class Editor {
     this.changed();
   }
 
-  // A new drawing (a list of layers of rows of booleans) on `grid`; `keep`: undoable.
+  // A new drawing (a list of layers of rows of booleans) on `grid`, its cells off the
+  // grid dropped; `keep`: undoable.
   set(grid, layers, keep) {
     if (keep) this.remember();
     this.grid = grid;
-    this.layers = layers;
+    this.layers = masked(grid, layers);
     this.layer = Math.min(this.layer, layers.length - 1);
     this.draw();
     this.changed();
@@ -208,12 +250,13 @@ class Editor {
   }
 
   draw() {
-    const grid = this.grid === "cube" ? "square" : this.grid;
+    const grid = layerGrid(this.grid);
     const [w, h] = extent(grid, this.width, this.height, this.size);
     const svg = document.createElementNS(SVG, "svg");
     svg.setAttribute("width", w.toFixed(0));
     svg.setAttribute("height", h.toFixed(0));
     this.layers[this.layer].forEach((row, y) => row.forEach((on, x) => {
+      if (!onGrid(this.grid, x, y, this.layer, this.height)) return;
       const cell = document.createElementNS(SVG, "polygon");
       cell.setAttribute("points", points(outline(grid, x, y, this.size)));
       cell.setAttribute("class", on ? "cell on" : "cell");
@@ -224,10 +267,11 @@ class Editor {
     this.element.replaceChildren(svg);
   }
 
-  // The drawing as the design writes it: rows of "*" and "." (layers of them on the cube).
+  // The drawing as the design writes it: rows of "*" and "." (layers of them on the
+  // solid grids).
   drawing() {
     const layers = this.layers.map((rows) => rows.map((row) => row.map((on) => (on ? "*" : ".")).join("")));
-    return this.grid === "cube" ? layers : layers[0];
+    return LAYERED.has(this.grid) ? layers : layers[0];
   }
 
   cells() {
@@ -240,7 +284,7 @@ function frame(width, height, depth, value) {
 }
 
 function parsed(grid, cells) {
-  const layers = grid === "cube" ? cells : [cells];
+  const layers = LAYERED.has(grid) ? cells : [cells];
   return layers.map((rows) => rows.map((row) => [...row].map((c) => c === "*")));
 }
 
@@ -249,9 +293,10 @@ let drawn = null; // the Editor of one's own piece
 
 function sizeInputs() {
   const clamp = (v, most) => Math.max(1, Math.min(most, Math.floor(Number(v)) || 1));
-  const most = state.grid === "cube" ? 16 : 64;
+  const layered = LAYERED.has(state.grid);
+  const most = MOST_SIDE[state.grid] || (layered ? 16 : 64);
   return [clamp($("board-width").value, most), clamp($("board-height").value, most),
-    state.grid === "cube" ? clamp($("board-depth").value, 16) : 1];
+    layered ? clamp($("board-depth").value, most) : 1];
 }
 
 function layerChoices(select, count, chosen) {
@@ -275,9 +320,9 @@ function boardChanged() {
   $("layer-count").textContent = `of ${board.depth} (1: the bottom)`;
   const preview = $("board-layers");
   preview.replaceChildren();
-  if (board.grid === "cube") {
+  if (LAYERED.has(board.grid)) {
     const rows = board.drawing();
-    preview.innerHTML = rows.map((layer) => layerSvg("square", layer, 8, "#7b8bb0")).join("");
+    preview.innerHTML = rows.map((layer) => layerSvg(layerGrid(board.grid), layer, 8, "#7b8bb0")).join("");
     isometricSoon();
   }
   summarize();
@@ -289,13 +334,14 @@ let isometricTimer = null;
 function isometricSoon() {
   clearTimeout(isometricTimer);
   isometricTimer = setTimeout(async () => {
-    if (board.grid !== "cube" || !board.cells()) {
+    const grid = board.grid;
+    if (!LAYERED.has(grid) || !board.cells()) {
       $("board-isometric").replaceChildren();
       return;
     }
     try {
-      const svg = await api("POST", "api/isometric", { grid: "cube", board: board.drawing(), pieces: [] });
-      if (board.grid === "cube") $("board-isometric").innerHTML = svg;
+      const svg = await api("POST", "api/isometric", { grid, board: board.drawing(), pieces: [] });
+      if (board.grid === grid) $("board-isometric").innerHTML = svg;
     } catch (error) {
       $("board-isometric").textContent = ""; // a view, not worth an error message
     }
@@ -305,6 +351,7 @@ function isometricSoon() {
 function setGrid(grid) {
   state.grid = grid;
   document.body.dataset.grid = grid;
+  document.body.dataset.layered = LAYERED.has(grid);
   $("grid").value = grid;
 }
 
@@ -353,7 +400,7 @@ function drawPieces() {
     const box = document.createElement("div");
     box.className = isUsed(piece.count) ? "piece used" : "piece";
     box.dataset.name = name;
-    box.innerHTML = pieceSvg(state.grid, piece.cells, state.grid === "cube" ? 8 : 10) + `<span class="name">${name}</span>`;
+    box.innerHTML = pieceSvg(state.grid, piece.cells, LAYERED.has(state.grid) ? 8 : 10) + `<span class="name">${name}</span>`;
     const input = document.createElement("input");
     input.value = piece.count;
     input.title = "copies: a number, LO..HI, or any";
@@ -399,7 +446,7 @@ function design() {
 }
 
 function cellCount(grid, cells) {
-  const layers = grid === "cube" ? cells : [cells];
+  const layers = LAYERED.has(grid) ? cells : [cells];
   return layers.reduce((n, rows) => n + rows.reduce((m, row) => m + [...row].filter((c) => c === "*").length, 0), 0);
 }
 
@@ -445,7 +492,7 @@ function loadDesign(loaded, name) {
   board.layer = 0;
   board.set(grid, parsed(grid, loaded.board), true);
   drawFamilies(extra.length ? "from the file" : undefined);
-  drawn.set(grid, frame(4, 4, grid === "cube" ? 3 : 1, false), false);
+  drawn.set(grid, frame(4, 4, LAYERED.has(grid) ? 3 : 1, false), false);
   $("file-name").textContent = name || "";
 }
 
@@ -896,7 +943,7 @@ function wire() {
     board.layer = 0;
     newBoard(grid);
     drawn.layer = 0;
-    drawn.set(grid, frame(4, 4, grid === "cube" ? 3 : 1, false), false);
+    drawn.set(grid, frame(4, 4, LAYERED.has(grid) ? 3 : 1, false), false);
     drawFamilies();
   };
   $("new-board").onclick = () => newBoard(state.grid);
