@@ -49,6 +49,12 @@ class OptionArrays:
         """Whether every primary item is to be covered exactly once."""
         return all(lo == 1 == hi for lo, hi in zip(self.lo, self.hi, strict=True))
 
+    def nodes_of(self, options: Perm) -> Perm:
+        """The nodes of ``options`` (an int64 array), option after option."""
+        lengths = self.starts[options + 1] - self.starts[options]
+        nodes = np.repeat(self.starts[options] - np.cumsum(lengths) + lengths, lengths)
+        return nodes + np.arange(len(nodes), dtype=np.int64)
+
     def options_covering(self, items: list[int]) -> Perm:
         """The options that cover one of ``items`` or more, in increasing order."""
         chosen = np.zeros(self.n_items, dtype=bool)

@@ -31,21 +31,51 @@ class Extensions:
         self.partials = partials
         self.runs = runs
 
+    def alike(self, orbits: list[Orbit]) -> list[list[Orbit]]:
+        """``orbits`` grouped so that each group merges into one problem
+        (:meth:`merged`): by the primary items their representatives cover more than
+        once (items with multiplicities) and how many times, in order of first
+        appearance."""
+        groups: dict[tuple[tuple[int, int], ...], list[Orbit]] = {}
+        for orbit in orbits:
+            groups.setdefault(self._repeated(orbit.representative), []).append(orbit)
+        return list(groups.values())
+
+    def _repeated(self, partial: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
+        """The primary items the options ``partial`` cover more than once, each with the
+        number of times, by item."""
+        arrays = self.arrays
+        items = arrays.items[arrays.nodes_of(np.array(partial, dtype=np.int64))]
+        values, times = np.unique(items[items < arrays.n_primary], return_counts=True)
+        twice = times > 1
+        return tuple(zip(values[twice].tolist(), times[twice].tolist(), strict=True))
+
     def merged(self, orbits: list[Orbit]) -> tuple[Problem, list[tuple[int, ...]]] | None:
         """The problem whose solutions are the solutions extending the representatives of
         ``orbits``: a new first item ``#`` whose options are the representatives, each
         merged into one option, beside the options that miss the base; and the original
-        options of each of its options. None when a representative covers a primary item
-        more than once (its options then cannot merge into one)."""
+        options of each of its options. A primary item that a representative covers
+        ``c`` times (``c > 1``: an item with a multiplicity) is held once by its merged
+        option, its bounds ``lo..hi`` becoming ``max(lo - c, 0) + 1..hi - c + 1``, so
+        every representative must cover it that often: None when they differ in that
+        (:meth:`alike` groups them)."""
         problem, arrays = self.problem, self.arrays
+        if not orbits:
+            return None
+        repeated = self._repeated(orbits[0].representative)
+        if any(self._repeated(orbit.representative) != repeated for orbit in orbits[1:]):
+            return None
         starts_of, items_of, colors_of = arrays.starts, arrays.items, arrays.colors
         outside = np.setdiff1d(np.arange(problem.n_options), self.partials.touching)
         marker = "#"
         while marker in problem.items:
             marker += "#"
         merged = problem.derive((marker, *problem.primary_items), problem.secondary_items)
+        times = dict(repeated)
         for item in range(problem.n_primary):
             lo, hi = arrays.lo[item], arrays.hi[item]
+            if item in times:
+                lo, hi = max(lo - times[item], 0) + 1, hi - times[item] + 1
             if (lo, hi) != (1, 1):
                 merged.set_multiplicity(item + 1, lo, hi)
         starts: list[int] = [0]
@@ -56,18 +86,14 @@ class Extensions:
             nodes: dict[int, int] = {}
             for option in orbit.representative:
                 for j in range(starts_of[option], starts_of[option + 1]):
-                    item = int(items_of[j])
-                    if item in nodes and item < problem.n_primary:
-                        return None
-                    nodes[item] = int(colors_of[j])
+                    nodes[int(items_of[j])] = int(colors_of[j])
             items += [0] + [item + 1 for item in nodes]
             colors += [0, *nodes.values()]
             starts.append(len(items))
             originals.append(orbit.representative)
         # The options that miss the base, copied whole (one item later: "#" is first).
         lengths = starts_of[outside + 1] - starts_of[outside]
-        nodes_out = np.repeat(starts_of[outside] - np.cumsum(lengths) + lengths, lengths)
-        nodes_out += np.arange(int(lengths.sum()), dtype=np.int64)
+        nodes_out = arrays.nodes_of(outside)
         all_starts = np.concatenate([starts, len(items) + np.cumsum(lengths)])
         all_items = np.concatenate([np.array(items, dtype=np.int64), items_of[nodes_out] + 1])
         all_colors = np.concatenate([np.array(colors, dtype=np.int64), colors_of[nodes_out]])
@@ -78,37 +104,37 @@ class Extensions:
     def reduced(self, partial: tuple[int, ...]) -> tuple[Problem, list[int]]:
         """The problem of the solutions extending ``partial``, and the original index of
         each of its options."""
-        from excover.parallel import Subproblem
+        from excover.parallel.tree import reduced_after
 
         forbidden = tuple(sorted(self.partials.touching_set.difference(partial)))
-        return Subproblem(partial, forbidden).reduce(self.problem)
+        return reduced_after(self.problem, partial, forbidden)
 
     def count_weighted(self, orbits: list[Orbit]) -> int:
         """The solutions extending the representatives of ``orbits``, each weighted by
-        the size of its orbit: from one run of the engine on their merged problem when it
-        keeps the counts under each representative apart (:meth:`Runs.count_by_root`),
-        else one run per orbit size."""
-        weighted = self._count_by_root(orbits)
-        if weighted is not None:
-            return weighted
+        the size of its orbit: for each group of :meth:`alike`, from one run of the
+        engine on their merged problem when it keeps the counts under each
+        representative apart (:meth:`Runs.count_by_root`), else one run per orbit
+        size."""
         total = 0
-        by_size: dict[int, list[Orbit]] = {}
-        for orbit in orbits:
-            by_size.setdefault(orbit.size, []).append(orbit)
-        for size, alike in by_size.items():
-            total += size * self.count(alike)
+        for group in self.alike(orbits):
+            weighted = self._count_by_root(group)
+            if weighted is None:
+                by_size: dict[int, list[Orbit]] = {}
+                for orbit in group:
+                    by_size.setdefault(orbit.size, []).append(orbit)
+                weighted = sum(size * self.count(alike) for size, alike in by_size.items())
+            total += weighted
         return total
 
     def _count_by_root(self, orbits: list[Orbit]) -> int | None:
         """The weighted count of :meth:`count_weighted` from one run of the engine on the
-        merged problem of ``orbits``; None when that cannot be (orbits of one size, which
-        one merged problem counts anyway; a representative that does not merge; another
-        engine or method; workers)."""
+        merged problem of ``orbits`` (alike); None when that cannot be (orbits of one
+        size, which one merged problem counts anyway; another engine or method;
+        workers)."""
         if not self.runs.may_count_by_root or len({orbit.size for orbit in orbits}) < 2:
             return None
         merged = self.merged(orbits)
-        if merged is None:
-            return None
+        assert merged is not None  # the orbits are alike
         under = self.runs.count_by_root(merged[0])
         if under is None:
             return None
@@ -116,37 +142,24 @@ class Extensions:
         return sum(orbit.size * under.get(k, 0) for k, orbit in enumerate(orbits))
 
     def count(self, orbits: list[Orbit]) -> int:
-        """The solutions extending the representatives of ``orbits``: by their merged
-        problem (:meth:`count_merged`), else one representative at a time."""
-        if not orbits:
-            return 0
-        found = self.count_merged(orbits)
-        if found is None:
-            found = sum(self.count_one(orbit) for orbit in orbits)
-        return found
+        """The solutions extending the representatives of ``orbits``: by the merged
+        problem of each group of :meth:`alike` (:meth:`count_merged`)."""
+        return sum(self.count_merged(group) for group in self.alike(orbits))
 
-    def count_merged(self, orbits: list[Orbit]) -> int | None:
-        """The solutions extending the representatives of ``orbits``: one run of the
-        engine on their merged problem, whose root branches on the new item; on the
-        run's workers, the orbits are dealt out to :data:`PARTS_PER_WORKER` merged
+    def count_merged(self, orbits: list[Orbit]) -> int:
+        """The solutions extending the representatives of ``orbits`` (alike): one run
+        of the engine on their merged problem, whose root branches on the new item; on
+        the run's workers, the orbits are dealt out to :data:`PARTS_PER_WORKER` merged
         problems a worker, counted in parallel (each still branching first on its
         representatives: a parallel count of the one merged problem would walk the
-        engine's own tree, several times larger). None when a representative cannot be
-        merged."""
+        engine's own tree, several times larger)."""
         runs = self.runs
-        if runs.workers is None:
-            merged = self.merged(orbits)
-            return None if merged is None else runs.count(merged[0], merged[0].items[0])
-        parts = min(len(orbits), PARTS_PER_WORKER * runs.workers)
+        parts = 1 if runs.workers is None else min(len(orbits), PARTS_PER_WORKER * runs.workers)
         problems = []
         for k in range(parts):
             merged = self.merged(orbits[k::parts])
-            if merged is None:
-                return None
+            assert merged is not None  # the orbits are alike
             problems.append(merged[0])
+        if runs.workers is None:
+            return runs.count(problems[0], problems[0].items[0])
         return runs.count_parts(problems)
-
-    def count_one(self, orbit: Orbit) -> int:
-        """The solutions extending the orbit's representative."""
-        reduced, _ = self.reduced(orbit.representative)
-        return self.runs.count(reduced)
