@@ -9,6 +9,7 @@ import numpy as np
 
 from excover.problem import Problem
 from excover.symmetry.arrays import OptionArrays
+from excover.symmetry.chain import Perm
 from excover.symmetry.partials import Orbit, Partials
 from excover.symmetry.runs import Runs
 
@@ -37,18 +38,35 @@ class Extensions:
         once (items with multiplicities) and how many times, in order of first
         appearance."""
         groups: dict[tuple[tuple[int, int], ...], list[Orbit]] = {}
-        for orbit in orbits:
-            groups.setdefault(self._repeated(orbit.representative), []).append(orbit)
+        for orbit, repeated in zip(orbits, self._repeated(orbits), strict=True):
+            groups.setdefault(repeated, []).append(orbit)
         return list(groups.values())
 
-    def _repeated(self, partial: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
-        """The primary items the options ``partial`` cover more than once, each with the
-        number of times, by item."""
+    def _nodes(self, orbits: list[Orbit]) -> tuple[Perm, Perm]:
+        """The nodes of the representatives of ``orbits``, representative after
+        representative, and the number of the representative of each."""
+        sizes = [len(orbit.representative) for orbit in orbits]
+        options = np.fromiter(
+            (k for orbit in orbits for k in orbit.representative), np.int64, sum(sizes)
+        )
+        nodes = self.arrays.nodes_of(options)
+        owner = np.repeat(np.repeat(np.arange(len(orbits)), sizes), self.arrays.lengths[options])
+        return nodes, owner
+
+    def _repeated(self, orbits: list[Orbit]) -> list[tuple[tuple[int, int], ...]]:
+        """For each representative of ``orbits``, the primary items its options cover
+        more than once, each with the number of times, by item."""
         arrays = self.arrays
-        items = arrays.items[arrays.nodes_of(np.array(partial, dtype=np.int64))]
-        values, times = np.unique(items[items < arrays.n_primary], return_counts=True)
-        twice = times > 1
-        return tuple(zip(values[twice].tolist(), times[twice].tolist(), strict=True))
+        nodes, owner = self._nodes(orbits)
+        items = arrays.items[nodes]
+        primary = items < arrays.n_primary
+        keys, times = np.unique(
+            owner[primary] * arrays.n_items + items[primary], return_counts=True
+        )
+        found: list[list[tuple[int, int]]] = [[] for _ in orbits]
+        for key, count in zip(keys[times > 1].tolist(), times[times > 1].tolist(), strict=True):
+            found[key // arrays.n_items].append((key % arrays.n_items, count))
+        return [tuple(pairs) for pairs in found]
 
     def merged(self, orbits: list[Orbit]) -> tuple[Problem, list[tuple[int, ...]]] | None:
         """The problem whose solutions are the solutions extending the representatives of
@@ -58,45 +76,41 @@ class Extensions:
         ``c`` times (``c > 1``: an item with a multiplicity) is held once by its merged
         option, its bounds ``lo..hi`` becoming ``max(lo - c, 0) + 1..hi - c + 1``, so
         every representative must cover it that often: None when they differ in that
-        (:meth:`alike` groups them)."""
+        (:meth:`alike` groups them), or without orbits."""
         problem, arrays = self.problem, self.arrays
-        if not orbits:
+        repeated = set(self._repeated(orbits))
+        if len(repeated) != 1:
             return None
-        repeated = self._repeated(orbits[0].representative)
-        if any(self._repeated(orbit.representative) != repeated for orbit in orbits[1:]):
-            return None
-        starts_of, items_of, colors_of = arrays.starts, arrays.items, arrays.colors
         outside = np.setdiff1d(np.arange(problem.n_options), self.partials.touching)
         marker = "#"
         while marker in problem.items:
             marker += "#"
         merged = problem.derive((marker, *problem.primary_items), problem.secondary_items)
-        times = dict(repeated)
+        times = dict(repeated.pop())
         for item in range(problem.n_primary):
             lo, hi = arrays.lo[item], arrays.hi[item]
             if item in times:
                 lo, hi = max(lo - times[item], 0) + 1, hi - times[item] + 1
             if (lo, hi) != (1, 1):
                 merged.set_multiplicity(item + 1, lo, hi)
-        starts: list[int] = [0]
-        items: list[int] = []
-        colors: list[int] = []
-        originals: list[tuple[int, ...]] = []
-        for orbit in orbits:
-            nodes: dict[int, int] = {}
-            for option in orbit.representative:
-                for j in range(starts_of[option], starts_of[option + 1]):
-                    nodes[int(items_of[j])] = int(colors_of[j])
-            items += [0] + [item + 1 for item in nodes]
-            colors += [0, *nodes.values()]
-            starts.append(len(items))
-            originals.append(orbit.representative)
+        # Each representative's nodes, an item met twice kept once, after a node of "#".
+        nodes, owner = self._nodes(orbits)
+        _, first = np.unique(owner * arrays.n_items + arrays.items[nodes], return_index=True)
+        first.sort()
+        nodes, owner = nodes[first], owner[first]
+        counts = np.bincount(owner, minlength=len(orbits))
+        starts = np.concatenate([[0], np.cumsum(counts + 1)])
+        rank = np.arange(len(nodes)) - (np.cumsum(counts) - counts)[owner]
+        items = np.zeros(starts[-1], dtype=np.int64)
+        colors = np.zeros(starts[-1], dtype=np.int64)
+        items[starts[owner] + 1 + rank] = arrays.items[nodes] + 1
+        colors[starts[owner] + 1 + rank] = arrays.colors[nodes]
         # The options that miss the base, copied whole (one item later: "#" is first).
-        lengths = starts_of[outside + 1] - starts_of[outside]
         nodes_out = arrays.nodes_of(outside)
-        all_starts = np.concatenate([starts, len(items) + np.cumsum(lengths)])
-        all_items = np.concatenate([np.array(items, dtype=np.int64), items_of[nodes_out] + 1])
-        all_colors = np.concatenate([np.array(colors, dtype=np.int64), colors_of[nodes_out]])
+        all_starts = np.concatenate([starts, starts[-1] + np.cumsum(arrays.lengths[outside])])
+        all_items = np.concatenate([items, arrays.items[nodes_out] + 1])
+        all_colors = np.concatenate([colors, arrays.colors[nodes_out]])
+        originals = [orbit.representative for orbit in orbits]
         originals += [(option,) for option in outside.tolist()]
         merged._add_checked_options(all_starts, all_items, all_colors, problem.color_names)
         return merged, originals
