@@ -31,6 +31,7 @@ class Extensions:
         self.arrays = arrays
         self.partials = partials
         self.runs = runs
+        self._repeats: dict[tuple[int, ...], tuple[tuple[int, int], ...]] = {}
 
     def alike(self, orbits: list[Orbit]) -> list[list[Orbit]]:
         """``orbits`` grouped so that each group merges into one problem
@@ -55,7 +56,17 @@ class Extensions:
 
     def _repeated(self, orbits: list[Orbit]) -> list[tuple[tuple[int, int], ...]]:
         """For each representative of ``orbits``, the primary items its options cover
-        more than once, each with the number of times, by item."""
+        more than once, each with the number of times, by item (kept for the next
+        call)."""
+        known = self._repeats
+        new = [orbit for orbit in dict.fromkeys(orbits) if orbit.representative not in known]
+        if new:
+            for orbit, found in zip(new, self._find_repeated(new), strict=True):
+                known[orbit.representative] = found
+        return [known[orbit.representative] for orbit in orbits]
+
+    def _find_repeated(self, orbits: list[Orbit]) -> list[tuple[tuple[int, int], ...]]:
+        """:meth:`_repeated`, computed."""
         arrays = self.arrays
         nodes, owner = self._nodes(orbits)
         items = arrays.items[nodes]
