@@ -7,7 +7,14 @@ For every problem of every ``.xmpuzzle`` of github.com/burr-tools/burr-tools
 assemblies, excover's (``ExactCover.from_burrtools(puzzle, n).count(up_to_symmetry=True)``,
 reading and building included, in a fresh process), and with ``--burrtxt PATH``
 burrTxt's (``burrTxt -q -o N``). The two are run interleaved, each the best of
-``--repeat`` runs (3), and the load average is printed: the machine may be shared.
+``--repeat`` runs (3), and the load average is printed: the machine may be shared. The
+last column is the ratio of the two times.
+
+excover runs with compiled bytecode, as an installed copy does: the runs write and read it
+in a temporary ``PYTHONPYCACHEPREFIX`` (never in the repository), even when the
+environment sets ``PYTHONDONTWRITEBYTECODE``, and a first untimed run fills it. Beside
+the problems, ``python -c "import numpy"`` is timed the same way: the least a fresh
+process of excover takes, where burrTxt takes hundredths of a second.
 
 Target (issue 57): every stored count matched; each count within 2x of burrTxt's time.
 
@@ -37,16 +44,22 @@ COUNT = (
 )
 
 
-def ours(path: str, number: int) -> str:
+def ours(env: dict[str, str], path: str, number: int) -> str:
     """excover's count, in a fresh process (as the command line would run it)."""
     done = subprocess.run(
         [sys.executable, "-c", COUNT, path, str(number)],
         capture_output=True,
         text=True,
         check=False,
-        env=os.environ,
+        env=env,
     )
     return done.stdout.strip() or "error: " + done.stderr.strip().splitlines()[-1]
+
+
+def bare(env: dict[str, str]) -> str:
+    """A fresh process that imports numpy and stops."""
+    subprocess.run([sys.executable, "-c", "import numpy"], check=True, env=env)
+    return "-"
 
 
 def timed(run: Callable[..., str], *arguments: object) -> tuple[str, float]:
@@ -66,9 +79,14 @@ def main() -> int:
         print("missing: a copy of github.com/burr-tools/burr-tools", file=sys.stderr)
         return 2
     print(f"load average: {os.getloadavg()}")
-    header = ["file", "problem", "grid", "stored", "ours", "burrTxt", "ours (s)", "burrTxt (s)"]
+    header = ["file", "problem", "grid", "stored", "ours", "burrTxt"]
+    header += ["ours (s)", "burrTxt (s)", "ratio"]
     rows = []
     with tempfile.TemporaryDirectory() as folder:
+        env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+        env["PYTHONPYCACHEPREFIX"] = str(Path(folder) / "pycache")
+        seconds = min(timed(bare, env)[1] for _ in range(args.repeat))
+        rows.append(["python -c 'import numpy'", *"-----", f"{seconds:.2f}", "-", "-"])
         for name, data in puzzle_files(args.source).items():
             puzzle = parse_xmpuzzle(data, name)
             if puzzle.grid == 0:
@@ -76,10 +94,11 @@ def main() -> int:
             path = Path(folder) / Path(name).name
             path.write_bytes(data)
             for number, problem in enumerate(puzzle.problems):
+                ours(env, str(path), number)  # untimed: compiles what it imports
                 best = {"ours": float("inf"), "burrTxt": float("inf")}
                 counts = {"ours": "-", "burrTxt": "-"}
                 for _ in range(args.repeat):
-                    counts["ours"], seconds = timed(ours, str(path), number)
+                    counts["ours"], seconds = timed(ours, env, str(path), number)
                     best["ours"] = min(best["ours"], seconds)
                     if args.burrtxt:
                         burr = timed(burrtxt_count, args.burrtxt, data, number)
@@ -96,6 +115,7 @@ def main() -> int:
                         counts["burrTxt"],
                         f"{best['ours']:.2f}",
                         f"{best['burrTxt']:.2f}" if args.burrtxt else "-",
+                        f"{best['ours'] / best['burrTxt']:.1f}" if args.burrtxt else "-",
                     ]
                 )
                 print("  ".join(rows[-1]), file=sys.stderr, flush=True)

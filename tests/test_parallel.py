@@ -24,7 +24,7 @@ from excover.cli.commands import ESTIMATE_SAMPLES
 from excover.parallel import Subproblem, estimate, split
 from excover.parallel.probes import SAMPLES, Probe, probe, top_of_tree
 from excover.parallel.run import run_tasks
-from excover.parallel.tree import Layout, State
+from excover.parallel.tree import Layout, State, reduced_after
 
 KNUTH = Path(__file__).parent / "data" / "knuth"
 KINDS: list[Kind] = ["X", "XCC", "MCC"]
@@ -104,6 +104,49 @@ def test_tree_is_the_engines_tree(instance: Instance) -> None:
     sequential = list(search.solutions())
     assert tree_nodes(State(Layout.of(problem))) == search.stats.nodes
     assert list(problem.solutions(tasks=5)) == sequential
+
+
+@settings(max_examples=60)
+@given(st.sampled_from(KINDS).flatmap(lambda kind: instances(kind, 9)), st.data())
+def test_reduced_after_is_the_reduced_state(instance: Instance, data: st.DataObject) -> None:
+    """The problem left after forced and forbidden options, computed on the flat arrays
+    at once, is the one the tree's state reduces to (forced options that conflict
+    included), item for item and option for option."""
+    problem = instance.build()
+    options = range(problem.n_options)
+    forced = tuple(
+        data.draw(st.lists(st.sampled_from(options), min_size=1, max_size=3)) if options else []
+    )
+    forbidden = tuple(data.draw(st.lists(st.sampled_from(options), max_size=4)) if options else [])
+    expected = State.after(Layout.of(problem), forced, forbidden).reduced()
+    assert reduced_after(problem, forced, forbidden) == expected
+
+
+def test_reduced_after_leaves_out_what_the_forced_options_rule_out() -> None:
+    """Each way a forced option rules others out: a primary item filled up to its upper
+    bound, a secondary item used without a color, or with another color; and forced
+    options in conflict leave no option."""
+    problem = ExactCover(primary=["a", "b", "m"], secondary=["s", "t"])
+    problem.set_multiplicity("m", 0, 2)
+    for option in (
+        ["a", "s:red", "m"],  # 0, forced
+        ["b", "s:blue"],  # 1: another color on s
+        ["b", "s:red", "t"],  # 2: kept (s red), t still free
+        ["b", "m"],  # 3: kept (m may take one more)
+        ["a", "t"],  # 4: a is full
+        ["m", "t"],  # 5, forced with 0: fills m and uses t without a color
+        ["b", "t"],  # 6: t is used
+    ):
+        problem.add_option(option)
+    small, original = reduced_after(problem, (0,), ())
+    assert original == [2, 3, 5, 6]
+    assert small.primary_items == ("b", "m") and small.multiplicity("m") == (0, 1)
+    assert small.secondary_items == ("t",)
+    small, original = reduced_after(problem, (0, 5), ())
+    assert (original, small.primary_items, small.secondary_items) == ([], ("b",), ())
+    for forced, forbidden in [((0,), (3,)), ((0, 5), ()), ((0, 4), ()), ((5, 6), ()), ((1, 2), ())]:
+        expected = State.after(Layout.of(problem), forced, forbidden).reduced()
+        assert reduced_after(problem, forced, forbidden) == expected
 
 
 @settings(max_examples=30)

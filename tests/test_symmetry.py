@@ -203,6 +203,35 @@ def test_representatives_of_several_orbit_sizes_count_in_one_run_or_by_size() ->
         assert BrokenSearch(problem, group, engine=engine).count() == 4040
 
 
+def test_representatives_covering_an_item_twice_merge_apart() -> None:
+    """Monominoes and at most two dominoes on a strip of six cells, under its reflection:
+    the base is the two end cells, and the partial solution of two dominoes there covers
+    the dominoes' item twice; its merged option holds the item once, the item's bounds
+    lowered so that no third domino fits, in a merged problem of its own (as two
+    monominoes there, for theirs). 1 + 5 + 6
+    tilings by their number of dominoes, 1 + 3 + 4 up to reflection."""
+    problem = ExactCover(primary=[*(f"c{k}" for k in range(6)), "d", "m"])
+    problem.set_multiplicity("d", 0, 2)
+    problem.set_multiplicity("m", 0, 6)
+    for cell in range(5):
+        problem.add_option(["d", f"c{cell}", f"c{cell + 1}"])
+    for cell in range(6):
+        problem.add_option(["m", f"c{cell}"])
+    group = Group(problem, [{f"c{k}": f"c{5 - k}" for k in range(6)}])
+    search = BrokenSearch(problem, group, engine="dlx")
+    assert search.base == [0, 5]
+    assert search.orbits is not None
+    # two dominoes, a domino and a monomino, two monominoes: three merged problems
+    assert len(search._extensions.alike(search.orbits)) == 3
+    assert search.count() == 12 == problem.count()
+    assert search.count_orbits() == 8
+    found = list(search.representatives())
+    assert len(found) == 8 and all(problem.is_solution(solution) for solution in found)
+    assert sorted(map(sorted, search.solutions())) == sorted(
+        sorted(solution) for solution in problem.solutions(method="dlx")
+    )
+
+
 #: OEIS A014552: Langford pairings of 1..n up to reversal.
 A014552 = {7: 26, 8: 150, 11: 17792, 12: 108144}
 

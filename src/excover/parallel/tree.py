@@ -24,10 +24,15 @@ from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field
 from heapq import heapify, heappop, heappush
 from itertools import chain
+from typing import TYPE_CHECKING
 
 from excover.problem import EngineInput, Problem
 
-__all__ = ["Branch", "Layout", "State"]
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+
+__all__ = ["Branch", "Layout", "State", "reduced_after"]
 
 #: A branch of a node: the option it puts in (None for "none of the item's options") and
 #: the options it leaves out.
@@ -41,9 +46,9 @@ class Layout:
     ``option_items[k]`` and ``option_colors[k]`` list the items of option ``k`` and their
     colors (0: none); ``item_options[i]`` and ``item_colors[i]`` list the options holding
     item ``i`` in input order and the color each gives it, and ``item_sets[i]`` the same
-    options as a set; ``color_names[c - 1]`` names color ``c``; ``option_primary[k]``
-    lists the primary items of option ``k`` and ``option_cost[k]`` is the number of its
-    nodes unlinked when it is hidden (all but one).
+    options as a set; ``option_primary[k]`` lists the primary items of option ``k`` and
+    ``option_cost[k]`` is the number of its nodes unlinked when it is hidden (all but
+    one).
     ``multiplicities`` is true when some primary item has bounds other than 1..1 (the
     engine then runs Algorithm M).
     """
@@ -54,7 +59,6 @@ class Layout:
     option_colors: list[tuple[int, ...]]
     item_options: list[list[int]]
     item_colors: list[list[int]]
-    color_names: tuple[str, ...]
     item_sets: list[frozenset[int]]
     option_primary: list[tuple[int, ...]]
     option_cost: list[int]
@@ -99,7 +103,6 @@ class Layout:
             option_colors=option_colors,
             item_options=item_options,
             item_colors=item_colors,
-            color_names=_color_names(problem, option_colors),
             item_sets=[frozenset(options) for options in item_options],
             option_primary=[
                 tuple(item for item in items if item < arrays.n_primary) for items in option_items
@@ -124,18 +127,6 @@ class Layout:
             )
             self._unlike[item, color] = found
         return found
-
-
-def _color_names(problem: Problem, option_colors: list[tuple[int, ...]]) -> tuple[str, ...]:
-    """The names of the colors of ``problem``, by number (from its options' text)."""
-    found: dict[int, str] = {}
-    if not any(map(any, option_colors)):
-        return ()
-    for option, shades in enumerate(option_colors):
-        for where, shade in enumerate(shades):
-            if shade and shade not in found:
-                found[shade] = problem.option_items(option)[where].partition(":")[2]
-    return tuple(found[number] for number in range(1, len(found) + 1))
 
 
 #: The bias on ``State.count[i]`` of a primary item ``i`` without room left: above any
@@ -377,35 +368,118 @@ class State:
         settled leaves the options that remain (they all agree with that color). The
         options are copied in bulk (:meth:`ExactCover.add_options`).
         """
-        import numpy as np
-
         layout = self.layout
-        names = layout.problem.items
-        primary = [i for i in range(layout.n_primary) if self.active(i)]
-        secondary = [i for i in range(layout.n_primary, len(names)) if i not in self.settled]
-        result = layout.problem.derive([names[i] for i in primary], [names[i] for i in secondary])
-        if layout.multiplicities:
-            for item in primary:
-                result.set_multiplicity(names[item], max(self.need[item], 0), self.room[item])
-        kept = sorted(self.live)
-        if not kept:
-            return result, kept
-        position = np.full(len(names), -1, dtype=np.int64)
-        position[primary + secondary] = np.arange(len(primary) + len(secondary))
-        arrays = layout.problem.engine_input()
-        starts = np.frombuffer(arrays.option_start, dtype=np.intc).astype(np.int64)
-        chosen = np.array(kept, dtype=np.int64)
-        lengths = starts[chosen + 1] - starts[chosen]
-        owner = np.repeat(np.arange(len(kept)), lengths)
-        offsets = np.concatenate(([0], np.cumsum(lengths)[:-1]))
-        nodes = starts[chosen][owner] + np.arange(len(owner)) - offsets[owner]
-        items = position[np.frombuffer(arrays.node_item, dtype=np.intc)[nodes]]
-        keep = items >= 0
-        counts = np.bincount(owner[keep], minlength=len(kept))
-        result.add_options(
-            np.concatenate(([0], np.cumsum(counts))),
-            items[keep],
-            np.frombuffer(arrays.node_color, dtype=np.intc)[nodes][keep],
-            layout.color_names,
-        )
+        n_primary = layout.n_primary
+        primary = [i for i in range(n_primary) if self.active(i)]
+        secondary = [
+            i for i in range(n_primary, len(layout.problem.items)) if i not in self.settled
+        ]
+        bounds = [(max(self.need[i], 0), self.room[i]) for i in primary]
+        return _left(layout.problem, primary, secondary, bounds, sorted(self.live))
+
+
+def reduced_after(
+    problem: Problem, forced: tuple[int, ...], forbidden: tuple[int, ...]
+) -> tuple[Problem, list[int]]:
+    """``State.after(Layout.of(problem), forced, forbidden).reduced()``, computed on the
+    problem's flat arrays at once, without a layout or a state: the problem left once
+    the ``forced`` options are chosen and the ``forbidden`` ones left out, and the
+    original index of each of its options. When the forced options fit together, the
+    node does not depend on the order they are taken in: an option is left out when it
+    is forced or forbidden, when it holds a primary item the forced options fill up to
+    its upper bound, or a secondary item they use without a color or with another color
+    than its own. Forced options that conflict go the state's way (a dead end)."""
+    import numpy as np
+
+    arrays = problem.engine_input()
+    n_primary, n_options = arrays.n_primary, problem.n_options
+    starts = np.frombuffer(arrays.option_start, dtype=np.intc).astype(np.int64)
+    node_item = np.frombuffer(arrays.node_item, dtype=np.intc)
+    node_color = np.frombuffer(arrays.node_color, dtype=np.intc)
+    hi = np.frombuffer(arrays.hi, dtype=np.intc).astype(np.int64)
+    lo = np.frombuffer(arrays.lo, dtype=np.intc).astype(np.int64)
+    chosen = np.array(forced, dtype=np.int64)
+    nodes = _nodes_of(starts, chosen)
+    items, colors = node_item[nodes].astype(np.int64), node_color[nodes].astype(np.int64)
+    uses = np.bincount(items[items < n_primary], minlength=n_primary)
+    on_secondary = items >= n_primary
+    shared, shades = items[on_secondary], colors[on_secondary]
+    order = np.lexsort((shades, shared))
+    shared, shades = shared[order], shades[order]
+    same = shared[1:] == shared[:-1]
+    conflict = (
+        len(set(forced)) < len(forced)
+        or not set(forced).isdisjoint(forbidden)
+        or bool((uses > hi).any())
+        or bool((same & ((shades[:-1] == 0) | (shades[1:] != shades[:-1]))).any())
+    )
+    if conflict:
+        return State.after(Layout.of(problem), forced, forbidden).reduced()
+    n_items = problem.n_items
+    shade_of = np.full(n_items, -1, dtype=np.int64)  # -1: a secondary item still free
+    shade_of[shared] = shades
+    doomed_item = np.zeros(n_items, dtype=bool)
+    doomed_item[:n_primary] = uses >= hi
+    doomed_item[n_primary:] = shade_of[n_primary:] == 0
+    wanted = shade_of[node_item]
+    doomed_node = doomed_item[node_item] | ((wanted > 0) & (node_color != wanted))
+    live = np.ones(n_options, dtype=bool)
+    live[np.repeat(np.arange(n_options), np.diff(starts))[doomed_node]] = False
+    live[list(forbidden)] = False
+    live[chosen] = False
+    room, need = hi - uses, np.maximum(lo - uses, 0)
+    primary = np.flatnonzero(room > 0).tolist()
+    secondary = (np.flatnonzero(shade_of[n_primary:] < 0) + n_primary).tolist()
+    bounds = list(zip(need[primary].tolist(), room[primary].tolist(), strict=True))
+    return _left(problem, primary, secondary, bounds, np.flatnonzero(live).tolist())
+
+
+def _left(
+    problem: Problem,
+    primary: list[int],
+    secondary: list[int],
+    bounds: list[tuple[int, int]],
+    kept: list[int],
+) -> tuple[Problem, list[int]]:
+    """The problem over the ``primary`` items of ``problem`` (with ``bounds``) and its
+    ``secondary`` ones whose options are the ``kept`` options of ``problem``, each
+    without its other items; and ``kept``. The options are copied in bulk
+    (:meth:`ExactCover.add_options`)."""
+    import numpy as np
+
+    names = problem.items
+    result = problem.derive([names[i] for i in primary], [names[i] for i in secondary])
+    for item, (low, high) in zip(primary, bounds, strict=True):
+        if (low, high) != (1, 1):
+            result.set_multiplicity(names[item], low, high)
+    if not kept:
         return result, kept
+    position = np.full(len(names), -1, dtype=np.int64)
+    position[primary + secondary] = np.arange(len(primary) + len(secondary))
+    arrays = problem.engine_input()
+    starts = np.frombuffer(arrays.option_start, dtype=np.intc).astype(np.int64)
+    chosen = np.array(kept, dtype=np.int64)
+    owner = np.repeat(np.arange(len(kept)), starts[chosen + 1] - starts[chosen])
+    nodes = _nodes_of(starts, chosen)
+    items = position[np.frombuffer(arrays.node_item, dtype=np.intc)[nodes]]
+    keep = items >= 0
+    counts = np.bincount(owner[keep], minlength=len(kept))
+    result.add_options(
+        np.concatenate(([0], np.cumsum(counts))),
+        items[keep],
+        np.frombuffer(arrays.node_color, dtype=np.intc)[nodes][keep],
+        problem.color_names,
+    )
+    return result, kept
+
+
+def _nodes_of(
+    starts: npt.NDArray[np.int64], options: npt.NDArray[np.int64]
+) -> npt.NDArray[np.int64]:
+    """The nodes of ``options`` (option ``k`` holds the nodes ``starts[k]`` up to
+    ``starts[k + 1]``), option after option."""
+    import numpy as np
+
+    lengths = starts[options + 1] - starts[options]
+    nodes = np.repeat(starts[options] - np.cumsum(lengths) + lengths, lengths)
+    return nodes + np.arange(len(nodes), dtype=np.int64)

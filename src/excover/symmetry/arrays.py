@@ -18,8 +18,8 @@ class OptionArrays:
     """The options of ``problem`` as int64 arrays of nodes (one node per item of an
     option, in the engine's order): option ``k`` holds the nodes ``starts[k]`` up to
     ``starts[k + 1]``; node ``j`` has the item ``items[j]``, the color ``colors[j]`` (0:
-    none) and belongs to the option ``owner[j]``. ``lo`` and ``hi`` are the multiplicity
-    bounds of the primary items."""
+    none) and belongs to the option ``owner[j]``; option ``k`` has ``lengths[k]`` nodes.
+    ``lo`` and ``hi`` are the multiplicity bounds of the primary items."""
 
     def __init__(self, problem: Problem) -> None:
         data = problem.engine_input()
@@ -29,7 +29,8 @@ class OptionArrays:
         self.starts = np.frombuffer(data.option_start, dtype=np.intc).astype(np.int64)
         self.items = np.frombuffer(data.node_item, dtype=np.intc).astype(np.int64)
         self.colors = np.frombuffer(data.node_color, dtype=np.intc).astype(np.int64)
-        self.owner = np.repeat(np.arange(problem.n_options), np.diff(self.starts))
+        self.lengths = np.diff(self.starts)
+        self.owner = np.repeat(np.arange(problem.n_options), self.lengths)
         self.lo: list[int] = list(data.lo)
         self.hi: list[int] = list(data.hi)
 
@@ -48,6 +49,12 @@ class OptionArrays:
     def exactly_once(self) -> bool:
         """Whether every primary item is to be covered exactly once."""
         return all(lo == 1 == hi for lo, hi in zip(self.lo, self.hi, strict=True))
+
+    def nodes_of(self, options: Perm) -> Perm:
+        """The nodes of ``options`` (an int64 array), option after option."""
+        lengths = self.lengths[options]
+        nodes = np.repeat(self.starts[options] - np.cumsum(lengths) + lengths, lengths)
+        return nodes + np.arange(len(nodes), dtype=np.int64)
 
     def options_covering(self, items: list[int]) -> Perm:
         """The options that cover one of ``items`` or more, in increasing order."""

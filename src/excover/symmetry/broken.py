@@ -24,12 +24,16 @@ to the options of ``B``), their orbits found by following the generators, and th
 solutions extending the representatives whose stabilizer is the identity are searched in
 one run of the engine: a problem with one new item ``#`` whose options are the
 representatives, each merged into one option, beside the options that miss ``B``; the root
-of the search branches on ``#``. The others are searched one by one. A base is chosen
+of the search branches on ``#``. A representative that covers an item with a
+multiplicity ``c`` times (two copies of one piece) holds it once in its merged option,
+the item's bounds lowered by ``c - 1``; representatives that differ in that go to
+merged problems of their own, one per way of covering such items. The others are
+searched one by one. A base is chosen
 among the orbits of primary items that the group moves options of, with the fewest
 partial solutions (estimated by the product of the items' numbers of options).
 
 **Weighing in one run.** :meth:`count <BrokenSearch.count>` merges every representative
-left by the splitting below (whatever the size of its orbit) into one such problem when
+left by the splitting below (whatever the size of its orbit) into such problems when
 the bit-parallel engine runs it: the engine counts the solutions found under each option
 of the root's item apart (:meth:`Search.root_solutions
 <excover.engines.Search.root_solutions>`), and each representative's count is weighted
@@ -225,7 +229,8 @@ class BrokenSearch:
 
     def representatives(self) -> Iterator[list[int]]:
         """One solution per orbit (sorted option indices): first those extending the
-        representatives only the identity fixes, in the order of one engine run, then
+        representatives only the identity fixes, in the order of the engine's runs on
+        their merged problems, then
         for each other representative (in the engine's order of the partial solutions)
         the solutions extending it that are the smallest of their orbit under its
         stabilizer, or for a stabilizer of more than :data:`MAX_STABILIZER` elements the
@@ -241,17 +246,12 @@ class BrokenSearch:
             yield from self.smallest_of_orbits(self._runs.every_solution(self.problem))
             return
         extensions, runs = self._extensions, self._runs
-        free = self._free()
-        merged = extensions.merged(free) if free else None
-        if merged is not None:
+        for alike in extensions.alike(self._free()):
+            merged = extensions.merged(alike)
+            assert merged is not None  # the orbits are alike
             exact_cover, originals = merged
             for found in runs.solutions(exact_cover, exact_cover.items[0]):
                 yield sorted(k for option in found for k in originals[option])
-        else:
-            for orbit in free:
-                reduced, original = extensions.reduced(orbit.representative)
-                for found in runs.solutions(reduced):
-                    yield sorted([*orbit.representative, *(original[k] for k in found)])
         for orbit in self._fixed():
             if not self._by_burnside(orbit):
                 inner, original = self._descent(orbit)

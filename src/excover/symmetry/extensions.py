@@ -9,6 +9,7 @@ import numpy as np
 
 from excover.problem import Problem
 from excover.symmetry.arrays import OptionArrays
+from excover.symmetry.chain import Perm
 from excover.symmetry.partials import Orbit, Partials
 from excover.symmetry.runs import Runs
 
@@ -30,47 +31,97 @@ class Extensions:
         self.arrays = arrays
         self.partials = partials
         self.runs = runs
+        self._repeats: dict[tuple[int, ...], tuple[tuple[int, int], ...]] = {}
+
+    def alike(self, orbits: list[Orbit]) -> list[list[Orbit]]:
+        """``orbits`` grouped so that each group merges into one problem
+        (:meth:`merged`): by the primary items their representatives cover more than
+        once (items with multiplicities) and how many times, in order of first
+        appearance."""
+        groups: dict[tuple[tuple[int, int], ...], list[Orbit]] = {}
+        for orbit, repeated in zip(orbits, self._repeated(orbits), strict=True):
+            groups.setdefault(repeated, []).append(orbit)
+        return list(groups.values())
+
+    def _nodes(self, orbits: list[Orbit]) -> tuple[Perm, Perm]:
+        """The nodes of the representatives of ``orbits``, representative after
+        representative, and the number of the representative of each."""
+        sizes = [len(orbit.representative) for orbit in orbits]
+        options = np.fromiter(
+            (k for orbit in orbits for k in orbit.representative), np.int64, sum(sizes)
+        )
+        nodes = self.arrays.nodes_of(options)
+        owner = np.repeat(np.repeat(np.arange(len(orbits)), sizes), self.arrays.lengths[options])
+        return nodes, owner
+
+    def _repeated(self, orbits: list[Orbit]) -> list[tuple[tuple[int, int], ...]]:
+        """For each representative of ``orbits``, the primary items its options cover
+        more than once, each with the number of times, by item (kept for the next
+        call)."""
+        known = self._repeats
+        new = [orbit for orbit in dict.fromkeys(orbits) if orbit.representative not in known]
+        if new:
+            for orbit, found in zip(new, self._find_repeated(new), strict=True):
+                known[orbit.representative] = found
+        return [known[orbit.representative] for orbit in orbits]
+
+    def _find_repeated(self, orbits: list[Orbit]) -> list[tuple[tuple[int, int], ...]]:
+        """:meth:`_repeated`, computed."""
+        arrays = self.arrays
+        nodes, owner = self._nodes(orbits)
+        items = arrays.items[nodes]
+        primary = items < arrays.n_primary
+        keys, times = np.unique(
+            owner[primary] * arrays.n_items + items[primary], return_counts=True
+        )
+        found: list[list[tuple[int, int]]] = [[] for _ in orbits]
+        for key, count in zip(keys[times > 1].tolist(), times[times > 1].tolist(), strict=True):
+            found[key // arrays.n_items].append((key % arrays.n_items, count))
+        return [tuple(pairs) for pairs in found]
 
     def merged(self, orbits: list[Orbit]) -> tuple[Problem, list[tuple[int, ...]]] | None:
         """The problem whose solutions are the solutions extending the representatives of
         ``orbits``: a new first item ``#`` whose options are the representatives, each
         merged into one option, beside the options that miss the base; and the original
-        options of each of its options. None when a representative covers a primary item
-        more than once (its options then cannot merge into one)."""
+        options of each of its options. A primary item that a representative covers
+        ``c`` times (``c > 1``: an item with a multiplicity) is held once by its merged
+        option, its bounds ``lo..hi`` becoming ``max(lo - c, 0) + 1..hi - c + 1``, so
+        every representative must cover it that often: None when they differ in that
+        (:meth:`alike` groups them), or without orbits."""
         problem, arrays = self.problem, self.arrays
-        starts_of, items_of, colors_of = arrays.starts, arrays.items, arrays.colors
+        repeated = set(self._repeated(orbits))
+        if len(repeated) != 1:
+            return None
         outside = np.setdiff1d(np.arange(problem.n_options), self.partials.touching)
         marker = "#"
         while marker in problem.items:
             marker += "#"
         merged = problem.derive((marker, *problem.primary_items), problem.secondary_items)
+        times = dict(repeated.pop())
         for item in range(problem.n_primary):
             lo, hi = arrays.lo[item], arrays.hi[item]
+            if item in times:
+                lo, hi = max(lo - times[item], 0) + 1, hi - times[item] + 1
             if (lo, hi) != (1, 1):
                 merged.set_multiplicity(item + 1, lo, hi)
-        starts: list[int] = [0]
-        items: list[int] = []
-        colors: list[int] = []
-        originals: list[tuple[int, ...]] = []
-        for orbit in orbits:
-            nodes: dict[int, int] = {}
-            for option in orbit.representative:
-                for j in range(starts_of[option], starts_of[option + 1]):
-                    item = int(items_of[j])
-                    if item in nodes and item < problem.n_primary:
-                        return None
-                    nodes[item] = int(colors_of[j])
-            items += [0] + [item + 1 for item in nodes]
-            colors += [0, *nodes.values()]
-            starts.append(len(items))
-            originals.append(orbit.representative)
+        # Each representative's nodes, an item met twice kept once, after a node of "#".
+        nodes, owner = self._nodes(orbits)
+        _, first = np.unique(owner * arrays.n_items + arrays.items[nodes], return_index=True)
+        first.sort()
+        nodes, owner = nodes[first], owner[first]
+        counts = np.bincount(owner, minlength=len(orbits))
+        starts = np.concatenate([[0], np.cumsum(counts + 1)])
+        rank = np.arange(len(nodes)) - (np.cumsum(counts) - counts)[owner]
+        items = np.zeros(starts[-1], dtype=np.int64)
+        colors = np.zeros(starts[-1], dtype=np.int64)
+        items[starts[owner] + 1 + rank] = arrays.items[nodes] + 1
+        colors[starts[owner] + 1 + rank] = arrays.colors[nodes]
         # The options that miss the base, copied whole (one item later: "#" is first).
-        lengths = starts_of[outside + 1] - starts_of[outside]
-        nodes_out = np.repeat(starts_of[outside] - np.cumsum(lengths) + lengths, lengths)
-        nodes_out += np.arange(int(lengths.sum()), dtype=np.int64)
-        all_starts = np.concatenate([starts, len(items) + np.cumsum(lengths)])
-        all_items = np.concatenate([np.array(items, dtype=np.int64), items_of[nodes_out] + 1])
-        all_colors = np.concatenate([np.array(colors, dtype=np.int64), colors_of[nodes_out]])
+        nodes_out = arrays.nodes_of(outside)
+        all_starts = np.concatenate([starts, starts[-1] + np.cumsum(arrays.lengths[outside])])
+        all_items = np.concatenate([items, arrays.items[nodes_out] + 1])
+        all_colors = np.concatenate([colors, arrays.colors[nodes_out]])
+        originals = [orbit.representative for orbit in orbits]
         originals += [(option,) for option in outside.tolist()]
         merged._add_checked_options(all_starts, all_items, all_colors, problem.color_names)
         return merged, originals
@@ -78,37 +129,37 @@ class Extensions:
     def reduced(self, partial: tuple[int, ...]) -> tuple[Problem, list[int]]:
         """The problem of the solutions extending ``partial``, and the original index of
         each of its options."""
-        from excover.parallel import Subproblem
+        from excover.parallel.tree import reduced_after
 
         forbidden = tuple(sorted(self.partials.touching_set.difference(partial)))
-        return Subproblem(partial, forbidden).reduce(self.problem)
+        return reduced_after(self.problem, partial, forbidden)
 
     def count_weighted(self, orbits: list[Orbit]) -> int:
         """The solutions extending the representatives of ``orbits``, each weighted by
-        the size of its orbit: from one run of the engine on their merged problem when it
-        keeps the counts under each representative apart (:meth:`Runs.count_by_root`),
-        else one run per orbit size."""
-        weighted = self._count_by_root(orbits)
-        if weighted is not None:
-            return weighted
+        the size of its orbit: for each group of :meth:`alike`, from one run of the
+        engine on their merged problem when it keeps the counts under each
+        representative apart (:meth:`Runs.count_by_root`), else one run per orbit
+        size."""
         total = 0
-        by_size: dict[int, list[Orbit]] = {}
-        for orbit in orbits:
-            by_size.setdefault(orbit.size, []).append(orbit)
-        for size, alike in by_size.items():
-            total += size * self.count(alike)
+        for group in self.alike(orbits):
+            weighted = self._count_by_root(group)
+            if weighted is None:
+                by_size: dict[int, list[Orbit]] = {}
+                for orbit in group:
+                    by_size.setdefault(orbit.size, []).append(orbit)
+                weighted = sum(size * self.count(alike) for size, alike in by_size.items())
+            total += weighted
         return total
 
     def _count_by_root(self, orbits: list[Orbit]) -> int | None:
         """The weighted count of :meth:`count_weighted` from one run of the engine on the
-        merged problem of ``orbits``; None when that cannot be (orbits of one size, which
-        one merged problem counts anyway; a representative that does not merge; another
-        engine or method; workers)."""
+        merged problem of ``orbits`` (alike); None when that cannot be (orbits of one
+        size, which one merged problem counts anyway; another engine or method;
+        workers)."""
         if not self.runs.may_count_by_root or len({orbit.size for orbit in orbits}) < 2:
             return None
         merged = self.merged(orbits)
-        if merged is None:
-            return None
+        assert merged is not None  # the orbits are alike
         under = self.runs.count_by_root(merged[0])
         if under is None:
             return None
@@ -116,37 +167,24 @@ class Extensions:
         return sum(orbit.size * under.get(k, 0) for k, orbit in enumerate(orbits))
 
     def count(self, orbits: list[Orbit]) -> int:
-        """The solutions extending the representatives of ``orbits``: by their merged
-        problem (:meth:`count_merged`), else one representative at a time."""
-        if not orbits:
-            return 0
-        found = self.count_merged(orbits)
-        if found is None:
-            found = sum(self.count_one(orbit) for orbit in orbits)
-        return found
+        """The solutions extending the representatives of ``orbits``: by the merged
+        problem of each group of :meth:`alike` (:meth:`count_merged`)."""
+        return sum(self.count_merged(group) for group in self.alike(orbits))
 
-    def count_merged(self, orbits: list[Orbit]) -> int | None:
-        """The solutions extending the representatives of ``orbits``: one run of the
-        engine on their merged problem, whose root branches on the new item; on the
-        run's workers, the orbits are dealt out to :data:`PARTS_PER_WORKER` merged
+    def count_merged(self, orbits: list[Orbit]) -> int:
+        """The solutions extending the representatives of ``orbits`` (alike): one run
+        of the engine on their merged problem, whose root branches on the new item; on
+        the run's workers, the orbits are dealt out to :data:`PARTS_PER_WORKER` merged
         problems a worker, counted in parallel (each still branching first on its
         representatives: a parallel count of the one merged problem would walk the
-        engine's own tree, several times larger). None when a representative cannot be
-        merged."""
+        engine's own tree, several times larger)."""
         runs = self.runs
-        if runs.workers is None:
-            merged = self.merged(orbits)
-            return None if merged is None else runs.count(merged[0], merged[0].items[0])
-        parts = min(len(orbits), PARTS_PER_WORKER * runs.workers)
+        parts = 1 if runs.workers is None else min(len(orbits), PARTS_PER_WORKER * runs.workers)
         problems = []
         for k in range(parts):
             merged = self.merged(orbits[k::parts])
-            if merged is None:
-                return None
+            assert merged is not None  # the orbits are alike
             problems.append(merged[0])
+        if runs.workers is None:
+            return runs.count(problems[0], problems[0].items[0])
         return runs.count_parts(problems)
-
-    def count_one(self, orbit: Orbit) -> int:
-        """The solutions extending the orbit's representative."""
-        reduced, _ = self.reduced(orbit.representative)
-        return self.runs.count(reduced)

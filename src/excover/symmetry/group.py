@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from functools import cached_property
+from itertools import pairwise
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -65,6 +66,13 @@ class _Structure:
         lengths = self.lengths[options]
         firsts = np.repeat(self.starts[options] - np.cumsum(lengths) + lengths, lengths)
         return firsts + np.arange(int(lengths.sum()), dtype=np.int64)
+
+    def option_keys(self, codes: Perm) -> list[bytes]:
+        """One key per option: the bytes of ``codes`` (one number per node, in the
+        order of the sorted node arrays) over its nodes."""
+        data = codes.astype("<i8").tobytes()
+        bounds = (self.starts * 8).tolist()
+        return [data[a:b] for a, b in pairwise(bounds)]
 
     def fault(self, g: Automorphism) -> str | None:
         """Why ``g`` is not an automorphism, or None when it is one."""
@@ -228,12 +236,17 @@ class Group:
             )
         return items
 
+    @cached_property
+    def _item_positions(self) -> dict[str, int]:
+        """The position of each item, by name."""
+        return {name: k for k, name in enumerate(self.problem.items)}
+
     def _item(self, ref: object, number: int) -> int:
         problem = self.problem
         if isinstance(ref, str):
             try:
-                return problem.items.index(ref)
-            except ValueError:
+                return self._item_positions[ref]
+            except KeyError:
                 raise SymmetryError(f"generator {number} names an unknown item {ref!r}") from None
         if isinstance(ref, int) and not isinstance(ref, bool) and 0 <= ref < problem.n_items:
             return ref
@@ -242,25 +255,18 @@ class Group:
     def _options_following(self, items: Perm, number: int) -> Perm:
         """The option permutation induced by an item permutation (colors kept)."""
         structure = self._structure
-        by_key: dict[tuple[tuple[int, int], ...], list[int]] = {}
-        keys = []
-        for option in range(structure.n_options):
-            nodes = slice(structure.starts[option], structure.starts[option + 1])
-            key = tuple(
-                sorted(
-                    zip(
-                        structure.items[nodes].tolist(),
-                        structure.colors[nodes].tolist(),
-                        strict=True,
-                    )
-                )
-            )
-            by_key.setdefault(key, []).append(option)
-            keys.append(key)
-        used: dict[tuple[tuple[int, int], ...], int] = {}
-        options = np.empty(structure.n_options, dtype=np.int64)
+        base = int(structure.colors.max(initial=0)) + 1
+        # Each option is known by its nodes as numbers item * base + color, in increasing
+        # order (the structure's nodes are sorted by item within each option).
+        keys = structure.option_keys(structure.items * base + structure.colors)
+        image_codes = items[structure.items] * base + structure.colors
+        images = structure.option_keys(image_codes[np.lexsort((image_codes, structure.owner))])
+        by_key: dict[bytes, list[int]] = {}
         for option, key in enumerate(keys):
-            image = tuple(sorted((int(items[item]), color) for item, color in key))
+            by_key.setdefault(key, []).append(option)
+        used: dict[bytes, int] = {}
+        options = np.empty(structure.n_options, dtype=np.int64)
+        for option, image in enumerate(images):
             targets = by_key.get(image, [])
             rank = used.get(image, 0)
             if rank >= len(targets):

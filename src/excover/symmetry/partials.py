@@ -106,7 +106,8 @@ class Partials:
         ):
             return None
         search = Search(restricted)
-        listed = [tuple(sorted(int(touching[k]) for k in found)) for found in search.solutions()]
+        original = touching.tolist()
+        listed = [tuple(sorted([original[k] for k in found])) for found in search.solutions()]
         return cls(base, touching, listed, search.stats.nodes, group)
 
     def _orbits(self, partials: list[tuple[int, ...]], generators: list[Perm]) -> list[Orbit]:
@@ -154,14 +155,9 @@ def _restricted(problem: Problem, arrays: OptionArrays, base: list[int], touchin
             low = 0
         if (low, high) != (1, 1):
             restricted.set_multiplicity(names[i], low, high)
-    starts = arrays.starts
-    nodes = np.concatenate(
-        [np.arange(starts[k], starts[k + 1]) for k in touching.tolist()]
-        or [np.empty(0, dtype=np.int64)]
-    )
-    lengths = starts[touching + 1] - starts[touching]
+    nodes = arrays.nodes_of(touching)
     restricted._add_checked_options(
-        np.concatenate([[0], np.cumsum(lengths)]),
+        np.concatenate([[0], np.cumsum(arrays.lengths[touching])]),
         position[arrays.items[nodes]],
         arrays.colors[nodes],
         problem.color_names,

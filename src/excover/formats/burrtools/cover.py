@@ -32,14 +32,14 @@ symmetry use it.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
-from itertools import product
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, TypeVar
 
 import numpy as np
+import numpy.typing as npt
 
 from excover.errors import FormatError, UsageError
-from excover.formats.burrtools.lattice import GRIDS, LatticeGrid, Transformation
+from excover.formats.burrtools.lattice import GRIDS, LatticeGrid, Transformation, Voxels
 from excover.formats.burrtools.model import (
     FILLED,
     VARIABLE,
@@ -47,7 +47,6 @@ from excover.formats.burrtools.model import (
     Problem,
     Puzzle,
     Shape,
-    Voxel,
 )
 
 if TYPE_CHECKING:
@@ -58,8 +57,9 @@ P = TypeVar("P", bound="Model")
 
 __all__ = ["kind_name", "result_symmetries", "to_exact_cover"]
 
-#: A voxel set with states and colours, normalised: sorted ``(x, y, z, state, colour)``.
-_Labelled = tuple[tuple[int, int, int, str, int], ...]
+#: Labelled voxels: one row ``(x, y, z, state, colour)`` per voxel, the state as its
+#: character's code.
+_Labelled = npt.NDArray[np.int64]
 #: The name of the item counting holes when ``maxHoles`` applies.
 HOLES = "holes"
 
@@ -76,30 +76,40 @@ def _cell(voxel: Sequence[int]) -> str:
     return ",".join(str(int(v)) for v in voxel)
 
 
-def _normal(grid: LatticeGrid, cells: Iterable[tuple[Voxel, str, int]]) -> _Labelled:
-    """The labelled voxels moved by the grid's canonical translation, sorted."""
-    listed = list(cells)
-    if not listed:
-        return ()
-    low = grid.shift(np.array([v for v, _, _ in listed], dtype=np.int64)).tolist()
-    return tuple(sorted((v[0] - low[0], v[1] - low[1], v[2] - low[2], s, c) for v, s, c in listed))
+def _labelled(shape: Shape, states: str) -> _Labelled:
+    """The voxels of ``shape`` in ``states``, in the order of :meth:`Shape.voxels`."""
+    codes = np.frombuffer(shape.states.encode("ascii"), dtype=np.uint8)
+    index = np.flatnonzero(np.isin(codes, np.frombuffer(states.encode("ascii"), np.uint8)))
+    sx, sy, _ = shape.size
+    colors = np.asarray(shape.colors, dtype=np.int64)[index]
+    state = codes[index].astype(np.int64)
+    return np.stack([index % sx, index // sx % sy, index // (sx * sy), state, colors], axis=1)
 
 
-def _moved(
-    grid: LatticeGrid, g: Transformation, cells: Sequence[tuple[Voxel, str, int]]
-) -> _Labelled | None:
+def _normal(grid: LatticeGrid, cells: _Labelled) -> _Labelled:
+    """The labelled voxels moved by the grid's canonical translation, sorted by
+    position."""
+    if not len(cells):
+        return cells
+    moved = cells.copy()
+    moved[:, :3] -= grid.shift(cells[:, :3])
+    result: _Labelled = moved[np.lexsort((moved[:, 2], moved[:, 1], moved[:, 0]))]
+    return result
+
+
+def _moved(grid: LatticeGrid, g: Transformation, cells: _Labelled) -> _Labelled | None:
     """The normalised image of labelled voxels, None when ``g`` does not apply."""
-    if not cells:
-        return ()
-    image = g.apply(np.array([v for v, _, _ in cells], dtype=np.int64))
+    if not len(cells):
+        return cells
+    image = g.apply(cells[:, :3])
     if image is None:
         return None
-    voxels = [(int(x), int(y), int(z)) for x, y, z in image.tolist()]
-    return _normal(grid, ((v, s, c) for v, (_, s, c) in zip(voxels, cells, strict=True)))
+    return _normal(grid, np.concatenate([image, cells[:, 3:]], axis=1))
 
 
-def _labelled(shape: Shape, states: str) -> list[tuple[Voxel, str, int]]:
-    return [(v, s, c) for v, s, c in shape.voxels() if s in states]
+def _key(cells: _Labelled | None) -> bytes | None:
+    """Labelled voxels as a key: equal keys, equal voxels (None stays None)."""
+    return None if cells is None else cells.tobytes()
 
 
 def result_symmetries(shape: Shape, grid: int = 0) -> list[Transformation]:
@@ -108,8 +118,8 @@ def result_symmetries(shape: Shape, grid: int = 0) -> list[Transformation]:
     BurrTools' ``selfSymmetries``."""
     lattice = GRIDS[grid]
     cells = _labelled(shape, FILLED + VARIABLE)
-    own = _normal(lattice, cells)
-    return [g for g in lattice.transformations if _moved(lattice, g, cells) == own]
+    own = _key(_normal(lattice, cells))
+    return [g for g in lattice.transformations if _key(_moved(lattice, g, cells)) == own]
 
 
 def _mirror_partners(puzzle: Puzzle, parts: Sequence[Part]) -> dict[int, int] | None:
@@ -122,14 +132,15 @@ def _mirror_partners(puzzle: Puzzle, parts: Sequence[Part]) -> dict[int, int] | 
     for i, cells in enumerate(shapes):
         if i in partner:
             continue
-        own = _normal(grid, cells)
-        images = {_moved(grid, g, cells) for g in grid.mirrors} - {None}
+        own = _key(_normal(grid, cells))
+        images = {_key(_moved(grid, g, cells)) for g in grid.mirrors} - {None}
         if own in images:
             partner[i] = i
             continue
         later = range(i + 1, len(parts))
         found = next(
-            (j for j in later if j not in partner and _normal(grid, shapes[j]) in images), None
+            (j for j in later if j not in partner and _key(_normal(grid, shapes[j])) in images),
+            None,
         )
         if found is None or (parts[found].lo, parts[found].hi) != (parts[i].lo, parts[i].hi):
             return None
@@ -176,14 +187,14 @@ class _Board:
         self.size = np.array(result.size, dtype=np.int64)
         self.colors = np.zeros(result.size, dtype=np.int64)
         self.used = np.zeros(result.size, dtype=bool)
-        for voxel, _state, color in result.voxels():
-            self.used[voxel] = True
-            self.colors[voxel] = color
+        cells = _labelled(result, FILLED + VARIABLE)
+        self.used[cells[:, 0], cells[:, 1], cells[:, 2]] = True
+        self.colors[cells[:, 0], cells[:, 1], cells[:, 2]] = cells[:, 4]
         self.puzzle = puzzle
         self.problem = problem
-        self._masks: dict[int, np.ndarray] = {}
+        self._masks: dict[int, npt.NDArray[np.bool_]] = {}
 
-    def mask(self, piece_color: int) -> np.ndarray:
+    def mask(self, piece_color: int) -> npt.NDArray[np.bool_]:
         """Where a piece voxel of this colour may go."""
         if piece_color not in self._masks:
             allowed = [
@@ -194,34 +205,46 @@ class _Board:
             self._masks[piece_color] = self.used & ok
         return self._masks[piece_color]
 
-    def placements(self, orientation: _Labelled) -> list[list[Voxel]]:
+    def placements(self, orientation: _Labelled) -> Voxels:
         """Every translate of the orientation by a translation of the grid lying on
-        the result."""
-        low = np.array([min(v[axis] for v in orientation) for axis in range(3)])
-        extent = np.array([max(v[axis] for v in orientation) for axis in range(3)]) - low
-        room = self.size - extent
-        if (room <= 0).any():
-            return []
-        valid = np.ones(tuple(room.tolist()), dtype=bool)
-        for x, y, z, _state, color in orientation:
-            x, y, z = x - low[0], y - low[1], z - low[2]
-            valid &= self.mask(color)[x : x + room[0], y : y + room[1], z : z + room[2]]
-        moves = np.argwhere(valid) - low
+        the result: an array of ``(translate, voxel, axis)``, the voxels in the
+        orientation's order. Only the positions a translation of the grid reaches
+        (every ``period`` voxels along each axis) are looked at."""
+        voxels = orientation[:, :3]
+        low = voxels.min(axis=0)
+        room = self.size - (voxels.max(axis=0) - low)
+        period = self.grid.period
+        first = low % period  # the first corner reached by a translation of the grid
+        counts = np.maximum((room - first + period - 1) // period, 0)
+        if (counts == 0).any():
+            return np.zeros((0, len(voxels), 3), dtype=np.int64)
+        valid = np.ones(tuple(counts.tolist()), dtype=bool)
+        for (x, y, z), color in zip(
+            (voxels - low + first).tolist(), orientation[:, 4].tolist(), strict=True
+        ):
+            valid &= self.mask(color)[
+                x : x + period * int(counts[0]) : period,
+                y : y + period * int(counts[1]) : period,
+                z : z + period * int(counts[2]) : period,
+            ]
+        moves = first + period * np.argwhere(valid) - low
         moves = moves[self.grid.translations_ok(moves)]
-        return [
-            [(x + dx, y + dy, z + dz) for x, y, z, _s, _c in orientation]
-            for dx, dy, dz in moves.tolist()
-        ]
+        result: Voxels = voxels[None, :, :] + moves[:, None, :]
+        return result
 
 
 def _orientations(grid: LatticeGrid, shape: Shape) -> list[_Labelled]:
     """The distinct orientations of a piece's filled voxels under the grid's rotations
     (none for a piece without filled voxels: it has no placement)."""
     cells = _labelled(shape, FILLED)
-    if not cells:
+    if not len(cells):
         return []
-    found = dict.fromkeys(_moved(grid, g, cells) for g in grid.rotations)
-    return [orientation for orientation in found if orientation is not None]
+    found: dict[bytes, _Labelled] = {}
+    for g in grid.rotations:
+        image = _moved(grid, g, cells)
+        if image is not None:
+            found.setdefault(image.tobytes(), image)
+    return list(found.values())
 
 
 def _holes_apply(problem: Problem, puzzle: Puzzle) -> bool:
@@ -259,18 +282,24 @@ def to_exact_cover(puzzle: Puzzle, number: int, factory: type[P]) -> P:
         cover.set_multiplicity(HOLES, 0, max(problem.max_holes, 1))
     board = _Board(puzzle, problem, result)
     position = {name: k for k, name in enumerate(cover.items)}
-    starts, items = [0], []
+    item_of = np.full(result.size, -1, dtype=np.int64)  # the item of each voxel
+    voxels = _labelled(result, FILLED + VARIABLE)[:, :3]
+    item_of[voxels[:, 0], voxels[:, 1], voxels[:, 2]] = [position[_cell(v)] for v in voxels]
+    lengths: list[npt.NDArray[np.int64]] = []
+    blocks: list[npt.NDArray[np.int64]] = []
     for part, kind in zip(parts, kinds, strict=True):
         for orientation in _orientations(board.grid, puzzle.shapes[part.shape]):
-            for cells in board.placements(orientation):
-                items.append(position[kind])
-                items.extend(position[_cell(v)] for v in cells)
-                starts.append(len(items))
+            cells = board.placements(orientation)
+            items = item_of[cells[:, :, 0], cells[:, :, 1], cells[:, :, 2]]
+            rows = np.concatenate([np.full((len(items), 1), position[kind]), items], axis=1)
+            blocks.append(rows.ravel())
+            lengths.append(np.full(len(rows), rows.shape[1], dtype=np.int64))
     if holes and problem.max_holes:
-        for name in variable:
-            items += [position[name], position[HOLES]]
-            starts.append(len(items))
-    cover.add_options(starts, items)
+        pairs = [[position[name], position[HOLES]] for name in variable]
+        blocks.append(np.array(pairs, dtype=np.int64).ravel())
+        lengths.append(np.full(len(pairs), 2, dtype=np.int64))
+    starts = np.concatenate([[0], np.cumsum(np.concatenate([[], *lengths]))]).astype(np.int64)
+    cover.add_options(starts, np.concatenate([np.zeros(0, dtype=np.int64), *blocks]))
     cover.declare_symmetries(_generators(puzzle, parts, result))
     return cover
 
@@ -284,53 +313,73 @@ def _generators(puzzle: Puzzle, parts: Sequence[Part], result: Shape) -> list[Ge
         partner = _mirror_partners(puzzle, parts)
         if partner is not None:
             kept = symmetries
-    cells = [v for v, _, _ in _labelled(result, FILLED + VARIABLE)]
-    if not cells:
+    cells = _labelled(result, FILLED + VARIABLE)[:, :3]
+    if not len(cells):
         return []
-    generated = {tuple(range(len(cells)))}
+    number = np.full(result.size, -1, dtype=np.int64)
+    number[cells[:, 0], cells[:, 1], cells[:, 2]] = np.arange(len(cells))
+    chosen: list[npt.NDArray[np.int64]] = []
+    generated = _closure(chosen, len(cells))
     mappings: list[Generator] = []
     for g in kept:
-        images = _images(GRIDS[puzzle.grid], g, cells)
-        if images in generated:
+        images = _images(GRIDS[puzzle.grid], g, cells, number)
+        if images.tobytes() in generated:
             continue
-        generated = _closure(generated | {images})
+        chosen.append(images)
+        generated = _closure(chosen, len(cells))
         mappings.append(_mapping(puzzle, g, cells, images, parts, partner))
     return mappings
 
 
-def _images(grid: LatticeGrid, g: Transformation, cells: list[Voxel]) -> tuple[int, ...]:
-    """The symmetry ``g`` of the result as a permutation of its voxels: the number of
-    the voxel each voxel goes to, the image moved back onto the result."""
-    voxels = np.array(cells, dtype=np.int64)
-    image = g.apply(voxels)
+def _images(
+    grid: LatticeGrid, g: Transformation, cells: Voxels, number: npt.NDArray[np.int64]
+) -> npt.NDArray[np.int64]:
+    """The symmetry ``g`` of the result as a permutation of its voxels ``cells``: the
+    number of the voxel each voxel goes to (``number`` gives each voxel's), the image
+    moved back onto the result."""
+    image = g.apply(cells)
     assert image is not None  # g is a symmetry of these voxels
-    moved = image - grid.shift(image) + grid.shift(voxels)
-    number = {v: k for k, v in enumerate(cells)}
-    return tuple(number[(int(x), int(y), int(z))] for x, y, z in moved.tolist())
+    moved = image - grid.shift(image) + grid.shift(cells)
+    result: npt.NDArray[np.int64] = number[moved[:, 0], moved[:, 1], moved[:, 2]]
+    return result
 
 
-def _closure(maps: set[tuple[int, ...]]) -> set[tuple[int, ...]]:
-    """The group generated by the permutations ``maps``."""
-    found = set(maps)
-    while True:
-        new = {tuple(a[i] for i in b) for a, b in product(found, repeat=2)}
-        if new <= found:
-            return found
-        found |= new
+def _closure(generators: list[npt.NDArray[np.int64]], size: int) -> set[bytes]:
+    """The group generated by the permutations ``generators`` of ``size`` points, each
+    element as the bytes of its array."""
+    identity = np.arange(size, dtype=np.int64)
+    found = {identity.tobytes()}
+    frontier = [identity]
+    while frontier:
+        reached = []
+        for a in frontier:
+            for g in generators:
+                b = a[g]
+                if b.tobytes() not in found:
+                    found.add(b.tobytes())
+                    reached.append(b)
+        frontier = reached
+    return found
 
 
 def _mapping(
     puzzle: Puzzle,
     g: Transformation,
-    cells: list[Voxel],
-    images: tuple[int, ...],
+    cells: Voxels,
+    images: npt.NDArray[np.int64],
     parts: Sequence[Part],
     partner: dict[int, int] | None,
 ) -> dict[str, str]:
     """The item mapping of the symmetry ``g`` of the result: each voxel to its image
-    (moved back onto the result), each kind to itself or, for a mirror, its partner."""
-    mapping = {_cell(v): _cell(cells[w]) for v, w in zip(cells, images, strict=True)}
+    (moved back onto the result), each kind to itself or, for a mirror, its partner
+    (the items left where they are left out)."""
+    moved = np.flatnonzero(images != np.arange(len(images)))
+    names = [_cell(v) for v in cells.tolist()]
+    mapping = {
+        names[v]: names[w] for v, w in zip(moved.tolist(), images[moved].tolist(), strict=True)
+    }
     if g.determinant < 0 and partner is not None:
         for i, j in partner.items():
-            mapping[kind_name(puzzle, parts[i].shape)] = kind_name(puzzle, parts[j].shape)
+            if i != j:
+                mapping[kind_name(puzzle, parts[i].shape)] = kind_name(puzzle, parts[j].shape)
     return mapping

@@ -46,7 +46,7 @@ then ``mirrors``. Shapes are numpy arrays of voxels, one row each.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import permutations, product
 
@@ -78,7 +78,9 @@ def _signed_permutations() -> list[Matrix]:
 
 
 def _determinant(matrix: Matrix) -> int:
-    return round(float(np.linalg.det(np.array(matrix, dtype=float))))
+    """The determinant of a 3 by 3 integer matrix."""
+    (a, b, c), (d, e, f), (g, h, i) = matrix
+    return a * (e * i - f * h) - b * (d * i - f * g) + c * (d * h - e * g)
 
 
 def prism_strips(voxels: Voxels) -> Voxels:
@@ -353,11 +355,36 @@ def _grid(
     )
 
 
-#: BurrTools' grids by their number in ``<gridType type="N"/>``.
-GRIDS: dict[int, LatticeGrid] = {
-    0: _cube_like(0, "cubes", 1, False, 0),
-    1: _grid(1, "triangular prisms", 1, True, _prism_maps()),
-    2: _grid(2, "spheres", 1, True, _sphere_maps()),
-    3: _cube_like(3, "rhombic dodecahedra", 5, False, 4),
-    4: _cube_like(4, "tetrahedra-octahedra", 3, True, 5),
+#: How each of BurrTools' grids is made, by number.
+_MAKERS: dict[int, Callable[[], LatticeGrid]] = {
+    0: lambda: _cube_like(0, "cubes", 1, False, 0),
+    1: lambda: _grid(1, "triangular prisms", 1, True, _prism_maps()),
+    2: lambda: _grid(2, "spheres", 1, True, _sphere_maps()),
+    3: lambda: _cube_like(3, "rhombic dodecahedra", 5, False, 4),
+    4: lambda: _cube_like(4, "tetrahedra-octahedra", 3, True, 5),
 }
+
+
+class _Grids(Mapping[int, LatticeGrid]):
+    """BurrTools' grids by number, each made when first asked for (a puzzle uses one)."""
+
+    def __init__(self) -> None:
+        self._made: dict[int, LatticeGrid] = {}
+
+    def __getitem__(self, number: int) -> LatticeGrid:
+        if number not in self._made:
+            self._made[number] = _MAKERS[number]()
+        return self._made[number]
+
+    def __contains__(self, number: object) -> bool:
+        return number in _MAKERS
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(_MAKERS)
+
+    def __len__(self) -> int:
+        return len(_MAKERS)
+
+
+#: BurrTools' grids by their number in ``<gridType type="N"/>``.
+GRIDS: Mapping[int, LatticeGrid] = _Grids()
