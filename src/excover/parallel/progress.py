@@ -1,9 +1,24 @@
-"""The time left in a run of subproblems on several workers, from estimated sizes.
+"""Progress and the time left: :class:`Meter`, the one model of progress every front end
+shows (the command line's bar, its ``--json`` progress events, the studio), and the
+models of a run of subproblems on several workers, from estimated sizes.
 
-Two models live here. :class:`Pace`, the first one, divides the estimated size left by
-the rate of the finished tasks (estimated size settled per second of a worker) over the
-workers that have a task. On real runs it was 2.7 to 4.4 times off (issue #43) for three
-reasons, each measured by replaying runs with every subproblem's real node count:
+:class:`Meter` takes the share of a run done, as the run measures it (a search's share
+of its tree walked, the frontier count's layers, the subproblems' estimated sizes), at
+whatever moments the run looks, and says the time left from the pace over a recent
+window: the last half of the run (at least :data:`MIN_WINDOW` seconds), so that it
+follows a machine whose load changes and forgets the run's slow start. It shows no time
+left until that is meaningful (a share of :data:`MIN_SHARE`, :data:`MIN_SECONDS` of run,
+:data:`MIN_SAMPLES` looks within the window, a pace that moved), none while the share
+stands still, and never 0 before the end (:func:`duration` writes less than a second as
+``<1 s``); its share never goes back, and reaches 1 only when the run ends
+(:meth:`Meter.finish`). A run with no measure of its progress notes None: the front
+ends then show the elapsed time and the work done, not a percentage.
+
+Of the models of a run of subproblems, :class:`Pace`, the first one, divides the
+estimated size left by the rate of the finished tasks (estimated size settled per second
+of a worker) over the workers that have a task. On real runs it was 2.7 to 4.4 times off
+(issue #43) for three reasons, each measured by replaying runs with every subproblem's
+real node count:
 
 * the estimates regress to the mean. Knuth's probes are unbiased for one subproblem
   chosen blindly, but a run hands out the biggest *estimates* first, and the biggest
@@ -47,8 +62,113 @@ from __future__ import annotations
 
 import heapq
 import math
+import time
+from collections.abc import Callable
 
-__all__ = ["BANDWIDTH", "CALIBRATE_AFTER", "RECENT", "Forecast", "Pace"]
+__all__ = ["BANDWIDTH", "CALIBRATE_AFTER", "RECENT", "Forecast", "Meter", "Pace", "duration"]
+
+#: The share of a run done before a :class:`Meter` tells the time left ...
+MIN_SHARE = 0.01
+#: ... the seconds it must have run ...
+MIN_SECONDS = 1.0
+#: ... and the looks at its share within the window of the pace.
+MIN_SAMPLES = 4
+#: The window of the pace: the last :data:`WINDOW_SHARE` of the run, at least
+#: :data:`MIN_WINDOW` seconds.
+WINDOW_SHARE = 0.5
+MIN_WINDOW = 1.0
+#: The highest share a :class:`Meter` shows while the run goes on (1: at its end only).
+MAX_RUNNING = 0.999
+
+
+class Meter:
+    """The progress of one run (see the module notes): :meth:`note` the share done (0 to
+    1, None: the run has no measure of it) as the run goes, :meth:`finish` at its end;
+    :attr:`share`, :attr:`elapsed` and :meth:`left` say where it is. ``clock`` is
+    ``time.monotonic`` (the tests give their own)."""
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        self.clock = clock
+        self.started = clock()
+        self.share: float | None = None
+        self.finished = False
+        self._samples: list[tuple[float, float]] = []  # (time, share), within the window
+
+    @property
+    def elapsed(self) -> float:
+        """Seconds since the meter was made."""
+        return self.clock() - self.started
+
+    def note(self, share: float | None) -> None:
+        """The run has done ``share`` of its work (None: it cannot tell, and the time left
+        is unknown). The share shown never goes back and stays below 1 until
+        :meth:`finish`."""
+        if self.finished:
+            return
+        if share is None or not math.isfinite(share):
+            self.share = None
+            self._samples.clear()
+            return
+        shown = min(max(share, self.share or 0.0, 0.0), MAX_RUNNING)
+        self.share = shown
+        now = self.clock()
+        samples = self._samples
+        samples.append((now, shown))
+        start = now - self._window(now)
+        while len(samples) > 2 and samples[1][0] <= start:
+            del samples[0]  # keep one look at or before the window's start
+
+    def finish(self) -> None:
+        """The run ended: its share is 1, no time is left."""
+        self.share = 1.0
+        self.finished = True
+
+    def _window(self, now: float) -> float:
+        return max(MIN_WINDOW, WINDOW_SHARE * (now - self.started))
+
+    def left(self) -> float | None:
+        """Seconds left at the pace over the window (0 once finished), or None while
+        that is not meaningful: too early, too few looks, a share that stood still."""
+        if self.finished:
+            return 0.0
+        share = self.share
+        now = self.clock()
+        if share is None or share < MIN_SHARE or now - self.started < MIN_SECONDS:
+            return None
+        start = now - self._window(now)
+        within = [(t, s) for t, s in self._samples if t >= start]
+        if len(within) < MIN_SAMPLES:
+            return None
+        then, before = self._samples[0]
+        if now - then < MIN_WINDOW / 2 or share <= before:
+            return None
+        return (1.0 - share) * (now - then) / (share - before)
+
+    def reading(self) -> dict[str, float | None]:
+        """Where the run is, as events carry it: the ``fraction`` done (None: no
+        measure), the ``elapsed`` seconds and the seconds ``left`` (None: unknown)."""
+        left = self.left()
+        return {
+            "fraction": self.share,
+            "elapsed": round(self.elapsed, 3),
+            "left": None if left is None else round(left, 3),
+        }
+
+
+def duration(seconds: float) -> str:
+    """A duration for people: ``<1 s`` (never 0 while a run goes on), ``42 s``,
+    ``3 min 20 s``, ``5 h 07 min``, ``2 d 03 h``."""
+    if seconds < 1:
+        return "<1 s"
+    whole = int(seconds)
+    if whole < 60:
+        return f"{whole} s"
+    if whole < 3600:
+        return f"{whole // 60} min {whole % 60:02d} s"
+    if whole < 86400:
+        return f"{whole // 3600} h {whole % 3600 // 60:02d} min"
+    return f"{whole // 86400} d {whole % 86400 // 3600:02d} h"
+
 
 #: Finished tasks before the estimates are calibrated by a fit on them (before: by the
 #: total estimate).
