@@ -76,9 +76,17 @@ class Progress:
         if self._bar is not None:
             self.set(self._bar.n + amount)
 
-    def set(self, done: float, total: float | None = None, **postfix: object) -> None:
+    def set(
+        self,
+        done: float,
+        total: float | None = None,
+        *,
+        left: float | None = None,
+        **postfix: object,
+    ) -> None:
         """Set the work done (and the estimated ``total``; 0: none any more, the bar
-        counts up); ``postfix`` shows beside it, and the time left once it is known."""
+        counts up); ``postfix`` shows beside it, and the time left once it is known
+        (``left``: the run's own model of it, when it has one)."""
         bar = self._bar
         if bar is None or self.meter is None:
             return
@@ -88,7 +96,7 @@ class Progress:
             self.finish(done, **postfix)
             return
         if self.total:
-            self.meter.note(done / self.total)
+            self.meter.note(done / self.total, left)
             # tqdm rounds 99.6% up to 100%, which is the end's alone: the total shown
             # (an estimate while the run goes on) is raised to keep the bar below it
             bar.total = max(self.total, done / MAX_RUNNING)
@@ -161,14 +169,21 @@ class JsonProgress(Progress):
         """Add ``amount`` to the work done."""
         self.set(self.done + amount)
 
-    def set(self, done: float, total: float | None = None, **postfix: object) -> None:
+    def set(
+        self,
+        done: float,
+        total: float | None = None,
+        *,
+        left: float | None = None,
+        **postfix: object,
+    ) -> None:
         """As :meth:`Progress.set`."""
         if total is not None:
             self.total = total if total > 0 else None
         if self.total and done >= self.total:
             self.finish(done, **postfix)
             return
-        self.meter.note(done / self.total if self.total else None)
+        self.meter.note(done / self.total if self.total else None, left)
         self.done = done
         self.postfix = dict(postfix)
         elapsed = self.meter.elapsed

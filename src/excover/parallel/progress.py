@@ -65,7 +65,8 @@ import math
 import time
 from collections.abc import Callable
 
-__all__ = ["BANDWIDTH", "CALIBRATE_AFTER", "RECENT", "Forecast", "Meter", "Pace", "duration"]
+__all__ = ["BANDWIDTH", "CALIBRATE_AFTER", "RECENT", "Forecast", "LocalTasks", "Meter", "Pace"]
+__all__ += ["duration"]
 
 #: The share of a run done before a :class:`Meter` tells the time left ...
 MIN_SHARE = 0.01
@@ -93,18 +94,21 @@ class Meter:
         self.share: float | None = None
         self.finished = False
         self._samples: list[tuple[float, float]] = []  # (time, share), within the window
+        self._told: tuple[float, float] | None = None  # the run's own time left, and when
 
     @property
     def elapsed(self) -> float:
         """Seconds since the meter was made."""
         return self.clock() - self.started
 
-    def note(self, share: float | None) -> None:
+    def note(self, share: float | None, left: float | None = None) -> None:
         """The run has done ``share`` of its work (None: it cannot tell, and the time left
         is unknown). The share shown never goes back and stays below 1 until
-        :meth:`finish`."""
+        :meth:`finish`. ``left``: the seconds left by the run's own model, when it has
+        one (a run of subproblems: :class:`Forecast`), shown instead of the pace's."""
         if self.finished:
             return
+        self._told = None if left is None else (left, self.clock())
         if share is None or not math.isfinite(share):
             self.share = None
             self._samples.clear()
@@ -133,6 +137,9 @@ class Meter:
             return 0.0
         share = self.share
         now = self.clock()
+        if self._told is not None:
+            told, when = self._told
+            return max(told - (now - when), 0.0)
         if share is None or share < MIN_SHARE or now - self.started < MIN_SECONDS:
             return None
         start = now - self._window(now)
@@ -309,6 +316,86 @@ class Forecast:
             ran = seconds * rate
             shares.append(size * ran / (ran + calibration.left(size, ran)) if ran > 0 else 0.0)
         return shares
+
+
+class LocalTasks:
+    """A run of subproblems on ``slots`` workers of this machine, as its progress needs
+    it: the pool hands the tasks out in ``order`` (biggest estimate first), each to the
+    worker that frees first, so the tasks running are the first ``slots`` not finished,
+    each since the moment it became one of them. From the tasks finished,
+    :class:`Forecast` gives the time left (:meth:`remaining`) and the share done inside
+    the tasks running; :meth:`share` is the run's share done, 0 to 1. ``sizes`` are the
+    estimated sizes of all the subproblems (by index), ``total`` their sum over the whole
+    search, ``clock`` ``time.monotonic`` (the tests give their own)."""
+
+    def __init__(
+        self,
+        sizes: list[float],
+        order: list[int],
+        slots: int,
+        total: float,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.sizes = sizes
+        self.pending = list(order)
+        self.slots = max(slots, 1)
+        self.total = total
+        self.clock = clock
+        self.forecast = Forecast(total)
+        self.started: dict[int, float] = {}
+        self._start_running()
+
+    def _start_running(self) -> None:
+        now = self.clock()
+        for index in self.pending[: self.slots]:
+            self.started.setdefault(index, now)
+
+    def finished(self, index: int, nodes: int, complete: bool) -> None:
+        """Subproblem ``index`` ended, after ``nodes`` search nodes (0: not reported);
+        ``complete``: it ran to its end (else it was stopped, and says nothing of the
+        pace)."""
+        if index not in self.pending:
+            return
+        self.pending.remove(index)
+        began = self.started.pop(index, None)
+        if complete and began is not None:
+            self.forecast.finished(self.clock() - began, self.sizes[index], nodes)
+        self._start_running()
+
+    def _running(self) -> list[tuple[float, float]]:
+        now = self.clock()
+        running = self.pending[: self.slots]
+        return [(self.sizes[index], now - self.started[index]) for index in running]
+
+    def remaining(self) -> float | None:
+        """Seconds until the end, by :class:`Forecast` (None before a task finished)."""
+        waiting = [self.sizes[index] for index in self.pending[self.slots :]]
+        return self.forecast.remaining(self._running(), waiting, self.slots)
+
+    def share(self, done: float, counted: list[int] | None = None) -> float:
+        """The share of the run done. Before a task of this run finished: the estimated
+        size ``done`` of the subproblems counted (a resumed run's included) over the
+        total. After: on the scale of work, the estimated sizes calibrated on the tasks
+        finished (:class:`Forecast`, which undoes the regression to the mean of the
+        estimates handed out biggest first): the work of the subproblems ``counted``
+        (indices; their expected work when counted by an earlier run) and done inside the
+        tasks running, over that and the expected work of the rest. 0 when the total is
+        beyond floats."""
+        if not 0 < self.total < math.inf:
+            return 0.0
+        waiting = [self.sizes[index] for index in self.pending[self.slots :]]
+        running = self._running()
+        if not self.forecast.known or counted is None:
+            inside = sum(self.forecast.shares(running, waiting))
+            return min((done + inside) / self.total, 1.0)
+        calibration, rate = self.forecast._calibration([size for size, _ in running] + waiting)
+        finished = sum(calibration.work(self.sizes[index]) for index in counted)
+        ran = [seconds * rate for _, seconds in running]
+        left = sum(calibration.left(size, r) for (size, _), r in zip(running, ran, strict=True))
+        later = sum(calibration.work(size) for size in waiting)
+        worked = finished + sum(ran)
+        whole = worked + left + later
+        return min(worked / whole, 1.0) if whole > 0 else 0.0
 
 
 class _Calibration:

@@ -56,13 +56,11 @@ class RaceBar:
         self.drawn = now
         ahead, share = self.ahead()
         shown = ahead or runner
-        postfix: dict[str, object] = {"route": shown.name}
-        if shown.nodes:
-            postfix["nodes"] = shown.nodes
+        nodes = shown.nodes or None
         if share is None:
-            self.bar.set(0, 0, **postfix)
+            self.bar.set(0, 0, route=shown.name, nodes=nodes)
         else:
-            self.bar.set(100 * share, 100, **postfix)
+            self.bar.set(100 * share, 100, route=shown.name, nodes=nodes)
 
     def ahead(self) -> tuple[Runner | None, float | None]:
         """The unfinished runner furthest ahead among those that measure their share

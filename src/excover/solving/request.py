@@ -26,7 +26,14 @@ if TYPE_CHECKING:
 
         @property
         def shown(self) -> bool: ...
-        def set(self, done: float, total: float | None = None, **postfix: object) -> None: ...
+        def set(
+            self,
+            done: float,
+            total: float | None = None,
+            *,
+            left: float | None = None,
+            **postfix: object,
+        ) -> None: ...
         def update(self, amount: float = 1) -> None: ...
         def finish(self, done: float | None = None, **postfix: object) -> None: ...
         def close(self) -> None: ...
@@ -40,7 +47,14 @@ class NoBar:
 
     shown = False
 
-    def set(self, done: float, total: float | None = None, **postfix: object) -> None:
+    def set(
+        self,
+        done: float,
+        total: float | None = None,
+        *,
+        left: float | None = None,
+        **postfix: object,
+    ) -> None:
         """Nothing to draw."""
 
     def update(self, amount: float = 1) -> None:
