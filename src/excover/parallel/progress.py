@@ -9,7 +9,8 @@ window: the last half of the run (at least :data:`MIN_WINDOW` seconds), so that 
 follows a machine whose load changes and forgets the run's slow start. It shows no time
 left until that is meaningful (a share of :data:`MIN_SHARE`, :data:`MIN_SECONDS` of run,
 :data:`MIN_SAMPLES` looks within the window, a pace that moved), none while the share
-stands still, and never 0 before the end (:func:`duration` writes less than a second as
+has stood still for :data:`STALL_SHARE` of the window (an estimate of the total that
+proved too small), and never 0 before the end (:func:`duration` writes less than a second as
 ``<1 s``); its share never goes back, and reaches 1 only when the run ends
 (:meth:`Meter.finish`). A run with no measure of its progress notes None: the front
 ends then show the elapsed time and the work done, not a percentage.
@@ -78,6 +79,8 @@ MIN_SAMPLES = 4
 #: :data:`MIN_WINDOW` seconds.
 WINDOW_SHARE = 0.5
 MIN_WINDOW = 1.0
+#: The share of the window a share may stand still before the pace is taken as broken.
+STALL_SHARE = 0.25
 #: The highest share a :class:`Meter` shows while the run goes on (1: at its end only).
 MAX_RUNNING = 0.999
 
@@ -95,6 +98,7 @@ class Meter:
         self.finished = False
         self._samples: list[tuple[float, float]] = []  # (time, share), within the window
         self._told: tuple[float, float] | None = None  # the run's own time left, and when
+        self._moved = self.started  # when the share last grew
 
     @property
     def elapsed(self) -> float:
@@ -114,8 +118,10 @@ class Meter:
             self._samples.clear()
             return
         shown = min(max(share, self.share or 0.0, 0.0), MAX_RUNNING)
-        self.share = shown
         now = self.clock()
+        if self.share is None or shown > self.share:
+            self._moved = now
+        self.share = shown
         samples = self._samples
         samples.append((now, shown))
         start = now - self._window(now)
@@ -149,6 +155,8 @@ class Meter:
         then, before = self._samples[0]
         if now - then < MIN_WINDOW / 2 or share <= before:
             return None
+        if now - self._moved > STALL_SHARE * (now - then):
+            return None  # it stood still too long for the pace to hold
         return (1.0 - share) * (now - then) / (share - before)
 
     def reading(self) -> dict[str, float | None]:
