@@ -154,6 +154,9 @@ PROBE_BATCH = 0.25
 PROBE_ENOUGH = 0.03
 #: ... and above which the mean sizes no bar (it counts up instead).
 PROBE_USELESS = 0.5
+#: The share of the probes' size a search may walk before that size is taken as too
+#: small (the probes' mean of a heavy-tailed tree is mostly below the truth).
+PROBES_PROVED_SMALL = 0.95
 
 
 class TreeSize:
@@ -175,10 +178,10 @@ class TreeSize:
         self._rng: object = None
 
     def nodes(self, walked: int) -> float | None:
-        """The estimated nodes of the whole tree, of which ``walked`` are walked (more:
-        a tree bigger than the probes said is at least as big as what the search has
-        seen, and one more while it goes on), probing more first when the time allows;
-        None: unknown yet."""
+        """The estimated nodes of the whole tree, of which ``walked`` are walked,
+        probing more first when the time allows; None: unknown yet, or the search has
+        walked :data:`PROBES_PROVED_SMALL` of it and goes on (the probes' mean was too
+        small: a bar stuck near 100% would say the end is near when nothing says so)."""
         now = self.clock()
         elapsed = now - self.started
         if elapsed < SIZE_AFTER:
@@ -187,7 +190,8 @@ class TreeSize:
             self._probe(min(PROBE_BATCH, PROBE_SHARE * elapsed - self.spent))
         if not self.values or self._error() > PROBE_USELESS:
             return None
-        return max(sum(self.values) / len(self.values), walked + 1.0)
+        mean = sum(self.values) / len(self.values)
+        return None if walked >= PROBES_PROVED_SMALL * mean else mean
 
     def _error(self) -> float:
         """The relative standard error of the probes' mean (inf: too few probes)."""
