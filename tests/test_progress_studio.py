@@ -4,8 +4,9 @@ studio's other browser tests)."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from test_studio_browser import (  # the page, its server and helpers
-    Page,
     browser,
     new_board,
     page,
@@ -13,6 +14,9 @@ from test_studio_browser import (  # the page, its server and helpers
     result,
     server,
 )
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Page
 
 __all__ = ["browser", "page", "server"]  # fixtures, used by name
 
