@@ -46,6 +46,7 @@ from excover.solving import ExactCover
 if TYPE_CHECKING:
     from excover.parallel.checkpoint import Checkpoint
     from excover.parallel.cluster import ClusterRun
+    from excover.parallel.progress import LocalTasks
     from excover.parallel.run import TaskResult
 
 __all__ = [
@@ -167,13 +168,15 @@ def uses_tasks(args: argparse.Namespace) -> bool:
 
 class TaskBar:
     """The progress bar of a count by subproblems, drawn by tqdm as every bar of the
-    command (:func:`excover.cli.progress.progress`): the part of the search tree counted,
-    in percent of its estimated size (the sum of the subproblems' estimated sizes; 0
-    until the end when that estimate is beyond floats), the subproblems and solutions so
-    far, and the time left: tqdm's at this run's pace, and beside it ``time_left()`` when
-    given (a cluster run's model of its workers,
+    command (:func:`excover.cli.progress.progress`): the part of the search counted, in
+    percent, the subproblems and solutions so far, and the time left. On this machine
+    (``tasks``, :class:`~excover.parallel.progress.LocalTasks`) both come from
+    :class:`~excover.parallel.progress.Forecast`, which calibrates the subproblems'
+    estimated sizes on those finished and counts the share done inside the tasks
+    running, so that the bar moves while they run; on a cluster, the share is the
+    estimated size counted and the time left ``time_left()`` (its model of its workers,
     :meth:`~excover.parallel.cluster.ClusterRun.remaining`). A count run to its end
-    closes it at 100%."""
+    closes it at 100%, and only such a count."""
 
     def __init__(
         self,
@@ -182,30 +185,35 @@ class TaskBar:
         method: str,
         where: str,
         time_left: Callable[[], float | None] | None = None,
+        tasks: LocalTasks | None = None,
     ) -> None:
         from excover.cli.progress import progress
 
         self.total = total
         self.time_left = time_left
+        self.tasks = tasks
         self.bar = progress(args, total=100, desc=f"count ({method}, {where})", unit="%")
+
+    def finished(self, index: int, result: TaskResult) -> None:
+        """Subproblem ``index`` ended with ``result`` (for the time left)."""
+        if self.tasks is not None:
+            self.tasks.finished(index, result.nodes, result.complete)
 
     def draw(self, done: float, state: Checkpoint, finished: bool = False) -> None:
         """Show ``done`` of the estimated size counted, and the subproblems of ``state``."""
         if not self.bar.shown:
             return
-        percent = 100 * done / self.total if 0 < self.total < math.inf else 0.0
-        percent = 100.0 if finished else min(percent, 100.0) if math.isfinite(percent) else 0.0
-        left = None if self.time_left is None or finished else self.time_left()
-        if left is None:
-            self.bar.set(percent, None, subproblems=_detail(state), solutions=state.count)
+        postfix = {"subproblems": _detail(state), "solutions": state.count}
+        if finished:
+            self.bar.finish(100, **postfix)
+            return
+        if self.tasks is not None:
+            share, left = self.tasks.share(done, list(state.done)), self.tasks.remaining()
         else:
-            self.bar.set(
-                percent,
-                None,
-                subproblems=_detail(state),
-                solutions=state.count,
-                left=_duration(left),
-            )
+            share = done / self.total if 0 < self.total < math.inf else 0.0
+            left = None if self.time_left is None else self.time_left()
+        share = min(share, MAX_SHARE) if math.isfinite(share) else 0.0
+        self.bar.set(100 * share, 100, left=left, **postfix)
 
     def close(self, done: float, state: Checkpoint) -> None:
         """Show the final state (100% when ``state`` is complete) and end the line."""
@@ -213,16 +221,8 @@ class TaskBar:
         self.bar.close()
 
 
-def _duration(seconds: float) -> str:
-    """A duration for people: ``42 s``, ``3 min 20 s``, ``5 h 07 min``, ``2 d 03 h``."""
-    whole = int(seconds)
-    if whole < 60:
-        return f"{whole} s"
-    if whole < 3600:
-        return f"{whole // 60} min {whole % 60:02d} s"
-    if whole < 86400:
-        return f"{whole // 3600} h {whole % 3600 // 60:02d} min"
-    return f"{whole // 86400} d {whole % 86400 // 3600:02d} h"
+#: The highest share of the search a bar shows before the count is complete.
+MAX_SHARE = 0.999
 
 
 def _options(args: argparse.Namespace) -> tuple[str, dict[str, Any]]:
@@ -300,7 +300,13 @@ def _count_tasks(
                 print(f"excover: {warning.message}", file=sys.stderr)
         state = Checkpoint(path, digest, asked, subproblems)
     args.checkpoint_path = path
-    bar = TaskBar(args, state.total_size(), method, _workers(args.workers or 1))
+    bar = TaskBar(
+        args,
+        state.total_size(),
+        method,
+        _workers(args.workers or 1),
+        tasks=_local_tasks(state, args.workers or 1),
+    )
     earlier = state.seconds
     stopped_by: str | None = None
 
@@ -334,6 +340,20 @@ def _count_tasks(
             path.unlink(missing_ok=True)  # finished: nothing left to resume
         bar.close(state.done_size(), state)
     return _report(state, method, args, stopped_by, resumed, time.monotonic() - started)
+
+
+def _local_tasks(state: Checkpoint, workers: int) -> LocalTasks:
+    """The subproblems of ``state`` this run counts, in the order the pool hands them
+    out (:func:`~excover.parallel.run.run_tasks`: biggest estimate first), for the time
+    left."""
+    from excover.parallel.progress import LocalTasks
+
+    subs = state.subproblems
+    order = sorted(
+        (i for i in range(len(subs)) if not (i in state.split or state.settled(i))),
+        key=lambda i: -subs[i].size,
+    )
+    return LocalTasks([sub.size for sub in subs], order, workers, state.total_size())
 
 
 def _say(text: str) -> None:
@@ -573,6 +593,8 @@ def _collect(
     subproblem that finished is taken in before anything else, Ctrl-C included."""
     saved = time.monotonic()
     for finished in _steps(runs, ctrl_c, deadline):
+        if finished is not None:
+            bar.finished(*finished)
         if finished is not None and finished[1].complete:
             index, result = finished
             state.done[index] = (result.total, result.nodes)

@@ -26,6 +26,11 @@ what one run costs (the component count repeats only its walk down to the compon
 stopped in, from its cache; the frontier count stops between two groups of a layer). A
 route that could not pause would start again at each step (:class:`Restarting`); given
 steps that double, its lost work is less than its last step.
+
+A front end follows a count through :func:`watching`: within it, each runner tells the
+watcher after each of its steps, and every :data:`WATCH_SLICE` seconds within a long
+one, so that a progress bar moves while a route runs alone to its end; each runner says
+the share of its work done where it can measure it (:meth:`Runner.progress`).
 """
 
 from __future__ import annotations
@@ -33,7 +38,9 @@ from __future__ import annotations
 import math
 import time
 from array import array
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import TYPE_CHECKING, NamedTuple
 
 from excover.errors import LimitReached, ResourceLimitError, UsageError
@@ -50,7 +57,49 @@ if TYPE_CHECKING:
 
 __all__ = ["ENGINE_ROUTES", "ROUTES", "SCOUT_NODES", "SCOUT_WORK", "ComponentsRunner", "Restarting"]
 __all__ += ["FrontierRunner", "Route", "Runner", "frontier_may_take", "frontier_runner"]
-__all__ += ["Work", "scout_nodes", "start"]
+__all__ += ["WATCH_SLICE", "Work", "scout_nodes", "start", "watching"]
+
+#: The longest stretch (seconds) a watched runner works without telling its watcher.
+WATCH_SLICE = 0.1
+
+_WATCHER: ContextVar[Callable[[Runner], None] | None] = ContextVar("watcher", default=None)
+
+
+@contextmanager
+def watching(watcher: Callable[[Runner], None]) -> Iterator[None]:
+    """Within the block, every runner calls ``watcher(runner)`` after each step and every
+    :data:`WATCH_SLICE` seconds within one (a progress bar's hook: it must be quick)."""
+    token = _WATCHER.set(watcher)
+    try:
+        yield
+    finally:
+        _WATCHER.reset(token)
+
+
+def _tell(runner: Runner) -> None:
+    """Tell the watcher, if any, that ``runner`` has worked on."""
+    watcher = _WATCHER.get()
+    if watcher is not None:
+        watcher(runner)
+
+
+def _telling(runner: Runner, stop: Callable[[], bool] | None) -> Callable[[], bool] | None:
+    """``stop`` (None: never stop), which also tells the watcher every
+    :data:`WATCH_SLICE` seconds; ``stop`` itself when nobody watches."""
+    if _WATCHER.get() is None:
+        return stop
+    told = time.monotonic()
+
+    def telling() -> bool:
+        nonlocal told
+        now = time.monotonic()
+        if now - told >= WATCH_SLICE:
+            told = now
+            _tell(runner)
+        return stop is not None and stop()
+
+    return telling
+
 
 #: The routes that run one of the compiled search engines (named as ``engine=`` names it).
 ENGINE_ROUTES = SEARCH_ENGINES
@@ -128,7 +177,13 @@ class Runner:
         finally:
             self.seconds += time.process_time() - started
             self.steps += 1
+        _tell(self)
         return self.count
+
+    def progress(self) -> float | None:
+        """The share of its work this route has done, 0 to 1 (1 once finished), where
+        it can measure it; None where it cannot (a progress bar then counts up)."""
+        return 1.0 if self.count is not None else None
 
     def weight(self, rival_seconds: float = 0.0, rival_left: float = math.inf) -> float:
         """This route's share of each round of a race, against the search's 1.0 (see
@@ -194,6 +249,13 @@ class SearchRunner(Runner):
             self.steps += 1
         return self.count
 
+    def progress(self) -> float | None:
+        """The share of the tree walked, where the engine tells it
+        (:meth:`Search.progress <excover.engines.Search.progress>`)."""
+        if self.count is not None:
+            return 1.0
+        return None if self.search is None else self.search.progress()
+
     def remaining(self) -> float:
         """The CPU seconds the search projects it still needs, from the share of its
         tree walked (:meth:`Search.progress <excover.engines.Search.progress>`, Knuth's
@@ -231,18 +293,44 @@ class SearchRunner(Runner):
         search = self._started()
         search.deadline = deadline
         if seconds is None:
+            self._told(search, None, deadline)
             return search.count()
         # the node budget ends the step; the clock is a safety net for nodes far dearer
         # than measured (the engine looks at it every few milliseconds of work)
         late = time.monotonic() + STEP_SLACK * seconds + MIN_SLACK
-        search.deadline = late if deadline is None else min(late, deadline)
+        end = late if deadline is None else min(late, deadline)
+        search.deadline = end
         try:
-            finished = search.count_until(self._node_budget(seconds, self.first))
+            finished = self._told(search, self._node_budget(seconds, self.first), end)
         except LimitReached as stop:
             if stop.reason == "timeout" and (deadline is None or time.monotonic() < deadline):
                 return None  # the step's own time, not the caller's deadline
             raise
         return search.count() if finished else None
+
+    def _told(self, search: Search, budget: int | None, end: float | None) -> bool:
+        """Count until ``budget`` nodes in all (None: to the end), LimitReached at
+        ``end``; True when the search ended. Watched (:func:`watching`), in slices of
+        :data:`WATCH_SLICE` seconds with a word to the watcher between two."""
+        if _WATCHER.get() is None:
+            search.deadline = end
+            if budget is None:
+                search.count()
+                return True
+            return search.count_until(budget)
+        while True:
+            cut = time.monotonic() + WATCH_SLICE
+            search.deadline = cut if end is None else min(cut, end)
+            try:
+                if budget is None:
+                    search.count()
+                    return True
+                return search.count_until(budget)
+            except LimitReached as stop:
+                if stop.reason != "timeout" or (end is not None and time.monotonic() >= end):
+                    search.deadline = end
+                    raise
+                _tell(self)
 
 
 #: DXZ's share of a race (against the search's 1.0) while few of its nodes hit the memo
@@ -262,6 +350,10 @@ HIT_RATES = (0.10, 0.20)
 #: DXZ's search nodes before its hits are taken as evidence (its first step enters
 #: :data:`FIRST_NODES` and two per primary item).
 HIT_EVIDENCE = 256
+
+
+#: DXZ's search nodes between two words to the watcher when it runs to its end.
+WATCH_NODES = 20_000
 
 
 class DxzRunner(Runner):
@@ -315,7 +407,16 @@ class DxzRunner(Runner):
         if self.run is None:
             self.run = self._started()
         budget = -1 if seconds is None else self._node_budget(seconds, self.first)
-        root, self._nodes, self.hits = self.run.step(budget)
+        if budget < 0 and _WATCHER.get() is not None:  # to the end, in slices
+            budget = self._nodes + WATCH_NODES
+            while True:
+                root, self._nodes, self.hits = self.run.step(budget)
+                if root >= 0 or self._nodes < budget:
+                    break
+                _tell(self)
+                budget = self._nodes + WATCH_NODES
+        else:
+            root, self._nodes, self.hits = self.run.step(budget)
         return None if root < 0 else int(self.run.manager.store.count(root))
 
 
@@ -439,6 +540,14 @@ class FrontierRunner(Runner):
         #: Whether this count leads the search in a race (see :meth:`weight`).
         self.leading = False
 
+    def progress(self) -> float | None:
+        """The layers (primary items) counted, of all."""
+        if self.count is not None:
+            return 1.0
+        if self.counting is None:
+            return 0.0
+        return self.counting.done / max(self.laid_out.n_items, 1)
+
     def remaining(self) -> float:
         """The CPU seconds the count would still take if its layers to come cost what
         its layers so far did on average (the layer under way counted as not done):
@@ -482,10 +591,9 @@ class FrontierRunner(Runner):
         try:
             if self.counting is None:
                 self.counting = frontier.start(self.laid_out, max_bytes=self.max_bytes)
-            if seconds is None and deadline is None:
-                total = self.counting.advance()
-            else:
-                total = self.counting.advance(None, _stop(seconds, deadline))
+            stop = None if seconds is None and deadline is None else _stop(seconds, deadline)
+            stop = _telling(self, stop)
+            total = self.counting.advance() if stop is None else self.counting.advance(None, stop)
         except MemoryError as error:
             raise ResourceLimitError(f"out of memory: {error}") from None
         return None if total is None else int(total)
@@ -529,7 +637,9 @@ class ComponentsRunner(Runner):
         self.counting = Counting(problem)
 
     def _step(self, seconds: float | None, deadline: float | None) -> int | None:
-        return self.counting.advance(_stop(seconds, deadline))
+        stop = _telling(self, _stop(seconds, deadline))
+        assert stop is not None
+        return self.counting.advance(stop)
 
 
 def _components(problem: Problem) -> Runner | None:

@@ -1,9 +1,25 @@
-"""The time left in a run of subproblems on several workers, from estimated sizes.
+"""Progress and the time left: :class:`Meter`, the one model of progress every front end
+shows (the command line's bar, its ``--json`` progress events, the studio), and the
+models of a run of subproblems on several workers, from estimated sizes.
 
-Two models live here. :class:`Pace`, the first one, divides the estimated size left by
-the rate of the finished tasks (estimated size settled per second of a worker) over the
-workers that have a task. On real runs it was 2.7 to 4.4 times off (issue #43) for three
-reasons, each measured by replaying runs with every subproblem's real node count:
+:class:`Meter` takes the share of a run done, as the run measures it (a search's share
+of its tree walked, the frontier count's layers, the subproblems' estimated sizes), at
+whatever moments the run looks, and says the time left from the pace over a recent
+window: the last half of the run (at least :data:`MIN_WINDOW` seconds), so that it
+follows a machine whose load changes and forgets the run's slow start. It shows no time
+left until that is meaningful (a share of :data:`MIN_SHARE`, :data:`MIN_SECONDS` of run,
+:data:`MIN_SAMPLES` looks within the window, a pace that moved), none while the share
+has stood still for :data:`STALL_SHARE` of the window (an estimate of the total that
+proved too small), and never 0 before the end (:func:`duration` writes less than a second as
+``<1 s``); its share never goes back, and reaches 1 only when the run ends
+(:meth:`Meter.finish`). A run with no measure of its progress notes None: the front
+ends then show the elapsed time and the work done, not a percentage.
+
+Of the models of a run of subproblems, :class:`Pace`, the first one, divides the
+estimated size left by the rate of the finished tasks (estimated size settled per second
+of a worker) over the workers that have a task. On real runs it was 2.7 to 4.4 times off
+(issue #43) for three reasons, each measured by replaying runs with every subproblem's
+real node count:
 
 * the estimates regress to the mean. Knuth's probes are unbiased for one subproblem
   chosen blindly, but a run hands out the biggest *estimates* first, and the biggest
@@ -47,8 +63,127 @@ from __future__ import annotations
 
 import heapq
 import math
+import time
+from collections.abc import Callable
 
-__all__ = ["BANDWIDTH", "CALIBRATE_AFTER", "RECENT", "Forecast", "Pace"]
+__all__ = ["BANDWIDTH", "CALIBRATE_AFTER", "RECENT", "Forecast", "LocalTasks", "Meter", "Pace"]
+__all__ += ["duration"]
+
+#: The share of a run done before a :class:`Meter` tells the time left ...
+MIN_SHARE = 0.01
+#: ... the seconds it must have run ...
+MIN_SECONDS = 1.0
+#: ... and the looks at its share within the window of the pace.
+MIN_SAMPLES = 4
+#: The window of the pace: the last :data:`WINDOW_SHARE` of the run, at least
+#: :data:`MIN_WINDOW` seconds.
+WINDOW_SHARE = 0.5
+MIN_WINDOW = 1.0
+#: The share of the window a share may stand still before the pace is taken as broken.
+STALL_SHARE = 0.25
+#: The highest share a :class:`Meter` shows while the run goes on (1: at its end only).
+MAX_RUNNING = 0.999
+
+
+class Meter:
+    """The progress of one run (see the module notes): :meth:`note` the share done (0 to
+    1, None: the run has no measure of it) as the run goes, :meth:`finish` at its end;
+    :attr:`share`, :attr:`elapsed` and :meth:`left` say where it is. ``clock`` is
+    ``time.monotonic`` (the tests give their own)."""
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        self.clock = clock
+        self.started = clock()
+        self.share: float | None = None
+        self.finished = False
+        self._samples: list[tuple[float, float]] = []  # (time, share), within the window
+        self._told: tuple[float, float] | None = None  # the run's own time left, and when
+        self._moved = self.started  # when the share last grew
+
+    @property
+    def elapsed(self) -> float:
+        """Seconds since the meter was made."""
+        return self.clock() - self.started
+
+    def note(self, share: float | None, left: float | None = None) -> None:
+        """The run has done ``share`` of its work (None: it cannot tell, and the time left
+        is unknown). The share shown never goes back and stays below 1 until
+        :meth:`finish`. ``left``: the seconds left by the run's own model, when it has
+        one (a run of subproblems: :class:`Forecast`), shown instead of the pace's."""
+        if self.finished:
+            return
+        self._told = None if left is None else (left, self.clock())
+        if share is None or not math.isfinite(share):
+            self.share = None
+            self._samples.clear()
+            return
+        shown = min(max(share, self.share or 0.0, 0.0), MAX_RUNNING)
+        now = self.clock()
+        if self.share is None or shown > self.share:
+            self._moved = now
+        self.share = shown
+        samples = self._samples
+        samples.append((now, shown))
+        start = now - self._window(now)
+        while len(samples) > 2 and samples[1][0] <= start:
+            del samples[0]  # keep one look at or before the window's start
+
+    def finish(self) -> None:
+        """The run ended: its share is 1, no time is left."""
+        self.share = 1.0
+        self.finished = True
+
+    def _window(self, now: float) -> float:
+        return max(MIN_WINDOW, WINDOW_SHARE * (now - self.started))
+
+    def left(self) -> float | None:
+        """Seconds left at the pace over the window (0 once finished), or None while
+        that is not meaningful: too early, too few looks, a share that stood still."""
+        if self.finished:
+            return 0.0
+        share = self.share
+        now = self.clock()
+        if self._told is not None:
+            told, when = self._told
+            return max(told - (now - when), 0.0)
+        if share is None or share < MIN_SHARE or now - self.started < MIN_SECONDS:
+            return None
+        start = now - self._window(now)
+        within = [(t, s) for t, s in self._samples if t >= start]
+        if len(within) < MIN_SAMPLES:
+            return None
+        then, before = self._samples[0]
+        if now - then < MIN_WINDOW / 2 or share <= before:
+            return None
+        if now - self._moved > STALL_SHARE * (now - then):
+            return None  # it stood still too long for the pace to hold
+        return (1.0 - share) * (now - then) / (share - before)
+
+    def reading(self) -> dict[str, float | None]:
+        """Where the run is, as events carry it: the ``fraction`` done (None: no
+        measure), the ``elapsed`` seconds and the seconds ``left`` (None: unknown)."""
+        left = self.left()
+        return {
+            "fraction": self.share,
+            "elapsed": round(self.elapsed, 3),
+            "left": None if left is None else round(left, 3),
+        }
+
+
+def duration(seconds: float) -> str:
+    """A duration for people: ``<1 s`` (never 0 while a run goes on), ``42 s``,
+    ``3 min 20 s``, ``5 h 07 min``, ``2 d 03 h``."""
+    if seconds < 1:
+        return "<1 s"
+    whole = int(seconds)
+    if whole < 60:
+        return f"{whole} s"
+    if whole < 3600:
+        return f"{whole // 60} min {whole % 60:02d} s"
+    if whole < 86400:
+        return f"{whole // 3600} h {whole % 3600 // 60:02d} min"
+    return f"{whole // 86400} d {whole % 86400 // 3600:02d} h"
+
 
 #: Finished tasks before the estimates are calibrated by a fit on them (before: by the
 #: total estimate).
@@ -189,6 +324,86 @@ class Forecast:
             ran = seconds * rate
             shares.append(size * ran / (ran + calibration.left(size, ran)) if ran > 0 else 0.0)
         return shares
+
+
+class LocalTasks:
+    """A run of subproblems on ``slots`` workers of this machine, as its progress needs
+    it: the pool hands the tasks out in ``order`` (biggest estimate first), each to the
+    worker that frees first, so the tasks running are the first ``slots`` not finished,
+    each since the moment it became one of them. From the tasks finished,
+    :class:`Forecast` gives the time left (:meth:`remaining`) and the share done inside
+    the tasks running; :meth:`share` is the run's share done, 0 to 1. ``sizes`` are the
+    estimated sizes of all the subproblems (by index), ``total`` their sum over the whole
+    search, ``clock`` ``time.monotonic`` (the tests give their own)."""
+
+    def __init__(
+        self,
+        sizes: list[float],
+        order: list[int],
+        slots: int,
+        total: float,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.sizes = sizes
+        self.pending = list(order)
+        self.slots = max(slots, 1)
+        self.total = total
+        self.clock = clock
+        self.forecast = Forecast(total)
+        self.started: dict[int, float] = {}
+        self._start_running()
+
+    def _start_running(self) -> None:
+        now = self.clock()
+        for index in self.pending[: self.slots]:
+            self.started.setdefault(index, now)
+
+    def finished(self, index: int, nodes: int, complete: bool) -> None:
+        """Subproblem ``index`` ended, after ``nodes`` search nodes (0: not reported);
+        ``complete``: it ran to its end (else it was stopped, and says nothing of the
+        pace)."""
+        if index not in self.pending:
+            return
+        self.pending.remove(index)
+        began = self.started.pop(index, None)
+        if complete and began is not None:
+            self.forecast.finished(self.clock() - began, self.sizes[index], nodes)
+        self._start_running()
+
+    def _running(self) -> list[tuple[float, float]]:
+        now = self.clock()
+        running = self.pending[: self.slots]
+        return [(self.sizes[index], now - self.started[index]) for index in running]
+
+    def remaining(self) -> float | None:
+        """Seconds until the end, by :class:`Forecast` (None before a task finished)."""
+        waiting = [self.sizes[index] for index in self.pending[self.slots :]]
+        return self.forecast.remaining(self._running(), waiting, self.slots)
+
+    def share(self, done: float, counted: list[int] | None = None) -> float:
+        """The share of the run done. Before a task of this run finished: the estimated
+        size ``done`` of the subproblems counted (a resumed run's included) over the
+        total. After: on the scale of work, the estimated sizes calibrated on the tasks
+        finished (:class:`Forecast`, which undoes the regression to the mean of the
+        estimates handed out biggest first): the work of the subproblems ``counted``
+        (indices; their expected work when counted by an earlier run) and done inside the
+        tasks running, over that and the expected work of the rest. 0 when the total is
+        beyond floats."""
+        if not 0 < self.total < math.inf:
+            return 0.0
+        waiting = [self.sizes[index] for index in self.pending[self.slots :]]
+        running = self._running()
+        if not self.forecast.known or counted is None:
+            inside = sum(self.forecast.shares(running, waiting))
+            return min((done + inside) / self.total, 1.0)
+        calibration, rate = self.forecast._calibration([size for size, _ in running] + waiting)
+        finished = sum(calibration.work(self.sizes[index]) for index in counted)
+        ran = [seconds * rate for _, seconds in running]
+        left = sum(calibration.left(size, r) for (size, _), r in zip(running, ran, strict=True))
+        later = sum(calibration.work(size) for size in waiting)
+        worked = finished + sum(ran)
+        whole = worked + left + later
+        return min(worked / whole, 1.0) if whole > 0 else 0.0
 
 
 class _Calibration:

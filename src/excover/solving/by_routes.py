@@ -6,10 +6,13 @@ finished and why (:func:`route_report`)."""
 
 from __future__ import annotations
 
+import math
 import time
+from collections.abc import Callable
 
 from excover.errors import LimitReached
 from excover.names import ENGINE_NAMES
+from excover.solving.by_search import SearchBar
 from excover.solving.outcome import Outcome, search_engine, search_stats
 
 TYPE_CHECKING = False  # typing is for type checkers: importing it costs each run ~6 ms
@@ -17,11 +20,70 @@ if TYPE_CHECKING:
     from typing import Any
 
     from excover.counting import CountResult
+    from excover.counting.routes import Runner
     from excover.preprocess import PreprocessStats
     from excover.problem import Problem
-    from excover.solving.request import Request
+    from excover.solving.request import Bar, Request
 
-__all__ = ["count", "preprocessing_stats", "route_report"]
+__all__ = ["RaceBar", "count", "preprocessing_stats", "route_report"]
+
+#: Seconds between two draws of the race's bar.
+DRAW_EVERY = 0.1
+
+
+class RaceBar:
+    """The watcher of a count by routes (:func:`excover.counting.routes.watching`): it
+    notes each runner that works (``running``: the last one) and draws the bar, in
+    percent, from the runner furthest ahead that measures its share done (see the
+    module notes)."""
+
+    def __init__(self, bar: Bar, clock: Callable[[], float] = time.monotonic) -> None:
+        self.bar = bar
+        self.clock = clock
+        self.seen: dict[int, Runner] = {}
+        self.sizes: dict[int, SearchBar] = {}  # the probes of searches that tell no share
+        self.running: Runner | None = None
+        self.drawn = -math.inf
+
+    def __call__(self, runner: Runner) -> None:
+        self.seen[id(runner)] = runner
+        self.running = runner
+        if not self.bar.shown:
+            return
+        now = self.clock()
+        if now - self.drawn < DRAW_EVERY:
+            return
+        self.drawn = now
+        ahead, share = self.ahead()
+        shown = ahead or runner
+        nodes = shown.nodes or None
+        if share is None:
+            self.bar.set(0, 0, route=shown.name, nodes=nodes)
+        else:
+            self.bar.set(100 * share, 100, route=shown.name, nodes=nodes)
+
+    def ahead(self) -> tuple[Runner | None, float | None]:
+        """The unfinished runner furthest ahead among those that measure their share
+        done, and that share (None, None: none measures it)."""
+        from excover.counting.routes import SearchRunner
+
+        best: tuple[Runner | None, float | None] = (None, None)
+        for runner in self.seen.values():
+            if runner.count is not None:
+                continue
+            share = runner.progress()
+            if share is None and isinstance(runner, SearchRunner) and runner.search:
+                sizer = self.sizes.setdefault(id(runner), SearchBar(runner.problem))
+                share, _ = sizer.share(runner.search)
+            if share is not None and (best[1] is None or share > best[1]):
+                best = (runner, share)
+        return best
+
+    def close(self, finished: bool) -> None:
+        """End the bar, at 100% when the count ``finished``."""
+        if finished:
+            self.bar.finish(100)
+        self.bar.close()
 
 
 def route_report(found: CountResult) -> dict[str, Any]:
@@ -37,7 +99,7 @@ def route_report(found: CountResult) -> dict[str, Any]:
 def count(problem: Problem, request: Request) -> Outcome:
     """Count by the choice of routes, or by the route ``request.route`` forces."""
     from excover.counting import ROUTES, choice
-    from excover.counting.routes import SearchRunner
+    from excover.counting.routes import SearchRunner, watching
 
     started = time.perf_counter()
     # True: preprocessed already; False: never; None: the race decides
@@ -45,15 +107,15 @@ def count(problem: Problem, request: Request) -> Outcome:
     plan = choice.plan(
         problem, request.route, request.engine, request.time_left(), preprocess=automatic
     )
+    watch = RaceBar(request.bar("count", "%"))
     try:
-        found = choice.run(plan, started)
+        with watching(watch):
+            found = choice.run(plan, started)
     except (LimitReached, KeyboardInterrupt) as error:
+        watch.close(finished=False)
         stopped_by = "timeout" if isinstance(error, LimitReached) else "interrupt"
-        partial = choice.partial(plan.runners, time.perf_counter() - started)
-        stats = {**partial.as_dict(), "stopped_by": stopped_by, "complete": False}
-        stats["seconds"] = time.perf_counter() - started
-        searched = partial.engine in ENGINE_NAMES  # else no route has a partial count
-        return Outcome("auto", None, partial.solutions if searched else None, stopped_by, stats)
+        return _stopped(plan.runners, watch.running, stopped_by, time.perf_counter() - started)
+    watch.close(finished=True)
     counted = (r for r in plan.runners if isinstance(r, SearchRunner) and r.count is not None)
     search = next((r.search for r in counted), None)
     if search is not None and search.engine == found.route:  # the search counted
@@ -65,6 +127,45 @@ def count(problem: Problem, request: Request) -> Outcome:
     stats.update(preprocessing_stats(found.preprocessed))
     engine = ROUTES[found.route].about
     return Outcome(found.method, engine, found.count, None, stats, route_report(found))
+
+
+def _stopped(
+    runners: list[Runner], running: Runner | None, stopped_by: str, seconds: float
+) -> Outcome:
+    """The outcome of a count stopped early: the route that was running (``running``,
+    the last to work; ``parts`` when that was a route on one of its parts), the partial
+    count and statistics of the search on the whole problem (or on the problem
+    preprocessing made of it: same solutions) that walked the most nodes, a lower bound
+    on the count (None: no such search ran), and what each route did."""
+    from excover.counting import ROUTES
+    from excover.counting.parts import Parts
+    from excover.counting.routes import SearchRunner
+
+    if running is not None and all(running is not runner for runner in runners):
+        running = next((r for r in runners if isinstance(r, Parts)), running)
+    searches = [r for r in runners if isinstance(r, SearchRunner) and r.search is not None]
+    longest = max(searches, key=lambda r: r.nodes, default=None)
+    name = running.name if running is not None else runners[0].name
+    work: dict[str, dict[str, Any]] = {}
+    for runner in runners:
+        if runner.steps:
+            was = work.setdefault(runner.name, {"seconds": 0.0, "nodes": 0, "steps": 0})
+            was["seconds"] += runner.seconds
+            was["nodes"] += runner.nodes
+            was["steps"] += runner.steps
+    method = "dlx" if name in ENGINE_NAMES else "zdd"
+    about: str | None = ROUTES[name].about if name in ROUTES else None
+    cause = {"timeout": "the time limit", "interrupt": "Ctrl-C"}.get(stopped_by, stopped_by)
+    route = {"name": name, "reason": f"stopped by {cause} while it ran", "work": work}
+    if longest is not None and longest.search is not None:
+        search = longest.search
+        stats = search_stats(search, stopped_by)
+        stats["seconds"] = seconds
+        if longest is running:
+            about = search_engine(search)
+        return Outcome(method, about, search.stats.solutions, stopped_by, stats, route)
+    stats = {"solutions": None, "seconds": seconds, "complete": False, "stopped_by": stopped_by}
+    return Outcome(method, about, None, stopped_by, stats, route)
 
 
 def preprocessing_stats(done: PreprocessStats | None) -> dict[str, Any]:

@@ -1,9 +1,11 @@
 """A run by one compiled search (``method="dlx"``, and ``auto`` given search options):
 driven in slices, so that the run can stop at the request's deadline, draw its progress
-and notice Ctrl-C between two slices, and answer with its count so far."""
+and notice Ctrl-C between two slices, and answer with its count so far. Its bar
+(:class:`SearchBar`) is its nodes against the estimated size of its tree."""
 
 from __future__ import annotations
 
+import math
 import signal
 import time
 from collections.abc import Callable, Iterator
@@ -19,11 +21,11 @@ if TYPE_CHECKING:
 
     from excover.engines import Search
     from excover.problem import Problem
-    from excover.solving.request import Request
+    from excover.solving.request import Bar, Request
 
     _T = TypeVar("_T")
 
-__all__ = ["SLICE", "Slices", "count", "new_search", "solutions"]
+__all__ = ["SLICE", "SearchBar", "Slices", "TreeSize", "count", "new_search", "solutions"]
 
 #: The longest stretch of search (seconds) before the run looks at Ctrl-C again.
 SLICE = 0.05
@@ -142,43 +144,134 @@ def new_search(problem: Problem, request: Request) -> Search:
     )
 
 
-class _Progress:
-    """The progress bar of a search (a count, or a listing): nodes so far against
-    Knuth's estimate of the size of the tree, made by random probes once the search has
-    run a second."""
+#: Seconds a search runs before its bar gets a size for the tree.
+SIZE_AFTER = 1.0
+#: The share of a search's time the probes that size its tree may take, in all.
+PROBE_SHARE = 0.04
+#: The longest batch of probes (seconds) at one look.
+PROBE_BATCH = 0.25
+#: The relative standard error of the probes' mean below which no more are made ...
+PROBE_ENOUGH = 0.03
+#: ... and above which the mean sizes no bar (it counts up instead).
+PROBE_USELESS = 0.5
+#: The share of the probes' size a search may walk before that size is taken as too
+#: small (the probes' mean of a heavy-tailed tree is mostly below the truth).
+PROBES_PROVED_SMALL = 0.95
 
-    def __init__(self, problem: Problem, search: Search, request: Request, desc: str) -> None:
+
+class TreeSize:
+    """The size of a search's tree (its nodes) as its progress bar needs it, for the
+    engines that do not tell the share of their tree walked (dancing links, dancing
+    cells; the bit-parallel engine's :meth:`~excover.engines.Search.progress` is used
+    where it tells). Knuth's random probes (:func:`excover.parallel.probes.probe`),
+    made in batches while the search goes on, within :data:`PROBE_SHARE` of its time,
+    and pooled: the mean of all of them, sharper the longer the count runs. None while
+    their standard error is more than :data:`PROBE_USELESS` of the mean."""
+
+    def __init__(self, problem: Problem, clock: Callable[[], float] = time.monotonic) -> None:
         self.problem = problem
-        self.search = search
-        self.bar = request.bar(desc, "node")
-        self.started = time.monotonic()
-        self.drawn = 0.0  # when the bar was last drawn
-        self.estimated = False
+        self.clock = clock
+        self.started = clock()
+        self.spent = 0.0
+        self.values: list[float] = []
+        self._root: object = None
+        self._rng: object = None
 
-    def __call__(self) -> None:
-        if not self.bar.shown:
+    def nodes(self, walked: int) -> float | None:
+        """The estimated nodes of the whole tree, of which ``walked`` are walked,
+        probing more first when the time allows; None: unknown yet, or the search has
+        walked :data:`PROBES_PROVED_SMALL` of it and goes on (the probes' mean was too
+        small: a bar stuck near 100% would say the end is near when nothing says so)."""
+        now = self.clock()
+        elapsed = now - self.started
+        if elapsed < SIZE_AFTER:
+            return None
+        if not self._sharp() and self.spent < PROBE_SHARE * elapsed:
+            self._probe(min(PROBE_BATCH, PROBE_SHARE * elapsed - self.spent))
+        if not self.values or self._error() > PROBE_USELESS:
+            return None
+        mean = sum(self.values) / len(self.values)
+        return None if walked >= PROBES_PROVED_SMALL * mean else mean
+
+    def _error(self) -> float:
+        """The relative standard error of the probes' mean (inf: too few probes)."""
+        n = len(self.values)
+        if n < 2:
+            return math.inf
+        mean = sum(self.values) / n
+        spread = sum((v - mean) ** 2 for v in self.values) / (n - 1)
+        return math.sqrt(spread / n) / mean if mean > 0 else math.inf
+
+    def _sharp(self) -> bool:
+        return self._error() <= PROBE_ENOUGH
+
+    def _probe(self, seconds: float) -> None:
+        import random
+
+        from excover.parallel.probes import probe
+        from excover.parallel.tree import Layout, State
+
+        started = time.monotonic()
+        if self._root is None:
+            self._root = State(Layout.of(self.problem))
+            self._rng = random.Random(0)
+        root, rng = self._root, self._rng
+        assert isinstance(root, State) and isinstance(rng, random.Random)
+        end = started + seconds
+        while not self.values or time.monotonic() < end:
+            self.values.append(float(probe(root.copy(), rng).nodes))
+        self.spent += time.monotonic() - started
+
+
+class SearchBar:
+    """The progress bar of a search (a count, or a listing): its nodes so far against
+    the size of its tree, the nodes over the share walked where the engine tells it
+    (the bit-parallel engine's Knuth estimate from its path), else :class:`TreeSize`'s
+    probes; a bar that counts up while neither knows. Ended at 100% by :meth:`close`
+    when the search ran to its end. Also the race's measure of a search
+    (:mod:`excover.solving.by_routes`): :meth:`share`."""
+
+    def __init__(self, problem: Problem, bar: Bar | None = None) -> None:
+        self.problem = problem
+        self.bar = bar
+        self.size: TreeSize | None = None
+        self.drawn = -math.inf  # when the bar was last drawn
+
+    def share(self, search: Search) -> tuple[float | None, float | None]:
+        """The share of ``search``'s tree walked and the tree's estimated nodes (None,
+        None while unknown)."""
+        stats = search.stats
+        walked = search.progress()
+        if walked is not None and 0 < walked < 1:
+            return walked, stats.nodes / walked
+        if walked is None:
+            if self.size is None:
+                self.size = TreeSize(self.problem)
+            total = self.size.nodes(stats.nodes)
+            if total is not None and total > 0:
+                return stats.nodes / total, total
+        return None, None
+
+    def __call__(self, search: Search) -> None:
+        bar = self.bar
+        if bar is None or not bar.shown:
             return
         now = time.monotonic()
         if now - self.drawn < 0.1:  # a listing calls at every solution
             return
         self.drawn = now
-        total = None
-        if not self.estimated:
-            if now - self.started < 1.0:
-                return
-            from excover.parallel.probes import quick_nodes
+        stats = search.stats
+        _, total = self.share(search)
+        bar.set(stats.nodes, 0 if total is None else total, solutions=stats.solutions)
 
-            total = quick_nodes(self.problem, 0.2)
-            self.estimated = True
-        stats = self.search.stats
-        self.bar.set(stats.nodes, total, solutions=stats.solutions)
-
-    def close(self) -> None:
+    def close(self, search: Search) -> None:
         """End the bar: a search run to its end has done all its nodes, 100% of the
-        tree (the estimate that sized the bar was an estimate)."""
-        stats = self.search.stats
+        tree (the size that drew the bar was an estimate)."""
+        if self.bar is None:
+            return
+        stats = search.stats
         if self.bar.shown and stats.complete:
-            self.bar.set(stats.nodes, stats.nodes, solutions=stats.solutions)
+            self.bar.finish(stats.nodes, solutions=stats.solutions)
         self.bar.close()
 
 
@@ -186,10 +279,10 @@ def count(problem: Problem, request: Request) -> Outcome:
     """Count by one search, in slices."""
     search = new_search(problem, request)
     slices = Slices(search, request.max_nodes, request.deadline)
-    bar = _Progress(problem, search, request, "count")
-    slices.tick = bar
+    bar = SearchBar(problem, request.bar("count", "node"))
+    slices.tick = lambda: bar(search)
     stopped_by = slices.run(lambda: slices.step(search.count))
-    bar.close()
+    bar.close(search)
     if stopped_by is None and search.stats.stopped_by == "max_solutions":
         stopped_by = "limit"
     stats = search_stats(search, stopped_by)
@@ -201,8 +294,8 @@ def solutions(problem: Problem, request: Request, emit: Callable[[list[int]], No
     search = new_search(problem, request)
     search.max_solutions = None  # the slices count the limit themselves
     slices = Slices(search, request.max_nodes, request.deadline)
-    bar = _Progress(problem, search, request, "solve")
-    slices.tick = bar
+    bar = SearchBar(problem, request.bar("solve", "node"))
+    slices.tick = lambda: bar(search)
     found = 0
 
     def body() -> None:
@@ -212,7 +305,7 @@ def solutions(problem: Problem, request: Request, emit: Callable[[list[int]], No
             emit(solution)
 
     stopped_by = slices.run(body)
-    bar.close()
+    bar.close(search)
     return Outcome(
         "dlx", search_engine(search), found, stopped_by, search_stats(search, stopped_by)
     )

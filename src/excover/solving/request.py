@@ -6,6 +6,10 @@ off its settings; :mod:`excover.solving.registry` runs it and answers with an
 ``time.monotonic()`` instant, so that the time a front end spends before the run (reading,
 building a puzzle) counts against the user's ``--timeout``. A progress bar is the front
 end's: ``bar(description, unit)`` makes one (:class:`Bar`), and the default makes none.
+A run sets its bar's work done against a total (``set``: an estimate, or none while the
+run cannot measure its progress; the bar never shows 100% then) and ends it at 100% with
+``finish`` when it ran to its end; :class:`excover.parallel.progress.Meter` turns that
+into the share done and the time left, the same for every front end.
 """
 
 from __future__ import annotations
@@ -22,8 +26,16 @@ if TYPE_CHECKING:
 
         @property
         def shown(self) -> bool: ...
-        def set(self, done: float, total: float | None = None, **postfix: object) -> None: ...
+        def set(
+            self,
+            done: float,
+            total: float | None = None,
+            *,
+            left: float | None = None,
+            **postfix: object,
+        ) -> None: ...
         def update(self, amount: float = 1) -> None: ...
+        def finish(self, done: float | None = None, **postfix: object) -> None: ...
         def close(self) -> None: ...
 
 
@@ -35,10 +47,20 @@ class NoBar:
 
     shown = False
 
-    def set(self, done: float, total: float | None = None, **postfix: object) -> None:
+    def set(
+        self,
+        done: float,
+        total: float | None = None,
+        *,
+        left: float | None = None,
+        **postfix: object,
+    ) -> None:
         """Nothing to draw."""
 
     def update(self, amount: float = 1) -> None:
+        """Nothing to draw."""
+
+    def finish(self, done: float | None = None, **postfix: object) -> None:
         """Nothing to draw."""
 
     def close(self) -> None:

@@ -7,8 +7,11 @@ small dicts:
 - ``solving`` when the search starts (what it does, how many placements);
 - ``estimate``: Knuth's estimate of the search (:func:`excover.parallel.estimate`): the
   solutions and the seconds of the whole count, sent before a long count;
-- ``advance`` during a count by subproblems: the share of the search tree done (by the
-  subproblems' estimated sizes), the solutions counted so far, the subproblems done;
+- ``advance`` during a count: the share done (``fraction``, None while unknown) and the
+  seconds ``left`` (None while unknown), both by the model of progress every front end
+  shows (:class:`excover.parallel.progress.Meter`: never 100% before the end, never 0
+  s left), the solutions counted so far, and for a count by subproblems the
+  subproblems done;
 - ``solutions``: solutions found (each a list of option numbers of the tiling problem),
   in batches, while a listing goes on;
 - one ``result`` (or ``error``) at the end.
@@ -38,6 +41,7 @@ from excover.names import METHOD_TRAITS
 
 if TYPE_CHECKING:
     from excover.parallel.checkpoint import Checkpoint
+    from excover.parallel.progress import Meter
     from excover.problem import SearchOptions
     from excover.solving import ExactCover
     from excover.studio.child import Outbox
@@ -298,14 +302,20 @@ def _counted_from(
     seconds = guess.seconds or 0.0
     news.send({"type": "estimate", "solutions": _finite(guess.solutions), "seconds": seconds})
     if path is None or seconds <= settings.checkpoint_above:
-        return _one_search(problem, guess.nodes, settings, news)
+        return _one_search(problem, settings, news)
     return _by_subproblems(problem, _new_checkpoint(problem, path), settings, news, notes)
 
 
-def _one_search(problem: ExactCover, nodes: float, settings: Settings, news: _News) -> Event:
+def _one_search(problem: ExactCover, settings: Settings, news: _News) -> Event:
     """Count ``problem`` by one dancing-links search, in slices of :data:`SLICE` seconds
-    between which its nodes, against the estimated ``nodes`` of its tree, go to the page."""
+    between which its share of the tree walked goes to the page (as the command line's
+    bar has it: :class:`excover.solving.by_search.SearchBar`), with the time left."""
+    from excover.parallel.progress import Meter
+    from excover.solving.by_search import SearchBar
+
     search = problem.search()
+    sizer = SearchBar(problem)
+    meter = Meter()
     end = news.deadline(settings)
     while True:
         now = time.monotonic()
@@ -316,10 +326,17 @@ def _one_search(problem: ExactCover, nodes: float, settings: Settings, news: _Ne
             stats = search.stats
             if end is not None and time.monotonic() >= end:
                 return {"count": str(stats.solutions), "complete": False, "stopped_by": "timeout"}
-            fraction = min(stats.nodes / max(nodes, 1.0), 0.99)
-            news.send({"type": "advance", "fraction": fraction, "count": str(stats.solutions)})
+            meter.note(sizer.share(search)[0])
+            news.send({"type": "advance", "count": str(stats.solutions), **_reading(meter)})
             continue
         return {"count": str(total), "complete": True, "stopped_by": None}
+
+
+def _reading(meter: Meter) -> Event:
+    """The share done and the seconds left of ``meter``, as ``advance`` events carry
+    them."""
+    reading = meter.reading()
+    return {"fraction": reading["fraction"], "left": reading["left"]}
 
 
 def _new_checkpoint(problem: ExactCover, path: Path) -> Checkpoint:
@@ -342,6 +359,7 @@ def _by_subproblems(
     """Count ``problem`` by dancing links, cut into the subproblems of ``state``, saved to
     its file as each one finishes; ``notes`` (what the checkpoint's lock and load said)
     go with each ``advance`` event."""
+    from excover.parallel.progress import LocalTasks, Meter
     from excover.parallel.run import run_tasks
 
     path = state.path
@@ -349,15 +367,22 @@ def _by_subproblems(
     sizes = [sub.size for sub in state.subproblems]
     earlier = state.seconds
     started = time.monotonic()
+    order = sorted((i for i in range(len(sizes)) if not state.settled(i)), key=lambda i: -sizes[i])
+    tasks = LocalTasks(sizes, order, 1, sum(sizes))
+    meter = Meter()
 
     def report() -> None:
         state.seconds = earlier + time.monotonic() - started
         state.save()
         done = sum(sizes[index] for index in state.done)
+        if state.complete:
+            meter.finish()
+        else:
+            meter.note(tasks.share(done, list(state.done)), tasks.remaining())
         news.send(
             {
                 "type": "advance",
-                "fraction": min(done / max(sum(sizes), 1e-300), 1.0),
+                **_reading(meter),
                 "count": str(state.count),
                 "done": len(state.done),
                 "total": len(state.subproblems),
@@ -380,6 +405,8 @@ def _by_subproblems(
     )
     try:
         for finished in runs:
+            if finished is not None:
+                tasks.finished(finished[0], finished[1].nodes, finished[1].complete)
             if finished is not None and finished[1].complete:
                 index, result = finished
                 state.done[index] = (result.total, result.nodes)

@@ -31,7 +31,8 @@ const state = {
   job: null,          // {id, task, events} of the run going on
   listing: null,      // {id, total, page, chosen, entries} of the solutions shown
   estimate: null,     // the estimate of the count going on
-  firstAdvance: null, // the first advance of the count going on: {fraction, elapsed}
+  leftSince: 0,       // when the last advance (and its time left) came, performance.now()
+  shownFor: null,     // the design (JSON) whose result the result panel shows
   lastCount: null,    // the task of the last count, for Resume
 };
 
@@ -537,8 +538,42 @@ function settings(task) {
   return result;
 }
 
+// The result panel shows the result of one design: `state.shownFor` is that design (as
+// JSON), and any edit (a cell, a piece, its copies, the grid, a file opened) that makes
+// the design another one clears the panel, so that no count or picture stands for a
+// design it was not made of. A run keeps the design it started with: a result that comes
+// back after an edit is not shown.
+function designKey() {
+  return JSON.stringify(design());
+}
+
+function clearResult() {
+  state.shownFor = null;
+  $("result-count").textContent = "";
+  $("result-count").removeAttribute("data-count");
+  $("solution-caption").textContent = "";
+  $("solution").replaceChildren();
+  $("gallery").replaceChildren();
+  $("downloads").hidden = $("pager").hidden = $("views").hidden = $("resume").hidden = true;
+  state.listing = null;
+}
+
+function checkFresh() {
+  if (state.shownFor !== null && state.shownFor !== undefined && designKey() !== state.shownFor) {
+    clearResult();
+    if (!state.job) $("status").textContent = "The design changed: run again for its result.";
+  }
+}
+
+for (const kind of ["change", "input", "click", "pointerup", "keyup"]) {
+  document.addEventListener(kind, () => setTimeout(checkFresh, 0), true);
+}
+
 async function run(task) {
+  const key = designKey();
   const { id } = await api("POST", "api/jobs", { design: design(), task, settings: settings(task) });
+  clearResult();
+  state.shownFor = key;
   if (task === "first" || task === "all") {
     $("solution-caption").textContent = "";
     $("solution").replaceChildren();
@@ -551,8 +586,8 @@ async function run(task) {
     state.lastCount = task;
   }
   const events = new EventSource(withToken(`api/jobs/${id}/events`));
-  state.job = { id, task, events, saved: false };
-  state.estimate = state.firstAdvance = null;
+  state.job = { id, task, events, saved: false, key };
+  state.estimate = null;
   running(true);
   $("status").textContent = "starting…";
   events.onmessage = (message) => handle(JSON.parse(message.data));
@@ -572,6 +607,7 @@ function finish() {
 
 function duration(seconds) {
   if (!Number.isFinite(seconds)) return "a very long time";
+  if (seconds < 1) return "less than a second";
   const s = Math.round(seconds);
   if (s < 60) return `${s} s`;
   if (s < 3600) return `${Math.floor(s / 60)} min ${String(s % 60).padStart(2, "0")} s`;
@@ -584,15 +620,12 @@ function big(number) {
   return Number(number).toLocaleString("en-US", { maximumSignificantDigits: 3 });
 }
 
-// The time left in a count at `fraction` done after `elapsed` seconds: at the pace since
-// its first news once it has one, else by the estimate of the search's time.
-function timeLeft(fraction, elapsed) {
-  const first = state.firstAdvance;
-  if (first && elapsed - first.elapsed > 0.5 && fraction > first.fraction) {
-    return (1 - fraction) * (elapsed - first.elapsed) / (fraction - first.fraction);
-  }
-  if (state.estimate && state.estimate.seconds != null) return (1 - fraction) * state.estimate.seconds;
-  return null;
+// The time left in a count, as the server's model of progress says it (the same as the
+// command line's bar: excover.parallel.progress.Meter), counted down since the event;
+// null while it is not known.
+function timeLeft(event) {
+  if (event.left == null) return null;
+  return Math.max(event.left - (performance.now() - state.leftSince) / 1000, 0);
 }
 
 function handle(event) {
@@ -612,12 +645,14 @@ function handle(event) {
     state.what = `counting: excover estimates ${solutions} solutions, ${duration(event.seconds)} of search`;
     $("status").textContent = `${state.what} (${seconds})`;
   } else if (event.type === "advance") {
-    if (!state.firstAdvance) state.firstAdvance = { fraction: event.fraction, elapsed: event.elapsed };
+    state.leftSince = performance.now();
     progress.max = 1;
-    progress.value = event.fraction;
+    if (event.fraction == null) progress.removeAttribute("value");
+    else progress.value = event.fraction;
     state.job.saved = Boolean(event.saved);
-    const left = timeLeft(event.fraction, event.elapsed);
-    const parts = [`counting: ${(100 * event.fraction).toFixed(1)}%`, `${BigInt(event.count).toLocaleString("en-US")} solutions so far`, `${seconds} spent`];
+    const left = timeLeft(event);
+    const share = event.fraction == null ? "counting" : `counting: ${(100 * event.fraction).toFixed(1)}%`;
+    const parts = [share, `${BigInt(event.count).toLocaleString("en-US")} solutions so far`, `${seconds} spent`];
     if (left !== null) parts.push(`about ${duration(left)} left`);
     if (event.total) parts.push(`${event.done} of ${event.total} subproblems`);
     if (event.resumed) parts.push(`resumed with ${event.resumed} counted earlier`);
@@ -637,7 +672,9 @@ function handle(event) {
     state.what = null;
     progress.max = 1;
     progress.value = event.type === "result" ? 1 : 0;
-    if (event.type === "result") guarded(() => showResult(event, seconds));
+    if (event.type === "result" && job && job.key !== designKey()) {
+      $("status").textContent = `Done in ${seconds}, for the design as it was: it changed since, run again for its result.`;
+    } else if (event.type === "result") guarded(() => showResult(event, seconds));
     else if (event.type === "cancelled") {
       $("status").textContent = `Cancelled after ${seconds}.`;
       if (job && job.saved) showResume("the subproblems counted so far are kept");
