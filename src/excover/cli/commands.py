@@ -206,7 +206,7 @@ def add_problem_commands(commands: Any, read_board: BoardReader) -> None:
     """Add ``count``, ``solve``, ``estimate``, ``dimacs`` and ``schema`` to the
     command's sub-parsers; ``read_board`` reads ``FILE --pieces PIECES`` (the tiling
     package, above this layer, provides it)."""
-    from excover.cli.parallel import add_task_options
+    from excover.cli.task_flags import add_task_options
 
     count = add_command(commands, "count", help="count the solutions", description=_COUNT)
     add_input(

@@ -48,7 +48,7 @@ _WHOLE = "a term is a whole count"
 
 def add_sequence_command(commands: Any) -> None:
     """Add ``sequence`` to the command's sub-parsers."""
-    from excover.cli.parallel import add_task_options
+    from excover.cli.task_flags import add_task_options
 
     cmd = add_command(
         commands, "sequence", help="a term of an OEIS sequence", description=_DESCRIPTION
