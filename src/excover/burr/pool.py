@@ -1,0 +1,105 @@
+"""Many assemblies disassembled on worker processes.
+
+:func:`disassemble_many` takes a list of assemblies apart on ``workers`` processes
+(:func:`excover.parallel.workers.new_pool`: they die with this process, and are stopped at
+once when the run ends early), a few assemblies to a task, and yields each result with
+the assembly's index as it comes. Each assembly is disassembled alone, by the same
+search as :func:`~excover.burr.disassemble`, so a result never depends on the number of
+workers or on the order the tasks finish in; only the pieces' movement tables, kept by
+each worker, are shared between assemblies. ``workers=1`` runs in this process, in
+order.
+
+The deadline travels to the workers as a wall-clock time (``time.time()``), each worker
+turning it back into its own ``time.monotonic()``: an assembly a worker is taking apart
+when it passes is ``"unknown"`` (``reason`` ``"out of time"``), and the assemblies not
+started by then are not yielded (the tasks then end at once).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Container, Generator, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, wait
+
+from excover.burr._moves import Geometry
+from excover.burr.assembly import Assembly
+from excover.burr.disassembly import Disassembly
+from excover.burr.search import Budget, Disassembler
+
+__all__ = ["TICK", "Settings", "disassemble_many"]
+
+#: Seconds between two looks at the workers while waiting (Ctrl-C is taken then).
+TICK = 0.2
+
+#: The most assemblies sent to a worker in one task.
+BATCH = 16
+
+#: ``(complete, max_states, min_total)``: how each assembly is disassembled.
+Settings = tuple[bool, int | None, bool]
+
+#: The movement tables of each grid, kept by a worker process between its tasks.
+_GEOMETRIES: dict[int, Geometry] = {}
+
+
+def _one(assembly: Assembly, settings: Settings, deadline: float | None) -> Disassembly:
+    """One assembly taken apart (``deadline``: a ``time.monotonic()`` value)."""
+    complete, max_states, min_total = settings
+    geometry = _GEOMETRIES.get(assembly.grid)
+    if geometry is None:
+        geometry = _GEOMETRIES[assembly.grid] = Geometry(assembly.grid)
+    budget = Budget(deadline, max_states)
+    return Disassembler(assembly, budget, complete, geometry, min_total).run()
+
+
+def _batch(
+    batch: list[tuple[int, Assembly]], settings: Settings, wall_deadline: float | None
+) -> list[tuple[int, Disassembly]]:
+    """A worker's task: the assemblies of ``batch`` in turn, until the deadline (a
+    ``time.time()`` value) passes."""
+    deadline = None
+    if wall_deadline is not None:
+        deadline = time.monotonic() + wall_deadline - time.time()
+    found = []
+    for index, assembly in batch:
+        if deadline is not None and time.monotonic() > deadline:
+            break
+        found.append((index, _one(assembly, settings, deadline)))
+    return found
+
+
+def disassemble_many(
+    assemblies: Sequence[Assembly],
+    settings: Settings = (True, None, False),
+    *,
+    workers: int = 1,
+    deadline: float | None = None,
+    skip: Container[int] = (),
+) -> Generator[tuple[int, Disassembly]]:
+    """``(index, disassembly)`` for each of ``assemblies`` whose index is not in
+    ``skip``, as they finish (see the module's notes). ``deadline`` is a
+    ``time.monotonic()`` value; ``settings`` are ``(complete, max_states, min_total)``,
+    as :func:`~excover.burr.disassemble` takes them. Closing the iterator early stops the
+    workers at once."""
+    todo = [(k, a) for k, a in enumerate(assemblies) if k not in skip]
+    if workers == 1 or len(todo) < 2:
+        for index, assembly in todo:
+            yield index, _one(assembly, settings, deadline)
+            if deadline is not None and time.monotonic() > deadline:
+                return
+        return
+    from excover.parallel.workers import new_pool, stop
+
+    size = max(1, min(BATCH, len(todo) // (8 * workers)))
+    wall = None if deadline is None else time.time() + deadline - time.monotonic()
+    pool = new_pool(workers)
+    try:
+        pending: set[Future[list[tuple[int, Disassembly]]]] = {
+            pool.submit(_batch, todo[k : k + size], settings, wall)
+            for k in range(0, len(todo), size)
+        }
+        while pending:
+            finished, pending = wait(pending, timeout=TICK, return_when=FIRST_COMPLETED)
+            for future in finished:
+                yield from future.result()
+    finally:
+        stop(pool)
