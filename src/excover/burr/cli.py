@@ -138,6 +138,13 @@ def add_disassemble_command(commands: Any) -> None:
         "disassemble only the others (a checkpoint of another file, problem or settings "
         "is refused; while another run uses CK, wait for it)",
     )
+    cmd.add_argument(
+        "--checkpoint-every",
+        type=common.seconds,
+        default=CHECKPOINT_EVERY,
+        metavar="SECONDS",
+        help=f"seconds between two saves of the checkpoint (default {CHECKPOINT_EVERY:g})",
+    )
     common.add_progress(cmd, "here: the assemblies disassembled")
     add_json(cmd)
     add_quiet(cmd)
@@ -249,7 +256,7 @@ def _disassemble(
             bar.update()
             if state is not None and result.reason != "out of time":
                 state.done[index] = encode(result)
-                if time.monotonic() - saved >= CHECKPOINT_EVERY:
+                if time.monotonic() - saved >= args.checkpoint_every:
                     save()
                     saved = time.monotonic()
     except KeyboardInterrupt:
