@@ -7,7 +7,7 @@ the assembly's index as it comes. Each assembly is disassembled alone, by the sa
 search as :func:`~excover.burr.disassemble`, so a result never depends on the number of
 workers or on the order the tasks finish in; only the pieces' movement tables, kept by
 each worker, are shared between assemblies. ``workers=1`` runs in this process, in
-order.
+order. The workers ignore Ctrl-C: the process that started them stops them.
 
 The deadline travels to the workers as a wall-clock time (``time.time()``), each worker
 turning it back into its own ``time.monotonic()``: an assembly a worker is taking apart
@@ -17,9 +17,12 @@ started by then are not yielded (the tasks then end at once).
 
 from __future__ import annotations
 
+import signal
+import threading
 import time
-from collections.abc import Container, Generator, Sequence
+from collections.abc import Container, Generator, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, wait
+from contextlib import contextmanager
 
 from excover.burr._moves import Geometry
 from excover.burr.assembly import Assembly
@@ -67,6 +70,22 @@ def _batch(
     return found
 
 
+@contextmanager
+def _workers_ignore_ctrl_c() -> Iterator[None]:
+    """Within the block (the pool starts its processes there) SIGINT is ignored, so
+    that the workers, which keep that disposition, leave a Ctrl-C pressed at a terminal
+    (sent to every process of the group) to this process, which stops them; off the
+    main thread, where Python takes no signals, nothing is changed."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
 def disassemble_many(
     assemblies: Sequence[Assembly],
     settings: Settings = (True, None, False),
@@ -93,10 +112,11 @@ def disassemble_many(
     wall = None if deadline is None else time.time() + deadline - time.monotonic()
     pool = new_pool(workers)
     try:
-        pending: set[Future[list[tuple[int, Disassembly]]]] = {
-            pool.submit(_batch, todo[k : k + size], settings, wall)
-            for k in range(0, len(todo), size)
-        }
+        with _workers_ignore_ctrl_c():
+            pending: set[Future[list[tuple[int, Disassembly]]]] = {
+                pool.submit(_batch, todo[k : k + size], settings, wall)
+                for k in range(0, len(todo), size)
+            }
         while pending:
             finished, pending = wait(pending, timeout=TICK, return_when=FIRST_COMPLETED)
             for future in finished:
