@@ -23,10 +23,11 @@ import time
 from collections.abc import Container, Generator, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, wait
 from contextlib import contextmanager
+from typing import NamedTuple
 
 from excover.burr._moves import Geometry
 from excover.burr.assembly import Assembly
-from excover.burr.disassembly import Disassembly
+from excover.burr.disassembly import Disassembly, Separation, Status
 from excover.burr.search import Budget, Disassembler
 
 __all__ = ["TICK", "Settings", "disassemble_many"]
@@ -39,6 +40,19 @@ BATCH = 16
 
 #: ``(complete, max_states, min_total)``: how each assembly is disassembled.
 Settings = tuple[bool, int | None, bool]
+
+
+class _Found(NamedTuple):
+    """A disassembly as a worker sends it back: without its assembly, which the
+    process that asked has (the fields of :class:`Disassembly` after it, in order)."""
+
+    status: Status
+    tree: Separation | None
+    beyond_greedy: bool
+    states_explored: int
+    reason: str
+    groups: tuple[tuple[int, ...], ...]
+
 
 #: The movement tables of each grid, kept by a worker process between its tasks.
 _GEOMETRIES: dict[int, Geometry] = {}
@@ -56,7 +70,7 @@ def _one(assembly: Assembly, settings: Settings, deadline: float | None) -> Disa
 
 def _batch(
     batch: list[tuple[int, Assembly]], settings: Settings, wall_deadline: float | None
-) -> list[tuple[int, Disassembly]]:
+) -> list[tuple[int, _Found]]:
     """A worker's task: the assemblies of ``batch`` in turn, until the deadline (a
     ``time.time()`` value) passes."""
     deadline = None
@@ -66,7 +80,8 @@ def _batch(
     for index, assembly in batch:
         if deadline is not None and time.monotonic() > deadline:
             break
-        found.append((index, _one(assembly, settings, deadline)))
+        result = _one(assembly, settings, deadline)
+        found.append((index, _Found(*(getattr(result, name) for name in _Found._fields))))
     return found
 
 
@@ -113,13 +128,14 @@ def disassemble_many(
     pool = new_pool(workers)
     try:
         with _workers_ignore_ctrl_c():
-            pending: set[Future[list[tuple[int, Disassembly]]]] = {
+            pending: set[Future[list[tuple[int, _Found]]]] = {
                 pool.submit(_batch, todo[k : k + size], settings, wall)
                 for k in range(0, len(todo), size)
             }
         while pending:
             finished, pending = wait(pending, timeout=TICK, return_when=FIRST_COMPLETED)
             for future in finished:
-                yield from future.result()
+                for index, result in future.result():
+                    yield index, Disassembly(assemblies[index], *result)
     finally:
         stop(pool)
