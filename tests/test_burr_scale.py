@@ -111,6 +111,8 @@ def test_a_checkpoint_resumes_and_refuses_another_problem(
     assert (status, out) == (2, "") and "other settings" in err
     status, out, err = _run(capsys, path, "--problem", "1", "--checkpoint", str(checkpoint))
     assert status == 2
+    status, out, err = _run(capsys, path, "--check", "--checkpoint", str(checkpoint))
+    assert (status, out) == (2, "") and "--check disassembles nothing" in err
     checkpoint.write_text(checkpoint.read_text().replace('"stuck"', '"solved"', 1))
     repaired = _run(capsys, path, "--json", "--checkpoint", str(checkpoint))
     assert repaired[:2] == whole[:2] and "damaged" in repaired[2]

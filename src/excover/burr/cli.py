@@ -158,6 +158,8 @@ def _run(args: argparse.Namespace) -> int:
     data = common.read_input(args.file, binary=True)
     puzzle = parse_xmpuzzle(data, source)
     if args.check:
+        if args.checkpoint is not None or args.workers is not None:
+            raise UsageError("--check disassembles nothing: no --workers or --checkpoint")
         return _check(args, source, puzzle)
     if args.problem is None:
         args.problem = 0
