@@ -7,15 +7,25 @@ level and total number of moves (``--moves``: the moves too), and how many assem
 stuck or unknown. ``--json`` prints one document instead; ``--write OUT.xmpuzzle`` saves
 the puzzle with the solutions and their separations as BurrTools stores them.
 ``--check`` disassembles nothing: it checks the separations stored in the file (every
-problem's, or ``--problem K``'s). Exit status: 0 done; 1 when ``--timeout`` stopped the
-run or ``--max-states`` left an assembly unknown (what was found is printed, marked
-partial); 2 bad input (a stored separation refused by ``--check`` included); 130 Ctrl-C.
+problem's, or ``--problem K``'s).
+
+``--workers N`` takes the assemblies apart on N processes (:mod:`excover.burr.pool`), the
+results the same for any N; ``--progress`` draws a bar of the assemblies done; with
+``--checkpoint CK`` the assemblies done are saved to CK (:mod:`excover.burr.checkpoint`)
+now and then, on Ctrl-C, on ``--timeout`` and at the end, and the same command run again
+takes them from there and prints what a run without a stop prints.
+
+Exit status: 0 done; 1 when ``--timeout`` stopped the run or ``--max-states`` left an
+assembly unknown (what was found is printed, marked partial); 2 bad input (a stored
+separation refused by ``--check`` included); 130 Ctrl-C.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
+import time
 
 from excover.cli import common
 from excover.cli.common import add_json, add_quiet
@@ -25,10 +35,13 @@ TYPE_CHECKING = False  # typing is for type checkers: importing it costs each ru
 if TYPE_CHECKING:
     from typing import Any
 
-    from excover.burr import Disassembly, Separation
+    from excover.burr import Assembly, Disassembly, Separation
     from excover.formats.burrtools import Puzzle
 
 __all__ = ["add_disassemble_command"]
+
+#: Seconds between two saves of the ``--checkpoint`` file.
+CHECKPOINT_EVERY = 30.0
 
 _DESCRIPTION = """\
 Disassemble the assemblies of a BurrTools puzzle (an .xmpuzzle file on the cube grid):
@@ -112,18 +125,41 @@ def add_disassemble_command(commands: Any) -> None:
         "one is reported with the step at fault (exit status 2)",
     )
     common.add_flag(cmd, "timeout", "the assemblies not done are not reported")
+    common.add_workers(
+        cmd,
+        "here: the assemblies are disassembled on N processes, each alone, the results the "
+        "same for any N (default 1: in this process)",
+    )
+    cmd.add_argument(
+        "--checkpoint",
+        metavar="CK",
+        help="save the assemblies done and their results to CK (JSON) now and then, on "
+        "Ctrl-C, on --timeout and at the end; if CK exists, take them from it and "
+        "disassemble only the others (a checkpoint of another file, problem or settings "
+        "is refused; while another run uses CK, wait for it)",
+    )
+    cmd.add_argument(
+        "--checkpoint-every",
+        type=common.seconds,
+        default=CHECKPOINT_EVERY,
+        metavar="SECONDS",
+        help=f"seconds between two saves of the checkpoint (default {CHECKPOINT_EVERY:g})",
+    )
+    common.add_progress(cmd, "here: the assemblies disassembled")
     add_json(cmd)
     add_quiet(cmd)
     cmd.set_defaults(run=_run)
 
 
 def _run(args: argparse.Namespace) -> int:
-    from excover.burr import disassemble_all
     from excover.formats.burrtools import parse_xmpuzzle
 
     source = "<stdin>" if args.file == "-" else args.file
-    puzzle = parse_xmpuzzle(common.read_input(args.file, binary=True), source)
+    data = common.read_input(args.file, binary=True)
+    puzzle = parse_xmpuzzle(data, source)
     if args.check:
+        if args.checkpoint is not None or args.workers is not None:
+            raise UsageError("--check disassembles nothing: no --workers or --checkpoint")
         return _check(args, source, puzzle)
     if args.problem is None:
         args.problem = 0
@@ -132,22 +168,8 @@ def _run(args: argparse.Namespace) -> int:
     if not args.quiet and args.problem < len(puzzle.problems) > 1:
         label = puzzle.problems[args.problem].label(args.problem)
         print(f"excover: {source}: {label} of {len(puzzle.problems)}", file=sys.stderr)
-    results: list[Disassembly] = []
-    interrupted = False
-    try:
-        for result in disassemble_all(
-            puzzle,
-            args.problem,
-            complete=not args.greedy,
-            deadline=common.stop_time(args),
-            max_states=args.max_states,
-            min_total=args.min_total,
-        ):
-            results.append(result)
-    except KeyboardInterrupt:
-        interrupted = True
-    timed_out = any(r.status == "unknown" and r.reason == "out of time" for r in results)
-    stopped_by = "interrupt" if interrupted else "timeout" if timed_out else None
+    with contextlib.ExitStack() as claims:
+        results, stopped_by = _disassemble(args, data, puzzle, claims)
     if args.write:
         _write(args, puzzle, results, stopped_by is None)
     if args.json:
@@ -156,23 +178,113 @@ def _run(args: argparse.Namespace) -> int:
         _print_text(args, results, stopped_by)
     if stopped_by is not None:
         common.say_stopped(stopped_by)
-    if interrupted:
+    if stopped_by == "interrupt":
         return common.EXIT_INTERRUPT
-    if timed_out or any(r.status == "unknown" for r in results):
+    if stopped_by is not None or any(r.status == "unknown" for r in results.values()):
         return common.EXIT_LIMIT
     return common.EXIT_OK
 
 
+def _say(text: str) -> None:
+    print(f"excover: {text}", file=sys.stderr)
+
+
+def _disassemble(
+    args: argparse.Namespace, data: bytes, puzzle: Puzzle, claims: contextlib.ExitStack
+) -> tuple[dict[int, Disassembly], str | None]:
+    """The disassembly of each assembly done, by its index in the order the assemblies
+    are found, and what stopped the run early (None: nothing)."""
+    from pathlib import Path
+
+    from excover.burr import assemblies
+    from excover.burr.checkpoint import RunCheckpoint, digest, encode
+    from excover.burr.pool import disassemble_many
+    from excover.cli.progress import progress
+    from excover.parallel.checkpoint import claimed
+
+    started = time.monotonic()
+    deadline = common.stop_time(args)
+    state = None
+    if args.checkpoint is not None:
+        path = claims.enter_context(
+            claimed(Path(args.checkpoint), wait=True, deadline=deadline, say=_say)
+        )
+        if path is not None:
+            named = {
+                "greedy": args.greedy,
+                "min_total": args.min_total,
+                "max_states": args.max_states,
+            }
+            state = RunCheckpoint.open(path, digest(data), args.problem, named, _say)
+            state.save()  # at once: a CK that cannot be written fails before the work
+    results: dict[int, Disassembly] = {}
+    found: list[Assembly] = []
+    stopped_by: str | None = None
+    every = True  # every assembly found (not cut short by the deadline)
+    try:
+        for assembly in assemblies(puzzle, args.problem):
+            found.append(assembly)
+            if deadline is not None and time.monotonic() > deadline:
+                every = False
+                break
+    except KeyboardInterrupt:
+        stopped_by = "interrupt"
+    if state is not None and stopped_by is None:
+        results = state.results(found, every)
+        if results and not args.quiet:
+            _say(
+                f"resuming from {state.path} ({len(results)} of {len(found)} assemblies "
+                f"disassembled by earlier runs in {state.seconds:.1f} s)"
+            )
+    if stopped_by is not None:
+        return results, stopped_by
+    earlier = 0.0 if state is None else state.seconds
+    saved = time.monotonic()
+
+    def save() -> None:
+        if state is not None:
+            state.seconds = earlier + time.monotonic() - started
+            state.save()
+
+    bar = progress(args, total=len(found), desc="disassemble", unit="assembly")
+    bar.update(len(results))
+    settings = (not args.greedy, args.max_states, args.min_total)
+    runs = disassemble_many(
+        found, settings, workers=args.workers or 1, deadline=deadline, skip=set(results)
+    )
+    try:
+        for index, result in runs:
+            results[index] = result
+            bar.update()
+            if state is not None and result.reason != "out of time":
+                state.done[index] = encode(result)
+                if time.monotonic() - saved >= args.checkpoint_every:
+                    save()
+                    saved = time.monotonic()
+    except KeyboardInterrupt:
+        stopped_by = "interrupt"
+    finally:
+        runs.close()
+        bar.close()
+        save()
+    if stopped_by is None and (not every or len(results) < len(found)):
+        stopped_by = "timeout"
+    if stopped_by is None and any(r.reason == "out of time" for r in results.values()):
+        stopped_by = "timeout"
+    return dict(sorted(results.items())), stopped_by
+
+
 def _write(
-    args: argparse.Namespace, puzzle: Puzzle, results: list[Disassembly], complete: bool
+    args: argparse.Namespace, puzzle: Puzzle, results: dict[int, Disassembly], complete: bool
 ) -> None:
     from excover.burr.stored import solved_puzzle
     from excover.formats.burrtools import write_xmpuzzle
 
-    write_xmpuzzle(solved_puzzle(puzzle, args.problem, results, complete), args.write)
+    done = list(results.values())
+    write_xmpuzzle(solved_puzzle(puzzle, args.problem, done, complete), args.write)
     if not args.quiet:
         partial = "" if complete else " (the assemblies done)"
-        solved = sum(r.status == "solved" for r in results)
+        solved = sum(r.status == "solved" for r in done)
         print(f"excover: wrote {args.write}: {solved} solutions{partial}", file=sys.stderr)
 
 
@@ -219,22 +331,22 @@ def _check(args: argparse.Namespace, source: str, puzzle: Puzzle) -> int:
     return common.EXIT_OK
 
 
-def _solutions(results: list[Disassembly]) -> list[tuple[int, Disassembly]]:
+def _solutions(results: dict[int, Disassembly]) -> list[tuple[int, Disassembly]]:
     """The solutions with their assembly numbers (from 1), sorted by level as BurrTools
     sorts them (a stable sort: equal levels keep the order the assemblies came in)."""
-    solved = [(k, r) for k, r in enumerate(results, 1) if r.status == "solved"]
+    solved = [(k + 1, r) for k, r in results.items() if r.status == "solved"]
     return sorted(solved, key=lambda pair: pair[1].sort_key())
 
 
-def _counts(results: list[Disassembly]) -> dict[str, int]:
+def _counts(results: dict[int, Disassembly]) -> dict[str, int]:
     return {
-        status: sum(r.status == status for r in results)
+        status: sum(r.status == status for r in results.values())
         for status in ("solved", "stuck", "unknown")
     }
 
 
 def _print_text(
-    args: argparse.Namespace, results: list[Disassembly], stopped_by: str | None
+    args: argparse.Namespace, results: dict[int, Disassembly], stopped_by: str | None
 ) -> None:
     counts = _counts(results)
     partial = " (so far)" if stopped_by else ""
@@ -248,9 +360,9 @@ def _print_text(
         print(f"assembly {number}: level {result.level}, {total}{note}")
         if args.moves and result.tree is not None:
             _print_moves(result.tree, "  ")
-    for number, result in enumerate(results, 1):
+    for index, result in results.items():
         if result.status == "unknown":
-            print(f"assembly {number}: unknown ({result.reason})")
+            print(f"assembly {index + 1}: unknown ({result.reason})")
 
 
 def _print_moves(separation: Separation, indent: str) -> None:
@@ -278,7 +390,10 @@ def _separation_json(separation: Separation) -> dict[str, Any]:
 
 
 def _print_json(
-    args: argparse.Namespace, source: str, results: list[Disassembly], stopped_by: str | None
+    args: argparse.Namespace,
+    source: str,
+    results: dict[int, Disassembly],
+    stopped_by: str | None,
 ) -> None:
     import json
 

@@ -203,3 +203,10 @@ class Disassembly:
     def sort_key(self) -> tuple[int, ...]:
         """BurrTools' order of solutions by level (see :meth:`Separation.sequence`)."""
         return () if self.tree is None else self.tree.sequence()
+
+    def _repr_html_(self) -> str:
+        """Jupyter's picture of it: a strip of isometric pictures, one per state
+        (:func:`excover.burr.pictures.strip_html`)."""
+        from excover.burr.pictures import strip_html
+
+        return strip_html(self)

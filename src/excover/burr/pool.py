@@ -1,0 +1,141 @@
+"""Many assemblies disassembled on worker processes.
+
+:func:`disassemble_many` takes a list of assemblies apart on ``workers`` processes
+(:func:`excover.parallel.workers.new_pool`: they die with this process, and are stopped at
+once when the run ends early), a few assemblies to a task, and yields each result with
+the assembly's index as it comes. Each assembly is disassembled alone, by the same
+search as :func:`~excover.burr.disassemble`, so a result never depends on the number of
+workers or on the order the tasks finish in; only the pieces' movement tables, kept by
+each worker, are shared between assemblies. ``workers=1`` runs in this process, in
+order. The workers ignore Ctrl-C: the process that started them stops them.
+
+The deadline travels to the workers as a wall-clock time (``time.time()``), each worker
+turning it back into its own ``time.monotonic()``: an assembly a worker is taking apart
+when it passes is ``"unknown"`` (``reason`` ``"out of time"``), and the assemblies not
+started by then are not yielded (the tasks then end at once).
+"""
+
+from __future__ import annotations
+
+import signal
+import threading
+import time
+from collections.abc import Container, Generator, Iterator, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, wait
+from contextlib import contextmanager
+from typing import NamedTuple
+
+from excover.burr._moves import Geometry
+from excover.burr.assembly import Assembly
+from excover.burr.disassembly import Disassembly, Separation, Status
+from excover.burr.search import Budget, Disassembler
+
+__all__ = ["TICK", "Settings", "disassemble_many"]
+
+#: Seconds between two looks at the workers while waiting (Ctrl-C is taken then).
+TICK = 0.2
+
+#: The most assemblies sent to a worker in one task.
+BATCH = 16
+
+#: ``(complete, max_states, min_total)``: how each assembly is disassembled.
+Settings = tuple[bool, int | None, bool]
+
+
+class _Found(NamedTuple):
+    """A disassembly as a worker sends it back: without its assembly, which the
+    process that asked has (the fields of :class:`Disassembly` after it, in order)."""
+
+    status: Status
+    tree: Separation | None
+    beyond_greedy: bool
+    states_explored: int
+    reason: str
+    groups: tuple[tuple[int, ...], ...]
+
+
+#: The movement tables of each grid, kept by a worker process between its tasks.
+_GEOMETRIES: dict[int, Geometry] = {}
+
+
+def _one(assembly: Assembly, settings: Settings, deadline: float | None) -> Disassembly:
+    """One assembly taken apart (``deadline``: a ``time.monotonic()`` value)."""
+    complete, max_states, min_total = settings
+    geometry = _GEOMETRIES.get(assembly.grid)
+    if geometry is None:
+        geometry = _GEOMETRIES[assembly.grid] = Geometry(assembly.grid)
+    budget = Budget(deadline, max_states)
+    return Disassembler(assembly, budget, complete, geometry, min_total).run()
+
+
+def _batch(
+    batch: list[tuple[int, Assembly]], settings: Settings, wall_deadline: float | None
+) -> list[tuple[int, _Found]]:
+    """A worker's task: the assemblies of ``batch`` in turn, until the deadline (a
+    ``time.time()`` value) passes."""
+    deadline = None
+    if wall_deadline is not None:
+        deadline = time.monotonic() + wall_deadline - time.time()
+    found = []
+    for index, assembly in batch:
+        if deadline is not None and time.monotonic() > deadline:
+            break
+        result = _one(assembly, settings, deadline)
+        found.append((index, _Found(*(getattr(result, name) for name in _Found._fields))))
+    return found
+
+
+@contextmanager
+def _workers_ignore_ctrl_c() -> Iterator[None]:
+    """Within the block (the pool starts its processes there) SIGINT is ignored, so
+    that the workers, which keep that disposition, leave a Ctrl-C pressed at a terminal
+    (sent to every process of the group) to this process, which stops them; off the
+    main thread, where Python takes no signals, nothing is changed."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+def disassemble_many(
+    assemblies: Sequence[Assembly],
+    settings: Settings = (True, None, False),
+    *,
+    workers: int = 1,
+    deadline: float | None = None,
+    skip: Container[int] = (),
+) -> Generator[tuple[int, Disassembly]]:
+    """``(index, disassembly)`` for each of ``assemblies`` whose index is not in
+    ``skip``, as they finish (see the module's notes). ``deadline`` is a
+    ``time.monotonic()`` value; ``settings`` are ``(complete, max_states, min_total)``,
+    as :func:`~excover.burr.disassemble` takes them. Closing the iterator early stops the
+    workers at once."""
+    todo = [(k, a) for k, a in enumerate(assemblies) if k not in skip]
+    if workers == 1 or len(todo) < 2:
+        for index, assembly in todo:
+            yield index, _one(assembly, settings, deadline)
+            if deadline is not None and time.monotonic() > deadline:
+                return
+        return
+    from excover.parallel.workers import new_pool, stop
+
+    size = max(1, min(BATCH, len(todo) // (8 * workers)))
+    wall = None if deadline is None else time.time() + deadline - time.monotonic()
+    pool = new_pool(workers)
+    try:
+        with _workers_ignore_ctrl_c():
+            pending: set[Future[list[tuple[int, _Found]]]] = {
+                pool.submit(_batch, todo[k : k + size], settings, wall)
+                for k in range(0, len(todo), size)
+            }
+        while pending:
+            finished, pending = wait(pending, timeout=TICK, return_when=FIRST_COMPLETED)
+            for future in finished:
+                for index, result in future.result():
+                    yield index, Disassembly(assemblies[index], *result)
+    finally:
+        stop(pool)

@@ -1,0 +1,157 @@
+"""Disassembling at scale: on worker processes, resumed from a checkpoint after Ctrl-C,
+and the six-piece burr designs these runs are tried on.
+
+The designs are holey six-piece burrs made of a few of the notchable pieces
+(:mod:`excover.burr.sixpiece`), each usable three times: a few dozen to a few hundred
+assemblies, some of which come apart at various levels and some not. A run on two
+processes, and a run interrupted by SIGINT then resumed from its checkpoint, must print
+what one uninterrupted run on one process prints, byte for byte.
+"""
+
+from __future__ import annotations
+
+import json
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+import pytest
+
+from excover.burr import assemblies
+from excover.burr.pool import disassemble_many
+from excover.burr.sixpiece import NOTCHABLE, SHAPE, STICKS, burr_puzzle, notchable_pieces
+from excover.formats.burrtools import write_xmpuzzle
+from excover.main import main
+
+Voxel = tuple[int, int, int]
+
+
+def _design(tmp_path: Path, picks: Sequence[int], name: str) -> Path:
+    pieces = notchable_pieces()
+    path = tmp_path / f"{name}.xmpuzzle"
+    write_xmpuzzle(burr_puzzle([pieces[k] for k in picks], copies=3), path)
+    return path
+
+
+#: A few dozen assemblies (76), 58 of which come apart, at levels up to 5.
+SMALL = (5, 54, 55)
+#: Some hundreds (532).
+LARGER = (5, 23, 54, 58)
+
+
+def test_the_notchable_pieces_are_cutlers_59() -> None:
+    pieces = notchable_pieces()
+    assert len(pieces) == 59  # Bill Cutler's count of the notchable pieces
+    assert len(SHAPE) == 152 and len(NOTCHABLE) == 32
+    stick = STICKS[0]
+    assert pieces[0] == stick  # the piece without notches
+    for piece in pieces:
+        assert piece <= stick and stick - piece <= NOTCHABLE
+    # each notchable voxel lies in two sticks, or in three at the very centre
+    through = sorted(sum(v in s for s in STICKS) for v in NOTCHABLE)
+    assert through == [2] * 24 + [3] * 8
+
+
+def test_two_workers_find_what_one_finds(tmp_path: Path) -> None:
+    path = _design(tmp_path, SMALL, "small")
+    from excover.formats.burrtools import read_xmpuzzle
+
+    found = list(assemblies(read_xmpuzzle(path)))
+    assert 20 <= len(found) <= 200
+    alone = dict(disassemble_many(found))
+    shared = dict(disassemble_many(found, workers=2))
+    assert sorted(shared) == list(range(len(found)))
+    assert shared == alone
+    statuses = {result.status for result in alone.values()}
+    assert statuses == {"solved", "stuck"}  # a design worth the test
+
+
+def _run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    status = main(["disassemble", *args])
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def test_the_command_on_two_workers_prints_what_one_prints(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = str(_design(tmp_path, SMALL, "small"))
+    one = _run(capsys, path, "--json", "--moves")
+    two = _run(capsys, path, "--json", "--moves", "--workers", "2", "--progress")
+    assert (one[0], two[0]) == (0, 0)
+    assert one[1] == two[1]
+    document = json.loads(one[1])
+    assert document["assemblies"] == 76 and document["levels"]
+    text_one = _run(capsys, path, "--moves")
+    text_two = _run(capsys, path, "--moves", "--workers", "2")
+    assert text_one[1] == text_two[1]
+    status, out, err = _run(capsys, path, "--workers", "2", "--timeout", "0")
+    assert status == 1 and "assemblies: " in out and "stopped by --timeout" in err
+
+
+def test_a_checkpoint_resumes_and_refuses_another_problem(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = str(_design(tmp_path, SMALL, "small"))
+    other = str(_design(tmp_path, LARGER, "larger"))
+    checkpoint = tmp_path / "run.json"
+    whole = _run(capsys, path, "--json")
+    first = _run(capsys, path, "--json", "--checkpoint", str(checkpoint))
+    assert first[:2] == whole[:2]
+    kept = json.loads(checkpoint.read_text())
+    assert len(kept["done"]) == 76
+    again = _run(capsys, path, "--json", "--checkpoint", str(checkpoint))
+    assert again[:2] == whole[:2] and "resuming from" in again[2] and "76 of 76" in again[2]
+    status, out, err = _run(capsys, other, "--checkpoint", str(checkpoint))
+    assert (status, out) == (2, "") and "another puzzle file" in err
+    status, out, err = _run(capsys, path, "--greedy", "--checkpoint", str(checkpoint))
+    assert (status, out) == (2, "") and "other settings" in err
+    status, out, err = _run(capsys, path, "--problem", "1", "--checkpoint", str(checkpoint))
+    assert status == 2
+    status, out, err = _run(capsys, path, "--check", "--checkpoint", str(checkpoint))
+    assert (status, out) == (2, "") and "--check disassembles nothing" in err
+    checkpoint.write_text(checkpoint.read_text().replace('"stuck"', '"solved"', 1))
+    repaired = _run(capsys, path, "--json", "--checkpoint", str(checkpoint))
+    assert repaired[:2] == whole[:2] and "damaged" in repaired[2]
+    assert list(tmp_path.glob("run.json.damaged-*"))
+
+
+def test_a_run_interrupted_by_ctrl_c_resumes_to_the_same_result(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = str(_design(tmp_path, LARGER, "larger"))
+    checkpoint = tmp_path / "run.json"
+    command = [sys.executable, "-m", "excover", "disassemble", path, "--json", "--moves"]
+    saving = ["--checkpoint", str(checkpoint), "--checkpoint-every", "0", "--workers", "2"]
+    run = subprocess.Popen(
+        [*command, *saving], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+    done = 0
+    ends = time.monotonic() + 60
+    while done == 0 and run.poll() is None and time.monotonic() < ends:
+        time.sleep(0.01)
+        try:
+            done = len(json.loads(checkpoint.read_text())["done"])
+        except (OSError, ValueError):
+            continue
+    run.send_signal(signal.SIGINT)
+    out, err = run.communicate(timeout=60)
+    assert run.returncode == 130, err
+    assert "excover: interrupted; the result is partial" in err
+    partial = json.loads(out)
+    assert partial["complete"] is False and partial["stopped_by"] == "interrupt"
+    kept = len(json.loads(checkpoint.read_text())["done"])
+    assert 0 < kept < 532
+    resumed = subprocess.run(
+        [*command, "--checkpoint", str(checkpoint)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert resumed.returncode == 0, resumed.stderr
+    assert f"resuming from {checkpoint} ({kept} of 532" in resumed.stderr
+    whole = _run(capsys, path, "--json", "--moves")
+    assert resumed.stdout == whole[1]
