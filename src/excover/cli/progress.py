@@ -35,7 +35,7 @@ JSON_EVERY = 0.5
 #: tqdm rounds the percentage).
 MAX_RUNNING = 0.99
 #: tqdm's bar without its own time left (the meter's shows in the postfix).
-BAR_FORMAT = "{l_bar}{bar}| {n_fmt}/{total_fmt} [{elapsed}{postfix}]"
+BAR_FORMAT = "{l_bar}{bar}| {n_fmt}/{total_fmt} {unit} [{elapsed}{postfix}]"
 #: ... and of a bar in percent, whose figures the percentage already says.
 PERCENT_FORMAT = "{l_bar}{bar}| [{elapsed}{postfix}]"
 
