@@ -216,9 +216,12 @@ class JsonProgress(Progress):
 
 
 def _plain(value: object) -> object:
-    """A postfix value for JSON: a whole number of any size as text beyond a double."""
-    if isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 2**53:
-        return str(value)
+    """A postfix value for JSON: a whole number of any size as text beyond a double
+    (:func:`excover.numbers.json_count`: ``str`` refuses past 4,300 digits)."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        from excover.numbers import json_count
+
+        return json_count(value)
     return value
 
 
