@@ -22,6 +22,7 @@ from excover.names import (
     METHODS,
     SEARCH_ENGINES,
     SEARCH_OPTIONS,
+    ZDD_BUILDS,
 )
 from excover.names import (
     ROUTES as ROUTE_NAMES,
@@ -41,6 +42,10 @@ def test_the_names_are_those_the_code_runs() -> None:
     assert ("auto", *SEARCH_ENGINES) == ENGINES and set(ENGINE_NAMES) == set(SEARCH_ENGINES)
     assert set(METHOD_TRAITS) == set(METHODS)
     assert set(SearchOptions.__annotations__) == set(SEARCH_OPTIONS)
+    problem = ExactCover(["a", "b"])
+    for option in (["a"], ["b"], ["a", "b"]):
+        problem.add_option(option)
+    assert [problem.zdd(build).count() for build in ZDD_BUILDS] == [2] * len(ZDD_BUILDS)
 
 
 def test_the_command_line_offers_the_names() -> None:

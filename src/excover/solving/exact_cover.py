@@ -327,11 +327,11 @@ class ExactCover(Problem):
         """
         from excover.zdd import columns, dxz
 
-        if method == "dxz":
-            return dxz.dxz(self)
-        if method == "columns":
-            return columns.columns(self)
-        raise UsageError(f"unknown ZDD method {method!r}; choose 'dxz' or 'columns'")
+        builds = {"dxz": dxz.dxz, "columns": columns.columns}  # names.ZDD_BUILDS
+        build = builds.get(method) if isinstance(method, str) else None
+        if build is None:
+            raise UsageError(f"unknown ZDD method {method!r}; choose 'dxz' or 'columns'")
+        return build(self)
 
     def to_cnf(self, amo: str = "auto") -> CNF:
         """The problem as a CNF formula, one variable per option (see :mod:`excover.sat`);
