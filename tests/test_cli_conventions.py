@@ -16,12 +16,13 @@ import random
 import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
 import jsonschema
 import pytest
-from builders import dominoes, walks
+from builders import dominoes, queens, walks
 from runs import ended, wait_until_busy
 
 from excover import ExactCover, nonogram
@@ -56,12 +57,11 @@ def document(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, dict[
 
 
 def spawn(*argv: str, **options: Any) -> subprocess.Popen[str]:
+    """``excover ARGV`` in a child process, its output to pipes unless ``options`` say
+    otherwise."""
     return subprocess.Popen(
         [sys.executable, "-m", "excover", *argv],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        **options,
+        **{"stdout": subprocess.PIPE, "stderr": subprocess.PIPE, "text": True, **options},
     )
 
 
@@ -456,17 +456,28 @@ def test_off_the_main_thread_runs_go_without_signals(capsys: pytest.CaptureFixtu
 # --------------------------------------------------------------------------- progress
 
 
-def test_progress_is_drawn_on_stderr_only_when_asked() -> None:
-    # dancing links: seconds on this file (the bit-parallel engine would finish in one)
-    argv = ("count", PENTO, "--method", "dlx", "--engine", "dlx", "--timeout", "2.5")
-    shown = spawn(*argv, "--progress")
-    out, err = ended(shown, 60)
-    # the solutions found within the time depend on the machine's load, not the bar
-    assert shown.returncode == 1 and int(out) >= 0
-    assert "node" in err and "%" in err  # tqdm's bar: nodes against the estimated tree
-    quiet = spawn(*argv)  # stderr is a pipe, not a terminal: no bar
+def test_progress_is_drawn_on_stderr_only_when_asked(tmp_path: Path) -> None:
+    """A count of 20 queens by dancing links (39,029,188,884 solutions: it never ends
+    here, however fast the machine) draws its bar when asked, and is stopped by Ctrl-C
+    once the bar is there, however slow the machine; without the flag, on a pipe, no bar
+    in the same time."""
+    path = tmp_path / "q20.dlx"
+    path.write_text(queens(20).to_dlx(), encoding="utf-8")
+    argv = ("count", str(path), "--method", "dlx", "--engine", "dlx")
+    log = tmp_path / "stderr"
+    with log.open("w", encoding="utf-8") as stderr:
+        shown = spawn(*argv, "--progress", stderr=stderr)
+        deadline = time.monotonic() + 60
+        while "%" not in log.read_text(encoding="utf-8"):  # tqdm's bar, after its delay
+            assert shown.poll() is None and time.monotonic() < deadline, "no bar drawn"
+            time.sleep(0.05)
+        shown.send_signal(signal.SIGINT)
+        out, _ = ended(shown, 60)
+    assert shown.returncode == 130 and int(out) >= 0
+    assert "node" in log.read_text(encoding="utf-8")  # nodes against the estimated tree
+    quiet = spawn(*argv, "--timeout", "2.5")  # stderr is a pipe, not a terminal: no bar
     out, err = ended(quiet, 60)
-    assert "%" not in err
+    assert quiet.returncode == 1 and "%" not in err
 
 
 @pytest.mark.parametrize(
