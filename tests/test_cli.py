@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from builders import dominoes, queens
 from runs import wait_until_busy
 
 import excover
@@ -87,6 +88,17 @@ def stderr_stats(err: str) -> dict[str, str]:
     """The ``name: value`` lines printed by ``--stats``."""
     pairs = (line.split(": ", 1) for line in err.splitlines() if ": " in line)
     return {name: value for name, value in pairs}
+
+
+@pytest.fixture(scope="module")
+def endless(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
+    """Problems no count or listing finishes within a test, however fast the machine:
+    20 queens (39,029,188,884 solutions) and the 10x10 domino board (258,584,046,368)."""
+    folder = tmp_path_factory.mktemp("endless")
+    paths = {"queens20": folder / "q20.dlx", "domino10x10": folder / "d10.dlx"}
+    paths["queens20"].write_text(queens(20).to_dlx(), encoding="utf-8")
+    paths["domino10x10"].write_text(dominoes(10, 10).to_dlx(), encoding="utf-8")
+    return {name: str(path) for name, path in paths.items()}
 
 
 @pytest.fixture(scope="module")
@@ -400,8 +412,8 @@ def test_max_nodes_large_enough_is_no_limit(capsys: pytest.CaptureFixture[str]) 
     assert (status, result["count"], result["complete"]) == (0, QUEENS8_SOLUTIONS, True)
 
 
-def test_timeout_stops_count(capsys: pytest.CaptureFixture[str]) -> None:
-    status, out, err = run(capsys, "count", PENTO6X10, "--timeout", "0.2", "--stats")
+def test_timeout_stops_count(capsys: pytest.CaptureFixture[str], endless: dict[str, str]) -> None:
+    status, out, err = run(capsys, "count", endless["queens20"], "--timeout", "0.2", "--stats")
     assert status == 1
     assert "--timeout" in err
     assert stderr_stats(err)["search"] == "stopped by --timeout"
@@ -409,23 +421,27 @@ def test_timeout_stops_count(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_timeout_stops_solve_with_valid_partial_output(
-    capsys: pytest.CaptureFixture[str],
+    capsys: pytest.CaptureFixture[str], endless: dict[str, str]
 ) -> None:
-    status, out, err = run(capsys, "solve", PENTO6X10, "--timeout", "0.3", "--engine", "dlx")
+    path = endless["queens20"]
+    status, out, err = run(capsys, "solve", path, "--timeout", "0.3", "--engine", "dlx")
     assert status == 1
     assert "--timeout" in err
-    problem = ExactCover.read(PENTO6X10)
+    problem = ExactCover.read(path)
     assert all(problem.is_solution(s) for s in parse_text_solutions(out, problem))
 
 
-def test_timeout_stops_the_bit_parallel_engine(capsys: pytest.CaptureFixture[str]) -> None:
-    domino = str(KNUTH / "domino8x8.dlx")
+def test_timeout_stops_the_bit_parallel_engine(
+    capsys: pytest.CaptureFixture[str], endless: dict[str, str]
+) -> None:
+    domino = endless["domino10x10"]
     status, out, err = run(
         capsys, "count", domino, "--timeout", "0.2", "--method", "dlx", "--engine", "bits"
     )
     assert status == 1
     assert "--timeout" in err and "bit-parallel engine" in err
-    assert 0 < int(out) < 12_988_816
+    # the solutions found in the time depend on the machine and its load
+    assert f"({int(out)} solutions so far)" in err
 
 
 def test_limit_exit_status_end_to_end() -> None:
