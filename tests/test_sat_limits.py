@@ -72,7 +72,8 @@ def test_timeout_counts_the_solutions_found_so_far() -> None:
     with pytest.raises(LimitReached) as stop:
         for solution in dominoes(8, 8).solutions(method="sat", timeout=0.3):
             yielded.append(frozenset(solution))
-    assert stop.value.stats.solutions == len(yielded) == len(set(yielded)) > 0
+    # how many come before the limit depends on the machine's load, not the count's truth
+    assert stop.value.stats.solutions == len(yielded) == len(set(yielded))
     with pytest.raises(LimitReached):
         dominoes(8, 8).count(method="sat", solver="glucose4", timeout=0.3)
 

@@ -189,7 +189,7 @@ def test_listing_to_a_pipe_stops_however_the_time_went() -> None:
     status, out, err, seconds = listed("solve", PENTO, "--timeout", str(LIMIT), wait=1.0)
     found = out.count("solution ")
     assert_stopped(status, err, seconds, 1.0, overhead)
-    assert 0 < found < 9356
+    assert found < 9356  # how many came before the limit depends on the machine's load
     assert f"({found} solutions so far); the result is partial" in err
 
 
@@ -280,7 +280,7 @@ def test_a_listing_stops_on_the_wall_clock_however_slow_its_reader() -> None:
             time.sleep(0.05)
     assert stop.value.reason == "timeout"
     assert time.monotonic() - started < LIMIT + SLACK
-    assert 0 < found <= LIMIT / 0.05 + 1
+    assert found <= LIMIT / 0.05 + 1  # however many the engine could have found
 
 
 def test_sat_listing_stops_on_the_wall_clock() -> None:
@@ -309,10 +309,11 @@ def test_a_search_stops_at_its_deadline_and_goes_on_after_it() -> None:
 
 
 def test_one_deadline_shares_its_time_among_many_searches() -> None:
+    ample = Deadline(60.0)  # not spent before the next line, however busy the machine
+    left = ample.left()
+    assert left is not None and 0 < left <= 60.0
+    assert ample.options({"heuristic": "mrv"})["heuristic"] == "mrv"
     deadline = Deadline(LIMIT)
-    left = deadline.left()
-    assert left is not None and 0 < left <= LIMIT
-    assert deadline.options({"heuristic": "mrv"})["heuristic"] == "mrv"
     time.sleep(LIMIT)
     assert deadline.left() == 0.0
     assert deadline.options({})["timeout"] == 0.0
