@@ -12,9 +12,11 @@ from types import ModuleType
 
 import pytest
 from builders import dominoes
-from lone_build import lone_build
+from lone_build import ONE_AT_A_TIME, lone_build
 
 from excover.zdd import _frontier, frontier
+
+pytestmark = ONE_AT_A_TIME
 
 
 @pytest.fixture(scope="module")
