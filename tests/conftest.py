@@ -8,7 +8,8 @@ example is not a wrong one):
   ``CI=true``): derandomized, so every run tries the same examples and a submission never
   fails by the luck of the draw; no example database, so nothing from an earlier run
   changes what is tried.
-- ``dev`` otherwise: random exploration, a new seed each session. The session's seed is
+- ``dev`` otherwise: random exploration, a new seed each session, and a quarter of the
+  examples (``budget.examples``: successive runs add up). The session's seed is
   printed in the header and beside each failing Hypothesis test (rerun with
   ``--hypothesis-seed=N``), with Hypothesis's own ``@reproduce_failure`` blob; the
   example database in ``.hypothesis/`` also replays a failure first on the next run.
@@ -23,6 +24,7 @@ import signal
 from collections.abc import Generator, Iterator
 
 import pytest
+from budget import examples, in_ci
 from hypothesis import HealthCheck, settings
 
 settings.register_profile(
@@ -34,15 +36,12 @@ settings.register_profile(
     suppress_health_check=[HealthCheck.too_slow],
 )
 settings.register_profile(
-    "dev", deadline=None, print_blob=True, suppress_health_check=[HealthCheck.too_slow]
+    "dev",
+    max_examples=examples(settings().max_examples),
+    deadline=None,
+    print_blob=True,
+    suppress_health_check=[HealthCheck.too_slow],
 )
-
-
-def in_ci() -> bool:
-    """Whether the suite runs in continuous integration: ``CI`` set to anything but an
-    empty string, ``0``, ``false`` or ``no``."""
-    return os.environ.get("CI", "").strip().lower() not in ("", "0", "false", "no")
-
 
 settings.load_profile("ci" if in_ci() else "dev")
 
