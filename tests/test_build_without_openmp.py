@@ -16,7 +16,8 @@ from lone_build import ONE_AT_A_TIME, lone_build
 
 from excover.zdd import _frontier, frontier
 
-pytestmark = ONE_AT_A_TIME
+#: Compiling the extension takes most of a minute of CPU: a slow test (-m slow).
+pytestmark = [pytest.mark.slow, ONE_AT_A_TIME]
 
 
 @pytest.fixture(scope="module")

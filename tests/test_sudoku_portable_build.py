@@ -26,7 +26,8 @@ HARD = [
 ]
 
 
-pytestmark = ONE_AT_A_TIME
+#: Compiling the extension takes most of a minute of CPU: a slow test (-m slow).
+pytestmark = [pytest.mark.slow, ONE_AT_A_TIME]
 
 
 @pytest.fixture(scope="module")
