@@ -356,6 +356,7 @@ def test_the_soma_cube_by_clicking(page: Page, tmp_path: Path) -> None:
 HEX_HOLES = [(0, 0), (4, 0), (4, 1), (2, 2), (4, 3), (0, 4), (4, 4)]
 
 
+@pytest.mark.slow  # a long session of clicks
 def test_a_hexagonal_board_by_clicking(page: Page, tmp_path: Path) -> None:
     import json
 
@@ -404,6 +405,7 @@ def test_a_hexagonal_board_by_clicking(page: Page, tmp_path: Path) -> None:
     assert result(page, "#count") == 311
 
 
+@pytest.mark.slow  # seconds of counting, twice
 def test_a_count_stopped_by_its_time_limit_resumes(page: Page, server: Server) -> None:
     """The 12 pentominoes and the square tetromino in an 8x8 square: 16,146 packings up
     to the square's 8 symmetries (Haselgrove, 1958), a count of several seconds of CPU
