@@ -56,6 +56,22 @@ def pytest_configure(config: pytest.Config) -> None:
         config.option.hypothesis_seed = str(random.SystemRandom().randrange(2**32))
 
 
+#: The most workers ``-n auto`` starts, whatever the machine (each imports the suite).
+MOST_WORKERS = 32
+
+
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
+    """``-n auto`` (the default of ``pyproject.toml``): two pytest-xdist workers per CPU
+    this process may use, at most :data:`MOST_WORKERS`. Many tests spend much of their
+    time waiting (child processes starting, time limits running out, a browser drawing),
+    and a second worker uses the core meanwhile. ``PYTEST_XDIST_AUTO_NUM_WORKERS`` set
+    in the environment still decides."""
+    if os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS"):
+        return None
+    cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    return min(2 * (cpus or 1), MOST_WORKERS)
+
+
 def pytest_report_header(config: pytest.Config) -> str:
     """The profile, and the seed that reproduces this session's random examples."""
     if in_ci():
