@@ -8,7 +8,8 @@ example is not a wrong one):
   ``CI=true``): derandomized, so every run tries the same examples and a submission never
   fails by the luck of the draw; no example database, so nothing from an earlier run
   changes what is tried.
-- ``dev`` otherwise: random exploration, a new seed each session. The session's seed is
+- ``dev`` otherwise: random exploration, a new seed each session, and a quarter of the
+  examples (``budget.examples``: successive runs add up). The session's seed is
   printed in the header and beside each failing Hypothesis test (rerun with
   ``--hypothesis-seed=N``), with Hypothesis's own ``@reproduce_failure`` blob; the
   example database in ``.hypothesis/`` also replays a failure first on the next run.
@@ -23,6 +24,7 @@ import signal
 from collections.abc import Generator, Iterator
 
 import pytest
+from budget import examples, in_ci
 from hypothesis import HealthCheck, settings
 
 settings.register_profile(
@@ -34,15 +36,12 @@ settings.register_profile(
     suppress_health_check=[HealthCheck.too_slow],
 )
 settings.register_profile(
-    "dev", deadline=None, print_blob=True, suppress_health_check=[HealthCheck.too_slow]
+    "dev",
+    max_examples=examples(settings().max_examples),
+    deadline=None,
+    print_blob=True,
+    suppress_health_check=[HealthCheck.too_slow],
 )
-
-
-def in_ci() -> bool:
-    """Whether the suite runs in continuous integration: ``CI`` set to anything but an
-    empty string, ``0``, ``false`` or ``no``."""
-    return os.environ.get("CI", "").strip().lower() not in ("", "0", "false", "no")
-
 
 settings.load_profile("ci" if in_ci() else "dev")
 
@@ -55,6 +54,22 @@ def pytest_configure(config: pytest.Config) -> None:
     no seed is drawn."""
     if not in_ci() and config.getoption("hypothesis_seed") is None:
         config.option.hypothesis_seed = str(random.SystemRandom().randrange(2**32))
+
+
+#: The most workers ``-n auto`` starts, whatever the machine (each imports the suite).
+MOST_WORKERS = 32
+
+
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
+    """``-n auto`` (the default of ``pyproject.toml``): two pytest-xdist workers per CPU
+    this process may use, at most :data:`MOST_WORKERS`. Many tests spend much of their
+    time waiting (child processes starting, time limits running out, a browser drawing),
+    and a second worker uses the core meanwhile. ``PYTEST_XDIST_AUTO_NUM_WORKERS`` set
+    in the environment still decides."""
+    if os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS"):
+        return None
+    cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    return min(2 * (cpus or 1), MOST_WORKERS)
 
 
 def pytest_report_header(config: pytest.Config) -> str:

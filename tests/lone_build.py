@@ -16,6 +16,12 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 
+#: The mark of the modules that build this way. A build runs setup.py in the source tree,
+#: which translates every ``.pyx`` whose C file is missing or stale into ``src/``: two
+#: builds at once (pytest-xdist's workers) would write the same C files, so the modules
+#: that build share one worker.
+ONE_AT_A_TIME = pytest.mark.xdist_group("builds in the source tree")
+
 #: Builds the extension named by its first argument with the BuildExtensions command of
 #: setup.py, into the build and temp folders of its other two.
 BUILD = textwrap.dedent(

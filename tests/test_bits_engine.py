@@ -14,6 +14,7 @@ import itertools
 from pathlib import Path
 
 import pytest
+from budget import examples
 from builders import langford, two_regular_graphs
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
@@ -76,13 +77,13 @@ def same_search(
     assert totals[0] == totals[1]
 
 
-@settings(max_examples=120, deadline=None)
+@settings(max_examples=examples(120), deadline=None)
 @given(wide_problems(), st.sampled_from(["mrv", "leftmost"]))
 def test_wide_problems_walk_the_same_tree(problem: ExactCover, heuristic: str) -> None:
     same_search(problem, heuristic)
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(wide_problems(max_options=70), st.integers(0, 2**63 - 1))
 def test_random_ties_find_the_same_solutions(problem: ExactCover, seed: int) -> None:
     """Random tie-breaking draws differently in the two engines: same solution set."""
@@ -95,7 +96,7 @@ def test_random_ties_find_the_same_solutions(problem: ExactCover, seed: int) -> 
     assert [frozenset(s) for s in again.solutions()] == found  # the seed decides
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(wide_problems(max_options=70), st.lists(st.integers(0, 6), min_size=1, max_size=30))
 def test_any_schedule_of_stops_reaches_the_same_search(
     problem: ExactCover, steps: list[int]
@@ -132,7 +133,7 @@ def test_any_schedule_of_stops_reaches_the_same_search(
     )
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(wide_problems(max_options=40, multiplicities=True), st.sampled_from(HEURISTICS))
 def test_multiplicities_find_the_solutions_of_dancing_links(
     problem: ExactCover, heuristic: str
@@ -151,7 +152,7 @@ def test_multiplicities_find_the_solutions_of_dancing_links(
     assert bits.stats.algorithm == dlx.stats.algorithm and bits.count() == len(expected)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(
     wide_problems(max_options=30, multiplicities=True),
     st.lists(st.integers(0, 6), min_size=1, max_size=30),
@@ -226,7 +227,7 @@ def test_branch_first_follows_dancing_links() -> None:
     assert bits.stats.nodes == dlx.stats.nodes
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(wide_problems(max_options=80), st.data())
 def test_root_solutions_count_each_option_of_the_first_item(
     problem: ExactCover, data: st.DataObject
@@ -255,7 +256,7 @@ def test_root_solutions_count_each_option_of_the_first_item(
     assert search.root_solutions() == dict.fromkeys(options, 0)
 
 
-@settings(max_examples=80, deadline=None)
+@settings(max_examples=examples(80), deadline=None)
 @given(wide_problems(max_options=120), st.data())
 def test_levels_below_a_first_item_walk_the_same_tree(
     problem: ExactCover, data: st.DataObject
@@ -389,7 +390,7 @@ def test_bad_arrays_raise_value_error() -> None:
         BitEngine(1, 0, [0, 1], [0], [0], [1], [1], 0, 0, simd="sse9")
 
 
-@settings(max_examples=80, deadline=None)
+@settings(max_examples=examples(80), deadline=None)
 @given(
     wide_problems(max_options=40, multiplicities=True),
     st.integers(1, 5),

@@ -19,6 +19,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from budget import examples
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from test_bits_engine import wide_problems
@@ -32,10 +33,18 @@ FORCED = 3  # the engine's codes of heuristics "forced" and "weighted"
 WEIGHTED = 4
 
 
-def run(problem: ExactCover, heuristic: str) -> tuple[list[frozenset[int]], int, int] | None:
+#: The node limits of the random searches below: a problem whose tree is larger is drawn
+#: again. The few large trees take most of the time, so the default run stops at 20,000
+#: nodes and the slow run (``-m slow``) goes to a million.
+NODE_LIMITS = [20_000, pytest.param(10**6, marks=pytest.mark.slow)]
+
+
+def run(
+    problem: ExactCover, heuristic: str, max_nodes: int
+) -> tuple[list[frozenset[int]], int, int] | None:
     """The solutions (as sets of options, in order), the count and the nodes of a search
-    on the bit-parallel engine; None past a million nodes."""
-    search = Search(problem, engine="bits", heuristic=heuristic, max_nodes=10**6)
+    on the bit-parallel engine; None past ``max_nodes`` nodes."""
+    search = Search(problem, engine="bits", heuristic=heuristic, max_nodes=max_nodes)
     try:
         found = [frozenset(solution) for solution in search.solutions()]
     except LimitReached:
@@ -43,31 +52,35 @@ def run(problem: ExactCover, heuristic: str) -> tuple[list[frozenset[int]], int,
     return found, search.stats.solutions, search.stats.nodes
 
 
-@settings(max_examples=150, deadline=None)
-@given(wide_problems(max_options=120))
-def test_forced_moves_find_the_solutions_of_mrv_in_fewer_nodes(problem: ExactCover) -> None:
-    mrv = run(problem, "mrv")
+@pytest.mark.parametrize("max_nodes", NODE_LIMITS)
+@settings(max_examples=examples(150), deadline=None)
+@given(problem=wide_problems(max_options=120))
+def test_forced_moves_find_the_solutions_of_mrv_in_fewer_nodes(
+    problem: ExactCover, max_nodes: int
+) -> None:
+    mrv = run(problem, "mrv", max_nodes)
     assume(mrv is not None)
-    forced = run(problem, "forced")
+    forced = run(problem, "forced", max_nodes)
     assert forced is not None and mrv is not None
     assert forced[0] == mrv[0]  # the same solutions, in the same order
     assert forced[1] == mrv[1]
     assert forced[2] <= mrv[2]
 
 
-@settings(max_examples=150, deadline=None)
-@given(wide_problems(max_options=120))
-def test_weighted_choice_finds_the_solutions_of_mrv(problem: ExactCover) -> None:
-    mrv = run(problem, "mrv")
+@pytest.mark.parametrize("max_nodes", NODE_LIMITS)
+@settings(max_examples=examples(150), deadline=None)
+@given(problem=wide_problems(max_options=120))
+def test_weighted_choice_finds_the_solutions_of_mrv(problem: ExactCover, max_nodes: int) -> None:
+    mrv = run(problem, "mrv", max_nodes)
     assume(mrv is not None)
-    weighted = run(problem, "weighted")
+    weighted = run(problem, "weighted", max_nodes)
     assume(weighted is not None)
     assert weighted is not None and mrv is not None
     assert len(set(weighted[0])) == len(weighted[0]) == weighted[1] == mrv[1]
     assert set(weighted[0]) == set(mrv[0])
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(
     wide_problems(max_options=70),
     st.lists(st.integers(0, 6), min_size=1, max_size=30),

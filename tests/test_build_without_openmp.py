@@ -12,9 +12,12 @@ from types import ModuleType
 
 import pytest
 from builders import dominoes
-from lone_build import lone_build
+from lone_build import ONE_AT_A_TIME, lone_build
 
 from excover.zdd import _frontier, frontier
+
+#: Compiling the extension takes most of a minute of CPU: a slow test (-m slow).
+pytestmark = [pytest.mark.slow, ONE_AT_A_TIME]
 
 
 @pytest.fixture(scope="module")

@@ -21,6 +21,7 @@ from pathlib import Path
 
 import jsonschema
 import pytest
+from budget import examples
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -294,7 +295,7 @@ def prism_designs(draw: st.DrawFn) -> list[list[Voxel]]:
     return pieces if len(pieces) > 1 else [[cells[0]], [cells[-1]]]
 
 
-@settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(50), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.one_of(designs(), mazes()))
 def test_the_disassembler_agrees_with_the_brute_force_checker(pieces: list[list[Voxel]]) -> None:
     result = disassemble(Assembly.of_voxels(pieces))

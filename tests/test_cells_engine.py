@@ -11,6 +11,7 @@ import time
 from pathlib import Path
 
 import pytest
+from budget import examples
 from builders import Instance, instances, langford
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -90,13 +91,13 @@ def same_tree(problem: ExactCover, heuristic: str, max_nodes: int = 20_000) -> N
     assert b.algorithm == a.algorithm
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(wide_problems(), st.sampled_from(["mrv", "leftmost"]))
 def test_random_problems_walk_the_tree_of_dancing_links(problem: ExactCover, h: str) -> None:
     same_tree(problem, h)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(st.one_of(instances("X", 9), instances("XCC", 9)))
 def test_small_instances_against_the_oracle(instance: Instance) -> None:
     problem = instance.build()
@@ -109,7 +110,7 @@ def test_small_instances_against_the_oracle(instance: Instance) -> None:
     same_tree(problem, "leftmost")
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(wide_problems(max_options=80), st.integers(0, 2**63 - 1))
 def test_random_ties_find_the_same_solutions(problem: ExactCover, seed: int) -> None:
     found = [frozenset(s) for s in every(cells(problem, "random", seed))]
@@ -119,7 +120,7 @@ def test_random_ties_find_the_same_solutions(problem: ExactCover, seed: int) -> 
     assert again == found  # the seed decides
 
 
-@settings(max_examples=50, deadline=None)
+@settings(max_examples=examples(50), deadline=None)
 @given(wide_problems(max_options=70), st.lists(st.integers(0, 6), min_size=1, max_size=30))
 def test_any_schedule_of_stops_reaches_the_same_search(
     problem: ExactCover, steps: list[int]

@@ -10,6 +10,7 @@ figure (OEIS A000170 and A002562).
 from __future__ import annotations
 
 import argparse
+import functools
 import itertools
 import json
 import re
@@ -50,15 +51,22 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
     return status, out, err
 
 
-def subparser(command: str) -> argparse.ArgumentParser:
-    """The parser of one command, as the whole ``excover`` parser builds it."""
-    commands = next(
+@functools.cache
+def commands() -> dict[str, argparse.ArgumentParser]:
+    """The parser of each command, as the whole ``excover`` parser builds it (built once:
+    the parametrized tests below ask for them at collection, and only read them)."""
+    action = next(
         action
         for action in build_parser()._actions
         if isinstance(action, argparse._SubParsersAction)
     )
-    parser: argparse.ArgumentParser = commands.choices[command]
-    return parser
+    parsers: dict[str, argparse.ArgumentParser] = action.choices
+    return parsers
+
+
+def subparser(command: str) -> argparse.ArgumentParser:
+    """The parser of one command."""
+    return commands()[command]
 
 
 def _key(option: str) -> str:
@@ -100,12 +108,7 @@ def test_no_command_spells_a_shared_flag_another_way() -> None:
     """``--max_nodes``, ``--Timeout`` or ``--upto-symmetry`` beside the shared spelling
     would be the same flag spelt differently: none exists in any command."""
     spelt = {_key(option): option for flag in SEARCH_FLAGS.values() for option in flag.spelling}
-    commands = next(
-        action
-        for action in build_parser()._actions
-        if isinstance(action, argparse._SubParsersAction)
-    )
-    for command, parser in commands.choices.items():
+    for command, parser in commands().items():
         for action in parser._actions:
             for option in action.option_strings:
                 shared = spelt.get(_key(option))

@@ -18,6 +18,7 @@ from contextlib import contextmanager
 from math import prod
 
 import pytest
+from budget import examples
 from builders import Instance, dominoes, instances, queens, union
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -47,7 +48,7 @@ parts_strategy = st.lists(
 )
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(parts=parts_strategy, seed=st.integers(0, 2**16))
 def test_a_disjoint_union_counts_the_product_of_its_parts(parts: list[Instance], seed: int) -> None:
     whole = union(parts, seed)
@@ -57,7 +58,7 @@ def test_a_disjoint_union_counts_the_product_of_its_parts(parts: list[Instance],
     assert problem.count(method="dlx") == expected
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(parts=parts_strategy, seed=st.integers(0, 2**16))
 def test_branching_at_every_level_counts_right(parts: list[Instance], seed: int) -> None:
     problem = union(parts, seed).build()
@@ -65,7 +66,7 @@ def test_branching_at_every_level_counts_right(parts: list[Instance], seed: int)
         assert components.count(problem) == prod(len(part.all_covers()) for part in parts)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(
     parts=st.lists(instances("XCC", max_options=5), min_size=2, max_size=2),
     seed=st.integers(0, 2**16),
@@ -79,14 +80,14 @@ def test_a_shared_secondary_item_is_not_split(parts: list[Instance], seed: int) 
     assert dxz.count(problem) == expected
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(instance=st.one_of(instances("X"), instances("XCC")))
 def test_random_instances_agree_with_the_oracle(instance: Instance) -> None:
     with low_thresholds():
         assert components.count(instance.build()) == len(instance.all_covers())
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=examples(30), deadline=None)
 @given(instance=instances("MCC"))
 def test_multiplicities_are_refused_not_miscounted(instance: Instance) -> None:
     problem = instance.build()

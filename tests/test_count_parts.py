@@ -16,6 +16,7 @@ from pathlib import Path
 
 import jsonschema
 import pytest
+from budget import examples
 from builders import Instance, dominoes, instances, queens, union
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -25,7 +26,9 @@ from excover.cli import common
 from excover.counting import choice, parts, routes
 from excover.main import main
 
-FUZZ = settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+FUZZ = settings(
+    max_examples=examples(80), deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
 
 pieces = st.lists(
     st.one_of(instances("X", max_options=6), instances("XCC", max_options=6)),

@@ -18,6 +18,7 @@ from pathlib import Path
 
 import jsonschema
 import pytest
+from budget import examples
 from builders import Instance, dominoes, instances, queens
 from hypothesis import HealthCheck, given, settings
 
@@ -27,7 +28,9 @@ from excover.counting import choice, routes
 from excover.main import main
 
 TESTS = Path(__file__).parent
-FUZZ = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+FUZZ = settings(
+    max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
 
 
 def every_route(problem: ExactCover) -> dict[str, int]:

@@ -20,6 +20,12 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 
+#: Building the whole site (the gallery's pictures computed) takes most of a minute: slow
+#: tests (-m slow). The build writes the gallery into docs/ (docs/gallery/ and
+#: docs/gallery.md): the tests that build it run on one pytest-xdist worker, one build at
+#: a time.
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("builds the documentation site")]
+
 CHROMIUM = next(
     (path for name in ("chromium", "chromium-browser") if (path := shutil.which(name))), None
 )

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Literal
 
 import pytest
+from budget import examples
 from builders import Instance, Kind, instances, langford, queens
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -245,7 +246,7 @@ def test_solution_needs_a_solution() -> None:
         run.solution()
 
 
-@settings(max_examples=50)
+@settings(max_examples=examples(50))
 @given(
     st.sampled_from(KINDS).flatmap(
         lambda kind: st.tuples(st.just(kind), instances(kind, max_options=8))

@@ -13,6 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from budget import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -76,7 +77,7 @@ def test_an_unsatisfiable_item_ends_a_large_search_at_once() -> None:
     assert (search.stats.nodes, search.stats.updates) == (1, 0)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(
     need=st.integers(2, 4),
     have=st.integers(0, 1),

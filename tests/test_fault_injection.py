@@ -142,6 +142,7 @@ def test_workers_die_with_a_killed_main_process(tmp_path: Path, method: str) -> 
     assert wait_gone(workers, 5) == []
 
 
+@pytest.mark.slow  # seconds of counting, twice
 def test_a_stopped_parallel_count_keeps_its_work_for_the_same_command(tmp_path: Path) -> None:
     """Without --checkpoint, a parallel count stopped early keeps its finished subproblems
     in an automatic checkpoint whose path it prints; the same command then continues

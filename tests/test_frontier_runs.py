@@ -11,6 +11,7 @@ import random
 from array import array
 
 import pytest
+from budget import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_zdd_frontier import kasteleyn
@@ -80,7 +81,7 @@ def whole(laid: frontier.Layout) -> int:
     return total
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(blocks())
 def test_runs_are_cut_where_no_option_reaches_across(
     parts: list[tuple[int, list[list[int]]]],
@@ -112,7 +113,7 @@ def test_runs_are_cut_where_no_option_reaches_across(
         assert starts[-1] == len(inside)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(blocks())
 def test_runs_count_what_the_whole_window_and_dxz_count(
     parts: list[tuple[int, list[list[int]]]],

@@ -8,6 +8,7 @@ import random
 from array import array
 
 import pytest
+from budget import examples
 from builders import Instance, dominoes, instances
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -48,7 +49,7 @@ def wide_count(
     return _frontier.Counting(n, *view, threads, window, fine=fine, words=words).advance()
 
 
-@settings(max_examples=80)
+@settings(max_examples=examples(80))
 @given(instances("X", 10), st.randoms(use_true_random=False))
 def test_every_window_width_matches_the_oracle(data: Instance, rng: random.Random) -> None:
     if data.n_secondary:
@@ -76,7 +77,7 @@ def spread_problems(draw: st.DrawFn) -> tuple[int, list[list[int]]]:
     return n, rows
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=examples(25), deadline=None)
 @given(spread_problems())
 def test_windows_across_words_match_dxz(data: tuple[int, list[list[int]]]) -> None:
     """Options spanning up to 199 items, in the fewest words that hold them (the state's
@@ -168,7 +169,7 @@ def test_partial_latin_squares_take_a_wide_window_and_few_states() -> None:
     assert 3 * sum(states) < sum(own_states)
 
 
-@settings(max_examples=100)
+@settings(max_examples=examples(100))
 @given(st.integers(1, 60), st.lists(st.lists(st.integers(0, 59), min_size=1, max_size=6)))
 def test_the_order_of_few_states_is_a_permutation(n: int, raw: list[list[int]]) -> None:
     rows = [sorted({item % n for item in row}) for row in raw]
@@ -213,7 +214,7 @@ def greedy_order(n: int, rows: list[list[int]]) -> list[int]:
     return order
 
 
-@settings(max_examples=100)
+@settings(max_examples=examples(100))
 @given(st.integers(1, 150), st.lists(st.lists(st.integers(0, 149), min_size=1, max_size=8)))
 def test_the_order_of_few_states_follows_its_rule(n: int, raw: list[list[int]]) -> None:
     rows = [sorted({item % n for item in row}) for row in raw]
@@ -249,7 +250,7 @@ def test_the_order_of_few_states_follows_a_path() -> None:
     assert _frontier.span_at(memoryview(starts), memoryview(items), memoryview(place)) == 1
 
 
-@settings(max_examples=100)
+@settings(max_examples=examples(100))
 @given(st.integers(1, 40), st.lists(st.lists(st.integers(0, 39), max_size=5)), st.randoms())
 def test_span_at_matches_its_definition(n: int, raw: list[list[int]], rng: random.Random) -> None:
     rows = [sorted({item % n for item in row}) for row in raw]

@@ -18,6 +18,7 @@ import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
+from budget import examples
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -32,7 +33,7 @@ from excover.sat.cnf import CNF
 from excover.tiling import Tiling
 
 FUZZ = settings(
-    max_examples=200,
+    max_examples=examples(200),
     # Milliseconds. Readers take a few milliseconds on these inputs: one that takes
     # seconds is quadratic or worse and fails here, while a machine busy with other work
     # (a thousandfold margin) does not. A true hang is shown by faulthandler_timeout.

@@ -120,7 +120,7 @@ def test_leading_zeros_and_signs_are_read(number: int, zeros: int) -> None:
     assert from_decimal("-" + text) == -number
 
 
-@pytest.mark.parametrize("digits", [20_000, 200_000])
+@pytest.mark.parametrize("digits", [20_000, pytest.param(200_000, marks=pytest.mark.slow)])
 def test_conversions_at_twenty_thousand_and_two_hundred_thousand_digits(digits: int) -> None:
     """Powers of ten and their neighbours (runs of 9s and 0s), and a number with every
     digit: the pieces must be padded with zeros exactly."""
@@ -226,6 +226,7 @@ def test_ganak_hands_back_twenty_thousand_digits(
 # --------------------------------------------------------------------------- checkpoints
 
 
+@pytest.mark.slow  # a count of 20,000 digits, twice
 def test_a_checkpoint_with_a_huge_partial_count_is_saved_and_resumed(
     tmp_path: Path,
     problem: ExactCover,
@@ -272,6 +273,7 @@ def test_a_checkpoint_with_a_huge_partial_count_is_saved_and_resumed(
     assert capsys.readouterr().out == reference(expected) + "\n"
 
 
+@pytest.mark.slow  # probes of a 200-level tree
 def test_an_estimate_beyond_a_double_is_valid_json(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
+from budget import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -100,7 +101,7 @@ def all_routes(puzzle: nonogram.Puzzle) -> dict[str, set[tuple[str, ...]]]:
     }
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(colour_pictures())
 def test_every_route_finds_the_brute_force_solutions_of_a_picture(
     drawn: tuple[list[str], str],
@@ -117,7 +118,7 @@ def test_every_route_finds_the_brute_force_solutions_of_a_picture(
     assert nonogram.classify(puzzle) == ("unique" if len(expected) == 1 else "multiple")
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(colour_pictures(3), colour_pictures(3))
 def test_every_route_agrees_on_clues_of_two_pictures(
     first: tuple[list[str], str], second: tuple[list[str], str]
@@ -137,7 +138,7 @@ def test_every_route_agrees_on_clues_of_two_pictures(
         assert found == expected, method
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(
     st.lists(st.tuples(st.integers(1, 3), st.integers(1, 3)), max_size=4),
     st.lists(st.integers(1, 15), min_size=1, max_size=9),
@@ -240,7 +241,7 @@ def test_rows_and_columns_asking_for_different_colour_counts_are_a_contradiction
 # ----- files -----
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(colour_pictures(6), st.sampled_from(nonogram_formats.COLOUR_FORMATS))
 def test_every_format_reads_back_a_colour_puzzle(drawn: tuple[list[str], str], format: str) -> None:
     picture, chars = drawn

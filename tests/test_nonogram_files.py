@@ -13,6 +13,7 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
+from budget import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -30,7 +31,7 @@ def pictures(draw: st.DrawFn) -> list[str]:
     return ["".join(cells[r * w : (r + 1) * w]) for r in range(h)]
 
 
-@settings(max_examples=40)
+@settings(max_examples=examples(40))
 @given(pictures(), st.sampled_from(list(nonogram.FORMATS)), st.booleans())
 def test_every_format_reads_back_what_it_writes(
     picture: list[str], format: str, titled: bool

@@ -17,6 +17,7 @@ import time
 from pathlib import Path
 
 import pytest
+from budget import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -41,7 +42,7 @@ def brute_force_line(clue: list[int], cells: bytes) -> bytes | None:
     return bytes(union) if found else None
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(st.integers(1, 10).flatmap(lambda n: st.tuples(st.just(n), st.data())))
 def test_line_solver_matches_brute_force(case: tuple[int, st.DataObject]) -> None:
     n, data = case
@@ -75,7 +76,7 @@ def long_lines(draw: st.DrawFn) -> tuple[list[int], bytes]:
     return clue, cells
 
 
-@settings(max_examples=600, deadline=None)
+@settings(max_examples=examples(600), deadline=None)
 @given(long_lines())
 def test_bit_parallel_line_solver_matches_the_table_solver(line: tuple[list[int], bytes]) -> None:
     # The table solver is checked against brute force above on short lines; on long

@@ -7,6 +7,7 @@ import itertools
 import random
 
 import pytest
+from budget import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from pysat.solvers import Solver
@@ -36,7 +37,7 @@ def models_over_cells(clauses: list[list[int]], n: int) -> set[tuple[int, ...]]:
     return found
 
 
-@settings(max_examples=120, deadline=None)
+@settings(max_examples=examples(120), deadline=None)
 @given(
     st.integers(1, 9).flatmap(lambda n: st.tuples(st.just(n), st.lists(st.integers(1, n)))),
     st.booleans(),

@@ -18,6 +18,7 @@ from functools import cache
 from pathlib import Path
 
 import pytest
+from budget import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -83,7 +84,7 @@ def lines(draw: st.DrawFn) -> tuple[tuple[int, ...], bytes]:
     return clue, cells
 
 
-@settings(max_examples=400)
+@settings(max_examples=examples(400))
 @given(lines())
 def test_line_solver_agrees_with_enumeration(line: tuple[tuple[int, ...], bytes]) -> None:
     clue, cells = line
@@ -118,7 +119,7 @@ def small_puzzles(draw: st.DrawFn) -> nonogram.Puzzle:
     return nonogram.Puzzle.from_picture(["".join(cells[r * w : (r + 1) * w]) for r in range(h)])
 
 
-@settings(max_examples=60)
+@settings(max_examples=examples(60))
 @given(small_puzzles(), st.sampled_from(["propagate", "xcc", "sat"]))
 def test_every_route_finds_exactly_the_brute_force_solutions(
     puzzle: nonogram.Puzzle, method: str

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 
+from budget import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -51,7 +52,7 @@ def rectangle_swaps(grid: bytes, height: int, width: int) -> list[bytes]:
     return same
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=examples(400), deadline=None)
 @given(st.integers(2, 7), st.integers(2, 7), st.data())
 def test_swapped_finds_a_rectangle_exactly_when_there_is_one(
     height: int, width: int, data: st.DataObject

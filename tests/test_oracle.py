@@ -10,6 +10,7 @@ also agree on the order of the solutions and on the number of search nodes.
 
 from __future__ import annotations
 
+from budget import examples
 from builders import Instance, Kind, instances
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -91,25 +92,25 @@ def seeds() -> st.SearchStrategy[int]:
     return st.integers(0, 2**63 - 1)
 
 
-@settings(max_examples=1000, deadline=None)
+@settings(max_examples=examples(1000), deadline=None)
 @given(instances("X"), seeds(), st.integers(0, 4))
 def test_x_instances_match_oracle(instance: Instance, seed: int, k: int) -> None:
     check_against_oracle(instance, seed, k)
 
 
-@settings(max_examples=1000, deadline=None)
+@settings(max_examples=examples(1000), deadline=None)
 @given(instances("XCC"), seeds(), st.integers(0, 4))
 def test_xcc_instances_match_oracle(instance: Instance, seed: int, k: int) -> None:
     check_against_oracle(instance, seed, k)
 
 
-@settings(max_examples=1000, deadline=None)
+@settings(max_examples=examples(1000), deadline=None)
 @given(instances("MCC", max_options=11), seeds(), st.integers(0, 4))
 def test_mcc_instances_match_oracle(instance: Instance, seed: int, k: int) -> None:
     check_against_oracle(instance, seed, k)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(instances("MCC", max_options=8), st.data())
 def test_is_solution_agrees_with_oracle(instance: Instance, data: st.DataObject) -> None:
     """The model's own check of a solution matches the oracle's, on arbitrary subsets of
@@ -123,7 +124,7 @@ def test_is_solution_agrees_with_oracle(instance: Instance, data: st.DataObject)
         assert problem.is_solution(subset) == instance.is_cover(subset)
 
 
-@settings(max_examples=80, deadline=None)
+@settings(max_examples=examples(80), deadline=None)
 @given(instances("X", max_options=12))
 def test_front_doors_agree_on_counts(instance: Instance) -> None:
     """One instance built from a dense matrix, from sparse rows, through add_option and
@@ -142,7 +143,7 @@ def test_front_doors_agree_on_counts(instance: Instance) -> None:
     assert routes[1] == by_options, "sparse rows and add_option built different problems"
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(st.sampled_from(KINDS).flatmap(instances))
 def test_text_format_keeps_counts(instance: Instance) -> None:
     """Colors and multiplicities survive a trip through Knuth's text format."""

@@ -15,6 +15,7 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
+from budget import examples
 from builders import Instance, Kind, dominoes, instances
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -67,7 +68,7 @@ def pool() -> Iterator[ProcessPoolExecutor]:
 # --------------------------------------------------------------------------- splitting
 
 
-@settings(max_examples=40)
+@settings(max_examples=examples(40))
 @given(
     st.sampled_from(KINDS).flatmap(lambda kind: instances(kind, 9)),
     st.integers(1, 12),
@@ -94,7 +95,7 @@ def test_split_partitions_the_solutions(instance: Instance, tasks: int, depth: i
         assert [sub.path for sub in subs] == sorted(sub.path for sub in subs)
 
 
-@settings(max_examples=30)
+@settings(max_examples=examples(30))
 @given(st.sampled_from(KINDS[:2]).flatmap(lambda kind: instances(kind, 10)))
 def test_tree_is_the_engines_tree(instance: Instance) -> None:
     """The Python tree walk makes the engine's choices: same nodes, and parallel solutions
@@ -106,7 +107,7 @@ def test_tree_is_the_engines_tree(instance: Instance) -> None:
     assert list(problem.solutions(tasks=5)) == sequential
 
 
-@settings(max_examples=60)
+@settings(max_examples=examples(60))
 @given(st.sampled_from(KINDS).flatmap(lambda kind: instances(kind, 9)), st.data())
 def test_reduced_after_is_the_reduced_state(instance: Instance, data: st.DataObject) -> None:
     """The problem left after forced and forbidden options, computed on the flat arrays
@@ -149,7 +150,7 @@ def test_reduced_after_leaves_out_what_the_forced_options_rule_out() -> None:
         assert reduced_after(problem, forced, forbidden) == expected
 
 
-@settings(max_examples=30)
+@settings(max_examples=examples(30))
 @given(instances("MCC", 9), st.integers(1, 8))
 def test_parallel_solutions_multiplicities(instance: Instance, tasks: int) -> None:
     problem = instance.build()
@@ -318,7 +319,7 @@ def every_probe(
             yield from every_probe(state, [*taken[:position], other], cutoff, guard)
 
 
-@settings(max_examples=40)
+@settings(max_examples=examples(40))
 @given(st.sampled_from(KINDS).flatmap(lambda kind: instances(kind, 8)))
 def test_probes_are_unbiased(instance: Instance) -> None:
     """Knuth's theorem, checked exactly: over the distribution of one probe, the mean
@@ -331,7 +332,7 @@ def test_probes_are_unbiased(instance: Instance) -> None:
     assert sum(chance * p.solutions for chance, p in outcomes) == len(instance.all_covers())
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(
     st.sampled_from(KINDS[:2]).flatmap(lambda kind: instances(kind, 8)),
     st.integers(0, 4),
@@ -351,7 +352,7 @@ def test_probes_that_count_subtrees_are_unbiased(
     assert sum(chance * p.solutions for chance, p in outcomes) == len(instance.all_covers())
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(st.sampled_from(KINDS[:2]).flatmap(lambda kind: instances(kind, 9)), st.integers(1, 30))
 def test_strata_hold_the_whole_tree(instance: Instance, most: int) -> None:
     """The top of the tree and the subtrees of its strata add up to the whole tree: the
@@ -412,7 +413,7 @@ def test_estimate_is_exact_on_a_regular_tree() -> None:
     assert timed.nodes_error == 0
 
 
-@settings(max_examples=80, deadline=None)
+@settings(max_examples=examples(80), deadline=None)
 @given(data=st.data(), kind=st.sampled_from(["X", "XCC", "MCC"]))
 def test_every_split_is_a_partition_and_damaged_ones_are_not(
     data: st.DataObject, kind: Kind

@@ -83,6 +83,7 @@ def test_checkpoint_resumes_to_the_same_total(queens14: Path, tmp_path: Path) ->
     assert json.loads(again.stdout)["count"] == QUEENS14  # finished: nothing left to do
 
 
+@pytest.mark.slow  # seconds of counting, twice
 def test_ctrl_c_saves_the_checkpoint(tmp_path: Path) -> None:
     """Ctrl-C once some subproblems are done (the progress bar says so): the partial
     count is printed and saved, exit status 130, and the next run finishes the count.

@@ -35,6 +35,10 @@ from excover.parallel.subproblems import Subproblem, check_partition, resized, s
 
 KNUTH = Path(__file__).parent / "data" / "knuth"
 
+#: Real Dask clusters, started, faulted and restarted: seconds each, slow tests (-m slow).
+#: The default run counts on a local cluster in test_parallel.py.
+pytestmark = pytest.mark.slow
+
 #: Dancing links proper (not the bit-parallel engine), so that each of a dozen
 #: subproblems of 14 queens runs about a tenth of a second: long enough to be hit.
 SLOW = {"engine": "dlx"}

@@ -169,8 +169,9 @@ LEDGERS = [
     ("queens12", 60, False),
     ("queens13", 12, True),
     ("queens14", 12, True),
-    ("pento6x10", 12, True),
-    ("pento6x10-xq", 24, True),
+    # the pentomino ledgers take seconds each to replay: slow tests (-m slow)
+    pytest.param("pento6x10", 12, True, marks=pytest.mark.slow),
+    pytest.param("pento6x10-xq", 24, True, marks=pytest.mark.slow),
 ]
 
 

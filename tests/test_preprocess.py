@@ -15,6 +15,7 @@ from pathlib import Path
 
 import jsonschema
 import pytest
+from budget import examples
 from builders import KNUTH_DATA, Instance, Kind, instances
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -29,7 +30,9 @@ EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 #: The kinds of problem preprocessing works on (multiplicities are left as they are).
 REDUCED_KINDS: tuple[Kind, ...] = ("X", "XCC")
 
-FAST = settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+FAST = settings(
+    max_examples=examples(80), deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
 
 
 def _mapped_solutions(instance: Instance, budget: int | None = None) -> list[frozenset[int]]:
@@ -102,7 +105,7 @@ def test_a_budget_stops_early_and_stays_exact(instance: Instance) -> None:
     assert set(_mapped_solutions(instance, budget=0)) == instance.all_covers()
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(instances("XCC", max_options=9))
 def test_counts_agree_across_methods(instance: Instance) -> None:
     problem = instance.build()
@@ -117,7 +120,7 @@ def test_counts_agree_across_methods(instance: Instance) -> None:
     assert first is None or frozenset(first) in instance.all_covers()
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(instances("MCC", max_options=8))
 def test_multiplicities_are_left_alone(instance: Instance) -> None:
     problem = instance.build()

@@ -12,6 +12,7 @@ import itertools
 import random
 
 import pytest
+from budget import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -70,7 +71,7 @@ def sudoku_grids_4x4() -> list[str]:
 GRIDS_4X4 = sudoku_grids_4x4()
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(seed=st.integers(0, 10**6), biggest=st.integers(1, 4))
 def test_4x4_killer_counts_match_brute_force(seed: int, biggest: int) -> None:
     rng = random.Random(seed)
@@ -120,7 +121,7 @@ def cage_text(cages: list[killer.Cage]) -> str:
     return "\n".join(lines) + "\n"
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=examples(30), deadline=None)
 @given(seed=st.integers(0, 10**6), biggest=st.integers(1, 4))
 def test_read_cages_gives_back_the_cages(seed: int, biggest: int) -> None:
     rng = random.Random(seed)
@@ -173,7 +174,7 @@ LATIN_4X4 = [
 ]
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=examples(30), deadline=None)
 @given(seed=st.integers(0, 10**6), biggest=st.integers(1, 4), variant=st.sampled_from([0, 1]))
 def test_killer_variants_match_brute_force(seed: int, biggest: int, variant: int) -> None:
     diagonal, regions = (True, None) if variant == 0 else (False, JIGSAW4)

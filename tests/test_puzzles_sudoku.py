@@ -19,6 +19,7 @@ from functools import cache
 from typing import Any
 
 import pytest
+from budget import examples
 from builders import COMBINE_DATA
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -107,7 +108,7 @@ BOARDS_4X4 = [
 ]
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(
     board_number=st.sampled_from(range(len(BOARDS_4X4))),
     cells=st.lists(st.tuples(st.integers(0, 15), st.integers(1, 4)), max_size=8),
@@ -305,7 +306,7 @@ def test_needs_search_agrees_with_a_plain_singles_solver() -> None:
 JIGSAW6 = "AAAABBAABBBBCCCDDDCCCDDDEEFFFFEEEEFF"
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(
     variant=st.sampled_from(["boxes", "diagonal", "jigsaw"]),
     seed=st.integers(0, 10**6),

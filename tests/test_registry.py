@@ -7,6 +7,7 @@ from __future__ import annotations
 import argparse
 
 import pytest
+from budget import examples
 from builders import Instance, Kind, instances
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -66,7 +67,7 @@ def test_the_command_line_offers_the_names() -> None:
 KINDS: list[Kind] = ["X", "XCC", "MCC"]
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=examples(25), deadline=None)
 @given(st.sampled_from(KINDS).flatmap(lambda kind: instances(kind)))
 def test_every_method_answers_with_one_outcome_that_agrees(instance: Instance) -> None:
     """Each method's Outcome run counts what the brute-force oracle counts, and lists

@@ -13,6 +13,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from budget import examples
 from builders import Instance, Kind, dominoes, instances, queens
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -26,7 +27,7 @@ from excover.sat import AMO_ENCODINGS, CNF, checked, to_cnf
 KINDS: tuple[Kind, ...] = ("X", "XCC", "MCC")
 
 
-@settings(max_examples=60)
+@settings(max_examples=examples(60))
 @given(st.sampled_from(KINDS).flatmap(instances), st.sampled_from(tuple(AMO_ENCODINGS)))
 def test_dimacs_round_trip(instance: Instance, encoding: str) -> None:
     problem = instance.build()
@@ -116,7 +117,7 @@ def test_bad_dimacs(text: str, line: int | None, message: str) -> None:
     assert error.value.source == "f.cnf"
 
 
-@settings(max_examples=60)
+@settings(max_examples=examples(60))
 @given(instances("MCC", max_options=8), st.data())
 def test_checked_refuses_every_non_cover(instance: Instance, data: st.DataObject) -> None:
     """A model whose chosen options are not a cover (by the oracle) raises SolverError;

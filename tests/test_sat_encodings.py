@@ -14,6 +14,7 @@ from itertools import product
 from pathlib import Path
 
 import pytest
+from budget import examples
 from builders import Instance, Kind, dominoes, instances, queens, walks
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -93,14 +94,14 @@ def check_sat_solutions(instance: Instance, encoding: str) -> None:
     assert first is None or frozenset(first) in expected
 
 
-@settings(max_examples=40)
+@settings(max_examples=examples(40))
 @given(st.sampled_from(KINDS).flatmap(instances), st.sampled_from(ENCODINGS))
 def test_sat_solutions_match_oracle(instance: Instance, encoding: str) -> None:
     check_sat_solutions(instance, encoding)
 
 
 @pytest.mark.parametrize("kind", KINDS)
-@settings(max_examples=25)
+@settings(max_examples=examples(25))
 @given(data=st.data())
 def test_every_encoding_matches_oracle(kind: Kind, data: st.DataObject) -> None:
     """The same random instance, for each encoding in turn."""
@@ -109,7 +110,7 @@ def test_every_encoding_matches_oracle(kind: Kind, data: st.DataObject) -> None:
         check_sat_solutions(instance, encoding)
 
 
-@settings(max_examples=40)
+@settings(max_examples=examples(40))
 @given(st.sampled_from(KINDS).flatmap(instances), st.sampled_from(ENCODINGS))
 def test_ganak_counts_match_oracle(instance: Instance, encoding: str) -> None:
     """The projected model count over the option variables is the number of solutions

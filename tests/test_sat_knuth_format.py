@@ -14,6 +14,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from budget import examples
 from builders import Instance, Kind, dominoes, instances, queens
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -86,7 +87,7 @@ def test_knuth_text_has_the_models_of_the_dimacs_text(
     assert {m & frozenset(cnf.projection) for m in expected} == solutions
 
 
-@settings(max_examples=60)
+@settings(max_examples=examples(60))
 @given(st.sampled_from(KINDS).flatmap(instances), st.sampled_from(tuple(AMO_ENCODINGS)))
 def test_knuth_round_trip(instance: Instance, encoding: str) -> None:
     problem = instance.build()

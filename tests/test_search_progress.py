@@ -8,6 +8,7 @@ import itertools
 from pathlib import Path
 
 import pytest
+from budget import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -44,7 +45,7 @@ def test_the_share_grows_from_zero_to_one(name: str) -> None:
     assert len(set(seen)) > 3  # it moves inside the count, not only at its ends
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=examples(25), deadline=None)
 @given(st.integers(min_value=4, max_value=9), st.sampled_from(["mrv", "forced", "weighted"]))
 def test_the_share_never_goes_back_on_queens(n: int, heuristic: str) -> None:
     """Any board, any heuristic of the bit-parallel engine (forced levels count as one

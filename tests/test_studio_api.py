@@ -369,6 +369,7 @@ def test_listings_refuse_what_they_do_not_hold(client: TestClient) -> None:
     assert client.get(f"/api/listings/{key}").json()["total"] == 1
 
 
+@pytest.mark.slow  # seconds of counting, twice
 def test_a_cancelled_count_resumes_from_its_checkpoint(tmp_path: Any) -> None:
     """A count cut into subproblems (every count the route race does not finish, here)
     saves each one finished; killed midway, the next count of the same design counts only

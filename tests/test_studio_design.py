@@ -18,6 +18,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from budget import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -99,7 +100,7 @@ def same_up_to_translation(a: list[tuple[float, float]], b: list[tuple[float, fl
 
 
 @pytest.mark.parametrize("grid", ["hex", "triangle"])
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(data=st.data())
 def test_the_page_layout_is_the_library_geometry(grid: str, data: st.DataObject) -> None:
     drawn = data.draw(layers(grid))
@@ -108,7 +109,7 @@ def test_the_page_layout_is_the_library_geometry(grid: str, data: st.DataObject)
 
 
 @pytest.mark.parametrize("grid", ["square", "hex", "triangle", "cube"])
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(data=st.data())
 def test_drawings_and_patterns_go_both_ways(grid: str, data: st.DataObject) -> None:
     drawn = data.draw(layers(grid))

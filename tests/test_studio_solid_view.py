@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections import Counter
 from pathlib import Path
 
+import pytest
 from pictures import read_png
 from playwright.sync_api import Page
 from test_studio_browser import browser, colours, page, result, server  # noqa: F401
@@ -42,6 +43,7 @@ def test_the_view_has_each_piece_closed_surface_and_colour() -> None:
     assert sorted(len(p["balls"]) for p in solid_view(balls)["pieces"]) == [2, 2]
 
 
+@pytest.mark.slow  # a long session of clicks
 def test_the_soma_cube_turns_in_3d(page: Page, tmp_path: Path) -> None:  # noqa: F811
     page.select_option("#grid", "cube")
     page.wait_for_function("document.querySelectorAll('#board .cell.on').length === 9")

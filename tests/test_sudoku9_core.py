@@ -13,6 +13,7 @@ import random
 from array import array
 
 import pytest
+from budget import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -67,7 +68,7 @@ def puzzles(draw: st.DrawFn) -> bytes:
     return bytes(grid)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(st.lists(puzzles(), min_size=1, max_size=8), st.sampled_from([1, 2, 7, 40]))
 def test_counts_and_first_solutions_agree_with_the_general_solver(
     batch: list[bytes], limit: int
@@ -84,7 +85,7 @@ def test_counts_and_first_solutions_agree_with_the_general_solver(
             assert solution == puzzle  # left as it was
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(puzzles())
 def test_counts_agree_with_dancing_links(puzzle: bytes) -> None:
     text = bytes(puzzle).translate(sudoku_board._TO_SYMBOL).decode()

@@ -29,6 +29,9 @@ from excover.puzzles import sudoku
 
 CORE = Path(__file__).resolve().parents[1] / "src" / "excover" / "puzzles"
 
+#: Compiling the driver with the sanitizers takes most of a minute of CPU: a slow test.
+pytestmark = pytest.mark.slow
+
 DRIVER = r"""
 #include "_sudoku9.h"
 #include <stdio.h>

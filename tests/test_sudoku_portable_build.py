@@ -14,7 +14,7 @@ from array import array
 from types import ModuleType
 
 import pytest
-from lone_build import lone_build
+from lone_build import ONE_AT_A_TIME, lone_build
 
 from excover.puzzles import _sudoku9, sudoku
 
@@ -24,6 +24,10 @@ HARD = [
     "8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4..",
     "1....7.9..3..2...8..96..5....53..9...1..8...26....4...3......1..4......7..7...3..",
 ]
+
+
+#: Compiling the extension takes most of a minute of CPU: a slow test (-m slow).
+pytestmark = [pytest.mark.slow, ONE_AT_A_TIME]
 
 
 @pytest.fixture(scope="module")

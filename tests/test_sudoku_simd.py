@@ -18,6 +18,7 @@ from array import array
 from collections.abc import Iterator
 
 import pytest
+from budget import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -87,7 +88,7 @@ def test_the_portable_kernel_is_always_there() -> None:
 
 
 @pytest.mark.parametrize("kernel", WIDER)
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(st.lists(puzzles(), min_size=1, max_size=6), st.sampled_from([1, 2, 30]))
 def test_each_kernel_agrees_with_the_portable_one(
     kernel: str, batch: list[bytes], limit: int

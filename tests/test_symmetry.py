@@ -20,6 +20,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from budget import examples
 from builders import KNUTH_DATA, dominoes, langford
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -56,7 +57,7 @@ def brute_order(n_primary: int, n_secondary: int, options: Any, bounds: Any) -> 
     return count * math.prod(math.factorial(m) for m in multiset.values())
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(symmetric_problems())
 def test_automorphism_group_and_orbits_match_brute_force(drawn: Any) -> None:
     n_primary, n_secondary, options, bounds, _ = drawn
@@ -78,7 +79,7 @@ def test_automorphism_group_and_orbits_match_brute_force(drawn: Any) -> None:
     assert len({roots[s] for s in representatives}) == len(representatives) == orbits
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(symmetric_problems(colors=True))
 def test_the_generators_bliss_finds_pass_the_check(drawn: Any) -> None:
     """The automorphism group's generators are taken unchecked
@@ -101,7 +102,7 @@ def test_the_generators_bliss_finds_on_knuth_files_pass_the_check(name: str) -> 
     assert Group(problem, found.generators).order == found.order
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(symmetric_problems(colors=True))
 def test_a_given_group_counts_orbits_as_brute_force(drawn: Any) -> None:
     n_primary, n_secondary, options, bounds, sigma = drawn
@@ -124,7 +125,7 @@ def test_a_given_group_counts_orbits_as_brute_force(drawn: Any) -> None:
     assert problem.count(up_to_symmetry=True) <= orbits
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(st.integers(1, 7), st.lists(st.permutations(list(range(7))), min_size=1, max_size=3))
 def test_stabilizer_chain_lists_the_group_generated(n: int, perms: list[list[int]]) -> None:
     """The chain's elements are the closure of the generators, each once."""

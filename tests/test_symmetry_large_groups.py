@@ -19,6 +19,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from budget import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from symmetric import (
@@ -127,7 +128,7 @@ def check_both_routes(problem: ExactCover, group: Group, orbits: int, roots: Any
         assert len({roots[tuple(s)] for s in smallest}) == len(smallest) == orbits
 
 
-@settings(max_examples=120, deadline=None)
+@settings(max_examples=examples(120), deadline=None)
 @given(symmetric_problems(colors=True))
 def test_large_group_route_counts_as_brute_force(drawn: Any) -> None:
     n_primary, n_secondary, options, bounds, sigma = drawn
@@ -145,7 +146,7 @@ def test_large_group_route_counts_as_brute_force(drawn: Any) -> None:
         check_both_routes(problem, group, orbits, orbit_roots(solutions, generators))
 
 
-@settings(max_examples=80, deadline=None)
+@settings(max_examples=examples(80), deadline=None)
 @given(
     st.integers(1, 8),
     st.lists(st.permutations(list(range(8))), min_size=1, max_size=3),

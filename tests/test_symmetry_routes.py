@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from budget import examples
 from builders import KNUTH_DATA
 from hypothesis import given, settings
 from symmetric import (
@@ -54,7 +55,7 @@ def both_routes(problem: ExactCover, group: Group) -> tuple[int, int, int, int]:
     )
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(symmetric_problems(colors=True))
 def test_both_routes_count_orbits_as_brute_force(drawn: Any) -> None:
     n_primary, n_secondary, options, bounds, sigma = drawn
@@ -66,7 +67,7 @@ def test_both_routes_count_orbits_as_brute_force(drawn: Any) -> None:
     assert both_routes(problem, group) == (len(solutions), orbits, orbits, orbits)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(symmetric_problems(colors=True))
 def test_splitting_below_the_base_counts_as_brute_force(drawn: Any) -> None:
     """Every primary item covered exactly once (the bounds drawn are dropped, which
@@ -96,7 +97,7 @@ def test_scott_splits_its_representatives_with_symmetries() -> None:
     assert search.count_orbits() == 65
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(symmetric_problems(colors=True))
 def test_quotients_have_the_fixed_solutions(drawn: Any) -> None:
     n_primary, n_secondary, options, bounds, sigma = drawn
@@ -110,7 +111,7 @@ def test_quotients_have_the_fixed_solutions(drawn: Any) -> None:
         assert quotient.count() == len(fixed)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(symmetric_problems(colors=True))
 def test_an_element_that_fixes_no_partial_solution_fixes_no_solution(drawn: Any) -> None:
     """Burnside's lemma after the count skips the quotient of an element that maps no
@@ -141,7 +142,7 @@ def test_pento5x12_counts_one_quotient_after_the_count() -> None:
     assert search.count_orbits() == 1010
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(symmetric_problems())
 def test_cycle_labels_name_the_smallest_point_of_each_cycle(drawn: Any) -> None:
     _, _, options, _, sigma = drawn

@@ -7,6 +7,7 @@ search on random small boards and tile sets) and catch the classic trap (12 pent
 
 from __future__ import annotations
 
+from budget import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -34,7 +35,7 @@ def test_a_required_tile_too_big_for_the_board_is_named() -> None:
     assert reason is not None and "nine" in reason
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(
     width=st.integers(2, 4),  # at least 4 cells: no tile is larger than the board
     height=st.integers(2, 4),

@@ -6,6 +6,7 @@ import xml.etree.ElementTree as ET
 
 import numpy as np
 import pytest
+from budget import examples
 from builders import COMBINE_DATA
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -127,7 +128,7 @@ def test_orientations_distinct_and_closed(shape: Pattern, name: str) -> None:
 OTHER_SHAPES = [*polyhexes(4), *polyiamonds(5), *polycubes(4)]
 
 
-@settings(max_examples=40)
+@settings(max_examples=examples(40))
 @given(st.sampled_from(OTHER_SHAPES), st.sampled_from(["none", "rotations", "all"]))
 def test_orientations_on_other_grids(shape: Shape, symmetry: str) -> None:
     """On the hex, triangle and cubic grids too: orientations distinct, closed under the

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from budget import examples
 from builders import Instance, instances
 from hypothesis import given, settings
 
@@ -25,7 +26,7 @@ def flat(instance: Instance) -> tuple[list[int], list[int], list[int], list[str]
     return starts, items, colors, names
 
 
-@settings(max_examples=60)
+@settings(max_examples=examples(60))
 @given(instances("MCC", max_options=8))
 def test_bulk_equals_one_by_one_and_the_oracle(instance: Instance) -> None:
     starts, items, colors, names = flat(instance)

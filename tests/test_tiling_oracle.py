@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from budget import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from tilings import Cell, TilingCase, decoded
@@ -48,7 +49,7 @@ def case_of(board: set[Cell], shapes: list[tuple[list[Cell], int, int | None, st
     )
 
 
-@settings(max_examples=60)
+@settings(max_examples=examples(60))
 @given(problems())
 def test_counts_match_brute_force(
     problem: tuple[set[Cell], list[tuple[list[Cell], int, int | None, str]]],
@@ -64,7 +65,7 @@ def test_counts_match_brute_force(
     assert {decoded(solution) for solution in tiling.solutions()} == set(expected)
 
 
-@settings(max_examples=60)
+@settings(max_examples=examples(60))
 @given(problems())
 def test_counts_up_to_symmetry_match_brute_force(
     problem: tuple[set[Cell], list[tuple[list[Cell], int, int | None, str]]],
@@ -116,7 +117,7 @@ HEXES: list[tuple[int, ...]] = [(q, r) for q in range(5) for r in range(4)]
 CUBES: list[tuple[int, ...]] = [(x, y, z) for x in range(3) for y in range(3) for z in range(3)]
 
 
-@settings(max_examples=40)
+@settings(max_examples=examples(40))
 @given(st.sampled_from(["hex", "triangle", "cube"]), st.data())
 def test_domino_tilings_on_every_grid_match_perfect_matchings(
     grid: str, data: st.DataObject

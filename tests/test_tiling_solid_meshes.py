@@ -122,14 +122,16 @@ def test_polyprisms_are_closed_with_their_volume(size: int) -> None:
         assert volume(mesh) == pytest.approx(size * math.sqrt(3) / 4 * SIZE**3)
 
 
-def test_balls_are_closed_polyhedra_close_to_spheres() -> None:
+# the pieces of three balls by default, the many more of four in the slow run (-m slow)
+@pytest.mark.parametrize("size", [3, pytest.param(4, marks=pytest.mark.slow)])
+def test_balls_are_closed_polyhedra_close_to_spheres(size: int) -> None:
     one = volume(cells_mesh([(0, 0, 0)], SPHERE, SIZE))
     assert 0.95 * math.pi / 6 * SIZE**3 < one < math.pi / 6 * SIZE**3
-    for piece in polyspheres(4):
+    for piece in polyspheres(size):
         mesh = cells_mesh(piece, SPHERE, SIZE)
         assert closed(mesh)
-        assert len(mesh.split(only_watertight=True)) == 4  # touching balls: one body each
-        assert volume(mesh) == pytest.approx(4 * one)
+        assert len(mesh.split(only_watertight=True)) == size  # touching balls: one body each
+        assert volume(mesh) == pytest.approx(size * one)
         centres = sorted(tuple(np.round(b.vertices.mean(axis=0), 6)) for b in mesh.split())
         expected = sorted(
             tuple(np.round(np.array(c) * SIZE / math.sqrt(2), 6)) for c in piece.cells

@@ -258,7 +258,8 @@ def projection_matrix() -> np.ndarray:
 
 
 @pytest.mark.parametrize("grid", GRIDS, ids=lambda g: g.name)
-@pytest.mark.parametrize("seed", range(3))
+# one random scene per grid by default, two more in the slow run (-m slow)
+@pytest.mark.parametrize("seed", [2, *(pytest.param(s, marks=pytest.mark.slow) for s in (0, 1))])
 def test_painters_order_matches_ray_casting(grid: Grid, seed: int) -> None:
     rng = random.Random(seed)
     cells = near_cells(grid, rng)

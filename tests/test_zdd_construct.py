@@ -11,6 +11,7 @@ import signal
 from pathlib import Path
 
 import pytest
+from budget import examples
 from builders import (
     Instance,
     Kind,
@@ -32,7 +33,7 @@ KNUTH = Path(__file__).parent / "data" / "knuth"
 
 @pytest.mark.parametrize("kind", ["X", "XCC", "MCC"])
 def test_families_are_the_oracle_solutions(kind: Kind) -> None:
-    @settings(max_examples=60)
+    @settings(max_examples=examples(60))
     @given(instances(kind, 10))
     def check(data: Instance) -> None:
         _check(data)
@@ -50,7 +51,7 @@ def _check(data: Instance) -> None:
     assert problem.count(method="zdd") == len(covers) == problem.count(method="auto")
 
 
-@settings(max_examples=30)
+@settings(max_examples=examples(30))
 @given(instances("X", 10))
 def test_shuffled_option_order_is_renamed_back(data: Instance) -> None:
     options = list(data.options)
@@ -65,7 +66,7 @@ def test_solutions_and_first_come_in_the_order_of_the_search(kind: Kind) -> None
     numbers them (by their first primary item, stably), a set before its prefixes; a
     limit lists the first ones, and first() is the first."""
 
-    @settings(max_examples=40)
+    @settings(max_examples=examples(40))
     @given(instances(kind, 10), st.integers(0, 5))
     def check(data: Instance, limit: int) -> None:
         problem = data.build()

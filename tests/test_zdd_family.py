@@ -9,6 +9,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from budget import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -46,7 +47,7 @@ BINARY: list[tuple[Callable[[Family, Family], Family], Callable[[Model, Model], 
 ]
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(models, models)
 def test_binary_operations_match_the_model(a: Model, b: Model) -> None:
     f, g = family(a), family(b)
@@ -54,7 +55,7 @@ def test_binary_operations_match_the_model(a: Model, b: Model) -> None:
         assert as_model(operation(f, g)) == reference(a, b)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(models, variables)
 def test_variable_operations_match_the_model(a: Model, v: int) -> None:
     f = family(a)
@@ -64,7 +65,7 @@ def test_variable_operations_match_the_model(a: Model, v: int) -> None:
     assert f.onset(v) | f.offset(v) == f
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(models)
 def test_queries_match_the_model(a: Model) -> None:
     f = family(a)
@@ -86,7 +87,7 @@ def test_queries_match_the_model(a: Model) -> None:
     assert as_model(f.add(outsider)) == a | {outsider}
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(models, models)
 def test_order_and_division_match_the_model(a: Model, b: Model) -> None:
     f, g = family(a), family(b)
@@ -102,7 +103,7 @@ def test_order_and_division_match_the_model(a: Model, b: Model) -> None:
     assert as_model(f % g) == a - {x | d for x in quotient for d in b}
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(models)
 def test_canonical_structural_equality_is_identity(a: Model) -> None:
     f = family(a)
@@ -115,7 +116,7 @@ def test_canonical_structural_equality_is_identity(a: Model) -> None:
         assert f.lo == f.offset(f.var)
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(models, st.lists(st.integers(-3, 14), max_size=12))
 def test_weights_match_brute_force(a: Model, raw: list[int]) -> None:
     weights = (raw + [1] * 12)[:12]

@@ -13,6 +13,7 @@ from array import array
 from decimal import Decimal, getcontext, localcontext
 
 import pytest
+from budget import examples
 from builders import COMBINE_DATA, Instance, dominoes, instances, walks
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -22,7 +23,7 @@ from excover.tiling import Pattern, Tiling, pentominoes, tiles
 from excover.zdd import _frontier, dxz, frontier, ordering
 
 
-@settings(max_examples=150)
+@settings(max_examples=examples(150))
 @given(instances("X", 10))
 def test_counts_match_the_oracle_on_any_number_of_threads(data: Instance) -> None:
     problem = data.build()
@@ -137,7 +138,7 @@ def raw_count(
     )
 
 
-@settings(max_examples=60)
+@settings(max_examples=examples(60))
 @given(instances("X", 10))
 def test_buckets_groups_and_widths_do_not_change_the_count(data: Instance) -> None:
     """One bucket per layer; as many as a post each, every bucket summed alone and every
@@ -358,7 +359,7 @@ def rows_arrays(rows: list[list[int]]) -> tuple[array[int], array[int]]:
     return starts, items
 
 
-@settings(max_examples=200)
+@settings(max_examples=examples(200))
 @given(option_rows(), st.integers(0, 10_000))
 def test_shape_matches_its_definition(data: tuple[int, list[list[int]]], budget: int) -> None:
     n, rows = data
@@ -377,7 +378,7 @@ def test_shape_matches_its_definition(data: tuple[int, list[list[int]]], budget:
     assert _frontier.shape(n, memoryview(starts), memoryview(items), budget) == expected
 
 
-@settings(max_examples=200)
+@settings(max_examples=examples(200))
 @given(option_rows(), st.randoms(use_true_random=False))
 def test_layout_groups_the_options_by_their_first_position(
     data: tuple[int, list[list[int]]], rng: random.Random

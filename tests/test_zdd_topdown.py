@@ -10,6 +10,7 @@ import signal
 from pathlib import Path
 
 import pytest
+from budget import examples
 from builders import Instance, dominoes, instances, queens
 from hypothesis import given, settings
 
@@ -19,7 +20,7 @@ from excover.zdd import Manager, columns, dxz
 KNUTH = Path(__file__).parent / "data" / "knuth"
 
 
-@settings(max_examples=80)
+@settings(max_examples=examples(80))
 @given(instances("X", 10))
 def test_topdown_families_are_the_oracle_solutions(data: Instance) -> None:
     problem = data.build()
@@ -30,7 +31,7 @@ def test_topdown_families_are_the_oracle_solutions(data: Instance) -> None:
     assert family == dxz.by_dxz(problem, manager)  # one canonical node in one manager
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(instances("X", 150))
 def test_topdown_agrees_with_dxz_and_columns_past_one_word_of_options(data: Instance) -> None:
     problem = data.build()
@@ -40,7 +41,7 @@ def test_topdown_agrees_with_dxz_and_columns_past_one_word_of_options(data: Inst
     assert family.count() == problem.count(method="dlx")
 
 
-@settings(max_examples=30)
+@settings(max_examples=examples(30))
 @given(instances("X", 10))
 def test_the_option_order_needs_no_renaming(data: Instance) -> None:
     options = list(data.options)
