@@ -316,7 +316,7 @@ def test_the_disassembler_agrees_with_the_brute_force_checker(pieces: list[list[
         assert result.total == len(result.moves) == len(result.states) - 1
 
 
-@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(30), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(prism_designs())
 def test_on_the_prism_grid_the_disassembler_agrees_with_the_brute_force_checker(
     pieces: list[list[Voxel]],
@@ -333,7 +333,7 @@ def test_on_the_prism_grid_the_disassembler_agrees_with_the_brute_force_checker(
         replay(pieces, result.tree, grid=1)
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     st.one_of(
         st.tuples(st.one_of(designs(), mazes()), st.just(0)),

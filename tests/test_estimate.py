@@ -14,6 +14,7 @@ from collections.abc import Iterator
 from fractions import Fraction
 
 import pytest
+from budget import examples
 from builders import Instance, Kind, instances
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -80,7 +81,7 @@ def colored(seed: int) -> ExactCover:
 # --------------------------------------------------------------------------- the trees
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(instances("MCC", 10))
 def test_each_engine_walks_its_own_tree(instance: Instance) -> None:
     """With multiplicities, dancing links walk State's tree (DLX3's choices) and the
@@ -110,7 +111,7 @@ def test_the_trees_differ_where_an_item_is_done() -> None:
     assert nodes["dlx"] > nodes["bits"]
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=examples(30), deadline=None)
 @given(instances("XCC", 10))
 def test_without_multiplicities_the_trees_are_one(instance: Instance) -> None:
     layout = Layout.of(instance.build())
@@ -151,7 +152,7 @@ def every_sample(
             yield from every_sample(state, engine, [*drawn[:position], other], cutoff)
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(
     st.sampled_from(KINDS).flatmap(lambda kind: instances(kind, 7)),
     st.sampled_from(["dlx", "bits"]),
