@@ -201,3 +201,34 @@ def test_the_long_counts_ledgers_hold_the_problem_the_model_builds(ledger: Path)
     sequence, n = ledger.stem.rsplit("-", 1)
     held = json.loads(ledger.read_text())["problem"]
     assert fingerprint(problem(sequence, int(n))) == held
+
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+
+
+@pytest.mark.parametrize(
+    ("program", "sequences"),
+    [
+        ("shannon_rectangles.cmb", ["A360498", "A360725", "A360499", "A360256"]),
+        ("square_pentominoes.cmb", ["A328020"]),
+    ],
+)
+def test_the_cmb_programs_of_the_gallery_count_the_published_fifth_terms(
+    program: str, sequences: list[str]
+) -> None:
+    """The `.cmb` versions of the sequences say the rules in the tiling language (tiles
+    used at most once, turned or not) and count, at n = 5, the terms the OEIS publishes:
+    the language's own tiler against the published data, not against the Python models."""
+    import io
+
+    from excover.lang import Interpreter, parse_file
+
+    out = io.StringIO()
+    Interpreter(out, io.StringIO()).run(parse_file(str(EXAMPLES / program)))
+    counts = [
+        int(line.split(") ")[1].split()[0])
+        for line in out.getvalue().splitlines()
+        if " solutions" in line and " : (" in line
+    ]
+    expected = [KNOWN[sequence][5 - OFFSET[sequence]] for sequence in sequences]
+    assert counts[: len(expected)] == expected
