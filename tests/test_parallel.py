@@ -150,6 +150,21 @@ def test_reduced_after_leaves_out_what_the_forced_options_rule_out() -> None:
         assert reduced_after(problem, forced, forbidden) == expected
 
 
+def test_forced_options_that_conflict_leave_no_solution() -> None:
+    """Forced options that overlap are a dead end even when between them they cover
+    every item: nothing is left to cover, yet the node is no solution. The problem left
+    has no solution, and a walk of the tree below the node finds none."""
+    problem = ExactCover(primary=["a", "b"])
+    for option in (["a", "b"], ["a"], ["b"]):
+        problem.add_option(option)
+    for forced in [(0, 1), (1, 0), (0, 0), (1, 2, 0)]:
+        small, original = reduced_after(problem, forced, ())
+        assert original == [] and small.count() == 0
+        state = State.after(Layout.of(problem), forced, ())
+        item = state.choose()
+        assert item is not None and state.degree(item) == 0  # no solution: a dead end
+
+
 @settings(max_examples=examples(30))
 @given(instances("MCC", 9), st.integers(1, 8))
 def test_parallel_solutions_multiplicities(instance: Instance, tasks: int) -> None:

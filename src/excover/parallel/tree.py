@@ -164,7 +164,7 @@ class State:
     at every item at every node (None: :meth:`choose` looks at every item).
     """
 
-    __slots__ = ("count", "dropped", "layout", "live", "need", "ranks", "room", "settled")
+    __slots__ = ("count", "dead", "dropped", "layout", "live", "need", "ranks", "room", "settled")
 
     def __init__(self, layout: Layout) -> None:
         self.layout = layout
@@ -172,6 +172,8 @@ class State:
         self.room = list(layout.hi)
         self.need = list(layout.lo)
         self.dropped: set[int] = set()
+        #: Forced options conflicted here (:meth:`after`): nothing below is a solution.
+        self.dead = False
         self.count = [len(layout.item_options[i]) for i in range(layout.n_primary)]
         self.settled: dict[int, int] = {}
         self.ranks: list[tuple[tuple[int, ...], int]] | None = None
@@ -186,12 +188,23 @@ class State:
         state.exclude(forbidden)
         for option in forced:
             if state.take(option) < 0:
-                state.exclude(list(state.live))
-                state.need = [max(need, 1) for need in state.need]
-                if state.ranks is not None:
-                    state._rank_all()
+                state._dead_end()
                 break
         return state
+
+    def _dead_end(self) -> None:
+        """Make this node a dead end: no option left, and every primary item still to
+        be covered, so that neither a walk of the tree nor :meth:`reduced` can take it
+        for a solution (forced options that filled every item and then conflicted left
+        nothing to do, which reads as solved)."""
+        self.exclude(list(self.live))
+        self.dead = True
+        self.dropped = set()
+        self.room = [max(room, 1) for room in self.room]
+        self.need = [max(need, 1) for need in self.need]
+        self.count = [0] * self.layout.n_primary
+        if self.ranks is not None:
+            self._rank_all()
 
     def copy(self) -> State:
         """An independent copy of this node."""
@@ -201,6 +214,7 @@ class State:
         other.room = list(self.room)
         other.need = list(self.need)
         other.dropped = set(self.dropped)
+        other.dead = self.dead
         other.count = list(self.count)
         other.settled = dict(self.settled)
         other.ranks = None
@@ -369,6 +383,8 @@ class State:
         options are copied in bulk (:meth:`ExactCover.add_options`).
         """
         layout = self.layout
+        if self.dead:  # one item to cover and no option: no solution, whatever the items
+            return _left(layout.problem, [0], [], [(1, 1)], [])
         n_primary = layout.n_primary
         primary = [i for i in range(n_primary) if self.active(i)]
         secondary = [
