@@ -10,12 +10,13 @@ exception fails the test. A rejected option leaves its problem unchanged.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TypeVar
+from typing import Any, TypeVar
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from excover import ExactCover, ExcoverError
+from excover import ExactCover, ExcoverError, UsageError
 
 T = TypeVar("T")
 
@@ -187,3 +188,22 @@ def test_random_solutions(solution: object) -> None:
     refused(lambda: problem.is_solution(solution))  # type: ignore[arg-type]
     refused(lambda: problem.format_solution(solution))  # type: ignore[arg-type]
     refused(lambda: problem.option_items(solution))  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("limit", [-1, 1.5, "2", True, False])
+@pytest.mark.parametrize(
+    "listing",
+    [
+        lambda p, limit: p.solutions(limit=limit),
+        lambda p, limit: p.solutions(limit=limit, up_to_symmetry=True),
+        lambda p, limit: p.search().solutions(limit),
+    ],
+    ids=["solutions", "up_to_symmetry", "search"],
+)
+def test_a_limit_that_is_no_number_of_solutions_is_refused(listing: Any, limit: object) -> None:
+    """Every listing refuses, before it yields anything, a limit that is not a whole
+    number of at least 0: a bool too, which Python takes for 0 or 1."""
+    problem = ExactCover(primary=["a"])
+    problem.add_option(["a"])
+    with pytest.raises(UsageError, match="limit must be a non-negative integer"):
+        list(listing(problem, limit))

@@ -22,6 +22,7 @@ __all__ = [
     "SolverError",
     "SymmetryError",
     "UsageError",
+    "check_limit",
 ]
 
 
@@ -53,6 +54,14 @@ class FormatError(ProblemError):
 
 class UsageError(ExcoverError, ValueError):
     """An argument of an API call is invalid (unknown method or heuristic, negative limit...)."""
+
+
+def check_limit(limit: object) -> None:
+    """Refuse a ``limit`` on the solutions listed that is not None nor a whole number of
+    at least 0 (``True`` included: a bool is an int to Python, but not a number of
+    solutions)."""
+    if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int) or limit < 0):
+        raise UsageError(f"limit must be a non-negative integer, not {limit!r}")
 
 
 class LimitReached(ExcoverError):

@@ -45,7 +45,7 @@ from excover.engines._bits import MAX_BITS, MAX_OPTIONS, BitEngine, bits_needed,
 from excover.engines._cells import CellEngine
 from excover.engines._links import MAX_NODES, MAX_SOLUTIONS, SOLUTION, TIMEOUT, LinksEngine
 from excover.entries import check_count_limit, check_time_limit
-from excover.errors import LimitReached, UsageError
+from excover.errors import LimitReached, UsageError, check_limit
 from excover.names import ENGINES
 from excover.statistics import Stats
 
@@ -465,8 +465,7 @@ class Search:
     def solutions(self, limit: int | None = None) -> Iterator[list[int]]:
         """Lazily yield the remaining solutions (at most ``limit`` of them), each a list of
         option indices. The search resumes in the engine for each new solution."""
-        if limit is not None and (not isinstance(limit, int) or limit < 0):
-            raise UsageError(f"limit must be a non-negative integer, not {limit!r}")
+        check_limit(limit)
         produced = 0
         while limit is None or produced < limit:
             solution = self.first()

@@ -19,7 +19,7 @@ import os
 from collections.abc import Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING, Self, TypeVar, Unpack
 
-from excover.errors import UsageError
+from excover.errors import UsageError, check_limit
 from excover.names import METHODS, SEARCH_OPTIONS
 from excover.problem import Problem, SearchOptions
 from excover.solving import registry
@@ -190,6 +190,7 @@ class ExactCover(Problem):
         """
         _check_method(method)
         _check_options(options)
+        check_limit(limit)
         from excover.counting import methods
 
         if preprocess:

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, NamedTuple, Unpack
 import numpy as np
 import numpy.typing as npt
 
-from excover.errors import UsageError
+from excover.errors import UsageError, check_limit
 from excover.problem import SearchOptions
 from excover.solving import ExactCover
 from excover.tiling.geometry import SOLID_GRIDS
@@ -279,8 +279,7 @@ class Tiling:
     ) -> Iterator[TilingSolution]:
         """Lazily yield tilings (at most ``limit``); with ``up_to_symmetry``, one
         representative of each class of tilings equal up to a symmetry of the board."""
-        if limit is not None and (not isinstance(limit, int) or limit < 0):
-            raise UsageError(f"limit must be a non-negative integer, not {limit!r}")
+        check_limit(limit)
         if self.obstruction is not None:
             return
         if up_to_symmetry:
