@@ -76,22 +76,10 @@ def add_unique_command(commands: Any) -> None:
         metavar="NAME",
         help="with a .cmb program: the problem to make unique (default: the last declared)",
     )
-    parser.add_argument(
-        "--pieces",
-        metavar="PIECES",
-        help="FILE is a board to tile with these pieces (one a line, a list of [row, col] "
+    common.add_board_flags(
+        parser,
+        "FILE is a board to tile with these pieces (one a line, a list of [row, col] "
         "cells, optionally named), as 'excover count' reads them",
-    )
-    parser.add_argument(
-        "--no-reflections",
-        action="store_true",
-        help="with --pieces: pieces may be rotated, not reflected",
-    )
-    parser.add_argument(
-        "--multiplicity",
-        choices=["one", "maybe", "any"],
-        help="with --pieces: each piece used exactly once (one, the default), at most once "
-        "(maybe) or any number of times (any)",
     )
     parser.add_argument(
         "--max-pieces",
