@@ -194,7 +194,6 @@ def _program_problem(path: str, wanted: str | None) -> tuple[str, Tiling]:
     """The problem ``wanted`` of the ``.cmb`` program ``path`` (default: the last one it
     declares), from its declarations run up to an ``exit``, its commands not run."""
     from excover.cli.kinds import other_kind
-    from excover.lang import syntax
     from excover.lang.errors import LangError
     from excover.lang.interp import Interpreter
     from excover.lang.parser import parse, parse_file
@@ -213,25 +212,8 @@ def _program_problem(path: str, wanted: str | None) -> tuple[str, Tiling]:
                     "with --pieces"
                 ) from None
             raise
-    declarations = (
-        syntax.PatternDecl,
-        syntax.Pattern3Decl,
-        syntax.TilesDecl,
-        syntax.ProblemDecl,
-        syntax.Flag,
-    )
     interpreter = Interpreter(quiet=True)
-    last = None
-    for statement in program.statements:
-        if isinstance(statement, syntax.Exit):
-            break
-        if isinstance(statement, declarations):
-            try:
-                interpreter.execute(statement)
-            except RecursionError:
-                raise LangError("this statement is nested too deeply", statement.pos) from None
-            if isinstance(statement, syntax.ProblemDecl):
-                last = statement.name
+    last = interpreter.declare(program)
     known = {**interpreter.problems, **interpreter.problems3}
     name = wanted if wanted is not None else last
     if name is None:
