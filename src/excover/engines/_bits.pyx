@@ -111,9 +111,9 @@ root: the options compatible with the root's option become options ``0..L-1`` an
 columns and per-option lists are rebuilt over them, so that every level below works on
 bitsets of ``L`` bits instead of all the options' (the same nodes, less time:
 docs/performance.md, "Below the root"). A symmetry-broken count, whose root branches on
-options that are whole subproblems side by side, gains as much: each subproblem is searched on its own bitsets. The rebuilding
-costs a pass over the columns per option of the root; the search tree, its solutions and
-their order are unchanged. Going back to the root puts the full structures back.
+options that are whole subproblems side by side, gains as much: each subproblem is
+searched on its own bitsets. The rebuilding costs a pass over the columns per option of
+the root; the search tree, its solutions and their order are unchanged. Going back to the root puts the full structures back.
 
 The loop is a state machine that can stop between two steps and resume exactly there: at
 a solution, at a limit on nodes or solutions, and after each chunk of work, when the
