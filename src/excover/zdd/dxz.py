@@ -260,7 +260,7 @@ def prefers_topdown(problem: Problem) -> bool:
     is no wider (:func:`open_width`) than DXZ's (options by first primary item). Queens
     (35 against 48 at n = 12), domino and polyomino tilings made by :mod:`excover.tiling`
     qualify; Knuth's pentomino files, whose options come piece by piece (61 against 41
-    for scott.dlx, where DXZ takes 5 s and the top-down construction minutes), do not."""
+    for scott.dlx, where the top-down construction is far slower than DXZ), do not."""
     if not topdown_applies(problem):
         return False
     natural = open_width(problem, list(range(problem.n_options)))
