@@ -22,6 +22,7 @@ import signal
 import sys
 import time
 from collections.abc import Callable, Sequence
+from importlib import import_module
 
 from excover.cli.common import (
     EXIT_BROKEN_PIPE,
@@ -113,67 +114,37 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     commands = parser.add_subparsers(
         title="commands", dest="command", metavar="COMMAND", required=True
     )
-    if only in ("queens", "sudoku"):
-        from excover.puzzles.cli import add_puzzle_commands
-
-        add_puzzle_commands(commands)
-        return parser
-    if only in _PROBLEM_COMMANDS:
-        from excover.cli.commands import add_problem_commands
-
-        add_problem_commands(commands, _read_board)
-        return parser
-    if only == "disassemble":
-        from excover.burr.cli import add_disassemble_command
-
-        add_disassemble_command(commands)
-        return parser
-    from excover.nonogram.cli import add_nonogram_command
-
-    if only == "nonogram":
-        add_nonogram_command(commands)
-        return parser
-    from excover.studio.cli import add_studio_command
-
-    if only == "studio":
-        add_studio_command(commands)
-        return parser
-    from excover.sequences.cli import add_sequence_command
-
-    if only == "sequence":
-        add_sequence_command(commands)
-        return parser
-    from excover.lang.unique_cli import add_unique_command
-
-    if only == "unique":
-        add_unique_command(commands)
-        return parser
-    from excover.burr.cli import add_disassemble_command
-    from excover.cli.commands import add_problem_commands
-    from excover.lang.cli import add_run_command
-    from excover.puzzles.cli import add_puzzle_commands
-
-    add_problem_commands(commands, _read_board)
-    add_puzzle_commands(commands)
-    add_nonogram_command(commands)
-    add_run_command(commands)
-    add_studio_command(commands)
-    add_sequence_command(commands)
-    add_disassemble_command(commands)
-    add_unique_command(commands)
+    whole = only not in _LIGHT
+    for module, function, names in _GROUPS:
+        if whole or only in names:
+            add = getattr(import_module(module), function)
+            if names is _PROBLEM_COMMANDS:  # they read boards with the tiling package
+                add(commands, _read_board)
+            else:
+                add(commands)
     return parser
 
 
 #: The commands of :func:`excover.cli.commands.add_problem_commands`.
 _PROBLEM_COMMANDS = ("count", "solve", "dimacs", "estimate", "schema")
 
-#: The commands whose runs build only their own parser, or their group's (see
-#: :func:`build_parser`): their usage lines and errors read the same as under the whole
-#: parser.
-_LIGHT = (
-    *("nonogram", "queens", "sudoku", "studio", "sequence", "disassemble", "unique"),
-    *_PROBLEM_COMMANDS,
+#: The groups of commands, in the order the whole parser lists them: the module and the
+#: function that add a group, and the commands a run of which builds only that group's
+#: parser (see :func:`build_parser`; ``run`` always builds the whole parser).
+_GROUPS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
+    ("excover.cli.commands", "add_problem_commands", _PROBLEM_COMMANDS),
+    ("excover.puzzles.cli", "add_puzzle_commands", ("queens", "sudoku")),
+    ("excover.nonogram.cli", "add_nonogram_command", ("nonogram",)),
+    ("excover.lang.cli", "add_run_command", ()),
+    ("excover.studio.cli", "add_studio_command", ("studio",)),
+    ("excover.sequences.cli", "add_sequence_command", ("sequence",)),
+    ("excover.burr.cli", "add_disassemble_command", ("disassemble",)),
+    ("excover.lang.unique_cli", "add_unique_command", ("unique",)),
 )
+
+#: The commands whose runs build only their own parser, or their group's: their usage
+#: lines and errors read the same as under the whole parser.
+_LIGHT = tuple(name for _, _, names in _GROUPS for name in names)
 
 
 def _parse(parser: argparse.ArgumentParser, argv: list[str]) -> argparse.Namespace:

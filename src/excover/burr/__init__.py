@@ -16,7 +16,7 @@ finds, every separation is tried before an assembly is called stuck::
 
 from __future__ import annotations
 
-from typing import Any
+from excover.lazy import lazy_getattr
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -52,16 +52,7 @@ _LAZY = {
 }
 
 
-def __getattr__(name: str) -> Any:
-    """Import a public name when first asked for (see ``_LAZY``)."""
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module 'excover.burr' has no attribute {name!r}")
-    from importlib import import_module
-
-    value = getattr(import_module(module), name)
-    globals()[name] = value  # later look-ups skip this function
-    return value
+__getattr__ = lazy_getattr(__name__, _LAZY, globals())
 
 
 def __dir__() -> list[str]:

@@ -31,7 +31,7 @@ from excover.cli import common
 from excover.cli.common import add_json, add_quiet
 from excover.errors import UsageError
 
-TYPE_CHECKING = False  # typing is for type checkers: importing it costs each run ~6 ms
+TYPE_CHECKING = False  # typing is for type checkers: a run need not import it
 if TYPE_CHECKING:
     from typing import Any
 

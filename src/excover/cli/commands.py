@@ -155,23 +155,11 @@ def _tiling_flags(parser: argparse.ArgumentParser, read_board: BoardReader) -> N
     """``--pieces`` and its companions: FILE is then a board to tile (see
     :mod:`excover.tiling.files`), read by ``read_board``."""
     parser.set_defaults(read_board=read_board)
-    parser.add_argument(
-        "--pieces",
-        metavar="PIECES",
-        help="FILE is a board ('#' cells, '.' or space holes) to tile with these pieces: "
+    common.add_board_flags(
+        parser,
+        "FILE is a board ('#' cells, '.' or space holes) to tile with these pieces: "
         "one piece a line, a list of [row, col] cells, optionally named ('L: [[0,0],[1,0],"
         "[2,0],[2,1]]'); pieces turn and flip freely, identical ones are interchangeable",
-    )
-    parser.add_argument(
-        "--no-reflections",
-        action="store_true",
-        help="with --pieces: pieces may be rotated, not reflected",
-    )
-    parser.add_argument(
-        "--multiplicity",
-        choices=["one", "maybe", "any"],
-        help="with --pieces: each piece used exactly once (one, the default), at most once "
-        "(maybe) or any number of times (any)",
     )
 
 

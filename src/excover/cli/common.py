@@ -56,6 +56,7 @@ from excover.cli.flags import SEARCH_FLAGS as SEARCH_FLAGS
 from excover.cli.flags import Container as Container
 from excover.cli.flags import Flag as Flag
 from excover.cli.flags import Refused as Refused
+from excover.cli.flags import add_board_flags as add_board_flags
 from excover.cli.flags import add_flag as add_flag
 from excover.cli.flags import add_input as add_input
 from excover.cli.flags import add_json as add_json

@@ -276,6 +276,23 @@ def add_quiet(parser: Container) -> None:
     add_flag(parser, "quiet")
 
 
+def add_board_flags(parser: Container, pieces: str) -> None:
+    """``--pieces PIECES`` (FILE is then a board to tile with them; ``pieces`` is its help)
+    and its companions ``--no-reflections`` and ``--multiplicity``."""
+    parser.add_argument("--pieces", metavar="PIECES", help=pieces)
+    parser.add_argument(
+        "--no-reflections",
+        action="store_true",
+        help="with --pieces: pieces may be rotated, not reflected",
+    )
+    parser.add_argument(
+        "--multiplicity",
+        choices=["one", "maybe", "any"],
+        help="with --pieces: each piece used exactly once (one, the default), at most once "
+        "(maybe) or any number of times (any)",
+    )
+
+
 def add_svg(parser: Container, help: str) -> None:
     """``--svg OUT``: a picture of the result."""
     parser.add_argument("--svg", metavar="OUT", help=help)

@@ -17,13 +17,12 @@ more. :func:`count` therefore goes, in order:
    that are too big for the scout first (more than :data:`SCOUT_FIRST` nodes) and have
    :data:`SLICE_MIN_ITEMS` primary items or more: :data:`FIRST_SLICE` seconds of it
    alone and :data:`SLICE_PER_NODE` more a node (items in all options). On the SAT 2026
-   graph instances it finishes within that slice on all 201 (its count 0.3-0.7 µs a
-   node, after a layout of 0.2-1 ms), and it is the best route on most: counting part by
-   part costs 5-25 ms there, most of it fixed (the look for parts, each part's route
-   choice, the engines' modules). If it does not finish, it pauses and the steps below
-   follow: it is then the race's rival where the problem does not fall apart (no work
-   lost: the search then has its share of the race first), and its slice is lost where
-   it does.
+   graph instances it finishes within that slice on all 201, and it is the best route on
+   most: counting part by part costs more there, most of it fixed (the look for parts,
+   each part's route choice, the engines' modules). If it does not finish, it pauses and
+   the steps below follow: it is then the race's rival where the problem does not fall
+   apart (no work lost: the search then has its share of the race first), and its slice
+   is lost where it does.
 3. **The parts route** (:mod:`excover.counting.parts`), when the problem falls apart into
    independent parts: each part is counted by this same choice and the counts are
    multiplied. A search would walk the product of the parts' trees; here each part
@@ -31,7 +30,8 @@ more. :func:`count` therefore goes, in order:
    within its scout, the frontier count some). Problems of at most :data:`SCOUT_FIRST`
    nodes get the search's scout first and are looked at for parts only if it does not
    finish (the look's module costs more than their count); larger ones are looked at
-   first (a bit-parallel engine for a whole graph instance takes 10 ms to build).
+   first (a bit-parallel engine for a whole graph instance costs more to build than its
+   parts' engines).
 4. **The frontier count after reordering the items**, on problems of
    :data:`REORDER_MIN_ITEMS` primary items or more (the look for
    an order costs more than a small problem's count by the other routes).
@@ -144,16 +144,15 @@ GROWTH = 1.25
 #: tries then take less time than the one that finishes.
 RESTART_GROWTH = 2.0
 #: Seconds of the search's own time after which its rivals (DXZ, the component count)
-#: join the race: a few times what their first steps cost in a fresh process (2-3 ms:
-#: their modules, the component count's look for a split below the first branching,
-#: DXZ's links), so that they cost a count that goes on past this at most a fraction of
-#: its time, and a count that ends before it none (pentominoes in a 3 x 20 box: 9 ms).
+#: join the race: a few times what their first steps cost in a fresh process (their
+#: modules, the component count's look for a split below the first branching, DXZ's
+#: links), so that they cost a count that goes on past this at most a fraction of its
+#: time, and a count that ends before it none.
 #: Where a rival would win, it starts this much later than it could.
 RIVALS_AFTER = 0.010
 #: ... and this many seconds more per node of the problem (items in all options): the
 #: rivals' first steps grow with it (the look for a split passes over the options once
-#: per branch of the first item, DXZ builds its links; Scott's pentomino puzzle, 8,000
-#: nodes: 3-4 ms in all).
+#: per branch of the first item, DXZ builds its links).
 RIVALS_AFTER_PER_NODE = 1e-6
 #: Problems of at most this many nodes (items in all options) get the search's scout
 #: before the look for parts (:mod:`excover.counting.parts`), which then comes only if
@@ -161,7 +160,7 @@ RIVALS_AFTER_PER_NODE = 1e-6
 #: fraction of a millisecond to build and its scout about as much, less than loading
 #: the look's module (the queens of 8, Latin squares of order 6 and 7). Larger ones are
 #: looked at first: a bit-parallel engine for the whole of a SAT 2026 graph instance
-#: takes 10 ms to build, its parts together 1-2 ms.
+#: costs several times what its parts' engines cost together.
 SCOUT_FIRST = 4096
 #: The fewest primary items for which the choice looks for an order of the items that
 #: suits the frontier count (:data:`excover.zdd.frontier.REORDER_MIN_ITEMS`, whose notes
@@ -170,16 +169,16 @@ REORDER_MIN_ITEMS = 256
 #: CPU seconds of the frontier count's first slice on the whole problem (step 2 of the
 #: module notes), its layout not included ...
 FIRST_SLICE = 0.002
-#: ... and this many more a node of the problem (items in all options): the SAT 2026
-#: graph instances take 0.3-0.7 µs a node (14,000-70,000 nodes; Cesnet1999 28 ms), and
-#: the other routes' fixed costs grow with the nodes as well (the look for parts, the
+#: ... and this many more a node of the problem (items in all options): the frontier
+#: count of the SAT 2026 graph instances takes less than that a node, and the other
+#: routes' fixed costs grow with the nodes as well (the look for parts, the
 #: search engine's build). The same rate as :data:`RIVALS_AFTER_PER_NODE`: where the
 #: problem does not fall apart, the count is the race's rival, which would have joined
 #: after about as long.
 SLICE_PER_NODE = 1e-6
 #: The fewest primary items of a problem given that first slice: the graph instances
-#: have 130 or more; below, the pentomino boxes of Knuth's files (72 items, 7,000-12,000
-#: nodes) are the search's in 9 ms to a second, and a slice would only delay it.
+#: have 130 or more; below, the pentomino boxes of Knuth's files (72 items) are the
+#: search's, and a slice would only delay it.
 SLICE_MIN_ITEMS = 128
 #: Seconds of race a parallel count spends choosing the method of its subproblems.
 SCOUT_SECONDS = 0.5
@@ -189,23 +188,20 @@ RIVAL_BYTES = 2 << 30
 #: CPU seconds the search must still project it needs (:meth:`SearchRunner.remaining
 #: <excover.counting.routes.SearchRunner.remaining>`), once it has run alone until its
 #: rivals would join, for the choice to preprocess the problem
-#: (:func:`excover.preprocess.preprocess`) and count the smaller one instead: there the
-#: search's projection is within 0.7-1.4x of the truth on Knuth's pentomino, queens and
-#: Scott files, preprocessing them takes 0.5-7 ms, and the smaller pentomino trees take
-#: 0.7-0.9 of the time (docs/performance.md#preprocessing); on shorter counts the search
-#: already done, lost in the switch, and the preprocessing would cost more than they
-#: save, and a tree that grows when MRV's ties fall another way (pento3x20: twice the
-#: nodes) would cost twice a short count.
+#: (:func:`excover.preprocess.preprocess`) and count the smaller one instead: from there
+#: on the search's projection is near the truth and the preprocessing pays
+#: (docs/performance.md#preprocessing); on shorter counts the search already done, lost
+#: in the switch, and the preprocessing would cost more than they save, and a tree that
+#: grows when MRV's ties fall another way would cost twice a short count.
 PREPROCESS_ABOVE = 0.1
 #: ... and at least this many times the seconds it has spent: a switch to the smaller
 #: problem loses them, and preprocessing gains a tenth to a quarter of a pentomino box's
-#: count (a partial Latin square of order 8, which it cut by 5%, lost 1.45x to the
-#: switch: 18 ms spent, 0.11 s projected, a rival that would have finished in 13 ms).
+#: count.
 PREPROCESS_PAYBACK = 8.0
 #: The share of that projected time the preprocessing may take (its budget of mems,
-#: at :data:`MEMS_PER_SECOND`): the XCC nonograms' 11,000-13,000 options take 0.2-0.5 s to
-#: preprocess in full, more than their count; a preprocessing cut short by its budget is
-#: still exact (every removal it made was proven).
+#: at :data:`MEMS_PER_SECOND`): some problems take longer to preprocess in full than to
+#: count; a preprocessing cut short by its budget is still exact (every removal it made
+#: was proven).
 PREPROCESS_SHARE = 0.25
 #: Mems (incidences looked at) the preprocessing looks at in a CPU second, about
 #: (:data:`excover.preprocess.DEFAULT_BUDGET`'s 10**9 take half a second).
@@ -215,9 +211,8 @@ MEMS_PER_SECOND = 2e9
 def _rival_bytes() -> int:
     """The frontier count's memory bound as the search's rival: :data:`RIVAL_BYTES`, or a
     quarter of the machine's memory where that is more, within the bound of every ZDD
-    construction (:func:`excover.zdd.memory.default_bound`). (A partial Latin square of
-    order 8 with 14 cells given: the frontier count takes 15 s and 2.3 GB, the search
-    four minutes; with 2 GiB the count left the race at 8 s and auto took 331 s.)"""
+    construction (:func:`excover.zdd.memory.default_bound`): a frontier count that would
+    win may need more than 2 GiB."""
     from excover.zdd import memory
 
     machine = memory.machine_memory()

@@ -16,7 +16,7 @@ from excover.errors import UsageError
 TYPE_CHECKING = False  # typing is for type checkers: a run need not import it
 if TYPE_CHECKING:
     from collections.abc import Iterator, Mapping
-    from typing import Unpack
+    from typing import Any, Unpack
 
     from excover.problem import Problem, SearchOptions
 
@@ -32,19 +32,8 @@ def first(
     **options: Unpack[SearchOptions],
 ) -> list[int] | None:
     """The first solution ``method`` finds (option indices), or None."""
-    if method == "sat":
-        from excover.sat import solve
-
-        return solve.first(problem, solver, amo, **options)
-    check_not_sat(method, solver, amo)
-    if method == "zdd":
-        from excover.zdd import dxz
-
-        check_search_options(method, options)
-        return dxz.first(problem)
-    from excover.engines import wall_clock_search
-
-    return wall_clock_search(problem, **options).first()
+    found: list[int] | None = _by(method, "first", problem, (), solver, amo, options)
+    return found
 
 
 def solutions(
@@ -58,19 +47,8 @@ def solutions(
 ) -> Iterator[list[int]]:
     """The solutions ``method`` finds, lazily, at most ``limit`` of them (``"auto"``
     lists by the compiled search, as ``"dlx"`` does)."""
-    if method == "sat":
-        from excover.sat import solve
-
-        return solve.solutions(problem, solver, amo, limit, **options)
-    check_not_sat(method, solver, amo)
-    if method == "zdd":
-        from excover.zdd import dxz
-
-        check_search_options(method, options)
-        return dxz.solutions(problem, limit)
-    from excover.engines import wall_clock_search
-
-    return wall_clock_search(problem, **options).solutions(limit)
+    found: Iterator[list[int]] = _by(method, "solutions", problem, (limit,), solver, amo, options)
+    return found
 
 
 def count(
@@ -84,23 +62,40 @@ def count(
 ) -> int:
     """The number of solutions, by ``method``; ``preprocess`` lets ``"auto"`` preprocess
     a long count (:data:`excover.counting.choice.PREPROCESS_ABOVE`)."""
+    if method == "auto":
+        from excover.counting.choice import count as count_by_routes
+
+        check_not_sat(method, solver, amo)
+        return count_by_routes(problem, preprocess=preprocess, **options).count
+    total: int = _by(method, "count", problem, (), solver, amo, options)
+    return total
+
+
+def _by(
+    method: str,
+    operation: str,
+    problem: Problem,
+    arguments: tuple[object, ...],
+    solver: str | None,
+    amo: str | None,
+    options: SearchOptions,
+) -> Any:
+    """``operation`` (``first``, ``solutions`` or ``count``, which each method names
+    alike) of ``method`` on ``problem``, with its ``arguments``: the SAT solver, the ZDD
+    constructions (which take no search options) or the compiled search."""
     if method == "sat":
         from excover.sat import solve
 
-        return solve.count(problem, solver, amo, **options)
+        return getattr(solve, operation)(problem, solver, amo, *arguments, **options)
     check_not_sat(method, solver, amo)
     if method == "zdd":
         from excover.zdd import dxz
 
         check_search_options(method, options)
-        return dxz.count(problem)
-    if method == "auto":
-        from excover.counting.choice import count as count_by_routes
-
-        return count_by_routes(problem, preprocess=preprocess, **options).count
+        return getattr(dxz, operation)(problem, *arguments)
     from excover.engines import wall_clock_search
 
-    return wall_clock_search(problem, **options).count()
+    return getattr(wall_clock_search(problem, **options), operation)(*arguments)
 
 
 def check_not_sat(method: str, solver: str | None, amo: str | None) -> None:

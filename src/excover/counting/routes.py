@@ -273,8 +273,7 @@ class SearchRunner(Runner):
         either within :data:`BEHIND` times what this search has spent or
         :data:`FAR_AHEAD` times ahead): then :data:`LOW_WEIGHT`. The mirror of
         :meth:`FrontierRunner.weight`, for the problems where the frontier count wins
-        by far: on latin8-blk-00001 the frontier count takes 2.4 s where the search
-        projects minutes, and an even share there cost twice the frontier count's time."""
+        by far, where an even share would cost twice the frontier count's time."""
         left = self.remaining()
         if left == math.inf or rival_left == math.inf:
             self.behind = False
@@ -473,9 +472,9 @@ SPAN_SAMPLE = 64
 def _too_wide(problem: Problem) -> bool:
     """Whether one of :data:`SPAN_SAMPLE` options spread over ``problem`` spans more than
     :data:`FRONTIER_SPAN` items in their own order: then the frontier count does not take
-    it in that order, told in some microseconds, before its module is loaded (a
-    millisecond: Kirkman triple systems, counted by the search in 3-4 ms, need it no
-    more). False says nothing: the compiled test decides."""
+    it in that order, told in some microseconds, before its module is loaded (which costs
+    more than some whole counts by the search). False says nothing: the compiled test
+    decides."""
     data = problem.engine_input()
     start, items = data.option_start, data.node_item
     n_options = len(start) - 1
@@ -492,16 +491,13 @@ def _too_wide(problem: Problem) -> bool:
 BEHIND = 2.0
 #: How many times shorter than the search's projected remaining time the frontier
 #: count's own projection must be for it to keep an even share (see
-#: :meth:`FrontierRunner.weight`): its projection runs low while its layers grow (a
-#: fifth to a half of the truth over the first half of pento6x10-xq's count), the
-#: search's is within 10-30 % of the truth.
+#: :meth:`FrontierRunner.weight`): its projection runs low while its layers grow, the
+#: search's is near the truth.
 LEAD = 2.0
 #: How many times shorter than the search's projected remaining time the frontier
 #: count's projection must be for it to lead before the search has spent half as long
-#: (:data:`BEHIND`): early in a count that projection runs low, by up to 9 times
-#: (pento6x10-xq after 5 ms), so only a lead beyond that is taken at its word (Latin
-#: squares of order 8: the frontier count projects 0.06 s after its first layers, the
-#: search 12 s; the frontier count finishes in 2.4 s, the search in minutes).
+#: (:data:`BEHIND`): early in a count that projection runs low, by up to several times,
+#: so only a lead beyond that is taken at its word.
 FAR_AHEAD = 16.0
 
 
@@ -564,21 +560,16 @@ class FrontierRunner(Runner):
         the search's projection from the share of its tree walked,
         :meth:`SearchRunner.remaining`), or :data:`BEHIND` times what its rival has
         spent so far (unless :data:`FAR_AHEAD` times ahead of the rival's projection).
-        The frontier count's own projection runs low while its layers grow
-        (pento6x10-xq: 0.01 s projected at a twentieth of the count, 0.1 s left; a third
-        of the truth at a fifth), the search's is within 10-30 % once a fifth is done;
-        where the two are about even (pento6x10-xq: 0.11 s and 0.10 s alone, in one
-        process), giving the search the lead costs about 1.3 times its time (0.149 s
-        measured), an even share 1.5 times (0.17 s, with the projections compared as
-        they are). Whether its layers will stay few cannot be told in advance; how fast
-        it moves through them can. Where its states multiply layer after layer (the
-        pentomino boxes of Knuth's files and Scott's puzzle: tens of times more states
-        each layer, gigabytes by the sixth of 72 layers) it projects seconds where the
-        search takes 0.04-0.5 s, and an even race cost twice the search's time (1.8-2.1x
-        measured); with a fifth of the time it costs about 1.2x. Where it wins by far
-        (Latin squares of order 8: 2-3 s against the search's minutes) it leads from
-        its first layers, FAR_AHEAD of the search's projection, and the search takes the
-        low share (:meth:`SearchRunner.weight`). A count whose share dropped gets it
+        The frontier count's own projection runs low while its layers grow, the search's
+        is near the truth once a fifth is done; where the two are about even, giving the
+        search the lead costs less than an even share. Whether its layers will stay few
+        cannot be told in advance; how fast it moves through them can. Where its states
+        multiply layer after layer (the pentomino boxes of Knuth's files and Scott's
+        puzzle) an even race would cost twice the search's time, a fifth of the time much
+        less. Where it wins by far (Latin squares of order 8) it leads from its first
+        layers, FAR_AHEAD of the search's projection, and the search takes the low share
+        (:meth:`SearchRunner.weight`). The figures: docs/performance.md, "The figures
+        behind the choice's constants". A count whose share dropped gets it
         back once the rival's time catches up."""
         if rival_seconds <= 0.0:
             return 1.0

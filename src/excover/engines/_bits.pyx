@@ -109,12 +109,11 @@ Below the root
 On Algorithms X and C the engine renumbers the options in play after each choice at the
 root: the options compatible with the root's option become options ``0..L-1`` and the
 columns and per-option lists are rebuilt over them, so that every level below works on
-bitsets of ``L`` bits instead of all the options' (measured: 6-18% less time on queens
-13 and 14, the pentomino rectangles and Scott's problem, the same nodes). A
-symmetry-broken count, whose root branches on options that are whole subproblems side
-by side, gains as much: each subproblem is searched on its own bitsets. The rebuilding
-costs a pass over the columns per option of the root; the search tree, its solutions and
-their order are unchanged. Going back to the root puts the full structures back.
+bitsets of ``L`` bits instead of all the options' (the same nodes, less time:
+docs/performance.md, "Below the root"). A symmetry-broken count, whose root branches on
+options that are whole subproblems side by side, gains as much: each subproblem is
+searched on its own bitsets. The rebuilding costs a pass over the columns per option of
+the root; the search tree, its solutions and their order are unchanged. Going back to the root puts the full structures back.
 
 The loop is a state machine that can stop between two steps and resume exactly there: at
 a solution, at a limit on nodes or solutions, and after each chunk of work, when the

@@ -22,7 +22,9 @@ A program is harmless by default: :class:`Permissions` (given to :func:`parse_fi
 writes and on running outside programs (see :mod:`excover.lang.sandbox`).
 """
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from excover.lazy import lazy_getattr
 
 if TYPE_CHECKING:
     from excover.lang.errors import LangError, Pos, Source
@@ -55,9 +57,4 @@ _LAZY = {
 }
 
 
-def __getattr__(name: str) -> Any:
-    if name in _LAZY:
-        import importlib
-
-        return getattr(importlib.import_module(_LAZY[name]), name)
-    raise AttributeError(f"module 'excover.lang' has no attribute {name!r}")
+__getattr__ = lazy_getattr(__name__, _LAZY, globals())

@@ -73,6 +73,37 @@ def _trominoes() -> dict[str, Shape]:
     return {"I3": straight, "L3": bent}
 
 
+def _family(
+    stem: str,
+    count: int,
+    grid: str,
+    generate: Callable[..., Sequence[Shape]],
+    cells: int,
+    *,
+    mirror_pairs: bool = False,
+) -> PieceSet:
+    """The set of the ``count`` pieces of ``cells`` cells that ``generate`` makes, named
+    after ``stem`` (``hexomino1`` ... ``hexomino35``, the set ``hexominoes``). Solid
+    pieces are generated up to rotation only (they cannot be mirrored), so a solid family
+    with ``mirror_pairs`` keeps both pieces of each mirror pair."""
+    name = stem + ("es" if stem[-1] in "ox" else "s")
+    names = f"{stem}1 {stem}2" if count == 2 else f"{stem}1 ... {stem}{count}"
+    called = _CALLED.get(name, name) + (", mirror pairs apart" if mirror_pairs else "")
+    solid = grid not in ("square", "triangle", "hex")
+
+    def build() -> dict[str, Shape]:
+        return _numbered(stem, generate(cells, "rotations") if solid else generate(cells))
+
+    return PieceSet(name, f"the {count} {called}: {names}", grid, build)
+
+
+#: What a title calls a family whose name does not say it all.
+_CALLED = {
+    "diprisms": "diprisms (two triangular prisms)",
+    "trirhombics": "tri-rhombic dodecahedra",
+    "tetrarhombics": "tetra-rhombic dodecahedra",
+}
+
 _SETS = [
     PieceSet(
         "monomino", "the monomino (one square)", "square", lambda: {"monomino": polyominoes(1)[0]}
@@ -91,116 +122,31 @@ _SETS = [
         "square",
         lambda: dict(pentominoes()),
     ),
-    PieceSet(
-        "hexominoes",
-        "the 35 hexominoes: hexomino1 ... hexomino35",
-        "square",
-        lambda: _numbered("hexomino", polyominoes(6)),
-    ),
+    _family("hexomino", 35, "square", polyominoes, 6),
     PieceSet(
         "triamonds",
         "the triamond (3 triangles)",
         "triangle",
         lambda: {"triamond": polyiamonds(3)[0]},
     ),
-    PieceSet(
-        "tetriamonds",
-        "the 3 tetriamonds: tetriamond1 ... tetriamond3",
-        "triangle",
-        lambda: _numbered("tetriamond", polyiamonds(4)),
-    ),
-    PieceSet(
-        "pentiamonds",
-        "the 4 pentiamonds: pentiamond1 ... pentiamond4",
-        "triangle",
-        lambda: _numbered("pentiamond", polyiamonds(5)),
-    ),
-    PieceSet(
-        "hexiamonds",
-        "the 12 hexiamonds: hexiamond1 ... hexiamond12",
-        "triangle",
-        lambda: _numbered("hexiamond", polyiamonds(6)),
-    ),
+    _family("tetriamond", 3, "triangle", polyiamonds, 4),
+    _family("pentiamond", 4, "triangle", polyiamonds, 5),
+    _family("hexiamond", 12, "triangle", polyiamonds, 6),
     PieceSet("dihex", "the dihex (two hexagons)", "hex", lambda: {"dihex": polyhexes(2)[0]}),
-    PieceSet(
-        "trihexes",
-        "the 3 trihexes: trihex1 ... trihex3",
-        "hex",
-        lambda: _numbered("trihex", polyhexes(3)),
-    ),
-    PieceSet(
-        "tetrahexes",
-        "the 7 tetrahexes: tetrahex1 ... tetrahex7",
-        "hex",
-        lambda: _numbered("tetrahex", polyhexes(4)),
-    ),
-    PieceSet(
-        "pentahexes",
-        "the 22 pentahexes: pentahex1 ... pentahex22",
-        "hex",
-        lambda: _numbered("pentahex", polyhexes(5)),
-    ),
-    PieceSet(
-        "tricubes",
-        "the 2 tricubes: tricube1 tricube2",
-        "cube",
-        lambda: _numbered("tricube", polycubes(3, "rotations")),
-    ),
-    PieceSet(
-        "tetracubes",
-        "the 8 tetracubes, mirror pairs apart: tetracube1 ... tetracube8",
-        "cube",
-        lambda: _numbered("tetracube", polycubes(4, "rotations")),
-    ),
-    PieceSet(
-        "pentacubes",
-        "the 29 pentacubes, mirror pairs apart: pentacube1 ... pentacube29",
-        "cube",
-        lambda: _numbered("pentacube", polycubes(5, "rotations")),
-    ),
+    _family("trihex", 3, "hex", polyhexes, 3),
+    _family("tetrahex", 7, "hex", polyhexes, 4),
+    _family("pentahex", 22, "hex", polyhexes, 5),
+    _family("tricube", 2, "cube", polycubes, 3),
+    _family("tetracube", 8, "cube", polycubes, 4, mirror_pairs=True),
+    _family("pentacube", 29, "cube", polycubes, 5, mirror_pairs=True),
     PieceSet("soma", "the 7 Soma pieces: V L T Z A B P", "cube", lambda: dict(soma_pieces())),
-    PieceSet(
-        "diprisms",
-        "the 2 diprisms (two triangular prisms): diprism1 diprism2",
-        "prism",
-        lambda: _numbered("diprism", polyprisms(2, "rotations")),
-    ),
-    PieceSet(
-        "triprisms",
-        "the 3 triprisms: triprism1 ... triprism3",
-        "prism",
-        lambda: _numbered("triprism", polyprisms(3, "rotations")),
-    ),
-    PieceSet(
-        "tetraprisms",
-        "the 13 tetraprisms, mirror pairs apart: tetraprism1 ... tetraprism13",
-        "prism",
-        lambda: _numbered("tetraprism", polyprisms(4, "rotations")),
-    ),
-    PieceSet(
-        "trispheres",
-        "the 5 trispheres, mirror pairs apart: trisphere1 ... trisphere5",
-        "sphere",
-        lambda: _numbered("trisphere", polyspheres(3, "rotations")),
-    ),
-    PieceSet(
-        "tetraspheres",
-        "the 28 tetraspheres, mirror pairs apart: tetrasphere1 ... tetrasphere28",
-        "sphere",
-        lambda: _numbered("tetrasphere", polyspheres(4, "rotations")),
-    ),
-    PieceSet(
-        "trirhombics",
-        "the 5 tri-rhombic dodecahedra, mirror pairs apart: trirhombic1 ... trirhombic5",
-        "rhombic",
-        lambda: _numbered("trirhombic", polyrhombic_dodecahedra(3, "rotations")),
-    ),
-    PieceSet(
-        "tetrarhombics",
-        "the 28 tetra-rhombic dodecahedra, mirror pairs apart: tetrarhombic1 ... tetrarhombic28",
-        "rhombic",
-        lambda: _numbered("tetrarhombic", polyrhombic_dodecahedra(4, "rotations")),
-    ),
+    _family("diprism", 2, "prism", polyprisms, 2),
+    _family("triprism", 3, "prism", polyprisms, 3),
+    _family("tetraprism", 13, "prism", polyprisms, 4, mirror_pairs=True),
+    _family("trisphere", 5, "sphere", polyspheres, 3, mirror_pairs=True),
+    _family("tetrasphere", 28, "sphere", polyspheres, 4, mirror_pairs=True),
+    _family("trirhombic", 5, "rhombic", polyrhombic_dodecahedra, 3, mirror_pairs=True),
+    _family("tetrarhombic", 28, "rhombic", polyrhombic_dodecahedra, 4, mirror_pairs=True),
 ]
 
 _BY_NAME = {piece_set.name: piece_set for piece_set in _SETS}

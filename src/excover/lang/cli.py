@@ -230,24 +230,7 @@ def _write_dlx(interpreter: Interpreter, program: Program, targets: list[tuple[s
     """``--write-dlx PROBLEM=FILE``: run the program's declarations (not its commands, up
     to an ``exit``), then write each PROBLEM's exact cover to its FILE, saying so on
     stderr. A name the program does not declare is an error listing those it does."""
-    from excover.lang import syntax
-    from excover.lang.errors import LangError
-
-    declarations = (
-        syntax.PatternDecl,
-        syntax.Pattern3Decl,
-        syntax.TilesDecl,
-        syntax.ProblemDecl,
-        syntax.Flag,
-    )
-    for statement in program.statements:
-        if isinstance(statement, syntax.Exit):
-            break
-        if isinstance(statement, declarations):
-            try:
-                interpreter.execute(statement)
-            except RecursionError:
-                raise LangError("this statement is nested too deeply", statement.pos) from None
+    interpreter.declare(program)
     known = {**interpreter.problems, **interpreter.problems3}
     for name, path in targets:
         if name not in known:

@@ -59,6 +59,9 @@ __all__ = ["Interpreter"]
 
 _LABELS = {"dlx": "DLX", "zdd": "ZDD", "sat": "SAT", "auto": "AUTO"}
 
+#: The statements :meth:`Interpreter.declare` runs.
+_DECLARATIONS = (s.PatternDecl, s.Pattern3Decl, s.TilesDecl, s.ProblemDecl, s.Flag)
+
 
 class Interpreter:
     """Runs programs, writing results to ``out`` (and ZDD sizes and warnings to ``err``).
@@ -128,6 +131,22 @@ class Interpreter:
                 raise LangError("this statement is nested too deeply", statement.pos) from None
             self.out.flush()
         return True
+
+    def declare(self, program: Program) -> str | None:
+        """Run the program's declarations (patterns, tiles, problems, flags), not its
+        commands, up to an ``exit``; the name of the last problem declared, or None."""
+        last = None
+        for statement in program.statements:
+            if isinstance(statement, s.Exit):
+                break
+            if isinstance(statement, _DECLARATIONS):
+                try:
+                    self.execute(statement)
+                except RecursionError:
+                    raise LangError("this statement is nested too deeply", statement.pos) from None
+                if isinstance(statement, s.ProblemDecl):
+                    last = statement.name
+        return last
 
     def execute(self, st: s.Statement) -> None:
         """Run one statement."""

@@ -76,22 +76,10 @@ def add_unique_command(commands: Any) -> None:
         metavar="NAME",
         help="with a .cmb program: the problem to make unique (default: the last declared)",
     )
-    parser.add_argument(
-        "--pieces",
-        metavar="PIECES",
-        help="FILE is a board to tile with these pieces (one a line, a list of [row, col] "
+    common.add_board_flags(
+        parser,
+        "FILE is a board to tile with these pieces (one a line, a list of [row, col] "
         "cells, optionally named), as 'excover count' reads them",
-    )
-    parser.add_argument(
-        "--no-reflections",
-        action="store_true",
-        help="with --pieces: pieces may be rotated, not reflected",
-    )
-    parser.add_argument(
-        "--multiplicity",
-        choices=["one", "maybe", "any"],
-        help="with --pieces: each piece used exactly once (one, the default), at most once "
-        "(maybe) or any number of times (any)",
     )
     parser.add_argument(
         "--max-pieces",
@@ -206,7 +194,6 @@ def _program_problem(path: str, wanted: str | None) -> tuple[str, Tiling]:
     """The problem ``wanted`` of the ``.cmb`` program ``path`` (default: the last one it
     declares), from its declarations run up to an ``exit``, its commands not run."""
     from excover.cli.kinds import other_kind
-    from excover.lang import syntax
     from excover.lang.errors import LangError
     from excover.lang.interp import Interpreter
     from excover.lang.parser import parse, parse_file
@@ -225,25 +212,8 @@ def _program_problem(path: str, wanted: str | None) -> tuple[str, Tiling]:
                     "with --pieces"
                 ) from None
             raise
-    declarations = (
-        syntax.PatternDecl,
-        syntax.Pattern3Decl,
-        syntax.TilesDecl,
-        syntax.ProblemDecl,
-        syntax.Flag,
-    )
     interpreter = Interpreter(quiet=True)
-    last = None
-    for statement in program.statements:
-        if isinstance(statement, syntax.Exit):
-            break
-        if isinstance(statement, declarations):
-            try:
-                interpreter.execute(statement)
-            except RecursionError:
-                raise LangError("this statement is nested too deeply", statement.pos) from None
-            if isinstance(statement, syntax.ProblemDecl):
-                last = statement.name
+    last = interpreter.declare(program)
     known = {**interpreter.problems, **interpreter.problems3}
     name = wanted if wanted is not None else last
     if name is None:

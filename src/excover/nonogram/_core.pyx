@@ -25,10 +25,8 @@ difference array, whose prefix sums say which cells some block may cover. The li
 no placement at all (a contradiction) when ``F[k][n]`` is false. The search holds the
 same tables one bit per position: a line of at most 63 cells (every line of most
 puzzles) in one 64-bit word a row (:func:`solve_bits`), where each row costs a few word
-operations instead of a pass over the line (the median time to classify a random
-30x30 puzzle drops from 5.2 to 1.7 ms); a longer line in ``n // 64 + 1`` words a row
-(:func:`solve_words`; the 70x80 ``lancaster.txt`` classified in 3.7 ms instead of 8.1,
-Faase in 8.2 s instead of 15.2). The byte tables stay as the reference the two are
+operations instead of a pass over the line; a longer line in ``n // 64 + 1`` words a
+row (:func:`solve_words`). The byte tables stay as the reference the two are
 tested against: the colour line solver (below) run with a single colour, black.
 
 **Propagation** keeps a queue of dirty lines. Solving a line narrows some cells; each

@@ -3,9 +3,9 @@
 On large random puzzles, decimation (:meth:`Core.guess
 <excover.nonogram._core.Core.guess>`) decides thousands of cells right and then a
 few wrong, and the tree search below cannot tell which: a wrong guess shows only
-thousands of cells later, where backtracking one step at a time is hopeless (random
-100x100 seed 14 was not settled in 1,300 s). A SAT solver given a state as unit clauses
-refutes it fast when it is wrong, so the guess to blame can be found by bisection:
+thousands of cells later, where backtracking one step at a time is hopeless. A SAT
+solver given a state as unit clauses refutes it fast when it is wrong, so the guess to
+blame can be found by bisection:
 
 1. decimate, with the *trusted* literals (none at first) decided at the root, and take
    the deepest consistent state it reaches (:meth:`Core.deepest_order
@@ -23,16 +23,14 @@ refutes it fast when it is wrong, so the guess to blame can be found by bisectio
    trusted literals (the prefix before the last one was not refuted within a run).
 
 A prefix Kissat finds satisfiable comes with a picture, and so does a decimation that
-reaches the end. Bisection takes some 11-14 runs of at most a few seconds; random 100x100
-seed 16, which no other route settled in 600 s, gets its picture at the second culprit.
+reaches the end. Bisection takes about a dozen runs of at most a few seconds.
 
 The search looks for a picture, not for proofs: a picture found is a picture (the
 caller checks it against the clues); when every literal has been blamed back to the
 first, it stops with :attr:`CulpritSearch.refuted` (the formula has no model), which the
-hybrid route leaves to CDCL on the whole formula to prove. On seed 14 the search walks
-back from the 5,926th literal a few at a time (to the 5,887th in six minutes): its
-wrong guesses are refuted only by longer runs than the bisection gives Kissat, and
-decimation makes new ones even from the generating picture's first 5,000 literals.
+hybrid route leaves to CDCL on the whole formula to prove. Some puzzles defeat it: their
+wrong guesses are refuted only by longer runs than the bisection gives Kissat (see
+docs/performance.md, "Hard puzzles").
 """
 
 from __future__ import annotations

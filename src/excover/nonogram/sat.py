@@ -50,8 +50,7 @@ the tree search finds hard it finds two pictures in a fraction of the time.
 clauses "a cover implies the cell black" and "a black cell has a cover": twice the
 clauses, and a variable to branch on that says *which* block makes a cell black. CaDiCaL
 does no better with them on random puzzles; Kissat does far better with them on some of
-the largest puzzles and worse on others (Faase, 95x80: a first picture in about 100 s,
-none within 600 s without; Knotty: over 200 s, against 105 s without).
+the largest puzzles and worse on others (docs/performance.md, "Tuning the hybrid route").
 
 Solving goes through the SAT back ends of :mod:`excover.sat.solve` (PySAT solvers in
 slices that honour ``timeout`` and Ctrl-C, or an ``ext:COMMAND``): each picture found is

@@ -47,6 +47,9 @@ Every solution found, by any route, is followed by its *rectangle swap*
 exchanged without changing a clue, which on random puzzles is the usual second picture.
 
 Under ``max_nodes`` only the compiled searches run (a CDCL slice has no nodes to count).
+
+The constants below were chosen by measurement: docs/performance.md ("Tuning the hybrid
+route") gives the figures.
 """
 
 from __future__ import annotations
@@ -110,33 +113,20 @@ __all__ = [
 ]
 
 #: Nodes of plain depth-first search before the hybrid route brings in restarts and CDCL
-#: (each node probes to its fixpoint). On 300 puzzles of the taai2011 tournament set,
-#: one picture each: 32 s in all with 300 nodes, 37 s with 1,000, 46 s with 3,000, 56 s
-#: with 50 (most then go to CDCL, whose formula alone takes some 15 ms to write); on the
-#: 55 slowest of 5,000 random 30x30 puzzles, 10.6 s with 300 or 50, 14 s with 1,000
-#: (measured with the CDCL formula narrowed to the block starts probing leaves, since
-#: dropped: it made no difference on whole tournament sets, and seed 984 of the random
-#: puzzles took 1.9 s with it, 0.9 s without).
+#: (each node probes to its fixpoint): enough for most puzzles to be settled by the search
+#: alone, few enough that the lost ones reach CDCL soon.
 DFS_NODES = 300
 
 #: Nodes the depth-first search may go past its first solution (found by a guess) before
-#: that solution's rectangle swap is sought. The swap is worked out in Python, some 3 ms
-#: on a 30x30 picture, where most random puzzles' second picture comes from the search
-#: within a few nodes. On the first 1,000 random 30x30 puzzles (two runs each, another
-#: job beside them): sought at once, median 3.0-3.9 ms and mean 9.5-11.2 ms; after 5, 20
-#: or 50 nodes, medians of 1.4-2.0 ms and means of 7.3-8.6 ms; never sought, median
-#: 1.6-2.0 ms but mean 13-15 ms (the search can take long to find a second picture that
-#: a swap gives at once).
+#: that solution's rectangle swap is sought: the swap is worked out in Python, and most
+#: random puzzles' second picture comes from the search within a few nodes.
 SWAP_AFTER = 20
 
 #: The depth-first search's budget in probes, besides its :data:`DFS_NODES`: this
 #: divided by the number of lines (rows and columns), the budget nonosolve
 #: (FastNonogramSolver) gives its own search. On large puzzles a node probes thousands
-#: of cells (Gettys, 59x99: 300 nodes took 17 s, some 2,000 probes and 80,000 line
-#: solves a node), and the search is seldom what settles them: with this budget Gettys
-#: took 4.8 s in all instead of 27.4 s, Faase 17.1 s instead of 43.1 s, random 60x60
-#: seeds 0 and 1 3.6 s and 3.3 s instead of 5.1 s and 4.7 s, measured one after the
-#: other. A 25x25 or 30x30 puzzle reaches its 300 nodes first.
+#: of cells and the search is seldom what settles them; a 25x25 or 30x30 puzzle reaches
+#: its 300 nodes first.
 DFS_WORK = 10_000_000
 
 #: Seconds of the first time slice of restarts (the slices then double).
@@ -148,42 +138,32 @@ FIRST_SLICE = 0.25
 CDCL_SHARE = 3
 
 #: The CDCL solver of the turns: CaDiCaL 1.9.5, with phases from belief propagation
-#: (:data:`BELIEF_ROUNDS`). On the tournament puzzles that 300 depth-first nodes and
-#: restarts to 200,000 probes leave open (75 of tcga2016, 54 of taai2011), it found the
-#: first pictures in 14.1 s and 11.8 s in all; on taai2011's, CaDiCaL 3.0 with the same
-#: phases took 18.2 s and Glucose 4 27.2 s; the route before (Glucose for a second, then
-#: CaDiCaL 3.0, no phases) took 53.8 s and 39.4 s.
+#: (:data:`BELIEF_ROUNDS`), the fastest of the solvers tried on the tournament puzzles
+#: the tree search leaves open.
 CDCL_SOLVER = "cadical195"
 
 #: Seconds CaDiCaL runs between two looks at the clock (and at Ctrl-C). Each call
-#: restarts part of its search, so short calls cost: on the slowest random 30x30
-#: puzzles 0.2 s took a fifth less time in all than the 0.05 s of the ``sat`` route.
+#: restarts part of its search, so short calls cost: this is four times the ``sat``
+#: route's slice.
 CDCL_SLICE = 0.2
 
 #: Seconds the turns of CDCL and restarts may go without a new answer before Kissat
-#: joins them: it is much stronger on the largest puzzles (Knotty's and Faase's first
-#: pictures in minutes, where CaDiCaL and the restarts found none within ten), weaker on
-#: large random ones (60x60: CaDiCaL within half a minute, Kissat not in five).
+#: joins them: it is much stronger on the largest puzzles, weaker on large random ones.
 KISSAT_AFTER = 8.0
 
 #: CDCL's share once Kissat has joined: the puzzles that get that far are mostly the
-#: ones CaDiCaL does not settle (Knotty: 535 s of CPU in all with CaDiCaL's slices as
-#: long as each Kissat run's, 251 s with this share; random 60x60, seed 1: 27 s and 35 s).
+#: ones CaDiCaL does not settle.
 CDCL_SHARE_BESIDE_KISSAT = 1
 
 #: How many times as long as the restarts' slice each slice of each Kissat run is (one
-#: run with cover variables, one without: Faase's first picture took 100 s with them and
-#: was not found in 600 s without; Knotty's took 105 s without and over 200 s with).
+#: run with cover variables, one without: each is far stronger than the other on some
+#: of the largest puzzles).
 KISSAT_SHARE = 3
 
 #: Before that, from the first round, the Kissat run without cover variables has a
 #: slice of each round after CaDiCaL's, this many times the restarts' slice (paused in
-#: between like the others). Kissat's first picture of random 30x30 seed 91 comes in
-#: 0.13 s where CaDiCaL takes seconds: on the 32 random 30x30 puzzles (of 5,000) whose
-#: depth-first search is lost, 14.3 and 15.8 s in all instead of 19.6 and 17.9 s (two
-#: runs each), seed 91 in 1.8-1.9 s instead of 4.4-6.7 s; Thing, Sierp, Gettys, Faase,
-#: Knotty and random 60x60 seeds 0 and 1 took 40.5 s in all against 39.4 s. Before
-#: CaDiCaL's slice instead, seed 91 took 1 s but seeds 917, 2413 and 3724 longer.
+#: between like the others): on some random puzzles Kissat's first picture comes at once
+#: where CaDiCaL takes seconds, at little cost to the others.
 KISSAT_EARLY_SHARE = 1
 
 #: Rounds of belief propagation (:meth:`Core.beliefs
@@ -195,58 +175,40 @@ BELIEF_ROUNDS = 20
 #: names the surest cells, :data:`GUESS_FRACTION` of the unknown ones are decided so,
 #: probing follows, and so on, with :data:`GUESS_ROUNDS` rounds of messages per step,
 #: for this many times the restarts' slice, until it meets :data:`GUESS_FAILURES` dead
-#: ends (it is deterministic: no point running it again). Alone, on the 32 random 30x30
-#: puzzles (of 5,000) whose depth-first search is lost, it found 30 first pictures in
-#: 3.4 s in all (CDCL took about 1 s on some single ones); random 60x60 seeds 0 and 1 in
-#: 0.6 s and 0.9 s, 100x100 seed 1 in 9 s. Settling those three went from 23, 31 and
-#: 318 s to 4.3, 4.8 and 54 s, and tcga2016's 1,000 puzzles from 89 s to 63 s; 5 rounds
-#: of messages per step instead of 20 lost the large puzzles (none of the three in 30 s).
-#: The decimation is paused at the end of its slice and resumed in the next round, so
-#: no step is made twice: Sierp (40x47) needs some 0.52 s of it, on a busy machine just
-#: over its first slice; resumed, the second round found the picture 0.02 s in, where
-#: started afresh it had to go through all of it again.
+#: ends (it is deterministic: no point running it again). It finds the first picture of
+#: most puzzles on which the depth-first search is lost, large ones too. The decimation
+#: is paused at the end of its slice and resumed in the next round, so no step is made
+#: twice.
 GUESS_SHARE = 2
 GUESS_FAILURES = 200
 
 #: On puzzles of at least this many cells, a second decimation with smaller steps and
 #: more rounds of messages (:data:`LARGE_GUESS_ROUNDS`, :data:`LARGE_GUESS_FRACTION`)
-#: takes every other decimation turn. With the usual 20 rounds and 5%, decimation found
-#: no picture of random 100x100 seeds 0, 3 and 7 in 100-200 s alone (its deepest state
-#: left some 4,000 of the 10,000 cells open; 60 rounds at 5% or 20 at 1% did no
-#: better), where 60 rounds at 1% find each in 19-22 s with no dead end; but it misses
-#: seeds 1, 2 and 6 in 100 s, where the usual steps find seed 1's in 4.5 s: hence the
-#: turns. On Faase (95x80), whose picture comes from CDCL, the turns cost more than
-#: they bring (19.4 s instead of 8.3), so they start at 100x100.
+#: takes every other decimation turn: each of the two finds pictures of large random
+#: puzzles that the other misses; below 100x100 the turns cost more than they bring.
 LARGE_GUESS_CELLS = 10_000
 LARGE_GUESS_ROUNDS = 60
 LARGE_GUESS_FRACTION = 0.01
 
 #: In the first round, decimation pauses after this many dead ends (the next round goes
-#: on from there, up to :data:`GUESS_FAILURES`): on the 32 random 30x30 puzzles (of 5,000)
-#: whose depth-first search is lost, the 28 it settles need at most 58 (most one), the
-#: other four spend 0.3-0.6 s on their 200 before CDCL or restarts answer.
+#: on from there, up to :data:`GUESS_FAILURES`): the puzzles it settles seldom need more,
+#: and the others reach CDCL and restarts sooner.
 GUESS_FIRST_FAILURES = 100
 
 #: When it does (not when its slice ends first), this many short restarts
 #: (:meth:`Core.hunt <excover.nonogram._core.Core.hunt>`, seeds 1, 2, ...) of at most
 #: :data:`FIRST_RESTART_NODES` nodes each (all within the restarts' first slice) come
 #: before CDCL, and Kissat's early slice before CaDiCaL's: where decimation fails, the
-#: search is heavy-tailed and some seeds find a picture in a few dozen nodes (random
-#: 30x30 seed 2413: seeds 2 and 3 in 43 and 56 nodes, where CaDiCaL takes 0.3-0.7 s;
-#: seed 917: seed 1 in 104), and Kissat finds seed 91's in 0.1 s, CaDiCaL in 3-6 s.
+#: search is heavy-tailed and some seeds find a picture in a few dozen nodes.
 FIRST_RESTARTS = 3
 FIRST_RESTART_NODES = 120
 
 #: On puzzles of at least this many cells, while no picture is known, the culprit
 #: search (:class:`~excover.nonogram.culprit.CulpritSearch`) has the slices of
 #: CDCL and Kissat: a decimation's guesses are mostly right, but a wrong one shows only
-#: thousands of cells deeper, where the tree search backtracks in vain, and CDCL on the
-#: whole formula finds no picture (random 100x100 seed 0: neither CaDiCaL nor Kissat in
-#: 900 s). Kissat refutes a wrong deepest state in seconds, and bisection over its
-#: literals finds the guess to blame. Random 100x100 seeds 9, 19 and 16 get their
-#: pictures in 16.4 s, 15.2 s and 170 s from it alone, where the route before (CaDiCaL
-#: completing the deepest state under assumptions, dropping the ones its cores blamed)
-#: settled them in 71 s and 258 s and not 16 in 600 s.
+#: thousands of cells deeper, where the tree search backtracks in vain and CDCL on the
+#: whole formula finds no picture; Kissat refutes a wrong deepest state in seconds, and
+#: bisection over its literals finds the guess to blame.
 CULPRIT_CELLS = 10_000
 
 #: How many times as long as the restarts' slice each slice of the culprit search is:

@@ -31,7 +31,7 @@ from excover.deadlines import check
 from excover.engines import Search, pick_engine
 from excover.errors import LimitReached, UsageError
 from excover.parallel import engine_trees
-from excover.parallel.sampling import Memo, Sample, sample
+from excover.parallel.sampling import Memo, Sample, count_below, sample
 from excover.parallel.tree import Layout, State
 from excover.problem import Problem
 
@@ -129,7 +129,7 @@ def probe(
     while True:
         check(deadline, len(path))
         if cutoff is not None and len(path) >= cutoff:
-            counted = _count_below(state, guard, deadline)
+            counted = count_below(state, guard, deadline)
             if counted is not None:
                 solutions, nodes, updates = counted
                 costs.append(updates)
@@ -149,23 +149,6 @@ def probe(
         costs.append(covering + degree * spent)
         path.append(pick)
         degrees.append(degree)
-
-
-def _count_below(
-    state: State, guard: int, deadline: float | None = None
-) -> tuple[int, int, int] | None:
-    """The solutions, nodes and updates of the engine's search below ``state``, or None
-    when it needs more than ``guard`` nodes (LimitReached past ``deadline``)."""
-    small, _ = state.reduced()
-    search = Search(small, max_nodes=guard)
-    search.deadline = deadline
-    try:
-        solutions = search.count()
-    except LimitReached as stop:
-        if stop.reason == "timeout":
-            raise
-        return None
-    return solutions, search.stats.nodes, search.stats.updates
 
 
 @dataclass(frozen=True)

@@ -17,15 +17,14 @@ ends then show the elapsed time and the work done, not a percentage.
 
 Of the models of a run of subproblems, :class:`Pace`, the first one, divides the
 estimated size left by the rate of the finished tasks (estimated size settled per second
-of a worker) over the workers that have a task. On real runs it was 2.7 to 4.4 times off
-(issue #43) for three reasons, each measured by replaying runs with every subproblem's
-real node count:
+of a worker) over the workers that have a task. On real runs it was several times off
+(issue #43; the figures are in docs/performance.md, "Progress on a cluster") for three
+reasons, each measured by replaying runs with every subproblem's real node count:
 
 * the estimates regress to the mean. Knuth's probes are unbiased for one subproblem
   chosen blindly, but a run hands out the biggest *estimates* first, and the biggest
-  estimates are mostly overestimates (on pento6x10 the first tasks hold 0.3 to 0.5 of
-  the nodes their estimates promised, the last ones 3 to 18 times). A rate measured on
-  the first tasks is too fast for the rest, and the time left too short by 2x or more;
+  estimates are mostly overestimates. A rate measured on the first tasks is too fast for
+  the rest, and the time left too short;
 * the time left stood still between two task ends (the tasks running were charged in
   full until they ended), so it was most wrong just before each end;
 * at the end, fewer tasks than workers are left: the time left is then the end of the
@@ -190,8 +189,7 @@ def duration(seconds: float) -> str:
 CALIBRATE_AFTER = 5
 
 #: The finished tasks whose pace gives the rate: the last ones, so that the time left
-#: follows a machine whose other work comes and goes (on a shared machine of these notes,
-#: a worker's share of a core went from 0.18 to 0.29 within a run of 25 s).
+#: follows a machine whose other work comes and goes.
 RECENT = 6
 
 #: The spread of the calibration's errors assumed before two tasks have finished (a
@@ -201,9 +199,7 @@ DEFAULT_SPREAD = 0.3
 #: The smoothing of the calibration's errors: this many times their spread, times
 #: n ** -1/5 for n finished tasks (Silverman's rule, widened 5 times: the errors of the
 #: tasks finished, handed out first, understate those of the tasks left, whose small
-#: estimates are the least sure; replays of pento6x10 and queens16 with 9 seeds of the
-#: estimates each were at worst 2.9x and 4.1x off with 2 times, 1.9x and 1.9x with 5),
-#: and never below :data:`MIN_BANDWIDTH`.
+#: estimates are the least sure), and never below :data:`MIN_BANDWIDTH`.
 BANDWIDTH = 5.0
 MIN_BANDWIDTH = 0.05
 

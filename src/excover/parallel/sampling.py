@@ -39,7 +39,7 @@ from excover.engines import Search
 from excover.errors import LimitReached
 from excover.parallel.tree import Branch, State
 
-__all__ = ["Memo", "Sample", "sample"]
+__all__ = ["Memo", "Sample", "count_below", "sample"]
 
 #: A path from a sample's start: the index of the branch taken at each depth.
 Path = tuple[int, ...]
@@ -104,7 +104,7 @@ def sample(
             if below is None:
                 node, spent = _reach(level[stratum], memo)
                 if cutoff is not None and depth >= cutoff and path not in memo.counted:
-                    below = _count_below(node, engine, guard, deadline)
+                    below = count_below(node, guard, deadline, engine)
                     if below is not None:
                         below = (below[0], below[1], below[2] + spent)
                     memo.counted[path] = below
@@ -181,8 +181,8 @@ def _reach(kept: Kept | tuple[State, int, Path], memo: Memo) -> tuple[State, int
     return node, max(node.follow(item, branch)[1] - covering, 0)
 
 
-def _count_below(
-    state: State, engine: str, guard: int, deadline: float | None
+def count_below(
+    state: State, guard: int, deadline: float | None = None, engine: str = "auto"
 ) -> tuple[int, int, int] | None:
     """The solutions, nodes and updates of ``engine``'s search below ``state``, or None
     when it needs more than ``guard`` nodes (LimitReached past ``deadline``)."""

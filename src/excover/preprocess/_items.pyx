@@ -16,7 +16,7 @@ out the options left over the items kept, as :class:`~excover.EngineInput` holds
 
 Compiled, so that preprocessing needs no numpy: the route choice of ``count`` runs it
 on long counts, where importing numpy would cost a fresh process more than the
-preprocessing itself (0.07-0.12 s measured against 0.5-7 ms).
+preprocessing itself.
 """
 
 from cpython cimport array

@@ -13,7 +13,7 @@ list of puzzles writes it, gives that same package.
 
 from __future__ import annotations
 
-TYPE_CHECKING = False  # typing is for type checkers: importing it costs each run ~6 ms
+TYPE_CHECKING = False  # typing is for type checkers: a run need not import it
 if TYPE_CHECKING:
     from types import ModuleType
 

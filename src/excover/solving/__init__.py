@@ -9,7 +9,7 @@ the registry that serves its solving methods and the front ends
 
 from __future__ import annotations
 
-TYPE_CHECKING = False  # typing is for type checkers: importing it costs each run ~6 ms
+TYPE_CHECKING = False  # typing is for type checkers: a run need not import it
 if TYPE_CHECKING:
     from excover.solving.exact_cover import ExactCover
 

@@ -15,7 +15,7 @@ from excover.names import ENGINE_NAMES
 from excover.solving.by_search import SearchBar
 from excover.solving.outcome import Outcome, search_engine, search_stats
 
-TYPE_CHECKING = False  # typing is for type checkers: importing it costs each run ~6 ms
+TYPE_CHECKING = False  # typing is for type checkers: a run need not import it
 if TYPE_CHECKING:
     from typing import Any
 

@@ -39,50 +39,35 @@ def count(problem: Problem, request: Request) -> Outcome:
     the top-down family if preferred, else the DXZ family)."""
     from excover.zdd import dxz, frontier
 
-    started = time.perf_counter()
-    bound = request.max_memory
+    run = _Stop(request)
     stats: dict[str, object] = {}
     engine = "frontier count"
     total: int | None = None
     bar = request.bar("frontier count", "item")
     try:
-        with alarm(request.time_left()):
+        with run, alarm(request.time_left()):
             tick = _layers(bar) if bar.shown else None
-            total = frontier.count(problem, tick=tick, max_bytes=bound)
+            total = frontier.count(problem, tick=tick, max_bytes=run.bound)
             if total is None and dxz.prefers_topdown(problem):
                 engine = "top-down family"
                 bar.close()
                 bar = request.bar("top-down", "option")
                 tick = _layers(bar) if bar.shown else None
-                family = dxz.topdown(problem, dxz.search_manager(bound), tick)
+                family = dxz.topdown(problem, dxz.search_manager(run.bound), tick)
                 total = family.count()
                 stats.update(zdd_nodes=family.size)
             if total is None:
                 engine = "DXZ family"
                 bar.close()
                 bar = request.bar("DXZ", "node")
-                probe = _dxz(dxz.Run(problem, dxz.search_manager(bound)), bar)
+                probe = _dxz(dxz.Run(problem, dxz.search_manager(run.bound)), bar)
                 assert probe.family is not None  # no budget, so the search ran to its end
                 total = probe.family.count()
                 stats.update(zdd_nodes=probe.family.size, nodes=probe.nodes, memo_hits=probe.hits)
-        stopped_by = None
-    except TimeUp:
-        stopped_by = "timeout"
-    except MemoryBoundError as past:
-        stopped_by, bound = "max_memory", past.bound
-    except KeyboardInterrupt:
-        stopped_by = "interrupt"
     finally:
         bar.close()
-    stats.update(
-        solutions=total,
-        seconds=time.perf_counter() - started,
-        complete=stopped_by is None,
-        stopped_by=stopped_by,
-    )
-    if stopped_by == "max_memory":
-        stats["memory_bound"] = bound
-    return Outcome("zdd", engine, total, stopped_by, stats)
+    stats["solutions"] = total
+    return Outcome("zdd", engine, total, run.stopped_by, run.ended(stats))
 
 
 #: DXZ search nodes between two updates of the progress bar.
@@ -120,35 +105,55 @@ def solutions(problem: Problem, request: Request, emit: Callable[[list[int]], No
     bound, or Ctrl-C."""
     from excover.zdd import dxz
 
-    started = time.perf_counter()
-    bound = request.max_memory
+    run = _Stop(request)
     found = 0
-    stopped_by = None
     limit = request.limit
     listing: dxz.Listing | None = None
-    try:
-        with alarm(request.time_left()):
-            listing = dxz.Listing(problem, bound)
-            for solution in listing:
-                found += 1
-                emit(solution)
-                if found == limit:
-                    stopped_by = "limit"
-                    break
-    except TimeUp:
-        stopped_by = "timeout"
-    except MemoryBoundError as past:
-        stopped_by, bound = "max_memory", past.bound
-    except KeyboardInterrupt:
-        stopped_by = "interrupt"
+    with run, alarm(request.time_left()):
+        listing = dxz.Listing(problem, run.bound)
+        for solution in listing:
+            found += 1
+            emit(solution)
+            if found == limit:
+                run.stopped_by = "limit"
+                break
     stats: dict[str, object] = {"solutions": found}
     if listing is not None:
         stats.update(nodes=listing.run.nodes, memo_hits=listing.run.hits)
-    stats.update(
-        seconds=time.perf_counter() - started,
-        complete=stopped_by is None,
-        stopped_by=stopped_by,
-    )
-    if stopped_by == "max_memory":
-        stats["memory_bound"] = bound
-    return Outcome("zdd", "DXZ search", found, stopped_by, stats)
+    return Outcome("zdd", "DXZ search", found, run.stopped_by, run.ended(stats))
+
+
+class _Stop:
+    """A ZDD run's clock and what stopped it: the deadline, the memory bound or Ctrl-C
+    end a ``with`` block of it, recorded in :attr:`stopped_by`."""
+
+    def __init__(self, request: Request) -> None:
+        self.started = time.perf_counter()
+        #: The memory bound of the run, the one it passed when it stopped there.
+        self.bound = request.max_memory
+        self.stopped_by: str | None = None
+
+    def __enter__(self) -> None:
+        pass
+
+    def __exit__(self, kind: object, error: BaseException | None, trace: object) -> bool:
+        if isinstance(error, TimeUp):
+            self.stopped_by = "timeout"
+        elif isinstance(error, MemoryBoundError):
+            self.stopped_by, self.bound = "max_memory", error.bound
+        elif isinstance(error, KeyboardInterrupt):
+            self.stopped_by = "interrupt"
+        else:
+            return False
+        return True
+
+    def ended(self, stats: dict[str, object]) -> dict[str, object]:
+        """``stats`` with the run's time, whether it is complete, and what stopped it."""
+        stats.update(
+            seconds=time.perf_counter() - self.started,
+            complete=self.stopped_by is None,
+            stopped_by=self.stopped_by,
+        )
+        if self.stopped_by == "max_memory":
+            stats["memory_bound"] = self.bound
+        return stats

@@ -14,8 +14,7 @@ and renames the colors of each item consistently (a pair vertex belongs to one i
 its options are those of one color). The group is computed by BLISS (Junttila and Kaski),
 a canonical-labelling tool for large sparse graphs, through python-igraph (the optional
 extra ``excover[symmetry]``). nauty, through pynauty, was the other candidate: it works on
-dense adjacency matrices, and on the 100,489 options of the 317-queens problem it ran out
-of the two minutes given it with 1.4 GB; BLISS takes a third of a second.
+dense adjacency matrices, far too large for the graphs of big problems.
 """
 
 from __future__ import annotations

@@ -11,7 +11,9 @@ The constructions of all the solutions of an :class:`~excover.ExactCover` live i
 column-by-column intersection).
 """
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from excover.lazy import lazy_getattr
 
 if TYPE_CHECKING:
     from excover.zdd.family import Family
@@ -29,12 +31,4 @@ _LAZY = {
 }
 
 
-def __getattr__(name: str) -> Any:
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module 'excover.zdd' has no attribute {name!r}")
-    from importlib import import_module
-
-    value = getattr(import_module(module), name)
-    globals()[name] = value
-    return value
+__getattr__ = lazy_getattr(__name__, _LAZY, globals())

@@ -117,11 +117,9 @@ DEF PARALLEL_POSTS = 8192
 #: When the count may be asked to stop (:meth:`Counting.advance` given ``stop``), a
 #: group holds at most this many posts over (1 + the options of its layer's position),
 #: and its layer's buckets are dealt finely enough for it: ``stop`` is asked after each
-#: group, and a group of the default size, where each state meets hundreds of options
-#: (the piece items of Scott's pentomino puzzle), took 20 ms where a race had given the
-#: count a few milliseconds (now 3-4 ms at most). A quarter of this bound cost the SAT
-#: 2026 graph instances 5-10% of their count (groups too small for their tables); this
-#: one costs them nothing measurable.
+#: group, and a group of the default size, where each state meets hundreds of options,
+#: could run many times past the step a race had given the count; much smaller groups
+#: are too small for their tables.
 DEF STOP_WORK = 1048576
 
 

@@ -83,7 +83,7 @@ _T = TypeVar("_T")
 def search_manager(max_bytes: int | None = None) -> Manager:
     """A private manager for a family that will only be counted or iterated: the search
     makes its nodes directly, so a small operation cache does (a large one costs time to
-    allocate and clear, and slows the search: 12x12 dominoes take 12 ms instead of 7).
+    allocate and clear, and slows the search).
     Its limits are those :func:`excover.zdd.configure` set, ``max_bytes`` (None: the
     default bound) replacing the memory bound."""
     return Manager(nodes=1 << 14, cache=1 << 10, max_nodes=default_max_nodes(), max_bytes=max_bytes)
@@ -260,7 +260,7 @@ def prefers_topdown(problem: Problem) -> bool:
     is no wider (:func:`open_width`) than DXZ's (options by first primary item). Queens
     (35 against 48 at n = 12), domino and polyomino tilings made by :mod:`excover.tiling`
     qualify; Knuth's pentomino files, whose options come piece by piece (61 against 41
-    for scott.dlx, where DXZ takes 5 s and the top-down construction minutes), do not."""
+    for scott.dlx, where the top-down construction is far slower than DXZ), do not."""
     if not topdown_applies(problem):
         return False
     natural = open_width(problem, list(range(problem.n_options)))
@@ -295,9 +295,8 @@ def topdown(
 
 def dxz(problem: Problem, manager: Manager | None = None) -> Family:
     """The family of all solutions of ``problem`` (sets of option indices): built
-    top-down when :func:`prefers_topdown` (7-13x faster than DXZ on queens, as fast on
-    dominoes, 5x on the pentominoes of a 6x10 :class:`~excover.tiling.Tiling`), by DXZ
-    otherwise."""
+    top-down when :func:`prefers_topdown` (several times faster than DXZ on the problems
+    it picks), by DXZ otherwise."""
     if prefers_topdown(problem):
         return topdown(problem, manager)
     return by_dxz(problem, manager)

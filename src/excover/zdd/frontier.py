@@ -48,9 +48,8 @@ from typing import TYPE_CHECKING, NamedTuple
 from excover.errors import MemoryBoundError, ResourceLimitError
 
 # Threads waiting at a layer's barrier sleep rather than spin: a spinning thread takes the
-# core that the thread it waits for, or another process, needs (on a busy 2-core machine
-# two spinning workers made a 0.24 s count take 5 s). The OpenMP runtime reads this when
-# it loads, with the module below; a policy the user set is kept.
+# core that the thread it waits for, or another process, needs. The OpenMP runtime reads
+# this when it loads, with the module below; a policy the user set is kept.
 os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
 from excover.zdd import _frontier
@@ -71,9 +70,8 @@ MAX_WORDS = 4
 #: reordering is for boards given along their long side (a 5 x n strip read row by row
 #: spans n items, column by column 20); where even the best order found stays wide (the
 #: pentomino rectangles of Knuth's files, whose twelve piece items join every option:
-#: 44-64 reordered), the layers grow towards 2^span states and DXZ's memo is far faster
-#: (pento4x15: minutes here against a second), so the problem's own order, with the
-#: :data:`MAX_SPAN` limit it always had, decides.
+#: 44-64 reordered), the layers grow towards 2^span states and DXZ's memo is far faster,
+#: so the problem's own order, with the :data:`MAX_SPAN` limit it always had, decides.
 MAX_REORDERED_SPAN = 32
 
 #: The span at or below which the problem's own order is kept without looking for a
@@ -84,9 +82,9 @@ NARROW_ENOUGH = 16
 #: The fewest primary items for which the route choice (``count(method="auto")``) looks
 #: for a better order. The look costs tens of milliseconds (numpy's import,
 #: Cuthill-McKee), more than a small problem's whole count by the route choice's other
-#: routes (Kirkman triple systems of 132 items, Latin squares of 90: the search counts
-#: them in 1-20 ms, and no order made them narrow); the boards it is for, strips given
-#: along their long side, have hundreds of cells or more. An explicit frontier count
+#: routes (Kirkman triple systems of 132 items, Latin squares of 90, which no order made
+#: narrow); the boards it is for, strips given along their long side, have hundreds of
+#: cells or more. An explicit frontier count
 #: (``method="zdd"``) always looks.
 REORDER_MIN_ITEMS = 256
 

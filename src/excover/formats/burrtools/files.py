@@ -46,8 +46,7 @@ import os
 import re
 import zlib
 from collections.abc import Iterable
-from dataclasses import dataclass, field
-from xml.parsers import expat
+from dataclasses import dataclass
 from xml.sax.saxutils import escape, quoteattr
 
 from excover.errors import FormatError, UsageError
@@ -61,6 +60,7 @@ from excover.formats.burrtools.model import (
     StoredSeparation,
     Voxel,
 )
+from excover.formats.xmltree import Element, parse
 
 __all__ = ["format_xmpuzzle", "parse_xmpuzzle", "read_xmpuzzle", "write_xmpuzzle"]
 
@@ -76,33 +76,16 @@ _INTEGER = re.compile(r"-?[0-9]{1,9}")
 
 
 @dataclass
-class _Node:
-    """An XML element with the line it starts on."""
-
-    tag: str
-    attributes: dict[str, str]
-    line: int
-    children: list[_Node] = field(default_factory=list)
-    text: str = ""
-
-    def all(self, tag: str) -> list[_Node]:
-        return [child for child in self.children if child.tag == tag]
-
-    def first(self, tag: str) -> _Node | None:
-        found = self.all(tag)
-        return found[0] if found else None
-
-
 class _Reader:
     """Builds the model from the element tree, every error located."""
 
     def __init__(self, source: str) -> None:
         self.source = source
 
-    def fail(self, node: _Node, message: str) -> FormatError:
+    def fail(self, node: Element, message: str) -> FormatError:
         return FormatError(message, source=self.source, line=node.line)
 
-    def number(self, node: _Node, name: str, default: int | None = None) -> int:
+    def number(self, node: Element, name: str, default: int | None = None) -> int:
         value = node.attributes.get(name)
         if value is None or value == "":
             if default is None:
@@ -112,7 +95,7 @@ class _Reader:
             raise self.fail(node, f"<{node.tag}> {name}={value!r} is not a number")
         return int(value)
 
-    def puzzle(self, root: _Node) -> Puzzle:
+    def puzzle(self, root: Element) -> Puzzle:
         if root.tag != "puzzle":
             raise self.fail(root, f"the root element is <{root.tag}>, not <puzzle>")
         version = self.number(root, "version")
@@ -135,12 +118,12 @@ class _Reader:
             source=self.source,
         )
 
-    def color(self, node: _Node) -> tuple[int, int, int]:
+    def color(self, node: Element) -> tuple[int, int, int]:
         """A colour's red, green and blue (BurrTools keeps the low 8 bits of each)."""
         red, green, blue = (self.number(node, name, 0) & 255 for name in ("red", "green", "blue"))
         return red, green, blue
 
-    def shape(self, node: _Node) -> Shape:
+    def shape(self, node: Element) -> Shape:
         size = (self.number(node, "x"), self.number(node, "y"), self.number(node, "z"))
         count = size[0] * size[1] * size[2]
         if count > MAX_VOXELS:
@@ -183,7 +166,7 @@ class _Reader:
             hotspot,
         )
 
-    def problem(self, node: _Node, n_shapes: int) -> Problem:
+    def problem(self, node: Element, n_shapes: int) -> Problem:
         parts = tuple(
             self.part(s, n_shapes) for group in node.all("shapes") for s in group.all("shape")
         )
@@ -220,7 +203,7 @@ class _Reader:
             stored,
         )
 
-    def integers(self, node: _Node, count: int | None = None) -> list[int]:
+    def integers(self, node: Element, count: int | None = None) -> list[int]:
         """The whitespace-separated integers of an element's text (``count`` of them)."""
         words = node.text.split()
         bad = next((w for w in words if not _INTEGER.fullmatch(w)), None)
@@ -230,7 +213,7 @@ class _Reader:
             raise self.fail(node, f"<{node.tag}> holds {len(words)} numbers, not {count}")
         return [int(w) for w in words]
 
-    def solution(self, node: _Node, n_pieces: int) -> Solution:
+    def solution(self, node: Element, n_pieces: int) -> Solution:
         assembly = node.first("assembly")
         if assembly is None:
             raise self.fail(node, "a <solution> without an <assembly>")
@@ -266,7 +249,7 @@ class _Reader:
             node.line,
         )
 
-    def separation(self, node: _Node, count: int) -> StoredSeparation:
+    def separation(self, node: Element, count: int) -> StoredSeparation:
         """A ``<separation>`` of ``count`` pieces, its parts' separations read too."""
         pieces_node = node.first("pieces")
         if pieces_node is None:
@@ -296,7 +279,7 @@ class _Reader:
             pieces, tuple(states), parts.get("left"), parts.get("removed"), node.line
         )
 
-    def part(self, node: _Node, n_shapes: int) -> Part:
+    def part(self, node: Element, n_shapes: int) -> Part:
         shape = self.number(node, "id")
         if shape >= n_shapes:
             raise self.fail(node, f"piece shape {shape} does not exist ({n_shapes} shapes)")
@@ -316,8 +299,8 @@ class _Reader:
         return Part(shape, lo, hi, groups)
 
 
-def _tree(xml: bytes, source: str) -> _Node:
-    """The element tree of ``xml``, each element with its line; text kept per element.
+def _tree(xml: bytes, source: str) -> Element:
+    """The element tree of ``xml``, each element with its line.
 
     BurrTools writes a comment's bytes as it got them and declares no encoding: a file
     that is not UTF-8 (such as ``Prisgon.xmpuzzle``, in Latin-1) is read as Latin-1."""
@@ -326,37 +309,7 @@ def _tree(xml: bytes, source: str) -> _Node:
         encoding = None
     except UnicodeDecodeError:
         encoding = "ISO-8859-1"
-    parser = expat.ParserCreate(encoding)
-    stack: list[_Node] = []
-    roots: list[_Node] = []
-
-    def start(tag: str, attributes: dict[str, str]) -> None:
-        node = _Node(tag, attributes, parser.CurrentLineNumber)
-        (stack[-1].children if stack else roots).append(node)
-        stack.append(node)
-
-    def end(tag: str) -> None:
-        stack.pop()
-
-    def text(data: str) -> None:
-        if stack:
-            stack[-1].text += data
-
-    parser.StartElementHandler = start
-    parser.EndElementHandler = end
-    parser.CharacterDataHandler = text
-    parser.buffer_text = True
-    try:
-        parser.Parse(xml, True)
-    except expat.ExpatError as error:
-        raise FormatError(
-            f"not well-formed XML: {expat.errors.messages[error.code]}",
-            source=source,
-            line=error.lineno,
-        ) from None
-    if not roots:
-        raise FormatError("the file holds no XML element", source=source)
-    return roots[0]
+    return parse(xml, source, encoding=encoding, malformed="not well-formed XML")
 
 
 def _decompressed(data: bytes, source: str) -> bytes:

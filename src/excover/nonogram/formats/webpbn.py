@@ -12,83 +12,35 @@ from __future__ import annotations
 
 import re
 
-from excover.errors import FormatError, ProblemError
+from excover.errors import ProblemError
+from excover.formats.xmltree import Element, parse
 from excover.nonogram.formats._clues import Clues, is_number
 from excover.nonogram.model import BLACK, WHITE, Clue, Colour, Puzzle, palette_of
 
 __all__ = ["read", "write"]
 
 
-class _Element:
-    """An XML element with the line it starts on."""
-
-    def __init__(self, tag: str, attributes: dict[str, str], line: int) -> None:
-        self.tag = tag
-        self.attributes = attributes
-        self.line = line
-        self.children: list[_Element] = []
-        self.text = ""
-        self.chunks: list[str] = []  # the text, joined at the end tag
-
-    def find(self, tag: str) -> list[_Element]:
-        """The children with this tag, in order."""
-        return [child for child in self.children if child.tag == tag]
-
-
-def _parse_xml(text: str, source: str) -> _Element:
-    """The element tree of ``text``, each element with its line (expat keeps them; the
-    standard tree builder does not). External entities are never fetched."""
-    from xml.parsers import expat
-
-    parser = expat.ParserCreate()
-    root = _Element("", {}, 0)
-    stack = [root]
-
-    def start(tag: str, attributes: dict[str, str]) -> None:
-        element = _Element(tag, attributes, parser.CurrentLineNumber)
-        stack[-1].children.append(element)
-        stack.append(element)
-
-    def end(tag: str) -> None:
-        element = stack.pop()
-        element.text = "".join(element.chunks)
-
-    def data(chunk: str) -> None:
-        stack[-1].chunks.append(chunk)
-
-    parser.StartElementHandler = start
-    parser.EndElementHandler = end
-    parser.CharacterDataHandler = data
-    try:
-        parser.Parse(text, True)
-    except expat.ExpatError as error:
-        message = expat.errors.messages[error.code] if error.code else str(error)
-        raise FormatError(f"bad XML: {message}", source=source, line=error.lineno) from None
-    return root
-
-
 def read(text: str, source: str) -> Puzzle:
     """The first puzzle of a webpbn XML file (``source`` names it in errors)."""
     clues = Clues(source)
-    root = _parse_xml(text, source)
-    top = root.children[0]
-    puzzles = top.find("puzzle") if top.tag == "puzzleset" else [top]
+    top = parse(text, source)
+    puzzles = top.all("puzzle") if top.tag == "puzzleset" else [top]
     if not puzzles or puzzles[0].tag != "puzzle":
         raise clues.fail("no <puzzle> element", top.line)
     puzzle = puzzles[0]
     default = puzzle.attributes.get("defaultcolor", "black")
     colours = _xml_palette(clues, puzzle)
-    titles = puzzle.find("title")
+    titles = puzzle.all("title")
     if titles:
         clues.title = titles[0].text.strip() or None
-    for element in puzzle.find("clues"):
+    for element in puzzle.all("clues"):
         kind = element.attributes.get("type")
         if kind not in ("rows", "columns"):
             raise clues.fail(f"<clues type={kind!r}>: expected 'rows' or 'columns'", element.line)
         section = clues.rows if kind == "rows" else clues.cols
         if section:
             raise clues.fail(f"a second <clues type={kind!r}>", element.line)
-        for line in element.find("line"):
+        for line in element.all("line"):
             clue, chars = _xml_colour_clue(clues, line, default, colours)
             section.append((clue, line.line))
             (clues.row_colours if section is clues.rows else clues.col_colours).append(chars)
@@ -98,9 +50,9 @@ def read(text: str, source: str) -> Puzzle:
         clues.row_colours, clues.col_colours = [], []  # black and white after all
     else:
         clues.palette = [colour for colour in colours.values() if colour.char != WHITE]
-    for solution in puzzle.find("solution"):
-        if solution.attributes.get("type", "goal") == "goal" and solution.find("image"):
-            image = solution.find("image")[0]
+    for solution in puzzle.all("solution"):
+        if solution.attributes.get("type", "goal") == "goal" and solution.all("image"):
+            image = solution.all("image")[0]
             if clues.is_colour:
                 clues.goal, clues.goal_line = _xml_colour_image(clues, image), image.line
             else:
@@ -108,14 +60,14 @@ def read(text: str, source: str) -> Puzzle:
     return clues.puzzle(puzzle.line)
 
 
-def _xml_palette(clues: Clues, puzzle: _Element) -> dict[str, Colour]:
+def _xml_palette(clues: Clues, puzzle: Element) -> dict[str, Colour]:
     """The ``<color>`` elements of a puzzle by name, each with the char pictures show it
     by (the background colour ``.``; a char the file does not give or that is taken, a
     free letter)."""
     background = puzzle.attributes.get("backgroundcolor", "white")
     colours: dict[str, Colour] = {}
     taken = {WHITE}
-    for element in puzzle.find("color"):
+    for element in puzzle.all("color"):
         name = element.attributes.get("name", "").strip()
         if not name:
             raise clues.fail("a <color> without a name", element.line)
@@ -144,12 +96,12 @@ def _xml_palette(clues: Clues, puzzle: _Element) -> dict[str, Colour]:
 
 
 def _xml_colour_clue(
-    clues: Clues, line: _Element, default: str, colours: dict[str, Colour]
+    clues: Clues, line: Element, default: str, colours: dict[str, Colour]
 ) -> tuple[Clue, tuple[str | None, ...]]:
     """A ``<line>``'s block lengths and the chars of their colours."""
     blocks: list[int] = []
     chars: list[str | None] = []
-    for count in line.find("count"):
+    for count in line.all("count"):
         name = count.attributes.get("color", default)
         if name not in colours:
             if name != default or colours:
@@ -163,7 +115,7 @@ def _xml_colour_clue(
     return tuple(blocks), tuple(chars)
 
 
-def _xml_colour_image(clues: Clues, image: _Element) -> tuple[str, ...]:
+def _xml_colour_image(clues: Clues, image: Element) -> tuple[str, ...]:
     """The picture of a colour ``<image>``: the file's chars, as the palette's chars."""
     rows = [row.strip().strip("|") for row in image.text.splitlines() if row.strip()]
     if not rows:
@@ -179,7 +131,7 @@ def _xml_colour_image(clues: Clues, image: _Element) -> tuple[str, ...]:
     return tuple("".join(known[ch] for ch in row) for row in rows)
 
 
-def _xml_image(clues: Clues, image: _Element) -> tuple[str, ...]:
+def _xml_image(clues: Clues, image: Element) -> tuple[str, ...]:
     """The picture of an ``<image>``: rows between ``|`` bars, ``.`` white, else black."""
     rows = [row.strip().strip("|") for row in image.text.splitlines() if row.strip()]
     if not rows:
