@@ -54,6 +54,7 @@ from typing import Any
 
 from excover.errors import ExcoverWarning, UsageError
 from excover.formats.dlx import format_dlx
+from excover.names import METHOD_ALIASES, canonical_method
 from excover.numbers import from_decimal, json_count
 from excover.parallel.sharing import POLL, FileLock, set_aside, write_whole
 from excover.parallel.subproblems import Subproblem, check_options, check_partition
@@ -66,6 +67,7 @@ __all__ = [
     "checksum",
     "claimed",
     "fingerprint",
+    "named_file",
     "warn",
 ]
 
@@ -347,7 +349,7 @@ class Checkpoint:
             )
         if data.get("problem") != problem:
             raise UsageError(f"{path}: checkpoint of another problem; delete it to start over")
-        if data.get("method") != method:
+        if canonical_method(data.get("method")) != method:  # an old name read as the new
             raise UsageError(
                 f"{path}: checkpoint of a count with --method {data.get('method')}, "
                 f"not {method}; delete it to start over"
@@ -398,6 +400,19 @@ class Checkpoint:
                 raise UsageError(f"{exc}; cannot set it aside: {error.strerror or error}") from None
             say(f"{exc}; kept aside as {aside}; counting from the start")
             return None
+
+
+def named_file(folder: Path, digest: str, method: str) -> Path:
+    """The checkpoint file a front end keeps in its own ``folder`` for the problem of
+    ``digest`` (:func:`fingerprint`) counted by ``method``, named by both; the file named
+    by an old name of the method (:data:`excover.names.METHOD_ALIASES`) when only that
+    one exists, so that a count stopped before the method was renamed goes on."""
+    path = folder / f"{digest[:32]}-{method}.json"
+    for old in (old for old, new in METHOD_ALIASES.items() if new == method):
+        before = folder / f"{digest[:32]}-{old}.json"
+        if not path.exists() and before.exists():
+            return before
+    return path
 
 
 def _cuts(split: object, size: int) -> dict[int, list[int]]:
