@@ -107,7 +107,7 @@ def test_counts_agree_with_the_tiling_library_on_a_larger_board() -> None:
     expected = Tiling(
         Pattern.constant(6, 5),
         [Tile("**", "d", "any", "all"), Tile("***", "t", "any", "rotations")],
-    ).count("dlx")
+    ).count("search")
     assert output(text) == f"p : (DLX) {expected} solutions\n"
 
 
@@ -207,7 +207,7 @@ def test_dimacs_writes_the_sat_encoding(tmp_path: Path, monkeypatch: pytest.Monk
         [Tile("**", "domino", "any", "all"), Tile("*", "#2", "maybe", "none")],
     ).problem
     assert isinstance(problem, ExactCover)
-    assert problem.count("dlx") == expected.count("dlx") == 2
+    assert problem.count("search") == expected.count("search") == 2
 
 
 def test_debug_prints_the_exact_cover_size_and_the_zdd_size() -> None:

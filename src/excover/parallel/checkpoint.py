@@ -6,10 +6,12 @@ JSON (``excover-checkpoint`` version 1), written whole (a temporary file of its 
 it, renamed over it: :func:`~excover.parallel.sharing.write_whole`), so a process killed
 while writing leaves the previous checkpoint whole and a reader never finds half of one.
 It names the problem by a digest of its DLX text and the counting method, and a checkpoint
-of another problem or method is refused rather than mixed in. Counts of 2**53 and more are
-written as decimal strings, as in ``--json`` (:func:`excover.numbers.json_count`): exact
-for any reader, and at any size (Python's own ``json`` cannot write or read an integer of
-more than 4,300 digits); an integer is read back from either form.
+of another problem or method is refused rather than mixed in (a method's old name, such as
+``dlx`` for ``search``, is read as the method it is now; the next save writes the new).
+Counts of 2**53 and more are written as decimal strings, as in ``--json``
+(:func:`excover.numbers.json_count`): exact for any reader, and at any size (Python's own
+``json`` cannot write or read an integer of more than 4,300 digits); an integer is read
+back from either form.
 
 A checkpoint is trusted only when it proves itself: it carries the SHA-256 of its own
 content (``checksum``), and its subproblems must partition the problem's search tree
@@ -312,7 +314,10 @@ class Checkpoint:
         """The checkpoint in ``path`` for this problem and method; None if there is no such
         file. A damaged file (see :class:`DamagedCheckpoint`) raises that error; a file
         that is not a checkpoint of this problem and method, or that does not prove
-        itself (see the module notes), is an error naming the file and why."""
+        itself (see the module notes), is an error naming the file and why. An old name
+        of a method (:data:`excover.names.METHOD_ALIASES`), in the file or in ``method``,
+        is read as the method it is now."""
+        method = canonical_method(method)
         problem = fingerprint(exact_cover)
         try:
             text = path.read_text(encoding="utf-8")
@@ -349,7 +354,7 @@ class Checkpoint:
             )
         if data.get("problem") != problem:
             raise UsageError(f"{path}: checkpoint of another problem; delete it to start over")
-        if canonical_method(data.get("method")) != method:  # an old name read as the new
+        if canonical_method(data.get("method")) != method:
             raise UsageError(
                 f"{path}: checkpoint of a count with --method {data.get('method')}, "
                 f"not {method}; delete it to start over"
