@@ -564,7 +564,7 @@ def test_each_count_names_its_method_and_engine_or_route_on_stderr(
     assert out.count(" 11 solutions") == 4 and '11 solutions found for problem "b"' in out
     lines = err.splitlines()
     assert lines[:2] == [
-        f"excover: {path}:2: count b: method dlx, {names[engine]}",
+        f"excover: {path}:2: count b: method search, {names[engine]}",
         f"excover: {path}:3: count b: method zdd, DXZ",
     ]
     assert re.fullmatch(
@@ -572,7 +572,7 @@ def test_each_count_names_its_method_and_engine_or_route_on_stderr(
     )
     assert lines[3:] == [
         f"excover: {path}:5: count b: method sat, solver cadical",
-        f"excover: {path}:6: solve b: method dlx, {names[engine]}",
+        f"excover: {path}:6: solve b: method search, {names[engine]}",
         f"excover: {path}:7: all b: method zdd, DXZ",
     ]
     assert main(["run", path, "--quiet"]) == 0
