@@ -354,7 +354,7 @@ class Checkpoint:
             )
         if data.get("problem") != problem:
             raise UsageError(f"{path}: checkpoint of another problem; delete it to start over")
-        if canonical_method(data.get("method")) != method:
+        if canonical_method(data.get("method", "")) != method:
             raise UsageError(
                 f"{path}: checkpoint of a count with --method {data.get('method')}, "
                 f"not {method}; delete it to start over"
