@@ -168,7 +168,7 @@ def test_a_race_names_its_racers_and_its_winner() -> None:
 
 def test_search_options_make_one_dancing_links_search() -> None:
     found = counting.count(queens(8), heuristic="leftmost")
-    assert (found.count, found.method) == (92, "dlx")
+    assert (found.count, found.method) == (92, "search")
     assert set(found.work) == {found.route} and "search options" in found.reason
     with pytest.raises(UsageError, match="route='dxz' takes no search options"):
         counting.count(queens(8), route="dxz", heuristic="leftmost")
@@ -389,7 +389,7 @@ def test_the_command_line_reports_the_route(
     doc = json.loads(capsys.readouterr().out)
     VALIDATOR.validate(doc)
     assert doc["count"] == 73712 and doc["route"]["name"] in doc["route"]["work"]
-    assert doc["method"] == ("dlx" if doc["route"]["name"] == "bits" else "zdd")
+    assert doc["method"] == ("search" if doc["route"]["name"] == "bits" else "zdd")
     small = tmp_path / "q8.dlx"
     small.write_text(queens(8).to_dlx())
     assert main(["count", str(small), "--route", "dxz", "--json"]) == 0
