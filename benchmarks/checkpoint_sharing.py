@@ -44,7 +44,7 @@ def read_over_and_over(path: str, problem: str, reads: int, out: Any) -> None:
     end = time.monotonic() + 300
     while done < reads and time.monotonic() < end:
         try:
-            found = Checkpoint.load(Path(path), exact_cover, "dlx")
+            found = Checkpoint.load(Path(path), exact_cover, "search")
         except UsageError as exc:
             bad.append(str(exc)[:100])
             done += 1
@@ -57,7 +57,7 @@ def read_over_and_over(path: str, problem: str, reads: int, out: Any) -> None:
 def save_over_and_over(path: str, problem: str, saves: int, seed: int) -> None:
     """Save a checkpoint of ``problem`` ``saves`` times, without the lock."""
     exact_cover = ExactCover.read(problem)
-    state = Checkpoint(Path(path), fingerprint(exact_cover), "dlx", split(exact_cover, tasks=30))
+    state = Checkpoint(Path(path), fingerprint(exact_cover), "search", split(exact_cover, tasks=30))
     for k in range(saves):
         state.done[(k + seed) % len(state.subproblems)] = (k, k)
         state.save()
@@ -83,7 +83,7 @@ def three_runs(folder: Path, problem: Path, tasks: int, reads: int) -> None:
         "count",
         str(problem),
         "--method",
-        "dlx",
+        "search",
         "--tasks",
         str(tasks),
         "--checkpoint",
@@ -113,7 +113,7 @@ def three_runs(folder: Path, problem: Path, tasks: int, reads: int) -> None:
     print(f"  reads: {done}, damaged: {len(bad)}")
     for reason in bad[:5]:
         print(f"    {reason}")
-    saved = Checkpoint.load(state, ExactCover.read(problem), "dlx")
+    saved = Checkpoint.load(state, ExactCover.read(problem), "search")
     loads = saved is not None and saved.complete and saved.count == expected
     print(f"  the file loads afterwards, complete and exact: {loads}")
     left = sorted(path.name for path in folder.iterdir() if path != state)

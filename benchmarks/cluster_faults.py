@@ -58,7 +58,7 @@ Point = int
 
 
 def ledger(problem: ExactCover, path: Path | None = None) -> Checkpoint:
-    return Checkpoint(path, fingerprint(problem), "dlx", split(problem, tasks=TASKS))
+    return Checkpoint(path, fingerprint(problem), "search", split(problem, tasks=TASKS))
 
 
 def kill_points(problem: ExactCover, points: list[Point]) -> list[int]:
@@ -115,7 +115,7 @@ def client_points(problem: ExactCover, points: list[Point]) -> list[int]:
                 "count",
                 str(PROBLEM),
                 "--method",
-                "dlx",
+                "search",
                 "--engine",
                 "dlx",
                 "--tasks",
@@ -129,7 +129,7 @@ def client_points(problem: ExactCover, points: list[Point]) -> list[int]:
             ]
             first = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
             while first.poll() is None:
-                state = Checkpoint.load(path, problem, "dlx") if path.exists() else None
+                state = Checkpoint.load(path, problem, "search") if path.exists() else None
                 if state is not None and len(state.done) >= after:
                     break
                 time.sleep(0.02)
@@ -174,14 +174,14 @@ def split_points(problem: ExactCover, points: list[Point]) -> list[int]:
     with local_cluster() as client, tempfile.TemporaryDirectory() as folder:
         for number, after in enumerate(points):
             path = Path(folder) / f"ledger{number}.json"
-            whole = Checkpoint(path, fingerprint(problem), "dlx", [Subproblem(())])
+            whole = Checkpoint(path, fingerprint(problem), "search", [Subproblem(())])
             steps = ClusterRun(problem, client, whole, options=OPTIONS, split_after=0.3).steps()
             for _ in steps:
                 if whole.split and len(whole.done) >= after:
                     break
             steps.close()
             whole.save()
-            resumed = open_ledger(problem, "dlx", client, path, None)
+            resumed = open_ledger(problem, "search", client, path, None)
             for _ in ClusterRun(problem, client, resumed, options=OPTIONS, split_after=0.3).steps():
                 pass
             totals.append(note("split", after, resumed.count))
@@ -210,7 +210,7 @@ def main() -> None:
     parser.add_argument("--kinds", nargs="+", choices=list(KINDS), default=list(KINDS))
     args = parser.parse_args()
     problem = ExactCover.from_dlx(PROBLEM.read_text())
-    truth = problem.count(method="dlx")
+    truth = problem.count(method="search")
     print(f"queens14: {truth} solutions by one plain count")
     failures = 0
     for kind in args.kinds:

@@ -14,7 +14,7 @@ What it does, logging each step with the time since the start:
 
 1. writes the problem as a DLX file and starts a cluster as a user would: ``dask
    scheduler`` and ``dask worker --nworkers W --nthreads 1`` on the loopback interface;
-2. runs ``excover count FILE --method dlx --tasks T --dask ADDRESS --checkpoint LEDGER
+2. runs ``excover count FILE --method search --tasks T --dask ADDRESS --checkpoint LEDGER
    --task-timeout S --stats``;
 3. once ``--kill-at`` of the subproblems are counted (by the ledger), kills a worker
    process running a task with SIGKILL (its nanny starts a new one);
@@ -186,7 +186,7 @@ def counted(path: Path, problem_path: Path) -> tuple[int, int]:
     written)."""
     if not path.exists():
         return 0, 0
-    state = Checkpoint.load(path, ExactCover.read(problem_path), "dlx")
+    state = Checkpoint.load(path, ExactCover.read(problem_path), "search")
     if state is None:
         return 0, 0
     return len(state.done), len(state.open_leaves())
@@ -258,7 +258,7 @@ def main() -> None:
             "count",
             str(problem),
             "--method",
-            "dlx",
+            "search",
             "--tasks",
             str(args.tasks),
             "--dask",

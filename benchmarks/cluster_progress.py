@@ -166,8 +166,8 @@ def measure(
     try:
         with Client(cluster) as client:  # type: ignore[no-untyped-call]
             client.wait_for_workers(workers)
-            ledger = open_ledger(problem, "dlx", client, None, None)
-            run = CpuRun(problem, client, ledger, "dlx", options, split_after=split_after)
+            ledger = open_ledger(problem, "search", client, None, None)
+            run = CpuRun(problem, client, ledger, "search", options, split_after=split_after)
             cpu = worker_cpu(client)
             started = time.monotonic()
             wall: list[tuple[float, float, float | None]] = []

@@ -70,8 +70,8 @@ def one_run(
     try:
         with Client(cluster) as client:  # type: ignore[no-untyped-call]
             client.wait_for_workers(workers)
-            ledger = Checkpoint(None, fingerprint(problem), "dlx", list(subproblems))
-            run = ClusterRun(problem, client, ledger, "dlx", options)
+            ledger = Checkpoint(None, fingerprint(problem), "search", list(subproblems))
+            run = ClusterRun(problem, client, ledger, "search", options)
             before = cpu_by_worker(client)
             started = time.monotonic()
             for _ in run.steps():

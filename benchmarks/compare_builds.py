@@ -40,12 +40,12 @@ WORKLOADS: dict[str, tuple[str, str, str]] = {
     "search: pento6x10 (auto engine)": (
         f"import excover as xc; p = xc.ExactCover.from_dlx(open({str(_REPO)!r} + "
         "'/examples/pento6x10.dlx').read())",
-        "result = p.count(method='dlx')",
+        "result = p.count(method='search')",
         "result",
     ),
     "search: 13 queens (dancing links)": (
         "from excover.puzzles import queens; p = queens.queens(13)",
-        "result = p.count(method='dlx', engine='dlx')",
+        "result = p.count(method='search', engine='dlx')",
         "result",
     ),
     "counting: dominoes 16x16 (frontier)": (
@@ -91,17 +91,17 @@ _PENTO = (
 EXTRA: dict[str, tuple[str, str, str]] = {
     "search: pento6x10 (bit-parallel engine)": (
         _PENTO,
-        "result = p.count(method='dlx', engine='bits')",
+        "result = p.count(method='search', engine='bits')",
         "result",
     ),
     "search: pento6x10 (dancing links)": (
         _PENTO,
-        "result = p.count(method='dlx', engine='dlx')",
+        "result = p.count(method='search', engine='dlx')",
         "result",
     ),
     "search: pento6x10 (dancing cells)": (
         _PENTO,
-        "result = p.count(method='dlx', engine='cells')",
+        "result = p.count(method='search', engine='cells')",
         "result",
     ),
     "counting: ZDD of 13 queens": (

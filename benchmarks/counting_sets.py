@@ -27,8 +27,8 @@ failed (out of the ``--memory`` cap, say). The routes (``--routes``, comma-separ
 * ``auto``: ``count()``, excover's route choice (:mod:`excover.counting`: the frontier
   count where it applies, else a race of the search engine and DXZ); its cell names the
   route that finished;
-* ``dlx``: ``count(method="dlx")`` on the default engine; ``dlx:dlx``, ``dlx:bits``,
-  ``dlx:cells``: the same on one engine (``engine=``);
+* ``search``: ``count(method="search")`` on the default engine; ``search:dlx``,
+  ``search:bits``, ``search:cells``: the same on one engine (``engine=``);
 * ``zdd``: ``count(method="zdd")``: the frontier count when the problem suits it, else the
   family of ``zdd()`` (top-down when it applies, else DXZ); ``frontier``: the frontier
   count alone (:mod:`excover.zdd.frontier`); ``dxz``: the DXZ family always
@@ -120,10 +120,17 @@ __all__ = ["main", "read_alg_lab"]
 CACHE = Path.home() / ".cache" / "excover-bench"
 SETS = ("run_set", "exact_cover_benchmark", "knuth")
 KNUTH_FILES = Path(__file__).resolve().parent.parent / "tests" / "data" / "knuth"
-EXCOVER_ROUTES: tuple[str, ...] = ("auto", "dlx", "dlx:dlx", "dlx:bits", "dlx:cells", "zdd")
+EXCOVER_ROUTES: tuple[str, ...] = (
+    "auto",
+    "search",
+    "search:dlx",
+    "search:bits",
+    "search:cells",
+    "zdd",
+)
 EXCOVER_ROUTES += ("frontier", "dxz", "topdown", "columns", "components", "sat")
 KNUTH = {"DLX1": "dlx1", "DLX6": "dlx6"}
-DEFAULT_ROUTES = "auto,dlx,dlx:bits,dlx:cells,zdd,frontier,dxz,DLX1,DLX6"
+DEFAULT_ROUTES = "auto,search,search:bits,search:cells,zdd,frontier,dxz,DLX1,DLX6"
 
 #: Knuth's closing line on stderr.
 ALTOGETHER = re.compile(r"Altogether (\d+) solutions?,")
@@ -328,13 +335,13 @@ def _topdown(problem: ExactCover) -> int | None:
 def route_function(route: str) -> Callable[[ExactCover], int | tuple[int, str] | None]:
     """What a route runs; None from it means the route does not take the problem; auto
     gives the count and the route that finished."""
-    if route.startswith("dlx:"):
-        engine = route.removeprefix("dlx:")
-        return lambda problem: problem.count(method="dlx", engine=engine)
+    if route.startswith("search:"):
+        engine = route.removeprefix("search:")
+        return lambda problem: problem.count(method="search", engine=engine)
     table: dict[str, Callable[[ExactCover], int | tuple[int, str] | None]] = {
         "auto": _auto,
         "components": _components,
-        "dlx": lambda problem: problem.count(method="dlx"),
+        "search": lambda problem: problem.count(method="search"),
         "zdd": lambda problem: problem.count(method="zdd"),
         "sat": lambda problem: problem.count(method="sat"),
         "frontier": _frontier,

@@ -11,7 +11,7 @@ Reflections are allowed on three instances in four. The tiling's exact cover goe
 given to ``sat13`` on stdin (with ``b<N>`` when a line is longer than SAT13's default
 buffer). SAT13's answer (``~``, or the literals of a model) is read back by
 ``CNF.knuth_model``; a model must decode into a tiling, and the verdict must be the one of
-``problem.first(method="dlx")``. One row per instance, then a summary; exit status 1 on
+``problem.first(method="search")``. One row per instance, then a summary; exit status 1 on
 any disagreement.
 
 SAT13 is the executable ``sat13`` of ``--knuth-dir DIR``, else ``$EXCOVER_KNUTH_DIR``,
@@ -132,7 +132,7 @@ def run(item: Instance, program: Path, folder: Path, encoding: str) -> tuple[str
     answer, seconds = sat13(program, text)
     model = CNF.from_knuth(text).knuth_model(answer)
     decodes = model is None or problem.is_solution(cnf.decode(model))
-    dlx = problem.first(method="dlx") is not None
+    dlx = problem.first(method="search") is not None
     agree = decodes and (model is not None) == dlx
     size = f"{len(item.board.splitlines()[0])}x{len(item.board.splitlines())}"
     row = (

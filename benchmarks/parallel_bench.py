@@ -101,9 +101,9 @@ def euler() -> ExactCover:
 #: The cases of the speed-up table: name, problem builder, method. The domino counts by
 #: ``method="zdd"`` run the frontier count on threads (:mod:`excover.zdd.frontier`).
 CASES: dict[str, tuple[Callable[[], ExactCover], str]] = {
-    "pento6x10": (pento6x10, "dlx"),
-    "queens14": (queens14, "dlx"),
-    "queens15": (queens15, "dlx"),
+    "pento6x10": (pento6x10, "search"),
+    "queens14": (queens14, "search"),
+    "queens15": (queens15, "search"),
     "dominos_c4_22x22": (dominoes, "zdd"),
     "caml_large": (caml_large, "zdd"),
     "euler_30x27": (euler, "zdd"),
@@ -170,7 +170,7 @@ def best_times(calls: list[Callable[[], int]], repeat: int) -> list[tuple[int, f
 def route(problem: ExactCover, method: str) -> str:
     """How ``count(workers=N)`` runs: shares of one search on the bit-parallel engine, or
     subproblems (see :mod:`excover.parallel.run`)."""
-    return "shares" if method == "dlx" and pick_engine(problem) == "bits" else "subproblems"
+    return "shares" if method == "search" and pick_engine(problem) == "bits" else "subproblems"
 
 
 def speedup(names: list[str], workers: int, repeat: int) -> None:

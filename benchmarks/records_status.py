@@ -24,7 +24,7 @@ FOLDER = Path(__file__).resolve().parent / "data" / "records"
 def status(path: Path) -> str:
     """One line on the ledger at ``path``, named ``ID-N.json``."""
     sequence, n = path.stem.rsplit("-", 1)
-    state = Checkpoint.load(path, problem(sequence, int(n)), "dlx")
+    state = Checkpoint.load(path, problem(sequence, int(n)), "search")
     if state is None:
         return f"{path.name}: no ledger"
     share = state.done_size() / state.total_size() if state.total_size() else 0.0

@@ -6,7 +6,7 @@ test suite checks the first few, tests/test_sequences.py), the term is computed 
 :func:`excover.sequences.term` (the symmetry-broken count, or the classes for A328020)
 in this process, timed in CPU seconds (``time.process_time``, one core), and compared
 with the published value (:mod:`excover.sequences.known`). With ``--plain`` the plain
-count (``method="dlx"``, no symmetry) runs beside it for the rectangle family, a second
+count (``method="search"``, no symmetry) runs beside it for the rectangle family, a second
 route to the same number. The load average is printed first and last: the machine is
 shared.
 
@@ -52,7 +52,7 @@ def main() -> int:
             line = f"{sequence}({n}) = {value:,}  {seconds:8.1f} s CPU"
             if args.plain and not SEQUENCES[sequence].classes:
                 began = time.process_time()
-                plain = problem(sequence, n).count(method="dlx")
+                plain = problem(sequence, n).count(method="search")
                 line += f"  plain {plain:,} in {time.process_time() - began:.1f} s"
                 wrong += plain != expected
             ok = value == expected

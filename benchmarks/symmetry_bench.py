@@ -3,7 +3,7 @@
 For each problem three counts run in this process, interleaved round by round, the best
 of ``--repeat`` rounds each in CPU time (``time.process_time``):
 
-* the plain count on the fastest engine (``method="dlx"``: the bit-parallel engine when
+* the plain count on the fastest engine (``method="search"``: the bit-parallel engine when
   the problem suits it);
 * the symmetry-broken count of every solution (``p.count(symmetry=True)``), finding the
   automorphism group included (the problem is read afresh each round, so nothing is
@@ -84,7 +84,7 @@ def plain_nodes(problem: ExactCover) -> int:
 
 def broken_nodes(problem: ExactCover) -> int:
     """The nodes of the searches of the symmetry-broken count of every solution."""
-    broken = BrokenSearch(problem, problem.symmetries(), "dlx")
+    broken = BrokenSearch(problem, problem.symmetries(), "search")
     broken.count()
     return broken.nodes
 
@@ -96,15 +96,15 @@ def measure(name: str, build: Callable[[], ExactCover], repeat: int) -> str:
     group = float("inf")
     for _ in range(repeat):
         problem = build()
-        seconds, value = cpu(partial(problem.count, method="dlx"))
+        seconds, value = cpu(partial(problem.count, method="search"))
         best["plain"] = min(best["plain"], seconds)
         results["plain"].add(value)
         problem = build()
-        seconds, value = cpu(partial(problem.count, method="dlx", symmetry=True))
+        seconds, value = cpu(partial(problem.count, method="search", symmetry=True))
         best["broken"] = min(best["broken"], seconds)
         results["broken"].add(value)
         problem = build()
-        seconds, value = cpu(partial(problem.count, method="dlx", up_to_symmetry=True))
+        seconds, value = cpu(partial(problem.count, method="search", up_to_symmetry=True))
         best["orbits"] = min(best["orbits"], seconds)
         results["orbits"].add(value)
         problem = build()

@@ -109,12 +109,12 @@ def knuth_files(quick: bool) -> None:
 def count_pentominoes(board: Pattern, up_to_symmetry: bool) -> int:
     """Build the tiling of ``board`` with the 12 pentominoes, each once, and count."""
     tiling = Tiling(board, tiles(pentominoes()))
-    return tiling.count(method="dlx", up_to_symmetry=up_to_symmetry)
+    return tiling.count(method="search", up_to_symmetry=up_to_symmetry)
 
 
 def count_file(name: str) -> int:
     """Read one of Knuth's files and count its solutions."""
-    return ExactCover.read(KNUTH_DATA / name).count(method="dlx")
+    return ExactCover.read(KNUTH_DATA / name).count(method="search")
 
 
 def hook(k: int) -> Pattern:

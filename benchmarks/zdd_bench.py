@@ -47,7 +47,7 @@ EXPECTED = {
 #: Runs known to take far longer than the others, left out of the --auto table: DLX
 #: enumerates 10^11 tilings one by one; DXZ on the pentomino packings of rectangles
 #: (measured before: over 30 s each, where DLX takes 0.04-5 s).
-NOT_RUN = {("domino10x10", "dlx"), ("domino12x12", "dlx")}
+NOT_RUN = {("domino10x10", "search"), ("domino12x12", "search")}
 NOT_RUN |= {(f"pento{shape}", "zdd") for shape in ("3x20", "4x15", "5x12", "6x10", "6x10-xq")}
 
 
@@ -97,7 +97,7 @@ MAX_REPEATS = 5
 
 
 def run_case(name: str, method: str) -> dict[str, object]:
-    """One measurement by ``method``: ``dlx``, ``auto`` (counts), ``zdd`` (the DXZ family,
+    """One measurement by ``method``: ``search``, ``auto`` (counts), ``zdd`` (the DXZ family,
     counted), ``family`` (``p.zdd()``, renamed to the option numbers), ``columns``; the
     best of up to :data:`MAX_REPEATS` timings while they add up to under
     :data:`REPEAT_BELOW` seconds (``family`` and ``columns`` use the default manager,
@@ -106,7 +106,7 @@ def run_case(name: str, method: str) -> dict[str, object]:
     problem = load(name)
     problem.engine_input()
     timings: list[float] = []
-    repeats = MAX_REPEATS if method in ("dlx", "zdd", "auto") else 1  # fresh state each time
+    repeats = MAX_REPEATS if method in ("search", "zdd", "auto") else 1  # fresh state each time
     while len(timings) < repeats and sum(timings) < REPEAT_BELOW:
         start = time.perf_counter()
         value, size = measure(problem, method)
@@ -212,7 +212,7 @@ def compare_case(name: str) -> dict[str, object]:
     resource.setrlimit(resource.RLIMIT_AS, (MEMORY_CAP, MEMORY_CAP))
     problem = load(name)
     problem.engine_input()
-    methods = [m for m in ("dlx", "zdd", "auto") if (name, m) not in NOT_RUN]
+    methods = [m for m in ("search", "zdd", "auto") if (name, m) not in NOT_RUN]
     best: dict[str, float] = {}
     counts: dict[str, int] = {}
     rounds, spent = 0, 0.0
@@ -250,7 +250,9 @@ def auto_table(timeout: float, show: Callable[[str], None]) -> None:
         if len(set(counts.values())) != 1:
             show(f"| {path.stem} | counts differ: {counts} | | | | | |")
             continue
-        cells = [f"{best[m] * 1e3:.3f}" if m in best else "not run" for m in ("dlx", "zdd", "auto")]
+        cells = [
+            f"{best[m] * 1e3:.3f}" if m in best else "not run" for m in ("search", "zdd", "auto")
+        ]
         ratio = best["auto"] / min(best[m] for m in best if m != "auto")
         count = counts["auto"]
         show(f"| {path.stem} | {count:,} | {' | '.join(cells)} | {ratio:.2f} | {r['rounds']} |")

@@ -45,7 +45,7 @@ __all__ = [
 ]
 
 #: The methods of ``count()``, ``first()`` and ``solutions()``.
-METHODS = ("auto", "dlx", "zdd", "sat")
+METHODS = ("auto", "search", "zdd", "sat")
 
 #: The routes that take every problem; the others take only some (the route choice tries
 #: them where they may apply).
@@ -68,7 +68,7 @@ def engines_for(problem: ExactCover) -> tuple[str, ...]:
 
 
 def _call(name: str, **kwargs: Any) -> str:
-    """A call as text, for labels: ``count(method='dlx', engine='bits')``."""
+    """A call as text, for labels: ``count(method='search', engine='bits')``."""
     return f"{name}({', '.join(f'{key}={value!r}' for key, value in kwargs.items())})"
 
 
@@ -84,19 +84,19 @@ def count_calls(problem: ExactCover, workers: bool) -> list[tuple[str, Callable[
         for method in METHODS:
             add(method=method, preprocess=preprocess)
         for engine in engines:
-            for method in ("auto", "dlx"):
+            for method in ("auto", "search"):
                 add(method=method, engine=engine, preprocess=preprocess)
     for amo in AMO_ENCODINGS:
         add(method="sat", amo=amo)
-    for method in ("auto", "dlx", "zdd"):
+    for method in ("auto", "search", "zdd"):
         add(method=method, tasks=TASKS)
     for engine in engines:
-        add(method="dlx", engine=engine, tasks=TASKS)
+        add(method="search", engine=engine, tasks=TASKS)
     if workers:
-        for method in ("auto", "dlx", "zdd"):
+        for method in ("auto", "search", "zdd"):
             add(method=method, workers=2)
-        add(method="dlx", engine="bits", workers=2)  # counted in shares, not subproblems
-        add(method="dlx", workers=2, tasks=TASKS + 2)
+        add(method="search", engine="bits", workers=2)  # counted in shares, not subproblems
+        add(method="search", workers=2, tasks=TASKS + 2)
         add(method="zdd", workers=2, tasks=TASKS)
     return calls
 
@@ -164,10 +164,10 @@ def listings(
             found[_call("first", engine=engine, preprocess=preprocess)] = problem.first(
                 engine=engine, preprocess=preprocess
             )
-    parallel: list[dict[str, Any]] = [{"method": "dlx", "tasks": TASKS}]
+    parallel: list[dict[str, Any]] = [{"method": "search", "tasks": TASKS}]
     parallel += [{"method": "zdd", "tasks": TASKS}, {"engine": "bits", "tasks": TASKS}]
     if workers:
-        parallel += [{"method": "dlx", "workers": 2}, {"method": "zdd", "workers": 2}]
+        parallel += [{"method": "search", "workers": 2}, {"method": "zdd", "workers": 2}]
     for kwargs in parallel:
         found[_call("solutions", **kwargs)] = list(problem.solutions(**kwargs))
     return found
@@ -224,10 +224,10 @@ def orbit_counts(problem: ExactCover, group: Group, workers: bool = False) -> di
     """Every count of ``problem``'s orbits of solutions under ``group``, labelled by its
     call: each method and engine that counts up to symmetry, and with ``workers`` on two
     processes."""
-    calls: list[dict[str, Any]] = [{"method": method} for method in ("auto", "dlx", "zdd")]
-    calls += [{"method": "dlx", "engine": engine} for engine in engines_for(problem)]
+    calls: list[dict[str, Any]] = [{"method": method} for method in ("auto", "search", "zdd")]
+    calls += [{"method": "search", "engine": engine} for engine in engines_for(problem)]
     if workers:
-        calls += [{"method": "dlx", "workers": 2}, {"method": "zdd", "workers": 2}]
+        calls += [{"method": "search", "workers": 2}, {"method": "zdd", "workers": 2}]
     return {
         _call("count", up_to_symmetry=True, symmetry="group", **kwargs): problem.count(
             up_to_symmetry=True, symmetry=group, **kwargs
@@ -250,7 +250,7 @@ def check_orbits(
     ``symmetry`` is every solution once. Returns the number of results compared."""
     orbits = len(set(orbit_of.values()))
     found = orbit_counts(problem, group, workers)
-    for method in ("auto", "dlx", "zdd"):
+    for method in ("auto", "search", "zdd"):
         found[_call("count", symmetry="group", method=method)] = problem.count(
             method, symmetry=group
         )
@@ -261,7 +261,7 @@ def check_orbits(
     }
     assert not wrong, f"{len(solutions)} solutions in {orbits} orbits, got {wrong}"
     compared = len(found)
-    for method in ("dlx", "zdd"):
+    for method in ("search", "zdd"):
         label = _call("solutions", up_to_symmetry=True, symmetry="group", method=method)
         listed = [
             frozenset(s) for s in problem.solutions(method, up_to_symmetry=True, symmetry=group)
@@ -323,12 +323,12 @@ def check_tiling(case: TilingCase) -> int:
     for method in METHODS:
         assert tiling.count(method) == len(orbit_of), _call("Tiling.count", method=method)
     assert {decoded(s) for s in tiling.solutions()} == set(orbit_of), "Tiling.solutions()"
-    calls: list[dict[str, Any]] = [{"method": method} for method in ("auto", "dlx", "zdd")]
-    calls += [{"method": "dlx", "engine": engine} for engine in engines_for(tiling.problem)]
+    calls: list[dict[str, Any]] = [{"method": method} for method in ("auto", "search", "zdd")]
+    calls += [{"method": "search", "engine": engine} for engine in engines_for(tiling.problem)]
     for kwargs in calls:
         label = _call("Tiling.count", up_to_symmetry=True, **kwargs)
         assert tiling.count(up_to_symmetry=True, **kwargs) == len(classes), label
-    for method in ("dlx", "zdd"):
+    for method in ("search", "zdd"):
         listed = [orbit_of[decoded(s)] for s in tiling.solutions(method, up_to_symmetry=True)]
         label = _call("Tiling.solutions", method=method, up_to_symmetry=True)
         assert one_per_orbit(listed, orbit_of), label

@@ -27,13 +27,13 @@ def test_a_bar_glued_to_a_name_separates_as_in_knuths_programs(
 ) -> None:
     problem = xc.ExactCover.from_dlx(text)
     assert (list(problem.primary_items), list(problem.secondary_items)) == (primary, secondary)
-    assert problem.count(method="dlx") == 1
+    assert problem.count(method="search") == 1
 
 
 def test_limits_beyond_64_bits_are_no_limits() -> None:
     problem = xc.ExactCover.read(PENTO)
-    assert problem.count(method="dlx", max_solutions=2**64) == 8
-    assert problem.count(method="dlx", max_nodes=2**63) == 8
+    assert problem.count(method="search", max_solutions=2**64) == 8
+    assert problem.count(method="search", max_nodes=2**63) == 8
     search = problem.search()
     assert search.count_until(2**64) is True and search.stats.solutions == 8
     done = subprocess.run(
@@ -49,8 +49,8 @@ def test_bad_keywords_and_numbers_are_usage_errors() -> None:
     with pytest.raises(xc.UsageError, match="unknown keyword argument 'foo'"):
         problem.count(foo=1)  # type: ignore[call-arg]
     with pytest.raises(xc.UsageError, match="timeout must be a non-negative number, not nan"):
-        problem.count(method="dlx", timeout=float("nan"))
-    assert problem.count(method="dlx", timeout=float("inf")) == 8
+        problem.count(method="search", timeout=float("nan"))
+    assert problem.count(method="search", timeout=float("inf")) == 8
 
 
 @pytest.mark.parametrize("path", ["/no/such/file.dlx", "."])

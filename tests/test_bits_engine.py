@@ -432,4 +432,4 @@ def test_parallel_count_by_shares(heuristic: str) -> None:
     """``count(workers=2)`` runs shares on a process pool when the bit-parallel engine
     suits the problem (a random heuristic gets one seed for both shares)."""
     problem = ExactCover.read(KNUTH / "queens10.dlx")
-    assert problem.count(method="dlx", workers=2, heuristic=heuristic) == 724
+    assert problem.count(method="search", workers=2, heuristic=heuristic) == 724

@@ -40,7 +40,7 @@ def _count_command(problem: Path, state: Path, *extra: str) -> list[str]:
         "count",
         str(problem),
         "--method",
-        "dlx",
+        "search",
         "--checkpoint",
         str(state),
         *extra,
@@ -79,7 +79,7 @@ def _read_checkpoints(path: str, problem: str, reads: int, out: Any) -> None:
     end = time.monotonic() + BOUND
     while done < reads and time.monotonic() < end:
         try:
-            found = Checkpoint.load(Path(path), exact_cover, "dlx")
+            found = Checkpoint.load(Path(path), exact_cover, "search")
         except UsageError as exc:
             bad.append(str(exc))
             found = None
@@ -125,7 +125,7 @@ def test_three_runs_of_one_checkpoint_each_print_the_count(tmp_path: Path, lock_
     done, bad = results.recv()
     reader.join()
     assert bad == [] and done == 100
-    saved = Checkpoint.load(state, ExactCover.read(QUEENS10), "dlx")
+    saved = Checkpoint.load(state, ExactCover.read(QUEENS10), "search")
     assert saved is not None and saved.complete and saved.count == expected
     assert not list(tmp_path.glob("race.json.*"))  # no temporary file, no lock file left
 
@@ -134,7 +134,7 @@ def _save_over_and_over(path: str, problem: str, saves: int, seed: int) -> None:
     """A writer process that saves a checkpoint of ``problem`` ``saves`` times, each
     with more subproblems done, without the lock (as two unlocked runs would)."""
     exact_cover = ExactCover.read(problem)
-    state = Checkpoint(Path(path), fingerprint(exact_cover), "dlx", split(exact_cover, tasks=30))
+    state = Checkpoint(Path(path), fingerprint(exact_cover), "search", split(exact_cover, tasks=30))
     for k in range(saves):
         index = (k + seed) % len(state.subproblems)
         state.done[index] = (k, k)
@@ -160,7 +160,7 @@ def test_saves_that_race_never_leave_a_damaged_file(tmp_path: Path) -> None:
         writer.join(BOUND)
     assert [writer.exitcode for writer in writers] == [0, 0, 0]
     assert bad == [] and done == 100
-    assert Checkpoint.load(state, ExactCover.read(QUEENS8), "dlx") is not None
+    assert Checkpoint.load(state, ExactCover.read(QUEENS8), "search") is not None
     assert not list(tmp_path.glob("*.tmp"))
 
 
@@ -172,10 +172,10 @@ def test_a_second_run_of_the_automatic_checkpoint_counts_without_it(
     from excover.cli.parallel import automatic_checkpoint
 
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
-    path = automatic_checkpoint(fingerprint(ExactCover.read(QUEENS8)), "dlx")
+    path = automatic_checkpoint(fingerprint(ExactCover.read(QUEENS8)), "search")
     assert path is not None
     lock_of(path)
-    assert main(["count", str(QUEENS8), "--method", "dlx", "--tasks", "6"]) == 0
+    assert main(["count", str(QUEENS8), "--method", "search", "--tasks", "6"]) == 0
     captured = capsys.readouterr()
     assert captured.out == "92\n"
     assert f"is in use by process {os.getpid()}; counting without it" in captured.err

@@ -117,13 +117,13 @@ def queens8_all(queens8: ExactCover) -> list[list[int]]:
 
 #: What stderr says about a run of the default method on queens8: the method and the
 #: engine that ran (``auto`` picks the bit-parallel engine for a problem this small).
-DLX_NOTE = "excover: method dlx, bit-parallel engine, Algorithm X (mrv)\n"
+SEARCH_NOTE = "excover: method search, bit-parallel engine, Algorithm X (mrv)\n"
 
 #: What stderr says about a count by the default method on queens8: the method, then the
 #: route that counted and why: the search's scout, a fixed number of nodes, finishes it
 #: before any race, however loaded the machine (see :mod:`excover.counting.choice`).
 COUNT_NOTE = re.compile(
-    r"excover: method dlx, bit-parallel engine, Algorithm X \(mrv\)\n"
+    r"excover: method search, bit-parallel engine, Algorithm X \(mrv\)\n"
     r"excover: route bits: the search finished within its scout of \d+ nodes, before any "
     r"race; bits \d+\.\d{3} s\n"
 )
@@ -151,7 +151,7 @@ def test_solve_text_lists_every_solution_validly(
     capsys: pytest.CaptureFixture[str], queens8: ExactCover, queens8_all: list[list[int]]
 ) -> None:
     status, out, err = run(capsys, "solve", QUEENS8)
-    assert (status, err) == (0, DLX_NOTE)
+    assert (status, err) == (0, SEARCH_NOTE)
     printed = parse_text_solutions(out, queens8)
     assert len(printed) == QUEENS8_SOLUTIONS
     assert all(queens8.is_solution(s) for s in printed)
@@ -166,7 +166,10 @@ def test_solve_json_shape(capsys: pytest.CaptureFixture[str], queens8: ExactCove
         "count",
         "stats",
     }
-    assert (result["method"], result["engine"]) == ("dlx", "bit-parallel engine, Algorithm X (mrv)")
+    assert (result["method"], result["engine"]) == (
+        "search",
+        "bit-parallel engine, Algorithm X (mrv)",
+    )
     assert (result["stats"]["heuristic"], result["stats"]["seed"]) == ("mrv", None)
     assert len(result["solutions"]) == 2
     for entry in result["solutions"]:
@@ -188,7 +191,7 @@ def test_count_json_shape(capsys: pytest.CaptureFixture[str]) -> None:
         "route",
     }
     assert result["route"]["name"] == "dlx"  # the search's scout finished it
-    assert (result["schema"], result["command"], result["method"]) == (1, "count", "dlx")
+    assert (result["schema"], result["command"], result["method"]) == (1, "count", "search")
     assert result["complete"] is True
     assert result["stats"]["solutions"] == result["count"]
     assert (result["stats"]["nodes"], result["stats"]["updates"]) == (
@@ -215,7 +218,7 @@ def test_engine_cells_is_dancing_cells(capsys: pytest.CaptureFixture[str]) -> No
     status, out, err = run(capsys, "count", QUEENS8, "--engine", "cells")
     assert (status, out) == (0, "92\n")
     method, route = err.splitlines()
-    assert method == "excover: method dlx, dancing cells, Algorithm X (mrv)"
+    assert method == "excover: method search, dancing cells, Algorithm X (mrv)"
     assert route.startswith("excover: route cells: the search finished within its scout")
 
 
@@ -328,7 +331,7 @@ def test_no_solution(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None
     path.write_text("a b\na\n")
     status, out, err = run(capsys, "count", str(path))  # the frontier count takes it
     assert (status, out) == (0, "0\n") and err.startswith("excover: method zdd, frontier count\n")
-    assert run(capsys, "solve", str(path)) == (0, "", "excover: no solution\n" + DLX_NOTE)
+    assert run(capsys, "solve", str(path)) == (0, "", "excover: no solution\n" + SEARCH_NOTE)
     status, result = run_json(capsys, "solve", str(path))
     assert (status, result["solutions"], result["complete"]) == (0, [], True)
 
@@ -375,7 +378,7 @@ def test_stdin_errors_name_stdin(
 def test_stdin_end_to_end() -> None:
     done = subprocess_excover("solve", "-", "--limit", "1", stdin=Path(QUEENS8).read_text())
     assert done.returncode == 0
-    assert done.stdout.startswith("solution 1:\n") and done.stderr == DLX_NOTE
+    assert done.stdout.startswith("solution 1:\n") and done.stderr == SEARCH_NOTE
 
 
 # --------------------------------------------------------------------------- limits
@@ -436,7 +439,7 @@ def test_timeout_stops_the_bit_parallel_engine(
 ) -> None:
     domino = endless["domino10x10"]
     status, out, err = run(
-        capsys, "count", domino, "--timeout", "0.2", "--method", "dlx", "--engine", "bits"
+        capsys, "count", domino, "--timeout", "0.2", "--method", "search", "--engine", "bits"
     )
     assert status == 1
     assert "--timeout" in err and "bit-parallel engine" in err

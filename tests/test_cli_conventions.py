@@ -75,17 +75,17 @@ def test_the_schema_ships_in_the_package_and_is_valid(capsys: pytest.CaptureFixt
     assert common.schema()["properties"]["schema"]["const"] == common.SCHEMA_VERSION
 
 
-@pytest.mark.parametrize("method", ["auto", "dlx", "zdd", "sat"])
+@pytest.mark.parametrize("method", ["auto", "search", "zdd", "sat"])
 def test_count_documents_name_the_method_that_ran(
     capsys: pytest.CaptureFixture[str], method: str
 ) -> None:
     status, result = document(capsys, "count", QUEENS8, "--method", method)
     assert (status, result["count"], result["complete"]) == (0, 92, True)
-    assert result["method"] in (("dlx", "zdd") if method == "auto" else (method,))
+    assert result["method"] in (("search", "zdd") if method == "auto" else (method,))
     assert result["engine"]
 
 
-@pytest.mark.parametrize("method", ["auto", "dlx", "zdd", "sat"])
+@pytest.mark.parametrize("method", ["auto", "search", "zdd", "sat"])
 def test_solve_documents_stream_valid_solutions(
     capsys: pytest.CaptureFixture[str], method: str
 ) -> None:
@@ -94,14 +94,14 @@ def test_solve_documents_stream_valid_solutions(
     found = {tuple(sorted(entry["options"])) for entry in result["solutions"]}
     assert status == 0 and len(found) == result["count"] == 92
     assert all(problem.is_solution(s) for s in found)
-    assert result["method"] == ("dlx" if method == "auto" else method)
+    assert result["method"] == ("search" if method == "auto" else method)
 
 
 @pytest.mark.parametrize(
     ("extra", "method"),
     [
-        (["--workers", "2"], ("dlx", "zdd")),  # auto: a race on the whole problem decides
-        (["--workers", "2", "--method", "dlx", "--tasks", "5"], "dlx"),
+        (["--workers", "2"], ("search", "zdd")),  # auto: a race on the whole problem decides
+        (["--workers", "2", "--method", "search", "--tasks", "5"], "search"),
         (["--workers", "2", "--method", "zdd"], "zdd"),  # the frontier count
         (["--method", "zdd", "--tasks", "3"], "zdd"),  # DXZ subproblems
     ],
@@ -116,10 +116,10 @@ def test_parallel_counts_follow_the_schema(
 
 
 def test_a_split_into_fewer_tasks_than_asked_says_why(capsys: pytest.CaptureFixture[str]) -> None:
-    status, out, err = run(capsys, "count", QUEENS8, "--method", "dlx", "--tasks", "500")
+    status, out, err = run(capsys, "count", QUEENS8, "--method", "search", "--tasks", "500")
     assert status == 0 and out == "92\n"
     assert "split into 92 subproblems, not 500: the rest of the search tree is solutions" in err
-    status, out, err = run(capsys, "count", QUEENS8, "--method", "dlx", "--tasks", "64")
+    status, out, err = run(capsys, "count", QUEENS8, "--method", "search", "--tasks", "64")
     assert status == 0 and out == "92\n" and "split into" not in err
 
 
@@ -157,9 +157,9 @@ def test_every_command_follows_the_schema(
     [
         ["nonogram", HEART],
         ["queens", "8"],
-        ["sudoku", PUZZLE, "--method", "dlx"],
+        ["sudoku", PUZZLE, "--method", "search"],
         ["sudoku", PUZZLE, "--method", "sat"],
-        ["sudoku", EMPTY9, "--classify", "--method", "dlx"],
+        ["sudoku", EMPTY9, "--classify", "--method", "search"],
     ],
 )
 def test_a_plain_solve_is_complete(capsys: pytest.CaptureFixture[str], argv: list[str]) -> None:
@@ -292,9 +292,9 @@ def test_limit_means_stop_after_n_solutions_everywhere(capsys: pytest.CaptureFix
     a listing that printed the N solutions asked for is done (0), its document saying
     that more may exist."""
     partial = "stopped by --limit (10 solutions so far); the result is partial"
-    status, counted = document(capsys, "count", QUEENS8, "--method", "dlx", "--limit", "10")
+    status, counted = document(capsys, "count", QUEENS8, "--method", "search", "--limit", "10")
     assert (status, counted["count"], counted["complete"]) == (1, 10, False)
-    status, out, err = run(capsys, "count", QUEENS8, "--method", "dlx", "--limit", "10")
+    status, out, err = run(capsys, "count", QUEENS8, "--method", "search", "--limit", "10")
     assert (status, out) == (1, "10\n") and partial in err
     status, solved = document(capsys, "solve", QUEENS8, "--limit", "10")
     assert (status, len(solved["solutions"]), solved["complete"]) == (0, 10, False)
@@ -463,7 +463,7 @@ def test_progress_is_drawn_on_stderr_only_when_asked(tmp_path: Path) -> None:
     in the same time."""
     path = tmp_path / "q20.dlx"
     path.write_text(queens(20).to_dlx(), encoding="utf-8")
-    argv = ("count", str(path), "--method", "dlx", "--engine", "dlx")
+    argv = ("count", str(path), "--method", "search", "--engine", "dlx")
     log = tmp_path / "stderr"
     with log.open("w", encoding="utf-8") as stderr:
         shown = spawn(*argv, "--progress", stderr=stderr)

@@ -132,7 +132,7 @@ def test_a_refused_flag_is_an_error_naming_it_and_why(
     capsys: pytest.CaptureFixture[str], tmp_path: Path, command: str, flag: common.Flag
 ) -> None:
     action = next(a for a in subparser(command)._actions if a.option_strings == flag.spelling)
-    # a value wherever the flag takes one where it is taken (``--method dlx``), whatever
+    # a value wherever the flag takes one where it is taken (``--method search``), whatever
     # the refusing action expects
     value = [] if "action" in flag.keywords else ["1" if "type" in flag.keywords else "auto"]
     status, out, err = run(capsys, command, *SEARCHING[command], flag.options[0], *value)
@@ -187,7 +187,7 @@ def test_queens_counts_on_workers_up_to_symmetry(
     argv = ["queens", str(n), "--count", "--workers", "2", "--up-to-symmetry"]
     status, out, err = run(capsys, *argv)
     assert (status, out) == (0, f"{classes}\n")
-    assert "excover: method dlx, classes under a group of order 8" in err
+    assert "excover: method search, classes under a group of order 8" in err
 
 
 def test_queens_12_on_two_workers_up_to_symmetry(capsys: pytest.CaptureFixture[str]) -> None:
@@ -247,7 +247,7 @@ def test_queens_takes_progress_and_no_progress(
     from excover.cli import progress
 
     monkeypatch.setattr(progress, "DELAY", 0.0)
-    status, out, err = run(capsys, "queens", "8", "--count", "--method", "dlx", *flag)
+    status, out, err = run(capsys, "queens", "8", "--count", "--method", "search", *flag)
     assert (status, out) == (0, "92\n")
     assert ("100%|" in err) == (flag == ["--progress"])
 
@@ -260,7 +260,7 @@ def test_the_plain_counts_bar_ends_at_100_percent(
     from excover.cli import progress
 
     monkeypatch.setattr(progress, "DELAY", 0.0)
-    status, out, err = run(capsys, "count", PENTO, "--method", "dlx", "--progress")
+    status, out, err = run(capsys, "count", PENTO, "--method", "search", "--progress")
     last = err.split("\r")[-1].splitlines()[0]
     assert (status, out) == (0, "9356\n")
     assert last.startswith("count: 100%|") and "3.62M/3.62M" in last
@@ -387,7 +387,9 @@ def test_stats_name_the_definition_of_each_figure(
 ) -> None:
     """The engines walk one tree (the same nodes) but count updates each its own way:
     each figure is printed with what it counts."""
-    status, _, err = run(capsys, "count", QUEENS8, "--method", "dlx", "--engine", engine, "--stats")
+    status, _, err = run(
+        capsys, "count", QUEENS8, "--method", "search", "--engine", engine, "--stats"
+    )
     figures = dict(line.split(": ", 1) for line in err.splitlines() if ": " in line)
     assert status == 0 and figures["nodes"] == "1049"  # Knuth's DLX1 figure, every engine
     assert figures["meaning of updates"].startswith(meaning)
@@ -400,13 +402,13 @@ def test_stats_name_the_definition_of_each_figure(
     "argv",
     [
         ["count", QUEENS8],
-        ["count", QUEENS8, "--method", "dlx", "--tasks", "4"],
+        ["count", QUEENS8, "--method", "search", "--tasks", "4"],
         ["count", QUEENS8, "--workers", "2"],
         ["count", QUEENS8, "--up-to-symmetry"],
         ["solve", QUEENS8, "--limit", "1"],
         ["estimate", QUEENS8],
         ["queens", "6"],
-        ["queens", "6", "--count", "--workers", "2", "--method", "dlx"],
+        ["queens", "6", "--count", "--workers", "2", "--method", "search"],
         ["sudoku", PUZZLE],
         ["sudoku", EMPTY4, "--count"],
         ["nonogram", HEART],
@@ -425,7 +427,7 @@ def test_a_resumed_count_says_what_it_resumed(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
     state = tmp_path / "state.json"
-    argv = ["count", str(KNUTH / "queens10.dlx"), "--method", "dlx", "--tasks", "8"]
+    argv = ["count", str(KNUTH / "queens10.dlx"), "--method", "search", "--tasks", "8"]
     assert run(capsys, *argv, "--checkpoint", str(state))[:2] == (0, "724\n")
     subproblems = len(json.loads(state.read_text())["subproblems"])
     status, out, err = run(capsys, *argv, "--checkpoint", str(state))
@@ -451,7 +453,7 @@ def test_estimate_stops_at_its_timeout(capsys: pytest.CaptureFixture[str]) -> No
 @pytest.mark.parametrize(
     "argv",
     [
-        ["queens", "8", "--count", "--workers", "2", "--method", "dlx"],
+        ["queens", "8", "--count", "--workers", "2", "--method", "search"],
         ["queens", "8", "--count", "--workers", "2", "--up-to-symmetry"],
         ["queens", "8", "--up-to-symmetry", "--limit", "3"],
         ["sudoku", EMPTY4, "--limit", "3"],

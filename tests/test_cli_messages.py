@@ -104,8 +104,8 @@ def test_a_refused_write_names_the_switch_not_the_api(
 @pytest.mark.parametrize(
     ("argv", "hint"),
     [
-        (["count", "FILE", "--metod", "dlx"], "(did you mean --method?)"),
-        (["count", "FILE", "--method", "dxz"], "(did you mean dlx?)"),
+        (["count", "FILE", "--metod", "search"], "(did you mean --method?)"),
+        (["count", "FILE", "--method", "serch"], "(did you mean search?)"),
         (["cont", "FILE"], "(did you mean count?)"),
         (["count", "FILE", "--limt=3", "--jsn"], "(did you mean --limit for --limt, --json for"),
         (["nonogram", "FILE", "--method", "sta"], "(did you mean sat?)"),

@@ -83,7 +83,7 @@ def test_every_route_prints_defined_figures(
     [
         ["count", QUEENS8, "--method", "zdd"],
         ["count", QUEENS8, "--method", "sat"],
-        ["count", QUEENS8, "--method", "dlx", "--engine", "dlx", "--heuristic", "random"],
+        ["count", QUEENS8, "--method", "search", "--engine", "dlx", "--heuristic", "random"],
         ["count", QUEENS8, "--workers", "2"],
         ["count", QUEENS8, "--workers", "2", "--tasks", "8"],
         ["solve", QUEENS8, "--limit", "2"],

@@ -55,7 +55,7 @@ def test_a_disjoint_union_counts_the_product_of_its_parts(parts: list[Instance],
     expected = prod(len(part.all_covers()) for part in parts)
     problem = whole.build()
     assert components.count(problem) == expected
-    assert problem.count(method="dlx") == expected
+    assert problem.count(method="search") == expected
 
 
 @settings(max_examples=examples(150), deadline=None)
@@ -132,7 +132,7 @@ def test_a_problem_that_splits_after_a_choice_counts_as_dlx_and_dxz(
     monkeypatch.setattr(components, "MAX_SHARE", 1.0)
     problem = hubs(blocks=4, block_items=6, seed=seed)
     found = components.count(problem)
-    assert found == problem.count(method="dlx") == dxz.count(problem)
+    assert found == problem.count(method="search") == dxz.count(problem)
     assert found is not None and found > 1000
 
 
@@ -151,7 +151,7 @@ def test_components_are_cached_by_their_options(monkeypatch: pytest.MonkeyPatch)
 
     monkeypatch.setattr(components._Counter, "_component", component)
     counter = components._Counter(problem, None)
-    assert counter.total(problem) == problem.count(method="dlx")
+    assert counter.total(problem) == problem.count(method="search")
     assert 0 < len(counter.cache) < len(calls)
 
 
@@ -189,7 +189,7 @@ def test_a_primary_item_without_options_counts_zero() -> None:
 def test_stop_gives_up() -> None:
     problem = hubs(blocks=4, block_items=6, seed=1)
     assert components.count(problem, stop=lambda: True) is None
-    assert components.count(problem, stop=lambda: False) == problem.count(method="dlx")
+    assert components.count(problem, stop=lambda: False) == problem.count(method="search")
 
 
 def two_boards_of_queens(n: int) -> ExactCover:
@@ -218,7 +218,7 @@ def test_a_stopped_count_resumes_to_the_same_total(problem: ExactCover) -> None:
     calls), ends with the count of a run never stopped, having stopped many times (DXZ's
     step is made small so that the stops land inside its runs too: the queens' boards are
     counted by DXZ, paused and resumed; the hubs by the frontier count, started again)."""
-    expected = problem.count(method="dlx")
+    expected = problem.count(method="search")
     calls, allowed = 0, 1
 
     def stop() -> bool:

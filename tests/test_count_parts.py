@@ -121,7 +121,7 @@ def test_a_part_without_solutions_ends_the_count() -> None:
     assert runner is not None
     assert runner.advance(None) == 0
     assert runner.results == [] and runner.small == 1
-    assert counting.count(problem).count == 0 == problem.count(method="dlx")
+    assert counting.count(problem).count == 0 == problem.count(method="search")
 
 
 def test_a_problem_that_does_not_fall_apart_is_not_taken() -> None:
@@ -140,7 +140,7 @@ def test_multiplicities_are_left_to_the_other_routes() -> None:
     for items in (["a"], ["a"], ["b"], ["c"]):
         problem.add_option(items)
     assert parts.parts(problem) is None
-    assert counting.count(problem).count == problem.count(method="dlx") == 3
+    assert counting.count(problem).count == problem.count(method="search") == 3
 
 
 def test_a_timeout_stops_the_parts_route() -> None:

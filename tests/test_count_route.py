@@ -157,7 +157,7 @@ def test_a_race_names_its_racers_and_its_winner() -> None:
     join; queens(9) ends before that, in the search alone."""
     found = counting.count(queens(13))
     assert found.count == 73712
-    assert found.route in ("bits", "dxz") and found.method in ("dlx", "zdd")
+    assert found.route in ("bits", "dxz") and found.method in ("search", "zdd")
     assert "race of bits, dxz" in found.reason
     assert found.work[found.route].steps >= 1
     assert counting.count(queens(13), engine="cells").work.keys() <= {"cells", "dxz"}
@@ -168,7 +168,7 @@ def test_a_race_names_its_racers_and_its_winner() -> None:
 
 def test_search_options_make_one_dancing_links_search() -> None:
     found = counting.count(queens(8), heuristic="leftmost")
-    assert (found.count, found.method) == (92, "dlx")
+    assert (found.count, found.method) == (92, "search")
     assert set(found.work) == {found.route} and "search options" in found.reason
     with pytest.raises(UsageError, match="route='dxz' takes no search options"):
         counting.count(queens(8), route="dxz", heuristic="leftmost")
@@ -339,13 +339,13 @@ def test_the_components_route_races_only_where_it_counts() -> None:
             twice.add_option(["a0", "a1", "s"])
         rival = "components" if secondary else "frontier"
         assert [r.name for r in choice.candidates(twice)] == ["bits", rival]
-        assert counting.count(twice).count == twice.count(method="dlx")
+        assert counting.count(twice).count == twice.count(method="search")
     multiple = ExactCover(primary=["a", "b"])
     multiple.set_multiplicity("a", 1, 2)
     for options in (["a"], ["a"], ["a", "b"], ["b"]):
         multiple.add_option(options)
     assert "components" not in [r.name for r in choice.candidates(multiple)]
-    assert counting.count(multiple).count == multiple.count(method="dlx")
+    assert counting.count(multiple).count == multiple.count(method="search")
     with pytest.raises(UsageError, match="does not take"):
         counting.count(multiple, route="components")
 
@@ -389,14 +389,14 @@ def test_the_command_line_reports_the_route(
     doc = json.loads(capsys.readouterr().out)
     VALIDATOR.validate(doc)
     assert doc["count"] == 73712 and doc["route"]["name"] in doc["route"]["work"]
-    assert doc["method"] == ("dlx" if doc["route"]["name"] == "bits" else "zdd")
+    assert doc["method"] == ("search" if doc["route"]["name"] == "bits" else "zdd")
     small = tmp_path / "q8.dlx"
     small.write_text(queens(8).to_dlx())
     assert main(["count", str(small), "--route", "dxz", "--json"]) == 0
     doc = json.loads(capsys.readouterr().out)
     VALIDATOR.validate(doc)
     assert (doc["count"], doc["method"], doc["route"]["name"]) == (92, "zdd", "dxz")
-    assert main(["count", str(path), "--route", "dxz", "--method", "dlx"]) == 2
+    assert main(["count", str(path), "--route", "dxz", "--method", "search"]) == 2
     assert "--route forces one route of --method auto" in capsys.readouterr().err
     assert main(["count", str(path), "--route", "dxz", "--limit", "3"]) == 2
 
@@ -422,7 +422,7 @@ def test_a_parallel_count_scouts_its_method_with_the_race() -> None:
     finisher, with the count when the race already found it."""
     assert choice.scout(dominoes(6, 6)) == ("zdd", None)
     method, known = choice.scout(queens(8))
-    assert known == 92 and method in ("dlx", "zdd")
+    assert known == 92 and method in ("search", "zdd")
     assert queens(8).count(workers=1, tasks=4) == 92
 
 

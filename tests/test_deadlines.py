@@ -274,15 +274,15 @@ def test_ctrl_c_on_one_process_keeps_the_subproblem_it_finished(tmp_path: Path) 
     assert quick.path == (0,) and long.path == (1,)
     state = tmp_path / "state.json"
     subproblems = [replace(quick, size=1e12), replace(long, size=1.0)]
-    Checkpoint(state, fingerprint(problem), "dlx", subproblems).save()
+    Checkpoint(state, fingerprint(problem), "search", subproblems).save()
 
     process = excover(
-        "count", str(path), "--method", "dlx", "--engine", "dlx", "--checkpoint", str(state),
+        "count", str(path), "--method", "search", "--engine", "dlx", "--checkpoint", str(state),
         "--checkpoint-every", "0",
     )  # fmt: skip
     deadline = time.monotonic() + SLACK
     while True:  # until the checkpoint records the first subproblem
-        loaded = Checkpoint.load(state, problem, "dlx")
+        loaded = Checkpoint.load(state, problem, "search")
         if loaded is not None and loaded.done:
             break
         assert process.poll() is None and time.monotonic() < deadline, "no subproblem done"
@@ -295,5 +295,5 @@ def test_ctrl_c_on_one_process_keeps_the_subproblem_it_finished(tmp_path: Path) 
     assert time.monotonic() - sent < SLACK / 3  # the 16 queens take far longer by dlx
     assert out == "1\n"
     assert "interrupted with 1 of 2 subproblems counted" in err
-    kept = Checkpoint.load(state, problem, "dlx")
+    kept = Checkpoint.load(state, problem, "search")
     assert kept is not None and kept.done == {0: (1, kept.done[0][1])} and kept.count == 1

@@ -29,8 +29,8 @@ QUEENS16 = 14_772_512
 
 #: (name, extra arguments) of the runs the faults hit.
 RUNS = [
-    ("dlx, one process", ["--method", "dlx"]),
-    ("dlx, 2 workers", ["--method", "dlx", "--workers", "2"]),
+    ("dlx, one process", ["--method", "search"]),
+    ("dlx, 2 workers", ["--method", "search", "--workers", "2"]),
     ("zdd subproblems, 2 workers", ["--method", "zdd", "--workers", "2", "--tasks", "8"]),
     ("sat", ["--method", "sat"]),
 ]
@@ -122,7 +122,7 @@ def test_a_time_limit_ends_the_run_with_a_partial_result(
         assert 0 <= int(out.split()[0]) <= QUEENS16
 
 
-@pytest.mark.parametrize("method", ["dlx", "zdd"])
+@pytest.mark.parametrize("method", ["search", "zdd"])
 def test_workers_die_with_a_killed_main_process(tmp_path: Path, method: str) -> None:
     """SIGKILL leaves no chance to clean up: the workers end by themselves."""
     problem = str(KNUTH / "pento6x10.dlx") if method == "zdd" else None
@@ -150,7 +150,7 @@ def test_a_stopped_parallel_count_keeps_its_work_for_the_same_command(tmp_path: 
     env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path / "cache")}
     command = [sys.executable, "-m", "excover", "count", str(KNUTH / "pento6x10.dlx")]
     # dancing links take seconds here (the bit-parallel engine could finish in 1.5 s)
-    command += ["--method", "dlx", "--engine", "dlx", "--workers", "2", "--tasks", "24"]
+    command += ["--method", "search", "--engine", "dlx", "--workers", "2", "--tasks", "24"]
     # stopped once some subproblem is done: 1.5 s on an idle machine, longer on a busy one
     for limit in (1.5, 3.0, 6.0, 12.0):
         first = subprocess.run(

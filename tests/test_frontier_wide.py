@@ -156,7 +156,7 @@ def test_partial_latin_squares_take_a_wide_window_and_few_states() -> None:
     assert laid is not None and laid.words >= 2
     states: list[int] = []
     total = frontier.start(laid).advance(lambda done, layer: states.append(layer))
-    assert total == problem.count(method="dlx") > 1000
+    assert total == problem.count(method="search") > 1000
     data = problem.engine_input()
     own = memoryview(array("q", range(data.n_primary)))
     starts, items = memoryview(data.option_start), memoryview(data.node_item)
@@ -321,7 +321,7 @@ def test_a_latin_square_races_the_search_against_the_frontier_count() -> None:
     problem = partial_latin(8, 20, 3)
     assert [runner.name for runner in choice.candidates(problem)] == ["bits", "frontier"]
     found = counting.count(problem, preprocess=False)
-    assert found.count == problem.count(method="dlx") > 10000
+    assert found.count == problem.count(method="search") > 10000
     assert found.route in ("bits", "frontier")
     assert counting.count(problem).count == found.count
     forced = counting.count(problem, route="frontier")

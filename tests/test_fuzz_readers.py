@@ -79,7 +79,7 @@ DLX = "| a comment\nA B 2:3|C | X Y\nA B X:0 Y:0\nA C X:1 Y:1\nC X:0\nB X:1\nC Y
 @FUZZ
 @given(st.one_of(text_of(["A", "B", "1:2|", "2|", "x:", "| ", "|\n"]), mutations(DLX)))
 def test_dlx_text(text: str) -> None:
-    reads(lambda: ExactCover.from_dlx(text).count(method="dlx", max_nodes=10_000))
+    reads(lambda: ExactCover.from_dlx(text).count(method="search", max_nodes=10_000))
 
 
 @FUZZ
@@ -225,7 +225,7 @@ def _checkpoint() -> str:
     from excover.parallel.checkpoint import fingerprint
     from excover.parallel.subproblems import split
 
-    state = Checkpoint(None, fingerprint(QUEENS6), "dlx", split(QUEENS6, tasks=4))
+    state = Checkpoint(None, fingerprint(QUEENS6), "search", split(QUEENS6, tasks=4))
     state.done[0] = (1, 5)
     return json.dumps(state.as_dict())
 
@@ -236,7 +236,7 @@ def test_checkpoints(text: str) -> None:
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "state.json"
         path.write_text(text, encoding="utf-8", errors="surrogateescape")
-        reads(lambda: Checkpoint.load(path, QUEENS6, "dlx"))
+        reads(lambda: Checkpoint.load(path, QUEENS6, "search"))
 
 
 XMPUZZLE = (
@@ -254,7 +254,7 @@ XMPUZZLE = (
 def _xmpuzzle(data: bytes) -> None:
     puzzle = parse_xmpuzzle(data, "<fuzz>")
     for number in range(len(puzzle.problems)):
-        ExactCover.from_burrtools(puzzle, number).count(method="dlx", max_nodes=10_000)
+        ExactCover.from_burrtools(puzzle, number).count(method="search", max_nodes=10_000)
 
 
 @FUZZ

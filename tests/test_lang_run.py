@@ -107,7 +107,7 @@ def test_counts_agree_with_the_tiling_library_on_a_larger_board() -> None:
     expected = Tiling(
         Pattern.constant(6, 5),
         [Tile("**", "d", "any", "all"), Tile("***", "t", "any", "rotations")],
-    ).count("dlx")
+    ).count("search")
     assert output(text) == f"p : (DLX) {expected} solutions\n"
 
 
@@ -207,7 +207,7 @@ def test_dimacs_writes_the_sat_encoding(tmp_path: Path, monkeypatch: pytest.Monk
         [Tile("**", "domino", "any", "all"), Tile("*", "#2", "maybe", "none")],
     ).problem
     assert isinstance(problem, ExactCover)
-    assert problem.count("dlx") == expected.count("dlx") == 2
+    assert problem.count("search") == expected.count("search") == 2
 
 
 def test_debug_prints_the_exact_cover_size_and_the_zdd_size() -> None:
@@ -564,7 +564,7 @@ def test_each_count_names_its_method_and_engine_or_route_on_stderr(
     assert out.count(" 11 solutions") == 4 and '11 solutions found for problem "b"' in out
     lines = err.splitlines()
     assert lines[:2] == [
-        f"excover: {path}:2: count b: method dlx, {names[engine]}",
+        f"excover: {path}:2: count b: method search, {names[engine]}",
         f"excover: {path}:3: count b: method zdd, DXZ",
     ]
     assert re.fullmatch(
@@ -572,7 +572,7 @@ def test_each_count_names_its_method_and_engine_or_route_on_stderr(
     )
     assert lines[3:] == [
         f"excover: {path}:5: count b: method sat, solver cadical",
-        f"excover: {path}:6: solve b: method dlx, {names[engine]}",
+        f"excover: {path}:6: solve b: method search, {names[engine]}",
         f"excover: {path}:7: all b: method zdd, DXZ",
     ]
     assert main(["run", path, "--quiet"]) == 0

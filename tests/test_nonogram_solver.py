@@ -260,7 +260,7 @@ def test_xcc_route_refuses_huge_puzzles() -> None:
 @pytest.mark.parametrize(
     ("call", "message"),
     [
-        (lambda: nonogram.solve([[1]], [[1]], method="dlx"), "unknown method"),
+        (lambda: nonogram.solve([[1]], [[1]], method="search"), "unknown method"),
         (lambda: nonogram.solve([[1]]), "column clues"),
         (lambda: nonogram.count([[1]], [[1]], -1), "limit"),
         (lambda: nonogram.solve([[1]], [[1]], timeout=-1), "timeout"),

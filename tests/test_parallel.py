@@ -40,7 +40,7 @@ def subproblem_solutions(problem: ExactCover, sub: Subproblem) -> list[frozenset
     small, original = sub.reduce(problem)
     return [
         frozenset(sub.forced) | {original[k] for k in solution}
-        for solution in small.solutions(method="dlx")
+        for solution in small.solutions(method="search")
     ]
 
 
@@ -178,12 +178,12 @@ def test_parallel_solutions_multiplicities(instance: Instance, tasks: int) -> No
 @pytest.mark.parametrize("name", ["queens8", "queens10", "domino6x6", "pento3x20", "scott-pfix"])
 def test_split_counts_add_up_on_knuth_files(name: str) -> None:
     problem = knuth(name)
-    expected = problem.count(method="dlx")
+    expected = problem.count(method="search")
     subs = split(problem, tasks=24)
     assert len(subs) == 24
-    assert sum(sub.reduce(problem)[0].count(method="dlx") for sub in subs) == expected
+    assert sum(sub.reduce(problem)[0].count(method="search") for sub in subs) == expected
     assert sum(sub.reduce(problem)[0].count() for sub in split(problem, depth=1)) == expected
-    assert problem.count(method="dlx", tasks=7) == expected
+    assert problem.count(method="search", tasks=7) == expected
 
 
 def test_split_adapts_to_an_unbalanced_tree() -> None:
@@ -199,8 +199,8 @@ def test_split_adapts_to_an_unbalanced_tree() -> None:
     for mode in ("one", "two"):
         problem.add_option([*cells, f"mode:{mode}"])
     subs = split(problem, tasks=12)
-    found = sum(sub.reduce(problem)[0].count(method="dlx") for sub in subs)
-    assert found == problem.count(method="dlx") == board.count(method="dlx") + 2
+    found = sum(sub.reduce(problem)[0].count(method="search") for sub in subs)
+    assert found == problem.count(method="search") == board.count(method="search") + 2
     assert max(len(sub.path) for sub in subs) >= 3
     assert [sub.path for sub in subs if sub.path[0] > 0] == [(1,), (2,)]
 
@@ -257,21 +257,21 @@ def test_bad_arguments(call: object) -> None:
 
 def test_parallel_count_and_solutions_on_a_pool(pool: ProcessPoolExecutor) -> None:
     problem = knuth("pento3x20")
-    assert problem.count(executor=pool, tasks=16) == problem.count(method="dlx") == 8
+    assert problem.count(executor=pool, tasks=16) == problem.count(method="search") == 8
     queens = knuth("queens10")
     assert list(queens.solutions(executor=pool, tasks=20)) == list(queens.solutions())
     assert list(queens.solutions(executor=pool, tasks=20, limit=5)) == list(
         queens.solutions(limit=5)
     )
     grid = knuth("domino6x6")  # DXZ in each subproblem
-    assert grid.count(method="zdd", executor=pool, tasks=8) == grid.count(method="dlx")
+    assert grid.count(method="zdd", executor=pool, tasks=8) == grid.count(method="search")
     zdd_solutions = {tuple(s) for s in grid.solutions(method="zdd", executor=pool, tasks=8)}
     assert zdd_solutions == {tuple(sorted(s)) for s in grid.solutions()}
 
 
 def test_workers_make_their_own_pool() -> None:
     problem = knuth("queens10")
-    assert problem.count(workers=2) == problem.count(method="dlx")
+    assert problem.count(workers=2) == problem.count(method="search")
 
 
 def test_dask_local_cluster() -> None:
@@ -283,7 +283,7 @@ def test_dask_local_cluster() -> None:
     )
     with cluster, distributed.Client(cluster) as client:  # type: ignore[no-untyped-call]
         problem = knuth("queens10")
-        assert problem.count(executor=client, tasks=12) == problem.count(method="dlx")
+        assert problem.count(executor=client, tasks=12) == problem.count(method="search")
         assert list(problem.solutions(executor=client, tasks=6)) == list(problem.solutions())
         grid = knuth("domino6x6")
         assert grid.count(method="zdd", executor=client, tasks=6) == 6728
@@ -460,7 +460,7 @@ def test_a_split_into_an_exact_number_of_tasks_uses_a_rest_subproblem() -> None:
         (s.forced, s.forbidden, s.path, s.rest) for s in subs
     ]
     check_partition(problem, again)
-    assert sum(sub.reduce(problem)[0].count(method="dlx") for sub in subs) == 724
+    assert sum(sub.reduce(problem)[0].count(method="search") for sub in subs) == 724
     rest = next(k for k, sub in enumerate(subs) if sub.rest)
     damaged = Subproblem(subs[rest].forced, subs[rest].forbidden[:-1], subs[rest].path, rest=True)
     with pytest.raises(UsageError, match="does not hold the options"):

@@ -74,8 +74,8 @@ def test_progress_bar_of_an_infinite_estimate(
     from excover.parallel.subproblems import Subproblem
 
     monkeypatch.setattr(progress, "DELAY", 0.0)
-    state = checkpoint.Checkpoint(None, "x", "dlx", [Subproblem((), (), size=math.inf)])
-    bar = parallel_cli.TaskBar(argparse.Namespace(progress=True), math.inf, "dlx", "1 worker")
+    state = checkpoint.Checkpoint(None, "x", "search", [Subproblem((), (), size=math.inf)])
+    bar = parallel_cli.TaskBar(argparse.Namespace(progress=True), math.inf, "search", "1 worker")
     for done in (0.0, 5.0, math.inf):
         bar.draw(done, state)
     drawn = capsys.readouterr().err

@@ -92,7 +92,7 @@ def test_ctrl_c_saves_the_checkpoint(tmp_path: Path) -> None:
     state = tmp_path / "state.json"
     problem = str(KNUTH / "pento6x10.dlx")
     command = [sys.executable, "-m", "excover", "count", problem, "--workers", "2"]
-    command += ["--method", "dlx", "--engine", "dlx", "--tasks", "150"]
+    command += ["--method", "search", "--engine", "dlx", "--tasks", "150"]
     command += ["--checkpoint", str(state), "--checkpoint-every", "1000"]
     first = subprocess.Popen(
         [*command, "--progress"], stdout=subprocess.PIPE, stderr=subprocess.PIPE
@@ -138,14 +138,14 @@ def test_progress_bar_on_stderr(
     from excover.cli import progress
 
     monkeypatch.setattr(progress, "DELAY", 0.0)  # show the bar of this short run at once
-    argv = ["count", str(KNUTH / "queens8.dlx"), "--progress", "--tasks", "4", "--method", "dlx"]
+    argv = ["count", str(KNUTH / "queens8.dlx"), "--progress", "--tasks", "4", "--method", "search"]
     status = main(argv)
     captured = capsys.readouterr()
     assert status == 0
     assert captured.out == "92\n"
     last = captured.err.split("\r")[-1]
-    assert last.startswith("count (dlx, 1 worker): 100%|") and "subproblems=" in last
-    assert "excover: method dlx, " in captured.err  # the method named, as every run does
+    assert last.startswith("count (search, 1 worker): 100%|") and "subproblems=" in last
+    assert "excover: method search, " in captured.err  # the method named, as every run does
 
 
 @pytest.mark.parametrize(

@@ -57,11 +57,11 @@ def queens() -> ExactCover:
 @pytest.fixture(scope="module")
 def queens_count(queens: ExactCover) -> int:
     """Its plain count, by one search in this process."""
-    return queens.count(method="dlx")
+    return queens.count(method="search")
 
 
 def ledger(problem: ExactCover, tasks: int, path: Path | None = None) -> Checkpoint:
-    return Checkpoint(path, fingerprint(problem), "dlx", split(problem, tasks=tasks))
+    return Checkpoint(path, fingerprint(problem), "search", split(problem, tasks=tasks))
 
 
 # --------------------------------------------------------------- cutting a subproblem further
@@ -137,7 +137,7 @@ def test_a_ledger_with_cuts_is_written_and_read_back(tmp_path: Path) -> None:
     for index in state.open_leaves():
         state.done[index] = (state.subproblems[index].reduce(problem)[0].count(), 0)
     state.save()
-    again = Checkpoint.load(path, problem, "dlx")
+    again = Checkpoint.load(path, problem, "search")
     assert again is not None and again.split == state.split
     assert again.complete and again.count == problem.count()
 
@@ -173,7 +173,7 @@ def test_a_damaged_ledger_is_refused(
     state.save()
     resealed(path, damage)
     with pytest.raises(UsageError, match=message):
-        Checkpoint.load(path, problem, "dlx")
+        Checkpoint.load(path, problem, "search")
 
 
 def test_a_torn_ledger_is_refused(tmp_path: Path) -> None:
@@ -185,7 +185,7 @@ def test_a_torn_ledger_is_refused(tmp_path: Path) -> None:
     text = path.read_text()
     path.write_text(text[: len(text) // 2])
     with pytest.raises(UsageError, match="bad JSON"):
-        Checkpoint.load(path, problem, "dlx")
+        Checkpoint.load(path, problem, "search")
 
 
 # --------------------------------------------------------------- faults on a real cluster
@@ -196,7 +196,7 @@ def test_the_api_counts_on_a_client_and_resumes(tmp_path: Path) -> None:
     path = tmp_path / "ledger.json"
     with local_cluster() as client:
         assert count(queens, executor=client, checkpoint=path, tasks=8) == queens.count()
-        state = Checkpoint.load(path, queens, "dlx")
+        state = Checkpoint.load(path, queens, "search")
         assert state is not None and state.complete
         assert count(queens, executor=client, checkpoint=path) == queens.count()
     with pytest.raises(UsageError, match="checkpoint= goes with"):
@@ -244,7 +244,7 @@ def test_a_dominant_subproblem_is_cut_for_the_idle_worker(tmp_path: Path) -> Non
     cut (at once: ``split_after=0``) and stopped long before it could end by itself."""
     pentominoes = knuth("pento6x10")
     path = tmp_path / "ledger.json"
-    whole = Checkpoint(path, fingerprint(pentominoes), "dlx", [Subproblem(())])
+    whole = Checkpoint(path, fingerprint(pentominoes), "search", [Subproblem(())])
     with local_cluster() as client:
         first = ClusterRun(pentominoes, client, whole, options=SLOW, split_after=0.0)
         steps = first.steps()
@@ -253,7 +253,7 @@ def test_a_dominant_subproblem_is_cut_for_the_idle_worker(tmp_path: Path) -> Non
                 break
         steps.close()
         whole.save()
-        resumed = open_ledger(pentominoes, "dlx", client, path, None)
+        resumed = open_ledger(pentominoes, "search", client, path, None)
         assert resumed.split == whole.split and resumed.done == whole.done
         assert 0 not in resumed.done  # the whole task was stopped, not counted
         second = ClusterRun(pentominoes, client, resumed, options=SLOW, split_after=0.5)
@@ -270,7 +270,7 @@ def test_the_bar_of_a_cluster_run_moves_on_through_a_cut() -> None:
     is known once a task has finished, and never 0 while the count goes on."""
     pentominoes = knuth("pento6x10")
     whole = Checkpoint(
-        None, fingerprint(pentominoes), "dlx", resized(pentominoes, [Subproblem(())])
+        None, fingerprint(pentominoes), "search", resized(pentominoes, [Subproblem(())])
     )
     with local_cluster() as client:
         run = ClusterRun(pentominoes, client, whole, options=SLOW, split_after=0.5)
@@ -301,7 +301,7 @@ def test_the_client_killed_and_resumed(queens_count: int, tmp_path: Path) -> Non
             "count",
             str(KNUTH / "queens14.dlx"),
             "--method",
-            "dlx",
+            "search",
             "--engine",
             "dlx",
             "--dask",
@@ -315,7 +315,7 @@ def test_the_client_killed_and_resumed(queens_count: int, tmp_path: Path) -> Non
         first = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         until = time.monotonic() + 60
         while time.monotonic() < until and first.poll() is None:
-            state = Checkpoint.load(path, knuth("queens14"), "dlx") if path.exists() else None
+            state = Checkpoint.load(path, knuth("queens14"), "search") if path.exists() else None
             if state is not None and state.done:
                 break
             time.sleep(0.05)
@@ -390,7 +390,7 @@ def test_timeout_on_a_cluster_keeps_the_ledger(
             "count",
             str(KNUTH / "queens14.dlx"),
             "--method",
-            "dlx",
+            "search",
             "--engine",
             "dlx",
             "--dask",
@@ -405,4 +405,4 @@ def test_timeout_on_a_cluster_keeps_the_ledger(
         assert main(command) == 0
         finished = json.loads(capsys.readouterr().out)
         assert int(finished["count"]) == queens_count
-        assert Checkpoint.load(path, knuth("queens14"), "dlx") is not None
+        assert Checkpoint.load(path, knuth("queens14"), "search") is not None

@@ -43,7 +43,7 @@ COSTS: dict[tuple[str, tuple[int, ...], tuple[int, ...]], int] = {}
 def nodes_of(problem: ExactCover, ledger: Checkpoint) -> list[int]:
     """The search nodes of each subproblem's count (its real cost), counted as a worker
     counts it (once per test session: the sizes do not change it)."""
-    payload, job = Payload.of(problem), Job("dlx", {})
+    payload, job = Payload.of(problem), Job("search", {})
     costs = []
     for sub in ledger.subproblems:
         key = (ledger.problem, sub.forced, sub.forbidden)
@@ -160,7 +160,7 @@ def ledger_of(
         subproblems = resized(problem, subproblems)
     if even:
         subproblems = even_out(problem, subproblems, 2)
-    return Checkpoint(None, fingerprint(problem), "dlx", subproblems)
+    return Checkpoint(None, fingerprint(problem), "search", subproblems)
 
 
 #: Ledgers as a cluster run of 2 workers makes them (12 subproblems, big ones cut), and
@@ -213,7 +213,7 @@ def test_a_bar_that_counted_subproblems_as_equal_would_be_further_off() -> None:
     problem = knuth("queens12")
     weighted = ledger_of(problem, 60)
     uniform = [dataclasses.replace(sub, size=1.0) for sub in weighted.subproblems]
-    equal = Checkpoint(None, fingerprint(problem), "dlx", uniform)
+    equal = Checkpoint(None, fingerprint(problem), "search", uniform)
     assert replay(problem, weighted, workers=2).worst() < replay(problem, equal, workers=2).worst()
 
 
@@ -282,7 +282,7 @@ def test_the_bar_moves_as_the_parts_of_a_cut_subproblem_finish() -> None:
     """A subproblem cut into parts for idle workers counts the share of its parts done,
     on its own estimated size: the bar does not wait for its last part to move."""
     problem = knuth("pento6x10")
-    ledger = Checkpoint(None, fingerprint(problem), "dlx", split(problem, tasks=4))
+    ledger = Checkpoint(None, fingerprint(problem), "search", split(problem, tasks=4))
     top = ledger.total_size()
     biggest = max(range(len(ledger.subproblems)), key=lambda k: ledger.subproblems[k].size)
     others = [index for index in range(len(ledger.subproblems)) if index != biggest]

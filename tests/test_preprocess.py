@@ -89,9 +89,9 @@ def larger_problems(draw: st.DrawFn) -> ExactCover:
 def test_larger_problems_keep_their_solutions(problem: ExactCover) -> None:
     """Against dancing links on the original problem."""
     reduced = preprocess(problem)
-    found = [frozenset(reduced.original(s)) for s in reduced.problem.solutions("dlx")]
+    found = [frozenset(reduced.original(s)) for s in reduced.problem.solutions("search")]
     assert len(found) == len(set(found))
-    assert set(found) == {frozenset(s) for s in problem.solutions("dlx")}
+    assert set(found) == {frozenset(s) for s in problem.solutions("search")}
 
 
 @FAST
@@ -110,7 +110,7 @@ def test_a_budget_stops_early_and_stays_exact(instance: Instance) -> None:
 def test_counts_agree_across_methods(instance: Instance) -> None:
     problem = instance.build()
     expected = len(instance.all_covers())
-    for method in ("auto", "dlx", "zdd", "sat"):
+    for method in ("auto", "search", "zdd", "sat"):
         assert problem.count(method, preprocess=True) == expected, method
     assert sorted(map(sorted, problem.solutions(preprocess=True))) == sorted(
         map(sorted, instance.all_covers())
@@ -202,7 +202,7 @@ def test_knuth_files_keep_their_counts(name: str, count: int) -> None:
     reduced = preprocess(problem)
     assert (reduced.stats.options_removed, reduced.stats.rounds) == DLX_PRE[name]
     assert reduced.stats.complete
-    assert reduced.problem.count("dlx") == count == problem.count(preprocess=True)
+    assert reduced.problem.count("search") == count == problem.count(preprocess=True)
 
 
 def test_a_nonogram_in_xcc_form_loses_what_dlx_pre_removes(tmp_path: Path) -> None:

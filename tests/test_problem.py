@@ -507,7 +507,7 @@ def test_count_first_and_solutions_run_the_engine() -> None:
     every = list(problem.solutions())
     assert sorted(map(sorted, every)) == [[0, 1], [1, 5], [2, 3], [4, 5]]  # checked by hand
     assert all(problem.is_solution(solution) for solution in every)
-    assert problem.count() == problem.count(method="dlx") == 4
+    assert problem.count() == problem.count(method="search") == 4
     assert problem.first() in every
     assert problem.first(method="auto", heuristic="leftmost") in every
     assert len(list(problem.solutions(limit=2))) == 2
@@ -518,7 +518,7 @@ def test_count_first_and_solutions_run_the_engine() -> None:
 def test_solutions_are_produced_lazily() -> None:
     problem = ExactCover(primary=1)
     problem.add_option([0])
-    iterator = problem.solutions("dlx")
+    iterator = problem.solutions("search")
     assert iter(iterator) is iterator
     assert next(iterator) == [0]
     assert next(iterator, None) is None
@@ -527,5 +527,5 @@ def test_solutions_are_produced_lazily() -> None:
 @pytest.mark.parametrize("method", ["brute", "DLX", ""])
 def test_unknown_methods_list_the_valid_ones(method: str) -> None:
     for call in (small().count, small().first, small().solutions):
-        with pytest.raises(UsageError, match="auto, dlx, zdd, sat"):
+        with pytest.raises(UsageError, match="auto, search, zdd, sat"):
             call(method)

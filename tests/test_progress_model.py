@@ -245,7 +245,7 @@ def test_every_route_ends_its_bar_at_100_percent(route: str) -> None:
     assert all(done < total for done, total in bars[-1].sets if total)
 
 
-@pytest.mark.parametrize("method", ["dlx", "zdd"])
+@pytest.mark.parametrize("method", ["search", "zdd"])
 def test_a_method_s_bar_ends_at_its_work_done(method: str) -> None:
     bars: list[Recorder] = []
 
@@ -253,10 +253,10 @@ def test_a_method_s_bar_ends_at_its_work_done(method: str) -> None:
         bars.append(Recorder())
         return bars[-1]
 
-    problem = ExactCover.read(KNUTH / ("queens10.dlx" if method == "dlx" else "domino8x8.dlx"))
+    problem = ExactCover.read(KNUTH / ("queens10.dlx" if method == "search" else "domino8x8.dlx"))
     outcome = registry.run_count(problem, Request(method, bar=make))
     assert outcome.stopped_by is None
-    if method == "dlx":
+    if method == "search":
         assert bars[-1].finished == outcome.stats["nodes"]
 
 
@@ -300,7 +300,7 @@ def test_an_interrupted_race_names_the_route_and_the_search_s_count(
     monkeypatch.setattr(choice, "PREPROCESS_ABOVE", float("inf"))
     outcome = registry.run_count(problem, Request("auto", preprocess=False))
     assert outcome.stopped_by == "interrupt"
-    assert outcome.method in ("dlx", "zdd") and outcome.route is not None
+    assert outcome.method in ("search", "zdd") and outcome.route is not None
     assert outcome.route["name"] in routes.ROUTES
     assert "Ctrl-C" in outcome.route["reason"]
     assert outcome.count is not None and outcome.count == outcome.stats["solutions"]

@@ -210,7 +210,7 @@ def test_generated_puzzles_are_unique_and_minimal(
         puzzle = sudoku.generate(box, seed=seed, symmetric=symmetric, diagonal=diagonal)
         assert puzzle == sudoku.generate(box, seed=seed, symmetric=symmetric, diagonal=diagonal)
         cover = sudoku.problem(puzzle, box=box, diagonal=diagonal)
-        assert cover.count(method="dlx") == 1  # the generic engine confirms uniqueness
+        assert cover.count(method="search") == 1  # the generic engine confirms uniqueness
         size = len(puzzle)
         givens = [k for k in range(size) if puzzle[k] != "."]
         groups = {tuple(sorted({k, size - 1 - k} if symmetric else {k})) for k in givens}
@@ -223,7 +223,7 @@ def test_generated_puzzles_are_unique_and_minimal(
 
 def test_unminimised_puzzle_is_unique() -> None:
     puzzle = sudoku.generate((2, 3), seed=5, minimal=False)
-    assert sudoku.problem(puzzle).count(method="dlx") == 1
+    assert sudoku.problem(puzzle).count(method="search") == 1
 
 
 def test_larger_boards() -> None:
@@ -247,7 +247,7 @@ def test_25x25_generation_and_solving(diagonal: bool) -> None:
     assert solution is not None and obeys_rules(puzzle, solution, board)
     assert sudoku.classify(puzzle, diagonal=diagonal) == "unique"
     if not diagonal:
-        assert sudoku.problem(puzzle).count(method="dlx") == 1
+        assert sudoku.problem(puzzle).count(method="search") == 1
     # Without the givens of the first row the solution stays a solution.
     fewer = "." * 25 + puzzle[25:]
     assert sudoku.count(fewer, 2, diagonal=diagonal) >= 1

@@ -95,8 +95,8 @@ def test_a_limit_stops_the_outcome_of_a_search() -> None:
     problem = ExactCover(["a", "b"])
     for option in (["a"], ["b"], ["a", "b"]):
         problem.add_option(option)
-    found = registry.run_count(problem, Request("dlx", limit=1))
-    assert (found.count, found.stopped_by, found.method) == (1, "limit", "dlx")
+    found = registry.run_count(problem, Request("search", limit=1))
+    assert (found.count, found.stopped_by, found.method) == (1, "limit", "search")
 
 
 def test_a_derived_problem_keeps_the_class_and_checks_new_names() -> None:

@@ -106,7 +106,7 @@ def test_timeout_gives_a_partial_result_and_status_1(
         (["count", QUEENS8, "--method", "zdd", "--solver", "x"], "not zdd"),
         (["solve", QUEENS8, "--method", "sat", "--seed", "3"], "--seed goes with --heuristic"),
         (["count", QUEENS8, "--method", "sat", "--max-nodes", "3"], "a SAT solver has none"),
-        (["solve", QUEENS8, "--method", "sat", "--heuristic", "random"], "--method dlx"),
+        (["solve", QUEENS8, "--method", "sat", "--heuristic", "random"], "--method search"),
         (["solve", QUEENS8, "--method", "sat", "--solver", "nosuch"], "unknown SAT solver"),
     ],
 )

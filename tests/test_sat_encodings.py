@@ -88,7 +88,7 @@ def check_sat_solutions(instance: Instance, encoding: str) -> None:
     as_sets = [frozenset(solution) for solution in found]
     assert len(set(as_sets)) == len(as_sets), "the same solution came out twice"
     assert set(as_sets) == expected
-    assert {frozenset(s) for s in problem.solutions(method="dlx")} == expected
+    assert {frozenset(s) for s in problem.solutions(method="search")} == expected
     first = problem.first(method="sat", amo=encoding)
     assert (first is None) == (not expected)
     assert first is None or frozenset(first) in expected
@@ -125,7 +125,7 @@ def test_counts_agree_with_dlx_on_classic_problems(encoding: str) -> None:
     counts."""
     edges = [("a", "b"), ("b", "a"), ("a", "a"), ("b", "c"), ("c", "a")]
     for problem in (queens(5), queens(6), dominoes(4, 5), walks(5, edges)):
-        expected = problem.count(method="dlx")
+        expected = problem.count(method="search")
         assert problem.count(method="sat", solver="cadical", amo=encoding) == expected
         assert problem.count(method="sat", solver="ganak", amo=encoding) == expected
     seven = queens(7)

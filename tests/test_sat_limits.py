@@ -37,7 +37,7 @@ def pigeonhole(holes: int) -> ExactCover:
 
 def test_small_pigeonhole_has_no_solution() -> None:
     """The hard instance's family really has no solution (checked on a small one by DLX)."""
-    assert pigeonhole(5).count(method="dlx") == 0
+    assert pigeonhole(5).count(method="search") == 0
     assert pigeonhole(5).first(method="sat", amo="pairwise") is None
 
 
@@ -104,13 +104,13 @@ def test_a_generous_timeout_changes_nothing() -> None:
 def test_max_solutions_like_dlx(cap: int) -> None:
     problem = queens(8)
     assert problem.count(method="sat", max_solutions=cap) == problem.count(
-        method="dlx", max_solutions=cap
+        method="search", max_solutions=cap
     )
     found = list(problem.solutions(method="sat", max_solutions=cap, limit=3))
     assert len(found) == min(cap, 3)
     assert (problem.first(method="sat", max_solutions=cap) is None) == (cap == 0)
     capped = dominoes(4, 4).count(method="sat", solver="ganak", max_solutions=cap)
-    assert capped == min(cap, dominoes(4, 4).count(method="dlx"))
+    assert capped == min(cap, dominoes(4, 4).count(method="search"))
     stats = solve.counted(problem, max_solutions=cap)
     dlx = problem.search(max_solutions=cap)
     dlx.count()
@@ -121,7 +121,7 @@ def test_count_races_ganak_on_a_large_count() -> None:
     """6x8 dominoes (167,089 tilings): the probe finds many solutions, so ganak races the
     enumeration (and wins by far, though the test does not rely on who wins)."""
     stats = solve.counted(dominoes(6, 8))
-    assert stats.solutions == dominoes(6, 8).count(method="dlx")
+    assert stats.solutions == dominoes(6, 8).count(method="search")
     assert stats.algorithm in ("SAT (cadical)", "ganak (raced against SAT (cadical))")
     assert stats.complete
 

@@ -58,7 +58,7 @@ def test_empty_solution() -> None:
         (lambda p: p.count(method="sat", timeout=-1.0), "timeout must be"),
         (lambda p: p.first(method="sat", max_solutions=1.5), "max_solutions must be"),
         (lambda p: p.count(solver="cadical"), "go with method='sat'"),
-        (lambda p: p.first(method="dlx", amo="pairwise"), "go with method='sat'"),
+        (lambda p: p.first(method="search", amo="pairwise"), "go with method='sat'"),
         (lambda p: p.solutions(method="sat", limit=-1), "limit"),
         (lambda p: p.first(method="sat", solver="ext:"), "followed by a solver command"),
         (lambda p: p.first(method="sat", solver="ext:/no/such/solver"), "cannot run"),

@@ -39,7 +39,7 @@ def test_the_share_grows_from_zero_to_one(name: str) -> None:
     branch done stays done: the shares only add up), within [0, 1] all along."""
     problem = ExactCover.read(KNUTH / f"{name}.dlx")
     seen, total = shares(problem, 2000)
-    assert total == problem.count(method="dlx")
+    assert total == problem.count(method="search")
     assert seen[0] == 0.0 and seen[-1] == 1.0
     assert all(0.0 <= a <= b <= 1.0 for a, b in itertools.pairwise(seen))
     assert len(set(seen)) > 3  # it moves inside the count, not only at its ends
@@ -51,7 +51,7 @@ def test_the_share_never_goes_back_on_queens(n: int, heuristic: str) -> None:
     """Any board, any heuristic of the bit-parallel engine (forced levels count as one
     branch): the share only grows and ends at 1."""
     seen, total = shares(queens(n), 7, heuristic=heuristic)
-    assert total == queens(n).count(method="dlx", engine="dlx")
+    assert total == queens(n).count(method="search", engine="dlx")
     assert seen[-1] == 1.0
     assert all(a <= b for a, b in itertools.pairwise(seen))
 

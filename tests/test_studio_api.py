@@ -421,7 +421,7 @@ def test_a_stopped_count_resumes_even_when_the_race_would_finish_it(tmp_path: An
     assert path is not None
     state = _new_checkpoint(problem, path)
     reduced, _ = state.subproblems[0].reduce(problem)
-    state.done[0] = (reduced.count(method="dlx"), 0)
+    state.done[0] = (reduced.count(method="search"), 0)
     state.save()
     app = create_app(TOKEN, PORT, checkpoints=str(tmp_path))
     with TestClient(app, base_url=ADDRESS, headers={"X-Studio-Token": TOKEN}) as client:

@@ -230,7 +230,7 @@ def test_representatives_covering_an_item_twice_merge_apart() -> None:
     found = list(search.representatives())
     assert len(found) == 8 and all(problem.is_solution(solution) for solution in found)
     assert sorted(map(sorted, search.solutions())) == sorted(
-        sorted(solution) for solution in problem.solutions(method="dlx")
+        sorted(solution) for solution in problem.solutions(method="search")
     )
 
 
@@ -508,7 +508,7 @@ def test_board_groups_lie_in_the_automatic_group_of_every_shipped_board() -> Non
         assert board.option_order <= automatic.option_order, name
         if board.option_order < automatic.option_order:
             beyond_the_board.append(name)
-        search = tiling._larger_automatic_group("dlx", {})
+        search = tiling._larger_automatic_group("search", {})
         if search is not None:
             larger.append(name)
             assert board.option_order < search.group.option_order <= automatic.option_order

@@ -42,7 +42,7 @@ HARD9 = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2....
 
 
 def flag_id(flags: list[str]) -> str:
-    """A test id for a list of flags: ``--method dlx`` is ``method=dlx``."""
+    """A test id for a list of flags: ``--method search`` is ``method=search``."""
     return " ".join(flags).lstrip("-").replace(" --", ",").replace(" ", "=")
 
 
@@ -94,9 +94,9 @@ def assert_stopped(
 @pytest.mark.parametrize(
     "flags",
     [
-        ["--method", "dlx", "--engine", "dlx"],
-        ["--method", "dlx", "--engine", "bits"],
-        ["--method", "dlx", "--engine", "cells"],
+        ["--method", "search", "--engine", "dlx"],
+        ["--method", "search", "--engine", "bits"],
+        ["--method", "search", "--engine", "cells"],
         ["--method", "auto"],
         ["--method", "sat"],
         ["--up-to-symmetry"],

@@ -77,7 +77,7 @@ def _unique_removals(tiling: Tiling, size: int) -> set[frozenset[tuple[int, ...]
         if len(pieces) < len(tiling.tiles) and any(t.lo for t in tiling.tiles if t not in pieces):
             continue
         board = without(tiling.board, removed)
-        if Tiling(board, pieces).count(method="dlx") == 1:
+        if Tiling(board, pieces).count(method="search") == 1:
             found.add(frozenset(removed))
     return found
 

@@ -25,7 +25,7 @@ def count(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str
 @pytest.mark.parametrize("method", ["zdd", "auto"])
 def test_methods_agree_with_dlx(capsys: pytest.CaptureFixture[str], name: str, method: str) -> None:
     path = str(KNUTH / f"{name}.dlx")
-    status, reference, _ = count(capsys, path, "--method", "dlx")
+    status, reference, _ = count(capsys, path, "--method", "search")
     assert status == 0
     status, out, err = count(capsys, path, "--method", method)
     assert (status, out) == (0, reference)
@@ -70,7 +70,7 @@ def test_colors_count_like_dancing_links(
     problem = walks(5, [("a", "b"), ("b", "a"), ("a", "a")])
     problem.write(path)
     status, out, _ = count(capsys, str(path), "--method", "zdd")
-    assert (status, int(out)) == (0, problem.count(method="dlx"))
+    assert (status, int(out)) == (0, problem.count(method="search"))
     assert ExactCover.read(path).count(method="zdd") == int(out)
 
 
@@ -93,7 +93,7 @@ def test_auto_goes_on_with_the_dlx_run_it_chose(
     """When --method auto picks dancing links, the run it started finishes the count (no
     second search), and its statistics are those of one whole run."""
     path = str(KNUTH / "queens10.dlx")
-    status, _, plain = count(capsys, path, "--method", "dlx", "--stats")
+    status, _, plain = count(capsys, path, "--method", "search", "--stats")
     assert status == 0
 
     def no_second_search(*_: object) -> None:

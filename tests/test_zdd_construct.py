@@ -136,7 +136,7 @@ def test_counts_beyond_two_to_the_128() -> None:
 def test_knuth_files_agree_with_dlx() -> None:
     for name in ["domino6x6", "queens8", "queens10", "pento3x20", "scott-pfix"]:
         problem = ExactCover.read(KNUTH / f"{name}.dlx")
-        reference = problem.count(method="dlx")
+        reference = problem.count(method="search")
         assert problem.count(method="auto") == reference
         if not name.startswith(("pento", "scott")):  # DXZ is slow on polyomino packings
             assert problem.count(method="zdd") == reference
@@ -189,7 +189,7 @@ def test_combine_node_counts_in_combine_order() -> None:
     # combine reports 46976 tilings and a ZDD of 373 nodes (benchmarks INDEX)
     combine = shape_dominoes(CAML_SMALL, bottom_up=True)
     family = combine.zdd()
-    assert family.count() == 46976 == combine.count(method="dlx")
+    assert family.count() == 46976 == combine.count(method="search")
     assert family.size == 373 and family == combine.zdd("columns")
     top_down = shape_dominoes(CAML_SMALL, bottom_up=False).zdd()
     assert top_down.count() == 46976 and top_down.size != 373
@@ -200,7 +200,7 @@ def test_colors_by_dxz_agree_with_dlx() -> None:
     for length in (1, 4, 12):
         problem = walks(length, edges)
         family = problem.zdd()
-        assert family.count() == problem.count(method="dlx") == problem.count(method="zdd")
+        assert family.count() == problem.count(method="search") == problem.count(method="zdd")
         assert all(problem.is_solution(sorted(s)) for s in family.sample(random.Random(5), 30))
 
 
@@ -222,7 +222,7 @@ def test_wide_and_narrow_memo_keys_agree_with_the_recurrence() -> None:
     assert dxz.Run(narrow, Manager()).compact_keys
     assert not dxz.Run(wide, Manager()).compact_keys
     assert dxz.count(narrow) == a[30] == dxz.count(wide)
-    assert dxz.count(dominoes(3, 8)) == a[4] == dominoes(3, 8).count(method="dlx")
+    assert dxz.count(dominoes(3, 8)) == a[4] == dominoes(3, 8).count(method="search")
 
 
 def test_multiplicities_by_dxz_against_closed_forms() -> None:
@@ -260,7 +260,7 @@ def test_a_search_with_multiplicities_stopped_by_its_budget_goes_on() -> None:
 def test_queens_families() -> None:
     for n, total in [(6, 4), (8, 92)]:
         family = queens(n).zdd()
-        assert family.count() == total == queens(n).count(method="dlx")
+        assert family.count() == total == queens(n).count(method="search")
         assert family == queens(n).zdd("columns")
 
 
@@ -279,7 +279,7 @@ def test_a_dxz_search_stopped_by_its_budget_goes_on_to_the_same_family() -> None
     final = steps.run()
     assert final.family is not None and final.family == whole.family
     assert (final.nodes, final.hits) == (whole.nodes, whole.hits)
-    assert final.family.count() == problem.count(method="dlx")
+    assert final.family.count() == problem.count(method="search")
     with pytest.raises(ValueError, match="ended"):
         steps.run()
 

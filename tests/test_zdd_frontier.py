@@ -96,7 +96,7 @@ def test_problems_it_does_not_suit() -> None:
     multiple.add_option(["a"])
     for problem in (colored, wide, multiple):
         assert not frontier.suits(problem) and frontier.count(problem) is None
-        expected = problem.count(method="dlx")
+        expected = problem.count(method="search")
         assert problem.count(method="zdd") == expected
         assert problem.count(method="zdd", workers=2) == expected
 
@@ -313,7 +313,7 @@ def test_pentomino_strips_against_the_transfer_and_dlx() -> None:
         wide, narrow = strip(n, pentominoes(), True), strip(n, pentominoes(), False)
         assert frontier.count(wide) == transfer[n] == frontier.count(narrow, workers=2)
         if n <= 6:
-            assert wide.count(method="dlx") == transfer[n]
+            assert wide.count(method="search") == transfer[n]
     subset = {letter: pentominoes()[letter] for letter in "IUX"}
     assert frontier.count(strip(60, subset, True)) == strip_counts("IUX", 60)[60]
 

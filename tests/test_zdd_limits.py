@@ -109,7 +109,7 @@ def test_listing_follows_the_family_to_its_end() -> None:
     problem = dominoes(6, 6)
     listing = dxz.Listing(problem)
     listed = list(listing)
-    assert len(listed) == len({tuple(s) for s in listed}) == 6728 == problem.count("dlx")
+    assert len(listed) == len({tuple(s) for s in listed}) == 6728 == problem.count("search")
     assert listing.run.hits > 0  # some solutions came from memoised sub-families
     assert {frozenset(s) for s in listed} == set(problem.zdd())
 
@@ -178,7 +178,7 @@ def test_a_listing_stops_at_its_memory_bound_with_what_it_listed(odd_board: str)
 
 
 def test_max_memory_goes_with_the_zdd_method_only(capsys: pytest.CaptureFixture[str]) -> None:
-    for method in ("dlx", "sat", "auto"):
+    for method in ("search", "sat", "auto"):
         status, out, err = run(capsys, "count", PENTO, "--method", method, "--max-memory", "1G")
         assert (status, out) == (2, "") and "--max-memory goes with --method zdd" in err
     status, _, err = run(capsys, "count", PENTO, "--max-memory", "lots")

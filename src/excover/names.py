@@ -16,6 +16,7 @@ __all__ = [
     "ENGINE_NAMES",
     "HEURISTICS",
     "METHODS",
+    "METHOD_ALIASES",
     "METHOD_TRAITS",
     "ROUTES",
     "SEARCH_ENGINES",
@@ -23,13 +24,39 @@ __all__ = [
     "TASK_METHODS",
     "ZDD_BUILDS",
     "MethodTraits",
+    "canonical_method",
 ]
 
 #: The solving methods of :meth:`excover.ExactCover.count` and of every subcommand that
-#: solves: ``auto`` picks a route (:mod:`excover.counting`), ``dlx`` searches with a
-#: compiled engine, ``zdd`` builds or counts the family of solutions, ``sat`` asks a SAT
-#: solver.
-METHODS: tuple[str, ...] = ("auto", "dlx", "zdd", "sat")
+#: solves: ``auto`` picks a route (:mod:`excover.counting`), ``search`` searches with a
+#: compiled engine (any of :data:`SEARCH_ENGINES`), ``zdd`` builds or counts the family of
+#: solutions, ``sat`` asks a SAT solver.
+METHODS: tuple[str, ...] = ("auto", "search", "zdd", "sat")
+
+#: The old names of methods, still read where users wrote them (the API's ``method=``,
+#: the command line's ``--method``, the checkpoints of a count), deprecated: ``dlx`` was
+#: the name of ``search`` when dancing links was its only engine.
+METHOD_ALIASES: dict[str, str] = {"dlx": "search"}
+
+
+def canonical_method(name: str, *, stacklevel: int | None = None) -> str:
+    """The method ``name`` stands for: the method an old name of :data:`METHOD_ALIASES`
+    is now, any other name (a method or not: its check comes after) itself. Every front
+    end reads a user's method through it. With ``stacklevel`` (the API), an old name
+    gives a :class:`DeprecationWarning` pointing that many frames above the caller (1:
+    the line that called the caller, a user's call of an API method that calls this)."""
+    new = METHOD_ALIASES.get(name) if isinstance(name, str) else None
+    if new is None:
+        return name
+    if stacklevel is not None:
+        import warnings  # already loaded by Python itself: no cost at start-up
+
+        warnings.warn(
+            f"method={name!r} is deprecated: the method is now called {new!r}",
+            DeprecationWarning,
+            stacklevel=stacklevel + 2,
+        )
+    return new
 
 
 class MethodTraits:
@@ -70,7 +97,7 @@ class MethodTraits:
 #: The answers of each method of :data:`METHODS`.
 METHOD_TRAITS: dict[str, MethodTraits] = {
     "auto": MethodTraits(searches=True, chooses=True, family=False, solver=False),
-    "dlx": MethodTraits(searches=True, chooses=False, family=False, solver=False),
+    "search": MethodTraits(searches=True, chooses=False, family=False, solver=False),
     "zdd": MethodTraits(searches=False, chooses=False, family=True, solver=False),
     "sat": MethodTraits(searches=False, chooses=False, family=False, solver=True),
 }

@@ -1,10 +1,26 @@
-"""The argparse types of the shared flags: whole numbers, amounts of memory, numbers of
-worker processes and seconds, each refused with a message that says what it should be.
+"""The argparse types of the shared flags: solving methods, whole numbers, amounts of
+memory, numbers of worker processes and seconds, each refused with a message that says
+what it should be.
 """
 
 from __future__ import annotations
 
 import argparse
+import sys
+
+
+def method(text: str) -> str:
+    """An argparse type: a solving method, an old name (deprecated) read as the method it
+    is now (:func:`excover.names.canonical_method`), with a note on stderr that says so."""
+    from excover.names import canonical_method
+
+    name = canonical_method(text)
+    if name != text:
+        print(
+            f"excover: --method {text} is now --method {name} (the old name is deprecated)",
+            file=sys.stderr,
+        )
+    return name
 
 
 def _int(text: str) -> int:

@@ -67,9 +67,9 @@ overflow); stderr names the method and engine that ran.
 
 --method auto (the default, as p.count() in the API) takes the frontier count where it
 applies, else races the search engine and DXZ in growing steps, and names on stderr the
-route that finished and why (--route NAME forces one route); dlx: dancing links; zdd:
-the frontier count or the DXZ family, as
-p.count(method="zdd"); sat: a SAT encoding (CaDiCaL, raced by ganak on long counts when
+route that finished and why (--route NAME forces one route); search: one compiled
+search (dancing links, bits or cells: --engine); zdd: the frontier count or the DXZ
+family, as p.count(method="zdd"); sat: a SAT encoding (CaDiCaL, raced by ganak on long counts when
 pyganak is installed)."""
 
 _SOLVE = f"""\
@@ -80,7 +80,7 @@ found: a header line 'solution K:' then its options, one per line, as item names
 
 {_BOARD}
 
---method auto means dlx (as p.solutions() in the API); zdd lists the solutions as the DXZ
+--method auto means search (as p.solutions() in the API); zdd lists the solutions as the DXZ
 search (memoised dancing links) meets them, without building the whole family first (its
 memory bounded by --max-memory); sat finds each new solution after blocking the ones
 before. With
@@ -227,7 +227,8 @@ def add_problem_commands(commands: Any, read_board: BoardReader) -> None:
     _tiling_flags(solve, read_board)
     add_method(
         solve,
-        help="auto (default): dlx, as p.solutions(); dlx: dancing links; zdd: "
+        help="auto (default): search, as p.solutions(); search: a compiled search (dancing "
+        "links, bits or cells: --engine); zdd: "
         "as the DXZ search meets them (memoised dancing links); sat: a SAT solver with "
         "blocking clauses",
     )
@@ -311,7 +312,7 @@ def add_problem_commands(commands: Any, read_board: BoardReader) -> None:
     )
     add_method(
         estimate,
-        help="the estimate is of a dancing-links search (dlx; auto means dlx): zdd and sat "
+        help="the estimate is of a compiled search (search; auto means search): zdd and sat "
         "have no search tree to probe",
     )
     common.add_flag(estimate, "timeout")
@@ -705,7 +706,7 @@ def _estimate(args: argparse.Namespace) -> int:
     if args.json:
         import json
 
-        result = common.document("estimate", "dlx", how, None, estimate=guess.as_dict())
+        result = common.document("estimate", "search", how, None, estimate=guess.as_dict())
         print(json.dumps(result, allow_nan=False))
         return common.EXIT_OK
     lines = []
@@ -743,7 +744,7 @@ def _estimate(args: argparse.Namespace) -> int:
         )
     print("\n".join(lines))
     sys.stdout.flush()
-    common.say_method(args, "dlx", f"{how}, timed by {ENGINE_NAMES[engine]}")
+    common.say_method(args, "search", f"{how}, timed by {ENGINE_NAMES[engine]}")
     return common.EXIT_OK
 
 

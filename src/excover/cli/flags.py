@@ -19,6 +19,7 @@ from excover.cli import argtypes
 from excover.cli.documents import SCHEMA_VERSION
 from excover.errors import UsageError
 from excover.names import ENGINES as ENGINES
+from excover.names import METHOD_ALIASES
 from excover.names import METHODS as METHODS
 
 TYPE_CHECKING = False  # typing is for type checkers: a run need not import it
@@ -61,7 +62,7 @@ SEARCH_FLAGS: dict[str, Flag] = {
     ),
     "engine": Flag(
         ("--engine",),
-        "the engine of a dancing-links search (--method dlx or auto): dlx = dancing links "
+        "the engine of a compiled search (--method search or auto): dlx = dancing links "
         "(Knuth's statistics exactly); bits = the bit-parallel engine (several times faster, "
         "the same search tree); cells = dancing cells (sparse sets; no multiplicities); auto "
         "= the one that suits the problem (the default)",
@@ -212,15 +213,19 @@ def add_method(
     help: str | None = None,
 ) -> None:
     """``--method``, default ``auto`` (the API's default); ``help``: what the methods of
-    this command are."""
-    add_flag(
-        parser,
-        "method",
+    this command are. Among the exact cover methods an old name is still read, with a
+    note (:func:`excover.cli.argtypes.method`); ``--help`` shows the new ones."""
+    help = (
         help
-        or "dlx: dancing links; zdd: the ZDD of all solutions (DXZ, or the frontier count); "
-        "sat: a SAT encoding",
-        choices=list(choices),
+        or "search: a compiled search (dancing links, bits or cells: --engine); zdd: the ZDD "
+        "of all solutions (DXZ, or the frontier count); sat: a SAT encoding"
     )
+    if set(choices) <= set(METHODS):  # the exact cover methods, which had other names
+        for old, new in METHOD_ALIASES.items():
+            help += f"; {old}: the old name of {new}, deprecated"
+        add_flag(parser, "method", help, choices=list(choices), type=argtypes.method)
+    else:
+        add_flag(parser, "method", help, choices=list(choices))
 
 
 def add_limits(

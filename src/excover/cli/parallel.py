@@ -431,7 +431,9 @@ def automatic_checkpoint(digest: str, method: str) -> Path | None:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError:
         return None
-    return folder / f"{digest[:32]}-{method}.json"
+    from excover.parallel.checkpoint import named_file
+
+    return named_file(folder, digest, method)
 
 
 class _DeferredCtrlC:

@@ -42,10 +42,10 @@ __all__ = ["Outcome", "check_method_flags", "count", "request", "solutions"]
 def check_method_flags(args: argparse.Namespace, method: str, counting: bool) -> None:
     """Refuse every flag that ``method`` cannot honour, at once and saying why."""
     traits = METHOD_TRAITS[method]
-    dlx_only = f"chooses items in dancing links: it goes with --method dlx (or auto), not {method}"
+    search_only = f"chooses items in a search: it goes with --method search (or auto), not {method}"
     if not traits.searches:
-        refuse(args, "heuristic", dlx_only)
-        refuse(args, "engine", dlx_only.replace("chooses items in", "chooses the engine of"))
+        refuse(args, "heuristic", search_only)
+        refuse(args, "engine", search_only.replace("chooses items in", "chooses the engine of"))
         what = "a SAT solver" if traits.solver else f"--method {method}"
         refuse(args, "max_nodes", f"counts nodes of a dancing-links search: {what} has none")
     if getattr(args, "seed", None) is not None and getattr(args, "heuristic", None) != "random":
@@ -69,7 +69,7 @@ def check_method_flags(args: argparse.Namespace, method: str, counting: bool) ->
         refuse(
             args,
             "limit",
-            "stops an enumeration: --method zdd counts without enumerating (use dlx)",
+            "stops an enumeration: --method zdd counts without enumerating (use search)",
         )
 
 

@@ -97,18 +97,18 @@ def count(problem: ExactCover, args: argparse.Namespace) -> Outcome:
     try:
         # the counts on --workers have no deadline of their own: the alarm stops them
         with common.deadline(common.time_left(args) if workers else None):
-            search = BrokenSearch(problem, group, "dlx", workers=workers, **_options(args))
+            search = BrokenSearch(problem, group, "search", workers=workers, **_options(args))
             number = search.count_orbits() if args.up_to_symmetry else search.count()
     except LimitReached as stop:
-        return Outcome("dlx", _engine(args, search, group.option_order), None, stop.reason)
+        return Outcome("search", _engine(args, search, group.option_order), None, stop.reason)
     except common.TimeUp:
-        return Outcome("dlx", _engine(args, search, group.option_order), None, "timeout")
+        return Outcome("search", _engine(args, search, group.option_order), None, "timeout")
     except KeyboardInterrupt:
-        return Outcome("dlx", _engine(args, search, group.option_order), None, "interrupt")
+        return Outcome("search", _engine(args, search, group.option_order), None, "interrupt")
     engine = _engine(args, search, group.option_order)
     stats = {"solutions": number, "group_order": group.order}
     stats.update(seconds=time.perf_counter() - started, workers=workers or 1)
-    return Outcome("dlx", engine, number, None, stats)
+    return Outcome("search", engine, number, None, stats)
 
 
 def solutions(
@@ -124,7 +124,7 @@ def solutions(
     found = 0
     stopped_by = None
     try:
-        search = BrokenSearch(problem, group, "dlx", **_options(args))
+        search = BrokenSearch(problem, group, "search", **_options(args))
         listed = search.representatives() if args.up_to_symmetry else search.solutions()
         for solution in itertools.islice(listed, args.limit):
             found += 1
@@ -136,4 +136,4 @@ def solutions(
     if stopped_by is None and args.limit is not None and found >= args.limit:
         stopped_by = "limit"
     engine = _engine(args, search, group.option_order)
-    return Outcome("dlx", engine, found, stopped_by, {"solutions": found})
+    return Outcome("search", engine, found, stopped_by, {"solutions": found})

@@ -90,8 +90,8 @@ estimates of the search tree and the problem's shape each fail on one of the ben
 sets), so the weights only tilt the race. A runner that runs out of memory (DXZ's memo,
 the frontier count past its bound) leaves the race, which goes on with the others.
 
-Search options (a heuristic, limits on nodes or solutions) make the count one dancing-
-links search, as for ``method="dlx"``; ``engine=`` chooses the engine of the race's
+Search options (a heuristic, limits on nodes or solutions) make the count one compiled
+search, as for ``method="search"``; ``engine=`` chooses the engine of the race's
 search; ``timeout=`` bounds the race (LimitReached, with the search's partial count).
 :func:`count` returns a :class:`CountResult`: the count, the route that finished and why.
 """
@@ -255,8 +255,8 @@ class CountResult:
 
     @property
     def method(self) -> str:
-        """The method the route belongs to: ``"dlx"`` for a search engine, else ``"zdd"``."""
-        return "dlx" if self.route in ("dlx", "bits", "cells") else "zdd"
+        """The method the route belongs to: ``"search"`` for a search engine, else ``"zdd"``."""
+        return "search" if self.route in ("dlx", "bits", "cells") else "zdd"
 
 
 def _work(runners: list[Runner]) -> dict[str, Work]:
@@ -778,7 +778,7 @@ def scout(problem: Problem, engine: str = "auto") -> tuple[str, int | None]:
     """The method for the subproblems of a parallel count, and the count when the choice
     already found it: ``"zdd"`` when the frontier count takes the problem (it runs on
     the workers' threads), else the race of :func:`count` for up to
-    :data:`SCOUT_SECONDS`; if no route has finished by then, ``"dlx"`` (a search splits
+    :data:`SCOUT_SECONDS`; if no route has finished by then, ``"search"`` (a search splits
     into subtrees without loss, while each DXZ subproblem would build its own memo)."""
     from excover.zdd import frontier
 
@@ -788,5 +788,5 @@ def scout(problem: Problem, engine: str = "auto") -> tuple[str, int | None]:
     try:
         found = run(Plan(runners, "", time.monotonic() + SCOUT_SECONDS), time.perf_counter())
     except LimitReached:
-        return "dlx", None
+        return "search", None
     return found.method, found.count

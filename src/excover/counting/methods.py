@@ -2,7 +2,7 @@
 
 Every operation that solves a problem it made (a symmetry-broken part, a subproblem on a
 worker, a quotient by a group) calls down here, never back up through
-:class:`excover.ExactCover`: ``method`` picks the compiled search (``"dlx"``, with its
+:class:`excover.ExactCover`: ``method`` picks the compiled search (``"search"``, with its
 engine among the search options), the ZDD count or listing (``"zdd"``), the SAT solver
 (``"sat"``) or the choice of counting routes (``"auto"``, :mod:`excover.counting.choice`).
 :mod:`excover.solving.registry` puts the operations around these calls; this module is
@@ -25,7 +25,7 @@ __all__ = ["check_not_sat", "check_search_options", "count", "first", "solutions
 
 def first(
     problem: Problem,
-    method: str = "dlx",
+    method: str = "search",
     *,
     solver: str | None = None,
     amo: str | None = None,
@@ -38,7 +38,7 @@ def first(
 
 def solutions(
     problem: Problem,
-    method: str = "dlx",
+    method: str = "search",
     limit: int | None = None,
     *,
     solver: str | None = None,
@@ -46,7 +46,7 @@ def solutions(
     **options: Unpack[SearchOptions],
 ) -> Iterator[list[int]]:
     """The solutions ``method`` finds, lazily, at most ``limit`` of them (``"auto"``
-    lists by the compiled search, as ``"dlx"`` does)."""
+    lists by the compiled search, as ``"search"`` does)."""
     found: Iterator[list[int]] = _by(method, "solutions", problem, (limit,), solver, amo, options)
     return found
 

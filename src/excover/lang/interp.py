@@ -57,7 +57,8 @@ if TYPE_CHECKING:
 
 __all__ = ["Interpreter"]
 
-_LABELS = {"dlx": "DLX", "zdd": "ZDD", "sat": "SAT", "auto": "AUTO"}
+#: How combine's result lines name each method (``search`` was its ``dlx``).
+_LABELS = {"search": "DLX", "zdd": "ZDD", "sat": "SAT", "auto": "AUTO"}
 
 #: The statements :meth:`Interpreter.declare` runs.
 _DECLARATIONS = (s.PatternDecl, s.Pattern3Decl, s.TilesDecl, s.ProblemDecl, s.Flag)
@@ -334,7 +335,7 @@ class Interpreter:
                 print(f"ZDD has size {family.size}", file=self.err)
             else:
                 number = tiling.problem.count(method="zdd")
-        elif algo.name == "dlx":
+        elif algo.name == "search":
             from excover.engines import Search
 
             search = Search(tiling.problem)
@@ -466,7 +467,7 @@ class Interpreter:
 
 def _lister(problem: Problem, algo: s.Algo, up_to_symmetry: bool) -> str | None:
     """The engine that lists ``problem``'s tilings by ``algo`` (as :meth:`_solutions`
-    runs it): the search engine ``auto`` picks for dlx and auto, DXZ for zdd, the solver
+    runs it): the search engine ``auto`` picks for search and auto, DXZ for zdd, the solver
     for sat; None where no search runs (no tiling) or the symmetry's search chooses."""
     tiling = problem.tiling
     if tiling is None or tiling.obstruction is not None or up_to_symmetry:

@@ -68,6 +68,10 @@ TILE_OPTIONS = ("~one", "~maybe", "~sym", "~rot", "~N", "~LO..HI", "~LO..", "~SU
 #: by the names the tiling library gives them.
 SUBGROUPS = ("rot180", "vertical", "horizontal", "diag1", "diag2", "axes", "diagonals")
 COUNT_OPTIONS = ("~up_to_symmetry",)
+
+#: The method each algorithm of the language names (``sat "SOLVER"`` apart): combine
+#: called its search ``dlx``, the method of a search with a compiled engine.
+ALGORITHMS = {"dlx": "search", "zdd": "zdd", "auto": "auto"}
 PROBLEM_OPTIONS = ("~interchangeable",)
 
 _TOKEN_NAMES = {
@@ -495,9 +499,9 @@ class _Builder:
         name = str(kids[0])
         if name == "sat":
             return s.Algo(pos, "sat", _string(kids[1], self.pos(kids[1])))
-        if name not in ("dlx", "zdd", "auto"):
+        if name not in ALGORITHMS:
             raise LangError(f'unknown algorithm {name!r}; use dlx, zdd, auto or sat "SOLVER"', pos)
-        return s.Algo(pos, name)
+        return s.Algo(pos, ALGORITHMS[name])
 
     def tile_sum(self, node: object) -> tuple[s.TileSpec | s.TilesRef, ...]:
         """The tiles of ``[...] + NAME + ...``, in order: a list's tiles, a name's list."""

@@ -165,7 +165,8 @@ class TilesRef:
 
 @dataclass(frozen=True)
 class Algo:
-    """How to solve: ``dlx``, ``zdd``, ``auto`` or ``sat "SOLVER"``."""
+    """How to solve: the method (:data:`excover.names.METHODS`) the program's algorithm
+    names (``dlx``: ``search``, ``zdd``, ``auto``, ``sat "SOLVER"``: ``sat``)."""
 
     pos: Pos
     name: str

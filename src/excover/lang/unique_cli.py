@@ -281,7 +281,7 @@ def _solutions(count: int) -> str:
 def _document(args: argparse.Namespace, name: str, report: Uniqueness) -> dict[str, Any]:
     return common.document(
         "unique",
-        "dlx",
+        "search",
         None,
         report.stopped_by,
         input=args.file,

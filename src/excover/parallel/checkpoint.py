@@ -6,10 +6,12 @@ JSON (``excover-checkpoint`` version 1), written whole (a temporary file of its 
 it, renamed over it: :func:`~excover.parallel.sharing.write_whole`), so a process killed
 while writing leaves the previous checkpoint whole and a reader never finds half of one.
 It names the problem by a digest of its DLX text and the counting method, and a checkpoint
-of another problem or method is refused rather than mixed in. Counts of 2**53 and more are
-written as decimal strings, as in ``--json`` (:func:`excover.numbers.json_count`): exact
-for any reader, and at any size (Python's own ``json`` cannot write or read an integer of
-more than 4,300 digits); an integer is read back from either form.
+of another problem or method is refused rather than mixed in (a method's old name, such as
+``dlx`` for ``search``, is read as the method it is now; the next save writes the new).
+Counts of 2**53 and more are written as decimal strings, as in ``--json``
+(:func:`excover.numbers.json_count`): exact for any reader, and at any size (Python's own
+``json`` cannot write or read an integer of more than 4,300 digits); an integer is read
+back from either form.
 
 A checkpoint is trusted only when it proves itself: it carries the SHA-256 of its own
 content (``checksum``), and its subproblems must partition the problem's search tree
@@ -54,6 +56,7 @@ from typing import Any
 
 from excover.errors import ExcoverWarning, UsageError
 from excover.formats.dlx import format_dlx
+from excover.names import METHOD_ALIASES, canonical_method
 from excover.numbers import from_decimal, json_count
 from excover.parallel.sharing import POLL, FileLock, set_aside, write_whole
 from excover.parallel.subproblems import Subproblem, check_options, check_partition
@@ -66,6 +69,7 @@ __all__ = [
     "checksum",
     "claimed",
     "fingerprint",
+    "named_file",
     "warn",
 ]
 
@@ -310,7 +314,10 @@ class Checkpoint:
         """The checkpoint in ``path`` for this problem and method; None if there is no such
         file. A damaged file (see :class:`DamagedCheckpoint`) raises that error; a file
         that is not a checkpoint of this problem and method, or that does not prove
-        itself (see the module notes), is an error naming the file and why."""
+        itself (see the module notes), is an error naming the file and why. An old name
+        of a method (:data:`excover.names.METHOD_ALIASES`), in the file or in ``method``,
+        is read as the method it is now."""
+        method = canonical_method(method)
         problem = fingerprint(exact_cover)
         try:
             text = path.read_text(encoding="utf-8")
@@ -347,7 +354,7 @@ class Checkpoint:
             )
         if data.get("problem") != problem:
             raise UsageError(f"{path}: checkpoint of another problem; delete it to start over")
-        if data.get("method") != method:
+        if canonical_method(data.get("method", "")) != method:
             raise UsageError(
                 f"{path}: checkpoint of a count with --method {data.get('method')}, "
                 f"not {method}; delete it to start over"
@@ -398,6 +405,19 @@ class Checkpoint:
                 raise UsageError(f"{exc}; cannot set it aside: {error.strerror or error}") from None
             say(f"{exc}; kept aside as {aside}; counting from the start")
             return None
+
+
+def named_file(folder: Path, digest: str, method: str) -> Path:
+    """The checkpoint file a front end keeps in its own ``folder`` for the problem of
+    ``digest`` (:func:`fingerprint`) counted by ``method``, named by both; the file named
+    by an old name of the method (:data:`excover.names.METHOD_ALIASES`) when only that
+    one exists, so that a count stopped before the method was renamed goes on."""
+    path = folder / f"{digest[:32]}-{method}.json"
+    for old in (old for old, new in METHOD_ALIASES.items() if new == method):
+        before = folder / f"{digest[:32]}-{old}.json"
+        if not path.exists() and before.exists():
+            return before
+    return path
 
 
 def _cuts(split: object, size: int) -> dict[int, list[int]]:

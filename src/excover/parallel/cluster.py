@@ -179,7 +179,7 @@ class ClusterRun:
         problem: Problem,
         client: Any,
         ledger: Checkpoint,
-        method: str = "dlx",
+        method: str = "search",
         options: dict[str, Any] | None = None,
         *,
         task_timeout: float | None = None,
@@ -564,7 +564,7 @@ def even_out(
 def count_on_cluster(
     problem: Problem,
     client: Any,
-    method: str = "dlx",
+    method: str = "search",
     options: dict[str, Any] | None = None,
     *,
     tasks: int | None = None,

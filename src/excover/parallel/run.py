@@ -5,7 +5,7 @@ process unpickles it the first time it sees the digest and keeps it (with its
 :class:`~excover.parallel.tree.Layout`), so a task costs its reduction and its search,
 nothing more. A task is a :class:`~excover.parallel.subproblems.Subproblem`'s two lists of
 option indices, reduced to a small plain problem in the worker and solved there by the
-method asked for (``"dlx"``, ``"zdd"`` or ``"auto"``, as :meth:`ExactCover.count`).
+method asked for (``"search"``, ``"zdd"`` or ``"auto"``, as :meth:`ExactCover.count`).
 
 Tasks are submitted biggest first (by their estimated size), which keeps the workers busy
 to the end; the results are added up, or for solutions yielded in the order of the tasks,
@@ -34,7 +34,7 @@ from typing import Any
 from excover.engines import Search, pick_engine
 from excover.entries import check_count_limit
 from excover.errors import ExcoverWarning, UsageError
-from excover.names import METHOD_TRAITS
+from excover.names import METHOD_TRAITS, canonical_method
 from excover.parallel.subproblems import Subproblem, check_options, split
 from excover.parallel.tasks import (
     TASKS_PER_WORKER,
@@ -70,14 +70,14 @@ TICK = 0.2
 
 def resolve_auto(problem: Problem, method: str, options: dict[str, Any]) -> tuple[str, int | None]:
     """The method of a parallel count asked for with ``method``: ``"auto"`` is resolved
-    once, on the whole problem, by :func:`excover.counting.choice.scout` (DLX when
+    once, on the whole problem, by :func:`excover.counting.choice.scout` (a search when
     search options are given, as for a plain count), so that every subproblem runs the
     same method and the run can say which. Also the count, when the choice already found
     it."""
     if not METHOD_TRAITS[method].chooses:
         return method, None
     if set(options) - {"engine"}:
-        return "dlx", None
+        return "search", None
     from excover.counting import choice
 
     return choice.scout(problem, options.get("engine", "auto"))
@@ -135,7 +135,7 @@ def _pool(workers: int, executor: object | None) -> Iterator[Executor | None]:
 def run_tasks(
     problem: Problem,
     subproblems: list[Subproblem],
-    method: str = "dlx",
+    method: str = "search",
     options: dict[str, Any] | None = None,
     *,
     workers: int = 1,
@@ -204,7 +204,7 @@ def _subproblems(
 
 def count(
     problem: Problem,
-    method: str = "dlx",
+    method: str = "search",
     *,
     workers: int | None = None,
     executor: object | None = None,
@@ -225,6 +225,7 @@ def count(
     suits (:mod:`excover.zdd.frontier`) is counted on ``workers`` threads instead: DXZ's
     states are shared by all its subtrees, so subproblems would each redo most of them.
     """
+    method = canonical_method(method, stacklevel=1)
     n = 1 if workers is None else check_workers(workers)
     check_task_options(method, dict(options or {}))
     if executor is not None:  # a bad one is refused even when no task would need it
@@ -317,7 +318,7 @@ def _count_by_shares(problem: Problem, options: dict[str, Any], workers: int) ->
 
 def solutions(
     problem: Problem,
-    method: str = "dlx",
+    method: str = "search",
     limit: int | None = None,
     *,
     workers: int | None = None,
@@ -333,6 +334,7 @@ def solutions(
     their turn comes, so this needs memory for the solutions of the subproblems that
     finished ahead of their turn.
     """
+    method = canonical_method(method, stacklevel=1)
     check_count_limit("limit", limit)
     n = 1 if workers is None else check_workers(workers)
     check_task_options(method, dict(options or {}))

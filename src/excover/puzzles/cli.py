@@ -75,7 +75,7 @@ unique or multiple, --all every solution (as found), --limit N up to N solutions
 --all does, one a line; with --count, the count stops at N). --method auto solves and
 classifies
 with the compiled solvers (a core of its own for classic 9x9 puzzles, a general grid
-solver for every other board) and counts and lists by dancing links; dlx, zdd and sat
+solver for every other board) and counts and lists by dancing links; search, zdd and sat
 run on each puzzle's exact cover. A file of one-line 9x9 puzzles streams through the
 compiled core a few thousand lines at a time, with a progress bar on long files
 (--progress). --svg OUT draws each puzzle with its solution: OUT

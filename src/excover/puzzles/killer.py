@@ -227,5 +227,5 @@ def count(
     """The number of solutions of a killer puzzle, counting no further than ``limit``."""
     problem = cover(cages, box, givens, diagonal=diagonal, regions=regions)
     if limit is None:
-        return problem.count(method="dlx")
+        return problem.count(method="search")
     return sum(1 for _ in problem.solutions(limit=limit))

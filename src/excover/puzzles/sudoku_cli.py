@@ -112,8 +112,12 @@ def _check_sudoku_flags(args: argparse.Namespace) -> bool:
     )
     if batch:
         grid = "the compiled grid solver that solves and classifies with --method auto"
-        refuse(args, "max_nodes", f"counts dancing-links nodes: {grid} has none (use --method dlx)")
-        refuse(args, "engine", f"chooses a dancing-links engine: {grid} is none (use --method dlx)")
+        refuse(
+            args, "max_nodes", f"counts dancing-links nodes: {grid} has none (use --method search)"
+        )
+        refuse(
+            args, "engine", f"chooses a dancing-links engine: {grid} is none (use --method search)"
+        )
         refuse(args, "max_memory", f"bounds the tables of --method zdd: {grid} has none")
     return batch
 

@@ -9,7 +9,7 @@ exit status 1). Two routes:
   declares (``excover count --break-symmetry``), or the count of classes for a sequence
   of classes (``--up-to-symmetry``); ``--workers N`` counts its problems on N processes;
 - with ``--checkpoint FILE``, ``--tasks N`` or ``--dask ADDRESS``, a plain count by
-  dancing links cut into subproblems (``excover count --method dlx --checkpoint``):
+  dancing links cut into subproblems (``excover count --method search --checkpoint``):
   no symmetry used, resumable from its checkpoint or ledger by running the same command
   again, on one machine or a Dask cluster. Sequences of classes do not take it.
 
@@ -88,7 +88,7 @@ def _sequence(args: argparse.Namespace) -> int:
     if args.write_dlx is not None:
         return commands.write_dlx(args, [(cover, args.write_dlx)], f"{sequence.id}({args.n})")
     counting = commands.as_count(args)
-    counting.method = "dlx"  # --method is refused: both routes are searches
+    counting.method = "search"  # --method is refused: both routes are searches
     if any(common.given(args, dest) for dest in ("checkpoint", "tasks", "dask")):
         if sequence.classes:
             raise UsageError(

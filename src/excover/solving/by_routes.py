@@ -121,7 +121,9 @@ def count(problem: Problem, request: Request) -> Outcome:
     if search is not None and search.engine == found.route:  # the search counted
         stats = search_stats(search, None)
         stats.update(preprocessing_stats(found.preprocessed))
-        return Outcome("dlx", search_engine(search), found.count, None, stats, route_report(found))
+        return Outcome(
+            "search", search_engine(search), found.count, None, stats, route_report(found)
+        )
     stats = {"solutions": found.count, "nodes": found.work[found.route].nodes}
     stats.update(seconds=found.seconds, complete=True, stopped_by=None)
     stats.update(preprocessing_stats(found.preprocessed))
@@ -153,7 +155,7 @@ def _stopped(
             was["seconds"] += runner.seconds
             was["nodes"] += runner.nodes
             was["steps"] += runner.steps
-    method = "dlx" if name in ENGINE_NAMES else "zdd"
+    method = "search" if name in ENGINE_NAMES else "zdd"
     about: str | None = ROUTES[name].about if name in ROUTES else None
     cause = {"timeout": "the time limit", "interrupt": "Ctrl-C"}.get(stopped_by, stopped_by)
     route = {"name": name, "reason": f"stopped by {cause} while it ran", "work": work}

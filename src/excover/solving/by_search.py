@@ -1,4 +1,4 @@
-"""A run by one compiled search (``method="dlx"``, and ``auto`` given search options):
+"""A run by one compiled search (``method="search"``, and ``auto`` given search options):
 driven in slices, so that the run can stop at the request's deadline, draw its progress
 and notice Ctrl-C between two slices, and answer with its count so far. Its bar
 (:class:`SearchBar`) is its nodes against the estimated size of its tree."""
@@ -286,7 +286,7 @@ def count(problem: Problem, request: Request) -> Outcome:
     if stopped_by is None and search.stats.stopped_by == "max_solutions":
         stopped_by = "limit"
     stats = search_stats(search, stopped_by)
-    return Outcome("dlx", search_engine(search), search.stats.solutions, stopped_by, stats)
+    return Outcome("search", search_engine(search), search.stats.solutions, stopped_by, stats)
 
 
 def solutions(problem: Problem, request: Request, emit: Callable[[list[int]], None]) -> Outcome:
@@ -307,5 +307,5 @@ def solutions(problem: Problem, request: Request, emit: Callable[[list[int]], No
     stopped_by = slices.run(body)
     bar.close(search)
     return Outcome(
-        "dlx", search_engine(search), found, stopped_by, search_stats(search, stopped_by)
+        "search", search_engine(search), found, stopped_by, search_stats(search, stopped_by)
     )

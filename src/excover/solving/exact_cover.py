@@ -20,7 +20,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING, Self, TypeVar, Unpack
 
 from excover.errors import UsageError, check_limit
-from excover.names import METHODS, SEARCH_OPTIONS
+from excover.names import METHODS, SEARCH_OPTIONS, canonical_method
 from excover.problem import Problem, SearchOptions
 from excover.solving import registry
 
@@ -132,7 +132,7 @@ class ExactCover(Problem):
 
     def first(
         self,
-        method: str = "dlx",
+        method: str = "search",
         *,
         solver: str | None = None,
         amo: str | None = None,
@@ -146,7 +146,7 @@ class ExactCover(Problem):
         ``preprocess=True`` searches the problem :func:`excover.preprocess.preprocess`
         reduces, as :meth:`count` does.
         """
-        _check_method(method)
+        method = _check_method(method)
         _check_options(options)
         from excover.counting import methods
 
@@ -158,7 +158,7 @@ class ExactCover(Problem):
 
     def solutions(
         self,
-        method: str = "dlx",
+        method: str = "search",
         limit: int | None = None,
         *,
         solver: str | None = None,
@@ -188,7 +188,7 @@ class ExactCover(Problem):
         ``preprocess=True`` searches the problem :func:`excover.preprocess.preprocess`
         reduces, as :meth:`count` does, and yields its solutions as this problem's options.
         """
-        _check_method(method)
+        method = _check_method(method)
         _check_options(options)
         check_limit(limit)
         from excover.counting import methods
@@ -261,7 +261,7 @@ class ExactCover(Problem):
         (:data:`excover.counting.choice.PREPROCESS_ABOVE`), within a share of that time;
         ``preprocess=False`` never does (docs/model-and-search.md#preprocessing).
         """
-        _check_method(method)
+        method = _check_method(method)
         _check_options(options)
         from excover.counting import methods
 
@@ -356,10 +356,14 @@ def _check_options(options: Mapping[str, object]) -> None:
         raise UsageError(f"unknown keyword argument {unknown[0]!r}; the search options are {known}")
 
 
-def _check_method(method: str) -> None:
-    """Reject unknown solving methods, listing the valid ones."""
+def _check_method(method: str) -> str:
+    """The method a caller of the API names (an old name, deprecated, read as the method
+    it is now: :func:`excover.names.canonical_method`); unknown ones rejected, the valid
+    ones listed."""
+    method = canonical_method(method, stacklevel=2)
     if not isinstance(method, str) or method not in METHODS:
         raise UsageError(f"unknown method {method!r}; choose one of {', '.join(METHODS)}")
+    return method
 
 
 def _reduced(problem: P) -> Preprocessed[P]:

@@ -103,7 +103,7 @@ def _runs(method: str) -> tuple[Callable[..., Outcome], Callable[..., Outcome]]:
 
     runs = {
         "auto": (by_routes.count, by_search.solutions),
-        "dlx": (by_search.count, by_search.solutions),
+        "search": (by_search.count, by_search.solutions),
         "zdd": (by_zdd.count, by_zdd.solutions),
         "sat": (by_sat.count, by_sat.solutions),
     }
@@ -121,7 +121,7 @@ def run_count(problem: Problem, request: Request) -> Outcome:
 
     traits = METHOD_TRAITS.get(request.method)
     if traits is not None and traits.chooses and request.search_options_given():
-        return _runs("dlx")[0](problem, request)
+        return _runs("search")[0](problem, request)
     return _runs(request.method)[0](problem, request)
 
 

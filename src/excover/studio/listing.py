@@ -109,7 +109,7 @@ class Listing:
             engine += ", one solution per symmetry class"
         found = document(
             "solve",
-            "dlx",
+            "search",
             engine,
             self.stopped_by,
             count=len(solutions),

@@ -286,7 +286,7 @@ def _counted_from(
     from excover.parallel.probes import estimate
     from excover.parallel.run import resolve_auto
 
-    state = None if path is None else Checkpoint.resume(path, problem, "dlx", notes.append)
+    state = None if path is None else Checkpoint.resume(path, problem, "search", notes.append)
     if state is not None:  # an earlier count of this problem was stopped: go on with it
         return _by_subproblems(problem, state, settings, news, notes)
     method, known = resolve_auto(problem, "auto", {})
@@ -350,7 +350,7 @@ def _new_checkpoint(problem: ExactCover, path: Path) -> Checkpoint:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ExcoverWarning)
         parts = split(problem, tasks=SUBPROBLEMS)
-    return Checkpoint(path, fingerprint(problem), "dlx", parts)
+    return Checkpoint(path, fingerprint(problem), "search", parts)
 
 
 def _by_subproblems(
@@ -398,7 +398,7 @@ def _by_subproblems(
     runs = run_tasks(
         problem,
         state.subproblems,
-        "dlx",
+        "search",
         {},
         skip=state.settled,
         deadline=None if deadline is None else time.time() + deadline - time.monotonic(),
@@ -436,7 +436,9 @@ def _checkpoint_path(settings: Settings, digest: str) -> Path | None:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as error:
         raise UsageError(f"cannot make the checkpoint folder {folder}: {error}") from None
-    return folder / f"{digest[:32]}-dlx.json"
+    from excover.parallel.checkpoint import named_file
+
+    return named_file(folder, digest, "search")
 
 
 def _finite(value: float) -> float | None:

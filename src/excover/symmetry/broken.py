@@ -106,6 +106,7 @@ from typing import Unpack
 
 from excover.engines import Deadline
 from excover.errors import UsageError
+from excover.names import canonical_method
 from excover.problem import Problem, SearchOptions
 from excover.symmetry import fixed
 from excover.symmetry.arrays import OptionArrays
@@ -156,11 +157,12 @@ class BrokenSearch:
         self,
         problem: Problem,
         group: Group,
-        method: str = "dlx",
+        method: str = "search",
         *,
         workers: int | None = None,
         **options: Unpack[SearchOptions],
     ) -> None:
+        method = canonical_method(method, stacklevel=1)
         self.problem = problem
         self.group = group
         self.method = method

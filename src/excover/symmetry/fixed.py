@@ -154,14 +154,14 @@ class Quotient:
         ends = np.searchsorted(label[by_cycle], fitting, side="right")
         return [by_cycle[a:b].tolist() for a, b in zip(bounds.tolist(), ends.tolist(), strict=True)]
 
-    def count(self, method: str = "dlx", **options: Unpack[SearchOptions]) -> int:
+    def count(self, method: str = "search", **options: Unpack[SearchOptions]) -> int:
         """The number of solutions of the problem fixed by the permutation."""
         if not self.weighted:
             return methods.count(self.exact_cover, method, **options)
         return sum(1 for _ in self.solutions(method, **options))
 
     def solutions(
-        self, method: str = "dlx", **options: Unpack[SearchOptions]
+        self, method: str = "search", **options: Unpack[SearchOptions]
     ) -> Iterator[list[int]]:
         """The fixed solutions, as sorted option lists of the problem."""
         bounds = [self.problem.multiplicity(item) for item in self.weighted]
@@ -181,7 +181,7 @@ class Quotient:
 
 
 def burnside(
-    problem: Problem, group: Group, method: str = "dlx", **options: Unpack[SearchOptions]
+    problem: Problem, group: Group, method: str = "search", **options: Unpack[SearchOptions]
 ) -> int:
     """The number of orbits of solutions under ``group``, by Burnside's lemma: the mean
     over the group's elements of the number of solutions each fixes. ``timeout`` bounds

@@ -41,7 +41,7 @@ class Runs:
         """The method, a choice among routes read as one search (the parts of a
         symmetry-broken search are many and small: choosing a route for each costs more
         than it saves)."""
-        return "dlx" if self.traits.chooses else self.method
+        return "search" if self.traits.chooses else self.method
 
     def check_time(self) -> None:
         """Raise :class:`~excover.LimitReached` once the run's time is up."""

@@ -25,6 +25,7 @@ import numpy as np
 import numpy.typing as npt
 
 from excover.errors import UsageError, check_limit
+from excover.names import canonical_method
 from excover.problem import SearchOptions
 from excover.solving import ExactCover
 from excover.tiling.geometry import SOLID_GRIDS
@@ -253,6 +254,7 @@ class Tiling:
     ) -> int:
         """The number of tilings; with ``up_to_symmetry``, the number of classes of tilings
         equal up to a symmetry of the board (see :mod:`excover.tiling.symmetry`)."""
+        method = canonical_method(method, stacklevel=1)
         if self.obstruction is not None:
             return 0
         if up_to_symmetry:
@@ -262,8 +264,11 @@ class Tiling:
             return self.symmetry.count_orbits(method, options)
         return self.problem.count(method=method, **options)
 
-    def first(self, method: str = "dlx", **options: Unpack[SearchOptions]) -> TilingSolution | None:
+    def first(
+        self, method: str = "search", **options: Unpack[SearchOptions]
+    ) -> TilingSolution | None:
         """A tiling, or None when there is none."""
+        method = canonical_method(method, stacklevel=1)
         if self.obstruction is not None:
             return None
         solution = self.problem.first(method=method, **options)
@@ -271,7 +276,7 @@ class Tiling:
 
     def solutions(
         self,
-        method: str = "dlx",
+        method: str = "search",
         limit: int | None = None,
         *,
         up_to_symmetry: bool = False,
@@ -279,6 +284,7 @@ class Tiling:
     ) -> Iterator[TilingSolution]:
         """Lazily yield tilings (at most ``limit``); with ``up_to_symmetry``, one
         representative of each class of tilings equal up to a symmetry of the board."""
+        method = canonical_method(method, stacklevel=1)
         check_limit(limit)
         if self.obstruction is not None:
             return
@@ -296,7 +302,7 @@ class Tiling:
     def representatives(self, solutions: Iterable[list[int]]) -> Iterator[list[int]]:
         """The solutions (option lists) that are the smallest of their class, under the
         group that :meth:`count` uses up to symmetry."""
-        automatic = self._larger_automatic_group("dlx", {})
+        automatic = self._larger_automatic_group("search", {})
         if automatic is not None:
             return automatic.smallest_of_orbits(solutions)
         return self.symmetry.representatives(solutions)
