@@ -17,6 +17,17 @@ tried, and an assembly is called stuck only once every separation has failed (wh
 docs/burr.md shows never changes the answer: when an assembly comes apart, so does every
 part any separation leaves).
 
+Each part's search starts from its configuration with its first piece at the origin,
+and its tree is told from there (:func:`_placed` puts the trees where their parts start
+once the whole tree is known), so that the outcomes are remembered by configuration.
+A set of pieces that does not come apart is remembered as such in every configuration:
+every configuration a part of one assembly is found in can be played back to the
+assembled one (moves are reversible, and a move of the whole restricted to the part is
+a move of the part), and whether a part comes apart does not depend on where, among
+configurations one can play back to each other, it starts (docs/burr.md's argument).
+Only the first configuration a stuck set is met in is searched, which spares the
+complete search most of its work on the assemblies that do not come apart.
+
 The minimum-total mode (``min_total``) minimises the moves of the whole disassembly
 instead of those of each separation in turn: the search goes on past the configurations
 in which a set is free, and every separation it finds is tried (each part taken apart
@@ -76,6 +87,20 @@ def _play(where: dict[int, Vector], move: Move) -> None:
         where[p] = (x + dx, y + dy, z + dz)
 
 
+def _placed(tree: Separation, start: State) -> Separation:
+    """``tree`` (a part's separations, each told from its own start: the same
+    configurations up to a translation) with each part starting where the moves before
+    it leave it, the whole part starting at ``start``."""
+    where = dict(zip(tree.pieces, start, strict=True))
+    for move in tree.moves[:-1]:
+        _play(where, move)
+    parts = [
+        None if part is None else _placed(part, tuple(where[p] for p in part.pieces))
+        for part in (tree.left, tree.removed)
+    ]
+    return Separation(tree.pieces, start, tree.moves, parts[0], parts[1])
+
+
 @dataclass(frozen=True)
 class _Outcome:
     """A part's fate: taken apart (``tree``, None for a piece or a group), ``beyond``
@@ -113,6 +138,7 @@ class Disassembler:
         self.assembly = assembly
         self.voxels = [piece.voxels for piece in assembly.pieces]
         self.weights = [piece.weight for piece in assembly.pieces]
+        self.weighted = len(set(self.weights)) > 1
         self.parts = [piece.part for piece in assembly.pieces]
         self.groups = Groups(assembly.groups)
         self.budget = budget
@@ -123,6 +149,8 @@ class Disassembler:
             raise UsageError("the movement tables are for another grid than the assembly's")
         self.tables: dict[tuple[int, ...], Part] = {}
         self.memo: dict[tuple[tuple[int, ...], State], _Outcome | None] = {}
+        # the sets of pieces that do not come apart, in any configuration (see _separate)
+        self.stuck: set[tuple[int, ...]] = set()
         # the stage-by-stage disassembler, whose answer seeds each part's minimum
         self.staged: Disassembler | None = None
         if min_total:
@@ -152,10 +180,11 @@ class Disassembler:
                 states_explored=explored,
                 reason="the parts left together do not fit the groups at once",
             )
+        assert outcome.tree is not None
         return Disassembly(
             self.assembly,
             "solved",
-            outcome.tree,
+            _placed(outcome.tree, start),
             outcome.beyond,
             explored,
             groups=outcome.grouped,
@@ -176,12 +205,18 @@ class Disassembler:
         return outcome
 
     def _separate(self, pieces: tuple[int, ...], start: State) -> _Outcome | None:
-        origin = start[0]
-        key = (pieces, tuple((t[0] - origin[0], t[1] - origin[1], t[2] - origin[2]) for t in start))
+        """The part ``pieces`` taken apart from ``start`` (its first piece at the
+        origin), its tree told from there (:func:`_placed` puts it where it starts)."""
+        key = (pieces, start)
         if key in self.memo:
             return self.memo[key]
+        if pieces in self.stuck:
+            return None
         if pieces not in self.tables:
-            self.tables[pieces] = Part(self.geometry, [self.voxels[p] for p in pieces])
+            whole = tuple(range(len(self.voxels)))
+            if whole not in self.tables:
+                self.tables[whole] = Part(self.geometry, self.voxels)
+            self.tables[pieces] = self.tables[whole].subset(pieces)
         outcome = None
         best = None  # the fewest moves found (min_total)
         if self.staged is not None:
@@ -192,48 +227,37 @@ class Disassembler:
             outcome = _Outcome(staged.tree, False, staged.grouped)
             best = staged.tree.total()
         search = Search(self.tables[pieces], start, self.min_total)
-        tried: set[tuple[int, State]] = set()
         bound = len(pieces) - 2 if not self.groups else 0
         number = -1
         while (found := search.next(self.budget)) is not None:
             number += 1
-            path, mask, direction = found
-            if best is not None and len(path) + 1 + bound >= best:
+            mask, direction = found
+            if best is not None and search.depth() + 1 + bound >= best:
                 break
-            where = dict(zip(pieces, start, strict=True))
-            moves = []
-            for step_mask, step_direction, step in path:
-                moves.append(self._move(pieces, step_mask, step_direction, step))
-                _play(where, moves[-1])
-            state = tuple(where[p] for p in pieces)
-            seen = (
-                mask,
-                tuple((t[0] - state[0][0], t[1] - state[0][1], t[2] - state[0][2]) for t in state),
-            )
-            if seen in tried:
-                continue
-            tried.add(seen)
             out = self._move(pieces, mask, direction, None)
-            moves.append(out)
-            removed = set(out.pieces)
-            left = tuple(p for p in pieces if p not in removed)
-            taken = tuple(p for p in pieces if p in removed)
-            stays = self._part(left, tuple(where[p] for p in left))
-            goes = None if stays is None else self._part(taken, tuple(where[p] for p in taken))
+            left = tuple(p for k, p in enumerate(pieces) if not mask >> k & 1)
+            taken = tuple(p for k, p in enumerate(pieces) if mask >> k & 1)
+            left_start, taken_start = search.parts(mask)
+            if out.pieces != taken:  # the heavier set stays: the others come out
+                left, taken, left_start, taken_start = taken, left, taken_start, left_start
+            stays = self._part(left, left_start)
+            goes = None if stays is None else self._part(taken, taken_start)
             if stays is not None and goes is not None:
+                moves = [self._move(pieces, *step) for step in search.path()]
+                moves.append(out)
                 tree = Separation(pieces, start, tuple(moves), stays.tree, goes.tree)
-                if best is None or tree.total() < best:
-                    outcome = _Outcome(
-                        tree,
-                        not self.min_total and (number > 0 or stays.beyond or goes.beyond),
-                        stays.grouped + goes.grouped,
-                    )
-                    best = tree.total()
                 if not self.min_total:
+                    beyond = number > 0 or stays.beyond or goes.beyond
+                    outcome = _Outcome(tree, beyond, stays.grouped + goes.grouped)
                     break
+                if best is None or tree.total() < best:
+                    outcome = _Outcome(tree, False, stays.grouped + goes.grouped)
+                    best = tree.total()
             if not self.complete:
                 break
         self.memo[key] = outcome
+        if outcome is None and self.complete:
+            self.stuck.add(pieces)
         return outcome
 
     def _move(self, pieces: tuple[int, ...], mask: int, direction: int, step: int | None) -> Move:
@@ -244,6 +268,8 @@ class Disassembler:
         still = [p for k, p in enumerate(pieces) if not mask >> k & 1]
         if len(moving) > len(still) and step is not None:
             moving, still, direction = still, moving, direction ^ 1
-        if max(self.weights[p] for p in moving) > max(self.weights[p] for p in still):
+        if self.weighted and max(self.weights[p] for p in moving) > max(
+            self.weights[p] for p in still
+        ):
             moving, direction = still, direction ^ 1
         return Move(tuple(moving), direction, step, self.assembly.grid)
