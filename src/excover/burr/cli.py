@@ -36,6 +36,7 @@ if TYPE_CHECKING:
     from typing import Any
 
     from excover.burr import Assembly, Disassembly, Separation
+    from excover.burr.checkpoint import RunCheckpoint
     from excover.formats.burrtools import Puzzle
 
 __all__ = ["add_disassemble_command"]
@@ -197,15 +198,16 @@ def _disassemble(
     from pathlib import Path
 
     from excover.burr import assemblies
-    from excover.burr.checkpoint import RunCheckpoint, digest, encode
     from excover.burr.pool import disassemble_many
     from excover.cli.progress import progress
-    from excover.parallel.checkpoint import claimed
 
     started = time.monotonic()
     deadline = common.stop_time(args)
-    state = None
+    state: RunCheckpoint | None = None
     if args.checkpoint is not None:
+        from excover.burr.checkpoint import RunCheckpoint, digest
+        from excover.parallel.checkpoint import claimed
+
         path = claims.enter_context(
             claimed(Path(args.checkpoint), wait=True, deadline=deadline, say=_say)
         )
@@ -257,7 +259,7 @@ def _disassemble(
             results[index] = result
             bar.update()
             if state is not None and result.reason != "out of time":
-                state.done[index] = encode(result)
+                state.record(index, result)
                 if time.monotonic() - saved >= args.checkpoint_every:
                     save()
                     saved = time.monotonic()

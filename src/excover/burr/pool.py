@@ -21,7 +21,6 @@ import signal
 import threading
 import time
 from collections.abc import Container, Generator, Iterator, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, wait
 from contextlib import contextmanager
 from typing import NamedTuple
 
@@ -121,6 +120,8 @@ def disassemble_many(
             if deadline is not None and time.monotonic() > deadline:
                 return
         return
+    from concurrent.futures import FIRST_COMPLETED, Future, wait
+
     from excover.parallel.workers import new_pool, stop
 
     size = max(1, min(BATCH, len(todo) // (8 * workers)))
