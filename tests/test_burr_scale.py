@@ -69,6 +69,55 @@ def test_two_workers_find_what_one_finds(tmp_path: Path) -> None:
     assert statuses == {"solved", "stuck"}  # a design worth the test
 
 
+def test_an_executor_finds_what_one_process_finds(tmp_path: Path) -> None:
+    """The tasks go to any concurrent.futures executor (a Dask Client's included, below)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from excover.formats.burrtools import read_xmpuzzle
+
+    found = list(assemblies(read_xmpuzzle(_design(tmp_path, SMALL, "small"))))
+    alone = dict(disassemble_many(found))
+    with ThreadPoolExecutor(2) as threads:
+        shared = dict(disassemble_many(found, workers=2, executor=threads, skip={0, 5}))
+        assert shared == {k: r for k, r in alone.items() if k not in (0, 5)}
+        runs = disassemble_many(found, executor=threads)
+        first = next(runs)
+        runs.close()  # the tasks not started are cancelled, the executor left running
+        assert first[1] == alone[first[0]]
+        assert threads.submit(len, found).result() == len(found)
+
+
+@pytest.mark.slow
+def test_a_dask_cluster_disassembles_what_one_process_does(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--dask ADDRESS`` on a local cluster of two worker processes prints what one
+    process prints, byte for byte (a real cluster starts in seconds: -m slow)."""
+    pytest.importorskip("distributed")
+    from faults import local_cluster
+
+    path = str(_design(tmp_path, SMALL, "small"))
+    one = _run(capsys, path, "--json", "--moves")
+    with local_cluster(2) as client:
+        address = client.scheduler.address
+        cluster = _run(capsys, path, "--json", "--moves", "--dask", address)
+        assert cluster[:2] == one[:2], cluster[2]
+        checkpoint = tmp_path / "run.json"
+        saved = _run(capsys, path, "--json", "--dask", address, "--checkpoint", str(checkpoint))
+        assert saved[0] == 0 and len(json.loads(checkpoint.read_text())["done"]) == 76
+    assert json.loads(one[1])["assemblies"] == 76
+
+
+def test_dask_does_not_go_with_workers_or_check(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = str(_design(tmp_path, SMALL, "small"))
+    status, out, err = _run(capsys, path, "--dask", "tcp://127.0.0.1:1", "--workers", "2")
+    assert (status, out) == (2, "") and "--workers does not go with --dask" in err
+    status, out, err = _run(capsys, path, "--check", "--dask", "tcp://127.0.0.1:1")
+    assert (status, out) == (2, "") and "--check disassembles nothing" in err
+
+
 def _run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
     status = main(["disassemble", *args])
     out, err = capsys.readouterr()
