@@ -99,7 +99,7 @@ def test_a_dask_cluster_disassembles_what_one_process_does(
     path = str(_design(tmp_path, SMALL, "small"))
     one = _run(capsys, path, "--json", "--moves")
     with local_cluster(2) as client:
-        address = client.scheduler.address
+        address = str(client.scheduler_info()["address"])
         cluster = _run(capsys, path, "--json", "--moves", "--dask", address)
         assert cluster[:2] == one[:2], cluster[2]
         checkpoint = tmp_path / "run.json"

@@ -134,12 +134,10 @@ def disassemble_many(
 
     size = max(1, min(BATCH, len(todo) // (8 * workers)))
     wall = None if deadline is None else time.time() + deadline - time.monotonic()
-    if executor is None:
-        pool = new_pool(workers)
-    else:
-        from excover.parallel.run import executor_for
+    from excover.parallel.run import executor_for
 
-        pool = executor_for(executor)
+    own = new_pool(workers) if executor is None else None
+    pool = executor_for(executor) if own is None else own
     pending: set[Future[list[tuple[int, _Found]]]] = set()
     try:
         with _workers_ignore_ctrl_c():
@@ -153,8 +151,8 @@ def disassemble_many(
                 for index, result in future.result():
                     yield index, Disassembly(assemblies[index], *result)
     finally:
-        if executor is None:
-            stop(pool)
+        if own is not None:
+            stop(own)
         else:  # the executor is the caller's: only this run's tasks are given up
             for future in pending:
                 future.cancel()
