@@ -204,3 +204,37 @@ def test_a_run_interrupted_by_ctrl_c_resumes_to_the_same_result(
     assert f"resuming from {checkpoint} ({kept} of 532" in resumed.stderr
     whole = _run(capsys, path, "--json", "--moves")
     assert resumed.stdout == whole[1]
+
+
+def test_the_assembly_standing_for_its_symmetry_class_is_the_smallest_of_its_orbit() -> None:
+    """Each assembly is the one of its orbit under the result's symmetries with the
+    smallest sorted list of options (docs/burr.md, "Which assembly of a symmetry
+    class"): the choice matters, as the members of an orbit share the first number of
+    their level (a breadth-first minimum) but not always the later stages."""
+    from excover.burr import disassemble
+    from excover.burr.assembly import assembly_of, cover_of
+
+    pieces = notchable_pieces()
+    puzzle = burr_puzzle([pieces[k] for k in SMALL], copies=3)
+    cover = cover_of(puzzle, 0)
+    symmetries = [p.tolist() for p in cover.symmetries().option_elements()]
+    assert len(symmetries) > 1
+    found = list(assemblies(puzzle))
+    assert [a.options for a in found] == [a.options for a in assemblies(puzzle)]
+    orbits = []
+    for assembly in found:
+        orbit = {tuple(sorted(g[o] for o in assembly.options)) for g in symmetries}
+        assert assembly.options == min(orbit)
+        orbits.append(sorted(orbit))
+    results = [disassemble(a, complete=False) for a in found]
+    differ = 0
+    for result, orbit in zip(results, orbits, strict=True):
+        if result.level is None or "." not in result.level:  # the levels with later stages
+            continue
+        members = [disassemble(assembly_of(puzzle, 0, cover, m), complete=False) for m in orbit]
+        assert all(m.status == "solved" for m in members)
+        first = {str(m.level).split(".")[0] for m in members}
+        assert first == {result.level.split(".")[0]}
+        assert members[0].level == result.level
+        differ += len({m.level for m in members}) > 1
+    assert differ > 0
