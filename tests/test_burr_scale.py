@@ -228,10 +228,12 @@ def test_the_assembly_standing_for_its_symmetry_class_is_the_smallest_of_its_orb
         orbits.append(sorted(orbit))
     results = [disassemble(a, complete=False) for a in found]
     differ = 0
-    for result, orbit in zip(results, orbits, strict=True):
+    for result, members_options in zip(results, orbits, strict=True):
         if result.level is None or "." not in result.level:  # the levels with later stages
             continue
-        members = [disassemble(assembly_of(puzzle, 0, cover, m), complete=False) for m in orbit]
+        members = [
+            disassemble(assembly_of(puzzle, 0, cover, m), complete=False) for m in members_options
+        ]
         assert all(m.status == "solved" for m in members)
         first = {str(m.level).split(".")[0] for m in members}
         assert first == {result.level.split(".")[0]}
