@@ -98,6 +98,8 @@ def _placed(tree: Separation, start: State) -> Separation:
         None if part is None else _placed(part, tuple(where[p] for p in part.pieces))
         for part in (tree.left, tree.removed)
     ]
+    if start == tree.start and parts[0] is tree.left and parts[1] is tree.removed:
+        return tree  # in place already
     return Separation(tree.pieces, start, tree.moves, parts[0], parts[1])
 
 
@@ -110,6 +112,10 @@ class _Outcome:
     tree: Separation | None
     beyond: bool = False
     grouped: tuple[tuple[int, ...], ...] = ()
+
+
+#: The outcome of a part left as it is (a single piece, or pieces all in one group).
+_ALONE = _Outcome(None)
 
 
 class Disassembler:
@@ -141,6 +147,8 @@ class Disassembler:
         self.weighted = len(set(self.weights)) > 1
         self.parts = [piece.part for piece in assembly.pieces]
         self.groups = Groups(assembly.groups)
+        self.grouped = bool(self.groups)
+        self.grouping: dict[tuple[int, ...], tuple[bool, bool]] = {}
         self.budget = budget
         self.complete = complete or min_total
         self.min_total = min_total
@@ -193,14 +201,28 @@ class Disassembler:
     def _parts(self, pieces: Sequence[int]) -> list[int]:
         return [self.parts[p] for p in pieces]
 
+    def _grouping(self, pieces: tuple[int, ...]) -> tuple[bool, bool]:
+        """Whether the pieces are all in one group, and whether they fit a group
+        (:class:`Groups`), remembered by set of pieces."""
+        found = self.grouping.get(pieces)
+        if found is None:
+            parts = self._parts(pieces)
+            found = self.grouping[pieces] = (
+                self.groups.same_group(parts),
+                self.groups.fit([parts]),
+            )
+        return found
+
     def _part(self, pieces: tuple[int, ...], start: State) -> _Outcome | None:
         """A part taken apart, None when it cannot be (as BurrTools decides: a single
         piece or a part all in one group is not taken apart; one that does not come
         apart may stay together when it fits a group)."""
-        if len(pieces) == 1 or (self.groups and self.groups.same_group(self._parts(pieces))):
-            return _Outcome(None)
+        if len(pieces) == 1:
+            return _ALONE
+        if self.grouped and self._grouping(pieces)[0]:
+            return _ALONE
         outcome = self._separate(pieces, start)
-        if outcome is None and self.groups and self.groups.fit([self._parts(pieces)]):
+        if outcome is None and self.grouped and self._grouping(pieces)[1]:
             return _Outcome(None, grouped=(pieces,))
         return outcome
 
@@ -227,24 +249,23 @@ class Disassembler:
             outcome = _Outcome(staged.tree, False, staged.grouped)
             best = staged.tree.total()
         search = Search(self.tables[pieces], start, self.min_total)
-        bound = len(pieces) - 2 if not self.groups else 0
+        bound = len(pieces) - 2 if not self.grouped else 0
         number = -1
         while (found := search.next(self.budget)) is not None:
             number += 1
             mask, direction = found
             if best is not None and search.depth() + 1 + bound >= best:
                 break
-            out = self._move(pieces, mask, direction, None)
             left = tuple(p for k, p in enumerate(pieces) if not mask >> k & 1)
             taken = tuple(p for k, p in enumerate(pieces) if mask >> k & 1)
             left_start, taken_start = search.parts(mask)
-            if out.pieces != taken:  # the heavier set stays: the others come out
+            if self._heavier(taken, left):  # the heavier set stays: the others come out
                 left, taken, left_start, taken_start = taken, left, taken_start, left_start
             stays = self._part(left, left_start)
             goes = None if stays is None else self._part(taken, taken_start)
             if stays is not None and goes is not None:
                 moves = [self._move(pieces, *step) for step in search.path()]
-                moves.append(out)
+                moves.append(self._move(pieces, mask, direction, None))
                 tree = Separation(pieces, start, tuple(moves), stays.tree, goes.tree)
                 if not self.min_total:
                     beyond = number > 0 or stays.beyond or goes.beyond
@@ -268,8 +289,13 @@ class Disassembler:
         still = [p for k, p in enumerate(pieces) if not mask >> k & 1]
         if len(moving) > len(still) and step is not None:
             moving, still, direction = still, moving, direction ^ 1
-        if self.weighted and max(self.weights[p] for p in moving) > max(
-            self.weights[p] for p in still
-        ):
+        if self._heavier(moving, still):
             moving, direction = still, direction ^ 1
         return Move(tuple(moving), direction, step, self.assembly.grid)
+
+    def _heavier(self, these: Sequence[int], others: Sequence[int]) -> bool:
+        """Does a piece of ``these`` outweigh every piece of ``others`` (BurrTools'
+        weights: the heavier side stays put)?"""
+        return self.weighted and max(self.weights[p] for p in these) > max(
+            self.weights[p] for p in others
+        )
