@@ -27,7 +27,10 @@ one direction and distance (its "merges"); together they reach every configurati
 move away, in the order BurrTools finds them, kept here so that the first separation
 found is BurrTools' own. A set that can slide infinitely far is *free*: moving it out
 separates the part in two (single pieces are looked for first, then sets of at most half
-the pieces, as BurrTools does).
+the pieces, as BurrTools does). Each free set of a configuration is handed out once, with
+the first direction it is free along (another direction leaves the same two parts), and
+with it the two parts' configurations, so that the caller builds the moves of a path
+only for a separation it keeps.
 
 The search over flat integer arrays:
 
