@@ -109,9 +109,14 @@ def test_a_dask_cluster_disassembles_what_one_process_does(
 
 
 def test_dask_does_not_go_with_workers_or_check(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    from excover.cli import parallel as parallel_cli
+
     path = str(_design(tmp_path, SMALL, "small"))
+    monkeypatch.setattr(parallel_cli, "CONNECT_SECONDS", 1)
+    status, out, err = _run(capsys, path, "--dask", "tcp://127.0.0.1:9")
+    assert (status, out) == (2, "") and "cannot reach the Dask scheduler" in err
     status, out, err = _run(capsys, path, "--dask", "tcp://127.0.0.1:1", "--workers", "2")
     assert (status, out) == (2, "") and "--workers does not go with --dask" in err
     status, out, err = _run(capsys, path, "--check", "--dask", "tcp://127.0.0.1:1")
