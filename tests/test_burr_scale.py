@@ -69,6 +69,60 @@ def test_two_workers_find_what_one_finds(tmp_path: Path) -> None:
     assert statuses == {"solved", "stuck"}  # a design worth the test
 
 
+def test_an_executor_finds_what_one_process_finds(tmp_path: Path) -> None:
+    """The tasks go to any concurrent.futures executor (a Dask Client's included, below)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from excover.formats.burrtools import read_xmpuzzle
+
+    found = list(assemblies(read_xmpuzzle(_design(tmp_path, SMALL, "small"))))
+    alone = dict(disassemble_many(found))
+    with ThreadPoolExecutor(2) as threads:
+        shared = dict(disassemble_many(found, workers=2, executor=threads, skip={0, 5}))
+        assert shared == {k: r for k, r in alone.items() if k not in (0, 5)}
+        runs = disassemble_many(found, executor=threads)
+        first = next(runs)
+        runs.close()  # the tasks not started are cancelled, the executor left running
+        assert first[1] == alone[first[0]]
+        assert threads.submit(len, found).result() == len(found)
+
+
+@pytest.mark.slow
+def test_a_dask_cluster_disassembles_what_one_process_does(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--dask ADDRESS`` on a local cluster of two worker processes prints what one
+    process prints, byte for byte (a real cluster starts in seconds: -m slow)."""
+    pytest.importorskip("distributed")
+    from faults import local_cluster
+
+    path = str(_design(tmp_path, SMALL, "small"))
+    one = _run(capsys, path, "--json", "--moves")
+    with local_cluster(2) as client:
+        address = str(client.scheduler_info()["address"])
+        cluster = _run(capsys, path, "--json", "--moves", "--dask", address)
+        assert cluster[:2] == one[:2], cluster[2]
+        checkpoint = tmp_path / "run.json"
+        saved = _run(capsys, path, "--json", "--dask", address, "--checkpoint", str(checkpoint))
+        assert saved[0] == 0 and len(json.loads(checkpoint.read_text())["done"]) == 76
+    assert json.loads(one[1])["assemblies"] == 76
+
+
+def test_dask_does_not_go_with_workers_or_check(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from excover.cli import parallel as parallel_cli
+
+    path = str(_design(tmp_path, SMALL, "small"))
+    monkeypatch.setattr(parallel_cli, "CONNECT_SECONDS", 1)
+    status, out, err = _run(capsys, path, "--dask", "tcp://127.0.0.1:9")
+    assert (status, out) == (2, "") and "cannot reach the Dask scheduler" in err
+    status, out, err = _run(capsys, path, "--dask", "tcp://127.0.0.1:1", "--workers", "2")
+    assert (status, out) == (2, "") and "--workers does not go with --dask" in err
+    status, out, err = _run(capsys, path, "--check", "--dask", "tcp://127.0.0.1:1")
+    assert (status, out) == (2, "") and "--check disassembles nothing" in err
+
+
 def _run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
     status = main(["disassemble", *args])
     out, err = capsys.readouterr()
@@ -155,3 +209,39 @@ def test_a_run_interrupted_by_ctrl_c_resumes_to_the_same_result(
     assert f"resuming from {checkpoint} ({kept} of 532" in resumed.stderr
     whole = _run(capsys, path, "--json", "--moves")
     assert resumed.stdout == whole[1]
+
+
+def test_the_assembly_standing_for_its_symmetry_class_is_the_smallest_of_its_orbit() -> None:
+    """Each assembly is the one of its orbit under the result's symmetries with the
+    smallest sorted list of options (docs/burr.md, "Which assembly of a symmetry
+    class"): the choice matters, as the members of an orbit share the first number of
+    their level (a breadth-first minimum) but not always the later stages."""
+    from excover.burr import disassemble
+    from excover.burr.assembly import assembly_of, cover_of
+
+    pieces = notchable_pieces()
+    puzzle = burr_puzzle([pieces[k] for k in SMALL], copies=3)
+    cover = cover_of(puzzle, 0)
+    symmetries = [p.tolist() for p in cover.symmetries().option_elements()]
+    assert len(symmetries) > 1
+    found = list(assemblies(puzzle))
+    assert [a.options for a in found] == [a.options for a in assemblies(puzzle)]
+    orbits = []
+    for assembly in found:
+        orbit = {tuple(sorted(g[o] for o in assembly.options)) for g in symmetries}
+        assert assembly.options == min(orbit)
+        orbits.append(sorted(orbit))
+    results = [disassemble(a, complete=False) for a in found]
+    differ = 0
+    for result, members_options in zip(results, orbits, strict=True):
+        if result.level is None or "." not in result.level:  # the levels with later stages
+            continue
+        members = [
+            disassemble(assembly_of(puzzle, 0, cover, m), complete=False) for m in members_options
+        ]
+        assert all(m.status == "solved" for m in members)
+        first = {str(m.level).split(".")[0] for m in members}
+        assert first == {result.level.split(".")[0]}
+        assert members[0].level == result.level
+        differ += len({m.level for m in members}) > 1
+    assert differ > 0

@@ -25,6 +25,8 @@ class Part:
     def __init__(self, geometry: Geometry, pieces: Sequence[Sequence[Vector]]) -> None: ...
     @property
     def n(self) -> int: ...
+    def subset(self, indices: Sequence[int]) -> Part:
+        """The part of some of these pieces (their indices, in order), sharing tables."""
     def gaps(self, i: int, j: int, ox: int, oy: int, oz: int) -> tuple[int, ...]:
         """How far piece ``i`` slides along each axis before it meets ``j``, ``j``
         translated by ``(ox, oy, oz)`` from ``i`` (a huge number: never)."""
@@ -34,5 +36,12 @@ class Search:
 
     expanded: int
     def __init__(self, part: Part, start: Sequence[Vector], onwards: bool = False) -> None: ...
-    def next(self, budget: _Budget) -> tuple[list[tuple[int, int, int]], int, int] | None:
-        """The next separation, ``(path, mask, direction)``; None when none is left."""
+    def next(self, budget: _Budget) -> tuple[int, int] | None:
+        """The next separation, ``(mask, direction)``; None when none is left."""
+    def path(self) -> list[tuple[int, int, int]]:
+        """The moves ``(mask, direction, step)`` to the last separation handed out."""
+    def depth(self) -> int:
+        """The number of moves of :meth:`path`."""
+    def parts(self, mask: int) -> tuple[tuple[Vector, ...], tuple[Vector, ...]]:
+        """The translations of the pieces outside ``mask`` and in it, there, each
+        part's first piece at the origin."""

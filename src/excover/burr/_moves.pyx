@@ -27,7 +27,10 @@ one direction and distance (its "merges"); together they reach every configurati
 move away, in the order BurrTools finds them, kept here so that the first separation
 found is BurrTools' own. A set that can slide infinitely far is *free*: moving it out
 separates the part in two (single pieces are looked for first, then sets of at most half
-the pieces, as BurrTools does).
+the pieces, as BurrTools does). Each free set of a configuration is handed out once, with
+the first direction it is free along (another direction leaves the same two parts), and
+with it the two parts' configurations, so that the caller builds the moves of a path
+only for a separation it keeps.
 
 The search over flat integer arrays:
 
@@ -488,6 +491,8 @@ cdef class Part:
 
     def __cinit__(self, Geometry geometry, list pieces):
         cdef int n = len(pieces), i, j, a
+        if geometry is None:  # a shell that subset() fills
+            return
         if not 1 <= n <= 64:
             raise ValueError(f"a part has 1 to 64 pieces, not {n}")
         self.n = n
@@ -517,6 +522,38 @@ cdef class Part:
     def __dealloc__(self):
         free(self.origin)
         free(self.pairs)
+
+    def subset(self, indices) -> Part:
+        """The part of some of these pieces (their indices here, in order), sharing
+        their tables: cheaper than a new Part of their voxels."""
+        cdef int n = len(indices), i, j, a, k
+        cdef int *at = <int *>malloc(n * sizeof(int))
+        cdef Part found = Part(None, [])
+        if at == NULL:
+            raise MemoryError()
+        try:
+            for k in range(n):
+                at[k] = indices[k]
+                if not 0 <= at[k] < self.n:
+                    raise ValueError(f"no piece {at[k]} in a part of {self.n}")
+            if n < 1:
+                raise ValueError("a part has 1 to 64 pieces, not 0")
+            found.n = n
+            found.axes = self.axes
+            memcpy(found.dirs, self.dirs, sizeof(self.dirs))
+            found.origin = <int *>malloc(3 * n * sizeof(int))
+            found.pairs = <void **>calloc(n * n, sizeof(void *))
+            if found.origin == NULL or found.pairs == NULL:
+                raise MemoryError()
+            for i in range(n):
+                for a in range(3):
+                    found.origin[3 * i + a] = self.origin[3 * at[i] + a]
+                for j in range(n):
+                    found.pairs[i * n + j] = self.pairs[at[i] * self.n + at[j]]
+            found.keep = self.keep
+        finally:
+            free(at)
+        return found
 
     @property
     def n(self) -> int:
@@ -563,6 +600,7 @@ cdef class Search:
     cdef int pending_dir[MAX_PENDING]
     cdef int pending, handed
     cdef int64_t pending_node
+    cdef int16_t *pending_state    # the configuration they are free in
     # the moves of one direction: masks and steps found so far
     cdef uint64_t *seen_mask
     cdef int32_t *seen_step
@@ -590,8 +628,9 @@ cdef class Search:
         self.seen_mask = <uint64_t *>malloc(self.seen_capacity * sizeof(uint64_t))
         self.seen_step = <int32_t *>malloc(self.seen_capacity * sizeof(int32_t))
         self.scratch = <int16_t *>malloc(self.width * sizeof(int16_t))
+        self.pending_state = <int16_t *>malloc(self.width * sizeof(int16_t))
         if not (self.table and self.parent and self.rmask and self.rmove and self.seen_mask
-                and self.seen_step and self.scratch):
+                and self.seen_step and self.scratch and self.pending_state):
             raise MemoryError()
         origin = [int(start[0][a]) for a in range(3)]
         for k in range(self.n):
@@ -620,6 +659,7 @@ cdef class Search:
         free(self.seen_mask)
         free(self.seen_step)
         free(self.scratch)
+        free(self.pending_state)
 
     cdef int _record(self, int64_t parent, uint64_t mask, int direction, int step) except -1:
         if self.records == self.rcapacity:
@@ -677,7 +717,9 @@ cdef class Search:
         return mask
 
     cdef int _free_sets(self) noexcept:
-        """Fill the pending separations of the configuration in the table."""
+        """Fill the pending separations of the configuration in the table: each set
+        once, with the first direction it is free along (taking it out along another
+        direction leaves the same two parts in the same configurations)."""
         cdef int caps[2]
         cdef int cap, c, direction, piece, k
         cdef uint64_t mask
@@ -694,7 +736,7 @@ cdef class Search:
                         continue
                     known = False
                     for k in range(self.pending):
-                        if self.pending_mask[k] == mask and self.pending_dir[k] == direction:
+                        if self.pending_mask[k] == mask:
                             known = True
                             break
                     if not known and self.pending < MAX_PENDING:
@@ -773,9 +815,10 @@ cdef class Search:
         return grown
 
     def next(self, budget):
-        """The next separation: ``(path, mask, direction)``, the path the moves
-        ``(mask, direction, step)`` from the start; None once there is none left.
-        ``budget.spend(k)`` is told of the configurations found as they come."""
+        """The next separation: ``(mask, direction)``, the set of pieces free along the
+        direction (bit ``k``: the part's piece ``k``); None once there is none left.
+        ``budget.spend(k)`` is told of the configurations found as they come.
+        :meth:`path`, :meth:`depth` and :meth:`parts` tell more about it."""
         cdef Front *front
         cdef const int16_t *state
         cdef int64_t node
@@ -791,7 +834,7 @@ cdef class Search:
                 self.handed += 1
                 budget.spend(self.unspent)
                 self.unspent = 0
-                return self._path(self.pending_node), self.pending_mask[k], self.pending_dir[k]
+                return self.pending_mask[k], self.pending_dir[k]
             front = &self.fronts[self.cur]
             if self.position == front.count:
                 if self.fronts[self.new].count == 0:
@@ -813,16 +856,48 @@ cdef class Search:
             self._fill(state)
             if self._free_sets():
                 self.pending_node = node
+                memcpy(self.pending_state, state, self.width * sizeof(int16_t))
                 self.handed = 0
                 if self.onwards:
                     self.unspent += self._expand(state, node)
                 continue
             self.unspent += self._expand(state, node)
 
-    cdef list _path(self, int64_t node):
+    def path(self) -> list:
+        """The moves ``(mask, direction, step)`` from the start to the configuration of
+        the last separation :meth:`next` handed out."""
         cdef list moves = []
+        cdef int64_t node = self.pending_node
         while node > 0:
             moves.append((self.rmask[node], self.rmove[node] >> 16, self.rmove[node] & 0xFFFF))
             node = self.parent[node]
         moves.reverse()
         return moves
+
+    def depth(self) -> int:
+        """The number of moves of :meth:`path`."""
+        cdef int64_t node = self.pending_node
+        cdef int count = 0
+        while node > 0:
+            count += 1
+            node = self.parent[node]
+        return count
+
+    def parts(self, uint64_t mask) -> tuple:
+        """The two parts the set ``mask`` leaves in the configuration of the last
+        separation handed out: the translations of the pieces outside ``mask``, then of
+        those in it, each part's first piece put at the origin (as a search starts)."""
+        return self._side(mask, False), self._side(mask, True)
+
+    cdef tuple _side(self, uint64_t mask, bint inside):
+        cdef list found = []
+        cdef int k, first = -1
+        cdef const int16_t *s = self.pending_state
+        for k in range(self.n):
+            if ((mask >> k) & 1) != inside:
+                continue
+            if first < 0:
+                first = k
+            found.append((s[3 * k] - s[3 * first], s[3 * k + 1] - s[3 * first + 1],
+                          s[3 * k + 2] - s[3 * first + 2]))
+        return tuple(found)

@@ -108,6 +108,10 @@ class RunCheckpoint:
     done: dict[int, dict[str, Any]] = field(default_factory=dict)
     seconds: float = 0.0
 
+    def record(self, index: int, result: Disassembly) -> None:
+        """Keep the result of the assembly at ``index`` (saved by the next :meth:`save`)."""
+        self.done[index] = encode(result)
+
     def save(self) -> None:
         """Write the checkpoint whole (:func:`~excover.parallel.sharing.write_whole`)."""
         content = {

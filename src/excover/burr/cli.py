@@ -9,8 +9,9 @@ the puzzle with the solutions and their separations as BurrTools stores them.
 ``--check`` disassembles nothing: it checks the separations stored in the file (every
 problem's, or ``--problem K``'s).
 
-``--workers N`` takes the assemblies apart on N processes (:mod:`excover.burr.pool`), the
-results the same for any N; ``--progress`` draws a bar of the assemblies done; with
+``--workers N`` takes the assemblies apart on N processes (:mod:`excover.burr.pool`), and
+``--dask ADDRESS`` on the workers of a Dask scheduler (as ``excover count --dask``), the
+results the same for any N and on a cluster; ``--progress`` draws a bar of the assemblies done; with
 ``--checkpoint CK`` the assemblies done are saved to CK (:mod:`excover.burr.checkpoint`)
 now and then, on Ctrl-C, on ``--timeout`` and at the end, and the same command run again
 takes them from there and prints what a run without a stop prints.
@@ -36,6 +37,7 @@ if TYPE_CHECKING:
     from typing import Any
 
     from excover.burr import Assembly, Disassembly, Separation
+    from excover.burr.checkpoint import RunCheckpoint
     from excover.formats.burrtools import Puzzle
 
 __all__ = ["add_disassemble_command"]
@@ -131,6 +133,14 @@ def add_disassemble_command(commands: Any) -> None:
         "same for any N (default 1: in this process)",
     )
     cmd.add_argument(
+        "--dask",
+        metavar="ADDRESS",
+        help="disassemble on the Dask scheduler at ADDRESS (such as tcp://127.0.0.1:8786), "
+        "as 'excover count --dask' counts: the assemblies are taken apart by its workers "
+        "(which need excover), the results the same as in this process; a worker lost "
+        "mid-task costs time, never a result",
+    )
+    cmd.add_argument(
         "--checkpoint",
         metavar="CK",
         help="save the assemblies done and their results to CK (JSON) now and then, on "
@@ -158,8 +168,8 @@ def _run(args: argparse.Namespace) -> int:
     data = common.read_input(args.file, binary=True)
     puzzle = parse_xmpuzzle(data, source)
     if args.check:
-        if args.checkpoint is not None or args.workers is not None:
-            raise UsageError("--check disassembles nothing: no --workers or --checkpoint")
+        if args.checkpoint is not None or args.workers is not None or args.dask is not None:
+            raise UsageError("--check disassembles nothing: no --workers, --dask or --checkpoint")
         return _check(args, source, puzzle)
     if args.problem is None:
         args.problem = 0
@@ -197,15 +207,24 @@ def _disassemble(
     from pathlib import Path
 
     from excover.burr import assemblies
-    from excover.burr.checkpoint import RunCheckpoint, digest, encode
     from excover.burr.pool import disassemble_many
     from excover.cli.progress import progress
-    from excover.parallel.checkpoint import claimed
 
     started = time.monotonic()
     deadline = common.stop_time(args)
-    state = None
+    client = None
+    if args.dask is not None:
+        if args.workers is not None:
+            raise UsageError("--workers does not go with --dask: the cluster has its workers")
+        from excover.cli.parallel import connect_dask
+
+        client = claims.enter_context(connect_dask(args.dask))
+        args.workers = len(client.nthreads())
+    state: RunCheckpoint | None = None
     if args.checkpoint is not None:
+        from excover.burr.checkpoint import RunCheckpoint, digest
+        from excover.parallel.checkpoint import claimed
+
         path = claims.enter_context(
             claimed(Path(args.checkpoint), wait=True, deadline=deadline, say=_say)
         )
@@ -250,14 +269,19 @@ def _disassemble(
     bar.update(len(results))
     settings = (not args.greedy, args.max_states, args.min_total)
     runs = disassemble_many(
-        found, settings, workers=args.workers or 1, deadline=deadline, skip=set(results)
+        found,
+        settings,
+        workers=args.workers or 1,
+        deadline=deadline,
+        skip=set(results),
+        executor=client,
     )
     try:
         for index, result in runs:
             results[index] = result
             bar.update()
             if state is not None and result.reason != "out of time":
-                state.done[index] = encode(result)
+                state.record(index, result)
                 if time.monotonic() - saved >= args.checkpoint_every:
                     save()
                     saved = time.monotonic()

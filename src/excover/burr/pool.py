@@ -9,6 +9,10 @@ workers or on the order the tasks finish in; only the pieces' movement tables, k
 each worker, are shared between assemblies. ``workers=1`` runs in this process, in
 order. The workers ignore Ctrl-C: the process that started them stops them.
 
+On a Dask cluster (``executor=`` a distributed ``Client``, ``excover disassemble --dask
+ADDRESS``) the same tasks go to the cluster's workers, which need excover installed: a
+worker lost mid-task costs time, as Dask runs its task again elsewhere, never a result.
+
 The deadline travels to the workers as a wall-clock time (``time.time()``), each worker
 turning it back into its own ``time.monotonic()``: an assembly a worker is taking apart
 when it passes is ``"unknown"`` (``reason`` ``"out of time"``), and the assemblies not
@@ -21,7 +25,6 @@ import signal
 import threading
 import time
 from collections.abc import Container, Generator, Iterator, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, wait
 from contextlib import contextmanager
 from typing import NamedTuple
 
@@ -108,27 +111,37 @@ def disassemble_many(
     workers: int = 1,
     deadline: float | None = None,
     skip: Container[int] = (),
+    executor: object | None = None,
 ) -> Generator[tuple[int, Disassembly]]:
     """``(index, disassembly)`` for each of ``assemblies`` whose index is not in
     ``skip``, as they finish (see the module's notes). ``deadline`` is a
     ``time.monotonic()`` value; ``settings`` are ``(complete, max_states, min_total)``,
-    as :func:`~excover.burr.disassemble` takes them. Closing the iterator early stops the
-    workers at once."""
+    as :func:`~excover.burr.disassemble` takes them. ``executor`` (a Dask distributed
+    ``Client`` or a ``concurrent.futures`` executor) runs the tasks instead of a pool of
+    ``workers`` processes (then the number of its workers, to size the tasks). Closing
+    the iterator early stops the workers at once (an executor's tasks not started are
+    cancelled)."""
     todo = [(k, a) for k, a in enumerate(assemblies) if k not in skip]
-    if workers == 1 or len(todo) < 2:
+    if executor is None and (workers == 1 or len(todo) < 2):
         for index, assembly in todo:
             yield index, _one(assembly, settings, deadline)
             if deadline is not None and time.monotonic() > deadline:
                 return
         return
+    from concurrent.futures import FIRST_COMPLETED, Future, wait
+
     from excover.parallel.workers import new_pool, stop
 
     size = max(1, min(BATCH, len(todo) // (8 * workers)))
     wall = None if deadline is None else time.time() + deadline - time.monotonic()
-    pool = new_pool(workers)
+    from excover.parallel.run import executor_for
+
+    own = new_pool(workers) if executor is None else None
+    pool = executor_for(executor) if own is None else own
+    pending: set[Future[list[tuple[int, _Found]]]] = set()
     try:
         with _workers_ignore_ctrl_c():
-            pending: set[Future[list[tuple[int, _Found]]]] = {
+            pending = {
                 pool.submit(_batch, todo[k : k + size], settings, wall)
                 for k in range(0, len(todo), size)
             }
@@ -138,4 +151,8 @@ def disassemble_many(
                 for index, result in future.result():
                     yield index, Disassembly(assemblies[index], *result)
     finally:
-        stop(pool)
+        if own is not None:
+            stop(own)
+        else:  # the executor is the caller's: only this run's tasks are given up
+            for future in pending:
+                future.cancel()

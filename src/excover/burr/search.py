@@ -17,6 +17,17 @@ tried, and an assembly is called stuck only once every separation has failed (wh
 docs/burr.md shows never changes the answer: when an assembly comes apart, so does every
 part any separation leaves).
 
+Each part's search starts from its configuration with its first piece at the origin,
+and its tree is told from there (:func:`_placed` puts the trees where their parts start
+once the whole tree is known), so that the outcomes are remembered by configuration.
+A set of pieces that does not come apart is remembered as such in every configuration:
+every configuration a part of one assembly is found in can be played back to the
+assembled one (moves are reversible, and a move of the whole restricted to the part is
+a move of the part), and whether a part comes apart does not depend on where, among
+configurations one can play back to each other, it starts (docs/burr.md's argument).
+Only the first configuration a stuck set is met in is searched, which spares the
+complete search most of its work on the assemblies that do not come apart.
+
 The minimum-total mode (``min_total``) minimises the moves of the whole disassembly
 instead of those of each separation in turn: the search goes on past the configurations
 in which a set is free, and every separation it finds is tried (each part taken apart
@@ -76,6 +87,22 @@ def _play(where: dict[int, Vector], move: Move) -> None:
         where[p] = (x + dx, y + dy, z + dz)
 
 
+def _placed(tree: Separation, start: State) -> Separation:
+    """``tree`` (a part's separations, each told from its own start: the same
+    configurations up to a translation) with each part starting where the moves before
+    it leave it, the whole part starting at ``start``."""
+    where = dict(zip(tree.pieces, start, strict=True))
+    for move in tree.moves[:-1]:
+        _play(where, move)
+    parts = [
+        None if part is None else _placed(part, tuple(where[p] for p in part.pieces))
+        for part in (tree.left, tree.removed)
+    ]
+    if start == tree.start and parts[0] is tree.left and parts[1] is tree.removed:
+        return tree  # in place already
+    return Separation(tree.pieces, start, tree.moves, parts[0], parts[1])
+
+
 @dataclass(frozen=True)
 class _Outcome:
     """A part's fate: taken apart (``tree``, None for a piece or a group), ``beyond``
@@ -85,6 +112,10 @@ class _Outcome:
     tree: Separation | None
     beyond: bool = False
     grouped: tuple[tuple[int, ...], ...] = ()
+
+
+#: The outcome of a part left as it is (a single piece, or pieces all in one group).
+_ALONE = _Outcome(None)
 
 
 class Disassembler:
@@ -113,8 +144,11 @@ class Disassembler:
         self.assembly = assembly
         self.voxels = [piece.voxels for piece in assembly.pieces]
         self.weights = [piece.weight for piece in assembly.pieces]
+        self.weighted = len(set(self.weights)) > 1
         self.parts = [piece.part for piece in assembly.pieces]
         self.groups = Groups(assembly.groups)
+        self.grouped = bool(self.groups)
+        self.grouping: dict[tuple[int, ...], tuple[bool, bool]] = {}
         self.budget = budget
         self.complete = complete or min_total
         self.min_total = min_total
@@ -123,6 +157,8 @@ class Disassembler:
             raise UsageError("the movement tables are for another grid than the assembly's")
         self.tables: dict[tuple[int, ...], Part] = {}
         self.memo: dict[tuple[tuple[int, ...], State], _Outcome | None] = {}
+        # the sets of pieces that do not come apart, in any configuration (see _separate)
+        self.stuck: set[tuple[int, ...]] = set()
         # the stage-by-stage disassembler, whose answer seeds each part's minimum
         self.staged: Disassembler | None = None
         if min_total:
@@ -152,10 +188,11 @@ class Disassembler:
                 states_explored=explored,
                 reason="the parts left together do not fit the groups at once",
             )
+        assert outcome.tree is not None
         return Disassembly(
             self.assembly,
             "solved",
-            outcome.tree,
+            _placed(outcome.tree, start),
             outcome.beyond,
             explored,
             groups=outcome.grouped,
@@ -164,24 +201,44 @@ class Disassembler:
     def _parts(self, pieces: Sequence[int]) -> list[int]:
         return [self.parts[p] for p in pieces]
 
+    def _grouping(self, pieces: tuple[int, ...]) -> tuple[bool, bool]:
+        """Whether the pieces are all in one group, and whether they fit a group
+        (:class:`Groups`), remembered by set of pieces."""
+        found = self.grouping.get(pieces)
+        if found is None:
+            parts = self._parts(pieces)
+            found = self.grouping[pieces] = (
+                self.groups.same_group(parts),
+                self.groups.fit([parts]),
+            )
+        return found
+
     def _part(self, pieces: tuple[int, ...], start: State) -> _Outcome | None:
         """A part taken apart, None when it cannot be (as BurrTools decides: a single
         piece or a part all in one group is not taken apart; one that does not come
         apart may stay together when it fits a group)."""
-        if len(pieces) == 1 or (self.groups and self.groups.same_group(self._parts(pieces))):
-            return _Outcome(None)
+        if len(pieces) == 1:
+            return _ALONE
+        if self.grouped and self._grouping(pieces)[0]:
+            return _ALONE
         outcome = self._separate(pieces, start)
-        if outcome is None and self.groups and self.groups.fit([self._parts(pieces)]):
+        if outcome is None and self.grouped and self._grouping(pieces)[1]:
             return _Outcome(None, grouped=(pieces,))
         return outcome
 
     def _separate(self, pieces: tuple[int, ...], start: State) -> _Outcome | None:
-        origin = start[0]
-        key = (pieces, tuple((t[0] - origin[0], t[1] - origin[1], t[2] - origin[2]) for t in start))
+        """The part ``pieces`` taken apart from ``start`` (its first piece at the
+        origin), its tree told from there (:func:`_placed` puts it where it starts)."""
+        key = (pieces, start)
         if key in self.memo:
             return self.memo[key]
+        if pieces in self.stuck:
+            return None
         if pieces not in self.tables:
-            self.tables[pieces] = Part(self.geometry, [self.voxels[p] for p in pieces])
+            whole = tuple(range(len(self.voxels)))
+            if whole not in self.tables:
+                self.tables[whole] = Part(self.geometry, self.voxels)
+            self.tables[pieces] = self.tables[whole].subset(pieces)
         outcome = None
         best = None  # the fewest moves found (min_total)
         if self.staged is not None:
@@ -192,48 +249,36 @@ class Disassembler:
             outcome = _Outcome(staged.tree, False, staged.grouped)
             best = staged.tree.total()
         search = Search(self.tables[pieces], start, self.min_total)
-        tried: set[tuple[int, State]] = set()
-        bound = len(pieces) - 2 if not self.groups else 0
+        bound = len(pieces) - 2 if not self.grouped else 0
         number = -1
         while (found := search.next(self.budget)) is not None:
             number += 1
-            path, mask, direction = found
-            if best is not None and len(path) + 1 + bound >= best:
+            mask, direction = found
+            if best is not None and search.depth() + 1 + bound >= best:
                 break
-            where = dict(zip(pieces, start, strict=True))
-            moves = []
-            for step_mask, step_direction, step in path:
-                moves.append(self._move(pieces, step_mask, step_direction, step))
-                _play(where, moves[-1])
-            state = tuple(where[p] for p in pieces)
-            seen = (
-                mask,
-                tuple((t[0] - state[0][0], t[1] - state[0][1], t[2] - state[0][2]) for t in state),
-            )
-            if seen in tried:
-                continue
-            tried.add(seen)
-            out = self._move(pieces, mask, direction, None)
-            moves.append(out)
-            removed = set(out.pieces)
-            left = tuple(p for p in pieces if p not in removed)
-            taken = tuple(p for p in pieces if p in removed)
-            stays = self._part(left, tuple(where[p] for p in left))
-            goes = None if stays is None else self._part(taken, tuple(where[p] for p in taken))
+            left = tuple(p for k, p in enumerate(pieces) if not mask >> k & 1)
+            taken = tuple(p for k, p in enumerate(pieces) if mask >> k & 1)
+            left_start, taken_start = search.parts(mask)
+            if self._heavier(taken, left):  # the heavier set stays: the others come out
+                left, taken, left_start, taken_start = taken, left, taken_start, left_start
+            stays = self._part(left, left_start)
+            goes = None if stays is None else self._part(taken, taken_start)
             if stays is not None and goes is not None:
+                moves = [self._move(pieces, *step) for step in search.path()]
+                moves.append(self._move(pieces, mask, direction, None))
                 tree = Separation(pieces, start, tuple(moves), stays.tree, goes.tree)
-                if best is None or tree.total() < best:
-                    outcome = _Outcome(
-                        tree,
-                        not self.min_total and (number > 0 or stays.beyond or goes.beyond),
-                        stays.grouped + goes.grouped,
-                    )
-                    best = tree.total()
                 if not self.min_total:
+                    beyond = number > 0 or stays.beyond or goes.beyond
+                    outcome = _Outcome(tree, beyond, stays.grouped + goes.grouped)
                     break
+                if best is None or tree.total() < best:
+                    outcome = _Outcome(tree, False, stays.grouped + goes.grouped)
+                    best = tree.total()
             if not self.complete:
                 break
         self.memo[key] = outcome
+        if outcome is None and self.complete:
+            self.stuck.add(pieces)
         return outcome
 
     def _move(self, pieces: tuple[int, ...], mask: int, direction: int, step: int | None) -> Move:
@@ -244,6 +289,13 @@ class Disassembler:
         still = [p for k, p in enumerate(pieces) if not mask >> k & 1]
         if len(moving) > len(still) and step is not None:
             moving, still, direction = still, moving, direction ^ 1
-        if max(self.weights[p] for p in moving) > max(self.weights[p] for p in still):
+        if self._heavier(moving, still):
             moving, direction = still, direction ^ 1
         return Move(tuple(moving), direction, step, self.assembly.grid)
+
+    def _heavier(self, these: Sequence[int], others: Sequence[int]) -> bool:
+        """Does a piece of ``these`` outweigh every piece of ``others`` (BurrTools'
+        weights: the heavier side stays put)?"""
+        return self.weighted and max(self.weights[p] for p in these) > max(
+            self.weights[p] for p in others
+        )

@@ -56,6 +56,7 @@ if TYPE_CHECKING:
 __all__ = [
     "TaskBar",
     "add_task_options",
+    "connect_dask",
     "count_tasks",
     "uses_tasks",
 ]
@@ -314,7 +315,7 @@ def _count_on_cluster(
     started = time.monotonic()
     deadline = stop_time(args)
     path = None if args.checkpoint is None else Path(args.checkpoint)
-    with _connect(args.dask) as client:
+    with connect_dask(args.dask) as client:
         waited = time.monotonic()  # a wait for the ledger is no time spent on the count
         path = claims.enter_context(claimed(path, wait=True, deadline=deadline, say=_say))
         waited = time.monotonic() - waited
@@ -381,8 +382,9 @@ def _drive(
         bar.close(ledger.done_size(), ledger)
 
 
-def _connect(address: str) -> Any:
-    """A Dask client of the scheduler at ``address``, or a UsageError saying why not."""
+def connect_dask(address: str) -> Any:
+    """A Dask client of the scheduler at ``address``, or a UsageError saying why not
+    (``--dask`` of ``excover count`` and ``excover disassemble``)."""
     try:
         from distributed import Client
     except ImportError:

@@ -47,7 +47,6 @@ import re
 import zlib
 from collections.abc import Iterable
 from dataclasses import dataclass
-from xml.sax.saxutils import escape, quoteattr
 
 from excover.errors import FormatError, UsageError
 from excover.formats.burrtools.model import (
@@ -351,6 +350,10 @@ def read_xmpuzzle(path: str | os.PathLike[str]) -> Puzzle:
 
 
 def _attributes(pairs: list[tuple[str, object]]) -> str:
+    # imported when writing: xml.sax.saxutils imports urllib.request, which reading
+    # (every command on an .xmpuzzle file) never needs
+    from xml.sax.saxutils import quoteattr
+
     return "".join(f" {name}={quoteattr(str(value))}" for name, value in pairs)
 
 
@@ -455,6 +458,8 @@ def _separation_xml(separation: StoredSeparation, kind: str, depth: int) -> str:
 def format_xmpuzzle(puzzle: Puzzle) -> str:
     """The XML text of ``puzzle``, laid out as BurrTools writes its files (a solved
     problem keeps its counts and its stored solutions)."""
+    from xml.sax.saxutils import escape  # see _attributes
+
     colors = "".join(f'  <color red="{r}" green="{g}" blue="{b}"/>\n' for r, g, b in puzzle.colors)
     shapes = "".join(_shape_xml(shape) for shape in puzzle.shapes)
     problems = "".join(_problem_xml(problem) for problem in puzzle.problems)
