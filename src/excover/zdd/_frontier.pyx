@@ -54,7 +54,9 @@ chunk when a post is wider than its last chunk (a narrower one is written with z
 words on top). A thread's total is kept with a zero top word: it is widened to one word
 more than an addition's before the addition, and by one word whenever the top word
 becomes nonzero, so it too never loses a carry. So every count is exact, whatever its
-size, and each layer's counts are only as wide as its own states need.
+size, and each layer's counts are only as wide as its own states need. The sum of a
+chunk and the sending of a group are compiled apart for counts of 1 to 4 words, where
+the loops over a count's words unroll (``sum_chunk``, ``send_group``).
 
 **Memory.** A count may be given a limit in bytes (posts, spare chunks, tables): each
 thread counts what it allocates and frees, and when a layer starts it may take an equal
