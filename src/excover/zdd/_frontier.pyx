@@ -54,7 +54,9 @@ chunk when a post is wider than its last chunk (a narrower one is written with z
 words on top). A thread's total is kept with a zero top word: it is widened to one word
 more than an addition's before the addition, and by one word whenever the top word
 becomes nonzero, so it too never loses a carry. So every count is exact, whatever its
-size, and each layer's counts are only as wide as its own states need.
+size, and each layer's counts are only as wide as its own states need. The sum of a
+chunk and the sending of a group are compiled apart for counts of 1 to 4 words, where
+the loops over a count's words unroll (``sum_chunk``, ``send_group``).
 
 **Memory.** A count may be given a limit in bytes (posts, spare chunks, tables): each
 thread counts what it allocates and frees, and when a layer starts it may take an equal
@@ -69,6 +71,7 @@ from cpython.exc cimport PyErr_CheckSignals
 from cython.parallel cimport prange, threadid
 
 from excover._portable cimport ctz64
+from excover.zdd._store cimport prefetch, prefetch_write
 
 include "_frontier_shape.pxi"
 
@@ -110,6 +113,9 @@ DEF MAX_LOG_BUCKETS = 7
 
 #: Posts summed at once by default: a group's table and rows then stay in the caches.
 DEF GROUP_POSTS = 32768
+
+#: How many posts ahead a group's sum fetches the table slot of a post.
+DEF PREFETCH_POSTS = 8
 
 #: Posts of a layer below which one thread counts the whole layer.
 DEF PARALLEL_POSTS = 8192
@@ -223,7 +229,7 @@ cdef inline void chunk_drop(Worker* w, Chunk* chunk) noexcept nogil:
 
 
 cdef inline int bucket_of(uint64_t hashed, int log_buckets) noexcept nogil:
-    return <int>((hashed >> 1) >> (63 - log_buckets)) if log_buckets else 0
+    return <int>((hashed >> 1) >> (63 - log_buckets))  # 0 when log_buckets is 0
 
 
 cdef inline uint64_t hash_of(const uint64_t* state, int key_words) noexcept nogil:
@@ -273,6 +279,7 @@ cdef inline int post(Run* run, Worker* w, int sender, int ring, const uint64_t* 
     for k in range(width, box.width):
         row[k] = 0
     box.write = row + box.width
+    prefetch_write(<char*>box.write + 64)  # the box's next post, usually another line
     box.room -= 1
     w.posted[ring] += 1
     return 0
@@ -390,6 +397,152 @@ ctypedef fused Window:
     Words
 
 
+cdef inline int64_t sum_posts(Worker* w, const uint64_t* given, int64_t count, int kw,
+                              int width, int wide, int log, int log_slots,
+                              int64_t n) noexcept nogil:
+    """Sum ``count`` posts (``kw`` state words, then a count of ``width`` words) from
+    ``given`` into the thread's table of 2^log_slots slots and its ``n`` rows (``kw``
+    state words, then a count of ``wide`` > ``width`` words): the rows' number after.
+    Inlined with constant widths (see :func:`sum_chunk`), so that the word loops unroll."""
+    cdef uint32_t* slots = w.slots
+    cdef uint64_t* rows = w.rows
+    cdef uint64_t mask = (<uint64_t>1 << log_slots) - 1, slot
+    cdef uint32_t index
+    cdef uint64_t* row
+    cdef int64_t p
+    cdef int k, stride = kw + wide
+    for p in range(count):
+        if p + PREFETCH_POSTS < count:  # the slot of a post a few ahead
+            prefetch(&slots[(hash_of(given + PREFETCH_POSTS * (kw + width), kw) << log)
+                            >> (64 - log_slots)])
+        slot = (hash_of(given, kw) << log) >> (64 - log_slots)
+        while True:
+            index = slots[slot]
+            if index == 0:
+                row = rows + n * stride
+                for k in range(kw):
+                    row[k] = given[k]
+                for k in range(width):
+                    row[kw + k] = given[kw + k]
+                row[kw + width] = 0  # width < wide; most often wide = width + 1
+                k = width + 1
+                while k < wide:
+                    row[kw + k] = 0
+                    k += 1
+                n += 1
+                slots[slot] = <uint32_t>n
+                break
+            row = rows + (index - 1) * stride
+            if same(row, given, kw):
+                add_into(row + kw, given + kw, width, wide)
+                break
+            slot = (slot + 1) & mask
+        given += kw + width
+    return n
+
+
+cdef inline int64_t sum_chunk(Worker* w, const uint64_t* given, int64_t count, int kw,
+                              int width, int wide, int log, int log_slots,
+                              int64_t n) noexcept nogil:
+    """:func:`sum_posts` compiled apart for counts of 1 to 4 words (the word loops
+    unrolled: a post's count is copied or added in straight code)."""
+    if width == 1:
+        return sum_posts(w, given, count, kw, 1, wide, log, log_slots, n)
+    if width == 2:
+        return sum_posts(w, given, count, kw, 2, wide, log, log_slots, n)
+    if width == 3:
+        return sum_posts(w, given, count, kw, 3, wide, log, log_slots, n)
+    if width == 4:
+        return sum_posts(w, given, count, kw, 4, wide, log, log_slots, n)
+    return sum_posts(w, given, count, kw, width, wide, log, log_slots, n)
+
+
+cdef int rows_width(const uint64_t* rows, int64_t n, int kw, int wide) noexcept nogil:
+    """The words the largest count of ``n`` rows (``kw`` state words, then ``wide``
+    count words) needs, at least 1: the highest word nonzero in some row. The top two
+    words are looked at in one pass (the sums of a group need the widest post's width,
+    or one word more); narrower groups (a box's chunk wider than its posts) scan on."""
+    cdef uint64_t top = 0, second = 0
+    cdef const uint64_t* row
+    cdef int64_t k
+    cdef int width, high, stride = kw + wide
+    for k in range(n):
+        row = rows + k * stride + kw
+        top |= row[wide - 1]
+        second |= row[wide - 2]
+    if top:
+        return wide
+    if second or wide == 2:
+        return wide - 1
+    width = 1
+    for k in range(n):
+        row = rows + k * stride + kw - 1  # row[c]: the count's word c - 1
+        high = wide - 2
+        while high > width and row[high] == 0:
+            high -= 1
+        width = high
+    return width
+
+
+cdef inline int send_rows(const Window* window, Run* run, Worker* w, int sender, int64_t i,
+                          int64_t n_items, const uint64_t* rows, int64_t n, int kw,
+                          int wide, int width, int64_t option_first, int64_t option_last,
+                          const unsigned long long* masks) noexcept nogil:
+    """Send each of the ``n`` rows (``kw`` state words, then ``wide`` count words, the
+    count in its low ``width`` words) of layer i through item i's options: 0, or -1 when
+    out of memory. Inlined with constant widths (see :func:`send_group`)."""
+    cdef int ring = i % run.ring, target, shift
+    cdef int64_t k, a, stride = kw + wide
+    cdef const uint64_t* row
+    cdef uint64_t bits, grown
+    cdef uint64_t state[MAX_KEY_WORDS]
+    for k in range(n):
+        row = rows + k * stride
+        for a in range(option_first, option_last):
+            if Window is OneWord:
+                bits = row[0]
+                if bits & masks[a]:
+                    continue
+                grown = bits | masks[a]
+                shift = ctz64(~grown)
+                state[0] = grown >> shift
+            else:
+                shift = next_state(row, <const uint64_t*>&masks[a * kw], kw, state)
+                if shift == 0:
+                    continue
+            if i + shift >= n_items:
+                if total_add(w, row + kw, width) < 0:
+                    return -1
+                continue
+            target = ring + shift  # shift < run.ring: the next layer's place in the ring
+            if target >= run.ring:
+                target -= run.ring
+            if post(run, w, sender, target, state, kw, row + kw, width) < 0:
+                return -1
+    return 0
+
+
+cdef int send_group(const Window* window, Run* run, Worker* w, int sender, int64_t i,
+                    int64_t n_items, const uint64_t* rows, int64_t n, int kw, int wide,
+                    int width, int64_t option_first, int64_t option_last,
+                    const unsigned long long* masks) noexcept nogil:
+    """:func:`send_rows` compiled apart for counts of 1 to 4 words."""
+    if width == 1:
+        return send_rows(window, run, w, sender, i, n_items, rows, n, kw, wide, 1,
+                         option_first, option_last, masks)
+    if width == 2:
+        return send_rows(window, run, w, sender, i, n_items, rows, n, kw, wide, 2,
+                         option_first, option_last, masks)
+    if width == 3:
+        return send_rows(window, run, w, sender, i, n_items, rows, n, kw, wide, 3,
+                         option_first, option_last, masks)
+    if width == 4:
+        return send_rows(window, run, w, sender, i, n_items, rows, n, kw, wide, 4,
+                         option_first, option_last, masks)
+    return send_rows(window, run, w, sender, i, n_items, rows, n, kw, wide, width,
+                     option_first, option_last, masks)
+
+
 cdef void count_group(const Window* window, Run* run, int sender, int64_t i,
                       int64_t n_items, int64_t group, const long long* starts,
                       const unsigned long long* masks) noexcept nogil:
@@ -404,16 +557,11 @@ cdef void count_group(const Window* window, Run* run, int sender, int64_t i,
     else:
         kw = run.key_words
     cdef int64_t first = run.bounds[group], last = run.bounds[group + 1]
-    cdef int64_t posts = run.group_posts_of[group], b, n = 0, k, p, index, a
-    cdef int u, wide = 0, log_slots = 4, stride, width, shift, high
+    cdef int64_t posts = run.group_posts_of[group], b, n = 0
+    cdef int u, wide = 0, log_slots = 4, width
     cdef Box* box
     cdef Chunk* chunk
     cdef Chunk* following
-    cdef uint64_t* row
-    cdef uint64_t* given
-    cdef uint64_t slot, mask, bits, grown
-    cdef uint64_t state[MAX_KEY_WORDS]
-    cdef int64_t next_layer, option_first = starts[i], option_last = starts[i + 1]
     if posts == 0:
         return
     if posts > <int64_t>4000000000:  # the table's row indices are 32 bits
@@ -427,42 +575,19 @@ cdef void count_group(const Window* window, Run* run, int sender, int64_t i,
                     wide = chunk.width
                 chunk = chunk.next
     wide += 1  # A: the sums' words, one more than any post's
-    stride = kw + wide
     while (<int64_t>1 << log_slots) < 2 * posts:
         log_slots += 1
-    if reserve(w, <int64_t>1 << log_slots, posts * stride) < 0:
+    if reserve(w, <int64_t>1 << log_slots, posts * (kw + wide)) < 0:
         w.failed = -1
         return
-    mask = (<uint64_t>1 << log_slots) - 1
     memset(w.slots, 0, (<int64_t>1 << log_slots) * sizeof(uint32_t))
     for u in range(T):
         for b in range(first, last):
             box = &run.boxes[ring][(u << log) + b]
             chunk = box.head
             while chunk != NULL:
-                width = chunk.width
-                given = posts_of(chunk)
-                for p in range(chunk.n):
-                    slot = (hash_of(given, kw) << log) >> (64 - log_slots)
-                    while True:
-                        index = w.slots[slot]
-                        if index == 0:
-                            row = w.rows + n * stride
-                            for k in range(kw):
-                                row[k] = given[k]
-                            for k in range(width):
-                                row[kw + k] = given[kw + k]
-                            for k in range(width, wide):
-                                row[kw + k] = 0
-                            n += 1
-                            w.slots[slot] = <uint32_t>n
-                            break
-                        row = w.rows + (index - 1) * stride
-                        if same(row, given, kw):
-                            add_into(row + kw, given + kw, width, wide)
-                            break
-                        slot = (slot + 1) & mask
-                    given += kw + width
+                n = sum_chunk(w, posts_of(chunk), chunk.n, kw, chunk.width, wide, log,
+                              log_slots, n)
                 following = chunk.next
                 chunk_drop(w, chunk)
                 chunk = following
@@ -472,35 +597,11 @@ cdef void count_group(const Window* window, Run* run, int sender, int64_t i,
             box.room = 0
             box.width = 0
     w.states += n
-    width = 1  # the posts' width: as many words as the largest sum needs
-    for k in range(n):
-        row = w.rows + k * stride + kw - 1  # row[c]: the count's word c - 1
-        high = wide
-        while high > width and row[high] == 0:
-            high -= 1
-        width = high
-    for k in range(n):
-        row = w.rows + k * stride
-        for a in range(option_first, option_last):
-            if Window is OneWord:
-                bits = row[0]
-                if bits & masks[a]:
-                    continue
-                grown = bits | masks[a]
-                shift = ctz64(~grown)
-                state[0] = grown >> shift
-            else:
-                shift = next_state(row, <const uint64_t*>&masks[a * kw], kw, state)
-                if shift == 0:
-                    continue
-            next_layer = i + shift
-            if next_layer >= n_items:
-                if total_add(w, row + kw, width) < 0:
-                    w.failed = -1
-                    return
-            elif post(run, w, sender, next_layer % run.ring, state, kw, row + kw, width) < 0:
-                w.failed = -1
-                return
+    # the posts' width: as many words as the largest sum needs
+    width = rows_width(w.rows, n, kw, wide)
+    if send_group(window, run, w, sender, i, n_items, w.rows, n, kw, wide, width, starts[i],
+                  starts[i + 1], masks) < 0:
+        w.failed = -1
 
 
 cdef int set_buckets(Run* run, int ring, int log) noexcept nogil:
