@@ -78,7 +78,10 @@ class Bounds:
             data = {}
         if not isinstance(data, dict):
             raise UsageError("disassembly: expected an object of its limits")
-        seconds = Settings.from_json({"seconds": data.get("seconds")}, None).seconds
+        try:
+            seconds = Settings.from_json({"seconds": data.get("seconds")}, None).seconds
+        except UsageError as error:
+            raise UsageError(f"disassembly: {str(error).removeprefix('settings: ')}") from None
         states = data.get("max_states", MAX_STATES)
         if isinstance(states, bool) or not isinstance(states, int) or not 1 <= states <= MAX_STATES:
             raise UsageError(f"disassembly: max_states must be 1 to {MAX_STATES:,} states")
