@@ -1,6 +1,7 @@
 """A solution of the studio taken apart (issue #56): the endpoint
 ``POST /api/listings/ID/K/disassemble`` on designs drawn here, whose answers are known by
-hand: a cube walled into a maze comes out in one move per straight run of its corridor,
+hand: a cube walled into a maze comes out in one move per straight run of its corridor
+(the frame, the largest piece, staying put),
 and not at all when the corridor is closed; the state cap makes the answer unknown,
 never stuck; a planar design is refused; on the prism grid a move goes along the grid's
 own axes."""
@@ -67,6 +68,33 @@ UNIT = {"+x": (1, 0, 0), "-x": (-1, 0, 0), "+y": (0, 1, 0), "-y": (0, -1, 0)}
 UNIT |= {"+z": (0, 0, 1), "-z": (0, 0, -1)}
 
 
+def played(
+    found: dict[str, Any], pieces: list[list[tuple[int, ...]]]
+) -> list[list[tuple[int, ...]]]:
+    """The states of a disassembly's answer on the cube grid, checked: the assembled
+    state first, then one per move, in which the pieces of the move (and only they) slide
+    along its direction, by its distance (out: beyond where they were), and no two pieces
+    ever share a cell."""
+    states = [[tuple(round(v) for v in shift) for shift in state] for state in found["states"]]
+    assert len(states) == len(found["moves"]) + 1
+    assert states[0] == [(0, 0, 0)] * len(pieces)
+    for move, (before, after) in zip(found["moves"], itertools.pairwise(states), strict=True):
+        for p, (a, b) in enumerate(zip(before, after, strict=True)):
+            step = tuple(v - u for u, v in zip(a, b, strict=True))
+            if p not in move["pieces"]:
+                assert step == (0, 0, 0)
+            elif move["distance"] is not None:
+                assert step == tuple(move["distance"] * c for c in UNIT[move["direction"]])
+            else:
+                assert step == tuple(abs(max(step, key=abs)) * c for c in UNIT[move["direction"]])
+        moved = [
+            {tuple(c + d for c, d in zip(cell, shift, strict=True)) for cell in cells}
+            for cells, shift in zip(pieces, after, strict=True)
+        ]
+        assert sum(map(len, moved)) == len(set().union(*moved))  # never two in one cell
+    return states
+
+
 def test_a_cube_comes_out_of_a_maze_one_move_a_straight_run(client: TestClient) -> None:
     design = maze_design()
     key = solved(client, design)
@@ -75,31 +103,49 @@ def test_a_cube_comes_out_of_a_maze_one_move_a_straight_run(client: TestClient) 
     found = response.json()
     assert (found["status"], found["level"], found["total"]) == ("solved", "4", 4)
     assert not found["beyond_greedy"] and found["states_explored"] > 0
-    pieces = cells_of(client, key, design)
     assert sorted(found["names"]) == ["cube", "frame"]
-    states = [[tuple(round(v) for v in shift) for shift in state] for state in found["states"]]
-    assert len(states) == len(found["moves"]) + 1 == 5
-    assert states[0] == [(0, 0, 0)] * 2
-    for move, (before, after) in zip(found["moves"], itertools.pairwise(states), strict=True):
-        for p, (a, b) in enumerate(zip(before, after, strict=True)):
-            step = tuple(v - u for u, v in zip(a, b, strict=True))
-            if p not in move["pieces"]:
-                assert step == (0, 0, 0)
-            elif move["distance"] is not None:
-                assert step == tuple(move["distance"] * c for c in UNIT[move["direction"]])
-            else:  # out: along the direction, beyond the box
-                assert step == tuple(abs(max(step, key=abs)) * c for c in UNIT[move["direction"]])
-        moved = [
-            {tuple(c + d for c, d in zip(cell, shift, strict=True)) for cell in cells}
-            for cells, shift in zip(pieces, after, strict=True)
-        ]
-        assert not moved[0] & moved[1]  # never two pieces in one cell
+    pieces = cells_of(client, key, design)
+    states = played(found, pieces)
     frame = found["names"].index("frame")
+    assert all(state[frame] == (0, 0, 0) for state in states)  # the largest piece stays put
+    assert all(move["pieces"] == [1 - frame] for move in found["moves"])
     (cell,) = pieces[1 - frame]
-    shift = [c - f for c, f in zip(states[-1][1 - frame], states[-1][frame], strict=True)]
-    out = [v + d for v, d in zip(cell, shift, strict=True)]  # where the frame stays put
+    out = [v + d for v, d in zip(cell, states[-1][1 - frame], strict=True)]
     box = pieces[frame]
     assert any(not min(c[a] for c in box) <= out[a] <= max(c[a] for c in box) for a in range(3))
+
+
+def test_every_part_keeps_its_largest_piece_still() -> None:
+    """The Soma cube taken apart (in this process): the level and the moves as the
+    disassembler counts them, and each move slides pieces of the part it separates, never
+    that part's largest piece, which stays where it is."""
+    from excover.burr import Assembly, Separation, disassemble
+    from excover.studio.disassembly import described
+    from excover.tiling import Pattern3, Tiling, soma_pieces, tiles
+
+    solution = Tiling(Pattern3.constant(3, 3, 3), tiles(soma_pieces())).first()
+    assert solution is not None
+    voxels = [[(int(x), int(y), int(z)) for x, y, z in p.cells] for p in solution.placements]
+    pieces: list[list[tuple[int, ...]]] = [list(cells) for cells in voxels]
+    result = disassemble(Assembly.of_voxels(voxels))
+    assert result.tree is not None
+    found = described(result, "cube", pieces)
+    assert (found["status"], found["level"]) == ("solved", result.level)
+    assert found["total"] == result.total == len(found["moves"]) >= 6
+
+    def parts(node: Separation | None) -> list[tuple[int, ...]]:
+        """The part each move separates, in the order of the moves."""
+        if node is None:
+            return []
+        return [node.pieces] * len(node.moves) + parts(node.left) + parts(node.removed)
+
+    states = played(found, pieces)
+    for part, move, (before, after) in zip(
+        parts(result.tree), found["moves"], itertools.pairwise(states), strict=True
+    ):
+        held = max(part, key=lambda p: (len(pieces[p]), -p))
+        assert set(move["pieces"]) < set(part) and held not in move["pieces"]
+        assert before[held] == after[held]
 
 
 def test_a_closed_maze_does_not_come_apart_unless_the_state_cap_says_unknown(
@@ -114,6 +160,7 @@ def test_a_closed_maze_does_not_come_apart_unless_the_state_cap_says_unknown(
     found = capped.json()
     assert (found["status"], found["level"]) == ("unknown", None)
     assert "2 states" in found["reason"]
+    bounds: object
     for bounds in (
         {"max_states": 0},
         {"max_states": MAX_STATES + 1},

@@ -42,11 +42,11 @@ def test_a_solution_is_taken_apart_and_played(page: Page, tmp_path: Path) -> Non
     page.fill("#disassembly-step", "4")
     page.dispatch_event("#disassembly-step", "input")
     assert canvas.get_attribute("data-position") == "4.000"
-    said = page.inner_text("#disassembly-move")  # the cube out of the frame, or the other way
-    assert said.startswith("move 4 of 4: ") and said.endswith(" out")
+    said = page.inner_text("#disassembly-move")  # the frame stays put
+    assert said.startswith("move 4 of 4: cube ") and said.endswith(" out")
     apart = tmp_path / "apart.png"
     canvas.screenshot(path=str(apart))
-    assert (read_png(assembled) != read_png(apart)).any()  # the pieces have moved apart
+    assert (read_png(assembled) != read_png(apart)).any()  # the cube has left the frame
     page.click("#disassembly-play")  # from the end: played again from the start
     page.wait_for_function(
         "Number(document.querySelector('#solution canvas').dataset.position) % 1 > 0"

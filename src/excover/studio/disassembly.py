@@ -17,11 +17,17 @@ distance, None for out), and each state as the translation **in space** of every
 assembled state first. A set taken out is put beyond the assembly's box, as
 :attr:`excover.burr.Disassembly.states` puts it. The pieces are numbered as the
 solution's placements, which is the order of the 3D view's pieces.
+
+A move slides one set of a part's pieces against the others, so that moving those others
+the opposite way is the same move. The page shows, in each part, its largest piece
+staying put (:func:`_held`): a cube leaves the frame around it, rather than the frame
+flying off the cube.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from excover.errors import UsageError
@@ -30,7 +36,7 @@ from excover.studio.limits import Limits
 from excover.studio.runs import Settings
 
 if TYPE_CHECKING:
-    from excover.burr import Disassembly
+    from excover.burr import Disassembly, Separation
 
 __all__ = [
     "BURR_GRIDS",
@@ -54,7 +60,7 @@ SECONDS = 60.0
 GRACE = 10.0
 
 Event = dict[str, Any]
-Cells = list[list[tuple[int, ...]]]
+Cells = Sequence[Sequence[tuple[int, ...]]]
 
 
 class DisassemblyFailed(UsageError):
@@ -110,7 +116,7 @@ def taken_apart(grid: str, pieces: Cells, seconds: float, max_states: int, news:
     news.close()
 
 
-def _voxels(grid: str, cells: list[tuple[int, ...]]) -> list[tuple[int, int, int]]:
+def _voxels(grid: str, cells: Sequence[tuple[int, ...]]) -> list[tuple[int, int, int]]:
     """BurrTools' voxels of a piece's cells on ``grid``."""
     if grid == "cube":
         return [(x, y, z) for x, y, z in cells]
@@ -128,6 +134,9 @@ def described(result: Disassembly, grid: str, pieces: Cells) -> Event:
     from excover.burr.disassembly import DIRECTION_NAMES
 
     names = DIRECTION_NAMES[BURR_GRIDS[grid]]
+    if result.tree is not None:
+        sizes = [len(piece.voxels) for piece in result.assembly.pieces]
+        result = replace(result, tree=_held(result.tree, sizes))
     return {
         "status": result.status,
         "level": result.level,
@@ -141,6 +150,27 @@ def described(result: Disassembly, grid: str, pieces: Cells) -> Event:
         ],
         "states": _in_space(grid, pieces, result.states),
     }
+
+
+def _held(part: Separation, sizes: list[int]) -> Separation:
+    """The separation tree ``part`` with each move that slides the part's largest piece
+    (by ``sizes``, the first of equals) turned into the same move of the part's other
+    pieces, the opposite way."""
+    from excover.burr import Move
+
+    anchor = max(part.pieces, key=lambda p: (sizes[p], -p))
+    moves = []
+    for move in part.moves:
+        if anchor in move.pieces:
+            others = tuple(p for p in part.pieces if p not in move.pieces)
+            move = Move(others, move.direction ^ 1, move.distance, move.grid)  # along, against
+        moves.append(move)
+    return replace(
+        part,
+        moves=tuple(moves),
+        left=None if part.left is None else _held(part.left, sizes),
+        removed=None if part.removed is None else _held(part.removed, sizes),
+    )
 
 
 def _in_space(
