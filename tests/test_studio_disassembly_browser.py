@@ -47,14 +47,24 @@ def test_a_solution_is_taken_apart_and_played(page: Page, tmp_path: Path) -> Non
     apart = tmp_path / "apart.png"
     canvas.screenshot(path=str(apart))
     assert (read_png(assembled) != read_png(apart)).any()  # the cube has left the frame
+    page.evaluate(WATCH)
     page.click("#disassembly-play")  # from the end: played again from the start
-    page.wait_for_function(
-        "Number(document.querySelector('#solution canvas').dataset.position) % 1 > 0"
-    )  # between two states: the pieces glide
     page.wait_for_function(
         "document.querySelector('#solution canvas').dataset.position === '4.000'"
         " && document.getElementById('disassembly-play').textContent === 'Play'"
     )
+    seen = [float(p) for p in page.evaluate("window.positions")]
+    assert seen[0] < 1 and seen[-1] == 4 and seen == sorted(seen)  # from the start, onwards
+    assert any(p % 1 > 0 for p in seen)  # between two states: the pieces glide
+
+
+#: Keeps every position the 3D view draws in ``window.positions``.
+WATCH = """
+window.positions = [];
+const canvas = document.querySelector('#solution canvas');
+new MutationObserver(() => window.positions.push(canvas.dataset.position))
+    .observe(canvas, {attributes: true, attributeFilter: ['data-position']});
+"""
 
 
 def test_the_3d_view_downloads_as_a_png(page: Page, tmp_path: Path) -> None:  # noqa: F811

@@ -813,9 +813,16 @@ function solidView(solid) {
   const reaches = new Map();
   const reach = (explode) => {
     if (!reaches.has(explode)) {
-      const shifts = view.states || [pieces.map(() => [0, 0, 0])];
-      reaches.set(explode, Math.max(1, ...shifts.flatMap((shift) => pieces.flatMap((p, n) => (p.balls || p.faces.flatMap((f) => f.points)).map(
-        (q) => Math.hypot(...[0, 1, 2].map((k) => q[k] + explode * (p.centre[k] - middle[k]) - middle[k] + shift[n][k])) + (p.balls ? 0.5 : 0))))));
+      let most = 1;
+      for (const shift of view.states || [pieces.map(() => [0, 0, 0])]) {
+        pieces.forEach((p, n) => {
+          for (const q of p.balls || p.faces.flatMap((f) => f.points)) {
+            const far = Math.hypot(...[0, 1, 2].map((k) => q[k] + explode * (p.centre[k] - middle[k]) - middle[k] + shift[n][k]));
+            most = Math.max(most, far + (p.balls ? 0.5 : 0));
+          }
+        });
+      }
+      reaches.set(explode, most);
     }
     return reaches.get(explode);
   };
@@ -1022,7 +1029,7 @@ function disassemblyPanel(listing, index, shown) {
     play.textContent = "Pause";
     const frame = (now) => {
       if (!panel.isConnected) return;
-      position = Math.min(last, position + (now - before) / 900);
+      position = Math.min(last, position + Math.min(now - before, 100) / 900); // no state skipped
       before = now;
       at(position);
       if (position >= last) return pause();
