@@ -51,7 +51,8 @@ def test_a_solution_is_taken_apart_and_played(page: Page, tmp_path: Path) -> Non
     page.click("#disassembly-play")  # from the end: played again from the start
     page.wait_for_function(
         "document.querySelector('#solution canvas').dataset.position === '4.000'"
-        " && document.getElementById('disassembly-play').textContent === 'Play'"
+        " && document.getElementById('disassembly-play').textContent === 'Play'",
+        polling=100,
     )
     seen = [float(p) for p in page.evaluate("window.positions")]
     assert seen[0] < 1 and seen[-1] == 4 and seen == sorted(seen)  # from the start, onwards

@@ -951,6 +951,9 @@ function solidView(solid) {
 
 // ----- a solution taken apart, played step by step -----
 
+// Milliseconds between two pictures of a disassembly played.
+const FRAME = 30;
+
 // What the server found of a disassembly, said in one line.
 function disassemblyText(found) {
   if (found.status === "solved") {
@@ -990,7 +993,7 @@ function disassemblyPanel(listing, index, shown) {
     caption.textContent = moveText(found, Math.floor(position));
   };
   const pause = () => {
-    if (playing !== null) cancelAnimationFrame(playing);
+    if (playing !== null) clearTimeout(playing);
     playing = null;
     play.textContent = "Play";
   };
@@ -1027,15 +1030,17 @@ function disassemblyPanel(listing, index, shown) {
     let position = Number(step.value) >= last ? 0 : Number(step.value);
     let before = performance.now();
     play.textContent = "Pause";
-    const frame = (now) => {
+    // a frame every FRAME ms (a timer: it goes on in a page the browser does not paint)
+    const frame = () => {
       if (!panel.isConnected) return;
+      const now = performance.now();
       position = Math.min(last, position + Math.min(now - before, 100) / 900); // no state skipped
       before = now;
       at(position);
       if (position >= last) return pause();
-      playing = requestAnimationFrame(frame);
+      playing = setTimeout(frame, FRAME);
     };
-    playing = requestAnimationFrame(frame);
+    playing = setTimeout(frame, FRAME);
   };
   if (listing.disassemblies[index]) shownFound(listing.disassemblies[index]);
   return panel;
