@@ -7,7 +7,9 @@ Chromium as a person would make them: by clicking.
   symmetry;
 - ``studio_soma.png``: the Soma cube (a 3x3x3 box, the 7 Soma pieces turned but not
   mirrored), its count up to symmetry and a solution;
-- ``studio_hex.png``: the hexagon of side 3 without its centre, tiled by the trihexes.
+- ``studio_hex.png``: the hexagon of side 3 without its centre, tiled by the trihexes;
+- ``studio_maze.png``: the maze of ``examples/studio_maze.cmb`` opened, its solution in
+  3D taken apart, at its last state (the cube out of the frame).
 """
 
 from __future__ import annotations
@@ -17,6 +19,9 @@ from pathlib import Path
 
 from playwright.sync_api import Page
 from studio_bench import open_page, studio
+
+#: The maze opened for ``studio_maze.png``.
+MAZE = Path(__file__).resolve().parent.parent / "examples" / "studio_maze.cmb"
 
 #: The cells to remove from the full 5x5 frame of offset rows to leave the hexagon of
 #: side 3 without its centre (column, row from the top).
@@ -70,13 +75,27 @@ def trihexes(page: Page, out: Path) -> None:
     page.screenshot(path=str(out / "studio_hex.png"))
 
 
+def maze(page: Page, out: Path) -> None:
+    page.set_input_files("#import", str(MAZE))
+    page.wait_for_function("document.getElementById('grid').value === 'cube'")
+    page.click("#solve-first")
+    page.wait_for_selector("#solution svg")
+    page.check('input[name="view"][value="3d"]')
+    page.click("#disassemble")
+    page.wait_for_selector("#disassembly-level[data-status]")
+    last = page.get_attribute("#disassembly-step", "max") or "0"
+    page.fill("#disassembly-step", last)
+    page.dispatch_event("#disassembly-step", "input")
+    page.screenshot(path=str(out / "studio_maze.png"))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--out", default="docs/images", help="the folder of the pictures")
     out = Path(parser.parse_args().out)
     out.mkdir(parents=True, exist_ok=True)
     with studio() as (server, browser):
-        for take in (pentominoes, soma, trihexes):
+        for take in (pentominoes, soma, trihexes, maze):
             page, _ = open_page(browser, server)
             take(page, out)
             page.close()

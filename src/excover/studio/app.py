@@ -25,13 +25,20 @@ Routes (every one needs the run's token, see :class:`Guard`)::
                                   drawn (?start=K&count=N)
     GET  /api/listings/ID/json    all of them, as the command line's --json document
     GET  /api/listings/ID/K/stl   solution K's assembly as an STL file
+    POST /api/listings/ID/K/disassemble
+                                  solution K (cube or prism grid) taken apart, within
+                                  {"seconds": S, "max_states": N} (each optional): its
+                                  status, level, moves and states, its pieces'
+                                  names, made in a child
+                                  (:mod:`excover.studio.disassembly`; a few at once)
 
 Errors come back as ``{"error": {"message": ..., "line": ..., "column": ...}}`` with a
 4xx status, never as a traceback.
 
-The server never does a user's heavy work itself: imports and runs happen in child
-processes bounded by :class:`~excover.studio.limits.Limits` (:mod:`excover.studio.imports`,
-:mod:`excover.studio.jobs`), waited on by the event loop without holding a thread, so
+The server never does a user's heavy work itself: imports, runs and disassemblies happen
+in child processes bounded by :class:`~excover.studio.limits.Limits`
+(:mod:`excover.studio.imports`, :mod:`excover.studio.jobs`,
+:mod:`excover.studio.disassembly`), waited on by the event loop without holding a thread, so
 that every endpoint, Cancel first, answers while they work. :meth:`Studio.stop` (the
 server's Ctrl-C) ends every stream at its next tick and kills every child.
 """
@@ -61,6 +68,7 @@ from excover.studio.catalog import families
 from excover.studio.cells import LAYERED, shape
 from excover.studio.child import Child
 from excover.studio.design import Design, DesignError
+from excover.studio.disassembly import BURR_GRIDS, Bounds, disassemble_cells
 from excover.studio.imports import import_design
 from excover.studio.jobs import Job
 from excover.studio.limits import Limits
@@ -69,6 +77,7 @@ from excover.studio.runs import CHECKPOINT_ABOVE, TASKS, Settings
 
 __all__ = [
     "MAX_BODY",
+    "MAX_DISASSEMBLING",
     "MAX_IMPORTS_WAITING",
     "MAX_JOBS",
     "MAX_LISTINGS",
@@ -90,6 +99,8 @@ PENDING_SECONDS = 60.0
 MAX_LISTINGS = 8
 #: Imports run one at a time; at most this many more wait for their turn.
 MAX_IMPORTS_WAITING = 4
+#: The most disassemblies made at once (each in a child of its own).
+MAX_DISASSEMBLING = 2
 #: Seconds between two messages of an events stream when the run says nothing: the
 #: page shows the time spent, and a closed tab is noticed when a message fails to go.
 TICK = 0.25
@@ -195,6 +206,9 @@ class Studio:
         self.imports: set[Child] = set()
         self.importers = 0
         self._import_turn: asyncio.Lock | None = None
+        #: The disassemblies going on, and their children.
+        self.disassembling = 0
+        self.disassemblies: set[Child] = set()
         #: Set by :meth:`stop`: the server shuts down.
         self.stopping = False
 
@@ -377,13 +391,37 @@ class Studio:
 
     async def listing_stl(self, request: Request) -> Response:
         listing = self._listing(request)
-        index = _natural(request, "index", 0, path=True)
-        if index >= len(listing.options):
-            raise HTTPException(404, f"no solution {index + 1}: {len(listing.options)} found")
+        index = _index(request, listing)
         data = await asyncio.to_thread(lambda: library.solution_stl(listing.solution(index)))
         name = f"solution{index + 1}.stl"
         headers = {"Content-Disposition": f'attachment; filename="{name}"'}
         return Response(data, media_type="model/stl", headers=headers)
+
+    async def listing_disassembly(self, request: Request) -> Response:
+        bounds = Bounds.from_json(await _json(request))
+        listing = self._listing(request)
+        index = _index(request, listing)
+        grid = listing.design["grid"]
+        if grid not in BURR_GRIDS:
+            return _error(
+                400,
+                f"a solution is taken apart on the {' and '.join(BURR_GRIDS)} "
+                f"grids only, not on the {grid} grid",
+            )
+        if self.disassembling >= MAX_DISASSEMBLING:
+            return _error(429, f"{MAX_DISASSEMBLING} disassemblies already going: wait for one")
+        if self.stopping:
+            return _error(503, "the studio is stopping")
+        self.disassembling += 1
+        try:
+            solution = await asyncio.to_thread(listing.solution, index)
+            pieces = [list(placement.cells) for placement in solution.placements]
+            found = await disassemble_cells(grid, pieces, bounds, self.limits, self.disassemblies)
+        finally:
+            self.disassembling -= 1
+        found.pop("type")
+        found["names"] = [placement.tile.name for placement in solution.placements]
+        return JSONResponse(found)
 
     @contextlib.asynccontextmanager
     async def lifespan(self, app: Starlette) -> AsyncIterator[None]:
@@ -404,8 +442,16 @@ class Studio:
         self.stopping = True
         for job in list(self.jobs.values()):
             job.halt()
-        for child in list(self.imports):
+        for child in [*self.imports, *self.disassemblies]:
             child.kill()
+
+
+def _index(request: Request, listing: Listing) -> int:
+    """The number (from 0) of a solution of ``listing`` that the path names."""
+    index = _natural(request, "index", 0, path=True)
+    if index >= len(listing.options):
+        raise HTTPException(404, f"no solution {index + 1}: {len(listing.options)} found")
+    return index
 
 
 def _natural(request: Request, name: str, default: int, path: bool = False) -> int:
@@ -464,6 +510,9 @@ def create_app(
         Route("/api/listings/{key}", studio.listing_page),
         Route("/api/listings/{key}/json", studio.listing_json),
         Route("/api/listings/{key}/{index}/stl", studio.listing_stl),
+        Route(
+            "/api/listings/{key}/{index}/disassemble", studio.listing_disassembly, methods=["POST"]
+        ),
     ]
     app = Starlette(
         routes=routes,

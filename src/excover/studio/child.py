@@ -12,6 +12,8 @@ program asks for, and so that killing the child stops the work at once.
   :meth:`Child.stopped`) are ``async`` and watch the pipe and the process's sentinel
   with the event loop, so that no thread of the server is held while a child works:
   every endpoint (Cancel first) keeps answering however many children run.
+- :func:`answer`: the one answer of a child that first says it is ``ready`` (its
+  interpreter started, its modules loaded), its time limit counted from then.
 - :class:`Outbox`: the child's side of the pipe. A child whose parent is gone (killed,
   crashed) ends quietly: a watch on the parent's sentinel ends it as soon as the parent
   goes, and a message that cannot be sent ends it too, without a traceback. A child
@@ -33,12 +35,16 @@ from collections.abc import Callable
 from multiprocessing.connection import Connection
 from typing import Any
 
+from excover.errors import UsageError
 from excover.studio.limits import Limits
 
-__all__ = ["Child", "Outbox"]
+__all__ = ["STARTUP_SECONDS", "Child", "Outbox", "answer"]
 
 Event = dict[str, Any]
 
+#: Seconds a child may take to start (an interpreter, its modules) before its time limit
+#: counts (see :func:`answer`).
+STARTUP_SECONDS = 120.0
 #: The seconds a killed child is waited for.
 KILL_WAIT = 5.0
 #: Seconds between two looks at a child that has closed its pipe but is not reaped yet.
@@ -205,3 +211,50 @@ async def _readable(fd: int, wait: float) -> bool:
     finally:
         loop.remove_reader(fd)
     return True
+
+
+async def answer(
+    child: Child,
+    seconds: float,
+    too_long: str,
+    failure: type[UsageError] = UsageError,
+    running: set[Child] | None = None,
+) -> Event:
+    """Start ``child`` and return its first message after its ``ready`` (its interpreter
+    started, its modules loaded: seconds on a busy machine, whatever the work), waiting
+    at most :data:`STARTUP_SECONDS` for ``ready`` and then ``seconds`` for the answer;
+    the child is killed and reaped then, and is in ``running`` while it lives (the server
+    kills those when it stops). Raises ``failure`` when the child takes too long (saying
+    ``too_long`` once ready) or dies without an answer."""
+    running = set() if running is None else running
+    running.add(child)
+    try:
+        await asyncio.to_thread(child.start)
+        return await _first(child, seconds, too_long, failure)
+    finally:
+        child.kill()
+        await child.stopped()
+        child.close()
+        running.discard(child)
+
+
+async def _first(child: Child, seconds: float, too_long: str, failure: type[UsageError]) -> Event:
+    """The first message of ``child`` after its ``ready`` (see :func:`answer`)."""
+    end = time.monotonic() + STARTUP_SECONDS
+    ready = False
+    while True:
+        left = end - time.monotonic()
+        if left <= 0:
+            if not ready:
+                raise failure(f"{child.what}'s process did not start in {STARTUP_SECONDS:g} s")
+            raise failure(too_long)
+        try:
+            event = await child.receive(left)
+        except EOFError:
+            raise failure(
+                f"{child.what} stopped unexpectedly (exit code {child.exitcode})"
+            ) from None
+        if event is not None and event["type"] == "ready":
+            ready, end = True, time.monotonic() + seconds
+        elif event is not None:
+            return event

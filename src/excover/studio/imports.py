@@ -16,13 +16,11 @@ never a traceback, and the server goes on.
 
 from __future__ import annotations
 
-import asyncio
-import time
 from typing import Any
 
 from excover.errors import ExcoverError, UsageError
 from excover.lang.errors import LangError, Pos, Source
-from excover.studio.child import Child, Outbox
+from excover.studio.child import Child, Outbox, answer
 from excover.studio.design import Design
 from excover.studio.limits import Limits
 
@@ -32,9 +30,6 @@ Event = dict[str, Any]
 
 #: The most characters of an unexpected error's text that a message quotes.
 _QUOTED = 200
-#: Seconds the child may take to start (an interpreter, the language), before its time
-#: limit counts.
-STARTUP_SECONDS = 120.0
 
 
 class ImportFailed(UsageError):
@@ -82,16 +77,11 @@ async def import_design(
     server kills them when it stops). Raises :class:`~excover.lang.LangError` for an
     error of the program, :class:`ImportFailed` when a limit or a failure stopped it."""
     child = Child(imported, (text, source, folder), "the import", limits)
-    running = set() if running is None else running
-    running.add(child)
-    try:
-        await asyncio.to_thread(child.start)
-        event = await _answer(child, limits)
-    finally:
-        child.kill()
-        await child.stopped()
-        child.close()
-        running.discard(child)
+    too_long = (
+        f"the import stopped: it took more than {limits.seconds:g} s "
+        "(excover studio --import-timeout)"
+    )
+    event = await answer(child, limits.seconds, too_long, ImportFailed, running)
     if event["type"] == "lang_error":
         lines = "\n" * (event["line"] - 1) + event["text"]
         pos = Pos(Source(event["source"], lines), event["line"], event["column"])
@@ -99,30 +89,3 @@ async def import_design(
     if event["type"] == "error":
         raise ImportFailed(event["message"])
     return Design.from_json(event["design"])
-
-
-async def _answer(child: Child, limits: Limits) -> Event:
-    """The child's answer, or an error when it takes too long or dies without one. The
-    time limit counts from the child's ``ready`` (its interpreter started, the language
-    loaded: seconds on a busy machine, whatever the program)."""
-    end = time.monotonic() + STARTUP_SECONDS
-    ready = False
-    while True:
-        left = end - time.monotonic()
-        if left <= 0:
-            if not ready:
-                raise ImportFailed(f"the import's process did not start in {STARTUP_SECONDS:g} s")
-            raise ImportFailed(
-                f"the import stopped: it took more than {limits.seconds:g} s "
-                "(excover studio --import-timeout)"
-            )
-        try:
-            event = await child.receive(left)
-        except EOFError:
-            raise ImportFailed(
-                f"the import stopped unexpectedly (exit code {child.exitcode})"
-            ) from None
-        if event is not None and event["type"] == "ready":
-            ready, end = True, time.monotonic() + limits.seconds
-        elif event is not None:
-            return event

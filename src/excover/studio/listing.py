@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from excover.studio import library
 from excover.studio.design import Design
+from excover.studio.disassembly import BURR_GRIDS
 from excover.tiling.geometry import SOLID_GRIDS
 
 if TYPE_CHECKING:
@@ -72,7 +73,8 @@ class Listing:
         """Solutions ``start`` to ``start + count`` (at most :data:`MAX_PAGE`), each with
         its number, its picture (``svg``: layer by layer on the cube), its text, and on
         the cube its isometric view (``isometric``) and the surfaces of its pieces that
-        the page turns in 3D (``solid``: :func:`excover.studio.library.solid_view`)."""
+        the page turns in 3D (``solid``: :func:`excover.studio.library.solid_view`) and
+        whether it can be taken apart (``disassembles``: on the cube and prism grids)."""
         from excover.tiling.render import solution_svg
 
         drawn = []
@@ -86,6 +88,7 @@ class Listing:
             if self.tiling.grid.name in SOLID_GRIDS:
                 entry["isometric"] = library.isometric_svg(solution)
                 entry["solid"] = library.solid_view(solution)
+                entry["disassembles"] = self.tiling.grid.name in BURR_GRIDS
             drawn.append(entry)
         return drawn
 

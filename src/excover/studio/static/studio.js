@@ -761,8 +761,11 @@ function choose(index) {
   const svg = isometric ? entry.isometric : entry.svg;
   $("views").hidden = !entry.isometric;
   $("solution-caption").textContent = `Solution ${index + 1} of ${listing.total.toLocaleString("en-US")}:`;
-  if (entry.solid && view() === "3d") $("solution").replaceChildren(solidView(entry.solid));
-  else $("solution").innerHTML = svg;
+  if (entry.solid && view() === "3d") {
+    const shown = solidView(entry.solid);
+    $("solution").replaceChildren(shown);
+    if (entry.disassembles) shown.append(disassemblyPanel(listing, index, shown));
+  } else $("solution").innerHTML = svg;
   $("downloads").hidden = false;
   $("download-svg").href = URL.createObjectURL(new Blob([svg], { type: "image/svg+xml" }));
   $("download-svg").download = `solution${index + 1}.svg`;
@@ -779,7 +782,9 @@ function choose(index) {
 // as seen from a direction the mouse turns (drag: left-right about the vertical, up-down
 // tilts), pulled apart from the centre by the slider's amount. Faces turned away are left
 // out and the rest drawn far to near (the painter's algorithm), lit from the viewer's
-// upper left; a dark line runs where a piece's surface turns.
+// upper left; a dark line runs where a piece's surface turns. The box it returns can move
+// the pieces through the states of a disassembly (`box.play(states)`, then `box.show(p)`:
+// state p, or between two states when p is fractional), seen at one scale throughout.
 function solidView(solid) {
   const box = document.createElement("div");
   box.className = "solid-view";
@@ -795,7 +800,7 @@ function solidView(solid) {
   const label = document.createElement("label");
   label.append("pulled apart ", slider);
   box.append(canvas, label);
-  const view = { yaw: -Math.PI / 4, pitch: Math.atan(1 / Math.SQRT2), explode: 0.6 };
+  const view = { yaw: -Math.PI / 4, pitch: Math.atan(1 / Math.SQRT2), explode: 0.6, states: null, position: 0 };
   const pieces = solid.pieces.map((piece) => {
     const points = piece.balls || piece.faces.flatMap((f) => f.points);
     const centre = [0, 1, 2].map((k) => points.reduce((sum, p) => sum + p[k], 0) / points.length);
@@ -803,9 +808,32 @@ function solidView(solid) {
   });
   const total = pieces.reduce((n, p) => n + p.weight, 0);
   const middle = [0, 1, 2].map((k) => pieces.reduce((sum, p) => sum + p.centre[k] * p.weight, 0) / total);
-  // how far the pieces reach from the middle, pulled apart by `explode` (balls: their radius more)
-  const reach = (explode) => Math.max(1, ...pieces.flatMap((p) => (p.balls || p.faces.flatMap((f) => f.points)).map(
-    (q) => Math.hypot(...[0, 1, 2].map((k) => q[k] + explode * (p.centre[k] - middle[k]) - middle[k])) + (p.balls ? 0.5 : 0))));
+  // how far the pieces reach from the middle, pulled apart by `explode` (balls: their radius
+  // more), in every state of the disassembly played
+  const reaches = new Map();
+  const reach = (explode) => {
+    if (!reaches.has(explode)) {
+      let most = 1;
+      for (const shift of view.states || [pieces.map(() => [0, 0, 0])]) {
+        pieces.forEach((p, n) => {
+          for (const q of p.balls || p.faces.flatMap((f) => f.points)) {
+            const far = Math.hypot(...[0, 1, 2].map((k) => q[k] + explode * (p.centre[k] - middle[k]) - middle[k] + shift[n][k]));
+            most = Math.max(most, far + (p.balls ? 0.5 : 0));
+          }
+        });
+      }
+      reaches.set(explode, most);
+    }
+    return reaches.get(explode);
+  };
+  // where piece n is moved to at the position played: between two states, in a straight line
+  const shift = (n) => {
+    if (!view.states) return [0, 0, 0];
+    const last = view.states.length - 1;
+    const k = Math.min(Math.floor(view.position), last), t = Math.min(view.position - k, 1);
+    const [a, b] = [view.states[k][n], view.states[Math.min(k + 1, last)][n]];
+    return a.map((v, i) => v + t * (b[i] - v));
+  };
 
   function draw() {
     const cy = Math.cos(view.yaw), sy = Math.sin(view.yaw);
@@ -818,12 +846,13 @@ function solidView(solid) {
     const scale = (Math.min(width, height) / 2 - 12) / reach(view.explode);
     const spot = ([x, , z]) => [width / 2 + x * scale, height / 2 - z * scale];
     const shapes = [];
-    for (const piece of pieces) {
-      const move = piece.centre.map((c, k) => view.explode * (c - middle[k]) - middle[k]);
+    pieces.forEach((piece, n) => {
+      const moved = shift(n);
+      const move = piece.centre.map((c, k) => view.explode * (c - middle[k]) - middle[k] + moved[k]);
       const at = (q) => turn(q.map((v, k) => v + move[k]));
       if (piece.balls) {
         for (const ball of piece.balls) shapes.push({ depth: at(ball)[1], ball: at(ball), colour: piece.colour });
-        continue;
+        return;
       }
       for (const face of piece.faces) {
         const corners = face.points.map(at);
@@ -840,7 +869,7 @@ function solidView(solid) {
         const depth = corners.reduce((sum, p) => sum + p[1], 0) / corners.length;
         shapes.push({ depth, corners, creases: face.creases, colour: shade(piece.colour, Math.max(-0.45, Math.min(0.45, light))) });
       }
-    }
+    });
     shapes.sort((a, b) => b.depth - a.depth);
     const pen = canvas.getContext("2d");
     pen.setTransform(ratio, 0, 0, ratio, 0, 0);
@@ -887,6 +916,7 @@ function solidView(solid) {
     }
     canvas.dataset.drawn = shapes.length;
     canvas.dataset.yaw = view.yaw.toFixed(3);
+    canvas.dataset.position = view.position.toFixed(3);
   }
 
   let from = null;
@@ -903,8 +933,117 @@ function solidView(solid) {
   });
   canvas.addEventListener("pointerup", () => { from = null; });
   slider.addEventListener("input", () => { view.explode = Number(slider.value); draw(); });
+  box.play = (states) => {
+    view.states = states;
+    view.position = 0;
+    view.explode = 0;
+    slider.value = "0";
+    reaches.clear();
+    draw();
+  };
+  box.show = (position) => {
+    view.position = position;
+    draw();
+  };
   draw();
   return box;
+}
+
+// ----- a solution taken apart, played step by step -----
+
+// Milliseconds between two pictures of a disassembly played.
+const FRAME = 30;
+
+// What the server found of a disassembly, said in one line.
+function disassemblyText(found) {
+  if (found.status === "solved") {
+    const extra = found.beyond_greedy ? " (BurrTools' greedy search would call it stuck)" : "";
+    return `level ${found.level}, ${found.total} moves${extra}`;
+  }
+  if (found.status === "stuck") return "does not come apart";
+  return `unknown: limit reached (${found.reason})`;
+}
+
+// Move k (from 1) of a disassembly, the pieces named as the design names them.
+function moveText(found, k) {
+  if (k === 0) return "assembled";
+  const move = found.moves[k - 1];
+  const pieces = move.pieces.map((p) => found.names[p]).join(" ");
+  return `move ${k} of ${found.moves.length}: ${pieces} ${move.direction} ${move.distance === null ? "out" : move.distance}`;
+}
+
+// The Disassemble button under a 3D view (`shown`, made by solidView) of solution `index`
+// of `listing`, and once the server has answered, the level, a slider over the states and
+// Play/Pause, which moves the pieces from state to state (a state a second or so).
+function disassemblyPanel(listing, index, shown) {
+  const panel = document.createElement("div");
+  panel.className = "disassembly";
+  panel.innerHTML = `<div class="row"><button id="disassemble" title="slide the pieces apart, as BurrTools counts moves">Disassemble</button>
+    <span id="disassembly-level" class="level"></span></div>
+    <div class="row" id="disassembly-player" hidden><button id="disassembly-play">Play</button>
+    <input id="disassembly-step" type="range" min="0" max="0" step="1" value="0">
+    <span id="disassembly-move"></span></div>`;
+  const [button, level, player, play, step, caption] = ["disassemble", "disassembly-level", "disassembly-player",
+    "disassembly-play", "disassembly-step", "disassembly-move"].map((id) => panel.querySelector(`#${id}`));
+  listing.disassemblies = listing.disassemblies || {};
+  let found = null, playing = null;
+  const at = (position) => {
+    shown.show(position);
+    step.value = String(Math.floor(position));
+    caption.textContent = moveText(found, Math.floor(position));
+  };
+  const pause = () => {
+    if (playing !== null) clearTimeout(playing);
+    playing = null;
+    play.textContent = "Play";
+  };
+  const shownFound = (answer) => {
+    found = answer;
+    level.textContent = disassemblyText(found);
+    level.dataset.status = found.status;
+    button.hidden = true;
+    shown.play(found.states);
+    step.max = String(found.states.length - 1);
+    player.hidden = found.states.length < 2;
+    at(0);
+  };
+  button.onclick = () => guarded(async () => {
+    button.disabled = true;
+    level.textContent = "taking it apart…";
+    const seconds = Number($("seconds").value);
+    const bounds = $("seconds").value && seconds > 0 ? { seconds } : {};
+    try {
+      const answer = await api("POST", `api/listings/${listing.id}/${index}/disassemble`, bounds);
+      listing.disassemblies[index] = answer;
+      if (panel.isConnected) shownFound(answer);
+    } catch (error) {
+      level.textContent = "";
+      throw error;
+    } finally {
+      button.disabled = false;
+    }
+  });
+  step.addEventListener("input", () => { pause(); at(Number(step.value)); });
+  play.onclick = () => {
+    if (playing !== null) return pause();
+    const last = found.states.length - 1;
+    let position = Number(step.value) >= last ? 0 : Number(step.value);
+    let before = performance.now();
+    play.textContent = "Pause";
+    // a frame every FRAME ms (a timer: it goes on in a page the browser does not paint)
+    const frame = () => {
+      if (!panel.isConnected) return;
+      const now = performance.now();
+      position = Math.min(last, position + Math.min(now - before, 100) / 900); // no state skipped
+      before = now;
+      at(position);
+      if (position >= last) return pause();
+      playing = setTimeout(frame, FRAME);
+    };
+    playing = setTimeout(frame, FRAME);
+  };
+  if (listing.disassemblies[index]) shownFound(listing.disassemblies[index]);
+  return panel;
 }
 
 // `colour` (#rrggbb) mixed with white (amount > 0) or black (< 0), as the server shades.
@@ -916,8 +1055,14 @@ function shade(colour, amount) {
   }).join("");
 }
 
-// The solution shown, as a PNG made here from its SVG (a canvas: no server involved).
+// The solution shown, as a PNG made here (no server involved): the 3D view's canvas as it
+// is drawn, or a canvas the SVG picture is drawn on.
 async function png() {
+  const drawn = $("solution").querySelector("canvas");
+  if (drawn) {
+    save(await new Promise((done) => drawn.toBlob(done, "image/png")), $("download-png").download);
+    return;
+  }
   const svg = $("solution").querySelector("svg");
   if (!svg) return;
   const text = new XMLSerializer().serializeToString(svg);
