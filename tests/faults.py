@@ -15,12 +15,14 @@ import sys
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import psutil
-from distributed import Client, LocalCluster
 
 from excover.parallel.cluster import ClusterRun
+
+if TYPE_CHECKING:
+    from distributed import Client
 
 __all__ = [
     "ProcessCluster",
@@ -48,7 +50,11 @@ def local_cluster(workers: int = 2) -> Iterator[Client]:
     """A client of a new local cluster of ``workers`` one-thread worker processes. On
     exit the cluster is closed and every process it started (nannies and workers, first
     or restarted) must end within :data:`END_SECONDS`: one still there is an
-    AssertionError naming it."""
+    AssertionError naming it. Dask is imported here, not with the module: it takes a
+    second, which every pytest-xdist worker collecting the (slow) cluster tests would
+    spend for nothing."""
+    from distributed import Client, LocalCluster
+
     me = psutil.Process()
     before = {child.pid for child in me.children(recursive=True)}
     cluster = LocalCluster(  # type: ignore[no-untyped-call]

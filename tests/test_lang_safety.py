@@ -1,12 +1,14 @@
 """A ``.cmb`` program is harmless by default (issue #47): it runs no outside program,
 reads only under its own folder, writes only under the current folder or its own and
 replaces no file it did not create, and its includes are bounded. Each reproduction of the
-issue is run through ``excover run`` (a child process in a temporary folder) and the API;
+issue is run through ``excover run`` (the command's ``main``, in a temporary folder) and the
+API;
 ``--allow-external``, ``--allow-paths`` and ``--overwrite`` (``Permissions``) lift each
 restriction."""
 
 from __future__ import annotations
 
+import contextlib
 import io
 import os
 import shutil
@@ -20,6 +22,7 @@ from runs import ended
 from excover.lang import Interpreter, LangError, Permissions, parse, parse_file
 from excover.lang import parser as lang_parser
 from excover.lang.sandbox import SAFE
+from excover.main import main
 
 #: A problem with a solution, for the commands that write files.
 DOMINO = "pattern d = {**}\nproblem p = constant 2x2 true [d ~sym]\n"
@@ -37,18 +40,34 @@ def write(path: Path, text: str) -> Path:
 def excover_run(
     cwd: Path, *args: str, env: dict[str, str] | None = None, stdin: str | None = None
 ) -> tuple[int, str, str]:
-    """``python -m excover run ARGS`` in ``cwd``: exit status, stdout, stderr."""
-    process = subprocess.Popen(
-        [sys.executable, "-m", "excover", "run", *args],
-        cwd=cwd,
-        env={**os.environ, **(env or {})},
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    out, err = process.communicate(stdin) if stdin is not None else ended(process, 120)
-    return process.returncode, out, err
+    """``excover run ARGS`` in ``cwd``, reading ``stdin``: exit status, stdout, stderr.
+    The command's ``main`` runs in this process (a child's start-up would cost more than
+    most of these runs), except with variables ``env`` added to the environment: a child
+    process then runs ``python -m excover``, since ``/proc/self/environ`` shows the
+    environment a process started with."""
+    if env is not None:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "excover", "run", *args],
+            cwd=cwd,
+            env={**os.environ, **env},
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        out, err = process.communicate(stdin) if stdin is not None else ended(process, 120)
+        return process.returncode, out, err
+    printed, errors = io.StringIO(), io.StringIO()
+    before, standard_input = os.getcwd(), sys.stdin
+    os.chdir(cwd)
+    sys.stdin = io.StringIO(stdin or "")
+    try:
+        with contextlib.redirect_stdout(printed), contextlib.redirect_stderr(errors):
+            status = main(["run", *args])
+    finally:
+        sys.stdin = standard_input
+        os.chdir(before)
+    return status, printed.getvalue(), errors.getvalue()
 
 
 def run(program_path: Path, permissions: Permissions = SAFE) -> str:

@@ -17,10 +17,10 @@ import sys
 from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pytest
-import trimesh
 
 from excover import ExcoverError
 from excover.errors import UsageError
@@ -48,6 +48,13 @@ from excover.tiling.mesh import (
     solution_stl,
     write_stl,
 )
+
+if TYPE_CHECKING:
+    import trimesh
+
+# trimesh takes seconds to import: the tests that use it run on one pytest-xdist worker,
+# and collecting the module on the others does not import it.
+pytestmark = pytest.mark.xdist_group("trimesh")
 
 SIZE = 10.0
 Cells = list[tuple[int, ...]]
@@ -305,6 +312,8 @@ def test_a_gap_moves_the_walls_of_a_prism_inward(grid: Grid, shapes: Sequence[ob
 
 def load(data: bytes) -> trimesh.Trimesh:
     """An STL file as a program reading it sees it: equal points merged."""
+    import trimesh
+
     mesh = trimesh.load(io.BytesIO(data), file_type="stl")
     assert isinstance(mesh, trimesh.Trimesh)
     return mesh

@@ -8,6 +8,7 @@ here; ``benchmarks/cluster_faults.py`` runs 20 of each."""
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import random
@@ -19,9 +20,11 @@ from pathlib import Path
 
 import pytest
 
-pytest.importorskip("distributed")
+# Whether Dask is there, without importing it: every pytest-xdist worker collects this
+# module, and the default run, which leaves its slow tests out, need not pay a second each.
+if importlib.util.find_spec("distributed") is None:
+    pytest.skip("could not import 'distributed'", allow_module_level=True)
 
-from distributed import Client
 from faults import ProcessCluster, drive, kill_worker, local_cluster, stop_worker
 from runs import ended
 
@@ -350,6 +353,8 @@ def test_the_scheduler_restarted(queens: ExactCover, queens_count: int) -> None:
     """``dask scheduler`` killed (SIGKILL) mid-run and started again on its port, and its
     workers with it (they end with their scheduler): the client reconnects, the tasks
     lost with the scheduler are counted again, and the total is exact."""
+    from distributed import Client
+
     cluster = ProcessCluster()
     try:
         cluster.start_scheduler()

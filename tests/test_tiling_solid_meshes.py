@@ -18,10 +18,10 @@ import random
 from collections import Counter
 from collections.abc import Sequence
 from itertools import product
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pytest
-import trimesh
 from test_tiling_grids import tetra_octa_solids
 
 from excover.errors import UsageError
@@ -40,6 +40,13 @@ from excover.tiling import (
 )
 from excover.tiling.grids import Grid
 from excover.tiling.mesh import cells_mesh, piece_stls, solution_mesh
+
+if TYPE_CHECKING:
+    import trimesh
+
+# trimesh takes seconds to import: the tests that use it run on one pytest-xdist worker
+# (with test_mesh.py's), and collecting the module on the others does not import it.
+pytestmark = pytest.mark.xdist_group("trimesh")
 
 SIZE = 10.0
 
@@ -146,6 +153,8 @@ def test_stl_files_of_a_tiling_and_its_assembly() -> None:
     solution = Tiling(board, [Tile(pair.shape, "pair", 2)]).first()
     assert solution is not None
     files = piece_stls(solution.tiling, SIZE)
+    import trimesh
+
     piece = trimesh.load(io.BytesIO(files["pair"]), file_type="stl")
     assert isinstance(piece, trimesh.Trimesh) and piece.volume == pytest.approx(4 * SIZE**3)
     assembly = solution_mesh(solution, SIZE)
