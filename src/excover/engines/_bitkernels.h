@@ -51,6 +51,15 @@ EXCOVER_INLINE int64_t excover_filter_body(uint64_t *EXCOVER_RESTRICT child,
     return total;
 }
 
+/* The bits set in both ``live`` and ``col`` (``ow`` words): an item's options in play. */
+EXCOVER_INLINE int64_t excover_live_count(const uint64_t *EXCOVER_RESTRICT live,
+                                          const uint64_t *EXCOVER_RESTRICT col, int32_t ow) {
+    int64_t n = 0;
+    int32_t w;
+    for (w = 0; w < ow; w++) n += excover_popcount64(live[w] & col[w]);
+    return n;
+}
+
 /* The uncovered item (a set bit of ``uncovered``, ``uw`` words) whose column has the
  * fewest bits in ``live``: the lowest such item, or the first whose count is zero.
  * Its count goes to *least. Returns -1 when no item is uncovered. */
@@ -62,9 +71,8 @@ EXCOVER_INLINE int32_t excover_mrv_body(const uint64_t *EXCOVER_RESTRICT live,
                                         const uint64_t *EXCOVER_RESTRICT uncovered, int32_t uw,
                                         int64_t *least, uint64_t *EXCOVER_RESTRICT single) {
     int64_t fewest = INT64_MAX, n;
-    int32_t best = -1, u, w, t;
+    int32_t best = -1, u, t;
     uint64_t x;
-    const uint64_t *col;
     if (single)
         for (u = 0; u < uw; u++) single[u] = 0;
     for (u = 0; u < uw; u++) {
@@ -72,9 +80,7 @@ EXCOVER_INLINE int32_t excover_mrv_body(const uint64_t *EXCOVER_RESTRICT live,
         while (x) {
             t = u * 64 + excover_ctz64(x);
             x &= x - 1;
-            col = cols + (int64_t)t * ow;
-            n = 0;
-            for (w = 0; w < ow; w++) n += excover_popcount64(live[w] & col[w]);
+            n = excover_live_count(live, cols + (int64_t)t * ow, ow);
             if (single && n == 1) single[u] |= (uint64_t)1 << (t & 63);
             if (n < fewest) {
                 fewest = n;
@@ -93,19 +99,14 @@ EXCOVER_INLINE void excover_counts_body(const uint64_t *EXCOVER_RESTRICT live,
                                         const uint64_t *EXCOVER_RESTRICT cols, int32_t ow,
                                         const uint64_t *EXCOVER_RESTRICT uncovered, int32_t uw,
                                         int64_t *EXCOVER_RESTRICT counts) {
-    int32_t u, w, t;
-    int64_t n;
+    int32_t u, t;
     uint64_t x;
-    const uint64_t *col;
     for (u = 0; u < uw; u++) {
         x = uncovered[u];
         while (x) {
             t = u * 64 + excover_ctz64(x);
             x &= x - 1;
-            col = cols + (int64_t)t * ow;
-            n = 0;
-            for (w = 0; w < ow; w++) n += excover_popcount64(live[w] & col[w]);
-            counts[t] = n;
+            counts[t] = excover_live_count(live, cols + (int64_t)t * ow, ow);
         }
     }
 }

@@ -120,7 +120,7 @@ a solution, at a limit on nodes or solutions, and after each chunk of work, when
 Python wrapper checks for Ctrl-C and the deadline. It runs without the GIL.
 """
 
-from libc.stdint cimport int32_t, int64_t, uint64_t
+from libc.stdint cimport INT64_MAX, int32_t, int64_t, uint64_t
 from libc.stdlib cimport calloc, free, malloc
 from libc.string cimport memcpy, memset
 
@@ -276,8 +276,9 @@ cdef inline int32_t choose(BitState* s, int32_t level) noexcept nogil:
     cdef const uint64_t* live = s.live + <int64_t>level * s.stride
     cdef const uint64_t* uncovered = s.uncovered + <int64_t>level * s.uw
     cdef int32_t u, t, best = -1
-    cdef int64_t least = 0
+    cdef int64_t least = INT64_MAX
     cdef uint64_t x, ties = 1
+    cdef uint64_t* rng
     s.run.work += <uint64_t>s.ow * <uint64_t>s.n_uncovered[level]
     if level == 0 and s.run.first_item >= 0:
         s.least = 2  # the root branches on the item asked for: no forced move there
@@ -294,19 +295,14 @@ cdef inline int32_t choose(BitState* s, int32_t level) noexcept nogil:
                 return u * 64 + excover_ctz64(uncovered[u])
         return -1
     s.count_items(live, s.cols, s.ow, uncovered, s.uw, s.counts)
+    rng = generator(s, level)
     for u in range(s.uw):
         x = uncovered[u]
         while x:
             t = u * 64 + excover_ctz64(x)
             x &= x - 1
-            if best < 0 or s.counts[t] < least:
-                least = s.counts[t]
+            if random_fewest(s.counts[t], &least, &ties, rng):
                 best = t
-                ties = 1
-            elif s.counts[t] == least:
-                ties += 1
-                if coin(generator(s, level), ties):
-                    best = t
     return best
 
 

@@ -77,7 +77,7 @@ solution, at a limit on nodes or solutions, and after each chunk of work, when t
 wrapper checks for Ctrl-C and the deadline. It runs without the GIL.
 """
 
-from libc.stdint cimport int32_t, int64_t, uint64_t
+from libc.stdint cimport INT64_MAX, int32_t, int64_t, uint64_t
 from libc.stdlib cimport free, malloc, qsort
 
 include "_driver.pxi"
@@ -163,6 +163,7 @@ cdef inline int32_t choose(CellState* s) noexcept nogil:
     cdef CItem* it = s.it
     cdef int32_t* plist = s.plist
     cdef int32_t n = s.pactive, k, u, size, best = -1, least = 0x7FFFFFFF
+    cdef int64_t fewest = INT64_MAX
     cdef uint64_t ties = 1
     s.run.work += <uint64_t>n
     if s.run.heuristic == MRV:
@@ -183,15 +184,8 @@ cdef inline int32_t choose(CellState* s) noexcept nogil:
         return best
     for k in range(n):
         u = plist[k]
-        size = it[u].size
-        if size < least:
-            least = size
+        if random_fewest(it[u].size, &fewest, &ties, &s.run.rng):
             best = u
-            ties = 1
-        elif size == least:
-            ties += 1
-            if coin(&s.run.rng, ties):
-                best = u
     return best
 
 

@@ -75,6 +75,21 @@ cdef inline bint coin(uint64_t* state, uint64_t ties) noexcept nogil:
     return (next_random(state) >> 32) % ties == 0
 
 
+cdef inline bint random_fewest(int64_t size, int64_t* least, uint64_t* ties,
+                               uint64_t* state) noexcept nogil:
+    """The random MRV rule for one more candidate of ``size`` options: whether it becomes
+    the choice, by having fewer than ``least`` (then the new least, with no tie yet) or by
+    winning its tie (:func:`coin`)."""
+    if size < least[0]:
+        least[0] = size
+        ties[0] = 1
+        return True
+    if size == least[0]:
+        ties[0] += 1
+        return coin(state, ties[0])
+    return False
+
+
 cdef inline uint64_t node_cap(int64_t max_nodes) noexcept nogil:
     """The node limit as the loops compare it (-1, no limit, is the largest count)."""
     return <uint64_t>max_nodes if max_nodes >= 0 else <uint64_t>-1

@@ -323,6 +323,7 @@ cdef inline int32_t choose(Variant* variant, State* s) noexcept nogil:
     cdef Item* cl = s.cl
     cdef int32_t k = cl[0].rlink, best = k, t, length
     cdef int32_t last = s.n_primary if Variant is Plain and s.n_primary <= DENSE_SCAN else 0
+    cdef int64_t fewest
     cdef uint64_t ties = 1, scanned = 0
     if s.run.heuristic == LEFTMOST:
         s.run.work += 1
@@ -348,21 +349,24 @@ cdef inline int32_t choose(Variant* variant, State* s) noexcept nogil:
                 t = length
                 best = k
     else:
+        fewest = t
         k = cl[k].rlink
         while k != 0:
             scanned += 1
-            length = nd[k].top
-            if length < t:
-                t = length
+            if random_fewest(nd[k].top, &fewest, &ties, &s.run.rng):
                 best = k
-                ties = 1
-            elif length == t:
-                ties += 1
-                if coin(&s.run.rng, ties):
-                    best = k
             k = cl[k].rlink
     s.run.work += scanned
     return best
+
+
+cdef inline int32_t next_in_option(Node* nd, int32_t p, bint out) noexcept nogil:
+    """The node after ``p`` in its option, to the right (``out``) or to the left, round
+    the option: the spacer at its end leads to its other end."""
+    p += 1 if out else -1
+    if nd[p].top <= 0:
+        return nd[p].up if out else nd[p].down
+    return p
 
 
 cdef inline uint64_t cover_item(Variant* variant, Node* nd, Item* cl, int32_t c,
@@ -378,18 +382,15 @@ cdef inline uint64_t cover_others(Variant* variant, Node* nd, Item* cl, int32_t 
                                   int32_t n_primary, uint64_t* work, bint out) noexcept nogil:
     """Cover (X) or commit (C) every item of ``x``'s option but ``x``'s own, left to right
     (``out``); or undo that, right to left."""
-    cdef int32_t pp = x + 1 if out else x - 1, cc
+    cdef int32_t pp = next_in_option(nd, x, out), cc
     cdef uint64_t n = 0
     while pp != x:
         cc = nd[pp].top
-        if cc <= 0:  # a spacer: jump to the other end of the option
-            pp = nd[pp].up if out else nd[pp].down
-            continue
         if Variant is Plain:
             n += cover(nd, cl, cc, n_primary, out)
         else:
             n += commit(nd, cl, pp, work, out)
-        pp += 1 if out else -1
+        pp = next_in_option(nd, pp, out)
     return n
 
 
@@ -562,13 +563,10 @@ cdef inline uint64_t m_cover_others(State* s, int32_t x, bint out) noexcept nogi
     (``out``); or undo that, right to left."""
     cdef Node* nd = s.nd
     cdef Item* cl = s.cl
-    cdef int32_t pp = x + 1 if out else x - 1, cc
+    cdef int32_t pp = next_in_option(nd, x, out), cc
     cdef uint64_t n = 0
     while pp != x:
         cc = nd[pp].top
-        if cc <= 0:  # a spacer: jump to the other end of the option
-            pp = nd[pp].up if out else nd[pp].down
-            continue
         if cc > s.n_primary:
             n += commit(nd, cl, pp, &s.run.work, out)
         elif out:
@@ -579,7 +577,7 @@ cdef inline uint64_t m_cover_others(State* s, int32_t x, bint out) noexcept nogi
             if cl[cc].bound == 0:
                 cover_c(nd, cl, cc, PUT_BACK)
             cl[cc].bound += 1
-        pp += 1 if out else -1
+        pp = next_in_option(nd, pp, out)
     return n
 
 

@@ -328,14 +328,12 @@ cdef class GridSolver:
                 if v:
                     n_queue = self.eliminate(s, self.segment_cell + start[2],
                                              start[3] - start[2], v, n_queue)
-                    if n_queue < 0:
-                        return False
-                    changed = True
-                if w:
+                if w and n_queue >= 0:
                     n_queue = self.eliminate(s, self.segment_cell + start[1],
                                              start[2] - start[1], w, n_queue)
-                    if n_queue < 0:
-                        return False
+                if n_queue < 0:
+                    return False
+                if v or w:
                     changed = True
             if not changed:
                 return True

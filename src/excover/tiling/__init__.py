@@ -24,20 +24,8 @@ Coordinates: x to the right, y upward (the last row of an ASCII drawing is y = 0
 upward through the layers of a 3D pattern.
 """
 
-from excover.tiling.catalog import (
-    pentominoes,
-    polycubes,
-    polyforms,
-    polyhexes,
-    polyiamonds,
-    polyominoes,
-    polyprisms,
-    polyrhombic_dodecahedra,
-    polyspheres,
-    soma_pieces,
-    tetrominoes,
-    tiles,
-)
+from excover.tiling import catalog
+from excover.tiling.catalog import *  # noqa: F403 (the shape catalogs, its __all__)
 from excover.tiling.grids import (
     CUBE,
     D4,
@@ -109,17 +97,6 @@ __all__ = [
     "TilingSolution",
     "TrianglePattern",
     "make_unique",
-    "pentominoes",
-    "polycubes",
-    "polyforms",
-    "polyhexes",
-    "polyiamonds",
-    "polyominoes",
-    "polyprisms",
-    "polyrhombic_dodecahedra",
-    "polyspheres",
     "rhombic_dodecahedron",
-    "soma_pieces",
-    "tetrominoes",
-    "tiles",
 ]
+__all__ += catalog.__all__

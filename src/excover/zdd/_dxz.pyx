@@ -528,42 +528,38 @@ cdef class Dxz:
         self.memo_table[slot] = <int32_t>e
         return 0
 
-    cdef inline void hide(self, int32_t p) noexcept:
-        """Unlink the other nodes of p's option from their items (not the nodes that
-        purify() marked with color -1: they stay where unpurify() will look)."""
-        cdef int32_t q = p + 1, x, u, d
+    cdef inline int32_t step(self, int32_t q, bint out) noexcept:
+        """The node after q in its option, to the right (``out``) or to the left, round the
+        option: the spacer at its end leads to its other end."""
+        q += 1 if out else -1
+        if self.top[q] <= 0:
+            return self.ulink[q] if out else self.dlink[q]
+        return q
+
+    cdef inline void hide(self, int32_t p, bint out) noexcept:
+        """Unlink the other nodes of p's option from their items, left to right (``out``),
+        or link them back, right to left (not the nodes that purify() marked with color
+        -1: they stay where unpurify() will look)."""
+        cdef int32_t q = self.step(p, out), x, u, d
         while q != p:
-            x = self.top[q]
-            if x <= 0:
-                q = self.ulink[q]
-            else:
-                if self.uncolored or self.color[q] >= 0:
-                    u = self.ulink[q]
-                    d = self.dlink[q]
+            if self.uncolored or self.color[q] >= 0:
+                x = self.top[q]
+                u = self.ulink[q]
+                d = self.dlink[q]
+                if out:
                     self.dlink[u] = d
                     self.ulink[d] = u
                     self.length[x] -= 1
-                q += 1
-
-    cdef inline void unhide(self, int32_t p) noexcept:
-        cdef int32_t q = p - 1, x, u, d
-        while q != p:
-            x = self.top[q]
-            if x <= 0:
-                q = self.dlink[q]
-            else:
-                if self.uncolored or self.color[q] >= 0:
-                    u = self.ulink[q]
-                    d = self.dlink[q]
+                else:
                     self.dlink[u] = q
                     self.ulink[d] = q
                     self.length[x] += 1
-                q -= 1
+            q = self.step(q, out)
 
     cdef inline void cover(self, int32_t i) noexcept:
         cdef int32_t p = self.dlink[i]
         while p != i:
-            self.hide(p)
+            self.hide(p, True)
             p = self.dlink[p]
         self.rlink[self.llink[i]] = self.rlink[i]
         self.llink[self.rlink[i]] = self.llink[i]
@@ -578,7 +574,7 @@ cdef class Dxz:
         self.llink[self.rlink[i]] = i
         p = self.ulink[i]
         while p != i:
-            self.unhide(p)
+            self.hide(p, False)
             p = self.ulink[p]
 
     cdef inline void set_key_color(self, int32_t i, int32_t c) noexcept:
@@ -595,7 +591,7 @@ cdef class Dxz:
         cdef int32_t c = self.color[p], i = self.top[p], q = self.dlink[i]
         while q != i:
             if self.color[q] != c:
-                self.hide(q)
+                self.hide(q, True)
             elif q != p:
                 self.color[q] = -1
             q = self.dlink[q]
@@ -608,35 +604,30 @@ cdef class Dxz:
             if self.color[q] < 0:
                 self.color[q] = c
             elif q != p:
-                self.unhide(q)
+                self.hide(q, False)
             q = self.ulink[q]
 
-    cdef inline void cover_others(self, int32_t x) noexcept:
-        """Commit the other items of x's option: cover them, or purify a colored one."""
-        cdef int32_t p = x + 1, j
-        while p != x:
-            j = self.top[p]
-            if j <= 0:
-                p = self.ulink[p]
+    cdef inline void commit(self, int32_t q, bint out) noexcept:
+        """Commit node q's item (``out``): cover it, or purify it when q has a color (not
+        when purify() marked q with color -1); or undo that."""
+        if self.color[q] == 0:
+            if out:
+                self.cover(self.top[q])
             else:
-                if self.color[p] == 0:
-                    self.cover(j)
-                elif self.color[p] > 0:
-                    self.purify(p)
-                p += 1
+                self.uncover(self.top[q])
+        elif self.color[q] > 0:
+            if out:
+                self.purify(q)
+            else:
+                self.unpurify(q)
 
-    cdef inline void uncover_others(self, int32_t x) noexcept:
-        cdef int32_t p = x - 1, j
+    cdef inline void commit_others(self, int32_t x, bint out) noexcept:
+        """Commit the other items of x's option, left to right (``out``); or undo that,
+        right to left."""
+        cdef int32_t p = self.step(x, out)
         while p != x:
-            j = self.top[p]
-            if j <= 0:
-                p = self.dlink[p]
-            else:
-                if self.color[p] == 0:
-                    self.uncover(j)
-                elif self.color[p] > 0:
-                    self.unpurify(p)
-                p -= 1
+            self.commit(p, out)
+            p = self.step(p, out)
 
     def set_bounds(self, const int[:] lo, const int[:] hi):
         """Give primary item ``j`` (0-based) the multiplicity ``lo[j]..hi[j]``: the search
@@ -720,7 +711,7 @@ cdef class Dxz:
         """Take option x out of the search: its node x leaves the list of the branching
         item, its other nodes leave theirs (Knuth's Algorithm M does the same)."""
         cdef int32_t i = self.top[x]
-        self.hide(x)
+        self.hide(x, True)
         self.dlink[self.ulink[x]] = self.dlink[x]
         self.ulink[self.dlink[x]] = self.ulink[x]
         self.length[i] -= 1
@@ -730,7 +721,7 @@ cdef class Dxz:
         self.length[i] += 1
         self.dlink[self.ulink[x]] = x
         self.ulink[self.dlink[x]] = x
-        self.unhide(x)
+        self.hide(x, False)
 
     cdef inline void count_in(self, int32_t q) noexcept:
         """Node q's item is covered once more by its (tweaked) option: a primary item
@@ -744,10 +735,8 @@ cdef class Dxz:
                 self.cover(j)
             else:
                 self.set_count_key(j, self.cnt[j])
-        elif self.color[q] == 0:
-            self.cover(j)
-        elif self.color[q] > 0:
-            self.purify(q)
+        else:
+            self.commit(q, True)
 
     cdef inline void count_out(self, int32_t q) noexcept:
         cdef int32_t j = self.top[q]
@@ -756,30 +745,22 @@ cdef class Dxz:
                 self.uncover(j)
             self.cnt[j] -= 1
             self.set_count_key(j, self.cnt[j])
-        elif self.color[q] == 0:
-            self.uncover(j)
-        elif self.color[q] > 0:
-            self.unpurify(q)
+        else:
+            self.commit(q, False)
 
     cdef inline void apply(self, int32_t x) noexcept:
         """Choose x's option (already tweaked): count in each of its items, x's first."""
-        cdef int32_t p = x + 1
+        cdef int32_t p = self.step(x, True)
         self.count_in(x)
         while p != x:
-            if self.top[p] <= 0:
-                p = self.ulink[p]
-            else:
-                self.count_in(p)
-                p += 1
+            self.count_in(p)
+            p = self.step(p, True)
 
     cdef inline void unapply(self, int32_t x) noexcept:
-        cdef int32_t p = x - 1
+        cdef int32_t p = self.step(x, False)
         while p != x:
-            if self.top[p] <= 0:
-                p = self.dlink[p]
-            else:
-                self.count_out(p)
-                p -= 1
+            self.count_out(p)
+            p = self.step(p, False)
         self.count_out(x)
 
     cdef int32_t run_multi(self, Store store) except -2:
@@ -1005,7 +986,7 @@ cdef class Dxz:
                         return result
                     level -= 1
                     x = choice[level]
-                    self.uncover_others(x)
+                    self.commit_others(x, False)
                     if result != 0:
                         if ptop == pcap:
                             pcap *= 2
@@ -1039,7 +1020,7 @@ cdef class Dxz:
                     result = f
                     entering = False
                     continue
-                self.cover_others(x)
+                self.commit_others(x, True)
                 level += 1
                 if level + 1 >= cap:
                     cap *= 2

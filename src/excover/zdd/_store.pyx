@@ -161,6 +161,14 @@ cdef inline int push_result(Stack* s, int32_t r) noexcept:
     return 0
 
 
+cdef inline int32_t union3(Store store, int32_t a, int32_t b, int32_t c) noexcept:
+    """(a | b) | c in ``store``: the error of run() that stops it, if one does."""
+    cdef int32_t x = store.run(C_UNION, a, b)
+    if x < 0:
+        return x
+    return store.run(C_UNION, x, c)
+
+
 cdef class Store:
     """A ZDD node store with its unique table, cache and garbage collector."""
 
@@ -711,68 +719,40 @@ cdef class Store:
         return push_frame(s, fl, gl, 0)
 
     cdef int32_t combine(self, Stack* s, int op, int32_t f, int32_t g) noexcept:
-        """Pop the children's results of op(f, g) and make its node."""
-        cdef int32_t v, r0, r1, r2, r3, x
-        if op >= C_ONSET and op <= C_CHANGE:
+        """Pop the children's results of op(f, g) and make its node: the first two are its
+        lo and hi parts, of which some operations first merge one with the others."""
+        cdef int32_t v, lo, hi
+        cdef int32_t* r
+        if op >= C_ONSET and op <= C_CHANGE or op == C_MINIMAL or op == C_MAXIMAL:
             v = self.var[f]
-            s.nr -= 2
-            return self.make(v, s.results[s.nr], s.results[s.nr + 1])
-        if op == C_MINIMAL or op == C_MAXIMAL:
-            v = self.var[f]
-            s.nr -= 2
-            r0 = s.results[s.nr]
-            r1 = s.results[s.nr + 1]
-            if op == C_MINIMAL:   # drop from the hi part every set that has a subset in lo
-                x = self.run(C_NONSUP, r1, r0)
-                if x < 0:
-                    return x
-                return self.make(v, r0, x)
-            x = self.run(C_NONSUB, r0, r1)   # drop from lo every set under a set of hi
-            if x < 0:
-                return x
-            return self.make(v, x, r1)
-        v = self.var[f] if self.var[f] < self.var[g] else self.var[g]
+        else:
+            v = self.var[f] if self.var[f] < self.var[g] else self.var[g]
         if op == C_JOIN or op == C_MEET:
-            s.nr -= 4
-            r0 = s.results[s.nr]        # (l, l)
-            r1 = s.results[s.nr + 1]    # (h, h)
-            r2 = s.results[s.nr + 2]    # (h, l)
-            r3 = s.results[s.nr + 3]    # (l, h)
-            if op == C_JOIN:
-                x = self.run(C_UNION, r1, r2)
-                if x < 0:
-                    return x
-                x = self.run(C_UNION, x, r3)
-                if x < 0:
-                    return x
-                return self.make(v, r0, x)
-            x = self.run(C_UNION, r0, r2)
-            if x < 0:
-                return x
-            x = self.run(C_UNION, x, r3)
-            if x < 0:
-                return x
-            return self.make(v, x, r1)
-        if op == C_NONSUP:
+            s.nr -= 4  # (l, l), (h, h), (h, l), (l, h)
+        elif op == C_NONSUP or op == C_NONSUB:
             s.nr -= 3
-            r0 = s.results[s.nr]
-            r1 = s.results[s.nr + 1]
-            r2 = s.results[s.nr + 2]
-            x = self.run(C_INTER, r1, r2)
-            if x < 0:
-                return x
-            return self.make(v, r0, x)
-        if op == C_NONSUB:
-            s.nr -= 3
-            r0 = s.results[s.nr]
-            r1 = s.results[s.nr + 1]
-            r2 = s.results[s.nr + 2]
-            x = self.run(C_INTER, r0, r2)
-            if x < 0:
-                return x
-            return self.make(v, x, r1)
-        s.nr -= 2
-        return self.make(v, s.results[s.nr], s.results[s.nr + 1])
+        else:
+            s.nr -= 2
+        r = s.results + s.nr
+        lo = r[0]
+        hi = r[1]
+        if op == C_MINIMAL:  # drop from the hi part every set that has a subset in lo
+            hi = self.run(C_NONSUP, hi, lo)
+        elif op == C_MAXIMAL:  # drop from lo every set under a set of hi
+            lo = self.run(C_NONSUB, lo, hi)
+        elif op == C_JOIN:
+            hi = union3(self, r[1], r[2], r[3])
+        elif op == C_MEET:
+            lo = union3(self, r[0], r[2], r[3])
+        elif op == C_NONSUP:
+            hi = self.run(C_INTER, r[1], r[2])
+        elif op == C_NONSUB:
+            lo = self.run(C_INTER, r[0], r[2])
+        if lo < 0:
+            return lo
+        if hi < 0:
+            return hi
+        return self.make(v, lo, hi)
 
     # ----- walking a family -----
 
