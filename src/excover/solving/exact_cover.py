@@ -244,7 +244,11 @@ class ExactCover(Problem):
         ``symmetry`` alone (True or a group) counts every solution by a symmetry-broken
         search, one branch per orbit at the top of the tree (see
         :mod:`excover.symmetry.broken`); with ``workers=n`` its exact cover problems are
-        counted on ``n`` processes.
+        counted on ``n`` processes. By default (None) a count of every solution breaks
+        the group the problem declares (:meth:`declare_symmetries`), when ``method``
+        searches and no ``max_nodes`` or ``max_solutions`` bounds it
+        (:func:`excover.solving.registry.total_group`); ``symmetry=False`` never does.
+        The count is the same either way; ``timeout`` covers finding the group.
 
         ``method="sat"`` enumerates with the SAT solver and, on long enumerations, races the
         ganak model counter when pyganak is installed (see :func:`excover.sat.solve.count`).
@@ -266,6 +270,14 @@ class ExactCover(Problem):
 
         if preprocess:
             registry.check_no_symmetry(up_to_symmetry, symmetry)
+        elif symmetry is None and not up_to_symmetry and executor is None and tasks is None:
+            if self.declared_symmetries() is not None and registry.breaks_by_default(
+                method, options
+            ):
+                known = registry.scout(self, options)
+                if known is not None:
+                    return known
+                symmetry = registry.total_group(self, method, options)
         problem = _reduced(self).problem if preprocess else self
         if up_to_symmetry or (symmetry is not None and symmetry is not False):
             found = registry.broken(

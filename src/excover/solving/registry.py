@@ -24,7 +24,17 @@ if TYPE_CHECKING:
     from excover.solving.request import Request
     from excover.symmetry import BrokenSearch, Group
 
-__all__ = ["broken", "check_no_symmetry", "run_count", "run_solutions", "symmetries"]
+__all__ = [
+    "broken",
+    "check_no_symmetry",
+    "run_count",
+    "run_solutions",
+    "SCOUT_SECONDS",
+    "breaks_by_default",
+    "scout",
+    "symmetries",
+    "total_group",
+]
 
 
 def symmetries(problem: Problem) -> Group:
@@ -69,7 +79,7 @@ def broken(
         raise UsageError("max_solutions does not combine with symmetry; use limit")
     methods.check_search_options(method, options)
     if symmetry is None or symmetry is True:
-        group = symmetries(problem)
+        group, options = _timed(symmetries, problem, options)
     elif isinstance(symmetry, Group):
         if symmetry.problem is not problem and symmetry.problem != problem:
             raise UsageError("the group given is the group of another problem")
@@ -81,6 +91,79 @@ def broken(
     else:
         group = Group(problem, symmetry)
     return BrokenSearch(problem, group, method, workers=workers, **options)
+
+
+#: Seconds a plain search of a count that could break a known group runs first: a count
+#: it finishes is done (on so small a problem finding the group would cost more than
+#: it saves), a longer one breaks the group (:func:`scout`).
+SCOUT_SECONDS = 0.05
+
+
+def breaks_by_default(method: str, options: SearchOptions) -> bool:
+    """Whether a count of every solution by ``method`` with these search options may
+    break a known group by default: a method that searches, and no ``max_nodes`` or
+    ``max_solutions``, whose bound means the search as it is."""
+    from excover.names import METHOD_TRAITS
+
+    traits = METHOD_TRAITS.get(method)
+    if traits is None or not traits.searches or traits.solver:
+        return False
+    return options.get("max_nodes") is None and options.get("max_solutions") is None
+
+
+def scout(problem: Problem, options: SearchOptions) -> int | None:
+    """The number of solutions of ``problem`` when a plain search finds them all within
+    :data:`SCOUT_SECONDS` (and the options' ``timeout``), else None: a count so short
+    breaks no group."""
+    from excover.engines import Search
+    from excover.errors import LimitReached
+
+    timeout = options.get("timeout")
+    limit = SCOUT_SECONDS if timeout is None else min(SCOUT_SECONDS, timeout)
+    search = Search(
+        problem,
+        heuristic=options.get("heuristic", "mrv"),
+        seed=options.get("seed"),
+        engine=options.get("engine", "auto"),
+        timeout=limit,
+    )
+    try:
+        return search.count()
+    except LimitReached:
+        return None
+
+
+def total_group(problem: Problem, method: str, options: SearchOptions) -> Group | None:
+    """The group a count of every solution breaks by default: the group ``problem``
+    declares (:meth:`~excover.ExactCover.declare_symmetries`: known without a search),
+    when it moves the options and :func:`breaks_by_default`; None otherwise. Finding
+    the automorphisms of a problem that declares none is left to ``symmetry=True``: on
+    counts of a few seconds it costs more than it saves."""
+    if problem.declared_symmetries() is None or not breaks_by_default(method, options):
+        return None
+    from excover.symmetry import Group
+
+    group = Group(problem, problem.declared_symmetries() or [])
+    return group if group.moves_options() else None
+
+
+def _timed(
+    find: Callable[[Problem], Group], problem: Problem, options: SearchOptions
+) -> tuple[Group, SearchOptions]:
+    """The group ``find`` gives for ``problem``, and ``options`` with the time it took
+    taken off their ``timeout``: the time limit covers finding the group; past it,
+    :class:`~excover.LimitReached`."""
+    import time
+
+    from excover.deadlines import check
+
+    timeout = options.get("timeout")
+    started = time.monotonic()
+    group = find(problem)
+    if timeout is None:
+        return group, options
+    check(started + timeout)
+    return group, {**options, "timeout": started + timeout - time.monotonic()}
 
 
 def check_no_symmetry(up_to_symmetry: bool, symmetry: object) -> None:

@@ -25,30 +25,57 @@ enumerated and the tile counts checked one by one.
 
 **Listing** otherwise keeps each tiling that is the smallest of its orbit, comparing
 tilings as sorted lists of option indices: exactly one tiling per orbit.
+
+**Counting every tiling.** With a free tile pinned, every class holds exactly ``|G|``
+tilings (only the identity fixes one), so the number of tilings is ``|G|`` times the
+number of tilings of the pinned problem: a total count takes that smaller problem by
+default (:meth:`BoardSymmetry.total`), whatever the method, the same count ``|G|``
+times sooner or so.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 
+from excover.deadlines import check
 from excover.problem import SearchOptions
 from excover.solving import ExactCover
 from excover.symmetry.fixed import cycles
 from excover.tiling.grids import Isometry
 
 if TYPE_CHECKING:
+    from excover.symmetry import Group
     from excover.tiling.tiling import IntArray, Tiling
 
-__all__ = ["BoardSymmetry"]
+__all__ = ["BoardSymmetry", "Total"]
+
+
+class Total(NamedTuple):
+    """A total count by the board's symmetry: ``factor`` times the count of ``problem``,
+    by a symmetry-broken search under ``group`` when one is given (see
+    :meth:`excover.tiling.Tiling.total`); ``note`` says how, for the front ends' route
+    lines."""
+
+    problem: ExactCover
+    factor: int
+    group: Group | None
+    note: str
+
+    def count(self, method: str, options: SearchOptions) -> int:
+        """The number of tilings."""
+        symmetry = False if self.group is None else self.group
+        return self.factor * self.problem.count(method=method, symmetry=symmetry, **options)
 
 
 class BoardSymmetry:
-    """The symmetry group of a tiling problem and its action on the options."""
+    """The symmetry group of a tiling problem and its action on the options; past
+    ``deadline`` (a ``time.monotonic()`` instant) finding it raises
+    :class:`~excover.LimitReached`."""
 
-    def __init__(self, tiling: Tiling) -> None:
+    def __init__(self, tiling: Tiling, deadline: float | None = None) -> None:
         self.tiling = tiling
         grid = tiling.grid
         cells = tiling.cells
@@ -65,6 +92,7 @@ class BoardSymmetry:
         self.option_maps: list[IntArray] = []
         self.tile_maps: list[list[int]] = []
         for g in grid.isometries:
+            check(deadline)
             image = g.apply(cells)
             image = image - grid.shift(image) + base
             cell_map = [position.get(tuple(int(v) for v in cell), -1) for cell in image]
@@ -152,9 +180,11 @@ class BoardSymmetry:
         placement per orbit, and the original number of each of its options; None when no
         tile is free. Its solutions are one tiling per class, exactly."""
         found = self.free_tile()
-        if found is None:
-            return None
-        number, kept = found
+        return None if found is None else self._pin(*found)
+
+    def _pin(self, number: int, kept: IntArray) -> tuple[ExactCover, IntArray]:
+        """The tiling problem with tile ``number`` limited to the options ``kept``, and
+        the original number of each of its options."""
         problem = self.tiling.problem
         keep = np.array(self.option_tiles, dtype=np.int64) != number
         keep[kept] = True
@@ -170,6 +200,17 @@ class BoardSymmetry:
         new_starts = np.concatenate([[0], np.cumsum(lengths[keep])])
         smaller.add_options(new_starts, items[np.repeat(keep, lengths)])
         return smaller, np.flatnonzero(keep)
+
+    def total(self) -> Total | None:
+        """The total count's reduction: the problem with a free tile pinned (see
+        :meth:`pinned`) and the group's order, whose product with that problem's count is
+        the number of tilings; None when no tile is free."""
+        found = self.free_tile()
+        if found is None:
+            return None
+        tile = self.tiling.tiles[found[0]].name
+        note = f"board group of order {self.order}, {tile} pinned to one placement per orbit"
+        return Total(self._pin(*found)[0], self.order, None, note)
 
     # ----- counting -----
 

@@ -18,15 +18,19 @@ from __future__ import annotations
 import bisect
 import itertools
 import os
+import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, NamedTuple, Unpack
 
 import numpy as np
 import numpy.typing as npt
 
+from excover.deadlines import check
 from excover.errors import UsageError
+from excover.names import METHOD_TRAITS
 from excover.problem import SearchOptions
 from excover.solving import ExactCover
+from excover.solving import registry
 from excover.tiling.geometry import SOLID_GRIDS
 from excover.tiling.grids import Coords, Grid, Isometry
 from excover.tiling.pattern import Pattern
@@ -34,7 +38,7 @@ from excover.tiling.tile import Multiplicity, Shape, Tile
 
 if TYPE_CHECKING:
     from excover.symmetry import BrokenSearch
-    from excover.tiling.symmetry import BoardSymmetry
+    from excover.tiling.symmetry import BoardSymmetry, Total
 
 __all__ = ["Placement", "Tiling", "TilingSolution"]
 
@@ -249,10 +253,18 @@ class Tiling:
         method: str = "auto",
         *,
         up_to_symmetry: bool = False,
+        symmetry: bool = True,
         **options: Unpack[SearchOptions],
     ) -> int:
         """The number of tilings; with ``up_to_symmetry``, the number of classes of tilings
-        equal up to a symmetry of the board (see :mod:`excover.tiling.symmetry`)."""
+        equal up to a symmetry of the board (see :mod:`excover.tiling.symmetry`).
+
+        A count of every tiling by a method that searches uses the board's symmetries by
+        default (:meth:`total`), once a plain search has not finished it within
+        :data:`~excover.solving.registry.SCOUT_SECONDS`; ``symmetry=False`` counts the
+        tiling problem as it is, as does a count bounded by ``max_nodes`` or
+        ``max_solutions``: the same number either way. ``timeout`` covers finding the
+        symmetries too."""
         if self.obstruction is not None:
             return 0
         if up_to_symmetry:
@@ -260,7 +272,44 @@ class Tiling:
             if automatic is not None:
                 return automatic.count_orbits()
             return self.symmetry.count_orbits(method, options)
-        return self.problem.count(method=method, **options)
+        if not symmetry or not registry.breaks_by_default(method, options):
+            return self.problem.count(method=method, symmetry=False, **options)
+        started = time.monotonic()
+        known = registry.scout(self.problem, options)
+        if known is not None:
+            return known
+        timeout = options.get("timeout")
+        deadline = None if timeout is None else started + timeout
+        total = self.total(method, deadline)
+        if deadline is not None:
+            check(deadline)
+            options = {**options, "timeout": deadline - time.monotonic()}
+        if total is None:
+            return self.problem.count(method=method, symmetry=False, **options)
+        return total.count(method, options)
+
+    def total(self, method: str = "auto", deadline: float | None = None) -> Total | None:
+        """How a count of every tiling by ``method`` uses the board's symmetries, or None
+        when it cannot: a free tile pinned to one placement per orbit, the count of that
+        smaller problem times the group's order (any method, see
+        :mod:`excover.tiling.symmetry`); else, for a method that searches, a
+        symmetry-broken search under the board's group and the exchanges of equal tiles
+        (:mod:`excover.symmetry.broken`). Past ``deadline`` (a ``time.monotonic()``
+        instant) finding the group raises :class:`~excover.LimitReached`."""
+        board = self.board_symmetry(deadline)
+        if board.order == 1:
+            return None
+        pinned = board.total()
+        if pinned is not None or not METHOD_TRAITS[method].searches:
+            return pinned
+        from excover.symmetry import Group
+        from excover.tiling.symmetry import Total
+
+        group = Group(self.problem, [m.tolist() for m in board.option_maps] + self._tile_exchanges())
+        if group.option_order == 1:
+            return None
+        how = f"board group of order {board.order}, symmetry-broken search"
+        return Total(self.problem, 1, group, how)
 
     def first(self, method: str = "dlx", **options: Unpack[SearchOptions]) -> TilingSolution | None:
         """A tiling, or None when there is none."""
@@ -344,10 +393,15 @@ class Tiling:
     @property
     def symmetry(self) -> BoardSymmetry:
         """The symmetries of the board acting on this tiling problem (computed once)."""
+        return self.board_symmetry()
+
+    def board_symmetry(self, deadline: float | None = None) -> BoardSymmetry:
+        """:attr:`symmetry`, computed once, by ``deadline`` (a ``time.monotonic()``
+        instant: past it, :class:`~excover.LimitReached`)."""
         if self._symmetry is None:
             from excover.tiling.symmetry import BoardSymmetry
 
-            self._symmetry = BoardSymmetry(self)
+            self._symmetry = BoardSymmetry(self, deadline)
         return self._symmetry
 
     def _repr_svg_(self) -> str:
