@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import itertools
 import os
+import time
 from collections.abc import Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING, Self, TypeVar, Unpack
 
@@ -271,13 +272,14 @@ class ExactCover(Problem):
         if preprocess:
             registry.check_no_symmetry(up_to_symmetry, symmetry)
         elif symmetry is None and not up_to_symmetry and executor is None and tasks is None:
-            if self.declared_symmetries() is not None and registry.breaks_by_default(
-                method, options
-            ):
-                known = registry.scout(self, options)
-                if known is not None:
-                    return known
+            # a count of every solution: the declared group, once a plain count is long
+            started = time.monotonic()
+            if registry.declares_group(self, method, options):
+                short = registry.scout(self, method, options)
+                if short is not None:
+                    return short
                 symmetry = registry.total_group(self, method, options)
+                options = registry.options_left(options, started)
         problem = _reduced(self).problem if preprocess else self
         if up_to_symmetry or (symmetry is not None and symmetry is not False):
             found = registry.broken(

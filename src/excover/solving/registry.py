@@ -25,12 +25,14 @@ if TYPE_CHECKING:
     from excover.symmetry import BrokenSearch, Group
 
 __all__ = [
-    "broken",
-    "check_no_symmetry",
-    "run_count",
-    "run_solutions",
     "SCOUT_SECONDS",
     "breaks_by_default",
+    "broken",
+    "check_no_symmetry",
+    "declares_group",
+    "options_left",
+    "run_count",
+    "run_solutions",
     "scout",
     "symmetries",
     "total_group",
@@ -93,9 +95,9 @@ def broken(
     return BrokenSearch(problem, group, method, workers=workers, **options)
 
 
-#: Seconds a plain search of a count that could break a known group runs first: a count
-#: it finishes is done (on so small a problem finding the group would cost more than
-#: it saves), a longer one breaks the group (:func:`scout`).
+#: Seconds a plain count that could break a known group runs first: a count it
+#: finishes is done (on so small a problem the group would cost more than it saves), a
+#: longer one breaks the group (:func:`scout`).
 SCOUT_SECONDS = 0.05
 
 
@@ -111,26 +113,27 @@ def breaks_by_default(method: str, options: SearchOptions) -> bool:
     return options.get("max_nodes") is None and options.get("max_solutions") is None
 
 
-def scout(problem: Problem, options: SearchOptions) -> int | None:
-    """The number of solutions of ``problem`` when a plain search finds them all within
+def scout(problem: Problem, method: str, options: SearchOptions) -> int | None:
+    """The number of solutions of ``problem`` when ``method`` counts them all within
     :data:`SCOUT_SECONDS` (and the options' ``timeout``), else None: a count so short
     breaks no group."""
-    from excover.engines import Search
+    from excover.counting import methods
     from excover.errors import LimitReached
 
     timeout = options.get("timeout")
     limit = SCOUT_SECONDS if timeout is None else min(SCOUT_SECONDS, timeout)
-    search = Search(
-        problem,
-        heuristic=options.get("heuristic", "mrv"),
-        seed=options.get("seed"),
-        engine=options.get("engine", "auto"),
-        timeout=limit,
-    )
+    scouting: SearchOptions = {**options}
+    scouting["timeout"] = limit
     try:
-        return search.count()
+        return methods.count(problem, method, preprocess=False, **scouting)
     except LimitReached:
         return None
+
+
+def declares_group(problem: Problem, method: str, options: SearchOptions) -> bool:
+    """Whether a count of every solution of ``problem`` may break a group by default:
+    one it declares, known without a search, and :func:`breaks_by_default`."""
+    return problem.declared_symmetries() is not None and breaks_by_default(method, options)
 
 
 def total_group(problem: Problem, method: str, options: SearchOptions) -> Group | None:
@@ -139,7 +142,7 @@ def total_group(problem: Problem, method: str, options: SearchOptions) -> Group 
     when it moves the options and :func:`breaks_by_default`; None otherwise. Finding
     the automorphisms of a problem that declares none is left to ``symmetry=True``: on
     counts of a few seconds it costs more than it saves."""
-    if problem.declared_symmetries() is None or not breaks_by_default(method, options):
+    if not declares_group(problem, method, options):
         return None
     from excover.symmetry import Group
 
@@ -155,15 +158,19 @@ def _timed(
     :class:`~excover.LimitReached`."""
     import time
 
-    from excover.deadlines import check
-
-    timeout = options.get("timeout")
     started = time.monotonic()
     group = find(problem)
-    if timeout is None:
-        return group, options
-    check(started + timeout)
-    return group, {**options, "timeout": started + timeout - time.monotonic()}
+    return group, options_left(options, started)
+
+
+def options_left(options: SearchOptions, started: float) -> SearchOptions:
+    """``options`` with their ``timeout`` counted from ``started`` (a ``time.monotonic()``
+    instant) instead of now, for a run that did some work first (finding a group); once
+    it has passed, :class:`~excover.LimitReached`."""
+    from excover.deadlines import left
+
+    timeout = options.get("timeout")
+    return options if timeout is None else {**options, "timeout": left(timeout, started)}
 
 
 def check_no_symmetry(up_to_symmetry: bool, symmetry: object) -> None:

@@ -36,7 +36,8 @@ times sooner or so.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from typing import TYPE_CHECKING, NamedTuple
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -53,7 +54,8 @@ if TYPE_CHECKING:
 __all__ = ["BoardSymmetry", "Total"]
 
 
-class Total(NamedTuple):
+@dataclass(frozen=True)
+class Total:
     """A total count by the board's symmetry: ``factor`` times the count of ``problem``,
     by a symmetry-broken search under ``group`` when one is given (see
     :meth:`excover.tiling.Tiling.total`); ``note`` says how, for the front ends' route

@@ -25,12 +25,10 @@ from typing import TYPE_CHECKING, NamedTuple, Unpack
 import numpy as np
 import numpy.typing as npt
 
-from excover.deadlines import check
 from excover.errors import UsageError
 from excover.names import METHOD_TRAITS
 from excover.problem import SearchOptions
-from excover.solving import ExactCover
-from excover.solving import registry
+from excover.solving import ExactCover, registry
 from excover.tiling.geometry import SOLID_GRIDS
 from excover.tiling.grids import Coords, Grid, Isometry
 from excover.tiling.pattern import Pattern
@@ -260,11 +258,8 @@ class Tiling:
         equal up to a symmetry of the board (see :mod:`excover.tiling.symmetry`).
 
         A count of every tiling by a method that searches uses the board's symmetries by
-        default (:meth:`total`), once a plain search has not finished it within
-        :data:`~excover.solving.registry.SCOUT_SECONDS`; ``symmetry=False`` counts the
-        tiling problem as it is, as does a count bounded by ``max_nodes`` or
-        ``max_solutions``: the same number either way. ``timeout`` covers finding the
-        symmetries too."""
+        default (:meth:`total_count`); ``symmetry=False`` counts the tiling problem as it
+        is: the same number either way."""
         if self.obstruction is not None:
             return 0
         if up_to_symmetry:
@@ -272,21 +267,31 @@ class Tiling:
             if automatic is not None:
                 return automatic.count_orbits()
             return self.symmetry.count_orbits(method, options)
-        if not symmetry or not registry.breaks_by_default(method, options):
-            return self.problem.count(method=method, symmetry=False, **options)
         started = time.monotonic()
-        known = registry.scout(self.problem, options)
-        if known is not None:
-            return known
+        found = self.total_count(method, options) if symmetry else None
+        if found is not None:
+            return found[0]
+        return self.problem.count(
+            method=method, symmetry=False, **registry.options_left(options, started)
+        )
+
+    def total_count(self, method: str, options: SearchOptions) -> tuple[int, Total] | None:
+        """The number of tilings by the board's symmetries (:meth:`total`) and how it was
+        counted; None when the default leaves the symmetries alone: a method that does
+        not search, a count bounded by ``max_nodes`` or ``max_solutions``, a count that a
+        plain search finishes within :data:`~excover.solving.registry.SCOUT_SECONDS` (a
+        count so short gains nothing), or a board without symmetry. ``timeout`` covers
+        finding the symmetries (past it, :class:`~excover.LimitReached`)."""
+        if self.obstruction is not None or not registry.breaks_by_default(method, options):
+            return None
+        started = time.monotonic()
+        if registry.scout(self.problem, method, options) is not None:
+            return None
         timeout = options.get("timeout")
-        deadline = None if timeout is None else started + timeout
-        total = self.total(method, deadline)
-        if deadline is not None:
-            check(deadline)
-            options = {**options, "timeout": deadline - time.monotonic()}
+        total = self.total(method, None if timeout is None else started + timeout)
         if total is None:
-            return self.problem.count(method=method, symmetry=False, **options)
-        return total.count(method, options)
+            return None
+        return total.count(method, registry.options_left(options, started)), total
 
     def total(self, method: str = "auto", deadline: float | None = None) -> Total | None:
         """How a count of every tiling by ``method`` uses the board's symmetries, or None
@@ -305,7 +310,9 @@ class Tiling:
         from excover.symmetry import Group
         from excover.tiling.symmetry import Total
 
-        group = Group(self.problem, [m.tolist() for m in board.option_maps] + self._tile_exchanges())
+        group = Group(
+            self.problem, [m.tolist() for m in board.option_maps] + self._tile_exchanges()
+        )
         if group.option_order == 1:
             return None
         how = f"board group of order {board.order}, symmetry-broken search"
