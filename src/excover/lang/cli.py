@@ -271,7 +271,9 @@ def _say_how(record: dict[str, Any]) -> None:
 
     method = record["method"]
     engine, route = record.get("engine"), record.get("route")
-    if route is not None:
+    if record.get("symmetry") is not None:
+        how = f"symmetry: {record['symmetry']} (~no_break_symmetry counts without it)"
+    elif route is not None:
         how = f"route {route['name']}: {route['reason']}"
     elif METHOD_TRAITS[method].solver and engine is not None:
         how = f"solver {engine}"
