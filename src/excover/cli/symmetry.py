@@ -57,7 +57,7 @@ def by_default(problem: ExactCover, args: argparse.Namespace) -> bool:
     """Whether this count breaks the group ``problem`` declares by default: a count of
     every solution by a method that searches, none of the flags of a plain search given,
     and not finished by a plain search within
-    :data:`~excover.solving.registry.SCOUT_SECONDS` (a count so short is then done
+    :data:`~excover.solving.registry.SCOUT_NODES` nodes (a count so short is then done
     again the plain way, in as little time)."""
     from excover.solving import registry
 
@@ -67,7 +67,10 @@ def by_default(problem: ExactCover, args: argparse.Namespace) -> bool:
         return False
     if not registry.breaks_by_default(args.method, {}):
         return False
-    return registry.scout(problem, args.method, _options(args)) is None
+    try:
+        return registry.scout(problem, _options(args)) is None
+    except LimitReached:  # --timeout: the plain count says so
+        return False
 
 
 def check(args: argparse.Namespace, counting: bool = False) -> None:

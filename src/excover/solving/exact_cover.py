@@ -275,7 +275,7 @@ class ExactCover(Problem):
             # a count of every solution: the declared group, once a plain count is long
             started = time.monotonic()
             if registry.declares_group(self, method, options):
-                short = registry.scout(self, method, options)
+                short = registry.scout(self, options)
                 if short is not None:
                     return short
                 symmetry = registry.total_group(self, method, options)

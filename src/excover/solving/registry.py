@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from excover.symmetry import BrokenSearch, Group
 
 __all__ = [
-    "SCOUT_SECONDS",
+    "SCOUT_NODES",
     "breaks_by_default",
     "broken",
     "check_no_symmetry",
@@ -95,10 +95,11 @@ def broken(
     return BrokenSearch(problem, group, method, workers=workers, **options)
 
 
-#: Seconds a plain count that could break a known group runs first: a count it
-#: finishes is done (on so small a problem the group would cost more than it saves), a
-#: longer one breaks the group (:func:`scout`).
-SCOUT_SECONDS = 0.05
+#: Search nodes a plain search of a count that could break a known group walks first: a
+#: count it finishes is done (on so small a problem the group would cost more than it
+#: saves), a longer one breaks the group (:func:`scout`). A bound in nodes, not
+#: seconds, makes the choice the same on any machine and under any load.
+SCOUT_NODES = 50_000
 
 
 def breaks_by_default(method: str, options: SearchOptions) -> bool:
@@ -113,20 +114,22 @@ def breaks_by_default(method: str, options: SearchOptions) -> bool:
     return options.get("max_nodes") is None and options.get("max_solutions") is None
 
 
-def scout(problem: Problem, method: str, options: SearchOptions) -> int | None:
-    """The number of solutions of ``problem`` when ``method`` counts them all within
-    :data:`SCOUT_SECONDS` (and the options' ``timeout``), else None: a count so short
-    breaks no group."""
-    from excover.counting import methods
+def scout(problem: Problem, options: SearchOptions) -> int | None:
+    """The number of solutions of ``problem`` when a plain search (of the options'
+    engine and heuristic) finds them all within :data:`SCOUT_NODES` nodes, else None: a
+    count so short breaks no group. Past the options' ``timeout``,
+    :class:`~excover.LimitReached`."""
+    from excover.engines import wall_clock_search
     from excover.errors import LimitReached
 
-    timeout = options.get("timeout")
-    limit = SCOUT_SECONDS if timeout is None else min(SCOUT_SECONDS, timeout)
     scouting: SearchOptions = {**options}
-    scouting["timeout"] = limit
+    scouting["max_nodes"] = SCOUT_NODES
+    search = wall_clock_search(problem, **scouting)
     try:
-        return methods.count(problem, method, preprocess=False, **scouting)
-    except LimitReached:
+        return search.count()
+    except LimitReached as stop:
+        if stop.reason != "max_nodes":
+            raise
         return None
 
 

@@ -273,13 +273,18 @@ def _count(tiling: Tiling, up_to_symmetry: bool, settings: Settings, news: _News
 
 def _by_symmetry(tiling: Tiling, settings: Settings, news: _News) -> Event | None:
     """The count by the board's symmetry (see the module's text), or None when the
-    tiling is counted as it is: a count that a plain count finishes within
-    :data:`~excover.solving.registry.SCOUT_SECONDS` (then that count, at once), a board
+    tiling is counted as it is: a count of it stopped earlier (its checkpoint is taken up
+    again), a count that a plain count finishes within
+    :data:`~excover.solving.registry.SCOUT_NODES` nodes (then that count, at once), a board
     without symmetry or without a free tile."""
+    from excover.parallel.checkpoint import fingerprint
     from excover.solving import registry
 
+    earlier = _checkpoint_path(settings, fingerprint(tiling.problem))
+    if earlier is not None and earlier.exists():
+        return None
     try:
-        known = registry.scout(tiling.problem, "auto", news.options(settings))
+        known = registry.scout(tiling.problem, news.options(settings))
         if known is not None:
             return {"count": str(known), "complete": True, "stopped_by": None}
         total = tiling.board_symmetry(news.deadline(settings)).total()

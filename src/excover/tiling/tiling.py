@@ -279,13 +279,13 @@ class Tiling:
         """The number of tilings by the board's symmetries (:meth:`total`) and how it was
         counted; None when the default leaves the symmetries alone: a method that does
         not search, a count bounded by ``max_nodes`` or ``max_solutions``, a count that a
-        plain search finishes within :data:`~excover.solving.registry.SCOUT_SECONDS` (a
+        plain search finishes within :data:`~excover.solving.registry.SCOUT_NODES` nodes (a
         count so short gains nothing), or a board without symmetry. ``timeout`` covers
         finding the symmetries (past it, :class:`~excover.LimitReached`)."""
         if self.obstruction is not None or not registry.breaks_by_default(method, options):
             return None
         started = time.monotonic()
-        if registry.scout(self.problem, method, options) is not None:
+        if registry.scout(self.problem, options) is not None:
             return None
         timeout = options.get("timeout")
         total = self.total(method, None if timeout is None else started + timeout)
