@@ -43,6 +43,7 @@ from excover.tiling import (
     tetrominoes,
     tiles,
 )
+from excover.tiling.tile import Multiplicity
 
 ROOT = Path(__file__).resolve().parents[1]
 KNUTH = ROOT / "tests" / "data" / "knuth"
@@ -143,7 +144,7 @@ def symmetric_tilings(draw: st.DrawFn) -> Tiling:
     pieces = draw(
         st.lists(st.sampled_from(polyominoes(2) + polyominoes(3)), min_size=1, max_size=3)
     )
-    kinds = st.sampled_from(["one", "maybe", "any", 2, "0..2"])
+    kinds: st.SearchStrategy[Multiplicity] = st.sampled_from(["one", "maybe", "any", 2, "0..2"])
     chosen = [Tile(piece, f"p{n}", draw(kinds)) for n, piece in enumerate(pieces)]
     return Tiling(Pattern.from_ascii("\n".join(rows)), chosen)
 

@@ -85,10 +85,18 @@ class BoardSymmetry:
         base = grid.shift(cells)
         option_cells = tiling.option_cells()
         option_tiles = tiling.option_tiles()
-        option_of = {
-            (tile, cover): option
-            for option, (tile, cover) in enumerate(zip(option_tiles, option_cells, strict=True))
-        }
+        # Each option as one row: its tile, then its cells in order, padded by a cell
+        # number past the board's (which every symmetry keeps, last in every row).
+        pad = len(cells)
+        width = max((len(cover) for cover in option_cells), default=0)
+        rows = np.full((len(option_cells), width + 1), pad, dtype=np.int64)
+        rows[:, 0] = option_tiles
+        for option, cover in enumerate(option_cells):
+            rows[option, 1 : 1 + len(cover)] = cover
+        option_of = {row.tobytes(): option for option, row in enumerate(rows)}
+        self._classes: dict[tuple[frozenset[bytes], int, int | None], list[int]] = {}
+        for number, tile in enumerate(tiling.tiles):
+            self._classes.setdefault((tile.orientation_keys(), tile.lo, tile.hi), []).append(number)
         #: The symmetries, identity first, with the permutation each induces on options.
         self.elements: list[Isometry] = []
         self.option_maps: list[IntArray] = []
@@ -103,10 +111,11 @@ class BoardSymmetry:
             tile_map = self._tile_map(g)
             if tile_map is None:
                 continue
-            option_map = np.empty(len(option_cells), dtype=np.int64)
-            for option, (tile, cover) in enumerate(zip(option_tiles, option_cells, strict=True)):
-                key = (tile_map[tile], tuple(sorted(cell_map[c] for c in cover)))
-                option_map[option] = option_of[key]
+            moved = np.sort(np.array([*cell_map, pad], dtype=np.int64)[rows[:, 1:]], axis=1)
+            images = np.column_stack([np.array(tile_map, dtype=np.int64)[rows[:, 0]], moved])
+            option_map = np.fromiter(
+                (option_of[row.tobytes()] for row in images), dtype=np.int64, count=len(rows)
+            )
             self.elements.append(g)
             self.option_maps.append(option_map)
             self.tile_maps.append(tile_map)
@@ -115,16 +124,19 @@ class BoardSymmetry:
 
     def _tile_map(self, g: Isometry) -> list[int] | None:
         """Where ``g`` sends each tile (by number), or None when some tile's placements are
-        not all the placements of a tile with the same multiplicity."""
+        not all the placements of a tile with the same multiplicity. A tile free to move
+        by ``g`` keeps its orientations."""
         tiles = self.tiling.tiles
         grid = self.tiling.grid
-        classes: dict[tuple[frozenset[bytes], int, int | None], list[int]] = {}
-        for number, tile in enumerate(tiles):
-            classes.setdefault((tile.orientation_keys(), tile.lo, tile.hi), []).append(number)
+        classes = self._classes
         result = []
         for number, tile in enumerate(tiles):
-            image = frozenset(grid.normalize(g.apply(o)).tobytes() for o in tile.orientations)
-            source = classes[tile.orientation_keys(), tile.lo, tile.hi]
+            keys = tile.orientation_keys()
+            if g in tile.group:
+                image = keys
+            else:
+                image = frozenset(grid.normalize(g.apply(o)).tobytes() for o in tile.orientations)
+            source = classes[keys, tile.lo, tile.hi]
             target = classes.get((image, tile.lo, tile.hi))
             if target is None or len(target) != len(source):
                 return None
