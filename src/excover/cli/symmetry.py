@@ -37,8 +37,10 @@ if TYPE_CHECKING:
 __all__ = ["by_default", "check", "count", "solutions"]
 
 #: The flags with which a count keeps its plain search (each refused by :func:`check`,
-#: or bounding the search as it is).
+#: bounding the search as it is, or asking for its engine or its progress bar).
 _PLAIN = (
+    "engine",
+    "progress",
     "tasks",
     "checkpoint",
     "dask",

@@ -99,7 +99,7 @@ def broken(
 #: count it finishes is done (on so small a problem the group would cost more than it
 #: saves), a longer one breaks the group (:func:`scout`). A bound in nodes, not
 #: seconds, makes the choice the same on any machine and under any load.
-SCOUT_NODES = 50_000
+SCOUT_NODES = 20_000
 
 
 def breaks_by_default(method: str, options: SearchOptions) -> bool:

@@ -40,6 +40,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import numpy as np
+import numpy.typing as npt
 
 from excover.deadlines import check
 from excover.problem import SearchOptions
@@ -93,7 +94,9 @@ class BoardSymmetry:
         rows[:, 0] = option_tiles
         for option, cover in enumerate(option_cells):
             rows[option, 1 : 1 + len(cover)] = cover
-        option_of = {row.tobytes(): option for option, row in enumerate(rows)}
+        keys = _row_keys(rows)
+        order = np.argsort(keys, kind="stable")
+        known = keys[order]
         self._classes: dict[tuple[frozenset[bytes], int, int | None], list[int]] = {}
         for number, tile in enumerate(tiling.tiles):
             self._classes.setdefault((tile.orientation_keys(), tile.lo, tile.hi), []).append(number)
@@ -113,9 +116,8 @@ class BoardSymmetry:
                 continue
             moved = np.sort(np.array([*cell_map, pad], dtype=np.int64)[rows[:, 1:]], axis=1)
             images = np.column_stack([np.array(tile_map, dtype=np.int64)[rows[:, 0]], moved])
-            option_map = np.fromiter(
-                (option_of[row.tobytes()] for row in images), dtype=np.int64, count=len(rows)
-            )
+            found = np.searchsorted(known, _row_keys(images))
+            option_map = order[found].astype(np.int64)
             self.elements.append(g)
             self.option_maps.append(option_map)
             self.tile_maps.append(tile_map)
@@ -313,3 +315,10 @@ class BoardSymmetry:
             chosen = np.array(key, dtype=np.int64)
             if all(sorted(option_map[chosen].tolist()) >= key for option_map in self.option_maps):
                 yield solution
+
+
+def _row_keys(rows: IntArray) -> npt.NDArray[np.void]:
+    """Each row of ``rows`` as one value, equal for equal rows (for sorting and looking
+    rows up)."""
+    rows = np.ascontiguousarray(rows)
+    return rows.view(np.dtype((np.void, rows.itemsize * rows.shape[1]))).ravel()
