@@ -22,7 +22,7 @@ from typing import Any
 
 import pytest
 from budget import examples
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from excover import ExactCover
@@ -146,7 +146,9 @@ def symmetric_tilings(draw: st.DrawFn) -> Tiling:
     )
     kinds: st.SearchStrategy[Multiplicity] = st.sampled_from(["one", "maybe", "any", 2, "0..2"])
     chosen = [Tile(piece, f"p{n}", draw(kinds)) for n, piece in enumerate(pieces)]
-    return Tiling(Pattern.from_ascii("\n".join(rows)), chosen)
+    board = Pattern.from_ascii("\n".join(rows))
+    assume(all(tile.size <= len(board.coords()) for tile in chosen))
+    return Tiling(board, chosen)
 
 
 @settings(max_examples=examples(120), deadline=None)
