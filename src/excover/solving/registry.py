@@ -81,7 +81,11 @@ def broken(
         raise UsageError("max_solutions does not combine with symmetry; use limit")
     methods.check_search_options(method, options)
     if symmetry is None or symmetry is True:
-        group, options = _timed(symmetries, problem, options)
+        import time
+
+        started = time.monotonic()
+        group = symmetries(problem)
+        options = options_left(options, started)  # the time limit covers finding it
     elif isinstance(symmetry, Group):
         if symmetry.problem is not problem and symmetry.problem != problem:
             raise UsageError("the group given is the group of another problem")
@@ -151,19 +155,6 @@ def total_group(problem: Problem, method: str, options: SearchOptions) -> Group 
 
     group = Group(problem, problem.declared_symmetries() or [])
     return group if group.moves_options() else None
-
-
-def _timed(
-    find: Callable[[Problem], Group], problem: Problem, options: SearchOptions
-) -> tuple[Group, SearchOptions]:
-    """The group ``find`` gives for ``problem``, and ``options`` with the time it took
-    taken off their ``timeout``: the time limit covers finding the group; past it,
-    :class:`~excover.LimitReached`."""
-    import time
-
-    started = time.monotonic()
-    group = find(problem)
-    return group, options_left(options, started)
 
 
 def options_left(options: SearchOptions, started: float) -> SearchOptions:
