@@ -117,12 +117,10 @@ def _group(problem: ExactCover, args: argparse.Namespace) -> Group:
             if group is not None:  # said by the method's line (_engine)
                 return group
         group = problem.symmetries()
+        orders = f"{to_decimal(group.order)} ({to_decimal(group.option_order)} on the options)"
     seconds = time.perf_counter() - started
-    print(
-        f"excover: symmetries: a group of order {to_decimal(group.order)} "
-        f"({to_decimal(group.option_order)} on the options), found in {seconds:.2f} s",
-        file=sys.stderr,
-    )
+    say = f"excover: symmetries: a group of order {orders}, found in {seconds:.2f} s"
+    print(say, file=sys.stderr)
     return group
 
 
