@@ -23,7 +23,7 @@ from types import FrameType
 from excover.errors import LimitReached, UsageError
 from excover.statistics import Stats
 
-__all__ = ["ALARM_REPEAT", "TimeUp", "alarm", "check", "check_deadline"]
+__all__ = ["ALARM_REPEAT", "TimeUp", "alarm", "check", "check_deadline", "left"]
 
 
 def check_deadline(deadline: object) -> float | None:
@@ -46,6 +46,16 @@ def check(deadline: float | None, nodes: int = 0) -> None:
     on the caller: a node of a search tree, an option built)."""
     if deadline is not None and time.monotonic() >= deadline:
         raise LimitReached("timeout", Stats(nodes=nodes, stopped_by="timeout"))
+
+
+def left(timeout: float | None, started: float) -> float | None:
+    """The seconds left of a ``timeout`` (None: no limit) counted from ``started`` (a
+    ``time.monotonic()`` instant), for an API's ``timeout=`` whose run did some work
+    first (finding a group); once none is left, :func:`check` raises."""
+    if timeout is None:
+        return None
+    check(started + timeout)
+    return started + timeout - time.monotonic()
 
 
 class TimeUp(Exception):

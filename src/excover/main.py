@@ -59,8 +59,9 @@ examples:
 
 EPILOG = f"""\
 conventions (every command): FILE or '-' for standard input; the search flags --method
---engine --workers --stats --up-to-symmetry --timeout --limit --max-nodes
---progress/--no-progress --preprocess/--no-preprocess --quiet --json mean the same on
+--engine --workers --stats --up-to-symmetry --break-symmetry/--no-break-symmetry
+--timeout --limit --max-nodes --progress/--no-progress --preprocess/--no-preprocess
+--quiet --json mean the same on
 every command that searches, which takes each or refuses it saying why; --json prints
 one document of one versioned schema ('excover schema' prints it); solutions are printed
 as they are found; a flag that does not apply is refused.

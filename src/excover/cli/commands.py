@@ -142,13 +142,10 @@ def _symmetry_flags(parser: argparse.ArgumentParser, listing: bool) -> None:
     """``--up-to-symmetry`` and ``--break-symmetry`` (run by :mod:`excover.cli.symmetry`)."""
     what = "print one solution per class" if listing else "count the classes of solutions"
     common.add_flag(parser, "up_to_symmetry", what)
-    every = "print every solution" if listing else "count every solution"
-    parser.add_argument(
-        "--break-symmetry",
-        action="store_true",
-        help=f"{every} by a symmetry-broken search: one branch per class at the top of the "
-        "tree, the rest by the symmetries",
-    )
+    if listing:
+        common.add_flag(parser, "break_symmetry", "a listing breaks none unless asked")
+    else:
+        common.add_flag(parser, "break_symmetry")
 
 
 def _tiling_flags(parser: argparse.ArgumentParser, read_board: BoardReader) -> None:
@@ -176,6 +173,14 @@ def _problem_flag(parser: argparse.ArgumentParser) -> None:
 
 def _symmetric(args: argparse.Namespace) -> bool:
     return bool(args.up_to_symmetry or args.break_symmetry)
+
+
+def _breaks_by_default(problem: ExactCover, args: argparse.Namespace) -> bool:
+    """Whether a count breaks the group ``problem`` declares by default (see
+    :func:`excover.cli.symmetry.by_default`); a count short enough ends in its scout."""
+    from excover.cli import symmetry as symmetric
+
+    return args.break_symmetry is None and symmetric.by_default(problem, args)
 
 
 _ESTIMATE = f"""\
@@ -325,6 +330,8 @@ def add_problem_commands(commands: Any, read_board: BoardReader) -> None:
             "workers": "its probes run in this process, in about a second",
             "stats": "its figures are all it prints",
             "up_to_symmetry": "it estimates the whole search, not its classes of solutions",
+            "break_symmetry": "it estimates the plain search, the one a symmetry-broken "
+            "search cuts down",
             "limit": "it finds no solutions one by one: it probes the search tree",
             "max_nodes": "its probes are bounded by their number (--samples)",
             "progress": "its probes take about a second",
@@ -524,7 +531,7 @@ def count_problem(problem: ExactCover, args: argparse.Namespace) -> int:
     from excover.cli import solving
     from excover.cli.parallel import count_tasks, uses_tasks
 
-    if _symmetric(args):
+    if _symmetric(args) or _breaks_by_default(problem, args):
         from excover.cli import symmetry as symmetric
 
         common.refuse(args, "preprocess", _PREPROCESS_WITH_SYMMETRY)
@@ -658,6 +665,7 @@ def write_dlx(args: argparse.Namespace, problems: list[tuple[ExactCover, str]], 
         "max_memory",
         "engine",
         "up_to_symmetry",
+        "break_symmetry",
         "progress",
     ):
         common.refuse(

@@ -90,6 +90,15 @@ SEARCH_FLAGS: dict[str, Flag] = {
         "automorphism group, found automatically; needs excover[symmetry])",
         action="store_true",
     ),
+    "break_symmetry": Flag(
+        ("--break-symmetry",),
+        "count (or list) every solution by a symmetry-broken search: one branch per class "
+        "at the top of the tree, the rest by the symmetries. A count of every solution does "
+        "so by default under a group known without a search (a BurrTools puzzle's, the "
+        "queens'); --break-symmetry finds the automorphism group first (needs "
+        "excover[symmetry]), --no-break-symmetry never breaks it; the count is the same",
+        action=argparse.BooleanOptionalAction,
+    ),
     "timeout": Flag(
         ("--timeout",),
         "stop once this many seconds (wall clock) have passed since the command started, the "

@@ -77,6 +77,8 @@ FIGURES = {
     "(failure weights)",
     "amo": "the at-most-one encoding of the SAT formula (--amo)",
     "group order": "the order of the symmetry group the count is taken under",
+    "symmetry": "the group the count broke: declared (known without a search, broken by "
+    "default; --no-break-symmetry counts without it) or automorphism (found first)",
     "workers": "the processes that counted",
     "subproblems": "the parts counted of those the problem was cut into, and how many of "
     "them a checkpoint gave",

@@ -4,7 +4,14 @@
 ``excover count FILE --up-to-symmetry`` counts the classes of solutions under the
 problem's automorphism group and ``excover solve FILE --up-to-symmetry`` prints one
 solution per class; ``--break-symmetry`` counts (or lists) every solution through the
-symmetry-broken search. Both find the group first and say its order on stderr.
+symmetry-broken search. Both find the group first and say its order on stderr, within
+``--timeout``.
+
+A count of every solution breaks by default the group its problem declares (a BurrTools
+puzzle's, the queens'), known without a search (:func:`by_default`, the default of the
+API's ``count``), once a plain search has not finished it within a few hundredths of a
+second; ``--no-break-symmetry`` counts without. The automorphisms of a problem that
+declares none (a ``.dlx`` file) are found only when ``--break-symmetry`` asks.
 """
 
 from __future__ import annotations
@@ -14,7 +21,7 @@ import itertools
 import sys
 import time
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from excover.cli import common
 from excover.errors import LimitReached, UsageError
@@ -25,9 +32,47 @@ if TYPE_CHECKING:
     from excover.cli.outcome import Outcome
     from excover.problem import SearchOptions
     from excover.solving import ExactCover
-    from excover.symmetry import BrokenSearch
+    from excover.symmetry import BrokenSearch, Group
 
-__all__ = ["check", "count", "solutions"]
+__all__ = ["by_default", "check", "count", "solutions"]
+
+#: The flags with which a count keeps its plain search (each refused by :func:`check`,
+#: bounding the search as it is, or asking for its engine or its progress bar).
+_PLAIN = (
+    "engine",
+    "progress",
+    "tasks",
+    "checkpoint",
+    "dask",
+    "heuristic",
+    "seed",
+    "solver",
+    "amo",
+    "max_memory",
+    "limit",
+    "max_nodes",
+    "preprocess",
+)
+
+
+def by_default(problem: ExactCover, args: argparse.Namespace) -> bool:
+    """Whether this count breaks the group ``problem`` declares by default: a count of
+    every solution by a method that searches, none of the flags of a plain search given,
+    and not finished by a plain search within
+    :data:`~excover.solving.registry.SCOUT_NODES` nodes (a count so short is then done
+    again the plain way, in as little time)."""
+    from excover.solving import registry
+
+    if args.up_to_symmetry or problem.declared_symmetries() is None:
+        return False
+    if any(common.given(args, dest) for dest in _PLAIN):
+        return False
+    if not registry.breaks_by_default(args.method, {}):
+        return False
+    try:
+        return registry.scout(problem, _options(args)) is None
+    except LimitReached:  # --timeout: the plain count says so
+        return False
 
 
 def check(args: argparse.Namespace, counting: bool = False) -> None:
@@ -58,16 +103,36 @@ def _options(args: argparse.Namespace) -> SearchOptions:
     return options
 
 
-def _group(problem: ExactCover) -> Any:
+def _group(problem: ExactCover, args: argparse.Namespace) -> Group:
+    """The group the symmetry flags ask for, found within ``--timeout`` (past it,
+    :class:`~excover.cli.common.TimeUp` or :class:`~excover.LimitReached`): the
+    declared group a count breaks by default, else the problem's group
+    (:meth:`~excover.ExactCover.symmetries`), said on stderr."""
+    from excover.solving import registry
+
     started = time.perf_counter()
-    group = problem.symmetries()
+    with common.deadline(common.time_left(args)):
+        if _default(args):
+            group = registry.total_group(problem, args.method, {})
+            if group is not None:  # said by the method's line (_engine)
+                return group
+        group = problem.symmetries()
+        orders = f"{to_decimal(group.order)} ({to_decimal(group.option_order)} on the options)"
     seconds = time.perf_counter() - started
-    print(
-        f"excover: symmetries: a group of order {to_decimal(group.order)} "
-        f"({to_decimal(group.option_order)} on the options), found in {seconds:.2f} s",
-        file=sys.stderr,
-    )
+    say = f"excover: symmetries: a group of order {orders}, found in {seconds:.2f} s"
+    print(say, file=sys.stderr)
     return group
+
+
+def _note(args: argparse.Namespace, group: Group) -> str:
+    """What symmetry the count used, for ``--json``'s statistics."""
+    which = "declared" if _default(args) else "automorphism"
+    return f"{which} group of order {to_decimal(group.order)}"
+
+
+def _default(args: argparse.Namespace) -> bool:
+    """Whether the count breaks the declared group by default (no symmetry flag given)."""
+    return args.break_symmetry is None and not args.up_to_symmetry
 
 
 def _engine(args: argparse.Namespace, search: BrokenSearch | None, order: int) -> str:
@@ -77,6 +142,11 @@ def _engine(args: argparse.Namespace, search: BrokenSearch | None, order: int) -
     says so."""
     workers = getattr(args, "workers", None)
     where = f", counted on {workers} processes" if workers and workers > 1 else ""
+    if _default(args):
+        return (
+            f"symmetry: declared group of order {to_decimal(order)}, broken by default "
+            f"(--no-break-symmetry counts without it){where}"
+        )
     if not args.up_to_symmetry:
         return f"symmetry-broken search under a group of order {to_decimal(order)}{where}"
     route = "" if search is None else f", by {search.route}"
@@ -90,7 +160,12 @@ def count(problem: ExactCover, args: argparse.Namespace) -> Outcome:
 
     common.refuse(args, "limit", "does not go with --up-to-symmetry or --break-symmetry")
     check(args, counting=True)
-    group = _group(problem)
+    try:
+        group = _group(problem, args)
+    except (LimitReached, common.TimeUp):
+        return Outcome("dlx", "finding the symmetries", None, "timeout")
+    except KeyboardInterrupt:
+        return Outcome("dlx", "finding the symmetries", None, "interrupt")
     search = None
     workers = getattr(args, "workers", None)
     started = time.perf_counter()
@@ -106,7 +181,7 @@ def count(problem: ExactCover, args: argparse.Namespace) -> Outcome:
     except KeyboardInterrupt:
         return Outcome("search", _engine(args, search, group.option_order), None, "interrupt")
     engine = _engine(args, search, group.option_order)
-    stats = {"solutions": number, "group_order": group.order}
+    stats = {"solutions": number, "group_order": group.order, "symmetry": _note(args, group)}
     stats.update(seconds=time.perf_counter() - started, workers=workers or 1)
     return Outcome("search", engine, number, None, stats)
 
@@ -119,7 +194,12 @@ def solutions(
     from excover.symmetry import BrokenSearch
 
     check(args)
-    group = _group(problem)
+    try:
+        group = _group(problem, args)
+    except (LimitReached, common.TimeUp):
+        return Outcome("dlx", "finding the symmetries", 0, "timeout", {"solutions": 0})
+    except KeyboardInterrupt:
+        return Outcome("dlx", "finding the symmetries", 0, "interrupt", {"solutions": 0})
     search = None
     found = 0
     stopped_by = None

@@ -148,6 +148,8 @@ def add_run_command(commands: Any) -> None:
             "problem",
             "up_to_symmetry": "a program asks for it command by command "
             "(count dlx NAME ~up_to_symmetry)",
+            "break_symmetry": "a program's counts break the board's symmetry by default, "
+            "command by command: count dlx NAME ~no_break_symmetry counts without",
             "limit": "each command says how many solutions it wants (solve: one, all: every "
             "one, count: the number)",
             "max_nodes": "a program's commands are bounded by --timeout alone",
@@ -252,7 +254,9 @@ def _say_how(record: dict[str, Any]) -> None:
 
     method = record["method"]
     engine, route = record.get("engine"), record.get("route")
-    if route is not None:
+    if record.get("symmetry") is not None:
+        how = f"symmetry: {record['symmetry']} (~no_break_symmetry counts without it)"
+    elif route is not None:
         how = f"route {route['name']}: {route['reason']}"
     elif METHOD_TRAITS[method].solver and engine is not None:
         how = f"solver {engine}"

@@ -308,7 +308,7 @@ class Interpreter:
         start = time.perf_counter()
         tiling = problem.tiling
         algo = st.algo
-        how: dict[str, Any] = {"engine": None, "route": None}
+        how: dict[str, Any] = {"engine": None, "route": None, "symmetry": None}
         if tiling is None:
             number = 0
         elif tiling.obstruction is not None:  # no search can succeed: say why at once
@@ -326,6 +326,8 @@ class Interpreter:
                 number = tiling.problem.count(method="sat", solver=algo.solver)
         elif st.up_to_symmetry:
             number = tiling.count(algo.name, up_to_symmetry=True)
+        elif st.break_symmetry and (total := tiling.total_count(algo.name, {})) is not None:
+            number, how["symmetry"] = total[0], total[1].note
         elif algo.name == "zdd":
             how["engine"] = "dxz"
             if self.debug:

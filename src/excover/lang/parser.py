@@ -67,7 +67,8 @@ TILE_OPTIONS = ("~one", "~maybe", "~sym", "~rot", "~N", "~LO..HI", "~LO..", "~SU
 #: The subgroups of the square's isometries a tile may be limited to (``~rot180`` ...),
 #: by the names the tiling library gives them.
 SUBGROUPS = ("rot180", "vertical", "horizontal", "diag1", "diag2", "axes", "diagonals")
-COUNT_OPTIONS = ("~up_to_symmetry",)
+ALL_OPTIONS = ("~up_to_symmetry",)
+COUNT_OPTIONS = ("~up_to_symmetry", "~no_break_symmetry")
 
 #: The method each algorithm of the language names (``sat "SOLVER"`` apart): combine
 #: called its search ``dlx``, the method of a search with a compiled engine.
@@ -440,11 +441,16 @@ class _Builder:
         if kind == "solve":
             svg = _string(kids[4], self.pos(kids[4])) if len(kids) > 4 else None
             return s.Solve(pos, self.algo(kids[1]), str(kids[2]), svg, kids[0] == "solve3")
-        if kind in ("all_", "count"):
+        if kind == "all_":
+            options = self.options(kids[3:], ALL_OPTIONS)
+            three_d = str(kids[0]) == "all3"
+            return s.All(pos, self.algo(kids[1]), str(kids[2]), three_d, bool(options))
+        if kind == "count":
             options = self.options(kids[3:], COUNT_OPTIONS)
-            three_d = str(kids[0]) in ("all3", "count3")
-            maker = s.All if kind == "all_" else s.Count
-            return maker(pos, self.algo(kids[1]), str(kids[2]), three_d, bool(options))
+            three_d = str(kids[0]) == "count3"
+            classes = "~up_to_symmetry" in options
+            broken = "~no_break_symmetry" not in options
+            return s.Count(pos, self.algo(kids[1]), str(kids[2]), three_d, classes, broken)
         if kind == "dimacs":
             return s.Dimacs(pos, str(kids[1]), _string(kids[2], self.pos(kids[2])))
         if kind == "flag":

@@ -272,13 +272,15 @@ class All:
 
 @dataclass(frozen=True)
 class Count:
-    """``count algo ID [~up_to_symmetry]`` (``count3``)."""
+    """``count algo ID [~up_to_symmetry] [~no_break_symmetry]`` (``count3``): a count of
+    every tiling breaks the board's symmetry unless ``~no_break_symmetry``."""
 
     pos: Pos
     algo: Algo
     name: str
     three_d: bool
     up_to_symmetry: bool
+    break_symmetry: bool = True
 
 
 @dataclass(frozen=True)

@@ -141,6 +141,9 @@ def add_nonogram_command(commands: Any) -> None:
             "up_to_symmetry": "its solvers are line solvers, not the exact cover search whose "
             "symmetries it takes; --write-dlx FILE writes the exact cover, which 'excover "
             "count FILE --up-to-symmetry' counts",
+            "break_symmetry": "its solvers are line solvers, not the exact cover search "
+            "whose symmetries it would break; --write-dlx FILE writes the exact cover, which "
+            "'excover count FILE --break-symmetry' counts",
             "preprocess": "its line solving is its preprocessing; --write-dlx FILE writes the "
             "exact cover, which 'excover count FILE --preprocess' counts",
         },

@@ -111,6 +111,11 @@ def add_puzzle_commands(commands: Any) -> None:
         "the 8 symmetries of the square: count the classes (OEIS A002562), or print one "
         "placement per class",
     )
+    common.add_flag(
+        cmd,
+        "break_symmetry",
+        "--count breaks the 8 symmetries of the square by default (declared by the problem)",
+    )
     add_limits(cmd, limit="without --count, the placements printed (default 1)")
     common.add_max_memory(cmd)
     add_progress(cmd, "the nodes of the search against the estimated tree")
@@ -202,6 +207,9 @@ def add_puzzle_commands(commands: Any) -> None:
         {
             "workers": "each puzzle is solved or counted by one search; --write-dlx FILE writes "
             "a puzzle's exact cover, which 'excover count FILE --workers N' counts on N processes",
+            "break_symmetry": "a puzzle's givens leave it few symmetries, and its search is "
+            "short; --write-dlx FILE writes its exact cover, which 'excover count FILE "
+            "--break-symmetry' counts",
             "preprocess": "a puzzle's givens already take out every option they rule out; "
             "--write-dlx FILE writes its exact cover, which 'excover count FILE --preprocess' "
             "counts",
@@ -273,7 +281,7 @@ def _queens(args: argparse.Namespace) -> int:
             out.write(("\n" if found > 1 else "") + board + "\n")
             out.flush()
 
-    if args.up_to_symmetry:
+    if args.up_to_symmetry or args.break_symmetry:
         from excover.cli import symmetry as symmetric
 
         outcome = symmetric.solutions(problem, args, emit)

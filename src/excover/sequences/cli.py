@@ -70,6 +70,8 @@ def add_sequence_command(commands: Any) -> None:
             "FILE writes the problem for 'excover count FILE --engine ...'",
             "up_to_symmetry": "each sequence says whether it counts every tiling or the "
             "classes of tilings, and the term is counted so",
+            "break_symmetry": "each sequence counts every tiling by a symmetry-broken "
+            "search, under the symmetries its problem declares",
             "limit": _WHOLE,
             "max_nodes": f"{_WHOLE}, made of several searches: --timeout bounds it",
             "preprocess": "the symmetries the problem declares are those of the problem "

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import itertools
 import os
+import time
 from collections.abc import Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING, Self, TypeVar, Unpack
 
@@ -245,7 +246,11 @@ class ExactCover(Problem):
         ``symmetry`` alone (True or a group) counts every solution by a symmetry-broken
         search, one branch per orbit at the top of the tree (see
         :mod:`excover.symmetry.broken`); with ``workers=n`` its exact cover problems are
-        counted on ``n`` processes.
+        counted on ``n`` processes. By default (None) a count of every solution breaks
+        the group the problem declares (:meth:`declare_symmetries`), when ``method``
+        searches and no ``max_nodes`` or ``max_solutions`` bounds it
+        (:func:`excover.solving.registry.total_group`); ``symmetry=False`` never does.
+        The count is the same either way; ``timeout`` covers finding the group.
 
         ``method="sat"`` enumerates with the SAT solver and, on long enumerations, races the
         ganak model counter when pyganak is installed (see :func:`excover.sat.solve.count`).
@@ -267,6 +272,15 @@ class ExactCover(Problem):
 
         if preprocess:
             registry.check_no_symmetry(up_to_symmetry, symmetry)
+        elif symmetry is None and not up_to_symmetry and executor is None and tasks is None:
+            # a count of every solution: the declared group, once a plain count is long
+            started = time.monotonic()
+            if registry.declares_group(self, method, options):
+                short = registry.scout(self, options)
+                if short is not None:
+                    return short
+                symmetry = registry.total_group(self, method, options)
+                options = registry.options_left(options, started)
         problem = _reduced(self).problem if preprocess else self
         if up_to_symmetry or (symmetry is not None and symmetry is not False):
             found = registry.broken(

@@ -24,7 +24,19 @@ if TYPE_CHECKING:
     from excover.solving.request import Request
     from excover.symmetry import BrokenSearch, Group
 
-__all__ = ["broken", "check_no_symmetry", "run_count", "run_solutions", "symmetries"]
+__all__ = [
+    "SCOUT_NODES",
+    "breaks_by_default",
+    "broken",
+    "check_no_symmetry",
+    "declares_group",
+    "options_left",
+    "run_count",
+    "run_solutions",
+    "scout",
+    "symmetries",
+    "total_group",
+]
 
 
 def symmetries(problem: Problem) -> Group:
@@ -69,7 +81,11 @@ def broken(
         raise UsageError("max_solutions does not combine with symmetry; use limit")
     methods.check_search_options(method, options)
     if symmetry is None or symmetry is True:
+        import time
+
+        started = time.monotonic()
         group = symmetries(problem)
+        options = options_left(options, started)  # the time limit covers finding it
     elif isinstance(symmetry, Group):
         if symmetry.problem is not problem and symmetry.problem != problem:
             raise UsageError("the group given is the group of another problem")
@@ -81,6 +97,74 @@ def broken(
     else:
         group = Group(problem, symmetry)
     return BrokenSearch(problem, group, method, workers=workers, **options)
+
+
+#: Search nodes a plain search of a count that could break a known group walks first: a
+#: count it finishes is done (on so small a problem the group would cost more than it
+#: saves), a longer one breaks the group (:func:`scout`). A bound in nodes, not
+#: seconds, makes the choice the same on any machine and under any load.
+SCOUT_NODES = 20_000
+
+
+def breaks_by_default(method: str, options: SearchOptions) -> bool:
+    """Whether a count of every solution by ``method`` with these search options may
+    break a known group by default: a method that searches, and no ``max_nodes`` or
+    ``max_solutions``, whose bound means the search as it is."""
+    from excover.names import METHOD_TRAITS
+
+    traits = METHOD_TRAITS.get(method)
+    if traits is None or not traits.searches or traits.solver:
+        return False
+    return options.get("max_nodes") is None and options.get("max_solutions") is None
+
+
+def scout(problem: Problem, options: SearchOptions) -> int | None:
+    """The number of solutions of ``problem`` when a plain search (of the options'
+    engine and heuristic) finds them all within :data:`SCOUT_NODES` nodes, else None: a
+    count so short breaks no group. Past the options' ``timeout``,
+    :class:`~excover.LimitReached`."""
+    from excover.engines import wall_clock_search
+    from excover.errors import LimitReached
+
+    scouting: SearchOptions = {**options}
+    scouting["max_nodes"] = SCOUT_NODES
+    search = wall_clock_search(problem, **scouting)
+    try:
+        return search.count()
+    except LimitReached as stop:
+        if stop.reason != "max_nodes":
+            raise
+        return None
+
+
+def declares_group(problem: Problem, method: str, options: SearchOptions) -> bool:
+    """Whether a count of every solution of ``problem`` may break a group by default:
+    one it declares, known without a search, and :func:`breaks_by_default`."""
+    return problem.declared_symmetries() is not None and breaks_by_default(method, options)
+
+
+def total_group(problem: Problem, method: str, options: SearchOptions) -> Group | None:
+    """The group a count of every solution breaks by default: the group ``problem``
+    declares (:meth:`~excover.ExactCover.declare_symmetries`: known without a search),
+    when it moves the options and :func:`breaks_by_default`; None otherwise. Finding
+    the automorphisms of a problem that declares none is left to ``symmetry=True``: on
+    counts of a few seconds it costs more than it saves."""
+    if not declares_group(problem, method, options):
+        return None
+    from excover.symmetry import Group
+
+    group = Group(problem, problem.declared_symmetries() or [])
+    return group if group.moves_options() else None
+
+
+def options_left(options: SearchOptions, started: float) -> SearchOptions:
+    """``options`` with their ``timeout`` counted from ``started`` (a ``time.monotonic()``
+    instant) instead of now, for a run that did some work first (finding a group); once
+    it has passed, :class:`~excover.LimitReached`."""
+    from excover.deadlines import left
+
+    timeout = options.get("timeout")
+    return options if timeout is None else {**options, "timeout": left(timeout, started)}
 
 
 def check_no_symmetry(up_to_symmetry: bool, symmetry: object) -> None:

@@ -13,8 +13,10 @@ Routes (every one needs the run's token, see :class:`Guard`)::
     POST /api/isometric           a design of a solid grid -> its board in an isometric view
     POST /api/jobs                {"design": ..., "task": "first"|"all"|"count"|
                                   "count_symmetry", "settings": {"limit": N, "seconds": S,
-                                  "up_to_symmetry": bool}} -> {"id": ...}: a run, started
-                                  when its events are read; its id stays valid until
+                                  "up_to_symmetry": bool, "break_symmetry": bool}} ->
+                                  {"id": ...}: a run, started when its events are read
+                                  (a count breaks the board's symmetry unless
+                                  "break_symmetry" is false); its id stays valid until
                                   its stream has reported it (or, never started, for
                                   at least PENDING_SECONDS)
     GET  /api/jobs/ID/events      the run's news as server-sent events; the run is

@@ -16,6 +16,13 @@ small dicts:
   in batches, while a listing goes on;
 - one ``result`` (or ``error``) at the end.
 
+A count of every solution breaks the board's symmetry unless the settings say
+``"break_symmetry": false``: once a short plain count has not finished it, a free tile is
+pinned to one placement per orbit (:meth:`excover.tiling.symmetry.BoardSymmetry.total`)
+and the smaller problem is counted as below, every count it sends (partial ones and the
+estimate too) multiplied by the group's order; the result's ``symmetry`` says so. A board
+without symmetry, or without a free tile, is counted as it is.
+
 A count that the choice of route does not finish at once is estimated first. One of a
 few seconds runs as one search, its progress the search nodes against the estimated
 size of the tree. A longer one is cut into subproblems (:func:`excover.parallel.split`)
@@ -80,20 +87,22 @@ class Settings:
     """The limits of a run and where its checkpoints go: ``limit`` solutions at most
     (a listing), ``seconds`` of time at most, ``up_to_symmetry`` (a listing: one
     solution per class), ``checkpoints`` a folder (None: counts keep no checkpoint),
-    which counts estimated at more than ``checkpoint_above`` seconds use."""
+    which counts estimated at more than ``checkpoint_above`` seconds use;
+    ``break_symmetry`` (a count: by the board's symmetry, the default)."""
 
     limit: int | None = None
     seconds: float | None = None
     up_to_symmetry: bool = False
     checkpoints: str | None = None
     checkpoint_above: float = CHECKPOINT_ABOVE
+    break_symmetry: bool = True
 
     @classmethod
     def from_json(
         cls, data: object, checkpoints: str | None, checkpoint_above: float = CHECKPOINT_ABOVE
     ) -> Settings:
         """The settings the page sent (``{"limit": 1000, "seconds": 60, "up_to_symmetry":
-        false}``, each optional), checked."""
+        false, "break_symmetry": true}``, each optional), checked."""
         if data is None:
             data = {}
         if not isinstance(data, dict):
@@ -113,8 +122,11 @@ class Settings:
         symmetric = data.get("up_to_symmetry", False)
         if not isinstance(symmetric, bool):
             raise UsageError("settings: up_to_symmetry must be true or false")
+        broken = data.get("break_symmetry", True)
+        if not isinstance(broken, bool):
+            raise UsageError("settings: break_symmetry must be true or false")
         seconds = None if seconds is None else float(seconds)
-        return cls(limit, seconds, symmetric, checkpoints, checkpoint_above)
+        return cls(limit, seconds, symmetric, checkpoints, checkpoint_above, broken)
 
     def as_json(self) -> dict[str, Any]:
         """The settings as the child gets them."""
@@ -124,6 +136,7 @@ class Settings:
             "up_to_symmetry": self.up_to_symmetry,
             "checkpoints": self.checkpoints,
             "checkpoint_above": self.checkpoint_above,
+            "break_symmetry": self.break_symmetry,
         }
 
 
@@ -133,9 +146,12 @@ class _News:
     def __init__(self, connection: Outbox) -> None:
         self.connection = connection
         self.started = time.monotonic()
+        #: What every count sent is multiplied by: the order of the board's group when
+        #: the count is of the problem with a free tile pinned (1: the problem itself).
+        self.factor = 1
 
     def send(self, event: Event) -> None:
-        self.connection.send(event)
+        self.connection.send(_scaled(event, self.factor))
 
     def deadline(self, settings: Settings) -> float | None:
         """The ``time.monotonic()`` instant the run must stop at (None: no limit)."""
@@ -238,6 +254,10 @@ def _count(tiling: Tiling, up_to_symmetry: bool, settings: Settings, news: _News
     free tile pinned, see :mod:`excover.tiling.symmetry`), else at once."""
     if tiling.obstruction is not None:
         return {"count": "0", "complete": True, "stopped_by": None}
+    if not up_to_symmetry and settings.break_symmetry:
+        broken = _by_symmetry(tiling, settings, news)
+        if broken is not None:
+            return broken
     problem: ExactCover | None = tiling.problem
     if up_to_symmetry:
         pinned = None if _equal_tiles(tiling) else tiling.symmetry.pinned()
@@ -249,6 +269,48 @@ def _count(tiling: Tiling, up_to_symmetry: bool, settings: Settings, news: _News
             return {"count": None, "complete": False, "stopped_by": "timeout"}
         return {"count": str(total), "complete": True, "stopped_by": None}
     return _counted(problem, settings, news)
+
+
+def _by_symmetry(tiling: Tiling, settings: Settings, news: _News) -> Event | None:
+    """The count by the board's symmetry (see the module's text), or None when the
+    tiling is counted as it is: a count of it stopped earlier (its checkpoint is taken up
+    again), a count that a plain count finishes within
+    :data:`~excover.solving.registry.SCOUT_NODES` nodes (then that count, at once), a board
+    without symmetry or without a free tile."""
+    from excover.parallel.checkpoint import fingerprint
+    from excover.solving import registry
+
+    earlier = _checkpoint_path(settings, fingerprint(tiling.problem))
+    if earlier is not None and earlier.exists():
+        return None
+    try:
+        known = registry.scout(tiling.problem, news.options(settings))
+        if known is not None:
+            return {"count": str(known), "complete": True, "stopped_by": None}
+        total = tiling.board_symmetry(news.deadline(settings)).total()
+    except LimitReached:
+        return {"count": None, "complete": False, "stopped_by": "timeout"}
+    if total is None:
+        return None
+    news.factor = total.factor
+    try:
+        result = _counted(total.problem, settings, news)
+    finally:
+        news.factor = 1
+    return {**_scaled(result, total.factor), "symmetry": total.note}
+
+
+def _scaled(event: Event, factor: int) -> Event:
+    """``event`` with its counts (``count``, an estimate's ``solutions``) multiplied by
+    ``factor``."""
+    if factor == 1:
+        return event
+    scaled = dict(event)
+    if scaled.get("count") is not None:
+        scaled["count"] = str(int(scaled["count"]) * factor)
+    if scaled.get("type") == "estimate" and scaled.get("solutions") is not None:
+        scaled["solutions"] = scaled["solutions"] * factor
+    return scaled
 
 
 def _equal_tiles(tiling: Tiling) -> bool:

@@ -25,30 +25,60 @@ enumerated and the tile counts checked one by one.
 
 **Listing** otherwise keeps each tiling that is the smallest of its orbit, comparing
 tilings as sorted lists of option indices: exactly one tiling per orbit.
+
+**Counting every tiling.** With a free tile pinned, every class holds exactly ``|G|``
+tilings (only the identity fixes one), so the number of tilings is ``|G|`` times the
+number of tilings of the pinned problem: a total count takes that smaller problem by
+default (:meth:`BoardSymmetry.total`), whatever the method, the same count ``|G|``
+times sooner or so.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import numpy as np
+import numpy.typing as npt
 
+from excover.deadlines import check
 from excover.problem import SearchOptions
 from excover.solving import ExactCover
 from excover.symmetry.fixed import cycles
 from excover.tiling.grids import Isometry
 
 if TYPE_CHECKING:
+    from excover.symmetry import Group
     from excover.tiling.tiling import IntArray, Tiling
 
-__all__ = ["BoardSymmetry"]
+__all__ = ["BoardSymmetry", "Total"]
+
+
+@dataclass(frozen=True)
+class Total:
+    """A total count by the board's symmetry: ``factor`` times the count of ``problem``,
+    by a symmetry-broken search under ``group`` when one is given (see
+    :meth:`excover.tiling.Tiling.total`); ``note`` says how, for the front ends' route
+    lines."""
+
+    problem: ExactCover
+    factor: int
+    group: Group | None
+    note: str
+
+    def count(self, method: str, options: SearchOptions) -> int:
+        """The number of tilings."""
+        symmetry = False if self.group is None else self.group
+        return self.factor * self.problem.count(method=method, symmetry=symmetry, **options)
 
 
 class BoardSymmetry:
-    """The symmetry group of a tiling problem and its action on the options."""
+    """The symmetry group of a tiling problem and its action on the options; past
+    ``deadline`` (a ``time.monotonic()`` instant) finding it raises
+    :class:`~excover.LimitReached`."""
 
-    def __init__(self, tiling: Tiling) -> None:
+    def __init__(self, tiling: Tiling, deadline: float | None = None) -> None:
         self.tiling = tiling
         grid = tiling.grid
         cells = tiling.cells
@@ -56,15 +86,26 @@ class BoardSymmetry:
         base = grid.shift(cells)
         option_cells = tiling.option_cells()
         option_tiles = tiling.option_tiles()
-        option_of = {
-            (tile, cover): option
-            for option, (tile, cover) in enumerate(zip(option_tiles, option_cells, strict=True))
-        }
+        # Each option as one row: its tile, then its cells in order, padded by a cell
+        # number past the board's (which every symmetry keeps, last in every row).
+        pad = len(cells)
+        width = max((len(cover) for cover in option_cells), default=0)
+        rows = np.full((len(option_cells), width + 1), pad, dtype=np.int64)
+        rows[:, 0] = option_tiles
+        for option, cover in enumerate(option_cells):
+            rows[option, 1 : 1 + len(cover)] = cover
+        keys = _row_keys(rows)
+        order = np.argsort(keys, kind="stable")
+        known = keys[order]
+        self._classes: dict[tuple[frozenset[bytes], int, int | None], list[int]] = {}
+        for number, tile in enumerate(tiling.tiles):
+            self._classes.setdefault((tile.orientation_keys(), tile.lo, tile.hi), []).append(number)
         #: The symmetries, identity first, with the permutation each induces on options.
         self.elements: list[Isometry] = []
         self.option_maps: list[IntArray] = []
         self.tile_maps: list[list[int]] = []
         for g in grid.isometries:
+            check(deadline)
             image = g.apply(cells)
             image = image - grid.shift(image) + base
             cell_map = [position.get(tuple(int(v) for v in cell), -1) for cell in image]
@@ -73,10 +114,10 @@ class BoardSymmetry:
             tile_map = self._tile_map(g)
             if tile_map is None:
                 continue
-            option_map = np.empty(len(option_cells), dtype=np.int64)
-            for option, (tile, cover) in enumerate(zip(option_tiles, option_cells, strict=True)):
-                key = (tile_map[tile], tuple(sorted(cell_map[c] for c in cover)))
-                option_map[option] = option_of[key]
+            moved = np.sort(np.array([*cell_map, pad], dtype=np.int64)[rows[:, 1:]], axis=1)
+            images = np.column_stack([np.array(tile_map, dtype=np.int64)[rows[:, 0]], moved])
+            found = np.searchsorted(known, _row_keys(images))
+            option_map = order[found].astype(np.int64)
             self.elements.append(g)
             self.option_maps.append(option_map)
             self.tile_maps.append(tile_map)
@@ -85,16 +126,19 @@ class BoardSymmetry:
 
     def _tile_map(self, g: Isometry) -> list[int] | None:
         """Where ``g`` sends each tile (by number), or None when some tile's placements are
-        not all the placements of a tile with the same multiplicity."""
+        not all the placements of a tile with the same multiplicity. A tile free to move
+        by ``g`` keeps its orientations."""
         tiles = self.tiling.tiles
         grid = self.tiling.grid
-        classes: dict[tuple[frozenset[bytes], int, int | None], list[int]] = {}
-        for number, tile in enumerate(tiles):
-            classes.setdefault((tile.orientation_keys(), tile.lo, tile.hi), []).append(number)
+        classes = self._classes
         result = []
         for number, tile in enumerate(tiles):
-            image = frozenset(grid.normalize(g.apply(o)).tobytes() for o in tile.orientations)
-            source = classes[tile.orientation_keys(), tile.lo, tile.hi]
+            keys = tile.orientation_keys()
+            if g in tile.group:
+                image = keys
+            else:
+                image = frozenset(grid.normalize(g.apply(o)).tobytes() for o in tile.orientations)
+            source = classes[keys, tile.lo, tile.hi]
             target = classes.get((image, tile.lo, tile.hi))
             if target is None or len(target) != len(source):
                 return None
@@ -152,9 +196,11 @@ class BoardSymmetry:
         placement per orbit, and the original number of each of its options; None when no
         tile is free. Its solutions are one tiling per class, exactly."""
         found = self.free_tile()
-        if found is None:
-            return None
-        number, kept = found
+        return None if found is None else self._pin(*found)
+
+    def _pin(self, number: int, kept: IntArray) -> tuple[ExactCover, IntArray]:
+        """The tiling problem with tile ``number`` limited to the options ``kept``, and
+        the original number of each of its options."""
         problem = self.tiling.problem
         keep = np.array(self.option_tiles, dtype=np.int64) != number
         keep[kept] = True
@@ -170,6 +216,17 @@ class BoardSymmetry:
         new_starts = np.concatenate([[0], np.cumsum(lengths[keep])])
         smaller.add_options(new_starts, items[np.repeat(keep, lengths)])
         return smaller, np.flatnonzero(keep)
+
+    def total(self) -> Total | None:
+        """The total count's reduction: the problem with a free tile pinned (see
+        :meth:`pinned`) and the group's order, whose product with that problem's count is
+        the number of tilings; None when no tile is free."""
+        found = self.free_tile()
+        if found is None:
+            return None
+        tile = self.tiling.tiles[found[0]].name
+        note = f"board group of order {self.order}, {tile} pinned to one placement per orbit"
+        return Total(self._pin(*found)[0], self.order, None, note)
 
     # ----- counting -----
 
@@ -258,3 +315,10 @@ class BoardSymmetry:
             chosen = np.array(key, dtype=np.int64)
             if all(sorted(option_map[chosen].tolist()) >= key for option_map in self.option_maps):
                 yield solution
+
+
+def _row_keys(rows: IntArray) -> npt.NDArray[np.void]:
+    """Each row of ``rows`` as one value, equal for equal rows (for sorting and looking
+    rows up)."""
+    rows = np.ascontiguousarray(rows)
+    return rows.view(np.dtype((np.void, rows.itemsize * rows.shape[1]))).ravel()

@@ -18,6 +18,7 @@ from __future__ import annotations
 import bisect
 import itertools
 import os
+import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, NamedTuple, Unpack
 
@@ -25,9 +26,9 @@ import numpy as np
 import numpy.typing as npt
 
 from excover.errors import UsageError, check_limit
-from excover.names import canonical_method
+from excover.names import METHOD_TRAITS, canonical_method
 from excover.problem import SearchOptions
-from excover.solving import ExactCover
+from excover.solving import ExactCover, registry
 from excover.tiling.geometry import SOLID_GRIDS
 from excover.tiling.grids import Coords, Grid, Isometry
 from excover.tiling.pattern import Pattern
@@ -35,7 +36,7 @@ from excover.tiling.tile import Multiplicity, Shape, Tile
 
 if TYPE_CHECKING:
     from excover.symmetry import BrokenSearch
-    from excover.tiling.symmetry import BoardSymmetry
+    from excover.tiling.symmetry import BoardSymmetry, Total
 
 __all__ = ["Placement", "Tiling", "TilingSolution"]
 
@@ -250,10 +251,15 @@ class Tiling:
         method: str = "auto",
         *,
         up_to_symmetry: bool = False,
+        symmetry: bool = True,
         **options: Unpack[SearchOptions],
     ) -> int:
         """The number of tilings; with ``up_to_symmetry``, the number of classes of tilings
-        equal up to a symmetry of the board (see :mod:`excover.tiling.symmetry`)."""
+        equal up to a symmetry of the board (see :mod:`excover.tiling.symmetry`).
+
+        A count of every tiling by a method that searches uses the board's symmetries by
+        default (:meth:`total_count`); ``symmetry=False`` counts the tiling problem as it
+        is: the same number either way."""
         method = canonical_method(method, stacklevel=1)
         if self.obstruction is not None:
             return 0
@@ -262,7 +268,56 @@ class Tiling:
             if automatic is not None:
                 return automatic.count_orbits()
             return self.symmetry.count_orbits(method, options)
-        return self.problem.count(method=method, **options)
+        started = time.monotonic()
+        found = self.total_count(method, options) if symmetry else None
+        if found is not None:
+            return found[0]
+        return self.problem.count(
+            method=method, symmetry=False, **registry.options_left(options, started)
+        )
+
+    def total_count(self, method: str, options: SearchOptions) -> tuple[int, Total] | None:
+        """The number of tilings by the board's symmetries (:meth:`total`) and how it was
+        counted; None when the default leaves the symmetries alone: a method that does
+        not search, a count bounded by ``max_nodes`` or ``max_solutions``, a count that a
+        plain search finishes within :data:`~excover.solving.registry.SCOUT_NODES` nodes (a
+        count so short gains nothing), or a board without symmetry. ``timeout`` covers
+        finding the symmetries (past it, :class:`~excover.LimitReached`)."""
+        if self.obstruction is not None or not registry.breaks_by_default(method, options):
+            return None
+        started = time.monotonic()
+        if registry.scout(self.problem, options) is not None:
+            return None
+        timeout = options.get("timeout")
+        total = self.total(method, None if timeout is None else started + timeout)
+        if total is None:
+            return None
+        return total.count(method, registry.options_left(options, started)), total
+
+    def total(self, method: str = "auto", deadline: float | None = None) -> Total | None:
+        """How a count of every tiling by ``method`` uses the board's symmetries, or None
+        when it cannot: a free tile pinned to one placement per orbit, the count of that
+        smaller problem times the group's order (any method, see
+        :mod:`excover.tiling.symmetry`); else, for a method that searches, a
+        symmetry-broken search under the board's group and the exchanges of equal tiles
+        (:mod:`excover.symmetry.broken`). Past ``deadline`` (a ``time.monotonic()``
+        instant) finding the group raises :class:`~excover.LimitReached`."""
+        board = self.board_symmetry(deadline)
+        if board.order == 1:
+            return None
+        pinned = board.total()
+        if pinned is not None or not METHOD_TRAITS[method].searches:
+            return pinned
+        from excover.symmetry import Group
+        from excover.tiling.symmetry import Total
+
+        group = Group(
+            self.problem, [m.tolist() for m in board.option_maps] + self._tile_exchanges()
+        )
+        if group.option_order == 1:
+            return None
+        how = f"board group of order {board.order}, symmetry-broken search"
+        return Total(self.problem, 1, group, how)
 
     def first(
         self, method: str = "search", **options: Unpack[SearchOptions]
@@ -349,10 +404,15 @@ class Tiling:
     @property
     def symmetry(self) -> BoardSymmetry:
         """The symmetries of the board acting on this tiling problem (computed once)."""
+        return self.board_symmetry()
+
+    def board_symmetry(self, deadline: float | None = None) -> BoardSymmetry:
+        """:attr:`symmetry`, computed once, by ``deadline`` (a ``time.monotonic()``
+        instant: past it, :class:`~excover.LimitReached`)."""
         if self._symmetry is None:
             from excover.tiling.symmetry import BoardSymmetry
 
-            self._symmetry = BoardSymmetry(self)
+            self._symmetry = BoardSymmetry(self, deadline)
         return self._symmetry
 
     def _repr_svg_(self) -> str:
