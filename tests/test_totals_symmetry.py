@@ -86,7 +86,7 @@ TILINGS: dict[str, Any] = {
 
 
 @pytest.mark.parametrize("name", sorted(TILINGS))
-@pytest.mark.parametrize("method", ["auto", "dlx"])
+@pytest.mark.parametrize("method", ["auto", "search"])
 def test_a_tiling_counts_the_same_with_and_without_its_board_symmetry(
     no_scout: None, name: str, method: str
 ) -> None:
@@ -95,7 +95,7 @@ def test_a_tiling_counts_the_same_with_and_without_its_board_symmetry(
     assert found is not None, "every board here has symmetries, and the count uses them"
     number, total = found
     assert number == tiling.count(method) == tiling.count(method, symmetry=False)
-    assert number == tiling.problem.count(method="dlx", symmetry=False)
+    assert number == tiling.problem.count(method="search", symmetry=False)
     assert f"of order {tiling.symmetry.order}" in total.note
     if total.group is None:  # a free tile pinned: one tiling per class, each of |G|
         assert total.factor == tiling.symmetry.order > 1
@@ -109,9 +109,9 @@ def test_the_zdd_method_takes_the_pinned_problem_only(no_scout: None) -> None:
     leaves it alone, and it counts the tiling problem itself."""
     dominoes = TILINGS["dominoes 6x6"]()
     assert dominoes.total("zdd") is None  # no free tile: a domino is symmetric
-    assert dominoes.total("dlx") is not None
+    assert dominoes.total("search") is not None
     assert dominoes.total_count("zdd", {}) is None
-    assert dominoes.count("zdd") == dominoes.count("dlx", symmetry=False)
+    assert dominoes.count("zdd") == dominoes.count("search", symmetry=False)
 
 
 def test_a_board_without_symmetry_is_counted_as_it_is(no_scout: None) -> None:
@@ -126,8 +126,8 @@ def test_bounded_counts_and_listings_stay_as_they_are(no_scout: None) -> None:
     """A count bounded by nodes or solutions means the search as it is, and a listing
     lists every solution, not one per class."""
     tiling = TILINGS["pentominoes 3x20"]()
-    assert tiling.total_count("dlx", {"max_nodes": 10**9}) is None
-    assert tiling.total_count("dlx", {"max_solutions": 10**9}) is None
+    assert tiling.total_count("search", {"max_nodes": 10**9}) is None
+    assert tiling.total_count("search", {"max_solutions": 10**9}) is None
     listed = [sorted(solution.options) for solution in tiling.solutions()]
     assert len(listed) == len({tuple(s) for s in listed}) == tiling.count() == 8
 
@@ -152,7 +152,7 @@ def symmetric_tilings(draw: st.DrawFn) -> Tiling:
 
 
 @settings(max_examples=examples(120), deadline=None)
-@given(symmetric_tilings(), st.sampled_from(["auto", "dlx"]))
+@given(symmetric_tilings(), st.sampled_from(["auto", "search"]))
 def test_random_symmetric_tilings_count_the_same(tiling: Tiling, method: str) -> None:
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(registry, "SCOUT_NODES", 0)
@@ -171,7 +171,9 @@ def test_a_declared_group_counts_the_same(no_scout: None, n: int) -> None:
     assert registry.declares_group(problem, "auto", {})
     group = registry.total_group(problem, "auto", {})
     assert group is not None and group.order == 8
-    assert problem.count() == problem.count(symmetry=False) == problem.count("dlx", symmetry=group)
+    assert (
+        problem.count() == problem.count(symmetry=False) == problem.count("search", symmetry=group)
+    )
 
 
 @pytest.mark.parametrize("name", ["queens8", "pento3x20", "scott-pfix", "domino6x6"])
@@ -237,7 +239,7 @@ def test_the_flag_means_the_same_in_every_subcommand(
     status, out, err = run(capsys, "queens", "8", "--count", "--stats")
     assert (status, out) == (0, "92\n") and "broken by default" in err
     status, out, err = run(capsys, "queens", "8", "--count", "--engine", "dlx")
-    assert (status, out) == (0, "92\n") and "method dlx, dancing links" in err
+    assert (status, out) == (0, "92\n") and "method search, dancing links" in err
     status, out, err = run(capsys, "queens", "8", "--count", "--max-nodes", "100000")
     assert (status, out) == (0, "92\n") and "symmetry" not in err
 

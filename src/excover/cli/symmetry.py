@@ -163,9 +163,9 @@ def count(problem: ExactCover, args: argparse.Namespace) -> Outcome:
     try:
         group = _group(problem, args)
     except (LimitReached, common.TimeUp):
-        return Outcome("dlx", "finding the symmetries", None, "timeout")
+        return Outcome("search", "finding the symmetries", None, "timeout")
     except KeyboardInterrupt:
-        return Outcome("dlx", "finding the symmetries", None, "interrupt")
+        return Outcome("search", "finding the symmetries", None, "interrupt")
     search = None
     workers = getattr(args, "workers", None)
     started = time.perf_counter()
@@ -197,9 +197,9 @@ def solutions(
     try:
         group = _group(problem, args)
     except (LimitReached, common.TimeUp):
-        return Outcome("dlx", "finding the symmetries", 0, "timeout", {"solutions": 0})
+        return Outcome("search", "finding the symmetries", 0, "timeout", {"solutions": 0})
     except KeyboardInterrupt:
-        return Outcome("dlx", "finding the symmetries", 0, "interrupt", {"solutions": 0})
+        return Outcome("search", "finding the symmetries", 0, "interrupt", {"solutions": 0})
     search = None
     found = 0
     stopped_by = None

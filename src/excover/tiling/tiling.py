@@ -283,6 +283,7 @@ class Tiling:
         plain search finishes within :data:`~excover.solving.registry.SCOUT_NODES` nodes (a
         count so short gains nothing), or a board without symmetry. ``timeout`` covers
         finding the symmetries (past it, :class:`~excover.LimitReached`)."""
+        method = canonical_method(method, stacklevel=1)
         if self.obstruction is not None or not registry.breaks_by_default(method, options):
             return None
         started = time.monotonic()
@@ -302,6 +303,7 @@ class Tiling:
         symmetry-broken search under the board's group and the exchanges of equal tiles
         (:mod:`excover.symmetry.broken`). Past ``deadline`` (a ``time.monotonic()``
         instant) finding the group raises :class:`~excover.LimitReached`."""
+        method = canonical_method(method, stacklevel=1)
         board = self.board_symmetry(deadline)
         if board.order == 1:
             return None
