@@ -414,11 +414,15 @@ class _Calibration:
         self.log_scale = log_scale
         self.slope = slope
         self.smear = smear
+        self.top = math.inf
         self.errors: list[float] = []
 
     def work(self, size: float) -> float:
         """The expected work of a task of estimated ``size``."""
-        return self.smear * math.exp(self.log_scale + self.slope * math.log(max(size, 1.0)))
+        size = max(size, 1.0)
+        beyond = max(size / self.top, 1.0)
+        size = min(size, self.top)
+        return beyond * self.smear * math.exp(self.log_scale + self.slope * math.log(size))
 
     def left(self, size: float, done: float) -> float:
         """The expected work left in a task of estimated ``size`` that has done ``done``:
@@ -481,6 +485,7 @@ def _calibrated(sizes: list[float], work: list[float], others: list[float]) -> _
         slope = min(max(covariance / (len(logs) - 1) / within, 0.0), 1.0)
         reliability = (reliability + slope) / 2
     calibration = _Calibration(0.0, reliability, 1.0)
+    calibration.top = max(sizes)
     calibration.smear = sum(work) / sum(calibration.work(size) for size in sizes)
     calibration.errors = [w / calibration.work(size) for size, w in zip(sizes, work, strict=True)]
     return calibration
