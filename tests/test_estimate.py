@@ -21,8 +21,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from excover import ExactCover, Search
-from excover.parallel.engine_trees import BitsState, root
 from excover.parallel import probes
+from excover.parallel.engine_trees import BitsState, root
 from excover.parallel.probes import (
     CONFIDENCE,
     NORMAL_DF,

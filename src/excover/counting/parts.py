@@ -26,7 +26,8 @@ from array import array
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from excover.counting.routes import Runner, Work, _tell
+from excover.counting import routes
+from excover.counting.routes import Runner, Work
 from excover.errors import UsageError
 
 if TYPE_CHECKING:
@@ -108,7 +109,7 @@ class Parts(Runner):
                 self.small += 1
                 counted = self.counting.leaf(live)
             else:
-                _tell(self)  # a watcher's next runners are this part's
+                routes._tell(self)  # a watcher's next runners are this part's
                 found = self.count_part(self.counting.problem_of(live), deadline)
                 self.results.append(found)
                 counted = found.count

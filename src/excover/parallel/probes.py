@@ -333,8 +333,9 @@ def estimate(
     samples are shared out evenly among the others. The estimates of the strata add up,
     and so do the variances of those estimates: see :func:`_error` for when a variance
     is not known (then the tree is counted if that is cheap: :func:`_count_if_cheap`),
-    and :func:`spread` for the range they give. ``seed`` seeds the samples (None: a fresh random seed); ``timed``
-    estimates the time of a full count from the engine's speed in the first search.
+    and :func:`spread` for the range they give. ``seed`` seeds the samples (None: a
+    fresh random seed); ``timed`` estimates the time of a full count from the engine's
+    speed in the first search.
     """
     samples = check_samples(SAMPLES if samples is None else samples)
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):

@@ -446,10 +446,13 @@ class _Calibration:
                 width * math.exp(-z * z / 2) / math.sqrt(2 * math.pi) - (reached - error) * tail
             )
             chance += tail
+        # past every error seen, the normal's tail would say the end is near, and nearer
+        # the longer the task runs: a task that outran every error is taken to go on for
+        # as long again as it has run past the largest
+        outrun = max(reached - max(errors), 0.0)
         if chance > 1e-12:
-            return max(beyond / chance, 0.0) * expected
-        # past every error seen by many widths: the normal tail's mean excess
-        return width * width / (reached - max(errors)) * expected
+            return max(beyond / chance, outrun) * expected
+        return max(width * width / (reached - max(errors)), outrun) * expected
 
 
 def _calibrated(sizes: list[float], work: list[float], others: list[float]) -> _Calibration:
