@@ -15,6 +15,5 @@ TIMEOUT: Final[int]
 class LinksEngine(_Driver):
     """One dancing-links search over a problem given as flat arrays."""
 
-    def progress(self) -> float | None: ...
     @property
     def algorithm(self) -> Literal["X", "C", "M"]: ...

@@ -456,39 +456,6 @@ cdef int dance(Variant* variant, State* s, bint count_only, int64_t max_solution
     return status
 
 
-cdef double tree_share(State* s) noexcept nogil:
-    """The share of the search tree walked so far, by Knuth's estimate from the levels'
-    choices: each branch of a node taken as an equal share of it, the branches before a
-    level's current one done, the current one in progress (done when the level is about
-    to try its next). 1 when the search is over. Algorithms X and C: the list of the
-    item a level covered keeps, while the levels below it run, the options it had when
-    the level chose it (covering takes an option out of the other items' lists only)."""
-    cdef Node* nd = s.nd
-    cdef int32_t top = s.run.level, l, item, x, cur
-    cdef double done = 0.0, weight = 1.0
-    cdef int64_t n, r
-    if s.run.phase == FINISHED:
-        return 1.0
-    if s.run.phase != FORWARD:
-        top += 1  # the current level has its option: that option's subtree is done
-    for l in range(top):
-        cur = s.choice[l]
-        item = nd[cur].top
-        n = nd[item].top
-        r = 0
-        x = nd[item].down
-        while x != cur and x != item:
-            r += 1
-            x = nd[x].down
-        if n <= 0:
-            break
-        if l == s.run.level:
-            r += 1  # the option the level is about to move on from is done
-        done += weight * <double>r / <double>n
-        weight /= <double>n
-    return min(done, 1.0)
-
-
 cdef void unwind(Variant* variant, State* s) noexcept nogil:
     """Undo every level of a stopped X or C search, restoring the initial links."""
     cdef Node* nd = s.nd
@@ -895,13 +862,6 @@ cdef class LinksEngine(_Driver):
                 x += 1
             out.append(-self.s.nd[x].top - 1)
         return out
-
-    def progress(self):
-        """The share of the search tree walked so far, by Knuth's estimate (each branch
-        of a node an equal share of it; see ``tree_share``); None on Algorithm M."""
-        if self.algo == ALGO_M:
-            return None
-        return tree_share(&self.s)
 
     @property
     def algorithm(self):
