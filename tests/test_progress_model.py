@@ -18,6 +18,7 @@ from excover.cli.progress import JsonProgress, Progress
 from excover.counting import routes
 from excover.parallel.progress import (
     MIN_SECONDS,
+    Forecast,
     LocalTasks,
     Meter,
     duration,
@@ -312,3 +313,67 @@ def test_the_cli_bar_is_wanted_as_json_with_json_and_progress() -> None:
 
     args = argparse.Namespace(progress=True, json=True)
     assert isinstance(progress(args, desc="count", unit="node"), JsonProgress)
+
+
+def apart(path: Path) -> ExactCover:
+    """Two copies of the problem of DLX file ``path`` with their items renamed apart: a
+    problem that falls apart into two parts."""
+    rows = [line.split() for line in path.read_text().splitlines()]
+    rows = [row for row in rows if row and not row[0].startswith("|")]
+    head = rows[0] + ["|"] * ("|" not in rows[0])
+    cut = head.index("|")
+
+    def renamed(k: str, names: list[str]) -> list[str]:
+        return [f"{k}.{name}" for name in names]
+
+    items = [*renamed("a", head[:cut]), *renamed("b", head[:cut]), "|"]
+    items += [*renamed("a", head[cut + 1 :]), *renamed("b", head[cut + 1 :])]
+    text = [" ".join(items)] + [" ".join(renamed(k, row)) for k in "ab" for row in rows[1:]]
+    return ExactCover.from_dlx("\n".join(text) + "\n")
+
+
+def test_the_parts_route_s_bar_moves_on_over_the_parts(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two parts, each raced: the bar shows the whole count's share (the parts counted
+    and the share of the one under way), which never goes back when the second part
+    starts, passes the middle while that part runs, and ends at 100%."""
+    from excover.solving import by_routes
+
+    monkeypatch.setattr(by_routes, "DRAW_EVERY", 0.0)
+    bars: list[Recorder] = []
+
+    def make(description: str, unit: str) -> Recorder:
+        bars.append(Recorder())
+        return bars[-1]
+
+    problem = apart(KNUTH / "queens10.dlx")
+    outcome = registry.run_count(problem, Request("auto", bar=make))
+    assert outcome.count == 724 * 724 and outcome.route is not None
+    assert outcome.route["name"] == "parts"
+    shares = [done for done, total in bars[-1].sets if total]
+    assert shares == sorted(shares)
+    assert any(50 <= share < 100 for share in shares)
+    assert bars[-1].finished == 100
+
+
+def test_a_task_that_outran_every_finished_one_shows_more_time_left_as_it_runs() -> None:
+    """Six tasks of one size finished in a second each; a seventh of the same size runs
+    on and on: past them, its time left grows with the time it has run (it is taken to
+    go on as long again), never dwindling to nothing."""
+    forecast = Forecast(700.0)
+    for _ in range(6):
+        forecast.finished(1.0, 100.0, 100)
+    lefts = [forecast.remaining([(100.0, ran)], [], 2) for ran in (2.0, 4.0, 8.0, 16.0)]
+    assert all(left is not None for left in lefts)
+    assert lefts == sorted(lefts)  # type: ignore[type-var]
+    assert lefts[-1] is not None and lefts[-1] >= 8.0
+
+
+def test_an_estimate_beyond_those_finished_is_taken_at_its_word() -> None:
+    """Finished tasks estimated 1,000 to 6,000 all took 5,000 nodes (a fit that says the
+    estimates tell nothing); a task estimated 600,000 is not called a 5,000-node task:
+    beyond the estimates finished, its own is its measure."""
+    forecast = Forecast(700_000.0)
+    for k in range(1, 7):
+        forecast.finished(1.0, 1000.0 * k, 5000)
+    left = forecast.remaining([(600_000.0, 0.001)], [], 2)
+    assert left is not None and left >= 50.0  # a task of the finished ones' size: ~1 s

@@ -26,6 +26,7 @@ from array import array
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from excover.counting import routes
 from excover.counting.routes import Runner, Work
 from excover.errors import UsageError
 
@@ -89,6 +90,18 @@ class Parts(Runner):
         """The search nodes of every route on the parts counted by a choice of route."""
         return sum(work.nodes for found in self.results for work in found.work.values())
 
+    def share(self, inside: float | None) -> float:
+        """The share of the count done, given the share ``inside`` the part being
+        counted (None: unknown, taken as 0): the parts counted by a choice of route,
+        each an equal share (the small ones take no time), and that share of the part
+        under way."""
+        if self.count is not None:
+            return 1.0
+        big = sum(len(live) >= SMALL_OPTIONS for live in self.parts)
+        if big == 0:
+            return 0.0
+        return min((len(self.results) + (inside or 0.0)) / big, 1.0)
+
     def _step(self, seconds: float | None, deadline: float | None) -> int | None:
         total = 1
         for live in self.parts:
@@ -96,6 +109,7 @@ class Parts(Runner):
                 self.small += 1
                 counted = self.counting.leaf(live)
             else:
+                routes._tell(self)  # a watcher's next runners are this part's
                 found = self.count_part(self.counting.problem_of(live), deadline)
                 self.results.append(found)
                 counted = found.count

@@ -23,7 +23,7 @@ import math
 import random
 import time
 from collections.abc import Callable
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from fractions import Fraction
 from typing import Any
 
@@ -42,6 +42,10 @@ SAMPLES = 1000
 #: Search nodes (and seconds) of the exact count an estimate tries first.
 EXACT_NODES = 100_000
 EXACT_SECONDS = 0.25
+#: When the samples cannot measure their error, the tree is counted if that is
+#: projected to take no longer than the estimate took: within this many times that
+#: time and the nodes estimated (:func:`_count_if_cheap`).
+COUNT_SLACK = 2.0
 #: Probes per stratum (see :func:`top_of_tree`): the top of the tree has at most
 #: ``samples // PER_STRATUM`` nodes at the depth where the strata are taken.
 PER_STRATUM = 8
@@ -51,8 +55,14 @@ SHAPE_PROBES = 300
 SUBTREE_NODES = 200
 #: A subtree of more than GUARD * SUBTREE_NODES nodes is probed into, not counted.
 GUARD = 100
-#: Standard errors on each side of an estimate in :meth:`Estimate.interval`.
+#: Standard errors on each side of an estimate in :meth:`Estimate.interval`, when the
+#: samples of each stratum are many; fewer widen it to the same confidence
+#: (:data:`CONFIDENCE`) by Student's t (:func:`spread`).
 SPREAD = 3.0
+#: The confidence of a range: that of :data:`SPREAD` standard errors of a normal.
+CONFIDENCE = math.erf(SPREAD / math.sqrt(2))
+#: Degrees of freedom from which Student's t is taken as the normal.
+NORMAL_DF = 1000
 
 
 @dataclass(frozen=True)
@@ -174,15 +184,18 @@ class Estimate:
     solutions_error: float = 0.0
     exact: bool = False
     cutoff: int | None = None
+    df: int | None = None
 
     def interval(self, what: str = "solutions") -> tuple[float, float]:
         """A range for ``"solutions"`` or ``"nodes"``: the estimate plus or minus
-        :data:`SPREAD` standard errors (never below 0); a single point when exact."""
+        :func:`spread` ``(df)`` standard errors (:data:`SPREAD` when ``df`` is None),
+        never below 0; a single point when exact."""
         if what not in ("solutions", "nodes"):
             raise UsageError(f"an interval is for 'solutions' or 'nodes', not {what!r}")
         value = self.solutions if what == "solutions" else self.nodes
         error = self.solutions_error if what == "solutions" else self.nodes_error
-        return max(value - SPREAD * error, 0.0), value + SPREAD * error
+        wide = SPREAD if self.df is None else spread(self.df)
+        return max(value - wide * error, 0.0), value + wide * error
 
     def as_dict(self) -> dict[str, Any]:
         """The estimate as a JSON-ready dictionary, with both intervals; a figure beyond
@@ -191,6 +204,47 @@ class Estimate:
         result["solutions_interval"] = list(self.interval("solutions"))
         result["nodes_interval"] = list(self.interval("nodes"))
         return {key: _finite(value) for key, value in result.items()}
+
+
+def spread(df: int) -> float:
+    """The standard errors on each side of a range of :data:`CONFIDENCE` (that of
+    :data:`SPREAD` standard errors of a normal) when the variance is estimated with
+    ``df`` degrees of freedom: Student's t quantile, found by bisection on its
+    distribution (:func:`_t_within`). An estimate's variance adds up those of its strata,
+    each from its own few samples: it is then most often too small where the samples are
+    heavy-tailed, and the fewest samples of a stratum less one is the safe count of its
+    degrees of freedom (Satterthwaite's lower bound)."""
+    if df >= NORMAL_DF:
+        return SPREAD
+    df = max(df, 1)
+    low, high = SPREAD, 1e6
+    for _ in range(100):
+        middle = (low + high) / 2
+        if _t_within(middle, df) < CONFIDENCE:
+            low = middle
+        else:
+            high = middle
+    return high
+
+
+def _t_within(t: float, df: int) -> float:
+    """The chance that Student's t with ``df`` (a whole number) degrees of freedom lies
+    within ``t`` of 0 (Abramowitz and Stegun, 26.7.3 and 26.7.4)."""
+    theta = math.atan(t / math.sqrt(df))
+    cos2 = math.cos(theta) ** 2
+    if df % 2 == 0:
+        term = total = 1.0
+        for k in range(2, df, 2):
+            term *= cos2 * (k - 1) / k
+            total += term
+        return math.sin(theta) * total
+    if df == 1:
+        return 2 * theta / math.pi
+    term = total = 1.0
+    for k in range(3, df, 2):
+        term *= cos2 * (k - 1) / k
+        total += term
+    return 2 / math.pi * (theta + math.sin(theta) * math.cos(theta) * total)
 
 
 def _finite(value: Any) -> Any:
@@ -261,8 +315,10 @@ def estimate(
     A stratum whose first sample made no random choice is known exactly; the other
     samples are shared out evenly among the others. The estimates of the strata add up,
     and so do the variances of those estimates: see :func:`_error` for when a variance
-    is not known. ``seed`` seeds the samples (None: a fresh random seed); ``timed``
-    estimates the time of a full count from the engine's speed in the first search.
+    is not known (then the tree is counted if that is cheap: :func:`_count_if_cheap`),
+    and :func:`spread` for the range they give. ``seed`` seeds the samples (None: a
+    fresh random seed); ``timed`` estimates the time of a full count from the engine's
+    speed in the first search.
     """
     samples = check_samples(SAMPLES if samples is None else samples)
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
@@ -302,18 +358,47 @@ def estimate(
         updates += Fraction(sum(s.updates for s in values), len(values))
     nodes_parts = [[s.nodes for s in found[number]] for number in unknown]
     solutions_parts = [[s.solutions for s in found[number]] for number in unknown]
+    nodes_error, solutions_error = _error(nodes_parts), _error(solutions_parts)
+    if math.isinf(nodes_error) and math.isinf(solutions_error):
+        counted_now = _count_if_cheap(problem, as_float(nodes), as_float(updates) / speed, started)
+        if counted_now is not None:
+            return counted_now if timed else replace(counted_now, seconds=None)
     seconds = as_float(updates) / speed if timed else None
+    fewest = min((len(found[number]) for number in unknown), default=0)
     return Estimate(
         as_float(nodes),
         as_float(solutions),
         as_float(updates),
-        _error(nodes_parts),
+        nodes_error,
         seconds,
         samples,
-        _error(solutions_parts),
+        solutions_error,
         False,
         cutoff,
+        fewest - 1 if fewest else None,
     )
+
+
+def _count_if_cheap(
+    problem: Problem, nodes: float, seconds: float, started: float
+) -> Estimate | None:
+    """The exact figures, when the samples cannot measure their error (they all agreed)
+    and a count of the ``nodes`` they estimate, projected to take ``seconds``, costs no
+    more than the estimate has taken since ``started``: a count within that time (and
+    :data:`COUNT_SLACK` times the nodes); None when it is dearer or does not end so."""
+    spent = time.perf_counter() - started
+    if not seconds <= spent or not nodes < math.inf:
+        return None
+    budget = int(COUNT_SLACK * nodes) + EXACT_NODES
+    search = Search(problem, max_nodes=budget, timeout=max(COUNT_SLACK * spent, EXACT_SECONDS))
+    begun = time.perf_counter()
+    try:
+        counted = search.count()
+    except LimitReached:
+        return None
+    stats = search.stats
+    took = time.perf_counter() - begun
+    return Estimate(stats.nodes, counted, stats.updates, 0.0, took, 0, exact=True)
 
 
 def _share_out(

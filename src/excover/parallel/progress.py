@@ -410,11 +410,15 @@ class _Calibration:
         self.log_scale = log_scale
         self.slope = slope
         self.smear = smear
+        self.top = math.inf
         self.errors: list[float] = []
 
     def work(self, size: float) -> float:
         """The expected work of a task of estimated ``size``."""
-        return self.smear * math.exp(self.log_scale + self.slope * math.log(max(size, 1.0)))
+        size = max(size, 1.0)
+        beyond = max(size / self.top, 1.0)
+        size = min(size, self.top)
+        return beyond * self.smear * math.exp(self.log_scale + self.slope * math.log(size))
 
     def left(self, size: float, done: float) -> float:
         """The expected work left in a task of estimated ``size`` that has done ``done``:
@@ -438,10 +442,13 @@ class _Calibration:
                 width * math.exp(-z * z / 2) / math.sqrt(2 * math.pi) - (reached - error) * tail
             )
             chance += tail
+        # past every error seen, the normal's tail would say the end is near, and nearer
+        # the longer the task runs: a task that outran every error is taken to go on for
+        # as long again as it has run past the largest
+        outrun = max(reached - max(errors), 0.0)
         if chance > 1e-12:
-            return max(beyond / chance, 0.0) * expected
-        # past every error seen by many widths: the normal tail's mean excess
-        return width * width / (reached - max(errors)) * expected
+            return max(beyond / chance, outrun) * expected
+        return max(width * width / (reached - max(errors)), outrun) * expected
 
 
 def _calibrated(sizes: list[float], work: list[float], others: list[float]) -> _Calibration:
@@ -477,6 +484,7 @@ def _calibrated(sizes: list[float], work: list[float], others: list[float]) -> _
         slope = min(max(covariance / (len(logs) - 1) / within, 0.0), 1.0)
         reliability = (reliability + slope) / 2
     calibration = _Calibration(0.0, reliability, 1.0)
+    calibration.top = max(sizes)
     calibration.smear = sum(work) / sum(calibration.work(size) for size in sizes)
     calibration.errors = [w / calibration.work(size) for size, w in zip(sizes, work, strict=True)]
     return calibration

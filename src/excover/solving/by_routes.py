@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from typing import Any
 
     from excover.counting import CountResult
+    from excover.counting.parts import Parts
     from excover.counting.routes import Runner
     from excover.preprocess import PreprocessStats
     from excover.problem import Problem
@@ -35,7 +36,9 @@ class RaceBar:
     """The watcher of a count by routes (:func:`excover.counting.routes.watching`): it
     notes each runner that works (``running``: the last one) and draws the bar, in
     percent, from the runner furthest ahead that measures its share done (see the
-    module notes)."""
+    module notes). Under the parts route, the runners are those of the part being
+    counted, and the share is the whole count's (:meth:`Parts.share
+    <excover.counting.parts.Parts.share>`)."""
 
     def __init__(self, bar: Bar, clock: Callable[[], float] = time.monotonic) -> None:
         self.bar = bar
@@ -43,10 +46,18 @@ class RaceBar:
         self.seen: dict[int, Runner] = {}
         self.sizes: dict[int, SearchBar] = {}  # the probes of searches that tell no share
         self.running: Runner | None = None
+        self.parts: Parts | None = None  # the parts route, when it counts
         self.drawn = -math.inf
 
     def __call__(self, runner: Runner) -> None:
-        self.seen[id(runner)] = runner
+        from excover.counting.parts import Parts
+
+        if isinstance(runner, Parts):  # a new part: the runners seen were the last part's
+            self.parts = runner
+            self.seen.clear()
+            self.sizes.clear()
+        else:
+            self.seen[id(runner)] = runner
         self.running = runner
         if not self.bar.shown:
             return
@@ -55,6 +66,8 @@ class RaceBar:
             return
         self.drawn = now
         ahead, share = self.ahead()
+        if self.parts is not None:  # the share of the whole count, over its parts
+            share = self.parts.share(share)
         shown = ahead or runner
         nodes = shown.nodes or None
         if share is None:
