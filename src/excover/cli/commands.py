@@ -189,9 +189,10 @@ solutions, of search nodes and of updates of a dancing-links count, and its time
 with a range (the confidence of three standard errors of a normal, by Student's t on the
 fewest samples of a stratum), or "no range" when the random samples cannot measure their
 error (they all agreed, on a tree too big to count in the estimate's time). A tree small
-enough is searched in full and the figures are exact; otherwise random samples go down the tree of the engine that
-would count (stratified at its top, one path per number of items closed by Algorithm M's
-null branch), and count in full the small subtrees they reach (p.estimate() in the API).
+enough is searched in full and the figures are exact; otherwise random samples go down
+the tree of the engine that would count (stratified at its top, one path per number of
+items closed by Algorithm M's null branch), and count in full the small subtrees they
+reach (p.estimate() in the API).
 
 {_FORMAT}"""
 
