@@ -92,7 +92,10 @@ def test_a_tiling_counts_the_same_with_and_without_its_board_symmetry(
 ) -> None:
     tiling = TILINGS[name]()
     found = tiling.total_count(method, {})
-    assert found is not None, "every board here has symmetries, and the count uses them"
+    if found is None:  # auto pins a free tile, or counts the whole problem by its routes
+        assert method == "auto" and tiling.symmetry.total() is None
+        assert tiling.count(method) == tiling.count("search", symmetry=False)
+        return
     number, total = found
     assert number == tiling.count(method) == tiling.count(method, symmetry=False)
     assert number == tiling.problem.count(method="search", symmetry=False)
@@ -159,7 +162,10 @@ def test_random_symmetric_tilings_count_the_same(tiling: Tiling, method: str) ->
         assert tiling.count(method) == tiling.count(method, symmetry=False)
         found = tiling.total_count(method, {})
     if tiling.obstruction is None and tiling.symmetry.option_order > 1:
-        assert found is not None and found[0] == tiling.problem.count(symmetry=False)
+        if method == "auto" and tiling.symmetry.total() is None:
+            assert found is None  # auto breaks a board group only by a pinned tile
+        else:
+            assert found is not None and found[0] == tiling.problem.count(symmetry=False)
 
 
 # ----- exact cover problems: the declared group, and .dlx files left alone
@@ -246,7 +252,7 @@ def test_the_flag_means_the_same_in_every_subcommand(
 
 def test_the_timeout_covers_finding_the_group(tmp_path: Path) -> None:
     """The automorphism group of the 16 x 16 Latin square problem takes far longer to
-    find than a second; ``--timeout 1`` stops the command while it is being found, exit
+    find than a few seconds; ``--timeout 3`` stops the command while it is being found, exit
     status 1 (generous bound: start-up and a loaded machine)."""
     n = 16
     problem = ExactCover(primary=[f"{k}{a}_{b}" for k in "xrc" for a in range(n) for b in range(n)])
@@ -258,7 +264,7 @@ def test_the_timeout_covers_finding_the_group(tmp_path: Path) -> None:
     problem.write(path)
     argv = [sys.executable, "-m", "excover", "count", str(path), "--break-symmetry"]
     started = time.monotonic()
-    done = subprocess.run([*argv, "--timeout", "1"], capture_output=True, text=True, timeout=120)
+    done = subprocess.run([*argv, "--timeout", "3"], capture_output=True, text=True, timeout=120)
     assert done.returncode == 1, done.stderr
     assert "finding the symmetries" in done.stderr and "stopped by --timeout" in done.stderr
     assert time.monotonic() - started < 60

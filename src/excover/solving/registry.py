@@ -27,6 +27,7 @@ if TYPE_CHECKING:
 __all__ = [
     "SCOUT_NODES",
     "breaks_by_default",
+    "breaks_by_search",
     "broken",
     "check_no_symmetry",
     "declares_group",
@@ -141,6 +142,18 @@ def declares_group(problem: Problem, method: str, options: SearchOptions) -> boo
     """Whether a count of every solution of ``problem`` may break a group by default:
     one it declares, known without a search, and :func:`breaks_by_default`."""
     return problem.declared_symmetries() is not None and breaks_by_default(method, options)
+
+
+def breaks_by_search(method: str) -> bool:
+    """Whether a default count of a tiling by ``method`` may become a symmetry-broken
+    search of the whole problem: only a method that is one search anyway. On tilings
+    ``"auto"`` races routes whose counts (the ZDD, the frontier count) can be
+    exponentially faster than any search (a .cmb count of 20,000 digits never ended as
+    a broken search), so it takes only the pinned problem, which it counts by any route."""
+    from excover.names import METHOD_TRAITS
+
+    traits = METHOD_TRAITS.get(method)
+    return traits is not None and traits.one_search
 
 
 def total_group(problem: Problem, method: str, options: SearchOptions) -> Group | None:

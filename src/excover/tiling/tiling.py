@@ -26,7 +26,7 @@ import numpy as np
 import numpy.typing as npt
 
 from excover.errors import UsageError, check_limit
-from excover.names import METHOD_TRAITS, canonical_method
+from excover.names import canonical_method
 from excover.problem import SearchOptions
 from excover.solving import ExactCover, registry
 from excover.tiling.geometry import SOLID_GRIDS
@@ -299,16 +299,18 @@ class Tiling:
         """How a count of every tiling by ``method`` uses the board's symmetries, or None
         when it cannot: a free tile pinned to one placement per orbit, the count of that
         smaller problem times the group's order (any method, see
-        :mod:`excover.tiling.symmetry`); else, for a method that searches, a
-        symmetry-broken search under the board's group and the exchanges of equal tiles
-        (:mod:`excover.symmetry.broken`). Past ``deadline`` (a ``time.monotonic()``
-        instant) finding the group raises :class:`~excover.LimitReached`."""
+        :mod:`excover.tiling.symmetry`); else, for a method that is one search
+        (:func:`~excover.solving.registry.breaks_by_search`: not ``"auto"``, whose
+        other routes may be far faster), a symmetry-broken search under the board's
+        group and the exchanges of equal tiles (:mod:`excover.symmetry.broken`). Past
+        ``deadline`` (a ``time.monotonic()`` instant) finding the group raises
+        :class:`~excover.LimitReached`."""
         method = canonical_method(method, stacklevel=1)
         board = self.board_symmetry(deadline)
         if board.order == 1:
             return None
         pinned = board.total()
-        if pinned is not None or not METHOD_TRAITS[method].searches:
+        if pinned is not None or not registry.breaks_by_search(method):
             return pinned
         from excover.symmetry import Group
         from excover.tiling.symmetry import Total
