@@ -271,4 +271,7 @@ def test_a_timeout_stops_the_smallest_images(
     problem.write(path)
     assert main(["count", str(path), "--up-to-symmetry", "--timeout", "0.3"]) == 1
     out, err = capsys.readouterr()
-    assert out == "" and "stopped by --timeout" in err and "smallest images" in err
+    assert out == "" and "stopped by --timeout" in err
+    # the command finds the group first, which the timeout also covers: on a busy
+    # machine it may stop there, before the testing the API call above stopped in
+    assert "smallest images" in err or "finding the symmetries" in err

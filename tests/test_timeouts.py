@@ -124,11 +124,16 @@ def test_a_zdd_count_stops_with_no_partial_count(
 
 
 def test_puzzle_counts_stop(capsys: pytest.CaptureFixture[str], perm30: str) -> None:
-    for argv in (["queens", "20", "--count"], ["sudoku", "--count", EMPTY9]):
+    for argv in (["queens", "20", "--count", "--no-break-symmetry"], ["sudoku", "--count", EMPTY9]):
         status, out, err, seconds, overhead = timed(capsys, *argv)
         assert_stopped(status, err, seconds, overhead=overhead)
         assert "so far); the result is partial" in err
         assert int(out.split()[-1]) >= 0
+    # By default the queens' declared group is broken, and that count keeps no partial
+    # figure yet: it stops as promptly, and says so.
+    status, out, err, seconds, overhead = timed(capsys, "queens", "20", "--count")
+    assert_stopped(status, err, seconds, overhead=overhead)
+    assert "broken by default" in err and "(no partial count); the result is partial" in err
     for method in ("auto", "xcc", "sat"):
         status, out, err, seconds, overhead = timed(
             capsys, "nonogram", perm30, "--count", "--method", method

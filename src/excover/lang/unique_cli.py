@@ -124,6 +124,7 @@ def add_unique_command(commands: Any) -> None:
             "workers": "its searches are many and short; it runs them in this process",
             "stats": "the proposals say what was proved, each by a count",
             "up_to_symmetry": "each proposal is a change of the board as it lies",
+            "break_symmetry": "each proposal is proved by counts of the board as it lies",
             "max_nodes": "its searches are bounded by --limit and --timeout",
             "progress": "its searches are many and short",
             "preprocess": reason,
