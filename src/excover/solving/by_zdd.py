@@ -134,7 +134,7 @@ class _Stop:
         self.stopped_by: str | None = None
 
     def __enter__(self) -> None:
-        pass
+        """Nothing to set up: the run starts its clock when the stop is made."""
 
     def __exit__(self, kind: object, error: BaseException | None, trace: object) -> bool:
         if isinstance(error, TimeUp):
