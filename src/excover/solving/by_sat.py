@@ -63,8 +63,8 @@ def solutions(problem: Problem, request: Request, emit: Callable[[list[int]], No
     started = time.monotonic()
     try:
         for solution in sat_solutions(problem, solver, amo, limit, timeout=request.time_left()):
-            found += 1
             emit(solution)
+            found += 1  # counted once handed out: a stop inside emit leaves it out
     except LimitReached:
         stopped_by = "timeout"
     except KeyboardInterrupt:

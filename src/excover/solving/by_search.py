@@ -301,8 +301,8 @@ def solutions(problem: Problem, request: Request, emit: Callable[[list[int]], No
     def body() -> None:
         nonlocal found
         for solution in slices.solutions(request.limit):
-            found += 1
             emit(solution)
+            found += 1  # counted once handed out: a stop inside emit leaves it out
 
     stopped_by = slices.run(body)
     bar.close(search)

@@ -112,8 +112,8 @@ def solutions(problem: Problem, request: Request, emit: Callable[[list[int]], No
     with run, alarm(request.time_left()):
         listing = dxz.Listing(problem, run.bound)
         for solution in listing:
-            found += 1
             emit(solution)
+            found += 1  # counted once handed out: a stop inside emit leaves it out
             if found == limit:
                 run.stopped_by = "limit"
                 break
