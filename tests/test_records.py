@@ -1,0 +1,63 @@
+"""The new terms of benchmarks/data/records/ and the docs' records page (issue #58).
+
+A term enters ``terms.json`` once two routes agree on it. These tests hold the file to
+that and to its evidence: every route of a term gives its value, a ledger named by a
+route loads as a resumed run would load it (the problem rebuilt from today's code, its
+checksum and subproblems checked) and is complete, with the term as its total, and the
+records page of the docs shows each term with its value and each route's CPU time.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from excover.parallel.checkpoint import Checkpoint
+from excover.sequences import problem
+
+ROOT = Path(__file__).resolve().parent.parent
+RECORDS = ROOT / "benchmarks" / "data" / "records"
+PAGE = ROOT / "docs" / "records.md"
+TERMS: list[dict[str, Any]] = json.loads((RECORDS / "terms.json").read_text())
+
+
+def ledgers(entry: dict[str, Any]) -> list[Path]:
+    """The ledgers (``ID-N.json``) that the routes of ``entry`` name."""
+    names = {name for route in entry["routes"] for name in re.findall(r"\S+\.json", route["route"])}
+    return [RECORDS / name for name in sorted(names)]
+
+
+def test_every_term_is_agreed_by_two_routes() -> None:
+    assert TERMS, "terms.json lists no term"
+    for entry in TERMS:
+        routes = entry["routes"]
+        assert len(routes) >= 2, entry["sequence"]
+        assert len({route["route"] for route in routes}) == len(routes)
+        assert {route["value"] for route in routes} == {entry["value"]}
+        assert all(route["cpu_seconds"] > 0 for route in routes)
+
+
+@pytest.mark.parametrize("entry", TERMS, ids=lambda e: f"{e['sequence']}({e['n']})")
+def test_a_term_is_the_total_of_its_complete_ledger(entry: dict[str, Any]) -> None:
+    paths = ledgers(entry)
+    assert paths, "no route of the term keeps a ledger"
+    for path in paths:
+        state = Checkpoint.load(path, problem(entry["sequence"], entry["n"]), "search")
+        assert state is not None, path
+        assert state.complete, path
+        assert len(state.done) == len(state.subproblems)
+        assert state.count == int(entry["value"])
+
+
+def test_the_records_page_shows_every_term_and_route() -> None:
+    page = PAGE.read_text()
+    for entry in TERMS:
+        sequence, n = entry["sequence"], entry["n"]
+        assert f"[{sequence}](https://oeis.org/{sequence})({n})" in page
+        assert f"**{int(entry['value']):,}**" in page
+        for route in entry["routes"]:
+            assert f"{round(route['cpu_seconds']):,} s" in page, route["route"]
