@@ -16,7 +16,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from excover import ExactCover, ExcoverError, UsageError
+from excover import ExactCover, ExcoverError, UsageError, nonogram
+from excover.sat.solve import solutions as sat_solutions
 
 T = TypeVar("T")
 
@@ -197,8 +198,10 @@ def test_random_solutions(solution: object) -> None:
         lambda p, limit: p.solutions(limit=limit),
         lambda p, limit: p.solutions(limit=limit, up_to_symmetry=True),
         lambda p, limit: p.search().solutions(limit),
+        lambda p, limit: sat_solutions(p, limit=limit),
+        lambda p, limit: nonogram.solutions([[1]], [[1]], limit=limit),
     ],
-    ids=["solutions", "up_to_symmetry", "search"],
+    ids=["solutions", "up_to_symmetry", "search", "sat", "nonogram"],
 )
 def test_a_limit_that_is_no_number_of_solutions_is_refused(listing: Any, limit: object) -> None:
     """Every listing refuses, before it yields anything, a limit that is not a whole

@@ -148,6 +148,29 @@ def _symmetry_flags(parser: argparse.ArgumentParser, listing: bool) -> None:
         common.add_flag(parser, "break_symmetry")
 
 
+#: What FILE is, for the commands that take any problem.
+_ANY_PROBLEM = (
+    "the problem in Knuth's DLX format, a BurrTools .xmpuzzle file, or a board with --pieces"
+)
+
+
+def _problem_command(
+    commands: Any,
+    name: str,
+    read_board: BoardReader,
+    help: str,
+    description: str,
+    epilog: str | None = common.EPILOG_SHORT,
+    what: str = _ANY_PROBLEM,
+) -> argparse.ArgumentParser:
+    """Add the command ``name`` over one exact cover problem (see :func:`add_command`):
+    FILE (``what`` it may be), and the flags that make it a board to tile."""
+    parser = add_command(commands, name, help=help, description=description, epilog=epilog)
+    add_input(parser, what)
+    _tiling_flags(parser, read_board)
+    return parser
+
+
 def _tiling_flags(parser: argparse.ArgumentParser, read_board: BoardReader) -> None:
     """``--pieces`` and its companions: FILE is then a board to tile (see
     :mod:`excover.tiling.files`), read by ``read_board``."""
@@ -203,12 +226,9 @@ def add_problem_commands(commands: Any, read_board: BoardReader) -> None:
     package, above this layer, provides it)."""
     from excover.cli.task_flags import add_task_options
 
-    count = add_command(commands, "count", help="count the solutions", description=_COUNT)
-    add_input(
-        count,
-        "the problem in Knuth's DLX format, a BurrTools .xmpuzzle file, or a board with --pieces",
+    count = _problem_command(
+        commands, "count", read_board, help="count the solutions", description=_COUNT
     )
-    _tiling_flags(count, read_board)
     add_method(count)
     add_limits(count)
     common.add_max_memory(count)
@@ -226,12 +246,9 @@ def add_problem_commands(commands: Any, read_board: BoardReader) -> None:
     add_task_options(count)  # --workers, --tasks, --checkpoint, --progress
     count.set_defaults(run=_count)
 
-    solve = add_command(commands, "solve", help="print solutions", description=_SOLVE)
-    add_input(
-        solve,
-        "the problem in Knuth's DLX format, a BurrTools .xmpuzzle file, or a board with --pieces",
+    solve = _problem_command(
+        commands, "solve", read_board, help="print solutions", description=_SOLVE
     )
-    _tiling_flags(solve, read_board)
     add_method(
         solve,
         help="auto (default): search, as p.solutions(); search: a compiled search (dancing "
@@ -261,15 +278,15 @@ def add_problem_commands(commands: Any, read_board: BoardReader) -> None:
     )
     solve.set_defaults(run=_solve)
 
-    dimacs = add_command(
+    dimacs = _problem_command(
         commands,
         "dimacs",
+        read_board,
         help="write the problem as a SAT formula (DIMACS CNF, or Knuth's SAT format)",
         description=_DIMACS,
         epilog=None,
+        what="the problem in Knuth's DLX format (a board with --pieces)",
     )
-    add_input(dimacs, "the problem in Knuth's DLX format (a board with --pieces)")
-    _tiling_flags(dimacs, read_board)
     _problem_flag(dimacs)
     dimacs.add_argument(
         "-o", "--output", metavar="OUT", default="-", help="output file (default: stdout)"
@@ -291,18 +308,14 @@ def add_problem_commands(commands: Any, read_board: BoardReader) -> None:
     )
     dimacs.set_defaults(run=_dimacs)
 
-    estimate = add_command(
+    estimate = _problem_command(
         commands,
         "estimate",
+        read_board,
         help="estimate the size of the search before running it",
         description=_ESTIMATE,
         epilog=common.exit_statuses("--timeout", "nothing printed", "nothing printed"),
     )
-    add_input(
-        estimate,
-        "the problem in Knuth's DLX format, a BurrTools .xmpuzzle file, or a board with --pieces",
-    )
-    _tiling_flags(estimate, read_board)
     _problem_flag(estimate)
     estimate.add_argument(
         "--samples",

@@ -239,7 +239,7 @@ def _count_tasks(
     )
     try:
         with ctrl_c:
-            stopped_by = _collect(runs, state, bar, deadline, args, save, ctrl_c)
+            stopped_by = _collect(runs, state, _Watch(args, bar, deadline, save, ctrl_c))
     except KeyboardInterrupt:
         stopped_by = "interrupt"
     except TimeUp:
@@ -373,7 +373,7 @@ def _drive(
     steps = run.steps()
     try:
         with _DeferredCtrlC() as ctrl_c:
-            return _follow(steps, run, bar, deadline, args, save, ctrl_c)
+            return _follow(steps, run, _Watch(args, bar, deadline, save, ctrl_c))
     except KeyboardInterrupt:
         return "interrupt"
     finally:
@@ -395,31 +395,16 @@ def connect_dask(address: str) -> Any:
         raise UsageError(f"cannot reach the Dask scheduler at {address}: {exc}") from None
 
 
-def _follow(
-    steps: Generator[bool],
-    run: ClusterRun,
-    bar: TaskBar,
-    deadline: float | None,
-    args: argparse.Namespace,
-    save: Callable[[], None],
-    ctrl_c: _DeferredCtrlC,
-) -> str | None:
+def _follow(steps: Generator[bool], run: ClusterRun, watch: _Watch) -> str | None:
     """Follow a cluster run, drawing the bar (with the share done by the tasks running,
     :meth:`~excover.parallel.cluster.ClusterRun.progress`) and saving the ledger now
     and then; what stopped it early, or None."""
     ledger = run.ledger
-    saved = time.monotonic()
     for changed in steps:
-        if ctrl_c.pressed:
-            return "interrupt"
-        bar.draw(run.progress() * ledger.total_size(), ledger)
-        now = time.monotonic()
-        if deadline is not None and now >= deadline and not ledger.complete:
-            return "timeout"
-        if changed and now - saved >= args.checkpoint_every:
-            save()
-            saved = now
-    return "interrupt" if ctrl_c.pressed else None
+        stopped = watch.stopped(run.progress() * ledger.total_size(), ledger, changed)
+        if stopped is not None:
+            return stopped
+    return "interrupt" if watch.ctrl_c.pressed else None
 
 
 def automatic_checkpoint(digest: str, method: str) -> Path | None:
@@ -493,35 +478,57 @@ def _swallow(signum: int, frame: FrameType | None) -> None:
     """A SIGINT handler that does nothing (see :class:`_DeferredCtrlC`)."""
 
 
+class _Watch:
+    """What a count's loop does after each step, on local processes as on a cluster:
+    stop at Ctrl-C, draw the bar, stop at the deadline, and ``save()`` the checkpoint
+    (or ledger) every ``--checkpoint-every`` seconds."""
+
+    def __init__(
+        self,
+        args: argparse.Namespace,
+        bar: TaskBar,
+        deadline: float | None,
+        save: Callable[[], None],
+        ctrl_c: _DeferredCtrlC,
+    ) -> None:
+        self.every: float = args.checkpoint_every
+        self.saved = time.monotonic()
+        self.bar = bar
+        self.deadline = deadline
+        self.save = save
+        self.ctrl_c = ctrl_c
+
+    def stopped(self, done: float, state: Checkpoint, changed: bool = True) -> str | None:
+        """After a step (``changed``: one that changed ``state``, ``done`` of its
+        estimated size counted): ``"interrupt"``, ``"timeout"``, or None to go on."""
+        if self.ctrl_c.pressed:
+            return "interrupt"
+        self.bar.draw(done, state)
+        now = time.monotonic()
+        if self.deadline is not None and now >= self.deadline and not state.complete:
+            return "timeout"
+        if changed and now - self.saved >= self.every:
+            self.save()
+            self.saved = now
+        return None
+
+
 def _collect(
-    runs: Generator[tuple[int, TaskResult] | None],
-    state: Checkpoint,
-    bar: TaskBar,
-    deadline: float | None,
-    args: argparse.Namespace,
-    save: Callable[[], None],
-    ctrl_c: _DeferredCtrlC,
+    runs: Generator[tuple[int, TaskResult] | None], state: Checkpoint, watch: _Watch
 ) -> str | None:
     """Take the finished subproblems into ``state`` as they come, drawing the bar and
     saving the checkpoint now and then; what stopped the run early, or None. A
     subproblem that finished is taken in before anything else, Ctrl-C included."""
-    saved = time.monotonic()
-    for finished in _steps(runs, ctrl_c, deadline):
+    for finished in _steps(runs, watch.ctrl_c, watch.deadline):
         if finished is not None:
-            bar.finished(*finished)
+            watch.bar.finished(*finished)
         if finished is not None and finished[1].complete:
             index, result = finished
             state.done[index] = (result.total, result.nodes)
-        if ctrl_c.pressed:
-            return "interrupt"
-        bar.draw(state.done_size(), state)
-        now = time.monotonic()
-        if deadline is not None and now >= deadline and not state.complete:
-            return "timeout"
-        if now - saved >= args.checkpoint_every:
-            save()
-            saved = now
-    if ctrl_c.pressed:
+        stopped = watch.stopped(state.done_size(), state)
+        if stopped is not None:
+            return stopped
+    if watch.ctrl_c.pressed:
         return "interrupt"
     return None if state.complete else "timeout"  # the last subproblems stopped at the deadline
 

@@ -215,6 +215,25 @@ class Interpreter:
         if not self.quiet:
             print(text, file=self.out)
 
+    def _say_time(self, done: str, seconds: float) -> None:
+        """With ``timing on``: what was ``done``, and in how many seconds."""
+        if self.timing:
+            self._say(f"{done} in {seconds:.6f}s")
+
+    def _record_run(
+        self,
+        statement: str,
+        st: s.Solve | s.All | s.Count,
+        problem: Problem,
+        seconds: float,
+        **fields: Any,
+    ) -> None:
+        """Record the run of ``st``, a ``statement``, on ``problem``: the problem, the
+        method, ``fields`` and the seconds it took."""
+        self._record(
+            st.pos, statement, problem=problem.name, method=st.algo.name, **fields, seconds=seconds
+        )
+
     def _record(self, pos: Pos, statement: str, **fields: Any) -> None:
         record = {"statement": statement, "file": pos.source.name, "line": pos.line, **fields}
         self.results.append(record)
@@ -353,17 +372,9 @@ class Interpreter:
         classes = " up to symmetry" if st.up_to_symmetry else ""
         shown = to_decimal(number)
         self._say(f"{problem.name} : ({_LABELS[algo.name]}) {shown} solutions{classes}")
-        if self.timing:
-            self._say(f"{problem.name} solutions counted in {seconds:.6f}s")
-        self._record(
-            st.pos,
-            "count",
-            problem=problem.name,
-            method=algo.name,
-            **how,
-            up_to_symmetry=st.up_to_symmetry,
-            count=number,
-            seconds=seconds,
+        self._say_time(f"{problem.name} solutions counted", seconds)
+        self._record_run(
+            "count", st, problem, seconds, **how, up_to_symmetry=st.up_to_symmetry, count=number
         )
 
     def _default_solver(self, algo: s.Algo) -> None:
@@ -378,17 +389,12 @@ class Interpreter:
         start = time.perf_counter()
         found = next(self._solutions(problem, st.algo, False, 1), None)
         seconds = time.perf_counter() - start
-        record: dict[str, Any] = {
-            "problem": problem.name,
-            "method": st.algo.name,
-            "engine": _lister(problem, st.algo, False),
-        }
+        record: dict[str, Any] = {"engine": _lister(problem, st.algo, False)}
         if found is None:
             self._say(f'problem "{problem.name}" has no solution')
-            self._record(st.pos, "solve", **record, solution=None, seconds=seconds)
+            self._record_run("solve", st, problem, seconds, **record, solution=None)
             return
-        if self.timing:
-            self._say(f'"{problem.name}" solved in {seconds:.6f}s')
+        self._say_time(f'"{problem.name}" solved', seconds)
         if st.svg is not None:
             target = self._target(st.svg, st.pos)
             picture = found.exploded_svg() if st.three_d else found.svg()
@@ -403,7 +409,7 @@ class Interpreter:
         else:
             self._say(found.ascii() + "\n")
         solution = self._solution(found, st.pos)
-        self._record(st.pos, "solve", **record, solution=solution, seconds=seconds)
+        self._record_run("solve", st, problem, seconds, **record, solution=solution)
 
     def _all(self, st: s.All, problem: Problem) -> None:
         self._emc_size(problem)
@@ -416,18 +422,16 @@ class Interpreter:
             self._say(listed[-1]["ascii"] + "\n")
         seconds = time.perf_counter() - start
         self._say(f'{number} solutions found for problem "{problem.name}"')
-        if self.timing:
-            self._say(f'"{problem.name}" solved in {seconds:.6f}s')
-        self._record(
-            st.pos,
+        self._say_time(f'"{problem.name}" solved', seconds)
+        self._record_run(
             "all",
-            problem=problem.name,
-            method=st.algo.name,
+            st,
+            problem,
+            seconds,
             engine=_lister(problem, st.algo, st.up_to_symmetry),
             up_to_symmetry=st.up_to_symmetry,
             count=number,
             solutions=listed,
-            seconds=seconds,
         )
 
     def _solution(self, found: TilingSolution, pos: Pos) -> dict[str, Any]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Sequence
 from itertools import islice
 
-from excover.errors import UsageError
+from excover.errors import UsageError, check_limit
 from excover.nonogram import search
 from excover.nonogram.formats import FORMATS as FORMATS
 from excover.nonogram.formats import dumps as dumps
@@ -109,8 +109,7 @@ def _checked(
 ) -> Puzzle:
     """The puzzle, after checking the arguments every solving function shares."""
     puzzle = puzzle_of(rows, cols)
-    if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int) or limit < 0):
-        raise UsageError(f"limit must be a non-negative int or None, not {limit!r}")
+    check_limit(limit)
     if method not in METHODS:
         raise UsageError(f"unknown method {method!r}; choose one of {', '.join(METHODS)}")
     if solver is not None and method != "sat":

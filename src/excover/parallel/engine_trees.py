@@ -22,8 +22,6 @@ engine), so an estimate of the nodes walks the tree of the engine that will sear
 
 from __future__ import annotations
 
-from heapq import heappop
-
 from excover.parallel.tree import COVERED, Layout, State
 
 __all__ = ["BitsState", "root"]
@@ -47,23 +45,17 @@ class BitsState(State):
             return (COVERED,)
         return (count + 1 - need,)
 
-    def choose(self) -> int | None:
-        """The item the bit-parallel engine branches on here, or None at a solution (every
-        item still open is done)."""
+    def _ranked(self, key: tuple[int, ...], item: int) -> int | None:
+        """``item``, unless it tops the heap done (every item still open is done: a
+        solution)."""
         if not self.layout.multiplicities:
-            return super().choose()
-        ranks = self.ranks
-        if ranks is None:
-            return self._leftmost_least()
-        while ranks:
-            key, item = ranks[0]
-            if self.active(item) and self._key(item) == key:
-                return None if key[0] >= COVERED else item
-            heappop(ranks)  # stale: the item's key changed, or it was decided
-        return None
+            return super()._ranked(key, item)
+        return None if key[0] >= COVERED else item
 
-    def _leftmost_least(self) -> int | None:
+    def _scan(self) -> int | None:
         """The engine's choice by a look at every item, as the engine scans them."""
+        if not self.layout.multiplicities:
+            return super()._scan()
         need, count, room, dropped = self.need, self.count, self.room, self.dropped
         best: int | None = None
         least = COVERED

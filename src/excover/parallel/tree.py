@@ -325,9 +325,13 @@ class State:
         while ranks:
             key, item = ranks[0]
             if self.active(item) and self._key(item) == key:
-                return self._scan() if key[0] <= 0 and self.layout.multiplicities else item
+                return self._ranked(key, item)
             heappop(ranks)  # stale: the item's key changed, or it was decided
         return None
+
+    def _ranked(self, key: tuple[int, ...], item: int) -> int | None:
+        """The engine's choice when ``item``, of current ``key``, tops the heap."""
+        return self._scan() if key[0] <= 0 and self.layout.multiplicities else item
 
     def _scan(self) -> int | None:
         """The engine's choice by a look at every item."""

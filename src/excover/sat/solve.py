@@ -44,7 +44,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
 from excover.entries import check_count_limit, check_time_limit
-from excover.errors import LimitReached, SolverError, UsageError
+from excover.errors import LimitReached, SolverError, UsageError, check_limit
 from excover.problem import Problem
 from excover.sat import ganak
 from excover.sat.child import ChildSolver, OutOfTime
@@ -399,8 +399,7 @@ def solutions(
     statistics of the run when it runs out, which ends the run. ``unused`` catches the
     dancing-links options, which a SAT solver cannot honour."""
     _reject(unused)
-    if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int) or limit < 0):
-        raise UsageError(f"limit must be a non-negative int or None, not {limit!r}")
+    check_limit(limit)
     name = DEFAULT_SOLVER if solver is None else solver
     run = _Run(f"SAT ({name})", timeout, max_solutions)
     cnf, backend = _prepare(problem, name, amo, run)

@@ -25,7 +25,7 @@ from excover.errors import FormatError, UsageError
 from excover.formats.text import read_text
 from excover.tiling.grids import CUBE, SQUARE, Coords, Grid, Group, Isometry
 
-__all__ = ["CELL_CHARS", "HOLE_CHARS", "Pattern", "Pattern3"]
+__all__ = ["CELL_CHARS", "HOLE_CHARS", "Pattern", "Pattern3", "drawing_lines"]
 
 #: Characters that draw a cell in ASCII art.
 CELL_CHARS = frozenset("*#")
@@ -265,6 +265,19 @@ def _frame(sizes: tuple[int, ...], value: bool = False) -> BoolArray:
         raise UsageError(f"a {frame} frame is too large to hold in memory") from None
 
 
+def drawing_lines(text: str) -> tuple[list[str], int]:
+    """The lines of an ASCII drawing (without their ``\r``), the blank lines before and
+    after it dropped, and the number of blank lines dropped before it (to number the
+    lines of the text in an error)."""
+    lines = [line.rstrip("\r") for line in text.split("\n")]
+    skipped = 0
+    while skipped < len(lines) and not lines[skipped].strip():
+        skipped += 1
+    while len(lines) > skipped and not lines[-1].strip():
+        lines.pop()
+    return lines[skipped:], skipped
+
+
 def _parse_rows(text: str, source: str, first_line: int = 1) -> list[list[bool]]:
     """The rows of an ASCII drawing, top row first, as lists of cell flags.
 
@@ -272,15 +285,9 @@ def _parse_rows(text: str, source: str, first_line: int = 1) -> list[list[bool]]
     raise :class:`~excover.FormatError` naming the line (``first_line`` being the number
     of the text's first line in its source) and column.
     """
-    lines = text.split("\n")
-    while lines and not lines[0].strip():
-        lines.pop(0)
-        first_line += 1
-    while lines and not lines[-1].strip():
-        lines.pop()
+    lines, skipped = drawing_lines(text)
     rows = []
-    for number, line in enumerate(lines, first_line):
-        line = line.rstrip("\r")
+    for number, line in enumerate(lines, first_line + skipped):
         for column, char in enumerate(line, 1):
             if char not in CELL_CHARS and char not in HOLE_CHARS:
                 raise FormatError(

@@ -34,7 +34,7 @@ from excover.tiling.grids import (
     triangle_cell,
     triangle_spot,
 )
-from excover.tiling.pattern import CELL_CHARS, HOLE_CHARS
+from excover.tiling.pattern import CELL_CHARS, HOLE_CHARS, drawing_lines
 
 __all__ = ["HexPattern", "TrianglePattern", "triangle_cell", "triangle_spot"]
 
@@ -133,17 +133,11 @@ def _drawing(text: str, source: str) -> list[tuple[int, int, int]]:
     ASCII drawing."""
     if not isinstance(text, str):
         raise UsageError(f"an ASCII drawing must be a string, not {text!r}")
-    lines = text.split("\n")
-    skipped = 0
-    while lines and not lines[0].strip():
-        lines.pop(0)
-        skipped += 1
-    while lines and not lines[-1].strip():
-        lines.pop()
+    lines, skipped = drawing_lines(text)
     spots = []
     for row, line in enumerate(lines, 1):
         number = row + skipped
-        for column, char in enumerate(line.rstrip("\r")):
+        for column, char in enumerate(line):
             if char in CELL_CHARS:
                 spots.append((column, len(lines) - row, number))
             elif char not in HOLE_CHARS:

@@ -39,7 +39,7 @@ import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 
@@ -53,6 +53,8 @@ from excover.tiling.tiling import Placement, Tiling, TilingSolution, area_obstru
 __all__ = ["DEFAULT_LIMIT", "Proposal", "Uniqueness", "make_unique"]
 
 Cell = tuple[int, ...]
+#: A candidate to prove: options to pre-place, or the numbers of cells to remove.
+_Candidate = TypeVar("_Candidate", list[int], tuple[int, ...])
 
 #: Solutions listed at most, by default, before placements are checked one by one.
 DEFAULT_LIMIT = 10_000
@@ -308,6 +310,21 @@ class _Work:
     def _room(self, found: list[Proposal]) -> bool:
         return self.max_proposals is None or len(found) < self.max_proposals
 
+    def _to_prove(
+        self,
+        candidates: list[_Candidate],
+        found: list[Proposal],
+        screen: Callable[[_Candidate], bool] | None,
+    ) -> Iterator[_Candidate]:
+        """The ``candidates`` that pass ``screen`` (each, when it is given), in order, until
+        ``found`` holds enough proposals, the deadline checked on the way."""
+        for done, candidate in enumerate(candidates, 1):
+            if not self._room(found):
+                return
+            self._check(done)
+            if screen is None or screen(candidate):
+                yield candidate
+
     # ----- pre-placed pieces -----
 
     def _place(self, solutions: list[list[int]], listed_all: bool, max_pieces: int) -> None:
@@ -344,12 +361,7 @@ class _Work:
     ) -> None:
         """Prove each set of options of ``candidates`` (each screened first, when
         ``screen`` is given, by a cheaper search), until there are enough proposals."""
-        for done, options in enumerate(candidates, 1):
-            if not self._room(self.report.placed):
-                return
-            self._check(done)
-            if screen is not None and not screen(options):
-                continue
+        for options in self._to_prove(candidates, self.report.placed, screen):
             placed = tuple(self.tiling.placement(o) for o in options)
             puzzle = _changed(self.tiling, placed, ())
             found = self._settle(puzzle)
@@ -446,12 +458,7 @@ class _Work:
         """Prove each set of cell numbers of ``candidates`` (screened first, when
         ``screen`` is given), until there are enough proposals."""
         coords = _coords(self.tiling.board)
-        for done, numbers in enumerate(candidates, 1):
-            if not self._room(self.report.removed):
-                return
-            self._check(done)
-            if screen is not None and not screen(numbers):
-                continue
+        for numbers in self._to_prove(candidates, self.report.removed, screen):
             removed = tuple(coords[n] for n in numbers)
             puzzle = _changed(self.tiling, (), removed)
             found = self._settle(puzzle)

@@ -71,6 +71,7 @@ from cpython.exc cimport PyErr_CheckSignals
 from cython.parallel cimport prange, threadid
 
 from excover._portable cimport ctz64
+from excover.zdd._keys cimport same
 from excover.zdd._store cimport prefetch, prefetch_write
 
 include "_frontier_shape.pxi"
@@ -240,14 +241,6 @@ cdef inline uint64_t hash_of(const uint64_t* state, int key_words) noexcept nogi
     return hashed
 
 
-cdef inline bint same(const uint64_t* a, const uint64_t* b, int key_words) noexcept nogil:
-    cdef int k
-    for k in range(key_words):
-        if a[k] != b[k]:
-            return False
-    return True
-
-
 cdef inline int post(Run* run, Worker* w, int sender, int ring, const uint64_t* state,
                      int kw, const uint64_t* count, int width) noexcept nogil:
     """Write (state of ``kw`` words, count of ``width`` words) at the end of its box of
@@ -328,28 +321,27 @@ cdef int total_add(Worker* w, const uint64_t* x, int width) noexcept nogil:
 
 cdef int reserve(Worker* w, int64_t slots, int64_t words) noexcept nogil:
     """Room for a table of ``slots`` slots and rows of ``words`` words: 0 or -1."""
-    cdef uint32_t* table
-    cdef uint64_t* rows
-    if slots > w.slot_capacity:
-        if w.bytes + (slots - w.slot_capacity) * <int64_t>sizeof(uint32_t) > w.allowance:
-            w.over_limit = 1
-            return -1
-        table = <uint32_t*>realloc(w.slots, slots * sizeof(uint32_t))
-        if table == NULL:
-            return -1
-        w.bytes += (slots - w.slot_capacity) * <int64_t>sizeof(uint32_t)
-        w.slots = table
-        w.slot_capacity = slots
-    if words > w.row_capacity:
-        if w.bytes + (words - w.row_capacity) * <int64_t>sizeof(uint64_t) > w.allowance:
-            w.over_limit = 1
-            return -1
-        rows = <uint64_t*>realloc(w.rows, words * sizeof(uint64_t))
-        if rows == NULL:
-            return -1
-        w.bytes += (words - w.row_capacity) * <int64_t>sizeof(uint64_t)
-        w.rows = rows
-        w.row_capacity = words
+    if grow(w, <void**>&w.slots, &w.slot_capacity, slots, sizeof(uint32_t)) < 0:
+        return -1
+    return grow(w, <void**>&w.rows, &w.row_capacity, words, sizeof(uint64_t))
+
+
+cdef int grow(Worker* w, void** array, int64_t* capacity, int64_t wanted,
+              size_t size) noexcept nogil:
+    """Room for ``wanted`` entries of ``size`` bytes in the thread's ``array`` of
+    ``capacity`` entries (both updated), within its allowance: 0 or -1."""
+    cdef void* grown
+    if wanted <= capacity[0]:
+        return 0
+    if w.bytes + (wanted - capacity[0]) * <int64_t>size > w.allowance:
+        w.over_limit = 1
+        return -1
+    grown = realloc(array[0], wanted * size)
+    if grown == NULL:
+        return -1
+    w.bytes += (wanted - capacity[0]) * <int64_t>size
+    array[0] = grown
+    capacity[0] = wanted
     return 0
 
 

@@ -60,6 +60,7 @@ cimport cython
 
 from excover._portable cimport ctz64
 from excover.errors import MemoryBoundError
+from excover.zdd._keys cimport same
 from excover.zdd._store cimport Store, prefetch, prefetch_write
 
 #: The widest bitset of options (in 64-bit words) this construction takes on: a state
@@ -121,14 +122,6 @@ cdef inline void copy_key(uint64_t* to, const uint64_t* key, int width) noexcept
     cdef int w
     for w in range(width):
         to[w] = key[w]
-
-
-cdef inline bint same(const uint64_t* a, const uint64_t* b, int width) noexcept nogil:
-    cdef int w
-    for w in range(width):
-        if a[w] != b[w]:
-            return False
-    return True
 
 
 @cython.final
