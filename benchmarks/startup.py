@@ -15,19 +15,23 @@ neither numpy, lark nor pysat.
 (``DIR`` holds the ``excover`` package, as a checkout's ``src`` does, with its compiled
 extensions), interleaved with this one's, for a before and after in the same run: both
 trees then run as ``python -m excover``, this one from the ``src`` beside this script.
+``--instructions`` also counts each command's instructions once under valgrind: on a
+shared machine, where the load stretches every time, the one before and after figure
+that does not move.
 
 Compiled bytecode is used as an installed package has it: the runs write and read it in
 a temporary ``PYTHONPYCACHEPREFIX`` (never in the repository), even when the environment
 sets ``PYTHONDONTWRITEBYTECODE``, and a first untimed round fills it. ``excover`` is the
 console script beside this Python when there is one, else ``python -m excover``.
 
-Usage: ``python benchmarks/startup.py [--runs N] [--against DIR]``.
+Usage: ``python benchmarks/startup.py [--runs N] [--against DIR] [--instructions]``.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -111,6 +115,22 @@ def _check(runs: list[tuple[str, list[str], dict[str, str]]]) -> None:
                 raise SystemExit(f"{name} printed {done.stdout!r}, not {expected[word]!r}")
 
 
+def _instructions(command: list[str], env: dict[str, str]) -> int:
+    """The instructions one run of ``command`` executes, as valgrind's callgrind counts
+    them (its ``I refs``): a figure that load does not change, unlike the times."""
+    done = subprocess.run(
+        ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", *command],
+        env={**env, "PYTHONHASHSEED": "0"},
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    found = re.search(r"I\s+refs:\s+([\d,]+)", done.stderr)
+    if found is None:
+        raise SystemExit(f"valgrind printed no instruction count for {' '.join(command)}")
+    return int(found.group(1).replace(",", ""))
+
+
 def _heavy(env: dict[str, str]) -> str:
     """The heavy libraries ``import excover`` loads (none, it should be)."""
     code = (
@@ -131,7 +151,15 @@ def main(argv: Sequence[str] | None = None) -> None:
         metavar="DIR",
         help="another source tree (holding the excover package) run beside this one",
     )
+    parser.add_argument(
+        "--instructions",
+        action="store_true",
+        help="also count each command's instructions, once, under valgrind (the same on a "
+        "loaded machine as on a quiet one)",
+    )
     args = parser.parse_args(argv)
+    if args.instructions and shutil.which("valgrind") is None:
+        parser.error("--instructions needs valgrind")
     cache = tempfile.mkdtemp(prefix="excover-startup-")
     try:
         env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
@@ -169,6 +197,10 @@ def main(argv: Sequence[str] | None = None) -> None:
                 f"  cpu {1000 * cpu:7.1f} ms"
             )
         print(load_line())
+        if args.instructions:
+            print("instructions (valgrind, one run each, PYTHONHASHSEED=0):")
+            for name, command, run_env in runs:
+                print(f"  {name:<46} {_instructions(command, run_env):>15,}")
         print(f"import excover loads: {heavy or 'none of numpy, lark, pysat'}")
     finally:
         shutil.rmtree(cache, ignore_errors=True)
