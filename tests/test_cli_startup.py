@@ -13,6 +13,7 @@ parser and loads neither argparse nor signal.
 
 from __future__ import annotations
 
+import argparse
 from pathlib import Path
 
 import pytest
@@ -69,17 +70,20 @@ def test_version_builds_no_parser() -> None:
     assert not {module.split(".")[0] for module in modules} & HEAVY
 
 
+def _commands(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentParser]:
+    """The commands' parsers of ``parser``, by name, in its order."""
+    action = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    return dict(action._name_parser_map)
+
+
 @pytest.mark.parametrize("name", ["count", "solve", "dimacs", "estimate", "schema"])
 def test_a_problem_command_builds_its_own_parser_alone(name: str) -> None:
     """Its parser is the whole parser's command, flag for flag (the help and errors
     are compared in test_cli_conventions)."""
-    whole, alone = (build_parser(only)._subparsers for only in (None, name))
-    assert alone is not None and whole is not None
-    (commands,) = alone._group_actions
-    (every,) = whole._group_actions
-    assert list(commands.choices) == [name]  # type: ignore[attr-defined]
+    alone, whole = _commands(build_parser(name)), _commands(build_parser())
+    assert list(alone) == [name]
     flags = [
         [(action.dest, tuple(action.option_strings), action.default) for action in p._actions]
-        for p in (commands.choices[name], every.choices[name])  # type: ignore[attr-defined]
+        for p in (alone[name], whole[name])
     ]
     assert flags[0] == flags[1]
