@@ -4,15 +4,17 @@ the search surely runs (importable as ``runs`` from every test module)."""
 
 from __future__ import annotations
 
+import ast
 import os
 import signal
 import subprocess
+import sys
 import time
 from pathlib import Path
 
 import pytest
 
-__all__ = ["cpu_seconds", "ended", "wait_until_busy"]
+__all__ = ["cpu_seconds", "ended", "imported_by", "wait_until_busy"]
 
 
 def ended(process: subprocess.Popen[str], seconds: float) -> tuple[str, str]:
@@ -27,6 +29,31 @@ def ended(process: subprocess.Popen[str], seconds: float) -> tuple[str, str]:
         process.kill()
         process.communicate()
         pytest.fail(f"the run did not end within {seconds} s")
+
+
+def imported_by(argv: list[str]) -> set[str]:
+    """The modules loaded by a run of ``excover ARGV`` (``main(argv)`` in a fresh
+    interpreter), which must end with status 0. The interpreter starts with ``-S``, no
+    site: what an environment's .pth files import (some import pathlib, re or typing)
+    would hide excover's own imports; this interpreter's path finds excover instead."""
+    code = (  # the probe itself imports nothing (json would hide a run's import of it)
+        "import sys\n"
+        "from excover.main import main\n"
+        f"status = main({argv!r})\n"
+        "print(repr([status, sorted(sys.modules)]), file=sys.stderr)\n"
+    )
+    path = os.pathsep.join(entry for entry in sys.path if entry)
+    done = subprocess.run(
+        [sys.executable, "-S", "-c", code],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=60,
+        env={**os.environ, "PYTHONPATH": path},
+    )
+    status, modules = ast.literal_eval(done.stderr.strip().splitlines()[-1])
+    assert status == 0, done.stderr
+    return set(modules)
 
 
 def cpu_seconds(pid: int) -> float | None:

@@ -576,18 +576,27 @@ def test_the_lazy_names_of_excover_are_the_real_ones() -> None:
         _ = excover.NoSuchName
 
 
+def _command_order(parser: argparse.ArgumentParser) -> list[str]:
+    """The commands a parser knows (its subparsers' names), in the order it lists them."""
+    action = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    return list(action.choices)
+
+
 def _command_names(parser: argparse.ArgumentParser) -> set[str]:
     """The commands a parser knows (its subparsers' names)."""
-    action = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
-    return set(action.choices)
+    return set(_command_order(parser))
 
 
 def test_each_command_has_a_light_parser_or_is_the_run_command() -> None:
-    """A run of any command but ``run`` builds only its own group's parser (start-up);
-    the groups cover every command of the whole parser, the problem group exactly."""
+    """A run of any command but ``run`` builds only its own group's parser (start-up),
+    a problem command its own alone; the groups cover every command of the whole parser,
+    the problem group exactly, in the whole parser's order."""
     whole = _command_names(build_parser())
     assert whole - set(_LIGHT) == {"run"}
-    assert _command_names(build_parser("count")) == set(_PROBLEM_COMMANDS)
+    listed = [name for name in _command_order(build_parser()) if name in _PROBLEM_COMMANDS]
+    assert listed == list(_PROBLEM_COMMANDS)
+    for name in _PROBLEM_COMMANDS:
+        assert _command_names(build_parser(name)) == {name}
 
 
 @pytest.mark.parametrize(

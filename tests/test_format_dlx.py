@@ -179,6 +179,8 @@ def test_writing_a_file_read_with_comments_is_a_fixpoint() -> None:
         ("a :2|b\n", 1, ["multiplicity ':2'"]),
         ("a 1:2:3|b\n", 1, ["multiplicity '1:2:3'"]),
         ("a -1|b\n", 1, ["multiplicity '-1'"]),
+        ("a \u00b2|b\n", 1, ["multiplicity '\u00b2'"]),  # digits, but not ASCII ones
+        ("a 1:\u0662|b\n", 1, ["multiplicity '1:\u0662'"]),
         ("a 2|\n", 1, ["''"]),
         ("a 1|2|b\n", 1, ["'2|b'"]),
         ("a 3:2|b\n", 1, ["3..2", "'b'"]),

@@ -17,14 +17,11 @@ types under ``TYPE_CHECKING`` only, and the colour model's named tuples are made
 from __future__ import annotations
 
 import argparse
-import ast
-import os
 import pickle
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from runs import imported_by
 
 from excover import nonogram
 from excover.cli import common
@@ -51,32 +48,9 @@ OTHER_COMMANDS = {
 }
 
 
-def _imported_by(argv: list[str]) -> set[str]:
-    code = (  # the probe itself imports nothing (json would hide a run's import of it)
-        "import sys\n"
-        "from excover.main import main\n"
-        f"status = main({argv!r})\n"
-        "print(repr([status, sorted(sys.modules)]), file=sys.stderr)\n"
-    )
-    # -S: no site, so that what an environment's .pth files import (some import pathlib)
-    # does not hide excover's own imports; this interpreter's path finds excover instead
-    path = os.pathsep.join(entry for entry in sys.path if entry)
-    done = subprocess.run(
-        [sys.executable, "-S", "-c", code],
-        capture_output=True,
-        text=True,
-        check=True,
-        timeout=60,
-        env={**os.environ, "PYTHONPATH": path},
-    )
-    status, modules = ast.literal_eval(done.stderr.strip().splitlines()[-1])
-    assert status == 0, done.stderr
-    return set(modules)
-
-
 @pytest.mark.parametrize("name", ["hard12.non", "heart.xml", "heart.txt"])
 def test_classify_imports_no_heavy_module(name: str) -> None:
-    modules = _imported_by(["nonogram", str(EXAMPLES / name), "--classify"])
+    modules = imported_by(["nonogram", str(EXAMPLES / name), "--classify"])
     tops = {module.split(".")[0] for module in modules}
     assert not tops & HEAVY
     assert not {m for m in modules for other in OTHER_COMMANDS if m.startswith(other)}
@@ -85,9 +59,9 @@ def test_classify_imports_no_heavy_module(name: str) -> None:
 
 def test_json_and_rate_still_load_what_they_need() -> None:
     # the modules a plain --classify skips are loaded when asked for
-    modules = _imported_by(["nonogram", str(EXAMPLES / "hard12.non"), "--classify", "--json"])
+    modules = imported_by(["nonogram", str(EXAMPLES / "hard12.non"), "--classify", "--json"])
     assert "json" in modules and "excover.nonogram.rating" not in modules
-    modules = _imported_by(["nonogram", str(EXAMPLES / "hard12.non"), "--rate"])
+    modules = imported_by(["nonogram", str(EXAMPLES / "hard12.non"), "--rate"])
     assert "excover.nonogram.rating" in modules
     assert nonogram.Rating is nonogram.__getattr__("Rating")
     assert nonogram.LEVELS == ("line", "probe", "search")

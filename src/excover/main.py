@@ -10,36 +10,33 @@ from the shared flags of :mod:`excover.cli.common`, so that flags, output, the `
 schema and exit statuses are the same everywhere. Results go to stdout, messages to
 stderr; ``docs/cli.md`` describes the conventions.
 
-Building the parser imports no engine: ``excover --version`` starts about as fast as
-Python itself, and each command imports what it runs.
+Building the parser imports no engine, and ``excover --version`` builds none (nor imports
+argparse): it starts about as fast as Python itself. A run of a command builds that
+command's parser alone (or its group's) and imports what it runs.
 """
 
 from __future__ import annotations
 
-import argparse
 import os
-import signal
 import sys
 import time
-from collections.abc import Callable, Sequence
-from importlib import import_module
 
-from excover.cli.common import (
+from excover.cli.status import (
     EXIT_BROKEN_PIPE,
     EXIT_INTERRUPT,
     EXIT_OK,
     EXIT_RESOURCE,
     EXIT_USAGE,
-    HelpFormatter,
-    Parser,
-    check_refused,
+    error_line,
     exit_statuses,
-    start_clock,
 )
-from excover.errors import ExcoverError, ProblemError, ResourceLimitError, UsageError
+from excover.errors import ExcoverError, ResourceLimitError, UsageError
 
 TYPE_CHECKING = False  # typing is for type checkers: a run need not import it
 if TYPE_CHECKING:
+    import argparse
+    from collections.abc import Callable, Sequence
+
     from excover.solving import ExactCover
 
 __all__ = ["command", "main"]
@@ -77,21 +74,6 @@ def _version() -> str:
     return f"excover {__version__} (simd: {simd_kernel()})"
 
 
-class _Version(argparse.Action):
-    """``--version``, reading the version only when asked."""
-
-    def __init__(self, option_strings: list[str], dest: str, **kwargs: object) -> None:
-        super().__init__(option_strings, dest, nargs=0, help="print the version and exit")
-
-    def __call__(self, parser: argparse.ArgumentParser, *args: object) -> None:
-        try:
-            version = _version()
-        except UsageError as error:  # EXCOVER_SIMD names a kernel this CPU cannot run
-            parser.exit(EXIT_USAGE, _error_line(error) + "\n")
-        print(version)
-        parser.exit()
-
-
 def _read_board(
     args: argparse.Namespace,
 ) -> tuple[ExactCover, Callable[[list[int], bool], str]]:
@@ -104,14 +86,19 @@ def _read_board(
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     """The whole ``excover`` parser (cheap: no engine is imported), or with ``only`` the
     parser of that one command or of its group (one of :data:`_LIGHT`), which spares a
-    run of it the import of every other command's module."""
+    run of it the import of every other command's module: a problem command (``count``,
+    ``solve``, ...) builds its own parser alone, the others their group's."""
+    from importlib import import_module
+
+    from excover.cli.common import HelpFormatter, Parser, version_action
+
     parser = Parser(
         prog="excover",
         description=_DESCRIPTION,
         epilog=EPILOG,
         formatter_class=HelpFormatter,
     )
-    parser.add_argument("--version", action=_Version)
+    parser.add_argument("--version", action=version_action(_version))
     commands = parser.add_subparsers(
         title="commands", dest="command", metavar="COMMAND", required=True
     )
@@ -120,7 +107,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         if whole or only in names:
             add = getattr(import_module(module), function)
             if names is _PROBLEM_COMMANDS:  # they read boards with the tiling package
-                add(commands, _read_board)
+                add(commands, _read_board, None if whole else only)
             else:
                 add(commands)
     return parser
@@ -131,7 +118,8 @@ _PROBLEM_COMMANDS = ("count", "solve", "dimacs", "estimate", "schema")
 
 #: The groups of commands, in the order the whole parser lists them: the module and the
 #: function that add a group, and the commands a run of which builds only that group's
-#: parser (see :func:`build_parser`; ``run`` always builds the whole parser).
+#: parser, or its own for a problem command (see :func:`build_parser`; ``run`` always
+#: builds the whole parser).
 _GROUPS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("excover.cli.commands", "add_problem_commands", _PROBLEM_COMMANDS),
     ("excover.puzzles.cli", "add_puzzle_commands", ("queens", "sudoku")),
@@ -144,7 +132,7 @@ _GROUPS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
 )
 
 #: The commands whose runs build only their own parser, or their group's: their usage
-#: lines and errors read the same as under the whole parser.
+#: lines, help and errors read the same as under the whole parser.
 _LIGHT = tuple(name for _, _, names in _GROUPS for name in names)
 
 
@@ -152,6 +140,8 @@ def _parse(parser: argparse.ArgumentParser, argv: list[str]) -> argparse.Namespa
     """The command line read by ``parser``; an argument no parser knows is an error
     shown with the usage of the command it was given to (argparse would show the whole
     program's)."""
+    import argparse
+
     args, unknown = parser.parse_known_args(argv)
     if unknown:
         command = getattr(args, "command", None)
@@ -168,12 +158,6 @@ def _exit_status(exc: SystemExit) -> int:
     if exc.code is None or isinstance(exc.code, int):
         return exc.code or EXIT_OK
     return EXIT_USAGE
-
-
-def _error_line(exc: ExcoverError) -> str:
-    """One line for stderr: ``file:line: message`` for bad input, else ``excover: ...``."""
-    text = str(exc) if isinstance(exc, ProblemError) else f"excover: {exc}"
-    return text.replace("\n", " ")
 
 
 def _detach_stdout() -> None:
@@ -194,9 +178,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         try:
             print(_version())
         except UsageError as exc:  # EXCOVER_SIMD names a kernel this CPU cannot run
-            print(_error_line(exc), file=sys.stderr)
+            print(error_line(exc), file=sys.stderr)
             return EXIT_USAGE
         return EXIT_OK
+    import signal
+
+    from excover.cli.common import check_refused, start_clock
+
     # a run of a command that has a light parser of its own builds only that one (its
     # usage lines and errors are the same as under the whole parser)
     parser = build_parser(argv[0] if argv and argv[0] in _LIGHT else None)
@@ -215,7 +203,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"excover: resource limit: {exc or 'out of memory'}", file=sys.stderr)
         return EXIT_RESOURCE
     except ExcoverError as exc:
-        print(_error_line(exc), file=sys.stderr)
+        print(error_line(exc), file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:
         print("excover: interrupted", file=sys.stderr)
@@ -228,6 +216,13 @@ def main(argv: Sequence[str] | None = None) -> int:
             signal.signal(signal.SIGINT, handler)
 
 
+def _ignore_interrupts() -> None:
+    """Ctrl-C ignored from now on (``signal`` is imported here: ``--version`` does without)."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 def command() -> None:
     """The ``excover`` program: :func:`main`, then exit with its status. After an
     interrupted run no further Ctrl-C can cut the exit short (the report is printed, the
@@ -235,11 +230,11 @@ def command() -> None:
     try:
         status = main()
         if status == EXIT_INTERRUPT:
-            signal.signal(signal.SIGINT, signal.SIG_IGN)
+            _ignore_interrupts()
     except KeyboardInterrupt:
         # a Ctrl-C that lands as the run ends, once main() has put the default handler
         # back: the same report and status as one that lands during the run
-        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        _ignore_interrupts()
         print("excover: interrupted", file=sys.stderr)
         status = EXIT_INTERRUPT
     sys.exit(status)

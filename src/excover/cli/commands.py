@@ -220,10 +220,17 @@ reach (p.estimate() in the API).
 {_FORMAT}"""
 
 
-def add_problem_commands(commands: Any, read_board: BoardReader) -> None:
-    """Add ``count``, ``solve``, ``estimate``, ``dimacs`` and ``schema`` to the
-    command's sub-parsers; ``read_board`` reads ``FILE --pieces PIECES`` (the tiling
-    package, above this layer, provides it)."""
+def add_problem_commands(commands: Any, read_board: BoardReader, only: str | None = None) -> None:
+    """Add ``count``, ``solve``, ``dimacs``, ``estimate`` and ``schema`` to the
+    command's sub-parsers, or with ``only`` that one command alone (a run of one needs
+    no other's parser, which would cost its start-up); ``read_board`` reads ``FILE
+    --pieces PIECES`` (the tiling package, above this layer, provides it)."""
+    for name, add in _ADDERS.items():
+        if only is None or name == only:
+            add(commands, read_board)
+
+
+def _add_count(commands: Any, read_board: BoardReader) -> None:
     from excover.cli.task_flags import add_task_options
 
     count = _problem_command(
@@ -246,6 +253,8 @@ def add_problem_commands(commands: Any, read_board: BoardReader) -> None:
     add_task_options(count)  # --workers, --tasks, --checkpoint, --progress
     count.set_defaults(run=_count)
 
+
+def _add_solve(commands: Any, read_board: BoardReader) -> None:
     solve = _problem_command(
         commands, "solve", read_board, help="print solutions", description=_SOLVE
     )
@@ -278,6 +287,8 @@ def add_problem_commands(commands: Any, read_board: BoardReader) -> None:
     )
     solve.set_defaults(run=_solve)
 
+
+def _add_dimacs(commands: Any, read_board: BoardReader) -> None:
     dimacs = _problem_command(
         commands,
         "dimacs",
@@ -308,6 +319,8 @@ def add_problem_commands(commands: Any, read_board: BoardReader) -> None:
     )
     dimacs.set_defaults(run=_dimacs)
 
+
+def _add_estimate(commands: Any, read_board: BoardReader) -> None:
     estimate = _problem_command(
         commands,
         "estimate",
@@ -356,6 +369,8 @@ def add_problem_commands(commands: Any, read_board: BoardReader) -> None:
     )
     estimate.set_defaults(run=_estimate)
 
+
+def _add_schema(commands: Any, read_board: BoardReader) -> None:
     schema = add_command(
         commands,
         "schema",
@@ -365,6 +380,16 @@ def add_problem_commands(commands: Any, read_board: BoardReader) -> None:
         epilog=None,
     )
     schema.set_defaults(run=_schema)
+
+
+#: The problem commands, in the order ``excover --help`` lists them, and what adds each.
+_ADDERS: dict[str, Callable[[Any, BoardReader], None]] = {
+    "count": _add_count,
+    "solve": _add_solve,
+    "dimacs": _add_dimacs,
+    "estimate": _add_estimate,
+    "schema": _add_schema,
+}
 
 
 # --------------------------------------------------------------------------- input
@@ -544,7 +569,7 @@ def count_problem(problem: ExactCover, args: argparse.Namespace) -> int:
     count for ``args.command`` and give the exit status. A puzzle's ``--count`` comes
     here with :func:`as_count`'s arguments."""
     from excover.cli import solving
-    from excover.cli.parallel import count_tasks, uses_tasks
+    from excover.cli.task_flags import uses_tasks
 
     if _symmetric(args) or _breaks_by_default(problem, args):
         from excover.cli import symmetry as symmetric
@@ -560,6 +585,8 @@ def count_problem(problem: ExactCover, args: argparse.Namespace) -> int:
         solving.check_method_flags(args, args.method, counting=True)
         if args.heuristic is None:
             args.heuristic = "mrv"
+        from excover.cli.parallel import count_tasks  # the long counts' machinery, and json
+
         return count_tasks(problem, args)
     outcome = solving.count(problem, args)
     return print_outcome(args.command, with_preprocessing(outcome, reduced), args)
@@ -601,7 +628,7 @@ def as_count(args: argparse.Namespace) -> argparse.Namespace:
         raise UsageError("this command reads no board")
 
     parser = argparse.ArgumentParser()
-    add_problem_commands(parser.add_subparsers(dest="command"), no_board)
+    add_problem_commands(parser.add_subparsers(dest="command"), no_board, "count")
     defaults = vars(parser.parse_args(["count", "-"]))
     return argparse.Namespace(**{**defaults, **vars(args)})
 

@@ -2,8 +2,9 @@
 all, each kept in the module of its job.
 
 * the parser (:mod:`excover.cli.parser`): :class:`Parser`, whose errors suggest the
-  nearest spelling, :class:`HelpFormatter`, help laid out by hand, and
-  :func:`add_command`, which adds a subcommand's parser so made;
+  nearest spelling, :class:`HelpFormatter`, help laid out by hand,
+  :func:`add_command`, which adds a subcommand's parser so made, and
+  :func:`version_action`, that of ``--version``;
 * the shared flags (:mod:`excover.cli.flags`): the table :data:`SEARCH_FLAGS` and the
   helpers that add a flag (``add_input``, ``add_method``, ``add_limits``, ``add_flag``,
   ...) or refuse one (:func:`add_refused`, :func:`refuse`), with their argparse types
@@ -22,7 +23,8 @@ all, each kept in the module of its job.
   by :func:`document` or streamed by :class:`JsonStream`);
 * how a run ends (:mod:`excover.cli.status`): its exit status (:func:`exit_status`:
   0 done, 1 a result cut short, 2 bad usage or input, 3 a resource limit, 130 Ctrl-C,
-  141 the reader of stdout left) and the lines on stderr that tell how it went.
+  141 the reader of stdout left) and the lines on stderr that tell how it went
+  (:func:`error_line`: an error's).
 
 These modules import nothing heavy: building the whole parser must stay cheap, because
 ``excover --version`` and a count of a tiny file are meant to start as fast as Python.
@@ -77,6 +79,7 @@ from excover.cli.parser import Parser as Parser
 from excover.cli.parser import add_command as add_command
 from excover.cli.parser import did_you_mean as did_you_mean
 from excover.cli.parser import terminal_columns as terminal_columns
+from excover.cli.parser import version_action as version_action
 from excover.cli.status import EPILOG_SHORT as EPILOG_SHORT
 from excover.cli.status import EXIT_BROKEN_PIPE as EXIT_BROKEN_PIPE
 from excover.cli.status import EXIT_INTERRUPT as EXIT_INTERRUPT
@@ -87,6 +90,7 @@ from excover.cli.status import EXIT_USAGE as EXIT_USAGE
 from excover.cli.status import STOP_CAUSES as STOP_CAUSES
 from excover.cli.status import STOPS as STOPS
 from excover.cli.status import counting as counting
+from excover.cli.status import error_line as error_line
 from excover.cli.status import exit_status as exit_status
 from excover.cli.status import exit_statuses as exit_statuses
 from excover.cli.status import say_method as say_method

@@ -9,10 +9,12 @@ import argparse
 import os
 import sys
 
-from excover.cli.status import EPILOG_SHORT
+from excover.cli.status import EPILOG_SHORT, EXIT_USAGE, error_line
+from excover.errors import UsageError
 
 TYPE_CHECKING = False  # typing is for type checkers: a run need not import it
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from typing import NoReturn
 
     Commands = argparse._SubParsersAction[argparse.ArgumentParser]
@@ -44,6 +46,26 @@ class Parser(argparse.ArgumentParser):
 
     def error(self, message: str) -> NoReturn:
         super().error(message + did_you_mean(self, message))
+
+
+def version_action(version: Callable[[], str]) -> type[argparse.Action]:
+    """The action of ``--version``, which prints ``version()``, read only when asked; a
+    version that cannot be read (a UsageError: EXCOVER_SIMD names a kernel this CPU
+    cannot run) is an error line and exit status 2."""
+
+    class Version(argparse.Action):
+        def __init__(self, option_strings: list[str], dest: str, **kwargs: object) -> None:
+            super().__init__(option_strings, dest, nargs=0, help="print the version and exit")
+
+        def __call__(self, parser: argparse.ArgumentParser, *args: object) -> None:
+            try:
+                text = version()
+            except UsageError as error:
+                parser.exit(EXIT_USAGE, error_line(error) + "\n")
+            print(text)
+            parser.exit()
+
+    return Version
 
 
 def did_you_mean(parser: argparse.ArgumentParser, message: str) -> str:

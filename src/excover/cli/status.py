@@ -13,10 +13,14 @@ from __future__ import annotations
 
 import sys
 
+from excover.errors import ProblemError
+
 TYPE_CHECKING = False  # typing is for type checkers: a run need not import it
 if TYPE_CHECKING:
     import argparse
     from typing import Any
+
+    from excover.errors import ExcoverError
 
 #: The exit statuses of every command (above).
 EXIT_OK, EXIT_LIMIT, EXIT_USAGE, EXIT_RESOURCE = 0, 1, 2, 3
@@ -72,6 +76,13 @@ def say_route(args: argparse.Namespace, route: dict[str, Any]) -> None:
         return
     work = ", ".join(f"{name} {done['seconds']:.3f} s" for name, done in route["work"].items())
     print(f"excover: route {route['name']}: {route['reason']}; {work}", file=sys.stderr)
+
+
+def error_line(exc: ExcoverError) -> str:
+    """The one line on stderr of an error that ended a run: ``file:line: message`` for
+    bad input, else ``excover: ...``."""
+    text = str(exc) if isinstance(exc, ProblemError) else f"excover: {exc}"
+    return text.replace("\n", " ")
 
 
 def say_stopped(stopped_by: str | None, detail: str = "") -> None:

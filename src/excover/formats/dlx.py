@@ -23,22 +23,22 @@ problem without primary items has no item line and cannot be written.
 from __future__ import annotations
 
 import os
-import re
-from collections.abc import Iterator
-from pathlib import Path
-from typing import TYPE_CHECKING, TypeVar
 
 from excover.errors import FormatError, ProblemError, UsageError
 
+TYPE_CHECKING = False  # typing is for type checkers: a run need not import it
 if TYPE_CHECKING:
+    from collections.abc import Iterator
+    from typing import TypeVar
+
     from excover.problem import Problem
+
+    P = TypeVar("P", bound=Problem)
 
 __all__ = ["format_dlx", "parse_dlx", "parse_dlx_bytes", "read_dlx", "write_dlx"]
 
-P = TypeVar("P", bound="Problem")
-
-#: A multiplicity prefix: ``n`` or ``lo:hi``, short enough to convert to int safely.
-_BOUNDS = re.compile(r"([0-9]{1,10})(?::([0-9]{1,10}))?")
+#: The most digits of a bound in a multiplicity prefix: short enough to convert safely.
+_BOUND_DIGITS = 10
 
 
 def parse_dlx(text: str, source: str, factory: type[P]) -> P:
@@ -87,18 +87,24 @@ def _from_item_line(tokens: list[str], factory: type[P]) -> P:
             prefix, _, token = token.partition("|")
             if names is secondary:
                 raise ProblemError(f"multiplicity {prefix!r} on secondary item {token!r}")
-            match = _BOUNDS.fullmatch(prefix)
-            if match is None:
+            low, colon, high = prefix.partition(":")
+            if not _bound(low) or (colon and not _bound(high)):
                 raise ProblemError(
                     f"bad multiplicity {prefix!r} on item {token!r}: write lo:hi|name or n|name"
                 )
-            lo = int(match[1])
-            bounds.append((token, lo, lo if match[2] is None else int(match[2])))
+            lo = int(low)
+            bounds.append((token, lo, int(high) if colon else lo))
         names.append(token)
     problem = factory(primary, secondary)
     for name, lo, hi in bounds:
         problem.set_multiplicity(name, lo, hi)
     return problem
+
+
+def _bound(text: str) -> bool:
+    """Whether ``text`` is a bound of a multiplicity prefix (``n`` or ``lo:hi``): 1 to
+    :data:`_BOUND_DIGITS` ASCII digits."""
+    return 0 < len(text) <= _BOUND_DIGITS and text.isascii() and text.isdigit()
 
 
 def _separated(tokens: list[str]) -> Iterator[str]:
@@ -117,7 +123,8 @@ def read_dlx(path: str | os.PathLike[str], factory: type[P]) -> P:
     if not isinstance(path, str | os.PathLike):
         raise UsageError(f"a path must be a str or os.PathLike, not {path!r}")
     try:
-        data = Path(path).read_bytes()
+        with open(path, "rb") as handle:
+            data = handle.read()
     except OSError as error:  # missing, a directory, unreadable: a clear one-line error
         raise UsageError(f"cannot read {os.fspath(path)}: {error.strerror}") from None
     return parse_dlx_bytes(data, os.fspath(path), factory)
@@ -156,4 +163,6 @@ def write_dlx(problem: Problem, path: str | os.PathLike[str]) -> None:
     """Write the problem to the file ``path`` in DLX format (UTF-8, ``\\n`` line ends)."""
     if not isinstance(path, str | os.PathLike):
         raise UsageError(f"a path must be a str or os.PathLike, not {path!r}")
-    Path(path).write_text(format_dlx(problem), encoding="utf-8", newline="\n")
+    text = format_dlx(problem)
+    with open(path, "w", encoding="utf-8", newline="\n") as out:
+        out.write(text)
