@@ -230,18 +230,21 @@ class _Counter:
         #: parts done of the parts of its branches (all branches' parts in a row), and
         #: how many there are; left as it was when ``stop`` interrupted the walk.
         self.path: list[list[int]] = []
+        #: The DXZ search under way (or paused) at the end of that path, if any.
+        self.searching: Dxz | None = None
 
     def progress(self) -> float | None:
         """The share of the count done, by Knuth's estimate along the walk's path: each
         part of a component's branches an equal share of it, the parts before the
-        current one done, and inside the component a paused DXZ search is at, its own
-        share of its tree (:meth:`excover.zdd._dxz.Dxz.progress`). None when nothing
-        measures it (the whole problem counted by the frontier count, or not started)."""
+        current one done, and inside the component whose DXZ search is under way or
+        paused, that search's share of its tree (:meth:`excover.zdd._dxz.Dxz.progress`).
+        None when nothing measures it (the whole problem counted by the frontier count,
+        or not started)."""
         share, weight = 0.0, 1.0
         for done, parts in self.path:
             share += weight * done / parts
             weight /= parts
-        inner = None if self.paused is None else self.paused[1].progress()
+        inner = None if self.searching is None else self.searching.progress()
         if inner is None and not self.path:
             return None
         return min(share + weight * (inner or 0.0), 1.0)
@@ -398,10 +401,12 @@ class _Counter:
                 search = _dxz.search(store, n_primary, n_items, start, items, colors, None)
                 budget = 0
             self.paused = None
+            self.searching = search
             while True:
                 budget += STEP_NODES
                 root = _dxz.run(store, search, budget)[0]
                 if root >= 0:
+                    self.searching = None
                     return int(store.count(root))
                 if self.stop is not None and self.stop():
                     self.paused = (key, search, budget)
