@@ -52,13 +52,11 @@ def test_a_stopped_broken_count_is_a_lower_bound_that_grows_to_the_total(
     n: int, engine: str
 ) -> None:
     problem = queens(n)
-    group = Group(problem, problem.declared_symmetries())
+    group = Group(problem, problem.declared_symmetries() or [])
     true = problem.count(symmetry=False)
     partials = []
     for limit in (1, 30, 300, 3_000, 30_000, 300_000):
-        done, found = _stopped_count(
-            BrokenSearch(problem, group, engine=engine, max_nodes=limit)
-        )
+        done, found = _stopped_count(BrokenSearch(problem, group, engine=engine, max_nodes=limit))
         if done:  # finished within the limit: exactly the total
             assert found == true
             break
@@ -73,7 +71,7 @@ def test_the_counted_sum_is_the_weighted_solutions_of_the_searches_run() -> None
     # Each search the count runs adds its solutions times its weight; run to its end, the
     # sum is the total, and every stand-in is an orbit of the group's order or a divisor.
     problem = queens(10)
-    group = Group(problem, problem.declared_symmetries())
+    group = Group(problem, problem.declared_symmetries() or [])
     search = BrokenSearch(problem, group, engine="dlx")
     assert search.count() == search.counted == 724
     assert search.orbits is not None

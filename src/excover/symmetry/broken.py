@@ -203,8 +203,8 @@ class BrokenSearch:
         try:
             return self._count()
         except LimitReached as stop:
-            stats = Stats(**{**stop.stats.as_dict(), "solutions": self.counted, "nodes": self.nodes})
-            raise LimitReached(stop.reason, stats) from None
+            found = {**stop.stats.as_dict(), "solutions": self.counted, "nodes": self.nodes}
+            raise LimitReached(stop.reason, Stats(**found)) from None
 
     @property
     def counted(self) -> int:
