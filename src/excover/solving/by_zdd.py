@@ -95,11 +95,12 @@ def _dxz(run: Run, bar: Bar) -> Probe:
     while True:
         budget += DXZ_SLICE
         probe = run.run(budget)
+        if probe.family is not None:  # the end: every node the search had, 100%
+            bar.finish(probe.nodes, memo_hits=probe.hits)
+            return probe
         share = run.progress()
         size = probe.nodes / share if share is not None and 0 < share < 1 else 0
         bar.set(probe.nodes, size, memo_hits=probe.hits)
-        if probe.family is not None:
-            return probe
 
 
 def solutions(problem: Problem, request: Request, emit: Callable[[list[int]], None]) -> Outcome:
