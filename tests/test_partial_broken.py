@@ -9,11 +9,13 @@ so far``, exit status 1) and in ``--json`` (the count, ``complete`` false, the r
 from __future__ import annotations
 
 import json
+import os
 import signal
 import subprocess
 import sys
 import time
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -127,6 +129,18 @@ def test_the_cli_prints_the_partial_count_of_a_broken_count(
     assert "one branch per orbit" in document["engine"]
 
 
+def _wait_for_cpu(pid: int, seconds: float) -> None:
+    """Wait until process ``pid`` has used ``seconds`` of CPU time (a minute at most:
+    under load, wall-clock time says little of how far a child has got)."""
+    tick = os.sysconf("SC_CLK_TCK")
+    end = time.monotonic() + 60
+    while time.monotonic() < end:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        if (int(fields[11]) + int(fields[12])) / tick >= seconds:  # utime + stime
+            return
+        time.sleep(0.1)
+
+
 def test_ctrl_c_gives_the_partial_count_of_a_broken_count() -> None:
     child = subprocess.Popen(
         [sys.executable, "-m", "excover", "queens", "20", "--count", "--json"],
@@ -136,7 +150,7 @@ def test_ctrl_c_gives_the_partial_count_of_a_broken_count() -> None:
         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     try:
-        time.sleep(3)
+        _wait_for_cpu(child.pid, 1.5)  # past the start-up: the count is under way
         child.send_signal(signal.SIGINT)
         out, err = child.communicate(timeout=30)
     finally:
