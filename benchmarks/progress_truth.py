@@ -2,17 +2,20 @@
 
 Runs ``excover count FILE --json --progress`` (with the flags of each route: the race of
 ``--method auto``, one route forced by ``--route``, the search engines of ``--method
-search``, the parts route, a count by subproblems with ``--workers 2``) on problems of a few
-seconds each, reads the JSON progress events it writes on stderr (the reading of
+search``, the DXZ count of ``--method zdd``, the parts route, a count by subproblems with
+``--workers 2``) on fourteen runs of 2-30 seconds each on a quiet machine (queens of 13
+to 16, pentomino boxes, Scott's puzzle, dominoes on a 22 x 22 board), reads the JSON
+progress events it writes on stderr (the reading of
 :class:`excover.parallel.progress.Meter`, every half second), and prints for each run:
 its length, the events that showed a time left, the worst factor between that time left
 and the truth (the run's end less the event's moment) among the events from 10% of the
 run on where the truth is at least :data:`FLOOR` seconds (below, a second's error is no
 error a person sees), and whether the last event is the bar at exactly 100% ("no bar"
-when the count ended before its first reading: on a quiet machine several of these
-counts take a second or less). The target is 2x everywhere.
+when the count ended before its first reading). The target is 2x everywhere.
+``--quick`` runs one problem of each kind of measure (:data:`QUICK`), ``--only`` the
+runs named.
 
-    PYTHONPATH=src python benchmarks/progress_truth.py [--quick]
+    PYTHONPATH=src python benchmarks/progress_truth.py [--quick | --only RUN...]
 
 Timings depend on the machine's load: the script prints the load average.
 """
@@ -72,25 +75,50 @@ def dominoes(side: int, out: Path) -> Path:
     return out
 
 
+def queens(n: int, out: Path) -> Path:
+    """The ``n``-queens problem as a DLX file (no declared symmetry)."""
+    from excover.puzzles.queens import queens as build
+
+    build(n).write(out)
+    return out
+
+
+#: The runs for ``--quick``: one of each kind of measure (a search engine's own share,
+#: DXZ's, the component count's, a race, subproblems on workers).
+QUICK = (
+    "queens15 search links",
+    "pento6x10 search bits",
+    "queens13 route dxz",
+    "queens13 route components",
+    "pento6x10 auto (race)",
+    "queens15 --workers 2",
+)
+
+
 def cases(folder: Path) -> list[tuple[str, Path, list[str]]]:
-    """The runs: a name, the file, the flags."""
+    """The runs: a name, the file, the flags. Each takes 2-30 s of one core on a quiet
+    machine, so that its bar is drawn and judged from 10% of the run on."""
     pento = EXAMPLES / "pento6x10.dlx"
-    parts = two_apart(KNUTH / "pento4x15.dlx", folder / "pento4x15-twice.dlx")
-    dom = dominoes(20, folder / "domino20x20.dlx")
-    queens13, queens14 = KNUTH / "queens13.dlx", KNUTH / "queens14.dlx"
+    parts = two_apart(KNUTH / "pento5x12.dlx", folder / "pento5x12-twice.dlx")
+    dom22 = dominoes(22, folder / "domino22x22.dlx")
+    queens13 = KNUTH / "queens13.dlx"
+    queens15, queens16 = queens(15, folder / "queens15.dlx"), queens(16, folder / "queens16.dlx")
+    links, bits, cells = (["--method", "search", "--engine", e] for e in ("dlx", "bits", "cells"))
     return [
         ("pento6x10 auto (race)", pento, []),
-        ("queens14 auto (race)", queens14, []),
-        ("pento5x12 auto (race)", KNUTH / "pento5x12.dlx", []),
-        ("pento6x10 search bits", pento, ["--method", "search", "--engine", "bits"]),
-        ("pento6x10 search links", pento, ["--method", "search", "--engine", "dlx"]),
-        ("queens14 search cells", queens14, ["--method", "search", "--engine", "cells"]),
+        ("queens15 auto (race)", queens15, []),
+        ("pento6x10 search bits", pento, bits),
+        ("queens16 search bits", queens16, bits),
+        ("pento6x10 search links", pento, links),
+        ("queens15 search links", queens15, links),
+        ("queens15 search cells", queens15, cells),
         ("queens13 route dxz", queens13, ["--route", "dxz"]),
+        ("scott method zdd (dxz)", KNUTH / "scott.dlx", ["--method", "zdd"]),
         ("queens13 route components", queens13, ["--route", "components"]),
-        ("domino20x20 route frontier", dom, ["--route", "frontier"]),
-        ("pento4x15 twice (parts)", parts, []),
+        ("domino22x22 route frontier", dom22, ["--route", "frontier"]),
+        ("pento5x12 twice (parts)", parts, []),
         ("pento6x10 --workers 2", pento, ["--workers", "2"]),
-        ("queens14 --workers 2", queens14, ["--workers", "2"]),
+        ("queens15 --workers 2", queens15, ["--workers", "2"]),
     ]
 
 
@@ -137,20 +165,24 @@ def judge(events: list[dict[str, object]]) -> tuple[float, int, float | None, bo
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help="the first five runs only")
+    parser.add_argument("--quick", action="store_true", help=f"only the runs {', '.join(QUICK)}")
+    parser.add_argument("--only", nargs="+", metavar="RUN", help="only the runs named")
     args = parser.parse_args()
     print(f"load average: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     print(f"{'run':30} {'seconds':>8} {'shown':>6} {'worst':>7} {'100%':>6}")
     with tempfile.TemporaryDirectory() as folder:
         runs = cases(Path(folder))
-        for name, path, flags in runs[:5] if args.quick else runs:
+        wanted = QUICK if args.quick else args.only
+        for name, path, flags in runs:
+            if wanted is not None and name not in wanted:
+                continue
             events = run(path, flags, folder)
             end, judged, worst, ended = judge(events)
             shown = "-" if worst is None else f"{worst:.2f}x"
             # no event at all: the count ended before its first reading (no bar is drawn
             # under a second), which says nothing of the bar's truth
             closed = "no bar" if not events else "yes" if ended else "NO"
-            print(f"{name:30} {end:8.1f} {judged:6} {shown:>7} {closed:>6}")
+            print(f"{name:30} {end:8.1f} {judged:6} {shown:>7} {closed:>6}", flush=True)
     print(f"load average: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
 
 

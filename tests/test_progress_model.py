@@ -268,13 +268,19 @@ def test_the_race_bar_follows_the_route_ahead_and_counts_up_without_a_measure() 
     bar = Recorder()
     watch = RaceBar(bar, clock)
     problem = ExactCover.read(KNUTH / "pento6x10-xq.dlx")
-    dxz = routes.DxzRunner(problem)
-    dxz.advance(0.001)
+    blind = routes.Restarting("blind", lambda stop: None)  # a route that measures nothing
+    blind.advance(0.001)
+    clock.now += 1
+    watch(blind)
+    assert bar.sets[-1] == (0, 0)
+    dxz = routes.DxzRunner(problem)  # DXZ measures the share of its tree walked
+    dxz.advance(0.01)
     clock.now += 1
     watch(dxz)
-    assert bar.sets[-1] == (0, 0)
+    done, total = bar.sets[-1]
+    assert total == 100 and 0 < done < 100
     search = routes.SearchRunner(problem, "bits")
-    search.advance(0.01)
+    search.advance(0.05)
     clock.now += 1
     watch(search)
     done, total = bar.sets[-1]

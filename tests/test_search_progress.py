@@ -20,10 +20,12 @@ from excover.zdd import frontier
 KNUTH = Path(__file__).parent / "data" / "knuth"
 
 
-def shares(problem: ExactCover, step: int, **options: object) -> tuple[list[float], int]:
-    """The share walked after every ``step`` nodes of a count on the bit-parallel
-    engine, then the count."""
-    search = problem.search(engine="bits", **options)  # type: ignore[arg-type]
+def shares(
+    problem: ExactCover, step: int, engine: str = "bits", **options: object
+) -> tuple[list[float], int]:
+    """The share walked after every ``step`` nodes of a count on ``engine`` (the
+    bit-parallel engine or dancing links), then the count."""
+    search = problem.search(engine=engine, **options)  # type: ignore[arg-type]
     seen = [search.progress()]
     while not search.count_until(search.stats.nodes + step):
         seen.append(search.progress())
@@ -33,12 +35,13 @@ def shares(problem: ExactCover, step: int, **options: object) -> tuple[list[floa
     return [float(share) for share in seen if share is not None], total
 
 
+@pytest.mark.parametrize("engine", ["bits", "dlx"])
 @pytest.mark.parametrize("name", ["pento6x10-xq", "scott", "queens10"])
-def test_the_share_grows_from_zero_to_one(name: str) -> None:
+def test_the_share_grows_from_zero_to_one(name: str, engine: str) -> None:
     """0 before the first node, 1 once the count is over, never going back between (a
     branch done stays done: the shares only add up), within [0, 1] all along."""
     problem = ExactCover.read(KNUTH / f"{name}.dlx")
-    seen, total = shares(problem, 2000)
+    seen, total = shares(problem, 2000, engine)
     assert total == problem.count(method="search")
     assert seen[0] == 0.0 and seen[-1] == 1.0
     assert all(0.0 <= a <= b <= 1.0 for a, b in itertools.pairwise(seen))
@@ -56,17 +59,65 @@ def test_the_share_never_goes_back_on_queens(n: int, heuristic: str) -> None:
     assert all(a <= b for a, b in itertools.pairwise(seen))
 
 
-def test_other_engines_and_multiplicities_do_not_tell() -> None:
-    """Dancing links and dancing cells keep no such estimate; Algorithm M is not
-    estimated this way (its branches close items): None."""
-    problem = queens(6)
-    for engine in ("dlx", "cells"):
-        assert problem.search(engine=engine).progress() is None
+@settings(max_examples=examples(25), deadline=None)
+@given(st.integers(min_value=4, max_value=9), st.integers(min_value=1, max_value=50))
+def test_the_links_share_never_goes_back_on_queens(n: int, step: int) -> None:
+    """Dancing links, stopped every ``step`` nodes anywhere in its tree (at a solution
+    or not): the share only grows and ends at 1, and the count is the true one."""
+    seen, total = shares(queens(n), step, "dlx")
+    assert total == queens(n).count(method="search", engine="bits")
+    assert seen[-1] == 1.0
+    assert all(a <= b for a, b in itertools.pairwise(seen))
+
+
+@pytest.mark.parametrize("name", ["pento6x10-xq", "queens10"])
+def test_links_tells_the_share_the_bit_parallel_engine_tells(name: str) -> None:
+    """The two engines walk the same tree (same heuristic, no multiplicities): stopped
+    after the same nodes, dancing links tells the share the bit-parallel engine tells,
+    though each reads it off its own structure (the items' lists, the bitsets)."""
+    problem = ExactCover.read(KNUTH / f"{name}.dlx")
+    links, bits = problem.search(engine="dlx"), problem.search(engine="bits")
+    told = 0
+    while True:
+        ended = links.count_until(links.stats.nodes + 997)
+        assert bits.count_until(links.stats.nodes) == ended
+        assert links.progress() == pytest.approx(bits.progress(), rel=1e-9, abs=1e-12)
+        told += 1
+        if ended:
+            break
+    assert told > 3 and links.stats.nodes == bits.stats.nodes
+
+
+def test_cells_and_multiplicities_do_not_tell() -> None:
+    """Dancing cells keeps no such estimate; Algorithm M is not estimated this way (its
+    branches close items): None."""
+    assert queens(6).search(engine="cells").progress() is None
     multi = ExactCover(["a", "b"])
     for option in (["a"], ["a"], ["b"]):
         multi.add_option(option)
     multi.set_multiplicity("a", 1, 2)
-    assert multi.search(engine="bits").progress() is None
+    for engine in ("bits", "dlx"):
+        assert multi.search(engine=engine).progress() is None
+
+
+def test_dxz_and_the_component_count_tell_their_share() -> None:
+    """DXZ's share of its tree (memo hits done at once) and the component count's,
+    read between steps: within [0, 1], never going back, 1 at the end, and the counts
+    are the true ones."""
+    problem = queens(11)
+    dxz = routes.DxzRunner(problem)
+    components = routes.ComponentsRunner(problem)
+    for runner in (dxz, components):
+        seen = []
+        while runner.advance(0.002) is None:
+            share = runner.progress()
+            if share is not None:
+                seen.append(share)
+        assert len(set(seen)) > 3  # measured inside the count, not only at its end
+        final = runner.progress()
+        assert runner.count == 2680 and final == 1.0
+        seen.append(final)
+        assert all(0.0 <= a <= b <= 1.0 for a, b in itertools.pairwise(seen))
 
 
 def test_the_search_projects_the_time_it_still_needs() -> None:

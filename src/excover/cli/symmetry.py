@@ -135,13 +135,18 @@ def _default(args: argparse.Namespace) -> bool:
     return args.break_symmetry is None and not args.up_to_symmetry
 
 
-def _engine(args: argparse.Namespace, search: BrokenSearch | None, order: int) -> str:
+def _engine(
+    args: argparse.Namespace, search: BrokenSearch | None, order: int, counting: bool = False
+) -> str:
     """How the search ran, for the stderr note (the engine is auto's choice for each of
-    the searches the symmetric run makes); classes name the route that counted them (see
-    :mod:`excover.symmetry.broken`), once the search is set up; a count on ``--workers``
-    says so."""
+    the searches the symmetric run makes); a count names the route that counted (see
+    :mod:`excover.symmetry.broken`: :attr:`~excover.symmetry.BrokenSearch.count_route`
+    for every solution, :attr:`~excover.symmetry.BrokenSearch.route` for classes), once
+    the search is set up; a count on ``--workers`` says so."""
     workers = getattr(args, "workers", None)
     where = f", counted on {workers} processes" if workers and workers > 1 else ""
+    if counting and search is not None and not args.up_to_symmetry:
+        where += f", by {search.count_route}"
     if _default(args):
         return (
             f"symmetry: declared group of order {to_decimal(order)}, broken by default "
@@ -169,21 +174,26 @@ def count(problem: ExactCover, args: argparse.Namespace) -> Outcome:
     search = None
     workers = getattr(args, "workers", None)
     started = time.perf_counter()
+    stopped_by = None
     try:
         # the counts on --workers have no deadline of their own: the alarm stops them
         with common.deadline(common.time_left(args) if workers else None):
             search = BrokenSearch(problem, group, "search", workers=workers, **_options(args))
             number = search.count_orbits() if args.up_to_symmetry else search.count()
     except LimitReached as stop:
-        return Outcome("search", _engine(args, search, group.option_order), None, stop.reason)
+        stopped_by = stop.reason
     except common.TimeUp:
-        return Outcome("search", _engine(args, search, group.option_order), None, "timeout")
+        stopped_by = "timeout"
     except KeyboardInterrupt:
-        return Outcome("search", _engine(args, search, group.option_order), None, "interrupt")
-    engine = _engine(args, search, group.option_order)
+        stopped_by = "interrupt"
+    engine = _engine(args, search, group.option_order, counting=True)
+    if stopped_by is not None:
+        if args.up_to_symmetry or search is None:  # classes are no sum of solutions found
+            return Outcome("search", engine, None, stopped_by)
+        number = search.counted  # a lower bound: each solution found stands for distinct ones
     stats = {"solutions": number, "group_order": group.order, "symmetry": _note(args, group)}
     stats.update(seconds=time.perf_counter() - started, workers=workers or 1)
-    return Outcome("search", engine, number, None, stats)
+    return Outcome("search", engine, number, stopped_by, stats)
 
 
 def solutions(

@@ -52,7 +52,6 @@ from __future__ import annotations
 
 from array import array
 from collections.abc import Callable
-from math import prod
 from typing import TYPE_CHECKING
 
 from excover.counting._components import Graph
@@ -183,6 +182,11 @@ class Counting:
         names = self.problem.color_names
         return Problem._from_checked(n_primary, n_items - n_primary, arrays, names)
 
+    def progress(self) -> float | None:
+        """The share of the count done where it stopped (see :meth:`_Counter.progress`);
+        None while nothing measures it."""
+        return self._counter.progress()
+
     def advance(self, stop: Callable[[], bool] | None = None) -> int | None:
         """Count until done (the count) or until ``stop()`` returns True (None: a later
         call goes on from there)."""
@@ -222,12 +226,35 @@ class _Counter:
         #: components before it are cached), before any other run touches the store;
         #: should another component come first, the paused search is dropped.
         self.paused: tuple[bytes, Dxz, int] | None = None
+        #: Where the walk is: for each nesting of components on its current path, the
+        #: parts done of the parts of its branches (all branches' parts in a row), and
+        #: how many there are; left as it was when ``stop`` interrupted the walk.
+        self.path: list[list[int]] = []
+        #: The DXZ search under way (or paused) at the end of that path, if any.
+        self.searching: Dxz | None = None
+
+    def progress(self) -> float | None:
+        """The share of the count done, by Knuth's estimate along the walk's path: each
+        part of a component's branches an equal share of it, the parts before the
+        current one done, and inside the component whose DXZ search is under way or
+        paused, that search's share of its tree (:meth:`excover.zdd._dxz.Dxz.progress`).
+        None when nothing measures it (the whole problem counted by the frontier count,
+        or not started)."""
+        share, weight = 0.0, 1.0
+        for done, parts in self.path:
+            share += weight * done / parts
+            weight /= parts
+        inner = None if self.searching is None else self.searching.progress()
+        if inner is None and not self.path:
+            return None
+        return min(share + weight * (inner or 0.0), 1.0)
 
     def total(self, problem: Problem) -> int:
         """The count of the whole problem: the components multiplied, or the whole
         problem counted as ``count(method="zdd")`` counts it (:meth:`leaf`) when it does
         not split even below its first branching."""
         live = array("i", range(problem.n_options))
+        self.path = []
         primaries, parts, whole = self.top_level()
         if primaries < self.n_primary:
             return 0  # a primary item without options
@@ -236,7 +263,22 @@ class _Counter:
             if counted is not None:
                 return counted
             return self._dxz(live.tobytes(), *self.graph.subproblem(live))
-        return prod(self._component(part, size, 0) for part, size in parts)
+        return self._sum_of_products([parts], 0)
+
+    def _sum_of_products(self, branches: list[list[tuple[array[int], int]]], depth: int) -> int:
+        """The sum over ``branches`` of the product of the counts of their parts (each
+        counted at ``depth``), the parts done kept on :attr:`path`."""
+        place = [0, sum(len(parts) for parts in branches)]
+        self.path.append(place)
+        total = 0
+        for parts in branches:
+            product = 1
+            for part, size in parts:
+                product *= self._component(part, size, depth)
+                place[0] += 1
+            total += product
+        self.path.pop()  # not on a stop: the path says where the walk stopped
+        return total
 
     def top_level(self) -> tuple[int, list[tuple[array[int], int]], bool]:
         """The whole problem's primary items covered, its parts, and whether it is
@@ -267,10 +309,7 @@ class _Counter:
         if branches is None:
             counted = self.leaf(live)
         else:
-            counted = sum(
-                prod(self._component(part, size, depth + 1) for part, size in parts)
-                for parts in branches
-            )
+            counted = self._sum_of_products(branches, depth + 1)
         self.cache[key] = counted
         self.walking.pop(key, None)
         return counted
@@ -362,10 +401,12 @@ class _Counter:
                 search = _dxz.search(store, n_primary, n_items, start, items, colors, None)
                 budget = 0
             self.paused = None
+            self.searching = search
             while True:
                 budget += STEP_NODES
                 root = _dxz.run(store, search, budget)[0]
                 if root >= 0:
+                    self.searching = None
                     return int(store.count(root))
                 if self.stop is not None and self.stop():
                     self.paused = (key, search, budget)

@@ -387,6 +387,12 @@ class DxzRunner(Runner):
                 return dxz.Run(self.counting.problem_of(every), manager, ordered=True)
         return dxz.Run(self.problem, manager)
 
+    def progress(self) -> float | None:
+        """The share of DXZ's tree walked (:meth:`excover.zdd.dxz.Run.progress`)."""
+        if self.count is not None:
+            return 1.0
+        return None if self.run is None else self.run.progress()
+
     def weight(self, rival_seconds: float = 0.0, rival_left: float = math.inf) -> float:
         """DXZ's share of a race's rounds, by the share of its search nodes that hit the
         memo (see :data:`HIT_RATES`): :data:`LOW_WEIGHT` until it has entered
@@ -631,6 +637,11 @@ class ComponentsRunner(Runner):
         stop = _telling(self, _stop(seconds, deadline))
         assert stop is not None
         return self.counting.advance(stop)
+
+    def progress(self) -> float | None:
+        """The share of the count done, along the walk of its components
+        (:meth:`~excover.counting.components.Counting.progress`)."""
+        return 1.0 if self.count is not None else self.counting.progress()
 
 
 def _components(problem: Problem) -> Runner | None:

@@ -489,8 +489,9 @@ class Search:
         """The share of the search tree walked so far, 0 to 1, by Knuth's estimate from
         the choices on the current path (each branch of a node taken as an equal share
         of it: rough early, and biased where subtrees differ much), when the engine
-        tells it: the bit-parallel engine on Algorithms X and C; None otherwise."""
-        if not isinstance(self._engine, BitEngine):
+        tells it: the bit-parallel engine and dancing links on Algorithms X and C; None
+        otherwise."""
+        if isinstance(self._engine, CellEngine):
             return None
         share = self._engine.progress()
         return None if share is None else float(share)

@@ -15,5 +15,8 @@ TIMEOUT: Final[int]
 class LinksEngine(_Driver):
     """One dancing-links search over a problem given as flat arrays."""
 
+    def progress(self) -> float | None:
+        """The share of the search tree walked so far, by Knuth's estimate from the
+        current path; None on Algorithm M."""
     @property
     def algorithm(self) -> Literal["X", "C", "M"]: ...

@@ -847,6 +847,43 @@ cdef class LinksEngine(_Driver):
             return dance(<Colored*>NULL, &self.s, count_only, max_solutions, max_nodes, CHUNK)
         return dance_m(&self.s, count_only, max_solutions, max_nodes, CHUNK)
 
+    def progress(self):
+        """The share of the search tree walked so far, by Knuth's estimate from the
+        choices on the current path (each option of a level's item an equal share of
+        it, those before the current one done, the current one done too when the level
+        is about to try its next); 1 once the search is over; None on Algorithm M.
+        Each level's item keeps its own list whole while it is covered, so the options
+        are counted on it (its LEN is biased while covered)."""
+        cdef State* s = &self.s
+        cdef Node* nd = s.nd
+        cdef int32_t top = s.run.level, l, x, c, p
+        cdef int64_t n, r
+        cdef double done = 0.0, weight = 1.0
+        if self.algo == ALGO_M:
+            return None
+        if s.run.phase == FINISHED:
+            return 1.0
+        if s.run.phase != FORWARD:
+            top += 1  # the current level's option: its subtree is done
+        for l in range(top):
+            x = s.choice[l]
+            c = nd[x].top
+            n = 0
+            r = -1
+            p = nd[c].down
+            while p != c:
+                if p == x:
+                    r = n
+                n += 1
+                p = nd[p].down
+            if n == 0 or r < 0:
+                break
+            if l == s.run.level and s.run.phase != FORWARD:
+                r += 1
+            done += weight * r / n
+            weight /= n
+        return min(max(done, 0.0), 1.0)
+
     def solution(self):
         """The option indices of the solution the last ``run()`` stopped at, by level."""
         self._check_solution()

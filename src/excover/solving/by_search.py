@@ -161,12 +161,13 @@ PROBES_PROVED_SMALL = 0.95
 
 class TreeSize:
     """The size of a search's tree (its nodes) as its progress bar needs it, for the
-    engines that do not tell the share of their tree walked (dancing links, dancing
-    cells; the bit-parallel engine's :meth:`~excover.engines.Search.progress` is used
-    where it tells). Knuth's random probes (:func:`excover.parallel.probes.probe`),
-    made in batches while the search goes on, within :data:`PROBE_SHARE` of its time,
-    and pooled: the mean of all of them, sharper the longer the count runs. None while
-    their standard error is more than :data:`PROBE_USELESS` of the mean."""
+    engines that do not tell the share of their tree walked (dancing cells, and any
+    engine on Algorithm M; the bit-parallel engine's and dancing links'
+    :meth:`~excover.engines.Search.progress` is used where it tells). Knuth's random
+    probes (:func:`excover.parallel.probes.probe`), made in batches while the search
+    goes on, within :data:`PROBE_SHARE` of its time, and pooled: the mean of all of
+    them, sharper the longer the count runs. None while their standard error is more
+    than :data:`PROBE_USELESS` of the mean."""
 
     def __init__(self, problem: Problem, clock: Callable[[], float] = time.monotonic) -> None:
         self.problem = problem
@@ -226,9 +227,9 @@ class TreeSize:
 class SearchBar:
     """The progress bar of a search (a count, or a listing): its nodes so far against
     the size of its tree, the nodes over the share walked where the engine tells it
-    (the bit-parallel engine's Knuth estimate from its path), else :class:`TreeSize`'s
-    probes; a bar that counts up while neither knows. Ended at 100% by :meth:`close`
-    when the search ran to its end. Also the race's measure of a search
+    (Knuth's estimate from its path, by the bit-parallel engine and dancing links),
+    else :class:`TreeSize`'s probes; a bar that counts up while neither knows. Ended at
+    100% by :meth:`close` when the search ran to its end. Also the race's measure of a search
     (:mod:`excover.solving.by_routes`): :meth:`share`."""
 
     def __init__(self, problem: Problem, bar: Bar | None = None) -> None:

@@ -86,17 +86,21 @@ def _layers(bar: Bar) -> Callable[[int, int, int], None]:
 
 def _dxz(run: Run, bar: Bar) -> Probe:
     """Run DXZ to its end; with a bar, in slices of :data:`DXZ_SLICE` search nodes that
-    show the nodes so far and the memo's hits (the size of the search is not known
-    ahead: the bar counts up)."""
+    show the nodes so far against the size of the search, the nodes over the share of
+    its tree walked (:meth:`~excover.zdd.dxz.Run.progress`: the bar counts up where
+    that is unknown), and the memo's hits."""
     if not bar.shown:
         return run.run()
     budget = 0
     while True:
         budget += DXZ_SLICE
         probe = run.run(budget)
-        bar.set(probe.nodes, None, memo_hits=probe.hits)
-        if probe.family is not None:
+        if probe.family is not None:  # the end: every node the search had, 100%
+            bar.finish(probe.nodes, memo_hits=probe.hits)
             return probe
+        share = run.progress()
+        size = probe.nodes / share if share is not None and 0 < share < 1 else 0
+        bar.set(probe.nodes, size, memo_hits=probe.hits)
 
 
 def solutions(problem: Problem, request: Request, emit: Callable[[list[int]], None]) -> Outcome:

@@ -105,9 +105,10 @@ from functools import cached_property
 from typing import Unpack
 
 from excover.engines import Deadline
-from excover.errors import UsageError
+from excover.errors import LimitReached, UsageError
 from excover.names import canonical_method
 from excover.problem import Problem, SearchOptions
+from excover.statistics import Stats
 from excover.symmetry import fixed
 from excover.symmetry.arrays import OptionArrays
 from excover.symmetry.chain import Perm
@@ -196,11 +197,36 @@ class BrokenSearch:
     # ----- the three questions -----
 
     def count(self) -> int:
-        """The number of solutions."""
+        """The number of solutions. Stopped early, by a limit (:class:`~excover.LimitReached`,
+        whose ``stats.solutions`` is then :attr:`counted`) or by Ctrl-C, it leaves in
+        :attr:`counted` the solutions it has counted for certain."""
+        try:
+            return self._count()
+        except LimitReached as stop:
+            found = {**stop.stats.as_dict(), "solutions": self.counted, "nodes": self.nodes}
+            raise LimitReached(stop.reason, Stats(**found)) from None
+
+    @property
+    def counted(self) -> int:
+        """The solutions the last :meth:`count` has counted so far: the sum over the
+        searches it ran (each up to where it stopped) of their solutions, each times
+        the number of distinct solutions of the problem it stands for (the size of the
+        orbit of its representative; 1 without a base). Those stand-ins are all
+        distinct, so a count stopped early has at least this many solutions; a count
+        run to its end, exactly this many. Not kept by counts on workers stopped early
+        (each part that ran to its end is)."""
+        return self._runs.counted
+
+    def _count(self) -> int:
+        """The number of solutions, the weighted solutions of each search added to
+        :attr:`counted` as it is found."""
+        self._runs.counted = 0
         if self.orbits is None:
             if self.workers is not None:
-                return self._runs.count_on_workers(self.problem)
-            return self._runs.count(self.problem)
+                found = self._runs.count_on_workers(self.problem)
+                self._runs.counted = found
+                return found
+            return self._runs.count(self.problem, weight=1)
         return self._extensions.count_weighted(self._split_orbits)
 
     def count_orbits(self) -> int:
@@ -213,13 +239,13 @@ class BrokenSearch:
             return sum(1 for _ in self.smallest_of_orbits(self._runs.every_solution(self.problem)))
         if self._all_free:
             # Each class of solutions has exactly one member extending a representative.
-            return self.count() // self.group.option_order
+            return self._count() // self.group.option_order
         if self._burnside_after_count:
             # A solution that ``g`` fixes meets the base in a partial solution that ``g``
             # fixes: an element that fixes no partial solution needs no quotient.
             partials = self._extensions.partials
             return burnside_after_count(
-                self.problem, self._listed_elements, self.count, partials.fixed_by, self._runs
+                self.problem, self._listed_elements, self._count, partials.fixed_by, self._runs
             )
         total = self._extensions.count(self._free())
         for orbit in self._fixed():
@@ -291,6 +317,20 @@ class BrokenSearch:
                 yield list(member)
 
     # ----- the route -----
+
+    @property
+    def count_route(self) -> str:
+        """How :meth:`count` goes, in words."""
+        if not self.group.moves_options():
+            return "a plain search (no symmetry moves an option)"
+        if self.orbits is None:
+            return "a plain search (no base with few enough partial solutions)"
+        split = self._split_orbits
+        below = "" if len(split) == len(self.orbits) else f", {len(split)} once split below it"
+        return (
+            f"one branch per orbit: {len(self.orbits)} orbits of partial solutions on a "
+            f"base of {len(self.base or [])} items{below}, each counted times its orbit's size"
+        )
 
     @property
     def route(self) -> str:

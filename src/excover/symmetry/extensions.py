@@ -139,7 +139,8 @@ class Extensions:
         the size of its orbit: for each group of :meth:`alike`, from one run of the
         engine on their merged problem when it keeps the counts under each
         representative apart (:meth:`Runs.count_by_root`), else one run per orbit
-        size."""
+        size. The runs' solutions, each weighted, go to the runs'
+        :attr:`~excover.symmetry.runs.Runs.counted` as they are found."""
         total = 0
         for group in self.alike(orbits):
             weighted = self._count_by_root(group)
@@ -147,7 +148,7 @@ class Extensions:
                 by_size: dict[int, list[Orbit]] = {}
                 for orbit in group:
                     by_size.setdefault(orbit.size, []).append(orbit)
-                weighted = sum(size * self.count(alike) for size, alike in by_size.items())
+                weighted = sum(size * self.count(alike, size) for size, alike in by_size.items())
             total += weighted
         return total
 
@@ -160,24 +161,26 @@ class Extensions:
             return None
         merged = self.merged(orbits)
         assert merged is not None  # the orbits are alike
-        under = self.runs.count_by_root(merged[0])
+        under = self.runs.count_by_root(merged[0], [orbit.size for orbit in orbits])
         if under is None:
             return None
         # The merged problem's first options are the representatives, in order.
         return sum(orbit.size * under.get(k, 0) for k, orbit in enumerate(orbits))
 
-    def count(self, orbits: list[Orbit]) -> int:
+    def count(self, orbits: list[Orbit], weight: int = 0) -> int:
         """The solutions extending the representatives of ``orbits``: by the merged
-        problem of each group of :meth:`alike` (:meth:`count_merged`)."""
-        return sum(self.count_merged(group) for group in self.alike(orbits))
+        problem of each group of :meth:`alike` (:meth:`count_merged`, each solution
+        found weighted by ``weight``)."""
+        return sum(self.count_merged(group, weight) for group in self.alike(orbits))
 
-    def count_merged(self, orbits: list[Orbit]) -> int:
+    def count_merged(self, orbits: list[Orbit], weight: int = 0) -> int:
         """The solutions extending the representatives of ``orbits`` (alike): one run
         of the engine on their merged problem, whose root branches on the new item; on
         the run's workers, the orbits are dealt out to :data:`PARTS_PER_WORKER` merged
         problems a worker, counted in parallel (each still branching first on its
         representatives: a parallel count of the one merged problem would walk the
-        engine's own tree, several times larger)."""
+        engine's own tree, several times larger). The solutions found, times
+        ``weight``, go to the runs' :attr:`~excover.symmetry.runs.Runs.counted`."""
         runs = self.runs
         parts = 1 if runs.workers is None else min(len(orbits), PARTS_PER_WORKER * runs.workers)
         problems = []
@@ -186,5 +189,5 @@ class Extensions:
             assert merged is not None  # the orbits are alike
             problems.append(merged[0])
         if runs.workers is None:
-            return runs.count(problems[0], problems[0].items[0])
-        return runs.count_parts(problems)
+            return runs.count(problems[0], problems[0].items[0], weight)
+        return runs.count_parts(problems, weight)

@@ -1,6 +1,8 @@
 """The searches a symmetry-broken search runs (:mod:`excover.symmetry.broken`): each by
 its method and search options, all within one deadline, in this process or on a pool of
-worker processes, with the nodes of the dancing-links searches added up."""
+worker processes, with the nodes of the dancing-links searches added up, and the
+solutions a count has found so far, each weighted by the solutions it stands for
+(:attr:`Runs.counted`: what a count stopped early has counted for certain)."""
 
 from __future__ import annotations
 
@@ -19,7 +21,8 @@ class Runs:
     """The searches of one symmetry-broken search: by ``method`` with ``options`` (without
     a ``timeout``: ``deadline`` bounds them all together), the large counts on ``workers``
     processes when not None. :attr:`nodes` adds up the nodes of the dancing-links
-    searches run in this process."""
+    searches run in this process; :attr:`counted` the solutions the weighted counts have
+    found so far (a search stopped early included, by its solutions so far)."""
 
     def __init__(
         self, method: str, options: SearchOptions, deadline: Deadline, workers: int | None
@@ -30,6 +33,10 @@ class Runs:
         self.workers = workers
         #: The nodes of the dancing-links searches run so far in this process.
         self.nodes = 0
+        #: The solutions the counts given a ``weight`` have found so far, each times its
+        #: weight: every solution they found stands for that many distinct solutions of
+        #: the whole problem, so a count stopped early has at least this many.
+        self.counted = 0
         self._options = options
 
     @property
@@ -50,9 +57,10 @@ class Runs:
         if self.deadline.left() == 0.0:
             raise LimitReached("timeout", Stats())
 
-    def count(self, problem: Problem, first: str | None = None) -> int:
+    def count(self, problem: Problem, first: str | None = None, weight: int = 0) -> int:
         """The solutions of ``problem`` by the method; the root branches on ``first``.
-        The nodes of a dancing-links search are added to :attr:`nodes`."""
+        The nodes of a dancing-links search are added to :attr:`nodes`, its solutions
+        (so far, when it stops early) times ``weight`` to :attr:`counted`."""
         if self.traits.searches and first is not None:
             search = _branching_first(problem, first, self._options, self.deadline)
         elif self.traits.one_search:
@@ -60,28 +68,41 @@ class Runs:
 
             search = wall_clock_search(problem, **self.options)
         else:
-            return methods.count(problem, self.method, **self.options)
-        found = search.count()
-        self.nodes += search.stats.nodes
-        return found
+            try:
+                found = methods.count(problem, self.method, **self.options)
+            except LimitReached as stop:
+                self.counted += weight * stop.stats.solutions
+                raise
+            self.counted += weight * found
+            return found
+        try:
+            return search.count()
+        finally:  # a limit, Ctrl-C or an alarm: the search's solutions so far
+            self.nodes += search.stats.nodes
+            self.counted += weight * search.stats.solutions
 
     @property
     def may_count_by_root(self) -> bool:
         """Whether :meth:`count_by_root` may run: dancing links, in this process."""
         return self.workers is None and self.traits.searches
 
-    def count_by_root(self, problem: Problem) -> dict[int, int] | None:
+    def count_by_root(self, problem: Problem, weights: list[int]) -> dict[int, int] | None:
         """The solutions of ``problem`` under each option of its first item, from one
         run of the engine whose root branches on that item (the bit-parallel engine
         keeps those counts: :meth:`~excover.engines.Search.root_solutions`); None when
-        the engine cannot. Only when :attr:`may_count_by_root`."""
+        the engine cannot. The solutions under option ``k`` (so far, when the run stops
+        early) times ``weights[k]`` go to :attr:`counted`. Only when
+        :attr:`may_count_by_root`."""
         search = _branching_first(problem, problem.items[0], self._options, self.deadline)
         if search.root_solutions() is None:
             return None
-        search.count()
-        self.nodes += search.stats.nodes
-        under = search.root_solutions()
-        assert under is not None
+        try:
+            search.count()
+        finally:  # a limit, Ctrl-C or an alarm: the solutions so far under each option
+            self.nodes += search.stats.nodes
+            under = search.root_solutions()
+            assert under is not None
+            self.counted += sum(w * under.get(k, 0) for k, w in enumerate(weights))
         return under
 
     def solutions(self, problem: Problem, first: str | None = None) -> Iterator[list[int]]:
@@ -114,9 +135,10 @@ class Runs:
         options = {k: v for k, v in self._options.items() if k in ("heuristic", "seed", "engine")}
         return count(problem, self.method, workers=self.workers, options=dict(options))
 
-    def count_parts(self, problems: list[Problem]) -> int:
+    def count_parts(self, problems: list[Problem], weight: int = 0) -> int:
         """The solutions of ``problems`` (each branching first on its first item)
-        counted on a pool of :attr:`workers` processes, within the run's time."""
+        counted on a pool of :attr:`workers` processes, within the run's time; those of
+        each part counted to its end, times ``weight``, go to :attr:`counted`."""
         from excover.parallel import workers
 
         self.check_time()
@@ -131,6 +153,7 @@ class Runs:
             workers.stop(pool)
             raise
         pool.shutdown(wait=True)
+        self.counted += weight * sum(found for found in counts if found is not None)
         if any(found is None for found in counts):  # a part ran out of time
             from excover.statistics import Stats
 

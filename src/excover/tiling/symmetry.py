@@ -68,9 +68,18 @@ class Total:
     note: str
 
     def count(self, method: str, options: SearchOptions) -> int:
-        """The number of tilings."""
+        """The number of tilings. Stopped by a limit, :class:`~excover.LimitReached`
+        whose ``stats.solutions`` is the tilings counted so far times ``factor``: each
+        tiling of the pinned problem stands for ``factor`` distinct tilings."""
+        from excover.errors import LimitReached
+        from excover.statistics import Stats
+
         symmetry = False if self.group is None else self.group
-        return self.factor * self.problem.count(method=method, symmetry=symmetry, **options)
+        try:
+            return self.factor * self.problem.count(method=method, symmetry=symmetry, **options)
+        except LimitReached as stop:
+            found = {**stop.stats.as_dict(), "solutions": self.factor * stop.stats.solutions}
+            raise LimitReached(stop.reason, Stats(**found)) from None
 
 
 class BoardSymmetry:

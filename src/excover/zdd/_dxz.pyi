@@ -15,6 +15,7 @@ class Dxz:
     n_memo: int
     held_bytes: int  # the bytes of its tables, counted against its store's memory bound
     def path(self) -> list[int]: ...
+    def progress(self) -> float | None: ...
 
 def search(
     store: Store,

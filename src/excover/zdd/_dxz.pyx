@@ -903,6 +903,39 @@ cdef class Dxz:
                     if self.m_phase[l] == 0]
         return [self.opt[self.st_choice[l]] for l in range(self.st_level)]
 
+    def progress(self):
+        """The share of the search's tree walked so far, by Knuth's estimate from the
+        choices on the current path (each option of a level an equal share of it; a
+        subproblem found in the memo is done at once): 0 before the search starts, 1
+        once it has ended; None on Algorithm M."""
+        cdef int64_t l
+        cdef int32_t i, x, p
+        cdef int64_t n, r
+        cdef double done = 0.0, weight = 1.0
+        if self.multi:
+            return None
+        if not self.started:
+            return 0.0
+        if not self.resumable:
+            return 1.0
+        for l in range(self.st_level):
+            i = self.st_item[l]
+            x = self.st_choice[l]
+            # the item's own list stays whole while it is covered: its options in order
+            n = 0
+            r = -1
+            p = self.dlink[i]
+            while p != i:
+                if p == x:
+                    r = n
+                n += 1
+                p = self.dlink[p]
+            if n == 0 or r < 0:
+                break
+            done += weight * r / n
+            weight /= n
+        return min(max(done, 0.0), 1.0)
+
     cdef int32_t run(self, Store store) except -2:
         """The search: an explicit stack of levels, one per chosen option; -1 when the
         node limit of the store is reached, -3 when ``budget`` search nodes have been

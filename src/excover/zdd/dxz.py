@@ -186,6 +186,13 @@ class Run:
         leaf of the last :meth:`leaf`."""
         return self._search.path()
 
+    def progress(self) -> float | None:
+        """The share of the search's tree walked so far, by Knuth's estimate from the
+        current path (:meth:`excover.zdd._dxz.Dxz.progress`; None with
+        multiplicities)."""
+        share = self._search.progress()
+        return None if share is None else float(share)
+
     @property
     def nodes(self) -> int:
         """The search nodes entered so far."""
