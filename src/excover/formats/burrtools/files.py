@@ -73,6 +73,8 @@ _VOXEL = re.compile(r"([#+_])([0-9]*)")
 _STATES = re.compile(r"[#+_]*")
 _NUMBER = re.compile(r"[0-9]{1,9}")
 _INTEGER = re.compile(r"-?[0-9]{1,9}")
+#: An assembly's text of well-formed placements: ``x`` or four integers each.
+_ASSEMBLY = re.compile(r"\s*(?:(?:x|-?[0-9]{1,9}(?:\s+-?[0-9]{1,9}){3})(?:\s+|\Z))*")
 
 
 @dataclass
@@ -246,6 +248,7 @@ class _Reader:
         if assembly is None:
             raise self.fail(node, "a <solution> without an <assembly>")
         words = assembly.text.split()
+        checked = _ASSEMBLY.fullmatch(assembly.text) is not None  # else each word is
         placements: list[Placement | None] = []
         k = 0
         while k < len(words):
@@ -254,10 +257,9 @@ class _Reader:
                 k += 1
                 continue
             values = words[k : k + 4]
-            if len(values) < 4 or not all(_INTEGER.fullmatch(w) for w in values):
+            if not checked and (len(values) < 4 or not all(map(_INTEGER.fullmatch, values))):
                 raise self.fail(assembly, f"placement {len(placements)} is not 'x y z t'")
-            x, y, z, t = (int(w) for w in values)
-            placements.append((x, y, z, t))
+            placements.append((int(values[0]), int(values[1]), int(values[2]), int(values[3])))
             k += 4
         if len(placements) != n_pieces:
             raise self.fail(
