@@ -71,15 +71,19 @@ def kind_name(puzzle: Puzzle, shape: int) -> str:
     return f"shape{shape}" + (f"_{name[:40]}" if name else "")
 
 
-def _cell(voxel: Sequence[int]) -> str:
-    """A voxel's item: its coordinates joined by commas, as tilings name cells."""
-    return ",".join(str(int(v)) for v in voxel)
+def _cells(voxels: Voxels) -> list[str]:
+    """The items of voxels: each one's coordinates joined by commas, as tilings name
+    cells."""
+    return [f"{x},{y},{z}" for x, y, z in voxels.tolist()]
 
 
 def _labelled(shape: Shape, states: str) -> _Labelled:
     """The voxels of ``shape`` in ``states``, in the order of :meth:`Shape.voxels`."""
     codes = np.frombuffer(shape.states.encode("ascii"), dtype=np.uint8)
-    index = np.flatnonzero(np.isin(codes, np.frombuffer(states.encode("ascii"), np.uint8)))
+    wanted = np.zeros(len(codes), dtype=bool)
+    for state in states.encode("ascii"):
+        wanted |= codes == state
+    index = np.flatnonzero(wanted)
     sx, sy, _ = shape.size
     colors = np.asarray(shape.colors, dtype=np.int64)[index]
     state = codes[index].astype(np.int64)
@@ -97,19 +101,19 @@ def _normal(grid: LatticeGrid, cells: _Labelled) -> _Labelled:
     return result
 
 
-def _moved(grid: LatticeGrid, g: Transformation, cells: _Labelled) -> _Labelled | None:
-    """The normalised image of labelled voxels, None when ``g`` does not apply."""
-    if not len(cells):
-        return cells
-    image = g.apply(cells[:, :3])
-    if image is None:
-        return None
-    return _normal(grid, np.concatenate([image, cells[:, 3:]], axis=1))
-
-
-def _key(cells: _Labelled | None) -> bytes | None:
-    """Labelled voxels as a key: equal keys, equal voxels (None stays None)."""
-    return None if cells is None else cells.tobytes()
+def _images(
+    grid: LatticeGrid, cells: _Labelled, which: slice = slice(None)
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.bool_]]:
+    """The normalised images of non-empty labelled voxels under the grid's
+    transformations ``which`` (a slice of ``transformations``), each sorted as
+    :func:`_normal` sorts, and which of them apply."""
+    images, ok = grid.images(cells[:, :3])
+    images, ok = images[which], ok[which]
+    moved = images - grid.shifts(images)[:, None, :]
+    base = int(moved.max()) + 1  # every coordinate is at least 0 once moved
+    order = np.argsort((moved[..., 0] * base + moved[..., 1]) * base + moved[..., 2], axis=1)
+    placed = np.take_along_axis(moved, order[..., None], axis=1)
+    return np.concatenate([placed, cells[:, 3:][order]], axis=2), ok
 
 
 def result_symmetries(shape: Shape, grid: int = 0) -> list[Transformation]:
@@ -118,8 +122,20 @@ def result_symmetries(shape: Shape, grid: int = 0) -> list[Transformation]:
     BurrTools' ``selfSymmetries``."""
     lattice = GRIDS[grid]
     cells = _labelled(shape, FILLED + VARIABLE)
-    own = _key(_normal(lattice, cells))
-    return [g for g in lattice.transformations if _key(_moved(lattice, g, cells)) == own]
+    if not len(cells):
+        return list(lattice.transformations)
+    images, ok = _images(lattice, cells)
+    same = ok & (images == _normal(lattice, cells)).all(axis=(1, 2))
+    return [g for g, kept in zip(lattice.transformations, same.tolist(), strict=True) if kept]
+
+
+def _image_keys(grid: LatticeGrid, cells: _Labelled, which: slice) -> list[bytes]:
+    """The normalised images of labelled voxels under the transformations ``which``
+    that apply, as keys (equal keys, equal voxels), in the transformations' order."""
+    if not len(cells):
+        return [cells.tobytes()] * len(grid.transformations[which])
+    images, ok = _images(grid, cells, which)
+    return [image.tobytes() for image in images[ok]]
 
 
 def _mirror_partners(puzzle: Puzzle, parts: Sequence[Part]) -> dict[int, int] | None:
@@ -128,18 +144,19 @@ def _mirror_partners(puzzle: Puzzle, parts: Sequence[Part]) -> dict[int, int] | 
     counts: then BurrTools does not identify mirror images (see the module's text)."""
     grid = GRIDS[puzzle.grid]
     shapes = [_labelled(puzzle.shapes[part.shape], FILLED) for part in parts]
+    mirrors = slice(len(grid.rotations), None)
     partner: dict[int, int] = {}
     for i, cells in enumerate(shapes):
         if i in partner:
             continue
-        own = _key(_normal(grid, cells))
-        images = {_key(_moved(grid, g, cells)) for g in grid.mirrors} - {None}
+        own = _normal(grid, cells).tobytes()
+        images = set(_image_keys(grid, cells, mirrors))
         if own in images:
             partner[i] = i
             continue
         later = range(i + 1, len(parts))
         found = next(
-            (j for j in later if j not in partner and _key(_normal(grid, shapes[j])) in images),
+            (j for j in later if j not in partner and _normal(grid, shapes[j]).tobytes() in images),
             None,
         )
         if found is None or (parts[found].lo, parts[found].hi) != (parts[i].lo, parts[i].hi):
@@ -180,16 +197,20 @@ def _allowed(puzzle: Puzzle, problem: Problem, piece_color: int, result_color: i
 
 
 class _Board:
-    """The result's voxels as arrays, for finding every placement of an orientation."""
+    """The result's voxels as flat arrays (the box's voxels in C order: ``x``
+    slowest), for finding every placement of an orientation."""
 
     def __init__(self, puzzle: Puzzle, problem: Problem, result: Shape) -> None:
         self.grid = GRIDS[puzzle.grid]
+        sx, sy, sz = result.size
         self.size = np.array(result.size, dtype=np.int64)
-        self.colors = np.zeros(result.size, dtype=np.int64)
-        self.used = np.zeros(result.size, dtype=bool)
+        #: The step in a flat index of one voxel along each axis.
+        self.strides = np.array([sy * sz, sz, 1], dtype=np.int64)
+        self.colors = np.zeros(sx * sy * sz, dtype=np.int64)
+        self.used = np.zeros(sx * sy * sz, dtype=bool)
         cells = _labelled(result, FILLED + VARIABLE)
-        self.used[cells[:, 0], cells[:, 1], cells[:, 2]] = True
-        self.colors[cells[:, 0], cells[:, 1], cells[:, 2]] = cells[:, 4]
+        self.used[cells[:, :3] @ self.strides] = True
+        self.colors[cells[:, :3] @ self.strides] = cells[:, 4]
         self.puzzle = puzzle
         self.problem = problem
         self._masks: dict[int, npt.NDArray[np.bool_]] = {}
@@ -205,31 +226,32 @@ class _Board:
             self._masks[piece_color] = self.used & ok
         return self._masks[piece_color]
 
-    def placements(self, orientation: _Labelled) -> Voxels:
+    def placements(self, orientation: _Labelled) -> npt.NDArray[np.int64]:
         """Every translate of the orientation by a translation of the grid lying on
-        the result: an array of ``(translate, voxel, axis)``, the voxels in the
-        orientation's order. Only the positions a translation of the grid reaches
-        (every ``period`` voxels along each axis) are looked at."""
+        the result: the flat index of each of its voxels (one row a translate, the
+        voxels in the orientation's order). Only the positions a translation of the
+        grid reaches (every ``period`` voxels along each axis) are looked at, and
+        the voxels are checked in blocks, each on the translates left by the last."""
         voxels = orientation[:, :3]
         low = voxels.min(axis=0)
         room = self.size - (voxels.max(axis=0) - low)
         period = self.grid.period
         first = low % period  # the first corner reached by a translation of the grid
         counts = np.maximum((room - first + period - 1) // period, 0)
-        if (counts == 0).any():
-            return np.zeros((0, len(voxels), 3), dtype=np.int64)
-        valid = np.ones(tuple(counts.tolist()), dtype=bool)
-        for (x, y, z), color in zip(
-            (voxels - low + first).tolist(), orientation[:, 4].tolist(), strict=True
-        ):
-            valid &= self.mask(color)[
-                x : x + period * int(counts[0]) : period,
-                y : y + period * int(counts[1]) : period,
-                z : z + period * int(counts[2]) : period,
-            ]
-        moves = first + period * np.argwhere(valid) - low
-        moves = moves[self.grid.translations_ok(moves)]
-        result: Voxels = voxels[None, :, :] + moves[:, None, :]
+        corners = first + period * np.indices(counts.tolist()).reshape(3, -1).T
+        corners = corners[self.grid.translations_ok(corners - low)]
+        starts = corners @ self.strides  # where the orientation's lowest corner goes
+        offsets = (voxels - low) @ self.strides
+        colors = orientation[:, 4]
+        for color in sorted(set(colors.tolist())):
+            mask = self.mask(color)
+            steps = offsets[colors == color]
+            done, width = 0, 8
+            while done < len(steps) and len(starts):
+                block = steps[done : done + width]
+                starts = starts[mask[starts[:, None] + block[None, :]].all(axis=1)]
+                done, width = done + width, 2 * width
+        result: npt.NDArray[np.int64] = starts[:, None] + offsets[None, :]
         return result
 
 
@@ -239,11 +261,10 @@ def _orientations(grid: LatticeGrid, shape: Shape) -> list[_Labelled]:
     cells = _labelled(shape, FILLED)
     if not len(cells):
         return []
+    images, ok = _images(grid, cells, slice(len(grid.rotations)))
     found: dict[bytes, _Labelled] = {}
-    for g in grid.rotations:
-        image = _moved(grid, g, cells)
-        if image is not None:
-            found.setdefault(image.tobytes(), image)
+    for image in images[ok]:
+        found.setdefault(image.tobytes(), image)
     return list(found.values())
 
 
@@ -252,7 +273,7 @@ def _holes_apply(problem: Problem, puzzle: Puzzle) -> bool:
     volume varies, as in BurrTools)?"""
     if problem.max_holes is None:
         return False
-    volumes = [len(puzzle.shapes[p.shape].cells(FILLED)) for p in problem.parts]
+    volumes = [puzzle.shapes[p.shape].states.count(FILLED) for p in problem.parts]
     low = sum(v * p.lo for v, p in zip(volumes, problem.parts, strict=True))
     high = sum(v * p.hi for v, p in zip(volumes, problem.parts, strict=True))
     return low != high
@@ -266,8 +287,8 @@ def to_exact_cover(puzzle: Puzzle, number: int, factory: type[P]) -> P:
     problem = _check(puzzle, number)
     result = puzzle.shapes[problem.result]
     parts = [part for part in problem.parts if part.hi > 0]
-    filled = [_cell(v) for v in result.cells(FILLED)]
-    variable = [_cell(v) for v in result.cells(VARIABLE)]
+    filled = _cells(_labelled(result, FILLED)[:, :3])
+    variable = _cells(_labelled(result, VARIABLE)[:, :3])
     holes = _holes_apply(problem, puzzle)
     kinds = [kind_name(puzzle, part.shape) for part in parts]
     if len(set(kinds)) != len(kinds):
@@ -282,15 +303,14 @@ def to_exact_cover(puzzle: Puzzle, number: int, factory: type[P]) -> P:
         cover.set_multiplicity(HOLES, 0, max(problem.max_holes, 1))
     board = _Board(puzzle, problem, result)
     position = {name: k for k, name in enumerate(cover.items)}
-    item_of = np.full(result.size, -1, dtype=np.int64)  # the item of each voxel
+    item_of = np.full(len(board.used), -1, dtype=np.int64)  # the item of each voxel
     voxels = _labelled(result, FILLED + VARIABLE)[:, :3]
-    item_of[voxels[:, 0], voxels[:, 1], voxels[:, 2]] = [position[_cell(v)] for v in voxels]
+    item_of[voxels @ board.strides] = [position[name] for name in _cells(voxels)]
     lengths: list[npt.NDArray[np.int64]] = []
     blocks: list[npt.NDArray[np.int64]] = []
     for part, kind in zip(parts, kinds, strict=True):
         for orientation in _orientations(board.grid, puzzle.shapes[part.shape]):
-            cells = board.placements(orientation)
-            items = item_of[cells[:, :, 0], cells[:, :, 1], cells[:, :, 2]]
+            items = item_of[board.placements(orientation)]
             rows = np.concatenate([np.full((len(items), 1), position[kind]), items], axis=1)
             blocks.append(rows.ravel())
             lengths.append(np.full(len(rows), rows.shape[1], dtype=np.int64))
@@ -321,17 +341,18 @@ def _generators(puzzle: Puzzle, parts: Sequence[Part], result: Shape) -> list[Ge
     chosen: list[npt.NDArray[np.int64]] = []
     generated = _closure(chosen, len(cells))
     mappings: list[Generator] = []
+    names = _cells(cells)
     for g in kept:
-        images = _images(GRIDS[puzzle.grid], g, cells, number)
+        images = _permutation(GRIDS[puzzle.grid], g, cells, number)
         if images.tobytes() in generated:
             continue
         chosen.append(images)
         generated = _closure(chosen, len(cells))
-        mappings.append(_mapping(puzzle, g, cells, images, parts, partner))
+        mappings.append(_mapping(puzzle, g, names, images, parts, partner))
     return mappings
 
 
-def _images(
+def _permutation(
     grid: LatticeGrid, g: Transformation, cells: Voxels, number: npt.NDArray[np.int64]
 ) -> npt.NDArray[np.int64]:
     """The symmetry ``g`` of the result as a permutation of its voxels ``cells``: the
@@ -365,16 +386,15 @@ def _closure(generators: list[npt.NDArray[np.int64]], size: int) -> set[bytes]:
 def _mapping(
     puzzle: Puzzle,
     g: Transformation,
-    cells: Voxels,
+    names: Sequence[str],
     images: npt.NDArray[np.int64],
     parts: Sequence[Part],
     partner: dict[int, int] | None,
 ) -> dict[str, str]:
-    """The item mapping of the symmetry ``g`` of the result: each voxel to its image
-    (moved back onto the result), each kind to itself or, for a mirror, its partner
-    (the items left where they are left out)."""
+    """The item mapping of the symmetry ``g`` of the result: each voxel (its item in
+    ``names``) to its image (moved back onto the result), each kind to itself or, for
+    a mirror, its partner (the items left where they are left out)."""
     moved = np.flatnonzero(images != np.arange(len(images)))
-    names = [_cell(v) for v in cells.tolist()]
     mapping = {
         names[v]: names[w] for v, w in zip(moved.tolist(), images[moved].tolist(), strict=True)
     }
