@@ -81,8 +81,8 @@ def _labelled(shape: Shape, states: str) -> _Labelled:
     """The voxels of ``shape`` in ``states``, in the order of :meth:`Shape.voxels`."""
     codes = np.frombuffer(shape.states.encode("ascii"), dtype=np.uint8)
     wanted = np.zeros(len(codes), dtype=bool)
-    for state in states.encode("ascii"):
-        wanted |= codes == state
+    for code in states.encode("ascii"):
+        wanted |= codes == code
     index = np.flatnonzero(wanted)
     sx, sy, _ = shape.size
     colors = np.asarray(shape.colors, dtype=np.int64)[index]

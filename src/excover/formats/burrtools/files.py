@@ -135,8 +135,9 @@ class _Reader:
         text = "".join(node.text.split())
         if not text:  # BurrTools reads an empty text as an empty space
             text = "_" * count
+        colors: tuple[int, ...] = ()
         if _STATES.fullmatch(text):  # no colours: the text is the states
-            states, colors = text, ()
+            states = text
         else:
             states, colors = self.colored_voxels(node, text)
         if len(states) != count:
