@@ -226,46 +226,62 @@ class _Board:
             self._masks[piece_color] = self.used & ok
         return self._masks[piece_color]
 
-    def placements(self, orientation: _Labelled) -> npt.NDArray[np.int64]:
-        """Every translate of the orientation by a translation of the grid lying on
-        the result: the flat index of each of its voxels (one row a translate, the
-        voxels in the orientation's order). Only the positions a translation of the
-        grid reaches (every ``period`` voxels along each axis) are looked at, and
-        the voxels are checked in blocks, each on the translates left by the last."""
-        voxels = orientation[:, :3]
-        low = voxels.min(axis=0)
-        room = self.size - (voxels.max(axis=0) - low)
+    def translations(self, low: Voxels, high: Voxels) -> Voxels:
+        """The translations of the grid that keep a box from ``low`` to ``high`` (its
+        corners, inclusive) inside the result's box, for each of several boxes: an
+        array of all the translations that fit one of them, and which fit each."""
         period = self.grid.period
-        first = low % period  # the first corner reached by a translation of the grid
-        counts = np.maximum((room - first + period - 1) // period, 0)
-        corners = first + period * np.indices(counts.tolist()).reshape(3, -1).T
-        corners = corners[self.grid.translations_ok(corners - low)]
-        starts = corners @ self.strides  # where the orientation's lowest corner goes
-        offsets = (voxels - low) @ self.strides
-        colors = orientation[:, 4]
-        for color in sorted(set(colors.tolist())):
-            mask = self.mask(color)
-            steps = offsets[colors == color]
-            done, width = 0, 8
-            while done < len(steps) and len(starts):
-                block = steps[done : done + width]
-                starts = starts[mask[starts[:, None] + block[None, :]].all(axis=1)]
-                done, width = done + width, 2 * width
-        result: npt.NDArray[np.int64] = starts[:, None] + offsets[None, :]
+        first = -(low.max(axis=0) // period)  # in periods, rounded up
+        last = (self.size - 1 - high.min(axis=0)) // period
+        counts = np.maximum(last - first + 1, 0).tolist()
+        moves: Voxels = period * (first + np.indices(counts).reshape(3, -1).T)
+        return moves[self.grid.translations_ok(moves)]
+
+    def placements(self, orientations: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+        """Every translate of each orientation (of the same piece, an array of shape
+        ``(orientations, voxels, 5)``) by a translation of the grid lying on the
+        result: the flat index of each of its voxels, one row a translate, the
+        orientations in their order, each one's translates in the order of the
+        translations (x slowest). The translations that keep an orientation's box in
+        the result's are checked voxel by voxel, in growing blocks, each block on the
+        translates the last left."""
+        voxels = orientations[:, :, :3]
+        low, high = voxels.min(axis=1), voxels.max(axis=1)
+        moves = self.translations(low, high)
+        fits = ((moves[None, :, :] + low[:, None, :]) >= 0).all(axis=2)
+        fits &= ((moves[None, :, :] + high[:, None, :]) < self.size).all(axis=2)
+        which, move = np.nonzero(fits)
+        starts = moves[move] @ self.strides
+        offsets = voxels @ self.strides  # (orientations, voxels)
+        colors = sorted(set(orientations[:, :, 4].ravel().tolist()))
+        masks = np.concatenate([self.mask(color) for color in colors])
+        if len(colors) > 1:  # each voxel looks at its colour's mask
+            index = np.searchsorted(colors, orientations[:, :, 4])
+            offsets_in_mask = offsets + index * len(self.used)
+        else:
+            offsets_in_mask = offsets
+        done, width = 0, 8
+        while done < offsets.shape[1] and len(starts):
+            block = offsets_in_mask[which, done : done + width]
+            keep = masks[starts[:, None] + block].all(axis=1)
+            starts, which = starts[keep], which[keep]
+            done, width = done + width, 2 * width
+        result: npt.NDArray[np.int64] = starts[:, None] + offsets[which]
         return result
 
 
-def _orientations(grid: LatticeGrid, shape: Shape) -> list[_Labelled]:
-    """The distinct orientations of a piece's filled voxels under the grid's rotations
-    (none for a piece without filled voxels: it has no placement)."""
+def _orientations(grid: LatticeGrid, shape: Shape) -> npt.NDArray[np.int64]:
+    """The distinct orientations of a piece's filled voxels under the grid's rotations,
+    an array of shape ``(orientations, voxels, 5)`` (no orientation for a piece
+    without filled voxels: it has no placement)."""
     cells = _labelled(shape, FILLED)
     if not len(cells):
-        return []
+        return cells[None][:0]
     images, ok = _images(grid, cells, slice(len(grid.rotations)))
     found: dict[bytes, _Labelled] = {}
     for image in images[ok]:
         found.setdefault(image.tobytes(), image)
-    return list(found.values())
+    return np.stack(list(found.values()))
 
 
 def _holes_apply(problem: Problem, puzzle: Puzzle) -> bool:
@@ -309,8 +325,9 @@ def to_exact_cover(puzzle: Puzzle, number: int, factory: type[P]) -> P:
     lengths: list[npt.NDArray[np.int64]] = []
     blocks: list[npt.NDArray[np.int64]] = []
     for part, kind in zip(parts, kinds, strict=True):
-        for orientation in _orientations(board.grid, puzzle.shapes[part.shape]):
-            items = item_of[board.placements(orientation)]
+        orientations = _orientations(board.grid, puzzle.shapes[part.shape])
+        if len(orientations):
+            items = item_of[board.placements(orientations)]
             rows = np.concatenate([np.full((len(items), 1), position[kind]), items], axis=1)
             blocks.append(rows.ravel())
             lengths.append(np.full(len(rows), rows.shape[1], dtype=np.int64))
