@@ -102,18 +102,34 @@ def _normal(grid: LatticeGrid, cells: _Labelled) -> _Labelled:
 
 
 def _images(
-    grid: LatticeGrid, cells: _Labelled, which: slice = slice(None)
+    grid: LatticeGrid, cells: _Labelled
 ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.bool_]]:
-    """The normalised images of non-empty labelled voxels under the grid's
-    transformations ``which`` (a slice of ``transformations``), each sorted as
-    :func:`_normal` sorts, and which of them apply."""
+    """The normalised images of non-empty labelled voxels under every transformation
+    of the grid, each sorted as :func:`_normal` sorts, and which of them apply."""
     images, ok = grid.images(cells[:, :3])
-    images, ok = images[which], ok[which]
     moved = images - grid.shifts(images)[:, None, :]
     base = int(moved.max()) + 1  # every coordinate is at least 0 once moved
     order = np.argsort((moved[..., 0] * base + moved[..., 1]) * base + moved[..., 2], axis=1)
     placed = np.take_along_axis(moved, order[..., None], axis=1)
     return np.concatenate([placed, cells[:, 3:][order]], axis=2), ok
+
+
+def _symmetries(grid: LatticeGrid, cells: _Labelled) -> tuple[list[int], npt.NDArray[np.int64]]:
+    """The transformations of the grid mapping non-empty labelled voxels onto a
+    translate of themselves, labels kept (their numbers in ``transformations``), and
+    the permutation of the voxels each one makes: the number of the voxel each voxel
+    goes to, the image moved back onto the voxels."""
+    voxels, labels = cells[:, :3], cells[:, 3:]
+    images, ok = grid.images(voxels)
+    moved = images - grid.shifts(images)[:, None, :] + grid.shift(voxels)
+    box = voxels.max(axis=0) + 1
+    strides = np.array([box[1] * box[2], box[2], 1], dtype=np.int64)
+    number = np.full(int(box.prod()), -1, dtype=np.int64)
+    number[voxels @ strides] = np.arange(len(voxels))
+    inside = ((moved >= 0) & (moved < box)).all(axis=2)
+    perms = np.where(inside, number[np.where(inside[..., None], moved, 0) @ strides], -1)
+    same = ok & (perms >= 0).all(axis=1) & (labels[perms] == labels).all(axis=(1, 2))
+    return np.flatnonzero(same).tolist(), perms[same]
 
 
 def result_symmetries(shape: Shape, grid: int = 0) -> list[Transformation]:
@@ -124,39 +140,71 @@ def result_symmetries(shape: Shape, grid: int = 0) -> list[Transformation]:
     cells = _labelled(shape, FILLED + VARIABLE)
     if not len(cells):
         return list(lattice.transformations)
-    images, ok = _images(lattice, cells)
-    same = ok & (images == _normal(lattice, cells)).all(axis=(1, 2))
-    return [g for g, kept in zip(lattice.transformations, same.tolist(), strict=True) if kept]
+    return [lattice.transformations[k] for k in _symmetries(lattice, cells)[0]]
 
 
-def _image_keys(grid: LatticeGrid, cells: _Labelled, which: slice) -> list[bytes]:
-    """The normalised images of labelled voxels under the transformations ``which``
-    that apply, as keys (equal keys, equal voxels), in the transformations' order."""
-    if not len(cells):
-        return [cells.tobytes()] * len(grid.transformations[which])
-    images, ok = _images(grid, cells, which)
-    return [image.tobytes() for image in images[ok]]
+class _Pieces:
+    """The filled voxels of the puzzle's shapes and their normalised images under
+    every transformation of the grid, each shape's made once (for its orientations
+    and, when mirror images count, its mirror images)."""
+
+    def __init__(self, puzzle: Puzzle) -> None:
+        self.puzzle = puzzle
+        self.grid = GRIDS[puzzle.grid]
+        self._made: dict[int, tuple[_Labelled, _Labelled, npt.NDArray[np.bool_]]] = {}
+
+    def images(self, shape: int) -> tuple[_Labelled, _Labelled, npt.NDArray[np.bool_]]:
+        """Shape ``shape``'s labelled filled voxels, their normalised images (an
+        array of shape ``(transformations, voxels, 5)``) and which images apply."""
+        if shape not in self._made:
+            cells = _labelled(self.puzzle.shapes[shape], FILLED)
+            count = len(self.grid.transformations)
+            if len(cells):
+                images, ok = _images(self.grid, cells)
+            else:
+                images, ok = np.zeros((count, 0, 5), np.int64), np.ones(count, dtype=bool)
+            self._made[shape] = (cells, images, ok)
+        return self._made[shape]
+
+    def orientations(self, shape: int) -> _Labelled:
+        """The distinct orientations of the shape's filled voxels under the grid's
+        rotations, an array of shape ``(orientations, voxels, 5)`` (none for a shape
+        without filled voxels: it has no placement)."""
+        cells, images, ok = self.images(shape)
+        if not len(cells):
+            return images[:0]
+        turns = len(self.grid.rotations)
+        found: dict[bytes, _Labelled] = {}
+        for image in images[:turns][ok[:turns]]:
+            found.setdefault(image.tobytes(), image)
+        return np.stack(list(found.values()))
+
+    def own(self, shape: int) -> bytes:
+        """The shape's filled voxels, normalised, as a key (equal keys, equal voxels)."""
+        return _normal(self.grid, self.images(shape)[0]).tobytes()
+
+    def mirrored(self, shape: int) -> set[bytes]:
+        """The keys of the shape's images under the grid's mirrors."""
+        _, images, ok = self.images(shape)
+        turns = len(self.grid.rotations)
+        return {image.tobytes() for image in images[turns:][ok[turns:]]}
 
 
-def _mirror_partners(puzzle: Puzzle, parts: Sequence[Part]) -> dict[int, int] | None:
+def _mirror_partners(pieces: _Pieces, parts: Sequence[Part]) -> dict[int, int] | None:
     """Which kind each kind becomes in a mirrored assembly (itself when its shape is
     mirror-symmetric), or None when some piece has no mirror partner with the same
     counts: then BurrTools does not identify mirror images (see the module's text)."""
-    grid = GRIDS[puzzle.grid]
-    shapes = [_labelled(puzzle.shapes[part.shape], FILLED) for part in parts]
-    mirrors = slice(len(grid.rotations), None)
     partner: dict[int, int] = {}
-    for i, cells in enumerate(shapes):
+    for i, part in enumerate(parts):
         if i in partner:
             continue
-        own = _normal(grid, cells).tobytes()
-        images = set(_image_keys(grid, cells, mirrors))
-        if own in images:
+        images = pieces.mirrored(part.shape)
+        if pieces.own(part.shape) in images:
             partner[i] = i
             continue
         later = range(i + 1, len(parts))
         found = next(
-            (j for j in later if j not in partner and _normal(grid, shapes[j]).tobytes() in images),
+            (j for j in later if j not in partner and pieces.own(parts[j].shape) in images),
             None,
         )
         if found is None or (parts[found].lo, parts[found].hi) != (parts[i].lo, parts[i].hi):
@@ -227,9 +275,9 @@ class _Board:
         return self._masks[piece_color]
 
     def translations(self, low: Voxels, high: Voxels) -> Voxels:
-        """The translations of the grid that keep a box from ``low`` to ``high`` (its
-        corners, inclusive) inside the result's box, for each of several boxes: an
-        array of all the translations that fit one of them, and which fit each."""
+        """The translations of the grid that may keep one of several boxes (rows of
+        ``low`` and ``high``: their corners, inclusive) inside the result's box, in
+        the order of their coordinates (x slowest); each box is checked apart."""
         period = self.grid.period
         first = -(low.max(axis=0) // period)  # in periods, rounded up
         last = (self.size - 1 - high.min(axis=0)) // period
@@ -268,20 +316,6 @@ class _Board:
             done, width = done + width, 2 * width
         result: npt.NDArray[np.int64] = starts[:, None] + offsets[which]
         return result
-
-
-def _orientations(grid: LatticeGrid, shape: Shape) -> npt.NDArray[np.int64]:
-    """The distinct orientations of a piece's filled voxels under the grid's rotations,
-    an array of shape ``(orientations, voxels, 5)`` (no orientation for a piece
-    without filled voxels: it has no placement)."""
-    cells = _labelled(shape, FILLED)
-    if not len(cells):
-        return cells[None][:0]
-    images, ok = _images(grid, cells, slice(len(grid.rotations)))
-    found: dict[bytes, _Labelled] = {}
-    for image in images[ok]:
-        found.setdefault(image.tobytes(), image)
-    return np.stack(list(found.values()))
 
 
 def _holes_apply(problem: Problem, puzzle: Puzzle) -> bool:
@@ -324,8 +358,9 @@ def to_exact_cover(puzzle: Puzzle, number: int, factory: type[P]) -> P:
     item_of[voxels @ board.strides] = [position[name] for name in _cells(voxels)]
     lengths: list[npt.NDArray[np.int64]] = []
     blocks: list[npt.NDArray[np.int64]] = []
+    pieces = _Pieces(puzzle)
     for part, kind in zip(parts, kinds, strict=True):
-        orientations = _orientations(board.grid, puzzle.shapes[part.shape])
+        orientations = pieces.orientations(part.shape)
         if len(orientations):
             items = item_of[board.placements(orientations)]
             rows = np.concatenate([np.full((len(items), 1), position[kind]), items], axis=1)
@@ -337,49 +372,38 @@ def to_exact_cover(puzzle: Puzzle, number: int, factory: type[P]) -> P:
         lengths.append(np.full(len(pairs), 2, dtype=np.int64))
     starts = np.concatenate([[0], np.cumsum(np.concatenate([[], *lengths]))]).astype(np.int64)
     cover.add_options(starts, np.concatenate([np.zeros(0, dtype=np.int64), *blocks]))
-    cover.declare_symmetries(_generators(puzzle, parts, result))
+    cover.declare_symmetries(_generators(puzzle, pieces, parts, result))
     return cover
 
 
-def _generators(puzzle: Puzzle, parts: Sequence[Part], result: Shape) -> list[Generator]:
+def _generators(
+    puzzle: Puzzle, pieces: _Pieces, parts: Sequence[Part], result: Shape
+) -> list[Generator]:
     """Generators of the symmetry group (see the module's text), as item mappings."""
-    symmetries = result_symmetries(result, puzzle.grid)
-    kept = [g for g in symmetries if g.determinant > 0]
-    partner = None
-    if len(kept) < len(symmetries):
-        partner = _mirror_partners(puzzle, parts)
-        if partner is not None:
-            kept = symmetries
-    cells = _labelled(result, FILLED + VARIABLE)[:, :3]
+    cells = _labelled(result, FILLED + VARIABLE)
     if not len(cells):
         return []
-    number = np.full(result.size, -1, dtype=np.int64)
-    number[cells[:, 0], cells[:, 1], cells[:, 2]] = np.arange(len(cells))
+    grid = GRIDS[puzzle.grid]
+    symmetries, permutations = _symmetries(grid, cells)
+    kept = [k for k, s in enumerate(symmetries) if grid.transformations[s].proper]
+    partner = None
+    if len(kept) < len(symmetries):
+        partner = _mirror_partners(pieces, parts)
+        if partner is not None:
+            kept = list(range(len(symmetries)))
     chosen: list[npt.NDArray[np.int64]] = []
     generated = _closure(chosen, len(cells))
     mappings: list[Generator] = []
-    names = _cells(cells)
-    for g in kept:
-        images = _permutation(GRIDS[puzzle.grid], g, cells, number)
+    names = _cells(cells[:, :3])
+    for k in kept:
+        images = permutations[k]
         if images.tobytes() in generated:
             continue
         chosen.append(images)
         generated = _closure(chosen, len(cells))
+        g = grid.transformations[symmetries[k]]
         mappings.append(_mapping(puzzle, g, names, images, parts, partner))
     return mappings
-
-
-def _permutation(
-    grid: LatticeGrid, g: Transformation, cells: Voxels, number: npt.NDArray[np.int64]
-) -> npt.NDArray[np.int64]:
-    """The symmetry ``g`` of the result as a permutation of its voxels ``cells``: the
-    number of the voxel each voxel goes to (``number`` gives each voxel's), the image
-    moved back onto the result."""
-    image = g.apply(cells)
-    assert image is not None  # g is a symmetry of these voxels
-    moved = image - grid.shift(image) + grid.shift(cells)
-    result: npt.NDArray[np.int64] = number[moved[:, 0], moved[:, 1], moved[:, 2]]
-    return result
 
 
 def _closure(generators: list[npt.NDArray[np.int64]], size: int) -> set[bytes]:
