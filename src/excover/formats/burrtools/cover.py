@@ -85,7 +85,10 @@ def _labelled(shape: Shape, states: str) -> _Labelled:
         wanted |= codes == code
     index = np.flatnonzero(wanted)
     sx, sy, _ = shape.size
-    colors = np.asarray(shape.colors, dtype=np.int64)[index]
+    if shape.colors.count(0) == len(shape.colors):  # no colours (converting them is slow)
+        colors = np.zeros(len(index), dtype=np.int64)
+    else:
+        colors = np.asarray(shape.colors, dtype=np.int64)[index]
     state = codes[index].astype(np.int64)
     return np.stack([index % sx, index // sx % sy, index // (sx * sy), state, colors], axis=1)
 
@@ -248,15 +251,17 @@ class _Board:
     """The result's voxels as flat arrays (the box's voxels in C order: ``x``
     slowest), for finding every placement of an orientation."""
 
-    def __init__(self, puzzle: Puzzle, problem: Problem, result: Shape) -> None:
+    def __init__(
+        self, puzzle: Puzzle, problem: Problem, size: tuple[int, int, int], cells: _Labelled
+    ) -> None:
+        """The result's box is of ``size``; its labelled voxels are ``cells``."""
         self.grid = GRIDS[puzzle.grid]
-        sx, sy, sz = result.size
-        self.size = np.array(result.size, dtype=np.int64)
+        sx, sy, sz = size
+        self.size = np.array(size, dtype=np.int64)
         #: The step in a flat index of one voxel along each axis.
         self.strides = np.array([sy * sz, sz, 1], dtype=np.int64)
         self.colors = np.zeros(sx * sy * sz, dtype=np.int64)
         self.used = np.zeros(sx * sy * sz, dtype=bool)
-        cells = _labelled(result, FILLED + VARIABLE)
         self.used[cells[:, :3] @ self.strides] = True
         self.colors[cells[:, :3] @ self.strides] = cells[:, 4]
         self.puzzle = puzzle
@@ -337,8 +342,11 @@ def to_exact_cover(puzzle: Puzzle, number: int, factory: type[P]) -> P:
     problem = _check(puzzle, number)
     result = puzzle.shapes[problem.result]
     parts = [part for part in problem.parts if part.hi > 0]
-    filled = _cells(_labelled(result, FILLED)[:, :3])
-    variable = _cells(_labelled(result, VARIABLE)[:, :3])
+    cells = _labelled(result, FILLED + VARIABLE)
+    names = _cells(cells[:, :3])
+    kept = (cells[:, 3] == ord(FILLED)).tolist()
+    filled = [name for name, keep in zip(names, kept, strict=True) if keep]
+    variable = [name for name, keep in zip(names, kept, strict=True) if not keep]
     holes = _holes_apply(problem, puzzle)
     kinds = [kind_name(puzzle, part.shape) for part in parts]
     if len(set(kinds)) != len(kinds):
@@ -351,11 +359,10 @@ def to_exact_cover(puzzle: Puzzle, number: int, factory: type[P]) -> P:
     if holes:
         assert problem.max_holes is not None
         cover.set_multiplicity(HOLES, 0, max(problem.max_holes, 1))
-    board = _Board(puzzle, problem, result)
+    board = _Board(puzzle, problem, result.size, cells)
     position = {name: k for k, name in enumerate(cover.items)}
     item_of = np.full(len(board.used), -1, dtype=np.int64)  # the item of each voxel
-    voxels = _labelled(result, FILLED + VARIABLE)[:, :3]
-    item_of[voxels @ board.strides] = [position[name] for name in _cells(voxels)]
+    item_of[cells[:, :3] @ board.strides] = [position[name] for name in names]
     lengths: list[npt.NDArray[np.int64]] = []
     blocks: list[npt.NDArray[np.int64]] = []
     pieces = _Pieces(puzzle)
@@ -372,15 +379,19 @@ def to_exact_cover(puzzle: Puzzle, number: int, factory: type[P]) -> P:
         lengths.append(np.full(len(pairs), 2, dtype=np.int64))
     starts = np.concatenate([[0], np.cumsum(np.concatenate([[], *lengths]))]).astype(np.int64)
     cover.add_options(starts, np.concatenate([np.zeros(0, dtype=np.int64), *blocks]))
-    cover.declare_symmetries(_generators(puzzle, pieces, parts, result))
+    cover.declare_symmetries(_generators(puzzle, pieces, parts, cells, names))
     return cover
 
 
 def _generators(
-    puzzle: Puzzle, pieces: _Pieces, parts: Sequence[Part], result: Shape
+    puzzle: Puzzle,
+    pieces: _Pieces,
+    parts: Sequence[Part],
+    cells: _Labelled,
+    names: Sequence[str],
 ) -> list[Generator]:
-    """Generators of the symmetry group (see the module's text), as item mappings."""
-    cells = _labelled(result, FILLED + VARIABLE)
+    """Generators of the symmetry group (see the module's text), as item mappings: the
+    result's labelled voxels are ``cells``, their items ``names``."""
     if not len(cells):
         return []
     grid = GRIDS[puzzle.grid]
@@ -394,7 +405,6 @@ def _generators(
     chosen: list[npt.NDArray[np.int64]] = []
     generated = _closure(chosen, len(cells))
     mappings: list[Generator] = []
-    names = _cells(cells[:, :3])
     for k in kept:
         images = permutations[k]
         if images.tobytes() in generated:
