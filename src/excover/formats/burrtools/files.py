@@ -46,7 +46,6 @@ import os
 import re
 import zlib
 from collections.abc import Iterable
-from dataclasses import dataclass
 
 from excover.errors import FormatError, UsageError
 from excover.formats.burrtools.model import (
@@ -77,7 +76,6 @@ _INTEGER = re.compile(r"-?[0-9]{1,9}")
 _ASSEMBLY = re.compile(r"\s*(?:(?:x|-?[0-9]{1,9}(?:\s+-?[0-9]{1,9}){3})(?:\s+|\Z))*")
 
 
-@dataclass
 class _Reader:
     """Builds the model from the element tree, every error located."""
 

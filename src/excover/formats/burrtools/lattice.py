@@ -332,13 +332,18 @@ def _cube_like(number: int, name: str, period: int, even: bool, centre: int) -> 
     probe = LatticeGrid(number, name, period, even, (), ())
     block = np.array(list(product(range(2 * period), repeat=3)), dtype=np.int64)
     cells = block[probe.is_cell(block)]
-    maps = []
-    for matrix in _signed_permutations():
-        offset = tuple(centre * (sum(row) < 0) for row in matrix)
-        image = cells @ np.array(matrix, dtype=np.int64).T + np.array(offset, dtype=np.int64)
-        if not probe.is_cell(image).all():  # pragma: no cover - checked by the tests
-            raise AssertionError(f"{name}: {matrix} + {offset} moves cells off the grid")
-        maps.append(Transformation(matrix, offset, _determinant(matrix) > 0))
+    matrices = _signed_permutations()
+    offsets = [tuple(centre * (sum(row) < 0) for row in matrix) for matrix in matrices]
+    images = cells @ np.array(matrices, dtype=np.int64).transpose(0, 2, 1)
+    images += np.array(offsets, dtype=np.int64)[:, None, :]
+    on_cells = probe.is_cell(images.reshape(-1, 3)).reshape(len(matrices), -1).all(axis=1)
+    if not on_cells.all():  # pragma: no cover - checked by the tests
+        bad = int(np.flatnonzero(~on_cells)[0])
+        raise AssertionError(f"{name}: {matrices[bad]} + {offsets[bad]} moves cells off the grid")
+    maps = [
+        Transformation(matrix, offset, _determinant(matrix) > 0)
+        for matrix, offset in zip(matrices, offsets, strict=True)
+    ]
     return _grid(number, name, period, even, maps)
 
 
