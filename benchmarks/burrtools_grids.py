@@ -8,7 +8,13 @@ assemblies, excover's (``ExactCover.from_burrtools(puzzle, n).count(up_to_symmet
 reading and building included, in a fresh process), and with ``--burrtxt PATH``
 burrTxt's (``burrTxt -q -o N``). The two are run interleaved, each the best of
 ``--repeat`` runs (3), and the load average is printed: the machine may be shared. The
-last column is the ratio of the two times.
+ratio column is excover's time over burrTxt's. The last column is the CPU time of the
+same count in a process that has already counted it once (imports and first calls
+paid): what a long-lived process (the studio, a notebook) pays per problem.
+
+With ``--before SRC`` (the ``src`` folder of another checkout of excover, say the
+version before a change) that version is timed too, interleaved with this one (the
+excover this script imports), in the columns marked "before".
 
 excover runs with compiled bytecode, as an installed copy does: the runs write and read it
 in a temporary ``PYTHONPYCACHEPREFIX`` (never in the repository), even when the
@@ -18,7 +24,8 @@ process of excover takes, where burrTxt takes hundredths of a second.
 
 Target (issue 57): every stored count matched; each count within 2x of burrTxt's time.
 
-    python benchmarks/burrtools_grids.py BURR_TOOLS_DIR [--burrtxt PATH] [--repeat N]
+    python benchmarks/burrtools_grids.py BURR_TOOLS_DIR [--burrtxt PATH] [--before SRC]
+        [--repeat N]
 """
 
 from __future__ import annotations
@@ -34,7 +41,8 @@ from pathlib import Path
 
 from burrtools_files import burrtxt_count, puzzle_files
 
-from excover.formats.burrtools import parse_xmpuzzle
+import excover
+from excover.formats.burrtools import Problem, parse_xmpuzzle
 
 COUNT = (
     "import sys; from excover import ExactCover; "
@@ -42,18 +50,37 @@ COUNT = (
     "p = read_xmpuzzle(sys.argv[1]); "
     "print(ExactCover.from_burrtools(p, int(sys.argv[2])).count(up_to_symmetry=True))"
 )
+#: The same count in one process: once untimed, then the least CPU time of ``repeat``.
+IN_PROCESS = (
+    "import sys, time; from excover import ExactCover; "
+    "from excover.formats.burrtools import read_xmpuzzle\n"
+    "def count(): return ExactCover.from_burrtools("
+    "read_xmpuzzle(sys.argv[1]), int(sys.argv[2])).count(up_to_symmetry=True)\n"
+    "count(); best = float('inf')\n"
+    "for _ in range(int(sys.argv[3])):\n"
+    "    started = time.process_time(); count()\n"
+    "    best = min(best, time.process_time() - started)\n"
+    "print(best)"
+)
+
+
+def run(env: dict[str, str], *arguments: str) -> str:
+    """What a fresh Python process running ``arguments`` prints (or its error)."""
+    done = subprocess.run(
+        [sys.executable, *arguments], capture_output=True, text=True, check=False, env=env
+    )
+    return done.stdout.strip() or "error: " + done.stderr.strip().splitlines()[-1]
 
 
 def ours(env: dict[str, str], path: str, number: int) -> str:
     """excover's count, in a fresh process (as the command line would run it)."""
-    done = subprocess.run(
-        [sys.executable, "-c", COUNT, path, str(number)],
-        capture_output=True,
-        text=True,
-        check=False,
-        env=env,
-    )
-    return done.stdout.strip() or "error: " + done.stderr.strip().splitlines()[-1]
+    return run(env, "-c", COUNT, path, str(number))
+
+
+def in_process(env: dict[str, str], path: str, number: int, repeat: int) -> str:
+    """The CPU time of excover's count in a process that has made it once, as text."""
+    seconds = run(env, "-c", IN_PROCESS, path, str(number), str(repeat))
+    return f"{1000 * float(seconds):.0f}" if not seconds.startswith("error") else seconds
 
 
 def bare(env: dict[str, str]) -> str:
@@ -69,24 +96,52 @@ def timed(run: Callable[..., str], *arguments: object) -> tuple[str, float]:
     return result, time.perf_counter() - started
 
 
+def environments(folder: str, before: Path | None) -> dict[str, dict[str, str]]:
+    """The environment of each excover timed ("ours": the one this script imports), by
+    name: compiled bytecode in a temporary folder, the version's ``src`` first on the
+    path."""
+    base = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    sources = {"ours": Path(excover.__file__).resolve().parents[1]}
+    if before is not None:
+        sources["before"] = before.resolve()
+    return {
+        name: {
+            **base,
+            "PYTHONPATH": str(src),
+            "PYTHONPYCACHEPREFIX": str(Path(folder) / f"pycache-{name}"),
+        }
+        for name, src in sources.items()
+    }
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("source", nargs="?", type=Path, help="burr-tools checkout or bare git dir")
     parser.add_argument("--burrtxt", help="BurrTools' burrTxt binary")
+    parser.add_argument("--before", type=Path, help="the src folder of excover to compare")
     parser.add_argument("--repeat", type=int, default=3, help="runs of each, the best kept")
     args = parser.parse_args()
     if args.source is None or not args.source.exists():
         print("missing: a copy of github.com/burr-tools/burr-tools", file=sys.stderr)
         return 2
+    if args.before is not None and not (args.before / "excover").is_dir():
+        print(f"--before {args.before}: not a src folder holding excover", file=sys.stderr)
+        return 2
     print(f"load average: {os.getloadavg()}")
-    header = ["file", "problem", "grid", "stored", "ours", "burrTxt"]
-    header += ["ours (s)", "burrTxt (s)", "ratio"]
-    rows = []
     with tempfile.TemporaryDirectory() as folder:
-        env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
-        env["PYTHONPYCACHEPREFIX"] = str(Path(folder) / "pycache")
-        seconds = min(timed(bare, env)[1] for _ in range(args.repeat))
-        rows.append(["python -c 'import numpy'", *"-----", f"{seconds:.2f}", "-", "-"])
+        envs = environments(folder, args.before)
+        names = list(envs)[::-1]  # "before" first
+        header = ["file", "problem", "grid", "stored", "ours", "burrTxt"]
+        header += [f"{name} (s)" for name in names] + ["burrTxt (s)"]
+        header += [f"{name} ratio" for name in names]
+        header += [f"{name} in-process (ms CPU)" for name in names]
+        rows = []
+        seconds = {
+            name: min(timed(bare, env)[1] for _ in range(args.repeat)) for name, env in envs.items()
+        }
+        row = ["python -c 'import numpy'", *"-----"]
+        row += [f"{seconds[name]:.2f}" for name in names] + ["-"] * (1 + 2 * len(names))
+        rows.append(row)
         for name, data in puzzle_files(args.source).items():
             puzzle = parse_xmpuzzle(data, name)
             if puzzle.grid == 0:
@@ -94,36 +149,47 @@ def main() -> int:
             path = Path(folder) / Path(name).name
             path.write_bytes(data)
             for number, problem in enumerate(puzzle.problems):
-                ours(env, str(path), number)  # untimed: compiles what it imports
-                best = {"ours": float("inf"), "burrTxt": float("inf")}
-                counts = {"ours": "-", "burrTxt": "-"}
-                for _ in range(args.repeat):
-                    counts["ours"], seconds = timed(ours, env, str(path), number)
-                    best["ours"] = min(best["ours"], seconds)
-                    if args.burrtxt:
-                        burr = timed(burrtxt_count, args.burrtxt, data, number)
-                        counts["burrTxt"], seconds = burr
-                        best["burrTxt"] = min(best["burrTxt"], seconds)
-                stored = str(problem.assemblies) if problem.state == 2 else "-"
-                rows.append(
-                    [
-                        Path(name).name,
-                        str(number),
-                        str(puzzle.grid),
-                        stored,
-                        counts["ours"],
-                        counts["burrTxt"],
-                        f"{best['ours']:.2f}",
-                        f"{best['burrTxt']:.2f}" if args.burrtxt else "-",
-                        f"{best['ours'] / best['burrTxt']:.1f}" if args.burrtxt else "-",
-                    ]
-                )
+                cells = problem_cells(args, envs, names, path, data, number, problem)
+                rows.append([Path(name).name, str(number), str(puzzle.grid), *cells])
                 print("  ".join(rows[-1]), file=sys.stderr, flush=True)
     widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
     for row in [header, *rows]:
         print("  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)))
     print(f"load average: {os.getloadavg()}")
     return 0
+
+
+def problem_cells(
+    args: argparse.Namespace,
+    envs: dict[str, dict[str, str]],
+    names: list[str],
+    path: Path,
+    data: bytes,
+    number: int,
+    problem: Problem,
+) -> list[str]:
+    """The cells of one problem's row from the stored count on."""
+    for env in envs.values():
+        ours(env, str(path), number)  # untimed: compiles what it imports
+    best = {name: float("inf") for name in [*names, "burrTxt"]}
+    counts = {name: "-" for name in [*names, "burrTxt"]}
+    for _ in range(args.repeat):
+        for name in names:
+            counts[name], seconds = timed(ours, envs[name], str(path), number)
+            best[name] = min(best[name], seconds)
+        if args.burrtxt:
+            counts["burrTxt"], seconds = timed(burrtxt_count, args.burrtxt, data, number)
+            best["burrTxt"] = min(best["burrTxt"], seconds)
+    stored = str(problem.assemblies) if problem.state == 2 else "-"
+    count = counts["ours"]
+    if counts.get("before", count) != count:
+        count += f" (before: {counts['before']})"
+    row = [stored, count, counts["burrTxt"]]
+    row += [f"{best[name]:.2f}" for name in names]
+    row.append(f"{best['burrTxt']:.2f}" if args.burrtxt else "-")
+    row += [f"{best[name] / best['burrTxt']:.1f}" if args.burrtxt else "-" for name in names]
+    row += [in_process(envs[name], str(path), number, args.repeat) for name in names]
+    return row
 
 
 if __name__ == "__main__":
