@@ -60,6 +60,8 @@ __all__ = ["kind_name", "result_symmetries", "to_exact_cover"]
 #: Labelled voxels: one row ``(x, y, z, state, colour)`` per voxel, the state as its
 #: character's code.
 _Labelled = npt.NDArray[np.int64]
+#: The most pairs of an orientation and a translation checked at once.
+_PAIRS = 1 << 20
 #: The name of the item counting holes when ``maxHoles`` applies.
 HOLES = "holes"
 
@@ -301,10 +303,18 @@ class _Board:
         voxels = orientations[:, :, :3]
         low, high = voxels.min(axis=1), voxels.max(axis=1)
         moves = self.translations(low, high)
-        fits = ((moves[None, :, :] + low[:, None, :]) >= 0).all(axis=2)
-        fits &= ((moves[None, :, :] + high[:, None, :]) < self.size).all(axis=2)
-        which, move = np.nonzero(fits)
-        starts = moves[move] @ self.strides
+        found = []
+        step = max(1, _PAIRS // max(len(moves), 1))  # orientations looked at together
+        for first in range(0, len(orientations), step):
+            fits = np.ones((len(low[first : first + step]), len(moves)), dtype=bool)
+            for axis in range(3):
+                at = moves[None, :, axis]
+                fits &= at >= -low[first : first + step, axis, None]
+                fits &= at < self.size[axis] - high[first : first + step, axis, None]
+            which, move = np.nonzero(fits)
+            found.append((which + first, moves[move] @ self.strides))
+        which = np.concatenate([w for w, _ in found])
+        starts = np.concatenate([s for _, s in found])
         offsets = voxels @ self.strides  # (orientations, voxels)
         colors = sorted(set(orientations[:, :, 4].ravel().tolist()))
         masks = np.concatenate([self.mask(color) for color in colors])
