@@ -7,8 +7,10 @@ For every problem of every ``.xmpuzzle`` of github.com/burr-tools/burr-tools
 assemblies, excover's (``ExactCover.from_burrtools(puzzle, n).count(up_to_symmetry=True)``,
 reading and building included, in a fresh process), and with ``--burrtxt PATH``
 burrTxt's (``burrTxt -q -o N``). The two are run interleaved, each the best of
-``--repeat`` runs (3), and the load average is printed: the machine may be shared. The
-ratio column is excover's time over burrTxt's. The last column is the CPU time of the
+``--repeat`` runs (3), and the load average is printed: the machine may be shared. Each
+time is the wall-clock time and the CPU time (user and system) of the process: on a
+loaded machine the first counts the waits for a core, the second much less so. The ratio
+column is excover's time over burrTxt's, wall-clock and CPU. The last column is the CPU time of the
 same count in a process that has already counted it once (imports and first calls
 paid): what a long-lived process (the studio, a notebook) pays per problem.
 
@@ -32,6 +34,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import resource
 import subprocess
 import sys
 import tempfile
@@ -96,6 +99,21 @@ def timed(run: Callable[..., str], *arguments: object) -> tuple[str, float]:
     return result, time.perf_counter() - started
 
 
+def children_cpu() -> float:
+    """The CPU time (user and system) of the child processes ended so far."""
+    used = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return used.ru_utime + used.ru_stime
+
+
+def timed_run(run: Callable[..., str], *arguments: object) -> tuple[str, float, float]:
+    """The result of ``run(*arguments)`` (which runs child processes), its wall-clock
+    time and the CPU time of its children: on a loaded machine the wall-clock time
+    counts the waits for a core, the CPU time does not."""
+    cpu = children_cpu()
+    result, seconds = timed(run, *arguments)
+    return result, seconds, children_cpu() - cpu
+
+
 def environments(folder: str, before: Path | None) -> dict[str, dict[str, str]]:
     """The environment of each excover timed ("ours": the one this script imports), by
     name: compiled bytecode in a temporary folder, the version's ``src`` first on the
@@ -132,16 +150,15 @@ def main() -> int:
         envs = environments(folder, args.before)
         names = list(envs)[::-1]  # "before" first
         header = ["file", "problem", "grid", "stored", "ours", "burrTxt"]
-        header += [f"{name} (s)" for name in names] + ["burrTxt (s)"]
+        header += [f"{name} (s / CPU s)" for name in names]
+        header += ["burrTxt (s / CPU s)"] if args.burrtxt else []
         header += [f"{name} ratio" for name in names]
-        header += [f"{name} in-process (ms CPU)" for name in names]
+        header += [f"{name} in-process (CPU ms)" for name in names]
         rows = []
-        seconds = {
-            name: min(timed(bare, env)[1] for _ in range(args.repeat)) for name, env in envs.items()
-        }
-        row = ["python -c 'import numpy'", *"-----"]
-        row += [f"{seconds[name]:.2f}" for name in names] + ["-"] * (1 + 2 * len(names))
-        rows.append(row)
+        bare_runs = [timed_run(bare, envs["ours"]) for _ in range(args.repeat)]
+        row = ["python -c 'import numpy'", *"-----"] + ["-"] * names.index("ours")
+        row.append(f"{min(r[1] for r in bare_runs):.2f} / {min(r[2] for r in bare_runs):.2f}")
+        rows.append(row + ["-"] * (len(header) - len(row)))
         for name, data in puzzle_files(args.source).items():
             puzzle = parse_xmpuzzle(data, name)
             if puzzle.grid == 0:
@@ -171,23 +188,30 @@ def problem_cells(
     """The cells of one problem's row from the stored count on."""
     for env in envs.values():
         ours(env, str(path), number)  # untimed: compiles what it imports
-    best = {name: float("inf") for name in [*names, "burrTxt"]}
-    counts = {name: "-" for name in [*names, "burrTxt"]}
+    runs = [*names, "burrTxt"] if args.burrtxt else names
+    best = {name: float("inf") for name in runs}
+    cpu = {name: float("inf") for name in runs}
+    counts = {name: "-" for name in runs}
     for _ in range(args.repeat):
-        for name in names:
-            counts[name], seconds = timed(ours, envs[name], str(path), number)
-            best[name] = min(best[name], seconds)
-        if args.burrtxt:
-            counts["burrTxt"], seconds = timed(burrtxt_count, args.burrtxt, data, number)
-            best["burrTxt"] = min(best["burrTxt"], seconds)
+        for name in runs:
+            if name == "burrTxt":
+                done = timed_run(burrtxt_count, args.burrtxt, data, number)
+            else:
+                done = timed_run(ours, envs[name], str(path), number)
+            counts[name] = done[0]
+            best[name] = min(best[name], done[1])
+            cpu[name] = min(cpu[name], done[2])
     stored = str(problem.assemblies) if problem.state == 2 else "-"
     count = counts["ours"]
     if counts.get("before", count) != count:
         count += f" (before: {counts['before']})"
-    row = [stored, count, counts["burrTxt"]]
-    row += [f"{best[name]:.2f}" for name in names]
-    row.append(f"{best['burrTxt']:.2f}" if args.burrtxt else "-")
-    row += [f"{best[name] / best['burrTxt']:.1f}" if args.burrtxt else "-" for name in names]
+    row = [stored, count, counts.get("burrTxt", "-")]
+    row += [f"{best[name]:.2f} / {cpu[name]:.2f}" for name in runs]
+    for name in names:
+        if args.burrtxt:
+            row.append(f"{best[name] / best['burrTxt']:.1f} / {cpu[name] / cpu['burrTxt']:.1f}")
+        else:
+            row.append("-")
     row += [in_process(envs[name], str(path), number, args.repeat) for name in names]
     return row
 
