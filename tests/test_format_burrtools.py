@@ -176,6 +176,17 @@ def test_stored_solutions_are_read_and_written_back() -> None:
     assert parse_xmpuzzle(text.encode()).problems == puzzle.problems
 
 
+def test_colour_numbers_of_one_to_three_digits_are_read() -> None:
+    """Colour numbers of up to three digits, leading zeros included, after any state."""
+    text = (
+        '<puzzle version="2"><shapes><voxel x="5" y="1" z="1" type="0">'
+        "#007+12_#\n#63</voxel></shapes></puzzle>"
+    )
+    (shape,) = parse_xmpuzzle(text.encode()).shapes
+    assert shape.states == "#+_##"
+    assert shape.colors == (7, 12, 0, 0, 63)
+
+
 @pytest.mark.parametrize(
     ("text", "line", "words"),
     [
@@ -194,6 +205,14 @@ def test_stored_solutions_are_read_and_written_back() -> None:
                          "\n<assembly>0 0 0 0 1</assembly>"), 2,
          "placement 1 is not"),
         (_SOLVED.replace("<dz>0 0</dz>", "\n<dz>0 0 0</dz>", 1), 2, "holds 3 numbers, not 2"),
+        ('<puzzle version="2"><shapes>\n<voxel x="4" y="1" z="1" type="0">#1#2?_</voxel>'
+         "</shapes></puzzle>", 2, "voxel 2: unknown character '\\?'"),
+        ('<puzzle version="2"><shapes>\n<voxel x="2" y="1" z="1" type="0">1#_</voxel>'
+         "</shapes></puzzle>", 2, "voxel 0: unknown character '1'"),
+        ('<puzzle version="2"><shapes>\n<voxel x="3" y="1" z="1" type="0">#1#64?</voxel>'
+         "</shapes></puzzle>", 2, "voxel 1: colour 64 is over 63"),
+        ('<puzzle version="2"><shapes>\n<voxel x="3" y="1" z="1" type="0">#1_#0063</voxel>'
+         "</shapes></puzzle>", 2, "voxel 2: colour 0063 is over 63"),
     ],
 )  # fmt: skip
 def test_errors_name_the_line(text: str, line: int, words: str) -> None:

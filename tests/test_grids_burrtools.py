@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from excover import ExactCover
@@ -19,11 +20,13 @@ from excover.formats.burrtools import (
     Problem,
     Puzzle,
     Shape,
+    cover,
     parse_xmpuzzle,
     read_xmpuzzle,
     write_xmpuzzle,
 )
 from excover.formats.burrtools.cover import result_symmetries
+from excover.formats.burrtools.lattice import GRIDS
 from excover.tiling import (
     PrismPattern,
     RhombicPattern,
@@ -142,3 +145,44 @@ def test_flat_sphere_shapes_turn_by_the_packing_half_turns() -> None:
     solid = V({(0, 0, 0), (1, 1, 0), (1, 0, 1), (0, 1, 1)})  # a regular tetrahedron
     assert len(result_symmetries(solid, 2)) == 24  # its 24 isometries, all the cube's
     assert all(g.denominator == 1 for g in result_symmetries(solid, 2))
+
+
+@pytest.mark.parametrize("grid", sorted(GRIDS))
+def test_all_transformations_at_once_match_each_one(grid: int) -> None:
+    """``LatticeGrid.images`` gives every transformation's image of a shape at once, as
+    ``Transformation.apply`` gives each (None where a sphere half turn leaves the
+    packing), and ``shifts`` each image's canonical translation."""
+    lattice = GRIDS[grid]
+    rng = np.random.default_rng(grid)
+    box = np.array([(x, y, z) for x in range(12) for y in range(12) for z in range(12)])
+    cells = box[lattice.is_cell(box)]
+    shapes = [cells[rng.choice(len(cells), size=k, replace=False)] for k in (1, 2, 3, 5, 8)]
+    if grid == 2:  # a flat shape, which the packing's half turns keep on the grid
+        shapes.append(np.array([[4, 4, 0], [5, 5, 0], [6, 4, 0], [5, 3, 0]]))
+    for voxels in shapes:
+        images, ok = lattice.images(voxels)
+        for g, image, fits in zip(lattice.transformations, images, ok, strict=True):
+            one = g.apply(voxels)
+            assert (one is not None) == fits
+            if one is not None:
+                assert (image == one).all()
+                assert (lattice.shifts(image[None])[0] == lattice.shift(one)).all()
+    assert ok.any()
+
+
+@pytest.mark.parametrize("name", DESIGNS)
+def test_placements_checked_in_small_chunks_are_the_same(
+    name: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every option comes out the same, in the same order, however many pairs of an
+    orientation and a translation are checked together."""
+    puzzle = DESIGNS[name][0]()
+
+    def options() -> list[list[str]]:
+        problem = ExactCover.from_burrtools(puzzle, 0)
+        return [problem.option_items(k) for k in range(problem.n_options)]
+
+    whole = options()
+    monkeypatch.setattr(cover, "_PAIRS", 3)
+    assert options() == whole
+    assert whole

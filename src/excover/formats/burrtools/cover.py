@@ -60,6 +60,8 @@ __all__ = ["kind_name", "result_symmetries", "to_exact_cover"]
 #: Labelled voxels: one row ``(x, y, z, state, colour)`` per voxel, the state as its
 #: character's code.
 _Labelled = npt.NDArray[np.int64]
+#: The most pairs of an orientation and a translation checked at once.
+_PAIRS = 1 << 20
 #: The name of the item counting holes when ``maxHoles`` applies.
 HOLES = "holes"
 
@@ -71,17 +73,24 @@ def kind_name(puzzle: Puzzle, shape: int) -> str:
     return f"shape{shape}" + (f"_{name[:40]}" if name else "")
 
 
-def _cell(voxel: Sequence[int]) -> str:
-    """A voxel's item: its coordinates joined by commas, as tilings name cells."""
-    return ",".join(str(int(v)) for v in voxel)
+def _cells(voxels: Voxels) -> list[str]:
+    """The items of voxels: each one's coordinates joined by commas, as tilings name
+    cells."""
+    return [f"{x},{y},{z}" for x, y, z in voxels.tolist()]
 
 
 def _labelled(shape: Shape, states: str) -> _Labelled:
     """The voxels of ``shape`` in ``states``, in the order of :meth:`Shape.voxels`."""
     codes = np.frombuffer(shape.states.encode("ascii"), dtype=np.uint8)
-    index = np.flatnonzero(np.isin(codes, np.frombuffer(states.encode("ascii"), np.uint8)))
+    wanted = np.zeros(len(codes), dtype=bool)
+    for code in states.encode("ascii"):
+        wanted |= codes == code
+    index = np.flatnonzero(wanted)
     sx, sy, _ = shape.size
-    colors = np.asarray(shape.colors, dtype=np.int64)[index]
+    if shape.colors.count(0) == len(shape.colors):  # no colours (converting them is slow)
+        colors = np.zeros(len(index), dtype=np.int64)
+    else:
+        colors = np.asarray(shape.colors, dtype=np.int64)[index]
     state = codes[index].astype(np.int64)
     return np.stack([index % sx, index // sx % sy, index // (sx * sy), state, colors], axis=1)
 
@@ -97,19 +106,35 @@ def _normal(grid: LatticeGrid, cells: _Labelled) -> _Labelled:
     return result
 
 
-def _moved(grid: LatticeGrid, g: Transformation, cells: _Labelled) -> _Labelled | None:
-    """The normalised image of labelled voxels, None when ``g`` does not apply."""
-    if not len(cells):
-        return cells
-    image = g.apply(cells[:, :3])
-    if image is None:
-        return None
-    return _normal(grid, np.concatenate([image, cells[:, 3:]], axis=1))
+def _images(
+    grid: LatticeGrid, cells: _Labelled
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.bool_]]:
+    """The normalised images of non-empty labelled voxels under every transformation
+    of the grid, each sorted as :func:`_normal` sorts, and which of them apply."""
+    images, ok = grid.images(cells[:, :3])
+    moved = images - grid.shifts(images)[:, None, :]
+    base = int(moved.max()) + 1  # every coordinate is at least 0 once moved
+    order = np.argsort((moved[..., 0] * base + moved[..., 1]) * base + moved[..., 2], axis=1)
+    placed = np.take_along_axis(moved, order[..., None], axis=1)
+    return np.concatenate([placed, cells[:, 3:][order]], axis=2), ok
 
 
-def _key(cells: _Labelled | None) -> bytes | None:
-    """Labelled voxels as a key: equal keys, equal voxels (None stays None)."""
-    return None if cells is None else cells.tobytes()
+def _symmetries(grid: LatticeGrid, cells: _Labelled) -> tuple[list[int], npt.NDArray[np.int64]]:
+    """The transformations of the grid mapping non-empty labelled voxels onto a
+    translate of themselves, labels kept (their numbers in ``transformations``), and
+    the permutation of the voxels each one makes: the number of the voxel each voxel
+    goes to, the image moved back onto the voxels."""
+    voxels, labels = cells[:, :3], cells[:, 3:]
+    images, ok = grid.images(voxels)
+    moved = images - grid.shifts(images)[:, None, :] + grid.shift(voxels)
+    box = voxels.max(axis=0) + 1
+    strides = np.array([box[1] * box[2], box[2], 1], dtype=np.int64)
+    number = np.full(int(box.prod()), -1, dtype=np.int64)
+    number[voxels @ strides] = np.arange(len(voxels))
+    inside = ((moved >= 0) & (moved < box)).all(axis=2)
+    perms = np.where(inside, number[np.where(inside[..., None], moved, 0) @ strides], -1)
+    same = ok & (perms >= 0).all(axis=1) & (labels[perms] == labels).all(axis=(1, 2))
+    return np.flatnonzero(same).tolist(), perms[same]
 
 
 def result_symmetries(shape: Shape, grid: int = 0) -> list[Transformation]:
@@ -118,28 +143,73 @@ def result_symmetries(shape: Shape, grid: int = 0) -> list[Transformation]:
     BurrTools' ``selfSymmetries``."""
     lattice = GRIDS[grid]
     cells = _labelled(shape, FILLED + VARIABLE)
-    own = _key(_normal(lattice, cells))
-    return [g for g in lattice.transformations if _key(_moved(lattice, g, cells)) == own]
+    if not len(cells):
+        return list(lattice.transformations)
+    return [lattice.transformations[k] for k in _symmetries(lattice, cells)[0]]
 
 
-def _mirror_partners(puzzle: Puzzle, parts: Sequence[Part]) -> dict[int, int] | None:
+class _Pieces:
+    """The filled voxels of the puzzle's shapes and their normalised images under
+    every transformation of the grid, each shape's made once (for its orientations
+    and, when mirror images count, its mirror images)."""
+
+    def __init__(self, puzzle: Puzzle) -> None:
+        self.puzzle = puzzle
+        self.grid = GRIDS[puzzle.grid]
+        self._made: dict[int, tuple[_Labelled, _Labelled, npt.NDArray[np.bool_]]] = {}
+
+    def images(self, shape: int) -> tuple[_Labelled, _Labelled, npt.NDArray[np.bool_]]:
+        """Shape ``shape``'s labelled filled voxels, their normalised images (an
+        array of shape ``(transformations, voxels, 5)``) and which images apply."""
+        if shape not in self._made:
+            cells = _labelled(self.puzzle.shapes[shape], FILLED)
+            count = len(self.grid.transformations)
+            if len(cells):
+                images, ok = _images(self.grid, cells)
+            else:
+                images, ok = np.zeros((count, 0, 5), np.int64), np.ones(count, dtype=bool)
+            self._made[shape] = (cells, images, ok)
+        return self._made[shape]
+
+    def orientations(self, shape: int) -> _Labelled:
+        """The distinct orientations of the shape's filled voxels under the grid's
+        rotations, an array of shape ``(orientations, voxels, 5)`` (none for a shape
+        without filled voxels: it has no placement)."""
+        cells, images, ok = self.images(shape)
+        if not len(cells):
+            return images[:0]
+        turns = len(self.grid.rotations)
+        found: dict[bytes, _Labelled] = {}
+        for image in images[:turns][ok[:turns]]:
+            found.setdefault(image.tobytes(), image)
+        return np.stack(list(found.values()))
+
+    def own(self, shape: int) -> bytes:
+        """The shape's filled voxels, normalised, as a key (equal keys, equal voxels)."""
+        return _normal(self.grid, self.images(shape)[0]).tobytes()
+
+    def mirrored(self, shape: int) -> set[bytes]:
+        """The keys of the shape's images under the grid's mirrors."""
+        _, images, ok = self.images(shape)
+        turns = len(self.grid.rotations)
+        return {image.tobytes() for image in images[turns:][ok[turns:]]}
+
+
+def _mirror_partners(pieces: _Pieces, parts: Sequence[Part]) -> dict[int, int] | None:
     """Which kind each kind becomes in a mirrored assembly (itself when its shape is
     mirror-symmetric), or None when some piece has no mirror partner with the same
     counts: then BurrTools does not identify mirror images (see the module's text)."""
-    grid = GRIDS[puzzle.grid]
-    shapes = [_labelled(puzzle.shapes[part.shape], FILLED) for part in parts]
     partner: dict[int, int] = {}
-    for i, cells in enumerate(shapes):
+    for i, part in enumerate(parts):
         if i in partner:
             continue
-        own = _key(_normal(grid, cells))
-        images = {_key(_moved(grid, g, cells)) for g in grid.mirrors} - {None}
-        if own in images:
+        images = pieces.mirrored(part.shape)
+        if pieces.own(part.shape) in images:
             partner[i] = i
             continue
         later = range(i + 1, len(parts))
         found = next(
-            (j for j in later if j not in partner and _key(_normal(grid, shapes[j])) in images),
+            (j for j in later if j not in partner and pieces.own(parts[j].shape) in images),
             None,
         )
         if found is None or (parts[found].lo, parts[found].hi) != (parts[i].lo, parts[i].hi):
@@ -180,16 +250,22 @@ def _allowed(puzzle: Puzzle, problem: Problem, piece_color: int, result_color: i
 
 
 class _Board:
-    """The result's voxels as arrays, for finding every placement of an orientation."""
+    """The result's voxels as flat arrays (the box's voxels in C order: ``x``
+    slowest), for finding every placement of an orientation."""
 
-    def __init__(self, puzzle: Puzzle, problem: Problem, result: Shape) -> None:
+    def __init__(
+        self, puzzle: Puzzle, problem: Problem, size: tuple[int, int, int], cells: _Labelled
+    ) -> None:
+        """The result's box is of ``size``; its labelled voxels are ``cells``."""
         self.grid = GRIDS[puzzle.grid]
-        self.size = np.array(result.size, dtype=np.int64)
-        self.colors = np.zeros(result.size, dtype=np.int64)
-        self.used = np.zeros(result.size, dtype=bool)
-        cells = _labelled(result, FILLED + VARIABLE)
-        self.used[cells[:, 0], cells[:, 1], cells[:, 2]] = True
-        self.colors[cells[:, 0], cells[:, 1], cells[:, 2]] = cells[:, 4]
+        sx, sy, sz = size
+        self.size = np.array(size, dtype=np.int64)
+        #: The step in a flat index of one voxel along each axis.
+        self.strides = np.array([sy * sz, sz, 1], dtype=np.int64)
+        self.colors = np.zeros(sx * sy * sz, dtype=np.int64)
+        self.used = np.zeros(sx * sy * sz, dtype=bool)
+        self.used[cells[:, :3] @ self.strides] = True
+        self.colors[cells[:, :3] @ self.strides] = cells[:, 4]
         self.puzzle = puzzle
         self.problem = problem
         self._masks: dict[int, npt.NDArray[np.bool_]] = {}
@@ -205,46 +281,56 @@ class _Board:
             self._masks[piece_color] = self.used & ok
         return self._masks[piece_color]
 
-    def placements(self, orientation: _Labelled) -> Voxels:
-        """Every translate of the orientation by a translation of the grid lying on
-        the result: an array of ``(translate, voxel, axis)``, the voxels in the
-        orientation's order. Only the positions a translation of the grid reaches
-        (every ``period`` voxels along each axis) are looked at."""
-        voxels = orientation[:, :3]
-        low = voxels.min(axis=0)
-        room = self.size - (voxels.max(axis=0) - low)
+    def translations(self, low: Voxels, high: Voxels) -> Voxels:
+        """The translations of the grid that may keep one of several boxes (rows of
+        ``low`` and ``high``: their corners, inclusive) inside the result's box, in
+        the order of their coordinates (x slowest); each box is checked apart."""
         period = self.grid.period
-        first = low % period  # the first corner reached by a translation of the grid
-        counts = np.maximum((room - first + period - 1) // period, 0)
-        if (counts == 0).any():
-            return np.zeros((0, len(voxels), 3), dtype=np.int64)
-        valid = np.ones(tuple(counts.tolist()), dtype=bool)
-        for (x, y, z), color in zip(
-            (voxels - low + first).tolist(), orientation[:, 4].tolist(), strict=True
-        ):
-            valid &= self.mask(color)[
-                x : x + period * int(counts[0]) : period,
-                y : y + period * int(counts[1]) : period,
-                z : z + period * int(counts[2]) : period,
-            ]
-        moves = first + period * np.argwhere(valid) - low
-        moves = moves[self.grid.translations_ok(moves)]
-        result: Voxels = voxels[None, :, :] + moves[:, None, :]
+        first = -(low.max(axis=0) // period)  # in periods, rounded up
+        last = (self.size - 1 - high.min(axis=0)) // period
+        counts = np.maximum(last - first + 1, 0).tolist()
+        moves: Voxels = period * (first + np.indices(counts).reshape(3, -1).T)
+        return moves[self.grid.translations_ok(moves)]
+
+    def placements(self, orientations: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+        """Every translate of each orientation (of the same piece, an array of shape
+        ``(orientations, voxels, 5)``) by a translation of the grid lying on the
+        result: the flat index of each of its voxels, one row a translate, the
+        orientations in their order, each one's translates in the order of the
+        translations (x slowest). The translations that keep an orientation's box in
+        the result's are checked voxel by voxel, in growing blocks, each block on the
+        translates the last left."""
+        voxels = orientations[:, :, :3]
+        low, high = voxels.min(axis=1), voxels.max(axis=1)
+        moves = self.translations(low, high)
+        found = []
+        step = max(1, _PAIRS // max(len(moves), 1))  # orientations looked at together
+        for first in range(0, len(orientations), step):
+            fits = np.ones((len(low[first : first + step]), len(moves)), dtype=bool)
+            for axis in range(3):
+                at = moves[None, :, axis]
+                fits &= at >= -low[first : first + step, axis, None]
+                fits &= at < self.size[axis] - high[first : first + step, axis, None]
+            which, move = np.nonzero(fits)
+            found.append((which + first, moves[move] @ self.strides))
+        which = np.concatenate([w for w, _ in found])
+        starts = np.concatenate([s for _, s in found])
+        offsets = voxels @ self.strides  # (orientations, voxels)
+        colors = sorted(set(orientations[:, :, 4].ravel().tolist()))
+        masks = np.concatenate([self.mask(color) for color in colors])
+        if len(colors) > 1:  # each voxel looks at its colour's mask
+            index = np.searchsorted(colors, orientations[:, :, 4])
+            offsets_in_mask = offsets + index * len(self.used)
+        else:
+            offsets_in_mask = offsets
+        done, width = 0, 8
+        while done < offsets.shape[1] and len(starts):
+            block = offsets_in_mask[which, done : done + width]
+            keep = masks[starts[:, None] + block].all(axis=1)
+            starts, which = starts[keep], which[keep]
+            done, width = done + width, 2 * width
+        result: npt.NDArray[np.int64] = starts[:, None] + offsets[which]
         return result
-
-
-def _orientations(grid: LatticeGrid, shape: Shape) -> list[_Labelled]:
-    """The distinct orientations of a piece's filled voxels under the grid's rotations
-    (none for a piece without filled voxels: it has no placement)."""
-    cells = _labelled(shape, FILLED)
-    if not len(cells):
-        return []
-    found: dict[bytes, _Labelled] = {}
-    for g in grid.rotations:
-        image = _moved(grid, g, cells)
-        if image is not None:
-            found.setdefault(image.tobytes(), image)
-    return list(found.values())
 
 
 def _holes_apply(problem: Problem, puzzle: Puzzle) -> bool:
@@ -252,7 +338,7 @@ def _holes_apply(problem: Problem, puzzle: Puzzle) -> bool:
     volume varies, as in BurrTools)?"""
     if problem.max_holes is None:
         return False
-    volumes = [len(puzzle.shapes[p.shape].cells(FILLED)) for p in problem.parts]
+    volumes = [puzzle.shapes[p.shape].states.count(FILLED) for p in problem.parts]
     low = sum(v * p.lo for v, p in zip(volumes, problem.parts, strict=True))
     high = sum(v * p.hi for v, p in zip(volumes, problem.parts, strict=True))
     return low != high
@@ -266,8 +352,11 @@ def to_exact_cover(puzzle: Puzzle, number: int, factory: type[P]) -> P:
     problem = _check(puzzle, number)
     result = puzzle.shapes[problem.result]
     parts = [part for part in problem.parts if part.hi > 0]
-    filled = [_cell(v) for v in result.cells(FILLED)]
-    variable = [_cell(v) for v in result.cells(VARIABLE)]
+    cells = _labelled(result, FILLED + VARIABLE)
+    names = _cells(cells[:, :3])
+    kept = (cells[:, 3] == ord(FILLED)).tolist()
+    filled = [name for name, keep in zip(names, kept, strict=True) if keep]
+    variable = [name for name, keep in zip(names, kept, strict=True) if not keep]
     holes = _holes_apply(problem, puzzle)
     kinds = [kind_name(puzzle, part.shape) for part in parts]
     if len(set(kinds)) != len(kinds):
@@ -280,17 +369,17 @@ def to_exact_cover(puzzle: Puzzle, number: int, factory: type[P]) -> P:
     if holes:
         assert problem.max_holes is not None
         cover.set_multiplicity(HOLES, 0, max(problem.max_holes, 1))
-    board = _Board(puzzle, problem, result)
+    board = _Board(puzzle, problem, result.size, cells)
     position = {name: k for k, name in enumerate(cover.items)}
-    item_of = np.full(result.size, -1, dtype=np.int64)  # the item of each voxel
-    voxels = _labelled(result, FILLED + VARIABLE)[:, :3]
-    item_of[voxels[:, 0], voxels[:, 1], voxels[:, 2]] = [position[_cell(v)] for v in voxels]
+    item_of = np.full(len(board.used), -1, dtype=np.int64)  # the item of each voxel
+    item_of[cells[:, :3] @ board.strides] = [position[name] for name in names]
     lengths: list[npt.NDArray[np.int64]] = []
     blocks: list[npt.NDArray[np.int64]] = []
+    pieces = _Pieces(puzzle)
     for part, kind in zip(parts, kinds, strict=True):
-        for orientation in _orientations(board.grid, puzzle.shapes[part.shape]):
-            cells = board.placements(orientation)
-            items = item_of[cells[:, :, 0], cells[:, :, 1], cells[:, :, 2]]
+        orientations = pieces.orientations(part.shape)
+        if len(orientations):
+            items = item_of[board.placements(orientations)]
             rows = np.concatenate([np.full((len(items), 1), position[kind]), items], axis=1)
             blocks.append(rows.ravel())
             lengths.append(np.full(len(rows), rows.shape[1], dtype=np.int64))
@@ -300,48 +389,41 @@ def to_exact_cover(puzzle: Puzzle, number: int, factory: type[P]) -> P:
         lengths.append(np.full(len(pairs), 2, dtype=np.int64))
     starts = np.concatenate([[0], np.cumsum(np.concatenate([[], *lengths]))]).astype(np.int64)
     cover.add_options(starts, np.concatenate([np.zeros(0, dtype=np.int64), *blocks]))
-    cover.declare_symmetries(_generators(puzzle, parts, result))
+    cover.declare_symmetries(_generators(puzzle, pieces, parts, cells, names))
     return cover
 
 
-def _generators(puzzle: Puzzle, parts: Sequence[Part], result: Shape) -> list[Generator]:
-    """Generators of the symmetry group (see the module's text), as item mappings."""
-    symmetries = result_symmetries(result, puzzle.grid)
-    kept = [g for g in symmetries if g.determinant > 0]
-    partner = None
-    if len(kept) < len(symmetries):
-        partner = _mirror_partners(puzzle, parts)
-        if partner is not None:
-            kept = symmetries
-    cells = _labelled(result, FILLED + VARIABLE)[:, :3]
+def _generators(
+    puzzle: Puzzle,
+    pieces: _Pieces,
+    parts: Sequence[Part],
+    cells: _Labelled,
+    names: Sequence[str],
+) -> list[Generator]:
+    """Generators of the symmetry group (see the module's text), as item mappings: the
+    result's labelled voxels are ``cells``, their items ``names``."""
     if not len(cells):
         return []
-    number = np.full(result.size, -1, dtype=np.int64)
-    number[cells[:, 0], cells[:, 1], cells[:, 2]] = np.arange(len(cells))
+    grid = GRIDS[puzzle.grid]
+    symmetries, permutations = _symmetries(grid, cells)
+    kept = [k for k, s in enumerate(symmetries) if grid.transformations[s].proper]
+    partner = None
+    if len(kept) < len(symmetries):
+        partner = _mirror_partners(pieces, parts)
+        if partner is not None:
+            kept = list(range(len(symmetries)))
     chosen: list[npt.NDArray[np.int64]] = []
     generated = _closure(chosen, len(cells))
     mappings: list[Generator] = []
-    for g in kept:
-        images = _images(GRIDS[puzzle.grid], g, cells, number)
+    for k in kept:
+        images = permutations[k]
         if images.tobytes() in generated:
             continue
         chosen.append(images)
         generated = _closure(chosen, len(cells))
-        mappings.append(_mapping(puzzle, g, cells, images, parts, partner))
+        g = grid.transformations[symmetries[k]]
+        mappings.append(_mapping(puzzle, g, names, images, parts, partner))
     return mappings
-
-
-def _images(
-    grid: LatticeGrid, g: Transformation, cells: Voxels, number: npt.NDArray[np.int64]
-) -> npt.NDArray[np.int64]:
-    """The symmetry ``g`` of the result as a permutation of its voxels ``cells``: the
-    number of the voxel each voxel goes to (``number`` gives each voxel's), the image
-    moved back onto the result."""
-    image = g.apply(cells)
-    assert image is not None  # g is a symmetry of these voxels
-    moved = image - grid.shift(image) + grid.shift(cells)
-    result: npt.NDArray[np.int64] = number[moved[:, 0], moved[:, 1], moved[:, 2]]
-    return result
 
 
 def _closure(generators: list[npt.NDArray[np.int64]], size: int) -> set[bytes]:
@@ -365,16 +447,15 @@ def _closure(generators: list[npt.NDArray[np.int64]], size: int) -> set[bytes]:
 def _mapping(
     puzzle: Puzzle,
     g: Transformation,
-    cells: Voxels,
+    names: Sequence[str],
     images: npt.NDArray[np.int64],
     parts: Sequence[Part],
     partner: dict[int, int] | None,
 ) -> dict[str, str]:
-    """The item mapping of the symmetry ``g`` of the result: each voxel to its image
-    (moved back onto the result), each kind to itself or, for a mirror, its partner
-    (the items left where they are left out)."""
+    """The item mapping of the symmetry ``g`` of the result: each voxel (its item in
+    ``names``) to its image (moved back onto the result), each kind to itself or, for
+    a mirror, its partner (the items left where they are left out)."""
     moved = np.flatnonzero(images != np.arange(len(images)))
-    names = [_cell(v) for v in cells.tolist()]
     mapping = {
         names[v]: names[w] for v, w in zip(moved.tolist(), images[moved].tolist(), strict=True)
     }

@@ -48,6 +48,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from itertools import permutations, product
 
 import numpy as np
@@ -190,13 +191,50 @@ class LatticeGrid:
         """The translation of the grid bringing a non-empty shape to its canonical
         place: the largest one below the shape's lowest corner (less one more voxel
         along x when parity asks)."""
-        low = voxels.min(axis=0) // self.period
+        result: Voxels = self.shifts(voxels[None])[0]
+        return result
+
+    def shifts(self, shapes: npt.NDArray[np.int64]) -> Voxels:
+        """:meth:`shift` of each of several shapes of as many voxels (an array of
+        shape ``(shapes, voxels, 3)``), one row each."""
+        low = shapes.min(axis=1) // self.period
         if self.even:
-            total = low[:2].sum() if self.number == 1 else low.sum()
-            if total % 2:
-                low = low - np.array([1, 0, 0], dtype=np.int64)
+            total = low[:, :2].sum(axis=1) if self.number == 1 else low.sum(axis=1)
+            low[:, 0] -= total % 2
         result: Voxels = low * self.period
         return result
+
+    @cached_property
+    def _stacked(
+        self,
+    ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.bool_]]:
+        """The transformations' matrices and offsets as arrays, and which of them
+        have the denominator 3 (the sphere packing's half turns)."""
+        matrices = np.array([t.matrix for t in self.transformations], dtype=np.int64)
+        offsets = np.array([t.offset for t in self.transformations], dtype=np.int64)
+        thirds = np.array([t.denominator != 1 for t in self.transformations], dtype=bool)
+        return matrices, offsets, thirds
+
+    def images(self, voxels: Voxels) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.bool_]]:
+        """The images of a shape under every transformation at once, in the order of
+        ``transformations``: an array of shape ``(transformations, voxels, 3)``, each
+        as :meth:`Transformation.apply` gives it, and which of them land on cells
+        (where ``apply`` says None the image is meaningless)."""
+        matrices, offsets, thirds = self._stacked
+        count = len(matrices)
+        ok = np.ones(count, dtype=bool)
+        if self.number == 1:
+            strips = prism_strips(voxels) @ matrices.transpose(0, 2, 1) + offsets[:, None, :]
+            moved = from_prism_strips(strips.reshape(-1, 4))
+            return moved.reshape(count, len(voxels), 3), ok
+        image: npt.NDArray[np.int64] = voxels @ matrices.transpose(0, 2, 1) + offsets[:, None, :]
+        if thirds.any() and len(voxels):
+            steps = image[thirds] - image[thirds][:, :1]
+            ok[thirds] = ~(steps % 3).any(axis=(1, 2))
+            steps //= 3
+            ok[thirds] &= ~(steps.sum(axis=2) % 2).any(axis=1)
+            image[thirds] = steps + voxels[0]
+        return image, ok
 
     def is_cell(self, voxels: Voxels) -> npt.NDArray[np.bool_]:
         """Which voxels are cells of the grid."""
@@ -294,13 +332,18 @@ def _cube_like(number: int, name: str, period: int, even: bool, centre: int) -> 
     probe = LatticeGrid(number, name, period, even, (), ())
     block = np.array(list(product(range(2 * period), repeat=3)), dtype=np.int64)
     cells = block[probe.is_cell(block)]
-    maps = []
-    for matrix in _signed_permutations():
-        offset = tuple(centre * (sum(row) < 0) for row in matrix)
-        image = cells @ np.array(matrix, dtype=np.int64).T + np.array(offset, dtype=np.int64)
-        if not probe.is_cell(image).all():  # pragma: no cover - checked by the tests
-            raise AssertionError(f"{name}: {matrix} + {offset} moves cells off the grid")
-        maps.append(Transformation(matrix, offset, _determinant(matrix) > 0))
+    matrices = _signed_permutations()
+    offsets = [tuple(centre * (sum(row) < 0) for row in matrix) for matrix in matrices]
+    images = cells @ np.array(matrices, dtype=np.int64).transpose(0, 2, 1)
+    images += np.array(offsets, dtype=np.int64)[:, None, :]
+    on_cells = probe.is_cell(images.reshape(-1, 3)).reshape(len(matrices), -1).all(axis=1)
+    if not on_cells.all():  # pragma: no cover - checked by the tests
+        bad = int(np.flatnonzero(~on_cells)[0])
+        raise AssertionError(f"{name}: {matrices[bad]} + {offsets[bad]} moves cells off the grid")
+    maps = [
+        Transformation(matrix, offset, _determinant(matrix) > 0)
+        for matrix, offset in zip(matrices, offsets, strict=True)
+    ]
     return _grid(number, name, period, even, maps)
 
 
