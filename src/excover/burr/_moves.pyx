@@ -63,6 +63,8 @@ from libc.stdint cimport int16_t, int32_t, int64_t, uint16_t, uint64_t
 from libc.stdlib cimport calloc, free, malloc, realloc
 from libc.string cimport memcmp, memcpy, memset
 
+from excover._portable cimport ctz64, popcount64
+
 import numpy as np
 
 DEF FREE = 1 << 29
@@ -94,6 +96,7 @@ cdef inline int _floordiv(int a, int b) noexcept nogil:
 
 
 cdef struct Front:
+    int width           # values a configuration
     int16_t *pool       # width values a configuration, in the order found
     int64_t *node       # the record of each
     Py_ssize_t count
@@ -112,6 +115,7 @@ cdef inline uint64_t _hash(const int16_t *state, int width) nogil:
 
 
 cdef int _front_init(Front *f, int width) except -1:
+    f.width = width
     f.capacity = 64
     f.count = 0
     f.pool = <int16_t *>malloc(f.capacity * width * sizeof(int16_t))
@@ -135,6 +139,16 @@ cdef void _front_free(Front *f) noexcept:
 cdef void _front_clear(Front *f) noexcept:
     f.count = 0
     memset(f.slots, 0, f.size * sizeof(int32_t))
+
+
+cdef int _front_reset(Front *f, int width) except -1:
+    """Empty the front for configurations of ``width`` values; one grown large or of
+    another width starts again small."""
+    if f.width != width or f.size > 4096:
+        _front_free(f)
+        return _front_init(f, width)
+    _front_clear(f)
+    return 0
 
 
 cdef Py_ssize_t _front_find(Front *f, const int16_t *state, int width) noexcept nogil:
@@ -470,12 +484,13 @@ cdef class Geometry:
         found = self.pieces[voxels] = (shape, tuple(int(c) for c in origin))
         return found
 
-    def pair(self, tuple one, tuple other):
-        key = (one[0], other[0])
+    cdef Pair pair(self, tuple one, tuple other):
+        """The pair table of two shapes (as :meth:`shape` gives them)."""
+        key = (<long long>one[0]) * 65536 + <long long>other[0]
         found = self.pairs.get(key)
         if found is None:
             found = self.pairs[key] = Pair(one[1], other[1], self.grid)
-        return found
+        return <Pair>found
 
 
 cdef class Part:
@@ -489,10 +504,8 @@ cdef class Part:
     cdef void **pairs        # n n borrowed Pair references (kept alive by `keep`)
     cdef list keep
 
-    def __cinit__(self, Geometry geometry, list pieces):
+    def __cinit__(self, Geometry geometry not None, list pieces):
         cdef int n = len(pieces), i, j, a
-        if geometry is None:  # a shell that subset() fills
-            return
         if not 1 <= n <= 64:
             raise ValueError(f"a part has 1 to 64 pieces, not {n}")
         self.n = n
@@ -523,38 +536,6 @@ cdef class Part:
         free(self.origin)
         free(self.pairs)
 
-    def subset(self, indices) -> Part:
-        """The part of some of these pieces (their indices here, in order), sharing
-        their tables: cheaper than a new Part of their voxels."""
-        cdef int n = len(indices), i, j, a, k
-        cdef int *at = <int *>malloc(n * sizeof(int))
-        cdef Part found = Part(None, [])
-        if at == NULL:
-            raise MemoryError()
-        try:
-            for k in range(n):
-                at[k] = indices[k]
-                if not 0 <= at[k] < self.n:
-                    raise ValueError(f"no piece {at[k]} in a part of {self.n}")
-            if n < 1:
-                raise ValueError("a part has 1 to 64 pieces, not 0")
-            found.n = n
-            found.axes = self.axes
-            memcpy(found.dirs, self.dirs, sizeof(self.dirs))
-            found.origin = <int *>malloc(3 * n * sizeof(int))
-            found.pairs = <void **>calloc(n * n, sizeof(void *))
-            if found.origin == NULL or found.pairs == NULL:
-                raise MemoryError()
-            for i in range(n):
-                for a in range(3):
-                    found.origin[3 * i + a] = self.origin[3 * at[i] + a]
-                for j in range(n):
-                    found.pairs[i * n + j] = self.pairs[at[i] * self.n + at[j]]
-            found.keep = self.keep
-        finally:
-            free(at)
-        return found
-
     @property
     def n(self) -> int:
         return self.n
@@ -580,10 +561,15 @@ cdef class Part:
 
 cdef class Search:
     """The breadth-first search of one part from one configuration; :meth:`next`
-    yields its separations one by one, nearest first."""
+    yields its separations one by one, nearest first. The part is some pieces of a
+    :class:`Part` (``pieces``, their indices there; all of them by default); a search
+    can be started again on other pieces of a part (:meth:`_restart`), keeping its
+    buffers."""
 
     cdef Part part
     cdef int n
+    cdef int room                  # the most pieces the buffers hold
+    cdef int *at                   # the part's index of each piece searched
     cdef int width
     cdef uint64_t full
     cdef Front fronts[3]
@@ -610,16 +596,12 @@ cdef class Search:
     cdef Py_ssize_t unspent
     cdef bint onwards              # go on from configurations with a free set too
 
-    def __cinit__(self, Part part, start, bint onwards=False):
-        cdef int k, a
-        self.part = part
-        self.n = part.n
-        self.width = 3 * part.n
-        self.full = (<uint64_t>1 << self.n) - 1 if self.n < 64 else <uint64_t>0xFFFFFFFFFFFFFFFF
+    def __cinit__(self, Part part, start=None, bint onwards=False, pieces=None):
+        cdef int k, a, n
+        cdef int *at
+        cdef int16_t *first
         for k in range(3):
-            _front_init(&self.fronts[k], self.width)
-        self.old, self.cur, self.new = 0, 1, 2
-        self.table = <int32_t *>malloc(part.axes * self.n * self.n * sizeof(int32_t))
+            _front_init(&self.fronts[k], 3)
         self.rcapacity = 1024
         self.parent = <int64_t *>malloc(self.rcapacity * sizeof(int64_t))
         self.rmask = <uint64_t *>malloc(self.rcapacity * sizeof(uint64_t))
@@ -627,31 +609,31 @@ cdef class Search:
         self.seen_capacity = 256
         self.seen_mask = <uint64_t *>malloc(self.seen_capacity * sizeof(uint64_t))
         self.seen_step = <int32_t *>malloc(self.seen_capacity * sizeof(int32_t))
-        self.scratch = <int16_t *>malloc(self.width * sizeof(int16_t))
-        self.pending_state = <int16_t *>malloc(self.width * sizeof(int16_t))
-        if not (self.table and self.parent and self.rmask and self.rmove and self.seen_mask
-                and self.seen_step and self.scratch and self.pending_state):
+        if not (self.parent and self.rmask and self.rmove and self.seen_mask
+                and self.seen_step):
             raise MemoryError()
-        origin = [int(start[0][a]) for a in range(3)]
-        for k in range(self.n):
+        if part is None:
+            return
+        n = part.n if pieces is None else len(pieces)
+        if start is None or len(start) != n or n < 1:
+            raise ValueError("a search needs the translation of each of its pieces")
+        self._reserve(part.n)
+        at = self.at
+        for k in range(n):
+            at[k] = k if pieces is None else pieces[k]
+            if not 0 <= at[k] < part.n:
+                raise ValueError(f"no piece {at[k]} in a part of {part.n}")
+        first = self.pending_state  # a scratch buffer until the search runs
+        for k in range(n):
             for a in range(3):
-                self.scratch[3 * k + a] = <int16_t>(int(start[k][a]) - origin[a])
-        self.records = 1
-        self.parent[0] = -1
-        self.rmask[0] = 0
-        self.rmove[0] = 0
-        _front_add(&self.fronts[self.cur], self.scratch, self.width, 0)
-        self.position = 0
-        self.pending = 0
-        self.handed = 0
-        self.expanded = 0
-        self.unspent = 0
-        self.onwards = onwards
+                first[3 * k + a] = <int16_t>int(start[k][a])
+        self._restart(part, at, n, first, onwards)
 
     def __dealloc__(self):
         cdef int k
         for k in range(3):
             _front_free(&self.fronts[k])
+        free(self.at)
         free(self.table)
         free(self.parent)
         free(self.rmask)
@@ -660,6 +642,56 @@ cdef class Search:
         free(self.seen_step)
         free(self.scratch)
         free(self.pending_state)
+
+    cdef int _reserve(self, int n) except -1:
+        """Make the buffers hold a part of ``n`` pieces."""
+        if n <= self.room:
+            return 0
+        free(self.at)
+        free(self.table)
+        free(self.scratch)
+        free(self.pending_state)
+        self.at = <int *>malloc(n * sizeof(int))
+        self.table = <int32_t *>malloc(MAX_AXES * n * n * sizeof(int32_t))
+        self.scratch = <int16_t *>malloc(3 * n * sizeof(int16_t))
+        self.pending_state = <int16_t *>malloc(3 * n * sizeof(int16_t))
+        if not (self.at and self.table and self.scratch and self.pending_state):
+            self.room = 0
+            raise MemoryError()
+        self.room = n
+        return 0
+
+    cdef int _restart(self, Part part, const int *at, int n, const int16_t *start,
+                      bint onwards) except -1:
+        """Start the search of the pieces ``at`` (``n`` of them, indices in ``part``)
+        from the translations ``start`` (``3 n`` values; the buffers must hold ``n``
+        pieces, and ``start`` may be :attr:`pending_state`)."""
+        cdef int k, a
+        self.part = part
+        self.n = n
+        self.width = 3 * n
+        self.full = (<uint64_t>1 << n) - 1 if n < 64 else <uint64_t>0xFFFFFFFFFFFFFFFF
+        if at != self.at:
+            memcpy(self.at, at, n * sizeof(int))
+        for k in range(n):
+            for a in range(3):
+                self.scratch[3 * k + a] = start[3 * k + a] - start[a]
+        for k in range(3):
+            _front_reset(&self.fronts[k], self.width)
+        self.old, self.cur, self.new = 0, 1, 2
+        self.records = 1
+        self.parent[0] = -1
+        self.rmask[0] = 0
+        self.rmove[0] = 0
+        _front_add(&self.fronts[self.cur], self.scratch, self.width, 0)
+        self.position = 0
+        self.pending = 0
+        self.handed = 0
+        self.pending_node = 0
+        self.expanded = 0
+        self.unspent = 0
+        self.onwards = onwards
+        return 0
 
     cdef int _record(self, int64_t parent, uint64_t mask, int direction, int step) except -1:
         if self.records == self.rcapacity:
@@ -687,7 +719,8 @@ cdef class Search:
                 for a in range(3):
                     off[a] = state[3 * j + a] - state[3 * i + a]
                 for a in range(axes):
-                    self.table[(a * n + i) * n + j] = self.part._gap(i, j, off, a)
+                    self.table[(a * n + i) * n + j] = self.part._gap(
+                        self.at[i], self.at[j], off, a)
         return 0
 
     cdef uint64_t _closure(self, int piece, int direction, int step, int cap) noexcept:
@@ -814,33 +847,27 @@ cdef class Search:
                     step += 1
         return grown
 
-    def next(self, budget):
-        """The next separation: ``(mask, direction)``, the set of pieces free along the
-        direction (bit ``k``: the part's piece ``k``); None once there is none left.
-        ``budget.spend(k)`` is told of the configurations found as they come.
-        :meth:`path`, :meth:`depth` and :meth:`parts` tell more about it."""
+    cdef int _next(self, uint64_t *mask, int *direction) except -1:
+        """Go on to the next separation: 1 when one is handed out (its set and
+        direction in ``mask`` and ``direction``), 0 when none is left, 2 when 256
+        configurations or more have been found since :attr:`unspent` was last emptied
+        (call again to go on). The configurations found are added to :attr:`unspent`."""
         cdef Front *front
         cdef const int16_t *state
         cdef int64_t node
-        cdef Py_ssize_t k
         cdef int t
         while True:
-            if self.unspent >= 256:
-                k = self.unspent
-                self.unspent = 0
-                budget.spend(k)
             if self.handed < self.pending:
-                k = self.handed
+                mask[0] = self.pending_mask[self.handed]
+                direction[0] = self.pending_dir[self.handed]
                 self.handed += 1
-                budget.spend(self.unspent)
-                self.unspent = 0
-                return self.pending_mask[k], self.pending_dir[k]
+                return 1
+            if self.unspent >= 256:
+                return 2
             front = &self.fronts[self.cur]
             if self.position == front.count:
                 if self.fronts[self.new].count == 0:
-                    budget.spend(self.unspent)
-                    self.unspent = 0
-                    return None
+                    return 0
                 _front_clear(&self.fronts[self.old])
                 t = self.old
                 self.old = self.cur
@@ -862,6 +889,24 @@ cdef class Search:
                     self.unspent += self._expand(state, node)
                 continue
             self.unspent += self._expand(state, node)
+
+    def next(self, budget):
+        """The next separation: ``(mask, direction)``, the set of pieces free along the
+        direction (bit ``k``: the search's piece ``k``); None once there is none left.
+        ``budget.spend(k)`` is told of the configurations found as they come.
+        :meth:`path`, :meth:`depth` and :meth:`parts` tell more about it."""
+        cdef uint64_t mask = 0
+        cdef int direction = 0, found
+        cdef Py_ssize_t k
+        while True:
+            found = self._next(&mask, &direction)
+            k = self.unspent
+            self.unspent = 0
+            budget.spend(k)
+            if found == 1:
+                return mask, direction
+            if found == 0:
+                return None
 
     def path(self) -> list:
         """The moves ``(mask, direction, step)`` from the start to the configuration of
@@ -901,3 +946,6 @@ cdef class Search:
             found.append((s[3 * k] - s[3 * first], s[3 * k + 1] - s[3 * first + 1],
                           s[3 * k + 2] - s[3 * first + 2]))
         return tuple(found)
+
+
+include "_stages.pxi"
