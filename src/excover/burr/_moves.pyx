@@ -100,7 +100,8 @@ cdef struct Front:
     int16_t *pool       # width values a configuration, in the order found
     int64_t *node       # the record of each
     Py_ssize_t count
-    Py_ssize_t capacity
+    Py_ssize_t capacity # configurations the pool and the records hold
+    Py_ssize_t room     # values the pool holds
     int32_t *slots      # index + 1, 0 empty
     Py_ssize_t size     # a power of two
 
@@ -118,7 +119,8 @@ cdef int _front_init(Front *f, int width) except -1:
     f.width = width
     f.capacity = 64
     f.count = 0
-    f.pool = <int16_t *>malloc(f.capacity * width * sizeof(int16_t))
+    f.room = f.capacity * width
+    f.pool = <int16_t *>malloc(f.room * sizeof(int16_t))
     f.node = <int64_t *>malloc(f.capacity * sizeof(int64_t))
     f.size = 128
     f.slots = <int32_t *>calloc(f.size, sizeof(int32_t))
@@ -142,12 +144,20 @@ cdef void _front_clear(Front *f) noexcept:
 
 
 cdef int _front_reset(Front *f, int width) except -1:
-    """Empty the front for configurations of ``width`` values; one grown large or of
-    another width starts again small."""
-    if f.width != width or f.size > 4096:
+    """Empty the front for configurations of ``width`` values, keeping its buffers
+    (one grown large starts again small)."""
+    if f.size > 4096:
         _front_free(f)
         return _front_init(f, width)
     _front_clear(f)
+    if width != f.width:
+        f.width = width
+        if f.room < 64 * width:
+            f.room = 64 * width
+            f.pool = <int16_t *>realloc(f.pool, f.room * sizeof(int16_t))
+            if f.pool == NULL:
+                raise MemoryError()
+        f.capacity = min(f.capacity, f.room // width)
     return 0
 
 
@@ -170,7 +180,8 @@ cdef int _front_add(Front *f, const int16_t *state, int width, int64_t node) exc
     cdef int32_t *slots
     if f.count == f.capacity:
         f.capacity *= 2
-        f.pool = <int16_t *>realloc(f.pool, f.capacity * width * sizeof(int16_t))
+        f.room = f.capacity * width
+        f.pool = <int16_t *>realloc(f.pool, f.room * sizeof(int16_t))
         f.node = <int64_t *>realloc(f.node, f.capacity * sizeof(int64_t))
         if f.pool == NULL or f.node == NULL:
             raise MemoryError()
@@ -451,7 +462,8 @@ cdef class Geometry:
     (0 cubes, 1 triangular prisms)."""
 
     cdef dict shapes
-    cdef dict pairs
+    cdef list pairs                # by shape numbers, ``room`` a row; None until made
+    cdef int room
     cdef dict pieces
     cdef readonly int grid
 
@@ -460,13 +472,17 @@ cdef class Geometry:
             raise ValueError(f"no disassembly on BurrTools' grid {grid}")
         self.grid = grid
         self.shapes = {}
-        self.pairs = {}
+        self.pairs = []
+        self.room = 0
         self.pieces = {}
 
     def shape(self, voxels):
         """The shape of a piece (its voxels) and its origin."""
+        return self._shape(voxels)
+
+    cdef tuple _shape(self, voxels):
         if not isinstance(voxels, tuple):
-            voxels = tuple(tuple(v) for v in voxels)
+            voxels = tuple([tuple(v) for v in voxels])
         found = self.pieces.get(voxels)
         if found is not None:
             return found
@@ -486,10 +502,18 @@ cdef class Geometry:
 
     cdef Pair pair(self, tuple one, tuple other):
         """The pair table of two shapes (as :meth:`shape` gives them)."""
-        key = (<long long>one[0]) * 65536 + <long long>other[0]
-        found = self.pairs.get(key)
+        cdef int a = one[0], b = other[0], k, room
+        cdef list grown
+        if max(a, b) >= self.room:
+            room = max(16, 2 * max(a, b) + 2)
+            grown = [None] * (room * room)
+            for k in range(self.room * self.room):
+                grown[(k // self.room) * room + k % self.room] = self.pairs[k]
+            self.pairs = grown
+            self.room = room
+        found = self.pairs[a * self.room + b]
         if found is None:
-            found = self.pairs[key] = Pair(one[1], other[1], self.grid)
+            found = self.pairs[a * self.room + b] = Pair(one[1], other[1], self.grid)
         return <Pair>found
 
 
@@ -502,10 +526,11 @@ cdef class Part:
     cdef int dirs[2 * MAX_AXES][3]   # the vector of each direction
     cdef int *origin         # x, y, z of each piece's origin
     cdef void **pairs        # n n borrowed Pair references (kept alive by `keep`)
-    cdef list keep
+    cdef Geometry keep
 
     def __cinit__(self, Geometry geometry not None, list pieces):
         cdef int n = len(pieces), i, j, a
+        cdef Pair pair
         if not 1 <= n <= 64:
             raise ValueError(f"a part has 1 to 64 pieces, not {n}")
         self.n = n
@@ -520,16 +545,15 @@ cdef class Part:
             raise MemoryError()
         shapes = []
         for i in range(n):
-            shape, origin = geometry.shape(pieces[i])
+            shape, origin = geometry._shape(pieces[i])
             shapes.append(shape)
             for a in range(3):
                 self.origin[3 * i + a] = origin[a]
-        self.keep = []
+        self.keep = geometry  # which keeps every pair table it makes
         for i in range(n):
             for j in range(n):
                 if i != j:
                     pair = geometry.pair(shapes[i], shapes[j])
-                    self.keep.append(pair)
                     self.pairs[i * n + j] = <void *>pair
 
     def __dealloc__(self):
@@ -576,6 +600,8 @@ cdef class Search:
     cdef int old, cur, new
     cdef Py_ssize_t position       # the next configuration of the current front to expand
     cdef int32_t *table            # 3 n n gaps of the configuration expanded
+    cdef uint64_t *blocks          # for each direction and piece, the pieces it meets
+    cdef bint preset               # the table holds the first configuration's gaps
     # records of every configuration found: parent, mask, direction, step
     cdef int64_t *parent
     cdef uint64_t *rmask
@@ -635,6 +661,7 @@ cdef class Search:
             _front_free(&self.fronts[k])
         free(self.at)
         free(self.table)
+        free(self.blocks)
         free(self.parent)
         free(self.rmask)
         free(self.rmove)
@@ -649,13 +676,15 @@ cdef class Search:
             return 0
         free(self.at)
         free(self.table)
+        free(self.blocks)
         free(self.scratch)
         free(self.pending_state)
         self.at = <int *>malloc(n * sizeof(int))
         self.table = <int32_t *>malloc(MAX_AXES * n * n * sizeof(int32_t))
+        self.blocks = <uint64_t *>malloc(2 * MAX_AXES * n * sizeof(uint64_t))
         self.scratch = <int16_t *>malloc(3 * n * sizeof(int16_t))
         self.pending_state = <int16_t *>malloc(3 * n * sizeof(int16_t))
-        if not (self.at and self.table and self.scratch and self.pending_state):
+        if not (self.at and self.table and self.blocks and self.scratch and self.pending_state):
             self.room = 0
             raise MemoryError()
         self.room = n
@@ -691,7 +720,24 @@ cdef class Search:
         self.expanded = 0
         self.unspent = 0
         self.onwards = onwards
+        self.preset = False
         return 0
+
+    cdef void _inherit(self, Search parent, const int *local) noexcept:
+        """Take the gaps of the first configuration from ``parent``'s table, whose
+        configuration puts these pieces (``local``: their indices in ``parent``) where
+        this search starts: the gaps depend only on where the pieces are relative to
+        each other."""
+        cdef int n = self.n, m = parent.n, a, i, j
+        cdef int32_t *row
+        cdef int32_t *source
+        for a in range(self.part.axes):
+            for i in range(n):
+                row = self.table + (a * n + i) * n
+                source = parent.table + (a * m + local[i]) * m
+                for j in range(n):
+                    row[j] = source[local[j]]
+        self.preset = True
 
     cdef int _record(self, int64_t parent, uint64_t mask, int direction, int step) except -1:
         if self.records == self.rcapacity:
@@ -722,6 +768,27 @@ cdef class Search:
                     self.table[(a * n + i) * n + j] = self.part._gap(
                         self.at[i], self.at[j], off, a)
         return 0
+
+    cdef uint64_t _free_closure(self, int piece, int direction, int cap) noexcept:
+        """The set holding ``piece`` that is free along ``direction`` (the pieces it
+        meets on the way, and the pieces they meet...) from :attr:`blocks`; 0 when it has
+        more than ``cap`` pieces."""
+        cdef uint64_t *meets = self.blocks + direction * self.n
+        cdef uint64_t mask = (<uint64_t>1) << piece
+        cdef uint64_t todo = mask, new
+        cdef int size = 1
+        while todo:
+            new = meets[ctz64(todo)] & ~mask
+            todo &= todo - 1
+            if new:
+                mask |= new
+                todo |= new
+                while new:
+                    new &= new - 1
+                    size += 1
+                if size > cap:
+                    return 0
+        return mask
 
     cdef uint64_t _closure(self, int piece, int direction, int step, int cap) noexcept:
         """The smallest set holding ``piece`` that slides ``step`` along ``direction``;
@@ -754,17 +821,29 @@ cdef class Search:
         once, with the first direction it is free along (taking it out along another
         direction leaves the same two parts in the same configurations)."""
         cdef int caps[2]
-        cdef int cap, c, direction, piece, k
+        cdef int cap, c, direction, piece, k, n = self.n, a, i, j
         cdef uint64_t mask
         cdef bint known
+        cdef int32_t *gaps
+        memset(self.blocks, 0, 2 * self.part.axes * n * sizeof(uint64_t))
+        for a in range(self.part.axes):
+            gaps = self.table + a * n * n
+            for i in range(n):
+                for j in range(n):
+                    if gaps[i * n + j] < FREE:  # i sliding along the axis meets j
+                        self.blocks[2 * a * n + i] |= (<uint64_t>1) << j
+                        self.blocks[(2 * a + 1) * n + j] |= (<uint64_t>1) << i
         caps[0] = 1
-        caps[1] = self.n // 2
+        caps[1] = n // 2
         self.pending = 0
-        for c in range(2):
+        for c in range(2 if caps[1] > 1 else 1):  # sets of one piece, then larger ones
             cap = caps[c]
             for direction in range(2 * self.part.axes):
-                for piece in range(self.n):
-                    mask = self._closure(piece, direction, FREE, cap)
+                for piece in range(n):
+                    if cap == 1:
+                        mask = 0 if self.blocks[direction * n + piece] else (<uint64_t>1) << piece
+                    else:
+                        mask = self._free_closure(piece, direction, cap)
                     if not mask:
                         continue
                     known = False
@@ -880,7 +959,10 @@ cdef class Search:
             self.position += 1
             self.expanded += 1
             self.unspent += 1
-            self._fill(state)
+            if self.preset:
+                self.preset = False
+            else:
+                self._fill(state)
             if self._free_sets():
                 self.pending_node = node
                 memcpy(self.pending_state, state, self.width * sizeof(int16_t))

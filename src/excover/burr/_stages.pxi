@@ -72,6 +72,7 @@ cdef class Stages:
     cdef Front grouped             # grouping's answers, by set
     cdef int16_t *starts           # the two parts' configurations, 6 n values a depth,
                                    # then the configuration the recursion starts from
+    cdef int *locals               # their pieces' indices in the search, 2 n a depth
     cdef int starts_room
 
     def __cinit__(self, Part whole=None, weights=None, grouping=None, bint complete=True):
@@ -101,6 +102,7 @@ cdef class Stages:
         free(self.move_direction)
         free(self.move_step)
         free(self.starts)
+        free(self.locals)
 
     cdef int _reset(self, Part whole, weights, grouping, bint complete) except -1:
         """Forget the last assembly; take apart the parts of ``whole``."""
@@ -124,8 +126,10 @@ cdef class Stages:
         _front_reset(&self.grouped, 4)
         if n > self.starts_room:
             free(self.starts)
+            free(self.locals)
             self.starts = <int16_t *>malloc(6 * n * (n + 2) * sizeof(int16_t))
-            if self.starts == NULL:
+            self.locals = <int *>malloc(2 * n * (n + 2) * sizeof(int))
+            if self.starts == NULL or self.locals == NULL:
                 self.starts_room = 0
                 raise MemoryError()
             self.starts_room = n
@@ -138,11 +142,14 @@ cdef class Stages:
         is not the first its search found, and the sets left together as groups (masks,
         in the tree's pre-order). ``budget.spend(k)`` is told of the configurations
         found (OutOfBudget, or any error it raises, goes through)."""
-        cdef int16_t *start = self.starts + 6 * self.n * (self.n + 1)
+        cdef int16_t *start
+        if self.n < 2:
+            raise ValueError("an assembly of 2 pieces or more comes apart")
+        start = self.starts + 6 * self.n * (self.n + 1)
         memset(start, 0, 3 * self.n * sizeof(int16_t))  # every piece where it is assembled
         self.budget = budget
         try:
-            found = self._separate(self._all(), self.n, start, 0)
+            found = self._separate(self._all(), self.n, start, 0, None, NULL)
             self._flush()
         finally:
             self.budget = None
@@ -164,7 +171,7 @@ cdef class Stages:
                 first[3 * k + a] = <int16_t>(int(start[k][a]) - int(start[0][a]))
         self.budget = budget
         try:
-            found = self._separate(mask, count, first, 0)
+            found = self._separate(mask, count, first, 0, None, NULL)
             self._flush()
         finally:
             self.budget = None
@@ -254,8 +261,10 @@ cdef class Stages:
         self.move_count += 1
         return 0
 
-    cdef int _part(self, uint64_t pieces, int count, const int16_t *start, int depth) except -3:
-        """The outcome of a part: ALONE for a piece or a part all in one group, NONE when
+    cdef int _part(self, uint64_t pieces, int count, const int16_t *start, int depth,
+                   Search parent, const int *local) except -3:
+        """The outcome of a part (``parent``'s pieces ``local`` where its last
+        separation leaves them): ALONE for a piece or a part all in one group, NONE when
         it does not come apart (and does not fit a group), else a node."""
         cdef int flags = 0, found
         if count == 1:
@@ -264,27 +273,31 @@ cdef class Stages:
             flags = self._grouping(pieces)
             if flags & SAME_GROUP:
                 return ALONE
-        found = self._separate(pieces, count, start, depth)
+        found = self._separate(pieces, count, start, depth, parent, local)
         if found == NONE and flags & FITS_GROUP:
             return self._node(pieces)
         return found
 
-    cdef int _separate(self, uint64_t pieces, int count, const int16_t *start,
-                       int depth) except -3:
+    cdef int _separate(self, uint64_t pieces, int count, const int16_t *start, int depth,
+                       Search parent, const int *local) except -3:
         """The part ``pieces`` (``count`` of them) taken apart from ``start`` (``3
-        count`` values, its first piece at the origin): NONE or a node."""
+        count`` values, its first piece at the origin): NONE or a node. ``parent``,
+        when not None, is the search whose configuration puts the pieces there (their
+        indices in it: ``local``), its table filled for that configuration."""
         cdef int16_t key[4 + 3 * 64]
         cdef int at[64]
         cdef int k, a, w, direction = 0, step, got, number = -1, found = NONE
         cdef int stays, goes, first_left, first_taken, nl, nt, node_at
         cdef int width = 4 + 3 * count
-        cdef uint64_t mask = 0, left, taken, bits, local
+        cdef uint64_t mask = 0, left, taken, bits, moved
         cdef Py_ssize_t known
         cdef int64_t record
         cdef Front *memo = &self.memo[count]
         cdef Search search
         cdef int16_t *left_start
         cdef int16_t *taken_start
+        cdef int *left_local
+        cdef int *taken_local
         cdef const int16_t *s
         _key_of(key, pieces)
         memcpy(key + 4, start, 3 * count * sizeof(int16_t))
@@ -302,8 +315,12 @@ cdef class Stages:
             bits &= bits - 1
         search = self._search(depth)
         search._restart(self.whole, at, count, start, False)
+        if parent is not None:
+            search._inherit(parent, local)
         left_start = self.starts + 6 * self.n * depth
         taken_start = left_start + 3 * self.n
+        left_local = self.locals + 2 * self.n * depth
+        taken_local = left_local + self.n
         while True:
             got = search._next(&mask, &direction)
             self.unspent += search.unspent
@@ -326,6 +343,7 @@ cdef class Stages:
                         first_taken = k
                     for a in range(3):
                         taken_start[3 * nt + a] = s[3 * k + a] - s[3 * first_taken + a]
+                    taken_local[nt] = k
                     nt += 1
                 else:
                     left |= (<uint64_t>1) << at[k]
@@ -333,22 +351,25 @@ cdef class Stages:
                         first_left = k
                     for a in range(3):
                         left_start[3 * nl + a] = s[3 * k + a] - s[3 * first_left + a]
+                    left_local[nl] = k
                     nl += 1
             if self._heavier(taken, left):  # the heavier set stays: the others come out
-                stays = self._part(taken, nt, taken_start, depth + 1)
-                goes = NONE if stays == NONE else self._part(left, nl, left_start, depth + 1)
+                stays = self._part(taken, nt, taken_start, depth + 1, search, taken_local)
+                goes = NONE if stays == NONE else self._part(
+                    left, nl, left_start, depth + 1, search, left_local)
             else:
-                stays = self._part(left, nl, left_start, depth + 1)
-                goes = NONE if stays == NONE else self._part(taken, nt, taken_start, depth + 1)
+                stays = self._part(left, nl, left_start, depth + 1, search, left_local)
+                goes = NONE if stays == NONE else self._part(
+                    taken, nt, taken_start, depth + 1, search, taken_local)
             if stays != NONE and goes != NONE:
                 found = self._node(pieces)
                 record = search.pending_node
                 while record > 0:  # the moves, last first
                     bits = 0
-                    local = search.rmask[record]
-                    while local:
-                        bits |= (<uint64_t>1) << at[ctz64(local)]
-                        local &= local - 1
+                    moved = search.rmask[record]
+                    while moved:
+                        bits |= (<uint64_t>1) << at[ctz64(moved)]
+                        moved &= moved - 1
                     self._tell(pieces, bits, search.rmove[record] >> 16,
                                search.rmove[record] & 0xFFFF)
                     record = search.parent[record]
@@ -362,10 +383,10 @@ cdef class Stages:
                     k += 1
                     w -= 1
                 bits = 0
-                local = mask
-                while local:
-                    bits |= (<uint64_t>1) << at[ctz64(local)]
-                    local &= local - 1
+                moved = mask
+                while moved:
+                    bits |= (<uint64_t>1) << at[ctz64(moved)]
+                    moved &= moved - 1
                 self._tell(pieces, bits, direction, -1)
                 self.nodes[found].count = <int32_t>(self.move_count - node_at)
                 self.nodes[found].left = stays

@@ -315,6 +315,30 @@ class Disassembly:
     reason: str = ""
     groups: tuple[tuple[int, ...], ...] = field(default=())
 
+    @classmethod
+    def made(
+        cls,
+        assembly: Assembly,
+        status: Status,
+        tree: Separation | Plan | None,
+        beyond_greedy: bool,
+        states_explored: int,
+    ) -> Disassembly:
+        """``Disassembly(assembly, status, tree, beyond_greedy, states_explored)``
+        made at a fraction of the frozen dataclass's ``__init__`` (which sets each field
+        through ``object.__setattr__``): the disassembler makes one an assembly."""
+        found = object.__new__(cls)
+        found.__dict__.update(
+            assembly=assembly,
+            status=status,
+            tree=tree,
+            beyond_greedy=beyond_greedy,
+            states_explored=states_explored,
+            reason="",
+            groups=(),
+        )
+        return found
+
     @property
     def level(self) -> str | None:
         """BurrTools' level string (``98.2.4.2``), None unless solved."""

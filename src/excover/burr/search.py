@@ -140,9 +140,11 @@ class Disassembler:
             raise UsageError("a piece of the assembly has no voxels")
         self.assembly = assembly
         self.weights = [piece.weight for piece in pieces]
-        self.weighted = len(set(self.weights)) > 1
-        self.grouped = any(g for pairs in assembly.groups for g, _ in pairs)
-        self.groups = Groups(assembly.groups) if self.grouped else Groups(())
+        self.weighted = self.weights.count(self.weights[0]) != len(pieces) if pieces else False
+        self.grouped = any(assembly.groups) and any(
+            g for pairs in assembly.groups for g, _ in pairs
+        )
+        self.groups = Groups(assembly.groups)
         self.grouping: dict[tuple[int, ...], tuple[bool, bool]] = {}
         self.budget = budget
         self.complete = complete or min_total
@@ -179,6 +181,10 @@ class Disassembler:
             if found is None:
                 return Disassembly(self.assembly, "stuck", states_explored=explored)
             words, beyond, masks = found
+            if not masks:
+                return Disassembly.made(
+                    self.assembly, "solved", Plan(words, self.assembly.grid), beyond, explored
+                )
             tree = Plan(words, self.assembly.grid)
             grouped = tuple(_pieces(mask) for mask in masks)
         if tree is None:
