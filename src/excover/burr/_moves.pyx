@@ -59,6 +59,7 @@ The search over flat integer arrays:
   set only comes out).
 """
 
+cimport cython
 from libc.stdint cimport int16_t, int32_t, int64_t, uint16_t, uint64_t
 from libc.stdlib cimport calloc, free, malloc, realloc
 from libc.string cimport memcmp, memcpy, memset
@@ -208,6 +209,7 @@ cdef int _front_add(Front *f, const int16_t *state, int width, int64_t node) exc
     return 0
 
 
+@cython.final
 cdef class Shape:
     """A piece's voxels moved to start near 0 on each axis (exactly at 0 on the cube
     grid; on the prism grid by a translation of the grid, so one voxel later along x when
@@ -270,6 +272,7 @@ cdef class Shape:
         return self.filled[(z * (self.high[1] + 1) + y) * (self.high[0] + 1) + x]
 
 
+@cython.final
 cdef class Pair:
     """Cutler's gaps of one shape towards another, by the offset of the second's origin
     from the first's, over the window of offsets at which their boxes come within one
@@ -454,6 +457,7 @@ cdef class Pair:
         return value + low
 
 
+@cython.final
 cdef class Geometry:
     """The shapes and pair tables of a problem's pieces, shared by all its assemblies:
     a piece is its shape (its voxels, moved to start near 0) and its origin (where the
@@ -517,6 +521,7 @@ cdef class Geometry:
         return <Pair>found
 
 
+@cython.final
 cdef class Part:
     """The pieces of one part: their shapes' pair tables and their origins, and the
     grid's axes."""
@@ -583,6 +588,7 @@ cdef class Part:
         return tuple(self._gap(i, j, off, a) for a in range(self.axes))
 
 
+@cython.final
 cdef class Search:
     """The breadth-first search of one part from one configuration; :meth:`next`
     yields its separations one by one, nearest first. The part is some pieces of a

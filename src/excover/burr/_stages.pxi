@@ -43,6 +43,7 @@ cdef inline void _key_of(int16_t *key, uint64_t mask) noexcept:
         key[w] = <int16_t>(<uint16_t>((mask >> (16 * w)) & 0xFFFF))
 
 
+@cython.final
 cdef class Stages:
     """The stage-by-stage disassembly of the parts of one assembly (:class:`Part`
     ``whole``): ``weights`` (one a piece, or None: all alike), ``grouping`` (None, or a
