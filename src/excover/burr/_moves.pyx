@@ -430,6 +430,26 @@ cdef class Pair:
             return FREE
         return value + extra
 
+    cdef int gaps(self, int *off, int axes, int32_t *out) except -1:
+        """:meth:`gap` along every axis at once: one cell of the window when the offset
+        is inside it (most pairs that meet), else axis by axis."""
+        cdef int c[3]
+        cdef int a
+        cdef int32_t *cell
+        if self.grid == 0:
+            for a in range(3):
+                c[a] = off[a] - self.lo[a]
+                if c[a] < 0 or c[a] >= self.dim[a]:
+                    break
+            else:
+                cell = self._cell(c)
+                for a in range(3):
+                    out[a] = cell[a]
+                return 0
+        for a in range(axes):
+            out[a] = self.gap(off, a)
+        return 0
+
     cdef int _gap_along(self, int *off, int a) except -2:
         """:meth:`gap` along any vector: the first step ``t >= 0`` at which the offset
         less ``t`` steps lies in the window, and the value there plus ``t``."""
@@ -470,11 +490,19 @@ cdef class Geometry:
     cdef int room
     cdef dict pieces
     cdef readonly int grid
+    cdef int axes
+    cdef int dirs[2 * MAX_AXES][3]   # the vector of each direction
 
     def __cinit__(self, int grid=0):
+        cdef int a, i
         if grid not in AXES:
             raise ValueError(f"no disassembly on BurrTools' grid {grid}")
         self.grid = grid
+        self.axes = len(AXES[grid])
+        for a, vector in enumerate(AXES[grid]):
+            for i in range(3):
+                self.dirs[2 * a][i] = vector[i]
+                self.dirs[2 * a + 1][i] = -vector[i]
         self.shapes = {}
         self.pairs = []
         self.room = 0
@@ -539,11 +567,8 @@ cdef class Part:
         if not 1 <= n <= 64:
             raise ValueError(f"a part has 1 to 64 pieces, not {n}")
         self.n = n
-        self.axes = len(AXES[geometry.grid])
-        for a, vector in enumerate(AXES[geometry.grid]):
-            for i in range(3):
-                self.dirs[2 * a][i] = vector[i]
-                self.dirs[2 * a + 1][i] = -vector[i]
+        self.axes = geometry.axes
+        memcpy(self.dirs, geometry.dirs, sizeof(self.dirs))
         self.origin = <int *>malloc(3 * n * sizeof(int))
         self.pairs = <void **>calloc(n * n, sizeof(void *))
         if self.origin == NULL or self.pairs == NULL:
@@ -568,6 +593,14 @@ cdef class Part:
     @property
     def n(self) -> int:
         return self.n
+
+    cdef inline int _gaps(self, int i, int j, int *off, int32_t *out) except -1:
+        """:meth:`_gap` along every axis."""
+        cdef int o[3]
+        cdef int b
+        for b in range(3):
+            o[b] = off[b] + self.origin[3 * j + b] - self.origin[3 * i + b]
+        return (<Pair>self.pairs[i * self.n + j]).gaps(o, self.axes, out)
 
     cdef inline int _gap(self, int i, int j, int *off, int a) except -2:
         """How far piece ``i`` slides along axis ``a`` before it meets ``j``, ``j``
@@ -607,6 +640,7 @@ cdef class Search:
     cdef Py_ssize_t position       # the next configuration of the current front to expand
     cdef int32_t *table            # 3 n n gaps of the configuration expanded
     cdef uint64_t *blocks          # for each direction and piece, the pieces it meets
+                                   # (filled with the table)
     cdef bint preset               # the table holds the first configuration's gaps
     # records of every configuration found: parent, mask, direction, step
     cdef int64_t *parent
@@ -737,12 +771,16 @@ cdef class Search:
         cdef int n = self.n, m = parent.n, a, i, j
         cdef int32_t *row
         cdef int32_t *source
+        memset(self.blocks, 0, 2 * self.part.axes * n * sizeof(uint64_t))
         for a in range(self.part.axes):
             for i in range(n):
                 row = self.table + (a * n + i) * n
                 source = parent.table + (a * m + local[i]) * m
                 for j in range(n):
                     row[j] = source[local[j]]
+                    if row[j] < FREE:
+                        self.blocks[2 * a * n + i] |= (<uint64_t>1) << j
+                        self.blocks[(2 * a + 1) * n + j] |= (<uint64_t>1) << i
         self.preset = True
 
     cdef int _record(self, int64_t parent, uint64_t mask, int direction, int step) except -1:
@@ -760,8 +798,11 @@ cdef class Search:
         return 0
 
     cdef int _fill(self, const int16_t *state) except -1:
-        cdef int n = self.n, i, j, a, axes = self.part.axes
+        """The gaps of the configuration ``state``, and whom each piece meets."""
+        cdef int n = self.n, i, j, a, axes = self.part.axes, gap
         cdef int off[3]
+        cdef int32_t found[MAX_AXES]
+        memset(self.blocks, 0, 2 * axes * n * sizeof(uint64_t))
         for i in range(n):
             for j in range(n):
                 if i == j:
@@ -770,9 +811,13 @@ cdef class Search:
                     continue
                 for a in range(3):
                     off[a] = state[3 * j + a] - state[3 * i + a]
+                self.part._gaps(self.at[i], self.at[j], off, found)
                 for a in range(axes):
-                    self.table[(a * n + i) * n + j] = self.part._gap(
-                        self.at[i], self.at[j], off, a)
+                    gap = found[a]
+                    self.table[(a * n + i) * n + j] = gap
+                    if gap < FREE:  # i sliding along the axis meets j
+                        self.blocks[2 * a * n + i] |= (<uint64_t>1) << j
+                        self.blocks[(2 * a + 1) * n + j] |= (<uint64_t>1) << i
         return 0
 
     cdef uint64_t _free_closure(self, int piece, int direction, int cap) noexcept:
@@ -827,18 +872,9 @@ cdef class Search:
         once, with the first direction it is free along (taking it out along another
         direction leaves the same two parts in the same configurations)."""
         cdef int caps[2]
-        cdef int cap, c, direction, piece, k, n = self.n, a, i, j
+        cdef int cap, c, direction, piece, k, n = self.n
         cdef uint64_t mask
         cdef bint known
-        cdef int32_t *gaps
-        memset(self.blocks, 0, 2 * self.part.axes * n * sizeof(uint64_t))
-        for a in range(self.part.axes):
-            gaps = self.table + a * n * n
-            for i in range(n):
-                for j in range(n):
-                    if gaps[i * n + j] < FREE:  # i sliding along the axis meets j
-                        self.blocks[2 * a * n + i] |= (<uint64_t>1) << j
-                        self.blocks[(2 * a + 1) * n + j] |= (<uint64_t>1) << i
         caps[0] = 1
         caps[1] = n // 2
         self.pending = 0

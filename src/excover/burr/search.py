@@ -111,6 +111,8 @@ class _Outcome:
 
 #: The outcome of a part left as it is (a single piece, or pieces all in one group).
 _ALONE = _Outcome(None)
+#: The groups of an assembly without any.
+_NO_GROUPS = Groups(())
 
 
 class Disassembler:
@@ -144,7 +146,7 @@ class Disassembler:
         self.grouped = any(assembly.groups) and any(
             g for pairs in assembly.groups for g, _ in pairs
         )
-        self.groups = Groups(assembly.groups)
+        self.groups = Groups(assembly.groups) if self.grouped else _NO_GROUPS
         self.grouping: dict[tuple[int, ...], tuple[bool, bool]] = {}
         self.budget = budget
         self.complete = complete or min_total
