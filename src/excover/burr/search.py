@@ -47,6 +47,7 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from excover.burr._moves import AXES, Geometry, Part, Search, Stages, stage_by_stage
 from excover.burr.assembly import Assembly
@@ -115,6 +116,12 @@ _ALONE = _Outcome(None)
 _NO_GROUPS = Groups(())
 
 
+@lru_cache(maxsize=64)
+def _groups_of(groups: tuple[tuple[tuple[int, int], ...], ...]) -> Groups:
+    """The :class:`Groups` of a problem's parts, made once for all its assemblies."""
+    return Groups(groups)
+
+
 class Disassembler:
     """Disassembles the assemblies of one problem (their pieces and groups)."""
 
@@ -146,7 +153,7 @@ class Disassembler:
         self.grouped = any(assembly.groups) and any(
             g for pairs in assembly.groups for g, _ in pairs
         )
-        self.groups = Groups(assembly.groups) if self.grouped else _NO_GROUPS
+        self.groups = _groups_of(assembly.groups) if self.grouped else _NO_GROUPS
         self.grouping: dict[tuple[int, ...], tuple[bool, bool]] = {}
         self.budget = budget
         self.complete = complete or min_total
