@@ -747,6 +747,13 @@ cdef class Search:
                 self.scratch[3 * k + a] = start[3 * k + a] - start[a]
         for k in range(3):
             _front_reset(&self.fronts[k], self.width)
+        if self.rcapacity > 65536:  # a large search before: give the memory back
+            self.rcapacity = 1024
+            self.parent = <int64_t *>realloc(self.parent, self.rcapacity * sizeof(int64_t))
+            self.rmask = <uint64_t *>realloc(self.rmask, self.rcapacity * sizeof(uint64_t))
+            self.rmove = <int32_t *>realloc(self.rmove, self.rcapacity * sizeof(int32_t))
+            if not (self.parent and self.rmask and self.rmove):
+                raise MemoryError()
         self.old, self.cur, self.new = 0, 1, 2
         self.records = 1
         self.parent[0] = -1
