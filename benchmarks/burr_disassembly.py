@@ -192,7 +192,7 @@ def main() -> None:
                         sum(r.beyond_greedy for r in solved),
                         "same" if agree else "DIFFER",
                         sum(r.status == "unknown" for r in results),
-                        *(f"{best[k][0]:.2f}/{best[k][1]:.2f}" for k in KEYS),
+                        *(f"{best[k][0]:.3f}/{best[k][1]:.3f}" for k in KEYS),
                         f"{best['ex cmd'][1] / max(best['bt -d'][1], 0.005):.1f}",
                         f"{best['ex dis'][1] / max(bt_dis, 0.005):.2f}",
                         f"{best['ex greedy'][1] / max(bt_dis, 0.005):.2f}",

@@ -12,6 +12,7 @@ and on the first number of the level; every disassembly found is replayed voxel 
 from __future__ import annotations
 
 import json
+import pickle
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import replace
@@ -28,6 +29,7 @@ from hypothesis import strategies as st
 from excover.burr import Assembly, Disassembly, Move, Separation, disassemble, disassemble_all
 from excover.burr._moves import Geometry, Part
 from excover.burr.check import check_stored, sweep
+from excover.burr.disassembly import Plan, held_tree
 from excover.burr.grouping import Groups
 from excover.cli import common
 from excover.formats.burrtools import Part as BurrPart
@@ -299,6 +301,8 @@ def prism_designs(draw: st.DrawFn) -> list[list[Voxel]]:
 @given(st.one_of(designs(), mazes()))
 def test_the_disassembler_agrees_with_the_brute_force_checker(pieces: list[list[Voxel]]) -> None:
     result = disassemble(Assembly.of_voxels(pieces))
+    # the level, total and sort key read from the compact tree, before it is built
+    compact = (result.level, result.total, result.sort_key())
     greedy = disassemble(Assembly.of_voxels(pieces), complete=False)
     brute = Brute(pieces)
     members = tuple(range(len(pieces)))
@@ -312,6 +316,7 @@ def test_the_disassembler_agrees_with_the_brute_force_checker(pieces: list[list[
     if apart:
         assert result.tree is not None and not result.beyond_greedy
         assert int(result.tree.level().split(".")[0]) == brute.first_level(members, start)
+        assert compact == (result.tree.level(), result.tree.total(), result.tree.sequence())
         replay(pieces, result.tree)
         assert result.total == len(result.moves) == len(result.states) - 1
 
@@ -480,6 +485,24 @@ def test_levels_read_as_burrtools_writes_them() -> None:
     assert tree.level() == "5.2" and tree.total() == 8 and tree.sequence() == (5, 1, 2)
     flat = Separation((0, 1, 2, 3), ((0, 0, 0),) * 4, _moves(5, [2, 3]), single, single)
     assert flat.level() == "5" and flat.sequence() < tree.sequence()
+
+
+def test_a_disassembly_builds_its_tree_when_read_and_travels_compact() -> None:
+    """The compiled disassembler hands out a Plan: the level comes from it, the tree is
+    built on first reading (then kept), and a pickled disassembly carries the Plan."""
+    pieces = tunnel(["#######", "#AB.#.#", "#.#...#", "#.#####"])
+    result = disassemble(Assembly.of_voxels(pieces))
+    assert isinstance(held_tree(result), Plan)
+    level, total = result.level, result.total
+    copy = pickle.loads(pickle.dumps(result))
+    assert isinstance(held_tree(copy), Plan) and copy.level == level
+    tree = result.tree
+    assert tree is not None and held_tree(result) is tree and result.tree is tree
+    assert (tree.level(), tree.total()) == (level, total) and total == len(result.moves)
+    assert copy == result and hash(copy) == hash(result)  # compared as built trees
+    assert tree.start == ((0, 0, 0),) * len(pieces)
+    assert replace(result, tree=None).level is None
+    assert replace(copy, reason="x").tree == tree
 
 
 def _moves(count: int, out: list[int]) -> tuple[Move, ...]:

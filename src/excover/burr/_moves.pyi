@@ -1,9 +1,9 @@
 """Type stub of the disassembler's compiled search (``_moves.pyx``)."""
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Protocol
 
-__all__ = ["AXES", "Geometry", "Part", "Search"]
+__all__ = ["AXES", "Geometry", "Part", "Search", "Stages", "stage_by_stage"]
 
 Vector = tuple[int, int, int]
 
@@ -25,17 +25,22 @@ class Part:
     def __init__(self, geometry: Geometry, pieces: Sequence[Sequence[Vector]]) -> None: ...
     @property
     def n(self) -> int: ...
-    def subset(self, indices: Sequence[int]) -> Part:
-        """The part of some of these pieces (their indices, in order), sharing tables."""
     def gaps(self, i: int, j: int, ox: int, oy: int, oz: int) -> tuple[int, ...]:
         """How far piece ``i`` slides along each axis before it meets ``j``, ``j``
         translated by ``(ox, oy, oz)`` from ``i`` (a huge number: never)."""
 
 class Search:
-    """The breadth-first search of one part from one configuration."""
+    """The breadth-first search of some pieces of a part (``pieces``, their indices
+    there; all by default) from one configuration."""
 
     expanded: int
-    def __init__(self, part: Part, start: Sequence[Vector], onwards: bool = False) -> None: ...
+    def __init__(
+        self,
+        part: Part,
+        start: Sequence[Vector],
+        onwards: bool = False,
+        pieces: Sequence[int] | None = None,
+    ) -> None: ...
     def next(self, budget: _Budget) -> tuple[int, int] | None:
         """The next separation, ``(mask, direction)``; None when none is left."""
     def path(self) -> list[tuple[int, int, int]]:
@@ -45,3 +50,33 @@ class Search:
     def parts(self, mask: int) -> tuple[tuple[Vector, ...], tuple[Vector, ...]]:
         """The translations of the pieces outside ``mask`` and in it, there, each
         part's first piece at the origin."""
+
+#: The compiled tree: (the words of the tree, whether a separation of it is not its
+#: search's first, the sets left together as groups).
+_Found = tuple[bytes, bool, tuple[int, ...]]
+
+class Stages:
+    """The stage-by-stage disassembly of the parts of one assembly."""
+
+    def __init__(
+        self,
+        whole: Part,
+        weights: Sequence[int] | None,
+        grouping: Callable[[int], int] | None,
+        complete: bool = True,
+    ) -> None: ...
+    def run(self, budget: _Budget) -> _Found | None:
+        """The whole assembly taken apart; None when it does not come apart."""
+    def separate(
+        self, pieces: Sequence[int], start: Sequence[Vector], budget: _Budget
+    ) -> tuple[bytes, tuple[int, ...]] | None:
+        """A part taken apart from ``start``: its tree and its groups, or None."""
+
+def stage_by_stage(
+    whole: Part,
+    weights: Sequence[int] | None,
+    grouping: Callable[[int], int] | None,
+    complete: bool,
+    budget: _Budget,
+) -> _Found | None:
+    """:meth:`Stages.run` of ``whole``, on spare buffers."""

@@ -59,9 +59,12 @@ The search over flat integer arrays:
   set only comes out).
 """
 
+cimport cython
 from libc.stdint cimport int16_t, int32_t, int64_t, uint16_t, uint64_t
 from libc.stdlib cimport calloc, free, malloc, realloc
 from libc.string cimport memcmp, memcpy, memset
+
+from excover._portable cimport ctz64, popcount64
 
 import numpy as np
 
@@ -94,10 +97,12 @@ cdef inline int _floordiv(int a, int b) noexcept nogil:
 
 
 cdef struct Front:
+    int width           # values a configuration
     int16_t *pool       # width values a configuration, in the order found
     int64_t *node       # the record of each
     Py_ssize_t count
-    Py_ssize_t capacity
+    Py_ssize_t capacity # configurations the pool and the records hold
+    Py_ssize_t room     # values the pool holds
     int32_t *slots      # index + 1, 0 empty
     Py_ssize_t size     # a power of two
 
@@ -112,9 +117,11 @@ cdef inline uint64_t _hash(const int16_t *state, int width) nogil:
 
 
 cdef int _front_init(Front *f, int width) except -1:
+    f.width = width
     f.capacity = 64
     f.count = 0
-    f.pool = <int16_t *>malloc(f.capacity * width * sizeof(int16_t))
+    f.room = f.capacity * width
+    f.pool = <int16_t *>malloc(f.room * sizeof(int16_t))
     f.node = <int64_t *>malloc(f.capacity * sizeof(int64_t))
     f.size = 128
     f.slots = <int32_t *>calloc(f.size, sizeof(int32_t))
@@ -137,6 +144,24 @@ cdef void _front_clear(Front *f) noexcept:
     memset(f.slots, 0, f.size * sizeof(int32_t))
 
 
+cdef int _front_reset(Front *f, int width) except -1:
+    """Empty the front for configurations of ``width`` values, keeping its buffers
+    (one grown large starts again small)."""
+    if f.size > 4096:
+        _front_free(f)
+        return _front_init(f, width)
+    _front_clear(f)
+    if width != f.width:
+        f.width = width
+        if f.room < 64 * width:
+            f.room = 64 * width
+            f.pool = <int16_t *>realloc(f.pool, f.room * sizeof(int16_t))
+            if f.pool == NULL:
+                raise MemoryError()
+        f.capacity = min(f.capacity, f.room // width)
+    return 0
+
+
 cdef Py_ssize_t _front_find(Front *f, const int16_t *state, int width) noexcept nogil:
     cdef uint64_t mask = f.size - 1
     cdef uint64_t at = _hash(state, width) & mask
@@ -156,7 +181,8 @@ cdef int _front_add(Front *f, const int16_t *state, int width, int64_t node) exc
     cdef int32_t *slots
     if f.count == f.capacity:
         f.capacity *= 2
-        f.pool = <int16_t *>realloc(f.pool, f.capacity * width * sizeof(int16_t))
+        f.room = f.capacity * width
+        f.pool = <int16_t *>realloc(f.pool, f.room * sizeof(int16_t))
         f.node = <int64_t *>realloc(f.node, f.capacity * sizeof(int64_t))
         if f.pool == NULL or f.node == NULL:
             raise MemoryError()
@@ -183,6 +209,7 @@ cdef int _front_add(Front *f, const int16_t *state, int width, int64_t node) exc
     return 0
 
 
+@cython.final
 cdef class Shape:
     """A piece's voxels moved to start near 0 on each axis (exactly at 0 on the cube
     grid; on the prism grid by a translation of the grid, so one voxel later along x when
@@ -245,6 +272,7 @@ cdef class Shape:
         return self.filled[(z * (self.high[1] + 1) + y) * (self.high[0] + 1) + x]
 
 
+@cython.final
 cdef class Pair:
     """Cutler's gaps of one shape towards another, by the offset of the second's origin
     from the first's, over the window of offsets at which their boxes come within one
@@ -402,6 +430,26 @@ cdef class Pair:
             return FREE
         return value + extra
 
+    cdef int gaps(self, int *off, int axes, int32_t *out) except -1:
+        """:meth:`gap` along every axis at once: one cell of the window when the offset
+        is inside it (most pairs that meet), else axis by axis."""
+        cdef int c[3]
+        cdef int a
+        cdef int32_t *cell
+        if self.grid == 0:
+            for a in range(3):
+                c[a] = off[a] - self.lo[a]
+                if c[a] < 0 or c[a] >= self.dim[a]:
+                    break
+            else:
+                cell = self._cell(c)
+                for a in range(3):
+                    out[a] = cell[a]
+                return 0
+        for a in range(axes):
+            out[a] = self.gap(off, a)
+        return 0
+
     cdef int _gap_along(self, int *off, int a) except -2:
         """:meth:`gap` along any vector: the first step ``t >= 0`` at which the offset
         less ``t`` steps lies in the window, and the value there plus ``t``."""
@@ -429,6 +477,7 @@ cdef class Pair:
         return value + low
 
 
+@cython.final
 cdef class Geometry:
     """The shapes and pair tables of a problem's pieces, shared by all its assemblies:
     a piece is its shape (its voxels, moved to start near 0) and its origin (where the
@@ -437,22 +486,35 @@ cdef class Geometry:
     (0 cubes, 1 triangular prisms)."""
 
     cdef dict shapes
-    cdef dict pairs
+    cdef list pairs                # by shape numbers, ``room`` a row; None until made
+    cdef int room
     cdef dict pieces
     cdef readonly int grid
+    cdef int axes
+    cdef int dirs[2 * MAX_AXES][3]   # the vector of each direction
 
     def __cinit__(self, int grid=0):
+        cdef int a, i
         if grid not in AXES:
             raise ValueError(f"no disassembly on BurrTools' grid {grid}")
         self.grid = grid
+        self.axes = len(AXES[grid])
+        for a, vector in enumerate(AXES[grid]):
+            for i in range(3):
+                self.dirs[2 * a][i] = vector[i]
+                self.dirs[2 * a + 1][i] = -vector[i]
         self.shapes = {}
-        self.pairs = {}
+        self.pairs = []
+        self.room = 0
         self.pieces = {}
 
     def shape(self, voxels):
         """The shape of a piece (its voxels) and its origin."""
+        return self._shape(voxels)
+
+    cdef tuple _shape(self, voxels):
         if not isinstance(voxels, tuple):
-            voxels = tuple(tuple(v) for v in voxels)
+            voxels = tuple([tuple(v) for v in voxels])
         found = self.pieces.get(voxels)
         if found is not None:
             return found
@@ -470,14 +532,24 @@ cdef class Geometry:
         found = self.pieces[voxels] = (shape, tuple(int(c) for c in origin))
         return found
 
-    def pair(self, tuple one, tuple other):
-        key = (one[0], other[0])
-        found = self.pairs.get(key)
+    cdef Pair pair(self, tuple one, tuple other):
+        """The pair table of two shapes (as :meth:`shape` gives them)."""
+        cdef int a = one[0], b = other[0], k, room
+        cdef list grown
+        if max(a, b) >= self.room:
+            room = max(16, 2 * max(a, b) + 2)
+            grown = [None] * (room * room)
+            for k in range(self.room * self.room):
+                grown[(k // self.room) * room + k % self.room] = self.pairs[k]
+            self.pairs = grown
+            self.room = room
+        found = self.pairs[a * self.room + b]
         if found is None:
-            found = self.pairs[key] = Pair(one[1], other[1], self.grid)
-        return found
+            found = self.pairs[a * self.room + b] = Pair(one[1], other[1], self.grid)
+        return <Pair>found
 
 
+@cython.final
 cdef class Part:
     """The pieces of one part: their shapes' pair tables and their origins, and the
     grid's axes."""
@@ -487,77 +559,48 @@ cdef class Part:
     cdef int dirs[2 * MAX_AXES][3]   # the vector of each direction
     cdef int *origin         # x, y, z of each piece's origin
     cdef void **pairs        # n n borrowed Pair references (kept alive by `keep`)
-    cdef list keep
+    cdef Geometry keep
 
-    def __cinit__(self, Geometry geometry, list pieces):
+    def __cinit__(self, Geometry geometry not None, list pieces):
         cdef int n = len(pieces), i, j, a
-        if geometry is None:  # a shell that subset() fills
-            return
+        cdef Pair pair
         if not 1 <= n <= 64:
             raise ValueError(f"a part has 1 to 64 pieces, not {n}")
         self.n = n
-        self.axes = len(AXES[geometry.grid])
-        for a, vector in enumerate(AXES[geometry.grid]):
-            for i in range(3):
-                self.dirs[2 * a][i] = vector[i]
-                self.dirs[2 * a + 1][i] = -vector[i]
+        self.axes = geometry.axes
+        memcpy(self.dirs, geometry.dirs, sizeof(self.dirs))
         self.origin = <int *>malloc(3 * n * sizeof(int))
         self.pairs = <void **>calloc(n * n, sizeof(void *))
         if self.origin == NULL or self.pairs == NULL:
             raise MemoryError()
         shapes = []
         for i in range(n):
-            shape, origin = geometry.shape(pieces[i])
+            shape, origin = geometry._shape(pieces[i])
             shapes.append(shape)
             for a in range(3):
                 self.origin[3 * i + a] = origin[a]
-        self.keep = []
+        self.keep = geometry  # which keeps every pair table it makes
         for i in range(n):
             for j in range(n):
                 if i != j:
                     pair = geometry.pair(shapes[i], shapes[j])
-                    self.keep.append(pair)
                     self.pairs[i * n + j] = <void *>pair
 
     def __dealloc__(self):
         free(self.origin)
         free(self.pairs)
 
-    def subset(self, indices) -> Part:
-        """The part of some of these pieces (their indices here, in order), sharing
-        their tables: cheaper than a new Part of their voxels."""
-        cdef int n = len(indices), i, j, a, k
-        cdef int *at = <int *>malloc(n * sizeof(int))
-        cdef Part found = Part(None, [])
-        if at == NULL:
-            raise MemoryError()
-        try:
-            for k in range(n):
-                at[k] = indices[k]
-                if not 0 <= at[k] < self.n:
-                    raise ValueError(f"no piece {at[k]} in a part of {self.n}")
-            if n < 1:
-                raise ValueError("a part has 1 to 64 pieces, not 0")
-            found.n = n
-            found.axes = self.axes
-            memcpy(found.dirs, self.dirs, sizeof(self.dirs))
-            found.origin = <int *>malloc(3 * n * sizeof(int))
-            found.pairs = <void **>calloc(n * n, sizeof(void *))
-            if found.origin == NULL or found.pairs == NULL:
-                raise MemoryError()
-            for i in range(n):
-                for a in range(3):
-                    found.origin[3 * i + a] = self.origin[3 * at[i] + a]
-                for j in range(n):
-                    found.pairs[i * n + j] = self.pairs[at[i] * self.n + at[j]]
-            found.keep = self.keep
-        finally:
-            free(at)
-        return found
-
     @property
     def n(self) -> int:
         return self.n
+
+    cdef inline int _gaps(self, int i, int j, int *off, int32_t *out) except -1:
+        """:meth:`_gap` along every axis."""
+        cdef int o[3]
+        cdef int b
+        for b in range(3):
+            o[b] = off[b] + self.origin[3 * j + b] - self.origin[3 * i + b]
+        return (<Pair>self.pairs[i * self.n + j]).gaps(o, self.axes, out)
 
     cdef inline int _gap(self, int i, int j, int *off, int a) except -2:
         """How far piece ``i`` slides along axis ``a`` before it meets ``j``, ``j``
@@ -578,18 +621,27 @@ cdef class Part:
         return tuple(self._gap(i, j, off, a) for a in range(self.axes))
 
 
+@cython.final
 cdef class Search:
     """The breadth-first search of one part from one configuration; :meth:`next`
-    yields its separations one by one, nearest first."""
+    yields its separations one by one, nearest first. The part is some pieces of a
+    :class:`Part` (``pieces``, their indices there; all of them by default); a search
+    can be started again on other pieces of a part (:meth:`_restart`), keeping its
+    buffers."""
 
     cdef Part part
     cdef int n
+    cdef int room                  # the most pieces the buffers hold
+    cdef int *at                   # the part's index of each piece searched
     cdef int width
     cdef uint64_t full
     cdef Front fronts[3]
     cdef int old, cur, new
     cdef Py_ssize_t position       # the next configuration of the current front to expand
     cdef int32_t *table            # 3 n n gaps of the configuration expanded
+    cdef uint64_t *blocks          # for each direction and piece, the pieces it meets
+                                   # (filled with the table)
+    cdef bint preset               # the table holds the first configuration's gaps
     # records of every configuration found: parent, mask, direction, step
     cdef int64_t *parent
     cdef uint64_t *rmask
@@ -610,16 +662,12 @@ cdef class Search:
     cdef Py_ssize_t unspent
     cdef bint onwards              # go on from configurations with a free set too
 
-    def __cinit__(self, Part part, start, bint onwards=False):
-        cdef int k, a
-        self.part = part
-        self.n = part.n
-        self.width = 3 * part.n
-        self.full = (<uint64_t>1 << self.n) - 1 if self.n < 64 else <uint64_t>0xFFFFFFFFFFFFFFFF
+    def __cinit__(self, Part part, start=None, bint onwards=False, pieces=None):
+        cdef int k, a, n
+        cdef int *at
+        cdef int16_t *first
         for k in range(3):
-            _front_init(&self.fronts[k], self.width)
-        self.old, self.cur, self.new = 0, 1, 2
-        self.table = <int32_t *>malloc(part.axes * self.n * self.n * sizeof(int32_t))
+            _front_init(&self.fronts[k], 3)
         self.rcapacity = 1024
         self.parent = <int64_t *>malloc(self.rcapacity * sizeof(int64_t))
         self.rmask = <uint64_t *>malloc(self.rcapacity * sizeof(uint64_t))
@@ -627,15 +675,86 @@ cdef class Search:
         self.seen_capacity = 256
         self.seen_mask = <uint64_t *>malloc(self.seen_capacity * sizeof(uint64_t))
         self.seen_step = <int32_t *>malloc(self.seen_capacity * sizeof(int32_t))
-        self.scratch = <int16_t *>malloc(self.width * sizeof(int16_t))
-        self.pending_state = <int16_t *>malloc(self.width * sizeof(int16_t))
-        if not (self.table and self.parent and self.rmask and self.rmove and self.seen_mask
-                and self.seen_step and self.scratch and self.pending_state):
+        if not (self.parent and self.rmask and self.rmove and self.seen_mask
+                and self.seen_step):
             raise MemoryError()
-        origin = [int(start[0][a]) for a in range(3)]
-        for k in range(self.n):
+        if part is None:
+            return
+        n = part.n if pieces is None else len(pieces)
+        if start is None or len(start) != n or n < 1:
+            raise ValueError("a search needs the translation of each of its pieces")
+        self._reserve(part.n)
+        at = self.at
+        for k in range(n):
+            at[k] = k if pieces is None else pieces[k]
+            if not 0 <= at[k] < part.n:
+                raise ValueError(f"no piece {at[k]} in a part of {part.n}")
+        first = self.pending_state  # a scratch buffer until the search runs
+        for k in range(n):
             for a in range(3):
-                self.scratch[3 * k + a] = <int16_t>(int(start[k][a]) - origin[a])
+                first[3 * k + a] = <int16_t>int(start[k][a])
+        self._restart(part, at, n, first, onwards)
+
+    def __dealloc__(self):
+        cdef int k
+        for k in range(3):
+            _front_free(&self.fronts[k])
+        free(self.at)
+        free(self.table)
+        free(self.blocks)
+        free(self.parent)
+        free(self.rmask)
+        free(self.rmove)
+        free(self.seen_mask)
+        free(self.seen_step)
+        free(self.scratch)
+        free(self.pending_state)
+
+    cdef int _reserve(self, int n) except -1:
+        """Make the buffers hold a part of ``n`` pieces."""
+        if n <= self.room:
+            return 0
+        free(self.at)
+        free(self.table)
+        free(self.blocks)
+        free(self.scratch)
+        free(self.pending_state)
+        self.at = <int *>malloc(n * sizeof(int))
+        self.table = <int32_t *>malloc(MAX_AXES * n * n * sizeof(int32_t))
+        self.blocks = <uint64_t *>malloc(2 * MAX_AXES * n * sizeof(uint64_t))
+        self.scratch = <int16_t *>malloc(3 * n * sizeof(int16_t))
+        self.pending_state = <int16_t *>malloc(3 * n * sizeof(int16_t))
+        if not (self.at and self.table and self.blocks and self.scratch and self.pending_state):
+            self.room = 0
+            raise MemoryError()
+        self.room = n
+        return 0
+
+    cdef int _restart(self, Part part, const int *at, int n, const int16_t *start,
+                      bint onwards) except -1:
+        """Start the search of the pieces ``at`` (``n`` of them, indices in ``part``)
+        from the translations ``start`` (``3 n`` values; the buffers must hold ``n``
+        pieces, and ``start`` may be :attr:`pending_state`)."""
+        cdef int k, a
+        self.part = part
+        self.n = n
+        self.width = 3 * n
+        self.full = (<uint64_t>1 << n) - 1 if n < 64 else <uint64_t>0xFFFFFFFFFFFFFFFF
+        if at != self.at:
+            memcpy(self.at, at, n * sizeof(int))
+        for k in range(n):
+            for a in range(3):
+                self.scratch[3 * k + a] = start[3 * k + a] - start[a]
+        for k in range(3):
+            _front_reset(&self.fronts[k], self.width)
+        if self.rcapacity > 65536:  # a large search before: give the memory back
+            self.rcapacity = 1024
+            self.parent = <int64_t *>realloc(self.parent, self.rcapacity * sizeof(int64_t))
+            self.rmask = <uint64_t *>realloc(self.rmask, self.rcapacity * sizeof(uint64_t))
+            self.rmove = <int32_t *>realloc(self.rmove, self.rcapacity * sizeof(int32_t))
+            if not (self.parent and self.rmask and self.rmove):
+                raise MemoryError()
+        self.old, self.cur, self.new = 0, 1, 2
         self.records = 1
         self.parent[0] = -1
         self.rmask[0] = 0
@@ -644,22 +763,32 @@ cdef class Search:
         self.position = 0
         self.pending = 0
         self.handed = 0
+        self.pending_node = 0
         self.expanded = 0
         self.unspent = 0
         self.onwards = onwards
+        self.preset = False
+        return 0
 
-    def __dealloc__(self):
-        cdef int k
-        for k in range(3):
-            _front_free(&self.fronts[k])
-        free(self.table)
-        free(self.parent)
-        free(self.rmask)
-        free(self.rmove)
-        free(self.seen_mask)
-        free(self.seen_step)
-        free(self.scratch)
-        free(self.pending_state)
+    cdef void _inherit(self, Search parent, const int *local) noexcept:
+        """Take the gaps of the first configuration from ``parent``'s table, whose
+        configuration puts these pieces (``local``: their indices in ``parent``) where
+        this search starts: the gaps depend only on where the pieces are relative to
+        each other."""
+        cdef int n = self.n, m = parent.n, a, i, j
+        cdef int32_t *row
+        cdef int32_t *source
+        memset(self.blocks, 0, 2 * self.part.axes * n * sizeof(uint64_t))
+        for a in range(self.part.axes):
+            for i in range(n):
+                row = self.table + (a * n + i) * n
+                source = parent.table + (a * m + local[i]) * m
+                for j in range(n):
+                    row[j] = source[local[j]]
+                    if row[j] < FREE:
+                        self.blocks[2 * a * n + i] |= (<uint64_t>1) << j
+                        self.blocks[(2 * a + 1) * n + j] |= (<uint64_t>1) << i
+        self.preset = True
 
     cdef int _record(self, int64_t parent, uint64_t mask, int direction, int step) except -1:
         if self.records == self.rcapacity:
@@ -676,8 +805,11 @@ cdef class Search:
         return 0
 
     cdef int _fill(self, const int16_t *state) except -1:
-        cdef int n = self.n, i, j, a, axes = self.part.axes
+        """The gaps of the configuration ``state``, and whom each piece meets."""
+        cdef int n = self.n, i, j, a, axes = self.part.axes, gap
         cdef int off[3]
+        cdef int32_t found[MAX_AXES]
+        memset(self.blocks, 0, 2 * axes * n * sizeof(uint64_t))
         for i in range(n):
             for j in range(n):
                 if i == j:
@@ -686,9 +818,35 @@ cdef class Search:
                     continue
                 for a in range(3):
                     off[a] = state[3 * j + a] - state[3 * i + a]
+                self.part._gaps(self.at[i], self.at[j], off, found)
                 for a in range(axes):
-                    self.table[(a * n + i) * n + j] = self.part._gap(i, j, off, a)
+                    gap = found[a]
+                    self.table[(a * n + i) * n + j] = gap
+                    if gap < FREE:  # i sliding along the axis meets j
+                        self.blocks[2 * a * n + i] |= (<uint64_t>1) << j
+                        self.blocks[(2 * a + 1) * n + j] |= (<uint64_t>1) << i
         return 0
+
+    cdef uint64_t _free_closure(self, int piece, int direction, int cap) noexcept:
+        """The set holding ``piece`` that is free along ``direction`` (the pieces it
+        meets on the way, and the pieces they meet...) from :attr:`blocks`; 0 when it has
+        more than ``cap`` pieces."""
+        cdef uint64_t *meets = self.blocks + direction * self.n
+        cdef uint64_t mask = (<uint64_t>1) << piece
+        cdef uint64_t todo = mask, new
+        cdef int size = 1
+        while todo:
+            new = meets[ctz64(todo)] & ~mask
+            todo &= todo - 1
+            if new:
+                mask |= new
+                todo |= new
+                while new:
+                    new &= new - 1
+                    size += 1
+                if size > cap:
+                    return 0
+        return mask
 
     cdef uint64_t _closure(self, int piece, int direction, int step, int cap) noexcept:
         """The smallest set holding ``piece`` that slides ``step`` along ``direction``;
@@ -721,17 +879,20 @@ cdef class Search:
         once, with the first direction it is free along (taking it out along another
         direction leaves the same two parts in the same configurations)."""
         cdef int caps[2]
-        cdef int cap, c, direction, piece, k
+        cdef int cap, c, direction, piece, k, n = self.n
         cdef uint64_t mask
         cdef bint known
         caps[0] = 1
-        caps[1] = self.n // 2
+        caps[1] = n // 2
         self.pending = 0
-        for c in range(2):
+        for c in range(2 if caps[1] > 1 else 1):  # sets of one piece, then larger ones
             cap = caps[c]
             for direction in range(2 * self.part.axes):
-                for piece in range(self.n):
-                    mask = self._closure(piece, direction, FREE, cap)
+                for piece in range(n):
+                    if cap == 1:
+                        mask = 0 if self.blocks[direction * n + piece] else (<uint64_t>1) << piece
+                    else:
+                        mask = self._free_closure(piece, direction, cap)
                     if not mask:
                         continue
                     known = False
@@ -814,33 +975,27 @@ cdef class Search:
                     step += 1
         return grown
 
-    def next(self, budget):
-        """The next separation: ``(mask, direction)``, the set of pieces free along the
-        direction (bit ``k``: the part's piece ``k``); None once there is none left.
-        ``budget.spend(k)`` is told of the configurations found as they come.
-        :meth:`path`, :meth:`depth` and :meth:`parts` tell more about it."""
+    cdef int _next(self, uint64_t *mask, int *direction) except -1:
+        """Go on to the next separation: 1 when one is handed out (its set and
+        direction in ``mask`` and ``direction``), 0 when none is left, 2 when 256
+        configurations or more have been found since :attr:`unspent` was last emptied
+        (call again to go on). The configurations found are added to :attr:`unspent`."""
         cdef Front *front
         cdef const int16_t *state
         cdef int64_t node
-        cdef Py_ssize_t k
         cdef int t
         while True:
-            if self.unspent >= 256:
-                k = self.unspent
-                self.unspent = 0
-                budget.spend(k)
             if self.handed < self.pending:
-                k = self.handed
+                mask[0] = self.pending_mask[self.handed]
+                direction[0] = self.pending_dir[self.handed]
                 self.handed += 1
-                budget.spend(self.unspent)
-                self.unspent = 0
-                return self.pending_mask[k], self.pending_dir[k]
+                return 1
+            if self.unspent >= 256:
+                return 2
             front = &self.fronts[self.cur]
             if self.position == front.count:
                 if self.fronts[self.new].count == 0:
-                    budget.spend(self.unspent)
-                    self.unspent = 0
-                    return None
+                    return 0
                 _front_clear(&self.fronts[self.old])
                 t = self.old
                 self.old = self.cur
@@ -853,7 +1008,10 @@ cdef class Search:
             self.position += 1
             self.expanded += 1
             self.unspent += 1
-            self._fill(state)
+            if self.preset:
+                self.preset = False
+            else:
+                self._fill(state)
             if self._free_sets():
                 self.pending_node = node
                 memcpy(self.pending_state, state, self.width * sizeof(int16_t))
@@ -862,6 +1020,24 @@ cdef class Search:
                     self.unspent += self._expand(state, node)
                 continue
             self.unspent += self._expand(state, node)
+
+    def next(self, budget):
+        """The next separation: ``(mask, direction)``, the set of pieces free along the
+        direction (bit ``k``: the search's piece ``k``); None once there is none left.
+        ``budget.spend(k)`` is told of the configurations found as they come.
+        :meth:`path`, :meth:`depth` and :meth:`parts` tell more about it."""
+        cdef uint64_t mask = 0
+        cdef int direction = 0, found
+        cdef Py_ssize_t k
+        while True:
+            found = self._next(&mask, &direction)
+            k = self.unspent
+            self.unspent = 0
+            budget.spend(k)
+            if found == 1:
+                return mask, direction
+            if found == 0:
+                return None
 
     def path(self) -> list:
         """The moves ``(mask, direction, step)`` from the start to the configuration of
@@ -901,3 +1077,6 @@ cdef class Search:
             found.append((s[3 * k] - s[3 * first], s[3 * k + 1] - s[3 * first + 1],
                           s[3 * k + 2] - s[3 * first + 2]))
         return tuple(found)
+
+
+include "_stages.pxi"

@@ -30,7 +30,7 @@ from typing import NamedTuple
 
 from excover.burr._moves import Geometry
 from excover.burr.assembly import Assembly
-from excover.burr.disassembly import Disassembly, Separation, Status
+from excover.burr.disassembly import Disassembly, Plan, Separation, Status, held_tree
 from excover.burr.search import Budget, Disassembler
 
 __all__ = ["TICK", "Settings", "disassemble_many"]
@@ -47,10 +47,11 @@ Settings = tuple[bool, int | None, bool]
 
 class _Found(NamedTuple):
     """A disassembly as a worker sends it back: without its assembly, which the
-    process that asked has (the fields of :class:`Disassembly` after it, in order)."""
+    process that asked has (the fields of :class:`Disassembly` after it, in order; the
+    tree as the disassembly holds it, a compact :class:`Plan` until read)."""
 
     status: Status
-    tree: Separation | None
+    tree: Separation | Plan | None
     beyond_greedy: bool
     states_explored: int
     reason: str
@@ -84,7 +85,8 @@ def _batch(
         if deadline is not None and time.monotonic() > deadline:
             break
         result = _one(assembly, settings, deadline)
-        found.append((index, _Found(*(getattr(result, name) for name in _Found._fields))))
+        fields = (getattr(result, name) for name in _Found._fields[2:])
+        found.append((index, _Found(result.status, held_tree(result), *fields)))
     return found
 
 

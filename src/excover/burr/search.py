@@ -11,15 +11,16 @@ then the configurations further on (one in which a set is free is not moved furt
 both parts are taken apart on their own from there).
 
 :class:`Disassembler` takes each separation apart recursively (the pieces left first,
-then the pieces taken out, as BurrTools does). BurrTools stops at the first separation
+then the pieces taken out, as BurrTools does), in compiled code
+(:class:`excover.burr._moves.Stages`), which keeps the tree as arrays: the
+:class:`Disassembly` makes it into objects only when asked. BurrTools stops at the first separation
 of each part; here, when that one leaves a part that does not come apart, the next is
 tried, and an assembly is called stuck only once every separation has failed (which
 docs/burr.md shows never changes the answer: when an assembly comes apart, so does every
 part any separation leaves).
 
 Each part's search starts from its configuration with its first piece at the origin,
-and its tree is told from there (:func:`_placed` puts the trees where their parts start
-once the whole tree is known), so that the outcomes are remembered by configuration.
+so that the outcomes are remembered by configuration.
 A set of pieces that does not come apart is remembered as such in every configuration:
 every configuration a part of one assembly is found in can be played back to the
 assembled one (moves are reversible, and a move of the whole restricted to the part is
@@ -35,7 +36,10 @@ in its own fewest moves, remembered by configuration), the best total kept. Each
 starts from its stage-by-stage disassembly (a part that does not come apart that way
 does not at all), whose total the search must beat; it stops once a separation's own
 moves, plus one move for each separation still needed by its parts (the pieces less
-two, none with groups), cannot. ``beyond_greedy`` is not reported in this mode.
+two, none with groups), cannot. ``beyond_greedy`` is not reported in this mode. This mode
+runs in Python (its trees are told from each part's start, and :func:`_placed` puts them
+where their parts start once the whole tree is known), the compiled stage-by-stage
+disassembly giving each part's starting answer.
 """
 
 from __future__ import annotations
@@ -43,10 +47,11 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
-from excover.burr._moves import AXES, Geometry, Part, Search
+from excover.burr._moves import AXES, Geometry, Part, Search, Stages, stage_by_stage
 from excover.burr.assembly import Assembly
-from excover.burr.disassembly import Disassembly, Move, Separation
+from excover.burr.disassembly import Disassembly, Move, Plan, Separation, _pieces, _play
 from excover.burr.grouping import Groups
 from excover.errors import UsageError
 
@@ -78,15 +83,6 @@ class Budget:
             raise OutOfBudget("out of time")
 
 
-def _play(where: dict[int, Vector], move: Move) -> None:
-    """Slide the pieces of a finite ``move`` in ``where`` (piece -> translation)."""
-    assert move.distance is not None
-    dx, dy, dz = (c * move.distance for c in move.vector)
-    for p in move.pieces:
-        x, y, z = where[p]
-        where[p] = (x + dx, y + dy, z + dz)
-
-
 def _placed(tree: Separation, start: State) -> Separation:
     """``tree`` (a part's separations, each told from its own start: the same
     configurations up to a translation) with each part starting where the moves before
@@ -116,6 +112,14 @@ class _Outcome:
 
 #: The outcome of a part left as it is (a single piece, or pieces all in one group).
 _ALONE = _Outcome(None)
+#: The groups of an assembly without any.
+_NO_GROUPS = Groups(())
+
+
+@lru_cache(maxsize=64)
+def _groups_of(groups: tuple[tuple[tuple[int, int], ...], ...]) -> Groups:
+    """The :class:`Groups` of a problem's parts, made once for all its assemblies."""
+    return Groups(groups)
 
 
 class Disassembler:
@@ -129,9 +133,10 @@ class Disassembler:
         geometry: Geometry | None = None,
         min_total: bool = False,
     ) -> None:
-        if len(assembly.pieces) > 64:
+        pieces = assembly.pieces
+        if len(pieces) > 64:
             raise UsageError(
-                f"an assembly of {len(assembly.pieces)} pieces: excover disassembles "
+                f"an assembly of {len(pieces)} pieces: excover disassembles "
                 "assemblies of at most 64 pieces"
             )
         if assembly.grid not in AXES:
@@ -139,15 +144,16 @@ class Disassembler:
                 f"excover disassembles puzzles on the cube and triangular-prism grids, "
                 f"not on BurrTools' grid {assembly.grid}"
             )
-        if any(not piece.voxels for piece in assembly.pieces):
+        self.voxels = [piece.voxels for piece in pieces]
+        if not all(self.voxels):
             raise UsageError("a piece of the assembly has no voxels")
         self.assembly = assembly
-        self.voxels = [piece.voxels for piece in assembly.pieces]
-        self.weights = [piece.weight for piece in assembly.pieces]
-        self.weighted = len(set(self.weights)) > 1
-        self.parts = [piece.part for piece in assembly.pieces]
-        self.groups = Groups(assembly.groups)
-        self.grouped = bool(self.groups)
+        self.weights = [piece.weight for piece in pieces]
+        self.weighted = self.weights.count(self.weights[0]) != len(pieces) if pieces else False
+        self.grouped = any(assembly.groups) and any(
+            g for pairs in assembly.groups for g, _ in pairs
+        )
+        self.groups = _groups_of(assembly.groups) if self.grouped else _NO_GROUPS
         self.grouping: dict[tuple[int, ...], tuple[bool, bool]] = {}
         self.budget = budget
         self.complete = complete or min_total
@@ -155,51 +161,55 @@ class Disassembler:
         self.geometry = Geometry(assembly.grid) if geometry is None else geometry
         if self.geometry.grid != assembly.grid:
             raise UsageError("the movement tables are for another grid than the assembly's")
-        self.tables: dict[tuple[int, ...], Part] = {}
-        self.memo: dict[tuple[tuple[int, ...], State], _Outcome | None] = {}
-        # the sets of pieces that do not come apart, in any configuration (see _separate)
-        self.stuck: set[tuple[int, ...]] = set()
-        # the stage-by-stage disassembler, whose answer seeds each part's minimum
-        self.staged: Disassembler | None = None
-        if min_total:
-            self.staged = Disassembler(assembly, budget, True, self.geometry)
-            self.staged.tables = self.tables
 
     def run(self) -> Disassembly:
         """The disassembly of the whole assembly (as in BurrTools, groups apply to the
         parts only, and an assembly of one piece is no solution)."""
-        pieces = tuple(range(len(self.voxels)))
-        start: State = tuple((0, 0, 0) for _ in pieces)
-        if len(pieces) < 2:
+        if len(self.voxels) < 2:
             return Disassembly(self.assembly, "stuck", reason="a single piece")
+        whole = Part(self.geometry, self.voxels)
+        tree: Separation | Plan | None
         try:
-            outcome = self._separate(pieces, start)
+            if self.min_total:
+                tree, grouped = self._least_of(whole)
+            else:
+                found = stage_by_stage(
+                    whole,
+                    self.weights if self.weighted else None,
+                    self._flags if self.grouped else None,
+                    self.complete,
+                    self.budget,
+                )
         except OutOfBudget as stop:
             return Disassembly(
                 self.assembly, "unknown", states_explored=self.budget.states, reason=str(stop)
             )
         explored = self.budget.states
-        if outcome is None:
+        beyond = False
+        if not self.min_total:
+            if found is None:
+                return Disassembly(self.assembly, "stuck", states_explored=explored)
+            words, beyond, masks = found
+            if not masks:
+                return Disassembly.made(
+                    self.assembly, "solved", Plan(words, self.assembly.grid), beyond, explored
+                )
+            tree = Plan(words, self.assembly.grid)
+            grouped = tuple(_pieces(mask) for mask in masks)
+        if tree is None:
             return Disassembly(self.assembly, "stuck", states_explored=explored)
-        if outcome.grouped and not self.groups.fit([self._parts(s) for s in outcome.grouped]):
+        if grouped and not self.groups.fit([self._parts(s) for s in grouped]):
             return Disassembly(
                 self.assembly,
                 "unknown",
                 states_explored=explored,
                 reason="the parts left together do not fit the groups at once",
             )
-        assert outcome.tree is not None
-        return Disassembly(
-            self.assembly,
-            "solved",
-            _placed(outcome.tree, start),
-            outcome.beyond,
-            explored,
-            groups=outcome.grouped,
-        )
+        return Disassembly(self.assembly, "solved", tree, beyond, explored, groups=grouped)
 
     def _parts(self, pieces: Sequence[int]) -> list[int]:
-        return [self.parts[p] for p in pieces]
+        parts = self.assembly.pieces
+        return [parts[p].part for p in pieces]
 
     def _grouping(self, pieces: tuple[int, ...]) -> tuple[bool, bool]:
         """Whether the pieces are all in one group, and whether they fit a group
@@ -213,6 +223,33 @@ class Disassembler:
             )
         return found
 
+    def _flags(self, mask: int) -> int:
+        """:meth:`_grouping` of a set of pieces as the compiled disassembly asks for it:
+        1 for one group, plus 2 when they fit a group."""
+        same, fits = self._grouping(_pieces(mask))
+        return int(same) | int(fits) << 1
+
+    # ------------------------------------------------------------------ minimum total
+
+    def _least_of(self, whole: Part) -> tuple[Separation | None, tuple[tuple[int, ...], ...]]:
+        """The disassembly with the fewest moves in all: its tree (None: stuck) and the
+        sets left together as groups."""
+        self.whole = whole
+        self.memo: dict[tuple[tuple[int, ...], State], _Outcome | None] = {}
+        # the stage-by-stage disassembly, whose answer seeds each part's minimum
+        self.staged = Stages(
+            whole,
+            self.weights if self.weighted else None,
+            self._flags if self.grouped else None,
+            True,
+        )
+        pieces = tuple(range(len(self.voxels)))
+        start: State = tuple((0, 0, 0) for _ in pieces)
+        outcome = self._least(pieces, start)
+        if outcome is None or outcome.tree is None:
+            return None, ()
+        return _placed(outcome.tree, start), outcome.grouped
+
     def _part(self, pieces: tuple[int, ...], start: State) -> _Outcome | None:
         """A part taken apart, None when it cannot be (as BurrTools decides: a single
         piece or a part all in one group is not taken apart; one that does not come
@@ -221,40 +258,31 @@ class Disassembler:
             return _ALONE
         if self.grouped and self._grouping(pieces)[0]:
             return _ALONE
-        outcome = self._separate(pieces, start)
+        outcome = self._least(pieces, start)
         if outcome is None and self.grouped and self._grouping(pieces)[1]:
             return _Outcome(None, grouped=(pieces,))
         return outcome
 
-    def _separate(self, pieces: tuple[int, ...], start: State) -> _Outcome | None:
+    def _least(self, pieces: tuple[int, ...], start: State) -> _Outcome | None:
         """The part ``pieces`` taken apart from ``start`` (its first piece at the
-        origin), its tree told from there (:func:`_placed` puts it where it starts)."""
+        origin) in the fewest moves in all, its tree told from there (:func:`_placed`
+        puts it where it starts)."""
         key = (pieces, start)
         if key in self.memo:
             return self.memo[key]
-        if pieces in self.stuck:
+        staged = self.staged.separate(pieces, start, self.budget)
+        if staged is None:  # no part comes apart, in any mode
+            self.memo[key] = None
             return None
-        if pieces not in self.tables:
-            whole = tuple(range(len(self.voxels)))
-            if whole not in self.tables:
-                self.tables[whole] = Part(self.geometry, self.voxels)
-            self.tables[pieces] = self.tables[whole].subset(pieces)
-        outcome = None
-        best = None  # the fewest moves found (min_total)
-        if self.staged is not None:
-            staged = self.staged._separate(pieces, start)
-            if staged is None or staged.tree is None:  # no part comes apart, in any mode
-                self.memo[key] = None
-                return None
-            outcome = _Outcome(staged.tree, False, staged.grouped)
-            best = staged.tree.total()
-        search = Search(self.tables[pieces], start, self.min_total)
+        words, masks = staged
+        tree = Plan(words, self.assembly.grid).separation(start)
+        outcome = _Outcome(tree, False, tuple(_pieces(mask) for mask in masks))
+        best = tree.total()
+        search = Search(self.whole, start, True, pieces)
         bound = len(pieces) - 2 if not self.grouped else 0
-        number = -1
         while (found := search.next(self.budget)) is not None:
-            number += 1
             mask, direction = found
-            if best is not None and search.depth() + 1 + bound >= best:
+            if search.depth() + 1 + bound >= best:
                 break
             left = tuple(p for k, p in enumerate(pieces) if not mask >> k & 1)
             taken = tuple(p for k, p in enumerate(pieces) if mask >> k & 1)
@@ -267,24 +295,17 @@ class Disassembler:
                 moves = [self._move(pieces, *step) for step in search.path()]
                 moves.append(self._move(pieces, mask, direction, None))
                 tree = Separation(pieces, start, tuple(moves), stays.tree, goes.tree)
-                if not self.min_total:
-                    beyond = number > 0 or stays.beyond or goes.beyond
-                    outcome = _Outcome(tree, beyond, stays.grouped + goes.grouped)
-                    break
-                if best is None or tree.total() < best:
+                if tree.total() < best:
                     outcome = _Outcome(tree, False, stays.grouped + goes.grouped)
                     best = tree.total()
-            if not self.complete:
-                break
         self.memo[key] = outcome
-        if outcome is None and self.complete:
-            self.stuck.add(pieces)
         return outcome
 
     def _move(self, pieces: tuple[int, ...], mask: int, direction: int, step: int | None) -> Move:
         """The move of the pieces of ``mask``, told as the smaller side moving (the other
         side moving the opposite way is the same move); when the pieces told outweigh the
-        others (BurrTools' weights), the others move instead."""
+        others (BurrTools' weights), the others move instead (as the compiled
+        disassembly tells its moves)."""
         moving = [p for k, p in enumerate(pieces) if mask >> k & 1]
         still = [p for k, p in enumerate(pieces) if not mask >> k & 1]
         if len(moving) > len(still) and step is not None:
