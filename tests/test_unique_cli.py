@@ -11,12 +11,11 @@ import json
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import jsonschema
-import psutil
 import pytest
+from runs import wait_until_busy
 
 from excover.cli import common
 from excover.cli.common import SEARCH_FLAGS
@@ -159,19 +158,16 @@ def test_bad_input_exits_2_with_a_located_message(
 
 
 def test_ctrl_c_exits_130(tmp_path: Path) -> None:
-    """Ctrl-C once the run has spent a second of CPU (past Python's start-up, whatever
-    the machine's load) in a listing of hours: dominoes and trominoes on a 12x12 board."""
+    """Ctrl-C once the child is past its start-up (:func:`runs.wait_until_busy`, by its
+    CPU time, whatever the machine's load) in a listing of hours: dominoes and trominoes
+    on a 12x12 board."""
     program = tmp_path / "endless.cmb"
     program.write_text("problem endless = constant 12x12 true [{**}, {***}]\n")
     argv = [sys.executable, "-m", "excover", "unique", str(program), "--limit", "1000000000"]
     process = subprocess.Popen(
         argv, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True
     )
-    child = psutil.Process(process.pid)
-    deadline = time.monotonic() + 120
-    while sum(child.cpu_times()[:2]) < 1.0:
-        assert process.poll() is None and time.monotonic() < deadline, "the run never started"
-        time.sleep(0.05)
+    wait_until_busy(process)
     process.send_signal(signal.SIGINT)
     _, err = process.communicate(timeout=60)
     assert process.returncode == 130
