@@ -61,15 +61,18 @@ MOST_WORKERS = 32
 
 
 def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
-    """``-n auto`` (the default of ``pyproject.toml``): two pytest-xdist workers per CPU
-    this process may use, at most :data:`MOST_WORKERS`. Many tests spend much of their
-    time waiting (child processes starting, time limits running out, a browser drawing),
-    and a second worker uses the core meanwhile. ``PYTEST_XDIST_AUTO_NUM_WORKERS`` set
-    in the environment still decides."""
+    """``-n auto`` (the default of ``pyproject.toml``): one pytest-xdist worker per CPU
+    this process may use (its affinity, which a container or ``taskset`` narrows, where
+    pytest-xdist alone would count the machine's physical cores), at most
+    :data:`MOST_WORKERS`. Every worker collects the whole suite first (about 17 s of
+    CPU), and the tests of the default run keep their core busy (their child processes,
+    a search running out its time limit): a second worker per CPU would add its
+    collection and win back little. ``PYTEST_XDIST_AUTO_NUM_WORKERS`` set in the
+    environment still decides."""
     if os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS"):
         return None
     cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
-    return min(2 * (cpus or 1), MOST_WORKERS)
+    return min(cpus or 1, MOST_WORKERS)
 
 
 def pytest_report_header(config: pytest.Config) -> str:

@@ -173,6 +173,7 @@ def test_a_checkpoint_resumes_and_refuses_another_problem(
     assert list(tmp_path.glob("run.json.damaged-*"))
 
 
+@pytest.mark.slow  # a parallel run of seconds, interrupted and resumed
 def test_a_run_interrupted_by_ctrl_c_resumes_to_the_same_result(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -508,6 +508,7 @@ def test_progress_of_zdd_counts_and_tiling_builds(
     assert status == 0 and quiet_out == out and f"{shown}: " not in err
 
 
+@pytest.mark.slow  # estimates of seconds
 def test_estimate_on_the_command_line(capsys: pytest.CaptureFixture[str]) -> None:
     """pento6x10 (9,356 solutions, 3,620,988 nodes) is estimated within a factor 2, in a
     range that holds the truth; a small tree is counted exactly."""

@@ -356,7 +356,10 @@ def test_a_timeout_stops_the_race_with_the_search_partial_count() -> None:
         queens(16).count(timeout=0.1)
     assert time.monotonic() - begun < 5.0  # generous: a stop, not a speed
     assert stopped.value.reason == "timeout"
-    assert stopped.value.stats.engine == "bits" and stopped.value.stats.nodes > 0
+    # how far the search got in 0.1 s depends on the machine's load (on a busy one the
+    # limit can pass before its first step): its partial count, not its progress
+    found = stopped.value.stats
+    assert found.engine == "bits" and not found.complete and found.solutions < 14_772_512
     with pytest.raises(LimitReached):
         counting.count(queens(16), route="dxz", timeout=0.05)
 

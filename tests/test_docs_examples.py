@@ -15,6 +15,9 @@ repository's examples) is the only thing at hand. The pages follow these convent
   trailing blanks are dropped; a line ``...`` stands for any number of lines.
 - any other block (```` ```text ````, ```` ```dlx ````, ...): shown only (file contents,
   syntax summaries).
+
+The README's blocks run in the default run; those of the pages in the slow run
+(``python -m pytest -m slow``), since each starts fresh processes.
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ import sys
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -142,7 +146,14 @@ def _shell_commands(code: str) -> list[tuple[str, int]]:
     return commands
 
 
-@pytest.mark.parametrize("block", ALL_BLOCKS, ids=[block.name for block in ALL_BLOCKS])
+def _param(block: Block) -> Any:
+    """The README's blocks run by default (the first commands a user meets); the pages'
+    blocks, some 100 s of CPU in fresh processes, only in the slow run."""
+    in_readme = block.page == ROOT / "README.md"
+    return pytest.param(block, id=block.name, marks=() if in_readme else pytest.mark.slow)
+
+
+@pytest.mark.parametrize("block", [_param(block) for block in ALL_BLOCKS])
 def test_documented_example_runs(block: Block, tmp_path: Path) -> None:
     cwd = _workdir(tmp_path)
     env = _environment()

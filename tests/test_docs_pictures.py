@@ -12,6 +12,8 @@ import re
 import runpy
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"
 SCRIPT = ROOT / "examples" / "docs_pictures.py"
@@ -41,6 +43,7 @@ def test_every_picture_a_page_shows_is_a_committed_file() -> None:
     assert shown >= 5
 
 
+@pytest.mark.slow  # draws every picture of the pages
 def test_the_committed_pictures_are_what_the_script_draws(tmp_path: Path) -> None:
     draw_all = runpy.run_path(str(SCRIPT))["draw_all"]
     for drawn in draw_all(tmp_path):

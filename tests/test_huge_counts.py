@@ -191,7 +191,10 @@ def test_count_json_holds_the_exact_count(
     assert from_decimal(document["stats"]["solutions"]) == expected
 
 
-@pytest.mark.parametrize("method", ["zdd", "auto"])
+@pytest.mark.parametrize(
+    "method",
+    ["zdd", pytest.param("auto", marks=pytest.mark.slow)],  # auto: its race, seconds
+)
 def test_a_cmb_program_counts_twenty_thousand_digits(
     tmp_path: Path, expected: int, method: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -208,6 +211,7 @@ def test_a_cmb_program_counts_twenty_thousand_digits(
     assert from_decimal(result["count"]) == expected
 
 
+@pytest.mark.slow  # a ganak count of seconds
 def test_ganak_hands_back_twenty_thousand_digits(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

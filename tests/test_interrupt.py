@@ -95,6 +95,7 @@ def interrupted_until_done(search: Search, call: Callable[[], object], times: in
             return in_engine
 
 
+@pytest.mark.slow  # a count of seconds, interrupted and resumed
 def test_interrupted_count_resumes_without_loss() -> None:
     """Ctrl-C in the middle of count(), then count() again, several times: the totals are
     those of a run that was never interrupted."""

@@ -269,6 +269,7 @@ def test_the_command_line_runs_a_catalog_program_anywhere(tmp_path: Path) -> Non
     assert done.stdout.strip() == "p : (DLX) 2339 solutions up to symmetry"
 
 
+@pytest.mark.slow  # draws every set's pictures
 def test_the_docs_pictures_of_the_sets_are_what_the_catalog_draws(tmp_path: Path) -> None:
     import runpy
 

@@ -274,6 +274,7 @@ def test_workers_make_their_own_pool() -> None:
     assert problem.count(workers=2) == problem.count(method="search")
 
 
+@pytest.mark.slow  # starts a Dask cluster of two processes
 def test_dask_local_cluster() -> None:
     """A Dask distributed Client works as the executor (two worker processes)."""
     import distributed

@@ -57,6 +57,7 @@ QUEENS14 = 365596
 PENTO6X10 = 9356
 
 
+@pytest.mark.slow  # a parallel count of seconds, stopped and resumed
 def test_checkpoint_resumes_to_the_same_total(queens14: Path, tmp_path: Path) -> None:
     """A run killed (SIGKILL) after a checkpoint resumes and gives the exact total."""
     state = tmp_path / "state.json"

@@ -166,7 +166,7 @@ def ledger_of(
 #: Ledgers as a cluster run of 2 workers makes them (12 subproblems, big ones cut), and
 #: two of more tasks (``--tasks``).
 LEDGERS = [
-    ("queens12", 60, False),
+    pytest.param("queens12", 60, False, marks=pytest.mark.slow),  # 60 tasks: seconds
     ("queens13", 12, True),
     ("queens14", 12, True),
     # the pentomino ledgers take seconds each to replay: slow tests (-m slow)
@@ -197,6 +197,7 @@ def test_the_bar_does_not_stall_at_the_end(name: str, tasks: int, even: bool) ->
     assert all(bar < 1.0 for moment, _, _, bar in ran.looks if moment < ran.end)
 
 
+@pytest.mark.slow  # replays two ledgers on a pool
 def test_fresh_sizes_make_a_truer_bar_than_the_split_s() -> None:
     """The split's own sizes, biased by its choice of what to cut (see
     :func:`~excover.parallel.subproblems.resized`), put the first model's bar far off on a

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+import pytest
 from test_studio_browser import (  # the page, its server and helpers
     browser,
     new_board,
@@ -21,6 +22,7 @@ if TYPE_CHECKING:
 __all__ = ["browser", "page", "server"]  # fixtures, used by name
 
 
+@pytest.mark.slow  # a browser and a studio of its own, three counts
 def test_an_edit_clears_the_result_of_the_design_before(page: Page) -> None:
     new_board(page, 20, 3)
     pick_pentominoes(page)

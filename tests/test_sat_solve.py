@@ -11,7 +11,16 @@ from excover import ExactCover, UsageError
 from excover.sat import DEFAULT_SOLVER
 
 
-@pytest.mark.parametrize("solver", ["cadical", "glucose4", "minisat22", "kissat", "lingeling"])
+@pytest.mark.parametrize(
+    "solver",
+    [
+        "cadical",
+        "glucose4",
+        "minisat22",
+        pytest.param("kissat", marks=pytest.mark.slow),  # seconds each, in child processes
+        pytest.param("lingeling", marks=pytest.mark.slow),
+    ],
+)
 def test_pysat_solvers_enumerate_like_dlx(solver: str) -> None:
     """Incremental solvers and Kissat (rebuilt for every solution) find DLX's solutions."""
     for problem in (queens(6), dominoes(3, 4), compositions(5, 2, 3)):

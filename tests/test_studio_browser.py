@@ -172,6 +172,7 @@ def long_count(page: Page) -> None:
     page.wait_for_function("document.getElementById('status').textContent.includes('counting')")
 
 
+@pytest.mark.slow  # a long session of clicks and counts
 def test_design_and_count_the_pentomino_rectangle(page: Page, tmp_path: Path) -> None:
     new_board(page, 10, 6)
     cell = '#board .cell[data-x="3"][data-y="2"]'
@@ -262,6 +263,7 @@ def test_cancel_stops_a_long_count(page: Page, server: Server) -> None:
     assert page.is_enabled("#count") and not page.is_enabled("#cancel")
 
 
+@pytest.mark.slow  # a count of minutes started, then stopped
 def test_closing_the_tab_stops_the_run(page: Page, server: Server) -> None:
     long_count(page)
     (process,) = server.processes()
@@ -269,6 +271,7 @@ def test_closing_the_tab_stops_the_run(page: Page, server: Server) -> None:
     assert ended(process.pid, 30)
 
 
+@pytest.mark.slow  # two counts in the browser
 def test_export_then_open_gives_the_same_counts(page: Page, tmp_path: Path) -> None:
     new_board(page, 20, 3)
     pick_pentominoes(page)
@@ -305,6 +308,7 @@ def counted(page: Page, button: str) -> str:
     return page.inner_text("#result-count")
 
 
+@pytest.mark.slow  # a long session of clicks, counts and downloads
 def test_the_soma_cube_by_clicking(page: Page, tmp_path: Path) -> None:
     page.select_option("#grid", "cube")  # a 3x3x3 box, layer 1 (the bottom) shown
     page.wait_for_function("document.querySelectorAll('#board .cell.on').length === 9")

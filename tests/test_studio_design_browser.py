@@ -7,12 +7,14 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from playwright.sync_api import Page
 from test_studio_browser import browser, page, result, server, set_count  # noqa: F401
 
 from excover.studio.design import Design
 
 
+@pytest.mark.slow  # a browser session with counts and a 3D view
 def test_a_board_of_balls_counts_and_shows_in_3d(page: Page) -> None:  # noqa: F811
     page.select_option("#grid", "sphere")
     page.fill("#board-width", "3")

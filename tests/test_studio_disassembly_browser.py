@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from pictures import read_png
 from playwright.sync_api import Page
 from test_studio_browser import browser, colours, page, server  # noqa: F401
@@ -29,6 +30,7 @@ def maze_in_3d(page: Page, tmp_path: Path) -> None:  # noqa: F811
     page.locator("#solution canvas").wait_for()
 
 
+@pytest.mark.slow  # a browser session playing a disassembly
 def test_a_solution_is_taken_apart_and_played(page: Page, tmp_path: Path) -> None:  # noqa: F811
     maze_in_3d(page, tmp_path)
     page.click("#disassemble")
@@ -68,6 +70,7 @@ new MutationObserver(() => window.positions.push(canvas.dataset.position))
 """
 
 
+@pytest.mark.slow  # a browser session drawing a 3D view
 def test_the_3d_view_downloads_as_a_png(page: Page, tmp_path: Path) -> None:  # noqa: F811
     maze_in_3d(page, tmp_path)
     with page.expect_download() as download:

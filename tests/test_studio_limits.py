@@ -159,6 +159,7 @@ class PeakRss:
         return self.peak
 
 
+@pytest.mark.slow  # a server of its own and an import of seconds
 def test_a_hostile_import_is_stopped_while_the_server_answers() -> None:
     server = Server("--memory-limit", "384")
     try:
@@ -200,6 +201,7 @@ def test_a_hostile_import_is_stopped_while_the_server_answers() -> None:
         server.close()
 
 
+@pytest.mark.slow  # a server process and a count of its own
 def test_ctrl_c_stops_the_server_while_a_page_listens_to_a_count() -> None:
     server = Server()
     try:

@@ -488,6 +488,7 @@ def _shipped_tilings() -> list[tuple[str, Any]]:
     return found
 
 
+@pytest.mark.slow  # the automatic group of every shipped board
 def test_board_groups_lie_in_the_automatic_group_of_every_shipped_board() -> None:
     """On every shipped board the hand-written group's action on the options is a
     subgroup of the automorphism group. Counting up to symmetry uses the larger group of

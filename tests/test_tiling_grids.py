@@ -186,7 +186,12 @@ def point_group(name: str) -> tuple[int, int]:
 
 @pytest.mark.parametrize(
     ("grid", "isometries", "rotations"),
-    [(PRISM, 24, 12), (SPHERE, 48, 24), (RHOMBIC, 48, 24), (TETRAOCTA, 48, 24)],
+    [
+        (PRISM, 24, 12),
+        (SPHERE, 48, 24),
+        pytest.param(RHOMBIC, 48, 24, marks=pytest.mark.slow),  # seconds of geometry
+        (TETRAOCTA, 48, 24),
+    ],
     ids=lambda v: getattr(v, "name", str(v)),
 )
 def test_group_orders_from_the_geometry(grid: Grid, isometries: int, rotations: int) -> None:

@@ -313,6 +313,7 @@ def test_a_listing_takes_no_break_symmetry_option(
 # ----- the studio
 
 
+@pytest.mark.slow  # studio counts in child processes, twice
 def test_the_studio_counts_the_same_either_way() -> None:
     """The studio's count request (a child process): by default the 5 x 12 box is counted
     with a free tile pinned under the board's group, ``"break_symmetry": false`` counts

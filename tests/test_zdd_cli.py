@@ -52,6 +52,7 @@ def test_stats_and_json_show_the_zdd(capsys: pytest.CaptureFixture[str], tmp_pat
     assert "excover: method zdd, DXZ family" in err.splitlines()
 
 
+@pytest.mark.slow  # queens boards counted by ZDD
 def test_queens_are_counted_on_the_top_down_family(capsys: pytest.CaptureFixture[str]) -> None:
     path = str(KNUTH / "queens10.dlx")
     status, out, _ = count(capsys, path, "--method", "zdd", "--json")

@@ -117,6 +117,7 @@ def test_open_width_counts_the_items_used_on_both_sides_of_a_cut() -> None:
     assert dxz.open_width(problem, []) == 0
 
 
+@pytest.mark.slow  # seconds of ZDD building
 def test_dxz_builds_top_down_only_when_the_order_is_no_wider() -> None:
     assert dxz.prefers_topdown(queens(8)) and dxz.prefers_topdown(dominoes(6, 6))
     scott = ExactCover.read(KNUTH / "scott-pfix.dlx")  # options piece by piece
