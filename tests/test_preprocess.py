@@ -301,3 +301,15 @@ def test_the_race_preprocesses_a_long_count_and_says_so() -> None:
     assert found.preprocessed is not None and found.preprocessed.options_removed == 144
     assert "144 options and 0 items removed" in found.reason
     assert kept.preprocessed is None and not kept.reason.startswith("preprocessed")
+
+
+def test_a_search_projected_to_last_forever_gives_the_preprocessing_a_budget_it_takes() -> None:
+    """The race gives preprocessing a share of the search's projected time; a projection
+    of eons (the links engine's share of a huge tree) once overflowed the compiled
+    counter of mems and crashed the count."""
+    from excover.counting.choice import _preprocess_budget
+
+    budget = _preprocess_budget(1e300)
+    assert 0 < budget < 2**63
+    problem = ExactCover.from_dlx("a b c\na b\nb c\nc\na\n")
+    assert preprocess(problem, budget=budget).problem.count() == problem.count()

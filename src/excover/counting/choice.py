@@ -438,10 +438,16 @@ def _worth_preprocessing(left: float, search: Runner) -> bool:
     return max(PREPROCESS_ABOVE, PREPROCESS_PAYBACK * search.seconds) <= left < math.inf
 
 
+#: The largest budget of mems the compiled preprocessing takes (a C ``long long``).
+_MOST_MEMS = 2**62
+
+
 def _preprocess_budget(left: float) -> int:
     """The mems the choice's preprocessing may look at when the search projects ``left``
-    seconds more: :data:`PREPROCESS_SHARE` of them."""
-    return int(PREPROCESS_SHARE * left * MEMS_PER_SECOND)
+    seconds more: :data:`PREPROCESS_SHARE` of them, at most what the compiled
+    preprocessing's counter holds (a projection of a search far too long to finish, which
+    the links engine's share of its tree can give, is no reason to overflow it)."""
+    return int(min(PREPROCESS_SHARE * left * MEMS_PER_SECOND, _MOST_MEMS))
 
 
 def _on_smaller(
