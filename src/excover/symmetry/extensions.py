@@ -92,7 +92,8 @@ class Extensions:
         repeated = set(self._repeated(orbits))
         if len(repeated) != 1:
             return None
-        outside = np.setdiff1d(np.arange(problem.n_options), self.partials.touching)
+        options = np.arange(problem.n_options)  # kind="table": no np.unique, no numpy.ma
+        outside = options[~np.isin(options, self.partials.touching, kind="table")]
         marker = "#"
         while marker in problem.items:
             marker += "#"
