@@ -39,7 +39,7 @@ def test_distinct_leaves_its_input_alone(values: npt.NDArray[np.int64]) -> None:
     assert np.array_equal(values, before)
 
 
-def test_distinct_of_nothing_and_of_one_value() -> None:
+def test_distinct_on_small_arrays() -> None:
     assert distinct(np.array([], dtype=np.int64)).tolist() == []
     assert distinct(np.array([7, 7, 7], dtype=np.int32)).tolist() == [7]
     assert distinct(np.array([[3, -1], [3, 2]])).tolist() == [-1, 2, 3]

@@ -92,7 +92,8 @@ class Extensions:
         repeated = set(self._repeated(orbits))
         if len(repeated) != 1:
             return None
-        options = np.arange(problem.n_options)  # kind="table": no np.unique, no numpy.ma
+        # kind="table": isin's sorting method calls np.unique, which imports numpy.ma
+        options = np.arange(problem.n_options)
         outside = options[~np.isin(options, self.partials.touching, kind="table")]
         marker = "#"
         while marker in problem.items:
