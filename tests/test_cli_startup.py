@@ -8,7 +8,9 @@ fifth of TdZdd's whole run (docs/performance.md). So a count builds the parser o
 does not load ``json`` (``--json`` only), ``threading`` and the machinery of a count by
 subproblems (``--workers``, ``--tasks``, ``--checkpoint`` only), ``pathlib`` (files are
 read with ``open``), ``shutil`` or the other commands' modules; ``--version`` builds no
-parser and loads neither argparse nor signal.
+parser and loads neither argparse nor signal. A count that builds its problem with numpy (a
+tiling, a BurrTools puzzle, a count up to symmetry) does not load ``numpy.ma``, which
+``np.unique`` without ``return_*`` flags imports on its first call.
 """
 
 from __future__ import annotations
@@ -20,6 +22,8 @@ import pytest
 from runs import imported_by
 
 from excover.main import build_parser
+
+DATA = Path(__file__).resolve().parent / "data"
 
 #: A problem with three solutions: {a b, c}, {a, b c} and {a, b, c}.
 TINY = "a b c\na b\nc\na\nb c\nb\n"
@@ -62,6 +66,29 @@ def test_a_count_imports_only_what_it_runs(tiny: str, method: str) -> None:
 def test_the_flags_that_ask_for_more_still_load_it(tiny: str) -> None:
     assert "excover.cli.parallel" in imported_by(["count", tiny, "--workers", "1"])
     assert "json" in imported_by(["count", tiny, "--json", "--method", "zdd"])
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["two_problems.xmpuzzle"],
+        ["two_problems.xmpuzzle", "--up-to-symmetry"],
+        ["rotations.xmpuzzle", "--up-to-symmetry"],
+    ],
+)
+def test_a_count_with_numpy_does_not_load_numpy_ma(args: list[str]) -> None:
+    modules = imported_by(["count", str(DATA / "burrtools" / args[0]), *args[1:]])
+    assert "numpy" in modules  # the run did build its problem with numpy
+    assert "numpy.ma" not in modules
+
+
+def test_a_tiling_count_does_not_load_numpy_ma(tmp_path: Path) -> None:
+    board, pieces = tmp_path / "board.txt", tmp_path / "pieces.txt"
+    board.write_text("####\n####\n")
+    pieces.write_text("[[0,0],[0,1]]\n" * 4)  # five tilings
+    modules = imported_by(["count", str(board), "--pieces", str(pieces), "--quiet"])
+    assert "excover.tiling" in modules  # the run did tile the board
+    assert "numpy.ma" not in modules
 
 
 def test_version_builds_no_parser() -> None:

@@ -1,7 +1,8 @@
 """The values a caller hands the model, checked and converted one by one: matrix entries,
 option indices, solutions, integer arrays and the limits of a run. Each check refuses
 what would otherwise be converted silently (a bool as an index, a float in a matrix),
-naming the value at fault.
+naming the value at fault. Beside them, :func:`distinct`, the sorted distinct values of
+an integer array, which the model and the symmetry code take in place of ``np.unique``.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ __all__ = [
     "MAX_INT",
     "check_count_limit",
     "check_time_limit",
+    "distinct",
     "indices",
     "int_array",
     "matrix_entry",
@@ -47,6 +49,20 @@ def int_array(values: object, what: str) -> npt.NDArray[np.int64]:
     if data.dtype.kind == "u" and data.size and data.max() > MAX_INT:
         raise ProblemError(f"{what} holds a value above {MAX_INT}")
     return data.astype(np.int64)
+
+
+def distinct(values: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+    """The distinct values of the integer array ``values`` (flattened), sorted: what
+    ``np.unique(values)`` returns, of the same dtype. ``np.unique`` without ``return_*``
+    flags imports ``numpy.ma`` on its first call, a cost every small count would pay at
+    start-up; this sorts a copy and keeps each value that differs from the one before."""
+    import numpy as np
+
+    ordered = np.sort(values, axis=None)
+    keep = np.empty(len(ordered), dtype=bool)
+    keep[:1] = True
+    np.not_equal(ordered[1:], ordered[:-1], out=keep[1:])
+    return ordered[keep]
 
 
 def matrix_entry(entry: object, row: int, column: int) -> int:

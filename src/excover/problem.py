@@ -26,7 +26,7 @@ from array import array
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, NamedTuple, Self, SupportsIndex, TypedDict
 
-from excover.entries import MAX_INT, indices, int_array, matrix_entry, option_number
+from excover.entries import MAX_INT, distinct, indices, int_array, matrix_entry, option_number
 from excover.errors import ProblemError, UsageError
 
 if TYPE_CHECKING:
@@ -365,7 +365,7 @@ class Problem:
         no_primary = np.minimum.reduceat(item_array, start_array[:-1]) >= len(self._primary)
         if no_primary.any():
             raise ProblemError(f"no primary item in option {first + int(np.argmax(no_primary))}")
-        for length in np.unique(lengths).tolist():  # options of one length as a matrix
+        for length in distinct(lengths).tolist():  # options of one length as a matrix
             chosen = np.flatnonzero(lengths == length)
             rows = np.sort(item_array[start_array[chosen, None] + np.arange(length)], axis=1)
             twice = rows[:, 1:] == rows[:, :-1]

@@ -8,6 +8,7 @@ from functools import cached_property
 
 import numpy as np
 
+from excover.entries import distinct
 from excover.problem import Problem
 from excover.symmetry.chain import Perm
 
@@ -60,4 +61,4 @@ class OptionArrays:
         """The options that cover one of ``items`` or more, in increasing order."""
         chosen = np.zeros(self.n_items, dtype=bool)
         chosen[items] = True
-        return np.unique(self.owner[chosen[self.items]])
+        return distinct(self.owner[chosen[self.items]])

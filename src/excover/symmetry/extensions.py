@@ -92,7 +92,9 @@ class Extensions:
         repeated = set(self._repeated(orbits))
         if len(repeated) != 1:
             return None
-        outside = np.setdiff1d(np.arange(problem.n_options), self.partials.touching)
+        # kind="table": isin's sorting method calls np.unique, which imports numpy.ma
+        options = np.arange(problem.n_options)
+        outside = options[~np.isin(options, self.partials.touching, kind="table")]
         marker = "#"
         while marker in problem.items:
             marker += "#"

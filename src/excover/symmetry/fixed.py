@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Unpack
 import numpy as np
 
 from excover.counting import methods
+from excover.entries import distinct
 from excover.errors import SymmetryError
 from excover.numbers import grouped
 from excover.problem import Problem, SearchOptions
@@ -122,11 +123,12 @@ class Quotient:
         self._fitting = fitting
         heavy = primary[keep] & (uses > 1)
         #: The primary items that some quotient option covers more than once.
-        self.weighted: list[int] = np.unique(item[heavy]).tolist()
+        self.weighted: list[int] = distinct(item[heavy]).tolist()
         #: Per quotient option, how many times it covers each weighted item (see
         #: :meth:`solutions`).
         self.uses: list[dict[int, int]] = [{} for _ in fitting]
-        counted = primary[keep] & np.isin(item, self.weighted)
+        # kind="table": isin's sorting method calls np.unique, which imports numpy.ma
+        counted = primary[keep] & np.isin(item, item[heavy], kind="table")
         for k, i, u in zip(
             number[counted].tolist(), item[counted].tolist(), uses[counted].tolist(), strict=True
         ):

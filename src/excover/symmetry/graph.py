@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from excover.entries import distinct
 from excover.symmetry.chain import Perm
 from excover.symmetry.group import orbit_labels
 
@@ -60,7 +61,7 @@ class PartialGraph:
                 parent[targets] = frontier[new][sources]
                 via[targets] = number
                 reached.append(targets)
-            frontier = np.unique(np.concatenate(reached))
+            frontier = distinct(np.concatenate(reached))
         return OrbitTree(parent, via)
 
 

@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from excover.entries import distinct
 from excover.errors import SymmetryError
 from excover.numbers import to_decimal
 from excover.permutations import Automorphism, Generator
@@ -86,7 +87,7 @@ class _Structure:
             if size and (perm.min() < 0 or perm.max() >= size):
                 bad = int(np.flatnonzero((perm < 0) | (perm >= size))[0])
                 return f"{what} {bad} has no {what} {int(perm[bad])} to go to"
-            if len(np.unique(perm)) != size:
+            if len(distinct(perm)) != size:
                 values, counts = np.unique(perm, return_counts=True)
                 twice = int(values[counts > 1][0])
                 return f"two {what}s go to {what} {twice}"

@@ -12,6 +12,7 @@ from collections.abc import Callable
 
 import numpy as np
 
+from excover.entries import distinct
 from excover.symmetry.arrays import OptionArrays
 from excover.symmetry.chain import Perm, is_identity
 from excover.symmetry.partials import Orbit
@@ -132,4 +133,4 @@ def _next_options(
     # fewest nodes, see docs/performance.md).
     score = degree[kept] + 5 * np.bincount(items[fixed], minlength=n_items)[kept]
     item = int(kept[np.argmin(score)])  # argmin: the first of the lowest
-    return np.unique(owners[items == item])
+    return distinct(owners[items == item])
