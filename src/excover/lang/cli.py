@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any
 from excover.cli import common
 from excover.cli.common import add_command, add_input, add_json, add_limits, add_progress
 from excover.errors import UsageError
+from excover.numbers import to_decimal
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -275,12 +276,27 @@ def _exact(entry: dict[str, Any]) -> dict[str, Any]:
     return entry
 
 
+def _say_stopped(results: list[dict[str, Any]], timeout: float | None) -> None:
+    """Say on stderr that ``--timeout`` (after ``timeout`` seconds) or Ctrl-C (``timeout``
+    None) stopped the program and, when a count was running, its solutions so far."""
+    cause = "interrupted" if timeout is None else f"stopped by --timeout after {timeout:g} s"
+    stopped = results[-1] if results and results[-1].get("complete") is False else None
+    if stopped is None:
+        print(f"excover: {cause}", file=sys.stderr)
+        return
+    found = stopped["count"]
+    detail = "no partial count" if found is None else f"{to_decimal(found)} solutions so far"
+    where = f"{stopped['file']}:{stopped['line']}: count {stopped['problem']}"
+    print(f"excover: {where}: {cause} ({detail}); the result is partial", file=sys.stderr)
+
+
 def _run(args: argparse.Namespace) -> int:
     from excover.lang.errors import LangError
     from excover.lang.interp import Interpreter
 
     permissions = _permissions(args)
     interpreter = Interpreter(
+        deadline=common.stop_time(args),
         debug=args.debug,
         timing=args.timing,
         quiet=args.json,
@@ -301,8 +317,8 @@ def _run(args: argparse.Namespace) -> int:
             elif args.parse_only:
                 if not args.json:
                     print(f"{program.source.name}: ok, {len(program.statements)} statements")
-            else:
-                interpreter.run(program)
+        if not (args.write_dlx or args.parse_only):
+            interpreter.run(program)  # under alarms of its own, up to the same deadline
     except LangError as exc:
         error = exc
     except KeyboardInterrupt:
@@ -312,7 +328,7 @@ def _run(args: argparse.Namespace) -> int:
     sys.stdout.flush()
     if args.json:
         stopped_by = "interrupt" if interrupted else "timeout" if timed_out else None
-        results = [_exact({**entry, "complete": True}) for entry in interpreter.results]
+        results = [_exact({"complete": True, **entry}) for entry in interpreter.results]
         document = common.document("run", None, None, stopped_by, input=args.file, results=results)
         if error is not None:
             document["error"] = {
@@ -322,12 +338,9 @@ def _run(args: argparse.Namespace) -> int:
                 "message": error.message,
             }
         print(json.dumps(document))
-    if interrupted:
-        print("excover: interrupted", file=sys.stderr)
-        return 130
-    if timed_out:
-        print(f"excover: stopped by --timeout after {args.timeout:g} s", file=sys.stderr)
-        return 1
+    if interrupted or timed_out:
+        _say_stopped(interpreter.results, args.timeout if timed_out else None)
+        return 130 if interrupted else 1
     if error is not None:
         print(error.report(), file=sys.stderr)
         return 2
