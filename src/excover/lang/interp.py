@@ -364,7 +364,8 @@ class Interpreter:
         tiling = problem.tiling
         algo = st.algo
         how: dict[str, Any] = {"engine": None, "route": None, "symmetry": None}
-        search = None  # the plain search, whose count so far a Ctrl-C leaves readable
+        # the solutions counted so far, when a stop leaves the count's search readable
+        so_far: Callable[[], int] | None = None
         options = self._options()
         try:
             if tiling is None:
@@ -386,7 +387,8 @@ class Interpreter:
                 number = tiling.count(algo.name, up_to_symmetry=True, **options)
             elif st.break_symmetry and (total := self._total(tiling, algo.name)) is not None:
                 how["symmetry"] = total.note
-                number = total.count(algo.name, self._options())
+                run, so_far = self._total_counter(total, algo.name)
+                number = run()
             elif algo.name == "zdd":
                 how["engine"] = "dxz"
                 if self.debug:
@@ -402,6 +404,7 @@ class Interpreter:
                 search = Search(tiling.problem)
                 search.deadline = self.deadline
                 how["engine"] = search.engine
+                so_far = lambda: search.stats.solutions  # noqa: E731
                 number = search.count()
             else:
                 from excover import counting
@@ -410,13 +413,13 @@ class Interpreter:
                 number = found.count
                 how["route"] = {"name": found.route, "reason": found.reason}
         except (LimitReached, TimeUp, KeyboardInterrupt) as stop:
-            # classes are no sum of solutions found, nor is a ZDD's count
-            sums = not st.up_to_symmetry and how["engine"] != "dxz"
-            so_far: int | None = None
-            if sums and isinstance(stop, LimitReached):
-                so_far = stop.stats.solutions
-            elif sums and search is not None:
-                so_far = search.stats.solutions
+            counted: int | None = None
+            if st.up_to_symmetry or how["engine"] == "dxz":
+                pass  # classes are no sum of solutions found, nor is a ZDD's count
+            elif so_far is not None:
+                counted = so_far()
+            elif isinstance(stop, LimitReached):
+                counted = stop.stats.solutions
             stopped_by = "interrupt" if isinstance(stop, KeyboardInterrupt) else "timeout"
             self._record_run(
                 "count",
@@ -425,7 +428,7 @@ class Interpreter:
                 time.perf_counter() - start,
                 **how,
                 up_to_symmetry=st.up_to_symmetry,
-                count=so_far,
+                count=counted,
                 complete=False,
                 stopped_by=stopped_by,
             )
@@ -440,6 +443,29 @@ class Interpreter:
         self._record_run(
             "count", st, problem, seconds, **how, up_to_symmetry=st.up_to_symmetry, count=number
         )
+
+    def _total_counter(
+        self, total: Total, method: str
+    ) -> tuple[Callable[[], int], Callable[[], int] | None]:
+        """What counts ``total`` (as :meth:`Total.count <excover.tiling.symmetry.Total.count>`
+        does) and, for a count that searches here, how many tilings it has counted so far,
+        readable after a stop, Ctrl-C included (each tiling found stands for ``factor``)."""
+        from excover.solving import registry
+
+        factor = total.factor
+        options = self._options()
+        if total.group is not None:
+            broken = registry.broken(
+                total.problem, method, total.group, None, None, None, None, None, options
+            )
+            return lambda: factor * broken.count(), lambda: factor * broken.counted
+        if method == "search":
+            from excover.engines import Search
+
+            search = Search(total.problem)
+            search.deadline = self.deadline
+            return lambda: factor * search.count(), lambda: factor * search.stats.solutions
+        return lambda: total.count(method, options), None
 
     def _total(self, tiling: Tiling, method: str) -> Total | None:
         """How a count of every tiling by ``method`` uses the board's symmetries, or None
