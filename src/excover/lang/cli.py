@@ -314,9 +314,8 @@ def _run(args: argparse.Namespace) -> int:
             program = _load(args.file, permissions)
             if args.write_dlx:
                 _write_dlx(interpreter, program, args.write_dlx)
-            elif args.parse_only:
-                if not args.json:
-                    print(f"{program.source.name}: ok, {len(program.statements)} statements")
+            elif args.parse_only and not args.json:
+                print(f"{program.source.name}: ok, {len(program.statements)} statements")
         if not (args.write_dlx or args.parse_only):
             interpreter.run(program)  # under alarms of its own, up to the same deadline
     except LangError as exc:
