@@ -14,6 +14,9 @@ its own folder, writes only under the current folder or its own, replaces no fil
 not create, and runs no outside program; ``--allow-paths DIR``, ``--overwrite`` and
 ``--allow-external`` lift these restrictions.
 
+A count stopped by ``--timeout`` or Ctrl-C says, after its method and route, the solutions
+it had counted so far (the interpreter's record of it; ``complete`` false in ``--json``).
+
 Exit status: 0 success; 1 stopped by ``--timeout``; 2 bad usage or an error in the
 program (a refusal too); 130 Ctrl-C.
 """
@@ -73,6 +76,9 @@ too: frames of 16,777,216 cells, 512 MiB in all. See docs/security.md and the li
 docs/language.md."""
 
 _EPILOG = """\
+A count stopped by --timeout or Ctrl-C prints its solutions so far (a lower bound) on
+stderr: 'FILE:LINE: count NAME: stopped by --timeout after S s (N solutions so far)'.
+
 exit status: 0 success; 1 stopped by --timeout; 2 bad usage or an error in the program
 (file:line:column: message on stderr, with the line and a caret); 130 interrupted by
 Ctrl-C."""
