@@ -156,11 +156,19 @@ class Interpreter:
         return True
 
     def _alarm_time(self, statement: s.Statement) -> float | None:
-        """The seconds after which the alarm stops ``statement`` (None: never); a
-        count, which stops at the deadline itself, gets :data:`ALARM_GRACE` more."""
+        """The seconds after which the alarm stops ``statement`` (None: never; a count
+        sets its own alarm, which leaves it time to record its stop: :meth:`_count`)."""
+        if self.deadline is None or isinstance(statement, s.Count):
+            return None
+        return max(0.0, self.deadline - time.monotonic())
+
+    def _count_alarm(self, algo: s.Algo) -> float | None:
+        """The seconds after which the alarm stops a count by ``algo`` (None: never): a
+        count that stops at the deadline itself (all but a ZDD's) gets
+        :data:`ALARM_GRACE` more."""
         if self.deadline is None:
             return None
-        grace = ALARM_GRACE if isinstance(statement, s.Count) else 0.0
+        grace = 0.0 if algo.name == "zdd" else ALARM_GRACE
         return max(0.0, self.deadline - time.monotonic()) + grace
 
     def _options(self) -> SearchOptions:
@@ -366,52 +374,54 @@ class Interpreter:
         how: dict[str, Any] = {"engine": None, "route": None, "symmetry": None}
         # the solutions counted so far, when a stop leaves the count's search readable
         so_far: Callable[[], int] | None = None
-        options = self._options()
+        options = {} if algo.name == "zdd" else self._options()  # the alarm stops a ZDD
         try:
-            if tiling is None:
-                number = 0
-            elif tiling.obstruction is not None:  # no search can succeed: say why at once
-                number = 0
-                self.out.flush()
-                print(f"{problem.name}: no tiling: {tiling.obstruction}", file=self.err)
-            elif algo.name == "sat":
-                from excover.sat.solve import DEFAULT_SOLVER
-
-                how["engine"] = algo.solver or DEFAULT_SOLVER
-                if st.up_to_symmetry:
-                    self._default_solver(algo)
-                    number = tiling.count("sat", up_to_symmetry=True, **options)
-                else:
-                    number = tiling.problem.count(method="sat", solver=algo.solver, **options)
-            elif st.up_to_symmetry:
-                number = tiling.count(algo.name, up_to_symmetry=True, **options)
-            elif st.break_symmetry and (total := self._total(tiling, algo.name)) is not None:
-                how["symmetry"] = total.note
-                run, so_far = self._total_counter(total, algo.name)
-                number = run()
-            elif algo.name == "zdd":
-                how["engine"] = "dxz"
-                if self.debug:
-                    family = tiling.problem.zdd()  # options come in DXZ's order: no renaming
-                    number = family.count()
+            # the alarm is off again when a stop is recorded below
+            with alarm(self._count_alarm(algo)):
+                if tiling is None:
+                    number = 0
+                elif tiling.obstruction is not None:  # no search can succeed: say why at once
+                    number = 0
                     self.out.flush()
-                    print(f"ZDD has size {family.size}", file=self.err)
+                    print(f"{problem.name}: no tiling: {tiling.obstruction}", file=self.err)
+                elif algo.name == "sat":
+                    from excover.sat.solve import DEFAULT_SOLVER
+
+                    how["engine"] = algo.solver or DEFAULT_SOLVER
+                    if st.up_to_symmetry:
+                        self._default_solver(algo)
+                        number = tiling.count("sat", up_to_symmetry=True, **options)
+                    else:
+                        number = tiling.problem.count(method="sat", solver=algo.solver, **options)
+                elif st.up_to_symmetry:
+                    number = tiling.count(algo.name, up_to_symmetry=True, **options)
+                elif st.break_symmetry and (total := self._total(tiling, algo.name)) is not None:
+                    how["symmetry"] = total.note
+                    run, so_far = self._total_counter(total, algo.name)
+                    number = run()
+                elif algo.name == "zdd":
+                    how["engine"] = "dxz"
+                    if self.debug:
+                        family = tiling.problem.zdd()  # options come in DXZ's order: no renaming
+                        number = family.count()
+                        self.out.flush()
+                        print(f"ZDD has size {family.size}", file=self.err)
+                    else:
+                        number = tiling.problem.count(method="zdd")
+                elif algo.name == "search":
+                    from excover.engines import Search
+
+                    search = Search(tiling.problem)
+                    search.deadline = self.deadline
+                    how["engine"] = search.engine
+                    so_far = lambda: search.stats.solutions  # noqa: E731
+                    number = search.count()
                 else:
-                    number = tiling.problem.count(method="zdd", **options)
-            elif algo.name == "search":
-                from excover.engines import Search
+                    from excover import counting
 
-                search = Search(tiling.problem)
-                search.deadline = self.deadline
-                how["engine"] = search.engine
-                so_far = lambda: search.stats.solutions  # noqa: E731
-                number = search.count()
-            else:
-                from excover import counting
-
-                found = counting.count(tiling.problem, **options)
-                number = found.count
-                how["route"] = {"name": found.route, "reason": found.reason}
+                    found = counting.count(tiling.problem, **options)
+                    number = found.count
+                    how["route"] = {"name": found.route, "reason": found.reason}
         except (LimitReached, TimeUp, KeyboardInterrupt) as stop:
             counted: int | None = None
             if st.up_to_symmetry or how["engine"] == "dxz":
