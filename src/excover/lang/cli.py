@@ -14,6 +14,9 @@ its own folder, writes only under the current folder or its own, replaces no fil
 not create, and runs no outside program; ``--allow-paths DIR``, ``--overwrite`` and
 ``--allow-external`` lift these restrictions.
 
+A count stopped by ``--timeout`` or Ctrl-C says, after its method and route, the solutions
+it had counted so far (the interpreter's record of it; ``complete`` false in ``--json``).
+
 Exit status: 0 success; 1 stopped by ``--timeout``; 2 bad usage or an error in the
 program (a refusal too); 130 Ctrl-C.
 """
@@ -29,6 +32,7 @@ from typing import TYPE_CHECKING, Any
 from excover.cli import common
 from excover.cli.common import add_command, add_input, add_json, add_limits, add_progress
 from excover.errors import UsageError
+from excover.numbers import to_decimal
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -72,6 +76,9 @@ too: frames of 16,777,216 cells, 512 MiB in all. See docs/security.md and the li
 docs/language.md."""
 
 _EPILOG = """\
+A count stopped by --timeout or Ctrl-C prints its solutions so far (a lower bound) on
+stderr: 'FILE:LINE: count NAME: stopped by --timeout after S s (N solutions so far)'.
+
 exit status: 0 success; 1 stopped by --timeout; 2 bad usage or an error in the program
 (file:line:column: message on stderr, with the line and a caret); 130 interrupted by
 Ctrl-C."""
@@ -275,12 +282,27 @@ def _exact(entry: dict[str, Any]) -> dict[str, Any]:
     return entry
 
 
+def _say_stopped(results: list[dict[str, Any]], timeout: float | None) -> None:
+    """Say on stderr that ``--timeout`` (after ``timeout`` seconds) or Ctrl-C (``timeout``
+    None) stopped the program and, when a count was running, its solutions so far."""
+    cause = "interrupted" if timeout is None else f"stopped by --timeout after {timeout:g} s"
+    stopped = results[-1] if results and results[-1].get("complete") is False else None
+    if stopped is None:
+        print(f"excover: {cause}", file=sys.stderr)
+        return
+    found = stopped["count"]
+    detail = "no partial count" if found is None else f"{to_decimal(found)} solutions so far"
+    where = f"{stopped['file']}:{stopped['line']}: count {stopped['problem']}"
+    print(f"excover: {where}: {cause} ({detail}); the result is partial", file=sys.stderr)
+
+
 def _run(args: argparse.Namespace) -> int:
     from excover.lang.errors import LangError
     from excover.lang.interp import Interpreter
 
     permissions = _permissions(args)
     interpreter = Interpreter(
+        deadline=common.stop_time(args),
         debug=args.debug,
         timing=args.timing,
         quiet=args.json,
@@ -298,11 +320,10 @@ def _run(args: argparse.Namespace) -> int:
             program = _load(args.file, permissions)
             if args.write_dlx:
                 _write_dlx(interpreter, program, args.write_dlx)
-            elif args.parse_only:
-                if not args.json:
-                    print(f"{program.source.name}: ok, {len(program.statements)} statements")
-            else:
-                interpreter.run(program)
+            elif args.parse_only and not args.json:
+                print(f"{program.source.name}: ok, {len(program.statements)} statements")
+        if not (args.write_dlx or args.parse_only):
+            interpreter.run(program)  # under alarms of its own, up to the same deadline
     except LangError as exc:
         error = exc
     except KeyboardInterrupt:
@@ -312,7 +333,7 @@ def _run(args: argparse.Namespace) -> int:
     sys.stdout.flush()
     if args.json:
         stopped_by = "interrupt" if interrupted else "timeout" if timed_out else None
-        results = [_exact({**entry, "complete": True}) for entry in interpreter.results]
+        results = [_exact({"complete": True, **entry}) for entry in interpreter.results]
         document = common.document("run", None, None, stopped_by, input=args.file, results=results)
         if error is not None:
             document["error"] = {
@@ -322,12 +343,9 @@ def _run(args: argparse.Namespace) -> int:
                 "message": error.message,
             }
         print(json.dumps(document))
-    if interrupted:
-        print("excover: interrupted", file=sys.stderr)
-        return 130
-    if timed_out:
-        print(f"excover: stopped by --timeout after {args.timeout:g} s", file=sys.stderr)
-        return 1
+    if interrupted or timed_out:
+        _say_stopped(interpreter.results, args.timeout if timed_out else None)
+        return 130 if interrupted else 1
     if error is not None:
         print(error.report(), file=sys.stderr)
         return 2

@@ -15,6 +15,15 @@ Every command also appends a record (a dict) to :attr:`Interpreter.results`, the
 ``--json`` output of ``excover run``. The first error stops the program: nothing after it
 runs.
 
+An interpreter given a ``deadline`` stops there: a count hands the time left to the
+API's ``timeout=`` and, stopped by it or by Ctrl-C, records what it counted so far
+(``complete`` false, ``stopped_by``, ``count``: the solutions found so far, a lower bound
+on the total, None when the method found none one by one) before the stop propagates
+(:class:`~excover.deadlines.TimeUp`, ``KeyboardInterrupt``); every other statement runs
+under an alarm (:func:`excover.deadlines.alarm`, raising
+:class:`~excover.deadlines.TimeUp`), which also backs up a count's own deadline
+:data:`ALARM_GRACE` seconds later.
+
 What a program may do is bounded by :class:`~excover.lang.sandbox.Permissions`: before
 its first statement runs, every file it would write and every outside solver it would run
 is checked, and a refusal stops it there (each write is checked again when it happens).
@@ -32,6 +41,8 @@ import time
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any, TextIO
 
+from excover.deadlines import TimeUp, alarm
+from excover.errors import LimitReached
 from excover.lang import syntax as s
 from excover.lang.errors import LangError, Pos
 from excover.lang.evaluate import (
@@ -52,13 +63,19 @@ from excover.numbers import to_decimal
 from excover.solving import ExactCover
 
 if TYPE_CHECKING:
-    from excover.tiling import TilingSolution
+    from excover.problem import SearchOptions
+    from excover.tiling import Tiling, TilingSolution
+    from excover.tiling.symmetry import Total
     from excover.tiling.tile import Shape
 
 __all__ = ["Interpreter"]
 
 #: How combine's result lines name each method (``search`` was its ``dlx``).
 _LABELS = {"search": "DLX", "zdd": "ZDD", "sat": "SAT", "auto": "AUTO"}
+
+#: Seconds past the deadline at which the alarm stops a count that did not stop at its
+#: own deadline (a count that does keeps what it counted so far).
+ALARM_GRACE = 1.0
 
 #: The statements :meth:`Interpreter.declare` runs.
 _DECLARATIONS = (s.PatternDecl, s.Pattern3Decl, s.TilesDecl, s.ProblemDecl, s.Flag)
@@ -74,7 +91,9 @@ class Interpreter:
     placed, and their number (for a progress bar). ``on_record`` is given each command's
     record as it is made (how ``excover run`` names on stderr the engine or route of each
     count). ``permissions`` are what the programs
-    may do beyond the safe default (see :mod:`excover.lang.sandbox`).
+    may do beyond the safe default (see :mod:`excover.lang.sandbox`). ``deadline`` (a
+    ``time.monotonic()`` instant; None: no limit) bounds the run of the programs'
+    statements (see the module notes).
     """
 
     def __init__(
@@ -88,6 +107,7 @@ class Interpreter:
         on_build: Callable[[str, int, int], None] | None = None,
         on_record: Callable[[dict[str, Any]], None] | None = None,
         permissions: Permissions = SAFE,
+        deadline: float | None = None,
     ) -> None:
         self.out = sys.stdout if out is None else out
         self.err = sys.stderr if err is None else err
@@ -97,6 +117,7 @@ class Interpreter:
         self.on_build = on_build
         self.on_record = on_record
         self.permissions = permissions
+        self.deadline = deadline
         #: Where programs may write: set for each program by :meth:`run`.
         self._write_roots = permissions.write_roots(os.getcwd())
         #: The real paths of the files written so far, which a program may write again.
@@ -127,11 +148,34 @@ class Interpreter:
                 self._record(statement.pos, "exit")
                 return False
             try:
-                self.execute(statement)
+                with alarm(self._alarm_time(statement)):
+                    self.execute(statement)
             except RecursionError:
                 raise LangError("this statement is nested too deeply", statement.pos) from None
             self.out.flush()
         return True
+
+    def _alarm_time(self, statement: s.Statement) -> float | None:
+        """The seconds after which the alarm stops ``statement`` (None: never; a count
+        sets its own alarm, which leaves it time to record its stop: :meth:`_count`)."""
+        if self.deadline is None or isinstance(statement, s.Count):
+            return None
+        return max(0.0, self.deadline - time.monotonic())
+
+    def _count_alarm(self, algo: s.Algo) -> float | None:
+        """The seconds after which the alarm stops a count by ``algo`` (None: never): a
+        count that stops at the deadline itself (all but a ZDD's) gets
+        :data:`ALARM_GRACE` more."""
+        if self.deadline is None:
+            return None
+        grace = 0.0 if algo.name == "zdd" else ALARM_GRACE
+        return max(0.0, self.deadline - time.monotonic()) + grace
+
+    def _options(self) -> SearchOptions:
+        """The API's ``timeout=`` for the time left before the deadline (none: none)."""
+        if self.deadline is None:
+            return {}
+        return {"timeout": max(0.0, self.deadline - time.monotonic())}
 
     def declare(self, program: Program) -> str | None:
         """Run the program's declarations (patterns, tiles, problems, flags), not its
@@ -328,46 +372,79 @@ class Interpreter:
         tiling = problem.tiling
         algo = st.algo
         how: dict[str, Any] = {"engine": None, "route": None, "symmetry": None}
-        if tiling is None:
-            number = 0
-        elif tiling.obstruction is not None:  # no search can succeed: say why at once
-            number = 0
-            self.out.flush()
-            print(f"{problem.name}: no tiling: {tiling.obstruction}", file=self.err)
-        elif algo.name == "sat":
-            from excover.sat.solve import DEFAULT_SOLVER
+        # the solutions counted so far, when a stop leaves the count's search readable
+        so_far: Callable[[], int] | None = None
+        options = {} if algo.name == "zdd" else self._options()  # the alarm stops a ZDD
+        try:
+            # the alarm is off again when a stop is recorded below
+            with alarm(self._count_alarm(algo)):
+                if tiling is None:
+                    number = 0
+                elif tiling.obstruction is not None:  # no search can succeed: say why at once
+                    number = 0
+                    self.out.flush()
+                    print(f"{problem.name}: no tiling: {tiling.obstruction}", file=self.err)
+                elif algo.name == "sat":
+                    from excover.sat.solve import DEFAULT_SOLVER
 
-            how["engine"] = algo.solver or DEFAULT_SOLVER
-            if st.up_to_symmetry:
-                self._default_solver(algo)
-                number = tiling.count("sat", up_to_symmetry=True)
-            else:
-                number = tiling.problem.count(method="sat", solver=algo.solver)
-        elif st.up_to_symmetry:
-            number = tiling.count(algo.name, up_to_symmetry=True)
-        elif st.break_symmetry and (total := tiling.total_count(algo.name, {})) is not None:
-            number, how["symmetry"] = total[0], total[1].note
-        elif algo.name == "zdd":
-            how["engine"] = "dxz"
-            if self.debug:
-                family = tiling.problem.zdd()  # options come in DXZ's order: no renaming
-                number = family.count()
-                self.out.flush()
-                print(f"ZDD has size {family.size}", file=self.err)
-            else:
-                number = tiling.problem.count(method="zdd")
-        elif algo.name == "search":
-            from excover.engines import Search
+                    how["engine"] = algo.solver or DEFAULT_SOLVER
+                    if st.up_to_symmetry:
+                        self._default_solver(algo)
+                        number = tiling.count("sat", up_to_symmetry=True, **options)
+                    else:
+                        number = tiling.problem.count(method="sat", solver=algo.solver, **options)
+                elif st.up_to_symmetry:
+                    number = tiling.count(algo.name, up_to_symmetry=True, **options)
+                elif st.break_symmetry and (total := self._total(tiling, algo.name)) is not None:
+                    how["symmetry"] = total.note
+                    run, so_far = self._total_counter(total, algo.name)
+                    number = run()
+                elif algo.name == "zdd":
+                    how["engine"] = "dxz"
+                    if self.debug:
+                        family = tiling.problem.zdd()  # options come in DXZ's order: no renaming
+                        number = family.count()
+                        self.out.flush()
+                        print(f"ZDD has size {family.size}", file=self.err)
+                    else:
+                        number = tiling.problem.count(method="zdd")
+                elif algo.name == "search":
+                    from excover.engines import Search
 
-            search = Search(tiling.problem)
-            number = search.count()
-            how["engine"] = search.engine
-        else:
-            from excover import counting
+                    search = Search(tiling.problem)
+                    search.deadline = self.deadline
+                    how["engine"] = search.engine
+                    so_far = lambda: search.stats.solutions  # noqa: E731
+                    number = search.count()
+                else:
+                    from excover import counting
 
-            found = counting.count(tiling.problem)
-            number = found.count
-            how["route"] = {"name": found.route, "reason": found.reason}
+                    found = counting.count(tiling.problem, **options)
+                    number = found.count
+                    how["route"] = {"name": found.route, "reason": found.reason}
+        except (LimitReached, TimeUp, KeyboardInterrupt) as stop:
+            counted: int | None = None
+            if st.up_to_symmetry or how["engine"] == "dxz":
+                pass  # classes are no sum of solutions found, nor is a ZDD's count
+            elif so_far is not None:
+                counted = so_far()
+            elif isinstance(stop, LimitReached):
+                counted = stop.stats.solutions
+            stopped_by = "interrupt" if isinstance(stop, KeyboardInterrupt) else "timeout"
+            self._record_run(
+                "count",
+                st,
+                problem,
+                time.perf_counter() - start,
+                **how,
+                up_to_symmetry=st.up_to_symmetry,
+                count=counted,
+                complete=False,
+                stopped_by=stopped_by,
+            )
+            if isinstance(stop, LimitReached):  # not an error of the program's: time is up
+                raise TimeUp from stop
+            raise
         seconds = time.perf_counter() - start
         classes = " up to symmetry" if st.up_to_symmetry else ""
         shown = to_decimal(number)
@@ -376,6 +453,43 @@ class Interpreter:
         self._record_run(
             "count", st, problem, seconds, **how, up_to_symmetry=st.up_to_symmetry, count=number
         )
+
+    def _total_counter(
+        self, total: Total, method: str
+    ) -> tuple[Callable[[], int], Callable[[], int] | None]:
+        """What counts ``total`` (as :meth:`Total.count <excover.tiling.symmetry.Total.count>`
+        does) and, for a count that searches here, how many tilings it has counted so far,
+        readable after a stop, Ctrl-C included (each tiling found stands for ``factor``)."""
+        from excover.solving import registry
+
+        factor = total.factor
+        options = self._options()
+        if total.group is not None:
+            broken = registry.broken(
+                total.problem, method, total.group, None, None, None, None, None, options
+            )
+            return lambda: factor * broken.count(), lambda: factor * broken.counted
+        if method == "search":
+            from excover.engines import Search
+
+            search = Search(total.problem)
+            search.deadline = self.deadline
+            return lambda: factor * search.count(), lambda: factor * search.stats.solutions
+        return lambda: total.count(method, options), None
+
+    def _total(self, tiling: Tiling, method: str) -> Total | None:
+        """How a count of every tiling by ``method`` uses the board's symmetries, or None
+        when it counts without them (the choice of :meth:`Tiling.total_count
+        <excover.tiling.Tiling.total_count>`, made here so that a count stopped early
+        still says how it ran)."""
+        from excover.solving import registry
+
+        options = self._options()
+        if not registry.breaks_by_default(method, options):
+            return None
+        if registry.scout(tiling.problem, options) is not None:
+            return None  # a count so short gains nothing by the symmetries
+        return tiling.total(method, self.deadline)
 
     def _default_solver(self, algo: s.Algo) -> None:
         if algo.solver not in (None, "", "cadical"):

@@ -1,0 +1,145 @@
+"""A ``.cmb`` count stopped early says what it counted (issue #60): ``excover run
+--timeout`` and Ctrl-C print, for the count that was running, its solutions so far (a
+lower bound on the total) and how it ran, record them in ``--json`` (``complete``
+false), and exit with status 1 (130 for Ctrl-C), whether the count breaks the board's
+symmetry (a pinned tile: each tiling found stands for the group's order) or not.
+
+The program packs the 12 pentominoes and the square tetromino into the 8x8 square:
+16,146 packings up to the square's 8 symmetries (Haselgrove 1958), 129,168 in all,
+seconds of CPU with the symmetry and far more without it: no count here finishes.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from runs import ended, wait_until_busy
+
+from excover.deadlines import TimeUp
+from excover.lang import Interpreter, parse
+from excover.main import main
+
+#: Every packing of the square, each symmetric image counted apart.
+TOTAL = 16_146 * 8
+
+PROGRAM = """include "excover:pentominoes"
+include "excover:tetrominoes"
+tiles t = pentominoes + [O4 ~one]
+problem sq = constant 8x8 true t
+count {how}
+"""
+
+#: The counts: by the pinned tile (the default), one search without the symmetry, and
+#: the race of routes without it.
+COUNTS = {
+    "pinned": "dlx sq",
+    "search": "dlx sq ~no_break_symmetry",
+    "auto": "auto sq ~no_break_symmetry",
+    "zdd": "zdd sq",
+}
+
+#: What ``excover run`` says of the count it stopped.
+STOPPED = re.compile(
+    r"excover: \S+:5: count sq: (?P<cause>stopped by --timeout after 1\.5 s|interrupted) "
+    r"\((?P<found>[\d,]+) solutions so far\); the result is partial"
+)
+
+
+def _program(tmp_path: Path, count: str) -> str:
+    path = tmp_path / "square.cmb"
+    path.write_text(PROGRAM.format(how=COUNTS[count]), encoding="utf-8")
+    return str(path)
+
+
+def _so_far(err: str, cause: str) -> int:
+    """The solutions so far that stderr gives for the stopped count, stopped by ``cause``."""
+    said = STOPPED.search(err)
+    assert said is not None, err
+    assert said["cause"].startswith(cause)
+    return int(said["found"].replace(",", ""))
+
+
+@pytest.mark.parametrize("count", ["auto", "pinned", "search"])
+def test_a_count_stopped_by_the_timeout_prints_its_solutions_so_far(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], count: str
+) -> None:
+    # 1.5 s: time to build the problem on a loaded machine, not to count it
+    assert main(["run", _program(tmp_path, count), "--timeout", "1.5"]) == 1
+    captured = capsys.readouterr()
+    assert captured.out == ""  # no count line: the count did not finish
+    found = _so_far(captured.err, "stopped by --timeout")
+    assert 0 <= found <= TOTAL
+    if count == "pinned":  # each tiling of the pinned problem stands for 8
+        assert found % 8 == 0
+        assert "symmetry: board group of order 8, I pinned" in captured.err
+    elif count == "search":
+        assert "count sq: method search, " in captured.err
+
+
+@pytest.mark.parametrize("count", ["pinned", "search"])
+def test_the_json_document_records_the_stopped_count(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], count: str
+) -> None:
+    assert main(["run", _program(tmp_path, count), "--timeout", "1.5", "--json"]) == 1
+    captured = capsys.readouterr()
+    document = json.loads(captured.out)
+    assert (document["complete"], document["stopped_by"]) == (False, "timeout")
+    (record,) = document["results"]
+    assert (record["statement"], record["line"], record["problem"]) == ("count", 5, "sq")
+    assert (record["complete"], record["stopped_by"]) == (False, "timeout")
+    assert 0 <= record["count"] <= TOTAL
+    assert _so_far(captured.err, "stopped by --timeout") == record["count"]
+    if count == "pinned":
+        assert record["symmetry"].startswith("board group of order 8")
+    else:
+        assert record["engine"] in ("bits", "dlx", "cells")
+
+
+def test_a_zdd_count_stopped_says_it_has_no_partial_count(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # a ZDD's count is no sum of solutions found: nothing to give but how it ran
+    assert main(["run", _program(tmp_path, "zdd"), "--timeout", "1.5", "--json"]) == 1
+    captured = capsys.readouterr()
+    (record,) = json.loads(captured.out)["results"]
+    assert (record["complete"], record["count"], record["engine"]) == (False, None, "dxz")
+    assert main(["run", _program(tmp_path, "zdd"), "--timeout", "1.5"]) == 1
+    err = capsys.readouterr().err
+    assert "count sq: method zdd, DXZ\n" in err
+    assert "count sq: stopped by --timeout after 1.5 s (no partial count)" in err
+
+
+def test_the_interpreter_records_the_count_its_deadline_stopped() -> None:
+    out, err = io.StringIO(), io.StringIO()
+    program = parse(PROGRAM.format(how=COUNTS["pinned"]), "square.cmb")
+    interpreter = Interpreter(out, err, deadline=time.monotonic() + 1.5)
+    with pytest.raises(TimeUp):
+        interpreter.run(program)
+    (record,) = interpreter.results
+    assert (record["complete"], record["stopped_by"]) == (False, "timeout")
+    assert 0 <= record["count"] <= TOTAL and record["count"] % 8 == 0
+    assert out.getvalue() == ""
+
+
+@pytest.mark.parametrize("count", ["pinned", "search"])
+def test_ctrl_c_prints_the_solutions_so_far(tmp_path: Path, count: str) -> None:
+    process = subprocess.Popen(
+        [sys.executable, "-m", "excover", "run", _program(tmp_path, count)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    # start-up and building the problem take about 1.2 s of CPU: the count runs by 2
+    wait_until_busy(process, cpu=2.0)
+    process.send_signal(signal.SIGINT)
+    out, err = ended(process, 60)
+    assert (process.returncode, out) == (130, "")
+    assert 0 <= _so_far(err, "interrupted") <= TOTAL
