@@ -31,7 +31,7 @@ from excover.tiling import (
     rhombic_dodecahedron,
 )
 from excover.tiling.catalog import polyforms
-from excover.tiling.grids import Grid
+from excover.tiling.grids import GRIDS, Grid, Group
 
 Voxel = tuple[int, ...]
 Point = tuple[Fraction, ...]
@@ -198,6 +198,19 @@ def test_group_orders_from_the_geometry(grid: Grid, isometries: int, rotations: 
     assert point_group(grid.name) == (isometries, rotations)
     assert len(grid.isometries) == isometries
     assert len(grid.rotations) == rotations
+
+
+@pytest.mark.parametrize("name", sorted(GRIDS))
+def test_every_grid_group_is_closed_and_has_inverses(name: str) -> None:
+    """The grids' own groups are made without the check of every product (it would run
+    at import); the checked constructor and inverses confirm that they are groups."""
+    grid = GRIDS[name]
+    for group in (grid.isometries, grid.rotations, grid.trivial):
+        assert Group(group.name, group.elements) == group  # raises if a product is missing
+        assert all((g * g.inverse()).is_identity() for g in group)
+    assert grid.rotations.is_subgroup_of(grid.isometries)
+    assert len(grid.isometries) in (len(grid.rotations), 2 * len(grid.rotations))
+    assert len(grid.trivial) == 1
 
 
 def geometric_neighbours(solids: Mapping[Voxel, frozenset[Point]]) -> dict[Voxel, set[Voxel]]:

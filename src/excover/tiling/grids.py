@@ -159,12 +159,11 @@ class Group:
     supporting ``in``, ``==`` (same elements) and :meth:`is_subgroup_of`."""
 
     def __init__(self, name: str, elements: Iterable[Isometry]) -> None:
-        unique: list[Isometry] = []
-        for element in elements:
+        given = list(elements)
+        for element in given:
             if not isinstance(element, Isometry):
                 raise UsageError(f"group {name!r}: {element!r} is not an Isometry")
-            if element not in unique:
-                unique.append(element)
+        unique = list(dict.fromkeys(given))
         if not unique:
             raise UsageError(f"group {name!r} has no elements")
         grids = {element.grid for element in unique}
@@ -180,6 +179,18 @@ class Group:
         self.name = name
         self.grid = unique[0].grid
         self.elements = tuple(unique)
+
+    @classmethod
+    def _closed(cls, name: str, elements: Iterable[Isometry]) -> Group:
+        """The group of ``elements``, which the caller builds closed (a grid's own
+        isometries and their subgroups): the check of every product, n squared
+        compositions, is left out, as the grids are made when excover's tiling package is
+        imported (the tests check their closure)."""
+        group = cls.__new__(cls)
+        group.elements = tuple(dict.fromkeys(elements))
+        group.name = name
+        group.grid = group.elements[0].grid
+        return group
 
     def __iter__(self) -> Iterator[Isometry]:
         return iter(self.elements)
@@ -211,15 +222,18 @@ Map = tuple[Matrix, tuple[int, ...]]
 
 
 def _compose(g: Map, h: Map) -> Map:
-    """The affine map ``g`` after ``h``."""
-    a = np.array(g[0], dtype=np.int64)
-    matrix = _matrix(a @ np.array(h[0], dtype=np.int64))
-    offset = tuple(int(v) for v in a @ np.array(h[1], dtype=np.int64) + np.array(g[1]))
+    """The affine map ``g`` after ``h`` (in plain integers: on matrices of 2 to 4 rows,
+    numpy's set-up costs more than the arithmetic)."""
+    (a, s), (b, t) = g, h
+    columns = list(zip(*b, strict=True))
+    matrix = tuple(
+        tuple(sum(x * y for x, y in zip(row, column, strict=True)) for column in columns)
+        for row in a
+    )
+    offset = tuple(
+        sum(x * y for x, y in zip(row, t, strict=True)) + v for row, v in zip(a, s, strict=True)
+    )
     return matrix, offset
-
-
-def _matrix(array: npt.NDArray[np.int64]) -> Matrix:
-    return tuple(tuple(int(v) for v in row) for row in array)
 
 
 def _identity_matrix(size: int) -> Matrix:
@@ -248,9 +262,11 @@ class Grid:
         self._by_map: dict[tuple[Matrix, tuple[int, ...]], Isometry] = {}
         for matrix, offset in maps:
             self._by_map[matrix, offset] = Isometry(name, matrix, offset, namer(matrix, offset))
-        self.isometries = Group("all", self._by_map.values())
-        self.rotations = Group("rotations", [g for g in self.isometries if g.determinant == 1])
-        self.trivial = Group("none", [g for g in self.isometries if g.is_identity()])
+        self.isometries = Group._closed("all", self._by_map.values())
+        self.rotations = Group._closed(
+            "rotations", [g for g in self.isometries if g.determinant == 1]
+        )
+        self.trivial = Group._closed("none", [g for g in self.isometries if g.is_identity()])
 
     def isometry(self, matrix: Matrix, offset: tuple[int, ...]) -> Isometry:
         """The isometry of this grid with this matrix and offset."""
