@@ -35,8 +35,11 @@ PENTO = str(ROOT / "examples" / "pento6x10.dlx")
 EMPTY9 = str(ROOT / "examples" / "sudoku" / "empty9.txt")
 #: The limit of the runs, in seconds.
 LIMIT = 0.3
-#: How long past the limit a run may take to stop and print (a loaded 2-core machine).
-SLACK = 3.0
+#: How long past the limit a run may take to stop and print: on a 2-core machine under a
+#: load of 6 or more (a second suite beside this one) a stop took 4.1 s where 3 s were
+#: allowed. Every run here would go on for hours unstopped, so 10 s still tells a limit
+#: honoured from one ignored.
+SLACK = 10.0
 #: A hard 9x9 puzzle; with the diagonal rule it has no solution, which a search proves.
 HARD9 = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
 
