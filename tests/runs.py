@@ -31,29 +31,32 @@ def ended(process: subprocess.Popen[str], seconds: float) -> tuple[str, str]:
         pytest.fail(f"the run did not end within {seconds} s")
 
 
-def imported_by(argv: list[str]) -> set[str]:
-    """The modules loaded by a run of ``excover ARGV`` (``main(argv)`` in a fresh
-    interpreter), which must end with status 0. The interpreter starts with ``-S``, no
-    site: what an environment's .pth files import (some import pathlib, re or typing)
-    would hide excover's own imports; this interpreter's path finds excover instead."""
-    code = (  # the probe itself imports nothing (json would hide a run's import of it)
-        "import sys\n"
-        "from excover.main import main\n"
-        f"status = main({argv!r})\n"
-        "print(repr([status, sorted(sys.modules)]), file=sys.stderr)\n"
-    )
+def modules_after(code: str) -> set[str]:
+    """The modules loaded by a fresh interpreter that runs ``code``, which must succeed.
+    The interpreter starts with ``-S``, no site: what an environment's .pth files import
+    (some import pathlib, re or typing) would hide excover's own imports; this
+    interpreter's path finds excover instead. The probe itself imports nothing but sys
+    (json would hide a run's import of it)."""
+    probe = f"import sys\n{code}\nprint(repr(sorted(sys.modules)), file=sys.stderr)\n"
     path = os.pathsep.join(entry for entry in sys.path if entry)
     done = subprocess.run(
-        [sys.executable, "-S", "-c", code],
+        [sys.executable, "-S", "-c", probe],
         capture_output=True,
         text=True,
-        check=True,
         timeout=60,
         env={**os.environ, "PYTHONPATH": path},
     )
-    status, modules = ast.literal_eval(done.stderr.strip().splitlines()[-1])
-    assert status == 0, done.stderr
+    assert done.returncode == 0, done.stderr
+    modules: list[str] = ast.literal_eval(done.stderr.strip().splitlines()[-1])
     return set(modules)
+
+
+def imported_by(argv: list[str]) -> set[str]:
+    """The modules loaded by a run of ``excover ARGV`` (``main(argv)`` in a fresh
+    interpreter, see :func:`modules_after`), which must end with status 0."""
+    return modules_after(
+        f"from excover.main import main\nstatus = main({argv!r})\nassert status == 0, status"
+    )
 
 
 def cpu_seconds(pid: int) -> float | None:

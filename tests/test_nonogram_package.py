@@ -5,35 +5,17 @@
 from __future__ import annotations
 
 import ast
-import os
-import subprocess
-import sys
 from pathlib import Path
 from types import ModuleType
 
 import pytest
+from runs import modules_after
 
 import excover.nonogram
 import excover.puzzles
 from excover.nonogram import api
 
 PACKAGE = Path(excover.nonogram.__file__).parent
-
-
-def _modules_after(code: str) -> set[str]:
-    """The modules loaded by a fresh interpreter that runs ``code``."""
-    probe = f"import sys\n{code}\nprint(repr(sorted(sys.modules)))\n"
-    path = os.pathsep.join(entry for entry in sys.path if entry)
-    done = subprocess.run(
-        [sys.executable, "-S", "-c", probe],
-        capture_output=True,
-        text=True,
-        check=True,
-        timeout=60,
-        env={**os.environ, "PYTHONPATH": path},
-    )
-    modules: list[str] = ast.literal_eval(done.stdout.strip().splitlines()[-1])
-    return set(modules)
 
 
 def test_the_package_offers_every_name_of_its_api() -> None:
@@ -68,7 +50,7 @@ def test_no_nonogram_module_imports_the_puzzles_package() -> None:
                 continue
             assert not any(n.startswith("excover.puzzles") for n in names), (path, names)
     # and at run time: the whole API, used, loads nothing of excover.puzzles
-    modules = _modules_after(
+    modules = modules_after(
         "from excover import nonogram\n"
         "[getattr(nonogram, name) for name in nonogram.__all__]\n"
         "assert nonogram.classify([[1]], [[1]]) == 'unique'"
@@ -78,6 +60,6 @@ def test_no_nonogram_module_imports_the_puzzles_package() -> None:
 
 
 def test_building_the_parser_loads_no_nonogram_solver() -> None:
-    modules = _modules_after("from excover.main import build_parser\nbuild_parser()")
+    modules = modules_after("from excover.main import build_parser\nbuild_parser()")
     assert "excover.nonogram.cli" in modules  # the command is registered from the package
     assert not modules & {"excover.nonogram.api", "excover.nonogram._core"}
