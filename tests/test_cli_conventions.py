@@ -575,6 +575,9 @@ def test_the_lazy_names_of_excover_are_the_real_ones() -> None:
     )
     with pytest.raises(AttributeError):
         _ = excover.NoSuchName
+    listed = dir(excover)  # the public names, loaded or not, each once
+    assert set(excover.__all__) <= set(listed)
+    assert len(listed) == len(set(listed))
 
 
 def _command_order(parser: argparse.ArgumentParser) -> list[str]:

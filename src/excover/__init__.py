@@ -30,7 +30,7 @@ from excover.errors import (
     SymmetryError,
     UsageError,
 )
-from excover.lazy import lazy_getattr
+from excover.lazy import lazy_dir, lazy_getattr
 
 TYPE_CHECKING = False  # typing is for type checkers: a run need not import it
 if TYPE_CHECKING:
@@ -70,7 +70,4 @@ _LAZY = {
 }
 
 __getattr__ = lazy_getattr(__name__, _LAZY, globals())
-
-
-def __dir__() -> list[str]:
-    return sorted([*globals(), *_LAZY])
+__dir__ = lazy_dir(_LAZY, globals())

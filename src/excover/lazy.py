@@ -4,7 +4,7 @@
 names in a table (the name, and the module it lives in) and import that module only when
 the name is first asked for, so that ``import excover`` and the command's start-up do
 not pay for what a run does not use. :func:`lazy_getattr` makes the package's module
-``__getattr__`` from that table.
+``__getattr__`` from that table, and :func:`lazy_dir` its ``__dir__``.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
     from typing import Any
 
-__all__ = ["lazy_getattr"]
+__all__ = ["lazy_dir", "lazy_getattr"]
 
 
 def lazy_getattr(
@@ -36,3 +36,13 @@ def lazy_getattr(
         return value
 
     return __getattr__
+
+
+def lazy_dir(table: Mapping[str, str], namespace: dict[str, Any]) -> Callable[[], list[str]]:
+    """The module ``__dir__`` of a package whose ``namespace`` (its ``globals()``) holds the
+    names imported so far: those and the names of ``table``, sorted."""
+
+    def __dir__() -> list[str]:
+        return sorted({*namespace, *table})
+
+    return __dir__

@@ -53,6 +53,7 @@ import json
 import secrets
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
+from dataclasses import dataclass, field
 from importlib import resources
 from typing import Any
 from urllib.parse import parse_qs
@@ -184,35 +185,28 @@ async def _json(request: Request) -> Any:
         raise HTTPException(400, "the body is nested too deeply to be a design") from None
 
 
+@dataclass(eq=False, repr=False)
 class Studio:
-    """The state of one studio run: its token, the design it opened, its runs."""
+    """The state of one studio run: its token, the design it opened, its runs (compared
+    by identity; no repr, which would show the token)."""
 
-    def __init__(
-        self,
-        token: str,
-        initial: Design | None,
-        name: str | None,
-        checkpoints: str | None,
-        checkpoint_above: float,
-        limits: Limits,
-    ) -> None:
-        self.token = token
-        self.initial = initial
-        self.name = name
-        self.checkpoints = checkpoints
-        self.checkpoint_above = checkpoint_above
-        self.limits = limits
-        self.jobs: dict[str, Job] = {}
-        self.listings: dict[str, Listing] = {}
-        #: The children of the imports going on, and the imports that want one.
-        self.imports: set[Child] = set()
-        self.importers = 0
-        self._import_turn: asyncio.Lock | None = None
-        #: The disassemblies going on, and their children.
-        self.disassembling = 0
-        self.disassemblies: set[Child] = set()
-        #: Set by :meth:`stop`: the server shuts down.
-        self.stopping = False
+    token: str
+    initial: Design | None
+    name: str | None
+    checkpoints: str | None
+    checkpoint_above: float
+    limits: Limits
+    jobs: dict[str, Job] = field(default_factory=dict, init=False)
+    listings: dict[str, Listing] = field(default_factory=dict, init=False)
+    #: The children of the imports going on, and the imports that want one.
+    imports: set[Child] = field(default_factory=set, init=False)
+    importers: int = field(default=0, init=False)
+    _import_turn: asyncio.Lock | None = field(default=None, init=False)
+    #: The disassemblies going on, and their children.
+    disassembling: int = field(default=0, init=False)
+    disassemblies: set[Child] = field(default_factory=set, init=False)
+    #: Set by :meth:`stop`: the server shuts down.
+    stopping: bool = field(default=False, init=False)
 
     async def page(self, request: Request) -> Response:
         html = resources.files("excover.studio").joinpath("static/index.html").read_text("utf-8")

@@ -236,22 +236,23 @@ def make_unique(
     return work.report
 
 
+@dataclass(eq=False)
 class _Work:
     """The state of one :func:`make_unique`: the report, filled in as it goes (a timeout
     leaves what was proved)."""
 
-    def __init__(
-        self, tiling: Tiling, limit: int, deadline: float | None, max_proposals: int | None
-    ) -> None:
-        self.tiling = tiling
-        self.limit = limit
-        self.deadline = deadline
-        self.max_proposals = max_proposals
-        self.report = Uniqueness(tiling)
-        #: The original tiling's options by tile name and cell numbers, and the numbers
-        #: of its cells (made when first needed, by :meth:`_original`).
-        self._options: dict[tuple[str, tuple[int, ...]], int] | None = None
-        self._numbers: dict[Cell, int] = {}
+    tiling: Tiling
+    limit: int
+    deadline: float | None
+    max_proposals: int | None
+    report: Uniqueness = field(init=False)
+    #: The original tiling's options by tile name and cell numbers, and the numbers of
+    #: its cells (made when first needed, by :meth:`_original`).
+    _options: dict[tuple[str, tuple[int, ...]], int] | None = field(default=None, init=False)
+    _numbers: dict[Cell, int] = field(default_factory=dict, init=False)
+
+    def __post_init__(self) -> None:
+        self.report = Uniqueness(self.tiling)
 
     def run(self, place: bool, remove: bool, max_pieces: int, max_cells: int) -> None:
         tiling, report = self.tiling, self.report
