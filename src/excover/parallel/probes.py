@@ -54,9 +54,6 @@ EXACT_SECONDS = 0.25
 #: within this many times the time the estimate took and the nodes it estimated
 #: (:func:`_count_if_cheap`).
 COUNT_SLACK = 2.0
-#: A count projected (from the engine's speed in the first search) to take over this
-#: many times the estimate's time is not tried.
-COUNT_HOPE = 10.0
 #: Probes per stratum (see :func:`top_of_tree`): the top of the tree has at most
 #: ``samples // PER_STRATUM`` nodes at the depth where the strata are taken.
 PER_STRATUM = 8
@@ -375,7 +372,7 @@ def estimate(
     solutions_parts = [[s.solutions for s in found[number]] for number in unknown]
     nodes_error, solutions_error = _error(nodes_parts), _error(solutions_parts)
     if math.isinf(nodes_error) and math.isinf(solutions_error):
-        counted_now = _count_if_cheap(problem, as_float(nodes), as_float(updates) / speed, started)
+        counted_now = _count_if_cheap(problem, as_float(nodes), started)
         if counted_now is not None:
             return counted_now if timed else replace(counted_now, seconds=None)
     seconds = as_float(updates) / speed if timed else None
@@ -394,18 +391,14 @@ def estimate(
     )
 
 
-def _count_if_cheap(
-    problem: Problem, nodes: float, seconds: float, started: float
-) -> Estimate | None:
+def _count_if_cheap(problem: Problem, nodes: float, started: float) -> Estimate | None:
     """The exact figures, when the samples cannot measure their error (they all agreed)
     and a count ends within :data:`COUNT_SLACK` times the time the estimate has taken
-    since ``started`` and the ``nodes`` they estimate; None when it does not end so, or
-    is projected (from the engine's speed: ``seconds``) to take over :data:`COUNT_HOPE`
-    times that long. The projection only spares a count that has no chance: the speed
-    comes from a short search, which a busy machine slows many times over, so it is no
-    measure of a count that takes about as long as the estimate."""
+    since ``started`` and the ``nodes`` they estimate; None when it does not. The count
+    is tried whatever the engine's speed projects: that speed comes from a short
+    search, which a busy machine slows many times over."""
     spent = time.perf_counter() - started
-    if not seconds <= COUNT_HOPE * spent or not nodes < math.inf:
+    if not nodes < math.inf:
         return None
     budget = int(COUNT_SLACK * nodes) + EXACT_NODES
     search = Search(problem, max_nodes=budget, timeout=max(COUNT_SLACK * spent, EXACT_SECONDS))
