@@ -7,9 +7,12 @@ estimate's exact search (100,000 nodes), so the figures are estimated. For each 
 the script counts the solutions and the search nodes of the engine that would count it
 (``Search(problem)``: the tree the estimate is of), then estimates with the default
 samples and each ``--seeds`` seed, and prints the estimates, their ranges (three
-standard errors on each side: ``Estimate.interval``), whether they hold the truth, and
-the time of one estimate. A range that is not promised (an infinite error: the samples
-could not measure it) counts as not holding.
+standard errors on each side: ``Estimate.interval``, widened by Student's t at the
+estimate's degrees of freedom), whether they hold the truth, and the time of one
+estimate; then, seed by seed, how many hold by kind of problem and the median width of
+the ranges of the solutions relative to the estimate (0 when exact, infinite for no
+range). A range that is not promised (an infinite error: the samples could not measure
+it) counts as not holding.
 
 The 20 plain problems: queens, Langford pairs, domino and polyomino tilings, Knuth's
 pentomino and Scott files, random exact covers. The 20 others: polyomino tilings whose
@@ -25,7 +28,9 @@ NAME ...]``.
 from __future__ import annotations
 
 import argparse
+import math
 import random
+import statistics
 import sys
 import time
 from collections.abc import Callable
@@ -259,6 +264,8 @@ def main() -> None:
     print("|---|---|--:|--:|--:|--:|--:|:-:|--:|")
     runs = both = solutions_held = nodes_held = 0
     by_kind: dict[str, list[int]] = {}
+    by_seed: dict[int, dict[str, list[int]]] = {seed: {} for seed in args.seeds}
+    widths: dict[int, list[float]] = {seed: [] for seed in args.seeds}
     for name in names:
         kind, build = PROBLEMS[name]
         problem = build()
@@ -275,10 +282,11 @@ def main() -> None:
             solutions_held += good_solutions
             nodes_held += good_nodes
             both += good_solutions and good_nodes
-            tally = by_kind.setdefault(kind, [0, 0])
-            tally[0] += good_solutions and good_nodes
-            tally[1] += 1
+            for tally in (by_kind.setdefault(kind, [0, 0]), by_seed[seed].setdefault(kind, [0, 0])):
+                tally[0] += good_solutions and good_nodes
+                tally[1] += 1
             low, high = guess.interval("solutions")
+            widths[seed].append(width(guess.solutions, low, high))
             node_low, node_high = guess.interval("nodes")
             mark = {(True, True): "yes", (True, False): "solutions", (False, True): "nodes"}
             print(
@@ -294,6 +302,22 @@ def main() -> None:
     for kind, (held, total) in sorted(by_kind.items()):
         print(f"kind {kind}: both ranges hold in {held}/{total}")
     print(f"both ranges hold the truth: {both}/{runs}")
+    print()
+    kinds = sorted(by_kind)
+    print(f"| seed | both ranges hold | {' | '.join(kinds)} | median width of the range |")
+    print(f"|---|--:|{'--:|' * len(kinds)}--:|")
+    for seed, tallies in by_seed.items():
+        held = sum(tally[0] for tally in tallies.values())
+        total = sum(tally[1] for tally in tallies.values())
+        cells = " | ".join("{}/{}".format(*tallies.get(kind, [0, 0])) for kind in kinds)
+        print(f"| {seed} | {held}/{total} | {cells} | {statistics.median(widths[seed]):.2f} |")
+
+
+def width(value: float, low: float, high: float) -> float:
+    """The width of the range ``low..high`` relative to the estimate ``value``."""
+    if high == math.inf:
+        return math.inf
+    return (high - low) / value if value else 0.0
 
 
 if __name__ == "__main__":

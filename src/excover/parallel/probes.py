@@ -35,16 +35,24 @@ from excover.parallel.sampling import Memo, Sample, count_below, sample
 from excover.parallel.tree import Layout, State
 from excover.problem import Problem
 
-__all__ = ["Estimate", "Probe", "choose_cutoff", "estimate", "probe", "quick_nodes"]
+__all__ = [
+    "Estimate",
+    "Probe",
+    "choose_cutoff",
+    "effective_df",
+    "estimate",
+    "probe",
+    "quick_nodes",
+]
 
 #: Probes of an estimate, by default.
 SAMPLES = 1000
 #: Search nodes (and seconds) of the exact count an estimate tries first.
 EXACT_NODES = 100_000
 EXACT_SECONDS = 0.25
-#: When the samples cannot measure their error, the tree is counted if that is
-#: projected to take no longer than the estimate took: within this many times that
-#: time and the nodes estimated (:func:`_count_if_cheap`).
+#: When the samples cannot measure their error, the tree is counted if that ends
+#: within this many times the time the estimate took and the nodes it estimated
+#: (:func:`_count_if_cheap`).
 COUNT_SLACK = 2.0
 #: Probes per stratum (see :func:`top_of_tree`): the top of the tree has at most
 #: ``samples // PER_STRATUM`` nodes at the depth where the strata are taken.
@@ -63,6 +71,9 @@ SPREAD = 3.0
 CONFIDENCE = math.erf(SPREAD / math.sqrt(2))
 #: Degrees of freedom from which Student's t is taken as the normal.
 NORMAL_DF = 1000
+#: The fewest degrees of freedom :func:`effective_df` gives for the samples' heavy tails
+#: (unless the strata have fewer samples): 5.5 standard errors on each side.
+FEWEST_DF = 5
 
 
 @dataclass(frozen=True)
@@ -172,7 +183,9 @@ class Estimate:
     ``cutoff`` is the depth below which each probe counted its subtree in full (None:
     plain probes, or an exact search). ``seconds`` is the estimated time of a plain
     dancing-links count, from ``updates`` and the engine's speed measured on this
-    problem (None when not asked for).
+    problem (None when not asked for). ``df`` is the degrees of freedom of the errors
+    (:func:`effective_df`: fewer when a few large samples carry the estimates), which
+    widen the ranges (None: exact, or no random stratum).
     """
 
     nodes: float
@@ -211,9 +224,8 @@ def spread(df: int) -> float:
     :data:`SPREAD` standard errors of a normal) when the variance is estimated with
     ``df`` degrees of freedom: Student's t quantile, found by bisection on its
     distribution (:func:`_t_within`). An estimate's variance adds up those of its strata,
-    each from its own few samples: it is then most often too small where the samples are
-    heavy-tailed, and the fewest samples of a stratum less one is the safe count of its
-    degrees of freedom (Satterthwaite's lower bound)."""
+    each from its own few samples, most often too small where the samples are
+    heavy-tailed: :func:`effective_df` counts its degrees of freedom."""
     if df >= NORMAL_DF:
         return SPREAD
     df = max(df, 1)
@@ -360,11 +372,11 @@ def estimate(
     solutions_parts = [[s.solutions for s in found[number]] for number in unknown]
     nodes_error, solutions_error = _error(nodes_parts), _error(solutions_parts)
     if math.isinf(nodes_error) and math.isinf(solutions_error):
-        counted_now = _count_if_cheap(problem, as_float(nodes), as_float(updates) / speed, started)
+        counted_now = _count_if_cheap(problem, as_float(nodes), started)
         if counted_now is not None:
             return counted_now if timed else replace(counted_now, seconds=None)
     seconds = as_float(updates) / speed if timed else None
-    fewest = min((len(found[number]) for number in unknown), default=0)
+    df = min(effective_df(nodes_parts), effective_df(solutions_parts)) if unknown else None
     return Estimate(
         as_float(nodes),
         as_float(solutions),
@@ -375,19 +387,18 @@ def estimate(
         solutions_error,
         False,
         cutoff,
-        fewest - 1 if fewest else None,
+        df,
     )
 
 
-def _count_if_cheap(
-    problem: Problem, nodes: float, seconds: float, started: float
-) -> Estimate | None:
+def _count_if_cheap(problem: Problem, nodes: float, started: float) -> Estimate | None:
     """The exact figures, when the samples cannot measure their error (they all agreed)
-    and a count of the ``nodes`` they estimate, projected to take ``seconds``, costs no
-    more than the estimate has taken since ``started``: a count within that time (and
-    :data:`COUNT_SLACK` times the nodes); None when it is dearer or does not end so."""
+    and a count ends within :data:`COUNT_SLACK` times the time the estimate has taken
+    since ``started`` and the ``nodes`` they estimate; None when it does not. The count
+    is tried whatever the engine's speed projects: that speed comes from a short
+    search, which a busy machine slows many times over."""
     spent = time.perf_counter() - started
-    if not seconds <= spent or not nodes < math.inf:
+    if not nodes < math.inf:
         return None
     budget = int(COUNT_SLACK * nodes) + EXACT_NODES
     search = Search(problem, max_nodes=budget, timeout=max(COUNT_SLACK * spent, EXACT_SECONDS))
@@ -422,6 +433,39 @@ def _error(parts: list[list[int]]) -> float:
     if any(len(values) < 2 for values in parts) or all(len(set(values)) == 1 for values in parts):
         return math.inf
     return _root(sum((_mean_and_variance(values)[1] for values in parts), Fraction(0)))
+
+
+def effective_df(parts: list[list[int]]) -> int:
+    """The degrees of freedom of the variance of a sum of the means of ``parts`` (the
+    samples of the random strata, at least one), for :func:`spread`.
+
+    Welch and Satterthwaite's: ``V**2 / sum(v_h**2 / d_h)``, where ``V`` is the sum of the
+    variances ``v_h`` of the strata's means and ``d_h`` the degrees of freedom of each,
+    its *effective* samples less one: ``(sum x)**2 / sum x**2`` of its samples ``x``.
+    That is the number of its samples when they are alike, and the number of those that
+    carry the mean when a few large ones do (a heavy tail, whose spread the few samples
+    measure badly): then the range widens. It is at most the fewest samples of a
+    stratum less one (the bound for a normal spread in each) and at least
+    :data:`FEWEST_DF` below that (fewer degrees give ranges too wide to say anything:
+    t has 236 standard errors on each side with one)."""
+    most = min(len(values) for values in parts) - 1
+    total = Fraction(0)
+    weighted = Fraction(0)
+    for values in parts:
+        n = len(values)
+        if n < 2:
+            continue
+        variance = _mean_and_variance(values)[1]
+        if not variance:
+            continue
+        size = sum(values)
+        squares = sum(value * value for value in values)
+        effective = min(Fraction(size * size, squares), Fraction(n)) if squares else Fraction(n)
+        total += variance
+        weighted += variance * variance / max(effective - 1, Fraction(1))
+    if not weighted:
+        return max(most, 1)
+    return max(min(int(total * total / weighted), most), min(FEWEST_DF, most), 1)
 
 
 def top_of_tree(root: State, most: int) -> tuple[list[State], int, int]:
