@@ -209,9 +209,10 @@ def _breaks_by_default(problem: ExactCover, args: argparse.Namespace) -> bool:
 _ESTIMATE = f"""\
 Estimate the search of an exact cover problem before running it: the number of
 solutions, of search nodes and of updates of a dancing-links count, and its time, each
-with a range (the confidence of three standard errors of a normal, by Student's t on the
-fewest samples of a stratum), or "no range" when the random samples cannot measure their
-error (they all agreed, on a tree too big to count in the estimate's time). A tree small
+with a range (the confidence of three standard errors of a normal, by Student's t with
+the degrees of freedom of the strata's effective samples: wider where a few large samples
+carry the estimate), or "no range" when the random samples cannot measure their error
+(they all agreed, on a tree too big to count in twice the estimate's time). A tree small
 enough is searched in full and the figures are exact; otherwise random samples go down
 the tree of the engine that would count (stratified at its top, one path per number of
 items closed by Algorithm M's null branch), and count in full the small subtrees they
