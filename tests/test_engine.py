@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 import threading
 import time
+from itertools import pairwise
 from pathlib import Path
 from typing import Literal
 
@@ -361,7 +362,7 @@ def table_rows(table: tuple[NDArray[np.int64], NDArray[np.int64]]) -> list[list[
     """The solutions of :meth:`Search.solution_table` as lists of option indices."""
     options, starts = table
     bounds = starts.tolist()
-    return [options[a:b].tolist() for a, b in zip(bounds, bounds[1:], strict=False)]
+    return [options[a:b].tolist() for a, b in pairwise(bounds)]
 
 
 @settings(max_examples=examples(60))
