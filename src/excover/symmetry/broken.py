@@ -115,7 +115,7 @@ from excover.symmetry.chain import Perm
 from excover.symmetry.extensions import Extensions
 from excover.symmetry.fixed import elements_of
 from excover.symmetry.group import Group
-from excover.symmetry.partials import Orbit, Partials, choose_base
+from excover.symmetry.partials import Orbit, Partials, find_base
 from excover.symmetry.runs import Runs
 from excover.symmetry.smallest import OrderedChain
 from excover.symmetry.split import split_orbits
@@ -174,11 +174,11 @@ class BrokenSearch:
         self._runs = Runs(method, options, self.deadline, self.workers)
         self._arrays = OptionArrays(problem)
         self._generators = [g.options.tolist() for g in group.generators]
-        self.base = choose_base(self._arrays, group) if group.moves_options() else None
+        self.base: list[int] | None = None
         self._partials: Partials | None = None
         self.orbits: list[Orbit] | None = None
-        if self.base is not None:
-            self._partials = Partials.find(problem, self._arrays, self.base, group)
+        if group.moves_options():
+            self.base, self._partials = find_base(problem, self._arrays, group)
             if self._partials is not None:
                 self._runs.nodes += self._partials.searched
                 self.orbits = self._partials.orbits
