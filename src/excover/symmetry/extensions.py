@@ -166,9 +166,10 @@ class Extensions:
 
     def _parts(self, orbits: list[Orbit]) -> list[list[Orbit]]:
         """``orbits`` in parts of at most :data:`ROOT_OPTIONS` for the dancing-links
-        searches (whose root walks the whole merged problem for each representative),
-        in one part for the other methods."""
-        if not self.runs.traits.searches:
+        searches in this process (whose root walks the whole merged problem for each
+        representative), in one part for the other methods and on workers (which deal
+        the orbits out to parts of their own, :meth:`count_merged`)."""
+        if not self.runs.traits.searches or self.runs.workers is not None:
             return [orbits]
         return [orbits[k : k + ROOT_OPTIONS] for k in range(0, len(orbits), ROOT_OPTIONS)]
 
