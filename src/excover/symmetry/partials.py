@@ -161,7 +161,7 @@ class Partials:
         sizes = np.diff(starts)
         firsts: list[Perm] = []
         found: list[tuple[Perm, Perm]] = []
-        for size in np.unique(sizes).tolist():
+        for size in np.flatnonzero(np.bincount(sizes)).tolist():  # np.unique loads numpy.ma
             numbers = np.flatnonzero(sizes == size)
             rows = np.sort(options[starts[numbers][:, None] + np.arange(size)], axis=1)
             self.rows[size] = rows
