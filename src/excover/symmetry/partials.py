@@ -17,10 +17,21 @@ from excover.symmetry.chain import Perm
 from excover.symmetry.graph import PartialGraph
 from excover.symmetry.group import Group
 
-__all__ = ["MAX_PARTIALS", "Orbit", "Partials", "choose_base", "find_base", "first_branch_base"]
+__all__ = [
+    "MAX_PARTIALS",
+    "MAX_ROOT_PARTIALS",
+    "Orbit",
+    "Partials",
+    "choose_base",
+    "find_base",
+    "first_branch_base",
+]
 
 #: The most partial solutions listed for a base; past this, the plain search is used.
 MAX_PARTIALS = 1_000_000
+#: The most listed for the orbit of the root's item (:func:`first_branch_base`), whose
+#: search is probed first: the corners of the 10 x 10 square of A360498 have 1,679,360.
+MAX_ROOT_PARTIALS = 4_000_000
 
 
 @dataclass(frozen=True)
@@ -77,15 +88,20 @@ def find_base(
 ) -> tuple[list[int] | None, Partials | None]:
     """The base of the symmetry-broken search and its partial solutions (None when
     there are more than :data:`MAX_PARTIALS`): the orbit of the root's item
-    (:func:`first_branch_base`) when the plain search is larger than its partial
-    solutions are many (a probe of that many nodes does not finish it: listing them
-    then costs little beside the search), else :func:`choose_base`'s."""
+    (:func:`first_branch_base`) when it has at most :data:`MAX_ROOT_PARTIALS` partial
+    solutions and the plain search is larger than they are many (a probe of that many
+    nodes does not finish it: listing them then costs little beside the search), or
+    when :func:`choose_base` chooses it too and it has at most :data:`MAX_PARTIALS`;
+    else :func:`choose_base`'s."""
     base = choose_base(arrays, group)
     first = first_branch_base(arrays, group)
-    if first is not None and first != base:
-        found = Partials.count(problem, arrays, first)
-        if found <= MAX_PARTIALS and not Search(problem).count_until(max(found, 1)):
-            return first, Partials.find(problem, arrays, first, group)
+    if first is not None:
+        found = Partials.count(problem, arrays, first, MAX_ROOT_PARTIALS)
+        chosen = first == base and found <= MAX_PARTIALS  # listed without a probe
+        if found <= MAX_ROOT_PARTIALS and (
+            chosen or not Search(problem).count_until(max(found, 1))
+        ):
+            return first, Partials.find(problem, arrays, first, group, MAX_ROOT_PARTIALS)
     if base is None:
         return None, None
     return base, Partials.find(problem, arrays, base, group)
@@ -116,28 +132,35 @@ class Partials:
         self.orbits = self._orbits(*listed, [g.options for g in group.generators])
 
     @classmethod
-    def count(cls, problem: Problem, arrays: OptionArrays, base: list[int]) -> int:
-        """The number of partial solutions on ``base``, counted up to
-        :data:`MAX_PARTIALS` + 1 (more is not told apart)."""
+    def count(
+        cls, problem: Problem, arrays: OptionArrays, base: list[int], cap: int = MAX_PARTIALS
+    ) -> int:
+        """The number of partial solutions on ``base``, counted up to ``cap`` + 1 (more
+        is not told apart)."""
         touching = arrays.options_covering(base)
         if _single(arrays, base):
-            return min(len(touching), MAX_PARTIALS + 1)
+            return min(len(touching), cap + 1)
         restricted = _restricted(problem, arrays, base, touching)
-        return Search(restricted, max_solutions=MAX_PARTIALS + 1).count()
+        return Search(restricted, max_solutions=cap + 1).count()
 
     @classmethod
     def find(
-        cls, problem: Problem, arrays: OptionArrays, base: list[int], group: Group
+        cls,
+        problem: Problem,
+        arrays: OptionArrays,
+        base: list[int],
+        group: Group,
+        cap: int = MAX_PARTIALS,
     ) -> Partials | None:
         """Every partial solution on ``base`` (sorted option tuples, in the engine's
         order) and their orbits under ``group``; None when there are more than
-        :data:`MAX_PARTIALS`."""
+        ``cap``."""
         touching = arrays.options_covering(base)
         lo, hi = arrays.lo, arrays.hi
         if _single(arrays, base):
             # One item covered once: each of its options alone is a partial solution, and
             # the search of the restricted problem would list them so, in input order.
-            if len(touching) > MAX_PARTIALS:
+            if len(touching) > cap:
                 return None
             return cls(base, touching, (touching, np.arange(len(touching) + 1)), 0, group)
         restricted = _restricted(problem, arrays, base, touching)
@@ -145,10 +168,8 @@ class Partials:
         # them (each covered once: one option each): listing them all only to give up
         # would cost more than the count.
         once = all(lo[i] == 1 == hi[i] for i in base)
-        bound = math.prod(int(arrays.degree[i]) for i in base) if once else MAX_PARTIALS + 1
-        if bound > MAX_PARTIALS and (
-            Search(restricted, max_solutions=MAX_PARTIALS + 1).count() > MAX_PARTIALS
-        ):
+        bound = math.prod(int(arrays.degree[i]) for i in base) if once else cap + 1
+        if bound > cap and Search(restricted, max_solutions=cap + 1).count() > cap:
             return None
         search = Search(restricted)
         options, starts = search.solution_table()
