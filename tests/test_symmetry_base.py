@@ -18,7 +18,7 @@ import pytest
 from excover import ExactCover
 from excover.sequences import problem
 from excover.sequences.known import KNOWN
-from excover.symmetry import BrokenSearch, extensions
+from excover.symmetry import BrokenSearch, extensions, partials
 from excover.symmetry.arrays import OptionArrays
 from excover.symmetry.graph import PartialGraph
 from excover.symmetry.partials import Partials, choose_base, find_base, first_branch_base
@@ -145,3 +145,20 @@ def test_merged_problems_in_tiny_parts_count_as_one(
     assert search.count() == plain == search.counted
     assert BrokenSearch(cover, group).count_orbits() == classes
     assert BrokenSearch(cover, group, engine="dlx").count() == plain
+
+
+def test_the_root_orbit_has_a_bound_of_its_own(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The corners of the 5 x 5 square are listed past the bound of other bases (up to
+    ``MAX_ROOT_PARTIALS``), and not past their own: then the centre is the base."""
+    cover = problem("A360498", 5)
+    group = cover.symmetries()
+    arrays = OptionArrays(cover)
+    corners = first_branch_base(arrays, group)
+    assert corners is not None
+    found = Partials.count(cover, arrays, corners)
+    monkeypatch.setattr(partials, "MAX_PARTIALS", found // 2)
+    base, listed = find_base(cover, arrays, group)
+    assert base == corners and listed is not None
+    assert sum(orbit.size for orbit in listed.orbits) == found
+    monkeypatch.setattr(partials, "MAX_ROOT_PARTIALS", found - 1)
+    assert names(cover, find_base(cover, arrays, group)[0]) == ["2,2"]

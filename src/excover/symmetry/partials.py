@@ -133,10 +133,11 @@ class Partials:
 
     @classmethod
     def count(
-        cls, problem: Problem, arrays: OptionArrays, base: list[int], cap: int = MAX_PARTIALS
+        cls, problem: Problem, arrays: OptionArrays, base: list[int], cap: int | None = None
     ) -> int:
         """The number of partial solutions on ``base``, counted up to ``cap`` + 1 (more
-        is not told apart)."""
+        is not told apart; :data:`MAX_PARTIALS` by default)."""
+        cap = MAX_PARTIALS if cap is None else cap
         touching = arrays.options_covering(base)
         if _single(arrays, base):
             return min(len(touching), cap + 1)
@@ -150,11 +151,12 @@ class Partials:
         arrays: OptionArrays,
         base: list[int],
         group: Group,
-        cap: int = MAX_PARTIALS,
+        cap: int | None = None,
     ) -> Partials | None:
         """Every partial solution on ``base`` (sorted option tuples, in the engine's
         order) and their orbits under ``group``; None when there are more than
-        ``cap``."""
+        ``cap`` (:data:`MAX_PARTIALS` by default)."""
+        cap = MAX_PARTIALS if cap is None else cap
         touching = arrays.options_covering(base)
         lo, hi = arrays.lo, arrays.hi
         if _single(arrays, base):
