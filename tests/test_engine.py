@@ -12,14 +12,17 @@ from __future__ import annotations
 import re
 import threading
 import time
+from itertools import pairwise
 from pathlib import Path
 from typing import Literal
 
+import numpy as np
 import pytest
 from budget import examples
 from builders import Instance, Kind, instances, langford, queens
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from numpy.typing import NDArray
 
 from excover import ExactCover, LimitReached, Search, UsageError
 from excover.engines import CompiledEngine, new_engine
@@ -350,6 +353,58 @@ def test_deadline_in_the_past_stops_with_timeout_and_resumes() -> None:
     assert status == TIMEOUT and 0 < run.updates < straight.updates
     assert run.run(True, -1, -1, 0.0) == DONE
     assert totals(run) == totals(straight)
+
+
+# --- listing in bulk -------------------------------------------------------------------
+
+
+def table_rows(table: tuple[NDArray[np.int64], NDArray[np.int64]]) -> list[list[int]]:
+    """The solutions of :meth:`Search.solution_table` as lists of option indices."""
+    options, starts = table
+    bounds = starts.tolist()
+    return [options[a:b].tolist() for a, b in pairwise(bounds)]
+
+
+@settings(max_examples=examples(60))
+@given(
+    st.sampled_from(KINDS).flatmap(lambda kind: instances(kind, max_options=8)),
+    st.sampled_from(["dlx", "bits", "cells"]),
+    st.integers(0, 4),
+)
+def test_the_solution_table_lists_what_solutions_lists(
+    instance: Instance, engine_name: str, taken: int
+) -> None:
+    """After any number of solutions taken one by one, the table holds the rest: the
+    solutions of ``solutions()``, in its order, each option in its place, with its
+    totals."""
+    problem = instance.build()
+    if engine_name == "cells" and instance.bounds != tuple([(1, 1)] * instance.n_primary):
+        engine_name = "dlx"  # dancing cells run no multiplicities
+    expected = list(Search(problem, engine=engine_name, seed=3).solutions())
+    search = Search(problem, engine=engine_name, seed=3)
+    first = list(search.solutions(limit=taken))
+    assert first + table_rows(search.solution_table()) == expected
+    assert search.stats.complete and search.stats.solutions == len(expected)
+    assert table_rows(search.solution_table()) == []  # nothing left
+
+
+def test_the_solution_table_keeps_the_limits() -> None:
+    """``max_solutions`` ends the table quietly; ``max_nodes`` and a deadline raise as
+    :meth:`Search.first` does, and the search goes on from there."""
+    every = list(Search(queens(6)).solutions())
+    assert table_rows(Search(queens(6), max_solutions=3).solution_table()) == every[:3]
+    limited = Search(queens(8), max_nodes=50)
+    with pytest.raises(LimitReached):
+        limited.solution_table()
+    assert limited.stats.stopped_by == "max_nodes"
+    late = Search(queens(6))
+    late.deadline = time.monotonic() - 1.0
+    with pytest.raises(LimitReached):
+        late.solution_table()
+    late.deadline = None
+    assert table_rows(late.solution_table()) == every
+    assert table_rows(Search(ExactCover(primary=["a"])).solution_table()) == []
+    assert table_rows(Search(ExactCover()).solution_table()) == [[]]
 
 
 # --- heuristics ------------------------------------------------------------------------

@@ -52,6 +52,9 @@ from excover.statistics import Stats
 if TYPE_CHECKING:
     from typing import Unpack
 
+    import numpy as np
+    from numpy.typing import NDArray
+
     from excover.problem import EngineInput, Problem, SearchOptions
 
 __all__ = [
@@ -416,15 +419,24 @@ class Search:
             raise
         finally:
             self._seconds += time.perf_counter() - started
+        self._check_stop(status)
+        return int(status)
+
+    def _check_stop(self, status: int) -> None:
+        """Note why the engine's call ended with ``status``, raising
+        :class:`~excover.LimitReached` for ``max_nodes`` and the time limits."""
         if status == MAX_SOLUTIONS:
             self._stopped_by = "max_solutions"
-        elif status == MAX_NODES and self.max_nodes is not None and engine.nodes >= self.max_nodes:
+        elif (
+            status == MAX_NODES
+            and self.max_nodes is not None
+            and self._engine.nodes >= self.max_nodes
+        ):
             self._stopped_by = "max_nodes"
             raise LimitReached("max_nodes", self.stats)
         elif status == TIMEOUT:
             self._stopped_by = "timeout"
             raise LimitReached("timeout", self.stats)
-        return int(status)
 
     def _engine_deadline(self) -> float:
         """The ``time.monotonic()`` value at which the engine's call must stop: the earlier
@@ -473,6 +485,44 @@ class Search:
                 return
             produced += 1
             yield solution
+
+    def solution_table(self) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
+        """Every remaining solution, listed to the end in one call: ``(options, starts)``,
+        the options of the ``k``-th solution being ``options[starts[k]:starts[k + 1]]``,
+        as :meth:`solutions` would give them (same solutions, order and option order).
+        The engine is resumed solution after solution without the per-call work of
+        :meth:`first` (its limits are read once), so that listing a million small
+        solutions costs about a second less than :meth:`solutions`. The limits apply as
+        in :meth:`first`: ``max_solutions`` ends the list quietly, ``max_nodes`` and the
+        time limits raise :class:`~excover.LimitReached` (the solutions of this call
+        are then lost; ``stats`` counts them)."""
+        import numpy as np
+
+        engine = self._engine
+        node_cap = _cap(self.max_nodes)
+        solution_cap = _cap(self.max_solutions)
+        found: list[int] = []
+        starts = [0]
+        status = SOLUTION
+        if not engine.finished:
+            if self.deadline is not None and time.monotonic() >= self.deadline:
+                self._stopped_by = "timeout"
+                raise LimitReached("timeout", self.stats)
+            deadline = self._engine_deadline()
+            started = time.perf_counter()
+            self._stopped_by = None
+            run, solution, extend, append = engine.run, engine.solution, found.extend, starts.append
+            try:
+                while (status := run(False, solution_cap, node_cap, deadline)) == SOLUTION:
+                    extend(solution())
+                    append(len(found))
+            except KeyboardInterrupt:
+                self._stopped_by = "interrupt"
+                raise
+            finally:
+                self._seconds += time.perf_counter() - started
+        self._check_stop(status)
+        return np.array(found, dtype=np.int64), np.array(starts, dtype=np.int64)
 
     def root_solutions(self) -> dict[int, int] | None:
         """The solutions found so far under each option of the ``branch_first`` item

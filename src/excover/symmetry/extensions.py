@@ -13,11 +13,17 @@ from excover.symmetry.chain import Perm
 from excover.symmetry.partials import Orbit, Partials
 from excover.symmetry.runs import Runs
 
-__all__ = ["PARTS_PER_WORKER", "Extensions"]
+__all__ = ["PARTS_PER_WORKER", "ROOT_OPTIONS", "Extensions"]
 
 #: The merged problems of a count on workers, per worker (see
 #: :meth:`Extensions.count_merged`): enough for the parts to even out.
 PARTS_PER_WORKER = 8
+
+#: The most representatives merged into one problem counted in this process: the
+#: engine's root filters and renumbers the whole problem's options for each of its
+#: options (see "Below the root" in :mod:`excover.engines._bits`), so one problem of
+#: all the representatives costs time in the square of their number.
+ROOT_OPTIONS = 1024
 
 
 class Extensions:
@@ -138,21 +144,34 @@ class Extensions:
 
     def count_weighted(self, orbits: list[Orbit]) -> int:
         """The solutions extending the representatives of ``orbits``, each weighted by
-        the size of its orbit: for each group of :meth:`alike`, from one run of the
-        engine on their merged problem when it keeps the counts under each
-        representative apart (:meth:`Runs.count_by_root`), else one run per orbit
-        size. The runs' solutions, each weighted, go to the runs'
-        :attr:`~excover.symmetry.runs.Runs.counted` as they are found."""
+        the size of its orbit: for each group of :meth:`alike`, part by part
+        (:meth:`_parts`), from one run of the engine on a part's
+        merged problem when it keeps the counts under each representative apart
+        (:meth:`Runs.count_by_root`), else one run per orbit size. The runs' solutions,
+        each weighted, go to the runs' :attr:`~excover.symmetry.runs.Runs.counted` as
+        they are found."""
         total = 0
         for group in self.alike(orbits):
-            weighted = self._count_by_root(group)
-            if weighted is None:
-                by_size: dict[int, list[Orbit]] = {}
-                for orbit in group:
-                    by_size.setdefault(orbit.size, []).append(orbit)
-                weighted = sum(size * self.count(alike, size) for size, alike in by_size.items())
-            total += weighted
+            for part in self._parts(group):
+                weighted = self._count_by_root(part)
+                if weighted is None:
+                    by_size: dict[int, list[Orbit]] = {}
+                    for orbit in part:
+                        by_size.setdefault(orbit.size, []).append(orbit)
+                    weighted = sum(
+                        size * self.count(alike, size) for size, alike in by_size.items()
+                    )
+                total += weighted
         return total
+
+    def _parts(self, orbits: list[Orbit]) -> list[list[Orbit]]:
+        """``orbits`` in parts of at most :data:`ROOT_OPTIONS` for the dancing-links
+        searches in this process (whose root walks the whole merged problem for each
+        representative), in one part for the other methods and on workers (which deal
+        the orbits out to parts of their own, :meth:`count_merged`)."""
+        if not self.runs.traits.searches or self.runs.workers is not None:
+            return [orbits]
+        return [orbits[k : k + ROOT_OPTIONS] for k in range(0, len(orbits), ROOT_OPTIONS)]
 
     def _count_by_root(self, orbits: list[Orbit]) -> int | None:
         """The weighted count of :meth:`count_weighted` from one run of the engine on the
@@ -177,19 +196,25 @@ class Extensions:
 
     def count_merged(self, orbits: list[Orbit], weight: int = 0) -> int:
         """The solutions extending the representatives of ``orbits`` (alike): one run
-        of the engine on their merged problem, whose root branches on the new item; on
+        of the engine on their merged problem, whose root branches on the new item (a
+        problem per :meth:`_parts`); on
         the run's workers, the orbits are dealt out to :data:`PARTS_PER_WORKER` merged
         problems a worker, counted in parallel (each still branching first on its
         representatives: a parallel count of the one merged problem would walk the
         engine's own tree, several times larger). The solutions found, times
         ``weight``, go to the runs' :attr:`~excover.symmetry.runs.Runs.counted`."""
         runs = self.runs
-        parts = 1 if runs.workers is None else min(len(orbits), PARTS_PER_WORKER * runs.workers)
+        if runs.workers is None:
+            total = 0
+            for part in self._parts(orbits):
+                merged = self.merged(part)
+                assert merged is not None  # the orbits are alike
+                total += runs.count(merged[0], merged[0].items[0], weight)
+            return total
+        parts = min(len(orbits), PARTS_PER_WORKER * runs.workers)
         problems = []
         for k in range(parts):
             merged = self.merged(orbits[k::parts])
             assert merged is not None  # the orbits are alike
             problems.append(merged[0])
-        if runs.workers is None:
-            return runs.count(problems[0], problems[0].items[0], weight)
         return runs.count_parts(problems, weight)

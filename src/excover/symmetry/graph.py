@@ -25,14 +25,27 @@ class PartialGraph:
         width = rows.shape[1]
         self._bytes = np.dtype((np.void, rows.dtype.itemsize * max(width, 1)))
         self._width = width
+        largest = max((len(g) for g in generators), default=int(rows.max(initial=0)) + 1)
+        #: Bits per option when a row's options fit in one int64 key side by side.
+        self._shift = max(1, (largest - 1).bit_length())
+        if self._shift * width > 63:
+            self._shift = 0
         keys = self._keys(rows)
         self._order = np.argsort(keys)
         self._sorted_keys = keys[self._order]
         self.images = [self.row_of(np.sort(g[rows], axis=1)) for g in generators]
 
     def _keys(self, rows: Perm) -> np.ndarray:
+        """One key per row, equal for equal rows: the options side by side in an int64
+        when they fit (fast to sort and search), else the row's raw bytes."""
         if self._width == 0:  # the empty set: one row, one key
-            return np.zeros(len(rows), dtype=self._bytes)
+            return np.zeros(len(rows), dtype=np.int64)
+        if self._shift:
+            keys = rows[:, 0].copy()
+            for column in range(1, self._width):
+                keys <<= self._shift
+                keys |= rows[:, column]
+            return keys
         return np.ascontiguousarray(rows).view(self._bytes).ravel()
 
     def row_of(self, sets: Perm) -> Perm:
