@@ -383,3 +383,21 @@ def test_an_estimate_beyond_those_finished_is_taken_at_its_word() -> None:
         forecast.finished(1.0, 1000.0 * k, 5000)
     left = forecast.remaining([(600_000.0, 0.001)], [], 2)
     assert left is not None and left >= 50.0  # a task of the finished ones' size: ~1 s
+
+
+def test_the_rate_leaves_out_the_tasks_that_started_with_their_workers() -> None:
+    """On one worker, the first task's time includes the worker's start (3 s for 100
+    nodes), the next one's does not (1 s for 100 nodes): once the next one has finished,
+    the time left for two more such tasks is that of its rate (about 2 s), not of both
+    (about 4 s)."""
+    clock = Clock()
+    tasks = LocalTasks([100.0] * 4, [0, 1, 2, 3], 1, 400.0, clock)
+    clock.now += 3
+    tasks.finished(0, 100, True)
+    cold = tasks.remaining()
+    clock.now += 1
+    tasks.finished(1, 100, True)
+    warm = tasks.remaining()
+    assert cold is not None and warm is not None
+    assert cold > 6.0  # three tasks at the cold rate
+    assert 1.5 <= warm <= 2.5
