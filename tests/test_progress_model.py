@@ -401,3 +401,17 @@ def test_the_rate_leaves_out_the_tasks_that_started_with_their_workers() -> None
     assert cold is not None and warm is not None
     assert cold > 6.0  # three tasks at the cold rate
     assert 1.5 <= warm <= 2.5
+
+
+def test_a_task_just_started_is_not_expected_to_run_twice_its_expected_work() -> None:
+    """Three tasks estimated 1,000 nodes took 300, 600 and 1,200 (errors spread widely;
+    700 nodes a second of a worker, the fourth task expected at 700 nodes): the fourth,
+    a quarter of the way, has about the rest of its expected work left, less than its
+    whole (a smoothing of the errors wider than their mean, cut off at the work done
+    so far, expected it to run on for twice its expected work)."""
+    forecast = Forecast(2800.0)
+    for nodes in (300, 600, 1200):
+        forecast.finished(nodes / 700.0, 1000.0, nodes)
+    left = forecast.remaining([(1000.0, 0.25)], [], 2)
+    assert left is not None
+    assert 0.3 <= left <= 1.0

@@ -199,7 +199,8 @@ DEFAULT_SPREAD = 0.3
 #: The smoothing of the calibration's errors: this many times their spread, times
 #: n ** -1/5 for n finished tasks (Silverman's rule, widened 5 times: the errors of the
 #: tasks finished, handed out first, understate those of the tasks left, whose small
-#: estimates are the least sure), and never below :data:`MIN_BANDWIDTH`.
+#: estimates are the least sure), never beyond half the errors' mean and never below
+#: :data:`MIN_BANDWIDTH`.
 BANDWIDTH = 5.0
 MIN_BANDWIDTH = 0.05
 
@@ -437,12 +438,15 @@ class _Calibration:
         expected = self.work(size)
         errors = self.errors or [1.0]
         n = len(errors)
+        mean = sum(errors) / n
         if n > 1:
-            mean = sum(errors) / n
             spread = math.sqrt(sum((e - mean) ** 2 for e in errors) / (n - 1))
         else:
             spread = DEFAULT_SPREAD
-        width = max(BANDWIDTH * spread * math.pow(n, -0.2), MIN_BANDWIDTH)
+        # no wider than half the errors' mean: a wider normal puts much of its weight on
+        # negative work, which the condition (not ended yet) cuts off, so that a task
+        # just started was expected to run for twice its expected work and more
+        width = max(min(BANDWIDTH * spread * math.pow(n, -0.2), mean / 2), MIN_BANDWIDTH)
         reached = done / expected
         beyond = chance = 0.0
         for error in errors:
