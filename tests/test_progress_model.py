@@ -415,3 +415,26 @@ def test_a_task_just_started_is_not_expected_to_run_twice_its_expected_work() ->
     left = forecast.remaining([(1000.0, 0.25)], [], 2)
     assert left is not None
     assert 0.3 <= left <= 1.0
+
+
+def test_the_race_bar_keeps_its_share_once_the_route_that_measured_it_finished() -> None:
+    """DXZ measured its share, then finished: the bar stays at that share until the
+    close (it used to turn into a bar with no total, a share unknown, just before its
+    100%)."""
+    clock = Clock()
+    bar = Recorder()
+    watch = RaceBar(bar, clock)
+    problem = ExactCover.read(KNUTH / "queens10.dlx")
+    dxz = routes.DxzRunner(problem)
+    dxz.advance(0.002)
+    clock.now += 1
+    watch(dxz)
+    measured = bar.sets[-1]
+    assert measured[1] == 100 and 0 < measured[0] < 100
+    while dxz.count is None:
+        dxz.advance(1.0)
+    clock.now += 1
+    watch(dxz)
+    assert bar.sets[-1] == measured
+    watch.close(finished=True)
+    assert bar.finished == 100
