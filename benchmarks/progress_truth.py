@@ -6,16 +6,22 @@ search``, the DXZ count of ``--method zdd``, the parts route, a count by subprob
 ``--workers 2``) on fourteen runs of 2-30 seconds each on a quiet machine (queens of 13
 to 16, pentomino boxes, Scott's puzzle, dominoes on a 22 x 22 board), reads the JSON
 progress events it writes on stderr (the reading of
-:class:`excover.parallel.progress.Meter`, every half second), and prints for each run:
-its length, the events that showed a time left, the worst factor between that time left
+:class:`excover.parallel.progress.Meter`, every half second), each stamped with the CPU
+seconds the count and its workers had used by then (psutil, every
+:data:`CPU_EVERY` seconds), and prints for each run: its length in wall and in CPU
+seconds, the events that showed a time left, the worst factor between that time left
 and the truth (the run's end less the event's moment) among the events from 10% of the
 run on where the truth is at least :data:`FLOOR` seconds (below, a second's error is no
-error a person sees), and whether the last event is the bar at exactly 100% ("no bar"
-when the count ended before its first reading). The target is 2x everywhere.
-``--quick`` runs one problem of each kind of measure (:data:`QUICK`), ``--only`` the
-runs named.
+error a person sees), the same factor on CPU time (:func:`on_cpu`: the time left turned
+into CPU seconds at the pace of CPU the run got over the meter's window, against the
+CPU seconds the run still took; a machine whose load comes and goes moves the first
+factor, not this one, so that this one judges the model), and whether the last event is
+the bar at exactly 100% ("no bar" when the count ended before its first reading). The
+target is 2x everywhere. ``--quick`` runs one problem of each kind of measure
+(:data:`QUICK`), ``--only`` the runs named, ``--trace FILE`` writes each run's
+trajectory (wall seconds, CPU seconds, share shown, time left shown) as JSON.
 
-    PYTHONPATH=src python benchmarks/progress_truth.py [--quick | --only RUN...]
+    PYTHONPATH=src python benchmarks/progress_truth.py [--quick | --only RUN...] [--trace FILE]
 
 Timings depend on the machine's load: the script prints the load average.
 """
@@ -184,10 +190,10 @@ class Cpu:
         return c0 + (c1 - c0) * (moment - t0) / (t1 - t0) if t1 > t0 else c1
 
 
-def run(path: Path, flags: list[str], cache: str) -> list[dict[str, object]]:
-    """The JSON progress events of one count, each with the CPU seconds of the count
-    (and its workers) at the moment it was read (``cpu``), and the wall seconds then
-    (``wall``, from the start of the run, on the script's clock)."""
+def run(path: Path, flags: list[str], cache: str) -> tuple[list[dict[str, object]], Cpu]:
+    """The JSON progress events of one count, each with the moment it was read (``at``,
+    ``time.monotonic``) and the CPU seconds of the count (and its workers) then
+    (``cpu``), and the samples of that CPU time."""
     env = dict(os.environ, XDG_CACHE_HOME=cache)
     command = [sys.executable, "-m", "excover", "count", str(path), "--json", "--progress"]
     child = subprocess.Popen(
@@ -197,7 +203,6 @@ def run(path: Path, flags: list[str], cache: str) -> list[dict[str, object]]:
         text=True,
         env=env,
     )
-    began = time.monotonic()
     cpu = Cpu(child.pid)
     assert child.stderr is not None
     stamped = []
@@ -211,10 +216,10 @@ def run(path: Path, flags: list[str], cache: str) -> list[dict[str, object]]:
     cpu.stop()
     events = []
     for moment, event in stamped:
-        event["wall"] = moment - began
+        event["at"] = moment
         event["cpu"] = cpu.at(moment)
         events.append(event)
-    return events
+    return events, cpu
 
 
 def factor(left: float, truth: float) -> float:
@@ -223,26 +228,20 @@ def factor(left: float, truth: float) -> float:
     return max(ratio, 1 / ratio)
 
 
-def on_cpu(events: list[dict[str, object]], index: int) -> float | None:
+def on_cpu(event: dict[str, object], cpu: Cpu) -> float:
     """The time left shown by event ``index`` turned into CPU seconds at the pace of CPU
     the run got over the window of :class:`~excover.parallel.progress.Meter` (the last
     half of the run so far, at least a second): what the same model would have said on
-    a clock that counts only the run's own work (None: too early to tell). For a time
-    left made from the pace of the share, this is exactly the pace of the share per CPU
-    second over the same window."""
-    event = events[index]
-    wall, cpu = float(event["wall"]), float(event["cpu"])  # type: ignore[arg-type]
-    start = wall - max(MIN_WINDOW, WINDOW_SHARE * float(event["elapsed"]))  # type: ignore[arg-type]
-    before = [e for e in events[:index] if float(e["wall"]) <= start]  # type: ignore[arg-type]
-    if not before:
-        return None
-    then = before[-1]
-    pace = (cpu - float(then["cpu"])) / (wall - float(then["wall"]))  # type: ignore[arg-type]
+    a clock that counts only the run's own work. For a time left made from the pace of
+    the share, this is the pace of the share per CPU second over the same window."""
+    at = float(event["at"])  # type: ignore[arg-type]
+    window = max(MIN_WINDOW, WINDOW_SHARE * float(event["elapsed"]))  # type: ignore[arg-type]
+    pace = (cpu.at(at) - cpu.at(at - window)) / window
     return float(event["left"]) * pace  # type: ignore[arg-type]
 
 
-def judge(events: list[dict[str, object]]) -> Verdict:
-    """The verdict on one run's events (see :class:`Verdict`)."""
+def judge(events: list[dict[str, object]], cpu: Cpu) -> Verdict:
+    """The verdict on one run's events and CPU time (see :class:`Verdict`)."""
     if not events:
         return Verdict(0.0, 0.0, 0, None, None, False)
     last = events[-1]
@@ -251,7 +250,7 @@ def judge(events: list[dict[str, object]]) -> Verdict:
     worst: float | None = None
     worst_cpu: float | None = None
     judged = 0
-    for index, event in enumerate(events[:-1]):
+    for event in events[:-1]:
         left, at = event["left"], float(event["elapsed"])  # type: ignore[arg-type]
         truth = end - at
         if left is None or at < FROM * end or truth < FLOOR:
@@ -259,11 +258,10 @@ def judge(events: list[dict[str, object]]) -> Verdict:
         judged += 1
         wall = factor(float(left), truth)  # type: ignore[arg-type]
         worst = wall if worst is None else max(worst, wall)
-        spent = on_cpu(events, index)
         cpu_truth = cpu_end - float(event["cpu"])  # type: ignore[arg-type]
-        if spent is not None and cpu_truth > 0:
-            cpu = factor(spent, cpu_truth)
-            worst_cpu = cpu if worst_cpu is None else max(worst_cpu, cpu)
+        if cpu_truth > 0:
+            on = factor(on_cpu(event, cpu), cpu_truth)
+            worst_cpu = on if worst_cpu is None else max(worst_cpu, on)
     return Verdict(end, cpu_end, judged, worst, worst_cpu, ended)
 
 
@@ -309,8 +307,8 @@ def main() -> None:
         for name, path, flags in runs:
             if wanted is not None and name not in wanted:
                 continue
-            events = run(path, flags, folder)
-            verdict = judge(events)
+            events, cpu = run(path, flags, folder)
+            verdict = judge(events, cpu)
             traces[name] = trajectory(events)
             worst = "-" if verdict.worst is None else f"{verdict.worst:.2f}x"
             worst_cpu = "-" if verdict.worst_cpu is None else f"{verdict.worst_cpu:.2f}x"
