@@ -40,7 +40,9 @@ and its time, and from them:
   the tasks left by their estimates; from then on, expected work = c x estimate ** k,
   k (between 0, estimates that tell nothing, and 1, estimates right up to a factor)
   measured on the finished tasks and the estimates of all (:func:`_calibrated`);
-* a rate: the work of the last finished tasks per second of a worker;
+* a rate: the work of the last finished tasks per second of a worker (the tasks handed
+  out as a pool opens left out once another has finished: their time includes their
+  worker's start);
 * the time a running task still needs, given the time it has run: the mean of what is
   left over the errors of the calibration seen on the finished tasks (each smoothed
   into a normal, :data:`BANDWIDTH`), those the task has not already outrun. It counts
