@@ -383,3 +383,58 @@ def test_an_estimate_beyond_those_finished_is_taken_at_its_word() -> None:
         forecast.finished(1.0, 1000.0 * k, 5000)
     left = forecast.remaining([(600_000.0, 0.001)], [], 2)
     assert left is not None and left >= 50.0  # a task of the finished ones' size: ~1 s
+
+
+def test_the_rate_leaves_out_the_tasks_that_started_with_their_workers() -> None:
+    """On one worker, the first task's time includes the worker's start (3 s for 100
+    nodes), the next one's does not (1 s for 100 nodes): once the next one has finished,
+    the time left for two more such tasks is that of its rate (about 2 s), not of both
+    (about 4 s)."""
+    clock = Clock()
+    tasks = LocalTasks([100.0] * 4, [0, 1, 2, 3], 1, 400.0, clock)
+    clock.now += 3
+    tasks.finished(0, 100, True)
+    cold = tasks.remaining()
+    clock.now += 1
+    tasks.finished(1, 100, True)
+    warm = tasks.remaining()
+    assert cold is not None and warm is not None
+    assert cold > 6.0  # three tasks at the cold rate
+    assert 1.5 <= warm <= 2.5
+
+
+def test_a_task_just_started_is_not_expected_to_run_twice_its_expected_work() -> None:
+    """Three tasks estimated 1,000 nodes took 300, 600 and 1,200 (errors spread widely;
+    700 nodes a second of a worker, the fourth task expected at 700 nodes): the fourth,
+    a quarter of the way, has about the rest of its expected work left, less than its
+    whole (a smoothing of the errors wider than their mean, cut off at the work done
+    so far, expected it to run on for twice its expected work)."""
+    forecast = Forecast(2800.0)
+    for nodes in (300, 600, 1200):
+        forecast.finished(nodes / 700.0, 1000.0, nodes)
+    left = forecast.remaining([(1000.0, 0.25)], [], 2)
+    assert left is not None
+    assert 0.3 <= left <= 1.0
+
+
+def test_the_race_bar_keeps_its_share_once_the_route_that_measured_it_finished() -> None:
+    """DXZ measured its share, then finished: the bar stays at that share until the
+    close (it used to turn into a bar with no total, a share unknown, just before its
+    100%)."""
+    clock = Clock()
+    bar = Recorder()
+    watch = RaceBar(bar, clock)
+    problem = ExactCover.read(KNUTH / "queens10.dlx")
+    dxz = routes.DxzRunner(problem)
+    dxz.advance(0.002)
+    clock.now += 1
+    watch(dxz)
+    measured = bar.sets[-1]
+    assert measured[1] == 100 and 0 < measured[0] < 100
+    while dxz.count is None:
+        dxz.advance(1.0)
+    clock.now += 1
+    watch(dxz)
+    assert bar.sets[-1] == measured
+    watch.close(finished=True)
+    assert bar.finished == 100

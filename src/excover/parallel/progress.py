@@ -40,7 +40,9 @@ and its time, and from them:
   the tasks left by their estimates; from then on, expected work = c x estimate ** k,
   k (between 0, estimates that tell nothing, and 1, estimates right up to a factor)
   measured on the finished tasks and the estimates of all (:func:`_calibrated`);
-* a rate: the work of the last finished tasks per second of a worker;
+* a rate: the work of the last finished tasks per second of a worker (the tasks handed
+  out as a pool opens left out once another has finished: their time includes their
+  worker's start);
 * the time a running task still needs, given the time it has run: the mean of what is
   left over the errors of the calibration seen on the finished tasks (each smoothed
   into a normal, :data:`BANDWIDTH`), those the task has not already outrun. It counts
@@ -199,7 +201,8 @@ DEFAULT_SPREAD = 0.3
 #: The smoothing of the calibration's errors: this many times their spread, times
 #: n ** -1/5 for n finished tasks (Silverman's rule, widened 5 times: the errors of the
 #: tasks finished, handed out first, understate those of the tasks left, whose small
-#: estimates are the least sure), and never below :data:`MIN_BANDWIDTH`.
+#: estimates are the least sure), never beyond half the errors' mean and never below
+#: :data:`MIN_BANDWIDTH`.
 BANDWIDTH = 5.0
 MIN_BANDWIDTH = 0.05
 
@@ -250,16 +253,20 @@ class Forecast:
         self.sizes: list[float] = []  # the estimated size of each finished task
         self.nodes: list[float] = []  # its search nodes (0: not reported)
         self.seconds: list[float] = []  # its time
+        self.cold: list[bool] = []  # whether its time includes its worker's start
 
-    def finished(self, seconds: float, size: float, nodes: int = 0) -> None:
+    def finished(self, seconds: float, size: float, nodes: int = 0, cold: bool = False) -> None:
         """A task of estimated ``size`` that ran ``seconds`` to its end, and its search
         ``nodes`` (0 when its method does not report them). Tasks stopped before their
         end, or whose part of the search was already counted, are left out: their time
-        is not a measure of their work."""
+        is not a measure of their work. ``cold``: its time counts from before its worker
+        was ready (the first tasks of a pool, whose workers start with them), so that it
+        gives the rate only while no task started on a ready worker has finished."""
         if seconds > 0 and size >= 0 and math.isfinite(size):
             self.sizes.append(max(size, 1.0))
             self.nodes.append(float(nodes))
             self.seconds.append(seconds)
+            self.cold.append(cold)
 
     @property
     def known(self) -> bool:
@@ -268,11 +275,13 @@ class Forecast:
 
     def _work(self) -> tuple[list[float], float, bool]:
         """The work of each finished task, the rate (work per second of a worker, over
-        the last :data:`RECENT` tasks), and whether the work is search nodes (else
-        seconds)."""
+        the last :data:`RECENT` tasks, leaving out the cold ones once a task that was
+        not has finished), and whether the work is search nodes (else seconds)."""
         in_nodes = all(nodes > 0 for nodes in self.nodes)
         work = self.nodes if in_nodes else self.seconds
-        rate = sum(work[-RECENT:]) / sum(self.seconds[-RECENT:])
+        timed = [i for i, cold in enumerate(self.cold) if not cold] or range(len(work))
+        recent = list(timed)[-RECENT:]
+        rate = sum(work[i] for i in recent) / sum(self.seconds[i] for i in recent)
         return work, rate, in_nodes
 
     def _calibration(self, others: list[float]) -> tuple[_Calibration, float]:
@@ -348,6 +357,9 @@ class LocalTasks:
         self.forecast = Forecast(total)
         self.started: dict[int, float] = {}
         self._start_running()
+        #: The tasks handed out as the pool opened: they start with their workers, whose
+        #: start their time includes (cold, for :class:`Forecast`).
+        self.cold = set(self.started)
 
     def _start_running(self) -> None:
         now = self.clock()
@@ -363,7 +375,8 @@ class LocalTasks:
         self.pending.remove(index)
         began = self.started.pop(index, None)
         if complete and began is not None:
-            self.forecast.finished(self.clock() - began, self.sizes[index], nodes)
+            seconds = self.clock() - began
+            self.forecast.finished(seconds, self.sizes[index], nodes, index in self.cold)
         self._start_running()
 
     def _running(self) -> list[tuple[float, float]]:
@@ -427,12 +440,15 @@ class _Calibration:
         expected = self.work(size)
         errors = self.errors or [1.0]
         n = len(errors)
+        mean = sum(errors) / n
         if n > 1:
-            mean = sum(errors) / n
             spread = math.sqrt(sum((e - mean) ** 2 for e in errors) / (n - 1))
         else:
             spread = DEFAULT_SPREAD
-        width = max(BANDWIDTH * spread * math.pow(n, -0.2), MIN_BANDWIDTH)
+        # no wider than half the errors' mean: a wider normal puts much of its weight on
+        # negative work, which the condition (not ended yet) cuts off, so that a task
+        # just started was expected to run for twice its expected work and more
+        width = max(min(BANDWIDTH * spread * math.pow(n, -0.2), mean / 2), MIN_BANDWIDTH)
         reached = done / expected
         beyond = chance = 0.0
         for error in errors:

@@ -48,6 +48,7 @@ class RaceBar:
         self.running: Runner | None = None
         self.parts: Parts | None = None  # the parts route, when it counts
         self.drawn = -math.inf
+        self.last: float | None = None  # the share of the part under way last drawn
 
     def __call__(self, runner: Runner) -> None:
         from excover.counting.parts import Parts
@@ -56,6 +57,7 @@ class RaceBar:
             self.parts = runner
             self.seen.clear()
             self.sizes.clear()
+            self.last = None
         else:
             self.seen[id(runner)] = runner
         self.running = runner
@@ -66,6 +68,11 @@ class RaceBar:
             return
         self.drawn = now
         ahead, share = self.ahead()
+        if share is None and any(seen.count is not None for seen in self.seen.values()):
+            # the runners that measured their share have finished (the count, or the
+            # part, is done): the share stays where it was, not unknown until the close
+            share = self.last
+        self.last = share
         if self.parts is not None:  # the share of the whole count, over its parts
             share = self.parts.share(share)
         shown = ahead or runner
