@@ -476,6 +476,43 @@ cdef int rows_width(const uint64_t* rows, int64_t n, int kw, int wide) noexcept 
     return width
 
 
+cdef inline int send_one_rows(Run* run, Worker* w, int sender, int64_t i, int64_t n_items,
+                              const uint64_t* rows, int64_t n, int wide, int width,
+                              int64_t option_first, int64_t option_last,
+                              const unsigned long long* masks) noexcept nogil:
+    """:func:`send_rows` for one-word windows, option by option: the rows that an option
+    fits are picked first, without a branch, into the thread's table (free once the group
+    is summed), then sent through it. Whether an option clashes with a row's window, and
+    where a row's options end, are then no branches for the processor to guess: row by
+    row, they missed about once a post."""
+    cdef int ring = i % run.ring, target, shift
+    cdef int64_t k, m, a, stride = 1 + wide
+    cdef uint32_t* picked = w.slots  # 2 entries or more per row
+    cdef const uint64_t* row
+    cdef uint64_t option, grown, state
+    for a in range(option_first, option_last):
+        option = masks[a]
+        m = 0
+        for k in range(n):
+            picked[m] = <uint32_t>k
+            m += (rows[k * stride] & option) == 0
+        for k in range(m):
+            row = rows + <int64_t>picked[k] * stride
+            grown = row[0] | option
+            shift = ctz64(~grown)
+            state = grown >> shift
+            if i + shift >= n_items:
+                if total_add(w, row + 1, width) < 0:
+                    return -1
+                continue
+            target = ring + shift  # shift < run.ring: the next layer's place in the ring
+            if target >= run.ring:
+                target -= run.ring
+            if post(run, w, sender, target, &state, 1, row + 1, width) < 0:
+                return -1
+    return 0
+
+
 cdef inline int send_rows(const Window* window, Run* run, Worker* w, int sender, int64_t i,
                           int64_t n_items, const uint64_t* rows, int64_t n, int kw,
                           int wide, int width, int64_t option_first, int64_t option_last,
@@ -486,22 +523,16 @@ cdef inline int send_rows(const Window* window, Run* run, Worker* w, int sender,
     cdef int ring = i % run.ring, target, shift
     cdef int64_t k, a, stride = kw + wide
     cdef const uint64_t* row
-    cdef uint64_t bits, grown
     cdef uint64_t state[MAX_KEY_WORDS]
+    if Window is OneWord:
+        return send_one_rows(run, w, sender, i, n_items, rows, n, wide, width, option_first,
+                             option_last, masks)
     for k in range(n):
         row = rows + k * stride
         for a in range(option_first, option_last):
-            if Window is OneWord:
-                bits = row[0]
-                if bits & masks[a]:
-                    continue
-                grown = bits | masks[a]
-                shift = ctz64(~grown)
-                state[0] = grown >> shift
-            else:
-                shift = next_state(row, <const uint64_t*>&masks[a * kw], kw, state)
-                if shift == 0:
-                    continue
+            shift = next_state(row, <const uint64_t*>&masks[a * kw], kw, state)
+            if shift == 0:
+                continue
             if i + shift >= n_items:
                 if total_add(w, row + kw, width) < 0:
                     return -1
