@@ -457,11 +457,21 @@ cdef int rows_width(const uint64_t* rows, int64_t n, int kw, int wide) noexcept 
     cdef uint64_t top = 0, second = 0
     cdef const uint64_t* row
     cdef int64_t k
-    cdef int width, high, stride = kw + wide
+    cdef int stride = kw + wide
     for k in range(n):
         row = rows + k * stride + kw
         top |= row[wide - 1]
         second |= row[wide - 2]
+    return width_of(rows, n, kw, wide, top, second)
+
+
+cdef int width_of(const uint64_t* rows, int64_t n, int kw, int wide, uint64_t top,
+                  uint64_t second) noexcept nogil:
+    """:func:`rows_width` given the OR of the rows' top words and that of their second
+    words from the top."""
+    cdef const uint64_t* row
+    cdef int64_t k
+    cdef int width, high, stride = kw + wide
     if top:
         return wide
     if second or wide == 2:
@@ -476,15 +486,49 @@ cdef int rows_width(const uint64_t* rows, int64_t n, int kw, int wide) noexcept 
     return width
 
 
+cdef inline int64_t pick_rows(const uint64_t* rows, int64_t n, int stride, uint64_t option,
+                              uint32_t* picked) noexcept nogil:
+    """The rows (one-word states, ``stride`` words apart) that ``option`` fits, written
+    to ``picked`` without a branch: their number."""
+    cdef int64_t k, m = 0
+    for k in range(n):
+        picked[m] = <uint32_t>k
+        m += (rows[k * stride] & option) == 0
+    return m
+
+
+cdef inline int64_t pick_rows_tops(const uint64_t* rows, int64_t n, int wide,
+                                   uint64_t option, uint32_t* picked,
+                                   uint64_t* tops) noexcept nogil:
+    """:func:`pick_rows`, also setting ``tops`` to the OR of the rows' top count words
+    and that of their second words from the top (for :func:`width_of`): one pass over
+    the rows instead of two."""
+    cdef int64_t k, m = 0
+    cdef int stride = 1 + wide
+    cdef uint64_t top = 0, second = 0
+    cdef const uint64_t* row
+    for k in range(n):
+        row = rows + k * stride
+        picked[m] = <uint32_t>k
+        m += (row[0] & option) == 0
+        top |= row[wide]
+        second |= row[wide - 1]
+    tops[0] = top
+    tops[1] = second
+    return m
+
+
 cdef inline int send_one_rows(Run* run, Worker* w, int sender, int64_t i, int64_t n_items,
                               const uint64_t* rows, int64_t n, int wide, int width,
                               int64_t option_first, int64_t option_last,
-                              const unsigned long long* masks) noexcept nogil:
+                              const unsigned long long* masks,
+                              int64_t first_picked) noexcept nogil:
     """:func:`send_rows` for one-word windows, option by option: the rows that an option
     fits are picked first, without a branch, into the thread's table (free once the group
     is summed), then sent through it. Whether an option clashes with a row's window, and
     where a row's options end, are then no branches for the processor to guess: row by
-    row, they missed about once a post."""
+    row, they missed about once a post. ``first_picked`` >= 0: the first option's rows
+    are already picked (:func:`pick_rows_tops`), that many."""
     cdef int ring = i % run.ring, target, shift
     cdef int64_t k, m, a, stride = 1 + wide
     cdef uint32_t* picked = w.slots  # 2 entries or more per row
@@ -492,10 +536,10 @@ cdef inline int send_one_rows(Run* run, Worker* w, int sender, int64_t i, int64_
     cdef uint64_t option, grown, state
     for a in range(option_first, option_last):
         option = masks[a]
-        m = 0
-        for k in range(n):
-            picked[m] = <uint32_t>k
-            m += (rows[k * stride] & option) == 0
+        if a == option_first and first_picked >= 0:
+            m = first_picked
+        else:
+            m = pick_rows(rows, n, stride, option, picked)
         for k in range(m):
             row = rows + <int64_t>picked[k] * stride
             grown = row[0] | option
@@ -516,7 +560,7 @@ cdef inline int send_one_rows(Run* run, Worker* w, int sender, int64_t i, int64_
 cdef inline int send_rows(const Window* window, Run* run, Worker* w, int sender, int64_t i,
                           int64_t n_items, const uint64_t* rows, int64_t n, int kw,
                           int wide, int width, int64_t option_first, int64_t option_last,
-                          const unsigned long long* masks) noexcept nogil:
+                          const unsigned long long* masks, int64_t first_picked) noexcept nogil:
     """Send each of the ``n`` rows (``kw`` state words, then ``wide`` count words, the
     count in its low ``width`` words) of layer i through item i's options: 0, or -1 when
     out of memory. Inlined with constant widths (see :func:`send_group`)."""
@@ -526,7 +570,7 @@ cdef inline int send_rows(const Window* window, Run* run, Worker* w, int sender,
     cdef uint64_t state[MAX_KEY_WORDS]
     if Window is OneWord:
         return send_one_rows(run, w, sender, i, n_items, rows, n, wide, width, option_first,
-                             option_last, masks)
+                             option_last, masks, first_picked)
     for k in range(n):
         row = rows + k * stride
         for a in range(option_first, option_last):
@@ -548,22 +592,23 @@ cdef inline int send_rows(const Window* window, Run* run, Worker* w, int sender,
 cdef int send_group(const Window* window, Run* run, Worker* w, int sender, int64_t i,
                     int64_t n_items, const uint64_t* rows, int64_t n, int kw, int wide,
                     int width, int64_t option_first, int64_t option_last,
-                    const unsigned long long* masks) noexcept nogil:
-    """:func:`send_rows` compiled apart for counts of 1 to 4 words."""
+                    const unsigned long long* masks, int64_t first_picked) noexcept nogil:
+    """:func:`send_rows` compiled apart for counts of 1 to 4 words (``first_picked`` as
+    for :func:`send_one_rows`)."""
     if width == 1:
         return send_rows(window, run, w, sender, i, n_items, rows, n, kw, wide, 1,
-                         option_first, option_last, masks)
+                         option_first, option_last, masks, first_picked)
     if width == 2:
         return send_rows(window, run, w, sender, i, n_items, rows, n, kw, wide, 2,
-                         option_first, option_last, masks)
+                         option_first, option_last, masks, first_picked)
     if width == 3:
         return send_rows(window, run, w, sender, i, n_items, rows, n, kw, wide, 3,
-                         option_first, option_last, masks)
+                         option_first, option_last, masks, first_picked)
     if width == 4:
         return send_rows(window, run, w, sender, i, n_items, rows, n, kw, wide, 4,
-                         option_first, option_last, masks)
+                         option_first, option_last, masks, first_picked)
     return send_rows(window, run, w, sender, i, n_items, rows, n, kw, wide, width,
-                     option_first, option_last, masks)
+                     option_first, option_last, masks, first_picked)
 
 
 cdef void count_group(const Window* window, Run* run, int sender, int64_t i,
@@ -582,6 +627,8 @@ cdef void count_group(const Window* window, Run* run, int sender, int64_t i,
     cdef int64_t first = run.bounds[group], last = run.bounds[group + 1]
     cdef int64_t posts = run.group_posts_of[group], b, n = 0
     cdef int u, wide = 0, log_slots = 4, width
+    cdef int64_t first_picked
+    cdef uint64_t tops[2]
     cdef Box* box
     cdef Chunk* chunk
     cdef Chunk* following
@@ -621,9 +668,14 @@ cdef void count_group(const Window* window, Run* run, int sender, int64_t i,
             box.width = 0
     w.states += n
     # the posts' width: as many words as the largest sum needs
-    width = rows_width(w.rows, n, kw, wide)
+    if Window is OneWord and starts[i] < starts[i + 1]:  # with the first option's rows
+        first_picked = pick_rows_tops(w.rows, n, wide, masks[starts[i]], w.slots, tops)
+        width = width_of(w.rows, n, kw, wide, tops[0], tops[1])
+    else:
+        first_picked = -1
+        width = rows_width(w.rows, n, kw, wide)
     if send_group(window, run, w, sender, i, n_items, w.rows, n, kw, wide, width, starts[i],
-                  starts[i + 1], masks) < 0:
+                  starts[i + 1], masks, first_picked) < 0:
         w.failed = -1
 
 
