@@ -399,3 +399,36 @@ def test_layout_groups_the_options_by_their_first_position(
         expected[row[0]].append(sum(1 << (p - row[0]) for p in row))
     assert list(first) == [0, *itertools.accumulate(len(group) for group in expected)]
     assert list(masks) == [mask for group in expected for mask in group]
+
+
+def dominoes_and_trominoes(m: int, n: int) -> ExactCover:
+    """Tilings of an m x n board by dominoes and L-trominoes: up to six options start at
+    a cell, and some of them fit none of a layer's states (every cell below or right of
+    a covered one is taken)."""
+    cells = [f"r{i}c{j}" for i in range(m) for j in range(n)]
+    problem = ExactCover(primary=cells)
+    for i in range(m):
+        for j in range(n):
+            if j + 1 < n:
+                problem.add_option([f"r{i}c{j}", f"r{i}c{j + 1}"])
+            if i + 1 < m:
+                problem.add_option([f"r{i}c{j}", f"r{i + 1}c{j}"])
+            if i + 1 < m and j + 1 < n:
+                square = [(i, j), (i, j + 1), (i + 1, j), (i + 1, j + 1)]
+                for left_out in square:
+                    problem.add_option([f"r{a}c{b}" for a, b in square if (a, b) != left_out])
+    return problem
+
+
+@pytest.mark.parametrize(("m", "n"), [(4, 6), (6, 5), (3, 10)])
+def test_several_options_a_cell_against_dxz(m: int, n: int) -> None:
+    """One-word windows send a group option by option (the rows an option fits picked
+    first): with several options a cell, on one thread and on three, in coarse and fine
+    groups, the count is the DXZ family's."""
+    problem = dominoes_and_trominoes(m, n)
+    family = dxz.run_dxz(problem, dxz.search_manager()).family
+    assert family is not None
+    expected = family.count()
+    assert expected > 1000
+    assert frontier.count(problem) == expected == frontier.count(problem, workers=3)
+    assert raw_count(problem, 2, 4, fine=True) == expected == raw_count(problem, group=5)

@@ -58,6 +58,13 @@ size, and each layer's counts are only as wide as its own states need. The sum o
 chunk and the sending of a group are compiled apart for counts of 1 to 4 words, where
 the loops over a count's words unroll (``sum_chunk``, ``send_group``).
 
+**Sending option by option.** With one-word windows a group's states are sent through
+item i's options one option at a time: a pass over the rows picks, without a branch,
+the rows the option fits (the first two options' rows, and the group's width, in one
+pass), and the picked rows are then posted. Row by row, whether an option clashed with
+a row's window and where a row's options ended were branches the processor missed
+about once a post.
+
 **Memory.** A count may be given a limit in bytes (posts, spare chunks, tables): each
 thread counts what it allocates and frees, and when a layer starts it may take an equal
 share of what the limit leaves; a thread refused memory stops the layer, and the count
@@ -457,11 +464,21 @@ cdef int rows_width(const uint64_t* rows, int64_t n, int kw, int wide) noexcept 
     cdef uint64_t top = 0, second = 0
     cdef const uint64_t* row
     cdef int64_t k
-    cdef int width, high, stride = kw + wide
+    cdef int stride = kw + wide
     for k in range(n):
         row = rows + k * stride + kw
         top |= row[wide - 1]
         second |= row[wide - 2]
+    return width_of(rows, n, kw, wide, top, second)
+
+
+cdef int width_of(const uint64_t* rows, int64_t n, int kw, int wide, uint64_t top,
+                  uint64_t second) noexcept nogil:
+    """:func:`rows_width` given the OR of the rows' top words and that of their second
+    words from the top."""
+    cdef const uint64_t* row
+    cdef int64_t k
+    cdef int width, high, stride = kw + wide
     if top:
         return wide
     if second or wide == 2:
@@ -476,32 +493,108 @@ cdef int rows_width(const uint64_t* rows, int64_t n, int kw, int wide) noexcept 
     return width
 
 
+cdef inline int64_t pick_rows(const uint64_t* rows, int64_t n, int stride, uint64_t option,
+                              uint32_t* picked) noexcept nogil:
+    """The rows (one-word states, ``stride`` words apart) that ``option`` fits, written
+    to ``picked`` without a branch: their number."""
+    cdef int64_t k, m = 0
+    for k in range(n):
+        picked[m] = <uint32_t>k
+        m += (rows[k * stride] & option) == 0
+    return m
+
+
+cdef inline void pick_rows_tops(const uint64_t* rows, int64_t n, int wide,
+                                uint64_t option, uint64_t other, uint32_t* picked,
+                                int64_t* ready, uint64_t* tops) noexcept nogil:
+    """:func:`pick_rows` for two options at once (``option``'s rows to ``picked``,
+    ``other``'s to ``picked + n``, their numbers to ``ready``), also setting ``tops`` to
+    the OR of the rows' top count words and that of their second words from the top
+    (for :func:`width_of`): one pass over the rows instead of three."""
+    cdef int64_t k, m = 0, m_other = 0
+    cdef int stride = 1 + wide
+    cdef uint64_t top = 0, second = 0
+    cdef const uint64_t* row
+    cdef uint32_t* picked_other = picked + n
+    for k in range(n):
+        row = rows + k * stride
+        picked[m] = <uint32_t>k
+        m += (row[0] & option) == 0
+        picked_other[m_other] = <uint32_t>k
+        m_other += (row[0] & other) == 0
+        top |= row[wide]
+        second |= row[wide - 1]
+    tops[0] = top
+    tops[1] = second
+    ready[0] = m
+    ready[1] = m_other
+
+
+cdef inline int send_one_rows(Run* run, Worker* w, int sender, int64_t i, int64_t n_items,
+                              const uint64_t* rows, int64_t n, int wide, int width,
+                              int64_t option_first, int64_t option_last,
+                              const unsigned long long* masks,
+                              const int64_t* ready) noexcept nogil:
+    """:func:`send_rows` for one-word windows, option by option: the rows that an option
+    fits are picked first, without a branch, into the thread's table (free once the group
+    is summed), then sent through it. Whether an option clashes with a row's window, and
+    where a row's options end, are then no branches for the processor to guess: row by
+    row, they missed about once a post. ``ready`` (or NULL): the numbers of the rows of
+    the first two options, already picked (:func:`pick_rows_tops`)."""
+    cdef int ring = i % run.ring, target, shift
+    cdef int64_t k, m, a, stride = 1 + wide
+    cdef uint32_t* picked = w.slots  # 2 entries or more per row
+    cdef uint32_t* chosen
+    cdef const uint64_t* row
+    cdef uint64_t option, grown, state
+    for a in range(option_first, option_last):
+        option = masks[a]
+        if ready != NULL and a == option_first:
+            chosen = picked
+            m = ready[0]
+        elif ready != NULL and a == option_first + 1:
+            chosen = picked + n
+            m = ready[1]
+        else:
+            chosen = picked
+            m = pick_rows(rows, n, stride, option, picked)
+        for k in range(m):
+            row = rows + <int64_t>chosen[k] * stride
+            grown = row[0] | option
+            shift = ctz64(~grown)
+            state = grown >> shift
+            if i + shift >= n_items:
+                if total_add(w, row + 1, width) < 0:
+                    return -1
+                continue
+            target = ring + shift  # shift < run.ring: the next layer's place in the ring
+            if target >= run.ring:
+                target -= run.ring
+            if post(run, w, sender, target, &state, 1, row + 1, width) < 0:
+                return -1
+    return 0
+
+
 cdef inline int send_rows(const Window* window, Run* run, Worker* w, int sender, int64_t i,
                           int64_t n_items, const uint64_t* rows, int64_t n, int kw,
                           int wide, int width, int64_t option_first, int64_t option_last,
-                          const unsigned long long* masks) noexcept nogil:
+                          const unsigned long long* masks, const int64_t* ready) noexcept nogil:
     """Send each of the ``n`` rows (``kw`` state words, then ``wide`` count words, the
     count in its low ``width`` words) of layer i through item i's options: 0, or -1 when
     out of memory. Inlined with constant widths (see :func:`send_group`)."""
     cdef int ring = i % run.ring, target, shift
     cdef int64_t k, a, stride = kw + wide
     cdef const uint64_t* row
-    cdef uint64_t bits, grown
     cdef uint64_t state[MAX_KEY_WORDS]
+    if Window is OneWord:
+        return send_one_rows(run, w, sender, i, n_items, rows, n, wide, width, option_first,
+                             option_last, masks, ready)
     for k in range(n):
         row = rows + k * stride
         for a in range(option_first, option_last):
-            if Window is OneWord:
-                bits = row[0]
-                if bits & masks[a]:
-                    continue
-                grown = bits | masks[a]
-                shift = ctz64(~grown)
-                state[0] = grown >> shift
-            else:
-                shift = next_state(row, <const uint64_t*>&masks[a * kw], kw, state)
-                if shift == 0:
-                    continue
+            shift = next_state(row, <const uint64_t*>&masks[a * kw], kw, state)
+            if shift == 0:
+                continue
             if i + shift >= n_items:
                 if total_add(w, row + kw, width) < 0:
                     return -1
@@ -517,22 +610,23 @@ cdef inline int send_rows(const Window* window, Run* run, Worker* w, int sender,
 cdef int send_group(const Window* window, Run* run, Worker* w, int sender, int64_t i,
                     int64_t n_items, const uint64_t* rows, int64_t n, int kw, int wide,
                     int width, int64_t option_first, int64_t option_last,
-                    const unsigned long long* masks) noexcept nogil:
-    """:func:`send_rows` compiled apart for counts of 1 to 4 words."""
+                    const unsigned long long* masks, const int64_t* ready) noexcept nogil:
+    """:func:`send_rows` compiled apart for counts of 1 to 4 words (``ready`` as for
+    :func:`send_one_rows`)."""
     if width == 1:
         return send_rows(window, run, w, sender, i, n_items, rows, n, kw, wide, 1,
-                         option_first, option_last, masks)
+                         option_first, option_last, masks, ready)
     if width == 2:
         return send_rows(window, run, w, sender, i, n_items, rows, n, kw, wide, 2,
-                         option_first, option_last, masks)
+                         option_first, option_last, masks, ready)
     if width == 3:
         return send_rows(window, run, w, sender, i, n_items, rows, n, kw, wide, 3,
-                         option_first, option_last, masks)
+                         option_first, option_last, masks, ready)
     if width == 4:
         return send_rows(window, run, w, sender, i, n_items, rows, n, kw, wide, 4,
-                         option_first, option_last, masks)
+                         option_first, option_last, masks, ready)
     return send_rows(window, run, w, sender, i, n_items, rows, n, kw, wide, width,
-                     option_first, option_last, masks)
+                     option_first, option_last, masks, ready)
 
 
 cdef void count_group(const Window* window, Run* run, int sender, int64_t i,
@@ -551,6 +645,9 @@ cdef void count_group(const Window* window, Run* run, int sender, int64_t i,
     cdef int64_t first = run.bounds[group], last = run.bounds[group + 1]
     cdef int64_t posts = run.group_posts_of[group], b, n = 0
     cdef int u, wide = 0, log_slots = 4, width
+    cdef int64_t ready[2]
+    cdef const int64_t* picked = NULL
+    cdef uint64_t tops[2]
     cdef Box* box
     cdef Chunk* chunk
     cdef Chunk* following
@@ -590,9 +687,15 @@ cdef void count_group(const Window* window, Run* run, int sender, int64_t i,
             box.width = 0
     w.states += n
     # the posts' width: as many words as the largest sum needs
-    width = rows_width(w.rows, n, kw, wide)
+    if Window is OneWord and starts[i] < starts[i + 1]:  # with the first options' rows
+        pick_rows_tops(w.rows, n, wide, masks[starts[i]],
+                       masks[min(starts[i] + 1, starts[i + 1] - 1)], w.slots, ready, tops)
+        width = width_of(w.rows, n, kw, wide, tops[0], tops[1])
+        picked = ready
+    else:
+        width = rows_width(w.rows, n, kw, wide)
     if send_group(window, run, w, sender, i, n_items, w.rows, n, kw, wide, width, starts[i],
-                  starts[i + 1], masks) < 0:
+                  starts[i + 1], masks, picked) < 0:
         w.failed = -1
 
 
