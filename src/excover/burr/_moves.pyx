@@ -66,7 +66,6 @@ from libc.string cimport memcmp, memcpy, memset
 
 from excover._portable cimport ctz64, popcount64
 
-import numpy as np
 
 DEF FREE = 1 << 29
 DEF UNKNOWN = -1
@@ -225,37 +224,58 @@ cdef class Shape:
     cdef unsigned char *filled
 
     def __cinit__(self, voxels):
-        cdef int a, k
-        arr = np.ascontiguousarray(voxels, dtype=np.int64).reshape(-1, 3)
-        for a in range(3):
-            self.high[a] = int(arr[:, a].max())
-        self.count = arr.shape[0]
-        self.voxels = <int *>malloc(3 * self.count * sizeof(int))
-        size = (self.high[0] + 1) * (self.high[1] + 1) * (self.high[2] + 1)
-        self.filled = <unsigned char *>calloc(size, 1)
-        if self.voxels == NULL or self.filled == NULL:
+        cdef int a, k, m, u, v, dv, cells, cell, value, n = len(voxels)
+        cdef int *at
+        cdef int *coords
+        cdef int *fill
+        if n == 0:
+            raise ValueError("a piece without voxels")
+        self.count = n
+        self.voxels = <int *>malloc(3 * n * sizeof(int))
+        if self.voxels == NULL:
             raise MemoryError()
-        for k, (x, y, z) in enumerate(arr.tolist()):
-            self.voxels[3 * k] = x
-            self.voxels[3 * k + 1] = y
-            self.voxels[3 * k + 2] = z
-            self.filled[(z * (self.high[1] + 1) + y) * (self.high[0] + 1) + x] = 1
+        for k in range(n):
+            for a in range(3):
+                self.voxels[3 * k + a] = voxels[k][a]
         for a in range(3):
-            u, v = [b for b in range(3) if b != a]
+            self.high[a] = self.voxels[a]
+            for k in range(n):
+                if self.voxels[3 * k + a] > self.high[a]:
+                    self.high[a] = self.voxels[3 * k + a]
+        self.filled = <unsigned char *>calloc(
+            (self.high[0] + 1) * (self.high[1] + 1) * (self.high[2] + 1), 1)
+        if self.filled == NULL:
+            raise MemoryError()
+        for k in range(n):
+            at = self.voxels + 3 * k
+            self.filled[(at[2] * (self.high[1] + 1) + at[1]) * (self.high[0] + 1) + at[0]] = 1
+        for a in range(3):
+            u = 1 if a == 0 else 0
+            v = 1 if a == 2 else 2
             dv = self.high[v] + 1
             cells = (self.high[u] + 1) * dv
-            cell = arr[:, u] * dv + arr[:, v]
-            order = np.lexsort((arr[:, a], cell))
-            starts = [0, *np.cumsum(np.bincount(cell, minlength=cells)).tolist()]
-            coords = arr[order, a].tolist()
-            self.starts[a] = <int *>malloc(len(starts) * sizeof(int))
-            self.coords[a] = <int *>malloc(len(coords) * sizeof(int))
-            if self.starts[a] == NULL or self.coords[a] == NULL:
+            self.starts[a] = <int *>calloc(cells + 1, sizeof(int))
+            self.coords[a] = coords = <int *>malloc(n * sizeof(int))
+            if self.starts[a] == NULL or coords == NULL:
                 raise MemoryError()
-            for k in range(len(starts)):
-                self.starts[a][k] = starts[k]
-            for k in range(len(coords)):
-                self.coords[a][k] = coords[k]
+            for k in range(n):  # a counting sort by line, each line sorted along the axis
+                self.starts[a][self.voxels[3 * k + u] * dv + self.voxels[3 * k + v] + 1] += 1
+            for cell in range(cells):
+                self.starts[a][cell + 1] += self.starts[a][cell]
+            fill = <int *>malloc(cells * sizeof(int))
+            if fill == NULL:
+                raise MemoryError()
+            memcpy(fill, self.starts[a], cells * sizeof(int))
+            for k in range(n):
+                cell = self.voxels[3 * k + u] * dv + self.voxels[3 * k + v]
+                value = self.voxels[3 * k + a]
+                m = fill[cell]
+                fill[cell] += 1
+                while m > self.starts[a][cell] and coords[m - 1] > value:
+                    coords[m] = coords[m - 1]
+                    m -= 1
+                coords[m] = value
+            free(fill)
 
     def __dealloc__(self):
         cdef int a
@@ -486,7 +506,9 @@ cdef class Geometry:
     (0 cubes, 1 triangular prisms)."""
 
     cdef dict shapes
-    cdef list pairs                # by shape numbers, ``room`` a row; None until made
+    cdef list made                 # every pair table made (their references)
+    cdef void **pairs              # by shape numbers, ``room`` a row; NULL until made
+    cdef list objects              # the Shape of each shape number
     cdef int room
     cdef dict pieces
     cdef readonly int grid
@@ -504,49 +526,60 @@ cdef class Geometry:
                 self.dirs[2 * a][i] = vector[i]
                 self.dirs[2 * a + 1][i] = -vector[i]
         self.shapes = {}
-        self.pairs = []
+        self.made = []
+        self.objects = []
+        self.pairs = NULL
         self.room = 0
         self.pieces = {}
 
-    def shape(self, voxels):
-        """The shape of a piece (its voxels) and its origin."""
-        return self._shape(voxels)
+    def __dealloc__(self):
+        free(self.pairs)
 
     cdef tuple _shape(self, voxels):
+        """``(number, x, y, z)``: the number of the piece's shape and its origin."""
+        cdef int a, n
+        cdef int origin[3]
         if not isinstance(voxels, tuple):
             voxels = tuple([tuple(v) for v in voxels])
         found = self.pieces.get(voxels)
         if found is not None:
             return found
-        arr = np.asarray(voxels, dtype=np.int64).reshape(-1, 3)
-        if arr.shape[0] == 0:
+        n = len(voxels)
+        if n == 0:
             raise ValueError("a piece without voxels")
-        origin = arr.min(axis=0)
+        for a in range(3):
+            origin[a] = min([v[a] for v in voxels])
         if self.grid == 1 and (origin[0] + origin[1]) % 2:
             origin[0] -= 1  # a translation of the prism grid keeps x + y even
-        moved = arr - origin
-        key = moved[np.lexsort(moved.T[::-1])].tobytes()
-        shape = self.shapes.get(key)
-        if shape is None:
-            shape = self.shapes[key] = (len(self.shapes), Shape(moved))
-        found = self.pieces[voxels] = (shape, tuple(int(c) for c in origin))
+        key = tuple(sorted([(v[0] - origin[0], v[1] - origin[1], v[2] - origin[2])
+                            for v in voxels]))
+        number = self.shapes.get(key)
+        if number is None:
+            number = self.shapes[key] = len(self.objects)
+            self.objects.append(Shape(key))
+        found = self.pieces[voxels] = (number, origin[0], origin[1], origin[2])
         return found
 
-    cdef Pair pair(self, tuple one, tuple other):
-        """The pair table of two shapes (as :meth:`shape` gives them)."""
-        cdef int a = one[0], b = other[0], k, room
-        cdef list grown
+    cdef Pair pair(self, int a, int b):
+        """The pair table of two shapes (by their numbers)."""
+        cdef int k, room
+        cdef void **grown
+        cdef Pair found
         if max(a, b) >= self.room:
             room = max(16, 2 * max(a, b) + 2)
-            grown = [None] * (room * room)
+            grown = <void **>calloc(room * room, sizeof(void *))
+            if grown == NULL:
+                raise MemoryError()
             for k in range(self.room * self.room):
                 grown[(k // self.room) * room + k % self.room] = self.pairs[k]
+            free(self.pairs)
             self.pairs = grown
             self.room = room
-        found = self.pairs[a * self.room + b]
-        if found is None:
-            found = self.pairs[a * self.room + b] = Pair(one[1], other[1], self.grid)
-        return <Pair>found
+        if self.pairs[a * self.room + b] == NULL:
+            found = Pair(self.objects[a], self.objects[b], self.grid)
+            self.made.append(found)
+            self.pairs[a * self.room + b] = <void *>found
+        return <Pair>self.pairs[a * self.room + b]
 
 
 @cython.final
@@ -563,6 +596,8 @@ cdef class Part:
 
     def __cinit__(self, Geometry geometry not None, list pieces):
         cdef int n = len(pieces), i, j, a
+        cdef int shapes[64]
+        cdef tuple found
         cdef Pair pair
         if not 1 <= n <= 64:
             raise ValueError(f"a part has 1 to 64 pieces, not {n}")
@@ -573,12 +608,11 @@ cdef class Part:
         self.pairs = <void **>calloc(n * n, sizeof(void *))
         if self.origin == NULL or self.pairs == NULL:
             raise MemoryError()
-        shapes = []
         for i in range(n):
-            shape, origin = geometry._shape(pieces[i])
-            shapes.append(shape)
+            found = geometry._shape(pieces[i])
+            shapes[i] = found[0]
             for a in range(3):
-                self.origin[3 * i + a] = origin[a]
+                self.origin[3 * i + a] = found[a + 1]
         self.keep = geometry  # which keeps every pair table it makes
         for i in range(n):
             for j in range(n):
