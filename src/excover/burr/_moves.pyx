@@ -66,6 +66,8 @@ from libc.string cimport memcmp, memcpy, memset
 
 from excover._portable cimport ctz64, popcount64
 
+from excover.errors import UsageError
+
 
 DEF FREE = 1 << 29
 DEF UNKNOWN = -1
