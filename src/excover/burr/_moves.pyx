@@ -70,7 +70,6 @@ from excover.errors import UsageError
 
 
 DEF FREE = 1 << 29
-DEF UNKNOWN = -1
 DEF MAX_AXES = 4
 DEF MAX_PENDING = 1024
 
@@ -299,31 +298,35 @@ cdef class Pair:
     """Cutler's gaps of one shape towards another, by the offset of the second's origin
     from the first's, over the window of offsets at which their boxes come within one
     voxel (three on the prism grid) of each other; cells are computed as they are first
-    asked for."""
+    asked for (made by :meth:`Geometry.pair`)."""
 
     cdef Shape mine, theirs
     cdef int grid, axes
     cdef int lo[3]
     cdef int dim[3]
     cdef int dirs[MAX_AXES][3]
-    cdef int32_t *cells      # `axes` values a cell, UNKNOWN until computed; NULL until used
+    cdef int32_t *cells      # `axes` values a cell, valid where `known`; NULL until used
+    cdef uint64_t *known     # a bit a cell: computed
 
-    def __cinit__(self, Shape mine, Shape theirs, int grid):
-        cdef int a, margin = 1 if grid == 0 else 3
+    cdef void _init(self, Shape mine, Shape theirs, int grid, int axes,
+                    const int *directions) noexcept:
+        """The table of ``mine`` towards ``theirs`` on BurrTools' grid ``grid``, of
+        ``axes`` axes (``directions``: the vector of each direction, two a axis)."""
+        cdef int a, b, margin = 1 if grid == 0 else 3
         self.mine = mine
         self.theirs = theirs
         self.grid = grid
-        self.axes = len(AXES[grid])
-        for a, vector in enumerate(AXES[grid]):
+        self.axes = axes
+        for a in range(axes):
             for b in range(3):
-                self.dirs[a][b] = vector[b]
+                self.dirs[a][b] = directions[6 * a + b]
         for a in range(3):
             self.lo[a] = -theirs.high[a] - margin
             self.dim[a] = mine.high[a] + theirs.high[a] + 2 * margin + 1
-        self.cells = NULL
 
     def __dealloc__(self):
         free(self.cells)
+        free(self.known)
 
     cdef void _compute(self, int ox, int oy, int oz, int32_t *out) noexcept:
         """The gaps on each axis at one offset: on each line along the axis, the run of
@@ -413,16 +416,17 @@ cdef class Pair:
 
     cdef int32_t *_cell(self, int *c) except NULL:
         """The gaps at window cell ``c``, computed when first asked for."""
-        cdef size_t size
-        cdef Py_ssize_t cell
+        cdef size_t count
+        cdef Py_ssize_t index = (c[2] * self.dim[1] + c[1]) * self.dim[0] + c[0]
+        cdef Py_ssize_t cell = self.axes * index
         if self.cells == NULL:
-            size = self.axes * self.dim[0] * self.dim[1] * self.dim[2] * sizeof(int32_t)
-            self.cells = <int32_t *>malloc(size)
-            if self.cells == NULL:
+            count = self.dim[0] * self.dim[1] * self.dim[2]
+            self.cells = <int32_t *>malloc(self.axes * count * sizeof(int32_t))
+            self.known = <uint64_t *>calloc((count + 63) // 64, sizeof(uint64_t))
+            if self.cells == NULL or self.known == NULL:
                 raise MemoryError()
-            memset(self.cells, 0xFF, size)
-        cell = self.axes * ((c[2] * self.dim[1] + c[1]) * self.dim[0] + c[0])
-        if self.cells[cell] == UNKNOWN:
+        if not (self.known[index >> 6] >> (index & 63)) & 1:
+            self.known[index >> 6] |= (<uint64_t>1) << (index & 63)
             if self.grid == 0:
                 self._compute(c[0] + self.lo[0], c[1] + self.lo[1], c[2] + self.lo[2],
                               self.cells + cell)
@@ -578,7 +582,9 @@ cdef class Geometry:
             self.pairs = grown
             self.room = room
         if self.pairs[a * self.room + b] == NULL:
-            found = Pair(self.objects[a], self.objects[b], self.grid)
+            found = Pair.__new__(Pair)
+            found._init(self.objects[a], self.objects[b], self.grid, self.axes,
+                        &self.dirs[0][0])
             self.made.append(found)
             self.pairs[a * self.room + b] = <void *>found
         return <Pair>self.pairs[a * self.room + b]
@@ -687,6 +693,7 @@ cdef class Search:
     cdef uint64_t pending_mask[MAX_PENDING]
     cdef int pending_dir[MAX_PENDING]
     cdef int pending, handed
+    cdef bint larger_todo          # the free sets of several pieces are still to find
     cdef int64_t pending_node
     cdef int16_t *pending_state    # the configuration they are free in
     # the moves of one direction: masks and steps found so far
@@ -799,6 +806,7 @@ cdef class Search:
         self.position = 0
         self.pending = 0
         self.handed = 0
+        self.larger_todo = False
         self.pending_node = 0
         self.expanded = 0
         self.unspent = 0
@@ -910,37 +918,36 @@ cdef class Search:
                     todo |= (<uint64_t>1) << j
         return mask
 
-    cdef int _free_sets(self) noexcept:
-        """Fill the pending separations of the configuration in the table: each set
-        once, with the first direction it is free along (taking it out along another
-        direction leaves the same two parts in the same configurations)."""
-        cdef int caps[2]
-        cdef int cap, c, direction, piece, k, n = self.n
+    cdef int _free_sets(self, bint larger) noexcept:
+        """Add to the pending separations of the configuration in the table the free
+        single pieces (``larger`` false), or the free sets of two pieces up to half of
+        them (true): each set once, with the first direction it is free along (taking
+        it out along another direction leaves the same two parts in the same
+        configurations)."""
+        cdef int cap, direction, piece, k, n = self.n
         cdef uint64_t mask
         cdef bint known
-        caps[0] = 1
-        caps[1] = n // 2
-        self.pending = 0
-        for c in range(2 if caps[1] > 1 else 1):  # sets of one piece, then larger ones
-            cap = caps[c]
-            for direction in range(2 * self.part.axes):
-                for piece in range(n):
-                    if cap == 1:
-                        mask = 0 if self.blocks[direction * n + piece] else (<uint64_t>1) << piece
-                    else:
-                        mask = self._free_closure(piece, direction, cap)
-                    if not mask:
-                        continue
-                    known = False
-                    for k in range(self.pending):
-                        if self.pending_mask[k] == mask:
-                            known = True
-                            break
-                    if not known and self.pending < MAX_PENDING:
-                        self.pending_mask[self.pending] = mask
-                        self.pending_dir[self.pending] = direction
-                        self.pending += 1
-        return self.pending
+        cap = n // 2 if larger else 1
+        if larger and cap < 2:
+            return 0
+        for direction in range(2 * self.part.axes):
+            for piece in range(n):
+                if not larger:
+                    mask = 0 if self.blocks[direction * n + piece] else (<uint64_t>1) << piece
+                else:
+                    mask = self._free_closure(piece, direction, cap)
+                if not mask:
+                    continue
+                known = False
+                for k in range(self.pending):
+                    if self.pending_mask[k] == mask:
+                        known = True
+                        break
+                if not known and self.pending < MAX_PENDING:
+                    self.pending_mask[self.pending] = mask
+                    self.pending_dir[self.pending] = direction
+                    self.pending += 1
+        return 0
 
     cdef int _emit(self, const int16_t *state, uint64_t mask, int direction, int step,
                    int64_t node, Py_ssize_t *grown) except -1:
@@ -1026,6 +1033,10 @@ cdef class Search:
                 direction[0] = self.pending_dir[self.handed]
                 self.handed += 1
                 return 1
+            if self.larger_todo:  # the single pieces are handed out: the larger sets
+                self.larger_todo = False
+                self._free_sets(True)
+                continue
             if self.unspent >= 256:
                 return 2
             front = &self.fronts[self.cur]
@@ -1048,10 +1059,15 @@ cdef class Search:
                 self.preset = False
             else:
                 self._fill(state)
-            if self._free_sets():
+            self.pending = self.handed = 0
+            self._free_sets(False)
+            if self.pending:  # the larger sets are found once these are handed out
+                self.larger_todo = True
+            else:
+                self._free_sets(True)
+            if self.pending:
                 self.pending_node = node
                 memcpy(self.pending_state, state, self.width * sizeof(int16_t))
-                self.handed = 0
                 if self.onwards:
                     self.unspent += self._expand(state, node)
                 continue
