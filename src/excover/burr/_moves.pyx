@@ -72,6 +72,7 @@ from excover.errors import UsageError
 DEF FREE = 1 << 29
 DEF MAX_AXES = 4
 DEF MAX_PENDING = 1024
+DEF STEPS = 64          # the distances the move generator keeps tables of
 
 #: The axes of each grid (BurrTools' order), as voxel vectors; a direction is
 #: ``2 * axis`` (along the vector) or ``2 * axis + 1`` (against it).
@@ -684,6 +685,8 @@ cdef class Search:
     cdef uint64_t *blocks          # for each direction and piece, the pieces it meets
                                    # (filled with the table)
     cdef bint preset               # the table holds the first configuration's gaps
+    cdef bint valid                # the table holds the gaps of :attr:`filled`
+    cdef int16_t *filled
     # records of every configuration found: parent, mask, direction, step
     cdef int64_t *parent
     cdef uint64_t *rmask
@@ -701,6 +704,10 @@ cdef class Search:
     cdef int32_t *seen_step
     cdef Py_ssize_t seen_count, seen_capacity
     cdef int16_t *scratch
+    # for the direction being expanded, by distance s and piece i: the pieces i meets
+    # within s (``within``, rows 0 to STEPS), and at exactly s (``exactly``, kept zero)
+    cdef uint64_t *within
+    cdef uint64_t *exactly
     cdef public long long expanded
     cdef Py_ssize_t unspent
     cdef bint onwards              # go on from configurations with a free set too
@@ -752,6 +759,9 @@ cdef class Search:
         free(self.seen_step)
         free(self.scratch)
         free(self.pending_state)
+        free(self.within)
+        free(self.exactly)
+        free(self.filled)
 
     cdef int _reserve(self, int n) except -1:
         """Make the buffers hold a part of ``n`` pieces."""
@@ -762,12 +772,19 @@ cdef class Search:
         free(self.blocks)
         free(self.scratch)
         free(self.pending_state)
+        free(self.within)
+        free(self.exactly)
+        free(self.filled)
+        self.filled = <int16_t *>malloc(3 * n * sizeof(int16_t))
+        self.within = <uint64_t *>malloc((STEPS + 1) * n * sizeof(uint64_t))
+        self.exactly = <uint64_t *>calloc(STEPS * n, sizeof(uint64_t))
         self.at = <int *>malloc(n * sizeof(int))
         self.table = <int32_t *>malloc(MAX_AXES * n * n * sizeof(int32_t))
         self.blocks = <uint64_t *>malloc(2 * MAX_AXES * n * sizeof(uint64_t))
         self.scratch = <int16_t *>malloc(3 * n * sizeof(int16_t))
         self.pending_state = <int16_t *>malloc(3 * n * sizeof(int16_t))
-        if not (self.at and self.table and self.blocks and self.scratch and self.pending_state):
+        if not (self.at and self.table and self.blocks and self.scratch and self.pending_state
+                and self.within and self.exactly and self.filled):
             self.room = 0
             raise MemoryError()
         self.room = n
@@ -812,6 +829,7 @@ cdef class Search:
         self.unspent = 0
         self.onwards = onwards
         self.preset = False
+        self.valid = False
         return 0
 
     cdef void _inherit(self, Search parent, const int *local) noexcept:
@@ -833,6 +851,8 @@ cdef class Search:
                         self.blocks[2 * a * n + i] |= (<uint64_t>1) << j
                         self.blocks[(2 * a + 1) * n + j] |= (<uint64_t>1) << i
         self.preset = True
+        memcpy(self.filled, self.fronts[self.cur].pool, self.width * sizeof(int16_t))
+        self.valid = True
 
     cdef int _record(self, int64_t parent, uint64_t mask, int direction, int step) except -1:
         if self.records == self.rcapacity:
@@ -849,26 +869,59 @@ cdef class Search:
         return 0
 
     cdef int _fill(self, const int16_t *state) except -1:
-        """The gaps of the configuration ``state``, and whom each piece meets."""
-        cdef int n = self.n, i, j, a, axes = self.part.axes, gap
+        """The gaps of the configuration ``state``, and whom each piece meets: when the
+        table holds another configuration of the search (:attr:`filled`), only the
+        pairs of pieces that moved relative to each other since are looked up again."""
+        cdef int n = self.n, i, j, a, k, axes = self.part.axes, gap, groups = 1
         cdef int off[3]
+        cdef int group[64]
         cdef int32_t found[MAX_AXES]
-        memset(self.blocks, 0, 2 * axes * n * sizeof(uint64_t))
+        cdef int16_t *moved = self.scratch  # the translation of each group since then
+        cdef uint64_t bit_i, bit_j
+        if not self.valid:
+            memset(self.blocks, 0, 2 * axes * n * sizeof(uint64_t))
+            for i in range(n):
+                group[i] = i
+        else:  # the pieces grouped by their translation since (the first one's is 0)
+            moved[0] = moved[1] = moved[2] = 0
+            for i in range(n):
+                for a in range(3):
+                    off[a] = state[3 * i + a] - self.filled[3 * i + a]
+                for k in range(groups):
+                    if (moved[3 * k] == off[0] and moved[3 * k + 1] == off[1]
+                            and moved[3 * k + 2] == off[2]):
+                        break
+                else:
+                    k = groups
+                    for a in range(3):
+                        moved[3 * k + a] = <int16_t>off[a]
+                    groups += 1
+                group[i] = k
+            if groups == 1:
+                return 0
         for i in range(n):
             for j in range(n):
-                if i == j:
-                    for a in range(axes):
-                        self.table[(a * n + i) * n + j] = FREE
+                if group[i] == group[j]:
+                    if i == j and not self.valid:
+                        for a in range(axes):
+                            self.table[(a * n + i) * n + j] = FREE
                     continue
                 for a in range(3):
                     off[a] = state[3 * j + a] - state[3 * i + a]
                 self.part._gaps(self.at[i], self.at[j], off, found)
+                bit_i = (<uint64_t>1) << i
+                bit_j = (<uint64_t>1) << j
                 for a in range(axes):
                     gap = found[a]
                     self.table[(a * n + i) * n + j] = gap
                     if gap < FREE:  # i sliding along the axis meets j
-                        self.blocks[2 * a * n + i] |= (<uint64_t>1) << j
-                        self.blocks[(2 * a + 1) * n + j] |= (<uint64_t>1) << i
+                        self.blocks[2 * a * n + i] |= bit_j
+                        self.blocks[(2 * a + 1) * n + j] |= bit_i
+                    else:
+                        self.blocks[2 * a * n + i] &= ~bit_j
+                        self.blocks[(2 * a + 1) * n + j] &= ~bit_i
+        memcpy(self.filled, state, self.width * sizeof(int16_t))
+        self.valid = True
         return 0
 
     cdef uint64_t _free_closure(self, int piece, int direction, int cap) noexcept:
@@ -895,27 +948,29 @@ cdef class Search:
     cdef uint64_t _closure(self, int piece, int direction, int step, int cap) noexcept:
         """The smallest set holding ``piece`` that slides ``step`` along ``direction``;
         0 when it has more than ``cap`` pieces."""
-        cdef int n = self.n, i, j, size = 1
-        cdef int32_t *gaps = self.table + (direction >> 1) * n * n
-        cdef bint negative = direction & 1
+        cdef int n = self.n, i, j
+        cdef const int32_t *gaps = self.table + (direction >> 1) * n * n
+        cdef const int32_t *line
         cdef uint64_t mask = (<uint64_t>1) << piece
-        cdef uint64_t todo = mask
-        cdef int gap
+        cdef uint64_t todo = mask, near
         while todo:
-            i = 0
-            while not (todo >> i) & 1:
-                i += 1
-            todo &= ~((<uint64_t>1) << i)
-            for j in range(n):
-                if (mask >> j) & 1:
-                    continue
-                gap = gaps[j * n + i] if negative else gaps[i * n + j]
-                if gap < step:
-                    size += 1
-                    if size > cap:
-                        return 0
-                    mask |= (<uint64_t>1) << j
-                    todo |= (<uint64_t>1) << j
+            i = ctz64(todo)
+            todo &= todo - 1
+            near = 0
+            if direction & 1:  # along -axis: the pieces that meet i along +axis
+                line = gaps + i
+                for j in range(n):
+                    near |= (<uint64_t>(line[j * n] < step)) << j
+            else:
+                line = gaps + i * n
+                for j in range(n):
+                    near |= (<uint64_t>(line[j] < step)) << j
+            near &= ~mask
+            if near:
+                mask |= near
+                todo |= near
+                if popcount64(mask) > cap:
+                    return 0
         return mask
 
     cdef int _free_sets(self, bint larger) noexcept:
@@ -989,18 +1044,67 @@ cdef class Search:
         self.seen_count += 1
         return 0
 
+    cdef int _steps(self, int direction) noexcept:
+        """Fill :attr:`within` for ``direction`` in the table's configuration: the
+        distances ``s`` up to the largest gap plus one, the returned value (0 when a gap
+        of ``STEPS`` or more, not free, is met: :meth:`_closure` answers then)."""
+        cdef int n = self.n, i, j, gap, top = 0, s
+        cdef const int32_t *gaps = self.table + (direction >> 1) * n * n
+        cdef bint beyond = False
+        for i in range(n):
+            for j in range(n):
+                gap = gaps[j * n + i] if direction & 1 else gaps[i * n + j]
+                if gap < STEPS:
+                    self.exactly[gap * n + i] |= (<uint64_t>1) << j
+                    if gap + 1 > top:
+                        top = gap + 1
+                elif gap < FREE:
+                    beyond = True
+        for i in range(n):
+            self.within[i] = 0
+        for s in range(1, top + 1):
+            for i in range(n):
+                self.within[s * n + i] = self.within[(s - 1) * n + i] | self.exactly[(s - 1) * n + i]
+                self.exactly[(s - 1) * n + i] = 0
+        return 0 if beyond else top
+
+    cdef uint64_t _closure_within(self, int piece, int step, int cap) noexcept:
+        """:meth:`_closure` from :attr:`within` (``step`` at most :meth:`_steps`'s)."""
+        cdef const uint64_t *near = self.within + step * self.n
+        cdef uint64_t mask = (<uint64_t>1) << piece
+        cdef uint64_t todo = mask, new
+        cdef int size = 1
+        while todo:
+            new = near[ctz64(todo)] & ~mask
+            todo &= todo - 1
+            if new:
+                mask |= new
+                todo |= new
+                while new:
+                    new &= new - 1
+                    size += 1
+                if size > cap:
+                    return 0
+        return mask
+
     cdef Py_ssize_t _expand(self, const int16_t *state, int64_t node) except -1:
         """Add every configuration one move away; the number added."""
-        cdef int direction, piece, step, cap = self.n // 2
+        cdef int direction, piece, step, top, cap = self.n // 2
         cdef uint64_t mask, other, union, free
         cdef Py_ssize_t grown = 0, k, before
         for direction in range(2 * self.part.axes):
             self.seen_count = 0
+            top = self._steps(direction)
             for piece in range(self.n):
                 free = self._closure(piece, direction, FREE, cap) if self.onwards else 0
                 step = 1
                 while True:
-                    mask = self._closure(piece, direction, step, cap)
+                    if step <= top:
+                        mask = self._closure_within(piece, step, cap)
+                    elif top:  # every gap is below the last distance: the same set
+                        mask = self._closure_within(piece, top, cap)
+                    else:
+                        mask = self._closure(piece, direction, step, cap)
                     if not mask or mask == free:  # a free set only comes out
                         break
                     before = self.seen_count
