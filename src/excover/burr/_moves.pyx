@@ -44,7 +44,10 @@ The search over flat integer arrays:
   that window the answer needs no table: an offset whose line along the direction
   misses the window leaves the pieces apart for ever (free), one ahead of it along the
   direction adds the steps to the window to the value where the line enters it, one
-  behind it puts the other piece behind (free).
+  behind it puts the other piece behind (free). A window's cells are marked computed in
+  a bitmap, so that a table costs only the cells asked for. The search keeps the gaps of
+  the configuration it expands last: the next one's are looked up again only for the
+  pairs of pieces that moved relative to each other in between (moves change few).
 - Known configurations live in three open-addressing hash tables, one per level of the
   search (the last, the current, the next), each over a pool of configurations in the
   order found, which is also the order they are expanded in. Every configuration found
@@ -53,7 +56,9 @@ The search over flat integer arrays:
 - Moves come in BurrTools' order: for each direction, piece and distance the closure of
   the piece (at most half the pieces), then its unions with the sets found before for
   the same direction and distance; free sets are looked for first, single pieces then
-  sets of at most half the pieces.
+  sets of at most half the pieces (those only once the single pieces are handed out).
+  For each direction, the pieces each piece meets within each distance are kept as
+  bitmasks (built once from the gaps), so that a closure is a few mask operations.
 - Onwards (the minimum-total mode): a configuration in which a set is free is moved
   further too, every move but those of a set free along the move's direction (such a
   set only comes out).
@@ -704,8 +709,9 @@ cdef class Search:
     cdef int32_t *seen_step
     cdef Py_ssize_t seen_count, seen_capacity
     cdef int16_t *scratch
-    # for the direction being expanded, by distance s and piece i: the pieces i meets
-    # within s (``within``, rows 0 to STEPS), and at exactly s (``exactly``, kept zero)
+    # for the axis being expanded, along +axis then -axis, by distance s and piece i:
+    # the pieces i meets within s (``within``, rows 0 to STEPS), and at exactly s
+    # (``exactly``, kept zero)
     cdef uint64_t *within
     cdef uint64_t *exactly
     cdef public long long expanded
@@ -776,8 +782,8 @@ cdef class Search:
         free(self.exactly)
         free(self.filled)
         self.filled = <int16_t *>malloc(3 * n * sizeof(int16_t))
-        self.within = <uint64_t *>malloc((STEPS + 1) * n * sizeof(uint64_t))
-        self.exactly = <uint64_t *>calloc(STEPS * n, sizeof(uint64_t))
+        self.within = <uint64_t *>malloc(2 * (STEPS + 1) * n * sizeof(uint64_t))
+        self.exactly = <uint64_t *>calloc(2 * STEPS * n, sizeof(uint64_t))
         self.at = <int *>malloc(n * sizeof(int))
         self.table = <int32_t *>malloc(MAX_AXES * n * n * sizeof(int32_t))
         self.blocks = <uint64_t *>malloc(2 * MAX_AXES * n * sizeof(uint64_t))
@@ -1044,33 +1050,38 @@ cdef class Search:
         self.seen_count += 1
         return 0
 
-    cdef int _steps(self, int direction) noexcept:
-        """Fill :attr:`within` for ``direction`` in the table's configuration: the
-        distances ``s`` up to the largest gap plus one, the returned value (0 when a gap
-        of ``STEPS`` or more, not free, is met: :meth:`_closure` answers then)."""
-        cdef int n = self.n, i, j, gap, top = 0, s
-        cdef const int32_t *gaps = self.table + (direction >> 1) * n * n
+    cdef int _steps(self, int axis) noexcept:
+        """Fill :attr:`within` for both directions of ``axis`` in the table's
+        configuration (along ``-axis`` from the row ``STEPS + 1`` on): the distances
+        ``s`` up to the largest gap plus one, the returned value (0 when a gap of
+        ``STEPS`` or more, not free, is met: :meth:`_closure` answers then)."""
+        cdef int n = self.n, i, j, gap, top = 0, s, half = (STEPS + 1) * n
+        cdef const int32_t *gaps = self.table + axis * n * n
+        cdef uint64_t *back = self.exactly + STEPS * n
         cdef bint beyond = False
         for i in range(n):
             for j in range(n):
-                gap = gaps[j * n + i] if direction & 1 else gaps[i * n + j]
-                if gap < STEPS:
+                gap = gaps[i * n + j]
+                if gap < STEPS:  # i meets j along +axis, j meets i along -axis
                     self.exactly[gap * n + i] |= (<uint64_t>1) << j
+                    back[gap * n + j] |= (<uint64_t>1) << i
                     if gap + 1 > top:
                         top = gap + 1
                 elif gap < FREE:
                     beyond = True
         for i in range(n):
-            self.within[i] = 0
+            self.within[i] = self.within[half + i] = 0
         for s in range(1, top + 1):
             for i in range(n):
                 self.within[s * n + i] = self.within[(s - 1) * n + i] | self.exactly[(s - 1) * n + i]
-                self.exactly[(s - 1) * n + i] = 0
+                self.within[half + s * n + i] = (
+                    self.within[half + (s - 1) * n + i] | back[(s - 1) * n + i])
+                self.exactly[(s - 1) * n + i] = back[(s - 1) * n + i] = 0
         return 0 if beyond else top
 
-    cdef uint64_t _closure_within(self, int piece, int step, int cap) noexcept:
-        """:meth:`_closure` from :attr:`within` (``step`` at most :meth:`_steps`'s)."""
-        cdef const uint64_t *near = self.within + step * self.n
+    cdef uint64_t _closure_within(self, const uint64_t *near, int piece, int cap) noexcept:
+        """:meth:`_closure` from the rows of :attr:`within` of one direction and
+        distance (``near``)."""
         cdef uint64_t mask = (<uint64_t>1) << piece
         cdef uint64_t todo = mask, new
         cdef int size = 1
@@ -1089,20 +1100,23 @@ cdef class Search:
 
     cdef Py_ssize_t _expand(self, const int16_t *state, int64_t node) except -1:
         """Add every configuration one move away; the number added."""
-        cdef int direction, piece, step, top, cap = self.n // 2
+        cdef int direction, piece, step, top = 0, cap = self.n // 2
         cdef uint64_t mask, other, union, free
+        cdef const uint64_t *rows
         cdef Py_ssize_t grown = 0, k, before
         for direction in range(2 * self.part.axes):
             self.seen_count = 0
-            top = self._steps(direction)
+            if not direction & 1:
+                top = self._steps(direction >> 1)
+            rows = self.within + (direction & 1) * (STEPS + 1) * self.n
             for piece in range(self.n):
                 free = self._closure(piece, direction, FREE, cap) if self.onwards else 0
                 step = 1
                 while True:
                     if step <= top:
-                        mask = self._closure_within(piece, step, cap)
+                        mask = self._closure_within(rows + step * self.n, piece, cap)
                     elif top:  # every gap is below the last distance: the same set
-                        mask = self._closure_within(piece, top, cap)
+                        mask = self._closure_within(rows + top * self.n, piece, cap)
                     else:
                         mask = self._closure(piece, direction, step, cap)
                     if not mask or mask == free:  # a free set only comes out
