@@ -12,7 +12,8 @@ both parts are taken apart on their own from there).
 
 :class:`Disassembler` takes each separation apart recursively (the pieces left first,
 then the pieces taken out, as BurrTools does), in compiled code
-(:class:`excover.burr._moves.Stages`), which keeps the tree as arrays: the
+(:class:`excover.burr._moves.Stages`, run by :func:`excover.burr._moves.staged` from the
+assembly's pieces: one call an assembly), which keeps the tree as arrays: the
 :class:`Disassembly` makes it into objects only when asked. BurrTools stops at the first separation
 of each part; here, when that one leaves a part that does not come apart, the next is
 tried, and an assembly is called stuck only once every separation has failed (which
