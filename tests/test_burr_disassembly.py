@@ -32,6 +32,7 @@ from excover.burr.check import check_stored, sweep
 from excover.burr.disassembly import Plan, held_tree
 from excover.burr.grouping import Groups
 from excover.cli import common
+from excover.errors import UsageError
 from excover.formats.burrtools import Part as BurrPart
 from excover.formats.burrtools import Problem, Puzzle, Shape, read_xmpuzzle, write_xmpuzzle
 from excover.formats.burrtools.placements import placed, placement_of
@@ -396,6 +397,28 @@ def test_a_cube_in_a_tunnel_takes_one_move_per_leg() -> None:
     assert disassemble(Assembly.of_voxels(longer)).level == "5"  # up, right, down, right, out
     brute = Brute(longer)
     assert brute.first_level((0, 1), ((0, 0, 0), (0, 0, 0))) == 5
+
+
+def test_a_slide_longer_than_the_move_tables_is_one_move() -> None:
+    # a cube 69 voxels down a tunnel, then out by a hole in the roof: the move generator
+    # keeps bitmasks for distances below 64 and answers from the gaps beyond
+    tunnel_cells = {(x, 1, 1) for x in range(1, 71)} | {(70, 2, 1)}
+    block = [
+        (x, y, z)
+        for x, y, z in product(range(72), range(3), range(3))
+        if (x, y, z) not in tunnel_cells
+    ]
+    assembly = Assembly.of_voxels([block, [(1, 1, 1)]])
+    for result in (disassemble(assembly), disassemble(assembly, min_total=True)):
+        assert (result.status, result.level, result.total) == ("solved", "2", 2)
+        assert [str(move) for move in result.moves] == ["1 +x 69", "1 +y out"]
+
+
+def test_a_piece_without_voxels_is_refused() -> None:
+    with pytest.raises(UsageError, match="no voxels"):
+        disassemble(Assembly.of_voxels([[(0, 0, 0)], []]))
+    with pytest.raises(UsageError, match="no voxels"):
+        disassemble(Assembly.of_voxels([[]]))
 
 
 def test_a_triangle_follows_a_tunnel_on_the_prism_grid() -> None:

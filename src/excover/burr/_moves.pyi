@@ -3,12 +3,18 @@
 from collections.abc import Callable, Sequence
 from typing import Protocol
 
-__all__ = ["AXES", "Geometry", "Part", "Search", "Stages", "stage_by_stage"]
+__all__ = ["AXES", "Geometry", "Part", "Search", "Stages", "stage_by_stage", "staged"]
 
 Vector = tuple[int, int, int]
 
 class _Budget(Protocol):
     def spend(self, states: int) -> None: ...
+
+class _Piece(Protocol):
+    @property
+    def voxels(self) -> Sequence[Vector]: ...
+    @property
+    def weight(self) -> int: ...
 
 #: The axes of each grid (BurrTools' order), as voxel vectors.
 AXES: dict[int, tuple[Vector, ...]]
@@ -80,3 +86,12 @@ def stage_by_stage(
     budget: _Budget,
 ) -> _Found | None:
     """:meth:`Stages.run` of ``whole``, on spare buffers."""
+
+def staged(
+    geometry: Geometry,
+    pieces: tuple[_Piece, ...],
+    grouping: Callable[[int], int] | None,
+    complete: bool,
+    budget: _Budget,
+) -> _Found | None:
+    """:func:`stage_by_stage` of an assembly's pieces, their :class:`Part` made here."""

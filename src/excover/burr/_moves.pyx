@@ -44,7 +44,10 @@ The search over flat integer arrays:
   that window the answer needs no table: an offset whose line along the direction
   misses the window leaves the pieces apart for ever (free), one ahead of it along the
   direction adds the steps to the window to the value where the line enters it, one
-  behind it puts the other piece behind (free).
+  behind it puts the other piece behind (free). A window's cells are marked computed in
+  a bitmap, so that a table costs only the cells asked for. The search keeps the gaps of
+  the configuration it expands last: the next one's are looked up again only for the
+  pairs of pieces that moved relative to each other in between (moves change few).
 - Known configurations live in three open-addressing hash tables, one per level of the
   search (the last, the current, the next), each over a pool of configurations in the
   order found, which is also the order they are expanded in. Every configuration found
@@ -53,7 +56,9 @@ The search over flat integer arrays:
 - Moves come in BurrTools' order: for each direction, piece and distance the closure of
   the piece (at most half the pieces), then its unions with the sets found before for
   the same direction and distance; free sets are looked for first, single pieces then
-  sets of at most half the pieces.
+  sets of at most half the pieces (those only once the single pieces are handed out).
+  For each direction, the pieces each piece meets within each distance are kept as
+  bitmasks (built once from the gaps), so that a closure is a few mask operations.
 - Onwards (the minimum-total mode): a configuration in which a set is free is moved
   further too, every move but those of a set free along the move's direction (such a
   set only comes out).
@@ -66,12 +71,13 @@ from libc.string cimport memcmp, memcpy, memset
 
 from excover._portable cimport ctz64, popcount64
 
-import numpy as np
+from excover.errors import UsageError
+
 
 DEF FREE = 1 << 29
-DEF UNKNOWN = -1
 DEF MAX_AXES = 4
 DEF MAX_PENDING = 1024
+DEF STEPS = 64          # the distances the move generator keeps tables of
 
 #: The axes of each grid (BurrTools' order), as voxel vectors; a direction is
 #: ``2 * axis`` (along the vector) or ``2 * axis + 1`` (against it).
@@ -225,37 +231,58 @@ cdef class Shape:
     cdef unsigned char *filled
 
     def __cinit__(self, voxels):
-        cdef int a, k
-        arr = np.ascontiguousarray(voxels, dtype=np.int64).reshape(-1, 3)
-        for a in range(3):
-            self.high[a] = int(arr[:, a].max())
-        self.count = arr.shape[0]
-        self.voxels = <int *>malloc(3 * self.count * sizeof(int))
-        size = (self.high[0] + 1) * (self.high[1] + 1) * (self.high[2] + 1)
-        self.filled = <unsigned char *>calloc(size, 1)
-        if self.voxels == NULL or self.filled == NULL:
+        cdef int a, k, m, u, v, dv, cells, cell, value, n = len(voxels)
+        cdef int *at
+        cdef int *coords
+        cdef int *fill
+        if n == 0:
+            raise ValueError("a piece without voxels")
+        self.count = n
+        self.voxels = <int *>malloc(3 * n * sizeof(int))
+        if self.voxels == NULL:
             raise MemoryError()
-        for k, (x, y, z) in enumerate(arr.tolist()):
-            self.voxels[3 * k] = x
-            self.voxels[3 * k + 1] = y
-            self.voxels[3 * k + 2] = z
-            self.filled[(z * (self.high[1] + 1) + y) * (self.high[0] + 1) + x] = 1
+        for k in range(n):
+            for a in range(3):
+                self.voxels[3 * k + a] = voxels[k][a]
         for a in range(3):
-            u, v = [b for b in range(3) if b != a]
+            self.high[a] = self.voxels[a]
+            for k in range(n):
+                if self.voxels[3 * k + a] > self.high[a]:
+                    self.high[a] = self.voxels[3 * k + a]
+        self.filled = <unsigned char *>calloc(
+            (self.high[0] + 1) * (self.high[1] + 1) * (self.high[2] + 1), 1)
+        if self.filled == NULL:
+            raise MemoryError()
+        for k in range(n):
+            at = self.voxels + 3 * k
+            self.filled[(at[2] * (self.high[1] + 1) + at[1]) * (self.high[0] + 1) + at[0]] = 1
+        for a in range(3):
+            u = 1 if a == 0 else 0
+            v = 1 if a == 2 else 2
             dv = self.high[v] + 1
             cells = (self.high[u] + 1) * dv
-            cell = arr[:, u] * dv + arr[:, v]
-            order = np.lexsort((arr[:, a], cell))
-            starts = [0, *np.cumsum(np.bincount(cell, minlength=cells)).tolist()]
-            coords = arr[order, a].tolist()
-            self.starts[a] = <int *>malloc(len(starts) * sizeof(int))
-            self.coords[a] = <int *>malloc(len(coords) * sizeof(int))
-            if self.starts[a] == NULL or self.coords[a] == NULL:
+            self.starts[a] = <int *>calloc(cells + 1, sizeof(int))
+            self.coords[a] = coords = <int *>malloc(n * sizeof(int))
+            if self.starts[a] == NULL or coords == NULL:
                 raise MemoryError()
-            for k in range(len(starts)):
-                self.starts[a][k] = starts[k]
-            for k in range(len(coords)):
-                self.coords[a][k] = coords[k]
+            for k in range(n):  # a counting sort by line, each line sorted along the axis
+                self.starts[a][self.voxels[3 * k + u] * dv + self.voxels[3 * k + v] + 1] += 1
+            for cell in range(cells):
+                self.starts[a][cell + 1] += self.starts[a][cell]
+            fill = <int *>malloc(cells * sizeof(int))
+            if fill == NULL:
+                raise MemoryError()
+            memcpy(fill, self.starts[a], cells * sizeof(int))
+            for k in range(n):
+                cell = self.voxels[3 * k + u] * dv + self.voxels[3 * k + v]
+                value = self.voxels[3 * k + a]
+                m = fill[cell]
+                fill[cell] += 1
+                while m > self.starts[a][cell] and coords[m - 1] > value:
+                    coords[m] = coords[m - 1]
+                    m -= 1
+                coords[m] = value
+            free(fill)
 
     def __dealloc__(self):
         cdef int a
@@ -277,31 +304,35 @@ cdef class Pair:
     """Cutler's gaps of one shape towards another, by the offset of the second's origin
     from the first's, over the window of offsets at which their boxes come within one
     voxel (three on the prism grid) of each other; cells are computed as they are first
-    asked for."""
+    asked for (made by :meth:`Geometry.pair`)."""
 
     cdef Shape mine, theirs
     cdef int grid, axes
     cdef int lo[3]
     cdef int dim[3]
     cdef int dirs[MAX_AXES][3]
-    cdef int32_t *cells      # `axes` values a cell, UNKNOWN until computed; NULL until used
+    cdef int32_t *cells      # `axes` values a cell, valid where `known`; NULL until used
+    cdef uint64_t *known     # a bit a cell: computed
 
-    def __cinit__(self, Shape mine, Shape theirs, int grid):
-        cdef int a, margin = 1 if grid == 0 else 3
+    cdef void _init(self, Shape mine, Shape theirs, int grid, int axes,
+                    const int *directions) noexcept:
+        """The table of ``mine`` towards ``theirs`` on BurrTools' grid ``grid``, of
+        ``axes`` axes (``directions``: the vector of each direction, two a axis)."""
+        cdef int a, b, margin = 1 if grid == 0 else 3
         self.mine = mine
         self.theirs = theirs
         self.grid = grid
-        self.axes = len(AXES[grid])
-        for a, vector in enumerate(AXES[grid]):
+        self.axes = axes
+        for a in range(axes):
             for b in range(3):
-                self.dirs[a][b] = vector[b]
+                self.dirs[a][b] = directions[6 * a + b]
         for a in range(3):
             self.lo[a] = -theirs.high[a] - margin
             self.dim[a] = mine.high[a] + theirs.high[a] + 2 * margin + 1
-        self.cells = NULL
 
     def __dealloc__(self):
         free(self.cells)
+        free(self.known)
 
     cdef void _compute(self, int ox, int oy, int oz, int32_t *out) noexcept:
         """The gaps on each axis at one offset: on each line along the axis, the run of
@@ -391,16 +422,17 @@ cdef class Pair:
 
     cdef int32_t *_cell(self, int *c) except NULL:
         """The gaps at window cell ``c``, computed when first asked for."""
-        cdef size_t size
-        cdef Py_ssize_t cell
+        cdef size_t count
+        cdef Py_ssize_t index = (c[2] * self.dim[1] + c[1]) * self.dim[0] + c[0]
+        cdef Py_ssize_t cell = self.axes * index
         if self.cells == NULL:
-            size = self.axes * self.dim[0] * self.dim[1] * self.dim[2] * sizeof(int32_t)
-            self.cells = <int32_t *>malloc(size)
-            if self.cells == NULL:
+            count = self.dim[0] * self.dim[1] * self.dim[2]
+            self.cells = <int32_t *>malloc(self.axes * count * sizeof(int32_t))
+            self.known = <uint64_t *>calloc((count + 63) // 64, sizeof(uint64_t))
+            if self.cells == NULL or self.known == NULL:
                 raise MemoryError()
-            memset(self.cells, 0xFF, size)
-        cell = self.axes * ((c[2] * self.dim[1] + c[1]) * self.dim[0] + c[0])
-        if self.cells[cell] == UNKNOWN:
+        if not (self.known[index >> 6] >> (index & 63)) & 1:
+            self.known[index >> 6] |= (<uint64_t>1) << (index & 63)
             if self.grid == 0:
                 self._compute(c[0] + self.lo[0], c[1] + self.lo[1], c[2] + self.lo[2],
                               self.cells + cell)
@@ -486,7 +518,9 @@ cdef class Geometry:
     (0 cubes, 1 triangular prisms)."""
 
     cdef dict shapes
-    cdef list pairs                # by shape numbers, ``room`` a row; None until made
+    cdef list made                 # every pair table made (their references)
+    cdef void **pairs              # by shape numbers, ``room`` a row; NULL until made
+    cdef list objects              # the Shape of each shape number
     cdef int room
     cdef dict pieces
     cdef readonly int grid
@@ -504,49 +538,62 @@ cdef class Geometry:
                 self.dirs[2 * a][i] = vector[i]
                 self.dirs[2 * a + 1][i] = -vector[i]
         self.shapes = {}
-        self.pairs = []
+        self.made = []
+        self.objects = []
+        self.pairs = NULL
         self.room = 0
         self.pieces = {}
 
-    def shape(self, voxels):
-        """The shape of a piece (its voxels) and its origin."""
-        return self._shape(voxels)
+    def __dealloc__(self):
+        free(self.pairs)
 
     cdef tuple _shape(self, voxels):
+        """``(number, x, y, z)``: the number of the piece's shape and its origin."""
+        cdef int a, n
+        cdef int origin[3]
         if not isinstance(voxels, tuple):
             voxels = tuple([tuple(v) for v in voxels])
         found = self.pieces.get(voxels)
         if found is not None:
             return found
-        arr = np.asarray(voxels, dtype=np.int64).reshape(-1, 3)
-        if arr.shape[0] == 0:
+        n = len(voxels)
+        if n == 0:
             raise ValueError("a piece without voxels")
-        origin = arr.min(axis=0)
+        for a in range(3):
+            origin[a] = min([v[a] for v in voxels])
         if self.grid == 1 and (origin[0] + origin[1]) % 2:
             origin[0] -= 1  # a translation of the prism grid keeps x + y even
-        moved = arr - origin
-        key = moved[np.lexsort(moved.T[::-1])].tobytes()
-        shape = self.shapes.get(key)
-        if shape is None:
-            shape = self.shapes[key] = (len(self.shapes), Shape(moved))
-        found = self.pieces[voxels] = (shape, tuple(int(c) for c in origin))
+        key = tuple(sorted([(v[0] - origin[0], v[1] - origin[1], v[2] - origin[2])
+                            for v in voxels]))
+        number = self.shapes.get(key)
+        if number is None:
+            number = self.shapes[key] = len(self.objects)
+            self.objects.append(Shape(key))
+        found = self.pieces[voxels] = (number, origin[0], origin[1], origin[2])
         return found
 
-    cdef Pair pair(self, tuple one, tuple other):
-        """The pair table of two shapes (as :meth:`shape` gives them)."""
-        cdef int a = one[0], b = other[0], k, room
-        cdef list grown
+    cdef Pair pair(self, int a, int b):
+        """The pair table of two shapes (by their numbers)."""
+        cdef int k, room
+        cdef void **grown
+        cdef Pair found
         if max(a, b) >= self.room:
             room = max(16, 2 * max(a, b) + 2)
-            grown = [None] * (room * room)
+            grown = <void **>calloc(room * room, sizeof(void *))
+            if grown == NULL:
+                raise MemoryError()
             for k in range(self.room * self.room):
                 grown[(k // self.room) * room + k % self.room] = self.pairs[k]
+            free(self.pairs)
             self.pairs = grown
             self.room = room
-        found = self.pairs[a * self.room + b]
-        if found is None:
-            found = self.pairs[a * self.room + b] = Pair(one[1], other[1], self.grid)
-        return <Pair>found
+        if self.pairs[a * self.room + b] == NULL:
+            found = Pair.__new__(Pair)
+            found._init(self.objects[a], self.objects[b], self.grid, self.axes,
+                        &self.dirs[0][0])
+            self.made.append(found)
+            self.pairs[a * self.room + b] = <void *>found
+        return <Pair>self.pairs[a * self.room + b]
 
 
 @cython.final
@@ -563,6 +610,8 @@ cdef class Part:
 
     def __cinit__(self, Geometry geometry not None, list pieces):
         cdef int n = len(pieces), i, j, a
+        cdef int shapes[64]
+        cdef tuple found
         cdef Pair pair
         if not 1 <= n <= 64:
             raise ValueError(f"a part has 1 to 64 pieces, not {n}")
@@ -573,12 +622,11 @@ cdef class Part:
         self.pairs = <void **>calloc(n * n, sizeof(void *))
         if self.origin == NULL or self.pairs == NULL:
             raise MemoryError()
-        shapes = []
         for i in range(n):
-            shape, origin = geometry._shape(pieces[i])
-            shapes.append(shape)
+            found = geometry._shape(pieces[i])
+            shapes[i] = found[0]
             for a in range(3):
-                self.origin[3 * i + a] = origin[a]
+                self.origin[3 * i + a] = found[a + 1]
         self.keep = geometry  # which keeps every pair table it makes
         for i in range(n):
             for j in range(n):
@@ -642,6 +690,8 @@ cdef class Search:
     cdef uint64_t *blocks          # for each direction and piece, the pieces it meets
                                    # (filled with the table)
     cdef bint preset               # the table holds the first configuration's gaps
+    cdef bint valid                # the table holds the gaps of :attr:`filled`
+    cdef int16_t *filled
     # records of every configuration found: parent, mask, direction, step
     cdef int64_t *parent
     cdef uint64_t *rmask
@@ -651,6 +701,7 @@ cdef class Search:
     cdef uint64_t pending_mask[MAX_PENDING]
     cdef int pending_dir[MAX_PENDING]
     cdef int pending, handed
+    cdef bint larger_todo          # the free sets of several pieces are still to find
     cdef int64_t pending_node
     cdef int16_t *pending_state    # the configuration they are free in
     # the moves of one direction: masks and steps found so far
@@ -658,6 +709,11 @@ cdef class Search:
     cdef int32_t *seen_step
     cdef Py_ssize_t seen_count, seen_capacity
     cdef int16_t *scratch
+    # for the axis being expanded, along +axis then -axis, by distance s and piece i:
+    # the pieces i meets within s (``within``, rows 0 to STEPS), and at exactly s
+    # (``exactly``, kept zero)
+    cdef uint64_t *within
+    cdef uint64_t *exactly
     cdef public long long expanded
     cdef Py_ssize_t unspent
     cdef bint onwards              # go on from configurations with a free set too
@@ -709,6 +765,9 @@ cdef class Search:
         free(self.seen_step)
         free(self.scratch)
         free(self.pending_state)
+        free(self.within)
+        free(self.exactly)
+        free(self.filled)
 
     cdef int _reserve(self, int n) except -1:
         """Make the buffers hold a part of ``n`` pieces."""
@@ -719,12 +778,19 @@ cdef class Search:
         free(self.blocks)
         free(self.scratch)
         free(self.pending_state)
+        free(self.within)
+        free(self.exactly)
+        free(self.filled)
+        self.filled = <int16_t *>malloc(3 * n * sizeof(int16_t))
+        self.within = <uint64_t *>malloc(2 * (STEPS + 1) * n * sizeof(uint64_t))
+        self.exactly = <uint64_t *>calloc(2 * STEPS * n, sizeof(uint64_t))
         self.at = <int *>malloc(n * sizeof(int))
         self.table = <int32_t *>malloc(MAX_AXES * n * n * sizeof(int32_t))
         self.blocks = <uint64_t *>malloc(2 * MAX_AXES * n * sizeof(uint64_t))
         self.scratch = <int16_t *>malloc(3 * n * sizeof(int16_t))
         self.pending_state = <int16_t *>malloc(3 * n * sizeof(int16_t))
-        if not (self.at and self.table and self.blocks and self.scratch and self.pending_state):
+        if not (self.at and self.table and self.blocks and self.scratch and self.pending_state
+                and self.within and self.exactly and self.filled):
             self.room = 0
             raise MemoryError()
         self.room = n
@@ -763,11 +829,13 @@ cdef class Search:
         self.position = 0
         self.pending = 0
         self.handed = 0
+        self.larger_todo = False
         self.pending_node = 0
         self.expanded = 0
         self.unspent = 0
         self.onwards = onwards
         self.preset = False
+        self.valid = False
         return 0
 
     cdef void _inherit(self, Search parent, const int *local) noexcept:
@@ -789,6 +857,8 @@ cdef class Search:
                         self.blocks[2 * a * n + i] |= (<uint64_t>1) << j
                         self.blocks[(2 * a + 1) * n + j] |= (<uint64_t>1) << i
         self.preset = True
+        memcpy(self.filled, self.fronts[self.cur].pool, self.width * sizeof(int16_t))
+        self.valid = True
 
     cdef int _record(self, int64_t parent, uint64_t mask, int direction, int step) except -1:
         if self.records == self.rcapacity:
@@ -805,26 +875,59 @@ cdef class Search:
         return 0
 
     cdef int _fill(self, const int16_t *state) except -1:
-        """The gaps of the configuration ``state``, and whom each piece meets."""
-        cdef int n = self.n, i, j, a, axes = self.part.axes, gap
+        """The gaps of the configuration ``state``, and whom each piece meets: when the
+        table holds another configuration of the search (:attr:`filled`), only the
+        pairs of pieces that moved relative to each other since are looked up again."""
+        cdef int n = self.n, i, j, a, k, axes = self.part.axes, gap, groups = 1
         cdef int off[3]
+        cdef int group[64]
         cdef int32_t found[MAX_AXES]
-        memset(self.blocks, 0, 2 * axes * n * sizeof(uint64_t))
+        cdef int16_t *moved = self.scratch  # the translation of each group since then
+        cdef uint64_t bit_i, bit_j
+        if not self.valid:
+            memset(self.blocks, 0, 2 * axes * n * sizeof(uint64_t))
+            for i in range(n):
+                group[i] = i
+        else:  # the pieces grouped by their translation since (the first one's is 0)
+            moved[0] = moved[1] = moved[2] = 0
+            for i in range(n):
+                for a in range(3):
+                    off[a] = state[3 * i + a] - self.filled[3 * i + a]
+                for k in range(groups):
+                    if (moved[3 * k] == off[0] and moved[3 * k + 1] == off[1]
+                            and moved[3 * k + 2] == off[2]):
+                        break
+                else:
+                    k = groups
+                    for a in range(3):
+                        moved[3 * k + a] = <int16_t>off[a]
+                    groups += 1
+                group[i] = k
+            if groups == 1:
+                return 0
         for i in range(n):
             for j in range(n):
-                if i == j:
-                    for a in range(axes):
-                        self.table[(a * n + i) * n + j] = FREE
+                if group[i] == group[j]:
+                    if i == j and not self.valid:
+                        for a in range(axes):
+                            self.table[(a * n + i) * n + j] = FREE
                     continue
                 for a in range(3):
                     off[a] = state[3 * j + a] - state[3 * i + a]
                 self.part._gaps(self.at[i], self.at[j], off, found)
+                bit_i = (<uint64_t>1) << i
+                bit_j = (<uint64_t>1) << j
                 for a in range(axes):
                     gap = found[a]
                     self.table[(a * n + i) * n + j] = gap
                     if gap < FREE:  # i sliding along the axis meets j
-                        self.blocks[2 * a * n + i] |= (<uint64_t>1) << j
-                        self.blocks[(2 * a + 1) * n + j] |= (<uint64_t>1) << i
+                        self.blocks[2 * a * n + i] |= bit_j
+                        self.blocks[(2 * a + 1) * n + j] |= bit_i
+                    else:
+                        self.blocks[2 * a * n + i] &= ~bit_j
+                        self.blocks[(2 * a + 1) * n + j] &= ~bit_i
+        memcpy(self.filled, state, self.width * sizeof(int16_t))
+        self.valid = True
         return 0
 
     cdef uint64_t _free_closure(self, int piece, int direction, int cap) noexcept:
@@ -851,60 +954,61 @@ cdef class Search:
     cdef uint64_t _closure(self, int piece, int direction, int step, int cap) noexcept:
         """The smallest set holding ``piece`` that slides ``step`` along ``direction``;
         0 when it has more than ``cap`` pieces."""
-        cdef int n = self.n, i, j, size = 1
-        cdef int32_t *gaps = self.table + (direction >> 1) * n * n
-        cdef bint negative = direction & 1
+        cdef int n = self.n, i, j
+        cdef const int32_t *gaps = self.table + (direction >> 1) * n * n
+        cdef const int32_t *line
         cdef uint64_t mask = (<uint64_t>1) << piece
-        cdef uint64_t todo = mask
-        cdef int gap
+        cdef uint64_t todo = mask, near
         while todo:
-            i = 0
-            while not (todo >> i) & 1:
-                i += 1
-            todo &= ~((<uint64_t>1) << i)
-            for j in range(n):
-                if (mask >> j) & 1:
-                    continue
-                gap = gaps[j * n + i] if negative else gaps[i * n + j]
-                if gap < step:
-                    size += 1
-                    if size > cap:
-                        return 0
-                    mask |= (<uint64_t>1) << j
-                    todo |= (<uint64_t>1) << j
+            i = ctz64(todo)
+            todo &= todo - 1
+            near = 0
+            if direction & 1:  # along -axis: the pieces that meet i along +axis
+                line = gaps + i
+                for j in range(n):
+                    near |= (<uint64_t>(line[j * n] < step)) << j
+            else:
+                line = gaps + i * n
+                for j in range(n):
+                    near |= (<uint64_t>(line[j] < step)) << j
+            near &= ~mask
+            if near:
+                mask |= near
+                todo |= near
+                if popcount64(mask) > cap:
+                    return 0
         return mask
 
-    cdef int _free_sets(self) noexcept:
-        """Fill the pending separations of the configuration in the table: each set
-        once, with the first direction it is free along (taking it out along another
-        direction leaves the same two parts in the same configurations)."""
-        cdef int caps[2]
-        cdef int cap, c, direction, piece, k, n = self.n
+    cdef int _free_sets(self, bint larger) noexcept:
+        """Add to the pending separations of the configuration in the table the free
+        single pieces (``larger`` false), or the free sets of two pieces up to half of
+        them (true): each set once, with the first direction it is free along (taking
+        it out along another direction leaves the same two parts in the same
+        configurations)."""
+        cdef int cap, direction, piece, k, n = self.n
         cdef uint64_t mask
         cdef bint known
-        caps[0] = 1
-        caps[1] = n // 2
-        self.pending = 0
-        for c in range(2 if caps[1] > 1 else 1):  # sets of one piece, then larger ones
-            cap = caps[c]
-            for direction in range(2 * self.part.axes):
-                for piece in range(n):
-                    if cap == 1:
-                        mask = 0 if self.blocks[direction * n + piece] else (<uint64_t>1) << piece
-                    else:
-                        mask = self._free_closure(piece, direction, cap)
-                    if not mask:
-                        continue
-                    known = False
-                    for k in range(self.pending):
-                        if self.pending_mask[k] == mask:
-                            known = True
-                            break
-                    if not known and self.pending < MAX_PENDING:
-                        self.pending_mask[self.pending] = mask
-                        self.pending_dir[self.pending] = direction
-                        self.pending += 1
-        return self.pending
+        cap = n // 2 if larger else 1
+        if larger and cap < 2:
+            return 0
+        for direction in range(2 * self.part.axes):
+            for piece in range(n):
+                if not larger:
+                    mask = 0 if self.blocks[direction * n + piece] else (<uint64_t>1) << piece
+                else:
+                    mask = self._free_closure(piece, direction, cap)
+                if not mask:
+                    continue
+                known = False
+                for k in range(self.pending):
+                    if self.pending_mask[k] == mask:
+                        known = True
+                        break
+                if not known and self.pending < MAX_PENDING:
+                    self.pending_mask[self.pending] = mask
+                    self.pending_dir[self.pending] = direction
+                    self.pending += 1
+        return 0
 
     cdef int _emit(self, const int16_t *state, uint64_t mask, int direction, int step,
                    int64_t node, Py_ssize_t *grown) except -1:
@@ -946,18 +1050,75 @@ cdef class Search:
         self.seen_count += 1
         return 0
 
+    cdef int _steps(self, int axis) noexcept:
+        """Fill :attr:`within` for both directions of ``axis`` in the table's
+        configuration (along ``-axis`` from the row ``STEPS + 1`` on): the distances
+        ``s`` up to the largest gap plus one, the returned value (0 when a gap of
+        ``STEPS`` or more, not free, is met: :meth:`_closure` answers then)."""
+        cdef int n = self.n, i, j, gap, top = 0, s, half = (STEPS + 1) * n
+        cdef const int32_t *gaps = self.table + axis * n * n
+        cdef uint64_t *back = self.exactly + STEPS * n
+        cdef bint beyond = False
+        for i in range(n):
+            for j in range(n):
+                gap = gaps[i * n + j]
+                if gap < STEPS:  # i meets j along +axis, j meets i along -axis
+                    self.exactly[gap * n + i] |= (<uint64_t>1) << j
+                    back[gap * n + j] |= (<uint64_t>1) << i
+                    if gap + 1 > top:
+                        top = gap + 1
+                elif gap < FREE:
+                    beyond = True
+        for i in range(n):
+            self.within[i] = self.within[half + i] = 0
+        for s in range(1, top + 1):
+            for i in range(n):
+                self.within[s * n + i] = self.within[(s - 1) * n + i] | self.exactly[(s - 1) * n + i]
+                self.within[half + s * n + i] = (
+                    self.within[half + (s - 1) * n + i] | back[(s - 1) * n + i])
+                self.exactly[(s - 1) * n + i] = back[(s - 1) * n + i] = 0
+        return 0 if beyond else top
+
+    cdef uint64_t _closure_within(self, const uint64_t *near, int piece, int cap) noexcept:
+        """:meth:`_closure` from the rows of :attr:`within` of one direction and
+        distance (``near``)."""
+        cdef uint64_t mask = (<uint64_t>1) << piece
+        cdef uint64_t todo = mask, new
+        cdef int size = 1
+        while todo:
+            new = near[ctz64(todo)] & ~mask
+            todo &= todo - 1
+            if new:
+                mask |= new
+                todo |= new
+                while new:
+                    new &= new - 1
+                    size += 1
+                if size > cap:
+                    return 0
+        return mask
+
     cdef Py_ssize_t _expand(self, const int16_t *state, int64_t node) except -1:
         """Add every configuration one move away; the number added."""
-        cdef int direction, piece, step, cap = self.n // 2
+        cdef int direction, piece, step, top = 0, cap = self.n // 2
         cdef uint64_t mask, other, union, free
+        cdef const uint64_t *rows
         cdef Py_ssize_t grown = 0, k, before
         for direction in range(2 * self.part.axes):
             self.seen_count = 0
+            if not direction & 1:
+                top = self._steps(direction >> 1)
+            rows = self.within + (direction & 1) * (STEPS + 1) * self.n
             for piece in range(self.n):
                 free = self._closure(piece, direction, FREE, cap) if self.onwards else 0
                 step = 1
                 while True:
-                    mask = self._closure(piece, direction, step, cap)
+                    if step <= top:
+                        mask = self._closure_within(rows + step * self.n, piece, cap)
+                    elif top:  # every gap is below the last distance: the same set
+                        mask = self._closure_within(rows + top * self.n, piece, cap)
+                    else:
+                        mask = self._closure(piece, direction, step, cap)
                     if not mask or mask == free:  # a free set only comes out
                         break
                     before = self.seen_count
@@ -990,6 +1151,10 @@ cdef class Search:
                 direction[0] = self.pending_dir[self.handed]
                 self.handed += 1
                 return 1
+            if self.larger_todo:  # the single pieces are handed out: the larger sets
+                self.larger_todo = False
+                self._free_sets(True)
+                continue
             if self.unspent >= 256:
                 return 2
             front = &self.fronts[self.cur]
@@ -1012,10 +1177,15 @@ cdef class Search:
                 self.preset = False
             else:
                 self._fill(state)
-            if self._free_sets():
+            self.pending = self.handed = 0
+            self._free_sets(False)
+            if self.pending:  # the larger sets are found once these are handed out
+                self.larger_todo = True
+            else:
+                self._free_sets(True)
+            if self.pending:
                 self.pending_node = node
                 memcpy(self.pending_state, state, self.width * sizeof(int16_t))
-                self.handed = 0
                 if self.onwards:
                     self.unspent += self._expand(state, node)
                 continue

@@ -469,3 +469,20 @@ def stage_by_stage(Part whole, weights, grouping, bint complete, budget):
         stages.grouping = None
         if len(_SPARE_STAGES) < 8:
             _SPARE_STAGES.append(stages)
+
+
+def staged(Geometry geometry, tuple pieces, grouping, bint complete, budget):
+    """:func:`stage_by_stage` of an assembly's pieces (objects with their ``voxels``
+    where the assembly puts them and their ``weight``; two or more), their :class:`Part`
+    made here: the disassembler's path for each assembly, without a Python object
+    between the assembly and its compiled search. A piece without voxels is a
+    UsageError."""
+    cdef list voxels = []
+    cdef list weights = []
+    for piece in pieces:
+        shape = piece.voxels
+        if not shape:
+            raise UsageError("a piece of the assembly has no voxels")
+        voxels.append(shape)
+        weights.append(piece.weight)
+    return stage_by_stage(Part(geometry, voxels), weights, grouping, complete, budget)

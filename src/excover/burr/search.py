@@ -12,7 +12,8 @@ both parts are taken apart on their own from there).
 
 :class:`Disassembler` takes each separation apart recursively (the pieces left first,
 then the pieces taken out, as BurrTools does), in compiled code
-(:class:`excover.burr._moves.Stages`), which keeps the tree as arrays: the
+(:class:`excover.burr._moves.Stages`, run by :func:`excover.burr._moves.staged` from the
+assembly's pieces: one call an assembly), which keeps the tree as arrays: the
 :class:`Disassembly` makes it into objects only when asked. BurrTools stops at the first separation
 of each part; here, when that one leaves a part that does not come apart, the next is
 tried, and an assembly is called stuck only once every separation has failed (which
@@ -47,9 +48,9 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
-from excover.burr._moves import AXES, Geometry, Part, Search, Stages, stage_by_stage
+from excover.burr._moves import AXES, Geometry, Part, Search, Stages, staged
 from excover.burr.assembly import Assembly
 from excover.burr.disassembly import Disassembly, Move, Plan, Separation, _pieces, _play
 from excover.burr.grouping import Groups
@@ -117,6 +118,13 @@ _NO_GROUPS = Groups(())
 
 
 @lru_cache(maxsize=64)
+def _has_groups(groups: tuple[tuple[tuple[int, int], ...], ...]) -> bool:
+    """Does some part of a problem belong to a group (its parts' ``(group, count)``
+    pairs, group 0: none)?"""
+    return any(g for pairs in groups for g, _ in pairs)
+
+
+@lru_cache(maxsize=64)
 def _groups_of(groups: tuple[tuple[tuple[int, int], ...], ...]) -> Groups:
     """The :class:`Groups` of a problem's parts, made once for all its assemblies."""
     return Groups(groups)
@@ -133,10 +141,9 @@ class Disassembler:
         geometry: Geometry | None = None,
         min_total: bool = False,
     ) -> None:
-        pieces = assembly.pieces
-        if len(pieces) > 64:
+        if len(assembly.pieces) > 64:
             raise UsageError(
-                f"an assembly of {len(pieces)} pieces: excover disassembles "
+                f"an assembly of {len(assembly.pieces)} pieces: excover disassembles "
                 "assemblies of at most 64 pieces"
             )
         if assembly.grid not in AXES:
@@ -144,17 +151,8 @@ class Disassembler:
                 f"excover disassembles puzzles on the cube and triangular-prism grids, "
                 f"not on BurrTools' grid {assembly.grid}"
             )
-        self.voxels = [piece.voxels for piece in pieces]
-        if not all(self.voxels):
-            raise UsageError("a piece of the assembly has no voxels")
         self.assembly = assembly
-        self.weights = [piece.weight for piece in pieces]
-        self.weighted = self.weights.count(self.weights[0]) != len(pieces) if pieces else False
-        self.grouped = any(assembly.groups) and any(
-            g for pairs in assembly.groups for g, _ in pairs
-        )
-        self.groups = _groups_of(assembly.groups) if self.grouped else _NO_GROUPS
-        self.grouping: dict[tuple[int, ...], tuple[bool, bool]] = {}
+        self.grouped = _has_groups(assembly.groups)
         self.budget = budget
         self.complete = complete or min_total
         self.min_total = min_total
@@ -162,20 +160,42 @@ class Disassembler:
         if self.geometry.grid != assembly.grid:
             raise UsageError("the movement tables are for another grid than the assembly's")
 
+    @cached_property
+    def weights(self) -> list[int]:
+        """The weight of each piece."""
+        return [piece.weight for piece in self.assembly.pieces]
+
+    @cached_property
+    def weighted(self) -> bool:
+        """Do the pieces' weights differ?"""
+        return len(set(self.weights)) > 1
+
+    @cached_property
+    def groups(self) -> Groups:
+        """The groups of the problem's parts."""
+        return _groups_of(self.assembly.groups) if self.grouped else _NO_GROUPS
+
+    @cached_property
+    def grouping(self) -> dict[tuple[int, ...], tuple[bool, bool]]:
+        """:meth:`_grouping`'s answers, by set of pieces."""
+        return {}
+
     def run(self) -> Disassembly:
         """The disassembly of the whole assembly (as in BurrTools, groups apply to the
         parts only, and an assembly of one piece is no solution)."""
-        if len(self.voxels) < 2:
+        pieces = self.assembly.pieces
+        if len(pieces) < 2:
+            if pieces and not pieces[0].voxels:
+                raise UsageError("a piece of the assembly has no voxels")
             return Disassembly(self.assembly, "stuck", reason="a single piece")
-        whole = Part(self.geometry, self.voxels)
         tree: Separation | Plan | None
         try:
             if self.min_total:
-                tree, grouped = self._least_of(whole)
+                tree, grouped = self._least_of()
             else:
-                found = stage_by_stage(
-                    whole,
-                    self.weights if self.weighted else None,
+                found = staged(
+                    self.geometry,
+                    pieces,
                     self._flags if self.grouped else None,
                     self.complete,
                     self.budget,
@@ -231,10 +251,13 @@ class Disassembler:
 
     # ------------------------------------------------------------------ minimum total
 
-    def _least_of(self, whole: Part) -> tuple[Separation | None, tuple[tuple[int, ...], ...]]:
+    def _least_of(self) -> tuple[Separation | None, tuple[tuple[int, ...], ...]]:
         """The disassembly with the fewest moves in all: its tree (None: stuck) and the
         sets left together as groups."""
-        self.whole = whole
+        voxels = [piece.voxels for piece in self.assembly.pieces]
+        if not all(voxels):
+            raise UsageError("a piece of the assembly has no voxels")
+        self.whole = whole = Part(self.geometry, voxels)
         self.memo: dict[tuple[tuple[int, ...], State], _Outcome | None] = {}
         # the stage-by-stage disassembly, whose answer seeds each part's minimum
         self.staged = Stages(
@@ -243,7 +266,7 @@ class Disassembler:
             self._flags if self.grouped else None,
             True,
         )
-        pieces = tuple(range(len(self.voxels)))
+        pieces = tuple(range(len(voxels)))
         start: State = tuple((0, 0, 0) for _ in pieces)
         outcome = self._least(pieces, start)
         if outcome is None or outcome.tree is None:
