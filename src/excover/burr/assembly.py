@@ -14,7 +14,7 @@ assembly per orbit under the result's symmetries, as BurrTools counts them), and
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 from excover.errors import UsageError
@@ -126,5 +126,19 @@ def assemblies(puzzle: Puzzle, problem: int = 0) -> Iterator[Assembly]:
         raise UsageError(f"{puzzle.source}: no problem {problem}")
     cover = cover_of(puzzle, problem)
     cells = _cells(cover)
+    smallest = _smallest_of_orbit(cover)
     for solution in cover.solutions(up_to_symmetry=True):
-        yield assembly_of(puzzle, problem, cover, solution, cells)
+        yield assembly_of(puzzle, problem, cover, smallest(solution), cells)
+
+
+def _smallest_of_orbit(cover: ExactCover) -> Callable[[Sequence[int]], list[int]]:
+    """The member of a solution's orbit under the result's symmetries whose sorted list of
+    options is the smallest: the copy that stands for its class (docs/burr.md, "Which
+    assembly of a symmetry class"), whichever member the symmetry-broken listing met
+    first. The groups of BurrTools' grids have at most 48 elements, so they are listed."""
+    elements = [g.tolist() for g in cover.symmetries().option_elements()]
+
+    def smallest(solution: Sequence[int]) -> list[int]:
+        return min(sorted(g[option] for option in solution) for g in elements)
+
+    return smallest
