@@ -41,8 +41,14 @@ def test_the_probes_of_a_regular_tree_are_exact() -> None:
         assert found == {(): [[11.0] * 5] * 3}
         assert descents == 3 * 5
     found, descents = search.child_sizes((), 2, 4, 9)
-    assert found[()] == 3 and found[(1,)] == [[5.0] * 4] * 2 and descents == 3 * 2 * 4
-    assert weighed.sizes_of(found) == {(): [11.0] * 3, **{(k,): [5.0, 5.0] for k in range(3)}}
+    assert (
+        found is not None
+        and found[()] == 3
+        and found[(1,)] == [[5.0] * 4] * 2
+        and descents == 3 * 2 * 4
+    )
+    expected: dict[tuple[int, ...], list[float]] = {(k,): [5.0, 5.0] for k in range(3)}
+    assert weighed.sizes_of(found) == {(): [11.0] * 3, **expected}
     assert search.child_sizes((2,), 1, 4, 9)[0] == {(): [[5.0] * 4] * 2}
     assert search.child_sizes((2, 1, 3), 1, 4, 9)[0] == {(): []}  # a solution
     assert search.child_sizes((3,), 1, 4, 9)[0] is None  # a has no fourth option

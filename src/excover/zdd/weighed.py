@@ -62,7 +62,7 @@ PROBE_SHARE = 0.05
 
 #: The probes (:meth:`~excover.zdd._dxz.Dxz.child_sizes` from the root): (levels,
 #: descents per option, seed) to what they found and the number of descents.
-Sizer = Callable[[int, int, int], tuple[dict[tuple[int, ...], object], int]]
+Sizer = Callable[[int, int, int], tuple[dict[tuple[int, ...], object] | None, int]]
 #: Estimated subtree sizes of the options of the node at each path from the root.
 Sizes = dict[tuple[int, ...], list[float]]
 
@@ -123,18 +123,19 @@ class Share:
         """The sizes, when the probes are cheap enough (else none: equal shares)."""
         rough, descents = self._sizer(1, ROUGH, 1)
         self.descents += descents
-        below = rough.get(())
+        below = None if rough is None else rough.get(())
         if not isinstance(below, list) or not below:
             return {}
         tree = 1 + sum(sum(d) / len(d) for d in below)  # Knuth's estimate: the mean
         shape, _ = self._sizer(LEVELS, 0, 2)  # no descents: the options of each node
+        shape = shape or {}
         strata = sum(len(entry) for entry in shape.values() if isinstance(entry, list))
         probes = min(PROBES, DESCENTS // max(strata, 1))
         if probes < MIN_PROBES or probes * strata * DESCENT_NODES > PROBE_SHARE * tree:
             return {}
         found, descents = self._sizer(LEVELS, probes, 3)
         self.descents += descents
-        return sizes_of(found)
+        return {} if found is None else sizes_of(found)
 
     def of(self, places: list[tuple[int, int]]) -> float:
         """The share walked at ``places`` (as :func:`share_of` takes them)."""
