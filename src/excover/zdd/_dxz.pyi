@@ -14,8 +14,20 @@ class Dxz:
     hits: int
     n_memo: int
     held_bytes: int  # the bytes of its tables, counted against its store's memory bound
+    def __init__(
+        self,
+        n_primary: int,
+        n_items: int,
+        option_start: array[int],
+        node_item: array[int],
+        node_color: array[int],
+    ) -> None: ...
     def path(self) -> list[int]: ...
     def progress(self) -> float | None: ...
+    def places(self) -> list[tuple[int, int]] | float | None: ...
+    def child_sizes(
+        self, prefix: tuple[int, ...], levels: int, samples: int, seed: int
+    ) -> tuple[dict[tuple[int, ...], object] | None, int]: ...
 
 def search(
     store: Store,

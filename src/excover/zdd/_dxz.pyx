@@ -908,20 +908,34 @@ cdef class Dxz:
         choices on the current path (each option of a level an equal share of it; a
         subproblem found in the memo is done at once): 0 before the search starts, 1
         once it has ended; None on Algorithm M."""
+        cdef double done = 0.0, weight = 1.0
+        places = self.places()
+        if places is None or places == 0.0 or places == 1.0:
+            return places
+        for r, n in places:
+            done += weight * r / n
+            weight /= n
+        return min(max(done, 0.0), 1.0)
+
+    def places(self):
+        """Where the search is: for each level of the current path, the position of the
+        option chosen among the options of the level's item (the item's own list, which
+        stays whole while the item is covered) and their number, from the root down, as
+        :meth:`child_sizes` numbers them; 0.0 before the search starts, 1.0 once it has
+        ended; None on Algorithm M."""
         cdef int64_t l
         cdef int32_t i, x, p
         cdef int64_t n, r
-        cdef double done = 0.0, weight = 1.0
         if self.multi:
             return None
         if not self.started:
             return 0.0
         if not self.resumable:
             return 1.0
+        places = []
         for l in range(self.st_level):
             i = self.st_item[l]
             x = self.st_choice[l]
-            # the item's own list stays whole while it is covered: its options in order
             n = 0
             r = -1
             p = self.dlink[i]
@@ -932,9 +946,124 @@ cdef class Dxz:
                 p = self.dlink[p]
             if n == 0 or r < 0:
                 break
-            done += weight * r / n
-            weight /= n
-        return min(max(done, 0.0), 1.0)
+            places.append((r, n))
+        return places
+
+    def child_sizes(self, prefix, int levels, int samples, uint64_t seed):
+        """Knuth's estimates of the sizes (search nodes, the memo aside) of the subtrees
+        below the search node reached from the root by the options at positions
+        ``prefix`` (one per level, as :meth:`places` numbers them), down ``levels``
+        levels from it: a dict from each node's path below that node (``()``: the node
+        itself) to its options: their number for the nodes of the first ``levels`` - 1
+        levels, whose every node is walked; for those of the last, a list per option of
+        ``samples`` estimates of the size of its subtree (its own node included), each
+        by a random descent; an empty list where there is nothing to branch on. None
+        when ``prefix`` leads nowhere. Also returns the number of descents, their cost.
+        Only on a search not started: the probes walk its links from the root and put
+        them back as they were."""
+        cdef int64_t cap = self.n_primary + 2
+        cdef int32_t i, x, k
+        cdef int64_t steps = 0
+        cdef uint64_t state = (seed * 0x9E3779B97F4A7C15ULL) | 1
+        if self.multi or self.started:
+            raise ValueError("probes walk a search with no multiplicities, not started")
+        if levels < 1 or samples < 0:
+            raise ValueError("probes need a level at least, and no negative samples")
+        cdef int32_t* items = <int32_t*>malloc(cap * sizeof(int32_t))
+        cdef int32_t* chosen = <int32_t*>malloc(cap * sizeof(int32_t))
+        cdef int64_t depth = 0
+        if items == NULL or chosen == NULL:
+            free(items)
+            free(chosen)
+            raise MemoryError("cannot allocate the DXZ probes")
+        found = {}
+        try:
+            for r in prefix:
+                i = self.rlink[0]
+                if i == 0 or r < 0 or r >= self.length[i]:
+                    return None, 0
+                x = self.dlink[i]
+                for k in range(r):
+                    x = self.dlink[x]
+                self.cover(i)
+                self.commit_others(x, True)
+                items[depth] = i
+                chosen[depth] = x
+                depth += 1
+            self._sizes_below((), levels, samples, &state, found, &steps, items, chosen, depth)
+            return found, steps
+        finally:
+            while depth > 0:
+                depth -= 1
+                self.commit_others(chosen[depth], False)
+                self.uncover(items[depth])
+            free(items)
+            free(chosen)
+
+    cdef int _sizes_below(self, tuple path, int levels, int samples, uint64_t* state,
+                          dict found, int64_t* steps, int32_t* items, int32_t* chosen,
+                          int64_t depth) except -1:
+        """Put in ``found[path]`` the current node's options: their number when
+        ``levels`` is above 1 (and the same for the nodes below them), else for each
+        its ``samples`` estimates (see :meth:`child_sizes`); the links are as they were
+        on return."""
+        cdef int32_t i = self.rlink[0], x, k = 0
+        cdef int s
+        if i == 0 or self.length[i] == 0:
+            found[path] = 0 if levels > 1 else []
+            return 0
+        if levels > 1:
+            found[path] = self.length[i]
+        else:
+            below = []
+            found[path] = below
+        x = self.dlink[i]
+        while x != i:
+            self.cover(i)
+            self.commit_others(x, True)
+            if levels > 1:
+                self._sizes_below(path + (k,), levels - 1, samples, state, found, steps,
+                                  items, chosen, depth)
+            else:
+                below.append([self._descent(state, items, chosen, depth)
+                              for s in range(samples)])
+                steps[0] += samples
+            self.commit_others(x, False)
+            self.uncover(i)
+            x = self.dlink[x]
+            k += 1
+        return 0
+
+    cdef double _descent(self, uint64_t* state, int32_t* items, int32_t* chosen,
+                         int64_t depth) noexcept:
+        """Knuth's estimate of the size of the current node's subtree (itself included)
+        by one random descent from it; the links are as they were on return."""
+        cdef int64_t base = depth
+        cdef int32_t j, y, m, r
+        cdef double weight = 1.0, estimate = 1.0
+        while True:
+            j = self.rlink[0]
+            m = self.length[j] if j != 0 else 0
+            if m == 0:
+                break
+            state[0] ^= state[0] << 13
+            state[0] ^= state[0] >> 7
+            state[0] ^= state[0] << 17
+            y = self.dlink[j]
+            for r in range(<int32_t>(state[0] % <uint64_t>m)):
+                y = self.dlink[y]
+            self.cover(j)
+            self.commit_others(y, True)
+            items[depth] = j
+            chosen[depth] = y
+            depth += 1
+            weight *= m
+            estimate += weight
+        while depth > base:
+            depth -= 1
+            self.commit_others(chosen[depth], False)
+            self.uncover(items[depth])
+        return estimate
 
     cdef int32_t run(self, Store store) except -2:
         """The search: an explicit stack of levels, one per chosen option; -1 when the

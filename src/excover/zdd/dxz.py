@@ -54,6 +54,7 @@ from typing import TYPE_CHECKING, NamedTuple, TypeVar
 from excover.errors import ResourceLimitError, UsageError
 from excover.zdd import _dxz, _store, _topdown
 from excover.zdd.manager import Manager, default, default_max_nodes
+from excover.zdd.weighed import Share
 
 if TYPE_CHECKING:
     from excover.problem import Problem
@@ -152,6 +153,8 @@ class Run:
         self._search = _dxz.search(
             manager.store, data.n_primary, n_items, start, items, colors, bounds
         )
+        self._links = (data.n_primary, n_items, start, items, colors)
+        self._share: Share | None = None
 
     @property
     def compact_keys(self) -> bool:
@@ -188,10 +191,18 @@ class Run:
 
     def progress(self) -> float | None:
         """The share of the search's tree walked so far, by Knuth's estimate from the
-        current path (:meth:`excover.zdd._dxz.Dxz.progress`; None with
-        multiplicities)."""
-        share = self._search.progress()
-        return None if share is None else float(share)
+        current path, the options of its top levels weighed by the sizes of their
+        subtrees (:class:`excover.zdd.weighed.Share`); 0 before the search starts, 1
+        once it has ended, None with multiplicities."""
+        places = self._search.places()
+        if places is None or isinstance(places, float):
+            return places
+        if self._share is None:
+            # the probes walk a copy of the links that never runs (the search's own are
+            # in the middle of its path)
+            prober = _dxz.Dxz(*self._links)
+            self._share = Share(lambda *probes: prober.child_sizes((), *probes))
+        return self._share.of(places)
 
     @property
     def nodes(self) -> int:
