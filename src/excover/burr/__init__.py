@@ -16,7 +16,7 @@ finds, every separation is tried before an assembly is called stuck::
 
 from __future__ import annotations
 
-from excover.lazy import lazy_getattr
+from excover.lazy import lazy_dir, lazy_getattr
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -53,7 +53,4 @@ _LAZY = {
 
 
 __getattr__ = lazy_getattr(__name__, _LAZY, globals())
-
-
-def __dir__() -> list[str]:
-    return sorted([*globals(), *_LAZY])
+__dir__ = lazy_dir(_LAZY, globals())
