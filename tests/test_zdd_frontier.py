@@ -405,18 +405,12 @@ def dominoes_and_trominoes(m: int, n: int) -> ExactCover:
     """Tilings of an m x n board by dominoes and L-trominoes: up to six options start at
     a cell, and some of them fit none of a layer's states (every cell below or right of
     a covered one is taken)."""
-    cells = [f"r{i}c{j}" for i in range(m) for j in range(n)]
-    problem = ExactCover(primary=cells)
-    for i in range(m):
-        for j in range(n):
-            if j + 1 < n:
-                problem.add_option([f"r{i}c{j}", f"r{i}c{j + 1}"])
-            if i + 1 < m:
-                problem.add_option([f"r{i}c{j}", f"r{i + 1}c{j}"])
-            if i + 1 < m and j + 1 < n:
-                square = [(i, j), (i, j + 1), (i + 1, j), (i + 1, j + 1)]
-                for left_out in square:
-                    problem.add_option([f"r{a}c{b}" for a, b in square if (a, b) != left_out])
+    problem = dominoes(m, n)
+    for i in range(m - 1):
+        for j in range(n - 1):
+            square = [(i, j), (i, j + 1), (i + 1, j), (i + 1, j + 1)]
+            for left_out in square:
+                problem.add_option([f"r{a}c{b}" for a, b in square if (a, b) != left_out])
     return problem
 
 

@@ -102,6 +102,26 @@ cdef inline int _floordiv(int a, int b) noexcept nogil:
     return a // b if a >= 0 else -((-a + b - 1) // b)
 
 
+cdef inline uint64_t _closure_of(const uint64_t *meets, int piece, int cap) noexcept nogil:
+    """The pieces reached from ``piece`` through the rows ``meets`` (``meets[p]``: the
+    pieces ``p`` meets), as a mask; 0 once they are more than ``cap``."""
+    cdef uint64_t mask = (<uint64_t>1) << piece
+    cdef uint64_t todo = mask, new
+    cdef int size = 1
+    while todo:
+        new = meets[ctz64(todo)] & ~mask
+        todo &= todo - 1
+        if new:
+            mask |= new
+            todo |= new
+            while new:
+                new &= new - 1
+                size += 1
+            if size > cap:
+                return 0
+    return mask
+
+
 cdef struct Front:
     int width           # values a configuration
     int16_t *pool       # width values a configuration, in the order found
@@ -934,22 +954,7 @@ cdef class Search:
         """The set holding ``piece`` that is free along ``direction`` (the pieces it
         meets on the way, and the pieces they meet...) from :attr:`blocks`; 0 when it has
         more than ``cap`` pieces."""
-        cdef uint64_t *meets = self.blocks + direction * self.n
-        cdef uint64_t mask = (<uint64_t>1) << piece
-        cdef uint64_t todo = mask, new
-        cdef int size = 1
-        while todo:
-            new = meets[ctz64(todo)] & ~mask
-            todo &= todo - 1
-            if new:
-                mask |= new
-                todo |= new
-                while new:
-                    new &= new - 1
-                    size += 1
-                if size > cap:
-                    return 0
-        return mask
+        return _closure_of(self.blocks + direction * self.n, piece, cap)
 
     cdef uint64_t _closure(self, int piece, int direction, int step, int cap) noexcept:
         """The smallest set holding ``piece`` that slides ``step`` along ``direction``;
@@ -1082,21 +1087,7 @@ cdef class Search:
     cdef uint64_t _closure_within(self, const uint64_t *near, int piece, int cap) noexcept:
         """:meth:`_closure` from the rows of :attr:`within` of one direction and
         distance (``near``)."""
-        cdef uint64_t mask = (<uint64_t>1) << piece
-        cdef uint64_t todo = mask, new
-        cdef int size = 1
-        while todo:
-            new = near[ctz64(todo)] & ~mask
-            todo &= todo - 1
-            if new:
-                mask |= new
-                todo |= new
-                while new:
-                    new &= new - 1
-                    size += 1
-                if size > cap:
-                    return 0
-        return mask
+        return _closure_of(near, piece, cap)
 
     cdef Py_ssize_t _expand(self, const int16_t *state, int64_t node) except -1:
         """Add every configuration one move away; the number added."""
