@@ -410,9 +410,9 @@ class Search:
         return self._call(lambda deadline: run(count_only, solution_cap, node_cap, deadline))
 
     def _call(self, call: Callable[[float], int]) -> int:
-        """The status of ``call(deadline)``, a call of the engine (given the instant it must
-        stop at, as the engines take it), timed into ``seconds``; none past the deadline,
-        and a call stopped by a limit raises :class:`~excover.LimitReached`."""
+        """The status of ``call(deadline)``, a call of the engine given the instant it must
+        stop at (as the engines take it), timed into ``seconds``: no call once the deadline
+        has passed, and a call stopped by a limit raises :class:`~excover.LimitReached`."""
         if self.deadline is not None and time.monotonic() >= self.deadline:
             self._stopped_by = "timeout"  # not even one more solution past the deadline
             raise LimitReached("timeout", self.stats)
