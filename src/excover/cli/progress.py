@@ -87,14 +87,19 @@ class Progress:
         """Set the work done (and the estimated ``total``; 0: none any more, the bar
         counts up); ``postfix`` shows beside it, and the time left once it is known
         (``left``: the run's own model of it, when it has one)."""
-        bar = self._bar
-        if bar is None or self.meter is None:
+        if not self.shown:
             return
         if total is not None:
             self.total = total if total > 0 else None
         if self.total and done >= self.total:  # all the work there is: the end
             self.finish(done, **postfix)
             return
+        self._note(done, left, postfix)
+
+    def _note(self, done: float, left: float | None, postfix: dict[str, object]) -> None:
+        """Show ``done`` of a run that goes on (of :attr:`total`, when known)."""
+        bar = self._bar
+        assert bar is not None and self.meter is not None
         if self.total:
             self.meter.note(done / self.total, left)
             # tqdm rounds 99.6% up to 100%, which is the end's alone: the total shown
@@ -169,20 +174,9 @@ class JsonProgress(Progress):
         """Add ``amount`` to the work done."""
         self.set(self.done + amount)
 
-    def set(
-        self,
-        done: float,
-        total: float | None = None,
-        *,
-        left: float | None = None,
-        **postfix: object,
-    ) -> None:
-        """As :meth:`Progress.set`."""
-        if total is not None:
-            self.total = total if total > 0 else None
-        if self.total and done >= self.total:
-            self.finish(done, **postfix)
-            return
+    def _note(self, done: float, left: float | None, postfix: dict[str, object]) -> None:
+        """Note ``done`` of a run that goes on; an event when the run has lasted
+        :data:`DELAY` and the last event is :data:`JSON_EVERY` seconds old."""
         self.meter.note(done / self.total if self.total else None, left)
         self.done = done
         self.postfix = dict(postfix)

@@ -50,6 +50,7 @@ from excover.names import ENGINES
 from excover.statistics import Stats
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from typing import Unpack
 
     import numpy as np
@@ -401,26 +402,32 @@ class Search:
     def _run(self, count_only: bool, stop_at: int | None = None) -> int:
         """One call of the engine, within the limits; ``stop_at`` ends this call (not the
         run) once the search has entered that many nodes in all."""
-        engine = self._engine
-        started = time.perf_counter()
-        deadline = self._engine_deadline()
+        run = self._engine.run
         node_cap = _cap(self.max_nodes)
         if stop_at is not None and stop_at < _NO_CAP and (node_cap < 0 or stop_at < node_cap):
             node_cap = stop_at
         solution_cap = _cap(self.max_solutions)
-        self._stopped_by = None
+        return self._call(lambda deadline: run(count_only, solution_cap, node_cap, deadline))
+
+    def _call(self, call: Callable[[float], int]) -> int:
+        """The status of ``call(deadline)``, a call of the engine given the instant it must
+        stop at (as the engines take it), timed into ``seconds``: no call once the deadline
+        has passed, and a call stopped by a limit raises :class:`~excover.LimitReached`."""
         if self.deadline is not None and time.monotonic() >= self.deadline:
             self._stopped_by = "timeout"  # not even one more solution past the deadline
             raise LimitReached("timeout", self.stats)
+        deadline = self._engine_deadline()
+        started = time.perf_counter()
+        self._stopped_by = None
         try:
-            status = engine.run(count_only, solution_cap, node_cap, deadline)
+            status = int(call(deadline))
         except KeyboardInterrupt:
             self._stopped_by = "interrupt"
             raise
         finally:
             self._seconds += time.perf_counter() - started
         self._check_stop(status)
-        return int(status)
+        return status
 
     def _check_stop(self, status: int) -> None:
         """Note why the engine's call ended with ``status``, raising
@@ -503,25 +510,16 @@ class Search:
         solution_cap = _cap(self.max_solutions)
         found: list[int] = []
         starts = [0]
-        status = SOLUTION
+        run, solution, extend, append = engine.run, engine.solution, found.extend, starts.append
+
+        def listed(deadline: float) -> int:
+            while (status := run(False, solution_cap, node_cap, deadline)) == SOLUTION:
+                extend(solution())
+                append(len(found))
+            return int(status)
+
         if not engine.finished:
-            if self.deadline is not None and time.monotonic() >= self.deadline:
-                self._stopped_by = "timeout"
-                raise LimitReached("timeout", self.stats)
-            deadline = self._engine_deadline()
-            started = time.perf_counter()
-            self._stopped_by = None
-            run, solution, extend, append = engine.run, engine.solution, found.extend, starts.append
-            try:
-                while (status := run(False, solution_cap, node_cap, deadline)) == SOLUTION:
-                    extend(solution())
-                    append(len(found))
-            except KeyboardInterrupt:
-                self._stopped_by = "interrupt"
-                raise
-            finally:
-                self._seconds += time.perf_counter() - started
-        self._check_stop(status)
+            self._call(listed)
         return np.array(found, dtype=np.int64), np.array(starts, dtype=np.int64)
 
     def root_solutions(self) -> dict[int, int] | None:
