@@ -11,10 +11,17 @@ included:
 * ``.cmb``: ``count auto NAME`` against ``count auto NAME ~no_break_symmetry``, run by
   the interpreter (:class:`excover.lang.Interpreter`);
 * studio: the child's whole run of a ``count`` request (:func:`excover.studio.runs.work`,
-  with a pipe that keeps the events), ``{}`` against ``{"break_symmetry": false}``.
+  with a pipe that keeps the events and a fresh checkpoint folder, as ``excover studio``
+  keeps one), ``{}`` against ``{"break_symmetry": false}``.
 
 The two counts of each pair must agree. Target: the default at most 0.5x the time of
 the switch turned off.
+
+With ``--against SRC`` (the ``src`` of a tree from before issue #60, such as commit
+61426c2, whose totals knew no symmetry: the issue's "today"), each front end's default
+count also runs in a child process under that tree and under this one, interleaved,
+each child timing its own ``--repeat`` counts (the best kept, imports left out): the
+issue's target is the default at most 0.5x that tree's time.
 
 With ``--before SRC`` (another tree's ``src``, say /work/main/src), the plain ``excover
 count FILE`` of every file of ``tests/data/knuth`` runs as a command under that tree and
@@ -22,7 +29,7 @@ under this one, interleaved, the best of ``--repeat`` each in the command's CPU 
 (user + system, of the child): a ``.dlx`` file declares no symmetry, and its count must
 not get slower.
 
-    python benchmarks/totals_bench.py [--repeat 3] [--before /work/main/src]
+    python benchmarks/totals_bench.py [--repeat 3] [--before /work/main/src] [--against OLD/src]
 """
 
 from __future__ import annotations
@@ -32,9 +39,10 @@ import os
 import resource
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable
-from functools import partial
+from functools import cache, partial
 from pathlib import Path
 from typing import Any
 
@@ -87,20 +95,29 @@ class _Pipe:
         """Nothing to release: the events stay in memory for the timing."""
 
 
-def by_studio(rows: list[str], off: bool) -> int:
-    """The count of the studio's count request of the design, as its child runs it."""
-    pieces = [
+@cache
+def pentomino_pieces() -> list[dict[str, Any]]:
+    """The twelve pentominoes as the page sends them (made once: the page's work)."""
+    return [
         {"name": name, "cells": shape.ascii().splitlines(), "count": "1"}
         for name, shape in pentominoes().items()
     ]
-    design = {"board": rows, "pieces": pieces}
-    settings = Settings.from_json({"break_symmetry": False} if off else {}, None)
-    pipe = _Pipe()
-    work(design, "count", settings.as_json(), pipe)  # type: ignore[arg-type]
+
+
+def by_studio(rows: list[str], off: bool) -> int:
+    """The count of the studio's count request of the design, as its child runs it."""
+    design = {"board": rows, "pieces": pentomino_pieces()}
+    with tempfile.TemporaryDirectory() as checkpoints:  # as `excover studio` keeps them
+        settings = Settings.from_json({"break_symmetry": False} if off else {}, checkpoints)
+        pipe = _Pipe()
+        work(design, "count", settings.as_json(), pipe)  # type: ignore[arg-type]
     result = pipe.events[-1]
     if result.get("type") != "result" or not result.get("complete"):
         raise AssertionError(f"the studio's count did not finish: {result}")
     return int(result["count"])
+
+
+FRONT_ENDS: dict[str, Callable[[list[str], bool], int]] = {"`.cmb`": by_cmb, "studio": by_studio}
 
 
 def cpu(run: Callable[[], int]) -> tuple[float, int]:
@@ -114,7 +131,7 @@ def front_ends(repeat: int) -> None:
     print("| board | front end | solutions | switch off (s) | default (s) | ratio |")
     print("|---|---|--:|--:|--:|--:|")
     for board, rows in BOARDS.items():
-        for name, run in (("`.cmb`", by_cmb), ("studio", by_studio)):
+        for name, run in FRONT_ENDS.items():
             best = {False: float("inf"), True: float("inf")}
             counts: set[int] = set()
             for _ in range(repeat):
@@ -129,6 +146,48 @@ def front_ends(repeat: int) -> None:
             print(
                 f"| {board} | {name} | {total:,} | {best[True]:.2f} | {best[False]:.2f} "
                 f"| {ratio:.2f}x |",
+                flush=True,
+            )
+
+
+def child(board: str, front_end: str, repeat: int) -> int:
+    """In a child under some tree: the default count of ``board`` through ``front_end``
+    ``repeat`` times, printing the count and the best CPU seconds."""
+    seconds, value = min(
+        cpu(partial(FRONT_ENDS[front_end], BOARDS[board], False)) for _ in range(repeat)
+    )
+    print(value, seconds)
+    return 0
+
+
+def child_best(src: str, board: str, front_end: str, repeat: int) -> tuple[float, int]:
+    """The best CPU seconds and the count of a child's default counts under ``src``."""
+    argv = [sys.executable, __file__, "--child", board, front_end, "--repeat", str(repeat)]
+    done = subprocess.run(
+        argv, env={**os.environ, "PYTHONPATH": src}, capture_output=True, text=True, check=True
+    )
+    value, seconds = done.stdout.split()
+    return float(seconds), int(value)
+
+
+def against(old: str, repeat: int, rounds: int = 3) -> None:
+    here = str(ROOT / "src")
+    print("\n| board | front end | solutions | old tree (s) | default (s) | ratio |")
+    print("|---|---|--:|--:|--:|--:|")
+    for board in BOARDS:
+        for name in FRONT_ENDS:
+            best = {old: float("inf"), here: float("inf")}
+            counts: set[int] = set()
+            for _ in range(rounds):
+                for src in (old, here):
+                    seconds, value = child_best(src, board, name, repeat)
+                    best[src] = min(best[src], seconds)
+                    counts.add(value)
+            if len(counts) != 1:
+                raise AssertionError(f"{board}, {name}: counts differ: {counts}")
+            print(
+                f"| {board} | {name} | {counts.pop():,} | {best[old]:.2f} | {best[here]:.2f} "
+                f"| {best[here] / best[old]:.2f}x |",
                 flush=True,
             )
 
@@ -178,8 +237,15 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--repeat", type=int, default=3, help="rounds (best kept)")
     parser.add_argument("--before", metavar="SRC", help="compare .dlx counts with this tree")
+    parser.add_argument("--against", metavar="SRC", help="compare the defaults with this tree")
+    parser.add_argument("--child", nargs=2, metavar=("BOARD", "FRONT_END"), help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.child:
+        board, front_end = args.child
+        return child(board, front_end, args.repeat)
     front_ends(args.repeat)
+    if args.against:
+        against(args.against, args.repeat)
     if args.before:
         dlx_files(args.before, args.repeat)
     return 0

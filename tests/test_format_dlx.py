@@ -148,6 +148,13 @@ def test_round_trip_keeps_everything_visible(problem: ExactCover) -> None:
     ]
 
 
+@given(problems())
+def test_option_lines_join_each_options_items(problem: ExactCover) -> None:
+    assert problem.option_lines() == [
+        " ".join(problem.option_items(k)) for k in range(problem.n_options)
+    ]
+
+
 def test_writing_a_file_read_with_comments_is_a_fixpoint() -> None:
     once = ExactCover.from_dlx(EXAMPLE).to_dlx()
     assert ExactCover.from_dlx(once).to_dlx() == once

@@ -431,6 +431,34 @@ def test_a_stopped_count_resumes_even_when_the_race_would_finish_it(tmp_path: An
     assert not path.exists()
 
 
+@pytest.mark.parametrize(("threshold", "estimated"), [(1000.0, False), (0.0, True)])
+def test_a_count_left_to_the_search_is_estimated_only_after_its_first_look(
+    monkeypatch: pytest.MonkeyPatch, threshold: float, estimated: bool
+) -> None:
+    """A count that the route race does not finish (here the race is told so) runs as one
+    search for a tenth of the checkpoint threshold before it is estimated: 8 queens end
+    within that look and are not estimated (the probes would cost more than their
+    search); with a threshold of 0 there is no look and the estimate comes first. The
+    count is the same either way."""
+    import multiprocessing
+
+    from excover.parallel import run
+    from excover.puzzles.queens import queens
+    from excover.studio import runs
+    from excover.studio.child import Outbox
+
+    monkeypatch.setattr(run, "resolve_auto", lambda problem, method, options: ("search", None))
+    page, there = multiprocessing.Pipe(duplex=False)
+    settings = runs.Settings(checkpoint_above=threshold)
+    news = runs._News(Outbox(there, "out of memory"))
+    result = runs._counted_from(queens(8), None, settings, news, [])
+    sent = []
+    while page.poll():
+        sent.append(page.recv())
+    assert result == {"count": "92", "complete": True, "stopped_by": None}
+    assert any(event["type"] == "estimate" for event in sent) == estimated
+
+
 # ----- the cubic grid: isometric views, STL files -----
 
 

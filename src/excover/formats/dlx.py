@@ -148,7 +148,7 @@ def format_dlx(problem: Problem) -> str:
     if problem.n_secondary:
         head += ["|", *problem.secondary_items]
     lines = [" ".join(head)]
-    lines += [" ".join(problem.option_items(option)) for option in range(problem.n_options)]
+    lines += problem.option_lines()
     return "\n".join(lines) + "\n"
 
 

@@ -23,18 +23,19 @@ and the smaller problem is counted as below, every count it sends (partial ones 
 estimate too) multiplied by the group's order; the result's ``symmetry`` says so. A board
 without symmetry, or without a free tile, is counted as it is.
 
-A count that the choice of route does not finish at once is estimated first. One of a
-few seconds runs as one search, its progress the search nodes against the estimated
-size of the tree. A longer one is cut into subproblems (:func:`excover.parallel.split`)
-whose counts go to a checkpoint file (:class:`excover.parallel.checkpoint.Checkpoint`)
-as each one finishes: a count cancelled, stopped by its time limit or by a closed tab
-keeps them, and the next count of the same problem resumes from the file (the total is
-exact either way). The file goes once the count is complete. A count holds the file's
-lock (:func:`excover.parallel.checkpoint.claimed`): a second count of the same design
+A count that the choice of route does not finish at once runs as one search for a tenth
+of the checkpoint threshold (:data:`FIRST_LOOK`: a second by default), its progress the
+share of the tree walked; one that has not ended by then is estimated. One of a few
+seconds goes on as that search. A longer one is cut into subproblems
+(:func:`excover.parallel.split`) whose counts go to a checkpoint file
+(:class:`excover.parallel.checkpoint.Checkpoint`) as each one finishes: a count
+cancelled, stopped by its time limit or by a closed tab keeps them, and the next count
+of the same problem resumes from the file (the total is exact either way). The file goes
+once the count is complete. A count holds the file's lock
+(:func:`excover.parallel.checkpoint.claimed`): a second count of the same design
 (another tab, a run left by an earlier studio) counts without the file, and says so in
-the ``note`` of its ``advance`` and ``result`` events, as it does when a damaged file was
-set aside.
-"""
+the ``note`` of its ``advance`` and ``result`` events, as it does when a damaged file
+was set aside."""
 
 from __future__ import annotations
 
@@ -74,6 +75,10 @@ SUBPROBLEMS = 64
 ESTIMATE_SAMPLES = 128
 #: A count estimated to take longer (seconds) is cut into subproblems with a checkpoint.
 CHECKPOINT_ABOVE = 10.0
+#: The share of that threshold a count runs as one search before it is estimated: one
+#: that ends by then needs no estimate (which would cost it more than its search), and a
+#: count then cut into subproblems has lost at most this share of its time.
+FIRST_LOOK = 0.1
 #: Seconds between two looks at a count run as one search.
 SLICE = 0.25
 #: Seconds between two messages of the child while it finds placements or solutions.
@@ -341,7 +346,8 @@ def _counted_from(
 ) -> Event:
     """Count ``problem``: from its checkpoint ``path`` when an earlier count of it was
     stopped; else at once when the choice of route counts it (or the frontier count takes
-    it), else by subproblems, checkpointed when it is estimated to run long. The
+    it); else by one search for its first look (:data:`FIRST_LOOK`), then, estimated,
+    on by that search or by subproblems, checkpointed when it is estimated to run long. The
     checkpoint is looked for first: the race of routes may finish a count whose checkpoint
     would then stay behind, and which a resume would not report as one."""
     from excover.parallel.checkpoint import Checkpoint
@@ -360,38 +366,63 @@ def _counted_from(
         except LimitReached:
             return {"count": None, "complete": False, "stopped_by": "timeout"}
         return {"count": str(total), "complete": True, "stopped_by": None}
+    counting = _OneSearch(problem, news.deadline(settings))
+    look = FIRST_LOOK * settings.checkpoint_above
+    if look > 0:
+        done = counting.run(news, time.monotonic() + look)
+        if done is not None:
+            return done
     guess = estimate(problem, ESTIMATE_SAMPLES)
     seconds = guess.seconds or 0.0
     news.send({"type": "estimate", "solutions": _finite(guess.solutions), "seconds": seconds})
     if path is None or seconds <= settings.checkpoint_above:
-        return _one_search(problem, settings, news)
+        result = counting.run(news)
+        assert result is not None  # without a pause it runs to its end or its deadline
+        return result
     return _by_subproblems(problem, _new_checkpoint(problem, path), settings, news, notes)
 
 
-def _one_search(problem: ExactCover, settings: Settings, news: _News) -> Event:
-    """Count ``problem`` by one dancing-links search, in slices of :data:`SLICE` seconds
-    between which its share of the tree walked goes to the page (as the command line's
-    bar has it: :class:`excover.solving.by_search.SearchBar`), with the time left."""
-    from excover.parallel.progress import Meter
-    from excover.solving.by_search import SearchBar
+class _OneSearch:
+    """A count of ``problem`` by one dancing-links search, in slices of :data:`SLICE`
+    seconds between which its share of the tree walked goes to the page (as the command
+    line's bar has it: :class:`excover.solving.by_search.SearchBar`), with the time left;
+    it may pause and go on."""
 
-    search = problem.search()
-    sizer = SearchBar(problem)
-    meter = Meter()
-    end = news.deadline(settings)
-    while True:
-        now = time.monotonic()
-        search.deadline = now + SLICE if end is None else min(now + SLICE, end)
-        try:
-            total = search.count()
-        except LimitReached:
-            stats = search.stats
-            if end is not None and time.monotonic() >= end:
-                return {"count": str(stats.solutions), "complete": False, "stopped_by": "timeout"}
-            meter.note(sizer.share(search)[0])
-            news.send({"type": "advance", "count": str(stats.solutions), **_reading(meter)})
-            continue
-        return {"count": str(total), "complete": True, "stopped_by": None}
+    def __init__(self, problem: ExactCover, end: float | None) -> None:
+        from excover.parallel.progress import Meter
+        from excover.solving.by_search import SearchBar
+
+        self.search = problem.search()
+        self.sizer = SearchBar(problem)
+        self.meter = Meter()
+        self.end = end
+
+    def run(self, news: _News, pause: float | None = None) -> Event | None:
+        """Count on to the end or the deadline (the result), or to the ``pause``
+        instant (None: not done yet)."""
+        search, end = self.search, self.end
+        while True:
+            now = time.monotonic()
+            search.deadline = min([now + SLICE, *(t for t in (end, pause) if t is not None)])
+            try:
+                total = search.count()
+            except LimitReached:
+                stats = search.stats
+                now = time.monotonic()
+                if end is not None and now >= end:
+                    return {
+                        "count": str(stats.solutions),
+                        "complete": False,
+                        "stopped_by": "timeout",
+                    }
+                self.meter.note(self.sizer.share(search)[0])
+                news.send(
+                    {"type": "advance", "count": str(stats.solutions), **_reading(self.meter)}
+                )
+                if pause is not None and now >= pause:
+                    return None
+                continue
+            return {"count": str(total), "complete": True, "stopped_by": None}
 
 
 def _reading(meter: Meter) -> Event:
