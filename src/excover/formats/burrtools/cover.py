@@ -48,6 +48,7 @@ from excover.formats.burrtools.model import (
     Puzzle,
     Shape,
 )
+from excover.permutations import Automorphism
 
 if TYPE_CHECKING:
     from excover.permutations import Generator
@@ -373,57 +374,115 @@ def to_exact_cover(puzzle: Puzzle, number: int, factory: type[P]) -> P:
     position = {name: k for k, name in enumerate(cover.items)}
     item_of = np.full(len(board.used), -1, dtype=np.int64)  # the item of each voxel
     item_of[cells[:, :3] @ board.strides] = [position[name] for name in names]
-    lengths: list[npt.NDArray[np.int64]] = []
-    blocks: list[npt.NDArray[np.int64]] = []
+    blocks: list[npt.NDArray[np.int64]] = []  # the options, one row each, kind by kind
     pieces = _Pieces(puzzle)
     for part, kind in zip(parts, kinds, strict=True):
         orientations = pieces.orientations(part.shape)
         if len(orientations):
             items = item_of[board.placements(orientations)]
-            rows = np.concatenate([np.full((len(items), 1), position[kind]), items], axis=1)
-            blocks.append(rows.ravel())
-            lengths.append(np.full(len(rows), rows.shape[1], dtype=np.int64))
+            blocks.append(np.concatenate([np.full((len(items), 1), position[kind]), items], axis=1))
     if holes and problem.max_holes:
         pairs = [[position[name], position[HOLES]] for name in variable]
-        blocks.append(np.array(pairs, dtype=np.int64).ravel())
-        lengths.append(np.full(len(pairs), 2, dtype=np.int64))
-    starts = np.concatenate([[0], np.cumsum(np.concatenate([[], *lengths]))]).astype(np.int64)
-    cover.add_options(starts, np.concatenate([np.zeros(0, dtype=np.int64), *blocks]))
-    cover.declare_symmetries(_generators(puzzle, pieces, parts, cells, names))
+        blocks.append(np.array(pairs, dtype=np.int64))
+    lengths = np.array([rows.shape[1] for rows in blocks for _ in range(len(rows))], np.int64)
+    starts = np.concatenate([[0], np.cumsum(lengths)]).astype(np.int64)
+    cover.add_options(starts, np.concatenate([np.zeros(0, np.int64), *(b.ravel() for b in blocks)]))
+    voxels = item_of[cells[:, :3] @ board.strides]
+    kind_items = [position[k] for k in kinds]
+    symmetry = _Symmetry(puzzle, parts, voxels, kind_items, blocks, len(cover.items))
+    cover.declare_symmetries(symmetry.generators(pieces, cells))
     return cover
 
 
-def _generators(
-    puzzle: Puzzle,
-    pieces: _Pieces,
-    parts: Sequence[Part],
-    cells: _Labelled,
-    names: Sequence[str],
-) -> list[Generator]:
-    """Generators of the symmetry group (see the module's text), as item mappings: the
-    result's labelled voxels are ``cells``, their items ``names``."""
-    if not len(cells):
-        return []
-    grid = GRIDS[puzzle.grid]
-    symmetries, permutations = _symmetries(grid, cells)
-    kept = [k for k, s in enumerate(symmetries) if grid.transformations[s].proper]
-    partner = None
-    if len(kept) < len(symmetries):
-        partner = _mirror_partners(pieces, parts)
-        if partner is not None:
-            kept = list(range(len(symmetries)))
-    chosen: list[npt.NDArray[np.int64]] = []
-    generated = _closure(chosen, len(cells))
-    mappings: list[Generator] = []
-    for k in kept:
-        images = permutations[k]
-        if images.tobytes() in generated:
-            continue
-        chosen.append(images)
+class _Symmetry:
+    """How a symmetry of the result acts on the exact cover problem: the result's voxels
+    are items ``voxels`` (in the order of its labelled voxels), the problem's kinds items
+    ``kinds`` (in the order of ``parts``), its options the rows of ``blocks`` in their
+    order. Options are matched by their sorted items, those of one length at a time (no
+    two options hold the same items), each length's rows sorted and keyed once here."""
+
+    def __init__(
+        self,
+        puzzle: Puzzle,
+        parts: Sequence[Part],
+        voxels: npt.NDArray[np.int64],
+        kinds: list[int],
+        blocks: Sequence[npt.NDArray[np.int64]],
+        n_items: int,
+    ) -> None:
+        self.puzzle = puzzle
+        self.parts = parts
+        self.voxels = voxels
+        self.kinds = kinds
+        self.n_items = n_items
+        firsts = np.cumsum([0, *(len(rows) for rows in blocks)])
+        self.n_options = int(firsts[-1])
+        #: For each length: its options' rows, their numbers, and the numbers and
+        #: keys of the same options in the order of their keys.
+        self.lengths: list[tuple[npt.NDArray[np.int64], ...]] = []
+        for width in sorted({rows.shape[1] for rows in blocks if len(rows)}):
+            which = [k for k, rows in enumerate(blocks) if rows.shape[1] == width]
+            rows = np.concatenate([blocks[k] for k in which])
+            numbers = np.concatenate([np.arange(firsts[k], firsts[k + 1]) for k in which])
+            keys = _row_keys(np.sort(rows, axis=1))
+            order = np.argsort(keys)
+            self.lengths.append((rows, numbers, numbers[order], keys[order]))
+
+    def generators(self, pieces: _Pieces, cells: _Labelled) -> list[Generator]:
+        """Generators of the symmetry group (see the module's text), each an
+        :class:`~excover.permutations.Automorphism`: the result's labelled voxels are
+        ``cells``."""
+        if not len(cells):
+            return []
+        grid = GRIDS[self.puzzle.grid]
+        symmetries, permutations = _symmetries(grid, cells)
+        kept = [k for k, s in enumerate(symmetries) if grid.transformations[s].proper]
+        partner = None
+        if len(kept) < len(symmetries):
+            partner = _mirror_partners(pieces, self.parts)
+            if partner is not None:
+                kept = list(range(len(symmetries)))
+        chosen: list[npt.NDArray[np.int64]] = []
         generated = _closure(chosen, len(cells))
-        g = grid.transformations[symmetries[k]]
-        mappings.append(_mapping(puzzle, g, names, images, parts, partner))
-    return mappings
+        found: list[Generator] = []
+        for k in kept:
+            images = permutations[k]
+            if images.tobytes() in generated:
+                continue
+            chosen.append(images)
+            generated = _closure(chosen, len(cells))
+            mirror = grid.transformations[symmetries[k]].determinant < 0
+            items = self._items(images, partner if mirror else None)
+            found.append(Automorphism(self._options(items), items))
+        return found
+
+    def _items(
+        self, images: npt.NDArray[np.int64], partner: dict[int, int] | None
+    ) -> npt.NDArray[np.int64]:
+        """The item permutation of a symmetry of the result: each voxel to its image
+        (``images``: the voxel each voxel goes to, moved back onto the result), each kind
+        to itself or, for a mirror (``partner`` given), its partner."""
+        items = np.arange(self.n_items, dtype=np.int64)
+        items[self.voxels] = self.voxels[images]
+        for i, j in (partner or {}).items():
+            items[self.kinds[i]] = self.kinds[j]
+        return items
+
+    def _options(self, items: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+        """The option permutation that the item permutation ``items`` makes: each option
+        goes to the option holding the images of its items."""
+        options = np.arange(self.n_options, dtype=np.int64)
+        for rows, numbers, ordered, keys in self.lengths:
+            at = np.searchsorted(keys, _row_keys(np.sort(items[rows], axis=1)))
+            options[numbers] = ordered[np.minimum(at, len(keys) - 1)]
+        return options
+
+
+def _row_keys(rows: npt.NDArray[np.int64]) -> npt.NDArray[np.void]:
+    """One value per row of ``rows``, equal for equal rows (their bytes), for sorting
+    and matching rows at once."""
+    width = rows.shape[1] * rows.itemsize
+    return np.ascontiguousarray(rows).view(np.dtype((np.void, width))).ravel()
 
 
 def _closure(generators: list[npt.NDArray[np.int64]], size: int) -> set[bytes]:
@@ -442,25 +501,3 @@ def _closure(generators: list[npt.NDArray[np.int64]], size: int) -> set[bytes]:
                     reached.append(b)
         frontier = reached
     return found
-
-
-def _mapping(
-    puzzle: Puzzle,
-    g: Transformation,
-    names: Sequence[str],
-    images: npt.NDArray[np.int64],
-    parts: Sequence[Part],
-    partner: dict[int, int] | None,
-) -> dict[str, str]:
-    """The item mapping of the symmetry ``g`` of the result: each voxel (its item in
-    ``names``) to its image (moved back onto the result), each kind to itself or, for
-    a mirror, its partner (the items left where they are left out)."""
-    moved = np.flatnonzero(images != np.arange(len(images)))
-    mapping = {
-        names[v]: names[w] for v, w in zip(moved.tolist(), images[moved].tolist(), strict=True)
-    }
-    if g.determinant < 0 and partner is not None:
-        for i, j in partner.items():
-            if i != j:
-                mapping[kind_name(puzzle, parts[i].shape)] = kind_name(puzzle, parts[j].shape)
-    return mapping
