@@ -14,15 +14,28 @@ assembly per orbit under the result's symmetries, as BurrTools counts them), and
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from itertools import pairwise
 
-from excover.errors import UsageError
+import numpy as np
+
+from excover.engines import Search
+from excover.errors import LimitReached, UsageError
 from excover.formats.burrtools import Puzzle
-from excover.formats.burrtools.cover import kind_name
+from excover.formats.burrtools.cover import Perm, group_elements, kind_name
+from excover.permutations import Automorphism
 from excover.solving import ExactCover
+from excover.symmetry import Group
 
-__all__ = ["Assembly", "Piece", "assemblies", "assembly_of", "cover_of"]
+__all__ = ["PLAIN_NODES", "Assembly", "Piece", "assemblies", "assembly_of", "cover_of"]
+
+#: The most search nodes a plain search may take to list every solution of a problem
+#: before its symmetry-broken search is run instead: about what the broken search's own
+#: set-up costs (its base, the base's partial solutions and their orbits: 2-8 ms on
+#: BurrTools' examples, 5,000 to 16,000 nodes of a plain search), so that a plain
+#: search given up costs at most about as much again.
+PLAIN_NODES = 10_000
 
 #: A voxel position.
 Voxel = tuple[int, int, int]
@@ -72,73 +85,133 @@ def cover_of(puzzle: Puzzle, problem: int) -> ExactCover:
     return ExactCover.from_burrtools(puzzle, problem)
 
 
-def _cells(cover: ExactCover) -> dict[str, Voxel]:
-    """The voxel of each item of ``cover`` naming one (``x,y,z``)."""
-    found = {}
-    for name in cover.items:
-        parts = name.split(",")
-        if len(parts) == 3 and all(p.lstrip("-").isdigit() for p in parts):
-            found[name] = (int(parts[0]), int(parts[1]), int(parts[2]))
-    return found
+class _Decoder:
+    """The assemblies of the solutions of ``cover`` (made by :func:`cover_of`), each
+    option's piece made once: an option places one piece (its kind's item and the voxels
+    it covers) or a hole (a problem with maxHoles: no piece)."""
+
+    def __init__(self, puzzle: Puzzle, problem: int, cover: ExactCover) -> None:
+        self.puzzle = puzzle
+        self.spec = spec = puzzle.problems[problem]
+        self.cover = cover
+        kinds = {
+            kind_name(puzzle, part.shape): k for k, part in enumerate(spec.parts) if part.hi > 0
+        }
+        #: The part of each item naming a kind, the voxel of each item naming one.
+        self.kind: list[int | None] = [kinds.get(name) for name in cover.items]
+        self.voxel: list[Voxel | None] = [_voxel(name) for name in cover.items]
+        data = cover.engine_input()
+        self.starts, self.items = data.option_start, data.node_item
+        self.pieces: dict[int, tuple[int, Voxel, Piece] | None] = {}
+
+    def piece(self, option: int) -> tuple[int, Voxel, Piece] | None:
+        """The piece ``option`` places, after its part and its lowest voxel (the order
+        of an assembly's pieces), None for a hole."""
+        if option not in self.pieces:
+            items = self.items[self.starts[option] : self.starts[option + 1]]
+            part = next((k for i in items if (k := self.kind[i]) is not None), None)
+            if part is None:
+                self.pieces[option] = None
+            else:
+                voxels = tuple(sorted(v for i in items if (v := self.voxel[i]) is not None))
+                shape = self.spec.parts[part].shape
+                piece = Piece(shape, part, self.puzzle.shapes[shape].weight, voxels)
+                self.pieces[option] = (part, voxels[0], piece)
+        return self.pieces[option]
+
+    def assembly(self, options: Sequence[int]) -> Assembly:
+        """The assembly of one solution."""
+        placed = sorted(found for option in options if (found := self.piece(option)) is not None)
+        return Assembly(
+            tuple(piece for _, _, piece in placed),
+            tuple(part.groups for part in self.spec.parts),
+            tuple(sorted(options)),
+            self.puzzle.grid,
+        )
+
+
+def _voxel(name: str) -> Voxel | None:
+    """The voxel an item names (``x,y,z``), or None."""
+    parts = name.split(",")
+    if len(parts) == 3 and all(p.lstrip("-").isdigit() for p in parts):
+        return (int(parts[0]), int(parts[1]), int(parts[2]))
+    return None
 
 
 def assembly_of(
-    puzzle: Puzzle,
-    problem: int,
-    cover: ExactCover,
-    options: Sequence[int],
-    cells: dict[str, Voxel] | None = None,
+    puzzle: Puzzle, problem: int, cover: ExactCover, options: Sequence[int]
 ) -> Assembly:
-    """The assembly of one solution (``options``) of ``cover`` (made by :func:`cover_of`;
-    ``cells``: its voxel items by name, when already known)."""
-    spec = puzzle.problems[problem]
-    kinds = {kind_name(puzzle, part.shape): k for k, part in enumerate(spec.parts) if part.hi > 0}
-    cells = _cells(cover) if cells is None else cells
-    placed: list[tuple[int, Voxel, tuple[Voxel, ...]]] = []
-    for option in options:
-        names = cover.option_items(option)
-        part = next((kinds[name] for name in names if name in kinds), None)
-        if part is None:  # a hole of a problem with maxHoles
-            continue
-        voxels = tuple(sorted(cells[name] for name in names if name in cells))
-        placed.append((part, voxels[0], voxels))
-    placed.sort()
-    pieces = tuple(
-        Piece(
-            spec.parts[part].shape,
-            part,
-            puzzle.shapes[spec.parts[part].shape].weight,
-            cells,
-        )
-        for part, _, cells in placed
-    )
-    return Assembly(
-        pieces,
-        tuple(part.groups for part in spec.parts),
-        tuple(sorted(options)),
-        puzzle.grid,
-    )
+    """The assembly of one solution (``options``) of ``cover`` (made by :func:`cover_of`)."""
+    return _Decoder(puzzle, problem, cover).assembly(options)
 
 
 def assemblies(puzzle: Puzzle, problem: int = 0) -> Iterator[Assembly]:
-    """Every assembly of problem ``problem`` of the puzzle, one per symmetry orbit."""
+    """Every assembly of problem ``problem`` of the puzzle, one per symmetry orbit: the
+    member of the orbit whose sorted list of options is the smallest (docs/burr.md,
+    "Which assembly of a symmetry class"). When a plain search lists every solution
+    within :data:`PLAIN_NODES` nodes, those that are the
+    smallest of their orbit are kept (on such small problems the symmetry-broken search
+    costs more than it saves); otherwise the symmetry-broken search gives one member
+    of each orbit, and the smallest member stands for it."""
     if not 0 <= problem < len(puzzle.problems):
         raise UsageError(f"{puzzle.source}: no problem {problem}")
     cover = cover_of(puzzle, problem)
-    cells = _cells(cover)
-    smallest = _smallest_of_orbit(cover)
-    for solution in cover.solutions(up_to_symmetry=True):
-        yield assembly_of(puzzle, problem, cover, smallest(solution), cells)
+    decoder = _Decoder(puzzle, problem, cover)
+    # the cover module declares the result's symmetries as automorphisms
+    generators = [g for g in cover.declared_symmetries() or [] if isinstance(g, Automorphism)]
+    orbits = _Orbits([g.options for g in generators], cover.n_options)
+    listed = _listed(cover)
+    if listed is not None:
+        for solution in orbits.smallest_members(listed):
+            yield decoder.assembly(solution)
+        return
+    group = Group.of_automorphisms(cover, generators)
+    for solution in cover.solutions(up_to_symmetry=True, symmetry=group):
+        yield decoder.assembly(orbits.smallest(solution))
 
 
-def _smallest_of_orbit(cover: ExactCover) -> Callable[[Sequence[int]], list[int]]:
-    """The member of a solution's orbit under the result's symmetries whose sorted list of
-    options is the smallest: the copy that stands for its class (docs/burr.md, "Which
-    assembly of a symmetry class"), whichever member the symmetry-broken listing met
-    first. The groups of BurrTools' grids have at most 48 elements, so they are listed."""
-    elements = [g.tolist() for g in cover.symmetries().option_elements()]
+def _listed(cover: ExactCover) -> list[list[int]] | None:
+    """Every solution of ``cover`` (sorted option lists), when a plain search finds them
+    within :data:`PLAIN_NODES` nodes; else None."""
+    search = Search(cover, max_nodes=PLAIN_NODES)
+    try:
+        options, starts = search.solution_table()
+    except LimitReached:
+        return None
+    every = options.tolist()
+    return [sorted(every[a:b]) for a, b in pairwise(starts.tolist())]
 
-    def smallest(solution: Sequence[int]) -> list[int]:
-        return min(sorted(g[option] for option in solution) for g in elements)
 
-    return smallest
+class _Orbits:
+    """The orbits of solutions under the group of option permutations ``generators``
+    (of ``n_options`` options), small enough to list (BurrTools' grids have at most 48
+    symmetries): their smallest members, comparing sorted option lists."""
+
+    def __init__(self, generators: list[Perm], n_options: int) -> None:
+        self.elements = list(group_elements(generators, n_options).values())
+        self.listed = [g.tolist() for g in self.elements]
+
+    def smallest(self, solution: Sequence[int]) -> list[int]:
+        """The smallest member of the orbit of ``solution``."""
+        return min(sorted(g[option] for option in solution) for g in self.listed)
+
+    def smallest_members(self, solutions: list[list[int]]) -> list[list[int]]:
+        """The solutions (sorted option lists, every member of each orbit among them)
+        that are the smallest of their orbit, in their order: those of one length at a
+        time, compared with each of their images at once."""
+        kept = [False] * len(solutions)
+        for length in {len(s) for s in solutions}:
+            which = [k for k, s in enumerate(solutions) if len(s) == length]
+            own = np.array([solutions[k] for k in which], dtype=np.int64).reshape(
+                len(which), length
+            )
+            beaten = np.zeros(len(which), dtype=bool)
+            rows = np.arange(len(which))
+            for g in self.elements[1:]:
+                image = np.sort(g[own], axis=1)
+                differ = image != own
+                first = differ.argmax(axis=1)  # the first option where they differ
+                beaten |= differ.any(axis=1) & (image[rows, first] < own[rows, first])
+            for k, lost in zip(which, beaten.tolist(), strict=True):
+                kept[k] = not lost
+        return [s for s, keep in zip(solutions, kept, strict=True) if keep]
