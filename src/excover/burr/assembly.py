@@ -97,9 +97,8 @@ class _Decoder:
         kinds = {
             kind_name(puzzle, part.shape): k for k, part in enumerate(spec.parts) if part.hi > 0
         }
-        #: The part of each item naming a kind, the voxel of each item naming one.
+        #: The part of each item naming a kind.
         self.kind: list[int | None] = [kinds.get(name) for name in cover.items]
-        self.voxel: list[Voxel | None] = [_voxel(name) for name in cover.items]
         data = cover.engine_input()
         self.starts, self.items = data.option_start, data.node_item
         self.pieces: dict[int, tuple[int, Voxel, Piece] | None] = {}
@@ -113,7 +112,8 @@ class _Decoder:
             if part is None:
                 self.pieces[option] = None
             else:
-                voxels = tuple(sorted(v for i in items if (v := self.voxel[i]) is not None))
+                names = self.cover.items
+                voxels = tuple(sorted(v for i in items if (v := _voxel(names[i])) is not None))
                 shape = self.spec.parts[part].shape
                 piece = Piece(shape, part, self.puzzle.shapes[shape].weight, voxels)
                 self.pieces[option] = (part, voxels[0], piece)

@@ -182,10 +182,10 @@ class _Pieces:
         if not len(cells):
             return images[:0]
         turns = len(self.grid.rotations)
-        found: dict[bytes, _Labelled] = {}
-        for image in images[:turns][ok[:turns]]:
-            found.setdefault(image.tobytes(), image)
-        return np.stack(list(found.values()))
+        turned = images[:turns][ok[:turns]]
+        _, first = np.unique(_row_keys(turned.reshape(len(turned), -1)), return_index=True)
+        distinct: _Labelled = turned[np.sort(first)]  # in the order of the rotations
+        return distinct
 
     def own(self, shape: int) -> bytes:
         """The shape's filled voxels, normalised, as a key (equal keys, equal voxels)."""
