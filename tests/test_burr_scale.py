@@ -246,3 +246,21 @@ def test_the_assembly_standing_for_its_symmetry_class_is_the_smallest_of_its_orb
         assert members[0].level == result.level
         differ += len({m.level for m in members}) > 1
     assert differ > 0
+
+
+def test_the_plain_listing_and_the_symmetry_broken_search_give_the_same_assemblies(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A problem whose plain search ends within ``PLAIN_NODES`` nodes keeps the smallest
+    member of each orbit among every solution; a larger one takes the symmetry-broken
+    search: both give the same assemblies, one per orbit (as many as the count up to
+    symmetry), in an order of their own."""
+    from excover.burr import assembly
+
+    pieces = notchable_pieces()
+    puzzle = burr_puzzle([pieces[k] for k in SMALL], copies=3)
+    plain = [a.options for a in assemblies(puzzle)]
+    monkeypatch.setattr(assembly, "PLAIN_NODES", 1)
+    broken = [a.options for a in assemblies(puzzle)]
+    assert sorted(plain) == sorted(broken)
+    assert len(set(plain)) == len(plain) == assembly.cover_of(puzzle, 0).count(up_to_symmetry=True)
