@@ -421,7 +421,7 @@ class _Symmetry:
         self.n_options = int(firsts[-1])
         #: For each length: its options' rows, their numbers, and the numbers and
         #: keys of the same options in the order of their keys.
-        self.lengths: list[tuple[npt.NDArray[np.int64], ...]] = []
+        self.lengths: list[tuple[Perm, Perm, Perm, npt.NDArray[np.void]]] = []
         for width in sorted({rows.shape[1] for rows in blocks if len(rows)}):
             which = [k for k, rows in enumerate(blocks) if rows.shape[1] == width]
             rows = np.concatenate([blocks[k] for k in which])
