@@ -16,9 +16,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from itertools import pairwise
 
 import numpy as np
+import numpy.typing as npt
 
 from excover.engines import Search
 from excover.errors import LimitReached, UsageError
@@ -102,6 +102,7 @@ class _Decoder:
         data = cover.engine_input()
         self.starts, self.items = data.option_start, data.node_item
         self.pieces: dict[int, tuple[int, Voxel, Piece] | None] = {}
+        self.groups = tuple(part.groups for part in spec.parts)
 
     def piece(self, option: int) -> tuple[int, Voxel, Piece] | None:
         """The piece ``option`` places, after its part and its lowest voxel (the order
@@ -124,7 +125,7 @@ class _Decoder:
         placed = sorted(found for option in options if (found := self.piece(option)) is not None)
         return Assembly(
             tuple(piece for _, _, piece in placed),
-            tuple(part.groups for part in self.spec.parts),
+            self.groups,
             tuple(sorted(options)),
             self.puzzle.grid,
         )
@@ -162,7 +163,7 @@ def assemblies(puzzle: Puzzle, problem: int = 0) -> Iterator[Assembly]:
     orbits = _Orbits([g.options for g in generators], cover.n_options)
     listed = _listed(cover)
     if listed is not None:
-        for solution in orbits.smallest_members(listed):
+        for solution in orbits.smallest_members(*listed):
             yield decoder.assembly(solution)
         return
     group = Group.of_automorphisms(cover, generators)
@@ -170,16 +171,15 @@ def assemblies(puzzle: Puzzle, problem: int = 0) -> Iterator[Assembly]:
         yield decoder.assembly(orbits.smallest(solution))
 
 
-def _listed(cover: ExactCover) -> list[list[int]] | None:
-    """Every solution of ``cover`` (sorted option lists), when a plain search finds them
-    within :data:`PLAIN_NODES` nodes; else None."""
-    search = Search(cover, max_nodes=PLAIN_NODES)
+def _listed(cover: ExactCover) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]] | None:
+    """Every solution of ``cover`` when a plain search finds them within
+    :data:`PLAIN_NODES` nodes, as :meth:`Search.solution_table
+    <excover.engines.Search.solution_table>` gives them (their options, where each
+    starts); else None."""
     try:
-        options, starts = search.solution_table()
+        return Search(cover, max_nodes=PLAIN_NODES).solution_table()
     except LimitReached:
         return None
-    every = options.tolist()
-    return [sorted(every[a:b]) for a, b in pairwise(starts.tolist())]
 
 
 class _Orbits:
@@ -195,16 +195,18 @@ class _Orbits:
         """The smallest member of the orbit of ``solution``."""
         return min(sorted(g[option] for option in solution) for g in self.listed)
 
-    def smallest_members(self, solutions: list[list[int]]) -> list[list[int]]:
-        """The solutions (sorted option lists, every member of each orbit among them)
-        that are the smallest of their orbit, in their order: those of one length at a
-        time, compared with each of their images at once."""
-        kept = [False] * len(solutions)
-        for length in {len(s) for s in solutions}:
-            which = [k for k, s in enumerate(solutions) if len(s) == length]
-            own = np.array([solutions[k] for k in which], dtype=np.int64).reshape(
-                len(which), length
-            )
+    def smallest_members(
+        self, options: npt.NDArray[np.int64], starts: npt.NDArray[np.int64]
+    ) -> list[list[int]]:
+        """The solutions that are the smallest of their orbit (sorted option lists), in
+        their order, among solutions that hold every member of each orbit (the options
+        of the ``k``-th at ``starts[k]:starts[k + 1]`` of ``options``): those of one
+        length at a time, compared with each of their images at once."""
+        lengths = np.diff(starts)
+        kept: dict[int, list[int]] = {}
+        for length in np.unique(lengths).tolist():
+            which = np.flatnonzero(lengths == length)
+            own = np.sort(options[starts[which, None] + np.arange(length)], axis=1)
             beaten = np.zeros(len(which), dtype=bool)
             rows = np.arange(len(which))
             for g in self.elements[1:]:
@@ -212,6 +214,5 @@ class _Orbits:
                 differ = image != own
                 first = differ.argmax(axis=1)  # the first option where they differ
                 beaten |= differ.any(axis=1) & (image[rows, first] < own[rows, first])
-            for k, lost in zip(which, beaten.tolist(), strict=True):
-                kept[k] = not lost
-        return [s for s, keep in zip(solutions, kept, strict=True) if keep]
+            kept.update(zip(which[~beaten].tolist(), own[~beaten].tolist(), strict=True))
+        return [kept[k] for k in sorted(kept)]

@@ -386,7 +386,7 @@ def to_exact_cover(puzzle: Puzzle, number: int, factory: type[P]) -> P:
     if holes and problem.max_holes:
         pairs = [[position[name], position[HOLES]] for name in variable]
         blocks.append(np.array(pairs, dtype=np.int64))
-    lengths = np.array([rows.shape[1] for rows in blocks for _ in range(len(rows))], np.int64)
+    lengths = np.repeat([rows.shape[1] for rows in blocks], [len(rows) for rows in blocks])
     starts = np.concatenate([[0], np.cumsum(lengths)]).astype(np.int64)
     cover.add_options(starts, np.concatenate([np.zeros(0, np.int64), *(b.ravel() for b in blocks)]))
     voxels = item_of[cells[:, :3] @ board.strides]
