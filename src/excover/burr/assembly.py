@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 import numpy.typing as npt
@@ -23,19 +24,20 @@ import numpy.typing as npt
 from excover.engines import Search
 from excover.errors import LimitReached, UsageError
 from excover.formats.burrtools import Puzzle
-from excover.formats.burrtools.cover import Perm, group_elements, kind_name
+from excover.formats.burrtools.cover import group_elements, kind_name
 from excover.permutations import Automorphism
 from excover.solving import ExactCover
+from excover.solving.registry import SCOUT_NODES
 from excover.symmetry import Group
 
 __all__ = ["PLAIN_NODES", "Assembly", "Piece", "assemblies", "assembly_of", "cover_of"]
 
 #: The most search nodes a plain search may take to list every solution of a problem
-#: before its symmetry-broken search is run instead: about what the broken search's own
-#: set-up costs (its base, the base's partial solutions and their orbits: 2-8 ms on
-#: BurrTools' examples, 5,000 to 16,000 nodes of a plain search), so that a plain
-#: search given up costs at most about as much again.
-PLAIN_NODES = 10_000
+#: (a piece pinned) before its symmetry-broken search is run instead: the bound of a
+#: count's scout (a search so short breaks no group), 20,000 nodes, a few milliseconds
+#: to a few tens on BurrTools' examples, about what the broken search's own set-up
+#: costs (its base, the partial solutions of the base and their orbits).
+PLAIN_NODES = SCOUT_NODES
 
 #: A voxel position.
 Voxel = tuple[int, int, int]
@@ -149,26 +151,76 @@ def assembly_of(
 def assemblies(puzzle: Puzzle, problem: int = 0) -> Iterator[Assembly]:
     """Every assembly of problem ``problem`` of the puzzle, one per symmetry orbit: the
     member of the orbit whose sorted list of options is the smallest (docs/burr.md,
-    "Which assembly of a symmetry class"). When a plain search lists every solution
-    within :data:`PLAIN_NODES` nodes, those that are the
-    smallest of their orbit are kept (on such small problems the symmetry-broken search
-    costs more than it saves); otherwise the symmetry-broken search gives one member
-    of each orbit, and the smallest member stands for it."""
+    "Which assembly of a symmetry class").
+
+    One piece that every symmetry leaves as it is (a shape used once, not swapped with
+    a mirror partner) is *pinned*: only the placements that are the smallest of their
+    orbit are kept (every orbit of assemblies has a member that places the piece so).
+    When a plain search of what is left lists every solution within
+    :data:`PLAIN_NODES` nodes, the smallest member of each orbit met stands for it
+    (on such small problems the symmetry-broken search costs more than it saves);
+    otherwise the symmetry-broken search of the whole problem gives one member of each
+    orbit, and again its smallest member stands for it."""
     if not 0 <= problem < len(puzzle.problems):
         raise UsageError(f"{puzzle.source}: no problem {problem}")
     cover = cover_of(puzzle, problem)
     decoder = _Decoder(puzzle, problem, cover)
     # the cover module declares the result's symmetries as automorphisms
     generators = [g for g in cover.declared_symmetries() or [] if isinstance(g, Automorphism)]
-    orbits = _Orbits([g.options for g in generators], cover.n_options)
-    listed = _listed(cover)
+    orbits = _Orbits(generators, cover.n_items, cover.n_options)
+    pinned, kept = _pinned(cover, generators, orbits)
+    listed = _listed(pinned)
     if listed is not None:
-        for solution in orbits.smallest_members(*listed):
+        options, starts = listed
+        for solution in orbits.smallest_members(kept[options], starts):
             yield decoder.assembly(solution)
         return
     group = Group.of_automorphisms(cover, generators)
     for solution in cover.solutions(up_to_symmetry=True, symmetry=group):
         yield decoder.assembly(orbits.smallest(solution))
+
+
+def _pinned(
+    cover: ExactCover, generators: Sequence[Automorphism], orbits: _Orbits
+) -> tuple[ExactCover, npt.NDArray[np.int64]]:
+    """``cover`` with one piece pinned (see :func:`assemblies`): of the primary items
+    that every generator fixes and that are covered exactly once, the one with the
+    smallest share of options that are the smallest of their orbit keeps only those;
+    and the number in ``cover`` of each option kept. ``cover`` itself when none is cut."""
+    data = cover.engine_input()
+    starts = np.frombuffer(data.option_start, dtype=np.intc).astype(np.int64)
+    items = np.frombuffer(data.node_item, dtype=np.intc).astype(np.int64)
+    lo = np.frombuffer(data.lo, dtype=np.intc)
+    hi = np.frombuffer(data.hi, dtype=np.intc)
+    owner = np.repeat(np.arange(cover.n_options, dtype=np.int64), np.diff(starts))
+    fixed = np.zeros(cover.n_items, dtype=bool)
+    fixed[: len(lo)] = (lo == 1) & (hi == 1)
+    for g in generators:
+        fixed &= g.items == np.arange(cover.n_items)
+    every = np.arange(cover.n_options, dtype=np.int64)
+    smallest = np.array(orbits.elements, dtype=np.int64).min(axis=0) == every
+    # for each item fixed, the share of its options that are the smallest of their orbit
+    on = fixed[items]
+    held = np.bincount(items[on], minlength=cover.n_items)
+    share = np.bincount(items[on], smallest[owner[on]], minlength=cover.n_items)
+    share = np.divide(share, held, out=np.ones(cover.n_items), where=held > 0)
+    item = int(share.argmin()) if len(share) else 0
+    if not len(share) or share[item] == 1:
+        return cover, every
+    cut = owner[(items == item) & ~smallest[owner]]
+    keep = np.ones(cover.n_options, dtype=bool)
+    keep[cut] = False
+    chosen = every[keep]
+    lengths = np.diff(starts)[chosen]
+    firsts = np.concatenate([[0], np.cumsum(lengths)])
+    nodes = np.arange(firsts[-1]) + np.repeat(starts[chosen] - firsts[:-1], lengths)
+    colors = np.frombuffer(data.node_color, dtype=np.intc)
+    pinned = cover.derive()
+    for other in np.flatnonzero((lo != 1) | (hi != 1)).tolist():
+        pinned.set_multiplicity(other, int(lo[other]), int(hi[other]))
+    # the options of a checked problem, taken as they are
+    pinned._add_checked_options(firsts, items[nodes], colors[nodes], cover.color_names)
+    return pinned, chosen
 
 
 def _listed(cover: ExactCover) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]] | None:
@@ -183,13 +235,19 @@ def _listed(cover: ExactCover) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.in
 
 
 class _Orbits:
-    """The orbits of solutions under the group of option permutations ``generators``
-    (of ``n_options`` options), small enough to list (BurrTools' grids have at most 48
-    symmetries): their smallest members, comparing sorted option lists."""
+    """The orbits of solutions under the group ``generators`` generate (automorphisms
+    of a problem of ``n_items`` items and ``n_options`` options), small enough to list
+    (BurrTools' grids have at most 48 symmetries): their smallest members, comparing
+    sorted option lists."""
 
-    def __init__(self, generators: list[Perm], n_options: int) -> None:
-        self.elements = list(group_elements(generators, n_options).values())
-        self.listed = [g.tolist() for g in self.elements]
+    def __init__(self, generators: Sequence[Automorphism], n_items: int, n_options: int) -> None:
+        pairs = [(g.items, g.options) for g in generators]
+        self.elements = [g for _, g in group_elements(pairs, (n_items, n_options)).values()]
+
+    @cached_property
+    def listed(self) -> list[list[int]]:
+        """The elements as lists, for one solution at a time."""
+        return [g.tolist() for g in self.elements]
 
     def smallest(self, solution: Sequence[int]) -> list[int]:
         """The smallest member of the orbit of ``solution``."""
@@ -198,21 +256,23 @@ class _Orbits:
     def smallest_members(
         self, options: npt.NDArray[np.int64], starts: npt.NDArray[np.int64]
     ) -> list[list[int]]:
-        """The solutions that are the smallest of their orbit (sorted option lists), in
-        their order, among solutions that hold every member of each orbit (the options
-        of the ``k``-th at ``starts[k]:starts[k + 1]`` of ``options``): those of one
-        length at a time, compared with each of their images at once."""
+        """The smallest member of the orbit of each solution (the options of the
+        ``k``-th at ``starts[k]:starts[k + 1]`` of ``options``), each orbit once, in the
+        order they are first met: the solutions of one length at a time, each compared
+        with all its images at once."""
         lengths = np.diff(starts)
-        kept: dict[int, list[int]] = {}
+        found: dict[int, list[int]] = {}
         for length in np.unique(lengths).tolist():
             which = np.flatnonzero(lengths == length)
             own = np.sort(options[starts[which, None] + np.arange(length)], axis=1)
-            beaten = np.zeros(len(which), dtype=bool)
+            best = own.copy()
             rows = np.arange(len(which))
             for g in self.elements[1:]:
                 image = np.sort(g[own], axis=1)
-                differ = image != own
+                differ = image != best
                 first = differ.argmax(axis=1)  # the first option where they differ
-                beaten |= differ.any(axis=1) & (image[rows, first] < own[rows, first])
-            kept.update(zip(which[~beaten].tolist(), own[~beaten].tolist(), strict=True))
-        return [kept[k] for k in sorted(kept)]
+                smaller = differ.any(axis=1) & (image[rows, first] < best[rows, first])
+                best[smaller] = image[smaller]
+            _, firsts = np.unique(best, axis=0, return_index=True)
+            found.update((int(which[k]), best[k].tolist()) for k in firsts)
+        return [found[k] for k in sorted(found)]
