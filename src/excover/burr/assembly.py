@@ -28,7 +28,6 @@ from excover.formats.burrtools.cover import group_elements, kind_name
 from excover.permutations import Automorphism
 from excover.solving import ExactCover
 from excover.solving.registry import SCOUT_NODES
-from excover.symmetry import Group
 
 __all__ = ["PLAIN_NODES", "Assembly", "Piece", "assemblies", "assembly_of", "cover_of"]
 
@@ -181,6 +180,8 @@ def assemblies(puzzle: Puzzle, problem: int = 0) -> Iterator[Assembly]:
         for solution in orbits.smallest_members(kept[options], starts):
             yield decoder.assembly(solution)
         return
+    from excover.symmetry import Group  # only here: the small problems never need it
+
     group = Group.of_automorphisms(cover, generators)
     for solution in cover.solutions(up_to_symmetry=True, symmetry=group):
         yield decoder.assembly(orbits.smallest(solution))
