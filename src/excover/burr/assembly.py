@@ -24,7 +24,7 @@ import numpy.typing as npt
 from excover.engines import Search
 from excover.errors import LimitReached, UsageError
 from excover.formats.burrtools import Puzzle
-from excover.formats.burrtools.cover import group_elements, kind_name
+from excover.formats.burrtools.cover import group_elements, kind_name, row_keys
 from excover.permutations import Automorphism
 from excover.solving import ExactCover
 from excover.solving.registry import SCOUT_NODES
@@ -280,6 +280,6 @@ class _Orbits:
                 first = differ.argmax(axis=1)  # the first option where they differ
                 smaller = differ.any(axis=1) & (image[rows, first] < best[rows, first])
                 best[smaller] = image[smaller]
-            _, firsts = np.unique(best, axis=0, return_index=True)
-            found.update((int(which[k]), best[k].tolist()) for k in firsts)
+            _, firsts = np.unique(row_keys(best), return_index=True)
+            found.update(zip(which[firsts].tolist(), best[firsts].tolist(), strict=True))
         return [found[k] for k in sorted(found)]

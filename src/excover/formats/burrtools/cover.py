@@ -56,7 +56,7 @@ if TYPE_CHECKING:
 
 P = TypeVar("P", bound="Model")
 
-__all__ = ["group_elements", "kind_name", "result_symmetries", "to_exact_cover"]
+__all__ = ["group_elements", "kind_name", "result_symmetries", "row_keys", "to_exact_cover"]
 
 #: A permutation of points: the image of each.
 Perm = npt.NDArray[np.int64]
@@ -183,7 +183,7 @@ class _Pieces:
             return images[:0]
         turns = len(self.grid.rotations)
         turned = images[:turns][ok[:turns]]
-        _, first = np.unique(_row_keys(turned.reshape(len(turned), -1)), return_index=True)
+        _, first = np.unique(row_keys(turned.reshape(len(turned), -1)), return_index=True)
         distinct: _Labelled = turned[np.sort(first)]  # in the order of the rotations
         return distinct
 
@@ -426,7 +426,7 @@ class _Symmetry:
             which = [k for k, rows in enumerate(blocks) if rows.shape[1] == width]
             rows = np.concatenate([blocks[k] for k in which])
             numbers = np.concatenate([np.arange(firsts[k], firsts[k + 1]) for k in which])
-            keys = _row_keys(np.sort(rows, axis=1))
+            keys = row_keys(np.sort(rows, axis=1))
             order = np.argsort(keys)
             self.lengths.append((rows, numbers, numbers[order], keys[order]))
 
@@ -475,12 +475,12 @@ class _Symmetry:
         goes to the option holding the images of its items."""
         options = np.arange(self.n_options, dtype=np.int64)
         for rows, numbers, ordered, keys in self.lengths:
-            at = np.searchsorted(keys, _row_keys(np.sort(items[rows], axis=1)))
+            at = np.searchsorted(keys, row_keys(np.sort(items[rows], axis=1)))
             options[numbers] = ordered[np.minimum(at, len(keys) - 1)]
         return options
 
 
-def _row_keys(rows: npt.NDArray[np.int64]) -> npt.NDArray[np.void]:
+def row_keys(rows: npt.NDArray[np.int64]) -> npt.NDArray[np.void]:
     """One value per row of ``rows``, equal for equal rows (their bytes), for sorting
     and matching rows at once."""
     width = rows.shape[1] * rows.itemsize
