@@ -174,6 +174,37 @@ class _Pieces:
             self._made[shape] = (cells, images, ok)
         return self._made[shape]
 
+    def batch(self, shapes: Sequence[int]) -> None:
+        """Make the images of several shapes at once, as :meth:`images` makes each (all
+        their voxels moved by the grid's transformations in one call, each shape moved
+        to its canonical place and sorted in one sort, the shapes apart by a key of
+        their own): on a grid whose transformations move each voxel on its own (not the
+        sphere grid's, whose half turns look at a shape as a whole)."""
+        grid = self.grid
+        if any(t.denominator != 1 for t in grid.transformations):
+            return
+        todo = [s for s in dict.fromkeys(shapes) if s not in self._made]
+        cells = [_labelled(self.puzzle.shapes[s], FILLED) for s in todo]
+        todo = [s for s, c in zip(todo, cells, strict=True) if len(c)]
+        cells = [c for c in cells if len(c)]
+        if len(todo) < 2:
+            return
+        sizes = [len(c) for c in cells]
+        firsts = np.concatenate([[0], np.cumsum(sizes)])
+        every = np.concatenate(cells)
+        images, ok = grid.images(every[:, :3])
+        lows = np.minimum.reduceat(images, firsts[:-1], axis=1)  # each shape's low corner
+        shifts = grid.shifts(lows.reshape(-1, 1, 3)).reshape(len(images), len(todo), 3)
+        segment = np.repeat(np.arange(len(todo)), sizes)
+        moved = images - shifts[:, segment]
+        base = int(moved.max()) + 1  # every coordinate is at least 0 once moved
+        keys = ((segment * base + moved[..., 0]) * base + moved[..., 1]) * base + moved[..., 2]
+        order = np.argsort(keys, axis=1)
+        placed = np.take_along_axis(moved, order[..., None], axis=1)
+        labelled = np.concatenate([placed, every[:, 3:][order]], axis=2)
+        for k, shape in enumerate(todo):
+            self._made[shape] = (cells[k], labelled[:, firsts[k] : firsts[k + 1]], ok)
+
     def orientations(self, shape: int) -> _Labelled:
         """The distinct orientations of the shape's filled voxels under the grid's
         rotations, an array of shape ``(orientations, voxels, 5)`` (none for a shape
@@ -378,6 +409,7 @@ def to_exact_cover(puzzle: Puzzle, number: int, factory: type[P]) -> P:
     item_of[cells[:, :3] @ board.strides] = [position[name] for name in names]
     blocks: list[npt.NDArray[np.int64]] = []  # the options, one row each, kind by kind
     pieces = _Pieces(puzzle)
+    pieces.batch([part.shape for part in parts])
     for part, kind in zip(parts, kinds, strict=True):
         orientations = pieces.orientations(part.shape)
         if len(orientations):
