@@ -246,3 +246,33 @@ def test_the_assembly_standing_for_its_symmetry_class_is_the_smallest_of_its_orb
         assert members[0].level == result.level
         differ += len({m.level for m in members}) > 1
     assert differ > 0
+
+
+@pytest.mark.parametrize("pinned", [False, True], ids=["burr", "soma"])
+def test_the_plain_listing_and_the_symmetry_broken_search_give_the_same_assemblies(
+    monkeypatch: pytest.MonkeyPatch, pinned: bool
+) -> None:
+    """A problem whose plain search (a piece pinned when one can be: the Soma cube's
+    pieces are used once each, a six-piece burr's up to three times) ends within
+    ``PLAIN_NODES`` nodes keeps the smallest member of each orbit it meets; a larger one
+    takes the symmetry-broken search: both give the same assemblies, one per orbit (as
+    many as the count up to symmetry), in an order of their own."""
+    from excover.burr import assembly
+    from excover.formats.burrtools.design import design
+    from excover.tiling import Pattern3, soma_pieces
+
+    if pinned:
+        puzzle = design(Pattern3.constant(3, 3, 3, True), soma_pieces())
+    else:
+        pieces = notchable_pieces()
+        puzzle = burr_puzzle([pieces[k] for k in SMALL], copies=3)
+    cover = assembly.cover_of(puzzle, 0)
+    generators = cover.declared_symmetries() or []
+    orbits = assembly._Orbits(generators, cover.n_items, cover.n_options)  # type: ignore[arg-type]
+    kept = assembly._pinned(cover, generators, orbits)[1]  # type: ignore[arg-type]
+    assert (len(kept) < cover.n_options) == pinned
+    plain = [a.options for a in assemblies(puzzle)]
+    monkeypatch.setattr(assembly, "PLAIN_NODES", 1)
+    broken = [a.options for a in assemblies(puzzle)]
+    assert sorted(plain) == sorted(broken)
+    assert len(set(plain)) == len(plain) == cover.count(up_to_symmetry=True)

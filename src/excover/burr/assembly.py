@@ -14,15 +14,29 @@ assembly per orbit under the result's symmetries, as BurrTools counts them), and
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 
-from excover.errors import UsageError
+import numpy as np
+import numpy.typing as npt
+
+from excover.engines import Search
+from excover.errors import LimitReached, UsageError
 from excover.formats.burrtools import Puzzle
-from excover.formats.burrtools.cover import kind_name
+from excover.formats.burrtools.cover import group_elements, kind_name, row_keys
+from excover.permutations import Automorphism
 from excover.solving import ExactCover
+from excover.solving.registry import SCOUT_NODES
 
-__all__ = ["Assembly", "Piece", "assemblies", "assembly_of", "cover_of"]
+__all__ = ["PLAIN_NODES", "Assembly", "Piece", "assemblies", "assembly_of", "cover_of"]
+
+#: The most search nodes a plain search may take to list every solution of a problem
+#: (a piece pinned) before its symmetry-broken search is run instead: the bound of a
+#: count's scout (a search so short breaks no group), 20,000 nodes, a few milliseconds
+#: to a few tens on BurrTools' examples, about what the broken search's own set-up
+#: costs (its base, the partial solutions of the base and their orbits).
+PLAIN_NODES = SCOUT_NODES
 
 #: A voxel position.
 Voxel = tuple[int, int, int]
@@ -72,73 +86,200 @@ def cover_of(puzzle: Puzzle, problem: int) -> ExactCover:
     return ExactCover.from_burrtools(puzzle, problem)
 
 
-def _cells(cover: ExactCover) -> dict[str, Voxel]:
-    """The voxel of each item of ``cover`` naming one (``x,y,z``)."""
-    found = {}
-    for name in cover.items:
-        parts = name.split(",")
-        if len(parts) == 3 and all(p.lstrip("-").isdigit() for p in parts):
-            found[name] = (int(parts[0]), int(parts[1]), int(parts[2]))
-    return found
+class _Decoder:
+    """The assemblies of the solutions of ``cover`` (made by :func:`cover_of`), each
+    option's piece made once: an option places one piece (its kind's item and the voxels
+    it covers) or a hole (a problem with maxHoles: no piece)."""
+
+    def __init__(self, puzzle: Puzzle, problem: int, cover: ExactCover) -> None:
+        self.puzzle = puzzle
+        self.spec = spec = puzzle.problems[problem]
+        self.cover = cover
+        kinds = {
+            kind_name(puzzle, part.shape): k for k, part in enumerate(spec.parts) if part.hi > 0
+        }
+        #: The part of each item naming a kind.
+        self.kind: list[int | None] = [kinds.get(name) for name in cover.items]
+        data = cover.engine_input()
+        self.starts, self.items = data.option_start, data.node_item
+        self.pieces: dict[int, tuple[int, Voxel, Piece] | None] = {}
+        self.voxels: dict[int, Voxel | None] = {}
+        self.groups = tuple(part.groups for part in spec.parts)
+
+    def piece(self, option: int) -> tuple[int, Voxel, Piece] | None:
+        """The piece ``option`` places, after its part and its lowest voxel (the order
+        of an assembly's pieces), None for a hole."""
+        if option not in self.pieces:
+            items = self.items[self.starts[option] : self.starts[option + 1]]
+            part = next((k for i in items if (k := self.kind[i]) is not None), None)
+            if part is None:
+                self.pieces[option] = None
+            else:
+                voxels = tuple(sorted(v for i in items if (v := self.voxel(i)) is not None))
+                shape = self.spec.parts[part].shape
+                piece = Piece(shape, part, self.puzzle.shapes[shape].weight, voxels)
+                self.pieces[option] = (part, voxels[0], piece)
+        return self.pieces[option]
+
+    def voxel(self, item: int) -> Voxel | None:
+        """The voxel an item names, None for another item."""
+        if item not in self.voxels:
+            self.voxels[item] = _voxel(self.cover.items[item])
+        return self.voxels[item]
+
+    def assembly(self, options: Sequence[int]) -> Assembly:
+        """The assembly of one solution."""
+        placed = sorted(found for option in options if (found := self.piece(option)) is not None)
+        return Assembly(
+            tuple(piece for _, _, piece in placed),
+            self.groups,
+            tuple(sorted(options)),
+            self.puzzle.grid,
+        )
+
+
+def _voxel(name: str) -> Voxel | None:
+    """The voxel an item names (``x,y,z``), or None."""
+    parts = name.split(",")
+    if len(parts) == 3 and all(p.lstrip("-").isdigit() for p in parts):
+        return (int(parts[0]), int(parts[1]), int(parts[2]))
+    return None
 
 
 def assembly_of(
-    puzzle: Puzzle,
-    problem: int,
-    cover: ExactCover,
-    options: Sequence[int],
-    cells: dict[str, Voxel] | None = None,
+    puzzle: Puzzle, problem: int, cover: ExactCover, options: Sequence[int]
 ) -> Assembly:
-    """The assembly of one solution (``options``) of ``cover`` (made by :func:`cover_of`;
-    ``cells``: its voxel items by name, when already known)."""
-    spec = puzzle.problems[problem]
-    kinds = {kind_name(puzzle, part.shape): k for k, part in enumerate(spec.parts) if part.hi > 0}
-    cells = _cells(cover) if cells is None else cells
-    placed: list[tuple[int, Voxel, tuple[Voxel, ...]]] = []
-    for option in options:
-        names = cover.option_items(option)
-        part = next((kinds[name] for name in names if name in kinds), None)
-        if part is None:  # a hole of a problem with maxHoles
-            continue
-        voxels = tuple(sorted(cells[name] for name in names if name in cells))
-        placed.append((part, voxels[0], voxels))
-    placed.sort()
-    pieces = tuple(
-        Piece(
-            spec.parts[part].shape,
-            part,
-            puzzle.shapes[spec.parts[part].shape].weight,
-            cells,
-        )
-        for part, _, cells in placed
-    )
-    return Assembly(
-        pieces,
-        tuple(part.groups for part in spec.parts),
-        tuple(sorted(options)),
-        puzzle.grid,
-    )
+    """The assembly of one solution (``options``) of ``cover`` (made by :func:`cover_of`)."""
+    return _Decoder(puzzle, problem, cover).assembly(options)
 
 
 def assemblies(puzzle: Puzzle, problem: int = 0) -> Iterator[Assembly]:
-    """Every assembly of problem ``problem`` of the puzzle, one per symmetry orbit."""
+    """Every assembly of problem ``problem`` of the puzzle, one per symmetry orbit: the
+    member of the orbit whose sorted list of options is the smallest (docs/burr.md,
+    "Which assembly of a symmetry class").
+
+    One piece that every symmetry leaves as it is (a shape used once, not swapped with
+    a mirror partner) is *pinned*: only the placements that are the smallest of their
+    orbit are kept (every orbit of assemblies has a member that places the piece so).
+    When a plain search of what is left lists every solution within
+    :data:`PLAIN_NODES` nodes, the smallest member of each orbit met stands for it
+    (on such small problems the symmetry-broken search costs more than it saves);
+    otherwise the symmetry-broken search of the whole problem gives one member of each
+    orbit, and again its smallest member stands for it."""
     if not 0 <= problem < len(puzzle.problems):
         raise UsageError(f"{puzzle.source}: no problem {problem}")
     cover = cover_of(puzzle, problem)
-    cells = _cells(cover)
-    smallest = _smallest_of_orbit(cover)
-    for solution in cover.solutions(up_to_symmetry=True):
-        yield assembly_of(puzzle, problem, cover, smallest(solution), cells)
+    decoder = _Decoder(puzzle, problem, cover)
+    # the cover module declares the result's symmetries as automorphisms
+    generators = [g for g in cover.declared_symmetries() or [] if isinstance(g, Automorphism)]
+    orbits = _Orbits(generators, cover.n_items, cover.n_options)
+    pinned, kept = _pinned(cover, generators, orbits)
+    listed = _listed(pinned)
+    if listed is not None:
+        options, starts = listed
+        for solution in orbits.smallest_members(kept[options], starts):
+            yield decoder.assembly(solution)
+        return
+    from excover.symmetry import Group  # only here: the small problems never need it
+
+    group = Group.of_automorphisms(cover, generators)
+    for solution in cover.solutions(up_to_symmetry=True, symmetry=group):
+        yield decoder.assembly(orbits.smallest(solution))
 
 
-def _smallest_of_orbit(cover: ExactCover) -> Callable[[Sequence[int]], list[int]]:
-    """The member of a solution's orbit under the result's symmetries whose sorted list of
-    options is the smallest: the copy that stands for its class (docs/burr.md, "Which
-    assembly of a symmetry class"), whichever member the symmetry-broken listing met
-    first. The groups of BurrTools' grids have at most 48 elements, so they are listed."""
-    elements = [g.tolist() for g in cover.symmetries().option_elements()]
+def _pinned(
+    cover: ExactCover, generators: Sequence[Automorphism], orbits: _Orbits
+) -> tuple[ExactCover, npt.NDArray[np.int64]]:
+    """``cover`` with one piece pinned (see :func:`assemblies`): of the primary items
+    that every generator fixes and that are covered exactly once, the one with the
+    smallest share of options that are the smallest of their orbit keeps only those;
+    and the number in ``cover`` of each option kept. ``cover`` itself when none is cut."""
+    data = cover.engine_input()
+    starts = np.frombuffer(data.option_start, dtype=np.intc).astype(np.int64)
+    items = np.frombuffer(data.node_item, dtype=np.intc).astype(np.int64)
+    lo = np.frombuffer(data.lo, dtype=np.intc)
+    hi = np.frombuffer(data.hi, dtype=np.intc)
+    owner = np.repeat(np.arange(cover.n_options, dtype=np.int64), np.diff(starts))
+    fixed = np.zeros(cover.n_items, dtype=bool)
+    fixed[: len(lo)] = (lo == 1) & (hi == 1)
+    for g in generators:
+        fixed &= g.items == np.arange(cover.n_items)
+    every = np.arange(cover.n_options, dtype=np.int64)
+    smallest = np.array(orbits.elements, dtype=np.int64).min(axis=0) == every
+    # for each item fixed, the share of its options that are the smallest of their orbit
+    on = fixed[items]
+    held = np.bincount(items[on], minlength=cover.n_items)
+    share = np.bincount(items[on], smallest[owner[on]], minlength=cover.n_items)
+    share = np.divide(share, held, out=np.ones(cover.n_items), where=held > 0)
+    item = int(share.argmin()) if len(share) else 0
+    if not len(share) or share[item] == 1:
+        return cover, every
+    cut = owner[(items == item) & ~smallest[owner]]
+    keep = np.ones(cover.n_options, dtype=bool)
+    keep[cut] = False
+    chosen = every[keep]
+    lengths = np.diff(starts)[chosen]
+    firsts = np.concatenate([[0], np.cumsum(lengths)])
+    nodes = np.arange(firsts[-1]) + np.repeat(starts[chosen] - firsts[:-1], lengths)
+    colors = np.frombuffer(data.node_color, dtype=np.intc)
+    pinned = cover.derive()
+    for other in np.flatnonzero((lo != 1) | (hi != 1)).tolist():
+        pinned.set_multiplicity(other, int(lo[other]), int(hi[other]))
+    # the options of a checked problem, taken as they are
+    pinned._add_checked_options(firsts, items[nodes], colors[nodes], cover.color_names)
+    return pinned, chosen
 
-    def smallest(solution: Sequence[int]) -> list[int]:
-        return min(sorted(g[option] for option in solution) for g in elements)
 
-    return smallest
+def _listed(cover: ExactCover) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]] | None:
+    """Every solution of ``cover`` when a plain search finds them within
+    :data:`PLAIN_NODES` nodes, as :meth:`Search.solution_table
+    <excover.engines.Search.solution_table>` gives them (their options, where each
+    starts); else None."""
+    try:
+        return Search(cover, max_nodes=PLAIN_NODES).solution_table()
+    except LimitReached:
+        return None
+
+
+class _Orbits:
+    """The orbits of solutions under the group ``generators`` generate (automorphisms
+    of a problem of ``n_items`` items and ``n_options`` options), small enough to list
+    (BurrTools' grids have at most 48 symmetries): their smallest members, comparing
+    sorted option lists."""
+
+    def __init__(self, generators: Sequence[Automorphism], n_items: int, n_options: int) -> None:
+        pairs = [(g.items, g.options) for g in generators]
+        self.elements = [g for _, g in group_elements(pairs, (n_items, n_options)).values()]
+
+    @cached_property
+    def listed(self) -> list[list[int]]:
+        """The elements as lists, for one solution at a time."""
+        return [g.tolist() for g in self.elements]
+
+    def smallest(self, solution: Sequence[int]) -> list[int]:
+        """The smallest member of the orbit of ``solution``."""
+        return min(sorted(g[option] for option in solution) for g in self.listed)
+
+    def smallest_members(
+        self, options: npt.NDArray[np.int64], starts: npt.NDArray[np.int64]
+    ) -> list[list[int]]:
+        """The smallest member of the orbit of each solution (the options of the
+        ``k``-th at ``starts[k]:starts[k + 1]`` of ``options``), each orbit once, in the
+        order they are first met: the solutions of one length at a time, each compared
+        with all its images at once."""
+        lengths = np.diff(starts)
+        found: dict[int, list[int]] = {}
+        for length in np.unique(lengths).tolist():
+            which = np.flatnonzero(lengths == length)
+            own = np.sort(options[starts[which, None] + np.arange(length)], axis=1)
+            best = own.copy()
+            rows = np.arange(len(which))
+            for g in self.elements[1:]:
+                image = np.sort(g[own], axis=1)
+                differ = image != best
+                first = differ.argmax(axis=1)  # the first option where they differ
+                smaller = differ.any(axis=1) & (image[rows, first] < best[rows, first])
+                best[smaller] = image[smaller]
+            _, firsts = np.unique(row_keys(best), return_index=True)
+            found.update(zip(which[firsts].tolist(), best[firsts].tolist(), strict=True))
+        return [found[k] for k in sorted(found)]

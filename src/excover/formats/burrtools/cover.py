@@ -48,6 +48,7 @@ from excover.formats.burrtools.model import (
     Puzzle,
     Shape,
 )
+from excover.permutations import Automorphism
 
 if TYPE_CHECKING:
     from excover.permutations import Generator
@@ -55,8 +56,10 @@ if TYPE_CHECKING:
 
 P = TypeVar("P", bound="Model")
 
-__all__ = ["kind_name", "result_symmetries", "to_exact_cover"]
+__all__ = ["group_elements", "kind_name", "result_symmetries", "row_keys", "to_exact_cover"]
 
+#: A permutation of points: the image of each.
+Perm = npt.NDArray[np.int64]
 #: Labelled voxels: one row ``(x, y, z, state, colour)`` per voxel, the state as its
 #: character's code.
 _Labelled = npt.NDArray[np.int64]
@@ -171,6 +174,37 @@ class _Pieces:
             self._made[shape] = (cells, images, ok)
         return self._made[shape]
 
+    def batch(self, shapes: Sequence[int]) -> None:
+        """Make the images of several shapes at once, as :meth:`images` makes each (all
+        their voxels moved by the grid's transformations in one call, each shape moved
+        to its canonical place and sorted in one sort, the shapes apart by a key of
+        their own): on a grid whose transformations move each voxel on its own (not the
+        sphere grid's, whose half turns look at a shape as a whole)."""
+        grid = self.grid
+        if any(t.denominator != 1 for t in grid.transformations):
+            return
+        todo = [s for s in dict.fromkeys(shapes) if s not in self._made]
+        cells = [_labelled(self.puzzle.shapes[s], FILLED) for s in todo]
+        todo = [s for s, c in zip(todo, cells, strict=True) if len(c)]
+        cells = [c for c in cells if len(c)]
+        if len(todo) < 2:
+            return
+        sizes = [len(c) for c in cells]
+        firsts = np.concatenate([[0], np.cumsum(sizes)])
+        every = np.concatenate(cells)
+        images, ok = grid.images(every[:, :3])
+        lows = np.minimum.reduceat(images, firsts[:-1], axis=1)  # each shape's low corner
+        shifts = grid.shifts(lows.reshape(-1, 1, 3)).reshape(len(images), len(todo), 3)
+        segment = np.repeat(np.arange(len(todo)), sizes)
+        moved = images - shifts[:, segment]
+        base = int(moved.max()) + 1  # every coordinate is at least 0 once moved
+        keys = ((segment * base + moved[..., 0]) * base + moved[..., 1]) * base + moved[..., 2]
+        order = np.argsort(keys, axis=1)
+        placed = np.take_along_axis(moved, order[..., None], axis=1)
+        labelled = np.concatenate([placed, every[:, 3:][order]], axis=2)
+        for k, shape in enumerate(todo):
+            self._made[shape] = (cells[k], labelled[:, firsts[k] : firsts[k + 1]], ok)
+
     def orientations(self, shape: int) -> _Labelled:
         """The distinct orientations of the shape's filled voxels under the grid's
         rotations, an array of shape ``(orientations, voxels, 5)`` (none for a shape
@@ -179,10 +213,10 @@ class _Pieces:
         if not len(cells):
             return images[:0]
         turns = len(self.grid.rotations)
-        found: dict[bytes, _Labelled] = {}
-        for image in images[:turns][ok[:turns]]:
-            found.setdefault(image.tobytes(), image)
-        return np.stack(list(found.values()))
+        turned = images[:turns][ok[:turns]]
+        _, first = np.unique(row_keys(turned.reshape(len(turned), -1)), return_index=True)
+        distinct: _Labelled = turned[np.sort(first)]  # in the order of the rotations
+        return distinct
 
     def own(self, shape: int) -> bytes:
         """The shape's filled voxels, normalised, as a key (equal keys, equal voxels)."""
@@ -373,94 +407,137 @@ def to_exact_cover(puzzle: Puzzle, number: int, factory: type[P]) -> P:
     position = {name: k for k, name in enumerate(cover.items)}
     item_of = np.full(len(board.used), -1, dtype=np.int64)  # the item of each voxel
     item_of[cells[:, :3] @ board.strides] = [position[name] for name in names]
-    lengths: list[npt.NDArray[np.int64]] = []
-    blocks: list[npt.NDArray[np.int64]] = []
+    blocks: list[npt.NDArray[np.int64]] = []  # the options, one row each, kind by kind
     pieces = _Pieces(puzzle)
+    pieces.batch([part.shape for part in parts])
     for part, kind in zip(parts, kinds, strict=True):
         orientations = pieces.orientations(part.shape)
         if len(orientations):
             items = item_of[board.placements(orientations)]
-            rows = np.concatenate([np.full((len(items), 1), position[kind]), items], axis=1)
-            blocks.append(rows.ravel())
-            lengths.append(np.full(len(rows), rows.shape[1], dtype=np.int64))
+            blocks.append(np.concatenate([np.full((len(items), 1), position[kind]), items], axis=1))
     if holes and problem.max_holes:
         pairs = [[position[name], position[HOLES]] for name in variable]
-        blocks.append(np.array(pairs, dtype=np.int64).ravel())
-        lengths.append(np.full(len(pairs), 2, dtype=np.int64))
-    starts = np.concatenate([[0], np.cumsum(np.concatenate([[], *lengths]))]).astype(np.int64)
-    cover.add_options(starts, np.concatenate([np.zeros(0, dtype=np.int64), *blocks]))
-    cover.declare_symmetries(_generators(puzzle, pieces, parts, cells, names))
+        blocks.append(np.array(pairs, dtype=np.int64))
+    lengths = np.repeat([rows.shape[1] for rows in blocks], [len(rows) for rows in blocks])
+    starts = np.concatenate([[0], np.cumsum(lengths)]).astype(np.int64)
+    cover.add_options(starts, np.concatenate([np.zeros(0, np.int64), *(b.ravel() for b in blocks)]))
+    voxels = item_of[cells[:, :3] @ board.strides]
+    kind_items = [position[k] for k in kinds]
+    symmetry = _Symmetry(puzzle, parts, voxels, kind_items, blocks, len(cover.items))
+    cover.declare_symmetries(symmetry.generators(pieces, cells))
     return cover
 
 
-def _generators(
-    puzzle: Puzzle,
-    pieces: _Pieces,
-    parts: Sequence[Part],
-    cells: _Labelled,
-    names: Sequence[str],
-) -> list[Generator]:
-    """Generators of the symmetry group (see the module's text), as item mappings: the
-    result's labelled voxels are ``cells``, their items ``names``."""
-    if not len(cells):
-        return []
-    grid = GRIDS[puzzle.grid]
-    symmetries, permutations = _symmetries(grid, cells)
-    kept = [k for k, s in enumerate(symmetries) if grid.transformations[s].proper]
-    partner = None
-    if len(kept) < len(symmetries):
-        partner = _mirror_partners(pieces, parts)
-        if partner is not None:
-            kept = list(range(len(symmetries)))
-    chosen: list[npt.NDArray[np.int64]] = []
-    generated = _closure(chosen, len(cells))
-    mappings: list[Generator] = []
-    for k in kept:
-        images = permutations[k]
-        if images.tobytes() in generated:
-            continue
-        chosen.append(images)
-        generated = _closure(chosen, len(cells))
-        g = grid.transformations[symmetries[k]]
-        mappings.append(_mapping(puzzle, g, names, images, parts, partner))
-    return mappings
+class _Symmetry:
+    """How a symmetry of the result acts on the exact cover problem: the result's voxels
+    are items ``voxels`` (in the order of its labelled voxels), the problem's kinds items
+    ``kinds`` (in the order of ``parts``), its options the rows of ``blocks`` in their
+    order. Options are matched by their sorted items, those of one length at a time (no
+    two options hold the same items), each length's rows sorted and keyed once here."""
+
+    def __init__(
+        self,
+        puzzle: Puzzle,
+        parts: Sequence[Part],
+        voxels: npt.NDArray[np.int64],
+        kinds: list[int],
+        blocks: Sequence[npt.NDArray[np.int64]],
+        n_items: int,
+    ) -> None:
+        self.puzzle = puzzle
+        self.parts = parts
+        self.voxels = voxels
+        self.kinds = kinds
+        self.n_items = n_items
+        firsts = np.cumsum([0, *(len(rows) for rows in blocks)])
+        self.n_options = int(firsts[-1])
+        #: For each length: its options' rows, their numbers, and the numbers and
+        #: keys of the same options in the order of their keys.
+        self.lengths: list[tuple[Perm, Perm, Perm, npt.NDArray[np.void]]] = []
+        for width in sorted({rows.shape[1] for rows in blocks if len(rows)}):
+            which = [k for k, rows in enumerate(blocks) if rows.shape[1] == width]
+            rows = np.concatenate([blocks[k] for k in which])
+            numbers = np.concatenate([np.arange(firsts[k], firsts[k + 1]) for k in which])
+            keys = row_keys(np.sort(rows, axis=1))
+            order = np.argsort(keys)
+            self.lengths.append((rows, numbers, numbers[order], keys[order]))
+
+    def generators(self, pieces: _Pieces, cells: _Labelled) -> list[Generator]:
+        """Generators of the symmetry group (see the module's text), each an
+        :class:`~excover.permutations.Automorphism`: the result's labelled voxels are
+        ``cells``."""
+        if not len(cells):
+            return []
+        grid = GRIDS[self.puzzle.grid]
+        symmetries, permutations = _symmetries(grid, cells)
+        kept = [k for k, s in enumerate(symmetries) if grid.transformations[s].proper]
+        partner = None
+        if len(kept) < len(symmetries):
+            partner = _mirror_partners(pieces, self.parts)
+            if partner is not None:
+                kept = list(range(len(symmetries)))
+        chosen: list[tuple[Perm]] = []
+        generated = group_elements(chosen, (len(cells),))
+        found: list[Generator] = []
+        for k in kept:
+            images = permutations[k]
+            if images.tobytes() in generated:
+                continue
+            chosen.append((images,))
+            generated = group_elements(chosen, (len(cells),))
+            mirror = grid.transformations[symmetries[k]].determinant < 0
+            items = self._items(images, partner if mirror else None)
+            found.append(Automorphism(self._options(items), items))
+        return found
+
+    def _items(
+        self, images: npt.NDArray[np.int64], partner: dict[int, int] | None
+    ) -> npt.NDArray[np.int64]:
+        """The item permutation of a symmetry of the result: each voxel to its image
+        (``images``: the voxel each voxel goes to, moved back onto the result), each kind
+        to itself or, for a mirror (``partner`` given), its partner."""
+        items = np.arange(self.n_items, dtype=np.int64)
+        items[self.voxels] = self.voxels[images]
+        for i, j in (partner or {}).items():
+            items[self.kinds[i]] = self.kinds[j]
+        return items
+
+    def _options(self, items: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+        """The option permutation that the item permutation ``items`` makes: each option
+        goes to the option holding the images of its items."""
+        options = np.arange(self.n_options, dtype=np.int64)
+        for rows, numbers, ordered, keys in self.lengths:
+            at = np.searchsorted(keys, row_keys(np.sort(items[rows], axis=1)))
+            options[numbers] = ordered[np.minimum(at, len(keys) - 1)]
+        return options
 
 
-def _closure(generators: list[npt.NDArray[np.int64]], size: int) -> set[bytes]:
-    """The group generated by the permutations ``generators`` of ``size`` points, each
-    element as the bytes of its array."""
-    identity = np.arange(size, dtype=np.int64)
-    found = {identity.tobytes()}
+def row_keys(rows: npt.NDArray[np.int64]) -> npt.NDArray[np.void]:
+    """One value per row of ``rows``, equal for equal rows (their bytes), for sorting
+    and matching rows at once."""
+    width = rows.shape[1] * rows.itemsize
+    return np.ascontiguousarray(rows).view(np.dtype((np.void, width))).ravel()
+
+
+def group_elements(
+    generators: Sequence[tuple[Perm, ...]], sizes: tuple[int, ...]
+) -> dict[bytes, tuple[Perm, ...]]:
+    """The group generated by ``generators`` (a group small enough to list, as the
+    symmetries of BurrTools' grids are), each generator a tuple of permutations that act
+    together (of ``sizes`` points each: a symmetry's action on the items and on the
+    options, say), the first of which tells the elements apart: each element by the
+    bytes of its first permutation, the identity first."""
+    identity = tuple(np.arange(size, dtype=np.int64) for size in sizes)
+    found = {identity[0].tobytes(): identity}
     frontier = [identity]
     while frontier:
         reached = []
         for a in frontier:
             for g in generators:
-                b = a[g]
-                if b.tobytes() not in found:
-                    found.add(b.tobytes())
+                key = a[0][g[0]].tobytes()
+                if key not in found:
+                    b = tuple(p[q] for p, q in zip(a, g, strict=True))
+                    found[key] = b
                     reached.append(b)
         frontier = reached
     return found
-
-
-def _mapping(
-    puzzle: Puzzle,
-    g: Transformation,
-    names: Sequence[str],
-    images: npt.NDArray[np.int64],
-    parts: Sequence[Part],
-    partner: dict[int, int] | None,
-) -> dict[str, str]:
-    """The item mapping of the symmetry ``g`` of the result: each voxel (its item in
-    ``names``) to its image (moved back onto the result), each kind to itself or, for
-    a mirror, its partner (the items left where they are left out)."""
-    moved = np.flatnonzero(images != np.arange(len(images)))
-    mapping = {
-        names[v]: names[w] for v, w in zip(moved.tolist(), images[moved].tolist(), strict=True)
-    }
-    if g.determinant < 0 and partner is not None:
-        for i, j in partner.items():
-            if i != j:
-                mapping[kind_name(puzzle, parts[i].shape)] = kind_name(puzzle, parts[j].shape)
-    return mapping

@@ -72,6 +72,8 @@ _VOXEL = re.compile(r"([#+_])([0-9]*)")
 _STATES = re.compile(r"[#+_]*")
 _NUMBER = re.compile(r"[0-9]{1,9}")
 _INTEGER = re.compile(r"-?[0-9]{1,9}")
+#: Whitespace-separated integers, checked in one match.
+_INTEGERS = re.compile(r"\s*(?:-?[0-9]{1,9}(?:\s+|\Z))*")
 #: An assembly's text of well-formed placements: ``x`` or four integers each.
 _ASSEMBLY = re.compile(r"\s*(?:(?:x|-?[0-9]{1,9}(?:\s+-?[0-9]{1,9}){3})(?:\s+|\Z))*")
 
@@ -235,7 +237,8 @@ class _Reader:
     def integers(self, node: Element, count: int | None = None) -> list[int]:
         """The whitespace-separated integers of an element's text (``count`` of them)."""
         words = node.text.split()
-        bad = next((w for w in words if not _INTEGER.fullmatch(w)), None)
+        checked = _INTEGERS.fullmatch(node.text) is not None  # else each word is
+        bad = None if checked else next((w for w in words if not _INTEGER.fullmatch(w)), None)
         if bad is not None:
             raise self.fail(node, f"<{node.tag}> holds {bad!r}, not a number")
         if count is not None and len(words) != count:
