@@ -140,7 +140,7 @@ DEF STOP_WORK = 1048576
 cdef struct Chunk:
     Chunk* next
     int width      # words of each post's count; a post is the state's words, then the count
-    int n          # posts written (set when the box moves on, or the layer is planned)
+    int n          # posts written (set when the box moves on, or its group is summed)
     int capacity   # posts it holds
     int standard   # 1 when CHUNK_BYTES long (reusable), 0 when sized for one wide post
     int64_t bytes  # its size
@@ -152,6 +152,9 @@ cdef struct Box:
     uint64_t* write  # where the next post goes in the tail chunk
     int room         # posts the tail chunk still takes
     int width        # the tail chunk's width
+    int widest       # the widest of its chunks' widths
+    int64_t posts    # posts in all its chunks (its chunks' headers are not walked to
+                     # plan a layer: each is a cache miss, written a layer or more ago)
 
 
 cdef struct Worker:
@@ -270,6 +273,8 @@ cdef inline int post(Run* run, Worker* w, int sender, int ring, const uint64_t* 
         box.write = posts_of(chunk)
         box.room = chunk.capacity
         box.width = width
+        if width > box.widest:
+            box.widest = width
     row = box.write
     for k in range(kw):
         row[k] = state[k]
@@ -281,6 +286,7 @@ cdef inline int post(Run* run, Worker* w, int sender, int ring, const uint64_t* 
     box.write = row + box.width
     prefetch_write(<char*>box.write + 64)  # the box's next post, usually another line
     box.room -= 1
+    box.posts += 1
     w.posted[ring] += 1
     return 0
 
@@ -658,11 +664,11 @@ cdef void count_group(const Window* window, Run* run, int sender, int64_t i,
         return
     for u in range(T):  # the widest chunk
         for b in range(first, last):
-            chunk = run.boxes[ring][(u << log) + b].head
-            while chunk != NULL:
-                if chunk.width > wide:
-                    wide = chunk.width
-                chunk = chunk.next
+            box = &run.boxes[ring][(u << log) + b]
+            if box.widest > wide:
+                wide = box.widest
+            if box.tail != NULL:
+                box.tail.n = box.tail.capacity - box.room
     wide += 1  # A: the sums' words, one more than any post's
     while (<int64_t>1 << log_slots) < 2 * posts:
         log_slots += 1
@@ -685,6 +691,8 @@ cdef void count_group(const Window* window, Run* run, int sender, int64_t i,
             box.write = NULL
             box.room = 0
             box.width = 0
+            box.widest = 0
+            box.posts = 0
     w.states += n
     # the posts' width: as many words as the largest sum needs
     if Window is OneWord and starts[i] < starts[i + 1]:  # with the first options' rows
@@ -760,21 +768,13 @@ cdef int rebucket(Run* run, int ring, int log) noexcept nogil:
 
 cdef void plan_layer(Run* run, int64_t i, int64_t limit) noexcept nogil:
     """The groups of layer i's buckets (consecutive buckets up to ``limit`` posts, or one
-    bucket past it), after closing the boxes' last chunks."""
+    bucket past it)."""
     cdef int ring = i % run.ring, log = run.log_buckets[ring], u
     cdef int64_t n_buckets = <int64_t>1 << log, b, sum = 0
-    cdef Box* box
-    cdef Chunk* chunk
     for b in range(n_buckets):
         run.bucket_posts[b] = 0
         for u in range(run.threads):
-            box = &run.boxes[ring][(u << log) + b]
-            if box.tail != NULL:
-                box.tail.n = box.tail.capacity - box.room
-            chunk = box.head
-            while chunk != NULL:
-                run.bucket_posts[b] += chunk.n
-                chunk = chunk.next
+            run.bucket_posts[b] += run.boxes[ring][(u << log) + b].posts
     run.n_groups = 0
     run.bounds[0] = 0
     for b in range(n_buckets):
