@@ -139,7 +139,8 @@ DEF STOP_WORK = 1048576
 
 cdef struct Chunk:
     Chunk* next
-    int width      # words of each post's count; a post is the state's words, then the count
+    int width      # words of each post's count; a post is the state (``Run.key_bytes``),
+                   # then the count
     int n          # posts written (set when the box moves on, or its group is summed)
     int capacity   # posts it holds
     int standard   # 1 when CHUNK_BYTES long (reusable), 0 when sized for one wide post
@@ -149,7 +150,7 @@ cdef struct Chunk:
 cdef struct Box:
     Chunk* head
     Chunk* tail
-    uint64_t* write  # where the next post goes in the tail chunk
+    char* write      # where the next post goes in the tail chunk
     int room         # posts the tail chunk still takes
     int width        # the tail chunk's width
     int widest       # the widest of its chunks' widths
@@ -178,6 +179,8 @@ cdef struct Worker:
 cdef struct Run:
     int threads
     int key_words             # words of a state's window
+    int key_bytes             # bytes of a posted state: 4 when every state fits in 32 bits
+                              # (one-word windows), else 8 * key_words
     int ring                  # layers ahead with boxes: 64 per word of the window
     int max_log               # log2 of the most buckets of a layer
     int64_t group_posts
@@ -193,14 +196,25 @@ cdef struct Run:
     int n_groups
 
 
-cdef inline uint64_t* posts_of(Chunk* chunk) noexcept nogil:
-    return <uint64_t*>(<char*>chunk + sizeof(Chunk))
+cdef inline char* posts_of(Chunk* chunk) noexcept nogil:
+    return <char*>chunk + sizeof(Chunk)
 
 
-cdef Chunk* chunk_new(Worker* w, int key_words, int width) noexcept nogil:
-    """An empty chunk for posts of ``key_words`` + ``width`` words (a spare one when it
-    fits), or NULL when out of memory."""
-    cdef int64_t row = (key_words + width) * sizeof(uint64_t)
+cdef inline uint64_t load64(const char* at) noexcept nogil:
+    """The 64-bit word at ``at``, aligned or not (a post's count after a 4-byte state)."""
+    cdef uint64_t word
+    memcpy(&word, at, 8)
+    return word
+
+
+cdef inline void store64(char* at, uint64_t word) noexcept nogil:
+    """Write ``word`` at ``at``, aligned or not."""
+    memcpy(at, &word, 8)
+
+
+cdef Chunk* chunk_new(Worker* w, int row, int width) noexcept nogil:
+    """An empty chunk for posts of ``row`` bytes whose counts are ``width`` words (a
+    spare one when it fits), or NULL when out of memory."""
     cdef int64_t capacity = (CHUNK_BYTES - <int64_t>sizeof(Chunk)) // row
     cdef int64_t size = CHUNK_BYTES
     cdef Chunk* chunk
@@ -251,17 +265,24 @@ cdef inline uint64_t hash_of(const uint64_t* state, int key_words) noexcept nogi
     return hashed
 
 
+cdef inline uint64_t key_hash(const char* given, int kw, int key_bytes) noexcept nogil:
+    """:func:`hash_of` the state of the post at ``given`` (``key_bytes`` bytes)."""
+    if key_bytes == 4:
+        return (<const uint32_t*>given)[0] * HASH
+    return hash_of(<const uint64_t*>given, kw)
+
+
 cdef inline int post(Run* run, Worker* w, int sender, int ring, const uint64_t* state,
-                     int kw, const uint64_t* count, int width) noexcept nogil:
-    """Write (state of ``kw`` words, count of ``width`` words) at the end of its box of
-    layer ``ring``: 0, or -1 when out of memory."""
+                     int kw, int key_bytes, const char* count, int width) noexcept nogil:
+    """Write (state of ``kw`` words, in ``key_bytes`` bytes; count of ``width`` words at
+    ``count``) at the end of its box of layer ``ring``: 0, or -1 when out of memory."""
     cdef int log = run.log_buckets[ring]
     cdef Box* box = &run.boxes[ring][(sender << log) + bucket_of(hash_of(state, kw), log)]
     cdef Chunk* chunk
-    cdef uint64_t* row
+    cdef char* at
     cdef int k
     if box.room == 0 or box.width < width:
-        chunk = chunk_new(w, kw, width)
+        chunk = chunk_new(w, key_bytes + 8 * width, width)
         if chunk == NULL:
             return -1
         if box.tail == NULL:
@@ -275,15 +296,18 @@ cdef inline int post(Run* run, Worker* w, int sender, int ring, const uint64_t* 
         box.width = width
         if width > box.widest:
             box.widest = width
-    row = box.write
-    for k in range(kw):
-        row[k] = state[k]
-    row += kw
+    at = box.write
+    if key_bytes == 4:
+        (<uint32_t*>at)[0] = <uint32_t>state[0]
+    else:
+        for k in range(kw):
+            store64(at + 8 * k, state[k])
+    at += key_bytes
     for k in range(width):
-        row[k] = count[k]
+        store64(at + 8 * k, load64(count + 8 * k))
     for k in range(width, box.width):
-        row[k] = 0
-    box.write = row + box.width
+        store64(at + 8 * k, 0)
+    box.write = at + 8 * box.width
     prefetch_write(<char*>box.write + 64)  # the box's next post, usually another line
     box.room -= 1
     box.posts += 1
@@ -291,14 +315,15 @@ cdef inline int post(Run* run, Worker* w, int sender, int ring, const uint64_t* 
     return 0
 
 
-cdef inline void add_into(uint64_t* acc, const uint64_t* x, int width, int wide) noexcept nogil:
-    """acc[0..wide) += x[0..width), width < wide, when the sum fits in ``wide`` words."""
+cdef inline void add_into(uint64_t* acc, const char* x, int width, int wide) noexcept nogil:
+    """acc[0..wide) += the ``width`` words at ``x`` (aligned or not), width < wide, when
+    the sum fits in ``wide`` words."""
     cdef uint64_t carry = 0, sum
     cdef int k
     for k in range(width):
         sum = acc[k] + carry
         carry = sum < carry
-        acc[k] = sum + x[k]
+        acc[k] = sum + load64(x + 8 * k)
         carry += acc[k] < sum
     k = width
     while carry and k < wide:
@@ -307,7 +332,7 @@ cdef inline void add_into(uint64_t* acc, const uint64_t* x, int width, int wide)
         k += 1
 
 
-cdef int total_add(Worker* w, const uint64_t* x, int width) noexcept nogil:
+cdef int total_add(Worker* w, const char* x, int width) noexcept nogil:
     """Add ``x`` (``width`` words) to the thread's total, widening it first to one word
     more than ``x`` and after whenever its top word is nonzero: 0, or -1 when out of
     memory."""
@@ -393,42 +418,54 @@ cdef struct OneWord:  # the type that selects the count of one-word windows
     uint64_t word
 
 
+cdef struct Half:  # that of one-word windows whose states are posted in 4 bytes
+    uint64_t word
+
+
 cdef struct Words:  # the type that selects the count of wider windows
     uint64_t word
 
 
 ctypedef fused Window:
     OneWord
+    Half
     Words
 
 
-cdef inline int64_t sum_posts(Worker* w, const uint64_t* given, int64_t count, int kw,
-                              int width, int wide, int log, int log_slots,
+cdef inline int64_t sum_posts(Worker* w, const char* given, int64_t count, int kw,
+                              int key_bytes, int width, int wide, int log, int log_slots,
                               int64_t n) noexcept nogil:
-    """Sum ``count`` posts (``kw`` state words, then a count of ``width`` words) from
-    ``given`` into the thread's table of 2^log_slots slots and its ``n`` rows (``kw``
-    state words, then a count of ``wide`` > ``width`` words): the rows' number after.
-    Inlined with constant widths (see :func:`sum_chunk`), so that the word loops unroll."""
+    """Sum ``count`` posts (a state of ``kw`` words in ``key_bytes`` bytes, then a count of
+    ``width`` words) from ``given`` into the thread's table of 2^log_slots slots and its
+    ``n`` rows (``kw`` state words, then a count of ``wide`` > ``width`` words): the rows'
+    number after. Inlined with constant widths (see :func:`sum_chunk`), so that the word
+    loops unroll."""
     cdef uint32_t* slots = w.slots
     cdef uint64_t* rows = w.rows
     cdef uint64_t mask = (<uint64_t>1 << log_slots) - 1, slot
+    cdef uint64_t key[1]
+    cdef const uint64_t* state = key
     cdef uint32_t index
     cdef uint64_t* row
     cdef int64_t p
-    cdef int k, stride = kw + wide
+    cdef int k, stride = kw + wide, size = key_bytes + 8 * width
     for p in range(count):
         if p + PREFETCH_POSTS < count:  # the slot of a post a few ahead
-            prefetch(&slots[(hash_of(given + PREFETCH_POSTS * (kw + width), kw) << log)
+            prefetch(&slots[(key_hash(given + PREFETCH_POSTS * size, kw, key_bytes) << log)
                             >> (64 - log_slots)])
-        slot = (hash_of(given, kw) << log) >> (64 - log_slots)
+        if key_bytes == 4:
+            key[0] = (<const uint32_t*>given)[0]
+        else:
+            state = <const uint64_t*>given  # posts of 8-byte states stay aligned
+        slot = (hash_of(state, kw) << log) >> (64 - log_slots)
         while True:
             index = slots[slot]
             if index == 0:
                 row = rows + n * stride
                 for k in range(kw):
-                    row[k] = given[k]
+                    row[k] = state[k]
                 for k in range(width):
-                    row[kw + k] = given[kw + k]
+                    row[kw + k] = load64(given + key_bytes + 8 * k)
                 row[kw + width] = 0  # width < wide; most often wide = width + 1
                 k = width + 1
                 while k < wide:
@@ -438,28 +475,28 @@ cdef inline int64_t sum_posts(Worker* w, const uint64_t* given, int64_t count, i
                 slots[slot] = <uint32_t>n
                 break
             row = rows + (index - 1) * stride
-            if same(row, given, kw):
-                add_into(row + kw, given + kw, width, wide)
+            if same(row, state, kw):
+                add_into(row + kw, given + key_bytes, width, wide)
                 break
             slot = (slot + 1) & mask
-        given += kw + width
+        given += size
     return n
 
 
-cdef inline int64_t sum_chunk(Worker* w, const uint64_t* given, int64_t count, int kw,
-                              int width, int wide, int log, int log_slots,
+cdef inline int64_t sum_chunk(Worker* w, const char* given, int64_t count, int kw,
+                              int key_bytes, int width, int wide, int log, int log_slots,
                               int64_t n) noexcept nogil:
     """:func:`sum_posts` compiled apart for counts of 1 to 4 words (the word loops
     unrolled: a post's count is copied or added in straight code)."""
     if width == 1:
-        return sum_posts(w, given, count, kw, 1, wide, log, log_slots, n)
+        return sum_posts(w, given, count, kw, key_bytes, 1, wide, log, log_slots, n)
     if width == 2:
-        return sum_posts(w, given, count, kw, 2, wide, log, log_slots, n)
+        return sum_posts(w, given, count, kw, key_bytes, 2, wide, log, log_slots, n)
     if width == 3:
-        return sum_posts(w, given, count, kw, 3, wide, log, log_slots, n)
+        return sum_posts(w, given, count, kw, key_bytes, 3, wide, log, log_slots, n)
     if width == 4:
-        return sum_posts(w, given, count, kw, 4, wide, log, log_slots, n)
-    return sum_posts(w, given, count, kw, width, wide, log, log_slots, n)
+        return sum_posts(w, given, count, kw, key_bytes, 4, wide, log, log_slots, n)
+    return sum_posts(w, given, count, kw, key_bytes, width, wide, log, log_slots, n)
 
 
 cdef int rows_width(const uint64_t* rows, int64_t n, int kw, int wide) noexcept nogil:
@@ -537,7 +574,8 @@ cdef inline void pick_rows_tops(const uint64_t* rows, int64_t n, int wide,
 
 
 cdef inline int send_one_rows(Run* run, Worker* w, int sender, int64_t i, int64_t n_items,
-                              const uint64_t* rows, int64_t n, int wide, int width,
+                              const uint64_t* rows, int64_t n, int key_bytes, int wide,
+                              int width,
                               int64_t option_first, int64_t option_last,
                               const unsigned long long* masks,
                               const int64_t* ready) noexcept nogil:
@@ -546,7 +584,8 @@ cdef inline int send_one_rows(Run* run, Worker* w, int sender, int64_t i, int64_
     is summed), then sent through it. Whether an option clashes with a row's window, and
     where a row's options end, are then no branches for the processor to guess: row by
     row, they missed about once a post. ``ready`` (or NULL): the numbers of the rows of
-    the first two options, already picked (:func:`pick_rows_tops`)."""
+    the first two options, already picked (:func:`pick_rows_tops`); ``key_bytes``: the
+    states' bytes in a post."""
     cdef int ring = i % run.ring, target, shift
     cdef int64_t k, m, a, stride = 1 + wide
     cdef uint32_t* picked = w.slots  # 2 entries or more per row
@@ -570,13 +609,14 @@ cdef inline int send_one_rows(Run* run, Worker* w, int sender, int64_t i, int64_
             shift = ctz64(~grown)
             state = grown >> shift
             if i + shift >= n_items:
-                if total_add(w, row + 1, width) < 0:
+                if total_add(w, <const char*>(row + 1), width) < 0:
                     return -1
                 continue
             target = ring + shift  # shift < run.ring: the next layer's place in the ring
             if target >= run.ring:
                 target -= run.ring
-            if post(run, w, sender, target, &state, 1, row + 1, width) < 0:
+            if post(run, w, sender, target, &state, 1, key_bytes, <const char*>(row + 1),
+                    width) < 0:
                 return -1
     return 0
 
@@ -593,8 +633,11 @@ cdef inline int send_rows(const Window* window, Run* run, Worker* w, int sender,
     cdef const uint64_t* row
     cdef uint64_t state[MAX_KEY_WORDS]
     if Window is OneWord:
-        return send_one_rows(run, w, sender, i, n_items, rows, n, wide, width, option_first,
-                             option_last, masks, ready)
+        return send_one_rows(run, w, sender, i, n_items, rows, n, 8, wide, width,
+                             option_first, option_last, masks, ready)
+    if Window is Half:
+        return send_one_rows(run, w, sender, i, n_items, rows, n, 4, wide, width,
+                             option_first, option_last, masks, ready)
     for k in range(n):
         row = rows + k * stride
         for a in range(option_first, option_last):
@@ -602,13 +645,14 @@ cdef inline int send_rows(const Window* window, Run* run, Worker* w, int sender,
             if shift == 0:
                 continue
             if i + shift >= n_items:
-                if total_add(w, row + kw, width) < 0:
+                if total_add(w, <const char*>(row + kw), width) < 0:
                     return -1
                 continue
             target = ring + shift  # shift < run.ring: the next layer's place in the ring
             if target >= run.ring:
                 target -= run.ring
-            if post(run, w, sender, target, state, kw, row + kw, width) < 0:
+            if post(run, w, sender, target, state, kw, 8 * kw, <const char*>(row + kw),
+                    width) < 0:
                 return -1
     return 0
 
@@ -639,15 +683,21 @@ cdef void count_group(const Window* window, Run* run, int sender, int64_t i,
                       int64_t n_items, int64_t group, const long long* starts,
                       const unsigned long long* masks) noexcept nogil:
     """Sum the posts of one group of buckets of layer i into the thread's table, then
-    send each of its states through item i's options. Compiled twice: for windows of
-    one word (``Window`` OneWord: the word loops fold away) and of any width."""
+    send each of its states through item i's options. Compiled three times: for windows
+    of one word (``Window`` OneWord: the word loops fold away), the same with states
+    posted in 4 bytes (Half), and of any width (Words)."""
     cdef Worker* w = &run.workers[sender]
     cdef int ring = i % run.ring, log = run.log_buckets[ring], T = run.threads
-    cdef int kw
-    if Window is OneWord:
-        kw = 1
-    else:
+    cdef int kw, key_bytes
+    if Window is Words:
         kw = run.key_words
+        key_bytes = 8 * kw
+    elif Window is Half:
+        kw = 1
+        key_bytes = 4
+    else:
+        kw = 1
+        key_bytes = 8
     cdef int64_t first = run.bounds[group], last = run.bounds[group + 1]
     cdef int64_t posts = run.group_posts_of[group], b, n = 0
     cdef int u, wide = 0, log_slots = 4, width
@@ -681,8 +731,8 @@ cdef void count_group(const Window* window, Run* run, int sender, int64_t i,
             box = &run.boxes[ring][(u << log) + b]
             chunk = box.head
             while chunk != NULL:
-                n = sum_chunk(w, posts_of(chunk), chunk.n, kw, chunk.width, wide, log,
-                              log_slots, n)
+                n = sum_chunk(w, posts_of(chunk), chunk.n, kw, key_bytes, chunk.width, wide,
+                              log, log_slots, n)
                 following = chunk.next
                 chunk_drop(w, chunk)
                 chunk = following
@@ -695,7 +745,7 @@ cdef void count_group(const Window* window, Run* run, int sender, int64_t i,
             box.posts = 0
     w.states += n
     # the posts' width: as many words as the largest sum needs
-    if Window is OneWord and starts[i] < starts[i + 1]:  # with the first options' rows
+    if Window is not Words and starts[i] < starts[i + 1]:  # with the first options' rows
         pick_rows_tops(w.rows, n, wide, masks[starts[i]],
                        masks[min(starts[i] + 1, starts[i + 1] - 1)], w.slots, ready, tops)
         width = width_of(w.rows, n, kw, wide, tops[0], tops[1])
@@ -730,11 +780,13 @@ cdef int rebucket(Run* run, int ring, int log) noexcept nogil:
     move to thread 0's boxes, chunk by chunk (each read chunk is reused at once). 0, or
     -1 when out of memory."""
     cdef int T = run.threads, old_log = run.log_buckets[ring], kw = run.key_words, t
+    cdef int key_bytes = run.key_bytes
     cdef int64_t n_old = <int64_t>T << old_log, b, p, moved = 0
     cdef Box* saved = <Box*>malloc(n_old * sizeof(Box))
     cdef Chunk* chunk
     cdef Chunk* following
-    cdef uint64_t* given
+    cdef char* given
+    cdef uint64_t key[MAX_KEY_WORDS]
     cdef Worker* w = &run.workers[0]
     if saved == NULL:
         return -1
@@ -755,9 +807,14 @@ cdef int rebucket(Run* run, int ring, int log) noexcept nogil:
         while chunk != NULL:
             given = posts_of(chunk)
             for p in range(chunk.n):
-                if post(run, w, 0, ring, given, kw, given + kw, chunk.width) < 0:
+                if key_bytes == 4:
+                    key[0] = (<uint32_t*>given)[0]
+                else:
+                    memcpy(key, given, key_bytes)
+                if post(run, w, 0, ring, key, kw, key_bytes, given + key_bytes,
+                        chunk.width) < 0:
                     return -1  # the chunks not yet moved are lost: the count cannot go on
-                given += kw + chunk.width
+                given += key_bytes + 8 * chunk.width
             following = chunk.next
             chunk_drop(w, chunk)
             chunk = following
@@ -802,9 +859,12 @@ cdef class Counting:
     summed at once (past it a group is one bucket), ``words`` the width the first count
     starts at, and ``fine`` splits every layer as finely as they allow (a post per
     bucket, a bucket per group, every layer shared among the threads: for tests). None of
-    them changes the result. ``max_bytes`` (0: no limit) bounds the memory of the posts
-    and tables: past it the count stops with a MemoryError (each thread may take its share
-    of what is left when a layer starts; the boxes' own small arrays are not counted).
+    them changes the result, nor does ``short_keys``: with one-word windows whose
+    options all lie in the window's low 32 bits (so every state does), states are posted
+    in 4 bytes rather than 8 (False: always 8, for tests). ``max_bytes`` (0: no limit)
+    bounds the memory of the posts and tables: past it the count stops with a MemoryError
+    (each thread may take its share of what is left when a layer starts; the boxes' own
+    small arrays are not counted).
     """
 
     cdef Run run
@@ -819,8 +879,9 @@ cdef class Counting:
     def __cinit__(self, int64_t n_items, const long long[:] starts,
                   const unsigned long long[:] masks, int threads=1, int key_words=1,
                   int buckets=0, int words=1, int64_t group=0, bint fine=False,
-                  int64_t max_bytes=0):
+                  int64_t max_bytes=0, bint short_keys=True):
         cdef int r, max_log = 0
+        cdef int64_t o
         cdef uint64_t zero[MAX_KEY_WORDS]
         cdef uint64_t* one
         if threads < 1:
@@ -853,6 +914,13 @@ cdef class Counting:
         self.max_bytes = max_bytes
         self.run.threads = threads
         self.run.key_words = key_words
+        self.run.key_bytes = 8 * key_words
+        if short_keys and key_words == 1:  # every state below 2^32 when every option is
+            self.run.key_bytes = 4
+            for o in range(masks.shape[0]):
+                if masks[o] >> 32:
+                    self.run.key_bytes = 8
+                    break
         self.run.ring = 64 * key_words
         self.run.max_log = max_log
         self.run.group_posts = 1 if fine else group
@@ -878,7 +946,8 @@ cdef class Counting:
         one[0] = 1
         for r in range(key_words):
             zero[r] = 0
-        failed = post(&self.run, &self.run.workers[0], 0, 0, zero, key_words, one, words)
+        failed = post(&self.run, &self.run.workers[0], 0, 0, zero, key_words,
+                      self.run.key_bytes, <const char*>one, words)
         free(one)
         if failed < 0:
             self.check_failures()
@@ -1010,7 +1079,9 @@ cdef class Counting:
             while g < run.n_groups:
                 if alone:
                     with nogil:
-                        if run.key_words == 1:
+                        if run.key_bytes == 4:
+                            count_group(<Half*>NULL, run, 0, i, n_items, g, first, option)
+                        elif run.key_words == 1:
                             count_group(<OneWord*>NULL, run, 0, i, n_items, g, first, option)
                         else:
                             count_group(<Words*>NULL, run, 0, i, n_items, g, first, option)
@@ -1020,7 +1091,10 @@ cdef class Counting:
                     for group in prange(g, end, nogil=True, num_threads=T,
                                         schedule="dynamic", chunksize=1):
                         sender = threadid()
-                        if run.key_words == 1:
+                        if run.key_bytes == 4:
+                            count_group(<Half*>NULL, run, sender, i, n_items, group,
+                                        first, option)
+                        elif run.key_words == 1:
                             count_group(<OneWord*>NULL, run, sender, i, n_items, group,
                                         first, option)
                         else:
@@ -1071,8 +1145,8 @@ cdef int log_for(Run* run, int64_t posts) noexcept nogil:
 
 def count(int64_t n_items, const long long[:] starts, const unsigned long long[:] masks,
           int threads=1, tick=None, int buckets=0, int words=1, int64_t group=0,
-          bint fine=False, int key_words=1):
+          bint fine=False, int key_words=1, bint short_keys=True):
     """The number of solutions, exact however large: :class:`Counting` (the arguments
     as there) run to the end, ``tick`` as for :meth:`Counting.advance`."""
     return Counting(n_items, starts, masks, threads, key_words, buckets, words, group,
-                    fine).advance(tick)
+                    fine, 0, short_keys).advance(tick)
