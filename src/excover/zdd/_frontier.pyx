@@ -418,17 +418,12 @@ cdef struct OneWord:  # the type that selects the count of one-word windows
     uint64_t word
 
 
-cdef struct Half:  # that of one-word windows whose states are posted in 4 bytes
-    uint64_t word
-
-
 cdef struct Words:  # the type that selects the count of wider windows
     uint64_t word
 
 
 ctypedef fused Window:
     OneWord
-    Half
     Words
 
 
@@ -487,7 +482,18 @@ cdef inline int64_t sum_chunk(Worker* w, const char* given, int64_t count, int k
                               int key_bytes, int width, int wide, int log, int log_slots,
                               int64_t n) noexcept nogil:
     """:func:`sum_posts` compiled apart for counts of 1 to 4 words (the word loops
-    unrolled: a post's count is copied or added in straight code)."""
+    unrolled: a post's count is copied or added in straight code) and for states of 4
+    bytes."""
+    if key_bytes == 4:
+        if width == 1:
+            return sum_posts(w, given, count, 1, 4, 1, wide, log, log_slots, n)
+        if width == 2:
+            return sum_posts(w, given, count, 1, 4, 2, wide, log, log_slots, n)
+        if width == 3:
+            return sum_posts(w, given, count, 1, 4, 3, wide, log, log_slots, n)
+        if width == 4:
+            return sum_posts(w, given, count, 1, 4, 4, wide, log, log_slots, n)
+        return sum_posts(w, given, count, 1, 4, width, wide, log, log_slots, n)
     if width == 1:
         return sum_posts(w, given, count, kw, key_bytes, 1, wide, log, log_slots, n)
     if width == 2:
@@ -621,10 +627,31 @@ cdef inline int send_one_rows(Run* run, Worker* w, int sender, int64_t i, int64_
     return 0
 
 
-cdef inline int send_rows(const Window* window, Run* run, Worker* w, int sender, int64_t i,
-                          int64_t n_items, const uint64_t* rows, int64_t n, int kw,
-                          int wide, int width, int64_t option_first, int64_t option_last,
-                          const unsigned long long* masks, const int64_t* ready) noexcept nogil:
+cdef int send_one_group(Run* run, Worker* w, int sender, int64_t i, int64_t n_items,
+                        const uint64_t* rows, int64_t n, int key_bytes, int wide, int width,
+                        int64_t option_first, int64_t option_last,
+                        const unsigned long long* masks, const int64_t* ready) noexcept nogil:
+    """:func:`send_one_rows` compiled apart for counts of 1 to 4 words."""
+    if width == 1:
+        return send_one_rows(run, w, sender, i, n_items, rows, n, key_bytes, wide, 1,
+                             option_first, option_last, masks, ready)
+    if width == 2:
+        return send_one_rows(run, w, sender, i, n_items, rows, n, key_bytes, wide, 2,
+                             option_first, option_last, masks, ready)
+    if width == 3:
+        return send_one_rows(run, w, sender, i, n_items, rows, n, key_bytes, wide, 3,
+                             option_first, option_last, masks, ready)
+    if width == 4:
+        return send_one_rows(run, w, sender, i, n_items, rows, n, key_bytes, wide, 4,
+                             option_first, option_last, masks, ready)
+    return send_one_rows(run, w, sender, i, n_items, rows, n, key_bytes, wide, width,
+                         option_first, option_last, masks, ready)
+
+
+cdef inline int send_rows(Run* run, Worker* w, int sender, int64_t i, int64_t n_items,
+                          const uint64_t* rows, int64_t n, int kw, int wide, int width,
+                          int64_t option_first, int64_t option_last,
+                          const unsigned long long* masks) noexcept nogil:
     """Send each of the ``n`` rows (``kw`` state words, then ``wide`` count words, the
     count in its low ``width`` words) of layer i through item i's options: 0, or -1 when
     out of memory. Inlined with constant widths (see :func:`send_group`)."""
@@ -632,12 +659,6 @@ cdef inline int send_rows(const Window* window, Run* run, Worker* w, int sender,
     cdef int64_t k, a, stride = kw + wide
     cdef const uint64_t* row
     cdef uint64_t state[MAX_KEY_WORDS]
-    if Window is OneWord:
-        return send_one_rows(run, w, sender, i, n_items, rows, n, 8, wide, width,
-                             option_first, option_last, masks, ready)
-    if Window is Half:
-        return send_one_rows(run, w, sender, i, n_items, rows, n, 4, wide, width,
-                             option_first, option_last, masks, ready)
     for k in range(n):
         row = rows + k * stride
         for a in range(option_first, option_last):
@@ -661,43 +682,43 @@ cdef int send_group(const Window* window, Run* run, Worker* w, int sender, int64
                     int64_t n_items, const uint64_t* rows, int64_t n, int kw, int wide,
                     int width, int64_t option_first, int64_t option_last,
                     const unsigned long long* masks, const int64_t* ready) noexcept nogil:
-    """:func:`send_rows` compiled apart for counts of 1 to 4 words (``ready`` as for
-    :func:`send_one_rows`)."""
-    if width == 1:
-        return send_rows(window, run, w, sender, i, n_items, rows, n, kw, wide, 1,
-                         option_first, option_last, masks, ready)
-    if width == 2:
-        return send_rows(window, run, w, sender, i, n_items, rows, n, kw, wide, 2,
-                         option_first, option_last, masks, ready)
-    if width == 3:
-        return send_rows(window, run, w, sender, i, n_items, rows, n, kw, wide, 3,
-                         option_first, option_last, masks, ready)
-    if width == 4:
-        return send_rows(window, run, w, sender, i, n_items, rows, n, kw, wide, 4,
-                         option_first, option_last, masks, ready)
-    return send_rows(window, run, w, sender, i, n_items, rows, n, kw, wide, width,
-                     option_first, option_last, masks, ready)
+    """:func:`send_rows` compiled apart for counts of 1 to 4 words; one-word windows
+    are sent option by option (:func:`send_one_rows`, ``ready`` as there)."""
+    if Window is OneWord:
+        return send_one_group(run, w, sender, i, n_items, rows, n, run.key_bytes, wide,
+                              width, option_first, option_last, masks, ready)
+    elif width == 1:
+        return send_rows(run, w, sender, i, n_items, rows, n, kw, wide, 1, option_first,
+                         option_last, masks)
+    elif width == 2:
+        return send_rows(run, w, sender, i, n_items, rows, n, kw, wide, 2, option_first,
+                         option_last, masks)
+    elif width == 3:
+        return send_rows(run, w, sender, i, n_items, rows, n, kw, wide, 3, option_first,
+                         option_last, masks)
+    elif width == 4:
+        return send_rows(run, w, sender, i, n_items, rows, n, kw, wide, 4, option_first,
+                         option_last, masks)
+    else:
+        return send_rows(run, w, sender, i, n_items, rows, n, kw, wide, width, option_first,
+                         option_last, masks)
 
 
 cdef void count_group(const Window* window, Run* run, int sender, int64_t i,
                       int64_t n_items, int64_t group, const long long* starts,
                       const unsigned long long* masks) noexcept nogil:
     """Sum the posts of one group of buckets of layer i into the thread's table, then
-    send each of its states through item i's options. Compiled three times: for windows
-    of one word (``Window`` OneWord: the word loops fold away), the same with states
-    posted in 4 bytes (Half), and of any width (Words)."""
+    send each of its states through item i's options. Compiled twice: for windows of
+    one word (``Window`` OneWord: the word loops fold away) and of any width."""
     cdef Worker* w = &run.workers[sender]
     cdef int ring = i % run.ring, log = run.log_buckets[ring], T = run.threads
     cdef int kw, key_bytes
-    if Window is Words:
+    if Window is OneWord:
+        kw = 1
+        key_bytes = run.key_bytes
+    else:
         kw = run.key_words
         key_bytes = 8 * kw
-    elif Window is Half:
-        kw = 1
-        key_bytes = 4
-    else:
-        kw = 1
-        key_bytes = 8
     cdef int64_t first = run.bounds[group], last = run.bounds[group + 1]
     cdef int64_t posts = run.group_posts_of[group], b, n = 0
     cdef int u, wide = 0, log_slots = 4, width
@@ -983,6 +1004,11 @@ cdef class Counting:
         free(self.run.bucket_posts)
 
     @property
+    def key_bytes(self):
+        """The bytes of a posted state: 4 or 8 with one-word windows, 8 per word else."""
+        return self.run.key_bytes
+
+    @property
     def bytes(self):
         """The memory the posts and tables hold now (with the threads' spare chunks)."""
         cdef int t
@@ -1079,9 +1105,7 @@ cdef class Counting:
             while g < run.n_groups:
                 if alone:
                     with nogil:
-                        if run.key_bytes == 4:
-                            count_group(<Half*>NULL, run, 0, i, n_items, g, first, option)
-                        elif run.key_words == 1:
+                        if run.key_words == 1:
                             count_group(<OneWord*>NULL, run, 0, i, n_items, g, first, option)
                         else:
                             count_group(<Words*>NULL, run, 0, i, n_items, g, first, option)
@@ -1091,10 +1115,7 @@ cdef class Counting:
                     for group in prange(g, end, nogil=True, num_threads=T,
                                         schedule="dynamic", chunksize=1):
                         sender = threadid()
-                        if run.key_bytes == 4:
-                            count_group(<Half*>NULL, run, sender, i, n_items, group,
-                                        first, option)
-                        elif run.key_words == 1:
+                        if run.key_words == 1:
                             count_group(<OneWord*>NULL, run, sender, i, n_items, group,
                                         first, option)
                         else:
