@@ -31,6 +31,11 @@ buckets (from every sender) are summed into a small hash table, sized by their n
 that it stays in the processor's cache, whose rows (the group's states with their
 counts) are then sent through their options at once. Each chunk read goes back to the
 reading thread's spare chunks, where the next posts reuse it while it is still cached.
+Posts are what big boards move to memory and back, so they are kept short: with a
+one-word window whose options all lie in its low 32 bits (a board up to 31 cells wide),
+every state does too and is posted in 4 bytes rather than 8 (``Run.key_bytes``; the
+count's words that follow are then read and written unaligned). Each box counts its
+posts and its widest chunk, so that planning a layer reads no chunk written a layer ago.
 
 **Threads.** The groups of a layer are shared among OpenMP threads (dynamic schedule: a
 thread whose core is busy with another process takes fewer). A thread reads only boxes
