@@ -126,15 +126,26 @@ def raw_count(
     words: int = 1,
     group: int = 0,
     fine: bool = False,
+    short_keys: bool = True,
 ) -> int:
     """The compiled count on the problem's layout, with the layers' most buckets, the
-    counts' first width, the most posts summed at once and the finest split chosen."""
+    counts' first width, the most posts summed at once, the finest split and the states'
+    posting in 4 bytes where they fit chosen."""
     layout = frontier.layout(problem)
     assert layout is not None
     starts, masks = layout
     n_items = problem.engine_input().n_primary
     return _frontier.count(
-        n_items, memoryview(starts), memoryview(masks), threads, None, buckets, words, group, fine
+        n_items,
+        memoryview(starts),
+        memoryview(masks),
+        threads,
+        None,
+        buckets,
+        words,
+        group,
+        fine,
+        short_keys=short_keys,
     )
 
 
@@ -150,6 +161,31 @@ def test_buckets_groups_and_widths_do_not_change_the_count(data: Instance) -> No
     assert raw_count(problem, buckets=1) == expected == raw_count(problem, 2, fine=True)
     assert raw_count(problem, 3, 4, words=3, fine=True) == expected
     assert raw_count(problem, 2, 8, words=2, group=3) == expected
+    assert raw_count(problem, short_keys=False) == expected
+    assert raw_count(problem, 3, 4, words=2, fine=True, short_keys=False) == expected
+
+
+def test_states_are_posted_in_4_bytes_where_every_option_fits_in_32_bits() -> None:
+    """A 12 x 12 board's options span 12 items: its states are posted in 4 bytes, or in
+    8 when told, with one count (OEIS A004003's), on one thread and on three. A path of
+    40 items covered by its pairs and the pair {0, 33}, whose mask reaches bit 33: 8
+    bytes, and its 2 covers counted (item 0 in the pair {0, 33} or {0, 1})."""
+    layout = frontier.layout(dominoes(12, 12))
+    assert layout is not None
+    starts, masks = (memoryview(part) for part in layout)
+    n_items = len(starts) - 1
+    assert _frontier.Counting(n_items, starts, masks).key_bytes == 4
+    assert _frontier.Counting(n_items, starts, masks, short_keys=False).key_bytes == 8
+    expected = 53060477521960000
+    for threads in (1, 3):
+        short = _frontier.Counting(n_items, starts, masks, threads, fine=threads > 1)
+        full = _frontier.Counting(n_items, starts, masks, threads, short_keys=False)
+        assert short.advance() == full.advance() == expected
+    pairs = [1 | 1 << 33] + [0b11] * 39
+    path_starts = array("q", [0, *range(2, 41), 40])
+    path = _frontier.Counting(40, memoryview(path_starts), memoryview(array("Q", pairs)))
+    assert path.key_bytes == 8
+    assert path.advance() == 2
 
 
 def fibonacci(n: int) -> int:

@@ -5,6 +5,7 @@ class Counting:
     n_items: int
     done: int
     bytes: int
+    key_bytes: int
     def __init__(
         self,
         n_items: int,
@@ -17,6 +18,7 @@ class Counting:
         group: int = 0,
         fine: bool = False,
         max_bytes: int = 0,
+        short_keys: bool = True,
     ) -> None: ...
     def advance(
         self,
@@ -35,6 +37,7 @@ def count(
     group: int = 0,
     fine: bool = False,
     key_words: int = 1,
+    short_keys: bool = True,
 ) -> int: ...
 
 OPENMP: bool

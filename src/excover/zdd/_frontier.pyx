@@ -31,6 +31,11 @@ buckets (from every sender) are summed into a small hash table, sized by their n
 that it stays in the processor's cache, whose rows (the group's states with their
 counts) are then sent through their options at once. Each chunk read goes back to the
 reading thread's spare chunks, where the next posts reuse it while it is still cached.
+Posts are what big boards move to memory and back, so they are kept short: with a
+one-word window whose options all lie in its low 32 bits (a board up to 31 cells wide),
+every state does too and is posted in 4 bytes rather than 8 (``Run.key_bytes``; the
+count's words that follow are then read and written unaligned). Each box counts its
+posts and its widest chunk, so that planning a layer reads no chunk written a layer ago.
 
 **Threads.** The groups of a layer are shared among OpenMP threads (dynamic schedule: a
 thread whose core is busy with another process takes fewer). A thread reads only boxes
@@ -139,8 +144,9 @@ DEF STOP_WORK = 1048576
 
 cdef struct Chunk:
     Chunk* next
-    int width      # words of each post's count; a post is the state's words, then the count
-    int n          # posts written (set when the box moves on, or the layer is planned)
+    int width      # words of each post's count; a post is the state (``Run.key_bytes``),
+                   # then the count
+    int n          # posts written (set when the box moves on, or its group is summed)
     int capacity   # posts it holds
     int standard   # 1 when CHUNK_BYTES long (reusable), 0 when sized for one wide post
     int64_t bytes  # its size
@@ -149,9 +155,12 @@ cdef struct Chunk:
 cdef struct Box:
     Chunk* head
     Chunk* tail
-    uint64_t* write  # where the next post goes in the tail chunk
+    char* write      # where the next post goes in the tail chunk
     int room         # posts the tail chunk still takes
     int width        # the tail chunk's width
+    int widest       # the widest of its chunks' widths
+    int64_t posts    # posts in all its chunks (its chunks' headers are not walked to
+                     # plan a layer: each is a cache miss, written a layer or more ago)
 
 
 cdef struct Worker:
@@ -175,6 +184,8 @@ cdef struct Worker:
 cdef struct Run:
     int threads
     int key_words             # words of a state's window
+    int key_bytes             # bytes of a posted state: 4 when every state fits in 32 bits
+                              # (one-word windows), else 8 * key_words
     int ring                  # layers ahead with boxes: 64 per word of the window
     int max_log               # log2 of the most buckets of a layer
     int64_t group_posts
@@ -190,14 +201,25 @@ cdef struct Run:
     int n_groups
 
 
-cdef inline uint64_t* posts_of(Chunk* chunk) noexcept nogil:
-    return <uint64_t*>(<char*>chunk + sizeof(Chunk))
+cdef inline char* posts_of(Chunk* chunk) noexcept nogil:
+    return <char*>chunk + sizeof(Chunk)
 
 
-cdef Chunk* chunk_new(Worker* w, int key_words, int width) noexcept nogil:
-    """An empty chunk for posts of ``key_words`` + ``width`` words (a spare one when it
-    fits), or NULL when out of memory."""
-    cdef int64_t row = (key_words + width) * sizeof(uint64_t)
+cdef inline uint64_t load64(const char* at) noexcept nogil:
+    """The 64-bit word at ``at``, aligned or not (a post's count after a 4-byte state)."""
+    cdef uint64_t word
+    memcpy(&word, at, 8)
+    return word
+
+
+cdef inline void store64(char* at, uint64_t word) noexcept nogil:
+    """Write ``word`` at ``at``, aligned or not."""
+    memcpy(at, &word, 8)
+
+
+cdef Chunk* chunk_new(Worker* w, int row, int width) noexcept nogil:
+    """An empty chunk for posts of ``row`` bytes whose counts are ``width`` words (a
+    spare one when it fits), or NULL when out of memory."""
     cdef int64_t capacity = (CHUNK_BYTES - <int64_t>sizeof(Chunk)) // row
     cdef int64_t size = CHUNK_BYTES
     cdef Chunk* chunk
@@ -248,17 +270,24 @@ cdef inline uint64_t hash_of(const uint64_t* state, int key_words) noexcept nogi
     return hashed
 
 
+cdef inline uint64_t key_hash(const char* given, int kw, int key_bytes) noexcept nogil:
+    """:func:`hash_of` the state of the post at ``given`` (``key_bytes`` bytes)."""
+    if key_bytes == 4:
+        return (<const uint32_t*>given)[0] * HASH
+    return hash_of(<const uint64_t*>given, kw)
+
+
 cdef inline int post(Run* run, Worker* w, int sender, int ring, const uint64_t* state,
-                     int kw, const uint64_t* count, int width) noexcept nogil:
-    """Write (state of ``kw`` words, count of ``width`` words) at the end of its box of
-    layer ``ring``: 0, or -1 when out of memory."""
+                     int kw, int key_bytes, const char* count, int width) noexcept nogil:
+    """Write (state of ``kw`` words, in ``key_bytes`` bytes; count of ``width`` words at
+    ``count``) at the end of its box of layer ``ring``: 0, or -1 when out of memory."""
     cdef int log = run.log_buckets[ring]
     cdef Box* box = &run.boxes[ring][(sender << log) + bucket_of(hash_of(state, kw), log)]
     cdef Chunk* chunk
-    cdef uint64_t* row
+    cdef char* at
     cdef int k
     if box.room == 0 or box.width < width:
-        chunk = chunk_new(w, kw, width)
+        chunk = chunk_new(w, key_bytes + 8 * width, width)
         if chunk == NULL:
             return -1
         if box.tail == NULL:
@@ -270,29 +299,36 @@ cdef inline int post(Run* run, Worker* w, int sender, int ring, const uint64_t* 
         box.write = posts_of(chunk)
         box.room = chunk.capacity
         box.width = width
-    row = box.write
-    for k in range(kw):
-        row[k] = state[k]
-    row += kw
+        if width > box.widest:
+            box.widest = width
+    at = box.write
+    if key_bytes == 4:
+        (<uint32_t*>at)[0] = <uint32_t>state[0]
+    else:
+        for k in range(kw):
+            store64(at + 8 * k, state[k])
+    at += key_bytes
     for k in range(width):
-        row[k] = count[k]
+        store64(at + 8 * k, load64(count + 8 * k))
     for k in range(width, box.width):
-        row[k] = 0
-    box.write = row + box.width
+        store64(at + 8 * k, 0)
+    box.write = at + 8 * box.width
     prefetch_write(<char*>box.write + 64)  # the box's next post, usually another line
     box.room -= 1
+    box.posts += 1
     w.posted[ring] += 1
     return 0
 
 
-cdef inline void add_into(uint64_t* acc, const uint64_t* x, int width, int wide) noexcept nogil:
-    """acc[0..wide) += x[0..width), width < wide, when the sum fits in ``wide`` words."""
+cdef inline void add_into(uint64_t* acc, const char* x, int width, int wide) noexcept nogil:
+    """acc[0..wide) += the ``width`` words at ``x`` (aligned or not), width < wide, when
+    the sum fits in ``wide`` words."""
     cdef uint64_t carry = 0, sum
     cdef int k
     for k in range(width):
         sum = acc[k] + carry
         carry = sum < carry
-        acc[k] = sum + x[k]
+        acc[k] = sum + load64(x + 8 * k)
         carry += acc[k] < sum
     k = width
     while carry and k < wide:
@@ -301,7 +337,7 @@ cdef inline void add_into(uint64_t* acc, const uint64_t* x, int width, int wide)
         k += 1
 
 
-cdef int total_add(Worker* w, const uint64_t* x, int width) noexcept nogil:
+cdef int total_add(Worker* w, const char* x, int width) noexcept nogil:
     """Add ``x`` (``width`` words) to the thread's total, widening it first to one word
     more than ``x`` and after whenever its top word is nonzero: 0, or -1 when out of
     memory."""
@@ -396,33 +432,40 @@ ctypedef fused Window:
     Words
 
 
-cdef inline int64_t sum_posts(Worker* w, const uint64_t* given, int64_t count, int kw,
-                              int width, int wide, int log, int log_slots,
+cdef inline int64_t sum_posts(Worker* w, const char* given, int64_t count, int kw,
+                              int key_bytes, int width, int wide, int log, int log_slots,
                               int64_t n) noexcept nogil:
-    """Sum ``count`` posts (``kw`` state words, then a count of ``width`` words) from
-    ``given`` into the thread's table of 2^log_slots slots and its ``n`` rows (``kw``
-    state words, then a count of ``wide`` > ``width`` words): the rows' number after.
-    Inlined with constant widths (see :func:`sum_chunk`), so that the word loops unroll."""
+    """Sum ``count`` posts (a state of ``kw`` words in ``key_bytes`` bytes, then a count of
+    ``width`` words) from ``given`` into the thread's table of 2^log_slots slots and its
+    ``n`` rows (``kw`` state words, then a count of ``wide`` > ``width`` words): the rows'
+    number after. Inlined with constant widths (see :func:`sum_chunk`), so that the word
+    loops unroll."""
     cdef uint32_t* slots = w.slots
     cdef uint64_t* rows = w.rows
     cdef uint64_t mask = (<uint64_t>1 << log_slots) - 1, slot
+    cdef uint64_t key[1]
+    cdef const uint64_t* state = key
     cdef uint32_t index
     cdef uint64_t* row
     cdef int64_t p
-    cdef int k, stride = kw + wide
+    cdef int k, stride = kw + wide, size = key_bytes + 8 * width
     for p in range(count):
         if p + PREFETCH_POSTS < count:  # the slot of a post a few ahead
-            prefetch(&slots[(hash_of(given + PREFETCH_POSTS * (kw + width), kw) << log)
+            prefetch(&slots[(key_hash(given + PREFETCH_POSTS * size, kw, key_bytes) << log)
                             >> (64 - log_slots)])
-        slot = (hash_of(given, kw) << log) >> (64 - log_slots)
+        if key_bytes == 4:
+            key[0] = (<const uint32_t*>given)[0]
+        else:
+            state = <const uint64_t*>given  # posts of 8-byte states stay aligned
+        slot = (hash_of(state, kw) << log) >> (64 - log_slots)
         while True:
             index = slots[slot]
             if index == 0:
                 row = rows + n * stride
                 for k in range(kw):
-                    row[k] = given[k]
+                    row[k] = state[k]
                 for k in range(width):
-                    row[kw + k] = given[kw + k]
+                    row[kw + k] = load64(given + key_bytes + 8 * k)
                 row[kw + width] = 0  # width < wide; most often wide = width + 1
                 k = width + 1
                 while k < wide:
@@ -432,28 +475,39 @@ cdef inline int64_t sum_posts(Worker* w, const uint64_t* given, int64_t count, i
                 slots[slot] = <uint32_t>n
                 break
             row = rows + (index - 1) * stride
-            if same(row, given, kw):
-                add_into(row + kw, given + kw, width, wide)
+            if same(row, state, kw):
+                add_into(row + kw, given + key_bytes, width, wide)
                 break
             slot = (slot + 1) & mask
-        given += kw + width
+        given += size
     return n
 
 
-cdef inline int64_t sum_chunk(Worker* w, const uint64_t* given, int64_t count, int kw,
-                              int width, int wide, int log, int log_slots,
+cdef inline int64_t sum_chunk(Worker* w, const char* given, int64_t count, int kw,
+                              int key_bytes, int width, int wide, int log, int log_slots,
                               int64_t n) noexcept nogil:
     """:func:`sum_posts` compiled apart for counts of 1 to 4 words (the word loops
-    unrolled: a post's count is copied or added in straight code)."""
+    unrolled: a post's count is copied or added in straight code) and for states of 4
+    bytes."""
+    if key_bytes == 4:
+        if width == 1:
+            return sum_posts(w, given, count, 1, 4, 1, wide, log, log_slots, n)
+        if width == 2:
+            return sum_posts(w, given, count, 1, 4, 2, wide, log, log_slots, n)
+        if width == 3:
+            return sum_posts(w, given, count, 1, 4, 3, wide, log, log_slots, n)
+        if width == 4:
+            return sum_posts(w, given, count, 1, 4, 4, wide, log, log_slots, n)
+        return sum_posts(w, given, count, 1, 4, width, wide, log, log_slots, n)
     if width == 1:
-        return sum_posts(w, given, count, kw, 1, wide, log, log_slots, n)
+        return sum_posts(w, given, count, kw, key_bytes, 1, wide, log, log_slots, n)
     if width == 2:
-        return sum_posts(w, given, count, kw, 2, wide, log, log_slots, n)
+        return sum_posts(w, given, count, kw, key_bytes, 2, wide, log, log_slots, n)
     if width == 3:
-        return sum_posts(w, given, count, kw, 3, wide, log, log_slots, n)
+        return sum_posts(w, given, count, kw, key_bytes, 3, wide, log, log_slots, n)
     if width == 4:
-        return sum_posts(w, given, count, kw, 4, wide, log, log_slots, n)
-    return sum_posts(w, given, count, kw, width, wide, log, log_slots, n)
+        return sum_posts(w, given, count, kw, key_bytes, 4, wide, log, log_slots, n)
+    return sum_posts(w, given, count, kw, key_bytes, width, wide, log, log_slots, n)
 
 
 cdef int rows_width(const uint64_t* rows, int64_t n, int kw, int wide) noexcept nogil:
@@ -531,7 +585,8 @@ cdef inline void pick_rows_tops(const uint64_t* rows, int64_t n, int wide,
 
 
 cdef inline int send_one_rows(Run* run, Worker* w, int sender, int64_t i, int64_t n_items,
-                              const uint64_t* rows, int64_t n, int wide, int width,
+                              const uint64_t* rows, int64_t n, int key_bytes, int wide,
+                              int width,
                               int64_t option_first, int64_t option_last,
                               const unsigned long long* masks,
                               const int64_t* ready) noexcept nogil:
@@ -540,7 +595,8 @@ cdef inline int send_one_rows(Run* run, Worker* w, int sender, int64_t i, int64_
     is summed), then sent through it. Whether an option clashes with a row's window, and
     where a row's options end, are then no branches for the processor to guess: row by
     row, they missed about once a post. ``ready`` (or NULL): the numbers of the rows of
-    the first two options, already picked (:func:`pick_rows_tops`)."""
+    the first two options, already picked (:func:`pick_rows_tops`); ``key_bytes``: the
+    states' bytes in a post."""
     cdef int ring = i % run.ring, target, shift
     cdef int64_t k, m, a, stride = 1 + wide
     cdef uint32_t* picked = w.slots  # 2 entries or more per row
@@ -564,21 +620,43 @@ cdef inline int send_one_rows(Run* run, Worker* w, int sender, int64_t i, int64_
             shift = ctz64(~grown)
             state = grown >> shift
             if i + shift >= n_items:
-                if total_add(w, row + 1, width) < 0:
+                if total_add(w, <const char*>(row + 1), width) < 0:
                     return -1
                 continue
             target = ring + shift  # shift < run.ring: the next layer's place in the ring
             if target >= run.ring:
                 target -= run.ring
-            if post(run, w, sender, target, &state, 1, row + 1, width) < 0:
+            if post(run, w, sender, target, &state, 1, key_bytes, <const char*>(row + 1),
+                    width) < 0:
                 return -1
     return 0
 
 
-cdef inline int send_rows(const Window* window, Run* run, Worker* w, int sender, int64_t i,
-                          int64_t n_items, const uint64_t* rows, int64_t n, int kw,
-                          int wide, int width, int64_t option_first, int64_t option_last,
-                          const unsigned long long* masks, const int64_t* ready) noexcept nogil:
+cdef int send_one_group(Run* run, Worker* w, int sender, int64_t i, int64_t n_items,
+                        const uint64_t* rows, int64_t n, int key_bytes, int wide, int width,
+                        int64_t option_first, int64_t option_last,
+                        const unsigned long long* masks, const int64_t* ready) noexcept nogil:
+    """:func:`send_one_rows` compiled apart for counts of 1 to 4 words."""
+    if width == 1:
+        return send_one_rows(run, w, sender, i, n_items, rows, n, key_bytes, wide, 1,
+                             option_first, option_last, masks, ready)
+    if width == 2:
+        return send_one_rows(run, w, sender, i, n_items, rows, n, key_bytes, wide, 2,
+                             option_first, option_last, masks, ready)
+    if width == 3:
+        return send_one_rows(run, w, sender, i, n_items, rows, n, key_bytes, wide, 3,
+                             option_first, option_last, masks, ready)
+    if width == 4:
+        return send_one_rows(run, w, sender, i, n_items, rows, n, key_bytes, wide, 4,
+                             option_first, option_last, masks, ready)
+    return send_one_rows(run, w, sender, i, n_items, rows, n, key_bytes, wide, width,
+                         option_first, option_last, masks, ready)
+
+
+cdef inline int send_rows(Run* run, Worker* w, int sender, int64_t i, int64_t n_items,
+                          const uint64_t* rows, int64_t n, int kw, int wide, int width,
+                          int64_t option_first, int64_t option_last,
+                          const unsigned long long* masks) noexcept nogil:
     """Send each of the ``n`` rows (``kw`` state words, then ``wide`` count words, the
     count in its low ``width`` words) of layer i through item i's options: 0, or -1 when
     out of memory. Inlined with constant widths (see :func:`send_group`)."""
@@ -586,9 +664,6 @@ cdef inline int send_rows(const Window* window, Run* run, Worker* w, int sender,
     cdef int64_t k, a, stride = kw + wide
     cdef const uint64_t* row
     cdef uint64_t state[MAX_KEY_WORDS]
-    if Window is OneWord:
-        return send_one_rows(run, w, sender, i, n_items, rows, n, wide, width, option_first,
-                             option_last, masks, ready)
     for k in range(n):
         row = rows + k * stride
         for a in range(option_first, option_last):
@@ -596,13 +671,14 @@ cdef inline int send_rows(const Window* window, Run* run, Worker* w, int sender,
             if shift == 0:
                 continue
             if i + shift >= n_items:
-                if total_add(w, row + kw, width) < 0:
+                if total_add(w, <const char*>(row + kw), width) < 0:
                     return -1
                 continue
             target = ring + shift  # shift < run.ring: the next layer's place in the ring
             if target >= run.ring:
                 target -= run.ring
-            if post(run, w, sender, target, state, kw, row + kw, width) < 0:
+            if post(run, w, sender, target, state, kw, 8 * kw, <const char*>(row + kw),
+                    width) < 0:
                 return -1
     return 0
 
@@ -611,22 +687,26 @@ cdef int send_group(const Window* window, Run* run, Worker* w, int sender, int64
                     int64_t n_items, const uint64_t* rows, int64_t n, int kw, int wide,
                     int width, int64_t option_first, int64_t option_last,
                     const unsigned long long* masks, const int64_t* ready) noexcept nogil:
-    """:func:`send_rows` compiled apart for counts of 1 to 4 words (``ready`` as for
-    :func:`send_one_rows`)."""
-    if width == 1:
-        return send_rows(window, run, w, sender, i, n_items, rows, n, kw, wide, 1,
-                         option_first, option_last, masks, ready)
-    if width == 2:
-        return send_rows(window, run, w, sender, i, n_items, rows, n, kw, wide, 2,
-                         option_first, option_last, masks, ready)
-    if width == 3:
-        return send_rows(window, run, w, sender, i, n_items, rows, n, kw, wide, 3,
-                         option_first, option_last, masks, ready)
-    if width == 4:
-        return send_rows(window, run, w, sender, i, n_items, rows, n, kw, wide, 4,
-                         option_first, option_last, masks, ready)
-    return send_rows(window, run, w, sender, i, n_items, rows, n, kw, wide, width,
-                     option_first, option_last, masks, ready)
+    """:func:`send_rows` compiled apart for counts of 1 to 4 words; one-word windows
+    are sent option by option (:func:`send_one_rows`, ``ready`` as there)."""
+    if Window is OneWord:
+        return send_one_group(run, w, sender, i, n_items, rows, n, run.key_bytes, wide,
+                              width, option_first, option_last, masks, ready)
+    elif width == 1:
+        return send_rows(run, w, sender, i, n_items, rows, n, kw, wide, 1, option_first,
+                         option_last, masks)
+    elif width == 2:
+        return send_rows(run, w, sender, i, n_items, rows, n, kw, wide, 2, option_first,
+                         option_last, masks)
+    elif width == 3:
+        return send_rows(run, w, sender, i, n_items, rows, n, kw, wide, 3, option_first,
+                         option_last, masks)
+    elif width == 4:
+        return send_rows(run, w, sender, i, n_items, rows, n, kw, wide, 4, option_first,
+                         option_last, masks)
+    else:
+        return send_rows(run, w, sender, i, n_items, rows, n, kw, wide, width, option_first,
+                         option_last, masks)
 
 
 cdef void count_group(const Window* window, Run* run, int sender, int64_t i,
@@ -637,11 +717,13 @@ cdef void count_group(const Window* window, Run* run, int sender, int64_t i,
     one word (``Window`` OneWord: the word loops fold away) and of any width."""
     cdef Worker* w = &run.workers[sender]
     cdef int ring = i % run.ring, log = run.log_buckets[ring], T = run.threads
-    cdef int kw
+    cdef int kw, key_bytes
     if Window is OneWord:
         kw = 1
+        key_bytes = run.key_bytes
     else:
         kw = run.key_words
+        key_bytes = 8 * kw
     cdef int64_t first = run.bounds[group], last = run.bounds[group + 1]
     cdef int64_t posts = run.group_posts_of[group], b, n = 0
     cdef int u, wide = 0, log_slots = 4, width
@@ -658,11 +740,11 @@ cdef void count_group(const Window* window, Run* run, int sender, int64_t i,
         return
     for u in range(T):  # the widest chunk
         for b in range(first, last):
-            chunk = run.boxes[ring][(u << log) + b].head
-            while chunk != NULL:
-                if chunk.width > wide:
-                    wide = chunk.width
-                chunk = chunk.next
+            box = &run.boxes[ring][(u << log) + b]
+            if box.widest > wide:
+                wide = box.widest
+            if box.tail != NULL:
+                box.tail.n = box.tail.capacity - box.room
     wide += 1  # A: the sums' words, one more than any post's
     while (<int64_t>1 << log_slots) < 2 * posts:
         log_slots += 1
@@ -675,8 +757,8 @@ cdef void count_group(const Window* window, Run* run, int sender, int64_t i,
             box = &run.boxes[ring][(u << log) + b]
             chunk = box.head
             while chunk != NULL:
-                n = sum_chunk(w, posts_of(chunk), chunk.n, kw, chunk.width, wide, log,
-                              log_slots, n)
+                n = sum_chunk(w, posts_of(chunk), chunk.n, kw, key_bytes, chunk.width, wide,
+                              log, log_slots, n)
                 following = chunk.next
                 chunk_drop(w, chunk)
                 chunk = following
@@ -685,9 +767,11 @@ cdef void count_group(const Window* window, Run* run, int sender, int64_t i,
             box.write = NULL
             box.room = 0
             box.width = 0
+            box.widest = 0
+            box.posts = 0
     w.states += n
     # the posts' width: as many words as the largest sum needs
-    if Window is OneWord and starts[i] < starts[i + 1]:  # with the first options' rows
+    if Window is not Words and starts[i] < starts[i + 1]:  # with the first options' rows
         pick_rows_tops(w.rows, n, wide, masks[starts[i]],
                        masks[min(starts[i] + 1, starts[i + 1] - 1)], w.slots, ready, tops)
         width = width_of(w.rows, n, kw, wide, tops[0], tops[1])
@@ -722,11 +806,13 @@ cdef int rebucket(Run* run, int ring, int log) noexcept nogil:
     move to thread 0's boxes, chunk by chunk (each read chunk is reused at once). 0, or
     -1 when out of memory."""
     cdef int T = run.threads, old_log = run.log_buckets[ring], kw = run.key_words, t
+    cdef int key_bytes = run.key_bytes
     cdef int64_t n_old = <int64_t>T << old_log, b, p, moved = 0
     cdef Box* saved = <Box*>malloc(n_old * sizeof(Box))
     cdef Chunk* chunk
     cdef Chunk* following
-    cdef uint64_t* given
+    cdef char* given
+    cdef uint64_t key[MAX_KEY_WORDS]
     cdef Worker* w = &run.workers[0]
     if saved == NULL:
         return -1
@@ -747,9 +833,14 @@ cdef int rebucket(Run* run, int ring, int log) noexcept nogil:
         while chunk != NULL:
             given = posts_of(chunk)
             for p in range(chunk.n):
-                if post(run, w, 0, ring, given, kw, given + kw, chunk.width) < 0:
+                if key_bytes == 4:
+                    key[0] = (<uint32_t*>given)[0]
+                else:
+                    memcpy(key, given, key_bytes)
+                if post(run, w, 0, ring, key, kw, key_bytes, given + key_bytes,
+                        chunk.width) < 0:
                     return -1  # the chunks not yet moved are lost: the count cannot go on
-                given += kw + chunk.width
+                given += key_bytes + 8 * chunk.width
             following = chunk.next
             chunk_drop(w, chunk)
             chunk = following
@@ -760,21 +851,13 @@ cdef int rebucket(Run* run, int ring, int log) noexcept nogil:
 
 cdef void plan_layer(Run* run, int64_t i, int64_t limit) noexcept nogil:
     """The groups of layer i's buckets (consecutive buckets up to ``limit`` posts, or one
-    bucket past it), after closing the boxes' last chunks."""
+    bucket past it)."""
     cdef int ring = i % run.ring, log = run.log_buckets[ring], u
     cdef int64_t n_buckets = <int64_t>1 << log, b, sum = 0
-    cdef Box* box
-    cdef Chunk* chunk
     for b in range(n_buckets):
         run.bucket_posts[b] = 0
         for u in range(run.threads):
-            box = &run.boxes[ring][(u << log) + b]
-            if box.tail != NULL:
-                box.tail.n = box.tail.capacity - box.room
-            chunk = box.head
-            while chunk != NULL:
-                run.bucket_posts[b] += chunk.n
-                chunk = chunk.next
+            run.bucket_posts[b] += run.boxes[ring][(u << log) + b].posts
     run.n_groups = 0
     run.bounds[0] = 0
     for b in range(n_buckets):
@@ -802,9 +885,12 @@ cdef class Counting:
     summed at once (past it a group is one bucket), ``words`` the width the first count
     starts at, and ``fine`` splits every layer as finely as they allow (a post per
     bucket, a bucket per group, every layer shared among the threads: for tests). None of
-    them changes the result. ``max_bytes`` (0: no limit) bounds the memory of the posts
-    and tables: past it the count stops with a MemoryError (each thread may take its share
-    of what is left when a layer starts; the boxes' own small arrays are not counted).
+    them changes the result, nor does ``short_keys``: with one-word windows whose
+    options all lie in the window's low 32 bits (so every state does), states are posted
+    in 4 bytes rather than 8 (False: always 8, for tests). ``max_bytes`` (0: no limit)
+    bounds the memory of the posts and tables: past it the count stops with a MemoryError
+    (each thread may take its share of what is left when a layer starts; the boxes' own
+    small arrays are not counted).
     """
 
     cdef Run run
@@ -819,8 +905,9 @@ cdef class Counting:
     def __cinit__(self, int64_t n_items, const long long[:] starts,
                   const unsigned long long[:] masks, int threads=1, int key_words=1,
                   int buckets=0, int words=1, int64_t group=0, bint fine=False,
-                  int64_t max_bytes=0):
+                  int64_t max_bytes=0, bint short_keys=True):
         cdef int r, max_log = 0
+        cdef int64_t o
         cdef uint64_t zero[MAX_KEY_WORDS]
         cdef uint64_t* one
         if threads < 1:
@@ -853,6 +940,13 @@ cdef class Counting:
         self.max_bytes = max_bytes
         self.run.threads = threads
         self.run.key_words = key_words
+        self.run.key_bytes = 8 * key_words
+        if short_keys and key_words == 1:  # every state below 2^32 when every option is
+            self.run.key_bytes = 4
+            for o in range(masks.shape[0]):
+                if masks[o] >> 32:
+                    self.run.key_bytes = 8
+                    break
         self.run.ring = 64 * key_words
         self.run.max_log = max_log
         self.run.group_posts = 1 if fine else group
@@ -878,7 +972,8 @@ cdef class Counting:
         one[0] = 1
         for r in range(key_words):
             zero[r] = 0
-        failed = post(&self.run, &self.run.workers[0], 0, 0, zero, key_words, one, words)
+        failed = post(&self.run, &self.run.workers[0], 0, 0, zero, key_words,
+                      self.run.key_bytes, <const char*>one, words)
         free(one)
         if failed < 0:
             self.check_failures()
@@ -912,6 +1007,11 @@ cdef class Counting:
         free(self.run.bounds)
         free(self.run.group_posts_of)
         free(self.run.bucket_posts)
+
+    @property
+    def key_bytes(self):
+        """The bytes of a posted state: 4 or 8 with one-word windows, 8 per word else."""
+        return self.run.key_bytes
 
     @property
     def bytes(self):
@@ -1071,8 +1171,8 @@ cdef int log_for(Run* run, int64_t posts) noexcept nogil:
 
 def count(int64_t n_items, const long long[:] starts, const unsigned long long[:] masks,
           int threads=1, tick=None, int buckets=0, int words=1, int64_t group=0,
-          bint fine=False, int key_words=1):
+          bint fine=False, int key_words=1, bint short_keys=True):
     """The number of solutions, exact however large: :class:`Counting` (the arguments
     as there) run to the end, ``tick`` as for :meth:`Counting.advance`."""
     return Counting(n_items, starts, masks, threads, key_words, buckets, words, group,
-                    fine).advance(tick)
+                    fine, 0, short_keys).advance(tick)
