@@ -23,10 +23,21 @@ likely length: a first round of :data:`ROUGH` descents per option of the root es
 the tree, and the full probes go on only if their descents, at
 :data:`DESCENT_NODES` search nodes each, come within :data:`PROBE_SHARE` of it
 (otherwise, and with too few descents per option, equal shares as before).
+
+The probes see the tree as if there were no memo, but DXZ's memo cuts more of it the
+further the search has gone: a subproblem met late has more chance of having been solved
+already (on Scott's puzzle the options of the root after the first cost 1.4 to 3.3 times
+less in the count than each would alone, and the first holds 16% of the count's nodes
+where alone it would hold 10%). So the share of the tree walked, ``x``, is turned into a
+share of the work by :func:`memo_share`: the work of a search whose cost per node of the
+tree falls as ``1 / (1 + a x)``, ``ln(1 + a x) / ln(1 + a)``, with ``a`` :data:`MEMO`
+times the memo's hits per search node so far (near zero where the memo rarely hits, as
+on the queens, where the share is then Knuth's; about 1 on Scott's puzzle).
 """
 
 from __future__ import annotations
 
+import math
 import statistics
 from collections.abc import Callable
 
@@ -34,11 +45,13 @@ __all__ = [
     "DESCENTS",
     "DESCENT_NODES",
     "LEVELS",
+    "MEMO",
     "PROBES",
     "PROBE_SHARE",
     "ROUGH",
     "Share",
     "Sizer",
+    "memo_share",
     "share_of",
     "sizes_of",
 ]
@@ -59,6 +72,9 @@ ROUGH = 8
 DESCENT_NODES = 6
 #: The share of the tree's estimated size the probes' cost may reach.
 PROBE_SHARE = 0.05
+#: The memo's weight in :func:`memo_share`: ``a`` is this many times the memo's hits per
+#: search node (replayed on the count's own search nodes, docs/performance.md).
+MEMO = 20.0
 
 #: The probes (:meth:`~excover.zdd._dxz.Dxz.child_sizes` from the root): (levels,
 #: descents per option, seed) to what they found and the number of descents.
@@ -90,6 +106,18 @@ def share_of(
     return min(max(done, 0.0), 1.0)
 
 
+def memo_share(walked: float, hit_rate: float) -> float:
+    """The share of the work done when ``walked`` of the tree (as the probes see it, the
+    memo aside) is walked and the memo has hit ``hit_rate`` times per search node: the
+    work of a search whose cost per node of the tree falls as ``1 / (1 + a x)`` along
+    it, ``a`` being :data:`MEMO` times ``hit_rate`` (``walked`` itself where the memo
+    has not hit)."""
+    a = MEMO * max(hit_rate, 0.0)
+    if a <= 0.0:
+        return walked
+    return math.log1p(a * walked) / math.log1p(a)
+
+
 def sizes_of(found: dict[tuple[int, ...], object]) -> Sizes:
     """The sizes of the subtrees of each node's options from what the probes found: the
     median of its descents for an option of the last level, one (its own node) plus the
@@ -118,6 +146,7 @@ class Share:
         self._sizes: Sizes | None = None
         #: The random descents the probes made.
         self.descents = 0
+        self._shown = 0.0
 
     def _probe(self) -> Sizes:
         """The sizes, when the probes are cheap enough (else none: equal shares)."""
@@ -137,8 +166,12 @@ class Share:
         self.descents += descents
         return {} if found is None else sizes_of(found)
 
-    def of(self, places: list[tuple[int, int]]) -> float:
-        """The share walked at ``places`` (as :func:`share_of` takes them)."""
+    def of(self, places: list[tuple[int, int]], hit_rate: float = 0.0) -> float:
+        """The share of the work done at ``places`` (as :func:`share_of` takes them) with
+        the memo's hits per search node so far (:func:`memo_share`); it never goes back
+        (the hit rate may fall a little between two readings)."""
         if self._sizes is None:
             self._sizes = self._probe()
-        return share_of(places, self._sizes.get)
+        share = memo_share(share_of(places, self._sizes.get), hit_rate)
+        self._shown = max(self._shown, share)
+        return self._shown
