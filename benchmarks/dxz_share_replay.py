@@ -2,17 +2,18 @@
 
 Counts each problem by DXZ in-process, in slices of :data:`SLICE` search nodes (as the
 count's progress bar reads it), and keeps at each slice where the search is
-(``Dxz.places``) and its memo hits so far. Then replays three shares on a clock where
-time is the search nodes entered (the meter's own model: a share that grows with the
-nodes makes a true time left), each through :class:`excover.parallel.progress.Meter`:
-Knuth's equal shares, the options of the top levels weighed by the probes' sizes
-(:class:`excover.zdd.weighed.Share` with no hits), and that share turned into a share of
-the work by the memo's hits so far (:func:`excover.zdd.weighed.memo_share`, what
-``excover count --method zdd`` shows). For each it prints the worst factor between the
-time left and the truth from 10% of the run on (where the truth is at least a second of
-a run stretched to :data:`SECONDS`), and where in the run it was. No timing is involved,
-so the figures do not depend on the machine's load: ideas on the share can be judged
-here before ``benchmarks/progress_truth.py`` times them.
+(``Dxz.places``), its memo hits and the subproblems its memo holds so far. Then replays
+three shares on a clock where time is the search nodes entered (the meter's own model: a
+share that grows with the nodes makes a true time left), each through
+:class:`excover.parallel.progress.Meter`: Knuth's equal shares, the options of the top
+levels weighed by the probes' sizes (:class:`excover.zdd.weighed.Share` with no hits),
+and that share turned into a share of the work by the memo's reuse so far
+(:func:`excover.zdd.weighed.memo_share`, what ``excover count --method zdd`` shows). For
+each it prints the worst factor between the time left and the truth from 10% of the run
+on (where the truth is at least a second of a run stretched to :data:`SECONDS`), and
+where in the run it was. No timing is involved, so the figures do not depend on the
+machine's load: ideas on the share can be judged here before
+``benchmarks/progress_truth.py`` times them.
 
     PYTHONPATH=src python benchmarks/dxz_share_replay.py [FILE.dlx ...]
 
@@ -38,8 +39,8 @@ SECONDS = 10.0
 #: The share of a run before which a time left is not judged.
 FROM = 0.10
 
-#: One reading: search nodes so far, where the search is, memo hits so far.
-Reading = tuple[int, list[tuple[int, int]], int]
+#: One reading: search nodes so far, where the search is, memo hits and entries so far.
+Reading = tuple[int, list[tuple[int, int]], int, int]
 
 
 def readings(problem: ExactCover) -> tuple[list[Reading], int]:
@@ -53,7 +54,7 @@ def readings(problem: ExactCover) -> tuple[list[Reading], int]:
             return seen, probe.nodes
         places = run._search.places()
         assert isinstance(places, list)
-        seen.append((probe.nodes, places, probe.hits))
+        seen.append((probe.nodes, places, probe.hits, run.memo))
 
 
 def worst(seen: list[Reading], total: int, share: Callable[[Reading], float]) -> str:
@@ -83,7 +84,7 @@ def shares(problem: ExactCover) -> list[Callable[[Reading], float]]:
     return [
         lambda r: weighed.share_of(r[1], lambda prefix: None),
         lambda r: walked.of(r[1]),
-        lambda r: memo.of(r[1], r[2] / r[0]),
+        lambda r: memo.of(r[1], r[2] / max(r[3], 1)),
     ]
 
 
@@ -92,13 +93,13 @@ def main() -> None:
     parser.add_argument("files", nargs="*", type=Path, help="DLX files (default: Scott, queens13)")
     args = parser.parse_args()
     files = args.files or [KNUTH / "scott.dlx", KNUTH / "queens13.dlx"]
-    print(f"{'problem':16} {'nodes':>9} {'hits':>6} {'knuth':>14} {'weighed':>14} {'memo':>14}")
+    print(f"{'problem':16} {'nodes':>9} {'reuse':>6} {'knuth':>14} {'weighed':>14} {'memo':>14}")
     for path in files:
         problem = ExactCover.read(path)
         seen, total = readings(problem)
-        hits = seen[-1][2] / seen[-1][0] if seen else 0.0
+        reuse = seen[-1][2] / max(seen[-1][3], 1) if seen else 0.0
         factors = " ".join(f"{worst(seen, total, share):>14}" for share in shares(problem))
-        print(f"{path.stem:16} {total:9} {hits:6.1%} {factors}", flush=True)
+        print(f"{path.stem:16} {total:9} {reuse:6.3f} {factors}", flush=True)
 
 
 if __name__ == "__main__":

@@ -31,8 +31,9 @@ less in the count than each would alone, and the first holds 16% of the count's 
 where alone it would hold 10%). So the share of the tree walked, ``x``, is turned into a
 share of the work by :func:`memo_share`: the work of a search whose cost per node of the
 tree falls as ``1 / (1 + a x)``, ``ln(1 + a x) / ln(1 + a)``, with ``a`` :data:`MEMO`
-times the memo's hits per search node so far (near zero where the memo rarely hits, as
-on the queens, where the share is then Knuth's; about 1 on Scott's puzzle).
+times the memo's *reuse* so far, its hits per subproblem it holds (how often a solved
+subproblem came back: 0.01-0.04 on the 13 queens, whose share stays near the tree's,
+0.1-0.25 on Scott's puzzle).
 """
 
 from __future__ import annotations
@@ -72,9 +73,9 @@ ROUGH = 8
 DESCENT_NODES = 6
 #: The share of the tree's estimated size the probes' cost may reach.
 PROBE_SHARE = 0.05
-#: The memo's weight in :func:`memo_share`: ``a`` is this many times the memo's hits per
-#: search node (replayed on the count's own search nodes, docs/performance.md).
-MEMO = 20.0
+#: The memo's weight in :func:`memo_share`: ``a`` is this many times the memo's reuse
+#: (chosen by replays on the count's own search nodes and CPU time, docs/performance.md).
+MEMO = 5.0
 
 #: The probes (:meth:`~excover.zdd._dxz.Dxz.child_sizes` from the root): (levels,
 #: descents per option, seed) to what they found and the number of descents.
@@ -106,13 +107,13 @@ def share_of(
     return min(max(done, 0.0), 1.0)
 
 
-def memo_share(walked: float, hit_rate: float) -> float:
+def memo_share(walked: float, reuse: float) -> float:
     """The share of the work done when ``walked`` of the tree (as the probes see it, the
-    memo aside) is walked and the memo has hit ``hit_rate`` times per search node: the
-    work of a search whose cost per node of the tree falls as ``1 / (1 + a x)`` along
-    it, ``a`` being :data:`MEMO` times ``hit_rate`` (``walked`` itself where the memo
-    has not hit)."""
-    a = MEMO * max(hit_rate, 0.0)
+    memo aside) is walked and the memo has hit ``reuse`` times per subproblem it holds:
+    the work of a search whose cost per node of the tree falls as ``1 / (1 + a x)``
+    along it, ``a`` being :data:`MEMO` times ``reuse`` (``walked`` itself where the
+    memo has not hit)."""
+    a = MEMO * max(reuse, 0.0)
     if a <= 0.0:
         return walked
     return math.log1p(a * walked) / math.log1p(a)
@@ -166,12 +167,12 @@ class Share:
         self.descents += descents
         return {} if found is None else sizes_of(found)
 
-    def of(self, places: list[tuple[int, int]], hit_rate: float = 0.0) -> float:
+    def of(self, places: list[tuple[int, int]], reuse: float = 0.0) -> float:
         """The share of the work done at ``places`` (as :func:`share_of` takes them) with
-        the memo's hits per search node so far (:func:`memo_share`); it never goes back
-        (the hit rate may fall a little between two readings)."""
+        the memo's reuse so far (:func:`memo_share`); it never goes back (the reuse may
+        fall a little between two readings)."""
         if self._sizes is None:
             self._sizes = self._probe()
-        share = memo_share(share_of(places, self._sizes.get), hit_rate)
+        share = memo_share(share_of(places, self._sizes.get), reuse)
         self._shown = max(self._shown, share)
         return self._shown
