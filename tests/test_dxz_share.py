@@ -141,28 +141,32 @@ def test_the_weighed_share_grows_from_zero_to_one(name: str) -> None:
     assert all(0.0 <= a <= b <= 1.0 for a, b in itertools.pairwise([0.0, *shares, 1.0]))
 
 
-def test_the_memo_share_is_the_walked_share_where_the_memo_never_hit() -> None:
-    """No hits: the share of the work is the share of the tree walked."""
+def test_the_memo_share_is_the_walked_share_where_the_memo_is_seldom_reused() -> None:
+    """No hits, or few (up to the floor): the share of the work is the share of the
+    tree walked."""
     for walked in (0.0, 0.013, 0.5, 0.97, 1.0):
-        assert weighed.memo_share(walked, 0.0) == walked
+        for reuse in (0.0, weighed.REUSE_FLOOR / 2, weighed.REUSE_FLOOR):
+            assert weighed.memo_share(walked, reuse) == walked
 
 
-@pytest.mark.parametrize("reuse", [0.01, 0.2, 1.5])
+@pytest.mark.parametrize("reuse", [0.06, 0.2, 1.5])
 def test_the_memo_share_runs_ahead_of_the_tree_walked(reuse: float) -> None:
     """With hits, the share of the work goes from 0 to 1, ahead of the tree walked and
     the more so the more the memo hits; its pace falls along the tree by 1 + a (the
-    cost of a node of the tree at its end against its start), a = MEMO x reuse."""
+    cost of a node of the tree at its end against its start), a = MEMO x the reuse
+    beyond the floor."""
     grid = [k / 100 for k in range(101)]
     shares = [weighed.memo_share(x, reuse) for x in grid]
     assert shares[0] == 0.0 and shares[-1] == pytest.approx(1.0)
     assert all(a < b for a, b in itertools.pairwise(shares))
     assert all(share > x for x, share in zip(grid[1:-1], shares[1:-1], strict=True))
-    more = [weighed.memo_share(x, 2 * reuse) for x in grid[1:-1]]
+    more = [weighed.memo_share(x, 1.5 * reuse) for x in grid[1:-1]]
     assert all(b > a for a, b in zip(shares[1:-1], more, strict=True))
     step = 1e-6
     start = weighed.memo_share(step, reuse) / step
     end = (1.0 - weighed.memo_share(1.0 - step, reuse)) / step
-    assert start / end == pytest.approx(1 + weighed.MEMO * reuse, rel=1e-4)
+    a = weighed.MEMO * (reuse - weighed.REUSE_FLOOR)
+    assert start / end == pytest.approx(1 + a, rel=1e-4)
 
 
 def test_the_share_never_goes_back_when_the_reuse_falls() -> None:
@@ -170,10 +174,10 @@ def test_the_share_never_goes_back_when_the_reuse_falls() -> None:
     not."""
     share = weighed.Share(lambda levels, samples, seed: (None, 0))  # no probes: Knuth's
     places = [(1, 4), (2, 3)]
-    first = share.of(places, 0.2)
+    first = share.of(places, 0.3)
     assert first > weighed.share_of(places, lambda prefix: None)
-    assert share.of(places, 0.01) == first
-    assert share.of([(3, 4)], 0.01) > first
+    assert share.of(places, 0.1) == first
+    assert share.of([(3, 4)], 0.1) > first
 
 
 def test_the_share_of_a_count_whose_memo_hits_runs_ahead_of_the_tree_walked() -> None:

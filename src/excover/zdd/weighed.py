@@ -31,9 +31,11 @@ less in the count than each would alone, and the first holds 16% of the count's 
 where alone it would hold 10%). So the share of the tree walked, ``x``, is turned into a
 share of the work by :func:`memo_share`: the work of a search whose cost per node of the
 tree falls as ``1 / (1 + a x)``, ``ln(1 + a x) / ln(1 + a)``, with ``a`` :data:`MEMO`
-times the memo's *reuse* so far, its hits per subproblem it holds (how often a solved
-subproblem came back: 0.01-0.04 on the 13 queens, whose share stays near the tree's,
-0.1-0.25 on Scott's puzzle).
+times the memo's *reuse* so far (its hits per subproblem it holds: how often a solved
+subproblem came back) beyond :data:`REUSE_FLOOR`. Scott's puzzle reuses 0.12 at a tenth
+of its count and 0.25 at its end; the queens 0.01-0.04, where the memo saves a few
+percent of the tree while the count's nodes get dearer as its memo grows (its CPU time
+per node), so that their share is left the tree's.
 """
 
 from __future__ import annotations
@@ -49,6 +51,7 @@ __all__ = [
     "MEMO",
     "PROBES",
     "PROBE_SHARE",
+    "REUSE_FLOOR",
     "ROUGH",
     "Share",
     "Sizer",
@@ -74,8 +77,10 @@ DESCENT_NODES = 6
 #: The share of the tree's estimated size the probes' cost may reach.
 PROBE_SHARE = 0.05
 #: The memo's weight in :func:`memo_share`: ``a`` is this many times the memo's reuse
-#: (chosen by replays on the count's own search nodes and CPU time, docs/performance.md).
-MEMO = 5.0
+#: beyond :data:`REUSE_FLOOR` (both chosen by replays on the count's own search nodes and
+#: CPU time, docs/performance.md).
+MEMO = 8.0
+REUSE_FLOOR = 0.05
 
 #: The probes (:meth:`~excover.zdd._dxz.Dxz.child_sizes` from the root): (levels,
 #: descents per option, seed) to what they found and the number of descents.
@@ -111,9 +116,9 @@ def memo_share(walked: float, reuse: float) -> float:
     """The share of the work done when ``walked`` of the tree (as the probes see it, the
     memo aside) is walked and the memo has hit ``reuse`` times per subproblem it holds:
     the work of a search whose cost per node of the tree falls as ``1 / (1 + a x)``
-    along it, ``a`` being :data:`MEMO` times ``reuse`` (``walked`` itself where the
-    memo has not hit)."""
-    a = MEMO * max(reuse, 0.0)
+    along it, ``a`` being :data:`MEMO` times ``reuse`` beyond :data:`REUSE_FLOOR`
+    (``walked`` itself up to that)."""
+    a = MEMO * max(reuse - REUSE_FLOOR, 0.0)
     if a <= 0.0:
         return walked
     return math.log1p(a * walked) / math.log1p(a)
