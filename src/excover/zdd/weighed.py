@@ -26,7 +26,7 @@ the tree, and the full probes go on only if their descents, at
 
 The probes see the tree as if there were no memo, but DXZ's memo cuts more of it the
 further the search has gone: a subproblem met late has more chance of having been solved
-already (on Scott's puzzle the options of the root after the first cost 1.4 to 3.3 times
+already (on Scott's puzzle the options of the root after the first cost 1.2 to 3.3 times
 less in the count than each would alone, and the first holds 16% of the count's nodes
 where alone it would hold 10%). So the share of the tree walked, ``x``, is turned into a
 share of the work by :func:`memo_share`: the work of a search whose cost per node of the
