@@ -139,3 +139,64 @@ def test_the_weighed_share_grows_from_zero_to_one(name: str) -> None:
     shares = [share for _, share, _ in seen]
     assert len(set(shares)) > 3
     assert all(0.0 <= a <= b <= 1.0 for a, b in itertools.pairwise([0.0, *shares, 1.0]))
+
+
+def test_the_memo_share_is_the_walked_share_where_the_memo_is_seldom_reused() -> None:
+    """No hits, or few (up to the floor): the share of the work is the share of the
+    tree walked."""
+    for walked in (0.0, 0.013, 0.5, 0.97, 1.0):
+        for reuse in (0.0, weighed.REUSE_FLOOR / 2, weighed.REUSE_FLOOR):
+            assert weighed.memo_share(walked, reuse) == walked
+
+
+@pytest.mark.parametrize("reuse", [0.06, 0.2, 1.5])
+def test_the_memo_share_runs_ahead_of_the_tree_walked(reuse: float) -> None:
+    """With hits, the share of the work goes from 0 to 1, ahead of the tree walked and
+    the more so the more the memo hits; its pace falls along the tree by 1 + a (the
+    cost of a node of the tree at its end against its start), a = MEMO x the reuse
+    beyond the floor."""
+    grid = [k / 100 for k in range(101)]
+    shares = [weighed.memo_share(x, reuse) for x in grid]
+    assert shares[0] == 0.0 and shares[-1] == pytest.approx(1.0)
+    assert all(a < b for a, b in itertools.pairwise(shares))
+    assert all(share > x for x, share in zip(grid[1:-1], shares[1:-1], strict=True))
+    more = [weighed.memo_share(x, 1.5 * reuse) for x in grid[1:-1]]
+    assert all(b > a for a, b in zip(shares[1:-1], more, strict=True))
+    step = 1e-6
+    start = weighed.memo_share(step, reuse) / step
+    end = (1.0 - weighed.memo_share(1.0 - step, reuse)) / step
+    a = weighed.MEMO * (reuse - weighed.REUSE_FLOOR)
+    assert start / end == pytest.approx(1 + a, rel=1e-4)
+
+
+def test_the_share_never_goes_back_when_the_reuse_falls() -> None:
+    """The memo's reuse so far may fall between two readings; the share shown does
+    not."""
+    share = weighed.Share(lambda levels, samples, seed: (None, 0))  # no probes: Knuth's
+    places = [(1, 4), (2, 3)]
+    first = share.of(places, 0.3)
+    assert first > weighed.share_of(places, lambda prefix: None)
+    assert share.of(places, 0.1) == first
+    assert share.of([(3, 4)], 0.1) > first
+
+
+def test_the_share_of_a_count_whose_memo_hits_runs_ahead_of_the_tree_walked() -> None:
+    """DXZ on dominoes of a 10 x 10 board meets again about one subproblem in two it
+    has solved: its share (``Run.progress``) is the memo share of the tree walked at
+    the memo's reuse so far (hits per subproblem held), ahead of the tree walked itself
+    (the same probes: their seeds are fixed)."""
+    problem = ExactCover.read(KNUTH / "domino10x10.dlx")
+    run = dxz.Run(problem, Manager())
+    prober = links(problem)
+    walked = weighed.Share(lambda *probes: prober.child_sizes((), *probes))
+    shown, ahead, readings = 0.0, 0, 0
+    while run.run(run.nodes + 1000).family is None:
+        places = run._search.places()
+        assert isinstance(places, list)
+        tree, reuse = walked.of(places), run.hits / run.memo
+        assert 0.3 < reuse < 0.6
+        shown = max(shown, weighed.memo_share(tree, reuse))
+        assert run.progress() == pytest.approx(shown)
+        readings += 1
+        ahead += 0 < tree < shown
+    assert readings > 5 and ahead == readings

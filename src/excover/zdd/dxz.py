@@ -192,8 +192,9 @@ class Run:
     def progress(self) -> float | None:
         """The share of the search's tree walked so far, by Knuth's estimate from the
         current path, the options of its top levels weighed by the sizes of their
-        subtrees (:class:`excover.zdd.weighed.Share`); 0 before the search starts, 1
-        once it has ended, None with multiplicities."""
+        subtrees, turned into a share of the work by the memo's reuse so far
+        (:class:`excover.zdd.weighed.Share`); 0 before the search starts, 1 once it has
+        ended, None with multiplicities."""
         places = self._search.places()
         if places is None or isinstance(places, float):
             return places
@@ -202,7 +203,8 @@ class Run:
             # in the middle of its path)
             prober = _dxz.Dxz(*self._links)
             self._share = Share(lambda *probes: prober.child_sizes((), *probes))
-        return self._share.of(places)
+        solved = self._search.n_memo
+        return self._share.of(places, self._search.hits / solved if solved else 0.0)
 
     @property
     def nodes(self) -> int:

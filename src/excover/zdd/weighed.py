@@ -23,10 +23,24 @@ likely length: a first round of :data:`ROUGH` descents per option of the root es
 the tree, and the full probes go on only if their descents, at
 :data:`DESCENT_NODES` search nodes each, come within :data:`PROBE_SHARE` of it
 (otherwise, and with too few descents per option, equal shares as before).
+
+The probes see the tree as if there were no memo, but DXZ's memo cuts more of it the
+further the search has gone: a subproblem met late has more chance of having been solved
+already (on Scott's puzzle the options of the root after the first cost 1.2 to 3.3 times
+less in the count than each would alone, and the first holds 16% of the count's nodes
+where alone it would hold 10%). So the share of the tree walked, ``x``, is turned into a
+share of the work by :func:`memo_share`: the work of a search whose cost per node of the
+tree falls as ``1 / (1 + a x)``, ``ln(1 + a x) / ln(1 + a)``, with ``a`` :data:`MEMO`
+times the memo's *reuse* so far (its hits per subproblem it holds: how often a solved
+subproblem came back) beyond :data:`REUSE_FLOOR`. Scott's puzzle reuses 0.12 at a tenth
+of its count and 0.25 at its end; the queens 0.01-0.04, where the memo saves a few
+percent of the tree while the count's nodes get dearer as its memo grows (its CPU time
+per node), so that their share is left the tree's.
 """
 
 from __future__ import annotations
 
+import math
 import statistics
 from collections.abc import Callable
 
@@ -34,11 +48,14 @@ __all__ = [
     "DESCENTS",
     "DESCENT_NODES",
     "LEVELS",
+    "MEMO",
     "PROBES",
     "PROBE_SHARE",
+    "REUSE_FLOOR",
     "ROUGH",
     "Share",
     "Sizer",
+    "memo_share",
     "share_of",
     "sizes_of",
 ]
@@ -59,6 +76,11 @@ ROUGH = 8
 DESCENT_NODES = 6
 #: The share of the tree's estimated size the probes' cost may reach.
 PROBE_SHARE = 0.05
+#: The memo's weight in :func:`memo_share`: ``a`` is this many times the memo's reuse
+#: beyond :data:`REUSE_FLOOR` (both chosen by replays on the count's own search nodes and
+#: CPU time, docs/performance.md).
+MEMO = 8.0
+REUSE_FLOOR = 0.05
 
 #: The probes (:meth:`~excover.zdd._dxz.Dxz.child_sizes` from the root): (levels,
 #: descents per option, seed) to what they found and the number of descents.
@@ -90,6 +112,18 @@ def share_of(
     return min(max(done, 0.0), 1.0)
 
 
+def memo_share(walked: float, reuse: float) -> float:
+    """The share of the work done when ``walked`` of the tree (as the probes see it, the
+    memo aside) is walked and the memo has hit ``reuse`` times per subproblem it holds:
+    the work of a search whose cost per node of the tree falls as ``1 / (1 + a x)``
+    along it, ``a`` being :data:`MEMO` times ``reuse`` beyond :data:`REUSE_FLOOR`
+    (``walked`` itself up to that)."""
+    a = MEMO * max(reuse - REUSE_FLOOR, 0.0)
+    if a <= 0.0:
+        return walked
+    return math.log1p(a * walked) / math.log1p(a)
+
+
 def sizes_of(found: dict[tuple[int, ...], object]) -> Sizes:
     """The sizes of the subtrees of each node's options from what the probes found: the
     median of its descents for an option of the last level, one (its own node) plus the
@@ -118,6 +152,7 @@ class Share:
         self._sizes: Sizes | None = None
         #: The random descents the probes made.
         self.descents = 0
+        self._shown = 0.0
 
     def _probe(self) -> Sizes:
         """The sizes, when the probes are cheap enough (else none: equal shares)."""
@@ -137,8 +172,12 @@ class Share:
         self.descents += descents
         return {} if found is None else sizes_of(found)
 
-    def of(self, places: list[tuple[int, int]]) -> float:
-        """The share walked at ``places`` (as :func:`share_of` takes them)."""
+    def of(self, places: list[tuple[int, int]], reuse: float = 0.0) -> float:
+        """The share of the work done at ``places`` (as :func:`share_of` takes them) with
+        the memo's reuse so far (:func:`memo_share`); it never goes back (the reuse may
+        fall a little between two readings)."""
         if self._sizes is None:
             self._sizes = self._probe()
-        return share_of(places, self._sizes.get)
+        share = memo_share(share_of(places, self._sizes.get), reuse)
+        self._shown = max(self._shown, share)
+        return self._shown
