@@ -2,7 +2,8 @@
 option indices, solutions, integer arrays and the limits of a run. Each check refuses
 what would otherwise be converted silently (a bool as an index, a float in a matrix),
 naming the value at fault. Beside them, :func:`distinct`, the sorted distinct values of
-an integer array, which the model and the symmetry code take in place of ``np.unique``.
+an integer array, which the model and the symmetry code take in place of ``np.unique``,
+and :func:`row_keys`, one sortable value per row of an array.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ __all__ = [
     "int_array",
     "matrix_entry",
     "option_number",
+    "row_keys",
 ]
 
 #: Item counts and multiplicity bounds must fit the engines' 32-bit integers.
@@ -63,6 +65,15 @@ def distinct(values: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
     keep[:1] = True
     np.not_equal(ordered[1:], ordered[:-1], out=keep[1:])
     return ordered[keep]
+
+
+def row_keys(rows: npt.NDArray[np.int64]) -> npt.NDArray[np.void]:
+    """One value per row of the 2-D array ``rows``, equal for equal rows (their bytes):
+    rows sorted, matched or made distinct at once, as one array of keys."""
+    import numpy as np
+
+    rows = np.ascontiguousarray(rows)
+    return rows.view(np.dtype((np.void, rows.itemsize * rows.shape[1]))).ravel()
 
 
 def matrix_entry(entry: object, row: int, column: int) -> int:

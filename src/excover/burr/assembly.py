@@ -22,9 +22,10 @@ import numpy as np
 import numpy.typing as npt
 
 from excover.engines import Search
+from excover.entries import row_keys
 from excover.errors import LimitReached, UsageError
 from excover.formats.burrtools import Puzzle
-from excover.formats.burrtools.cover import group_elements, kind_name, row_keys
+from excover.formats.burrtools.cover import group_elements, kind_name
 from excover.permutations import Automorphism
 from excover.solving import ExactCover
 from excover.solving.registry import SCOUT_NODES

@@ -40,9 +40,9 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import numpy as np
-import numpy.typing as npt
 
 from excover.deadlines import check
+from excover.entries import row_keys
 from excover.problem import SearchOptions
 from excover.solving import ExactCover
 from excover.symmetry.fixed import cycles
@@ -103,7 +103,7 @@ class BoardSymmetry:
         rows[:, 0] = option_tiles
         for option, cover in enumerate(option_cells):
             rows[option, 1 : 1 + len(cover)] = cover
-        keys = _row_keys(rows)
+        keys = row_keys(rows)
         order = np.argsort(keys, kind="stable")
         known = keys[order]
         self._classes: dict[tuple[frozenset[bytes], int, int | None], list[int]] = {}
@@ -125,7 +125,7 @@ class BoardSymmetry:
                 continue
             moved = np.sort(np.array([*cell_map, pad], dtype=np.int64)[rows[:, 1:]], axis=1)
             images = np.column_stack([np.array(tile_map, dtype=np.int64)[rows[:, 0]], moved])
-            found = np.searchsorted(known, _row_keys(images))
+            found = np.searchsorted(known, row_keys(images))
             option_map = order[found].astype(np.int64)
             self.elements.append(g)
             self.option_maps.append(option_map)
@@ -324,10 +324,3 @@ class BoardSymmetry:
             chosen = np.array(key, dtype=np.int64)
             if all(sorted(option_map[chosen].tolist()) >= key for option_map in self.option_maps):
                 yield solution
-
-
-def _row_keys(rows: IntArray) -> npt.NDArray[np.void]:
-    """Each row of ``rows`` as one value, equal for equal rows (for sorting and looking
-    rows up)."""
-    rows = np.ascontiguousarray(rows)
-    return rows.view(np.dtype((np.void, rows.itemsize * rows.shape[1]))).ravel()

@@ -38,6 +38,7 @@ from typing import TYPE_CHECKING, TypeVar
 import numpy as np
 import numpy.typing as npt
 
+from excover.entries import row_keys
 from excover.errors import FormatError, UsageError
 from excover.formats.burrtools.lattice import GRIDS, LatticeGrid, Transformation, Voxels
 from excover.formats.burrtools.model import (
@@ -56,7 +57,7 @@ if TYPE_CHECKING:
 
 P = TypeVar("P", bound="Model")
 
-__all__ = ["group_elements", "kind_name", "result_symmetries", "row_keys", "to_exact_cover"]
+__all__ = ["group_elements", "kind_name", "result_symmetries", "to_exact_cover"]
 
 #: A permutation of points: the image of each.
 Perm = npt.NDArray[np.int64]
@@ -510,13 +511,6 @@ class _Symmetry:
             at = np.searchsorted(keys, row_keys(np.sort(items[rows], axis=1)))
             options[numbers] = ordered[np.minimum(at, len(keys) - 1)]
         return options
-
-
-def row_keys(rows: npt.NDArray[np.int64]) -> npt.NDArray[np.void]:
-    """One value per row of ``rows``, equal for equal rows (their bytes), for sorting
-    and matching rows at once."""
-    width = rows.shape[1] * rows.itemsize
-    return np.ascontiguousarray(rows).view(np.dtype((np.void, width))).ravel()
 
 
 def group_elements(
