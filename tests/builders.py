@@ -234,13 +234,35 @@ class Instance:
         )
 
     def all_covers(self) -> set[frozenset[int]]:
-        """Every solution, found by checking all 2^n subsets of the options."""
+        """Every solution: each subset of the options is weighed and :meth:`is_cover`
+        decides. A subset is passed over, with every subset that adds options to it, as
+        soon as it covers a primary item more often than the item's upper bound or uses a
+        secondary item twice without one color: adding options undoes neither."""
         n = len(self.options)
-        return {
-            frozenset(k for k in range(n) if mask >> k & 1)
-            for mask in range(1 << n)
-            if self.is_cover(k for k in range(n) if mask >> k & 1)
-        }
+        covers: set[frozenset[int]] = set()
+
+        def extend(
+            k: int, chosen: list[int], covered: list[int], colors: dict[int, str | None]
+        ) -> None:
+            if k == n:
+                if self.is_cover(chosen):
+                    covers.add(frozenset(chosen))
+                return
+            extend(k + 1, chosen, covered, colors)
+            covered, colors = covered.copy(), colors.copy()
+            for item, color in self.options[k]:
+                if item < self.n_primary:
+                    covered[item] += 1
+                    if covered[item] > self.bounds[item][1]:
+                        return
+                elif item in colors and (color is None or colors[item] != color):
+                    return
+                else:
+                    colors[item] = color
+            extend(k + 1, [*chosen, k], covered, colors)
+
+        extend(0, [], [0] * self.n_primary, {})
+        return covers
 
 
 def instances(kind: Kind, max_options: int = 10) -> SearchStrategy[Instance]:
