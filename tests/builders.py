@@ -275,21 +275,22 @@ def instances(kind: Kind, max_options: int = 10) -> SearchStrategy[Instance]:
 
     colors: list[str | None] = [None] if kind == "X" else [None, "red", "blue"]
 
+    # made once here, not once per instance: hypothesis takes milliseconds to make one
+    @st.composite
+    def option(draw: st.DrawFn, n_primary: int, n_secondary: int) -> tuple[Use, ...]:
+        items = sorted(draw(st.sets(st.integers(0, n_primary - 1), min_size=1)))
+        if n_secondary:
+            items += sorted(draw(st.sets(st.integers(n_primary, n_primary + n_secondary - 1))))
+        uses = [(i, None if i < n_primary else draw(st.sampled_from(colors))) for i in items]
+        return tuple(draw(st.permutations(uses)))
+
     @st.composite
     def draw_instance(draw: st.DrawFn) -> Instance:
         n_primary = draw(st.integers(1, 5))
         n_secondary = draw(st.integers(0, 3))
-        primary = st.sets(st.integers(0, n_primary - 1), min_size=1)
-        secondary = st.sets(st.integers(n_primary, n_primary + n_secondary - 1))
-
-        @st.composite
-        def option(draw: st.DrawFn) -> tuple[Use, ...]:
-            items = sorted(draw(primary)) + (sorted(draw(secondary)) if n_secondary else [])
-            uses = [(i, None if i < n_primary else draw(st.sampled_from(colors))) for i in items]
-            return tuple(draw(st.permutations(uses)))
-
         n_options = draw(st.integers(0, max_options))
-        options = draw(st.lists(option(), min_size=n_options, max_size=n_options))
+        each = option(n_primary, n_secondary)
+        options = draw(st.lists(each, min_size=n_options, max_size=n_options))
         bounds = [(1, 1)] * n_primary
         if kind == "MCC":
             bounds = [draw(st.sampled_from(BOUNDS)) for _ in range(n_primary)]
