@@ -17,6 +17,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import cache
 from itertools import combinations
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
@@ -271,6 +272,12 @@ def instances(kind: Kind, max_options: int = 10) -> SearchStrategy[Instance]:
     options. Every option has at least one primary item; the items of an option come in a
     random order. XCC and MCC instances color some secondary uses with two colors; MCC
     instances have at least one primary item whose bounds are not (1, 1)."""
+    return _instances(kind, max_options)
+
+
+@cache  # made once per kind and size: a flatmap over the kinds asks again per example
+def _instances(kind: Kind, max_options: int) -> SearchStrategy[Instance]:
+    """The strategy of :func:`instances`."""
     from hypothesis import strategies as st
 
     colors: list[str | None] = [None] if kind == "X" else [None, "red", "blue"]
