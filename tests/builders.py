@@ -17,6 +17,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import cache
 from itertools import combinations
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
@@ -234,13 +235,35 @@ class Instance:
         )
 
     def all_covers(self) -> set[frozenset[int]]:
-        """Every solution, found by checking all 2^n subsets of the options."""
+        """Every solution: each subset of the options is weighed and :meth:`is_cover`
+        decides. A subset is passed over, with every subset that adds options to it, as
+        soon as it covers a primary item more often than the item's upper bound or uses a
+        secondary item twice without one color: adding options undoes neither."""
         n = len(self.options)
-        return {
-            frozenset(k for k in range(n) if mask >> k & 1)
-            for mask in range(1 << n)
-            if self.is_cover(k for k in range(n) if mask >> k & 1)
-        }
+        covers: set[frozenset[int]] = set()
+
+        def extend(
+            k: int, chosen: list[int], covered: list[int], colors: dict[int, str | None]
+        ) -> None:
+            if k == n:
+                if self.is_cover(chosen):
+                    covers.add(frozenset(chosen))
+                return
+            extend(k + 1, chosen, covered, colors)
+            covered, colors = covered.copy(), colors.copy()
+            for item, color in self.options[k]:
+                if item < self.n_primary:
+                    covered[item] += 1
+                    if covered[item] > self.bounds[item][1]:
+                        return
+                elif item in colors and (color is None or colors[item] != color):
+                    return
+                else:
+                    colors[item] = color
+            extend(k + 1, [*chosen, k], covered, colors)
+
+        extend(0, [], [0] * self.n_primary, {})
+        return covers
 
 
 def instances(kind: Kind, max_options: int = 10) -> SearchStrategy[Instance]:
@@ -249,25 +272,32 @@ def instances(kind: Kind, max_options: int = 10) -> SearchStrategy[Instance]:
     options. Every option has at least one primary item; the items of an option come in a
     random order. XCC and MCC instances color some secondary uses with two colors; MCC
     instances have at least one primary item whose bounds are not (1, 1)."""
+    return _instances(kind, max_options)
+
+
+@cache  # made once per kind and size: a flatmap over the kinds asks again per example
+def _instances(kind: Kind, max_options: int) -> SearchStrategy[Instance]:
+    """The strategy of :func:`instances`."""
     from hypothesis import strategies as st
 
     colors: list[str | None] = [None] if kind == "X" else [None, "red", "blue"]
+
+    # made once here, not once per instance: hypothesis takes milliseconds to make one
+    @st.composite
+    def option(draw: st.DrawFn, n_primary: int, n_secondary: int) -> tuple[Use, ...]:
+        items = sorted(draw(st.sets(st.integers(0, n_primary - 1), min_size=1)))
+        if n_secondary:
+            items += sorted(draw(st.sets(st.integers(n_primary, n_primary + n_secondary - 1))))
+        uses = [(i, None if i < n_primary else draw(st.sampled_from(colors))) for i in items]
+        return tuple(draw(st.permutations(uses)))
 
     @st.composite
     def draw_instance(draw: st.DrawFn) -> Instance:
         n_primary = draw(st.integers(1, 5))
         n_secondary = draw(st.integers(0, 3))
-        primary = st.sets(st.integers(0, n_primary - 1), min_size=1)
-        secondary = st.sets(st.integers(n_primary, n_primary + n_secondary - 1))
-
-        @st.composite
-        def option(draw: st.DrawFn) -> tuple[Use, ...]:
-            items = sorted(draw(primary)) + (sorted(draw(secondary)) if n_secondary else [])
-            uses = [(i, None if i < n_primary else draw(st.sampled_from(colors))) for i in items]
-            return tuple(draw(st.permutations(uses)))
-
         n_options = draw(st.integers(0, max_options))
-        options = draw(st.lists(option(), min_size=n_options, max_size=n_options))
+        each = option(n_primary, n_secondary)
+        options = draw(st.lists(each, min_size=n_options, max_size=n_options))
         bounds = [(1, 1)] * n_primary
         if kind == "MCC":
             bounds = [draw(st.sampled_from(BOUNDS)) for _ in range(n_primary)]

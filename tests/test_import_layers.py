@@ -65,16 +65,29 @@ def _is_type_checking(test: ast.expr) -> bool:
     return isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
 
 
-def _run_time_nodes(tree: ast.AST) -> Iterator[ast.AST]:
-    """Every node of ``tree`` except the bodies of ``if TYPE_CHECKING:`` blocks."""
+#: The nodes that may hold statements: an import is a statement, and no expression holds one.
+_HOLDERS = (ast.stmt, ast.excepthandler, ast.match_case)
+
+
+def _statements(tree: ast.AST, typing_too: bool) -> Iterator[ast.AST]:
+    """Every statement of ``tree`` at any depth; with ``typing_too`` False, not those in
+    the bodies of ``if TYPE_CHECKING:`` blocks."""
     for node in ast.iter_child_nodes(tree):
-        if isinstance(node, ast.If) and _is_type_checking(node.test):
+        if not isinstance(node, _HOLDERS):
+            continue
+        if not typing_too and isinstance(node, ast.If) and _is_type_checking(node.test):
             for other in node.orelse:
                 yield other
-                yield from _run_time_nodes(other)
+                yield from _statements(other, typing_too)
             continue
         yield node
-        yield from _run_time_nodes(node)
+        yield from _statements(node, typing_too)
+
+
+@cache
+def syntax_tree(path: Path) -> ast.Module:
+    """The parsed source of ``path``, read once for both graphs of :func:`module_graph`."""
+    return ast.parse(path.read_text(encoding="utf-8"))
 
 
 def imports(
@@ -83,8 +96,8 @@ def imports(
     """The excover modules that module ``name`` imports, with line numbers; with
     ``typing_too`` False, only those it imports when it runs (not under TYPE_CHECKING)."""
     package = name.split(".") if path.name == "__init__.py" else name.split(".")[:-1]
-    tree = ast.parse(path.read_text(encoding="utf-8"))
-    for node in ast.walk(tree) if typing_too else _run_time_nodes(tree):
+    tree = syntax_tree(path)
+    for node in _statements(tree, typing_too):
         targets: list[str] = []
         if not isinstance(node, ast.Import | ast.ImportFrom):
             continue

@@ -1,11 +1,12 @@
 """The engine against a brute-force oracle, on random small X, XCC and MCC instances.
 
-The oracle (:meth:`builders.Instance.all_covers`) enumerates every subset of options and
-checks the definition of an exact cover directly, so it shares no code with the model or
-the engine. Each property runs for every item-choice heuristic and every engine that can
-run the instance (dancing links, the bit-parallel engine, and dancing cells without
-multiplicities); without multiplicities and with a deterministic heuristic the engines
-also agree on the order of the solutions and on the number of search nodes.
+The oracle (:meth:`builders.Instance.all_covers`) weighs every subset of options (passing
+over those that break a bound no added option can mend) and checks the definition of an
+exact cover directly, so it shares no code with the model or the engine. Each property
+runs for every item-choice heuristic and every engine that can run the instance (dancing
+links, the bit-parallel engine, and dancing cells without multiplicities); without
+multiplicities and with a deterministic heuristic the engines also agree on the order of
+the solutions and on the number of search nodes.
 """
 
 from __future__ import annotations

@@ -169,16 +169,16 @@ def point_group(name: str) -> tuple[int, int]:
             continue
         around = steps(target)
         options = [[e for e in around if abs(e @ e - gram[i, i]) < 1e-6] for i in range(3)]
-        for e1, e2, e3 in product(*options):
-            image = np.array([e1, e2, e3]).T
-            if not np.allclose(image.T @ image, gram, atol=1e-6):
-                continue
+        triples = np.array(list(product(*options))).reshape(-1, 3, 3)  # rows e1, e2, e3
+        grams = triples @ triples.transpose(0, 2, 1)  # image.T @ image of each image
+        for triple in triples[np.all(np.isclose(grams, gram, atol=1e-6), axis=(1, 2))]:
+            image = triple.T
             rotation = image @ np.linalg.inv(base)
-            if any(np.allclose(rotation, r, atol=1e-6) for r in found):
-                continue
-            moved = (middle - origin) @ rotation.T + target
+            if found and np.all(np.isclose(rotation, found, atol=1e-6), axis=(1, 2)).any():
+                continue  # one found already: np.allclose(rotation, r) for some r
+            moved = np.round((middle - origin) @ rotation.T + target, 6)
             pairs = zip(moved, labels, strict=True)
-            if all(key.get(tuple(np.round(m, 6))) == lab for m, lab in pairs):
+            if all(key.get(tuple(m)) == lab for m, lab in pairs):
                 found.append(rotation)
     proper = sum(1 for r in found if np.linalg.det(r) > 0)
     return len(found), proper

@@ -13,6 +13,7 @@ from __future__ import annotations
 import math
 import random
 import xml.etree.ElementTree as ET
+from functools import cache
 from itertools import combinations, product
 from pathlib import Path
 
@@ -184,6 +185,12 @@ def planes(points: np.ndarray) -> list[tuple[np.ndarray, float]]:
     return found
 
 
+@cache
+def cell_planes(grid: Grid, cell: tuple[int, ...]) -> list[tuple[np.ndarray, float]]:
+    """The :func:`planes` of a cell's :func:`corners`, found once for all the rays."""
+    return planes(corners(grid, cell))
+
+
 def first_hit(grid: Grid, cells: list[tuple[int, ...]], origin: np.ndarray) -> object:
     """The cell a ray from the viewer through ``origin`` (along VIEW) meets first, None for
     none, or "unsure" when two cells are met within a hair of each other (an edge)."""
@@ -199,7 +206,7 @@ def first_hit(grid: Grid, cells: list[tuple[int, ...]], origin: np.ndarray) -> o
                 return "unsure"
             continue
         enter, leave = -math.inf, math.inf
-        for normal, offset in planes(corners(grid, cell)):  # normal . x + offset <= 0 inside
+        for normal, offset in cell_planes(grid, cell):  # normal . x + offset <= 0 inside
             slope = float(np.dot(normal, VIEW))
             height = float(np.dot(normal, origin) + offset)
             if abs(slope) < 1e-12:
@@ -223,13 +230,19 @@ def first_hit(grid: Grid, cells: list[tuple[int, ...]], origin: np.ndarray) -> o
     return entries[0][1]
 
 
+@cache
+def polygon(points: str) -> list[tuple[float, ...]]:
+    """The corners of an SVG polygon's ``points``, read once for all the rays."""
+    return [tuple(float(v) for v in p.split(",")) for p in points.split()]
+
+
 def inside(spot: tuple[float, float], shape: ET.Element, margin: float) -> bool | None:
     """Whether a picture point is inside a convex polygon or a disc; None near its edge."""
     if shape.tag == f"{SVG}circle":
         r = float(shape.get("r", 0))
         d = math.hypot(spot[0] - float(shape.get("cx", 0)), spot[1] - float(shape.get("cy", 0)))
         return None if abs(d - r) < margin else d < r
-    outline = [tuple(float(v) for v in p.split(",")) for p in shape.get("points", "").split()]
+    outline = polygon(shape.get("points", ""))
     signs = []
     for (ax, ay), (bx, by) in zip(outline, outline[1:] + outline[:1], strict=True):
         length = math.hypot(bx - ax, by - ay)

@@ -250,6 +250,8 @@ def tiling_cases(
     free to repeat on a large board have millions)."""
     from hypothesis import strategies as st
 
+    shapes = polyominoes(max_cells)  # made once, not once per tile drawn
+
     @st.composite
     def draw_case(draw: st.DrawFn) -> TilingCase:
         width = draw(st.integers(1, max_side))
@@ -272,7 +274,7 @@ def tiling_cases(
             if how == "new":
                 lo, hi = MULTIPLICITIES[draw(st.sampled_from(sorted(MULTIPLICITIES)))]
                 symmetry = draw(st.sampled_from(sorted(ALLOWED)))
-                tiles.append((draw(polyominoes(max_cells)), lo, hi, symmetry))
+                tiles.append((draw(shapes), lo, hi, symmetry))
                 continue
             cells, lo, hi, symmetry = draw(st.sampled_from(tiles))
             if how == "mirror":

@@ -259,8 +259,8 @@ def _tetrahedron(grid: Grid, corners: list[Key]) -> list[Face]:
 def unit_normal(points: Sequence[FloatArray]) -> FloatArray:
     """The unit normal of a planar polygon listed counterclockwise (Newell's method):
     outward for a face listed counterclockwise seen from outside."""
-    total = np.zeros(3)
-    for p, q in zip(points, [*points[1:], points[0]], strict=True):
-        total += np.cross(p, q)
+    corners = np.asarray(points, dtype=float)
+    # one cross product per edge, summed in order (the sum a loop over the edges would make)
+    total = np.cross(corners, np.roll(corners, -1, axis=0)).sum(axis=0)
     result: FloatArray = total / np.linalg.norm(total)
     return result
