@@ -783,16 +783,17 @@ def _dlx(
 def scout(problem: Problem, engine: str = "auto") -> tuple[str, int | None]:
     """The method for the subproblems of a parallel count, and the count when the choice
     already found it: ``"zdd"`` when the frontier count takes the problem (it runs on
-    the workers' threads), else the race of :func:`count` for up to
-    :data:`SCOUT_SECONDS`; if no route has finished by then, ``"search"`` (a search splits
-    into subtrees without loss, while each DXZ subproblem would build its own memo)."""
+    the workers' threads), else the race of :func:`count` (the search alone first, its
+    rivals joining after :func:`rivals_after`) for up to :data:`SCOUT_SECONDS`; if no
+    route has finished by then, ``"search"`` (a search splits into subtrees without loss,
+    while each DXZ subproblem would build its own memo)."""
     from excover.zdd import frontier
 
     if frontier.layout(problem, _worth_reordering(problem)) is not None:
         return "zdd", None
-    runners = candidates(problem, engine)
+    deadline = time.monotonic() + SCOUT_SECONDS
     try:
-        found = run(Plan(runners, "", time.monotonic() + SCOUT_SECONDS), time.perf_counter())
+        found = run(_race_plan(problem, engine, deadline), time.perf_counter())
     except LimitReached:
         return "search", None
     return found.method, found.count
