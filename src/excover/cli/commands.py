@@ -4,7 +4,8 @@ DLX format.
 ``count`` and ``solve`` read a problem (``-``: standard input) and count or list its
 solutions by any method (:mod:`excover.cli.solving`); ``dimacs`` writes its SAT encoding;
 ``estimate`` estimates a search before it runs; ``schema`` prints the JSON Schema of
-every ``--json`` document.
+every ``--json`` document. Their FILE is read by :mod:`excover.cli.problem_input`, and
+the end of a run printed by :mod:`excover.cli.report`.
 """
 
 from __future__ import annotations
@@ -14,10 +15,10 @@ import sys
 
 from excover.cli import common
 from excover.cli.common import add_command, add_input, add_json, add_limits, add_method
-from excover.cli.kinds import looks_like_cmb
-from excover.errors import FormatError, UsageError
+from excover.cli.problem_input import load_problem
+from excover.cli.report import exact_stats, finish, print_outcome
+from excover.errors import UsageError
 from excover.names import HEURISTICS, METHOD_TRAITS, ROUTES
-from excover.numbers import byte_size, to_decimal
 
 #: The at-most-one encodings of :data:`excover.sat.amo.AMO_ENCODINGS` (named here so that
 #: building the parser imports no SAT code; a test keeps the two equal).
@@ -30,17 +31,12 @@ if TYPE_CHECKING:
     from collections.abc import Callable
     from typing import Any
 
+    from excover.cli.problem_input import BoardReader, Drawing
     from excover.preprocess import Preprocessed
     from excover.solving import ExactCover
     from excover.solving.outcome import Outcome
 
-    #: A tiling's solution drawn as text, or as SVG when the flag is True.
-    Drawing = Callable[[list[int], bool], str]
-    #: What reads ``FILE --pieces PIECES`` (or a BurrTools puzzle to draw): the problem
-    #: and the drawing of its solutions.
-    BoardReader = Callable[[argparse.Namespace], tuple[ExactCover, Drawing]]
-
-__all__ = ["add_problem_commands", "print_outcome", "read_problem", "stopped_building", "write_dlx"]
+__all__ = ["add_problem_commands", "as_count", "count_problem", "write_dlx"]
 
 _FORMAT = """\
 The problem is in Knuth's DLX1/DLX2/DLX3 text format: lines starting with '|' are
@@ -393,169 +389,6 @@ _ADDERS: dict[str, Callable[[Any, BoardReader], None]] = {
 }
 
 
-# --------------------------------------------------------------------------- input
-
-
-def read_problem(path: str, number: int | None = None, up_to_symmetry: bool = False) -> ExactCover:
-    """Parse the problem in ``path`` (``-``: stdin); errors name the file and the line.
-    A ``.xmpuzzle`` file is a BurrTools puzzle: ``number`` picks its problem, and
-    ``up_to_symmetry`` (the command counts classes) shapes the note on its stored count."""
-    from excover.formats.dlx import parse_dlx_bytes
-    from excover.solving import ExactCover
-
-    data = common.read_input(path, binary=True)
-    source = "<stdin>" if path == "-" else path
-    if path.lower().endswith(".xmpuzzle"):
-        from excover.cli.burrtools import read_cover
-
-        return read_cover(data, source, number, up_to_symmetry)
-    if number is not None:
-        raise UsageError("--problem picks a problem of a BurrTools .xmpuzzle file")
-    if path.lower().endswith(".cmb"):
-        raise UsageError(
-            _cmb_hint(source, "is a .cmb program, not a problem in Knuth's DLX format")
-        )
-    try:
-        return parse_dlx_bytes(data, source, ExactCover)
-    except FormatError as exc:
-        if not looks_like_cmb(data):
-            raise
-        hint = _cmb_hint(source, "looks like a .cmb program")
-        raise FormatError(f"{exc.message} ({hint})", source=exc.source, line=exc.line) from None
-
-
-def _cmb_hint(source: str, what: str) -> str:
-    """How to run a .cmb program given to a command that reads DLX problems."""
-    name = "FILE" if source == "<stdin>" else source
-    return (
-        f"{source} {what}: run it with 'excover run {name}', or write one of its problems "
-        f"with 'excover run {name} --write-dlx PROBLEM=OUT.dlx'"
-    )
-
-
-def load_problem(args: argparse.Namespace) -> tuple[ExactCover, Drawing | None]:
-    """The problem of FILE; with ``--pieces``, the tiling of the board FILE (read by the
-    ``read_board`` that ``excover.main`` gave :func:`add_problem_commands`) and the
-    function drawing its solutions."""
-    if args.pieces is None:
-        common.refuse(args, "no_reflections", "needs --pieces (FILE is not a board)")
-        common.refuse(args, "multiplicity", "needs --pieces (FILE is not a board)")
-        if getattr(args, "svg", None) is not None and args.file.lower().endswith(".xmpuzzle"):
-            problem, draw = args.read_board(args)  # a puzzle read with its drawing
-            return problem, draw
-        number = getattr(args, "problem", None)
-        classes = bool(getattr(args, "up_to_symmetry", False))
-        return read_problem(args.file, number, classes), None
-    common.refuse(args, "problem", "picks a problem of a BurrTools file, not of a board")
-    problem, draw = args.read_board(args)
-    return problem, draw
-
-
-# --------------------------------------------------------------------------- output
-
-
-def stats_lines(stats: dict[str, Any], route: str | None = None) -> str:
-    """The statistics of a run for people, one ``name: value`` per line, then ``search:
-    complete`` or what stopped it, then ``meaning of NAME: ...`` for each figure whose
-    definition depends on the engine or the ``route`` that ran (the others:
-    :data:`~excover.cli.outcome.FIGURES`)."""
-    from excover.cli.outcome import definitions
-
-    meaning = definitions(stats, route)
-    lines = []
-    for key, value in stats.items():
-        if key in ("complete", "stopped_by", "seed") or value is None:
-            continue
-        if key == "seconds":
-            lines.append(f"time: {value:.3f} s")
-        elif key == "heuristic" and value == "random":
-            lines.append(f"heuristic: random (seed {stats.get('seed')})")
-        else:
-            shown = to_decimal(value) if isinstance(value, int) else value
-            lines.append(f"{key.replace('_', ' ')}: {shown}")
-    stopped_by = stats.get("stopped_by")
-    lines.append(f"search: {'complete' if stopped_by is None else common.STOP_CAUSES[stopped_by]}")
-    lines += [f"meaning of {key.replace('_', ' ')}: {text}" for key, text in meaning.items()]
-    return "\n".join(lines)
-
-
-def print_outcome(command: str, outcome: Outcome, args: argparse.Namespace) -> int:
-    """Print a count: the number on stdout (or the JSON document), the method, what
-    stopped the run and, with ``--stats``, the statistics on stderr; the exit status."""
-    if args.json:
-        import json  # here, not at the top: a run without --json spares the import
-
-        doc = common.document(
-            command,
-            outcome.method,
-            outcome.engine,
-            outcome.stopped_by,
-            count=outcome.count,
-            stats=_exact_stats(outcome.stats),
-        )
-        if outcome.route is not None:
-            doc["route"] = outcome.route
-        print(json.dumps(doc))
-    elif outcome.count is not None:
-        print(to_decimal(outcome.count))
-    return finish(outcome, args)
-
-
-def stopped_building(args: argparse.Namespace, command: str, stop: BaseException) -> int:
-    """The output of a run that ``stop`` (:class:`~excover.LimitReached` at
-    ``--timeout``, or Ctrl-C) ended while its problem was being built, before any
-    search: nothing found, marked partial (a count of 0, a listing with no solution);
-    the exit status."""
-    from excover.cli.outcome import Outcome
-
-    stopped_by = "interrupt" if isinstance(stop, KeyboardInterrupt) else "timeout"
-    outcome = Outcome(args.method, "building the problem", 0, stopped_by, {"solutions": 0})
-    if common.counting(args):
-        return print_outcome(command, outcome, args)
-    if args.json:
-        stream = common.JsonStream(sys.stdout, command)
-        stream.close(outcome.method, outcome.engine, stopped_by, count=0)
-    return finish(outcome, args)
-
-
-def finish(outcome: Outcome, args: argparse.Namespace) -> int:
-    """After the result: method, stop cause and statistics on stderr; the exit status."""
-    sys.stdout.flush()  # the result first, when stdout and stderr share a terminal or file
-    if not args.json:
-        common.say_method(args, outcome.method, outcome.engine)
-        if outcome.route is not None:
-            common.say_route(args, outcome.route)
-    count = common.counting(args)
-    if outcome.stopped_by not in (None, "limit") or (outcome.stopped_by == "limit" and count):
-        # a listing that printed the N solutions --limit asked for is what was asked for
-        found = outcome.count
-        if found is None:
-            detail = "" if outcome.stopped_by == "limit" else "no partial count"
-        else:
-            detail = f"{to_decimal(found)} solutions so far"
-        if outcome.stopped_by == "max_memory" and "memory_bound" in outcome.stats:
-            detail = f"a bound of {byte_size(outcome.stats['memory_bound'])}; {detail}"
-        common.say_stopped(outcome.stopped_by, f" ({detail})" if detail else "")
-    if getattr(args, "stats", False) or outcome.stopped_by == "interrupt":
-        # what stopped the run is the outcome's to say: some commands' statistics
-        # (a nonogram's solution count) do not carry it
-        stats = {**outcome.stats, "stopped_by": outcome.stopped_by}
-        route = None if outcome.route is None else outcome.route["name"]
-        print(stats_lines(stats, route), file=sys.stderr)
-    return common.exit_status(outcome.stopped_by, count)
-
-
-#: The statistics that are counts, of any size (a seed is written as it is).
-_COUNTS = ("solutions", "group_order")
-
-
-def _exact_stats(stats: dict[str, Any]) -> dict[str, Any]:
-    """Statistics for JSON: the counts exact at any size (:func:`~excover.cli.common.exact`)."""
-    return {
-        k: common.exact(v) if k in _COUNTS and isinstance(v, int) else v for k, v in stats.items()
-    }
-
-
 # --------------------------------------------------------------------------- commands
 
 
@@ -679,7 +512,7 @@ def _solve(args: argparse.Namespace) -> int:
             outcome.engine,
             outcome.stopped_by,
             count=outcome.count,
-            stats=_exact_stats(outcome.stats),
+            stats=exact_stats(outcome.stats),
         )
     elif found == 0 and outcome.stopped_by is None:
         print("excover: no solution", file=sys.stderr)

@@ -192,7 +192,7 @@ def _check_flags(args: argparse.Namespace) -> None:
 
 
 def _nonogram(args: argparse.Namespace) -> int:
-    from excover.cli.commands import finish
+    from excover.cli.report import finish
     from excover.solving.outcome import Outcome
 
     _check_flags(args)
@@ -360,7 +360,7 @@ def _show(
 def _rate(puzzle: nonogram.Puzzle, args: argparse.Namespace) -> int:
     """``--rate``: the solution count and the level of reasoning the puzzle needs."""
     from excover import nonogram
-    from excover.cli.commands import finish
+    from excover.cli.report import finish
     from excover.solving.outcome import Outcome
 
     rating: nonogram.Rating | None = None

@@ -248,14 +248,14 @@ def _sudoku(args: argparse.Namespace) -> int:
 
 
 def _queens(args: argparse.Namespace) -> int:
-    from excover.cli import commands, solving
+    from excover.cli import commands, report, solving
     from excover.errors import LimitReached
     from excover.puzzles import queens
 
     try:
         problem = queens.queens(args.n, deadline=common.stop_time(args))
     except (LimitReached, KeyboardInterrupt) as stop:  # a big board takes a while to build
-        return commands.stopped_building(args, "queens", stop)
+        return report.stopped_building(args, "queens", stop)
     if args.write_dlx is not None:
         return commands.write_dlx(args, [(problem, args.write_dlx)], f"the {args.n}-queens puzzle")
     if args.count:
@@ -299,4 +299,4 @@ def _queens(args: argparse.Namespace) -> int:
         print(f"excover: no placement of {args.n} queens", file=sys.stderr)
     if args.svg and first is not None:
         common.write_file(args.svg, queens.svg_board(args.n, first))
-    return commands.finish(outcome, args)
+    return report.finish(outcome, args)

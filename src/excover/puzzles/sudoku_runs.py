@@ -77,13 +77,13 @@ class Report:
     def close(self, outcome: Outcome, digits: str = "123456789") -> int:
         """End the output (the JSON document names the ``digits`` the puzzles were read
         with) and give the exit status."""
-        from excover.cli import commands
+        from excover.cli.report import finish
 
         if self.stream is not None:
             self.stream.close(
                 outcome.method, outcome.engine, outcome.stopped_by, input=self.input, digits=digits
             )
-        return commands.finish(outcome, self.args)
+        return finish(outcome, self.args)
 
 
 #: Lines of a file handed to the compiled 9x9 core at once on the plain-lines path.

@@ -1,0 +1,81 @@
+"""FILE of the commands over one exact cover problem (``count``, ``solve``, ``dimacs``,
+``estimate``): a problem in Knuth's DLX format, a BurrTools ``.xmpuzzle`` file, or with
+``--pieces`` a board to tile; a ``.cmb`` program given by mistake is named as one, with
+the command that runs it.
+"""
+
+from __future__ import annotations
+
+from excover.cli import common
+from excover.cli.kinds import looks_like_cmb
+from excover.errors import FormatError, UsageError
+
+TYPE_CHECKING = False  # typing is for type checkers: a run need not import it
+if TYPE_CHECKING:
+    import argparse
+    from collections.abc import Callable
+
+    from excover.solving import ExactCover
+
+    #: A tiling's solution drawn as text, or as SVG when the flag is True.
+    Drawing = Callable[[list[int], bool], str]
+    #: What reads ``FILE --pieces PIECES`` (or a BurrTools puzzle to draw): the problem
+    #: and the drawing of its solutions.
+    BoardReader = Callable[[argparse.Namespace], tuple[ExactCover, Drawing]]
+
+__all__ = ["load_problem", "read_problem"]
+
+
+def read_problem(path: str, number: int | None = None, up_to_symmetry: bool = False) -> ExactCover:
+    """Parse the problem in ``path`` (``-``: stdin); errors name the file and the line.
+    A ``.xmpuzzle`` file is a BurrTools puzzle: ``number`` picks its problem, and
+    ``up_to_symmetry`` (the command counts classes) shapes the note on its stored count."""
+    from excover.formats.dlx import parse_dlx_bytes
+    from excover.solving import ExactCover
+
+    data = common.read_input(path, binary=True)
+    source = "<stdin>" if path == "-" else path
+    if path.lower().endswith(".xmpuzzle"):
+        from excover.cli.burrtools import read_cover
+
+        return read_cover(data, source, number, up_to_symmetry)
+    if number is not None:
+        raise UsageError("--problem picks a problem of a BurrTools .xmpuzzle file")
+    if path.lower().endswith(".cmb"):
+        raise UsageError(
+            _cmb_hint(source, "is a .cmb program, not a problem in Knuth's DLX format")
+        )
+    try:
+        return parse_dlx_bytes(data, source, ExactCover)
+    except FormatError as exc:
+        if not looks_like_cmb(data):
+            raise
+        hint = _cmb_hint(source, "looks like a .cmb program")
+        raise FormatError(f"{exc.message} ({hint})", source=exc.source, line=exc.line) from None
+
+
+def _cmb_hint(source: str, what: str) -> str:
+    """How to run a .cmb program given to a command that reads DLX problems."""
+    name = "FILE" if source == "<stdin>" else source
+    return (
+        f"{source} {what}: run it with 'excover run {name}', or write one of its problems "
+        f"with 'excover run {name} --write-dlx PROBLEM=OUT.dlx'"
+    )
+
+
+def load_problem(args: argparse.Namespace) -> tuple[ExactCover, Drawing | None]:
+    """The problem of FILE; with ``--pieces``, the tiling of the board FILE (read by the
+    ``read_board`` that ``excover.main`` gave the problem commands) and the function
+    drawing its solutions."""
+    if args.pieces is None:
+        common.refuse(args, "no_reflections", "needs --pieces (FILE is not a board)")
+        common.refuse(args, "multiplicity", "needs --pieces (FILE is not a board)")
+        if getattr(args, "svg", None) is not None and args.file.lower().endswith(".xmpuzzle"):
+            problem, draw = args.read_board(args)  # a puzzle read with its drawing
+            return problem, draw
+        number = getattr(args, "problem", None)
+        classes = bool(getattr(args, "up_to_symmetry", False))
+        return read_problem(args.file, number, classes), None
+    common.refuse(args, "problem", "picks a problem of a BurrTools file, not of a board")
+    problem, draw = args.read_board(args)
+    return problem, draw
