@@ -40,7 +40,7 @@ import numpy.typing as npt
 
 from excover.entries import row_keys
 from excover.errors import FormatError, UsageError
-from excover.formats.burrtools._placements import fitting
+from excover.formats.burrtools._cover import fitting, matching, row_table
 from excover.formats.burrtools.lattice import GRIDS, LatticeGrid, Transformation, Voxels
 from excover.formats.burrtools.model import (
     FILLED,
@@ -160,6 +160,7 @@ class _Pieces:
         self.puzzle = puzzle
         self.grid = GRIDS[puzzle.grid]
         self._made: dict[int, tuple[_Labelled, _Labelled, npt.NDArray[np.bool_]]] = {}
+        self._own: dict[int, bytes] = {}
 
     def images(self, shape: int) -> tuple[_Labelled, _Labelled, npt.NDArray[np.bool_]]:
         """Shape ``shape``'s labelled filled voxels, their normalised images (an
@@ -220,7 +221,9 @@ class _Pieces:
 
     def own(self, shape: int) -> bytes:
         """The shape's filled voxels, normalised, as a key (equal keys, equal voxels)."""
-        return _normal(self.grid, self.images(shape)[0]).tobytes()
+        if shape not in self._own:
+            self._own[shape] = _normal(self.grid, self.images(shape)[0]).tobytes()
+        return self._own[shape]
 
     def mirrored(self, shape: int) -> set[bytes]:
         """The keys of the shape's images under the grid's mirrors."""
@@ -333,7 +336,7 @@ class _Board:
         piece, the flat index of each of its voxels, one row a translate, the
         orientations in their order, each one's translates in the order of the
         translations (x slowest). Every orientation of every piece is tried in one
-        compiled call (:func:`~excover.formats.burrtools._placements.fitting`), each
+        compiled call (:func:`~excover.formats.burrtools._cover.fitting`), each
         translate voxel by voxel until one falls outside."""
         flat = np.concatenate([piece.reshape(-1, 5) for piece in pieces])
         widths = np.repeat([piece.shape[1] for piece in pieces], [len(p) for p in pieces])
@@ -430,7 +433,8 @@ class _Symmetry:
     are items ``voxels`` (in the order of its labelled voxels), the problem's kinds items
     ``kinds`` (in the order of ``parts``), its options the rows of ``blocks`` in their
     order. Options are matched by their sorted items, those of one length at a time (no
-    two options hold the same items), each length's rows sorted and keyed once here."""
+    two options hold the same items), each length's rows sorted and put in a hash table
+    once here (:mod:`~excover.formats.burrtools._cover`)."""
 
     def __init__(
         self,
@@ -448,16 +452,15 @@ class _Symmetry:
         self.n_items = n_items
         firsts = np.cumsum([0, *(len(rows) for rows in blocks)])
         self.n_options = int(firsts[-1])
-        #: For each length: its options' rows, their numbers, and the numbers and
-        #: keys of the same options in the order of their keys.
-        self.lengths: list[tuple[Perm, Perm, Perm, npt.NDArray[np.void]]] = []
+        #: For each length: its options' rows, their numbers, the same rows each
+        #: sorted, and those in a hash table (:func:`row_table`).
+        self.lengths: list[tuple[Perm, Perm, Perm, Perm]] = []
         for width in sorted({rows.shape[1] for rows in blocks if len(rows)}):
             which = [k for k, rows in enumerate(blocks) if rows.shape[1] == width]
             rows = np.concatenate([blocks[k] for k in which])
             numbers = np.concatenate([np.arange(firsts[k], firsts[k + 1]) for k in which])
-            keys = row_keys(np.sort(rows, axis=1))
-            order = np.argsort(keys)
-            self.lengths.append((rows, numbers, numbers[order], keys[order]))
+            ordered = np.sort(rows, axis=1)
+            self.lengths.append((rows, numbers, ordered, row_table(ordered)))
 
     def generators(self, pieces: _Pieces, cells: _Labelled) -> list[Generator]:
         """Generators of the symmetry group (see the module's text), each an
@@ -503,9 +506,8 @@ class _Symmetry:
         """The option permutation that the item permutation ``items`` makes: each option
         goes to the option holding the images of its items."""
         options = np.arange(self.n_options, dtype=np.int64)
-        for rows, numbers, ordered, keys in self.lengths:
-            at = np.searchsorted(keys, row_keys(np.sort(items[rows], axis=1)))
-            options[numbers] = ordered[np.minimum(at, len(keys) - 1)]
+        for rows, numbers, ordered, table in self.lengths:
+            options[numbers] = numbers[matching(rows, items, ordered, table)]
         return options
 
 

@@ -1,4 +1,4 @@
-"""Type stub of the compiled placements of a BurrTools problem (see _placements.pyx)."""
+"""Type stub of the compiled loops of the BurrTools reduction (see _cover.pyx)."""
 
 import numpy as np
 import numpy.typing as npt
@@ -13,3 +13,10 @@ def fitting(
     strides: npt.NDArray[np.int64],
     masks: npt.NDArray[np.uint8],
 ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]: ...
+def row_table(rows: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]: ...
+def matching(
+    rows: npt.NDArray[np.int64],
+    items: npt.NDArray[np.int64],
+    ordered: npt.NDArray[np.int64],
+    table: npt.NDArray[np.int64],
+) -> npt.NDArray[np.int64]: ...
