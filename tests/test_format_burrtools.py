@@ -15,6 +15,7 @@ import sys
 from itertools import product
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from excover import ExactCover, ExcoverError, FormatError, UsageError
@@ -30,6 +31,7 @@ from excover.formats.burrtools import (
     read_xmpuzzle,
     write_xmpuzzle,
 )
+from excover.formats.burrtools._cover import matching, row_table
 from excover.formats.burrtools.cover import result_symmetries
 from excover.tiling import Pattern, Pattern3, pentominoes, soma_pieces
 
@@ -302,6 +304,26 @@ def test_colour_file_gives_burrtools_stored_count() -> None:
     free = dataclasses.replace(puzzle.problems[0], color_pairs=anywhere)
     unconstrained = to_exact_cover(dataclasses.replace(puzzle, problems=(free,)))
     assert unconstrained.count() > every  # the constraints rule placements out
+
+
+@pytest.mark.parametrize("width", [0, 1, 3, 40])
+def test_option_images_are_found_by_their_items(width: int) -> None:
+    """The compiled lookup of an option's image (its items moved by an item
+    permutation) gives the option holding those items, whatever their order, or -1 when
+    no option holds them: against a dictionary of item sets."""
+    rng = np.random.default_rng(width)
+    n_items = 60
+    sets = {frozenset(rng.choice(n_items, width, replace=False).tolist()) for _ in range(300)}
+    rows = np.array([rng.permutation(sorted(s)) for s in sets], dtype=np.int64)
+    rows = rows.reshape(len(sets), width)
+    ordered = np.sort(rows, axis=1)
+    table = row_table(ordered)
+    assert len(table) >= 2 * len(rows) and sorted(table[table >= 0]) == list(range(len(rows)))
+    where = {frozenset(row.tolist()): k for k, row in enumerate(rows)}
+    for items in (np.arange(n_items), rng.permutation(n_items)):
+        expected = [where.get(frozenset(items[row].tolist()), -1) for row in rows]
+        assert matching(rows, items, ordered, table).tolist() == expected
+    assert (matching(rows, np.arange(n_items), ordered, table) == np.arange(len(rows))).all()
 
 
 def test_identical_pieces_are_counted_once() -> None:

@@ -9,6 +9,7 @@ b72a71d) printed for these designs, written to files by ``write_xmpuzzle`` and r
 
 from __future__ import annotations
 
+from itertools import product
 from pathlib import Path
 
 import numpy as np
@@ -170,19 +171,57 @@ def test_all_transformations_at_once_match_each_one(grid: int) -> None:
     assert ok.any()
 
 
-@pytest.mark.parametrize("name", DESIGNS)
-def test_placements_checked_in_small_chunks_are_the_same(
-    name: str, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """Every option comes out the same, in the same order, however many pairs of an
-    orientation and a translation are checked together."""
-    puzzle = DESIGNS[name][0]()
+def coloured() -> Puzzle:
+    """A red-blue domino and a blue-red one in a chequered box of 2 by 2, red on red
+    and blue on blue (a colourless voxel of the box takes either)."""
+    one = Shape((2, 1, 1), "##", (1, 2), name="red-blue")
+    two = Shape((2, 1, 1), "##", (2, 1), name="blue-red")
+    box = Shape((2, 2, 1), "####", (1, 2, 0, 1), name="box")
+    problem = Problem((Part(0), Part(1)), 2, color_pairs=frozenset({(0, 0), (1, 1)}))
+    return Puzzle((one, two, box), (problem,), colors=((255, 0, 0), (0, 0, 255)))
 
-    def options() -> list[list[str]]:
-        problem = ExactCover.from_burrtools(puzzle, 0)
-        return [problem.option_items(k) for k in range(problem.n_options)]
 
-    whole = options()
-    monkeypatch.setattr(cover, "_PAIRS", 3)
-    assert options() == whole
-    assert whole
+def placements_one_by_one(puzzle: Puzzle) -> list[list[list[int]]]:
+    """Each part's placements (the flat index of each voxel, as ``_Board`` numbers
+    them), found one orientation and one translation at a time: every translation of
+    the grid in a box around the result, in order (x slowest), kept when each voxel
+    lands on a voxel of the result that its colour may cover."""
+    problem = puzzle.problems[0]
+    result = puzzle.shapes[problem.result]
+    lattice = GRIDS[puzzle.grid]
+    _, sy, sz = result.size
+    on = {(x, y, z): colour for x, y, z, _, colour in cover._labelled(result, "#+").tolist()}
+    pieces = cover._Pieces(puzzle)
+    reach = max(result.size) + lattice.period
+    moves = np.array(list(product(range(-reach, reach + 1), repeat=3)), dtype=np.int64)
+    moves = moves[lattice.translations_ok(moves)].tolist()
+    found = []
+    for part in problem.parts:
+        rows = []
+        for orientation in pieces.orientations(part.shape).tolist():
+            for dx, dy, dz in moves:
+                row = []
+                for x, y, z, _, colour in orientation:
+                    at = (x + dx, y + dy, z + dz)
+                    if at not in on or not cover._allowed(puzzle, problem, colour, on[at]):
+                        break
+                    row.append((at[0] * sy + at[1]) * sz + at[2])
+                else:
+                    rows.append(row)
+        found.append(rows)
+    return found
+
+
+@pytest.mark.parametrize("name", [*DESIGNS, "coloured"])
+def test_placements_are_every_translate_on_the_result(name: str) -> None:
+    """The compiled placements of every part at once are those found one translate at a
+    time, in the same order (the options' order, which names the assemblies)."""
+    puzzle = coloured() if name == "coloured" else DESIGNS[name][0]()
+    problem = puzzle.problems[0]
+    result = puzzle.shapes[problem.result]
+    board = cover._Board(puzzle, problem, result.size, cover._labelled(result, "#+"))
+    pieces = cover._Pieces(puzzle)
+    shapes = [pieces.orientations(part.shape) for part in problem.parts]
+    found = [rows.tolist() for rows in board.placements(shapes)]
+    assert found == placements_one_by_one(puzzle)
+    assert all(found)

@@ -130,9 +130,15 @@ class _Decoder:
 
     def assembly(self, options: Sequence[int]) -> Assembly:
         """The assembly of one solution."""
-        placed = sorted(found for option in options if (found := self.piece(option)) is not None)
+        known = self.pieces  # each option's piece, once made (most are, past the first)
+        placed = [
+            found
+            for option in options
+            if (found := known[option] if option in known else self.piece(option)) is not None
+        ]
+        placed.sort()
         return Assembly(
-            tuple(piece for _, _, piece in placed),
+            tuple([piece for _, _, piece in placed]),
             self.groups,
             tuple(sorted(options)),
             self.puzzle.grid,

@@ -24,6 +24,7 @@ class Groups:
 
     def __init__(self, groups: Sequence[Sequence[tuple[int, int]]]) -> None:
         self.groups = [tuple((g, c) for g, c in pairs if g) for pairs in groups]
+        self._answers: dict[tuple[int, ...], tuple[bool, bool]] = {}
 
     def __bool__(self) -> bool:
         return any(self.groups)
@@ -32,6 +33,16 @@ class Groups:
         """Every piece (by its part) in exactly one group, the same for all."""
         found = {self.groups[p][0][0] if len(self.groups[p]) == 1 else 0 for p in parts}
         return len(found) == 1 and 0 not in found
+
+    def answers(self, parts: Sequence[int]) -> tuple[bool, bool]:
+        """:meth:`same_group` and :meth:`fit` of one set of pieces (by their parts),
+        remembered by the parts (with repeats): every assembly of a problem asks the
+        same questions."""
+        key = tuple(sorted(parts))
+        found = self._answers.get(key)
+        if found is None:
+            found = self._answers[key] = (self.same_group(key), self.fit([key]))
+        return found
 
     def fit(self, stuck: Sequence[Sequence[int]]) -> bool:
         """Can each set of pieces (given by their parts) that does not come apart be put

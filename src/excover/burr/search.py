@@ -175,11 +175,6 @@ class Disassembler:
         """The groups of the problem's parts."""
         return _groups_of(self.assembly.groups) if self.grouped else _NO_GROUPS
 
-    @cached_property
-    def grouping(self) -> dict[tuple[int, ...], tuple[bool, bool]]:
-        """:meth:`_grouping`'s answers, by set of pieces."""
-        return {}
-
     def run(self) -> Disassembly:
         """The disassembly of the whole assembly (as in BurrTools, groups apply to the
         parts only, and an assembly of one piece is no solution)."""
@@ -233,15 +228,8 @@ class Disassembler:
 
     def _grouping(self, pieces: tuple[int, ...]) -> tuple[bool, bool]:
         """Whether the pieces are all in one group, and whether they fit a group
-        (:class:`Groups`), remembered by set of pieces."""
-        found = self.grouping.get(pieces)
-        if found is None:
-            parts = self._parts(pieces)
-            found = self.grouping[pieces] = (
-                self.groups.same_group(parts),
-                self.groups.fit([parts]),
-            )
-        return found
+        (:meth:`Groups.answers`, remembered for all the problem's assemblies)."""
+        return self.groups.answers(self._parts(pieces))
 
     def _flags(self, mask: int) -> int:
         """:meth:`_grouping` of a set of pieces as the compiled disassembly asks for it:

@@ -40,6 +40,7 @@ import numpy.typing as npt
 
 from excover.entries import row_keys
 from excover.errors import FormatError, UsageError
+from excover.formats.burrtools._cover import fitting, matching, row_table
 from excover.formats.burrtools.lattice import GRIDS, LatticeGrid, Transformation, Voxels
 from excover.formats.burrtools.model import (
     FILLED,
@@ -64,8 +65,6 @@ Perm = npt.NDArray[np.int64]
 #: Labelled voxels: one row ``(x, y, z, state, colour)`` per voxel, the state as its
 #: character's code.
 _Labelled = npt.NDArray[np.int64]
-#: The most pairs of an orientation and a translation checked at once.
-_PAIRS = 1 << 20
 #: The name of the item counting holes when ``maxHoles`` applies.
 HOLES = "holes"
 
@@ -161,6 +160,7 @@ class _Pieces:
         self.puzzle = puzzle
         self.grid = GRIDS[puzzle.grid]
         self._made: dict[int, tuple[_Labelled, _Labelled, npt.NDArray[np.bool_]]] = {}
+        self._own: dict[int, bytes] = {}
 
     def images(self, shape: int) -> tuple[_Labelled, _Labelled, npt.NDArray[np.bool_]]:
         """Shape ``shape``'s labelled filled voxels, their normalised images (an
@@ -221,7 +221,9 @@ class _Pieces:
 
     def own(self, shape: int) -> bytes:
         """The shape's filled voxels, normalised, as a key (equal keys, equal voxels)."""
-        return _normal(self.grid, self.images(shape)[0]).tobytes()
+        if shape not in self._own:
+            self._own[shape] = _normal(self.grid, self.images(shape)[0]).tobytes()
+        return self._own[shape]
 
     def mirrored(self, shape: int) -> set[bytes]:
         """The keys of the shape's images under the grid's mirrors."""
@@ -327,45 +329,37 @@ class _Board:
         moves: Voxels = period * (first + np.indices(counts).reshape(3, -1).T)
         return moves[self.grid.translations_ok(moves)]
 
-    def placements(self, orientations: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
-        """Every translate of each orientation (of the same piece, an array of shape
-        ``(orientations, voxels, 5)``) by a translation of the grid lying on the
-        result: the flat index of each of its voxels, one row a translate, the
+    def placements(self, pieces: Sequence[_Labelled]) -> list[npt.NDArray[np.int64]]:
+        """Every translate of each orientation of each piece (``pieces``: one array of
+        shape ``(orientations, voxels, 5)`` a piece, at least one voxel and one
+        orientation each) by a translation of the grid lying on the result: for each
+        piece, the flat index of each of its voxels, one row a translate, the
         orientations in their order, each one's translates in the order of the
-        translations (x slowest). The translations that keep an orientation's box in
-        the result's are checked voxel by voxel, in growing blocks, each block on the
-        translates the last left."""
-        voxels = orientations[:, :, :3]
-        low, high = voxels.min(axis=1), voxels.max(axis=1)
+        translations (x slowest). Every orientation of every piece is tried in one
+        compiled call (:func:`~excover.formats.burrtools._cover.fitting`), each
+        translate voxel by voxel until one falls outside."""
+        flat = np.concatenate([piece.reshape(-1, 5) for piece in pieces])
+        widths = np.repeat([piece.shape[1] for piece in pieces], [len(p) for p in pieces])
+        bounds = np.concatenate([[0], np.cumsum(widths)])
+        low = np.minimum.reduceat(flat[:, :3], bounds[:-1], axis=0)
+        high = np.maximum.reduceat(flat[:, :3], bounds[:-1], axis=0)
+        offsets = flat[:, :3] @ self.strides
+        colors = np.unique(flat[:, 4])
+        masks = np.concatenate([self.mask(color) for color in colors.tolist()])
+        in_mask = offsets + np.searchsorted(colors, flat[:, 4]) * len(self.used)
         moves = self.translations(low, high)
+        which, starts = fitting(
+            in_mask, bounds, low, high, moves, self.size, self.strides, masks.view(np.uint8)
+        )
         found = []
-        step = max(1, _PAIRS // max(len(moves), 1))  # orientations looked at together
-        for first in range(0, len(orientations), step):
-            fits = np.ones((len(low[first : first + step]), len(moves)), dtype=bool)
-            for axis in range(3):
-                at = moves[None, :, axis]
-                fits &= at >= -low[first : first + step, axis, None]
-                fits &= at < self.size[axis] - high[first : first + step, axis, None]
-            which, move = np.nonzero(fits)
-            found.append((which + first, moves[move] @ self.strides))
-        which = np.concatenate([w for w, _ in found])
-        starts = np.concatenate([s for _, s in found])
-        offsets = voxels @ self.strides  # (orientations, voxels)
-        colors = sorted(set(orientations[:, :, 4].ravel().tolist()))
-        masks = np.concatenate([self.mask(color) for color in colors])
-        if len(colors) > 1:  # each voxel looks at its colour's mask
-            index = np.searchsorted(colors, orientations[:, :, 4])
-            offsets_in_mask = offsets + index * len(self.used)
-        else:
-            offsets_in_mask = offsets
-        done, width = 0, 8
-        while done < offsets.shape[1] and len(starts):
-            block = offsets_in_mask[which, done : done + width]
-            keep = masks[starts[:, None] + block].all(axis=1)
-            starts, which = starts[keep], which[keep]
-            done, width = done + width, 2 * width
-        result: npt.NDArray[np.int64] = starts[:, None] + offsets[which]
-        return result
+        first = 0  # the first orientation of the piece
+        for piece in pieces:
+            last = first + len(piece)
+            a, b = np.searchsorted(which, [first, last]).tolist()  # ``which`` is sorted
+            own = offsets[bounds[first] : bounds[last]].reshape(len(piece), -1)
+            found.append(starts[a:b, None] + own[which[a:b] - first])
+            first = last
+        return found
 
 
 def _holes_apply(problem: Problem, puzzle: Puzzle) -> bool:
@@ -411,11 +405,16 @@ def to_exact_cover(puzzle: Puzzle, number: int, factory: type[P]) -> P:
     blocks: list[npt.NDArray[np.int64]] = []  # the options, one row each, kind by kind
     pieces = _Pieces(puzzle)
     pieces.batch([part.shape for part in parts])
-    for part, kind in zip(parts, kinds, strict=True):
-        orientations = pieces.orientations(part.shape)
-        if len(orientations):
-            items = item_of[board.placements(orientations)]
-            blocks.append(np.concatenate([np.full((len(items), 1), position[kind]), items], axis=1))
+    placed = [
+        (position[kind], pieces.orientations(part.shape))
+        for part, kind in zip(parts, kinds, strict=True)
+    ]
+    placed = [(item, turned) for item, turned in placed if len(turned)]
+    if placed:
+        every = board.placements([turned for _, turned in placed])
+        for (item, _), rows in zip(placed, every, strict=True):
+            items = item_of[rows]
+            blocks.append(np.concatenate([np.full((len(items), 1), item), items], axis=1))
     if holes and problem.max_holes:
         pairs = [[position[name], position[HOLES]] for name in variable]
         blocks.append(np.array(pairs, dtype=np.int64))
@@ -434,7 +433,8 @@ class _Symmetry:
     are items ``voxels`` (in the order of its labelled voxels), the problem's kinds items
     ``kinds`` (in the order of ``parts``), its options the rows of ``blocks`` in their
     order. Options are matched by their sorted items, those of one length at a time (no
-    two options hold the same items), each length's rows sorted and keyed once here."""
+    two options hold the same items), each length's rows sorted and put in a hash table
+    once here (:mod:`~excover.formats.burrtools._cover`)."""
 
     def __init__(
         self,
@@ -452,16 +452,15 @@ class _Symmetry:
         self.n_items = n_items
         firsts = np.cumsum([0, *(len(rows) for rows in blocks)])
         self.n_options = int(firsts[-1])
-        #: For each length: its options' rows, their numbers, and the numbers and
-        #: keys of the same options in the order of their keys.
-        self.lengths: list[tuple[Perm, Perm, Perm, npt.NDArray[np.void]]] = []
+        #: For each length: its options' rows, their numbers, the same rows each
+        #: sorted, and those in a hash table (:func:`row_table`).
+        self.lengths: list[tuple[Perm, Perm, Perm, Perm]] = []
         for width in sorted({rows.shape[1] for rows in blocks if len(rows)}):
             which = [k for k, rows in enumerate(blocks) if rows.shape[1] == width]
             rows = np.concatenate([blocks[k] for k in which])
             numbers = np.concatenate([np.arange(firsts[k], firsts[k + 1]) for k in which])
-            keys = row_keys(np.sort(rows, axis=1))
-            order = np.argsort(keys)
-            self.lengths.append((rows, numbers, numbers[order], keys[order]))
+            ordered = np.sort(rows, axis=1)
+            self.lengths.append((rows, numbers, ordered, row_table(ordered)))
 
     def generators(self, pieces: _Pieces, cells: _Labelled) -> list[Generator]:
         """Generators of the symmetry group (see the module's text), each an
@@ -507,9 +506,8 @@ class _Symmetry:
         """The option permutation that the item permutation ``items`` makes: each option
         goes to the option holding the images of its items."""
         options = np.arange(self.n_options, dtype=np.int64)
-        for rows, numbers, ordered, keys in self.lengths:
-            at = np.searchsorted(keys, row_keys(np.sort(items[rows], axis=1)))
-            options[numbers] = ordered[np.minimum(at, len(keys) - 1)]
+        for rows, numbers, ordered, table in self.lengths:
+            options[numbers] = numbers[matching(rows, items, ordered, table)]
         return options
 
 
