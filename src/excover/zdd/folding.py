@@ -22,22 +22,26 @@ Where the symmetries come from: the problem's declared ones
 square), as item maps (:func:`item_maps`), closed into a group of at most
 :data:`MOST_ELEMENTS` elements (a reflection that keeps rows together may be a product
 of the generators given), and each element checked here to take the options onto the
-options (a generator that is not a symmetry is dropped, never trusted).
+options, as many times each (a generator that is not a symmetry is dropped, never
+trusted).
 """
 
 from __future__ import annotations
 
 from array import array
 from collections.abc import Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, NamedTuple, SupportsIndex
 
 from excover.permutations import Automorphism
 
 if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+
     from excover.permutations import Generator
     from excover.problem import Problem
 
-__all__ = ["Folds", "MOST_ELEMENTS", "declared_maps", "fold_tables", "group_of", "item_maps"]
+__all__ = ["MOST_ELEMENTS", "Folds", "declared_maps", "fold_tables", "group_of", "item_maps"]
 
 #: The most elements of the group whose elements are tried as folds.
 MOST_ELEMENTS = 64
@@ -78,36 +82,66 @@ def declared_maps(problem: Problem) -> list[ItemMap]:
 def item_maps(problem: Problem, generators: Iterable[Generator]) -> list[ItemMap]:
     """Each generator (an :class:`~excover.permutations.Automorphism`, an option
     permutation, or a mapping of item names or positions) as a map of the primary items,
-    kept when it takes the problem's options onto its options; the others are dropped."""
+    kept when it takes the problem's options onto its options, as many times each (an
+    option given twice must have an image given twice); the others are dropped."""
+    import numpy as np
+
     data = problem.engine_input()
-    n_primary = data.n_primary
     if data.n_secondary:
         return []
-    options = _option_sets(data.option_start, data.node_item)
-    known = set(options)
+    options = _Options(
+        np.frombuffer(data.option_start, np.intc), np.frombuffer(data.node_item, np.intc)
+    )
+    known = options.sorted_rows(np.arange(data.n_primary))
     maps: list[ItemMap] = []
     for generator in generators:
         found = _as_item_map(problem, generator, options)
-        if found is None or len(found) != n_primary:
+        if found is None or len(found) != data.n_primary:
             continue
-        if sorted(found) != list(range(n_primary)):
+        image = np.asarray(found, dtype=np.int64)
+        if not np.array_equal(np.sort(image), np.arange(data.n_primary)):
             continue
-        if all(frozenset(found[x] for x in option) in known for option in options):
-            maps.append(found)
+        if np.array_equal(options.sorted_rows(image), known):
+            maps.append(tuple(image.tolist()))
     return maps
 
 
-def _option_sets(option_start: array[int], node_item: array[int]) -> list[frozenset[int]]:
-    """Each option's items."""
-    return [
-        frozenset(node_item[option_start[k] : option_start[k + 1]])
-        for k in range(len(option_start) - 1)
-    ]
+class _Options:
+    """A problem's options as arrays: each option's items (``starts``, ``items``: its
+    compressed rows) and, for each item place, the option holding it."""
+
+    def __init__(self, starts: npt.NDArray[np.intc], items: npt.NDArray[np.intc]) -> None:
+        import numpy as np
+
+        self.starts = starts.astype(np.int64)
+        self.items = items.astype(np.int64)
+        self.sizes = np.diff(self.starts)
+        self.owner = np.repeat(np.arange(len(self.sizes)), self.sizes)
+
+    def rows(self, image: npt.NDArray[np.int64] | None = None) -> npt.NDArray[np.int64]:
+        """Each option's items (their images under the item map ``image``), padded with
+        -1 to the longest option's size."""
+        import numpy as np
+
+        widest = int(self.sizes.max(initial=0))
+        rows = np.full((len(self.sizes), widest), -1, dtype=np.int64)
+        column = np.arange(len(self.items)) - self.starts[self.owner]
+        rows[self.owner, column] = self.items if image is None else image[self.items]
+        return rows
+
+    def sorted_rows(self, image: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+        """The options' images under the item map ``image``, each as its sorted items
+        padded with -1, the rows in lexicographic order: equal for two maps exactly when
+        they give the same options, as many times each."""
+        import numpy as np
+
+        rows = -np.sort(-self.rows(image), axis=1)  # the items high first, the padding last
+        if rows.shape[1] == 0:
+            return rows
+        return rows[np.lexsort(rows.T[::-1])]
 
 
-def _as_item_map(
-    problem: Problem, generator: Generator, options: list[frozenset[int]]
-) -> ItemMap | None:
+def _as_item_map(problem: Problem, generator: Generator, options: _Options) -> ItemMap | None:
     """The item map of one generator, or None when it says nothing of the primary items
     that this module can read."""
     n_primary = problem.n_primary
@@ -123,36 +157,38 @@ def _as_item_map(
                 return None
             image[x] = y
         return tuple(image)
-    if isinstance(generator, Sequence) and len(generator) == len(options):
-        return _from_option_map([int(k) for k in generator], options, n_primary)
+    if isinstance(generator, Sequence) and len(generator) == len(options.sizes):
+        return _from_option_map(generator, options, n_primary)
     return None
 
 
 def _from_option_map(
-    option_map: list[int], options: list[frozenset[int]], n_primary: int
+    option_map: Sequence[SupportsIndex], options: _Options, n_primary: int
 ) -> ItemMap | None:
-    """The item map an option permutation induces: item x goes to the item common to
-    the images of all of x's options (the first one not yet taken when several are:
-    items with the same options are interchangeable), or None when there is none."""
-    holding: list[list[int]] = [[] for _ in range(n_primary)]
-    for k, option in enumerate(options):
-        for x in option:
-            if x < n_primary:
-                holding[x].append(k)
-    image: list[int] = []
-    taken: set[int] = set()
-    for x in range(n_primary):
-        if not holding[x]:
-            return None
-        common = set(options[option_map[holding[x][0]]])
-        for k in holding[x][1:]:
-            common &= options[option_map[k]]
-        free = sorted(y for y in common if y < n_primary and y not in taken)
-        if not free:
-            return None
-        image.append(free[0])
-        taken.add(free[0])
-    return tuple(image)
+    """The item map an option permutation induces: item x goes to the item that the
+    images of x's options all hold (the images of its first option, narrowed by those of
+    the next ones while several items are left), or None when an item has no options, or
+    none or several such items (the map is then not read)."""
+    import numpy as np
+
+    image_of = np.asarray(option_map, dtype=np.int64)
+    holders = np.argsort(options.items, kind="stable")  # places, by item
+    degree = np.bincount(options.items, minlength=n_primary)
+    if len(degree) > n_primary or (degree == 0).any():
+        return None
+    first = np.cumsum(degree) - degree  # each item's first place in ``holders``
+    rows = options.rows()
+    candidates = rows[image_of[options.owner[holders[first]]]]
+    for k in range(1, int(degree.max())):
+        left = np.flatnonzero(((candidates >= 0).sum(axis=1) > 1) & (degree > k))
+        if len(left) == 0:
+            break
+        others = rows[image_of[options.owner[holders[first[left] + k]]]]
+        kept = (candidates[left, :, None] == others[:, None, :]).any(axis=2)
+        candidates[left] = np.where(kept, candidates[left], -1)
+    if ((candidates >= 0).sum(axis=1) != 1).any():
+        return None
+    return tuple(candidates.max(axis=1).tolist())
 
 
 def group_of(maps: Sequence[ItemMap], most: int = MOST_ELEMENTS) -> list[ItemMap]:
@@ -193,9 +229,9 @@ def fold_tables(
     item_at = [0] * n_items
     for item, place in enumerate(place_of):
         item_at[place] = item
-    best: list[tuple[int, ItemMap | None]] = [(0, None)] * n_items
-    for element in elements:
-        moved = [place_of[element[item_at[p]]] for p in range(n_items)]  # by place
+    moved_by = [[place_of[element[item_at[p]]] for p in range(n_items)] for element in elements]
+    best = [(0, -1)] * n_items  # per layer: how many places its fold moves, by which element
+    for number, moved in enumerate(moved_by):
         highest = -1
         for layer in range(1, n_items):
             highest = max(highest, moved[layer - 1])
@@ -206,23 +242,23 @@ def fold_tables(
                 continue
             shifted = sum(moved[p] != p for p in window)
             if shifted > best[layer][0]:
-                best[layer] = (shifted, tuple(moved))
-    if all(element is None for _, element in best):
+                best[layer] = (shifted, number)
+    if all(number < 0 for _, number in best):
         return None
     fold_of = array("q", [-1] * n_items)
     tables = array("Q")
-    made: dict[bytes, int] = {}
+    made: dict[tuple[int, ...], int] = {}  # the tables by the images of their bits
     n_bytes = 1
-    for layer, (_, moved_at) in enumerate(best):
-        if moved_at is None:
+    for layer, (_, number) in enumerate(best):
+        if number < 0:
             continue
-        table = _table(moved_at, layer, reach[layer])
-        n_bytes = max(n_bytes, (reach[layer] - layer + 7) // 8)
-        key = table.tobytes()
-        if key not in made:
-            made[key] = len(made)
-            tables.extend(table)
-        fold_of[layer] = made[key]
+        moved = moved_by[number]
+        images = tuple(moved[p] - layer for p in range(layer, reach[layer]))
+        n_bytes = max(n_bytes, (len(images) + 7) // 8)
+        if images not in made:
+            made[images] = len(made)
+            tables.extend(_table(images))
+        fold_of[layer] = made[images]
     return Folds(fold_of, tables, n_bytes)
 
 
@@ -239,18 +275,17 @@ def _reaches(n_items: int, starts: array[int], masks: array[int]) -> list[int]:
     return reach
 
 
-def _table(moved: Sequence[int], layer: int, reach: int) -> array[int]:
-    """The byte tables of the fold at ``layer``: entry 256 b + v is the image of the
-    window bits of byte b set in v (bit k of the window: place ``layer`` + k), for the
-    places before ``reach`` (no state past the layer covers a later one)."""
-    image = [0] * (TABLE_BYTES * 8)
-    for bit in range(min(reach - layer, TABLE_BYTES * 8)):
-        image[bit] = 1 << (moved[layer + bit] - layer)
+def _table(images: Sequence[int]) -> array[int]:
+    """The byte tables of a fold whose window bit k goes to bit ``images[k]`` (bit k of
+    the window: place L + k, for the places before L's reach: no state past L covers a
+    later one): entry 256 b + v is the image of the bits of byte b set in v."""
+    bits = [1 << image for image in images]
+    bits += [0] * (TABLE_BYTES * 8 - len(bits))
     table = array("Q", bytes(8 * TABLE_BYTES * BYTE_VALUES))
     for b in range(TABLE_BYTES):
         for value in range(1, BYTE_VALUES):
             low = value & -value
             table[BYTE_VALUES * b + value] = (
-                table[BYTE_VALUES * b + (value ^ low)] | image[8 * b + low.bit_length() - 1]
+                table[BYTE_VALUES * b + (value ^ low)] | bits[8 * b + low.bit_length() - 1]
             )
     return table

@@ -121,8 +121,9 @@ def layout_of(
 def placed_layout(
     n_primary: int, option_start: array[int], node_item: array[int], reorder: bool = True
 ) -> tuple[array[int], tuple[array[int], array[int]]] | None:
-    """Each item's place in the order of the count, and each position's options as bit masks from the position (options grouped by their
-    first position, items numbered by :func:`excover.zdd.ordering.item_order` when the
+    """Each item's place in the order of the count (``position[item]``), and each
+    position's options as bit masks from the position (options grouped by their first
+    position, items numbered by :func:`excover.zdd.ordering.item_order` when the
     own order spans more than :data:`NARROW_ENOUGH` and the reordered one at most
     :data:`MAX_REORDERED_SPAN`, else in their own order), for ``n_primary`` primary items
     and the options as compressed rows (``option_start``, ``node_item``: arrays of C
