@@ -133,6 +133,10 @@ def test_declared_maps_that_are_no_symmetries_are_dropped() -> None:
     mirror = {0: 2, 1: 3, 2: 0, 3: 1}
     twice.declare_symmetries([mirror])
     assert folding.declared_maps(twice) == []
+    n_options = twice.n_options
+    for option_map in ([2, 1, 0, 3, 4], [0, 1, 2, 3, n_options], [-1, 1, 2, 3, 4], ["a"] * 5):
+        assert folding.item_maps(twice, [option_map]) == []
+    assert folding.item_maps(twice, [[0, 1, 2, 4, 3]]) == [(1, 0, 3, 2)]  # mirror left-right
     assert (
         frontier.count(twice)
         == 3

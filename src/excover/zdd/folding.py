@@ -171,7 +171,12 @@ def _from_option_map(
     none or several such items (the map is then not read)."""
     import numpy as np
 
-    image_of = np.asarray(option_map, dtype=np.int64)
+    try:
+        image_of = np.asarray(option_map, dtype=np.int64)
+    except (TypeError, ValueError):  # not option numbers
+        return None
+    if len(image_of) and (image_of.min() < 0 or image_of.max() >= len(options.sizes)):
+        return None
     holders = np.argsort(options.items, kind="stable")  # places, by item
     degree = np.bincount(options.items, minlength=n_primary)
     if len(degree) > n_primary or (degree == 0).any():
