@@ -30,6 +30,7 @@ from __future__ import annotations
 
 from array import array
 from collections.abc import Iterable, Mapping, Sequence
+from functools import cached_property
 from typing import TYPE_CHECKING, NamedTuple, SupportsIndex
 
 from excover.permutations import Automorphism
@@ -92,14 +93,17 @@ def item_maps(problem: Problem, generators: Iterable[Generator]) -> list[ItemMap
     options = _Options(
         np.frombuffer(data.option_start, np.intc), np.frombuffer(data.node_item, np.intc)
     )
-    known = options.sorted_rows(np.arange(data.n_primary))
+    identity = np.arange(data.n_primary)
+    known = options.sorted_rows(identity)
     maps: list[ItemMap] = []
     for generator in generators:
         found = _as_item_map(problem, generator, options)
         if found is None or len(found) != data.n_primary:
             continue
         image = np.asarray(found, dtype=np.int64)
-        if not np.array_equal(np.sort(image), np.arange(data.n_primary)):
+        if np.array_equal(image, identity):  # the identity folds nothing
+            continue
+        if not np.array_equal(np.sort(image), identity):
             continue
         if np.array_equal(options.sorted_rows(image), known):
             maps.append(tuple(image.tolist()))
@@ -117,6 +121,19 @@ class _Options:
         self.items = items.astype(np.int64)
         self.sizes = np.diff(self.starts)
         self.owner = np.repeat(np.arange(len(self.sizes)), self.sizes)
+        self.column = np.arange(len(self.items)) - self.starts[self.owner]
+
+    @cached_property
+    def plain_rows(self) -> npt.NDArray[np.int64]:
+        """:meth:`rows` of the items themselves."""
+        return self.rows()
+
+    @cached_property
+    def holders(self) -> npt.NDArray[np.int64]:
+        """The places of the options' items, by item."""
+        import numpy as np
+
+        return np.argsort(self.items, kind="stable")
 
     def rows(self, image: npt.NDArray[np.int64] | None = None) -> npt.NDArray[np.int64]:
         """Each option's items (their images under the item map ``image``), padded with
@@ -125,8 +142,7 @@ class _Options:
 
         widest = int(self.sizes.max(initial=0))
         rows = np.full((len(self.sizes), widest), -1, dtype=np.int64)
-        column = np.arange(len(self.items)) - self.starts[self.owner]
-        rows[self.owner, column] = self.items if image is None else image[self.items]
+        rows[self.owner, self.column] = self.items if image is None else image[self.items]
         return rows
 
     def sorted_rows(self, image: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
@@ -138,6 +154,12 @@ class _Options:
         rows = -np.sort(-self.rows(image), axis=1)  # the items high first, the padding last
         if rows.shape[1] == 0:
             return rows
+        base = len(image) + 1
+        if base ** rows.shape[1] < 2**63:  # each row as one number: one sort, not a lexsort
+            keys = np.zeros(len(rows), dtype=np.int64)
+            for column in rows.T:
+                keys = keys * base + (column + 1)
+            return np.sort(keys)
         return rows[np.lexsort(rows.T[::-1])]
 
 
@@ -177,12 +199,12 @@ def _from_option_map(
         return None
     if len(image_of) and (image_of.min() < 0 or image_of.max() >= len(options.sizes)):
         return None
-    holders = np.argsort(options.items, kind="stable")  # places, by item
+    holders = options.holders
     degree = np.bincount(options.items, minlength=n_primary)
     if len(degree) > n_primary or (degree == 0).any():
         return None
     first = np.cumsum(degree) - degree  # each item's first place in ``holders``
-    rows = options.rows()
+    rows = options.plain_rows
     candidates = rows[image_of[options.owner[holders[first]]]]
     for k in range(1, int(degree.max())):
         left = np.flatnonzero(((candidates >= 0).sum(axis=1) > 1) & (degree > k))
