@@ -104,8 +104,15 @@ cdef extern from *:
     #define FRONTIER_OPENMP 0
     #endif
     #define FRONTIER_HASH 0x9E3779B97F4A7C15ULL
+    #if defined(__GNUC__) || defined(__clang__)
+    #define FRONTIER_UNLIKELY(x) __builtin_expect(!!(x), 0)
+    #else
+    #define FRONTIER_UNLIKELY(x) (x)
+    #endif
     """
     const int FRONTIER_OPENMP
+    # a test the processor should expect false (the fold, rare and off the hot path)
+    bint unlikely "FRONTIER_UNLIKELY" (bint test) noexcept nogil
     # the multiplier of the states' hash (the bucket is its top bits, the table slot the
     # next ones)
     const uint64_t HASH "FRONTIER_HASH"
@@ -666,7 +673,7 @@ cdef inline int send_one_rows(Run* run, Worker* w, int sender, int64_t i, int64_
                 if total_add(w, <const char*>(row + 1), width) < 0:
                     return -1
                 continue
-            if i + shift >= folds_at:  # past a fold layer: the state may fold
+            if unlikely(i + shift >= folds_at):  # past a fold layer: the state may fold
                 j = fold(run, i, i + shift, &state)
                 shift = <int>(j - i)
             target = ring + shift  # shift < run.ring: the next layer's place in the ring
