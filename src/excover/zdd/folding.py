@@ -18,8 +18,8 @@ L has them. At each fold layer one symmetry acts, the one that moves the most of
 items; it acts on a window's bits byte by byte, through a table of 256 images per byte.
 
 Where the symmetries come from: the problem's declared ones
-(:meth:`~excover.problem.Problem.declare_symmetries`: a tiling's board, the queens'
-square), as item maps (:func:`item_maps`), closed into a group of at most
+(:meth:`~excover.problem.Problem.declare_symmetries`: a tiling's board, a BurrTools
+puzzle's result shape), as item maps (:func:`item_maps`), closed into a group of at most
 :data:`MOST_ELEMENTS` elements (a reflection that keeps rows together may be a product
 of the generators given), and each element checked here to take the options onto the
 options, as many times each (a generator that is not a symmetry is dropped, never
