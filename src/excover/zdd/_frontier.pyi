@@ -19,6 +19,9 @@ class Counting:
         fine: bool = False,
         max_bytes: int = 0,
         short_keys: bool = True,
+        fold_of: memoryview | None = None,
+        fold_tables: memoryview | None = None,
+        fold_bytes: int = 8,
     ) -> None: ...
     def advance(
         self,

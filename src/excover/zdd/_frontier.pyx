@@ -70,6 +70,14 @@ pass), and the picked rows are then posted. Row by row, whether an option clashe
 a row's window and where a row's options ended were branches the processor missed
 about once a post.
 
+**Folding by symmetry.** A permutation of the items that takes the options onto the
+options, and the items before layer L onto themselves, takes a state past L (the items
+before L covered, some after) to one with as many completions. Where such a symmetry is
+known (:mod:`excover.zdd.folding` finds the layers and makes the tables), each state sent
+past L is replaced by the smaller of itself and its image (:func:`fold`), so that the two
+are summed as one: a left-right symmetric board scanned row by row folds at every row's
+start, and its layers hold about half the states. Only one-word windows fold.
+
 **Memory.** A count may be given a limit in bytes (posts, spare chunks, tables): each
 thread counts what it allocates and frees, and when a layer starts it may take an equal
 share of what the limit leaves; a thread refused memory stops the layer, and the count
@@ -96,8 +104,15 @@ cdef extern from *:
     #define FRONTIER_OPENMP 0
     #endif
     #define FRONTIER_HASH 0x9E3779B97F4A7C15ULL
+    #if defined(__GNUC__) || defined(__clang__)
+    #define FRONTIER_UNLIKELY(x) __builtin_expect(!!(x), 0)
+    #else
+    #define FRONTIER_UNLIKELY(x) (x)
+    #endif
     """
     const int FRONTIER_OPENMP
+    # a test the processor should expect false (the fold, rare and off the hot path)
+    bint unlikely "FRONTIER_UNLIKELY" (bint test) noexcept nogil
     # the multiplier of the states' hash (the bucket is its top bits, the table slot the
     # next ones)
     const uint64_t HASH "FRONTIER_HASH"
@@ -107,6 +122,9 @@ OPENMP = bool(FRONTIER_OPENMP)
 
 #: The most words of a state's window (items i .. i + 64 * words - 1).
 DEF MAX_KEY_WORDS = 4
+
+#: Bytes of a one-word window that a fold's tables map (the whole word).
+DEF FOLD_BYTES = 8
 
 #: Layers whose boxes exist at once, at most: an option spans fewer items past its first
 #: one than the window holds (64 per word of the window), so it sends nothing further.
@@ -199,6 +217,11 @@ cdef struct Run:
     int64_t* group_posts_of   # posts of each group
     int64_t* bucket_posts     # posts of each bucket of the current layer
     int n_groups
+    int64_t* next_fold        # per layer i: the first fold layer after i (n_items when
+                              # none), or NULL: the count folds no states
+    const int64_t* fold_of    # per layer: the table of the fold there (-1: no fold)
+    const uint64_t* fold_tables  # FOLD_BYTES x 256 words per table
+    int fold_bytes            # the low bytes of a window that a fold may meet
 
 
 cdef inline char* posts_of(Chunk* chunk) noexcept nogil:
@@ -419,6 +442,32 @@ cdef inline int next_state(const uint64_t* bits, const uint64_t* mask, int key_w
     return 64 * words + bit
 
 
+cdef int64_t fold(const Run* run, int64_t i, int64_t j, uint64_t* state) noexcept nogil:
+    """The layer, and in ``state`` the window, of the state that a post from layer i sends
+    to layer j (window ``state``) is folded into at the fold layers L with i < L <= j:
+    the covered items from L on, as bits from L, are taken to their image under the
+    fold's symmetry (byte by byte, through the fold's tables), and the smaller of the two
+    is kept (see :mod:`excover.zdd.folding`). The image has the same completions: the
+    symmetry keeps the items before L together and takes the options onto the options."""
+    cdef int64_t at = run.next_fold[i]
+    cdef const uint64_t* table
+    cdef uint64_t covered, image
+    cdef int b, shift
+    while at <= j:
+        covered = (state[0] << (j - at)) | ((<uint64_t>1 << (j - at)) - 1)
+        table = run.fold_tables + run.fold_of[at] * (FOLD_BYTES * 256)
+        image = 0
+        for b in range(run.fold_bytes):
+            image |= table[256 * b + ((covered >> (8 * b)) & 255)]
+        if image < covered:
+            covered = image
+        shift = ctz64(~covered)
+        j = at + shift
+        state[0] = covered >> shift
+        at = run.next_fold[at]
+    return j
+
+
 cdef struct OneWord:  # the type that selects the count of one-word windows
     uint64_t word
 
@@ -598,7 +647,8 @@ cdef inline int send_one_rows(Run* run, Worker* w, int sender, int64_t i, int64_
     the first two options, already picked (:func:`pick_rows_tops`); ``key_bytes``: the
     states' bytes in a post."""
     cdef int ring = i % run.ring, target, shift
-    cdef int64_t k, m, a, stride = 1 + wide
+    cdef int64_t k, m, a, stride = 1 + wide, j
+    cdef int64_t folds_at = n_items if run.next_fold == NULL else run.next_fold[i]
     cdef uint32_t* picked = w.slots  # 2 entries or more per row
     cdef uint32_t* chosen
     cdef const uint64_t* row
@@ -623,6 +673,9 @@ cdef inline int send_one_rows(Run* run, Worker* w, int sender, int64_t i, int64_
                 if total_add(w, <const char*>(row + 1), width) < 0:
                     return -1
                 continue
+            if unlikely(i + shift >= folds_at):  # past a fold layer: the state may fold
+                j = fold(run, i, i + shift, &state)
+                shift = <int>(j - i)
             target = ring + shift  # shift < run.ring: the next layer's place in the ring
             if target >= run.ring:
                 target -= run.ring
@@ -890,7 +943,9 @@ cdef class Counting:
     in 4 bytes rather than 8 (False: always 8, for tests). ``max_bytes`` (0: no limit)
     bounds the memory of the posts and tables: past it the count stops with a MemoryError
     (each thread may take its share of what is left when a layer starts; the boxes' own
-    small arrays are not counted).
+    small arrays are not counted). ``fold_of``, ``fold_tables`` and ``fold_bytes`` (one-word
+    windows only) fold the states by symmetries at some layers (:func:`fold`; the tables
+    are made by :mod:`excover.zdd.folding`, which checks that they are symmetries).
     """
 
     cdef Run run
@@ -901,11 +956,15 @@ cdef class Counting:
     cdef object result
     cdef bint broken
     cdef int64_t max_bytes
+    cdef const long long[:] fold_of
+    cdef const unsigned long long[:] fold_tables
 
     def __cinit__(self, int64_t n_items, const long long[:] starts,
                   const unsigned long long[:] masks, int threads=1, int key_words=1,
                   int buckets=0, int words=1, int64_t group=0, bint fine=False,
-                  int64_t max_bytes=0, bint short_keys=True):
+                  int64_t max_bytes=0, bint short_keys=True,
+                  const long long[:] fold_of=None,
+                  const unsigned long long[:] fold_tables=None, int fold_bytes=8):
         cdef int r, max_log = 0
         cdef int64_t o
         cdef uint64_t zero[MAX_KEY_WORDS]
@@ -962,6 +1021,8 @@ cdef class Counting:
         for r in range(self.run.ring):
             if set_buckets(&self.run, r, 0) < 0:
                 raise MemoryError("cannot allocate the frontier count")
+        if fold_of is not None:
+            self.set_folds(fold_of, fold_tables, fold_bytes)
         if n_items == 0:
             self.result = 1
             return
@@ -978,6 +1039,43 @@ cdef class Counting:
         if failed < 0:
             self.check_failures()
             raise MemoryError("the frontier count ran out of memory")
+
+    cdef int set_folds(self, const long long[:] fold_of,
+                       const unsigned long long[:] fold_tables, int fold_bytes) except -1:
+        """Fold the states at the layers where ``fold_of`` names a table (see
+        :func:`fold`; -1 elsewhere): each table maps a window's byte b (of the
+        ``fold_bytes`` low ones) to the image of its bits, 256 words per byte and 8 bytes
+        per table. One-word windows only."""
+        cdef int64_t n_items = self.n_items, n_tables, i, at
+        if self.run.key_words != 1:
+            raise ValueError("only one-word windows fold")
+        if fold_of.shape[0] != n_items:
+            raise ValueError("one fold entry per item")
+        if fold_tables is None or fold_tables.shape[0] % (FOLD_BYTES * 256):
+            raise ValueError(f"fold tables of {FOLD_BYTES} x 256 words each")
+        if fold_bytes < 1 or fold_bytes > FOLD_BYTES:
+            raise ValueError(f"folds map 1 to {FOLD_BYTES} bytes")
+        n_tables = fold_tables.shape[0] // (FOLD_BYTES * 256)
+        for i in range(n_items):
+            if fold_of[i] < -1 or fold_of[i] >= n_tables or (i == 0 and fold_of[i] != -1):
+                raise ValueError("a fold names one of the tables, at a layer after the first")
+        self.fold_of = fold_of
+        self.fold_tables = fold_tables
+        if n_items == 0:
+            return 0
+        self.run.next_fold = <int64_t*>malloc(max(n_items, 1) * sizeof(int64_t))
+        if self.run.next_fold == NULL:
+            raise MemoryError("cannot allocate the frontier count")
+        at = n_items
+        for i in range(n_items - 1, -1, -1):
+            self.run.next_fold[i] = at
+            if fold_of[i] >= 0:
+                at = i
+        self.run.fold_of = <const int64_t*>&fold_of[0]
+        if n_tables > 0:
+            self.run.fold_tables = <const uint64_t*>&fold_tables[0]
+        self.run.fold_bytes = fold_bytes
+        return 0
 
     def __dealloc__(self):
         cdef int r, t
@@ -1007,6 +1105,7 @@ cdef class Counting:
         free(self.run.bounds)
         free(self.run.group_posts_of)
         free(self.run.bucket_posts)
+        free(self.run.next_fold)
 
     @property
     def key_bytes(self):

@@ -25,6 +25,12 @@ parts the order of few states lays out one after another, a part of wide options
 two words for every part, and the parts of narrow options, which hold most of the
 states, were counted 1.3-2 times slower in them.
 
+**Folding by symmetry.** A problem that declares symmetries (a tiling's board) has its
+states folded by them where they keep the items before a layer together
+(:mod:`excover.zdd.folding`, :func:`folds_for`): a left-right symmetric board scanned row
+by row folds at every row's start, and its layers hold about half the states. Only
+:func:`count` folds (``fold=False``: not), in one-word windows.
+
 **Counts of any size.** The compiled count adds counts of several 64-bit words, each
 group of states in one word more than its widest input, and passes each state on as wide
 as its count needs; the module docstring of :mod:`excover.zdd._frontier` proves that no
@@ -58,9 +64,10 @@ if TYPE_CHECKING:
     from collections.abc import Callable
 
     from excover.problem import Problem
+    from excover.zdd.folding import Folds
 
 __all__ = ["Layout", "Runs", "count", "count_layout", "layout", "layout_of", "start", "suits"]
-__all__ += ["wide_layout"]
+__all__ += ["folds_for", "placed_layout", "wide_layout"]
 
 #: The widest option span the 64-bit state window holds.
 MAX_SPAN = 63
@@ -112,8 +119,17 @@ def _may_narrow(longest: int, met: int) -> bool:
 def layout_of(
     n_primary: int, option_start: array[int], node_item: array[int], reorder: bool = True
 ) -> tuple[array[int], array[int]] | None:
-    """Each position's options as bit masks from the position (options grouped by their
-    first position, items numbered by :func:`excover.zdd.ordering.item_order` when the
+    """:func:`placed_layout`'s layout alone."""
+    placed = placed_layout(n_primary, option_start, node_item, reorder)
+    return None if placed is None else placed[1]
+
+
+def placed_layout(
+    n_primary: int, option_start: array[int], node_item: array[int], reorder: bool = True
+) -> tuple[array[int], tuple[array[int], array[int]]] | None:
+    """Each item's place in the order of the count (``position[item]``), and each
+    position's options as bit masks from the position (options grouped by their first
+    position, items numbered by :func:`excover.zdd.ordering.item_order` when the
     own order spans more than :data:`NARROW_ENOUGH` and the reordered one at most
     :data:`MAX_REORDERED_SPAN`, else in their own order), for ``n_primary`` primary items
     and the options as compressed rows (``option_start``, ``node_item``: arrays of C
@@ -141,7 +157,8 @@ def layout_of(
         if own_span > MAX_SPAN - 1:
             return None
         position = array("q", range(n_primary))
-    return _frontier.layout(n_primary, starts, items, memoryview(position))
+    laid_out = _frontier.layout(n_primary, starts, items, memoryview(position))
+    return None if laid_out is None else (position, laid_out)
 
 
 def layout(problem: Problem, reorder: bool = True) -> tuple[array[int], array[int]] | None:
@@ -211,17 +228,39 @@ def count(
     workers: int = 1,
     tick: Callable[[int, int, int], None] | None = None,
     max_bytes: int | None = None,
+    fold: bool = True,
 ) -> int | None:
     """The number of solutions (exact, however large) counted on ``workers`` threads, or
     None when the problem does not suit this count. ``tick`` is called after each layer
     (one per primary item) with the layers done, their number and the states of the layer
     just done (for a progress bar). ``max_bytes`` bounds the count's memory (None: the
     default bound of :mod:`excover.zdd.memory`; 0: none), past which it stops with
-    MemoryBoundError."""
-    laid_out = layout(problem)
-    if laid_out is None:
+    MemoryBoundError. With ``fold`` (the default) the states are folded by the
+    problem's declared symmetries where they allow it (:mod:`excover.zdd.folding`): the
+    same count, from fewer states."""
+    if not _plain(problem):
         return None
-    return count_layout(problem.engine_input().n_primary, laid_out, workers, tick, max_bytes)
+    data = problem.engine_input()
+    placed = placed_layout(data.n_primary, data.option_start, data.node_item)
+    if placed is None:
+        return None
+    position, laid_out = placed
+    folds = folds_for(problem, position, laid_out) if fold else None
+    return count_layout(data.n_primary, laid_out, workers, tick, max_bytes, folds)
+
+
+def folds_for(
+    problem: Problem, position: array[int], laid_out: tuple[array[int], array[int]]
+) -> Folds | None:
+    """The folds of ``problem``'s one-word layout (``position`` and ``laid_out`` as
+    :func:`placed_layout` gives them) by its declared symmetries, or None when it
+    declares none or none of them folds a layer (:mod:`excover.zdd.folding`)."""
+    if not problem.declared_symmetries():
+        return None
+    from excover.zdd import folding
+
+    elements = folding.group_of(folding.declared_maps(problem))
+    return folding.fold_tables(position, *laid_out, elements)
 
 
 def count_layout(
@@ -230,16 +269,20 @@ def count_layout(
     workers: int = 1,
     tick: Callable[[int, int, int], None] | None = None,
     max_bytes: int | None = None,
+    folds: Folds | None = None,
 ) -> int:
     """The count of the problem of ``n_items`` primary items laid out by
-    :func:`layout_of` (``workers``, ``tick`` and ``max_bytes`` as for :func:`count`)."""
+    :func:`layout_of` (``workers``, ``tick`` and ``max_bytes`` as for :func:`count`),
+    its states folded by ``folds`` (:func:`excover.zdd.folding.fold_tables` of that
+    layout) when given."""
     from excover.zdd import memory
 
     bound = memory.default_bound() if max_bytes is None else memory.checked(max_bytes)
     starts, masks = layout
     layer = None if tick is None else (lambda done, states: tick(done, n_items, states))
     try:
-        total = start(Layout(n_items, 1, starts, masks), workers, bound).advance(layer)
+        counting = start(Layout(n_items, 1, starts, masks), workers, bound, folds)
+        total = counting.advance(layer)
     except MemoryError as error:  # past the bound, or the tables could not grow
         if bound and "memory limit" in str(error):  # the compiled count's words for its bound
             raise MemoryBoundError(bound, "the frontier count") from None
@@ -248,20 +291,37 @@ def count_layout(
     return int(total)
 
 
-def start(laid_out: Layout, workers: int = 1, max_bytes: int = 0) -> _frontier.Counting | Runs:
+def start(
+    laid_out: Layout, workers: int = 1, max_bytes: int = 0, folds: Folds | None = None
+) -> _frontier.Counting | Runs:
     """The compiled count of a laid-out problem, on ``workers`` threads, ready to
     :meth:`~excover.zdd._frontier.Counting.advance` (layer by layer, stopping between
     two layers when asked, and going on later); ``max_bytes`` (0: none) bounds its
     memory (MemoryError past it). A layout in more than one word that falls into runs
     of positions needing fewer (:func:`excover.zdd._frontier.split_layout`) is counted
-    run by run (:class:`Runs`), each in its own window."""
+    run by run (:class:`Runs`), each in its own window. ``folds`` (one-word layouts
+    only: :func:`excover.zdd.folding.fold_tables`) folds its states by symmetries."""
     n_items, words, starts, masks = laid_out
     if words > 1:
+        if folds is not None:
+            raise ValueError("only one-word layouts fold")
         runs = _frontier.split_layout(n_items, memoryview(starts), memoryview(masks), words)
         if runs is not None:
             return Runs(runs, workers, max_bytes)
+    if folds is None:
+        return _frontier.Counting(
+            n_items, memoryview(starts), memoryview(masks), workers, words, max_bytes=max_bytes
+        )
     return _frontier.Counting(
-        n_items, memoryview(starts), memoryview(masks), workers, words, max_bytes=max_bytes
+        n_items,
+        memoryview(starts),
+        memoryview(masks),
+        workers,
+        words,
+        max_bytes=max_bytes,
+        fold_of=memoryview(folds.fold_of),
+        fold_tables=memoryview(folds.tables),
+        fold_bytes=folds.n_bytes,
     )
 
 
