@@ -10,12 +10,13 @@ against the memory bound of the store the search makes its nodes in
 (:meth:`excover.zdd._store.Store.borrow`), and are given back when the search ends.
 """
 
-from libc.stdlib cimport malloc, realloc, free, calloc
-from libc.string cimport memset, memcpy
+from libc.stdlib cimport malloc, free, calloc
+from libc.string cimport memcpy
 from libc.stdint cimport int32_t, uint64_t, int64_t
 from cpython.exc cimport PyErr_CheckSignals
 cimport cython
 
+from excover.zdd._blocks cimport empty_table, free_slot, resize
 from excover.zdd._store cimport Store
 
 
@@ -24,6 +25,25 @@ cdef inline uint64_t compact_hash(uint64_t x) noexcept nogil:
     hashing), its high bits folded onto the low ones that pick a slot."""
     x *= 0x9E3779B97F4A7C15ULL
     return x ^ (x >> 29)
+
+
+#: The error of a search whose stack cannot grow.
+cdef str NO_ROOM = "cannot grow the DXZ stack"
+
+
+cdef inline int32_t fold(Store store, int32_t f, const int32_t* pend_opt,
+                         const int32_t* pend_sub, int64_t start, int64_t top) noexcept:
+    """The family of a level that is done: ``f`` (the family of its last branch) and, for
+    each pending pair k of ``start..top-1``, the sets ``{pend_opt[k]} x pend_sub[k]``,
+    made from the last pair back so that each node is canonical as made; -1 when the node
+    limit of ``store`` is reached."""
+    cdef int64_t k = top - 1
+    while k >= start:
+        f = store.make(pend_opt[k], f, pend_sub[k])
+        if f < 0:
+            return -1
+        k -= 1
+    return f
 
 
 cdef struct Slot:
@@ -446,32 +466,19 @@ cdef class Dxz:
                                          + sizeof(int32_t)) + size * sizeof(int32_t))
         self._borrow(new_bytes - self.memo_bytes)
         self.memo_bytes = new_bytes
-        cdef uint64_t* mk = <uint64_t*>realloc(self.memo_keys, cap * self.mwords * sizeof(uint64_t))
-        if mk == NULL:
-            raise MemoryError("cannot grow the DXZ memo")
-        self.memo_keys = mk
-        mk = <uint64_t*>realloc(self.memo_hash, cap * sizeof(uint64_t))
-        if mk == NULL:
-            raise MemoryError("cannot grow the DXZ memo")
-        self.memo_hash = mk
-        cdef int32_t* mv = <int32_t*>realloc(self.memo_val, cap * sizeof(int32_t))
-        if mv == NULL:
-            raise MemoryError("cannot grow the DXZ memo")
-        self.memo_val = mv
+        cdef str message = "cannot grow the DXZ memo"
+        resize(<void**>&self.memo_keys, cap * self.mwords * sizeof(uint64_t), message)
+        resize(<void**>&self.memo_hash, cap * sizeof(uint64_t), message)
+        resize(<void**>&self.memo_val, cap * sizeof(int32_t), message)
         self.memo_cap = cap
-        free(self.memo_table)
-        self.memo_table = <int32_t*>malloc(size * sizeof(int32_t))
+        self.memo_table = empty_table(self.memo_table, size)
         if self.memo_table == NULL:
-            raise MemoryError("cannot grow the DXZ memo")
-        memset(self.memo_table, 0xFF, size * sizeof(int32_t))
+            raise MemoryError(message)
         self.memo_mask = size - 1
         cdef int64_t e
-        cdef uint64_t slot
         for e in range(self.n_memo):
-            slot = self.memo_hash[e] & self.memo_mask
-            while self.memo_table[slot] != -1:
-                slot = (slot + 1) & self.memo_mask
-            self.memo_table[slot] = <int32_t>e
+            self.memo_table[free_slot(self.memo_table, self.memo_hash[e] & self.memo_mask,
+                                      self.memo_mask)] = <int32_t>e
         return 0
 
     cdef inline int32_t memo_find(self) noexcept:
@@ -522,10 +529,8 @@ cdef class Dxz:
         self.memo_hash[e] = self.mhash
         self.memo_val[e] = value
         self.n_memo += 1
-        cdef uint64_t slot = self.mhash & self.memo_mask
-        while self.memo_table[slot] != -1:
-            slot = (slot + 1) & self.memo_mask
-        self.memo_table[slot] = <int32_t>e
+        self.memo_table[free_slot(self.memo_table, self.mhash & self.memo_mask,
+                                  self.memo_mask)] = <int32_t>e
         return 0
 
     cdef inline int32_t step(self, int32_t q, bint out) noexcept:
@@ -782,7 +787,7 @@ cdef class Dxz:
         i too): that is the memo key. Returns as :meth:`run` does; the whole search state
         lives in the object, so after -3 the next call simply goes on.
         """
-        cdef int64_t level = self.m_level, ptop = self.m_ptop, twtop = self.m_twtop, k
+        cdef int64_t level = self.m_level, ptop = self.m_ptop, twtop = self.m_twtop
         cdef bint entering = self.m_entering
         cdef int32_t result = self.m_result, i, x, f, ptr
         cdef int32_t* pend_opt = self.st_pend_opt
@@ -867,13 +872,9 @@ cdef class Dxz:
                     continue
                 self.m_none[level] = 0
             # the level is done: make its family, put its tweaked options back
-            f = self.m_none[level]
-            k = ptop - 1
-            while k >= self.m_base[level]:
-                f = store.make(pend_opt[k], f, pend_sub[k])
-                if f < 0:
-                    return -1
-                k -= 1
+            f = fold(store, self.m_none[level], pend_opt, pend_sub, self.m_base[level], ptop)
+            if f < 0:
+                return -1
             ptop = self.m_base[level]
             while twtop > self.m_twbase[level]:
                 twtop -= 1
@@ -1074,13 +1075,12 @@ cdef class Dxz:
         collect garbage in between)."""
         cdef int64_t cap = self.n_primary + 2
         cdef int64_t pcap = 1024, ptop = 0
-        cdef int64_t level = 0, k
+        cdef int64_t level = 0
         cdef int32_t* item
         cdef int32_t* choice
         cdef int64_t* base
         cdef int32_t* pend_opt
         cdef int32_t* pend_sub
-        cdef int32_t* grown
         cdef int32_t i, x, result = 0, f
         cdef bint entering = True, keep = False
         if self.multi:
@@ -1152,14 +1152,8 @@ cdef class Dxz:
                     if result != 0:
                         if ptop == pcap:
                             pcap *= 2
-                            grown = <int32_t*>realloc(pend_opt, pcap * sizeof(int32_t))
-                            if grown == NULL:
-                                raise MemoryError("cannot grow the DXZ stack")
-                            pend_opt = grown
-                            grown = <int32_t*>realloc(pend_sub, pcap * sizeof(int32_t))
-                            if grown == NULL:
-                                raise MemoryError("cannot grow the DXZ stack")
-                            pend_sub = grown
+                            resize(<void**>&pend_opt, pcap * sizeof(int32_t), NO_ROOM)
+                            resize(<void**>&pend_sub, pcap * sizeof(int32_t), NO_ROOM)
                         pend_opt[ptop] = self.opt[x]
                         pend_sub[ptop] = result
                         ptop += 1
@@ -1168,13 +1162,9 @@ cdef class Dxz:
                 i = item[level]
                 x = choice[level]
                 if x == i:
-                    f = 0
-                    k = ptop - 1
-                    while k >= base[level]:
-                        f = store.make(pend_opt[k], f, pend_sub[k])
-                        if f < 0:
-                            return -1
-                        k -= 1
+                    f = fold(store, 0, pend_opt, pend_sub, base[level], ptop)
+                    if f < 0:
+                        return -1
                     ptop = base[level]
                     self.uncover(i)
                     self.prepare_key()
@@ -1186,17 +1176,9 @@ cdef class Dxz:
                 level += 1
                 if level + 1 >= cap:
                     cap *= 2
-                    grown = <int32_t*>realloc(item, cap * sizeof(int32_t))
-                    if grown == NULL:
-                        raise MemoryError("cannot grow the DXZ stack")
-                    item = grown
-                    grown = <int32_t*>realloc(choice, cap * sizeof(int32_t))
-                    if grown == NULL:
-                        raise MemoryError("cannot grow the DXZ stack")
-                    choice = grown
-                    base = <int64_t*>realloc(base, cap * sizeof(int64_t))
-                    if base == NULL:
-                        raise MemoryError("cannot grow the DXZ stack")
+                    resize(<void**>&item, cap * sizeof(int32_t), NO_ROOM)
+                    resize(<void**>&choice, cap * sizeof(int32_t), NO_ROOM)
+                    resize(<void**>&base, cap * sizeof(int64_t), NO_ROOM)
                 entering = True
         finally:
             if keep:
