@@ -507,6 +507,18 @@ cdef class Dxz:
                     return self.memo_val[e]
             slot = (slot + 1) & self.memo_mask
 
+    cdef inline int32_t known(self) noexcept:
+        """The family of the sub-problem of the uncovered items when it needs no search:
+        1 (the empty set alone) when no primary item is left, else the memo's (a hit,
+        counted) for the key :meth:`prepare_key` makes of it; -1 when the memo has none."""
+        if self.rlink[0] == 0:
+            return 1
+        self.prepare_key()
+        cdef int32_t result = self.memo_find()
+        if result >= 0:
+            self.hits += 1
+        return result
+
     cdef int memo_add(self, int32_t value) except -1:
         """Remember ``value`` for the key of :meth:`prepare_key`."""
         cdef uint64_t cslot
@@ -805,20 +817,12 @@ cdef class Dxz:
                 if (self.nodes & 0xFFFF) == 0 and PyErr_CheckSignals() < 0:
                     return -2   # Ctrl-C: the KeyboardInterrupt propagates
                 i = self.rlink[0]
-                if i == 0:
-                    result = 1
-                    entering = False
-                    if self.leaves:
-                        return self._multi_leaf(level, ptop, twtop, result)
-                    continue
                 ptr = 0
                 if level > 0 and self.m_item[level - 1] == i:
                     ptr = self.opt[self.m_choice[level - 1]] + 1
                 self.set_ptr_key(ptr)
-                self.prepare_key()
-                result = self.memo_find()
+                result = self.known()
                 if result >= 0:
-                    self.hits += 1
                     entering = False
                     if self.leaves and result != 0:
                         return self._multi_leaf(level, ptop, twtop, result)
@@ -986,18 +990,11 @@ cdef class Dxz:
                 x = self.dlink[i]
                 for k in range(r):
                     x = self.dlink[x]
-                self.cover(i)
-                self.commit_others(x, True)
-                items[depth] = i
-                chosen[depth] = x
-                depth += 1
+                depth = self.branch(i, x, items, chosen, depth)
             self._sizes_below((), levels, samples, &state, found, &steps, items, chosen, depth)
             return found, steps
         finally:
-            while depth > 0:
-                depth -= 1
-                self.commit_others(chosen[depth], False)
-                self.uncover(items[depth])
+            self.unbranch(items, chosen, depth, 0)
             free(items)
             free(chosen)
 
@@ -1053,18 +1050,29 @@ cdef class Dxz:
             y = self.dlink[j]
             for r in range(<int32_t>(state[0] % <uint64_t>m)):
                 y = self.dlink[y]
-            self.cover(j)
-            self.commit_others(y, True)
-            items[depth] = j
-            chosen[depth] = y
-            depth += 1
+            depth = self.branch(j, y, items, chosen, depth)
             weight *= m
             estimate += weight
+        self.unbranch(items, chosen, depth, base)
+        return estimate
+
+    cdef inline int64_t branch(self, int32_t i, int32_t x, int32_t* items, int32_t* chosen,
+                               int64_t depth) noexcept:
+        """Branch on item i with its option x, noted at ``depth`` of the path of a probe
+        (``items``, ``chosen``): the depth below."""
+        self.cover(i)
+        self.commit_others(x, True)
+        items[depth] = i
+        chosen[depth] = x
+        return depth + 1
+
+    cdef inline void unbranch(self, int32_t* items, int32_t* chosen, int64_t depth,
+                              int64_t base) noexcept:
+        """Undo the branches of a probe's path from ``depth`` back up to ``base``."""
         while depth > base:
             depth -= 1
             self.commit_others(chosen[depth], False)
             self.uncover(items[depth])
-        return estimate
 
     cdef int32_t run(self, Store store) except -2:
         """The search: an explicit stack of levels, one per chosen option; -1 when the
@@ -1113,25 +1121,15 @@ cdef class Dxz:
                     self.nodes += 1
                     if (self.nodes & 0xFFFF) == 0 and PyErr_CheckSignals() < 0:
                         return -2   # Ctrl-C: the KeyboardInterrupt propagates
-                    i = self.rlink[0]
-                    if i == 0:
-                        result = 1
-                        entering = False
-                        if self.leaves:
-                            self.leaf = result
-                            keep = True
-                            return -4
-                        continue
-                    self.prepare_key()
-                    result = self.memo_find()
+                    result = self.known()
                     if result >= 0:
-                        self.hits += 1
                         entering = False
                         if self.leaves and result != 0:
                             self.leaf = result
                             keep = True
                             return -4
                         continue
+                    i = self.rlink[0]
                     if self.length[i] == 0:
                         # a dead end is found again as fast as it is looked up: no entry
                         result = 0
