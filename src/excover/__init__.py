@@ -60,13 +60,13 @@ __all__ = [
 
 __version__ = "0.1.0"
 
-#: The public names imported on first use, and the module each lives in.
+#: The public names imported on first use, by the module each lives in.
 _LAZY = {
-    "ExactCover": "excover.solving.exact_cover",
-    "Search": "excover.engines",
-    "Stats": "excover.statistics",
-    "Family": "excover.zdd",
-    "simd_kernel": "excover.puzzles.simd",
+    "excover.solving.exact_cover": ["ExactCover"],
+    "excover.engines": ["Search"],
+    "excover.statistics": ["Stats"],
+    "excover.zdd": ["Family"],
+    "excover.puzzles.simd": ["simd_kernel"],
 }
 
 __getattr__ = lazy_getattr(__name__, _LAZY, globals())

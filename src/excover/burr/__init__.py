@@ -36,19 +36,13 @@ __all__ = [
     "disassemble_all",
 ]
 
-#: Where each public name lives: imported when first asked for, so that the ``excover``
-#: command's parser (which imports :mod:`excover.burr.cli`) does not load the compiled
-#: search and numpy.
+#: The public names by the module each lives in, imported when first asked for, so that
+#: the ``excover`` command's parser (which imports :mod:`excover.burr.cli`) does not load
+#: the compiled search and numpy.
 _LAZY = {
-    "Assembly": "excover.burr.assembly",
-    "Piece": "excover.burr.assembly",
-    "assemblies": "excover.burr.assembly",
-    "Disassembly": "excover.burr.disassembly",
-    "Move": "excover.burr.disassembly",
-    "Separation": "excover.burr.disassembly",
-    "Status": "excover.burr.disassembly",
-    "disassemble": "excover.burr.api",
-    "disassemble_all": "excover.burr.api",
+    "excover.burr.assembly": ["Assembly", "Piece", "assemblies"],
+    "excover.burr.disassembly": ["Disassembly", "Move", "Separation", "Status"],
+    "excover.burr.api": ["disassemble", "disassemble_all"],
 }
 
 

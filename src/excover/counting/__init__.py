@@ -27,13 +27,11 @@ if TYPE_CHECKING:
 __all__ = ["ROUTES", "CountResult", "Work", "count"]
 
 #: The public names, imported on first use (so that :mod:`excover.counting.methods`,
-#: which every solving call imports, costs a dancing-links count nothing more), and the
+#: which every solving call imports, costs a dancing-links count nothing more), by the
 #: module each lives in.
 _LAZY = {
-    "CountResult": "excover.counting.choice",
-    "Work": "excover.counting.choice",
-    "count": "excover.counting.choice",
-    "ROUTES": "excover.counting.routes",
+    "excover.counting.choice": ["CountResult", "Work", "count"],
+    "excover.counting.routes": ["ROUTES"],
 }
 
 __getattr__ = lazy_getattr(__name__, _LAZY, globals())

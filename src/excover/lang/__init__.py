@@ -46,14 +46,10 @@ __all__ = [
 #: Names loaded on first use: the parser brings in lark, the interpreter the tiling
 #: library, and ``excover --help`` needs neither (nor the errors' dataclasses).
 _LAZY = {
-    "LangError": "excover.lang.errors",
-    "Pos": "excover.lang.errors",
-    "Source": "excover.lang.errors",
-    "Interpreter": "excover.lang.interp",
-    "Permissions": "excover.lang.sandbox",
-    "Program": "excover.lang.parser",
-    "parse": "excover.lang.parser",
-    "parse_file": "excover.lang.parser",
+    "excover.lang.errors": ["LangError", "Pos", "Source"],
+    "excover.lang.interp": ["Interpreter"],
+    "excover.lang.sandbox": ["Permissions"],
+    "excover.lang.parser": ["Program", "parse", "parse_file"],
 }
 
 

@@ -27,6 +27,7 @@ from excover.lang.layers import LAYERED_GRIDS
 from excover.tiling import (
     Pattern,
     Pattern3,
+    numbered,
     pentominoes,
     polycubes,
     polyhexes,
@@ -64,10 +65,6 @@ class PieceSet:
         return self.grid == "cube" or self.grid in LAYERED_GRIDS
 
 
-def _numbered(stem: str, shapes: Sequence[Shape]) -> dict[str, Shape]:
-    return {f"{stem}{number}": shape for number, shape in enumerate(shapes, 1)}
-
-
 def _trominoes() -> dict[str, Shape]:
     straight, bent = sorted(polyominoes(3), key=lambda p: -max(p.array.shape))
     return {"I3": straight, "L3": bent}
@@ -92,7 +89,7 @@ def _family(
     solid = grid not in ("square", "triangle", "hex")
 
     def build() -> dict[str, Shape]:
-        return _numbered(stem, generate(cells, "rotations") if solid else generate(cells))
+        return numbered(stem, generate(cells, "rotations") if solid else generate(cells))
 
     return PieceSet(name, f"the {count} {called}: {names}", grid, build)
 

@@ -14,14 +14,8 @@
 #define s9_put S9_SUFFIX(s9_put)
 #define s9_place_singles S9_SUFFIX(s9_place_singles)
 #define s9_stack_shrink S9_SUFFIX(s9_stack_shrink)
-#define s9_spread_rowsx S9_SUFFIX(s9_spread_rowsx)
 #define s9_spread_rows S9_SUFFIX(s9_spread_rows)
-#define s9_stack_shrink4 S9_SUFFIX(s9_stack_shrink4)
-#define s9_count3x S9_SUFFIX(s9_count3x)
-#define s9_fold_rowsx S9_SUFFIX(s9_fold_rowsx)
-#define s9_rot2x S9_SUFFIX(s9_rot2x)
-#define s9_rot1x S9_SUFFIX(s9_rot1x)
-#define s9_stack_shrink8 S9_SUFFIX(s9_stack_shrink8)
+#define s9_stack_shrink_lanes S9_SUFFIX(s9_stack_shrink_lanes)
 #define s9_count3 S9_SUFFIX(s9_count3)
 #define s9_fold_rows S9_SUFFIX(s9_fold_rows)
 #define s9_rot2 S9_SUFFIX(s9_rot2)
@@ -156,182 +150,140 @@ static inline int s9_stack_shrink(s9_state *s, uint32_t *dirty, int d) {
 }
 
 
+#if S9_LEVEL >= S9_AVX2 || S9_SSE2 || S9_LEVEL >= S9_SSE4
+/* The stack shrinks of S9_LANES digits at once (8 in AVX2 registers, 4 in SSE2 ones),
+ * one digit a lane, the support computed without a table: with P0, P1, P2 the columns a
+ * digit may take in each band (9 bits, 3 per stack), a permutation of a stack puts the
+ * bands' digit in columns c, c+1, c+2 or c, c+2, c+1 (mod 3, within the stack), so with
+ * rot1 and rot2 turning each stack's 3 columns by one and by two, P0 & rot1(P1) &
+ * rot2(P2) marks at c the first kind and P0 & rot2(P1) & rot1(P2) the second; their
+ * union is band 0's support, their bits count the permutations, and bands 1 and 2 are
+ * the same turned round. The same as s9_stack_shrink on each digit (which the portable
+ * kernel calls), a digit whose words did not change since its last stack shrink changing
+ * nothing. The steps are written once over the vector operations below, which name the
+ * intrinsics of the level's width. */
 #if S9_LEVEL >= S9_AVX2
-/* The stack shrinks of digits 0-7 at once, one digit a lane, the support computed
- * without a table: with P0, P1, P2 the columns a digit may take in each band (9 bits,
- * 3 per stack), a permutation of a stack puts the bands' digit in columns c, c+1, c+2
- * or c, c+2, c+1 (mod 3, within the stack), so with rot1 and rot2 turning each stack's
- * 3 columns by one and by two, P0 & rot1(P1) & rot2(P2) marks at c the first kind and
- * P0 & rot2(P1) & rot1(P2) the second; their union is band 0's support, their bits
- * count the permutations, and bands 1 and 2 are the same turned round. The same as
- * s9_stack_shrink on each digit (which the other kernels call), a digit whose words did
- * not change since its last stack shrink changing nothing. 0 at a dead end. */
-static inline __m256i s9_rot1(__m256i x) {
-    return _mm256_or_si256(_mm256_and_si256(_mm256_srli_epi32(x, 1), _mm256_set1_epi32(0xDB)),
-                           _mm256_and_si256(_mm256_slli_epi32(x, 2), _mm256_set1_epi32(0x124)));
+#define S9_LANES 8
+#define S9_VEC __m256i
+#define s9v_and _mm256_and_si256
+#define s9v_or _mm256_or_si256
+#define s9v_add _mm256_add_epi32
+#define s9v_srli _mm256_srli_epi32
+#define s9v_slli _mm256_slli_epi32
+#define s9v_srl _mm256_srl_epi32
+#define s9v_set1 _mm256_set1_epi32
+#define s9v_load(p) _mm256_loadu_si256((const __m256i *)(p))
+#define s9v_store(p, x) _mm256_storeu_si256((__m256i *)(p), x)
+/* The lanes where a and b are equal, a bit a lane. */
+#define s9v_same(a, b) \
+    ((uint32_t)_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(a, b))))
+/* 8 words to 8 halfwords at p: pack within each 128-bit half, then join the halves. */
+#define s9v_store_halfwords(p, v) \
+    _mm_storeu_si128((__m128i *)(p), \
+                     _mm256_castsi256_si128(_mm256_permute4x64_epi64(_mm256_packus_epi32(v, v), 8)))
+#else
+#define S9_LANES 4
+#define S9_VEC __m128i
+#define s9v_and _mm_and_si128
+#define s9v_or _mm_or_si128
+#define s9v_add _mm_add_epi32
+#define s9v_srli _mm_srli_epi32
+#define s9v_slli _mm_slli_epi32
+#define s9v_srl _mm_srl_epi32
+#define s9v_set1 _mm_set1_epi32
+#define s9v_load(p) _mm_loadu_si128((const __m128i *)(p))
+#define s9v_store(p, x) _mm_storeu_si128((__m128i *)(p), x)
+#define s9v_same(a, b) ((uint32_t)_mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(a, b))))
+/* 4 words to 4 halfwords at p (below 0x8000: a signed pack does). */
+#define s9v_store_halfwords(p, v) _mm_storel_epi64((__m128i *)(p), _mm_packs_epi32(v, v))
+#endif
+/* Every lane. */
+#define S9_ALL_LANES ((1u << S9_LANES) - 1)
+
+static inline S9_VEC s9_rot1(S9_VEC x) {
+    return s9v_or(s9v_and(s9v_srli(x, 1), s9v_set1(0xDB)),
+                  s9v_and(s9v_slli(x, 2), s9v_set1(0x124)));
 }
 
-static inline __m256i s9_rot2(__m256i x) {
-    return _mm256_or_si256(_mm256_and_si256(_mm256_srli_epi32(x, 2), _mm256_set1_epi32(0x49)),
-                           _mm256_and_si256(_mm256_slli_epi32(x, 1), _mm256_set1_epi32(0x1B6)));
+static inline S9_VEC s9_rot2(S9_VEC x) {
+    return s9v_or(s9v_and(s9v_srli(x, 2), s9v_set1(0x49)),
+                  s9v_and(s9v_slli(x, 1), s9v_set1(0x1B6)));
 }
 
 /* A 9-bit value copied to the three rows of a band word. */
-static inline __m256i s9_spread_rows(__m256i x) {
-    return _mm256_or_si256(_mm256_or_si256(x, _mm256_slli_epi32(x, 9)), _mm256_slli_epi32(x, 18));
+static inline S9_VEC s9_spread_rows(S9_VEC x) {
+    return s9v_or(s9v_or(x, s9v_slli(x, 9)), s9v_slli(x, 18));
 }
 
-static inline __m256i s9_fold_rows(__m256i w) {
-    return _mm256_and_si256(
-        _mm256_or_si256(_mm256_or_si256(w, _mm256_srli_epi32(w, 9)), _mm256_srli_epi32(w, 18)),
-        _mm256_set1_epi32(0x1FF));
+static inline S9_VEC s9_fold_rows(S9_VEC w) {
+    return s9v_and(s9v_or(s9v_or(w, s9v_srli(w, 9)), s9v_srli(w, 18)), s9v_set1(0x1FF));
 }
 
 /* Each 3-bit group of x counted (0-3), lane by lane. */
-static inline __m256i s9_count3(__m256i x) {
-    __m256i one = _mm256_set1_epi32(1);
-    return _mm256_add_epi32(_mm256_add_epi32(_mm256_and_si256(x, one),
-                                             _mm256_and_si256(_mm256_srli_epi32(x, 1), one)),
-                            _mm256_and_si256(_mm256_srli_epi32(x, 2), one));
+static inline S9_VEC s9_count3(S9_VEC x) {
+    S9_VEC one = s9v_set1(1);
+    return s9v_add(s9v_add(s9v_and(x, one), s9v_and(s9v_srli(x, 1), one)),
+                   s9v_and(s9v_srli(x, 2), one));
 }
 
-static inline int s9_stack_shrink8(s9_state *s, uint32_t *dirty) {
-    __m256i w0 = _mm256_loadu_si256((const __m256i *)s->F);
-    __m256i w1 = _mm256_loadu_si256((const __m256i *)(s->F + 9));
-    __m256i w2 = _mm256_loadu_si256((const __m256i *)(s->F + 18));
-    __m256i p0 = s9_fold_rows(w0), p1 = s9_fold_rows(w1), p2 = s9_fold_rows(w2);
-    __m256i r1p0 = s9_rot1(p0), r2p0 = s9_rot2(p0), r1p1 = s9_rot1(p1), r2p1 = s9_rot2(p1);
-    __m256i r1p2 = s9_rot1(p2), r2p2 = s9_rot2(p2);
-    __m256i cyclic = _mm256_and_si256(p0, _mm256_and_si256(r1p1, r2p2));
-    __m256i anti = _mm256_and_si256(p0, _mm256_and_si256(r2p1, r1p2));
-    __m256i s0 = _mm256_or_si256(cyclic, anti);
-    __m256i s1 = _mm256_and_si256(p1, _mm256_or_si256(_mm256_and_si256(r1p2, r2p0),
-                                                      _mm256_and_si256(r2p2, r1p0)));
-    __m256i s2 = _mm256_and_si256(p2, _mm256_or_si256(_mm256_and_si256(r1p0, r2p1),
-                                                      _mm256_and_si256(r2p0, r1p1)));
+/* The stack shrinks of digits h to h + S9_LANES - 1. 0 at a dead end. */
+static inline int s9_stack_shrink_lanes(s9_state *s, uint32_t *dirty, int h) {
+    S9_VEC w0 = s9v_load(s->F + h);
+    S9_VEC w1 = s9v_load(s->F + 9 + h);
+    S9_VEC w2 = s9v_load(s->F + 18 + h);
+    S9_VEC p0 = s9_fold_rows(w0), p1 = s9_fold_rows(w1), p2 = s9_fold_rows(w2);
+    S9_VEC r1p0 = s9_rot1(p0), r2p0 = s9_rot2(p0), r1p1 = s9_rot1(p1), r2p1 = s9_rot2(p1);
+    S9_VEC r1p2 = s9_rot1(p2), r2p2 = s9_rot2(p2);
+    S9_VEC cyclic = s9v_and(p0, s9v_and(r1p1, r2p2));
+    S9_VEC anti = s9v_and(p0, s9v_and(r2p1, r1p2));
+    S9_VEC s0 = s9v_or(cyclic, anti);
+    S9_VEC s1 = s9v_and(p1, s9v_or(s9v_and(r1p2, r2p0), s9v_and(r2p2, r1p0)));
+    S9_VEC s2 = s9v_and(p2, s9v_or(s9v_and(r1p0, r2p1), s9v_and(r2p0, r1p1)));
     /* Every stack needs a permutation: band 0's support meets each stack. */
-    __m256i meets = _mm256_and_si256(
-        _mm256_or_si256(_mm256_or_si256(s0, _mm256_srli_epi32(s0, 1)), _mm256_srli_epi32(s0, 2)),
-        _mm256_set1_epi32(0x49));
-    if (_mm256_movemask_ps(_mm256_castsi256_ps(
-            _mm256_cmpeq_epi32(meets, _mm256_set1_epi32(0x49)))) != 0xFF)
+    S9_VEC meets = s9v_and(s9v_or(s9v_or(s0, s9v_srli(s0, 1)), s9v_srli(s0, 2)), s9v_set1(0x49));
+    if (s9v_same(meets, s9v_set1(0x49)) != S9_ALL_LANES)
         return 0;
     /* The words keep the supported columns of every row. */
-    __m256i a0 = s9_spread_rows(s0);
-    __m256i a1 = s9_spread_rows(s1);
-    __m256i a2 = s9_spread_rows(s2);
-    __m256i n0 = _mm256_and_si256(w0, a0), n1 = _mm256_and_si256(w1, a1);
-    __m256i n2 = _mm256_and_si256(w2, a2);
-    uint32_t c0 = (uint32_t)_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(n0, w0)));
-    uint32_t c1 = (uint32_t)_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(n1, w1)));
-    uint32_t c2 = (uint32_t)_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(n2, w2)));
-    _mm256_storeu_si256((__m256i *)s->F, n0);
-    _mm256_storeu_si256((__m256i *)(s->F + 9), n1);
-    _mm256_storeu_si256((__m256i *)(s->F + 18), n2);
-    *dirty |= (c0 ^ 0xFFu) | ((c1 ^ 0xFFu) << 9) | ((c2 ^ 0xFFu) << 18);
+    S9_VEC a0 = s9_spread_rows(s0);
+    S9_VEC a1 = s9_spread_rows(s1);
+    S9_VEC a2 = s9_spread_rows(s2);
+    S9_VEC n0 = s9v_and(w0, a0), n1 = s9v_and(w1, a1);
+    S9_VEC n2 = s9v_and(w2, a2);
+    uint32_t c0 = s9v_same(n0, w0), c1 = s9v_same(n1, w1), c2 = s9v_same(n2, w2);
+    s9v_store(s->F + h, n0);
+    s9v_store(s->F + 9 + h, n1);
+    s9v_store(s->F + 18 + h, n2);
+    *dirty |= ((c0 ^ S9_ALL_LANES) | ((c1 ^ S9_ALL_LANES) << 9) | ((c2 ^ S9_ALL_LANES) << 18)) << h;
     /* Each stack's matrices (bit 3 * band + column) with their numbers of permutations,
      * as s9_support_n gives them. */
     for (int k = 0; k < 3; k++) {
         __m128i shift = _mm_cvtsi32_si128(3 * k); /* a count in a register: MSVC too */
-        __m256i seven = _mm256_set1_epi32(7);
-        __m256i b0 = _mm256_and_si256(_mm256_srl_epi32(s0, shift), seven);
-        __m256i b1 = _mm256_and_si256(_mm256_srl_epi32(s1, shift), seven);
-        __m256i b2 = _mm256_and_si256(_mm256_srl_epi32(s2, shift), seven);
-        __m256i m = _mm256_or_si256(
-            _mm256_or_si256(b0, _mm256_slli_epi32(b1, 3)), _mm256_slli_epi32(b2, 6));
-        __m256i n = _mm256_add_epi32(
-            s9_count3(_mm256_and_si256(_mm256_srl_epi32(cyclic, shift), seven)),
-            s9_count3(_mm256_and_si256(_mm256_srl_epi32(anti, shift), seven)));
-        __m256i v = _mm256_or_si256(m, _mm256_slli_epi32(n, 12));
-        /* 8 words to 8 halfwords: pack within each 128-bit half, then join the halves. */
-        __m256i packed = _mm256_permute4x64_epi64(_mm256_packus_epi32(v, v), 0x08);
-        _mm_storeu_si128((__m128i *)(s->seg + 27 + 9 * k), _mm256_castsi256_si128(packed));
+        S9_VEC seven = s9v_set1(7);
+        S9_VEC b0 = s9v_and(s9v_srl(s0, shift), seven);
+        S9_VEC b1 = s9v_and(s9v_srl(s1, shift), seven);
+        S9_VEC b2 = s9v_and(s9v_srl(s2, shift), seven);
+        S9_VEC m = s9v_or(s9v_or(b0, s9v_slli(b1, 3)), s9v_slli(b2, 6));
+        S9_VEC n = s9v_add(s9_count3(s9v_and(s9v_srl(cyclic, shift), seven)),
+                           s9_count3(s9v_and(s9v_srl(anti, shift), seven)));
+        S9_VEC v = s9v_or(m, s9v_slli(n, 12));
+        s9v_store_halfwords(s->seg + 27 + 9 * k + h, v);
     }
     return 1;
 }
-#elif S9_SSE2 || S9_LEVEL >= S9_SSE4
-/* The same, four digits at a time in SSE2 registers. */
-static inline __m128i s9_rot1x(__m128i x) {
-    return _mm_or_si128(_mm_and_si128(_mm_srli_epi32(x, 1), _mm_set1_epi32(0xDB)),
-                           _mm_and_si128(_mm_slli_epi32(x, 2), _mm_set1_epi32(0x124)));
-}
-
-static inline __m128i s9_rot2x(__m128i x) {
-    return _mm_or_si128(_mm_and_si128(_mm_srli_epi32(x, 2), _mm_set1_epi32(0x49)),
-                           _mm_and_si128(_mm_slli_epi32(x, 1), _mm_set1_epi32(0x1B6)));
-}
-
-/* A 9-bit value copied to the three rows of a band word. */
-static inline __m128i s9_spread_rowsx(__m128i x) {
-    return _mm_or_si128(_mm_or_si128(x, _mm_slli_epi32(x, 9)), _mm_slli_epi32(x, 18));
-}
-
-static inline __m128i s9_fold_rowsx(__m128i w) {
-    return _mm_and_si128(
-        _mm_or_si128(_mm_or_si128(w, _mm_srli_epi32(w, 9)), _mm_srli_epi32(w, 18)),
-        _mm_set1_epi32(0x1FF));
-}
-
-/* Each 3-bit group of x counted (0-3), lane by lane. */
-static inline __m128i s9_count3x(__m128i x) {
-    __m128i one = _mm_set1_epi32(1);
-    return _mm_add_epi32(_mm_add_epi32(_mm_and_si128(x, one),
-                                             _mm_and_si128(_mm_srli_epi32(x, 1), one)),
-                            _mm_and_si128(_mm_srli_epi32(x, 2), one));
-}
-
-static inline int s9_stack_shrink4(s9_state *s, uint32_t *dirty, int h) {
-    __m128i w0 = _mm_loadu_si128((const __m128i *)(s->F + h));
-    __m128i w1 = _mm_loadu_si128((const __m128i *)(s->F + 9 + h));
-    __m128i w2 = _mm_loadu_si128((const __m128i *)(s->F + 18 + h));
-    __m128i p0 = s9_fold_rowsx(w0), p1 = s9_fold_rowsx(w1), p2 = s9_fold_rowsx(w2);
-    __m128i r1p0 = s9_rot1x(p0), r2p0 = s9_rot2x(p0), r1p1 = s9_rot1x(p1), r2p1 = s9_rot2x(p1);
-    __m128i r1p2 = s9_rot1x(p2), r2p2 = s9_rot2x(p2);
-    __m128i cyclic = _mm_and_si128(p0, _mm_and_si128(r1p1, r2p2));
-    __m128i anti = _mm_and_si128(p0, _mm_and_si128(r2p1, r1p2));
-    __m128i s0 = _mm_or_si128(cyclic, anti);
-    __m128i s1 = _mm_and_si128(p1, _mm_or_si128(_mm_and_si128(r1p2, r2p0),
-                                                      _mm_and_si128(r2p2, r1p0)));
-    __m128i s2 = _mm_and_si128(p2, _mm_or_si128(_mm_and_si128(r1p0, r2p1),
-                                                      _mm_and_si128(r2p0, r1p1)));
-    /* Every stack needs a permutation: band 0's support meets each stack. */
-    __m128i meets = _mm_and_si128(
-        _mm_or_si128(_mm_or_si128(s0, _mm_srli_epi32(s0, 1)), _mm_srli_epi32(s0, 2)),
-        _mm_set1_epi32(0x49));
-    if (_mm_movemask_ps(_mm_castsi128_ps(
-            _mm_cmpeq_epi32(meets, _mm_set1_epi32(0x49)))) != 0xF)
-        return 0;
-    /* The words keep the supported columns of every row. */
-    __m128i a0 = s9_spread_rowsx(s0);
-    __m128i a1 = s9_spread_rowsx(s1);
-    __m128i a2 = s9_spread_rowsx(s2);
-    __m128i n0 = _mm_and_si128(w0, a0), n1 = _mm_and_si128(w1, a1);
-    __m128i n2 = _mm_and_si128(w2, a2);
-    uint32_t c0 = (uint32_t)_mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(n0, w0)));
-    uint32_t c1 = (uint32_t)_mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(n1, w1)));
-    uint32_t c2 = (uint32_t)_mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(n2, w2)));
-    _mm_storeu_si128((__m128i *)(s->F + h), n0);
-    _mm_storeu_si128((__m128i *)(s->F + 9 + h), n1);
-    _mm_storeu_si128((__m128i *)(s->F + 18 + h), n2);
-    *dirty |= ((c0 ^ 0xFu) | ((c1 ^ 0xFu) << 9) | ((c2 ^ 0xFu) << 18)) << h;
-    /* Each stack's matrices (bit 3 * band + column) with their numbers of permutations,
-     * as s9_support_n gives them. */
-    for (int k = 0; k < 3; k++) {
-        __m128i shift = _mm_cvtsi32_si128(3 * k); /* a count in a register: MSVC too */
-        __m128i seven = _mm_set1_epi32(7);
-        __m128i b0 = _mm_and_si128(_mm_srl_epi32(s0, shift), seven);
-        __m128i b1 = _mm_and_si128(_mm_srl_epi32(s1, shift), seven);
-        __m128i b2 = _mm_and_si128(_mm_srl_epi32(s2, shift), seven);
-        __m128i m = _mm_or_si128(_mm_or_si128(b0, _mm_slli_epi32(b1, 3)), _mm_slli_epi32(b2, 6));
-        __m128i n = _mm_add_epi32(
-            s9_count3x(_mm_and_si128(_mm_srl_epi32(cyclic, shift), seven)),
-            s9_count3x(_mm_and_si128(_mm_srl_epi32(anti, shift), seven)));
-        __m128i v = _mm_or_si128(m, _mm_slli_epi32(n, 12));
-        /* 4 words to 4 halfwords (below 0x8000: a signed pack does). */
-        _mm_storel_epi64((__m128i *)(s->seg + 27 + 9 * k + h), _mm_packs_epi32(v, v));
-    }
-    return 1;
-}
+#undef S9_ALL_LANES
+#undef s9v_store_halfwords
+#undef s9v_same
+#undef s9v_store
+#undef s9v_load
+#undef s9v_set1
+#undef s9v_srl
+#undef s9v_slli
+#undef s9v_srli
+#undef s9v_add
+#undef s9v_or
+#undef s9v_and
+#undef S9_VEC
+#undef S9_LANES
 #endif
 
 static inline int s9_open_cells(const s9_state *s) {
@@ -476,13 +428,11 @@ static int s9_propagate(s9_state *s) {
         }
         uint32_t digits = (shrunk | (shrunk >> 9) | (shrunk >> 18)) & 0x1FF;
 #if S9_LEVEL >= S9_AVX2
-        if (digits & 0xFF) {
-            if (!s9_stack_shrink8(s, dirty)) return 0;
-        }
+        if ((digits & 0xFF) && !s9_stack_shrink_lanes(s, dirty, 0)) return 0;
         if ((digits & 0x100) && !s9_stack_shrink(s, dirty, 8)) return 0;
 #elif S9_SSE2 || S9_LEVEL >= S9_SSE4
-        if ((digits & 0xF) && !s9_stack_shrink4(s, dirty, 0)) return 0;
-        if ((digits & 0xF0) && !s9_stack_shrink4(s, dirty, 4)) return 0;
+        if ((digits & 0xF) && !s9_stack_shrink_lanes(s, dirty, 0)) return 0;
+        if ((digits & 0xF0) && !s9_stack_shrink_lanes(s, dirty, 4)) return 0;
         if ((digits & 0x100) && !s9_stack_shrink(s, dirty, 8)) return 0;
 #else
         while (digits) {
@@ -797,14 +747,8 @@ static long s9_count(const uint8_t *grid, long limit, uint8_t *out, int (*check)
 #undef s9_put
 #undef s9_place_singles
 #undef s9_stack_shrink
-#undef s9_spread_rowsx
 #undef s9_spread_rows
-#undef s9_stack_shrink4
-#undef s9_count3x
-#undef s9_fold_rowsx
-#undef s9_rot2x
-#undef s9_rot1x
-#undef s9_stack_shrink8
+#undef s9_stack_shrink_lanes
 #undef s9_count3
 #undef s9_fold_rows
 #undef s9_rot2

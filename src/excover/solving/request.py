@@ -43,28 +43,15 @@ __all__ = ["NoBar", "Request", "no_bar"]
 
 
 class NoBar:
-    """The bar of a run nobody watches: draws nothing."""
+    """The bar of a run nobody watches: whatever a run asks of it (a :class:`Bar`'s
+    ``set``, ``update``, ``finish``, ``close``), it draws nothing."""
 
     shown = False
 
-    def set(
-        self,
-        done: float,
-        total: float | None = None,
-        *,
-        left: float | None = None,
-        **postfix: object,
-    ) -> None:
+    def _nothing(self, *args: object, **kwargs: object) -> None:
         """Nothing to draw."""
 
-    def update(self, amount: float = 1) -> None:
-        """Nothing to draw."""
-
-    def finish(self, done: float | None = None, **postfix: object) -> None:
-        """Nothing to draw."""
-
-    def close(self) -> None:
-        """Nothing to close."""
+    set = update = finish = close = _nothing
 
 
 def no_bar(description: str, unit: str) -> Bar:

@@ -29,6 +29,7 @@ from excover.studio.cells import drawing
 from excover.studio.design import cells_json
 from excover.tiling import (
     TetraOctaPattern,
+    numbered,
     pentominoes,
     polycubes,
     polyforms,
@@ -53,10 +54,6 @@ def _lettered(prefix: str, shapes: Sequence[Shape]) -> dict[str, Shape]:
     return {f"{prefix}{string.ascii_lowercase[k]}": s for k, s in enumerate(shapes)}
 
 
-def _numbered(prefix: str, shapes: Sequence[Shape]) -> dict[str, Shape]:
-    return {f"{prefix}{number}": s for number, s in enumerate(shapes, 1)}
-
-
 def _family(grid: str, name: str, pieces: dict[str, Shape], symmetry: str) -> dict[str, Any]:
     return {
         "grid": grid,
@@ -75,10 +72,10 @@ def families() -> list[dict[str, Any]]:
     turned but not mirrored)."""
     square: list[tuple[str, dict[str, Shape]]] = [
         ("monomino and domino", {"M1": polyominoes(1)[0], "D2": polyominoes(2)[0]}),
-        ("trominoes", _numbered("Tr", polyominoes(3))),
+        ("trominoes", numbered("Tr", polyominoes(3))),
         ("tetrominoes", {f"{letter}4": p for letter, p in tetrominoes().items()}),
         ("pentominoes", dict(pentominoes())),
-        ("hexominoes", _numbered("H", polyominoes(6))),
+        ("hexominoes", numbered("H", polyominoes(6))),
     ]
     iamonds = {n: _lettered(f"T{n}", polyiamonds(n)) for n in range(1, 7)}
     hexes = {n: _lettered(f"H{n}", polyhexes(n)) for n in range(1, 6)}

@@ -30,6 +30,7 @@ from excover.tiling.solids import (
 from excover.tiling.tile import Multiplicity, Shape, Tile
 
 __all__ = [
+    "numbered",
     "pentominoes",
     "polycubes",
     "polyforms",
@@ -115,6 +116,12 @@ def polyforms(grid: Grid | str, n: int, symmetry: str = "all") -> list[Coords]:
                         grown[key] = [tuple(int(v) for v in c) for c in grid.normalize(shape)]
         layer = grown
     return [grid.normalize(np.array(layer[key], dtype=np.int64)) for key in sorted(layer)]
+
+
+def numbered(stem: str, shapes: Iterable[Shape]) -> dict[str, Shape]:
+    """``shapes`` named ``stem1``, ``stem2``, ... in their order: the names of a set of
+    generated shapes, which have none of their own."""
+    return {f"{stem}{number}": shape for number, shape in enumerate(shapes, 1)}
 
 
 def polyominoes(n: int, symmetry: str = "all") -> list[Pattern]:

@@ -24,10 +24,8 @@ __all__ = ["Family", "Manager", "configure", "default"]
 #: Names imported on first use, so that a module of this package (``excover.zdd.frontier``
 #: for a count) loads without the family's machinery.
 _LAZY = {
-    "Family": "excover.zdd.family",
-    "Manager": "excover.zdd.manager",
-    "configure": "excover.zdd.manager",
-    "default": "excover.zdd.manager",
+    "excover.zdd.family": ["Family"],
+    "excover.zdd.manager": ["Manager", "configure", "default"],
 }
 
 

@@ -10,12 +10,13 @@ against the memory bound of the store the search makes its nodes in
 (:meth:`excover.zdd._store.Store.borrow`), and are given back when the search ends.
 """
 
-from libc.stdlib cimport malloc, realloc, free, calloc
-from libc.string cimport memset, memcpy
+from libc.stdlib cimport malloc, free, calloc
+from libc.string cimport memcpy
 from libc.stdint cimport int32_t, uint64_t, int64_t
 from cpython.exc cimport PyErr_CheckSignals
 cimport cython
 
+from excover.zdd._blocks cimport empty_table, free_slot, resize
 from excover.zdd._store cimport Store
 
 
@@ -24,6 +25,25 @@ cdef inline uint64_t compact_hash(uint64_t x) noexcept nogil:
     hashing), its high bits folded onto the low ones that pick a slot."""
     x *= 0x9E3779B97F4A7C15ULL
     return x ^ (x >> 29)
+
+
+#: The error of a search whose stack cannot grow.
+cdef str NO_ROOM = "cannot grow the DXZ stack"
+
+
+cdef inline int32_t fold(Store store, int32_t f, const int32_t* pend_opt,
+                         const int32_t* pend_sub, int64_t start, int64_t top) noexcept:
+    """The family of a level that is done: ``f`` (the family of its last branch) and, for
+    each pending pair k of ``start..top-1``, the sets ``{pend_opt[k]} x pend_sub[k]``,
+    made from the last pair back so that each node is canonical as made; -1 when the node
+    limit of ``store`` is reached."""
+    cdef int64_t k = top - 1
+    while k >= start:
+        f = store.make(pend_opt[k], f, pend_sub[k])
+        if f < 0:
+            return -1
+        k -= 1
+    return f
 
 
 cdef struct Slot:
@@ -446,32 +466,19 @@ cdef class Dxz:
                                          + sizeof(int32_t)) + size * sizeof(int32_t))
         self._borrow(new_bytes - self.memo_bytes)
         self.memo_bytes = new_bytes
-        cdef uint64_t* mk = <uint64_t*>realloc(self.memo_keys, cap * self.mwords * sizeof(uint64_t))
-        if mk == NULL:
-            raise MemoryError("cannot grow the DXZ memo")
-        self.memo_keys = mk
-        mk = <uint64_t*>realloc(self.memo_hash, cap * sizeof(uint64_t))
-        if mk == NULL:
-            raise MemoryError("cannot grow the DXZ memo")
-        self.memo_hash = mk
-        cdef int32_t* mv = <int32_t*>realloc(self.memo_val, cap * sizeof(int32_t))
-        if mv == NULL:
-            raise MemoryError("cannot grow the DXZ memo")
-        self.memo_val = mv
+        cdef str message = "cannot grow the DXZ memo"
+        resize(<void**>&self.memo_keys, cap * self.mwords * sizeof(uint64_t), message)
+        resize(<void**>&self.memo_hash, cap * sizeof(uint64_t), message)
+        resize(<void**>&self.memo_val, cap * sizeof(int32_t), message)
         self.memo_cap = cap
-        free(self.memo_table)
-        self.memo_table = <int32_t*>malloc(size * sizeof(int32_t))
+        self.memo_table = empty_table(self.memo_table, size)
         if self.memo_table == NULL:
-            raise MemoryError("cannot grow the DXZ memo")
-        memset(self.memo_table, 0xFF, size * sizeof(int32_t))
+            raise MemoryError(message)
         self.memo_mask = size - 1
         cdef int64_t e
-        cdef uint64_t slot
         for e in range(self.n_memo):
-            slot = self.memo_hash[e] & self.memo_mask
-            while self.memo_table[slot] != -1:
-                slot = (slot + 1) & self.memo_mask
-            self.memo_table[slot] = <int32_t>e
+            self.memo_table[free_slot(self.memo_table, self.memo_hash[e] & self.memo_mask,
+                                      self.memo_mask)] = <int32_t>e
         return 0
 
     cdef inline int32_t memo_find(self) noexcept:
@@ -500,6 +507,18 @@ cdef class Dxz:
                     return self.memo_val[e]
             slot = (slot + 1) & self.memo_mask
 
+    cdef inline int32_t known(self) noexcept:
+        """The family of the sub-problem of the uncovered items when it needs no search:
+        1 (the empty set alone) when no primary item is left, else the memo's (a hit,
+        counted) for the key :meth:`prepare_key` makes of it; -1 when the memo has none."""
+        if self.rlink[0] == 0:
+            return 1
+        self.prepare_key()
+        cdef int32_t result = self.memo_find()
+        if result >= 0:
+            self.hits += 1
+        return result
+
     cdef int memo_add(self, int32_t value) except -1:
         """Remember ``value`` for the key of :meth:`prepare_key`."""
         cdef uint64_t cslot
@@ -522,10 +541,8 @@ cdef class Dxz:
         self.memo_hash[e] = self.mhash
         self.memo_val[e] = value
         self.n_memo += 1
-        cdef uint64_t slot = self.mhash & self.memo_mask
-        while self.memo_table[slot] != -1:
-            slot = (slot + 1) & self.memo_mask
-        self.memo_table[slot] = <int32_t>e
+        self.memo_table[free_slot(self.memo_table, self.mhash & self.memo_mask,
+                                  self.memo_mask)] = <int32_t>e
         return 0
 
     cdef inline int32_t step(self, int32_t q, bint out) noexcept:
@@ -782,7 +799,7 @@ cdef class Dxz:
         i too): that is the memo key. Returns as :meth:`run` does; the whole search state
         lives in the object, so after -3 the next call simply goes on.
         """
-        cdef int64_t level = self.m_level, ptop = self.m_ptop, twtop = self.m_twtop, k
+        cdef int64_t level = self.m_level, ptop = self.m_ptop, twtop = self.m_twtop
         cdef bint entering = self.m_entering
         cdef int32_t result = self.m_result, i, x, f, ptr
         cdef int32_t* pend_opt = self.st_pend_opt
@@ -800,20 +817,12 @@ cdef class Dxz:
                 if (self.nodes & 0xFFFF) == 0 and PyErr_CheckSignals() < 0:
                     return -2   # Ctrl-C: the KeyboardInterrupt propagates
                 i = self.rlink[0]
-                if i == 0:
-                    result = 1
-                    entering = False
-                    if self.leaves:
-                        return self._multi_leaf(level, ptop, twtop, result)
-                    continue
                 ptr = 0
                 if level > 0 and self.m_item[level - 1] == i:
                     ptr = self.opt[self.m_choice[level - 1]] + 1
                 self.set_ptr_key(ptr)
-                self.prepare_key()
-                result = self.memo_find()
+                result = self.known()
                 if result >= 0:
-                    self.hits += 1
                     entering = False
                     if self.leaves and result != 0:
                         return self._multi_leaf(level, ptop, twtop, result)
@@ -867,13 +876,9 @@ cdef class Dxz:
                     continue
                 self.m_none[level] = 0
             # the level is done: make its family, put its tweaked options back
-            f = self.m_none[level]
-            k = ptop - 1
-            while k >= self.m_base[level]:
-                f = store.make(pend_opt[k], f, pend_sub[k])
-                if f < 0:
-                    return -1
-                k -= 1
+            f = fold(store, self.m_none[level], pend_opt, pend_sub, self.m_base[level], ptop)
+            if f < 0:
+                return -1
             ptop = self.m_base[level]
             while twtop > self.m_twbase[level]:
                 twtop -= 1
@@ -985,18 +990,11 @@ cdef class Dxz:
                 x = self.dlink[i]
                 for k in range(r):
                     x = self.dlink[x]
-                self.cover(i)
-                self.commit_others(x, True)
-                items[depth] = i
-                chosen[depth] = x
-                depth += 1
+                depth = self.branch(i, x, items, chosen, depth)
             self._sizes_below((), levels, samples, &state, found, &steps, items, chosen, depth)
             return found, steps
         finally:
-            while depth > 0:
-                depth -= 1
-                self.commit_others(chosen[depth], False)
-                self.uncover(items[depth])
+            self.unbranch(items, chosen, depth, 0)
             free(items)
             free(chosen)
 
@@ -1052,18 +1050,29 @@ cdef class Dxz:
             y = self.dlink[j]
             for r in range(<int32_t>(state[0] % <uint64_t>m)):
                 y = self.dlink[y]
-            self.cover(j)
-            self.commit_others(y, True)
-            items[depth] = j
-            chosen[depth] = y
-            depth += 1
+            depth = self.branch(j, y, items, chosen, depth)
             weight *= m
             estimate += weight
+        self.unbranch(items, chosen, depth, base)
+        return estimate
+
+    cdef inline int64_t branch(self, int32_t i, int32_t x, int32_t* items, int32_t* chosen,
+                               int64_t depth) noexcept:
+        """Branch on item i with its option x, noted at ``depth`` of the path of a probe
+        (``items``, ``chosen``): the depth below."""
+        self.cover(i)
+        self.commit_others(x, True)
+        items[depth] = i
+        chosen[depth] = x
+        return depth + 1
+
+    cdef inline void unbranch(self, int32_t* items, int32_t* chosen, int64_t depth,
+                              int64_t base) noexcept:
+        """Undo the branches of a probe's path from ``depth`` back up to ``base``."""
         while depth > base:
             depth -= 1
             self.commit_others(chosen[depth], False)
             self.uncover(items[depth])
-        return estimate
 
     cdef int32_t run(self, Store store) except -2:
         """The search: an explicit stack of levels, one per chosen option; -1 when the
@@ -1074,13 +1083,12 @@ cdef class Dxz:
         collect garbage in between)."""
         cdef int64_t cap = self.n_primary + 2
         cdef int64_t pcap = 1024, ptop = 0
-        cdef int64_t level = 0, k
+        cdef int64_t level = 0
         cdef int32_t* item
         cdef int32_t* choice
         cdef int64_t* base
         cdef int32_t* pend_opt
         cdef int32_t* pend_sub
-        cdef int32_t* grown
         cdef int32_t i, x, result = 0, f
         cdef bint entering = True, keep = False
         if self.multi:
@@ -1113,25 +1121,15 @@ cdef class Dxz:
                     self.nodes += 1
                     if (self.nodes & 0xFFFF) == 0 and PyErr_CheckSignals() < 0:
                         return -2   # Ctrl-C: the KeyboardInterrupt propagates
-                    i = self.rlink[0]
-                    if i == 0:
-                        result = 1
-                        entering = False
-                        if self.leaves:
-                            self.leaf = result
-                            keep = True
-                            return -4
-                        continue
-                    self.prepare_key()
-                    result = self.memo_find()
+                    result = self.known()
                     if result >= 0:
-                        self.hits += 1
                         entering = False
                         if self.leaves and result != 0:
                             self.leaf = result
                             keep = True
                             return -4
                         continue
+                    i = self.rlink[0]
                     if self.length[i] == 0:
                         # a dead end is found again as fast as it is looked up: no entry
                         result = 0
@@ -1152,14 +1150,8 @@ cdef class Dxz:
                     if result != 0:
                         if ptop == pcap:
                             pcap *= 2
-                            grown = <int32_t*>realloc(pend_opt, pcap * sizeof(int32_t))
-                            if grown == NULL:
-                                raise MemoryError("cannot grow the DXZ stack")
-                            pend_opt = grown
-                            grown = <int32_t*>realloc(pend_sub, pcap * sizeof(int32_t))
-                            if grown == NULL:
-                                raise MemoryError("cannot grow the DXZ stack")
-                            pend_sub = grown
+                            resize(<void**>&pend_opt, pcap * sizeof(int32_t), NO_ROOM)
+                            resize(<void**>&pend_sub, pcap * sizeof(int32_t), NO_ROOM)
                         pend_opt[ptop] = self.opt[x]
                         pend_sub[ptop] = result
                         ptop += 1
@@ -1168,13 +1160,9 @@ cdef class Dxz:
                 i = item[level]
                 x = choice[level]
                 if x == i:
-                    f = 0
-                    k = ptop - 1
-                    while k >= base[level]:
-                        f = store.make(pend_opt[k], f, pend_sub[k])
-                        if f < 0:
-                            return -1
-                        k -= 1
+                    f = fold(store, 0, pend_opt, pend_sub, base[level], ptop)
+                    if f < 0:
+                        return -1
                     ptop = base[level]
                     self.uncover(i)
                     self.prepare_key()
@@ -1186,17 +1174,9 @@ cdef class Dxz:
                 level += 1
                 if level + 1 >= cap:
                     cap *= 2
-                    grown = <int32_t*>realloc(item, cap * sizeof(int32_t))
-                    if grown == NULL:
-                        raise MemoryError("cannot grow the DXZ stack")
-                    item = grown
-                    grown = <int32_t*>realloc(choice, cap * sizeof(int32_t))
-                    if grown == NULL:
-                        raise MemoryError("cannot grow the DXZ stack")
-                    choice = grown
-                    base = <int64_t*>realloc(base, cap * sizeof(int64_t))
-                    if base == NULL:
-                        raise MemoryError("cannot grow the DXZ stack")
+                    resize(<void**>&item, cap * sizeof(int32_t), NO_ROOM)
+                    resize(<void**>&choice, cap * sizeof(int32_t), NO_ROOM)
+                    resize(<void**>&base, cap * sizeof(int64_t), NO_ROOM)
                 entering = True
         finally:
             if keep:

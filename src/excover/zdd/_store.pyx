@@ -36,7 +36,7 @@ grow (a doubling), so it costs nothing per node; past it the operation is abando
 past the node limit, and :class:`~excover.errors.MemoryBoundError` raised.
 """
 
-from libc.stdlib cimport malloc, realloc, free, calloc
+from libc.stdlib cimport malloc, free, calloc
 from libc.string cimport memset, memcpy
 from libc.stdint cimport int32_t, uint32_t, uint64_t, int64_t
 from cpython.exc cimport PyErr_CheckSignals
@@ -52,6 +52,7 @@ cdef int reraise() except -1:
     return -1
 
 from excover._portable cimport u128, u128_add, u128_hi, u128_lo, u128_of
+from excover.zdd._blocks cimport doubled, empty_table, free_slot, resize
 from excover.errors import MemoryBoundError
 
 DEF TERMINAL_VAR = 0x7FFFFFFF
@@ -134,13 +135,8 @@ cdef void stack_free(Stack* s) noexcept:
 
 
 cdef inline int push_frame(Stack* s, int32_t f, int32_t g, int32_t phase) noexcept:
-    cdef Frame* grown
-    if s.nf == s.capf:
-        grown = <Frame*>realloc(s.frames, 2 * s.capf * sizeof(Frame))
-        if grown == NULL:
-            return -1
-        s.frames = grown
-        s.capf *= 2
+    if s.nf == s.capf and doubled(<void**>&s.frames, &s.capf, sizeof(Frame)) < 0:
+        return -1
     s.frames[s.nf].f = f
     s.frames[s.nf].g = g
     s.frames[s.nf].phase = phase
@@ -149,13 +145,8 @@ cdef inline int push_frame(Stack* s, int32_t f, int32_t g, int32_t phase) noexce
 
 
 cdef inline int push_result(Stack* s, int32_t r) noexcept:
-    cdef int32_t* grown
-    if s.nr == s.capr:
-        grown = <int32_t*>realloc(s.results, 2 * s.capr * sizeof(int32_t))
-        if grown == NULL:
-            return -1
-        s.results = grown
-        s.capr *= 2
+    if s.nr == s.capr and doubled(<void**>&s.results, &s.capr, sizeof(int32_t)) < 0:
+        return -1
     s.results[s.nr] = r
     s.nr += 1
     return 0
@@ -216,41 +207,27 @@ cdef class Store:
 
     cdef int _allocate(self, int64_t capacity) except -1:
         """Grow the node arrays to ``capacity`` nodes and rebuild the unique table."""
-        cdef int32_t* v = <int32_t*>realloc(self.var, capacity * sizeof(int32_t))
-        if v == NULL:
-            raise MemoryError("cannot grow the ZDD node store")
-        self.var = v
-        v = <int32_t*>realloc(self.lo, capacity * sizeof(int32_t))
-        if v == NULL:
-            raise MemoryError("cannot grow the ZDD node store")
-        self.lo = v
-        v = <int32_t*>realloc(self.hi, capacity * sizeof(int32_t))
-        if v == NULL:
-            raise MemoryError("cannot grow the ZDD node store")
-        self.hi = v
-        v = <int32_t*>realloc(self.ext, capacity * sizeof(int32_t))
-        if v == NULL:
-            raise MemoryError("cannot grow the ZDD node store")
-        self.ext = v
+        cdef size_t size = capacity * sizeof(int32_t)
+        cdef str message = "cannot grow the ZDD node store"
+        resize(<void**>&self.var, size, message)
+        resize(<void**>&self.lo, size, message)
+        resize(<void**>&self.hi, size, message)
+        resize(<void**>&self.ext, size, message)
         self.capacity = capacity
         return self._rebuild_table()
 
     cdef int _rebuild_table(self) except -1:
         cdef uint64_t size = table_size(self.capacity)
-        free(self.table)
-        self.table = <int32_t*>malloc(size * sizeof(int32_t))
+        self.table = empty_table(self.table, size)
         if self.table == NULL:
             raise MemoryError("cannot allocate the ZDD unique table")
-        memset(self.table, 0xFF, size * sizeof(int32_t))
         self.table_mask = size - 1
         cdef int64_t u
         cdef uint64_t slot
         for u in range(2, self.used):
             if self.var[u] >= 0:
                 slot = mix3(self.var[u], self.lo[u], self.hi[u]) & self.table_mask
-                while self.table[slot] != -1:
-                    slot = (slot + 1) & self.table_mask
-                self.table[slot] = <int32_t>u
+                self.table[free_slot(self.table, slot, self.table_mask)] = <int32_t>u
         return 0
 
     cdef void _clear_cache(self) noexcept:
@@ -281,9 +258,7 @@ cdef class Store:
             if self.used == self.capacity:
                 if self._grow() < 0:
                     return -1
-                slot = mix3(v, l, h) & self.table_mask
-                while self.table[slot] != -1:
-                    slot = (slot + 1) & self.table_mask
+                slot = free_slot(self.table, mix3(v, l, h) & self.table_mask, self.table_mask)
             u = <int32_t>self.used
             self.used += 1
         self.var[u] = v
