@@ -5,8 +5,7 @@
  *     has one of the chosen option's forbidden bits (one column bitset per bit);
  *   - mrv: the uncovered primary item whose column meets the options in play in the
  *     fewest bits (ties to the lowest item; stop at once at zero, as DLX1 does); its
- *     "forced" copy also marks the items with one option left (forced moves), and its
- *     "listed" copy reads only the words of the options in play that are not zero.
+ *     "forced" copy also marks the items with one option left (forced moves).
  *
  * The same source is compiled three times: for AVX-512 with a vector popcount, for AVX2
  * with the scalar POPCNT instruction, and for the baseline of the build; a bitset of 33
@@ -95,38 +94,6 @@ done:
     return best;
 }
 
-/* The MRV choice of excover_mrv_body (without forced moves) when ``live`` has set bits
- * only in its ``n_words`` words listed in ``words``: each count reads those words alone. */
-EXCOVER_INLINE int32_t excover_mrv_listed_body(const uint64_t *EXCOVER_RESTRICT live,
-                                               const uint64_t *EXCOVER_RESTRICT cols,
-                                               int32_t ow,
-                                               const uint64_t *EXCOVER_RESTRICT uncovered,
-                                               int32_t uw, const int32_t *EXCOVER_RESTRICT words,
-                                               int32_t n_words, int64_t *least) {
-    int64_t fewest = INT64_MAX, n;
-    int32_t best = -1, u, t, k;
-    uint64_t x;
-    const uint64_t *col;
-    for (u = 0; u < uw; u++) {
-        x = uncovered[u];
-        while (x) {
-            t = u * 64 + excover_ctz64(x);
-            x &= x - 1;
-            col = cols + (int64_t)t * ow;
-            n = 0;
-            for (k = 0; k < n_words; k++) n += excover_popcount64(live[words[k]] & col[words[k]]);
-            if (n < fewest) {
-                fewest = n;
-                best = t;
-                if (n == 0) goto done;
-            }
-        }
-    }
-done:
-    *least = fewest;
-    return best;
-}
-
 /* The count of every uncovered item into counts[t] (for random tie-breaking). */
 EXCOVER_INLINE void excover_counts_body(const uint64_t *EXCOVER_RESTRICT live,
                                         const uint64_t *EXCOVER_RESTRICT cols, int32_t ow,
@@ -160,12 +127,6 @@ EXCOVER_INLINE void excover_counts_body(const uint64_t *EXCOVER_RESTRICT live,
                                                   int32_t uw, int64_t *counts) {            \
         excover_counts_body(live, cols, ow, uncovered, uw, counts);                         \
     }                                                                                       \
-    ATTRIBUTE static int32_t excover_mrv_listed_##SUFFIX(                                  \
-        const uint64_t *live, const uint64_t *cols, int32_t ow, const uint64_t *uncovered,  \
-        int32_t uw, const int32_t *words, int32_t n_words, int64_t *least) {                \
-        return excover_mrv_listed_body(live, cols, ow, uncovered, uw, words, n_words,       \
-                                       least);                                              \
-    }                                                                                       \
     ATTRIBUTE static int32_t excover_forced_##SUFFIX(                                      \
         const uint64_t *live, const uint64_t *cols, int32_t ow, const uint64_t *uncovered,  \
         int32_t uw, int64_t *least, uint64_t *single) {                                     \
@@ -197,9 +158,6 @@ typedef int32_t (*excover_mrv_fn)(const uint64_t *, const uint64_t *, int32_t,
                                   const uint64_t *, int32_t, int64_t *);
 typedef void (*excover_counts_fn)(const uint64_t *, const uint64_t *, int32_t,
                                   const uint64_t *, int32_t, int64_t *);
-typedef int32_t (*excover_mrv_listed_fn)(const uint64_t *, const uint64_t *, int32_t,
-                                         const uint64_t *, int32_t, const int32_t *, int32_t,
-                                         int64_t *);
 typedef int32_t (*excover_forced_fn)(const uint64_t *, const uint64_t *, int32_t,
                                      const uint64_t *, int32_t, int64_t *, uint64_t *);
 
@@ -221,7 +179,6 @@ typedef int32_t (*excover_forced_fn)(const uint64_t *, const uint64_t *, int32_t
 #endif
 EXCOVER_KERNEL_OF_LEVEL(filter)
 EXCOVER_KERNEL_OF_LEVEL(mrv)
-EXCOVER_KERNEL_OF_LEVEL(mrv_listed)
 EXCOVER_KERNEL_OF_LEVEL(forced)
 EXCOVER_KERNEL_OF_LEVEL(counts)
 

@@ -170,16 +170,12 @@ cdef extern from "_bitkernels.h":
                                        const uint64_t*, int32_t, int64_t*) noexcept nogil
     ctypedef void (*excover_counts_fn)(const uint64_t*, const uint64_t*, int32_t,
                                        const uint64_t*, int32_t, int64_t*) noexcept nogil
-    ctypedef int32_t (*excover_mrv_listed_fn)(const uint64_t*, const uint64_t*, int32_t,
-                                              const uint64_t*, int32_t, const int32_t*,
-                                              int32_t, int64_t*) noexcept nogil
     ctypedef int32_t (*excover_forced_fn)(const uint64_t*, const uint64_t*, int32_t,
                                           const uint64_t*, int32_t, int64_t*,
                                           uint64_t*) noexcept nogil
     int excover_bits_level() nogil
     excover_filter_fn excover_filter_kernel(int level) nogil
     excover_mrv_fn excover_mrv_kernel(int level) nogil
-    excover_mrv_listed_fn excover_mrv_listed_kernel(int level) nogil
     excover_counts_fn excover_counts_kernel(int level) nogil
     excover_forced_fn excover_forced_kernel(int level) nogil
 
@@ -262,7 +258,6 @@ cdef struct BitState:
     int32_t* forced_option       # the options a forced level took, level after level
     uint64_t* spare              # ow words: the filter's output while a level is forced
     uint64_t* single             # uw words: the items choose() found with one option left
-    int32_t* words               # stride ints: the words of a level's options in play not zero
     # Weighted item choice (heuristic WEIGHTED; see "Weighted item choice" in the module text).
     int64_t* weight              # per primary item: 1 + the times it was found with none
     # The size bound (see "The size bound" in the module text); n_groups is 0 without it.
@@ -298,7 +293,6 @@ cdef struct BitState:
     uint64_t rng_top             # the generator of the levels shares walk in common
     excover_filter_fn filter
     excover_mrv_fn mrv
-    excover_mrv_listed_fn mrv_listed
     excover_counts_fn count_items
     excover_forced_fn forced
 
@@ -332,7 +326,7 @@ cdef inline int32_t choose(BitState* s, int32_t level) noexcept nogil:
         s.least = 2  # the root branches on the item asked for: no forced move there
         return s.run.first_item
     if s.run.heuristic == MRV:
-        return choose_mrv(s, live, uncovered)
+        return s.mrv(live, s.cols, s.ow, uncovered, s.uw, &s.least)
     if s.run.heuristic == FORCED:
         return s.forced(live, s.cols, s.ow, uncovered, s.uw, &s.least, s.single)
     if s.run.heuristic == WEIGHTED:
@@ -352,22 +346,6 @@ cdef inline int32_t choose(BitState* s, int32_t level) noexcept nogil:
             if random_fewest(s.counts[t], &least, &ties, rng):
                 best = t
     return best
-
-
-cdef inline int32_t choose_mrv(BitState* s, const uint64_t* live,
-                               const uint64_t* uncovered) noexcept nogil:
-    """MRV's choice; where at most half of the words of options in play are not zero
-    (deep in a search, most options are out of play), each item's count reads those words
-    alone (the same choice, a shorter scan)."""
-    cdef int32_t w, n = 0, ow = s.ow
-    for w in range(ow):
-        if live[w]:
-            s.words[n] = w
-            n += 1
-    s.run.work += <uint64_t>ow
-    if 2 * n <= ow:
-        return s.mrv_listed(live, s.cols, ow, uncovered, s.uw, s.words, n, &s.least)
-    return s.mrv(live, s.cols, ow, uncovered, s.uw, &s.least)
 
 
 cdef inline int32_t choose_weighted(BitState* s, const uint64_t* live,
@@ -1148,11 +1126,10 @@ cdef class BitEngine(_Driver):
         s.forced_option = <int32_t*>malloc((n_primary + 1) * sizeof(int32_t))
         s.spare = <uint64_t*>calloc(ow, sizeof(uint64_t))
         s.single = <uint64_t*>calloc(s.uw, sizeof(uint64_t))
-        s.words = <int32_t*>malloc(ow * sizeof(int32_t))
         s.weight = <int64_t*>calloc(n_primary + 1, sizeof(int64_t))
         if not (s.live and s.uncovered and s.n_live and s.n_uncovered and s.item
                 and s.choice and s.counts and s.forced_start and s.forced_option
-                and s.spare and s.single and s.weight and s.words):
+                and s.spare and s.single and s.weight):
             raise MemoryError()
 
     cdef void _build_below_root(self, bint compact) except *:
@@ -1315,7 +1292,6 @@ cdef class BitEngine(_Driver):
         self.simd_level = level
         self.s.filter = excover_filter_kernel(level)
         self.s.mrv = excover_mrv_kernel(level)
-        self.s.mrv_listed = excover_mrv_listed_kernel(level)
         self.s.count_items = excover_counts_kernel(level)
         self.s.forced = excover_forced_kernel(level)
 
@@ -1341,7 +1317,6 @@ cdef class BitEngine(_Driver):
         free(s.forced_option)
         free(s.spare)
         free(s.single)
-        free(s.words)
         free(s.weight)
         free(s.group_bit)
         free(s.group_size)
