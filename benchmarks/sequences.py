@@ -11,7 +11,8 @@ route to the same number. The load average is printed first and last: the machin
 shared.
 
 Issue 58's target: A360498(9) in at most 10 s of CPU on one core (about 45 s before its
-changes, 28 s after); the other sequences' largest known terms within the same factor.
+changes, 28 s after, about 24 s with the engine's size bound, ``heuristic="sizes"``); the
+other sequences' largest known terms within the same factor.
 
     python benchmarks/sequences.py [--only A360498 ...] [--from N] [--upto N] [--plain]
 """

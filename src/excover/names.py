@@ -120,7 +120,7 @@ ENGINE_NAMES: dict[str, str] = {
 
 #: The item-choice rules of a search (:data:`excover.engines.HEURISTICS` gives each one's
 #: code in the engines and what it does).
-HEURISTICS: tuple[str, ...] = ("mrv", "leftmost", "random", "forced", "weighted")
+HEURISTICS: tuple[str, ...] = ("mrv", "leftmost", "random", "forced", "weighted", "sizes")
 
 #: The counting routes of ``method="auto"`` that ``route=`` can force
 #: (:data:`excover.counting.routes.ROUTES` runs them).

@@ -29,6 +29,11 @@ WEIGHTED_NODES = (
     "nodes of the search tree of weighted item choice (one entry into a level, plus one "
     "per solution): another tree than DLX1's, so not comparable with its figures"
 )
+#: ... and with ``--heuristic sizes``, which cuts subtrees out of DLX1's tree.
+SIZES_NODES = (
+    "nodes of DLX1's search tree less the subtrees the size bound cuts (a node whose "
+    "items left are no sum of the sizes of distinct groups in play is not entered)"
+)
 
 #: What ``updates`` counts, by engine: only dancing links has links to update.
 UPDATES = {
@@ -73,8 +78,8 @@ FIGURES = {
     "engine": "the engine that ran: dlx (dancing links), bits (bit-parallel), cells "
     "(dancing cells), sat, or nonogram",
     "heuristic": "the item choice: mrv (fewest remaining options, DLX1's), leftmost, "
-    "random (with its seed), forced (mrv, forced moves taken together), or weighted "
-    "(failure weights)",
+    "random (with its seed), forced (mrv, forced moves taken together), weighted "
+    "(failure weights), or sizes (mrv, subtrees cut by the size bound)",
     "amo": "the at-most-one encoding of the SAT formula (--amo)",
     "group order": "the order of the symmetry group the count is taken under",
     "symmetry": "the group the count broke: declared (known without a search, broken by "
@@ -99,7 +104,7 @@ def definitions(stats: dict[str, Any], route: str | None = None) -> dict[str, st
     search), of the ``route`` of ``--method auto`` that counted, or of the ZDD method."""
     engine = stats.get("engine")
     if engine in UPDATES:
-        nodes = {"forced": FORCED_NODES, "weighted": WEIGHTED_NODES}.get(
+        nodes = {"forced": FORCED_NODES, "weighted": WEIGHTED_NODES, "sizes": SIZES_NODES}.get(
             stats.get("heuristic") or "", NODES
         )
         return {"nodes": nodes, "updates": UPDATES[engine]}

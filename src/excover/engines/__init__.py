@@ -80,8 +80,19 @@ CompiledEngine = LinksEngine | BitEngine | CellEngine
 #: by its option at once, in one node (the bit-parallel engine only; see "Forced moves"
 #: in :mod:`excover.engines._bits`). ``weighted``: fewest options per unit of weight, an
 #: item's weight growing each time it is found with no option left (Christine Solnon's
-#: failure weights; the bit-parallel engine only).
-HEURISTICS: dict[str, int] = {"mrv": 0, "leftmost": 1, "random": 2, "forced": 3, "weighted": 4}
+#: failure weights; the bit-parallel engine only). ``sizes``: MRV, and a level is dead when
+#: the number of primary items left is no sum of the sizes of distinct groups in play
+#: (options that share a secondary item, each with as many primary items: the pieces of a
+#: tiling used at most once; the bit-parallel engine only, see "The size bound" in
+#: :mod:`excover.engines._bits`).
+HEURISTICS: dict[str, int] = {
+    "mrv": 0,
+    "leftmost": 1,
+    "random": 2,
+    "forced": 3,
+    "weighted": 4,
+    "sizes": 5,
+}
 
 
 #: ``auto`` gives the bit-parallel engine problems of at most this many options (with a
@@ -360,6 +371,12 @@ class Search:
         if heuristic in ("forced", "weighted"):
             _check_bits_only(problem, heuristic, engine, share)
             engine = "bits"  # its only engine (auto included)
+        elif heuristic == "sizes":
+            if engine not in ("auto", "bits"):
+                raise UsageError(
+                    f"heuristic 'sizes' runs on the bit-parallel engine, not on {engine!r}"
+                )
+            engine = "bits"
         self.engine = pick_engine(problem, engine)
         if share is not None:
             _check_share(share)

@@ -94,6 +94,26 @@ unit of weight (ties to the leftmost), and an item found with none ends the node
 and gains one unit of weight: items that fail often are chosen early (Christine Solnon's
 failure weights). The weights live as long as the search (they are reset with it).
 
+The size bound
+==============
+
+With ``SIZES`` (``"sizes"``), MRV's search also proves levels dead by counting. Options
+that share an uncolored secondary item exclude one another, so a solution takes at most
+one option of each such *group*; when every option has a group (its first secondary
+item whose options all have the same number of primary items, the group's *size*: a
+tiling whose pieces are each used at most once, each piece a group), the primary items
+left at a level are covered by options of distinct groups in play, and their number is a
+sum of the sizes of distinct groups (a subset sum, kept as a bitset of the reachable
+sums, one shift-or per group). A level where it is not has no solution: it branches on
+no item (``PRUNED_LEVEL``) and backs up. Each level keeps the groups with an option in
+play (``groups``, those of its parent less the ones found without one), and before the
+filter makes a child the parent tests the child's number of items left against its own
+groups less the option's: most dead children are then never made. The problems of
+Shannon's rectangle sequences, each rectangle's dimensions used at most once, have half
+the nodes or fewer (docs/performance.md, "The rectangle sequences"). The solutions and
+their order are MRV's; the nodes are fewer. On problems without such groups, or with
+multiplicities, the search is MRV's.
+
 Shares
 ======
 
@@ -164,6 +184,8 @@ cdef enum:
     NEXT = 1        # try the next option of the item of level ``level``
     # The item of a forced level (heuristic FORCED), which has no option to try.
     FORCED_LEVEL = -2
+    # The item of a level the size bound proved dead, which has no option to try.
+    PRUNED_LEVEL = -3
 
 #: The most bits (items, plus the colors of secondary items) the engine takes.
 MAX_BITS = 4096
@@ -238,6 +260,20 @@ cdef struct BitState:
     uint64_t* single             # uw words: the items choose() found with one option left
     # Weighted item choice (heuristic WEIGHTED; see "Weighted item choice" in the module text).
     int64_t* weight              # per primary item: 1 + the times it was found with none
+    # The size bound (see "The size bound" in the module text); n_groups is 0 without it.
+    int32_t n_groups
+    int32_t gw                   # words of a bitset over groups
+    int32_t* group_bit           # per group: its secondary item's bit
+    int32_t* group_size          # per group: the primary items of each of its options
+    int32_t* group_words         # per group: the first and last words of its column, in
+    int32_t* full_group_words    # the level's numbering (the full one's, below the root's)
+    int32_t* sub_group_words
+    int32_t* option_group        # per option of the level's numbering: its group
+    int32_t* full_option_group
+    int32_t* sub_option_group
+    uint64_t* groups             # levels * gw: the groups with an option in play
+    uint64_t* all_groups         # gw words: every group
+    uint64_t* sums               # uw + 1 words: the sizes the groups can add up to
     # Algorithm M (multiplicities); see "Multiplicities" in the module text.
     int32_t multi                # 1 when the search runs Algorithm M
     int32_t n_multi              # primary items whose bounds are not 1..1
@@ -355,6 +391,94 @@ cdef inline int32_t next_option(BitState* s, int32_t level) noexcept nogil:
         x = live[w] & col[w]
 
 
+cdef bint sizes_fit(BitState* s, int32_t level) noexcept nogil:
+    """Whether the primary items left to cover at ``level`` number a sum of the sizes of
+    distinct groups with an option in play (see "The size bound" in the module text);
+    the groups still in play at ``level`` go to its row of ``groups``."""
+    cdef int32_t gw = s.gw, ow = s.ow, left = s.n_uncovered[level]
+    cdef int32_t top = left >> 6, g, u, w, q, r, size, examined = 0
+    cdef const uint64_t* parent = (s.all_groups if level == 0
+                                   else s.groups + <int64_t>(level - 1) * gw)
+    cdef uint64_t* here = s.groups + <int64_t>level * gw
+    cdef const uint64_t* live = s.live + <int64_t>level * s.stride
+    cdef const uint64_t* col
+    cdef uint64_t* sums = s.sums
+    cdef uint64_t x, low
+    cdef bint fits = False, in_play
+    memcpy(here, parent, gw * sizeof(uint64_t))
+    memset(sums, 0, (top + 1) * sizeof(uint64_t))
+    sums[0] = 1
+    for u in range(gw):
+        x = parent[u]
+        while x and not fits:
+            g = u * 64 + excover_ctz64(x)
+            x &= x - 1
+            size = s.group_size[g]
+            in_play = False
+            if size <= left:
+                examined += 1
+                col = s.cols + <int64_t>s.group_bit[g] * ow
+                for w in range(s.group_words[2 * g], s.group_words[2 * g + 1] + 1):
+                    if live[w] & col[w]:
+                        in_play = True
+                        break
+            if not in_play:  # out of play for good below this level
+                here[u] &= ~((<uint64_t>1) << (g & 63))
+                continue
+            # sums |= sums << size, from the top word down (each group adds once)
+            q = size >> 6
+            r = size & 63
+            for w in range(top, q - 1, -1):
+                low = sums[w - q - 1] if w > q else 0
+                if r:
+                    sums[w] |= (sums[w - q] << r) | (low >> (64 - r))
+                else:
+                    sums[w] |= sums[w - q]
+            fits = (sums[top] >> (left & 63)) & 1
+        if fits:
+            break
+    s.run.work += <uint64_t>examined * <uint64_t>(top + 2)
+    return fits
+
+
+cdef bint sizes_fit_after(BitState* s, int32_t level, int32_t p, int32_t left) noexcept nogil:
+    """Whether the ``left`` primary items that option ``p`` of level ``level`` leaves
+    number a sum of the sizes of distinct groups other than ``p``'s among those still in
+    play at ``level``: the size bound of the child, from the parent's groups, before the
+    filter makes the child (see "The size bound" in the module text)."""
+    cdef int32_t gw = s.gw, top = left >> 6, own = s.option_group[p], g, u, w, q, r, size
+    cdef int32_t examined = 0
+    cdef const uint64_t* here = s.groups + <int64_t>level * gw
+    cdef uint64_t* sums = s.sums
+    cdef uint64_t x, low
+    memset(sums, 0, (top + 1) * sizeof(uint64_t))
+    sums[0] = 1
+    for u in range(gw):
+        x = here[u]
+        if u == own >> 6:
+            x &= ~((<uint64_t>1) << (own & 63))
+        while x:
+            g = u * 64 + excover_ctz64(x)
+            x &= x - 1
+            size = s.group_size[g]
+            if size > left:
+                continue
+            examined += 1
+            q = size >> 6
+            r = size & 63
+            for w in range(top, q - 1, -1):
+                low = sums[w - q - 1] if w > q else 0
+                if r:
+                    sums[w] |= (sums[w - q] << r) | (low >> (64 - r))
+                else:
+                    sums[w] |= sums[w - q]
+            if (sums[top] >> (left & 63)) & 1:
+                s.run.work += <uint64_t>examined * <uint64_t>(top + 2)
+                return True
+    s.run.work += <uint64_t>examined * <uint64_t>(top + 2)
+    return False
+
+
 cdef int32_t take_forced(BitState* s, int32_t level) noexcept nogil:
     """Level ``level`` as a forced level: every uncovered item with one option in play is
     covered by that option, all at once, into level ``level + 1``; return the primary
@@ -430,6 +554,8 @@ cdef void compact_below_root(BitState* s) noexcept nogil:
                 s.sub_primary_item[q] = s.full_primary_item[j]
                 q += 1
             s.sub_original[n] = s.full_original[o]
+            if s.n_groups:
+                s.sub_option_group[n] = s.full_option_group[o]
             memcpy(s.sub_pmask + <int64_t>n * s.uw, s.full_pmask + <int64_t>o * s.uw,
                    s.uw * sizeof(uint64_t))
             n += 1
@@ -460,7 +586,31 @@ cdef void compact_below_root(BitState* s) noexcept nogil:
     s.primary_item = s.sub_primary_item
     s.original = s.sub_original
     s.pmask = s.sub_pmask
+    if s.n_groups:
+        group_words(s.sub_group_words, s)
+        s.group_words = s.sub_group_words
+        s.option_group = s.sub_option_group
     s.compacted = 1
+
+
+cdef void group_words(int32_t* words, BitState* s) noexcept nogil:
+    """The first and last nonzero words of each group's column in ``s.cols`` (0 and -1
+    for an empty one) into ``words``: a group's options are often numbered close together,
+    and its scan for an option in play runs over those words only."""
+    cdef int32_t g, w, first, last
+    cdef const uint64_t* col
+    for g in range(s.n_groups):
+        col = s.cols + <int64_t>s.group_bit[g] * s.ow
+        first = 0
+        last = -1
+        for w in range(s.ow):
+            if col[w]:
+                if last < 0:
+                    first = w
+                last = w
+        words[2 * g] = first
+        words[2 * g + 1] = last
+    s.run.work += <uint64_t>s.n_groups * <uint64_t>s.ow
 
 
 cdef inline void full_structures(BitState* s) noexcept nogil:
@@ -473,6 +623,8 @@ cdef inline void full_structures(BitState* s) noexcept nogil:
     s.primary_item = s.full_primary_item
     s.original = s.full_original
     s.pmask = s.full_pmask
+    s.group_words = s.full_group_words
+    s.option_group = s.full_option_group
     s.compacted = 0
 
 
@@ -499,12 +651,15 @@ cdef int search(BitState* s, bint count_only, int64_t max_solutions, int64_t max
         if status != ST_GO_ON:
             break
         if phase == FORWARD:
-            s.item[level] = choose(s, level)
             s.choice[level] = -1
             phase = NEXT
             if s.run.heuristic == FORCED:
                 s.forced_start[level + 1] = s.forced_start[level]
-            if s.run.heuristic == FORCED and s.least == 1:
+            if s.n_groups and not sizes_fit(s, level):
+                s.item[level] = PRUNED_LEVEL  # no option to try: the level backs up
+            else:
+                s.item[level] = choose(s, level)
+            if s.run.heuristic == FORCED and s.item[level] >= 0 and s.least == 1:
                 s.item[level] = FORCED_LEVEL
                 left = take_forced(s, level)
                 if left == 0:
@@ -535,6 +690,8 @@ cdef int search(BitState* s, bint count_only, int64_t max_solutions, int64_t max
             if status != ST_GO_ON:
                 break
             continue
+        if s.n_groups and not sizes_fit_after(s, level, p, left):
+            continue  # the child would fail the size bound: not made
         k = s.forbid_start[p]
         kept = s.filter(s.live + <int64_t>(level + 1) * stride, s.live + <int64_t>level * stride,
                         s.cols, s.forbid_bit + k, s.forbid_start[p + 1] - k, s.ow)
@@ -830,7 +987,7 @@ cdef class BitEngine(_Driver):
         cdef const int[::1] starts, items, colors, los, his
         starts, items, colors, los, his = _checked_arrays(
             n_primary, n_secondary, option_start, node_item, node_color, lo, hi,
-            MRV if heuristic in (FORCED, WEIGHTED) else heuristic, algorithm, first_item)
+            MRV if heuristic in (FORCED, WEIGHTED, SIZES) else heuristic, algorithm, first_item)
         self.s.multi = any(los[j] != 1 or his[j] != 1 for j in range(n_primary))
         if heuristic in (FORCED, WEIGHTED) and (
                 self.s.multi or algorithm == "M" or share is not None):
@@ -848,7 +1005,7 @@ cdef class BitEngine(_Driver):
         self.n_bits = bits
         self.s.n_primary = n_primary
         self.s.uw = max(1, (n_primary + 63) // 64)
-        self.s.run.heuristic = heuristic
+        self.s.run.heuristic = MRV if heuristic == SIZES else heuristic
         self.s.run.first_item = first_item
         self.s.share_depth = -1
         self.s.share_index = 0
@@ -867,6 +1024,8 @@ cdef class BitEngine(_Driver):
             if self.s.root_solutions == NULL:
                 raise MemoryError()
         self._build_below_root(not self.s.multi)
+        if heuristic == SIZES and not self.s.multi:
+            self._build_groups(starts, items, first, palette)
         self._pick_kernels(simd)
         self.seed = mix_seed(<uint64_t>(seed & 0xFFFFFFFFFFFFFFFF))
         self._restart()
@@ -1005,6 +1164,67 @@ cdef class BitEngine(_Driver):
                 and s.sub_primary_item and s.sub_original and s.sub_number and s.sub_pmask):
             raise MemoryError()
 
+    cdef void _build_groups(self, const int[::1] starts, const int[::1] items,
+                            list first, list palette) except *:
+        """The groups of the size bound (see "The size bound" in the module text), when
+        every option has an uncolored secondary item whose options all have as many
+        primary items; else none (``n_groups`` stays 0)."""
+        cdef BitState* s = &self.s
+        cdef Py_ssize_t n_options = starts.shape[0] - 1, k, j
+        cdef int32_t n_primary = s.n_primary, kept = 0, size, x, g
+        cdef int64_t levels = self.levels
+        n_secondary = len(palette)
+        # per secondary item: the size of its options, -1 unseen, -2 mixed or colored
+        size_of = [-1 if palette[x] is None else -2 for x in range(n_secondary)]
+        for k in range(n_options):
+            if not _has_primary(starts, items, k, n_primary):
+                continue
+            size = s.primary_start[kept + 1] - s.primary_start[kept]
+            kept += 1
+            for j in range(starts[k], starts[k + 1]):
+                x = items[j] - n_primary
+                if x >= 0 and size_of[x] != -2:
+                    size_of[x] = size if size_of[x] in (-1, size) else -2
+        # each option's group: its first secondary item of one size
+        group_of = {}
+        option_group = []
+        for k in range(n_options):
+            if not _has_primary(starts, items, k, n_primary):
+                continue
+            for j in range(starts[k], starts[k + 1]):
+                x = items[j] - n_primary
+                if x >= 0 and size_of[x] >= 0:
+                    option_group.append(group_of.setdefault(x, len(group_of)))
+                    break
+            else:
+                return  # an option of no group: no bound
+        if not group_of:
+            return
+        s.n_groups = <int32_t>len(group_of)
+        s.gw = (s.n_groups + 63) // 64
+        s.group_bit = <int32_t*>malloc(s.n_groups * sizeof(int32_t))
+        s.group_size = <int32_t*>malloc(s.n_groups * sizeof(int32_t))
+        s.groups = <uint64_t*>calloc(levels * s.gw, sizeof(uint64_t))
+        s.all_groups = <uint64_t*>calloc(s.gw, sizeof(uint64_t))
+        s.sums = <uint64_t*>calloc(s.uw + 1, sizeof(uint64_t))
+        s.full_group_words = <int32_t*>malloc(2 * s.n_groups * sizeof(int32_t))
+        s.sub_group_words = <int32_t*>malloc(2 * s.n_groups * sizeof(int32_t))
+        s.full_option_group = <int32_t*>malloc(max(1, s.n_options) * sizeof(int32_t))
+        s.sub_option_group = <int32_t*>malloc(max(1, s.n_options) * sizeof(int32_t))
+        if not (s.group_bit and s.group_size and s.groups and s.all_groups and s.sums
+                and s.full_group_words and s.sub_group_words and s.full_option_group
+                and s.sub_option_group):
+            raise MemoryError()
+        for x, g in group_of.items():
+            s.group_bit[g] = first[x]
+            s.group_size[g] = size_of[x]
+            s.all_groups[g >> 6] |= (<uint64_t>1) << (g & 63)
+        for k in range(s.n_options):
+            s.full_option_group[k] = option_group[k]
+        group_words(s.full_group_words, s)
+        s.group_words = s.full_group_words
+        s.option_group = s.full_option_group
+
     cdef void _build_multi(self, const int[::1] los, const int[::1] his) except *:
         """The bounds of the items and, for Algorithm M, the deeper level stack and the
         per-level counts of "Multiplicities" in the module text."""
@@ -1098,6 +1318,15 @@ cdef class BitEngine(_Driver):
         free(s.spare)
         free(s.single)
         free(s.weight)
+        free(s.group_bit)
+        free(s.group_size)
+        free(s.groups)
+        free(s.all_groups)
+        free(s.sums)
+        free(s.full_group_words)
+        free(s.sub_group_words)
+        free(s.full_option_group)
+        free(s.sub_option_group)
         free(s.lo)
         free(s.hi)
         free(s.slot)

@@ -41,6 +41,7 @@ cdef enum:
     MRV_RANDOM = 2
     FORCED = 3      # MRV with forced moves batched: the bit-parallel engine only
     WEIGHTED = 4    # fewest options per unit of failure weight: the bit-parallel engine only
+    SIZES = 5       # MRV with the size bound (dead levels): the bit-parallel engine only
 
 
 cdef struct Run:
@@ -48,7 +49,7 @@ cdef struct Run:
     # state, so that the loops reach it at a fixed offset of the state they already hold.
     int32_t level            # the level the search stopped at
     int32_t phase            # where it resumes: FORWARD, FINISHED or the engine's own
-    int32_t heuristic        # MRV, LEFTMOST, MRV_RANDOM, FORCED or WEIGHTED
+    int32_t heuristic        # MRV, LEFTMOST, MRV_RANDOM, FORCED or WEIGHTED (SIZES runs as MRV)
     int32_t first_item       # the item level 0 branches on (each engine's numbering)
     uint64_t rng             # the xorshift64* state of random tie-breaking
     uint64_t nodes

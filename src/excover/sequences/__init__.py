@@ -6,7 +6,9 @@ solutions or the number of their classes under the symmetries the problem declar
 
 - :mod:`excover.sequences.rectangles`: Scott R. Shannon's family, the n x n square tiled
   by rectangles under a global rule (A360498, A360725, A360499, A360256, A360804); every
-  tiling counts, by a symmetry-broken search under the square's 8 symmetries.
+  tiling counts, by a symmetry-broken search under the square's 8 symmetries, with the
+  bit-parallel engine's size bound (``heuristic="sizes"``: each rule's rectangles of
+  one key are a group of one area, used at most once).
 - :mod:`excover.sequences.polyominoes`: A328020, the n x n square tiled by free
   n-ominoes, counted up to the square's symmetries.
 
@@ -31,13 +33,15 @@ __all__ = ["SEQUENCES", "Sequence", "lookup", "problem", "term"]
 
 class Sequence(NamedTuple):
     """One sequence: its A-number, its OEIS name, how to build the exact cover of its
-    n-th term, and whether the term counts classes of solutions (under the declared
-    symmetries of the problem) rather than every solution."""
+    n-th term, whether the term counts classes of solutions (under the declared
+    symmetries of the problem) rather than every solution, and the heuristic of its
+    count's search."""
 
     id: str
     name: str
     build: Callable[[int], ExactCover]
     classes: bool = False
+    heuristic: str = "mrv"
 
 
 def _rectangles(sequence: str) -> Callable[[int], ExactCover]:
@@ -63,28 +67,33 @@ SEQUENCES: dict[str, Sequence] = {
             "A360498",
             "Number of ways to tile an n x n square using oblongs with distinct dimensions",
             _rectangles("A360498"),
+            heuristic="sizes",
         ),
         Sequence(
             "A360725",
             "Number of ways to tile an n X n square using oblongs with distinct height x "
             "width dimensions",
             _rectangles("A360725"),
+            heuristic="sizes",
         ),
         Sequence(
             "A360499",
             "Number of ways to tile an n X n square using rectangles with distinct dimensions",
             _rectangles("A360499"),
+            heuristic="sizes",
         ),
         Sequence(
             "A360256",
             "Number of ways to tile an n X n square using rectangles with distinct height X "
             "width dimensions",
             _rectangles("A360256"),
+            heuristic="sizes",
         ),
         Sequence(
             "A360804",
             "Number of ways to tile an n X n square using rectangles with distinct areas",
             _rectangles("A360804"),
+            heuristic="sizes",
         ),
         Sequence(
             "A328020",
@@ -122,5 +131,5 @@ def term(sequence: str, n: int, *, workers: int | None = None) -> int:
     found = lookup(sequence)
     cover = found.build(_check_n(n))
     if found.classes:
-        return cover.count(up_to_symmetry=True, workers=workers)
-    return cover.count(symmetry=True, workers=workers)
+        return cover.count(up_to_symmetry=True, workers=workers, heuristic=found.heuristic)
+    return cover.count(symmetry=True, workers=workers, heuristic=found.heuristic)
