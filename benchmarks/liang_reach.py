@@ -71,11 +71,16 @@ PIECES: dict[str, tuple[tuple[str, str, str], ...]] = {
 DEFAULT_WIDTHS = range(11, 18)
 
 
-def tiling(array: str, k: int, n: int) -> Tiling:
+def tiling(array: str, k: int, n: int) -> Tiling | None:
     """The k x n board of ``array`` (k cells to a row, n rows; the cells numbered row by
-    row, so the frontier's window spans about two rows of k)."""
-    tiles = [Tile(shape, name, "any", symmetry=sym) for shape, name, sym in PIECES[array]]
-    return Tiling(Pattern.constant(n, k), tiles)
+    row, so the frontier's window spans about two rows of k), with the tiles that fit in
+    its area (a tiling refuses a tile larger than its board); None when none fits."""
+    tiles = [
+        Tile(shape, name, "any", symmetry=sym)
+        for shape, name, sym in PIECES[array]
+        if shape.count("*") <= k * n
+    ]
+    return Tiling(Pattern.constant(n, k), tiles) if tiles else None
 
 
 class Count(NamedTuple):
@@ -92,7 +97,10 @@ def frontier_count(array: str, k: int, n: int, budget: float | None = None) -> C
     (None: none). The count of an empty board (n or k 0) is 1."""
     if n == 0 or k == 0:
         return Count(1, 0.0, 1)
-    problem = tiling(array, k, n).problem
+    board = tiling(array, k, n)
+    if board is None:
+        return Count(0, 0.0, 0)
+    problem = board.problem
     laid_out = frontier.layout(problem)
     if laid_out is None:
         raise SystemExit(f"{array}: the frontier route takes no one-word layout of {k} x {n}")
