@@ -88,7 +88,7 @@ def fake_bfile(folder: Path, array: str, change: int | None = None) -> Path:
     if change is not None:
         flat[change] += 1
     text = "".join(f"{i} {t}\n" for i, t in enumerate(flat))
-    path = folder / entry["arrays"][array]["bfile"]["file"]
+    path: Path = folder / str(entry["arrays"][array]["bfile"]["file"])
     path.write_text(text)
     entry["arrays"][array]["bfile"]["lfs_sha256"] = hashlib.sha256(text.encode()).hexdigest()
     (folder / "published.json").write_text(json.dumps(entry))
