@@ -33,7 +33,8 @@ height within the budget, the CPU seconds of that last count, the seconds of all
 counts of the width, and the states of the widest layer of the last count. The route
 recounts every height from scratch; one pass over the rows would give every height of a
 width at once (the count of the empty state at each row's end), at the cost of the last
-count alone: ``all counts / last count`` says what that would save.
+count alone: ``all counts / last count`` says what that would save, and ``one pass``
+estimates the height it would reach within the budget (:func:`one_pass`).
 
 Run (nice: the machine is shared)::
 
@@ -243,6 +244,13 @@ def reach(array: str, k: int, budget: float, published: Published) -> Width:
     )
 
 
+def one_pass(row: Width, budget: float) -> int:
+    """The height one pass over the rows would reach in ``budget`` seconds, by the last
+    count's seconds a row (an estimate: past the first rows every row holds about as many
+    states, but the counts grow a word every 64 bits, so it runs a little high)."""
+    return int(row.reached * budget / row.last_seconds) if row.last_seconds > 0 else row.reached
+
+
 def commit() -> str:
     """The checkout's commit, with ``+`` when its src/ differs from it."""
     root = str(DATA.parents[2])
@@ -335,10 +343,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         read = "read" if published.bfile_read else "not here (Git LFS): its terms unchecked"
         print(f"\n{array}: Liang's b-file {published.bfile['file']} {read}")
         print(
-            "| k | Liang's last n | reached n | last count (s) | all counts (s) "
-            "| all / last | widest layer (states) | checked | unchecked | new |"
+            "| k | Liang's last n | reached n | last count (s) | all counts (s) | all / last "
+            "| one pass: n (est.) | widest layer (states) | checked | unchecked | new |"
         )
-        print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+        print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
         rows = []
         terms[array] = {}
         for k in args.widths:
@@ -346,7 +354,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             ratio = row.all_seconds / row.last_seconds if row.last_seconds else 0.0
             print(
                 f"| {k} | {row.liang} | {row.reached} | {row.last_seconds:.2f} "
-                f"| {row.all_seconds:.2f} | {ratio:.1f} | {row.widest:,} | {row.checked} "
+                f"| {row.all_seconds:.2f} | {ratio:.1f} | {one_pass(row, args.budget)} "
+                f"| {row.widest:,} | {row.checked} "
                 f"| {row.unchecked} | {len(row.new)} |",
                 flush=True,
             )
@@ -357,6 +366,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                     "reached_n": row.reached,
                     "last_count_seconds": round(row.last_seconds, 3),
                     "all_counts_seconds": round(row.all_seconds, 3),
+                    "one_pass_n_estimate": one_pass(row, args.budget),
                     "widest_layer_states": row.widest,
                     "checked": row.checked,
                     "unchecked": row.unchecked,
