@@ -25,8 +25,9 @@ main diagonals, and the b-files themselves when they are put there (their conten
 Git LFS, which the copy read lacks; the script checks a b-file's SHA-256 against the
 entry's LFS pointer before it trusts it). A term past every published range (past
 Liang's antidiagonal 35 and every related entry's b-file) is new: printed, not checked,
-and saved to ``--new-terms`` (``benchmarks/data/liang/new_terms.json``); the run's
-figures go to ``--out`` (``benchmarks/data/liang/reach.json``).
+and saved to ``new-terms-ID.json``, the run's figures to ``reach-ID.json`` (for each
+array ID, in ``--out``: ``benchmarks/data/liang/`` by default). The two arrays can run
+as two processes, one a core (``--array``).
 
 For each width the report gives Liang's last height (35 - k), the frontier route's last
 height within the budget, the CPU seconds of that last count, the seconds of all the
@@ -313,81 +314,79 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="CPU seconds of the counts of each width (default 600)",
     )
     parser.add_argument(
-        "--new-terms",
-        type=Path,
-        default=DATA / "new_terms.json",
-        help="where to save the new terms (JSON, by array, width and height)",
-    )
-    parser.add_argument(
         "--out",
         type=Path,
-        default=DATA / "reach.json",
-        help="where to save the figures of the run (JSON)",
+        default=DATA,
+        help="the folder of each array's reach-ID.json (the figures) and new-terms-ID.json"
+        " (default benchmarks/data/liang)",
     )
     args = parser.parse_args(argv)
     if args.budget <= 0:
         parser.error("--budget must be positive")
-    started = datetime.datetime.now(datetime.UTC)
-    print(f"{started:%Y-%m-%d %H:%M} UTC, commit {commit()}, {load_line()}")
     print(f"budget: {args.budget:g} CPU seconds of frontier counts per width, one thread")
+    for array in args.array or sorted(PIECES):
+        run_array(array, args.widths, args.budget, args.out)
+    return 0
+
+
+def run_array(array: str, chosen: Sequence[int], budget: float, out: Path) -> None:
+    """Count ``array`` at each width of ``chosen``, print its table and save its figures
+    and new terms in ``out``."""
+    started = datetime.datetime.now(datetime.UTC)
     record: dict[str, Any] = {
+        "array": array,
         "date": f"{started:%Y-%m-%d %H:%M} UTC",
         "commit": commit(),
-        "budget": args.budget,
+        "budget": budget,
         "load_before": load_line(),
-        "arrays": {},
     }
-    terms: dict[str, dict[str, dict[str, str]]] = {}
-    for array in args.array or sorted(PIECES):
-        published = Published(array)
-        read = "read" if published.bfile_read else "not here (Git LFS): its terms unchecked"
-        print(f"\n{array}: Liang's b-file {published.bfile['file']} {read}")
+    published = Published(array)
+    read = "read" if published.bfile_read else "not here (Git LFS): its terms unchecked"
+    print(f"\n{array}: {record['date']}, commit {record['commit']}, {record['load_before']}")
+    print(f"Liang's b-file {published.bfile['file']}: {read}")
+    print(
+        "| k | Liang's last n | reached n | last count (s) | all counts (s) | all / last "
+        "| one pass: n (est.) | widest layer (states) | checked | unchecked | new |"
+    )
+    print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    rows = []
+    terms: dict[str, dict[str, str]] = {}
+    for k in chosen:
+        row = reach(array, k, budget, published)
+        ratio = row.all_seconds / row.last_seconds if row.last_seconds else 0.0
         print(
-            "| k | Liang's last n | reached n | last count (s) | all counts (s) | all / last "
-            "| one pass: n (est.) | widest layer (states) | checked | unchecked | new |"
+            f"| {k} | {row.liang} | {row.reached} | {row.last_seconds:.2f} "
+            f"| {row.all_seconds:.2f} | {ratio:.1f} | {one_pass(row, budget)} "
+            f"| {row.widest:,} | {row.checked} | {row.unchecked} | {len(row.new)} |",
+            flush=True,
         )
-        print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
-        rows = []
-        terms[array] = {}
-        for k in args.widths:
-            row = reach(array, k, args.budget, published)
-            ratio = row.all_seconds / row.last_seconds if row.last_seconds else 0.0
-            print(
-                f"| {k} | {row.liang} | {row.reached} | {row.last_seconds:.2f} "
-                f"| {row.all_seconds:.2f} | {ratio:.1f} | {one_pass(row, args.budget)} "
-                f"| {row.widest:,} | {row.checked} "
-                f"| {row.unchecked} | {len(row.new)} |",
-                flush=True,
-            )
-            rows.append(
-                {
-                    "k": k,
-                    "liang_last_n": row.liang,
-                    "reached_n": row.reached,
-                    "last_count_seconds": round(row.last_seconds, 3),
-                    "all_counts_seconds": round(row.all_seconds, 3),
-                    "one_pass_n_estimate": one_pass(row, args.budget),
-                    "widest_layer_states": row.widest,
-                    "checked": row.checked,
-                    "unchecked": row.unchecked,
-                    "new": len(row.new),
-                }
-            )
-            terms[array][str(k)] = {str(n): str(value) for n, value in row.new.items()}
-        record["arrays"][array] = {"bfile_read": published.bfile_read, "widths": rows}
-    record["load_after"] = load_line()
-    print(f"\n{load_line()}")
-    args.out.write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
-    new_terms = {
-        "about": "Terms past every published range read (benchmarks/data/liang/README.md),"
-        " by the frontier route alone: not checked. T(n, k): the tilings of a k x n board.",
-        "date": record["date"],
-        "commit": record["commit"],
-        "terms": terms,
-    }
-    args.new_terms.write_text(json.dumps(new_terms, indent=1) + "\n", encoding="utf-8")
-    print(f"saved to {args.out} and {args.new_terms}")
-    return 0
+        rows.append(
+            {
+                "k": k,
+                "liang_last_n": row.liang,
+                "reached_n": row.reached,
+                "last_count_seconds": round(row.last_seconds, 3),
+                "all_counts_seconds": round(row.all_seconds, 3),
+                "one_pass_n_estimate": one_pass(row, budget),
+                "widest_layer_states": row.widest,
+                "checked": row.checked,
+                "unchecked": row.unchecked,
+                "new": len(row.new),
+            }
+        )
+        terms[str(k)] = {str(n): str(value) for n, value in row.new.items()}
+    record.update(bfile_read=published.bfile_read, widths=rows, load_after=load_line())
+    print(record["load_after"])
+    figures, new = out / f"reach-{array}.json", out / f"new-terms-{array}.json"
+    figures.write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
+    about = (
+        "Terms past every published range read (benchmarks/data/liang/README.md), by the"
+        " frontier route alone: not checked. By width k, then height n: the tilings of"
+        " a k x n board."
+    )
+    keep = {"about": about, "array": array, "date": record["date"], "commit": record["commit"]}
+    new.write_text(json.dumps({**keep, "terms": terms}, indent=1) + "\n", encoding="utf-8")
+    print(f"saved to {figures} and {new}")
 
 
 if __name__ == "__main__":

@@ -111,15 +111,17 @@ def test_a_b_file_that_disagrees_is_refused(liang: ModuleType, tmp_path: Path) -
 
 
 def test_a_short_run(liang: ModuleType, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    reach, new = tmp_path / "reach.json", tmp_path / "new.json"
-    argv = ["--array", "A220054", "--widths", "11", "--budget", "0.4"]
-    assert liang.main([*argv, "--out", str(reach), "--new-terms", str(new)]) == 0
+    argv = ["--array", "A220054", "--widths", "11", "--budget", "0.4", "--out", str(tmp_path)]
+    assert liang.main(argv) == 0
     out = capsys.readouterr().out
     assert "0.4 CPU seconds" in out and "load average" in out
-    (row,) = json.loads(reach.read_text())["arrays"]["A220054"]["widths"]
-    terms = json.loads(new.read_text())["terms"]["A220054"]["11"]
+    figures = json.loads((tmp_path / "reach-A220054.json").read_text())
+    (row,) = figures["widths"]
+    terms = json.loads((tmp_path / "new-terms-A220054.json").read_text())["terms"]["11"]
+    assert figures["budget"] == 0.4 and not figures["bfile_read"]
     assert row["liang_last_n"] == 24 and row["reached_n"] > 24  # 1,535 states a layer
     assert row["checked"] + row["unchecked"] + row["new"] == row["reached_n"]
+    assert row["one_pass_n_estimate"] >= row["reached_n"]
     assert [int(n) for n in terms] == list(range(25, row["reached_n"] + 1))
     first = terms["25"]
     assert f"T(25, 11) = {first} (not checked)" in out
