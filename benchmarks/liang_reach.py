@@ -58,6 +58,7 @@ from typing import Any, NamedTuple
 
 from _load import load_line
 
+from excover import counting
 from excover.tiling import Pattern, Tile, Tiling
 from excover.zdd import frontier, memory
 
@@ -245,6 +246,16 @@ def reach(array: str, k: int, budget: float, published: Published) -> Width:
     )
 
 
+def by_dxz(array: str, k: int, n: int) -> tuple[int, float]:
+    """T(n, k) of ``array`` by DXZ (``route="dxz"``: dancing links with a memo of
+    sub-problems, another algorithm in another compiled core), and its CPU seconds."""
+    board = tiling(array, k, n)
+    assert board is not None  # a board past the published ranges holds every tile
+    started = time.process_time()
+    found = counting.count(board.problem, route="dxz").count
+    return found, time.process_time() - started
+
+
 def one_pass(row: Width, budget: float) -> int:
     """The height one pass over the rows would reach in ``budget`` seconds, by the last
     count's seconds a row (an estimate: past the first rows every row holds about as many
@@ -314,6 +325,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="CPU seconds of the counts of each width (default 600)",
     )
     parser.add_argument(
+        "--dxz",
+        action="store_true",
+        help="recount the first new term of each width by DXZ (outside the budget)",
+    )
+    parser.add_argument(
         "--out",
         type=Path,
         default=DATA,
@@ -325,13 +341,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error("--budget must be positive")
     print(f"budget: {args.budget:g} CPU seconds of frontier counts per width, one thread")
     for array in args.array or sorted(PIECES):
-        run_array(array, args.widths, args.budget, args.out)
+        run_array(array, args.widths, args.budget, args.out, args.dxz)
     return 0
 
 
-def run_array(array: str, chosen: Sequence[int], budget: float, out: Path) -> None:
+def run_array(
+    array: str, chosen: Sequence[int], budget: float, out: Path, dxz: bool = False
+) -> None:
     """Count ``array`` at each width of ``chosen``, print its table and save its figures
-    and new terms in ``out``."""
+    and new terms in ``out``; with ``dxz``, recount the first new term of each width by
+    DXZ (a disagreement stops the run)."""
     started = datetime.datetime.now(datetime.UTC)
     record: dict[str, Any] = {
         "array": array,
@@ -349,7 +368,7 @@ def run_array(array: str, chosen: Sequence[int], budget: float, out: Path) -> No
         "| one pass: n (est.) | widest layer (states) | checked | unchecked | new |"
     )
     print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
-    rows = []
+    rows: list[dict[str, Any]] = []
     terms: dict[str, dict[str, str]] = {}
     for k in chosen:
         row = reach(array, k, budget, published)
@@ -375,6 +394,15 @@ def run_array(array: str, chosen: Sequence[int], budget: float, out: Path) -> No
             }
         )
         terms[str(k)] = {str(n): str(value) for n, value in row.new.items()}
+        if dxz and row.new:
+            n = min(row.new)
+            found, seconds = by_dxz(array, k, n)
+            if found != row.new[n]:
+                raise SystemExit(
+                    f"{array}: T({n}, {k}) = {row.new[n]} by the frontier route, {found} by DXZ"
+                )
+            print(f"  DXZ agrees on T({n}, {k}) ({seconds:.2f} s of CPU)", flush=True)
+            rows[-1]["dxz_agrees"] = {"n": n, "seconds": round(seconds, 3)}
     record.update(bfile_read=published.bfile_read, widths=rows, load_after=load_line())
     print(record["load_after"])
     figures, new = out / f"reach-{array}.json", out / f"new-terms-{array}.json"

@@ -112,6 +112,7 @@ def test_a_b_file_that_disagrees_is_refused(liang: ModuleType, tmp_path: Path) -
 
 def test_a_short_run(liang: ModuleType, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     argv = ["--array", "A220054", "--widths", "11", "--budget", "0.4", "--out", str(tmp_path)]
+    argv.append("--dxz")  # a second route on the first new term (about a second)
     assert liang.main(argv) == 0
     out = capsys.readouterr().out
     assert "0.4 CPU seconds" in out and "load average" in out
@@ -125,7 +126,7 @@ def test_a_short_run(liang: ModuleType, tmp_path: Path, capsys: pytest.CaptureFi
     assert [int(n) for n in terms] == list(range(25, row["reached_n"] + 1))
     first = terms["25"]
     assert f"T(25, 11) = {first} (not checked)" in out
-    assert int(first) == liang.frontier_count("A220054", 11, 25).value
+    assert "DXZ agrees on T(25, 11)" in out and row["dxz_agrees"]["n"] == 25
 
 
 def test_widths_below_11_are_refused(liang: ModuleType) -> None:
