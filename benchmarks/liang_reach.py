@@ -403,18 +403,32 @@ def run_array(
                 )
             print(f"  DXZ agrees on T({n}, {k}) ({seconds:.2f} s of CPU)", flush=True)
             rows[-1]["dxz_agrees"] = {"n": n, "seconds": round(seconds, 3)}
-    record.update(bfile_read=published.bfile_read, widths=rows, load_after=load_line())
-    print(record["load_after"])
-    figures, new = out / f"reach-{array}.json", out / f"new-terms-{array}.json"
-    figures.write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
+        save(out, record, published.bfile_read, rows, terms)
+    print(load_line())
+    print(f"saved to {out}/reach-{array}.json and new-terms-{array}.json")
+
+
+def save(
+    out: Path,
+    record: dict[str, Any],
+    bfile_read: bool,
+    rows: list[dict[str, Any]],
+    terms: dict[str, dict[str, str]],
+) -> None:
+    """Write an array's figures and new terms so far (after each width: a run stopped
+    early keeps the widths it finished)."""
+    array = record["array"]
+    record.update(bfile_read=bfile_read, widths=rows, load_after=load_line())
+    figures = json.dumps(record, indent=1) + "\n"
+    (out / f"reach-{array}.json").write_text(figures, encoding="utf-8")
     about = (
         "Terms past every published range read (benchmarks/data/liang/README.md), by the"
         " frontier route alone: not checked. By width k, then height n: the tilings of"
         " a k x n board."
     )
     keep = {"about": about, "array": array, "date": record["date"], "commit": record["commit"]}
-    new.write_text(json.dumps({**keep, "terms": terms}, indent=1) + "\n", encoding="utf-8")
-    print(f"saved to {figures} and {new}")
+    new = json.dumps({**keep, "terms": terms}, indent=1) + "\n"
+    (out / f"new-terms-{array}.json").write_text(new, encoding="utf-8")
 
 
 if __name__ == "__main__":
