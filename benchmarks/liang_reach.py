@@ -35,7 +35,7 @@ counts of the width, and the states of the widest layer of the last count. The r
 recounts every height from scratch; one pass over the rows would give every height of a
 width at once (the count of the empty state at each row's end), at the cost of the last
 count alone: ``all counts / last count`` says what that would save, and ``one pass``
-estimates the height it would reach within the budget (:func:`one_pass`).
+bounds the height it would reach within the budget (:func:`one_pass`).
 
 Run (nice: the machine is shared)::
 
@@ -256,11 +256,16 @@ def by_dxz(array: str, k: int, n: int) -> tuple[int, float]:
     return found, time.process_time() - started
 
 
-def one_pass(row: Width, budget: float) -> int:
-    """The height one pass over the rows would reach in ``budget`` seconds, by the last
-    count's seconds a row (an estimate: past the first rows every row holds about as many
-    states, but the counts grow a word every 64 bits, so it runs a little high)."""
-    return int(row.reached * budget / row.last_seconds) if row.last_seconds > 0 else row.reached
+def one_pass(row: Width, budget: float) -> tuple[int, int]:
+    """Bounds on the height one pass over the rows would reach in ``budget`` seconds,
+    from the last count (n rows in c seconds). Past the first rows each row holds about
+    as many states, but their counts gain a word every 64 bits, so a row costs from c / n
+    (the upper bound, n B / c) to c / n times the growth of the count's words, at most
+    N / n over N rows (the lower bound, n sqrt(B / c))."""
+    if row.last_seconds <= 0:
+        return row.reached, row.reached
+    ratio = budget / row.last_seconds
+    return int(row.reached * ratio**0.5), int(row.reached * ratio)
 
 
 def commit() -> str:
@@ -365,7 +370,7 @@ def run_array(
     print(f"Liang's b-file {published.bfile['file']}: {read}")
     print(
         "| k | Liang's last n | reached n | last count (s) | all counts (s) | all / last "
-        "| one pass: n (est.) | widest layer (states) | checked | unchecked | new |"
+        "| one pass: n | widest layer (states) | checked | unchecked | new |"
     )
     print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     rows: list[dict[str, Any]] = []
@@ -373,9 +378,10 @@ def run_array(
     for k in chosen:
         row = reach(array, k, budget, published)
         ratio = row.all_seconds / row.last_seconds if row.last_seconds else 0.0
+        low, high = one_pass(row, budget)
         print(
             f"| {k} | {row.liang} | {row.reached} | {row.last_seconds:.2f} "
-            f"| {row.all_seconds:.2f} | {ratio:.1f} | {one_pass(row, budget)} "
+            f"| {row.all_seconds:.2f} | {ratio:.1f} | {low}-{high} "
             f"| {row.widest:,} | {row.checked} | {row.unchecked} | {len(row.new)} |",
             flush=True,
         )
@@ -386,7 +392,8 @@ def run_array(
                 "reached_n": row.reached,
                 "last_count_seconds": round(row.last_seconds, 3),
                 "all_counts_seconds": round(row.all_seconds, 3),
-                "one_pass_n_estimate": one_pass(row, budget),
+                "one_pass_n_low": low,
+                "one_pass_n_high": high,
                 "widest_layer_states": row.widest,
                 "checked": row.checked,
                 "unchecked": row.unchecked,
