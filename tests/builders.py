@@ -9,7 +9,8 @@ multiplicity bounds), independent of :class:`~excover.ExactCover`. It can build 
 through each front door of the model, and it knows its own solutions by brute force: the
 oracle enumerates every subset of options and checks the definition of an exact cover
 directly, without going through the model or the engine. :func:`instances` is a
-hypothesis strategy of such instances, small enough for that brute force.
+hypothesis strategy of such instances, small enough for that brute force, and
+:func:`wide_problems` one of problems past a machine word, for comparing engines.
 """
 
 from __future__ import annotations
@@ -40,6 +41,7 @@ __all__ = [
     "two_regular_graphs",
     "union",
     "walks",
+    "wide_problems",
     "word_squares",
 ]
 
@@ -58,6 +60,11 @@ BOUNDS = [(lo, hi) for hi in range(1, 4) for lo in range(hi + 1)]
 
 #: One use of an item by an option: the item's index and its color (None: uncolored).
 Use = tuple[int, str | None]
+
+#: The bytes one option of :func:`wide_problems` is made from: how many primary items
+#: (1 to 4) and four items, how many secondary items (0 to 3), three items and their
+#: three colors.
+OPTION_BYTES = 12
 
 
 def queens(n: int) -> ExactCover:
@@ -334,3 +341,72 @@ def union(parts: list[Instance], seed: int, shared: bool = False) -> Instance:
     rng.shuffle(options)
     bounds = ((1, 1),) * n_primary
     return Instance(n_primary, n_secondary, tuple(options), bounds)
+
+
+def wide_problems(
+    max_options: int = 200,
+    *,
+    max_primary: int = 140,
+    max_secondary: int = 70,
+    max_colors: int = 5,
+    multiplicities: bool = False,
+) -> SearchStrategy[ExactCover]:
+    """A hypothesis strategy of random problems with up to ``max_primary`` primary items,
+    ``max_secondary`` secondary items (some colored, with up to ``max_colors`` colors) and
+    ``max_options`` options of 1 to 4 primary items and 0 to 3 secondary items each (the
+    number of options bounds the size of the search tree); with ``multiplicities``, some
+    primary items get bounds ``lo..hi`` within ``0..3``.
+
+    Each option is read off :data:`OPTION_BYTES` drawn bytes: one draw for hypothesis,
+    where drawing its items and colors one by one took a dozen, and those draws, not the
+    searches, took most of the time of the engines' property tests. The bytes shrink
+    towards options of one primary item, the first, and no secondary item."""
+    return _wide_problems(max_options, max_primary, max_secondary, max_colors, multiplicities)
+
+
+@cache  # made once per size, as _instances
+def _wide_problems(
+    max_options: int, max_primary: int, max_secondary: int, max_colors: int, multiplicities: bool
+) -> SearchStrategy[ExactCover]:
+    """The strategy of :func:`wide_problems`."""
+    from hypothesis import strategies as st
+
+    option_bytes = st.binary(min_size=OPTION_BYTES, max_size=OPTION_BYTES)
+
+    @st.composite
+    def draw_problem(draw: st.DrawFn) -> ExactCover:
+        n_primary = draw(st.integers(1, max_primary))
+        n_secondary = draw(st.integers(0, max_secondary))
+        colors = draw(st.integers(0, max_colors))
+        n_options = draw(st.integers(0, max_options))
+        problem = ExactCover(
+            [f"p{i}" for i in range(n_primary)], [f"s{i}" for i in range(n_secondary)]
+        )
+        for raw in draw(st.lists(option_bytes, min_size=n_options, max_size=n_options)):
+            problem.add_option(_wide_option(raw, n_primary, n_secondary, colors))
+        if multiplicities:
+            chosen = draw(st.sets(st.integers(0, n_primary - 1), min_size=1, max_size=20))
+            for i in sorted(chosen):
+                hi = draw(st.integers(1, 3))
+                problem.set_multiplicity(f"p{i}", draw(st.integers(0, hi)), hi)
+        return problem
+
+    return draw_problem()
+
+
+def _wide_option(raw: bytes, n_primary: int, n_secondary: int, colors: int) -> list[str]:
+    """The option that ``raw`` (:data:`OPTION_BYTES` bytes) stands for, its items named
+    ``p*`` and ``s*``, a secondary item's color ``c1`` to ``c{colors}`` (or none)."""
+    primary = {_scaled(byte, n_primary) for byte in raw[1 : 2 + raw[0] % 4]}
+    option = [f"p{i}" for i in sorted(primary)]
+    if n_secondary:
+        uses: dict[int, int] = {}
+        for byte, color in zip(raw[6 : 6 + raw[5] % 4], raw[9:12], strict=False):
+            uses.setdefault(_scaled(byte, n_secondary), _scaled(color, colors + 1))
+        option += [f"s{i}" + (f":c{c}" if c else "") for i, c in sorted(uses.items())]
+    return option
+
+
+def _scaled(byte: int, n: int) -> int:
+    """A byte read as one of ``0..n-1`` (``n`` at most 256), each about as often."""
+    return byte * n >> 8
