@@ -61,6 +61,14 @@ BOUNDS = [(lo, hi) for hi in range(1, 4) for lo in range(hi + 1)]
 #: One use of an item by an option: the item's index and its color (None: uncolored).
 Use = tuple[int, str | None]
 
+#: The colors of a colored use in random XCC and MCC instances (None: uncolored).
+COLORS = (None, "red", "blue")
+
+#: The bytes one option of :func:`instances` is made from: how many primary items and a
+#: key for each (5), how many secondary items and a key for each (3), a color for each
+#: secondary item, a key for each use (8) giving the option's order.
+USE_BYTES = 21
+
 #: The bytes one option of :func:`wide_problems` is made from: how many primary items
 #: (1 to 4) and four items, how many secondary items (0 to 3), three items and their
 #: three colors.
@@ -284,36 +292,55 @@ def instances(kind: Kind, max_options: int = 10) -> SearchStrategy[Instance]:
 
 @cache  # made once per kind and size: a flatmap over the kinds asks again per example
 def _instances(kind: Kind, max_options: int) -> SearchStrategy[Instance]:
-    """The strategy of :func:`instances`."""
+    """The strategy of :func:`instances`: each option read off :data:`USE_BYTES` drawn
+    bytes (:func:`_option`), one draw where drawing its items, colors and order one by
+    one took a dozen."""
     from hypothesis import strategies as st
 
-    colors: list[str | None] = [None] if kind == "X" else [None, "red", "blue"]
-
-    # made once here, not once per instance: hypothesis takes milliseconds to make one
-    @st.composite
-    def option(draw: st.DrawFn, n_primary: int, n_secondary: int) -> tuple[Use, ...]:
-        items = sorted(draw(st.sets(st.integers(0, n_primary - 1), min_size=1)))
-        if n_secondary:
-            items += sorted(draw(st.sets(st.integers(n_primary, n_primary + n_secondary - 1))))
-        uses = [(i, None if i < n_primary else draw(st.sampled_from(colors))) for i in items]
-        return tuple(draw(st.permutations(uses)))
+    option_bytes = st.binary(min_size=USE_BYTES, max_size=USE_BYTES)
 
     @st.composite
     def draw_instance(draw: st.DrawFn) -> Instance:
         n_primary = draw(st.integers(1, 5))
         n_secondary = draw(st.integers(0, 3))
         n_options = draw(st.integers(0, max_options))
-        each = option(n_primary, n_secondary)
-        options = draw(st.lists(each, min_size=n_options, max_size=n_options))
+        drawn = draw(st.lists(option_bytes, min_size=n_options, max_size=n_options))
+        options = tuple(_option(raw, n_primary, n_secondary, kind != "X") for raw in drawn)
         bounds = [(1, 1)] * n_primary
         if kind == "MCC":
             bounds = [draw(st.sampled_from(BOUNDS)) for _ in range(n_primary)]
             if all(bound == (1, 1) for bound in bounds):
                 unusual = [bound for bound in BOUNDS if bound != (1, 1)]
                 bounds[draw(st.integers(0, n_primary - 1))] = draw(st.sampled_from(unusual))
-        return Instance(n_primary, n_secondary, tuple(options), tuple(bounds))
+        return Instance(n_primary, n_secondary, options, tuple(bounds))
 
     return draw_instance()
+
+
+def _option(raw: bytes, n_primary: int, n_secondary: int, colored: bool) -> tuple[Use, ...]:
+    """The option of an instance that ``raw`` (:data:`USE_BYTES` bytes) stands for: its
+    primary items (at least one) and its secondary items picked by :func:`_some`, their
+    colors (none, red or blue, if ``colored``) and the order of the uses. As often as
+    hypothesis's sets of items did, an option uses one item or all of them, and about as
+    many options make an instance with solutions. Bytes of 0 shrink it to the first
+    primary item alone."""
+    primary = _some(raw[0], raw[1:6], n_primary, 1)
+    secondary = _some(raw[6], raw[7:10], n_secondary, 0)
+    palette = COLORS if colored else (None,)
+    uses: list[Use] = [(i, None) for i in primary]
+    uses += [(n_primary + i, palette[raw[10 + i] % len(palette)]) for i in secondary]
+    order = raw[13:]
+    return tuple(use for _, _, use in sorted(zip(order, range(len(uses)), uses, strict=False)))
+
+
+def _some(size: int, keys: bytes, n: int, least: int) -> list[int]:
+    """Some of the items ``0..n-1`` (at least ``least``, at most all), in increasing
+    order: as many as the byte ``size`` says (a quarter of its values each: ``least``,
+    ``least + 1``, any number, all), those of the largest ``keys`` (ties to the first)."""
+    kind, rest = size % 4, size // 4
+    count = (least, least + 1, least + rest % (n - least + 1), n)[kind]
+    chosen = sorted(range(n), key=lambda i: (-keys[i], i))[: min(count, n)]
+    return sorted(chosen)
 
 
 def union(parts: list[Instance], seed: int, shared: bool = False) -> Instance:
