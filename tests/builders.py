@@ -9,7 +9,8 @@ multiplicity bounds), independent of :class:`~excover.ExactCover`. It can build 
 through each front door of the model, and it knows its own solutions by brute force: the
 oracle enumerates every subset of options and checks the definition of an exact cover
 directly, without going through the model or the engine. :func:`instances` is a
-hypothesis strategy of such instances, small enough for that brute force.
+hypothesis strategy of such instances, small enough for that brute force, and
+:func:`wide_problems` one of problems past a machine word, for comparing engines.
 """
 
 from __future__ import annotations
@@ -40,6 +41,7 @@ __all__ = [
     "two_regular_graphs",
     "union",
     "walks",
+    "wide_problems",
     "word_squares",
 ]
 
@@ -58,6 +60,19 @@ BOUNDS = [(lo, hi) for hi in range(1, 4) for lo in range(hi + 1)]
 
 #: One use of an item by an option: the item's index and its color (None: uncolored).
 Use = tuple[int, str | None]
+
+#: The colors of a colored use in random XCC and MCC instances (None: uncolored).
+COLORS = (None, "red", "blue")
+
+#: The bytes one option of :func:`instances` is made from: how many primary items and a
+#: key for each (5), how many secondary items and a key for each (3), a color for each
+#: secondary item, a key for each use (8) giving the option's order.
+USE_BYTES = 21
+
+#: The bytes one option of :func:`wide_problems` is made from: how many primary items
+#: (1 to 4) and four items, how many secondary items (0 to 3), three items and their
+#: three colors.
+OPTION_BYTES = 12
 
 
 def queens(n: int) -> ExactCover:
@@ -277,36 +292,55 @@ def instances(kind: Kind, max_options: int = 10) -> SearchStrategy[Instance]:
 
 @cache  # made once per kind and size: a flatmap over the kinds asks again per example
 def _instances(kind: Kind, max_options: int) -> SearchStrategy[Instance]:
-    """The strategy of :func:`instances`."""
+    """The strategy of :func:`instances`: each option read off :data:`USE_BYTES` drawn
+    bytes (:func:`_option`), one draw where drawing its items, colors and order one by
+    one took a dozen."""
     from hypothesis import strategies as st
 
-    colors: list[str | None] = [None] if kind == "X" else [None, "red", "blue"]
-
-    # made once here, not once per instance: hypothesis takes milliseconds to make one
-    @st.composite
-    def option(draw: st.DrawFn, n_primary: int, n_secondary: int) -> tuple[Use, ...]:
-        items = sorted(draw(st.sets(st.integers(0, n_primary - 1), min_size=1)))
-        if n_secondary:
-            items += sorted(draw(st.sets(st.integers(n_primary, n_primary + n_secondary - 1))))
-        uses = [(i, None if i < n_primary else draw(st.sampled_from(colors))) for i in items]
-        return tuple(draw(st.permutations(uses)))
+    option_bytes = st.binary(min_size=USE_BYTES, max_size=USE_BYTES)
 
     @st.composite
     def draw_instance(draw: st.DrawFn) -> Instance:
         n_primary = draw(st.integers(1, 5))
         n_secondary = draw(st.integers(0, 3))
         n_options = draw(st.integers(0, max_options))
-        each = option(n_primary, n_secondary)
-        options = draw(st.lists(each, min_size=n_options, max_size=n_options))
+        drawn = draw(st.lists(option_bytes, min_size=n_options, max_size=n_options))
+        options = tuple(_option(raw, n_primary, n_secondary, kind != "X") for raw in drawn)
         bounds = [(1, 1)] * n_primary
         if kind == "MCC":
             bounds = [draw(st.sampled_from(BOUNDS)) for _ in range(n_primary)]
             if all(bound == (1, 1) for bound in bounds):
                 unusual = [bound for bound in BOUNDS if bound != (1, 1)]
                 bounds[draw(st.integers(0, n_primary - 1))] = draw(st.sampled_from(unusual))
-        return Instance(n_primary, n_secondary, tuple(options), tuple(bounds))
+        return Instance(n_primary, n_secondary, options, tuple(bounds))
 
     return draw_instance()
+
+
+def _option(raw: bytes, n_primary: int, n_secondary: int, colored: bool) -> tuple[Use, ...]:
+    """The option of an instance that ``raw`` (:data:`USE_BYTES` bytes) stands for: its
+    primary items (at least one) and its secondary items picked by :func:`_some`, their
+    colors (none, red or blue, if ``colored``) and the order of the uses. As often as
+    hypothesis's sets of items did, an option uses one item or all of them, and about as
+    many options make an instance with solutions. Bytes of 0 shrink it to the first
+    primary item alone."""
+    primary = _some(raw[0], raw[1:6], n_primary, 1)
+    secondary = _some(raw[6], raw[7:10], n_secondary, 0)
+    palette = COLORS if colored else (None,)
+    uses: list[Use] = [(i, None) for i in primary]
+    uses += [(n_primary + i, palette[raw[10 + i] % len(palette)]) for i in secondary]
+    order = raw[13:]
+    return tuple(use for _, _, use in sorted(zip(order, range(len(uses)), uses, strict=False)))
+
+
+def _some(size: int, keys: bytes, n: int, least: int) -> list[int]:
+    """Some of the items ``0..n-1`` (at least ``least``, at most all), in increasing
+    order: as many as the byte ``size`` says (a quarter of its values each: ``least``,
+    ``least + 1``, any number, all), those of the largest ``keys`` (ties to the first)."""
+    kind, rest = size % 4, size // 4
+    count = (least, least + 1, least + rest % (n - least + 1), n)[kind]
+    chosen = sorted(range(n), key=lambda i: (-keys[i], i))[: min(count, n)]
+    return sorted(chosen)
 
 
 def union(parts: list[Instance], seed: int, shared: bool = False) -> Instance:
@@ -334,3 +368,72 @@ def union(parts: list[Instance], seed: int, shared: bool = False) -> Instance:
     rng.shuffle(options)
     bounds = ((1, 1),) * n_primary
     return Instance(n_primary, n_secondary, tuple(options), bounds)
+
+
+def wide_problems(
+    max_options: int = 200,
+    *,
+    max_primary: int = 140,
+    max_secondary: int = 70,
+    max_colors: int = 5,
+    multiplicities: bool = False,
+) -> SearchStrategy[ExactCover]:
+    """A hypothesis strategy of random problems with up to ``max_primary`` primary items,
+    ``max_secondary`` secondary items (some colored, with up to ``max_colors`` colors) and
+    ``max_options`` options of 1 to 4 primary items and 0 to 3 secondary items each (the
+    number of options bounds the size of the search tree); with ``multiplicities``, some
+    primary items get bounds ``lo..hi`` within ``0..3``.
+
+    Each option is read off :data:`OPTION_BYTES` drawn bytes: one draw for hypothesis,
+    where drawing its items and colors one by one took a dozen, and those draws, not the
+    searches, took most of the time of the engines' property tests. The bytes shrink
+    towards options of one primary item, the first, and no secondary item."""
+    return _wide_problems(max_options, max_primary, max_secondary, max_colors, multiplicities)
+
+
+@cache  # made once per size, as _instances
+def _wide_problems(
+    max_options: int, max_primary: int, max_secondary: int, max_colors: int, multiplicities: bool
+) -> SearchStrategy[ExactCover]:
+    """The strategy of :func:`wide_problems`."""
+    from hypothesis import strategies as st
+
+    option_bytes = st.binary(min_size=OPTION_BYTES, max_size=OPTION_BYTES)
+
+    @st.composite
+    def draw_problem(draw: st.DrawFn) -> ExactCover:
+        n_primary = draw(st.integers(1, max_primary))
+        n_secondary = draw(st.integers(0, max_secondary))
+        colors = draw(st.integers(0, max_colors))
+        n_options = draw(st.integers(0, max_options))
+        problem = ExactCover(
+            [f"p{i}" for i in range(n_primary)], [f"s{i}" for i in range(n_secondary)]
+        )
+        for raw in draw(st.lists(option_bytes, min_size=n_options, max_size=n_options)):
+            problem.add_option(_wide_option(raw, n_primary, n_secondary, colors))
+        if multiplicities:
+            chosen = draw(st.sets(st.integers(0, n_primary - 1), min_size=1, max_size=20))
+            for i in sorted(chosen):
+                hi = draw(st.integers(1, 3))
+                problem.set_multiplicity(f"p{i}", draw(st.integers(0, hi)), hi)
+        return problem
+
+    return draw_problem()
+
+
+def _wide_option(raw: bytes, n_primary: int, n_secondary: int, colors: int) -> list[str]:
+    """The option that ``raw`` (:data:`OPTION_BYTES` bytes) stands for, its items named
+    ``p*`` and ``s*``, a secondary item's color ``c1`` to ``c{colors}`` (or none)."""
+    primary = {_scaled(byte, n_primary) for byte in raw[1 : 2 + raw[0] % 4]}
+    option = [f"p{i}" for i in sorted(primary)]
+    if n_secondary:
+        uses: dict[int, int] = {}
+        for byte, color in zip(raw[6 : 6 + raw[5] % 4], raw[9:12], strict=False):
+            uses.setdefault(_scaled(byte, n_secondary), _scaled(color, colors + 1))
+        option += [f"s{i}" + (f":c{c}" if c else "") for i, c in sorted(uses.items())]
+    return option
+
+
+def _scaled(byte: int, n: int) -> int:
+    """A byte read as one of ``0..n-1`` (``n`` at most 256), each about as often."""
+    return byte * n >> 8

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 from budget import examples
-from builders import langford, two_regular_graphs
+from builders import langford, two_regular_graphs, wide_problems
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
@@ -26,33 +26,6 @@ from excover.engines._links import SOLUTION
 
 KNUTH = Path(__file__).parent / "data" / "knuth"
 HEURISTICS = ["mrv", "leftmost", "random"]
-
-
-@st.composite
-def wide_problems(
-    draw: st.DrawFn, max_options: int = 200, multiplicities: bool = False
-) -> ExactCover:
-    """Random exact cover problems with up to 140 primary items, 70 secondary items (some
-    colored, with up to 5 colors) and ``max_options`` options of 1 to 4 primary items
-    each (the number of options bounds the size of the search tree); with
-    ``multiplicities``, some primary items get bounds ``lo..hi`` within ``0..3``."""
-    n_primary = draw(st.integers(1, 140))
-    n_secondary = draw(st.integers(0, 70))
-    colors = draw(st.integers(0, 5))
-    p = ExactCover([f"p{i}" for i in range(n_primary)], [f"s{i}" for i in range(n_secondary)])
-    for _ in range(draw(st.integers(0, max_options))):
-        primary = draw(st.sets(st.integers(0, n_primary - 1), min_size=1, max_size=4))
-        option: list[str] = [f"p{i}" for i in sorted(primary)]
-        if n_secondary:
-            for i in sorted(draw(st.sets(st.integers(0, n_secondary - 1), max_size=3))):
-                color = draw(st.integers(0, colors))
-                option.append(f"s{i}" + (f":c{color}" if color else ""))
-        p.add_option(option)
-    if multiplicities:
-        for i in sorted(draw(st.sets(st.integers(0, n_primary - 1), min_size=1, max_size=20))):
-            hi = draw(st.integers(1, 3))
-            p.set_multiplicity(f"p{i}", draw(st.integers(0, hi)), hi)
-    return p
 
 
 def same_search(

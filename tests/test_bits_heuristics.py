@@ -20,9 +20,9 @@ from pathlib import Path
 
 import pytest
 from budget import examples
+from builders import wide_problems
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
-from test_bits_engine import wide_problems
 
 from excover import ExactCover, LimitReached, Search, UsageError
 from excover.engines._bits import BitEngine

@@ -10,11 +10,13 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
+import builders
 import pytest
 from budget import examples
 from builders import Instance, instances, langford
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from hypothesis.strategies import SearchStrategy
 
 from excover import ExactCover
 from excover.engines import HEURISTICS, new_engine
@@ -64,23 +66,10 @@ def every(run: Runner, limit: int = -1, max_nodes: int = -1) -> list[list[int]]:
     return found
 
 
-@st.composite
-def wide_problems(draw: st.DrawFn, max_options: int = 120) -> ExactCover:
-    """Random problems with up to 60 primary items, 30 secondary items (some colored,
-    with up to 4 colors) and ``max_options`` options of 1 to 4 primary items each."""
-    n_primary = draw(st.integers(1, 60))
-    n_secondary = draw(st.integers(0, 30))
-    colors = draw(st.integers(0, 4))
-    p = ExactCover([f"p{i}" for i in range(n_primary)], [f"s{i}" for i in range(n_secondary)])
-    for _ in range(draw(st.integers(0, max_options))):
-        primary = draw(st.sets(st.integers(0, n_primary - 1), min_size=1, max_size=4))
-        option: list[str] = [f"p{i}" for i in sorted(primary)]
-        if n_secondary:
-            for i in sorted(draw(st.sets(st.integers(0, n_secondary - 1), max_size=3))):
-                color = draw(st.integers(0, colors))
-                option.append(f"s{i}" + (f":c{color}" if color else ""))
-        p.add_option(option)
-    return p
+def wide_problems(max_options: int = 120) -> SearchStrategy[ExactCover]:
+    """:func:`builders.wide_problems` with up to 60 primary items, 30 secondary items and
+    4 colors."""
+    return builders.wide_problems(max_options, max_primary=60, max_secondary=30, max_colors=4)
 
 
 def same_tree(problem: ExactCover, heuristic: str, max_nodes: int = 20_000) -> None:

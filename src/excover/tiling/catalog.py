@@ -16,6 +16,7 @@ from collections.abc import Iterable, Mapping
 from itertools import product
 
 import numpy as np
+import numpy.typing as npt
 
 from excover.errors import UsageError
 from excover.tiling.grids import CUBE, GRIDS, SPHERE, SQUARE, Coords, Grid, Group
@@ -79,8 +80,22 @@ def _neighbours(grid: Grid, cell: tuple[int, ...]) -> list[tuple[int, ...]]:
     return [tuple(a + b for a, b in zip(cell, d, strict=True)) for d in _NEIGHBOURS[grid.name]]
 
 
-def _canonical(grid: Grid, group: Group, cells: Coords) -> bytes:
-    return min(grid.normalize(g.apply(cells)).tobytes() for g in group)
+def _stacked(group: Group) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    """The matrices (transposed) and offsets of the isometries of ``group``, stacked."""
+    matrices = np.array([g.matrix for g in group], dtype=np.int64).transpose(0, 2, 1)
+    offsets = np.array([g.offset for g in group], dtype=np.int64)
+    return matrices, offsets[:, None, :]
+
+
+def _canonical(
+    grid: Grid, maps: tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]], cells: Coords
+) -> bytes:
+    """The smallest of the normalised images of ``cells`` by the isometries ``maps``
+    (:func:`_stacked`), as bytes: all images made and normalised in one go."""
+    matrices, offsets = maps
+    images = grid.normalize_many(cells[None] @ matrices + offsets)
+    smallest: bytes = min(image.tobytes() for image in images)
+    return smallest
 
 
 def polyforms(grid: Grid | str, n: int, symmetry: str = "all") -> list[Coords]:
@@ -97,10 +112,9 @@ def polyforms(grid: Grid | str, n: int, symmetry: str = "all") -> list[Coords]:
         n = 0
     if n < 1:
         raise UsageError(f"a polyform has a positive number of cells, not {size!r}")
-    group = grid.group(symmetry)
+    maps = _stacked(grid.group(symmetry))
     layer = {
-        _canonical(grid, group, np.array([start], dtype=np.int64)): [start]
-        for start in _seeds(grid)
+        _canonical(grid, maps, np.array([start], dtype=np.int64)): [start] for start in _seeds(grid)
     }
     for _ in range(n - 1):
         grown: dict[bytes, list[tuple[int, ...]]] = {}
@@ -111,7 +125,7 @@ def polyforms(grid: Grid | str, n: int, symmetry: str = "all") -> list[Coords]:
                     if extra in taken:
                         continue
                     shape = np.array([*cells, extra], dtype=np.int64)
-                    key = _canonical(grid, group, shape)
+                    key = _canonical(grid, maps, shape)
                     if key not in grown:
                         grown[key] = [tuple(int(v) for v in c) for c in grid.normalize(shape)]
         layer = grown

@@ -320,11 +320,25 @@ class Grid:
 
     def shift(self, coords: Coords) -> Coords:
         """The translation :meth:`normalize` subtracts from a non-empty set of cells."""
-        low: Coords = coords.min(axis=0)
+        low: Coords = self.shifts(coords[None])[0]
+        return low
+
+    def normalize_many(self, shapes: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+        """:meth:`normalize` of each of several non-empty shapes of as many cells (an
+        array of shape ``(shapes, cells, dimension)``) at once."""
+        moved = shapes - self.shifts(shapes)[:, None, :]
+        order = np.lexsort(np.moveaxis(moved, 2, 0)[::-1], axis=-1)
+        result: npt.NDArray[np.int64] = np.take_along_axis(moved, order[:, :, None], axis=1)
+        return result
+
+    def shifts(self, shapes: npt.NDArray[np.int64]) -> Coords:
+        """:meth:`shift` of each of several non-empty shapes of as many cells (an array
+        of shape ``(shapes, cells, dimension)``), one row each."""
+        if self.lattice is not None and self.name not in _STRIP_GRIDS:
+            return self.lattice.shifts(shapes)
+        low: Coords = shapes.min(axis=1)
         if self.name in _STRIP_GRIDS:
-            low = np.array([low[0], low[1], -low[0] - low[1], *low[3:]], dtype=np.int64)
-        elif self.lattice is not None:
-            low = self.lattice.shift(coords)
+            low[:, 2] = -low[:, 0] - low[:, 1]
         return low
 
     def translations_ok(self, vectors: Coords) -> npt.NDArray[np.bool_]:
