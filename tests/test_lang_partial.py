@@ -123,14 +123,16 @@ def test_a_zdd_count_stopped_says_it_has_no_partial_count(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     # a ZDD's count is no sum of solutions found: nothing to give but how it ran
-    assert main(["run", _program(tmp_path, "zdd"), "--timeout", "1.5", "--json"]) == 1
-    captured = capsys.readouterr()
-    (record,) = json.loads(captured.out)["results"]
+    for limit in LIMITS:  # the first may run out while the problem is built
+        assert main(["run", _program(tmp_path, "zdd"), "--timeout", limit, "--json"]) == 1
+        results = json.loads(capsys.readouterr().out)["results"]
+        if results:
+            break
+    (record,) = results
     assert (record["complete"], record["count"], record["engine"]) == (False, None, "dxz")
-    assert main(["run", _program(tmp_path, "zdd"), "--timeout", "1.5"]) == 1
-    err = capsys.readouterr().err
+    _, err = _stopped(tmp_path, capsys, "zdd")
     assert "count sq: method zdd, DXZ\n" in err
-    assert "count sq: stopped by --timeout after 1.5 s (no partial count)" in err
+    assert re.search(r"count sq: stopped by --timeout after [\d.]+ s \(no partial count\)", err)
 
 
 def test_the_interpreter_records_the_count_its_deadline_stopped() -> None:
