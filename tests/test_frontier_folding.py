@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 from array import array
+from pathlib import Path
 
 import pytest
 from budget import examples
@@ -17,6 +18,7 @@ from hypothesis import strategies as st
 
 from excover import ExactCover
 from excover.counting import routes
+from excover.main import main
 from excover.tiling import Pattern, Tile, Tiling, pentominoes, tiles
 from excover.zdd import _frontier, folding, frontier
 
@@ -296,3 +298,28 @@ def test_a_tiling_counted_by_the_frontier_count_folds_by_its_mirrors(
         return sum(layers)
 
     assert states(folds) < states(None)
+
+
+def test_the_cli_count_of_a_board_by_zdd_folds(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``excover count BOARD --pieces PIECES --method zdd`` declares the board's mirrors:
+    the frontier count gets folds, and prints the search's count."""
+    board_file, pieces_file = tmp_path / "board.txt", tmp_path / "pieces.txt"
+    board_file.write_text("\n".join(["*" * 8] * 6) + "\n")
+    pieces_file.write_text("d: [[0,0],[0,1]]\n")
+    folds_seen: list[Folds] = []
+    started = frontier.start
+
+    def spy(
+        laid_out: frontier.Layout, workers: int = 1, max_bytes: int = 0, folds: Folds = None
+    ) -> object:
+        folds_seen.append(folds)
+        return started(laid_out, workers, max_bytes, folds)
+
+    monkeypatch.setattr(frontier, "start", spy)
+    flags = ["--pieces", str(pieces_file), "--multiplicity", "any", "--method", "zdd"]
+    assert main(["count", str(board_file), *flags]) == 0
+    expected = Tiling(Pattern.constant(6, 8), [Tile("**", "d", "any")]).count(method="search")
+    assert str(expected) in capsys.readouterr().out
+    assert len(folds_seen) == 1 and folds_seen[0] is not None
