@@ -14,7 +14,9 @@ average is printed before and after the table: on a shared machine the times str
 Each problem declares its board's symmetries (the tiling's, timed apart as
 ``symmetry_s``), by which the frontier count folds its states
 (:mod:`excover.zdd.folding`; its own look at them is in ``count_s`` and
-``count_cpu_s``); ``--no-fold`` counts without.
+``count_cpu_s``); ``--no-fold`` counts without. ``--user`` counts as a user would,
+``Tiling(...).count(method="zdd")``, which declares the board's mirrors itself
+(:mod:`excover.tiling.mirrors`; their cost is in ``count_s``, the states are not seen).
 """
 
 from __future__ import annotations
@@ -54,13 +56,15 @@ def kasteleyn_log2(side: int) -> float:
     return total
 
 
-def run_case(case: str, workers: int, fold: bool = True) -> dict[str, object]:
+def run_case(case: str, workers: int, fold: bool = True, user: bool = False) -> dict[str, object]:
     """Build and count one case (its states folded by its symmetries unless ``fold`` is
-    False); its figures."""
+    False; with ``user``, by ``Tiling.count(method="zdd")``, one thread); its figures."""
     started = time.perf_counter()
     tiling = build(case)
     problem = tiling.problem
     built = time.perf_counter()
+    if user:
+        return user_count(case, tiling, started, built)
     if fold:  # the board's symmetries, which the frontier count folds its states by
         problem.declare_symmetries([maps.tolist() for maps in tiling.symmetry.option_maps])
     declared = time.perf_counter()
@@ -91,6 +95,30 @@ def run_case(case: str, workers: int, fold: bool = True) -> dict[str, object]:
     }
 
 
+def user_count(case: str, tiling: Tiling, started: float, built: float) -> dict[str, object]:
+    """The figures of one case counted by ``Tiling.count(method="zdd")``, the user's path."""
+    cpu = time.process_time()
+    total = tiling.count(method="zdd")
+    cpu = time.process_time() - cpu
+    counted = time.perf_counter()
+    return {
+        "case": case,
+        "workers": 1,
+        "fold": "user",
+        "bits": total.bit_length(),
+        "count_head": str(total)[:12],
+        "count_mod_1e9_7": total % 1_000_000_007,
+        "span": "-",
+        "states": "-",
+        "widest_layer": "-",
+        "build_s": round(built - started, 3),
+        "count_s": round(counted - built, 3),
+        "count_cpu_s": round(cpu, 3),
+        "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024,
+        "check": check(case, total),
+    }
+
+
 def check(case: str, total: int) -> str:
     """What the count was checked against here (the pentomino pair is checked by the
     table, one against the other)."""
@@ -111,9 +139,12 @@ def main() -> None:
     parser.add_argument(
         "--no-fold", action="store_true", help="count without folding the states by symmetry"
     )
+    parser.add_argument(
+        "--user", action="store_true", help='count by Tiling.count(method="zdd"), one thread'
+    )
     args = parser.parse_args()
     if args.case:
-        print(json.dumps(run_case(args.case, args.workers[0], not args.no_fold)))
+        print(json.dumps(run_case(args.case, args.workers[0], not args.no_fold, args.user)))
         return
     print(load_line())
     print(
@@ -122,9 +153,10 @@ def main() -> None:
     print("|---|---|---|---|---|---|---|---|---|---|")
     pento: dict[int, set[int]] = {}
     for case in args.cases:
-        for workers in args.workers:
+        for workers in [1] if args.user else args.workers:
             command = [sys.executable, __file__, "--case", case, "--workers", str(workers)]
             command += ["--no-fold"] if args.no_fold else []
+            command += ["--user"] if args.user else []
             try:
                 done = subprocess.run(
                     command, capture_output=True, text=True, timeout=args.timeout, check=True

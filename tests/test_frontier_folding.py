@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 from array import array
+from pathlib import Path
 
 import pytest
 from budget import examples
@@ -16,8 +17,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from excover import ExactCover
+from excover.counting import routes
+from excover.main import main
 from excover.tiling import Pattern, Tile, Tiling, pentominoes, tiles
 from excover.zdd import _frontier, folding, frontier
+
+#: The folds of a layout, or none.
+Folds = folding.Folds | None
 
 TROMINOES = [Tile("***", "I", "any"), Tile("**\n*.", "L", "any")]
 
@@ -228,3 +234,92 @@ def test_the_compiled_count_checks_its_folds() -> None:
         _frontier.Counting(
             9, starts, memoryview(wide), key_words=2, fold_of=memoryview(fine), fold_tables=table
         )
+
+
+def test_the_route_choice_frontier_runner_folds() -> None:
+    """The frontier runner of the route choice (``excover count --route frontier``,
+    ``method="auto"``'s frontier count) folds a problem that declares symmetries: the
+    same count as the search, from fewer states than its layout unfolded."""
+    problem = board(8, 8, [Tile("**", "d", "any")])
+    runner = routes.start(problem, "frontier")
+    assert isinstance(runner, routes.FrontierRunner)
+    assert runner.folds is not None
+
+    def states(folds: Folds) -> int:
+        layers: list[int] = []
+        counting = frontier.start(runner.laid_out, folds=folds)
+        assert counting.advance(lambda done, layer: layers.append(layer)) == 12988816
+        return sum(layers)
+
+    assert states(runner.folds) < states(None)
+    assert runner.advance(None) == problem.count(method="search") == 12988816
+    plain = routes.start(
+        Tiling(Pattern.constant(8, 8), [Tile("**", "d", "any")]).problem, "frontier"
+    )
+    assert isinstance(plain, routes.FrontierRunner) and plain.folds is None
+
+
+@pytest.mark.parametrize(
+    ("m", "n", "pieces", "method"),
+    [
+        (6, 8, [Tile("**", "d", "any")], "zdd"),
+        (6, 8, [Tile("**", "d", "any")], "auto"),
+        (6, 5, tiles(pentominoes(), "any"), "zdd"),
+    ],
+)
+def test_a_tiling_counted_by_the_frontier_count_folds_by_its_mirrors(
+    m: int, n: int, pieces: list[Tile], method: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``Tiling.count`` by a method that may take the frontier count declares the board's
+    mirrors while it counts: the frontier count gets folds, fewer states than unfolded
+    (the layout folded by hand), the count agrees with the search, and the problem
+    declares nothing afterwards."""
+    tiling = Tiling(Pattern.constant(m, n), pieces)
+    folded: list[tuple[frontier.Layout, Folds]] = []
+    started = frontier.start
+
+    def spy(
+        laid_out: frontier.Layout, workers: int = 1, max_bytes: int = 0, folds: Folds = None
+    ) -> object:
+        folded.append((laid_out, folds))
+        return started(laid_out, workers, max_bytes, folds)
+
+    monkeypatch.setattr(frontier, "start", spy)
+    total = tiling.count(method=method)
+    assert total == tiling.problem.count(method="search", symmetry=False)
+    assert tiling.problem.declared_symmetries() is None
+    assert len(folded) == 1
+    laid_out, folds = folded[0]
+    assert folds is not None
+
+    def states(folds: Folds) -> int:
+        layers: list[int] = []
+        assert started(laid_out, folds=folds).advance(lambda done, k: layers.append(k)) == total
+        return sum(layers)
+
+    assert states(folds) < states(None)
+
+
+def test_the_cli_count_of_a_board_by_zdd_folds(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``excover count BOARD --pieces PIECES --method zdd`` declares the board's mirrors:
+    the frontier count gets folds, and prints the search's count."""
+    board_file, pieces_file = tmp_path / "board.txt", tmp_path / "pieces.txt"
+    board_file.write_text("\n".join(["*" * 8] * 6) + "\n")
+    pieces_file.write_text("d: [[0,0],[0,1]]\n")
+    folds_seen: list[Folds] = []
+    started = frontier.start
+
+    def spy(
+        laid_out: frontier.Layout, workers: int = 1, max_bytes: int = 0, folds: Folds = None
+    ) -> object:
+        folds_seen.append(folds)
+        return started(laid_out, workers, max_bytes, folds)
+
+    monkeypatch.setattr(frontier, "start", spy)
+    flags = ["--pieces", str(pieces_file), "--multiplicity", "any", "--method", "zdd"]
+    assert main(["count", str(board_file), *flags]) == 0
+    expected = Tiling(Pattern.constant(6, 8), [Tile("**", "d", "any")]).count(method="search")
+    assert str(expected) in capsys.readouterr().out
+    assert len(folds_seen) == 1 and folds_seen[0] is not None

@@ -52,6 +52,7 @@ if TYPE_CHECKING:
     from excover.problem import Problem
     from excover.zdd._frontier import Counting as FrontierCounting
     from excover.zdd.dxz import Run
+    from excover.zdd.folding import Folds
     from excover.zdd.frontier import Layout
     from excover.zdd.frontier import Runs as FrontierRuns
 
@@ -534,10 +535,11 @@ class FrontierRunner(Runner):
     Its memory is bounded by ``max_bytes`` (0: no bound); past it, or out of memory, it
     raises ResourceLimitError (and leaves a race)."""
 
-    def __init__(self, laid_out: Layout, max_bytes: int = 0) -> None:
+    def __init__(self, laid_out: Layout, max_bytes: int = 0, folds: Folds | None = None) -> None:
         super().__init__("frontier")
         self.laid_out = laid_out
         self.max_bytes = max_bytes
+        self.folds = folds
         self.counting: FrontierCounting | FrontierRuns | None = None  # made in the first step
         #: Whether this count leads the search in a race (see :meth:`weight`).
         self.leading = False
@@ -587,7 +589,9 @@ class FrontierRunner(Runner):
 
         try:
             if self.counting is None:
-                self.counting = frontier.start(self.laid_out, max_bytes=self.max_bytes)
+                self.counting = frontier.start(
+                    self.laid_out, max_bytes=self.max_bytes, folds=self.folds
+                )
             stop = None if seconds is None and deadline is None else _stop(seconds, deadline)
             stop = _telling(self, stop)
             total = self.counting.advance() if stop is None else self.counting.advance(None, stop)
@@ -600,8 +604,9 @@ def frontier_runner(
     problem: Problem, reorder: bool = True, wide: bool = True, max_bytes: int = 0
 ) -> Runner | None:
     """The frontier count of ``problem`` in a window of one word
-    (:func:`excover.zdd.frontier.layout`: the items' own order, or a reordering when
-    ``reorder``), else, when ``wide``, in a wider one
+    (:func:`excover.zdd.frontier.placed_layout`: the items' own order, or a reordering
+    when ``reorder``), its states folded by the problem's declared symmetries
+    (:func:`excover.zdd.frontier.folds_for`), else, when ``wide``, in a wider one
     (:func:`excover.zdd.frontier.wide_layout`); None when it does not take the
     problem. ``max_bytes`` as for :class:`FrontierRunner`. A problem of another kind, or
     one too wide for a narrow window in its own order when neither ``reorder`` nor
@@ -612,11 +617,13 @@ def frontier_runner(
         return None
     from excover.zdd import frontier
 
-    laid_out = frontier.layout(problem, reorder)
-    if laid_out is not None:
-        starts, masks = laid_out
-        n_primary = problem.engine_input().n_primary
-        return FrontierRunner(frontier.Layout(n_primary, 1, starts, masks), max_bytes)
+    data = problem.engine_input()
+    placed = frontier.placed_layout(data.n_primary, data.option_start, data.node_item, reorder)
+    if placed is not None:
+        position, (starts, masks) = placed
+        folds = frontier.folds_for(problem, position, (starts, masks))
+        laid_out = frontier.Layout(data.n_primary, 1, starts, masks)
+        return FrontierRunner(laid_out, max_bytes, folds)
     wider = frontier.wide_layout(problem) if wide else None
     return None if wider is None else FrontierRunner(wider, max_bytes)
 

@@ -31,8 +31,10 @@ def read_board(
     """The tiling of the board ``args.file`` by the pieces ``args.pieces`` (used
     ``args.multiplicity`` times, reflected unless ``args.no_reflections``), and a
     function drawing one of its solutions in ASCII, one letter a piece, or (its flag
-    True) as SVG, each piece in its own colour. Without ``args.pieces``, the BurrTools
-    puzzle ``args.file`` (:func:`read_puzzle`)."""
+    True) as SVG, each piece in its own colour. For ``excover count --method zdd`` the
+    problem declares the board's mirrors (:mod:`excover.tiling.mirrors`), by which the
+    frontier count folds its states, as :meth:`Tiling.count` does. Without
+    ``args.pieces``, the BurrTools puzzle ``args.file`` (:func:`read_puzzle`)."""
     if args.pieces is None:
         return read_puzzle(args)
     tiling = Tiling.from_text(
@@ -48,6 +50,11 @@ def read_board(
         drawn = tiling.decode(solution)
         return drawn.svg(each_piece=True) if svg else drawn.ascii().rstrip("\n")
 
+    if args.command == "count" and getattr(args, "method", None) == "zdd":
+        from excover.tiling.mirrors import mirror_maps
+
+        # the frontier count folds by them; a count by zdd breaks no group
+        tiling.problem.declare_symmetries(mirror_maps(tiling.grid.name, tiling.cells))
     return tiling.problem, draw
 
 

@@ -42,6 +42,11 @@ __all__ = ["Placement", "Tiling", "TilingSolution"]
 
 IntArray = npt.NDArray[np.int64]
 
+#: The methods whose count may be the frontier count, which folds its states by the
+#: symmetries a problem declares (:mod:`excover.zdd.folding`): :meth:`Tiling.count`
+#: declares the board's mirrors (:mod:`excover.tiling.mirrors`) for its count by them.
+FOLDING_METHODS = frozenset({"zdd", "auto"})
+
 
 class Placement(NamedTuple):
     """One tile put on the board: which tile, which of its orientations (and the isometry
@@ -259,7 +264,9 @@ class Tiling:
 
         A count of every tiling by a method that searches uses the board's symmetries by
         default (:meth:`total_count`); ``symmetry=False`` counts the tiling problem as it
-        is: the same number either way."""
+        is: the same number either way. Otherwise a count by a method that may take the
+        frontier count (:data:`FOLDING_METHODS`) declares the board's mirrors on the
+        problem while it counts, and the frontier count folds its states by them."""
         method = canonical_method(method, stacklevel=1)
         if self.obstruction is not None:
             return 0
@@ -272,9 +279,16 @@ class Tiling:
         found = self.total_count(method, options) if symmetry else None
         if found is not None:
             return found[0]
-        return self.problem.count(
-            method=method, symmetry=False, **registry.options_left(options, started)
-        )
+        left = registry.options_left(options, started)
+        if not symmetry or method not in FOLDING_METHODS or self.problem.declared_symmetries():
+            return self.problem.count(method=method, symmetry=False, **left)
+        from excover.tiling.mirrors import mirror_maps
+
+        self.problem.declare_symmetries(mirror_maps(self.grid.name, self.cells))
+        try:
+            return self.problem.count(method=method, symmetry=False, **left)
+        finally:
+            self.problem.declare_symmetries(None)
 
     def total_count(self, method: str, options: SearchOptions) -> tuple[int, Total] | None:
         """The number of tilings by the board's symmetries (:meth:`total`) and how it was
