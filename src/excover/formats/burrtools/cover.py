@@ -38,7 +38,7 @@ from typing import TYPE_CHECKING, TypeVar
 import numpy as np
 import numpy.typing as npt
 
-from excover.entries import row_keys
+from excover.entries import distinct, row_keys
 from excover.errors import FormatError, UsageError
 from excover.formats.burrtools._cover import fitting, matching, row_table
 from excover.formats.burrtools.lattice import GRIDS, LatticeGrid, Transformation, Voxels
@@ -344,7 +344,7 @@ class _Board:
         low = np.minimum.reduceat(flat[:, :3], bounds[:-1], axis=0)
         high = np.maximum.reduceat(flat[:, :3], bounds[:-1], axis=0)
         offsets = flat[:, :3] @ self.strides
-        colors = np.unique(flat[:, 4])
+        colors = distinct(flat[:, 4])
         masks = np.concatenate([self.mask(color) for color in colors.tolist()])
         in_mask = offsets + np.searchsorted(colors, flat[:, 4]) * len(self.used)
         moves = self.translations(low, high)
