@@ -49,6 +49,20 @@ def test_a_missing_file_is_named_without_an_errno(
     assert "no such file" in err.lower()
 
 
+def test_a_missing_file_that_reads_as_a_sudoku_board_is_still_named(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # 81 characters: the size of a 9x9 puzzle, so the name is read as one and fails on
+    # its characters; the error must still say that no such file exists
+    monkeypatch.chdir(tmp_path)
+    missing = "no_such_file_" + "x" * 64 + ".txt"
+    assert len(missing) == 81
+    status, _, err = run(capsys, "sudoku", missing)
+    assert status == 2
+    assert f"{missing}: no such file, and not a puzzle (bad character 'n' at row 1" in err
+    assert "Traceback" not in err
+
+
 def test_run_on_a_dlx_problem_names_the_commands_that_read_it(
     capsys: pytest.CaptureFixture[str],
 ) -> None:

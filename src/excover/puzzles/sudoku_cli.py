@@ -82,8 +82,8 @@ def _checked_board(
                     print(f"excover: warning: {warning.message}", file=sys.stderr)
             sudoku.parse(puzzle.text, board)
         except ProblemError as exc:
-            if source is None:
-                raise
+            if source is None:  # an argument that names no file, nor reads as a puzzle
+                raise UsageError(f"{puzzle.text}: no such file, and not a puzzle ({exc})") from None
             raise ProblemError(exc.message, source=source, line=puzzle.line) from None
     assert board is not None  # read_puzzles returns at least one puzzle
     return board
