@@ -107,7 +107,7 @@ QUICK = (
     "queens13 route dxz",
     "queens13 route components",
     "pento6x10 auto (race)",
-    "queens15 --workers 2",
+    "queens16 --workers 2",
 )
 
 
@@ -115,7 +115,7 @@ def cases(folder: Path) -> list[tuple[str, Path, list[str]]]:
     """The runs: a name, the file, the flags. Each takes 2-30 s of one core on a quiet
     machine, so that its bar is drawn and judged from 10% of the run on."""
     pento = EXAMPLES / "pento6x10.dlx"
-    parts = two_apart(KNUTH / "pento5x12.dlx", folder / "pento5x12-twice.dlx")
+    parts = two_apart(pento, folder / "pento6x10-twice.dlx")
     dom22 = dominoes(22, folder / "domino22x22.dlx")
     queens13 = KNUTH / "queens13.dlx"
     queens15, queens16 = queens(15, folder / "queens15.dlx"), queens(16, folder / "queens16.dlx")
@@ -132,9 +132,9 @@ def cases(folder: Path) -> list[tuple[str, Path, list[str]]]:
         ("scott method zdd (dxz)", KNUTH / "scott.dlx", ["--method", "zdd"]),
         ("queens13 route components", queens13, ["--route", "components"]),
         ("domino22x22 route frontier", dom22, ["--route", "frontier"]),
-        ("pento5x12 twice (parts)", parts, []),
-        ("pento6x10 --workers 2", pento, ["--workers", "2"]),
-        ("queens15 --workers 2", queens15, ["--workers", "2"]),
+        ("pento6x10 twice (parts)", parts, []),
+        ("pento6x10 links --workers 2", pento, [*links, "--workers", "2"]),
+        ("queens16 --workers 2", queens16, ["--workers", "2"]),
     ]
 
 
