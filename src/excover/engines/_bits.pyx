@@ -391,19 +391,32 @@ cdef inline int32_t next_option(BitState* s, int32_t level) noexcept nogil:
         x = live[w] & col[w]
 
 
+cdef inline void add_size(uint64_t* sums, int32_t top, int32_t size) noexcept nogil:
+    """``sums |= sums << size`` over the words ``0..top`` of the bitset of reachable sums,
+    from the top word down, so that the group of that size adds once."""
+    cdef int32_t q = size >> 6, r = size & 63, w
+    cdef uint64_t low
+    for w in range(top, q - 1, -1):
+        low = sums[w - q - 1] if w > q else 0
+        if r:
+            sums[w] |= (sums[w - q] << r) | (low >> (64 - r))
+        else:
+            sums[w] |= sums[w - q]
+
+
 cdef bint sizes_fit(BitState* s, int32_t level) noexcept nogil:
     """Whether the primary items left to cover at ``level`` number a sum of the sizes of
     distinct groups with an option in play (see "The size bound" in the module text);
     the groups still in play at ``level`` go to its row of ``groups``."""
     cdef int32_t gw = s.gw, ow = s.ow, left = s.n_uncovered[level]
-    cdef int32_t top = left >> 6, g, u, w, q, r, size, examined = 0
+    cdef int32_t top = left >> 6, g, u, w, size, examined = 0
     cdef const uint64_t* parent = (s.all_groups if level == 0
                                    else s.groups + <int64_t>(level - 1) * gw)
     cdef uint64_t* here = s.groups + <int64_t>level * gw
     cdef const uint64_t* live = s.live + <int64_t>level * s.stride
     cdef const uint64_t* col
     cdef uint64_t* sums = s.sums
-    cdef uint64_t x, low
+    cdef uint64_t x
     cdef bint fits = False, in_play
     memcpy(here, parent, gw * sizeof(uint64_t))
     memset(sums, 0, (top + 1) * sizeof(uint64_t))
@@ -425,15 +438,7 @@ cdef bint sizes_fit(BitState* s, int32_t level) noexcept nogil:
             if not in_play:  # out of play for good below this level
                 here[u] &= ~((<uint64_t>1) << (g & 63))
                 continue
-            # sums |= sums << size, from the top word down (each group adds once)
-            q = size >> 6
-            r = size & 63
-            for w in range(top, q - 1, -1):
-                low = sums[w - q - 1] if w > q else 0
-                if r:
-                    sums[w] |= (sums[w - q] << r) | (low >> (64 - r))
-                else:
-                    sums[w] |= sums[w - q]
+            add_size(sums, top, size)
             fits = (sums[top] >> (left & 63)) & 1
         if fits:
             break
@@ -446,11 +451,11 @@ cdef bint sizes_fit_after(BitState* s, int32_t level, int32_t p, int32_t left) n
     number a sum of the sizes of distinct groups other than ``p``'s among those still in
     play at ``level``: the size bound of the child, from the parent's groups, before the
     filter makes the child (see "The size bound" in the module text)."""
-    cdef int32_t gw = s.gw, top = left >> 6, own = s.option_group[p], g, u, w, q, r, size
+    cdef int32_t gw = s.gw, top = left >> 6, own = s.option_group[p], g, u, size
     cdef int32_t examined = 0
     cdef const uint64_t* here = s.groups + <int64_t>level * gw
     cdef uint64_t* sums = s.sums
-    cdef uint64_t x, low
+    cdef uint64_t x
     memset(sums, 0, (top + 1) * sizeof(uint64_t))
     sums[0] = 1
     for u in range(gw):
@@ -464,14 +469,7 @@ cdef bint sizes_fit_after(BitState* s, int32_t level, int32_t p, int32_t left) n
             if size > left:
                 continue
             examined += 1
-            q = size >> 6
-            r = size & 63
-            for w in range(top, q - 1, -1):
-                low = sums[w - q - 1] if w > q else 0
-                if r:
-                    sums[w] |= (sums[w - q] << r) | (low >> (64 - r))
-                else:
-                    sums[w] |= sums[w - q]
+            add_size(sums, top, size)
             if (sums[top] >> (left & 63)) & 1:
                 s.run.work += <uint64_t>examined * <uint64_t>(top + 2)
                 return True
