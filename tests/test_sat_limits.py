@@ -10,6 +10,7 @@ from __future__ import annotations
 import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -84,6 +85,23 @@ def test_timeout_stops_ganak() -> None:
         queens(10).count(method="sat", solver="ganak", timeout=0.5)
     assert stop.value.stats.algorithm == "ganak"
     assert stop.value.stats.seconds >= 0.5
+
+
+def test_a_timeout_spent_encoding_is_reported_as_spent(monkeypatch: pytest.MonkeyPatch) -> None:
+    """On a loaded machine the encoding alone can use up the budget: the run then stops
+    with its seconds at least the timeout, whichever solver was to follow."""
+    encode = solve.to_cnf  # type: ignore[attr-defined]
+
+    def slow_encoding(*args: object) -> object:
+        time.sleep(0.3)
+        return encode(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(solve, "to_cnf", slow_encoding)
+    for solver in ("ganak", "cadical153"):
+        with pytest.raises(LimitReached) as stop:
+            queens(6).count(method="sat", solver=solver, timeout=0.2)
+        assert stop.value.stats.stopped_by == "timeout"
+        assert stop.value.stats.seconds >= 0.2
 
 
 def test_timeout_stops_an_external_solver() -> None:

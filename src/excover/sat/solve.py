@@ -332,7 +332,8 @@ class _Run:
         check_time_limit("timeout", timeout)
         check_count_limit("max_solutions", max_solutions)
         self.algorithm = algorithm
-        self.until = None if timeout is None else time.monotonic() + timeout
+        self.began = time.monotonic()
+        self.until = None if timeout is None else self.began + timeout
         self.max_solutions = max_solutions
         self.seconds = 0.0
         self.found = 0
@@ -411,6 +412,17 @@ def solutions(
 def _prepare(problem: Problem, solver: str, amo: str | None, run: _Run) -> tuple[CNF, _Backend]:
     """The formula of ``problem`` and a back end holding it; the time goes to ``run``,
     and the encoding stops with its LimitReached when the run's time is up."""
+    cnf = _encode(problem, amo, run)
+    started = time.monotonic()
+    backend = _backend(solver, cnf)
+    run.seconds += time.monotonic() - started
+    return cnf, backend
+
+
+def _encode(problem: Problem, amo: str | None, run: _Run) -> CNF:
+    """The formula of ``problem``; the time goes to ``run``, and the encoding stops with
+    its LimitReached when the run's time is up (so a timeout spent encoding is reported
+    as spent, whichever solver was to follow)."""
     started = time.monotonic()
     deadline = run.deadline()
 
@@ -420,9 +432,8 @@ def _prepare(problem: Problem, solver: str, amo: str | None, run: _Run) -> tuple
             raise run.out_of_time()
 
     cnf = to_cnf(problem, "auto" if amo is None else amo, check)
-    backend = _backend(solver, cnf)
     run.seconds += time.monotonic() - started
-    return cnf, backend
+    return cnf
 
 
 def _reject(unused: dict[str, object]) -> None:
@@ -563,8 +574,7 @@ def counted(
     _reject(unused)
     if solver == "ganak":
         run = _Run("ganak", timeout, max_solutions)
-        cnf = to_cnf(problem, "auto" if amo is None else amo)
-        return _ganak(cnf, run)
+        return _ganak(_encode(problem, amo, run), run)
     name = DEFAULT_SOLVER if solver is None else solver
     run = _Run(f"SAT ({name})", timeout, max_solutions)
     cnf, backend = _prepare(problem, name, amo, run)
@@ -587,15 +597,16 @@ def counted(
 
 
 def _ganak(cnf: CNF, run: _Run) -> Stats:
-    """Count the models of ``cnf`` with ganak within the time left to ``run``."""
-    started = time.monotonic()
+    """Count the models of ``cnf`` with ganak within the time left to ``run``. Nothing
+    else runs in between, so the run's seconds are the whole time since it began
+    (encoding, writing the formula, counting)."""
     deadline = run.deadline()
     try:
-        total = ganak.ganak_count(cnf, None if deadline is None else deadline - started)
+        total = ganak.ganak_count(cnf, None if deadline is None else deadline - time.monotonic())
     except ganak.GanakTimeout:
-        run.seconds += time.monotonic() - started
+        run.seconds = time.monotonic() - run.began
         raise run.out_of_time() from None
-    run.seconds += time.monotonic() - started
+    run.seconds = time.monotonic() - run.began
     if run.max_solutions is not None:
         total = min(total, run.max_solutions)
     run.found = total
