@@ -7,10 +7,12 @@ search on random small boards and tile sets) and catch the classic trap (12 pent
 
 from __future__ import annotations
 
+import pytest
 from budget import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from excover import UsageError
 from excover.tiling import Pattern, Tile, Tiling, pentominoes, polyominoes, tiles
 from excover.tiling.tile import Multiplicity
 from excover.tiling.tiling import area_obstruction
@@ -33,6 +35,23 @@ def test_a_required_tile_too_big_for_the_board_is_named() -> None:
     big = Tile(Pattern.constant(3, 3), name="nine", multiplicity="one")
     reason = area_obstruction(8, [big])
     assert reason is not None and "nine" in reason
+
+
+def test_an_optional_tile_too_big_for_the_board_is_never_placed() -> None:
+    """A catalog on a small board: the tiles that cannot fit and may stay unused change
+    nothing, by every method; a required one is refused with its name."""
+    board = Pattern.constant(2, 3)
+    domino = Tile(Pattern.constant(1, 2), name="domino", multiplicity="any")
+    alone = Tiling(board, [domino])
+    for multiplicity in ("any", "maybe", (0, 2)):
+        big = Tile(Pattern.constant(3, 3), name="nine", multiplicity=multiplicity)
+        tiling = Tiling(board, [domino, big])
+        for method in ("search", "zdd", "sat"):
+            assert tiling.count(method=method) == alone.count() == 3
+        placed = {p.tile.name for s in tiling.solutions() for p in s.placements}
+        assert placed == {"domino"}
+    with pytest.raises(UsageError, match="'nine' has 9 cells"):
+        Tiling(board, [domino, Tile(Pattern.constant(3, 3), name="nine")])
 
 
 @settings(max_examples=examples(60), deadline=None)

@@ -533,9 +533,11 @@ def _named(tiles: list[Tile], grid: Grid, board_size: int, merge: bool) -> list[
             )
         if tile.name is None:
             tile = Tile(tile.shape, f"t{number}", tile.multiplicity, tile.group)
-        if tile.size > board_size:
+        if tile.size > board_size and tile.lo > 0:
+            # a tile that may stay unused is simply never placed (a catalog on a small board)
             raise UsageError(
-                f"tile {tile.name!r} has {tile.size} cells, more than the board's {board_size}"
+                f"tile {tile.name!r} has {tile.size} cells, more than the board's "
+                f"{board_size}, and must be used at least {tile.lo} time(s)"
             )
         named.append(tile)
     names = [tile.name for tile in named]
