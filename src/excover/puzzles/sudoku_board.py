@@ -259,8 +259,8 @@ class Rules(TypedDict, total=False):
     solving function of :mod:`excover.puzzles.sudoku`: ``box``, the box shape
     ``(rows, columns)`` (default: inferred from the puzzle's size); ``diagonal``
     (X-sudoku); ``regions`` (jigsaw: one symbol per cell naming its region, or a list of
-    region numbers, row by row); ``digits`` (see :func:`digit_set`; default: the module
-    text's)."""
+    region numbers, row by row); ``digits``, the symbols of the values (see
+    :func:`digit_set`; default: ``1-9A-Z`` cut to the board, or what the givens show)."""
 
     box: tuple[int, int] | None
     diagonal: bool
