@@ -55,6 +55,20 @@ def test_one_string_is_not_a_batch() -> None:
             batch("1111")
 
 
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda **rules: sudoku.solve(PUZZLE, **rules),
+        lambda **rules: sudoku.solve_many([PUZZLE], **rules),  # the compiled lines' path
+        lambda **rules: sudoku.classify_many([PUZZLE], **rules),
+        lambda **rules: sudoku.needs_search([], **rules),  # an empty batch needs no board
+    ],
+)
+def test_a_misspelt_board_keyword_is_refused_not_ignored(call: Any) -> None:
+    with pytest.raises(TypeError, match="'diagonals'"):
+        call(diagonals=True)
+
+
 def test_a_bad_puzzle_in_a_batch_is_named_by_its_number() -> None:
     with pytest.raises(ProblemError, match=r"^puzzle 3: a 9x9 puzzle has 81 cells, not 80$"):
         sudoku.solve_many([PUZZLE, PUZZLE, PUZZLE[1:]])

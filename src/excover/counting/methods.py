@@ -20,19 +20,22 @@ if TYPE_CHECKING:
 
     from excover.problem import Problem, SearchOptions
 
+    class MethodOptions(SearchOptions, total=False):
+        """The search options, and the two of ``method="sat"`` (:mod:`excover.sat`):
+        ``solver`` and ``amo``, refused with any other method."""
+
+        solver: str | None
+        amo: str | None
+
+
 __all__ = ["check_not_sat", "check_search_options", "count", "first", "solutions"]
 
 
 def first(
-    problem: Problem,
-    method: str = "search",
-    *,
-    solver: str | None = None,
-    amo: str | None = None,
-    **options: Unpack[SearchOptions],
+    problem: Problem, method: str = "search", **options: Unpack[MethodOptions]
 ) -> list[int] | None:
     """The first solution ``method`` finds (option indices), or None."""
-    found: list[int] | None = _by(method, "first", problem, (), solver, amo, options)
+    found: list[int] | None = _by(method, "first", problem, (), options)
     return found
 
 
@@ -40,14 +43,11 @@ def solutions(
     problem: Problem,
     method: str = "search",
     limit: int | None = None,
-    *,
-    solver: str | None = None,
-    amo: str | None = None,
-    **options: Unpack[SearchOptions],
+    **options: Unpack[MethodOptions],
 ) -> Iterator[list[int]]:
     """The solutions ``method`` finds, lazily, at most ``limit`` of them (``"auto"``
     lists by the compiled search, as ``"search"`` does)."""
-    found: Iterator[list[int]] = _by(method, "solutions", problem, (limit,), solver, amo, options)
+    found: Iterator[list[int]] = _by(method, "solutions", problem, (limit,), options)
     return found
 
 
@@ -55,19 +55,16 @@ def count(
     problem: Problem,
     method: str = "auto",
     *,
-    solver: str | None = None,
-    amo: str | None = None,
     preprocess: bool = True,
-    **options: Unpack[SearchOptions],
+    **options: Unpack[MethodOptions],
 ) -> int:
     """The number of solutions, by ``method``; ``preprocess`` lets ``"auto"`` preprocess
     a long count (:data:`excover.counting.choice.PREPROCESS_ABOVE`)."""
     if method == "auto":
         from excover.counting.choice import count as count_by_routes
 
-        check_not_sat(method, solver, amo)
-        return count_by_routes(problem, preprocess=preprocess, **options).count
-    total: int = _by(method, "count", problem, (), solver, amo, options)
+        return count_by_routes(problem, preprocess=preprocess, **_not_sat(method, options)).count
+    total: int = _by(method, "count", problem, (), options)
     return total
 
 
@@ -76,9 +73,7 @@ def _by(
     operation: str,
     problem: Problem,
     arguments: tuple[object, ...],
-    solver: str | None,
-    amo: str | None,
-    options: SearchOptions,
+    options: MethodOptions,
 ) -> Any:
     """``operation`` (``first``, ``solutions`` or ``count``, which each method names
     alike) of ``method`` on ``problem``, with its ``arguments``: the SAT solver, the ZDD
@@ -86,16 +81,24 @@ def _by(
     if method == "sat":
         from excover.sat import solve
 
+        solver, amo = options.pop("solver", None), options.pop("amo", None)
         return getattr(solve, operation)(problem, solver, amo, *arguments, **options)
-    check_not_sat(method, solver, amo)
+    search = _not_sat(method, options)
     if method == "zdd":
         from excover.zdd import dxz
 
-        check_search_options(method, options)
+        check_search_options(method, search)
         return getattr(dxz, operation)(problem, *arguments)
     from excover.engines import wall_clock_search
 
-    return getattr(wall_clock_search(problem, **options), operation)(*arguments)
+    return getattr(wall_clock_search(problem, **search), operation)(*arguments)
+
+
+def _not_sat(method: str, options: MethodOptions) -> SearchOptions:
+    """The search options of ``options``, taking out ``solver`` and ``amo``, refused with
+    a method other than ``"sat"`` (:func:`check_not_sat`)."""
+    check_not_sat(method, options.pop("solver", None), options.pop("amo", None))
+    return options
 
 
 def check_not_sat(method: str, solver: str | None, amo: str | None) -> None:

@@ -32,7 +32,7 @@ from excover.nonogram.search import propagated as propagated
 
 TYPE_CHECKING = False  # typing is for type checkers: a run need not import it
 if TYPE_CHECKING:
-    from typing import Any, Literal
+    from typing import Any, Literal, TypedDict, Unpack
 
     from excover.nonogram.draw import ascii_grid as ascii_grid
     from excover.nonogram.draw import svg_grid as svg_grid
@@ -40,6 +40,14 @@ if TYPE_CHECKING:
     from excover.nonogram.generator import random_picture as random_picture
     from excover.nonogram.rating import LEVELS as LEVELS
     from excover.nonogram.rating import Rating as Rating
+
+    class SolveOptions(TypedDict, total=False):
+        """How :func:`solve` and :func:`classify` solve, the keywords :func:`count` takes:
+        ``method`` (:data:`METHODS`), ``timeout`` and ``max_nodes``."""
+
+        method: str
+        timeout: float | None
+        max_nodes: int | None
 
 
 #: The drawing, generating and rating names, imported on first use (``excover
@@ -158,16 +166,11 @@ def _check_nodes(method: str, max_nodes: int | None) -> None:
 
 
 def solve(
-    rows: Rows,
-    cols: Sequence[Iterable[int]] | None = None,
-    *,
-    method: str = "auto",
-    timeout: float | None = None,
-    max_nodes: int | None = None,
+    rows: Rows, cols: Sequence[Iterable[int]] | None = None, **options: Unpack[SolveOptions]
 ) -> list[str] | None:
-    """One solution (a list of rows of ``#`` and ``.``), or None when there is none."""
-    found = solutions(rows, cols, method=method, limit=1, timeout=timeout, max_nodes=max_nodes)
-    return next(found, None)
+    """One solution (a list of rows of ``#`` and ``.``), or None when there is none;
+    ``method``, ``timeout`` and ``max_nodes`` as :func:`solutions` takes them."""
+    return next(solutions(rows, cols, limit=1, **options), None)
 
 
 def count(
@@ -192,17 +195,13 @@ def count(
 
 
 def classify(
-    rows: Rows,
-    cols: Sequence[Iterable[int]] | None = None,
-    *,
-    method: str = "auto",
-    timeout: float | None = None,
-    max_nodes: int | None = None,
+    rows: Rows, cols: Sequence[Iterable[int]] | None = None, **options: Unpack[SolveOptions]
 ) -> Status:
     """``"none"``, ``"unique"`` or ``"multiple"``: how many solutions the puzzle has,
-    proved by a complete search (the validation task of puzzle designers). When the clues
-    alone rule out every picture, ``Puzzle.contradiction`` says why."""
-    return _STATUSES[count(rows, cols, 2, method=method, timeout=timeout, max_nodes=max_nodes)]
+    proved by a complete search (the validation task of puzzle designers; ``method``,
+    ``timeout`` and ``max_nodes`` as :func:`count` takes them). When the clues alone rule
+    out every picture, ``Puzzle.contradiction`` says why."""
+    return _STATUSES[count(rows, cols, 2, **options)]
 
 
 def line_solvable(rows: Rows, cols: Sequence[Iterable[int]] | None = None) -> bool:

@@ -7,6 +7,8 @@ cell ``p<row>_<col>``, and the digit in the row ``r<row>_<digit>``, the column
 ``c<col>_<digit>`` and the box ``b<box>_<digit>``. Variants add constraints, not code: a
 jigsaw board replaces the boxes by irregular regions, and the diagonal variant
 (X-sudoku) adds the items ``x0_<digit>`` and ``x1_<digit>`` of the two long diagonals.
+Every function names its board with the same keywords, :class:`Rules` (``box``,
+``diagonal``, ``regions``, ``digits``).
 
 A puzzle only says which options its givens force. The compiled solver
 (:mod:`excover.puzzles._grid`) keeps the cover of a board as bitsets (a word of candidate
@@ -48,6 +50,7 @@ from excover.puzzles.sudoku_board import (
     _NO_LIMIT,
     SYMBOLS,
     Board,
+    Rules,
     _check_box,
     _digits_or_none,
     _side,
@@ -60,11 +63,14 @@ from excover.puzzles.sudoku_draw import svg_grid
 from excover.solving import ExactCover
 
 if TYPE_CHECKING:
+    from typing import Unpack
+
     from excover.puzzles._grid import GridSolver
 
 __all__ = [
     "SYMBOLS",
     "Board",
+    "Rules",
     "Status",
     "board_for",
     "classify",
@@ -122,68 +128,49 @@ def _run(
     return counts, out
 
 
-def count(
-    puzzle: str,
-    limit: int | None = 2,
-    *,
-    box: tuple[int, int] | None = None,
-    diagonal: bool = False,
-    regions: str | Sequence[int] | None = None,
-    digits: str | None = None,
-) -> int:
+def count(puzzle: str, limit: int | None = 2, **rules: Unpack[Rules]) -> int:
     """The number of solutions of ``puzzle``, counting no further than ``limit`` (None:
     all of them, up to 2**31 - 1; 2 is enough to tell a unique solution from several)."""
-    board = board_for(puzzle, box, diagonal=diagonal, regions=regions, digits=digits)
+    board = board_for(puzzle, **rules)
     counts, _ = _run(board, parse(puzzle, board), limit)
     return counts[0]
 
 
-def solve(
-    puzzle: str,
-    *,
-    box: tuple[int, int] | None = None,
-    diagonal: bool = False,
-    regions: str | Sequence[int] | None = None,
-    digits: str | None = None,
-) -> str | None:
+def solve(puzzle: str, **rules: Unpack[Rules]) -> str | None:
     """A solution of ``puzzle`` in the one-line format, or None when it has none."""
-    board = board_for(puzzle, box, diagonal=diagonal, regions=regions, digits=digits)
+    board = board_for(puzzle, **rules)
     counts, out = _run(board, parse(puzzle, board), 1)
     return _text(out, board) if counts[0] else None
 
 
-def classify(
-    puzzle: str,
-    *,
-    box: tuple[int, int] | None = None,
-    diagonal: bool = False,
-    regions: str | Sequence[int] | None = None,
-    digits: str | None = None,
-) -> Status:
+def classify(puzzle: str, **rules: Unpack[Rules]) -> Status:
     """``"none"``, ``"unique"`` or ``"multiple"``: how many solutions ``puzzle`` has."""
-    found = count(puzzle, 2, box=box, diagonal=diagonal, regions=regions, digits=digits)
+    found = count(puzzle, 2, **rules)
     return _STATUS[min(found, 2)]
 
 
 _STATUS: tuple[Status, Status, Status] = ("none", "unique", "multiple")
 
 
-def _batch(
-    puzzles: Iterable[str],
-    box: tuple[int, int] | None,
-    diagonal: bool,
-    regions: str | Sequence[int] | None,
-    digits: str | None,
-) -> tuple[Board, list[str], bytes]:
+def _check_rules(rules: Rules) -> None:
+    """Refuse a keyword that is none of :class:`Rules`'s, as a signature naming them
+    would: a batch that needs no board (empty, or classic lines) would ignore it."""
+    unknown = sorted(rules.keys() - Rules.__optional_keys__)
+    if unknown:
+        raise TypeError(f"unexpected keyword argument {unknown[0]!r}")
+
+
+def _batch(puzzles: Iterable[str], rules: Rules) -> tuple[Board, list[str], bytes]:
     """The board of a batch (the first puzzle's size, the digits of them all), the
     puzzles, and their cells' values one puzzle after the other."""
     if isinstance(puzzles, str):  # else each character would be a 1x1 puzzle
         raise UsageError("give a batch of puzzles as a list of strings, not one string")
     texts = list(puzzles)
     if not texts:
-        return Board(box or (3, 3)), texts, b""
+        _check_rules(rules)
+        return Board(rules.get("box") or (3, 3)), texts, b""
     try:
-        board = board_for(texts, box, diagonal=diagonal, regions=regions, digits=digits)
+        board = board_for(texts, **rules)
     except ProblemError as error:
         raise ProblemError(f"puzzle 1: {error}") from None
     grids = bytearray()
@@ -197,10 +184,7 @@ def _batch(
 
 def _classic_lines(
     puzzles: Iterable[str],
-    box: tuple[int, int] | None,
-    diagonal: bool,
-    regions: str | Sequence[int] | None,
-    digits: str | None,
+    rules: Rules,
     limit: int,
     solutions: bool,
     names: tuple[Status, ...] | None = None,
@@ -208,7 +192,9 @@ def _classic_lines(
     """The fast path of a batch: classic 9x9 puzzles, each one line of 81 cells, read,
     solved and written in compiled code; None when the batch is anything else (other
     rules, or digits given: the compiled reader knows ``1-9`` only)."""
-    if diagonal or regions is not None or box not in (None, (3, 3)):
+    _check_rules(rules)
+    box, digits = rules.get("box"), rules.get("digits")
+    if rules.get("diagonal") or rules.get("regions") is not None or box not in (None, (3, 3)):
         return None
     if digits is not None and _digits_or_none(digits, 9) != SYMBOLS[:9]:
         return None
@@ -221,53 +207,32 @@ def _classic_lines(
     return done
 
 
-def solve_many(
-    puzzles: Iterable[str],
-    *,
-    box: tuple[int, int] | None = None,
-    diagonal: bool = False,
-    regions: str | Sequence[int] | None = None,
-    digits: str | None = None,
-) -> list[str | None]:
+def solve_many(puzzles: Iterable[str], **rules: Unpack[Rules]) -> list[str | None]:
     """:func:`solve` on each puzzle of a batch (all on one board), in one compiled loop."""
-    fast = _classic_lines(puzzles, box, diagonal, regions, digits, 1, True)
+    fast = _classic_lines(puzzles, rules, 1, True)
     if fast is not None:
         return fast[1] or []
-    board, _, grids = _batch(puzzles, box, diagonal, regions, digits)
+    board, _, grids = _batch(puzzles, rules)
     counts, out = _run(board, grids, 1)
     n = board.cells
     return [_text(out[k * n : (k + 1) * n], board) if c else None for k, c in enumerate(counts)]
 
 
-def classify_many(
-    puzzles: Iterable[str],
-    *,
-    box: tuple[int, int] | None = None,
-    diagonal: bool = False,
-    regions: str | Sequence[int] | None = None,
-    digits: str | None = None,
-) -> list[Status]:
+def classify_many(puzzles: Iterable[str], **rules: Unpack[Rules]) -> list[Status]:
     """:func:`classify` on each puzzle of a batch (all on one board), in one compiled loop."""
-    fast = _classic_lines(puzzles, box, diagonal, regions, digits, 2, False, _STATUS)
+    fast = _classic_lines(puzzles, rules, 2, False, _STATUS)
     if fast is not None:
         return fast[0]
-    board, _, grids = _batch(puzzles, box, diagonal, regions, digits)
+    board, _, grids = _batch(puzzles, rules)
     counts, _ = _run(board, grids, 2)
     return [_STATUS[min(c, 2)] for c in counts]
 
 
-def needs_search(
-    puzzles: Iterable[str],
-    *,
-    box: tuple[int, int] | None = None,
-    diagonal: bool = False,
-    regions: str | Sequence[int] | None = None,
-    digits: str | None = None,
-) -> list[bool]:
+def needs_search(puzzles: Iterable[str], **rules: Unpack[Rules]) -> list[bool]:
     """For each puzzle of a batch, whether naked and hidden singles alone, applied until
     none is left, fail to settle it (to solve it, or to show it has no solution): the
     puzzles that make a solver branch, the usual meaning of a "hard" puzzle."""
-    board, _, grids = _batch(puzzles, box, diagonal, regions, digits)
+    board, _, grids = _batch(puzzles, rules)
     n_puzzles = len(grids) // board.cells
     counts = array("i", bytes(4 * n_puzzles))
     branchings = array("q", bytes(8 * n_puzzles))
@@ -275,16 +240,9 @@ def needs_search(
     return [b > 0 for b in branchings]
 
 
-def conflicts(
-    puzzle: str,
-    *,
-    box: tuple[int, int] | None = None,
-    diagonal: bool = False,
-    regions: str | Sequence[int] | None = None,
-    digits: str | None = None,
-) -> list[tuple[int, int]]:
+def conflicts(puzzle: str, **rules: Unpack[Rules]) -> list[tuple[int, int]]:
     """The givens ``(row, column)`` (from 0) that share a unit with an equal given."""
-    board = board_for(puzzle, box, diagonal=diagonal, regions=regions, digits=digits)
+    board = board_for(puzzle, **rules)
     values = parse(puzzle, board)
     clashing: set[int] = set()
     for unit in board.units():
@@ -296,19 +254,12 @@ def conflicts(
     return [divmod(cell, n) for cell in sorted(clashing)]
 
 
-def problem(
-    puzzle: str,
-    *,
-    box: tuple[int, int] | None = None,
-    diagonal: bool = False,
-    regions: str | Sequence[int] | None = None,
-    digits: str | None = None,
-) -> ExactCover:
+def problem(puzzle: str, **rules: Unpack[Rules]) -> ExactCover:
     """The exact cover of ``puzzle`` for the generic engines: the board's cover with only
     the options its givens allow (a given cell keeps its one option; an option that
     repeats a given digit in one of its units is dropped). Decode a solution with
     :func:`grid_of`."""
-    board = board_for(puzzle, box, diagonal=diagonal, regions=regions, digits=digits)
+    board = board_for(puzzle, **rules)
     values = parse(puzzle, board)
     n = board.size
     full = board.cover()
@@ -341,20 +292,12 @@ def grid_of(cover: ExactCover, solution: Iterable[int], *, digits: str | None = 
     return _text(bytes(placed[divmod(k, side)] for k in range(side * side)), board)
 
 
-def solutions(
-    puzzle: str,
-    limit: int | None = None,
-    *,
-    box: tuple[int, int] | None = None,
-    diagonal: bool = False,
-    regions: str | Sequence[int] | None = None,
-    digits: str | None = None,
-) -> Iterator[str]:
+def solutions(puzzle: str, limit: int | None = None, **rules: Unpack[Rules]) -> Iterator[str]:
     """Every solution of ``puzzle`` (at most ``limit``), by the generic engine on
     :func:`problem`, each in the one-line format."""
-    board = board_for(puzzle, box, diagonal=diagonal, regions=regions, digits=digits)
+    board = board_for(puzzle, **rules)
     cover = problem(
-        puzzle, box=board.box, diagonal=diagonal, regions=board.regions, digits=board.symbols
+        puzzle, box=board.box, diagonal=board.diagonal, regions=board.regions, digits=board.symbols
     )
     for solution in cover.solutions(limit=limit):
         yield grid_of(cover, solution, digits=board.symbols)

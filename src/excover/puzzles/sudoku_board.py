@@ -11,11 +11,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 from operator import index
+from typing import TypedDict
 
 from excover.errors import ExcoverWarning, ProblemError, UsageError
 from excover.solving import ExactCover
 
-__all__ = ["SYMBOLS", "Board", "board_for", "digit_set", "parse"]
+__all__ = ["SYMBOLS", "Board", "Rules", "board_for", "digit_set", "parse"]
 
 #: The symbols of the values 1, 2, ...: digits, then letters.
 SYMBOLS = "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
@@ -251,6 +252,20 @@ def _box_of(size: int) -> tuple[int, int]:
     if rows == 1 and size > 1:
         raise UsageError(f"unsupported board of side {size}: give its box shape")
     return rows, size // rows
+
+
+class Rules(TypedDict, total=False):
+    """The keywords that name a puzzle's board, taken alike by :func:`board_for` and every
+    solving function of :mod:`excover.puzzles.sudoku`: ``box``, the box shape
+    ``(rows, columns)`` (default: inferred from the puzzle's size); ``diagonal``
+    (X-sudoku); ``regions`` (jigsaw: one symbol per cell naming its region, or a list of
+    region numbers, row by row); ``digits``, the symbols of the values (see
+    :func:`digit_set`; default: ``1-9A-Z`` cut to the board, or what the givens show)."""
+
+    box: tuple[int, int] | None
+    diagonal: bool
+    regions: str | Sequence[int] | None
+    digits: str | None
 
 
 def board_for(

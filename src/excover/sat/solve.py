@@ -53,9 +53,12 @@ from excover.sat.encode import to_cnf
 from excover.sat.pool import Clause
 
 if TYPE_CHECKING:
+    from typing import Unpack
+
     from pysat.solvers import Solver
 
     from excover.engines import Stats
+    from excover.problem import SearchOptions
 
 __all__ = [
     "DEFAULT_SOLVER",
@@ -371,17 +374,11 @@ def first(
     problem: Problem,
     solver: str | None = None,
     amo: str | None = None,
-    *,
-    timeout: float | None = None,
-    max_solutions: int | None = None,
-    **unused: object,
+    **options: Unpack[SearchOptions],
 ) -> list[int] | None:
     """One solution found by the SAT solver, or None when there is none (or when
     ``max_solutions`` is 0). ``timeout`` raises :class:`~excover.LimitReached`."""
-    found = solutions(
-        problem, solver, amo, 1, timeout=timeout, max_solutions=max_solutions, **unused
-    )
-    return next(found, None)
+    return next(solutions(problem, solver, amo, 1, **options), None)
 
 
 def solutions(
@@ -389,17 +386,14 @@ def solutions(
     solver: str | None = None,
     amo: str | None = None,
     limit: int | None = None,
-    *,
-    timeout: float | None = None,
-    max_solutions: int | None = None,
-    **unused: object,
+    **options: Unpack[SearchOptions],
 ) -> Iterator[list[int]]:
     """Lazily yield the solutions (at most ``limit``, and at most ``max_solutions``), each
     as sorted option indices. ``solver`` defaults to :data:`DEFAULT_SOLVER`, ``amo`` to
     ``"auto"``; ``timeout`` (seconds) raises :class:`~excover.LimitReached` with the
-    statistics of the run when it runs out, which ends the run. ``unused`` catches the
-    dancing-links options, which a SAT solver cannot honour."""
-    _reject(unused)
+    statistics of the run when it runs out, which ends the run. The other search options,
+    the dancing-links engine's, are refused: a SAT solver cannot honour them."""
+    timeout, max_solutions = _limits(options)
     check_limit(limit)
     name = DEFAULT_SOLVER if solver is None else solver
     run = _Run(f"SAT ({name})", timeout, max_solutions)
@@ -436,11 +430,17 @@ def _encode(problem: Problem, amo: str | None, run: _Run) -> CNF:
     return cnf
 
 
-def _reject(unused: dict[str, object]) -> None:
-    """Refuse the search options of the dancing-links engine given to a SAT method."""
-    given = [name for name, value in unused.items() if value is not None]
+def _limits(options: SearchOptions) -> tuple[float | None, int | None]:
+    """The ``timeout`` and ``max_solutions`` of ``options``; the other search options, the
+    dancing-links engine's, refused when given to a SAT method."""
+    given = [
+        name
+        for name, value in options.items()
+        if value is not None and name not in ("timeout", "max_solutions")
+    ]
     if given:
         raise UsageError(f"method 'sat' does not take {', '.join(given)}")
+    return options.get("timeout"), options.get("max_solutions")
 
 
 def _enumerate(
@@ -540,15 +540,11 @@ def count(
     problem: Problem,
     solver: str | None = None,
     amo: str | None = None,
-    *,
-    timeout: float | None = None,
-    max_solutions: int | None = None,
-    **unused: object,
+    **options: Unpack[SearchOptions],
 ) -> int:
     """The number of solutions, at most ``max_solutions`` (see :func:`counted`)."""
-    return counted(
-        problem, solver, amo, timeout=timeout, max_solutions=max_solutions, **unused
-    ).solutions
+    timeout, max_solutions = _limits(options)
+    return counted(problem, solver, amo, timeout=timeout, max_solutions=max_solutions).solutions
 
 
 def counted(
@@ -558,7 +554,6 @@ def counted(
     *,
     timeout: float | None = None,
     max_solutions: int | None = None,
-    **unused: object,
 ) -> Stats:
     """Count the solutions; return the statistics of the run (``solutions`` is the count,
     ``algorithm`` says who counted).
@@ -571,7 +566,6 @@ def counted(
     answer is looked at between two solutions). ``timeout`` bounds the whole run and
     raises :class:`~excover.LimitReached`.
     """
-    _reject(unused)
     if solver == "ganak":
         run = _Run("ganak", timeout, max_solutions)
         return _ganak(_encode(problem, amo, run), run)

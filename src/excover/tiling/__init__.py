@@ -24,31 +24,9 @@ Coordinates: x to the right, y upward (the last row of an ASCII drawing is y = 0
 upward through the layers of a 3D pattern.
 """
 
-from excover.tiling import catalog
+from excover.tiling import catalog, grids
 from excover.tiling.catalog import *  # noqa: F403 (the shape catalogs, its __all__)
-from excover.tiling.grids import (
-    CUBE,
-    D4,
-    D4_SUBGROUPS,
-    DIAG1_REFL,
-    DIAG2_REFL,
-    HEX,
-    HORIZ_REFL,
-    ID,
-    PRISM,
-    RHOMBIC,
-    ROT90,
-    ROT180,
-    ROT270,
-    SPHERE,
-    SQUARE,
-    TETRAOCTA,
-    TRIANGLE,
-    VERT_REFL,
-    Grid,
-    Group,
-    Isometry,
-)
+from excover.tiling.grids import *  # noqa: F403 (the grids and their isometries, its __all__)
 from excover.tiling.pattern import Pattern, Pattern3
 from excover.tiling.polyform import HexPattern, TrianglePattern
 from excover.tiling.solids import (
@@ -63,28 +41,7 @@ from excover.tiling.tiling import Placement, Tiling, TilingSolution
 from excover.tiling.unique import make_unique
 
 __all__ = [
-    "CUBE",
-    "D4",
-    "D4_SUBGROUPS",
-    "DIAG1_REFL",
-    "DIAG2_REFL",
-    "HEX",
-    "HORIZ_REFL",
-    "ID",
-    "PRISM",
-    "RHOMBIC",
-    "ROT90",
-    "ROT180",
-    "ROT270",
-    "SPHERE",
-    "SQUARE",
-    "TETRAOCTA",
-    "TRIANGLE",
-    "VERT_REFL",
-    "Grid",
-    "Group",
     "HexPattern",
-    "Isometry",
     "Pattern",
     "Pattern3",
     "Placement",
@@ -99,4 +56,5 @@ __all__ = [
     "make_unique",
     "rhombic_dodecahedron",
 ]
+__all__ += grids.__all__
 __all__ += catalog.__all__

@@ -51,13 +51,13 @@ from excover.errors import UsageError
 from excover.formats.burrtools.lattice import GRIDS as LATTICES
 from excover.formats.burrtools.lattice import LatticeGrid
 
+# the names excover.tiling offers: the package imports this list
 __all__ = [
     "CUBE",
     "D4",
     "D4_SUBGROUPS",
     "DIAG1_REFL",
     "DIAG2_REFL",
-    "GRIDS",
     "HEX",
     "HORIZ_REFL",
     "ID",
@@ -70,14 +70,10 @@ __all__ = [
     "SQUARE",
     "TETRAOCTA",
     "TRIANGLE",
-    "TRIANGLE_SIDE",
     "VERT_REFL",
-    "Coords",
     "Grid",
     "Group",
     "Isometry",
-    "triangle_cell",
-    "triangle_spot",
 ]
 
 #: The grids whose first three coordinates number the strips of a triangular grid.
