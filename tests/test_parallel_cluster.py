@@ -206,6 +206,32 @@ def test_the_api_counts_on_a_client_and_resumes(tmp_path: Path) -> None:
         count(queens, workers=2, checkpoint=path)
 
 
+def test_either_front_end_resumes_the_other_s_ledger(tmp_path: Path) -> None:
+    """A count asked as ``auto`` through the API and again through ``excover count --dask``
+    (whose default method is auto) is one count: the ledger names the method as asked, so
+    the command resumes what the API saved, and the API what the command saved."""
+    file = KNUTH / "queens12.dlx"
+    queens = knuth("queens12")
+    with local_cluster() as client:
+        address = str(client.scheduler_info()["address"])
+        for first in ("api", "cli"):
+            path = tmp_path / f"{first}.json"
+            command = [sys.executable, "-m", "excover", "count", str(file), "--dask", address]
+            command += ["--checkpoint", str(path), "--tasks", "8", "--json"]
+            if first == "api":
+                assert count(queens, "auto", executor=client, checkpoint=path, tasks=8) == 14200
+                again = subprocess.run(command, capture_output=True, text=True, timeout=120)
+                assert again.returncode == 0, again.stderr
+                assert "resuming from" in again.stderr
+                assert int(json.loads(again.stdout)["count"]) == 14200
+            else:
+                started = subprocess.run(command, capture_output=True, text=True, timeout=120)
+                assert started.returncode == 0, started.stderr
+                assert count(queens, "auto", executor=client, checkpoint=path) == 14200
+            state = Checkpoint.load(path, queens, "auto")
+            assert state is not None and state.complete
+
+
 @pytest.mark.parametrize("after", [3])
 def test_a_worker_killed_mid_task(queens: ExactCover, queens_count: int, after: int) -> None:
     with local_cluster() as client:

@@ -571,15 +571,21 @@ def count_on_cluster(
     checkpoint: str | os.PathLike[str] | None = None,
     task_timeout: float | None = None,
     split_after: float | None = SPLIT_AFTER,
+    asked: str | None = None,
 ) -> int:
     """The number of solutions of ``problem``, counted on the Dask ``client`` by
     :class:`ClusterRun`, the ledger saved to ``checkpoint`` (if given) every
     :data:`SAVE_EVERY` seconds and at the end, and resumed from it when it exists. The
     ledger's lock is held throughout: while another process holds it, this call waits
-    for it (:func:`~excover.parallel.checkpoint.claimed`, with a warning)."""
-    asked = None if checkpoint is None else Path(checkpoint)
-    with claimed(asked, wait=True) as path:
-        ledger = open_ledger(problem, method, client, path, tasks)
+    for it (:func:`~excover.parallel.checkpoint.claimed`, with a warning).
+
+    ``asked`` is the method as the caller asked for it (``"auto"`` before the route
+    choice made it ``method``; default ``method``): the ledger records that one, as
+    ``excover count --dask --checkpoint`` does, so that either front end resumes the
+    other's count when asked the same."""
+    where = None if checkpoint is None else Path(checkpoint)
+    with claimed(where, wait=True) as path:
+        ledger = open_ledger(problem, asked or method, client, path, tasks)
         run = ClusterRun(
             problem,
             client,

@@ -236,12 +236,13 @@ def count(
 
     if checkpoint is not None and not cluster.is_client(executor):
         raise UsageError("checkpoint= goes with executor=, a Dask Client")
+    asked = method
     method, known = resolve_auto(problem, method, dict(options or {}))
     if cluster.is_client(executor):
         if known is not None and checkpoint is None:
             return known
         return cluster.count_on_cluster(
-            problem, executor, method, options, tasks=tasks, checkpoint=checkpoint
+            problem, executor, method, options, tasks=tasks, checkpoint=checkpoint, asked=asked
         )
     if known is not None:
         return known
