@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import gzip
+import pickle
 import subprocess
 import sys
 from itertools import product
@@ -206,7 +207,6 @@ def test_colour_numbers_of_one_to_three_digits_are_read() -> None:
         (_SOLVED.replace("<assembly>0 0 0 0 0 0 0 1</assembly>",
                          "\n<assembly>0 0 0 0 1</assembly>"), 2,
          "placement 1 is not"),
-        (_SOLVED.replace("<dz>0 0</dz>", "\n<dz>0 0 0</dz>", 1), 2, "holds 3 numbers, not 2"),
         ('<puzzle version="2"><shapes>\n<voxel x="4" y="1" z="1" type="0">#1#2?_</voxel>'
          "</shapes></puzzle>", 2, "voxel 2: unknown character '\\?'"),
         ('<puzzle version="2"><shapes>\n<voxel x="2" y="1" z="1" type="0">1#_</voxel>'
@@ -222,6 +222,24 @@ def test_errors_name_the_line(text: str, line: int, words: str) -> None:
         parse_xmpuzzle(text.encode(), "bad.xmpuzzle")
     assert caught.value.line == line
     assert "bad.xmpuzzle" in str(caught.value)
+
+
+def test_a_stored_separation_is_read_when_asked_for() -> None:
+    """A stored separation tree is read, and its errors found (located), the first time
+    a solution's ``separation`` is asked for; the rest of the file reads without it."""
+    text = _SOLVED.replace("<dz>0 0</dz>", "\n<dz>0 0 0</dz>", 1)
+    (solution,) = parse_xmpuzzle(text.encode(), "bad.xmpuzzle").problems[0].stored
+    assert solution.placements == ((0, 0, 0, 0), (0, 0, 0, 1))
+    with pytest.raises(FormatError, match="holds 3 numbers, not 2") as caught:
+        solution.separation  # noqa: B018 - the access reads it
+    assert caught.value.line == 2
+    assert "bad.xmpuzzle" in str(caught.value)
+    (good,) = parse_xmpuzzle(_SOLVED.encode()).problems[0].stored
+    copy = pickle.loads(pickle.dumps(good))  # not read yet: it travels unread
+    tree = good.separation
+    assert tree is not None and good.separation is tree  # read once, then kept
+    assert tree.pieces == (0, 1) and len(tree.states) == 2
+    assert copy == good == dataclasses.replace(good, separation=tree)
 
 
 def test_a_gzip_bomb_and_broken_gzip_are_refused(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -35,7 +35,9 @@ Voxel text: ``#`` filled, ``+`` variable, ``_`` empty, each optionally followed 
 colour number. Elements BurrTools does not know are skipped, as BurrTools skips them, and
 so is an interrupted search's state. The solutions stored with a problem are read and
 written (:class:`~excover.formats.burrtools.model.Solution`: the placements of the
-assembly, and the separation tree or its summary).
+assembly, and the separation tree or its summary); a separation tree is read (and its
+errors found) when a solution's ``separation`` is first asked for (disassembling a
+puzzle never asks).
 Every error is a :class:`~excover.FormatError` naming the file and the line.
 """
 
@@ -46,9 +48,11 @@ import os
 import re
 import zlib
 from collections.abc import Iterable
+from functools import partial
 
 from excover.errors import FormatError, UsageError
 from excover.formats.burrtools.model import (
+    Deferred,
     Part,
     Placement,
     Problem,
@@ -274,7 +278,7 @@ class _Reader:
         sol = node.attributes.get("solNum")
         return Solution(
             tuple(placements),
-            None if tree is None else self.separation(tree, len(placed)),
+            None if tree is None else Deferred(partial(self.separation, tree, len(placed))),
             () if info is None else tuple(self.integers(info)),
             None if asm is None else self.number(node, "asmNum"),
             None if sol is None else self.number(node, "solNum"),
