@@ -20,3 +20,20 @@ def matching(
     ordered: npt.NDArray[np.int64],
     table: npt.NDArray[np.int64],
 ) -> npt.NDArray[np.int64]: ...
+def normal_images(
+    cells: npt.NDArray[np.int64],
+    firsts: npt.NDArray[np.int64],
+    matrices: npt.NDArray[np.int64],
+    offsets: npt.NDArray[np.int64],
+    prism: bool,
+    period: int,
+    parity: int,
+) -> npt.NDArray[np.int64]: ...
+def self_maps(
+    cells: npt.NDArray[np.int64],
+    matrices: npt.NDArray[np.int64],
+    offsets: npt.NDArray[np.int64],
+    prism: bool,
+    period: int,
+    parity: int,
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]: ...

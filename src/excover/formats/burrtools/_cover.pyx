@@ -13,10 +13,15 @@ a problem's pieces on its result, and the option each option becomes under a sym
   (Shell's sort: insertion sorts of the elements a gap apart, the gaps falling to 1,
   quick on short rows, as most are, and on a large piece's) and looked up, where numpy
   sorted every row, keyed it as bytes and searched the keys.
+- :func:`normal_images` and :func:`self_maps`: the images of the pieces under every
+  transformation of the grid, each moved to its canonical place and sorted, and the
+  transformations mapping the result onto itself, voxel by voxel, where numpy made
+  some thirty calls on arrays of a few thousand numbers (the fixed cost of each call
+  was most of a small puzzle's exact cover problem).
 """
 
 from libc.stdint cimport int64_t, uint8_t, uint64_t
-from libc.stdlib cimport free, malloc
+from libc.stdlib cimport free, malloc, qsort
 
 import numpy as np
 
@@ -155,3 +160,212 @@ def matching(
     finally:
         free(image)
     return found_array
+
+
+cdef inline int64_t _floordiv(int64_t a, int64_t b) noexcept nogil:
+    """``a // b`` rounded down, as Python and numpy round it (``b`` > 0)."""
+    cdef int64_t q = a / b
+    if a % b != 0 and a < 0:
+        q -= 1
+    return q
+
+
+cdef inline void _image(
+    const int64_t[:, :, ::1] matrices,
+    const int64_t[:, ::1] offsets,
+    Py_ssize_t t,
+    bint prism,
+    const int64_t *voxel,
+    int64_t *out,
+) noexcept nogil:
+    """The image of one voxel under transformation ``t``: ``matrices[t] @ v +
+    offsets[t]``, on the prism grid of the voxel's strip coordinates ``(a, b, c, z)``
+    (see :func:`~excover.formats.burrtools.lattice.prism_strips`)."""
+    cdef int64_t strips[4]
+    cdef int64_t moved[4]
+    cdef int64_t down, i, total
+    cdef Py_ssize_t r, c
+    if prism:
+        down = voxel[0] + voxel[1] - 2 * _floordiv(voxel[0] + voxel[1], 2)
+        i = _floordiv(voxel[0] - voxel[1] - down, 2)
+        strips[0] = -i
+        strips[1] = -voxel[1]
+        strips[2] = i + voxel[1] + 1 + down
+        strips[3] = voxel[2]
+        for r in range(4):
+            total = offsets[t, r]
+            for c in range(4):
+                total += matrices[t, r, c] * strips[c]
+            moved[r] = total
+        down = moved[0] + moved[1] + moved[2] - 1
+        out[0] = -2 * moved[0] - moved[1] + down
+        out[1] = -moved[1]
+        out[2] = moved[3]
+        return
+    for r in range(3):
+        total = offsets[t, r]
+        for c in range(3):
+            total += matrices[t, r, c] * voxel[c]
+        out[r] = total
+
+
+cdef inline void _canonical(
+    int64_t *voxels, Py_ssize_t n, int64_t period, int parity
+) noexcept nogil:
+    """Move ``n`` voxels (``x, y, z`` each) by the grid's canonical translation: the
+    largest one below their lowest corner, less one period along x when the parity of
+    the corner's periods asks (``parity`` 1: of x + y, 2: of x + y + z; 0: never)."""
+    cdef int64_t low[3]
+    cdef int64_t total
+    cdef Py_ssize_t v, a
+    for a in range(3):
+        low[a] = voxels[a]
+    for v in range(1, n):
+        for a in range(3):
+            if voxels[3 * v + a] < low[a]:
+                low[a] = voxels[3 * v + a]
+    for a in range(3):
+        low[a] = _floordiv(low[a], period)
+    if parity:
+        total = low[0] + low[1] + (low[2] if parity == 2 else 0)
+        low[0] -= total - 2 * _floordiv(total, 2)
+    for v in range(n):
+        for a in range(3):
+            voxels[3 * v + a] -= low[a] * period
+
+
+cdef struct _Keyed:
+    int64_t key
+    Py_ssize_t index
+
+
+cdef int _by_key(const void *a, const void *b) noexcept nogil:
+    cdef int64_t x = (<const _Keyed *> a).key, y = (<const _Keyed *> b).key
+    return (x > y) - (x < y)
+
+
+def normal_images(
+    const int64_t[:, ::1] cells,
+    const int64_t[::1] firsts,
+    const int64_t[:, :, ::1] matrices,
+    const int64_t[:, ::1] offsets,
+    bint prism,
+    int64_t period,
+    int parity,
+):
+    """The normalised images of several shapes under every transformation of a grid
+    (one whose transformations move each voxel on its own): an array of shape
+    ``(transformations, voxels, 5)``, shape ``k``'s the voxels ``firsts[k]:firsts[k +
+    1]``, each image moved by the grid's canonical translation and sorted by position
+    (x, then y, then z), each voxel's two labels (state, colour) carried along.
+
+    ``cells`` are the shapes' labelled voxels ``(x, y, z, state, colour)``, one a row;
+    the transformations are ``matrices[t] @ v + offsets[t]`` (on the prism grid, of the
+    strip coordinates); ``period`` and ``parity`` give the canonical translation."""
+    cdef Py_ssize_t count = matrices.shape[0], n = cells.shape[0]
+    cdef Py_ssize_t shapes = firsts.shape[0] - 1, t, k, v, a, first, size
+    cdef int64_t base
+    result_array = np.empty((count, n, 5), dtype=np.int64)
+    cdef int64_t[:, :, ::1] result = result_array
+    cdef int64_t *moved = <int64_t *> malloc(max(3 * n, 1) * sizeof(int64_t))
+    cdef _Keyed *keyed = <_Keyed *> malloc(max(n, 1) * sizeof(_Keyed))
+    if moved == NULL or keyed == NULL:
+        free(moved)
+        free(keyed)
+        raise MemoryError()
+    try:
+        with nogil:
+            for t in range(count):
+                for v in range(n):
+                    _image(matrices, offsets, t, prism, &cells[v, 0], &moved[3 * v])
+                for k in range(shapes):
+                    first, size = firsts[k], firsts[k + 1] - firsts[k]
+                    if size == 0:
+                        continue
+                    _canonical(&moved[3 * first], size, period, parity)
+                    base = 0  # every coordinate is at least 0 once moved
+                    for v in range(3 * first, 3 * (first + size)):
+                        if moved[v] >= base:
+                            base = moved[v] + 1
+                    for v in range(first, first + size):
+                        keyed[v].key = (moved[3 * v] * base + moved[3 * v + 1]) * base
+                        keyed[v].key += moved[3 * v + 2]
+                        keyed[v].index = v
+                    qsort(&keyed[first], size, sizeof(_Keyed), _by_key)
+                    for v in range(first, first + size):
+                        for a in range(3):
+                            result[t, v, a] = moved[3 * keyed[v].index + a]
+                        result[t, v, 3] = cells[keyed[v].index, 3]
+                        result[t, v, 4] = cells[keyed[v].index, 4]
+    finally:
+        free(moved)
+        free(keyed)
+    return result_array
+
+
+def self_maps(
+    const int64_t[:, ::1] cells,
+    const int64_t[:, :, ::1] matrices,
+    const int64_t[:, ::1] offsets,
+    bint prism,
+    int64_t period,
+    int parity,
+):
+    """The transformations mapping a shape onto a translate of itself, labels kept, as
+    ``(which, permutations)``: their numbers, and for each the voxel each voxel goes to
+    (the image moved back onto the shape). ``cells`` are the shape's labelled voxels,
+    the others as :func:`normal_images` has them."""
+    cdef Py_ssize_t count = matrices.shape[0], n = cells.shape[0], t, v, a, found = 0
+    cdef int64_t box[3]
+    cdef int64_t shift[3]
+    cdef int64_t place, target
+    cdef bint same
+    for a in range(3):
+        box[a] = 1
+        for v in range(n):
+            if cells[v, a] + 1 > box[a]:
+                box[a] = cells[v, a] + 1
+    number_array = np.full(box[0] * box[1] * box[2], -1, dtype=np.int64)
+    cdef int64_t[::1] number = number_array
+    which_array = np.empty(count, dtype=np.int64)
+    perms_array = np.empty((count, n), dtype=np.int64)
+    cdef int64_t[::1] which = which_array
+    cdef int64_t[:, ::1] perms = perms_array
+    cdef int64_t *moved = <int64_t *> malloc(max(3 * n, 1) * sizeof(int64_t))
+    if moved == NULL:
+        raise MemoryError()
+    try:
+        with nogil:
+            for v in range(n):
+                number[(cells[v, 0] * box[1] + cells[v, 1]) * box[2] + cells[v, 2]] = v
+                for a in range(3):
+                    moved[3 * v + a] = cells[v, a]
+            _canonical(moved, n, period, parity)  # the shape's own canonical shift
+            for a in range(3):
+                shift[a] = cells[0, a] - moved[a] if n else 0
+            for t in range(count):
+                for v in range(n):
+                    _image(matrices, offsets, t, prism, &cells[v, 0], &moved[3 * v])
+                _canonical(moved, n, period, parity)
+                same = True
+                for v in range(n):
+                    place = 0
+                    for a in range(3):
+                        target = moved[3 * v + a] + shift[a]
+                        if target < 0 or target >= box[a]:
+                            same = False
+                            break
+                        place = place * box[a] + target
+                    if not same:
+                        break
+                    target = number[place]
+                    if target < 0 or cells[target, 3] != cells[v, 3] or cells[target, 4] != cells[v, 4]:
+                        same = False
+                        break
+                    perms[found, v] = target
+                if same:
+                    which[found] = t
+                    found += 1
+    finally:
+        free(moved)
+    return which_array[:found], perms_array[:found]
