@@ -15,10 +15,7 @@ def fitting(
 ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]: ...
 def row_table(rows: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]: ...
 def matching(
-    rows: npt.NDArray[np.int64],
-    items: npt.NDArray[np.int64],
-    ordered: npt.NDArray[np.int64],
-    table: npt.NDArray[np.int64],
+    rows: npt.NDArray[np.int64], items: npt.NDArray[np.int64], table: npt.NDArray[np.int64]
 ) -> npt.NDArray[np.int64]: ...
 def normal_images(
     cells: npt.NDArray[np.int64],

@@ -8,11 +8,12 @@ a problem's pieces on its result, and the option each option becomes under a sym
   operations for most translates, where numpy's version of the test made a dozen calls
   a piece on arrays of every translate and every voxel.
 - :func:`row_table` and :func:`matching`: the options of one length in a hash table
-  (open addressing, keyed by their sorted items), and the option holding the images of
-  each option's items under an item permutation, found in it: each image row sorted
-  (Shell's sort: insertion sorts of the elements a gap apart, the gaps falling to 1,
-  quick on short rows, as most are, and on a large piece's) and looked up, where numpy
-  sorted every row, keyed it as bytes and searched the keys.
+  (open addressing, keyed by a hash of their items in any order: the sum of each
+  item's mixed bits), and the option holding the images of each option's items under
+  an item permutation, found in it: the images hashed alike and checked against the
+  option of that hash by marks in a table of the items, no row sorted (numpy sorted
+  every row, keyed it as bytes and searched the keys; a sort of each row in C still
+  took most of a large piece's time).
 - :func:`normal_images` and :func:`self_maps`: the images of the pieces under every
   transformation of the grid, each moved to its canonical place and sorted, and the
   transformations mapping the result onto itself, voxel by voxel, where numpy made
@@ -82,34 +83,31 @@ def fitting(
     return which_array[:found], starts_array[:found]
 
 
-#: The gaps of Shell's sort (Ciura's sequence), the largest first.
-cdef Py_ssize_t[8] _GAPS = [701, 301, 132, 57, 23, 10, 4, 1]
-
-
-cdef inline uint64_t _hash(const int64_t *row, Py_ssize_t width) noexcept nogil:
-    """A hash of a row of integers (FNV-1a over the values, then mixed)."""
-    cdef uint64_t h = 14695981039346656037ULL
-    cdef Py_ssize_t j
-    for j in range(width):
-        h = (h ^ <uint64_t> row[j]) * 1099511628211ULL
-    h ^= h >> 33
-    h *= 0xff51afd7ed558ccdULL
-    h ^= h >> 33
-    return h
+cdef inline uint64_t _mixed(int64_t value) noexcept nogil:
+    """A value's bits mixed (splitmix64's finaliser): the hash of a row is the sum of
+    its values' mixed bits, the same in any order."""
+    cdef uint64_t z = <uint64_t> value + 0x9E3779B97F4A7C15ULL
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL
+    return z ^ (z >> 31)
 
 
 def row_table(const int64_t[:, ::1] rows):
-    """A hash table of the rows (each sorted, no two equal): an array of a power of two
-    slots, at least twice the rows, each the number of a row or -1, a row at the first
-    free slot from its hash on."""
-    cdef Py_ssize_t n = rows.shape[0], width = rows.shape[1], size = 2, k
+    """A hash table of the rows (each a set of values: no value twice in a row, no two
+    rows holding the same values), keyed by their values in any order: an array of a
+    power of two slots, at least twice the rows, each the number of a row or -1, a row
+    at the first free slot from its hash on."""
+    cdef Py_ssize_t n = rows.shape[0], width = rows.shape[1], size = 2, k, j
     while size < 2 * n:
         size *= 2
     table_array = np.full(size, -1, dtype=np.int64)
     cdef int64_t[::1] table = table_array
     cdef uint64_t mask = size - 1, slot
     for k in range(n):
-        slot = _hash(&rows[k, 0], width) & mask if width else 0
+        slot = 0
+        for j in range(width):
+            slot += _mixed(rows[k, j])
+        slot &= mask
         while table[slot] != -1:
             slot = (slot + 1) & mask
         table[slot] = k
@@ -119,46 +117,38 @@ def row_table(const int64_t[:, ::1] rows):
 def matching(
     const int64_t[:, ::1] rows,
     const int64_t[::1] items,
-    const int64_t[:, ::1] ordered,
     const int64_t[::1] table,
 ):
-    """For each row of ``rows``, the number of the row of ``ordered`` (the same rows,
-    each sorted, in ``table``: :func:`row_table`) holding the images of its values under
-    ``items`` (value ``v`` goes to ``items[v]``), or -1 where there is none."""
-    cdef Py_ssize_t n = rows.shape[0], width = rows.shape[1], k, i, j, gap
+    """For each row of ``rows`` (in ``table``: :func:`row_table`; their values are
+    less than ``len(items)``), the number of the row holding the images of its values
+    under ``items`` (value ``v`` goes to ``items[v]``), in any order, or -1 where there
+    is none. A row of the same hash is that row when each of its values is an image
+    (the images marked in a table of the values): no row is sorted."""
+    cdef Py_ssize_t n = rows.shape[0], width = rows.shape[1], k, i
     cdef uint64_t mask = table.shape[0] - 1, slot
-    cdef int64_t value, candidate
-    cdef int64_t *image = <int64_t *> malloc(max(width, 1) * sizeof(int64_t))
-    if image == NULL:
-        raise MemoryError()
+    cdef int64_t candidate
     found_array = np.full(n, -1, dtype=np.int64)
     cdef int64_t[::1] found = found_array
-    try:
+    marks_array = np.full(items.shape[0], -1, dtype=np.int64)
+    cdef int64_t[::1] marks = marks_array  # marks[v] == k: v is an image of row k
+    with nogil:
         for k in range(n):
+            slot = 0
             for i in range(width):
-                image[i] = items[rows[k, i]]
-            for gap in _GAPS:  # Shell's sort of the image
-                for i in range(gap, width):
-                    value = image[i]
-                    j = i
-                    while j >= gap and image[j - gap] > value:
-                        image[j] = image[j - gap]
-                        j -= gap
-                    image[j] = value
-            slot = _hash(image, width) & mask if width else 0
+                marks[items[rows[k, i]]] = k
+                slot += _mixed(items[rows[k, i]])
+            slot &= mask
             while True:
                 candidate = table[slot]
                 if candidate == -1:
                     break
                 for i in range(width):
-                    if ordered[candidate, i] != image[i]:
+                    if marks[rows[candidate, i]] != k:
                         break
                 else:
                     found[k] = candidate
                     break
                 slot = (slot + 1) & mask
-    finally:
-        free(image)
     return found_array
 
 
@@ -218,6 +208,8 @@ cdef inline void _canonical(
     cdef int64_t low[3]
     cdef int64_t total
     cdef Py_ssize_t v, a
+    if n == 0:
+        return
     for a in range(3):
         low[a] = voxels[a]
     for v in range(1, n):

@@ -451,8 +451,8 @@ class _Symmetry:
     """How a symmetry of the result acts on the exact cover problem: the result's voxels
     are items ``voxels`` (in the order of its labelled voxels), the problem's kinds items
     ``kinds`` (in the order of ``parts``), its options the rows of ``blocks`` in their
-    order. Options are matched by their sorted items, those of one length at a time (no
-    two options hold the same items), each length's rows sorted and put in a hash table
+    order. Options are matched by their items in any order, those of one length at a
+    time (no two options hold the same items), each length's rows put in a hash table
     once here (:mod:`~excover.formats.burrtools._cover`)."""
 
     def __init__(
@@ -471,15 +471,14 @@ class _Symmetry:
         self.n_items = n_items
         firsts = np.cumsum([0, *(len(rows) for rows in blocks)])
         self.n_options = int(firsts[-1])
-        #: For each length: its options' rows, their numbers, the same rows each
-        #: sorted, and those in a hash table (:func:`row_table`).
-        self.lengths: list[tuple[Perm, Perm, Perm, Perm]] = []
+        #: For each length: its options' rows, their numbers, and the rows in a hash
+        #: table (:func:`row_table`).
+        self.lengths: list[tuple[Perm, Perm, Perm]] = []
         for width in sorted({rows.shape[1] for rows in blocks if len(rows)}):
             which = [k for k, rows in enumerate(blocks) if rows.shape[1] == width]
             rows = np.concatenate([blocks[k] for k in which])
             numbers = np.concatenate([np.arange(firsts[k], firsts[k + 1]) for k in which])
-            ordered = np.sort(rows, axis=1)
-            self.lengths.append((rows, numbers, ordered, row_table(ordered)))
+            self.lengths.append((rows, numbers, row_table(rows)))
 
     def generators(self, pieces: _Pieces, cells: _Labelled) -> list[Generator]:
         """Generators of the symmetry group (see the module's text), each an
@@ -525,8 +524,8 @@ class _Symmetry:
         """The option permutation that the item permutation ``items`` makes: each option
         goes to the option holding the images of its items."""
         options = np.arange(self.n_options, dtype=np.int64)
-        for rows, numbers, ordered, table in self.lengths:
-            options[numbers] = numbers[matching(rows, items, ordered, table)]
+        for rows, numbers, table in self.lengths:
+            options[numbers] = numbers[matching(rows, items, table)]
         return options
 
 
