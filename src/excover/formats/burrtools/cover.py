@@ -155,6 +155,13 @@ def _symmetries(grid: LatticeGrid, cells: _Labelled) -> tuple[list[int], npt.NDA
     if maps is not None:
         which, perms = self_maps(np.ascontiguousarray(cells), *maps)
         return which.tolist(), perms
+    return _symmetries_at_once(grid, cells)
+
+
+def _symmetries_at_once(
+    grid: LatticeGrid, cells: _Labelled
+) -> tuple[list[int], npt.NDArray[np.int64]]:
+    """:func:`_symmetries` in numpy, every transformation at once (on any grid)."""
     voxels, labels = cells[:, :3], cells[:, 3:]
     images, ok = grid.images(voxels)
     moved = images - grid.shifts(images)[:, None, :] + grid.shift(voxels)
@@ -241,7 +248,10 @@ class _Pieces:
     def own(self, shape: int) -> bytes:
         """The shape's filled voxels, normalised, as a key (equal keys, equal voxels)."""
         if shape not in self._own:
-            self._own[shape] = _normal(self.grid, self.images(shape)[0]).tobytes()
+            cells, images, _ = self.images(shape)
+            # the first transformation is the identity: its image is the shape normalised
+            own = images[0] if len(images) and len(cells) else _normal(self.grid, cells)
+            self._own[shape] = own.tobytes()
         return self._own[shape]
 
     def mirrored(self, shape: int) -> set[bytes]:
