@@ -194,6 +194,10 @@ def test_the_compiled_images_and_self_maps_match_numpy(grid: int) -> None:
         voxels = cells[rng.choice(len(cells), size=k, replace=False)]
         labels = rng.integers(0, 2, size=(k, 2))
         shapes.append(np.concatenate([voxels, labels], axis=1))
+    # a sparse shape in a long box (sorted by a comparison sort, not by counting)
+    far = np.array([0, 120, 240]) * lattice.period * 2
+    sparse = cells[:3] + np.stack([far, np.zeros(3, np.int64), np.zeros(3, np.int64)], axis=1)
+    shapes.append(np.concatenate([sparse, rng.integers(0, 2, size=(3, 2))], axis=1))
     firsts = np.cumsum([0, *(len(s) for s in shapes)])
     together = normal_images(np.concatenate(shapes), firsts, *maps)
     for k, shape in enumerate(shapes):

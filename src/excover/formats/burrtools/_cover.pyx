@@ -236,6 +236,55 @@ cdef int _by_key(const void *a, const void *b) noexcept nogil:
     return (x > y) - (x < y)
 
 
+#: A shape's voxels are sorted by counting (a pass a coordinate, z first) when their
+#: coordinates are below ``RADIX_SLACK`` plus four times their number, else by
+#: ``qsort`` (a sparse shape in a large box).
+cdef enum:
+    RADIX_SLACK = 256
+
+
+cdef Py_ssize_t *_sorted(
+    const int64_t *moved,
+    Py_ssize_t first,
+    Py_ssize_t size,
+    int64_t base,
+    Py_ssize_t *order,
+    Py_ssize_t *spare,
+    Py_ssize_t *counts,
+    _Keyed *keyed,
+) noexcept nogil:
+    """The voxels ``first`` to ``first + size - 1`` of ``moved`` (``x, y, z`` each, at
+    least 0 and below ``base``) sorted by position, x first: their numbers, in
+    ``order`` or in ``spare`` (the one returned)."""
+    cdef Py_ssize_t v, a
+    cdef Py_ssize_t *swap
+    if base > 4 * size + RADIX_SLACK:
+        for v in range(size):
+            keyed[v].key = (moved[3 * (first + v)] * base + moved[3 * (first + v) + 1]) * base
+            keyed[v].key += moved[3 * (first + v) + 2]
+            keyed[v].index = first + v
+        qsort(keyed, size, sizeof(_Keyed), _by_key)
+        for v in range(size):
+            order[v] = keyed[v].index
+        return order
+    for v in range(size):
+        order[v] = first + v
+    for a in range(2, -1, -1):  # stable passes, the last on x
+        for v in range(base + 1):
+            counts[v] = 0
+        for v in range(size):
+            counts[moved[3 * order[v] + a] + 1] += 1
+        for v in range(base):
+            counts[v + 1] += counts[v]
+        for v in range(size):
+            spare[counts[moved[3 * order[v] + a]]] = order[v]
+            counts[moved[3 * order[v] + a]] += 1
+        swap = order
+        order = spare
+        spare = swap
+    return order
+
+
 def normal_images(
     const int64_t[:, ::1] cells,
     const int64_t[::1] firsts,
@@ -255,17 +304,20 @@ def normal_images(
     the transformations are ``matrices[t] @ v + offsets[t]`` (on the prism grid, of the
     strip coordinates); ``period`` and ``parity`` give the canonical translation."""
     cdef Py_ssize_t count = matrices.shape[0], n = cells.shape[0]
-    cdef Py_ssize_t shapes = firsts.shape[0] - 1, t, k, v, a, first, size
+    cdef Py_ssize_t shapes = firsts.shape[0] - 1, t, k, v, a, first, size, w
     cdef int64_t base
     result_array = np.empty((count, n, 5), dtype=np.int64)
     cdef int64_t[:, :, ::1] result = result_array
-    cdef int64_t *moved = <int64_t *> malloc(max(3 * n, 1) * sizeof(int64_t))
-    cdef _Keyed *keyed = <_Keyed *> malloc(max(n, 1) * sizeof(_Keyed))
-    if moved == NULL or keyed == NULL:
-        free(moved)
-        free(keyed)
-        raise MemoryError()
+    cdef Py_ssize_t room = max(n, 1)
+    cdef int64_t *moved = <int64_t *> malloc(3 * room * sizeof(int64_t))
+    cdef _Keyed *keyed = <_Keyed *> malloc(room * sizeof(_Keyed))
+    cdef Py_ssize_t *order = <Py_ssize_t *> malloc(room * sizeof(Py_ssize_t))
+    cdef Py_ssize_t *spare = <Py_ssize_t *> malloc(room * sizeof(Py_ssize_t))
+    cdef Py_ssize_t *counts = <Py_ssize_t *> malloc((4 * room + RADIX_SLACK + 2) * sizeof(Py_ssize_t))
+    cdef Py_ssize_t *ordered
     try:
+        if not (moved and keyed and order and spare and counts):
+            raise MemoryError()
         with nogil:
             for t in range(count):
                 for v in range(n):
@@ -279,19 +331,19 @@ def normal_images(
                     for v in range(3 * first, 3 * (first + size)):
                         if moved[v] >= base:
                             base = moved[v] + 1
-                    for v in range(first, first + size):
-                        keyed[v].key = (moved[3 * v] * base + moved[3 * v + 1]) * base
-                        keyed[v].key += moved[3 * v + 2]
-                        keyed[v].index = v
-                    qsort(&keyed[first], size, sizeof(_Keyed), _by_key)
-                    for v in range(first, first + size):
+                    ordered = _sorted(moved, first, size, base, order, spare, counts, keyed)
+                    for v in range(size):
+                        w = ordered[v]
                         for a in range(3):
-                            result[t, v, a] = moved[3 * keyed[v].index + a]
-                        result[t, v, 3] = cells[keyed[v].index, 3]
-                        result[t, v, 4] = cells[keyed[v].index, 4]
+                            result[t, first + v, a] = moved[3 * w + a]
+                        result[t, first + v, 3] = cells[w, 3]
+                        result[t, first + v, 4] = cells[w, 4]
     finally:
         free(moved)
         free(keyed)
+        free(order)
+        free(spare)
+        free(counts)
     return result_array
 
 
