@@ -286,17 +286,16 @@ class _Orbits:
         numbers), the smallest found by comparing the images' sorted options as strings
         of big-endian bytes."""
         lengths = np.diff(starts)
-        met: dict[tuple[int, ...], int] = {}  # each orbit's smallest member, first met
+        found: dict[int, list[int]] = {}
         for length in np.unique(lengths).tolist():
             which = np.flatnonzero(lengths == length)
+            own = options[starts[which, None] + np.arange(length)]
             step = max(1, IMAGES_AT_ONCE // (len(self.elements) * max(length, 1)))
-            for first in range(0, len(which), step):  # in order: an orbit is first met
-                some = which[first : first + step]  # in the first batch that meets it
-                best = self._smallest(options[starts[some, None] + np.arange(length)])
-                _, firsts = np.unique(row_keys(best), return_index=True)
-                for k, row in zip(some[firsts].tolist(), best[firsts].tolist(), strict=True):
-                    met.setdefault(tuple(row), k)
-        return [list(row) for row, _ in sorted(met.items(), key=lambda item: item[1])]
+            batches = range(0, len(which), step)
+            best = np.concatenate([self._smallest(own[k : k + step]) for k in batches])
+            _, firsts = np.unique(row_keys(best), return_index=True)
+            found.update(zip(which[firsts].tolist(), best[firsts].tolist(), strict=True))
+        return [found[k] for k in sorted(found)]
 
     def _smallest(self, solutions: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
         """The smallest member of the orbit of each solution (a row of options, all of
