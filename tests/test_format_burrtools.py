@@ -528,3 +528,22 @@ def test_cli_problem_flag_needs_a_burrtools_file(tmp_path: Path) -> None:
 def test_errors_are_excover_errors() -> None:
     with pytest.raises(ExcoverError):
         parse_xmpuzzle(b"")
+
+
+def test_elements_left_unread_are_read_later_with_their_lines() -> None:
+    """``parse(..., unread=...)`` keeps such elements without their content (the text
+    around them kept), and ``Element.read`` reads each later, lines as in the document,
+    nested and empty ones included."""
+    from excover.formats.xmltree import parse
+
+    text = b'<r>one<b k="1">\n<c>2</c>\n<b><c>3</c></b>\n</b>two<b/><d>\n4</d></r>'
+    root = parse(text, "t.xml", unread=frozenset({"b"}))
+    first, empty, after = root.children
+    assert root.text == "onetwo" and after.text == "\n4" and after.line == 4
+    assert first.children == [] and first.unread is not None and empty.unread is not None
+    read = first.read("t.xml")
+    assert [(c.tag, c.line, c.text) for c in read.children] == [("c", 2, "2"), ("b", 3, "")]
+    assert read.attributes == {"k": "1"} and read.children[1].children[0].text == "3"
+    assert empty.read("t.xml").tag == "b" and not empty.read("t.xml").children
+    assert parse(text, "t.xml").children[0].children[0].line == 2  # all read at once
+    assert after.read("t.xml") is after

@@ -82,6 +82,11 @@ _INTEGERS = re.compile(r"\s*(?:-?[0-9]{1,9}(?:\s+|\Z))*")
 _ASSEMBLY = re.compile(r"\s*(?:(?:x|-?[0-9]{1,9}(?:\s+-?[0-9]{1,9}){3})(?:\s+|\Z))*")
 
 
+#: The elements a file is read without: the stored separation trees, most of a solved
+#: file's elements, read when a solution's ``separation`` is asked for.
+_UNREAD = frozenset({"separation"})
+
+
 class _Reader:
     """Builds the model from the element tree, every error located."""
 
@@ -278,12 +283,17 @@ class _Reader:
         sol = node.attributes.get("solNum")
         return Solution(
             tuple(placements),
-            None if tree is None else Deferred(partial(self.separation, tree, len(placed))),
+            None if tree is None else Deferred(partial(self.stored_tree, tree, len(placed))),
             () if info is None else tuple(self.integers(info)),
             None if asm is None else self.number(node, "asmNum"),
             None if sol is None else self.number(node, "solNum"),
             node.line,
         )
+
+    def stored_tree(self, node: Element, count: int) -> StoredSeparation:
+        """A solution's ``<separation>`` of ``count`` pieces, left unread with the file
+        (see :func:`_tree`), read now."""
+        return self.separation(node.read(self.source), count)
 
     def separation(self, node: Element, count: int) -> StoredSeparation:
         """A ``<separation>`` of ``count`` pieces, its parts' separations read too."""
@@ -336,7 +346,8 @@ class _Reader:
 
 
 def _tree(xml: bytes, source: str) -> Element:
-    """The element tree of ``xml``, each element with its line.
+    """The element tree of ``xml``, each element with its line, the stored separation
+    trees left unread (:data:`_UNREAD`).
 
     BurrTools writes a comment's bytes as it got them and declares no encoding: a file
     that is not UTF-8 (such as ``Prisgon.xmpuzzle``, in Latin-1) is read as Latin-1."""
@@ -345,7 +356,7 @@ def _tree(xml: bytes, source: str) -> Element:
         encoding = None
     except UnicodeDecodeError:
         encoding = "ISO-8859-1"
-    return parse(xml, source, encoding=encoding, malformed="not well-formed XML")
+    return parse(xml, source, encoding=encoding, malformed="not well-formed XML", unread=_UNREAD)
 
 
 def _decompressed(data: bytes, source: str) -> bytes:
