@@ -108,7 +108,8 @@ class _Decoder:
         data = cover.engine_input()
         self.starts, self.items = data.option_start, data.node_item
         self.pieces: dict[int, tuple[int, Voxel, Piece] | None] = {}
-        self.voxels: dict[int, Voxel | None] = {}
+        #: The voxel each item names, None for the kinds' items and the holes'.
+        self.voxel_of = [_voxel(name) for name in cover.items]
         self.groups = tuple(part.groups for part in spec.parts)
 
     def piece(self, option: int) -> tuple[int, Voxel, Piece] | None:
@@ -120,17 +121,12 @@ class _Decoder:
             if part is None:
                 self.pieces[option] = None
             else:
-                voxels = tuple(sorted(v for i in items if (v := self.voxel(i)) is not None))
+                of = self.voxel_of
+                voxels = tuple(sorted([v for i in items if (v := of[i]) is not None]))
                 shape = self.spec.parts[part].shape
                 piece = Piece(shape, part, self.puzzle.shapes[shape].weight, voxels)
                 self.pieces[option] = (part, voxels[0], piece)
         return self.pieces[option]
-
-    def voxel(self, item: int) -> Voxel | None:
-        """The voxel an item names, None for another item."""
-        if item not in self.voxels:
-            self.voxels[item] = _voxel(self.cover.items[item])
-        return self.voxels[item]
 
     def assembly(self, options: Sequence[int]) -> Assembly:
         """The assembly of one solution."""
