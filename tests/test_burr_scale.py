@@ -276,3 +276,24 @@ def test_the_plain_listing_and_the_symmetry_broken_search_give_the_same_assembli
     broken = [a.options for a in assemblies(puzzle)]
     assert sorted(plain) == sorted(broken)
     assert len(set(plain)) == len(plain) == cover.count(up_to_symmetry=True)
+
+
+def test_the_smallest_members_are_the_same_in_batches_of_any_size(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The smallest member of each orbit the plain listing meets, found for a batch of
+    solutions at once, is the same whatever the batches (one solution each: an orbit
+    met in several batches is kept once, where first met), and is the smallest of its
+    orbit under every symmetry."""
+    from excover.burr import assembly
+    from excover.formats.burrtools.design import design
+    from excover.tiling import Pattern3, soma_pieces
+
+    puzzle = design(Pattern3.constant(3, 3, 3, True), soma_pieces())
+    whole = [a.options for a in assemblies(puzzle)]
+    monkeypatch.setattr(assembly, "IMAGES_AT_ONCE", 1)
+    assert [a.options for a in assemblies(puzzle)] == whole
+    symmetries = [p.tolist() for p in assembly.cover_of(puzzle, 0).symmetries().option_elements()]
+    assert len(symmetries) == 48  # the rotations, and mirrors: the pieces have partners
+    for options in whole:
+        assert options == min(tuple(sorted(g[o] for o in options)) for g in symmetries)

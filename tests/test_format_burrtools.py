@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import gzip
+import pickle
 import subprocess
 import sys
 from itertools import product
@@ -206,7 +207,6 @@ def test_colour_numbers_of_one_to_three_digits_are_read() -> None:
         (_SOLVED.replace("<assembly>0 0 0 0 0 0 0 1</assembly>",
                          "\n<assembly>0 0 0 0 1</assembly>"), 2,
          "placement 1 is not"),
-        (_SOLVED.replace("<dz>0 0</dz>", "\n<dz>0 0 0</dz>", 1), 2, "holds 3 numbers, not 2"),
         ('<puzzle version="2"><shapes>\n<voxel x="4" y="1" z="1" type="0">#1#2?_</voxel>'
          "</shapes></puzzle>", 2, "voxel 2: unknown character '\\?'"),
         ('<puzzle version="2"><shapes>\n<voxel x="2" y="1" z="1" type="0">1#_</voxel>'
@@ -222,6 +222,24 @@ def test_errors_name_the_line(text: str, line: int, words: str) -> None:
         parse_xmpuzzle(text.encode(), "bad.xmpuzzle")
     assert caught.value.line == line
     assert "bad.xmpuzzle" in str(caught.value)
+
+
+def test_a_stored_separation_is_read_when_asked_for() -> None:
+    """A stored separation tree is read, and its errors found (located), the first time
+    a solution's ``separation`` is asked for; the rest of the file reads without it."""
+    text = _SOLVED.replace("<dz>0 0</dz>", "\n<dz>0 0 0</dz>", 1)
+    (solution,) = parse_xmpuzzle(text.encode(), "bad.xmpuzzle").problems[0].stored
+    assert solution.placements == ((0, 0, 0, 0), (0, 0, 0, 1))
+    with pytest.raises(FormatError, match="holds 3 numbers, not 2") as caught:
+        solution.separation  # noqa: B018 - the access reads it
+    assert caught.value.line == 2
+    assert "bad.xmpuzzle" in str(caught.value)
+    (good,) = parse_xmpuzzle(_SOLVED.encode()).problems[0].stored
+    copy = pickle.loads(pickle.dumps(good))  # not read yet: it travels unread
+    tree = good.separation
+    assert tree is not None and good.separation is tree  # read once, then kept
+    assert tree.pieces == (0, 1) and len(tree.states) == 2
+    assert copy == good == dataclasses.replace(good, separation=tree)
 
 
 def test_a_gzip_bomb_and_broken_gzip_are_refused(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -316,14 +334,13 @@ def test_option_images_are_found_by_their_items(width: int) -> None:
     sets = {frozenset(rng.choice(n_items, width, replace=False).tolist()) for _ in range(300)}
     rows = np.array([rng.permutation(sorted(s)) for s in sets], dtype=np.int64)
     rows = rows.reshape(len(sets), width)
-    ordered = np.sort(rows, axis=1)
-    table = row_table(ordered)
+    table = row_table(rows)
     assert len(table) >= 2 * len(rows) and sorted(table[table >= 0]) == list(range(len(rows)))
     where = {frozenset(row.tolist()): k for k, row in enumerate(rows)}
     for items in (np.arange(n_items), rng.permutation(n_items)):
         expected = [where.get(frozenset(items[row].tolist()), -1) for row in rows]
-        assert matching(rows, items, ordered, table).tolist() == expected
-    assert (matching(rows, np.arange(n_items), ordered, table) == np.arange(len(rows))).all()
+        assert matching(rows, items, table).tolist() == expected
+    assert (matching(rows, np.arange(n_items), table) == np.arange(len(rows))).all()
 
 
 def test_identical_pieces_are_counted_once() -> None:
@@ -511,3 +528,22 @@ def test_cli_problem_flag_needs_a_burrtools_file(tmp_path: Path) -> None:
 def test_errors_are_excover_errors() -> None:
     with pytest.raises(ExcoverError):
         parse_xmpuzzle(b"")
+
+
+def test_elements_left_unread_are_read_later_with_their_lines() -> None:
+    """``parse(..., unread=...)`` keeps such elements without their content (the text
+    around them kept), and ``Element.read`` reads each later, lines as in the document,
+    nested and empty ones included."""
+    from excover.formats.xmltree import parse
+
+    text = b'<r>one<b k="1">\n<c>2</c>\n<b><c>3</c></b>\n</b>two<b/><d>\n4</d></r>'
+    root = parse(text, "t.xml", unread=frozenset({"b"}))
+    first, empty, after = root.children
+    assert root.text == "onetwo" and after.text == "\n4" and after.line == 4
+    assert first.children == [] and first.unread is not None and empty.unread is not None
+    read = first.read("t.xml")
+    assert [(c.tag, c.line, c.text) for c in read.children] == [("c", 2, "2"), ("b", 3, "")]
+    assert read.attributes == {"k": "1"} and read.children[1].children[0].text == "3"
+    assert empty.read("t.xml").tag == "b" and not empty.read("t.xml").children
+    assert parse(text, "t.xml").children[0].children[0].line == 2  # all read at once
+    assert after.read("t.xml") is after

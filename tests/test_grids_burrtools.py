@@ -171,6 +171,50 @@ def test_all_transformations_at_once_match_each_one(grid: int) -> None:
     assert ok.any()
 
 
+@pytest.mark.parametrize("grid", sorted(GRIDS))
+def test_the_compiled_images_and_self_maps_match_numpy(grid: int) -> None:
+    """The compiled images of several shapes at once (moved to their canonical place,
+    sorted, labels carried) and the compiled symmetries of a shape are numpy's, on
+    every grid whose transformations move each voxel on its own (not the sphere
+    grid's: it has numpy's alone); the identity comes first."""
+    from excover.formats.burrtools import cover
+    from excover.formats.burrtools._cover import normal_images, self_maps
+
+    lattice = GRIDS[grid]
+    assert lattice.transformations[0].is_identity()
+    maps = cover._compiled(lattice)
+    assert (maps is None) == (grid == 2)
+    if maps is None:
+        return
+    rng = np.random.default_rng(grid)
+    box = np.array([(x, y, z) for x in range(9) for y in range(9) for z in range(9)])
+    cells = box[lattice.is_cell(box)]
+    shapes = []
+    for k in (1, 2, 3, 5, 8, 30):
+        voxels = cells[rng.choice(len(cells), size=k, replace=False)]
+        labels = rng.integers(0, 2, size=(k, 2))
+        shapes.append(np.concatenate([voxels, labels], axis=1))
+    # a sparse shape in a long box (sorted by a comparison sort, not by counting)
+    far = np.array([0, 120, 240]) * lattice.period * 2
+    sparse = cells[:3] + np.stack([far, np.zeros(3, np.int64), np.zeros(3, np.int64)], axis=1)
+    shapes.append(np.concatenate([sparse, rng.integers(0, 2, size=(3, 2))], axis=1))
+    firsts = np.cumsum([0, *(len(s) for s in shapes)])
+    together = normal_images(np.concatenate(shapes), firsts, *maps)
+    for k, shape in enumerate(shapes):
+        images, ok = cover._images(lattice, shape)
+        assert ok.all() and (together[:, firsts[k] : firsts[k + 1]] == images).all()
+    # a shape with symmetries: a block of the grid's cells, labels alike or not
+    block = cells[(cells < lattice.period * 2).all(axis=1)]
+    counts = []
+    for labels in (np.zeros((len(block), 2), np.int64), rng.integers(0, 2, (len(block), 2))):
+        shape = np.concatenate([block, labels], axis=1)
+        which, perms = self_maps(shape, *maps)
+        expected, permutations = cover._symmetries_at_once(lattice, shape)
+        assert which.tolist() == expected and (perms == permutations).all()
+        counts.append(len(expected))
+    assert counts[0] > 1  # the unlabelled block has symmetries to compare
+
+
 def coloured() -> Puzzle:
     """A red-blue domino and a blue-red one in a chequered box of 2 by 2, red on red
     and blue on blue (a colourless voxel of the box takes either)."""

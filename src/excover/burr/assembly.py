@@ -39,6 +39,10 @@ __all__ = ["PLAIN_NODES", "Assembly", "Piece", "assemblies", "assembly_of", "cov
 #: costs (its base, the partial solutions of the base and their orbits).
 PLAIN_NODES = SCOUT_NODES
 
+#: The most numbers :meth:`_Orbits.smallest_members` holds at once: the images of a
+#: batch of solutions under every element of the group (8 bytes each).
+IMAGES_AT_ONCE = 1 << 21
+
 #: A voxel position.
 Voxel = tuple[int, int, int]
 
@@ -104,7 +108,8 @@ class _Decoder:
         data = cover.engine_input()
         self.starts, self.items = data.option_start, data.node_item
         self.pieces: dict[int, tuple[int, Voxel, Piece] | None] = {}
-        self.voxels: dict[int, Voxel | None] = {}
+        #: The voxel each item names, None for the kinds' items and the holes'.
+        self.voxel_of = [_voxel(name) for name in cover.items]
         self.groups = tuple(part.groups for part in spec.parts)
 
     def piece(self, option: int) -> tuple[int, Voxel, Piece] | None:
@@ -116,17 +121,12 @@ class _Decoder:
             if part is None:
                 self.pieces[option] = None
             else:
-                voxels = tuple(sorted(v for i in items if (v := self.voxel(i)) is not None))
+                of = self.voxel_of
+                voxels = tuple(sorted([v for i in items if (v := of[i]) is not None]))
                 shape = self.spec.parts[part].shape
                 piece = Piece(shape, part, self.puzzle.shapes[shape].weight, voxels)
                 self.pieces[option] = (part, voxels[0], piece)
         return self.pieces[option]
-
-    def voxel(self, item: int) -> Voxel | None:
-        """The voxel an item names, None for another item."""
-        if item not in self.voxels:
-            self.voxels[item] = _voxel(self.cover.items[item])
-        return self.voxels[item]
 
     def assembly(self, options: Sequence[int]) -> Assembly:
         """The assembly of one solution."""
@@ -212,7 +212,7 @@ def _pinned(
     for g in generators:
         fixed &= g.items == np.arange(cover.n_items)
     every = np.arange(cover.n_options, dtype=np.int64)
-    smallest = np.array(orbits.elements, dtype=np.int64).min(axis=0) == every
+    smallest = orbits.stacked.min(axis=0) == every
     # for each item fixed, the share of its options that are the smallest of their orbit
     on = fixed[items]
     held = np.bincount(items[on], minlength=cover.n_items)
@@ -259,6 +259,11 @@ class _Orbits:
         self.elements = [g for _, g in group_elements(pairs, (n_items, n_options)).values()]
 
     @cached_property
+    def stacked(self) -> npt.NDArray[np.int64]:
+        """The elements' option permutations, one row each."""
+        return np.array(self.elements, dtype=np.int64).reshape(len(self.elements), -1)
+
+    @cached_property
     def listed(self) -> list[list[int]]:
         """The elements as lists, for one solution at a time."""
         return [g.tolist() for g in self.elements]
@@ -272,21 +277,30 @@ class _Orbits:
     ) -> list[list[int]]:
         """The smallest member of the orbit of each solution (the options of the
         ``k``-th at ``starts[k]:starts[k + 1]`` of ``options``), each orbit once, in the
-        order they are first met: the solutions of one length at a time, each compared
-        with all its images at once."""
+        order they are first met: the solutions of one length at a time, every image of
+        each under every element at once (in batches of at most :data:`IMAGES_AT_ONCE`
+        numbers), the smallest found by comparing the images' sorted options as strings
+        of big-endian bytes."""
         lengths = np.diff(starts)
         found: dict[int, list[int]] = {}
         for length in np.unique(lengths).tolist():
             which = np.flatnonzero(lengths == length)
-            own = np.sort(options[starts[which, None] + np.arange(length)], axis=1)
-            best = own.copy()
-            rows = np.arange(len(which))
-            for g in self.elements[1:]:
-                image = np.sort(g[own], axis=1)
-                differ = image != best
-                first = differ.argmax(axis=1)  # the first option where they differ
-                smaller = differ.any(axis=1) & (image[rows, first] < best[rows, first])
-                best[smaller] = image[smaller]
+            own = options[starts[which, None] + np.arange(length)]
+            step = max(1, IMAGES_AT_ONCE // (len(self.elements) * max(length, 1)))
+            batches = range(0, len(which), step)
+            best = np.concatenate([self._smallest(own[k : k + step]) for k in batches])
             _, firsts = np.unique(row_keys(best), return_index=True)
             found.update(zip(which[firsts].tolist(), best[firsts].tolist(), strict=True))
         return [found[k] for k in sorted(found)]
+
+    def _smallest(self, solutions: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+        """The smallest member of the orbit of each solution (a row of options, all of
+        one length), its options sorted."""
+        count, length = solutions.shape
+        images = np.sort(self.stacked[:, solutions], axis=2)  # element, solution, option
+        if length == 0:
+            return solutions
+        # big-endian bytes compare as the numbers do, the first option first
+        keys = np.ascontiguousarray(images.astype(">u4")).view(f"S{4 * length}")[..., 0]
+        best: npt.NDArray[np.int64] = images[np.argmin(keys, axis=0), np.arange(count)]
+        return best

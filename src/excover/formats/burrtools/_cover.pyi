@@ -15,8 +15,22 @@ def fitting(
 ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]: ...
 def row_table(rows: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]: ...
 def matching(
-    rows: npt.NDArray[np.int64],
-    items: npt.NDArray[np.int64],
-    ordered: npt.NDArray[np.int64],
-    table: npt.NDArray[np.int64],
+    rows: npt.NDArray[np.int64], items: npt.NDArray[np.int64], table: npt.NDArray[np.int64]
 ) -> npt.NDArray[np.int64]: ...
+def normal_images(
+    cells: npt.NDArray[np.int64],
+    firsts: npt.NDArray[np.int64],
+    matrices: npt.NDArray[np.int64],
+    offsets: npt.NDArray[np.int64],
+    prism: bool,
+    period: int,
+    parity: int,
+) -> npt.NDArray[np.int64]: ...
+def self_maps(
+    cells: npt.NDArray[np.int64],
+    matrices: npt.NDArray[np.int64],
+    offsets: npt.NDArray[np.int64],
+    prism: bool,
+    period: int,
+    parity: int,
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]: ...

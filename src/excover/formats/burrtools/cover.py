@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from functools import cache
 from typing import TYPE_CHECKING, TypeVar
 
 import numpy as np
@@ -40,7 +41,13 @@ import numpy.typing as npt
 
 from excover.entries import distinct, row_keys
 from excover.errors import FormatError, UsageError
-from excover.formats.burrtools._cover import fitting, matching, row_table
+from excover.formats.burrtools._cover import (
+    fitting,
+    matching,
+    normal_images,
+    row_table,
+    self_maps,
+)
 from excover.formats.burrtools.lattice import GRIDS, LatticeGrid, Transformation, Voxels
 from excover.formats.burrtools.model import (
     FILLED,
@@ -65,6 +72,8 @@ Perm = npt.NDArray[np.int64]
 #: Labelled voxels: one row ``(x, y, z, state, colour)`` per voxel, the state as its
 #: character's code.
 _Labelled = npt.NDArray[np.int64]
+#: A grid's transformations as the compiled loops take them (see :func:`_compiled`).
+_Maps = tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], bool, int, int]
 #: The name of the item counting holes when ``maxHoles`` applies.
 HOLES = "holes"
 
@@ -122,11 +131,37 @@ def _images(
     return np.concatenate([placed, cells[:, 3:][order]], axis=2), ok
 
 
+@cache
+def _compiled(grid: LatticeGrid) -> _Maps | None:
+    """The grid's transformations as the compiled loops take them (their matrices and
+    offsets, whether they act on the prism grid's strip coordinates, the translations'
+    period and the parity they keep: 1 of x + y, 2 of x + y + z, 0 none), or None on
+    the sphere grid, whose half turns look at a shape as a whole."""
+    if any(t.denominator != 1 for t in grid.transformations):
+        return None
+    matrices = np.array([t.matrix for t in grid.transformations], dtype=np.int64)
+    offsets = np.array([t.offset for t in grid.transformations], dtype=np.int64)
+    parity = 0 if not grid.even else 1 if grid.number == 1 else 2
+    return matrices, offsets, grid.number == 1, grid.period, parity
+
+
 def _symmetries(grid: LatticeGrid, cells: _Labelled) -> tuple[list[int], npt.NDArray[np.int64]]:
     """The transformations of the grid mapping non-empty labelled voxels onto a
     translate of themselves, labels kept (their numbers in ``transformations``), and
     the permutation of the voxels each one makes: the number of the voxel each voxel
-    goes to, the image moved back onto the voxels."""
+    goes to, the image moved back onto the voxels (one compiled call,
+    :func:`~excover.formats.burrtools._cover.self_maps`, except on the sphere grid)."""
+    maps = _compiled(grid)
+    if maps is not None:
+        which, perms = self_maps(np.ascontiguousarray(cells), *maps)
+        return which.tolist(), perms
+    return _symmetries_at_once(grid, cells)
+
+
+def _symmetries_at_once(
+    grid: LatticeGrid, cells: _Labelled
+) -> tuple[list[int], npt.NDArray[np.int64]]:
+    """:func:`_symmetries` in numpy, every transformation at once (on any grid)."""
     voxels, labels = cells[:, :3], cells[:, 3:]
     images, ok = grid.images(voxels)
     moved = images - grid.shifts(images)[:, None, :] + grid.shift(voxels)
@@ -166,6 +201,8 @@ class _Pieces:
         """Shape ``shape``'s labelled filled voxels, their normalised images (an
         array of shape ``(transformations, voxels, 5)``) and which images apply."""
         if shape not in self._made:
+            self.batch([shape])
+        if shape not in self._made:  # on the sphere grid, or without filled voxels
             cells = _labelled(self.puzzle.shapes[shape], FILLED)
             count = len(self.grid.transformations)
             if len(cells):
@@ -176,33 +213,22 @@ class _Pieces:
         return self._made[shape]
 
     def batch(self, shapes: Sequence[int]) -> None:
-        """Make the images of several shapes at once, as :meth:`images` makes each (all
-        their voxels moved by the grid's transformations in one call, each shape moved
-        to its canonical place and sorted in one sort, the shapes apart by a key of
-        their own): on a grid whose transformations move each voxel on its own (not the
-        sphere grid's, whose half turns look at a shape as a whole)."""
-        grid = self.grid
-        if any(t.denominator != 1 for t in grid.transformations):
+        """Make the images of several shapes at once, as :meth:`images` makes each, in
+        one compiled call (:func:`~excover.formats.burrtools._cover.normal_images`), on
+        a grid whose transformations move each voxel on its own (not the sphere grid's,
+        whose half turns look at a shape as a whole)."""
+        maps = _compiled(self.grid)
+        if maps is None:
             return
         todo = [s for s in dict.fromkeys(shapes) if s not in self._made]
         cells = [_labelled(self.puzzle.shapes[s], FILLED) for s in todo]
         todo = [s for s, c in zip(todo, cells, strict=True) if len(c)]
         cells = [c for c in cells if len(c)]
-        if len(todo) < 2:
+        if not todo:
             return
-        sizes = [len(c) for c in cells]
-        firsts = np.concatenate([[0], np.cumsum(sizes)])
-        every = np.concatenate(cells)
-        images, ok = grid.images(every[:, :3])
-        lows = np.minimum.reduceat(images, firsts[:-1], axis=1)  # each shape's low corner
-        shifts = grid.shifts(lows.reshape(-1, 1, 3)).reshape(len(images), len(todo), 3)
-        segment = np.repeat(np.arange(len(todo)), sizes)
-        moved = images - shifts[:, segment]
-        base = int(moved.max()) + 1  # every coordinate is at least 0 once moved
-        keys = ((segment * base + moved[..., 0]) * base + moved[..., 1]) * base + moved[..., 2]
-        order = np.argsort(keys, axis=1)
-        placed = np.take_along_axis(moved, order[..., None], axis=1)
-        labelled = np.concatenate([placed, every[:, 3:][order]], axis=2)
+        firsts = np.concatenate([[0], np.cumsum([len(c) for c in cells])]).astype(np.int64)
+        labelled = normal_images(np.concatenate(cells), firsts, *maps)
+        ok = np.ones(len(labelled), dtype=bool)
         for k, shape in enumerate(todo):
             self._made[shape] = (cells[k], labelled[:, firsts[k] : firsts[k + 1]], ok)
 
@@ -222,7 +248,10 @@ class _Pieces:
     def own(self, shape: int) -> bytes:
         """The shape's filled voxels, normalised, as a key (equal keys, equal voxels)."""
         if shape not in self._own:
-            self._own[shape] = _normal(self.grid, self.images(shape)[0]).tobytes()
+            cells, images, _ = self.images(shape)
+            # the first transformation is the identity: its image is the shape normalised
+            own = images[0] if len(images) and len(cells) else _normal(self.grid, cells)
+            self._own[shape] = own.tobytes()
         return self._own[shape]
 
     def mirrored(self, shape: int) -> set[bytes]:
@@ -432,8 +461,8 @@ class _Symmetry:
     """How a symmetry of the result acts on the exact cover problem: the result's voxels
     are items ``voxels`` (in the order of its labelled voxels), the problem's kinds items
     ``kinds`` (in the order of ``parts``), its options the rows of ``blocks`` in their
-    order. Options are matched by their sorted items, those of one length at a time (no
-    two options hold the same items), each length's rows sorted and put in a hash table
+    order. Options are matched by their items in any order, those of one length at a
+    time (no two options hold the same items), each length's rows put in a hash table
     once here (:mod:`~excover.formats.burrtools._cover`)."""
 
     def __init__(
@@ -452,15 +481,14 @@ class _Symmetry:
         self.n_items = n_items
         firsts = np.cumsum([0, *(len(rows) for rows in blocks)])
         self.n_options = int(firsts[-1])
-        #: For each length: its options' rows, their numbers, the same rows each
-        #: sorted, and those in a hash table (:func:`row_table`).
-        self.lengths: list[tuple[Perm, Perm, Perm, Perm]] = []
+        #: For each length: its options' rows, their numbers, and the rows in a hash
+        #: table (:func:`row_table`).
+        self.lengths: list[tuple[Perm, Perm, Perm]] = []
         for width in sorted({rows.shape[1] for rows in blocks if len(rows)}):
             which = [k for k, rows in enumerate(blocks) if rows.shape[1] == width]
             rows = np.concatenate([blocks[k] for k in which])
             numbers = np.concatenate([np.arange(firsts[k], firsts[k + 1]) for k in which])
-            ordered = np.sort(rows, axis=1)
-            self.lengths.append((rows, numbers, ordered, row_table(ordered)))
+            self.lengths.append((rows, numbers, row_table(rows)))
 
     def generators(self, pieces: _Pieces, cells: _Labelled) -> list[Generator]:
         """Generators of the symmetry group (see the module's text), each an
@@ -506,8 +534,8 @@ class _Symmetry:
         """The option permutation that the item permutation ``items`` makes: each option
         goes to the option holding the images of its items."""
         options = np.arange(self.n_options, dtype=np.int64)
-        for rows, numbers, ordered, table in self.lengths:
-            options[numbers] = numbers[matching(rows, items, ordered, table)]
+        for rows, numbers, table in self.lengths:
+            options[numbers] = numbers[matching(rows, items, table)]
         return options
 
 

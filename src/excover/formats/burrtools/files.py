@@ -35,7 +35,9 @@ Voxel text: ``#`` filled, ``+`` variable, ``_`` empty, each optionally followed 
 colour number. Elements BurrTools does not know are skipped, as BurrTools skips them, and
 so is an interrupted search's state. The solutions stored with a problem are read and
 written (:class:`~excover.formats.burrtools.model.Solution`: the placements of the
-assembly, and the separation tree or its summary).
+assembly, and the separation tree or its summary); a separation tree is read (and its
+errors found) when a solution's ``separation`` is first asked for (disassembling a
+puzzle never asks).
 Every error is a :class:`~excover.FormatError` naming the file and the line.
 """
 
@@ -46,9 +48,11 @@ import os
 import re
 import zlib
 from collections.abc import Iterable
+from functools import partial
 
 from excover.errors import FormatError, UsageError
 from excover.formats.burrtools.model import (
+    Deferred,
     Part,
     Placement,
     Problem,
@@ -76,6 +80,11 @@ _INTEGER = re.compile(r"-?[0-9]{1,9}")
 _INTEGERS = re.compile(r"\s*(?:-?[0-9]{1,9}(?:\s+|\Z))*")
 #: An assembly's text of well-formed placements: ``x`` or four integers each.
 _ASSEMBLY = re.compile(r"\s*(?:(?:x|-?[0-9]{1,9}(?:\s+-?[0-9]{1,9}){3})(?:\s+|\Z))*")
+
+
+#: The elements a file is read without: the stored separation trees, most of a solved
+#: file's elements, read when a solution's ``separation`` is asked for.
+_UNREAD = frozenset({"separation"})
 
 
 class _Reader:
@@ -274,12 +283,17 @@ class _Reader:
         sol = node.attributes.get("solNum")
         return Solution(
             tuple(placements),
-            None if tree is None else self.separation(tree, len(placed)),
+            None if tree is None else Deferred(partial(self.stored_tree, tree, len(placed))),
             () if info is None else tuple(self.integers(info)),
             None if asm is None else self.number(node, "asmNum"),
             None if sol is None else self.number(node, "solNum"),
             node.line,
         )
+
+    def stored_tree(self, node: Element, count: int) -> StoredSeparation:
+        """A solution's ``<separation>`` of ``count`` pieces, left unread with the file
+        (see :func:`_tree`), read now."""
+        return self.separation(node.read(self.source), count)
 
     def separation(self, node: Element, count: int) -> StoredSeparation:
         """A ``<separation>`` of ``count`` pieces, its parts' separations read too."""
@@ -332,7 +346,8 @@ class _Reader:
 
 
 def _tree(xml: bytes, source: str) -> Element:
-    """The element tree of ``xml``, each element with its line.
+    """The element tree of ``xml``, each element with its line, the stored separation
+    trees left unread (:data:`_UNREAD`).
 
     BurrTools writes a comment's bytes as it got them and declares no encoding: a file
     that is not UTF-8 (such as ``Prisgon.xmpuzzle``, in Latin-1) is read as Latin-1."""
@@ -341,7 +356,7 @@ def _tree(xml: bytes, source: str) -> Element:
         encoding = None
     except UnicodeDecodeError:
         encoding = "ISO-8859-1"
-    return parse(xml, source, encoding=encoding, malformed="not well-formed XML")
+    return parse(xml, source, encoding=encoding, malformed="not well-formed XML", unread=_UNREAD)
 
 
 def _decompressed(data: bytes, source: str) -> bytes:

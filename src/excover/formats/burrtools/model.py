@@ -13,8 +13,9 @@ Voxels are stored x fastest, then y, then z, as in BurrTools' files: the voxel a
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from typing import Any
 
 __all__ = [
     "CUBE_GRID",
@@ -23,6 +24,7 @@ __all__ = [
     "GRID_NAMES",
     "REMOVED",
     "VARIABLE",
+    "Deferred",
     "Part",
     "Placement",
     "Problem",
@@ -149,16 +151,46 @@ class StoredSeparation:
     line: int = field(default=0, compare=False)
 
 
+class Deferred:
+    """A stored separation not read yet: ``read()`` reads it (the reader of a file
+    leaves the ``<separation>`` trees, most of a solved file's elements, until a
+    solution's ``separation`` is first asked for; disassembling never asks)."""
+
+    def __init__(self, read: Callable[[], StoredSeparation]) -> None:
+        self.read = read
+
+
+class _SeparationField:
+    """The ``separation`` of a :class:`Solution`: a :class:`StoredSeparation`, None, or
+    a :class:`Deferred` one, read (and kept) the first time it is asked for."""
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.slot = f"_{name}"
+
+    def __get__(self, solution: Any, owner: type | None = None) -> StoredSeparation | None:
+        if solution is None:  # the dataclass asks the class for the field's default
+            return None
+        value = solution.__dict__[self.slot]
+        if isinstance(value, Deferred):
+            value = solution.__dict__[self.slot] = value.read()
+        result: StoredSeparation | None = value
+        return result
+
+    def __set__(self, solution: Any, value: StoredSeparation | Deferred | None) -> None:
+        solution.__dict__[self.slot] = value
+
+
 @dataclass(frozen=True)
 class Solution:
     """A solution stored in a problem (``<solution>``): the ``placements`` of its
-    assembly (one a piece, None for an unplaced copy), its ``separation`` if stored,
-    else BurrTools' ``<separationInfo>`` (the moves of each separation plus one, in
+    assembly (one a piece, None for an unplaced copy), its ``separation`` if stored
+    (given as a :class:`Deferred` one, it is read when first asked for), else
+    BurrTools' ``<separationInfo>`` (the moves of each separation plus one, in
     pre-order, 0 for no separation) when present; ``assembly_number`` and
     ``solution_number`` are BurrTools' ``asmNum`` and ``solNum``."""
 
     placements: tuple[Placement | None, ...]
-    separation: StoredSeparation | None = None
+    separation: _SeparationField = _SeparationField()
     info: tuple[int, ...] = ()
     assembly_number: int | None = None
     solution_number: int | None = None
