@@ -34,6 +34,7 @@ def count_heights(
     fold: bool = True,
     stop: Callable[[], bool] | None = None,
     max_bytes: int | None = None,
+    tick: Callable[[int, int, int], None] | None = None,
 ) -> list[int]:
     """The number of tilings of the ``width`` x n rectangle by ``tiles`` (square-grid
     tiles, each used any number of times), for n = 0, 1, ..., ``up_to``: entry n is the
@@ -42,7 +43,9 @@ def count_heights(
     or so) ends the count early: the list then stops at the last height passed. The
     count runs on ``workers`` threads; ``fold`` folds its states by the board's mirror
     along its width (the same counts); ``max_bytes`` bounds its memory as for
-    :func:`excover.zdd.frontier.count` (past it, :class:`~excover.MemoryBoundError`)."""
+    :func:`excover.zdd.frontier.count` (past it, :class:`~excover.MemoryBoundError`);
+    ``tick`` is called after each layer (a cell) with the layers done, their number and
+    the states of the layer just done."""
     for name, value, least in (("width", width, 1), ("up_to", up_to, 0)):
         if isinstance(value, bool) or not isinstance(value, int) or value < least:
             raise UsageError(f"{name} must be an integer of at least {least}, not {value!r}")
@@ -67,9 +70,7 @@ def count_heights(
     if fold:
         problem.declare_symmetries(mirror_maps(board.grid.name, board.cells))
     try:
-        counts = frontier.prefix_counts(
-            problem, cuts, workers, max_bytes=max_bytes, fold=fold, stop=stop
-        )
+        counts = frontier.prefix_counts(problem, cuts, workers, tick, max_bytes, fold, stop)
     finally:
         problem.declare_symmetries(None)
     if counts is None:
