@@ -82,6 +82,11 @@ PIECES: dict[str, tuple[tuple[str, str, str], ...]] = {
 DEFAULT_WIDTHS = range(11, 18)
 
 
+#: New terms saved per width by default, the first ones: one pass reaches thousands of
+#: rows of the narrow widths, whose terms (thousands of digits each) would fill
+#: megabytes.
+SAVE_NEW = 200
+
 #: The rows of the first board a width's one pass counts (a taller one follows when its
 #: count ends within the budget), and the most rows of a board.
 FIRST_ROWS = 64
@@ -474,6 +479,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="recount the first new term of each width by DXZ (outside the budget)",
     )
     parser.add_argument(
+        "--save-new",
+        type=int,
+        default=SAVE_NEW,
+        help=f"new terms saved per width, the first ones (default {SAVE_NEW}; all are checked"
+        " and counted)",
+    )
+    parser.add_argument(
         "--out",
         type=Path,
         default=DATA,
@@ -483,6 +495,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.budget <= 0:
         parser.error("--budget must be positive")
+    if args.save_new < 0:
+        parser.error("--save-new is 0 (all) or positive")
     if args.workers < 1:
         parser.error("--workers must be at least 1")
     if args.from_scratch and (args.no_fold or args.workers != 1):
@@ -490,7 +504,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     mode = Mode(False, False) if args.from_scratch else Mode(True, not args.no_fold, args.workers)
     print(f"budget: {args.budget:g} CPU seconds of frontier counts per width, {mode}")
     for array in args.array or sorted(PIECES):
-        run_array(array, args.widths, args.budget, args.out, args.dxz, mode)
+        run_array(array, args.widths, args.budget, args.out, args.dxz, mode, args.save_new)
     return 0
 
 
@@ -520,10 +534,12 @@ def run_array(
     out: Path,
     dxz: bool = False,
     mode: Mode = ONE_PASS,
+    save_new: int = 0,
 ) -> None:
     """Count ``array`` at each width of ``chosen`` as ``mode`` says, print its table and
     save its figures and new terms in ``out``; with ``dxz``, recount the first new term
-    of each width by DXZ (a disagreement stops the run)."""
+    of each width by DXZ (a disagreement stops the run). ``save_new``: the new terms
+    saved per width, the first ones (0: all)."""
     started = datetime.datetime.now(datetime.UTC)
     record: dict[str, Any] = {
         "array": array,
@@ -580,7 +596,9 @@ def run_array(
                 "new": len(row.new),
             }
         )
-        terms[str(k)] = {str(n): str(value) for n, value in row.new.items()}
+        saved = sorted(row.new)[:save_new] if save_new else sorted(row.new)
+        terms[str(k)] = {str(n): str(row.new[n]) for n in saved}
+        rows[-1]["new_saved"] = len(saved)
         if len(row.new) > 1:
             print(f"  new: T({min(row.new)}..{max(row.new)}, {k}), {len(row.new)} terms (saved)")
         if dxz and row.new:

@@ -134,7 +134,7 @@ def test_a_short_run(
     liang: ModuleType, tmp_path: Path, capsys: pytest.CaptureFixture[str], scratch: bool
 ) -> None:
     argv = ["--array", "A220054", "--widths", "11", "--budget", "0.4", "--out", str(tmp_path)]
-    argv.append("--dxz")  # a second route on the first new term (about a second)
+    argv += ["--dxz", "--save-new", "5"]  # DXZ on the first new term (about a second)
     if scratch:
         argv.append("--from-scratch")
     assert liang.main(argv) == 0
@@ -152,7 +152,8 @@ def test_a_short_run(
     else:  # every row of the tallest board counted is a term
         assert row["reached_n"] <= row["last_board_rows"] and row["counts"] >= 1
         assert row["last_count_seconds"] <= row["all_counts_seconds"]
-    assert [int(n) for n in terms] == list(range(25, row["reached_n"] + 1))
+    assert row["new"] == row["reached_n"] - 24 > 5 and row["new_saved"] == 5
+    assert [int(n) for n in terms] == list(range(25, 30))
     first = terms["25"]
     assert f"T(25, 11) = {first} (not checked)" in out
     assert "DXZ agrees on T(25, 11)" in out and row["dxz_agrees"]["n"] == 25
