@@ -331,10 +331,12 @@ def one_count(
 
 def taller(rows: int, seconds: float, left: float) -> int:
     """The rows of the next board, after a count of ``rows`` rows that took ``seconds``
-    with ``left`` seconds of the budget still to spend: half as many again as that pace
-    would pass in them (the rows cost more as the counts widen), at least twice as many,
-    at most :data:`MOST_ROWS`."""
-    paced = int(1.5 * rows * left / max(seconds, 1e-3))
+    with ``left`` seconds of the budget still to spend: twice the rows that pace would
+    pass in them if each row cost more in proportion to its height (the counts' words
+    grow so: ``rows * sqrt((seconds + left) / seconds)``), at least twice ``rows``, at
+    most :data:`MOST_ROWS`. Rows past the count's reach are not free: the board's making
+    and its folds cost about a millisecond a row of CPU, spent from the budget."""
+    paced = int(2 * rows * ((seconds + left) / max(seconds, 1e-3)) ** 0.5)
     return min(max(2 * rows, paced), MOST_ROWS)
 
 
