@@ -67,12 +67,9 @@ def count_heights(
     board = Tiling(Pattern.constant(up_to, width), fitting)
     problem = board.problem
     cuts = [width * height for height in range(up_to + 1)]  # the cells go slice by slice
-    if fold:
+    if fold:  # the board is this count's own: its problem keeps what it declares
         problem.declare_symmetries(mirror_maps(board.grid.name, board.cells))
-    try:
-        counts = frontier.prefix_counts(problem, cuts, workers, tick, max_bytes, fold, stop)
-    finally:
-        problem.declare_symmetries(None)
+    counts = frontier.prefix_counts(problem, cuts, workers, tick, max_bytes, fold, stop)
     if counts is None:
         raise UsageError(
             f"a board {width} cells wide is too wide for the frontier count: its tiles'"
