@@ -66,7 +66,7 @@ from typing import Any, NamedTuple
 
 from _load import load_line
 
-from excover import counting
+from excover import ExcoverError, counting
 from excover.tiling import Pattern, Tile, Tiling, count_heights
 from excover.zdd import frontier, memory
 
@@ -379,13 +379,17 @@ def one_pass_reach(
     )
 
 
-def by_dxz(array: str, k: int, n: int) -> tuple[int, float]:
+def by_dxz(array: str, k: int, n: int) -> tuple[int | str, float]:
     """T(n, k) of ``array`` by DXZ (``route="dxz"``: dancing links with a memo of
-    sub-problems, another algorithm in another compiled core), and its CPU seconds."""
+    sub-problems, another algorithm in another compiled core), and its CPU seconds; why
+    not instead of the term when DXZ stops at one of its limits (its memo's nodes)."""
     board = tiling(array, k, n)
     assert board is not None  # a board past the published ranges holds every tile
     started = time.process_time()
-    found = counting.count(board.problem, route="dxz").count
+    try:
+        found: int | str = counting.count(board.problem, route="dxz").count
+    except ExcoverError as error:
+        found = str(error)
     return found, time.process_time() - started
 
 
@@ -606,12 +610,16 @@ def run_array(
         if dxz and row.new:
             n = min(row.new)
             found, seconds = by_dxz(array, k, n)
-            if found != row.new[n]:
+            if isinstance(found, str):
+                print(f"  DXZ did not count T({n}, {k}) ({seconds:.2f} s of CPU): {found}")
+                rows[-1]["dxz_stopped"] = {"n": n, "seconds": round(seconds, 3), "why": found}
+            elif found != row.new[n]:
                 raise SystemExit(
                     f"{array}: T({n}, {k}) = {row.new[n]} by the frontier route, {found} by DXZ"
                 )
-            print(f"  DXZ agrees on T({n}, {k}) ({seconds:.2f} s of CPU)", flush=True)
-            rows[-1]["dxz_agrees"] = {"n": n, "seconds": round(seconds, 3)}
+            else:
+                print(f"  DXZ agrees on T({n}, {k}) ({seconds:.2f} s of CPU)", flush=True)
+                rows[-1]["dxz_agrees"] = {"n": n, "seconds": round(seconds, 3)}
         save(out, record, published.bfile_read, rows, terms)
     print(load_line())
     print(f"saved to {out}/reach-{array}.json and new-terms-{array}.json")

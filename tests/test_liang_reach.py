@@ -14,6 +14,7 @@ from types import ModuleType
 import pytest
 
 from excover import counting
+from excover.errors import ResourceLimitError
 
 BENCHMARKS = Path(__file__).resolve().parents[1] / "benchmarks"
 ARRAYS = ("A219967", "A220054")
@@ -172,3 +173,20 @@ def test_widths_below_11_are_refused(liang: ModuleType) -> None:
     with pytest.raises(SystemExit) as stopped:
         liang.main(["--widths", "10-12"])
     assert stopped.value.code == 2
+
+
+def test_dxz_stopped_at_its_limit_is_reported(
+    liang: ModuleType,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    def refused(*args: object, **kwargs: object) -> None:
+        raise ResourceLimitError("the ZDD of the solutions needs more than 5 nodes")
+
+    monkeypatch.setattr(liang.counting, "count", refused)
+    argv = ["--array", "A220054", "--widths", "11", "--budget", "0.3", "--out", str(tmp_path)]
+    assert liang.main([*argv, "--dxz"]) == 0
+    assert "DXZ did not count T(25, 11)" in capsys.readouterr().out
+    (row,) = json.loads((tmp_path / "reach-A220054.json").read_text())["widths"]
+    assert row["dxz_stopped"]["n"] == 25 and "5 nodes" in row["dxz_stopped"]["why"]
