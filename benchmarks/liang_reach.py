@@ -11,13 +11,22 @@ A(n, k) = A(k, n)):
 Liang's b-files hold antidiagonals n + k <= 35 of both. Their columns k <= 10 are entries
 of their own, with b-files of 50 to 1000 terms (Alois P. Heinz), far past the arrays', so
 the arrays' reach matters from width 11 on; widths past 17 hold only transposes of
-Liang's terms up to height 17. For each width k (11..17 by default) the script counts the
-k x n board for n = 1, 2, ... by the frontier route (:func:`excover.zdd.frontier.start`
-on the one-word layout of :func:`excover.zdd.frontier.layout`: what
-``count(p, route="frontier")`` runs, here paused at the budget), each height counted
-from scratch, until the CPU seconds of the width's counts reach ``--budget``: a count the
-budget cuts short is not a term. The board is laid out row by row along its width
-(``Pattern.constant(n, k)``: k cells to a row), so a state spans about two rows.
+Liang's terms up to height 17. For each width k (11..17 by default) the script counts
+every height in one pass (:func:`excover.tiling.count_heights`): one frontier count of
+a tall k x N board, read row by row along its width (``Pattern.constant(N, k)``: k cells
+to a row, so a state spans about two rows), whose state with an empty window at each
+row's start counts the tilings of the rows above; the count stops when the CPU seconds
+of the width reach ``--budget``, and every row it finished is a term. The board's height
+is not known in advance: a first board of :data:`FIRST_ROWS` rows, and when its count
+ends within the budget, a taller one sized by its pace, counted afresh (each count's
+seconds are the width's). The states are folded by the board's left-right mirror
+(``--no-fold``: not), on one thread (``--workers``).
+
+``--from-scratch`` counts as the script did first: the k x n board for n = 1, 2, ... by
+the frontier route (:func:`excover.zdd.frontier.start` on the one-word layout of
+:func:`excover.zdd.frontier.layout`: what ``count(p, route="frontier")`` runs, here
+paused at the budget), each height from scratch, unfolded, until the width's counts
+have spent the budget: a count the budget cuts short is not a term.
 
 Each term is checked against every published term read (``benchmarks/data/liang/``,
 from the OEIS's data repository): the arrays' data lines, their 9th and 10th columns and
@@ -30,17 +39,16 @@ array ID, in ``--out``: ``benchmarks/data/liang/`` by default). The two arrays c
 as two processes, one a core (``--array``).
 
 For each width the report gives Liang's last height (35 - k), the frontier route's last
-height within the budget, the CPU seconds of that last count, the seconds of all the
-counts of the width, and the states of the widest layer of the last count. The route
-recounts every height from scratch; one pass over the rows would give every height of a
-width at once (the count of the empty state at each row's end), at the cost of the last
-count alone: ``all counts / last count`` says what that would save, and ``one pass``
-bounds the height it would reach within the budget (:func:`one_pass`).
+height within the budget, the CPU seconds of the last count, the seconds of all the
+counts of the width, and the states of the widest layer of the last count. In one pass,
+also the rows of the last board and the number of boards counted; from scratch,
+``all counts / last count`` (what one pass saves) and the bounds of :func:`one_pass`.
 
 Run (nice: the machine is shared)::
 
     PYTHONPATH=$PWD/src nice python benchmarks/liang_reach.py --budget 60
     PYTHONPATH=$PWD/src nice python benchmarks/liang_reach.py --array A220054 --widths 11-13
+    PYTHONPATH=$PWD/src nice python benchmarks/liang_reach.py --from-scratch --budget 30
 """
 
 from __future__ import annotations
@@ -58,8 +66,8 @@ from typing import Any, NamedTuple
 
 from _load import load_line
 
-from excover import counting
-from excover.tiling import Pattern, Tile, Tiling
+from excover import ExcoverError, counting
+from excover.tiling import Pattern, Tile, Tiling, count_heights
 from excover.zdd import frontier, memory
 
 DATA = Path(__file__).resolve().parent / "data" / "liang"
@@ -74,16 +82,28 @@ PIECES: dict[str, tuple[tuple[str, str, str], ...]] = {
 DEFAULT_WIDTHS = range(11, 18)
 
 
+#: New terms saved per width by default, the first ones: one pass reaches thousands of
+#: rows of the narrow widths, whose terms (thousands of digits each) would fill
+#: megabytes.
+SAVE_NEW = 200
+
+#: The rows of the first board a width's one pass counts (a taller one follows when its
+#: count ends within the budget), and the most rows of a board.
+FIRST_ROWS = 64
+MOST_ROWS = 200_000
+
+
+def tiles(array: str) -> list[Tile]:
+    """The tiles of ``array``, each used any number of times."""
+    return [Tile(shape, name, "any", symmetry=sym) for shape, name, sym in PIECES[array]]
+
+
 def tiling(array: str, k: int, n: int) -> Tiling | None:
     """The k x n board of ``array`` (k cells to a row, n rows; the cells numbered row by
     row, so the frontier's window spans about two rows of k), with the tiles that fit in
     its area (a tiling refuses a tile larger than its board); None when none fits."""
-    tiles = [
-        Tile(shape, name, "any", symmetry=sym)
-        for shape, name, sym in PIECES[array]
-        if shape.count("*") <= k * n
-    ]
-    return Tiling(Pattern.constant(n, k), tiles) if tiles else None
+    fitting = [tile for tile in tiles(array) if tile.size <= k * n]
+    return Tiling(Pattern.constant(n, k), fitting) if fitting else None
 
 
 class Count(NamedTuple):
@@ -201,7 +221,9 @@ class Published:
 
 class Width(NamedTuple):
     """The reach of one width: Liang's last height, the route's, the seconds of its last
-    count and of all, the widest layer's states, the terms checked and the new ones."""
+    count and of all, the widest layer's states, the terms checked and the new ones; in
+    one pass, the rows of the last board and the boards counted (from scratch: 0, and
+    the number of heights counted)."""
 
     k: int
     liang: int
@@ -212,14 +234,44 @@ class Width(NamedTuple):
     checked: int
     unchecked: int
     new: dict[int, int]
+    rows: int = 0
+    counts: int = 0
+
+
+class Terms:
+    """The terms of one width checked as they come: against every published term read
+    (a disagreement stops the run), else counted as unchecked in a published range, or
+    new (the first one printed, all saved)."""
+
+    def __init__(self, array: str, k: int, published: Published) -> None:
+        self.array, self.k, self.published = array, k, published
+        self.checked = self.unchecked = 0
+        self.new: dict[int, int] = {}
+
+    def add(self, n: int, value: int) -> None:
+        """Check T(n, k) = ``value``."""
+        known = self.published.value(self.k, n)
+        if known is not None:
+            if known[0] != value:
+                raise SystemExit(
+                    f"{self.array}: T({n}, {self.k}) = {value} by the frontier route, "
+                    f"{known[0]} in {known[1]}"
+                )
+            self.checked += 1
+        elif self.published.published_by(self.k, n) is None:
+            if not self.new:
+                print(f"  new: {self.array} T({n}, {self.k}) = {value} (not checked)", flush=True)
+            self.new[n] = value
+        else:
+            self.unchecked += 1
 
 
 def reach(array: str, k: int, budget: float, published: Published) -> Width:
     """Count the k-wide boards of ``array`` by the frontier route for n = 1, 2, ...
     until the width's counts have spent ``budget`` CPU seconds; check each term."""
     spent = last_seconds = 0.0
-    reached = widest = checked = unchecked = 0
-    new: dict[int, int] = {}
+    reached = widest = 0
+    terms = Terms(array, k, published)
     n = 0
     while spent < budget:
         n += 1
@@ -228,31 +280,116 @@ def reach(array: str, k: int, budget: float, published: Published) -> Width:
         if count.value is None:
             break
         reached, last_seconds, widest = n, count.seconds, count.widest
-        known = published.value(k, n)
-        if known is not None:
-            if known[0] != count.value:
-                raise SystemExit(
-                    f"{array}: T({n}, {k}) = {count.value} by the frontier route, "
-                    f"{known[0]} in {known[1]}"
-                )
-            checked += 1
-        elif published.published_by(k, n) is None:
-            new[n] = count.value
-            print(f"  new: {array} T({n}, {k}) = {count.value} (not checked)", flush=True)
-        else:
-            unchecked += 1
+        terms.add(n, count.value)
     return Width(
-        k, published.liang_last(k), reached, last_seconds, spent, widest, checked, unchecked, new
+        k,
+        published.liang_last(k),
+        reached,
+        last_seconds,
+        spent,
+        widest,
+        terms.checked,
+        terms.unchecked,
+        terms.new,
+        counts=n,
     )
 
 
-def by_dxz(array: str, k: int, n: int) -> tuple[int, float]:
+class Pass(NamedTuple):
+    """One count of a tall board: the tilings of each height it passed (entry n: n rows),
+    its CPU seconds and the states of its widest layer."""
+
+    heights: list[int]
+    seconds: float
+    widest: int
+
+
+def one_count(
+    array: str, k: int, rows: int, budget: float, fold: bool = True, workers: int = 1
+) -> Pass:
+    """Every height of ``array``'s k-wide boards up to ``rows`` from one count of the
+    k x ``rows`` board (:func:`excover.tiling.count_heights`), stopped after ``budget``
+    CPU seconds (the board's making included)."""
+    widest = 0
+
+    def tick(done: int, total: int, states: int) -> None:
+        nonlocal widest
+        widest = max(widest, states)
+
+    started = time.process_time()
+    heights = count_heights(
+        k,
+        tiles(array),
+        rows,
+        workers=workers,
+        fold=fold,
+        stop=lambda: time.process_time() - started > budget,
+        tick=tick,
+    )
+    return Pass(heights, time.process_time() - started, widest)
+
+
+def taller(rows: int, seconds: float, left: float) -> int:
+    """The rows of the next board, after a count of ``rows`` rows that took ``seconds``
+    with ``left`` seconds of the budget still to spend: twice the rows that pace would
+    pass in them if each row cost more in proportion to its height (the counts' words
+    grow so: ``rows * sqrt((seconds + left) / seconds)``), at least twice ``rows``, at
+    most :data:`MOST_ROWS`. Rows past the count's reach are not free: the board's making
+    and its folds cost about a millisecond a row of CPU, spent from the budget."""
+    paced = int(2 * rows * ((seconds + left) / max(seconds, 1e-3)) ** 0.5)
+    return min(max(2 * rows, paced), MOST_ROWS)
+
+
+def one_pass_reach(
+    array: str, k: int, budget: float, published: Published, fold: bool = True, workers: int = 1
+) -> Width:
+    """Every height of the k-wide boards of ``array`` from one count of a tall board,
+    within ``budget`` CPU seconds: a board of :data:`FIRST_ROWS` rows, then, while its
+    count ends within the budget and the budget left exceeds its seconds, a taller one
+    (:func:`taller`); the terms are those of the count that passed the most rows, each
+    checked."""
+    rows, spent, counts = FIRST_ROWS, 0.0, 0
+    best = Pass([1], 0.0, 0)
+    best_rows = 0
+    while True:
+        found = one_count(array, k, rows, budget - spent, fold, workers)
+        spent += found.seconds
+        counts += 1
+        if len(found.heights) >= len(best.heights):
+            best, best_rows = found, rows
+        left = budget - spent
+        if len(found.heights) <= rows or rows >= MOST_ROWS or left <= found.seconds:
+            break
+        rows = taller(rows, found.seconds, left)
+    terms = Terms(array, k, published)
+    for n, value in enumerate(best.heights[1:], start=1):
+        terms.add(n, value)
+    return Width(
+        k,
+        published.liang_last(k),
+        len(best.heights) - 1,
+        best.seconds,
+        spent,
+        best.widest,
+        terms.checked,
+        terms.unchecked,
+        terms.new,
+        best_rows,
+        counts,
+    )
+
+
+def by_dxz(array: str, k: int, n: int) -> tuple[int | str, float]:
     """T(n, k) of ``array`` by DXZ (``route="dxz"``: dancing links with a memo of
-    sub-problems, another algorithm in another compiled core), and its CPU seconds."""
+    sub-problems, another algorithm in another compiled core), and its CPU seconds; why
+    not instead of the term when DXZ stops at one of its limits (its memo's nodes)."""
     board = tiling(array, k, n)
     assert board is not None  # a board past the published ranges holds every tile
     started = time.process_time()
-    found = counting.count(board.problem, route="dxz").count
+    try:
+        found: int | str = counting.count(board.problem, route="dxz").count
+    except ExcoverError as error:
+        found = str(error)
     return found, time.process_time() - started
 
 
@@ -330,9 +467,29 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="CPU seconds of the counts of each width (default 600)",
     )
     parser.add_argument(
+        "--from-scratch",
+        action="store_true",
+        help="count each height from scratch, unfolded, as the script did first",
+    )
+    parser.add_argument(
+        "--no-fold",
+        action="store_true",
+        help="one pass without folding the states by the board's mirror",
+    )
+    parser.add_argument(
+        "--workers", type=int, default=1, help="threads of a one-pass count (default 1)"
+    )
+    parser.add_argument(
         "--dxz",
         action="store_true",
         help="recount the first new term of each width by DXZ (outside the budget)",
+    )
+    parser.add_argument(
+        "--save-new",
+        type=int,
+        default=SAVE_NEW,
+        help=f"new terms saved per width, the first ones (default {SAVE_NEW}; all are checked"
+        " and counted)",
     )
     parser.add_argument(
         "--out",
@@ -344,44 +501,90 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.budget <= 0:
         parser.error("--budget must be positive")
-    print(f"budget: {args.budget:g} CPU seconds of frontier counts per width, one thread")
+    if args.save_new < 0:
+        parser.error("--save-new is 0 (all) or positive")
+    if args.workers < 1:
+        parser.error("--workers must be at least 1")
+    if args.from_scratch and (args.no_fold or args.workers != 1):
+        parser.error("--from-scratch counts unfolded on one thread")
+    mode = Mode(False, False) if args.from_scratch else Mode(True, not args.no_fold, args.workers)
+    print(f"budget: {args.budget:g} CPU seconds of frontier counts per width, {mode}")
     for array in args.array or sorted(PIECES):
-        run_array(array, args.widths, args.budget, args.out, args.dxz)
+        run_array(array, args.widths, args.budget, args.out, args.dxz, mode, args.save_new)
     return 0
 
 
+class Mode(NamedTuple):
+    """How a width is counted: in one pass or each height from scratch, folded or not,
+    on how many threads."""
+
+    one_pass: bool = True
+    fold: bool = True
+    workers: int = 1
+
+    def __str__(self) -> str:
+        if not self.one_pass:
+            return "each height from scratch, unfolded, one thread"
+        folded = "folded" if self.fold else "unfolded"
+        return f"every height in one pass, {folded}, {self.workers} thread(s)"
+
+
+#: The default: every height in one pass, folded, on one thread.
+ONE_PASS = Mode()
+
+
 def run_array(
-    array: str, chosen: Sequence[int], budget: float, out: Path, dxz: bool = False
+    array: str,
+    chosen: Sequence[int],
+    budget: float,
+    out: Path,
+    dxz: bool = False,
+    mode: Mode = ONE_PASS,
+    save_new: int = 0,
 ) -> None:
-    """Count ``array`` at each width of ``chosen``, print its table and save its figures
-    and new terms in ``out``; with ``dxz``, recount the first new term of each width by
-    DXZ (a disagreement stops the run)."""
+    """Count ``array`` at each width of ``chosen`` as ``mode`` says, print its table and
+    save its figures and new terms in ``out``; with ``dxz``, recount the first new term
+    of each width by DXZ (a disagreement stops the run). ``save_new``: the new terms
+    saved per width, the first ones (0: all)."""
     started = datetime.datetime.now(datetime.UTC)
     record: dict[str, Any] = {
         "array": array,
         "date": f"{started:%Y-%m-%d %H:%M} UTC",
         "commit": commit(),
         "budget": budget,
+        "mode": str(mode),
+        "one_pass": mode.one_pass,
+        "fold": mode.fold,
+        "workers": mode.workers,
         "load_before": load_line(),
     }
     published = Published(array)
     read = "read" if published.bfile_read else "not here (Git LFS): its terms unchecked"
     print(f"\n{array}: {record['date']}, commit {record['commit']}, {record['load_before']}")
     print(f"Liang's b-file {published.bfile['file']}: {read}")
+    middle = "last board (rows) | counts" if mode.one_pass else "all / last | one pass: n"
     print(
-        "| k | Liang's last n | reached n | last count (s) | all counts (s) | all / last "
-        "| one pass: n | widest layer (states) | checked | unchecked | new |"
+        f"| k | Liang's last n | reached n | last count (s) | all counts (s) | {middle} "
+        "| widest layer (states) | checked | unchecked | new |"
     )
     print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     rows: list[dict[str, Any]] = []
     terms: dict[str, dict[str, str]] = {}
     for k in chosen:
-        row = reach(array, k, budget, published)
-        ratio = row.all_seconds / row.last_seconds if row.last_seconds else 0.0
-        low, high = one_pass(row, budget)
+        figures: dict[str, Any]
+        if mode.one_pass:
+            row = one_pass_reach(array, k, budget, published, mode.fold, mode.workers)
+            middle = f"{row.rows:,} | {row.counts}"
+            figures = {"last_board_rows": row.rows, "counts": row.counts}
+        else:
+            row = reach(array, k, budget, published)
+            ratio = row.all_seconds / row.last_seconds if row.last_seconds else 0.0
+            low, high = one_pass(row, budget)
+            middle = f"{ratio:.1f} | {low}-{high}"
+            figures = {"one_pass_n_low": low, "one_pass_n_high": high}
         print(
             f"| {k} | {row.liang} | {row.reached} | {row.last_seconds:.2f} "
-            f"| {row.all_seconds:.2f} | {ratio:.1f} | {low}-{high} "
+            f"| {row.all_seconds:.2f} | {middle} "
             f"| {row.widest:,} | {row.checked} | {row.unchecked} | {len(row.new)} |",
             flush=True,
         )
@@ -392,24 +595,31 @@ def run_array(
                 "reached_n": row.reached,
                 "last_count_seconds": round(row.last_seconds, 3),
                 "all_counts_seconds": round(row.all_seconds, 3),
-                "one_pass_n_low": low,
-                "one_pass_n_high": high,
+                **figures,
                 "widest_layer_states": row.widest,
                 "checked": row.checked,
                 "unchecked": row.unchecked,
                 "new": len(row.new),
             }
         )
-        terms[str(k)] = {str(n): str(value) for n, value in row.new.items()}
+        saved = sorted(row.new)[:save_new] if save_new else sorted(row.new)
+        terms[str(k)] = {str(n): str(row.new[n]) for n in saved}
+        rows[-1]["new_saved"] = len(saved)
+        if len(row.new) > 1:
+            print(f"  new: T({min(row.new)}..{max(row.new)}, {k}), {len(row.new)} terms (saved)")
         if dxz and row.new:
             n = min(row.new)
             found, seconds = by_dxz(array, k, n)
-            if found != row.new[n]:
+            if isinstance(found, str):
+                print(f"  DXZ did not count T({n}, {k}) ({seconds:.2f} s of CPU): {found}")
+                rows[-1]["dxz_stopped"] = {"n": n, "seconds": round(seconds, 3), "why": found}
+            elif found != row.new[n]:
                 raise SystemExit(
                     f"{array}: T({n}, {k}) = {row.new[n]} by the frontier route, {found} by DXZ"
                 )
-            print(f"  DXZ agrees on T({n}, {k}) ({seconds:.2f} s of CPU)", flush=True)
-            rows[-1]["dxz_agrees"] = {"n": n, "seconds": round(seconds, 3)}
+            else:
+                print(f"  DXZ agrees on T({n}, {k}) ({seconds:.2f} s of CPU)", flush=True)
+                rows[-1]["dxz_agrees"] = {"n": n, "seconds": round(seconds, 3)}
         save(out, record, published.bfile_read, rows, terms)
     print(load_line())
     print(f"saved to {out}/reach-{array}.json and new-terms-{array}.json")

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 from array import array
+from collections.abc import Collection
 from pathlib import Path
 
 import pytest
@@ -279,10 +280,14 @@ def test_a_tiling_counted_by_the_frontier_count_folds_by_its_mirrors(
     started = frontier.start
 
     def spy(
-        laid_out: frontier.Layout, workers: int = 1, max_bytes: int = 0, folds: Folds = None
+        laid_out: frontier.Layout,
+        workers: int = 1,
+        max_bytes: int = 0,
+        folds: Folds = None,
+        watch: Collection[int] = (),
     ) -> object:
         folded.append((laid_out, folds))
-        return started(laid_out, workers, max_bytes, folds)
+        return started(laid_out, workers, max_bytes, folds, watch)
 
     monkeypatch.setattr(frontier, "start", spy)
     total = tiling.count(method=method)
@@ -312,10 +317,14 @@ def test_the_cli_count_of_a_board_by_zdd_folds(
     started = frontier.start
 
     def spy(
-        laid_out: frontier.Layout, workers: int = 1, max_bytes: int = 0, folds: Folds = None
+        laid_out: frontier.Layout,
+        workers: int = 1,
+        max_bytes: int = 0,
+        folds: Folds = None,
+        watch: Collection[int] = (),
     ) -> object:
         folds_seen.append(folds)
-        return started(laid_out, workers, max_bytes, folds)
+        return started(laid_out, workers, max_bytes, folds, watch)
 
     monkeypatch.setattr(frontier, "start", spy)
     flags = ["--pieces", str(pieces_file), "--multiplicity", "any", "--method", "zdd"]

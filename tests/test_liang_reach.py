@@ -1,7 +1,8 @@
 """benchmarks/liang_reach.py: its model of Liang's two arrays reproduces their published
-terms (the OEIS data lines, columns and diagonals read into benchmarks/data/liang/),
-dancing links agrees with the frontier route, a b-file is trusted only by its SHA-256, and
-a short run reports its reach and saves its new terms."""
+terms (the OEIS data lines, columns and diagonals read into benchmarks/data/liang/), by
+one count per height and by every height of a width in one pass, folded or not; dancing
+links agrees with the frontier route, a b-file is trusted only by its SHA-256, and a
+short run reports its reach and saves its new terms, in one pass and from scratch."""
 
 import hashlib
 import importlib
@@ -13,6 +14,7 @@ from types import ModuleType
 import pytest
 
 from excover import counting
+from excover.errors import ResourceLimitError
 
 BENCHMARKS = Path(__file__).resolve().parents[1] / "benchmarks"
 ARRAYS = ("A219967", "A220054")
@@ -34,6 +36,24 @@ def test_the_model_reproduces_the_published_data_lines(liang: ModuleType, array:
     for k, n in boards:
         value, source = published.value(k, n)
         assert liang.frontier_count(array, k, n).value == value, (k, n, source)
+
+
+@pytest.mark.parametrize("fold", [True, False])
+@pytest.mark.parametrize("array", ARRAYS)
+def test_one_pass_reproduces_the_published_data_lines(
+    liang: ModuleType, array: str, fold: bool
+) -> None:
+    published = liang.Published(array)
+    checked = 0
+    for k in range(1, 11):
+        heights = liang.one_count(array, k, 12, budget=float("inf"), fold=fold).heights
+        assert len(heights) == 13
+        for n, value in enumerate(heights):
+            known = published.value(k, n)
+            if known is not None:
+                assert value == known[0], (k, n, known[1])
+                checked += 1
+    assert checked >= 60
 
 
 @pytest.mark.parametrize("array", ARRAYS)
@@ -110,9 +130,14 @@ def test_a_b_file_that_disagrees_is_refused(liang: ModuleType, tmp_path: Path) -
         liang.Published("A220054", tmp_path)
 
 
-def test_a_short_run(liang: ModuleType, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+@pytest.mark.parametrize("scratch", [False, True])
+def test_a_short_run(
+    liang: ModuleType, tmp_path: Path, capsys: pytest.CaptureFixture[str], scratch: bool
+) -> None:
     argv = ["--array", "A220054", "--widths", "11", "--budget", "0.4", "--out", str(tmp_path)]
-    argv.append("--dxz")  # a second route on the first new term (about a second)
+    argv += ["--dxz", "--save-new", "2"]  # DXZ on the first new term (about a second)
+    if scratch:
+        argv.append("--from-scratch")
     assert liang.main(argv) == 0
     out = capsys.readouterr().out
     assert "0.4 CPU seconds" in out and "load average" in out
@@ -120,16 +145,48 @@ def test_a_short_run(liang: ModuleType, tmp_path: Path, capsys: pytest.CaptureFi
     (row,) = figures["widths"]
     terms = json.loads((tmp_path / "new-terms-A220054.json").read_text())["terms"]["11"]
     assert figures["budget"] == 0.4 and not figures["bfile_read"]
+    assert figures["one_pass"] is not scratch and figures["fold"] is not scratch
     assert row["liang_last_n"] == 24 and row["reached_n"] > 24  # 1,535 states a layer
     assert row["checked"] + row["unchecked"] + row["new"] == row["reached_n"]
-    assert row["reached_n"] <= row["one_pass_n_low"] <= row["one_pass_n_high"]
-    assert [int(n) for n in terms] == list(range(25, row["reached_n"] + 1))
+    if scratch:
+        assert row["reached_n"] <= row["one_pass_n_low"] <= row["one_pass_n_high"]
+    else:  # every row of the tallest board counted is a term
+        assert row["reached_n"] <= row["last_board_rows"] and row["counts"] >= 1
+        assert row["last_count_seconds"] <= row["all_counts_seconds"]
+        assert row["new"] > 2 and row["new_saved"] == 2  # hundreds of rows in one pass
+    assert row["new"] == row["reached_n"] - 24 and row["new_saved"] == min(2, row["new"])
+    assert [int(n) for n in terms] == list(range(25, 25 + row["new_saved"]))
     first = terms["25"]
     assert f"T(25, 11) = {first} (not checked)" in out
     assert "DXZ agrees on T(25, 11)" in out and row["dxz_agrees"]["n"] == 25
+
+
+def test_one_pass_goes_taller_while_the_budget_lasts(liang: ModuleType) -> None:
+    published = liang.Published("A220054")
+    row = liang.one_pass_reach("A220054", 11, 1.0, published, workers=2)
+    assert row.counts >= 2 and row.rows > liang.FIRST_ROWS
+    assert row.reached > liang.FIRST_ROWS and row.all_seconds < 20  # the budget's order
+    assert liang.taller(64, 1.0, 8.0) == 384 and liang.taller(64, 10.0, 0.0) == 128
 
 
 def test_widths_below_11_are_refused(liang: ModuleType) -> None:
     with pytest.raises(SystemExit) as stopped:
         liang.main(["--widths", "10-12"])
     assert stopped.value.code == 2
+
+
+def test_dxz_stopped_at_its_limit_is_reported(
+    liang: ModuleType,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    def refused(*args: object, **kwargs: object) -> None:
+        raise ResourceLimitError("the ZDD of the solutions needs more than 5 nodes")
+
+    monkeypatch.setattr(liang.counting, "count", refused)
+    argv = ["--array", "A220054", "--widths", "11", "--budget", "0.3", "--out", str(tmp_path)]
+    assert liang.main([*argv, "--dxz"]) == 0
+    assert "DXZ did not count T(25, 11)" in capsys.readouterr().out
+    (row,) = json.loads((tmp_path / "reach-A220054.json").read_text())["widths"]
+    assert row["dxz_stopped"]["n"] == 25 and "5 nodes" in row["dxz_stopped"]["why"]

@@ -1,11 +1,12 @@
 from array import array
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 
 class Counting:
     n_items: int
     done: int
     bytes: int
     key_bytes: int
+    empties: dict[int, int]
     def __init__(
         self,
         n_items: int,
@@ -22,6 +23,7 @@ class Counting:
         fold_of: memoryview | None = None,
         fold_tables: memoryview | None = None,
         fold_bytes: int = 8,
+        watch: Iterable[int] = (),
     ) -> None: ...
     def advance(
         self,

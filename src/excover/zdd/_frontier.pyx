@@ -78,6 +78,14 @@ past L is replaced by the smaller of itself and its image (:func:`fold`), so tha
 are summed as one: a left-right symmetric board scanned row by row folds at every row's
 start, and its layers hold about half the states. Only one-word windows fold.
 
+**Counts of prefixes.** The state of layer L whose window is empty (every item before L
+covered, none from L on) counts the exact covers of the items before L by the options
+within them: on a board read row by row, at a row's start, the tilings of the rows above.
+A count may be asked for it at chosen layers (``Counting``'s ``watch``): its hash is 0,
+so it lies in bucket 0, and the thread that sums the group of bucket 0 looks it up in
+the group's table and keeps its count, once a layer; so one count of a tall board gives
+the counts of every shorter one.
+
 **Memory.** A count may be given a limit in bytes (posts, spare chunks, tables): each
 thread counts what it allocates and frees, and when a layer starts it may take an equal
 share of what the limit leaves; a thread refused memory stops the layer, and the count
@@ -222,6 +230,9 @@ cdef struct Run:
     const int64_t* fold_of    # per layer: the table of the fold there (-1: no fold)
     const uint64_t* fold_tables  # FOLD_BYTES x 256 words per table
     int fold_bytes            # the low bytes of a window that a fold may meet
+    int64_t watch_layer       # the layer whose empty state's count is kept (-1: none)
+    uint64_t* empty           # that count's words, once the group holding it is summed
+    int empty_words           # their number (0: not met yet)
 
 
 cdef inline char* posts_of(Chunk* chunk) noexcept nogil:
@@ -823,6 +834,10 @@ cdef void count_group(const Window* window, Run* run, int sender, int64_t i,
             box.widest = 0
             box.posts = 0
     w.states += n
+    if i == run.watch_layer and first == 0:  # the empty state's bucket is bucket 0
+        if keep_empty(run, w.slots, w.rows, kw, wide, log_slots) < 0:
+            w.failed = -1
+            return
     # the posts' width: as many words as the largest sum needs
     if Window is not Words and starts[i] < starts[i + 1]:  # with the first options' rows
         pick_rows_tops(w.rows, n, wide, masks[starts[i]],
@@ -834,6 +849,38 @@ cdef void count_group(const Window* window, Run* run, int sender, int64_t i,
     if send_group(window, run, w, sender, i, n_items, w.rows, n, kw, wide, width, starts[i],
                   starts[i + 1], masks, picked) < 0:
         w.failed = -1
+
+
+cdef int keep_empty(Run* run, const uint32_t* slots, const uint64_t* rows, int kw, int wide,
+                    int log_slots) noexcept nogil:
+    """Copy the count of the empty state (every window word 0) from a group's table of
+    2^log_slots slots, when the group holds it, to ``run.empty``: 0, or -1 when out of
+    memory. The empty state's hash is 0, so it lies in bucket 0 and its probe starts at
+    slot 0."""
+    cdef uint64_t mask = (<uint64_t>1 << log_slots) - 1, slot = 0
+    cdef const uint64_t* row
+    cdef uint64_t* grown
+    cdef uint64_t bits
+    cdef uint32_t index
+    cdef int k
+    while True:
+        index = slots[slot]
+        if index == 0:
+            return 0
+        row = rows + <int64_t>(index - 1) * (kw + wide)
+        bits = 0
+        for k in range(kw):
+            bits |= row[k]
+        if bits == 0:
+            break
+        slot = (slot + 1) & mask
+    grown = <uint64_t*>realloc(run.empty, wide * sizeof(uint64_t))
+    if grown == NULL:
+        return -1
+    memcpy(grown, row + kw, wide * sizeof(uint64_t))
+    run.empty = grown
+    run.empty_words = wide
+    return 0
 
 
 cdef int set_buckets(Run* run, int ring, int log) noexcept nogil:
@@ -946,6 +993,16 @@ cdef class Counting:
     small arrays are not counted). ``fold_of``, ``fold_tables`` and ``fold_bytes`` (one-word
     windows only) fold the states by symmetries at some layers (:func:`fold`; the tables
     are made by :mod:`excover.zdd.folding`, which checks that they are symmetries).
+
+    ``watch`` (positions from 0 to ``n_items``) asks for the count of the *empty state*
+    at the start of each of those layers, the state whose window is empty: every item
+    before the layer covered and none from it on, so its count is the number of exact
+    covers of the items before the layer by the options within them (at ``n_items``:
+    the count itself). :attr:`empties` holds them, by position, for the layers done; a
+    count stopped part way has them up to where it stopped. Folding keeps them exact at
+    layers whose items before them every fold until there keeps together
+    (:func:`excover.zdd.folding.fold_tables`' ``keep``): the empty state is then its
+    own image, and no other state's.
     """
 
     cdef Run run
@@ -958,13 +1015,16 @@ cdef class Counting:
     cdef int64_t max_bytes
     cdef const long long[:] fold_of
     cdef const unsigned long long[:] fold_tables
+    cdef frozenset watch
+    cdef readonly dict empties
 
     def __cinit__(self, int64_t n_items, const long long[:] starts,
                   const unsigned long long[:] masks, int threads=1, int key_words=1,
                   int buckets=0, int words=1, int64_t group=0, bint fine=False,
                   int64_t max_bytes=0, bint short_keys=True,
                   const long long[:] fold_of=None,
-                  const unsigned long long[:] fold_tables=None, int fold_bytes=8):
+                  const unsigned long long[:] fold_tables=None, int fold_bytes=8,
+                  watch=()):
         cdef int r, max_log = 0
         cdef int64_t o
         cdef uint64_t zero[MAX_KEY_WORDS]
@@ -989,6 +1049,11 @@ cdef class Counting:
             raise ValueError("one start per item, and one more")
         if starts[n_items] * key_words != masks.shape[0]:
             raise ValueError("key_words words per option")
+        self.watch = frozenset(watch)
+        if any(not 0 <= position <= n_items for position in self.watch):
+            raise ValueError(f"watched positions lie from 0 to {n_items}")
+        self.empties = {}
+        self.run.watch_layer = -1
         while (1 << max_log) < buckets:
             max_log += 1
         self.starts = starts
@@ -1025,6 +1090,8 @@ cdef class Counting:
             self.set_folds(fold_of, fold_tables, fold_bytes)
         if n_items == 0:
             self.result = 1
+            if 0 in self.watch:
+                self.empties[0] = 1
             return
         self.share_memory()
         one = <uint64_t*>calloc(words, sizeof(uint64_t))
@@ -1106,6 +1173,7 @@ cdef class Counting:
         free(self.run.group_posts_of)
         free(self.run.bucket_posts)
         free(self.run.next_fold)
+        free(self.run.empty)
 
     @property
     def key_bytes(self):
@@ -1172,6 +1240,7 @@ cdef class Counting:
         while self.done < n_items:
             i = self.done
             ring = i % run.ring
+            run.watch_layer = i if i in self.watch else -1
             posts = 0
             for t in range(T):
                 posts += run.workers[t].posted[ring]
@@ -1236,12 +1305,26 @@ cdef class Counting:
                 run.workers[t].states = 0
                 run.workers[t].posted[ring] = 0
             self.done = i + 1
+            if run.watch_layer >= 0:
+                self.empties[i] = self.empty_count()
             if tick is not None:
                 tick(i + 1, states)
             if self.done < n_items and stop is not None and stop():
                 return None
         self.result = self.total()
+        if n_items in self.watch:
+            self.empties[n_items] = self.result
         return self.result
+
+    cdef object empty_count(self):
+        """The count of the empty state of the layer just done (0 when it holds none), as
+        a Python int; the next watched layer starts without one."""
+        cdef int k
+        result = 0
+        for k in range(self.run.empty_words):
+            result += int(self.run.empty[k]) << (64 * k)
+        self.run.empty_words = 0
+        return result
 
     cdef int check_failures(self) except -1:
         """MemoryError when a thread was refused memory (the count cannot go on)."""

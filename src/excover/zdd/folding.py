@@ -239,14 +239,24 @@ def group_of(maps: Sequence[ItemMap], most: int = MOST_ELEMENTS) -> list[ItemMap
 
 
 def fold_tables(
-    position: Sequence[int], starts: array[int], masks: array[int], elements: Sequence[ItemMap]
+    position: Sequence[int],
+    starts: array[int],
+    masks: array[int],
+    elements: Sequence[ItemMap],
+    keep: Iterable[int] = (),
 ) -> Folds | None:
     """The folds of a one-word layout (``starts``, ``masks`` as
     :func:`excover.zdd._frontier.layout` makes them, ``position[x]`` the place of item
     x) by the group ``elements`` (item maps), or None when no layer folds. Layer L folds
     by an element that takes the places before L onto themselves and each place from L to
     L's reach within L + (the widest option's span): the states past L have their covered
-    items there, and so do their images."""
+    items there, and so do their images.
+
+    ``keep``: places P whose empty state (the places before P covered, none after) the
+    count is asked for (``Counting``'s ``watch``). A layer L < P then folds only by an
+    element that also takes the places before P onto themselves: the exact covers of
+    those places from a state C and from its image are then as many, so the count of the
+    empty state at P stays exact, and the empty state is no other state's image."""
     n_items = len(position)
     if n_items == 0 or not elements:
         return None
@@ -258,12 +268,14 @@ def fold_tables(
         item_at[place] = item
     moved_by = [[place_of[element[item_at[p]]] for p in range(n_items)] for element in elements]
     best = [(0, -1)] * n_items  # per layer: how many places its fold moves, by which element
+    kept = sorted(set(keep))
     for number, moved in enumerate(moved_by):
+        first_free = _first_free_layer(moved, kept)
         highest = -1
         for layer in range(1, n_items):
             highest = max(highest, moved[layer - 1])
-            if highest >= layer:  # the places before the layer are not kept together
-                continue
+            if highest >= layer or layer < first_free:  # some places before a kept
+                continue  # one, the layer's or a later one's, are not kept together
             window = range(layer, reach[layer])
             if any(moved[p] - layer >= width - 1 for p in window):
                 continue
@@ -287,6 +299,22 @@ def fold_tables(
             tables.extend(_table(images))
         fold_of[layer] = made[images]
     return Folds(fold_of, tables, n_bytes)
+
+
+def _first_free_layer(moved: Sequence[int], kept: Sequence[int]) -> int:
+    """The first layer from which the element (``moved[p]``: the image of place p)
+    keeps together the places before every kept place after the layer: the last kept
+    place whose places before it it does not keep together, or 0."""
+    last_open = 0
+    highest = -1
+    p = 0
+    for place in kept:  # increasing
+        while p < min(place, len(moved)):
+            highest = max(highest, moved[p])
+            p += 1
+        if highest >= place:
+            last_open = place
+    return last_open
 
 
 def _reaches(n_items: int, starts: array[int], masks: array[int]) -> list[int]:

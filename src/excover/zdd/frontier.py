@@ -38,6 +38,14 @@ addition ever loses a carry, so the result is exact however many bits it has (a 
 board's domino tilings: 160 bits; a 5 x 1000 board of pentominoes: 2948). No bound on
 the count is needed in advance, and no modular arithmetic.
 
+**Counts of prefixes.** The state whose window is empty at the start of layer L counts
+the exact covers of the items before L by the options within them. :func:`prefix_counts`
+asks the compiled count for it at chosen positions of the problem's own order: on a
+board of n rows read row by row, at each row's start, so that one count gives the
+tilings of every height up to n for the cost of the tallest (and a count stopped by a
+budget, every height it passed). :func:`excover.tiling.heights.count_heights` is that,
+for rectangles.
+
 **The item order.** The count depends on the order of the items only through its cost
 (the span of the options: the state is a window of that many items). The problem's own
 order is used, or the order of :mod:`excover.zdd.ordering` when that one is narrow
@@ -61,13 +69,13 @@ os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 from excover.zdd import _frontier
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Collection, Iterable
 
     from excover.problem import Problem
     from excover.zdd.folding import Folds
 
 __all__ = ["Layout", "Runs", "count", "count_layout", "layout", "layout_of", "start", "suits"]
-__all__ += ["folds_for", "placed_layout", "wide_layout"]
+__all__ += ["folds_for", "placed_layout", "prefix_counts", "wide_layout"]
 
 #: The widest option span the 64-bit state window holds.
 MAX_SPAN = 63
@@ -250,17 +258,21 @@ def count(
 
 
 def folds_for(
-    problem: Problem, position: array[int], laid_out: tuple[array[int], array[int]]
+    problem: Problem,
+    position: array[int],
+    laid_out: tuple[array[int], array[int]],
+    keep: Iterable[int] = (),
 ) -> Folds | None:
     """The folds of ``problem``'s one-word layout (``position`` and ``laid_out`` as
     :func:`placed_layout` gives them) by its declared symmetries, or None when it
-    declares none or none of them folds a layer (:mod:`excover.zdd.folding`)."""
+    declares none or none of them folds a layer (:mod:`excover.zdd.folding`); ``keep``:
+    the positions whose empty state's count is asked for (as there)."""
     if not problem.declared_symmetries():
         return None
     from excover.zdd import folding
 
     elements = folding.group_of(folding.declared_maps(problem))
-    return folding.fold_tables(position, *laid_out, elements)
+    return folding.fold_tables(position, *laid_out, elements, keep)
 
 
 def count_layout(
@@ -275,24 +287,80 @@ def count_layout(
     :func:`layout_of` (``workers``, ``tick`` and ``max_bytes`` as for :func:`count`),
     its states folded by ``folds`` (:func:`excover.zdd.folding.fold_tables` of that
     layout) when given."""
+    total, _ = _advanced(n_items, layout, workers, tick, max_bytes, folds)
+    assert total is not None  # nothing asked it to stop
+    return total
+
+
+def prefix_counts(
+    problem: Problem,
+    cuts: Iterable[int],
+    workers: int = 1,
+    tick: Callable[[int, int, int], None] | None = None,
+    max_bytes: int | None = None,
+    fold: bool = True,
+    stop: Callable[[], bool] | None = None,
+) -> dict[int, int] | None:
+    """For each cut c of ``cuts`` (0 to the number of primary items), the number of
+    exact covers of the first c primary items (in the problem's order) by the options
+    that lie within them, all from one frontier count in the problem's own order; None
+    when the problem does not suit it (:func:`count`'s conditions, with the options
+    spanning fewer than :data:`MAX_SPAN` items in that order). On a board read row by
+    row, the cuts at the rows' ends give the tilings of every shorter board. ``stop``
+    (asked between groups of states, as :meth:`excover.zdd._frontier.Counting.advance`
+    does) ends the count early: the cuts it passed are then those returned, each exact.
+    ``workers``, ``tick``, ``max_bytes`` and ``fold`` as for :func:`count`; a fold keeps
+    the cuts' counts exact (:func:`excover.zdd.folding.fold_tables`' ``keep``)."""
+    if not _plain(problem):
+        return None
+    data = problem.engine_input()
+    wanted = sorted(set(cuts))
+    if any(not 0 <= cut <= data.n_primary for cut in wanted):
+        raise ValueError(f"the cuts lie from 0 to the {data.n_primary} primary items")
+    placed = placed_layout(data.n_primary, data.option_start, data.node_item, reorder=False)
+    if placed is None:
+        return None
+    position, laid_out = placed
+    folds = folds_for(problem, position, laid_out, wanted) if fold else None
+    _, counting = _advanced(data.n_primary, laid_out, workers, tick, max_bytes, folds, wanted, stop)
+    return dict(sorted(counting.empties.items()))
+
+
+def _advanced(
+    n_items: int,
+    layout: tuple[array[int], array[int]],
+    workers: int,
+    tick: Callable[[int, int, int], None] | None,
+    max_bytes: int | None,
+    folds: Folds | None,
+    watch: Collection[int] = (),
+    stop: Callable[[], bool] | None = None,
+) -> tuple[int | None, _frontier.Counting | Runs]:
+    """The count of a one-word layout (the arguments as for :func:`count_layout`,
+    ``watch`` as for :func:`start`) advanced until done or ``stop()``: the count (None
+    when stopped) and the compiled count, whose ``empties`` hold the watched positions
+    passed. Memory errors become excover's."""
     from excover.zdd import memory
 
     bound = memory.default_bound() if max_bytes is None else memory.checked(max_bytes)
     starts, masks = layout
     layer = None if tick is None else (lambda done, states: tick(done, n_items, states))
     try:
-        counting = start(Layout(n_items, 1, starts, masks), workers, bound, folds)
-        total = counting.advance(layer)
+        counting = start(Layout(n_items, 1, starts, masks), workers, bound, folds, watch)
+        total = counting.advance(layer, stop)
     except MemoryError as error:  # past the bound, or the tables could not grow
         if bound and "memory limit" in str(error):  # the compiled count's words for its bound
             raise MemoryBoundError(bound, "the frontier count") from None
         raise ResourceLimitError(f"out of memory: {error}") from None
-    assert total is not None  # nothing asked it to stop
-    return int(total)
+    return (None if total is None else int(total)), counting
 
 
 def start(
-    laid_out: Layout, workers: int = 1, max_bytes: int = 0, folds: Folds | None = None
+    laid_out: Layout,
+    workers: int = 1,
+    max_bytes: int = 0,
+    folds: Folds | None = None,
+    watch: Collection[int] = (),
 ) -> _frontier.Counting | Runs:
     """The compiled count of a laid-out problem, on ``workers`` threads, ready to
     :meth:`~excover.zdd._frontier.Counting.advance` (layer by layer, stopping between
@@ -300,17 +368,25 @@ def start(
     memory (MemoryError past it). A layout in more than one word that falls into runs
     of positions needing fewer (:func:`excover.zdd._frontier.split_layout`) is counted
     run by run (:class:`Runs`), each in its own window. ``folds`` (one-word layouts
-    only: :func:`excover.zdd.folding.fold_tables`) folds its states by symmetries."""
+    only: :func:`excover.zdd.folding.fold_tables`, made with ``keep`` the watched
+    positions) folds its states by symmetries. ``watch``: the positions (0 to
+    ``n_items``) whose empty state's count the count keeps in its ``empties``."""
     n_items, words, starts, masks = laid_out
     if words > 1:
         if folds is not None:
             raise ValueError("only one-word layouts fold")
         runs = _frontier.split_layout(n_items, memoryview(starts), memoryview(masks), words)
         if runs is not None:
-            return Runs(runs, workers, max_bytes)
+            return Runs(runs, workers, max_bytes, watch)
     if folds is None:
         return _frontier.Counting(
-            n_items, memoryview(starts), memoryview(masks), workers, words, max_bytes=max_bytes
+            n_items,
+            memoryview(starts),
+            memoryview(masks),
+            workers,
+            words,
+            max_bytes=max_bytes,
+            watch=watch,
         )
     return _frontier.Counting(
         n_items,
@@ -322,6 +398,7 @@ def start(
         fold_of=memoryview(folds.fold_of),
         fold_tables=memoryview(folds.tables),
         fold_bytes=folds.n_bytes,
+        watch=watch,
     )
 
 
@@ -331,22 +408,39 @@ class Runs:
     compiled count in the window its options need, one run after the other, and the
     counts are multiplied (every state at a cut has an empty window: the count goes on
     from a single state). It advances, pauses and reports as a compiled
-    :class:`~excover.zdd._frontier.Counting` does; a run whose count is 0 ends it."""
+    :class:`~excover.zdd._frontier.Counting` does; a run whose count is 0 ends it.
+    ``watch`` and :attr:`empties` as for the compiled count: a position's empty state
+    counts the product of the runs before its own times its own run's empty state."""
 
     def __init__(
         self,
         runs: list[tuple[int, int, int, array[int], array[int]]],
         workers: int = 1,
         max_bytes: int = 0,
+        watch: Collection[int] = (),
     ) -> None:
         self.runs = runs
         self.workers = workers
         self.max_bytes = max_bytes
         self.n_items = sum(positions for _, positions, _, _, _ in runs)
+        self.watch = frozenset(watch)
+        if any(not 0 <= position <= self.n_items for position in self.watch):
+            raise ValueError(f"watched positions lie from 0 to {self.n_items}")
         self.product = 1
         self.next = 0  # the run under way or next
         self.counting: _frontier.Counting | None = None
         self.result: int | None = None
+        self.found: dict[int, int] = {}  # the watched positions of the runs done
+
+    @property
+    def empties(self) -> dict[int, int]:
+        """The counts of the empty states of the watched positions passed."""
+        found = dict(self.found)
+        if self.counting is not None:
+            first = self.runs[self.next][0]
+            for place, value in self.counting.empties.items():
+                found[first + place] = self.product * value
+        return found
 
     @property
     def done(self) -> int:
@@ -374,9 +468,13 @@ class Runs:
         while self.result is None:
             if self.next == len(self.runs) or self.product == 0:
                 self.result = self.product
+                for place in self.watch - self.found.keys():  # the end, or past a run of 0
+                    self.found[place] = self.product
                 break
             first, positions, words, starts, masks = self.runs[self.next]
             if self.counting is None:
+                ends = first + positions
+                local = [place - first for place in self.watch if first <= place < ends]
                 self.counting = _frontier.Counting(
                     positions,
                     memoryview(starts),
@@ -384,11 +482,13 @@ class Runs:
                     self.workers,
                     words,
                     max_bytes=self.max_bytes,
+                    watch=local,
                 )
             layer = None if tick is None else _shifted(tick, first)
             found = self.counting.advance(layer, stop)
             if found is None:
                 return None
+            self.found = self.empties
             self.product *= int(found)
             self.counting = None
             self.next += 1
