@@ -24,10 +24,10 @@ From a state at level m:
 * the lo child (m left out) is ``A - {m}``; it is dead when a primary item of m is
   touched by no other option of ``A``;
 * the hi child (m chosen) is ``A`` minus every option that shares an item with m; it is
-  dead when a primary item not in m is touched by an option that conflicts with m and by
-  none of the options left. Both sets of items come from a table ``touch`` that gives the
-  primary items of the options of any byte of the bitset, so a check costs a lookup per
-  byte, whatever the problem.
+  dead when a primary item not in m that the options of ``A`` touch is touched by none
+  of the options left. The items of the options left come from a table ``touch`` that
+  gives the primary items of the options of any byte of the bitset, so a check costs a
+  lookup per byte, whatever the problem; those of ``A`` travel with it (below).
 
 A state whose leading option cannot be chosen (its hi child is dead) is the same family as
 its lo child: such options are dropped before the state is looked up, as TdZdd skips the
@@ -36,7 +36,9 @@ squares where no queen fits, so that more states merge and no node is made for t
 This is the state TdZdd's N-queens specification keeps (the free squares of the rows to
 come), found here for every exact cover problem, and the construction follows TdZdd's
 breadth-first scheme. A child is a *request* appended to the list of its level (its key:
-the words of the bitset from the level's word on, and where its id must go); when the
+the words of the bitset from the level's word on, then the primary items its options
+touch, known from its parent's: ``U`` for a lo child, ``U`` less m's items for a hi
+child, unchanged by a dropped option; and where its id must go); when the
 level comes (every child lies at a later level than its parent, so the levels are done in
 order), its requests are merged in one hash table sized for them, the distinct states get
 consecutive ids, their parents get those ids, and the states' own children are requested.
@@ -75,7 +77,8 @@ MAX_PRIMARY = 64 * MAX_PRIMARY_WORDS
 
 cdef struct Level:
     # the requests for states at one level, in the order made: their keys (``width``
-    # words each: the options from the level's word on) and where each one's node id goes
+    # words each: the options from the level's word on, then the primary items they
+    # touch, ``pwords`` words) and where each one's node id goes
     # (``ROOT``, or 2 * parent + 0 for the lo child, + 1 for the hi child)
     uint64_t* keys
     uint32_t* back
@@ -315,13 +318,13 @@ cdef class TopDown:
             w += 1
         return False
 
-    cdef int request(self, int from_word, uint32_t back) noexcept:
-        """Ask for the state in ``buffer`` (words from ``from_word`` on) as the child
-        ``back``, after dropping its leading options whose choice leads to a dead state
-        (their nodes would be reduced away; dropping them first lets more states merge):
-        the top terminal when it is empty, the bottom when it is dead, else a request at
-        level min(A), merged with the others when that level comes. -1 when out of
-        memory."""
+    cdef int request(self, int from_word, uint32_t back, const uint64_t* items) noexcept:
+        """Ask for the state in ``buffer`` (words from ``from_word`` on), whose options
+        touch the primary ``items``, as the child ``back``, after dropping its leading
+        options whose choice leads to a dead state (their nodes would be reduced away;
+        dropping them first lets more states merge): the top terminal when it is empty,
+        the bottom when it is dead, else a request at level min(A), merged with the
+        others when that level comes. -1 when out of memory."""
         cdef int w = from_word, m, t
         while True:
             while w < self.words and self.buffer[w] == 0:
@@ -330,14 +333,15 @@ cdef class TopDown:
                 self.answer(back, 1)
                 return 0
             m = w * 64 + ctz64(self.buffer[w])
-            if not self.hi_dead(self.buffer, m):
+            if not self.hi_dead(self.buffer, m, items):
                 break
+            # dropping m keeps the items touched, unless it was an item's last option
             self.buffer[w] &= self.buffer[w] - 1
             for t in range(self.prim_start[m], self.prim_start[m + 1]):
                 if not self.touches(self.buffer, self.prim[t], w):
                     self.answer(back, 0)
                     return 0
-        return self.append(&self.levels[m], self.buffer + w, self.words - w, back)
+        return self.append(&self.levels[m], self.buffer + w, self.words - w, items, back)
 
     cdef inline void answer(self, uint32_t back, int32_t node) noexcept:
         """Give the request ``back`` its node id."""
@@ -346,8 +350,14 @@ cdef class TopDown:
         else:
             self.kids[back] = node
 
-    cdef int append(self, Level* level, const uint64_t* key, int width, uint32_t back) noexcept:
+    cdef int append(self, Level* level, const uint64_t* key, int words, const uint64_t* items,
+                    uint32_t back) noexcept:
+        """Add a request to ``level``: its key is the ``words`` words of its bitset and,
+        after them, the ``pwords`` words of the primary items its options touch (a
+        function of the bitset, so two keys are equal when their bitsets are: kept so
+        that a state's checks need not find its items again)."""
         cdef int64_t cap
+        cdef int width = words + self.pwords
         cdef uint64_t* keys
         cdef uint32_t* backs
         if level.n == level.cap:
@@ -364,31 +374,30 @@ cdef class TopDown:
             level.back = backs
             level.cap = cap
             level.width = width
-        copy_key(level.keys + level.n * width, key, width)
+        keys = level.keys + level.n * width
+        copy_key(keys, key, words)
+        copy_key(keys + words, items, self.pwords)
         level.back[level.n] = back
         level.n += 1
         return 0
 
-    cdef bint hi_dead(self, const uint64_t* a, int m) noexcept:
-        """Whether choosing m in state ``a`` leaves a primary item without an option: a
-        primary item outside m touched by the options that conflict with m (the items
-        *at risk*), and by none of the options left (``touch`` gives the items of the
-        options a byte at a time)."""
+    cdef bint hi_dead(self, const uint64_t* a, int m, const uint64_t* items) noexcept:
+        """Whether choosing m in state ``a``, whose options touch the primary ``items``,
+        leaves a primary item without an option: one of ``items`` outside m that the
+        options compatible with m do not touch (``touch`` gives the items of the options
+        a byte at a time; the options that conflict with m touch the others)."""
         if self.pwords == 1:
-            return self.hi_dead_narrow(a, m)
+            return self.hi_dead_narrow(a, m, items[0])
         cdef int P = self.pwords, w, q
-        cdef uint64_t risk[MAX_PRIMARY_WORDS]
         cdef uint64_t kept[MAX_PRIMARY_WORDS]
         cdef const uint64_t* c = self.conf + <int64_t>m * self.words
         cdef const uint64_t* mine = self.own + <int64_t>m * P
         for q in range(P):
-            risk[q] = 0
             kept[q] = 0
         for w in range(m >> 6, self.words):
-            self.items_of(a[w] & c[w], w, risk)
             self.items_of(a[w] & ~c[w], w, kept)
         for q in range(P):
-            if risk[q] & ~mine[q] & ~kept[q]:
+            if items[q] & ~mine[q] & ~kept[q]:
                 return True
         return False
 
@@ -403,25 +412,31 @@ cdef class TopDown:
             bits >>= 8
             row += 256 * P
 
-    cdef bint hi_dead_narrow(self, const uint64_t* a, int m) noexcept:
+    cdef bint hi_dead_narrow(self, const uint64_t* a, int m, uint64_t items) noexcept:
         """hi_dead() for at most 64 primary items: one word of items."""
         cdef int w
-        cdef uint64_t bits, risk = 0, kept = 0
+        cdef uint64_t rest, kept = 0
+        cdef uint64_t need = items & ~self.own[m]
         cdef const uint64_t* c = self.conf + <int64_t>m * self.words
         cdef const uint64_t* row
-        cdef uint64_t rest
         for w in range(m >> 6, self.words):
-            # the conflicting options of the word and the others, a byte of each a step
+            # the compatible options of the word, a byte a step
             row = self.touch + <int64_t>w * 8 * 256
-            bits = a[w] & c[w]
             rest = a[w] & ~c[w]
-            while bits | rest:
-                risk |= row[bits & 255]
+            while rest:
                 kept |= row[rest & 255]
-                bits >>= 8
                 rest >>= 8
                 row += 256
-        return (risk & ~self.own[m] & ~kept) != 0
+        return (need & ~kept) != 0
+
+    cdef void items_all(self, const uint64_t* a, int from_word, uint64_t* items) noexcept:
+        """The primary items touched by the options of bitset ``a`` (words from
+        ``from_word`` on), ``pwords`` words in ``items``."""
+        cdef int w, q
+        for q in range(self.pwords):
+            items[q] = 0
+        for w in range(from_word, self.words):
+            self.items_of(a[w], w, items)
 
     cdef int _slots_for(self, int64_t entries) noexcept:
         """A power of two of slots, at least twice ``entries``, all empty (``EMPTY``);
@@ -462,7 +477,8 @@ cdef class TopDown:
         if self._slots_for(level.n) < 0:
             return -1
         mask = <uint64_t>(self.slot_cap - 1)
-        for start in range(0, level.n, BATCH):
+        start = 0
+        while start < level.n:
             stop = start + BATCH if start + BATCH < level.n else level.n
             for r in range(start, stop):
                 hashes[r - start] = key_hash(level.keys + r * width, width)
@@ -473,7 +489,7 @@ cdef class TopDown:
                 # the key a request most likely meets again: the one at its home slot
                 entry = self.slots[hashes[r - start] & mask]
                 if entry != EMPTY and ((entry ^ hashes[r - start]) >> 32) == 0:
-                    prefetch(level.keys + <int64_t>(entry & 0xFFFFFFFF) * width)
+                    prefetch(level.keys + <int64_t><uint32_t>entry * width)
             for r in range(start, stop):
                 key = level.keys + r * width
                 slot = hashes[r - start] & mask
@@ -488,11 +504,12 @@ cdef class TopDown:
                             copy_key(level.keys + u * width, key, width)
                         break
                     if (entry & 0xFFFFFFFF00000000ULL) == tag and same(
-                            level.keys + <int64_t>(entry & 0xFFFFFFFF) * width, key, width):
-                        u = <int64_t>(entry & 0xFFFFFFFF)
+                            level.keys + <int64_t><uint32_t>entry * width, key, width):
+                        u = <int64_t><uint32_t>entry
                         break
                     slot = (slot + 1) & mask
                 self.answer(level.back[r], <int32_t>(self.n_ids + u))
+            start = stop
         return n_states
 
     cdef int _ids_grow(self, int64_t needed) noexcept:
@@ -514,8 +531,10 @@ cdef class TopDown:
 
     # ----- the construction -----
 
-    cdef int lo_child(self, const uint64_t* a, int m, uint32_t back) noexcept:
-        """Ask for ``A - {m}`` (dead when a primary item of m loses its last option)."""
+    cdef int lo_child(self, const uint64_t* a, int m, uint32_t back,
+                      const uint64_t* items) noexcept:
+        """Ask for ``A - {m}`` (dead when a primary item of m loses its last option;
+        else its options touch the same ``items`` as A's)."""
         cdef int base = m >> 6, w
         cdef int64_t t
         for w in range(base, self.words):
@@ -525,26 +544,33 @@ cdef class TopDown:
             if not self.touches(self.buffer, self.prim[t], base):
                 self.answer(back, 0)
                 return 0
-        return self.request(base, back)
+        return self.request(base, back, items)
 
-    cdef int hi_child(self, const uint64_t* a, int m, uint32_t back) noexcept:
+    cdef int hi_child(self, const uint64_t* a, int m, uint32_t back,
+                      const uint64_t* items) noexcept:
         """Ask for A minus the options that conflict with m (a live state: request()
-        made sure of it when it kept m)."""
-        cdef int base = m >> 6, w
+        made sure of it when it kept m), whose options touch A's ``items`` but m's."""
+        cdef int base = m >> 6, w, q
         cdef const uint64_t* c = self.conf + <int64_t>m * self.words
+        cdef const uint64_t* mine = self.own + <int64_t>m * self.pwords
+        cdef uint64_t left[MAX_PRIMARY_WORDS]
         for w in range(base, self.words):
             self.buffer[w] = a[w] & ~c[w]
-        return self.request(base, back)
+        for q in range(self.pwords):
+            left[q] = items[q] & ~mine[q]
+        return self.request(base, back, left)
 
     cdef int root(self) except -2:
         """Ask for the first state: every option (none when a primary item has none)."""
         cdef int j, k
+        cdef uint64_t items[MAX_PRIMARY_WORDS]
         for j in range(self.n_primary):
             if self.last_word[j] < 0:
                 return 0
         for k in range(self.n_options):
             self.buffer[k >> 6] |= (<uint64_t>1) << (k & 63)
-        return self.request(0, ROOT)
+        self.items_all(self.buffer, 0, items)
+        return self.request(0, ROOT, items)
 
     cdef int expand(self, object tick) except -2:
         """Process the levels in order: merge the level's requests into states, then ask
@@ -554,6 +580,7 @@ cdef class TopDown:
         cdef int64_t u, n_states
         cdef uint32_t i
         cdef Level* level
+        cdef const uint64_t* key
         cdef uint64_t* full = <uint64_t*>calloc(self.words, sizeof(uint64_t))
         if full == NULL or self.root() < 0:
             free(full)
@@ -572,15 +599,17 @@ cdef class TopDown:
                 if self._ids_grow(self.n_ids + n_states) < 0:
                     return -1
                 width = level.width
-                base = self.words - width
+                base = self.words - (width - self.pwords)
                 for u in range(n_states):
                     # a level may hold millions of states: Ctrl-C or an alarm is seen
                     # within one group of them, not only between levels
                     if (u & 0xFFFF) == 0xFFFF and PyErr_CheckSignals() < 0:
                         return -2
-                    copy_key(full + base, level.keys + u * width, width)
+                    key = level.keys + u * width
+                    copy_key(full + base, key, width - self.pwords)
                     i = <uint32_t>(self.n_ids + u)
-                    if self.lo_child(full, m, 2 * i) < 0 or self.hi_child(full, m, 2 * i + 1) < 0:
+                    if (self.lo_child(full, m, 2 * i, key + width - self.pwords) < 0
+                            or self.hi_child(full, m, 2 * i + 1, key + width - self.pwords) < 0):
                         return -1
                 self.n_ids += n_states
                 self.states += n_states
@@ -650,7 +679,7 @@ cdef class TopDown:
                     if self.slots[2 * slot] == EMPTY:   # a new node: made below
                         self.slots[2 * slot] = key
                         self.slots[2 * slot + 1] = EMPTY
-                        store.make_ahead(m, <int32_t>(key >> 32), <int32_t>(key & 0xFFFFFFFF))
+                        store.make_ahead(m, <int32_t>(key >> 32), <int32_t><uint32_t>key)
                     hashes[i - start] = slot
                 for i in range(start, stop):
                     if keys[i - start] == EMPTY:
@@ -658,7 +687,7 @@ cdef class TopDown:
                     slot = hashes[i - start]
                     if self.slots[2 * slot + 1] == EMPTY:
                         key = keys[i - start]
-                        node = store.make(m, <int32_t>(key >> 32), <int32_t>(key & 0xFFFFFFFF))
+                        node = store.make(m, <int32_t>(key >> 32), <int32_t><uint32_t>key)
                         if node < 0:
                             return -1
                         self.slots[2 * slot + 1] = <uint64_t>node
