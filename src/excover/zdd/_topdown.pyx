@@ -122,9 +122,21 @@ cdef inline uint64_t pair_hash(uint64_t key) noexcept nogil:
 
 
 cdef inline void copy_key(uint64_t* to, const uint64_t* key, int width) noexcept nogil:
-    cdef int w
-    for w in range(width):
+    """Copy ``width`` words, four at a step then one by one: a plain loop is compiled
+    into a call to memcpy, which costs more than the copy of a key's few words."""
+    cdef int w = 0
+    while w + 4 <= width:
         to[w] = key[w]
+        to[w + 1] = key[w + 1]
+        to[w + 2] = key[w + 2]
+        to[w + 3] = key[w + 3]
+        w += 4
+    if w < width:
+        to[w] = key[w]
+        if w + 1 < width:
+            to[w + 1] = key[w + 1]
+            if w + 2 < width:
+                to[w + 2] = key[w + 2]
 
 
 @cython.final
@@ -333,7 +345,10 @@ cdef class TopDown:
                 self.answer(back, 1)
                 return 0
             m = w * 64 + ctz64(self.buffer[w])
-            if not self.hi_dead(self.buffer, m, items):
+            if self.pwords == 1:
+                if not self.hi_dead_narrow(self.buffer, m, items[0]):
+                    break
+            elif not self.hi_dead(self.buffer, m, items):
                 break
             # dropping m keeps the items touched, unless it was an item's last option
             self.buffer[w] &= self.buffer[w] - 1
@@ -385,9 +400,8 @@ cdef class TopDown:
         """Whether choosing m in state ``a``, whose options touch the primary ``items``,
         leaves a primary item without an option: one of ``items`` outside m that the
         options compatible with m do not touch (``touch`` gives the items of the options
-        a byte at a time; the options that conflict with m touch the others)."""
-        if self.pwords == 1:
-            return self.hi_dead_narrow(a, m, items[0])
+        a byte at a time; the options that conflict with m touch the others); for more
+        than 64 primary items, hi_dead_narrow() otherwise."""
         cdef int P = self.pwords, w, q
         cdef uint64_t kept[MAX_PRIMARY_WORDS]
         cdef const uint64_t* c = self.conf + <int64_t>m * self.words
@@ -414,15 +428,19 @@ cdef class TopDown:
 
     cdef bint hi_dead_narrow(self, const uint64_t* a, int m, uint64_t items) noexcept:
         """hi_dead() for at most 64 primary items: one word of items."""
-        cdef int w
+        cdef int w, skip
         cdef uint64_t rest, kept = 0
         cdef uint64_t need = items & ~self.own[m]
         cdef const uint64_t* c = self.conf + <int64_t>m * self.words
         cdef const uint64_t* row
         for w in range(m >> 6, self.words):
-            # the compatible options of the word, a byte a step
-            row = self.touch + <int64_t>w * 8 * 256
+            # the compatible options of the word, a byte a step from its first nonzero one
             rest = a[w] & ~c[w]
+            if rest == 0:
+                continue
+            skip = ctz64(rest) >> 3
+            rest >>= 8 * skip
+            row = self.touch + (<int64_t>w * 8 + skip) * 256
             while rest:
                 kept |= row[rest & 255]
                 rest >>= 8
