@@ -76,14 +76,15 @@ MAX_PRIMARY = 64 * MAX_PRIMARY_WORDS
 
 
 cdef struct Level:
-    # the requests for states at one level, in the order made: their keys (``width``
+    # the requests for states at one level, in the order made, in chunks of ``CHUNK``
+    # (a chunk is never moved: a level that grows takes a new one): their keys (``width``
     # words each: the options from the level's word on, then the primary items they
-    # touch, ``pwords`` words) and where each one's node id goes
-    # (``ROOT``, or 2 * parent + 0 for the lo child, + 1 for the hi child)
-    uint64_t* keys
-    uint32_t* back
+    # touch, ``pwords`` words), then where each one's node id goes (``ROOT``, or
+    # 2 * parent + 0 for the lo child, + 1 for the hi child)
+    uint64_t** chunks
     int64_t n
-    int64_t cap
+    int64_t n_chunks
+    int64_t chunk_room   # the entries of ``chunks``
     int width
 
 
@@ -93,6 +94,10 @@ cdef enum:
     ROOT = 0xFFFFFFFF
     # the requests (and nodes) hashed ahead of their lookups in a merge (a reduction)
     BATCH = 64
+    # the requests of a chunk of a level (a multiple of BATCH, so that a group of
+    # requests lies in one chunk)
+    CHUNK_SHIFT = 11
+    CHUNK = 1 << CHUNK_SHIFT
 
 #: An empty slot of the tables that merge requests and nodes.
 cdef uint64_t EMPTY = 0xFFFFFFFFFFFFFFFFULL
@@ -119,6 +124,17 @@ cdef inline uint64_t pair_hash(uint64_t key) noexcept nogil:
     key ^= key >> 29
     key *= 0xBF58476D1CE4E5B9ULL
     return key ^ (key >> 32)
+
+
+cdef inline uint64_t* key_at(const Level* level, int64_t r) noexcept nogil:
+    """The key of request ``r`` of a level."""
+    return level.chunks[r >> CHUNK_SHIFT] + (r & (CHUNK - 1)) * level.width
+
+
+cdef inline uint32_t* back_at(const Level* level, int64_t r) noexcept nogil:
+    """Where the node id of request ``r`` of a level goes (after its chunk's keys)."""
+    return (<uint32_t*>(level.chunks[r >> CHUNK_SHIFT] + CHUNK * level.width)
+            + (r & (CHUNK - 1)))
 
 
 cdef inline void copy_key(uint64_t* to, const uint64_t* key, int width) noexcept nogil:
@@ -235,8 +251,7 @@ cdef class TopDown:
         cdef int64_t m
         if self.levels != NULL:
             for m in range(self.n_options + 1):
-                free(self.levels[m].keys)
-                free(self.levels[m].back)
+                self._free_level(&self.levels[m])
         free(self.levels)
         free(self.opts)
         free(self.first_word)
@@ -371,30 +386,47 @@ cdef class TopDown:
         after them, the ``pwords`` words of the primary items its options touch (a
         function of the bitset, so two keys are equal when their bitsets are: kept so
         that a state's checks need not find its items again)."""
-        cdef int64_t cap
+        cdef int64_t room
+        cdef uint64_t** chunks
+        cdef uint64_t* to
         cdef int width = words + self.pwords
-        cdef uint64_t* keys
-        cdef uint32_t* backs
-        if level.n == level.cap:
-            cap = 2 * level.cap if level.cap else 16
-            if not self.grows((cap - level.cap) * (width * sizeof(uint64_t) + sizeof(uint32_t))):
+        if level.n == level.n_chunks << CHUNK_SHIFT:
+            if level.n_chunks == level.chunk_room:
+                room = 2 * level.chunk_room if level.chunk_room else 4
+                chunks = <uint64_t**>realloc(level.chunks, room * sizeof(uint64_t*))
+                if chunks == NULL:
+                    return -1
+                level.chunks = chunks
+                level.chunk_room = room
+            if not self.grows(self.chunk_bytes(width)):
                 return -1
-            keys = <uint64_t*>realloc(level.keys, cap * width * sizeof(uint64_t))
-            if keys == NULL:
+            to = <uint64_t*>malloc(self.chunk_bytes(width))
+            if to == NULL:
+                self.shrinks(self.chunk_bytes(width))
                 return -1
-            level.keys = keys
-            backs = <uint32_t*>realloc(level.back, cap * sizeof(uint32_t))
-            if backs == NULL:
-                return -1
-            level.back = backs
-            level.cap = cap
+            level.chunks[level.n_chunks] = to
+            level.n_chunks += 1
             level.width = width
-        keys = level.keys + level.n * width
-        copy_key(keys, key, words)
-        copy_key(keys + words, items, self.pwords)
-        level.back[level.n] = back
+        to = key_at(level, level.n)
+        copy_key(to, key, words)
+        copy_key(to + words, items, self.pwords)
+        back_at(level, level.n)[0] = back
         level.n += 1
         return 0
+
+    cdef inline int64_t chunk_bytes(self, int width) noexcept:
+        """The bytes of a chunk of requests whose keys are ``width`` words."""
+        return CHUNK * (width * sizeof(uint64_t) + sizeof(uint32_t))
+
+    cdef void _free_level(self, Level* level) noexcept:
+        """Free a level's requests (and give their bytes back)."""
+        cdef int64_t c
+        for c in range(level.n_chunks):
+            free(level.chunks[c])
+        self.shrinks(level.n_chunks * self.chunk_bytes(level.width))
+        free(level.chunks)
+        level.chunks = NULL
+        level.n_chunks = level.chunk_room = level.n = 0
 
     cdef bint hi_dead(self, const uint64_t* a, int m, const uint64_t* items) noexcept:
         """Whether choosing m in state ``a``, whose options touch the primary ``items``,
@@ -492,24 +524,28 @@ cdef class TopDown:
         cdef uint64_t mask, slot, entry, tag
         cdef uint64_t hashes[BATCH]
         cdef const uint64_t* key
+        cdef const uint64_t* keys
+        cdef const uint32_t* backs
         if self._slots_for(level.n) < 0:
             return -1
         mask = <uint64_t>(self.slot_cap - 1)
         start = 0
         while start < level.n:
             stop = start + BATCH if start + BATCH < level.n else level.n
+            keys = key_at(level, start) - (start & (CHUNK - 1)) * width   # the group's chunk
+            backs = back_at(level, start) - (start & (CHUNK - 1))
             for r in range(start, stop):
-                hashes[r - start] = key_hash(level.keys + r * width, width)
+                hashes[r - start] = key_hash(keys + (r & (CHUNK - 1)) * width, width)
                 prefetch(self.slots + (hashes[r - start] & mask))
-                if level.back[r] != ROOT:
-                    prefetch_write(self.kids + level.back[r])
+                if backs[r & (CHUNK - 1)] != ROOT:
+                    prefetch_write(self.kids + backs[r & (CHUNK - 1)])
             for r in range(start, stop):
                 # the key a request most likely meets again: the one at its home slot
                 entry = self.slots[hashes[r - start] & mask]
                 if entry != EMPTY and ((entry ^ hashes[r - start]) >> 32) == 0:
-                    prefetch(level.keys + <int64_t><uint32_t>entry * width)
+                    prefetch(key_at(level, <uint32_t>entry))
             for r in range(start, stop):
-                key = level.keys + r * width
+                key = keys + (r & (CHUNK - 1)) * width
                 slot = hashes[r - start] & mask
                 tag = hashes[r - start] & 0xFFFFFFFF00000000ULL
                 while True:
@@ -519,14 +555,14 @@ cdef class TopDown:
                         n_states += 1
                         self.slots[slot] = tag | <uint64_t>u
                         if u != r:
-                            copy_key(level.keys + u * width, key, width)
+                            copy_key(key_at(level, u), key, width)
                         break
                     if (entry & 0xFFFFFFFF00000000ULL) == tag and same(
-                            level.keys + <int64_t><uint32_t>entry * width, key, width):
+                            key_at(level, <uint32_t>entry), key, width):
                         u = <int64_t><uint32_t>entry
                         break
                     slot = (slot + 1) & mask
-                self.answer(level.back[r], <int32_t>(self.n_ids + u))
+                self.answer(backs[r & (CHUNK - 1)], <int32_t>(self.n_ids + u))
             start = stop
         return n_states
 
@@ -623,7 +659,7 @@ cdef class TopDown:
                     # within one group of them, not only between levels
                     if (u & 0xFFFF) == 0xFFFF and PyErr_CheckSignals() < 0:
                         return -2
-                    key = level.keys + u * width
+                    key = key_at(level, u)
                     copy_key(full + base, key, width - self.pwords)
                     i = <uint32_t>(self.n_ids + u)
                     if (self.lo_child(full, m, 2 * i, key + width - self.pwords) < 0
@@ -631,11 +667,7 @@ cdef class TopDown:
                         return -1
                 self.n_ids += n_states
                 self.states += n_states
-                self.shrinks(level.cap * (level.width * sizeof(uint64_t) + sizeof(uint32_t)))
-                free(level.keys)
-                free(level.back)
-                level.keys = NULL
-                level.back = NULL
+                self._free_level(level)
                 if PyErr_CheckSignals() < 0:
                     return -2
                 if tick is not None:
