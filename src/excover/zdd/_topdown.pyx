@@ -459,24 +459,21 @@ cdef class TopDown:
             row += 256 * P
 
     cdef bint hi_dead_narrow(self, const uint64_t* a, int m, uint64_t items) noexcept:
-        """hi_dead() for at most 64 primary items: one word of items."""
-        cdef int w, skip
+        """hi_dead() for at most 64 primary items: one word of items, each word of
+        options eight lookups (no loop that ends with the bits, whose exit the processor
+        cannot foresee)."""
+        cdef int w
         cdef uint64_t rest, kept = 0
         cdef uint64_t need = items & ~self.own[m]
         cdef const uint64_t* c = self.conf + <int64_t>m * self.words
         cdef const uint64_t* row
         for w in range(m >> 6, self.words):
-            # the compatible options of the word, a byte a step from its first nonzero one
             rest = a[w] & ~c[w]
-            if rest == 0:
-                continue
-            skip = ctz64(rest) >> 3
-            rest >>= 8 * skip
-            row = self.touch + (<int64_t>w * 8 + skip) * 256
-            while rest:
-                kept |= row[rest & 255]
-                rest >>= 8
-                row += 256
+            row = self.touch + <int64_t>w * 8 * 256
+            kept |= (row[rest & 255] | row[256 + ((rest >> 8) & 255)]
+                     | row[512 + ((rest >> 16) & 255)] | row[768 + ((rest >> 24) & 255)]
+                     | row[1024 + ((rest >> 32) & 255)] | row[1280 + ((rest >> 40) & 255)]
+                     | row[1536 + ((rest >> 48) & 255)] | row[1792 + (rest >> 56)])
         return (need & ~kept) != 0
 
     cdef void items_all(self, const uint64_t* a, int from_word, uint64_t* items) noexcept:
@@ -693,6 +690,8 @@ cdef class TopDown:
         cdef int32_t* kids = self.kids
         cdef uint64_t keys[BATCH]
         cdef uint64_t hashes[BATCH]
+        cdef int64_t kept[BATCH]
+        cdef int k, n_kept
         if self.root_id < 2:
             return self.root_id
         for m in range(self.n_options - 1, -1, -1):
@@ -708,40 +707,40 @@ cdef class TopDown:
                 for i in range(start, stop):
                     prefetch(kids + 2 * kids[2 * i])
                     prefetch(kids + 2 * kids[2 * i + 1])
+                # the states whose hi child is not the empty family, listed without a
+                # branch (which states reduce to their lo child follows no pattern the
+                # processor could learn)
+                n_kept = 0
                 for i in range(start, stop):
                     lo = kids[2 * kids[2 * i]]
                     hi = kids[2 * kids[2 * i + 1]]
-                    if hi == 0:
-                        kids[2 * i] = lo   # the zero-suppression rule
-                        keys[i - start] = EMPTY
-                        continue
+                    kids[2 * i] = lo   # the zero-suppression rule, kept when hi is 0
                     key = (<uint64_t><uint32_t>lo << 32) | <uint32_t>hi
-                    keys[i - start] = key
-                    hashes[i - start] = pair_hash(key)
-                    prefetch(self.slots + 2 * (hashes[i - start] & mask))
-                for i in range(start, stop):
-                    key = keys[i - start]
-                    if key == EMPTY:
-                        continue
-                    slot = hashes[i - start] & mask
+                    kept[n_kept] = i
+                    keys[n_kept] = key
+                    n_kept += hi != 0
+                for k in range(n_kept):
+                    hashes[k] = pair_hash(keys[k])
+                    prefetch(self.slots + 2 * (hashes[k] & mask))
+                for k in range(n_kept):
+                    key = keys[k]
+                    slot = hashes[k] & mask
                     while self.slots[2 * slot] != EMPTY and self.slots[2 * slot] != key:
                         slot = (slot + 1) & mask
                     if self.slots[2 * slot] == EMPTY:   # a new node: made below
                         self.slots[2 * slot] = key
                         self.slots[2 * slot + 1] = EMPTY
                         store.make_ahead(m, <int32_t>(key >> 32), <int32_t><uint32_t>key)
-                    hashes[i - start] = slot
-                for i in range(start, stop):
-                    if keys[i - start] == EMPTY:
-                        continue
-                    slot = hashes[i - start]
+                    hashes[k] = slot
+                for k in range(n_kept):
+                    slot = hashes[k]
                     if self.slots[2 * slot + 1] == EMPTY:
-                        key = keys[i - start]
+                        key = keys[k]
                         node = store.make(m, <int32_t>(key >> 32), <int32_t><uint32_t>key)
                         if node < 0:
                             return -1
                         self.slots[2 * slot + 1] = <uint64_t>node
-                    kids[2 * i] = <int32_t>self.slots[2 * slot + 1]
+                    kids[2 * kept[k]] = <int32_t>self.slots[2 * slot + 1]
                 start = stop
         return kids[2 * self.root_id]
 
