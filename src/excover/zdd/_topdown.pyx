@@ -674,6 +674,38 @@ cdef class TopDown:
         finally:
             free(full)
 
+    cdef int _nodes_grow(self, int64_t made) noexcept:
+        """Double the table of a level's nodes in the reduction (pairs of slots: a key,
+        its node), its ``made`` entries placed again. -1 when out of memory."""
+        cdef int64_t pairs = self.slot_cap // 2, p, t = 0
+        cdef uint64_t mask, slot
+        cdef uint64_t* held
+        if not self.grows(2 * made * sizeof(uint64_t)):
+            return -1
+        held = <uint64_t*>malloc(max(2 * made, 1) * sizeof(uint64_t))
+        if held == NULL:
+            self.shrinks(2 * made * sizeof(uint64_t))
+            return -1
+        for p in range(pairs):
+            if self.slots[2 * p] != EMPTY:
+                held[2 * t] = self.slots[2 * p]
+                held[2 * t + 1] = self.slots[2 * p + 1]
+                t += 1
+        if self._slots_for(2 * pairs) < 0:
+            free(held)
+            self.shrinks(2 * made * sizeof(uint64_t))
+            return -1
+        mask = <uint64_t>(self.slot_cap // 2 - 1)
+        for p in range(t):
+            slot = pair_hash(held[2 * p]) & mask
+            while self.slots[2 * slot] != EMPTY:
+                slot = (slot + 1) & mask
+            self.slots[2 * slot] = held[2 * p]
+            self.slots[2 * slot + 1] = held[2 * p + 1]
+        free(held)
+        self.shrinks(2 * made * sizeof(uint64_t))
+        return 0
+
     cdef int32_t reduce(self, Store store) noexcept:
         """Make the nodes bottom-up in ``store``: the ids go level by level, children
         after parents, so a walk down the ids meets a state's children reduced. The
@@ -691,6 +723,7 @@ cdef class TopDown:
         cdef uint64_t keys[BATCH]
         cdef uint64_t hashes[BATCH]
         cdef int64_t kept[BATCH]
+        cdef int64_t made
         cdef int k, n_kept
         if self.root_id < 2:
             return self.root_id
@@ -698,11 +731,17 @@ cdef class TopDown:
             count = self.first_id[m + 1] - self.first_id[m]
             if count == 0:
                 continue
-            if self._slots_for(2 * count) < 0:
+            # a level has far fewer distinct nodes than states (most states reduce to
+            # a node made already, or to their lo child): the table starts small, and
+            # doubles before a group could fill more than half of it
+            if self._slots_for(2 * (count // 8 + BATCH)) < 0:
                 return -1
-            mask = <uint64_t>(self.slot_cap // 2 - 1)
+            made = 0
             start = self.first_id[m]
             while start < self.first_id[m + 1]:
+                if 4 * (made + BATCH) > self.slot_cap and self._nodes_grow(made) < 0:
+                    return -1
+                mask = <uint64_t>(self.slot_cap // 2 - 1)
                 stop = start + BATCH if start + BATCH < self.first_id[m + 1] else self.first_id[m + 1]
                 for i in range(start, stop):
                     prefetch(kids + 2 * kids[2 * i])
@@ -730,6 +769,7 @@ cdef class TopDown:
                     if self.slots[2 * slot] == EMPTY:   # a new node: made below
                         self.slots[2 * slot] = key
                         self.slots[2 * slot + 1] = EMPTY
+                        made += 1
                         store.make_ahead(m, <int32_t>(key >> 32), <int32_t><uint32_t>key)
                     hashes[k] = slot
                 for k in range(n_kept):
