@@ -345,7 +345,8 @@ cdef class TopDown:
             w += 1
         return False
 
-    cdef int request(self, int from_word, uint32_t back, const uint64_t* items) noexcept:
+    cdef inline int request(self, int from_word, uint32_t back,
+                            const uint64_t* items) noexcept:
         """Ask for the state in ``buffer`` (words from ``from_word`` on), whose options
         touch the primary ``items``, as the child ``back``, after dropping its leading
         options whose choice leads to a dead state (their nodes would be reduced away;
@@ -380,38 +381,45 @@ cdef class TopDown:
         else:
             self.kids[back] = node
 
-    cdef int append(self, Level* level, const uint64_t* key, int words, const uint64_t* items,
-                    uint32_t back) noexcept:
+    cdef inline int append(self, Level* level, const uint64_t* key, int words,
+                           const uint64_t* items, uint32_t back) noexcept:
         """Add a request to ``level``: its key is the ``words`` words of its bitset and,
         after them, the ``pwords`` words of the primary items its options touch (a
         function of the bitset, so two keys are equal when their bitsets are: kept so
         that a state's checks need not find its items again)."""
-        cdef int64_t room
-        cdef uint64_t** chunks
         cdef uint64_t* to
-        cdef int width = words + self.pwords
-        if level.n == level.n_chunks << CHUNK_SHIFT:
-            if level.n_chunks == level.chunk_room:
-                room = 2 * level.chunk_room if level.chunk_room else 4
-                chunks = <uint64_t**>realloc(level.chunks, room * sizeof(uint64_t*))
-                if chunks == NULL:
-                    return -1
-                level.chunks = chunks
-                level.chunk_room = room
-            if not self.grows(self.chunk_bytes(width)):
-                return -1
-            to = <uint64_t*>malloc(self.chunk_bytes(width))
-            if to == NULL:
-                self.shrinks(self.chunk_bytes(width))
-                return -1
-            level.chunks[level.n_chunks] = to
-            level.n_chunks += 1
-            level.width = width
+        if level.n == level.n_chunks << CHUNK_SHIFT and self._new_chunk(
+                level, words + self.pwords) < 0:
+            return -1
         to = key_at(level, level.n)
         copy_key(to, key, words)
         copy_key(to + words, items, self.pwords)
         back_at(level, level.n)[0] = back
         level.n += 1
+        return 0
+
+    cdef int _new_chunk(self, Level* level, int width) noexcept:
+        """One more chunk of requests for ``level``, whose keys are ``width`` words (-1
+        when out of memory)."""
+        cdef int64_t room
+        cdef uint64_t** chunks
+        cdef uint64_t* chunk
+        if level.n_chunks == level.chunk_room:
+            room = 2 * level.chunk_room if level.chunk_room else 4
+            chunks = <uint64_t**>realloc(level.chunks, room * sizeof(uint64_t*))
+            if chunks == NULL:
+                return -1
+            level.chunks = chunks
+            level.chunk_room = room
+        if not self.grows(self.chunk_bytes(width)):
+            return -1
+        chunk = <uint64_t*>malloc(self.chunk_bytes(width))
+        if chunk == NULL:
+            self.shrinks(self.chunk_bytes(width))
+            return -1
+        level.chunks[level.n_chunks] = chunk
+        level.n_chunks += 1
+        level.width = width
         return 0
 
     cdef inline int64_t chunk_bytes(self, int width) noexcept:
@@ -458,7 +466,7 @@ cdef class TopDown:
             bits >>= 8
             row += 256 * P
 
-    cdef bint hi_dead_narrow(self, const uint64_t* a, int m, uint64_t items) noexcept:
+    cdef inline bint hi_dead_narrow(self, const uint64_t* a, int m, uint64_t items) noexcept:
         """hi_dead() for at most 64 primary items: one word of items, each word of
         options eight lookups (no loop that ends with the bits, whose exit the processor
         cannot foresee)."""
@@ -582,8 +590,8 @@ cdef class TopDown:
 
     # ----- the construction -----
 
-    cdef int lo_child(self, const uint64_t* a, int m, uint32_t back,
-                      const uint64_t* items) noexcept:
+    cdef inline int lo_child(self, const uint64_t* a, int m, uint32_t back,
+                             const uint64_t* items) noexcept:
         """Ask for ``A - {m}`` (dead when a primary item of m loses its last option;
         else its options touch the same ``items`` as A's)."""
         cdef int base = m >> 6, w
@@ -597,8 +605,8 @@ cdef class TopDown:
                 return 0
         return self.request(base, back, items)
 
-    cdef int hi_child(self, const uint64_t* a, int m, uint32_t back,
-                      const uint64_t* items) noexcept:
+    cdef inline int hi_child(self, const uint64_t* a, int m, uint32_t back,
+                             const uint64_t* items) noexcept:
         """Ask for A minus the options that conflict with m (a live state: request()
         made sure of it when it kept m), whose options touch A's ``items`` but m's."""
         cdef int base = m >> 6, w, q
