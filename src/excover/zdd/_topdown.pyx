@@ -590,14 +590,15 @@ cdef class TopDown:
 
     # ----- the construction -----
 
-    cdef inline int lo_child(self, const uint64_t* a, int m, uint32_t back,
+    cdef inline int lo_child(self, const uint64_t* key, int m, uint32_t back,
                              const uint64_t* items) noexcept:
-        """Ask for ``A - {m}`` (dead when a primary item of m loses its last option;
-        else its options touch the same ``items`` as A's)."""
+        """Ask for ``A - {m}``, A the state whose ``key`` holds words m // 64 on (dead
+        when a primary item of m loses its last option; else its options touch the same
+        ``items`` as A's)."""
         cdef int base = m >> 6, w
         cdef int64_t t
         for w in range(base, self.words):
-            self.buffer[w] = a[w]
+            self.buffer[w] = key[w - base]
         self.buffer[base] &= ~((<uint64_t>1) << (m & 63))
         for t in range(self.prim_start[m], self.prim_start[m + 1]):
             if not self.touches(self.buffer, self.prim[t], base):
@@ -605,16 +606,17 @@ cdef class TopDown:
                 return 0
         return self.request(base, back, items)
 
-    cdef inline int hi_child(self, const uint64_t* a, int m, uint32_t back,
+    cdef inline int hi_child(self, const uint64_t* key, int m, uint32_t back,
                              const uint64_t* items) noexcept:
         """Ask for A minus the options that conflict with m (a live state: request()
-        made sure of it when it kept m), whose options touch A's ``items`` but m's."""
+        made sure of it when it kept m), whose options touch A's ``items`` but m's; A
+        as in lo_child()."""
         cdef int base = m >> 6, w, q
         cdef const uint64_t* c = self.conf + <int64_t>m * self.words
         cdef const uint64_t* mine = self.own + <int64_t>m * self.pwords
         cdef uint64_t left[MAX_PRIMARY_WORDS]
         for w in range(base, self.words):
-            self.buffer[w] = a[w] & ~c[w]
+            self.buffer[w] = key[w - base] & ~c[w]
         for q in range(self.pwords):
             left[q] = items[q] & ~mine[q]
         return self.request(base, back, left)
@@ -635,52 +637,45 @@ cdef class TopDown:
         """Process the levels in order: merge the level's requests into states, then ask
         for the children of each state; a level's requests are freed once it is done.
         Returns 0, -1 out of memory, -3 beyond the node limit."""
-        cdef int m, width, base
+        cdef int m, words
         cdef int64_t u, n_states
         cdef uint32_t i
         cdef Level* level
         cdef const uint64_t* key
-        cdef uint64_t* full = <uint64_t*>calloc(self.words, sizeof(uint64_t))
-        if full == NULL or self.root() < 0:
-            free(full)
+        if self.root() < 0:
             return -1
-        try:
-            for m in range(self.n_options):
-                level = &self.levels[m]
-                self.first_id[m] = self.n_ids
-                if level.n == 0:
-                    continue
-                n_states = self.merge(level)
-                if n_states < 0:
-                    return n_states
-                if self.n_ids + n_states > self.max_ids:
-                    return -3
-                if self._ids_grow(self.n_ids + n_states) < 0:
-                    return -1
-                width = level.width
-                base = self.words - (width - self.pwords)
-                for u in range(n_states):
-                    # a level may hold millions of states: Ctrl-C or an alarm is seen
-                    # within one group of them, not only between levels
-                    if (u & 0xFFFF) == 0xFFFF and PyErr_CheckSignals() < 0:
-                        return -2
-                    key = key_at(level, u)
-                    copy_key(full + base, key, width - self.pwords)
-                    i = <uint32_t>(self.n_ids + u)
-                    if (self.lo_child(full, m, 2 * i, key + width - self.pwords) < 0
-                            or self.hi_child(full, m, 2 * i + 1, key + width - self.pwords) < 0):
-                        return -1
-                self.n_ids += n_states
-                self.states += n_states
-                self._free_level(level)
-                if PyErr_CheckSignals() < 0:
+        for m in range(self.n_options):
+            level = &self.levels[m]
+            self.first_id[m] = self.n_ids
+            if level.n == 0:
+                continue
+            n_states = self.merge(level)
+            if n_states < 0:
+                return n_states
+            if self.n_ids + n_states > self.max_ids:
+                return -3
+            if self._ids_grow(self.n_ids + n_states) < 0:
+                return -1
+            words = level.width - self.pwords
+            for u in range(n_states):
+                # a level may hold millions of states: Ctrl-C or an alarm is seen
+                # within one group of them, not only between levels
+                if (u & 0xFFFF) == 0xFFFF and PyErr_CheckSignals() < 0:
                     return -2
-                if tick is not None:
-                    tick(m + 1, self.n_options, n_states)
-            self.first_id[self.n_options] = self.n_ids
-            return 0
-        finally:
-            free(full)
+                key = key_at(level, u)
+                i = <uint32_t>(self.n_ids + u)
+                if (self.lo_child(key, m, 2 * i, key + words) < 0
+                        or self.hi_child(key, m, 2 * i + 1, key + words) < 0):
+                    return -1
+            self.n_ids += n_states
+            self.states += n_states
+            self._free_level(level)
+            if PyErr_CheckSignals() < 0:
+                return -2
+            if tick is not None:
+                tick(m + 1, self.n_options, n_states)
+        self.first_id[self.n_options] = self.n_ids
+        return 0
 
     cdef int _nodes_grow(self, int64_t made) noexcept:
         """Double the table of a level's nodes in the reduction (pairs of slots: a key,
