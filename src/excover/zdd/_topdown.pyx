@@ -169,6 +169,8 @@ cdef class TopDown:
     cdef int pwords            # words of a set of primary items (at most MAX_PRIMARY_WORDS)
     cdef uint64_t* touch       # per byte of a bitset of options and per value of that
                                # byte: the primary items the options of the byte touch
+    cdef uint32_t* touch32     # the same in half the bytes, for at most 32 primary items
+                               # (NULL otherwise): the hi check's lookups stay in cache
     cdef uint64_t* own         # per option: its primary items
     cdef Level* levels
     cdef int64_t* first_id     # per level: the id of its first state (ids go level by level)
@@ -210,6 +212,7 @@ cdef class TopDown:
         self.slot_cap = self.slot_alloc = 0
         self.slots = NULL
         self.prim = NULL
+        self.touch32 = NULL
         if (self.opts == NULL or self.first_word == NULL or self.last_word == NULL
                 or self.conf == NULL or self.prim_start == NULL or self.touch == NULL
                 or self.own == NULL
@@ -260,6 +263,7 @@ cdef class TopDown:
         free(self.prim_start)
         free(self.prim)
         free(self.touch)
+        free(self.touch32)
         free(self.own)
         free(self.buffer)
         free(self.kids)
@@ -331,6 +335,13 @@ cdef class TopDown:
                 extra = self.own + <int64_t>k * P
                 for q in range(P):
                     row[q] = prev[q] | extra[q]
+        if self.n_primary <= 32:
+            self.touch32 = <uint32_t*>malloc(<int64_t>self.words * 8 * 256 * sizeof(uint32_t))
+            if self.touch32 == NULL:
+                raise MemoryError("cannot allocate the top-down construction")
+            self.held_bytes += <int64_t>self.words * 8 * 256 * sizeof(uint32_t)
+            for q in range(self.words * 8 * 256):
+                self.touch32[q] = <uint32_t>self.touch[q]
         return 0
 
     # ----- states -----
@@ -361,7 +372,10 @@ cdef class TopDown:
                 self.answer(back, 1)
                 return 0
             m = w * 64 + ctz64(self.buffer[w])
-            if self.pwords == 1:
+            if self.touch32 != NULL:
+                if not self.hi_dead_32(self.buffer, m, <uint32_t>items[0]):
+                    break
+            elif self.pwords == 1:
                 if not self.hi_dead_narrow(self.buffer, m, items[0]):
                     break
             elif not self.hi_dead(self.buffer, m, items):
@@ -478,6 +492,23 @@ cdef class TopDown:
         for w in range(m >> 6, self.words):
             rest = a[w] & ~c[w]
             row = self.touch + <int64_t>w * 8 * 256
+            kept |= (row[rest & 255] | row[256 + ((rest >> 8) & 255)]
+                     | row[512 + ((rest >> 16) & 255)] | row[768 + ((rest >> 24) & 255)]
+                     | row[1024 + ((rest >> 32) & 255)] | row[1280 + ((rest >> 40) & 255)]
+                     | row[1536 + ((rest >> 48) & 255)] | row[1792 + (rest >> 56)])
+        return (need & ~kept) != 0
+
+    cdef inline bint hi_dead_32(self, const uint64_t* a, int m, uint32_t items) noexcept:
+        """hi_dead_narrow() for at most 32 primary items, from ``touch32``."""
+        cdef int w
+        cdef uint64_t rest
+        cdef uint32_t kept = 0
+        cdef uint32_t need = items & ~(<uint32_t>self.own[m])
+        cdef const uint64_t* c = self.conf + <int64_t>m * self.words
+        cdef const uint32_t* row
+        for w in range(m >> 6, self.words):
+            rest = a[w] & ~c[w]
+            row = self.touch32 + <int64_t>w * 8 * 256
             kept |= (row[rest & 255] | row[256 + ((rest >> 8) & 255)]
                      | row[512 + ((rest >> 16) & 255)] | row[768 + ((rest >> 24) & 255)]
                      | row[1024 + ((rest >> 32) & 255)] | row[1280 + ((rest >> 40) & 255)]
