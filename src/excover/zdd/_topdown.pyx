@@ -35,18 +35,20 @@ squares where no queen fits, so that more states merge and no node is made for t
 
 This is the state TdZdd's N-queens specification keeps (the free squares of the rows to
 come), found here for every exact cover problem, and the construction follows TdZdd's
-breadth-first scheme. A child is a *request* appended to the list of its level (its key:
-the words of the bitset from the level's word on, then the primary items its options
-touch, known from its parent's: ``U`` for a lo child, ``U`` less m's items for a hi
-child, unchanged by a dropped option; and where its id must go); when the
-level comes (every child lies at a later level than its parent, so the levels are done in
-order), its requests are merged in one hash table sized for them, the distinct states get
-consecutive ids, their parents get those ids, and the states' own children are requested.
-A level's requests are freed once it is done. The ids then run level by level, children
-after parents, so the diagram is reduced bottom-up into the node store by a walk down the
-ids: the store's unique table merges equal sub-families and drops the nodes whose hi edge
-is the empty family. Per state that costs 8 bytes (its two children) once its level is
-done, and the key and a back reference per request while it waits.
+breadth-first scheme. A child is a *request* appended to the list of its level, in
+chunks that never move (its key: the words of the bitset from the level's word on, then
+the primary items its options touch, known from its parent's: ``U`` for a lo child, ``U``
+less m's items for a hi child, unchanged by a dropped option; and where its id must go);
+when the level comes (every child lies at a later level than its parent, so the levels
+are done in order), its requests are merged in one hash table sized for them, the
+distinct states get consecutive ids, their parents get those ids, and the states' own
+children are requested. A level's requests are freed once it is done. The ids then run
+level by level, children after parents, so the diagram is reduced bottom-up into the
+node store by a walk down the ids, each level's distinct nodes found in a table of the
+level (which starts small and doubles as it fills: a level has several states for each
+distinct node) before the store's unique table sees them; the nodes whose hi edge is the
+empty family are dropped. Per state that costs 8 bytes (its two children) once its level
+is done, and the key and a back reference per request while it waits.
 
 Those tables count against the memory bound of the store the nodes go to
 (:meth:`excover.zdd._store.Store.borrow`), checked where they grow; past it the
@@ -66,7 +68,8 @@ from excover.zdd._keys cimport same
 from excover.zdd._store cimport Store, prefetch, prefetch_write
 
 #: The widest bitset of options (in 64-bit words) this construction takes on: a state
-#: costs a word per 64 options (the ``touch`` table 16 KiB per word and item word).
+#: costs a word per 64 options (the ``touch`` table 16 KiB per word and item word, and
+#: 8 KiB more per word for at most 32 primary items).
 MAX_WORDS = 64
 
 #: The most primary items (in 64-bit words) it takes on: the sets of items touched by the
@@ -455,7 +458,7 @@ cdef class TopDown:
         leaves a primary item without an option: one of ``items`` outside m that the
         options compatible with m do not touch (``touch`` gives the items of the options
         a byte at a time; the options that conflict with m touch the others); for more
-        than 64 primary items, hi_dead_narrow() otherwise."""
+        than 64 primary items, hi_dead_narrow() for 33 to 64, hi_dead_32() for fewer."""
         cdef int P = self.pwords, w, q
         cdef uint64_t kept[MAX_PRIMARY_WORDS]
         cdef const uint64_t* c = self.conf + <int64_t>m * self.words
