@@ -129,6 +129,22 @@ cdef inline uint64_t pair_hash(uint64_t key) noexcept nogil:
     return key ^ (key >> 32)
 
 
+ctypedef fused item_word:
+    # a word of primary items: 64 of them, or 32 in the compact table
+    uint32_t
+    uint64_t
+
+
+cdef inline item_word byte_items(const item_word* row, uint64_t bits) noexcept nogil:
+    """The primary items touched by the options ``bits`` of one word, from ``row`` (the
+    table of that word's first byte position: 256 entries per byte, eight positions),
+    eight lookups and no loop (a loop that ends with the bits mispredicts its exit)."""
+    return (row[bits & 255] | row[256 + ((bits >> 8) & 255)]
+            | row[512 + ((bits >> 16) & 255)] | row[768 + ((bits >> 24) & 255)]
+            | row[1024 + ((bits >> 32) & 255)] | row[1280 + ((bits >> 40) & 255)]
+            | row[1536 + ((bits >> 48) & 255)] | row[1792 + (bits >> 56)])
+
+
 cdef inline uint64_t* key_at(const Level* level, int64_t r) noexcept nogil:
     """The key of request ``r`` of a level."""
     return level.chunks[r >> CHUNK_SHIFT] + (r & (CHUNK - 1)) * level.width
@@ -485,8 +501,7 @@ cdef class TopDown:
 
     cdef inline bint hi_dead_narrow(self, const uint64_t* a, int m, uint64_t items) noexcept:
         """hi_dead() for at most 64 primary items: one word of items, each word of
-        options eight lookups (no loop that ends with the bits, whose exit the processor
-        cannot foresee)."""
+        options looked up by byte_items()."""
         cdef int w
         cdef uint64_t rest, kept = 0
         cdef uint64_t need = items & ~self.own[m]
@@ -495,10 +510,7 @@ cdef class TopDown:
         for w in range(m >> 6, self.words):
             rest = a[w] & ~c[w]
             row = self.touch + <int64_t>w * 8 * 256
-            kept |= (row[rest & 255] | row[256 + ((rest >> 8) & 255)]
-                     | row[512 + ((rest >> 16) & 255)] | row[768 + ((rest >> 24) & 255)]
-                     | row[1024 + ((rest >> 32) & 255)] | row[1280 + ((rest >> 40) & 255)]
-                     | row[1536 + ((rest >> 48) & 255)] | row[1792 + (rest >> 56)])
+            kept |= byte_items(row, rest)
         return (need & ~kept) != 0
 
     cdef inline bint hi_dead_32(self, const uint64_t* a, int m, uint32_t items) noexcept:
@@ -512,10 +524,7 @@ cdef class TopDown:
         for w in range(m >> 6, self.words):
             rest = a[w] & ~c[w]
             row = self.touch32 + <int64_t>w * 8 * 256
-            kept |= (row[rest & 255] | row[256 + ((rest >> 8) & 255)]
-                     | row[512 + ((rest >> 16) & 255)] | row[768 + ((rest >> 24) & 255)]
-                     | row[1024 + ((rest >> 32) & 255)] | row[1280 + ((rest >> 40) & 255)]
-                     | row[1536 + ((rest >> 48) & 255)] | row[1792 + (rest >> 56)])
+            kept |= byte_items(row, rest)
         return (need & ~kept) != 0
 
     cdef void items_all(self, const uint64_t* a, int from_word, uint64_t* items) noexcept:
