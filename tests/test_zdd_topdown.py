@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import random
 import signal
+from array import array
 from pathlib import Path
 
 import pytest
@@ -15,7 +16,7 @@ from builders import Instance, dominoes, instances, queens
 from hypothesis import given, settings
 
 from excover import ExactCover, Family, ResourceLimitError, UsageError
-from excover.zdd import Manager, columns, dxz
+from excover.zdd import Manager, _topdown, columns, dxz
 
 KNUTH = Path(__file__).parent / "data" / "knuth"
 
@@ -71,6 +72,41 @@ def test_samples_agree_across_managers() -> None:
     assert [top.sample(random.Random(seed)) for seed in range(20)] == [
         other.sample(random.Random(seed)) for seed in range(20)
     ]
+
+
+def _with_items_repeated(
+    problem: ExactCover, times: int
+) -> tuple[int, int, array[int], array[int]]:
+    """The top-down construction's input for ``problem`` with each primary item
+    repeated ``times`` times (the copies used by the same options): the same solutions
+    and the same states, with ``times`` as many primary items."""
+    data = problem.engine_input()
+    primary, secondary = data.n_primary, data.n_secondary
+    items = []
+    for item in data.node_item:
+        copies = range(times) if item < primary else [times * primary - primary]
+        items.append([item + copy * primary for copy in copies])
+    start = [0]
+    for option in range(problem.n_options):
+        uses = items[data.option_start[option] : data.option_start[option + 1]]
+        start.append(start[-1] + sum(len(use) for use in uses))
+    flat = [item for use in items for item in use]
+    return times * primary, times * primary + secondary, array("i", start), array("i", flat)
+
+
+def test_each_width_of_the_hi_check() -> None:
+    """The check that an option can be chosen has three forms, by the number of primary
+    items: at most 32 (random instances, queens), at most 64, and more. One problem with
+    its primary items repeated takes each: the same states, the same family."""
+    problem = dominoes(4, 5)  # 20 primary items: 20, 40 and 80 repeated
+    results = set()
+    for times in (1, 2, 4):
+        manager = Manager()
+        root, states = _topdown.build(manager.store, *_with_items_repeated(problem, times))
+        family = Family(manager, root)
+        results.add((states, family.size, frozenset(map(frozenset, family))))
+    assert len(results) == 1
+    assert len(next(iter(results))[2]) == problem.count(method="search")
 
 
 def test_more_primary_items_than_one_word() -> None:

@@ -24,10 +24,10 @@ From a state at level m:
 * the lo child (m left out) is ``A - {m}``; it is dead when a primary item of m is
   touched by no other option of ``A``;
 * the hi child (m chosen) is ``A`` minus every option that shares an item with m; it is
-  dead when a primary item not in m is touched by an option that conflicts with m and by
-  none of the options left. Both sets of items come from a table ``touch`` that gives the
-  primary items of the options of any byte of the bitset, so a check costs a lookup per
-  byte, whatever the problem.
+  dead when a primary item not in m that the options of ``A`` touch is touched by none
+  of the options left. The items of the options left come from a table ``touch`` that
+  gives the primary items of the options of any byte of the bitset, so a check costs a
+  lookup per byte, whatever the problem; those of ``A`` travel with it (below).
 
 A state whose leading option cannot be chosen (its hi child is dead) is the same family as
 its lo child: such options are dropped before the state is looked up, as TdZdd skips the
@@ -35,16 +35,20 @@ squares where no queen fits, so that more states merge and no node is made for t
 
 This is the state TdZdd's N-queens specification keeps (the free squares of the rows to
 come), found here for every exact cover problem, and the construction follows TdZdd's
-breadth-first scheme. A child is a *request* appended to the list of its level (its key:
-the words of the bitset from the level's word on, and where its id must go); when the
-level comes (every child lies at a later level than its parent, so the levels are done in
-order), its requests are merged in one hash table sized for them, the distinct states get
-consecutive ids, their parents get those ids, and the states' own children are requested.
-A level's requests are freed once it is done. The ids then run level by level, children
-after parents, so the diagram is reduced bottom-up into the node store by a walk down the
-ids: the store's unique table merges equal sub-families and drops the nodes whose hi edge
-is the empty family. Per state that costs 8 bytes (its two children) once its level is
-done, and the key and a back reference per request while it waits.
+breadth-first scheme. A child is a *request* appended to the list of its level, in
+chunks that never move (its key: the words of the bitset from the level's word on, then
+the primary items its options touch, known from its parent's: ``U`` for a lo child, ``U``
+less m's items for a hi child, unchanged by a dropped option; and where its id must go);
+when the level comes (every child lies at a later level than its parent, so the levels
+are done in order), its requests are merged in one hash table sized for them, the
+distinct states get consecutive ids, their parents get those ids, and the states' own
+children are requested. A level's requests are freed once it is done. The ids then run
+level by level, children after parents, so the diagram is reduced bottom-up into the
+node store by a walk down the ids, each level's distinct nodes found in a table of the
+level (which starts small and doubles as it fills: a level has several states for each
+distinct node) before the store's unique table sees them; the nodes whose hi edge is the
+empty family are dropped. Per state that costs 8 bytes (its two children) once its level
+is done, and the key and a back reference per request while it waits.
 
 Those tables count against the memory bound of the store the nodes go to
 (:meth:`excover.zdd._store.Store.borrow`), checked where they grow; past it the
@@ -64,7 +68,8 @@ from excover.zdd._keys cimport same
 from excover.zdd._store cimport Store, prefetch, prefetch_write
 
 #: The widest bitset of options (in 64-bit words) this construction takes on: a state
-#: costs a word per 64 options (the ``touch`` table 16 KiB per word and item word).
+#: costs a word per 64 options (the ``touch`` table 16 KiB per word and item word, and
+#: 8 KiB more per word for at most 32 primary items).
 MAX_WORDS = 64
 
 #: The most primary items (in 64-bit words) it takes on: the sets of items touched by the
@@ -74,13 +79,15 @@ MAX_PRIMARY = 64 * MAX_PRIMARY_WORDS
 
 
 cdef struct Level:
-    # the requests for states at one level, in the order made: their keys (``width``
-    # words each: the options from the level's word on) and where each one's node id goes
-    # (``ROOT``, or 2 * parent + 0 for the lo child, + 1 for the hi child)
-    uint64_t* keys
-    uint32_t* back
+    # the requests for states at one level, in the order made, in chunks of ``CHUNK``
+    # (a chunk is never moved: a level that grows takes a new one): their keys (``width``
+    # words each: the options from the level's word on, then the primary items they
+    # touch, ``pwords`` words), then where each one's node id goes (``ROOT``, or
+    # 2 * parent + 0 for the lo child, + 1 for the hi child)
+    uint64_t** chunks
     int64_t n
-    int64_t cap
+    int64_t n_chunks
+    int64_t chunk_room   # the entries of ``chunks``
     int width
 
 
@@ -90,6 +97,10 @@ cdef enum:
     ROOT = 0xFFFFFFFF
     # the requests (and nodes) hashed ahead of their lookups in a merge (a reduction)
     BATCH = 64
+    # the requests of a chunk of a level (a multiple of BATCH, so that a group of
+    # requests lies in one chunk)
+    CHUNK_SHIFT = 11
+    CHUNK = 1 << CHUNK_SHIFT
 
 #: An empty slot of the tables that merge requests and nodes.
 cdef uint64_t EMPTY = 0xFFFFFFFFFFFFFFFFULL
@@ -118,10 +129,49 @@ cdef inline uint64_t pair_hash(uint64_t key) noexcept nogil:
     return key ^ (key >> 32)
 
 
+ctypedef fused item_word:
+    # a word of primary items: 64 of them, or 32 in the compact table
+    uint32_t
+    uint64_t
+
+
+cdef inline item_word byte_items(const item_word* row, uint64_t bits) noexcept nogil:
+    """The primary items touched by the options ``bits`` of one word, from ``row`` (the
+    table of that word's first byte position: 256 entries per byte, eight positions),
+    eight lookups and no loop (a loop that ends with the bits mispredicts its exit)."""
+    return (row[bits & 255] | row[256 + ((bits >> 8) & 255)]
+            | row[512 + ((bits >> 16) & 255)] | row[768 + ((bits >> 24) & 255)]
+            | row[1024 + ((bits >> 32) & 255)] | row[1280 + ((bits >> 40) & 255)]
+            | row[1536 + ((bits >> 48) & 255)] | row[1792 + (bits >> 56)])
+
+
+cdef inline uint64_t* key_at(const Level* level, int64_t r) noexcept nogil:
+    """The key of request ``r`` of a level."""
+    return level.chunks[r >> CHUNK_SHIFT] + (r & (CHUNK - 1)) * level.width
+
+
+cdef inline uint32_t* back_at(const Level* level, int64_t r) noexcept nogil:
+    """Where the node id of request ``r`` of a level goes (after its chunk's keys)."""
+    return (<uint32_t*>(level.chunks[r >> CHUNK_SHIFT] + CHUNK * level.width)
+            + (r & (CHUNK - 1)))
+
+
 cdef inline void copy_key(uint64_t* to, const uint64_t* key, int width) noexcept nogil:
-    cdef int w
-    for w in range(width):
+    """Copy ``width`` words, four at a step then one by one: a plain loop is compiled
+    into a call to memcpy, which costs more than the copy of a key's few words."""
+    cdef int w = 0
+    while w + 4 <= width:
         to[w] = key[w]
+        to[w + 1] = key[w + 1]
+        to[w + 2] = key[w + 2]
+        to[w + 3] = key[w + 3]
+        w += 4
+    if w < width:
+        to[w] = key[w]
+        if w + 1 < width:
+            to[w + 1] = key[w + 1]
+            if w + 2 < width:
+                to[w + 2] = key[w + 2]
 
 
 @cython.final
@@ -138,6 +188,8 @@ cdef class TopDown:
     cdef int pwords            # words of a set of primary items (at most MAX_PRIMARY_WORDS)
     cdef uint64_t* touch       # per byte of a bitset of options and per value of that
                                # byte: the primary items the options of the byte touch
+    cdef uint32_t* touch32     # the same in half the bytes, for at most 32 primary items
+                               # (NULL otherwise): the hi check's lookups stay in cache
     cdef uint64_t* own         # per option: its primary items
     cdef Level* levels
     cdef int64_t* first_id     # per level: the id of its first state (ids go level by level)
@@ -179,6 +231,7 @@ cdef class TopDown:
         self.slot_cap = self.slot_alloc = 0
         self.slots = NULL
         self.prim = NULL
+        self.touch32 = NULL
         if (self.opts == NULL or self.first_word == NULL or self.last_word == NULL
                 or self.conf == NULL or self.prim_start == NULL or self.touch == NULL
                 or self.own == NULL
@@ -220,8 +273,7 @@ cdef class TopDown:
         cdef int64_t m
         if self.levels != NULL:
             for m in range(self.n_options + 1):
-                free(self.levels[m].keys)
-                free(self.levels[m].back)
+                self._free_level(&self.levels[m])
         free(self.levels)
         free(self.opts)
         free(self.first_word)
@@ -230,6 +282,7 @@ cdef class TopDown:
         free(self.prim_start)
         free(self.prim)
         free(self.touch)
+        free(self.touch32)
         free(self.own)
         free(self.buffer)
         free(self.kids)
@@ -301,6 +354,13 @@ cdef class TopDown:
                 extra = self.own + <int64_t>k * P
                 for q in range(P):
                     row[q] = prev[q] | extra[q]
+        if self.n_primary <= 32:
+            self.touch32 = <uint32_t*>malloc(<int64_t>self.words * 8 * 256 * sizeof(uint32_t))
+            if self.touch32 == NULL:
+                raise MemoryError("cannot allocate the top-down construction")
+            self.held_bytes += <int64_t>self.words * 8 * 256 * sizeof(uint32_t)
+            for q in range(self.words * 8 * 256):
+                self.touch32[q] = <uint32_t>self.touch[q]
         return 0
 
     # ----- states -----
@@ -315,13 +375,14 @@ cdef class TopDown:
             w += 1
         return False
 
-    cdef int request(self, int from_word, uint32_t back) noexcept:
-        """Ask for the state in ``buffer`` (words from ``from_word`` on) as the child
-        ``back``, after dropping its leading options whose choice leads to a dead state
-        (their nodes would be reduced away; dropping them first lets more states merge):
-        the top terminal when it is empty, the bottom when it is dead, else a request at
-        level min(A), merged with the others when that level comes. -1 when out of
-        memory."""
+    cdef inline int request(self, int from_word, uint32_t back,
+                            const uint64_t* items) noexcept:
+        """Ask for the state in ``buffer`` (words from ``from_word`` on), whose options
+        touch the primary ``items``, as the child ``back``, after dropping its leading
+        options whose choice leads to a dead state (their nodes would be reduced away;
+        dropping them first lets more states merge): the top terminal when it is empty,
+        the bottom when it is dead, else a request at level min(A), merged with the
+        others when that level comes. -1 when out of memory."""
         cdef int w = from_word, m, t
         while True:
             while w < self.words and self.buffer[w] == 0:
@@ -330,14 +391,21 @@ cdef class TopDown:
                 self.answer(back, 1)
                 return 0
             m = w * 64 + ctz64(self.buffer[w])
-            if not self.hi_dead(self.buffer, m):
+            if self.touch32 != NULL:
+                if not self.hi_dead_32(self.buffer, m, <uint32_t>items[0]):
+                    break
+            elif self.pwords == 1:
+                if not self.hi_dead_narrow(self.buffer, m, items[0]):
+                    break
+            elif not self.hi_dead(self.buffer, m, items):
                 break
+            # dropping m keeps the items touched, unless it was an item's last option
             self.buffer[w] &= self.buffer[w] - 1
             for t in range(self.prim_start[m], self.prim_start[m + 1]):
                 if not self.touches(self.buffer, self.prim[t], w):
                     self.answer(back, 0)
                     return 0
-        return self.append(&self.levels[m], self.buffer + w, self.words - w, back)
+        return self.append(&self.levels[m], self.buffer + w, self.words - w, items, back)
 
     cdef inline void answer(self, uint32_t back, int32_t node) noexcept:
         """Give the request ``back`` its node id."""
@@ -346,49 +414,77 @@ cdef class TopDown:
         else:
             self.kids[back] = node
 
-    cdef int append(self, Level* level, const uint64_t* key, int width, uint32_t back) noexcept:
-        cdef int64_t cap
-        cdef uint64_t* keys
-        cdef uint32_t* backs
-        if level.n == level.cap:
-            cap = 2 * level.cap if level.cap else 16
-            if not self.grows((cap - level.cap) * (width * sizeof(uint64_t) + sizeof(uint32_t))):
-                return -1
-            keys = <uint64_t*>realloc(level.keys, cap * width * sizeof(uint64_t))
-            if keys == NULL:
-                return -1
-            level.keys = keys
-            backs = <uint32_t*>realloc(level.back, cap * sizeof(uint32_t))
-            if backs == NULL:
-                return -1
-            level.back = backs
-            level.cap = cap
-            level.width = width
-        copy_key(level.keys + level.n * width, key, width)
-        level.back[level.n] = back
+    cdef inline int append(self, Level* level, const uint64_t* key, int words,
+                           const uint64_t* items, uint32_t back) noexcept:
+        """Add a request to ``level``: its key is the ``words`` words of its bitset and,
+        after them, the ``pwords`` words of the primary items its options touch (a
+        function of the bitset, so two keys are equal when their bitsets are: kept so
+        that a state's checks need not find its items again)."""
+        cdef uint64_t* to
+        if level.n == level.n_chunks << CHUNK_SHIFT and self._new_chunk(
+                level, words + self.pwords) < 0:
+            return -1
+        to = key_at(level, level.n)
+        copy_key(to, key, words)
+        copy_key(to + words, items, self.pwords)
+        back_at(level, level.n)[0] = back
         level.n += 1
         return 0
 
-    cdef bint hi_dead(self, const uint64_t* a, int m) noexcept:
-        """Whether choosing m in state ``a`` leaves a primary item without an option: a
-        primary item outside m touched by the options that conflict with m (the items
-        *at risk*), and by none of the options left (``touch`` gives the items of the
-        options a byte at a time)."""
-        if self.pwords == 1:
-            return self.hi_dead_narrow(a, m)
+    cdef int _new_chunk(self, Level* level, int width) noexcept:
+        """One more chunk of requests for ``level``, whose keys are ``width`` words (-1
+        when out of memory)."""
+        cdef int64_t room
+        cdef uint64_t** chunks
+        cdef uint64_t* chunk
+        if level.n_chunks == level.chunk_room:
+            room = 2 * level.chunk_room if level.chunk_room else 4
+            chunks = <uint64_t**>realloc(level.chunks, room * sizeof(uint64_t*))
+            if chunks == NULL:
+                return -1
+            level.chunks = chunks
+            level.chunk_room = room
+        if not self.grows(self.chunk_bytes(width)):
+            return -1
+        chunk = <uint64_t*>malloc(self.chunk_bytes(width))
+        if chunk == NULL:
+            self.shrinks(self.chunk_bytes(width))
+            return -1
+        level.chunks[level.n_chunks] = chunk
+        level.n_chunks += 1
+        level.width = width
+        return 0
+
+    cdef inline int64_t chunk_bytes(self, int width) noexcept:
+        """The bytes of a chunk of requests whose keys are ``width`` words."""
+        return CHUNK * (width * sizeof(uint64_t) + sizeof(uint32_t))
+
+    cdef void _free_level(self, Level* level) noexcept:
+        """Free a level's requests (and give their bytes back)."""
+        cdef int64_t c
+        for c in range(level.n_chunks):
+            free(level.chunks[c])
+        self.shrinks(level.n_chunks * self.chunk_bytes(level.width))
+        free(level.chunks)
+        level.chunks = NULL
+        level.n_chunks = level.chunk_room = level.n = 0
+
+    cdef bint hi_dead(self, const uint64_t* a, int m, const uint64_t* items) noexcept:
+        """Whether choosing m in state ``a``, whose options touch the primary ``items``,
+        leaves a primary item without an option: one of ``items`` outside m that the
+        options compatible with m do not touch (``touch`` gives the items of the options
+        a byte at a time; the options that conflict with m touch the others); for more
+        than 64 primary items, hi_dead_narrow() for 33 to 64, hi_dead_32() for fewer."""
         cdef int P = self.pwords, w, q
-        cdef uint64_t risk[MAX_PRIMARY_WORDS]
         cdef uint64_t kept[MAX_PRIMARY_WORDS]
         cdef const uint64_t* c = self.conf + <int64_t>m * self.words
         cdef const uint64_t* mine = self.own + <int64_t>m * P
         for q in range(P):
-            risk[q] = 0
             kept[q] = 0
         for w in range(m >> 6, self.words):
-            self.items_of(a[w] & c[w], w, risk)
             self.items_of(a[w] & ~c[w], w, kept)
         for q in range(P):
-            if risk[q] & ~mine[q] & ~kept[q]:
+            if items[q] & ~mine[q] & ~kept[q]:
                 return True
         return False
 
@@ -403,25 +499,42 @@ cdef class TopDown:
             bits >>= 8
             row += 256 * P
 
-    cdef bint hi_dead_narrow(self, const uint64_t* a, int m) noexcept:
-        """hi_dead() for at most 64 primary items: one word of items."""
+    cdef inline bint hi_dead_narrow(self, const uint64_t* a, int m, uint64_t items) noexcept:
+        """hi_dead() for at most 64 primary items: one word of items, each word of
+        options looked up by byte_items()."""
         cdef int w
-        cdef uint64_t bits, risk = 0, kept = 0
+        cdef uint64_t rest, kept = 0
+        cdef uint64_t need = items & ~self.own[m]
         cdef const uint64_t* c = self.conf + <int64_t>m * self.words
         cdef const uint64_t* row
-        cdef uint64_t rest
         for w in range(m >> 6, self.words):
-            # the conflicting options of the word and the others, a byte of each a step
-            row = self.touch + <int64_t>w * 8 * 256
-            bits = a[w] & c[w]
             rest = a[w] & ~c[w]
-            while bits | rest:
-                risk |= row[bits & 255]
-                kept |= row[rest & 255]
-                bits >>= 8
-                rest >>= 8
-                row += 256
-        return (risk & ~self.own[m] & ~kept) != 0
+            row = self.touch + <int64_t>w * 8 * 256
+            kept |= byte_items(row, rest)
+        return (need & ~kept) != 0
+
+    cdef inline bint hi_dead_32(self, const uint64_t* a, int m, uint32_t items) noexcept:
+        """hi_dead_narrow() for at most 32 primary items, from ``touch32``."""
+        cdef int w
+        cdef uint64_t rest
+        cdef uint32_t kept = 0
+        cdef uint32_t need = items & ~(<uint32_t>self.own[m])
+        cdef const uint64_t* c = self.conf + <int64_t>m * self.words
+        cdef const uint32_t* row
+        for w in range(m >> 6, self.words):
+            rest = a[w] & ~c[w]
+            row = self.touch32 + <int64_t>w * 8 * 256
+            kept |= byte_items(row, rest)
+        return (need & ~kept) != 0
+
+    cdef void items_all(self, const uint64_t* a, int from_word, uint64_t* items) noexcept:
+        """The primary items touched by the options of bitset ``a`` (words from
+        ``from_word`` on), ``pwords`` words in ``items``."""
+        cdef int w, q
+        for q in range(self.pwords):
+            items[q] = 0
+        for w in range(from_word, self.words):
+            self.items_of(a[w], w, items)
 
     cdef int _slots_for(self, int64_t entries) noexcept:
         """A power of two of slots, at least twice ``entries``, all empty (``EMPTY``);
@@ -459,23 +572,28 @@ cdef class TopDown:
         cdef uint64_t mask, slot, entry, tag
         cdef uint64_t hashes[BATCH]
         cdef const uint64_t* key
+        cdef const uint64_t* keys
+        cdef const uint32_t* backs
         if self._slots_for(level.n) < 0:
             return -1
         mask = <uint64_t>(self.slot_cap - 1)
-        for start in range(0, level.n, BATCH):
+        start = 0
+        while start < level.n:
             stop = start + BATCH if start + BATCH < level.n else level.n
+            keys = key_at(level, start) - (start & (CHUNK - 1)) * width   # the group's chunk
+            backs = back_at(level, start) - (start & (CHUNK - 1))
             for r in range(start, stop):
-                hashes[r - start] = key_hash(level.keys + r * width, width)
+                hashes[r - start] = key_hash(keys + (r & (CHUNK - 1)) * width, width)
                 prefetch(self.slots + (hashes[r - start] & mask))
-                if level.back[r] != ROOT:
-                    prefetch_write(self.kids + level.back[r])
+                if backs[r & (CHUNK - 1)] != ROOT:
+                    prefetch_write(self.kids + backs[r & (CHUNK - 1)])
             for r in range(start, stop):
                 # the key a request most likely meets again: the one at its home slot
                 entry = self.slots[hashes[r - start] & mask]
                 if entry != EMPTY and ((entry ^ hashes[r - start]) >> 32) == 0:
-                    prefetch(level.keys + <int64_t>(entry & 0xFFFFFFFF) * width)
+                    prefetch(key_at(level, <uint32_t>entry))
             for r in range(start, stop):
-                key = level.keys + r * width
+                key = keys + (r & (CHUNK - 1)) * width
                 slot = hashes[r - start] & mask
                 tag = hashes[r - start] & 0xFFFFFFFF00000000ULL
                 while True:
@@ -485,14 +603,15 @@ cdef class TopDown:
                         n_states += 1
                         self.slots[slot] = tag | <uint64_t>u
                         if u != r:
-                            copy_key(level.keys + u * width, key, width)
+                            copy_key(key_at(level, u), key, width)
                         break
                     if (entry & 0xFFFFFFFF00000000ULL) == tag and same(
-                            level.keys + <int64_t>(entry & 0xFFFFFFFF) * width, key, width):
-                        u = <int64_t>(entry & 0xFFFFFFFF)
+                            key_at(level, <uint32_t>entry), key, width):
+                        u = <int64_t><uint32_t>entry
                         break
                     slot = (slot + 1) & mask
-                self.answer(level.back[r], <int32_t>(self.n_ids + u))
+                self.answer(backs[r & (CHUNK - 1)], <int32_t>(self.n_ids + u))
+            start = stop
         return n_states
 
     cdef int _ids_grow(self, int64_t needed) noexcept:
@@ -514,89 +633,124 @@ cdef class TopDown:
 
     # ----- the construction -----
 
-    cdef int lo_child(self, const uint64_t* a, int m, uint32_t back) noexcept:
-        """Ask for ``A - {m}`` (dead when a primary item of m loses its last option)."""
+    cdef inline int lo_child(self, const uint64_t* key, int m, uint32_t back,
+                             const uint64_t* items) noexcept:
+        """Ask for ``A - {m}``, A the state whose ``key`` holds words m // 64 on (dead
+        when a primary item of m loses its last option; else its options touch the same
+        ``items`` as A's)."""
         cdef int base = m >> 6, w
         cdef int64_t t
         for w in range(base, self.words):
-            self.buffer[w] = a[w]
+            self.buffer[w] = key[w - base]
         self.buffer[base] &= ~((<uint64_t>1) << (m & 63))
         for t in range(self.prim_start[m], self.prim_start[m + 1]):
             if not self.touches(self.buffer, self.prim[t], base):
                 self.answer(back, 0)
                 return 0
-        return self.request(base, back)
+        return self.request(base, back, items)
 
-    cdef int hi_child(self, const uint64_t* a, int m, uint32_t back) noexcept:
+    cdef inline int hi_child(self, const uint64_t* key, int m, uint32_t back,
+                             const uint64_t* items) noexcept:
         """Ask for A minus the options that conflict with m (a live state: request()
-        made sure of it when it kept m)."""
-        cdef int base = m >> 6, w
+        made sure of it when it kept m), whose options touch A's ``items`` but m's; A
+        as in lo_child()."""
+        cdef int base = m >> 6, w, q
         cdef const uint64_t* c = self.conf + <int64_t>m * self.words
+        cdef const uint64_t* mine = self.own + <int64_t>m * self.pwords
+        cdef uint64_t left[MAX_PRIMARY_WORDS]
         for w in range(base, self.words):
-            self.buffer[w] = a[w] & ~c[w]
-        return self.request(base, back)
+            self.buffer[w] = key[w - base] & ~c[w]
+        for q in range(self.pwords):
+            left[q] = items[q] & ~mine[q]
+        return self.request(base, back, left)
 
     cdef int root(self) except -2:
         """Ask for the first state: every option (none when a primary item has none)."""
         cdef int j, k
+        cdef uint64_t items[MAX_PRIMARY_WORDS]
         for j in range(self.n_primary):
             if self.last_word[j] < 0:
                 return 0
         for k in range(self.n_options):
             self.buffer[k >> 6] |= (<uint64_t>1) << (k & 63)
-        return self.request(0, ROOT)
+        self.items_all(self.buffer, 0, items)
+        return self.request(0, ROOT, items)
 
     cdef int expand(self, object tick) except -2:
         """Process the levels in order: merge the level's requests into states, then ask
         for the children of each state; a level's requests are freed once it is done.
         Returns 0, -1 out of memory, -3 beyond the node limit."""
-        cdef int m, width, base
+        cdef int m, words
         cdef int64_t u, n_states
         cdef uint32_t i
         cdef Level* level
-        cdef uint64_t* full = <uint64_t*>calloc(self.words, sizeof(uint64_t))
-        if full == NULL or self.root() < 0:
-            free(full)
+        cdef const uint64_t* key
+        if self.root() < 0:
             return -1
-        try:
-            for m in range(self.n_options):
-                level = &self.levels[m]
-                self.first_id[m] = self.n_ids
-                if level.n == 0:
-                    continue
-                n_states = self.merge(level)
-                if n_states < 0:
-                    return n_states
-                if self.n_ids + n_states > self.max_ids:
-                    return -3
-                if self._ids_grow(self.n_ids + n_states) < 0:
-                    return -1
-                width = level.width
-                base = self.words - width
-                for u in range(n_states):
-                    # a level may hold millions of states: Ctrl-C or an alarm is seen
-                    # within one group of them, not only between levels
-                    if (u & 0xFFFF) == 0xFFFF and PyErr_CheckSignals() < 0:
-                        return -2
-                    copy_key(full + base, level.keys + u * width, width)
-                    i = <uint32_t>(self.n_ids + u)
-                    if self.lo_child(full, m, 2 * i) < 0 or self.hi_child(full, m, 2 * i + 1) < 0:
-                        return -1
-                self.n_ids += n_states
-                self.states += n_states
-                self.shrinks(level.cap * (level.width * sizeof(uint64_t) + sizeof(uint32_t)))
-                free(level.keys)
-                free(level.back)
-                level.keys = NULL
-                level.back = NULL
-                if PyErr_CheckSignals() < 0:
+        for m in range(self.n_options):
+            level = &self.levels[m]
+            self.first_id[m] = self.n_ids
+            if level.n == 0:
+                continue
+            n_states = self.merge(level)
+            if n_states < 0:
+                return n_states
+            if self.n_ids + n_states > self.max_ids:
+                return -3
+            if self._ids_grow(self.n_ids + n_states) < 0:
+                return -1
+            words = level.width - self.pwords
+            for u in range(n_states):
+                # a level may hold millions of states: Ctrl-C or an alarm is seen
+                # within one group of them, not only between levels
+                if (u & 0xFFFF) == 0xFFFF and PyErr_CheckSignals() < 0:
                     return -2
-                if tick is not None:
-                    tick(m + 1, self.n_options, n_states)
-            self.first_id[self.n_options] = self.n_ids
-            return 0
-        finally:
-            free(full)
+                key = key_at(level, u)
+                i = <uint32_t>(self.n_ids + u)
+                if (self.lo_child(key, m, 2 * i, key + words) < 0
+                        or self.hi_child(key, m, 2 * i + 1, key + words) < 0):
+                    return -1
+            self.n_ids += n_states
+            self.states += n_states
+            self._free_level(level)
+            if PyErr_CheckSignals() < 0:
+                return -2
+            if tick is not None:
+                tick(m + 1, self.n_options, n_states)
+        self.first_id[self.n_options] = self.n_ids
+        return 0
+
+    cdef int _nodes_grow(self, int64_t made) noexcept:
+        """Double the table of a level's nodes in the reduction (pairs of slots: a key,
+        its node), its ``made`` entries placed again. -1 when out of memory."""
+        cdef int64_t pairs = self.slot_cap // 2, p, t = 0
+        cdef uint64_t mask, slot
+        cdef uint64_t* held
+        if not self.grows(2 * made * sizeof(uint64_t)):
+            return -1
+        held = <uint64_t*>malloc(max(2 * made, 1) * sizeof(uint64_t))
+        if held == NULL:
+            self.shrinks(2 * made * sizeof(uint64_t))
+            return -1
+        for p in range(pairs):
+            if self.slots[2 * p] != EMPTY:
+                held[2 * t] = self.slots[2 * p]
+                held[2 * t + 1] = self.slots[2 * p + 1]
+                t += 1
+        if self._slots_for(2 * pairs) < 0:
+            free(held)
+            self.shrinks(2 * made * sizeof(uint64_t))
+            return -1
+        mask = <uint64_t>(self.slot_cap // 2 - 1)
+        for p in range(t):
+            slot = pair_hash(held[2 * p]) & mask
+            while self.slots[2 * slot] != EMPTY:
+                slot = (slot + 1) & mask
+            self.slots[2 * slot] = held[2 * p]
+            self.slots[2 * slot + 1] = held[2 * p + 1]
+        free(held)
+        self.shrinks(2 * made * sizeof(uint64_t))
+        return 0
 
     cdef int32_t reduce(self, Store store) noexcept:
         """Make the nodes bottom-up in ``store``: the ids go level by level, children
@@ -614,55 +768,65 @@ cdef class TopDown:
         cdef int32_t* kids = self.kids
         cdef uint64_t keys[BATCH]
         cdef uint64_t hashes[BATCH]
+        cdef int64_t kept[BATCH]
+        cdef int64_t made
+        cdef int k, n_kept
         if self.root_id < 2:
             return self.root_id
         for m in range(self.n_options - 1, -1, -1):
             count = self.first_id[m + 1] - self.first_id[m]
             if count == 0:
                 continue
-            if self._slots_for(2 * count) < 0:
+            # a level has far fewer distinct nodes than states (most states reduce to
+            # a node made already, or to their lo child): the table starts small, and
+            # doubles before a group could fill more than half of it
+            if self._slots_for(2 * (count // 8 + BATCH)) < 0:
                 return -1
-            mask = <uint64_t>(self.slot_cap // 2 - 1)
+            made = 0
             start = self.first_id[m]
             while start < self.first_id[m + 1]:
+                if 4 * (made + BATCH) > self.slot_cap and self._nodes_grow(made) < 0:
+                    return -1
+                mask = <uint64_t>(self.slot_cap // 2 - 1)
                 stop = start + BATCH if start + BATCH < self.first_id[m + 1] else self.first_id[m + 1]
                 for i in range(start, stop):
                     prefetch(kids + 2 * kids[2 * i])
                     prefetch(kids + 2 * kids[2 * i + 1])
+                # the states whose hi child is not the empty family, listed without a
+                # branch (which states reduce to their lo child follows no pattern the
+                # processor could learn)
+                n_kept = 0
                 for i in range(start, stop):
                     lo = kids[2 * kids[2 * i]]
                     hi = kids[2 * kids[2 * i + 1]]
-                    if hi == 0:
-                        kids[2 * i] = lo   # the zero-suppression rule
-                        keys[i - start] = EMPTY
-                        continue
+                    kids[2 * i] = lo   # the zero-suppression rule, kept when hi is 0
                     key = (<uint64_t><uint32_t>lo << 32) | <uint32_t>hi
-                    keys[i - start] = key
-                    hashes[i - start] = pair_hash(key)
-                    prefetch(self.slots + 2 * (hashes[i - start] & mask))
-                for i in range(start, stop):
-                    key = keys[i - start]
-                    if key == EMPTY:
-                        continue
-                    slot = hashes[i - start] & mask
+                    kept[n_kept] = i
+                    keys[n_kept] = key
+                    n_kept += hi != 0
+                for k in range(n_kept):
+                    hashes[k] = pair_hash(keys[k])
+                    prefetch(self.slots + 2 * (hashes[k] & mask))
+                for k in range(n_kept):
+                    key = keys[k]
+                    slot = hashes[k] & mask
                     while self.slots[2 * slot] != EMPTY and self.slots[2 * slot] != key:
                         slot = (slot + 1) & mask
                     if self.slots[2 * slot] == EMPTY:   # a new node: made below
                         self.slots[2 * slot] = key
                         self.slots[2 * slot + 1] = EMPTY
-                        store.make_ahead(m, <int32_t>(key >> 32), <int32_t>(key & 0xFFFFFFFF))
-                    hashes[i - start] = slot
-                for i in range(start, stop):
-                    if keys[i - start] == EMPTY:
-                        continue
-                    slot = hashes[i - start]
+                        made += 1
+                        store.make_ahead(m, <int32_t>(key >> 32), <int32_t><uint32_t>key)
+                    hashes[k] = slot
+                for k in range(n_kept):
+                    slot = hashes[k]
                     if self.slots[2 * slot + 1] == EMPTY:
-                        key = keys[i - start]
-                        node = store.make(m, <int32_t>(key >> 32), <int32_t>(key & 0xFFFFFFFF))
+                        key = keys[k]
+                        node = store.make(m, <int32_t>(key >> 32), <int32_t><uint32_t>key)
                         if node < 0:
                             return -1
                         self.slots[2 * slot + 1] = <uint64_t>node
-                    kids[2 * i] = <int32_t>self.slots[2 * slot + 1]
+                    kids[2 * kept[k]] = <int32_t>self.slots[2 * slot + 1]
                 start = stop
         return kids[2 * self.root_id]
 
