@@ -112,7 +112,10 @@ groups less the option's: most dead children are then never made. The problems o
 Shannon's rectangle sequences, each rectangle's dimensions used at most once, have half
 the nodes or fewer (docs/performance.md, "The rectangle sequences"). The solutions and
 their order are MRV's; the nodes are fewer. On problems without such groups, or with
-multiplicities, the search is MRV's.
+multiplicities, the search is MRV's. A search whose root branches on a given item
+(``first_item``) exempts that item's options, which are all out of play below the root:
+they need no group (a symmetry-broken count's representatives each hold several keys),
+and the root, where they are in play, is not bounded.
 
 Shares
 ======
@@ -262,6 +265,7 @@ cdef struct BitState:
     int64_t* weight              # per primary item: 1 + the times it was found with none
     # The size bound (see "The size bound" in the module text); n_groups is 0 without it.
     int32_t n_groups
+    int32_t root_exempt          # 1: the options of the root's item have no group (-1)
     int32_t gw                   # words of a bitset over groups
     int32_t* group_bit           # per group: its secondary item's bit
     int32_t* group_size          # per group: the primary items of each of its options
@@ -419,6 +423,8 @@ cdef bint sizes_fit(BitState* s, int32_t level) noexcept nogil:
     cdef uint64_t x
     cdef bint fits = False, in_play
     memcpy(here, parent, gw * sizeof(uint64_t))
+    if level == 0 and s.root_exempt:
+        return True  # the root's options have no group: no bound there
     memset(sums, 0, (top + 1) * sizeof(uint64_t))
     sums[0] = 1
     for u in range(gw):
@@ -460,7 +466,7 @@ cdef bint sizes_fit_after(BitState* s, int32_t level, int32_t p, int32_t left) n
     sums[0] = 1
     for u in range(gw):
         x = here[u]
-        if u == own >> 6:
+        if own >= 0 and u == own >> 6:
             x &= ~((<uint64_t>1) << (own & 63))
         while x:
             g = u * 64 + excover_ctz64(x)
@@ -1172,6 +1178,13 @@ cdef class BitEngine(_Driver):
         cdef int32_t n_primary = s.n_primary, kept = 0, size, x, g
         cdef int64_t levels = self.levels
         n_secondary = len(palette)
+        # the options of the root's item, when one is given: exempt (see the module text)
+        rooted = [False] * n_options
+        if s.run.first_item >= 0:
+            for k in range(n_options):
+                for j in range(starts[k], starts[k + 1]):
+                    if items[j] == s.run.first_item:
+                        rooted[k] = True
         # per secondary item: the size of its options, -1 unseen, -2 mixed or colored
         size_of = [-1 if palette[x] is None else -2 for x in range(n_secondary)]
         for k in range(n_options):
@@ -1179,15 +1192,20 @@ cdef class BitEngine(_Driver):
                 continue
             size = s.primary_start[kept + 1] - s.primary_start[kept]
             kept += 1
+            if rooted[k]:
+                continue
             for j in range(starts[k], starts[k + 1]):
                 x = items[j] - n_primary
                 if x >= 0 and size_of[x] != -2:
                     size_of[x] = size if size_of[x] in (-1, size) else -2
-        # each option's group: its first secondary item of one size
+        # each option's group: its first secondary item of one size (-1: a root option)
         group_of = {}
         option_group = []
         for k in range(n_options):
             if not _has_primary(starts, items, k, n_primary):
+                continue
+            if rooted[k]:
+                option_group.append(-1)
                 continue
             for j in range(starts[k], starts[k + 1]):
                 x = items[j] - n_primary
@@ -1199,6 +1217,7 @@ cdef class BitEngine(_Driver):
         if not group_of:
             return
         s.n_groups = <int32_t>len(group_of)
+        s.root_exempt = any(rooted)
         s.gw = (s.n_groups + 63) // 64
         s.group_bit = <int32_t*>malloc(s.n_groups * sizeof(int32_t))
         s.group_size = <int32_t*>malloc(s.n_groups * sizeof(int32_t))
