@@ -12,7 +12,7 @@ symmetry-broken search made here, whose nodes are printed (a figure the load doe
 move). The load average is printed first and last: the machine is shared.
 
 Issue 58's target: A360498(9) in at most 10 s of CPU on one core (about 45 s before its
-changes, 28 s after, 21-23 s with the engine's size bound, ``heuristic="sizes"``, once it
+changes, 28 s after, 19-21 s with the engine's size bound, ``heuristic="sizes"``, once it
 held in the symmetry-broken count's merged problems); the other sequences' largest known
 terms within the same factor.
 
