@@ -7,14 +7,17 @@ test suite checks the first few, tests/test_sequences.py), the term is computed 
 in this process, timed in CPU seconds (``time.process_time``, one core), and compared
 with the published value (:mod:`excover.sequences.known`). With ``--plain`` the plain
 count (``method="search"``, no symmetry) runs beside it for the rectangle family, a second
-route to the same number. The load average is printed first and last: the machine is
-shared.
+route to the same number; with ``--nodes`` the term is counted by the same
+symmetry-broken search made here, whose nodes are printed (a figure the load does not
+move). The load average is printed first and last: the machine is shared.
 
 Issue 58's target: A360498(9) in at most 10 s of CPU on one core (about 45 s before its
-changes, 28 s after, about 24 s with the engine's size bound, ``heuristic="sizes"``); the
-other sequences' largest known terms within the same factor.
+changes, 28 s after, 19-21 s with the engine's size bound, ``heuristic="sizes"``, once it
+held in the symmetry-broken count's merged problems); the other sequences' largest known
+terms within the same factor.
 
     python benchmarks/sequences.py [--only A360498 ...] [--from N] [--upto N] [--plain]
+                                   [--nodes]
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ import time
 
 from excover.sequences import SEQUENCES, problem, term
 from excover.sequences.known import KNOWN, OFFSET
+from excover.symmetry import BrokenSearch
 
 
 def _load() -> str:
@@ -38,6 +42,7 @@ def main() -> int:
     parser.add_argument("--from", dest="start", type=int, metavar="N", help="first n")
     parser.add_argument("--upto", type=int, metavar="N", help="last n (default: the last known)")
     parser.add_argument("--plain", action="store_true", help="the plain count beside it")
+    parser.add_argument("--nodes", action="store_true", help="the symmetry-broken count's nodes")
     args = parser.parse_args()
     print(f"load average {_load()}", flush=True)
     wrong = 0
@@ -48,9 +53,20 @@ def main() -> int:
         for n in range(start, min(last, args.upto or last) + 1):
             expected = known[n - OFFSET[sequence]]
             began = time.process_time()
-            value = term(sequence, n)
+            nodes = None
+            if args.nodes and not SEQUENCES[sequence].classes:
+                cover = problem(sequence, n)
+                search = BrokenSearch(
+                    cover, cover.symmetries(), heuristic=SEQUENCES[sequence].heuristic
+                )
+                value = search.count()
+                nodes = search.nodes
+            else:
+                value = term(sequence, n)
             seconds = time.process_time() - began
             line = f"{sequence}({n}) = {value:,}  {seconds:8.1f} s CPU"
+            if nodes is not None:
+                line += f"  {nodes:,} nodes"
             if args.plain and not SEQUENCES[sequence].classes:
                 began = time.process_time()
                 plain = problem(sequence, n).count(method="search")

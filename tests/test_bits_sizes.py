@@ -21,6 +21,7 @@ import pytest
 
 from excover import ExactCover, Search, UsageError
 from excover.sequences import problem as sequence_problem
+from excover.symmetry import BrokenSearch
 
 KNUTH = Path(__file__).parent / "data" / "knuth"
 
@@ -74,6 +75,46 @@ def test_the_oblongs_of_distinct_dimensions_in_half_the_nodes() -> None:
     assert sizes == mrv
     assert len(sizes) == 3620
     assert 2 * sizes_nodes < mrv_nodes
+
+
+def rooted_strip(length: int, longest: int) -> ExactCover:
+    """:func:`strip` with a primary item ``#`` held by one option per pair of distinct
+    first two bars (their cells and both keys), as a symmetry-broken count's merged
+    problem has one option per representative: the tilings of two bars or more."""
+    bars = [f"bar{k}" for k in range(1, longest + 1)]
+    cover = ExactCover(["#", *(f"c{i}" for i in range(length))], secondary=bars)
+    for k in range(1, longest + 1):
+        for start in range(length - k + 1):
+            cover.add_option([*(f"c{i}" for i in range(start, start + k)), f"bar{k}"])
+    for a, b in itertools.permutations(range(1, longest + 1), 2):
+        if a + b <= length:
+            cover.add_option(["#", *(f"c{i}" for i in range(a + b)), f"bar{a}", f"bar{b}"])
+    return cover
+
+
+def test_the_options_of_the_item_branched_on_first_need_no_group() -> None:
+    """The root's options hold two keys (no group); they are all out of play below the
+    root, where the bound holds again."""
+    cover = rooted_strip(15, 7)
+    found = {}
+    for heuristic in ("mrv", "sizes"):
+        search = Search(cover, engine="bits", heuristic=heuristic, branch_first="#")
+        found[heuristic] = (list(search.solutions()), search.stats.nodes)
+    assert found["sizes"][0] == found["mrv"][0]
+    assert len(found["sizes"][0]) == strip_tilings(15, 7)  # no one bar is 15 long
+    assert found["sizes"][1] < found["mrv"][1]
+
+
+def test_a_symmetry_broken_count_keeps_the_bound() -> None:
+    """The count of :func:`excover.sequences.term`: its merged problem branches first on
+    the representatives' item, whose options have no group."""
+    cover = sequence_problem("A360498", 6)
+    counts = {}
+    for heuristic in ("mrv", "sizes"):
+        search = BrokenSearch(cover, cover.symmetries(), heuristic=heuristic)
+        counts[heuristic] = (search.count(), search.nodes)
+    assert counts["sizes"][0] == counts["mrv"][0] == 3620
+    assert counts["sizes"][1] < counts["mrv"][1]
 
 
 def random_keyed(rng: random.Random) -> ExactCover:

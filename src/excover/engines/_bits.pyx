@@ -108,11 +108,18 @@ sums, one shift-or per group). A level where it is not has no solution: it branc
 no item (``PRUNED_LEVEL``) and backs up. Each level keeps the groups with an option in
 play (``groups``, those of its parent less the ones found without one), and before the
 filter makes a child the parent tests the child's number of items left against its own
-groups less the option's: most dead children are then never made. The problems of
+groups less the option's: most dead children are then never made. That test depends
+only on the option's size (its group's options all have it), so a level keeps its
+verdict for each size it has judged (``judged``, ``verdicts``). The groups are numbered
+by size, so that both scans stop at the first group larger than the items left, and
+while fewer than 64 items are left the reachable sums fit in one word. The problems of
 Shannon's rectangle sequences, each rectangle's dimensions used at most once, have half
 the nodes or fewer (docs/performance.md, "The rectangle sequences"). The solutions and
 their order are MRV's; the nodes are fewer. On problems without such groups, or with
-multiplicities, the search is MRV's.
+multiplicities, the search is MRV's. A search whose root branches on a given item
+(``first_item``) exempts that item's options, which are all out of play below the root:
+they need no group (a symmetry-broken count's representatives each hold several keys),
+and the root, where they are in play, is not bounded.
 
 Shares
 ======
@@ -133,7 +140,10 @@ On Algorithms X and C the engine renumbers the options in play after each choice
 root: the options compatible with the root's option become options ``0..L-1`` and the
 columns and per-option lists are rebuilt over them, so that every level below works on
 bitsets of ``L`` bits instead of all the options' (the same nodes, less time:
-docs/performance.md, "Below the root"). A symmetry-broken count, whose root branches on
+docs/performance.md, "Below the root"). Below the root, the filter takes each option's
+conflicts out of play in one pass: the union of the columns of its forbidden bits
+(``conflicts``), made the first time the option is chosen under the root's choice and
+kept for the others (an option is tried many times in a subtree). A symmetry-broken count, whose root branches on
 options that are whole subproblems side by side, gains as much: each subproblem is
 searched on its own bitsets. The rebuilding costs a pass over the columns per option of
 the root; the search tree, its solutions and their order are unchanged. Going back to the root puts the full structures back.
@@ -253,6 +263,9 @@ cdef struct BitState:
     int32_t* sub_original
     uint64_t* sub_pmask
     int32_t* sub_number          # per option: its number below the root
+    uint64_t* conflicts          # per option below the root, ow words: see conflicts_of
+    uint64_t* conflict_round     # per option below the root: the ``round`` of its row
+    uint64_t round               # the root's choices renumbered so far
     # Forced moves (heuristic FORCED; see "Forced moves" in the module text).
     int32_t* forced_start        # levels + 1 offsets into forced_option
     int32_t* forced_option       # the options a forced level took, level after level
@@ -262,6 +275,7 @@ cdef struct BitState:
     int64_t* weight              # per primary item: 1 + the times it was found with none
     # The size bound (see "The size bound" in the module text); n_groups is 0 without it.
     int32_t n_groups
+    int32_t root_exempt          # 1: the options of the root's item have no group (-1)
     int32_t gw                   # words of a bitset over groups
     int32_t* group_bit           # per group: its secondary item's bit
     int32_t* group_size          # per group: the primary items of each of its options
@@ -274,6 +288,9 @@ cdef struct BitState:
     uint64_t* groups             # levels * gw: the groups with an option in play
     uint64_t* all_groups         # gw words: every group
     uint64_t* sums               # uw + 1 words: the sizes the groups can add up to
+    int32_t vw                   # words of a bitset over the sizes of options (uw + 1)
+    uint64_t* judged             # levels * vw: the sizes of the children judged at a level
+    uint64_t* verdicts           # levels * vw: of those, the sizes that fit
     # Algorithm M (multiplicities); see "Multiplicities" in the module text.
     int32_t multi                # 1 when the search runs Algorithm M
     int32_t n_multi              # primary items whose bounds are not 1..1
@@ -407,7 +424,8 @@ cdef inline void add_size(uint64_t* sums, int32_t top, int32_t size) noexcept no
 cdef bint sizes_fit(BitState* s, int32_t level) noexcept nogil:
     """Whether the primary items left to cover at ``level`` number a sum of the sizes of
     distinct groups with an option in play (see "The size bound" in the module text);
-    the groups still in play at ``level`` go to its row of ``groups``."""
+    the groups still in play at ``level`` go to its row of ``groups``, and the level's
+    verdicts on its children (``sizes_fit_after``) are forgotten."""
     cdef int32_t gw = s.gw, ow = s.ow, left = s.n_uncovered[level]
     cdef int32_t top = left >> 6, g, u, w, size, examined = 0
     cdef const uint64_t* parent = (s.all_groups if level == 0
@@ -416,65 +434,104 @@ cdef bint sizes_fit(BitState* s, int32_t level) noexcept nogil:
     cdef const uint64_t* live = s.live + <int64_t>level * s.stride
     cdef const uint64_t* col
     cdef uint64_t* sums = s.sums
-    cdef uint64_t x
-    cdef bint fits = False, in_play
+    cdef uint64_t x, low = 1, goal = (<uint64_t>1) << (left & 63)
+    cdef bint fits = False, in_play, larger = False
     memcpy(here, parent, gw * sizeof(uint64_t))
-    memset(sums, 0, (top + 1) * sizeof(uint64_t))
-    sums[0] = 1
+    memset(s.judged + <int64_t>level * s.vw, 0, s.vw * sizeof(uint64_t))
+    if level == 0 and s.root_exempt:
+        return True  # the root's options have no group: no bound there
+    if top:
+        memset(sums, 0, (top + 1) * sizeof(uint64_t))
+        sums[0] = 1
     for u in range(gw):
+        if larger:  # the groups are by size: every one left is larger than ``left``
+            here[u] = 0
+            continue
         x = parent[u]
         while x and not fits:
             g = u * 64 + excover_ctz64(x)
-            x &= x - 1
             size = s.group_size[g]
+            if size > left:  # out of play for good below this level, and those after it
+                here[u] &= ((<uint64_t>1) << (g & 63)) - 1
+                larger = True
+                break
+            x &= x - 1
+            examined += 1
             in_play = False
-            if size <= left:
-                examined += 1
-                col = s.cols + <int64_t>s.group_bit[g] * ow
-                for w in range(s.group_words[2 * g], s.group_words[2 * g + 1] + 1):
-                    if live[w] & col[w]:
-                        in_play = True
-                        break
+            col = s.cols + <int64_t>s.group_bit[g] * ow
+            for w in range(s.group_words[2 * g], s.group_words[2 * g + 1] + 1):
+                if live[w] & col[w]:
+                    in_play = True
+                    break
             if not in_play:  # out of play for good below this level
                 here[u] &= ~((<uint64_t>1) << (g & 63))
                 continue
-            add_size(sums, top, size)
-            fits = (sums[top] >> (left & 63)) & 1
+            if top:
+                add_size(sums, top, size)
+                fits = (sums[top] >> (left & 63)) & 1
+            else:  # the sums in one word
+                low |= low << size
+                fits = (low & goal) != 0
         if fits:
             break
     s.run.work += <uint64_t>examined * <uint64_t>(top + 2)
     return fits
 
 
-cdef bint sizes_fit_after(BitState* s, int32_t level, int32_t p, int32_t left) noexcept nogil:
-    """Whether the ``left`` primary items that option ``p`` of level ``level`` leaves
-    number a sum of the sizes of distinct groups other than ``p``'s among those still in
-    play at ``level``: the size bound of the child, from the parent's groups, before the
-    filter makes the child (see "The size bound" in the module text)."""
-    cdef int32_t gw = s.gw, top = left >> 6, own = s.option_group[p], g, u, size
-    cdef int32_t examined = 0
+cdef bint sizes_fit_after(BitState* s, int32_t level, int32_t own, int32_t left) noexcept nogil:
+    """Whether the ``left`` primary items that an option of group ``own`` (-1: of none)
+    at level ``level`` leaves number a sum of the sizes of distinct groups other than
+    ``own`` among those still in play at ``level``: the size bound of the child, from the
+    parent's groups, before the filter makes the child (see "The size bound" in the
+    module text). When ``own`` is among those groups the verdict depends on its size
+    alone (every option of a group has that many items), and is kept for the level's
+    other children of that size."""
+    cdef int32_t gw = s.gw, top = left >> 6, g, u, size, examined = 0
+    cdef int32_t mine = s.n_uncovered[level] - left
     cdef const uint64_t* here = s.groups + <int64_t>level * gw
+    cdef uint64_t* judged = s.judged + <int64_t>level * s.vw
+    cdef uint64_t* verdict = s.verdicts + <int64_t>level * s.vw
     cdef uint64_t* sums = s.sums
-    cdef uint64_t x
-    memset(sums, 0, (top + 1) * sizeof(uint64_t))
-    sums[0] = 1
+    cdef uint64_t x, low = 1, goal = (<uint64_t>1) << (left & 63), bit = 0
+    cdef bint fits = False, larger = False, remembered = False
+    if own >= 0 and (here[own >> 6] >> (own & 63)) & 1:
+        remembered = True
+        bit = (<uint64_t>1) << (mine & 63)
+        if judged[mine >> 6] & bit:
+            return (verdict[mine >> 6] & bit) != 0
+    if top:
+        memset(sums, 0, (top + 1) * sizeof(uint64_t))
+        sums[0] = 1
     for u in range(gw):
         x = here[u]
-        if u == own >> 6:
+        if own >= 0 and u == own >> 6:
             x &= ~((<uint64_t>1) << (own & 63))
         while x:
             g = u * 64 + excover_ctz64(x)
             x &= x - 1
             size = s.group_size[g]
-            if size > left:
-                continue
+            if size > left:  # and so are the groups after it
+                larger = True
+                break
             examined += 1
-            add_size(sums, top, size)
-            if (sums[top] >> (left & 63)) & 1:
-                s.run.work += <uint64_t>examined * <uint64_t>(top + 2)
-                return True
+            if top:
+                add_size(sums, top, size)
+                fits = (sums[top] >> (left & 63)) & 1
+            else:  # the sums in one word
+                low |= low << size
+                fits = (low & goal) != 0
+            if fits:
+                break
+        if fits or larger:
+            break
     s.run.work += <uint64_t>examined * <uint64_t>(top + 2)
-    return False
+    if remembered:
+        judged[mine >> 6] |= bit
+        if fits:
+            verdict[mine >> 6] |= bit
+        else:
+            verdict[mine >> 6] &= ~bit
+    return fits
 
 
 cdef int32_t take_forced(BitState* s, int32_t level) noexcept nogil:
@@ -533,6 +590,7 @@ cdef void compact_below_root(BitState* s) noexcept nogil:
     filtered) as ``0..L-1``, rebuild the columns and the per-option lists over them, and
     switch the levels below the root to those (see "Below the root")."""
     cdef uint64_t* live = s.live + s.stride
+    cdef const uint64_t* uncovered = s.uncovered + s.uw
     cdef int32_t w, o, b, n = 0, f = 0, q = 0, j, ow
     cdef uint64_t x
     cdef const uint64_t* col
@@ -562,6 +620,8 @@ cdef void compact_below_root(BitState* s) noexcept nogil:
     ow = max(1, (n + 63) >> 6)
     memset(s.sub_cols, 0, <int64_t>max(1, s.n_bits) * ow * sizeof(uint64_t))
     for b in range(s.n_bits):
+        if b < s.n_primary and not (uncovered[b >> 6] >> (b & 63)) & 1:
+            continue  # covered by the root's option: no option in play has it
         col = s.full_cols + <int64_t>b * s.full_ow
         sub = s.sub_cols + <int64_t>b * ow
         for w in range(s.full_ow):
@@ -588,7 +648,24 @@ cdef void compact_below_root(BitState* s) noexcept nogil:
         group_words(s.sub_group_words, s)
         s.group_words = s.sub_group_words
         s.option_group = s.sub_option_group
+    s.round += 1  # every row of ``conflicts`` is to be made again
     s.compacted = 1
+
+
+cdef void conflicts_of(BitState* s, int32_t p) noexcept nogil:
+    """Row ``p`` of ``conflicts`` below the root: the options in play after the root's
+    choice that one of option ``p``'s forbidden bits takes out of play (the union of
+    their columns), for the search's filter to take them out in one pass."""
+    cdef int32_t ow = s.ow, w, k
+    cdef uint64_t* row = s.conflicts + <int64_t>p * ow
+    cdef const uint64_t* col
+    memset(row, 0, ow * sizeof(uint64_t))
+    for k in range(s.forbid_start[p], s.forbid_start[p + 1]):
+        col = s.cols + <int64_t>s.forbid_bit[k] * ow
+        for w in range(ow):
+            row[w] |= col[w]
+    s.conflict_round[p] = s.round
+    s.run.work += <uint64_t>ow * <uint64_t>(s.forbid_start[p + 1] - s.forbid_start[p])
 
 
 cdef void group_words(int32_t* words, BitState* s) noexcept nogil:
@@ -688,12 +765,20 @@ cdef int search(BitState* s, bint count_only, int64_t max_solutions, int64_t max
             if status != ST_GO_ON:
                 break
             continue
-        if s.n_groups and not sizes_fit_after(s, level, p, left):
+        if s.n_groups and not sizes_fit_after(s, level, s.option_group[p], left):
             continue  # the child would fail the size bound: not made
         k = s.forbid_start[p]
-        kept = s.filter(s.live + <int64_t>(level + 1) * stride, s.live + <int64_t>level * stride,
-                        s.cols, s.forbid_bit + k, s.forbid_start[p + 1] - k, s.ow)
-        s.run.work += <uint64_t>s.ow * <uint64_t>(s.forbid_start[p + 1] - k)
+        if s.compacted:  # one pass over the option's conflicts, made on first use
+            if s.conflict_round[p] != s.round:
+                conflicts_of(s, p)
+            kept = s.filter(s.live + <int64_t>(level + 1) * stride,
+                            s.live + <int64_t>level * stride, s.conflicts, &p, 1, s.ow)
+            s.run.work += <uint64_t>s.ow
+        else:
+            kept = s.filter(s.live + <int64_t>(level + 1) * stride,
+                            s.live + <int64_t>level * stride,
+                            s.cols, s.forbid_bit + k, s.forbid_start[p + 1] - k, s.ow)
+            s.run.work += <uint64_t>s.ow * <uint64_t>(s.forbid_start[p + 1] - k)
         s.run.updates += <uint64_t>(s.n_live[level] - kept)
         below = s.uncovered + <int64_t>(level + 1) * uw
         mask = s.pmask + <int64_t>p * uw
@@ -1158,8 +1243,12 @@ cdef class BitEngine(_Driver):
         s.sub_original = <int32_t*>malloc(n * sizeof(int32_t))
         s.sub_number = <int32_t*>malloc(n * sizeof(int32_t))
         s.sub_pmask = <uint64_t*>malloc(n * s.uw * sizeof(uint64_t))
+        s.conflicts = <uint64_t*>malloc(n * s.ow * sizeof(uint64_t))
+        s.conflict_round = <uint64_t*>calloc(n, sizeof(uint64_t))
+        s.round = 1
         if not (s.sub_cols and s.sub_forbid_start and s.sub_forbid_bit and s.sub_primary_start
-                and s.sub_primary_item and s.sub_original and s.sub_number and s.sub_pmask):
+                and s.sub_primary_item and s.sub_original and s.sub_number and s.sub_pmask
+                and s.conflicts and s.conflict_round):
             raise MemoryError()
 
     cdef void _build_groups(self, const int[::1] starts, const int[::1] items,
@@ -1172,6 +1261,13 @@ cdef class BitEngine(_Driver):
         cdef int32_t n_primary = s.n_primary, kept = 0, size, x, g
         cdef int64_t levels = self.levels
         n_secondary = len(palette)
+        # the options of the root's item, when one is given: exempt (see the module text)
+        rooted = [False] * n_options
+        if s.run.first_item >= 0:
+            for k in range(n_options):
+                for j in range(starts[k], starts[k + 1]):
+                    if items[j] == s.run.first_item:
+                        rooted[k] = True
         # per secondary item: the size of its options, -1 unseen, -2 mixed or colored
         size_of = [-1 if palette[x] is None else -2 for x in range(n_secondary)]
         for k in range(n_options):
@@ -1179,15 +1275,20 @@ cdef class BitEngine(_Driver):
                 continue
             size = s.primary_start[kept + 1] - s.primary_start[kept]
             kept += 1
+            if rooted[k]:
+                continue
             for j in range(starts[k], starts[k + 1]):
                 x = items[j] - n_primary
                 if x >= 0 and size_of[x] != -2:
                     size_of[x] = size if size_of[x] in (-1, size) else -2
-        # each option's group: its first secondary item of one size
+        # each option's group: its first secondary item of one size (-1: a root option)
         group_of = {}
         option_group = []
         for k in range(n_options):
             if not _has_primary(starts, items, k, n_primary):
+                continue
+            if rooted[k]:
+                option_group.append(-1)
                 continue
             for j in range(starts[k], starts[k + 1]):
                 x = items[j] - n_primary
@@ -1198,18 +1299,35 @@ cdef class BitEngine(_Driver):
                 return  # an option of no group: no bound
         if not group_of:
             return
+        # groups numbered by size, so that a scan stops at the first one too large
+        order = []
+        for x, g in group_of.items():
+            order.append((size_of[x], g, x))
+        order.sort()
+        renamed = [0] * len(order)  # old group number -> new
+        for g in range(len(order)):
+            renamed[order[g][1]] = g
+            group_of[order[g][2]] = g
+        for k in range(len(option_group)):
+            if option_group[k] >= 0:
+                option_group[k] = renamed[option_group[k]]
         s.n_groups = <int32_t>len(group_of)
+        s.root_exempt = any(rooted)
         s.gw = (s.n_groups + 63) // 64
         s.group_bit = <int32_t*>malloc(s.n_groups * sizeof(int32_t))
         s.group_size = <int32_t*>malloc(s.n_groups * sizeof(int32_t))
         s.groups = <uint64_t*>calloc(levels * s.gw, sizeof(uint64_t))
         s.all_groups = <uint64_t*>calloc(s.gw, sizeof(uint64_t))
         s.sums = <uint64_t*>calloc(s.uw + 1, sizeof(uint64_t))
+        s.vw = s.uw + 1
+        s.judged = <uint64_t*>calloc(levels * s.vw, sizeof(uint64_t))
+        s.verdicts = <uint64_t*>calloc(levels * s.vw, sizeof(uint64_t))
         s.full_group_words = <int32_t*>malloc(2 * s.n_groups * sizeof(int32_t))
         s.sub_group_words = <int32_t*>malloc(2 * s.n_groups * sizeof(int32_t))
         s.full_option_group = <int32_t*>malloc(max(1, s.n_options) * sizeof(int32_t))
         s.sub_option_group = <int32_t*>malloc(max(1, s.n_options) * sizeof(int32_t))
         if not (s.group_bit and s.group_size and s.groups and s.all_groups and s.sums
+                and s.judged and s.verdicts
                 and s.full_group_words and s.sub_group_words and s.full_option_group
                 and s.sub_option_group):
             raise MemoryError()
@@ -1321,6 +1439,8 @@ cdef class BitEngine(_Driver):
         free(s.groups)
         free(s.all_groups)
         free(s.sums)
+        free(s.judged)
+        free(s.verdicts)
         free(s.full_group_words)
         free(s.sub_group_words)
         free(s.full_option_group)
@@ -1342,6 +1462,8 @@ cdef class BitEngine(_Driver):
         free(s.sub_original)
         free(s.sub_number)
         free(s.sub_pmask)
+        free(s.conflicts)
+        free(s.conflict_round)
 
     cdef void _rewind(self):
         """Level 0: every kept option in play, every primary item uncovered."""
@@ -1446,4 +1568,5 @@ cdef class BitEngine(_Driver):
                 + (3 * s.n_options + 2) * 4
                 + self.levels * (8 * (s.stride + s.uw) + 8 + 12)
                 + (s.n_primary + 1) * 20
-                + (self.levels * (4 * s.n_multi + 13) if s.multi else 0))
+                + (self.levels * (4 * s.n_multi + 13) if s.multi else 0)
+                + (s.n_options * (s.stride + 1) * 8 if s.compact else 0))

@@ -8,7 +8,8 @@ solutions or the number of their classes under the symmetries the problem declar
   by rectangles under a global rule (A360498, A360725, A360499, A360256, A360804); every
   tiling counts, by a symmetry-broken search under the square's 8 symmetries, with the
   bit-parallel engine's size bound (``heuristic="sizes"``: each rule's rectangles of
-  one key are a group of one area, used at most once).
+  one key are a group of one area, used at most once) where it pays; the two rules of
+  oriented keys (A360725, A360256: 72 and 81 groups at n = 9) count faster by MRV alone.
 - :mod:`excover.sequences.polyominoes`: A328020, the n x n square tiled by free
   n-ominoes, counted up to the square's symmetries.
 
@@ -74,7 +75,6 @@ SEQUENCES: dict[str, Sequence] = {
             "Number of ways to tile an n X n square using oblongs with distinct height x "
             "width dimensions",
             _rectangles("A360725"),
-            heuristic="sizes",
         ),
         Sequence(
             "A360499",
@@ -87,7 +87,6 @@ SEQUENCES: dict[str, Sequence] = {
             "Number of ways to tile an n X n square using rectangles with distinct height X "
             "width dimensions",
             _rectangles("A360256"),
-            heuristic="sizes",
         ),
         Sequence(
             "A360804",
