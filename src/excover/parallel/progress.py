@@ -296,9 +296,14 @@ class Forecast:
             by_total = max(self.total - sum(work), 0.0) / unsettled
             ratio = max(by_total, ratio / 2)
         calibration = _Calibration(math.log(ratio), 1.0, 1.0)
-        calibration.errors = [
-            w / calibration.work(size) for size, w in zip(self.sizes, work, strict=True)
-        ]
+        errors = [w / calibration.work(size) for size, w in zip(self.sizes, work, strict=True)]
+        # the level is the total's, the spread the finished tasks': their errors, mostly
+        # below 1 (the biggest estimates, handed out first, are mostly too big), scaled
+        # to a mean of 1, so that a task running is expected to do its expected work as
+        # a task waiting is (unscaled, a first task of a third of its estimate called a
+        # big one running beside it a third of its own)
+        mean = sum(errors) / len(errors)
+        calibration.errors = [error / mean for error in errors]
         return calibration, rate
 
     def remaining(
