@@ -299,12 +299,20 @@ class Forecast:
         ``others`` are the estimated sizes of the tasks not finished."""
         work, rate, in_nodes = self._work()
         unsettled = sum(others)
+        by_total = self.total - sum(work) if in_nodes and math.isfinite(self.total) else 0.0
         if len(work) >= CALIBRATE_AFTER:
-            return _calibrated(self.sizes, work, others), rate
+            calibration = _calibrated(self.sizes, work, others)
+            fitted = sum(calibration.work(size) for size in others)
+            if by_total > fitted > 0:
+                # the fit, made on the biggest estimates, cannot see that the smallest
+                # are mostly too small (Knuth's estimates are skewed: most of them fall
+                # short, a few overshoot far); the total estimate, unbiased, can: the
+                # work left is then the geometric mean of the two
+                calibration.rescale(math.sqrt(by_total / fitted))
+            return calibration, rate
         ratio = sum(work) / sum(self.sizes)
         if in_nodes and unsettled > 0 and math.isfinite(self.total):
-            by_total = max(self.total - sum(work), 0.0) / unsettled
-            ratio = max(by_total, ratio / 2)
+            ratio = max(max(by_total, 0.0) / unsettled, ratio / 2)
         calibration = _Calibration(math.log(ratio), 1.0, 1.0)
         errors = [w / calibration.work(size) for size, w in zip(self.sizes, work, strict=True)]
         # the level is the total's, the spread the finished tasks': their errors, mostly
@@ -369,7 +377,8 @@ class LocalTasks:
         self.slots = max(slots, 1)
         self.total = total
         self.clock = clock
-        self.forecast = Forecast(total)
+        # the tasks this run counts (a resumed run's earlier ones are no work left)
+        self.forecast = Forecast(sum(sizes[index] for index in order))
         self.started: dict[int, float] = {}
         self._start_running()
         #: The tasks handed out as the pool opened: they start with their workers, whose
@@ -440,6 +449,12 @@ class _Calibration:
         self.smear = smear
         self.top = math.inf
         self.errors: list[float] = []
+
+    def rescale(self, factor: float) -> None:
+        """Expect ``factor`` times the work of every task (the errors seen, relative to
+        the expected work, shrink by as much)."""
+        self.smear *= factor
+        self.errors = [error / factor for error in self.errors]
 
     def work(self, size: float) -> float:
         """The expected work of a task of estimated ``size``."""
