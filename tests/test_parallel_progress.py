@@ -15,6 +15,7 @@ real cluster with subproblems cut for idle workers, is ``benchmarks/cluster_prog
 
 from __future__ import annotations
 
+import argparse
 import dataclasses
 import heapq
 import math
@@ -23,6 +24,7 @@ from pathlib import Path
 import pytest
 
 from excover import ExactCover
+from excover.cli import parallel as parallel_cli
 from excover.parallel import split
 from excover.parallel.checkpoint import Checkpoint, fingerprint
 from excover.parallel.cluster import even_out
@@ -284,6 +286,30 @@ def test_the_last_task_is_not_judged_by_one_far_larger() -> None:
     up by the subproblem of a third of the search, 3 times its fit, said 2.3x)."""
     ran = queens16()
     assert ran.worst(start=ran.ends[-2]) <= 2.0
+
+
+def test_a_local_run_s_bar_weighs_its_subproblems_afresh() -> None:
+    """``excover count --workers`` with a bar weighs its subproblems by fresh probes
+    (as a cluster's ledger does), nearer their real work than the split's own sizes,
+    biased by its choice of what to cut (on pento6x10 cut in 12, 111 nodes estimated
+    for 100,000); with no bar, it spends nothing on them."""
+    problem = knuth("pento6x10")
+    state = Checkpoint(None, fingerprint(problem), "search", split(problem, tasks=12))
+    own = [sub.size for sub in state.subproblems]
+    drawn = parallel_cli._local_tasks(
+        problem, state, argparse.Namespace(progress=True, workers=2), None
+    )
+    bare = parallel_cli._local_tasks(
+        problem, state, argparse.Namespace(progress=False, workers=2), None
+    )
+    assert bare.sizes == own
+    assert drawn.sizes == [sub.size for sub in resized(problem, state.subproblems)]
+    costs = nodes_of(problem, state)
+
+    def worst(sizes: list[float]) -> float:
+        return max(max(size / cost, cost / size) for size, cost in zip(sizes, costs, strict=True))
+
+    assert worst(drawn.sizes) < worst(own) / 10
 
 
 def test_the_calibration_undoes_the_regression_to_the_mean() -> None:
