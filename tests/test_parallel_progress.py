@@ -288,11 +288,14 @@ def test_the_last_task_is_not_judged_by_one_far_larger() -> None:
     assert ran.worst(start=ran.ends[-2]) <= 2.0
 
 
-def test_a_local_run_s_bar_weighs_its_subproblems_afresh() -> None:
+def test_a_local_run_s_bar_weighs_its_subproblems_afresh(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     """``excover count --workers`` with a bar weighs its subproblems by fresh probes
     (as a cluster's ledger does), nearer their real work than the split's own sizes,
     biased by its choice of what to cut (on pento6x10 cut in 12, 111 nodes estimated
     for 100,000); with no bar, it spends nothing on them."""
+    monkeypatch.setattr(parallel_cli, "FRESH_SECONDS", 1e6)  # a loaded machine's too
     problem = knuth("pento6x10")
     state = Checkpoint(None, fingerprint(problem), "search", split(problem, tasks=12))
     own = [sub.size for sub in state.subproblems]
@@ -310,6 +313,11 @@ def test_a_local_run_s_bar_weighs_its_subproblems_afresh() -> None:
         return max(max(size / cost, cost / size) for size, cost in zip(sizes, costs, strict=True))
 
     assert worst(drawn.sizes) < worst(own) / 10
+    monkeypatch.setattr(parallel_cli, "FRESH_SECONDS", 0.0)  # no time for them: the split's
+    late = parallel_cli._local_tasks(
+        problem, state, argparse.Namespace(progress=True, workers=2), None
+    )
+    assert late.sizes == own
 
 
 def test_the_calibration_undoes_the_regression_to_the_mean() -> None:

@@ -71,6 +71,10 @@ CONNECT_SECONDS = 10
 #: run; a split that takes longer stops at the later of the deadline and this grace.
 SPLIT_GRACE = 0.5
 
+#: The most seconds a count by subproblems with a bar spends on estimating their sizes
+#: afresh before the first task (past them, it weighs them by the split's own sizes).
+FRESH_SECONDS = 2.0
+
 _T = TypeVar("_T")
 
 #: Exit codes, as in :mod:`excover.cli`.
@@ -263,7 +267,8 @@ def _local_tasks(
     out (:func:`~excover.parallel.run.run_tasks`: biggest estimate first), for the bar
     and the time left. When a bar is drawn, their weights are their sizes estimated
     afresh (:func:`~excover.parallel.subproblems.resized`, as a cluster's ledger has
-    them; by ``deadline``, else the split's): the split's own are biased by its choice
+    them; within :data:`FRESH_SECONDS` and by ``deadline``, else the split's): the
+    split's own are biased by its choice
     of what to cut (pento6x10 cut in 12 has subproblems of 100,000 nodes estimated at
     111, queens16's small ones are 1.3 to 2.8 times too small)."""
     from excover.cli.progress import wanted
@@ -276,8 +281,11 @@ def _local_tasks(
         key=lambda i: -subs[i].size,
     )
     if wanted(args) and not state.split:
+        budget = time.monotonic() + FRESH_SECONDS
         with contextlib.suppress(LimitReached):
-            subs = resized(problem, subs, deadline=deadline)
+            subs = resized(
+                problem, subs, deadline=budget if deadline is None else min(deadline, budget)
+            )
     sizes = [sub.size for sub in subs]
     return LocalTasks(sizes, order, args.workers or 1, sum(sizes[i] for i in state.top()))
 
