@@ -73,7 +73,7 @@ SPLIT_GRACE = 0.5
 
 #: The most seconds a count by subproblems with a bar spends on estimating their sizes
 #: afresh before the first task (past them, it weighs them by the split's own sizes).
-FRESH_SECONDS = 2.0
+FRESH_SECONDS = 5.0
 
 _T = TypeVar("_T")
 
