@@ -15,17 +15,20 @@ real cluster with subproblems cut for idle workers, is ``benchmarks/cluster_prog
 
 from __future__ import annotations
 
+import argparse
 import dataclasses
 import heapq
+import math
 from pathlib import Path
 
 import pytest
 
 from excover import ExactCover
+from excover.cli import parallel as parallel_cli
 from excover.parallel import split
 from excover.parallel.checkpoint import Checkpoint, fingerprint
 from excover.parallel.cluster import even_out
-from excover.parallel.progress import Forecast, Pace
+from excover.parallel.progress import CALIBRATE_AFTER, Forecast, Pace
 from excover.parallel.subproblems import resized, split_further
 from excover.parallel.tasks import Job, Payload, solve_task
 
@@ -69,14 +72,16 @@ class Replayed:
 
     looks: list[tuple[float, float | None, float, float]]
     end: float
+    ends: list[float] = dataclasses.field(default_factory=list)  # each task's end, in order
 
-    def worst(self) -> float:
+    def worst(self, start: float = 0.0, stop: float = math.inf) -> float:
         """The worst factor between the time left shown and the real one, from 10% done
-        on (and before the last ``FLOOR`` of the run)."""
+        on (and before the last ``FLOOR`` of the run), at the looks from ``start`` to
+        ``stop`` (moments)."""
         worst = 1.0
         for moment, left, done, _ in self.looks:
             real = self.end - moment
-            if done < 0.1 or real < FLOOR * self.end:
+            if done < 0.1 or real < FLOOR * self.end or not start <= moment < stop:
                 continue
             assert left is not None
             left = max(left, 1e-9 * self.end)  # 0 shown with time left: as wrong as can be
@@ -104,18 +109,27 @@ def replay(
     per worker's share of the run, at each task's end and just before it (where a view
     that waits on the tasks running is most wrong); the time left by :class:`Forecast`
     (``model="forecast"``) or by the first model, :class:`Pace` (``"pace"``)."""
-    costs = nodes_of(problem, ledger)
     sizes = [sub.size for sub in ledger.subproblems]
+    return replay_costs(sizes, nodes_of(problem, ledger), workers, model)
+
+
+def replay_costs(
+    sizes: list[float], costs: list[int], workers: int, model: str = "forecast"
+) -> Replayed:
+    """:func:`replay` of subproblems of estimated ``sizes`` that take ``costs`` (their
+    search nodes) in time."""
     queue = sorted(range(len(costs)), key=lambda index: sizes[index])
     running: dict[int, float] = {}  # subproblem: when it started
     ends: list[tuple[float, int]] = []
-    pace, forecast = Pace(), Forecast(ledger.total_size())
-    total = ledger.total_size()
+    total = sum(sizes)
+    pace, forecast = Pace(), Forecast(total)
     looks: list[tuple[float, float | None, float, float]] = []
     step = sum(costs) / workers / LOOKS
+    counted: set[int] = set()
+    ended: list[float] = []
 
     def look(moment: float) -> None:
-        done = ledger.done_size()
+        done = sum(sizes[index] for index in counted)
         if model == "pace":
             shown = pace.remaining(total - done, len(running), workers, len(queue))
             looks.append((moment, shown, done / total, done / total))
@@ -139,13 +153,12 @@ def replay(
             moment += step
         look(following - 1e-9)
         now = following
-        before = ledger.done_size()
-        ledger.done[index] = (0, costs[index])
-        pace.finished(now - running.pop(index), ledger.done_size() - before)
+        counted.add(index)
+        pace.finished(now - running.pop(index), sizes[index])
         forecast.finished(float(costs[index]), sizes[index], costs[index])
         look(now)
-    assert ledger.complete
-    return Replayed(looks, now)
+        ended.append(now)
+    return Replayed(looks, now, ended)
 
 
 def ledger_of(
@@ -216,6 +229,95 @@ def test_a_bar_that_counted_subproblems_as_equal_would_be_further_off() -> None:
     uniform = [dataclasses.replace(sub, size=1.0) for sub in weighted.subproblems]
     equal = Checkpoint(None, fingerprint(problem), "search", uniform)
     assert replay(problem, weighted, workers=2).worst() < replay(problem, equal, workers=2).worst()
+
+
+#: A run of queens16 on two workers as ``excover count --workers 2`` makes it: the
+#: estimated size of each of its 12 subproblems (:func:`~excover.parallel.split` of
+#: :func:`excover.puzzles.queens.queens` (16) into 12, as the command line's ledger has
+#: them) and its search nodes (:func:`~excover.parallel.tasks.solve_task`), recorded once
+#: (its count takes 20 s). One subproblem holds a third of the search; the small
+#: estimates are 1.3 to 2.8 times too small.
+QUEENS16 = [
+    (5817257.25, 16442651),
+    (13900426.5, 13645804),
+    (5305314.0, 11987078),
+    (12063039.0, 11447414),
+    (19232864.0, 11210013),
+    (8476111.5, 11071171),
+    (7370299.0, 10585980),
+    (12576116.5, 10012102),
+    (3913664.0, 9984312),
+    (10669699.0, 10377569),
+    (28232016.5, 11185544),
+    (61071125.5, 65082383),
+]
+
+
+def queens16() -> Replayed:
+    sizes, costs = zip(*QUEENS16, strict=True)
+    return replay_costs(list(sizes), list(costs), workers=2)
+
+
+def test_queens16_s_time_left_is_within_2x_of_the_real_one() -> None:
+    """The recorded run of queens16 on two workers, replayed: within 2x from 10% on (it
+    was 2.32x: the three faults below, the last one once the big subproblem has
+    finished, when the fit, pulled by it, called the small tasks left half their work),
+    and nearer than the first model."""
+    sizes, costs = zip(*QUEENS16, strict=True)
+    pace = replay_costs(list(sizes), list(costs), workers=2, model="pace").worst()
+    forecast = queens16().worst()
+    assert forecast <= 2.0
+    assert forecast < pace
+
+
+def test_a_big_task_running_is_not_judged_by_the_first_to_finish() -> None:
+    """queens16 on two workers: the first task to finish took 0.4 of its estimate, while
+    the one beside it, a third of the search, takes all of its own. Until the estimates
+    are calibrated (5 tasks), the time left is within 1.25x of the truth: the big task is
+    expected at its share of the total estimate (it was expected at 0.4 of it, as the
+    first: 0.64 of the truth)."""
+    ran = queens16()
+    assert ran.worst(stop=ran.ends[CALIBRATE_AFTER - 1]) <= 1.25
+
+
+def test_the_last_task_is_not_judged_by_one_far_larger() -> None:
+    """queens16 on two workers: the last task, running alone, is told the median of the
+    time left over the errors seen, within 2x of the truth to the end (the mean, pulled
+    up by the subproblem of a third of the search, 3 times its fit, said 2.3x)."""
+    ran = queens16()
+    assert ran.worst(start=ran.ends[-2]) <= 2.0
+
+
+def test_a_local_run_s_bar_weighs_its_subproblems_afresh(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``excover count --workers`` with a bar weighs its subproblems by fresh probes
+    (as a cluster's ledger does), nearer their real work than the split's own sizes,
+    biased by its choice of what to cut (on pento6x10 cut in 12, 111 nodes estimated
+    for 100,000); with no bar, it spends nothing on them."""
+    monkeypatch.setattr(parallel_cli, "FRESH_SECONDS", 1e6)  # a loaded machine's too
+    problem = knuth("pento6x10")
+    state = Checkpoint(None, fingerprint(problem), "search", split(problem, tasks=12))
+    own = [sub.size for sub in state.subproblems]
+    drawn = parallel_cli._local_tasks(
+        problem, state, argparse.Namespace(progress=True, workers=2), None
+    )
+    bare = parallel_cli._local_tasks(
+        problem, state, argparse.Namespace(progress=False, workers=2), None
+    )
+    assert bare.sizes == own
+    assert drawn.sizes == [sub.size for sub in resized(problem, state.subproblems)]
+    costs = nodes_of(problem, state)
+
+    def worst(sizes: list[float]) -> float:
+        return max(max(size / cost, cost / size) for size, cost in zip(sizes, costs, strict=True))
+
+    assert worst(drawn.sizes) < worst(own) / 10
+    monkeypatch.setattr(parallel_cli, "FRESH_SECONDS", 0.0)  # no time for them: the split's
+    late = parallel_cli._local_tasks(
+        problem, state, argparse.Namespace(progress=True, workers=2), None
+    )
+    assert late.sizes == own
 
 
 def test_the_calibration_undoes_the_regression_to_the_mean() -> None:
