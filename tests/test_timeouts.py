@@ -345,6 +345,45 @@ def test_a_swallowed_alarm_does_not_cancel_the_limit() -> None:
     assert swallowed
 
 
+def test_a_ring_inside_a_finaliser_raises_after_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A ring that lands in a garbage-collector callback or a ``__del__`` raises nothing
+    there (Python would swallow it and report it through ``sys.unraisablehook``: pytest
+    once failed a test for a second ring landing in that report); the next ring, once
+    the finaliser has returned, stops the run."""
+    import gc
+
+    reported: list[object] = []
+    monkeypatch.setattr(sys, "unraisablehook", reported.append)
+    finished: list[str] = []
+
+    def slow_callback(phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            ends = time.monotonic() + 0.2  # rings land here, every ALARM_REPEAT seconds
+            while time.monotonic() < ends:
+                len(())
+            finished.append("callback")
+
+    class Slow:
+        def __del__(self) -> None:
+            ends = time.monotonic() + 0.2
+            while time.monotonic() < ends:
+                len(())
+            finished.append("__del__")
+
+    gc.callbacks.append(slow_callback)
+    try:
+        with pytest.raises(common.TimeUp), common.deadline(0.01):
+            gc.collect()
+            Slow()  # dropped at once: its __del__ runs here
+            ends = time.monotonic() + 5.0
+            while time.monotonic() < ends:
+                len(())
+    finally:
+        gc.callbacks.remove(slow_callback)
+    assert reported == []
+    assert finished == ["callback", "__del__"]
+
+
 def test_the_alarm_is_off_after_every_stop() -> None:
     """However a ring falls against the end of the block (in it, in the cleanup), once the
     block is left the alarm is off and the previous handler is back: a ring left over

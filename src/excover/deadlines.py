@@ -13,6 +13,7 @@ needs nothing of the kind: in Python code the default handler raises
 
 from __future__ import annotations
 
+import gc
 import math
 import signal
 import time
@@ -58,6 +59,18 @@ def left(timeout: float | None, started: float) -> float | None:
     return started + timeout - time.monotonic()
 
 
+def _in_finaliser(frame: FrameType | None) -> bool:
+    """True when ``frame`` runs inside a garbage-collector callback or a ``__del__``,
+    where Python swallows an exception ("Exception ignored in ...", through
+    ``sys.unraisablehook``) instead of raising it to the caller."""
+    callbacks = {getattr(callback, "__code__", None) for callback in gc.callbacks}
+    while frame is not None:
+        if frame.f_code in callbacks or frame.f_code.co_name == "__del__":
+            return True
+        frame = frame.f_back
+    return False
+
+
 class TimeUp(Exception):
     """Raised by :func:`alarm` wherever the program is when its time runs out (the
     compiled engines check for signals regularly, as they do for Ctrl-C)."""
@@ -76,7 +89,8 @@ def alarm(limit: float | None) -> Iterator[None]:
     ringing every :data:`ALARM_REPEAT` seconds until the block is left: a signal
     handler's exception raised inside a garbage-collector callback or a ``__del__``
     is swallowed by Python ("Exception ignored in ..."), and a single alarm lost that
-    way would let the run go on to its end."""
+    way would let the run go on to its end. A ring that lands there raises nothing
+    (the next one does), so the swallowed exception is not reported either."""
     if limit is None:
         yield
         return
@@ -85,7 +99,8 @@ def alarm(limit: float | None) -> Iterator[None]:
         raise UsageError(refusal)
 
     def alarm(signum: int, frame: FrameType | None) -> None:
-        raise TimeUp
+        if not _in_finaliser(frame):  # there the next ring raises it
+            raise TimeUp
 
     try:
         previous = signal.signal(signal.SIGALRM, alarm)
