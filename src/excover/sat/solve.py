@@ -406,18 +406,18 @@ def solutions(
 def _prepare(problem: Problem, solver: str, amo: str | None, run: _Run) -> tuple[CNF, _Backend]:
     """The formula of ``problem`` and a back end holding it; the time goes to ``run``,
     and the encoding stops with its LimitReached when the run's time is up."""
-    cnf = _encode(problem, amo, run)
     started = time.monotonic()
+    cnf = _encode(problem, amo, run, started)
     backend = _backend(solver, cnf)
     run.seconds += time.monotonic() - started
     return cnf, backend
 
 
-def _encode(problem: Problem, amo: str | None, run: _Run) -> CNF:
-    """The formula of ``problem``; the time goes to ``run``, and the encoding stops with
-    its LimitReached when the run's time is up (so a timeout spent encoding is reported
-    as spent, whichever solver was to follow)."""
-    started = time.monotonic()
+def _encode(problem: Problem, amo: str | None, run: _Run, started: float) -> CNF:
+    """The formula of ``problem``, encoded from ``started`` on; the encoding stops with
+    the run's LimitReached, the time since ``started`` added to the run's, when the
+    run's time is up (so a timeout spent encoding is reported as spent, whichever solver
+    was to follow). The caller adds the time of an encoding that ends."""
     deadline = run.deadline()
 
     def check() -> None:
@@ -425,9 +425,7 @@ def _encode(problem: Problem, amo: str | None, run: _Run) -> CNF:
             run.seconds += time.monotonic() - started
             raise run.out_of_time()
 
-    cnf = to_cnf(problem, "auto" if amo is None else amo, check)
-    run.seconds += time.monotonic() - started
-    return cnf
+    return to_cnf(problem, "auto" if amo is None else amo, check)
 
 
 def _limits(options: SearchOptions) -> tuple[float | None, int | None]:
@@ -568,7 +566,7 @@ def counted(
     """
     if solver == "ganak":
         run = _Run("ganak", timeout, max_solutions)
-        return _ganak(_encode(problem, amo, run), run)
+        return _ganak(_encode(problem, amo, run, run.began), run)
     name = DEFAULT_SOLVER if solver is None else solver
     run = _Run(f"SAT ({name})", timeout, max_solutions)
     cnf, backend = _prepare(problem, name, amo, run)
