@@ -57,7 +57,7 @@ from __future__ import annotations
 
 import os
 from array import array
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from excover.errors import MemoryBoundError, ResourceLimitError
 
@@ -378,16 +378,13 @@ def start(
         runs = _frontier.split_layout(n_items, memoryview(starts), memoryview(masks), words)
         if runs is not None:
             return Runs(runs, workers, max_bytes, watch)
-    if folds is None:
-        return _frontier.Counting(
-            n_items,
-            memoryview(starts),
-            memoryview(masks),
-            workers,
-            words,
-            max_bytes=max_bytes,
-            watch=watch,
-        )
+    folding: dict[str, Any] = {}
+    if folds is not None:
+        folding = {
+            "fold_of": memoryview(folds.fold_of),
+            "fold_tables": memoryview(folds.tables),
+            "fold_bytes": folds.n_bytes,
+        }
     return _frontier.Counting(
         n_items,
         memoryview(starts),
@@ -395,10 +392,8 @@ def start(
         workers,
         words,
         max_bytes=max_bytes,
-        fold_of=memoryview(folds.fold_of),
-        fold_tables=memoryview(folds.tables),
-        fold_bytes=folds.n_bytes,
         watch=watch,
+        **folding,
     )
 
 
