@@ -62,6 +62,9 @@ def test_one_string_is_not_a_batch() -> None:
         lambda **rules: sudoku.solve_many([PUZZLE], **rules),  # the compiled lines' path
         lambda **rules: sudoku.classify_many([PUZZLE], **rules),
         lambda **rules: sudoku.needs_search([], **rules),  # an empty batch needs no board
+        lambda **rules: killer.solve([(3, [(0, 0), (0, 1)])], (2, 2), **rules),
+        lambda **rules: killer.count([(3, [(0, 0), (0, 1)])], (2, 2), **rules),
+        lambda **rules: list(killer.solutions([(3, [(0, 0), (0, 1)])], (2, 2), **rules)),
     ],
 )
 def test_a_misspelt_board_keyword_is_refused_not_ignored(call: Any) -> None:

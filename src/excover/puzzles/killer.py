@@ -25,15 +25,30 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Sequence
 from operator import index
+from typing import TYPE_CHECKING, TypedDict
 
 from excover.errors import FormatError, UsageError
 from excover.puzzles.sudoku import Board, board_for, grid_of, parse
 from excover.solving import ExactCover
 
-__all__ = ["Cage", "count", "cover", "read_cages", "solutions", "solve"]
+if TYPE_CHECKING:
+    from typing import Unpack
+
+__all__ = ["Cage", "Variant", "count", "cover", "read_cages", "solutions", "solve"]
 
 #: A cage: its sum and its cells ``(row, column)``.
 Cage = tuple[int, Sequence[tuple[int, int]]]
+
+
+class Variant(TypedDict, total=False):
+    """The keywords of a variant board, taken alike by :func:`cover` and the solving
+    functions: ``diagonal`` (the X-sudoku rule on both long diagonals) and ``regions``
+    (jigsaw: one symbol per cell naming its region, or a list of region numbers, row by
+    row). A misspelt keyword is a ``TypeError``, as for any function."""
+
+    diagonal: bool
+    regions: str | Sequence[int] | None
+
 
 _CELL = re.compile(r"r(\d{1,9})c(\d{1,9})", re.IGNORECASE | re.ASCII)
 
@@ -192,12 +207,10 @@ def solutions(
     box: tuple[int, int] = (3, 3),
     givens: str | None = None,
     limit: int | None = None,
-    *,
-    diagonal: bool = False,
-    regions: str | Sequence[int] | None = None,
+    **variant: Unpack[Variant],
 ) -> Iterator[str]:
     """The solutions of a killer puzzle (at most ``limit``), in the one-line format."""
-    problem = cover(cages, box, givens, diagonal=diagonal, regions=regions)
+    problem = cover(cages, box, givens, **variant)
     for solution in problem.solutions(limit=limit):
         yield grid_of(problem, solution)
 
@@ -206,12 +219,10 @@ def solve(
     cages: Sequence[Cage],
     box: tuple[int, int] = (3, 3),
     givens: str | None = None,
-    *,
-    diagonal: bool = False,
-    regions: str | Sequence[int] | None = None,
+    **variant: Unpack[Variant],
 ) -> str | None:
     """A solution of a killer puzzle, or None."""
-    found = solutions(cages, box, givens, limit=1, diagonal=diagonal, regions=regions)
+    found = solutions(cages, box, givens, limit=1, **variant)
     return next(found, None)
 
 
@@ -220,12 +231,10 @@ def count(
     box: tuple[int, int] = (3, 3),
     givens: str | None = None,
     limit: int | None = None,
-    *,
-    diagonal: bool = False,
-    regions: str | Sequence[int] | None = None,
+    **variant: Unpack[Variant],
 ) -> int:
     """The number of solutions of a killer puzzle, counting no further than ``limit``."""
-    problem = cover(cages, box, givens, diagonal=diagonal, regions=regions)
+    problem = cover(cages, box, givens, **variant)
     if limit is None:
         return problem.count(method="search")
     return sum(1 for _ in problem.solutions(limit=limit))
