@@ -44,7 +44,6 @@ def test_serial_counts_equal_the_installed_build(
     assert layout is not None
     starts, masks = layout
     n_items = problem.engine_input().n_primary
-    got = serial_frontier.count(n_items, memoryview(starts), memoryview(masks), threads)
-    assert (
-        got == expected == _frontier.count(n_items, memoryview(starts), memoryview(masks), threads)
-    )
+    arrays = (n_items, memoryview(starts), memoryview(masks), threads)
+    got = serial_frontier.Counting(*arrays).advance()
+    assert got == expected == _frontier.Counting(*arrays).advance()

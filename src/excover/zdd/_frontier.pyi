@@ -31,20 +31,6 @@ class Counting:
         stop: Callable[[], bool] | None = None,
     ) -> int | None: ...
 
-def count(
-    n_items: int,
-    starts: memoryview,
-    masks: memoryview,
-    threads: int = 1,
-    tick: Callable[[int, int], None] | None = None,
-    buckets: int = 0,
-    words: int = 1,
-    group: int = 0,
-    fine: bool = False,
-    key_words: int = 1,
-    short_keys: bool = True,
-) -> int: ...
-
 OPENMP: bool
 
 def shape(

@@ -1349,12 +1349,3 @@ cdef int log_for(Run* run, int64_t posts) noexcept nogil:
         while log < run.max_log and (1 << log) < 8 * run.threads:
             log += 1
     return log
-
-
-def count(int64_t n_items, const long long[:] starts, const unsigned long long[:] masks,
-          int threads=1, tick=None, int buckets=0, int words=1, int64_t group=0,
-          bint fine=False, int key_words=1, bint short_keys=True):
-    """The number of solutions, exact however large: :class:`Counting` (the arguments
-    as there) run to the end, ``tick`` as for :meth:`Counting.advance`."""
-    return Counting(n_items, starts, masks, threads, key_words, buckets, words, group,
-                    fine, 0, short_keys).advance(tick)
