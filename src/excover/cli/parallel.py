@@ -739,7 +739,7 @@ def _report(
     if args.stats or stopped_by == "interrupt":
         lines = [
             f"solutions: {to_decimal(state.count)}",
-            f"nodes: {state.nodes} (in the subproblems counted by dancing links)",
+            f"nodes: {state.nodes} (in the subproblems counted by a search)",
             f"time: {seconds:.3f} s ({state.seconds:.3f} s in all runs)",
             f"subproblems: {len(state.done)} of {len(state.subproblems)} counted, "
             f"{resumed} from the checkpoint",

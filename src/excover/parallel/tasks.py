@@ -42,7 +42,7 @@ TASK_OPTIONS = ("heuristic", "seed", "engine")
 
 class TaskResult(NamedTuple):
     """What one subproblem gave: its number of solutions, its search nodes (0 unless
-    counted by dancing links), the CPU seconds it took in the worker, its solutions when they
+    counted by a search engine), the CPU seconds it took in the worker, its solutions when they
     were asked for, and whether it ran to its end (not when stopped by a deadline)."""
 
     total: int
