@@ -514,7 +514,7 @@ def replay_local(
 def test_a_task_far_bigger_than_the_rest_is_timed_by_its_own_walk() -> None:
     """pento6x10 cut in 12 on two workers: once its big subproblem runs on alone, the
     errors of the finished ones (all far smaller) say nearly the same time left to its
-    end, 2.8x the truth with 10% of the run to go (12.8x with 2%); the share of its tree
+    end, 2.8x the truth with 10% of the run to go (11.6x with 2%); the share of its tree
     its worker posts says its end: within 2x to the last 10%, and nearer at every
     look's distance from the end."""
     sizes, costs = (list(column) for column in zip(*PENTO12, strict=True))

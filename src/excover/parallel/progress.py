@@ -53,7 +53,11 @@ and its time, and from them:
   times its estimate (on queens16 cut in 12, one holds a third of the search) pulled the
   mean of every later task's time left far up. It counts down while the task runs and
   never reaches 0 while it runs, so a task that outruns its prediction shows a little
-  time left, not none;
+  time left, not none. When its worker posts how far it is (:mod:`excover.parallel.
+  board`, a local run with a bar), its work done is its nodes, its work left leans on
+  the share of its tree walked as that share grows (:meth:`Forecast._left`), and its
+  rate is its own (:class:`Running`): a task far bigger than the others, running on
+  alone, is past every error they showed, and only its own walk tells its end;
 * the end of the run: the tasks running and waiting laid out on the worker threads as
   the run hands them out (each to the thread that frees first, biggest first), with the
   cut of a long task for idle workers (its work counted again, in parts shared by all
