@@ -8,7 +8,7 @@ end, the time left of a task is a guess from the tasks finished before it, and a
 bigger than them (pento6x10 cut in 12 leaves one of 60% of the search) runs on alone past
 every error they have shown: nothing then tells its end. Its worker knows how far it is.
 
-A :class:`Board` is a block of shared memory, three numbers per subproblem, made before
+A :class:`Board` is a block of shared memory, two numbers per subproblem, made before
 the pool and handed to each worker as it starts (:func:`attach`, the pool's initializer);
 a worker writes the numbers of the subproblem it runs (:func:`post`) and the run reads
 them (:meth:`Board.read`). A read can meet a write half done: the nodes of one post with
