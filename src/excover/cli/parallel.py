@@ -218,13 +218,8 @@ def _count_tasks(
                 print(f"excover: {warning.message}", file=sys.stderr)
         state = Checkpoint(path, digest, asked, subproblems)
     args.checkpoint_path = path
-    bar = TaskBar(
-        args,
-        state.total_size(),
-        method,
-        _workers(args.workers or 1),
-        tasks=_local_tasks(problem, state, args, _split_deadline(deadline)),
-    )
+    tasks = _local_tasks(problem, state, args, _split_deadline(deadline))
+    bar = TaskBar(args, state.total_size(), method, _workers(args.workers or 1), tasks=tasks)
     earlier = state.seconds
     stopped_by: str | None = None
 
@@ -243,6 +238,7 @@ def _count_tasks(
         workers=args.workers or 1,
         skip=lambda index: index in state.split or state.settled(index),
         deadline=None if deadline is None else time.time() + deadline - time.monotonic(),
+        board=tasks.board,
     )
     try:
         with ctrl_c:
@@ -268,10 +264,12 @@ def _local_tasks(
     and the time left. When a bar is drawn, their weights are their sizes estimated
     afresh (:func:`~excover.parallel.subproblems.resized`, as a cluster's ledger has
     them; within :data:`FRESH_SECONDS` and by ``deadline``, else the split's): the
-    split's own are biased by its choice
-    of what to cut (pento6x10 cut in 12 has subproblems of 100,000 nodes estimated at
-    111, queens16's small ones are 1.3 to 2.8 times too small)."""
+    split's own are biased by its choice of what to cut (pento6x10 cut in 12 has
+    subproblems of 100,000 nodes estimated at 111, queens16's small ones are 1.3 to 2.8
+    times too small). With a bar on several workers, a :class:`~excover.parallel.board.
+    Board` too, on which the workers post how far their tasks are."""
     from excover.cli.progress import wanted
+    from excover.parallel.board import Board
     from excover.parallel.progress import LocalTasks
     from excover.parallel.subproblems import resized
 
@@ -287,7 +285,11 @@ def _local_tasks(
                 problem, subs, deadline=budget if deadline is None else min(deadline, budget)
             )
     sizes = [sub.size for sub in subs]
-    return LocalTasks(sizes, order, args.workers or 1, sum(sizes[i] for i in state.top()))
+    # with a bar, the workers post how far their tasks are (the time left of a task far
+    # bigger than the others, running on alone, is known from nothing else)
+    board = Board(len(subs)) if wanted(args) and (args.workers or 1) > 1 else None
+    slots = args.workers or 1
+    return LocalTasks(sizes, order, slots, sum(sizes[i] for i in state.top()), board=board)
 
 
 def _say(text: str) -> None:

@@ -35,6 +35,7 @@ from excover.engines import Search, pick_engine
 from excover.entries import check_count_limit
 from excover.errors import ExcoverWarning, UsageError
 from excover.names import METHOD_TRAITS, canonical_method
+from excover.parallel.board import Board
 from excover.parallel.subproblems import Subproblem, check_options, split
 from excover.parallel.tasks import (
     TASKS_PER_WORKER,
@@ -112,9 +113,12 @@ def default_tasks(method: str, workers: int | None, executor: object | None) -> 
 
 
 @contextmanager
-def _pool(workers: int, executor: object | None) -> Iterator[Executor | None]:
+def _pool(
+    workers: int, executor: object | None, board: Board | None = None
+) -> Iterator[Executor | None]:
     """The executor to run tasks on: the caller's, a process pool of ``workers`` made
-    and shut down here, or None (``workers=1``: in this process)."""
+    and shut down here (posting on ``board``), or None (``workers=1``: in this
+    process)."""
     if executor is not None:
         yield executor_for(executor)
         return
@@ -123,7 +127,7 @@ def _pool(workers: int, executor: object | None) -> Iterator[Executor | None]:
         return
     from excover.parallel import workers as processes
 
-    pool = processes.new_pool(workers)
+    pool = processes.new_pool(workers, board)
     try:
         yield pool
     except BaseException:  # Ctrl-C, a time limit, an error: stop the workers now
@@ -143,6 +147,7 @@ def run_tasks(
     enumerate_: bool = False,
     skip: Callable[[int], bool] = lambda index: False,
     deadline: float | None = None,
+    board: Board | None = None,
 ) -> Generator[tuple[int, TaskResult] | None]:
     """Solve the subproblems; yield ``(index, result)`` as each one finishes.
 
@@ -151,6 +156,8 @@ def run_tasks(
     ``skip`` accepts (already done) are not run. Counts by dancing links stop at
     ``deadline`` (seconds since the epoch), their results not ``complete``. Closing the
     iterator (or an exception, such as Ctrl-C) cancels the tasks not yet started.
+    With ``board`` (:class:`~excover.parallel.board.Board`, one slot per subproblem),
+    the workers of a pool made here post the progress of the tasks they run on it.
     """
     options = dict(options or {})
     check_task_options(method, options)
@@ -162,7 +169,8 @@ def run_tasks(
         (index for index in range(len(subproblems)) if not skip(index)),
         key=lambda index: -subproblems[index].size,
     )
-    with _pool(workers, executor) as pool:
+    posting = board is not None and executor is None and workers > 1
+    with _pool(workers, executor, board if posting else None) as pool:
         if pool is None:
             for index in order:
                 sub = subproblems[index]
@@ -172,7 +180,8 @@ def run_tasks(
         try:
             for index in order:
                 sub = subproblems[index]
-                future = pool.submit(solve_task, payload, job, sub.forced, sub.forbidden)
+                slot = index if posting else None
+                future = pool.submit(solve_task, payload, job, sub.forced, sub.forbidden, slot)
                 futures[future] = index
             pending = set(futures)
             while pending:

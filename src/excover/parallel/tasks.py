@@ -16,6 +16,7 @@ from excover.counting import methods
 from excover.engines import Search
 from excover.errors import LimitReached, UsageError
 from excover.names import METHOD_TRAITS, TASK_METHODS
+from excover.parallel import board
 from excover.parallel.tree import Layout, State
 from excover.problem import Problem
 
@@ -35,6 +36,9 @@ __all__ = [
 #: Subproblems per worker made by default: enough to even out the load, few enough
 #: that splitting (in the calling process, before the workers start) stays cheap.
 TASKS_PER_WORKER = 6
+
+#: The nodes of a posting count's first step (:func:`_count_posting`).
+FIRST_STEP = 4096
 
 #: Search options that make sense per task (limits would apply to each task alone).
 TASK_OPTIONS = ("heuristic", "seed", "engine")
@@ -101,13 +105,20 @@ class Job(NamedTuple):
 
 
 def solve_task(
-    payload: Payload, job: Job, forced: tuple[int, ...], forbidden: tuple[int, ...]
+    payload: Payload,
+    job: Job,
+    forced: tuple[int, ...],
+    forbidden: tuple[int, ...],
+    slot: int | None = None,
 ) -> TaskResult:
     """Count (or list) the solutions of one subproblem, as ``job`` says.
 
     Runs in a worker; the solutions are option indices of the whole problem, each the
     forced options followed by the rest in the engine's order (sorted with DXZ). A count
-    that reaches the job's deadline gives up: its result is not ``complete``.
+    that reaches the job's deadline gives up: its result is not ``complete``. A count by
+    a search engine, with ``slot`` (the subproblem's index) and a board attached to this
+    worker (:mod:`excover.parallel.board`), posts its nodes and the share of its tree
+    walked there as it goes (:func:`_count_posting`).
     """
     started = time.process_time()
     layout = load(payload)[1]
@@ -131,13 +142,34 @@ def solve_task(
             total = len(found)
         elif traits.one_search:
             search = Search(small, **options)
-            total = search.count()
+            if slot is None or board.attached() is None:
+                total = search.count()
+            else:
+                total = _count_posting(search, slot)
             nodes = search.stats.nodes
         else:
             total = methods.count(small, job.method, **options)
     except LimitReached:
         return TaskResult(0, 0, time.process_time() - started, None, complete=False)
     return TaskResult(total, nodes, time.process_time() - started, found)
+
+
+def _count_posting(search: Search, slot: int) -> int:
+    """Count ``search`` to its end in steps of about :data:`~excover.parallel.board.
+    POST_SECONDS` (the steps double or halve to keep to that), posting its nodes and
+    the share of its tree walked on the board after each."""
+    step = FIRST_STEP
+    while True:
+        began = time.perf_counter()
+        ended = search.count_until(search.stats.nodes + step)
+        board.post(slot, search.stats.nodes, search.progress())
+        if ended:
+            return search.count()
+        took = time.perf_counter() - began
+        if took < board.POST_SECONDS / 2:
+            step *= 2
+        elif took > board.POST_SECONDS * 2 and step > FIRST_STEP:
+            step //= 2
 
 
 def check_task_options(method: str, options: dict[str, Any]) -> None:

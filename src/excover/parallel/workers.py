@@ -26,6 +26,7 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 
 from excover.errors import UsageError
+from excover.parallel.board import Board, attach
 
 __all__ = ["WATCH_SECONDS", "WORKERS_PER_CPU", "check_workers", "most_workers", "new_pool", "stop"]
 
@@ -59,11 +60,19 @@ def check_workers(workers: object) -> int:
     return workers
 
 
-def new_pool(workers: int) -> ProcessPoolExecutor:
+def new_pool(workers: int, board: Board | None = None) -> ProcessPoolExecutor:
     """A process pool of ``workers`` processes that die with this process (at most
-    :func:`most_workers`: a UsageError beyond)."""
+    :func:`most_workers`: a UsageError beyond), posting the progress of their tasks on
+    ``board`` (:mod:`excover.parallel.board`) when one is given."""
     check_workers(workers)
-    return ProcessPoolExecutor(workers, initializer=_die_with_parent, initargs=(os.getpid(),))
+    return ProcessPoolExecutor(workers, initializer=_start, initargs=(os.getpid(), board))
+
+
+def _start(parent: int, board: Board | None) -> None:
+    """Worker initializer: die with ``parent`` (:func:`_die_with_parent`) and post on
+    ``board``."""
+    _die_with_parent(parent)
+    attach(board)
 
 
 def stop(pool: ProcessPoolExecutor) -> None:
