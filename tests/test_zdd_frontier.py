@@ -135,18 +135,19 @@ def raw_count(
     assert layout is not None
     starts, masks = layout
     n_items = problem.engine_input().n_primary
-    return _frontier.count(
+    counted = _frontier.Counting(
         n_items,
         memoryview(starts),
         memoryview(masks),
         threads,
-        None,
-        buckets,
-        words,
-        group,
-        fine,
+        buckets=buckets,
+        words=words,
+        group=group,
+        fine=fine,
         short_keys=short_keys,
-    )
+    ).advance()
+    assert counted is not None
+    return counted
 
 
 @settings(max_examples=examples(60))
