@@ -61,7 +61,8 @@ above 1.5 its ratios are withheld (the two programs are slowed by different amou
 under load) unless ``--allow-load`` is given, which prints them marked with the load.
 The zdd() seconds are those of ``zdd()`` alone, as the child reports them; the command
 line's and ddqueens' are their whole process, and the CLI CPU ratio compares the two
-processes' least CPU time (user and system), which a loaded machine moves less. The child is what a user runs,
+processes' least CPU time (user and system), which a loaded machine moves less. The
+child is what a user runs,
 ``python -c "from excover.puzzles.queens import queens; queens(n).zdd()"`` (the package
 compiled first, as an installed copy is), and the table's ``python MiB`` is the same
 interpreter doing nothing (``python -c pass``), measured the same way: the floor under
