@@ -60,7 +60,9 @@ is printed first and last, and the highest one seen over a row's rounds ends the
 above 1.5 its ratios are withheld (the two programs are slowed by different amounts
 under load) unless ``--allow-load`` is given, which prints them marked with the load.
 The zdd() seconds are those of ``zdd()`` alone, as the child reports them; the command
-line's and ddqueens' are their whole process. The child is what a user runs,
+line's and ddqueens' are their whole process, and the CLI CPU ratio compares the two
+processes' least CPU time (user and system), which a loaded machine moves less. The
+child is what a user runs,
 ``python -c "from excover.puzzles.queens import queens; queens(n).zdd()"`` (the package
 compiled first, as an installed copy is), and the table's ``python MiB`` is the same
 interpreter doing nothing (``python -c pass``), measured the same way: the floor under
@@ -376,7 +378,8 @@ def child(route: str, argument: str) -> int:
 @dataclass(frozen=True)
 class Outcome:
     """A finished process: exit status, wall seconds, peak resident KiB, its output; or
-    ``timed_out``."""
+    ``timed_out``; ``cpu``, its CPU seconds (user and system, its waited-for children's
+    included: a launcher's figure is its program's)."""
 
     status: int
     seconds: float
@@ -384,6 +387,7 @@ class Outcome:
     stdout: str
     stderr: str
     timed_out: bool = False
+    cpu: float = 0.0
 
 
 def run_process(
@@ -422,7 +426,8 @@ def run_process(
         err.seek(0)
         text_out = out.read().decode(errors="replace")
         text_err = err.read().decode(errors="replace")
-    return Outcome(process.returncode, seconds, usage.ru_maxrss, text_out, text_err)
+    cpu = usage.ru_utime + usage.ru_stime
+    return Outcome(process.returncode, seconds, usage.ru_maxrss, text_out, text_err, cpu=cpu)
 
 
 # ----- one cell of the table -----
@@ -630,7 +635,8 @@ def measured(
     if outcome.timed_out or found is None:
         return outcome
     stderr = outcome.stderr[: found.start()] + outcome.stderr[found.end() :]
-    return Outcome(outcome.status, outcome.seconds, int(found.group(1)), outcome.stdout, stderr)
+    peak = int(found.group(1))
+    return Outcome(outcome.status, outcome.seconds, peak, outcome.stdout, stderr, cpu=outcome.cpu)
 
 
 def queens_file(n: int, scratch: Path) -> Path:
@@ -665,7 +671,7 @@ def queens_table(args: argparse.Namespace) -> int:
     print(load_line())
     header = ["n", "solutions", "zdd() s", "zdd() MiB", "CLI s", "CLI MiB", "python MiB"]
     header += ["nodes", "ddqueens s", "ddqueens MiB", "zdd() time ratio", "CLI time ratio"]
-    header += ["zdd() memory ratio", "CLI memory ratio", "load"]
+    header += ["zdd() memory ratio", "CLI memory ratio", "CLI CPU ratio", "load"]
     print("| " + " | ".join(header) + " |")
     print("|" + "---|" * len(header))
     failed = False
@@ -700,9 +706,12 @@ def queens_row(
     """One row of the queens table from the interleaved runs, and whether the counts
     disagree. A program's figures are its best run's seconds and its lowest peak memory;
     excover's zdd() seconds are those the child reports for ``zdd()`` alone, the CLI's
-    and ddqueens' their whole process."""
+    and ddqueens' their whole process. The CLI's CPU ratio is that of the two processes'
+    least CPU time (user and system): on a loaded machine it moves less than wall time,
+    which waits for the cores."""
     counts: set[int] = set()
     best: dict[str, tuple[float, int]] = {}  # seconds, peak KiB
+    cpu: dict[str, float] = {}  # the least CPU seconds of a whole process
     nodes = None
     for name, runs in outcomes.items():
         done = [run for run in runs if not run.timed_out and not run.status]
@@ -720,6 +729,7 @@ def queens_row(
             found = [DDQUEENS.search(run.stdout + run.stderr) for run in done]
             counts.update(int(match.group(2)) for match in found if match)
         best[name] = (min(run.seconds for run in done), min(run.peak_kib for run in done))
+        cpu[name] = min(run.cpu for run in done)
     row = [str(n), "MISMATCH" if len(counts) > 1 else (f"{counts.pop():,}" if counts else "—")]
     for name in ("zdd", "cli"):
         row += (
@@ -736,6 +746,10 @@ def queens_row(
                 row.append(ratio_text(best[name][index] / theirs[index], load, args.allow_load))
             else:
                 row.append("—")
+    if "cli" in cpu and cpu.get("ddqueens"):
+        row.append(ratio_text(cpu["cli"] / cpu["ddqueens"], load, args.allow_load))
+    else:
+        row.append("—")
     row.append(f"{load:.2f}")
     return row, len(counts) > 1
 

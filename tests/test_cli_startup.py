@@ -114,3 +114,14 @@ def test_a_problem_command_builds_its_own_parser_alone(name: str) -> None:
         for p in (alone[name], whole[name])
     ]
     assert flags[0] == flags[1]
+
+
+def test_a_top_down_zdd_count_loads_neither_dxz_nor_what_it_does_not_run() -> None:
+    """A ZDD count that the top-down construction takes loads neither DXZ's compiled search
+    nor the estimate of its progress (with ``statistics``, ``fractions`` and ``decimal``
+    behind it), nor ``heapq`` (a family's walks by weight), nor the command line's
+    symmetry module (a problem declaring no group has none to break by default)."""
+    modules = imported_by(["count", str(DATA / "knuth" / "queens8.dlx"), "--method", "zdd"])
+    assert "excover.zdd._topdown" in modules  # the run did reach the ZDD constructions
+    unneeded = {"excover.zdd._dxz", "excover.zdd.weighed", "excover.cli.symmetry", "heapq"}
+    assert not modules & (unneeded | {"statistics", "fractions", "decimal"})

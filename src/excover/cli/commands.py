@@ -196,10 +196,14 @@ def _symmetric(args: argparse.Namespace) -> bool:
 
 def _breaks_by_default(problem: ExactCover, args: argparse.Namespace) -> bool:
     """Whether a count breaks the group ``problem`` declares by default (see
-    :func:`excover.cli.symmetry.by_default`); a count short enough ends in its scout."""
+    :func:`excover.cli.symmetry.by_default`); a count short enough ends in its scout.
+    A problem that declares no group has none to break (and the symmetry module is left
+    unimported)."""
+    if args.break_symmetry is not None or problem.declared_symmetries() is None:
+        return False
     from excover.cli import symmetry as symmetric
 
-    return args.break_symmetry is None and symmetric.by_default(problem, args)
+    return symmetric.by_default(problem, args)
 
 
 _ESTIMATE = f"""\

@@ -37,6 +37,10 @@ if TYPE_CHECKING:
 
 __all__ = ["format_dlx", "parse_dlx", "parse_dlx_bytes", "read_dlx", "write_dlx"]
 
+#: The UTF-8 byte-order mark, skipped at the start of the input (as the "utf-8-sig" codec
+#: does, whose module a read would otherwise load).
+_BOM = b"\xef\xbb\xbf"
+
 #: The most digits of a bound in a multiplicity prefix: short enough to convert safely.
 _BOUND_DIGITS = 10
 
@@ -132,8 +136,9 @@ def read_dlx(path: str | os.PathLike[str], factory: type[P]) -> P:
 
 def parse_dlx_bytes(data: bytes, source: str, factory: type[P]) -> P:
     """The problem in ``data``, UTF-8 text (a leading byte-order mark is skipped)."""
+    data = data.removeprefix(_BOM)
     try:
-        text = data.decode("utf-8-sig")
+        text = data.decode("utf-8")
     except UnicodeDecodeError as error:
         line = data.count(b"\n", 0, error.start) + 1
         raise FormatError("the input is not UTF-8 text", source=source, line=line) from None

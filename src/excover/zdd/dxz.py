@@ -52,13 +52,13 @@ from itertools import islice
 from typing import TYPE_CHECKING, NamedTuple, TypeVar
 
 from excover.errors import ResourceLimitError, UsageError
-from excover.zdd import _dxz, _store, _topdown
+from excover.zdd import _store, _topdown
 from excover.zdd.manager import Manager, default, default_max_nodes
-from excover.zdd.weighed import Share
 
 if TYPE_CHECKING:
     from excover.problem import Problem
     from excover.zdd.family import Family
+    from excover.zdd.weighed import Share
 
 __all__ = [
     "Listing",
@@ -150,6 +150,8 @@ class Run:
         n_items = data.n_primary + data.n_secondary
         plain = all(lo == 1 for lo in data.lo) and all(hi == 1 for hi in data.hi)
         bounds = None if plain else (data.lo, data.hi)
+        from excover.zdd import _dxz  # loaded by a DXZ run only: a top-down count needs it not
+
         self._search = _dxz.search(
             manager.store, data.n_primary, n_items, start, items, colors, bounds
         )
@@ -173,6 +175,8 @@ class Run:
         """:meth:`run` without making the family (whose module a count need not load):
         the root's node in the store (-1 while the search has not ended), search nodes
         and memo hits."""
+        from excover.zdd import _dxz
+
         root, _, nodes, hits = _translated(
             lambda: _dxz.run(self.manager.store, self._search, budget)
         )
@@ -182,6 +186,8 @@ class Run:
         """Go on to the next leaf holding solutions (:func:`excover.zdd._dxz.next_leaf`):
         its node in the store, whose family completes :meth:`path`; -1 once the search
         has ended. Not to be mixed with :meth:`run` on one search."""
+        from excover.zdd import _dxz
+
         return _translated(lambda: _dxz.next_leaf(self.manager.store, self._search))
 
     def path(self) -> list[int]:
@@ -199,6 +205,9 @@ class Run:
         if places is None or isinstance(places, float):
             return places
         if self._share is None:
+            from excover.zdd import _dxz
+            from excover.zdd.weighed import Share
+
             # the probes walk a copy of the links that never runs (the search's own are
             # in the middle of its path)
             prober = _dxz.Dxz(*self._links)

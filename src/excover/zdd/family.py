@@ -14,7 +14,6 @@ member, comes first.
 
 from __future__ import annotations
 
-import heapq
 import os
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
@@ -424,6 +423,8 @@ class Family:
         sign = 1 if descending else -1
         if self._id == 0:
             return
+        import heapq  # loaded by the walks by weight alone
+
         store = self._manager.store
         value = self._values(weights, sign)
         # entries: (-(weight so far + best completion), tie, weight so far, node, chosen)

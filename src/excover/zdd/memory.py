@@ -45,7 +45,7 @@ def machine_memory() -> int | None:
         memory = None
     for path in _CGROUP_LIMITS:
         try:
-            with open(path, encoding="ascii") as limit:
+            with open(path, encoding="utf-8") as limit:  # digits or "max" (utf-8: no codec to load)
                 text = limit.read().strip()
         except (OSError, ValueError):
             continue
