@@ -13,6 +13,7 @@ import os
 import shutil
 import subprocess
 import xml.etree.ElementTree as ET
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -110,7 +111,7 @@ def most_varied(tiling: Tiling) -> TilingSolution:
     return max(tiling.solutions(limit=200), key=lambda s: len({p.tile.name for p in s}))
 
 
-CASES = {
+CASES: dict[str, Callable[[], Tiling]] = {
     "square": lambda: Tiling(Pattern.constant(5, 4), tiles(pentominoes(), "maybe")),
     "hex": lambda: Tiling(
         HexPattern([(q, r) for q in range(3) for r in range(4)]), tiles(polyhexes(3), "any")
