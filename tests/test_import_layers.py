@@ -24,6 +24,10 @@ import pytest
 
 SOURCE = Path(__file__).resolve().parent.parent / "src" / "excover"
 
+#: The source is parsed once per process (the cached helpers below): the module's tests
+#: run on one pytest-xdist worker, not each worker parsing it again.
+pytestmark = pytest.mark.xdist_group("import layers")
+
 #: The layers, bottom first (docs/architecture.md draws them). A module may import from
 #: its own layer and the layers below it, never from a layer above.
 LAYERS: tuple[tuple[str, ...], ...] = (

@@ -13,6 +13,7 @@ import os
 import shutil
 import subprocess
 import xml.etree.ElementTree as ET
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -38,19 +39,44 @@ CHROMIUM = next(
 )
 # Skipped without Chromium on a developer's machine only: under CI (which installs it) the
 # tests run and fail if it is missing.
-pytestmark = pytest.mark.skipif(
-    CHROMIUM is None and not os.environ.get("CI"), reason="Chromium is not installed"
-)
+pytestmark = [
+    pytest.mark.skipif(
+        CHROMIUM is None and not os.environ.get("CI"), reason="Chromium is not installed"
+    ),
+    # one browser start draws the pictures of every grid (the fixture below): on one worker
+    pytest.mark.xdist_group("tiling pictures in chromium"),
+]
+
+#: Blank pixels between two pictures of the page.
+GAP = 40
 
 
-def screenshot(svg: str, folder: Path) -> Image:
-    """The SVG as headless Chromium draws it, at one pixel per SVG unit."""
-    root = ET.fromstring(svg)
-    width, height = int(root.get("width", "0")), int(root.get("height", "0"))
-    source = folder / "picture.svg"
-    source.write_text(svg, encoding="utf-8")
-    target = folder / "picture.png"
+def screenshots(svgs: dict[str, str], folder: Path) -> dict[str, Image]:
+    """Each SVG as headless Chromium draws it, at one pixel per SVG unit: the pictures
+    stacked in one page (each an ``<img>`` at a known place), one browser start for all
+    (each start costs most of a second of CPU), the screenshot cut back into pictures."""
+    places: dict[str, tuple[int, int, int]] = {}
+    images, top = [], 0
+    for name, svg in svgs.items():
+        root = ET.fromstring(svg)
+        width, height = int(root.get("width", "0")), int(root.get("height", "0"))
+        (folder / f"{name}.svg").write_text(svg, encoding="utf-8")
+        images.append(
+            f'<img src="{name}.svg" width="{width}" height="{height}" '
+            f'style="position:absolute;left:0;top:{top}px">'
+        )
+        places[name] = (top, width, height)
+        top += height + GAP
+    source = folder / "pictures.html"
+    source.write_text(
+        '<!DOCTYPE html><html><body style="margin:0;background:#fff">'
+        + "".join(images)
+        + "</body></html>",
+        encoding="utf-8",
+    )
+    target = folder / "pictures.png"
     assert CHROMIUM is not None
+    widest = max(width for _, width, _ in places.values())
     subprocess.run(
         [
             CHROMIUM,
@@ -60,7 +86,7 @@ def screenshot(svg: str, folder: Path) -> Image:
             "--hide-scrollbars",
             "--force-device-scale-factor=1",
             f"--user-data-dir={folder / 'profile'}",
-            f"--window-size={width + 40},{height + 200}",  # room for the hidden browser frame
+            f"--window-size={widest + 40},{top + 200}",  # room for the hidden browser frame
             f"--screenshot={target}",
             source.as_uri(),
         ],
@@ -68,7 +94,11 @@ def screenshot(svg: str, folder: Path) -> Image:
         capture_output=True,
         timeout=120,
     )
-    return read_png(target)
+    page = read_png(target)
+    return {
+        name: page[start : start + height, :width]
+        for name, (start, width, height) in places.items()
+    }
 
 
 def rgb(fill: str) -> tuple[int, int, int]:
@@ -81,7 +111,7 @@ def most_varied(tiling: Tiling) -> TilingSolution:
     return max(tiling.solutions(limit=200), key=lambda s: len({p.tile.name for p in s}))
 
 
-CASES = {
+CASES: dict[str, Callable[[], Tiling]] = {
     "square": lambda: Tiling(Pattern.constant(5, 4), tiles(pentominoes(), "maybe")),
     "hex": lambda: Tiling(
         HexPattern([(q, r) for q in range(3) for r in range(4)]), tiles(polyhexes(3), "any")
@@ -93,11 +123,22 @@ CASES = {
 }
 
 
+@pytest.fixture(scope="module")
+def drawn(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> dict[str, tuple[TilingSolution, str, Image]]:
+    """For each grid of :data:`CASES`: a solution, its SVG and Chromium's picture of it."""
+    solutions = {grid: most_varied(make()) for grid, make in CASES.items()}
+    svgs = {grid: solution.svg(cell_size=30) for grid, solution in solutions.items()}
+    images = screenshots(svgs, tmp_path_factory.mktemp("pictures"))
+    return {grid: (solutions[grid], svgs[grid], images[grid]) for grid in CASES}
+
+
 @pytest.mark.parametrize("grid", list(CASES))
-def test_browser_draws_each_cell_in_its_tile_colour(grid: str, tmp_path: Path) -> None:
-    solution = most_varied(CASES[grid]())
-    svg = solution.svg(cell_size=30)
-    image = screenshot(svg, tmp_path)
+def test_browser_draws_each_cell_in_its_tile_colour(
+    grid: str, drawn: dict[str, tuple[TilingSolution, str, Image]]
+) -> None:
+    solution, svg, image = drawn[grid]
     root = ET.fromstring(svg)
     polygons = [e for e in root.iter() if e.tag.endswith("polygon")]
     assert len(polygons) == sum(len(p.cells) for p in solution)

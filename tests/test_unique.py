@@ -82,6 +82,11 @@ def _unique_removals(tiling: Tiling, size: int) -> set[frozenset[tuple[int, ...]
     return found
 
 
+#: The reports are made once per process (the fixture below): the module's tests run on
+#: one pytest-xdist worker, not each worker making them again.
+pytestmark = pytest.mark.xdist_group("unique reports")
+
+
 @pytest.fixture(scope="module")
 def reports() -> dict[str, Uniqueness]:
     return {name: make_unique(tiling) for name, tiling in TILINGS.items()}
