@@ -27,13 +27,6 @@ import pytest
 from budget import examples, in_ci
 from hypothesis import HealthCheck, settings
 
-# The frontier count's threads wait at a layer's barrier asleep, not spinning:
-# ``excover.zdd.frontier`` sets this before it loads the compiled ``_frontier``, and the
-# OpenMP runtime reads it once, when it loads. Test modules import ``_frontier`` directly,
-# often first: in a worker where one did, every threaded count spun at its barriers on
-# the loaded cores (``test_zdd_frontier.py`` took 17 s of CPU instead of 8.5 s).
-os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
-
 settings.register_profile(
     "ci",
     derandomize=True,

@@ -8,7 +8,10 @@ from __future__ import annotations
 
 import itertools
 import math
+import os
 import random
+import subprocess
+import sys
 from array import array
 from decimal import Decimal, getcontext, localcontext
 
@@ -464,3 +467,18 @@ def test_several_options_a_cell_against_dxz(m: int, n: int) -> None:
     assert expected > 1000
     assert frontier.count(problem) == expected == frontier.count(problem, workers=3)
     assert raw_count(problem, 2, 4, fine=True) == expected == raw_count(problem, group=5)
+
+
+@pytest.mark.parametrize("policy", [None, "ACTIVE"])
+def test_the_compiled_count_loads_with_threads_that_sleep(policy: str | None) -> None:
+    """Whichever module is imported first (``_frontier`` itself here, as tests and
+    scripts do), OpenMP loads with the passive wait policy (threads waiting at a layer's
+    barrier sleep, not spin on cores others need), and a policy the user set is kept."""
+    env = {k: v for k, v in os.environ.items() if k != "OMP_WAIT_POLICY"}
+    if policy is not None:
+        env["OMP_WAIT_POLICY"] = policy
+    code = "import os, excover.zdd._frontier; print(os.environ['OMP_WAIT_POLICY'])"
+    run = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
+    )
+    assert run.stdout.strip() == (policy or "PASSIVE")

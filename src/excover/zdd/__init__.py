@@ -11,9 +11,17 @@ The constructions of all the solutions of an :class:`~excover.ExactCover` live i
 column-by-column intersection).
 """
 
+import os
 from typing import TYPE_CHECKING
 
 from excover.lazy import lazy_getattr
+
+# Threads of the compiled counts (the frontier's layers) waiting at a barrier sleep rather
+# than spin: a spinning thread takes the core that the thread it waits for, or another
+# process, needs. The OpenMP runtime reads this once, when the first compiled module of
+# this package that uses it loads, so it is set here, before any of them can be imported
+# (importing excover.zdd._frontier directly runs this first); a policy the user set is kept.
+os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
 if TYPE_CHECKING:
     from excover.zdd.family import Family

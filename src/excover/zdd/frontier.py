@@ -55,18 +55,11 @@ loaded only when cheap bounds leave hope of a narrow order.
 
 from __future__ import annotations
 
-import os
 from array import array
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from excover.errors import MemoryBoundError, ResourceLimitError
-
-# Threads waiting at a layer's barrier sleep rather than spin: a spinning thread takes the
-# core that the thread it waits for, or another process, needs. The OpenMP runtime reads
-# this when it loads, with the module below; a policy the user set is kept.
-os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
-
-from excover.zdd import _frontier
+from excover.zdd import _frontier  # OMP_WAIT_POLICY set by the package (excover.zdd)
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Collection, Iterable
