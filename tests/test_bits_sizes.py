@@ -175,3 +175,49 @@ def test_the_bound_runs_on_the_bit_parallel_engine_only() -> None:
         with pytest.raises(UsageError, match="bit-parallel engine"):
             Search(cover, engine=engine, heuristic="sizes")
     assert Search(cover, heuristic="sizes").engine == "bits"
+
+
+def counted(cover: ExactCover, heuristic: str) -> tuple[int, int]:
+    """The number of solutions and the nodes of a count on the bit-parallel engine."""
+    search = Search(cover, engine="bits", heuristic=heuristic)
+    return search.count(), search.stats.nodes
+
+
+def test_the_memo_counts_the_oblongs_in_fewer_nodes_than_the_bound_alone() -> None:
+    """A360498(7): 87,216 tilings. A count by the size bound remembers the solutions
+    below each state (the cells left, the keys used), so two ways to one state are
+    searched once (412,065 nodes to list them, 227,119 to count them); listing the
+    solutions walks every one of them."""
+    cover = sequence_problem("A360498", 7)
+    count, count_nodes = counted(cover, "sizes")
+    listed, listed_nodes = searched(cover, "sizes")
+    assert count == len(listed) == 87216
+    assert 3 * count_nodes < 2 * listed_nodes
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_random_keyed_problems_count_with_the_memo_as_listed(seed: int) -> None:
+    """Colored keys included: a state is the items and colors the chosen options forbid."""
+    cover = random_keyed(random.Random(seed))
+    listed, listed_nodes = searched(cover, "sizes")
+    count, count_nodes = counted(cover, "sizes")
+    assert count == len(listed) == counted(cover, "mrv")[0]
+    assert count_nodes <= listed_nodes
+
+
+def test_the_memo_keeps_the_counts_under_the_root_apart() -> None:
+    """The symmetry-broken count weighs each representative's solutions by its orbit:
+    a state met under two representatives is counted for each (A360498(7))."""
+    cover = sequence_problem("A360498", 7)
+    search = BrokenSearch(cover, cover.symmetries(), heuristic="sizes")
+    assert search.count() == 87216
+
+
+def test_a_limit_on_solutions_stops_at_it_and_a_count_after_a_listing_is_whole() -> None:
+    """The memo's counts would jump past a limit on solutions: a count with one walks the
+    solutions one by one. A count resumed after a first solution listed finds the rest."""
+    cover = sequence_problem("A360498", 6)
+    assert Search(cover, heuristic="sizes", max_solutions=1000).count() == 1000
+    search = Search(cover, engine="bits", heuristic="sizes")
+    assert search.first() is not None
+    assert search.count() == 3620
