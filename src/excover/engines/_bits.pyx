@@ -121,27 +121,6 @@ multiplicities, the search is MRV's. A search whose root branches on a given ite
 they need no group (a symmetry-broken count's representatives each hold several keys),
 and the root, where they are in play, is not bounded.
 
-The memo
-========
-
-With ``SIZES``, a count also remembers what it has counted. Below the root, the options
-in play at a level are those that forbid none of the bits the options chosen above
-forbid, so the subtree of a level, and its number of solutions, depend only on its
-*state*: its uncovered primary items and the secondary bits (keys, colors) forbidden so
-far (``used``, from each option's ``smask``). Two ways to one state (a 2 x 3 above a
-1 x 3, or below it) are searched once: a level that backs up with every option tried
-stores its state, the solutions found below it and the nodes they took in a hash table
-(``memo_table``, two slots a bucket, the slot of fewer nodes given up), and a level
-entered in a state the table holds adds those solutions at once (to the root's option's
-count too, see ``BitEngine.root_solutions``) and tries no option. Only levels with a
-quarter of the primary items or more uncovered are looked up, and only counts that
-took a few nodes are stored: near the leaves a subtree costs less to search again than
-a look-up in a table out of the cache. Only runs that count
-without a limit on solutions look states up (a listing must walk every solution, and a
-limit could be passed); every run stores. The table is emptied when the search starts
-again; searches split into shares have none. The solutions counted are MRV's; the nodes
-are fewer.
-
 Shares
 ======
 
@@ -231,17 +210,6 @@ SIMD = SIMD_LEVELS[SIMD_LEVEL]
 
 #: The shortest bitsets (in words) the AVX-512 kernels are used for by default.
 cdef int32_t AVX512_WORDS = 8
-
-#: The memo's slots per option of the problem (see "The memo" in the module text), and
-#: at most (2.6 MB for a state of 3 words: a larger table, 2 M slots, took more time in
-#: page faults and cache misses on A360498(9) than its hits saved).
-cdef int64_t MEMO_SLOTS_PER_OPTION = 32
-cdef int64_t MAX_MEMO_SLOTS = 1 << 16
-#: A state is looked up when at least this share of the primary items (1 / ...) is
-#: uncovered, and stored when its count took this many nodes: the many small subtrees
-#: near the leaves cost less to search again than to look up.
-cdef int32_t MEMO_LEFT_SHARE = 4
-cdef uint64_t MEMO_MIN_WORK = 4
 
 #: About this many words of bitset work between two checks for Ctrl-C and the deadline:
 #: a few milliseconds.
@@ -334,23 +302,6 @@ cdef struct BitState:
     int32_t* need                # per level: covers the item still lacks
     char* closing                # per level: 1 once the level tries "no more options"
     int32_t* scratch             # the bits a chosen option takes out of play
-    # The memo (heuristic SIZES; see "The memo" in the module text); memo is 0 without it.
-    int32_t memo                 # 1: the levels below the root are remembered ...
-    int32_t memo_left            # ... with at least this many primary items uncovered
-    int32_t sw                   # words of a bitset over the secondary bits
-    uint64_t* smask              # per option of the level's numbering, sw words: the
-    uint64_t* full_smask         # secondary bits it forbids
-    uint64_t* sub_smask
-    uint64_t* used               # levels * sw: the secondary bits the levels above forbid
-    uint64_t* entry_solutions    # per level: the solutions counted when it was entered,
-    uint64_t* entry_nodes        # the nodes,
-    uint64_t* entry_hash         # the hash of its state,
-    char* stores                 # and 1 when its count is to be remembered
-    uint64_t memo_slots          # a power of two
-    # memo_slots * (2 + uw + sw): per slot, the nodes it took to count the solutions
-    # below a state (0: an empty slot), their number and the state
-    uint64_t* memo_table
-    int32_t memo_dirty           # 1: some slot is filled
     # Shares (see "Shares" in the module text).
     int32_t share_depth          # the level whose option tries are dealt out; -1: none
     uint64_t share_index         # this engine's share ...
@@ -583,90 +534,6 @@ cdef bint sizes_fit_after(BitState* s, int32_t level, int32_t own, int32_t left)
     return fits
 
 
-cdef inline uint64_t state_hash(BitState* s, int32_t level) noexcept nogil:
-    """The hash of level ``level``'s state: its uncovered primary items and the secondary
-    bits the levels above forbid (see "The memo" in the module text)."""
-    cdef const uint64_t* uncovered = s.uncovered + <int64_t>level * s.uw
-    cdef const uint64_t* used = s.used + <int64_t>level * s.sw
-    cdef uint64_t h = <uint64_t>0x9E3779B97F4A7C15
-    cdef int32_t k
-    for k in range(s.uw):
-        h = (h ^ uncovered[k]) * <uint64_t>0xFF51AFD7ED558CCD
-        h ^= h >> 29
-    for k in range(s.sw):
-        h = (h ^ used[k]) * <uint64_t>0xC4CEB9FE1A85EC53
-        h ^= h >> 32
-    return h
-
-
-cdef inline uint64_t* memo_slot(BitState* s, uint64_t slot) noexcept nogil:
-    """Slot ``slot`` of the memo: the nodes, the solutions, the state."""
-    return s.memo_table + slot * <uint64_t>(2 + s.uw + s.sw)
-
-
-cdef inline bint same_state(BitState* s, int32_t level, uint64_t slot) noexcept nogil:
-    """Whether memo slot ``slot`` holds the state of level ``level``."""
-    cdef const uint64_t* record = memo_slot(s, slot)
-    cdef const uint64_t* key = record + 2
-    cdef const uint64_t* uncovered = s.uncovered + <int64_t>level * s.uw
-    cdef const uint64_t* used = s.used + <int64_t>level * s.sw
-    cdef int32_t k
-    if record[0] == 0:
-        return False
-    for k in range(s.uw):
-        if key[k] != uncovered[k]:
-            return False
-    for k in range(s.sw):
-        if key[s.uw + k] != used[k]:
-            return False
-    return True
-
-
-cdef bint recalled(BitState* s, int32_t level, bint hits) noexcept nogil:
-    """Level ``level`` just entered: with ``hits``, when the memo holds its state, count
-    the solutions below it at once (under the root's choice too) and return True: the
-    level tries no option. Otherwise note what its count starts from, to remember it
-    when it backs up (see "The memo" in the module text)."""
-    cdef uint64_t h = state_hash(s, level), first = h & (s.memo_slots - 2), slot, found
-    s.run.work += <uint64_t>(s.uw + s.sw)
-    if hits:
-        for slot in range(first, first + 2):
-            if same_state(s, level, slot):
-                found = memo_slot(s, slot)[1]
-                s.run.solutions += found
-                if s.root_solutions != NULL and s.choice[0] >= 0:
-                    s.root_solutions[s.choice[0]] += found
-                s.stores[level] = 0
-                return True
-    s.entry_hash[level] = h
-    s.entry_solutions[level] = s.run.solutions
-    s.entry_nodes[level] = s.run.nodes
-    s.stores[level] = 1
-    return False
-
-
-cdef void remember(BitState* s, int32_t level) noexcept nogil:
-    """Level ``level``, every option tried, into the memo: its state, the solutions found
-    below it and the nodes they took, in the slot of its pair that holds its state, or
-    else in the one whose count took fewer nodes."""
-    cdef uint64_t first = s.entry_hash[level] & (s.memo_slots - 2), slot = first
-    cdef uint64_t work = s.run.nodes - s.entry_nodes[level]
-    cdef uint64_t* record
-    if work < MEMO_MIN_WORK:
-        return
-    if not same_state(s, level, slot):
-        slot = first + 1
-        if not same_state(s, level, slot) and memo_slot(s, first)[0] < memo_slot(s, slot)[0]:
-            slot = first
-    record = memo_slot(s, slot)
-    record[0] = work
-    record[1] = s.run.solutions - s.entry_solutions[level]
-    memcpy(record + 2, s.uncovered + <int64_t>level * s.uw, s.uw * sizeof(uint64_t))
-    memcpy(record + 2 + s.uw, s.used + <int64_t>level * s.sw, s.sw * sizeof(uint64_t))
-    s.memo_dirty = 1
-    s.run.work += <uint64_t>(s.uw + s.sw)
-
-
 cdef int32_t take_forced(BitState* s, int32_t level) noexcept nogil:
     """Level ``level`` as a forced level: every uncovered item with one option in play is
     covered by that option, all at once, into level ``level + 1``; return the primary
@@ -747,9 +614,6 @@ cdef void compact_below_root(BitState* s) noexcept nogil:
                 s.sub_option_group[n] = s.full_option_group[o]
             memcpy(s.sub_pmask + <int64_t>n * s.uw, s.full_pmask + <int64_t>o * s.uw,
                    s.uw * sizeof(uint64_t))
-            if s.memo:
-                memcpy(s.sub_smask + <int64_t>n * s.sw, s.full_smask + <int64_t>o * s.sw,
-                       s.sw * sizeof(uint64_t))
             n += 1
             s.sub_forbid_start[n] = f
             s.sub_primary_start[n] = q
@@ -780,7 +644,6 @@ cdef void compact_below_root(BitState* s) noexcept nogil:
     s.primary_item = s.sub_primary_item
     s.original = s.sub_original
     s.pmask = s.sub_pmask
-    s.smask = s.sub_smask
     if s.n_groups:
         group_words(s.sub_group_words, s)
         s.group_words = s.sub_group_words
@@ -835,7 +698,6 @@ cdef inline void full_structures(BitState* s) noexcept nogil:
     s.primary_item = s.full_primary_item
     s.original = s.full_original
     s.pmask = s.full_pmask
-    s.smask = s.full_smask
     s.group_words = s.full_group_words
     s.option_group = s.full_option_group
     s.compacted = 0
@@ -858,10 +720,6 @@ cdef int search(BitState* s, bint count_only, int64_t max_solutions, int64_t max
     cdef uint64_t* below
     cdef const uint64_t* mask
     cdef uint64_t cap = node_cap(max_nodes), work_start = s.run.work
-    cdef uint64_t* used
-    cdef const uint64_t* smask
-    # the memo's counts stand for solutions only in a count without a limit
-    cdef bint hits = count_only and max_solutions < 0
     cdef int status
     while True:
         status = check_step(&s.run.nodes, phase == FORWARD, s.run.work - work_start, budget, cap)
@@ -872,10 +730,7 @@ cdef int search(BitState* s, bint count_only, int64_t max_solutions, int64_t max
             phase = NEXT
             if s.run.heuristic == FORCED:
                 s.forced_start[level + 1] = s.forced_start[level]
-            if (s.memo and level > 0 and s.n_uncovered[level] >= s.memo_left
-                    and recalled(s, level, hits)):
-                s.item[level] = PRUNED_LEVEL  # counted from the memo: no option to try
-            elif s.n_groups and not sizes_fit(s, level):
+            if s.n_groups and not sizes_fit(s, level):
                 s.item[level] = PRUNED_LEVEL  # no option to try: the level backs up
             else:
                 s.item[level] = choose(s, level)
@@ -894,8 +749,6 @@ cdef int search(BitState* s, bint count_only, int64_t max_solutions, int64_t max
                     continue
         p = next_option(s, level)
         if p < 0:
-            if s.memo and level > 0 and s.n_uncovered[level] >= s.memo_left and s.stores[level]:
-                remember(s, level)
             status = back_up(&level, &phase)
             if level == 0 and s.compacted:
                 full_structures(s)
@@ -931,11 +784,6 @@ cdef int search(BitState* s, bint count_only, int64_t max_solutions, int64_t max
         mask = s.pmask + <int64_t>p * uw
         for k in range(uw):
             below[k] = below[k - uw] & ~mask[k]
-        if s.memo:
-            used = s.used + <int64_t>(level + 1) * s.sw
-            smask = s.smask + <int64_t>p * s.sw
-            for k in range(s.sw):
-                used[k] = used[k - s.sw] | smask[k]
         if level == 0 and s.compact:
             compact_below_root(s)
         level += 1
@@ -1261,8 +1109,6 @@ cdef class BitEngine(_Driver):
         self._build_below_root(not self.s.multi)
         if heuristic == SIZES and not self.s.multi:
             self._build_groups(starts, items, first, palette)
-            if share is None:
-                self._build_memo()
         self._pick_kernels(simd)
         self.seed = mix_seed(<uint64_t>(seed & 0xFFFFFFFFFFFFFFFF))
         self._restart()
@@ -1495,37 +1341,6 @@ cdef class BitEngine(_Driver):
         s.group_words = s.full_group_words
         s.option_group = s.full_option_group
 
-    cdef void _build_memo(self) except *:
-        """The secondary bits each option forbids, the per-level records and the table of
-        the memo (see "The memo" in the module text), its slots a power of two, about
-        :data:`MEMO_SLOTS_PER_OPTION` per option up to :data:`MAX_MEMO_SLOTS`."""
-        cdef BitState* s = &self.s
-        cdef int32_t k, j, b
-        cdef int64_t n = max(1, s.n_options), levels = self.levels
-        s.sw = max(1, (s.n_bits - s.n_primary + 63) // 64)
-        s.memo_slots = 2
-        while s.memo_slots < min(MAX_MEMO_SLOTS, MEMO_SLOTS_PER_OPTION * n):
-            s.memo_slots *= 2
-        s.full_smask = <uint64_t*>calloc(n * s.sw, sizeof(uint64_t))
-        s.sub_smask = <uint64_t*>malloc(n * s.sw * sizeof(uint64_t))
-        s.used = <uint64_t*>calloc(levels * s.sw, sizeof(uint64_t))
-        s.entry_solutions = <uint64_t*>malloc(levels * sizeof(uint64_t))
-        s.entry_nodes = <uint64_t*>malloc(levels * sizeof(uint64_t))
-        s.entry_hash = <uint64_t*>malloc(levels * sizeof(uint64_t))
-        s.stores = <char*>calloc(levels, sizeof(char))
-        s.memo_table = <uint64_t*>calloc(s.memo_slots * (2 + s.uw + s.sw), sizeof(uint64_t))
-        if not (s.full_smask and s.sub_smask and s.used and s.entry_solutions
-                and s.entry_nodes and s.entry_hash and s.stores and s.memo_table):
-            raise MemoryError()
-        for k in range(s.n_options):
-            for j in range(s.forbid_start[k], s.forbid_start[k + 1]):
-                b = s.forbid_bit[j] - s.n_primary
-                if b >= 0:
-                    s.full_smask[<int64_t>k * s.sw + (b >> 6)] |= (<uint64_t>1) << (b & 63)
-        s.smask = s.full_smask
-        s.memo_left = s.n_primary // MEMO_LEFT_SHARE
-        s.memo = 1
-
     cdef void _build_multi(self, const int[::1] los, const int[::1] his) except *:
         """The bounds of the items and, for Algorithm M, the deeper level stack and the
         per-level counts of "Multiplicities" in the module text."""
@@ -1649,14 +1464,6 @@ cdef class BitEngine(_Driver):
         free(s.sub_pmask)
         free(s.conflicts)
         free(s.conflict_round)
-        free(s.full_smask)
-        free(s.sub_smask)
-        free(s.used)
-        free(s.entry_solutions)
-        free(s.entry_nodes)
-        free(s.entry_hash)
-        free(s.stores)
-        free(s.memo_table)
 
     cdef void _rewind(self):
         """Level 0: every kept option in play, every primary item uncovered."""
@@ -1682,11 +1489,6 @@ cdef class BitEngine(_Driver):
                     s.n_uncovered[0] += 1
         s.unit = 0
         s.rng_top = self.seed
-        if s.memo:
-            memset(s.used, 0, s.sw * sizeof(uint64_t))
-            if s.memo_dirty:
-                memset(s.memo_table, 0, s.memo_slots * (2 + s.uw + s.sw) * sizeof(uint64_t))
-                s.memo_dirty = 0
         if s.root_solutions != NULL:
             memset(s.root_solutions, 0, max(1, s.n_options) * sizeof(uint64_t))
 
@@ -1767,6 +1569,4 @@ cdef class BitEngine(_Driver):
                 + self.levels * (8 * (s.stride + s.uw) + 8 + 12)
                 + (s.n_primary + 1) * 20
                 + (self.levels * (4 * s.n_multi + 13) if s.multi else 0)
-                + (s.n_options * (s.stride + 1) * 8 if s.compact else 0)
-                + ((s.memo_slots * (s.uw + s.sw + 2) + 2 * s.n_options * s.sw) * 8
-                   + self.levels * 25 if s.memo else 0))
+                + (s.n_options * (s.stride + 1) * 8 if s.compact else 0))
