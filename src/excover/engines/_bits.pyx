@@ -421,6 +421,19 @@ cdef inline void add_size(uint64_t* sums, int32_t top, int32_t size) noexcept no
             sums[w] |= sums[w - q]
 
 
+cdef inline bint add_group(uint64_t* sums, uint64_t* low, int32_t top, int32_t size,
+                           uint64_t goal) noexcept nogil:
+    """Add a group of ``size`` to the sums reachable so far (the words ``0..top`` of
+    ``sums``, or the one word ``low`` when ``top`` is 0) and say whether the items left
+    are one of them now (``goal``: their bit in word ``top``): the step of both size
+    tests (``sizes_fit``, ``sizes_fit_after``)."""
+    if top:
+        add_size(sums, top, size)
+        return (sums[top] & goal) != 0
+    low[0] |= low[0] << size
+    return (low[0] & goal) != 0
+
+
 cdef bint sizes_fit(BitState* s, int32_t level) noexcept nogil:
     """Whether the primary items left to cover at ``level`` number a sum of the sizes of
     distinct groups with an option in play (see "The size bound" in the module text);
@@ -466,12 +479,7 @@ cdef bint sizes_fit(BitState* s, int32_t level) noexcept nogil:
             if not in_play:  # out of play for good below this level
                 here[u] &= ~((<uint64_t>1) << (g & 63))
                 continue
-            if top:
-                add_size(sums, top, size)
-                fits = (sums[top] >> (left & 63)) & 1
-            else:  # the sums in one word
-                low |= low << size
-                fits = (low & goal) != 0
+            fits = add_group(sums, &low, top, size, goal)
         if fits:
             break
     s.run.work += <uint64_t>examined * <uint64_t>(top + 2)
@@ -514,12 +522,7 @@ cdef bint sizes_fit_after(BitState* s, int32_t level, int32_t own, int32_t left)
                 larger = True
                 break
             examined += 1
-            if top:
-                add_size(sums, top, size)
-                fits = (sums[top] >> (left & 63)) & 1
-            else:  # the sums in one word
-                low |= low << size
-                fits = (low & goal) != 0
+            fits = add_group(sums, &low, top, size, goal)
             if fits:
                 break
         if fits or larger:
