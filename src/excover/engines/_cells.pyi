@@ -4,8 +4,6 @@ from typing import Literal
 
 from excover.engines._driver import _Driver
 
-__all__ = ["CellEngine"]
-
 class CellEngine(_Driver):
     """One dancing-cells (sparse-set) search over a problem given as flat arrays."""
 

@@ -4,8 +4,6 @@ from typing import Final, Literal
 
 from excover.engines._driver import _Driver
 
-__all__ = ["DONE", "MAX_NODES", "MAX_SOLUTIONS", "SOLUTION", "TIMEOUT", "LinksEngine"]
-
 DONE: Final[int]
 SOLUTION: Final[int]
 MAX_SOLUTIONS: Final[int]
