@@ -25,7 +25,7 @@ from excover.engines import Search
 from excover.entries import row_keys
 from excover.errors import LimitReached, UsageError
 from excover.formats.burrtools import Puzzle
-from excover.formats.burrtools.cover import group_elements, kind_name
+from excover.formats.burrtools.cover import group_elements, item_voxels, kind_name
 from excover.permutations import Automorphism
 from excover.solving import ExactCover
 from excover.solving.registry import SCOUT_NODES
@@ -109,7 +109,7 @@ class _Decoder:
         self.starts, self.items = data.option_start, data.node_item
         self.pieces: dict[int, tuple[int, Voxel, Piece] | None] = {}
         #: The voxel each item names, None for the kinds' items and the holes'.
-        self.voxel_of = [_voxel(name) for name in cover.items]
+        self.voxel_of = item_voxels(puzzle, problem)
         self.groups = tuple(part.groups for part in spec.parts)
 
     def piece(self, option: int) -> tuple[int, Voxel, Piece] | None:
@@ -143,14 +143,6 @@ class _Decoder:
             tuple(sorted(options)),
             self.puzzle.grid,
         )
-
-
-def _voxel(name: str) -> Voxel | None:
-    """The voxel an item names (``x,y,z``), or None."""
-    parts = name.split(",")
-    if len(parts) == 3 and all(p.lstrip("-").isdigit() for p in parts):
-        return (int(parts[0]), int(parts[1]), int(parts[2]))
-    return None
 
 
 def assembly_of(
