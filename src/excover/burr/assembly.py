@@ -74,6 +74,21 @@ class Assembly:
     grid: int = 0
 
     @classmethod
+    def made(
+        cls,
+        pieces: tuple[Piece, ...],
+        groups: tuple[tuple[tuple[int, int], ...], ...],
+        options: tuple[int, ...],
+        grid: int,
+    ) -> Assembly:
+        """``Assembly(pieces, groups, options, grid)`` made without the frozen
+        dataclass's ``__init__`` (which sets each field through ``object.__setattr__``):
+        the decoder makes one a solution, a thousand for some of BurrTools' examples."""
+        found = object.__new__(cls)
+        found.__dict__.update(pieces=pieces, groups=groups, options=options, grid=grid)
+        return found
+
+    @classmethod
     def of_voxels(cls, pieces: Sequence[Sequence[Voxel]], grid: int = 0) -> Assembly:
         """An assembly of the given voxel sets, each its own shape, without groups (for
         designs made in Python and for tests), on BurrTools' grid ``grid``."""
@@ -111,6 +126,7 @@ class _Decoder:
         #: The voxel each item names, None for the kinds' items and the holes'.
         self.voxel_of = item_voxels(puzzle, problem)
         self.groups = tuple(part.groups for part in spec.parts)
+        self.grid = puzzle.grid
 
     def piece(self, option: int) -> tuple[int, Voxel, Piece] | None:
         """The piece ``option`` places, after its part and its lowest voxel (the order
@@ -137,11 +153,11 @@ class _Decoder:
             if (found := known[option] if option in known else self.piece(option)) is not None
         ]
         placed.sort()
-        return Assembly(
+        return Assembly.made(
             tuple([piece for _, _, piece in placed]),
             self.groups,
             tuple(sorted(options)),
-            self.puzzle.grid,
+            self.grid,
         )
 
 
@@ -206,20 +222,20 @@ def _pinned(
     every = np.arange(cover.n_options, dtype=np.int64)
     smallest = orbits.stacked.min(axis=0) == every
     # for each item fixed, the share of its options that are the smallest of their orbit
+    smallest_node = smallest[owner]
     on = fixed[items]
-    held = np.bincount(items[on], minlength=cover.n_items)
-    share = np.bincount(items[on], smallest[owner[on]], minlength=cover.n_items)
+    fixed_items = items[on]
+    held = np.bincount(fixed_items, minlength=cover.n_items)
+    share = np.bincount(fixed_items, smallest_node[on], minlength=cover.n_items)
     share = np.divide(share, held, out=np.ones(cover.n_items), where=held > 0)
     item = int(share.argmin()) if len(share) else 0
     if not len(share) or share[item] == 1:
         return cover, every
-    cut = owner[(items == item) & ~smallest[owner]]
     keep = np.ones(cover.n_options, dtype=bool)
-    keep[cut] = False
+    keep[owner[(items == item) & ~smallest_node]] = False
     chosen = every[keep]
-    lengths = np.diff(starts)[chosen]
-    firsts = np.concatenate([[0], np.cumsum(lengths)])
-    nodes = np.arange(firsts[-1]) + np.repeat(starts[chosen] - firsts[:-1], lengths)
+    firsts = np.concatenate([[0], np.cumsum(np.diff(starts)[chosen])])
+    nodes = keep[owner]  # the nodes of the options kept
     colors = np.frombuffer(data.node_color, dtype=np.intc)
     pinned = cover.derive()
     for other in np.flatnonzero((lo != 1) | (hi != 1)).tolist():
