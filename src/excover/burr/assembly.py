@@ -241,7 +241,8 @@ def _pinned(
     for other in np.flatnonzero((lo != 1) | (hi != 1)).tolist():
         pinned.set_multiplicity(other, int(lo[other]), int(hi[other]))
     # the options of a checked problem, taken as they are
-    pinned._add_checked_options(firsts, items[nodes], colors[nodes], cover.color_names)
+    kept_colors = colors[nodes].astype(np.int64)
+    pinned._add_checked_options(firsts, items[nodes], kept_colors, cover.color_names)
     return pinned, chosen
 
 
