@@ -214,7 +214,7 @@ def _pinned(
     items = np.frombuffer(data.node_item, dtype=np.intc).astype(np.int64)
     lo = np.frombuffer(data.lo, dtype=np.intc)
     hi = np.frombuffer(data.hi, dtype=np.intc)
-    owner = np.repeat(np.arange(cover.n_options, dtype=np.int64), np.diff(starts))
+    lengths = np.diff(starts)
     fixed = np.zeros(cover.n_items, dtype=bool)
     fixed[: len(lo)] = (lo == 1) & (hi == 1)
     for g in generators:
@@ -222,20 +222,22 @@ def _pinned(
     every = np.arange(cover.n_options, dtype=np.int64)
     smallest = orbits.stacked.min(axis=0) == every
     # for each item fixed, the share of its options that are the smallest of their orbit
-    smallest_node = smallest[owner]
-    on = fixed[items]
+    # (the nodes of fixed items, a few of all, looked at apart: one pass over the nodes)
+    on = np.flatnonzero(fixed[items])
     fixed_items = items[on]
+    owner = np.searchsorted(starts, on, side="right") - 1  # the option of each
+    smallest_on = smallest[owner]
     held = np.bincount(fixed_items, minlength=cover.n_items)
-    share = np.bincount(fixed_items, smallest_node[on], minlength=cover.n_items)
+    share = np.bincount(fixed_items, smallest_on, minlength=cover.n_items)
     share = np.divide(share, held, out=np.ones(cover.n_items), where=held > 0)
     item = int(share.argmin()) if len(share) else 0
     if not len(share) or share[item] == 1:
         return cover, every
     keep = np.ones(cover.n_options, dtype=bool)
-    keep[owner[(items == item) & ~smallest_node]] = False
+    keep[owner[(fixed_items == item) & ~smallest_on]] = False
     chosen = every[keep]
-    firsts = np.concatenate([[0], np.cumsum(np.diff(starts)[chosen])])
-    nodes = keep[owner]  # the nodes of the options kept
+    firsts = np.concatenate([[0], np.cumsum(lengths[chosen])])
+    nodes = np.repeat(keep, lengths)  # the nodes of the options kept
     colors = np.frombuffer(data.node_color, dtype=np.intc)
     pinned = cover.derive()
     for other in np.flatnonzero((lo != 1) | (hi != 1)).tolist():
