@@ -528,6 +528,31 @@ def test_a_disassembly_builds_its_tree_when_read_and_travels_compact() -> None:
     assert replace(copy, reason="x").tree == tree
 
 
+def test_pieces_met_again_are_known_by_identity_or_by_their_voxels() -> None:
+    """A Geometry shared by a problem's assemblies knows a piece it met before by the
+    identity of its voxels' tuple (the decoder's pieces recur in every assembly) and
+    otherwise by the voxels: the same disassembly from the same objects, from equal
+    copies and from a fresh Geometry."""
+    from excover.burr.search import Budget, Disassembler
+
+    pieces = tunnel(["#######", "#AB.#.#", "#.#...#", "#.#####"])
+    shared = Geometry()
+    first = Assembly.of_voxels(pieces)
+    runs = [
+        Disassembler(assembly, Budget(), True, geometry).run()
+        for assembly, geometry in [
+            (first, shared),
+            (first, shared),
+            (Assembly.of_voxels(pieces), shared),
+            (Assembly.made(first.pieces, (), (), 0), Geometry()),
+        ]
+    ]
+    assert all(
+        (r.status, r.level, r.moves) == (runs[0].status, runs[0].level, runs[0].moves) for r in runs
+    )
+    assert runs[0].status == "solved" and runs[3].assembly == first
+
+
 def _moves(count: int, out: list[int]) -> tuple[Move, ...]:
     return (*(Move((0,), 0, 1) for _ in range(count - 1)), Move(tuple(out), 2, None))
 

@@ -33,7 +33,7 @@ from excover.formats.burrtools import (
     write_xmpuzzle,
 )
 from excover.formats.burrtools._cover import matching, row_table
-from excover.formats.burrtools.cover import result_symmetries
+from excover.formats.burrtools.cover import item_voxels, result_symmetries
 from excover.tiling import Pattern, Pattern3, pentominoes, soma_pieces
 
 DATA = Path(__file__).parent / "data" / "burrtools"
@@ -378,6 +378,22 @@ def test_max_holes_bounds_the_empty_variable_voxels() -> None:
     assert to_exact_cover(Puzzle((unit, row), (free,))).count() == 8
     bounded = Problem((Part(0, 0, 3),), 1, max_holes=1)
     assert to_exact_cover(Puzzle((unit, row), (bounded,))).count() == 4
+
+
+@pytest.mark.parametrize("holes", [None, 1])
+def test_item_voxels_are_the_voxels_the_items_name(holes: int | None) -> None:
+    """item_voxels, which the disassembler reads assemblies back with, gives each item
+    of the exact cover problem the voxel its name says (None for the kinds and the
+    holes' counter), filled, variable and (with maxHoles) primary variable voxels."""
+    unit = Shape.from_voxels({(0, 0, 0)})
+    bar = Shape.from_voxels({(0, 0, 0), (1, 0, 0)})
+    result = Shape.from_voxels({(0, 0, 0), (0, 1, 0), (1, 1, 0)}, {(2, 0, 0), (2, 1, 1)})
+    problem = Problem((Part(0, 0, 3), Part(1, 0, 1)), 2, max_holes=holes)
+    puzzle = Puzzle((unit, bar, result), (problem,))
+    items = to_exact_cover(puzzle).items
+    expected = [voxel(name) if name.count(",") == 2 else None for name in items]
+    assert item_voxels(puzzle, 0) == expected
+    assert expected.count(None) == (3 if holes else 2)
 
 
 def test_a_square_grid_puzzle_is_one_layer_of_cubes() -> None:

@@ -77,6 +77,7 @@ from excover.errors import UsageError
 DEF FREE = 1 << 29
 DEF MAX_AXES = 4
 DEF MAX_PENDING = 1024
+DEF MAX_SAME = 1 << 16  # the voxel tuples a Geometry knows by identity, at most
 DEF STEPS = 64          # the distances the move generator keeps tables of
 
 #: The axes of each grid (BurrTools' order), as voxel vectors; a direction is
@@ -543,6 +544,7 @@ cdef class Geometry:
     cdef list objects              # the Shape of each shape number
     cdef int room
     cdef dict pieces
+    cdef dict same                 # id of a voxels tuple met: (the tuple, its entry)
     cdef readonly int grid
     cdef int axes
     cdef int dirs[2 * MAX_AXES][3]   # the vector of each direction
@@ -563,19 +565,32 @@ cdef class Geometry:
         self.pairs = NULL
         self.room = 0
         self.pieces = {}
+        self.same = {}
 
     def __dealloc__(self):
         free(self.pairs)
 
     cdef tuple _shape(self, voxels):
         """``(number, x, y, z)``: the number of the piece's shape and its origin."""
-        cdef int a, n
-        cdef int origin[3]
+        # an assembly's pieces are the decoder's, one tuple an option for all the
+        # problem's assemblies: looked up by identity first, without hashing the voxels
+        known = self.same.get(id(voxels))
+        if known is not None and (<tuple>known)[0] is voxels:
+            return (<tuple>known)[1]
         if not isinstance(voxels, tuple):
             voxels = tuple([tuple(v) for v in voxels])
         found = self.pieces.get(voxels)
-        if found is not None:
-            return found
+        if found is None:
+            found = self._new_shape(voxels)
+        if len(self.same) >= MAX_SAME:
+            self.same.clear()
+        self.same[id(voxels)] = (voxels, found)
+        return found
+
+    cdef tuple _new_shape(self, tuple voxels):
+        """:meth:`_shape` of voxels not met before."""
+        cdef int a, n
+        cdef int origin[3]
         n = len(voxels)
         if n == 0:
             raise ValueError("a piece without voxels")

@@ -25,7 +25,7 @@ from excover.engines import Search
 from excover.entries import row_keys
 from excover.errors import LimitReached, UsageError
 from excover.formats.burrtools import Puzzle
-from excover.formats.burrtools.cover import group_elements, kind_name
+from excover.formats.burrtools.cover import group_elements, item_voxels, kind_name
 from excover.permutations import Automorphism
 from excover.solving import ExactCover
 from excover.solving.registry import SCOUT_NODES
@@ -74,6 +74,21 @@ class Assembly:
     grid: int = 0
 
     @classmethod
+    def made(
+        cls,
+        pieces: tuple[Piece, ...],
+        groups: tuple[tuple[tuple[int, int], ...], ...],
+        options: tuple[int, ...],
+        grid: int,
+    ) -> Assembly:
+        """``Assembly(pieces, groups, options, grid)`` made without the frozen
+        dataclass's ``__init__`` (which sets each field through ``object.__setattr__``):
+        the decoder makes one a solution, a thousand for some of BurrTools' examples."""
+        found = object.__new__(cls)
+        found.__dict__.update(pieces=pieces, groups=groups, options=options, grid=grid)
+        return found
+
+    @classmethod
     def of_voxels(cls, pieces: Sequence[Sequence[Voxel]], grid: int = 0) -> Assembly:
         """An assembly of the given voxel sets, each its own shape, without groups (for
         designs made in Python and for tests), on BurrTools' grid ``grid``."""
@@ -109,8 +124,9 @@ class _Decoder:
         self.starts, self.items = data.option_start, data.node_item
         self.pieces: dict[int, tuple[int, Voxel, Piece] | None] = {}
         #: The voxel each item names, None for the kinds' items and the holes'.
-        self.voxel_of = [_voxel(name) for name in cover.items]
+        self.voxel_of = item_voxels(puzzle, problem)
         self.groups = tuple(part.groups for part in spec.parts)
+        self.grid = puzzle.grid
 
     def piece(self, option: int) -> tuple[int, Voxel, Piece] | None:
         """The piece ``option`` places, after its part and its lowest voxel (the order
@@ -137,20 +153,12 @@ class _Decoder:
             if (found := known[option] if option in known else self.piece(option)) is not None
         ]
         placed.sort()
-        return Assembly(
+        return Assembly.made(
             tuple([piece for _, _, piece in placed]),
             self.groups,
             tuple(sorted(options)),
-            self.puzzle.grid,
+            self.grid,
         )
-
-
-def _voxel(name: str) -> Voxel | None:
-    """The voxel an item names (``x,y,z``), or None."""
-    parts = name.split(",")
-    if len(parts) == 3 and all(p.lstrip("-").isdigit() for p in parts):
-        return (int(parts[0]), int(parts[1]), int(parts[2]))
-    return None
 
 
 def assembly_of(
@@ -206,7 +214,7 @@ def _pinned(
     items = np.frombuffer(data.node_item, dtype=np.intc).astype(np.int64)
     lo = np.frombuffer(data.lo, dtype=np.intc)
     hi = np.frombuffer(data.hi, dtype=np.intc)
-    owner = np.repeat(np.arange(cover.n_options, dtype=np.int64), np.diff(starts))
+    lengths = np.diff(starts)
     fixed = np.zeros(cover.n_items, dtype=bool)
     fixed[: len(lo)] = (lo == 1) & (hi == 1)
     for g in generators:
@@ -214,26 +222,29 @@ def _pinned(
     every = np.arange(cover.n_options, dtype=np.int64)
     smallest = orbits.stacked.min(axis=0) == every
     # for each item fixed, the share of its options that are the smallest of their orbit
-    on = fixed[items]
-    held = np.bincount(items[on], minlength=cover.n_items)
-    share = np.bincount(items[on], smallest[owner[on]], minlength=cover.n_items)
+    # (the nodes of fixed items, a few of all, looked at apart: one pass over the nodes)
+    on = np.flatnonzero(fixed[items])
+    fixed_items = items[on]
+    owner = np.searchsorted(starts, on, side="right") - 1  # the option of each
+    smallest_on = smallest[owner]
+    held = np.bincount(fixed_items, minlength=cover.n_items)
+    share = np.bincount(fixed_items, smallest_on, minlength=cover.n_items)
     share = np.divide(share, held, out=np.ones(cover.n_items), where=held > 0)
     item = int(share.argmin()) if len(share) else 0
     if not len(share) or share[item] == 1:
         return cover, every
-    cut = owner[(items == item) & ~smallest[owner]]
     keep = np.ones(cover.n_options, dtype=bool)
-    keep[cut] = False
+    keep[owner[(fixed_items == item) & ~smallest_on]] = False
     chosen = every[keep]
-    lengths = np.diff(starts)[chosen]
-    firsts = np.concatenate([[0], np.cumsum(lengths)])
-    nodes = np.arange(firsts[-1]) + np.repeat(starts[chosen] - firsts[:-1], lengths)
+    firsts = np.concatenate([[0], np.cumsum(lengths[chosen])])
+    nodes = np.repeat(keep, lengths)  # the nodes of the options kept
     colors = np.frombuffer(data.node_color, dtype=np.intc)
     pinned = cover.derive()
     for other in np.flatnonzero((lo != 1) | (hi != 1)).tolist():
         pinned.set_multiplicity(other, int(lo[other]), int(hi[other]))
     # the options of a checked problem, taken as they are
-    pinned._add_checked_options(firsts, items[nodes], colors[nodes], cover.color_names)
+    kept_colors = colors[nodes].astype(np.int64)
+    pinned._add_checked_options(firsts, items[nodes], kept_colors, cover.color_names)
     return pinned, chosen
 
 

@@ -65,7 +65,7 @@ if TYPE_CHECKING:
 
 P = TypeVar("P", bound="Model")
 
-__all__ = ["group_elements", "kind_name", "result_symmetries", "to_exact_cover"]
+__all__ = ["group_elements", "item_voxels", "kind_name", "result_symmetries", "to_exact_cover"]
 
 #: A permutation of points: the image of each.
 Perm = npt.NDArray[np.int64]
@@ -402,6 +402,23 @@ def _holes_apply(problem: Problem, puzzle: Puzzle) -> bool:
     return low != high
 
 
+def item_voxels(puzzle: Puzzle, number: int) -> list[tuple[int, int, int] | None]:
+    """The voxel of the result that each item of :func:`to_exact_cover`'s problem stands
+    for, in the problem's order of items (its filled voxels, the kinds, its variable
+    voxels, then ``holes``), None for the kinds and ``holes``: how an assembly is read
+    back from a solution without parsing the items' names."""
+    problem = _check(puzzle, number)
+    cells = _labelled(puzzle.shapes[problem.result], FILLED + VARIABLE)
+    filled = cells[:, 3] == ord(FILLED)
+    kinds: list[tuple[int, int, int] | None] = [None] * sum(p.hi > 0 for p in problem.parts)
+    return [
+        *[(x, y, z) for x, y, z in cells[filled, :3].tolist()],
+        *kinds,
+        *[(x, y, z) for x, y, z in cells[~filled, :3].tolist()],
+        *([None] if _holes_apply(problem, puzzle) else []),
+    ]
+
+
 def to_exact_cover(puzzle: Puzzle, number: int, factory: type[P]) -> P:
     """The exact cover problem of problem ``number`` (from 0, as BurrTools' ``burrTxt
     -o``) of a puzzle on any of BurrTools' grids, built by ``factory`` (Problem or a
@@ -420,7 +437,8 @@ def to_exact_cover(puzzle: Puzzle, number: int, factory: type[P]) -> P:
     if len(set(kinds)) != len(kinds):
         raise FormatError(f"{problem.label(number)} names a shape twice", source=puzzle.source)
     primary = filled + kinds + ([*variable, HOLES] if holes else [])
-    cover = factory(primary=primary, secondary=[] if holes else variable)
+    # the names are good tokens: coordinates, kind_name's letters, digits, '.' and '-'
+    cover = factory._of_checked_names(primary, [] if holes else variable)
     for part, kind in zip(parts, kinds, strict=True):
         if (part.lo, part.hi) != (1, 1):
             cover.set_multiplicity(kind, part.lo, part.hi)
@@ -449,7 +467,11 @@ def to_exact_cover(puzzle: Puzzle, number: int, factory: type[P]) -> P:
         blocks.append(np.array(pairs, dtype=np.int64))
     lengths = np.repeat([rows.shape[1] for rows in blocks], [len(rows) for rows in blocks])
     starts = np.concatenate([[0], np.cumsum(lengths)]).astype(np.int64)
-    cover.add_options(starts, np.concatenate([np.zeros(0, np.int64), *(b.ravel() for b in blocks)]))
+    flat = np.concatenate([np.zeros(0, np.int64), *(b.ravel() for b in blocks)])
+    # each option holds its kind's item (or a variable voxel's) and distinct voxels of
+    # the result, all primary or secondary items of this problem: add_options' checks
+    # (a few milliseconds on a large result) would find nothing
+    cover._add_checked_options(starts, flat, np.zeros(len(flat), np.int64), ())
     voxels = item_of[cells[:, :3] @ board.strides]
     kind_items = [position[k] for k in kinds]
     symmetry = _Symmetry(puzzle, parts, voxels, kind_items, blocks, len(cover.items))
