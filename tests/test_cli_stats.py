@@ -110,6 +110,21 @@ def test_up_to_symmetry_prints_defined_figures(capsys: pytest.CaptureFixture[str
     assert out == "12\n" and shown["group order"] == "8"
 
 
+def test_a_symmetry_broken_count_prints_the_nodes_of_its_searches(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """``sequence --stats`` (a symmetry-broken count) prints the nodes of the searches it
+    ran, fewer than the plain count of the same problem walks, with their meaning."""
+    out, shown, meaning = stats_of(capsys, "sequence", "A360498", "6")
+    assert out == "3620\n" and "symmetry-broken" in meaning["nodes"]
+    written = str(tmp_path / "a6.dlx")
+    assert main(["sequence", "A360498", "6", "--write-dlx", written]) == 0
+    capsys.readouterr()
+    plain_out, plain, _ = stats_of(capsys, "count", written, "--method", "search")
+    assert plain_out == out
+    assert 0 < int(shown["nodes"]) < int(plain["nodes"])
+
+
 def test_every_definition_is_in_the_manual() -> None:
     """docs/cli.md's Statistics tables name every figure of :data:`FIGURES`."""
     text = (ROOT / "docs" / "cli.md").read_text(encoding="utf-8")

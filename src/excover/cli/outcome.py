@@ -35,6 +35,13 @@ SIZES_NODES = (
     "items left are no sum of the sizes of distinct groups in play is not entered)"
 )
 
+#: ... and in a symmetry-broken count, the sum over the searches it runs.
+BROKEN_NODES = (
+    "nodes of every search the symmetry-broken count ran, added up (the listing of the "
+    "base's partial solutions and the count of each orbit's representatives), each the "
+    "search tree of its own smaller problem: fewer than a plain count's"
+)
+
 #: What ``updates`` counts, by engine: only dancing links has links to update.
 UPDATES = {
     "dlx": "links changed, Knuth's DLX1 definition",
@@ -108,6 +115,8 @@ def definitions(stats: dict[str, Any], route: str | None = None) -> dict[str, st
             stats.get("heuristic") or "", NODES
         )
         return {"nodes": nodes, "updates": UPDATES[engine]}
+    if "group_order" in stats and "nodes" in stats:
+        return {"nodes": BROKEN_NODES}
     if engine == "sat":
         return {"nodes": ROUTE_NODES["sat"], "updates": "0: a SAT solver has no links to update"}
     if route in ROUTE_NODES and "nodes" in stats:

@@ -192,6 +192,10 @@ def count(problem: ExactCover, args: argparse.Namespace) -> Outcome:
             return Outcome("search", engine, None, stopped_by)
         number = search.counted  # a lower bound: each solution found stands for distinct ones
     stats = {"solutions": number, "group_order": group.order, "symmetry": _note(args, group)}
+    if search is not None and not workers and not args.up_to_symmetry:
+        # every search of a symmetry-broken count ran here and added its nodes (a count
+        # of classes may go by Burnside's lemma through counts that keep none)
+        stats["nodes"] = search.nodes
     stats.update(seconds=time.perf_counter() - started, workers=workers or 1)
     return Outcome("search", engine, number, stopped_by, stats)
 
