@@ -134,13 +134,22 @@ cdef struct Front:
     Py_ssize_t size     # a power of two
 
 
-cdef inline uint64_t _hash(const int16_t *state, int width) nogil:
-    cdef uint64_t h = 1469598103934665603ULL
-    cdef int k
-    for k in range(width):
+cdef inline uint64_t _hash(const int16_t *state, int width) noexcept nogil:
+    """A configuration's hash, four values (one 64-bit word) at a time: one multiply a
+    word rather than a value (the multiplies are a chain, each waiting for the last),
+    then a final mix that brings the high bits down to the low ones the tables use."""
+    cdef uint64_t h = 1469598103934665603ULL, word
+    cdef int k = 0
+    while k + 4 <= width:
+        memcpy(&word, state + k, 8)
+        h = (h ^ word) * 0x9E3779B97F4A7C15ULL
+        k += 4
+    while k < width:
         h = (h ^ <uint64_t>(<uint16_t>state[k])) * 1099511628211ULL
+        k += 1
+    h ^= h >> 32
+    h *= 0xD6E8FEB86659FD93ULL
     return h ^ (h >> 29)
-
 
 
 cdef int _front_init(Front *f, int width) except -1:
@@ -189,9 +198,16 @@ cdef int _front_reset(Front *f, int width) except -1:
     return 0
 
 
-cdef Py_ssize_t _front_find(Front *f, const int16_t *state, int width) noexcept nogil:
+cdef inline Py_ssize_t _front_find(Front *f, const int16_t *state, int width) noexcept nogil:
+    return _front_find_hashed(f, state, width, _hash(state, width))
+
+
+cdef Py_ssize_t _front_find_hashed(Front *f, const int16_t *state, int width,
+                                   uint64_t hashed) noexcept nogil:
+    """The index of ``state`` in the front (its hash ``hashed``: a search looks one
+    configuration up in three fronts), -1 when it is not there."""
     cdef uint64_t mask = f.size - 1
-    cdef uint64_t at = _hash(state, width) & mask
+    cdef uint64_t at = hashed & mask
     cdef int32_t slot
     while True:
         slot = f.slots[at]
@@ -202,7 +218,14 @@ cdef Py_ssize_t _front_find(Front *f, const int16_t *state, int width) noexcept 
         at = (at + 1) & mask
 
 
-cdef int _front_add(Front *f, const int16_t *state, int width, int64_t node) except -1:
+cdef inline int _front_add(Front *f, const int16_t *state, int width,
+                           int64_t node) except -1:
+    return _front_add_hashed(f, state, width, node, _hash(state, width))
+
+
+cdef int _front_add_hashed(Front *f, const int16_t *state, int width, int64_t node,
+                           uint64_t hashed) except -1:
+    """Add ``state`` (its hash ``hashed``) to the front, with its record ``node``."""
     cdef Py_ssize_t k
     cdef uint64_t mask, at
     cdef int32_t *slots
@@ -228,7 +251,7 @@ cdef int _front_add(Front *f, const int16_t *state, int width, int64_t node) exc
     memcpy(f.pool + f.count * width, state, width * sizeof(int16_t))
     f.node[f.count] = node
     mask = f.size - 1
-    at = _hash(state, width) & mask
+    at = hashed & mask
     while f.slots[at]:
         at = (at + 1) & mask
     f.count += 1
@@ -634,9 +657,11 @@ cdef class Geometry:
 @cython.final
 cdef class Part:
     """The pieces of one part: their shapes' pair tables and their origins, and the
-    grid's axes."""
+    grid's axes. A part's buffers can take other pieces of the same geometry
+    (:meth:`_load`: a batch of assemblies reuses one part)."""
 
     cdef int n
+    cdef int room            # the most pieces the buffers hold
     cdef int axes
     cdef int dirs[2 * MAX_AXES][3]   # the vector of each direction
     cdef int *origin         # x, y, z of each piece's origin
@@ -644,30 +669,43 @@ cdef class Part:
     cdef Geometry keep
 
     def __cinit__(self, Geometry geometry not None, list pieces):
+        self.axes = geometry.axes
+        memcpy(self.dirs, geometry.dirs, sizeof(self.dirs))
+        self.keep = geometry  # which keeps every pair table it makes
+        self._load(pieces)
+
+    cdef int _load(self, list pieces) except -1:
+        """Take the pieces ``pieces`` (their voxels where the part puts them) of the
+        geometry the part was made with, in place of its own."""
         cdef int n = len(pieces), i, j, a
         cdef int shapes[64]
         cdef tuple found
         cdef Pair pair
+        cdef Geometry geometry = self.keep
         if not 1 <= n <= 64:
             raise ValueError(f"a part has 1 to 64 pieces, not {n}")
+        if n > self.room:
+            free(self.origin)
+            free(self.pairs)
+            self.room = 0
+            self.origin = <int *>malloc(3 * n * sizeof(int))
+            self.pairs = <void **>malloc(n * n * sizeof(void *))
+            if self.origin == NULL or self.pairs == NULL:
+                raise MemoryError()
+            self.room = n
         self.n = n
-        self.axes = geometry.axes
-        memcpy(self.dirs, geometry.dirs, sizeof(self.dirs))
-        self.origin = <int *>malloc(3 * n * sizeof(int))
-        self.pairs = <void **>calloc(n * n, sizeof(void *))
-        if self.origin == NULL or self.pairs == NULL:
-            raise MemoryError()
         for i in range(n):
             found = geometry._shape(pieces[i])
             shapes[i] = found[0]
             for a in range(3):
                 self.origin[3 * i + a] = found[a + 1]
-        self.keep = geometry  # which keeps every pair table it makes
         for i in range(n):
+            self.pairs[i * n + i] = NULL
             for j in range(n):
                 if i != j:
                     pair = geometry.pair(shapes[i], shapes[j])
                     self.pairs[i * n + j] = <void *>pair
+        return 0
 
     def __dealloc__(self):
         free(self.origin)
@@ -1034,7 +1072,7 @@ cdef class Search:
                    int64_t node, Py_ssize_t *grown) except -1:
         """Add the configuration one move away, unless known."""
         cdef int k, a, d = direction
-        cdef uint64_t moving = mask
+        cdef uint64_t moving = mask, hashed
         cdef int16_t *after = self.scratch
         if moving & 1:
             moving = self.full ^ moving
@@ -1044,12 +1082,13 @@ cdef class Search:
             if (moving >> k) & 1:
                 for a in range(3):
                     after[3 * k + a] += <int16_t>(self.part.dirs[d][a] * step)
-        if (_front_find(&self.fronts[self.old], after, self.width) >= 0
-                or _front_find(&self.fronts[self.cur], after, self.width) >= 0
-                or _front_find(&self.fronts[self.new], after, self.width) >= 0):
+        hashed = _hash(after, self.width)
+        if (_front_find_hashed(&self.fronts[self.old], after, self.width, hashed) >= 0
+                or _front_find_hashed(&self.fronts[self.cur], after, self.width, hashed) >= 0
+                or _front_find_hashed(&self.fronts[self.new], after, self.width, hashed) >= 0):
             return 0
         self._record(node, mask, direction, step)
-        _front_add(&self.fronts[self.new], after, self.width, self.records - 1)
+        _front_add_hashed(&self.fronts[self.new], after, self.width, self.records - 1, hashed)
         grown[0] += 1
         return 0
 
