@@ -702,9 +702,15 @@ cdef class Part:
         for i in range(n):
             self.pairs[i * n + i] = NULL
             for j in range(n):
-                if i != j:
-                    pair = geometry.pair(shapes[i], shapes[j])
-                    self.pairs[i * n + j] = <void *>pair
+                if i == j:
+                    continue
+                # the table made already (most are, past an assembly or two), else made
+                if shapes[i] < geometry.room and shapes[j] < geometry.room:
+                    self.pairs[i * n + j] = geometry.pairs[shapes[i] * geometry.room + shapes[j]]
+                    if self.pairs[i * n + j] != NULL:
+                        continue
+                pair = geometry.pair(shapes[i], shapes[j])
+                self.pairs[i * n + j] = <void *>pair
         return 0
 
     def __dealloc__(self):
@@ -784,7 +790,7 @@ cdef class Search:
     cdef int16_t *scratch
     # for the axis being expanded, along +axis then -axis, by distance s and piece i:
     # the pieces i meets within s (``within``, rows 0 to STEPS), and at exactly s
-    # (``exactly``, kept zero)
+    # (``exactly``, kept zero; its row STEPS takes the gaps of STEPS or more)
     cdef uint64_t *within
     cdef uint64_t *exactly
     cdef public long long expanded
@@ -856,7 +862,7 @@ cdef class Search:
         free(self.filled)
         self.filled = <int16_t *>malloc(3 * n * sizeof(int16_t))
         self.within = <uint64_t *>malloc(2 * (STEPS + 1) * n * sizeof(uint64_t))
-        self.exactly = <uint64_t *>calloc(2 * STEPS * n, sizeof(uint64_t))
+        self.exactly = <uint64_t *>calloc(2 * (STEPS + 1) * n, sizeof(uint64_t))
         self.at = <int *>malloc(n * sizeof(int))
         self.table = <int32_t *>malloc(MAX_AXES * n * n * sizeof(int32_t))
         self.blocks = <uint64_t *>malloc(2 * MAX_AXES * n * sizeof(uint64_t))
@@ -919,16 +925,22 @@ cdef class Search:
         cdef int n = self.n, m = parent.n, a, i, j
         cdef int32_t *row
         cdef int32_t *source
+        cdef uint64_t meets, bit_i, hit
+        cdef uint64_t *back
         memset(self.blocks, 0, 2 * self.part.axes * n * sizeof(uint64_t))
         for a in range(self.part.axes):
+            back = self.blocks + (2 * a + 1) * n
             for i in range(n):
                 row = self.table + (a * n + i) * n
                 source = parent.table + (a * m + local[i]) * m
-                for j in range(n):
+                meets = 0
+                bit_i = (<uint64_t>1) << i
+                for j in range(n):  # without branches: whether i meets j is data
                     row[j] = source[local[j]]
-                    if row[j] < FREE:
-                        self.blocks[2 * a * n + i] |= (<uint64_t>1) << j
-                        self.blocks[(2 * a + 1) * n + j] |= (<uint64_t>1) << i
+                    hit = <uint64_t>(row[j] < FREE)
+                    meets |= hit << j
+                    back[j] |= bit_i & (0 - hit)  # j meets i the other way
+                self.blocks[2 * a * n + i] = meets
         self.preset = True
         memcpy(self.filled, self.fronts[self.cur].pool, self.width * sizeof(int16_t))
         self.valid = True
@@ -956,7 +968,7 @@ cdef class Search:
         cdef int group[64]
         cdef int32_t found[MAX_AXES]
         cdef int16_t *moved = self.scratch  # the translation of each group since then
-        cdef uint64_t bit_i, bit_j
+        cdef uint64_t bit_i, bit_j, hit
         if not self.valid:
             memset(self.blocks, 0, 2 * axes * n * sizeof(uint64_t))
             for i in range(n):
@@ -993,12 +1005,12 @@ cdef class Search:
                 for a in range(axes):
                     gap = found[a]
                     self.table[(a * n + i) * n + j] = gap
-                    if gap < FREE:  # i sliding along the axis meets j
-                        self.blocks[2 * a * n + i] |= bit_j
-                        self.blocks[(2 * a + 1) * n + j] |= bit_i
-                    else:
-                        self.blocks[2 * a * n + i] &= ~bit_j
-                        self.blocks[(2 * a + 1) * n + j] &= ~bit_i
+                    # whether i sliding along the axis meets j, without a branch
+                    hit = 0 - <uint64_t>(gap < FREE)
+                    k = 2 * a * n + i
+                    self.blocks[k] = (self.blocks[k] & ~bit_j) | (bit_j & hit)
+                    k = (2 * a + 1) * n + j
+                    self.blocks[k] = (self.blocks[k] & ~bit_i) | (bit_i & hit)
         memcpy(self.filled, state, self.width * sizeof(int16_t))
         self.valid = True
         return 0
@@ -1044,17 +1056,29 @@ cdef class Search:
         it out along another direction leaves the same two parts in the same
         configurations)."""
         cdef int cap, direction, piece, k, n = self.n
-        cdef uint64_t mask
+        cdef uint64_t mask, free, taken = 0
+        cdef const uint64_t *rows
         cdef bint known
-        cap = n // 2 if larger else 1
-        if larger and cap < 2:
+        if not larger:  # the pieces that meet none, a direction at a time, each once
+            for direction in range(2 * self.part.axes):
+                rows = self.blocks + direction * n
+                free = 0
+                for piece in range(n):  # without branches: whether a piece is free is data
+                    free |= (<uint64_t>(rows[piece] == 0)) << piece
+                free &= ~taken
+                taken |= free
+                while free:
+                    self.pending_mask[self.pending] = free & (0 - free)
+                    self.pending_dir[self.pending] = direction
+                    self.pending += 1
+                    free &= free - 1
+            return 0
+        cap = n // 2
+        if cap < 2:
             return 0
         for direction in range(2 * self.part.axes):
             for piece in range(n):
-                if not larger:
-                    mask = 0 if self.blocks[direction * n + piece] else (<uint64_t>1) << piece
-                else:
-                    mask = self._free_closure(piece, direction, cap)
+                mask = self._free_closure(piece, direction, cap)
                 if not mask:
                     continue
                 known = False
@@ -1116,18 +1140,22 @@ cdef class Search:
         ``STEPS`` or more, not free, is met: :meth:`_closure` answers then)."""
         cdef int n = self.n, i, j, gap, top = 0, s, half = (STEPS + 1) * n
         cdef const int32_t *gaps = self.table + axis * n * n
-        cdef uint64_t *back = self.exactly + STEPS * n
+        cdef uint64_t *back = self.exactly + (STEPS + 1) * n
         cdef bint beyond = False
+        cdef int row, near
         for i in range(n):
             for j in range(n):
+                # without branches (whether i meets j is data): a gap of STEPS or more
+                # goes to the row STEPS, cleared below
                 gap = gaps[i * n + j]
-                if gap < STEPS:  # i meets j along +axis, j meets i along -axis
-                    self.exactly[gap * n + i] |= (<uint64_t>1) << j
-                    back[gap * n + j] |= (<uint64_t>1) << i
-                    if gap + 1 > top:
-                        top = gap + 1
-                elif gap < FREE:
-                    beyond = True
+                near = gap < STEPS
+                row = gap if near else STEPS
+                self.exactly[row * n + i] |= (<uint64_t>1) << j
+                back[row * n + j] |= (<uint64_t>1) << i
+                top = max(top, (gap + 1) * near)
+                beyond |= (not near) & (gap < FREE)
+        for i in range(n):
+            self.exactly[STEPS * n + i] = back[STEPS * n + i] = 0
         for i in range(n):
             self.within[i] = self.within[half + i] = 0
         for s in range(1, top + 1):
