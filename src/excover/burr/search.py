@@ -14,7 +14,10 @@ both parts are taken apart on their own from there).
 then the pieces taken out, as BurrTools does), in compiled code
 (:class:`excover.burr._moves.Stages`, run by :func:`excover.burr._moves.staged` from the
 assembly's pieces: one call an assembly), which keeps the tree as arrays: the
-:class:`Disassembly` makes it into objects only when asked. BurrTools stops at the first separation
+:class:`Disassembly` makes it into objects only when asked. :class:`Runner` takes the
+assemblies of a problem one after another on one :class:`excover.burr._moves.Batch` (one
+part and one stage-by-stage search, their buffers kept), most of them without a
+:class:`Disassembler`. BurrTools stops at the first separation
 of each part; here, when that one leaves a part that does not come apart, the next is
 tried, and an assembly is called stuck only once every separation has failed (which
 docs/burr.md shows never changes the answer: when an assembly comes apart, so does every
