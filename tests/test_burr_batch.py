@@ -9,7 +9,11 @@ groups, searches cut short by the state cap).
 
 from __future__ import annotations
 
+import random
+import sys
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
+from itertools import product
 
 import pytest
 from budget import examples
@@ -19,6 +23,7 @@ from test_burr_disassembly import Brute, designs, mazes, prism_designs, replay
 
 from excover.burr import Assembly, Disassembly, disassemble, disassemble_all
 from excover.burr._moves import Geometry
+from excover.burr.pool import disassemble_many
 from excover.burr.search import Budget, Runner
 from excover.errors import UsageError
 from excover.formats.burrtools import Part as BurrPart
@@ -113,3 +118,30 @@ def test_disassemble_all_batches_a_family_as_it_would_take_each_alone() -> None:
     assert found
     for each in found:
         assert _summary(each) == _summary(disassemble(each.assembly))
+
+
+def test_threads_of_an_executor_each_take_assemblies_apart_on_their_own_buffers() -> None:
+    """Tasks run on threads (a concurrent.futures executor) give what one thread gives:
+    each thread keeps its own runner, whose buffers serve one assembly at a time."""
+    rng = random.Random(7)
+    family = []
+    for _ in range(48):  # small boxes cut at random into 2 to 4 pieces, a few holes
+        cells = list(product(range(3), range(3), range(2)))
+        labels = [rng.randrange(rng.randint(2, 4)) for _ in cells]
+        holes = set(rng.sample(range(len(cells)), 3))
+        pieces = [
+            [c for k, c in enumerate(cells) if labels[k] == p and k not in holes] for p in range(4)
+        ]
+        family.append(Assembly.of_voxels([p for p in pieces if p] or [[(0, 0, 0)], [(1, 0, 0)]]))
+    alone = dict(disassemble_many(family))
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)  # threads taking turns as often as Python lets them
+    try:
+        with ThreadPoolExecutor(4) as pool:
+            threaded = dict(disassemble_many(family, executor=pool))
+    finally:
+        sys.setswitchinterval(interval)
+    assert {k: _summary(r) for k, r in threaded.items()} == {
+        k: _summary(r) for k, r in alone.items()
+    }
+    assert len(alone) == len(family)

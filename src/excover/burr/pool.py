@@ -60,9 +60,10 @@ class _Found(NamedTuple):
 
 #: The movement tables of each grid, kept by a worker process between its tasks.
 _GEOMETRIES: dict[int, Geometry] = {}
-#: The runners of each grid and mode (``(grid, complete, min_total)``), kept likewise:
-#: they share the grid's tables and keep the compiled search's buffers.
-_RUNNERS: dict[tuple[int, bool, bool], Runner] = {}
+#: The runners of each grid and mode (``(grid, complete, min_total)``), kept likewise,
+#: one set a thread (a runner's buffers serve one assembly at a time, and an executor's
+#: tasks may run on threads): they share the grid's tables and keep the search's buffers.
+_RUNNERS = threading.local()
 
 
 def _one(assembly: Assembly, settings: Settings, deadline: float | None) -> Disassembly:
@@ -72,12 +73,15 @@ def _one(assembly: Assembly, settings: Settings, deadline: float | None) -> Disa
     if assembly.grid not in AXES:  # Disassembler says why not
         return Disassembler(assembly, budget, complete, None, min_total).run()
     key = (assembly.grid, complete, min_total)
-    runner = _RUNNERS.get(key)
+    runners: dict[tuple[int, bool, bool], Runner] | None = getattr(_RUNNERS, "kept", None)
+    if runners is None:
+        runners = _RUNNERS.kept = {}
+    runner = runners.get(key)
     if runner is None:
         geometry = _GEOMETRIES.get(assembly.grid)
         if geometry is None:
             geometry = _GEOMETRIES[assembly.grid] = Geometry(assembly.grid)
-        runner = _RUNNERS[key] = Runner(geometry, complete, min_total)
+        runner = runners[key] = Runner(geometry, complete, min_total)
     return runner.run(assembly, budget)
 
 
