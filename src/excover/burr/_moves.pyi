@@ -3,7 +3,7 @@
 from collections.abc import Callable, Sequence
 from typing import Protocol
 
-__all__ = ["AXES", "Geometry", "Part", "Search", "Stages", "stage_by_stage", "staged"]
+__all__ = ["AXES", "Batch", "Geometry", "Part", "Search", "Stages", "stage_by_stage", "staged"]
 
 Vector = tuple[int, int, int]
 
@@ -86,6 +86,19 @@ def stage_by_stage(
     budget: _Budget,
 ) -> _Found | None:
     """:meth:`Stages.run` of ``whole``, on spare buffers."""
+
+class Batch:
+    """The stage-by-stage disassembly of many assemblies of one geometry, one after
+    another, on one set of buffers."""
+
+    def __init__(self, geometry: Geometry, complete: bool = True) -> None: ...
+    def run(
+        self,
+        pieces: tuple[_Piece, ...],
+        grouping: Callable[[int], int] | None,
+        budget: _Budget,
+    ) -> _Found | None:
+        """:meth:`Stages.run` of an assembly's pieces."""
 
 def staged(
     geometry: Geometry,

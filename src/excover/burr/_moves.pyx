@@ -105,21 +105,21 @@ cdef inline int _floordiv(int a, int b) noexcept nogil:
 
 cdef inline uint64_t _closure_of(const uint64_t *meets, int piece, int cap) noexcept nogil:
     """The pieces reached from ``piece`` through the rows ``meets`` (``meets[p]``: the
-    pieces ``p`` meets), as a mask; 0 once they are more than ``cap``."""
+    pieces ``p`` meets), as a mask; 0 once they are more than ``cap``. Each piece of the
+    set is taken from ``todo`` once: the set is too large once more than ``cap`` have
+    been (counting them so spares a branch on each new piece, a branch mispredicted
+    often, since how many a piece brings is data)."""
     cdef uint64_t mask = (<uint64_t>1) << piece
     cdef uint64_t todo = mask, new
-    cdef int size = 1
+    cdef int taken = 0
     while todo:
+        taken += 1
+        if taken > cap:
+            return 0
         new = meets[ctz64(todo)] & ~mask
         todo &= todo - 1
-        if new:
-            mask |= new
-            todo |= new
-            while new:
-                new &= new - 1
-                size += 1
-            if size > cap:
-                return 0
+        mask |= new
+        todo |= new
     return mask
 
 
@@ -134,13 +134,22 @@ cdef struct Front:
     Py_ssize_t size     # a power of two
 
 
-cdef inline uint64_t _hash(const int16_t *state, int width) nogil:
-    cdef uint64_t h = 1469598103934665603ULL
-    cdef int k
-    for k in range(width):
+cdef inline uint64_t _hash(const int16_t *state, int width) noexcept nogil:
+    """A configuration's hash, four values (one 64-bit word) at a time: one multiply a
+    word rather than a value (the multiplies are a chain, each waiting for the last),
+    then a final mix that brings the high bits down to the low ones the tables use."""
+    cdef uint64_t h = 1469598103934665603ULL, word
+    cdef int k = 0
+    while k + 4 <= width:
+        memcpy(&word, state + k, 8)
+        h = (h ^ word) * 0x9E3779B97F4A7C15ULL
+        k += 4
+    while k < width:
         h = (h ^ <uint64_t>(<uint16_t>state[k])) * 1099511628211ULL
+        k += 1
+    h ^= h >> 32
+    h *= 0xD6E8FEB86659FD93ULL
     return h ^ (h >> 29)
-
 
 
 cdef int _front_init(Front *f, int width) except -1:
@@ -189,9 +198,16 @@ cdef int _front_reset(Front *f, int width) except -1:
     return 0
 
 
-cdef Py_ssize_t _front_find(Front *f, const int16_t *state, int width) noexcept nogil:
+cdef inline Py_ssize_t _front_find(Front *f, const int16_t *state, int width) noexcept nogil:
+    return _front_find_hashed(f, state, width, _hash(state, width))
+
+
+cdef Py_ssize_t _front_find_hashed(Front *f, const int16_t *state, int width,
+                                   uint64_t hashed) noexcept nogil:
+    """The index of ``state`` in the front (its hash ``hashed``: a search looks one
+    configuration up in three fronts), -1 when it is not there."""
     cdef uint64_t mask = f.size - 1
-    cdef uint64_t at = _hash(state, width) & mask
+    cdef uint64_t at = hashed & mask
     cdef int32_t slot
     while True:
         slot = f.slots[at]
@@ -202,7 +218,14 @@ cdef Py_ssize_t _front_find(Front *f, const int16_t *state, int width) noexcept 
         at = (at + 1) & mask
 
 
-cdef int _front_add(Front *f, const int16_t *state, int width, int64_t node) except -1:
+cdef inline int _front_add(Front *f, const int16_t *state, int width,
+                           int64_t node) except -1:
+    return _front_add_hashed(f, state, width, node, _hash(state, width))
+
+
+cdef int _front_add_hashed(Front *f, const int16_t *state, int width, int64_t node,
+                           uint64_t hashed) except -1:
+    """Add ``state`` (its hash ``hashed``) to the front, with its record ``node``."""
     cdef Py_ssize_t k
     cdef uint64_t mask, at
     cdef int32_t *slots
@@ -228,7 +251,7 @@ cdef int _front_add(Front *f, const int16_t *state, int width, int64_t node) exc
     memcpy(f.pool + f.count * width, state, width * sizeof(int16_t))
     f.node[f.count] = node
     mask = f.size - 1
-    at = _hash(state, width) & mask
+    at = hashed & mask
     while f.slots[at]:
         at = (at + 1) & mask
     f.count += 1
@@ -634,9 +657,11 @@ cdef class Geometry:
 @cython.final
 cdef class Part:
     """The pieces of one part: their shapes' pair tables and their origins, and the
-    grid's axes."""
+    grid's axes. A part's buffers can take other pieces of the same geometry
+    (:meth:`_load`: a batch of assemblies reuses one part)."""
 
     cdef int n
+    cdef int room            # the most pieces the buffers hold
     cdef int axes
     cdef int dirs[2 * MAX_AXES][3]   # the vector of each direction
     cdef int *origin         # x, y, z of each piece's origin
@@ -644,30 +669,49 @@ cdef class Part:
     cdef Geometry keep
 
     def __cinit__(self, Geometry geometry not None, list pieces):
+        self.axes = geometry.axes
+        memcpy(self.dirs, geometry.dirs, sizeof(self.dirs))
+        self.keep = geometry  # which keeps every pair table it makes
+        self._load(pieces)
+
+    cdef int _load(self, list pieces) except -1:
+        """Take the pieces ``pieces`` (their voxels where the part puts them) of the
+        geometry the part was made with, in place of its own."""
         cdef int n = len(pieces), i, j, a
         cdef int shapes[64]
         cdef tuple found
         cdef Pair pair
+        cdef Geometry geometry = self.keep
         if not 1 <= n <= 64:
             raise ValueError(f"a part has 1 to 64 pieces, not {n}")
+        if n > self.room:
+            free(self.origin)
+            free(self.pairs)
+            self.room = 0
+            self.origin = <int *>malloc(3 * n * sizeof(int))
+            self.pairs = <void **>malloc(n * n * sizeof(void *))
+            if self.origin == NULL or self.pairs == NULL:
+                raise MemoryError()
+            self.room = n
         self.n = n
-        self.axes = geometry.axes
-        memcpy(self.dirs, geometry.dirs, sizeof(self.dirs))
-        self.origin = <int *>malloc(3 * n * sizeof(int))
-        self.pairs = <void **>calloc(n * n, sizeof(void *))
-        if self.origin == NULL or self.pairs == NULL:
-            raise MemoryError()
         for i in range(n):
             found = geometry._shape(pieces[i])
             shapes[i] = found[0]
             for a in range(3):
                 self.origin[3 * i + a] = found[a + 1]
-        self.keep = geometry  # which keeps every pair table it makes
         for i in range(n):
+            self.pairs[i * n + i] = NULL
             for j in range(n):
-                if i != j:
-                    pair = geometry.pair(shapes[i], shapes[j])
-                    self.pairs[i * n + j] = <void *>pair
+                if i == j:
+                    continue
+                # the table made already (most are, past an assembly or two), else made
+                if shapes[i] < geometry.room and shapes[j] < geometry.room:
+                    self.pairs[i * n + j] = geometry.pairs[shapes[i] * geometry.room + shapes[j]]
+                    if self.pairs[i * n + j] != NULL:
+                        continue
+                pair = geometry.pair(shapes[i], shapes[j])
+                self.pairs[i * n + j] = <void *>pair
+        return 0
 
     def __dealloc__(self):
         free(self.origin)
@@ -746,7 +790,7 @@ cdef class Search:
     cdef int16_t *scratch
     # for the axis being expanded, along +axis then -axis, by distance s and piece i:
     # the pieces i meets within s (``within``, rows 0 to STEPS), and at exactly s
-    # (``exactly``, kept zero)
+    # (``exactly``, kept zero; its row STEPS takes the gaps of STEPS or more)
     cdef uint64_t *within
     cdef uint64_t *exactly
     cdef public long long expanded
@@ -818,7 +862,7 @@ cdef class Search:
         free(self.filled)
         self.filled = <int16_t *>malloc(3 * n * sizeof(int16_t))
         self.within = <uint64_t *>malloc(2 * (STEPS + 1) * n * sizeof(uint64_t))
-        self.exactly = <uint64_t *>calloc(2 * STEPS * n, sizeof(uint64_t))
+        self.exactly = <uint64_t *>calloc(2 * (STEPS + 1) * n, sizeof(uint64_t))
         self.at = <int *>malloc(n * sizeof(int))
         self.table = <int32_t *>malloc(MAX_AXES * n * n * sizeof(int32_t))
         self.blocks = <uint64_t *>malloc(2 * MAX_AXES * n * sizeof(uint64_t))
@@ -881,16 +925,22 @@ cdef class Search:
         cdef int n = self.n, m = parent.n, a, i, j
         cdef int32_t *row
         cdef int32_t *source
+        cdef uint64_t meets, bit_i, hit
+        cdef uint64_t *back
         memset(self.blocks, 0, 2 * self.part.axes * n * sizeof(uint64_t))
         for a in range(self.part.axes):
+            back = self.blocks + (2 * a + 1) * n
             for i in range(n):
                 row = self.table + (a * n + i) * n
                 source = parent.table + (a * m + local[i]) * m
-                for j in range(n):
+                meets = 0
+                bit_i = (<uint64_t>1) << i
+                for j in range(n):  # without branches: whether i meets j is data
                     row[j] = source[local[j]]
-                    if row[j] < FREE:
-                        self.blocks[2 * a * n + i] |= (<uint64_t>1) << j
-                        self.blocks[(2 * a + 1) * n + j] |= (<uint64_t>1) << i
+                    hit = <uint64_t>(row[j] < FREE)
+                    meets |= hit << j
+                    back[j] |= bit_i & (0 - hit)  # j meets i the other way
+                self.blocks[2 * a * n + i] = meets
         self.preset = True
         memcpy(self.filled, self.fronts[self.cur].pool, self.width * sizeof(int16_t))
         self.valid = True
@@ -918,7 +968,7 @@ cdef class Search:
         cdef int group[64]
         cdef int32_t found[MAX_AXES]
         cdef int16_t *moved = self.scratch  # the translation of each group since then
-        cdef uint64_t bit_i, bit_j
+        cdef uint64_t bit_i, bit_j, hit
         if not self.valid:
             memset(self.blocks, 0, 2 * axes * n * sizeof(uint64_t))
             for i in range(n):
@@ -955,12 +1005,12 @@ cdef class Search:
                 for a in range(axes):
                     gap = found[a]
                     self.table[(a * n + i) * n + j] = gap
-                    if gap < FREE:  # i sliding along the axis meets j
-                        self.blocks[2 * a * n + i] |= bit_j
-                        self.blocks[(2 * a + 1) * n + j] |= bit_i
-                    else:
-                        self.blocks[2 * a * n + i] &= ~bit_j
-                        self.blocks[(2 * a + 1) * n + j] &= ~bit_i
+                    # whether i sliding along the axis meets j, without a branch
+                    hit = 0 - <uint64_t>(gap < FREE)
+                    k = 2 * a * n + i
+                    self.blocks[k] = (self.blocks[k] & ~bit_j) | (bit_j & hit)
+                    k = (2 * a + 1) * n + j
+                    self.blocks[k] = (self.blocks[k] & ~bit_i) | (bit_i & hit)
         memcpy(self.filled, state, self.width * sizeof(int16_t))
         self.valid = True
         return 0
@@ -1006,17 +1056,29 @@ cdef class Search:
         it out along another direction leaves the same two parts in the same
         configurations)."""
         cdef int cap, direction, piece, k, n = self.n
-        cdef uint64_t mask
+        cdef uint64_t mask, free, taken = 0
+        cdef const uint64_t *rows
         cdef bint known
-        cap = n // 2 if larger else 1
-        if larger and cap < 2:
+        if not larger:  # the pieces that meet none, a direction at a time, each once
+            for direction in range(2 * self.part.axes):
+                rows = self.blocks + direction * n
+                free = 0
+                for piece in range(n):  # without branches: whether a piece is free is data
+                    free |= (<uint64_t>(rows[piece] == 0)) << piece
+                free &= ~taken
+                taken |= free
+                while free:
+                    self.pending_mask[self.pending] = free & (0 - free)
+                    self.pending_dir[self.pending] = direction
+                    self.pending += 1
+                    free &= free - 1
+            return 0
+        cap = n // 2
+        if cap < 2:
             return 0
         for direction in range(2 * self.part.axes):
             for piece in range(n):
-                if not larger:
-                    mask = 0 if self.blocks[direction * n + piece] else (<uint64_t>1) << piece
-                else:
-                    mask = self._free_closure(piece, direction, cap)
+                mask = self._free_closure(piece, direction, cap)
                 if not mask:
                     continue
                 known = False
@@ -1034,7 +1096,7 @@ cdef class Search:
                    int64_t node, Py_ssize_t *grown) except -1:
         """Add the configuration one move away, unless known."""
         cdef int k, a, d = direction
-        cdef uint64_t moving = mask
+        cdef uint64_t moving = mask, hashed
         cdef int16_t *after = self.scratch
         if moving & 1:
             moving = self.full ^ moving
@@ -1044,12 +1106,13 @@ cdef class Search:
             if (moving >> k) & 1:
                 for a in range(3):
                     after[3 * k + a] += <int16_t>(self.part.dirs[d][a] * step)
-        if (_front_find(&self.fronts[self.old], after, self.width) >= 0
-                or _front_find(&self.fronts[self.cur], after, self.width) >= 0
-                or _front_find(&self.fronts[self.new], after, self.width) >= 0):
+        hashed = _hash(after, self.width)
+        if (_front_find_hashed(&self.fronts[self.old], after, self.width, hashed) >= 0
+                or _front_find_hashed(&self.fronts[self.cur], after, self.width, hashed) >= 0
+                or _front_find_hashed(&self.fronts[self.new], after, self.width, hashed) >= 0):
             return 0
         self._record(node, mask, direction, step)
-        _front_add(&self.fronts[self.new], after, self.width, self.records - 1)
+        _front_add_hashed(&self.fronts[self.new], after, self.width, self.records - 1, hashed)
         grown[0] += 1
         return 0
 
@@ -1077,18 +1140,22 @@ cdef class Search:
         ``STEPS`` or more, not free, is met: :meth:`_closure` answers then)."""
         cdef int n = self.n, i, j, gap, top = 0, s, half = (STEPS + 1) * n
         cdef const int32_t *gaps = self.table + axis * n * n
-        cdef uint64_t *back = self.exactly + STEPS * n
+        cdef uint64_t *back = self.exactly + (STEPS + 1) * n
         cdef bint beyond = False
+        cdef int row, near
         for i in range(n):
             for j in range(n):
+                # without branches (whether i meets j is data): a gap of STEPS or more
+                # goes to the row STEPS, cleared below
                 gap = gaps[i * n + j]
-                if gap < STEPS:  # i meets j along +axis, j meets i along -axis
-                    self.exactly[gap * n + i] |= (<uint64_t>1) << j
-                    back[gap * n + j] |= (<uint64_t>1) << i
-                    if gap + 1 > top:
-                        top = gap + 1
-                elif gap < FREE:
-                    beyond = True
+                near = gap < STEPS
+                row = gap if near else STEPS
+                self.exactly[row * n + i] |= (<uint64_t>1) << j
+                back[row * n + j] |= (<uint64_t>1) << i
+                top = max(top, (gap + 1) * near)
+                beyond |= (not near) & (gap < FREE)
+        for i in range(n):
+            self.exactly[STEPS * n + i] = back[STEPS * n + i] = 0
         for i in range(n):
             self.within[i] = self.within[half + i] = 0
         for s in range(1, top + 1):

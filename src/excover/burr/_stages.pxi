@@ -107,12 +107,21 @@ cdef class Stages:
 
     cdef int _reset(self, Part whole, weights, grouping, bint complete) except -1:
         """Forget the last assembly; take apart the parts of ``whole``."""
+        cdef int k
+        cdef int given[64]
+        for k in range(whole.n):
+            given[k] = 1 if weights is None else weights[k]
+        return self._reset_to(whole, given, grouping, complete)
+
+    cdef int _reset_to(self, Part whole, const int *weights, grouping,
+                       bint complete) except -1:
+        """:meth:`_reset` with the weights (one a piece) as numbers."""
         cdef int k, n = whole.n
         self.whole = whole
         self.n = n
         self.weighted = False
         for k in range(n):
-            self.weights[k] = 1 if weights is None else weights[k]
+            self.weights[k] = weights[k]
             if self.weights[k] != self.weights[0]:
                 self.weighted = True
         self.grouping = grouping
@@ -471,12 +480,57 @@ def stage_by_stage(Part whole, weights, grouping, bint complete, budget):
             _SPARE_STAGES.append(stages)
 
 
+@cython.final
+cdef class Batch:
+    """The stage-by-stage disassembly of many assemblies of one geometry, one after
+    another (``complete``: try every separation, or the first of each part as BurrTools
+    does): one :class:`Stages` and one :class:`Part` serve them all, their buffers
+    kept, so that an assembly costs its search and little else (a problem of a
+    thousand small assemblies spends as much on making these as on searching)."""
+
+    cdef Geometry geometry
+    cdef Stages stages
+    cdef Part part
+    cdef bint complete
+
+    def __cinit__(self, Geometry geometry not None, bint complete=True):
+        self.geometry = geometry
+        self.stages = Stages()
+        self.part = None
+        self.complete = complete
+
+    def run(self, tuple pieces, grouping, budget):
+        """:meth:`Stages.run` of an assembly's pieces (objects with their ``voxels``
+        where the assembly puts them and their ``weight``; two to 64), ``grouping`` as
+        :class:`Stages` takes it. A piece without voxels is a UsageError."""
+        cdef int k, n = len(pieces)
+        cdef int weights[64]
+        cdef list voxels = []
+        if not 2 <= n <= 64:
+            raise ValueError(f"an assembly of 2 to 64 pieces, not {n}")
+        for k in range(n):
+            piece = pieces[k]
+            shape = piece.voxels
+            if not shape:
+                raise UsageError("a piece of the assembly has no voxels")
+            voxels.append(shape)
+            weights[k] = piece.weight
+        if self.part is None:
+            self.part = Part(self.geometry, voxels)
+        else:
+            self.part._load(voxels)
+        self.stages._reset_to(self.part, weights, grouping, self.complete)
+        try:
+            return self.stages.run(budget)
+        finally:
+            self.stages.grouping = None
+
+
 def staged(Geometry geometry, tuple pieces, grouping, bint complete, budget):
     """:func:`stage_by_stage` of an assembly's pieces (objects with their ``voxels``
     where the assembly puts them and their ``weight``; two or more), their :class:`Part`
-    made here: the disassembler's path for each assembly, without a Python object
-    between the assembly and its compiled search. A piece without voxels is a
-    UsageError."""
+    made here: an assembly taken apart on its own (:class:`Batch` takes many). A piece
+    without voxels is a UsageError."""
     cdef list voxels = []
     cdef list weights = []
     for piece in pieces:

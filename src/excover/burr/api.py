@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from excover.burr._moves import AXES, Geometry
 from excover.burr.assembly import Assembly, assemblies
 from excover.burr.disassembly import Disassembly
-from excover.burr.search import Budget, Disassembler
+from excover.burr.search import Budget, Disassembler, Runner
 from excover.formats.burrtools import Puzzle
 
 __all__ = ["disassemble", "disassemble_all"]
@@ -53,10 +53,14 @@ def disassemble_all(
     interrupts is ``"unknown"`` and is the last one yielded. ``max_states`` bounds each
     assembly's search (past it that assembly is ``"unknown"`` and the next one follows).
     """
-    geometry = Geometry(puzzle.grid) if puzzle.grid in AXES else None
+    # off the grids it knows, a Disassembler says why not at the first assembly
+    runner = Runner(Geometry(puzzle.grid), complete, min_total) if puzzle.grid in AXES else None
     for assembly in assemblies(puzzle, problem):
         budget = Budget(deadline, max_states)
-        result = Disassembler(assembly, budget, complete, geometry, min_total).run()
+        if runner is None:
+            result = Disassembler(assembly, budget, complete, None, min_total).run()
+        else:
+            result = runner.run(assembly, budget)
         yield result
         if deadline is not None and time.monotonic() > deadline:
             return

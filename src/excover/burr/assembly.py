@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import cached_property
+from typing import cast
 
 import numpy as np
 import numpy.typing as npt
@@ -122,15 +123,15 @@ class _Decoder:
         self.kind: list[int | None] = [kinds.get(name) for name in cover.items]
         data = cover.engine_input()
         self.starts, self.items = data.option_start, data.node_item
-        self.pieces: dict[int, tuple[int, Voxel, Piece] | None] = {}
+        self.pieces: dict[int, tuple[int, Piece] | None] = {}
         #: The voxel each item names, None for the kinds' items and the holes'.
         self.voxel_of = item_voxels(puzzle, problem)
         self.groups = tuple(part.groups for part in spec.parts)
         self.grid = puzzle.grid
 
-    def piece(self, option: int) -> tuple[int, Voxel, Piece] | None:
-        """The piece ``option`` places, after its part and its lowest voxel (the order
-        of an assembly's pieces), None for a hole."""
+    def piece(self, option: int) -> tuple[int, Piece] | None:
+        """The piece ``option`` places, after a number that orders the pieces of an
+        assembly (its part, then its lowest voxel), None for a hole."""
         if option not in self.pieces:
             items = self.items[self.starts[option] : self.starts[option + 1]]
             part = next((k for i in items if (k := self.kind[i]) is not None), None)
@@ -141,31 +142,44 @@ class _Decoder:
                 voxels = tuple(sorted([v for i in items if (v := of[i]) is not None]))
                 shape = self.spec.parts[part].shape
                 piece = Piece(shape, part, self.puzzle.shapes[shape].weight, voxels)
-                self.pieces[option] = (part, voxels[0], piece)
+                self.pieces[option] = (_order(part, voxels[0]), piece)
         return self.pieces[option]
 
     def assembly(self, options: Sequence[int]) -> Assembly:
-        """The assembly of one solution."""
+        """The assembly of one solution, its options in increasing order."""
         known = self.pieces  # each option's piece, once made (most are, past the first)
-        placed = [
-            found
-            for option in options
-            if (found := known[option] if option in known else self.piece(option)) is not None
-        ]
-        placed.sort()
+        try:
+            placed = [known[option] for option in options]
+        except KeyError:
+            placed = [self.piece(option) for option in options]
+        pieces = cast("list[tuple[int, Piece]]", placed)
+        if None in placed:  # holes
+            pieces = [found for found in placed if found is not None]
+        pieces.sort()  # by the numbers, which differ
         return Assembly.made(
-            tuple([piece for _, _, piece in placed]),
+            tuple([piece for _, piece in pieces]),
             self.groups,
-            tuple(sorted(options)),
+            tuple(options),
             self.grid,
         )
+
+
+#: The span of a voxel coordinate in :func:`_order` (BurrTools' shapes are far smaller).
+_SPAN = 1 << 24
+
+
+def _order(part: int, voxel: Voxel) -> int:
+    """A number that orders the pieces of an assembly as BurrTools numbers them: by
+    their part, then by their lowest voxel (its coordinates in order)."""
+    x, y, z = voxel
+    return ((part * _SPAN + x + _SPAN // 2) * _SPAN + y + _SPAN // 2) * _SPAN + z + _SPAN // 2
 
 
 def assembly_of(
     puzzle: Puzzle, problem: int, cover: ExactCover, options: Sequence[int]
 ) -> Assembly:
     """The assembly of one solution (``options``) of ``cover`` (made by :func:`cover_of`)."""
-    return _Decoder(puzzle, problem, cover).assembly(options)
+    return _Decoder(puzzle, problem, cover).assembly(sorted(options))
 
 
 def assemblies(puzzle: Puzzle, problem: int = 0) -> Iterator[Assembly]:

@@ -28,10 +28,10 @@ from collections.abc import Container, Generator, Iterator, Sequence
 from contextlib import contextmanager
 from typing import NamedTuple
 
-from excover.burr._moves import Geometry
+from excover.burr._moves import AXES, Geometry
 from excover.burr.assembly import Assembly
 from excover.burr.disassembly import Disassembly, Plan, Separation, Status, held_tree
-from excover.burr.search import Budget, Disassembler
+from excover.burr.search import Budget, Disassembler, Runner
 
 __all__ = ["TICK", "Settings", "disassemble_many"]
 
@@ -60,16 +60,29 @@ class _Found(NamedTuple):
 
 #: The movement tables of each grid, kept by a worker process between its tasks.
 _GEOMETRIES: dict[int, Geometry] = {}
+#: The runners of each grid and mode (``(grid, complete, min_total)``), kept likewise,
+#: one set a thread (a runner's buffers serve one assembly at a time, and an executor's
+#: tasks may run on threads): they share the grid's tables and keep the search's buffers.
+_RUNNERS = threading.local()
 
 
 def _one(assembly: Assembly, settings: Settings, deadline: float | None) -> Disassembly:
     """One assembly taken apart (``deadline``: a ``time.monotonic()`` value)."""
     complete, max_states, min_total = settings
-    geometry = _GEOMETRIES.get(assembly.grid)
-    if geometry is None:
-        geometry = _GEOMETRIES[assembly.grid] = Geometry(assembly.grid)
     budget = Budget(deadline, max_states)
-    return Disassembler(assembly, budget, complete, geometry, min_total).run()
+    if assembly.grid not in AXES:  # Disassembler says why not
+        return Disassembler(assembly, budget, complete, None, min_total).run()
+    key = (assembly.grid, complete, min_total)
+    runners: dict[tuple[int, bool, bool], Runner] | None = getattr(_RUNNERS, "kept", None)
+    if runners is None:
+        runners = _RUNNERS.kept = {}
+    runner = runners.get(key)
+    if runner is None:
+        geometry = _GEOMETRIES.get(assembly.grid)
+        if geometry is None:
+            geometry = _GEOMETRIES[assembly.grid] = Geometry(assembly.grid)
+        runner = runners[key] = Runner(geometry, complete, min_total)
+    return runner.run(assembly, budget)
 
 
 def _batch(

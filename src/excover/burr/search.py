@@ -14,7 +14,10 @@ both parts are taken apart on their own from there).
 then the pieces taken out, as BurrTools does), in compiled code
 (:class:`excover.burr._moves.Stages`, run by :func:`excover.burr._moves.staged` from the
 assembly's pieces: one call an assembly), which keeps the tree as arrays: the
-:class:`Disassembly` makes it into objects only when asked. BurrTools stops at the first separation
+:class:`Disassembly` makes it into objects only when asked. :class:`Runner` takes the
+assemblies of a problem one after another on one :class:`excover.burr._moves.Batch` (one
+part and one stage-by-stage search, their buffers kept), most of them without a
+:class:`Disassembler`. BurrTools stops at the first separation
 of each part; here, when that one leaves a part that does not come apart, the next is
 tried, and an assembly is called stuck only once every separation has failed (which
 docs/burr.md shows never changes the answer: when an assembly comes apart, so does every
@@ -50,13 +53,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 
-from excover.burr._moves import AXES, Geometry, Part, Search, Stages, staged
+from excover.burr._moves import AXES, Batch, Geometry, Part, Search, Stages, staged
 from excover.burr.assembly import Assembly
 from excover.burr.disassembly import Disassembly, Move, Plan, Separation, _pieces, _play
 from excover.burr.grouping import Groups
 from excover.errors import UsageError
 
-__all__ = ["Budget", "Disassembler", "OutOfBudget"]
+__all__ = ["Budget", "Disassembler", "OutOfBudget", "Runner"]
 
 Vector = tuple[int, int, int]
 State = tuple[Vector, ...]
@@ -140,6 +143,7 @@ class Disassembler:
         complete: bool = True,
         geometry: Geometry | None = None,
         min_total: bool = False,
+        batch: Batch | None = None,
     ) -> None:
         if len(assembly.pieces) > 64:
             raise UsageError(
@@ -159,6 +163,9 @@ class Disassembler:
         self.geometry = Geometry(assembly.grid) if geometry is None else geometry
         if self.geometry.grid != assembly.grid:
             raise UsageError("the movement tables are for another grid than the assembly's")
+        #: The compiled search's buffers, when the caller shares them between assemblies
+        #: (made for :attr:`geometry`, in this mode).
+        self.batch = batch
 
     @cached_property
     def weights(self) -> list[int]:
@@ -187,6 +194,8 @@ class Disassembler:
         try:
             if self.min_total:
                 tree, grouped = self._least_of()
+            elif self.batch is not None:
+                found = self.batch.run(pieces, self._flags if self.grouped else None, self.budget)
             else:
                 found = staged(
                     self.geometry,
@@ -330,4 +339,43 @@ class Disassembler:
         weights: the heavier side stays put)?"""
         return self.weighted and max(self.weights[p] for p in these) > max(
             self.weights[p] for p in others
+        )
+
+
+class Runner:
+    """Takes the assemblies of one problem apart one after another, as
+    :class:`Disassembler` does each, sharing the movement tables (``geometry``) and
+    the compiled search's buffers (:class:`excover.burr._moves.Batch`) between them.
+    An assembly without groups, of 2 to 64 pieces, on the geometry's grid, taken apart
+    stage by stage (the common case: a family of a thousand small assemblies) goes
+    straight to the compiled search, without a :class:`Disassembler`; any other is
+    given to one, with the same buffers."""
+
+    def __init__(self, geometry: Geometry, complete: bool = True, min_total: bool = False) -> None:
+        self.geometry = geometry
+        self.complete = complete
+        self.min_total = min_total
+        self.batch = Batch(geometry, complete or min_total)
+
+    def run(self, assembly: Assembly, budget: Budget) -> Disassembly:
+        """The disassembly of ``assembly`` within ``budget`` (as :meth:`Disassembler.run`
+        gives it)."""
+        if (
+            self.min_total
+            or assembly.grid != self.geometry.grid
+            or not 2 <= len(assembly.pieces) <= 64
+            or _has_groups(assembly.groups)
+        ):
+            return Disassembler(
+                assembly, budget, self.complete, self.geometry, self.min_total, self.batch
+            ).run()
+        try:
+            found = self.batch.run(assembly.pieces, None, budget)
+        except OutOfBudget as stop:
+            return Disassembly(assembly, "unknown", states_explored=budget.states, reason=str(stop))
+        if found is None:
+            return Disassembly(assembly, "stuck", states_explored=budget.states)
+        words, beyond, _ = found
+        return Disassembly.made(
+            assembly, "solved", Plan(words, assembly.grid), beyond, budget.states
         )

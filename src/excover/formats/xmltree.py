@@ -76,32 +76,41 @@ def parse(
 
     def start(tag: str, attributes: dict[str, str]) -> None:
         nonlocal skipped
-        if skipped:
-            skipped += 1
-            return
         element = Element(tag, attributes, parser.CurrentLineNumber + lines)
         (stack[-1].children if stack else roots).append(element)
         if tag in unread and stack and raw:
             held.append((element, parser.CurrentByteIndex))
             skipped = 1
+            # inside it only the depth is kept, by handlers that do nothing else, and
+            # its text is not handed over at all
+            parser.StartElementHandler = start_inside
+            parser.EndElementHandler = end_inside
+            parser.CharacterDataHandler = None
             return
         stack.append(element)
         chunks.append([])
 
-    def end(tag: str) -> None:
+    def start_inside(tag: str, attributes: dict[str, str]) -> None:
         nonlocal skipped
-        if skipped:
-            skipped -= 1
-            if not skipped:  # its end: at its end tag, or just past an empty element
-                element, begin = held.pop()
-                at = parser.CurrentByteIndex
-                close = raw.index(b">", at) + 1 if raw.startswith(b"</", at) else at
-                element.unread = (raw, begin, close, encoding)
-            return
+        skipped += 1
+
+    def end_inside(tag: str) -> None:
+        nonlocal skipped
+        skipped -= 1
+        if not skipped:  # its end: at its end tag, or just past an empty element
+            element, begin = held.pop()
+            at = parser.CurrentByteIndex
+            close = raw.index(b">", at) + 1 if raw.startswith(b"</", at) else at
+            element.unread = (raw, begin, close, encoding)
+            parser.StartElementHandler = start
+            parser.EndElementHandler = end
+            parser.CharacterDataHandler = text
+
+    def end(tag: str) -> None:
         stack.pop().text = "".join(chunks.pop())
 
     def text(chunk: str) -> None:
-        if chunks and not skipped:
+        if chunks:
             chunks[-1].append(chunk)
 
     parser.StartElementHandler = start
