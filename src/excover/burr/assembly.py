@@ -128,6 +128,8 @@ class _Decoder:
         self.voxel_of = item_voxels(puzzle, problem)
         self.groups = tuple(part.groups for part in spec.parts)
         self.grid = puzzle.grid
+        #: Whether some option met so far places a hole (no piece).
+        self.holes = False
 
     def piece(self, option: int) -> tuple[int, Piece] | None:
         """The piece ``option`` places, after a number that orders the pieces of an
@@ -137,6 +139,7 @@ class _Decoder:
             part = next((k for i in items if (k := self.kind[i]) is not None), None)
             if part is None:
                 self.pieces[option] = None
+                self.holes = True
             else:
                 of = self.voxel_of
                 voxels = tuple(sorted([v for i in items if (v := of[i]) is not None]))
@@ -152,9 +155,9 @@ class _Decoder:
             placed = [known[option] for option in options]
         except KeyError:
             placed = [self.piece(option) for option in options]
+        if self.holes and None in placed:
+            placed = [found for found in placed if found is not None]
         pieces = cast("list[tuple[int, Piece]]", placed)
-        if None in placed:  # holes
-            pieces = [found for found in placed if found is not None]
         pieces.sort()  # by the numbers, which differ
         return Assembly.made(
             tuple([piece for _, piece in pieces]),

@@ -356,15 +356,22 @@ class Runner:
         self.complete = complete
         self.min_total = min_total
         self.batch = Batch(geometry, complete or min_total)
+        # whether the last groups seen have a group: a problem's assemblies share one
+        # groups object, so the verdict is found once, not once an assembly
+        self._groups: tuple[tuple[tuple[int, int], ...], ...] | None = None
+        self._grouped = False
 
     def run(self, assembly: Assembly, budget: Budget) -> Disassembly:
         """The disassembly of ``assembly`` within ``budget`` (as :meth:`Disassembler.run`
         gives it)."""
+        if assembly.groups is not self._groups:
+            self._groups = assembly.groups
+            self._grouped = _has_groups(assembly.groups)
         if (
-            self.min_total
+            self._grouped
+            or self.min_total
             or assembly.grid != self.geometry.grid
             or not 2 <= len(assembly.pieces) <= 64
-            or _has_groups(assembly.groups)
         ):
             return Disassembler(
                 assembly, budget, self.complete, self.geometry, self.min_total, self.batch
