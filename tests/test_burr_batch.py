@@ -145,3 +145,21 @@ def test_threads_of_an_executor_each_take_assemblies_apart_on_their_own_buffers(
         k: _summary(r) for k, r in alone.items()
     }
     assert len(alone) == len(family)
+
+
+def test_assemblies_with_holes_hold_only_pieces() -> None:
+    """A problem with maxHoles: its assemblies' solutions hold options that place a hole
+    (no piece); the decoder leaves those out, whatever option it meets first. Unit cubes
+    in a row of three variable voxels, at most one hole: the assemblies are two or three
+    units, each on its own voxel."""
+    from excover.burr import assemblies
+
+    unit = Shape.from_voxels({(0, 0, 0)})
+    row = Shape.from_voxels(set(), {(0, 0, 0), (1, 0, 0), (2, 0, 0)})
+    puzzle = Puzzle((unit, row), (Problem((BurrPart(0, 0, 3),), 1, max_holes=1),))
+    found = list(assemblies(puzzle))
+    sizes = sorted(len(a.pieces) for a in found)
+    assert sizes and set(sizes) <= {2, 3} and 2 in sizes
+    for assembly in found:
+        voxels = [v for piece in assembly.pieces for v in piece.voxels]
+        assert len(voxels) == len(set(voxels)) == len(assembly.pieces)
