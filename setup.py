@@ -213,6 +213,7 @@ extensions = [
     _extension("excover.puzzles._sudoku9"),
     _extension("excover.nonogram._core"),
     _extension("excover.burr._moves"),
+    _extension("excover.burr._orbits"),
     _extension("excover.formats.burrtools._cover"),
 ]
 

@@ -19,6 +19,8 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from excover.burr import assemblies
 from excover.burr.pool import disassemble_many
@@ -278,22 +280,71 @@ def test_the_plain_listing_and_the_symmetry_broken_search_give_the_same_assembli
     assert len(set(plain)) == len(plain) == cover.count(up_to_symmetry=True)
 
 
-def test_the_smallest_members_are_the_same_in_batches_of_any_size(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    """The smallest member of each orbit the plain listing meets, found for a batch of
-    solutions at once, is the same whatever the batches (one solution each: an orbit
-    met in several batches is kept once, where first met), and is the smallest of its
-    orbit under every symmetry."""
+def test_each_assembly_listed_is_the_smallest_member_of_its_orbit() -> None:
+    """Each assembly of the plain listing (its orbits' smallest members found by the
+    compiled pass) is the smallest of its orbit under every symmetry of the problem."""
     from excover.burr import assembly
     from excover.formats.burrtools.design import design
     from excover.tiling import Pattern3, soma_pieces
 
     puzzle = design(Pattern3.constant(3, 3, 3, True), soma_pieces())
     whole = [a.options for a in assemblies(puzzle)]
-    monkeypatch.setattr(assembly, "IMAGES_AT_ONCE", 1)
-    assert [a.options for a in assemblies(puzzle)] == whole
     symmetries = [p.tolist() for p in assembly.cover_of(puzzle, 0).symmetries().option_elements()]
     assert len(symmetries) == 48  # the rotations, and mirrors: the pieces have partners
     for options in whole:
         assert options == min(tuple(sorted(g[o] for o in options)) for g in symmetries)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.data())
+def test_the_compiled_smallest_members_agree_with_an_oracle(data: st.DataObject) -> None:
+    """:func:`excover.burr._orbits.smallest_members` on random permutations and random
+    solutions of mixed lengths: the smallest sorted image of each solution, each first
+    met once, in order, padded."""
+    import numpy as np
+
+    from excover.burr._orbits import smallest_members
+
+    n = data.draw(st.integers(1, 12))
+    others = data.draw(st.lists(st.permutations(list(range(n))), max_size=4))
+    elements = [list(range(n)), *others]
+    solutions = data.draw(
+        st.lists(st.lists(st.integers(0, n - 1), max_size=n, unique=True), max_size=30)
+    )
+    expected: dict[tuple[int, ...], None] = {}
+    for solution in solutions:
+        expected.setdefault(min(tuple(sorted(g[o] for o in solution)) for g in elements))
+    starts = np.cumsum([0] + [len(s) for s in solutions], dtype=np.int64)
+    flat = np.array([o for s in solutions for o in s], dtype=np.int64)
+    table, lengths = smallest_members(np.array(elements, dtype=np.int64), flat, starts, n)
+    rows = table.tolist()
+    assert [tuple(r[:k]) for r, k in zip(rows, lengths.tolist(), strict=True)] == list(expected)
+    assert all(value == n for r, k in zip(rows, lengths.tolist(), strict=True) for value in r[k:])
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.data())
+def test_the_compiled_decoding_agrees_with_an_oracle(data: st.DataObject) -> None:
+    """:func:`excover.burr._orbits.decoded` on random rows: each row's options as a
+    tuple, and the pieces of the options with a rank (not holes), ordered by rank."""
+    import numpy as np
+
+    from excover.burr._orbits import decoded
+
+    n = data.draw(st.integers(1, 10))
+    rank = data.draw(st.permutations(list(range(n))))
+    holes = data.draw(st.sets(st.integers(0, n - 1)))
+    rank = [-1 if o in holes else r for o, r in enumerate(rank)]
+    rows = data.draw(st.lists(st.lists(st.integers(0, n - 1), max_size=n, unique=True)))
+    width = max((len(r) for r in rows), default=0)
+    table = np.full((len(rows), width), n, dtype=np.int64)
+    for k, row in enumerate(rows):
+        table[k, : len(row)] = row
+    lengths = np.array([len(r) for r in rows], dtype=np.int64)
+    pieces = [f"piece {o}" for o in range(n)]
+    found = decoded(
+        table, lengths, np.array(rank, dtype=np.int64), pieces, "groups", 1, lambda *a: a
+    )
+    for row, (placed, groups, options, grid) in zip(rows, found, strict=True):
+        assert options == tuple(row) and (groups, grid) == ("groups", 1)
+        assert placed == tuple(pieces[o] for o in sorted(row, key=rank.__getitem__) if rank[o] >= 0)

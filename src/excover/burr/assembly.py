@@ -22,8 +22,8 @@ from typing import cast
 import numpy as np
 import numpy.typing as npt
 
+from excover.burr import _orbits
 from excover.engines import Search
-from excover.entries import row_keys
 from excover.errors import LimitReached, UsageError
 from excover.formats.burrtools import Puzzle
 from excover.formats.burrtools.cover import group_elements, item_voxels, kind_name
@@ -39,10 +39,6 @@ __all__ = ["PLAIN_NODES", "Assembly", "Piece", "assemblies", "assembly_of", "cov
 #: to a few tens on BurrTools' examples, about what the broken search's own set-up
 #: costs (its base, the partial solutions of the base and their orbits).
 PLAIN_NODES = SCOUT_NODES
-
-#: The most numbers :meth:`_Orbits.smallest_members` holds at once: the images of a
-#: batch of solutions under every element of the group (8 bytes each).
-IMAGES_AT_ONCE = 1 << 21
 
 #: A voxel position.
 Voxel = tuple[int, int, int]
@@ -166,6 +162,32 @@ class _Decoder:
             self.grid,
         )
 
+    def assemblies(
+        self, table: npt.NDArray[np.int64], lengths: npt.NDArray[np.int64]
+    ) -> list[Assembly]:
+        """The assemblies of many solutions at once: the rows of ``table``, their
+        options sorted and padded (see :meth:`_Orbits.smallest_members`),
+        ``lengths[k]`` options in row ``k``. Each option's piece is made and ranked
+        once, and the rows are decoded in compiled code
+        (:func:`excover.burr._orbits.decoded`)."""
+        n_options = self.cover.n_options
+        used = np.unique(table)
+        made = [
+            (found, option)
+            for option in used[used < n_options].tolist()
+            if (found := self.piece(option)) is not None
+        ]
+        made.sort(key=lambda known: known[0][0])  # options tied never meet in a solution
+        piece_of: list[Piece | None] = [None] * n_options
+        rank = np.full(n_options, -1, dtype=np.int64)  # -1: a hole, no piece
+        for place, ((_, piece), option) in enumerate(made):
+            piece_of[option] = piece
+            rank[option] = place
+        return cast(
+            "list[Assembly]",
+            _orbits.decoded(table, lengths, rank, piece_of, self.groups, self.grid, Assembly.made),
+        )
+
 
 #: The span of a voxel coordinate in :func:`_order` (BurrTools' shapes are far smaller).
 _SPAN = 1 << 24
@@ -209,8 +231,7 @@ def assemblies(puzzle: Puzzle, problem: int = 0) -> Iterator[Assembly]:
     listed = _listed(pinned)
     if listed is not None:
         options, starts = listed
-        for solution in orbits.smallest_members(kept[options], starts):
-            yield decoder.assembly(solution)
+        yield from decoder.assemblies(*orbits.smallest_members(kept[options], starts))
         return
     from excover.symmetry import Group  # only here: the small problems never need it
 
@@ -302,33 +323,15 @@ class _Orbits:
 
     def smallest_members(
         self, options: npt.NDArray[np.int64], starts: npt.NDArray[np.int64]
-    ) -> list[list[int]]:
+    ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
         """The smallest member of the orbit of each solution (the options of the
         ``k``-th at ``starts[k]:starts[k + 1]`` of ``options``), each orbit once, in the
-        order they are first met: the solutions of one length at a time, every image of
-        each under every element at once (in batches of at most :data:`IMAGES_AT_ONCE`
-        numbers), the smallest found by comparing the images' sorted options as strings
-        of big-endian bytes."""
-        lengths = np.diff(starts)
-        found: dict[int, list[int]] = {}
-        for length in np.unique(lengths).tolist():
-            which = np.flatnonzero(lengths == length)
-            own = options[starts[which, None] + np.arange(length)]
-            step = max(1, IMAGES_AT_ONCE // (len(self.elements) * max(length, 1)))
-            batches = range(0, len(which), step)
-            best = np.concatenate([self._smallest(own[k : k + step]) for k in batches])
-            _, firsts = np.unique(row_keys(best), return_index=True)
-            found.update(zip(which[firsts].tolist(), best[firsts].tolist(), strict=True))
-        return [found[k] for k in sorted(found)]
-
-    def _smallest(self, solutions: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
-        """The smallest member of the orbit of each solution (a row of options, all of
-        one length), its options sorted."""
-        count, length = solutions.shape
-        images = np.sort(self.stacked[:, solutions], axis=2)  # element, solution, option
-        if length == 0:
-            return solutions
-        # big-endian bytes compare as the numbers do, the first option first
-        keys = np.ascontiguousarray(images.astype(">u4")).view(f"S{4 * length}")[..., 0]
-        best: npt.NDArray[np.int64] = images[np.argmin(keys, axis=0), np.arange(count)]
-        return best
+        order they are first met: as a table, one row a member, its options sorted and
+        padded at the end with ``n_options`` (a number no option has), and the number
+        of options of each row (compiled: :func:`excover.burr._orbits.smallest_members`)."""
+        return _orbits.smallest_members(
+            self.stacked,
+            np.ascontiguousarray(options, dtype=np.int64),
+            np.ascontiguousarray(starts, dtype=np.int64),
+            self.stacked.shape[1],
+        )
