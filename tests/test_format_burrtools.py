@@ -18,6 +18,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from excover import ExactCover, ExcoverError, FormatError, UsageError
 from excover.formats.burrtools import (
@@ -567,3 +569,28 @@ def test_elements_left_unread_are_read_later_with_their_lines() -> None:
     with pytest.raises(FormatError, match="mismatched tag") as caught:
         parse(b"<r><b>\n<c></b></c></b></r>", "t.xml", unread=frozenset({"b"}))
     assert caught.value.line == 2
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.data())
+def test_a_group_grown_one_generator_at_a_time_is_the_group_of_them_all(
+    data: st.DataObject,
+) -> None:
+    """``group_elements`` given the group of all generators but the last (as the
+    symmetries of a result are chosen, one generator at a time) finds the same
+    elements as from the identity, and the closure of the generators under products
+    (checked by multiplying every pair)."""
+    from excover.formats.burrtools.cover import group_elements
+
+    size = data.draw(st.integers(1, 6))
+    generators = [
+        (np.array(data.draw(st.permutations(list(range(size)))), dtype=np.int64),)
+        for _ in range(data.draw(st.integers(1, 4)))
+    ]
+    grown = None
+    for k in range(1, len(generators) + 1):
+        grown = group_elements(generators[:k], (size,), grown)
+    whole = group_elements(generators, (size,))
+    assert grown is not None and grown.keys() == whole.keys()
+    for a, b in product(whole.values(), repeat=2):
+        assert a[0][b[0]].tobytes() in whole
