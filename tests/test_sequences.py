@@ -18,7 +18,15 @@ from excover.sequences.known import KNOWN, OFFSET
 from excover.sequences.rectangles import RULES
 
 #: The terms checked here, by sequence: the first ones, each counted in milliseconds.
-SMALL = {"A360498": 6, "A360725": 6, "A360499": 5, "A360256": 5, "A360804": 5, "A328020": 5}
+SMALL = {
+    "A360498": 6,
+    "A360725": 6,
+    "A360499": 5,
+    "A360256": 5,
+    "A360804": 5,
+    "A328020": 6,
+    "A172477": 6,
+}
 
 
 def test_every_sequence_has_its_published_terms_and_a_small_range() -> None:
@@ -139,7 +147,37 @@ def test_the_command_prints_the_term_alone_on_its_last_line(
     status, out, err = run(capsys, "sequence", "A328020", "5", "--json")
     document = json.loads(out)
     assert (status, document["command"], document["count"]) == (0, "sequence", 515)
-    assert "classes under a group of order 8" in document["engine"]
+    assert (document["method"], document["engine"]) == ("dissections", "cell frontier")
+    assert document["stats"]["dissections"] == KNOWN["A172477"][4]
+
+
+def test_a328020s_own_route_is_burnsides_lemma_over_the_search_and_the_dissections(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """The route A328020 takes (the dissections counted from the cells, plus the tilings
+    each other symmetry fixes) gives the classes the search of its exact cover counts;
+    its parts are in --stats."""
+    from excover.sequences.polyominoes import classes_by_dissections
+
+    for n in range(1, 6):
+        found = classes_by_dissections(n)
+        assert found.classes == problem("A328020", n).count(up_to_symmetry=True)
+        assert found.dissections == KNOWN["A172477"][n - 1]
+        assert found.classes * (len(found.fixed) + 1) == found.dissections + sum(found.fixed)
+    status, out, err = run(capsys, "sequence", "A328020", "6", "--stats")
+    assert (status, out) == (0, "56734\n")
+    assert "dissections: 451,206" in err or "dissections: 451206" in err
+
+
+def test_a_route_of_its_own_stops_at_its_timeout_and_refuses_workers(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """--timeout ends the route with no partial count (exit status 1); --workers and
+    --progress are refused (it runs on one process)."""
+    status, out, err = run(capsys, "sequence", "A172477", "8", "--timeout", "0.5")
+    assert (status, out) == (1, "") and "stopped by --timeout (no partial count)" in err
+    status, out, err = run(capsys, "sequence", "A328020", "4", "--workers", "2")
+    assert (status, out) == (2, "") and "does not take --workers" in err
 
 
 def test_a_checkpointed_count_resumes_to_the_same_term(

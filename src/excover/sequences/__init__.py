@@ -11,7 +11,9 @@ solutions or the number of their classes under the symmetries the problem declar
   one key are a group of one area, used at most once) where it pays; the two rules of
   oriented keys (A360725, A360256: 72 and 81 groups at n = 9) count faster by MRV alone.
 - :mod:`excover.sequences.polyominoes`: A328020, the n x n square tiled by free
-  n-ominoes, counted up to the square's symmetries.
+  n-ominoes, counted up to the square's symmetries by Burnside's lemma: the square's
+  dissections counted from its cells (:func:`excover.tiling.count_dissections`), the
+  tilings each other symmetry fixes by search; and A172477, the dissections themselves.
 
 :func:`term` computes a term, :func:`problem` gives the exact cover (for any other route:
 ``excover count`` with a checkpoint, a Dask cluster, ``method="zdd"``), and
@@ -35,14 +37,18 @@ __all__ = ["SEQUENCES", "Sequence", "lookup", "problem", "term"]
 class Sequence(NamedTuple):
     """One sequence: its A-number, its OEIS name, how to build the exact cover of its
     n-th term, whether the term counts classes of solutions (under the declared
-    symmetries of the problem) rather than every solution, and the heuristic of its
-    count's search."""
+    symmetries of the problem) rather than every solution, the heuristic of its
+    count's search, and a count of its own (``route(n, timeout)``: the term and what it
+    was made of, for ``--stats``; past ``timeout`` seconds, LimitReached), which
+    :func:`term` and ``excover sequence`` use instead of searching the exact cover when
+    the sequence has one."""
 
     id: str
     name: str
     build: Callable[[int], ExactCover]
     classes: bool = False
     heuristic: str = "mrv"
+    route: Callable[[int, float | None], tuple[int, dict[str, object]]] | None = None
 
 
 def _rectangles(sequence: str) -> Callable[[int], ExactCover]:
@@ -58,6 +64,34 @@ def _ominoes(n: int) -> ExactCover:
     from excover.sequences.polyominoes import square_by_ominoes
 
     return square_by_ominoes(n)
+
+
+def _ominoes_by_dissections(n: int, timeout: float | None) -> tuple[int, dict[str, object]]:
+    from excover.sequences.polyominoes import classes_by_dissections
+
+    found = classes_by_dissections(n, timeout=timeout)
+    return found.classes, {
+        "dissections": found.dissections,
+        "fixed": list(found.fixed),
+        "dissection_seconds": round(found.dissection_seconds, 3),
+        "fixed_seconds": round(found.fixed_seconds, 3),
+    }
+
+
+def _dissections(n: int, timeout: float | None) -> tuple[int, dict[str, object]]:
+    import time
+
+    from excover.errors import LimitReached
+    from excover.statistics import Stats
+    from excover.tiling import count_dissections
+
+    deadline = None if timeout is None else time.monotonic() + timeout
+
+    def heard(done: int, cells: int, states: int) -> None:
+        if deadline is not None and time.monotonic() > deadline:
+            raise LimitReached("timeout", Stats())
+
+    return count_dissections(n, n, n, tick=heard), {}
 
 
 #: Every sequence of the package, by A-number.
@@ -99,6 +133,13 @@ SEQUENCES: dict[str, Sequence] = {
             "Number of distinct tilings of an n X n square with free n-polyominoes",
             _ominoes,
             classes=True,
+            route=_ominoes_by_dissections,
+        ),
+        Sequence(
+            "A172477",
+            "The number of ways to dissect an n X n square into polyominoes of size n",
+            _ominoes,
+            route=_dissections,
         ),
     )
 }
@@ -125,9 +166,12 @@ def problem(sequence: str, n: int) -> ExactCover:
 
 def term(sequence: str, n: int, *, workers: int | None = None) -> int:
     """The ``n``-th term of ``sequence`` (an A-number of :data:`SEQUENCES`), computed:
-    every solution counted by a symmetry-broken search, or the classes of solutions, as
-    the sequence asks; ``workers`` counts on that many processes."""
+    by the sequence's own route when it has one (A328020 and A172477, on one process),
+    else every solution counted by a symmetry-broken search, or the classes of
+    solutions, as the sequence asks; ``workers`` counts on that many processes."""
     found = lookup(sequence)
+    if found.route is not None:
+        return found.route(_check_n(n), None)[0]
     cover = found.build(_check_n(n))
     if found.classes:
         return cover.count(up_to_symmetry=True, workers=workers, heuristic=found.heuristic)

@@ -13,17 +13,25 @@ exit status 1). Two routes:
   no symmetry used, resumable from its checkpoint or ledger by running the same command
   again, on one machine or a Dask cluster. Sequences of classes do not take it.
 
+A sequence with a count of its own (A328020 and A172477: the square's dissections
+counted from its cells, :func:`excover.tiling.count_dissections`) is counted by it
+unless the flags of the count by subproblems ask for the exact cover's plain count (the
+sequences of every tiling only), on one process.
+
 ``--write-dlx FILE`` writes the problem in Knuth's format instead, for any other route.
 """
 
 from __future__ import annotations
 
 import argparse
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from excover.cli import common
 from excover.cli.common import add_command, add_json, add_limits
 from excover.errors import UsageError
+
+if TYPE_CHECKING:
+    from excover.sequences import Sequence
 
 __all__ = ["add_sequence_command"]
 
@@ -33,8 +41,13 @@ of stdout).
 
 Sequences: A360498, A360725, A360499, A360256, A360804 (Scott R. Shannon's n x n squares
 tiled by rectangles under a rule: each dimension pair once, each h x w once, distinct
-areas; every tiling counted) and A328020 (the n x n square tiled by free n-ominoes, up to
-the square's symmetries); docs/sequences.md describes each model.
+areas; every tiling counted), A328020 (the n x n square tiled by free n-ominoes, up to
+the square's symmetries) and A172477 (the n x n square cut into pieces of n cells, every
+cut counted); docs/sequences.md describes each model.
+
+A328020 and A172477 are counted by a count of the square's dissections from its cells
+(A328020 adding, by Burnside's lemma, the tilings each other symmetry of the square
+fixes, found by search), on one process: --workers and --progress are refused.
 
 By default the term is counted by a search with the square's symmetries broken
 (--workers N: on N processes). --checkpoint FILE, --tasks N or --dask ADDRESS count it
@@ -86,12 +99,15 @@ def _sequence(args: argparse.Namespace) -> int:
     from excover.sequences import lookup, problem
 
     sequence = lookup(args.sequence)
+    tasks = any(common.given(args, dest) for dest in ("checkpoint", "tasks", "dask"))
+    if sequence.route is not None and args.write_dlx is None and not tasks:
+        return _by_route(sequence, args)
     cover = problem(sequence.id, args.n)
     if args.write_dlx is not None:
         return commands.write_dlx(args, [(cover, args.write_dlx)], f"{sequence.id}({args.n})")
     counting = commands.as_count(args)
     counting.method = "search"  # --method is refused: both routes are searches
-    if any(common.given(args, dest) for dest in ("checkpoint", "tasks", "dask")):
+    if tasks:
         if sequence.classes:
             raise UsageError(
                 f"{sequence.id} counts classes of tilings, by a symmetric search that keeps "
@@ -101,3 +117,40 @@ def _sequence(args: argparse.Namespace) -> int:
         counting.up_to_symmetry = sequence.classes
         counting.break_symmetry = not sequence.classes
     return commands.count_problem(cover, counting)
+
+
+#: How the output names the count of a sequence with a route of its own.
+ROUTE_METHOD = "dissections"
+ROUTE_ENGINE = "cell frontier"
+
+
+def _by_route(sequence: Sequence, args: argparse.Namespace) -> int:
+    """Count the term by the sequence's own route and print it as a count is printed
+    (the route's parts in ``--stats`` and ``--json``; at ``--timeout`` or Ctrl-C, no
+    partial count and exit status 1)."""
+    import time
+
+    from excover.cli.report import print_outcome
+    from excover.errors import LimitReached
+    from excover.solving.outcome import Outcome
+
+    for dest, flag in (("workers", "--workers"), ("progress", "--progress")):
+        if common.given(args, dest):
+            raise UsageError(
+                f"{sequence.id} is counted by its own route on one process, which does not "
+                f"take {flag} (--write-dlx FILE writes its exact cover for other routes)"
+            )
+    assert sequence.route is not None
+    started = time.process_time()
+    value: int | None = None
+    stopped_by: str | None = None
+    parts: dict[str, object] = {}
+    try:
+        value, parts = sequence.route(args.n, args.timeout)
+    except LimitReached:
+        stopped_by = "timeout"
+    except KeyboardInterrupt:
+        stopped_by = "interrupt"
+    stats = {"seconds": time.process_time() - started, **parts}
+    outcome = Outcome(ROUTE_METHOD, ROUTE_ENGINE, value, stopped_by, stats)
+    return print_outcome("sequence", outcome, args)

@@ -21,6 +21,7 @@ KNOWN: dict[str, tuple[int, ...]] = {
     "A360256": (1, 1, 33, 513, 14409, 693025, 50447161),
     "A360804": (1, 1, 21, 253, 2401, 36237, 815929, 18713197),
     "A328020": (1, 1, 2, 22, 515, 56734, 19846102, 23437350133),
+    "A172477": (1, 2, 10, 117, 4006, 451206, 158753814, 187497290034, 706152947468301),
 }
 
 #: The index of each sequence's first term (the OEIS's ``%O`` offset).
@@ -35,4 +36,5 @@ SOURCES: dict[str, str] = {
     "A360256": "#55 of 26 June 2025, oeis/oeisdata fea14328ff634595d53e58eeeb92604f1173f203",
     "A360804": "#10 of 25 February 2023, oeis/oeisdata 571197984aeda7b8b680fe3a1f6a43f9898cd441",
     "A328020": "#30 of 14 October 2019, oeis/oeisdata 571197984aeda7b8b680fe3a1f6a43f9898cd441",
+    "A172477": "oeis/oeisdata 1ebf49cffb4038214cb8afb0d86c310c9aad7dcb (a(9): R. S. Harris)",
 }

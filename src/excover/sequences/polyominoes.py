@@ -13,13 +13,25 @@ once), built by :class:`excover.tiling.Tiling` with each piece used any number o
 The problem declares the 8 symmetries of the square, and the count is the number of
 orbits of solutions under them (:meth:`excover.ExactCover.count` with
 ``up_to_symmetry=True``).
+
+That search needs about 1,400 CPU-hours for a(8) (docs/records.md), so the term is
+counted another way (:func:`classes_by_dissections`), by Burnside's lemma: the number of
+classes is the mean over the square's 8 symmetries of the tilings each one fixes. The
+identity fixes every tiling: the dissections of the square into connected pieces of n
+cells, counted by :func:`excover.tiling.count_dissections` from the cells (A172477,
+a(8) in about 3 minutes of CPU). The 7 others fix far fewer (1,511,030 in all at n = 8),
+counted by searches of the quotient problems (:class:`excover.symmetry.Quotient`: the
+options are the unions of placements a symmetry maps onto each other), a few seconds.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import NamedTuple
+
 from excover.solving import ExactCover
 
-__all__ = ["square_by_ominoes"]
+__all__ = ["Classes", "classes_by_dissections", "square_by_ominoes"]
 
 
 def square_by_ominoes(n: int) -> ExactCover:
@@ -31,3 +43,62 @@ def square_by_ominoes(n: int) -> ExactCover:
     problem = tiling.problem
     problem.declare_symmetries([maps.tolist() for maps in tiling.symmetry.option_maps])
     return problem
+
+
+class Classes(NamedTuple):
+    """A term counted by :func:`classes_by_dissections`: the classes, the dissections
+    of the square (the tilings the identity fixes), the tilings each other symmetry of
+    the square fixes, and the CPU seconds of each part."""
+
+    classes: int
+    dissections: int
+    fixed: tuple[int, ...]
+    dissection_seconds: float
+    fixed_seconds: float
+
+
+def classes_by_dissections(
+    n: int,
+    *,
+    tick: Callable[[int, int, int], None] | None = None,
+    timeout: float | None = None,
+) -> Classes:
+    """A328020(n) by Burnside's lemma (see the module's text): the square's dissections
+    into n-cell pieces (``tick`` hears of their count's progress, as for
+    :func:`excover.tiling.count_dissections`) plus the tilings fixed by each of the 7
+    other symmetries, divided by 8. ``timeout`` (seconds) bounds the whole: past it,
+    :class:`~excover.LimitReached` (no partial count: a class count needs every part)."""
+    import time
+
+    from excover.errors import LimitReached
+    from excover.statistics import Stats
+    from excover.symmetry.chain import is_identity
+    from excover.symmetry.fixed import Quotient, elements_of
+    from excover.tiling import count_dissections
+
+    deadline = None if timeout is None else time.monotonic() + timeout
+
+    def heard(done: int, cells: int, states: int) -> None:
+        if deadline is not None and time.monotonic() > deadline:
+            raise LimitReached("timeout", Stats())
+        if tick is not None:
+            tick(done, cells, states)
+
+    started = time.process_time()
+    dissections = count_dissections(n, n, n, tick=heard)
+    counted = time.process_time()
+    cover = square_by_ominoes(n)
+    elements = elements_of(cover.symmetries(), "A328020's fixed tilings")
+    fixed = []
+    for g in elements:
+        if is_identity(g):
+            continue
+        left = None if deadline is None else max(deadline - time.monotonic(), 0.0)
+        fixed.append(Quotient(cover, g).count(timeout=left))
+    total = dissections + sum(fixed)
+    if total % len(elements):  # pragma: no cover - Burnside's lemma says it divides
+        raise AssertionError(f"{total} fixed tilings for a group of {len(elements)}")
+    done = time.process_time()
+    return Classes(
+        total // len(elements), dissections, tuple(fixed), counted - started, done - counted
+    )
