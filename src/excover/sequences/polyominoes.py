@@ -19,7 +19,7 @@ counted another way (:func:`classes_by_dissections`), by Burnside's lemma: the n
 classes is the mean over the square's 8 symmetries of the tilings each one fixes. The
 identity fixes every tiling: the dissections of the square into connected pieces of n
 cells, counted by :func:`excover.tiling.count_dissections` from the cells (A172477,
-a(8) in about 3 minutes of CPU). The 7 others fix far fewer (1,511,030 in all at n = 8),
+a(8) in about 2.5 minutes of CPU). The 7 others fix far fewer (1,511,030 in all at n = 8),
 counted by searches of the quotient problems (:class:`excover.symmetry.Quotient`: the
 options are the unions of placements a symmetry maps onto each other), a few seconds.
 """

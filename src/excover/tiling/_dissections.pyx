@@ -11,54 +11,68 @@ declared different pieces (two neighbours put in different pieces may never join
 through other cells: without this, one dissection would be counted once for each way of
 growing its pieces). A pair that could not join anyway (their sizes and a cell between
 them over the size) is forgotten, and a piece that leaves the frontier must have the
-size. States with the same key are merged, their counts added (128-bit counts).
+size. States with the same key are merged, their counts added.
 
-A key is three words: the pieces of the frontier's cells (4 bits a cell, 0 none), the
-sizes (5 bits a piece) and the pairs declared apart (one bit a pair): widths up to 10,
-sizes up to 31 (a new piece takes the number 11 before the
-key is made, and its pairs still fit the word).
+A key is one 128-bit number: the piece of each frontier cell (4 bits a cell, 0 none),
+then each piece's size (as many bits as the size needs), then one bit for each pair of
+pieces declared apart; it must fit 128 bits (a width of 10 with pieces of up to 15
+cells, 9 with up to 31). A state takes 24 bytes (its key and a 64-bit count) in an
+open-addressing table kept at most 70% full, whose empty slots have a count of 0.
 """
 
 from cpython.exc cimport PyErr_CheckSignals
 from libc.stdint cimport int64_t, uint64_t
-from libc.stdlib cimport free, malloc
+from libc.stdlib cimport calloc, free, malloc
 from libc.string cimport memset
 
-__all__ = ["MAX_SIZE", "MAX_WIDTH", "count_dissections"]
+__all__ = ["KEY_BITS", "MAX_SIZE", "MAX_WIDTH", "count_dissections", "key_bits"]
 
-#: The widest board the keys hold (the pairs of its pieces, and of a new one, fit a word).
+#: The widest board the keys hold (its pieces numbered in 4 bits, the pairs of its
+#: pieces and of a new one in a word).
 MAX_WIDTH = 10
-#: The largest piece the keys hold (5 bits a size).
+#: The largest piece a key holds (5 bits a size).
 MAX_SIZE = 31
+#: The bits of a key.
+KEY_BITS = 128
 
 cdef extern from *:
     """
+    #include <stdint.h>
     typedef unsigned __int128 excover_u128;
-    static inline int excover_add_u128(excover_u128 *to, excover_u128 more) {
+    static inline int excover_add_u64(uint64_t *to, uint64_t more) {
         return __builtin_add_overflow(*to, more, to);
+    }
+    static inline long long excover_slot(excover_u128 key, long long cap) {
+        unsigned long long h = (unsigned long long)key * 0x9E3779B97F4A7C15ULL;
+        h ^= (unsigned long long)(key >> 64) * 0xC2B2AE3D27D4EB4FULL;
+        h ^= h >> 29;
+        h *= 0xBF58476D1CE4E5B9ULL;
+        h ^= h >> 32;
+        return (long long)(((excover_u128)h * (unsigned long long)cap) >> 64);
     }
     """
     ctypedef unsigned long long u128 "excover_u128"
-    int add_u128 "excover_add_u128"(u128 *to, u128 more) nogil
+    int add_u64 "excover_add_u64"(uint64_t *to, uint64_t more) nogil
+    int64_t slot_of "excover_slot"(u128 key, int64_t cap) nogil
 
-cdef uint64_t EMPTY = 0xFFFFFFFFFFFFFFFFULL
+
+cdef enum:
+    FULL_TENTHS = 7   # the tenths of a table's slots in use past which it grows by half
 
 
 cdef struct Table:
-    uint64_t *keys     # 3 words a slot; keys[3 s] == EMPTY: free
-    u128 *counts
-    int64_t cap        # slots, a power of two
-    int64_t n          # slots in use
+    u128 *keys
+    uint64_t *counts    # 0: the slot is free
+    int64_t cap         # slots
+    int64_t n           # slots in use
 
 
-cdef inline uint64_t _mix(uint64_t a, uint64_t b, uint64_t c) noexcept nogil:
-    cdef uint64_t h = a * 0x9E3779B97F4A7C15ULL
-    h ^= (b + 0x632BE59BD9B4E019ULL) * 0xC2B2AE3D27D4EB4FULL
-    h ^= (c + 0x8CB92BA72F3D8DD7ULL) * 0x165667B19E3779F9ULL
-    h ^= h >> 31
-    h *= 0xD6E8FEB86659FD93ULL
-    h ^= h >> 32
-    return h
+cdef struct Layout:
+    int width, size
+    int size_bits       # bits of a size
+    int sizes_at        # the first bit of the sizes
+    int pairs_at        # the first bit of the pairs
+    uint64_t size_mask
 
 
 cdef class _Counter:
@@ -82,18 +96,16 @@ cdef class _Counter:
         free(self.new.keys)
         free(self.new.counts)
 
-    cdef int _allocate(self, Table *table, int64_t cap) except -1:
-        """An empty table of ``cap`` slots (freeing what it held)."""
-        cdef int64_t s
-        cdef int64_t other = self.old.cap if table == &self.new else self.new.cap
-        if self.max_bytes and (cap + other) * (3 * sizeof(uint64_t) + sizeof(u128)) > self.max_bytes:
+    cdef int _allocate(self, Table *table, int64_t cap, int64_t besides) except -1:
+        """``table`` made an empty table of ``cap`` slots (what it held is not freed:
+        the caller does), ``besides`` other slots held meanwhile (for the bound)."""
+        cdef int64_t slot_bytes = sizeof(u128) + sizeof(uint64_t)
+        if self.max_bytes and (cap + besides) * slot_bytes > self.max_bytes:
             from excover.errors import MemoryBoundError
 
             raise MemoryBoundError(self.max_bytes, "the dissection count")
-        free(table.keys)
-        free(table.counts)
-        table.keys = <uint64_t *>malloc(3 * cap * sizeof(uint64_t))
-        table.counts = <u128 *>malloc(cap * sizeof(u128))
+        table.keys = <u128 *>malloc(cap * sizeof(u128))
+        table.counts = <uint64_t *>calloc(cap, sizeof(uint64_t))
         if table.keys == NULL or table.counts == NULL:
             free(table.keys)
             free(table.counts)
@@ -101,56 +113,43 @@ cdef class _Counter:
             table.counts = NULL
             table.cap = table.n = 0
             raise MemoryError("the dissection count ran out of memory")
-        for s in range(cap):
-            table.keys[3 * s] = EMPTY
         table.cap = cap
         table.n = 0
         return 0
 
-    cdef int _add(self, uint64_t a, uint64_t b, uint64_t c, u128 count) except -1:
-        """Add ``count`` to the state ``(a, b, c)`` of the new table (grown at half full)."""
-        cdef int64_t s, mask
-        if 2 * (self.new.n + 1) > self.new.cap:
+    cdef inline int _add(self, u128 key, uint64_t count) except -1:
+        """Add ``count`` to the state ``key`` of the new table (grown past 70% full)."""
+        cdef int64_t s
+        if 10 * (self.new.n + 1) > FULL_TENTHS * self.new.cap:
             self._grow()
-        mask = self.new.cap - 1
-        s = <int64_t>(_mix(a, b, c) & <uint64_t>mask)
-        while self.new.keys[3 * s] != EMPTY:
-            if (self.new.keys[3 * s] == a and self.new.keys[3 * s + 1] == b
-                    and self.new.keys[3 * s + 2] == c):
-                if add_u128(&self.new.counts[s], count):
+        s = slot_of(key, self.new.cap)
+        while self.new.counts[s]:
+            if self.new.keys[s] == key:
+                if add_u64(&self.new.counts[s], count):
                     self.overflowed = 1
                 return 0
-            s = (s + 1) & mask
-        self.new.keys[3 * s] = a
-        self.new.keys[3 * s + 1] = b
-        self.new.keys[3 * s + 2] = c
+            s += 1
+            if s == self.new.cap:
+                s = 0
+        self.new.keys[s] = key
         self.new.counts[s] = count
         self.new.n += 1
         return 0
 
     cdef int _grow(self) except -1:
-        """Double the new table, its states moved over."""
+        """The new table made half as big again, its states moved over."""
         cdef Table was = self.new
-        cdef int64_t s, t, mask
-        memset(&self.new, 0, sizeof(Table))
-        try:
-            self._allocate(&self.new, 2 * was.cap if was.cap else 1024)
-        except BaseException:
-            free(self.new.keys)
-            free(self.new.counts)
-            self.new = was
-            raise
-        mask = self.new.cap - 1
+        cdef int64_t s, t
+        self._allocate(&self.new, was.cap + was.cap // 2 + 1024, was.cap + self.old.cap)
         for s in range(was.cap):
-            if was.keys[3 * s] == EMPTY:
+            if not was.counts[s]:
                 continue
-            t = <int64_t>(_mix(was.keys[3 * s], was.keys[3 * s + 1], was.keys[3 * s + 2])
-                          & <uint64_t>mask)
-            while self.new.keys[3 * t] != EMPTY:
-                t = (t + 1) & mask
-            self.new.keys[3 * t] = was.keys[3 * s]
-            self.new.keys[3 * t + 1] = was.keys[3 * s + 1]
-            self.new.keys[3 * t + 2] = was.keys[3 * s + 2]
+            t = slot_of(was.keys[s], self.new.cap)
+            while self.new.counts[t]:
+                t += 1
+                if t == self.new.cap:
+                    t = 0
+            self.new.keys[t] = was.keys[s]
             self.new.counts[t] = was.counts[s]
             self.new.n += 1
         free(was.keys)
@@ -160,11 +159,9 @@ cdef class _Counter:
     cdef void _swap(self) noexcept:
         """The new table becomes the old one; the old one is emptied for reuse."""
         cdef Table was = self.old
-        cdef int64_t s
         self.old = self.new
         self.new = was
-        for s in range(self.new.cap):
-            self.new.keys[3 * s] = EMPTY
+        memset(self.new.counts, 0, self.new.cap * sizeof(uint64_t))
         self.new.n = 0
         if self.old.n > self.peak:
             self.peak = self.old.n
@@ -177,22 +174,25 @@ cdef inline int _pair(int a, int b) noexcept nogil:
     return (b - 1) * (b - 2) // 2 + (a - 1)
 
 
-cdef int _step(_Counter counter, int width, int size, int column, uint64_t key_a,
-               uint64_t key_b, uint64_t key_c, u128 count) except -1:
-    """Every way the cell in ``column`` goes on from one state, added to the new table."""
+cdef int _step(_Counter counter, const Layout *at, int column, u128 key,
+               uint64_t count) except -1:
+    """Every way the cell in ``column`` goes on from the state ``key``, added to the new
+    table."""
     cdef int labels[16]
     cdef int sizes[16]
     cdef int order[16]
     cdef int work[16]
     cdef int grown[16]
+    cdef int width = at.width, size = at.size
     cdef int pieces = 0, k, j, up, left, choice, x, merged, total
-    cdef uint64_t apart, free_pairs, a, b, c
+    cdef uint64_t apart, held = <uint64_t>(key >> at.pairs_at), c
+    cdef u128 made
     for k in range(width):
-        labels[k] = (key_a >> (4 * k)) & 15
+        labels[k] = <int>(key >> (4 * k)) & 15
         if labels[k] > pieces:
             pieces = labels[k]
     for k in range(1, pieces + 1):
-        sizes[k] = (key_b >> (5 * (k - 1))) & 31
+        sizes[k] = <int>((key >> (at.sizes_at + at.size_bits * (k - 1))) & at.size_mask)
     up = labels[column]
     left = labels[column - 1] if column > 0 else 0
     for choice in range(4):
@@ -207,7 +207,7 @@ cdef int _step(_Counter counter, int width, int size, int column, uint64_t key_a
             work[k] = labels[k]
         for k in range(1, pieces + 1):
             grown[k] = sizes[k]
-        apart = key_c
+        apart = held
         if choice == 0:
             x = pieces + 1
             grown[x] = 1
@@ -230,7 +230,7 @@ cdef int _step(_Counter counter, int width, int size, int column, uint64_t key_a
             if up:
                 apart |= (<uint64_t>1) << _pair(up, left)
         else:
-            if (key_c >> _pair(up, left)) & 1 or grown[up] + grown[left] + 1 > size:
+            if (held >> _pair(up, left)) & 1 or grown[up] + grown[left] + 1 > size:
                 continue
             x = up
             grown[up] += grown[left] + 1
@@ -239,7 +239,7 @@ cdef int _step(_Counter counter, int width, int size, int column, uint64_t key_a
                     work[k] = up
             # the pairs apart from the piece to the left are apart from the joined one
             for k in range(1, pieces + 1):
-                if k != left and k != up and (key_c >> _pair(left, k)) & 1:
+                if k != left and k != up and (held >> _pair(left, k)) & 1:
                     apart |= (<uint64_t>1) << _pair(up, k)
         work[column] = x
         if up:
@@ -255,17 +255,16 @@ cdef int _step(_Counter counter, int width, int size, int column, uint64_t key_a
         for k in range(pieces + 2):
             order[k] = 0
         total = 0
-        a = 0
+        made = 0
         for k in range(width):
             if work[k]:
                 if order[work[k]] == 0:
                     total += 1
                     order[work[k]] = total
-                a |= (<uint64_t>order[work[k]]) << (4 * k)
-        b = 0
+                made |= (<u128>order[work[k]]) << (4 * k)
         for k in range(1, pieces + 2):
             if order[k]:
-                b |= (<uint64_t>grown[k]) << (5 * (order[k] - 1))
+                made |= (<u128>grown[k]) << (at.sizes_at + at.size_bits * (order[k] - 1))
         c = 0
         for k in range(1, pieces + 2):
             if not order[k]:
@@ -274,44 +273,61 @@ cdef int _step(_Counter counter, int width, int size, int column, uint64_t key_a
                 if (order[j] and (apart >> _pair(k, j)) & 1
                         and grown[k] + grown[j] + 1 <= size):
                     c |= (<uint64_t>1) << _pair(order[k], order[j])
-        counter._add(a, b, c, count)
+        made |= (<u128>c) << at.pairs_at
+        counter._add(made, count)
     return 0
 
 
-cdef bint _complete(uint64_t key_a, uint64_t key_b, int width, int size) noexcept:
+cdef bint _complete(u128 key, const Layout *at) noexcept:
     """Whether every piece of the frontier of a state has the size (the board's end)."""
     cdef int k, label
-    for k in range(width):
-        label = (key_a >> (4 * k)) & 15
-        if label and <int>((key_b >> (5 * (label - 1))) & 31) != size:
+    for k in range(at.width):
+        label = <int>(key >> (4 * k)) & 15
+        if label and <int>((key >> (at.sizes_at + at.size_bits * (label - 1)))
+                           & at.size_mask) != at.size:
             return False
     return True
+
+
+def key_bits(int width, int size):
+    """The bits of a key of the count of a board ``width`` cells across into pieces of
+    ``size`` cells (at most :data:`KEY_BITS`)."""
+    return 4 * width + size.bit_length() * width + width * (width - 1) // 2
 
 
 def count_dissections(int height, int width, int size, int64_t max_bytes=0, tick=None):
     """The number of dissections of the ``height`` x ``width`` rectangle into connected
     pieces of ``size`` cells, and the most states a layer held: ``(count, peak)``.
     ``max_bytes`` (0: none) bounds the two tables (past it, MemoryBoundError);
-    ``tick(cells_done, cells, states)`` is called after each cell."""
+    ``tick(cells_done, cells, states)`` is called after each cell. A count past 2**64
+    raises OverflowError."""
     cdef _Counter counter = _Counter(max_bytes)
-    cdef int row, column, k
+    cdef Layout at
+    cdef int row, column
     cdef int64_t s, done = 0
-    cdef u128 total = 0
+    cdef uint64_t total = 0
     if not 1 <= width <= MAX_WIDTH or not 1 <= size <= MAX_SIZE or height < 0:
         raise ValueError(f"a width of 1 to {MAX_WIDTH} and a size of 1 to {MAX_SIZE}")
-    counter._allocate(&counter.old, 1024)
-    counter._allocate(&counter.new, 1024)
-    counter.old.keys[0] = counter.old.keys[1] = counter.old.keys[2] = 0
+    if key_bits(width, size) > KEY_BITS:
+        raise ValueError(f"the states of a board {width} across with pieces of {size} cells"
+                         f" take {key_bits(width, size)} bits, more than {KEY_BITS}")
+    at.width = width
+    at.size = size
+    at.size_bits = size.bit_length()
+    at.size_mask = (<uint64_t>1 << at.size_bits) - 1
+    at.sizes_at = 4 * width
+    at.pairs_at = at.sizes_at + at.size_bits * width
+    counter._allocate(&counter.old, 1024, 0)
+    counter._allocate(&counter.new, 1024, 1024)
+    counter.old.keys[0] = 0   # nothing decided: no piece anywhere
     counter.old.counts[0] = 1
     counter.old.n = 1
     for row in range(height):
         for column in range(width):
             for s in range(counter.old.cap):
-                if counter.old.keys[3 * s] == EMPTY:
+                if not counter.old.counts[s]:
                     continue
-                _step(counter, width, size, column, counter.old.keys[3 * s],
-                      counter.old.keys[3 * s + 1], counter.old.keys[3 * s + 2],
-                      counter.old.counts[s])
+                _step(counter, &at, column, counter.old.keys[s], counter.old.counts[s])
                 done += 1
                 if not done & 0xFFFFF:
                     PyErr_CheckSignals()
@@ -320,9 +336,9 @@ def count_dissections(int height, int width, int size, int64_t max_bytes=0, tick
                 tick(row * width + column + 1, height * width, counter.old.n)
             PyErr_CheckSignals()
     if counter.overflowed:
-        raise OverflowError("the count passed 2**128")
+        raise OverflowError("the count passed 2**64, the most a state's count holds")
     for s in range(counter.old.cap):
-        if counter.old.keys[3 * s] != EMPTY and _complete(
-                counter.old.keys[3 * s], counter.old.keys[3 * s + 1], width, size):
-            total += counter.old.counts[s]
-    return (int(<uint64_t>(total >> 64)) << 64) | int(<uint64_t>total), counter.peak
+        if counter.old.counts[s] and _complete(counter.old.keys[s], &at):
+            if add_u64(&total, counter.old.counts[s]):
+                raise OverflowError("the count passed 2**64, the most a state's count holds")
+    return int(total), counter.peak
