@@ -75,6 +75,7 @@ def test_a_memory_bound_stops_the_count() -> None:
     [
         ((11, 12, 4), "11 cells across"),
         ((8, 8, 32), "at most 31"),
+        ((10, 20, 20), "states of 135 bits"),
         ((4, 4, 0), "size must be an integer of at least 1"),
         ((True, 4, 2), "height must be an integer"),
         ((4, -1, 2), "width must be an integer of at least 0"),

@@ -2,10 +2,13 @@
 
 from collections.abc import Callable
 
-__all__ = ["MAX_SIZE", "MAX_WIDTH", "count_dissections"]
+__all__ = ["KEY_BITS", "MAX_SIZE", "MAX_WIDTH", "count_dissections", "key_bits"]
 
 MAX_WIDTH: int
 MAX_SIZE: int
+KEY_BITS: int
+
+def key_bits(width: int, size: int) -> int: ...
 
 def count_dissections(
     height: int,

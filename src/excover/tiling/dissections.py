@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from excover.errors import UsageError
+from excover.errors import ResourceLimitError, UsageError
 
 __all__ = ["count_dissections"]
 
@@ -42,7 +42,9 @@ def count_dissections(
 
     The rectangle is read along its longer side, so that the frontier is the shorter
     one, which may be at most :data:`~excover.tiling._dissections.MAX_WIDTH` (10) cells;
-    ``size`` at most 31. ``max_bytes`` bounds the count's tables (None: the ZDD
+    ``size`` at most 31, and a state's key must fit 128 bits (10 across with pieces of up
+    to 15 cells, 9 with up to 31). The count is exact up to 2**64 (past it,
+    :class:`~excover.ResourceLimitError`). ``max_bytes`` bounds the count's tables (None: the ZDD
     constructions' default bound, a share of the machine's memory; 0: none; past it,
     :class:`~excover.MemoryBoundError`). ``tick(cells_done, cells, states)`` is called
     after each cell. Ctrl-C stops the count (KeyboardInterrupt)."""
@@ -66,6 +68,15 @@ def count_dissections(
         raise UsageError(
             f"pieces of {size} cells: the dissection count takes at most {_dissections.MAX_SIZE}"
         )
+    if _dissections.key_bits(across, size) > _dissections.KEY_BITS:
+        raise UsageError(
+            f"a board {across} cells across cut into pieces of {size} cells has states of"
+            f" {_dissections.key_bits(across, size)} bits: the dissection count takes at"
+            f" most {_dissections.KEY_BITS} (10 across with pieces of up to 15 cells)"
+        )
     bound = memory.default_bound() if max_bytes is None else memory.checked(max_bytes)
-    count, _ = _dissections.count_dissections(max(height, width), across, size, bound, tick)
+    try:
+        count, _ = _dissections.count_dissections(max(height, width), across, size, bound, tick)
+    except OverflowError as error:
+        raise ResourceLimitError(f"the dissection count: {error}") from None
     return int(count)
