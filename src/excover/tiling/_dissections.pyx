@@ -140,7 +140,11 @@ cdef class _Counter:
         """The new table made half as big again, its states moved over."""
         cdef Table was = self.new
         cdef int64_t s, t
-        self._allocate(&self.new, was.cap + was.cap // 2 + 1024, was.cap + self.old.cap)
+        try:
+            self._allocate(&self.new, was.cap + was.cap // 2 + 1024, was.cap + self.old.cap)
+        except BaseException:
+            self.new = was  # kept, so that it is freed with the counter
+            raise
         for s in range(was.cap):
             if not was.counts[s]:
                 continue
