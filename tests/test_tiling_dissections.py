@@ -5,6 +5,9 @@ its own symmetry; its bounds and its errors."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from pathlib import Path
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -84,3 +87,85 @@ def test_a_memory_bound_stops_the_count() -> None:
 def test_bad_arguments_are_usage_errors(arguments: tuple[int, int, int], message: str) -> None:
     with pytest.raises(UsageError, match=message):
         count_dissections(*arguments)
+
+
+class _Stop(Exception):
+    """Raised by a tick to stop a count part way."""
+
+
+def test_a_count_stopped_part_way_resumes_from_its_checkpoint(tmp_path: Path) -> None:
+    """A count stopped after some cells (an exception from ``tick``) leaves the states
+    of the last cell done in its checkpoint; the same call resumes from that cell and
+    gives the whole count; run again, it starts from the finished file's last layer."""
+    ledger = tmp_path / "seven.dissections"
+    whole = count_dissections(6, 7, 7)
+
+    def stop_at(cell: int) -> Callable[[int, int, int], None]:
+        def tick(done: int, cells: int, states: int) -> None:
+            if done == cell:
+                raise _Stop
+
+        return tick
+
+    with pytest.raises(_Stop):
+        count_dissections(6, 7, 7, checkpoint=ledger, tick=stop_at(20))
+    assert ledger.exists() and not ledger.with_name(ledger.name + ".new").exists()
+    heard: list[int] = []
+    found = count_dissections(
+        6, 7, 7, checkpoint=ledger, tick=lambda done, cells, states: heard.append(done)
+    )
+    assert found == whole and heard[0] == 21 and heard[-1] == 42
+    heard.clear()
+    assert (
+        count_dissections(6, 7, 7, checkpoint=ledger, tick=lambda *a: heard.append(a[0])) == whole
+    )
+    assert heard == []  # nothing left to do
+
+
+def test_checkpoints_are_written_every_so_often(tmp_path: Path) -> None:
+    """With ``checkpoint_every=0`` the file holds the states after every cell: a copy
+    taken at some cell resumes to the same count."""
+    ledger = tmp_path / "count.bin"
+    copies: list[bytes] = []
+
+    def tick(done: int, cells: int, states: int) -> None:
+        if ledger.exists():
+            copies.append(ledger.read_bytes())
+
+    whole = count_dissections(5, 6, 5, checkpoint=ledger, checkpoint_every=0, tick=tick)
+    assert len(copies) >= 20
+    middle = tmp_path / "middle.bin"
+    middle.write_bytes(copies[len(copies) // 2])
+    assert count_dissections(5, 6, 5, checkpoint=middle) == whole == 27950
+
+
+def test_a_checkpoint_of_another_board_or_damaged_is_refused(tmp_path: Path) -> None:
+    from excover.parallel.checkpoint import DamagedCheckpoint
+
+    ledger = tmp_path / "four.bin"
+    count_dissections(4, 4, 4, checkpoint=ledger)
+    with pytest.raises(UsageError, match="4 x 4 board cut into pieces of 4 cells, not 6 x 4"):
+        count_dissections(6, 4, 4, checkpoint=ledger)
+    data = bytearray(ledger.read_bytes())
+    data[-3] ^= 0xFF  # a count changed
+    ledger.write_bytes(bytes(data))
+    with pytest.raises(DamagedCheckpoint, match="damaged"):
+        count_dissections(4, 4, 4, checkpoint=ledger)
+    ledger.write_bytes(bytes(data[:-24]))  # a state cut off
+    with pytest.raises(DamagedCheckpoint, match="damaged"):
+        count_dissections(4, 4, 4, checkpoint=ledger)
+    ledger.write_bytes(b"not a checkpoint")
+    with pytest.raises(DamagedCheckpoint):
+        count_dissections(4, 4, 4, checkpoint=ledger)
+
+
+def test_a_count_stopped_inside_a_cell_resumes_from_the_cell_before(tmp_path: Path) -> None:
+    """The memory bound stops the count while a cell's states are being made: the
+    checkpoint then holds the states of the cell before, and a resumed count without
+    the bound gives the whole count."""
+    ledger = tmp_path / "six.bin"
+    with pytest.raises(MemoryBoundError):
+        count_dissections(6, 6, 6, checkpoint=ledger, max_bytes=300_000)
+    heard: list[int] = []
+    found = count_dissections(6, 6, 6, checkpoint=ledger, tick=lambda *a: heard.append(a[0]))
+    assert found == 451206 and 1 < heard[0] <= 36

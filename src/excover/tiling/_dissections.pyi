@@ -2,18 +2,34 @@
 
 from collections.abc import Callable
 
-__all__ = ["KEY_BITS", "MAX_SIZE", "MAX_WIDTH", "count_dissections", "key_bits"]
+__all__ = [
+    "HEADER_WORDS",
+    "KEY_BITS",
+    "MAGIC",
+    "MAX_SIZE",
+    "MAX_WIDTH",
+    "count_dissections",
+    "key_bits",
+]
 
 MAX_WIDTH: int
 MAX_SIZE: int
 KEY_BITS: int
+MAGIC: bytes
+HEADER_WORDS: int
 
 def key_bits(width: int, size: int) -> int: ...
-
 def count_dissections(
     height: int,
     width: int,
     size: int,
     max_bytes: int = 0,
-    tick: Callable[[int, int, int], None] | None = None,
+    tick: object = None,
+    resume: bytes | None = None,
+    resume_done: int = 0,
+    resume_states: int = 0,
+    resume_sum: int = 0,
+    save: bytes | None = None,
+    every: float = 0.0,
+    saved: Callable[[], object] | None = None,
 ) -> tuple[int, int]: ...

@@ -23,9 +23,22 @@ open-addressing table kept at most 70% full, whose empty slots have a count of 0
 from cpython.exc cimport PyErr_CheckSignals
 from libc.stdint cimport int64_t, uint64_t
 from libc.stdlib cimport calloc, free, malloc
+from libc.stdio cimport FILE, SEEK_SET, fclose, fflush, fopen, fread, fseek, fwrite
 from libc.string cimport memset
 
-__all__ = ["KEY_BITS", "MAX_SIZE", "MAX_WIDTH", "count_dissections", "key_bits"]
+import time
+
+
+cdef extern from "<unistd.h>" nogil:
+    int fsync(int fd)
+
+
+cdef extern from "<stdio.h>" nogil:
+    int fileno(FILE *stream)
+
+__all__ = [
+    "HEADER_WORDS", "KEY_BITS", "MAGIC", "MAX_SIZE", "MAX_WIDTH", "count_dissections", "key_bits"
+]
 
 #: The widest board the keys hold (its pieces numbered in 4 bits, the pairs of its
 #: pieces and of a new one in a word).
@@ -299,17 +312,136 @@ def key_bits(int width, int size):
     return 4 * width + size.bit_length() * width + width * (width - 1) // 2
 
 
-def count_dissections(int height, int width, int size, int64_t max_bytes=0, tick=None):
+#: The first bytes of a checkpoint file of the count, and the header's 64-bit words after
+#: them: height, width, size, cells done, states, checksum.
+MAGIC = b"excover-dissect1"
+HEADER_WORDS = 6
+cdef const char *MAGIC_BYTES = b"excover-dissect1"
+cdef enum:
+    WORDS = 6                    # HEADER_WORDS, for C
+    CHUNK_RECORDS = 1 << 16      # records written or read at a time (24 bytes each)
+
+
+cdef inline uint64_t _record_sum(u128 key, uint64_t count) noexcept nogil:
+    """A record's share of a checkpoint's checksum (a sum of these, modulo 2**64)."""
+    return (<uint64_t>key * 0x9E3779B97F4A7C15ULL + <uint64_t>(key >> 64) * 0xC2B2AE3D27D4EB4FULL
+            + count * 0x165667B19E3779F9ULL + 1)
+
+
+cdef int _save(_Counter counter, bytes path, int64_t height, int64_t width, int64_t size,
+               int64_t done) except -1:
+    """Write the states after ``done`` cells (the old table) to ``path``: :data:`MAGIC`,
+    the header, then a key's two words and the count of each state."""
+    cdef FILE *out
+    cdef int64_t s, k = 0
+    cdef uint64_t header[WORDS]
+    cdef uint64_t total = 0
+    cdef uint64_t *chunk
+    cdef bint failed = False
+    for s in range(counter.old.cap):
+        if counter.old.counts[s]:
+            total += _record_sum(counter.old.keys[s], counter.old.counts[s])
+    header[0], header[1], header[2] = height, width, size
+    header[3], header[4], header[5] = done, counter.old.n, total
+    chunk = <uint64_t *>malloc(3 * CHUNK_RECORDS * sizeof(uint64_t))
+    if chunk == NULL:
+        raise MemoryError("the dissection count's checkpoint")
+    out = fopen(path, "wb")
+    if out == NULL:
+        free(chunk)
+        raise OSError(f"cannot write {path.decode(errors='replace')}")
+    try:
+        failed = (fwrite(MAGIC_BYTES, 1, 16, out) != 16
+                  or fwrite(header, sizeof(uint64_t), WORDS, out) != WORDS)
+        for s in range(counter.old.cap):
+            if failed:
+                break
+            if not counter.old.counts[s]:
+                continue
+            chunk[3 * k] = <uint64_t>counter.old.keys[s]
+            chunk[3 * k + 1] = <uint64_t>(counter.old.keys[s] >> 64)
+            chunk[3 * k + 2] = counter.old.counts[s]
+            k += 1
+            if k == CHUNK_RECORDS:
+                failed = fwrite(chunk, 3 * sizeof(uint64_t), k, out) != <size_t>k
+                k = 0
+        if not failed and k:
+            failed = fwrite(chunk, 3 * sizeof(uint64_t), k, out) != <size_t>k
+        failed = failed or fflush(out) != 0 or fsync(fileno(out)) != 0
+    finally:
+        failed = fclose(out) != 0 or failed
+        free(chunk)
+    if failed:
+        raise OSError(f"cannot write {path.decode(errors='replace')}")
+    return 0
+
+
+cdef int _load(_Counter counter, bytes path, int64_t states, uint64_t expected) except -1:
+    """Read the ``states`` records of the checkpoint ``path`` (its header checked by the
+    caller) into the old table; a short file or a wrong checksum is a
+    DamagedCheckpoint."""
+    cdef FILE *source
+    cdef int64_t left = states, k, got
+    cdef uint64_t total = 0
+    cdef uint64_t *chunk
+    cdef u128 key
+    chunk = <uint64_t *>malloc(3 * CHUNK_RECORDS * sizeof(uint64_t))
+    if chunk == NULL:
+        raise MemoryError("the dissection count's checkpoint")
+    source = fopen(path, "rb")
+    if source == NULL:
+        free(chunk)
+        raise OSError(f"cannot read {path.decode(errors='replace')}")
+    try:
+        if fseek(source, 16 + WORDS * sizeof(uint64_t), SEEK_SET) != 0:
+            left = -1
+        while left > 0:
+            got = fread(chunk, 3 * sizeof(uint64_t), min(left, <int64_t>CHUNK_RECORDS), source)
+            if got <= 0:
+                break
+            for k in range(got):
+                key = (<u128>chunk[3 * k + 1] << 64) | chunk[3 * k]
+                if not chunk[3 * k + 2]:
+                    left = -1
+                    break
+                total += _record_sum(key, chunk[3 * k + 2])
+                counter._add(key, chunk[3 * k + 2])
+            if left < 0:
+                break
+            left -= got
+    finally:
+        fclose(source)
+        free(chunk)
+    if left != 0 or total != expected:
+        from excover.parallel.checkpoint import DamagedCheckpoint
+
+        raise DamagedCheckpoint(
+            f"checkpoint {path.decode(errors='replace')} is damaged (its states do not"
+            " match its header); move it aside to count from the start")
+    counter._swap()
+    return 0
+
+
+def count_dissections(int height, int width, int size, int64_t max_bytes=0, tick=None,
+                      bytes resume=None, int64_t resume_done=0, int64_t resume_states=0,
+                      uint64_t resume_sum=0, bytes save=None, double every=0.0, saved=None):
     """The number of dissections of the ``height`` x ``width`` rectangle into connected
     pieces of ``size`` cells, and the most states a layer held: ``(count, peak)``.
     ``max_bytes`` (0: none) bounds the two tables (past it, MemoryBoundError);
     ``tick(cells_done, cells, states)`` is called after each cell. A count past 2**64
-    raises OverflowError."""
+    raises OverflowError.
+
+    A checkpoint: ``resume`` (a file's path) starts from its ``resume_states`` states
+    after ``resume_done`` cells, its checksum ``resume_sum`` (the header, which the
+    caller read); ``save`` (a path) is written with the states after a cell every
+    ``every`` seconds, when an exception (Ctrl-C, a tick's) stops the count, and at the
+    end, ``saved()`` called after each write (to move the file into place)."""
     cdef _Counter counter = _Counter(max_bytes)
     cdef Layout at
     cdef int row, column
-    cdef int64_t s, done = 0
+    cdef int64_t s, done = 0, cells = 0, start = 0, finished
     cdef uint64_t total = 0
+    cdef double last
     if not 1 <= width <= MAX_WIDTH or not 1 <= size <= MAX_SIZE or height < 0:
         raise ValueError(f"a width of 1 to {MAX_WIDTH} and a size of 1 to {MAX_SIZE}")
     if key_bits(width, size) > KEY_BITS:
@@ -323,11 +455,18 @@ def count_dissections(int height, int width, int size, int64_t max_bytes=0, tick
     at.pairs_at = at.sizes_at + at.size_bits * width
     counter._allocate(&counter.old, 1024, 0)
     counter._allocate(&counter.new, 1024, 1024)
-    counter.old.keys[0] = 0   # nothing decided: no piece anywhere
-    counter.old.counts[0] = 1
-    counter.old.n = 1
-    for row in range(height):
-        for column in range(width):
+    if resume is not None:
+        _load(counter, resume, resume_states, resume_sum)
+        start = cells = resume_done
+    else:
+        counter.old.keys[0] = 0   # nothing decided: no piece anywhere
+        counter.old.counts[0] = 1
+        counter.old.n = 1
+    finished = start  # the cells the old table's states have decided
+    last = time.monotonic()
+    try:
+        for cells in range(start, height * width):
+            row, column = cells // width, cells % width
             for s in range(counter.old.cap):
                 if not counter.old.counts[s]:
                     continue
@@ -336,11 +475,24 @@ def count_dissections(int height, int width, int size, int64_t max_bytes=0, tick
                 if not done & 0xFFFFF:
                     PyErr_CheckSignals()
             counter._swap()
+            finished = cells + 1
+            if counter.overflowed:
+                raise OverflowError("the count passed 2**64, the most a state's count holds")
             if tick is not None:
-                tick(row * width + column + 1, height * width, counter.old.n)
+                tick(cells + 1, height * width, counter.old.n)
             PyErr_CheckSignals()
-    if counter.overflowed:
-        raise OverflowError("the count passed 2**64, the most a state's count holds")
+            if save is not None and time.monotonic() - last >= every and finished < height * width:
+                _save(counter, save, height, width, size, finished)
+                saved()
+                last = time.monotonic()
+    except BaseException:
+        if save is not None and not counter.overflowed:
+            _save(counter, save, height, width, size, finished)
+            saved()
+        raise
+    if save is not None:
+        _save(counter, save, height, width, size, finished)
+        saved()
     for s in range(counter.old.cap):
         if counter.old.counts[s] and _complete(counter.old.keys[s], &at):
             if add_u64(&total, counter.old.counts[s]):

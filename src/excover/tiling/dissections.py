@@ -21,7 +21,11 @@ bytes each);
 
 from __future__ import annotations
 
+import os
+import struct
 from collections.abc import Callable
+from pathlib import Path
+from typing import Any
 
 from excover.errors import ResourceLimitError, UsageError
 
@@ -35,6 +39,8 @@ def count_dissections(
     *,
     max_bytes: int | None = None,
     tick: Callable[[int, int, int], None] | None = None,
+    checkpoint: str | os.PathLike[str] | None = None,
+    checkpoint_every: float = 600.0,
 ) -> int:
     """The number of ways to cut the ``height`` x ``width`` rectangle into connected
     pieces of ``size`` cells each (edge-connected; every shape of that size allowed any
@@ -47,7 +53,16 @@ def count_dissections(
     :class:`~excover.ResourceLimitError`). ``max_bytes`` bounds the count's tables (None: the ZDD
     constructions' default bound, a share of the machine's memory; 0: none; past it,
     :class:`~excover.MemoryBoundError`). ``tick(cells_done, cells, states)`` is called
-    after each cell. Ctrl-C stops the count (KeyboardInterrupt)."""
+    after each cell. Ctrl-C stops the count (KeyboardInterrupt).
+
+    ``checkpoint`` (a file) keeps the states after the last cell decided, written every
+    ``checkpoint_every`` seconds, when the count stops on an exception (Ctrl-C, an error
+    raised by ``tick``) and at its end: the same call with the same file resumes from
+    it (a file of another board is a UsageError, a damaged one a
+    :class:`~excover.parallel.checkpoint.DamagedCheckpoint`). It is written whole to a
+    file beside it and moved into place, and held by a lock while the count runs: a
+    second count given the same file waits for the first. A state takes 24 bytes in it
+    (the 8 x 8 square's widest layer, 6 million states, about 150 MB)."""
     from excover.tiling import _dissections
     from excover.zdd import memory
 
@@ -75,8 +90,70 @@ def count_dissections(
             f" most {_dissections.KEY_BITS} (10 across with pieces of up to 15 cells)"
         )
     bound = memory.default_bound() if max_bytes is None else memory.checked(max_bytes)
+    long = max(height, width)
+    if checkpoint is None:
+        return _counted(long, across, size, bound, tick)
+    if isinstance(checkpoint_every, bool) or not isinstance(checkpoint_every, int | float):
+        raise UsageError(f"checkpoint_every must be a number of seconds, not {checkpoint_every!r}")
+    from excover.parallel.checkpoint import claimed  # the lock of every checkpoint
+
+    path = Path(checkpoint)
+    with claimed(path, wait=True) as held:
+        assert held is not None  # waiting: the lock is held, or KeyboardInterrupt
+        header = _header(path, (long, across, size)) if path.exists() else None
+        spare = path.with_name(path.name + ".new")
+        saving = {
+            "save": os.fsencode(spare),
+            "every": float(checkpoint_every),
+            "saved": lambda: os.replace(spare, path),
+        }
+        if header is None:
+            return _counted(long, across, size, bound, tick, **saving)
+        done, states, checksum = header
+        return _counted(
+            long,
+            across,
+            size,
+            bound,
+            tick,
+            resume=os.fsencode(path),
+            resume_done=done,
+            resume_states=states,
+            resume_sum=checksum,
+            **saving,
+        )
+
+
+def _counted(
+    height: int, width: int, size: int, bound: int, tick: object, **checkpoint: Any
+) -> int:
+    """The compiled count, its overflow an ExcoverError."""
+    from excover.tiling import _dissections
+
     try:
-        count, _ = _dissections.count_dissections(max(height, width), across, size, bound, tick)
+        count, _ = _dissections.count_dissections(height, width, size, bound, tick, **checkpoint)
     except OverflowError as error:
         raise ResourceLimitError(f"the dissection count: {error}") from None
     return int(count)
+
+
+def _header(path: Path, board: tuple[int, int, int]) -> tuple[int, int, int]:
+    """The cells done, the states and the checksum of the checkpoint ``path`` of the
+    count of ``board`` (height, width, size, the long side first)."""
+    from excover.parallel.checkpoint import DamagedCheckpoint
+    from excover.tiling import _dissections
+
+    size = 16 + 8 * _dissections.HEADER_WORDS
+    with path.open("rb") as source:
+        head = source.read(size)
+    if len(head) < size or head[:16] != _dissections.MAGIC:
+        raise DamagedCheckpoint(f"checkpoint {path} is not a dissection count's (or is damaged)")
+    height, width, pieces, done, states, checksum = struct.unpack("<6Q", head[16:])
+    if (height, width, pieces) != board:
+        raise UsageError(
+            f"checkpoint {path} is of a {height} x {width} board cut into pieces of {pieces}"
+            f" cells, not {board[0]} x {board[1]} into {board[2]}"
+        )
+    if path.stat().st_size != size + 24 * states or done > height * width:
+        raise DamagedCheckpoint(f"checkpoint {path} is damaged: its size is not its header's")
+    return done, states, checksum
