@@ -22,7 +22,7 @@ open-addressing table kept at most 70% full, whose empty slots have a count of 0
 
 from cpython.exc cimport PyErr_CheckSignals
 from libc.stdint cimport int64_t, uint64_t
-from libc.stdlib cimport calloc, free, malloc
+from libc.stdlib cimport calloc, free, malloc, realloc
 from libc.stdio cimport FILE, SEEK_SET, fclose, fflush, fopen, fread, fseek, fwrite
 from libc.string cimport memset
 
@@ -89,8 +89,11 @@ cdef struct Layout:
 
 
 cdef class _Counter:
-    """The layers of one count: the table of the states after the cells decided, and
-    the table being filled from it."""
+    """The layers of one count: the states after the cells decided (``old``, dense: its
+    ``n`` slots all in use), and the hash table being filled from them (``new``, made
+    for a fifth more states than ``old`` holds, grown when it must be). Between two
+    cells the new table is packed into the dense form and shrunk, so that a layer's
+    states cost 24 bytes each while the next layer is made."""
 
     cdef Table old, new
     cdef int64_t max_bytes, peak
@@ -173,15 +176,32 @@ cdef class _Counter:
         free(was.counts)
         return 0
 
-    cdef void _swap(self) noexcept:
-        """The new table becomes the old one; the old one is emptied for reuse."""
-        cdef Table was = self.old
-        self.old = self.new
-        self.new = was
-        memset(self.new.counts, 0, self.new.cap * sizeof(uint64_t))
-        self.new.n = 0
-        if self.old.n > self.peak:
-            self.peak = self.old.n
+    cdef int _swap(self) except -1:
+        """The new table, packed and shrunk, becomes the old one (the old one freed),
+        and a new table is made for a fifth more states."""
+        cdef int64_t s, k = 0
+        cdef u128 *keys
+        cdef uint64_t *counts
+        free(self.old.keys)
+        free(self.old.counts)
+        for s in range(self.new.cap):
+            if self.new.counts[s]:
+                self.new.keys[k] = self.new.keys[s]
+                self.new.counts[k] = self.new.counts[s]
+                k += 1
+        keys = <u128 *>realloc(self.new.keys, max(k, 1) * sizeof(u128))
+        counts = <uint64_t *>realloc(self.new.counts, max(k, 1) * sizeof(uint64_t))
+        # shrinking cannot fail for want of memory, but realloc may say it did
+        self.old.keys = keys if keys != NULL else self.new.keys
+        self.old.counts = counts if counts != NULL else self.new.counts
+        self.old.cap = self.old.n = k
+        self.new.keys = NULL
+        self.new.counts = NULL
+        self.new.cap = self.new.n = 0
+        if k > self.peak:
+            self.peak = k
+        self._allocate(&self.new, max(1024, k * 12 // FULL_TENTHS + 1), k)
+        return 0
 
 
 cdef inline int _pair(int a, int b) noexcept nogil:
@@ -453,15 +473,13 @@ def count_dissections(int height, int width, int size, int64_t max_bytes=0, tick
     at.size_mask = (<uint64_t>1 << at.size_bits) - 1
     at.sizes_at = 4 * width
     at.pairs_at = at.sizes_at + at.size_bits * width
-    counter._allocate(&counter.old, 1024, 0)
-    counter._allocate(&counter.new, 1024, 1024)
+    counter._allocate(&counter.new, 1024, 0)
     if resume is not None:
         _load(counter, resume, resume_states, resume_sum)
         start = cells = resume_done
     else:
-        counter.old.keys[0] = 0   # nothing decided: no piece anywhere
-        counter.old.counts[0] = 1
-        counter.old.n = 1
+        counter._add(0, 1)   # nothing decided: no piece anywhere
+        counter._swap()
     finished = start  # the cells the old table's states have decided
     last = time.monotonic()
     try:
