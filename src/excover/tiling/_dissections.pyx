@@ -473,11 +473,14 @@ def count_dissections(int height, int width, int size, int64_t max_bytes=0, tick
     at.size_mask = (<uint64_t>1 << at.size_bits) - 1
     at.sizes_at = 4 * width
     at.pairs_at = at.sizes_at + at.size_bits * width
-    counter._allocate(&counter.new, 1024, 0)
     if resume is not None:
+        # Made for all the states at once: the file holds them in the order of their
+        # slots, so a smaller table would take them all at its start, one long run.
+        counter._allocate(&counter.new, max(1024, resume_states * 12 // FULL_TENTHS + 1), 0)
         _load(counter, resume, resume_states, resume_sum)
         start = cells = resume_done
     else:
+        counter._allocate(&counter.new, 1024, 0)
         counter._add(0, 1)   # nothing decided: no piece anywhere
         counter._swap()
     finished = start  # the cells the old table's states have decided
