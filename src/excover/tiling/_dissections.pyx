@@ -348,6 +348,22 @@ cdef inline uint64_t _record_sum(u128 key, uint64_t count) noexcept nogil:
             + count * 0x165667B19E3779F9ULL + 1)
 
 
+cdef FILE *_open_chunked(bytes path, const char *mode, uint64_t **chunk) except NULL:
+    """``path`` opened in ``mode`` and a buffer of :data:`CHUNK_RECORDS` records put in
+    ``*chunk`` (the caller closes the file and frees the buffer)."""
+    cdef FILE *stream
+    chunk[0] = <uint64_t *>malloc(3 * CHUNK_RECORDS * sizeof(uint64_t))
+    if chunk[0] == NULL:
+        raise MemoryError("the dissection count's checkpoint")
+    stream = fopen(path, mode)
+    if stream == NULL:
+        free(chunk[0])
+        chunk[0] = NULL
+        verb = "write" if mode[0] == b"w" else "read"
+        raise OSError(f"cannot {verb} {path.decode(errors='replace')}")
+    return stream
+
+
 cdef int _save(_Counter counter, bytes path, int64_t height, int64_t width, int64_t size,
                int64_t done) except -1:
     """Write the states after ``done`` cells (the old table) to ``path``: :data:`MAGIC`,
@@ -363,13 +379,7 @@ cdef int _save(_Counter counter, bytes path, int64_t height, int64_t width, int6
             total += _record_sum(counter.old.keys[s], counter.old.counts[s])
     header[0], header[1], header[2] = height, width, size
     header[3], header[4], header[5] = done, counter.old.n, total
-    chunk = <uint64_t *>malloc(3 * CHUNK_RECORDS * sizeof(uint64_t))
-    if chunk == NULL:
-        raise MemoryError("the dissection count's checkpoint")
-    out = fopen(path, "wb")
-    if out == NULL:
-        free(chunk)
-        raise OSError(f"cannot write {path.decode(errors='replace')}")
+    out = _open_chunked(path, "wb", &chunk)
     try:
         failed = (fwrite(MAGIC_BYTES, 1, 16, out) != 16
                   or fwrite(header, sizeof(uint64_t), WORDS, out) != WORDS)
@@ -405,13 +415,7 @@ cdef int _load(_Counter counter, bytes path, int64_t states, uint64_t expected) 
     cdef uint64_t total = 0
     cdef uint64_t *chunk
     cdef u128 key
-    chunk = <uint64_t *>malloc(3 * CHUNK_RECORDS * sizeof(uint64_t))
-    if chunk == NULL:
-        raise MemoryError("the dissection count's checkpoint")
-    source = fopen(path, "rb")
-    if source == NULL:
-        free(chunk)
-        raise OSError(f"cannot read {path.decode(errors='replace')}")
+    source = _open_chunked(path, "rb", &chunk)
     try:
         if fseek(source, 16 + WORDS * sizeof(uint64_t), SEEK_SET) != 0:
             left = -1
