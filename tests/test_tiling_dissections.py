@@ -5,6 +5,7 @@ its own symmetry; its bounds and its errors."""
 
 from __future__ import annotations
 
+import struct
 from collections.abc import Callable
 from pathlib import Path
 
@@ -12,8 +13,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from excover import MemoryBoundError, UsageError
-from excover.tiling import Pattern, Tiling, count_dissections, polyominoes, tiles
+from excover import MemoryBoundError, ResourceLimitError, UsageError
+from excover.parallel.checkpoint import DamagedCheckpoint
+from excover.tiling import Pattern, Tiling, _dissections, count_dissections, polyominoes, tiles
 
 
 def tilings_by_search(height: int, width: int, size: int) -> int:
@@ -93,20 +95,22 @@ class _Stop(Exception):
     """Raised by a tick to stop a count part way."""
 
 
+def stop_at(cell: int) -> Callable[[int, int, int], None]:
+    """A tick that stops the count (raises _Stop) once ``cell`` cells or more are done."""
+
+    def tick(done: int, cells: int, states: int) -> None:
+        if done >= cell:
+            raise _Stop
+
+    return tick
+
+
 def test_a_count_stopped_part_way_resumes_from_its_checkpoint(tmp_path: Path) -> None:
     """A count stopped after some cells (an exception from ``tick``) leaves the states
     of the last cell done in its checkpoint; the same call resumes from that cell and
     gives the whole count; run again, it starts from the finished file's last layer."""
     ledger = tmp_path / "seven.dissections"
     whole = count_dissections(6, 7, 7)
-
-    def stop_at(cell: int) -> Callable[[int, int, int], None]:
-        def tick(done: int, cells: int, states: int) -> None:
-            if done == cell:
-                raise _Stop
-
-        return tick
-
     with pytest.raises(_Stop):
         count_dissections(6, 7, 7, checkpoint=ledger, tick=stop_at(20))
     assert ledger.exists() and not ledger.with_name(ledger.name + ".new").exists()
@@ -140,8 +144,6 @@ def test_checkpoints_are_written_every_so_often(tmp_path: Path) -> None:
 
 
 def test_a_checkpoint_of_another_board_or_damaged_is_refused(tmp_path: Path) -> None:
-    from excover.parallel.checkpoint import DamagedCheckpoint
-
     ledger = tmp_path / "four.bin"
     count_dissections(4, 4, 4, checkpoint=ledger)
     with pytest.raises(UsageError, match="4 x 4 board cut into pieces of 4 cells, not 6 x 4"):
@@ -169,3 +171,210 @@ def test_a_count_stopped_inside_a_cell_resumes_from_the_cell_before(tmp_path: Pa
     heard: list[int] = []
     found = count_dissections(6, 6, 6, checkpoint=ledger, tick=lambda *a: heard.append(a[0]))
     assert found == 451206 and 1 < heard[0] <= 36
+
+
+@pytest.mark.parametrize(
+    ("height", "width", "size", "bound", "expected"),
+    [(5, 6, 5, 52_000, 27950), (6, 6, 6, 1_020_000, 451206)],
+)
+def test_a_count_stopped_making_the_table_of_a_new_layer_resumes_after_the_layer_done(
+    tmp_path: Path, height: int, width: int, size: int, bound: int, expected: int
+) -> None:
+    """These bounds stop the count where a cell is done and the table of the next one
+    is made: the checkpoint holds the layer of the cell done, labelled so (not as the
+    layer before, which a resumed count would go through twice, to a count of 0)."""
+    ledger = tmp_path / "layer.bin"
+    with pytest.raises(MemoryBoundError):
+        count_dissections(height, width, size, checkpoint=ledger, max_bytes=bound)
+    assert count_dissections(height, width, size, checkpoint=ledger) == expected
+
+
+@pytest.mark.parametrize(("height", "width", "size", "cells"), [(5, 6, 5, 24), (10, 10, 2, 15)])
+def test_every_layer_of_a_count_is_taken_back_by_its_reader(
+    tmp_path: Path, height: int, width: int, size: int, cells: int
+) -> None:
+    """A checkpoint taken after any of the first ``cells`` cells holds keys that the
+    reader's check takes as states (10 across: as many pieces as a key holds after the
+    first row): each resumes, and goes on to its next cell (where a tick stops it)."""
+    ledger = tmp_path / "count.bin"
+    copies: list[bytes] = []
+
+    def tick(done: int, total: int, states: int) -> None:
+        if ledger.exists():
+            copies.append(ledger.read_bytes())
+        if done == cells:
+            raise _Stop
+
+    with pytest.raises(_Stop):
+        count_dissections(height, width, size, checkpoint=ledger, checkpoint_every=0, tick=tick)
+    assert len(copies) == cells - 1  # the first cell's is written after its tick
+    layer = tmp_path / "layer.bin"
+    for copy in copies:
+        layer.write_bytes(copy)
+        with pytest.raises(_Stop):
+            count_dissections(height, width, size, checkpoint=layer, tick=stop_at(1))
+
+
+Records = list[tuple[int, int, int]]
+
+
+def read_checkpoint(path: Path) -> tuple[bytes, list[int], Records]:
+    """The magic, the header's words and the records (a key's low and high words and its
+    count) of the checkpoint ``path``."""
+    data = path.read_bytes()
+    end = 16 + 8 * _dissections.HEADER_WORDS
+    words = list(struct.unpack(f"={_dissections.HEADER_WORDS}Q", data[16:end]))
+    records = [tuple(r) for r in struct.iter_unpack("=3Q", data[end:])]
+    return data[:16], words, records
+
+
+def write_checkpoint(path: Path, magic: bytes, words: list[int], records: Records) -> None:
+    """Write a checkpoint of these parts as they are (its checksum ``words[5]``)."""
+    body = b"".join(struct.pack("=3Q", *record) for record in records)
+    path.write_bytes(magic + struct.pack(f"={len(words)}Q", *words) + body)
+
+
+def stopped(path: Path) -> tuple[bytes, list[int], Records]:
+    """The checkpoint of the 5 x 6 board into pieces of 5 cells stopped after 15 cells."""
+    with pytest.raises(_Stop):
+        count_dissections(5, 6, 5, checkpoint=path, tick=stop_at(15))
+    return read_checkpoint(path)
+
+
+def test_a_checkpoint_with_two_counts_swapped_is_refused(tmp_path: Path) -> None:
+    """The checksum mixes each record's words: two counts swapped between records (which
+    a sum of terms linear in each word kept) change it."""
+    ledger = tmp_path / "swapped.bin"
+    magic, words, records = stopped(ledger)
+    first = records[0]
+    other = next(k for k, record in enumerate(records) if record[2] != first[2])
+    records[0] = (*first[:2], records[other][2])
+    records[other] = (*records[other][:2], first[2])
+    write_checkpoint(ledger, magic, words, records)
+    with pytest.raises(DamagedCheckpoint, match="damaged"):
+        count_dissections(5, 6, 5, checkpoint=ledger)
+
+
+def test_a_checkpoint_with_its_cells_done_changed_is_refused(tmp_path: Path) -> None:
+    """The checksum covers the header: the states said to be after another cell are
+    refused (resumed, they would be taken for another layer's)."""
+    ledger = tmp_path / "done.bin"
+    magic, words, records = stopped(ledger)
+    words[3] -= 1
+    write_checkpoint(ledger, magic, words, records)
+    with pytest.raises(DamagedCheckpoint, match="damaged"):
+        count_dissections(5, 6, 5, checkpoint=ledger)
+
+
+def test_a_checkpoint_of_an_older_version_is_refused_as_such(tmp_path: Path) -> None:
+    """A file of the first format (whose checksum the count no longer computes) is
+    refused, saying so."""
+    ledger = tmp_path / "old.bin"
+    _, words, records = stopped(ledger)
+    write_checkpoint(ledger, b"excover-dissect1", words, records)
+    with pytest.raises(DamagedCheckpoint, match=r"older version of excover.*move it aside"):
+        count_dissections(5, 6, 5, checkpoint=ledger)
+
+
+def key(labels: tuple[int, ...], sizes: tuple[int, ...], pairs: int = 0) -> int:
+    """A key of the 4 x 4 board into pieces of 4 cells: a label in 4 bits for each cell
+    of the frontier, then a size in 3 bits for each piece, then the pairs' bits."""
+    made = sum(label << 4 * k for k, label in enumerate(labels))
+    made |= sum(cells << 16 + 3 * k for k, cells in enumerate(sizes))
+    return made | pairs << 28
+
+
+@pytest.mark.parametrize(
+    "bad",
+    [
+        pytest.param(key((15, 0, 0, 0), (1,)), id="label past the count's arrays"),
+        pytest.param(key((2, 2, 1, 1), (2, 2)), id="pieces out of the frontier's order"),
+        pytest.param(key((1, 0, 3, 3), (1, 2, 2)), id="a piece number skipped"),
+        pytest.param(key((1, 1, 2, 2), (2, 0)), id="a piece of no cells"),
+        pytest.param(key((1, 1, 2, 2), (2, 5)), id="a piece past the size"),
+        pytest.param(key((1, 1, 1, 1), (4, 1)), id="a size of no piece"),
+        pytest.param(key((1, 1, 2, 2), (1, 1), pairs=0b10), id="a pair with no piece"),
+        pytest.param(key((1, 1, 1, 1), (4,)) | 1 << 34, id="a bit past the pairs"),
+        pytest.param(key((1, 1, 1, 1), (4,)) | 1 << 100, id="a bit of the high word"),
+    ],
+)
+def test_a_checkpoint_whose_key_is_not_a_state_is_refused(tmp_path: Path, bad: int) -> None:
+    """A file of the right checksum and a key that the count could not have made (which
+    could make the count write past its arrays) is refused."""
+    ledger = tmp_path / "bad.bin"
+    records = [(bad & (1 << 64) - 1, bad >> 64, 1)]
+    words = [4, 4, 4, 4, 1]
+    write_checkpoint(
+        ledger, _dissections.MAGIC, [*words, _dissections.checksum(words, records)], records
+    )
+    with pytest.raises(DamagedCheckpoint, match="damaged"):
+        count_dissections(4, 4, 4, checkpoint=ledger)
+
+
+def test_a_checkpoint_sealed_by_the_tests_checksum_is_taken(tmp_path: Path) -> None:
+    """The checksum the tests seal their files with is the count's: a file rewritten
+    with it (from the count's own) resumes, and so does a key made by hand by the helper
+    of the refused keys (a state the count makes)."""
+    ledger = tmp_path / "resealed.bin"
+    magic, words, records = stopped(ledger)
+    write_checkpoint(ledger, magic, [*words[:5], _dissections.checksum(words, records)], records)
+    assert count_dissections(5, 6, 5, checkpoint=ledger) == 27950
+    # after the first row of the 4 x 4 board, two pieces of 2 cells: 21 of the 117
+    # dissections into tetrominoes cut the first row into two pieces' halves (listed
+    # by a search of all of them)
+    records = [(key((1, 1, 2, 2), (2, 2)), 0, 1)]
+    words = [4, 4, 4, 4, 1]
+    write_checkpoint(ledger, magic, [*words, _dissections.checksum(words, records)], records)
+    assert count_dissections(4, 4, 4, checkpoint=ledger) == 21
+
+
+@pytest.mark.parametrize("height", [429_496_730, 2**31])
+def test_a_board_of_2_to_the_31_cells_or_more_is_refused(height: int) -> None:
+    """Past :data:`MAX_CELLS` the count refuses the board (rather than counting a board
+    whose cells overflowed a C int: 429,496,730 x 10 was taken for 4 cells)."""
+    with pytest.raises(UsageError, match=f"has {height * 10:,} cells"):
+        count_dissections(height, 10, 2)
+    with pytest.raises(ValueError, match="cells"):
+        _dissections.count_dissections(height, 10, 2)
+
+
+def test_an_overflow_error_of_a_tick_goes_through_as_it_is() -> None:
+    """Only a count past 2**64 is a ResourceLimitError; an OverflowError raised by a
+    tick is the caller's own and reaches it unchanged."""
+
+    def tick(done: int, cells: int, states: int) -> None:
+        raise OverflowError("the tick's own")
+
+    with pytest.raises(OverflowError, match="the tick's own"):
+        count_dissections(3, 4, 4, tick=tick)
+    with pytest.raises(ResourceLimitError, match=r"passed 2\*\*64"):
+        count_dissections(17, 10, 2)  # 10 x 17 has more than 2**64 domino tilings
+
+
+def on_disk(path: Path) -> tuple[int, int]:
+    """What tells a file rewritten (moved into place anew) from the same file."""
+    stat = path.stat()
+    return stat.st_ino, stat.st_mtime_ns
+
+
+def test_a_finished_count_run_again_leaves_its_checkpoint_alone(tmp_path: Path) -> None:
+    """Nothing was decided: the file already holds the last layer, and is not rewritten."""
+    ledger = tmp_path / "done.bin"
+    whole = count_dissections(5, 6, 5, checkpoint=ledger)
+    was = on_disk(ledger)
+    assert count_dissections(5, 6, 5, checkpoint=ledger) == whole
+    assert on_disk(ledger) == was
+
+
+def test_a_count_stopped_again_before_a_new_layer_leaves_its_checkpoint_alone(
+    tmp_path: Path,
+) -> None:
+    """Resumed under the bound that stopped it, the count stops at the same cell before
+    it is done: the checkpoint already holds the layer it has, and is not rewritten."""
+    ledger = tmp_path / "bound.bin"
+    with pytest.raises(MemoryBoundError):
+        count_dissections(6, 6, 6, checkpoint=ledger, max_bytes=300_000)
+    was = on_disk(ledger)
+    with pytest.raises(MemoryBoundError):
+        count_dissections(6, 6, 6, checkpoint=ledger, max_bytes=300_000)
+    assert on_disk(ledger) == was

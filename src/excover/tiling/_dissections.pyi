@@ -1,13 +1,15 @@
 """Type stub of the compiled dissection count (``_dissections.pyx``)."""
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Sequence
 
 __all__ = [
     "HEADER_WORDS",
     "KEY_BITS",
     "MAGIC",
+    "MAX_CELLS",
     "MAX_SIZE",
     "MAX_WIDTH",
+    "checksum",
     "count_dissections",
     "key_bits",
 ]
@@ -15,10 +17,12 @@ __all__ = [
 MAX_WIDTH: int
 MAX_SIZE: int
 KEY_BITS: int
+MAX_CELLS: int
 MAGIC: bytes
 HEADER_WORDS: int
 
 def key_bits(width: int, size: int) -> int: ...
+def checksum(words: Sequence[int], records: Iterable[tuple[int, int, int]]) -> int: ...
 def count_dissections(
     height: int,
     width: int,

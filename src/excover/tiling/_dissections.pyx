@@ -37,7 +37,8 @@ cdef extern from "<stdio.h>" nogil:
     int fileno(FILE *stream)
 
 __all__ = [
-    "HEADER_WORDS", "KEY_BITS", "MAGIC", "MAX_SIZE", "MAX_WIDTH", "count_dissections", "key_bits"
+    "HEADER_WORDS", "KEY_BITS", "MAGIC", "MAX_CELLS", "MAX_SIZE", "MAX_WIDTH", "checksum",
+    "count_dissections", "key_bits",
 ]
 
 #: The widest board the keys hold (its pieces numbered in 4 bits, the pairs of its
@@ -47,6 +48,9 @@ MAX_WIDTH = 10
 MAX_SIZE = 31
 #: The bits of a key.
 KEY_BITS = 128
+#: The most cells of a board: far past any count that could finish (each cell is a pass
+#: over a layer of states), and a bound that keeps the arithmetic of cells from overflowing.
+MAX_CELLS = 2**31 - 1
 
 cdef extern from *:
     """
@@ -176,9 +180,9 @@ cdef class _Counter:
         free(was.counts)
         return 0
 
-    cdef int _swap(self) except -1:
-        """The new table, packed and shrunk, becomes the old one (the old one freed),
-        and a new table is made for a fifth more states."""
+    cdef void _pack(self) noexcept:
+        """The new table, packed and shrunk, becomes the old one (the old one freed); the
+        new table is left empty (``_renew`` makes it)."""
         cdef int64_t s, k = 0
         cdef u128 *keys
         cdef uint64_t *counts
@@ -200,8 +204,16 @@ cdef class _Counter:
         self.new.cap = self.new.n = 0
         if k > self.peak:
             self.peak = k
-        self._allocate(&self.new, max(1024, k * 12 // FULL_TENTHS + 1), k)
+
+    cdef int _renew(self) except -1:
+        """A new table made for a fifth more states than the old one holds."""
+        self._allocate(&self.new, max(1024, self.old.n * 12 // FULL_TENTHS + 1), self.old.n)
         return 0
+
+    cdef int _swap(self) except -1:
+        """``_pack``, then ``_renew``."""
+        self._pack()
+        return self._renew()
 
 
 cdef inline int _pair(int a, int b) noexcept nogil:
@@ -315,6 +327,30 @@ cdef int _step(_Counter counter, const Layout *at, int column, u128 key,
     return 0
 
 
+cdef bint _valid(u128 key, const Layout *at) noexcept:
+    """Whether ``key`` is a state's key of the layout ``at`` as ``_step`` makes them (a
+    key read from a file must be: ``_step`` indexes arrays of 16 by its pieces): the
+    frontier's pieces numbered 1, 2, ... in the order it meets them (so at most the
+    width), each of a size of 1 to the size and the unused sizes 0, pairs only of its
+    pieces and no bit past them."""
+    cdef int k, label, pieces = 0
+    cdef uint64_t cells
+    for k in range(at.width):
+        label = <int>(key >> (4 * k)) & 15
+        if label > pieces + 1:
+            return False
+        if label == pieces + 1:
+            pieces = label
+    for k in range(at.width):
+        cells = <uint64_t>(key >> (at.sizes_at + at.size_bits * k)) & at.size_mask
+        if k < pieces and not 1 <= cells <= <uint64_t>at.size:
+            return False
+        if k >= pieces and cells:
+            return False
+    # nothing past the pairs of its pieces (two shifts, each by fewer than 128 bits)
+    return (key >> at.pairs_at) >> (pieces * (pieces - 1) // 2) == 0
+
+
 cdef bint _complete(u128 key, const Layout *at) noexcept:
     """Whether every piece of the frontier of a state has the size (the board's end)."""
     cdef int k, label
@@ -333,19 +369,56 @@ def key_bits(int width, int size):
 
 
 #: The first bytes of a checkpoint file of the count, and the header's 64-bit words after
-#: them: height, width, size, cells done, states, checksum.
-MAGIC = b"excover-dissect1"
+#: them: height, width, size, cells done, states, checksum. The header's words and the
+#: records after it (a key's low and high words and its count) are in the machine's byte
+#: order.
+MAGIC = b"excover-dissect2"
 HEADER_WORDS = 6
-cdef const char *MAGIC_BYTES = b"excover-dissect1"
+cdef const char *MAGIC_BYTES = b"excover-dissect2"
 cdef enum:
     WORDS = 6                    # HEADER_WORDS, for C
     CHUNK_RECORDS = 1 << 16      # records written or read at a time (24 bytes each)
 
 
-cdef inline uint64_t _record_sum(u128 key, uint64_t count) noexcept nogil:
-    """A record's share of a checkpoint's checksum (a sum of these, modulo 2**64)."""
-    return (<uint64_t>key * 0x9E3779B97F4A7C15ULL + <uint64_t>(key >> 64) * 0xC2B2AE3D27D4EB4FULL
-            + count * 0x165667B19E3779F9ULL + 1)
+cdef inline uint64_t _mixed(uint64_t h, uint64_t word) noexcept nogil:
+    """``h`` with ``word`` mixed in (splitmix64's step): any change of either changes
+    each bit of the result with a chance of about a half."""
+    h += word + 0x9E3779B97F4A7C15ULL
+    h = (h ^ (h >> 30)) * 0xBF58476D1CE4E5B9ULL
+    h = (h ^ (h >> 27)) * 0x94D049BB133111EBULL
+    return h ^ (h >> 31)
+
+
+cdef inline uint64_t _record_sum(uint64_t lo, uint64_t hi, uint64_t count) noexcept nogil:
+    """A record's share of a checkpoint's checksum: the records' shares are added
+    (modulo 2**64), so that their order does not matter, and each mixes its three
+    words, so that a change of records (two counts swapped between them, which a sum
+    of terms linear in each word kept) keeps the sum only by a chance of 2**-64."""
+    return _mixed(_mixed(_mixed(0, lo), hi), count)
+
+
+cdef uint64_t _sealed(uint64_t records, const uint64_t *header) noexcept:
+    """The checksum of a checkpoint: the sum of its ``records``' shares with the
+    header's words before the checksum mixed in (a changed header is damage too)."""
+    cdef int k
+    for k in range(WORDS - 1):
+        records = _mixed(records, header[k])
+    return records
+
+
+def checksum(words, records):
+    """The checksum of a checkpoint whose header starts with ``words`` (height, width,
+    size, cells done, states: the words before the checksum) and whose records are
+    ``records`` (a key's low and high words and its count, each): what a file made by
+    hand (a test's) must hold."""
+    cdef uint64_t header[WORDS]
+    cdef uint64_t total = 0
+    cdef int k
+    for k in range(WORDS - 1):
+        header[k] = words[k]
+    for lo, hi, count in records:
+        total += _record_sum(lo, hi, count)
+    return _sealed(total, header)
 
 
 cdef FILE *_open_chunked(bytes path, const char *mode, uint64_t **chunk) except NULL:
@@ -376,9 +449,11 @@ cdef int _save(_Counter counter, bytes path, int64_t height, int64_t width, int6
     cdef bint failed = False
     for s in range(counter.old.cap):
         if counter.old.counts[s]:
-            total += _record_sum(counter.old.keys[s], counter.old.counts[s])
+            total += _record_sum(<uint64_t>counter.old.keys[s],
+                                 <uint64_t>(counter.old.keys[s] >> 64), counter.old.counts[s])
     header[0], header[1], header[2] = height, width, size
-    header[3], header[4], header[5] = done, counter.old.n, total
+    header[3], header[4] = done, counter.old.n
+    header[5] = _sealed(total, header)
     out = _open_chunked(path, "wb", &chunk)
     try:
         failed = (fwrite(MAGIC_BYTES, 1, 16, out) != 16
@@ -406,12 +481,12 @@ cdef int _save(_Counter counter, bytes path, int64_t height, int64_t width, int6
     return 0
 
 
-cdef int _load(_Counter counter, bytes path, int64_t states, uint64_t expected) except -1:
-    """Read the ``states`` records of the checkpoint ``path`` (its header checked by the
-    caller) into the old table; a short file or a wrong checksum is a
-    DamagedCheckpoint."""
+cdef int _load(_Counter counter, bytes path, const Layout *at, const uint64_t *header) except -1:
+    """Read the records of the checkpoint ``path``, whose ``header`` the caller read and
+    checked against the board, into the old table; a short file, a key that is not one
+    of the layout ``at`` or a wrong checksum is a DamagedCheckpoint."""
     cdef FILE *source
-    cdef int64_t left = states, k, got
+    cdef int64_t left = header[4], k, got
     cdef uint64_t total = 0
     cdef uint64_t *chunk
     cdef u128 key
@@ -425,52 +500,76 @@ cdef int _load(_Counter counter, bytes path, int64_t states, uint64_t expected) 
                 break
             for k in range(got):
                 key = (<u128>chunk[3 * k + 1] << 64) | chunk[3 * k]
-                if not chunk[3 * k + 2]:
+                if not chunk[3 * k + 2] or not _valid(key, at):
                     left = -1
                     break
-                total += _record_sum(key, chunk[3 * k + 2])
+                total += _record_sum(chunk[3 * k], chunk[3 * k + 1], chunk[3 * k + 2])
                 counter._add(key, chunk[3 * k + 2])
             if left < 0:
                 break
             left -= got
+            PyErr_CheckSignals()   # a load of gigabytes stops on Ctrl-C
     finally:
         fclose(source)
         free(chunk)
-    if left != 0 or total != expected:
+    if left != 0 or _sealed(total, header) != header[5]:
         from excover.parallel.checkpoint import DamagedCheckpoint
 
         raise DamagedCheckpoint(
-            f"checkpoint {path.decode(errors='replace')} is damaged (its states do not"
-            " match its header); move it aside to count from the start")
+            f"checkpoint {path.decode(errors='replace')} is damaged (its states are not a"
+            " count's, or do not match its header); move it aside to count from the start")
     counter._swap()
     return 0
 
 
-def count_dissections(int height, int width, int size, int64_t max_bytes=0, tick=None,
+cdef int _overflowed() except -1:
+    """Raise the ResourceLimitError of a count past 2**64 (an OverflowError raised by
+    anything else, a tick, goes on as it is)."""
+    from excover.errors import ResourceLimitError
+
+    raise ResourceLimitError(
+        "the dissection count passed 2**64, the most a state's count holds")
+
+
+cdef int64_t _kept(_Counter counter, bytes save, saved, int64_t height, int width, int size,
+                   int64_t finished) except -1:
+    """The states after ``finished`` cells written to ``save`` and moved into place
+    (``saved()``): ``finished``, the layer on disk now."""
+    _save(counter, save, height, width, size, finished)
+    saved()
+    return finished
+
+
+def count_dissections(int64_t height, int width, int size, int64_t max_bytes=0, tick=None,
                       bytes resume=None, int64_t resume_done=0, int64_t resume_states=0,
                       uint64_t resume_sum=0, bytes save=None, double every=0.0, saved=None):
     """The number of dissections of the ``height`` x ``width`` rectangle into connected
     pieces of ``size`` cells, and the most states a layer held: ``(count, peak)``.
     ``max_bytes`` (0: none) bounds the two tables (past it, MemoryBoundError);
     ``tick(cells_done, cells, states)`` is called after each cell. A count past 2**64
-    raises OverflowError.
+    raises ResourceLimitError.
 
     A checkpoint: ``resume`` (a file's path) starts from its ``resume_states`` states
     after ``resume_done`` cells, its checksum ``resume_sum`` (the header, which the
     caller read); ``save`` (a path) is written with the states after a cell every
     ``every`` seconds, when an exception (Ctrl-C, a tick's) stops the count, and at the
-    end, ``saved()`` called after each write (to move the file into place)."""
+    end, ``saved()`` called after each write (to move the file into place). A layer
+    already on disk (the one resumed from, or the last saved) is not written again."""
     cdef _Counter counter = _Counter(max_bytes)
     cdef Layout at
-    cdef int row, column
-    cdef int64_t s, done = 0, cells = 0, start = 0, finished
+    cdef int column
+    cdef int64_t s, done = 0, cells, area, start = 0, finished, on_disk = -1
     cdef uint64_t total = 0
+    cdef uint64_t header[WORDS]
     cdef double last
-    if not 1 <= width <= MAX_WIDTH or not 1 <= size <= MAX_SIZE or height < 0:
+    if not 1 <= width <= MAX_WIDTH or not 1 <= size <= MAX_SIZE:
         raise ValueError(f"a width of 1 to {MAX_WIDTH} and a size of 1 to {MAX_SIZE}")
+    if not 0 <= height <= MAX_CELLS // width:
+        raise ValueError(f"a board of 0 to {MAX_CELLS} cells")
     if key_bits(width, size) > KEY_BITS:
         raise ValueError(f"the states of a board {width} across with pieces of {size} cells"
                          f" take {key_bits(width, size)} bits, more than {KEY_BITS}")
+    area = height * width
     at.width = width
     at.size = size
     at.size_bits = size.bit_length()
@@ -481,8 +580,10 @@ def count_dissections(int height, int width, int size, int64_t max_bytes=0, tick
         # Made for all the states at once: the file holds them in the order of their
         # slots, so a smaller table would take them all at its start, one long run.
         counter._allocate(&counter.new, max(1024, resume_states * 12 // FULL_TENTHS + 1), 0)
-        _load(counter, resume, resume_states, resume_sum)
-        start = cells = resume_done
+        header[0], header[1], header[2] = height, width, size
+        header[3], header[4], header[5] = resume_done, resume_states, resume_sum
+        _load(counter, resume, &at, header)
+        start = on_disk = resume_done
     else:
         counter._allocate(&counter.new, 1024, 0)
         counter._add(0, 1)   # nothing decided: no piece anywhere
@@ -490,8 +591,8 @@ def count_dissections(int height, int width, int size, int64_t max_bytes=0, tick
     finished = start  # the cells the old table's states have decided
     last = time.monotonic()
     try:
-        for cells in range(start, height * width):
-            row, column = cells // width, cells % width
+        for cells in range(start, area):
+            column = cells % width
             for s in range(counter.old.cap):
                 if not counter.old.counts[s]:
                     continue
@@ -499,27 +600,25 @@ def count_dissections(int height, int width, int size, int64_t max_bytes=0, tick
                 done += 1
                 if not done & 0xFFFFF:
                     PyErr_CheckSignals()
-            counter._swap()
-            finished = cells + 1
+            counter._pack()
+            finished = cells + 1  # before anything can fail: the old table is that layer
             if counter.overflowed:
-                raise OverflowError("the count passed 2**64, the most a state's count holds")
+                _overflowed()
+            counter._renew()
             if tick is not None:
-                tick(cells + 1, height * width, counter.old.n)
+                tick(finished, area, counter.old.n)
             PyErr_CheckSignals()
-            if save is not None and time.monotonic() - last >= every and finished < height * width:
-                _save(counter, save, height, width, size, finished)
-                saved()
+            if save is not None and time.monotonic() - last >= every and finished < area:
+                on_disk = _kept(counter, save, saved, height, width, size, finished)
                 last = time.monotonic()
     except BaseException:
-        if save is not None and not counter.overflowed:
-            _save(counter, save, height, width, size, finished)
-            saved()
+        if save is not None and not counter.overflowed and finished != on_disk:
+            _kept(counter, save, saved, height, width, size, finished)
         raise
-    if save is not None:
-        _save(counter, save, height, width, size, finished)
-        saved()
+    if save is not None and finished != on_disk:
+        _kept(counter, save, saved, height, width, size, finished)
     for s in range(counter.old.cap):
         if counter.old.counts[s] and _complete(counter.old.keys[s], &at):
             if add_u64(&total, counter.old.counts[s]):
-                raise OverflowError("the count passed 2**64, the most a state's count holds")
+                _overflowed()
     return int(total), counter.peak
