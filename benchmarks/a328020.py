@@ -12,7 +12,8 @@ take hours, so each is run so that it survives its process:
 
 The first prints the count's progress (a line a cell: the cells done, the states, the CPU
 seconds) and, at its end, the number of dissections; run again, it resumes from its
-checkpoint. The second writes the quotient problem of each symmetry K (1 to 7) and the
+checkpoint (``--max-bytes N`` bounds its tables: by default a share of the machine's
+memory). The second writes the quotient problem of each symmetry K (1 to 7) and the
 commands that count each by subproblems with a ledger (``excover count FILE --checkpoint
 LEDGER``), resumable the same way. The term is then (dissections + the 7 fixed counts) /
 8, which must divide exactly.
@@ -26,8 +27,9 @@ import time
 from pathlib import Path
 
 
-def dissections(n: int, folder: Path, every: float) -> int:
-    """A172477(n), counted with its checkpoint in ``folder``, its progress printed."""
+def dissections(n: int, folder: Path, every: float, max_bytes: int | None) -> int:
+    """A172477(n), counted with its checkpoint in ``folder`` and its tables bounded by
+    ``max_bytes`` (None: the library's default bound), its progress printed."""
     from excover.tiling import count_dissections
 
     started = time.process_time()
@@ -39,7 +41,9 @@ def dissections(n: int, folder: Path, every: float) -> int:
         )
 
     checkpoint = folder / f"A172477-{n}.states"
-    found = count_dissections(n, n, n, checkpoint=checkpoint, checkpoint_every=every, tick=tick)
+    found = count_dissections(
+        n, n, n, max_bytes=max_bytes, checkpoint=checkpoint, checkpoint_every=every, tick=tick
+    )
     print(f"A172477({n}) = {found} ({time.process_time() - started:.1f} s of CPU in this run)")
     return found
 
@@ -72,10 +76,17 @@ def main() -> None:
     parser.add_argument("folder", type=Path)
     parser.add_argument("part", choices=["dissections", "fixed"])
     parser.add_argument("--every", type=float, default=600.0, help="seconds between checkpoints")
+    parser.add_argument(
+        "--max-bytes",
+        type=int,
+        default=None,
+        help="the bound of the dissection count's tables in bytes (0: none; default: a share"
+        " of the machine's memory)",
+    )
     args = parser.parse_args()
     args.folder.mkdir(parents=True, exist_ok=True)
     if args.part == "dissections":
-        dissections(args.n, args.folder, args.every)
+        dissections(args.n, args.folder, args.every, args.max_bytes)
     else:
         fixed(args.n, args.folder)
 
