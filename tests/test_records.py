@@ -61,3 +61,22 @@ def test_the_records_page_shows_every_term_and_route() -> None:
         assert f"**{int(entry['value']):,}**" in page
         for route in entry["routes"]:
             assert f"{round(route['cpu_seconds']):,} s" in page, route["route"]
+
+
+@pytest.mark.slow
+def test_the_half_turn_ledger_of_a328020_9_holds_the_problem_the_code_builds() -> None:
+    """A328020(9)'s largest part besides the dissections, the tilings the half turn fixes,
+    was counted by subproblems with a ledger (benchmarks/data/records/A328020-9/): the
+    ledger loads on the quotient problem today's code builds (``benchmarks/a328020.py``'s
+    fourth symmetry), is complete, and totals the figure the records page gives."""
+    from excover.sequences.polyominoes import square_by_ominoes
+    from excover.symmetry.chain import is_identity
+    from excover.symmetry.fixed import Quotient, elements_of
+
+    cover = square_by_ominoes(9)
+    others = [g for g in elements_of(cover.symmetries(), "A328020") if not is_identity(g)]
+    quotient = Quotient(cover, others[3])
+    state = Checkpoint.load(RECORDS / "A328020-9" / "fixed-4.json", quotient.exact_cover, "search")
+    assert state is not None and state.complete
+    assert state.count == 21_693_885
+    assert "21,693,885" in PAGE.read_text()
