@@ -187,3 +187,20 @@ def test_ctrl_c_stops_the_construction_and_the_manager_stays_usable() -> None:
         signal.signal(signal.SIGALRM, previous_alarm)
         signal.signal(signal.SIGINT, previous_int)
     assert dxz.topdown(queens(6), manager).count() == 4
+
+
+def test_the_merge_table_outlives_its_stamps() -> None:
+    """The table that merges each level's requests is wiped only when its 255 stamps run
+    out: a problem of 277 options (domino tilings of a 56 x 3 strip) merges more levels
+    than that, its levels' tables of different sizes; the count must be the strip's,
+    a(k) = 4 a(k - 1) - a(k - 2) for the 3 x 2k strip (a(0) = 1, a(1) = 3), as the DXZ
+    construction's."""
+    problem = dominoes(56, 3)
+    assert problem.n_options > 255
+    strips = [1, 3]
+    while len(strips) <= 28:
+        strips.append(4 * strips[-1] - strips[-2])
+    manager = Manager()
+    family = dxz.topdown(problem, manager)
+    assert family.count() == strips[28]
+    assert family == dxz.by_dxz(problem, manager)

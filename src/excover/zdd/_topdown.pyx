@@ -102,8 +102,10 @@ cdef enum:
     CHUNK_SHIFT = 11
     CHUNK = 1 << CHUNK_SHIFT
 
-#: An empty slot of the tables that merge requests and nodes.
+#: An empty slot of the table that merges the nodes of a level in the reduction.
 cdef uint64_t EMPTY = 0xFFFFFFFFFFFFFFFFULL
+#: The bits of a slot of the merge of requests that hold its merge's stamp.
+cdef uint64_t STAMP_BITS = 0xFF00000000ULL
 
 
 cdef inline uint64_t key_hash(const uint64_t* key, int width) noexcept nogil:
@@ -201,6 +203,8 @@ cdef class TopDown:
                                # (and the nodes of a level while the diagram is reduced)
     cdef int64_t slot_cap      # the slots in use (a power of two)
     cdef int64_t slot_alloc    # the slots allocated
+    cdef int stamp             # the stamp of the last merge of requests (0: none since
+                               # the table was wiped or made)
     cdef uint64_t* buffer      # the child being made
     cdef readonly int64_t states   # nodes of the diagram before reduction
     cdef Store store           # whose memory bound the tables count against (None: none)
@@ -229,6 +233,7 @@ cdef class TopDown:
         self.id_cap = 1 << 12
         self.kids = <int32_t*>malloc(2 * self.id_cap * sizeof(int32_t))
         self.slot_cap = self.slot_alloc = 0
+        self.stamp = 0
         self.slots = NULL
         self.prim = NULL
         self.touch32 = NULL
@@ -536,10 +541,11 @@ cdef class TopDown:
         for w in range(from_word, self.words):
             self.items_of(a[w], w, items)
 
-    cdef int _slots_for(self, int64_t entries) noexcept:
-        """A power of two of slots, at least twice ``entries``, all empty (``EMPTY``);
-        ``slot_cap`` is their number afterwards (the allocation only grows). -1 when
-        out of memory."""
+    cdef int _slots_for(self, int64_t entries, bint wiped=True) noexcept:
+        """A power of two of slots, at least twice ``entries``; ``slot_cap`` is their
+        number afterwards (the allocation only grows). With ``wiped``, all of them empty
+        (``EMPTY``), for the reduction; else as the merges left them, each stamped with
+        the merge that wrote it (see ``merge``). -1 when out of memory."""
         cdef int64_t size = 16
         while size < 2 * entries:
             size <<= 1
@@ -553,9 +559,23 @@ cdef class TopDown:
                 self.slot_alloc = self.slot_cap = 0
                 return -1
             self.slot_alloc = size
+            self.stamp = 0   # stamps of an old table mean nothing here
         self.slot_cap = size
-        memset(self.slots, 0xFF, size * sizeof(uint64_t))
+        if wiped:
+            memset(self.slots, 0xFF, size * sizeof(uint64_t))
+            self.stamp = 0
         return 0
+
+    cdef uint64_t _next_stamp(self) noexcept:
+        """The stamp of the merge about to start (the middle byte of its slots' high
+        half): a slot holding another stamp is empty for it, so the table is wiped (to
+        stamp 0) only when the 255 stamps run out or the table is new, not before every
+        level."""
+        if self.stamp == 0 or self.stamp == 255:
+            memset(self.slots, 0, self.slot_alloc * sizeof(uint64_t))
+            self.stamp = 0
+        self.stamp += 1
+        return (<uint64_t>self.stamp) << 32
 
     cdef int64_t merge(self, Level* level) noexcept:
         """Merge the equal requests of a level: the distinct keys move to the front, in
@@ -563,19 +583,22 @@ cdef class TopDown:
         level's ids follow ``n_ids``). Returns the number of states, -1 out of memory, -3
         beyond the node limit.
 
-        A slot holds a state's index (low half) and the high half of its key's hash, so
-        that a probe reads a key only when the hashes agree; the requests go in groups
-        of ``BATCH``, the slots of a group fetched from memory while its hashes are
-        computed (a level's table is far larger than the caches)."""
+        A slot holds a state's index (low half), the stamp of this merge (the next
+        byte) and the top 24 bits of its key's hash, so that a probe reads a key only
+        when the hashes agree; a slot of another stamp is empty, and the table is not
+        wiped between levels (``_next_stamp``). The requests go in groups of ``BATCH``,
+        the slots of a group fetched from memory while its hashes are computed (a
+        level's table is far larger than the caches)."""
         cdef int width = level.width
         cdef int64_t r, start, stop, u, n_states = 0
-        cdef uint64_t mask, slot, entry, tag
+        cdef uint64_t mask, slot, entry, tag, stamp
         cdef uint64_t hashes[BATCH]
         cdef const uint64_t* key
         cdef const uint64_t* keys
         cdef const uint32_t* backs
-        if self._slots_for(level.n) < 0:
+        if self._slots_for(level.n, False) < 0:
             return -1
+        stamp = self._next_stamp()
         mask = <uint64_t>(self.slot_cap - 1)
         start = 0
         while start < level.n:
@@ -583,14 +606,16 @@ cdef class TopDown:
             keys = key_at(level, start) - (start & (CHUNK - 1)) * width   # the group's chunk
             backs = back_at(level, start) - (start & (CHUNK - 1))
             for r in range(start, stop):
-                hashes[r - start] = key_hash(keys + (r & (CHUNK - 1)) * width, width)
+                # the hash's top 24 bits and the stamp make the high half of its slot
+                hashes[r - start] = (key_hash(keys + (r & (CHUNK - 1)) * width, width)
+                                     & ~STAMP_BITS) | stamp
                 prefetch(self.slots + (hashes[r - start] & mask))
                 if backs[r & (CHUNK - 1)] != ROOT:
                     prefetch_write(self.kids + backs[r & (CHUNK - 1)])
             for r in range(start, stop):
                 # the key a request most likely meets again: the one at its home slot
                 entry = self.slots[hashes[r - start] & mask]
-                if entry != EMPTY and ((entry ^ hashes[r - start]) >> 32) == 0:
+                if ((entry ^ hashes[r - start]) >> 32) == 0:
                     prefetch(key_at(level, <uint32_t>entry))
             for r in range(start, stop):
                 key = keys + (r & (CHUNK - 1)) * width
@@ -598,7 +623,7 @@ cdef class TopDown:
                 tag = hashes[r - start] & 0xFFFFFFFF00000000ULL
                 while True:
                     entry = self.slots[slot]
-                    if entry == EMPTY:
+                    if (entry & STAMP_BITS) != stamp:   # empty for this merge
                         u = n_states
                         n_states += 1
                         self.slots[slot] = tag | <uint64_t>u
