@@ -211,6 +211,7 @@ extensions = [
     _extension("excover.preprocess._items"),
     _extension("excover.puzzles._grid"),
     _extension("excover.tiling._dissections"),
+    _extension("excover.tiling._rectangles"),
     _extension("excover.puzzles._sudoku9"),
     _extension("excover.nonogram._core"),
     _extension("excover.burr._moves"),

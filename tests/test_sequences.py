@@ -143,6 +143,10 @@ def test_the_command_prints_the_term_alone_on_its_last_line(
 ) -> None:
     status, out, err = run(capsys, "sequence", "A360498", "6")
     assert (status, out.splitlines()[-1]) == (0, "3620")
+    assert "method rectangle states, state merge" in err
+    # --workers asks for the symmetry-broken search, on that many processes
+    status, out, err = run(capsys, "sequence", "A360498", "6", "--workers", "1")
+    assert (status, out.splitlines()[-1]) == (0, "3620")
     assert "symmetry-broken search under a group of order 8" in err
     status, out, err = run(capsys, "sequence", "A328020", "5", "--json")
     document = json.loads(out)

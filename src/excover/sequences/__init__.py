@@ -6,10 +6,14 @@ solutions or the number of their classes under the symmetries the problem declar
 
 - :mod:`excover.sequences.rectangles`: Scott R. Shannon's family, the n x n square tiled
   by rectangles under a global rule (A360498, A360725, A360499, A360256, A360804); every
-  tiling counts, by a symmetry-broken search under the square's 8 symmetries, with the
-  bit-parallel engine's size bound (``heuristic="sizes"``: each rule's rectangles of
-  one key are a group of one area, used at most once) where it pays; the two rules of
-  oriented keys (A360725, A360256: 72 and 81 groups at n = 9) count faster by MRV alone.
+  tiling counts, by the states of the partial tilings
+  (:func:`excover.tiling.count_rectangle_tilings`: equal states merged, the square's
+  symmetries used at its corners). Their exact covers are also counted by a
+  symmetry-broken search under the square's 8 symmetries (on several processes: the
+  ``workers`` of :func:`term`), with the bit-parallel engine's size bound
+  (``heuristic="sizes"``: each rule's rectangles of one key are a group of one area,
+  used at most once) where it pays; the two rules of oriented keys (A360725, A360256:
+  72 and 81 groups at n = 9) search faster by MRV alone.
 - :mod:`excover.sequences.polyominoes`: A328020, the n x n square tiled by free
   n-ominoes, counted up to the square's symmetries by Burnside's lemma: the square's
   dissections counted from its cells (:func:`excover.tiling.count_dissections`), the
@@ -34,6 +38,10 @@ if TYPE_CHECKING:
 __all__ = ["SEQUENCES", "Sequence", "lookup", "problem", "term"]
 
 
+#: A sequence's count of its own: the term and what it was made of, from n and a timeout.
+Route = Callable[[int, float | None], tuple[int, dict[str, object]]]
+
+
 class Sequence(NamedTuple):
     """One sequence: its A-number, its OEIS name, how to build the exact cover of its
     n-th term, whether the term counts classes of solutions (under the declared
@@ -41,14 +49,18 @@ class Sequence(NamedTuple):
     count's search, and a count of its own (``route(n, timeout)``: the term and what it
     was made of, for ``--stats``; past ``timeout`` seconds, LimitReached), which
     :func:`term` and ``excover sequence`` use instead of searching the exact cover when
-    the sequence has one."""
+    the sequence has one, named ``route_name`` (method, engine) in the output; with
+    ``searched_on_request``, ``excover sequence`` searches the exact cover instead when
+    asked for its flags (``--workers``, ``--progress``), else it refuses them."""
 
     id: str
     name: str
     build: Callable[[int], ExactCover]
     classes: bool = False
     heuristic: str = "mrv"
-    route: Callable[[int, float | None], tuple[int, dict[str, object]]] | None = None
+    route: Route | None = None
+    route_name: tuple[str, str] = ("dissections", "cell frontier")
+    searched_on_request: bool = False
 
 
 def _rectangles(sequence: str) -> Callable[[int], ExactCover]:
@@ -58,6 +70,31 @@ def _rectangles(sequence: str) -> Callable[[int], ExactCover]:
         return rectangles(sequence, n)
 
     return build
+
+
+def _rectangle_states(sequence: str) -> Route:
+    def route(n: int, timeout: float | None) -> tuple[int, dict[str, object]]:
+        from excover.sequences.rectangles import count_by_states
+
+        return count_by_states(sequence, n, timeout=timeout)
+
+    return route
+
+
+#: How the output names the count of the rectangle sequences by their states.
+RECTANGLE_STATES = ("rectangle states", "state merge")
+
+
+def _rectangle_sequence(sequence: str, name: str, heuristic: str = "mrv") -> Sequence:
+    return Sequence(
+        sequence,
+        name,
+        _rectangles(sequence),
+        heuristic=heuristic,
+        route=_rectangle_states(sequence),
+        route_name=RECTANGLE_STATES,
+        searched_on_request=True,
+    )
 
 
 def _ominoes(n: int) -> ExactCover:
@@ -98,34 +135,29 @@ def _dissections(n: int, timeout: float | None) -> tuple[int, dict[str, object]]
 SEQUENCES: dict[str, Sequence] = {
     s.id: s
     for s in (
-        Sequence(
+        _rectangle_sequence(
             "A360498",
             "Number of ways to tile an n x n square using oblongs with distinct dimensions",
-            _rectangles("A360498"),
             heuristic="sizes",
         ),
-        Sequence(
+        _rectangle_sequence(
             "A360725",
             "Number of ways to tile an n X n square using oblongs with distinct height x "
             "width dimensions",
-            _rectangles("A360725"),
         ),
-        Sequence(
+        _rectangle_sequence(
             "A360499",
             "Number of ways to tile an n X n square using rectangles with distinct dimensions",
-            _rectangles("A360499"),
             heuristic="sizes",
         ),
-        Sequence(
+        _rectangle_sequence(
             "A360256",
             "Number of ways to tile an n X n square using rectangles with distinct height X "
             "width dimensions",
-            _rectangles("A360256"),
         ),
-        Sequence(
+        _rectangle_sequence(
             "A360804",
             "Number of ways to tile an n X n square using rectangles with distinct areas",
-            _rectangles("A360804"),
             heuristic="sizes",
         ),
         Sequence(
@@ -166,11 +198,12 @@ def problem(sequence: str, n: int) -> ExactCover:
 
 def term(sequence: str, n: int, *, workers: int | None = None) -> int:
     """The ``n``-th term of ``sequence`` (an A-number of :data:`SEQUENCES`), computed:
-    by the sequence's own route when it has one (A328020 and A172477, on one process),
-    else every solution counted by a symmetry-broken search, or the classes of
-    solutions, as the sequence asks; ``workers`` counts on that many processes."""
+    by the sequence's own route when it has one (on one process: A328020 and A172477
+    always, the rectangle sequences unless ``workers`` is given), else every solution
+    counted by a symmetry-broken search, or the classes of solutions, as the sequence
+    asks; ``workers`` counts on that many processes."""
     found = lookup(sequence)
-    if found.route is not None:
+    if found.route is not None and not (found.searched_on_request and workers is not None):
         return found.route(_check_n(n), None)[0]
     cover = found.build(_check_n(n))
     if found.classes:

@@ -13,10 +13,13 @@ exit status 1). Two routes:
   no symmetry used, resumable from its checkpoint or ledger by running the same command
   again, on one machine or a Dask cluster. Sequences of classes do not take it.
 
-A sequence with a count of its own (A328020 and A172477: the square's dissections
-counted from its cells, :func:`excover.tiling.count_dissections`) is counted by it
-unless the flags of the count by subproblems ask for the exact cover's plain count (the
-sequences of every tiling only), on one process.
+A sequence with a count of its own is counted by it, on one process, unless the flags
+of the count by subproblems ask for the exact cover's plain count (the sequences of
+every tiling only): A328020 and A172477 by the square's dissections counted from its
+cells (:func:`excover.tiling.count_dissections`; ``--workers`` and ``--progress``
+refused), the rectangle sequences by the states of their partial tilings
+(:func:`excover.tiling.count_rectangle_tilings`; ``--workers N`` or ``--progress``
+count them by the symmetry-broken search instead).
 
 ``--write-dlx FILE`` writes the problem in Knuth's format instead, for any other route.
 """
@@ -49,12 +52,15 @@ A328020 and A172477 are counted by a count of the square's dissections from its 
 (A328020 adding, by Burnside's lemma, the tilings each other symmetry of the square
 fixes, found by search), on one process: --workers and --progress are refused.
 
-By default the term is counted by a search with the square's symmetries broken
-(--workers N: on N processes). --checkpoint FILE, --tasks N or --dask ADDRESS count it
-instead by dancing links without symmetry, cut into subproblems, the finished ones saved
-to FILE: the same command run again resumes from it (the sequences of every tiling
-only). --write-dlx FILE writes the term's exact cover in Knuth's format for 'excover
-count FILE' and its other routes."""
+The rectangle sequences are counted by the states of their partial tilings (equal
+states merged), on one process; --workers N (on N processes) or --progress counts them
+by a search with the square's symmetries broken instead.
+
+--checkpoint FILE, --tasks N or --dask ADDRESS count a term instead by dancing links
+without symmetry, cut into subproblems, the finished ones saved to FILE: the same
+command run again resumes from it (the sequences of every tiling only). --write-dlx
+FILE writes the term's exact cover in Knuth's format for 'excover count FILE' and its
+other routes."""
 
 _WHOLE = "a term is a whole count"
 
@@ -100,7 +106,10 @@ def _sequence(args: argparse.Namespace) -> int:
 
     sequence = lookup(args.sequence)
     tasks = any(common.given(args, dest) for dest in ("checkpoint", "tasks", "dask"))
-    if sequence.route is not None and args.write_dlx is None and not tasks:
+    searching = sequence.searched_on_request and any(
+        common.given(args, dest) for dest in ("workers", "progress")
+    )
+    if sequence.route is not None and args.write_dlx is None and not tasks and not searching:
         return _by_route(sequence, args)
     cover = problem(sequence.id, args.n)
     if args.write_dlx is not None:
@@ -117,11 +126,6 @@ def _sequence(args: argparse.Namespace) -> int:
         counting.up_to_symmetry = sequence.classes
         counting.break_symmetry = not sequence.classes
     return commands.count_problem(cover, counting)
-
-
-#: How the output names the count of a sequence with a route of its own.
-ROUTE_METHOD = "dissections"
-ROUTE_ENGINE = "cell frontier"
 
 
 def _by_route(sequence: Sequence, args: argparse.Namespace) -> int:
@@ -152,5 +156,6 @@ def _by_route(sequence: Sequence, args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         stopped_by = "interrupt"
     stats = {"seconds": time.process_time() - started, **parts}
-    outcome = Outcome(ROUTE_METHOD, ROUTE_ENGINE, value, stopped_by, stats)
+    method, engine = sequence.route_name
+    outcome = Outcome(method, engine, value, stopped_by, stats)
     return print_outcome("sequence", outcome, args)

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from excover.errors import UsageError
 from excover.solving import ExactCover
 
-__all__ = ["RULES", "Rule", "rectangles"]
+__all__ = ["RULES", "Rule", "count_by_states", "rectangles", "shapes"]
 
 
 @dataclass(frozen=True)
@@ -79,15 +79,12 @@ def rectangles(sequence: str, n: int) -> ExactCover:
     """The exact cover whose solutions are the tilings counted by ``sequence`` (one of
     :data:`RULES`) at ``n``: the n x n square, its cells primary, one option per
     placement of each allowed rectangle, one secondary item per key."""
-    rule = RULES.get(sequence)
-    if rule is None:
-        raise UsageError(f"{sequence!r} is not of the rectangle family ({', '.join(RULES)})")
-    shapes = [(h, w) for h in range(1, n + 1) for w in range(1, n + 1) if rule.squares or h != w]
-    keys = list(dict.fromkeys(rule.key(h, w) for h, w in shapes))
+    allowed = shapes(sequence, n)
+    rule = RULES[sequence]
+    keys = list(dict.fromkeys(allowed.values()))
     cells = [_cell(row, column) for row in range(n) for column in range(n)]
     problem = ExactCover(primary=cells, secondary=keys)
-    for h, w in shapes:
-        key = rule.key(h, w)
+    for (h, w), key in allowed.items():
         for top in range(n - h + 1):
             for left in range(n - w + 1):
                 covered = [
@@ -101,3 +98,41 @@ def rectangles(sequence: str, n: int) -> ExactCover:
     mirror = {_cell(r, c): _cell(r, n - 1 - c) for r in range(n) for c in range(n)}
     problem.declare_symmetries([turn, mirror])
     return problem
+
+
+def shapes(sequence: str, n: int) -> dict[tuple[int, int], str]:
+    """The rectangles ``sequence`` allows in the n x n square, each with its key."""
+    rule = RULES.get(sequence)
+    if rule is None:
+        raise UsageError(f"{sequence!r} is not of the rectangle family ({', '.join(RULES)})")
+    return {
+        (h, w): rule.key(h, w)
+        for h in range(1, n + 1)
+        for w in range(1, n + 1)
+        if rule.squares or h != w
+    }
+
+
+def count_by_states(
+    sequence: str, n: int, *, timeout: float | None = None
+) -> tuple[int, dict[str, object]]:
+    """The n-th term of ``sequence`` counted by the states of its partial tilings
+    (:func:`excover.tiling.count_rectangle_tilings`, the square's symmetries used), and
+    the states merged; past ``timeout`` seconds, :class:`~excover.LimitReached`."""
+    import time
+
+    from excover.errors import LimitReached
+    from excover.statistics import Stats
+    from excover.tiling import count_rectangle_tilings
+
+    deadline = None if timeout is None else time.monotonic() + timeout
+    merged = 0
+
+    def heard(done: int, cells: int, states: int) -> None:
+        nonlocal merged
+        merged += states
+        if deadline is not None and time.monotonic() > deadline:
+            raise LimitReached("timeout", Stats())
+
+    value = count_rectangle_tilings(n, n, shapes(sequence, n), tick=heard)
+    return value, {"states": merged}

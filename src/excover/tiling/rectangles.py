@@ -1,0 +1,120 @@
+"""Tilings of a box by rectangles whose keys are all different, counted by their states.
+
+A *rectangle rule* gives each allowed rectangle (``height`` rows by ``width`` columns) a
+*key*, and a tiling may use each key at most once: Scott R. Shannon's sequences (each
+dimension pair once, each height x width once, distinct areas), tilings by rectangles of
+distinct sizes, any rule of that form. Its exact cover has a secondary item per key, and
+a search walks every tiling, one by one (87 million at the 9 x 9 square of A360498).
+
+This count merges instead. A partial tiling leaves a *state*: the cells still empty,
+moved to the corner of their bounding box, and the keys still free among those that fit
+that box in at most as many cells as are left. Two partial tilings with the same state
+have the same completions (a key too large for what is left never changes the count),
+so states are kept by their number of empty cells, merged (their counts added) and
+expanded from the largest number down: each state tries the rectangles at the empty
+corner cell (two of its sides closed) where the fewest fit, each leaving a smaller state
+or covering its last cells. With ``symmetry`` the first states are the choices of the
+four corner rectangles, one of each orbit under the box's mirrors (and the square's
+quarter turns, when the rule maps onto itself under them), each standing for its orbit.
+
+A360498(9) (the 9 x 9 square, oblongs, each dimension pair once): 14.7 million states,
+against the symmetry-broken search's 69 million nodes (docs/performance.md, "The
+rectangle sequences").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable, Mapping
+
+from excover.errors import UsageError
+
+__all__ = ["count_rectangle_tilings"]
+
+
+def count_rectangle_tilings(
+    height: int,
+    width: int,
+    shapes: Mapping[tuple[int, int], Hashable],
+    *,
+    symmetry: bool = True,
+    max_bytes: int | None = None,
+    tick: Callable[[int, int, int], None] | None = None,
+) -> int:
+    """The number of tilings of the ``height`` x ``width`` box by the rectangles of
+    ``shapes`` (``{(rows, columns): key}``, a rectangle that way up and its key), each
+    key used at most once, rectangles placed anywhere (tilings that a symmetry maps onto
+    each other counted apart). Rectangles larger than the box are ignored.
+
+    ``symmetry`` starts from one choice of corner rectangles per orbit under the box's
+    symmetries (a quarter turn only on a square whose rule it keeps: the key of a
+    rectangle on its side follows from the key of the rectangle upright); False counts
+    from the empty box, the same number, for checking. The box has at most
+    :data:`~excover.tiling._rectangles.MAX_SIDE` (62) cells a side and
+    :data:`~excover.tiling._rectangles.MAX_CELLS` (240) cells.
+    The count is exact up to 2**64 (past it, :class:`~excover.ResourceLimitError`).
+    ``max_bytes`` bounds the states kept (None: the ZDD constructions' default, a share
+    of the machine's memory; 0: none; past it, :class:`~excover.MemoryBoundError`).
+    ``tick(cells_done, cells, states)`` is called after each number of cells left, with
+    the states merged there. Ctrl-C stops the count (KeyboardInterrupt)."""
+    from excover.tiling import _rectangles
+    from excover.zdd import memory
+
+    for name, value in (("height", height), ("width", width)):
+        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+            raise UsageError(f"{name} must be a positive integer, not {value!r}")
+    if max(height, width) > _rectangles.MAX_SIDE or height * width > _rectangles.MAX_CELLS:
+        raise UsageError(
+            f"a {height} x {width} box: the rectangle count takes at most"
+            f" {_rectangles.MAX_SIDE} cells a side and {_rectangles.MAX_CELLS} cells"
+        )
+    numbered = _numbered(height, width, shapes)
+    keys = len({key for _, _, key in numbered})
+    bound = memory.default_bound() if max_bytes is None else memory.checked(max_bytes)
+    quarter_turns = symmetry and height == width and _turns_keep(numbered)
+    count, _ = _rectangles.count_states(
+        height, width, numbered, keys, symmetry, quarter_turns, tick, bound
+    )
+    return int(count)
+
+
+def _numbered(
+    height: int, width: int, shapes: Mapping[tuple[int, int], Hashable]
+) -> list[tuple[int, int, int]]:
+    """The rectangles that fit the box as ``(rows, columns, key number)``, keys numbered
+    in order of first use."""
+    from excover.tiling import _rectangles
+
+    if not isinstance(shapes, Mapping):
+        raise UsageError(f"shapes must map (rows, columns) to a key, not {type(shapes).__name__}")
+    numbers: dict[Hashable, int] = {}
+    numbered = []
+    for shape, key in shapes.items():
+        if (
+            not isinstance(shape, tuple)
+            or len(shape) != 2
+            or any(isinstance(side, bool) or not isinstance(side, int) for side in shape)
+            or min(shape) < 1
+        ):
+            raise UsageError(f"a shape is (rows, columns), two positive integers, not {shape!r}")
+        try:
+            hash(key)
+        except TypeError:
+            raise UsageError(f"the key of shape {shape} is not hashable: {key!r}") from None
+        rows, columns = shape
+        if rows <= height and columns <= width:
+            numbered.append((rows, columns, numbers.setdefault(key, len(numbers))))
+    # at most one key per shape that fits: never more than MAX_CELLS, within MAX_KEYS
+    assert len(numbers) <= _rectangles.MAX_KEYS
+    return numbered
+
+
+def _turns_keep(numbered: list[tuple[int, int, int]]) -> bool:
+    """Whether a quarter turn maps the rule onto itself: every rectangle's side-on copy
+    is allowed, and its key is a function of the upright one's."""
+    key_of = {(rows, columns): key for rows, columns, key in numbered}
+    turned: dict[int, int] = {}
+    for (rows, columns), key in key_of.items():
+        other = key_of.get((columns, rows))
+        if other is None or turned.setdefault(key, other) != other:
+            return False
+    return True
