@@ -114,7 +114,7 @@ def test_boxes_and_rules_it_refuses() -> None:
     with pytest.raises(UsageError, match=r"not \(1, 0\)"):
         count_rectangle_tilings(2, 2, {(1, 0): 0})
     with pytest.raises(UsageError, match="not hashable"):
-        count_rectangle_tilings(2, 2, {(1, 1): []})
+        count_rectangle_tilings(2, 2, {(1, 1): []})  # type: ignore[dict-item]
 
 
 def test_what_does_not_fit_or_is_missing() -> None:
