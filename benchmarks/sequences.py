@@ -4,8 +4,12 @@ For each sequence of :data:`excover.sequences.SEQUENCES` and each published term
 ``--from`` on (default: the first) up to ``--upto`` (default: the last published; the
 test suite checks the first few, tests/test_sequences.py), the term is computed by
 :func:`excover.sequences.term` (the symmetry-broken count, or the classes for A328020)
-in this process, timed in CPU seconds (``time.process_time``, one core), and compared
-with the published value (:mod:`excover.sequences.known`). With ``--plain`` the plain
+in this process (the rectangle sequences by the states of their partial tilings,
+:func:`excover.tiling.count_rectangle_tilings`), timed in CPU seconds
+(``time.process_time``, one core), and compared with the published value
+(:mod:`excover.sequences.known`). With ``--search`` the symmetry-broken search of the
+term's exact cover (the route before the state count, what ``--workers`` runs) follows
+it in the same process, with the ratio of the two times. With ``--plain`` the plain
 count (``method="search"``, no symmetry) runs beside it for the rectangle family, a second
 route to the same number; with ``--nodes`` the term is counted by the same
 symmetry-broken search made here, whose nodes are printed (a figure the load does not
@@ -13,11 +17,11 @@ move). The load average is printed first and last: the machine is shared.
 
 Issue 58's target: A360498(9) in at most 10 s of CPU on one core (about 45 s before its
 changes, 28 s after, 19-21 s with the engine's size bound, ``heuristic="sizes"``, once it
-held in the symmetry-broken count's merged problems); the other sequences' largest known
-terms within the same factor.
+held in the symmetry-broken count's merged problems, 22.4 s quietly; the count by states
+since); the other sequences' largest known terms within the same factor.
 
     python benchmarks/sequences.py [--only A360498 ...] [--from N] [--upto N] [--plain]
-                                   [--nodes]
+                                   [--nodes] [--search]
 """
 
 from __future__ import annotations
@@ -43,6 +47,9 @@ def main() -> int:
     parser.add_argument("--upto", type=int, metavar="N", help="last n (default: the last known)")
     parser.add_argument("--plain", action="store_true", help="the plain count beside it")
     parser.add_argument("--nodes", action="store_true", help="the symmetry-broken count's nodes")
+    parser.add_argument(
+        "--search", action="store_true", help="the symmetry-broken search beside it, timed"
+    )
     args = parser.parse_args()
     print(f"load average {_load()}", flush=True)
     wrong = 0
@@ -67,6 +74,14 @@ def main() -> int:
             line = f"{sequence}({n}) = {value:,}  {seconds:8.1f} s CPU"
             if nodes is not None:
                 line += f"  {nodes:,} nodes"
+            if args.search and SEQUENCES[sequence].searched_on_request:
+                began = time.process_time()
+                searched = problem(sequence, n).count(
+                    symmetry=True, heuristic=SEQUENCES[sequence].heuristic
+                )
+                spent = time.process_time() - began
+                line += f"  search {searched:,} in {spent:.1f} s ({seconds / spent:.2f}x)"
+                wrong += searched != expected
             if args.plain and not SEQUENCES[sequence].classes:
                 began = time.process_time()
                 plain = problem(sequence, n).count(method="search")
