@@ -45,16 +45,25 @@ static inline int exr_high_bit(uint64_t x) { /* x != 0 */
 #endif
 }
 
-/* A popcount that stays inline where the compiler may not use the instruction (the
- * builtin then calls a library routine): the count of free shapes at a corner. */
+/* The bits set in each byte value: the count of free shapes at a corner, whose heights
+ * fit 16 bits on any box a count finishes on, takes two look-ups where the compiler may
+ * not use the popcount instruction (the builtin then calls a library routine). */
+static const uint8_t exr_bits_in[256] = {
+#define EXR_B2(n) n, n + 1, n + 1, n + 2
+#define EXR_B4(n) EXR_B2(n), EXR_B2(n + 1), EXR_B2(n + 1), EXR_B2(n + 2)
+#define EXR_B6(n) EXR_B4(n), EXR_B4(n + 1), EXR_B4(n + 1), EXR_B4(n + 2)
+    EXR_B6(0), EXR_B6(1), EXR_B6(1), EXR_B6(2)
+#undef EXR_B2
+#undef EXR_B4
+#undef EXR_B6
+};
+
 static inline int exr_popcount(uint64_t x) {
-#if defined(__POPCNT__) || (defined(_MSC_VER) && !defined(__clang__))
+#if defined(__POPCNT__)
     return excover_popcount64(x);
 #else
-    x = x - ((x >> 1) & 0x5555555555555555ULL);
-    x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
-    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
-    return (int)((x * 0x0101010101010101ULL) >> 56);
+    if (x < 65536) return exr_bits_in[x & 255] + exr_bits_in[x >> 8];
+    return excover_popcount64(x);
 #endif
 }
 
@@ -75,6 +84,7 @@ typedef struct {
     uint64_t full, column_full;
     uint64_t row_bits[EXR_MAX_SIDE + 2], col_bits[EXR_MAX_SIDE + 1];
     uint64_t avail[EXR_MAX_SIDE + 2];   /* per width: the heights of the free shapes */
+    uint8_t rev8[256];  /* each byte's bits reversed */
     /* the lists, by cells left */
     ExrList *lists;
     uint64_t *slots;    /* the merge table */
@@ -119,12 +129,33 @@ static inline int exr_append(ExrRun *t, int left, const uint64_t *key, uint64_t 
     return 0;
 }
 
-/* Append the state of the board's empty cells (``left`` of them) and free ``keys``. */
-static inline int exr_emit(ExrRun *t, int left, const uint64_t *keys, uint64_t count) {
-    uint64_t key[EXR_MAX_WORDS];
-    uint64_t cols_empty = 0, e;
-    int r, r0 = -1, r1 = -1, c0, c1, h, w, shift = 0, q;
-    for (r = 0; r < t->rows; r++) {
+/* The bits of x's low ``w`` bits in reverse order (``rev8``: each byte reversed). */
+static inline uint64_t exr_reversed(const uint8_t *rev8, uint64_t x, int w) {
+    uint64_t r = 0;
+    int i, bytes = (w + 7) >> 3;
+    for (i = 0; i < bytes; i++) r = (r << 8) | rev8[(x >> (8 * i)) & 255];
+    return r >> (8 * bytes - w);
+}
+
+/* Row ``j`` of a box of ``h`` rows of ``w`` bits seen through a mirror: read upward with
+ * ``up``, each row reversed with ``flip``. */
+static inline uint64_t exr_row(const ExrRun *t, const uint64_t *rows, int h, int w, int j,
+                               int up, int flip) {
+    uint64_t e = rows[up ? h - 1 - j : j];
+    return flip ? exr_reversed(t->rev8, e, w) : e;
+}
+
+/* Append the state of the board's empty cells in its first ``reach`` rows (``left`` of
+ * them) and free ``keys``: the cells moved to their bounding box's corner, seen through
+ * the first of the box's four mirrors in the order of their rows (a mirror maps every
+ * rectangle onto one of the same height and width, so the mirrored state has the same
+ * count, and the states that mirror one another are merged). */
+static inline int exr_emit(ExrRun *t, int reach, int left, const uint64_t *keys,
+                           uint64_t count) {
+    uint64_t key[EXR_MAX_WORDS], rows[EXR_MAX_SIDE];
+    uint64_t cols_empty = 0, e, a, b;
+    int r, r0 = -1, r1 = -1, c0, c1, h, w, q, j, mirror, up = 0, flip = 0, shift = 0;
+    for (r = 0; r < reach; r++) {
         e = ~t->row_bits[r] & t->full;
         if (e) {
             if (r0 < 0) r0 = r;
@@ -136,9 +167,24 @@ static inline int exr_emit(ExrRun *t, int left, const uint64_t *keys, uint64_t c
     c1 = exr_high_bit(cols_empty);
     h = r1 - r0 + 1;
     w = c1 - c0 + 1;
-    memset(key, 0, sizeof key);
-    for (r = r0; r <= r1; r++) {
-        e = ((~t->row_bits[r] & t->full) >> c0) & ((((uint64_t)1) << w) - 1);
+    for (r = 0; r < h; r++)
+        rows[r] = ((~t->row_bits[r0 + r] & t->full) >> c0) & ((((uint64_t)1) << w) - 1);
+    for (mirror = 1; mirror < 4; mirror++) {
+        for (j = 0; j < h; j++) {
+            a = exr_row(t, rows, h, w, j, mirror & 1, mirror >> 1);
+            b = exr_row(t, rows, h, w, j, up, flip);
+            if (a != b) {
+                if (a < b) {
+                    up = mirror & 1;
+                    flip = mirror >> 1;
+                }
+                break;
+            }
+        }
+    }
+    for (q = 0; q < t->rw; q++) key[q] = 0;
+    for (j = 0; j < h; j++) {
+        e = exr_row(t, rows, h, w, j, up, flip);
         key[shift >> 6] |= e << (shift & 63);
         if ((shift & 63) + w > 64) key[(shift >> 6) + 1] |= e >> (64 - (shift & 63));
         shift += w;
@@ -272,7 +318,7 @@ static int exr_expand(ExrRun *t, int left, const uint64_t *s) {
             c0 = dxs[bo] > 0 ? bc : bc - w + 1;
             keys[k >> 6] &= ~(((uint64_t)1) << (k & 63));
             exr_fill(t, r0, c0, h, w);
-            i = exr_emit(t, left - h * w, keys, count);
+            i = exr_emit(t, h_box, left - h * w, keys, count);
             exr_fill(t, r0, c0, h, w);
             keys[k >> 6] |= ((uint64_t)1) << (k & 63);
             if (i < 0) return -1;
@@ -329,7 +375,8 @@ static int64_t exr_merge(ExrRun *t, int left) {
             for (;;) {
                 if (t->slots[i] == ~(uint64_t)0) {
                     t->slots[i] = (uint64_t)u;
-                    if (u != r) memcpy(l->words + u * t->width, x, t->width * 8);
+                    if (u != r)
+                        for (w = 0; w <= kw1; w++) l->words[u * t->width + w] = x[w];
                     u++;
                     break;
                 }
@@ -475,7 +522,7 @@ static int exr_corners(ExrRun *t, int transposes) {
                     }
                     if (left == 0) {
                         t->tilings += (uint64_t)weight;
-                    } else if (exr_emit(t, left, keys, (uint64_t)weight) < 0) {
+                    } else if (exr_emit(t, R, left, keys, (uint64_t)weight) < 0) {
                         free(sh);
                         return -1;
                     }

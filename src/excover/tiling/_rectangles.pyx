@@ -27,6 +27,7 @@ cdef extern from "_rectangles.h" nogil:
         uint64_t fits[63][63][4]
         uint64_t* small
         uint64_t full, column_full
+        unsigned char rev8[256]
         uint64_t row_bits[64]
         uint64_t col_bits[63]
         ExrList* lists
@@ -37,7 +38,7 @@ cdef extern from "_rectangles.h" nogil:
         uint64_t tilings
         int64_t states, expanded, merged
     int exr_corners(ExrRun* t, int transposes)
-    int exr_emit(ExrRun* t, int left, const uint64_t* keys, uint64_t count)
+    int exr_emit(ExrRun* t, int reach, int left, const uint64_t* keys, uint64_t count)
     int64_t exr_merge(ExrRun* t, int left)
     int exr_expand(ExrRun* t, int left, const uint64_t* state)
     void exr_free_list(ExrRun* t, int left)
@@ -76,7 +77,7 @@ def count_states(int rows, int cols, shapes, int n_keys, bint corners, bint tran
             else:
                 for i in range(t.kw):
                     keys[i] = ~(<uint64_t>0)
-                status = exr_emit(t, cells, keys, 1)
+                status = exr_emit(t, rows, cells, keys, 1)
         if status < 0:
             _failed(t)
         for left in range(cells, 0, -1):
@@ -137,6 +138,8 @@ cdef _setup(ExrRun* t, int rows, int cols, shapes, int n_keys, int64_t max_bytes
     t.width = t.rw + t.kw + 1
     t.n_keys = n_keys
     t.max_bytes = max_bytes
+    for i in range(256):
+        t.rev8[i] = sum(((i >> b) & 1) << (7 - b) for b in range(8))
     t.full = ((<uint64_t>1) << cols) - 1
     t.column_full = ((<uint64_t>1) << rows) - 1
     for h in range(63):
