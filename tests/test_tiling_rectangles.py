@@ -36,18 +36,22 @@ def by_search(height: int, width: int, rule: Mapping[tuple[int, int], Hashable])
 @st.composite
 def rules(draw: st.DrawFn, square: bool = False) -> tuple[int, int, dict[tuple[int, int], int]]:
     """A box of at most 5 x 6 cells and a rule: some of its rectangles, each given one of
-    a few keys (so that keys are shared), or, on a square, keys that a quarter turn keeps
-    (a key per unordered pair of sides)."""
+    a few keys (so that keys are shared), or, on a square, a rule that a quarter turn
+    maps onto itself (keys by unordered pair of sides, or by height x width)."""
     height = draw(st.integers(1, 5))
     width = height if square else draw(st.integers(1, 6))
     fitting = [(h, w) for h in range(1, height + 1) for w in range(1, width + 1)]
     chosen = draw(st.lists(st.sampled_from(fitting), unique=True, max_size=len(fitting)))
     if square and draw(st.booleans()):
-        pairs = {(min(h, w), max(h, w)) for h, w in chosen}
-        keys = {pair: draw(st.integers(0, 6)) for pair in sorted(pairs)}
+        # a key per unordered pair of sides (a quarter turn keeps each key), or a key per
+        # rectangle and another for it turned (a quarter turn exchanges them)
+        pairs = sorted({(min(h, w), max(h, w)) for h, w in chosen})
+        keys = {pair: draw(st.integers(0, 6)) for pair in pairs}
+        oriented = draw(st.booleans())
         rule = {}
         for a, b in pairs:
-            rule[(a, b)] = rule[(b, a)] = keys[(a, b)]
+            rule[(a, b)] = keys[(a, b)]
+            rule[(b, a)] = keys[(a, b)] + (10 if oriented and a != b else 0)
         return height, width, rule
     return height, width, {shape: draw(st.integers(0, 8)) for shape in chosen}
 
@@ -69,11 +73,13 @@ def test_quarter_turns_count_what_the_empty_box_does(
     box: tuple[int, int, dict[tuple[int, int], int]],
 ) -> None:
     """On squares, with rules a quarter turn keeps or not: the corners' orbits under the
-    group the rule allows, weighed by their sizes, give the count from the empty box."""
+    group the rule allows, weighed by their sizes, and the states merged with their
+    mirror images and quarter turns (keys turned), give the count from the empty box,
+    and the exact cover's."""
     height, width, rule = box
-    assert count_rectangle_tilings(height, width, rule) == count_rectangle_tilings(
-        height, width, rule, symmetry=False
-    )
+    expected = by_search(height, width, rule)
+    assert count_rectangle_tilings(height, width, rule) == expected
+    assert count_rectangle_tilings(height, width, rule, symmetry=False) == expected
 
 
 @pytest.mark.parametrize("sequence", sorted(RULES))

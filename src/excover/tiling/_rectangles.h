@@ -85,6 +85,9 @@ typedef struct {
     uint64_t row_bits[EXR_MAX_SIDE + 2], col_bits[EXR_MAX_SIDE + 1];
     uint64_t avail[EXR_MAX_SIDE + 2];   /* per width: the heights of the free shapes */
     uint8_t rev8[256];  /* each byte's bits reversed */
+    int mirrors;        /* states merged with their mirror images (see exr_emit) */
+    int turns;          /* and with their quarter turns */
+    int *turned_key;    /* per key: the key of its rectangles turned a quarter */
     /* the lists, by cells left */
     ExrList *lists;
     uint64_t *slots;    /* the merge table */
@@ -145,16 +148,42 @@ static inline uint64_t exr_row(const ExrRun *t, const uint64_t *rows, int h, int
     return flip ? exr_reversed(t->rev8, e, w) : e;
 }
 
+/* The best of a box's four mirror images (``h`` rows of ``w`` bits): the first in the
+ * order of their rows, as (up, flip) in ``*up``, ``*flip``. */
+static inline void exr_first_mirror(const ExrRun *t, const uint64_t *rows, int h, int w,
+                                    int *up, int *flip) {
+    int mirror, j;
+    uint64_t a, b;
+    *up = *flip = 0;
+    for (mirror = 1; mirror < 4; mirror++) {
+        for (j = 0; j < h; j++) {
+            a = exr_row(t, rows, h, w, j, mirror & 1, mirror >> 1);
+            b = exr_row(t, rows, h, w, j, *up, *flip);
+            if (a != b) {
+                if (a < b) {
+                    *up = mirror & 1;
+                    *flip = mirror >> 1;
+                }
+                break;
+            }
+        }
+    }
+}
+
 /* Append the state of the board's empty cells in its first ``reach`` rows (``left`` of
  * them) and free ``keys``: the cells moved to their bounding box's corner, seen through
  * the first of the box's four mirrors in the order of their rows (a mirror maps every
  * rectangle onto one of the same height and width, so the mirrored state has the same
- * count, and the states that mirror one another are merged). */
+ * count, and the states that mirror one another are merged); with ``turns`` (a square
+ * whose rule a quarter turn keeps, the keys turned by ``turned_key``), also through the
+ * transposed region's mirrors: the box no taller than wide, then the rows, then the
+ * keys. */
 static inline int exr_emit(ExrRun *t, int reach, int left, const uint64_t *keys,
                            uint64_t count) {
-    uint64_t key[EXR_MAX_WORDS], rows[EXR_MAX_SIDE];
-    uint64_t cols_empty = 0, e, a, b;
-    int r, r0 = -1, r1 = -1, c0, c1, h, w, q, j, mirror, up = 0, flip = 0, shift = 0;
+    uint64_t key[EXR_MAX_WORDS], rows[EXR_MAX_SIDE], across[EXR_MAX_SIDE], turned[EXR_MAX_KW];
+    uint64_t cols_empty = 0, e, a, b, x;
+    const uint64_t *chosen = rows, *free_keys = keys;
+    int r, r0 = -1, r1 = -1, c0, c1, h, w, q, j, k, up, flip, tup, tflip, shift = 0, turn = 0;
     for (r = 0; r < reach; r++) {
         e = ~t->row_bits[r] & t->full;
         if (e) {
@@ -169,29 +198,67 @@ static inline int exr_emit(ExrRun *t, int reach, int left, const uint64_t *keys,
     w = c1 - c0 + 1;
     for (r = 0; r < h; r++)
         rows[r] = ((~t->row_bits[r0 + r] & t->full) >> c0) & ((((uint64_t)1) << w) - 1);
-    for (mirror = 1; mirror < 4; mirror++) {
-        for (j = 0; j < h; j++) {
-            a = exr_row(t, rows, h, w, j, mirror & 1, mirror >> 1);
-            b = exr_row(t, rows, h, w, j, up, flip);
-            if (a != b) {
-                if (a < b) {
-                    up = mirror & 1;
-                    flip = mirror >> 1;
+    up = flip = 0;
+    if (t->mirrors) exr_first_mirror(t, rows, h, w, &up, &flip);
+    if (t->turns && w <= h) {
+        for (j = 0; j < w; j++)
+            across[j] = (~t->col_bits[c0 + j] >> r0) & ((((uint64_t)1) << h) - 1);
+        exr_first_mirror(t, across, w, h, &tup, &tflip);
+        if (w < h) {
+            turn = 1;
+        } else {
+            for (j = 0; j < h; j++) {
+                a = exr_row(t, across, w, h, j, tup, tflip);
+                b = exr_row(t, rows, h, w, j, up, flip);
+                if (a != b) {
+                    turn = a < b;
+                    break;
                 }
-                break;
             }
+            if (j == h) turn = -1;   /* the same cells either way: the keys decide */
+        }
+        if (turn) {
+            for (q = 0; q < t->kw; q++) turned[q] = 0;
+            for (q = 0; q < t->kw; q++) {
+                x = keys[q];
+                while (x) {
+                    k = t->turned_key[q * 64 + excover_ctz64(x)];
+                    x &= x - 1;
+                    turned[k >> 6] |= ((uint64_t)1) << (k & 63);
+                }
+            }
+            if (turn < 0) {   /* compare the keys the state keeps (the same box either way) */
+                turn = 0;
+                for (q = t->kw - 1; q >= 0; q--) {
+                    a = turned[q] & t->fits[h][w][q] & t->small[(int64_t)left * t->kw + q];
+                    b = keys[q] & t->fits[h][w][q] & t->small[(int64_t)left * t->kw + q];
+                    if (a != b) {
+                        turn = a < b;
+                        break;
+                    }
+                }
+            }
+        }
+        if (turn) {
+            chosen = across;
+            free_keys = turned;
+            up = tup;
+            flip = tflip;
+            j = h;
+            h = w;
+            w = j;
         }
     }
     for (q = 0; q < t->rw; q++) key[q] = 0;
     for (j = 0; j < h; j++) {
-        e = exr_row(t, rows, h, w, j, up, flip);
+        e = exr_row(t, chosen, h, w, j, up, flip);
         key[shift >> 6] |= e << (shift & 63);
         if ((shift & 63) + w > 64) key[(shift >> 6) + 1] |= e >> (64 - (shift & 63));
         shift += w;
     }
     key[t->rw - 1] |= ((uint64_t)h << 48) | ((uint64_t)w << 56);
     for (q = 0; q < t->kw; q++)
-        key[t->rw + q] = keys[q] & t->fits[h][w][q] & t->small[(int64_t)left * t->kw + q];
+        key[t->rw + q] = free_keys[q] & t->fits[h][w][q] & t->small[(int64_t)left * t->kw + q];
     return exr_append(t, left, key, count);
 }
 

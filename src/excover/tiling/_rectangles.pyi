@@ -14,7 +14,7 @@ def count_states(
     shapes: Sequence[tuple[int, int, int]],
     n_keys: int,
     corners: bool,
-    transposes: bool,
+    turned: Sequence[int] | None = None,
     tick: Callable[[int, int, int], None] | None = None,
     max_bytes: int = 0,
 ) -> tuple[int, int]: ...

@@ -28,6 +28,9 @@ cdef extern from "_rectangles.h" nogil:
         uint64_t* small
         uint64_t full, column_full
         unsigned char rev8[256]
+        int mirrors
+        int turns
+        int* turned_key
         uint64_t row_bits[64]
         uint64_t col_bits[63]
         ExrList* lists
@@ -54,13 +57,15 @@ MAX_CELLS = 64 * EXR_MAX_RW - 16
 cdef int64_t SLICE = 4096
 
 
-def count_states(int rows, int cols, shapes, int n_keys, bint corners, bint transposes,
+def count_states(int rows, int cols, shapes, int n_keys, bint corners, turned=None,
                  tick=None, int64_t max_bytes=0):
     """The tilings of the ``rows`` x ``cols`` box by the rectangles ``shapes`` (triples
     ``(height, width, key)``, keys numbered from 0 below ``n_keys``, each key used at most
     once), and the states expanded: with ``corners``, from one choice of the four corner
-    rectangles of each orbit under the box's mirrors (``transposes``: and its quarter
-    turns, a square whose rule they keep). ``tick(cells_done, cells, states)`` hears
+    rectangles of each orbit under the box's mirrors, each state merged with its mirror
+    images (without, from the empty box, each state as it is). ``turned`` (a square whose rule a
+    quarter turn keeps: per key, the key of its rectangles turned) adds the quarter turns,
+    to the corners and to the states merged. ``tick(cells_done, cells, states)`` hears
     after each number of cells left; ``max_bytes`` (0: none) bounds the lists and the
     table (MemoryBoundError past it)."""
     cdef ExrRun* t = <ExrRun*>calloc(1, sizeof(ExrRun))
@@ -70,10 +75,11 @@ def count_states(int rows, int cols, shapes, int n_keys, bint corners, bint tran
     if t == NULL:
         raise MemoryError("cannot allocate the rectangle count")
     try:
-        _setup(t, rows, cols, shapes, n_keys, max_bytes)
+        _setup(t, rows, cols, shapes, n_keys, max_bytes, turned)
+        t.mirrors = corners
         with nogil:
             if corners:
-                status = exr_corners(t, transposes)
+                status = exr_corners(t, t.turns)
             else:
                 for i in range(t.kw):
                     keys[i] = ~(<uint64_t>0)
@@ -118,6 +124,7 @@ def count_states(int rows, int cols, shapes, int n_keys, bint corners, bint tran
         free(t.small)
         free(t.shape_start)
         free(t.shape_hw)
+        free(t.turned_key)
         free(t)
 
 
@@ -127,7 +134,7 @@ cdef _failed(ExrRun* t):
     raise MemoryError("cannot grow the rectangle count's lists")
 
 
-cdef _setup(ExrRun* t, int rows, int cols, shapes, int n_keys, int64_t max_bytes):
+cdef _setup(ExrRun* t, int rows, int cols, shapes, int n_keys, int64_t max_bytes, turned):
     """Fill ``t`` for the problem (the caller has checked its sizes)."""
     cdef int cells = rows * cols, h, w, k, q, i, a, bh, bw
     cdef list by_key = [[] for _ in range(n_keys)]
@@ -154,6 +161,13 @@ cdef _setup(ExrRun* t, int rows, int cols, shapes, int n_keys, int64_t max_bytes
     t.lists = <ExrList*>calloc(cells + 1, sizeof(ExrList))
     if t.shape_start == NULL or t.shape_hw == NULL or t.small == NULL or t.lists == NULL:
         raise MemoryError("cannot allocate the rectangle count")
+    if turned is not None:
+        t.turned_key = <int*>calloc(64 * t.kw, sizeof(int))
+        if t.turned_key == NULL:
+            raise MemoryError("cannot allocate the rectangle count")
+        for k in range(64 * t.kw):  # the bits past the last key stay where they are
+            t.turned_key[k] = turned[k] if k < n_keys else k
+        t.turns = 1
     i = 0
     for k in range(n_keys):
         t.shape_start[k] = i

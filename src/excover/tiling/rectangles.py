@@ -13,11 +13,15 @@ have the same completions (a key too large for what is left never changes the co
 so states are kept by their number of empty cells, merged (their counts added) and
 expanded from the largest number down: each state tries the rectangles at the empty
 corner cell (two of its sides closed) where the fewest fit, each leaving a smaller state
-or covering its last cells. With ``symmetry`` the first states are the choices of the
-four corner rectangles, one of each orbit under the box's mirrors (and the square's
-quarter turns, when the rule maps onto itself under them), each standing for its orbit.
+or covering its last cells. A state is also merged with its images in the box's
+mirrors, which keep every rectangle's height and width. With ``symmetry`` the first
+states are the choices of the four corner rectangles, one of each orbit under the box's
+mirrors, each standing for its orbit; on a square whose rule a quarter turn maps onto
+itself (the key of a rectangle on its side a function of the key of the rectangle
+upright), the quarter turns join the corners' group, and a state is merged with its
+turned images too, its keys turned.
 
-A360498(9) (the 9 x 9 square, oblongs, each dimension pair once): 14.7 million states,
+A360498(9) (the 9 x 9 square, oblongs, each dimension pair once): 8.9 million states,
 against the symmetry-broken search's 69 million nodes (docs/performance.md, "The
 rectangle sequences").
 """
@@ -70,9 +74,9 @@ def count_rectangle_tilings(
     numbered = _numbered(height, width, shapes)
     keys = len({key for _, _, key in numbered})
     bound = memory.default_bound() if max_bytes is None else memory.checked(max_bytes)
-    quarter_turns = symmetry and height == width and _turns_keep(numbered)
+    turned = _turned_keys(numbered, keys) if symmetry and height == width else None
     count, _ = _rectangles.count_states(
-        height, width, numbered, keys, symmetry, quarter_turns, tick, bound
+        height, width, numbered, keys, symmetry, turned, tick, bound
     )
     return int(count)
 
@@ -108,13 +112,14 @@ def _numbered(
     return numbered
 
 
-def _turns_keep(numbered: list[tuple[int, int, int]]) -> bool:
-    """Whether a quarter turn maps the rule onto itself: every rectangle's side-on copy
-    is allowed, and its key is a function of the upright one's."""
+def _turned_keys(numbered: list[tuple[int, int, int]], keys: int) -> list[int] | None:
+    """Per key, the key of its rectangles turned a quarter, if a quarter turn maps the
+    rule onto itself (every rectangle's side-on copy is allowed, and its key is a
+    function of the upright one's); else None."""
     key_of = {(rows, columns): key for rows, columns, key in numbered}
     turned: dict[int, int] = {}
     for (rows, columns), key in key_of.items():
         other = key_of.get((columns, rows))
         if other is None or turned.setdefault(key, other) != other:
-            return False
-    return True
+            return None
+    return [turned[key] for key in range(keys)]
