@@ -5,6 +5,8 @@ the published terms of Shannon's sequences; its limits and errors."""
 
 from __future__ import annotations
 
+import os
+import signal
 from collections.abc import Hashable, Mapping
 
 import pytest
@@ -157,3 +159,23 @@ def test_the_limits_are_the_compiled_ones() -> None:
     has one key at most, so the keys never outnumber the four words of a state's keys."""
     assert (_rectangles.MAX_SIDE, _rectangles.MAX_CELLS, _rectangles.MAX_KEYS) == (62, 240, 256)
     assert _rectangles.MAX_CELLS <= _rectangles.MAX_KEYS
+
+
+def test_ctrl_c_stops_the_count() -> None:
+    """SIGINT comes from the kernel (an interval timer), as Ctrl-C does, while the
+    count of A360498(9) (seconds of CPU) runs; a count afterwards is whole."""
+
+    def interrupt(signum: int, frame: object) -> None:
+        os.kill(os.getpid(), signal.SIGINT)
+
+    previous_int = signal.signal(signal.SIGINT, signal.default_int_handler)
+    previous_alarm = signal.signal(signal.SIGALRM, interrupt)
+    try:
+        signal.setitimer(signal.ITIMER_REAL, 0.2)
+        with pytest.raises(KeyboardInterrupt):
+            count_rectangle_tilings(9, 9, shapes("A360498", 9))
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous_alarm)
+        signal.signal(signal.SIGINT, previous_int)
+    assert count_rectangle_tilings(6, 6, shapes("A360498", 6)) == KNOWN["A360498"][5]
