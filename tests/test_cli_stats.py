@@ -113,9 +113,12 @@ def test_up_to_symmetry_prints_defined_figures(capsys: pytest.CaptureFixture[str
 def test_a_symmetry_broken_count_prints_the_nodes_of_its_searches(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
-    """``sequence --stats`` (a symmetry-broken count) prints the nodes of the searches it
-    ran, fewer than the plain count of the same problem walks, with their meaning."""
-    out, shown, meaning = stats_of(capsys, "sequence", "A360498", "6")
+    """``sequence --stats`` prints the states its count by states merged, and with
+    ``--progress`` (the symmetry-broken search) the nodes of the searches it ran, each
+    fewer than the plain count of the same problem walks, with their meaning."""
+    out, states, _ = stats_of(capsys, "sequence", "A360498", "6")
+    assert out == "3620\n"
+    out, shown, meaning = stats_of(capsys, "sequence", "A360498", "6", "--progress")
     assert out == "3620\n" and "symmetry-broken" in meaning["nodes"]
     written = str(tmp_path / "a6.dlx")
     assert main(["sequence", "A360498", "6", "--write-dlx", written]) == 0
@@ -123,6 +126,7 @@ def test_a_symmetry_broken_count_prints_the_nodes_of_its_searches(
     plain_out, plain, _ = stats_of(capsys, "count", written, "--method", "search")
     assert plain_out == out
     assert 0 < int(shown["nodes"]) < int(plain["nodes"])
+    assert 0 < int(states["states"]) < int(plain["nodes"])
 
 
 def test_every_definition_is_in_the_manual() -> None:

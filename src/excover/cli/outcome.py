@@ -102,6 +102,8 @@ FIGURES = {
     "memory bound": "the bytes the tables of the ZDD method may hold (--max-memory), when "
     "they stopped the run",
     "search": "complete, or what stopped the run early (its result is then partial)",
+    "states": "the distinct states a count by states merged and expanded (the rectangle "
+    "sequences: partial tilings' empty cells and free keys), each once",
 }
 
 
