@@ -262,20 +262,22 @@ static inline int exr_emit(ExrRun *t, int reach, int left, const uint64_t *keys,
     return exr_append(t, left, key, count);
 }
 
+/* The empty cells of column j from row r on, downward (``dy`` > 0) or upward. */
+static inline int exr_empty_run(const ExrRun *t, int r, int j, int dy) {
+    uint64_t above;
+    if (dy > 0) return excover_ctz64((t->col_bits[j] >> r) | (((uint64_t)1) << (t->rows - r)));
+    above = ((t->col_bits[j] << 1) | 1) & ((((uint64_t)2) << (r + 1)) - 1);
+    return r + 1 - exr_high_bit(above);
+}
+
 /* The rectangles at the empty cell (r, c) whose sides toward (dx, dy) are closed, up to
  * ``enough``: widths grow away from the closed side, each with the heights that fit. */
 static inline int exr_fitting(const ExrRun *t, int r, int c, int dx, int dy, int enough) {
     int found = 0, reach = dy > 0 ? t->rows - r : r + 1, w, j, d;
-    uint64_t above;
     for (w = 1;; w++) {
         j = c + dx * (w - 1);
         if (j < 0 || j >= t->cols) break;
-        if (dy > 0) {
-            d = excover_ctz64((t->col_bits[j] >> r) | (((uint64_t)1) << (t->rows - r)));
-        } else {
-            above = ((t->col_bits[j] << 1) | 1) & ((((uint64_t)2) << (r + 1)) - 1);
-            d = r + 1 - exr_high_bit(above);
-        }
+        d = exr_empty_run(t, r, j, dy);
         if (d == 0) break;
         if (d < reach) reach = d;
         found += exr_popcount(t->avail[w] & ((((uint64_t)2) << reach) - 2));
@@ -363,12 +365,7 @@ static int exr_expand(ExrRun *t, int left, const uint64_t *s) {
     for (w = 1;; w++) {
         j = bc + dxs[bo] * (w - 1);
         if (j < 0 || j >= t->cols) break;
-        if (dys[bo] > 0) {
-            d = excover_ctz64((t->col_bits[j] >> br) | (((uint64_t)1) << (t->rows - br)));
-        } else {
-            b = ((t->col_bits[j] << 1) | 1) & ((((uint64_t)2) << (br + 1)) - 1);
-            d = br + 1 - exr_high_bit(b);
-        }
+        d = exr_empty_run(t, br, j, dys[bo]);
         if (d == 0) break;
         if (d < reach) reach = d;
         x = t->avail[w] & ((((uint64_t)2) << reach) - 2);
