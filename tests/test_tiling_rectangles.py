@@ -18,6 +18,7 @@ from excover import ExactCover, MemoryBoundError, UsageError
 from excover.sequences.known import KNOWN
 from excover.sequences.rectangles import RULES, shapes
 from excover.tiling import _rectangles, count_rectangle_tilings
+from excover.tiling.rectangles import _numbered, _quarter_turn_kept
 
 
 def by_search(height: int, width: int, rule: Mapping[tuple[int, int], Hashable]) -> int:
@@ -58,6 +59,16 @@ def rules(draw: st.DrawFn, square: bool = False) -> tuple[int, int, dict[tuple[i
     return height, width, {shape: draw(st.integers(0, 8)) for shape in chosen}
 
 
+def by_rows(height: int, width: int, rule: Mapping[tuple[int, int], Hashable]) -> int:
+    """The count by states with every region kept row by row, as on boards larger than
+    8 x 8 (the default packs a small board's region into one word)."""
+    numbered = _numbered(height, width, rule)
+    keys = len({key for _, _, key in numbered})
+    turns = height == width and _quarter_turn_kept(numbered)
+    count, _ = _rectangles.count_states(height, width, numbered, keys, True, turns, packed=False)
+    return count
+
+
 @settings(max_examples=examples(150), deadline=None)
 @given(rules())
 def test_random_rules_count_as_their_exact_cover_does(
@@ -67,6 +78,31 @@ def test_random_rules_count_as_their_exact_cover_does(
     expected = by_search(height, width, rule)
     assert count_rectangle_tilings(height, width, rule) == expected
     assert count_rectangle_tilings(height, width, rule, symmetry=False) == expected
+    assert by_rows(height, width, rule) == expected
+
+
+@st.composite
+def long_boxes(draw: st.DrawFn) -> tuple[int, int, dict[tuple[int, int], int]]:
+    """A box wider than 8 cells (its states kept row by row) and a rule of its
+    rectangles, keys shared."""
+    height = draw(st.integers(1, 3))
+    width = draw(st.integers(9, 12))
+    fitting = [(h, w) for h in range(1, height + 1) for w in range(1, width + 1)]
+    chosen = draw(st.lists(st.sampled_from(fitting), unique=True, max_size=len(fitting)))
+    return height, width, {shape: draw(st.integers(0, 12)) for shape in chosen}
+
+
+@settings(max_examples=examples(60), deadline=None)
+@given(long_boxes())
+def test_boxes_wider_than_a_word_count_as_their_exact_cover_does(
+    box: tuple[int, int, dict[tuple[int, int], int]],
+) -> None:
+    height, width, rule = box
+    expected = by_search(height, width, rule)
+    assert count_rectangle_tilings(height, width, rule) == expected
+    assert count_rectangle_tilings(width, height, {(w, h): k for (h, w), k in rule.items()}) == (
+        expected
+    )
 
 
 @settings(max_examples=examples(100), deadline=None)
@@ -82,6 +118,7 @@ def test_quarter_turns_count_what_the_empty_box_does(
     expected = by_search(height, width, rule)
     assert count_rectangle_tilings(height, width, rule) == expected
     assert count_rectangle_tilings(height, width, rule, symmetry=False) == expected
+    assert by_rows(height, width, rule) == expected
 
 
 @pytest.mark.parametrize("sequence", sorted(RULES))
@@ -95,6 +132,7 @@ def test_shannons_sequences_published_terms(sequence: str) -> None:
     n = 5
     plain = count_rectangle_tilings(n, n, shapes(sequence, n), symmetry=False)
     assert plain == KNOWN[sequence][n - 1]
+    assert by_rows(6, 6, shapes(sequence, 6)) == KNOWN[sequence][5]
 
 
 def test_a_rule_whose_turn_is_not_a_rule_keeps_the_mirrors_only() -> None:

@@ -2,9 +2,9 @@
  * states (the compiled core of excover.tiling.rectangles; its module text says why).
  *
  * A *state* is what a partial tiling leaves to tile: the cells still empty, moved to the
- * top-left corner of their bounding box, and the keys still free among those with a
- * shape that fits that box in at most as many cells as are left (the other keys can no
- * longer be used, so they do not change the count). States are kept by the number of
+ * top-left corner of their bounding box, and the *usable shapes*: the shapes of the keys
+ * still free that fit that box in at most as many cells as are left (no other shape can
+ * be placed any more, so they alone decide the count). States are kept by the number of
  * cells they leave, in one list of requests per number; the list of the largest number
  * is merged (equal states' counts added) and each distinct state is expanded: its
  * rectangles are tried at the empty corner cell (two of its sides closed) where the
@@ -12,7 +12,10 @@
  * state's last cells, a tiling. Lists are freed once expanded.
  *
  * Words of a state: the bounding box's cells row by row (``rw`` words, the box's height
- * and width in the top 16 bits of the last one), the free keys (``kw`` words), the count.
+ * and width in the top 16 bits of the last one), the usable shapes (``kw`` words, shape
+ * h x w at bit (w - 1) * rows + h - 1, so that the heights of one width are one run of
+ * bits), the count. A board of at most 8 x 8 cells keeps its states in fewer words
+ * (_rectangles8.h).
  */
 #ifndef EXCOVER_RECTANGLES_H
 #define EXCOVER_RECTANGLES_H
@@ -67,29 +70,37 @@ static inline int exr_popcount(uint64_t x) {
 #endif
 }
 
+/* States are kept in blocks of EXR_BLOCK states, taken from a pool and given back to it
+ * once their list is expanded: lists never move, and memory once touched is reused. */
+#define EXR_BLOCK_SHIFT 12
+#define EXR_BLOCK (1 << EXR_BLOCK_SHIFT)
+
 typedef struct {
-    uint64_t *words;    /* n states of ``width`` words */
-    int64_t n, cap;
+    uint64_t **blocks;  /* n states of ``width`` words */
+    int64_t n, n_blocks, cap_blocks;
 } ExrList;
 
 typedef struct {
     /* the problem */
     int rows, cols, rw, kw, width, n_keys;
+    int board8;         /* at most 8 x 8: states as words (_rectangles8.h) */
+    int stride;         /* shape h x w at bit (w - 1) * stride + h - 1 */
     int key_of[EXR_MAX_SIDE + 1][EXR_MAX_SIDE + 1];    /* -1: shape not allowed */
-    int *shape_start;   /* per key, its shapes' (height, width) pairs in shape_hw */
-    int *shape_hw;
-    uint64_t fits[EXR_MAX_SIDE + 1][EXR_MAX_SIDE + 1][EXR_MAX_KW]; /* keys fitting a box */
-    uint64_t *small;    /* per number of cells: the keys of at most that many cells */
+    uint64_t *key_shapes;   /* per key, its shapes (``kw`` words) */
+    uint64_t fits[EXR_MAX_SIDE + 1][EXR_MAX_SIDE + 1][EXR_MAX_KW]; /* shapes fitting a box */
+    uint64_t *small;    /* per number of cells: the shapes of at most that many cells */
     /* the board being expanded: filled cells by row and by column */
     uint64_t full, column_full;
     uint64_t row_bits[EXR_MAX_SIDE + 2], col_bits[EXR_MAX_SIDE + 1];
-    uint64_t avail[EXR_MAX_SIDE + 2];   /* per width: the heights of the free shapes */
+    uint64_t avail[EXR_MAX_SIDE + 2];   /* per width: the heights of the usable shapes */
     uint8_t rev8[256];  /* each byte's bits reversed */
     int mirrors;        /* states merged with their mirror images (see exr_emit) */
     int turns;          /* and with their quarter turns */
-    int *turned_key;    /* per key: the key of its rectangles turned a quarter */
+    int *turned_shape;  /* per shape: the shape turned a quarter */
     /* the lists, by cells left */
     ExrList *lists;
+    uint64_t **pool;    /* blocks given back */
+    int64_t pooled, pool_cap;
     uint64_t *slots;    /* the merge table */
     int64_t slot_cap;
     /* accounting */
@@ -108,24 +119,39 @@ static inline int exr_grow(ExrRun *t, int64_t more) {
     return 0;
 }
 
+/* State ``i`` of the list of ``left``. */
+static inline uint64_t *exr_state(const ExrRun *t, int left, int64_t i) {
+    return t->lists[left].blocks[i >> EXR_BLOCK_SHIFT] + (i & (EXR_BLOCK - 1)) * t->width;
+}
+
+/* A block for a list: from the pool, or new. NULL when memory runs out or is bounded. */
+static uint64_t *exr_take_block(ExrRun *t) {
+    uint64_t *block;
+    if (t->pooled > 0) return t->pool[--t->pooled];
+    if (exr_grow(t, (int64_t)EXR_BLOCK * t->width * 8) < 0) return NULL;
+    block = (uint64_t *)malloc((size_t)EXR_BLOCK * t->width * 8);
+    if (block == NULL) t->bytes -= (int64_t)EXR_BLOCK * t->width * 8;
+    return block;
+}
+
 /* Append a state (``key``: width - 1 words) with ``count`` to the list of ``left``. */
 static inline int exr_append(ExrRun *t, int left, const uint64_t *key, uint64_t count) {
     ExrList *l = &t->lists[left];
     uint64_t *to;
     int w;
-    if (l->n == l->cap) {
-        int64_t cap = l->cap ? 2 * l->cap : 256;
-        uint64_t *grown;
-        if (exr_grow(t, (cap - l->cap) * t->width * 8) < 0) return -1;
-        grown = (uint64_t *)realloc(l->words, cap * t->width * 8);
-        if (grown == NULL) {
-            t->bytes -= (cap - l->cap) * t->width * 8;
-            return -1;
+    if (l->n == l->n_blocks * EXR_BLOCK) {
+        if (l->n_blocks == l->cap_blocks) {
+            int64_t cap = l->cap_blocks ? 2 * l->cap_blocks : 16;
+            uint64_t **grown = (uint64_t **)realloc(l->blocks, (size_t)cap * sizeof(uint64_t *));
+            if (grown == NULL) return -1;
+            l->blocks = grown;
+            l->cap_blocks = cap;
         }
-        l->words = grown;
-        l->cap = cap;
+        l->blocks[l->n_blocks] = exr_take_block(t);
+        if (l->blocks[l->n_blocks] == NULL) return -1;
+        l->n_blocks += 1;
     }
-    to = l->words + l->n * t->width;
+    to = exr_state(t, left, l->n);
     for (w = 0; w < t->width - 1; w++) to[w] = key[w];
     to[t->width - 1] = count;
     l->n += 1;
@@ -140,25 +166,26 @@ static inline uint64_t exr_reversed(const uint8_t *rev8, uint64_t x, int w) {
     return r >> (8 * bytes - w);
 }
 
-/* Row ``j`` of a box of ``h`` rows of ``w`` bits seen through a mirror: read upward with
- * ``up``, each row reversed with ``flip``. */
-static inline uint64_t exr_row(const ExrRun *t, const uint64_t *rows, int h, int w, int j,
-                               int up, int flip) {
-    uint64_t e = rows[up ? h - 1 - j : j];
-    return flip ? exr_reversed(t->rev8, e, w) : e;
+/* A box of ``h`` rows and its four mirror images: ``rows`` and ``flipped`` (each row
+ * reversed); image (up, flip) reads ``flip ? flipped : rows`` upward with ``up``. */
+typedef struct {
+    const uint64_t *rows, *flipped;
+    int h;
+} ExrImages;
+
+static inline uint64_t exr_image_row(const ExrImages *m, int j, int up, int flip) {
+    return (flip ? m->flipped : m->rows)[up ? m->h - 1 - j : j];
 }
 
-/* The best of a box's four mirror images (``h`` rows of ``w`` bits): the first in the
- * order of their rows, as (up, flip) in ``*up``, ``*flip``. */
-static inline void exr_first_mirror(const ExrRun *t, const uint64_t *rows, int h, int w,
-                                    int *up, int *flip) {
+/* The first of the box's four mirror images in the order of their rows, as (up, flip). */
+static inline void exr_first_mirror(const ExrImages *m, int *up, int *flip) {
     int mirror, j;
     uint64_t a, b;
     *up = *flip = 0;
     for (mirror = 1; mirror < 4; mirror++) {
-        for (j = 0; j < h; j++) {
-            a = exr_row(t, rows, h, w, j, mirror & 1, mirror >> 1);
-            b = exr_row(t, rows, h, w, j, *up, *flip);
+        for (j = 0; j < m->h; j++) {
+            a = exr_image_row(m, j, mirror & 1, mirror >> 1);
+            b = exr_image_row(m, j, *up, *flip);
             if (a != b) {
                 if (a < b) {
                     *up = mirror & 1;
@@ -171,18 +198,21 @@ static inline void exr_first_mirror(const ExrRun *t, const uint64_t *rows, int h
 }
 
 /* Append the state of the board's empty cells in its first ``reach`` rows (``left`` of
- * them) and free ``keys``: the cells moved to their bounding box's corner, seen through
+ * them) and usable ``shapes``: the cells moved to their bounding box's corner, seen through
  * the first of the box's four mirrors in the order of their rows (a mirror maps every
  * rectangle onto one of the same height and width, so the mirrored state has the same
  * count, and the states that mirror one another are merged); with ``turns`` (a square
- * whose rule a quarter turn keeps, the keys turned by ``turned_key``), also through the
- * transposed region's mirrors: the box no taller than wide, then the rows, then the
- * keys. */
-static inline int exr_emit(ExrRun *t, int reach, int left, const uint64_t *keys,
+ * whose rule a quarter turn keeps, the shapes turned by ``turned_shape``), also through
+ * the transposed region's mirrors: the box no taller than wide, then the rows, then the
+ * shapes. */
+static inline int exr_emit(ExrRun *t, int reach, int left, const uint64_t *shapes,
                            uint64_t count) {
-    uint64_t key[EXR_MAX_WORDS], rows[EXR_MAX_SIDE], across[EXR_MAX_SIDE], turned[EXR_MAX_KW];
+    uint64_t key[EXR_MAX_WORDS], rows[EXR_MAX_SIDE], flipped[EXR_MAX_SIDE];
+    uint64_t across[EXR_MAX_SIDE], across_flipped[EXR_MAX_SIDE], turned[EXR_MAX_KW];
     uint64_t cols_empty = 0, e, a, b, x;
-    const uint64_t *chosen = rows, *free_keys = keys;
+    const uint64_t *usable = shapes;
+    ExrImages plain = {rows, flipped, 0}, side = {across, across_flipped, 0};
+    const ExrImages *chosen = &plain;
     int r, r0 = -1, r1 = -1, c0, c1, h, w, q, j, k, up, flip, tup, tflip, shift = 0, turn = 0;
     for (r = 0; r < reach; r++) {
         e = ~t->row_bits[r] & t->full;
@@ -196,42 +226,49 @@ static inline int exr_emit(ExrRun *t, int reach, int left, const uint64_t *keys,
     c1 = exr_high_bit(cols_empty);
     h = r1 - r0 + 1;
     w = c1 - c0 + 1;
+    plain.h = h;
     for (r = 0; r < h; r++)
         rows[r] = ((~t->row_bits[r0 + r] & t->full) >> c0) & ((((uint64_t)1) << w) - 1);
     up = flip = 0;
-    if (t->mirrors) exr_first_mirror(t, rows, h, w, &up, &flip);
+    if (t->mirrors) {
+        for (r = 0; r < h; r++) flipped[r] = exr_reversed(t->rev8, rows[r], w);
+        exr_first_mirror(&plain, &up, &flip);
+    }
     if (t->turns && w <= h) {
-        for (j = 0; j < w; j++)
+        side.h = w;
+        for (j = 0; j < w; j++) {
             across[j] = (~t->col_bits[c0 + j] >> r0) & ((((uint64_t)1) << h) - 1);
-        exr_first_mirror(t, across, w, h, &tup, &tflip);
+            across_flipped[j] = exr_reversed(t->rev8, across[j], h);
+        }
+        exr_first_mirror(&side, &tup, &tflip);
         if (w < h) {
             turn = 1;
         } else {
             for (j = 0; j < h; j++) {
-                a = exr_row(t, across, w, h, j, tup, tflip);
-                b = exr_row(t, rows, h, w, j, up, flip);
+                a = exr_image_row(&side, j, tup, tflip);
+                b = exr_image_row(&plain, j, up, flip);
                 if (a != b) {
                     turn = a < b;
                     break;
                 }
             }
-            if (j == h) turn = -1;   /* the same cells either way: the keys decide */
+            if (j == h) turn = -1;   /* the same cells either way: the shapes decide */
         }
         if (turn) {
             for (q = 0; q < t->kw; q++) turned[q] = 0;
             for (q = 0; q < t->kw; q++) {
-                x = keys[q];
+                x = shapes[q];
                 while (x) {
-                    k = t->turned_key[q * 64 + excover_ctz64(x)];
+                    k = t->turned_shape[q * 64 + excover_ctz64(x)];
                     x &= x - 1;
                     turned[k >> 6] |= ((uint64_t)1) << (k & 63);
                 }
             }
-            if (turn < 0) {   /* compare the keys the state keeps (the same box either way) */
+            if (turn < 0) {   /* compare the shapes the state keeps (the same box either way) */
                 turn = 0;
                 for (q = t->kw - 1; q >= 0; q--) {
                     a = turned[q] & t->fits[h][w][q] & t->small[(int64_t)left * t->kw + q];
-                    b = keys[q] & t->fits[h][w][q] & t->small[(int64_t)left * t->kw + q];
+                    b = shapes[q] & t->fits[h][w][q] & t->small[(int64_t)left * t->kw + q];
                     if (a != b) {
                         turn = a < b;
                         break;
@@ -240,8 +277,8 @@ static inline int exr_emit(ExrRun *t, int reach, int left, const uint64_t *keys,
             }
         }
         if (turn) {
-            chosen = across;
-            free_keys = turned;
+            chosen = &side;
+            usable = turned;
             up = tup;
             flip = tflip;
             j = h;
@@ -251,14 +288,14 @@ static inline int exr_emit(ExrRun *t, int reach, int left, const uint64_t *keys,
     }
     for (q = 0; q < t->rw; q++) key[q] = 0;
     for (j = 0; j < h; j++) {
-        e = exr_row(t, chosen, h, w, j, up, flip);
+        e = exr_image_row(chosen, j, up, flip);
         key[shift >> 6] |= e << (shift & 63);
         if ((shift & 63) + w > 64) key[(shift >> 6) + 1] |= e >> (64 - (shift & 63));
         shift += w;
     }
     key[t->rw - 1] |= ((uint64_t)h << 48) | ((uint64_t)w << 56);
     for (q = 0; q < t->kw; q++)
-        key[t->rw + q] = free_keys[q] & t->fits[h][w][q] & t->small[(int64_t)left * t->kw + q];
+        key[t->rw + q] = usable[q] & t->fits[h][w][q] & t->small[(int64_t)left * t->kw + q];
     return exr_append(t, left, key, count);
 }
 
@@ -286,6 +323,20 @@ static inline int exr_fitting(const ExrRun *t, int r, int c, int dx, int dy, int
     return found;
 }
 
+/* The ``n`` bits (at most 63) of ``words`` from bit ``at`` on. */
+static inline uint64_t exr_bits_at(const uint64_t *words, int at, int n) {
+    int q = at >> 6, b = at & 63;
+    uint64_t x = words[q] >> b;
+    if (b + n > 64) x |= words[q + 1] << (64 - b);
+    return x & ((((uint64_t)1) << n) - 1);
+}
+
+/* Drop the shapes of key ``k`` from ``shapes``. */
+static inline void exr_drop_key(const ExrRun *t, uint64_t *shapes, int k) {
+    int q;
+    for (q = 0; q < t->kw; q++) shapes[q] &= ~t->key_shapes[k * t->kw + q];
+}
+
 static inline void exr_fill(ExrRun *t, int r, int c, int h, int w) {
     uint64_t across = ((((uint64_t)1) << w) - 1) << c, down = ((((uint64_t)1) << h) - 1) << r;
     int i;
@@ -297,7 +348,7 @@ static inline void exr_fill(ExrRun *t, int r, int c, int h, int w) {
 static int exr_expand(ExrRun *t, int left, const uint64_t *s) {
     static const int dxs[4] = {1, -1, 1, -1}, dys[4] = {1, 1, -1, -1};
     uint64_t last = s[t->rw - 1], count = s[t->width - 1], e, prev = 0, next, x;
-    uint64_t keys[EXR_MAX_KW];
+    uint64_t shapes[EXR_MAX_KW], child[EXR_MAX_KW];
     int h_box = (int)((last >> 48) & 0xFF), w_box = (int)(last >> 56);
     int r, c, i, j, q, k, o, w, h, d, best = 1 << 30, br = 0, bc = 0, bo = 0, shift = 0;
     int reach, r0, c0;
@@ -318,17 +369,9 @@ static int exr_expand(ExrRun *t, int left, const uint64_t *s) {
         }
         shift += w_box;
     }
-    for (w = 1; w <= t->cols; w++) t->avail[w] = 0;
-    for (q = 0; q < t->kw; q++) {
-        keys[q] = s[t->rw + q];
-        x = keys[q];
-        while (x) {
-            k = q * 64 + excover_ctz64(x);
-            x &= x - 1;
-            for (i = t->shape_start[k]; i < t->shape_start[k + 1]; i++)
-                t->avail[t->shape_hw[2 * i + 1]] |= ((uint64_t)1) << t->shape_hw[2 * i];
-        }
-    }
+    for (q = 0; q < t->kw; q++) shapes[q] = s[t->rw + q];
+    for (w = 1; w <= w_box; w++) t->avail[w] = exr_bits_at(shapes, (w - 1) * t->stride, t->rows) << 1;
+    for (; w <= t->cols; w++) t->avail[w] = 0;
     /* the corner of fewest rectangles */
     for (r = 0; r < h_box && best > 0; r++) {
         e = ~t->row_bits[r] & t->full;
@@ -380,15 +423,29 @@ static int exr_expand(ExrRun *t, int left, const uint64_t *s) {
             }
             r0 = dys[bo] > 0 ? br : br - h + 1;
             c0 = dxs[bo] > 0 ? bc : bc - w + 1;
-            keys[k >> 6] &= ~(((uint64_t)1) << (k & 63));
+            for (q = 0; q < t->kw; q++) child[q] = shapes[q] & ~t->key_shapes[k * t->kw + q];
             exr_fill(t, r0, c0, h, w);
-            i = exr_emit(t, h_box, left - h * w, keys, count);
+            i = exr_emit(t, h_box, left - h * w, child, count);
             exr_fill(t, r0, c0, h, w);
-            keys[k >> 6] |= ((uint64_t)1) << (k & 63);
             if (i < 0) return -1;
         }
     }
     return 0;
+}
+
+#include "_rectangles8.h"
+
+/* Append the state of the board's empty cells (``left`` of them, in its first ``reach``
+ * rows) and usable ``shapes``, on any board. */
+static int exr_emit_board(ExrRun *t, int reach, int left, uint64_t *shapes, uint64_t count) {
+    if (t->board8) return exr8_emit(t, exr8_board(t), left, shapes[0], count);
+    return exr_emit(t, reach, left, shapes, count);
+}
+
+/* Expand state ``i`` of the list of ``left``, on any board: -1 when a list cannot grow. */
+static int exr_expand_state(ExrRun *t, int left, int64_t i) {
+    const uint64_t *s = exr_state(t, left, i);
+    return t->board8 ? exr8_expand(t, left, s) : exr_expand(t, left, s);
 }
 
 static inline uint64_t exr_hash(const uint64_t *key, int words) {
@@ -430,21 +487,23 @@ static int64_t exr_merge(ExrRun *t, int left) {
     for (start = 0; start < l->n; start = stop) {
         stop = start + BATCH < l->n ? start + BATCH : l->n;
         for (r = start; r < stop; r++) {
-            hashes[r - start] = exr_hash(l->words + r * t->width, kw1);
+            hashes[r - start] = exr_hash(exr_state(t, left, r), kw1);
             EXR_PREFETCH(t->slots + (hashes[r - start] & mask));
         }
         for (r = start; r < stop; r++) {
-            x = l->words + r * t->width;
+            x = exr_state(t, left, r);
             i = hashes[r - start] & mask;
             for (;;) {
                 if (t->slots[i] == ~(uint64_t)0) {
                     t->slots[i] = (uint64_t)u;
-                    if (u != r)
-                        for (w = 0; w <= kw1; w++) l->words[u * t->width + w] = x[w];
+                    if (u != r) {
+                        y = exr_state(t, left, u);
+                        for (w = 0; w <= kw1; w++) y[w] = x[w];
+                    }
                     u++;
                     break;
                 }
-                y = l->words + t->slots[i] * t->width;
+                y = exr_state(t, left, (int64_t)t->slots[i]);
                 same = 1;
                 for (w = 0; w < kw1; w++)
                     if (x[w] != y[w]) {
@@ -464,12 +523,91 @@ static int64_t exr_merge(ExrRun *t, int left) {
     return u;
 }
 
+/* Give the blocks of the list of ``left`` back to the pool. */
 static void exr_free_list(ExrRun *t, int left) {
     ExrList *l = &t->lists[left];
-    t->bytes -= l->cap * t->width * 8;
-    free(l->words);
-    l->words = NULL;
-    l->n = l->cap = 0;
+    int64_t b;
+    for (b = 0; b < l->n_blocks; b++) {
+        if (t->pooled == t->pool_cap) {
+            int64_t cap = t->pool_cap ? 2 * t->pool_cap : 64;
+            uint64_t **grown = (uint64_t **)realloc(t->pool, (size_t)cap * sizeof(uint64_t *));
+            if (grown == NULL) {   /* no room to keep it: give it back to the system */
+                t->bytes -= (int64_t)EXR_BLOCK * t->width * 8;
+                free(l->blocks[b]);
+                continue;
+            }
+            t->pool = grown;
+            t->pool_cap = cap;
+        }
+        t->pool[t->pooled++] = l->blocks[b];
+    }
+    free(l->blocks);
+    l->blocks = NULL;
+    l->n = l->n_blocks = l->cap_blocks = 0;
+}
+
+/* Fill ``t`` (zeroed) for the tilings of a ``rows`` x ``cols`` box by the ``n_shapes``
+ * rectangles ``shapes`` (triples height, width, key; keys below ``n_keys``, each shape
+ * once, every one fitting the box; the caller checks the sizes), the states merged with
+ * their mirror images with ``mirrors`` and their quarter turns with ``turns`` (a square
+ * whose rule a quarter turn keeps), a board of at most 8 x 8 cells as words with
+ * ``packed`` (_rectangles8.h). 0, or -1 when memory runs out. */
+static int exr_init(ExrRun *t, int rows, int cols, const int *shapes, int n_shapes,
+                    int n_keys, int mirrors, int turns, int packed, int64_t max_bytes) {
+    int cells = rows * cols, i, b, h, w, k, bit, bh, bw, a;
+    t->rows = rows;
+    t->cols = cols;
+    t->board8 = packed && rows <= 8 && cols <= 8;
+    t->stride = t->board8 ? 8 : rows;
+    t->rw = t->board8 ? 1 : (cells + 16 + 63) / 64;
+    t->kw = t->board8 ? 1 : (cells + 63) / 64;
+    t->width = t->rw + t->kw + 1;
+    t->n_keys = n_keys;
+    t->max_bytes = max_bytes;
+    t->mirrors = mirrors;
+    t->turns = turns;
+    t->full = (((uint64_t)1) << cols) - 1;
+    t->column_full = (((uint64_t)1) << rows) - 1;
+    for (i = 0; i < 256; i++) {
+        t->rev8[i] = 0;
+        for (b = 0; b < 8; b++) t->rev8[i] |= (uint8_t)(((i >> b) & 1) << (7 - b));
+    }
+    for (h = 0; h <= EXR_MAX_SIDE; h++)
+        for (w = 0; w <= EXR_MAX_SIDE; w++) t->key_of[h][w] = -1;
+    t->key_shapes = (uint64_t *)calloc((size_t)(n_keys > 0 ? n_keys : 1) * t->kw, 8);
+    t->small = (uint64_t *)calloc((size_t)(cells + 1) * t->kw, 8);
+    t->lists = (ExrList *)calloc((size_t)cells + 1, sizeof(ExrList));
+    t->turned_shape = (int *)malloc(sizeof(int) * 64 * t->kw);
+    if (!t->key_shapes || !t->small || !t->lists || !t->turned_shape) return -1;
+    for (bit = 0; bit < 64 * t->kw; bit++) t->turned_shape[bit] = bit;
+    for (i = 0; i < n_shapes; i++) {
+        h = shapes[3 * i];
+        w = shapes[3 * i + 1];
+        k = shapes[3 * i + 2];
+        bit = (w - 1) * t->stride + h - 1;
+        t->key_of[h][w] = k;
+        t->key_shapes[k * t->kw + (bit >> 6)] |= ((uint64_t)1) << (bit & 63);
+        if (turns) t->turned_shape[bit] = (h - 1) * t->stride + w - 1;
+        for (bh = h; bh <= rows; bh++)
+            for (bw = w; bw <= cols; bw++) t->fits[bh][bw][bit >> 6] |= ((uint64_t)1) << (bit & 63);
+        for (a = h * w; a <= cells; a++)
+            t->small[a * t->kw + (bit >> 6)] |= ((uint64_t)1) << (bit & 63);
+    }
+    return 0;
+}
+
+/* Free what ``t`` holds (not ``t``). */
+static void exr_release(ExrRun *t) {
+    int left;
+    if (t->lists != NULL)
+        for (left = 0; left <= t->rows * t->cols; left++) exr_free_list(t, left);
+    free(t->lists);
+    while (t->pooled > 0) free(t->pool[--t->pooled]);
+    free(t->pool);
+    free(t->slots);
+    free(t->small);
+    free(t->key_shapes);
+    free(t->turned_shape);
 }
 
 /* Whether image ``b`` of a configuration of corner rectangles comes before ``a``. */
@@ -490,7 +628,7 @@ static int exr_corners(ExrRun *t, int transposes) {
     int a, b, c, d, k[4], same_tr, same_bl, same_br, left, weight;
     int cfg[8], img[8][8];
     int *sh = (int *)malloc(sizeof(int) * 2 * (R * C + 1));
-    uint64_t keys[EXR_MAX_KW];
+    uint64_t shapes[EXR_MAX_KW];
     if (sh == NULL) return -1;
     for (i = 1; i <= R; i++)
         for (g = 1; g <= C; g++)
@@ -564,29 +702,29 @@ static int exr_corners(ExrRun *t, int transposes) {
                     /* place the distinct rectangles */
                     for (i = 0; i < R; i++) t->row_bits[i] = 0;
                     for (i = 0; i < C; i++) t->col_bits[i] = 0;
-                    for (i = 0; i < t->kw; i++) keys[i] = ~(uint64_t)0;
+                    for (i = 0; i < t->kw; i++) shapes[i] = t->fits[R][C][i];
                     left = R * C;
                     exr_fill(t, 0, 0, cfg[0], cfg[1]);
                     left -= cfg[0] * cfg[1];
-                    keys[k[0] >> 6] &= ~(((uint64_t)1) << (k[0] & 63));
+                    exr_drop_key(t, shapes, k[0]);
                     if (!same_tr) {
                         exr_fill(t, 0, C - cfg[3], cfg[2], cfg[3]);
                         left -= cfg[2] * cfg[3];
-                        keys[k[1] >> 6] &= ~(((uint64_t)1) << (k[1] & 63));
+                        exr_drop_key(t, shapes, k[1]);
                     }
                     if (!same_bl) {
                         exr_fill(t, R - cfg[6], 0, cfg[6], cfg[7]);
                         left -= cfg[6] * cfg[7];
-                        keys[k[3] >> 6] &= ~(((uint64_t)1) << (k[3] & 63));
+                        exr_drop_key(t, shapes, k[3]);
                     }
                     if (!same_br) {
                         exr_fill(t, R - cfg[4], C - cfg[5], cfg[4], cfg[5]);
                         left -= cfg[4] * cfg[5];
-                        keys[k[2] >> 6] &= ~(((uint64_t)1) << (k[2] & 63));
+                        exr_drop_key(t, shapes, k[2]);
                     }
                     if (left == 0) {
                         t->tilings += (uint64_t)weight;
-                    } else if (exr_emit(t, R, left, keys, (uint64_t)weight) < 0) {
+                    } else if (exr_emit_board(t, R, left, shapes, (uint64_t)weight) < 0) {
                         free(sh);
                         return -1;
                     }

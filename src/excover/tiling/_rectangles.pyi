@@ -14,7 +14,8 @@ def count_states(
     shapes: Sequence[tuple[int, int, int]],
     n_keys: int,
     corners: bool,
-    turned: Sequence[int] | None = None,
+    turns: bool = False,
     tick: Callable[[int, int, int], None] | None = None,
     max_bytes: int = 0,
+    packed: bool = True,
 ) -> tuple[int, int]: ...

@@ -7,9 +7,9 @@ distinct sizes, any rule of that form. Its exact cover has a secondary item per 
 a search walks every tiling, one by one (87 million at the 9 x 9 square of A360498).
 
 This count merges instead. A partial tiling leaves a *state*: the cells still empty,
-moved to the corner of their bounding box, and the keys still free among those that fit
-that box in at most as many cells as are left. Two partial tilings with the same state
-have the same completions (a key too large for what is left never changes the count),
+moved to the corner of their bounding box, and the *usable shapes*, those of the keys
+still free that fit that box in at most as many cells as are left. Two partial tilings
+with the same state have the same completions (no other shape can be placed any more),
 so states are kept by their number of empty cells, merged (their counts added) and
 expanded from the largest number down: each state tries the rectangles at the empty
 corner cell (two of its sides closed) where the fewest fit, each leaving a smaller state
@@ -19,7 +19,9 @@ states are the choices of the four corner rectangles, one of each orbit under th
 mirrors, each standing for its orbit; on a square whose rule a quarter turn maps onto
 itself (the key of a rectangle on its side a function of the key of the rectangle
 upright), the quarter turns join the corners' group, and a state is merged with its
-turned images too, its keys turned.
+turned images too, its shapes turned. On boards of at most 8 x 8 cells a state's region
+is one word, a byte per row, and its images are a few word operations each
+(``_rectangles8.h``): 1.8x faster on A360725(8) than the rows one by one.
 
 A360498(9) (the 9 x 9 square, oblongs, each dimension pair once): 8.9 million states,
 against the symmetry-broken search's 69 million nodes (docs/performance.md, "The
@@ -74,10 +76,8 @@ def count_rectangle_tilings(
     numbered = _numbered(height, width, shapes)
     keys = len({key for _, _, key in numbered})
     bound = memory.default_bound() if max_bytes is None else memory.checked(max_bytes)
-    turned = _turned_keys(numbered, keys) if symmetry and height == width else None
-    count, _ = _rectangles.count_states(
-        height, width, numbered, keys, symmetry, turned, tick, bound
-    )
+    turns = symmetry and height == width and _quarter_turn_kept(numbered)
+    count, _ = _rectangles.count_states(height, width, numbered, keys, symmetry, turns, tick, bound)
     return int(count)
 
 
@@ -112,14 +112,14 @@ def _numbered(
     return numbered
 
 
-def _turned_keys(numbered: list[tuple[int, int, int]], keys: int) -> list[int] | None:
-    """Per key, the key of its rectangles turned a quarter, if a quarter turn maps the
-    rule onto itself (every rectangle's side-on copy is allowed, and its key is a
-    function of the upright one's); else None."""
+def _quarter_turn_kept(numbered: list[tuple[int, int, int]]) -> bool:
+    """Whether a quarter turn maps the rule onto itself: every rectangle's side-on copy is
+    allowed, and its key is a function of the upright one's (so that two rectangles
+    share a key exactly when their turned copies do)."""
     key_of = {(rows, columns): key for rows, columns, key in numbered}
     turned: dict[int, int] = {}
     for (rows, columns), key in key_of.items():
         other = key_of.get((columns, rows))
         if other is None or turned.setdefault(key, other) != other:
-            return None
-    return [turned[key] for key in range(keys)]
+            return False
+    return True
