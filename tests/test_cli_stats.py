@@ -138,3 +138,15 @@ def test_every_definition_is_in_the_manual() -> None:
     assert set(FIGURES) <= named, sorted(set(FIGURES) - named)
     for route in (*ROUTES, "parts", "sat"):
         assert route in named, f"what nodes count in route {route} is not in docs/cli.md"
+
+
+def test_the_classes_by_burnside_print_their_parts(capsys: pytest.CaptureFixture[str]) -> None:
+    """``sequence A328020 --stats`` prints the parts of Burnside's lemma, each defined:
+    the dissections (the identity's fixed tilings, A172477's term) and the seven other
+    symmetries' fixed tilings, whose sum is eight times the classes printed."""
+    out, shown, _ = stats_of(capsys, "sequence", "A328020", "5")
+    assert main(["sequence", "A172477", "5"]) == 0
+    dissections = int(capsys.readouterr().out)
+    fixed = [int(part) for part in shown["fixed"].strip("[]").split(",")]
+    assert int(shown["dissections"]) == dissections and len(fixed) == 7
+    assert dissections + sum(fixed) == 8 * int(out)

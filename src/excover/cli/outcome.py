@@ -103,7 +103,13 @@ FIGURES = {
     "they stopped the run",
     "search": "complete, or what stopped the run early (its result is then partial)",
     "states": "the distinct states a count by states merged and expanded (the rectangle "
-    "sequences: partial tilings' empty cells and free keys), each once",
+    "sequences: partial tilings' empty cells and usable shapes), each once",
+    "dissections": "the dissections of the square into connected pieces of n cells, "
+    "counted from its cells: the tilings the identity fixes (A328020 by Burnside's lemma)",
+    "fixed": "the tilings each other symmetry of the square fixes, counted by search on "
+    "its quotient, in the order of the symmetry group's elements (A328020)",
+    "dissection seconds": "seconds of CPU the dissections took",
+    "fixed seconds": "seconds of CPU the fixed tilings took",
 }
 
 
