@@ -7,7 +7,8 @@ fifth of TdZdd's whole run (docs/performance.md). So a count builds the parser o
 ``count`` alone, not those of ``solve``, ``dimacs``, ``estimate`` and ``schema``, and
 does not load ``json`` (``--json`` only), ``threading`` and the machinery of a count by
 subproblems (``--workers``, ``--tasks``, ``--checkpoint`` only), ``pathlib`` (files are
-read with ``open``), ``shutil`` or the other commands' modules; ``--version`` builds no
+read with ``open``), ``shutil``, ``random`` (a family's sampling takes a generator the
+caller made) or the other commands' modules; ``--version`` builds no
 parser and loads neither argparse nor signal. A count that builds its problem with numpy (a
 tiling, a BurrTools puzzle, a count up to symmetry) does not load ``numpy.ma``, which
 ``np.unique`` without ``return_*`` flags imports on its first call.
@@ -29,7 +30,16 @@ DATA = Path(__file__).resolve().parent / "data"
 TINY = "a b c\na b\nc\na\nb c\nb\n"
 
 #: Standard modules a plain count does not need (each costs start-up time).
-UNNEEDED = {"json", "pathlib", "threading", "shutil", "dataclasses", "inspect", "tempfile"}
+UNNEEDED = {
+    "json",
+    "pathlib",
+    "threading",
+    "shutil",
+    "dataclasses",
+    "inspect",
+    "tempfile",
+    "random",
+}
 #: Top-level packages no count of a .dlx file needs.
 HEAVY = {"numpy", "pysat", "lark", "tqdm"}
 #: Modules of the other commands, and of a count by subproblems.

@@ -17,12 +17,15 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from random import Random
+from typing import TYPE_CHECKING
 
 from excover.errors import FormatError, ResourceLimitError, UsageError
 from excover.numbers import to_decimal
 from excover.zdd import _store
 from excover.zdd.manager import Manager, default
+
+if TYPE_CHECKING:  # a count does not import random (tests/test_cli_startup.py)
+    from random import Random
 
 __all__ = ["Family", "SetLike", "walk"]
 
