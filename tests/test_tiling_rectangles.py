@@ -183,7 +183,7 @@ def test_the_memory_bound_and_the_tick() -> None:
     assert [done for done, _, _ in heard] == sorted(done for done, _, _ in heard)
 
     class Stop(Exception):
-        pass
+        """What the tick raises."""
 
     def stop(done: int, cells: int, states: int) -> None:
         raise Stop

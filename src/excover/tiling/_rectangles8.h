@@ -107,23 +107,25 @@ static inline int exr8_emit(ExrRun *t, uint64_t x, int left, uint64_t shapes, ui
     return exr_append(t, left, key, count);
 }
 
+/* The empty cells of column j from row r on, downward (``dy`` > 0) or upward, with
+ * ``columns`` the region's transpose. */
+static inline int exr8_empty_run(uint64_t columns, int r, int j, int dy) {
+    uint64_t column = (columns >> (8 * j)) & 255, above;
+    if (dy > 0) return excover_ctz64(~(column >> r));
+    above = ~column & ((((uint64_t)2) << r) - 1);
+    return above ? r - exr_high_bit(above) : r + 1;
+}
+
 /* The rectangles at the empty cell (r, c) whose sides toward (dx, dy) are closed, up to
  * ``enough``, with ``columns`` the region's transpose (byte c: column c's empty cells)
  * and ``avail`` the heights of the usable shapes per width. */
 static inline int exr8_fitting(uint64_t columns, const uint64_t *avail, int r, int c, int dx,
                                int dy, int enough) {
     int found = 0, reach = dy > 0 ? 8 - r : r + 1, w, j, d;
-    uint64_t column, above;
     for (w = 1;; w++) {
         j = c + dx * (w - 1);
         if (j < 0 || j > 7) break;
-        column = (columns >> (8 * j)) & 255;
-        if (dy > 0) {
-            d = excover_ctz64(~(column >> r));
-        } else {
-            above = ~column & ((((uint64_t)2) << r) - 1);
-            d = above ? r - exr_high_bit(above) : r + 1;
-        }
+        d = exr8_empty_run(columns, r, j, dy);
         if (d == 0) break;
         if (d < reach) reach = d;
         found += exr_popcount(avail[w] & ((((uint64_t)2) << reach) - 2));
@@ -174,13 +176,7 @@ static int exr8_expand(ExrRun *t, int left, const uint64_t *s) {
     for (w = 1;; w++) {
         j = bc + dxs[bo] * (w - 1);
         if (j < 0 || j > 7) break;
-        bits = (columns >> (8 * j)) & 255;
-        if (dys[bo] > 0) {
-            d = excover_ctz64(~(bits >> br));
-        } else {
-            bits = ~bits & ((((uint64_t)2) << br) - 1);
-            d = bits ? br - exr_high_bit(bits) : br + 1;
-        }
+        d = exr8_empty_run(columns, br, j, dys[bo]);
         if (d == 0) break;
         if (d < reach) reach = d;
         heights = avail[w] & ((((uint64_t)2) << reach) - 2);
