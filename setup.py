@@ -157,12 +157,13 @@ def _included_size(path: Path, include_dirs: list[str]) -> int:
 #: The module that holds Cython's utility code for all the others (Cython >= 3.1).
 SHARED_UTILITY = "excover._cyutility"
 
-#: Declarations shared by the compiled modules (``_portable.h`` and its ``.pxd``).
+#: Declarations shared by the compiled modules (``_portable.h``, ``_tables.h`` and their
+#: ``.pxd`` files).
 SHARED_DIR = "src/excover"
 
 
 def _extension(name: str) -> Extension:
-    """The extension ``name`` from its ``.pyx``, depending on the shared header, the C
+    """The extension ``name`` from its ``.pyx``, depending on the shared headers, the C
     headers beside it and the parts it includes (the ``.pxi`` files beside it)."""
     path = "src/" + name.replace(".", "/") + ".pyx"
     return Extension(
@@ -172,6 +173,8 @@ def _extension(name: str) -> Extension:
         depends=[
             f"{SHARED_DIR}/_portable.h",
             f"{SHARED_DIR}/_portable.pxd",
+            f"{SHARED_DIR}/_tables.h",
+            f"{SHARED_DIR}/_tables.pxd",
             *(str(header) for header in Path(path).parent.glob("*.h")),
             *(str(shared) for shared in Path(path).parent.glob("*.pxi")),
             *(str(header) for header in Path(path).parent.glob("*.pxd")),

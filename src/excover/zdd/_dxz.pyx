@@ -11,12 +11,13 @@ against the memory bound of the store the search makes its nodes in
 """
 
 from libc.stdlib cimport malloc, free, calloc
-from libc.string cimport memcpy
+from libc.string cimport memcpy, memset
 from libc.stdint cimport int32_t, uint64_t, int64_t
 from cpython.exc cimport PyErr_CheckSignals
 cimport cython
 
-from excover.zdd._blocks cimport empty_table, free_slot, resize
+from excover._tables cimport table_alloc, table_free
+from excover.zdd._blocks cimport empty_table, free_slot, resize, resize_table
 from excover.zdd._store cimport Store
 
 
@@ -341,11 +342,11 @@ cdef class Dxz:
         free(self.color)
         free(self.key)
         free(self.zobrist)
-        free(self.memo_keys)
-        free(self.memo_hash)
-        free(self.memo_val)
-        free(self.memo_table)
-        free(self.slots)
+        table_free(self.memo_keys)
+        table_free(self.memo_hash)
+        table_free(self.memo_val)
+        table_free(self.memo_table)
+        table_free(self.slots)
         free(self.st_item)
         free(self.st_choice)
         free(self.st_base)
@@ -423,11 +424,11 @@ cdef class Dxz:
     cdef void _release(self) noexcept:
         """Free the memo once the search has ended (nothing looks it up again) and give
         its bytes back."""
-        free(self.memo_keys)
-        free(self.memo_hash)
-        free(self.memo_val)
-        free(self.memo_table)
-        free(self.slots)
+        table_free(self.memo_keys)
+        table_free(self.memo_hash)
+        table_free(self.memo_val)
+        table_free(self.memo_table)
+        table_free(self.slots)
         self.memo_keys = self.memo_hash = NULL
         self.memo_val = self.memo_table = NULL
         self.slots = NULL
@@ -444,9 +445,10 @@ cdef class Dxz:
         cdef int64_t new_bytes = size * sizeof(Slot)
         self._borrow(new_bytes - self.slots_bytes)
         self.slots_bytes = new_bytes
-        cdef Slot* grown = <Slot*>calloc(size, sizeof(Slot))
+        cdef Slot* grown = <Slot*>table_alloc(size * sizeof(Slot))
         if grown == NULL:
             raise MemoryError("cannot grow the DXZ memo")
+        memset(grown, 0, size * sizeof(Slot))
         self.slots = grown
         self.slot_mask = size - 1
         for k in range(old_size):
@@ -455,7 +457,7 @@ cdef class Dxz:
                 while grown[slot].key != 0:
                     slot = (slot + 1) & self.slot_mask
                 grown[slot] = old[k]
-        free(old)
+        table_free(old)
         return 0
 
     cdef int _memo_grow(self, int64_t cap) except -1:
@@ -467,9 +469,9 @@ cdef class Dxz:
         self._borrow(new_bytes - self.memo_bytes)
         self.memo_bytes = new_bytes
         cdef str message = "cannot grow the DXZ memo"
-        resize(<void**>&self.memo_keys, cap * self.mwords * sizeof(uint64_t), message)
-        resize(<void**>&self.memo_hash, cap * sizeof(uint64_t), message)
-        resize(<void**>&self.memo_val, cap * sizeof(int32_t), message)
+        resize_table(<void**>&self.memo_keys, cap * self.mwords * sizeof(uint64_t), message)
+        resize_table(<void**>&self.memo_hash, cap * sizeof(uint64_t), message)
+        resize_table(<void**>&self.memo_val, cap * sizeof(int32_t), message)
         self.memo_cap = cap
         self.memo_table = empty_table(self.memo_table, size)
         if self.memo_table == NULL:
@@ -694,7 +696,7 @@ cdef class Dxz:
         self.key = key
         self.words = words
         self.compact = False
-        free(self.slots)
+        table_free(self.slots)
         self.slots = NULL
         self._borrow(-self.slots_bytes)
         self.slots_bytes = 0

@@ -52,7 +52,8 @@ cdef int reraise() except -1:
     return -1
 
 from excover._portable cimport u128, u128_add, u128_hi, u128_lo, u128_of
-from excover.zdd._blocks cimport doubled, empty_table, free_slot, resize
+from excover._tables cimport table_free
+from excover.zdd._blocks cimport doubled, empty_table, free_slot, resize_table
 from excover.errors import MemoryBoundError
 
 DEF TERMINAL_VAR = 0x7FFFFFFF
@@ -198,21 +199,21 @@ cdef class Store:
         self.gc_threshold = (self.capacity * 3) // 4
 
     def __dealloc__(self):
-        free(self.var)
-        free(self.lo)
-        free(self.hi)
-        free(self.ext)
-        free(self.table)
+        table_free(self.var)
+        table_free(self.lo)
+        table_free(self.hi)
+        table_free(self.ext)
+        table_free(self.table)
         free(self.cache)
 
     cdef int _allocate(self, int64_t capacity) except -1:
         """Grow the node arrays to ``capacity`` nodes and rebuild the unique table."""
         cdef size_t size = capacity * sizeof(int32_t)
         cdef str message = "cannot grow the ZDD node store"
-        resize(<void**>&self.var, size, message)
-        resize(<void**>&self.lo, size, message)
-        resize(<void**>&self.hi, size, message)
-        resize(<void**>&self.ext, size, message)
+        resize_table(<void**>&self.var, size, message)
+        resize_table(<void**>&self.lo, size, message)
+        resize_table(<void**>&self.hi, size, message)
+        resize_table(<void**>&self.ext, size, message)
         self.capacity = capacity
         return self._rebuild_table()
 
