@@ -657,6 +657,7 @@ cdef class TopDown:
             return -1
         grown = <int32_t*>table_resize(self.kids, 2 * cap * sizeof(int32_t))
         if grown == NULL:
+            self.shrinks(2 * (cap - self.id_cap) * sizeof(int32_t))
             return -1
         self.kids = grown
         self.id_cap = cap
