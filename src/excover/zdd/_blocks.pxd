@@ -6,7 +6,7 @@ entries) with -1 in an empty slot and linear probing. Inline, so each module com
 own copy."""
 
 from libc.stdint cimport int32_t, int64_t, uint64_t
-from libc.stdlib cimport free, malloc, realloc
+from libc.stdlib cimport realloc
 from libc.string cimport memset
 
 from excover._tables cimport table_alloc, table_free, table_resize
