@@ -13,6 +13,7 @@ the whole depth).
 from __future__ import annotations
 
 import json
+import math
 import random
 import signal
 import subprocess
@@ -35,6 +36,9 @@ from excover.puzzles.queens import queens
 #: Seconds a command of these tests is given beyond its --timeout before it counts as
 #: hung (generous: the machine may be busy; a run that ignores the limit takes minutes).
 SLACK = 30
+
+#: Knuth's 8-queens input, as DLX1 reads it.
+QUEENS8 = Path(__file__).parent / "data" / "knuth" / "queens8.dlx"
 
 
 def independent(items: int, options: int = 3) -> ExactCover:
@@ -189,6 +193,43 @@ def test_split_probes_and_queens_stop_at_their_deadline() -> None:
     assert queens(8, deadline=time.monotonic() + 60).count() == 92
     with pytest.raises(UsageError, match="deadline"):
         split(problem, tasks=2, deadline=float("nan"))
+
+
+def test_a_split_has_its_grace_in_cpu_time_whatever_the_deadline() -> None:
+    """With ``grace``, a split past its deadline still runs that many seconds of its
+    CPU time: one that needs less is made in full, the same as with no deadline; one
+    that needs more stops at the deadline once it has spent them."""
+    problem = queens_problem(8)
+    past = time.monotonic() - 1
+    with pytest.raises(LimitReached):
+        split(problem, tasks=6, deadline=past)
+    assert split(problem, tasks=6, deadline=past, grace=60) == split(problem, tasks=6)
+    deep = independent(2_000)
+    spent = time.thread_time()
+    with pytest.raises(LimitReached) as stop:
+        split(deep, tasks=MAX_TASKS, deadline=past, grace=0.2)
+    assert time.thread_time() - spent >= 0.2 and stop.value.reason == "timeout"
+    for wrong in (-1, math.inf, math.nan, True, "1"):
+        with pytest.raises(UsageError, match="grace"):
+            split(problem, tasks=6, grace=wrong)  # type: ignore[arg-type]
+
+
+def test_a_checkpointed_count_stopped_at_once_keeps_its_split_on_a_busy_machine(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--timeout 0`` with ``--checkpoint`` leaves the subproblems of a small split in
+    the checkpoint even when the clock's grace is spent before the split starts (a busy
+    machine: a CI run once stopped queens8's 6-millisecond split at half a second); its
+    grace in CPU time carries it."""
+    from excover.cli import parallel as parallel_cli
+    from excover.main import main
+
+    monkeypatch.setattr(parallel_cli, "_split_deadline", lambda deadline: deadline)
+    state = tmp_path / "state.json"
+    assert main(["count", str(QUEENS8), "--checkpoint", str(state), "--timeout", "0"]) == 1
+    saved = json.loads(state.read_text())
+    assert len(saved["subproblems"]) == 6 and not saved["done"]
+    assert "0 of 6 subproblems counted" in capsys.readouterr().err
 
 
 def test_workers_and_tasks_are_bounded() -> None:

@@ -69,6 +69,9 @@ CONNECT_SECONDS = 10
 #: well within them, so that a checkpointed count stopped before it counted anything
 #: (``--timeout 0`` included) still leaves its subproblems in the checkpoint for the next
 #: run; a split that takes longer stops at the later of the deadline and this grace.
+#: Seconds of the clock for the work around the split (estimating the subproblems'
+#: sizes) and of CPU time for the split itself, which a busy machine cannot then cut
+#: short (a CI run once stopped queens8's 6-millisecond split at half a second).
 SPLIT_GRACE = 0.5
 
 #: The most seconds a count by subproblems with a bar spends on estimating their sizes
@@ -209,7 +212,12 @@ def _count_tasks(
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always", ExcoverWarning)
             subproblems, stopped = _until_stopped(
-                lambda: split(problem, tasks=tasks, deadline=_split_deadline(deadline))
+                lambda: split(
+                    problem,
+                    tasks=tasks,
+                    deadline=_split_deadline(deadline),
+                    grace=SPLIT_GRACE,
+                )
             )
         if subproblems is None:
             return _cut_short(args, method, stopped, tasks, time.monotonic() - started)
@@ -351,7 +359,14 @@ def _count_on_cluster(
             return _whole_count(known, method, engine, args, started, 1)
         ledger, stopped = _until_stopped(
             lambda: open_ledger(
-                problem, asked, client, path, args.tasks, _say, deadline=_split_deadline(deadline)
+                problem,
+                asked,
+                client,
+                path,
+                args.tasks,
+                _say,
+                deadline=_split_deadline(deadline),
+                grace=SPLIT_GRACE,
             )
         )
         if ledger is None:

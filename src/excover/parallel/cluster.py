@@ -508,6 +508,7 @@ def open_ledger(
     say: Callable[[str], None] = warn,
     *,
     deadline: float | None = None,
+    grace: float = 0.0,
 ) -> Checkpoint:
     """The ledger of a count of ``problem`` by ``method`` on ``client``: the one saved in
     ``path`` (checked, see :meth:`Checkpoint.load`; a damaged one is set aside and said
@@ -516,7 +517,8 @@ def open_ledger(
     thread of the cluster), their sizes (the weights of progress) estimated afresh
     (:func:`~excover.parallel.subproblems.resized`) and the big ones cut
     (:func:`even_out`). Past ``deadline`` (a ``time.monotonic()`` value), while the
-    split is being made: :class:`~excover.LimitReached`."""
+    split is being made (once it has spent ``grace`` seconds of CPU time, as :func:`~excover.
+    parallel.subproblems.split` does): :class:`~excover.LimitReached`."""
     found = None if path is None else Checkpoint.resume(path, problem, method, say)
     if found is not None:
         return found
@@ -524,9 +526,11 @@ def open_ledger(
     if tasks is None:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", ExcoverWarning)
-            subproblems = split(problem, tasks=TASKS_PER_WORKER * threads, deadline=deadline)
+            subproblems = split(
+                problem, tasks=TASKS_PER_WORKER * threads, deadline=deadline, grace=grace
+            )
     else:
-        subproblems = split(problem, tasks=tasks, deadline=deadline)
+        subproblems = split(problem, tasks=tasks, deadline=deadline, grace=grace)
     subproblems = resized(problem, subproblems, deadline=deadline)
     subproblems = even_out(problem, subproblems, threads, deadline)
     return Checkpoint(path, fingerprint(problem), method, subproblems)

@@ -34,7 +34,9 @@ problem holds one state at a time.
 from __future__ import annotations
 
 import heapq
+import math
 import random
+import time
 import warnings
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
@@ -185,14 +187,29 @@ class _Splitter:
     """The tree walk of :func:`split`, with its seeded probes, within its deadline."""
 
     def __init__(
-        self, problem: Problem, samples: int, seed: int, deadline: float | None = None
+        self,
+        problem: Problem,
+        samples: int,
+        seed: int,
+        deadline: float | None = None,
+        grace: float = 0.0,
     ) -> None:
         self.layout = Layout.of(problem)
         self.top = State(self.layout)  # the root, copied for every walk from it
         self.samples = samples
         self.seed = seed
-        self.deadline = deadline
+        self._deadline = deadline
+        self._graced = time.thread_time() + grace if grace > 0 else None
         self.nodes = 0  # nodes made, for the statistics of a stop at the deadline
+
+    @property
+    def deadline(self) -> float | None:
+        """The deadline, once the grace in CPU time is spent (None before)."""
+        if self._graced is not None:
+            if time.thread_time() < self._graced:
+                return None
+            self._graced = None
+        return self._deadline
 
     def check(self) -> None:
         """Raise LimitReached once the deadline has passed."""
@@ -370,6 +387,7 @@ def split(
     samples: int = SPLIT_SAMPLES,
     seed: int = 0,
     deadline: float | None = None,
+    grace: float = 0.0,
 ) -> list[Subproblem]:
     """Subproblems that partition the solutions of ``problem``, in depth-first order.
 
@@ -379,7 +397,10 @@ def split(
     solution that show at once (an item with no option left) are left out, so the list
     may be empty. ``samples`` probes estimate each subtree (``Subproblem.size``), seeded
     by ``seed``. Past ``deadline`` (a ``time.monotonic()`` value) the split stops with
-    :class:`~excover.LimitReached`.
+    :class:`~excover.LimitReached`, but not before it has spent ``grace`` seconds of CPU
+    time (this thread's, not the clock's): a small split is then made in full whatever
+    the deadline and however busy the machine (a checkpointed count stopped at once
+    still leaves its subproblems), and a big one stops soon after the deadline.
     """
     if (depth is None) == (tasks is None):
         raise UsageError("give split() one of depth= or tasks=")
@@ -388,7 +409,9 @@ def split(
         raise UsageError(f"seed must be an integer, not {seed!r}")
     if tasks is not None:
         tasks = check_tasks(tasks)
-    splitter = _Splitter(problem, samples, seed, check_deadline(deadline))
+    if isinstance(grace, bool) or not isinstance(grace, int | float) or not 0 <= grace < math.inf:
+        raise UsageError(f"grace must be a finite number of seconds >= 0, not {grace!r}")
+    splitter = _Splitter(problem, samples, seed, check_deadline(deadline), grace)
     root = splitter.root()
     if _dead(splitter.state(root)):
         if tasks is not None:
