@@ -15,7 +15,9 @@ time spent blocked on a full pipe counts against the limit like any other.
 
 from __future__ import annotations
 
+import importlib
 import json
+import signal
 import subprocess
 import sys
 import time
@@ -334,8 +336,11 @@ def test_a_swallowed_alarm_does_not_cancel_the_limit() -> None:
     callback, a ``__del__``): seen once in the suite, where the batch then ran to its end.
     The alarm rings again until the block is left, so the next ring stops the run."""
     swallowed = False
+    # held until the try, so that a ring that comes early (a busy machine) lands there too
+    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGALRM})
     with pytest.raises(common.TimeUp), common.deadline(0.05):
         try:
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGALRM})
             time.sleep(1.0)  # the first ring lands here and is lost
         except common.TimeUp:
             swallowed = True
@@ -358,6 +363,8 @@ def test_a_ring_inside_a_finaliser_raises_after_it(monkeypatch: pytest.MonkeyPat
 
     def slow_callback(phase: str, info: dict[str, int]) -> None:
         if phase == "start":
+            # the first ring, held until here however early it comes, lands here
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGALRM})
             ends = time.monotonic() + 0.2  # rings land here, every ALARM_REPEAT seconds
             while time.monotonic() < ends:
                 len(())
@@ -371,6 +378,7 @@ def test_a_ring_inside_a_finaliser_raises_after_it(monkeypatch: pytest.MonkeyPat
             finished.append("__del__")
 
     gc.callbacks.append(slow_callback)
+    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGALRM})
     try:
         with pytest.raises(common.TimeUp), common.deadline(0.01):
             gc.collect()
@@ -380,16 +388,60 @@ def test_a_ring_inside_a_finaliser_raises_after_it(monkeypatch: pytest.MonkeyPat
                 len(())
     finally:
         gc.callbacks.remove(slow_callback)
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGALRM})
     assert reported == []
     assert finished == ["callback", "__del__"]
+
+
+def test_an_import_is_never_cut_short_by_the_alarm(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A ring that lands while a module is being imported waits for the import to end:
+    numpy stopped in its C extensions was left half made, and every later run in the
+    process failed (``module 'numpy' has no attribute 'maximum'``). The next ring after
+    the import stops the run."""
+    (tmp_path / "slow_to_import.py").write_text(
+        "import time\n"
+        "ends = time.monotonic() + 0.3  # rings land here, every ALARM_REPEAT seconds\n"
+        "while time.monotonic() < ends:\n"
+        "    len(())\n"
+        "COMPLETE = True\n"
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.delitem(sys.modules, "slow_to_import", raising=False)
+    with pytest.raises(common.TimeUp), common.deadline(0.01):
+        importlib.import_module("slow_to_import")
+        ends = time.monotonic() + 30.0
+        while time.monotonic() < ends:  # the run going on: the next ring must stop it
+            len(())
+    assert sys.modules["slow_to_import"].COMPLETE
+
+
+def test_a_limit_set_while_a_module_is_imported_still_stops(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A block that is itself part of an import (a script that counts when imported)
+    is stopped as any other: only the imports begun inside the block are waited for."""
+    (tmp_path / "counts_when_imported.py").write_text(
+        "import time\n"
+        "from excover.cli import common\n"
+        "started = time.monotonic()\n"
+        "try:\n"
+        "    with common.deadline(0.05):\n"
+        "        while time.monotonic() < started + 30.0:\n"
+        "            len(())\n"
+        "except common.TimeUp:\n"
+        "    STOPPED_AFTER = time.monotonic() - started\n"
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.delitem(sys.modules, "counts_when_imported", raising=False)
+    assert importlib.import_module("counts_when_imported").STOPPED_AFTER < 30.0
 
 
 def test_the_alarm_is_off_after_every_stop() -> None:
     """However a ring falls against the end of the block (in it, in the cleanup), once the
     block is left the alarm is off and the previous handler is back: a ring left over
     would stop whatever runs next (it once cut short pytest's own cleanup)."""
-    import signal
-
     before = signal.getsignal(signal.SIGALRM)
     for attempt in range(300):
         try:

@@ -16,6 +16,7 @@ from __future__ import annotations
 import gc
 import math
 import signal
+import sys
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -71,6 +72,17 @@ def _in_finaliser(frame: FrameType | None) -> bool:
     return False
 
 
+def _imports(frame: FrameType | None) -> int:
+    """How many imports are under way in the stack ending at ``frame`` (one frame of
+    the import system's ``_find_and_load`` each)."""
+    count = 0
+    while frame is not None:
+        code = frame.f_code
+        count += code.co_name == "_find_and_load" and code.co_filename.startswith("<frozen")
+        frame = frame.f_back
+    return count
+
+
 class TimeUp(Exception):
     """Raised by :func:`alarm` wherever the program is when its time runs out (the
     compiled engines check for signals regularly, as they do for Ctrl-C)."""
@@ -90,7 +102,11 @@ def alarm(limit: float | None) -> Iterator[None]:
     handler's exception raised inside a garbage-collector callback or a ``__del__``
     is swallowed by Python ("Exception ignored in ..."), and a single alarm lost that
     way would let the run go on to its end. A ring that lands there raises nothing
-    (the next one does), so the swallowed exception is not reported either."""
+    (the next one does), so the swallowed exception is not reported either. Nor does
+    a ring that lands in a module being imported (an import started within the
+    block): an import cut short can leave a library half made for the rest of the
+    process (numpy stopped in its C extensions refuses every later import), so the
+    import is finished first and the next ring after it raises."""
     if limit is None:
         yield
         return
@@ -98,8 +114,11 @@ def alarm(limit: float | None) -> Iterator[None]:
     if not hasattr(signal, "setitimer"):
         raise UsageError(refusal)
 
+    outer_imports = _imports(sys._getframe())  # a block inside a module's own import
+
     def alarm(signum: int, frame: FrameType | None) -> None:
-        if not _in_finaliser(frame):  # there the next ring raises it
+        # in a finaliser or an import begun in the block, the next ring raises it
+        if not _in_finaliser(frame) and _imports(frame) <= outer_imports:
             raise TimeUp
 
     try:
