@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-__all__ = ["cpu_seconds", "ended", "imported_by", "wait_until_busy"]
+__all__ = ["children", "cpu_seconds", "ended", "imported_by", "wait_until_busy"]
 
 
 def ended(process: subprocess.Popen[str], seconds: float) -> tuple[str, str]:
@@ -66,7 +66,7 @@ def cpu_seconds(pid: int) -> float | None:
         own = _times(Path(f"/proc/{pid}/stat").read_text())
     except OSError:
         return None
-    return own + sum(cpu_seconds(child) or 0.0 for child in _children(pid))
+    return own + sum(cpu_seconds(child) or 0.0 for child in children(pid))
 
 
 def _times(stat: str) -> float:
@@ -75,8 +75,8 @@ def _times(stat: str) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def _children(pid: int) -> list[int]:
-    """The processes whose parent is ``pid``."""
+def children(pid: int) -> list[int]:
+    """The processes whose parent is ``pid`` (zombies too), from Linux's /proc."""
     found = []
     for entry in Path("/proc").iterdir():
         if entry.name.isdigit():

@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 from builders import KNUTH_DATA
+from runs import children
 
 from excover import ExactCover
 from excover.errors import UsageError
@@ -28,6 +29,7 @@ from excover.parallel.subproblems import split
 
 QUEENS8 = KNUTH_DATA / "queens8.dlx"
 QUEENS10 = KNUTH_DATA / "queens10.dlx"
+PENTO3X20 = KNUTH_DATA / "pento3x20.dlx"
 #: Seconds any one process of these tests may take, at most (a loaded machine included).
 BOUND = 120
 
@@ -304,20 +306,33 @@ def test_a_deeply_nested_checkpoint_is_a_located_error(tmp_path: Path) -> None:
 
 def test_a_killed_run_leaves_no_stale_lock(tmp_path: Path) -> None:
     """kill -9 in the middle of a count: its lock goes with it (and its workers), and
-    the next run resumes at once."""
+    the next run resumes at once. The killed run counts the 3x20 pentomino box by
+    dancing links with the leftmost item first, over a minute (a checkpoint names the
+    method, not the engine or the heuristic), so it is surely still counting, its two
+    workers started, when the kill comes; the next run counts it in a fraction of a
+    second."""
     state = tmp_path / "state.json"
     lock = FileLock(state)
-    command = _count_command(QUEENS10, state, "--tasks", "60", "--workers", "2")
+    slow = ["--engine", "dlx", "--heuristic", "leftmost"]
+    command = _count_command(PENTO3X20, state, "--tasks", "60", "--workers", "2", *slow)
     run = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    _wait_for(lambda: lock.holder() == run.pid and state.exists(), "the run to start")
-    run.send_signal(signal.SIGKILL)
-    run.wait(BOUND)
-    _wait_for(lock.take, "the lock to be free", 10)  # its workers die within a second
+
+    def counting() -> bool:
+        assert run.poll() is None, f"the run ended (status {run.returncode}) before the kill"
+        started = lock.holder() == run.pid and state.exists()
+        return started and len(children(run.pid)) >= 2
+
+    try:
+        _wait_for(counting, "the run to start its workers")
+    finally:  # the kill; should the wait fail, no run is left counting for minutes
+        run.send_signal(signal.SIGKILL)
+        run.wait(BOUND)
+    _wait_for(lock.take, "the lock to be free")  # its workers die within a second
     lock.release()
     again = subprocess.run(
-        _count_command(QUEENS10, state), capture_output=True, text=True, timeout=BOUND
+        _count_command(PENTO3X20, state), capture_output=True, text=True, timeout=BOUND
     )
-    assert again.returncode == 0 and again.stdout == f"{ExactCover.read(QUEENS10).count()}\n"
+    assert again.returncode == 0 and again.stdout == f"{ExactCover.read(PENTO3X20).count()}\n"
     assert "in use" not in again.stderr and f"resuming from {state}" in again.stderr
 
 

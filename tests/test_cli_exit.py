@@ -68,9 +68,15 @@ def test_the_exit_handlers_run_in_order_before_the_output_is_flushed() -> None:
 
 
 def test_a_running_thread_is_waited_for_by_the_ordinary_exit() -> None:
+    """A thread still running when the command ends keeps the process to the ordinary
+    exit, which waits for it and tears the interpreter down. The thread prints once the
+    main thread is done, its output written: it waits for the main thread's end (at most
+    a minute, a bound for a busy machine only), which that exit marks before it joins
+    the other threads."""
     setup = (
-        "import threading, time\n"
-        "threading.Thread(target=lambda: (time.sleep(0.5), print('thread'))).start()"
+        "import threading\n"
+        "main = threading.main_thread()\n"
+        "threading.Thread(target=lambda: (main.join(60), print('thread'))).start()"
     )
     done = run(["count", QUEENS8, "--method", "zdd"], setup)
     assert (done.returncode, done.stdout) == (0, "92\nthread\n")

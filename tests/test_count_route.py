@@ -302,13 +302,14 @@ def test_a_route_out_of_memory_leaves_the_race() -> None:
 
 def test_a_route_that_cannot_pause_starts_again_with_longer_steps() -> None:
     """A restarting route needing 30 ms of uninterrupted time finishes once a step
-    is that long, after its shorter steps were thrown away."""
+    is that long, after its shorter steps were thrown away. Its time is CPU time, as the
+    race's steps are: time this process spends descheduled counts for neither."""
     calls = []
 
     def count_until(stop: object) -> int | None:
         calls.append(1)
-        begun = time.monotonic()
-        while time.monotonic() - begun < 0.03:
+        begun = time.process_time()
+        while time.process_time() - begun < 0.03:
             if stop():  # type: ignore[operator]
                 return None
         return 7
@@ -354,7 +355,7 @@ def test_a_timeout_stops_the_race_with_the_search_partial_count() -> None:
     begun = time.monotonic()
     with pytest.raises(LimitReached) as stopped:
         queens(16).count(timeout=0.1)
-    assert time.monotonic() - begun < 5.0  # generous: a stop, not a speed
+    assert time.monotonic() - begun < 30.0  # generous: a stop, not a speed
     assert stopped.value.reason == "timeout"
     # how far the search got in 0.1 s depends on the machine's load (on a busy one the
     # limit can pass before its first step): its partial count, not its progress
@@ -373,7 +374,7 @@ def test_ctrl_c_stops_the_race() -> None:
             counting.count(queens(16))
     finally:
         timer.cancel()
-    assert time.monotonic() - begun < 5.0
+    assert time.monotonic() - begun < 30.0  # generous: a stop, not a speed
 
 
 VALIDATOR = jsonschema.Draft202012Validator(common.schema())
@@ -419,11 +420,14 @@ def test_the_command_line_timeout_stops_the_race(tmp_path: Path) -> None:
     assert doc["stopped_by"] == "timeout" and isinstance(doc["count"], int)
 
 
-def test_a_parallel_count_scouts_its_method_with_the_race() -> None:
+def test_a_parallel_count_scouts_its_method_with_the_race(monkeypatch: pytest.MonkeyPatch) -> None:
     """``workers=``/``tasks=`` counts resolve ``auto`` once: the frontier count's problems
     go to the ZDD method (counted on the workers' threads), others to the race's
     finisher, with the count when the race already found it. As in a count, the search
-    scouts alone before its rivals join: 8 queens end within its scout."""
+    scouts alone before its rivals join: 8 queens end within its scout. The scout's
+    time (wall clock) is made long: which method wins is the question here, not whether
+    a loaded machine lets the race finish within half a second."""
+    monkeypatch.setattr(choice, "SCOUT_SECONDS", 60.0)
     assert choice.scout(dominoes(6, 6)) == ("zdd", None)
     assert choice.scout(queens(8)) == ("search", 92)
     # Scott's board with its X pinned by the board's symmetry: a search of some 0.02 s,

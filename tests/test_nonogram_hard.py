@@ -12,7 +12,6 @@ import random
 import signal
 import subprocess
 import sys
-import threading
 import time
 from pathlib import Path
 
@@ -20,6 +19,7 @@ import pytest
 from budget import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from runs import cpu_seconds, ended, wait_until_busy
 
 from excover import nonogram
 from excover.errors import LimitReached, UsageError
@@ -340,9 +340,11 @@ def test_rate_names_its_level() -> None:
     assert nonogram.rate([[1], [1]], [[1], [1]]).status == "multiple"
 
 
-#: A child process that classifies a random 60x60 puzzle with Kissat from the start (it
-#: takes seconds), saying when Kissat starts, then reports any process left behind. No
-#: time goes to decimation, which finds this puzzle's picture in about its first slice.
+#: A child process that classifies a random 60x60 puzzle with Kissat from the start,
+#: saying when Kissat first starts, then reports any process left behind. No time goes to
+#: decimation, which finds this puzzle's picture within its first two slices, and Kissat's
+#: first slice lasts until it answers (some 15-20 s of CPU time on this puzzle): a Ctrl-C
+#: sent once Kissat has run a little lands while the run waits for it.
 KISSAT_RUN = """
 import random, sys
 from excover import nonogram
@@ -351,12 +353,16 @@ from excover.sat.child import ChildRun
 nonogram_search.DFS_NODES = 0
 nonogram_search.KISSAT_AFTER = 0.0
 nonogram_search.GUESS_SHARE = 0
+nonogram_search.KISSAT_SHARE = 10_000
 advance = ChildRun.advance
+said = []
 def announced(self, until):
-    print("kissat", flush=True)
+    if not said:
+        said.append(True)
+        print("kissat", flush=True)
     return advance(self, until)
 ChildRun.advance = announced
-puzzle = nonogram.generate(60, 60, 0.5, random.Random(0))
+puzzle = nonogram.generate(60, 60, 0.5, random.Random(1))
 try:
     nonogram.classify(puzzle)
 except KeyboardInterrupt:
@@ -375,9 +381,11 @@ def test_ctrl_c_stops_kissat_and_its_child() -> None:
     try:
         assert child.stdout is not None
         assert child.stdout.readline() == "kissat\n"
-        threading.Event().wait(0.5)  # into Kissat's child process
+        # into Kissat's child process: 0.3 s of CPU time past the word that it starts (the
+        # run itself only waits for it meanwhile)
+        wait_until_busy(child, (cpu_seconds(child.pid) or 0.0) + 0.3)
         child.send_signal(signal.SIGINT)
-        out, err = child.communicate(timeout=10)
+        out, err = ended(child, 60)
     finally:
         child.kill()
         child.wait()

@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 from builders import queens
+from runs import cpu_seconds, ended, wait_until_busy
 from test_sat_limits import pigeonhole
 
 from excover import ExactCover
@@ -129,10 +130,12 @@ def test_ctrl_c_ends_the_json_document(hard: str) -> None:
             while out.tell() == 0 and proc.poll() is None:  # until the JSON document opens
                 threading.Event().wait(0.02)
                 out.seek(0, 2)
-            threading.Event().wait(0.5)  # into the solver
+            # into the solver: half a second of CPU time past the document's start
+            wait_until_busy(proc, (cpu_seconds(proc.pid) or 0.0) + 0.5)
             assert proc.poll() is None, "the solver finished before it could be interrupted"
             proc.send_signal(signal.SIGINT)
-            status = proc.wait(timeout=1.0)
+            ended(proc, 30)  # a generous bound, for a loaded machine: it ends at once
+            status = proc.returncode
         finally:
             proc.kill()
             proc.wait()
