@@ -393,6 +393,15 @@ def test_a_ring_inside_a_finaliser_raises_after_it(monkeypatch: pytest.MonkeyPat
     assert finished == ["callback", "__del__"]
 
 
+def _importable(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, name: str, lines: list[str]
+) -> None:
+    """A module ``name`` of ``lines`` that the test can import (afresh, once)."""
+    (tmp_path / f"{name}.py").write_text("".join(f"{line}\n" for line in lines))
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.delitem(sys.modules, name, raising=False)
+
+
 def test_an_import_is_never_cut_short_by_the_alarm(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -400,15 +409,14 @@ def test_an_import_is_never_cut_short_by_the_alarm(
     numpy stopped in its C extensions was left half made, and every later run in the
     process failed (``module 'numpy' has no attribute 'maximum'``). The next ring after
     the import stops the run."""
-    (tmp_path / "slow_to_import.py").write_text(
-        "import time\n"
-        "ends = time.monotonic() + 0.3  # rings land here, every ALARM_REPEAT seconds\n"
-        "while time.monotonic() < ends:\n"
-        "    len(())\n"
-        "COMPLETE = True\n"
-    )
-    monkeypatch.syspath_prepend(str(tmp_path))
-    monkeypatch.delitem(sys.modules, "slow_to_import", raising=False)
+    slow = [
+        "import time",
+        "ends = time.monotonic() + 0.3  # rings land here, every ALARM_REPEAT seconds",
+        "while time.monotonic() < ends:",
+        "    len(())",
+        "COMPLETE = True",
+    ]
+    _importable(tmp_path, monkeypatch, "slow_to_import", slow)
     with pytest.raises(common.TimeUp), common.deadline(0.01):
         importlib.import_module("slow_to_import")
         ends = time.monotonic() + 30.0
@@ -422,19 +430,18 @@ def test_a_limit_set_while_a_module_is_imported_still_stops(
 ) -> None:
     """A block that is itself part of an import (a script that counts when imported)
     is stopped as any other: only the imports begun inside the block are waited for."""
-    (tmp_path / "counts_when_imported.py").write_text(
-        "import time\n"
-        "from excover.cli import common\n"
-        "started = time.monotonic()\n"
-        "try:\n"
-        "    with common.deadline(0.05):\n"
-        "        while time.monotonic() < started + 30.0:\n"
-        "            len(())\n"
-        "except common.TimeUp:\n"
-        "    STOPPED_AFTER = time.monotonic() - started\n"
-    )
-    monkeypatch.syspath_prepend(str(tmp_path))
-    monkeypatch.delitem(sys.modules, "counts_when_imported", raising=False)
+    counts = [
+        "import time",
+        "from excover.cli import common",
+        "started = time.monotonic()",
+        "try:",
+        "    with common.deadline(0.05):",
+        "        while time.monotonic() < started + 30.0:",
+        "            len(())",
+        "except common.TimeUp:",
+        "    STOPPED_AFTER = time.monotonic() - started",
+    ]
+    _importable(tmp_path, monkeypatch, "counts_when_imported", counts)
     assert importlib.import_module("counts_when_imported").STOPPED_AFTER < 30.0
 
 
