@@ -13,14 +13,18 @@ needs nothing of the kind: in Python code the default handler raises
 
 from __future__ import annotations
 
+import _weakrefset
 import gc
 import math
 import signal
 import sys
+import threading
 import time
+import weakref
 from collections.abc import Iterator
 from contextlib import contextmanager
 from types import FrameType
+from typing import Any
 
 from excover.errors import LimitReached, UsageError
 from excover.statistics import Stats
@@ -60,13 +64,24 @@ def left(timeout: float | None, started: float) -> float | None:
     return started + timeout - time.monotonic()
 
 
+#: The standard library's modules that call back code of a dying object's (weakref
+#: callbacks of weak dictionaries and sets, :class:`weakref.finalize`): an exception
+#: raised in those callbacks is swallowed and reported, never raised to the caller.
+_CALLBACK_FILES = frozenset({weakref.__file__, _weakrefset.__file__})
+
+
 def _in_finaliser(frame: FrameType | None) -> bool:
-    """True when ``frame`` runs inside a garbage-collector callback or a ``__del__``,
-    where Python swallows an exception ("Exception ignored in ...", through
-    ``sys.unraisablehook``) instead of raising it to the caller."""
+    """True when ``frame`` runs inside a finaliser, where Python swallows an exception
+    ("Exception ignored in ...", through ``sys.unraisablehook``) instead of raising it
+    to the caller: a garbage-collector callback, a ``__del__``, or a callback of the
+    standard library's weak references (a weak dictionary's entry removed, a
+    :class:`weakref.finalize`). A callback that Python calls from a weak reference of
+    its own (``weakref.ref(obj, callback)``) leaves no trace in the stack; the alarm's
+    ``sys.unraisablehook`` catches a ring swallowed there (see :func:`alarm`)."""
     callbacks = {getattr(callback, "__code__", None) for callback in gc.callbacks}
     while frame is not None:
-        if frame.f_code in callbacks or frame.f_code.co_name == "__del__":
+        code = frame.f_code
+        if code in callbacks or code.co_name == "__del__" or code.co_filename in _CALLBACK_FILES:
             return True
         frame = frame.f_back
     return False
@@ -84,60 +99,140 @@ def _imports(frame: FrameType | None) -> int:
 
 
 class TimeUp(Exception):
-    """Raised by :func:`alarm` wherever the program is when its time runs out (the
-    compiled engines check for signals regularly, as they do for Ctrl-C)."""
+    """Raised by :func:`alarm` when its time runs out, where the program is once it is
+    safe to raise there (see :func:`alarm`; the compiled engines check for signals
+    regularly, as they do for Ctrl-C)."""
 
 
 #: Seconds between two rings of :func:`alarm` once the time is up.
 ALARM_REPEAT = 0.02
+#: Seconds before the next ring when a ring was swallowed (see :func:`alarm`).
+_RING_AGAIN = 0.001
+
+
+class _Block:
+    """One :func:`alarm` block open: when it ends, and how many imports were under way
+    when it began (those are not waited for)."""
+
+    __slots__ = ("deadline", "imports")
+
+    def __init__(self, deadline: float, imports: int) -> None:
+        self.deadline = deadline
+        self.imports = imports
+
+
+#: The :func:`alarm` blocks open, outermost first (the main thread's: signals are
+#: delivered there only).
+_blocks: list[_Block] = []
+
+
+def _ring(signum: int, frame: FrameType | None) -> None:
+    """The alarm's signal handler: the time of the innermost block is up. It raises
+    :class:`TimeUp` where that is safe: not in a finaliser (the exception
+    would be swallowed), not in an import begun inside the block (the module would be
+    left half made). Elsewhere the next ring raises it."""
+    if not _blocks or time.monotonic() < _blocks[-1].deadline:
+        return  # a ring of a block that has ended: the timer is being set again
+    if _in_finaliser(frame) or _imports(frame) > _blocks[-1].imports:
+        # whatever rang (the timer, or a signal sent by hand), the next ring is near
+        signal.setitimer(signal.ITIMER_REAL, ALARM_REPEAT, ALARM_REPEAT)
+        return
+    raise TimeUp
+
+
+def _swallowed(hook: object) -> object:
+    """A ``sys.unraisablehook`` that passes every report on to ``hook`` but for a ring
+    swallowed where the stack showed no finaliser (a weak reference's own callback):
+    that one is not reported, and the alarm rings again at once, so that the run still
+    stops within a millisecond or two of its time."""
+
+    def unraisable(report: Any) -> None:
+        if isinstance(report.exc_value, TimeUp) and _blocks:
+            signal.setitimer(signal.ITIMER_REAL, _RING_AGAIN, ALARM_REPEAT)
+            return
+        hook(report)  # type: ignore[operator]
+
+    return unraisable
+
+
+def _arm(deadline: float) -> None:
+    """Set the timer to ring at ``deadline`` (a ``time.monotonic()`` instant, now if it
+    has passed), and every :data:`ALARM_REPEAT` seconds after it."""
+    signal.setitimer(signal.ITIMER_REAL, max(deadline - time.monotonic(), 1e-6), ALARM_REPEAT)
+
+
+def _disarm_and_restore(previous: Any, hook: object, ours: object) -> None:
+    """Stop the timer (or set it back to the enclosing block's time), and give back
+    the previous handler and unraisable hook when the outermost block ends. A ring can
+    land here too: were it to cut this cleanup short, the alarm would ring on after the
+    block, anywhere. Python runs a handler only at a call or a jump, so each of those
+    is inside the retry."""
+    while True:
+        try:
+            if _blocks:
+                _arm(_blocks[-1].deadline)
+                return
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, previous)
+            if sys.unraisablehook is ours:
+                sys.unraisablehook = hook  # type: ignore[assignment]
+            return
+        except TimeUp:
+            continue
 
 
 @contextmanager
 def alarm(limit: float | None) -> Iterator[None]:
-    """Within the block, raise :class:`TimeUp` after ``limit`` seconds (None: never).
+    """Within the block, raise :class:`TimeUp` once ``limit`` seconds have passed
+    (None: never).
 
     For engines that cannot stop at a deadline of their own: it needs a Unix alarm and
-    the main thread, and refuses otherwise. Once the time is up the alarm goes on
-    ringing every :data:`ALARM_REPEAT` seconds until the block is left: a signal
-    handler's exception raised inside a garbage-collector callback or a ``__del__``
-    is swallowed by Python ("Exception ignored in ..."), and a single alarm lost that
-    way would let the run go on to its end. A ring that lands there raises nothing
-    (the next one does), so the swallowed exception is not reported either. Nor does
-    a ring that lands in a module being imported (an import started within the
-    block): an import cut short can leave a library half made for the rest of the
-    process (numpy stopped in its C extensions refuses every later import), so the
-    import is finished first and the next ring after it raises."""
+    the main thread, and refuses otherwise. The signal raises where the program is, as
+    Ctrl-C does, with two exceptions, where a ring raises nothing and the alarm goes
+    on ringing every :data:`ALARM_REPEAT` seconds until one lands where it may raise:
+
+    * in a finaliser (a garbage-collector callback, a ``__del__``, a weak reference's
+      callback), where Python would swallow the exception ("Exception ignored in ...");
+      a ring swallowed where the stack showed no finaliser is caught by the block's
+      ``sys.unraisablehook``, which says nothing of it and rings again at once;
+    * in a module being imported (an import started within the block): an import cut
+      short can leave a library half made for the rest of the process (numpy stopped in
+      its C extensions refuses every later import), so the import is finished first.
+
+    A C extension that passes the exception on wrongly (igraph's automorphism search
+    returns a result with the exception set, which Python turns into a SystemError) is
+    stopped too: such a SystemError caused by the ring leaves the block as TimeUp.
+    Blocks nest: an inner block stops at the earlier of its own time and its outer
+    block's, and gives the outer block its time back when it ends."""
     if limit is None:
         yield
         return
     refusal = "--timeout needs a Unix system and the main thread here"
-    if not hasattr(signal, "setitimer"):
-        raise UsageError(refusal)
-
-    outer_imports = _imports(sys._getframe())  # a block inside a module's own import
-
-    def alarm(signum: int, frame: FrameType | None) -> None:
-        # in a finaliser or an import begun in the block, the next ring raises it
-        if not _in_finaliser(frame) and _imports(frame) <= outer_imports:
-            raise TimeUp
-
-    try:
-        previous = signal.signal(signal.SIGALRM, alarm)
-    except ValueError:  # Python sets signal handlers in the main thread only
-        raise UsageError(refusal) from None
+    if (
+        not hasattr(signal, "setitimer")
+        or threading.current_thread() is not threading.main_thread()
+    ):
+        raise UsageError(refusal)  # Python runs signal handlers in the main thread only
+    block = _Block(time.monotonic() + max(limit, 0.0), _imports(sys._getframe()))
+    if _blocks:
+        block.deadline = min(block.deadline, _blocks[-1].deadline)
+    outermost = not _blocks
+    previous: Any = None
+    hook: object = sys.unraisablehook
+    ours: object = None
+    if outermost:
+        previous = signal.signal(signal.SIGALRM, _ring)
+        ours = sys.unraisablehook = _swallowed(hook)  # type: ignore[assignment]
+    _blocks.append(block)
     try:
         # Armed inside the try: a first ring that lands as soon as the alarm is set (a
         # limit of 0) must still find the cleanup below on its way out.
-        signal.setitimer(signal.ITIMER_REAL, max(limit, 1e-6), ALARM_REPEAT)
+        _arm(block.deadline)
         yield
+    except SystemError as error:
+        if isinstance(error.__cause__, TimeUp) or isinstance(error.__context__, TimeUp):
+            raise TimeUp from error
+        raise
     finally:
-        # A ring can land here too, before the alarm is off: were it to cut this cleanup
-        # short, the alarm would go on ringing after the block, anywhere. Python runs a
-        # handler only at a call or a jump, so every one of those is inside the retry.
-        while True:
-            try:
-                signal.setitimer(signal.ITIMER_REAL, 0)
-                signal.signal(signal.SIGALRM, previous)
-                break
-            except TimeUp:
-                continue
+        _blocks.remove(block)
+        _disarm_and_restore(previous, hook, ours)

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from excover.deadlines import TimeUp
 from excover.errors import UsageError
 from excover.symmetry.group import Automorphism, Group
 
@@ -91,7 +92,15 @@ def automorphism_group(problem: Problem) -> Group:
     finally:
         if enabled:
             gc.enable()
-    found = graph.automorphism_group(sh="fl", color=colors)
+    try:
+        found = graph.automorphism_group(sh="fl", color=colors)
+    except SystemError as error:
+        # A signal handler's exception (Ctrl-C, the alarm of --timeout) raised while
+        # BLISS runs comes back as a result with the exception set, which Python turns
+        # into a SystemError: the interruption is what the caller must see.
+        if isinstance(error.__cause__, KeyboardInterrupt | TimeUp):
+            raise error.__cause__ from None
+        raise
     n_options = problem.n_options
     end = n_options + problem.n_items
     generators = []
