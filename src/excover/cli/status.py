@@ -75,7 +75,8 @@ def say_route(args: argparse.Namespace, route: dict[str, Any]) -> None:
     if getattr(args, "quiet", False):
         return
     work = ", ".join(f"{name} {done['seconds']:.3f} s" for name, done in route["work"].items())
-    print(f"excover: route {route['name']}: {route['reason']}; {work}", file=sys.stderr)
+    times = f"; {work}" if work else ""  # no route ran: no times
+    print(f"excover: route {route['name']}: {route['reason']}{times}", file=sys.stderr)
 
 
 def error_line(exc: ExcoverError) -> str:

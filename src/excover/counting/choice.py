@@ -551,7 +551,7 @@ def candidates(problem: Problem, engine: str = "auto") -> list[Runner]:
     return [SearchRunner(problem, engine), *rivals(problem)]
 
 
-def rivals(problem: Problem) -> list[Runner]:
+def rivals(problem: Problem, deadline: float | None = None) -> list[Runner]:
     """The search's rival in the race: the frontier count in a wide window where it
     takes the problem (:func:`excover.zdd.frontier.wide_layout`: primary items only, no
     colors or multiplicities; it walks DXZ's states in an order of few states, without
@@ -560,8 +560,10 @@ def rivals(problem: Problem) -> list[Runner]:
     docs/performance.md), else the component count where the problem splits
     (:meth:`excover.counting.components.Counting.splits`: it then counts the parts by
     DXZ or the frontier count), else DXZ. (The look for splits is the component count's
-    first work, kept when it races.)"""
-    frontier = frontier_runner(problem, reorder=False, max_bytes=_rival_bytes())
+    first work, kept when it races.) LimitReached once ``deadline`` (a
+    ``time.monotonic()`` instant) passes while the frontier count is laid out."""
+    bound = _rival_bytes()
+    frontier = frontier_runner(problem, reorder=False, max_bytes=bound, deadline=deadline)
     if frontier is not None:
         return [frontier]
     split = ROUTES["components"].start(problem)
@@ -628,7 +630,7 @@ def _slice_plan(
         return None
     from excover.zdd import frontier
 
-    laid_out = frontier.wide_layout(problem)
+    laid_out = frontier.wide_layout(problem, deadline)
     if laid_out is None:
         return None
     first = FrontierRunner(laid_out, _rival_bytes())
@@ -727,7 +729,7 @@ def _race_plan(
         [search],
         why,
         deadline,
-        lambda: rivals(problem),
+        lambda: rivals(problem, deadline),
         after=rivals_after(problem),
         shrink=shrink if preprocess else None,
     )

@@ -601,7 +601,11 @@ class FrontierRunner(Runner):
 
 
 def frontier_runner(
-    problem: Problem, reorder: bool = True, wide: bool = True, max_bytes: int = 0
+    problem: Problem,
+    reorder: bool = True,
+    wide: bool = True,
+    max_bytes: int = 0,
+    deadline: float | None = None,
 ) -> Runner | None:
     """The frontier count of ``problem`` in a window of one word
     (:func:`excover.zdd.frontier.placed_layout`: the items' own order, or a reordering
@@ -610,7 +614,9 @@ def frontier_runner(
     (:func:`excover.zdd.frontier.wide_layout`); None when it does not take the
     problem. ``max_bytes`` as for :class:`FrontierRunner`. A problem of another kind, or
     one too wide for a narrow window in its own order when neither ``reorder`` nor
-    ``wide``, is turned away before the frontier's module is loaded."""
+    ``wide``, is turned away before the frontier's module is loaded. LimitReached once
+    ``deadline`` (a ``time.monotonic()`` instant) passes while the wide window's order is
+    found."""
     if not frontier_may_take(problem):
         return None
     if not reorder and not wide and _too_wide(problem):
@@ -624,7 +630,7 @@ def frontier_runner(
         folds = frontier.folds_for(problem, position, (starts, masks))
         laid_out = frontier.Layout(data.n_primary, 1, starts, masks)
         return FrontierRunner(laid_out, max_bytes, folds)
-    wider = frontier.wide_layout(problem) if wide else None
+    wider = frontier.wide_layout(problem, deadline) if wide else None
     return None if wider is None else FrontierRunner(wider, max_bytes)
 
 

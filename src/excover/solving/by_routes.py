@@ -124,9 +124,12 @@ def count(problem: Problem, request: Request) -> Outcome:
     started = time.perf_counter()
     # True: preprocessed already; False: never; None: the race decides
     automatic = request.preprocess is None
-    plan = choice.plan(
-        problem, request.route, request.engine, request.time_left(), preprocess=automatic
-    )
+    try:
+        plan = choice.plan(
+            problem, request.route, request.engine, request.time_left(), preprocess=automatic
+        )
+    except LimitReached:  # the one step of the choice that meets the deadline
+        return _stopped_laying_out(time.perf_counter() - started)
     watch = RaceBar(request.bar("count", "%"))
     try:
         with watching(watch):
@@ -188,6 +191,18 @@ def _stopped(
         return Outcome(method, about, search.stats.solutions, stopped_by, stats, route)
     stats = {"solutions": None, "seconds": seconds, "complete": False, "stopped_by": stopped_by}
     return Outcome(method, about, None, stopped_by, stats, route)
+
+
+def _stopped_laying_out(seconds: float) -> Outcome:
+    """The outcome of a count whose deadline passed while the choice laid the problem
+    out for the frontier count (:func:`excover.zdd.frontier.wide_layout`), before any
+    route ran: no partial count."""
+    from excover.counting import ROUTES
+
+    reason = "stopped by the time limit while it laid the problem out, before any route ran"
+    route = {"name": "frontier", "reason": reason, "work": {}}
+    stats = {"solutions": None, "seconds": seconds, "complete": False, "stopped_by": "timeout"}
+    return Outcome("zdd", ROUTES["frontier"].about, None, "timeout", stats, route)
 
 
 def preprocessing_stats(done: PreprocessStats | None) -> dict[str, Any]:

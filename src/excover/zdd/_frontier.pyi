@@ -1,5 +1,6 @@
 from array import array
 from collections.abc import Callable, Iterable
+from typing import overload
 
 class Counting:
     n_items: int
@@ -44,7 +45,14 @@ def layout(
     position: memoryview,
     words: int = 1,
 ) -> tuple[array[int], array[int]] | None: ...
-def narrow_order(n_items: int, option_start: memoryview, node_item: memoryview) -> array[int]: ...
+@overload
+def narrow_order(
+    n_items: int, option_start: memoryview, node_item: memoryview, deadline: None = None
+) -> array[int]: ...
+@overload
+def narrow_order(
+    n_items: int, option_start: memoryview, node_item: memoryview, deadline: float | None
+) -> array[int] | None: ...
 def split_layout(
     n_items: int, starts: memoryview, masks: memoryview, words: int
 ) -> list[tuple[int, int, int, array[int], array[int]]] | None: ...

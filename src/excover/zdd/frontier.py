@@ -58,7 +58,8 @@ from __future__ import annotations
 from array import array
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from excover.errors import MemoryBoundError, ResourceLimitError
+from excover.errors import LimitReached, MemoryBoundError, ResourceLimitError
+from excover.statistics import Stats
 from excover.zdd import _frontier  # OMP_WAIT_POLICY set by the package (excover.zdd)
 
 if TYPE_CHECKING:
@@ -191,21 +192,28 @@ class Layout(NamedTuple):
     masks: array[int]
 
 
-def wide_layout(problem: Problem) -> Layout | None:
+def wide_layout(problem: Problem, deadline: float | None = None) -> Layout | None:
     """The problem laid out with the items in the order of
     :func:`excover.zdd._frontier.narrow_order` (few states, whatever the span) in the
     fewest words (up to :data:`MAX_WORDS`: spans up to 254 items), or None when the
     problem does not suit the frontier count (secondary items, colors, multiplicities,
     an empty option) or the order spans more. This is the layout of the frontier count
     as a rival in the route choice's race (:mod:`excover.counting.choice`), where the
-    count's cost cannot be told in advance."""
+    count's cost cannot be told in advance. An option too long for the widest window
+    turns the problem away before the order is looked for. LimitReached (``"timeout"``)
+    once ``deadline`` (a ``time.monotonic()`` instant) passes while the order is found:
+    on a problem of many items it is the longest part of the layout."""
     if not _plain(problem):
         return None
     data = problem.engine_input()
     n_items, starts, items = data.n_primary, data.option_start, data.node_item
-    if n_items == 0 or any(starts[k] == starts[k + 1] for k in range(len(starts) - 1)):
+    _, shortest, longest, _ = _frontier.shape(n_items, memoryview(starts), memoryview(items), 0)
+    empty = len(starts) > 1 and shortest == 0
+    if n_items == 0 or empty or longest - 1 > 64 * MAX_WORDS - 2:
         return None
-    order = _frontier.narrow_order(n_items, memoryview(starts), memoryview(items))
+    order = _frontier.narrow_order(n_items, memoryview(starts), memoryview(items), deadline)
+    if order is None:
+        raise LimitReached("timeout", Stats(stopped_by="timeout"))
     position = array("q", bytes(8 * n_items))
     for place, item in enumerate(order):
         position[item] = place
