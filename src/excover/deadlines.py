@@ -161,24 +161,18 @@ def _arm(deadline: float) -> None:
     signal.setitimer(signal.ITIMER_REAL, max(deadline - time.monotonic(), 1e-6), ALARM_REPEAT)
 
 
-def _disarm_and_restore(previous: Any, hook: object, ours: object) -> None:
-    """Stop the timer (or set it back to the enclosing block's time), and give back
-    the previous handler and unraisable hook when the outermost block ends. A ring can
-    land here too: were it to cut this cleanup short, the alarm would ring on after the
-    block, anywhere. Python runs a handler only at a call or a jump, so each of those
-    is inside the retry."""
-    while True:
-        try:
-            if _blocks:
-                _arm(_blocks[-1].deadline)
-                return
-            signal.setitimer(signal.ITIMER_REAL, 0)
-            signal.signal(signal.SIGALRM, previous)
-            if sys.unraisablehook is ours:
-                sys.unraisablehook = hook  # type: ignore[assignment]
-            return
-        except TimeUp:
-            continue
+def _leave(previous: Any, hook: object, ours: object) -> None:
+    """Set the timer back to the enclosing block's time, or, when the outermost block
+    has ended, stop it and give back the previous handler and unraisable hook. A ring
+    that lands here is the enclosing block's (with none left, the handler raises
+    nothing), so this cleanup is never cut short by a ring of the block that ended."""
+    if _blocks:
+        _arm(_blocks[-1].deadline)
+        return
+    signal.setitimer(signal.ITIMER_REAL, 0)
+    signal.signal(signal.SIGALRM, previous)
+    if sys.unraisablehook is ours:
+        sys.unraisablehook = hook  # type: ignore[assignment]
 
 
 @contextmanager
@@ -223,10 +217,10 @@ def alarm(limit: float | None) -> Iterator[None]:
     if outermost:
         previous = signal.signal(signal.SIGALRM, _ring)
         ours = sys.unraisablehook = _swallowed(hook)  # type: ignore[assignment]
-    _blocks.append(block)
     try:
-        # Armed inside the try: a first ring that lands as soon as the alarm is set (a
-        # limit of 0) must still find the cleanup below on its way out.
+        # Opened and armed inside the try: a ring that lands as soon as the block is
+        # open or the alarm set (a limit of 0) must still find the cleanup below.
+        _blocks.append(block)
         _arm(block.deadline)
         yield
     except SystemError as error:
@@ -234,5 +228,8 @@ def alarm(limit: float | None) -> Iterator[None]:
             raise TimeUp from error
         raise
     finally:
-        _blocks.remove(block)
-        _disarm_and_restore(previous, hook, ours)
+        # Closed first, by no call (Python runs a handler after a call or at a jump, so
+        # none runs before the block is off the list): later rings are not its own.
+        if _blocks and _blocks[-1] is block:
+            del _blocks[-1]
+        _leave(previous, hook, ours)

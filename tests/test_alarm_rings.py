@@ -1,0 +1,233 @@
+"""Where a ring of ``--timeout``'s alarm lands, and what it does there.
+
+The alarm (:func:`excover.deadlines.alarm`) raises :class:`~excover.deadlines.TimeUp`
+from a signal handler, wherever the program is. Each test below holds the first ring
+(``SIGALRM`` blocked) until the program is exactly where the ring must land, so what it
+checks does not depend on the machine's load: a weak reference's callback, where Python
+would swallow the exception; C code that hands the exception back wrongly; nested
+blocks. The waits for the next ring are bounded generously (a ring comes every
+:data:`~excover.deadlines.ALARM_REPEAT` seconds; the bounds are seconds).
+"""
+
+from __future__ import annotations
+
+import gc
+import signal
+import sys
+import threading
+import time
+import weakref
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+
+import pytest
+
+from excover.deadlines import ALARM_REPEAT, TimeUp, alarm
+from excover.errors import UsageError
+
+#: How long a test waits for a ring that must come (every ALARM_REPEAT seconds).
+WAIT = 10.0
+
+
+def spin(seconds: float) -> None:
+    """Run Python code (calls and jumps, where a handler runs) for ``seconds``."""
+    ends = time.monotonic() + seconds
+    while time.monotonic() < ends:
+        len(())
+
+
+@contextmanager
+def first_ring_held() -> Iterator[Callable[[], object]]:
+    """Block ``SIGALRM`` in the block; the function yielded lets the held ring land
+    (it lands at once, inside that call's caller, the next time Python checks)."""
+    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGALRM})
+    try:
+        yield lambda: signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGALRM})
+    finally:
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGALRM})
+
+
+class Thing:
+    """An object that weak references can point at."""
+
+
+def test_a_ring_in_a_weak_dictionarys_callback_waits_for_the_next(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A ring that lands under a weak dictionary's entry removal (the suite once failed
+    on one landing in ``WeakKeyDictionary``'s ``remove``) raises nothing there, where
+    Python would swallow and report it; the next ring, once the callback is done,
+    stops the run."""
+    reported: list[object] = []
+    monkeypatch.setattr(sys, "unraisablehook", reported.append)
+    happened: list[str] = []
+    table: weakref.WeakKeyDictionary[Thing, Thing] = weakref.WeakKeyDictionary()
+    key, value = Thing(), Thing()
+    table[key] = value
+
+    with first_ring_held() as let_ring:
+
+        def value_gone(_: object) -> None:  # runs inside the table's removal of the key
+            let_ring()
+            try:
+                spin(0.2)  # the held ring and later ones land here
+                happened.append("callback done")
+            except TimeUp:
+                happened.append("raised in the callback")
+                raise
+
+        watch = weakref.ref(value, value_gone)
+        del value
+        with pytest.raises(TimeUp), alarm(0):
+            del key  # the table drops its entry, and with it the value
+            spin(WAIT)
+    assert watch() is None
+    assert happened == ["callback done"]
+    assert reported == []
+
+
+def test_a_ring_in_a_finalize_callback_waits_for_the_next(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The same for a :class:`weakref.finalize` callback."""
+    reported: list[object] = []
+    monkeypatch.setattr(sys, "unraisablehook", reported.append)
+    happened: list[str] = []
+
+    with first_ring_held() as let_ring:
+
+        def finalised() -> None:
+            let_ring()
+            try:
+                spin(0.2)
+                happened.append("callback done")
+            except TimeUp:
+                happened.append("raised in the callback")
+                raise
+
+        thing = Thing()
+        weakref.finalize(thing, finalised)
+        with pytest.raises(TimeUp), alarm(0):
+            del thing
+            spin(WAIT)
+    assert happened == ["callback done"]
+    assert reported == []
+
+
+def test_a_ring_swallowed_where_no_frame_tells_rings_again_at_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A plain weak reference's callback leaves no trace in the stack: the ring raises
+    there and Python swallows it. The block's unraisable hook catches it, reports
+    nothing, and the alarm rings again at once: the run still stops."""
+    reported: list[object] = []
+    monkeypatch.setattr(sys, "unraisablehook", reported.append)
+    happened: list[str] = []
+
+    with first_ring_held() as let_ring:
+
+        def gone(_: object) -> None:
+            try:
+                let_ring()  # the ring lands in this call or the next
+                spin(WAIT)
+            except TimeUp:
+                happened.append("raised in the callback")
+                raise
+
+        thing = Thing()
+        watch = weakref.ref(thing, gone)
+        with pytest.raises(TimeUp), alarm(0):
+            del thing
+            spin(WAIT)
+    assert watch() is None
+    assert happened == ["raised in the callback"]
+    assert reported == []
+    assert sys.unraisablehook == reported.append  # the block gave the hook back
+
+
+def test_other_unraisable_reports_pass_through_the_blocks_hook(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The block's hook keeps every report that is not the alarm's own."""
+    reported: list[object] = []
+    monkeypatch.setattr(sys, "unraisablehook", reported.append)
+
+    class Broken:
+        def __del__(self) -> None:
+            raise ValueError("broken finaliser")
+
+    with alarm(60):
+        Broken()
+        gc.collect()
+    assert [type(report.exc_value) for report in reported] == [ValueError]  # type: ignore[attr-defined]
+
+
+def test_a_systemerror_caused_by_the_ring_leaves_the_block_as_timeup() -> None:
+    """A C extension that returns a result with the handler's exception still set
+    surfaces as a SystemError caused by it: the block turns it back into TimeUp, and
+    leaves every other SystemError alone."""
+    with pytest.raises(TimeUp), alarm(60):
+        raise SystemError("returned a result with an exception set") from TimeUp()
+    with pytest.raises(SystemError), alarm(60):
+        raise SystemError("something else")
+
+
+def test_the_group_search_stops_cleanly_wherever_the_ring_lands() -> None:
+    """The ring swept over igraph's automorphism search (BLISS, which hands a signal's
+    exception back as a SystemError): every stop is TimeUp, or the search finished."""
+    pytest.importorskip("igraph")
+    from builders import queens
+
+    problem = queens(20)
+    started = time.perf_counter()
+    problem.symmetries()
+    window = time.perf_counter() - started
+    outcomes = set()
+    for step in range(40):
+        try:
+            with alarm(window * step / 30):
+                problem.symmetries()
+                outcomes.add("finished")
+                spin(WAIT)
+        except TimeUp:
+            outcomes.add("stopped")
+    assert outcomes <= {"finished", "stopped"} and "stopped" in outcomes
+
+
+def test_an_inner_block_gives_the_outer_its_time_back() -> None:
+    """Blocks nest: an inner block that ends leaves the outer one's alarm set, and an
+    inner block longer than the outer stops at the outer's time."""
+    with pytest.raises(TimeUp), alarm(0.05):
+        with alarm(3600):
+            pass
+        spin(WAIT)
+    with pytest.raises(TimeUp), alarm(0.05), alarm(3600):
+        spin(WAIT)
+    assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)
+
+
+def test_a_ring_of_an_ended_inner_block_does_not_stop_the_outer() -> None:
+    """A ring of an inner block that lands as it ends (held, here, until the inner
+    block is gone) does not stop the outer block before its own time."""
+    with alarm(3600), first_ring_held() as let_ring:
+        with alarm(0):
+            pass
+        let_ring()
+        spin(5 * ALARM_REPEAT)  # would be stopped here if the ring counted
+
+
+def test_the_alarm_refuses_other_threads() -> None:
+    """Signals reach the main thread only: a block elsewhere is a usage error."""
+    errors: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            with alarm(1):
+                pass
+        except UsageError as error:
+            errors.append(error)
+
+    thread = threading.Thread(target=run)
+    thread.start()
+    thread.join()
+    assert len(errors) == 1 and "main thread" in str(errors[0])
