@@ -135,10 +135,13 @@ def test_puzzle_counts_stop(capsys: pytest.CaptureFixture[str], perm30: str) -> 
         assert "so far); the result is partial" in err
         assert int(out.split()[-1]) >= 0
     # By default the queens' declared group is broken: that count stops as promptly,
-    # with its solutions so far, each weighted by its orbit.
+    # with its solutions so far, each weighted by its orbit. A loaded machine can spend
+    # the whole limit before the count begins (the suite failed on it): the line that
+    # tells how the count runs is printed only once it does.
     status, out, err, seconds, overhead = timed(capsys, "queens", "20", "--count")
     assert_stopped(status, err, seconds, overhead=overhead)
-    assert "broken by default" in err and "so far); the result is partial" in err
+    assert "broken by default" in err or "method auto, building the problem" in err
+    assert "so far); the result is partial" in err
     assert int(out) >= 0
     for method in ("auto", "xcc", "sat"):
         status, out, err, seconds, overhead = timed(
