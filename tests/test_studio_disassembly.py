@@ -186,6 +186,22 @@ def test_only_solutions_of_the_cube_and_prism_grids_come_apart(client: TestClien
     assert client.post("/api/listings/nope/0/disassemble", json={}).status_code == 404
 
 
+def test_a_solution_of_more_than_64_pieces_is_refused_with_the_reason(client: TestClient) -> None:
+    """The disassembler takes at most 64 pieces: a solution of 65 unit cubes is refused
+    with its own words and a 4xx status, never as an internal error (issue #80)."""
+    design = {
+        "grid": "cube",
+        "board": [["*" * 13] * 5],
+        "pieces": [{"name": "c", "cells": [["*"]], "count": "65"}],
+    }
+    key = solved(client, design)
+    refused = client.post(f"/api/listings/{key}/0/disassemble", json={})
+    assert 400 <= refused.status_code < 500
+    message = refused.json()["error"]["message"]
+    assert "internal" not in message
+    assert "65 pieces" in message and "at most 64 pieces" in message
+
+
 def test_on_the_prism_grid_a_move_goes_along_the_grid(client: TestClient) -> None:
     """Two prisms stacked: the one on top is lifted off (or the other pulled down), one
     move along the vertical, one prism's height per unit."""

@@ -30,7 +30,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
-from excover.errors import UsageError
+from excover.errors import ExcoverError, UsageError
 from excover.studio.child import Child, Outbox, answer
 from excover.studio.limits import Limits
 from excover.studio.runs import Settings
@@ -64,7 +64,8 @@ Cells = Sequence[Sequence[tuple[int, ...]]]
 
 
 class DisassemblyFailed(UsageError):
-    """A disassembly whose child died or outlived its time limit."""
+    """A disassembly refused by the disassembler (its message says why: more than 64
+    pieces, say), or whose child died or outlived its time limit."""
 
 
 @dataclass(frozen=True)
@@ -106,6 +107,8 @@ def taken_apart(grid: str, pieces: Cells, seconds: float, max_states: int, news:
         assembly = Assembly.of_voxels([_voxels(grid, cells) for cells in pieces], BURR_GRIDS[grid])
         result = disassemble(assembly, timeout=seconds, max_states=max_states)
         event = {"type": "result", **described(result, grid, pieces)}
+    except ExcoverError as error:  # the request's own fault (too many pieces): its reason
+        event = {"type": "error", "message": str(error)}
     except MemoryError:
         pass  # said below, once the frames holding the memory are gone
     except Exception as error:  # a bug: said in one line, never a traceback
@@ -211,7 +214,8 @@ async def disassemble_cells(
     """The disassembly of ``pieces`` (their cells on ``grid``, a grid of
     :data:`BURR_GRIDS`) within ``bounds``, made in a child bounded by ``limits`` (in
     ``running`` while it lives): :func:`described`'s answer with ``type`` ``result``.
-    Raises :class:`DisassemblyFailed` when the child dies or outlives its time."""
+    Raises :class:`DisassemblyFailed` when the disassembler refuses the pieces (with its
+    reason), or when the child dies or outlives its time."""
     args = (grid, pieces, bounds.seconds, bounds.max_states)
     child = Child(taken_apart, args, "the disassembly", limits)
     too_long = f"the disassembly stopped: it took more than {bounds.seconds + GRACE:g} s"
