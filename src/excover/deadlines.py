@@ -13,12 +13,12 @@ needs nothing of the kind: in Python code the default handler raises
 
 from __future__ import annotations
 
+import _thread
 import _weakrefset
 import gc
 import math
 import signal
 import sys
-import threading
 import time
 import weakref
 from collections.abc import Iterator
@@ -111,14 +111,15 @@ _RING_AGAIN = 0.001
 
 
 class _Block:
-    """One :func:`alarm` block open: when it ends, and how many imports were under way
-    when it began (those are not waited for)."""
+    """One :func:`alarm` block open: when it ends, how many imports were under way
+    when it began (those are not waited for), and its thread."""
 
-    __slots__ = ("deadline", "imports")
+    __slots__ = ("deadline", "imports", "thread")
 
     def __init__(self, deadline: float, imports: int) -> None:
         self.deadline = deadline
         self.imports = imports
+        self.thread = _thread.get_ident()
 
 
 #: The :func:`alarm` blocks open, outermost first (the main thread's: signals are
@@ -202,10 +203,7 @@ def alarm(limit: float | None) -> Iterator[None]:
         yield
         return
     refusal = "--timeout needs a Unix system and the main thread here"
-    if (
-        not hasattr(signal, "setitimer")
-        or threading.current_thread() is not threading.main_thread()
-    ):
+    if not hasattr(signal, "setitimer") or (_blocks and _thread.get_ident() != _blocks[0].thread):
         raise UsageError(refusal)  # Python runs signal handlers in the main thread only
     block = _Block(time.monotonic() + max(limit, 0.0), _imports(sys._getframe()))
     if _blocks:
@@ -215,7 +213,10 @@ def alarm(limit: float | None) -> Iterator[None]:
     hook: object = sys.unraisablehook
     ours: object = None
     if outermost:
-        previous = signal.signal(signal.SIGALRM, _ring)
+        try:
+            previous = signal.signal(signal.SIGALRM, _ring)
+        except ValueError:  # not the main thread
+            raise UsageError(refusal) from None
         ours = sys.unraisablehook = _swallowed(hook)  # type: ignore[assignment]
     try:
         # Opened and armed inside the try: a ring that lands as soon as the block is
