@@ -243,6 +243,13 @@ def test_cancel_stops_a_long_count(page: Page, server: Server) -> None:
     with page.expect_download() as download:
         page.click("#export")
     assert "problem puzzle" in Path(download.value.path()).read_text()
+    # the page says every few seconds that it follows the run (else the studio cancels
+    # the run as abandoned, issue #80)
+    (job,) = [job for job in server.app.state.studio.jobs.values() if job.alive]
+    deadline = time.monotonic() + 60
+    while job.seen == job.started:
+        assert time.monotonic() < deadline, "the page never said that it follows the run"
+        time.sleep(0.05)
     assert process.is_alive()
     clicked = time.monotonic()
     page.click("#cancel")

@@ -20,8 +20,13 @@ Routes (every one needs the run's token, see :class:`Guard`)::
                                   its stream has reported it (or, never started, for
                                   at least PENDING_SECONDS)
     GET  /api/jobs/ID/events      the run's news as server-sent events; the run is
-                                  stopped when the reader goes away (the tab closed)
-                                  and when the server shuts down
+                                  stopped when the reader goes away (the tab closed),
+                                  when it stops following the run (below), past the
+                                  studio's longest run time and when the server shuts
+                                  down
+    POST /api/jobs/ID/alive       the page still follows the run: it says so every few
+                                  seconds of events read, and a run not followed for
+                                  ``Limits.abandon_seconds`` is cancelled
     POST /api/jobs/ID/cancel      stop the run (its child process is killed)
     GET  /api/listings/ID         the solutions of run ID found so far, a page of them
                                   drawn (?start=K&count=N)
@@ -32,7 +37,8 @@ Routes (every one needs the run's token, see :class:`Guard`)::
                                   {"seconds": S, "max_states": N} (each optional): its
                                   status, level, moves and states, its pieces'
                                   names, made in a child
-                                  (:mod:`excover.studio.disassembly`; a few at once)
+                                  (:mod:`excover.studio.disassembly`; a few at once),
+                                  stopped when the client goes away
 
 Errors come back as ``{"error": {"message": ..., "line": ..., "column": ...}}`` with a
 4xx status, never as a traceback.
@@ -41,7 +47,12 @@ The server never does a user's heavy work itself: imports, runs and disassemblie
 in child processes bounded by :class:`~excover.studio.limits.Limits`
 (:mod:`excover.studio.imports`, :mod:`excover.studio.jobs`,
 :mod:`excover.studio.disassembly`), waited on by the event loop without holding a thread, so
-that every endpoint, Cancel first, answers while they work. :meth:`Studio.stop` (the
+that every endpoint, Cancel first, answers while they work. No work outlives the one who
+asked for it: an import or a disassembly stops when its client disconnects
+(:func:`_while_connected`), a run when its stream's reader goes or when its page stops
+saying that it follows it (:meth:`Studio._watch`), and every run and disassembly stops
+within the studio's longest run time (``Limits.run_seconds``), whatever time limit the
+page set, so that a page that went away holds no place for long. :meth:`Studio.stop` (the
 server's Ctrl-C) ends every stream at its next tick and kills every child.
 """
 
@@ -52,10 +63,10 @@ import contextlib
 import json
 import secrets
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
-from dataclasses import dataclass, field
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, MutableMapping
+from dataclasses import dataclass, field, replace
 from importlib import resources
-from typing import Any
+from typing import Any, TypeVar
 from urllib.parse import parse_qs
 
 from starlette.applications import Starlette
@@ -69,7 +80,7 @@ from excover.lang.errors import LangError
 from excover.studio import library
 from excover.studio.catalog import families
 from excover.studio.cells import LAYERED, shape
-from excover.studio.child import Child
+from excover.studio.child import STARTUP_SECONDS, Child
 from excover.studio.design import Design, DesignError
 from excover.studio.disassembly import BURR_GRIDS, Bounds, disassemble_cells
 from excover.studio.imports import import_design
@@ -106,13 +117,17 @@ MAX_IMPORTS_WAITING = 4
 MAX_DISASSEMBLING = 2
 #: Seconds between two messages of an events stream when the run says nothing: the
 #: page shows the time spent, and a closed tab is noticed when a message fails to go.
+#: Also the seconds between two looks at a run's page and time (:meth:`Studio._watch`).
 TICK = 0.25
+#: The status of an answer to a client that went away before it (nobody reads it).
+GONE = 499
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
 Receive = Callable[[], Awaitable[Message]]
 Send = Callable[[Message], Awaitable[None]]
 ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+T = TypeVar("T")
 
 _STATIC = {"studio.js": "text/javascript", "studio.css": "text/css"}
 
@@ -185,10 +200,35 @@ async def _json(request: Request) -> Any:
         raise HTTPException(400, "the body is nested too deeply to be a design") from None
 
 
+async def _disconnected(request: Request) -> None:
+    """Return once the client of ``request`` (whose body is read) has disconnected."""
+    while (await request.receive())["type"] != "http.disconnect":
+        pass
+
+
+async def _while_connected(request: Request, work: Coroutine[Any, Any, T]) -> T:
+    """The result of ``work``, unless the client of ``request`` (whose body is read)
+    disconnects first: ``work`` is then cancelled (its child killed and reaped) and the
+    answer, which nobody reads, is an error of status :data:`GONE`."""
+    done = asyncio.ensure_future(work)
+    gone = asyncio.ensure_future(_disconnected(request))
+    try:
+        await asyncio.wait({done, gone}, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        gone.cancel()
+        if not done.done():
+            done.cancel()
+            await asyncio.gather(done, return_exceptions=True)
+    if done.cancelled():
+        raise HTTPException(GONE, "the client went away")
+    return done.result()
+
+
 @dataclass(eq=False, repr=False)
 class Studio:
     """The state of one studio run: its token, the design it opened, its runs (compared
-    by identity; no repr, which would show the token)."""
+    by identity; no repr, which would show the token); ``clock`` (seconds) dates the
+    runs' making, start and pages' last word."""
 
     token: str
     initial: Design | None
@@ -196,7 +236,10 @@ class Studio:
     checkpoints: str | None
     checkpoint_above: float
     limits: Limits
+    clock: Callable[[], float] = time.monotonic
     jobs: dict[str, Job] = field(default_factory=dict, init=False)
+    #: The watches of the runs started (:meth:`_watch`).
+    watches: set[asyncio.Task[None]] = field(default_factory=set, init=False)
     listings: dict[str, Listing] = field(default_factory=dict, init=False)
     #: The children of the imports going on, and the imports that want one.
     imports: set[Child] = field(default_factory=set, init=False)
@@ -237,15 +280,22 @@ class Studio:
             self._import_turn = asyncio.Lock()
         self.importers += 1
         try:
-            async with self._import_turn:
-                if self.stopping:
-                    return _error(503, "the studio is stopping")
-                design = await import_design(text, "upload.cmb", None, self.limits, self.imports)
+            design = await _while_connected(request, self._imported(text, self._import_turn))
         except LangError as error:
             return _lang_error(error)
         finally:
             self.importers -= 1
+        if design is None:
+            return _error(503, "the studio is stopping")
         return JSONResponse({"design": design.to_json()})
+
+    async def _imported(self, text: str, turn: asyncio.Lock) -> Design | None:
+        """The design of the program ``text``, read when its ``turn`` comes (None: the
+        studio stopped meanwhile)."""
+        async with turn:
+            if self.stopping:
+                return None
+            return await import_design(text, "upload.cmb", None, self.limits, self.imports)
 
     async def export_program(self, request: Request) -> Response:
         design = Design.from_json(await _json(request))
@@ -281,7 +331,7 @@ class Studio:
             return _error(429, "too many runs at once: cancel one first")
         key = secrets.token_hex(8)
         task = body["task"]
-        self.jobs[key] = Job(design.to_json(), task, settings, self.limits)
+        self.jobs[key] = Job(design.to_json(), task, settings, self.limits, self.clock)
         if task in ("first", "all"):
             finished = [k for k, listing in self.listings.items() if listing.finished]
             while len(self.listings) >= MAX_LISTINGS and finished:
@@ -294,7 +344,7 @@ class Studio:
         """Make room for a run: forget the oldest run whose events nobody has asked for in
         :data:`PENDING_SECONDS` (its page went away before starting it). A run started,
         or made more recently, is kept: its id stays valid until it is reported."""
-        now = time.monotonic()
+        now = self.clock()
         for key, job in self.jobs.items():
             if job.started is None and now - job.created > PENDING_SECONDS:
                 del self.jobs[key]
@@ -317,15 +367,19 @@ class Studio:
         if self.stopping:
             return _error(503, "the studio is stopping")
         await job.start()
+        watch = asyncio.create_task(self._watch(key, job))
+        self.watches.add(watch)
+        watch.add_done_callback(self.watches.discard)
         headers = {"Cache-Control": "no-store", "X-Accel-Buffering": "no"}
         return StreamingResponse(
-            self._stream(key, job), media_type="text/event-stream", headers=headers
+            self._stream(key, job, watch), media_type="text/event-stream", headers=headers
         )
 
-    async def _stream(self, key: str, job: Job) -> AsyncIterator[str]:
+    async def _stream(self, key: str, job: Job, watch: asyncio.Task[None]) -> AsyncIterator[str]:
         """The run's events, a tick when it says nothing for a while; the run is stopped
         when the stream ends, however it ends (done, cancelled, the reader gone, or the
-        server stopping)."""
+        server stopping). A result stopped by the studio's longest run time, not by the
+        page's own limit, says so in ``maximum`` (its seconds)."""
         loop = asyncio.get_running_loop()
         started = loop.time()
         listing = self.listings.get(key)
@@ -338,17 +392,64 @@ class Studio:
                     event = {"type": "tick"}
                 elif event["type"] == "solutions" and listing is not None:
                     listing.add(event.pop("options"))  # kept here, drawn on request
-                elif event["type"] == "result" and listing is not None:
-                    listing.finish(event.get("stopped_by"))
+                elif event["type"] == "result":
+                    if event.get("stopped_by") == "timeout" and job.maximum is not None:
+                        event["maximum"] = job.maximum
+                    if listing is not None:
+                        listing.finish(event.get("stopped_by"))
                 event["elapsed"] = round(loop.time() - started, 2)
                 yield f"data: {json.dumps(event)}\n\n"
                 if event["type"] in ("result", "error", "cancelled"):
                     return
         finally:
+            watch.cancel()
             job.close()
-            self.jobs.pop(key, None)
-            if listing is not None and not listing.finished:
-                listing.finish(None if job.cancelled_at is None else "interrupt")
+            self._forget(key, job)
+
+    def _forget(self, key: str, job: Job) -> None:
+        """The run ``key`` is over (reported, or stopped by :meth:`_watch`): its place
+        goes to the next run, and its list of solutions, if unfinished, is finished as
+        the run left it."""
+        if self.jobs.get(key) is job:
+            del self.jobs[key]
+        listing = self.listings.get(key)
+        if listing is not None and not listing.finished:
+            listing.finish(None if job.cancelled_at is None else "interrupt")
+
+    async def _watch(self, key: str, job: Job) -> None:
+        """Watch the run ``key``, started, until it is over: cancel it when its page has
+        not said for ``limits.abandon_seconds`` that it follows it (the tab frozen or
+        gone, a client that stopped reading) or past the studio's longest run time
+        (``limits.run_seconds``, which the child's own deadline enforces; this is the
+        backstop, counted from the start with the child's start-up time to spare). Its
+        place goes to the next run at once, even while its stream still waits for a
+        reader that never reads."""
+        while self.jobs.get(key) is job and job.cancelled_at is None:
+            reason = self._overdue(job)
+            if reason is not None:
+                await job.cancel(reason)
+                self._forget(key, job)
+                return
+            await asyncio.sleep(TICK)
+
+    def _overdue(self, job: Job) -> str | None:
+        """Why ``job`` (started) must stop now, or None."""
+        now = self.clock()
+        limits = self.limits
+        if now - job.seen > limits.abandon_seconds:
+            return f"no page followed the run for {limits.abandon_seconds:g} s"
+        assert job.started is not None
+        if now - job.started > limits.run_seconds + STARTUP_SECONDS:
+            return (
+                f"the run took more than {limits.run_seconds:g} s, the studio's longest run "
+                "time (excover studio --max-run-time)"
+            )
+        return None
+
+    async def alive(self, request: Request) -> Response:
+        _, job = self._job(request)
+        job.followed()
+        return JSONResponse({"alive": True})
 
     async def cancel(self, request: Request) -> Response:
         _, job = self._job(request)
@@ -395,6 +496,7 @@ class Studio:
 
     async def listing_disassembly(self, request: Request) -> Response:
         bounds = Bounds.from_json(await _json(request))
+        bounds = replace(bounds, seconds=min(bounds.seconds, self.limits.run_seconds))
         listing = self._listing(request)
         index = _index(request, listing)
         grid = listing.design["grid"]
@@ -410,14 +512,21 @@ class Studio:
             return _error(503, "the studio is stopping")
         self.disassembling += 1
         try:
-            solution = await asyncio.to_thread(listing.solution, index)
-            pieces = [list(placement.cells) for placement in solution.placements]
-            found = await disassemble_cells(grid, pieces, bounds, self.limits, self.disassemblies)
+            found = await _while_connected(request, self._taken_apart(listing, index, bounds))
         finally:
             self.disassembling -= 1
+        return JSONResponse(found)
+
+    async def _taken_apart(self, listing: Listing, index: int, bounds: Bounds) -> dict[str, Any]:
+        """The disassembly of solution ``index`` of ``listing`` within ``bounds``, its
+        pieces named."""
+        solution = await asyncio.to_thread(listing.solution, index)
+        pieces = [list(placement.cells) for placement in solution.placements]
+        grid = listing.design["grid"]
+        found = await disassemble_cells(grid, pieces, bounds, self.limits, self.disassemblies)
         found.pop("type")
         found["names"] = [placement.tile.name for placement in solution.placements]
-        return JSONResponse(found)
+        return found
 
     @contextlib.asynccontextmanager
     async def lifespan(self, app: Starlette) -> AsyncIterator[None]:
@@ -428,6 +537,8 @@ class Studio:
             yield
         finally:
             self.stop()
+            for watch in list(self.watches):
+                watch.cancel()
             for job in self.jobs.values():
                 job.close()
             self.jobs.clear()
@@ -483,14 +594,18 @@ def create_app(
     checkpoints: str | None = None,
     checkpoint_above: float = CHECKPOINT_ABOVE,
     limits: Limits | None = None,
+    clock: Callable[[], float] = time.monotonic,
 ) -> Starlette:
     """The application of one studio run, answering at ``127.0.0.1:port`` (or
     ``localhost:port``) to requests carrying ``token``. ``initial`` is the design the
     page opens with (from the file called ``name``); the checkpoints of counts estimated
     at more than ``checkpoint_above`` seconds go to the folder ``checkpoints`` (None:
     counts keep none). Imports and runs happen in children bounded by ``limits``
-    (default: :class:`~excover.studio.limits.Limits`' defaults)."""
-    studio = Studio(token, initial, name, checkpoints, checkpoint_above, limits or Limits())
+    (default: :class:`~excover.studio.limits.Limits`' defaults), which also say how long
+    a run may go on, and unfollowed; ``clock`` measures those times (a test's clock
+    moves when the test says)."""
+    limits = limits or Limits()
+    studio = Studio(token, initial, name, checkpoints, checkpoint_above, limits, clock)
     routes = [
         Route("/", studio.page),
         Route("/static/{name}", studio.static),
@@ -502,6 +617,7 @@ def create_app(
         Route("/api/isometric", studio.isometric, methods=["POST"]),
         Route("/api/jobs", studio.new_job, methods=["POST"]),
         Route("/api/jobs/{key}/events", studio.events),
+        Route("/api/jobs/{key}/alive", studio.alive, methods=["POST"]),
         Route("/api/jobs/{key}/cancel", studio.cancel, methods=["POST"]),
         Route("/api/listings/{key}", studio.listing_page),
         Route("/api/listings/{key}/json", studio.listing_json),

@@ -136,6 +136,8 @@ class Child:
         process.start()
         child_end.close()  # the child holds its own copy: EOF here when it ends
         self._process, self._news = process, news
+        if self.killed_at is not None:  # killed while it started (its client went away)
+            process.kill()
 
     @property
     def started(self) -> bool:

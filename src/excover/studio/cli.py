@@ -6,7 +6,8 @@ not to, and serves until Ctrl-C (exit status 130, as for every command): Ctrl-C 
 event streams of the runs going on and kills every child at once, so that the server
 stops within a second. ``FILE.cmb`` is opened in the page: its last problem (on any
 grid), read by the safe language (no outside command runs) in a child process bounded as
-every import is (``--memory-limit``, ``--import-timeout``). The server and framework
+every import is (``--memory-limit``, ``--import-timeout``). ``--max-run-time`` bounds
+every run and disassembly, whatever time limit the page sets. The server and framework
 (uvicorn, Starlette) come with the ``studio`` extra: ``pip install 'excover[studio]'``.
 """
 
@@ -19,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from excover.cli.common import EXIT_OK, add_command
 from excover.errors import UsageError
-from excover.studio.limits import IMPORT_SECONDS, MEMORY, Limits
+from excover.studio.limits import IMPORT_SECONDS, MEMORY, RUN_SECONDS, Limits
 
 if TYPE_CHECKING:
     import socket
@@ -29,10 +30,12 @@ if TYPE_CHECKING:
 
 __all__ = ["add_studio_command", "listen"]
 
-#: The bounds of ``--memory-limit`` (MiB) and ``--import-timeout`` (seconds).
+#: The bounds of ``--memory-limit`` (MiB), ``--import-timeout`` and ``--max-run-time``
+#: (seconds).
 MIN_MEMORY_MIB = 256
 MAX_MEMORY_MIB = 1 << 20
 MAX_IMPORT_SECONDS = 86400.0
+MAX_RUN_SECONDS = 366 * 86400.0
 #: Seconds the server waits for its connections to close when it stops (the streams of
 #: runs end within a tick of Ctrl-C; a stuck client is not waited for longer).
 GRACE = 2
@@ -49,8 +52,9 @@ examples:
   excover studio examples/tetrominoes.cmb open a program's last problem
   excover studio --port 8765 --no-browser a fixed port, no browser
 needs the 'studio' extra: pip install 'excover[studio]'. Imports and runs happen in
-child processes, each bounded by --memory-limit; an import also by --import-timeout.
-Ctrl-C stops the studio and every run it has going (exit status 130)."""
+child processes, each bounded by --memory-limit; an import also by --import-timeout, a
+run or a disassembly by --max-run-time. Ctrl-C stops the studio and every run it has
+going (exit status 130)."""
 
 
 def add_studio_command(commands: Any) -> None:
@@ -90,6 +94,14 @@ def add_studio_command(commands: Any) -> None:
         metavar="SECONDS",
         help=f"the time an import of a .cmb program may take (default: {IMPORT_SECONDS:g})",
     )
+    parser.add_argument(
+        "--max-run-time",
+        type=float,
+        default=RUN_SECONDS,
+        metavar="SECONDS",
+        help="the longest time a run or a disassembly may take, whatever time limit the "
+        f"page sets (default: {RUN_SECONDS:g}, a day; a count stopped there can resume)",
+    )
     parser.set_defaults(run=_studio)
 
 
@@ -105,7 +117,8 @@ def _frameworks() -> None:
 
 
 def _limits(args: argparse.Namespace) -> Limits:
-    """The bounds of the children, from ``--memory-limit`` and ``--import-timeout``."""
+    """The bounds of the children, from ``--memory-limit``, ``--import-timeout`` and
+    ``--max-run-time``."""
     if not MIN_MEMORY_MIB <= args.memory_limit <= MAX_MEMORY_MIB:
         raise UsageError(
             f"--memory-limit {args.memory_limit}: give {MIN_MEMORY_MIB} to {MAX_MEMORY_MIB} MiB"
@@ -115,7 +128,12 @@ def _limits(args: argparse.Namespace) -> Limits:
             f"--import-timeout {args.import_timeout:g}: give more than 0 and at most "
             f"{MAX_IMPORT_SECONDS:g} seconds"
         )
-    return Limits(args.memory_limit << 20, args.import_timeout)
+    if not 0 < args.max_run_time <= MAX_RUN_SECONDS:
+        raise UsageError(
+            f"--max-run-time {args.max_run_time:g}: give more than 0 and at most "
+            f"{MAX_RUN_SECONDS:g} seconds"
+        )
+    return Limits(args.memory_limit << 20, args.import_timeout, args.max_run_time)
 
 
 def _open(path: str, limits: Limits) -> Design:

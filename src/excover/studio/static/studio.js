@@ -60,6 +60,18 @@ function withToken(path) {
   return `${path}${path.includes("?") ? "&" : "?"}token=${encodeURIComponent(TOKEN)}`;
 }
 
+// The page tells the server that it still follows run `id`, at most every FOLLOW_MS of
+// the events it reads: the server cancels a run that nobody follows for a minute (a tab
+// the browser froze, a client that stopped reading), so that it holds no place for days.
+const FOLLOW_MS = 5000;
+
+function follow(id) {
+  const job = state.job;
+  if (!job || job.id !== id || performance.now() - job.followed < FOLLOW_MS) return;
+  job.followed = performance.now();
+  fetch(`api/jobs/${id}/alive`, { method: "POST", headers: { "X-Studio-Token": TOKEN } }).catch(() => {});
+}
+
 function showError(info) {
   const where = info.line ? `line ${info.line}, column ${info.column}: ` : info.where ? `${info.where}: ` : "";
   $("error-message").textContent = where + info.message;
@@ -586,11 +598,14 @@ async function run(task) {
     state.lastCount = task;
   }
   const events = new EventSource(withToken(`api/jobs/${id}/events`));
-  state.job = { id, task, events, saved: false, key };
+  state.job = { id, task, events, saved: false, key, followed: performance.now() };
   state.estimate = null;
   running(true);
   $("status").textContent = "starting…";
-  events.onmessage = (message) => handle(JSON.parse(message.data));
+  events.onmessage = (message) => {
+    follow(id);
+    handle(JSON.parse(message.data));
+  };
   events.onerror = () => {
     if (state.job && state.job.id === id) {
       finish();
@@ -676,7 +691,7 @@ function handle(event) {
       $("status").textContent = `Done in ${seconds}, for the design as it was: it changed since, run again for its result.`;
     } else if (event.type === "result") guarded(() => showResult(event, seconds));
     else if (event.type === "cancelled") {
-      $("status").textContent = `Cancelled after ${seconds}.`;
+      $("status").textContent = event.message ? `Stopped after ${seconds}: ${event.message}.` : `Cancelled after ${seconds}.`;
       if (job && job.saved) showResume("the subproblems counted so far are kept");
       if (job && (job.task === "all" || job.task === "first")) guarded(() => showPage(0, 0));
     } else {
@@ -693,7 +708,8 @@ function showResume(why) {
 
 async function showResult(event, seconds) {
   const why = event.obstruction ? ` ${event.obstruction}` : "";
-  const stopped = event.stopped_by === "timeout" ? " Stopped by the time limit." : event.stopped_by === "limit" ? " Stopped at the limit." : "";
+  const longest = event.maximum ? ` Stopped by the studio's longest run time, ${duration(event.maximum)} (excover studio --max-run-time).` : "";
+  const stopped = longest || (event.stopped_by === "timeout" ? " Stopped by the time limit." : event.stopped_by === "limit" ? " Stopped at the limit." : "");
   $("status").textContent = `Done in ${seconds}.${stopped}${why}`;
   if (event.task === "first" || event.task === "all") {
     if (event.task === "first" && !event.found) {
