@@ -43,6 +43,8 @@ import psutil
 from excover.tiling import pentominoes
 
 FRAME = "constant 4096x4096 true"
+#: Seconds between two words of the count's reader that it follows the run (the page's).
+FOLLOW_SECONDS = 5.0
 CASES = {
     "3.8 KB": ("".join(f"pattern p{k} = {FRAME}\n" for k in range(100)), 1),
     "45 KB x6": ("".join(f"pattern p{k} = {FRAME}\n" for k in range(1180)), 6),
@@ -81,8 +83,9 @@ class Studio:
             return error.code, json.loads(error.read())
 
     def long_count(self) -> str:
-        """A count of weeks started, its events read in a thread; returns its id once it
-        has said something."""
+        """A count of weeks started, its events read in a thread that says every few
+        seconds that it follows the run, as the page does (else the studio cancels it a
+        minute on); returns its id once it has said something."""
         pieces = [
             {"name": name, "cells": shape.ascii().splitlines(), "count": "0..1"}
             for name, shape in pentominoes().items()
@@ -97,9 +100,13 @@ class Studio:
 
         def read() -> None:
             url = f"{self.base}api/jobs/{key}/events?token={self.token}"
+            followed = time.monotonic()
             with urllib.request.urlopen(url, timeout=600) as stream:
                 for _ in stream:
                     said.set()
+                    if time.monotonic() - followed >= FOLLOW_SECONDS:
+                        followed = time.monotonic()
+                        self.request("POST", f"api/jobs/{key}/alive")
 
         threading.Thread(target=read, daemon=True).start()
         said.wait(120)
