@@ -19,10 +19,9 @@ import pytest
 from builders import KNUTH_DATA
 from runs import children
 
-from excover import ExactCover
+from excover import ExactCover, atomic
 from excover.errors import UsageError
 from excover.main import main
-from excover.parallel import sharing
 from excover.parallel.checkpoint import Checkpoint, DamagedCheckpoint, claimed, fingerprint
 from excover.parallel.sharing import FileLock
 from excover.parallel.subproblems import split
@@ -251,7 +250,7 @@ def test_a_failed_save_leaves_no_temporary_file(
 
     monkeypatch.setattr(os, "replace", refuse)
     with pytest.raises(OSError):
-        sharing.write_whole(state, b"after")
+        atomic.write_whole(state, b"after")
     assert state.read_text() == "before" and list(tmp_path.iterdir()) == [state]
 
 

@@ -113,7 +113,7 @@ def test_a_count_stopped_part_way_resumes_from_its_checkpoint(tmp_path: Path) ->
     whole = count_dissections(6, 7, 7)
     with pytest.raises(_Stop):
         count_dissections(6, 7, 7, checkpoint=ledger, tick=stop_at(20))
-    assert ledger.exists() and not ledger.with_name(ledger.name + ".new").exists()
+    assert sorted(tmp_path.iterdir()) == [ledger]  # no temporary file, no lock left
     heard: list[int] = []
     found = count_dissections(
         6, 7, 7, checkpoint=ledger, tick=lambda done, cells, states: heard.append(done)

@@ -27,11 +27,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from excover.atomic import write_whole
 from excover.burr.assembly import Assembly
 from excover.burr.disassembly import Disassembly, Move, Separation
 from excover.errors import UsageError
 from excover.parallel.checkpoint import checksum
-from excover.parallel.sharing import set_aside, write_whole
+from excover.parallel.sharing import set_aside
 
 __all__ = ["FORMAT", "RunCheckpoint", "digest"]
 
@@ -113,7 +114,7 @@ class RunCheckpoint:
         self.done[index] = encode(result)
 
     def save(self) -> None:
-        """Write the checkpoint whole (:func:`~excover.parallel.sharing.write_whole`)."""
+        """Write the checkpoint whole (:func:`~excover.atomic.write_whole`)."""
         content = {
             "format": FORMAT[0],
             "version": FORMAT[1],

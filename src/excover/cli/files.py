@@ -38,10 +38,12 @@ def decode_input(data: bytes, name: str) -> str:
 
 
 def write_file(path: str, text: str) -> None:
-    """Write ``text`` to ``path`` (for ``--svg`` and the like); failures are usage errors."""
+    """Write ``text`` to ``path`` (for ``--svg`` and the like), whole
+    (:func:`excover.atomic.write_whole`); failures are usage errors."""
+    from excover.atomic import write_whole  # on use: most runs write no file
+
     try:
-        with open(path, "w", encoding="utf-8") as out:
-            out.write(text)
+        write_whole(path, text, follow_links=True)
     except OSError as exc:
         raise UsageError(f"cannot write {path}: {exc.strerror or exc}") from None
 

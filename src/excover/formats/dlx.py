@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import os
 
+from excover.atomic import write_whole
 from excover.errors import FormatError, ProblemError, UsageError
 
 TYPE_CHECKING = False  # typing is for type checkers: a run need not import it
@@ -165,9 +166,8 @@ def _with_bounds(name: str, lo: int, hi: int) -> str:
 
 
 def write_dlx(problem: Problem, path: str | os.PathLike[str]) -> None:
-    """Write the problem to the file ``path`` in DLX format (UTF-8, ``\\n`` line ends)."""
+    """Write the problem to the file ``path`` in DLX format (UTF-8, ``\\n`` line ends),
+    whole (:func:`excover.atomic.write_whole`)."""
     if not isinstance(path, str | os.PathLike):
         raise UsageError(f"a path must be a str or os.PathLike, not {path!r}")
-    text = format_dlx(problem)
-    with open(path, "w", encoding="utf-8", newline="\n") as out:
-        out.write(text)
+    write_whole(path, format_dlx(problem), newline="\n", follow_links=True)

@@ -41,6 +41,7 @@ import time
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any, TextIO
 
+from excover.atomic import write_whole
 from excover.deadlines import TimeUp, alarm
 from excover.errors import LimitReached
 from excover.lang import syntax as s
@@ -513,8 +514,7 @@ class Interpreter:
             target = self._target(st.svg, st.pos)
             picture = found.exploded_svg() if st.three_d else found.svg()
             try:
-                with open(target, "w", encoding="utf-8") as file:
-                    file.write(picture)
+                write_whole(target, picture, follow_links=True)
             except OSError as exc:
                 raise LangError(f"cannot write {st.svg}: {exc.strerror or exc}", st.pos) from None
             self._written.add(target)

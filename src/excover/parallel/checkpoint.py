@@ -3,7 +3,7 @@
 A count cut into subproblems can stop at any time and go on later: the state is the list
 of subproblems and, for each one finished, its count and its search nodes. The file is
 JSON (``excover-checkpoint`` version 1), written whole (a temporary file of its own beside
-it, renamed over it: :func:`~excover.parallel.sharing.write_whole`), so a process killed
+it, renamed over it: :func:`~excover.atomic.write_whole`), so a process killed
 while writing leaves the previous checkpoint whole and a reader never finds half of one.
 It names the problem by a digest of its DLX text and the counting method, and a checkpoint
 of another problem or method is refused rather than mixed in (a method's old name, such as
@@ -54,11 +54,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from excover.atomic import write_whole
 from excover.errors import ExcoverWarning, UsageError
 from excover.formats.dlx import format_dlx
 from excover.names import METHOD_ALIASES, canonical_method
 from excover.numbers import from_decimal, json_count
-from excover.parallel.sharing import POLL, FileLock, set_aside, write_whole
+from excover.parallel.sharing import POLL, FileLock, set_aside
 from excover.parallel.subproblems import Subproblem, check_options, check_partition
 from excover.problem import Problem
 
@@ -298,7 +299,7 @@ class Checkpoint:
         return {**content, "checksum": checksum(content)}
 
     def save(self) -> None:
-        """Write the checkpoint whole (:func:`~excover.parallel.sharing.write_whole`: a
+        """Write the checkpoint whole (:func:`~excover.atomic.write_whole`: a
         temporary file of its own, renamed over the old one); nothing without a path."""
         if self.path is None:
             return

@@ -5,30 +5,33 @@ A checkpoint (:mod:`excover.parallel.checkpoint`) can be named by two runs at th
 time: two commands given the same ``--checkpoint``, two studio tabs counting one design,
 a run left behind by a restarted studio. Three rules keep it whole:
 
-* **Written whole** (:func:`write_whole`). Each save goes to a temporary file of its own,
-  ``FILE.<random>.tmp``, created exclusively (``O_CREAT | O_EXCL``: an existing name, a
-  symbolic link planted there included, is never opened) in the file's folder, written,
-  flushed to the disk, then renamed over ``FILE``, which replaces a link planted at
-  ``FILE`` rather than write through it. A reader finds the old file or the new one,
-  never a mix, whoever else saves meanwhile; a save that fails removes its temporary file.
-  The file keeps its permissions (a new one gets the usual ones, the umask applied).
+* **Written whole** (:func:`excover.atomic.write_whole`, as every file excover writes).
+  Each save goes to a temporary file of its own, ``FILE.<random>.tmp``, created
+  exclusively in the file's folder, written, flushed to the disk, then renamed over
+  ``FILE``, which replaces a link planted at ``FILE`` rather than write through it. A
+  reader finds the old file or the new one, never a mix, whoever else saves meanwhile;
+  a save that fails removes its temporary file.
 * **One run at a time** (:class:`FileLock`). A run holds an advisory lock
   (``fcntl.flock``) on a sidecar file, ``FILE.lock``, from before it reads ``FILE`` until
   it has written it for the last time, and writes its process id in it, so a second run
   can say who holds it. The operating system drops the lock when the process ends,
   however it ends (``kill -9`` included): a lock file left behind is free, never stale.
   The run that held the lock removes the sidecar. The sidecar is opened without
-  following a symbolic link. Where ``fcntl`` does not exist (Windows) there is no lock:
-  two runs then each save their own whole state in turn, a resume takes one of them, and
-  the count stays exact; only the other run's progress is not kept.
+  following a symbolic link, and written only when it is a lock file: a regular file
+  with no other name (a hard link planted there to another file is refused, never
+  emptied) holding nothing or a process id. Where ``fcntl`` does not exist (Windows)
+  there is no lock: two runs then each save their own whole state in turn, a resume
+  takes one of them, and the count stays exact; only the other run's progress is not
+  kept.
 * **Damage set aside** (:func:`set_aside`). A file found damaged is renamed
   ``FILE.damaged-<date>-<time>`` rather than deleted, or left to block every later run.
 """
 
 from __future__ import annotations
 
+import errno
 import os
-import secrets
+import re
 import stat
 import time
 from contextlib import suppress
@@ -39,7 +42,7 @@ try:
 except ImportError:  # Windows: no lock (see the module notes)
     fcntl = None  # type: ignore[assignment]
 
-__all__ = ["POLL", "FileLock", "set_aside", "write_whole"]
+__all__ = ["POLL", "FileLock", "set_aside"]
 
 #: Seconds between two tries of a lock held by another process.
 POLL = 0.05
@@ -48,61 +51,8 @@ POLL = 0.05
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 #: Binary mode, where it matters (Windows).
 _BINARY = getattr(os, "O_BINARY", 0)
-
-
-def write_whole(path: Path, data: bytes) -> None:
-    """Replace ``path`` by a file holding ``data``, atomically (see the module notes).
-    Raises OSError when it cannot; the temporary file is then removed."""
-    mode = _permissions(path)
-    descriptor, temporary = _new_temporary(path)
-    try:
-        with os.fdopen(descriptor, "wb") as stream:
-            if mode is not None and hasattr(os, "fchmod"):
-                os.fchmod(stream.fileno(), mode)
-            stream.write(data)
-            stream.flush()
-            os.fsync(stream.fileno())
-        os.replace(temporary, path)
-    except BaseException:
-        with suppress(OSError):
-            os.unlink(temporary)
-        raise
-    _sync_folder(path.parent)
-
-
-def _new_temporary(path: Path) -> tuple[int, Path]:
-    """A new file beside ``path``, created exclusively, open for writing; its name."""
-    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOFOLLOW | _BINARY
-    while True:
-        temporary = path.with_name(f"{path.name}.{secrets.token_hex(6)}.tmp")
-        try:
-            return os.open(temporary, flags, 0o666), temporary
-        except FileExistsError:  # taken (by chance or planted): draw another name
-            continue
-
-
-def _permissions(path: Path) -> int | None:
-    """The permission bits of the regular file ``path`` (None: none there)."""
-    try:
-        found = os.lstat(path)
-    except OSError:
-        return None
-    return stat.S_IMODE(found.st_mode) if stat.S_ISREG(found.st_mode) else None
-
-
-def _sync_folder(folder: Path) -> None:
-    """Flush ``folder``'s entries to the disk, so that a rename outlives a power cut
-    (where folders can be opened: not on Windows)."""
-    try:
-        descriptor = os.open(folder, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(descriptor)
-    except OSError:
-        pass
-    finally:
-        os.close(descriptor)
+#: What a lock file holds: nothing yet, or the process id of the run that holds it.
+_LOCK_TEXT = re.compile(rb"[0-9]{0,20}\n?")
 
 
 def set_aside(path: Path) -> Path:
@@ -135,7 +85,8 @@ class FileLock:
     def take(self) -> bool:
         """Take the lock if it is free; True when this process holds it. Raises OSError
         when the lock file cannot be opened (a folder that cannot be written, a link or
-        something else than a file planted at its name)."""
+        something else than a lock file planted at its name: see the module notes). An
+        exception on the way (Ctrl-C included) closes the file, which lets the lock go."""
         if self.held:
             return True
         if fcntl is None:
@@ -144,15 +95,17 @@ class FileLock:
             descriptor = self._open()
             try:
                 fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                current = self._current(descriptor)
+                if current:
+                    os.ftruncate(descriptor, 0)
+                    os.write(descriptor, f"{os.getpid()}\n".encode())
             except BlockingIOError:
                 os.close(descriptor)
                 return False
             except BaseException:
                 os.close(descriptor)
                 raise
-            if self._current(descriptor):
-                os.ftruncate(descriptor, 0)
-                os.write(descriptor, f"{os.getpid()}\n".encode())
+            if current:
                 self._descriptor = descriptor
                 return True
             os.close(descriptor)  # locked a file its holder had just removed: again
@@ -184,11 +137,30 @@ class FileLock:
             os.close(descriptor)
 
     def _open(self) -> int:
-        """The lock file, opened (made when missing) without following a link."""
+        """The lock file, opened (made when missing) without following a link; an
+        OSError naming it when what is there is not a lock file (see the module notes):
+        a link, a folder, a file with other names or another content."""
         descriptor = os.open(self.path, os.O_RDWR | os.O_CREAT | _NOFOLLOW | _BINARY, 0o666)
-        if not stat.S_ISREG(os.fstat(descriptor).st_mode):
+        try:
+            found = os.fstat(descriptor)
+            if not stat.S_ISREG(found.st_mode):
+                raise OSError(errno.EPERM, "its lock file is not a regular file", str(self.path))
+            if found.st_nlink != 1:
+                raise OSError(
+                    errno.EPERM,
+                    "its lock file has other names (a hard link): excover does not write it",
+                    str(self.path),
+                )
+            if not _LOCK_TEXT.fullmatch(os.pread(descriptor, 64, 0)):
+                raise OSError(
+                    errno.EPERM,
+                    "its lock file holds something else than a process id: remove it if "
+                    "nothing needs it",
+                    str(self.path),
+                )
+        except BaseException:
             os.close(descriptor)
-            raise OSError(0, "not a regular file", str(self.path))
+            raise
         return descriptor
 
     def _current(self, descriptor: int) -> bool:

@@ -32,8 +32,8 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from pathlib import Path
 
+from excover.atomic import write_whole
 from excover.errors import FormatError, UsageError
 from excover.problem import Problem
 from excover.sat.header import ProblemLines, problem_comments
@@ -113,10 +113,11 @@ class CNF:
         self.write(path, self.to_dimacs())
 
     def write(self, path: str | os.PathLike[str], text: str) -> None:
-        """Write ``text`` (this formula in some format) to the file ``path``."""
+        """Write ``text`` (this formula in some format) to the file ``path`` (whole:
+        :func:`excover.atomic.write_whole`)."""
         if not isinstance(path, str | os.PathLike):
             raise UsageError(f"a path must be a str or os.PathLike, not {path!r}")
-        Path(path).write_text(text, encoding="utf-8", newline="\n")
+        write_whole(path, text, newline="\n", follow_links=True)
 
     @classmethod
     def from_dimacs(cls, text: str, source: str = "<string>") -> CNF:

@@ -1,6 +1,8 @@
 """Type stub of the compiled dissection count (``_dissections.pyx``)."""
 
 from collections.abc import Callable, Iterable, Sequence
+from contextlib import AbstractContextManager
+from typing import IO
 
 __all__ = [
     "HEADER_WORDS",
@@ -33,7 +35,6 @@ def count_dissections(
     resume_done: int = 0,
     resume_states: int = 0,
     resume_sum: int = 0,
-    save: bytes | None = None,
+    save: Callable[[], AbstractContextManager[IO[bytes]]] | None = None,
     every: float = 0.0,
-    saved: Callable[[], object] | None = None,
 ) -> tuple[int, int]: ...

@@ -20,21 +20,17 @@ cells, 9 with up to 31). A state takes 24 bytes (its key and a 64-bit count) in 
 open-addressing table kept at most 70% full, whose empty slots have a count of 0.
 """
 
+from cpython.buffer cimport PyBUF_READ
 from cpython.exc cimport PyErr_CheckSignals
+from cpython.memoryview cimport PyMemoryView_FromMemory
 from libc.stdint cimport int64_t, uint64_t
 from libc.stdlib cimport calloc, free, malloc, realloc
-from libc.stdio cimport FILE, SEEK_SET, fclose, fflush, fopen, fread, fseek, fwrite
+from libc.stdio cimport FILE, SEEK_SET, fclose, fopen, fread, fseek
 from libc.string cimport memset
 
+import errno
+import os
 import time
-
-
-cdef extern from "<unistd.h>" nogil:
-    int fsync(int fd)
-
-
-cdef extern from "<stdio.h>" nogil:
-    int fileno(FILE *stream)
 
 __all__ = [
     "HEADER_WORDS", "KEY_BITS", "MAGIC", "MAX_CELLS", "MAX_SIZE", "MAX_WIDTH", "checksum",
@@ -421,32 +417,38 @@ def checksum(words, records):
     return _sealed(total, header)
 
 
-cdef FILE *_open_chunked(bytes path, const char *mode, uint64_t **chunk) except NULL:
-    """``path`` opened in ``mode`` and a buffer of :data:`CHUNK_RECORDS` records put in
-    ``*chunk`` (the caller closes the file and frees the buffer)."""
-    cdef FILE *stream
-    chunk[0] = <uint64_t *>malloc(3 * CHUNK_RECORDS * sizeof(uint64_t))
-    if chunk[0] == NULL:
+cdef uint64_t *_chunk() except NULL:
+    """A buffer of :data:`CHUNK_RECORDS` records (the caller frees it)."""
+    cdef uint64_t *chunk = <uint64_t *>malloc(3 * CHUNK_RECORDS * sizeof(uint64_t))
+    if chunk == NULL:
         raise MemoryError("the dissection count's checkpoint")
-    stream = fopen(path, mode)
-    if stream == NULL:
-        free(chunk[0])
-        chunk[0] = NULL
-        verb = "write" if mode[0] == b"w" else "read"
-        raise OSError(f"cannot {verb} {path.decode(errors='replace')}")
-    return stream
+    return chunk
 
 
-cdef int _save(_Counter counter, bytes path, int64_t height, int64_t width, int64_t size,
+cdef int _put(int descriptor, const void *data, Py_ssize_t size) except -1:
+    """Write the ``size`` bytes at ``data`` to the file ``descriptor``, all of them (a
+    write may take fewer), through ``os.write``: an OSError (a full disk) or Ctrl-C
+    stops it as any Python write."""
+    cdef Py_ssize_t at = 0
+    view = PyMemoryView_FromMemory(<char *>data, size, PyBUF_READ)
+    while at < size:
+        written = os.write(descriptor, view[at:])
+        if not written:
+            raise OSError(errno.EIO, "the file took no more bytes")
+        at += written
+    return 0
+
+
+cdef int _save(_Counter counter, out, int64_t height, int64_t width, int64_t size,
                int64_t done) except -1:
-    """Write the states after ``done`` cells (the old table) to ``path``: :data:`MAGIC`,
-    the header, then a key's two words and the count of each state."""
-    cdef FILE *out
+    """Write the states after ``done`` cells (the old table) to the binary stream
+    ``out`` (to its file descriptor: its buffer holds nothing): :data:`MAGIC`, the
+    header, then a key's two words and the count of each state."""
+    cdef int descriptor = out.fileno()
     cdef int64_t s, k = 0
     cdef uint64_t header[WORDS]
     cdef uint64_t total = 0
     cdef uint64_t *chunk
-    cdef bint failed = False
     for s in range(counter.old.cap):
         if counter.old.counts[s]:
             total += _record_sum(<uint64_t>counter.old.keys[s],
@@ -454,13 +456,11 @@ cdef int _save(_Counter counter, bytes path, int64_t height, int64_t width, int6
     header[0], header[1], header[2] = height, width, size
     header[3], header[4] = done, counter.old.n
     header[5] = _sealed(total, header)
-    out = _open_chunked(path, "wb", &chunk)
+    chunk = _chunk()
     try:
-        failed = (fwrite(MAGIC_BYTES, 1, 16, out) != 16
-                  or fwrite(header, sizeof(uint64_t), WORDS, out) != WORDS)
+        _put(descriptor, MAGIC_BYTES, 16)
+        _put(descriptor, header, WORDS * sizeof(uint64_t))
         for s in range(counter.old.cap):
-            if failed:
-                break
             if not counter.old.counts[s]:
                 continue
             chunk[3 * k] = <uint64_t>counter.old.keys[s]
@@ -468,16 +468,12 @@ cdef int _save(_Counter counter, bytes path, int64_t height, int64_t width, int6
             chunk[3 * k + 2] = counter.old.counts[s]
             k += 1
             if k == CHUNK_RECORDS:
-                failed = fwrite(chunk, 3 * sizeof(uint64_t), k, out) != <size_t>k
+                _put(descriptor, chunk, k * 3 * sizeof(uint64_t))
                 k = 0
-        if not failed and k:
-            failed = fwrite(chunk, 3 * sizeof(uint64_t), k, out) != <size_t>k
-        failed = failed or fflush(out) != 0 or fsync(fileno(out)) != 0
+        if k:
+            _put(descriptor, chunk, k * 3 * sizeof(uint64_t))
     finally:
-        failed = fclose(out) != 0 or failed
         free(chunk)
-    if failed:
-        raise OSError(f"cannot write {path.decode(errors='replace')}")
     return 0
 
 
@@ -488,9 +484,12 @@ cdef int _load(_Counter counter, bytes path, const Layout *at, const uint64_t *h
     cdef FILE *source
     cdef int64_t left = header[4], k, got
     cdef uint64_t total = 0
-    cdef uint64_t *chunk
+    cdef uint64_t *chunk = _chunk()
     cdef u128 key
-    source = _open_chunked(path, "rb", &chunk)
+    source = fopen(path, "rb")
+    if source == NULL:
+        free(chunk)
+        raise OSError(f"cannot read {path.decode(errors='replace')}")
     try:
         if fseek(source, 16 + WORDS * sizeof(uint64_t), SEEK_SET) != 0:
             left = -1
@@ -531,18 +530,19 @@ cdef int _overflowed() except -1:
         "the dissection count passed 2**64, the most a state's count holds")
 
 
-cdef int64_t _kept(_Counter counter, bytes save, saved, int64_t height, int width, int size,
+cdef int64_t _kept(_Counter counter, save, int64_t height, int width, int size,
                    int64_t finished) except -1:
-    """The states after ``finished`` cells written to ``save`` and moved into place
-    (``saved()``): ``finished``, the layer on disk now."""
-    _save(counter, save, height, width, size, finished)
-    saved()
+    """The states after ``finished`` cells written to the file ``save()`` opens
+    (a ``with`` block: :func:`excover.atomic.replacing`, which puts it in place at its
+    end): ``finished``, the layer on disk now."""
+    with save() as out:
+        _save(counter, out, height, width, size, finished)
     return finished
 
 
 def count_dissections(int64_t height, int width, int size, int64_t max_bytes=0, tick=None,
                       bytes resume=None, int64_t resume_done=0, int64_t resume_states=0,
-                      uint64_t resume_sum=0, bytes save=None, double every=0.0, saved=None):
+                      uint64_t resume_sum=0, save=None, double every=0.0):
     """The number of dissections of the ``height`` x ``width`` rectangle into connected
     pieces of ``size`` cells, and the most states a layer held: ``(count, peak)``.
     ``max_bytes`` (0: none) bounds the two tables (past it, MemoryBoundError);
@@ -551,10 +551,11 @@ def count_dissections(int64_t height, int width, int size, int64_t max_bytes=0, 
 
     A checkpoint: ``resume`` (a file's path) starts from its ``resume_states`` states
     after ``resume_done`` cells, its checksum ``resume_sum`` (the header, which the
-    caller read); ``save`` (a path) is written with the states after a cell every
-    ``every`` seconds, when an exception (Ctrl-C, a tick's) stops the count, and at the
-    end, ``saved()`` called after each write (to move the file into place). A layer
-    already on disk (the one resumed from, or the last saved) is not written again."""
+    caller read); ``save()`` (a ``with`` block giving a binary stream, which moves the
+    file into place at its end: :func:`excover.atomic.replacing`) is written with the
+    states after a cell every ``every`` seconds, when an exception (Ctrl-C, a tick's)
+    stops the count, and at the end. A layer already on disk (the one resumed from, or
+    the last saved) is not written again."""
     cdef _Counter counter = _Counter(max_bytes)
     cdef Layout at
     cdef int column
@@ -609,14 +610,14 @@ def count_dissections(int64_t height, int width, int size, int64_t max_bytes=0, 
                 tick(finished, area, counter.old.n)
             PyErr_CheckSignals()
             if save is not None and time.monotonic() - last >= every and finished < area:
-                on_disk = _kept(counter, save, saved, height, width, size, finished)
+                on_disk = _kept(counter, save, height, width, size, finished)
                 last = time.monotonic()
     except BaseException:
         if save is not None and not counter.overflowed and finished != on_disk:
-            _kept(counter, save, saved, height, width, size, finished)
+            _kept(counter, save, height, width, size, finished)
         raise
     if save is not None and finished != on_disk:
-        _kept(counter, save, saved, height, width, size, finished)
+        _kept(counter, save, height, width, size, finished)
     for s in range(counter.old.cap):
         if counter.old.counts[s] and _complete(counter.old.keys[s], &at):
             if add_u64(&total, counter.old.counts[s]):

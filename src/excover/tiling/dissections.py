@@ -60,9 +60,11 @@ def count_dissections(
     raised by ``tick``) and at its end: the same call with the same file resumes from
     it (a file of another board is a UsageError, a damaged one a
     :class:`~excover.parallel.checkpoint.DamagedCheckpoint`). It is written whole to a
-    file beside it and moved into place, and held by a lock while the count runs: a
-    second count given the same file waits for the first. A state takes 24 bytes in it
-    (the 8 x 8 square's widest layer, 6 million states, about 150 MB)."""
+    file of its own beside it and moved into place (:func:`excover.atomic.replacing`: a
+    link planted at either name is replaced, never written through), and held by a
+    lock while the count runs: a second count given the same file waits for the first.
+    A state takes 24 bytes in it (the 8 x 8 square's widest layer, 6 million states,
+    about 150 MB)."""
     from excover.tiling import _dissections
     from excover.zdd import memory
 
@@ -100,18 +102,14 @@ def count_dissections(
         return _counted(long, across, size, bound, tick)
     if isinstance(checkpoint_every, bool) or not isinstance(checkpoint_every, int | float):
         raise UsageError(f"checkpoint_every must be a number of seconds, not {checkpoint_every!r}")
+    from excover.atomic import replacing
     from excover.parallel.checkpoint import claimed  # the lock of every checkpoint
 
     path = Path(checkpoint)
     with claimed(path, wait=True) as held:
         assert held is not None  # waiting: the lock is held, or KeyboardInterrupt
         header = _header(path, (long, across, size)) if path.exists() else None
-        spare = path.with_name(path.name + ".new")
-        saving = {
-            "save": os.fsencode(spare),
-            "every": float(checkpoint_every),
-            "saved": lambda: os.replace(spare, path),
-        }
+        saving = {"save": lambda: replacing(path), "every": float(checkpoint_every)}
         if header is None:
             return _counted(long, across, size, bound, tick, **saving)
         done, states, checksum = header

@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from excover.atomic import write_whole
 from excover.errors import ExcoverError, UsageError
 from excover.tiling.grids import GRIDS, Coords, Grid
 from excover.tiling.surface import Surface, surface
@@ -116,11 +117,11 @@ def solution_stl(solution: TilingSolution, gap: float = 0.0, *, cell_size: float
 
 
 def write_stl(data: bytes | trimesh.Trimesh, path: str | os.PathLike[str]) -> None:
-    """Write an STL file: bytes from :func:`solution_stl` or :func:`piece_stls`, or a mesh."""
+    """Write an STL file: bytes from :func:`solution_stl` or :func:`piece_stls`, or a mesh
+    (whole: :func:`excover.atomic.write_whole`)."""
     if not isinstance(data, bytes | bytearray):
         data = _stl(data)
-    with open(path, "wb") as file:
-        file.write(data)
+    write_whole(path, bytes(data), follow_links=True)
 
 
 # ----- helpers -----

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, NamedTuple, Unpack
 import numpy as np
 import numpy.typing as npt
 
+from excover.atomic import write_whole
 from excover.errors import UsageError, check_limit
 from excover.names import canonical_method
 from excover.problem import SearchOptions
@@ -636,9 +637,8 @@ class TilingSolution:
     def write_svg(
         self, path: str | os.PathLike[str], cell_size: float = 24.0, *, each_piece: bool = False
     ) -> None:
-        """Write :meth:`svg` to a file."""
-        with open(path, "w", encoding="utf-8") as file:
-            file.write(self.svg(cell_size, each_piece=each_piece))
+        """Write :meth:`svg` to a file (whole: :func:`excover.atomic.write_whole`)."""
+        write_whole(path, self.svg(cell_size, each_piece=each_piece), follow_links=True)
 
     def isometric_svg(self, cell_size: float = 24.0, *, each_piece: bool = True) -> str:
         """A tiling of a solid grid as an isometric SVG picture, each placement in its own

@@ -19,6 +19,7 @@ import re
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING
 
+from excover.atomic import write_whole
 from excover.errors import FormatError, ResourceLimitError, UsageError
 from excover.numbers import to_decimal
 from excover.zdd import _store
@@ -516,7 +517,8 @@ class Family:
 
         The format: a first line ``excover-zdd 1``; then one line ``id var lo hi`` per inner
         node, children before parents, where ids count from 2 and 0 and 1 are the
-        terminals ∅ and {∅}; then a last line ``root id``.
+        terminals ∅ and {∅}; then a last line ``root id``. The file is written whole
+        (:func:`excover.atomic.write_whole`).
         """
         store = self._manager.store
         number = {0: 0, 1: 1}
@@ -526,8 +528,7 @@ class Family:
             number[node] = len(number)
             lines.append(f"{number[node]} {var} {number[lo]} {number[hi]}")
         lines.append(f"root {number[self._id]}")
-        with open(path, "w", encoding="utf-8") as out:
-            out.write("\n".join(lines) + "\n")
+        write_whole(path, "\n".join(lines) + "\n", follow_links=True)
 
     @classmethod
     def load(cls, path: str | os.PathLike[str], manager: Manager | None = None) -> Family:

@@ -50,6 +50,7 @@ import zlib
 from collections.abc import Iterable
 from functools import partial
 
+from excover.atomic import write_whole
 from excover.errors import FormatError, UsageError
 from excover.formats.burrtools.model import (
     Deferred,
@@ -527,10 +528,11 @@ def format_xmpuzzle(puzzle: Puzzle) -> str:
 
 def write_xmpuzzle(puzzle: Puzzle, path: str | os.PathLike[str], compress: bool = True) -> None:
     """Write ``puzzle`` to ``path``, gzip-compressed as BurrTools writes (``compress``
-    False: plain XML, which BurrTools reads as well)."""
+    False: plain XML, which BurrTools reads as well). The file is written whole
+    (:func:`excover.atomic.write_whole`): a puzzle saved over its own file is the old one
+    or the new one, whatever stops the write."""
     data = format_xmpuzzle(puzzle).encode("utf-8")
     try:
-        with open(path, "wb") as file:
-            file.write(gzip.compress(data, mtime=0) if compress else data)
+        write_whole(path, gzip.compress(data, mtime=0) if compress else data, follow_links=True)
     except OSError as error:
         raise UsageError(f"cannot write {os.fspath(path)}: {error.strerror}") from None

@@ -131,14 +131,15 @@ def write(puzzle: Puzzle, path: str | os.PathLike[str], format: str | None = Non
 def _write_file(
     path: str | os.PathLike[str], text_in: Callable[[str], str], format: str | None
 ) -> None:
-    """Write ``text_in(format)`` to ``path``, the format its suffix names unless given;
-    failures are usage errors."""
+    """Write ``text_in(format)`` to ``path``, the format its suffix names unless given,
+    whole (:func:`excover.atomic.write_whole`); failures are usage errors."""
+    from excover.atomic import write_whole  # on use: a solving run writes no file
+
     if not isinstance(path, str | os.PathLike):
         raise UsageError(f"a path must be a str or os.PathLike, not {path!r}")
     text = text_in(format_for(path) if format is None else format)
     try:
-        with open(path, "w", encoding="utf-8", newline="\n") as file:
-            file.write(text)
+        write_whole(path, text, newline="\n", follow_links=True)
     except OSError as error:
         raise UsageError(f"cannot write {os.fspath(path)}: {error.strerror}") from None
 
