@@ -24,10 +24,13 @@ import weakref
 from collections.abc import Iterator
 from contextlib import contextmanager
 from types import FrameType
-from typing import Any
 
 from excover.errors import LimitReached, UsageError
 from excover.statistics import Stats
+
+TYPE_CHECKING = False  # typing is for type checkers: a run need not import it
+if TYPE_CHECKING:
+    from typing import Any
 
 __all__ = ["ALARM_REPEAT", "TimeUp", "alarm", "check", "check_deadline", "left"]
 

@@ -1,0 +1,296 @@
+"""excover's assembler and disassembler against BurrTools' ``burrTxt -d`` on random
+puzzles nobody designed.
+
+Each puzzle is drawn from a seed (``--seed`` and its number), one of these kinds:
+
+- ``burr``: a six-piece burr whose pieces come from a pool of three to seven random
+  notchable pieces (Cutler's 59, :func:`excover.burr.sixpiece.notchable_pieces`), each
+  usable a range of times (``min`` < ``max`` for most: BurrTools' second assembler),
+  holey (the notchable voxels may stay empty) or solid;
+- ``box``: a small box (2 to 4 on a side) cut at random into polycubes of 2 to 6 cubes,
+  pieces of the same form merged into one shape with copies, some of them usable a range
+  of times, and now and then a spare piece that may be left out;
+- ``tray``: the same in a frame: a tray (floor and four walls, or walls only) that is
+  itself a piece, the box inside it cut into polycubes.
+
+For each puzzle, side by side: the number of assemblies (BurrTools counts one per
+symmetry class, as ``excover disassemble`` does), the number of solutions (assemblies
+that come apart), and the multiset of level strings of the solutions, excover's
+disassembler run greedy (the first separation of each part kept, as BurrTools keeps
+it) and complete (every first separation tried: more solutions possible, marked
+"beyond"). A puzzle either side cannot settle within ``--timeout`` seconds is counted
+as skipped. Every disagreement is printed with the seed that draws its puzzle, and
+``--keep DIR`` saves those puzzles as ``.xmpuzzle`` files.
+
+    python benchmarks/burr_differential.py BURRTXT [--puzzles 300] [--seed 1]
+        [--kinds burr,box,tray] [--timeout 60] [--keep DIR]
+
+BURRTXT is BurrTools' command-line solver, built from github.com/burr-tools/burr-tools
+(``build-burrtxt.sh``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import re
+import subprocess
+import tempfile
+import time
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from excover.burr import disassemble_all
+from excover.burr.sixpiece import NOTCHABLE, SHAPE, notchable_pieces
+from excover.formats.burrtools import Part, Problem, Puzzle, Shape, format_xmpuzzle
+
+Voxel = tuple[int, int, int]
+STEPS = ((1, 0, 0), (-1, 0, 0), (0, 1, 0), (0, -1, 0), (0, 0, 1), (0, 0, -1))
+
+
+# ----------------------------------------------------------------------- random puzzles
+
+
+def burr(rng: random.Random) -> Puzzle:
+    """A six-piece burr from a pool of notchable pieces with ranges (see the notes)."""
+    pool = rng.sample(notchable_pieces(), rng.randint(3, 7))
+    parts = []
+    for shape in range(len(pool)):
+        lo = rng.choice((0, 0, 0, 1, 1, 2))
+        hi = lo + rng.choice((0, 1, 2, 3, 6))
+        parts.append(Part(shape, lo, max(hi, 1)))
+    while sum(p.lo for p in parts) > 6:
+        k = rng.randrange(len(parts))
+        parts[k] = Part(k, max(parts[k].lo - 1, 0), parts[k].hi)
+    while sum(p.hi for p in parts) < 6:
+        k = rng.randrange(len(parts))
+        parts[k] = Part(k, parts[k].lo, parts[k].hi + 1)
+    holes = rng.random() < 0.7
+    variable = NOTCHABLE if holes else frozenset()
+    shapes = [Shape.from_voxels(piece, name=f"piece {k + 1}") for k, piece in enumerate(pool)]
+    shapes.append(Shape.from_voxels(SHAPE - variable, variable, name="burr"))
+    return Puzzle(tuple(shapes), (Problem(tuple(parts), len(pool)),))
+
+
+def _cut(rng: random.Random, cells: list[Voxel], smallest: int, largest: int) -> list[set[Voxel]]:
+    """``cells`` cut at random into connected pieces, most of ``smallest`` to
+    ``largest`` cells (the last cells left may make smaller ones)."""
+    free = set(cells)
+    pieces = []
+    while free:
+        start = rng.choice(sorted(free))
+        piece = {start}
+        free.discard(start)
+        goal = rng.randint(smallest, largest)
+        while len(piece) < goal:
+            grow = sorted(
+                n
+                for x, y, z in piece
+                for dx, dy, dz in STEPS
+                if (n := (x + dx, y + dy, z + dz)) in free
+            )
+            if not grow:
+                break
+            cell = rng.choice(grow)
+            piece.add(cell)
+            free.discard(cell)
+        pieces.append(piece)
+    return pieces
+
+
+def _normal(piece: set[Voxel]) -> frozenset[Voxel]:
+    """``piece`` moved to the origin (its form up to translation)."""
+    low = [min(v[axis] for v in piece) for axis in range(3)]
+    return frozenset((x - low[0], y - low[1], z - low[2]) for x, y, z in piece)
+
+
+def _rotations(piece: frozenset[Voxel]) -> set[frozenset[Voxel]]:
+    """The rotations of ``piece`` (24 at most), each moved to the origin: every form
+    reached by quarter turns about the x and y axes."""
+    found = {piece}
+    todo = [piece]
+    while todo:
+        form = todo.pop()
+        for turned in (
+            _normal({(x, -z, y) for x, y, z in form}),
+            _normal({(z, y, -x) for x, y, z in form}),
+        ):
+            if turned not in found:
+                found.add(turned)
+                todo.append(turned)
+    return found
+
+
+def _shapes_of(
+    rng: random.Random, pieces: list[set[Voxel]], offset: int
+) -> tuple[list[Shape], list[Part]]:
+    """The pieces as shapes, equal forms (up to rotation) merged into one shape with
+    copies, some counts widened to a range; parts numbered from ``offset``."""
+    forms: dict[frozenset[Voxel], list[frozenset[Voxel]]] = {}
+    for piece in pieces:
+        normal = _normal(piece)
+        key = min(_rotations(normal), key=sorted)
+        forms.setdefault(key, []).append(normal)
+    shapes, parts = [], []
+    for number, copies in enumerate(forms.values()):
+        shapes.append(Shape.from_voxels(copies[0], name=f"piece {number + 1}"))
+        lo = hi = len(copies)
+        if rng.random() < 0.3:
+            lo = max(0, lo - rng.randint(0, 1))
+            hi = hi + rng.randint(1, 2)
+        parts.append(Part(offset + number, lo, hi))
+    return shapes, parts
+
+
+def box(rng: random.Random) -> Puzzle:
+    """A small box cut into polycubes (see the notes)."""
+    size = [rng.randint(2, 4) for _ in range(3)]
+    while size[0] * size[1] * size[2] > 36:
+        size[rng.randrange(3)] -= 1
+    cells = [(x, y, z) for x in range(size[0]) for y in range(size[1]) for z in range(size[2])]
+    shapes, parts = _shapes_of(rng, _cut(rng, cells, 2, 6), 0)
+    if rng.random() < 0.3:  # a spare piece that may be left out
+        spare = _cut(rng, cells, 3, 5)[0]
+        shapes.append(Shape.from_voxels(_normal(spare), name="spare"))
+        parts.append(Part(len(shapes) - 1, 0, 1))
+    result = Shape.from_voxels(set(cells), name="box")
+    return Puzzle((*shapes, result), (Problem(tuple(parts), len(shapes)),))
+
+
+def tray(rng: random.Random) -> Puzzle:
+    """A box inside a frame that is a piece too (see the notes)."""
+    size = [rng.randint(2, 3), rng.randint(2, 3), rng.randint(1, 3)]
+    floor = rng.random() < 0.5
+    inside = [
+        (x + 1, y + 1, z + floor)
+        for x in range(size[0])
+        for y in range(size[1])
+        for z in range(size[2])
+    ]
+    walls = {
+        (x, y, z)
+        for x in range(size[0] + 2)
+        for y in range(size[1] + 2)
+        for z in range(size[2] + floor)
+        if (z < floor or x in (0, size[0] + 1) or y in (0, size[1] + 1))
+    }
+    frame = Shape.from_voxels(walls, name="frame")
+    shapes, parts = _shapes_of(rng, _cut(rng, inside, 2, 5), 1)
+    result = Shape.from_voxels(walls | set(inside), name="tray")
+    all_shapes = (frame, *shapes, result)
+    return Puzzle(all_shapes, (Problem((Part(0, 1, 1), *parts), len(all_shapes) - 1),))
+
+
+KINDS: dict[str, Callable[[random.Random], Puzzle]] = {"burr": burr, "box": box, "tray": tray}
+
+
+# ----------------------------------------------------------------------- the two sides
+
+
+@dataclass
+class Verdict:
+    """One side's answer on a puzzle: assemblies, solutions, the level strings of the
+    solutions (a multiset), and the seconds it took (None: it did not finish)."""
+
+    assemblies: int = 0
+    solutions: int = 0
+    levels: Counter[str] = field(default_factory=Counter)
+    seconds: float | None = None
+
+
+def burrtxt(binary: str, path: str, timeout: float) -> Verdict:
+    """``burrTxt -d`` on the file: its counts and level strings."""
+    started = time.perf_counter()
+    try:
+        out = subprocess.run(
+            [binary, "-d", path], capture_output=True, text=True, timeout=timeout, check=True
+        ).stdout
+    except subprocess.TimeoutExpired:
+        return Verdict()
+    counts = re.search(r"(\d+) assemblies and (\d+) solutions", out)
+    if counts is None:
+        raise RuntimeError(f"burrTxt printed no counts for {path}:\n{out[-2000:]}")
+    levels = Counter(re.findall(r"level: (\S+)", out))
+    return Verdict(int(counts[1]), int(counts[2]), levels, time.perf_counter() - started)
+
+
+def excover_side(puzzle: Puzzle, complete: bool, timeout: float) -> Verdict:
+    """excover's assemblies and disassemblies, greedy or complete."""
+    started = time.perf_counter()
+    deadline = time.monotonic() + timeout
+    verdict = Verdict()
+    for result in disassemble_all(puzzle, 0, complete=complete, deadline=deadline):
+        if result.status == "unknown":
+            return Verdict()
+        verdict.assemblies += 1
+        if result.status == "solved":
+            verdict.solutions += 1
+            verdict.levels[result.level or "?"] += 1
+    verdict.seconds = time.perf_counter() - started
+    return verdict
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("burrtxt")
+    parser.add_argument("--puzzles", type=int, default=300)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--kinds", default="burr,box,tray")
+    parser.add_argument("--timeout", type=float, default=60.0)
+    parser.add_argument("--keep", type=Path, help="save the puzzles that disagree here")
+    args = parser.parse_args()
+    kinds = args.kinds.split(",")
+    print(f"load average: {' '.join(f'{v:.2f}' for v in os.getloadavg())}")
+    tally: Counter[str] = Counter()
+    times = {"burrTxt": 0.0, "greedy": 0.0, "complete": 0.0}
+    with tempfile.TemporaryDirectory() as folder:
+        for number in range(args.puzzles):
+            seed = args.seed * 1_000_003 + number
+            rng = random.Random(seed)
+            kind = kinds[number % len(kinds)]
+            puzzle = KINDS[kind](rng)
+            text = format_xmpuzzle(puzzle)
+            path = str(Path(folder) / f"{kind}-{seed}.xmpuzzle")
+            Path(path).write_text(text, encoding="utf-8")
+            theirs = burrtxt(args.burrtxt, path, args.timeout)
+            greedy = excover_side(puzzle, False, args.timeout)
+            complete = excover_side(puzzle, True, args.timeout)
+            if None in (theirs.seconds, greedy.seconds, complete.seconds):
+                tally["skipped"] += 1
+                continue
+            tally[kind] += 1
+            times["burrTxt"] += theirs.seconds or 0.0
+            times["greedy"] += greedy.seconds or 0.0
+            times["complete"] += complete.seconds or 0.0
+            problems = []
+            if theirs.assemblies != greedy.assemblies:
+                problems.append(f"assemblies {theirs.assemblies} / {greedy.assemblies}")
+            if theirs.solutions != greedy.solutions:
+                problems.append(f"solutions {theirs.solutions} / {greedy.solutions}")
+            if theirs.levels != greedy.levels:
+                problems.append(f"levels {dict(theirs.levels)} / {dict(greedy.levels)}")
+            if not greedy.levels <= complete.levels:
+                problems.append(f"complete lost greedy's levels {dict(complete.levels)}")
+            tally["beyond"] += complete.solutions - greedy.solutions
+            if problems:
+                tally["disagree"] += 1
+                print(f"{kind} seed {seed}: burrTxt / excover: " + "; ".join(problems))
+                if args.keep is not None:
+                    args.keep.mkdir(parents=True, exist_ok=True)
+                    (args.keep / Path(path).name).write_text(text, encoding="utf-8")
+    compared = sum(tally[kind] for kind in kinds)
+    print(
+        f"{compared} puzzles compared ({', '.join(f'{tally[k]} {k}' for k in kinds)}), "
+        f"{tally['skipped']} skipped (over {args.timeout:g} s), "
+        f"{tally['disagree']} disagreeing; {tally['beyond']} solutions beyond BurrTools' "
+        f"greedy search; seconds: "
+        + ", ".join(f"{name} {seconds:.1f}" for name, seconds in times.items())
+    )
+    print(f"load average: {' '.join(f'{v:.2f}' for v in os.getloadavg())}")
+
+
+if __name__ == "__main__":
+    main()
