@@ -19,6 +19,7 @@ import time
 import weakref
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from pathlib import Path
 
 import pytest
 
@@ -231,3 +232,32 @@ def test_the_alarm_refuses_other_threads() -> None:
     thread.start()
     thread.join()
     assert len(errors) == 1 and "main thread" in str(errors[0])
+
+
+def test_a_ring_in_an_installed_packages_code_waits_for_the_next(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A ring that lands in the Python code of an installed package (numpy's, called
+    back by its own C code, once turned the ring into a TypeError of its own) raises
+    nothing there; the next ring, back in the caller's code, stops the run."""
+    library = tmp_path / "site-packages"
+    library.mkdir()
+    (library / "slow_library.py").write_text(
+        "import _signal, time\n"
+        "def work():\n"
+        "    _signal.pthread_sigmask(_signal.SIG_UNBLOCK, {_signal.SIGALRM})  # lands here\n"
+        "    ends = time.monotonic() + 0.2\n"
+        "    while time.monotonic() < ends:\n"
+        "        len(())\n"
+        "    return 'library done'\n",
+        encoding="utf-8",
+    )
+    monkeypatch.syspath_prepend(str(library))
+    monkeypatch.delitem(sys.modules, "slow_library", raising=False)
+    import slow_library  # type: ignore[import-not-found]
+
+    happened = []
+    with first_ring_held(), pytest.raises(TimeUp), alarm(0):
+        happened.append(slow_library.work())
+        spin(WAIT)
+    assert happened == ["library done"]

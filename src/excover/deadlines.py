@@ -17,6 +17,7 @@ import _thread
 import _weakrefset
 import gc
 import math
+import os
 import signal
 import sys
 import time
@@ -90,6 +91,22 @@ def _in_finaliser(frame: FrameType | None) -> bool:
     return False
 
 
+#: The folder of excover's own modules, wherever they are installed.
+_HOME = os.path.dirname(os.path.abspath(__file__))
+
+
+def _in_a_library(frame: FrameType | None) -> bool:
+    """True when ``frame`` runs code of an installed package other than excover (in a
+    ``site-packages`` or ``dist-packages`` folder). Such code may have been called back
+    by the package's own C code, which can turn an exception it did not expect into
+    one of its own: numpy, its structured arrays compared, once reported a ring as
+    "Cannot compare structured arrays unless they have a common dtype"."""
+    if frame is None:
+        return False
+    name = frame.f_code.co_filename
+    return ("site-packages" in name or "dist-packages" in name) and not name.startswith(_HOME)
+
+
 def _imports(frame: FrameType | None) -> int:
     """How many imports are under way in the stack ending at ``frame`` (one frame of
     the import system's ``_find_and_load`` each)."""
@@ -132,12 +149,11 @@ _blocks: list[_Block] = []
 
 def _ring(signum: int, frame: FrameType | None) -> None:
     """The alarm's signal handler: the time of the innermost block is up. It raises
-    :class:`TimeUp` where that is safe: not in a finaliser (the exception
-    would be swallowed), not in an import begun inside the block (the module would be
-    left half made). Elsewhere the next ring raises it."""
+    :class:`TimeUp` where that is safe (see :func:`alarm`); elsewhere the next ring,
+    :data:`ALARM_REPEAT` seconds later, raises it."""
     if not _blocks or time.monotonic() < _blocks[-1].deadline:
         return  # a ring of a block that has ended: the timer is being set again
-    if _in_finaliser(frame) or _imports(frame) > _blocks[-1].imports:
+    if _in_finaliser(frame) or _in_a_library(frame) or _imports(frame) > _blocks[-1].imports:
         # whatever rang (the timer, or a signal sent by hand), the next ring is near
         signal.setitimer(signal.ITIMER_REAL, ALARM_REPEAT, ALARM_REPEAT)
         return
@@ -186,7 +202,7 @@ def alarm(limit: float | None) -> Iterator[None]:
 
     For engines that cannot stop at a deadline of their own: it needs a Unix alarm and
     the main thread, and refuses otherwise. The signal raises where the program is, as
-    Ctrl-C does, with two exceptions, where a ring raises nothing and the alarm goes
+    Ctrl-C does, but in three places, where a ring raises nothing and the alarm goes
     on ringing every :data:`ALARM_REPEAT` seconds until one lands where it may raise:
 
     * in a finaliser (a garbage-collector callback, a ``__del__``, a weak reference's
@@ -195,7 +211,9 @@ def alarm(limit: float | None) -> Iterator[None]:
       ``sys.unraisablehook``, which says nothing of it and rings again at once;
     * in a module being imported (an import started within the block): an import cut
       short can leave a library half made for the rest of the process (numpy stopped in
-      its C extensions refuses every later import), so the import is finished first.
+      its C extensions refuses every later import), so the import is finished first;
+    * in the Python code of an installed package other than excover, which the
+      package's C code may have called and may not expect to fail that way.
 
     A C extension that passes the exception on wrongly (igraph's automorphism search
     returns a result with the exception set, which Python turns into a SystemError) is
