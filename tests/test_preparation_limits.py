@@ -9,13 +9,21 @@ before its work, and the work that once took minutes is checked by what it gives
 
 from __future__ import annotations
 
+import math
 import time
 from pathlib import Path
 
+import numpy as np
 import pytest
+from test_symmetry_large_groups import disjoint_copies
 
-from excover import ExactCover, LimitReached
+from excover import ExactCover, GroupMemoryError, LimitReached, ResourceLimitError
+from excover.cli.status import EXIT_RESOURCE
 from excover.main import main
+from excover.puzzles.queens import queens
+from excover.symmetry import BrokenSearch, Group, chain
+from excover.symmetry.chain import StabilizerChain
+from excover.symmetry.factors import order_of
 from excover.zdd import _frontier, frontier
 
 
@@ -97,4 +105,95 @@ def test_a_timeout_while_the_count_is_laid_out_stops_cleanly(
     assert out == ""
     assert "route frontier: stopped by the time limit while it laid the problem out" in err
     assert "stopped by --timeout (no partial count)" in err
+    assert "Traceback" not in err
+
+
+# ------------------------------------------------------------------ the group search
+
+
+def copies_of_options(items: int) -> ExactCover:
+    """``items`` primary items, each covered by three identical options of its own."""
+    problem = ExactCover(primary=[f"i{k}" for k in range(items)])
+    for k in range(items):
+        for _ in range(3):
+            problem.add_option([f"i{k}"])
+    return problem
+
+
+def swaps_of_copies(items: int) -> list[list[int]]:
+    """The exchanges of each item's first two options and of its last two, as option
+    maps: generators of a direct product of ``items`` copies of S3."""
+    swaps = []
+    for k in range(items):
+        for a, b in ((3 * k, 3 * k + 1), (3 * k + 1, 3 * k + 2)):
+            options = list(range(3 * items))
+            options[a], options[b] = b, a
+            swaps.append(options)
+    return swaps
+
+
+def test_the_group_s_work_stops_at_a_past_deadline() -> None:
+    """Its order, its chain and its orbits stop at once past the deadline; what the group
+    computes without one is then computed as if nothing had happened (the bounded copy
+    shares it)."""
+    problem = copies_of_options(40)
+    group = Group(problem, swaps_of_copies(40))
+    late = group.bounded(time.monotonic() - 1.0)
+    for work in (lambda: late.option_order, lambda: late.order, late.option_orbits):
+        with pytest.raises(LimitReached) as stop:
+            work()
+        assert stop.value.reason == "timeout"
+    assert group.option_order == 6**40
+    assert late.option_order == 6**40  # known now, for both
+    with pytest.raises(LimitReached):
+        Group(problem, swaps_of_copies(40), deadline=time.monotonic() - 1.0)  # checks
+
+
+def test_a_chain_and_an_order_stop_at_a_past_deadline() -> None:
+    generators = [np.roll(np.arange(50), 1), np.array([1, 0, *range(2, 50)])]  # S50
+    past = time.monotonic() - 1.0
+    with pytest.raises(LimitReached):
+        StabilizerChain(50, generators, deadline=past)
+    with pytest.raises(LimitReached):
+        order_of(50, generators, past)
+    assert order_of(50, generators) == math.factorial(50)
+
+
+def test_a_count_up_to_symmetry_stops_at_its_timeout_before_the_group_s_work() -> None:
+    problem = copies_of_options(40)
+    with pytest.raises(LimitReached) as stop:
+        BrokenSearch(problem, Group(problem, swaps_of_copies(40)), timeout=0).count_orbits()
+    assert stop.value.reason == "timeout"
+
+
+def test_a_chain_past_its_memory_bound_is_a_clear_error(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A symmetric group of 400 points has a chain of about 80,000 permutations of 400
+    points (256 MB): with the bound at 1 MiB it stops with GroupMemoryError, which says
+    what needed the memory, and the bound."""
+    monkeypatch.setattr(chain, "MAX_CHAIN_BYTES", 1 << 20)
+    generators = [np.roll(np.arange(400), 1), np.array([1, 0, *range(2, 400)])]
+    with pytest.raises(GroupMemoryError) as error:
+        StabilizerChain(400, generators, order=math.factorial(400))
+    assert "the stabilizer chain of a symmetry group needs more memory" in str(error.value)
+    assert "1.0 MiB" in str(error.value)
+    assert isinstance(error.value, ResourceLimitError)
+
+
+def test_the_command_line_reports_a_chain_past_its_memory_bound(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Five copies of the 5-queens problem: the order of their group (8^5 5!) takes a
+    stabilizer chain (no generator exchanges two options alone, the copies are exchanged
+    25 options at a time); past the bound, the command says so (exit status 3, a
+    resource limit) instead of being killed."""
+    monkeypatch.setattr(chain, "MAX_CHAIN_BYTES", 1 << 10)
+    path = tmp_path / "copies.dlx"
+    problem = disjoint_copies(queens(5), 5)
+    problem.write(path)
+    status = main(["count", str(path), "--up-to-symmetry"])
+    out, err = capsys.readouterr()
+    assert status == EXIT_RESOURCE and out == ""
+    assert "resource limit: the stabilizer chain of a symmetry group needs more memory" in err
     assert "Traceback" not in err

@@ -248,6 +248,96 @@ def test_tiling_with_many_labelled_copies() -> None:
     assert len(list(tiling.solutions(up_to_symmetry=True))) == 1
 
 
+def copies_of_options(items: int, copies: int = 3) -> ExactCover:
+    """``items`` primary items, each covered by ``copies`` identical options of its own
+    (``copies`` lines ``iK`` for each K): the automorphism group is the wreath product of
+    ``S_copies`` and ``S_items``, of order ``copies!^items * items!``, and there is one
+    class of solutions."""
+    problem = ExactCover(primary=[f"i{k}" for k in range(items)])
+    for k in range(items):
+        for _ in range(copies):
+            problem.add_option([f"i{k}"])
+    return problem
+
+
+def test_the_group_of_forty_items_of_three_identical_options() -> None:
+    """The 600-byte file whose group took minutes by the deterministic Schreier-Sims
+    algorithm: its order is read off its blocks of identical options (6^40) and of
+    items (40!), and its one class is found by merging the options and descending, no
+    stabilizer chain built on the way."""
+    problem = copies_of_options(40)
+    group = problem.symmetries()
+    assert group.option_order == group.order == 6**40 * math.factorial(40)
+    search = BrokenSearch(problem, group)
+    assert search.count_orbits() == 1
+    assert search.route.startswith("identical options merged (120 options into 40)")
+    assert len(list(search.representatives())) == 1
+
+
+def test_the_exchanges_of_identical_options_alone() -> None:
+    """The group the exchanges of each item's three options make, given by hand: a
+    direct product of 1,000 copies of S3, of order 6^1000 (its transversals, explicit,
+    once took 23.8 GB), with one class of solutions."""
+    problem = copies_of_options(1000)
+    swaps: list[list[int]] = []
+    for k in range(1000):
+        for a, b in ((3 * k, 3 * k + 1), (3 * k + 1, 3 * k + 2)):
+            options = list(range(3000))
+            options[a], options[b] = b, a
+            swaps.append(options)
+    group = Group(problem, swaps)
+    assert group.option_order == group.order == 6**1000
+    assert problem.count(up_to_symmetry=True, symmetry=group) == 1
+
+
+@settings(max_examples=examples(150), deadline=None)
+@given(
+    st.integers(1, 9),
+    st.lists(st.permutations(list(range(9))), max_size=3),
+    st.lists(st.tuples(st.integers(0, 8), st.integers(0, 8)), max_size=3),
+    st.integers(1, 3),
+)
+def test_the_order_read_off_the_structure_is_the_chain_s(
+    n: int, perms: list[list[int]], swaps: list[tuple[int, int]], copies: int
+) -> None:
+    """:func:`~excover.symmetry.factors.order_of` (disjoint supports, blocks of
+    transpositions, then a chain) against the deterministic Schreier-Sims algorithm, on
+    random generators with transpositions among them, side by side in ``copies``
+    disjoint copies; and the chain built from the known order has the same elements."""
+    from excover.symmetry.factors import order_of
+
+    one = [np.array(p[:n] if sorted(p[:n]) == list(range(n)) else range(n)) for p in perms]
+    for a, b in swaps:
+        if a < n and b < n:
+            swap = np.arange(n)
+            swap[[a, b]] = [b, a]
+            one.append(swap)
+    generators = []
+    for c in range(copies):  # each copy's generators move its own points
+        for g in one:
+            moved = np.arange(n * copies, dtype=np.int64)
+            moved[c * n : (c + 1) * n] = g + c * n
+            generators.append(moved)
+    chain = StabilizerChain(n * copies, generators)
+    assert order_of(n * copies, generators) == chain.order
+    if chain.order <= 5040:
+        known = StabilizerChain(n * copies, generators, order=chain.order)
+        listed = {g.tobytes() for g in known.elements()}
+        assert listed == {g.tobytes() for g in chain.elements()}
+
+
+def test_twin_items_multiply_the_order_of_the_options() -> None:
+    """Items ``a`` and ``b`` in the same options are exchanged by an automorphism that
+    fixes every option: the order counts it (``order`` is twice ``option_order``)."""
+    problem = ExactCover(primary=["a", "b", "c", "d"])
+    for items in (["a", "b", "c"], ["a", "b", "d"], ["c"], ["d"]):
+        problem.add_option(items)
+    group = problem.symmetries()
+    assert group.option_order == 2
+    assert group.order == 4
+    assert group.order == len(list(group.elements()))
+
+
 # ----- limits -----
 
 

@@ -6,7 +6,8 @@ The public names::
     Search       one dancing-links run over a problem, with its statistics
     Stats        the statistics of a run (Knuth's DLX1 definitions)
     ExcoverError and its subclasses ProblemError, FormatError, UsageError, LimitReached,
-                 ResourceLimitError (MemoryBoundError), SolverError, SymmetryError
+                 ResourceLimitError (MemoryBoundError, GroupMemoryError), SolverError,
+                 SymmetryError
     Family       a family of sets of ints as a ZDD (all the solutions of a problem, ...)
     simd_kernel  the instruction set the compiled Sudoku core runs with ("avx512", ...;
                  EXCOVER_SIMD forces one: excover.puzzles.simd)
@@ -22,6 +23,7 @@ from excover.errors import (
     ExcoverError,
     ExcoverWarning,
     FormatError,
+    GroupMemoryError,
     LimitReached,
     MemoryBoundError,
     ProblemError,
@@ -46,6 +48,7 @@ __all__ = [
     "ExcoverWarning",
     "Family",
     "FormatError",
+    "GroupMemoryError",
     "LimitReached",
     "MemoryBoundError",
     "ProblemError",

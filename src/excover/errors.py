@@ -15,6 +15,7 @@ __all__ = [
     "ExcoverError",
     "ExcoverWarning",
     "FormatError",
+    "GroupMemoryError",
     "LimitReached",
     "MemoryBoundError",
     "ProblemError",
@@ -104,6 +105,29 @@ class MemoryBoundError(ResourceLimitError):
         """Pickled as its arguments (the message is made from them), so that a worker
         process can send it back."""
         return (MemoryBoundError, (self.bound, self.what))
+
+
+class GroupMemoryError(ResourceLimitError):
+    """A symmetry group's work (its stabilizer chain, for counts and listings up to
+    symmetry) would hold more permutations of its ``points`` points than its bound of
+    ``bound`` bytes (:func:`excover.symmetry.chain.memory_bound`): a large symmetric group
+    has about ``points^2 / 2`` of them. It stops there rather than have the process
+    killed for want of memory."""
+
+    def __init__(self, bound: int, what: str, points: int) -> None:
+        from excover.numbers import byte_size
+
+        super().__init__(
+            f"{what} needs more memory than its bound of {byte_size(bound)} "
+            f"(permutations of {points} points)"
+        )
+        self.bound = bound
+        self.what = what
+        self.points = points
+
+    def __reduce__(self) -> tuple[type[GroupMemoryError], tuple[int, str, int]]:
+        """Pickled as its arguments, as :class:`MemoryBoundError` is."""
+        return (GroupMemoryError, (self.bound, self.what, self.points))
 
 
 class SolverError(ExcoverError):

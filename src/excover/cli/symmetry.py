@@ -116,7 +116,7 @@ def _group(problem: ExactCover, args: argparse.Namespace) -> Group:
             group = registry.total_group(problem, args.method, {})
             if group is not None:  # said by the method's line (_engine)
                 return group
-        group = problem.symmetries()
+        group = problem.symmetries().bounded(common.stop_time(args))
         orders = f"{to_decimal(group.order)} ({to_decimal(group.option_order)} on the options)"
     seconds = time.perf_counter() - started
     say = f"excover: symmetries: a group of order {orders}, found in {seconds:.2f} s"
@@ -146,7 +146,7 @@ def _engine(
     workers = getattr(args, "workers", None)
     where = f", counted on {workers} processes" if workers and workers > 1 else ""
     if counting and search is not None and not args.up_to_symmetry:
-        where += f", by {search.count_route}"
+        where += _by(lambda: search.count_route)
     if _default(args):
         return (
             f"symmetry: declared group of order {to_decimal(order)}, broken by default "
@@ -154,8 +154,17 @@ def _engine(
         )
     if not args.up_to_symmetry:
         return f"symmetry-broken search under a group of order {to_decimal(order)}{where}"
-    route = "" if search is None else f", by {search.route}"
+    route = "" if search is None else _by(lambda: search.route)
     return f"classes under a group of order {to_decimal(order)}{route}{where}"
+
+
+def _by(route: Callable[[], str]) -> str:
+    """``, by ROUTE`` for the note, or nothing when the deadline passed before the route
+    was settled (telling it takes group work, which stops at the deadline)."""
+    try:
+        return f", by {route()}"
+    except LimitReached:
+        return ""
 
 
 def count(problem: ExactCover, args: argparse.Namespace) -> Outcome:

@@ -149,10 +149,11 @@ class BrokenSearch:
 
     ``method`` and the search options apply to every search it runs; ``max_nodes`` bounds
     each of them, ``timeout`` all of them together (wall-clock seconds from the making of
-    this object, time spent between two solutions included), and ``max_solutions`` is not
-    accepted. ``workers`` (above 1) counts the large exact cover problems of
-    :meth:`count` and :meth:`count_orbits` (the whole problem without a base, the merged
-    problem of the representatives) on that many processes
+    this object, time spent between two solutions included) and the group's work on the
+    way (its orders and chains: :meth:`Group.bounded <excover.symmetry.Group.bounded>`),
+    and ``max_solutions`` is not accepted. ``workers`` (above 1) counts the large exact
+    cover problems of :meth:`count` and :meth:`count_orbits` (the whole problem without
+    a base, the merged problem of the representatives) on that many processes
     (:func:`excover.parallel.count`); the small counts of single representatives stay in
     this process; ``timeout`` is then looked at between two counts, and ``max_nodes``,
     which bounds one search, is refused.
@@ -173,15 +174,15 @@ class BrokenSearch:
     ) -> None:
         method = canonical_method(method, stacklevel=1)
         self.problem = problem
-        self.group = group
         self.method = method
         self.deadline = Deadline(options.pop("timeout", None))
+        #: The group, its work (orders, chains, orbits) bounded by the same deadline.
+        self.group = group.bounded(self.deadline.until)
         self.workers = workers if workers is not None and workers > 1 else None
         if self.workers is not None and options.get("max_nodes") is not None:
             raise UsageError("max_nodes bounds one search: it does not go with workers")
         self._runs = Runs(method, options, self.deadline, self.workers)
         self._arrays = OptionArrays(problem)
-        self._generators = [g.options.tolist() for g in group.generators]
         self.base: list[int] | None = None
         self._partials: Partials | None = None
         self.orbits: list[Orbit] | None = None
@@ -323,6 +324,11 @@ class BrokenSearch:
         for solution in self.representatives():
             for member in _orbit(tuple(solution), self._generators):
                 yield list(member)
+
+    @cached_property
+    def _generators(self) -> list[list[int]]:
+        """The generators' option maps as lists, for the orbits of solutions."""
+        return [g.options.tolist() for g in self.group.generators]
 
     # ----- the route -----
 
@@ -473,9 +479,8 @@ class BrokenSearch:
         reduced, original = self._extensions.reduced(partial)
         graph = partials.graphs[len(partial)]
         kept = descent_generators(self.group, graph, partial, orbit.size, original)
-        inner = BrokenSearch(
-            reduced, Group(reduced, kept), self.method, workers=self.workers, **self.options
-        )
+        stabilizer = Group(reduced, kept, deadline=self.deadline.until)
+        inner = BrokenSearch(reduced, stabilizer, self.method, workers=self.workers, **self.options)
         return inner, original
 
     @cached_property

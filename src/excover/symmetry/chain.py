@@ -16,21 +16,55 @@ that does not sift to the identity becomes a new strong generator (with a new ba
 when needed), until every level checks out. The groups met here (the symmetries of a
 board, of a puzzle, of a problem's incidence structure) have small bases, so the work is a
 few permutations per orbit point.
+
+When the order of the group is known beforehand (:mod:`excover.symmetry.factors` reads
+it off the group's structure: direct products, symmetric groups on blocks), no Schreier
+generator needs checking: random elements (by product replacement) are sifted in until
+the product of the orbit lengths reaches it, which it can only do once the chain is
+complete (each orbit is one of a subgroup of its level's stabilizer, so the product never
+passes the order of the group). A symmetric group on 40 points takes a few dozen such
+elements where the deterministic algorithm sifts tens of thousands of Schreier
+generators.
+
+**Bounds.** A transversal holds a whole permutation per orbit point, so a chain of a large
+symmetric group holds about ``n^2 / 2`` permutations of ``n`` points: building one stops
+with :class:`~excover.errors.GroupMemoryError` once its permutations (transversal
+elements, their inverses and the strong generators) would pass :func:`memory_bound`
+bytes, before the process runs out of memory, and with
+:class:`~excover.LimitReached` once its ``deadline`` (a ``time.monotonic()`` instant)
+has passed, looked at every :data:`CHECK_EVERY` permutation products.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+import random
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from itertools import product
 
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["Perm", "StabilizerChain", "identity", "inverse", "is_identity"]
+from excover import deadlines
+from excover.errors import GroupMemoryError
+
+__all__ = ["CHECK_EVERY", "MAX_CHAIN_BYTES", "Perm", "StabilizerChain", "Watch"]
+__all__ += ["identity", "inverse", "is_identity", "memory_bound", "random_products"]
 
 #: A permutation of ``0..n-1`` as an int64 array of images.
 Perm = npt.NDArray[np.int64]
+
+#: The most bytes of permutations one stabilizer chain may hold (:func:`memory_bound`
+#: lowers it to a quarter of a smaller machine's memory).
+MAX_CHAIN_BYTES = 2 << 30
+#: Permutation products between two looks at the deadline (a product of permutations of
+#: a few thousand points takes microseconds).
+CHECK_EVERY = 256
+#: Random elements sifted in a row without growing the chain after which a chain of
+#: known order is completed by the deterministic algorithm instead (product replacement
+#: mixes far faster than this on every group met; the fallback only keeps the build
+#: finite whatever happens).
+STALL = 1000
 
 
 def identity(n: int) -> Perm:
@@ -50,35 +84,148 @@ def is_identity(p: Perm) -> bool:
     return bool(np.array_equal(p, np.arange(len(p))))
 
 
+def memory_bound() -> int:
+    """The bytes of permutations a chain may hold: :data:`MAX_CHAIN_BYTES`, or a quarter
+    of the machine's memory where that is less."""
+    from excover.zdd.memory import machine_memory
+
+    machine = machine_memory()
+    return MAX_CHAIN_BYTES if machine is None else min(MAX_CHAIN_BYTES, machine // 4)
+
+
+class Watch:
+    """The bounds of one piece of group work: its ``deadline`` (a ``time.monotonic()``
+    instant, None: none), looked at every :data:`CHECK_EVERY` calls of :meth:`tick`, and
+    the permutations of ``n`` points it holds, which :meth:`hold` counts against
+    :func:`memory_bound` (``what`` names the work in the error)."""
+
+    def __init__(self, n: int, deadline: float | None, what: str) -> None:
+        self.n = n
+        self.deadline = deadline
+        self.what = what
+        self.bound = memory_bound()
+        self.held = 0  # bytes
+        self.ticks = 0
+
+    def tick(self) -> None:
+        """Count a step of work; LimitReached once the deadline has passed (looked at
+        every :data:`CHECK_EVERY` steps, and at the first)."""
+        if self.ticks % CHECK_EVERY == 0:
+            deadlines.check(self.deadline)
+        self.ticks += 1
+
+    def hold(self, permutations: int) -> None:
+        """Count ``permutations`` more permutations held; GroupMemoryError past the bound."""
+        self.held += 8 * self.n * permutations
+        if self.held > self.bound:
+            raise GroupMemoryError(self.bound, self.what, self.n)
+
+
+def random_products(
+    n: int, generators: Sequence[Perm], draw: random.Random, watch: Watch | None = None
+) -> Callable[[], Perm]:
+    """A function returning random elements of the group the (non-empty) ``generators``
+    make, by product replacement (Celler, Leedham-Green, Murray, Niemeyer and O'Brien,
+    1995, with Leedham-Green's accumulator): a list of at least ten products of the
+    generators, in which a random one is multiplied by another at each step, the
+    accumulator by the result. The elements are close to uniformly distributed after
+    the first few dozen steps, which are taken at once."""
+    state = [g.copy() for g in generators]
+    while len(state) < 10:
+        state += [g.copy() for g in generators[: 10 - len(state)]]
+    accumulator = identity(n)
+
+    def step() -> Perm:
+        nonlocal accumulator
+        if watch is not None:
+            watch.tick()
+        i, j = draw.sample(range(len(state)), 2)
+        state[i] = state[j][state[i]] if draw.random() < 0.5 else state[i][state[j]]
+        accumulator = state[i][accumulator]
+        return accumulator
+
+    for _ in range(50):
+        step()
+    return step
+
+
 @dataclass
 class _Level:
     """One level of the chain: its base point, the strong generators fixing the earlier
-    base points, and the orbit of the base point with its transversal."""
+    base points, and the orbit of the base point with its transversal (and each
+    transversal element's inverse)."""
 
     point: int
     generators: list[Perm] = field(default_factory=list)
     transversal: dict[int, Perm] = field(default_factory=dict)
-    #: The (orbit point, generator number) pairs whose Schreier generator sifted.
-    checked: set[tuple[int, int]] = field(default_factory=set)
+    inverses: dict[int, Perm] = field(default_factory=dict)
+    #: For the k-th orbit point (in the transversal's order), how many of the level's
+    #: generators (a prefix) have a Schreier generator with it that sifted.
+    checked: list[int] = field(default_factory=list)
 
 
 class StabilizerChain:
-    """A base and strong generating set of the group generated by ``generators``."""
+    """A base and strong generating set of the group generated by ``generators``.
 
-    def __init__(self, n: int, generators: Sequence[Perm]) -> None:
+    With the group's ``order`` given (exactly), the chain is built by sifting random
+    elements until it reaches it (see the module text); otherwise by the deterministic
+    Schreier-Sims algorithm. ``deadline`` (a ``time.monotonic()`` instant) and the
+    memory bound stop the build (LimitReached, GroupMemoryError); the chain keeps the
+    deadline for the work done on it later (listing its elements)."""
+
+    def __init__(
+        self,
+        n: int,
+        generators: Sequence[Perm],
+        *,
+        order: int | None = None,
+        deadline: float | None = None,
+    ) -> None:
         self.n = n
+        self.deadline = deadline
         self.levels: list[_Level] = []
-        for g in generators:
-            if not is_identity(g):
-                self._add(g, 0)
-        self._complete()
+        self._watch = Watch(n, deadline, "the stabilizer chain of a symmetry group")
+        moving = [g for g in generators if not is_identity(g)]
+        if order is None or not moving:
+            self._deterministic(moving)
+        else:
+            self._randomised(moving, order)
 
     # ----- building -----
+
+    def _deterministic(self, generators: list[Perm]) -> None:
+        """The chain by the deterministic Schreier-Sims algorithm."""
+        for g in generators:
+            self._watch.tick()
+            residue, stop = self.sift(g)
+            if not is_identity(residue):
+                self._add(residue, stop)
+        self._complete()
+
+    def _randomised(self, generators: list[Perm], order: int) -> None:
+        """The chain of a group of known ``order``: random elements sifted in until the
+        chain reaches it (after :data:`STALL` sifts in a row that add nothing, the
+        deterministic algorithm completes it)."""
+        draw = random_products(self.n, generators, random.Random(0), self._watch)
+        idle = 0
+        while self.order < order:
+            residue, stop = self.sift(draw())
+            if is_identity(residue):
+                idle += 1
+                if idle >= STALL:
+                    self._deterministic(generators)
+                    break
+                continue
+            idle = 0
+            self._add(residue, stop)
+        if self.order != order:  # pragma: no cover - a wrong order given
+            raise AssertionError(f"a group of order {self.order}, not {order}")
 
     def _add(self, g: Perm, depth: int) -> None:
         """Make ``g`` (which fixes the base points above ``depth``) a strong generator of
         the levels ``0..depth`` below its first moved base point, adding a base point it
         moves when every current base point is fixed."""
+        self._watch.hold(1)
         if depth == len(self.levels) or all(
             int(g[level.point]) == level.point for level in self.levels[depth:]
         ):
@@ -99,26 +246,35 @@ class StabilizerChain:
         """Grow the orbit of the level's base point under its generators (the transversal
         elements already found are kept, so earlier Schreier checks stay valid)."""
         if not level.transversal:
-            level.transversal[level.point] = identity(self.n)
+            self._keep(level, level.point, identity(self.n))
         frontier = list(level.transversal)
         while frontier:
             beta = frontier.pop()
             u = level.transversal[beta]
             for g in level.generators:
+                self._watch.tick()
                 image = int(g[beta])
                 if image not in level.transversal:
-                    level.transversal[image] = g[u]
+                    self._keep(level, image, g[u])
                     frontier.append(image)
+
+    def _keep(self, level: _Level, point: int, u: Perm) -> None:
+        """Add ``u``, which sends the level's base point to ``point``, to its transversal."""
+        self._watch.hold(2)
+        level.transversal[point] = u
+        level.inverses[point] = inverse(u)
+        level.checked.append(0)
 
     def sift(self, g: Perm, start: int = 0) -> tuple[Perm, int]:
         """Strip ``g`` down the chain from level ``start``: the residue and the level where
         it stopped (``len(levels)`` when every level was stripped)."""
         for number in range(start, len(self.levels)):
             level = self.levels[number]
-            u = level.transversal.get(int(g[level.point]))
-            if u is None:
+            u_inverse = level.inverses.get(int(g[level.point]))
+            if u_inverse is None:
                 return g, number
-            g = inverse(u)[g]
+            self._watch.tick()
+            g = u_inverse[g]
         return g, len(self.levels)
 
     def _complete(self) -> None:
@@ -135,18 +291,19 @@ class StabilizerChain:
 
     def _failing_schreier_generator(self, depth: int) -> tuple[Perm, int] | None:
         """A Schreier generator of level ``depth`` that does not sift through the levels
-        below it (its residue, and the level where it stopped), or None."""
+        below it (its residue, and the level where it stopped), or None. The pairs of an
+        orbit point and a generator already checked are skipped (the orbit and the
+        generators only grow, each in order, so a count per orbit point says which)."""
         level = self.levels[depth]
-        for beta, u in list(level.transversal.items()):
-            for number, x in enumerate(level.generators):
-                if (beta, number) in level.checked:
-                    continue
-                image = int(x[beta])
-                schreier = inverse(level.transversal[image])[x[u]]
+        for place, (beta, u) in enumerate(list(level.transversal.items())):
+            for number in range(level.checked[place], len(level.generators)):
+                x = level.generators[number]
+                self._watch.tick()
+                schreier = level.inverses[int(x[beta])][x[u]]
                 residue, stop = self.sift(schreier, depth + 1)
                 if not is_identity(residue):
                     return residue, stop
-                level.checked.add((beta, number))
+                level.checked[place] = number + 1
         return None
 
     # ----- reading -----
@@ -169,12 +326,14 @@ class StabilizerChain:
         return is_identity(residue)
 
     def elements(self) -> Iterator[Perm]:
-        """Every element of the group, each once, the identity first."""
+        """Every element of the group, each once, the identity first (LimitReached once
+        the chain's deadline has passed)."""
         if not self.levels:
             yield identity(self.n)
             return
         transversals = [list(level.transversal.values()) for level in self.levels]
         for choice in product(*transversals):
+            self._watch.tick()
             g = choice[-1]
             for u in reversed(choice[:-1]):
                 g = u[g]

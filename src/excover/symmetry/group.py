@@ -11,26 +11,37 @@ solutions" is the number of orbits.
 
 :class:`Group` holds such a group by its generators, checks each one (a permutation that
 is not an automorphism is a :class:`~excover.SymmetryError` naming the option or item at
-fault), and knows its exact order and its elements through a stabilizer chain
-(:mod:`excover.symmetry.chain`) over the options and items together. A generator may be
-given by its action on the options alone (the items follow) or on the items alone (the
-options follow), whichever is easier to write.
+fault), and knows its exact order, read off its structure first
+(:mod:`excover.symmetry.factors`: products of small groups, symmetric groups on blocks of
+identical options or of copies), and its elements through a stabilizer chain
+(:mod:`excover.symmetry.chain`). A generator may be given by its action on the options
+alone (the items follow) or on the items alone (the options follow), whichever is easier
+to write.
+
+A group's work (its orders, chains and orbits) stops at its ``deadline`` with
+:class:`~excover.LimitReached` and past the memory bound of its chains with
+:class:`~excover.errors.GroupMemoryError`; :meth:`Group.bounded` gives the same group
+with a deadline, sharing what either computes.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+import copy
+import math
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from functools import cached_property
 from itertools import pairwise
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from excover.deadlines import check_deadline
 from excover.entries import distinct
 from excover.errors import SymmetryError
 from excover.numbers import to_decimal
 from excover.permutations import Automorphism, Generator
-from excover.symmetry.chain import Perm, StabilizerChain, is_identity
+from excover.symmetry.chain import Perm, StabilizerChain, Watch, is_identity
+from excover.symmetry.factors import order_of, transposition_blocks
 
 if TYPE_CHECKING:
     from excover.problem import Problem
@@ -74,6 +85,30 @@ class _Structure:
         data = codes.astype("<i8").tobytes()
         bounds = (self.starts * 8).tolist()
         return [data[a:b] for a, b in pairwise(bounds)]
+
+    def item_twins(self) -> Perm:
+        """A class number per item, in order of first item: the items of one kind in the
+        same options, their colored options grouped alike by color (colors renamed in
+        the order they first show), which an automorphism fixing every option may
+        exchange, and no other."""
+        by_item = np.lexsort((self.owner, self.items))
+        items, options, colors = self.items[by_item], self.owner[by_item], self.colors[by_item]
+        bounds = np.searchsorted(items, np.arange(self.n_items + 1)).tolist()
+        option_bytes = options.astype("<i8").tobytes()
+        colored = colors.tolist() if colors.any() else None
+        classes: dict[tuple[Any, ...], int] = {}
+        label = np.empty(self.n_items, dtype=np.int64)
+        kinds = self.kind.tolist()
+        for item in range(self.n_items):
+            a, b = bounds[item], bounds[item + 1]
+            key: tuple[Any, ...] = (kinds[item], option_bytes[8 * a : 8 * b])
+            if colored is not None:
+                renamed: dict[int, int] = {}
+                key += (
+                    tuple(renamed.setdefault(c, len(renamed)) if c else -1 for c in colored[a:b]),
+                )
+            label[item] = classes.setdefault(key, len(classes))
+        return label
 
     def fault(self, g: Automorphism) -> str | None:
         """Why ``g`` is not an automorphism, or None when it is one."""
@@ -163,18 +198,32 @@ class Group:
     ``order`` is its number of elements (an exact int), :meth:`elements` lists them,
     :meth:`item_orbits` and :meth:`option_orbits` give the orbits, and the group acts on
     solutions through :meth:`Automorphism.apply`. ``ExactCover.symmetries()`` gives the
-    whole automorphism group of a problem.
+    whole automorphism group of a problem. ``deadline`` (a ``time.monotonic()``
+    instant; None: none) stops the group's work past it, the checks of the generators
+    included, with :class:`~excover.LimitReached`.
     """
 
     def __init__(
-        self, problem: Problem, generators: Iterable[Generator] = (), *, _checked: bool = True
+        self,
+        problem: Problem,
+        generators: Iterable[Generator] = (),
+        *,
+        deadline: float | None = None,
+        _checked: bool = True,
     ) -> None:
         self.problem = problem
+        #: The ``time.monotonic()`` instant past which the group's work stops (None: never).
+        self.deadline = check_deadline(deadline)
+        #: What the group has computed (orders, chains, blocks), shared by its
+        #: :meth:`bounded` copies.
+        self._known: dict[str, Any] = {}
         structure = _Structure(problem)
         self._structure = structure
         self.generators: tuple[Automorphism, ...] = ()
         kept: list[Automorphism] = []
+        watch = Watch(0, self.deadline, "")
         for number, generator in enumerate(generators):
+            watch.tick()
             g = self._as_automorphism(generator, number)
             why = structure.fault(g) if _checked else None
             if why is not None:
@@ -185,13 +234,31 @@ class Group:
         self.generators = tuple(kept)
 
     @classmethod
-    def of_automorphisms(cls, problem: Problem, generators: Iterable[Automorphism]) -> Group:
+    def of_automorphisms(
+        cls,
+        problem: Problem,
+        generators: Iterable[Automorphism],
+        deadline: float | None = None,
+    ) -> Group:
         """The group generated by ``generators`` that are automorphisms of ``problem`` by
         construction, not checked again: those BLISS finds, automorphisms of the
         incidence graph, which are the problem's (:mod:`excover.symmetry.automorphisms`;
-        the tests check them). Checking costs about as much as BLISS on small
-        problems, where a count up to symmetry takes milliseconds."""
-        return cls(problem, generators, _checked=False)
+        the tests check them), and their images on a problem made from it. Checking
+        costs about as much as BLISS on small problems, where a count up to symmetry
+        takes milliseconds. ``deadline`` as for the class."""
+        return cls(problem, generators, deadline=deadline, _checked=False)
+
+    def bounded(self, deadline: float | None) -> Group:
+        """This group, its work stopping at the earlier of its own deadline and
+        ``deadline`` (a ``time.monotonic()`` instant; None: its own): a copy that shares
+        the generators and everything either computes (an order found within a deadline
+        is known to the group without one)."""
+        deadline = check_deadline(deadline)
+        if deadline is None or (self.deadline is not None and self.deadline <= deadline):
+            return self
+        view = copy.copy(self)
+        view.deadline = deadline
+        return view
 
     # ----- reading generators -----
 
@@ -290,35 +357,15 @@ class Group:
                 f"generator {number}: option {bad} goes to {int(options[bad])}, which is "
                 "not an option"
             )
-        # An item is known by its kind, its options without color, and its options
-        # grouped by color (colors may be renamed, so the groups carry no names).
-        plain: list[list[int]] = [[] for _ in range(structure.n_items)]
-        shades: list[dict[int, list[int]]] = [{} for _ in range(structure.n_items)]
-        for option, item, color in zip(
-            structure.owner.tolist(),
-            structure.items.tolist(),
-            structure.colors.tolist(),
-            strict=True,
-        ):
-            if color:
-                shades[item].setdefault(color, []).append(option)
-            else:
-                plain[item].append(option)
-
-        def key(item: int, image: Perm | None) -> _ItemKey:
-            def moved(options: list[int]) -> frozenset[int]:
-                return frozenset(options if image is None else image[options].tolist())
-
-            groups = frozenset(moved(group) for group in shades[item].values())
-            return int(structure.kind[item]), moved(plain[item]), groups
-
-        by_key: dict[_ItemKey, list[int]] = {}
-        for item in range(structure.n_items):
-            by_key.setdefault(key(item, None), []).append(item)
+        items = np.arange(structure.n_items, dtype=np.int64)
+        moved = np.flatnonzero(options != np.arange(len(options)))
+        # Only the items of moved options can move (twins share their options, so a
+        # class of twins moves whole); the others stay.
+        touched = np.unique(structure.items[structure.nodes_of(moved)]).tolist()
+        by_key = self._item_profiles[2]
         used: dict[_ItemKey, int] = {}
-        items = np.empty(structure.n_items, dtype=np.int64)
-        for item in range(structure.n_items):
-            image = key(item, options)
+        for item in touched:
+            image = self._item_key(item, options)
             targets = by_key.get(image, [])
             rank = used.get(image, 0)
             if rank >= len(targets):
@@ -331,32 +378,133 @@ class Group:
             used[image] = rank + 1
         return items
 
+    @cached_property
+    def _item_profiles(
+        self,
+    ) -> tuple[list[list[int]], list[dict[int, list[int]]], dict[_ItemKey, list[int]]]:
+        """What tells the items apart, once for all generators: each item's options
+        without color, its options grouped by color (colors may be renamed, so the groups
+        carry no names), and the items by their key (:meth:`_item_key`)."""
+        structure = self._structure
+        plain: list[list[int]] = [[] for _ in range(structure.n_items)]
+        shades: list[dict[int, list[int]]] = [{} for _ in range(structure.n_items)]
+        for option, item, color in zip(
+            structure.owner.tolist(),
+            structure.items.tolist(),
+            structure.colors.tolist(),
+            strict=True,
+        ):
+            if color:
+                shades[item].setdefault(color, []).append(option)
+            else:
+                plain[item].append(option)
+        kinds = structure.kind.tolist()
+        by_key: dict[_ItemKey, list[int]] = {}
+        for item in range(structure.n_items):
+            key = _item_key(kinds[item], plain[item], shades[item], None)
+            by_key.setdefault(key, []).append(item)
+        return plain, shades, by_key
+
+    def _item_key(self, item: int, image: Perm) -> _ItemKey:
+        """The key of ``item`` (:func:`_item_key`) with its options sent through ``image``."""
+        plain, shades, _ = self._item_profiles
+        return _item_key(int(self._structure.kind[item]), plain[item], shades[item], image)
+
     # ----- the group -----
 
-    @cached_property
+    def _computed(self, name: str, make: Callable[[], Any]) -> Any:
+        """What ``make`` computes, once for the group and its :meth:`bounded` copies."""
+        if name not in self._known:
+            self._known[name] = make()
+        return self._known[name]
+
+    @property
     def chain(self) -> StabilizerChain:
         """The stabilizer chain of the group over options and items together (options
         ``0..n_options-1``, then items)."""
         n = self._structure.n_options
-        combined = [np.concatenate([g.options, g.items + n]) for g in self.generators]
-        return StabilizerChain(n + self._structure.n_items, combined)
+
+        def make() -> StabilizerChain:
+            combined = [np.concatenate([g.options, g.items + n]) for g in self.generators]
+            points = n + self._structure.n_items
+            return StabilizerChain(points, combined, order=self.order, deadline=self.deadline)
+
+        chain: StabilizerChain = self._computed("chain", make)
+        return chain
 
     @property
     def order(self) -> int:
-        """The number of automorphisms in the group (an exact int)."""
-        return self.chain.order
+        """The number of automorphisms in the group (an exact int): its order on the
+        options times the order of the elements that fix every option (which exchange
+        items no option tells apart), read off the structure
+        (:mod:`excover.symmetry.factors`)."""
+        order: int = self._computed("order", self._order)
+        return order
 
-    @cached_property
+    def _order(self) -> int:
+        """:attr:`order`, worked out: the elements that fix every option exchange twin
+        items (of one kind, in the same options, their colored options grouped alike),
+        and when the generators' exchanges of two twins that fix every option (closed
+        under conjugation) join every class of twins, they are the product of the
+        classes' symmetric groups; otherwise the order of the action on options and
+        items together."""
+        twins = self._structure.item_twins()
+        sizes = np.bincount(twins)
+        if (sizes == 1).all():
+            return self.option_order
+        n = self._structure.n_options
+        seeds = []
+        for g in self.generators:
+            moved = np.flatnonzero(g.items != np.arange(len(g.items)))
+            if len(moved) == 2 and is_identity(g.options):
+                seeds.append((int(moved[0]), int(moved[1])))
+        item_maps = [g.items for g in self.generators]
+        watch = Watch(self._structure.n_items, self.deadline, "the order of a symmetry group")
+        blocks = transposition_blocks(self._structure.n_items, item_maps, seeds, watch)
+        if blocks is not None and np.array_equal(blocks, twins):
+            return self.option_order * math.prod(math.factorial(k) for k in sizes.tolist())
+        combined = [np.concatenate([g.options, g.items + n]) for g in self.generators]
+        return order_of(n + self._structure.n_items, combined, self.deadline)
+
+    @property
     def option_chain(self) -> StabilizerChain:
         """The stabilizer chain of the group's action on the options alone: the group
         that acts on solutions (automorphisms that only swap items with the same options
         act there as the identity)."""
-        return StabilizerChain(self._structure.n_options, [g.options for g in self.generators])
+
+        def make() -> StabilizerChain:
+            options = [g.options for g in self.generators]
+            n = self._structure.n_options
+            return StabilizerChain(n, options, order=self.option_order, deadline=self.deadline)
+
+        chain: StabilizerChain = self._computed("option_chain", make)
+        return chain
 
     @property
     def option_order(self) -> int:
-        """The number of distinct permutations of the options in the group."""
-        return self.option_chain.order
+        """The number of distinct permutations of the options in the group, read off its
+        structure (:mod:`excover.symmetry.factors`)."""
+
+        def make() -> int:
+            options = [g.options for g in self.generators]
+            return order_of(self._structure.n_options, options, self.deadline)
+
+        order: int = self._computed("option_order", make)
+        return order
+
+    def option_blocks(self) -> Perm | None:
+        """The blocks of options whose every permutation lies in the group (a block
+        number per option: :func:`~excover.symmetry.factors.transposition_blocks` of its
+        action on the options), or None when no generator exchanges two options alone."""
+
+        def make() -> Perm | None:
+            options = [g.options for g in self.generators]
+            n = self._structure.n_options
+            watch = Watch(n, self.deadline, "the blocks of a symmetry group")
+            return transposition_blocks(n, options, watch=watch)
+
+        blocks: Perm | None = self._computed("option_blocks", make)
+        return blocks
 
     def option_elements(self) -> Iterator[Perm]:
         """Every distinct permutation of the options in the group, the identity first."""
@@ -386,25 +534,43 @@ class Group:
 
     def item_orbit_numbers(self) -> list[list[int]]:
         """The orbits of the items as item positions."""
-        return _orbits(self._structure.n_items, [g.items for g in self.generators])
+        items = [g.items for g in self.generators]
+        return _orbits(self._structure.n_items, items, self.deadline)
 
     def option_orbits(self) -> list[list[int]]:
         """The orbits of the options, each in input order, ordered by first option."""
-        return _orbits(self._structure.n_options, [g.options for g in self.generators])
+        options = [g.options for g in self.generators]
+        return _orbits(self._structure.n_options, options, self.deadline)
 
     def __repr__(self) -> str:
         order = to_decimal(self.order)
         return f"<Group of order {order} with {len(self.generators)} generators>"
 
 
-def orbit_labels(n: int, generators: Sequence[Perm]) -> Perm:
+def _item_key(
+    kind: int, plain: list[int], shades: dict[int, list[int]], image: Perm | None
+) -> _ItemKey:
+    """What tells an item apart: its ``kind``, its options without color (``plain``) and
+    its groups of options by color (``shades``), as sets, the options sent through
+    ``image`` (None: as they are)."""
+
+    def moved(options: list[int]) -> frozenset[int]:
+        return frozenset(options if image is None else image[options].tolist())
+
+    return kind, moved(plain), frozenset(moved(group) for group in shades.values())
+
+
+def orbit_labels(n: int, generators: Sequence[Perm], deadline: float | None = None) -> Perm:
     """For each point of ``0..n-1``, the smallest point of its orbit under the
     permutations: every point takes the smallest label among its own and those of its
-    images and preimages, then follows the labels to their end, until nothing changes."""
+    images and preimages, then follows the labels to their end, until nothing changes.
+    LimitReached once ``deadline`` (a ``time.monotonic()`` instant) has passed."""
+    watch = Watch(n, deadline, "")
     label = np.arange(n, dtype=np.int64)
     while True:
         new = label.copy()
         for g in generators:
+            watch.tick()
             np.minimum.at(new, g, label)
             np.minimum(new, label[g], out=new)
         while True:
@@ -417,10 +583,10 @@ def orbit_labels(n: int, generators: Sequence[Perm]) -> Perm:
         label = new
 
 
-def _orbits(n: int, generators: Sequence[Perm]) -> list[list[int]]:
-    """The orbits of ``0..n-1`` under the permutations (:func:`orbit_labels`), in order
-    of their smallest point, each in increasing order."""
-    label = orbit_labels(n, generators)
+def _orbits(n: int, generators: Sequence[Perm], deadline: float | None) -> list[list[int]]:
+    """The orbits of ``0..n-1`` under the permutations (:func:`orbit_labels`, within
+    ``deadline``), in order of their smallest point, each in increasing order."""
+    label = orbit_labels(n, generators, deadline)
     order = np.argsort(label, kind="stable")
     cuts = np.flatnonzero(np.diff(label[order])) + 1
     return [part.tolist() for part in np.split(order, cuts)] if n else []

@@ -23,6 +23,8 @@ something and the points of the candidates are visited. The chain is a stabilize
 whose base is increasing (:class:`OrderedChain`); it is built by sifting random elements
 of the group, whose order is known (from :class:`~excover.symmetry.chain.StabilizerChain`,
 say): the chain is complete exactly when the product of its orbit lengths reaches it.
+Its building stops at a deadline and within the memory bound of every chain
+(:class:`~excover.symmetry.chain.Watch`).
 """
 
 from __future__ import annotations
@@ -33,7 +35,7 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
-from excover.symmetry.chain import Perm, StabilizerChain, identity, inverse
+from excover.symmetry.chain import Perm, StabilizerChain, Watch, identity, inverse
 
 __all__ = ["OrderedChain", "random_elements"]
 
@@ -61,10 +63,14 @@ class OrderedChain:
     reached (sifting ``g`` divides it by a transversal element per level; a residue
     becomes a new strong generator) make the chain complete: the product of its orbit
     lengths is at most the order of the group its generators make, so reaching ``order``
-    leaves no element out."""
+    leaves no element out. ``deadline`` (a ``time.monotonic()`` instant) stops the
+    building with LimitReached, the memory bound of chains with GroupMemoryError."""
 
-    def __init__(self, n: int, order: int, draw: Callable[[], Perm]) -> None:
+    def __init__(
+        self, n: int, order: int, draw: Callable[[], Perm], deadline: float | None = None
+    ) -> None:
         self.n = n
+        self._watch = Watch(n, deadline, "the stabilizer chain of a symmetry group")
         #: The base points whose level moves something, increasing.
         self.points: list[int] = []
         #: Per level: the strong generators fixing the points below its base point, each
@@ -75,6 +81,7 @@ class OrderedChain:
         self.inverses: list[dict[int, Perm]] = []
         while self._order() < order:
             self._sift_in(draw())
+        self._watch.hold(sum(len(inverses) for inverses in self.inverses))  # the stacks
         #: Per level: the ``u_b^-1`` stacked, one row per point ``b`` of the orbit, and the
         #: row of each point (-1 outside the orbit), for the images of many sets at once.
         self.stacks = [np.stack(list(inverses.values())) for inverses in self.inverses]
@@ -88,7 +95,8 @@ class OrderedChain:
     def of(cls, chain: StabilizerChain, seed: int = 0) -> OrderedChain:
         """The chain along ``0, 1, 2, ...`` of the group of ``chain``, from random
         elements drawn with ``random.Random(seed)`` (so the same on every run)."""
-        return cls(chain.n, chain.order, random_elements(chain, random.Random(seed)))
+        draw = random_elements(chain, random.Random(seed))
+        return cls(chain.n, chain.order, draw, chain.deadline)
 
     @property
     def strong_generators(self) -> list[Perm]:
@@ -115,6 +123,7 @@ class OrderedChain:
         residue (which fixes every point below the second value) and its smallest moved
         point."""
         while True:
+            self._watch.tick()
             moved = np.flatnonzero(g != np.arange(self.n))
             if not len(moved):
                 return None
@@ -132,6 +141,7 @@ class OrderedChain:
         if residue is None:
             return
         g, point = residue
+        self._watch.hold(2)
         if self._level_at(point) is None:
             where = bisect.bisect_left(self.points, point)
             self.points.insert(where, point)
@@ -155,8 +165,10 @@ class OrderedChain:
             beta = frontier.pop()
             u_inverse = inverses[beta]
             for x, x_inverse in self.generators[level]:
+                self._watch.tick()
                 image = int(x[beta])
                 if image not in inverses:
+                    self._watch.hold(1)
                     inverses[image] = u_inverse[x_inverse]
                     frontier.append(image)
 

@@ -101,9 +101,17 @@ def descent_generators(
     ``u^-1``, for ``g`` random in ``G`` and ``u`` an element sending ``partial`` to
     ``g(partial)`` (read off a tree of the orbit spanned by the generators); sifting such
     elements until that order is reached gives generators of ``K``
-    (:class:`~excover.symmetry.smallest.OrderedChain`)."""
-    tree = graph.tree(graph.row_of(np.array([partial], dtype=np.int64))[0])
+    (:class:`~excover.symmetry.smallest.OrderedChain`). A partial solution that every
+    element maps onto itself (an orbit of one) has ``G`` for ``K``, and ``G``'s
+    generators are taken as they are (no chain of ``G`` is built: a symmetric group of
+    many points has one too large to hold)."""
+    n = group.problem.n_options
+    position = np.full(n, -1, dtype=np.int64)
+    position[original] = np.arange(len(original))
     generators = [g.options for g in group.generators]
+    if size == 1:
+        return [position[g[original]].tolist() for g in generators]
+    tree = graph.tree(graph.row_of(np.array([partial], dtype=np.int64))[0])
     draw = random_elements(group.option_chain, random.Random(0))
     chosen = np.array(partial, dtype=np.int64)
 
@@ -112,8 +120,5 @@ def descent_generators(
         image = graph.row_of(np.sort(g[chosen]).reshape(1, -1))[0]
         return inverse(tree.element(image, generators))[g]
 
-    n = group.problem.n_options
-    chain = OrderedChain(n, group.option_order // size, element)
-    position = np.full(n, -1, dtype=np.int64)
-    position[original] = np.arange(len(original))
+    chain = OrderedChain(n, group.option_order // size, element, group.deadline)
     return [position[g[original]].tolist() for g in chain.strong_generators]

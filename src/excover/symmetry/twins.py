@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from excover.problem import Problem
-from excover.symmetry.chain import Perm
+from excover.symmetry.chain import Perm, is_identity
 from excover.symmetry.group import Automorphism, Group
 
 if TYPE_CHECKING:
@@ -54,15 +54,30 @@ def merge_twins(problem: Problem, group: Group) -> Merged | None:
         return None
     if not all(len(members) == 1 or _used_once(problem, members[0]) for members in classes):
         return None
-    if not all(_exchanges_lie_in(group.option_chain, members) for members in classes):
+    if not _exchanged(group, classes):
         return None
     firsts = [members[0] for members in classes]
     class_of = np.empty(problem.n_options, dtype=np.int64)
     for number, members in enumerate(classes):
         class_of[members] = number
     merged = _keeping(problem, firsts)
-    generators = [Automorphism(class_of[g.options[firsts]], g.items) for g in group.generators]
-    return Merged(merged, Group(merged, generators), firsts)
+    generators = []
+    for g in group.generators:  # images of automorphisms: no need to check them again
+        image = Automorphism(class_of[g.options[firsts]], g.items)
+        if not (is_identity(image.options) and is_identity(image.items)):
+            generators.append(image)
+    return Merged(merged, Group.of_automorphisms(merged, generators, group.deadline), firsts)
+
+
+def _exchanged(group: Group, classes: list[list[int]]) -> bool:
+    """Whether ``group`` exchanges the options of each class at will: read off its
+    blocks of options (:meth:`Group.option_blocks`: each twin class within one, as the
+    exchanges of twins that the automorphism tool gives show), else tested on its
+    stabilizer chain."""
+    blocks = group.option_blocks()
+    if blocks is not None and all(len(set(blocks[members].tolist())) == 1 for members in classes):
+        return True
+    return all(_exchanges_lie_in(group.option_chain, members) for members in classes)
 
 
 def _classes(problem: Problem) -> list[list[int]]:
