@@ -6,9 +6,9 @@ symmetry (a pinned tile: each tiling found stands for the group's order) or not.
 
 The program packs the 12 pentominoes and the square tetromino into the 8x8 square:
 16,146 packings up to the square's 8 symmetries (Haselgrove 1958), 129,168 in all,
-seconds of CPU with the symmetry and far more without it: no count here finishes. Ctrl-C
-meets the pinned count with four monominoes in the square tetromino's place (holes
-anywhere): minutes of CPU even with the symmetry, so that it cannot end first.
+seconds of CPU with the symmetry and far more without it. The pinned count is stopped
+with four monominoes in the square tetromino's place (holes anywhere): minutes of CPU
+even with the symmetry, so that no count here finishes.
 """
 
 from __future__ import annotations
@@ -60,8 +60,16 @@ STOPPED = re.compile(
 )
 
 
-def _program(tmp_path: Path, count: str, tiles: str = SQUARE) -> str:
+#: The tiles a count is stopped on: the pinned count of the square ends within 0.9 to
+#: 3 s of CPU time (0.86 s on a quiet machine finished before the first limit, 1.5 s:
+#: the suite failed on it), so it runs with holes instead, minutes even with the
+#: symmetry (no total known, but each tiling it finds stands for the group's 8).
+TILES = {"pinned": HOLES}
+
+
+def _program(tmp_path: Path, count: str, tiles: str | None = None) -> str:
     path = tmp_path / "square.cmb"
+    tiles = TILES.get(count, SQUARE) if tiles is None else tiles
     path.write_text(PROGRAM.format(tiles=tiles, how=COUNTS[count]), encoding="utf-8")
     return str(path)
 
@@ -100,7 +108,7 @@ def test_a_count_stopped_by_the_timeout_prints_its_solutions_so_far(
     out, err = _stopped(tmp_path, capsys, count)
     assert out == ""  # no count line: the count did not finish
     found = _so_far(err, "stopped by --timeout")
-    assert 0 <= found <= TOTAL
+    assert 0 <= found <= TOTAL or count == "pinned"  # the pinned count has holes
     if count == "pinned":  # each tiling of the pinned problem stands for 8
         assert found % 8 == 0
         assert "symmetry: board group of order 8, I pinned" in err
@@ -118,7 +126,7 @@ def test_the_json_document_records_the_stopped_count(
     (record,) = document["results"]
     assert (record["statement"], record["line"], record["problem"]) == ("count", 5, "sq")
     assert (record["complete"], record["stopped_by"]) == (False, "timeout")
-    assert 0 <= record["count"] <= TOTAL
+    assert 0 <= record["count"] <= TOTAL or count == "pinned"  # the pinned count has holes
     assert _so_far(err, "stopped by --timeout") == record["count"]
     if count == "pinned":
         assert record["symmetry"].startswith("board group of order 8")
@@ -143,7 +151,7 @@ def test_a_zdd_count_stopped_says_it_has_no_partial_count(
 
 
 def test_the_interpreter_records_the_count_its_deadline_stopped() -> None:
-    program = parse(PROGRAM.format(tiles=SQUARE, how=COUNTS["pinned"]), "square.cmb")
+    program = parse(PROGRAM.format(tiles=TILES["pinned"], how=COUNTS["pinned"]), "square.cmb")
     for limit in map(float, LIMITS):  # the first may run out while the problem is built
         out, err = io.StringIO(), io.StringIO()
         interpreter = Interpreter(out, err, deadline=time.monotonic() + limit)
@@ -153,18 +161,16 @@ def test_the_interpreter_records_the_count_its_deadline_stopped() -> None:
             break
     (record,) = interpreter.results
     assert (record["complete"], record["stopped_by"]) == (False, "timeout")
-    assert 0 <= record["count"] <= TOTAL and record["count"] % 8 == 0
+    assert record["count"] >= 0 and record["count"] % 8 == 0
     assert out.getvalue() == ""
 
 
 @pytest.mark.parametrize("count", ["pinned", "search"])
 def test_ctrl_c_prints_the_solutions_so_far(tmp_path: Path, count: str) -> None:
-    """The pinned count of the square ends within about 3 s of CPU time, too close to
-    the interrupt's 2 s: it runs with holes instead (no total known, but each tiling it
-    finds stands for the group's 8); the search without the symmetry takes some 12 s."""
-    tiles = HOLES if count == "pinned" else SQUARE
+    """The pinned count runs with holes (:data:`TILES`); the search without the
+    symmetry takes some 12 s."""
     process = subprocess.Popen(
-        [sys.executable, "-m", "excover", "run", _program(tmp_path, count, tiles)],
+        [sys.executable, "-m", "excover", "run", _program(tmp_path, count)],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
