@@ -4,8 +4,8 @@ two busy processes).
 
 The hunt clones the repository's current commit into a new folder, makes a virtual
 environment there and installs the checkout as the README says (``pip install
-".[test]"``), with pytest-randomly beside it, so that every run puts the tests in a new
-order (its seed is printed in pytest's header and kept). Then it runs ``python -m
+".[test]"``, which brings pytest-randomly: every run puts the tests in a new order, its
+seed printed in pytest's header and kept). Then it runs ``python -m
 pytest`` ``--runs`` times, the last ``--busy-runs`` of them beside ``--busy`` processes
 that keep a core each busy. Each run is one line of a ledger (JSON lines: the commit,
 the run's number, its seed, whether it ran beside busy processes, the load average
@@ -61,7 +61,7 @@ def prepared(folder: Path, head: str) -> Path:
     subprocess.run(["git", "-C", str(clone), "checkout", "-q", head], check=True)
     subprocess.run([sys.executable, "-m", "venv", str(folder / "venv")], check=True)
     subprocess.run(
-        [str(python), "-m", "pip", "install", "-q", ".[test]", "pytest-randomly"],
+        [str(python), "-m", "pip", "install", "-q", ".[test]"],
         cwd=clone,
         check=True,
     )
