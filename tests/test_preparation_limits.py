@@ -17,10 +17,12 @@ import numpy as np
 import pytest
 from test_symmetry_large_groups import disjoint_copies
 
-from excover import ExactCover, GroupMemoryError, LimitReached, ResourceLimitError
+from excover import ExactCover, GroupMemoryError, LimitReached, ResourceLimitError, UsageError
 from excover.cli.status import EXIT_RESOURCE
 from excover.main import main
 from excover.puzzles.queens import queens
+from excover.sequences import problem
+from excover.sequences.rectangles import RULES, model_nodes, rectangles
 from excover.symmetry import BrokenSearch, Group, chain
 from excover.symmetry.chain import StabilizerChain
 from excover.symmetry.factors import order_of
@@ -196,4 +198,57 @@ def test_the_command_line_reports_a_chain_past_its_memory_bound(
     out, err = capsys.readouterr()
     assert status == EXIT_RESOURCE and out == ""
     assert "resource limit: the stabilizer chain of a symmetry group needs more memory" in err
+    assert "Traceback" not in err
+
+
+# ------------------------------------------------------------ a sequence's exact cover
+
+
+def test_a_term_past_the_count_by_states_is_refused_before_anything_is_built(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """A360498(10000) listed its 10^8 rectangles (3.3 GB, still going at 60 s) before the
+    count by states said it takes squares of at most 62 cells a side: now the limit is
+    told first."""
+    assert main(["sequence", "A360498", "10000", "--timeout", "5"]) == 2
+    err = capsys.readouterr().err
+    assert "a 10000 x 10000 box: the rectangle count takes at most 62 cells a side" in err
+    assert "Traceback" not in err
+
+
+@pytest.mark.parametrize("sequence", sorted(RULES))
+def test_the_size_of_a_rectangle_model_is_told_before_it_is_built(sequence: str) -> None:
+    for n in range(1, 9):
+        built = rectangles(sequence, n).engine_input().node_item
+        assert model_nodes(sequence, n) == len(built)
+    with pytest.raises(UsageError, match=r"past the 50,000,000 excover builds"):
+        rectangles(sequence, 10_000)
+
+
+def test_a_model_too_large_to_build_is_refused_on_the_command_line(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """The search of a rectangle term (asked for by --workers) and the exact cover of an
+    omino term (--write-dlx) say their limit before building anything."""
+    assert main(["sequence", "A360498", "10000", "--workers", "2"]) == 2
+    assert "its exact cover would have 27,791,115,555,722,174,997,000 nodes" in (
+        capsys.readouterr().err
+    )
+    assert main(["sequence", "A172477", "30", "--write-dlx", "-"]) == 2
+    assert "is built for n up to 10" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("sequence", ["A360498", "A328020"])
+def test_a_model_stops_at_a_past_deadline(sequence: str) -> None:
+    with pytest.raises(LimitReached):
+        problem(sequence, 6, deadline=time.monotonic() - 1.0)
+
+
+def test_a_timeout_while_a_term_s_model_is_built_stops_cleanly(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["sequence", "A360498", "12", "--workers", "2", "--timeout", "0"]) == 1
+    out, err = capsys.readouterr()
+    assert out.strip() in ("", "0")  # a count stopped while built prints no figure, or 0
+    assert "building the problem" in err and "stopped by --timeout" in err
     assert "Traceback" not in err

@@ -44,7 +44,9 @@ Route = Callable[[int, float | None], tuple[int, dict[str, object]]]
 
 class Sequence(NamedTuple):
     """One sequence: its A-number, its OEIS name, how to build the exact cover of its
-    n-th term, whether the term counts classes of solutions (under the declared
+    n-th term (``build(n, deadline)``: past the deadline, a ``time.monotonic()``
+    instant, LimitReached; a term too large to build, a UsageError naming the limit,
+    before anything is built), whether the term counts classes of solutions (under the declared
     symmetries of the problem) rather than every solution, the heuristic of its
     count's search, and a count of its own (``route(n, timeout)``: the term and what it
     was made of, for ``--stats``; past ``timeout`` seconds, LimitReached), which
@@ -55,7 +57,7 @@ class Sequence(NamedTuple):
 
     id: str
     name: str
-    build: Callable[[int], ExactCover]
+    build: Callable[[int, float | None], ExactCover]
     classes: bool = False
     heuristic: str = "mrv"
     route: Route | None = None
@@ -63,11 +65,11 @@ class Sequence(NamedTuple):
     searched_on_request: bool = False
 
 
-def _rectangles(sequence: str) -> Callable[[int], ExactCover]:
-    def build(n: int) -> ExactCover:
+def _rectangles(sequence: str) -> Callable[[int, float | None], ExactCover]:
+    def build(n: int, deadline: float | None) -> ExactCover:
         from excover.sequences.rectangles import rectangles
 
-        return rectangles(sequence, n)
+        return rectangles(sequence, n, deadline=deadline)
 
     return build
 
@@ -97,10 +99,10 @@ def _rectangle_sequence(sequence: str, name: str, heuristic: str = "mrv") -> Seq
     )
 
 
-def _ominoes(n: int) -> ExactCover:
+def _ominoes(n: int, deadline: float | None) -> ExactCover:
     from excover.sequences.polyominoes import square_by_ominoes
 
-    return square_by_ominoes(n)
+    return square_by_ominoes(n, deadline=deadline)
 
 
 def _ominoes_by_dissections(n: int, timeout: float | None) -> tuple[int, dict[str, object]]:
@@ -191,9 +193,12 @@ def _check_n(n: object) -> int:
     return n
 
 
-def problem(sequence: str, n: int) -> ExactCover:
-    """The exact cover of the ``n``-th term of ``sequence``, its symmetries declared."""
-    return lookup(sequence).build(_check_n(n))
+def problem(sequence: str, n: int, *, deadline: float | None = None) -> ExactCover:
+    """The exact cover of the ``n``-th term of ``sequence``, its symmetries declared;
+    a UsageError naming the limit when it is too large to build (told before it is
+    built), LimitReached once ``deadline`` (a ``time.monotonic()`` instant) passes while
+    it is built."""
+    return lookup(sequence).build(_check_n(n), deadline)
 
 
 def term(sequence: str, n: int, *, workers: int | None = None) -> int:
@@ -205,7 +210,7 @@ def term(sequence: str, n: int, *, workers: int | None = None) -> int:
     found = lookup(sequence)
     if found.route is not None and not (found.searched_on_request and workers is not None):
         return found.route(_check_n(n), None)[0]
-    cover = found.build(_check_n(n))
+    cover = found.build(_check_n(n), None)
     if found.classes:
         return cover.count(up_to_symmetry=True, workers=workers, heuristic=found.heuristic)
     return cover.count(symmetry=True, workers=workers, heuristic=found.heuristic)

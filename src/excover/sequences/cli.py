@@ -101,7 +101,8 @@ def add_sequence_command(commands: Any) -> None:
 
 
 def _sequence(args: argparse.Namespace) -> int:
-    from excover.cli import commands
+    from excover.cli import commands, report
+    from excover.errors import LimitReached
     from excover.sequences import lookup, problem
 
     sequence = lookup(args.sequence)
@@ -111,7 +112,11 @@ def _sequence(args: argparse.Namespace) -> int:
     )
     if sequence.route is not None and args.write_dlx is None and not tasks and not searching:
         return _by_route(sequence, args)
-    cover = problem(sequence.id, args.n)
+    try:
+        cover = problem(sequence.id, args.n, deadline=common.stop_time(args))
+    except (LimitReached, KeyboardInterrupt) as stop:  # a large term takes a while to build
+        args.method = "search"  # --method is refused: the term's cover is counted by a search
+        return report.stopped_building(args, "sequence", stop)
     if args.write_dlx is not None:
         return commands.write_dlx(args, [(cover, args.write_dlx)], f"{sequence.id}({args.n})")
     counting = commands.as_count(args)

@@ -34,7 +34,7 @@ from collections.abc import Callable, Hashable, Mapping
 
 from excover.errors import UsageError
 
-__all__ = ["count_rectangle_tilings"]
+__all__ = ["check_box", "count_rectangle_tilings"]
 
 
 def count_rectangle_tilings(
@@ -65,6 +65,22 @@ def count_rectangle_tilings(
     from excover.tiling import _rectangles
     from excover.zdd import memory
 
+    check_box(height, width)
+    numbered = _numbered(height, width, shapes)
+    keys = len({key for _, _, key in numbered})
+    bound = memory.default_bound() if max_bytes is None else memory.checked(max_bytes)
+    turns = symmetry and height == width and _quarter_turn_kept(numbered)
+    count, _ = _rectangles.count_states(height, width, numbered, keys, symmetry, turns, tick, bound)
+    return int(count)
+
+
+def check_box(height: int, width: int) -> None:
+    """UsageError unless :func:`count_rectangle_tilings` takes a ``height`` x ``width``
+    box (positive sides, at most :data:`~excover.tiling._rectangles.MAX_SIDE` cells a
+    side and :data:`~excover.tiling._rectangles.MAX_CELLS` cells), the error naming the
+    limits: a caller can ask before it lists the rectangles of a box too large."""
+    from excover.tiling import _rectangles
+
     for name, value in (("height", height), ("width", width)):
         if isinstance(value, bool) or not isinstance(value, int) or value < 1:
             raise UsageError(f"{name} must be a positive integer, not {value!r}")
@@ -73,12 +89,6 @@ def count_rectangle_tilings(
             f"a {height} x {width} box: the rectangle count takes at most"
             f" {_rectangles.MAX_SIDE} cells a side and {_rectangles.MAX_CELLS} cells"
         )
-    numbered = _numbered(height, width, shapes)
-    keys = len({key for _, _, key in numbered})
-    bound = memory.default_bound() if max_bytes is None else memory.checked(max_bytes)
-    turns = symmetry and height == width and _quarter_turn_kept(numbered)
-    count, _ = _rectangles.count_states(height, width, numbered, keys, symmetry, turns, tick, bound)
-    return int(count)
 
 
 def _numbered(
