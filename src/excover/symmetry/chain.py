@@ -57,9 +57,10 @@ Perm = npt.NDArray[np.int64]
 #: The most bytes of permutations one stabilizer chain may hold (:func:`memory_bound`
 #: lowers it to a quarter of a smaller machine's memory).
 MAX_CHAIN_BYTES = 2 << 30
-#: Permutation products between two looks at the deadline (a product of permutations of
-#: a few thousand points takes microseconds).
-CHECK_EVERY = 256
+#: Elementary steps of work between two looks at the deadline (a product of two
+#: permutations of n points is n of them): a millisecond or so of numpy's work, a few
+#: more of Python's.
+CHECK_EVERY = 1 << 16
 #: Random elements sifted in a row without growing the chain after which a chain of
 #: known order is completed by the deterministic algorithm instead (product replacement
 #: mixes far faster than this on every group met; the fallback only keeps the build
@@ -95,9 +96,10 @@ def memory_bound() -> int:
 
 class Watch:
     """The bounds of one piece of group work: its ``deadline`` (a ``time.monotonic()``
-    instant, None: none), looked at every :data:`CHECK_EVERY` calls of :meth:`tick`, and
-    the permutations of ``n`` points it holds, which :meth:`hold` counts against
-    :func:`memory_bound` (``what`` names the work in the error)."""
+    instant, None: none), looked at once every :data:`CHECK_EVERY` steps of work that
+    :meth:`tick` counts, and the permutations of ``n`` points it holds, which
+    :meth:`hold` counts against :func:`memory_bound` (``what`` names the work in the
+    error)."""
 
     def __init__(self, n: int, deadline: float | None, what: str) -> None:
         self.n = n
@@ -105,14 +107,17 @@ class Watch:
         self.what = what
         self.bound = memory_bound()
         self.held = 0  # bytes
-        self.ticks = 0
+        self.steps = 0
+        self._next_look = 0  # the first tick looks
 
-    def tick(self) -> None:
-        """Count a step of work; LimitReached once the deadline has passed (looked at
-        every :data:`CHECK_EVERY` steps, and at the first)."""
-        if self.ticks % CHECK_EVERY == 0:
+    def tick(self, steps: int = 1) -> None:
+        """Count ``steps`` elementary steps of work about to be done (a permutation
+        product of ``n`` points is ``n``); LimitReached once the deadline has passed,
+        looked at by the first call and after every :data:`CHECK_EVERY` steps."""
+        if self.steps >= self._next_look:
             deadlines.check(self.deadline)
-        self.ticks += 1
+            self._next_look = self.steps + CHECK_EVERY
+        self.steps += steps
 
     def hold(self, permutations: int) -> None:
         """Count ``permutations`` more permutations held; GroupMemoryError past the bound."""
@@ -138,7 +143,7 @@ def random_products(
     def step() -> Perm:
         nonlocal accumulator
         if watch is not None:
-            watch.tick()
+            watch.tick(2 * n)
         i, j = draw.sample(range(len(state)), 2)
         state[i] = state[j][state[i]] if draw.random() < 0.5 else state[i][state[j]]
         accumulator = state[i][accumulator]
@@ -196,7 +201,7 @@ class StabilizerChain:
     def _deterministic(self, generators: list[Perm]) -> None:
         """The chain by the deterministic Schreier-Sims algorithm."""
         for g in generators:
-            self._watch.tick()
+            self._watch.tick(self.n)
             residue, stop = self.sift(g)
             if not is_identity(residue):
                 self._add(residue, stop)
@@ -252,7 +257,7 @@ class StabilizerChain:
             beta = frontier.pop()
             u = level.transversal[beta]
             for g in level.generators:
-                self._watch.tick()
+                self._watch.tick(self.n)
                 image = int(g[beta])
                 if image not in level.transversal:
                     self._keep(level, image, g[u])
@@ -273,7 +278,7 @@ class StabilizerChain:
             u_inverse = level.inverses.get(int(g[level.point]))
             if u_inverse is None:
                 return g, number
-            self._watch.tick()
+            self._watch.tick(self.n)
             g = u_inverse[g]
         return g, len(self.levels)
 
@@ -298,7 +303,7 @@ class StabilizerChain:
         for place, (beta, u) in enumerate(list(level.transversal.items())):
             for number in range(level.checked[place], len(level.generators)):
                 x = level.generators[number]
-                self._watch.tick()
+                self._watch.tick(2 * self.n)
                 schreier = level.inverses[int(x[beta])][x[u]]
                 residue, stop = self.sift(schreier, depth + 1)
                 if not is_identity(residue):
@@ -333,7 +338,7 @@ class StabilizerChain:
             return
         transversals = [list(level.transversal.values()) for level in self.levels]
         for choice in product(*transversals):
-            self._watch.tick()
+            self._watch.tick(self.n * len(choice))
             g = choice[-1]
             for u in reversed(choice[:-1]):
                 g = u[g]

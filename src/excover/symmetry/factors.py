@@ -47,11 +47,11 @@ def order_of(n: int, generators: Sequence[Perm], deadline: float | None = None) 
     total = 1
     work = [_localised(generators, watch)]
     while work:
-        watch.tick()
         moving = work.pop()
         if not moving:
             continue
         m = len(moving[0])
+        watch.tick(m * len(moving))
         parts = _disjoint_parts(m, moving, watch)
         if len(parts) > 1:
             work += [_localised(part, watch) for part in parts]
@@ -81,7 +81,10 @@ def transposition_blocks(
     generators: for each pair that joins two blocks and each generator moving one of
     its points, the pair of their images joins too."""
     watch = Watch(n, None, "the blocks of a symmetry group") if watch is None else watch
-    supports = [np.flatnonzero(g != np.arange(n)) for g in generators]
+    supports = []
+    for g in generators:
+        watch.tick(n)
+        supports.append(np.flatnonzero(g != np.arange(n)))
     if seeds is None:
         seeds = [(int(s[0]), int(s[1])) for s in supports if len(s) == 2]
     if not seeds:
@@ -128,7 +131,7 @@ def _localised(generators: Sequence[Perm], watch: Watch) -> list[Perm]:
     n = len(moving[0])
     moved = np.zeros(n, dtype=bool)
     for g in moving:
-        watch.tick()
+        watch.tick(n)
         moved |= g != np.arange(n)
     kept = np.flatnonzero(moved)
     if len(kept) == n:
@@ -151,6 +154,7 @@ def _disjoint_parts(n: int, generators: list[Perm], watch: Watch) -> list[list[P
 
     firsts = []
     for g in generators:
+        watch.tick(n)
         moved = np.flatnonzero(g != np.arange(n)).tolist()
         firsts.append(moved[0])
         head = root(moved[0])

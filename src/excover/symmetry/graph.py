@@ -10,7 +10,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from excover.entries import distinct
-from excover.symmetry.chain import Perm
+from excover.symmetry.chain import Perm, Watch
 from excover.symmetry.group import orbit_labels
 
 __all__ = ["OrbitTree", "PartialGraph"]
@@ -19,9 +19,16 @@ __all__ = ["OrbitTree", "PartialGraph"]
 class PartialGraph:
     """Distinct sorted sets of options of one size, closed under the generators, as the
     rows of an array; ``images[x][r]`` is the row of the image of row ``r`` under
-    generator ``x`` (found for all rows at once, rows compared as raw bytes)."""
+    generator ``x`` (found for all rows at once, rows compared as raw bytes). The work
+    on it stops once ``deadline`` (a ``time.monotonic()`` instant) has passed
+    (LimitReached), and the images, a row number per row and generator, stay within the
+    memory bound of a group's work (GroupMemoryError: a million partial solutions under
+    thousands of generators would need tens of gigabytes)."""
 
-    def __init__(self, rows: Perm, generators: list[Perm]) -> None:
+    def __init__(self, rows: Perm, generators: list[Perm], deadline: float | None = None) -> None:
+        self.deadline = deadline
+        watch = Watch(len(rows), deadline, "the orbits of the partial solutions")
+        watch.hold(len(generators))
         width = rows.shape[1]
         self._bytes = np.dtype((np.void, rows.dtype.itemsize * max(width, 1)))
         self._width = width
@@ -33,7 +40,10 @@ class PartialGraph:
         keys = self._keys(rows)
         self._order = np.argsort(keys)
         self._sorted_keys = keys[self._order]
-        self.images = [self.row_of(np.sort(g[rows], axis=1)) for g in generators]
+        self.images = []
+        for g in generators:
+            watch.tick(rows.size + len(rows))
+            self.images.append(self.row_of(np.sort(g[rows], axis=1)))
 
     def _keys(self, rows: Perm) -> np.ndarray:
         """One key per row, equal for equal rows: the options side by side in an int64
@@ -57,7 +67,7 @@ class PartialGraph:
         connected parts of the graph joining each row to its images, and every row takes
         the smallest number among its neighbours' and its own, then follows those numbers
         to their end, until nothing changes."""
-        return orbit_labels(len(self._order), self.images)
+        return orbit_labels(len(self._order), self.images, self.deadline)
 
     def tree(self, root: int) -> OrbitTree:
         """A tree of the orbit of row ``root``, breadth first along the generators."""
@@ -65,9 +75,11 @@ class PartialGraph:
         via = np.full(len(self._order), -1, dtype=np.int64)
         parent[root] = root
         frontier = np.array([root], dtype=np.int64)
+        watch = Watch(len(self._order), self.deadline, "")
         while len(frontier):
             reached = []
             for number, image in enumerate(self.images):
+                watch.tick(len(frontier))
                 targets = image[frontier]
                 new = parent[targets] < 0
                 targets, sources = np.unique(targets[new], return_index=True)

@@ -223,7 +223,7 @@ class Group:
         kept: list[Automorphism] = []
         watch = Watch(0, self.deadline, "")
         for number, generator in enumerate(generators):
-            watch.tick()
+            watch.tick(len(structure.items) + structure.n_items)
             g = self._as_automorphism(generator, number)
             why = structure.fault(g) if _checked else None
             if why is not None:
@@ -570,7 +570,7 @@ def orbit_labels(n: int, generators: Sequence[Perm], deadline: float | None = No
     while True:
         new = label.copy()
         for g in generators:
-            watch.tick()
+            watch.tick(4 * n)
             np.minimum.at(new, g, label)
             np.minimum(new, label[g], out=new)
         while True:

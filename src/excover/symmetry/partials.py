@@ -96,10 +96,10 @@ def find_base(
     base = choose_base(arrays, group)
     first = first_branch_base(arrays, group)
     if first is not None:
-        found = Partials.count(problem, arrays, first, MAX_ROOT_PARTIALS)
+        found = Partials.count(problem, arrays, first, MAX_ROOT_PARTIALS, group.deadline)
         chosen = first == base and found <= MAX_PARTIALS  # listed without a probe
         if found <= MAX_ROOT_PARTIALS and (
-            chosen or not Search(problem).count_until(max(found, 1))
+            chosen or not _search(problem, group.deadline).count_until(max(found, 1))
         ):
             return first, Partials.find(problem, arrays, first, group, MAX_ROOT_PARTIALS)
     if base is None:
@@ -129,20 +129,26 @@ class Partials:
         self.searched = searched
         self.graphs: dict[int, PartialGraph] = {}
         self.rows: dict[int, Perm] = {}
-        self.orbits = self._orbits(*listed, [g.options for g in group.generators])
+        self.orbits = self._orbits(*listed, [g.options for g in group.generators], group.deadline)
 
     @classmethod
     def count(
-        cls, problem: Problem, arrays: OptionArrays, base: list[int], cap: int | None = None
+        cls,
+        problem: Problem,
+        arrays: OptionArrays,
+        base: list[int],
+        cap: int | None = None,
+        deadline: float | None = None,
     ) -> int:
         """The number of partial solutions on ``base``, counted up to ``cap`` + 1 (more
-        is not told apart; :data:`MAX_PARTIALS` by default)."""
+        is not told apart; :data:`MAX_PARTIALS` by default), by ``deadline`` (a
+        ``time.monotonic()`` instant: LimitReached past it)."""
         cap = MAX_PARTIALS if cap is None else cap
         touching = arrays.options_covering(base)
         if _single(arrays, base):
             return min(len(touching), cap + 1)
         restricted = _restricted(problem, arrays, base, touching)
-        return Search(restricted, max_solutions=cap + 1).count()
+        return _search(restricted, deadline, max_solutions=cap + 1).count()
 
     @classmethod
     def find(
@@ -155,7 +161,8 @@ class Partials:
     ) -> Partials | None:
         """Every partial solution on ``base`` (sorted option tuples, in the engine's
         order) and their orbits under ``group``; None when there are more than
-        ``cap`` (:data:`MAX_PARTIALS` by default)."""
+        ``cap`` (:data:`MAX_PARTIALS` by default). The searches and the orbits stop at the
+        group's deadline (LimitReached)."""
         cap = MAX_PARTIALS if cap is None else cap
         touching = arrays.options_covering(base)
         lo, hi = arrays.lo, arrays.hi
@@ -171,16 +178,20 @@ class Partials:
         # would cost more than the count.
         once = all(lo[i] == 1 == hi[i] for i in base)
         bound = math.prod(int(arrays.degree[i]) for i in base) if once else cap + 1
-        if bound > cap and Search(restricted, max_solutions=cap + 1).count() > cap:
+        deadline = group.deadline
+        if bound > cap and _search(restricted, deadline, max_solutions=cap + 1).count() > cap:
             return None
-        search = Search(restricted)
+        search = _search(restricted, deadline)
         options, starts = search.solution_table()
         return cls(base, touching, (touching[options], starts), search.stats.nodes, group)
 
-    def _orbits(self, options: Perm, starts: Perm, generators: list[Perm]) -> list[Orbit]:
+    def _orbits(
+        self, options: Perm, starts: Perm, generators: list[Perm], deadline: float | None
+    ) -> list[Orbit]:
         """The orbits of the partial solutions (the ``k``-th made of
         ``options[starts[k]:starts[k + 1]]``), in the order of their first member (the
-        rows and graph of each size kept in :attr:`rows` and :attr:`graphs`)."""
+        rows and graph of each size kept in :attr:`rows` and :attr:`graphs`), found
+        within ``deadline`` (a ``time.monotonic()`` instant)."""
         sizes = np.diff(starts)
         firsts: list[Perm] = []
         found: list[tuple[Perm, Perm]] = []
@@ -188,7 +199,7 @@ class Partials:
             numbers = np.flatnonzero(sizes == size)
             rows = np.sort(options[starts[numbers][:, None] + np.arange(size)], axis=1)
             self.rows[size] = rows
-            graph = PartialGraph(rows, generators)
+            graph = PartialGraph(rows, generators, deadline)
             self.graphs[size] = graph
             members = np.bincount(graph.first_members(), minlength=len(numbers))
             first = np.flatnonzero(members)
@@ -210,6 +221,14 @@ class Partials:
             bool((np.sort(g[rows], axis=1) == rows).all(axis=1).any())
             for rows in self.rows.values()
         )
+
+
+def _search(problem: Problem, deadline: float | None, max_solutions: int | None = None) -> Search:
+    """A search of ``problem`` (up to ``max_solutions``) that stops at ``deadline`` (a
+    ``time.monotonic()`` instant; None: never) with LimitReached."""
+    search = Search(problem, max_solutions=max_solutions)
+    search.deadline = deadline
+    return search
 
 
 def _single(arrays: OptionArrays, base: list[int]) -> bool:

@@ -123,7 +123,7 @@ class OrderedChain:
         residue (which fixes every point below the second value) and its smallest moved
         point."""
         while True:
-            self._watch.tick()
+            self._watch.tick(2 * self.n)
             moved = np.flatnonzero(g != np.arange(self.n))
             if not len(moved):
                 return None
@@ -165,7 +165,7 @@ class OrderedChain:
             beta = frontier.pop()
             u_inverse = inverses[beta]
             for x, x_inverse in self.generators[level]:
-                self._watch.tick()
+                self._watch.tick(self.n)
                 image = int(x[beta])
                 if image not in inverses:
                     self._watch.hold(1)
