@@ -151,6 +151,17 @@ def test_the_group_s_work_stops_at_a_past_deadline() -> None:
         Group(problem, swaps_of_copies(40), deadline=time.monotonic() - 1.0)  # checks
 
 
+def test_a_chain_shared_by_bounded_copies_keeps_no_deadline() -> None:
+    """The chain one copy built within its deadline serves the group and its other
+    copies, each listing its elements within its own deadline."""
+    group = queens(6).symmetries()
+    early = group.bounded(time.monotonic() + 3600)
+    assert len(list(early.option_elements())) == 8  # the chain, built and shared
+    with pytest.raises(LimitReached):
+        list(group.bounded(time.monotonic() - 1.0).option_elements())
+    assert len(list(group.option_elements())) == 8
+
+
 def test_a_chain_and_an_order_stop_at_a_past_deadline() -> None:
     generators = [np.roll(np.arange(50), 1), np.array([1, 0, *range(2, 50)])]  # S50
     past = time.monotonic() - 1.0

@@ -486,7 +486,7 @@ class BrokenSearch:
     @cached_property
     def _chain_in_input_order(self) -> OrderedChain:
         """The group's chain along the options in input order."""
-        return OrderedChain.of(self.group.option_chain)
+        return OrderedChain.of(self.group.option_chain, deadline=self.group.deadline)
 
 
 def _orbit(start: tuple[int, ...], generators: list[list[int]]) -> Iterator[tuple[int, ...]]:

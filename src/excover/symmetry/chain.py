@@ -175,8 +175,9 @@ class StabilizerChain:
     With the group's ``order`` given (exactly), the chain is built by sifting random
     elements until it reaches it (see the module text); otherwise by the deterministic
     Schreier-Sims algorithm. ``deadline`` (a ``time.monotonic()`` instant) and the
-    memory bound stop the build (LimitReached, GroupMemoryError); the chain keeps the
-    deadline for the work done on it later (listing its elements)."""
+    memory bound stop the build (LimitReached, GroupMemoryError); the work done on the
+    chain later takes a deadline of its own (a chain may be shared by calls with
+    different ones)."""
 
     def __init__(
         self,
@@ -187,7 +188,6 @@ class StabilizerChain:
         deadline: float | None = None,
     ) -> None:
         self.n = n
-        self.deadline = deadline
         self.levels: list[_Level] = []
         self._watch = Watch(n, deadline, "the stabilizer chain of a symmetry group")
         moving = [g for g in generators if not is_identity(g)]
@@ -330,15 +330,16 @@ class StabilizerChain:
         residue, _ = self.sift(g)
         return is_identity(residue)
 
-    def elements(self) -> Iterator[Perm]:
+    def elements(self, deadline: float | None = None) -> Iterator[Perm]:
         """Every element of the group, each once, the identity first (LimitReached once
-        the chain's deadline has passed)."""
+        ``deadline``, a ``time.monotonic()`` instant, has passed)."""
         if not self.levels:
             yield identity(self.n)
             return
+        watch = Watch(self.n, deadline, "")
         transversals = [list(level.transversal.values()) for level in self.levels]
         for choice in product(*transversals):
-            self._watch.tick(self.n * len(choice))
+            watch.tick(self.n * len(choice))
             g = choice[-1]
             for u in reversed(choice[:-1]):
                 g = u[g]

@@ -508,7 +508,7 @@ class Group:
 
     def option_elements(self) -> Iterator[Perm]:
         """Every distinct permutation of the options in the group, the identity first."""
-        return self.option_chain.elements()
+        return self.option_chain.elements(self.deadline)
 
     def __len__(self) -> int:
         return self.order
@@ -525,7 +525,7 @@ class Group:
     def elements(self) -> Iterator[Automorphism]:
         """Every element of the group, each once, the identity first."""
         n = self._structure.n_options
-        for g in self.chain.elements():
+        for g in self.chain.elements(self.deadline):
             yield Automorphism(g[:n], g[n:] - n)
 
     def item_orbits(self) -> list[list[str]]:

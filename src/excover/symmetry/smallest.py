@@ -92,11 +92,14 @@ class OrderedChain:
             self.rows.append(row)
 
     @classmethod
-    def of(cls, chain: StabilizerChain, seed: int = 0) -> OrderedChain:
+    def of(
+        cls, chain: StabilizerChain, seed: int = 0, deadline: float | None = None
+    ) -> OrderedChain:
         """The chain along ``0, 1, 2, ...`` of the group of ``chain``, from random
-        elements drawn with ``random.Random(seed)`` (so the same on every run)."""
+        elements drawn with ``random.Random(seed)`` (so the same on every run), built by
+        ``deadline`` (a ``time.monotonic()`` instant)."""
         draw = random_elements(chain, random.Random(seed))
-        return cls(chain.n, chain.order, draw, chain.deadline)
+        return cls(chain.n, chain.order, draw, deadline)
 
     @property
     def strong_generators(self) -> list[Perm]:
