@@ -562,8 +562,7 @@ def rivals(problem: Problem, deadline: float | None = None) -> list[Runner]:
     DXZ or the frontier count), else DXZ. (The look for splits is the component count's
     first work, kept when it races.) LimitReached once ``deadline`` (a
     ``time.monotonic()`` instant) passes while the frontier count is laid out."""
-    bound = _rival_bytes()
-    frontier = frontier_runner(problem, reorder=False, max_bytes=bound, deadline=deadline)
+    frontier = frontier_runner(problem, reorder=False, max_bytes=_rival_bytes(), deadline=deadline)
     if frontier is not None:
         return [frontier]
     split = ROUTES["components"].start(problem)
