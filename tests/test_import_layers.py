@@ -40,6 +40,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("symmetry",),
     ("solving",),
     ("cli",),
+    ("design",),
     ("tiling", "lang", "puzzles", "nonogram", "studio", "sequences", "burr"),
     ("excover", "main", "__main__"),
 )

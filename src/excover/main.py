@@ -5,7 +5,7 @@ command and runs the one asked for. Each subcommand lives with its area (``count
 ``solve`` and ``dimacs`` in :mod:`excover.cli.commands`, ``queens`` and ``sudoku`` in
 :mod:`excover.puzzles.cli`, ``nonogram`` in :mod:`excover.nonogram.cli`, ``run`` in
 :mod:`excover.lang.cli`, ``studio`` in :mod:`excover.studio.cli`, ``sequence`` in
-:mod:`excover.sequences.cli`) and builds its parser
+:mod:`excover.sequences.cli`, ``design`` in :mod:`excover.design.cli`) and builds its parser
 from the shared flags of :mod:`excover.cli.common`, so that flags, output, the ``--json``
 schema and exit statuses are the same everywhere. Results go to stdout, messages to
 stderr; ``docs/cli.md`` describes the conventions.
@@ -38,6 +38,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
     from typing import NoReturn
 
+    from excover.design import Declaration, DesignSpace
     from excover.solving import ExactCover
 
 __all__ = ["command", "leave", "main", "program"]
@@ -84,6 +85,19 @@ def _read_board(
     return read_board(args)
 
 
+def _tiling_design(declaration: Declaration) -> DesignSpace:
+    """The space of packing designs a declaration declares (imported only when one is
+    searched)."""
+    from excover.tiling.designs import declared_space
+
+    return declared_space(declaration)
+
+
+#: The kinds of design ``excover design`` searches, and what builds each one's space:
+#: the domains stand above :mod:`excover.design`, which names none of them.
+_DESIGN_KINDS = {"packing": _tiling_design, "boards": _tiling_design}
+
+
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     """The whole ``excover`` parser (cheap: no engine is imported), or with ``only`` the
     parser of that one command or of its group (one of :data:`_LIGHT`), which spares a
@@ -109,6 +123,8 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
             add = getattr(import_module(module), function)
             if names is _PROBLEM_COMMANDS:  # they read boards with the tiling package
                 add(commands, _read_board, None if whole else only)
+            elif module == "excover.design.cli":  # the kinds of design are the domains'
+                add(commands, _DESIGN_KINDS)
             else:
                 add(commands)
     return parser
@@ -130,6 +146,7 @@ _GROUPS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("excover.sequences.cli", "add_sequence_command", ("sequence",)),
     ("excover.burr.cli", "add_disassemble_command", ("disassemble",)),
     ("excover.lang.unique_cli", "add_unique_command", ("unique",)),
+    ("excover.design.cli", "add_design_command", ("design",)),
 )
 
 #: The commands whose runs build only their own parser, or their group's: their usage

@@ -23,12 +23,22 @@ import signal
 import sys
 import threading
 import time
+from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
+from contextlib import contextmanager
 
 from excover.errors import UsageError
 from excover.parallel.board import Board, attach
 
-__all__ = ["WATCH_SECONDS", "WORKERS_PER_CPU", "check_workers", "most_workers", "new_pool", "stop"]
+__all__ = [
+    "WATCH_SECONDS",
+    "WORKERS_PER_CPU",
+    "check_workers",
+    "ignoring_interrupts",
+    "most_workers",
+    "new_pool",
+    "stop",
+]
 
 #: How often a worker checks that the process that started it is still there.
 WATCH_SECONDS = 0.5
@@ -95,6 +105,22 @@ def stop(pool: ProcessPoolExecutor) -> None:
         process.join(timeout=2)
         if process.is_alive():
             process.kill()
+
+
+@contextmanager
+def ignoring_interrupts() -> Iterator[None]:
+    """Within the block, SIGINT is ignored: worker processes a pool starts there keep
+    that disposition, so that a Ctrl-C pressed at a terminal (sent to every process of
+    the group) is left to the process that started them, which stops them with
+    :func:`stop`. Off the main thread, where Python takes no signals, nothing changes."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 def _die_with_parent(parent: int) -> None:

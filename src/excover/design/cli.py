@@ -1,0 +1,405 @@
+"""The ``excover design`` command: search a space of designs for those that meet a goal.
+
+``excover design FILE.toml`` runs the search a declaration file describes
+(:mod:`excover.design.fields`); ``excover design KIND --flag ...`` declares it on the
+command line for the common case (each declaration flag gives the field of its name:
+``--board 5x4x2`` is ``board = "5x4x2"``). The kinds of design are the domains': this
+module, below them, knows none, and :mod:`excover.main` hands it a function per kind that
+builds the space from a declaration (as it hands the problem commands their reader of
+boards). The search is :func:`excover.design.search`; the report is printed as text or,
+with ``--json``, as a document of the shared schema; ``--write DIR`` writes each
+qualifying design as a ``.cmb`` program or an SVG picture.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any
+
+from excover.cli import common
+from excover.design.errors import DesignError
+from excover.design.fields import Declaration, Table, parse_declaration, read_declaration
+from excover.design.goal import ORDERS, Goal
+from excover.design.report import Report
+from excover.design.space import DesignSpace
+
+__all__ = ["add_design_command"]
+
+#: Builds the space of one kind from a declaration.
+Maker = Callable[[Declaration], DesignSpace]
+
+#: The qualifying designs printed by default.
+SHOWN = 20
+
+#: The declaration flags: each gives the field of its name (a kind refuses the fields
+#: it does not know, naming the flag), with its help.
+FIELD_FLAGS: dict[str, tuple[str, dict[str, Any]]] = {
+    "board": ("the board or box to fill: WxH, WxHxD, or a drawing ('*' cells)", {}),
+    "catalog": (
+        "the pieces to choose from: pentominoes, hexominoes, pentacubes, soma, "
+        "polyominoes:N, polycubes:A-B, ...",
+        {},
+    ),
+    "pieces": ("how many pieces a design has", {"type": common.positive_int}),
+    "copies": (
+        "the most copies of one piece in a design (default 1)",
+        {"type": common.positive_int},
+    ),
+    "turn": (
+        "how pieces may be moved: all (rotations and reflections; default on the plane), "
+        "rotations (default in space), none",
+        {"choices": ["all", "rotations", "none"]},
+    ),
+    "use": (
+        "boards: the pieces to place, by name, comma-separated (a name twice: two "
+        "copies; default: every piece of the catalog once)",
+        {},
+    ),
+}
+
+_DESCRIPTION = """\
+Search a space of designs for those worth making: every design once up to the result's
+symmetry and the pieces' own, each searched only as far as the goal needs (a second
+solution ends a design when one is asked for), every outcome kept in a ledger so that a
+stopped search resumes where it stopped.
+
+DECLARATION is a TOML file declaring the search ('-': standard input), or a kind of
+design declared by the flags below:
+  packing   which sets of --pieces pieces of --catalog fill --board
+  boards    which boards of as many cells as they have the pieces --use fill
+
+A declaration file names the kind and its fields, the goal in a [goal] table and, if
+wanted, how to run in a [run] table (workers, ledger, timeout, start, stop):
+  kind = "packing"
+  board = "5x4x2"
+  catalog = "pentacubes"
+  pieces = 8
+  [goal]
+  solutions = "unique"
+  [run]
+  ledger = "pentacubes.ledger"
+docs/design.md tells every field."""
+
+_EPILOG = f"""\
+examples:
+  excover design packing --board 5x4 --catalog pentominoes --pieces 4
+  excover design packing --board 5x4x2 --catalog pentacubes --pieces 8 --workers 2 \\
+      --ledger pentacubes.ledger --progress
+  excover design boards --catalog pentominoes --use L,P --goal unique --json
+  excover design search.toml --write designs --format svg
+{
+    common.exit_statuses(
+        "--timeout",
+        "the designs searched so far reported; the same command with --ledger resumes",
+        "the designs searched so far reported and kept in the ledger",
+    )
+}"""
+
+
+def add_design_command(commands: Any, kinds: Mapping[str, Maker]) -> None:
+    """Add ``design`` to the command's sub-parsers; ``kinds`` builds the space of each
+    kind of design from its declaration."""
+    parser = common.add_command(
+        commands,
+        "design",
+        "search a space of designs (sets of pieces, boards) for those with exactly one "
+        "solution, at most N, or the best by a score",
+        _DESCRIPTION,
+        _EPILOG,
+    )
+    parser.add_argument(
+        "declaration",
+        metavar="DECLARATION",
+        help=f"a TOML declaration file ('-': standard input), or a kind: {', '.join(kinds)}",
+    )
+    fields = parser.add_argument_group("the design (with a kind; a file declares its own)")
+    for name, (text, keywords) in FIELD_FLAGS.items():
+        fields.add_argument(f"--{name}", help=text, **keywords)
+    goal = parser.add_argument_group("the goal (with a kind; a file declares its own)")
+    goal.add_argument(
+        "--goal",
+        metavar="GOAL",
+        help="unique (exactly one solution, the default), any (at least one), or N (at most N)",
+    )
+    goal.add_argument(
+        "--every-solution",
+        action="store_true",
+        help="count solutions that a symmetry of the result maps onto each other as "
+        "different (default: as one)",
+    )
+    goal.add_argument("--top", type=common.positive_int, metavar="K", help="keep the K best")
+    goal.add_argument(
+        "--by", metavar="SCORE", help="the score ranking them: solutions (default), nodes, ..."
+    )
+    goal.add_argument(
+        "--order",
+        choices=ORDERS,
+        help="the highest or the lowest scores first (default: fewest solutions, highest "
+        "other scores)",
+    )
+    run = parser.add_argument_group("the run")
+    run.add_argument(
+        "--ledger",
+        metavar="FILE",
+        help="record every design's outcome in FILE (JSON lines) as it is found; if FILE "
+        "holds the same search, take its outcomes and search only the rest (resume)",
+    )
+    run.add_argument(
+        "--range",
+        metavar="A:B",
+        type=_index_range,
+        help="search only the candidates numbered A to B-1 (a search cut into parts)",
+    )
+    common.add_workers(
+        run, "here: the designs are searched on N processes, the report the same for any N"
+    )
+    common.add_flag(run, "timeout", "the designs searched so far are reported (and kept)")
+    common.add_progress(run, "here: the candidates done, designs, qualifying, time left")
+    run.add_argument(
+        "--show",
+        type=common.non_negative_int,
+        default=SHOWN,
+        metavar="N",
+        help=f"print the N best qualifying designs (default {SHOWN}), the first drawn",
+    )
+    run.add_argument(
+        "--write",
+        metavar="DIR",
+        help="write each qualifying design the report lists to DIR (design-INDEX.cmb or .svg)",
+    )
+    run.add_argument(
+        "--format",
+        choices=["cmb", "svg"],
+        default="cmb",
+        help="with --write: a .cmb program (default) or an SVG picture of its solution",
+    )
+    common.add_json(run)
+    common.add_quiet(run)
+    reason = "each design is settled by a search of its own, on the engine that suits it"
+    common.add_refused(
+        parser,
+        {
+            "method": reason,
+            "engine": reason,
+            "stats": "the report gives the designs' figures",
+            "up_to_symmetry": "solutions are counted up to symmetry by default "
+            "(--every-solution: each one)",
+            "break_symmetry": reason,
+            "limit": "the goal says how many solutions count (--goal N)",
+            "max_nodes": "each design is searched as far as the goal needs",
+            "preprocess": reason,
+        },
+    )
+    parser.set_defaults(run=lambda args: _run(args, kinds))
+
+
+def _index_range(text: str) -> tuple[int, int]:
+    low, colon, high = text.partition(":")
+    if not colon or not low.isdigit() or not high.isdigit() or int(low) > int(high):
+        raise argparse.ArgumentTypeError(f"A:B with 0 <= A <= B, not {text!r}")
+    return int(low), int(high)
+
+
+def _declaration(args: argparse.Namespace, kinds: Mapping[str, Maker]) -> Declaration:
+    """The declaration of the command line: a file, or a kind and its flags."""
+    given = {name: getattr(args, name) for name in FIELD_FLAGS if getattr(args, name) is not None}
+    goals = {
+        "solutions": args.goal,
+        "top": args.top,
+        "by": args.by,
+        "order": args.order,
+        "up_to_symmetry": False if args.every_solution else None,
+    }
+    source = args.declaration
+    if source in kinds and not os.path.exists(source):
+        if given.get("use") is not None:
+            given["use"] = [name.strip() for name in given["use"].split(",") if name.strip()]
+        if args.goal is not None and args.goal.isdigit():
+            goals["solutions"] = int(args.goal)
+        flags = "<command line>"
+        return Declaration(
+            source,
+            Table(given, flags, flags=True),
+            Table(
+                {k: v for k, v in goals.items() if v is not None},
+                flags,
+                flags=True,
+                names={"solutions": "--goal"},
+            ),
+            Table({}, flags, flags=True),
+            flags,
+        )
+    for name, value in (*given.items(), *goals.items()):
+        if value is not None:
+            flag = (
+                "--goal"
+                if name == "solutions"
+                else "--every-solution"
+                if name == "up_to_symmetry"
+                else f"--{name}"
+            )
+            raise DesignError(
+                f"{flag} goes with a kind ({', '.join(kinds)}); {source} declares the design"
+            )
+    if source == "-":
+        return parse_declaration(common.read_input("-"), "<stdin>")
+    if not os.path.exists(source):
+        raise DesignError(
+            f"no declaration file {source!r}, and no kind of design of that name "
+            f"(the kinds: {', '.join(kinds)})"
+        )
+    return read_declaration(source)
+
+
+def _run(args: argparse.Namespace, kinds: Mapping[str, Maker]) -> int:
+    from excover.design.search import search
+
+    declaration = _declaration(args, kinds)
+    maker = kinds.get(declaration.kind)
+    if maker is None:
+        raise DesignError(
+            f"{declaration.source}: kind: no kind of design {declaration.kind!r} "
+            f"(the kinds: {', '.join(kinds)})"
+        )
+    space = maker(declaration)
+    goal = Goal.from_table(declaration.goal)
+    goal.check_scores(space.scores, declaration.goal)
+    settings = _settings(args, declaration.run, space.size)
+    if args.write is not None and args.format not in space.formats:
+        written = ", ".join(space.formats) or "nothing"
+        raise DesignError(f"--format {args.format}: {space.kind} designs are written as {written}")
+    bar = _Bar(args)
+    try:
+        report = search(space, goal, progress=bar.show, **settings)
+    finally:
+        bar.close()
+    if args.json:
+        print(json.dumps(_document(args, report)))
+    else:
+        _print(space, report, args.show)
+    if args.write is not None:
+        _write(space, report, args.write, args.format, args.quiet)
+    if report.stopped_by is not None and report.ledger is not None and not args.quiet:
+        print(
+            f"excover: the ledger {report.ledger} keeps what was done: the same command resumes",
+            file=sys.stderr,
+        )
+    common.say_stopped(report.stopped_by)
+    return common.exit_status(report.stopped_by)
+
+
+def _settings(args: argparse.Namespace, run: Table, size: int) -> dict[str, Any]:
+    """The run's settings: the flags, else the declaration's [run] table."""
+    workers = run.integer("workers", 1, least=1)
+    ledger = run.text("ledger", None)
+    timeout = run.number("timeout", None)
+    start = run.integer("start", 0, least=0)
+    stop = run.integer("stop", None, least=0)
+    run.done()
+    if args.range is not None:
+        start, stop = args.range
+    if stop is not None and stop > size:
+        raise DesignError(f"the range ends at {stop}, past the {size:,} candidates")
+    time_left = common.time_left(args)
+    if args.timeout is None and timeout is not None:
+        time_left = timeout
+    return {
+        "workers": args.workers or workers,
+        "ledger": args.ledger or ledger,
+        "timeout": time_left,
+        "start": start,
+        "stop": stop,
+    }
+
+
+class _Bar:
+    """The progress bar (or JSON events) of the command line, fed by the search."""
+
+    def __init__(self, args: argparse.Namespace) -> None:
+        from excover.cli.progress import progress
+
+        self.bar = progress(args, desc="design", unit="candidate")
+
+    def show(self, seen: Any) -> None:
+        self.bar.set(
+            seen.done, seen.total, left=seen.left, designs=seen.designs, qualifying=seen.qualifying
+        )
+
+    def close(self) -> None:
+        self.bar.close()
+
+
+# ----- output -----
+
+
+def _document(args: argparse.Namespace, report: Report) -> dict[str, Any]:
+    body = report.as_dict()
+    del body["complete"], body["stopped_by"]
+    return common.document(
+        "design", "search", None, report.stopped_by, input=args.declaration, **body
+    )
+
+
+def _solutions(count: int) -> str:
+    return "1 solution" if count == 1 else f"{count:,} solutions"
+
+
+def _print(space: DesignSpace, report: Report, shown: int) -> None:
+    """The report as text on stdout."""
+    print(f"{report.kind}: {report.space}")
+    print(f"goal: {report.goal.describe()}")
+    part = (
+        ""
+        if (report.start, report.stop) == (0, report.size)
+        else f" (candidates {report.start} to {report.stop - 1})"
+    )
+    print(
+        f"searched: {report.designs:,} designs in {report.candidates:,} candidates{part}, "
+        f"{report.seconds:.1f} s of search"
+        + (f" ({report.resumed:,} from the ledger)" if report.resumed else "")
+    )
+    if report.rejected:
+        reasons = ", ".join(f"{count:,} by {why}" for why, count in report.rejected.items())
+        print(f"rejected before any search: {reasons}")
+    spread = ", ".join(
+        f"{key.rstrip('+')}{' or more' if key.endswith('+') else ''}: {count:,}"
+        for key, count in report.distribution.items()
+    )
+    print(f"designs by solutions: {spread}" if spread else "designs by solutions: none searched")
+    print(f"qualifying: {report.qualifying:,} designs")
+    for rank, found in enumerate(report.found[:shown], 1):
+        scores = "".join(f", {name} {value:,}" for name, value in found.scores.items())
+        print(f"  {rank}. {found.key}  ({_solutions(found.solutions)}{scores})")
+    if len(report.found) > shown or (report.qualifying > len(report.found[:shown])):
+        more = report.qualifying - min(shown, len(report.found))
+        if more > 0:
+            print(
+                f"  ... and {more:,} more"
+                + (" (--show N shows more)" if len(report.found) > shown else "")
+            )
+    if report.found[:shown]:
+        design = space.design(report.found[0].index)
+        picture = None if design is None else space.show(design)
+        if picture:
+            print("the first, solved:")
+            print(picture)
+
+
+def _write(space: DesignSpace, report: Report, folder: str, form: str, quiet: bool) -> None:
+    """Write each design the report lists to ``folder``."""
+    path = Path(folder)
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise DesignError(f"--write: cannot make {folder}: {exc.strerror or exc}") from None
+    for found in report.found:
+        design = space.design(found.index)
+        if design is not None:
+            space.write(design, form, path / f"design-{found.index}.{form}")
+    if not quiet:
+        print(f"excover: wrote {len(report.found)} designs to {folder}", file=sys.stderr)

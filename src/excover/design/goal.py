@@ -1,0 +1,151 @@
+"""The goal of a design search: which designs qualify, and how the best come first.
+
+A :class:`Goal` is a small declarative object:
+
+- ``solutions``: the most solutions a qualifying design may have, 1 for *exactly one*
+  (the default: a puzzle worth making has one answer), N for *at most N*, None for *any
+  number* (at least one solution, always);
+- ``up_to_symmetry``: whether solutions that a symmetry of the result maps onto each other
+  count as one (the default) or each on its own;
+- ``top``: keep only the K best qualifying designs (None: every one);
+- ``by`` and ``order``: the score that ranks them (``"solutions"`` by default; a design
+  space names the scores it gives, such as the search nodes of a packing or, for burrs,
+  the level) and whether the ``"high"`` or the ``"low"`` scores come first (by default
+  the fewest solutions, else the highest score). Ties go to the design of the smaller
+  index, so the ranking never depends on the order the designs were searched in.
+
+The goal drives the early exits of each design's evaluation: a design's search stops as
+soon as it has found more solutions than ``solutions`` allows (a second one, for
+*exactly one*), and a design that cannot beat the last of the top K may be cut short
+(see :meth:`excover.design.space.DesignSpace.evaluate`).
+
+:meth:`Goal.from_table` reads the ``[goal]`` table of a declaration, and every bad field
+is a :class:`~excover.design.errors.GoalError` naming it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from excover.design.errors import GoalError
+from excover.design.fields import Table
+
+__all__ = ["ORDERS", "Goal"]
+
+#: The orders of a ranking: the highest scores first, or the lowest.
+ORDERS = ("high", "low")
+
+
+def _whole(value: object, least: int) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= least
+
+
+@dataclass(frozen=True)
+class Goal:
+    """What a design search looks for (see the module notes)."""
+
+    solutions: int | None = 1
+    up_to_symmetry: bool = True
+    top: int | None = None
+    by: str = "solutions"
+    order: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.solutions is not None and not _whole(self.solutions, 1):
+            raise GoalError(
+                "solutions", f"must be a whole number >= 1 or None (any), not {self.solutions!r}"
+            )
+        if not isinstance(self.up_to_symmetry, bool):
+            raise GoalError("up_to_symmetry", f"must be True or False, not {self.up_to_symmetry!r}")
+        if self.top is not None and not _whole(self.top, 1):
+            raise GoalError("top", f"must be a whole number >= 1 or None, not {self.top!r}")
+        if not isinstance(self.by, str) or not self.by:
+            raise GoalError("by", f"must name a score, not {self.by!r}")
+        if self.order is None:
+            object.__setattr__(self, "order", "low" if self.by == "solutions" else "high")
+        elif self.order not in ORDERS:
+            raise GoalError("order", f"must be one of {', '.join(ORDERS)}, not {self.order!r}")
+
+    @classmethod
+    def from_table(cls, table: Table | Mapping[str, Any]) -> Goal:
+        """The goal a declaration's ``[goal]`` table (or a plain mapping) gives: its
+        ``solutions`` is ``"unique"``, ``"any"`` or a whole number N >= 1."""
+        if not isinstance(table, Table):
+            table = Table(table, prefix="goal.")
+        solutions: int | None = 1
+        if table.has("solutions"):
+            given = table.raw("solutions")
+            if given == "unique":
+                solutions = 1
+            elif given == "any":
+                solutions = None
+            elif _whole(given, 1):
+                solutions = given
+            else:
+                raise table.error(
+                    "solutions",
+                    f"must be 'unique', 'any' or a whole number >= 1 (at most that many), "
+                    f"not {given!r}",
+                    GoalError,
+                )
+        else:
+            table.raw("solutions", None)
+        goal = cls(
+            solutions,
+            table.boolean("up_to_symmetry", True),
+            table.integer("top", None, least=1),
+            table.text("by", "solutions"),
+            table.choice("order", ORDERS, None),
+        )
+        table.done()
+        return goal
+
+    def check_scores(self, scores: Sequence[str], table: Table | None = None) -> None:
+        """Refuse a ``by`` that is none of the ``scores`` a design space gives."""
+        if self.by in scores:
+            return
+        message = f"names no score of these designs (their scores: {', '.join(scores)})"
+        if table is not None:
+            raise table.error("by", message, GoalError)
+        raise GoalError("by", message)
+
+    def qualifies(self, solutions: int, exact: bool) -> bool:
+        """Whether a design with ``solutions`` solutions (a lower bound when not
+        ``exact``) meets the goal."""
+        if solutions < 1:
+            return False
+        if self.solutions is None:
+            return True
+        return exact and solutions <= self.solutions
+
+    def rank(self, score: float) -> float:
+        """A sort key of ``score``: smaller keys come first."""
+        return -score if self.order == "high" else score
+
+    def as_dict(self) -> dict[str, Any]:
+        """The goal as JSON (what a ledger records of it)."""
+        return {
+            "solutions": self.solutions,
+            "up_to_symmetry": self.up_to_symmetry,
+            "top": self.top,
+            "by": self.by,
+            "order": self.order,
+        }
+
+    def describe(self) -> str:
+        """The goal in words: ``exactly one solution up to symmetry; the top 10 by nodes,
+        highest first``."""
+        if self.solutions is None:
+            text = "at least one solution"
+        elif self.solutions == 1:
+            text = "exactly one solution"
+        else:
+            text = f"at most {self.solutions} solutions"
+        text += " up to symmetry" if self.up_to_symmetry else " (every solution counted)"
+        if self.top is not None:
+            text += f"; the top {self.top} by {self.by}, {self.order}est first"
+        elif self.by != "solutions" or self.order != "low":
+            text += f"; ranked by {self.by}, {self.order}est first"
+        return text

@@ -1,0 +1,199 @@
+"""Designs evaluated range by range, in this process or on worker processes.
+
+:func:`evaluations` is the one loop over a range of indices: each candidate turned into
+its design (or None), each design evaluated against the goal, the deadline checked
+between designs. In this process the engine (:mod:`excover.design.search`) runs it
+directly; :func:`on_workers` runs it on ``workers`` processes
+(:func:`excover.parallel.workers.new_pool`: they die with this process and ignore
+Ctrl-C, which the process that started them takes, stopping them at once), a range of
+indices to a task. A worker builds the design space once from its declaration (the
+space is named by a digest of it) and keeps it between tasks, so whatever the space
+shares across designs (the pieces' placements on the board, movement tables) is made
+once per worker. Each task's range is sized to take about :data:`TASK_SECONDS`, from
+the time the tasks so far took per index.
+
+The deadline travels as a wall-clock time (``time.time()``), each worker turning it
+back into its own ``time.monotonic()``; a task past it returns the designs it finished,
+so that the ledger keeps them, and the one in flight is not recorded. ``beat`` (the
+score of the last of the top K) is the one known when the task is sent.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import time
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from concurrent.futures import FIRST_COMPLETED, Future, wait
+from typing import Any
+
+from excover.deadlines import check
+from excover.design.goal import Goal
+from excover.design.ledger import encode
+from excover.design.space import DesignSpace, Outcome
+from excover.errors import LimitReached
+
+__all__ = ["TASK_SECONDS", "entry", "evaluations", "on_workers"]
+
+#: Seconds of work a task is sized to take.
+TASK_SECONDS = 1.0
+#: The indices of the first tasks, before their time is known, and the most of a task.
+FIRST_TASK, MOST_TASK = 4, 8192
+#: Tasks sent ahead for each worker.
+AHEAD = 2
+#: Seconds between two looks at the workers while waiting (Ctrl-C is taken then).
+TICK = 0.2
+#: Seconds the tasks running at the deadline get to send back what they finished.
+GRACE = 2.0
+
+#: A range's outcomes as they come back: its first index, its ledger entries (encoded,
+#: scores kept for the designs that qualify) and the seconds they took.
+Done = tuple[int, list[Any], float]
+
+
+def evaluations(
+    space: DesignSpace,
+    start: int,
+    stop: int,
+    goal: Goal,
+    beat: Callable[[], float | None],
+    deadline: float | None,
+) -> Iterator[tuple[int, Outcome | None, float]]:
+    """``(index, outcome, seconds)`` for each index from ``start`` to ``stop``, in
+    order: None for a candidate that is not a design. Past ``deadline`` (a
+    ``time.monotonic()`` instant), :class:`~excover.LimitReached`."""
+    for index, design in space.designs(start, stop):
+        if design is None:
+            yield index, None, 0.0
+            continue
+        check(deadline)
+        started = time.perf_counter()
+        outcome = space.evaluate(design, goal, beat(), deadline)
+        yield index, outcome, time.perf_counter() - started
+
+
+def entry(outcome: Outcome | None, goal: Goal) -> Any:
+    """An outcome as the ledger keeps it: scores kept for a design that qualifies."""
+    keep = outcome is not None and goal.qualifies(outcome.solutions, outcome.exact)
+    return encode(outcome, keep)
+
+
+#: The design spaces a worker process has built, by the digest of their declaration.
+_SPACES: dict[str, DesignSpace] = {}
+
+
+def _digest(declaration: Mapping[str, Any]) -> str:
+    return hashlib.sha256(json.dumps(declaration, sort_keys=True).encode()).hexdigest()
+
+
+def _task(
+    kind: type[DesignSpace],
+    declaration: Mapping[str, Any],
+    digest: str,
+    span: tuple[int, int],
+    goal: Goal,
+    beat: float | None,
+    wall_deadline: float | None,
+) -> Done:
+    """A worker's task: the range ``span`` of the space ``kind`` declared so, until the
+    deadline (a ``time.time()`` value)."""
+    space = _SPACES.get(digest)
+    if space is None:
+        space = _SPACES[digest] = kind.from_declaration(declaration)
+    deadline = None
+    if wall_deadline is not None:
+        deadline = time.monotonic() + wall_deadline - time.time()
+    entries: list[Any] = []
+    seconds = 0.0
+    try:
+        for _, outcome, spent in evaluations(space, *span, goal, lambda: beat, deadline):
+            entries.append(entry(outcome, goal))
+            seconds += spent
+    except LimitReached:  # the design in flight is not recorded
+        pass
+    return span[0], entries, seconds
+
+
+def on_workers(
+    space: DesignSpace,
+    goal: Goal,
+    gaps: Iterable[tuple[int, int]],
+    workers: int,
+    deadline: float | None,
+    beat: Callable[[], float | None],
+    record: Callable[[int, list[Any], float], None],
+    tick: Callable[[], None],
+) -> None:
+    """Evaluate the ranges ``gaps`` on ``workers`` processes, handing each range done
+    to ``record`` (its first index, its entries, its seconds) as it comes, and calling
+    ``tick`` now and then, until every range is done or the deadline has passed (the
+    tasks then running send back what they finished). Ctrl-C (KeyboardInterrupt) stops
+    the workers at once and goes up."""
+    from excover.parallel.workers import ignoring_interrupts, new_pool, stop
+
+    declaration = space.declaration()
+    digest = _digest(declaration)
+    wall = None if deadline is None else time.time() + deadline - time.monotonic()
+    spans = _Spans(gaps)
+    pending: set[Future[Done]] = set()
+    started = 0
+    with ignoring_interrupts():  # the workers start ignoring Ctrl-C
+        pool = new_pool(workers)
+    try:
+        while True:
+            late = deadline is not None and time.monotonic() >= deadline
+            while not late and len(pending) < AHEAD * workers:
+                span = spans.next()
+                if span is None:
+                    break
+                arguments = (type(space), declaration, digest, span, goal, beat(), wall)
+                if started < workers:  # a pool starts a process a task at first
+                    with ignoring_interrupts():
+                        pending.add(pool.submit(_task, *arguments))
+                else:
+                    pending.add(pool.submit(_task, *arguments))
+                started += 1
+            if not pending:
+                return
+            patience = GRACE if late else TICK
+            finished, pending = wait(pending, timeout=patience, return_when=FIRST_COMPLETED)
+            for future in finished:
+                first, entries, seconds = future.result()
+                spans.timed(len(entries), seconds)
+                record(first, entries, seconds)
+            tick()
+            if late and not finished:
+                return
+    finally:
+        stop(pool)
+
+
+class _Spans:
+    """The ranges of indices to send, cut from the gaps to take about
+    :data:`TASK_SECONDS` each at the time per index seen so far."""
+
+    def __init__(self, gaps: Iterable[tuple[int, int]]) -> None:
+        self._gaps = iter(gaps)
+        self._current: tuple[int, int] | None = None
+        self._indices = 0
+        self._seconds = 0.0
+
+    def timed(self, indices: int, seconds: float) -> None:
+        self._indices += indices
+        self._seconds += seconds
+
+    def _size(self) -> int:
+        if self._indices == 0 or self._seconds <= 0:
+            return FIRST_TASK
+        per_index = self._seconds / self._indices
+        return max(1, min(MOST_TASK, int(TASK_SECONDS / per_index)))
+
+    def next(self) -> tuple[int, int] | None:
+        if self._current is None:
+            self._current = next(self._gaps, None)
+            if self._current is None:
+                return None
+        start, stop = self._current
+        end = min(stop, start + self._size())
+        self._current = None if end == stop else (end, stop)
+        return start, end
