@@ -262,9 +262,8 @@ def _run(args: argparse.Namespace, kinds: Mapping[str, Maker]) -> int:
     declaration = _declaration(args, kinds)
     maker = kinds.get(declaration.kind)
     if maker is None:
-        raise DesignError(
-            f"{declaration.source}: kind: no kind of design {declaration.kind!r} "
-            f"(the kinds: {', '.join(kinds)})"
+        raise declaration.fields.error(
+            "kind", f"no kind of design {declaration.kind!r} (the kinds: {', '.join(kinds)})"
         )
     space = maker(declaration)
     goal = Goal.from_table(declaration.goal)

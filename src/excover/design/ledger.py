@@ -123,7 +123,7 @@ class Range:
 def _difference(mine: Any, theirs: Any, path: str) -> str | None:
     """The first field (dotted path) where two headers differ, None when they agree."""
     if isinstance(mine, Mapping) and isinstance(theirs, Mapping):
-        for key in sorted(set(mine) | set(theirs)):
+        for key in [*mine, *(key for key in theirs if key not in mine)]:
             found = _difference(mine.get(key), theirs.get(key), f"{path}.{key}" if path else key)
             if found is not None:
                 return found

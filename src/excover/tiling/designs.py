@@ -133,14 +133,16 @@ class _TilingSpace(DesignSpace):
     @classmethod
     def declared(cls, table: Table) -> DesignSpace:
         """The space the fields of ``table`` declare (errors name the field at fault)."""
-        return cls(table)
+        space = cls.__new__(cls)
+        _TilingSpace.__init__(space, table)
+        return space
 
     @classmethod
     def from_declaration(cls, declaration: Mapping[str, Any]) -> DesignSpace:
         fields = dict(declaration)
         if fields.pop("kind", None) != cls.kind or fields.pop("version", None) != cls.VERSION:
             raise DesignError(f"not a declaration of {cls.kind} designs: {declaration!r}")
-        return cls(Table(fields, "<declaration>"))
+        return cls.declared(Table(fields, "<declaration>"))
 
     def tiling(self, design: Design) -> Tiling:
         """The tiling problem of ``design``: its board and pieces, copies interchangeable."""
@@ -196,8 +198,16 @@ class PackingSpace(_TilingSpace):
 
     kind: ClassVar[str] = "packing"
 
-    def __init__(self, table: Table | None = None, **fields: Any) -> None:
-        super().__init__(table if table is not None else Table(fields))
+    def __init__(
+        self,
+        board: str,
+        catalog: str | Mapping[str, str],
+        pieces: int,
+        copies: int = 1,
+        turn: str | None = None,
+    ) -> None:
+        fields = {"board": board, "catalog": catalog, "pieces": pieces, "copies": copies}
+        super().__init__(Table({**fields, "turn": turn}))
 
     def _read(self, table: Table) -> None:
         spec = table.text("board")
@@ -217,9 +227,9 @@ class PackingSpace(_TilingSpace):
         self.pieces = table.integer("pieces", least=1)
         self.copies = table.integer("copies", 1, least=1)
         if self.pieces > size * self.copies:
+            times = "once" if self.copies == 1 else f"{self.copies} times"
             raise table.error(
-                "pieces",
-                f"{self.pieces} pieces cannot be chosen from {size}, {self.copies} copies each",
+                "pieces", f"{self.pieces} pieces cannot be chosen from {size}, each at most {times}"
             )
         self._fields = {
             "board": spec,
@@ -316,8 +326,13 @@ class BoardSpace(_TilingSpace):
 
     kind: ClassVar[str] = "boards"
 
-    def __init__(self, table: Table | None = None, **fields: Any) -> None:
-        super().__init__(table if table is not None else Table(fields))
+    def __init__(
+        self,
+        catalog: str | Mapping[str, str],
+        use: list[str] | None = None,
+        turn: str | None = None,
+    ) -> None:
+        super().__init__(Table({"catalog": catalog, "use": use, "turn": turn}))
 
     def _read(self, table: Table) -> None:
         self.catalog = _catalog(table, None)
