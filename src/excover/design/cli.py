@@ -281,6 +281,8 @@ def _run(args: argparse.Namespace, kinds: Mapping[str, Maker]) -> int:
         print(json.dumps(_document(args, report)))
     else:
         _print(space, report, args.show)
+    if not args.quiet:
+        _say_time(report)
     if args.write is not None:
         _write(space, report, args.write, args.format, args.quiet)
     if report.stopped_by is not None and report.ledger is not None and not args.quiet:
@@ -349,19 +351,13 @@ def _solutions(count: int) -> str:
 
 
 def _print(space: DesignSpace, report: Report, shown: int) -> None:
-    """The report as text on stdout."""
+    """The report as text on stdout (the time it took goes to stderr: :func:`_say_time`)."""
     print(f"{report.kind}: {report.space}")
     print(f"goal: {report.goal.describe()}")
-    part = (
-        ""
-        if (report.start, report.stop) == (0, report.size)
-        else f" (candidates {report.start} to {report.stop - 1})"
-    )
-    print(
-        f"searched: {report.designs:,} designs in {report.candidates:,} candidates{part}, "
-        f"{report.seconds:.1f} s of search"
-        + (f" ({report.resumed:,} from the ledger)" if report.resumed else "")
-    )
+    whole = (report.start, report.stop) == (0, report.size)
+    part = "" if whole else f" (candidates {report.start} to {report.stop - 1})"
+    resumed = f", {report.resumed:,} of them from the ledger" if report.resumed else ""
+    print(f"searched: {report.designs:,} designs in {report.candidates:,} candidates{part}{resumed}")
     if report.rejected:
         reasons = ", ".join(f"{count:,} by {why}" for why, count in report.rejected.items())
         print(f"rejected before any search: {reasons}")
@@ -369,24 +365,32 @@ def _print(space: DesignSpace, report: Report, shown: int) -> None:
         f"{key.rstrip('+')}{' or more' if key.endswith('+') else ''}: {count:,}"
         for key, count in report.distribution.items()
     )
-    print(f"designs by solutions: {spread}" if spread else "designs by solutions: none searched")
+    print(f"designs by solutions: {spread or 'none searched'}")
     print(f"qualifying: {report.qualifying:,} designs")
-    for rank, found in enumerate(report.found[:shown], 1):
+    listed = report.found[:shown]
+    for rank, found in enumerate(listed, 1):
         scores = "".join(f", {name} {value:,}" for name, value in found.scores.items())
         print(f"  {rank}. {found.key}  ({_solutions(found.solutions)}{scores})")
-    if len(report.found) > shown or (report.qualifying > len(report.found[:shown])):
-        more = report.qualifying - min(shown, len(report.found))
-        if more > 0:
-            print(
-                f"  ... and {more:,} more"
-                + (" (--show N shows more)" if len(report.found) > shown else "")
-            )
-    if report.found[:shown]:
-        design = space.design(report.found[0].index)
+    hidden = report.qualifying - len(listed)
+    if hidden > 0:
+        why = "--show N lists more" if len(report.found) > len(listed) else "not kept"
+        print(f"  ... and {hidden:,} more ({why})")
+    if listed:
+        design = space.design(listed[0].index)
         picture = None if design is None else space.show(design)
         if picture:
             print("the first, solved:")
             print(picture)
+
+
+def _say_time(report: Report) -> None:
+    """The time the run took, on stderr."""
+    workers = "1 process" if report.workers == 1 else f"{report.workers} processes"
+    print(
+        f"excover: {report.elapsed:.1f} s on {workers}; {report.seconds:.1f} s of search in all "
+        "(earlier runs included)",
+        file=sys.stderr,
+    )
 
 
 def _write(space: DesignSpace, report: Report, folder: str, form: str, quiet: bool) -> None:
