@@ -38,11 +38,21 @@ from excover.tiling.catalog import (
     soma_pieces,
     tetrominoes,
 )
-from excover.tiling.grids import CUBE, SQUARE, Grid, Group
+from excover.tiling.grids import CUBE, SQUARE, Grid, Group, Isometry
 from excover.tiling.pattern import Pattern, Pattern3
 from excover.tiling.tile import Shape
 
-__all__ = ["CATALOGS", "TURNS", "Catalog", "catalog", "class_key", "parse_board"]
+__all__ = [
+    "CATALOGS",
+    "TURNS",
+    "Catalog",
+    "board_symmetries",
+    "catalog",
+    "catalog_grid",
+    "class_key",
+    "default_turn",
+    "parse_board",
+]
 
 #: How pieces may be moved.
 TURNS = ("all", "rotations", "none")
@@ -91,14 +101,16 @@ def default_turn(grid: Grid) -> str:
     return "rotations" if grid is CUBE else "all"
 
 
-def catalog_grid(spec: str | Mapping[str, str]) -> Grid | None:
-    """The grid of a named catalog (None: a drawn catalog, of the board's grid); a
-    KeyError names an unknown catalog."""
+def catalog_grid(spec: object) -> Grid | None:
+    """The grid of a named catalog; None for a drawn catalog (of the board's grid) and
+    for a name that is no catalog's (which :func:`catalog` refuses)."""
     if not isinstance(spec, str):
         return None
     generic = _GENERIC.match(spec)
     if generic:
         return SQUARE if generic.group(1) == "polyominoes" else CUBE
+    if spec not in CATALOGS:
+        return None
     return SQUARE if CATALOGS[spec][0] == "square" else CUBE
 
 
@@ -175,6 +187,23 @@ def _distinct(pieces: dict[str, Shape], grid: Grid, turn: str) -> dict[str, Shap
             seen.add(key)
             kept[name] = shape
     return kept
+
+
+def board_symmetries(board: Shape, catalog: Catalog) -> list[tuple[Isometry, tuple[int, ...]]]:
+    """The symmetries of ``board`` that map every piece of ``catalog`` onto a piece of
+    it (a mirror sends a piece that may only turn to its mirror image, which must be
+    there too), each with where it sends each piece (by number), the identity first."""
+    grid = catalog.grid
+    turn = grid.group(catalog.turn)
+    shapes = [grid.normalize(shape.coords()) for shape in catalog.pieces.values()]
+    number = {class_key(grid, shape, turn): k for k, shape in enumerate(shapes)}
+    found = []
+    for g in grid.symmetries(board.coords()):
+        try:
+            found.append((g, tuple(number[class_key(grid, g.apply(s), turn)] for s in shapes)))
+        except KeyError:  # a piece's image is no piece of the catalog
+            continue
+    return found
 
 
 def class_key(grid: Grid, coords: np.ndarray, group: Group) -> bytes:

@@ -35,7 +35,7 @@ import numpy.typing as npt
 
 from excover.design import Goal, Outcome
 from excover.solving import ExactCover
-from excover.tiling.design_pieces import Catalog, class_key
+from excover.tiling.design_pieces import Catalog, board_symmetries
 from excover.tiling.tile import Shape, Tile
 from excover.tiling.tiling import Tiling
 
@@ -131,18 +131,11 @@ class Placements:
         sends each piece (by number) and each placement (by global number: the
         placements of piece ``i`` are ``offsets[i]`` on)."""
         grid = self.grid
-        turn = grid.group(catalog.turn)
-        shapes = [grid.normalize(shape.coords()) for shape in catalog.pieces.values()]
-        number = {class_key(grid, shape, turn): k for k, shape in enumerate(shapes)}
         where = [{tuple(row): p for p, row in enumerate(block.tolist())} for block in self.blocks]
         position = {tuple(int(v) for v in cell): n for n, cell in enumerate(cells.tolist())}
         base = grid.shift(cells)
         result = []
-        for g in grid.symmetries(cells):
-            try:
-                pieces = tuple(number[class_key(grid, g.apply(s), turn)] for s in shapes)
-            except KeyError:  # a piece's image is no piece of the catalog
-                continue
+        for g, pieces in board_symmetries(board, catalog):
             moved_cells = g.apply(cells)
             moved_cells = moved_cells - grid.shift(moved_cells) + base
             cell_map = np.array([position[tuple(cell)] for cell in moved_cells.tolist()])
@@ -155,12 +148,6 @@ class Placements:
                 ]
             result.append((pieces, image))
         return result
-
-    @property
-    def piece_maps(self) -> list[tuple[int, ...]]:
-        """The distinct permutations of the catalog's pieces made by the board's
-        symmetries (the identity first)."""
-        return list(dict.fromkeys(pieces for pieces, _ in self.symmetries))
 
     def rejected(self, chosen: Sequence[int]) -> str | None:
         """Why the pieces ``chosen`` (catalog numbers, a copy each time) cannot tile the

@@ -25,6 +25,7 @@ the tiling library answers.
 from __future__ import annotations
 
 import re
+from abc import abstractmethod
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any, ClassVar
@@ -47,6 +48,7 @@ from excover.tiling.catalog import polyforms
 from excover.tiling.design_pieces import (
     TURNS,
     Catalog,
+    board_symmetries,
     catalog,
     catalog_grid,
     class_key,
@@ -54,42 +56,40 @@ from excover.tiling.design_pieces import (
     parse_board,
 )
 from excover.tiling.design_settle import Placements, bound, colourable, imbalance, settle
-from excover.tiling.grids import CUBE, Grid
+from excover.tiling.grids import CUBE, SQUARE, Grid
 from excover.tiling.pattern import Pattern, Pattern3
 from excover.tiling.tile import Shape, Tile
-from excover.tiling.tiling import Tiling
+from excover.tiling.tiling import Tiling, TilingSolution
 
 __all__ = ["KINDS", "BoardSpace", "PackingSpace", "declared_space"]
 
 _NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
 
-def _catalog(table: Table, grid: Grid | None, field: str = "catalog") -> Catalog:
-    """The catalog ``field`` of ``table`` on ``grid`` (None: the catalog's own), its
-    pieces moving as the table's ``turn`` says."""
-    spec = table.raw(field)
+def _catalog(table: Table, board: Grid | None) -> Catalog:
+    """The ``catalog`` of ``table``, on its own grid (a drawn one on the ``board``'s,
+    else the square's), its pieces moving as the table's ``turn`` says."""
+    spec = table.raw("catalog")
     if isinstance(spec, Mapping):
         bad = [name for name in spec if not _NAME.match(name)]
         if bad:
-            raise table.error(field, f"piece name {bad[0]!r}: letters, digits and _ only")
+            raise table.error("catalog", f"piece name {bad[0]!r}: letters, digits and _ only")
     elif not isinstance(spec, str):
-        raise table.error(field, f"must be a catalog's name or a table of drawings, not {spec!r}")
-    try:
-        own = catalog_grid(spec)
-    except KeyError:
-        own = None
-        grid = grid or CUBE  # an unknown name: catalog() says so
-    if own is not None and grid is not None and own is not grid:
         raise table.error(
-            field, f"holds pieces of the {own.name} grid, the board is on the {grid.name} grid"
+            "catalog", f"must be a catalog's name or a table of drawings, not {spec!r}"
         )
-    grid = own or grid
-    assert grid is not None
+    own = catalog_grid(spec)
+    if own is not None and board is not None and own is not board:
+        raise table.error(
+            "catalog",
+            f"holds pieces of the {own.name} grid, the board is on the {board.name} grid",
+        )
+    grid = own or board or SQUARE
     turn = table.choice("turn", TURNS, default_turn(grid))
     try:
         return catalog(spec, grid, turn)
     except ValueError as exc:
-        raise table.error(field, str(exc)) from None
+        raise table.error("catalog", str(exc)) from None
 
 
 def _drawing(shape: Shape) -> str:
@@ -127,8 +127,9 @@ class _TilingSpace(DesignSpace):
         self._read(table)
         table.done()
 
+    @abstractmethod
     def _read(self, table: Table) -> None:
-        raise NotImplementedError
+        """Take the kind's fields from ``table``, each checked."""
 
     @classmethod
     def declared(cls, table: Table) -> DesignSpace:
@@ -153,12 +154,17 @@ class _TilingSpace(DesignSpace):
         ]
         return Tiling(board, tiles, interchangeable=True)
 
+    @abstractmethod
     def _parts(self, design: Design) -> tuple[Shape, dict[str, int]]:
-        raise NotImplementedError
+        """The board of ``design`` and its pieces by name, with their copies."""
+
+    def solution(self, design: Design) -> TilingSolution | None:
+        """One solution of ``design`` (the first of its classes), None when it has none."""
+        return next(iter(self.tiling(design).solutions(limit=1, up_to_symmetry=True)), None)
 
     def show(self, design: Design) -> str | None:
         """One solution of ``design`` drawn as text (None when it has none)."""
-        solution = next(iter(self.tiling(design).solutions(limit=1, up_to_symmetry=True)), None)
+        solution = self.solution(design)
         return None if solution is None else solution.ascii().rstrip("\n")
 
     def write(self, design: Design, form: str, path: Path) -> None:
@@ -168,7 +174,7 @@ class _TilingSpace(DesignSpace):
         piece in its own colour (a box layer by layer)."""
         board, pieces = self._parts(design)
         if form == "svg":
-            solution = next(iter(self.tiling(design).solutions(limit=1, up_to_symmetry=True)), None)
+            solution = self.solution(design)
             if solution is None:
                 raise DesignError(f"design {design.key} has no solution to draw")
             write_whole(path, solution.svg(each_piece=True), follow_links=True)
@@ -211,15 +217,8 @@ class PackingSpace(_TilingSpace):
 
     def _read(self, table: Table) -> None:
         spec = table.text("board")
-        given = table.raw("catalog", None)
-        grid = None
-        if given is not None:
-            try:
-                grid = catalog_grid(given) if isinstance(given, str) else None
-            except KeyError:
-                grid = None
-        try:
-            self.board = parse_board(spec, grid)
+        try:  # a named catalog's grid says what a drawn board is
+            self.board = parse_board(spec, catalog_grid(table.raw("catalog", None)))
         except ValueError as exc:
             raise table.error("board", str(exc)) from None
         self.catalog = _catalog(table, self.board.grid)
@@ -246,16 +245,10 @@ class PackingSpace(_TilingSpace):
     def _piece_maps(self) -> list[tuple[int, ...]] | None:
         """The permutations of the catalog that the board's symmetries make, when one is
         not the identity (None: no two designs are one)."""
-        grid, turn = self.catalog.grid, self.catalog.grid.group(self.catalog.turn)
-        shapes = [grid.normalize(s.coords()) for s in self.catalog.pieces.values()]
-        number = {class_key(grid, s, turn): k for k, s in enumerate(shapes)}
-        maps = []
-        for g in self.board.symmetries():
-            image = [number.get(class_key(grid, g.apply(s), turn)) for s in shapes]
-            if None not in image:
-                maps.append(tuple(k for k in image if k is not None))
-        distinct = list(dict.fromkeys(maps))
-        return None if len(distinct) <= 1 else distinct
+        maps = list(
+            dict.fromkeys(pieces for _, pieces in board_symmetries(self.board, self.catalog))
+        )
+        return None if len(maps) <= 1 else maps
 
     @property
     def placements(self) -> Placements:
