@@ -45,10 +45,10 @@ FIELD_FLAGS: dict[str, tuple[str, dict[str, Any]]] = {
         "polyominoes:N, polycubes:A-B, ...",
         {},
     ),
-    "pieces": ("how many pieces a design has", {"type": common.positive_int}),
+    "pieces": ("how many pieces a design has", {"type": common.positive_int, "metavar": "N"}),
     "copies": (
         "the most copies of one piece in a design (default 1)",
-        {"type": common.positive_int},
+        {"type": common.positive_int, "metavar": "N"},
     ),
     "turn": (
         "how pieces may be moved: all (rotations and reflections; default on the plane), "
@@ -60,6 +60,15 @@ FIELD_FLAGS: dict[str, tuple[str, dict[str, Any]]] = {
         "copies; default: every piece of the catalog once)",
         {},
     ),
+}
+
+#: The goal's flags: the field each gives.
+GOAL_FLAGS = {
+    "goal": "solutions",
+    "top": "top",
+    "by": "by",
+    "order": "order",
+    "every_solution": "up_to_symmetry",
 }
 
 _DESCRIPTION = """\
@@ -207,45 +216,21 @@ def _index_range(text: str) -> tuple[int, int]:
 
 def _declaration(args: argparse.Namespace, kinds: Mapping[str, Maker]) -> Declaration:
     """The declaration of the command line: a file, or a kind and its flags."""
-    given = {name: getattr(args, name) for name in FIELD_FLAGS if getattr(args, name) is not None}
-    goals = {
-        "solutions": args.goal,
-        "top": args.top,
-        "by": args.by,
-        "order": args.order,
-        "up_to_symmetry": False if args.every_solution else None,
+    fields = {name: getattr(args, name) for name in FIELD_FLAGS if getattr(args, name) is not None}
+    goal = {
+        field: getattr(args, dest)
+        for dest, field in GOAL_FLAGS.items()
+        if getattr(args, dest) not in (None, False)
     }
     source = args.declaration
     if source in kinds and not os.path.exists(source):
-        if given.get("use") is not None:
-            given["use"] = [name.strip() for name in given["use"].split(",") if name.strip()]
-        if args.goal is not None and args.goal.isdigit():
-            goals["solutions"] = int(args.goal)
-        flags = "<command line>"
-        return Declaration(
-            source,
-            Table(given, flags, flags=True),
-            Table(
-                {k: v for k, v in goals.items() if v is not None},
-                flags,
-                flags=True,
-                names={"solutions": "--goal"},
-            ),
-            Table({}, flags, flags=True),
-            flags,
+        return _from_flags(source, fields, goal)
+    given = [*fields, *(dest for dest, field in GOAL_FLAGS.items() if field in goal)]
+    if given:
+        raise DesignError(
+            f"--{given[0].replace('_', '-')} goes with a kind ({', '.join(kinds)}); "
+            f"{source} declares the design"
         )
-    for name, value in (*given.items(), *goals.items()):
-        if value is not None:
-            flag = (
-                "--goal"
-                if name == "solutions"
-                else "--every-solution"
-                if name == "up_to_symmetry"
-                else f"--{name}"
-            )
-            raise DesignError(
-                f"{flag} goes with a kind ({', '.join(kinds)}); {source} declares the design"
-            )
     if source == "-":
         return parse_declaration(common.read_input("-"), "<stdin>")
     if not os.path.exists(source):
@@ -254,6 +239,26 @@ def _declaration(args: argparse.Namespace, kinds: Mapping[str, Maker]) -> Declar
             f"(the kinds: {', '.join(kinds)})"
         )
     return read_declaration(source)
+
+
+def _from_flags(kind: str, fields: dict[str, Any], goal: dict[str, Any]) -> Declaration:
+    """The declaration the flags make: the kind's fields and the goal's, each named by
+    its flag in errors."""
+    if "use" in fields:
+        fields["use"] = [name.strip() for name in fields["use"].split(",") if name.strip()]
+    if str(goal.get("solutions", "")).isdigit():
+        goal["solutions"] = int(goal["solutions"])
+    if goal.pop("up_to_symmetry", False):  # --every-solution
+        goal["up_to_symmetry"] = False
+    names = {field: f"--{dest.replace('_', '-')}" for dest, field in GOAL_FLAGS.items()}
+    source = "<command line>"
+    return Declaration(
+        kind,
+        Table(fields, source, flags=True),
+        Table(goal, source, flags=True, names=names),
+        Table({}, source, flags=True),
+        source,
+    )
 
 
 def _run(args: argparse.Namespace, kinds: Mapping[str, Maker]) -> int:
@@ -357,7 +362,9 @@ def _print(space: DesignSpace, report: Report, shown: int) -> None:
     whole = (report.start, report.stop) == (0, report.size)
     part = "" if whole else f" (candidates {report.start} to {report.stop - 1})"
     resumed = f", {report.resumed:,} of them from the ledger" if report.resumed else ""
-    print(f"searched: {report.designs:,} designs in {report.candidates:,} candidates{part}{resumed}")
+    print(
+        f"searched: {report.designs:,} designs in {report.candidates:,} candidates{part}{resumed}"
+    )
     if report.rejected:
         reasons = ", ".join(f"{count:,} by {why}" for why, count in report.rejected.items())
         print(f"rejected before any search: {reasons}")
