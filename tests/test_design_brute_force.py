@@ -178,3 +178,22 @@ def test_boards_against_every_fixed_board(use: list[str], turn: str, group: int)
         design = space.design(found.index)
         assert design is not None
         assert space.tiling(design).count(up_to_symmetry=True) == found.solutions <= 2
+
+
+def test_the_top_k_by_fewest_solutions_is_the_brute_force_ranking() -> None:
+    """With any number of solutions and the top 6 by fewest, the search is told the
+    count to beat and stops the designs that cannot: the 6 kept are still those a plain
+    count of every set ranks first (ties to the smaller index), and every design with a
+    tiling qualifies."""
+    space = PackingSpace(board="5x4", catalog="pentominoes", pieces=4)
+    report = search(space, Goal(solutions=None, top=6))
+    counted = []
+    for index in range(space.size):
+        design = space.design(index)
+        assert design is not None
+        count = space.tiling(design).count(up_to_symmetry=True)
+        if count:
+            counted.append((count, index))
+    best = sorted(counted)[:6]
+    assert [(f.solutions, f.index) for f in report.found] == best
+    assert report.qualifying == len(counted) == 26

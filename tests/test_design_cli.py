@@ -72,6 +72,25 @@ def test_the_json_document_follows_the_schema(capsys: pytest.CaptureFixture[str]
     assert [f["key"] for f in document["found"]] == [f.key for f in report.found]
 
 
+def test_boards_on_the_command_line(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    status, out, _ = run(capsys, "boards", "--catalog", "trominoes", "--use", "I3,L3", "--json")
+    document = json.loads(out)
+    jsonschema.validate(document, common.schema())
+    assert status == 0 and (document["designs"], document["qualifying"]) == (35, 11)
+    assert all(8 % found["weight"] == 0 for found in document["found"])  # orbits of D4
+    status, _, _ = run(
+        capsys, "boards", "--catalog", "trominoes", "--use", "I3,L3", "--write", str(tmp_path)
+    )
+    program = tmp_path / f"design-{document['found'][0]['index']}.cmb"
+    done = subprocess.run(
+        [sys.executable, "-m", "excover", "run", str(program), "--quiet"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert status == 0 and done.stdout.startswith("design : (DLX) 1 solutions up to symmetry")
+
+
 def test_a_declaration_file_runs_as_its_flags_do(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
