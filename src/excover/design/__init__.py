@@ -20,13 +20,17 @@ The public names::
 command line (``excover design``).
 """
 
-from excover.design.errors import DeclarationError, DesignError, GoalError, LedgerError
-from excover.design.fields import Declaration, Table, parse_declaration, read_declaration
-from excover.design.goal import Goal
-from excover.design.multisets import Multisets, canonical
-from excover.design.report import Found, Report
-from excover.design.search import Progress, search
-from excover.design.space import Design, DesignSpace, Outcome
+from excover.lazy import lazy_dir, lazy_getattr
+
+TYPE_CHECKING = False  # typing is for type checkers: a run need not import it
+if TYPE_CHECKING:
+    from excover.design.errors import DeclarationError, DesignError, GoalError, LedgerError
+    from excover.design.fields import Declaration, Table, parse_declaration, read_declaration
+    from excover.design.goal import Goal
+    from excover.design.multisets import Multisets, canonical
+    from excover.design.report import Found, Report
+    from excover.design.search import Progress, search
+    from excover.design.space import Design, DesignSpace, Outcome
 
 __all__ = [
     "Declaration",
@@ -48,3 +52,19 @@ __all__ = [
     "read_declaration",
     "search",
 ]
+
+#: The public names, imported on first use (so that building the command's parser,
+#: which imports :mod:`excover.design.cli`, costs no ledger, pool or search), by the
+#: module each lives in.
+_LAZY = {
+    "excover.design.errors": ["DeclarationError", "DesignError", "GoalError", "LedgerError"],
+    "excover.design.fields": ["Declaration", "Table", "parse_declaration", "read_declaration"],
+    "excover.design.goal": ["Goal"],
+    "excover.design.multisets": ["Multisets", "canonical"],
+    "excover.design.report": ["Found", "Report"],
+    "excover.design.search": ["Progress", "search"],
+    "excover.design.space": ["Design", "DesignSpace", "Outcome"],
+}
+
+__getattr__ = lazy_getattr(__name__, _LAZY, globals())
+__dir__ = lazy_dir(_LAZY, globals())

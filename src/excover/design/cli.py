@@ -25,13 +25,16 @@ from excover.cli import common
 from excover.design.errors import DesignError
 from excover.design.fields import Declaration, Table, parse_declaration, read_declaration
 from excover.design.goal import ORDERS, Goal
-from excover.design.report import Report
-from excover.design.space import DesignSpace
+
+TYPE_CHECKING = False  # typing is for type checkers: a run need not import it
+if TYPE_CHECKING:
+    from excover.design.report import Report
+    from excover.design.space import DesignSpace
 
 __all__ = ["add_design_command"]
 
 #: Builds the space of one kind from a declaration.
-Maker = Callable[[Declaration], DesignSpace]
+Maker = Callable[[Declaration], "DesignSpace"]
 
 #: The qualifying designs printed by default.
 SHOWN = 20
