@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from excover.design import Design, Goal, LedgerError, Outcome, Report, search
+from excover.design import Design, Goal, LedgerError, Outcome, Report, Score, search
 from excover.design.ledger import Ledger
 from excover.tiling.designs import PackingSpace
 
@@ -35,7 +35,7 @@ class Fragile(PackingSpace):
         self.evaluated: list[int] = []
 
     def evaluate(
-        self, design: Design, goal: Goal, beat: float | None, deadline: float | None
+        self, design: Design, goal: Goal, beat: Score | None, deadline: float | None
     ) -> Outcome:
         if len(self.evaluated) == self.fail_at:
             raise self.fault()

@@ -26,7 +26,7 @@ TYPE_CHECKING = False  # typing is for type checkers: a run need not import it
 if TYPE_CHECKING:
     from excover.design.errors import DeclarationError, DesignError, GoalError, LedgerError
     from excover.design.fields import Declaration, Table, parse_declaration, read_declaration
-    from excover.design.goal import Goal
+    from excover.design.goal import Goal, Score
     from excover.design.multisets import Multisets, canonical
     from excover.design.report import Found, Report
     from excover.design.search import Progress, search
@@ -46,6 +46,7 @@ __all__ = [
     "Outcome",
     "Progress",
     "Report",
+    "Score",
     "Table",
     "canonical",
     "parse_declaration",
@@ -59,7 +60,7 @@ __all__ = [
 _LAZY = {
     "excover.design.errors": ["DeclarationError", "DesignError", "GoalError", "LedgerError"],
     "excover.design.fields": ["Declaration", "Table", "parse_declaration", "read_declaration"],
-    "excover.design.goal": ["Goal"],
+    "excover.design.goal": ["Goal", "Score"],
     "excover.design.multisets": ["Multisets", "canonical"],
     "excover.design.report": ["Found", "Report"],
     "excover.design.search": ["Progress", "search"],

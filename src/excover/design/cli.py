@@ -379,7 +379,7 @@ def _print(space: DesignSpace, report: Report, shown: int) -> None:
     print(f"qualifying: {report.qualifying:,} designs")
     listed = report.found[:shown]
     for rank, found in enumerate(listed, 1):
-        scores = "".join(f", {name} {value:,}" for name, value in found.scores.items())
+        scores = "".join(f", {name} {_score(value)}" for name, value in found.scores.items())
         print(f"  {rank}. {found.key}  ({_solutions(found.solutions)}{scores})")
     hidden = report.qualifying - len(listed)
     if hidden > 0:
@@ -391,6 +391,13 @@ def _print(space: DesignSpace, report: Report, shown: int) -> None:
         if picture:
             print("the first, solved:")
             print(picture)
+
+
+def _score(value: object) -> str:
+    """A score as text: ``1,291``, or a level's numbers joined by dots (``5.2.1``)."""
+    if isinstance(value, tuple):
+        return ".".join(f"{part:g}" for part in value)
+    return f"{value:,}"
 
 
 def _say_time(report: Report) -> None:

@@ -32,10 +32,14 @@ from typing import Any
 from excover.design.errors import GoalError
 from excover.design.fields import Table
 
-__all__ = ["ORDERS", "Goal"]
+__all__ = ["ORDERS", "Goal", "Score"]
 
 #: The orders of a ranking: the highest scores first, or the lowest.
 ORDERS = ("high", "low")
+
+#: A design's score: a number, or numbers compared in turn (a burr's level, separation
+#: by separation).
+Score = float | tuple[float, ...]
 
 
 def _whole(value: object, least: int) -> bool:
@@ -120,9 +124,11 @@ class Goal:
             return True
         return exact and solutions <= self.solutions
 
-    def rank(self, score: float) -> float:
+    def rank(self, score: Score) -> Score:
         """A sort key of ``score``: smaller keys come first."""
-        return -score if self.order == "high" else score
+        if self.order == "low":
+            return score
+        return tuple(-part for part in score) if isinstance(score, tuple) else -score
 
     def as_dict(self) -> dict[str, Any]:
         """The goal as JSON (what a ledger records of it)."""

@@ -20,7 +20,8 @@ with one entry per index, in order:
 - ``"n+"``: at least n solutions (the search stopped there: the goal needed no more);
 - ``"!word"``: rejected before any search (``"!area"``, ``"!colouring"``, ``"!fit"``);
 - ``{"solutions": n, "exact": true, "scores": {"nodes": 812}}``: a design that meets
-  the goal's bound on solutions, with the scores the top K is ranked by.
+  the goal's bound on solutions, with the scores the top K is ranked by (a score of
+  several numbers, such as a burr's level, as a list).
 
 ``seconds`` is the time the range's evaluations took. Ranges never overlap; the indices
 not covered by any line are what is left to do.
@@ -71,11 +72,8 @@ def encode(outcome: Outcome | None, with_scores: bool) -> Any:
     if outcome.rejected is not None:
         return "!" + outcome.rejected
     if with_scores and outcome.scores:
-        return {
-            "solutions": outcome.solutions,
-            "exact": outcome.exact,
-            "scores": dict(outcome.scores),
-        }
+        scores = {k: list(v) if isinstance(v, tuple) else v for k, v in outcome.scores.items()}
+        return {"solutions": outcome.solutions, "exact": outcome.exact, "scores": scores}
     return outcome.solutions if outcome.exact else f"{outcome.solutions}+"
 
 
@@ -95,15 +93,24 @@ def decode(entry: Any) -> Outcome | None:
     if isinstance(entry, dict) and set(entry) == {"solutions", "exact", "scores"}:
         solutions, exact, scores = entry["solutions"], entry["exact"], entry["scores"]
         if (
-            isinstance(solutions, int)
-            and not isinstance(solutions, bool)
+            _number(solutions)
             and solutions >= 0
             and isinstance(exact, bool)
             and isinstance(scores, dict)
-            and all(isinstance(v, int | float) and not isinstance(v, bool) for v in scores.values())
+            and all(_number(v) or _numbers(v) for v in scores.values())
         ):
-            return Outcome(solutions, exact, scores)
+            kept = {k: tuple(v) if isinstance(v, list) else v for k, v in scores.items()}
+            return Outcome(solutions, exact, kept)
     raise ValueError(f"bad outcome {entry!r}")
+
+
+def _number(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+def _numbers(value: Any) -> bool:
+    """A score of several numbers (a JSON list)."""
+    return isinstance(value, list) and all(_number(part) for part in value)
 
 
 @dataclass(frozen=True)

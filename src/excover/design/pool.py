@@ -28,7 +28,7 @@ from concurrent.futures import FIRST_COMPLETED, Future, wait
 from typing import Any
 
 from excover.deadlines import check
-from excover.design.goal import Goal
+from excover.design.goal import Goal, Score
 from excover.design.ledger import encode
 from excover.design.space import DesignSpace, Outcome
 from excover.errors import LimitReached
@@ -56,7 +56,7 @@ def evaluations(
     start: int,
     stop: int,
     goal: Goal,
-    beat: Callable[[], float | None],
+    beat: Callable[[], Score | None],
     deadline: float | None,
 ) -> Iterator[tuple[int, Outcome | None, float]]:
     """``(index, outcome, seconds)`` for each index from ``start`` to ``stop``, in
@@ -92,7 +92,7 @@ def _task(
     digest: str,
     span: tuple[int, int],
     goal: Goal,
-    beat: float | None,
+    beat: Score | None,
     wall_deadline: float | None,
 ) -> Done:
     """A worker's task: the range ``span`` of the space ``kind`` declared so, until the
@@ -120,7 +120,7 @@ def on_workers(
     gaps: Iterable[tuple[int, int]],
     workers: int,
     deadline: float | None,
-    beat: Callable[[], float | None],
+    beat: Callable[[], Score | None],
     record: Callable[[int, list[Any], float], None],
     tick: Callable[[], None],
 ) -> None:

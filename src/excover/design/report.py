@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from excover.design.goal import Goal
+from excover.design.goal import Goal, Score
 from excover.design.space import Outcome
 
 __all__ = ["KEEP", "Found", "Report", "Tally", "sorted_distribution"]
@@ -35,7 +35,7 @@ class Found:
     key: str
     weight: int
     solutions: int
-    scores: Mapping[str, float] = field(default_factory=dict)
+    scores: Mapping[str, Score] = field(default_factory=dict)
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -68,7 +68,7 @@ class Tally:
         self.rejected: Counter[str] = Counter()
         self.distribution: Counter[str] = Counter()
         self.seconds = 0.0
-        self.best: list[tuple[float, int, Outcome]] = []
+        self.best: list[tuple[Score, int, Outcome]] = []
 
     def add(self, index: int, outcome: Outcome | None) -> None:
         """Count the outcome of the candidate at ``index`` (None: not a design)."""
@@ -91,7 +91,7 @@ class Tally:
         bisect.insort(self.best, entry, key=lambda kept: kept[:2])
         del self.best[self.keep :]
 
-    def beat(self) -> float | None:
+    def beat(self) -> Score | None:
         """The score a design must beat to enter the top K, once K designs are kept (None
         before, or without a top K)."""
         if self.goal.top is None or len(self.best) < self.goal.top:

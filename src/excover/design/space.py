@@ -35,7 +35,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from excover.design.errors import DesignError
-from excover.design.goal import Goal
+from excover.design.goal import Goal, Score
 
 __all__ = ["Design", "DesignSpace", "Outcome"]
 
@@ -60,16 +60,17 @@ class Outcome:
 
     ``solutions``: its number of solutions (up to symmetry when the goal asks for it);
     a lower bound when not ``exact`` (the search stopped early, the goal needing no
-    more). ``scores``: the other figures of the design by name (such as ``nodes``).
+    more). ``scores``: the other figures of the design by name (such as ``nodes``),
+    each a number or a tuple of numbers compared in turn (a burr's level).
     ``rejected``: the word saying why no search ran (``"area"``, ``"colouring"``,
     ``"fit"``), the design having no solution."""
 
     solutions: int
     exact: bool = True
-    scores: Mapping[str, float] = field(default_factory=dict)
+    scores: Mapping[str, Score] = field(default_factory=dict)
     rejected: str | None = None
 
-    def score(self, by: str) -> float | None:
+    def score(self, by: str) -> Score | None:
         """The score named ``by`` (``"solutions"`` or one of :attr:`scores`), None when
         this outcome does not have it."""
         if by == "solutions":
@@ -106,7 +107,7 @@ class DesignSpace(ABC):
 
     @abstractmethod
     def evaluate(
-        self, design: Design, goal: Goal, beat: float | None, deadline: float | None
+        self, design: Design, goal: Goal, beat: Score | None, deadline: float | None
     ) -> Outcome:
         """The outcome of ``design`` under ``goal``: its search stops once it has found
         more solutions than ``goal.solutions`` (its outcome then inexact). ``beat`` is

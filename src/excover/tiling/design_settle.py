@@ -33,7 +33,7 @@ from collections.abc import Sequence
 import numpy as np
 import numpy.typing as npt
 
-from excover.design import Goal, Outcome
+from excover.design import Goal, Outcome, Score
 from excover.solving import ExactCover
 from excover.tiling.design_pieces import Catalog, board_symmetries
 from excover.tiling.tile import Shape, Tile
@@ -60,14 +60,14 @@ def colourable(board: int, pieces: Sequence[int]) -> bool:
     return board in sums
 
 
-def bound(goal: Goal, beat: float | None) -> int | None:
+def bound(goal: Goal, beat: Score | None) -> int | None:
     """The most solutions worth counting: the goal's bound; without one, the score to
     beat when the top K is by fewest solutions (a design with more cannot enter it, and
     every design with a solution qualifies); None: count them all."""
     if goal.solutions is not None:
         return goal.solutions
-    if beat is not None and goal.by == "solutions" and goal.order == "low":
-        return int(beat)
+    if isinstance(beat, int) and goal.by == "solutions" and goal.order == "low":
+        return beat
     return None
 
 
@@ -186,7 +186,7 @@ class Placements:
         return problem, np.concatenate(numbers)
 
     def evaluate(
-        self, chosen: tuple[int, ...], goal: Goal, beat: float | None, deadline: float | None
+        self, chosen: tuple[int, ...], goal: Goal, beat: Score | None, deadline: float | None
     ) -> Outcome:
         """The outcome of the design ``chosen`` (sorted catalog numbers) under ``goal``."""
         why = self.rejected(chosen)

@@ -41,6 +41,7 @@ from excover.design import (
     Goal,
     Multisets,
     Outcome,
+    Score,
     Table,
     canonical,
 )
@@ -296,7 +297,7 @@ class PackingSpace(_TilingSpace):
             yield index, self._design(index, chosen)
 
     def evaluate(
-        self, design: Design, goal: Goal, beat: float | None, deadline: float | None
+        self, design: Design, goal: Goal, beat: Score | None, deadline: float | None
     ) -> Outcome:
         return self.placements.evaluate(design.parts, goal, beat, deadline)
 
@@ -412,7 +413,7 @@ class BoardSpace(_TilingSpace):
         return self._shape.from_cells(self.boards[design.parts[0]].tolist()), self.pieces
 
     def evaluate(
-        self, design: Design, goal: Goal, beat: float | None, deadline: float | None
+        self, design: Design, goal: Goal, beat: Score | None, deadline: float | None
     ) -> Outcome:
         board, _ = self._parts(design)
         if not colourable(imbalance(board.coords()), self._imbalances):
