@@ -47,6 +47,7 @@ import os
 import time
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -78,18 +79,13 @@ def encode(outcome: Outcome | None, with_scores: bool) -> Any:
 
 
 def decode(entry: Any) -> Outcome | None:
-    """The outcome of a ledger entry; ValueError when it is none of the forms."""
+    """The outcome of a ledger entry; ValueError when it is none of the forms. The
+    outcomes without scores are shared (a ledger of millions of designs holds a few
+    kinds of them, each once in memory)."""
     if entry is None:
         return None
-    if isinstance(entry, bool):
-        raise ValueError(f"bad outcome {entry!r}")
-    if isinstance(entry, int) and entry >= 0:
-        return Outcome(entry)
-    if isinstance(entry, str):
-        if entry.startswith("!") and len(entry) > 1:
-            return Outcome(0, rejected=entry[1:])
-        if entry.endswith("+") and entry[:-1].isdigit():
-            return Outcome(int(entry[:-1]), exact=False)
+    if isinstance(entry, int | str) and not isinstance(entry, bool):
+        return _plain(entry)
     if isinstance(entry, dict) and set(entry) == {"solutions", "exact", "scores"}:
         solutions, exact, scores = entry["solutions"], entry["exact"], entry["scores"]
         if (
@@ -101,6 +97,19 @@ def decode(entry: Any) -> Outcome | None:
         ):
             kept = {k: tuple(v) if isinstance(v, list) else v for k, v in scores.items()}
             return Outcome(solutions, exact, kept)
+    raise ValueError(f"bad outcome {entry!r}")
+
+
+@lru_cache(maxsize=1024)
+def _plain(entry: int | str) -> Outcome:
+    """The outcome of an entry without scores: ``n``, ``"n+"`` or ``"!word"``."""
+    if isinstance(entry, int) and entry >= 0:
+        return Outcome(entry)
+    if isinstance(entry, str):
+        if entry.startswith("!") and len(entry) > 1:
+            return Outcome(0, rejected=entry[1:])
+        if entry.endswith("+") and entry[:-1].isdigit():
+            return Outcome(int(entry[:-1]), exact=False)
     raise ValueError(f"bad outcome {entry!r}")
 
 

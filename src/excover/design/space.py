@@ -54,7 +54,7 @@ class Design:
     parts: tuple[Any, ...] = ()
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Outcome:
     """What the evaluation of one design found.
 
