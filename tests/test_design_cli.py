@@ -106,6 +106,17 @@ def test_a_declaration_file_runs_as_its_flags_do(
     assert first == second and len(first["found"]) == 3
     nodes = [f["scores"]["nodes"] for f in first["found"]]
     assert nodes == sorted(nodes, reverse=True)
+    piped = subprocess.run(
+        [sys.executable, "-m", "excover", "design", "-", "--json"],
+        input="\ufeff" + DECLARATION,  # standard input, with a byte order mark
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert piped.returncode == 0, piped.stderr
+    third = json.loads(piped.stdout)
+    del third["input"], third["elapsed"], third["seconds"]
+    assert third == first
 
 
 def test_the_run_table_sets_the_ledger_and_the_flags_override_it(

@@ -234,7 +234,7 @@ def parse_declaration(text: str, source: str = "<string>") -> Declaration:
 def read_declaration(path: str | Path) -> Declaration:
     """The declaration of the TOML file ``path``."""
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        text = Path(path).read_text(encoding="utf-8-sig")
     except OSError as exc:
         raise DesignError(f"cannot read {path}: {exc.strerror or exc}") from None
     except UnicodeDecodeError:
