@@ -201,6 +201,17 @@ class Verdict:
     seconds: float | None = None
 
 
+#: What ``burrTxt`` prints instead of its counts when its assembler finds, before
+#: searching, that no assembly exists: the pieces' volumes cannot fill the result
+#: (counting every piece at its minimum or its maximum), or a piece that must be used
+#: fits nowhere. excover then finds no assembly either.
+_NONE = re.compile(
+    r"^(\d+ units too many for the result shape|\d+ units too few for the result shape"
+    r"|Piece \d+ can be place nowhere in the result shape)$",
+    re.MULTILINE,
+)
+
+
 def burrtxt(binary: str, path: str, timeout: float) -> Verdict:
     """``burrTxt -d`` on the file: its counts and level strings."""
     started = time.perf_counter()
@@ -211,6 +222,8 @@ def burrtxt(binary: str, path: str, timeout: float) -> Verdict:
     except subprocess.TimeoutExpired:
         return Verdict()
     counts = re.search(r"(\d+) assemblies and (\d+) solutions", out)
+    if counts is None and _NONE.search(out):  # checked before assembling: none exists
+        return Verdict(seconds=time.perf_counter() - started)
     if counts is None:
         raise RuntimeError(f"burrTxt printed no counts for {path}:\n{out[-2000:]}")
     levels = Counter(re.findall(r"level: (\S+)", out))
@@ -277,7 +290,7 @@ def main() -> None:
             tally["beyond"] += complete.solutions - greedy.solutions
             if problems:
                 tally["disagree"] += 1
-                print(f"{kind} seed {seed}: burrTxt / excover: " + "; ".join(problems))
+                print(f"{kind} seed {seed}: burrTxt / excover: " + "; ".join(problems), flush=True)
                 if args.keep is not None:
                     args.keep.mkdir(parents=True, exist_ok=True)
                     (args.keep / Path(path).name).write_text(text, encoding="utf-8")

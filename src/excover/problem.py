@@ -35,7 +35,7 @@ if TYPE_CHECKING:
 
     from excover.permutations import Generator
 
-__all__ = ["EngineInput", "ItemRef", "Problem", "SearchOptions"]
+__all__ = ["EngineInput", "ItemRef", "Problem", "SearchOptions", "Widening"]
 
 #: An item in an option: its name (``"name:color"`` on a secondary item) or its position.
 ItemRef = str | SupportsIndex
@@ -159,6 +159,7 @@ class Problem:
         self._color_id: dict[str, int] = {}
         self._engine_input: EngineInput | None = None
         self._declared: list[Generator] | None = None
+        self._widening: Widening | None = None
 
     def derive(
         self, primary: Iterable[str] | None = None, secondary: Iterable[str] | None = None
@@ -655,12 +656,24 @@ class Problem:
 
     # ----- declared symmetries -----
 
-    def declare_symmetries(self, generators: Iterable[Generator] | None) -> None:
+    def declare_symmetries(
+        self, generators: Iterable[Generator] | None, widening: Widening | None = None
+    ) -> None:
         """Declare the symmetries under which solutions count as the same, by
         generators (as :class:`~excover.symmetry.Group` takes them): a front door that
         knows them says so (a BurrTools puzzle: the symmetries of its result shape,
-        which may be fewer than the problem's automorphisms). None forgets them."""
+        which may be fewer than the problem's automorphisms). ``widening``: more
+        symmetries that only the solutions of a sub-problem have
+        (:class:`Widening`), which counts and listings up to
+        symmetry under the declared group then take into account. None forgets them."""
+        if widening is not None and generators is None:
+            raise UsageError("a widening widens declared symmetries: declare them too")
         self._declared = None if generators is None else list(generators)
+        self._widening = widening
+
+    def declared_widening(self) -> Widening | None:
+        """The widening given to :meth:`declare_symmetries`, or None."""
+        return self._widening
 
     def declared_symmetries(self) -> list[Generator] | None:
         """The generators given to :meth:`declare_symmetries`, or None: then
@@ -693,3 +706,25 @@ class Problem:
             f"<{type(self).__name__}: {self.n_primary} primary items, {self.n_secondary} secondary "
             f"items, {self.n_options} options>"
         )
+
+
+class Widening(NamedTuple):
+    """Symmetries that only some solutions have, declared beside a problem's group
+    (:meth:`excover.ExactCover.declare_symmetries`): the solutions of the sub-problem
+    ``problem`` count as the same under the group it declares, every other solution
+    under the whole problem's group only.
+
+    ``problem`` has the whole problem's items and some of its options, option ``k``
+    being option ``options[k]`` of the whole (increasing); its solutions are solutions of
+    the whole. ``base`` generates the whole problem's group as it acts on ``problem``
+    (by option permutations of ``problem``): it must keep the solutions of ``problem``
+    among themselves and the others among themselves, and be a subgroup of the group
+    ``problem`` declares. The classes are then the orbits of the whole group on the
+    solutions outside ``problem`` and the orbits of the larger group on those inside:
+    a BurrTools puzzle whose pieces may be used a range of times identifies an assembly
+    with its mirror image only when that image is an assembly too
+    (:mod:`excover.formats.burrtools.cover`)."""
+
+    problem: Problem
+    options: Sequence[int]
+    base: list[Generator]

@@ -30,9 +30,10 @@ from excover.numbers import to_decimal
 
 if TYPE_CHECKING:
     from excover.cli.outcome import Outcome
-    from excover.problem import SearchOptions
+    from excover.problem import Problem, SearchOptions
     from excover.solving import ExactCover
     from excover.symmetry import BrokenSearch, Group
+    from excover.symmetry.widened import WidenedClasses
 
 __all__ = ["by_default", "check", "count", "solutions"]
 
@@ -124,6 +125,27 @@ def _group(problem: ExactCover, args: argparse.Namespace) -> Group:
     return group
 
 
+def _classes(
+    problem: ExactCover, group: Group, args: argparse.Namespace, workers: int | None
+) -> BrokenSearch | WidenedClasses:
+    """The search of ``--up-to-symmetry`` under ``group``: when it is the group the
+    problem declares (as :func:`_group` gives it) and the problem declares a widening of
+    it, the classes under both (:mod:`excover.symmetry.widened`)."""
+    from excover.solving.registry import symmetries
+    from excover.symmetry import BrokenSearch
+    from excover.symmetry.widened import WidenedClasses
+
+    widening = problem.declared_widening()
+    if widening is None or problem.declared_symmetries() is None:
+        return BrokenSearch(problem, group, "search", workers=workers, **_options(args))
+
+    def search(part: Problem, under: Group | None) -> BrokenSearch:
+        chosen = group if part is problem else under if under is not None else symmetries(part)
+        return BrokenSearch(part, chosen, "search", workers=workers, **_options(args))
+
+    return WidenedClasses(problem, widening, search)
+
+
 def _note(args: argparse.Namespace, group: Group) -> str:
     """What symmetry the count used, for ``--json``'s statistics."""
     which = "declared" if _default(args) else "automorphism"
@@ -136,16 +158,21 @@ def _default(args: argparse.Namespace) -> bool:
 
 
 def _engine(
-    args: argparse.Namespace, search: BrokenSearch | None, order: int, counting: bool = False
+    args: argparse.Namespace,
+    search: BrokenSearch | WidenedClasses | None,
+    order: int,
+    counting: bool = False,
 ) -> str:
     """How the search ran, for the stderr note (the engine is auto's choice for each of
     the searches the symmetric run makes); a count names the route that counted (see
     :mod:`excover.symmetry.broken`: :attr:`~excover.symmetry.BrokenSearch.count_route`
     for every solution, :attr:`~excover.symmetry.BrokenSearch.route` for classes), once
     the search is set up; a count on ``--workers`` says so."""
+    from excover.symmetry import BrokenSearch
+
     workers = getattr(args, "workers", None)
     where = f", counted on {workers} processes" if workers and workers > 1 else ""
-    if counting and search is not None and not args.up_to_symmetry:
+    if counting and isinstance(search, BrokenSearch) and not args.up_to_symmetry:
         where += _by(lambda: search.count_route)
     if _default(args):
         return (
@@ -180,22 +207,27 @@ def count(problem: ExactCover, args: argparse.Namespace) -> Outcome:
         return Outcome("search", "finding the symmetries", None, "timeout")
     except KeyboardInterrupt:
         return Outcome("search", "finding the symmetries", None, "interrupt")
-    search = None
+    search: BrokenSearch | None = None
+    classes: BrokenSearch | WidenedClasses | None = None
     workers = getattr(args, "workers", None)
     started = time.perf_counter()
     stopped_by = None
     try:
         # the counts on --workers have no deadline of their own: the alarm stops them
         with common.deadline(common.time_left(args) if workers else None):
-            search = BrokenSearch(problem, group, "search", workers=workers, **_options(args))
-            number = search.count_orbits() if args.up_to_symmetry else search.count()
+            if args.up_to_symmetry:
+                classes = _classes(problem, group, args, workers)
+                number = classes.count_orbits()
+            else:
+                search = BrokenSearch(problem, group, "search", workers=workers, **_options(args))
+                number = search.count()
     except LimitReached as stop:
         stopped_by = stop.reason
     except common.TimeUp:
         stopped_by = "timeout"
     except KeyboardInterrupt:
         stopped_by = "interrupt"
-    engine = _engine(args, search, group.option_order, counting=True)
+    engine = _engine(args, classes or search, group.option_order, counting=True)
     if stopped_by is not None:
         if args.up_to_symmetry or search is None:  # classes are no sum of solutions found
             return Outcome("search", engine, None, stopped_by)
@@ -223,12 +255,16 @@ def solutions(
         return Outcome("search", "finding the symmetries", 0, "timeout", {"solutions": 0})
     except KeyboardInterrupt:
         return Outcome("search", "finding the symmetries", 0, "interrupt", {"solutions": 0})
-    search = None
+    search: BrokenSearch | WidenedClasses | None = None
     found = 0
     stopped_by = None
     try:
-        search = BrokenSearch(problem, group, "search", **_options(args))
-        listed = search.representatives() if args.up_to_symmetry else search.solutions()
+        if args.up_to_symmetry:
+            search = _classes(problem, group, args, None)
+            listed = search.representatives()
+        else:
+            search = BrokenSearch(problem, group, "search", **_options(args))
+            listed = search.solutions()
         for solution in itertools.islice(listed, args.limit):
             found += 1
             emit(solution)

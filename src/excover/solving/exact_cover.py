@@ -183,8 +183,10 @@ class ExactCover(Problem):
 
         ``up_to_symmetry=True`` yields one solution per orbit (sorted option lists) under
         the group ``symmetry`` (by default the problem's automorphism group, see
-        :meth:`symmetries`); ``symmetry`` alone yields every solution, orbit by orbit,
-        from a symmetry-broken search (see :mod:`excover.symmetry.broken`).
+        :meth:`symmetries`; a declared widening of the declared group widens the classes
+        of its solutions, :mod:`excover.symmetry.widened`); ``symmetry`` alone yields
+        every solution, orbit by orbit, from a symmetry-broken search (see
+        :mod:`excover.symmetry.broken`).
 
         ``preprocess=True`` searches the problem :func:`excover.preprocess.preprocess`
         reduces, as :meth:`count` does, and yields its solutions as this problem's options.
@@ -201,10 +203,16 @@ class ExactCover(Problem):
                 raise UsageError(
                     "a listing with symmetry is one search: workers= goes with count()"
                 )
-            found = registry.broken(
-                self, method, symmetry, solver, amo, workers, executor, tasks, options
-            )
-            listed = found.representatives() if up_to_symmetry else found.solutions()
+            if up_to_symmetry:
+                classes = registry.classes(
+                    self, method, symmetry, solver, amo, workers, executor, tasks, options
+                )
+                listed = classes.representatives()
+            else:
+                found = registry.broken(
+                    self, method, symmetry, solver, amo, workers, executor, tasks, options
+                )
+                listed = found.solutions()
             return listed if limit is None else itertools.islice(listed, limit)
         reduced = _reduced(self) if preprocess else None
         problem = self if reduced is None else reduced.problem
@@ -242,9 +250,10 @@ class ExactCover(Problem):
         """The number of solutions, an exact int.
 
         ``up_to_symmetry=True`` counts the orbits of solutions under the group
-        ``symmetry`` (by default the problem's automorphism group, :meth:`symmetries`);
-        ``symmetry`` alone (True or a group) counts every solution by a symmetry-broken
-        search, one branch per orbit at the top of the tree (see
+        ``symmetry`` (by default the problem's automorphism group, :meth:`symmetries`;
+        a declared widening of the declared group widens the classes of its solutions,
+        :mod:`excover.symmetry.widened`); ``symmetry`` alone (True or a group) counts every
+        solution by a symmetry-broken search, one branch per orbit at the top of the tree (see
         :mod:`excover.symmetry.broken`); with ``workers=n`` its exact cover problems are
         counted on ``n`` processes. By default (None) a count of every solution breaks
         the group the problem declares (:meth:`declare_symmetries`), when ``method``
@@ -282,11 +291,15 @@ class ExactCover(Problem):
                 symmetry = registry.total_group(self, method, options)
                 options = registry.options_left(options, started)
         problem = _reduced(self).problem if preprocess else self
-        if up_to_symmetry or (symmetry is not None and symmetry is not False):
+        if up_to_symmetry:
+            return registry.classes(
+                problem, method, symmetry, solver, amo, workers, executor, tasks, options
+            ).count_orbits()
+        if symmetry is not None and symmetry is not False:
             found = registry.broken(
                 problem, method, symmetry, solver, amo, workers, executor, tasks, options
             )
-            return found.count_orbits() if up_to_symmetry else found.count()
+            return found.count()
         if workers is not None or executor is not None or tasks is not None:
             from excover.parallel import run
 

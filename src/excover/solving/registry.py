@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from excover.solving.outcome import Outcome
     from excover.solving.request import Request
     from excover.symmetry import BrokenSearch, Group
+    from excover.symmetry.widened import WidenedClasses
 
 __all__ = [
     "SCOUT_NODES",
@@ -30,6 +31,7 @@ __all__ = [
     "breaks_by_search",
     "broken",
     "check_no_symmetry",
+    "classes",
     "declares_group",
     "options_left",
     "run_count",
@@ -98,6 +100,38 @@ def broken(
     else:
         group = Group(problem, symmetry)
     return BrokenSearch(problem, group, method, workers=workers, **options)
+
+
+def classes(
+    problem: Problem,
+    method: str,
+    symmetry: object,
+    solver: str | None,
+    amo: str | None,
+    workers: int | None,
+    executor: object | None,
+    tasks: int | None,
+    options: SearchOptions,
+) -> BrokenSearch | WidenedClasses:
+    """The search that ``up_to_symmetry`` asks for: :func:`broken`'s, or, when the group
+    is the one the problem declares (``symmetry`` None or True) and the problem declares
+    a widening of it too (:meth:`~excover.problem.Problem.declared_widening`), the
+    classes under both (:class:`~excover.symmetry.widened.WidenedClasses`: three
+    searches, the time limit covering them all)."""
+    widening = problem.declared_widening()
+    if widening is None or not (symmetry is None or symmetry is True):
+        return broken(problem, method, symmetry, solver, amo, workers, executor, tasks, options)
+    import time
+
+    from excover.symmetry.widened import WidenedClasses
+
+    started = time.monotonic()
+
+    def search(part: Problem, group: Group | None) -> BrokenSearch:
+        left = options_left(options, started)
+        return broken(part, method, group, solver, amo, workers, executor, tasks, left)
+
+    return WidenedClasses(problem, widening, search)
 
 
 #: Search nodes a plain search of a count that could break a known group walks first: a

@@ -17,16 +17,40 @@ on the sphere grid some rotations apply to flat shapes only, as in BurrTools. Wh
 counts are ranges and the problem sets ``maxHoles``, the variable voxels become primary
 items, each with a *hole* option, and a ``holes`` item counts the holes up to the limit.
 
-Symmetry, as BurrTools' assembler decides it (``assembler_0.cpp``, ``assembly.cpp``): two
-assemblies are the same when a symmetry of the result shape (voxel states and colours
-included) maps one onto the other. Every rotation of the result that maps it onto
-itself counts; the result's mirror symmetries count too, but only when every piece is
-either mirror-symmetric or has a partner among the problem's shapes that is its mirror
-image (a mirrored assembly then uses the partners in place of the pieces), as BurrTools'
-mirror check asks; partners with different counts leave the mirrors out here.
-The problem declares that group (:meth:`ExactCover.declare_symmetries
-<excover.ExactCover.declare_symmetries>`), so its ``symmetries()`` and counts up to
-symmetry use it.
+Symmetry, as BurrTools' assemblers decide it (``assembler_0.cpp``, ``assembler_1.cpp``,
+``assembly.cpp``): two assemblies are the same when a symmetry of the result shape (voxel
+states and colours included) maps one onto the other. Every rotation of the result that
+maps it onto itself counts. A mirror symmetry counts for an assembly when its mirror
+image is an assembly of the puzzle: each piece used is mirror-symmetric or swapped with
+its *mirror partner*, a piece whose shape is its mirror image. BurrTools pairs the
+pieces (each copy of a shape is one) in their order, each piece that is not
+mirror-symmetric with the first later one free that is its mirror image, and stops at
+the first piece without one (:func:`_mirrors`). When every shape is used a fixed number
+of times, it identifies mirror images only when every piece found a partner (then for
+every assembly); when some shape may be used a range of times (``min`` < ``max``,
+``assembler_1``), it keeps the partners found so far and looks at each assembly: its
+mirror image counts when every piece it uses has a partner and the partners it uses
+instead are used at least their ``min`` times. Copy ``c`` of a shape being paired with
+copy ``c`` of its partner's, and an assembly using the first copies of each shape,
+those are the assemblies whose count of each shape that is not mirror-symmetric lies
+between the ``min`` of the shape and of its partner and the number of its copies that
+found a partner (none when none did).
+
+The problem declares the group of the rotations (:meth:`ExactCover.declare_symmetries
+<excover.ExactCover.declare_symmetries>`), so its ``symmetries()``, counts of every
+assembly and counts up to symmetry use it, with the mirrors (each kind swapped with its
+partner's kind) when every assembly has its mirror image. When only some do, the
+declared group is that of the rotations and the assemblies that have mirror images are
+a sub-problem that declares the whole group (the same options, less those of shapes
+without partners, the counts narrowed as above): a
+:class:`~excover.problem.Widening` of the rotations, so that counts and listings up
+to symmetry count each class as BurrTools does (:mod:`excover.symmetry.widened`). On the
+random puzzles of ``benchmarks/burr_differential.py`` this is where the counts of
+``assembler_1`` used to differ (a 2x4x4 box holding a spare chiral piece without a
+partner: 20,312 assemblies, 40,624 under the rotations alone). A pairing of another
+pattern (copy ``c`` of one shape paired with another copy number, or with copies of two
+shapes) needs two shapes of the problem alike up to rotation; BurrTools' swaps then
+depend on where the pieces lie, and mirror images are not identified here.
 """
 
 from __future__ import annotations
@@ -34,7 +58,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from functools import cache
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, NamedTuple, TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -58,6 +82,7 @@ from excover.formats.burrtools.model import (
     Shape,
 )
 from excover.permutations import Automorphism
+from excover.problem import Widening
 
 if TYPE_CHECKING:
     from excover.permutations import Generator
@@ -261,27 +286,73 @@ class _Pieces:
         return {image.tobytes() for image in images[turns:][ok[turns:]]}
 
 
-def _mirror_partners(pieces: _Pieces, parts: Sequence[Part]) -> dict[int, int] | None:
-    """Which kind each kind becomes in a mirrored assembly (itself when its shape is
-    mirror-symmetric), or None when some piece has no mirror partner with the same
-    counts: then BurrTools does not identify mirror images (see the module's text)."""
-    partner: dict[int, int] = {}
-    for i, part in enumerate(parts):
-        if i in partner:
+class _Mirrors(NamedTuple):
+    """The assemblies BurrTools identifies with their mirror images (see the module's
+    text): those that use each kind ``i`` between ``bounds[i]`` times (``(0, 0)``: not
+    at all), a mirror image putting kind ``partner[i]`` where kind ``i`` was (kinds left
+    out are their own partners)."""
+
+    partner: dict[int, int]
+    bounds: list[tuple[int, int]]
+
+    def every(self, parts: Sequence[Part]) -> bool:
+        """Whether every assembly is one of them."""
+        return all(b == (p.lo, p.hi) for b, p in zip(self.bounds, parts, strict=True))
+
+
+def _mirrors(pieces: _Pieces, parts: Sequence[Part]) -> _Mirrors | None:
+    """Which assemblies BurrTools identifies with their mirror images, on a result
+    that has mirror symmetries (see the module's text), or None when none is.
+
+    BurrTools pairs the pieces (each copy of a shape is a piece; the parts in order,
+    their copies one after another): each piece whose shape is not mirror-symmetric, not
+    paired yet, with the first later piece not paired yet whose shape is its mirror
+    image, stopping at the first such piece without one. Without ranges it identifies
+    mirror images only when every such piece found a partner; with ranges, it looks at
+    each assembly's mirror image, kept when no piece in it is mirrored (each piece used
+    has a partner, swapped with it) and it uses each shape at least its ``min`` times.
+    Pieces are used first copy first, and when copy ``c`` of one part is paired with
+    copy ``c`` of one other part (its *partner*), those images are the assemblies that
+    use each part that is not mirror-symmetric at most as many times as it has paired
+    copies and at least the ``min`` of both partners. Pairings of another pattern need
+    two shapes of the problem alike up to rotation, and BurrTools' swaps then depend on
+    where the pieces lie: mirror images are not identified there."""
+    chiral = [pieces.own(p.shape) not in pieces.mirrored(p.shape) for p in parts]
+    copies = [(i, c) for i, part in enumerate(parts) for c in range(part.hi)]
+    paired: dict[int, int] = {}  # piece to piece, numbered as in ``copies``
+    everyone = True
+    for a, (i, _) in enumerate(copies):
+        if a in paired or not chiral[i]:
             continue
-        images = pieces.mirrored(part.shape)
-        if pieces.own(part.shape) in images:
-            partner[i] = i
-            continue
-        later = range(i + 1, len(parts))
+        images = pieces.mirrored(parts[i].shape)
+        later = range(a + 1, len(copies))
+        shape_of = [part.shape for part in parts]
         found = next(
-            (j for j in later if j not in partner and pieces.own(parts[j].shape) in images),
+            (b for b in later if b not in paired and pieces.own(shape_of[copies[b][0]]) in images),
             None,
         )
-        if found is None or (parts[found].lo, parts[found].hi) != (parts[i].lo, parts[i].hi):
+        if found is None:
+            everyone = False
+            break
+        paired[a], paired[found] = found, a
+    if not everyone and all(p.lo == p.hi for p in parts):
+        return None
+    partner = {i: i for i in range(len(parts)) if not chiral[i]}
+    used = [0] * len(parts)  # each part's copies paired
+    for a, b in paired.items():
+        (i, c), (j, d) = copies[a], copies[b]
+        if c != d or partner.setdefault(i, j) != j:
+            return None  # another pattern (see above)
+        used[i] += 1
+    bounds = []
+    for i, part in enumerate(parts):
+        lo, hi = part.lo, part.hi
+        if chiral[i]:
+            lo, hi = (max(lo, parts[partner[i]].lo) if used[i] else lo), used[i]
+        if lo > hi:
             return None
-        partner[i], partner[found] = found, i
-    return partner
+        bounds.append((lo, hi))
+    return _Mirrors(partner, bounds)
 
 
 def _check(puzzle: Puzzle, number: int) -> Problem:
@@ -450,33 +521,64 @@ def to_exact_cover(puzzle: Puzzle, number: int, factory: type[P]) -> P:
     item_of = np.full(len(board.used), -1, dtype=np.int64)  # the item of each voxel
     item_of[cells[:, :3] @ board.strides] = [position[name] for name in names]
     blocks: list[npt.NDArray[np.int64]] = []  # the options, one row each, kind by kind
+    owners: list[int | None] = []  # the part whose options each block holds (None: holes)
     pieces = _Pieces(puzzle)
     pieces.batch([part.shape for part in parts])
-    placed = [
-        (position[kind], pieces.orientations(part.shape))
-        for part, kind in zip(parts, kinds, strict=True)
-    ]
-    placed = [(item, turned) for item, turned in placed if len(turned)]
+    placed = [(k, pieces.orientations(part.shape)) for k, part in enumerate(parts)]
+    placed = [(k, turned) for k, turned in placed if len(turned)]
     if placed:
         every = board.placements([turned for _, turned in placed])
-        for (item, _), rows in zip(placed, every, strict=True):
+        for (k, _), rows in zip(placed, every, strict=True):
             items = item_of[rows]
+            item = position[kinds[k]]
             blocks.append(np.concatenate([np.full((len(items), 1), item), items], axis=1))
+            owners.append(k)
     if holes and problem.max_holes:
         pairs = [[position[name], position[HOLES]] for name in variable]
         blocks.append(np.array(pairs, dtype=np.int64))
-    lengths = np.repeat([rows.shape[1] for rows in blocks], [len(rows) for rows in blocks])
-    starts = np.concatenate([[0], np.cumsum(lengths)]).astype(np.int64)
-    flat = np.concatenate([np.zeros(0, np.int64), *(b.ravel() for b in blocks)])
-    # each option holds its kind's item (or a variable voxel's) and distinct voxels of
-    # the result, all primary or secondary items of this problem: add_options' checks
-    # (a few milliseconds on a large result) would find nothing
-    cover._add_checked_options(starts, flat, np.zeros(len(flat), np.int64), ())
+        owners.append(None)
+    _fill(cover, blocks)
     voxels = item_of[cells[:, :3] @ board.strides]
     kind_items = [position[k] for k in kinds]
     symmetry = _Symmetry(puzzle, parts, voxels, kind_items, blocks, len(cover.items))
-    cover.declare_symmetries(symmetry.generators(pieces, cells))
+    if not len(cells):
+        return cover
+    found = _symmetries(GRIDS[puzzle.grid], cells)
+    mirrored = any(not GRIDS[puzzle.grid].transformations[k].proper for k in found[0])
+    mirrors = _mirrors(pieces, parts) if mirrored else None
+    if mirrors is None or mirrors.every(parts):
+        partner = None if mirrors is None else mirrors.partner
+        cover.declare_symmetries(symmetry.generators(found, partner))
+        return cover
+    # the assemblies that have mirror images: a sub-problem, of the options of the parts
+    # it may use, that declares the whole group
+    inside = cover.derive()
+    for name in inside.primary_items:
+        inside.set_multiplicity(name, *cover.multiplicity(name))
+    for kind, (lo, hi) in zip(kinds, mirrors.bounds, strict=True):
+        inside.set_multiplicity(kind, lo, max(hi, 1))  # hi 0: its options are left out
+    kept = [k for k, part in enumerate(owners) if part is None or mirrors.bounds[part][1]]
+    _fill(inside, [blocks[k] for k in kept])
+    firsts = np.cumsum([0, *(len(rows) for rows in blocks)])
+    options = np.concatenate([np.arange(firsts[k], firsts[k + 1]) for k in kept]).tolist()
+    narrow = _Symmetry(
+        puzzle, parts, voxels, kind_items, [blocks[k] for k in kept], len(cover.items)
+    )
+    inside.declare_symmetries(narrow.generators(found, mirrors.partner))
+    widening = Widening(inside, options, narrow.generators(found, None))
+    cover.declare_symmetries(symmetry.generators(found, None), widening)
     return cover
+
+
+def _fill(cover: Model, blocks: Sequence[npt.NDArray[np.int64]]) -> None:
+    """Add the options, the rows of ``blocks`` in order, to ``cover``. Each holds its
+    kind's item (or a variable voxel's) and distinct voxels of the result, all primary
+    or secondary items of this problem: add_options' checks (a few milliseconds on a
+    large result) would find nothing."""
+    lengths = np.repeat([rows.shape[1] for rows in blocks], [len(rows) for rows in blocks])
+    starts = np.concatenate([[0], np.cumsum(lengths)]).astype(np.int64)
+    flat = np.concatenate([np.zeros(0, np.int64), *(b.ravel() for b in blocks)])
+    cover._add_checked_options(starts, flat, np.zeros(len(flat), np.int64), ())
 
 
 class _Symmetry:
@@ -512,29 +614,30 @@ class _Symmetry:
             numbers = np.concatenate([np.arange(firsts[k], firsts[k + 1]) for k in which])
             self.lengths.append((rows, numbers, row_table(rows)))
 
-    def generators(self, pieces: _Pieces, cells: _Labelled) -> list[Generator]:
-        """Generators of the symmetry group (see the module's text), each an
-        :class:`~excover.permutations.Automorphism`: the result's labelled voxels are
-        ``cells``."""
-        if not len(cells):
-            return []
+    def generators(
+        self, result: tuple[list[int], Perm], partner: dict[int, int] | None
+    ) -> list[Generator]:
+        """Generators of the group of the result's rotations, and of its mirrors too when
+        ``partner`` gives each kind's partner in a mirror image (see the module's text),
+        each an :class:`~excover.permutations.Automorphism`; ``result``: the result's
+        symmetries and the permutations of its labelled voxels they make
+        (:func:`_symmetries`)."""
         grid = GRIDS[self.puzzle.grid]
-        symmetries, permutations = _symmetries(grid, cells)
-        kept = [k for k, s in enumerate(symmetries) if grid.transformations[s].proper]
-        partner = None
-        if len(kept) < len(symmetries):
-            partner = _mirror_partners(pieces, self.parts)
-            if partner is not None:
-                kept = list(range(len(symmetries)))
+        symmetries, permutations = result
+        kept = [
+            k
+            for k, s in enumerate(symmetries)
+            if partner is not None or grid.transformations[s].proper
+        ]
         chosen: list[tuple[Perm]] = []
-        generated = group_elements(chosen, (len(cells),))
+        generated = group_elements(chosen, (permutations.shape[1],))
         found: list[Generator] = []
         for k in kept:
             images = permutations[k]
             if images.tobytes() in generated:
                 continue
             chosen.append((images,))
-            generated = group_elements(chosen, (len(cells),), generated)
+            generated = group_elements(chosen, (permutations.shape[1],), generated)
             mirror = grid.transformations[symmetries[k]].determinant < 0
             items = self._items(images, partner if mirror else None)
             found.append(Automorphism(self._options(items), items))
