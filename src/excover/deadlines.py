@@ -153,11 +153,19 @@ def _ring(signum: int, frame: FrameType | None) -> None:
     :data:`ALARM_REPEAT` seconds later, raises it."""
     if not _blocks or time.monotonic() < _blocks[-1].deadline:
         return  # a ring of a block that has ended: the timer is being set again
+    if frame is not None and frame.f_code in _HANDLER_CODE:
+        return  # a ring inside this handler (a loaded machine): the first one decides
     if _in_finaliser(frame) or _in_a_library(frame) or _imports(frame) > _blocks[-1].imports:
         # whatever rang (the timer, or a signal sent by hand), the next ring is near
         signal.setitimer(signal.ITIMER_REAL, ALARM_REPEAT, ALARM_REPEAT)
         return
     raise TimeUp
+
+
+#: The code of the handler and what it calls: a second ring that lands there while the
+#: first is being handled (rings come every ALARM_REPEAT seconds, and a loaded machine
+#: can hold a process back longer) leaves the decision to the first.
+_HANDLER_CODE = frozenset(f.__code__ for f in (_ring, _in_finaliser, _in_a_library, _imports))
 
 
 def _swallowed(hook: object) -> object:
