@@ -23,18 +23,18 @@ from typing import Any
 
 from excover.cli import common
 from excover.design.errors import DesignError
-from excover.design.fields import Declaration, Table, parse_declaration, read_declaration
-from excover.design.goal import ORDERS, Goal
+from excover.design.orders import ORDERS
 
 TYPE_CHECKING = False  # typing is for type checkers: a run need not import it
 if TYPE_CHECKING:
+    from excover.design.fields import Declaration, Table
     from excover.design.report import Report
     from excover.design.space import DesignSpace
 
 __all__ = ["add_design_command"]
 
 #: Builds the space of one kind from a declaration.
-Maker = Callable[[Declaration], "DesignSpace"]
+Maker = Callable[["Declaration"], "DesignSpace"]
 
 #: The qualifying designs printed by default.
 SHOWN = 20
@@ -219,6 +219,8 @@ def _index_range(text: str) -> tuple[int, int]:
 
 def _declaration(args: argparse.Namespace, kinds: Mapping[str, Maker]) -> Declaration:
     """The declaration of the command line: a file, or a kind and its flags."""
+    from excover.design.fields import parse_declaration, read_declaration
+
     fields = {name: getattr(args, name) for name in FIELD_FLAGS if getattr(args, name) is not None}
     goal = {
         field: getattr(args, dest)
@@ -247,6 +249,8 @@ def _declaration(args: argparse.Namespace, kinds: Mapping[str, Maker]) -> Declar
 def _from_flags(kind: str, fields: dict[str, Any], goal: dict[str, Any]) -> Declaration:
     """The declaration the flags make: the kind's fields and the goal's, each named by
     its flag in errors."""
+    from excover.design.fields import Declaration, Table
+
     if "use" in fields:
         fields["use"] = [name.strip() for name in fields["use"].split(",") if name.strip()]
     if str(goal.get("solutions", "")).isdigit():
@@ -265,6 +269,7 @@ def _from_flags(kind: str, fields: dict[str, Any], goal: dict[str, Any]) -> Decl
 
 
 def _run(args: argparse.Namespace, kinds: Mapping[str, Maker]) -> int:
+    from excover.design.goal import Goal
     from excover.design.search import search
 
     declaration = _declaration(args, kinds)

@@ -31,11 +31,10 @@ from typing import Any
 
 from excover.design.errors import GoalError
 from excover.design.fields import Table
+from excover.design.orders import ORDERS
 
 __all__ = ["ORDERS", "Goal", "Score"]
 
-#: The orders of a ranking: the highest scores first, or the lowest.
-ORDERS = ("high", "low")
 
 #: A design's score: a number, or numbers compared in turn (a burr's level, separation
 #: by separation).
