@@ -558,6 +558,9 @@ def to_exact_cover(puzzle: Puzzle, number: int, factory: type[P]) -> P:
     for kind, (lo, hi) in zip(kinds, mirrors.bounds, strict=True):
         inside.set_multiplicity(kind, lo, max(hi, 1))  # hi 0: its options are left out
     kept = [k for k, part in enumerate(owners) if part is None or mirrors.bounds[part][1]]
+    if not kept:  # no placement of a part with a mirror image: the rotations only
+        cover.declare_symmetries(symmetry.generators(found, None))
+        return cover
     _fill(inside, [blocks[k] for k in kept])
     firsts = np.cumsum([0, *(len(rows) for rows in blocks)])
     options = np.concatenate([np.arange(firsts[k], firsts[k + 1]) for k in kept]).tolist()
