@@ -11,6 +11,11 @@ rotation of the puzzle's grid (BurrTools never mirrors a piece; a flat piece in 
 one-layer puzzle is turned over by a rotation) and each translation of the grid that
 puts every filled voxel on a non-empty result voxel whose colour the problem's colour
 constraints allow. Orientations that give the same voxels with the same colours are one.
+The options come kind by kind, each kind's orientations in BurrTools' numbering of the
+rotations (the lowest number that gives each), then its positions by ``x``, ``y``, ``z``:
+BurrTools' own order of placements (:mod:`excover.formats.burrtools.breaking`), so that
+the smallest sorted list of options of a class of assemblies is the assembly BurrTools
+keeps of it.
 The grid (cubes, triangular prisms, spheres, rhombic dodecahedra or tetrahedra-octahedra)
 gives the rotations, mirrors and translations (:mod:`excover.formats.burrtools.lattice`);
 on the sphere grid some rotations apply to flat shapes only, as in BurrTools. When the piece
@@ -72,6 +77,7 @@ from excover.formats.burrtools._cover import (
     row_table,
     self_maps,
 )
+from excover.formats.burrtools.breaking import compared_first, rotation_order
 from excover.formats.burrtools.lattice import GRIDS, LatticeGrid, Transformation, Voxels
 from excover.formats.burrtools.model import (
     FILLED,
@@ -90,7 +96,14 @@ if TYPE_CHECKING:
 
 P = TypeVar("P", bound="Model")
 
-__all__ = ["group_elements", "item_voxels", "kind_name", "result_symmetries", "to_exact_cover"]
+__all__ = [
+    "breaker",
+    "group_elements",
+    "item_voxels",
+    "kind_name",
+    "result_symmetries",
+    "to_exact_cover",
+]
 
 #: A permutation of points: the image of each.
 Perm = npt.NDArray[np.int64]
@@ -211,6 +224,29 @@ def result_symmetries(shape: Shape, grid: int = 0) -> list[Transformation]:
     return [lattice.transformations[k] for k in _symmetries(lattice, cells)[0]]
 
 
+def breaker(puzzle: Puzzle, number: int) -> int | None:
+    """The part of problem ``number`` (its index in the problem's ``parts``) whose piece
+    BurrTools compares first when it picks one assembly of a class, or None
+    (:func:`~excover.formats.burrtools.breaking.compared_first`); parts used at most 0
+    times play no part, here as in the exact cover problem (BurrTools may pick one of
+    them)."""
+    problem = _check(puzzle, number)
+    if puzzle.grid not in (0, 1):
+        return None  # BurrTools disassembles on these grids only
+    grid = GRIDS[puzzle.grid]
+    cells = _labelled(puzzle.shapes[problem.result], FILLED + VARIABLE)
+    if not len(cells):
+        return None
+    used = [k for k, part in enumerate(problem.parts) if part.hi > 0]
+    parts = [problem.parts[k] for k in used]
+    shapes = []
+    for part in parts:
+        filled = _labelled(puzzle.shapes[part.shape], FILLED)
+        shapes.append(_symmetries(grid, filled)[0] if len(filled) else [])
+    first = compared_first(puzzle.grid, parts, _symmetries(grid, cells)[0], shapes)
+    return None if first is None else used[first]
+
+
 class _Pieces:
     """The filled voxels of the puzzle's shapes and their normalised images under
     every transformation of the grid, each shape's made once (for its orientations
@@ -260,14 +296,17 @@ class _Pieces:
     def orientations(self, shape: int) -> _Labelled:
         """The distinct orientations of the shape's filled voxels under the grid's
         rotations, an array of shape ``(orientations, voxels, 5)`` (none for a shape
-        without filled voxels: it has no placement)."""
+        without filled voxels: it has no placement), in the order of BurrTools' numbers
+        of the rotations (:func:`~excover.formats.burrtools.breaking.rotation_order`),
+        each orientation where the lowest number that gives it puts it, as BurrTools
+        numbers a piece's orientations."""
         cells, images, ok = self.images(shape)
         if not len(cells):
             return images[:0]
-        turns = len(self.grid.rotations)
-        turned = images[:turns][ok[:turns]]
+        order = np.array(rotation_order(self.puzzle.grid), dtype=np.int64)
+        turned = images[order][ok[order]]
         _, first = np.unique(row_keys(turned.reshape(len(turned), -1)), return_index=True)
-        distinct: _Labelled = turned[np.sort(first)]  # in the order of the rotations
+        distinct: _Labelled = turned[np.sort(first)]
         return distinct
 
     def own(self, shape: int) -> bytes:
