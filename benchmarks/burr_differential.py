@@ -3,15 +3,23 @@ puzzles nobody designed.
 
 Each puzzle is drawn from a seed (``--seed`` and its number), one of these kinds:
 
-- ``burr``: a six-piece burr whose pieces come from a pool of three to seven random
-  notchable pieces (Cutler's 59, :func:`excover.burr.sixpiece.notchable_pieces`), each
-  usable a range of times (``min`` < ``max`` for most: BurrTools' second assembler),
+- ``burr``: a six-piece burr whose pieces come from a pool of Cutler's 59 notchable
+  pieces (:func:`excover.burr.sixpiece.notchable_pieces`): three to seven at random (most
+  such pools have no assembly), or the pieces of a random assembly (found by a search
+  that takes its choices at random) and up to three others; each usable a range of
+  times around its count (``min`` < ``max`` for most: BurrTools' second assembler),
   holey (the notchable voxels may stay empty) or solid;
 - ``box``: a small box (2 to 4 on a side) cut at random into polycubes of 2 to 6 cubes,
   pieces of the same form merged into one shape with copies, some of them usable a range
   of times, and now and then a spare piece that may be left out;
 - ``tray``: the same in a frame: a tray (floor and four walls, or walls only) that is
-  itself a piece, the box inside it cut into polycubes.
+  itself a piece, the box inside it cut into polycubes;
+- ``prisms``, ``spheres``, ``rhombic``, ``tetra``: a connected region of 6 to 12 cells of
+  BurrTools' other grids (triangular prisms, spheres, rhombic dodecahedra,
+  tetrahedra-octahedra), grown cell by cell from a random one, cut into pieces of 2 to 4
+  cells, pieces alike up to the grid's rotations merged, some usable a range of times.
+  Neither program disassembles on the last three: those are compared by their
+  assemblies only (``burrTxt -q`` against ``count(up_to_symmetry=True)``).
 
 For each puzzle, side by side: the number of assemblies (BurrTools counts one per
 symmetry class, as ``excover disassemble`` does), the number of solutions (assemblies
@@ -25,6 +33,8 @@ as skipped. Every disagreement is printed with the seed that draws its puzzle, a
     python benchmarks/burr_differential.py BURRTXT [--puzzles 300] [--seed 1]
         [--kinds burr,box,tray] [--timeout 60] [--keep DIR]
 
+(``--kinds burr,box,tray,prisms,spheres,rhombic,tetra`` for every grid.)
+
 BURRTXT is BurrTools' command-line solver, built from github.com/burr-tools/burr-tools
 (``build-burrtxt.sh``).
 """
@@ -32,6 +42,7 @@ BURRTXT is BurrTools' command-line solver, built from github.com/burr-tools/burr
 from __future__ import annotations
 
 import argparse
+import itertools
 import os
 import random
 import re
@@ -41,11 +52,16 @@ import time
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
 
+import numpy as np
+
+from excover import ExactCover, LimitReached
 from excover.burr import disassemble_all
-from excover.burr.sixpiece import NOTCHABLE, SHAPE, notchable_pieces
+from excover.burr.sixpiece import NOTCHABLE, SHAPE, burr_puzzle, notchable_pieces
 from excover.formats.burrtools import Part, Problem, Puzzle, Shape, format_xmpuzzle
+from excover.formats.burrtools.lattice import GRIDS
 
 Voxel = tuple[int, int, int]
 STEPS = ((1, 0, 0), (-1, 0, 0), (0, 1, 0), (0, -1, 0), (0, 0, 1), (0, 0, -1))
@@ -56,28 +72,67 @@ STEPS = ((1, 0, 0), (-1, 0, 0), (0, 1, 0), (0, -1, 0), (0, 0, 1), (0, 0, -1))
 
 def burr(rng: random.Random) -> Puzzle:
     """A six-piece burr from a pool of notchable pieces with ranges (see the notes)."""
-    pool = rng.sample(notchable_pieces(), rng.randint(3, 7))
+    holes = rng.random() < 0.7
+    pieces = notchable_pieces()
+    if rng.random() < 0.5:  # a random pool: most have no assembly
+        pool = rng.sample(range(len(pieces)), rng.randint(3, 7))
+        counts = {k: rng.choice((0, 0, 0, 1, 1, 2)) for k in pool}
+    else:  # the pieces of a random assembly, and a few others
+        counts = _random_assembly(rng, holes)
+        pool = list(dict.fromkeys([*counts, *rng.sample(range(len(pieces)), rng.randint(0, 3))]))
+        rng.shuffle(pool)
     parts = []
-    for shape in range(len(pool)):
-        lo = rng.choice((0, 0, 0, 1, 1, 2))
+    for shape, k in enumerate(pool):
+        lo = max(counts.get(k, 0) - rng.choice((0, 0, 1)), 0)
         hi = lo + rng.choice((0, 1, 2, 3, 6))
-        parts.append(Part(shape, lo, max(hi, 1)))
+        parts.append(Part(shape, lo, max(hi, counts.get(k, 0), 1)))
     while sum(p.lo for p in parts) > 6:
         k = rng.randrange(len(parts))
         parts[k] = Part(k, max(parts[k].lo - 1, 0), parts[k].hi)
     while sum(p.hi for p in parts) < 6:
         k = rng.randrange(len(parts))
         parts[k] = Part(k, parts[k].lo, parts[k].hi + 1)
-    holes = rng.random() < 0.7
     variable = NOTCHABLE if holes else frozenset()
-    shapes = [Shape.from_voxels(piece, name=f"piece {k + 1}") for k, piece in enumerate(pool)]
+    shapes = [Shape.from_voxels(pieces[k], name=f"piece {n + 1}") for n, k in enumerate(pool)]
     shapes.append(Shape.from_voxels(SHAPE - variable, variable, name="burr"))
     return Puzzle(tuple(shapes), (Problem(tuple(parts), len(pool)),))
 
 
-def _cut(rng: random.Random, cells: list[Voxel], smallest: int, largest: int) -> list[set[Voxel]]:
-    """``cells`` cut at random into connected pieces, most of ``smallest`` to
-    ``largest`` cells (the last cells left may make smaller ones)."""
+@cache
+def _all_pieces(holes: bool) -> ExactCover:
+    """The six-piece burr of all of Cutler's notchable pieces, up to 6 copies each."""
+    return ExactCover.from_burrtools(burr_puzzle(notchable_pieces(), 6, holes), 0)
+
+
+def _random_assembly(rng: random.Random, holes: bool) -> dict[int, int]:
+    """How many times each notchable piece (its number) is used in an assembly of the
+    six-piece burr found by a search that takes its choices at random."""
+    cover = _all_pieces(holes)
+    found = cover.search(heuristic="random", seed=rng.randrange(1 << 30)).first() or []
+    used = Counter(
+        int(name[len("shape") :].split("_")[0])
+        for option in found
+        if (name := cover.option_items(option)[0]).startswith("shape")
+    )
+    return dict(used)
+
+
+def _cubes_near(voxel: Voxel) -> list[Voxel]:
+    """The six cubes sharing a face with a cube."""
+    x, y, z = voxel
+    return [(x + dx, y + dy, z + dz) for dx, dy, dz in STEPS]
+
+
+def _cut(
+    rng: random.Random,
+    cells: list[Voxel],
+    smallest: int,
+    largest: int,
+    near: Callable[[Voxel], list[Voxel]] = _cubes_near,
+) -> list[set[Voxel]]:
+    """``cells`` cut at random into connected pieces (``near``: the neighbours of a
+    cell), most of ``smallest`` to ``largest`` cells (the last cells left may make
+    smaller ones)."""
     free = set(cells)
     pieces = []
     while free:
@@ -86,12 +141,7 @@ def _cut(rng: random.Random, cells: list[Voxel], smallest: int, largest: int) ->
         free.discard(start)
         goal = rng.randint(smallest, largest)
         while len(piece) < goal:
-            grow = sorted(
-                n
-                for x, y, z in piece
-                for dx, dy, dz in STEPS
-                if (n := (x + dx, y + dy, z + dz)) in free
-            )
+            grow = sorted(n for cell in piece for n in near(cell) if n in free)
             if not grow:
                 break
             cell = rng.choice(grow)
@@ -184,7 +234,71 @@ def tray(rng: random.Random) -> Puzzle:
     return Puzzle(all_shapes, (Problem((Part(0, 1, 1), *parts), len(all_shapes) - 1),))
 
 
-KINDS: dict[str, Callable[[random.Random], Puzzle]] = {"burr": burr, "box": box, "tray": tray}
+def _on_grid(number: int) -> Callable[[random.Random], Puzzle]:
+    """Puzzles on BurrTools' grid ``number``: a random connected region of cells (see
+    the notes) cut into pieces."""
+    grid = GRIDS[number]
+    span = {1: 5, 2: 5, 3: 10, 4: 6}[number]
+    every = np.array(list(itertools.product(range(span), repeat=3)), dtype=np.int64)
+    cells = sorted(map(tuple, every[grid.is_cell(every)].tolist()))
+
+    def near(voxel: Voxel) -> list[Voxel]:
+        found = np.array(grid.neighbours(voxel), dtype=np.int64)
+        inside = (found >= 0).all(axis=1) & grid.is_cell(found)
+        return [(x, y, z) for x, y, z in found[inside].tolist()]
+
+    def form(piece: set[Voxel]) -> bytes:
+        """The piece up to the grid's rotations and translations."""
+        images, ok = grid.images(np.array(sorted(piece), dtype=np.int64))
+        turns = len(grid.rotations)
+        keys: list[bytes] = []
+        for image in images[:turns][ok[:turns]]:
+            moved = image - grid.shift(image)
+            keys.append(moved[np.lexsort((moved[:, 2], moved[:, 1], moved[:, 0]))].tobytes())
+        return min(keys)
+
+    def placed(piece: set[Voxel]) -> set[Voxel]:
+        voxels = np.array(sorted(piece), dtype=np.int64)
+        return {(x, y, z) for x, y, z in (voxels - grid.shift(voxels)).tolist()}
+
+    def make(rng: random.Random) -> Puzzle:
+        region = {rng.choice(cells)}
+        goal = rng.randint(6, {1: 12, 2: 10, 3: 10, 4: 10}[number])
+        while len(region) < goal:
+            grow = sorted({n for cell in region for n in near(cell)} - region)
+            if not grow:
+                break
+            region.add(rng.choice(grow))
+        forms: dict[bytes, list[set[Voxel]]] = {}
+        for piece in _cut(rng, sorted(region), 2, 4, near):
+            forms.setdefault(form(piece), []).append(piece)
+        shapes: list[Shape] = []
+        parts: list[Part] = []
+        for copies in forms.values():
+            shapes.append(Shape.from_voxels(placed(copies[0]), name=f"piece {len(shapes) + 1}"))
+            lo = hi = len(copies)
+            if rng.random() < 0.3:
+                lo, hi = max(0, lo - rng.randint(0, 1)), hi + rng.randint(1, 2)
+            parts.append(Part(len(shapes) - 1, lo, hi))
+        shapes.append(Shape.from_voxels(placed(region), name="result"))
+        problem = Problem(tuple(parts), len(shapes) - 1)
+        return Puzzle(tuple(shapes), (problem,), grid=number)
+
+    return make
+
+
+KINDS: dict[str, Callable[[random.Random], Puzzle]] = {
+    "burr": burr,
+    "box": box,
+    "tray": tray,
+    "prisms": _on_grid(1),
+    "spheres": _on_grid(2),
+    "rhombic": _on_grid(3),
+    "tetra": _on_grid(4),
+}
+#: The kinds whose puzzles are compared by their assemblies only (``burrTxt -q``):
+#: neither program disassembles on those grids.
+ASSEMBLED_ONLY = {"spheres", "rhombic", "tetra"}
 
 
 # ----------------------------------------------------------------------- the two sides
@@ -212,12 +326,17 @@ _NONE = re.compile(
 )
 
 
-def burrtxt(binary: str, path: str, timeout: float) -> Verdict:
-    """``burrTxt -d`` on the file: its counts and level strings."""
+def burrtxt(binary: str, path: str, timeout: float, disassemble: bool = True) -> Verdict:
+    """``burrTxt -d`` on the file: its counts and level strings (``burrTxt -q``, its
+    assemblies only, when not ``disassemble``)."""
     started = time.perf_counter()
     try:
         out = subprocess.run(
-            [binary, "-d", path], capture_output=True, text=True, timeout=timeout, check=True
+            [binary, "-d" if disassemble else "-q", path],
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+            check=True,
         ).stdout
     except subprocess.TimeoutExpired:
         return Verdict()
@@ -228,6 +347,17 @@ def burrtxt(binary: str, path: str, timeout: float) -> Verdict:
         raise RuntimeError(f"burrTxt printed no counts for {path}:\n{out[-2000:]}")
     levels = Counter(re.findall(r"level: (\S+)", out))
     return Verdict(int(counts[1]), int(counts[2]), levels, time.perf_counter() - started)
+
+
+def excover_count(puzzle: Puzzle, timeout: float) -> Verdict:
+    """excover's count of assemblies, as BurrTools counts them (no disassembly)."""
+    started = time.perf_counter()
+    cover = ExactCover.from_burrtools(puzzle, 0)
+    try:
+        found = cover.count(up_to_symmetry=True, timeout=timeout)
+    except LimitReached:
+        return Verdict()
+    return Verdict(found, 0, Counter(), time.perf_counter() - started)
 
 
 def excover_side(puzzle: Puzzle, complete: bool, timeout: float) -> Verdict:
@@ -268,9 +398,14 @@ def main() -> None:
             text = format_xmpuzzle(puzzle)
             path = str(Path(folder) / f"{kind}-{seed}.xmpuzzle")
             Path(path).write_text(text, encoding="utf-8")
-            theirs = burrtxt(args.burrtxt, path, args.timeout)
-            greedy = excover_side(puzzle, False, args.timeout)
-            complete = excover_side(puzzle, True, args.timeout)
+            if kind in ASSEMBLED_ONLY:
+                theirs = burrtxt(args.burrtxt, path, args.timeout, disassemble=False)
+                greedy = complete = excover_count(puzzle, args.timeout)
+                theirs.solutions = 0  # burrTxt -q counts as solutions what it assembles
+            else:
+                theirs = burrtxt(args.burrtxt, path, args.timeout)
+                greedy = excover_side(puzzle, False, args.timeout)
+                complete = excover_side(puzzle, True, args.timeout)
             if None in (theirs.seconds, greedy.seconds, complete.seconds):
                 tally["skipped"] += 1
                 continue
