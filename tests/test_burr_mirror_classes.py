@@ -24,7 +24,7 @@ from pathlib import Path
 
 import pytest
 
-from excover import ExactCover
+from excover import ExactCover, UsageError
 from excover.formats.burrtools import Part, Problem, Puzzle, Shape, format_xmpuzzle
 
 Voxel = tuple[int, int, int]
@@ -148,6 +148,15 @@ def test_command_counts_classes(tmp_path: Path) -> None:
         else:
             assert done.stdout.count("solution ") == burrtxt
         assert "solutions with more symmetries" in done.stderr
+
+
+def test_a_widening_widens_a_declared_group() -> None:
+    _, parts, size, _, _ = CASES[0]
+    cover = ExactCover.from_burrtools(puzzle(parts, size), 0)
+    widening = cover.declared_widening()
+    assert widening is not None
+    with pytest.raises(UsageError, match="declare them too"):
+        cover.declare_symmetries(None, widening)
 
 
 # ----------------------------------------------------------------------- the oracle
