@@ -5,6 +5,8 @@ checked against the outcomes computed directly."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from collections import Counter
 from collections.abc import Mapping
 from pathlib import Path
@@ -123,3 +125,17 @@ def test_ledger_entries_keep_every_outcome() -> None:
     for bad in [True, -1, "x", "3-", {"solutions": 1}, {"solutions": 1, "exact": 1, "scores": {}}]:
         with pytest.raises(ValueError):
             decode(bad)
+
+
+def test_each_public_name_is_what_it_names_whatever_is_imported_first() -> None:
+    """The package's names are imported on first use: a module imported first (as the
+    home of another name) never hides a name of the package."""
+    code = (
+        "from excover.design import Progress, Report, Goal, search, Multisets\n"
+        "import inspect\n"
+        "assert inspect.isfunction(search) and inspect.isclass(Progress), search\n"
+        "import excover.design as d\n"
+        "assert all(not inspect.ismodule(getattr(d, n)) for n in d.__all__)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr

@@ -29,7 +29,7 @@ if TYPE_CHECKING:
     from excover.design.goal import Goal, Score
     from excover.design.multisets import Multisets, canonical
     from excover.design.report import Found, Report
-    from excover.design.search import Progress, search
+    from excover.design.searching import Progress, search
     from excover.design.space import Design, DesignSpace, Outcome
 
 __all__ = [
@@ -56,14 +56,15 @@ __all__ = [
 
 #: The public names, imported on first use (so that building the command's parser,
 #: which imports :mod:`excover.design.cli`, costs no ledger, pool or search), by the
-#: module each lives in.
+#: module each lives in. No module is named as a public name (a module imported is an
+#: attribute of its package, and would hide the name).
 _LAZY = {
     "excover.design.errors": ["DeclarationError", "DesignError", "GoalError", "LedgerError"],
     "excover.design.fields": ["Declaration", "Table", "parse_declaration", "read_declaration"],
     "excover.design.goal": ["Goal", "Score"],
     "excover.design.multisets": ["Multisets", "canonical"],
     "excover.design.report": ["Found", "Report"],
-    "excover.design.search": ["Progress", "search"],
+    "excover.design.searching": ["Progress", "search"],
     "excover.design.space": ["Design", "DesignSpace", "Outcome"],
 }
 

@@ -270,7 +270,7 @@ def _from_flags(kind: str, fields: dict[str, Any], goal: dict[str, Any]) -> Decl
 
 def _run(args: argparse.Namespace, kinds: Mapping[str, Maker]) -> int:
     from excover.design.goal import Goal
-    from excover.design.search import search
+    from excover.design.searching import search
 
     declaration = _declaration(args, kinds)
     maker = kinds.get(declaration.kind)

@@ -2,7 +2,7 @@
 
 :func:`evaluations` is the one loop over a range of indices: each candidate turned into
 its design (or None), each design evaluated against the goal, the deadline checked
-between designs. In this process the engine (:mod:`excover.design.search`) runs it
+between designs. In this process the engine (:mod:`excover.design.searching`) runs it
 directly; :func:`on_workers` runs it on ``workers`` processes
 (:func:`excover.parallel.workers.new_pool`: they die with this process and ignore
 Ctrl-C, which the process that started them takes, stopping them at once), a range of

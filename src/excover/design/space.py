@@ -1,7 +1,7 @@
 """Design spaces: candidate designs numbered by index, each evaluated against a goal.
 
 A :class:`DesignSpace` is what a domain (packings in :mod:`excover.tiling.designs`,
-burrs later) hands the engine of :mod:`excover.design.search`:
+burrs later) hands the engine of :mod:`excover.design.searching`:
 
 - **candidates by index**: ``size`` indices, and :meth:`~DesignSpace.design` turning an
   index into its :class:`Design`, deterministically, so that a run can be cut into
