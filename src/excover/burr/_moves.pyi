@@ -3,12 +3,40 @@
 from collections.abc import Callable, Sequence
 from typing import Protocol
 
-__all__ = ["AXES", "Batch", "Geometry", "Part", "Search", "Stages", "stage_by_stage", "staged"]
+__all__ = [
+    "AXES",
+    "Batch",
+    "Geometry",
+    "Meter",
+    "Part",
+    "Search",
+    "Stages",
+    "held",
+    "stage_by_stage",
+    "staged",
+]
 
 Vector = tuple[int, int, int]
 
 class _Budget(Protocol):
+    """The limits of a run (:class:`excover.burr.search.Budget`): read when it starts,
+    told of the configurations found (``spend`` raises past a limit)."""
+
+    @property
+    def deadline(self) -> float | None: ...
+    @property
+    def max_states(self) -> int | None: ...
+    @property
+    def states(self) -> int: ...
+    @property
+    def max_memory(self) -> int | None: ...
     def spend(self, states: int) -> None: ...
+
+def held() -> int:
+    """The bytes the disassembler's growing tables hold in this process."""
+
+class Meter:
+    """The limits of one run as the compiled search checks them (no Python methods)."""
 
 class _Piece(Protocol):
     @property
@@ -48,7 +76,8 @@ class Search:
         pieces: Sequence[int] | None = None,
     ) -> None: ...
     def next(self, budget: _Budget) -> tuple[int, int] | None:
-        """The next separation, ``(mask, direction)``; None when none is left."""
+        """The next separation, ``(mask, direction)``; None when none is left (the
+        search stops within ``budget``, and on Ctrl-C)."""
     def path(self) -> list[tuple[int, int, int]]:
         """The moves ``(mask, direction, step)`` to the last separation handed out."""
     def depth(self) -> int:

@@ -65,13 +65,15 @@ The search over flat integer arrays:
 """
 
 cimport cython
+from cpython.exc cimport PyErr_CheckSignals
 from libc.stdint cimport int16_t, int32_t, int64_t, uint16_t, uint64_t
 from libc.stdlib cimport calloc, free, malloc, realloc
 from libc.string cimport memcmp, memcpy, memset
+from posix.time cimport CLOCK_MONOTONIC, clock_gettime, timespec
 
 from excover._portable cimport ctz64, popcount64
 
-from excover.errors import UsageError
+from excover.errors import MemoryBoundError, UsageError
 
 
 DEF FREE = 1 << 29
@@ -79,6 +81,139 @@ DEF MAX_AXES = 4
 DEF MAX_PENDING = 1024
 DEF MAX_SAME = 1 << 16  # the voxel tuples a Geometry knows by identity, at most
 DEF STEPS = 64          # the distances the move generator keeps tables of
+DEF CHECK_EVERY = 1024  # ticks between two looks at the clock and for signals
+DEF SEEN_SCAN = 16      # the sets of a direction compared one by one, at most
+DEF SEEN_ROOM = 256     # the sets of a direction a search holds at first
+
+
+# ---------------------------------------------------------------------------------------
+# Limits. A search can spend a long time within one step: a configuration whose moves
+# are every union of a few dozen sets that slide alike (loose cubes in a box) has
+# millions of neighbours. So the loops of the search *tick* (:meth:`Meter.tick`: one
+# set of pieces considered, one configuration expanded or found, one separation tried),
+# and every CHECK_EVERY ticks the meter runs the signal handlers (Ctrl-C raises there,
+# between two steps of a loop, never inside a table's update) and reads the clock
+# against the deadline; the configurations are counted against the state cap as they
+# are found. The tables that grow with the search (the fronts, the records, the sets of
+# a direction, the separation tree, the pair tables) count their bytes in ``_held``,
+# and a table that would grow past ``_bound`` raises MemoryBoundError instead.
+
+#: The bytes the growing tables of this module hold, in the whole process.
+cdef int64_t _held = 0
+#: The most they may hold (0: no bound), set by the last run started
+#: (:meth:`Meter.start`): a process-wide bound, as memory is the process's.
+cdef int64_t _bound = 0
+
+
+def held() -> int:
+    """The bytes the disassembler's growing tables hold in this process (tests)."""
+    return _held
+
+
+cdef double _monotonic() noexcept nogil:
+    """The clock of ``time.monotonic()``."""
+    cdef timespec ts
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return ts.tv_sec + ts.tv_nsec * 1e-9
+
+
+cdef int _afford(size_t grown) except -1:
+    """Refuse, with MemoryBoundError, ``grown`` more bytes of tables past the bound."""
+    if _bound > 0 and _held + <int64_t>grown > _bound:
+        raise MemoryBoundError(_bound, "the disassembler's tables")
+    return 0
+
+
+cdef void *_resized(void *table, size_t before, size_t after, bint zeroed) except NULL:
+    """``table`` (``before`` bytes, NULL for none) made ``after`` bytes, its content
+    kept (``zeroed``: a new table, every byte 0, the old one freed), the bytes counted
+    in ``_held``; MemoryBoundError past the bound, MemoryError when the system refuses."""
+    global _held
+    cdef void *made
+    if after > before:
+        _afford(after - before)
+    if zeroed:
+        made = calloc(after, 1)
+        if made == NULL:
+            raise MemoryError()
+        free(table)
+    else:
+        made = realloc(table, after)
+        if made == NULL:
+            raise MemoryError()
+    _held += <int64_t>after - <int64_t>before
+    return made
+
+
+cdef void _release(void *table, size_t size) noexcept:
+    """Free a table of ``size`` bytes made by :func:`_resized`."""
+    global _held
+    if table != NULL:
+        free(table)
+        _held -= <int64_t>size
+
+
+@cython.final
+cdef class Meter:
+    """The limits of one run as the compiled search checks them: a budget's deadline
+    (a ``time.monotonic()`` value), its cap on the configurations explored, and the
+    bound on the bytes of tables. The configurations are counted here as they come
+    (:meth:`count`); the budget (``budget.spend(k)``) is told of them now and then and
+    whenever a limit is passed, so that it raises the stop (OutOfBudget) with its own
+    words."""
+
+    cdef object budget
+    cdef double deadline     # INFINITY: none
+    cdef int64_t cap         # the configurations the budget allows in all; -1: none
+    cdef int64_t states      # counted so far (the budget's own when the run began, plus)
+    cdef int64_t told        # those the budget has been told of
+    cdef int ticks
+
+    cdef int start(self, budget) except -1:
+        """Meter a run of ``budget`` (its ``deadline``, ``max_states``, ``states`` and
+        ``max_memory``, each None or a number)."""
+        global _bound
+        self.budget = budget
+        deadline = budget.deadline
+        self.deadline = float("inf") if deadline is None else deadline
+        cap = budget.max_states
+        self.cap = -1 if cap is None else cap
+        self.states = self.told = budget.states
+        self.ticks = 0
+        bound = getattr(budget, "max_memory", None)
+        _bound = 0 if bound is None else bound
+        return 0
+
+    cdef inline int count(self, int64_t found) except -1:
+        """Count ``found`` more configurations; the budget raises past its cap."""
+        self.states += found
+        if self.cap >= 0 and self.states > self.cap:
+            self.tell()
+        return 0
+
+    cdef inline int tick(self) except -1:
+        """One more step of a loop: every CHECK_EVERY, :meth:`check`."""
+        self.ticks += 1
+        if self.ticks >= CHECK_EVERY:
+            self.check()
+        return 0
+
+    cdef int check(self) except -1:
+        """Run the signal handlers (their exception, KeyboardInterrupt for Ctrl-C, goes
+        through) and look at the clock: past the deadline the budget raises."""
+        self.ticks = 0
+        PyErr_CheckSignals()
+        if _monotonic() >= self.deadline or self.states - self.told >= 4096:
+            self.tell()
+        return 0
+
+    cdef int tell(self) except -1:
+        """Tell the budget of the configurations counted since it was last told (it
+        raises past a limit)."""
+        cdef int64_t found = self.states - self.told
+        self.told = self.states
+        self.budget.spend(found)
+        return 0
 
 #: The axes of each grid (BurrTools' order), as voxel vectors; a direction is
 #: ``2 * axis`` (along the vector) or ``2 * axis + 1`` (against it).
@@ -126,12 +261,16 @@ cdef inline uint64_t _closure_of(const uint64_t *meets, int piece, int cap) noex
 cdef struct Front:
     int width           # values a configuration
     int16_t *pool       # width values a configuration, in the order found
-    int64_t *node       # the record of each
+    int64_t *node       # the value kept with each (NULL for a search's front: the
+                        # record of its configuration k is base + k, records and
+                        # configurations being added in the same order)
+    int64_t base        # the record of its first configuration (a search's front)
     Py_ssize_t count
-    Py_ssize_t capacity # configurations the pool and the records hold
+    Py_ssize_t capacity # configurations the pool (and the values) hold
     Py_ssize_t room     # values the pool holds
     int32_t *slots      # index + 1, 0 empty
     Py_ssize_t size     # a power of two
+    bint valued         # whether a value is kept with each configuration
 
 
 cdef inline uint64_t _hash(const int16_t *state, int width) noexcept nogil:
@@ -152,27 +291,37 @@ cdef inline uint64_t _hash(const int16_t *state, int width) noexcept nogil:
     return h ^ (h >> 29)
 
 
-cdef int _front_init(Front *f, int width) except -1:
+cdef int _front_init(Front *f, int width, bint valued) except -1:
+    """A new empty front of configurations of ``width`` values (``valued``: a value
+    kept with each); its tables count in ``_held``."""
     f.width = width
+    f.valued = valued
     f.capacity = 64
     f.count = 0
+    f.base = 0
     f.room = f.capacity * width
-    f.pool = <int16_t *>malloc(f.room * sizeof(int16_t))
-    f.node = <int64_t *>malloc(f.capacity * sizeof(int64_t))
     f.size = 128
-    f.slots = <int32_t *>calloc(f.size, sizeof(int32_t))
-    if f.pool == NULL or f.node == NULL or f.slots == NULL:
-        raise MemoryError()
+    f.pool = NULL
+    f.node = NULL
+    f.slots = NULL
+    _afford((f.room * sizeof(int16_t) + f.capacity * sizeof(int64_t) * valued
+             + f.size * sizeof(int32_t)))
+    f.pool = <int16_t *>_resized(NULL, 0, f.room * sizeof(int16_t), False)
+    if valued:
+        f.node = <int64_t *>_resized(NULL, 0, f.capacity * sizeof(int64_t), False)
+    f.slots = <int32_t *>_resized(NULL, 0, f.size * sizeof(int32_t), True)
     return 0
 
 
 cdef void _front_free(Front *f) noexcept:
-    free(f.pool)
-    free(f.node)
-    free(f.slots)
+    _release(f.pool, f.room * sizeof(int16_t))
+    if f.node != NULL:
+        _release(f.node, f.capacity * sizeof(int64_t))
+    _release(f.slots, f.size * sizeof(int32_t))
     f.pool = NULL
     f.node = NULL
     f.slots = NULL
+    f.room = f.capacity = f.size = 0
 
 
 cdef void _front_clear(Front *f) noexcept:
@@ -182,19 +331,24 @@ cdef void _front_clear(Front *f) noexcept:
 
 cdef int _front_reset(Front *f, int width) except -1:
     """Empty the front for configurations of ``width`` values, keeping its buffers
-    (one grown large starts again small)."""
-    if f.size > 4096:
+    (one grown large, or freed, starts again small)."""
+    cdef Py_ssize_t room, capacity
+    if f.size > 4096 or f.pool == NULL:
         _front_free(f)
-        return _front_init(f, width)
+        return _front_init(f, width, f.valued)
     _front_clear(f)
     if width != f.width:
         f.width = width
         if f.room < 64 * width:
-            f.room = 64 * width
-            f.pool = <int16_t *>realloc(f.pool, f.room * sizeof(int16_t))
-            if f.pool == NULL:
-                raise MemoryError()
-        f.capacity = min(f.capacity, f.room // width)
+            room = 64 * width
+            f.pool = <int16_t *>_resized(f.pool, f.room * sizeof(int16_t),
+                                         room * sizeof(int16_t), False)
+            f.room = room
+        capacity = f.room // width
+        if f.valued:
+            f.node = <int64_t *>_resized(f.node, f.capacity * sizeof(int64_t),
+                                         capacity * sizeof(int64_t), False)
+        f.capacity = capacity
     return 0
 
 
@@ -225,23 +379,25 @@ cdef inline int _front_add(Front *f, const int16_t *state, int width,
 
 cdef int _front_add_hashed(Front *f, const int16_t *state, int width, int64_t node,
                            uint64_t hashed) except -1:
-    """Add ``state`` (its hash ``hashed``) to the front, with its record ``node``."""
-    cdef Py_ssize_t k
+    """Add ``state`` (its hash ``hashed``) to the front, with its value ``node`` (in a
+    search's front, its record: the first one's, the others following it)."""
+    cdef Py_ssize_t k, capacity, size
     cdef uint64_t mask, at
     cdef int32_t *slots
     if f.count == f.capacity:
-        f.capacity *= 2
-        f.room = f.capacity * width
-        f.pool = <int16_t *>realloc(f.pool, f.room * sizeof(int16_t))
-        f.node = <int64_t *>realloc(f.node, f.capacity * sizeof(int64_t))
-        if f.pool == NULL or f.node == NULL:
-            raise MemoryError()
+        capacity = 2 * f.capacity
+        f.pool = <int16_t *>_resized(f.pool, f.room * sizeof(int16_t),
+                                     capacity * width * sizeof(int16_t), False)
+        f.room = capacity * width
+        if f.valued:
+            f.node = <int64_t *>_resized(f.node, f.capacity * sizeof(int64_t),
+                                         capacity * sizeof(int64_t), False)
+        f.capacity = capacity
     if 2 * (f.count + 1) > f.size:
-        free(f.slots)
-        f.size *= 2
-        f.slots = <int32_t *>calloc(f.size, sizeof(int32_t))
-        if f.slots == NULL:
-            raise MemoryError()
+        size = 2 * f.size
+        f.slots = <int32_t *>_resized(f.slots, f.size * sizeof(int32_t),
+                                      size * sizeof(int32_t), True)
+        f.size = size
         mask = f.size - 1
         for k in range(f.count):
             at = _hash(f.pool + k * width, width) & mask
@@ -249,7 +405,10 @@ cdef int _front_add_hashed(Front *f, const int16_t *state, int width, int64_t no
                 at = (at + 1) & mask
             f.slots[at] = <int32_t>(k + 1)
     memcpy(f.pool + f.count * width, state, width * sizeof(int16_t))
-    f.node[f.count] = node
+    if f.valued:
+        f.node[f.count] = node
+    elif f.count == 0:
+        f.base = node
     mask = f.size - 1
     at = hashed & mask
     while f.slots[at]:
@@ -375,8 +534,9 @@ cdef class Pair:
             self.dim[a] = mine.high[a] + theirs.high[a] + 2 * margin + 1
 
     def __dealloc__(self):
-        free(self.cells)
-        free(self.known)
+        cdef size_t count = self.dim[0] * self.dim[1] * self.dim[2]
+        _release(self.cells, self.axes * count * sizeof(int32_t))
+        _release(self.known, (count + 63) // 64 * sizeof(uint64_t))
 
     cdef void _compute(self, int ox, int oy, int oz, int32_t *out) noexcept:
         """The gaps on each axis at one offset: on each line along the axis, the run of
@@ -471,10 +631,11 @@ cdef class Pair:
         cdef Py_ssize_t cell = self.axes * index
         if self.cells == NULL:
             count = self.dim[0] * self.dim[1] * self.dim[2]
-            self.cells = <int32_t *>malloc(self.axes * count * sizeof(int32_t))
-            self.known = <uint64_t *>calloc((count + 63) // 64, sizeof(uint64_t))
-            if self.cells == NULL or self.known == NULL:
-                raise MemoryError()
+            if self.known == NULL:  # (made already when the cells were refused)
+                self.known = <uint64_t *>_resized(
+                    NULL, 0, (count + 63) // 64 * sizeof(uint64_t), True)
+            self.cells = <int32_t *>_resized(NULL, 0, self.axes * count * sizeof(int32_t),
+                                             False)
         if not (self.known[index >> 6] >> (index & 63)) & 1:
             self.known[index >> 6] |= (<uint64_t>1) << (index & 63)
             if self.grid == 0:
@@ -783,10 +944,12 @@ cdef class Search:
     cdef bint larger_todo          # the free sets of several pieces are still to find
     cdef int64_t pending_node
     cdef int16_t *pending_state    # the configuration they are free in
-    # the moves of one direction: masks and steps found so far
+    # the moves of one direction: masks and steps found so far, in the order found, and
+    # past SEEN_SCAN of them a hash table of their indices (+ 1, 0 empty) by mask and step
     cdef uint64_t *seen_mask
     cdef int32_t *seen_step
-    cdef Py_ssize_t seen_count, seen_capacity
+    cdef int32_t *seen_slots
+    cdef Py_ssize_t seen_count, seen_capacity, seen_size
     cdef int16_t *scratch
     # for the axis being expanded, along +axis then -axis, by distance s and piece i:
     # the pieces i meets within s (``within``, rows 0 to STEPS), and at exactly s
@@ -794,25 +957,17 @@ cdef class Search:
     cdef uint64_t *within
     cdef uint64_t *exactly
     cdef public long long expanded
-    cdef Py_ssize_t unspent
     cdef bint onwards              # go on from configurations with a free set too
+    cdef Meter meter               # the limits of the run (set by whoever runs it)
 
     def __cinit__(self, Part part, start=None, bint onwards=False, pieces=None):
         cdef int k, a, n
         cdef int *at
         cdef int16_t *first
         for k in range(3):
-            _front_init(&self.fronts[k], 3)
-        self.rcapacity = 1024
-        self.parent = <int64_t *>malloc(self.rcapacity * sizeof(int64_t))
-        self.rmask = <uint64_t *>malloc(self.rcapacity * sizeof(uint64_t))
-        self.rmove = <int32_t *>malloc(self.rcapacity * sizeof(int32_t))
-        self.seen_capacity = 256
-        self.seen_mask = <uint64_t *>malloc(self.seen_capacity * sizeof(uint64_t))
-        self.seen_step = <int32_t *>malloc(self.seen_capacity * sizeof(int32_t))
-        if not (self.parent and self.rmask and self.rmove and self.seen_mask
-                and self.seen_step):
-            raise MemoryError()
+            _front_init(&self.fronts[k], 3, False)
+        self._resize_records(1024)
+        self._resize_seen(SEEN_ROOM, 2 * SEEN_ROOM)
         if part is None:
             return
         n = part.n if pieces is None else len(pieces)
@@ -837,11 +992,12 @@ cdef class Search:
         free(self.at)
         free(self.table)
         free(self.blocks)
-        free(self.parent)
-        free(self.rmask)
-        free(self.rmove)
-        free(self.seen_mask)
-        free(self.seen_step)
+        _release(self.parent, self.rcapacity * sizeof(int64_t))
+        _release(self.rmask, self.rcapacity * sizeof(uint64_t))
+        _release(self.rmove, self.rcapacity * sizeof(int32_t))
+        _release(self.seen_mask, self.seen_capacity * sizeof(uint64_t))
+        _release(self.seen_step, self.seen_capacity * sizeof(int32_t))
+        _release(self.seen_slots, self.seen_size * sizeof(int32_t))
         free(self.scratch)
         free(self.pending_state)
         free(self.within)
@@ -892,13 +1048,7 @@ cdef class Search:
                 self.scratch[3 * k + a] = start[3 * k + a] - start[a]
         for k in range(3):
             _front_reset(&self.fronts[k], self.width)
-        if self.rcapacity > 65536:  # a large search before: give the memory back
-            self.rcapacity = 1024
-            self.parent = <int64_t *>realloc(self.parent, self.rcapacity * sizeof(int64_t))
-            self.rmask = <uint64_t *>realloc(self.rmask, self.rcapacity * sizeof(uint64_t))
-            self.rmove = <int32_t *>realloc(self.rmove, self.rcapacity * sizeof(int32_t))
-            if not (self.parent and self.rmask and self.rmove):
-                raise MemoryError()
+        self.shrink()
         self.old, self.cur, self.new = 0, 1, 2
         self.records = 1
         self.parent[0] = -1
@@ -911,7 +1061,6 @@ cdef class Search:
         self.larger_todo = False
         self.pending_node = 0
         self.expanded = 0
-        self.unspent = 0
         self.onwards = onwards
         self.preset = False
         self.valid = False
@@ -945,14 +1094,38 @@ cdef class Search:
         memcpy(self.filled, self.fronts[self.cur].pool, self.width * sizeof(int16_t))
         self.valid = True
 
+    cdef int shrink(self) except -1:
+        """Give back the memory of a large search (its fronts and records start small
+        again; its configurations are forgotten)."""
+        cdef int k
+        for k in range(3):
+            if self.fronts[k].size > 4096:  # made again by the next start
+                _front_free(&self.fronts[k])
+        if self.rcapacity > 65536:
+            self._resize_records(1024)
+            self.records = min(self.records, self.rcapacity)
+        if self.seen_size > 4096:
+            self._resize_seen(SEEN_ROOM, 2 * SEEN_ROOM)
+            self.seen_count = 0
+        return 0
+
+    cdef int _resize_records(self, Py_ssize_t capacity) except -1:
+        """Make the records hold ``capacity`` (the first ones kept)."""
+        cdef size_t before = self.rcapacity, after = capacity
+        if after > before:
+            _afford((after - before) * (sizeof(int64_t) + sizeof(uint64_t) + sizeof(int32_t)))
+        self.parent = <int64_t *>_resized(self.parent, before * sizeof(int64_t),
+                                          after * sizeof(int64_t), False)
+        self.rmask = <uint64_t *>_resized(self.rmask, before * sizeof(uint64_t),
+                                          after * sizeof(uint64_t), False)
+        self.rmove = <int32_t *>_resized(self.rmove, before * sizeof(int32_t),
+                                         after * sizeof(int32_t), False)
+        self.rcapacity = capacity
+        return 0
+
     cdef int _record(self, int64_t parent, uint64_t mask, int direction, int step) except -1:
         if self.records == self.rcapacity:
-            self.rcapacity *= 2
-            self.parent = <int64_t *>realloc(self.parent, self.rcapacity * sizeof(int64_t))
-            self.rmask = <uint64_t *>realloc(self.rmask, self.rcapacity * sizeof(uint64_t))
-            self.rmove = <int32_t *>realloc(self.rmove, self.rcapacity * sizeof(int32_t))
-            if not (self.parent and self.rmask and self.rmove):
-                raise MemoryError()
+            self._resize_records(2 * self.rcapacity)
         self.parent[self.records] = parent
         self.rmask[self.records] = mask
         self.rmove[self.records] = direction * 65536 + step
@@ -1049,7 +1222,7 @@ cdef class Search:
                     return 0
         return mask
 
-    cdef int _free_sets(self, bint larger) noexcept:
+    cdef int _free_sets(self, bint larger) except -1:
         """Add to the pending separations of the configuration in the table the free
         single pieces (``larger`` false), or the free sets of two pieces up to half of
         them (true): each set once, with the first direction it is free along (taking
@@ -1078,6 +1251,7 @@ cdef class Search:
             return 0
         for direction in range(2 * self.part.axes):
             for piece in range(n):
+                self.meter.tick()
                 mask = self._free_closure(piece, direction, cap)
                 if not mask:
                     continue
@@ -1093,7 +1267,7 @@ cdef class Search:
         return 0
 
     cdef int _emit(self, const int16_t *state, uint64_t mask, int direction, int step,
-                   int64_t node, Py_ssize_t *grown) except -1:
+                   int64_t node) except -1:
         """Add the configuration one move away, unless known."""
         cdef int k, a, d = direction
         cdef uint64_t moving = mask, hashed
@@ -1113,24 +1287,78 @@ cdef class Search:
             return 0
         self._record(node, mask, direction, step)
         _front_add_hashed(&self.fronts[self.new], after, self.width, self.records - 1, hashed)
-        grown[0] += 1
+        self.meter.count(1)
+        return 0
+
+    cdef int _resize_seen(self, Py_ssize_t capacity, Py_ssize_t size) except -1:
+        """Make the sets of a direction hold ``capacity`` (the first ones kept) and
+        their hash table ``size`` slots (a power of two, emptied)."""
+        self.seen_mask = <uint64_t *>_resized(
+            self.seen_mask, self.seen_capacity * sizeof(uint64_t),
+            capacity * sizeof(uint64_t), False)
+        self.seen_step = <int32_t *>_resized(
+            self.seen_step, self.seen_capacity * sizeof(int32_t),
+            capacity * sizeof(int32_t), False)
+        self.seen_capacity = capacity
+        self.seen_slots = <int32_t *>_resized(
+            self.seen_slots, self.seen_size * sizeof(int32_t), size * sizeof(int32_t), True)
+        self.seen_size = size
+        return 0
+
+    cdef inline Py_ssize_t _seen_slot(self, uint64_t mask, int step) noexcept:
+        """Where the set (``mask``, ``step``) is in the hash table, or the empty slot
+        where it goes."""
+        cdef uint64_t at, wrap = self.seen_size - 1
+        cdef int32_t slot
+        at = ((mask ^ (<uint64_t>step << 58)) * 0x9E3779B97F4A7C15ULL) >> 20
+        at &= wrap
+        while True:
+            slot = self.seen_slots[at]
+            if slot == 0 or (self.seen_mask[slot - 1] == mask
+                             and self.seen_step[slot - 1] == step):
+                return <Py_ssize_t>at
+            at = (at + 1) & wrap
+
+    cdef int _seen_clear(self) noexcept:
+        """Forget the sets of the last direction."""
+        cdef Py_ssize_t k
+        if self.seen_count > SEEN_SCAN:  # the hash table holds them
+            if self.seen_count > self.seen_size // 8:
+                memset(self.seen_slots, 0, self.seen_size * sizeof(int32_t))
+            else:  # the last one put in first: the probes of each pass only earlier ones
+                for k in range(self.seen_count - 1, -1, -1):
+                    self.seen_slots[self._seen_slot(self.seen_mask[k], self.seen_step[k])] = 0
+        self.seen_count = 0
         return 0
 
     cdef int _seen(self, uint64_t mask, int step) except -1:
-        """Note a set found in this direction; 1 when it was known already."""
-        cdef Py_ssize_t k
-        for k in range(self.seen_count):
-            if self.seen_mask[k] == mask and self.seen_step[k] == step:
-                return 1
-        if self.seen_count == self.seen_capacity:
-            self.seen_capacity *= 2
-            self.seen_mask = <uint64_t *>realloc(self.seen_mask, self.seen_capacity * sizeof(uint64_t))
-            self.seen_step = <int32_t *>realloc(self.seen_step, self.seen_capacity * sizeof(int32_t))
-            if not (self.seen_mask and self.seen_step):
-                raise MemoryError()
-        self.seen_mask[self.seen_count] = mask
-        self.seen_step[self.seen_count] = step
-        self.seen_count += 1
+        """Note a set found in this direction; 1 when it was known already. A few sets
+        are compared one by one; past SEEN_SCAN they go to a hash table too (loose
+        pieces slide in every union of their sets: millions of them in one
+        direction)."""
+        cdef Py_ssize_t k, count = self.seen_count
+        self.meter.tick()
+        if count <= SEEN_SCAN:
+            for k in range(count):
+                if self.seen_mask[k] == mask and self.seen_step[k] == step:
+                    return 1
+        elif self.seen_slots[self._seen_slot(mask, step)]:
+            return 1
+        if count == self.seen_capacity:  # the table (twice as large) is emptied too
+            self._resize_seen(2 * count, 4 * count)
+            if count > SEEN_SCAN:
+                for k in range(count):
+                    self.seen_slots[self._seen_slot(self.seen_mask[k], self.seen_step[k])] = (
+                        <int32_t>(k + 1))
+        self.seen_mask[count] = mask
+        self.seen_step[count] = step
+        self.seen_count = count + 1
+        if count == SEEN_SCAN:  # from now on in the table: all of them
+            for k in range(count + 1):
+                self.seen_slots[self._seen_slot(self.seen_mask[k], self.seen_step[k])] = (
+                    <int32_t>(k + 1))
+        elif count > SEEN_SCAN:
+            self.seen_slots[self._seen_slot(mask, step)] = <int32_t>(count + 1)
         return 0
 
     cdef int _steps(self, int axis) noexcept:
@@ -1171,14 +1399,14 @@ cdef class Search:
         distance (``near``)."""
         return _closure_of(near, piece, cap)
 
-    cdef Py_ssize_t _expand(self, const int16_t *state, int64_t node) except -1:
-        """Add every configuration one move away; the number added."""
+    cdef int _expand(self, const int16_t *state, int64_t node) except -1:
+        """Add every configuration one move away (each counted by the meter as found)."""
         cdef int direction, piece, step, top = 0, cap = self.n // 2
         cdef uint64_t mask, other, union, free
         cdef const uint64_t *rows
-        cdef Py_ssize_t grown = 0, k, before
+        cdef Py_ssize_t k, before
         for direction in range(2 * self.part.axes):
-            self.seen_count = 0
+            self._seen_clear()
             if not direction & 1:
                 top = self._steps(direction >> 1)
             rows = self.within + (direction & 1) * (STEPS + 1) * self.n
@@ -1196,8 +1424,9 @@ cdef class Search:
                         break
                     before = self.seen_count
                     if not self._seen(mask, step):
-                        self._emit(state, mask, direction, step, node, &grown)
+                        self._emit(state, mask, direction, step, node)
                         for k in range(before):
+                            self.meter.tick()
                             if self.seen_step[k] != step:
                                 continue
                             other = self.seen_mask[k]
@@ -1205,15 +1434,15 @@ cdef class Search:
                             if union == mask or union == other or union == self.full:
                                 continue
                             if not self._seen(union, step):
-                                self._emit(state, union, direction, step, node, &grown)
+                                self._emit(state, union, direction, step, node)
                     step += 1
-        return grown
+        return 0
 
     cdef int _next(self, uint64_t *mask, int *direction) except -1:
         """Go on to the next separation: 1 when one is handed out (its set and
-        direction in ``mask`` and ``direction``), 0 when none is left, 2 when 256
-        configurations or more have been found since :attr:`unspent` was last emptied
-        (call again to go on). The configurations found are added to :attr:`unspent`."""
+        direction in ``mask`` and ``direction``), 0 when none is left. The
+        configurations expanded and found are counted by :attr:`meter`, which stops
+        the search (raises) past a limit."""
         cdef Front *front
         cdef const int16_t *state
         cdef int64_t node
@@ -1228,8 +1457,6 @@ cdef class Search:
                 self.larger_todo = False
                 self._free_sets(True)
                 continue
-            if self.unspent >= 256:
-                return 2
             front = &self.fronts[self.cur]
             if self.position == front.count:
                 if self.fronts[self.new].count == 0:
@@ -1242,10 +1469,11 @@ cdef class Search:
                 self.position = 0
                 continue
             state = front.pool + self.position * self.width
-            node = front.node[self.position]
+            node = front.base + self.position
             self.position += 1
             self.expanded += 1
-            self.unspent += 1
+            self.meter.count(1)
+            self.meter.tick()
             if self.preset:
                 self.preset = False
             else:
@@ -1260,27 +1488,25 @@ cdef class Search:
                 self.pending_node = node
                 memcpy(self.pending_state, state, self.width * sizeof(int16_t))
                 if self.onwards:
-                    self.unspent += self._expand(state, node)
+                    self._expand(state, node)
                 continue
-            self.unspent += self._expand(state, node)
+            self._expand(state, node)
 
     def next(self, budget):
         """The next separation: ``(mask, direction)``, the set of pieces free along the
         direction (bit ``k``: the search's piece ``k``); None once there is none left.
-        ``budget.spend(k)`` is told of the configurations found as they come.
+        The search stops within ``budget`` (its ``deadline``, ``max_states`` and
+        ``max_memory``), told of the configurations found (``budget.spend(k)``, which
+        raises past a limit), and on Ctrl-C (KeyboardInterrupt).
         :meth:`path`, :meth:`depth` and :meth:`parts` tell more about it."""
         cdef uint64_t mask = 0
-        cdef int direction = 0, found
-        cdef Py_ssize_t k
-        while True:
-            found = self._next(&mask, &direction)
-            k = self.unspent
-            self.unspent = 0
-            budget.spend(k)
-            if found == 1:
-                return mask, direction
-            if found == 0:
-                return None
+        cdef int direction = 0
+        if self.meter is None:
+            self.meter = Meter()
+        self.meter.start(budget)
+        found = self._next(&mask, &direction)
+        self.meter.tell()
+        return (mask, direction) if found else None
 
     def path(self) -> list:
         """The moves ``(mask, direction, step)`` from the start to the configuration of

@@ -57,8 +57,7 @@ cdef class Stages:
     cdef bint weighted
     cdef object grouping
     cdef bint complete
-    cdef object budget
-    cdef Py_ssize_t unspent
+    cdef Meter meter               # the limits of the run under way
     cdef list searches             # one a depth of the recursion
     cdef Node *nodes
     cdef Py_ssize_t node_count, node_capacity
@@ -78,16 +77,11 @@ cdef class Stages:
 
     def __cinit__(self, Part whole=None, weights=None, grouping=None, bint complete=True):
         self.searches = []
-        self.node_capacity = 64
-        self.nodes = <Node *>malloc(self.node_capacity * sizeof(Node))
-        self.move_capacity = 256
-        self.move_mask = <uint64_t *>malloc(self.move_capacity * sizeof(uint64_t))
-        self.move_direction = <int32_t *>malloc(self.move_capacity * sizeof(int32_t))
-        self.move_step = <int32_t *>malloc(self.move_capacity * sizeof(int32_t))
-        if not (self.nodes and self.move_mask and self.move_direction and self.move_step):
-            raise MemoryError()
-        _front_init(&self.stuck, 4)
-        _front_init(&self.grouped, 4)
+        self.meter = Meter()
+        self._resize_nodes(64)
+        self._resize_moves(256)
+        _front_init(&self.stuck, 4, True)
+        _front_init(&self.grouped, 4, True)
         if whole is not None:
             self._reset(whole, weights, grouping, complete)
 
@@ -98,12 +92,33 @@ cdef class Stages:
                 _front_free(&self.memo[k])
         _front_free(&self.stuck)
         _front_free(&self.grouped)
-        free(self.nodes)
-        free(self.move_mask)
-        free(self.move_direction)
-        free(self.move_step)
+        _release(self.nodes, self.node_capacity * sizeof(Node))
+        _release(self.move_mask, self.move_capacity * sizeof(uint64_t))
+        _release(self.move_direction, self.move_capacity * sizeof(int32_t))
+        _release(self.move_step, self.move_capacity * sizeof(int32_t))
         free(self.starts)
         free(self.locals)
+
+    cdef int _resize_nodes(self, Py_ssize_t capacity) except -1:
+        """Make the tree's nodes hold ``capacity``."""
+        self.nodes = <Node *>_resized(self.nodes, self.node_capacity * sizeof(Node),
+                                      capacity * sizeof(Node), False)
+        self.node_capacity = capacity
+        return 0
+
+    cdef int _resize_moves(self, Py_ssize_t capacity) except -1:
+        """Make the tree's moves hold ``capacity``."""
+        cdef size_t before = self.move_capacity, after = capacity
+        if after > before:
+            _afford((after - before) * (sizeof(uint64_t) + 2 * sizeof(int32_t)))
+        self.move_mask = <uint64_t *>_resized(self.move_mask, before * sizeof(uint64_t),
+                                              after * sizeof(uint64_t), False)
+        self.move_direction = <int32_t *>_resized(
+            self.move_direction, before * sizeof(int32_t), after * sizeof(int32_t), False)
+        self.move_step = <int32_t *>_resized(self.move_step, before * sizeof(int32_t),
+                                             after * sizeof(int32_t), False)
+        self.move_capacity = capacity
+        return 0
 
     cdef int _reset(self, Part whole, weights, grouping, bint complete) except -1:
         """Forget the last assembly; take apart the parts of ``whole``."""
@@ -150,19 +165,21 @@ cdef class Stages:
         when it does not come apart, else ``(tree, beyond, grouped)``: the separations
         (a buffer of 64-bit words, see the module's notes), whether a separation of it
         is not the first its search found, and the sets left together as groups (masks,
-        in the tree's pre-order). ``budget.spend(k)`` is told of the configurations
-        found (OutOfBudget, or any error it raises, goes through)."""
+        in the tree's pre-order). The run stops within ``budget`` (see :class:`Meter`):
+        ``budget.spend(k)`` is told of the configurations found (OutOfBudget, or any
+        error it raises, goes through), MemoryBoundError past ``budget.max_memory``,
+        KeyboardInterrupt on Ctrl-C."""
         cdef int16_t *start
         if self.n < 2:
             raise ValueError("an assembly of 2 pieces or more comes apart")
         start = self.starts + 6 * self.n * (self.n + 1)
         memset(start, 0, 3 * self.n * sizeof(int16_t))  # every piece where it is assembled
-        self.budget = budget
+        self.meter.start(budget)
         try:
             found = self._separate(self._all(), self.n, start, 0, None, NULL)
-            self._flush()
+            self.meter.tell()
         finally:
-            self.budget = None
+            self._done()
         return None if found == NONE else self._answer(found)
 
     def separate(self, pieces, start, budget):
@@ -179,12 +196,12 @@ cdef class Stages:
             mask |= (<uint64_t>1) << <int>pieces[k]
             for a in range(3):
                 first[3 * k + a] = <int16_t>(int(start[k][a]) - int(start[0][a]))
-        self.budget = budget
+        self.meter.start(budget)
         try:
             found = self._separate(mask, count, first, 0, None, NULL)
-            self._flush()
+            self.meter.tell()
         finally:
-            self.budget = None
+            self._done()
         if found == NONE:
             return None
         tree, _, grouped = self._answer(found)
@@ -193,11 +210,12 @@ cdef class Stages:
     cdef uint64_t _all(self) noexcept:
         return (<uint64_t>1 << self.n) - 1 if self.n < 64 else <uint64_t>0xFFFFFFFFFFFFFFFF
 
-    cdef int _flush(self) except -1:
-        cdef Py_ssize_t k = self.unspent
-        if k:
-            self.unspent = 0
-            self.budget.spend(k)
+    cdef int _done(self) except -1:
+        """After a run: the budget let go, the memory of large searches given back."""
+        cdef Search search
+        self.meter.budget = None
+        for search in self.searches:
+            search.shrink()
         return 0
 
     cdef Search _search(self, int depth):
@@ -207,6 +225,7 @@ cdef class Stages:
             self.searches.append(Search(None))
         search = <Search>self.searches[depth]
         search._reserve(self.n)
+        search.meter = self.meter
         return search
 
     cdef int _heaviest(self, uint64_t mask) noexcept:
@@ -238,10 +257,7 @@ cdef class Stages:
     cdef int _node(self, uint64_t pieces) except -1:
         """A new node (no moves, no subtrees); its index."""
         if self.node_count == self.node_capacity:
-            self.node_capacity *= 2
-            self.nodes = <Node *>realloc(self.nodes, self.node_capacity * sizeof(Node))
-            if self.nodes == NULL:
-                raise MemoryError()
+            self._resize_nodes(2 * self.node_capacity)
         self.nodes[self.node_count] = Node(pieces, <int32_t>self.move_count, 0, ALONE, ALONE, 0)
         self.node_count += 1
         return <int>(self.node_count - 1)
@@ -258,13 +274,7 @@ cdef class Stages:
             moving = still
             direction ^= 1
         if self.move_count == self.move_capacity:
-            self.move_capacity *= 2
-            self.move_mask = <uint64_t *>realloc(self.move_mask, self.move_capacity * sizeof(uint64_t))
-            self.move_direction = <int32_t *>realloc(
-                self.move_direction, self.move_capacity * sizeof(int32_t))
-            self.move_step = <int32_t *>realloc(self.move_step, self.move_capacity * sizeof(int32_t))
-            if not (self.move_mask and self.move_direction and self.move_step):
-                raise MemoryError()
+            self._resize_moves(2 * self.move_capacity)
         self.move_mask[self.move_count] = moving
         self.move_direction[self.move_count] = direction
         self.move_step[self.move_count] = step
@@ -312,7 +322,7 @@ cdef class Stages:
         _key_of(key, pieces)
         memcpy(key + 4, start, 3 * count * sizeof(int16_t))
         if not (self.memo_made[count >> 6] >> (count & 63)) & 1:
-            _front_init(memo, width)
+            _front_init(memo, width, True)
             self.memo_made[count >> 6] |= (<uint64_t>1) << (count & 63)
         known = _front_find(memo, key, width)
         if known >= 0:
@@ -333,14 +343,9 @@ cdef class Stages:
         taken_local = left_local + self.n
         while True:
             got = search._next(&mask, &direction)
-            self.unspent += search.unspent
-            search.unspent = 0
-            if self.unspent >= 256:
-                self._flush()
-            if got == 2:
-                continue
             if got == 0:
                 break
+            self.meter.tick()
             number += 1
             left = taken = 0
             nl = nt = 0

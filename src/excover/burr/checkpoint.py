@@ -13,16 +13,16 @@ settings that change a result (``--greedy``, ``--min-total``, ``--max-states``);
 checkpoint of another file, problem or settings is refused with the reason, never mixed
 in. Each assembly done is kept under its index in the order the assemblies are found,
 with the exact cover options it is made of, which must be those of the assembly found
-there again. An assembly cut short by the deadline is not kept: the next run takes it
-apart again. A damaged file (bad JSON, a checksum that does not match) is renamed aside
-and the run starts over.
+there again. An assembly cut short by the deadline or by the bound on memory is not
+kept: the next run takes it apart again. A damaged file (bad JSON, a checksum that does
+not match) is renamed aside and the run starts over.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -132,21 +132,28 @@ class RunCheckpoint:
                 f"cannot write checkpoint {self.path}: {exc.strerror or exc}"
             ) from None
 
-    def results(self, assemblies: Sequence[Assembly], every: bool = True) -> dict[int, Disassembly]:
-        """The results kept for ``assemblies`` (every one of the problem, or with
-        ``every`` False the first ones only), refused when the assembly found at an index
-        is not the one the checkpoint kept there."""
-        found = {}
-        for index, data in self.done.items():
-            if index >= len(assemblies) and not every:
-                continue
-            if index >= len(assemblies) or list(assemblies[index].options) != data["options"]:
-                raise UsageError(
-                    f"checkpoint {self.path}: its assembly {index + 1} is not the one found "
-                    "now (another version of excover?); remove the file to start over"
-                )
-            found[index] = decode(data, assemblies[index])
-        return found
+    def take(self, index: int, assembly: Assembly) -> Disassembly | None:
+        """The result kept for ``assembly``, found at ``index`` (None: none kept), refused
+        when the checkpoint kept another assembly there."""
+        data = self.done.get(index)
+        if data is None:
+            return None
+        if list(assembly.options) != data["options"]:
+            raise self._another(index)
+        return decode(data, assembly)
+
+    def check_count(self, count: int) -> None:
+        """Refuse a checkpoint that keeps an assembly past the ``count`` assemblies of
+        the problem (all of them found)."""
+        beyond = [index for index in self.done if index >= count]
+        if beyond:
+            raise self._another(min(beyond))
+
+    def _another(self, index: int) -> UsageError:
+        return UsageError(
+            f"checkpoint {self.path}: its assembly {index + 1} is not the one found "
+            "now (another version of excover?); remove the file to start over"
+        )
 
     @classmethod
     def open(

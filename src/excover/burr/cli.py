@@ -16,9 +16,11 @@ results the same for any N and on a cluster; ``--progress`` draws a bar of the a
 now and then, on Ctrl-C, on ``--timeout`` and at the end, and the same command run again
 takes them from there and prints what a run without a stop prints.
 
-Exit status: 0 done; 1 when ``--timeout`` stopped the run or ``--max-states`` left an
-assembly unknown (what was found is printed, marked partial); 2 bad input (a stored
-separation refused by ``--check`` included); 130 Ctrl-C.
+Exit status: 0 done; 1 when ``--timeout`` stopped the run or ``--max-states`` or
+``--max-memory`` left an assembly unknown (what was found is printed, marked partial); 2
+bad input (a stored separation refused by ``--check`` included); 130 Ctrl-C. The
+compiled search looks at the clock and for Ctrl-C every few milliseconds, whatever it is
+doing, so that each stop comes within a fraction of a second.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ import argparse
 import contextlib
 import sys
 import time
+from collections import Counter
 
 from excover.cli import common
 from excover.cli.common import add_json, add_quiet
@@ -34,6 +37,7 @@ from excover.errors import UsageError
 
 TYPE_CHECKING = False  # typing is for type checkers: a run need not import it
 if TYPE_CHECKING:
+    from collections.abc import Iterator
     from typing import Any
 
     from excover.burr import Assembly, Disassembly, Separation
@@ -44,6 +48,16 @@ __all__ = ["add_disassemble_command"]
 
 #: Seconds between two saves of the ``--checkpoint`` file.
 CHECKPOINT_EVERY = 30.0
+
+#: The solutions ``--write`` stores by default, the hardest: BurrTools' default "Limit".
+KEEP = 100
+
+#: The assemblies taken apart between two looks at the memory of the results kept.
+MEMORY_EVERY = 4096
+
+#: Seconds past ``--timeout`` that ``--write`` may take to save what a run stopped by
+#: it found (past them nothing is written).
+WRITE_GRACE = 0.5
 
 _DESCRIPTION = """\
 Disassemble the assemblies of a BurrTools puzzle (an .xmpuzzle file on the cube grid):
@@ -62,7 +76,7 @@ copies together)."""
 
 _EPILOG = (
     common.exit_statuses(
-        "--timeout or --max-states",
+        "--timeout, --max-states or --max-memory",
         "the assemblies done printed, an assembly cut short counted as unknown",
         "the assemblies done printed",
     )
@@ -113,11 +127,27 @@ def add_disassemble_command(commands: Any) -> None:
         "unknown (exit status 1)",
     )
     cmd.add_argument(
+        "--max-memory",
+        type=common.memory_size,
+        metavar="SIZE",
+        help="bound the memory of the run (512M, 4G, ...; 0: no bound; default: half of the "
+        "machine's memory): the assemblies listed stop at SIZE, and each assembly's searches "
+        "at SIZE of tables (shared out between --workers); past it the assembly is unknown "
+        "(exit status 1)",
+    )
+    cmd.add_argument(
         "--write",
         metavar="OUT",
         help="save the puzzle to OUT (an .xmpuzzle file, gzip-compressed as BurrTools "
         "writes) with the problem solved: its solutions, sorted by level, each with its "
         "separations, which BurrTools opens and animates",
+    )
+    cmd.add_argument(
+        "--keep",
+        type=common.non_negative_int,
+        metavar="N",
+        help=f"with --write: store the N hardest solutions, as BurrTools keeps them (default "
+        f"{KEEP}, BurrTools' own; 0: every one), the problem still counting them all",
     )
     cmd.add_argument(
         "--check",
@@ -175,22 +205,25 @@ def _run(args: argparse.Namespace) -> int:
         args.problem = 0
     if args.greedy and args.min_total:
         raise UsageError("--greedy and --min-total exclude each other")
+    if args.keep is not None and not args.write:
+        raise UsageError("--keep tells --write how many solutions to store: give --write OUT")
     if not args.quiet and args.problem < len(puzzle.problems) > 1:
         label = puzzle.problems[args.problem].label(args.problem)
         print(f"excover: {source}: {label} of {len(puzzle.problems)}", file=sys.stderr)
     with contextlib.ExitStack() as claims:
-        results, stopped_by = _disassemble(args, data, puzzle, claims)
-    if args.write:
-        _write(args, puzzle, results, stopped_by is None)
+        tally, stopped_by = _disassemble(args, data, puzzle, claims)
+    unwritten = None if not args.write else _write(args, puzzle, tally, stopped_by is None)
     if args.json:
-        _print_json(args, source, results, stopped_by)
+        _print_json(args, source, tally, stopped_by)
     else:
-        _print_text(args, results, stopped_by)
-    if stopped_by is not None:
-        common.say_stopped(stopped_by)
-    if stopped_by == "interrupt":
+        _print_text(args, tally, stopped_by)
+    _say_stops(tally, stopped_by)
+    if unwritten is not None:
+        cause = "interrupted" if unwritten == "interrupt" else "stopped by --timeout"
+        _say(f"{args.write} not written ({cause} while writing): any file there is unchanged")
+    if "interrupt" in (stopped_by, unwritten):
         return common.EXIT_INTERRUPT
-    if stopped_by is not None or any(r.status == "unknown" for r in results.values()):
+    if stopped_by is not None or unwritten is not None or tally.count("unknown"):
         return common.EXIT_LIMIT
     return common.EXIT_OK
 
@@ -199,19 +232,86 @@ def _say(text: str) -> None:
     print(f"excover: {text}", file=sys.stderr)
 
 
+def _say_stops(tally: _Tally, stopped_by: str | None) -> None:
+    """Tell on stderr what cut the run short: ``stopped_by`` (the run's stop), and the
+    assemblies left unknown by --max-states or --max-memory."""
+    from excover.burr.search import stop_of
+
+    unknown = Counter(stop_of(r.reason) for r in tally.kept.values() if r.status == "unknown")
+    if stopped_by is not None:
+        count = unknown[stopped_by] if stopped_by == "max_memory" else 0
+        detail = f" ({count} assemblies unknown)" if count else ""
+        common.say_stopped(stopped_by, detail)
+    for stop, flag in (("max_states", "--max-states"), ("max_memory", "--max-memory")):
+        if unknown[stop] and stop != stopped_by:
+            _say(f"{unknown[stop]} assemblies stopped by {flag} (unknown); the result is partial")
+
+
+def _resident() -> int:
+    """This process's resident memory in bytes, now (0 where the system does not tell
+    it cheaply: read from ``/proc/self/statm``, Linux's)."""
+    import os
+
+    try:
+        with open("/proc/self/statm", "rb") as statm:
+            return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError, AttributeError):
+        return 0
+
+
+class _Tally:
+    """The assemblies taken apart so far: how many, how many stuck, and the others
+    (solved or unknown) by their index in the order the assemblies are found. A stuck
+    assembly is counted, not kept: a family of millions of assemblies that do not come
+    apart holds nothing per assembly."""
+
+    def __init__(self) -> None:
+        self.done = 0
+        self.stuck = 0
+        self.kept: dict[int, Disassembly] = {}
+
+    def add(self, index: int, result: Disassembly) -> None:
+        """Count the result of the assembly at ``index`` (kept unless stuck)."""
+        self.done += 1
+        if result.status == "stuck":
+            self.stuck += 1
+        else:
+            self.kept[index] = result
+
+    def count(self, status: str) -> int:
+        """The assemblies of ``status`` (solved, stuck, unknown)."""
+        if status == "stuck":
+            return self.stuck
+        return sum(r.status == status for r in self.kept.values())
+
+
+class _Listing:
+    """How the listing of the assemblies went: how many were found, whether all of
+    them were, and what stopped it (``"timeout"``, or ``"max_memory"`` for the results
+    kept) when something did."""
+
+    def __init__(self) -> None:
+        self.count = 0
+        self.finished = False
+        self.stop: str | None = None
+
+
 def _disassemble(
     args: argparse.Namespace, data: bytes, puzzle: Puzzle, claims: contextlib.ExitStack
-) -> tuple[dict[int, Disassembly], str | None]:
-    """The disassembly of each assembly done, by its index in the order the assemblies
-    are found, and what stopped the run early (None: nothing)."""
+) -> tuple[_Tally, str | None]:
+    """The assemblies taken apart, listed and disassembled as they are found (none
+    held once done, a stuck one counted only), and what stopped the run early (None:
+    nothing)."""
     from pathlib import Path
 
     from excover.burr import assemblies
     from excover.burr.pool import disassemble_many
+    from excover.burr.search import default_memory, stop_of
     from excover.cli.progress import progress
 
     started = time.monotonic()
     deadline = common.stop_time(args)
+    bound = default_memory() if args.max_memory is None else args.max_memory
     client = None
     if args.dask is not None:
         if args.workers is not None:
@@ -236,27 +336,32 @@ def _disassemble(
             }
             state = RunCheckpoint.open(path, digest(data), args.problem, named, _say)
             state.save()  # at once: a CK that cannot be written fails before the work
-    results: dict[int, Disassembly] = {}
-    found: list[Assembly] = []
+    tally = _Tally()
     stopped_by: str | None = None
-    every = True  # every assembly found (not cut short by the deadline)
-    try:
-        for assembly in assemblies(puzzle, args.problem):
-            found.append(assembly)
+    listing = _Listing()
+    bar = progress(args, desc="disassemble", unit="assembly")
+
+    def listed() -> Iterator[Assembly]:
+        """The assemblies as they are found, until the deadline; those the checkpoint
+        holds are tallied here (and still yielded, their index skipped)."""
+        for index, assembly in enumerate(assemblies(puzzle, args.problem)):
+            if state is not None and (kept := state.take(index, assembly)) is not None:
+                tally.add(index, kept)
+                bar.update()
+            listing.count = index + 1
+            yield assembly
             if deadline is not None and time.monotonic() > deadline:
-                every = False
-                break
-    except KeyboardInterrupt:
-        stopped_by = "interrupt"
-    if state is not None and stopped_by is None:
-        results = state.results(found, every)
-        if results and not args.quiet:
-            _say(
-                f"resuming from {state.path} ({len(results)} of {len(found)} assemblies "
-                f"disassembled by earlier runs in {state.seconds:.1f} s)"
-            )
-    if stopped_by is not None:
-        return results, stopped_by
+                listing.stop = "timeout"
+                return
+        if state is not None:
+            state.check_count(listing.count)
+        listing.finished = True
+
+    if state is not None and state.done and not args.quiet:
+        _say(
+            f"resuming from {state.path} ({len(state.done)} assemblies disassembled by "
+            f"earlier runs in {state.seconds:.1f} s)"
+        )
     earlier = 0.0 if state is None else state.seconds
     saved = time.monotonic()
 
@@ -265,51 +370,77 @@ def _disassemble(
             state.seconds = earlier + time.monotonic() - started
             state.save()
 
-    bar = progress(args, total=len(found), desc="disassemble", unit="assembly")
-    bar.update(len(results))
     settings = (not args.greedy, args.max_states, args.min_total)
     runs = disassemble_many(
-        found,
+        listed(),
         settings,
         workers=args.workers or 1,
         deadline=deadline,
-        skip=set(results),
+        skip=set() if state is None else set(state.done),
         executor=client,
+        max_memory=bound,
     )
+    before = _resident()
     try:
         for index, result in runs:
-            results[index] = result
+            tally.add(index, result)
             bar.update()
-            if state is not None and result.reason != "out of time":
+            if state is not None and stop_of(result.reason) not in ("timeout", "max_memory"):
                 state.record(index, result)
                 if time.monotonic() - saved >= args.checkpoint_every:
                     save()
                     saved = time.monotonic()
+            if bound and tally.done % MEMORY_EVERY == 0 and _resident() - before > bound:
+                listing.stop = "max_memory"  # the results kept fill the bound: stop here
+                break
     except KeyboardInterrupt:
         stopped_by = "interrupt"
     finally:
         runs.close()
         bar.close()
         save()
-    if stopped_by is None and (not every or len(results) < len(found)):
-        stopped_by = "timeout"
-    if stopped_by is None and any(r.reason == "out of time" for r in results.values()):
-        stopped_by = "timeout"
-    return dict(sorted(results.items())), stopped_by
+    stops = {stop_of(r.reason) for r in tally.kept.values() if r.status == "unknown"}
+    if stopped_by is None:
+        stopped_by = listing.stop
+    if stopped_by is None and (
+        "timeout" in stops or not listing.finished or tally.done < listing.count
+    ):
+        stopped_by = "timeout"  # the deadline ended the listing or left assemblies out
+    if stopped_by is None and "max_memory" in stops:
+        stopped_by = "max_memory"
+    return tally, stopped_by
 
 
-def _write(
-    args: argparse.Namespace, puzzle: Puzzle, results: dict[int, Disassembly], complete: bool
-) -> None:
+def _write(args: argparse.Namespace, puzzle: Puzzle, tally: _Tally, complete: bool) -> str | None:
+    """Save the solved puzzle to ``--write``'s file (its ``--keep`` hardest solutions
+    stored); None once written, else what stopped the writing (``"timeout"``: the
+    deadline, with :data:`WRITE_GRACE` more for a run it stopped; ``"interrupt"``),
+    the file then left as it was."""
     from excover.burr.stored import solved_puzzle
+    from excover.errors import LimitReached
     from excover.formats.burrtools import write_xmpuzzle
 
-    done = list(results.values())
-    write_xmpuzzle(solved_puzzle(puzzle, args.problem, done, complete), args.write)
+    keep = KEEP if args.keep is None else args.keep
+    solved = solved_puzzle(puzzle, args.problem, tally.kept, tally.done, complete, keep)
+    deadline = common.stop_time(args)
+    try:
+        write_xmpuzzle(
+            solved, args.write, deadline=None if deadline is None else deadline + WRITE_GRACE
+        )
+    except LimitReached:
+        return "timeout"
+    except KeyboardInterrupt:
+        return "interrupt"
     if not args.quiet:
         partial = "" if complete else " (the assemblies done)"
-        solved = sum(r.status == "solved" for r in done)
-        print(f"excover: wrote {args.write}: {solved} solutions{partial}", file=sys.stderr)
+        count = tally.count("solved")
+        kept = (
+            ""
+            if count == len(solved.problems[args.problem].stored)
+            else (f", the {len(solved.problems[args.problem].stored)} hardest stored (--keep)")
+        )
+        print(f"excover: wrote {args.write}: {count} solutions{partial}{kept}", file=sys.stderr)
+    return None
 
 
 def _check(args: argparse.Namespace, source: str, puzzle: Puzzle) -> int:
@@ -355,36 +486,31 @@ def _check(args: argparse.Namespace, source: str, puzzle: Puzzle) -> int:
     return common.EXIT_OK
 
 
-def _solutions(results: dict[int, Disassembly]) -> list[tuple[int, Disassembly]]:
+def _solutions(tally: _Tally) -> list[tuple[int, Disassembly]]:
     """The solutions with their assembly numbers (from 1), sorted by level as BurrTools
     sorts them (a stable sort: equal levels keep the order the assemblies came in)."""
-    solved = [(k + 1, r) for k, r in results.items() if r.status == "solved"]
+    solved = [(k + 1, r) for k, r in sorted(tally.kept.items()) if r.status == "solved"]
     return sorted(solved, key=lambda pair: pair[1].sort_key())
 
 
-def _counts(results: dict[int, Disassembly]) -> dict[str, int]:
-    return {
-        status: sum(r.status == status for r in results.values())
-        for status in ("solved", "stuck", "unknown")
-    }
+def _counts(tally: _Tally) -> dict[str, int]:
+    return {status: tally.count(status) for status in ("solved", "stuck", "unknown")}
 
 
-def _print_text(
-    args: argparse.Namespace, results: dict[int, Disassembly], stopped_by: str | None
-) -> None:
-    counts = _counts(results)
+def _print_text(args: argparse.Namespace, tally: _Tally, stopped_by: str | None) -> None:
+    counts = _counts(tally)
     partial = " (so far)" if stopped_by else ""
-    print(f"assemblies: {len(results)}{partial}")
+    print(f"assemblies: {tally.done}{partial}")
     print(f"solutions: {counts['solved']}")
     print(f"stuck: {counts['stuck']}")
     print(f"unknown: {counts['unknown']}")
-    for number, result in _solutions(results):
+    for number, result in _solutions(tally):
         note = "  (BurrTools' first separation fails here)" if result.beyond_greedy else ""
         total = f"{result.total} move" + ("" if result.total == 1 else "s")
         print(f"assembly {number}: level {result.level}, {total}{note}")
         if args.moves and result.tree is not None:
             _print_moves(result.tree, "  ")
-    for index, result in results.items():
+    for index, result in sorted(tally.kept.items()):
         if result.status == "unknown":
             print(f"assembly {index + 1}: unknown ({result.reason})")
 
@@ -416,14 +542,14 @@ def _separation_json(separation: Separation) -> dict[str, Any]:
 def _print_json(
     args: argparse.Namespace,
     source: str,
-    results: dict[int, Disassembly],
+    tally: _Tally,
     stopped_by: str | None,
 ) -> None:
     import json
 
-    counts = _counts(results)
+    counts = _counts(tally)
     solutions = []
-    for number, result in _solutions(results):
+    for number, result in _solutions(tally):
         entry: dict[str, Any] = {
             "options": list(result.assembly.options),
             "assembly": number,
@@ -441,7 +567,7 @@ def _print_json(
         stopped_by,
         input=source,
         problem=args.problem,
-        assemblies=len(results),
+        assemblies=tally.done,
         solutions=solutions,
         levels=[entry["level"] for entry in solutions],
         stuck=counts["stuck"],

@@ -16,7 +16,10 @@ worker lost mid-task costs time, as Dask runs its task again elsewhere, never a 
 The deadline travels to the workers as a wall-clock time (``time.time()``), each worker
 turning it back into its own ``time.monotonic()``: an assembly a worker is taking apart
 when it passes is ``"unknown"`` (``reason`` ``"out of time"``), and the assemblies not
-started by then are not yielded (the tasks then end at once).
+started by then are not yielded (the tasks then end at once). The bound on memory
+(``max_memory``, by default :func:`~excover.burr.search.default_memory`) is shared out
+between the processes: each worker's tables hold at most its share, so that together
+they hold at most the bound; an assembly past it is ``"unknown"`` too.
 """
 
 from __future__ import annotations
@@ -24,14 +27,15 @@ from __future__ import annotations
 import signal
 import threading
 import time
-from collections.abc import Container, Generator, Iterator, Sequence
+from collections.abc import Container, Generator, Iterable, Iterator
 from contextlib import contextmanager
+from itertools import chain, islice
 from typing import NamedTuple
 
 from excover.burr._moves import AXES, Geometry
 from excover.burr.assembly import Assembly
 from excover.burr.disassembly import Disassembly, Plan, Separation, Status, held_tree
-from excover.burr.search import Budget, Disassembler, Runner
+from excover.burr.search import Budget, Disassembler, Runner, default_memory
 
 __all__ = ["TICK", "Settings", "disassemble_many"]
 
@@ -40,6 +44,9 @@ TICK = 0.2
 
 #: The most assemblies sent to a worker in one task.
 BATCH = 16
+
+#: The tasks sent ahead for each worker (the others wait to be listed).
+AHEAD = 4
 
 #: ``(complete, max_states, min_total)``: how each assembly is disassembled.
 Settings = tuple[bool, int | None, bool]
@@ -66,10 +73,13 @@ _GEOMETRIES: dict[int, Geometry] = {}
 _RUNNERS = threading.local()
 
 
-def _one(assembly: Assembly, settings: Settings, deadline: float | None) -> Disassembly:
-    """One assembly taken apart (``deadline``: a ``time.monotonic()`` value)."""
+def _one(
+    assembly: Assembly, settings: Settings, deadline: float | None, max_memory: int
+) -> Disassembly:
+    """One assembly taken apart (``deadline``: a ``time.monotonic()`` value;
+    ``max_memory``: the bytes its tables may hold, 0 for no bound)."""
     complete, max_states, min_total = settings
-    budget = Budget(deadline, max_states)
+    budget = Budget(deadline, max_states, max_memory=max_memory)
     if assembly.grid not in AXES:  # Disassembler says why not
         return Disassembler(assembly, budget, complete, None, min_total).run()
     key = (assembly.grid, complete, min_total)
@@ -86,10 +96,13 @@ def _one(assembly: Assembly, settings: Settings, deadline: float | None) -> Disa
 
 
 def _batch(
-    batch: list[tuple[int, Assembly]], settings: Settings, wall_deadline: float | None
+    batch: list[tuple[int, Assembly]],
+    settings: Settings,
+    wall_deadline: float | None,
+    max_memory: int,
 ) -> list[tuple[int, _Found]]:
     """A worker's task: the assemblies of ``batch`` in turn, until the deadline (a
-    ``time.time()`` value) passes."""
+    ``time.time()`` value) passes, each within ``max_memory`` bytes of tables."""
     deadline = None
     if wall_deadline is not None:
         deadline = time.monotonic() + wall_deadline - time.time()
@@ -97,7 +110,7 @@ def _batch(
     for index, assembly in batch:
         if deadline is not None and time.monotonic() > deadline:
             break
-        result = _one(assembly, settings, deadline)
+        result = _one(assembly, settings, deadline, max_memory)
         fields = (getattr(result, name) for name in _Found._fields[2:])
         found.append((index, _Found(result.status, held_tree(result), *fields)))
     return found
@@ -120,51 +133,79 @@ def _workers_ignore_ctrl_c() -> Iterator[None]:
 
 
 def disassemble_many(
-    assemblies: Sequence[Assembly],
+    assemblies: Iterable[Assembly],
     settings: Settings = (True, None, False),
     *,
     workers: int = 1,
     deadline: float | None = None,
     skip: Container[int] = (),
     executor: object | None = None,
+    max_memory: int | None = None,
 ) -> Generator[tuple[int, Disassembly]]:
     """``(index, disassembly)`` for each of ``assemblies`` whose index is not in
-    ``skip``, as they finish (see the module's notes). ``deadline`` is a
-    ``time.monotonic()`` value; ``settings`` are ``(complete, max_states, min_total)``,
-    as :func:`~excover.burr.disassemble` takes them. ``executor`` (a Dask distributed
+    ``skip``, as they finish (see the module's notes). ``assemblies`` are read as the
+    work goes (a generator of assemblies as they are found streams through, a few
+    tasks ahead of the workers), so that none is held once taken apart. ``deadline`` is
+    a ``time.monotonic()`` value; ``settings`` are ``(complete, max_states,
+    min_total)``, as :func:`~excover.burr.disassemble` takes them; ``max_memory`` bounds
+    the bytes of the searches' tables (None: :func:`~excover.burr.search.default_memory`;
+    0: no bound), shared out between the workers. ``executor`` (a Dask distributed
     ``Client`` or a ``concurrent.futures`` executor) runs the tasks instead of a pool of
     ``workers`` processes (then the number of its workers, to size the tasks). Closing
     the iterator early stops the workers at once (an executor's tasks not started are
     cancelled)."""
-    todo = [(k, a) for k, a in enumerate(assemblies) if k not in skip]
-    if executor is None and (workers == 1 or len(todo) < 2):
+    todo: Iterator[tuple[int, Assembly]] = (
+        (k, a) for k, a in enumerate(assemblies) if k not in skip
+    )
+    bound = default_memory() if max_memory is None else max_memory
+    first = list(islice(todo, 2))
+    todo = chain(first, todo)
+    if executor is None and (workers == 1 or len(first) < 2):  # no process for one
         for index, assembly in todo:
-            yield index, _one(assembly, settings, deadline)
+            yield index, _one(assembly, settings, deadline, bound)
             if deadline is not None and time.monotonic() > deadline:
                 return
         return
     from concurrent.futures import FIRST_COMPLETED, Future, wait
 
+    from excover.parallel.run import executor_for
     from excover.parallel.workers import new_pool, stop
 
-    size = max(1, min(BATCH, len(todo) // (8 * workers)))
+    share = -(-bound // workers)  # each process's share of the bound (0: none)
     wall = None if deadline is None else time.time() + deadline - time.monotonic()
-    from excover.parallel.run import executor_for
-
     own = new_pool(workers) if executor is None else None
     pool = executor_for(executor) if own is None else own
     pending: set[Future[list[tuple[int, _Found]]]] = set()
+    held: dict[int, Assembly] = {}  # the assemblies sent, until their results come
+    listed = submitted = 0
+    more = True
     try:
-        with _workers_ignore_ctrl_c():
-            pending = {
-                pool.submit(_batch, todo[k : k + size], settings, wall)
-                for k in range(0, len(todo), size)
-            }
-        while pending:
+        while more or pending:
+            # keep AHEAD tasks a worker waiting; a task takes one eighth of a worker's
+            # share of the assemblies listed so far (at most BATCH), as it would of all
+            while more and len(pending) < AHEAD * workers:
+                size = max(1, min(BATCH, listed // (8 * workers)))
+                batch = list(islice(todo, size))
+                if not batch:
+                    more = False
+                    break
+                listed += len(batch)
+                held.update(batch)
+                if submitted < workers:  # the pool starts a worker a task at first
+                    with _workers_ignore_ctrl_c():
+                        pending.add(pool.submit(_batch, batch, settings, wall, share))
+                else:
+                    pending.add(pool.submit(_batch, batch, settings, wall, share))
+                submitted += 1
+            if not pending:
+                break
             finished, pending = wait(pending, timeout=TICK, return_when=FIRST_COMPLETED)
             for future in finished:
                 for index, result in future.result():
-                    yield index, Disassembly(assemblies[index], *result)
+                    yield index, Disassembly(held.pop(index), *result)
+                # a task past the deadline leaves its last assemblies out: none comes back
+            if wall is not None and time.time() > wall:
+                more = False
     finally:
         if own is not None:
             stop(own)

@@ -51,32 +51,84 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cached_property, lru_cache
+from functools import cache, cached_property, lru_cache
 
 from excover.burr._moves import AXES, Batch, Geometry, Part, Search, Stages, staged
 from excover.burr.assembly import Assembly
 from excover.burr.disassembly import Disassembly, Move, Plan, Separation, _pieces, _play
 from excover.burr.grouping import Groups
-from excover.errors import UsageError
+from excover.errors import ExcoverError, MemoryBoundError, UsageError
 
-__all__ = ["Budget", "Disassembler", "OutOfBudget", "Runner"]
+__all__ = [
+    "OUT_OF_TIME",
+    "Budget",
+    "Disassembler",
+    "OutOfBudget",
+    "Runner",
+    "default_memory",
+    "out_of_memory",
+    "stop_of",
+]
 
 Vector = tuple[int, int, int]
 State = tuple[Vector, ...]
 
 
-class OutOfBudget(Exception):
+class OutOfBudget(ExcoverError):
     """The time or the state cap ran out; the message says which."""
+
+
+#: The share of the machine's memory the disassembler's tables may hold by default.
+MEMORY_SHARE = 0.5
+
+
+@cache
+def default_memory() -> int:
+    """The bytes the disassembler's tables may hold when no bound is given:
+    :data:`MEMORY_SHARE` of the memory this process may use (the machine's, or its
+    control group's), 0 (no bound) when that is unknown; read once (an assembly is
+    often taken apart in a fraction of the time reading it takes)."""
+    from excover.zdd.memory import machine_memory
+
+    memory = machine_memory()
+    return 0 if memory is None else int(memory * MEMORY_SHARE)
+
+
+#: The reason of an assembly stopped by the deadline.
+OUT_OF_TIME = "out of time"
+
+
+def out_of_memory(bound: int) -> str:
+    """The reason of an assembly stopped by the bound ``bound`` (bytes) on memory."""
+    from excover.numbers import byte_size
+
+    return f"more than {byte_size(bound)} of memory"
+
+
+def stop_of(reason: str) -> str | None:
+    """What stopped an assembly whose ``reason`` (of being unknown) this is:
+    ``"timeout"``, ``"max_states"`` or ``"max_memory"`` (the command line's names);
+    None for another reason (groups that do not fit)."""
+    if reason == OUT_OF_TIME:
+        return "timeout"
+    if reason.startswith("more than") and reason.endswith(" states"):
+        return "max_states"
+    if reason.startswith("more than") and reason.endswith(" of memory"):
+        return "max_memory"
+    return None
 
 
 @dataclass
 class Budget:
-    """The limits of one assembly's disassembly: a ``time.monotonic()`` deadline and a
-    cap on the configurations explored (either None: none)."""
+    """The limits of one assembly's disassembly: a ``time.monotonic()`` deadline, a
+    cap on the configurations explored (either None: none) and a bound on the bytes
+    the search's tables hold in the process (``max_memory``; 0 or None: none). The
+    compiled search checks them as it goes (:class:`excover.burr._moves.Meter`)."""
 
     deadline: float | None = None
     max_states: int | None = None
     states: int = 0
+    max_memory: int | None = None
 
     def spend(self, states: int) -> None:
         """Count ``states`` more configurations; raise :class:`OutOfBudget` past a limit."""
@@ -84,7 +136,7 @@ class Budget:
         if self.max_states is not None and self.states > self.max_states:
             raise OutOfBudget(f"more than {self.max_states:,} states")
         if self.deadline is not None and time.monotonic() > self.deadline:
-            raise OutOfBudget("out of time")
+            raise OutOfBudget(OUT_OF_TIME)
 
 
 def _placed(tree: Separation, start: State) -> Separation:
@@ -207,6 +259,13 @@ class Disassembler:
         except OutOfBudget as stop:
             return Disassembly(
                 self.assembly, "unknown", states_explored=self.budget.states, reason=str(stop)
+            )
+        except MemoryBoundError as stop:
+            return Disassembly(
+                self.assembly,
+                "unknown",
+                states_explored=self.budget.states,
+                reason=out_of_memory(stop.bound),
             )
         explored = self.budget.states
         beyond = False
@@ -380,6 +439,9 @@ class Runner:
             found = self.batch.run(assembly.pieces, None, budget)
         except OutOfBudget as stop:
             return Disassembly(assembly, "unknown", states_explored=budget.states, reason=str(stop))
+        except MemoryBoundError as stop:
+            reason = out_of_memory(stop.bound)
+            return Disassembly(assembly, "unknown", states_explored=budget.states, reason=reason)
         if found is None:
             return Disassembly(assembly, "stuck", states_explored=budget.states)
         words, beyond, _ = found

@@ -46,8 +46,9 @@ from __future__ import annotations
 import gzip
 import os
 import re
+import struct
 import zlib
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from functools import partial
 
 from excover.atomic import write_whole
@@ -439,7 +440,9 @@ def _part_xml(part: Part) -> str:
     return f"    <shape{_attributes(pairs)}>\n{inner}    </shape>\n"
 
 
-def _problem_xml(problem: Problem) -> str:
+def _problem_xml(problem: Problem, deadline: float | None = None) -> Iterator[str]:
+    """A problem's XML, in pieces: the stored solutions one at a time (each checks
+    ``deadline``, see :func:`write_xmpuzzle`)."""
     pairs: list[tuple[str, object]] = [("name", problem.name)] if problem.name else []
     state = problem.state if problem.assemblies is not None else 0
     pairs.append(("state", state))
@@ -455,84 +458,138 @@ def _problem_xml(problem: Problem) -> str:
     bitmap = "".join(
         f'    <pair piece="{p}" result="{r}"/>\n' for p, r in sorted(problem.color_pairs)
     )
-    solutions = "".join(_solution_xml(solution) for solution in problem.stored)
-    return (
+    yield (
         f"  <problem{_attributes(pairs)}>\n   <shapes>\n{parts}   </shapes>\n"
         f'   <result id="{problem.result}"/>\n'
         + (f"   <bitmap>\n{bitmap}   </bitmap>\n" if bitmap else "   <bitmap/>\n")
-        + (f"   <solutions>\n{solutions}   </solutions>\n" if solutions else "")
-        + "  </problem>\n"
     )
+    if problem.stored:
+        from excover.deadlines import check  # here: reading a file never needs it
+
+        yield "   <solutions>\n"
+        for solution in problem.stored:
+            check(deadline)
+            yield _solution_xml(solution)
+        yield "   </solutions>\n"
+    yield "  </problem>\n"
 
 
 def _numbers(values: Iterable[int]) -> str:
-    return " ".join(str(v) for v in values)
+    return " ".join(map(str, values))
 
 
 def _solution_xml(solution: Solution) -> str:
     pairs: list[tuple[str, object]] = []
     if solution.assembly_number is not None:
         pairs.append(("asmNum", solution.assembly_number))
-    if solution.solution_number is not None and (solution.separation or solution.info):
+    # the separation as the solution holds it: one made when asked for is not kept
+    separation = solution.__dict__["_separation"]
+    if isinstance(separation, Deferred):
+        separation = separation.read()
+    if solution.solution_number is not None and (separation or solution.info):
         pairs.append(("solNum", solution.solution_number))
     placements = " ".join("x" if p is None else _numbers(p) for p in solution.placements)
-    text = f"    <solution{_attributes(pairs)}>\n     <assembly>{placements}</assembly>\n"
-    if solution.separation is not None:
-        text += _separation_xml(solution.separation, "", 5)
+    text = [f"    <solution{_attributes(pairs)}>\n     <assembly>{placements}</assembly>\n"]
+    if separation is not None:
+        _separation_xml(separation, "", 5, text)
     elif solution.info:
-        text += f"     <separationInfo>{_numbers(solution.info)}</separationInfo>\n"
-    return text + "    </solution>\n"
+        text.append(f"     <separationInfo>{_numbers(solution.info)}</separationInfo>\n")
+    text.append("    </solution>\n")
+    return "".join(text)
 
 
-def _separation_xml(separation: StoredSeparation, kind: str, depth: int) -> str:
-    """A separation as BurrTools writes it: the pieces, the states, then the removed
-    part's separation and the left part's."""
+def _separation_xml(separation: StoredSeparation, kind: str, depth: int, text: list[str]) -> None:
+    """A separation as BurrTools writes it, added to ``text``: the pieces, the states,
+    then the removed part's separation and the left part's."""
     pad = " " * depth
     kind_attribute = f' type="{kind}"' if kind else ""
     pieces = separation.pieces
-    text = f"{pad}<separation{kind_attribute}>\n"
-    text += f'{pad} <pieces count="{len(pieces)}">{_numbers(pieces)}</pieces>\n'
+    text.append(
+        f"{pad}<separation{kind_attribute}>\n"
+        f'{pad} <pieces count="{len(pieces)}">{_numbers(pieces)}</pieces>\n'
+    )
     for state in separation.states:
-        text += f"{pad} <state>\n"
-        for axis, name in enumerate(("dx", "dy", "dz")):
-            text += f"{pad}  <{name}>{_numbers(where[axis] for where in state)}</{name}>\n"
-        text += f"{pad} </state>\n"
+        xs, ys, zs = zip(*state, strict=True) if state else ((), (), ())
+        text.append(
+            f"{pad} <state>\n{pad}  <dx>{_numbers(xs)}</dx>\n{pad}  <dy>{_numbers(ys)}</dy>\n"
+            f"{pad}  <dz>{_numbers(zs)}</dz>\n{pad} </state>\n"
+        )
     if separation.removed is not None:
-        text += _separation_xml(separation.removed, "removed", depth + 1)
+        _separation_xml(separation.removed, "removed", depth + 1, text)
     if separation.left is not None:
-        text += _separation_xml(separation.left, "left", depth + 1)
-    return text + f"{pad}</separation>\n"
+        _separation_xml(separation.left, "left", depth + 1, text)
+    text.append(f"{pad}</separation>\n")
+
+
+def _xml(puzzle: Puzzle, deadline: float | None = None) -> Iterator[str]:
+    """The XML text of ``puzzle`` in pieces (a stored solution each, at most), as
+    :func:`format_xmpuzzle` joins them."""
+    from xml.sax.saxutils import escape  # see _attributes
+
+    colors = "".join(f'  <color red="{r}" green="{g}" blue="{b}"/>\n' for r, g, b in puzzle.colors)
+    shapes = "".join(_shape_xml(shape) for shape in puzzle.shapes)
+    popup = ' popup=""' if puzzle.comment_popup else ""
+    comment = (
+        f"<comment{popup}>{escape(puzzle.comment)}</comment>" if puzzle.comment else "<comment/>"
+    )
+    yield (
+        '<?xml version="1.0"?>\n<puzzle version="2">\n'
+        f' <gridType type="{puzzle.grid}"/>\n'
+        + (f" <colors>\n{colors} </colors>\n" if colors else " <colors/>\n")
+        + (f" <shapes>\n{shapes} </shapes>\n" if shapes else " <shapes/>\n")
+    )
+    if puzzle.problems:
+        yield " <problems>\n"
+        for problem in puzzle.problems:
+            yield from _problem_xml(problem, deadline)
+        yield " </problems>\n"
+    else:
+        yield " <problems/>\n"
+    yield f" {comment}\n</puzzle>\n"
 
 
 def format_xmpuzzle(puzzle: Puzzle) -> str:
     """The XML text of ``puzzle``, laid out as BurrTools writes its files (a solved
     problem keeps its counts and its stored solutions)."""
-    from xml.sax.saxutils import escape  # see _attributes
-
-    colors = "".join(f'  <color red="{r}" green="{g}" blue="{b}"/>\n' for r, g, b in puzzle.colors)
-    shapes = "".join(_shape_xml(shape) for shape in puzzle.shapes)
-    problems = "".join(_problem_xml(problem) for problem in puzzle.problems)
-    popup = ' popup=""' if puzzle.comment_popup else ""
-    comment = (
-        f"<comment{popup}>{escape(puzzle.comment)}</comment>" if puzzle.comment else "<comment/>"
-    )
-    return (
-        '<?xml version="1.0"?>\n<puzzle version="2">\n'
-        f' <gridType type="{puzzle.grid}"/>\n'
-        + (f" <colors>\n{colors} </colors>\n" if colors else " <colors/>\n")
-        + (f" <shapes>\n{shapes} </shapes>\n" if shapes else " <shapes/>\n")
-        + (f" <problems>\n{problems} </problems>\n" if problems else " <problems/>\n")
-        + f" {comment}\n</puzzle>\n"
-    )
+    return "".join(_xml(puzzle))
 
 
-def write_xmpuzzle(puzzle: Puzzle, path: str | os.PathLike[str], compress: bool = True) -> None:
+def _gzipped(pieces: Iterable[str]) -> bytes:
+    """The text ``pieces`` encoded and compressed as one gzip member, as
+    ``gzip.compress(text, mtime=0)`` compresses the whole, a piece at a time (the text
+    of a file of many solutions is never held whole)."""
+    packer = zlib.compressobj(9, zlib.DEFLATED, -15)  # deflate, framed below
+    packed = [_GZIP_HEADER]
+    crc = size = 0
+    for piece in pieces:
+        data = piece.encode("utf-8")
+        crc = zlib.crc32(data, crc)
+        size += len(data)
+        packed.append(packer.compress(data))
+    packed.append(packer.flush())
+    packed.append(struct.pack("<LL", crc, size & 0xFFFFFFFF))
+    return b"".join(packed)
+
+
+#: The header gzip gives a member compressed at level 9 with no time and no name.
+_GZIP_HEADER = gzip.compress(b"", mtime=0)[:10]
+
+
+def write_xmpuzzle(
+    puzzle: Puzzle,
+    path: str | os.PathLike[str],
+    compress: bool = True,
+    deadline: float | None = None,
+) -> None:
     """Write ``puzzle`` to ``path``, gzip-compressed as BurrTools writes (``compress``
     False: plain XML, which BurrTools reads as well). The file is written whole
     (:func:`excover.atomic.write_whole`): a puzzle saved over its own file is the old one
-    or the new one, whatever stops the write."""
-    data = format_xmpuzzle(puzzle).encode("utf-8")
+    or the new one, whatever stops the write. The text is made and compressed a stored
+    solution at a time; past ``deadline`` (a ``time.monotonic()`` instant) it stops with
+    :class:`~excover.LimitReached` (``"timeout"``) and writes nothing, as Ctrl-C does."""
+    pieces = _xml(puzzle, deadline)
+    data = _gzipped(pieces) if compress else "".join(pieces).encode("utf-8")
     try:
-        write_whole(path, gzip.compress(data, mtime=0) if compress else data, follow_links=True)
+        write_whole(path, data, follow_links=True)
     except OSError as error:
         raise UsageError(f"cannot write {os.fspath(path)}: {error.strerror}") from None

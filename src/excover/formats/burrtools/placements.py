@@ -24,7 +24,7 @@ Only these two grids are read (the only ones BurrTools disassembles).
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from functools import cache
+from functools import cache, lru_cache
 
 import numpy as np
 import numpy.typing as npt
@@ -116,14 +116,27 @@ def placement_of(shape: Shape, grid: int, voxels: Iterable[Sequence[int]]) -> Pl
     target = sorted((int(v[0]), int(v[1]), int(v[2])) for v in voxels)
     if not target:
         return None
+    x, y, z = target[0]
+    found = _orientations(shape, grid).get(tuple((a - x, b - y, c - z) for a, b, c in target))
+    if found is None:
+        return None
+    (ix, iy, iz), t = found
+    return (x - ix, y - iy, z - iz, t)
+
+
+@lru_cache(maxsize=256)
+def _orientations(shape: Shape, grid: int) -> dict[tuple[Voxel, ...], tuple[Voxel, int]]:
+    """The shape's images under the grid's rotations, each once, by its voxels sorted
+    and moved so that the first is at the origin: that first voxel where the rotation
+    (its hotspot at 0) puts it, and the rotation's number (the lowest of those giving
+    the image). Made once a shape: a file of many stored solutions places every piece
+    of each (a dictionary look-up, where turning the shape 24 times took 0.2 ms)."""
+    table: dict[tuple[Voxel, ...], tuple[Voxel, int]] = {}
     for t in range(TRANSFORMATIONS[grid]):
-        image = sorted(tuple(int(c) for c in v) for v in _moved(shape, grid, t).tolist())
-        if len(image) != len(target):
-            return None
-        offset = tuple(a - b for a, b in zip(target[0], image[0], strict=True))
-        if all(
-            (v[0] + offset[0], v[1] + offset[1], v[2] + offset[2]) == w
-            for v, w in zip(image, target, strict=True)
-        ):
-            return (offset[0], offset[1], offset[2], t)
-    return None
+        image = sorted((int(a), int(b), int(c)) for a, b, c in _moved(shape, grid, t).tolist())
+        if not image:  # a shape without filled voxels places nothing
+            break
+        x, y, z = image[0]
+        key = tuple((a - x, b - y, c - z) for a, b, c in image)
+        table.setdefault(key, ((x, y, z), t))
+    return table
