@@ -29,7 +29,7 @@ from typing import Any
 
 from excover.atomic import write_whole
 from excover.burr.assembly import Assembly
-from excover.burr.disassembly import Disassembly, Move, Separation
+from excover.burr.disassembly import Disassembly, Move, Plan, Separation, held_tree
 from excover.errors import UsageError
 from excover.parallel.checkpoint import checksum
 from excover.parallel.sharing import set_aside
@@ -71,11 +71,16 @@ def _tree(data: dict[str, Any] | None) -> Separation | None:
 
 
 def encode(result: Disassembly) -> dict[str, Any]:
-    """A disassembly as the checkpoint keeps it (its assembly by its options only)."""
+    """A disassembly as the checkpoint keeps it (its assembly by its options only; its
+    tree read into objects for the file, not kept by the disassembly, which a run keeps
+    until it prints)."""
+    tree = held_tree(result)
+    if isinstance(tree, Plan):
+        tree = tree.separation(tuple((0, 0, 0) for _ in result.assembly.pieces))
     return {
         "options": list(result.assembly.options),
         "status": result.status,
-        "tree": None if result.tree is None else _separation(result.tree),
+        "tree": None if tree is None else _separation(tree),
         "beyond_greedy": result.beyond_greedy,
         "states": result.states_explored,
         "reason": result.reason,
