@@ -3,12 +3,15 @@
 An :class:`Assembly` is what the disassembler starts from: each piece's filled voxels
 where the assembly puts them, the piece's shape (its number in the puzzle, for names and
 groups) and its weight. Pieces are numbered as BurrTools numbers them: the problem's
-shapes in their order, the copies of one shape one after another (here ordered by their
-lowest voxel), unplaced copies of a ranged shape left out.
+shapes in their order, the copies of one shape one after another, ordered by their
+placements as BurrTools orders them (the order of their options in the exact cover
+problem: :mod:`excover.formats.burrtools.breaking`), unplaced copies of a ranged shape
+left out.
 
-:func:`assemblies` finds the assemblies the way ``excover count FILE.xmpuzzle`` counts
-them (:meth:`ExactCover.from_burrtools <excover.ExactCover.from_burrtools>`, one
-assembly per orbit under the result's symmetries, as BurrTools counts them), and
+:func:`assemblies` finds the assemblies the way ``excover count FILE.xmpuzzle
+--up-to-symmetry`` counts them (:meth:`ExactCover.from_burrtools
+<excover.ExactCover.from_burrtools>`, one assembly per class under the result's
+symmetries, as BurrTools counts them), each class's the one BurrTools keeps, and
 :func:`assembly_of` decodes one solution of that exact cover problem.
 """
 
@@ -26,10 +29,11 @@ from excover.burr import _orbits
 from excover.engines import Search
 from excover.errors import LimitReached, UsageError
 from excover.formats.burrtools import Puzzle
-from excover.formats.burrtools.cover import group_elements, item_voxels, kind_name
+from excover.formats.burrtools.cover import breaker, group_elements, item_voxels, kind_name
 from excover.permutations import Automorphism
 from excover.solving import ExactCover
 from excover.solving.registry import SCOUT_NODES
+from excover.symmetry.widened import InsideRows
 
 __all__ = ["PLAIN_NODES", "Assembly", "Piece", "assemblies", "assembly_of", "cover_of"]
 
@@ -128,8 +132,9 @@ class _Decoder:
         self.holes = False
 
     def piece(self, option: int) -> tuple[int, Piece] | None:
-        """The piece ``option`` places, after a number that orders the pieces of an
-        assembly (its part, then its lowest voxel), None for a hole."""
+        """The piece ``option`` places, after the number that orders the pieces of an
+        assembly (the option's own: its part, then its placement in BurrTools' order),
+        None for a hole."""
         if option not in self.pieces:
             items = self.items[self.starts[option] : self.starts[option + 1]]
             part = next((k for i in items if (k := self.kind[i]) is not None), None)
@@ -141,7 +146,7 @@ class _Decoder:
                 voxels = tuple(sorted([v for i in items if (v := of[i]) is not None]))
                 shape = self.spec.parts[part].shape
                 piece = Piece(shape, part, self.puzzle.shapes[shape].weight, voxels)
-                self.pieces[option] = (_order(part, voxels[0]), piece)
+                self.pieces[option] = (option, piece)
         return self.pieces[option]
 
     def assembly(self, options: Sequence[int]) -> Assembly:
@@ -189,17 +194,6 @@ class _Decoder:
         )
 
 
-#: The span of a voxel coordinate in :func:`_order` (BurrTools' shapes are far smaller).
-_SPAN = 1 << 24
-
-
-def _order(part: int, voxel: Voxel) -> int:
-    """A number that orders the pieces of an assembly as BurrTools numbers them: by
-    their part, then by their lowest voxel (its coordinates in order)."""
-    x, y, z = voxel
-    return ((part * _SPAN + x + _SPAN // 2) * _SPAN + y + _SPAN // 2) * _SPAN + z + _SPAN // 2
-
-
 def assembly_of(
     puzzle: Puzzle, problem: int, cover: ExactCover, options: Sequence[int]
 ) -> Assembly:
@@ -208,9 +202,14 @@ def assembly_of(
 
 
 def assemblies(puzzle: Puzzle, problem: int = 0) -> Iterator[Assembly]:
-    """Every assembly of problem ``problem`` of the puzzle, one per symmetry orbit: the
-    member of the orbit whose sorted list of options is the smallest (docs/burr.md,
-    "Which assembly of a symmetry class").
+    """Every assembly of problem ``problem`` of the puzzle, one per class under the
+    result's symmetries, the one BurrTools keeps (docs/burr.md, "Which assembly of a
+    symmetry class"): the member of the class whose sorted list of options is the
+    smallest, the option of the piece BurrTools compares first (its symmetry breaker,
+    :func:`~excover.formats.burrtools.cover.breaker`) before the others. When only some
+    assemblies have mirror images (a :class:`~excover.problem.Widening` of the
+    rotations), the classes of the others (under the rotations), then theirs (under
+    the whole group).
 
     One piece that every symmetry leaves as it is (a shape used once, not swapped with
     a mirror partner) is *pinned*: only the placements that are the smallest of their
@@ -224,20 +223,68 @@ def assemblies(puzzle: Puzzle, problem: int = 0) -> Iterator[Assembly]:
         raise UsageError(f"{puzzle.source}: no problem {problem}")
     cover = cover_of(puzzle, problem)
     decoder = _Decoder(puzzle, problem, cover)
+    widening = cover.declared_widening()
+    if widening is None:
+        yield from _members(cover, decoder, _first_options(puzzle, problem, cover))
+        return
+    # a widening comes with ranges, and then BurrTools compares no piece first
+    yield from _members(cover, decoder, None, outside=InsideRows(cover, widening))
+    inside = widening.problem
+    assert isinstance(inside, ExactCover)  # derived from ``cover``: of its class
+    yield from _members(inside, decoder, None, np.asarray(widening.options))
+
+
+def _first_options(puzzle: Puzzle, problem: int, cover: ExactCover) -> tuple[int, int] | None:
+    """The options (``first:last``, the options of one kind are consecutive) of the
+    piece BurrTools compares first, or None."""
+    part = breaker(puzzle, problem)
+    if part is None:
+        return None
+    item = cover.primary_position(kind_name(puzzle, puzzle.problems[problem].parts[part].shape))
+    data = cover.engine_input()
+    starts = np.frombuffer(data.option_start, dtype=np.intc)
+    nodes = np.flatnonzero(np.frombuffer(data.node_item, dtype=np.intc) == item)
+    owners = np.searchsorted(starts, nodes, side="right") - 1
+    if not len(owners):
+        return None
+    return int(owners[0]), int(owners[-1]) + 1
+
+
+def _members(
+    cover: ExactCover,
+    decoder: _Decoder,
+    first: tuple[int, int] | None,
+    options: npt.NDArray[np.int64] | None = None,
+    outside: InsideRows | None = None,
+) -> Iterator[Assembly]:
+    """The assemblies of the classes of the solutions of ``cover`` under the group it
+    declares, the options ``first`` compared first; ``options``: the number in the
+    decoder's problem of each option of ``cover`` (a sub-problem's), when not the same;
+    ``outside``: the solutions to leave out, those of a widening's sub-problem."""
     # the cover module declares the result's symmetries as automorphisms
     generators = [g for g in cover.declared_symmetries() or [] if isinstance(g, Automorphism)]
-    orbits = _Orbits(generators, cover.n_items, cover.n_options)
+    orbits = _Orbits(generators, cover.n_items, cover.n_options, first)
+    number = None if options is None else np.append(options, decoder.cover.n_options)
     pinned, kept = _pinned(cover, generators, orbits)
     listed = _listed(pinned)
     if listed is not None:
-        options, starts = listed
-        yield from decoder.assemblies(*orbits.smallest_members(kept[options], starts))
+        found, starts = listed
+        table, lengths = orbits.smallest_members(kept[found], starts)
+        if outside is not None:
+            keep = ~outside.rows(table)
+            table, lengths = table[keep], lengths[keep]
+        if number is not None:
+            table = number[table]
+        yield from decoder.assemblies(table, lengths)
         return
     from excover.symmetry import Group  # only here: the small problems never need it
 
     group = Group.of_automorphisms(cover, generators)
     for solution in cover.solutions(up_to_symmetry=True, symmetry=group):
-        yield decoder.assembly(orbits.smallest(solution))
+        smallest = orbits.smallest(solution)
+        if outside is not None and outside.holds(smallest):
+            continue
+        yield decoder.assembly(smallest if number is None else number[smallest].tolist())
 
 
 def _pinned(
@@ -301,11 +348,25 @@ class _Orbits:
     """The orbits of solutions under the group ``generators`` generate (automorphisms
     of a problem of ``n_items`` items and ``n_options`` options), small enough to list
     (BurrTools' grids have at most 48 symmetries): their smallest members, comparing
-    sorted option lists."""
+    sorted option lists, the options ``first:last`` (``first``, when given) before the
+    others (as if numbered first: a *rank*)."""
 
-    def __init__(self, generators: Sequence[Automorphism], n_items: int, n_options: int) -> None:
+    def __init__(
+        self,
+        generators: Sequence[Automorphism],
+        n_items: int,
+        n_options: int,
+        first: tuple[int, int] | None = None,
+    ) -> None:
         pairs = [(g.items, g.options) for g in generators]
         self.elements = [g for _, g in group_elements(pairs, (n_items, n_options)).values()]
+        #: Each option's rank, and the option of each rank (and the padding's, last).
+        self.rank = np.arange(n_options, dtype=np.int64)
+        if first is not None:
+            low, high = first
+            self.rank[low:high] = np.arange(high - low)
+            self.rank[:low] += high - low
+        self.option = np.append(np.argsort(self.rank), n_options)
 
     @cached_property
     def stacked(self) -> npt.NDArray[np.int64]:
@@ -313,13 +374,22 @@ class _Orbits:
         return np.array(self.elements, dtype=np.int64).reshape(len(self.elements), -1)
 
     @cached_property
+    def ranked(self) -> npt.NDArray[np.int64]:
+        """The elements acting on ranks, one row each."""
+        ranked = np.empty_like(self.stacked)
+        ranked[:, self.rank] = self.rank[self.stacked]
+        return ranked
+
+    @cached_property
     def listed(self) -> list[list[int]]:
-        """The elements as lists, for one solution at a time."""
-        return [g.tolist() for g in self.elements]
+        """The elements acting on ranks, as lists, for one solution at a time."""
+        return [g.tolist() for g in self.ranked]
 
     def smallest(self, solution: Sequence[int]) -> list[int]:
-        """The smallest member of the orbit of ``solution``."""
-        return min(sorted(g[option] for option in solution) for g in self.listed)
+        """The smallest member of the orbit of ``solution``, its options sorted."""
+        ranks = self.rank[np.asarray(solution, dtype=np.int64)].tolist()
+        best = min(sorted(g[r] for r in ranks) for g in self.listed)
+        return sorted(self.option[best].tolist())
 
     def smallest_members(
         self, options: npt.NDArray[np.int64], starts: npt.NDArray[np.int64]
@@ -328,10 +398,15 @@ class _Orbits:
         ``k``-th at ``starts[k]:starts[k + 1]`` of ``options``), each orbit once, in the
         order they are first met: as a table, one row a member, its options sorted and
         padded at the end with ``n_options`` (a number no option has), and the number
-        of options of each row (compiled: :func:`excover.burr._orbits.smallest_members`)."""
-        return _orbits.smallest_members(
-            self.stacked,
-            np.ascontiguousarray(options, dtype=np.int64),
+        of options of each row (compiled: :func:`excover.burr._orbits.smallest_members`,
+        on the ranks)."""
+        n_options = self.stacked.shape[1]
+        table, lengths = _orbits.smallest_members(
+            self.ranked,
+            np.ascontiguousarray(self.rank[options], dtype=np.int64),
             np.ascontiguousarray(starts, dtype=np.int64),
-            self.stacked.shape[1],
+            n_options,
         )
+        if self.option[0] != 0:  # ranks other than the options' own numbers
+            table = np.sort(self.option[table], axis=1)
+        return np.ascontiguousarray(table), lengths
