@@ -1101,7 +1101,7 @@ cdef class Search:
         for k in range(3):
             if self.fronts[k].size > 4096:  # made again by the next start
                 _front_free(&self.fronts[k])
-        if self.rcapacity > 65536:
+        if self.rcapacity > 8192:
             self._resize_records(1024)
             self.records = min(self.records, self.rcapacity)
         if self.seen_size > 4096:

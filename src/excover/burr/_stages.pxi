@@ -120,6 +120,28 @@ cdef class Stages:
         self.move_capacity = capacity
         return 0
 
+    cdef int _trim(self) except -1:
+        """Give back what a large run grew (its answer read): a spare waiting for the
+        next run holds small tables only, whatever the last run was."""
+        cdef int k
+        for k in range(65):
+            if (self.memo_made[k >> 6] >> (k & 63)) & 1 and self.memo[k].size > 4096:
+                _front_free(&self.memo[k])
+                _front_init(&self.memo[k], 4 + 3 * k, self.memo[k].valued)
+        if self.stuck.size > 4096:
+            _front_free(&self.stuck)
+            _front_init(&self.stuck, 4, True)
+        if self.grouped.size > 4096:
+            _front_free(&self.grouped)
+            _front_init(&self.grouped, 4, True)
+        if self.node_capacity > 4096:
+            self._resize_nodes(64)
+            self.node_count = 0
+        if self.move_capacity > 16384:
+            self._resize_moves(256)
+            self.move_count = 0
+        return 0
+
     cdef int _reset(self, Part whole, weights, grouping, bint complete) except -1:
         """Forget the last assembly; take apart the parts of ``whole``."""
         cdef int k
@@ -211,11 +233,14 @@ cdef class Stages:
         return (<uint64_t>1 << self.n) - 1 if self.n < 64 else <uint64_t>0xFFFFFFFFFFFFFFFF
 
     cdef int _done(self) except -1:
-        """After a run: the budget let go, the memory of large searches given back."""
+        """After a run: the budget let go, the memory of large searches given back, and
+        the pieces let go (a spare kept for the next run must not keep a geometry and its
+        pair tables alive: they count against the next run's bound on memory)."""
         cdef Search search
         self.meter.budget = None
         for search in self.searches:
             search.shrink()
+            search.part = None
         return 0
 
     cdef Search _search(self, int depth):
@@ -481,6 +506,7 @@ def stage_by_stage(Part whole, weights, grouping, bint complete, budget):
     finally:
         stages.whole = None
         stages.grouping = None
+        stages._trim()
         if len(_SPARE_STAGES) < 8:
             _SPARE_STAGES.append(stages)
 
