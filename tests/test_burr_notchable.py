@@ -58,7 +58,7 @@ def test_three_routes_count_the_same_classes(family: tuple[int, ...]) -> None:
 def test_each_class_once_and_by_its_smallest_member() -> None:
     cat = catalog(FAMILIES[1])
     rows = np.concatenate([cat.chunk(f, s) for f, s in cat.units()])
-    seen = set()
+    seen: set[tuple[int, ...]] = set()
     for row in rows:
         images = set()
         for g in range(cat.symmetries):

@@ -280,15 +280,15 @@ def catalog(family: tuple[int, ...] | None = None) -> Catalog:
                 voxels = frozenset(NOTCHABLE_ORDER[k] for k in range(32) if int(mask) >> k & 1)
                 mask_image[g][s][i] = index[target][_mask(_moved(m, voxels))]
     reflection = next(m for m in symmetries if _det(m) == -1 and _moved(m, STICKS[0]) == STICKS[0])
-    mirror = []
+    mirrors: list[int] = []
     for number in range(len(pieces)):
         held = np.nonzero(numbers[0] == number)[0]
         if not len(held):  # not in the family
-            mirror.append(number)
+            mirrors.append(number)
             continue
         image = mask_image[symmetries.index(reflection)][0][int(held[0])]
-        mirror.append(int(numbers[0][image]))
-    return Catalog(masks, numbers, tuple(mirror), stick_image, mask_image)
+        mirrors.append(int(numbers[0][image]))
+    return Catalog(masks, numbers, tuple(mirrors), stick_image, mask_image)
 
 
 def burnside_count(assemblies: int, cat: Catalog | None = None) -> int:
