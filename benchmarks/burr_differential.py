@@ -31,7 +31,7 @@ as skipped. Every disagreement is printed with the seed that draws its puzzle, a
 ``--keep DIR`` saves those puzzles as ``.xmpuzzle`` files.
 
     python benchmarks/burr_differential.py BURRTXT [--puzzles 300] [--seed 1]
-        [--kinds burr,box,tray] [--timeout 60] [--keep DIR]
+        [--kinds burr,box,tray] [--timeout 60] [--keep DIR] [--start N] [--verbose]
 
 (``--kinds burr,box,tray,prisms,spheres,rhombic,tetra`` for every grid.)
 
@@ -384,13 +384,17 @@ def main() -> None:
     parser.add_argument("--kinds", default="burr,box,tray")
     parser.add_argument("--timeout", type=float, default=60.0)
     parser.add_argument("--keep", type=Path, help="save the puzzles that disagree here")
+    parser.add_argument(
+        "--start", type=int, default=0, help="the first puzzle's number (to go on from a run)"
+    )
+    parser.add_argument("--verbose", action="store_true", help="a line for every puzzle")
     args = parser.parse_args()
     kinds = args.kinds.split(",")
     print(f"load average: {' '.join(f'{v:.2f}' for v in os.getloadavg())}")
     tally: Counter[str] = Counter()
     times = {"burrTxt": 0.0, "greedy": 0.0, "complete": 0.0}
     with tempfile.TemporaryDirectory() as folder:
-        for number in range(args.puzzles):
+        for number in range(args.start, args.start + args.puzzles):
             seed = args.seed * 1_000_003 + number
             rng = random.Random(seed)
             kind = kinds[number % len(kinds)]
@@ -408,6 +412,8 @@ def main() -> None:
                 complete = excover_side(puzzle, True, args.timeout)
             if None in (theirs.seconds, greedy.seconds, complete.seconds):
                 tally["skipped"] += 1
+                if args.verbose:
+                    print(f"{number} {kind} seed {seed}: skipped", flush=True)
                 continue
             tally[kind] += 1
             times["burrTxt"] += theirs.seconds or 0.0
@@ -423,6 +429,12 @@ def main() -> None:
             if not greedy.levels <= complete.levels:
                 problems.append(f"complete lost greedy's levels {dict(complete.levels)}")
             tally["beyond"] += complete.solutions - greedy.solutions
+            if args.verbose and not problems:
+                print(
+                    f"{number} {kind} seed {seed}: agree ({greedy.assemblies} assemblies, "
+                    f"{greedy.solutions} solutions)",
+                    flush=True,
+                )
             if problems:
                 tally["disagree"] += 1
                 print(f"{kind} seed {seed}: burrTxt / excover: " + "; ".join(problems), flush=True)
