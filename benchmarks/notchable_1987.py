@@ -31,7 +31,7 @@ import os
 import signal
 import time
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import asdict
 from pathlib import Path
@@ -167,6 +167,70 @@ def _solutions(found: list[Disassembly]) -> list[Disassembly]:
     return sorted(solved, key=lambda r: r.sort_key(), reverse=True)
 
 
+class Judge:
+    """Designs judged by the general route, each once (:func:`judged`): how many
+    solutions, and for a unique design its level and moves."""
+
+    def __init__(self) -> None:
+        self.seen: dict[tuple[int, ...], dict[str, Any]] = {}
+
+    def verdict(self, design: tuple[int, ...]) -> dict[str, Any]:
+        """The design's pieces (numbered from 1), its solutions, its best level and moves."""
+        if design not in self.seen:
+            solutions = _solutions(judged(design))
+            best = solutions[0] if solutions else None
+            self.seen[design] = {
+                "pieces": [k + 1 for k in design],
+                "solutions": len(solutions),
+                "level": None if best is None else best.level,
+                "moves": None if best is None else best.total,
+            }
+        return self.seen[design]
+
+    def ranked(
+        self,
+        candidates: dict[tuple[int, ...], list[tuple[str, int]]],
+        bound: Callable[[list[tuple[str, int]]], tuple[int, ...]],
+        top: int,
+    ) -> list[dict[str, Any]]:
+        """The unique designs met in the order of ``bound`` (the deepest a design's
+        candidates reach), judged until ``top`` are found and the next design's bound
+        falls below the last one's first number."""
+        found: list[dict[str, Any]] = []
+        floor = 0  # the first number of the bound of the last unique design found
+        for design, deep in sorted(candidates.items(), key=lambda kv: bound(kv[1]), reverse=True):
+            if len(found) >= top and bound(deep)[0] < floor:
+                break
+            verdict = self.verdict(design)
+            if verdict["solutions"] == 1:
+                found.append(verdict)
+                floor = bound(deep)[0]
+        return found
+
+
+def write_design(pieces: tuple[int, ...], path: Path) -> None:
+    """The design's puzzle, solved: its assemblies counted, its solutions stored with
+    their separations (BurrTools opens it and plays them)."""
+    results = judged(pieces)
+    puzzle = design_puzzle(pieces)
+    solved = solved_puzzle(puzzle, 0, dict(enumerate(results)), len(results), complete=True)
+    write_xmpuzzle(solved, path)
+
+
+def check_with_burrtxt(binary: str, path: Path, design: dict[str, Any]) -> None:
+    """``burrTxt -d`` on a design's file: one solution, of the same level (a SystemExit
+    says where it differs)."""
+    from burr_differential import burrtxt
+
+    theirs = burrtxt(binary, str(path), 600.0)
+    if theirs.solutions != 1 or list(theirs.levels) != [design["level"]]:
+        raise SystemExit(
+            f"{path.name}: burrTxt finds {theirs.solutions} solutions, levels "
+            f"{dict(theirs.levels)}; excover 1 solution, level {design['level']}"
+        )
+    design["burrtxt"] = "1 solution, level " + design["level"]
+
+
 def summarise(done: dict[tuple[int, int], dict[str, Any]], args: argparse.Namespace) -> None:
     """The figures of the whole survey, the designs judged, the summary and the files."""
     cat = catalog()
@@ -186,32 +250,21 @@ def summarise(done: dict[tuple[int, int], dict[str, Any]], args: argparse.Namesp
     for entry in done.values():
         for row, level, total in entry["candidates"]:
             candidates.setdefault(cat.design_key(row), []).append((level, total))
-    ranked = sorted(
-        candidates.items(), key=lambda kv: max(_level_key(lv) for lv, _ in kv[1]), reverse=True
-    )
     print(f"classes: {classes:,} (Burnside over {raw:,} assemblies: {by_burnside:,})")
     print(f"solutions: {sum(levels.values()):,}; by first number of the level: {dict(firsts)}")
-    unique: list[dict[str, Any]] = []
-    judged_designs = 0
     started = time.process_time()
-    for design, found in ranked:
-        best = max(_level_key(lv) for lv, _ in found)
-        if unique and best[0] < unique[0]["level_key"][0] and len(unique) >= args.top:
-            break
-        solutions = _solutions(judged(design))
-        judged_designs += 1
-        if len(solutions) == 1:
-            level = solutions[0].level or ""
-            unique.append(
-                {
-                    "pieces": [k + 1 for k in design],
-                    "level": level,
-                    "level_key": _level_key(level),
-                    "moves": solutions[0].total,
-                }
-            )
-    unique.sort(key=lambda d: (d["level_key"], d["moves"]), reverse=True)
-    by_moves = sorted(unique, key=lambda d: d["moves"], reverse=True)
+    judge = Judge()
+    by_level = judge.ranked(
+        candidates, lambda found: max(_level_key(lv) for lv, _ in found), args.top
+    )
+    by_moves = judge.ranked(candidates, lambda found: (max(t for _, t in found),), args.top)
+    deepest = [
+        judge.verdict(design)
+        for design, found in candidates.items()
+        if max(_level_key(lv)[0] for lv, _ in found) == highest
+    ]
+    by_level.sort(key=lambda d: (_level_key(d["level"]), d["moves"]), reverse=True)
+    by_moves.sort(key=lambda d: d["moves"], reverse=True)
     summary = {
         "assemblies": classes,
         "assemblies_by_burnside": by_burnside,
@@ -221,10 +274,13 @@ def summarise(done: dict[tuple[int, int], dict[str, Any]], args: argparse.Namesp
         "holes_of_solutions": {str(k): holes[k] for k in sorted(holes)},
         "highest_level": highest,
         "highest_level_classes": firsts[highest],
-        "highest_unique_level": unique[0]["level_key"][0] if unique else None,
-        "unique_designs_top": [{k: v for k, v in d.items() if k != "level_key"} for d in unique],
-        "most_moves_unique": by_moves[0] if by_moves else None,
-        "designs_judged": judged_designs,
+        "highest_level_designs": deepest,
+        "highest_unique_level": _level_key(by_level[0]["level"])[0] if by_level else None,
+        "unique_designs_found": len(by_level),
+        "unique_designs_by_level": dict(Counter(d["level"] for d in by_level)),
+        "unique_designs_top": by_level[: args.top],
+        "most_moves_unique": by_moves[: args.top],
+        "designs_judged": len(judge.seen),
         "cpu_seconds": round(
             sum(entry["cpu_seconds"] for entry in done.values()) + time.process_time() - started,
             1,
@@ -232,16 +288,18 @@ def summarise(done: dict[tuple[int, int], dict[str, Any]], args: argparse.Namesp
         "complete": len(done) == len(cat.units()),
         "cutler_1987": CUTLER,
     }
+    args.summary.parent.mkdir(parents=True, exist_ok=True)
     args.summary.write_text(json.dumps(summary, indent=1) + "\n")
-    print(json.dumps({k: v for k, v in summary.items() if k != "unique_designs_top"}, indent=1))
+    shown = {"unique_designs_top", "most_moves_unique", "highest_level_designs"}
+    print(json.dumps({k: v for k, v in summary.items() if k not in shown}, indent=1))
     folder = args.summary.with_suffix("")
     folder.mkdir(parents=True, exist_ok=True)
-    for rank, top in enumerate(unique[: args.top], 1):
-        chosen = tuple(k - 1 for k in top["pieces"])
-        puzzle = design_puzzle(chosen, name=f"level {top['level']}")
-        results = judged(chosen)
-        solved = solved_puzzle(puzzle, 0, dict(enumerate(results)), len(results), complete=True)
-        write_xmpuzzle(solved, folder / f"unique-{rank:02d}-level-{top['level']}.xmpuzzle")
+    for name, designs in (("level", by_level), ("moves", by_moves)):
+        for rank, top in enumerate(designs[: args.top], 1):
+            path = folder / f"unique-by-{name}-{rank:02d}.xmpuzzle"
+            write_design(tuple(k - 1 for k in top["pieces"]), path)
+            if args.burrtxt:
+                check_with_burrtxt(args.burrtxt, path, top)
 
 
 def main() -> None:
@@ -253,9 +311,13 @@ def main() -> None:
     parser.add_argument("--max-states", type=int, default=2_000_000)
     parser.add_argument("--keep-level", type=int, default=5)
     parser.add_argument("--keep-total", type=int, default=20)
+    parser.add_argument("--burrtxt", help="BurrTools' burrTxt: check every design written")
+    parser.add_argument(
+        "--report-only", action="store_true", help="summarise the ledger as it is, survey nothing"
+    )
     args = parser.parse_args()
     print(f"load average: {' '.join(f'{v:.2f}' for v in os.getloadavg())}")
-    done = survey(args)
+    done = read_ledger(args.ledger) if args.report_only else survey(args)
     summarise(done, args)
 
 
