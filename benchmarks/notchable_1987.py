@@ -37,11 +37,15 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from excover.burr import Disassembly, assemblies, disassemble
 from excover.burr.notchable import (
     assembly_count,
     burnside_count,
     catalog,
+    cutler_level,
+    first_piece_moves,
     survey_unit,
 )
 from excover.burr.sixpiece import NOTCHABLE, SHAPE, notchable_pieces
@@ -184,6 +188,9 @@ class Judge:
                 "solutions": len(solutions),
                 "level": None if best is None else best.level,
                 "moves": None if best is None else best.total,
+                "cutler_level": None
+                if best is None or best.tree is None
+                else first_piece_moves(best.tree),
             }
         return self.seen[design]
 
@@ -263,6 +270,20 @@ def summarise(done: dict[tuple[int, int], dict[str, Any]], args: argparse.Namesp
         for design, found in candidates.items()
         if max(_level_key(lv)[0] for lv, _ in found) == highest
     ]
+    # Cutler's level (the moves until a single piece is out) of every candidate class
+    cutler: Counter[int] = Counter()
+    cutler_deepest: list[dict[str, Any]] = []
+    for entry in done.values():
+        for row, level, _ in entry["candidates"]:
+            moves = cutler_level(np.array(row), cat)
+            if moves is None:
+                continue
+            cutler[moves] += 1
+            cutler_deepest.append({"row": row, "class_level": level, "cutler_level": moves})
+    top_cutler = max(cutler)
+    cutler_deepest = [d for d in cutler_deepest if d["cutler_level"] == top_cutler]
+    for d in cutler_deepest:
+        d["design"] = judge.verdict(cat.design_key(np.array(d["row"])))
     by_level.sort(key=lambda d: (_level_key(d["level"]), d["moves"]), reverse=True)
     by_moves.sort(key=lambda d: d["moves"], reverse=True)
     summary = {
@@ -275,6 +296,9 @@ def summarise(done: dict[tuple[int, int], dict[str, Any]], args: argparse.Namesp
         "highest_level": highest,
         "highest_level_classes": firsts[highest],
         "highest_level_designs": deepest,
+        "cutler_levels_of_candidates": {str(k): cutler[k] for k in sorted(cutler)},
+        "highest_cutler_level": top_cutler,
+        "highest_cutler_level_classes": cutler_deepest,
         "highest_unique_level": _level_key(by_level[0]["level"])[0] if by_level else None,
         "unique_designs_found": len(by_level),
         "unique_designs_by_level": dict(Counter(d["level"] for d in by_level)),
@@ -290,7 +314,12 @@ def summarise(done: dict[tuple[int, int], dict[str, Any]], args: argparse.Namesp
     }
     args.summary.parent.mkdir(parents=True, exist_ok=True)
     args.summary.write_text(json.dumps(summary, indent=1) + "\n")
-    shown = {"unique_designs_top", "most_moves_unique", "highest_level_designs"}
+    shown = {
+        "unique_designs_top",
+        "most_moves_unique",
+        "highest_level_designs",
+        "highest_cutler_level_classes",
+    }
     print(json.dumps({k: v for k, v in summary.items() if k not in shown}, indent=1))
     folder = args.summary.with_suffix("")
     folder.mkdir(parents=True, exist_ok=True)

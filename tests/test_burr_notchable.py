@@ -15,11 +15,13 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from excover.burr import assemblies, disassemble
+from excover.burr import Assembly, assemblies, disassemble
 from excover.burr.notchable import (
     assembly_count,
     burnside_count,
     catalog,
+    cutler_level,
+    first_piece_moves,
     survey_unit,
 )
 from excover.burr.sixpiece import burr_puzzle, notchable_pieces
@@ -120,3 +122,25 @@ def test_a_family_without_a_mirror_image_is_refused() -> None:
         catalog((0, 5))
     with pytest.raises(DesignError, match="no notchable piece 59"):
         catalog((59,))
+
+
+def test_cutlers_level_counts_the_moves_until_a_single_piece_is_out() -> None:
+    """Cutler's level is BurrTools' first number where the first separation frees one
+    piece, and more where it parts the burr into two groups of pieces."""
+    cat = catalog(FAMILIES[2])
+    seen = Counter[str]()
+    for first, second in cat.units():
+        for row in cat.chunk(first, second):
+            pieces = cat.assembly(row)
+            result = disassemble(Assembly.of_voxels([p.voxels for p in pieces]), complete=False)
+            if result.tree is None:
+                assert cutler_level(row, cat) is None
+                continue
+            tree = result.tree
+            level = cutler_level(row, cat)
+            assert level == first_piece_moves(tree)
+            single = 1 in (len(tree.removed_pieces), len(tree.left_pieces))
+            assert level >= len(tree.moves)
+            assert (level == len(tree.moves)) or not single
+            seen["single" if single else "groups"] += 1
+    assert seen["single"] and seen["groups"]  # both cases met

@@ -35,6 +35,10 @@ import numpy as np
 from excover.burr.sixpiece import NOTCHABLE, SHAPE, STICKS, notchable_pieces
 from excover.design.errors import DesignError
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from excover.burr.disassembly import Separation
+
 __all__ = [
     "Catalog",
     "StickPiece",
@@ -42,6 +46,8 @@ __all__ = [
     "assembly_count",
     "burnside_count",
     "catalog",
+    "cutler_level",
+    "first_piece_moves",
     "survey_unit",
 ]
 
@@ -457,3 +463,29 @@ def survey_unit(
     found.levels = levels
     found.cpu_seconds = round(time.process_time() - started, 3)
     return found
+
+
+def first_piece_moves(separation: Separation) -> int:
+    """Cutler's level of a disassembly: the moves until a single piece comes out. It is
+    BurrTools' level's first number when the first separation frees a piece; when it
+    parts the burr into two groups of pieces, the moves of the group that frees a piece
+    first are added (the disassembly as found: its first separation of each part)."""
+    moves = len(separation.moves)
+    if len(separation.removed_pieces) == 1 or len(separation.left_pieces) == 1:
+        return moves
+    parts = [p for p in (separation.left, separation.removed) if p is not None]
+    return moves + min(first_piece_moves(part) for part in parts)
+
+
+def cutler_level(row: np.ndarray, cat: Catalog | None = None) -> int | None:
+    """Cutler's level (:func:`first_piece_moves`) of the class ``row`` taken apart as
+    BurrTools does, None when it does not come apart."""
+    from excover.burr.api import disassemble
+    from excover.burr.assembly import Assembly
+
+    cat = catalog() if cat is None else cat
+    pieces = cat.assembly(row)
+    result = disassemble(Assembly.of_voxels([p.voxels for p in pieces]), complete=False)
+    if result.status != "solved" or result.tree is None:
+        return None
+    return first_piece_moves(result.tree)
