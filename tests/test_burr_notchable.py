@@ -144,3 +144,12 @@ def test_cutlers_level_counts_the_moves_until_a_single_piece_is_out() -> None:
             assert (level == len(tree.moves)) or not single
             seen["single" if single else "groups"] += 1
     assert seen["single"] and seen["groups"]  # both cases met
+
+
+def test_the_solid_burrs_are_burrtools_solid_six_piece_burrs() -> None:
+    """Every notchable voxel filled: BurrTools' SolidSixPieceBurrs (12,597 assemblies,
+    588 classes up to the 24 symmetries, as burrTxt and excover's general route count
+    that file: docs/files.md)."""
+    solid = assembly_count(solid=True)
+    assert solid == 12_597
+    assert burnside_count(solid, solid=True) == 588

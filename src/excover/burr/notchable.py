@@ -57,6 +57,8 @@ Matrix = tuple[tuple[int, int, int], ...]
 #: The notchable voxels in a fixed order: bit ``k`` of a mask is ``NOTCHABLE_ORDER[k]``.
 NOTCHABLE_ORDER: tuple[Voxel, ...] = tuple(sorted(NOTCHABLE))
 _BIT = {voxel: k for k, voxel in enumerate(NOTCHABLE_ORDER)}
+#: The mask of a solid burr: every notchable voxel filled.
+SOLID = (1 << len(NOTCHABLE_ORDER)) - 1
 _CENTRE2 = 7  # twice the centre of the burr's box, 0..7 on each axis
 
 
@@ -297,20 +299,21 @@ def catalog(family: tuple[int, ...] | None = None) -> Catalog:
     return Catalog(masks, numbers, tuple(mirrors), stick_image, mask_image)
 
 
-def burnside_count(assemblies: int, cat: Catalog | None = None) -> int:
+def burnside_count(assemblies: int, cat: Catalog | None = None, solid: bool = False) -> int:
     """The number of classes by Burnside's lemma, given the number of ``assemblies``
     (the assemblies the identity leaves as they are; a survey's chunks sum them): the
     assemblies each other symmetry leaves as they are, added, over the order of the
     group. A check on :meth:`Catalog.chunk`'s classes, by another route; a sum that is
-    not a multiple of the order is a DesignError."""
+    not a multiple of the order is a DesignError. With ``solid``, the classes of the
+    solid burrs (every notchable voxel filled), given their number of assemblies."""
     cat = catalog() if cat is None else cat
-    total = assemblies + sum(_fixed(cat, g) for g in range(1, cat.symmetries))
+    total = assemblies + sum(_fixed(cat, g, solid) for g in range(1, cat.symmetries))
     if total % cat.symmetries:
         raise DesignError(f"Burnside's sum {total:,} is no multiple of {cat.symmetries}")
     return total // cat.symmetries
 
 
-def _fixed(cat: Catalog, g: int) -> int:
+def _fixed(cat: Catalog, g: int, solid: bool = False) -> int:
     """The assemblies symmetry ``g`` leaves as they are: along each cycle of sticks
     under ``g``, the mask of the cycle's first stick decides the others."""
     image, seen, unions = cat.stick_image[g], set(), []
@@ -340,16 +343,17 @@ def _fixed(cat: Catalog, g: int) -> int:
                 if not held & union:
                     grown[held | union] = grown.get(held | union, 0) + ways
         counts = grown
-    return sum(counts.values())
+    return counts.get(SOLID, 0) if solid else sum(counts.values())
 
 
-def assembly_count(cat: Catalog | None = None) -> int:
+def assembly_count(cat: Catalog | None = None, solid: bool = False) -> int:
     """The number of assemblies (every member of every class), found without listing
     them: the unions of the notchable voxels of sticks 0-2 and of sticks 3-5, each with
     the number of ways to fill them, are joined where disjoint. Only the voxels both
     halves can hold decide that, so the second half's counts are summed over subsets of
     those voxels (a zeta transform over them), and each union of the first half reads
-    the sum over the voxels it leaves free."""
+    the sum over the voxels it leaves free. With ``solid``, the solid burrs only (every
+    notchable voxel filled: a union of each half and its complement)."""
     cat = catalog() if cat is None else cat
     halves = [_unions(cat, (0, 1, 2)), _unions(cat, (3, 4, 5))]
     reach = [0, 0]
@@ -371,6 +375,8 @@ def assembly_count(cat: Catalog | None = None) -> int:
         has = (every >> j) & 1 == 1
         sums[has] += sums[every[has] ^ (1 << j)]
     full = (1 << width) - 1
+    if solid:  # the two halves' unions fill every notchable voxel between them
+        return sum(ways * halves[1].get(SOLID ^ union, 0) for union, ways in halves[0].items())
     return sum(ways * int(sums[full ^ squeezed(union)]) for union, ways in halves[0].items())
 
 
