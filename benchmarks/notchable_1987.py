@@ -40,6 +40,7 @@ from typing import Any
 import numpy as np
 
 from excover.burr import Disassembly, assemblies, disassemble
+from excover.burr.designs import design_puzzle
 from excover.burr.notchable import (
     assembly_count,
     burnside_count,
@@ -48,9 +49,8 @@ from excover.burr.notchable import (
     first_piece_moves,
     survey_unit,
 )
-from excover.burr.sixpiece import NOTCHABLE, SHAPE, notchable_pieces
 from excover.burr.stored import solved_puzzle
-from excover.formats.burrtools import Part, Problem, Puzzle, Shape, write_xmpuzzle
+from excover.formats.burrtools import write_xmpuzzle
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "benchmarks" / "data" / "designs"
@@ -150,17 +150,6 @@ def _level_key(level: str) -> tuple[int, ...]:
     return tuple(int(x) for x in level.split("."))
 
 
-def design_puzzle(pieces: tuple[int, ...], name: str = "burr") -> Puzzle:
-    """The puzzle of one design: exactly its six pieces (copies counted), the burr with
-    its notchable voxels free to stay empty."""
-    every = notchable_pieces()
-    kinds = sorted(Counter(pieces).items())
-    shapes = [Shape.from_voxels(every[k], name=f"piece {k + 1}") for k, _ in kinds]
-    shapes.append(Shape.from_voxels(SHAPE - NOTCHABLE, NOTCHABLE, name=name))
-    parts = tuple(Part(i, count, count) for i, (_, count) in enumerate(kinds))
-    return Puzzle(tuple(shapes), (Problem(parts, len(kinds)),))
-
-
 def judged(pieces: tuple[int, ...]) -> list[Disassembly]:
     """The disassemblies of every assembly of a design, by the general route."""
     return [disassemble(a, complete=False) for a in assemblies(design_puzzle(pieces))]
@@ -235,7 +224,7 @@ def check_with_burrtxt(binary: str, path: Path, design: dict[str, Any]) -> None:
             f"{path.name}: burrTxt finds {theirs.solutions} solutions, levels "
             f"{dict(theirs.levels)}; excover 1 solution, level {design['level']}"
         )
-    design["burrtxt"] = "1 solution, level " + design["level"]
+    design["burrtxt"] = f"{theirs.assemblies} assemblies, 1 solution, level {design['level']}"
 
 
 def summarise(done: dict[tuple[int, int], dict[str, Any]], args: argparse.Namespace) -> None:
@@ -286,6 +275,20 @@ def summarise(done: dict[tuple[int, int], dict[str, Any]], args: argparse.Namesp
         d["design"] = judge.verdict(cat.design_key(np.array(d["row"])))
     by_level.sort(key=lambda d: (_level_key(d["level"]), d["moves"]), reverse=True)
     by_moves.sort(key=lambda d: d["moves"], reverse=True)
+    for d in cutler_deepest:
+        d["assemblies_at_that_level"] = sum(
+            r.tree is not None and first_piece_moves(r.tree) == top_cutler
+            for r in judged(tuple(k - 1 for k in d["design"]["pieces"]))
+        )
+    folder = args.summary.with_suffix("")
+    folder.mkdir(parents=True, exist_ok=True)
+    for name, designs in (("level", by_level), ("moves", by_moves)):
+        for rank, top in enumerate(designs[: args.top], 1):
+            path = folder / f"unique-by-{name}-{rank:02d}.xmpuzzle"
+            write_design(tuple(k - 1 for k in top["pieces"]), path)
+            if args.burrtxt:
+                check_with_burrtxt(args.burrtxt, path, top)
+    top_unique = by_level[0]["level"].split(".")[0] if by_level else None
     summary = {
         "assemblies": classes,
         "assemblies_by_burnside": by_burnside,
@@ -302,6 +305,9 @@ def summarise(done: dict[tuple[int, int], dict[str, Any]], args: argparse.Namesp
         "highest_unique_level": _level_key(by_level[0]["level"])[0] if by_level else None,
         "unique_designs_found": len(by_level),
         "unique_designs_by_level": dict(Counter(d["level"] for d in by_level)),
+        "unique_designs_at_highest_unique_level": [
+            d for d in by_level if d["level"].split(".")[0] == top_unique
+        ],
         "unique_designs_top": by_level[: args.top],
         "most_moves_unique": by_moves[: args.top],
         "designs_judged": len(judge.seen),
@@ -315,20 +321,13 @@ def summarise(done: dict[tuple[int, int], dict[str, Any]], args: argparse.Namesp
     args.summary.parent.mkdir(parents=True, exist_ok=True)
     args.summary.write_text(json.dumps(summary, indent=1) + "\n")
     shown = {
+        "unique_designs_at_highest_unique_level",
         "unique_designs_top",
         "most_moves_unique",
         "highest_level_designs",
         "highest_cutler_level_classes",
     }
     print(json.dumps({k: v for k, v in summary.items() if k not in shown}, indent=1))
-    folder = args.summary.with_suffix("")
-    folder.mkdir(parents=True, exist_ok=True)
-    for name, designs in (("level", by_level), ("moves", by_moves)):
-        for rank, top in enumerate(designs[: args.top], 1):
-            path = folder / f"unique-by-{name}-{rank:02d}.xmpuzzle"
-            write_design(tuple(k - 1 for k in top["pieces"]), path)
-            if args.burrtxt:
-                check_with_burrtxt(args.burrtxt, path, top)
 
 
 def main() -> None:

@@ -285,7 +285,7 @@ def test_a_file_with_declaration_flags_is_refused(
     path.write_text(FILE)
     assert main(["design", str(path), "--pieces", "3"]) == 2
     assert (
-        f"excover: --pieces goes with a kind (packing, boards); {path} declares the design"
+        f"excover: --pieces goes with a kind (packing, boards, burrs); {path} declares the design"
         in capsys.readouterr().err
     )
     path.write_text(FILE.replace('"packing"', '"burr"'))

@@ -93,9 +93,17 @@ def _tiling_design(declaration: Declaration) -> DesignSpace:
     return declared_space(declaration)
 
 
+def _burr_design(declaration: Declaration) -> DesignSpace:
+    """The space of six-piece burr designs a declaration declares (imported only when
+    one is searched)."""
+    from excover.burr.designs import declared_space
+
+    return declared_space(declaration)
+
+
 #: The kinds of design ``excover design`` searches, and what builds each one's space:
 #: the domains stand above :mod:`excover.design`, which names none of them.
-_DESIGN_KINDS = {"packing": _tiling_design, "boards": _tiling_design}
+_DESIGN_KINDS = {"packing": _tiling_design, "boards": _tiling_design, "burrs": _burr_design}
 
 
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:

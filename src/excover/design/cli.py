@@ -45,12 +45,13 @@ FIELD_FLAGS: dict[str, tuple[str, dict[str, Any]]] = {
     "board": ("the board or box to fill: WxH, WxHxD, or a drawing ('*' cells)", {}),
     "catalog": (
         "the pieces to choose from: pentominoes, hexominoes, pentacubes, soma, "
-        "polyominoes:N, polycubes:A-B, ...",
+        "polyominoes:N, polycubes:A-B, ...; burrs: notchable (Cutler's 59 notchable "
+        "pieces) or notchable:N,N,... (some of them, numbered from 1)",
         {},
     ),
     "pieces": ("how many pieces a design has", {"type": common.positive_int, "metavar": "N"}),
     "copies": (
-        "the most copies of one piece in a design (default 1)",
+        "the most copies of one piece in a design (default 1; burrs: 6)",
         {"type": common.positive_int, "metavar": "N"},
     ),
     "turn": (
@@ -62,6 +63,11 @@ FIELD_FLAGS: dict[str, tuple[str, dict[str, Any]]] = {
         "boards: the pieces to place, by name, comma-separated (a name twice: two "
         "copies; default: every piece of the catalog once)",
         {},
+    ),
+    "holes": (
+        "burrs: the notchable voxels may stay empty (--holes, the default: holey burrs) "
+        "or must all be filled (--no-holes: solid burrs)",
+        {"action": argparse.BooleanOptionalAction},
     ),
 }
 
@@ -84,6 +90,7 @@ DECLARATION is a TOML file declaring the search ('-': standard input), or a kind
 design declared by the flags below:
   packing   which sets of --pieces pieces of --catalog fill --board
   boards    which boards of as many cells as they have the pieces --use fill
+  burrs     which six-piece burrs of notchable pieces of --catalog come apart
 
 A declaration file names the kind and its fields, the goal in a [goal] table and, if
 wanted, how to run in a [run] table (workers, ledger, timeout, start, stop):
@@ -182,13 +189,14 @@ def add_design_command(commands: Any, kinds: Mapping[str, Maker]) -> None:
     run.add_argument(
         "--write",
         metavar="DIR",
-        help="write each qualifying design the report lists to DIR (design-INDEX.cmb or .svg)",
+        help="write each qualifying design the report lists to DIR (design-INDEX.cmb, "
+        ".svg or .xmpuzzle)",
     )
     run.add_argument(
         "--format",
-        choices=["cmb", "svg"],
-        default="cmb",
-        help="with --write: a .cmb program (default) or an SVG picture of its solution",
+        choices=["cmb", "svg", "xmpuzzle"],
+        help="with --write: a .cmb program (the default for packings) or an SVG picture of "
+        "its solution; burrs: a BurrTools .xmpuzzle file, solved (their default)",
     )
     common.add_json(run)
     common.add_quiet(run)
@@ -282,9 +290,10 @@ def _run(args: argparse.Namespace, kinds: Mapping[str, Maker]) -> int:
     goal = Goal.from_table(declaration.goal)
     goal.check_scores(space.scores, declaration.goal)
     settings = _settings(args, declaration.run, space.size)
-    if args.write is not None and args.format not in space.formats:
+    form = args.format or (space.formats[0] if space.formats else "cmb")
+    if args.write is not None and form not in space.formats:
         written = ", ".join(space.formats) or "nothing"
-        raise DesignError(f"--format {args.format}: {space.kind} designs are written as {written}")
+        raise DesignError(f"--format {form}: {space.kind} designs are written as {written}")
     bar = _Bar(args)
     try:
         report = search(space, goal, progress=bar.show, **settings)
@@ -297,7 +306,7 @@ def _run(args: argparse.Namespace, kinds: Mapping[str, Maker]) -> int:
     if not args.quiet:
         _say_time(report)
     if args.write is not None:
-        _write(space, report, args.write, args.format, args.quiet)
+        _write(space, report, args.write, form, args.quiet)
     if report.stopped_by is not None and report.ledger is not None and not args.quiet:
         print(
             f"excover: the ledger {report.ledger} keeps what was done: the same command resumes",
