@@ -139,3 +139,14 @@ def test_each_public_name_is_what_it_names_whatever_is_imported_first() -> None:
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
+
+
+def test_tuples_of_every_length_rank_number_by_number() -> None:
+    """A tuple score ranks as sorted() orders tuples, lowest first, and exactly the
+    other way highest first: (5, 4) above (5,) above (4, 9, 9)."""
+    scores = [(5,), (4, 9, 9), (5, 4), (6,), (5, 4, 1), (5, 0)]
+    low = sorted(scores, key=Goal(order="low").rank)
+    high = sorted(scores, key=Goal(order="high").rank)
+    assert low == sorted(scores)
+    assert high == sorted(scores, reverse=True)
+    assert high[:3] == [(6,), (5, 4, 1), (5, 4)]

@@ -18,8 +18,8 @@ notchable voxels free to stay empty, or solid) is assembled by
 BurrTools counts them) and each assembly is taken apart greedily, as BurrTools does
 (:func:`excover.burr.disassemble_all` with ``complete=False``): its *solutions* are the
 assemblies that come apart. Its scores are BurrTools' level of its hardest solution
-(``level``, the level string's numbers and zeros, five in all: ``5.2.1`` is
-``(5, 2, 1, 0, 0)``, :func:`level_score`), the
+(``level``, the level string's numbers: ``5.2.1`` is ``(5, 2, 1)``,
+:func:`level_score`), the
 moves of that solution (``moves``) and its assemblies (``assemblies``). A design whose
 pieces have more voxels than the burr (or, solid, not as many) is rejected by ``area``
 before any search; a design's search stops at ``goal.solutions + 1`` solutions.
@@ -55,9 +55,6 @@ __all__ = ["PIECES", "BurrDesigns", "declared_space", "design_puzzle", "level_sc
 
 #: The pieces of a six-piece burr (the only burrs searched so far).
 PIECES = 6
-#: The numbers of a level as a score: a level string of six pieces has at most five,
-#: one for each separation.
-LEVEL_NUMBERS = PIECES - 1
 #: The number of Cutler's notchable pieces.
 NOTCHABLE_COUNT = 59
 _CATALOG = "notchable"
@@ -97,16 +94,12 @@ def design_puzzle(pieces: Sequence[int], name: str = "burr", holes: bool = True)
 
 def level_score(result: Disassembly) -> tuple[int, ...]:
     """The level of a disassembly that comes apart as a score: the numbers of its level
-    string followed by zeros, :data:`LEVEL_NUMBERS` in all (``5.2.1``: ``(5, 2, 1, 0,
-    0)``). So padded, levels compare number by number as their strings read, and a
-    level ranks below its extensions (``5`` below ``5.4``) whichever way a goal orders
-    them: the engine ranks the highest first by each number's negative, which would put
-    the shorter of ``(5,)`` and ``(5, 4)`` first."""
+    string (``5.2.1``: ``(5, 2, 1)``); levels compare number by number as their strings
+    read, a level below its extensions (``5`` below ``5.4``)."""
     level = result.level
     if level is None:
         raise DesignError("only an assembly that comes apart has a level")
-    numbers = [int(part) for part in level.split(".")]
-    return tuple(numbers + [0] * (LEVEL_NUMBERS - len(numbers)))
+    return tuple(int(part) for part in level.split("."))
 
 
 def _hardest(solved: Sequence[Disassembly]) -> Disassembly:
@@ -155,7 +148,7 @@ class BurrDesigns(DesignSpace):
     formats: ClassVar[tuple[str, ...]] = ("xmpuzzle",)
     #: The version of the numbering of the candidates, in the declaration (a ledger of
     #: another numbering is refused).
-    VERSION: ClassVar[int] = 1
+    VERSION: ClassVar[int] = 2
 
     def __init__(
         self,

@@ -25,6 +25,7 @@ is a :class:`~excover.design.errors.GoalError` naming it.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -124,10 +125,16 @@ class Goal:
         return exact and solutions <= self.solutions
 
     def rank(self, score: Score) -> Score:
-        """A sort key of ``score``: smaller keys come first."""
+        """A sort key of ``score``: smaller keys come first. A tuple is compared number
+        by number, and a tuple before its extensions (``(5,)`` before ``(5, 4)``):
+        highest first, the key of each number is its negative, and the end of a tuple
+        ranks after any number (``(5, 4)`` before ``(5,)``, as level ``5.4`` before
+        ``5``)."""
         if self.order == "low":
             return score
-        return tuple(-part for part in score) if isinstance(score, tuple) else -score
+        if isinstance(score, tuple):
+            return (*(-part for part in score), math.inf)
+        return -score
 
     def as_dict(self) -> dict[str, Any]:
         """The goal as JSON (what a ledger records of it)."""
