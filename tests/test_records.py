@@ -14,6 +14,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 
 from excover.parallel.checkpoint import Checkpoint
@@ -67,15 +68,21 @@ def test_the_records_page_shows_every_term_and_route() -> None:
 def test_the_half_turn_ledger_of_a328020_9_holds_the_problem_the_code_builds() -> None:
     """A328020(9)'s largest part besides the dissections, the tilings the half turn fixes,
     was counted by subproblems with a ledger (benchmarks/data/records/A328020-9/): the
-    ledger loads on the quotient problem today's code builds (``benchmarks/a328020.py``'s
-    fourth symmetry), is complete, and totals the figure the records page gives."""
+    ledger loads on the quotient problem today's code builds for the half turn, is
+    complete, and totals the figure the records page gives."""
     from excover.sequences.polyominoes import square_by_ominoes
     from excover.symmetry.chain import is_identity
     from excover.symmetry.fixed import Quotient, elements_of
 
     cover = square_by_ominoes(9)
     others = [g for g in elements_of(cover.symmetries(), "A328020") if not is_identity(g)]
-    quotient = Quotient(cover, others[3])
+    # the half turn: the one other symmetry of order 2 that commutes with every one (the
+    # centre of the square's group), found by what it is, not by where a listing puts it
+    half_turn = [
+        g for g in others if is_identity(g[g]) and all(np.array_equal(g[h], h[g]) for h in others)
+    ]
+    assert len(half_turn) == 1
+    quotient = Quotient(cover, half_turn[0])
     state = Checkpoint.load(RECORDS / "A328020-9" / "fixed-4.json", quotient.exact_cover, "search")
     assert state is not None and state.complete
     assert state.count == 21_693_885
