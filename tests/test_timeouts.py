@@ -129,6 +129,19 @@ def test_a_zdd_count_stops_with_no_partial_count(
     assert out == "" and "(no partial count); the result is partial" in err
 
 
+def test_the_api_bounds_a_zdd_count_and_first_by_its_timeout() -> None:
+    """``count(method="zdd", timeout=...)`` and ``first(method="zdd", timeout=...)``
+    stop as a search does (LimitReached, reason "timeout"): the studio counts with a
+    time limit whatever method the choice of route picks (it failed with "method 'zdd'
+    takes no search options" on the Soma cube). 20 queens take hours by ZDD."""
+    problem = queens(20)
+    with pytest.raises(LimitReached) as stopped:
+        problem.count(method="zdd", timeout=0.2)
+    assert stopped.value.reason == "timeout"
+    assert queens(6).count(method="zdd", timeout=60) == 4
+    assert queens(6).first(method="zdd", timeout=60) is not None
+
+
 def test_puzzle_counts_stop(capsys: pytest.CaptureFixture[str], perm30: str) -> None:
     for argv in (["queens", "20", "--count", "--no-break-symmetry"], ["sudoku", "--count", EMPTY9]):
         status, out, err, seconds, overhead = timed(capsys, *argv)

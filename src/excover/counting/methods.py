@@ -11,11 +11,11 @@ the only other place that tells the methods apart.
 
 from __future__ import annotations
 
-from excover.errors import UsageError
+from excover.errors import LimitReached, UsageError
 
 TYPE_CHECKING = False  # typing is for type checkers: a run need not import it
 if TYPE_CHECKING:
-    from collections.abc import Iterator, Mapping
+    from collections.abc import Callable, Iterator, Mapping
     from typing import Any, Unpack
 
     from excover.problem import Problem, SearchOptions
@@ -87,11 +87,28 @@ def _by(
     if method == "zdd":
         from excover.zdd import dxz
 
+        timeout = search.pop("timeout", None) if operation != "solutions" else None
         check_search_options(method, search)
-        return getattr(dxz, operation)(problem, *arguments)
+        if timeout is None:
+            return getattr(dxz, operation)(problem, *arguments)
+        return _zdd_within(timeout, lambda: getattr(dxz, operation)(problem, *arguments))
     from excover.engines import wall_clock_search
 
     return getattr(wall_clock_search(problem, **search), operation)(*arguments)
+
+
+def _zdd_within(timeout: float, run: Callable[[], Any]) -> Any:
+    """``run()`` (a ZDD count or first solution, which has no deadline of its own) within
+    ``timeout`` seconds, by the alarm (:func:`excover.deadlines.alarm`): past it,
+    LimitReached with reason ``"timeout"``, as a search stopped by its ``timeout``."""
+    from excover.deadlines import TimeUp, alarm
+    from excover.statistics import Stats
+
+    try:
+        with alarm(max(timeout, 0.0)):
+            return run()
+    except TimeUp:
+        raise LimitReached("timeout", Stats(stopped_by="timeout")) from None
 
 
 def _not_sat(method: str, options: MethodOptions) -> SearchOptions:
