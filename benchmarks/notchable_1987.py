@@ -39,7 +39,7 @@ from typing import Any
 
 import numpy as np
 
-from excover.burr import Disassembly, assemblies, disassemble
+from excover.burr import Disassembly, disassemble_all
 from excover.burr.designs import design_puzzle
 from excover.burr.notchable import (
     assembly_count,
@@ -151,8 +151,9 @@ def _level_key(level: str) -> tuple[int, ...]:
 
 
 def judged(pieces: tuple[int, ...]) -> list[Disassembly]:
-    """The disassemblies of every assembly of a design, by the general route."""
-    return [disassemble(a, complete=False) for a in assemblies(design_puzzle(pieces))]
+    """The disassemblies of every assembly of a design, by the general route (the
+    assemblies of its BurrTools puzzle, taken apart with their movement tables shared)."""
+    return list(disassemble_all(design_puzzle(pieces), 0, complete=False))
 
 
 def _solutions(found: list[Disassembly]) -> list[Disassembly]:
@@ -204,18 +205,22 @@ class Judge:
         return found
 
 
-def write_design(pieces: tuple[int, ...], path: Path) -> None:
+def write_design(pieces: tuple[int, ...], path: Path) -> float:
     """The design's puzzle, solved: its assemblies counted, its solutions stored with
-    their separations (BurrTools opens it and plays them)."""
+    their separations (BurrTools opens it and plays them). Returns the seconds its
+    assemblies took to find and take apart."""
+    started = time.perf_counter()
     results = judged(pieces)
+    seconds = time.perf_counter() - started
     puzzle = design_puzzle(pieces)
     solved = solved_puzzle(puzzle, 0, dict(enumerate(results)), len(results), complete=True)
     write_xmpuzzle(solved, path)
+    return seconds
 
 
-def check_with_burrtxt(binary: str, path: Path, design: dict[str, Any]) -> None:
+def check_with_burrtxt(binary: str, path: Path, design: dict[str, Any]) -> float:
     """``burrTxt -d`` on a design's file: one solution, of the same level (a SystemExit
-    says where it differs)."""
+    says where it differs). Returns its seconds (the solver's whole run)."""
     from burr_differential import burrtxt
 
     theirs = burrtxt(binary, str(path), 600.0)
@@ -225,6 +230,7 @@ def check_with_burrtxt(binary: str, path: Path, design: dict[str, Any]) -> None:
             f"{dict(theirs.levels)}; excover 1 solution, level {design['level']}"
         )
     design["burrtxt"] = f"{theirs.assemblies} assemblies, 1 solution, level {design['level']}"
+    return theirs.seconds or 0.0
 
 
 def summarise(done: dict[tuple[int, int], dict[str, Any]], args: argparse.Namespace) -> None:
@@ -282,12 +288,15 @@ def summarise(done: dict[tuple[int, int], dict[str, Any]], args: argparse.Namesp
         )
     folder = args.summary.with_suffix("")
     folder.mkdir(parents=True, exist_ok=True)
+    speed = {"excover_seconds": 0.0, "burrtxt_seconds": 0.0, "designs": 0}
     for name, designs in (("level", by_level), ("moves", by_moves)):
         for rank, top in enumerate(designs[: args.top], 1):
             path = folder / f"unique-by-{name}-{rank:02d}.xmpuzzle"
-            write_design(tuple(k - 1 for k in top["pieces"]), path)
+            ours = write_design(tuple(k - 1 for k in top["pieces"]), path)
             if args.burrtxt:
-                check_with_burrtxt(args.burrtxt, path, top)
+                speed["burrtxt_seconds"] += check_with_burrtxt(args.burrtxt, path, top)
+                speed["excover_seconds"] += ours
+                speed["designs"] += 1
     top_unique = by_level[0]["level"].split(".")[0] if by_level else None
     summary = {
         "assemblies": classes,
@@ -317,6 +326,10 @@ def summarise(done: dict[tuple[int, int], dict[str, Any]], args: argparse.Namesp
         ),
         "complete": len(done) == len(cat.units()),
         "cutler_1987": CUTLER,
+        "speed_against_burrtxt": {
+            **{k: round(v, 2) for k, v in speed.items()},
+            "load": [round(v, 2) for v in os.getloadavg()],
+        },
     }
     args.summary.parent.mkdir(parents=True, exist_ok=True)
     args.summary.write_text(json.dumps(summary, indent=1) + "\n")
