@@ -130,6 +130,22 @@ def _exploded(grid: str) -> Callable[[], str]:
     return draw
 
 
+def _deepest_unique_burr(moves: int) -> Callable[[], str]:
+    """The deepest notchable burr with a unique solution (Cutler's survey: pieces 39 53
+    53 54 57 57, level 5.4), after ``moves`` moves of its solution."""
+
+    def draw() -> str:
+        from excover.burr import disassemble_all
+        from excover.burr.designs import design_puzzle
+        from excover.burr.pictures import state_svg
+
+        found = disassemble_all(design_puzzle((38, 52, 52, 53, 56, 56)), 0, complete=False)
+        (solved,) = [result for result in found if result.status == "solved"]
+        return state_svg(solved, solved.states[moves], size=260)
+
+    return draw
+
+
 #: The pictures: file name (without .svg) and the function that draws it.
 PICTURES: dict[str, Callable[[], str]] = {
     "pentomino-box": pentomino_box,
@@ -138,6 +154,8 @@ PICTURES: dict[str, Callable[[], str]] = {
     "queens-classes": _from_gallery("queens_classes"),
     "pentomino-3x20-classes": _from_gallery("pentomino_3x20_classes"),
     **{f"grid-{grid}": _exploded(grid) for grid in ("prism", "sphere", "rhombic", "tetraocta")},
+    "notchable-5.4-assembled": _deepest_unique_burr(0),
+    "notchable-5.4-opened": _deepest_unique_burr(4),
 }
 
 
