@@ -18,7 +18,12 @@ Routes (every one needs the run's token, see :class:`Guard`)::
                                   (a count breaks the board's symmetry unless
                                   "break_symmetry" is false); its id stays valid until
                                   its stream has reported it (or, never started, for
-                                  at least PENDING_SECONDS)
+                                  at least PENDING_SECONDS); the task "design_search"
+                                  with {"search": {"pieces": K, "solutions": "unique"|
+                                  "any"|N, "top": K, "by": ...}} searches the sets of K
+                                  of the design's pieces that fill its board
+                                  (:mod:`excover.studio.design_search`), its events and
+                                  cancel those of any run
     GET  /api/jobs/ID/events      the run's news as server-sent events; the run is
                                   stopped when the reader goes away (the tab closed),
                                   when it stops following the run (below), past the
@@ -82,6 +87,8 @@ from excover.studio.catalog import families
 from excover.studio.cells import LAYERED, shape
 from excover.studio.child import STARTUP_SECONDS, Child
 from excover.studio.design import Design, DesignError
+from excover.studio.design_search import SEARCH_TASK, SearchRequest
+from excover.studio.design_search import work as search_work
 from excover.studio.disassembly import BURR_GRIDS, Bounds, disassemble_cells
 from excover.studio.imports import import_design
 from excover.studio.jobs import Job
@@ -129,7 +136,11 @@ Send = Callable[[Message], Awaitable[None]]
 ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 T = TypeVar("T")
 
-_STATIC = {"studio.js": "text/javascript", "studio.css": "text/css"}
+_STATIC = {
+    "studio.js": "text/javascript",
+    "search.js": "text/javascript",
+    "studio.css": "text/css",
+}
 
 
 class Guard:
@@ -320,18 +331,26 @@ class Studio:
 
     async def new_job(self, request: Request) -> Response:
         body = await _json(request)
-        if not isinstance(body, dict) or body.get("task") not in TASKS:
-            return _error(400, f"the task must be one of {', '.join(TASKS)}")
+        task = body.get("task") if isinstance(body, dict) else None
+        if task not in TASKS and task != SEARCH_TASK:
+            return _error(400, f"the task must be one of {', '.join([*TASKS, SEARCH_TASK])}")
         design = Design.from_json(body.get("design"))
-        design.check_usable()
         settings = Settings.from_json(body.get("settings"), self.checkpoints, self.checkpoint_above)
+        search = None
+        if task == SEARCH_TASK:
+            search = SearchRequest.from_json(body.get("search"))
+            search.check(design)
+        else:
+            design.check_usable()
         if len(self.jobs) >= MAX_JOBS:
             self._forget_one()
         if len(self.jobs) >= MAX_JOBS:
             return _error(429, "too many runs at once: cancel one first")
         key = secrets.token_hex(8)
-        task = body["task"]
-        self.jobs[key] = Job(design.to_json(), task, settings, self.limits, self.clock)
+        child: dict[str, Any] = {}  # a run's, unless a search's
+        if search is not None:
+            child = {"target": search_work, "extra": (search.as_json(),), "what": "the search"}
+        self.jobs[key] = Job(design.to_json(), task, settings, self.limits, self.clock, **child)
         if task in ("first", "all"):
             finished = [k for k, listing in self.listings.items() if listing.finished]
             while len(self.listings) >= MAX_LISTINGS and finished:

@@ -34,7 +34,10 @@ class Job:
     """One run of ``task`` on a design (its JSON, already checked by the server) within
     ``settings`` and the studio's longest run time (``limits.run_seconds``), its child
     bounded by ``limits``. ``clock`` (seconds, :func:`time.monotonic` by default) dates
-    its making, its start and the last word of its page."""
+    its making, its start and the last word of its page. The child does ``target``
+    (:func:`excover.studio.runs.work` by default; a design search's is
+    :func:`excover.studio.design_search.work`), called as ``target(design, task,
+    settings, *extra, outbox)``; ``what`` names it in messages (``the run``)."""
 
     def __init__(
         self,
@@ -43,6 +46,10 @@ class Job:
         settings: Settings,
         limits: Limits,
         clock: Callable[[], float] = time.monotonic,
+        *,
+        target: Callable[..., None] = work,
+        extra: tuple[Any, ...] = (),
+        what: str = "the run",
     ) -> None:
         self.design = design
         self.task = task
@@ -64,7 +71,7 @@ class Job:
         self.reason: str | None = None
         #: Seconds from :meth:`cancel` until the child was gone, once it is.
         self.stop_seconds: float | None = None
-        self._child = Child(work, (design, task, settings.as_json()), "the run", limits)
+        self._child = Child(target, (design, task, settings.as_json(), *extra), what, limits)
         self._reported_stop = False
 
     async def start(self) -> None:
