@@ -8,12 +8,15 @@ module, below them, knows none, and :mod:`excover.main` hands it a function per 
 builds the space from a declaration (as it hands the problem commands their reader of
 boards). The search is :func:`excover.design.search`; the report is printed as text or,
 with ``--json``, as a document of the shared schema; ``--write DIR`` writes each
-qualifying design as a ``.cmb`` program or an SVG picture.
+qualifying design as a ``.cmb`` program or an SVG picture. ``--dask ADDRESS`` searches
+on the workers of a Dask scheduler (the search's ``executor=``), as ``excover count``
+and ``excover disassemble`` run there.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import sys
@@ -110,6 +113,8 @@ examples:
   excover design packing --board 5x4x2 --catalog pentacubes --pieces 8 --workers 2 \\
       --ledger pentacubes.ledger --progress
   excover design boards --catalog pentominoes --use L,P --goal unique --json
+  excover design packing --board 5x4x2 --catalog pentacubes --pieces 8 \\
+      --dask tcp://127.0.0.1:8786 --ledger pentacubes.ledger
   excover design search.toml --write designs --format svg
 {
     common.exit_statuses(
@@ -176,6 +181,15 @@ def add_design_command(commands: Any, kinds: Mapping[str, Maker]) -> None:
     )
     common.add_workers(
         run, "here: the designs are searched on N processes, the report the same for any N"
+    )
+    run.add_argument(
+        "--dask",
+        metavar="ADDRESS",
+        help="search on the Dask scheduler at ADDRESS (such as tcp://127.0.0.1:8786), as "
+        "'excover count --dask' counts: the ranges of candidates are searched by its "
+        "workers (which need excover), the report the same as in this process; a worker "
+        "lost mid-task costs time (Dask runs its task again elsewhere); the ledger, "
+        "--timeout, --progress and Ctrl-C work as with --workers",
     )
     common.add_flag(run, "timeout", "the designs searched so far are reported (and kept)")
     common.add_progress(run, "here: the candidates done, designs, qualifying, time left")
@@ -280,6 +294,8 @@ def _run(args: argparse.Namespace, kinds: Mapping[str, Maker]) -> int:
     from excover.design.goal import Goal
     from excover.design.searching import search
 
+    if args.dask is not None and args.workers is not None:
+        raise DesignError("--workers does not go with --dask: the cluster has its workers")
     declaration = _declaration(args, kinds)
     maker = kinds.get(declaration.kind)
     if maker is None:
@@ -294,17 +310,23 @@ def _run(args: argparse.Namespace, kinds: Mapping[str, Maker]) -> int:
     if args.write is not None and form not in space.formats:
         written = ", ".join(space.formats) or "nothing"
         raise DesignError(f"--format {form}: {space.kind} designs are written as {written}")
-    bar = _Bar(args)
-    try:
-        report = search(space, goal, progress=bar.show, **settings)
-    finally:
-        bar.close()
+    with contextlib.ExitStack() as claims:
+        if args.dask is not None:
+            from excover.cli.parallel import connect_dask
+
+            settings["workers"] = None  # the cluster's workers, whatever [run] says
+            settings["executor"] = claims.enter_context(connect_dask(args.dask))
+        bar = _Bar(args)
+        try:
+            report = search(space, goal, progress=bar.show, **settings)
+        finally:
+            bar.close()
     if args.json:
         print(json.dumps(_document(args, report)))
     else:
         _print(space, report, args.show)
     if not args.quiet:
-        _say_time(report)
+        _say_time(report, args.dask)
     if args.write is not None:
         _write(space, report, args.write, form, args.quiet)
     if report.stopped_by is not None and report.ledger is not None and not args.quiet:
@@ -414,9 +436,12 @@ def _score(value: object) -> str:
     return f"{value:,}"
 
 
-def _say_time(report: Report) -> None:
-    """The time the run took, on stderr."""
+def _say_time(report: Report, dask: str | None) -> None:
+    """The time the run took, on stderr (``dask``: the scheduler's address)."""
     workers = "1 process" if report.workers == 1 else f"{report.workers} processes"
+    if dask is not None:
+        threads = "1 worker thread" if report.workers == 1 else f"{report.workers} worker threads"
+        workers = f"the Dask cluster at {dask} ({threads})"
     print(
         f"excover: {report.elapsed:.1f} s on {workers}; {report.seconds:.1f} s of search in all "
         "(earlier runs included)",

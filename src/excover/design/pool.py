@@ -7,10 +7,20 @@ directly; :func:`on_workers` runs it on ``workers`` processes
 (:func:`excover.parallel.workers.new_pool`: they die with this process and ignore
 Ctrl-C, which the process that started them takes, stopping them at once), a range of
 indices to a task. A worker builds the design space once from its declaration (the
-space is named by a digest of it) and keeps it between tasks, so whatever the space
+space is named by a digest of it and of its class) and keeps it between tasks, so whatever the space
 shares across designs (the pieces' placements on the board, movement tables) is made
 once per worker. Each task's range is sized to take about :data:`TASK_SECONDS`, from
 the time the tasks so far took per index.
+
+On a Dask cluster (``executor=`` a distributed ``Client``, or any ``concurrent.futures``
+executor: :func:`excover.parallel.run.executor_for`, as for counts and disassemblies) the
+same tasks go to the executor instead of a pool made here, :data:`AHEAD` for each of its
+worker threads (:func:`executor_slots`). A task needs nothing but the space's
+declaration: each worker process builds the space from it once and keeps it by digest
+(a few spaces at most, :data:`KEPT_SPACES`: a cluster outlives searches), whichever of
+its threads asks first. The executor is the caller's: a run that ends (done, the
+deadline, Ctrl-C, an error) cancels only its own tasks not started; those running end
+within a task's time, or at the deadline.
 
 The deadline travels as a wall-clock time (``time.time()``), each worker turning it
 back into its own ``time.monotonic()``; a task past it returns the designs it finished,
@@ -22,9 +32,12 @@ from __future__ import annotations
 
 import hashlib
 import json
+import threading
 import time
+import uuid
+from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from concurrent.futures import FIRST_COMPLETED, Future, wait
+from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
 from typing import Any
 
 from excover.deadlines import check
@@ -33,7 +46,7 @@ from excover.design.ledger import encode
 from excover.design.space import DesignSpace, Outcome
 from excover.errors import LimitReached
 
-__all__ = ["TASK_SECONDS", "entry", "evaluations", "on_workers"]
+__all__ = ["TASK_SECONDS", "entry", "evaluations", "executor_slots", "on_workers"]
 
 #: Seconds of work a task is sized to take.
 TASK_SECONDS = 1.0
@@ -45,6 +58,10 @@ AHEAD = 2
 TICK = 0.2
 #: Seconds the tasks running at the deadline get to send back what they finished.
 GRACE = 2.0
+#: The design spaces a worker process keeps at most (the most recently used).
+KEPT_SPACES = 4
+#: The worker threads assumed of an executor that does not tell its number.
+EXECUTOR_SLOTS = 4
 
 #: A range's outcomes as they come back: its first index, its ledger entries (encoded,
 #: scores kept for the designs that qualify) and the seconds they took.
@@ -78,12 +95,50 @@ def entry(outcome: Outcome | None, goal: Goal) -> Any:
     return encode(outcome, keep)
 
 
-#: The design spaces a worker process has built, by the digest of their declaration.
-_SPACES: dict[str, DesignSpace] = {}
+#: The design spaces a worker process has built, by the digest of their class and
+#: declaration (the most recently used last), and the lock its threads build them under.
+_SPACES: OrderedDict[str, DesignSpace] = OrderedDict()
+_BUILDING = threading.Lock()
 
 
-def _digest(declaration: Mapping[str, Any]) -> str:
-    return hashlib.sha256(json.dumps(declaration, sort_keys=True).encode()).hexdigest()
+def _digest(kind: type[DesignSpace], declaration: Mapping[str, Any]) -> str:
+    """The name of a space in a worker's keeping: its class (a subclass of a space may
+    declare itself as the space does, and evaluate otherwise) and its declaration."""
+    named = [f"{kind.__module__}.{kind.__qualname__}", declaration]
+    return hashlib.sha256(json.dumps(named, sort_keys=True).encode()).hexdigest()
+
+
+def _space(kind: type[DesignSpace], declaration: Mapping[str, Any], digest: str) -> DesignSpace:
+    """The space ``kind`` declared so, built at the first task of this process that
+    needs it and kept (at most :data:`KEPT_SPACES` of them) for the next ones."""
+    with _BUILDING:  # the threads of a Dask worker build a space once between them
+        space = _SPACES.get(digest)
+        if space is None:
+            space = _SPACES[digest] = kind.from_declaration(declaration)
+            while len(_SPACES) > KEPT_SPACES:
+                _SPACES.popitem(last=False)
+        else:
+            _SPACES.move_to_end(digest)
+        return space
+
+
+def executor_slots(executor: object) -> int:
+    """The worker threads of ``executor`` (tasks are sent :data:`AHEAD` for each): a
+    Dask ``Client``'s (or its executor's) across its workers, a ``concurrent.futures``
+    pool's ``max_workers``, else :data:`EXECUTOR_SLOTS`."""
+    client = getattr(executor, "_client", executor)  # a Client's executor: its Client
+    nthreads = getattr(client, "nthreads", None)
+    if callable(nthreads):
+        try:
+            threads = sum(int(n) for n in nthreads().values())
+        except (TypeError, AttributeError, ValueError):
+            threads = 0
+        if threads > 0:
+            return threads
+    most = getattr(executor, "_max_workers", None)
+    if isinstance(most, int) and most > 0:
+        return most
+    return EXECUTOR_SLOTS
 
 
 def _task(
@@ -94,12 +149,13 @@ def _task(
     goal: Goal,
     beat: Score | None,
     wall_deadline: float | None,
+    ticket: tuple[str, int] = ("", 0),
 ) -> Done:
     """A worker's task: the range ``span`` of the space ``kind`` declared so, until the
-    deadline (a ``time.time()`` value)."""
-    space = _SPACES.get(digest)
-    if space is None:
-        space = _SPACES[digest] = kind.from_declaration(declaration)
+    deadline (a ``time.time()`` value). ``ticket`` (the run's and the task's number) is
+    not used: a Dask client names a task by its arguments, and a task of a run stopped
+    (cancelled) must not be taken for the same range sent again by the next run."""
+    space = _space(kind, declaration, digest)
     deadline = None
     if wall_deadline is not None:
         deadline = time.monotonic() + wall_deadline - time.time()
@@ -123,22 +179,30 @@ def on_workers(
     beat: Callable[[], Score | None],
     record: Callable[[int, list[Any], float], None],
     tick: Callable[[], None],
+    executor: object | None = None,
 ) -> None:
-    """Evaluate the ranges ``gaps`` on ``workers`` processes, handing each range done
-    to ``record`` (its first index, its entries, its seconds) as it comes, and calling
-    ``tick`` now and then, until every range is done or the deadline has passed (the
-    tasks then running send back what they finished). Ctrl-C (KeyboardInterrupt) stops
-    the workers at once and goes up."""
+    """Evaluate the ranges ``gaps`` on ``workers`` processes, or on ``executor`` (a Dask
+    ``Client`` or a ``concurrent.futures`` executor; ``workers`` then its worker threads,
+    :func:`executor_slots`), handing each range done to ``record`` (its first index,
+    its entries, its seconds) as it comes, and calling ``tick`` now and then, until
+    every range is done or the deadline has passed (the tasks then running send back
+    what they finished). Ctrl-C (KeyboardInterrupt) stops the workers at once (an
+    executor's tasks not started are cancelled) and goes up."""
+    from excover.parallel.run import executor_for
     from excover.parallel.workers import ignoring_interrupts, new_pool, stop
 
     declaration = space.declaration()
-    digest = _digest(declaration)
+    digest = _digest(type(space), declaration)
     wall = None if deadline is None else time.time() + deadline - time.monotonic()
     spans = _Spans(gaps)
     pending: set[Future[Done]] = set()
     started = 0
-    with ignoring_interrupts():  # the workers start ignoring Ctrl-C
-        pool = new_pool(workers)
+    run = uuid.uuid4().hex
+    own = None
+    if executor is None:
+        with ignoring_interrupts():  # the workers start ignoring Ctrl-C
+            own = new_pool(workers)
+    pool: Executor = executor_for(executor) if own is None else own
     try:
         while True:
             late = deadline is not None and time.monotonic() >= deadline
@@ -146,8 +210,9 @@ def on_workers(
                 span = spans.next()
                 if span is None:
                     break
-                arguments = (type(space), declaration, digest, span, goal, beat(), wall)
-                if started < workers:  # a pool starts a process a task at first
+                ticket = (run, started)
+                arguments = (type(space), declaration, digest, span, goal, beat(), wall, ticket)
+                if own is not None and started < workers:  # a pool starts a process a task
                     with ignoring_interrupts():
                         pending.add(pool.submit(_task, *arguments))
                 else:
@@ -157,15 +222,26 @@ def on_workers(
                 return
             patience = GRACE if late else TICK
             finished, pending = wait(pending, timeout=patience, return_when=FIRST_COMPLETED)
+            failed: BaseException | None = None
             for future in finished:
-                first, entries, seconds = future.result()
+                try:
+                    first, entries, seconds = future.result()
+                except Exception as exc:  # the other tasks' outcomes kept, then it goes up
+                    failed = failed or exc
+                    continue
                 spans.timed(len(entries), seconds)
                 record(first, entries, seconds)
+            if failed is not None:
+                raise failed
             tick()
             if late and not finished:
                 return
     finally:
-        stop(pool)
+        if own is not None:
+            stop(own)
+        else:  # the executor is the caller's: only this run's tasks are given up
+            for future in pending:
+                future.cancel()
 
 
 class _Spans:

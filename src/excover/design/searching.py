@@ -4,7 +4,8 @@ ledger, summed up in a report.
 :func:`search` walks the candidates of a :class:`~excover.design.space.DesignSpace`
 (all of them, or the range ``start`` to ``stop`` of its indices, so that a search can be
 cut into ranges run apart), evaluates each design (:mod:`excover.design.pool`: in this
-process, or on ``workers`` processes) and tallies the outcomes
+process, on ``workers`` processes, or on an ``executor``: a Dask ``Client`` runs the
+ranges on its cluster's workers) and tallies the outcomes
 (:class:`~excover.design.report.Tally`). With a ``ledger`` file
 (:mod:`excover.design.ledger`) every outcome is written as it comes and the outcomes
 already there are taken instead of searched: a search stopped by Ctrl-C, a ``timeout``,
@@ -16,7 +17,8 @@ with the report an unbroken run would have given (no design is evaluated twice).
 included) of the range, the designs and qualifying designs so far, and the time left at
 this run's pace. A ``timeout`` or Ctrl-C ends the run with the report of what was done
 (``stopped_by`` ``"timeout"`` or ``"interrupt"``); any other error goes up, the ledger
-keeping what was done before it.
+keeping what was done before it. All of it holds alike on ``workers`` and on an
+``executor``: the ledger is written by this process, as the ranges come back.
 """
 
 from __future__ import annotations
@@ -64,7 +66,8 @@ def search(
     goal: Goal | None = None,
     *,
     ledger: str | os.PathLike[str] | None = None,
-    workers: int = 1,
+    workers: int | None = None,
+    executor: object | None = None,
     timeout: float | None = None,
     progress: Callable[[Progress], None] | None = None,
     start: int = 0,
@@ -72,7 +75,11 @@ def search(
     keep: int = KEEP,
 ) -> Report:
     """Search ``space`` for the designs that meet ``goal`` (by default: exactly one
-    solution up to symmetry); see the module notes. ``keep`` bounds the qualifying designs
+    solution up to symmetry); see the module notes. ``workers`` (default 1: this process)
+    evaluates the designs on that many processes; ``executor`` (a Dask distributed
+    ``Client``, its ``get_executor()``, or any ``concurrent.futures`` executor) on its
+    workers instead, which build the space from its declaration (they need excover
+    installed): the two do not go together. ``keep`` bounds the qualifying designs
     listed when the goal keeps no top K."""
     if not isinstance(space, DesignSpace):
         raise DesignError(f"search needs a DesignSpace, not {space!r}")
@@ -80,9 +87,20 @@ def search(
     if not isinstance(goal, Goal):
         raise DesignError(f"the goal must be a Goal, not {goal!r}")
     goal.check_scores(space.scores)
-    from excover.parallel.workers import check_workers
+    if executor is not None:
+        from excover.design.pool import executor_slots
+        from excover.parallel.run import executor_for
 
-    workers = check_workers(workers)
+        if workers is not None:
+            raise DesignError(
+                f"workers={workers!r} does not go with executor=: the executor has its workers"
+            )
+        executor_for(executor)  # a UsageError for what is not an executor
+        workers = executor_slots(executor)
+    else:
+        from excover.parallel.workers import check_workers
+
+        workers = check_workers(1 if workers is None else workers)
     if timeout is not None and (isinstance(timeout, bool) or not timeout >= 0):
         raise DesignError(f"timeout must be None or a number of seconds >= 0, not {timeout!r}")
     size = space.size
@@ -99,7 +117,7 @@ def search(
     with opened if opened is not None else contextlib.nullcontext():
         ranges = [] if opened is None else opened.ranges
         run.resume(ranges)
-        run.go(_gaps(ranges, start, stop), workers, opened)
+        run.go(_gaps(ranges, start, stop), workers, opened, executor)
     return run.report(workers, None if ledger is None else os.fspath(ledger))
 
 
@@ -155,8 +173,15 @@ class _Run:
         self.resumed = tally.designs
         self.before = tally.candidates
 
-    def go(self, gaps: Iterator[tuple[int, int]], workers: int, ledger: Ledger | None) -> None:
-        """Evaluate the ``gaps``, recording each outcome in the tally and the ledger."""
+    def go(
+        self,
+        gaps: Iterator[tuple[int, int]],
+        workers: int,
+        ledger: Ledger | None,
+        executor: object | None = None,
+    ) -> None:
+        """Evaluate the ``gaps`` (in this process, on ``workers`` processes or on
+        ``executor``), recording each outcome in the tally and the ledger."""
 
         def record(first: int, entries: list[Any], seconds: float) -> None:
             if not entries:
@@ -168,7 +193,7 @@ class _Run:
                 ledger.append(first, entries, seconds)
 
         try:
-            if workers == 1:
+            if workers == 1 and executor is None:
                 self._here(gaps, ledger)
             else:
                 on_workers(
@@ -180,6 +205,7 @@ class _Run:
                     self.tally.beat,
                     record,
                     self.tick,
+                    executor,
                 )
         except KeyboardInterrupt:
             self.stopped_by = "interrupt"
