@@ -8,7 +8,7 @@ numbers, evaluates, records and ranks them.
 
 The public names::
 
-    search(space, goal, ledger=..., workers=..., timeout=..., progress=...) -> Report
+    search(space, goal, ledger=..., workers=..., executor=..., timeout=..., progress=...)
     Goal                 which designs qualify, and how the best come first
     DesignSpace, Design, Outcome   what a domain provides: candidates, designs, outcomes
     Report, Found, Progress        what a search gives back, and tells as it goes
