@@ -365,7 +365,11 @@ def excover_side(puzzle: Puzzle, complete: bool, timeout: float) -> Verdict:
     started = time.perf_counter()
     deadline = time.monotonic() + timeout
     verdict = Verdict()
-    for result in disassemble_all(puzzle, 0, complete=complete, deadline=deadline):
+    try:
+        listed = list(disassemble_all(puzzle, 0, complete=complete, deadline=deadline))
+    except LimitReached:  # the deadline passed while an assembly was looked for
+        return Verdict()
+    for result in listed:
         if result.status == "unknown":
             return Verdict()
         verdict.assemblies += 1

@@ -308,3 +308,56 @@ def test_write_past_the_deadline_or_at_ctrl_c_leaves_the_old_file(
     assert main(["disassemble", path, "--write", str(out)]) == 130
     assert f"{out} not written (interrupted while writing)" in capsys.readouterr().err
     assert out.read_bytes() == b"the designer's file"
+
+
+#: A 3x4x3 box of 36 cubes and pieces with ranges (the differential's box seed 1000220):
+#: its search for assemblies runs for minutes before it finds the first, if any.
+SLOW_LISTING = """<?xml version="1.0"?>
+<puzzle version="2">
+ <gridType type="0"/>
+ <colors/>
+ <shapes>
+  <voxel x="1" y="2" z="1" name="piece 1" type="0">##</voxel>
+  <voxel x="2" y="2" z="2" name="piece 2" type="0">##_##__#</voxel>
+  <voxel x="2" y="2" z="2" name="piece 3" type="0">##_###__</voxel>
+  <voxel x="3" y="2" z="1" name="piece 4" type="0">_#_###</voxel>
+  <voxel x="1" y="2" z="2" name="piece 5" type="0">#_##</voxel>
+  <voxel x="2" y="2" z="2" name="piece 6" type="0">#_###___</voxel>
+  <voxel x="1" y="1" z="1" name="piece 7" type="0">#</voxel>
+  <voxel x="3" y="4" z="3" name="box" type="0">####################################</voxel>
+ </shapes>
+ <problems>
+  <problem state="0">
+   <shapes>
+    <shape id="0" count="6"/>
+    <shape id="1" count="1"/>
+    <shape id="2" min="0" max="2"/>
+    <shape id="3" count="1"/>
+    <shape id="4" count="1"/>
+    <shape id="5" min="1" max="3"/>
+    <shape id="6" min="3" max="5"/>
+   </shapes>
+   <result id="7"/>
+   <bitmap/>
+  </problem>
+ </problems>
+ <comment/>
+</puzzle>
+"""
+
+
+def test_a_deadline_stops_the_search_for_the_next_assembly(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The deadline bounds the listing of the assemblies too, not only their
+    disassemblies: a puzzle whose first assembly takes minutes to find stops at
+    ``--timeout`` (it ran on for minutes), and ``disassemble_all`` raises LimitReached."""
+    from excover.burr import disassemble_all
+
+    path = tmp_path / "slow.xmpuzzle"
+    path.write_text(SLOW_LISTING, encoding="utf-8")
+    status = main(["disassemble", str(path), "--timeout", "0.5", "--greedy"])
+    assert status == 1
+    assert "stopped by --timeout" in capsys.readouterr().err
+    with pytest.raises(LimitReached):
+        list(disassemble_all(read_xmpuzzle(path), deadline=time.monotonic() + 0.5))

@@ -56,14 +56,16 @@ def disassemble_all(
     the order they are found, the pieces' movement tables shared between them.
 
     ``deadline`` (a ``time.monotonic()`` value) bounds the whole run: the assembly it
-    interrupts is ``"unknown"`` and is the last one yielded. ``max_states`` bounds each
+    interrupts is ``"unknown"`` and is the last one yielded; when it passes while the
+    next assembly is being looked for, :class:`~excover.LimitReached` (reason
+    ``"timeout"``). ``max_states`` bounds each
     assembly's search (past it that assembly is ``"unknown"`` and the next one follows),
     and ``max_memory`` the bytes of its tables (as :func:`disassemble` takes it).
     """
     bound = default_memory() if max_memory is None else max_memory
     # off the grids it knows, a Disassembler says why not at the first assembly
     runner = Runner(Geometry(puzzle.grid), complete, min_total) if puzzle.grid in AXES else None
-    for assembly in assemblies(puzzle, problem):
+    for assembly in assemblies(puzzle, problem, deadline):
         budget = Budget(deadline, max_states, max_memory=bound)
         if runner is None:
             result = Disassembler(assembly, budget, complete, None, min_total).run()

@@ -17,6 +17,7 @@ symmetries, as BurrTools counts them), each class's the one BurrTools keeps, and
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import cached_property
@@ -201,7 +202,9 @@ def assembly_of(
     return _Decoder(puzzle, problem, cover).assembly(sorted(options))
 
 
-def assemblies(puzzle: Puzzle, problem: int = 0) -> Iterator[Assembly]:
+def assemblies(
+    puzzle: Puzzle, problem: int = 0, deadline: float | None = None
+) -> Iterator[Assembly]:
     """Every assembly of problem ``problem`` of the puzzle, one per class under the
     result's symmetries, the one BurrTools keeps (docs/burr.md, "Which assembly of a
     symmetry class"): the member of the class whose sorted list of options is the
@@ -218,20 +221,27 @@ def assemblies(puzzle: Puzzle, problem: int = 0) -> Iterator[Assembly]:
     :data:`PLAIN_NODES` nodes, the smallest member of each orbit met stands for it
     (on such small problems the symmetry-broken search costs more than it saves);
     otherwise the symmetry-broken search of the whole problem gives one member of each
-    orbit, and again its smallest member stands for it."""
+    orbit, and again its smallest member stands for it.
+
+    ``deadline`` (a ``time.monotonic()`` instant) bounds the search for them: past it,
+    :class:`~excover.LimitReached` (reason ``"timeout"``) where the listing stands."""
     if not 0 <= problem < len(puzzle.problems):
         raise UsageError(f"{puzzle.source}: no problem {problem}")
     cover = cover_of(puzzle, problem)
     decoder = _Decoder(puzzle, problem, cover)
     widening = cover.declared_widening()
     if widening is None:
-        yield from _members(cover, decoder, _first_options(puzzle, problem, cover))
+        yield from _members(
+            cover, decoder, _first_options(puzzle, problem, cover), deadline=deadline
+        )
         return
     # a widening comes with ranges, and then BurrTools compares no piece first
-    yield from _members(cover, decoder, None, outside=InsideRows(cover, widening))
+    yield from _members(
+        cover, decoder, None, outside=InsideRows(cover, widening), deadline=deadline
+    )
     inside = widening.problem
     assert isinstance(inside, ExactCover)  # derived from ``cover``: of its class
-    yield from _members(inside, decoder, None, np.asarray(widening.options))
+    yield from _members(inside, decoder, None, np.asarray(widening.options), deadline=deadline)
 
 
 def _first_options(puzzle: Puzzle, problem: int, cover: ExactCover) -> tuple[int, int] | None:
@@ -256,11 +266,13 @@ def _members(
     first: tuple[int, int] | None,
     options: npt.NDArray[np.int64] | None = None,
     outside: InsideRows | None = None,
+    deadline: float | None = None,
 ) -> Iterator[Assembly]:
     """The assemblies of the classes of the solutions of ``cover`` under the group it
     declares, the options ``first`` compared first; ``options``: the number in the
     decoder's problem of each option of ``cover`` (a sub-problem's), when not the same;
-    ``outside``: the solutions to leave out, those of a widening's sub-problem."""
+    ``outside``: the solutions to leave out, those of a widening's sub-problem;
+    ``deadline``: the instant the symmetry-broken search stops at (LimitReached)."""
     # the cover module declares the result's symmetries as automorphisms
     generators = [g for g in cover.declared_symmetries() or [] if isinstance(g, Automorphism)]
     orbits = _Orbits(generators, cover.n_items, cover.n_options, first)
@@ -280,7 +292,8 @@ def _members(
     from excover.symmetry import Group  # only here: the small problems never need it
 
     group = Group.of_automorphisms(cover, generators)
-    for solution in cover.solutions(up_to_symmetry=True, symmetry=group):
+    timeout = None if deadline is None else max(deadline - time.monotonic(), 0.001)
+    for solution in cover.solutions(up_to_symmetry=True, symmetry=group, timeout=timeout):
         smallest = orbits.smallest(solution)
         if outside is not None and outside.holds(smallest):
             continue

@@ -33,7 +33,7 @@ from collections import Counter
 
 from excover.cli import common
 from excover.cli.common import add_json, add_quiet
-from excover.errors import UsageError
+from excover.errors import LimitReached, UsageError
 
 TYPE_CHECKING = False  # typing is for type checkers: a run need not import it
 if TYPE_CHECKING:
@@ -344,7 +344,15 @@ def _disassemble(
     def listed() -> Iterator[Assembly]:
         """The assemblies as they are found, until the deadline; those the checkpoint
         holds are tallied here (and still yielded, their index skipped)."""
-        for index, assembly in enumerate(assemblies(puzzle, args.problem)):
+        found = enumerate(assemblies(puzzle, args.problem, deadline))
+        while True:
+            try:
+                index, assembly = next(found)
+            except StopIteration:
+                break
+            except LimitReached:  # the deadline passed while the next one was looked for
+                listing.stop = "timeout"
+                return
             if state is not None and (kept := state.take(index, assembly)) is not None:
                 tally.add(index, kept)
                 bar.update()
@@ -417,7 +425,6 @@ def _write(args: argparse.Namespace, puzzle: Puzzle, tally: _Tally, complete: bo
     deadline, with :data:`WRITE_GRACE` more for a run it stopped; ``"interrupt"``),
     the file then left as it was."""
     from excover.burr.stored import solved_puzzle
-    from excover.errors import LimitReached
     from excover.formats.burrtools import write_xmpuzzle
 
     keep = KEEP if args.keep is None else args.keep
