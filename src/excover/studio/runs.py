@@ -39,6 +39,7 @@ was set aside."""
 
 from __future__ import annotations
 
+import gc
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -171,15 +172,20 @@ class _News:
 def work(design: dict[str, Any], task: str, settings: dict[str, Any], news: Outbox) -> None:
     """The child's whole life: build the tiling, run ``task``, send the outcome (through
     ``news``, the pipe to the server, see :mod:`excover.studio.child`)."""
+    outcome: Event | None = None
     try:
         outcome = _run(design, task, Settings(**settings), _News(news))
-        news.send(outcome)
     except ExcoverError as error:
-        news.send({"type": "error", "message": str(error)})
+        outcome = {"type": "error", "message": str(error)}
     except MemoryError:
-        news.send({"type": "error", "message": news.memory_message})
+        pass  # said below, once the failed run's frames (and their tables) are freed
     except Exception as error:  # a bug: said in one line, never a traceback in the page
-        news.send({"type": "error", "message": f"internal error: {type(error).__name__}"})
+        outcome = {"type": "error", "message": f"internal error: {type(error).__name__}"}
+    try:
+        if outcome is None:
+            gc.collect()  # the memory to say it with: sending pickles the message
+            outcome = {"type": "error", "message": news.memory_message}
+        news.send(outcome)
     finally:
         news.close()
 
