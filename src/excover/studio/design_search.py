@@ -252,22 +252,15 @@ class PieceSets(DesignSpace):
     def evaluate(
         self, design: Candidate, goal: Goal, beat: Score | None, deadline: float | None
     ) -> Outcome:
-        import numpy as np
 
         from excover.tiling import Tiling
-        from excover.tiling.design_settle import bound, settle
+        from excover.tiling.design_settle import settle_tiling
 
         why = self.rejected(design.parts)
         if why is not None:
             return Outcome(0, rejected=why)
         tiling = Tiling(self.board, [self.tiles[k] for k in design.parts], interchangeable=True)
-        if len(set(tiling.option_tiles())) < len(tiling.tiles):
-            return Outcome(0, rejected="fit")
-        maps = None
-        if goal.up_to_symmetry:
-            kept = {m.tobytes(): m for m in tiling.board_symmetry(deadline).option_maps}
-            maps = np.array(list(kept.values()), dtype=np.int64)
-        return settle(tiling.problem, maps, bound(goal, beat), deadline)
+        return settle_tiling(tiling, goal, beat, deadline)
 
     def declaration(self) -> dict[str, Any]:
         return {

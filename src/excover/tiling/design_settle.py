@@ -71,6 +71,21 @@ def bound(goal: Goal, beat: Score | None) -> int | None:
     return None
 
 
+def settle_tiling(
+    tiling: Tiling, goal: Goal, beat: Score | None, deadline: float | None
+) -> Outcome:
+    """The outcome of a design's own ``tiling`` under ``goal`` (:func:`settle`): a
+    design with a piece that fits nowhere is rejected (``fit``); up to symmetry, its
+    solutions are counted under the board's symmetries, each option map once."""
+    if len(set(tiling.option_tiles())) < len(tiling.tiles):
+        return Outcome(0, rejected="fit")
+    maps = None
+    if goal.up_to_symmetry:
+        kept = {m.tobytes(): m for m in tiling.board_symmetry(deadline).option_maps}
+        maps = np.array(list(kept.values()), dtype=np.int64)
+    return settle(tiling.problem, maps, bound(goal, beat), deadline)
+
+
 def settle(
     problem: ExactCover, maps: IntArray | None, most: int | None, deadline: float | None
 ) -> Outcome:

@@ -30,8 +30,6 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any, ClassVar
 
-import numpy as np
-
 from excover.atomic import write_whole
 from excover.design import (
     Declaration,
@@ -56,7 +54,7 @@ from excover.tiling.design_pieces import (
     default_turn,
     parse_board,
 )
-from excover.tiling.design_settle import Placements, bound, colourable, imbalance, settle
+from excover.tiling.design_settle import Placements, colourable, imbalance, settle_tiling
 from excover.tiling.grids import CUBE, SQUARE, Grid
 from excover.tiling.pattern import Pattern, Pattern3
 from excover.tiling.tile import Shape, Tile
@@ -418,15 +416,7 @@ class BoardSpace(_TilingSpace):
         board, _ = self._parts(design)
         if not colourable(imbalance(board.coords()), self._imbalances):
             return Outcome(0, rejected="colouring")
-        tiling = self.tiling(design)
-        placed = set(tiling.option_tiles())
-        if len(placed) < len(tiling.tiles):
-            return Outcome(0, rejected="fit")
-        maps = None
-        if goal.up_to_symmetry:
-            kept = {m.tobytes(): m for m in tiling.board_symmetry(deadline).option_maps}
-            maps = np.array(list(kept.values()), dtype=np.int64)
-        return settle(tiling.problem, maps, bound(goal, beat), deadline)
+        return settle_tiling(self.tiling(design), goal, beat, deadline)
 
 
 #: The kinds of packing design, by the name a declaration gives.
