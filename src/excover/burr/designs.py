@@ -1,38 +1,52 @@
-"""Six-piece burrs as a design space (:mod:`excover.design`): which sets of six notchable
-pieces make a burr with exactly one solution, and which of those is the hardest.
+"""Burrs as a design space (:mod:`excover.design`): which sets of pieces make a burr
+with exactly one solution, and which of those is the hardest.
 
-:class:`BurrDesigns` (kind ``burrs``) searches the six-piece burrs made of Bill Cutler's
-notchable pieces (:func:`excover.burr.sixpiece.notchable_pieces`), or of a family of
-them. A design is the multiset of its six pieces (a piece may be used up to ``copies``
+:class:`BurrDesigns` (kind ``burrs``) chooses its pieces from a catalog
+(:mod:`excover.burr.design_catalog`): Bill Cutler's notchable pieces
+(:func:`excover.burr.sixpiece.notchable_pieces`), the general pieces of a six-piece
+burr (any of a stick's 12 notchable voxels removed), or the shapes of a BurrTools file,
+all of them or some; the result is the six-piece burr of sticks 6 or 8 long, holey (its
+notchable voxels free to stay empty) or solid, or the result of a BurrTools file's first
+problem. A design is the multiset of its pieces (a piece may be used up to ``copies``
 times), numbered in lexicographic order by :class:`~excover.design.Multisets`. A
 design and its mirror image (each piece replaced by its mirror partner,
-:attr:`excover.burr.notchable.Catalog.mirror`) are one design: the burr's reflections
-map the assemblies of one onto those of the other, solution onto solution, level onto
-level. Of the two multisets the smaller is the design, the other's index gives None,
-and the design's ``weight`` is 2 (1 for a multiset that is its own mirror image, or
-whose mirror image uses a piece outside the catalog: no other candidate stands for it).
+:attr:`~excover.burr.design_catalog.BurrCatalog.mirror`) are one design when the result
+is its own mirror image: the reflection maps the assemblies of one onto those of the
+other, solution onto solution, level onto level. Of the two multisets the smaller is the
+design, the other's index gives None, and the design's ``weight`` is 2 (1 for a multiset
+that is its own mirror image, or whose mirror image uses a piece outside the catalog: no
+other candidate stands for it).
 
-A design's own puzzle (:func:`design_puzzle`: exactly its pieces, the burr with its
-notchable voxels free to stay empty, or solid) is assembled by
-:func:`excover.burr.assemblies` (one assembly per class under the burr's symmetries, as
-BurrTools counts them) and each assembly is taken apart greedily, as BurrTools does
-(:func:`excover.burr.disassemble_all` with ``complete=False``): its *solutions* are the
-assemblies that come apart. Its scores are BurrTools' level of its hardest solution
-(``level``, the level string's numbers: ``5.2.1`` is ``(5, 2, 1)``,
-:func:`level_score`), the
-moves of that solution (``moves``) and its assemblies (``assemblies``). A design whose
-pieces have more voxels than the burr (or, solid, not as many) is rejected by ``area``
-before any search; a design's search stops at ``goal.solutions + 1`` solutions.
+A design's own puzzle (:meth:`BurrDesigns.puzzle`: exactly its pieces in the result) is
+assembled by :func:`excover.burr.assemblies` (one assembly per class under the result's
+symmetries, as BurrTools counts them) and each assembly is taken apart greedily, as
+BurrTools does (:func:`excover.burr.disassemble_all` with ``complete=False``): its
+*solutions* are the assemblies that come apart. Its scores are BurrTools' level of its
+hardest solution (``level``, the level string's numbers: ``5.2.1`` is ``(5, 2, 1)``,
+:func:`level_score`), the moves of that solution (``moves``) and its assemblies
+(``assemblies``). A design whose pieces have more voxels than the result may hold, or
+fewer than it must, is rejected by ``area`` before any search; a design's search stops
+at ``goal.solutions + 1`` solutions.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator, Mapping, Sequence
-from functools import cache
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeVar, cast
 
+from excover.burr.design_catalog import (
+    XMPUZZLE,
+    BurrCatalog,
+    CatalogError,
+    burr_result,
+    digest,
+    file_result,
+    read_catalog,
+    split_spec,
+)
+from excover.burr.sixpiece import LENGTHS
 from excover.deadlines import check
 from excover.design import (
     Declaration,
@@ -53,43 +67,43 @@ if TYPE_CHECKING:
 
 __all__ = ["PIECES", "BurrDesigns", "declared_space", "design_puzzle", "level_score"]
 
-#: The pieces of a six-piece burr (the only burrs searched so far).
+_T = TypeVar("_T")
+
+#: The pieces of a six-piece burr.
 PIECES = 6
-#: The number of Cutler's notchable pieces.
-NOTCHABLE_COUNT = 59
+#: The catalog and result searched when a declaration names none.
 _CATALOG = "notchable"
-
-
-@cache
-def _pieces() -> tuple[frozenset[tuple[int, int, int]], ...]:
-    """The notchable pieces (made once a process)."""
-    from excover.burr.sixpiece import notchable_pieces
-
-    return tuple(notchable_pieces())
-
-
-@cache
-def _mirror() -> tuple[int, ...]:
-    """The number of each notchable piece's mirror image (from 0)."""
-    from excover.burr.notchable import catalog
-
-    return catalog().mirror
+_BURR = "burr"
+#: The length of stick when a declaration names none (Cutler's survey, BurrTools' default).
+_LENGTH = 8
+#: The edge of a cube in the STL files written, in millimetres.
+CUBE_MM = 10.0
 
 
 def design_puzzle(pieces: Sequence[int], name: str = "burr", holes: bool = True) -> Puzzle:
-    """The puzzle of one design: exactly its pieces (their numbers in
+    """The puzzle of one design of notchable pieces: exactly its pieces (their numbers in
     :func:`~excover.burr.sixpiece.notchable_pieces`' order, from 0; a number twice: two
-    copies), named ``piece N`` with N from 1, in the six-piece burr, its notchable
-    voxels free to stay empty with ``holes``, every voxel filled without."""
-    from excover.burr.sixpiece import NOTCHABLE, SHAPE
+    copies), named ``piece N`` with N from 1, in the six-piece burr of 8-long sticks, its
+    notchable voxels free to stay empty with ``holes``, every voxel filled without."""
+    filled, optional = burr_result(_LENGTH, holes)
+    catalog, _ = read_catalog(_CATALOG, filled, optional, name)
+    return _puzzle(catalog, pieces, name)
 
-    every = _pieces()
+
+def _puzzle(catalog: BurrCatalog, pieces: Sequence[int], name: str) -> Puzzle:
+    """Exactly ``pieces`` (catalog indices, a number twice: two copies) in the result."""
     kinds = sorted(Counter(pieces).items())
-    shapes = [Shape.from_voxels(every[k], name=f"piece {k + 1}") for k, _ in kinds]
-    variable = NOTCHABLE if holes else frozenset()
-    shapes.append(Shape.from_voxels(SHAPE - variable, variable, name=name))
+    shapes = [
+        Shape.from_voxels(catalog.shapes[k], name=_piece_name(catalog.labels[k])) for k, _ in kinds
+    ]
+    shapes.append(Shape.from_voxels(catalog.filled, catalog.optional, name=name))
     parts = tuple(Part(i, count, count) for i, (_, count) in enumerate(kinds))
     return Puzzle(tuple(shapes), (Problem(parts, len(kinds)),))
+
+
+def _piece_name(label: str) -> str:
+    """A piece's name in a puzzle: ``piece 12`` for a catalog's number, a file's own name."""
+    return f"piece {label}" if label.isdigit() else label
 
 
 def level_score(result: Disassembly) -> tuple[int, ...]:
@@ -109,43 +123,16 @@ def _hardest(solved: Sequence[Disassembly]) -> Disassembly:
     return max(solved, key=lambda r: r.sort_key())
 
 
-def _catalog_numbers(table: Table) -> tuple[int, ...]:
-    """The notchable pieces (from 0) that the ``catalog`` field names: ``notchable``
-    (all 59) or ``notchable:1,20,34`` (their numbers from 1)."""
-    spec = table.text("catalog", _CATALOG)
-    name, colon, listed = spec.strip().partition(":")
-    if name.strip() != _CATALOG:
-        raise table.error(
-            "catalog",
-            f"must be {_CATALOG!r} (Cutler's {NOTCHABLE_COUNT} notchable pieces) or "
-            f"'{_CATALOG}:N,N,...' (some of them, numbered from 1), not {spec!r}",
-        )
-    if not colon:
-        return tuple(range(NOTCHABLE_COUNT))
-    numbers = []
-    for word in listed.split(","):
-        word = word.strip()
-        if not word.isdigit():
-            raise table.error("catalog", f"{word!r} is not a piece number (1 to 59)")
-        number = int(word)
-        if not 1 <= number <= NOTCHABLE_COUNT:
-            raise table.error(
-                "catalog", f"no notchable piece {number}: they are numbered 1 to {NOTCHABLE_COUNT}"
-            )
-        if number - 1 in numbers:
-            raise table.error("catalog", f"piece {number} is named twice")
-        numbers.append(number - 1)
-    return tuple(sorted(numbers))
-
-
 class BurrDesigns(DesignSpace):
-    """The six-piece burrs made of ``pieces`` pieces of ``catalog`` (each at most
-    ``copies`` times), holey or solid (see the module notes):
-    ``BurrDesigns(catalog="notchable:15,34,54,55,57")``."""
+    """The burrs made of ``pieces`` pieces of ``catalog`` (each at most ``copies``
+    times) in ``result``: ``"burr"``, the six-piece burr of sticks ``length`` long,
+    holey or solid (``holes``), or a BurrTools file whose first problem's result is
+    taken (see the module notes): ``BurrDesigns(catalog="notchable:15,34,54,55,57")``,
+    ``BurrDesigns(catalog="general:1,20,300", length=6)``."""
 
     kind: ClassVar[str] = "burrs"
     scores: ClassVar[tuple[str, ...]] = ("solutions", "level", "moves", "assemblies")
-    formats: ClassVar[tuple[str, ...]] = ("xmpuzzle",)
+    formats: ClassVar[tuple[str, ...]] = ("xmpuzzle", "stl")
     #: The version of the numbering of the candidates, in the declaration (a ledger of
     #: another numbering is refused).
     VERSION: ClassVar[int] = 2
@@ -156,47 +143,103 @@ class BurrDesigns(DesignSpace):
         pieces: int = PIECES,
         copies: int = PIECES,
         holes: bool = True,
+        length: int = _LENGTH,
+        result: str = _BURR,
     ) -> None:
-        fields = {"catalog": catalog, "pieces": pieces, "copies": copies, "holes": holes}
+        fields: dict[str, Any] = {"catalog": catalog, "pieces": pieces, "copies": copies}
+        if result == _BURR:
+            fields |= {"holes": holes, "length": length}
+        else:
+            fields["result"] = result
         self._read(Table(fields))
 
     def _read(self, table: Table) -> None:
         """Take the fields from ``table``, each checked (errors name the field)."""
-        self.numbers = _catalog_numbers(table)
-        self.pieces = table.integer("pieces", PIECES, least=1)
-        if self.pieces != PIECES:
+        folder = Path(table.source).parent if Path(table.source).is_file() else None
+        result = table.text("result", _BURR).strip()
+        self.length = table.integer("length", _LENGTH, least=1)
+        if self.length not in LENGTHS:
             raise table.error(
-                "pieces", f"must be {PIECES} (six-piece burrs are searched), not {self.pieces}"
+                "length", f"sticks are {' or '.join(map(str, LENGTHS))} long, not {self.length}"
+            )
+        digests: dict[str, str] = {}
+        if result == _BURR:
+            self.holes = table.boolean("holes", True)
+            filled, optional = burr_result(self.length, self.holes)
+            burr = "holey" if self.holes else "solid"
+            sticks = "" if self.length == _LENGTH else f" of {self.length}-long sticks"
+            named = f"the {burr} six-piece burr{sticks}"
+        else:
+            if table.has("holes"):
+                raise table.error("holes", "the result's file says which voxels may stay empty")
+            if table.has("length") and self.length != _LENGTH:
+                raise table.error("length", "only sticks have a length (the result is a file)")
+            self.holes = True
+            path = self._file(table, "result", result, folder)
+            filled, optional, named = self._within(table, "result", lambda: file_result(path))
+            result = str(path)
+            digests["result_digest"] = digest(path)
+        spec = table.text("catalog", _CATALOG)
+        catalog, written = self._within(
+            table,
+            "catalog",
+            lambda: read_catalog(spec, filled, optional, named, self.length, folder),
+        )
+        source, _, _ = split_spec(written)
+        if source.endswith(XMPUZZLE):
+            digests["catalog_digest"] = digest(Path(source))
+        self.catalog = catalog
+        self.pieces = table.integer("pieces", PIECES, least=1)
+        if result == _BURR and self.pieces != PIECES:
+            raise table.error(
+                "pieces", f"must be {PIECES} for the six-piece burr, not {self.pieces}"
             )
         self.copies = table.integer("copies", PIECES, least=1)
-        if self.pieces > len(self.numbers) * self.copies:
+        if self.pieces > len(catalog.shapes) * self.copies:
             times = "once" if self.copies == 1 else f"{self.copies} times"
             raise table.error(
                 "copies",
-                f"{self.pieces} pieces cannot be chosen from {len(self.numbers)}, each at "
+                f"{self.pieces} pieces cannot be chosen from {len(catalog.shapes)}, each at "
                 f"most {times}",
             )
-        self.holes = table.boolean("holes", True)
+        for name, value in digests.items():
+            if table.has(name) and table.text(name) != value:
+                raise table.error(name, "the file changed since this search was declared")
+            table.raw(name, None)
         table.done()
-        self._fields = {
-            "catalog": self._spec(),
+        self._fields: dict[str, Any] = {
+            "catalog": written,
             "pieces": self.pieces,
             "copies": self.copies,
             "holes": self.holes,
         }
-        self.multisets = Multisets(len(self.numbers), self.pieces, self.copies)
-        where = {number: k for k, number in enumerate(self.numbers)}
-        mirror = _mirror()
-        # each catalog item's mirror partner as an item, None when it is not in the catalog
-        self._mirror = tuple(where.get(mirror[number]) for number in self.numbers)
-        every = _pieces()
-        self._voxels = tuple(len(every[number]) for number in self.numbers)
+        if self.length != _LENGTH:
+            self._fields["length"] = self.length
+        if result != _BURR:
+            self._fields["result"] = result
+        self._fields |= digests
+        self.multisets = Multisets(len(catalog.shapes), self.pieces, self.copies)
 
-    def _spec(self) -> str:
-        """The catalog in its one written form (``notchable`` or ``notchable:1,5,...``)."""
-        if self.numbers == tuple(range(NOTCHABLE_COUNT)):
-            return _CATALOG
-        return f"{_CATALOG}:{','.join(str(k + 1) for k in self.numbers)}"
+    @staticmethod
+    def _file(table: Table, field: str, name: str, folder: Path | None) -> Path:
+        """The BurrTools file a field names (relative to the declaration's folder)."""
+        if not name.endswith(XMPUZZLE):
+            raise table.error(field, f"must be {_BURR!r} or a BurrTools file (name{XMPUZZLE})")
+        path = Path(name).expanduser()
+        return (folder / path if folder and not path.is_absolute() else path).resolve()
+
+    @staticmethod
+    def _within(table: Table, field: str, read: Callable[[], _T]) -> _T:
+        """What ``read`` reads, its :class:`CatalogError` or a file's error as the
+        field's."""
+        from excover.errors import ExcoverError
+
+        try:
+            return read()
+        except CatalogError as exc:
+            raise table.error(field, str(exc)) from None
+        except ExcoverError as exc:  # the file itself is bad (a BurrTools format error)
+            raise table.error(field, str(exc)) from None
 
     @classmethod
     def declared(cls, table: Table) -> BurrDesigns:
@@ -220,30 +263,45 @@ class BurrDesigns(DesignSpace):
         return {"kind": self.kind, "version": self.VERSION, **self._fields}
 
     def describe(self) -> str:
-        if len(self.numbers) == NOTCHABLE_COUNT:
-            named = f"Cutler's {NOTCHABLE_COUNT} notchable pieces"
+        source, _, listed = split_spec(self._fields["catalog"])
+        count = len(self.catalog.shapes)
+        if source.endswith(XMPUZZLE):
+            named = f"the shapes of {Path(source).name}"
+            named += f" numbered {listed.replace(',', ' ')}" if listed else ""
+        elif listed:
+            named = f"the {source} pieces {listed.replace(',', ' ')}"
+        elif source == "notchable":
+            named = f"Cutler's {count} notchable pieces"
         else:
-            listed = " ".join(str(k + 1) for k in self.numbers)
-            named = f"the notchable pieces {listed}"
+            named = f"the {count} {source} pieces"
         copies = "" if self.copies >= self.pieces else f", each up to {self.copies} times"
-        burr = "holey" if self.holes else "solid"
-        return f"{self.pieces} of {named}{copies} in the {burr} six-piece burr"
+        return f"{self.pieces} of {named}{copies} in {self.catalog.result_name}"
 
     # ----- the designs -----
 
+    @property
+    def numbers(self) -> tuple[int, ...]:
+        """The catalog's pieces by their numbers from 0 in a catalog of sticks:
+        ``notchable_pieces()[k]`` for the notchable one (a file's shapes: an error)."""
+        if not all(label.isdigit() for label in self.catalog.labels):
+            raise DesignError("the pieces of a file are named, not numbered")
+        return tuple(int(label) - 1 for label in self.catalog.labels)
+
     def numbers_of(self, design: Design) -> tuple[int, ...]:
-        """The notchable pieces of ``design``, by their numbers from 0 (sorted)."""
-        return tuple(self.numbers[k] for k in design.parts)
+        """The pieces of ``design`` by their numbers from 0 (sorted; see :attr:`numbers`)."""
+        numbers = self.numbers
+        return tuple(numbers[k] for k in design.parts)
 
     def _design(self, index: int, chosen: tuple[int, ...]) -> Design | None:
         weight = 1
-        images = [self._mirror[k] for k in chosen]
+        images = [self.catalog.mirror[k] for k in chosen]
         if all(k is not None for k in images):
             image = tuple(sorted(k for k in images if k is not None))
             if image < chosen:
                 return None
             weight = 1 if image == chosen else 2
-        key = " ".join(str(self.numbers[k] + 1) for k in chosen)
+        labels = [self.catalog.labels[k] for k in chosen]
+        key = (", " if any(" " in label for label in labels) else " ").join(labels)
         return Design(index, key, weight, chosen)
 
     def design(self, index: int) -> Design | None:
@@ -254,18 +312,17 @@ class BurrDesigns(DesignSpace):
             yield index, self._design(index, chosen)
 
     def puzzle(self, design: Design) -> Puzzle:
-        """The puzzle of ``design`` (:func:`design_puzzle`: exactly its pieces)."""
-        return design_puzzle(self.numbers_of(design), holes=self.holes)
+        """The puzzle of ``design``: exactly its pieces in the result."""
+        return _puzzle(self.catalog, design.parts, "burr")
 
     # ----- evaluation -----
 
     def _too_big(self, design: Design) -> bool:
-        """Whether the pieces' voxels cannot make the burr: more than its 152 (or, solid,
-        not exactly as many)."""
-        from excover.burr.sixpiece import SHAPE
-
-        voxels = sum(self._voxels[k] for k in design.parts)
-        return voxels > len(SHAPE) or (not self.holes and voxels != len(SHAPE))
+        """Whether the pieces' voxels cannot make the result: more than it holds, or
+        fewer than it must (the burr of 8-long sticks holds 152; solid, it must)."""
+        voxels = sum(self.catalog.voxels[k] for k in design.parts)
+        least = len(self.catalog.filled)
+        return not least <= voxels <= least + len(self.catalog.optional)
 
     def results(
         self, design: Design, deadline: float | None = None, most: int | None = None
@@ -327,23 +384,55 @@ class BurrDesigns(DesignSpace):
             return None
         best = _hardest(solved)
         moves = "; ".join(str(move) for move in best.moves)
+        source, _, _ = split_spec(self._fields["catalog"])
+        named = (
+            f"shapes of {Path(source).name}"
+            if source.endswith(XMPUZZLE)
+            else f"{source} pieces, numbered from 1"
+        )
         return (
-            f"pieces {design.key} (notchable pieces, numbered from 1)\n"
+            f"pieces {design.key} ({named})\n"
             f"level {best.level} in {best.total} moves, the assembly's pieces numbered "
             f"from 0 as BurrTools numbers them:\n{moves}"
         )
 
     def write(self, design: Design, form: str, path: Path) -> None:
         """``xmpuzzle``: the design's puzzle for BurrTools, solved: its assemblies
-        counted, its solutions stored with their separations (BurrTools plays them)."""
+        counted, its solutions stored with their separations (BurrTools plays them).
+        ``stl``: its pieces to print, side by side in a row one cube apart, each a closed
+        body of 10 mm cubes (:func:`excover.tiling.mesh.cells_mesh`)."""
         from excover.burr.stored import solved_puzzle
         from excover.formats.burrtools import write_xmpuzzle
 
+        if form == "stl":
+            self._write_stl(design, path)
+            return
         if form != "xmpuzzle":
             super().write(design, form, path)
         found, _ = self.results(design)
         solved = solved_puzzle(self.puzzle(design), 0, dict(enumerate(found)), len(found))
         write_xmpuzzle(solved, path)
+
+    def _write_stl(self, design: Design, path: Path) -> None:
+        """The design's pieces as one STL file: each piece a body of its own, laid
+        along x with one cube between neighbours (``mesh.split()`` gives them back)."""
+        from excover.tiling.mesh import MeshLibraryError, cells_mesh, write_stl
+
+        try:
+            import trimesh
+        except ImportError as error:
+            raise MeshLibraryError(
+                'STL export needs the mesh library trimesh: pip install "excover[mesh]"'
+            ) from error
+        bodies = []
+        start = 0
+        for k in design.parts:
+            voxels = self.catalog.shapes[k]
+            low = [min(v[axis] for v in voxels) for axis in range(3)]
+            cells = [(x - low[0] + start, y - low[1], z - low[2]) for x, y, z in voxels]
+            bodies.append(cells_mesh(cells, "cube", CUBE_MM))
+            start += max(x for x, _, _ in cells) - start + 2
+        write_stl(cast("trimesh.Trimesh", trimesh.util.concatenate(bodies)), path)
 
 
 def declared_space(declaration: Declaration) -> DesignSpace:

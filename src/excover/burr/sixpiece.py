@@ -13,7 +13,13 @@ A piece is a stick with notches cut into it (:func:`notchable_pieces`): at each 
 four places along it inside the core, it may lack a half of its 2x2 cross-section (two
 cubes side by side) or two such halves (three cubes), made of notchable voxels only, and
 it holds together. Up to the rotations of the stick there are 59 such pieces, Bill
-Cutler's notchable pieces.
+Cutler's notchable pieces. A *general* piece (:func:`general_pieces`) may lack any of the
+stick's 12 notchable voxels, provided it holds together: 837 pieces, the notchable ones
+among them (the others need a chisel or glued cubes to make).
+
+The sticks here are 8 long; :func:`at_length` gives the burr of sticks 6 long (its
+pieces and shape), the other length designers use: the core is the same, each end of a
+stick one unit shorter.
 
 :func:`burr_puzzle` makes a BurrTools puzzle of some of them, each usable up to
 ``copies`` times: a solid burr (every voxel filled) or, with ``holes``, a holey one
@@ -28,7 +34,16 @@ from itertools import product
 
 from excover.formats.burrtools import Part, Problem, Puzzle, Shape
 
-__all__ = ["NOTCHABLE", "SHAPE", "STICKS", "burr_puzzle", "notchable_pieces"]
+__all__ = [
+    "LENGTHS",
+    "NOTCHABLE",
+    "SHAPE",
+    "STICKS",
+    "at_length",
+    "burr_puzzle",
+    "general_pieces",
+    "notchable_pieces",
+]
 
 Voxel = tuple[int, int, int]
 
@@ -108,6 +123,39 @@ def notchable_pieces() -> list[frozenset[Voxel]]:
         if _connected(piece):
             found.setdefault(_canonical(piece), piece)
     return sorted(found.values(), key=lambda piece: (-len(piece), sorted(piece)))
+
+
+def general_pieces() -> list[frozenset[Voxel]]:
+    """The general pieces (see the module's notes): the first stick less any of its
+    notchable voxels, holding together, one per class under the rotations of the stick,
+    each as it lies in the first stick: biggest first."""
+    stick = STICKS[0]
+    removable = sorted(stick & NOTCHABLE)
+    found: dict[tuple[Voxel, ...], frozenset[Voxel]] = {}
+    for cut in range(1 << len(removable)):
+        piece = stick.difference(v for k, v in enumerate(removable) if cut >> k & 1)
+        if _connected(piece):
+            found.setdefault(_canonical(piece), piece)
+    return sorted(found.values(), key=lambda piece: (-len(piece), sorted(piece)))
+
+
+#: The lengths of stick the burrs are built with: the ends of a stick are 2 units long
+#: at length 8 (the coordinates of this module), 1 unit at length 6.
+LENGTHS = (6, 8)
+
+
+def at_length(voxels: frozenset[Voxel], length: int) -> frozenset[Voxel]:
+    """Voxels of the burr of 8-long sticks (pieces, the shape) as they are in the burr of
+    sticks ``length`` long (one of :data:`LENGTHS`): the ends cut short, everything moved
+    so that the burr's box starts at 0 again (the core stays the core)."""
+    if length not in LENGTHS:
+        raise ValueError(f"sticks are {' or '.join(map(str, LENGTHS))} long, not {length}")
+    cut = (8 - length) // 2
+    return frozenset(
+        (x - cut, y - cut, z - cut)
+        for x, y, z in voxels
+        if all(cut <= c < 8 - cut for c in (x, y, z))
+    )
 
 
 def burr_puzzle(pieces: Sequence[frozenset[Voxel]], copies: int = 6, holes: bool = True) -> Puzzle:

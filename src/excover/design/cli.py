@@ -49,7 +49,9 @@ FIELD_FLAGS: dict[str, tuple[str, dict[str, Any]]] = {
     "catalog": (
         "the pieces to choose from: pentominoes, hexominoes, pentacubes, soma, "
         "polyominoes:N, polycubes:A-B, ...; burrs: notchable (Cutler's 59 notchable "
-        "pieces) or notchable:N,N,... (some of them, numbered from 1)",
+        "pieces), general (the 837 pieces with any removable cubies) or a BurrTools file "
+        "(FILE.xmpuzzle: its shapes), each followed by :N,N,... for some of them "
+        "(numbered from 1)",
         {},
     ),
     "pieces": ("how many pieces a design has", {"type": common.positive_int, "metavar": "N"}),
@@ -66,6 +68,15 @@ FIELD_FLAGS: dict[str, tuple[str, dict[str, Any]]] = {
         "boards: the pieces to place, by name, comma-separated (a name twice: two "
         "copies; default: every piece of the catalog once)",
         {},
+    ),
+    "length": (
+        "burrs: the length of the sticks, 8 (the default) or 6",
+        {"type": common.positive_int, "metavar": "N"},
+    ),
+    "result": (
+        "burrs: what the pieces make: burr (the six-piece burr, the default) or a "
+        "BurrTools file (FILE.xmpuzzle: the result of its first problem)",
+        {"metavar": "RESULT"},
     ),
     "holes": (
         "burrs: the notchable voxels may stay empty (--holes, the default: holey burrs) "
@@ -93,7 +104,8 @@ DECLARATION is a TOML file declaring the search ('-': standard input), or a kind
 design declared by the flags below:
   packing   which sets of --pieces pieces of --catalog fill --board
   boards    which boards of as many cells as they have the pieces --use fill
-  burrs     which six-piece burrs of notchable pieces of --catalog come apart
+  burrs     which burrs of pieces of --catalog come apart (the six-piece burr, or
+            the --result of a BurrTools file)
 
 A declaration file names the kind and its fields, the goal in a [goal] table and, if
 wanted, how to run in a [run] table (workers, ledger, timeout, start, stop):
@@ -204,13 +216,15 @@ def add_design_command(commands: Any, kinds: Mapping[str, Maker]) -> None:
         "--write",
         metavar="DIR",
         help="write each qualifying design the report lists to DIR (design-INDEX.cmb, "
-        ".svg or .xmpuzzle)",
+        ".svg, .xmpuzzle or .stl)",
     )
     run.add_argument(
         "--format",
-        choices=["cmb", "svg", "xmpuzzle"],
+        choices=["cmb", "svg", "xmpuzzle", "stl"],
         help="with --write: a .cmb program (the default for packings) or an SVG picture of "
-        "its solution; burrs: a BurrTools .xmpuzzle file, solved (their default)",
+        "its solution; burrs: a BurrTools .xmpuzzle file, solved (their default), or their "
+        "pieces to print side by side in one STL file (10 mm cubes; needs trimesh, the "
+        "mesh extra)",
     )
     common.add_json(run)
     common.add_quiet(run)
