@@ -58,7 +58,7 @@ def main() -> int:
             results, _ = space.results(design)
             mine += time.perf_counter() - started
             verdict = burrtxt(args.burrtxt, str(path), 600.0)
-            theirs += verdict.seconds
+            theirs += verdict.seconds or 0.0
             levels = sorted(r.level or "" for r in results if r.status == "solved")
             level = ".".join(map(str, found.scores.get("level", ())))  # type: ignore[arg-type]
             agree = (
