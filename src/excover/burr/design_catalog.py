@@ -29,7 +29,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, cached_property
 from itertools import permutations, product
 from pathlib import Path
 
@@ -39,7 +39,7 @@ from excover.errors import ExcoverError
 
 TYPE_CHECKING = False  # typing is for type checkers: a run need not import it
 if TYPE_CHECKING:
-    from excover.formats.burrtools import Puzzle
+    from excover.formats.burrtools import Puzzle, Shape
 
 __all__ = [
     "BurrCatalog",
@@ -84,6 +84,19 @@ class BurrCatalog:
     def voxels(self) -> tuple[int, ...]:
         """Each piece's number of voxels."""
         return tuple(len(shape) for shape in self.shapes)
+
+    @cached_property
+    def puzzle_shapes(self) -> tuple[Shape, ...]:
+        """The pieces as BurrTools shapes (named ``piece 12`` for a catalog's number, a
+        file's by their own names), then the result (named ``burr``): made once, for
+        the puzzle of every design."""
+        from excover.formats.burrtools import Shape
+
+        pieces = tuple(
+            Shape.from_voxels(voxels, name=f"piece {label}" if label.isdigit() else label)
+            for label, voxels in zip(self.labels, self.shapes, strict=True)
+        )
+        return (*pieces, Shape.from_voxels(self.filled, self.optional, name="burr"))
 
 
 # ----- forms under rotation -----

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, ClassVar, TypeVar, cast
 
@@ -59,7 +60,7 @@ from excover.design import (
     Score,
     Table,
 )
-from excover.formats.burrtools import Part, Problem, Puzzle, Shape
+from excover.formats.burrtools import Part, Problem, Puzzle
 
 TYPE_CHECKING = False  # typing is for type checkers: a run need not import it
 if TYPE_CHECKING:
@@ -93,17 +94,12 @@ def design_puzzle(pieces: Sequence[int], name: str = "burr", holes: bool = True)
 def _puzzle(catalog: BurrCatalog, pieces: Sequence[int], name: str) -> Puzzle:
     """Exactly ``pieces`` (catalog indices, a number twice: two copies) in the result."""
     kinds = sorted(Counter(pieces).items())
-    shapes = [
-        Shape.from_voxels(catalog.shapes[k], name=_piece_name(catalog.labels[k])) for k, _ in kinds
-    ]
-    shapes.append(Shape.from_voxels(catalog.filled, catalog.optional, name=name))
+    made = catalog.puzzle_shapes
+    shapes = [made[k] for k, _ in kinds]
+    result = made[-1]
+    shapes.append(result if result.name == name else replace(result, name=name))
     parts = tuple(Part(i, count, count) for i, (_, count) in enumerate(kinds))
     return Puzzle(tuple(shapes), (Problem(parts, len(kinds)),))
-
-
-def _piece_name(label: str) -> str:
-    """A piece's name in a puzzle: ``piece 12`` for a catalog's number, a file's own name."""
-    return f"piece {label}" if label.isdigit() else label
 
 
 def level_score(result: Disassembly) -> tuple[int, ...]:

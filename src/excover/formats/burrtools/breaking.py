@@ -98,13 +98,19 @@ def compared_first(
     return best
 
 
-def _conjugates(number: int, transformations: Sequence[int]) -> set[int]:
+def _conjugates(number: int, transformations: Sequence[int]) -> frozenset[int]:
     """Every conjugate ``g t g^-1`` of the given transformations (indices) by the grid's
     transformations: the symmetries a shape has in some orientation."""
+    return _conjugates_of(number, tuple(transformations))
+
+
+@cache
+def _conjugates_of(number: int, transformations: tuple[int, ...]) -> frozenset[int]:
+    """:func:`_conjugates`, kept: a search of many designs asks again and again about
+    the one result's symmetries."""
     table, inverse = _products(number)
-    return {
-        int(table[table[g, t], inverse[g]]) for g in range(len(inverse)) for t in transformations
-    }
+    moved = table[:, list(transformations)]  # g t, for every g (rows) and t (columns)
+    return frozenset(table[moved, inverse[:, None]].ravel().tolist())
 
 
 @cache
