@@ -91,6 +91,8 @@ GOAL_FLAGS = {
     "top": "top",
     "by": "by",
     "order": "order",
+    "least": "least",
+    "most": "most",
     "every_solution": "up_to_symmetry",
 }
 
@@ -177,6 +179,15 @@ def add_design_command(commands: Any, kinds: Mapping[str, Maker]) -> None:
         choices=ORDERS,
         help="the highest or the lowest scores first (default: fewest solutions, highest "
         "other scores)",
+    )
+    goal.add_argument(
+        "--least",
+        metavar="SCORE",
+        help="qualify only designs whose --by score is at least SCORE (a number, or a level "
+        "such as 5.2: --by level --least 5 keeps 5, 5.4, 6, ...)",
+    )
+    goal.add_argument(
+        "--most", metavar="SCORE", help="qualify only designs whose --by score is at most SCORE"
     )
     run = parser.add_argument_group("the run")
     run.add_argument(

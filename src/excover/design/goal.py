@@ -12,7 +12,10 @@ A :class:`Goal` is a small declarative object:
   space names the scores it gives, such as the search nodes of a packing or, for burrs,
   the level) and whether the ``"high"`` or the ``"low"`` scores come first (by default
   the fewest solutions, else the highest score). Ties go to the design of the smaller
-  index, so the ranking never depends on the order the designs were searched in.
+  index, so the ranking never depends on the order the designs were searched in;
+- ``least`` and ``most``: bounds on that score for a design to qualify (a burr's level
+  at least ``(5, 2)``, its moves at least 12), None for no bound. A level bound of one
+  number stands for the level of that many moves: ``least=5`` keeps ``5``, ``5.4``, ``6``.
 
 The goal drives the early exits of each design's evaluation: a design's search stops as
 soon as it has found more solutions than ``solutions`` allows (a second one, for
@@ -55,6 +58,8 @@ class Goal:
     top: int | None = None
     by: str = "solutions"
     order: str | None = None
+    least: Score | None = None
+    most: Score | None = None
 
     def __post_init__(self) -> None:
         if self.solutions is not None and not _whole(self.solutions, 1):
@@ -67,6 +72,12 @@ class Goal:
             raise GoalError("top", f"must be a whole number >= 1 or None, not {self.top!r}")
         if not isinstance(self.by, str) or not self.by:
             raise GoalError("by", f"must name a score, not {self.by!r}")
+        for name in ("least", "most"):
+            bound = getattr(self, name)
+            if bound is not None and not _score(bound):
+                raise GoalError(
+                    name, f"must be a number or numbers in turn (a level 5.2), not {bound!r}"
+                )
         if self.order is None:
             object.__setattr__(self, "order", "low" if self.by == "solutions" else "high")
         elif self.order not in ORDERS:
@@ -102,6 +113,8 @@ class Goal:
             table.integer("top", None, least=1),
             table.text("by", "solutions"),
             table.choice("order", ORDERS, None),
+            _bound(table, "least"),
+            _bound(table, "most"),
         )
         table.done()
         return goal
@@ -124,6 +137,17 @@ class Goal:
             return True
         return exact and solutions <= self.solutions
 
+    def within(self, score: Score | None) -> bool:
+        """Whether a design's ``by`` score meets the bounds ``least`` and ``most`` (a
+        design without that score meets none but the absence of bounds)."""
+        if self.least is None and self.most is None:
+            return True
+        if score is None:
+            return False
+        if self.least is not None and _compared(score, self.least) < 0:
+            return False
+        return self.most is None or _compared(score, self.most) <= 0
+
     def rank(self, score: Score) -> Score:
         """A sort key of ``score``: smaller keys come first. A tuple is compared number
         by number, and a tuple before its extensions (``(5,)`` before ``(5, 4)``):
@@ -144,6 +168,10 @@ class Goal:
             "top": self.top,
             "by": self.by,
             "order": self.order,
+        } | {
+            name: list(bound) if isinstance(bound, tuple) else bound
+            for name, bound in (("least", self.least), ("most", self.most))
+            if bound is not None
         }
 
     def describe(self) -> str:
@@ -156,8 +184,60 @@ class Goal:
         else:
             text = f"at most {self.solutions} solutions"
         text += " up to symmetry" if self.up_to_symmetry else " (every solution counted)"
+        bounds = [
+            f"{word} {_shown(bound)}"
+            for word, bound in (("at least", self.least), ("at most", self.most))
+            if bound is not None
+        ]
+        if bounds:
+            text += f"; {self.by} {' and '.join(bounds)}"
         if self.top is not None:
             text += f"; the top {self.top} by {self.by}, {self.order}est first"
         elif self.by != "solutions" or self.order != "low":
             text += f"; ranked by {self.by}, {self.order}est first"
         return text
+
+
+def _score(value: object) -> bool:
+    """Whether ``value`` is a score: a number, or a non-empty tuple of numbers."""
+    number = (int, float)
+    if isinstance(value, bool):
+        return False
+    if isinstance(value, tuple):
+        return bool(value) and all(isinstance(v, number) and not isinstance(v, bool) for v in value)
+    return isinstance(value, number)
+
+
+def _compared(score: Score, bound: Score) -> int:
+    """-1, 0 or 1 as ``score`` is below, equal to or above ``bound``: numbers compared
+    in turn, a tuple below its extensions, a lone number the same as a tuple of it."""
+    mine = score if isinstance(score, tuple) else (score,)
+    theirs = bound if isinstance(bound, tuple) else (bound,)
+    return (mine > theirs) - (mine < theirs)
+
+
+def _bound(table: Table, field: str) -> Score | None:
+    """A bound read from a declaration: a number, a list of numbers, or a string of
+    numbers joined by dots (a level, ``"5.2"``)."""
+    if not table.has(field):
+        table.raw(field, None)
+        return None
+    given = table.raw(field)
+    if isinstance(given, list) and given:
+        given = tuple(given)
+    elif isinstance(given, str):
+        parts = given.strip().split(".")
+        if all(part.isdigit() for part in parts):
+            given = tuple(int(part) for part in parts) if len(parts) > 1 else int(parts[0])
+    if not _score(given):
+        raise table.error(
+            field, f"must be a number or a level such as '5.2', not {given!r}", GoalError
+        )
+    return given  # type: ignore[no-any-return]
+
+
+def _shown(bound: Score) -> str:
+    """A bound as it is written: ``5.2`` for a level, ``12`` for a number."""
+    if isinstance(bound, tuple):
+        return ".".join(str(part) for part in bound)
+    return str(bound)

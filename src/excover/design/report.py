@@ -81,8 +81,10 @@ class Tally:
         self.distribution[_bucket(outcome)] += 1
         if not self.goal.qualifies(outcome.solutions, outcome.exact):
             return
-        self.qualifying += 1
         score = outcome.score(self.goal.by)
+        if not self.goal.within(score):
+            return
+        self.qualifying += 1
         if score is None:
             return
         entry = (self.goal.rank(score), index, outcome)
