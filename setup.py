@@ -23,7 +23,7 @@ A ``.pyx`` is translated to C only when its ``.c`` is missing, older than it (or
 this script, which sets Cython's options) or made by another Cython version. Cython's
 own test would translate everything again in each new isolated build environment (its
 bundled ``.pxd`` files are new there), so that ``pip install .`` followed by
-``pip install ".[test]"`` compiled every extension twice; now the second install reuses
+a second install compiled every extension twice; now the second install reuses
 the first one's C files and objects.
 """
 

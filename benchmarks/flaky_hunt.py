@@ -4,7 +4,7 @@ two busy processes).
 
 The hunt clones the repository's current commit into a new folder, makes a virtual
 environment there and installs the checkout as the README says (``pip install
-".[test]"``, which brings pytest-randomly: every run puts the tests in a new order, its
+--group test .``, which brings pytest-randomly: every run puts the tests in a new order, its
 seed printed in pytest's header and kept). Then it runs ``python -m
 pytest`` ``--runs`` times, the last ``--busy-runs`` of them beside ``--busy`` processes
 that keep a core each busy. Each run is one line of a ledger (JSON lines: the commit,
@@ -60,8 +60,9 @@ def prepared(folder: Path, head: str) -> Path:
     subprocess.run(["git", "clone", "-q", str(ROOT), str(clone)], check=True)
     subprocess.run(["git", "-C", str(clone), "checkout", "-q", head], check=True)
     subprocess.run([sys.executable, "-m", "venv", str(folder / "venv")], check=True)
+    subprocess.run([str(python), "-m", "pip", "install", "-q", "--upgrade", "pip"], check=True)
     subprocess.run(
-        [str(python), "-m", "pip", "install", "-q", ".[test]"],
+        [str(python), "-m", "pip", "install", "-q", "--group", "test", "."],
         cwd=clone,
         check=True,
     )

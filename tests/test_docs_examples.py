@@ -9,8 +9,8 @@ repository's examples) is the only thing at hand. The pages follow these convent
   Each must exit with status 0, unless its line ends with a comment ``# exit status N``:
   it must then exit with N, and what it writes to stderr counts as printed (an example of
   an error message). ``pip install`` commands are not run from inside the suite: the
-  extras they name must exist in ``pyproject.toml`` instead. ``python -m pytest`` (this
-  suite) is not run either.
+  extras and dependency groups they name must exist in ``pyproject.toml`` instead.
+  ``python -m pytest`` (this suite) is not run either.
 - ```` ```output ````: what the block just before it prints, compared line by line after
   trailing blanks are dropped; a line ``...`` stands for any number of lines.
 - any other block (```` ```text ````, ```` ```dlx ````, ...): shown only (file contents,
@@ -37,10 +37,11 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
 
+_PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text())
 #: The extras that pyproject.toml declares, for checking ``pip install ".[extra]"``.
-EXTRAS = set(
-    tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"]
-)
+EXTRAS = set(_PYPROJECT["project"]["optional-dependencies"])
+#: Its dependency groups, for checking ``pip install --group NAME``.
+GROUPS = set(_PYPROJECT["dependency-groups"])
 
 #: The longest a single documentation example may take (seconds).
 TIMEOUT = 120
@@ -136,9 +137,11 @@ def _shell_commands(code: str) -> list[tuple[str, int]]:
             line = line[: expected.start()]
         for command in line.split("&&"):
             words = shlex.split(command)
-            if words[:2] == ["pip", "install"]:
+            if words[:2] == ["pip", "install"] or words[:4] == ["python", "-m", "pip", "install"]:
                 for extra in re.findall(r"\[([\w,-]+)\]", command):
                     assert set(extra.split(",")) <= EXTRAS, f"no such extra: {extra}"
+                for group in re.findall(r"--group\s+([\w-]+)", command):
+                    assert group in GROUPS, f"no such dependency group: {group}"
             elif words[:3] == ["python", "-m", "pytest"]:
                 continue
             else:

@@ -61,7 +61,7 @@ __all__ = [
     "simd_kernel",
 ]
 
-__version__ = "0.1.0"
+__version__ = "0.9.0"
 
 #: The public names imported on first use, by the module each lives in.
 _LAZY = {

@@ -226,7 +226,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return run(args)
     except (ResourceLimitError, MemoryError) as exc:
         sys.stdout.flush()
-        print(f"excover: resource limit: {exc or 'out of memory'}", file=sys.stderr)
+        print(f"excover: resource limit: {str(exc) or 'out of memory'}", file=sys.stderr)
         return EXIT_RESOURCE
     except ExcoverError as exc:
         print(error_line(exc), file=sys.stderr)
