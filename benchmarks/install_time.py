@@ -14,6 +14,12 @@ dependencies' wheels downloaded again). It also prints when each of pip's steps 
 when pip asks for the build's requirements), the metadata and the dependencies' choice,
 the compiles (the wheel built), and the install of excover and its dependencies. The
 figures are quoted in docs/performance.md, "Installing".
+
+``--readme`` times the README's way to the suite instead, from a clean clone: pip
+upgraded, then the one install (``pip install --group test .``: excover compiled and
+the test packages brought in one step), the first result (``excover run
+examples/caml.cmb``), and the suite's result (``python -m pytest``), each with the time
+since the clone and the load average, and the number of compiled modules installed.
 """
 
 from __future__ import annotations
@@ -43,7 +49,13 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--jobs", type=int, help="EXCOVER_BUILD_JOBS (default: one a core)")
     parser.add_argument("--no-cache", action="store_true", help="pip install --no-cache-dir")
+    parser.add_argument(
+        "--readme", action="store_true", help="the README's one install, first result and suite"
+    )
     args = parser.parse_args()
+    if args.readme:
+        readme_way()
+        return
     env = dict(os.environ)
     if args.jobs is not None:
         env["EXCOVER_BUILD_JOBS"] = str(args.jobs)
@@ -80,6 +92,44 @@ def main() -> None:
     print(f"  install of excover and its dependencies: {wall - last:.1f} s")
     python = sys.version.split()[0]
     print(f"cores: {os.cpu_count()}, load average at the end: {load:.2f}, python {python}")
+
+
+def readme_way() -> None:
+    """Clone, one install, first result, suite: the times since the clone started."""
+    started = time.perf_counter()
+    marks: list[tuple[str, float, float]] = []
+
+    def mark(step: str) -> None:
+        marks.append((step, time.perf_counter() - started, os.getloadavg()[0]))
+        print(f"{step}: {marks[-1][1]:.0f} s since the clone (load {marks[-1][2]:.1f})", flush=True)
+
+    with tempfile.TemporaryDirectory() as scratch:
+        clone = Path(scratch) / "excover"
+        subprocess.run(["git", "clone", "-q", str(ROOT), str(clone)], check=True)
+        venv.create(Path(scratch) / "venv", with_pip=True)
+        bin_ = Path(scratch) / "venv" / "bin"
+        python = str(bin_ / "python")
+        env = dict(os.environ, PATH=f"{bin_}{os.pathsep}{os.environ['PATH']}")
+
+        def run(*command: str) -> None:
+            subprocess.run(command, cwd=clone, env=env, check=True, stdout=subprocess.DEVNULL)
+
+        run(python, "-m", "pip", "install", "-q", "--upgrade", "pip")
+        run(python, "-m", "pip", "install", "-q", "--group", "test", ".")
+        mark("the one install (pip upgraded, excover compiled, the test packages)")
+        run(str(bin_ / "excover"), "run", "examples/caml.cmb")
+        mark("the first result (excover run examples/caml.cmb)")
+        suite = subprocess.run(
+            [python, "-m", "pytest", "-q", "-p", "no:randomly"],
+            cwd=clone,
+            env=env,
+            capture_output=True,
+            text=True,
+        )
+        mark("the suite's result (python -m pytest)")
+        print(suite.stdout.strip().splitlines()[-1])
+        modules = list((Path(scratch) / "venv").rglob("excover/**/*.so"))
+        print(f"compiled modules installed: {len(modules)}; cores: {os.cpu_count()}")
 
 
 if __name__ == "__main__":
