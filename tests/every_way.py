@@ -25,6 +25,9 @@ from symmetric import all_solutions, build, duplicate_swaps, option_map, orbit_r
 from tilings import TilingCase, decoded
 
 from excover import ExactCover, UsageError, counting
+from excover.engines import pick_engine
+from excover.names import METHOD_TRAITS, SEARCH_ENGINES, TASK_METHODS
+from excover.names import METHODS as METHODS
 from excover.sat import AMO_ENCODINGS
 from excover.symmetry import Group
 
@@ -44,8 +47,14 @@ __all__ = [
     "orbit_counts",
 ]
 
-#: The methods of ``count()``, ``first()`` and ``solutions()``.
-METHODS = ("auto", "search", "zdd", "sat")
+#: The methods of ``count()``, ``first()`` and ``solutions()`` are :data:`METHODS`, read
+#: from :mod:`excover.names`: a new method is checked here from the day it is named.
+
+#: The methods that search: each takes an ``engine``.
+SEARCHING: tuple[str, ...] = tuple(m for m in METHODS if METHOD_TRAITS[m].searches)
+
+#: The methods that count under a group (a symmetry-broken search): all but a solver's.
+SYMMETRIC: tuple[str, ...] = tuple(m for m in METHODS if not METHOD_TRAITS[m].solver)
 
 #: The routes that take every problem; the others take only some (the route choice tries
 #: them where they may apply).
@@ -63,8 +72,19 @@ def has_multiplicities(problem: ExactCover) -> bool:
 
 
 def engines_for(problem: ExactCover) -> tuple[str, ...]:
-    """The compiled engines that run ``problem``: dancing cells has no multiplicities."""
-    return ("dlx", "bits") if has_multiplicities(problem) else ("dlx", "bits", "cells")
+    """The compiled engines of :data:`~excover.names.SEARCH_ENGINES` that run
+    ``problem``, as the engines themselves say (dancing cells has no multiplicities)."""
+    return tuple(engine for engine in SEARCH_ENGINES if _runs(problem, engine))
+
+
+def _runs(problem: ExactCover, engine: str) -> bool:
+    """Whether ``engine`` runs ``problem`` (:func:`excover.engines.pick_engine` refuses
+    an engine that cannot, saying why)."""
+    try:
+        pick_engine(problem, engine)
+    except UsageError:
+        return False
+    return True
 
 
 def _call(name: str, **kwargs: Any) -> str:
@@ -84,16 +104,16 @@ def count_calls(problem: ExactCover, workers: bool) -> list[tuple[str, Callable[
         for method in METHODS:
             add(method=method, preprocess=preprocess)
         for engine in engines:
-            for method in ("auto", "search"):
+            for method in SEARCHING:
                 add(method=method, engine=engine, preprocess=preprocess)
     for amo in AMO_ENCODINGS:
         add(method="sat", amo=amo)
-    for method in ("auto", "search", "zdd"):
+    for method in TASK_METHODS:
         add(method=method, tasks=TASKS)
     for engine in engines:
         add(method="search", engine=engine, tasks=TASKS)
     if workers:
-        for method in ("auto", "search", "zdd"):
+        for method in TASK_METHODS:
             add(method=method, workers=2)
         add(method="search", engine="bits", workers=2)  # counted in shares, not subproblems
         add(method="search", workers=2, tasks=TASKS + 2)
@@ -224,7 +244,7 @@ def orbit_counts(problem: ExactCover, group: Group, workers: bool = False) -> di
     """Every count of ``problem``'s orbits of solutions under ``group``, labelled by its
     call: each method and engine that counts up to symmetry, and with ``workers`` on two
     processes."""
-    calls: list[dict[str, Any]] = [{"method": method} for method in ("auto", "search", "zdd")]
+    calls: list[dict[str, Any]] = [{"method": method} for method in SYMMETRIC]
     calls += [{"method": "search", "engine": engine} for engine in engines_for(problem)]
     if workers:
         calls += [{"method": "search", "workers": 2}, {"method": "zdd", "workers": 2}]
@@ -250,7 +270,7 @@ def check_orbits(
     ``symmetry`` is every solution once. Returns the number of results compared."""
     orbits = len(set(orbit_of.values()))
     found = orbit_counts(problem, group, workers)
-    for method in ("auto", "search", "zdd"):
+    for method in SYMMETRIC:
         found[_call("count", symmetry="group", method=method)] = problem.count(
             method, symmetry=group
         )
@@ -261,7 +281,7 @@ def check_orbits(
     }
     assert not wrong, f"{len(solutions)} solutions in {orbits} orbits, got {wrong}"
     compared = len(found)
-    for method in ("search", "zdd"):
+    for method in (m for m in SYMMETRIC if not METHOD_TRAITS[m].chooses):
         label = _call("solutions", up_to_symmetry=True, symmetry="group", method=method)
         listed = [
             frozenset(s) for s in problem.solutions(method, up_to_symmetry=True, symmetry=group)
@@ -323,12 +343,12 @@ def check_tiling(case: TilingCase) -> int:
     for method in METHODS:
         assert tiling.count(method) == len(orbit_of), _call("Tiling.count", method=method)
     assert {decoded(s) for s in tiling.solutions()} == set(orbit_of), "Tiling.solutions()"
-    calls: list[dict[str, Any]] = [{"method": method} for method in ("auto", "search", "zdd")]
+    calls: list[dict[str, Any]] = [{"method": method} for method in SYMMETRIC]
     calls += [{"method": "search", "engine": engine} for engine in engines_for(tiling.problem)]
     for kwargs in calls:
         label = _call("Tiling.count", up_to_symmetry=True, **kwargs)
         assert tiling.count(up_to_symmetry=True, **kwargs) == len(classes), label
-    for method in ("search", "zdd"):
+    for method in (m for m in SYMMETRIC if not METHOD_TRAITS[m].chooses):
         listed = [orbit_of[decoded(s)] for s in tiling.solutions(method, up_to_symmetry=True)]
         label = _call("Tiling.solutions", method=method, up_to_symmetry=True)
         assert one_per_orbit(listed, orbit_of), label

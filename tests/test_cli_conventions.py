@@ -28,6 +28,7 @@ from runs import ended, wait_until_busy
 from excover import ExactCover, nonogram
 from excover.cli import common
 from excover.main import _LIGHT, _PROBLEM_COMMANDS, build_parser, main
+from excover.names import METHODS as SOLVING_METHODS
 from excover.nonogram.cli import FORMATS, METHODS
 from excover.puzzles import sudoku
 from excover.sat.amo import AMO_ENCODINGS
@@ -75,7 +76,7 @@ def test_the_schema_ships_in_the_package_and_is_valid(capsys: pytest.CaptureFixt
     assert common.schema()["properties"]["schema"]["const"] == common.SCHEMA_VERSION
 
 
-@pytest.mark.parametrize("method", ["auto", "search", "zdd", "sat"])
+@pytest.mark.parametrize("method", SOLVING_METHODS)
 def test_count_documents_name_the_method_that_ran(
     capsys: pytest.CaptureFixture[str], method: str
 ) -> None:
@@ -85,7 +86,7 @@ def test_count_documents_name_the_method_that_ran(
     assert result["engine"]
 
 
-@pytest.mark.parametrize("method", ["auto", "search", "zdd", "sat"])
+@pytest.mark.parametrize("method", SOLVING_METHODS)
 def test_solve_documents_stream_valid_solutions(
     capsys: pytest.CaptureFixture[str], method: str
 ) -> None:

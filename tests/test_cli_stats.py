@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from excover import names
 from excover.cli.outcome import FIGURES
 from excover.main import main
 
@@ -25,7 +26,7 @@ SUDOKU = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419.
 HEART = str(ROOT / "examples" / "nonograms" / "heart.non")
 
 #: The routes ``excover count --route`` can force (``parts`` is taken by auto alone).
-ROUTES = ("dlx", "bits", "cells", "dxz", "frontier", "components")
+ROUTES = tuple(route for route in names.ROUTES if route != "parts")
 
 
 def figures(err: str) -> tuple[dict[str, str], dict[str, str]]:
@@ -70,7 +71,7 @@ def test_every_route_prints_defined_figures(
     assert out == "46976\n"
     assert shown["solutions"] == "46976" and shown["search"] == "complete"
     assert "nodes" in meaning, f"route {route}: nodes printed without its definition"
-    if route in ("dlx", "bits", "cells"):
+    if route in names.SEARCH_ENGINES:
         assert shown["engine"] == route and "updates" in meaning
         assert meaning["nodes"].startswith("nodes of the search tree, Knuth's DLX1")
     else:

@@ -27,6 +27,7 @@ from numpy.typing import NDArray
 from excover import ExactCover, LimitReached, Search, UsageError
 from excover.engines import CompiledEngine, new_engine
 from excover.engines._links import DONE, MAX_NODES, MAX_SOLUTIONS, SOLUTION, TIMEOUT, LinksEngine
+from excover.names import SEARCH_ENGINES
 
 KNUTH = Path(__file__).parent / "data" / "knuth"
 
@@ -373,7 +374,7 @@ def table_rows(table: tuple[NDArray[np.int64], NDArray[np.int64]]) -> list[list[
 @settings(max_examples=examples(60))
 @given(
     st.sampled_from(KINDS).flatmap(lambda kind: instances(kind, max_options=8)),
-    st.sampled_from(["dlx", "bits", "cells"]),
+    st.sampled_from(SEARCH_ENGINES),
     st.integers(0, 4),
 )
 def test_the_solution_table_lists_what_solutions_lists(

@@ -9,19 +9,18 @@ nodes and updates), and a malformed problem is refused by each with the same mes
 
 from __future__ import annotations
 
-from typing import Literal
-
 import pytest
 from builders import langford, queens
 
 from excover import ExactCover
-from excover.engines import CompiledEngine, new_engine
+from excover.engines import CompiledEngine, new_engine, pick_engine
 from excover.engines._bits import BitEngine
 from excover.engines._cells import CellEngine
 from excover.engines._links import DONE, MAX_NODES, MAX_SOLUTIONS, SOLUTION, LinksEngine
+from excover.names import SEARCH_ENGINES
 
-EngineName = Literal["dlx", "bits", "cells"]
-ENGINES: tuple[EngineName, ...] = ("dlx", "bits", "cells")
+#: Every compiled engine, as :mod:`excover.names` lists them.
+ENGINES = SEARCH_ENGINES
 
 
 def colored_row() -> ExactCover:
@@ -44,9 +43,9 @@ def totals(run: CompiledEngine) -> tuple[int, int, int]:
     return run.solutions, run.nodes, run.updates
 
 
-def straight(problem: ExactCover, engine: EngineName) -> tuple[list[list[int]], CompiledEngine]:
+def straight(problem: ExactCover, engine: str) -> tuple[list[list[int]], CompiledEngine]:
     """Every solution of an engine stopped only at solutions, and the finished engine."""
-    run = new_engine(problem, "mrv", 0, engine=engine)
+    run = new_engine(problem, "mrv", 0, engine=pick_engine(problem, engine))
     found = []
     while run.run(False, -1, -1, 0.0) == SOLUTION:
         found.append(run.solution())
@@ -55,14 +54,14 @@ def straight(problem: ExactCover, engine: EngineName) -> tuple[list[list[int]], 
 
 @pytest.mark.parametrize("engine", ENGINES)
 @pytest.mark.parametrize("name", sorted(PROBLEMS))
-def test_every_kind_of_stop_replays_the_straight_search(name: str, engine: EngineName) -> None:
+def test_every_kind_of_stop_replays_the_straight_search(name: str, engine: str) -> None:
     """Node limits, solution limits and stops at solutions, mixed, leave the search where
     an uninterrupted one would be: the solutions shown are the straight search's, in its
     order, and the totals at the end are its totals."""
     problem = PROBLEMS[name]
     expected, reference = straight(problem, engine)
     assert expected, "the problem must have solutions for the test to mean anything"
-    run = new_engine(problem, "mrv", 0, engine=engine)
+    run = new_engine(problem, "mrv", 0, engine=pick_engine(problem, engine))
     shown = 0
     status = None
     for step in range(1, 10_000):
@@ -87,10 +86,10 @@ def test_every_kind_of_stop_replays_the_straight_search(name: str, engine: Engin
 
 
 @pytest.mark.parametrize("engine", ENGINES)
-def test_reset_halfway_replays_the_same_search(engine: EngineName) -> None:
+def test_reset_halfway_replays_the_same_search(engine: str) -> None:
     problem = queens(7)
     expected, reference = straight(problem, engine)
-    run = new_engine(problem, "mrv", 0, engine=engine)
+    run = new_engine(problem, "mrv", 0, engine=pick_engine(problem, engine))
     assert run.run(True, -1, reference.nodes // 2, 0.0) == MAX_NODES
     run.reset()
     again = []

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from budget import examples
 from builders import Instance, Kind, instances
+from every_way import engines_for
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -37,7 +38,7 @@ def check_against_oracle(instance: Instance, seed: int, k: int) -> None:
     expected = instance.all_covers()
     problem = instance.build()
     same_tree = all(bound == (1, 1) for bound in instance.bounds)
-    engines = ("dlx", "bits", "cells") if same_tree else ("dlx", "bits")
+    engines = engines_for(problem)  # those that take its multiplicities, if any
     for heuristic in HEURISTICS:
         for engine in engines:
             check_heuristic(instance, problem, expected, heuristic, seed, k, engine)

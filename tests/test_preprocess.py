@@ -23,6 +23,7 @@ from hypothesis import strategies as st
 from excover import ExactCover, UsageError
 from excover.cli import common
 from excover.main import main
+from excover.names import METHODS
 from excover.preprocess import preprocess
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
@@ -110,7 +111,7 @@ def test_a_budget_stops_early_and_stays_exact(instance: Instance) -> None:
 def test_counts_agree_across_methods(instance: Instance) -> None:
     problem = instance.build()
     expected = len(instance.all_covers())
-    for method in ("auto", "search", "zdd", "sat"):
+    for method in METHODS:
         assert problem.count(method, preprocess=True) == expected, method
     assert sorted(map(sorted, problem.solutions(preprocess=True))) == sorted(
         map(sorted, instance.all_covers())

@@ -13,6 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from excover import UsageError
+from excover.names import METHODS
 from excover.tiling import Pattern, Tile, Tiling, pentominoes, polyominoes, tiles
 from excover.tiling.tile import Multiplicity
 from excover.tiling.tiling import area_obstruction
@@ -46,7 +47,7 @@ def test_an_optional_tile_too_big_for_the_board_is_never_placed() -> None:
     for multiplicity in ("any", "maybe", (0, 2)):
         big = Tile(Pattern.constant(3, 3), name="nine", multiplicity=multiplicity)
         tiling = Tiling(board, [domino, big])
-        for method in ("search", "zdd", "sat"):
+        for method in METHODS:
             assert tiling.count(method=method) == alone.count() == 3
         placed = {p.tile.name for s in tiling.solutions() for p in s.placements}
         assert placed == {"domino"}

@@ -32,6 +32,7 @@ from excover.cli import common
 from excover.deadlines import ALARM_REPEAT
 from excover.engines import Deadline
 from excover.main import main
+from excover.names import SEARCH_ENGINES
 
 ROOT = Path(__file__).resolve().parent.parent
 PENTO = str(ROOT / "examples" / "pento6x10.dlx")
@@ -229,7 +230,7 @@ def test_sixteen_queens_listing_stops() -> None:
     assert f"({out.count('Q') // 16} solutions so far)" in err
 
 
-@pytest.mark.parametrize("engine", ["dlx", "bits", "cells"])
+@pytest.mark.parametrize("engine", SEARCH_ENGINES)
 def test_every_engine_stops_listing(tmp_path: Path, engine: str) -> None:
     q16 = tmp_path / "q16.dlx"
     q16.write_text(queens(16).to_dlx(), encoding="utf-8")
