@@ -5,9 +5,13 @@ Routes (every one needs the run's token, see :class:`Guard`)::
     GET  /                        the page (its script and style under /static/)
     GET  /api/catalog             the pieces on offer, by grid and family
     GET  /api/initial             the design of the file given on the command line, if any
-    POST /api/import              a .cmb program (text) -> its design, or a located error;
-                                  read in a child process bounded in memory and time
-                                  (one at a time, a few waiting)
+    POST /api/import              a file's bytes (?name=FILE): a .cmb program -> its
+                                  design, or a located error; a BurrTools .xmpuzzle
+                                  (gzip or XML, told by its content) -> {"puzzle": ...}
+                                  (:func:`excover.studio.burrtools.summary`, with the
+                                  ``id`` the server keeps it under), or an error naming
+                                  the file; read in a child process bounded in memory and
+                                  time (one at a time, a few waiting)
     POST /api/export              a design -> the .cmb program
     POST /api/export/stl          a design -> a zip of one STL file per distinct piece
     POST /api/isometric           a design of a solid grid -> its board in an isometric view
@@ -23,7 +27,10 @@ Routes (every one needs the run's token, see :class:`Guard`)::
                                   "any"|N, "top": K, "by": ...}} searches the sets of K
                                   of the design's pieces that fill its board
                                   (:mod:`excover.studio.design_search`), its events and
-                                  cancel those of any run
+                                  cancel those of any run; the task "assemble" with
+                                  {"puzzle": ID, "problem": K, "take_apart": bool} lists
+                                  (and takes apart) the assemblies of a problem of a
+                                  puzzle opened (:mod:`excover.studio.burrtools`)
     GET  /api/jobs/ID/events      the run's news as server-sent events; the run is
                                   stopped when the reader goes away (the tab closed),
                                   when it stops following the run (below), past the
@@ -44,6 +51,13 @@ Routes (every one needs the run's token, see :class:`Guard`)::
                                   names, made in a child
                                   (:mod:`excover.studio.disassembly`; a few at once),
                                   stopped when the client goes away
+    POST /api/assemblies/ID/K/play
+                                  assembly K of the assemble run ID taken apart, as a
+                                  solution's disassembly, with its pieces' surfaces,
+                                  names and colours (:func:`excover.studio.burrtools.play`)
+    POST /api/puzzles/ID/P/stored/K/play
+                                  stored solution K of problem P of a puzzle opened,
+                                  played as the file's separation has it
 
 Errors come back as ``{"error": {"message": ..., "line": ..., "column": ...}}`` with a
 4xx status, never as a traceback.
@@ -83,6 +97,18 @@ from starlette.routing import Route
 from excover.errors import ExcoverError
 from excover.lang.errors import LangError
 from excover.studio import library
+from excover.studio.burrtools import (
+    ASSEMBLE_TASK,
+    MAX_PUZZLE_BYTES,
+    AssembleRequest,
+    AssemblyList,
+    Opened,
+    assembled,
+    file_name,
+    is_puzzle,
+    open_puzzle,
+    play,
+)
 from excover.studio.catalog import families
 from excover.studio.cells import LAYERED, shape
 from excover.studio.child import STARTUP_SECONDS, Child
@@ -102,6 +128,7 @@ __all__ = [
     "MAX_IMPORTS_WAITING",
     "MAX_JOBS",
     "MAX_LISTINGS",
+    "MAX_PUZZLES",
     "MAX_RUNNING",
     "PENDING_SECONDS",
     "Guard",
@@ -122,6 +149,9 @@ MAX_LISTINGS = 8
 MAX_IMPORTS_WAITING = 4
 #: The most disassemblies made at once (each in a child of its own).
 MAX_DISASSEMBLING = 2
+#: The most BurrTools puzzles the server keeps for the page (the oldest opened goes
+#: first; a list of assemblies keeps its own puzzle's bytes).
+MAX_PUZZLES = 4
 #: Seconds between two messages of an events stream when the run says nothing: the
 #: page shows the time spent, and a closed tab is noticed when a message fails to go.
 #: Also the seconds between two looks at a run's page and time (:meth:`Studio._watch`).
@@ -139,6 +169,7 @@ T = TypeVar("T")
 _STATIC = {
     "studio.js": "text/javascript",
     "search.js": "text/javascript",
+    "puzzle.js": "text/javascript",
     "studio.css": "text/css",
 }
 
@@ -189,16 +220,16 @@ def _lang_error(error: LangError) -> JSONResponse:
     )
 
 
-async def _body(request: Request) -> bytes:
-    """The request's body, refused (413) past :data:`MAX_BODY` bytes."""
+async def _body(request: Request, most: int = MAX_BODY) -> bytes:
+    """The request's body, refused (413) past ``most`` bytes (:data:`MAX_BODY`)."""
     declared = request.headers.get("content-length", "0")
-    if not declared.isdigit() or int(declared) > MAX_BODY:
-        raise HTTPException(413, f"the body is larger than {MAX_BODY} bytes")
+    if not declared.isdigit() or int(declared) > most:
+        raise HTTPException(413, f"the body is larger than {most} bytes")
     data = bytearray()
     async for chunk in request.stream():
         data += chunk
-        if len(data) > MAX_BODY:
-            raise HTTPException(413, f"the body is larger than {MAX_BODY} bytes")
+        if len(data) > most:
+            raise HTTPException(413, f"the body is larger than {most} bytes")
     return bytes(data)
 
 
@@ -252,6 +283,12 @@ class Studio:
     #: The watches of the runs started (:meth:`_watch`).
     watches: set[asyncio.Task[None]] = field(default_factory=set, init=False)
     listings: dict[str, Listing] = field(default_factory=dict, init=False)
+    #: The BurrTools puzzles opened (their bytes and file name), the oldest first, and
+    #: the lists of assemblies of the assemble runs.
+    puzzles: dict[str, Opened] = field(default_factory=dict, init=False)
+    assembly_lists: dict[str, AssemblyList] = field(default_factory=dict, init=False)
+    #: The puzzle given on the command line, as the page shows it (with its ``id``).
+    initial_puzzle: dict[str, Any] | None = field(default=None, init=False)
     #: The children of the imports going on, and the imports that want one.
     imports: set[Child] = field(default_factory=set, init=False)
     importers: int = field(default=0, init=False)
@@ -278,24 +315,55 @@ class Studio:
 
     async def initial_design(self, request: Request) -> Response:
         design = None if self.initial is None else self.initial.to_json()
-        return JSONResponse({"design": design, "name": self.name})
+        return JSONResponse({"design": design, "name": self.name, "puzzle": self.initial_puzzle})
+
+    def keep_puzzle(self, data: bytes, name: str, shown: dict[str, Any]) -> dict[str, Any]:
+        """Keep the puzzle of ``data`` (the file ``name``) for the page's runs and plays,
+        the oldest forgotten past :data:`MAX_PUZZLES`; ``shown`` (its summary) gets the
+        id it is kept under."""
+        while len(self.puzzles) >= MAX_PUZZLES:
+            del self.puzzles[next(iter(self.puzzles))]
+        key = secrets.token_hex(8)
+        self.puzzles[key] = Opened(data, name, len(shown["problems"]))
+        return {**shown, "id": key}
 
     async def import_program(self, request: Request) -> Response:
-        try:
-            text = (await _body(request)).decode("utf-8")
-        except UnicodeDecodeError:
-            return _error(400, "the file is not UTF-8 text")
+        """A file opened by the page: a BurrTools puzzle (told by its bytes, whatever its
+        name) or a ``.cmb`` program."""
+        data = await _body(request, MAX_PUZZLE_BYTES)
+        puzzle = is_puzzle(data)
+        if not puzzle and len(data) > MAX_BODY:
+            raise HTTPException(413, f"the body is larger than {MAX_BODY} bytes")
+        if puzzle:
+            name = file_name(request.query_params.get("name"))
+        else:
+            try:
+                text = data.decode("utf-8")
+            except UnicodeDecodeError:
+                name = file_name(request.query_params.get("name"), "the file")
+                return _error(
+                    400, f"{name} is neither a .cmb program (UTF-8 text) nor a BurrTools file"
+                )
         if self.importers > MAX_IMPORTS_WAITING:
             return _error(429, "too many imports at once: wait for one to end")
         if self._import_turn is None:
             self._import_turn = asyncio.Lock()
         self.importers += 1
         try:
-            design = await _while_connected(request, self._imported(text, self._import_turn))
+            if puzzle:
+                shown = await _while_connected(
+                    request, self._imported_puzzle(data, name, self._import_turn)
+                )
+            else:
+                design = await _while_connected(request, self._imported(text, self._import_turn))
         except LangError as error:
             return _lang_error(error)
         finally:
             self.importers -= 1
+        if puzzle:
+            if shown is None:
+                return _error(503, "the studio is stopping")
+            return JSONResponse({"puzzle": self.keep_puzzle(data, name, shown)})
         if design is None:
             return _error(503, "the studio is stopping")
         return JSONResponse({"design": design.to_json()})
@@ -307,6 +375,16 @@ class Studio:
             if self.stopping:
                 return None
             return await import_design(text, "upload.cmb", None, self.limits, self.imports)
+
+    async def _imported_puzzle(
+        self, data: bytes, name: str, turn: asyncio.Lock
+    ) -> dict[str, Any] | None:
+        """The summary of the BurrTools puzzle ``data`` (the file ``name``), read when its
+        ``turn`` comes (None: the studio stopped meanwhile)."""
+        async with turn:
+            if self.stopping:
+                return None
+            return await open_puzzle(data, name, self.limits, self.imports)
 
     async def export_program(self, request: Request) -> Response:
         design = Design.from_json(await _json(request))
@@ -332,8 +410,11 @@ class Studio:
     async def new_job(self, request: Request) -> Response:
         body = await _json(request)
         task = body.get("task") if isinstance(body, dict) else None
-        if task not in TASKS and task != SEARCH_TASK:
-            return _error(400, f"the task must be one of {', '.join([*TASKS, SEARCH_TASK])}")
+        if task not in TASKS and task not in (SEARCH_TASK, ASSEMBLE_TASK):
+            every = ", ".join([*TASKS, SEARCH_TASK, ASSEMBLE_TASK])
+            return _error(400, f"the task must be one of {every}")
+        if task == ASSEMBLE_TASK:
+            return self._assemble(body)
         design = Design.from_json(body.get("design"))
         settings = Settings.from_json(body.get("settings"), self.checkpoints, self.checkpoint_above)
         search = None
@@ -359,6 +440,34 @@ class Studio:
             self.listings[key] = Listing(design.to_json(), task, symmetric)
         return JSONResponse({"id": key})
 
+    def _assemble(self, body: dict[str, Any]) -> Response:
+        """A run listing the assemblies of a problem of a puzzle opened (and taking each
+        apart): its id, as for any run; the server keeps the assemblies' options to play
+        one (:class:`~excover.studio.burrtools.AssemblyList`)."""
+        request = AssembleRequest.from_json(body)
+        settings = Settings.from_json(body.get("settings"), None)
+        kept = self.puzzles.get(request.puzzle)
+        if kept is None:
+            return _error(404, "no such puzzle (any more): open the file again")
+        data, name, count = kept
+        if request.problem >= count:
+            return _error(400, f"problem: {name} has {count} problem{'s' * (count != 1)}")
+        if len(self.jobs) >= MAX_JOBS:
+            self._forget_one()
+        if len(self.jobs) >= MAX_JOBS:
+            return _error(429, "too many runs at once: cancel one first")
+        key = secrets.token_hex(8)
+        extra = (data, name, request.problem, request.take_apart)
+        design = {"puzzle": request.puzzle, "problem": request.problem}
+        self.jobs[key] = Job(
+            design, ASSEMBLE_TASK, settings, self.limits, self.clock, target=assembled, extra=extra
+        )
+        finished = [k for k, listed in self.assembly_lists.items() if listed.finished]
+        while len(self.assembly_lists) >= MAX_LISTINGS and finished:
+            del self.assembly_lists[finished.pop(0)]
+        self.assembly_lists[key] = AssemblyList(data, name, request.problem)
+        return JSONResponse({"id": key})
+
     def _forget_one(self) -> None:
         """Make room for a run: forget the oldest run whose events nobody has asked for in
         :data:`PENDING_SECONDS` (its page went away before starting it). A run started,
@@ -368,6 +477,7 @@ class Studio:
             if job.started is None and now - job.created > PENDING_SECONDS:
                 del self.jobs[key]
                 self.listings.pop(key, None)
+                self.assembly_lists.pop(key, None)
                 return
 
     def _job(self, request: Request) -> tuple[str, Job]:
@@ -402,6 +512,7 @@ class Studio:
         loop = asyncio.get_running_loop()
         started = loop.time()
         listing = self.listings.get(key)
+        assemblies = self.assembly_lists.get(key)
         try:
             while True:
                 event = await job.next_event(TICK)
@@ -411,6 +522,8 @@ class Studio:
                     event = {"type": "tick"}
                 elif event["type"] == "solutions" and listing is not None:
                     listing.add(event.pop("options"))  # kept here, drawn on request
+                elif event["type"] == "assemblies" and assemblies is not None:
+                    assemblies.add(event["batch"])  # their options kept here, to play one
                 elif event["type"] == "result":
                     if event.get("stopped_by") == "timeout" and job.maximum is not None:
                         event["maximum"] = job.maximum
@@ -434,6 +547,9 @@ class Studio:
         listing = self.listings.get(key)
         if listing is not None and not listing.finished:
             listing.finish(None if job.cancelled_at is None else "interrupt")
+        assemblies = self.assembly_lists.get(key)
+        if assemblies is not None:
+            assemblies.finished = True
 
     async def _watch(self, key: str, job: Job) -> None:
         """Watch the run ``key``, started, until it is over: cancel it when its page has
@@ -547,6 +663,57 @@ class Studio:
         found["names"] = [placement.tile.name for placement in solution.placements]
         return found
 
+    async def assembly_play(self, request: Request) -> Response:
+        """Assembly K of an assemble run, taken apart and described for the player."""
+        bounds = await self._bounds(request)
+        key = request.path_params["key"]
+        listed = self.assembly_lists.get(key)
+        if listed is None:
+            raise HTTPException(404, f"no assemblies of run {key!r} (any more)")
+        index = _natural(request, "index", 0, path=True)
+        if index >= len(listed.options):
+            raise HTTPException(404, f"no assembly {index + 1}: {len(listed.options)} kept")
+        which = {"options": listed.options[index]}
+        return await self._played(request, listed.data, listed.name, listed.problem, which, bounds)
+
+    async def stored_play(self, request: Request) -> Response:
+        """Stored solution K of problem P of a puzzle opened, played as the file has it."""
+        bounds = await self._bounds(request)
+        kept = self.puzzles.get(request.path_params["key"])
+        if kept is None:
+            raise HTTPException(404, "no such puzzle (any more): open the file again")
+        problem = _natural(request, "problem", 0, path=True)
+        number = _natural(request, "index", 0, path=True)
+        which = {"stored": number}
+        return await self._played(request, kept.data, kept.name, problem, which, bounds)
+
+    async def _bounds(self, request: Request) -> Bounds:
+        bounds = Bounds.from_json(await _json(request))
+        return replace(bounds, seconds=min(bounds.seconds, self.limits.run_seconds))
+
+    async def _played(
+        self,
+        request: Request,
+        data: bytes,
+        name: str,
+        problem: int,
+        which: dict[str, Any],
+        bounds: Bounds,
+    ) -> Response:
+        """A play of a puzzle's assembly or stored solution, in a child of its own (a
+        few at once, as disassemblies), stopped when the client goes away."""
+        if self.disassembling >= MAX_DISASSEMBLING:
+            return _error(429, f"{MAX_DISASSEMBLING} disassemblies already going: wait for one")
+        if self.stopping:
+            return _error(503, "the studio is stopping")
+        self.disassembling += 1
+        try:
+            work = play(data, name, problem, which, bounds, self.limits, self.disassemblies)
+            found = await _while_connected(request, work)
+        finally:
+            self.disassembling -= 1
+        return JSONResponse(found)
+
     @contextlib.asynccontextmanager
     async def lifespan(self, app: Starlette) -> AsyncIterator[None]:
         """The server's life: the catalog is made before the first page asks for it, and
@@ -643,6 +810,12 @@ def create_app(
         Route("/api/listings/{key}/{index}/stl", studio.listing_stl),
         Route(
             "/api/listings/{key}/{index}/disassemble", studio.listing_disassembly, methods=["POST"]
+        ),
+        Route("/api/assemblies/{key}/{index}/play", studio.assembly_play, methods=["POST"]),
+        Route(
+            "/api/puzzles/{key}/{problem}/stored/{index}/play",
+            studio.stored_play,
+            methods=["POST"],
         ),
     ]
     app = Starlette(

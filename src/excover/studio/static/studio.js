@@ -42,7 +42,7 @@ async function api(method, path, body, raw) {
   const options = { method, headers: { "X-Studio-Token": TOKEN } };
   if (body !== undefined) {
     options.body = raw ? body : JSON.stringify(body);
-    options.headers["Content-Type"] = raw ? "text/plain" : "application/json";
+    options.headers["Content-Type"] = !raw ? "application/json" : typeof body === "string" ? "text/plain" : "application/octet-stream";
   }
   const response = await fetch(path, options);
   const type = response.headers.get("Content-Type") || "";
@@ -980,65 +980,51 @@ function disassemblyText(found) {
   return `unknown: limit reached (${found.reason})`;
 }
 
-// Move k (from 1) of a disassembly, the pieces named as the design names them.
-function moveText(found, k) {
+// Move k (from 1) of a disassembly, the pieces named as the design names them (joined
+// by `separator`: names of a BurrTools file may hold spaces).
+function moveText(found, k, separator = " ") {
   if (k === 0) return "assembled";
   const move = found.moves[k - 1];
-  const pieces = move.pieces.map((p) => found.names[p]).join(" ");
+  const pieces = move.pieces.map((p) => found.names[p]).join(separator);
   return `move ${k} of ${found.moves.length}: ${pieces} ${move.direction} ${move.distance === null ? "out" : move.distance}`;
 }
 
-// The Disassemble button under a 3D view (`shown`, made by solidView) of solution `index`
-// of `listing`, and once the server has answered, the level, a slider over the states and
-// Play/Pause, which moves the pieces from state to state (a state a second or so).
-function disassemblyPanel(listing, index, shown) {
+// A player of disassemblies under a 3D view (`shown`, made by solidView): the level, a
+// slider over the states and Play/Pause, which moves the pieces from state to state (a
+// state a second or so). Its elements' ids start with `prefix`; `player.load(found)`
+// shows a disassembly as the server describes it; `player.level` is where the level
+// goes, and `player.head` the row that holds it.
+function disassemblyPlayer(shown, prefix, separator = " ") {
   const panel = document.createElement("div");
   panel.className = "disassembly";
-  panel.innerHTML = `<div class="row"><button id="disassemble" title="slide the pieces apart, as BurrTools counts moves">Disassemble</button>
-    <span id="disassembly-level" class="level"></span></div>
-    <div class="row" id="disassembly-player" hidden><button id="disassembly-play">Play</button>
-    <input id="disassembly-step" type="range" min="0" max="0" step="1" value="0">
-    <span id="disassembly-move"></span></div>`;
-  const [button, level, player, play, step, caption] = ["disassemble", "disassembly-level", "disassembly-player",
-    "disassembly-play", "disassembly-step", "disassembly-move"].map((id) => panel.querySelector(`#${id}`));
-  listing.disassemblies = listing.disassemblies || {};
+  panel.innerHTML = `<div class="row"><span id="${prefix}-level" class="level"></span></div>
+    <div class="row" id="${prefix}-player" hidden><button id="${prefix}-play">Play</button>
+    <input id="${prefix}-step" class="step" type="range" min="0" max="0" step="1" value="0">
+    <span id="${prefix}-move"></span></div>`;
+  const [level, player, play, step, caption] = ["level", "player", "play", "step", "move"].map(
+    (id) => panel.querySelector(`#${prefix}-${id}`));
   let found = null, playing = null;
   const at = (position) => {
     shown.show(position);
     step.value = String(Math.floor(position));
-    caption.textContent = moveText(found, Math.floor(position));
+    caption.textContent = moveText(found, Math.floor(position), separator);
   };
   const pause = () => {
     if (playing !== null) clearTimeout(playing);
     playing = null;
     play.textContent = "Play";
   };
-  const shownFound = (answer) => {
+  panel.level = level;
+  panel.head = level.parentElement;
+  panel.load = (answer) => {
     found = answer;
     level.textContent = disassemblyText(found);
     level.dataset.status = found.status;
-    button.hidden = true;
     shown.play(found.states);
     step.max = String(found.states.length - 1);
     player.hidden = found.states.length < 2;
     at(0);
   };
-  button.onclick = () => guarded(async () => {
-    button.disabled = true;
-    level.textContent = "taking it apart…";
-    const seconds = Number($("seconds").value);
-    const bounds = $("seconds").value && seconds > 0 ? { seconds } : {};
-    try {
-      const answer = await api("POST", `api/listings/${listing.id}/${index}/disassemble`, bounds);
-      listing.disassemblies[index] = answer;
-      if (panel.isConnected) shownFound(answer);
-    } catch (error) {
-      level.textContent = "";
-      throw error;
-    } finally {
-      button.disabled = false;
-    }
-  });
   step.addEventListener("input", () => { pause(); at(Number(step.value)); });
   play.onclick = () => {
     if (playing !== null) return pause();
@@ -1058,6 +1044,40 @@ function disassemblyPanel(listing, index, shown) {
     };
     playing = setTimeout(frame, FRAME);
   };
+  return panel;
+}
+
+// The Disassemble button under a 3D view (`shown`, made by solidView) of solution `index`
+// of `listing`, and once the server has answered, its player (disassemblyPlayer).
+function disassemblyPanel(listing, index, shown) {
+  const panel = disassemblyPlayer(shown, "disassembly");
+  const button = document.createElement("button");
+  button.id = "disassemble";
+  button.title = "slide the pieces apart, as BurrTools counts moves";
+  button.textContent = "Disassemble";
+  panel.head.prepend(button);
+  const level = panel.level;
+  listing.disassemblies = listing.disassemblies || {};
+  const shownFound = (answer) => {
+    button.hidden = true;
+    panel.load(answer);
+  };
+  button.onclick = () => guarded(async () => {
+    button.disabled = true;
+    level.textContent = "taking it apart…";
+    const seconds = Number($("seconds").value);
+    const bounds = $("seconds").value && seconds > 0 ? { seconds } : {};
+    try {
+      const answer = await api("POST", `api/listings/${listing.id}/${index}/disassemble`, bounds);
+      listing.disassemblies[index] = answer;
+      if (panel.isConnected) shownFound(answer);
+    } catch (error) {
+      level.textContent = "";
+      throw error;
+    } finally {
+      button.disabled = false;
+    }
+  });
   if (listing.disassemblies[index]) shownFound(listing.disassemblies[index]);
   return panel;
 }
@@ -1121,10 +1141,36 @@ async function exportStl() {
   save(blob, "pieces.zip");
 }
 
-async function importProgram(file) {
-  const text = await file.text();
-  const { design: loaded } = await api("POST", "api/import", text, true);
-  loadDesign(loaded, file.name);
+// A file opened (with the picker, or dropped on the page): its bytes go to the server as
+// they are, which tells a BurrTools puzzle (gzip or XML) from a .cmb program by their
+// content; a puzzle goes to the panel "BurrTools puzzle" (puzzle.js), a program becomes
+// the design on the page.
+async function importFile(file) {
+  const bytes = await file.arrayBuffer();
+  const opened = await api("POST", `api/import?name=${encodeURIComponent(file.name)}`, bytes, true);
+  if (opened.puzzle) showPuzzle(opened.puzzle);
+  else loadDesign(opened.design, file.name);
+}
+
+// Files dragged over the page are opened where they are dropped, wherever that is.
+function wireDrops() {
+  const carries = (event) => [...(event.dataTransfer ? event.dataTransfer.types : [])].includes("Files");
+  document.addEventListener("dragover", (event) => {
+    if (!carries(event)) return;
+    event.preventDefault();
+    event.dataTransfer.dropEffect = "copy";
+    document.body.classList.add("dropping");
+  });
+  document.addEventListener("dragleave", (event) => {
+    if (event.relatedTarget === null) document.body.classList.remove("dropping");
+  });
+  document.addEventListener("drop", (event) => {
+    document.body.classList.remove("dropping");
+    if (!carries(event)) return;
+    event.preventDefault();
+    const file = event.dataTransfer.files[0];
+    if (file) guarded(() => importFile(file));
+  });
 }
 
 // ----- start -----
@@ -1200,8 +1246,9 @@ function wire() {
   $("import").onchange = (event) => {
     const file = event.target.files[0];
     event.target.value = "";
-    if (file) guarded(() => importProgram(file));
+    if (file) guarded(() => importFile(file));
   };
+  wireDrops();
 }
 
 async function start() {
@@ -1215,6 +1262,7 @@ async function start() {
   drawFamilies();
   const initial = await api("GET", "api/initial");
   if (initial.design) loadDesign(initial.design, initial.name);
+  if (initial.puzzle) showPuzzle(initial.puzzle);
   document.body.dataset.readyAt = Math.round(performance.now()); // ms after the navigation began
   document.body.dataset.ready = "true";
 }
