@@ -707,6 +707,13 @@ class Problem:
             f"items, {self.n_options} options>"
         )
 
+    def _repr_html_(self) -> str:
+        """What a notebook shows: the items, multiplicities, colors and declared
+        symmetries, and the first few options (:func:`excover.display.problem_html`)."""
+        from excover.display import problem_html
+
+        return problem_html(self, type(self).__name__)
+
 
 class Widening(NamedTuple):
     """Symmetries that only some solutions have, declared beside a problem's group

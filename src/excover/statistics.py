@@ -81,6 +81,12 @@ class Stats:
         fields = ", ".join(f"{name}={_shown(value)}" for name, value in self.as_dict().items())
         return f"Stats({fields})"
 
+    def _repr_html_(self) -> str:
+        """What a notebook shows: the fields as a table (:mod:`excover.display`)."""
+        from excover.display import record_html
+
+        return record_html("stats", "Stats", self.as_dict().items())
+
 
 def _shown(value: object) -> str:
     """A field of :class:`Stats` in its repr: whole numbers in decimal at any size (a

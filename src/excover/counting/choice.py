@@ -258,6 +258,20 @@ class CountResult:
         """The method the route belongs to: ``"search"`` for a search engine, else ``"zdd"``."""
         return "search" if self.route in ("dlx", "bits", "cells") else "zdd"
 
+    def _repr_html_(self) -> str:
+        """What a notebook shows: the count, the route and why, the time, what the
+        preprocessing removed, and what each route did (:mod:`excover.display`)."""
+        from excover.display import record_html
+
+        facts = [("count", self.count), ("method", self.method), ("route", self.route)]
+        facts += [("reason", self.reason), ("seconds", self.seconds)]
+        if self.preprocessed is not None:
+            done = self.preprocessed
+            facts += [("options removed", done.options_removed)]
+            facts += [("items removed", done.items_removed)]
+        work = {name: done._asdict() for name, done in self.work.items()}
+        return record_html("count", "CountResult", facts, work)
+
 
 def _work(runners: list[Runner]) -> dict[str, Work]:
     """What each runner did, by name; the parts route adds what the routes did on its

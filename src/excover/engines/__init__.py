@@ -396,6 +396,14 @@ class Search:
         self._seconds = 0.0
         self._stopped_by: str | None = None
 
+    def _repr_html_(self) -> str:
+        """What a notebook shows: the problem, the heuristic and the statistics of the
+        run so far (:mod:`excover.display`); nothing is run."""
+        from excover.display import record_html
+
+        facts = [("problem", repr(self.problem)), ("heuristic", self.heuristic)]
+        return record_html("search", "Search", [*facts, *self.stats.as_dict().items()])
+
     @property
     def stats(self) -> Stats:
         """A snapshot of the statistics of this run so far."""

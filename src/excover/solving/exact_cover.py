@@ -18,7 +18,7 @@ import itertools
 import os
 import time
 from collections.abc import Iterable, Iterator, Mapping
-from typing import TYPE_CHECKING, Self, TypeVar, Unpack
+from typing import TYPE_CHECKING, Any, Self, TypeVar, Unpack
 
 from excover.errors import UsageError, check_limit
 from excover.names import METHODS, SEARCH_OPTIONS, canonical_method
@@ -32,6 +32,7 @@ if TYPE_CHECKING:
     from excover.permutations import Generator
     from excover.preprocess import Preprocessed
     from excover.sat import CNF
+    from excover.solving.solutions import Solutions
     from excover.symmetry import Group
     from excover.zdd import Family
 
@@ -232,6 +233,15 @@ class ExactCover(Problem):
         else:
             listed = methods.solutions(problem, method, limit, solver=solver, amo=amo, **options)
         return listed if reduced is None else map(reduced.original, listed)
+
+    def all(self, method: str = "search", limit: int | None = None, **options: Any) -> Solutions:
+        """The solutions that :meth:`solutions` yields with the same arguments (at most
+        ``limit``), all found before it returns, in a list that knows this problem
+        (:class:`~excover.solving.solutions.Solutions`): a notebook shows it as a table of
+        the solutions' options and their items. Give a ``limit`` when there may be many."""
+        from excover.solving.solutions import Solutions
+
+        return Solutions(self, self.solutions(method, limit, **options))
 
     def count(
         self,

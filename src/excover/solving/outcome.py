@@ -49,6 +49,19 @@ class Outcome:
             f"stopped_by={self.stopped_by!r})"
         )
 
+    def _repr_html_(self) -> str:
+        """What a notebook shows: the count, method, engine, why it stopped, the
+        statistics and, after a count by ``auto``, what each route did
+        (:mod:`excover.display`)."""
+        from excover.display import record_html
+
+        route = self.route or {}
+        facts = {"count": self.count, "method": self.method, "engine": self.engine}
+        facts.update({"stopped_by": self.stopped_by, **self.stats})
+        if route:
+            facts.update({"route": route.get("name"), "reason": route.get("reason")})
+        return record_html("outcome", "Outcome", facts.items(), route.get("work"))
+
 
 #: Why a run may stop before its end.
 STOP_REASONS = ("timeout", "max_nodes", "limit", "interrupt", "max_memory")

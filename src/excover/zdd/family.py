@@ -492,6 +492,23 @@ class Family:
         sets = sorted((sorted(s) for s in self), key=lambda s: (len(s), s))
         return "{ " + ", ".join("{" + ",".join(map(str, s)) + "}" for s in sets) + " }"
 
+    def _repr_html_(self) -> str:
+        """What a notebook shows: the number of sets and of nodes, the first sets and,
+        for a small ZDD, its diagram (:func:`excover.display.family_html`)."""
+        from excover.display import family_html
+
+        return family_html(self.count(), self.size, iter(self), self._repr_svg_())
+
+    def _repr_svg_(self) -> str | None:
+        """The diagram of a ZDD of at most :data:`excover.display.DIAGRAM_NODES` nodes
+        (:func:`excover.display.zdd_svg`); None for a larger one (nothing drawn)."""
+        from excover.display import DIAGRAM_NODES, zdd_svg
+
+        if self.size > DIAGRAM_NODES:
+            return None
+        store = self._manager.store
+        return zdd_svg(self._id, [(node, *store.triple(node)) for node in store.nodes(self._id)])
+
     def to_dot(self, name: str = "zdd") -> str:
         """The ZDD in Graphviz DOT: lo edges dotted, hi edges solid, as combine draws it."""
         store = self._manager.store
