@@ -57,7 +57,8 @@ class Outcome:
 
         route = self.route or {}
         facts = {"count": self.count, "method": self.method, "engine": self.engine}
-        facts.update({"stopped_by": self.stopped_by, **self.stats})
+        facts["stopped_by"] = self.stopped_by
+        facts.update((k, v) for k, v in self.stats.items() if k not in facts)
         if route:
             facts.update({"route": route.get("name"), "reason": route.get("reason")})
         return record_html("outcome", "Outcome", facts.items(), route.get("work"))
