@@ -195,8 +195,8 @@ def test_a_family_shows_its_count_nodes_first_sets_and_diagram() -> None:
     svg = page.find(f".//{SVG}svg")
     assert svg is not None
     assert len(svg.findall(f"{SVG}circle")) == f.size
-    assert len(svg.findall(f"{SVG}line")) == 2 * f.size  # a lo and a hi edge per node
-    dashed = [e for e in svg.findall(f"{SVG}line") if e.get("stroke-dasharray")]
+    assert len(svg.findall(f"{SVG}path")) == 2 * f.size  # a lo and a hi edge per node
+    dashed = [e for e in svg.findall(f"{SVG}path") if e.get("stroke-dasharray")]
     assert len(dashed) == f.size
     diagram = f._repr_svg_()
     assert diagram is not None and ET.tostring(ET.fromstring(diagram)) == ET.tostring(svg)

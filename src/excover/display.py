@@ -89,7 +89,7 @@ MATRIX_ITEMS = 24
 DIAGRAM_NODES = 40
 
 _BOX = 'style="font:13px sans-serif;margin:2px 0"'
-_CODE = 'style="font-family:monospace;text-align:left"'
+_CODE = 'style="font-family:monospace"'
 
 
 def _e(text: object) -> str:
@@ -132,7 +132,7 @@ def _more(shown: int, total: int, noun: str) -> str:
     """``… and 12 more options`` when ``total`` exceeds ``shown``, else nothing."""
     if total <= shown:
         return ""
-    return f"<div {_BOX}>… and {count_text(total - shown)} more {_e(noun)}</div>"
+    return _note(f"… and {count_text(total - shown)} more {_e(noun)}")
 
 
 def _names(names: Sequence[str]) -> str:
@@ -143,13 +143,21 @@ def _names(names: Sequence[str]) -> str:
     return shown
 
 
-def _table(head: Sequence[str], rows: Iterable[Sequence[str]], caption: str = "") -> str:
-    """A table of cells already escaped; ``caption`` too."""
-    top = "".join(f"<th>{cell}</th>" for cell in head)
-    body = "".join("<tr>" + "".join(f"<td>{cell}</td>" for cell in row) + "</tr>" for row in rows)
-    title = f"<caption {_CODE}>{caption}</caption>" if caption else ""
+def _table(head: Sequence[str], rows: Iterable[Sequence[str]], align: str = "left") -> str:
+    """A table of cells already escaped, each aligned ``align`` (a notebook's style
+    sheet sets its own alignment on every cell: only the cell's own style overrides it)."""
+    cell = f' style="text-align:{align};vertical-align:top"'
+    top = "".join(f"<th{cell}>{text}</th>" for text in head)
+    body = "".join(
+        "<tr>" + "".join(f"<td{cell}>{text}</td>" for text in row) + "</tr>" for row in rows
+    )
     thead = f"<thead><tr>{top}</tr></thead>" if head else ""
-    return f"<table>{title}{thead}<tbody>{body}</tbody></table>"
+    return f"<table>{thead}<tbody>{body}</tbody></table>"
+
+
+def _note(text: str) -> str:
+    """A line of text (escaped by the caller) under or above a table."""
+    return f"<div {_BOX}>{text}</div>"
 
 
 def _pairs(pairs: Iterable[tuple[str, object]]) -> str:
@@ -199,7 +207,7 @@ def problem_html(problem: ProblemLike, kind: str = "ExactCover") -> str:
     summary = _table((), ((f"<b>{name}</b>", text) for name, text in facts))
     rows = min(ROWS, n_options)
     if not rows:
-        options = f"<div {_BOX}>no options</div>"
+        options = _note("no options")
     elif len(primary) + len(secondary) <= MATRIX_ITEMS:
         options = _matrix(problem, rows)
     else:
@@ -227,7 +235,8 @@ def _matrix(problem: ProblemLike, rows: int) -> str:
             name, _, color = item.partition(":")
             cells[column[name]] = _e(color) if color else "1"
         body.append([str(k), *cells])
-    return _table(head, body, "secondary items in italics" if secondary else "")
+    table = _table(head, body, "center")
+    return table + (_note("secondary items in italics") if secondary else "")
 
 
 def _symmetries(generators: Sequence[object], widening: object) -> str:
@@ -298,11 +307,12 @@ def record_html(
     if work:
         names = list(work)[:ROWS]
         columns = list(dict.fromkeys(key for name in names for key in work[name]))
+        parts.append(_note("what each route did"))
         parts.append(
             _table(
                 ("route", *(_e(c) for c in columns)),
                 ((_e(name), *(_e(_value(work[name].get(c))) for c in columns)) for name in names),
-                "what each route did",
+                "right",
             )
         )
         parts.append(_more(len(names), len(work), "routes"))
@@ -329,7 +339,7 @@ def family_html(
     ]
     table = _table(("first sets" if count > len(shown) else "sets",), rows) if rows else ""
     if not count:
-        table = f"<div {_BOX}>the empty family ∅</div>"
+        table = _note("the empty family ∅")
     listing = f"<div>{table}{_more(len(shown), count, 'sets')}</div>"
     if diagram is None:
         return _div("family", title, listing)
@@ -377,12 +387,15 @@ def zdd_svg(root: int, nodes: Sequence[tuple[int, int, int, int]]) -> str:
             )
             continue
         var, lo, hi = triple[node]
-        apart = 4.0 if lo == hi else 0.0  # two edges to one child: side by side
-        for child, dash, dx in ((lo, ' stroke-dasharray="4 3"', -apart), (hi, "", apart)):
+        for child, dash, side in ((lo, ' stroke-dasharray="4 3"', -1), (hi, "", 1)):
             cx, cy = place[child]
+            # an edge past a row, or beside its twin, bends: lo to the left, hi to the
+            # right, by more the more rows it skips, so that it misses the nodes between
+            bend = side * 0.4 * (cy - y - height) + (side * 8 if lo == hi else 0)
+            mx, my = (x + cx) / 2 + bend, (y + radius + cy - 11) / 2
             lines.append(
-                f'<line x1="{x + dx:.1f}" y1="{y + radius:.1f}" x2="{cx + dx:.1f}" '
-                f'y2="{cy - 11:.1f}" stroke="#555"{dash}/>'
+                f'<path d="M{x:.1f},{y + radius:.1f} Q{mx:.1f},{my:.1f} {cx:.1f},{cy - 11:.1f}" '
+                f'fill="none" stroke="#555"{dash}/>'
             )
         shapes.append(
             f'<circle class="zdd-node" cx="{x:.1f}" cy="{y:.1f}" r="{radius}" fill="#fff" '
