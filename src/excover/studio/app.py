@@ -781,6 +781,7 @@ def create_app(
     checkpoint_above: float = CHECKPOINT_ABOVE,
     limits: Limits | None = None,
     clock: Callable[[], float] = time.monotonic,
+    puzzle: tuple[bytes, dict[str, Any]] | None = None,
 ) -> Starlette:
     """The application of one studio run, answering at ``127.0.0.1:port`` (or
     ``localhost:port``) to requests carrying ``token``. ``initial`` is the design the
@@ -789,9 +790,13 @@ def create_app(
     counts keep none). Imports and runs happen in children bounded by ``limits``
     (default: :class:`~excover.studio.limits.Limits`' defaults), which also say how long
     a run may go on, and unfollowed; ``clock`` measures those times (a test's clock
-    moves when the test says)."""
+    moves when the test says). ``puzzle`` is a BurrTools file the page opens with: its
+    bytes and its summary (:func:`excover.studio.burrtools.open_puzzle`)."""
     limits = limits or Limits()
     studio = Studio(token, initial, name, checkpoints, checkpoint_above, limits, clock)
+    if puzzle is not None:
+        data, shown = puzzle
+        studio.initial_puzzle = studio.keep_puzzle(data, shown["name"], shown)
     routes = [
         Route("/", studio.page),
         Route("/static/{name}", studio.static),

@@ -1,14 +1,16 @@
-"""``excover studio [FILE.cmb] [--port N] [--no-browser]``: the designer's window.
+"""``excover studio [FILE] [--port N] [--no-browser]``: the designer's window.
 
 Starts the studio's web application (:mod:`excover.studio.app`) on 127.0.0.1, prints its
 address (with the run's token: nobody else can use it), opens the browser unless told
 not to, and serves until Ctrl-C (exit status 130, as for every command): Ctrl-C ends the
 event streams of the runs going on and kills every child at once, so that the server
-stops within a second. ``FILE.cmb`` is opened in the page: its last problem (on any
-grid), read by the safe language (no outside command runs) in a child process bounded as
-every import is (``--memory-limit``, ``--import-timeout``). ``--max-run-time`` bounds
-every run and disassembly, whatever time limit the page sets. The server and framework
-(uvicorn, Starlette) come with the ``studio`` extra: ``pip install 'excover[studio]'``.
+stops within a second. ``FILE`` is opened in the page: a ``.cmb`` program's last problem
+(on any grid), read by the safe language (no outside command runs), or a BurrTools
+``.xmpuzzle`` file (told by its content) in the panel *BurrTools puzzle*, each read in a
+child process bounded as every import is (``--memory-limit``, ``--import-timeout``).
+``--max-run-time`` bounds every run and disassembly, whatever time limit the page sets.
+The server and framework (uvicorn, Starlette) come with the ``studio`` extra: ``pip
+install 'excover[studio]'``.
 """
 
 from __future__ import annotations
@@ -50,6 +52,7 @@ _EPILOG = """\
 examples:
   excover studio                          a new design
   excover studio examples/tetrominoes.cmb open a program's last problem
+  excover studio examples/soma.xmpuzzle   open a BurrTools file
   excover studio --port 8765 --no-browser a fixed port, no browser
 needs the 'studio' extra: pip install 'excover[studio]'. Imports and runs happen in
 child processes, each bounded by --memory-limit; an import also by --import-timeout, a
@@ -66,7 +69,12 @@ def add_studio_command(commands: Any) -> None:
         description=_DESCRIPTION,
         epilog=_EPILOG,
     )
-    parser.add_argument("file", nargs="?", metavar="FILE.cmb", help="a .cmb program to open")
+    parser.add_argument(
+        "file",
+        nargs="?",
+        metavar="FILE",
+        help="a .cmb program or a BurrTools .xmpuzzle file (gzip or XML) to open",
+    )
     parser.add_argument(
         "--port", type=int, default=0, help="the port to listen on (default: a free one)"
     )
@@ -136,25 +144,34 @@ def _limits(args: argparse.Namespace) -> Limits:
     return Limits(args.memory_limit << 20, args.import_timeout, args.max_run_time)
 
 
-def _open(path: str, limits: Limits) -> Design:
-    """The design of the program ``path`` (its includes found beside it), read in a
+def _open(path: str, limits: Limits) -> Design | tuple[bytes, dict[str, Any]]:
+    """The design of the program ``path`` (its includes found beside it), or the bytes
+    and the summary of the BurrTools puzzle ``path`` (told by its content), read in a
     bounded child as the page's imports are."""
     import asyncio
 
     from excover.lang.parser import MAX_PROGRAM_BYTES
+    from excover.studio.burrtools import MAX_PUZZLE_BYTES, is_puzzle, open_puzzle
     from excover.studio.imports import ImportFailed, import_design
 
     try:
-        if os.path.getsize(path) > MAX_PROGRAM_BYTES:
-            raise UsageError(f"{path} is larger than {MAX_PROGRAM_BYTES} bytes")
-        with open(path, encoding="utf-8") as handle:
-            text = handle.read()
+        size = os.path.getsize(path)
+        with open(path, "rb") as handle:
+            data = handle.read(MAX_PUZZLE_BYTES + 1)
     except OSError as error:
         raise UsageError(f"cannot read {path}: {error.strerror or error}") from None
-    except UnicodeDecodeError:
-        raise UsageError(f"cannot read {path}: not UTF-8 text") from None
-    folder = os.path.dirname(os.path.abspath(path))
     try:
+        if is_puzzle(data):
+            if size > MAX_PUZZLE_BYTES:
+                raise UsageError(f"{path} is larger than {MAX_PUZZLE_BYTES} bytes")
+            return data, asyncio.run(open_puzzle(data, os.path.basename(path), limits))
+        if size > MAX_PROGRAM_BYTES:
+            raise UsageError(f"{path} is larger than {MAX_PROGRAM_BYTES} bytes")
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError:
+            raise UsageError(f"cannot read {path}: not UTF-8 text") from None
+        folder = os.path.dirname(os.path.abspath(path))
         return asyncio.run(import_design(text, path, folder, limits))
     except ImportFailed as error:
         raise UsageError(f"{path}: {error}") from None
@@ -191,7 +208,9 @@ def _studio(args: argparse.Namespace) -> int:
     if not 0 <= args.port <= 65535:
         raise UsageError(f"--port {args.port} is not a port number (0 to 65535)")
     limits = _limits(args)
-    design = None if args.file is None else _open(args.file, limits)
+    opened = None if args.file is None else _open(args.file, limits)
+    design = opened if opened is None or not isinstance(opened, tuple) else None
+    puzzle = opened if isinstance(opened, tuple) else None
     sock = listen(args.port)
     port = sock.getsockname()[1]
     import secrets
@@ -204,6 +223,7 @@ def _studio(args: argparse.Namespace) -> int:
         None if args.file is None else os.path.basename(args.file),
         args.checkpoints or _default_checkpoints(),
         limits=limits,
+        puzzle=puzzle,
     )
     address = f"http://127.0.0.1:{port}/?token={token}"
     print(f"excover studio: {address}", flush=True)
