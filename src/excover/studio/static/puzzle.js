@@ -125,7 +125,7 @@ function showProblem(k) {
     box.className = "piece";
     box.dataset.shape = piece.shape;
     box.innerHTML = `<div class="voxels">${shapePicture(piece.shape, 150)}</div>`
-      + `<span class="name">${escaped(piece.label)}</span><span class="count" title="copies: a number, or a range">× ${piece.count}</span>`;
+      + `<span class="name">${escaped(piece.label)}</span><span class="count" title="how many copies: a number, or a range">${piece.count === "1" ? "1 copy" : `${piece.count} copies`}</span>`;
     pieces.appendChild(box);
   }
   $("puzzle-result").innerHTML = `<div class="voxels">${shapePicture(problem.result, 560)}</div>`;
