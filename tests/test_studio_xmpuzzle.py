@@ -327,17 +327,48 @@ def test_a_prism_puzzle_is_played_and_a_sphere_puzzle_listed(client: TestClient)
     assert result["found"] == 1 and not result["take_apart"] and "spheres" in result["note"]
 
 
-def test_the_command_line_opens_a_puzzle(design_file: Path) -> None:
-    import asyncio
+def test_the_command_line_opens_a_puzzle(
+    tmp_path: Path, design_file: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``excover studio FILE.xmpuzzle`` (run as a user runs it) serves the puzzle to the
+    page; a broken file is refused with exit status 2, the file named."""
+    import json
+    import os
+    import signal
+    import urllib.request
 
-    from excover.studio.burrtools import open_puzzle
-    from excover.studio.limits import Limits
+    from excover.main import main
 
-    shown = asyncio.run(open_puzzle(design_file.read_bytes(), design_file.name, Limits()))
-    app = create_app(TOKEN, PORT, puzzle=(design_file.read_bytes(), shown))
-    with TestClient(app, base_url=ADDRESS, headers={"X-Studio-Token": TOKEN}) as client:
-        initial = client.get("/api/initial").json()
-        assert initial["design"] is None and initial["puzzle"]["name"] == design_file.name
-        key = initial["puzzle"]["id"]
-        answer = client.post(f"/api/puzzles/{key}/0/stored/0/play", json={}).json()
-        assert answer["level"] == "5.4"
+    broken = tmp_path / "broken.xmpuzzle"
+    broken.write_bytes(design_file.read_bytes()[:200])
+    assert main(["studio", str(broken), "--no-browser"]) == 2
+    said = capsys.readouterr().err
+    assert "broken.xmpuzzle" in said and "cut short" in said
+    command = [sys.executable, "-m", "excover", "studio", str(design_file), "--no-browser"]
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    child = subprocess.Popen(
+        command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env
+    )
+    try:
+        assert child.stdout is not None
+        line = child.stdout.readline()
+        found = re.fullmatch(r"excover studio: (http://127\.0\.0\.1:\d+/)\?token=(\S+)\n", line)
+        assert found is not None, line
+        base, token = found.groups()
+        with urllib.request.urlopen(f"{base}api/initial?token={token}", timeout=60) as answer:
+            initial = json.loads(answer.read())
+        assert initial["design"] is None
+        puzzle = initial["puzzle"]
+        assert (
+            puzzle["name"] == design_file.name
+            and puzzle["problems"][0]["stored"][0]["level"] == "5.4"
+        )
+        play = urllib.request.Request(
+            f"{base}api/puzzles/{puzzle['id']}/0/stored/0/play?token={token}", data=b"{}"
+        )
+        with urllib.request.urlopen(play, timeout=120) as answer:
+            assert json.loads(answer.read())["total"] == 12
+    finally:
+        child.send_signal(signal.SIGINT)
+        child.wait(60)
+    assert child.returncode == 130
