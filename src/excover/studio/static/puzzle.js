@@ -190,6 +190,7 @@ async function startAssembling() {
   const events = new EventSource(withToken(`api/jobs/${id}/events`));
   burr.job = { id, events, followed: performance.now(), run: burr.run };
   assembleRunning(true);
+  burr.what = "starting"; // until the run says what it does
   $("puzzle-status").textContent = "starting…";
   delete $("puzzle-status").dataset.done;
   events.onmessage = (message) => {
