@@ -7,6 +7,8 @@ puzzles (``excover studio``).
 - :mod:`excover.studio.child`, :mod:`excover.studio.limits`: the child processes that do
   a user's work, bounded in memory (and an import in time), waited on without blocking;
 - :mod:`excover.studio.imports`: ``.cmb`` programs read in such a child;
+- :mod:`excover.studio.burrtools`: BurrTools ``.xmpuzzle`` files read, shown, assembled
+  and played, each step in such a child;
 - :mod:`excover.studio.jobs`: runs in child processes, cancelled by killing them;
 - :mod:`excover.studio.app`: the Starlette application (token, origin and size checks);
 - :mod:`excover.studio.cli`: the ``excover studio`` command (served by uvicorn);

@@ -4,7 +4,8 @@ Routes (every one needs the run's token, see :class:`Guard`)::
 
     GET  /                        the page (its script and style under /static/)
     GET  /api/catalog             the pieces on offer, by grid and family
-    GET  /api/initial             the design of the file given on the command line, if any
+    GET  /api/initial             the design (a .cmb) or the puzzle (an .xmpuzzle) of the
+                                  file given on the command line, if any
     POST /api/import              a file's bytes (?name=FILE): a .cmb program -> its
                                   design, or a located error; a BurrTools .xmpuzzle
                                   (gzip or XML, told by its content) -> {"puzzle": ...}
