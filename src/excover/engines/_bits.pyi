@@ -1,9 +1,21 @@
 """Type stub of the compiled bit-parallel engine (``_bits.pyx``)."""
 
 from collections.abc import Sequence
-from typing import Final, Literal
+from typing import Final, Literal, Self
+
+from typing_extensions import disjoint_base
 
 from excover.engines._driver import _Driver
+
+__all__ = [
+    "MAX_BITS",
+    "MAX_OPTIONS",
+    "SIMD",
+    "SIMD_LEVELS",
+    "BitEngine",
+    "bits_needed",
+    "primary_counts",
+]
 
 MAX_BITS: Final[int]
 MAX_OPTIONS: Final[int]
@@ -18,11 +30,12 @@ def bits_needed(
 def primary_counts(n_primary: int, node_item: Sequence[int]) -> list[int]:
     """The number of options of each primary item."""
 
+@disjoint_base
 class BitEngine(_Driver):
     """One bit-parallel search over a problem given as flat arrays."""
 
-    def __init__(
-        self,
+    def __new__(
+        cls,
         n_primary: int,
         n_secondary: int,
         option_start: Sequence[int],
@@ -36,7 +49,7 @@ class BitEngine(_Driver):
         first_item: int = -1,
         simd: str | None = None,
         share: tuple[int, int, int] | None = None,
-    ) -> None: ...
+    ) -> Self: ...
     def root_solutions(self) -> dict[int, int] | None:
         """The solutions found so far under each option of the root's item, or None
         (no ``first_item``, or Algorithm M)."""

@@ -7,14 +7,20 @@ only what is its own. Nothing imports it at run time.
 """
 
 from collections.abc import Sequence
-from typing import Literal
+from typing import Literal, Self
 
+from typing_extensions import disjoint_base
+
+@disjoint_base
 class _Driver:
     """What every engine does: run a search chunk after chunk, resume it, reset it and
-    report its statistics."""
+    report its statistics.
 
-    def __init__(
-        self,
+    An engine takes its problem in ``__cinit__``, which runs in ``__new__`` (hence
+    ``__new__`` here: at run time ``__init__`` is ``object``'s)."""
+
+    def __new__(
+        cls,
         n_primary: int,
         n_secondary: int,
         option_start: Sequence[int],
@@ -26,7 +32,7 @@ class _Driver:
         seed: int,
         algorithm: Literal["X", "C", "M"] | None = None,
         first_item: int = -1,
-    ) -> None: ...
+    ) -> Self: ...
     def run(self, count_only: bool, max_solutions: int, max_nodes: int, deadline: float) -> int:
         """Search on from where the last call stopped; return the status of the stop."""
     def solution(self) -> list[int]:

@@ -2,7 +2,11 @@
 
 from typing import Final, Literal
 
+from typing_extensions import disjoint_base
+
 from excover.engines._driver import _Driver
+
+__all__ = ["DONE", "MAX_NODES", "MAX_SOLUTIONS", "SOLUTION", "TIMEOUT", "LinksEngine"]
 
 DONE: Final[int]
 SOLUTION: Final[int]
@@ -10,6 +14,7 @@ MAX_SOLUTIONS: Final[int]
 MAX_NODES: Final[int]
 TIMEOUT: Final[int]
 
+@disjoint_base
 class LinksEngine(_Driver):
     """One dancing-links search over a problem given as flat arrays."""
 

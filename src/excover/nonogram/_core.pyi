@@ -2,6 +2,9 @@
 includes)."""
 
 from collections.abc import Sequence
+from typing import Self
+
+from typing_extensions import disjoint_base
 
 __all__ = [
     "EXHAUSTED",
@@ -21,9 +24,12 @@ EXHAUSTED: int
 NODE_LIMIT: int
 TIME_LIMIT: int
 
+@disjoint_base
 class LineCore:
     """What both cores share: the lines, the search loop, probing and the statistics
-    (not used alone: :class:`Core` and :class:`ColourCore` give it a grid)."""
+    (not used alone: :class:`Core` and :class:`ColourCore` give it a grid). They are
+    compiled classes: each takes its clues in ``__cinit__``, which runs in ``__new__``
+    (hence ``__new__`` here: at run time ``__init__`` is ``object``'s)."""
 
     nodes: int
     line_solves: int
@@ -48,6 +54,7 @@ class LineCore:
     def propagate_only(self) -> int:
         """Line propagation alone from the start: 1 at the fixpoint, 0 on a contradiction."""
 
+@disjoint_base
 class Core(LineCore):
     """A black-and-white nonogram being solved: grid, trail and search stack."""
 
@@ -56,9 +63,9 @@ class Core(LineCore):
     score_rule: int
     fixpoint_below_root: bool
 
-    def __init__(
-        self, height: int, width: int, clues: Sequence[int], clue_start: Sequence[int]
-    ) -> None: ...
+    def __new__(
+        cls, height: int, width: int, clues: Sequence[int], clue_start: Sequence[int]
+    ) -> Self: ...
     def probe_only(self) -> int:
         """Propagation and probing to their fixpoint from the start: 1, or 0 (contradiction)."""
     def probe_deep(self, deadline: float = -1.0) -> int:
@@ -101,18 +108,19 @@ class Core(LineCore):
 def line_solve(clue: Sequence[int], cells: bytes, bit_parallel: bool = True) -> bytes | None:
     """Narrow one line against its clue; None when no placement agrees with the cells."""
 
+@disjoint_base
 class ColourCore(LineCore):
     """A colour nonogram being solved: value sets per cell, trail and search stack."""
 
-    def __init__(
-        self,
+    def __new__(
+        cls,
         height: int,
         width: int,
         n_values: int,
         lengths: Sequence[int],
         colours: Sequence[int],
         clue_start: Sequence[int],
-    ) -> None: ...
+    ) -> Self: ...
     def grid_values(self) -> bytes:
         """One byte per cell: 0 white, 1.. a colour, 255 still open."""
     def grid_sets(self) -> list[int]:

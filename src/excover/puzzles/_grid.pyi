@@ -1,16 +1,19 @@
-"""Type stub of the compiled grid-puzzle solver (``_grid.pyx``)."""
+"""Type stub of the compiled grid-puzzle solver (``_grid.pyx``; the module has no
+``__all__``)."""
 
 from array import array
 from collections.abc import Sequence
+from typing import Self, final
 
-__all__ = ["GridSolver"]
-
+@final
 class GridSolver:
-    """The rules of a grid puzzle (cells, values, units), searched once per puzzle."""
+    """The rules of a grid puzzle (cells, values, units), searched once per puzzle (a
+    ``cdef class`` marked ``@cython.final``; it takes them in ``__cinit__``, which runs
+    in ``__new__``)."""
 
-    def __init__(
-        self, n_cells: int, n_values: int, units: Sequence[Sequence[int]], locked: bool = True
-    ) -> None: ...
+    def __new__(
+        cls, n_cells: int, n_values: int, units: Sequence[Sequence[int]], locked: bool = True
+    ) -> Self: ...
     def run(
         self,
         grids: bytes | bytearray,

@@ -1,15 +1,28 @@
 from array import array
 from collections.abc import Callable, Iterable
-from typing import overload
+from typing import Self, overload
 
+from typing_extensions import disjoint_base
+
+@disjoint_base
 class Counting:
-    n_items: int
-    done: int
-    bytes: int
-    key_bytes: int
-    empties: dict[int, int]
-    def __init__(
-        self,
+    """A frontier count that can stop between two layers and go on later (a ``cdef
+    class``: it takes its problem in ``__cinit__``, which runs in ``__new__``)."""
+
+    @property
+    def n_items(self) -> int: ...
+    @property
+    def done(self) -> int: ...
+    @property
+    def bytes(self) -> int:
+        """The memory the posts and tables hold now (with the threads' spare chunks)."""
+    @property
+    def key_bytes(self) -> int:
+        """The bytes of a posted state: 4 or 8 with one-word windows, 8 per word else."""
+    @property
+    def empties(self) -> dict[int, int]: ...
+    def __new__(
+        cls,
         n_items: int,
         starts: memoryview,
         masks: memoryview,
@@ -25,7 +38,7 @@ class Counting:
         fold_tables: memoryview | None = None,
         fold_bytes: int = 8,
         watch: Iterable[int] = (),
-    ) -> None: ...
+    ) -> Self: ...
     def advance(
         self,
         tick: Callable[[int, int], None] | None = None,

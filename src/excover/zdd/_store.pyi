@@ -1,5 +1,9 @@
 """Type stub of the compiled ZDD node store (see _store.pyx for the data structure)."""
 
+from typing import Self
+
+from typing_extensions import disjoint_base
+
 OP_UNION: int
 OP_INTER: int
 OP_DIFF: int
@@ -16,15 +20,23 @@ OP_MAXIMAL: int
 
 class StoreFull(Exception): ...
 
+@disjoint_base
 class Store:
+    """A ZDD node store with its unique table, cache and garbage collector (a ``cdef
+    class``: it takes its sizes in ``__cinit__``, which runs in ``__new__``)."""
+
     max_nodes: int
     max_bytes: int
     borrowed: int
     collections: int
     gc_enabled: bool
-    def __init__(
-        self, nodes: int = ..., cache: int = ..., max_nodes: int = ..., max_bytes: int = ...
-    ) -> None: ...
+    def __new__(
+        cls,
+        nodes: int = 65536,
+        cache: int = 262144,
+        max_nodes: int = 50_000_000,
+        max_bytes: int = 0,
+    ) -> Self: ...
     @property
     def memory_bytes(self) -> int: ...
     def live(self) -> int: ...
