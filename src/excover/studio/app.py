@@ -83,11 +83,10 @@ import contextlib
 import json
 import secrets
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, MutableMapping
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field, replace
 from importlib import resources
-from typing import Any, TypeVar
-from urllib.parse import parse_qs
+from typing import Any
 
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
@@ -122,8 +121,20 @@ from excover.studio.jobs import Job
 from excover.studio.limits import Limits
 from excover.studio.listing import Listing
 from excover.studio.runs import CHECKPOINT_ABOVE, TASKS, Settings
+from excover.studio.web import (
+    GONE,
+    MAX_BODY,
+    Guard,
+    error_response,
+    lang_error_response,
+    natural,
+    read_body,
+    read_json,
+    while_connected,
+)
 
 __all__ = [
+    "GONE",
     "MAX_BODY",
     "MAX_DISASSEMBLING",
     "MAX_IMPORTS_WAITING",
@@ -136,8 +147,6 @@ __all__ = [
     "create_app",
 ]
 
-#: The most bytes a request body may hold (a design or a .cmb program).
-MAX_BODY = 1 << 20
 #: The most runs held at once (started or not), and the most running at once.
 MAX_JOBS = 64
 MAX_RUNNING = 4
@@ -157,114 +166,12 @@ MAX_PUZZLES = 4
 #: page shows the time spent, and a closed tab is noticed when a message fails to go.
 #: Also the seconds between two looks at a run's page and time (:meth:`Studio._watch`).
 TICK = 0.25
-#: The status of an answer to a client that went away before it (nobody reads it).
-GONE = 499
-
-Scope = MutableMapping[str, Any]
-Message = MutableMapping[str, Any]
-Receive = Callable[[], Awaitable[Message]]
-Send = Callable[[Message], Awaitable[None]]
-ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
-T = TypeVar("T")
-
 _STATIC = {
     "studio.js": "text/javascript",
     "search.js": "text/javascript",
     "puzzle.js": "text/javascript",
     "studio.css": "text/css",
 }
-
-
-class Guard:
-    """ASGI middleware refusing (403) every request that does not carry the run's token
-    (``?token=`` or the ``X-Studio-Token`` header), that names another host (a DNS
-    rebinding attack) or that comes from a page of another origin."""
-
-    def __init__(self, app: ASGIApp, token: str, hosts: set[str]) -> None:
-        self.app = app
-        self.token = token
-        self.hosts = hosts
-        self.origins = {f"http://{host}" for host in hosts}
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-        reason = self._refusal(scope)
-        if reason is not None:
-            await _error(403, reason)(scope, receive, send)
-            return
-        await self.app(scope, receive, send)
-
-    def _refusal(self, scope: Scope) -> str | None:
-        headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope["headers"]}
-        if headers.get("host") not in self.hosts:
-            return "this server answers only at its own address"
-        origin = headers.get("origin")
-        if origin is not None and origin not in self.origins:
-            return f"requests from {origin} are refused"
-        query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
-        given = headers.get("x-studio-token") or next(iter(query.get("token", [])), "")
-        if not secrets.compare_digest(given.encode(), self.token.encode()):
-            return "a missing or wrong token: open the address the studio printed"
-        return None
-
-
-def _error(status: int, message: str, **where: object) -> JSONResponse:
-    return JSONResponse({"error": {"message": message, **where}}, status_code=status)
-
-
-def _lang_error(error: LangError) -> JSONResponse:
-    """A located error of a program: line, column, and the line with a caret."""
-    return _error(
-        400, error.message, line=error.pos.line, column=error.pos.column, report=error.report()
-    )
-
-
-async def _body(request: Request, most: int = MAX_BODY) -> bytes:
-    """The request's body, refused (413) past ``most`` bytes (:data:`MAX_BODY`)."""
-    declared = request.headers.get("content-length", "0")
-    if not declared.isdigit() or int(declared) > most:
-        raise HTTPException(413, f"the body is larger than {most} bytes")
-    data = bytearray()
-    async for chunk in request.stream():
-        data += chunk
-        if len(data) > most:
-            raise HTTPException(413, f"the body is larger than {most} bytes")
-    return bytes(data)
-
-
-async def _json(request: Request) -> Any:
-    try:
-        return json.loads(await _body(request))
-    except (UnicodeDecodeError, json.JSONDecodeError) as error:
-        raise HTTPException(400, f"the body is not JSON: {error}") from None
-    except RecursionError:
-        raise HTTPException(400, "the body is nested too deeply to be a design") from None
-
-
-async def _disconnected(request: Request) -> None:
-    """Return once the client of ``request`` (whose body is read) has disconnected."""
-    while (await request.receive())["type"] != "http.disconnect":
-        pass
-
-
-async def _while_connected(request: Request, work: Coroutine[Any, Any, T]) -> T:
-    """The result of ``work``, unless the client of ``request`` (whose body is read)
-    disconnects first: ``work`` is then cancelled (its child killed and reaped) and the
-    answer, which nobody reads, is an error of status :data:`GONE`."""
-    done = asyncio.ensure_future(work)
-    gone = asyncio.ensure_future(_disconnected(request))
-    try:
-        await asyncio.wait({done, gone}, return_when=asyncio.FIRST_COMPLETED)
-    finally:
-        gone.cancel()
-        if not done.done():
-            done.cancel()
-            await asyncio.gather(done, return_exceptions=True)
-    if done.cancelled():
-        raise HTTPException(GONE, "the client went away")
-    return done.result()
 
 
 @dataclass(eq=False, repr=False)
@@ -331,7 +238,7 @@ class Studio:
     async def import_program(self, request: Request) -> Response:
         """A file opened by the page: a BurrTools puzzle (told by its bytes, whatever its
         name) or a ``.cmb`` program."""
-        data = await _body(request, MAX_PUZZLE_BYTES)
+        data = await read_body(request, MAX_PUZZLE_BYTES)
         puzzle = is_puzzle(data)
         if not puzzle and len(data) > MAX_BODY:
             raise HTTPException(413, f"the body is larger than {MAX_BODY} bytes")
@@ -342,31 +249,31 @@ class Studio:
                 text = data.decode("utf-8")
             except UnicodeDecodeError:
                 name = file_name(request.query_params.get("name"), "the file")
-                return _error(
+                return error_response(
                     400, f"{name} is neither a .cmb program (UTF-8 text) nor a BurrTools file"
                 )
         if self.importers > MAX_IMPORTS_WAITING:
-            return _error(429, "too many imports at once: wait for one to end")
+            return error_response(429, "too many imports at once: wait for one to end")
         if self._import_turn is None:
             self._import_turn = asyncio.Lock()
         self.importers += 1
         try:
             if puzzle:
-                shown = await _while_connected(
+                shown = await while_connected(
                     request, self._imported_puzzle(data, name, self._import_turn)
                 )
             else:
-                design = await _while_connected(request, self._imported(text, self._import_turn))
+                design = await while_connected(request, self._imported(text, self._import_turn))
         except LangError as error:
-            return _lang_error(error)
+            return lang_error_response(error)
         finally:
             self.importers -= 1
         if puzzle:
             if shown is None:
-                return _error(503, "the studio is stopping")
+                return error_response(503, "the studio is stopping")
             return JSONResponse({"puzzle": self.keep_puzzle(data, name, shown)})
         if design is None:
-            return _error(503, "the studio is stopping")
+            return error_response(503, "the studio is stopping")
         return JSONResponse({"design": design.to_json()})
 
     async def _imported(self, text: str, turn: asyncio.Lock) -> Design | None:
@@ -388,13 +295,13 @@ class Studio:
             return await open_puzzle(data, name, self.limits, self.imports)
 
     async def export_program(self, request: Request) -> Response:
-        design = Design.from_json(await _json(request))
+        design = Design.from_json(await read_json(request))
         design.check_usable()
         headers = {"Content-Disposition": 'attachment; filename="puzzle.cmb"'}
         return Response(design.to_cmb(), media_type="text/plain", headers=headers)
 
     async def export_stl(self, request: Request) -> Response:
-        design = Design.from_json(await _json(request))
+        design = Design.from_json(await read_json(request))
         design.check_usable()
         pieces = {piece.name: shape(design.grid, piece.cells) for piece in design.used}
         data = await asyncio.to_thread(library.pieces_zip, pieces)
@@ -402,18 +309,18 @@ class Studio:
         return Response(data, media_type="application/zip", headers=headers)
 
     async def isometric(self, request: Request) -> Response:
-        design = Design.from_json(await _json(request))
+        design = Design.from_json(await read_json(request))
         if design.grid not in LAYERED:
-            return _error(400, "an isometric view is drawn of a board of a solid grid")
+            return error_response(400, "an isometric view is drawn of a board of a solid grid")
         svg = await asyncio.to_thread(lambda: library.board_isometric_svg(design.board_shape()))
         return Response(svg, media_type="image/svg+xml")
 
     async def new_job(self, request: Request) -> Response:
-        body = await _json(request)
+        body = await read_json(request)
         task = body.get("task") if isinstance(body, dict) else None
         if task not in TASKS and task not in (SEARCH_TASK, ASSEMBLE_TASK):
             every = ", ".join([*TASKS, SEARCH_TASK, ASSEMBLE_TASK])
-            return _error(400, f"the task must be one of {every}")
+            return error_response(400, f"the task must be one of {every}")
         if task == ASSEMBLE_TASK:
             return self._assemble(body)
         design = Design.from_json(body.get("design"))
@@ -427,7 +334,7 @@ class Studio:
         if len(self.jobs) >= MAX_JOBS:
             self._forget_one()
         if len(self.jobs) >= MAX_JOBS:
-            return _error(429, "too many runs at once: cancel one first")
+            return error_response(429, "too many runs at once: cancel one first")
         key = secrets.token_hex(8)
         child: dict[str, Any] = {}  # a run's, unless a search's
         if search is not None:
@@ -449,14 +356,14 @@ class Studio:
         settings = Settings.from_json(body.get("settings"), None)
         kept = self.puzzles.get(request.puzzle)
         if kept is None:
-            return _error(404, "no such puzzle (any more): open the file again")
+            return error_response(404, "no such puzzle (any more): open the file again")
         data, name, count = kept
         if request.problem >= count:
-            return _error(400, f"problem: {name} has {count} problem{'s' * (count != 1)}")
+            return error_response(400, f"problem: {name} has {count} problem{'s' * (count != 1)}")
         if len(self.jobs) >= MAX_JOBS:
             self._forget_one()
         if len(self.jobs) >= MAX_JOBS:
-            return _error(429, "too many runs at once: cancel one first")
+            return error_response(429, "too many runs at once: cancel one first")
         key = secrets.token_hex(8)
         extra = (data, name, request.problem, request.take_apart)
         design = {"puzzle": request.puzzle, "problem": request.problem}
@@ -491,11 +398,11 @@ class Studio:
     async def events(self, request: Request) -> Response:
         key, job = self._job(request)
         if job.started is not None:
-            return _error(409, "this run's events are already being read")
+            return error_response(409, "this run's events are already being read")
         if sum(j.started is not None for j in self.jobs.values()) >= MAX_RUNNING:
-            return _error(429, f"{MAX_RUNNING} runs already going: cancel one first")
+            return error_response(429, f"{MAX_RUNNING} runs already going: cancel one first")
         if self.stopping:
-            return _error(503, "the studio is stopping")
+            return error_response(503, "the studio is stopping")
         await job.start()
         watch = asyncio.create_task(self._watch(key, job))
         self.watches.add(watch)
@@ -604,8 +511,8 @@ class Studio:
 
     async def listing_page(self, request: Request) -> Response:
         listing = self._listing(request)
-        start = _natural(request, "start", 0)
-        count = _natural(request, "count", 1)
+        start = natural(request, "start", 0)
+        count = natural(request, "count", 1)
         drawn = await asyncio.to_thread(listing.page, start, count)
         return JSONResponse(
             {
@@ -631,24 +538,26 @@ class Studio:
         return Response(data, media_type="model/stl", headers=headers)
 
     async def listing_disassembly(self, request: Request) -> Response:
-        bounds = Bounds.from_json(await _json(request))
+        bounds = Bounds.from_json(await read_json(request))
         bounds = replace(bounds, seconds=min(bounds.seconds, self.limits.run_seconds))
         listing = self._listing(request)
         index = _index(request, listing)
         grid = listing.design["grid"]
         if grid not in BURR_GRIDS:
-            return _error(
+            return error_response(
                 400,
                 f"a solution is taken apart on the {' and '.join(BURR_GRIDS)} "
                 f"grids only, not on the {grid} grid",
             )
         if self.disassembling >= MAX_DISASSEMBLING:
-            return _error(429, f"{MAX_DISASSEMBLING} disassemblies already going: wait for one")
+            return error_response(
+                429, f"{MAX_DISASSEMBLING} disassemblies already going: wait for one"
+            )
         if self.stopping:
-            return _error(503, "the studio is stopping")
+            return error_response(503, "the studio is stopping")
         self.disassembling += 1
         try:
-            found = await _while_connected(request, self._taken_apart(listing, index, bounds))
+            found = await while_connected(request, self._taken_apart(listing, index, bounds))
         finally:
             self.disassembling -= 1
         return JSONResponse(found)
@@ -671,7 +580,7 @@ class Studio:
         listed = self.assembly_lists.get(key)
         if listed is None:
             raise HTTPException(404, f"no assemblies of run {key!r} (any more)")
-        index = _natural(request, "index", 0, path=True)
+        index = natural(request, "index", 0, path=True)
         if index >= len(listed.options):
             raise HTTPException(404, f"no assembly {index + 1}: {len(listed.options)} kept")
         which = {"options": listed.options[index]}
@@ -683,13 +592,13 @@ class Studio:
         kept = self.puzzles.get(request.path_params["key"])
         if kept is None:
             raise HTTPException(404, "no such puzzle (any more): open the file again")
-        problem = _natural(request, "problem", 0, path=True)
-        number = _natural(request, "index", 0, path=True)
+        problem = natural(request, "problem", 0, path=True)
+        number = natural(request, "index", 0, path=True)
         which = {"stored": number}
         return await self._played(request, kept.data, kept.name, problem, which, bounds)
 
     async def _bounds(self, request: Request) -> Bounds:
-        bounds = Bounds.from_json(await _json(request))
+        bounds = Bounds.from_json(await read_json(request))
         return replace(bounds, seconds=min(bounds.seconds, self.limits.run_seconds))
 
     async def _played(
@@ -704,13 +613,15 @@ class Studio:
         """A play of a puzzle's assembly or stored solution, in a child of its own (a
         few at once, as disassemblies), stopped when the client goes away."""
         if self.disassembling >= MAX_DISASSEMBLING:
-            return _error(429, f"{MAX_DISASSEMBLING} disassemblies already going: wait for one")
+            return error_response(
+                429, f"{MAX_DISASSEMBLING} disassemblies already going: wait for one"
+            )
         if self.stopping:
-            return _error(503, "the studio is stopping")
+            return error_response(503, "the studio is stopping")
         self.disassembling += 1
         try:
             work = play(data, name, problem, which, bounds, self.limits, self.disassemblies)
-            found = await _while_connected(request, work)
+            found = await while_connected(request, work)
         finally:
             self.disassembling -= 1
         return JSONResponse(found)
@@ -742,35 +653,25 @@ class Studio:
 
 def _index(request: Request, listing: Listing) -> int:
     """The number (from 0) of a solution of ``listing`` that the path names."""
-    index = _natural(request, "index", 0, path=True)
+    index = natural(request, "index", 0, path=True)
     if index >= len(listing.options):
         raise HTTPException(404, f"no solution {index + 1}: {len(listing.options)} found")
     return index
 
 
-def _natural(request: Request, name: str, default: int, path: bool = False) -> int:
-    """A non-negative integer of the query (or of the path), at most a million."""
-    text = request.path_params.get(name) if path else request.query_params.get(name)
-    if text is None:
-        return default
-    if not text.isascii() or not text.isdigit() or len(text) > 6:
-        raise HTTPException(400, f"{name} must be a number from 0 to 999999, not {text!r}")
-    return int(text)
-
-
 async def _excover_error(request: Request, error: Exception) -> Response:
     if isinstance(error, DesignError):
-        return _error(400, error.detail, where=error.where)
-    return _error(400, str(error))
+        return error_response(400, error.detail, where=error.where)
+    return error_response(400, str(error))
 
 
 async def _http_error(request: Request, error: Exception) -> Response:
     assert isinstance(error, HTTPException)
-    return _error(error.status_code, str(error.detail))
+    return error_response(error.status_code, str(error.detail))
 
 
 async def _internal_error(request: Request, error: Exception) -> Response:
-    return _error(500, f"internal error ({type(error).__name__}): please report it")
+    return error_response(500, f"internal error ({type(error).__name__}): please report it")
 
 
 def create_app(
