@@ -10,7 +10,8 @@ puzzles (``excover studio``).
 - :mod:`excover.studio.burrtools`: BurrTools ``.xmpuzzle`` files read, shown, assembled
   and played, each step in such a child;
 - :mod:`excover.studio.jobs`: runs in child processes, cancelled by killing them;
-- :mod:`excover.studio.app`: the Starlette application (token, origin and size checks);
+- :mod:`excover.studio.app`: the Starlette application, its requests guarded and bounded
+  by :mod:`excover.studio.web` (token, origin and size checks);
 - :mod:`excover.studio.cli`: the ``excover studio`` command (served by uvicorn);
 - ``static/``: the page, plain HTML, CSS and JavaScript (nothing fetched from the net).
 
