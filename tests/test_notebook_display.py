@@ -16,7 +16,7 @@ import xml.etree.ElementTree as ET
 import excover as xc
 from excover import counting, display
 from excover.puzzles import queens
-from excover.solving import registry
+from excover.solving import orchestrate
 from excover.solving.request import Request
 from excover.solving.solutions import Solutions
 
@@ -176,7 +176,7 @@ def test_a_count_result_shows_the_count_route_and_work() -> None:
 def test_an_outcome_shows_the_count_method_engine_and_statistics() -> None:
     p = queens.queens(7)
     for method in ("auto", "search", "zdd"):
-        outcome = registry.run_count(p, Request(method))
+        outcome = orchestrate.count(p, Request(method))
         facts = dict(_rows(_page(outcome._repr_html_()), 0))
         assert facts["count"] == str(p.count(method="sat")) == "40"
         assert facts["method"] == outcome.method and facts["engine"] == outcome.engine

@@ -16,6 +16,7 @@ import pytest
 from excover import ExactCover
 from excover.cli.progress import JsonProgress, Progress
 from excover.counting import routes
+from excover.counting.by_routes import RaceBar
 from excover.parallel.progress import (
     MIN_SECONDS,
     Forecast,
@@ -23,8 +24,7 @@ from excover.parallel.progress import (
     Meter,
     duration,
 )
-from excover.solving import registry
-from excover.solving.by_routes import RaceBar
+from excover.solving import orchestrate
 from excover.solving.request import Request
 
 KNUTH = Path(__file__).parent / "data" / "knuth"
@@ -239,7 +239,7 @@ def test_every_route_ends_its_bar_at_100_percent(route: str) -> None:
         return bars[-1]
 
     problem = ExactCover.read(KNUTH / ("domino8x8.dlx" if route == "frontier" else "queens10.dlx"))
-    outcome = registry.run_count(problem, Request("auto", route=route, bar=make))
+    outcome = orchestrate.count(problem, Request("auto", route=route, bar=make))
     assert outcome.stopped_by is None
     assert bars and all(bar.closed for bar in bars)
     assert bars[-1].finished == 100
@@ -255,7 +255,7 @@ def test_a_method_s_bar_ends_at_its_work_done(method: str) -> None:
         return bars[-1]
 
     problem = ExactCover.read(KNUTH / ("queens10.dlx" if method == "search" else "domino8x8.dlx"))
-    outcome = registry.run_count(problem, Request(method, bar=make))
+    outcome = orchestrate.count(problem, Request(method, bar=make))
     assert outcome.stopped_by is None
     if method == "search":
         assert bars[-1].finished == outcome.stats["nodes"]
@@ -305,7 +305,7 @@ def test_an_interrupted_race_names_the_route_and_the_search_s_count(
 
     monkeypatch.setattr(routes, "_tell", interrupting)
     monkeypatch.setattr(choice, "PREPROCESS_ABOVE", float("inf"))
-    outcome = registry.run_count(problem, Request("auto", preprocess=False))
+    outcome = orchestrate.count(problem, Request("auto", preprocess=False))
     assert outcome.stopped_by == "interrupt"
     assert outcome.method in ("search", "zdd") and outcome.route is not None
     assert outcome.route["name"] in routes.ROUTES
@@ -342,7 +342,7 @@ def test_the_parts_route_s_bar_moves_on_over_the_parts(monkeypatch: pytest.Monke
     """Two parts, each raced: the bar shows the whole count's share (the parts counted
     and the share of the one under way), which never goes back when the second part
     starts, passes the middle while that part runs, and ends at 100%."""
-    from excover.solving import by_routes
+    from excover.counting import by_routes
 
     monkeypatch.setattr(by_routes, "DRAW_EVERY", 0.0)
     bars: list[Recorder] = []
@@ -352,7 +352,7 @@ def test_the_parts_route_s_bar_moves_on_over_the_parts(monkeypatch: pytest.Monke
         return bars[-1]
 
     problem = apart(KNUTH / "queens10.dlx")
-    outcome = registry.run_count(problem, Request("auto", bar=make))
+    outcome = orchestrate.count(problem, Request("auto", bar=make))
     assert outcome.count == 724 * 724 and outcome.route is not None
     assert outcome.route["name"] == "parts"
     shares = [done for done, total in bars[-1].sets if total]

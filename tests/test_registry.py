@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 from excover import ExactCover, ProblemError, UsageError
 from excover.counting import methods
+from excover.counting.outcome import Outcome
 from excover.counting.routes import ROUTES
 from excover.engines import HEURISTICS
 from excover.names import (
@@ -29,8 +30,7 @@ from excover.names import (
     ROUTES as ROUTE_NAMES,
 )
 from excover.problem import Problem, SearchOptions
-from excover.solving import registry
-from excover.solving.outcome import Outcome
+from excover.solving import orchestrate
 from excover.solving.request import Request
 
 
@@ -75,11 +75,11 @@ def test_every_method_answers_with_one_outcome_that_agrees(instance: Instance) -
     problem = instance.build()
     truth = len(instance.all_covers())
     for method in METHODS:
-        counted = registry.run_count(problem, Request(method))
+        counted = orchestrate.count(problem, Request(method))
         assert isinstance(counted, Outcome) and counted.stopped_by is None
         assert counted.count == truth == methods.count(problem, method), method
         listed: list[list[int]] = []
-        found = registry.run_solutions(problem, Request(method), listed.append)
+        found = orchestrate.solutions(problem, Request(method), listed.append)
         assert found.count == len(listed) == truth, method
         assert all(problem.is_solution(solution) for solution in listed)
 
@@ -88,14 +88,14 @@ def test_an_unknown_method_is_refused_by_the_registry() -> None:
     problem = ExactCover(["a"])
     problem.add_option(["a"])
     with pytest.raises(UsageError, match="unknown method 'dxz'"):
-        registry.run_count(problem, Request("dxz"))
+        orchestrate.count(problem, Request("dxz"))
 
 
 def test_a_limit_stops_the_outcome_of_a_search() -> None:
     problem = ExactCover(["a", "b"])
     for option in (["a"], ["b"], ["a", "b"]):
         problem.add_option(option)
-    found = registry.run_count(problem, Request("search", limit=1))
+    found = orchestrate.count(problem, Request("search", limit=1))
     assert (found.count, found.stopped_by, found.method) == (1, "limit", "search")
 
 

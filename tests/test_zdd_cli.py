@@ -9,8 +9,8 @@ import pytest
 from builders import dominoes, walks
 
 from excover import ExactCover
+from excover.counting import by_search
 from excover.main import main
-from excover.solving import by_search
 
 KNUTH = Path(__file__).parent / "data" / "knuth"
 

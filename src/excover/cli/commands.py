@@ -32,9 +32,9 @@ if TYPE_CHECKING:
     from typing import Any
 
     from excover.cli.problem_input import BoardReader, Drawing
+    from excover.counting.outcome import Outcome
     from excover.preprocess import Preprocessed
     from excover.solving import ExactCover
-    from excover.solving.outcome import Outcome
 
 __all__ = ["add_problem_commands", "as_count", "count_problem", "write_dlx"]
 
@@ -452,7 +452,7 @@ def with_preprocessing(outcome: Outcome, reduced: Preprocessed[ExactCover] | Non
     and seconds, why it was skipped) added to its statistics, for ``--stats`` and
     ``--json``."""
     if reduced is not None:
-        from excover.solving.by_routes import preprocessing_stats
+        from excover.counting.by_routes import preprocessing_stats
 
         outcome.stats = {**outcome.stats, **preprocessing_stats(reduced.stats)}
     return outcome

@@ -1,13 +1,13 @@
 """What the figures of a run mean, for ``--stats``: every figure a command prints, and
 the definitions of those whose meaning depends on the engine or route that ran. (The run's
-answer itself, :class:`~excover.solving.outcome.Outcome`, is the registry's, re-exported
+answer itself, :class:`~excover.counting.outcome.Outcome`, is the runners', re-exported
 here for the commands.)
 """
 
 from __future__ import annotations
 
+from excover.counting.outcome import Outcome
 from excover.names import ENGINE_NAMES
-from excover.solving.outcome import Outcome
 
 TYPE_CHECKING = False  # typing is for type checkers: a run need not import it
 if TYPE_CHECKING:

@@ -16,7 +16,7 @@ if TYPE_CHECKING:
     import argparse
     from typing import Any
 
-    from excover.solving.outcome import Outcome
+    from excover.counting.outcome import Outcome
 
 __all__ = ["exact_stats", "finish", "print_outcome", "stats_lines", "stopped_building"]
 

@@ -4,9 +4,9 @@ Every subcommand that solves an :class:`~excover.ExactCover` (``count``, ``solve
 ``queens``, ``sudoku --count/--all``) goes through :func:`count` or :func:`solutions`
 here, so the flags mean the same everywhere: this module refuses the flags the method
 cannot honour, turns the others into a :class:`~excover.solving.request.Request` and
-hands it to :mod:`excover.solving.registry`, which runs the method (the route the API
-takes for it: ``excover count --method zdd`` counts as ``p.count(method="zdd")`` does)
-and answers with an :class:`~excover.solving.outcome.Outcome`.
+hands it to :mod:`excover.solving.orchestrate`, which runs the method (its runner, the
+one the API reads: ``excover count --method zdd`` counts as ``p.count(method="zdd")``
+does) and answers with an :class:`~excover.counting.outcome.Outcome`.
 
 Limits: ``--timeout`` is wall-clock time from the start of the command
 (:func:`~excover.cli.common.stop_time`), whatever the time is spent on (printing
@@ -26,15 +26,15 @@ from collections.abc import Callable
 
 from excover.cli.common import given, refuse, stop_time
 from excover.cli.progress import progress
+from excover.counting.outcome import Outcome
 from excover.errors import UsageError
 from excover.names import METHOD_TRAITS
-from excover.solving.outcome import Outcome
 from excover.solving.request import Request
 
 TYPE_CHECKING = False  # typing is for type checkers: a run need not import it
 if TYPE_CHECKING:
+    from excover.counting.request import Bar
     from excover.problem import Problem
-    from excover.solving.request import Bar
 
 __all__ = ["Outcome", "check_method_flags", "count", "request", "solutions"]
 
@@ -79,9 +79,11 @@ def request(args: argparse.Namespace, method: str) -> Request:
     def bar(description: str, unit: str) -> Bar:
         return progress(args, desc=description, unit=unit)
 
+    heuristic = getattr(args, "heuristic", None)
     return Request(
         method,
-        heuristic=getattr(args, "heuristic", None) or "mrv",
+        # the default heuristic, named or not, sends no count of auto to one search
+        heuristic=None if heuristic == "mrv" else heuristic,
         seed=getattr(args, "seed", None),
         engine=getattr(args, "engine", None) or "auto",
         route=getattr(args, "route", None),
@@ -99,10 +101,10 @@ def request(args: argparse.Namespace, method: str) -> Request:
 def count(problem: Problem, args: argparse.Namespace) -> Outcome:
     """Count the solutions of ``problem`` by ``args.method`` within the command line's
     limits, as :meth:`ExactCover.count` would (same route for the same method)."""
-    from excover.solving import registry
+    from excover.solving import orchestrate
 
     check_method_flags(args, args.method, counting=True)
-    return registry.run_count(problem, request(args, args.method))
+    return orchestrate.count(problem, request(args, args.method))
 
 
 def solutions(
@@ -111,7 +113,7 @@ def solutions(
     """Find the solutions of ``problem`` by ``args.method`` (``auto``: dancing links, as
     in the API), calling ``emit`` on each as soon as it is found; stops at the command
     line's limits, Ctrl-C or a closed pipe (BrokenPipeError propagates)."""
-    from excover.solving import registry
+    from excover.solving import orchestrate
 
     check_method_flags(args, args.method, counting=False)
-    return registry.run_solutions(problem, request(args, args.method), emit)
+    return orchestrate.solutions(problem, request(args, args.method), emit)

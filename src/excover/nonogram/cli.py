@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from typing import Any
 
     from excover import nonogram
-    from excover.solving.outcome import Outcome
+    from excover.counting.outcome import Outcome
 
 __all__ = ["add_nonogram_command"]
 
@@ -193,7 +193,7 @@ def _check_flags(args: argparse.Namespace) -> None:
 
 def _nonogram(args: argparse.Namespace) -> int:
     from excover.cli.report import finish
-    from excover.solving.outcome import Outcome
+    from excover.counting.outcome import Outcome
 
     _check_flags(args)
     puzzles = _load(args)
@@ -249,7 +249,7 @@ def _solve(puzzle: nonogram.Puzzle, args: argparse.Namespace, rank: int | None) 
     """Solve one puzzle as the flags ask and print its result (``rank``: its place in a
     file of many, whose results each take one line, or a picture after a ``$label``)."""
     from excover import nonogram
-    from excover.solving.outcome import Outcome
+    from excover.counting.outcome import Outcome
 
     started = time.perf_counter()
     method, engine = _route(args.method, puzzle)
@@ -361,7 +361,7 @@ def _rate(puzzle: nonogram.Puzzle, args: argparse.Namespace) -> int:
     """``--rate``: the solution count and the level of reasoning the puzzle needs."""
     from excover import nonogram
     from excover.cli.report import finish
-    from excover.solving.outcome import Outcome
+    from excover.counting.outcome import Outcome
 
     rating: nonogram.Rating | None = None
     stopped_by: str | None = None

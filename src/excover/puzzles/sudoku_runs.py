@@ -21,9 +21,9 @@ from typing import TYPE_CHECKING, Any
 from excover.cli import common
 
 if TYPE_CHECKING:
+    from excover.counting.outcome import Outcome
     from excover.puzzles import killer
     from excover.solving import ExactCover
-    from excover.solving.outcome import Outcome
 
 #: Puzzles given to the compiled solver at once: small enough for results to stream and
 #: the progress bar to move, large enough for the batch to cost nothing.
@@ -111,8 +111,8 @@ def run_plain_lines(data: bytes, name: str, args: argparse.Namespace) -> int | N
     having printed nothing, when a line is anything but a puzzle of 81 cells
     (``.0123456789``), a blank or a comment: the general path then reads the file, and
     names the line of an error."""
+    from excover.counting.outcome import Outcome
     from excover.puzzles.simd import core
-    from excover.solving.outcome import Outcome
 
     _sudoku9 = core()
 
@@ -158,8 +158,8 @@ def run_batches(
 ) -> Outcome:
     """Solve or classify with the compiled solvers (the 9x9 core for the classic board),
     :data:`BATCH` puzzles at a time."""
+    from excover.counting.outcome import Outcome
     from excover.puzzles import sudoku
-    from excover.solving.outcome import Outcome
 
     report.rules = rules
     report.bar.set(0, len(texts))
@@ -207,7 +207,7 @@ def run_each(
 ) -> Outcome:
     """Every puzzle through its exact cover and the shared runs (any method, limits)."""
     from excover.cli import solving
-    from excover.solving.outcome import Outcome
+    from excover.counting.outcome import Outcome
 
     report.rules = rules
     report.bar.set(0, len(texts))

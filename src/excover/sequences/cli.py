@@ -140,8 +140,8 @@ def _by_route(sequence: Sequence, args: argparse.Namespace) -> int:
     import time
 
     from excover.cli.report import print_outcome
+    from excover.counting.outcome import Outcome
     from excover.errors import LimitReached
-    from excover.solving.outcome import Outcome
 
     for dest, flag in (("workers", "--workers"), ("progress", "--progress")):
         if common.given(args, dest):

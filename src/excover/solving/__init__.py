@@ -1,10 +1,11 @@
 """Solving: the public problem, :class:`ExactCover` (:mod:`excover.solving.exact_cover`),
-the registry that serves its solving methods and the front ends
-(:mod:`excover.solving.registry`), and what a run is asked and answers
-(:mod:`excover.solving.request`, :mod:`excover.solving.outcome`).
+the orchestrator that runs the operations around a method, then the method, for the
+API and every front end (:mod:`excover.solving.orchestrate`, on the operations of
+:mod:`excover.solving.registry`), and what a run is asked
+(:mod:`excover.solving.request`).
 
-``ExactCover`` is imported on first use, so that a front end reading an
-:class:`~excover.solving.outcome.Outcome` does not load the model.
+``ExactCover`` is imported on first use, so that a front end building a
+:class:`~excover.solving.request.Request` does not load the model.
 """
 
 from __future__ import annotations

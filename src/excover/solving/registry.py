@@ -4,9 +4,9 @@
 arguments ask for, outermost first: preprocessing (``preprocess=True``),
 a symmetry-broken search (``symmetry``, ``up_to_symmetry``: :func:`broken`, over the
 group :func:`symmetries` gives), a parallel run (``workers``, ``executor``, ``tasks``);
-what is left is one method in one process, which :mod:`excover.counting.methods` runs.
-The front ends (the command line, ``.cmb`` programs, the studio) ask :func:`run_count`
-and :func:`run_solutions` instead, for an :class:`~excover.solving.outcome.Outcome`.
+what is left is one method in one process, which its runner runs
+(:mod:`excover.counting.methods`). The front ends ask the orchestrator
+(:mod:`excover.solving.orchestrate`), which builds on the operations here.
 This module sits above every engine and operation and imports each only when a call asks
 for it, so that ``import excover`` stays cheap.
 """
@@ -17,11 +17,7 @@ from excover.errors import UsageError
 
 TYPE_CHECKING = False  # typing is for type checkers: a run need not import it
 if TYPE_CHECKING:
-    from collections.abc import Callable
-
     from excover.problem import Problem, SearchOptions
-    from excover.solving.outcome import Outcome
-    from excover.solving.request import Request
     from excover.symmetry import BrokenSearch, Group
     from excover.symmetry.widened import WidenedClasses
 
@@ -34,8 +30,6 @@ __all__ = [
     "classes",
     "declares_group",
     "options_left",
-    "run_count",
-    "run_solutions",
     "scout",
     "symmetries",
     "total_group",
@@ -222,42 +216,3 @@ def check_no_symmetry(up_to_symmetry: bool, symmetry: object) -> None:
             "preprocess does not combine with symmetry or up_to_symmetry: the group acts "
             "on the original problem, which preprocessing changes"
         )
-
-
-# ----- runs for the front ends: one Outcome, whatever the method
-
-
-def _runs(method: str) -> tuple[Callable[..., Outcome], Callable[..., Outcome]]:
-    """The count and the listing of ``method`` as :class:`Outcome` runs: the one table
-    a new method joins."""
-    from excover.solving import by_routes, by_sat, by_search, by_zdd
-
-    runs = {
-        "auto": (by_routes.count, by_search.solutions),
-        "search": (by_search.count, by_search.solutions),
-        "zdd": (by_zdd.count, by_zdd.solutions),
-        "sat": (by_sat.count, by_sat.solutions),
-    }
-    found = runs.get(method)
-    if found is None:
-        raise UsageError(f"unknown method {method!r}; choose one of {', '.join(runs)}")
-    return found
-
-
-def run_count(problem: Problem, request: Request) -> Outcome:
-    """Count the solutions of ``problem`` as ``request`` asks, within its limits: the
-    :class:`Outcome` says what ran, what it found and why it stopped early, if it did.
-    ``method="auto"`` given search options runs one search, as in the API."""
-    from excover.names import METHOD_TRAITS
-
-    traits = METHOD_TRAITS.get(request.method)
-    if traits is not None and traits.chooses and request.search_options_given():
-        return _runs("search")[0](problem, request)
-    return _runs(request.method)[0](problem, request)
-
-
-def run_solutions(problem: Problem, request: Request, emit: Callable[[list[int]], None]) -> Outcome:
-    """Hand each solution of ``problem`` to ``emit`` as soon as ``request``'s method
-    finds it (``auto``: one search, as in the API), within its limits; a closed pipe
-    (BrokenPipeError from ``emit``) propagates."""
-    return _runs(request.method)[1](problem, request, emit)

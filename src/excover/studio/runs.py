@@ -391,15 +391,16 @@ def _counted_from(
 class _OneSearch:
     """A count of ``problem`` by one dancing-links search, in slices of :data:`SLICE`
     seconds between which its share of the tree walked goes to the page (as the command
-    line's bar has it: :class:`excover.solving.by_search.SearchBar`), with the time left;
+    line's bar has it: :class:`excover.counting.by_search.SearchBar`), with the time left;
     it may pause and go on."""
 
     def __init__(self, problem: ExactCover, end: float | None) -> None:
+        from excover.counting.by_search import SearchBar
         from excover.parallel.progress import Meter
-        from excover.solving.by_search import SearchBar
+        from excover.solving.progress import TreeSize
 
         self.search = problem.search()
-        self.sizer = SearchBar(problem)
+        self.sizer = SearchBar(problem, None, TreeSize)
         self.meter = Meter()
         self.end = end
 

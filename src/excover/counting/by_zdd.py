@@ -1,4 +1,4 @@
-"""A run by the ZDD method (``method="zdd"``).
+"""The runner of the ZDD method (``method="zdd"``).
 
 A count takes the API's route (:func:`excover.zdd.dxz.count`): the frontier count when the
 problem suits it, else the family built top-down when
@@ -13,28 +13,32 @@ constructions look for signals every few milliseconds. The request's ``max_memor
 (default: a share of the machine's memory, :mod:`excover.zdd.memory`) bounds their
 tables; past it the run stops as it does at the deadline, marked ``max_memory``. A ZDD
 count has no partial result, so a stopped count is unknown (None); a stopped listing
-has handed over its solutions so far.
+has handed over its solutions so far. The outcome keeps the stop as the API raises it
+(:class:`~excover.LimitReached` at the deadline, :class:`~excover.MemoryBoundError`,
+KeyboardInterrupt).
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager
 from typing import TYPE_CHECKING
 
+from excover.counting.outcome import Outcome, stop_reason
 from excover.deadlines import TimeUp, alarm
-from excover.errors import MemoryBoundError
-from excover.solving.outcome import Outcome
+from excover.errors import LimitReached, MemoryBoundError
 
 if TYPE_CHECKING:
+    from excover.counting.request import Bar, MethodRequest
     from excover.problem import Problem
-    from excover.solving.request import Bar, Request
+    from excover.zdd.dxz import Listing as DxzListing
     from excover.zdd.dxz import Probe, Run
 
-__all__ = ["count", "solutions"]
+__all__ = ["ZddListing", "count", "listing"]
 
 
-def count(problem: Problem, request: Request) -> Outcome:
+def count(problem: Problem, request: MethodRequest) -> Outcome:
     """Count as :func:`excover.zdd.dxz.count` does (the frontier count if it suits, else
     the top-down family if preferred, else the DXZ family)."""
     from excover.zdd import dxz, frontier
@@ -67,7 +71,7 @@ def count(problem: Problem, request: Request) -> Outcome:
     finally:
         bar.close()
     stats["solutions"] = total
-    return Outcome("zdd", engine, total, run.stopped_by, run.ended(stats))
+    return Outcome("zdd", engine, total, run.stopped_by, run.ended(stats), error=run.error)
 
 
 #: DXZ search nodes between two updates of the progress bar.
@@ -103,50 +107,87 @@ def _dxz(run: Run, bar: Bar) -> Probe:
         bar.set(probe.nodes, size, memo_hits=probe.hits)
 
 
-def solutions(problem: Problem, request: Request, emit: Callable[[list[int]], None]) -> Outcome:
-    """The solutions as the DXZ search meets them (:class:`excover.zdd.dxz.Listing`),
-    each handed to ``emit`` at once, until the request's limit, deadline or memory
-    bound, or Ctrl-C."""
-    from excover.zdd import dxz
+class ZddListing:
+    """The solutions as the DXZ search meets them (:class:`excover.zdd.dxz.Listing`), a
+    :class:`~excover.counting.outcome.Listing`: until the request's limit or memory
+    bound, or Ctrl-C; within :meth:`guard`, until its deadline too (the alarm)."""
 
-    run = _Stop(request)
-    found = 0
-    limit = request.limit
-    listing: dxz.Listing | None = None
-    with run, alarm(request.time_left()):
-        listing = dxz.Listing(problem, run.bound)
-        for solution in listing:
-            emit(solution)
-            found += 1  # counted once handed out: a stop inside emit leaves it out
+    def __init__(self, problem: Problem, request: MethodRequest) -> None:
+        self.problem = problem
+        self.request = request
+        self.started = time.perf_counter()
+        self.listing: DxzListing | None = None
+
+    def __iter__(self) -> Iterator[list[int]]:
+        from excover.zdd import dxz
+
+        limit = self.request.limit
+        if limit == 0:
+            return
+        self.listing = dxz.Listing(self.problem, self.request.max_memory)
+        for found, solution in enumerate(self.listing, 1):
+            yield solution
             if found == limit:
-                run.stopped_by = "limit"
-                break
-    stats: dict[str, object] = {"solutions": found}
-    if listing is not None:
-        stats.update(nodes=listing.run.nodes, memo_hits=listing.run.hits)
-    return Outcome("zdd", "DXZ search", found, run.stopped_by, run.ended(stats))
+                return
+
+    def guard(self) -> AbstractContextManager[object]:
+        """The alarm at the request's deadline."""
+        return alarm(self.request.time_left())
+
+    def outcome(self, found: int, error: BaseException | None) -> Outcome:
+        """The listing once ``found`` solutions were handed over; the alarm's stop kept
+        as the API raises it (:class:`~excover.LimitReached`, reason ``"timeout"``)."""
+        limit = self.request.limit
+        stopped_by: str | None = None if error is None else stop_reason(error)
+        if isinstance(error, TimeUp):
+            from excover.statistics import Stats
+
+            error = LimitReached("timeout", Stats(solutions=found, stopped_by="timeout"))
+        if error is None and limit is not None and found >= limit:
+            stopped_by = "limit"
+        stats: dict[str, object] = {"solutions": found}
+        if self.listing is not None:
+            stats.update(nodes=self.listing.run.nodes, memo_hits=self.listing.run.hits)
+        stats.update(
+            seconds=time.perf_counter() - self.started,
+            complete=stopped_by is None,
+            stopped_by=stopped_by,
+        )
+        if isinstance(error, MemoryBoundError):
+            stats["memory_bound"] = error.bound
+        return Outcome("zdd", "DXZ search", found, stopped_by, stats, error=error)
+
+
+def listing(problem: Problem, request: MethodRequest) -> ZddListing:
+    """The solutions as :class:`ZddListing` finds them."""
+    return ZddListing(problem, request)
 
 
 class _Stop:
     """A ZDD run's clock and what stopped it: the deadline, the memory bound or Ctrl-C
     end a ``with`` block of it, recorded in :attr:`stopped_by`."""
 
-    def __init__(self, request: Request) -> None:
+    def __init__(self, request: MethodRequest) -> None:
         self.started = time.perf_counter()
         #: The memory bound of the run, the one it passed when it stopped there.
         self.bound = request.max_memory
         self.stopped_by: str | None = None
+        #: What stopped the run, as the API raises it.
+        self.error: BaseException | None = None
 
     def __enter__(self) -> None:
         """Nothing to set up: the run starts its clock when the stop is made."""
 
     def __exit__(self, kind: object, error: BaseException | None, trace: object) -> bool:
         if isinstance(error, TimeUp):
+            from excover.statistics import Stats
+
             self.stopped_by = "timeout"
+            self.error = LimitReached("timeout", Stats(stopped_by="timeout"))
         elif isinstance(error, MemoryBoundError):
-            self.stopped_by, self.bound = "max_memory", error.bound
+            self.stopped_by, self.bound, self.error = "max_memory", error.bound, error
         elif isinstance(error, KeyboardInterrupt):
-            self.stopped_by = "interrupt"
+            self.stopped_by, self.error = "interrupt", error
         else:
             return False
         return True

@@ -1,8 +1,9 @@
-"""A count by the choice of routes (``method="auto"``): the count of
-:func:`excover.counting.count` (the frontier count, the parts route, or the race of
-routes), or the one route the request forces; the deadline and Ctrl-C stop it with the
-partial count of the race's search (none if no search ran). The outcome says which route
-finished and why (:func:`route_report`)."""
+"""The runner of ``method="auto"``'s counts: the count of :func:`excover.counting.count`
+(the frontier count, the parts route, or the race of routes), or the one route the
+request forces; the deadline and Ctrl-C stop it with the partial count of the race's
+search (none if no search ran), the stop kept as the race raised it (the outcome's
+``error``, which the API raises). The outcome says which route finished and why
+(:func:`route_report`)."""
 
 from __future__ import annotations
 
@@ -10,10 +11,10 @@ import math
 import time
 from collections.abc import Callable
 
+from excover.counting.by_search import SearchBar
+from excover.counting.outcome import Outcome, search_engine, search_stats
 from excover.errors import LimitReached
 from excover.names import ENGINE_NAMES
-from excover.solving.by_search import SearchBar
-from excover.solving.outcome import Outcome, search_engine, search_stats
 
 TYPE_CHECKING = False  # typing is for type checkers: a run need not import it
 if TYPE_CHECKING:
@@ -21,10 +22,10 @@ if TYPE_CHECKING:
 
     from excover.counting import CountResult
     from excover.counting.parts import Parts
+    from excover.counting.request import Bar, MethodRequest, TreeSizer
     from excover.counting.routes import Runner
     from excover.preprocess import PreprocessStats
     from excover.problem import Problem
-    from excover.solving.request import Bar, Request
 
 __all__ = ["RaceBar", "count", "preprocessing_stats", "route_report"]
 
@@ -40,9 +41,15 @@ class RaceBar:
     counted, and the share is the whole count's (:meth:`Parts.share
     <excover.counting.parts.Parts.share>`)."""
 
-    def __init__(self, bar: Bar, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self,
+        bar: Bar,
+        clock: Callable[[], float] = time.monotonic,
+        size_tree: Callable[[Problem], TreeSizer | None] | None = None,
+    ) -> None:
         self.bar = bar
         self.clock = clock
+        self.size_tree = size_tree  # sizes the tree of a search that tells no share
         self.seen: dict[int, Runner] = {}
         self.sizes: dict[int, SearchBar] = {}  # the probes of searches that tell no share
         self.running: Runner | None = None
@@ -93,7 +100,10 @@ class RaceBar:
                 continue
             share = runner.progress()
             if share is None and isinstance(runner, SearchRunner) and runner.search:
-                sizer = self.sizes.setdefault(id(runner), SearchBar(runner.problem))
+                sizer = self.sizes.get(id(runner))
+                if sizer is None:
+                    sizer = SearchBar(runner.problem, None, self.size_tree)
+                    self.sizes[id(runner)] = sizer
                 share, _ = sizer.share(runner.search)
             if share is not None and (best[1] is None or share > best[1]):
                 best = (runner, share)
@@ -116,7 +126,7 @@ def route_report(found: CountResult) -> dict[str, Any]:
     return {"name": found.route, "reason": found.reason, "work": work}
 
 
-def count(problem: Problem, request: Request) -> Outcome:
+def count(problem: Problem, request: MethodRequest) -> Outcome:
     """Count by the choice of routes, or by the route ``request.route`` forces."""
     from excover.counting import ROUTES, choice
     from excover.counting.routes import SearchRunner, watching
@@ -128,16 +138,17 @@ def count(problem: Problem, request: Request) -> Outcome:
         plan = choice.plan(
             problem, request.route, request.engine, request.time_left(), preprocess=automatic
         )
-    except LimitReached:  # the one step of the choice that meets the deadline
-        return _stopped_laying_out(time.perf_counter() - started)
-    watch = RaceBar(request.bar("count", "%"))
+    except LimitReached as error:  # the one step of the choice that meets the deadline
+        return _stopped_laying_out(time.perf_counter() - started, error)
+    watch = RaceBar(request.bar("count", "%"), size_tree=request.size_tree)
     try:
         with watching(watch):
             found = choice.run(plan, started)
     except (LimitReached, KeyboardInterrupt) as error:
         watch.close(finished=False)
         stopped_by = "timeout" if isinstance(error, LimitReached) else "interrupt"
-        return _stopped(plan.runners, watch.running, stopped_by, time.perf_counter() - started)
+        seconds = time.perf_counter() - started
+        return _stopped(plan.runners, watch.running, stopped_by, seconds, error)
     watch.close(finished=True)
     counted = (r for r in plan.runners if isinstance(r, SearchRunner) and r.count is not None)
     search = next((r.search for r in counted), None)
@@ -155,7 +166,11 @@ def count(problem: Problem, request: Request) -> Outcome:
 
 
 def _stopped(
-    runners: list[Runner], running: Runner | None, stopped_by: str, seconds: float
+    runners: list[Runner],
+    running: Runner | None,
+    stopped_by: str,
+    seconds: float,
+    error: BaseException,
 ) -> Outcome:
     """The outcome of a count stopped early: the route that was running (``running``,
     the last to work; ``parts`` when that was a route on one of its parts), the partial
@@ -188,12 +203,12 @@ def _stopped(
         stats["seconds"] = seconds
         if longest is running:
             about = search_engine(search)
-        return Outcome(method, about, search.stats.solutions, stopped_by, stats, route)
+        return Outcome(method, about, search.stats.solutions, stopped_by, stats, route, error)
     stats = {"solutions": None, "seconds": seconds, "complete": False, "stopped_by": stopped_by}
-    return Outcome(method, about, None, stopped_by, stats, route)
+    return Outcome(method, about, None, stopped_by, stats, route, error)
 
 
-def _stopped_laying_out(seconds: float) -> Outcome:
+def _stopped_laying_out(seconds: float, error: LimitReached) -> Outcome:
     """The outcome of a count whose deadline passed while the choice laid the problem
     out for the frontier count (:func:`excover.zdd.frontier.wide_layout`), before any
     route ran: no partial count."""
@@ -202,7 +217,7 @@ def _stopped_laying_out(seconds: float) -> Outcome:
     reason = "stopped by the time limit while it laid the problem out, before any route ran"
     route = {"name": "frontier", "reason": reason, "work": {}}
     stats = {"solutions": None, "seconds": seconds, "complete": False, "stopped_by": "timeout"}
-    return Outcome("zdd", ROUTES["frontier"].about, None, "timeout", stats, route)
+    return Outcome("zdd", ROUTES["frontier"].about, None, "timeout", stats, route, error)
 
 
 def preprocessing_stats(done: PreprocessStats | None) -> dict[str, Any]:
