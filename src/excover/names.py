@@ -20,6 +20,7 @@ __all__ = [
     "METHOD_TRAITS",
     "ROUTES",
     "SEARCH_ENGINES",
+    "SEARCH_METHOD",
     "SEARCH_OPTIONS",
     "TASK_METHODS",
     "ZDD_BUILDS",
@@ -32,6 +33,10 @@ __all__ = [
 #: compiled engine (any of :data:`SEARCH_ENGINES`), ``zdd`` builds or counts the family of
 #: solutions, ``sat`` asks a SAT solver.
 METHODS: tuple[str, ...] = ("auto", "search", "zdd", "sat")
+
+#: The method that is one compiled search: what a choice among routes given search
+#: options runs, and what the command line's symmetric runs always are.
+SEARCH_METHOD = "search"
 
 #: The old names of methods, still read where users wrote them (the API's ``method=``,
 #: the command line's ``--method``, the checkpoints of a count), deprecated: ``dlx`` was

@@ -95,6 +95,7 @@ def request(args: argparse.Namespace, method: str) -> Request:
         deadline=stop_time(args),
         preprocess=getattr(args, "preprocess", None),
         bar=bar,
+        symmetry=False,  # the symmetry flags have been read by now: this run is plain
     )
 
 

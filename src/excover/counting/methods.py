@@ -158,9 +158,12 @@ def request_of(
     operation: str,
     limit: int | None = None,
     preprocess: bool | None = None,
+    kind: Callable[..., MethodRequest] = MethodRequest,
+    **composites: Any,
 ) -> MethodRequest:
-    """The request of an API call of ``operation`` (``count``, ``solutions`` or
-    ``first``) by ``method`` with the keyword arguments ``options``, checked as each
+    """The request (a ``kind``, with the ``composites`` it takes) of an API call of
+    ``operation`` (``count``, ``solutions`` or ``first``) by ``method`` with the
+    keyword arguments ``options``, checked as each
     method checks them: ``solver`` and ``amo`` go with a SAT solver alone, which refuses
     the options of a search; a family's count (``"zdd"``) takes none (but a
     ``timeout``, when it counts or finds one); ``timeout`` is a number of seconds from
@@ -189,7 +192,7 @@ def request_of(
             limit = most
     if max_nodes is not None:
         check_count_limit("max_nodes", max_nodes)
-    return MethodRequest(
+    return kind(
         method,
         heuristic=get("heuristic"),
         seed=get("seed"),
@@ -200,6 +203,7 @@ def request_of(
         max_nodes=max_nodes,
         deadline=None if timeout is None else time.monotonic() + timeout,
         preprocess=preprocess,
+        **composites,
     )
 
 

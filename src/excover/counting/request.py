@@ -67,9 +67,13 @@ class NoBar:
     set = update = finish = close = _nothing
 
 
+#: The one bar nobody watches (it keeps no state).
+_NO_BAR = NoBar()
+
+
 def no_bar(description: str, unit: str) -> Bar:
     """The default bar maker: no bar."""
-    return NoBar()
+    return _NO_BAR
 
 
 class MethodRequest:

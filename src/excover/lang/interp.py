@@ -466,9 +466,7 @@ class Interpreter:
         factor = total.factor
         options = self._options()
         if total.group is not None:
-            broken = registry.broken(
-                total.problem, method, total.group, None, None, None, None, None, options
-            )
+            broken = registry.broken(total.problem, total.group, method, None, options)
             return lambda: factor * broken.count(), lambda: factor * broken.counted
         if method == "search":
             from excover.engines import Search

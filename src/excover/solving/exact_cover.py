@@ -14,31 +14,29 @@ up here.
 
 from __future__ import annotations
 
-import itertools
 import os
-import time
 from collections.abc import Iterable, Iterator, Mapping
-from typing import TYPE_CHECKING, Any, Self, TypeVar, Unpack
+from typing import TYPE_CHECKING, Any, Self, Unpack
 
+from excover.counting.methods import request_of
+from excover.counting.outcome import count_of
 from excover.errors import UsageError, check_limit
 from excover.names import METHODS, SEARCH_OPTIONS, canonical_method
 from excover.problem import Problem, SearchOptions
-from excover.solving import registry
+from excover.solving import orchestrate, registry
+from excover.solving.request import Request
 
 if TYPE_CHECKING:
     from excover.engines import Search
     from excover.formats.burrtools import Puzzle
     from excover.parallel import Estimate, Subproblem
     from excover.permutations import Generator
-    from excover.preprocess import Preprocessed
     from excover.sat import CNF
     from excover.solving.solutions import Solutions
     from excover.symmetry import Group
     from excover.zdd import Family
 
 __all__ = ["ExactCover"]
-
-P = TypeVar("P", bound=Problem)
 
 
 class ExactCover(Problem):
@@ -150,13 +148,12 @@ class ExactCover(Problem):
         """
         method = _check_method(method)
         _check_options(options)
-        from excover.counting import methods
-
-        if preprocess:
-            reduced = _reduced(self)
-            found = methods.first(reduced.problem, method, solver=solver, amo=amo, **options)
-            return None if found is None else reduced.original(found)
-        return methods.first(self, method, solver=solver, amo=amo, **options)
+        request = _request(method, options, "first", solver, amo, limit=1, preprocess=preprocess)
+        found: list[list[int]] = []
+        outcome = orchestrate.solutions(self, request, found.append)
+        if outcome.error is not None:
+            raise outcome.error
+        return found[0] if found else None
 
     def solutions(
         self,
@@ -195,44 +192,32 @@ class ExactCover(Problem):
         method = _check_method(method)
         _check_options(options)
         check_limit(limit)
-        from excover.counting import methods
-
+        symmetric = up_to_symmetry or (symmetry is not None and symmetry is not False)
         if preprocess:
             registry.check_no_symmetry(up_to_symmetry, symmetry)
-        if up_to_symmetry or (symmetry is not None and symmetry is not False):
+        if symmetric:
             if workers is not None:
                 raise UsageError(
                     "a listing with symmetry is one search: workers= goes with count()"
                 )
-            if up_to_symmetry:
-                classes = registry.classes(
-                    self, method, symmetry, solver, amo, workers, executor, tasks, options
-                )
-                listed = classes.representatives()
-            else:
-                found = registry.broken(
-                    self, method, symmetry, solver, amo, workers, executor, tasks, options
-                )
-                listed = found.solutions()
-            return listed if limit is None else itertools.islice(listed, limit)
-        reduced = _reduced(self) if preprocess else None
-        problem = self if reduced is None else reduced.problem
-        if workers is not None or executor is not None or tasks is not None:
-            from excover.parallel import run
-
-            methods.check_not_sat(method, solver, amo)
-            listed = run.solutions(
-                problem,
-                method,
-                limit,
-                workers=workers,
-                executor=executor,
-                tasks=tasks,
-                options=dict(options),
-            )
-        else:
-            listed = methods.solutions(problem, method, limit, solver=solver, amo=amo, **options)
-        return listed if reduced is None else map(reduced.original, listed)
+            registry.check_symmetric(method, solver, amo, executor, tasks, options)
+        elif workers is not None or executor is not None or tasks is not None:
+            _check_parallel(method, solver, amo, options)
+        request = _request(
+            method,
+            options,
+            "solutions",
+            solver,
+            amo,
+            limit=limit,
+            preprocess=preprocess,
+            symmetry=symmetry,
+            up_to_symmetry=up_to_symmetry,
+            workers=workers,
+            executor=executor,
+            tasks=tasks,
+        )
+        return iter(orchestrate.listing(self, request))
 
     def all(self, method: str = "search", limit: int | None = None, **options: Any) -> Solutions:
         """The solutions that :meth:`solutions` yields with the same arguments (at most
@@ -287,45 +272,26 @@ class ExactCover(Problem):
         """
         method = _check_method(method)
         _check_options(options)
-        from excover.counting import methods
-
         if preprocess:
             registry.check_no_symmetry(up_to_symmetry, symmetry)
-        elif symmetry is None and not up_to_symmetry and executor is None and tasks is None:
-            # a count of every solution: the declared group, once a plain count is long
-            started = time.monotonic()
-            if registry.declares_group(self, method, options):
-                short = registry.scout(self, options)
-                if short is not None:
-                    return short
-                symmetry = registry.total_group(self, method, options)
-                options = registry.options_left(options, started)
-        problem = _reduced(self).problem if preprocess else self
-        if up_to_symmetry:
-            return registry.classes(
-                problem, method, symmetry, solver, amo, workers, executor, tasks, options
-            ).count_orbits()
-        if symmetry is not None and symmetry is not False:
-            found = registry.broken(
-                problem, method, symmetry, solver, amo, workers, executor, tasks, options
-            )
-            return found.count()
-        if workers is not None or executor is not None or tasks is not None:
-            from excover.parallel import run
-
-            methods.check_not_sat(method, solver, amo)
-            return run.count(
-                problem,
-                method,
-                workers=workers,
-                executor=executor,
-                tasks=tasks,
-                options=dict(options),
-            )
-        # None: the race may preprocess a long count; True: done above already
-        return methods.count(
-            problem, method, solver=solver, amo=amo, preprocess=preprocess is None, **options
+        if up_to_symmetry or (symmetry is not None and symmetry is not False):
+            registry.check_symmetric(method, solver, amo, executor, tasks, options)
+        elif workers is not None or executor is not None or tasks is not None:
+            _check_parallel(method, solver, amo, options)
+        request = _request(
+            method,
+            options,
+            "count",
+            solver,
+            amo,
+            preprocess=preprocess,
+            symmetry=symmetry,
+            up_to_symmetry=up_to_symmetry,
+            workers=workers,
+            executor=executor,
+            tasks=tasks,
         )
+        return count_of(orchestrate.count(self, request))
 
     def symmetries(self) -> Group:
         """The automorphism group of the problem: the permutations of its options and
@@ -403,9 +369,35 @@ def _check_method(method: str) -> str:
     return method
 
 
-def _reduced(problem: P) -> Preprocessed[P]:
-    """``problem`` reduced by :func:`excover.preprocess.preprocess` (the solving methods'
-    ``preprocess=True``)."""
-    from excover.preprocess import preprocess
+def _request(
+    method: str,
+    options: Mapping[str, Any],
+    operation: str,
+    solver: str | None,
+    amo: str | None,
+    limit: int | None = None,
+    preprocess: bool | None = None,
+    **composites: Any,
+) -> Request:
+    """The orchestrator's request of an API call of ``operation`` (``count``,
+    ``solutions``, ``first``) by ``method``, its keyword arguments checked as the method
+    checks them (:func:`excover.counting.methods.request_of`); the API's runs let Ctrl-C
+    raise where it lands and set no alarm."""
+    given = {**options, "solver": solver, "amo": amo}
+    made = request_of(
+        method, given, operation, limit, preprocess, Request, note_ctrl_c=False, **composites
+    )
+    assert isinstance(made, Request)
+    return made
 
-    return preprocess(problem)
+
+def _check_parallel(
+    method: str, solver: str | None, amo: str | None, options: Mapping[str, object]
+) -> None:
+    """Refuse what a run on subproblems cannot take: the SAT arguments, the options of a
+    whole search (:func:`excover.parallel.tasks.check_task_options`)."""
+    from excover.counting.methods import check_not_sat
+    from excover.parallel.tasks import check_task_options
+
+    check_not_sat(method, solver, amo)
+    check_task_options(method, dict(options))

@@ -27,8 +27,10 @@ __all__ = [
     "breaks_by_search",
     "broken",
     "check_no_symmetry",
+    "check_symmetric",
     "classes",
     "declares_group",
+    "group_of",
     "options_left",
     "scout",
     "symmetries",
@@ -49,23 +51,18 @@ def symmetries(problem: Problem) -> Group:
     return automorphism_group(problem)
 
 
-def broken(
-    problem: Problem,
+def check_symmetric(
     method: str,
-    symmetry: object,
     solver: str | None,
     amo: str | None,
-    workers: int | None,
     executor: object | None,
     tasks: int | None,
     options: SearchOptions,
-) -> BrokenSearch:
-    """The symmetry-broken search that ``up_to_symmetry`` and ``symmetry`` ask for."""
-    from collections.abc import Iterable
-
+) -> None:
+    """Refuse what a symmetry-broken search cannot run: a SAT solver, an executor or
+    tasks, ``max_solutions``, the search options of a method that takes none."""
     from excover.counting import methods
     from excover.names import METHOD_TRAITS
-    from excover.symmetry import BrokenSearch, Group
 
     methods.check_not_sat(method, solver, amo)
     if METHOD_TRAITS[method].solver:
@@ -77,53 +74,64 @@ def broken(
     if options.get("max_solutions") is not None:
         raise UsageError("max_solutions does not combine with symmetry; use limit")
     methods.check_search_options(method, options)
-    if symmetry is None or symmetry is True:
-        import time
 
-        started = time.monotonic()
-        group = symmetries(problem)
-        options = options_left(options, started)  # the time limit covers finding it
-    elif isinstance(symmetry, Group):
+
+def group_of(problem: Problem, symmetry: object) -> Group | None:
+    """The group ``symmetry`` names for ``problem``: a :class:`~excover.symmetry.Group`
+    of it (checked), or one made of generators; None for ``True`` (or None), whose group
+    is found by a search (:func:`symmetries`)."""
+    from collections.abc import Iterable
+
+    from excover.symmetry import Group
+
+    if symmetry is None or symmetry is True:
+        return None
+    if isinstance(symmetry, Group):
         if symmetry.problem is not problem and symmetry.problem != problem:
             raise UsageError("the group given is the group of another problem")
-        group = symmetry
-    elif isinstance(symmetry, str | bytes) or not isinstance(symmetry, Iterable):
+        return symmetry
+    if isinstance(symmetry, str | bytes) or not isinstance(symmetry, Iterable):
         raise UsageError(
             f"symmetry must be True, a Group or a list of generators, not {type(symmetry).__name__}"
         )
-    else:
-        group = Group(problem, symmetry)
+    return Group(problem, symmetry)
+
+
+def broken(
+    problem: Problem, group: Group, method: str, workers: int | None, options: SearchOptions
+) -> BrokenSearch:
+    """The symmetry-broken search of ``problem`` under ``group`` (see
+    :mod:`excover.symmetry.broken`), by ``method`` with the search ``options``."""
+    from excover.symmetry import BrokenSearch
+
     return BrokenSearch(problem, group, method, workers=workers, **options)
 
 
 def classes(
     problem: Problem,
+    group: Group,
     method: str,
-    symmetry: object,
-    solver: str | None,
-    amo: str | None,
     workers: int | None,
-    executor: object | None,
-    tasks: int | None,
     options: SearchOptions,
+    declared: bool,
 ) -> BrokenSearch | WidenedClasses:
-    """The search that ``up_to_symmetry`` asks for: :func:`broken`'s, or, when the group
-    is the one the problem declares (``symmetry`` None or True) and the problem declares
-    a widening of it too (:meth:`~excover.problem.Problem.declared_widening`), the
-    classes under both (:class:`~excover.symmetry.widened.WidenedClasses`: three
+    """The search of the classes of solutions under ``group``: :func:`broken`'s, or,
+    when the group is the one the problem declares (``declared``) and the problem
+    declares a widening of it too (:meth:`~excover.problem.Problem.declared_widening`),
+    the classes under both (:class:`~excover.symmetry.widened.WidenedClasses`: three
     searches, the time limit covering them all)."""
     widening = problem.declared_widening()
-    if widening is None or not (symmetry is None or symmetry is True):
-        return broken(problem, method, symmetry, solver, amo, workers, executor, tasks, options)
+    if widening is None or not declared:
+        return broken(problem, group, method, workers, options)
     import time
 
     from excover.symmetry.widened import WidenedClasses
 
     started = time.monotonic()
 
-    def search(part: Problem, group: Group | None) -> BrokenSearch:
-        left = options_left(options, started)
-        return broken(part, method, group, solver, amo, workers, executor, tasks, left)
+    def search(part: Problem, under: Group | None) -> BrokenSearch:
+        chosen = group if part is problem else under if under is not None else symmetries(part)
+        return broken(part, chosen, method, workers, options_left(options, started))
 
     return WidenedClasses(problem, widening, search)
 

@@ -5,7 +5,9 @@ off its settings, the API off its keyword arguments; :mod:`excover.solving.orche
 runs it and answers with an :class:`~excover.counting.outcome.Outcome`. A ``Request`` is
 the method's request (:class:`~excover.counting.request.MethodRequest`: the method and
 its options, the limits, the progress bar), which the orchestrator hands to the method's
-runner once it has done the operations around it.
+runner once it has done the operations around it, and the composites that ask for those
+operations: preprocessing, a symmetry, subproblems on workers; :class:`Events` are what
+the run tells its front end as it goes.
 """
 
 from __future__ import annotations
@@ -14,27 +16,109 @@ from excover.counting.request import MethodRequest, NoBar, no_bar
 
 TYPE_CHECKING = False  # typing is for type checkers: a run need not import it
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from typing import Any
 
     from excover.counting.request import TreeSizer
     from excover.problem import Problem
+    from excover.symmetry import Group
 
-__all__ = ["NoBar", "Request", "no_bar"]
+__all__ = ["Events", "NoBar", "Request", "Total", "no_bar"]
+
+
+class Total:
+    """How a count of every solution uses a symmetry (what a default count breaks): the
+    count is ``factor`` times the count of ``problem``, by a symmetry-broken search under
+    ``group`` when one is given; ``note`` says how, for the front ends. The group a
+    problem declares is one (factor 1); a tiling's board gives others
+    (:meth:`excover.tiling.Tiling.total`: a free tile pinned to one placement per orbit,
+    the board's group times the exchanges of equal tiles)."""
+
+    def __init__(self, problem: Problem, factor: int, group: Group | None, note: str) -> None:
+        self.problem = problem
+        self.factor = factor
+        self.group = group
+        self.note = note
+
+
+class Events:
+    """What a run tells its front end as it goes (the command line prints it on stderr,
+    the studio sends it to its page); each does nothing here, and a front end overrides
+    those it shows."""
+
+    def group_found(self, group: Group, seconds: float) -> None:
+        """The group a symmetric run asked for was found by a search (the
+        automorphisms), in ``seconds``."""
+
+
+#: The events of a run nobody follows.
+_QUIET = Events()
 
 
 class Request(MethodRequest):
-    """One run a front end asks for (see :class:`~excover.counting.request.MethodRequest`
-    for the method's part). Its bars size the trees of the searches whose engine does not
-    tell the share walked by Knuth's probes (:class:`excover.solving.progress.TreeSize`);
-    its runs note Ctrl-C (``note_ctrl_c``) unless told otherwise."""
+    """One run a front end asks for: the method's part (see
+    :class:`~excover.counting.request.MethodRequest`) and the operations around it.
+
+    ``symmetry``: None, the default: a count of every solution by a method that
+    searches breaks the group known without a search (``totals(method, deadline)``'s
+    :class:`Total`, by default the group the problem declares) once a plain search has
+    not finished it within :data:`~excover.solving.registry.SCOUT_NODES` nodes (a count
+    that did is the scout's, when ``scout_answers``, else counted again the plain way);
+    False: never; True: the problem's group (declared, else its automorphisms, found by
+    a search); or a :class:`~excover.symmetry.Group` or generators: every solution
+    counted (or listed) by a symmetry-broken search under that group.
+    ``up_to_symmetry``: classes of solutions under it instead. ``preprocess`` True: the
+    problem is preprocessed first (no symmetry then). ``workers``, ``executor``,
+    ``tasks``: the problem cut into subproblems, counted on workers. ``alarm``: the work
+    that has no deadline of its own (finding a group, counting on workers) runs under
+    the alarm (:func:`excover.deadlines.alarm`, the main thread's), as a command does.
+    ``group_method``: the method of the searches under a group (None: the request's;
+    the command line's are one search). ``events`` hears how the run goes. Its bars
+    size the trees of the searches whose engine does not tell the share walked by
+    Knuth's probes (:class:`excover.solving.progress.TreeSize`); its runs note Ctrl-C
+    (``note_ctrl_c``) unless told otherwise."""
 
     def __init__(
-        self, method: str = "auto", *, note_ctrl_c: bool = True, **method_options: Any
+        self,
+        method: str = "auto",
+        *,
+        symmetry: object = None,
+        up_to_symmetry: bool = False,
+        workers: int | None = None,
+        executor: object | None = None,
+        tasks: int | None = None,
+        totals: Callable[[str, float | None], Total | None] | None = None,
+        scout_answers: bool = True,
+        alarm: bool = False,
+        group_method: str | None = None,
+        events: Events | None = None,
+        note_ctrl_c: bool = True,
+        **method_options: Any,
     ) -> None:
         super().__init__(method, note_ctrl_c=note_ctrl_c, **method_options)
+        self.symmetry = symmetry
+        self.up_to_symmetry = up_to_symmetry
+        self.workers = workers
+        self.executor = executor
+        self.tasks = tasks
+        self.totals = totals
+        self.scout_answers = scout_answers
+        self.alarm = alarm
+        self.group_method = group_method
+        self.events = _QUIET if events is None else events
 
     def size_tree(self, problem: Problem) -> TreeSizer | None:
         """Knuth's probes of the search tree of ``problem``, made as the search goes on."""
         from excover.solving.progress import TreeSize
 
         return TreeSize(problem)
+
+    @property
+    def symmetric(self) -> bool:
+        """Whether a symmetry is asked for (classes, or a group given or to be found)."""
+        return self.up_to_symmetry or (self.symmetry is not None and self.symmetry is not False)
+
+    @property
+    def parallel(self) -> bool:
+        """Whether the problem is to be cut into subproblems on workers."""
+        return self.workers is not None or self.executor is not None or self.tasks is not None
