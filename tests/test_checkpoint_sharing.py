@@ -170,7 +170,7 @@ def test_a_second_run_of_the_automatic_checkpoint_counts_without_it(
 ) -> None:
     """The checkpoint a count keeps by itself (no --checkpoint) in use by another run:
     this one counts on without it rather than wait, and says so."""
-    from excover.cli.parallel import automatic_checkpoint
+    from excover.solving.checkpointed import automatic_checkpoint
 
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
     path = automatic_checkpoint(fingerprint(ExactCover.read(QUEENS8)), "search")

@@ -221,10 +221,10 @@ def test_a_checkpointed_count_stopped_at_once_keeps_its_split_on_a_busy_machine(
     the checkpoint even when the clock's grace is spent before the split starts (a busy
     machine: a CI run once stopped queens8's 6-millisecond split at half a second); its
     grace in CPU time carries it."""
-    from excover.cli import parallel as parallel_cli
     from excover.main import main
+    from excover.solving import checkpointed
 
-    monkeypatch.setattr(parallel_cli, "_split_deadline", lambda deadline: deadline)
+    monkeypatch.setattr(checkpointed, "_split_deadline", lambda deadline: deadline)
     state = tmp_path / "state.json"
     assert main(["count", str(QUEENS8), "--checkpoint", str(state), "--timeout", "0"]) == 1
     saved = json.loads(state.read_text())

@@ -12,10 +12,10 @@ from typing import Any
 
 import pytest
 
-from excover.cli import parallel as parallel_cli
 from excover.main import main
 from excover.parallel import checkpoint
 from excover.parallel import run as parallel_run
+from excover.solving import checkpointed
 
 QUEENS8 = str(Path(__file__).parent / "data" / "knuth" / "queens8.dlx")
 
@@ -75,7 +75,8 @@ def test_progress_bar_of_an_infinite_estimate(
 
     monkeypatch.setattr(progress, "DELAY", 0.0)
     state = checkpoint.Checkpoint(None, "x", "search", [Subproblem((), (), size=math.inf)])
-    bar = parallel_cli.TaskBar(argparse.Namespace(progress=True), math.inf, "search", "1 worker")
+    shown = progress.progress(argparse.Namespace(progress=True), 100, "count", "%")
+    bar = checkpointed.TaskBar(shown, math.inf)
     for done in (0.0, 5.0, math.inf):
         bar.draw(done, state)
     drawn = capsys.readouterr().err

@@ -15,7 +15,6 @@ real cluster with subproblems cut for idle workers, is ``benchmarks/cluster_prog
 
 from __future__ import annotations
 
-import argparse
 import dataclasses
 import heapq
 import math
@@ -24,7 +23,6 @@ from pathlib import Path
 import pytest
 
 from excover import ExactCover
-from excover.cli import parallel as parallel_cli
 from excover.parallel import split
 from excover.parallel.board import Board, Post
 from excover.parallel.checkpoint import Checkpoint, fingerprint
@@ -33,6 +31,7 @@ from excover.parallel.progress import CALIBRATE_AFTER, Forecast, LocalTasks, Pac
 from excover.parallel.run import run_tasks
 from excover.parallel.subproblems import resized, split_further
 from excover.parallel.tasks import Job, Payload, solve_task
+from excover.solving import checkpointed
 
 KNUTH = Path(__file__).parent / "data" / "knuth"
 
@@ -297,16 +296,12 @@ def test_a_local_run_s_bar_weighs_its_subproblems_afresh(
     (as a cluster's ledger does), nearer their real work than the split's own sizes,
     biased by its choice of what to cut (on pento6x10 cut in 12, 111 nodes estimated
     for 100,000); with no bar, it spends nothing on them."""
-    monkeypatch.setattr(parallel_cli, "FRESH_SECONDS", 1e6)  # a loaded machine's too
+    monkeypatch.setattr(checkpointed, "FRESH_SECONDS", 1e6)  # a loaded machine's too
     problem = knuth("pento6x10")
     state = Checkpoint(None, fingerprint(problem), "search", split(problem, tasks=12))
     own = [sub.size for sub in state.subproblems]
-    drawn = parallel_cli._local_tasks(
-        problem, state, argparse.Namespace(progress=True, workers=2), None
-    )
-    bare = parallel_cli._local_tasks(
-        problem, state, argparse.Namespace(progress=False, workers=2), None
-    )
+    drawn = checkpointed.local_tasks(problem, state, 2, True, None)
+    bare = checkpointed.local_tasks(problem, state, 2, False, None)
     assert bare.sizes == own
     assert drawn.sizes == [sub.size for sub in resized(problem, state.subproblems)]
     costs = nodes_of(problem, state)
@@ -315,10 +310,8 @@ def test_a_local_run_s_bar_weighs_its_subproblems_afresh(
         return max(max(size / cost, cost / size) for size, cost in zip(sizes, costs, strict=True))
 
     assert worst(drawn.sizes) < worst(own) / 10
-    monkeypatch.setattr(parallel_cli, "FRESH_SECONDS", 0.0)  # no time for them: the split's
-    late = parallel_cli._local_tasks(
-        problem, state, argparse.Namespace(progress=True, workers=2), None
-    )
+    monkeypatch.setattr(checkpointed, "FRESH_SECONDS", 0.0)  # no time for them: the split's
+    late = checkpointed.local_tasks(problem, state, 2, True, None)
     assert late.sizes == own
 
 

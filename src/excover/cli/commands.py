@@ -32,8 +32,6 @@ if TYPE_CHECKING:
     from typing import Any
 
     from excover.cli.problem_input import BoardReader, Drawing
-    from excover.counting.outcome import Outcome
-    from excover.preprocess import Preprocessed
     from excover.solving import ExactCover
 
 __all__ = ["add_problem_commands", "as_count", "count_problem", "write_dlx"]
@@ -194,16 +192,16 @@ def _symmetric(args: argparse.Namespace) -> bool:
     return bool(args.up_to_symmetry or args.break_symmetry)
 
 
-def _breaks_by_default(problem: ExactCover, args: argparse.Namespace) -> bool:
-    """Whether a count breaks the group ``problem`` declares by default (see
-    :func:`excover.cli.symmetry.by_default`); a count short enough ends in its scout.
-    A problem that declares no group has none to break (and the symmetry module is left
+def _may_break(problem: ExactCover, args: argparse.Namespace) -> bool:
+    """Whether a count may break the group ``problem`` declares by default (see
+    :func:`excover.cli.symmetry.may_break`); the orchestrator's scout settles it. A
+    problem that declares no group has none to break (and the symmetry module is left
     unimported)."""
     if args.break_symmetry is not None or problem.declared_symmetries() is None:
         return False
     from excover.cli import symmetry as symmetric
 
-    return symmetric.by_default(problem, args)
+    return symmetric.may_break(problem, args)
 
 
 _ESTIMATE = f"""\
@@ -403,31 +401,31 @@ def _count(args: argparse.Namespace) -> int:
 
 def count_problem(problem: ExactCover, args: argparse.Namespace) -> int:
     """Count ``problem`` as ``excover count`` does (the symmetry flags, ``--workers`` and
-    the other flags of a count by subproblems, or a plain count by any method), print the
-    count for ``args.command`` and give the exit status. A puzzle's ``--count`` comes
-    here with :func:`as_count`'s arguments."""
+    the other flags of a count by subproblems, or a plain count by any method, each
+    through the orchestrator), print the count for ``args.command`` and give the exit
+    status. A puzzle's ``--count`` comes here with :func:`as_count`'s arguments."""
     from excover.cli import solving
     from excover.cli.task_flags import uses_tasks
 
-    if _symmetric(args) or _breaks_by_default(problem, args):
+    if _symmetric(args):
         from excover.cli import symmetry as symmetric
 
         common.refuse(args, "preprocess", _PREPROCESS_WITH_SYMMETRY)
         return print_outcome(args.command, symmetric.count(problem, args), args)
-    reduced = preprocessed(problem, args)
-    if reduced is not None:
-        problem = reduced.problem
+    symmetry = None if _may_break(problem, args) else False
     if uses_tasks(args):
         common.refuse(args, "limit", "does not go with --workers, --tasks or --checkpoint")
         common.refuse(args, "max_memory", "does not go with --workers, --tasks or --checkpoint")
         solving.check_method_flags(args, args.method, counting=True)
-        if args.heuristic is None:
-            args.heuristic = "mrv"
         from excover.cli.parallel import count_tasks  # the long counts' machinery, and json
 
-        return count_tasks(problem, args)
-    outcome = solving.count(problem, args)
-    return print_outcome(args.command, with_preprocessing(outcome, reduced), args)
+        return count_tasks(problem, args, symmetry)
+    outcome = solving.count(problem, args, symmetry)
+    if symmetry is None:  # it may have broken the declared group: said so
+        from excover.cli.symmetry import worded
+
+        outcome = worded(outcome, args, counting=True)
+    return print_outcome(args.command, outcome, args)
 
 
 #: Why ``--preprocess`` is refused with the symmetry flags.
@@ -435,27 +433,6 @@ _PREPROCESS_WITH_SYMMETRY = (
     "does not go with --up-to-symmetry or --break-symmetry: their group is the problem's "
     "as given, which preprocessing changes"
 )
-
-
-def preprocessed(problem: ExactCover, args: argparse.Namespace) -> Preprocessed[ExactCover] | None:
-    """``problem`` reduced by :func:`excover.preprocess.preprocess` when ``--preprocess``
-    asks for it, else None."""
-    if not getattr(args, "preprocess", None):
-        return None
-    from excover.preprocess import preprocess
-
-    return preprocess(problem)
-
-
-def with_preprocessing(outcome: Outcome, reduced: Preprocessed[ExactCover] | None) -> Outcome:
-    """``outcome`` with what preprocessing did (options and items removed, its rounds
-    and seconds, why it was skipped) added to its statistics, for ``--stats`` and
-    ``--json``."""
-    if reduced is not None:
-        from excover.counting.by_routes import preprocessing_stats
-
-        outcome.stats = {**outcome.stats, **preprocessing_stats(reduced.stats)}
-    return outcome
 
 
 def as_count(args: argparse.Namespace) -> argparse.Namespace:
@@ -502,14 +479,8 @@ def _solve(args: argparse.Namespace) -> int:
 
         common.refuse(args, "preprocess", _PREPROCESS_WITH_SYMMETRY)
         outcome = symmetric.solutions(problem, args, emit)
-    else:
-        reduced = preprocessed(problem, args)
-        if reduced is None:
-            outcome = solving.solutions(problem, args, emit)
-        else:
-            mapped = reduced.original
-            outcome = solving.solutions(reduced.problem, args, lambda found: emit(mapped(found)))
-            outcome = with_preprocessing(outcome, reduced)
+    else:  # --preprocess: the orchestrator maps the reduced problem's solutions back
+        outcome = solving.solutions(problem, args, emit)
     if stream is not None:
         stream.close(
             outcome.method,

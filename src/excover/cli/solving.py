@@ -22,21 +22,28 @@ which route finished and why (``route`` in ``--json``), and ``--route NAME`` for
 from __future__ import annotations
 
 import argparse
+import sys
 from collections.abc import Callable
+from typing import Any
 
 from excover.cli.common import given, refuse, stop_time
 from excover.cli.progress import progress
 from excover.counting.outcome import Outcome
 from excover.errors import UsageError
-from excover.names import METHOD_TRAITS
-from excover.solving.request import Request
+from excover.names import METHOD_TRAITS, SEARCH_METHOD
+from excover.numbers import abbreviated, to_decimal
+from excover.solving.request import Events, Request
 
 TYPE_CHECKING = False  # typing is for type checkers: a run need not import it
 if TYPE_CHECKING:
-    from excover.counting.request import Bar
-    from excover.problem import Problem
+    from pathlib import Path
 
-__all__ = ["Outcome", "check_method_flags", "count", "request", "solutions"]
+    from excover.counting.request import Bar
+    from excover.parallel.checkpoint import Checkpoint
+    from excover.problem import Problem
+    from excover.symmetry import Group
+
+__all__ = ["CommandEvents", "Outcome", "check_method_flags", "count", "request", "solutions"]
 
 
 def check_method_flags(args: argparse.Namespace, method: str, counting: bool) -> None:
@@ -73,8 +80,34 @@ def check_method_flags(args: argparse.Namespace, method: str, counting: bool) ->
         )
 
 
-def request(args: argparse.Namespace, method: str) -> Request:
-    """The run the command line asks for, by ``method``."""
+class CommandEvents(Events):
+    """What a run tells the command line: notes on stderr (the group a search found,
+    a checkpoint resumed, its lock, a split short of subproblems)."""
+
+    def group_found(self, group: Group, seconds: float) -> None:
+        orders = f"{to_decimal(group.order)} ({to_decimal(group.option_order)} on the options)"
+        print(
+            f"excover: symmetries: a group of order {orders}, found in {seconds:.2f} s",
+            file=sys.stderr,
+        )
+
+    def say(self, text: str) -> None:
+        print(f"excover: {text}", file=sys.stderr)
+
+    def resumed(self, path: Path | None, state: Checkpoint, parts: int | None) -> None:
+        of = "" if parts is None else f" of {parts}"
+        print(
+            f"excover: resuming from {path} ({len(state.done)}{of} subproblems counted by "
+            f"earlier runs: {abbreviated(state.count)} solutions in {state.seconds:.1f} s)",
+            file=sys.stderr,
+        )
+
+
+def request(args: argparse.Namespace, method: str, **composites: Any) -> Request:
+    """The run the command line asks for, by ``method``, with the operations
+    ``composites`` asks for around it: its symmetric searches one search each, its
+    scout's short counts done again the plain way (the method line names what ran),
+    the group found and the counts on workers under the alarm of ``--timeout``."""
 
     def bar(description: str, unit: str) -> Bar:
         return progress(args, desc=description, unit=unit)
@@ -95,17 +128,24 @@ def request(args: argparse.Namespace, method: str) -> Request:
         deadline=stop_time(args),
         preprocess=getattr(args, "preprocess", None),
         bar=bar,
-        symmetry=False,  # the symmetry flags have been read by now: this run is plain
+        group_method=SEARCH_METHOD,
+        scout_answers=False,
+        alarm=True,
+        events=CommandEvents(),
+        **composites,
     )
 
 
-def count(problem: Problem, args: argparse.Namespace) -> Outcome:
+def count(problem: Problem, args: argparse.Namespace, symmetry: bool | None = False) -> Outcome:
     """Count the solutions of ``problem`` by ``args.method`` within the command line's
-    limits, as :meth:`ExactCover.count` would (same route for the same method)."""
+    limits, as :meth:`ExactCover.count` would (same route for the same method); with
+    ``symmetry`` None, breaking the group it declares by default
+    (:func:`excover.cli.symmetry.may_break`: the caller words such a run's engine,
+    :func:`excover.cli.symmetry.worded`)."""
     from excover.solving import orchestrate
 
     check_method_flags(args, args.method, counting=True)
-    return orchestrate.count(problem, request(args, args.method))
+    return orchestrate.count(problem, request(args, args.method, symmetry=symmetry))
 
 
 def solutions(
@@ -117,4 +157,4 @@ def solutions(
     from excover.solving import orchestrate
 
     check_method_flags(args, args.method, counting=False)
-    return orchestrate.solutions(problem, request(args, args.method), emit)
+    return orchestrate.solutions(problem, request(args, args.method, symmetry=False), emit)

@@ -337,8 +337,14 @@ def _classes(
 
 
 def _parallel_count(problem: Problem, request: Request) -> Outcome:
-    """The count of ``problem`` cut into subproblems, on workers or an executor."""
+    """The count of ``problem`` cut into subproblems, on workers or an executor, with a
+    checkpoint when asked (:mod:`excover.solving.checkpointed`)."""
     from excover.parallel import run
+
+    if request.checkpoint is not None:
+        from excover.solving import checkpointed
+
+        return checkpointed.count(problem, request)
 
     started = time.perf_counter()
     error: BaseException | None = None

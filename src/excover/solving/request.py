@@ -16,10 +16,13 @@ from excover.counting.request import MethodRequest, NoBar, no_bar
 
 TYPE_CHECKING = False  # typing is for type checkers: a run need not import it
 if TYPE_CHECKING:
+    import os
     from collections.abc import Callable
+    from pathlib import Path
     from typing import Any
 
     from excover.counting.request import TreeSizer
+    from excover.parallel.checkpoint import Checkpoint
     from excover.problem import Problem
     from excover.symmetry import Group
 
@@ -50,6 +53,14 @@ class Events:
         """The group a symmetric run asked for was found by a search (the
         automorphisms), in ``seconds``."""
 
+    def say(self, text: str) -> None:
+        """A note for the user: a checkpoint's lock waited for, a damaged checkpoint set
+        aside, a split that made fewer subproblems than asked."""
+
+    def resumed(self, path: Path | None, state: Checkpoint, parts: int | None) -> None:
+        """A count by subproblems goes on from the checkpoint ``path``: ``state`` holds
+        what earlier runs counted (``parts``: the subproblems, when known)."""
+
 
 #: The events of a run nobody follows.
 _QUIET = Events()
@@ -69,7 +80,12 @@ class Request(MethodRequest):
     counted (or listed) by a symmetry-broken search under that group.
     ``up_to_symmetry``: classes of solutions under it instead. ``preprocess`` True: the
     problem is preprocessed first (no symmetry then). ``workers``, ``executor``,
-    ``tasks``: the problem cut into subproblems, counted on workers. ``alarm``: the work
+    ``tasks``: the problem cut into subproblems, counted on workers; with a
+    ``checkpoint`` (a file, or True: an automatic one, or no file on a cluster) they are
+    kept in it as they finish, saved every ``checkpoint_every`` seconds, a second run
+    waiting for the file's lock when ``checkpoint_wait`` (None: when the file was named),
+    a cluster's tasks taken for hung after ``task_timeout`` and cut for idle workers
+    after ``split_after`` seconds (:mod:`excover.solving.checkpointed`). ``alarm``: the work
     that has no deadline of its own (finding a group, counting on workers) runs under
     the alarm (:func:`excover.deadlines.alarm`, the main thread's), as a command does.
     ``group_method``: the method of the searches under a group (None: the request's;
@@ -87,6 +103,11 @@ class Request(MethodRequest):
         workers: int | None = None,
         executor: object | None = None,
         tasks: int | None = None,
+        checkpoint: str | os.PathLike[str] | bool | None = None,
+        checkpoint_every: float = 30.0,
+        checkpoint_wait: bool | None = None,
+        task_timeout: float | None = None,
+        split_after: float | None = None,
         totals: Callable[[str, float | None], Total | None] | None = None,
         scout_answers: bool = True,
         alarm: bool = False,
@@ -101,6 +122,11 @@ class Request(MethodRequest):
         self.workers = workers
         self.executor = executor
         self.tasks = tasks
+        self.checkpoint = checkpoint
+        self.checkpoint_every = checkpoint_every
+        self.checkpoint_wait = checkpoint_wait
+        self.task_timeout = task_timeout
+        self.split_after = split_after
         self.totals = totals
         self.scout_answers = scout_answers
         self.alarm = alarm
@@ -121,4 +147,9 @@ class Request(MethodRequest):
     @property
     def parallel(self) -> bool:
         """Whether the problem is to be cut into subproblems on workers."""
-        return self.workers is not None or self.executor is not None or self.tasks is not None
+        return (
+            self.workers is not None
+            or self.executor is not None
+            or self.tasks is not None
+            or self.checkpoint is not None
+        )
