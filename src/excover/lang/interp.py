@@ -60,13 +60,14 @@ from excover.lang.evaluate import (
 from excover.lang.limits import RECORD_CELL_BYTES, Budget
 from excover.lang.parser import Program
 from excover.lang.sandbox import SAFE, Permissions, resolve_write
+from excover.names import METHOD_TRAITS
 from excover.numbers import to_decimal
 from excover.solving import ExactCover
 
 if TYPE_CHECKING:
+    from excover.counting.outcome import Outcome
     from excover.problem import SearchOptions
     from excover.tiling import Tiling, TilingSolution
-    from excover.tiling.symmetry import Total
     from excover.tiling.tile import Shape
 
 __all__ = ["Interpreter"]
@@ -169,7 +170,7 @@ class Interpreter:
         :data:`ALARM_GRACE` more."""
         if self.deadline is None:
             return None
-        grace = 0.0 if algo.name == "zdd" else ALARM_GRACE
+        grace = 0.0 if METHOD_TRAITS[algo.name].family else ALARM_GRACE
         return max(0.0, self.deadline - time.monotonic()) + grace
 
     def _options(self) -> SearchOptions:
@@ -220,7 +221,7 @@ class Interpreter:
         elif isinstance(st, s.Solve | s.All | s.Count):
             self._check_solver(st.algo)
             problem = (self.problems3 if st.three_d else self.problems)[st.name]
-            with located(st.algo.pos if st.algo.name == "sat" else st.pos):
+            with located(st.algo.pos if METHOD_TRAITS[st.algo.name].solver else st.pos):
                 if isinstance(st, s.Count):
                     self._count(st, problem)
                 elif isinstance(st, s.Solve):
@@ -372,10 +373,9 @@ class Interpreter:
         start = time.perf_counter()
         tiling = problem.tiling
         algo = st.algo
+        traits = METHOD_TRAITS[algo.name]
         how: dict[str, Any] = {"engine": None, "route": None, "symmetry": None}
-        # the solutions counted so far, when a stop leaves the count's search readable
-        so_far: Callable[[], int] | None = None
-        options = {} if algo.name == "zdd" else self._options()  # the alarm stops a ZDD
+        outcome: Outcome | None = None
         try:
             # the alarm is off again when a stop is recorded below
             with alarm(self._count_alarm(algo)):
@@ -385,52 +385,32 @@ class Interpreter:
                     number = 0
                     self.out.flush()
                     print(f"{problem.name}: no tiling: {tiling.obstruction}", file=self.err)
-                elif algo.name == "sat":
+                elif traits.solver:
                     from excover.sat.solve import DEFAULT_SOLVER
 
                     how["engine"] = algo.solver or DEFAULT_SOLVER
                     if st.up_to_symmetry:
                         self._default_solver(algo)
-                        number = tiling.count("sat", up_to_symmetry=True, **options)
+                        number = tiling.count(algo.name, up_to_symmetry=True, **self._options())
                     else:
-                        number = tiling.problem.count(method="sat", solver=algo.solver, **options)
+                        outcome = self._counted(tiling, algo, False)
+                        number = self._number(outcome)
                 elif st.up_to_symmetry:
-                    number = tiling.count(algo.name, up_to_symmetry=True, **options)
-                elif st.break_symmetry and (total := self._total(tiling, algo.name)) is not None:
-                    how["symmetry"] = total.note
-                    run, so_far = self._total_counter(total, algo.name)
-                    number = run()
-                elif algo.name == "zdd":
+                    number = tiling.count(algo.name, up_to_symmetry=True, **self._options())
+                elif traits.family and self.debug:
                     how["engine"] = "dxz"
-                    if self.debug:
-                        family = tiling.problem.zdd()  # options come in DXZ's order: no renaming
-                        number = family.count()
-                        self.out.flush()
-                        print(f"ZDD has size {family.size}", file=self.err)
-                    else:
-                        number = tiling.problem.count(method="zdd")
-                elif algo.name == "search":
-                    from excover.engines import Search
-
-                    search = Search(tiling.problem)
-                    search.deadline = self.deadline
-                    how["engine"] = search.engine
-                    so_far = lambda: search.stats.solutions  # noqa: E731
-                    number = search.count()
+                    family = tiling.problem.zdd()  # options come in DXZ's order: no renaming
+                    number = family.count()
+                    self.out.flush()
+                    print(f"ZDD has size {family.size}", file=self.err)
                 else:
-                    from excover import counting
-
-                    found = counting.count(tiling.problem, **options)
-                    number = found.count
-                    how["route"] = {"name": found.route, "reason": found.reason}
+                    outcome = self._counted(tiling, algo, st.break_symmetry)
+                    how.update(_how(outcome, traits.family))
+                    number = self._number(outcome)
         except (LimitReached, TimeUp, KeyboardInterrupt) as stop:
             counted: int | None = None
-            if st.up_to_symmetry or how["engine"] == "dxz":
-                pass  # classes are no sum of solutions found, nor is a ZDD's count
-            elif so_far is not None:
-                counted = so_far()
-            elif isinstance(stop, LimitReached):
-                counted = stop.stats.solutions
+            if outcome is not None and not st.up_to_symmetry:
+                counted = outcome.count  # classes are no sum of solutions found, nor a ZDD's
             stopped_by = "interrupt" if isinstance(stop, KeyboardInterrupt) else "timeout"
             self._record_run(
                 "count",
@@ -455,40 +435,34 @@ class Interpreter:
             "count", st, problem, seconds, **how, up_to_symmetry=st.up_to_symmetry, count=number
         )
 
-    def _total_counter(
-        self, total: Total, method: str
-    ) -> tuple[Callable[[], int], Callable[[], int] | None]:
-        """What counts ``total`` (as :meth:`Total.count <excover.tiling.symmetry.Total.count>`
-        does) and, for a count that searches here, how many tilings it has counted so far,
-        readable after a stop, Ctrl-C included (each tiling found stands for ``factor``)."""
-        from excover.solving import registry
+    def _counted(self, tiling: Tiling, algo: s.Algo, break_symmetry: bool) -> Outcome:
+        """The count of ``tiling`` by ``algo``, through the orchestrator: within the
+        interpreter's deadline, breaking the board's symmetry by default when asked
+        (:meth:`Tiling.total <excover.tiling.Tiling.total>`, once a plain search has not
+        finished the count; a count so short is counted again the plain way, so that
+        its record names the route that counted it)."""
+        from excover.solving import orchestrate
+        from excover.solving.request import Request
 
-        factor = total.factor
-        options = self._options()
-        if total.group is not None:
-            broken = registry.broken(total.problem, total.group, method, None, options)
-            return lambda: factor * broken.count(), lambda: factor * broken.counted
-        if method == "search":
-            from excover.engines import Search
+        request = Request(
+            algo.name,
+            solver=algo.solver,
+            deadline=self.deadline,
+            symmetry=None if break_symmetry else False,
+            totals=tiling.total,
+            scout_answers=False,
+            note_ctrl_c=False,
+        )
+        return orchestrate.count(tiling.problem, request)
 
-            search = Search(total.problem)
-            search.deadline = self.deadline
-            return lambda: factor * search.count(), lambda: factor * search.stats.solutions
-        return lambda: total.count(method, options), None
-
-    def _total(self, tiling: Tiling, method: str) -> Total | None:
-        """How a count of every tiling by ``method`` uses the board's symmetries, or None
-        when it counts without them (the choice of :meth:`Tiling.total_count
-        <excover.tiling.Tiling.total_count>`, made here so that a count stopped early
-        still says how it ran)."""
-        from excover.solving import registry
-
-        options = self._options()
-        if not registry.breaks_by_default(method, options):
-            return None
-        if registry.scout(tiling.problem, options) is not None:
-            return None  # a count so short gains nothing by the symmetries
-        return tiling.total(method, self.deadline)
+    @staticmethod
+    def _number(outcome: Outcome) -> int:
+        """The count of a run, or the stop that cut it short raised (a limit, Ctrl-C),
+        after :meth:`_count` has kept what it found."""
+        if outcome.error is not None:
+            raise outcome.error
+        assert outcome.count is not None
+        return outcome.count
 
     def _default_solver(self, algo: s.Algo) -> None:
         if algo.solver not in (None, "", "cadical"):
@@ -566,7 +540,7 @@ class Interpreter:
         tiling = problem.tiling
         if tiling is None:
             return
-        if algo.name != "sat":
+        if not METHOD_TRAITS[algo.name].solver:
             yield from tiling.solutions(algo.name, limit, up_to_symmetry=up_to_symmetry)
             return
         if limit == 1:
@@ -574,7 +548,7 @@ class Interpreter:
             if solution is not None:
                 yield tiling.decode(solution)
             return
-        found = tiling.problem.solutions(method="sat", limit=None, solver=algo.solver)
+        found = tiling.problem.solutions(method=algo.name, limit=None, solver=algo.solver)
         if up_to_symmetry:
             found = tiling.representatives(found)
         for number, solution in enumerate(found):
@@ -590,11 +564,12 @@ def _lister(problem: Problem, algo: s.Algo, up_to_symmetry: bool) -> str | None:
     tiling = problem.tiling
     if tiling is None or tiling.obstruction is not None or up_to_symmetry:
         return None
-    if algo.name == "sat":
+    traits = METHOD_TRAITS[algo.name]
+    if traits.solver:
         from excover.sat.solve import DEFAULT_SOLVER
 
         return algo.solver or DEFAULT_SOLVER
-    if algo.name == "zdd":
+    if traits.family:
         return "dxz"
     from excover.engines import pick_engine
 
@@ -616,3 +591,20 @@ def _first_by_sat(problem: ExactCover, solver: str | None) -> list[int] | None:
             f"or a command on the PATH (none is {solver!r})"
         )
     return solve_with_command(problem, solver)
+
+
+def _how(outcome: Outcome, family: bool) -> dict[str, Any]:
+    """How a count ran, for its record: the symmetry it broke (the board's note), the
+    search engine that counted, or the route the choice took and why (a family's count
+    is recorded as DXZ's, as combine names it)."""
+    how: dict[str, Any] = {}
+    total = getattr(outcome, "total", None)
+    if total is not None:
+        how["symmetry"] = total.note
+    elif family:
+        how["engine"] = "dxz"
+    elif outcome.route is not None:
+        how["route"] = {"name": outcome.route["name"], "reason": outcome.route["reason"]}
+    else:
+        how["engine"] = outcome.stats.get("engine")
+    return how

@@ -18,13 +18,12 @@ import os
 from collections.abc import Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any, Self, Unpack
 
-from excover.counting.methods import request_of
 from excover.counting.outcome import count_of
 from excover.errors import UsageError, check_limit
 from excover.names import METHODS, SEARCH_OPTIONS, canonical_method
 from excover.problem import Problem, SearchOptions
 from excover.solving import orchestrate, registry
-from excover.solving.request import Request
+from excover.solving.request import api_request
 
 if TYPE_CHECKING:
     from excover.engines import Search
@@ -148,7 +147,7 @@ class ExactCover(Problem):
         """
         method = _check_method(method)
         _check_options(options)
-        request = _request(method, options, "first", solver, amo, limit=1, preprocess=preprocess)
+        request = api_request(method, options, "first", solver, amo, limit=1, preprocess=preprocess)
         found: list[list[int]] = []
         outcome = orchestrate.solutions(self, request, found.append)
         if outcome.error is not None:
@@ -203,7 +202,7 @@ class ExactCover(Problem):
             registry.check_symmetric(method, solver, amo, executor, tasks, options)
         elif workers is not None or executor is not None or tasks is not None:
             _check_parallel(method, solver, amo, options)
-        request = _request(
+        request = api_request(
             method,
             options,
             "solutions",
@@ -278,7 +277,7 @@ class ExactCover(Problem):
             registry.check_symmetric(method, solver, amo, executor, tasks, options)
         elif workers is not None or executor is not None or tasks is not None:
             _check_parallel(method, solver, amo, options)
-        request = _request(
+        request = api_request(
             method,
             options,
             "count",
@@ -367,28 +366,6 @@ def _check_method(method: str) -> str:
     if not isinstance(method, str) or method not in METHODS:
         raise UsageError(f"unknown method {method!r}; choose one of {', '.join(METHODS)}")
     return method
-
-
-def _request(
-    method: str,
-    options: Mapping[str, Any],
-    operation: str,
-    solver: str | None,
-    amo: str | None,
-    limit: int | None = None,
-    preprocess: bool | None = None,
-    **composites: Any,
-) -> Request:
-    """The orchestrator's request of an API call of ``operation`` (``count``,
-    ``solutions``, ``first``) by ``method``, its keyword arguments checked as the method
-    checks them (:func:`excover.counting.methods.request_of`); the API's runs let Ctrl-C
-    raise where it lands and set no alarm."""
-    given = {**options, "solver": solver, "amo": amo}
-    made = request_of(
-        method, given, operation, limit, preprocess, Request, note_ctrl_c=False, **composites
-    )
-    assert isinstance(made, Request)
-    return made
 
 
 def _check_parallel(

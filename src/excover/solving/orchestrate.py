@@ -56,7 +56,7 @@ if TYPE_CHECKING:
     from excover.symmetry import BrokenSearch, Group
     from excover.symmetry.widened import WidenedClasses
 
-__all__ = ["SymmetricOutcome", "count", "listing", "search_options", "solutions"]
+__all__ = ["SymmetricOutcome", "count", "count_total", "listing", "search_options", "solutions"]
 
 
 class SymmetricOutcome(Outcome):
@@ -147,7 +147,7 @@ def _count_by_default(problem: Problem, request: Request) -> Outcome | None:
         return _group_stopped(stop, counting=True)
     if total is None:
         return None
-    return _count_total(total, request)
+    return count_total(total, request)
 
 
 def _total(problem: Problem, request: Request) -> Total | None:
@@ -164,7 +164,7 @@ def _total(problem: Problem, request: Request) -> Total | None:
     return Total(problem, 1, group, f"declared group of order {to_decimal(group.order)}")
 
 
-def _count_total(total: Total, request: Request) -> Outcome:
+def count_total(total: Total, request: Request) -> Outcome:
     """A count by ``total``: a symmetry-broken search under its group, or its smaller
     problem counted as any (the split, the method), times its factor."""
     if total.group is not None:

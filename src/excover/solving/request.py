@@ -17,16 +17,16 @@ from excover.counting.request import MethodRequest, NoBar, no_bar
 TYPE_CHECKING = False  # typing is for type checkers: a run need not import it
 if TYPE_CHECKING:
     import os
-    from collections.abc import Callable
+    from collections.abc import Callable, Mapping
     from pathlib import Path
     from typing import Any
 
     from excover.counting.request import TreeSizer
     from excover.parallel.checkpoint import Checkpoint
-    from excover.problem import Problem
+    from excover.problem import Problem, SearchOptions
     from excover.symmetry import Group
 
-__all__ = ["Events", "NoBar", "Request", "Total", "no_bar"]
+__all__ = ["Events", "NoBar", "Request", "Total", "api_request", "no_bar"]
 
 
 class Total:
@@ -42,6 +42,16 @@ class Total:
         self.factor = factor
         self.group = group
         self.note = note
+
+    def count(self, method: str, options: SearchOptions) -> int:
+        """The number of solutions it stands for, by ``method`` with the API's search
+        ``options``. Stopped by a limit, :class:`~excover.LimitReached` whose
+        ``stats.solutions`` is the solutions counted so far times ``factor``: each
+        solution of the smaller problem stands for ``factor`` distinct ones."""
+        from excover.counting.outcome import count_of
+        from excover.solving.orchestrate import count_total
+
+        return count_of(count_total(self, api_request(method, options, "count")))
 
 
 class Events:
@@ -153,3 +163,28 @@ class Request(MethodRequest):
             or self.tasks is not None
             or self.checkpoint is not None
         )
+
+
+def api_request(
+    method: str,
+    options: Mapping[str, Any],
+    operation: str,
+    solver: str | None = None,
+    amo: str | None = None,
+    limit: int | None = None,
+    preprocess: bool | None = None,
+    **composites: Any,
+) -> Request:
+    """The orchestrator's request of an API call of ``operation`` (``count``,
+    ``solutions``, ``first``) by ``method`` with the search ``options``, checked as the
+    method checks them (:func:`excover.counting.methods.request_of`), and the
+    ``composites`` it asks for: the API's runs let Ctrl-C raise where it lands and set
+    no alarm (the caller may be on any thread)."""
+    from excover.counting.methods import request_of
+
+    given = {**options, "solver": solver, "amo": amo}
+    made = request_of(
+        method, given, operation, limit, preprocess, Request, note_ctrl_c=False, **composites
+    )
+    assert isinstance(made, Request)
+    return made

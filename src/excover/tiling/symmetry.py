@@ -36,7 +36,6 @@ times sooner or so.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -45,41 +44,14 @@ from excover.deadlines import check
 from excover.entries import row_keys
 from excover.problem import SearchOptions
 from excover.solving import ExactCover
+from excover.solving.request import Total
 from excover.symmetry.fixed import cycles
 from excover.tiling.grids import Isometry
 
 if TYPE_CHECKING:
-    from excover.symmetry import Group
     from excover.tiling.tiling import IntArray, Tiling
 
 __all__ = ["BoardSymmetry", "Total"]
-
-
-@dataclass(frozen=True)
-class Total:
-    """A total count by the board's symmetry: ``factor`` times the count of ``problem``,
-    by a symmetry-broken search under ``group`` when one is given (see
-    :meth:`excover.tiling.Tiling.total`); ``note`` says how, for the front ends' route
-    lines."""
-
-    problem: ExactCover
-    factor: int
-    group: Group | None
-    note: str
-
-    def count(self, method: str, options: SearchOptions) -> int:
-        """The number of tilings. Stopped by a limit, :class:`~excover.LimitReached`
-        whose ``stats.solutions`` is the tilings counted so far times ``factor``: each
-        tiling of the pinned problem stands for ``factor`` distinct tilings."""
-        from excover.errors import LimitReached
-        from excover.statistics import Stats
-
-        symmetry = False if self.group is None else self.group
-        try:
-            return self.factor * self.problem.count(method=method, symmetry=symmetry, **options)
-        except LimitReached as stop:
-            found = {**stop.stats.as_dict(), "solutions": self.factor * stop.stats.solutions}
-            raise LimitReached(stop.reason, Stats(**found)) from None
 
 
 class BoardSymmetry:

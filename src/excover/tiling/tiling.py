@@ -18,7 +18,6 @@ from __future__ import annotations
 import bisect
 import itertools
 import os
-import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, NamedTuple, Unpack
 
@@ -26,27 +25,33 @@ import numpy as np
 import numpy.typing as npt
 
 from excover.atomic import write_whole
+from excover.counting.outcome import count_of
 from excover.errors import UsageError, check_limit
-from excover.names import canonical_method
+from excover.names import METHOD_TRAITS, canonical_method
 from excover.problem import SearchOptions
-from excover.solving import ExactCover, registry
+from excover.solving import ExactCover, orchestrate, registry
+from excover.solving.request import Total, api_request
 from excover.tiling.geometry import SOLID_GRIDS
 from excover.tiling.grids import Coords, Grid, Isometry
 from excover.tiling.pattern import Pattern
 from excover.tiling.tile import Multiplicity, Shape, Tile
 
 if TYPE_CHECKING:
-    from excover.symmetry import BrokenSearch
-    from excover.tiling.symmetry import BoardSymmetry, Total
+    from excover.symmetry import BrokenSearch, Group
+    from excover.tiling.symmetry import BoardSymmetry
 
 __all__ = ["Placement", "Tiling", "TilingSolution"]
 
 IntArray = npt.NDArray[np.int64]
 
-#: The methods whose count may be the frontier count, which folds its states by the
-#: symmetries a problem declares (:mod:`excover.zdd.folding`): :meth:`Tiling.count`
-#: declares the board's mirrors (:mod:`excover.tiling.mirrors`) for its count by them.
-FOLDING_METHODS = frozenset({"zdd", "auto"})
+
+def folds(method: str) -> bool:
+    """Whether a count by ``method`` may be the frontier count, which folds its states
+    by the symmetries a problem declares (:mod:`excover.zdd.folding`): a method that
+    counts the family of solutions, or that chooses among routes. :meth:`Tiling.count`
+    declares the board's mirrors (:mod:`excover.tiling.mirrors`) for its count by them."""
+    traits = METHOD_TRAITS[method]
+    return traits.family or traits.chooses
 
 
 class Placement(NamedTuple):
@@ -263,31 +268,32 @@ class Tiling:
         """The number of tilings; with ``up_to_symmetry``, the number of classes of tilings
         equal up to a symmetry of the board (see :mod:`excover.tiling.symmetry`).
 
-        A count of every tiling by a method that searches uses the board's symmetries by
-        default (:meth:`total_count`); ``symmetry=False`` counts the tiling problem as it
-        is: the same number either way. Otherwise a count by a method that may take the
-        frontier count (:data:`FOLDING_METHODS`) declares the board's mirrors on the
-        problem while it counts, and the frontier count folds its states by them."""
+        Every count goes through the orchestrator (:mod:`excover.solving.orchestrate`):
+        a count of every tiling by a method that searches uses the board's symmetries by
+        default (its default group is :meth:`total`'s: :meth:`total_count`);
+        ``symmetry=False`` counts the tiling problem as it is: the same number either
+        way. Otherwise a count by a method that may take the frontier count
+        (:func:`folds`) declares the board's mirrors on the problem while it counts, and
+        the frontier count folds its states by them."""
         method = canonical_method(method, stacklevel=1)
         if self.obstruction is not None:
             return 0
         if up_to_symmetry:
-            automatic = self._larger_automatic_group(method, options)
-            if automatic is not None:
-                return automatic.count_orbits()
+            group = self._larger_group()
+            if group is not None:  # the classes under it: the orchestrator's
+                request = api_request(method, options, "count", up_to_symmetry=True, symmetry=group)
+                return count_of(orchestrate.count(self.problem, request))
             return self.symmetry.count_orbits(method, options)
-        started = time.monotonic()
-        found = self.total_count(method, options) if symmetry else None
-        if found is not None:
-            return found[0]
-        left = registry.options_left(options, started)
-        if not symmetry or method not in FOLDING_METHODS or self.problem.declared_symmetries():
-            return self.problem.count(method=method, symmetry=False, **left)
+        request = api_request(
+            method, options, "count", symmetry=None if symmetry else False, totals=self.total
+        )
+        if not symmetry or not folds(method) or self.problem.declared_symmetries():
+            return count_of(orchestrate.count(self.problem, request))
         from excover.tiling.mirrors import mirror_maps
 
         self.problem.declare_symmetries(mirror_maps(self.grid.name, self.cells))
         try:
-            return self.problem.count(method=method, symmetry=False, **left)
+            return count_of(orchestrate.count(self.problem, request))
         finally:
             self.problem.declare_symmetries(None)
 
@@ -299,16 +305,12 @@ class Tiling:
         count so short gains nothing), or a board without symmetry. ``timeout`` covers
         finding the symmetries (past it, :class:`~excover.LimitReached`)."""
         method = canonical_method(method, stacklevel=1)
-        if self.obstruction is not None or not registry.breaks_by_default(method, options):
+        if self.obstruction is not None:
             return None
-        started = time.monotonic()
-        if registry.scout(self.problem, options) is not None:
-            return None
-        timeout = options.get("timeout")
-        total = self.total(method, None if timeout is None else started + timeout)
-        if total is None:
-            return None
-        return total.count(method, registry.options_left(options, started)), total
+        request = api_request(method, options, "count", totals=self.total)
+        outcome = orchestrate.count(self.problem, request)
+        total = outcome.total if isinstance(outcome, orchestrate.SymmetricOutcome) else None
+        return None if total is None else (count_of(outcome), total)
 
     def total(self, method: str = "auto", deadline: float | None = None) -> Total | None:
         """How a count of every tiling by ``method`` uses the board's symmetries, or None
@@ -328,7 +330,6 @@ class Tiling:
         if pinned is not None or not registry.breaks_by_search(method):
             return pinned
         from excover.symmetry import Group
-        from excover.tiling.symmetry import Total
 
         group = Group(
             self.problem, [m.tolist() for m in board.option_maps] + self._tile_exchanges()
@@ -382,20 +383,27 @@ class Tiling:
         return self.symmetry.representatives(solutions)
 
     def _larger_automatic_group(self, method: str, options: SearchOptions) -> BrokenSearch | None:
-        """The symmetry-broken search under the group generated by the board's symmetries
-        and the exchanges of equal tiles (the same placements and multiplicity, so two
-        tilings that differ only by which copy lies where are one class), when that group
-        moves the options in more ways than the board's symmetries alone; else None."""
+        """The symmetry-broken search under :meth:`_larger_group`, or None."""
+        group = self._larger_group()
+        if group is None:
+            return None
+        from excover.symmetry import BrokenSearch
+
+        return BrokenSearch(self.problem, group, method, **options)
+
+    def _larger_group(self) -> Group | None:
+        """The group generated by the board's symmetries and the exchanges of equal tiles
+        (the same placements and multiplicity, so two tilings that differ only by which
+        copy lies where are one class), when it moves the options in more ways than the
+        board's symmetries alone; else None."""
         exchanges = self._tile_exchanges()
         if not exchanges:
             return None
-        from excover.symmetry import BrokenSearch, Group
+        from excover.symmetry import Group
 
         board = self.symmetry
         group = Group(self.problem, [m.tolist() for m in board.option_maps] + exchanges)
-        if group.option_order <= board.option_order:
-            return None
-        return BrokenSearch(self.problem, group, method, **options)
+        return None if group.option_order <= board.option_order else group
 
     def _tile_exchanges(self) -> list[list[int]]:
         """For each two tiles of equal placements and multiplicity (next to each other in a
