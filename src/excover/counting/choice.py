@@ -104,6 +104,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, NamedTuple, Unpack
 
 from excover.counting.parts import Parts, parts
+from excover.counting.result import CountResult
 from excover.counting.routes import (
     ROUTES,
     ComponentsRunner,
@@ -219,58 +220,6 @@ def _rival_bytes() -> int:
     rival = RIVAL_BYTES if machine is None else max(RIVAL_BYTES, machine // 4)
     bound = memory.default_bound()
     return min(rival, bound) if bound else rival
-
-
-class CountResult:
-    """A count and how it was made: the ``route`` that finished (a name of
-    :data:`~excover.counting.routes.ROUTES`), ``reason``, why that route counted, in
-    words; ``seconds`` in all; ``work``, what each route that ran did (the race's
-    losers too), by name. (A plain class: ``count`` would clash with a tuple's method.)"""
-
-    __slots__ = ("count", "preprocessed", "reason", "route", "seconds", "work")
-
-    def __init__(
-        self,
-        count: int,
-        route: str,
-        reason: str,
-        seconds: float,
-        work: dict[str, Work],
-        preprocessed: PreprocessStats | None = None,
-    ) -> None:
-        self.count = count
-        self.route = route
-        self.reason = reason
-        self.seconds = seconds
-        self.work = work
-        #: What the choice's preprocessing did, when it ran (see :data:`PREPROCESS_ABOVE`).
-        self.preprocessed = preprocessed
-
-    def __repr__(self) -> str:
-        return (
-            f"CountResult(count={self.count}, route={self.route!r}, reason={self.reason!r}, "
-            f"seconds={self.seconds:.6f}, work={self.work!r}, "
-            f"preprocessed={self.preprocessed!r})"
-        )
-
-    @property
-    def method(self) -> str:
-        """The method the route belongs to: ``"search"`` for a search engine, else ``"zdd"``."""
-        return "search" if self.route in ("dlx", "bits", "cells") else "zdd"
-
-    def _repr_html_(self) -> str:
-        """What a notebook shows: the count, the route and why, the time, what the
-        preprocessing removed, and what each route did (:mod:`excover.display`)."""
-        from excover.display import record_html
-
-        facts = [("count", self.count), ("method", self.method), ("route", self.route)]
-        facts += [("reason", self.reason), ("seconds", self.seconds)]
-        if self.preprocessed is not None:
-            done = self.preprocessed
-            facts += [("options removed", done.options_removed)]
-            facts += [("items removed", done.items_removed)]
-        work = {name: done._asdict() for name, done in self.work.items()}
-        return record_html("count", "CountResult", facts, work)
 
 
 def _work(runners: list[Runner]) -> dict[str, Work]:
