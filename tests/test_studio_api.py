@@ -414,13 +414,14 @@ def test_a_stopped_count_resumes_even_when_the_race_would_finish_it(tmp_path: An
     """A checkpoint left by a stopped count is taken up before the route race, which
     would count this small design at once and leave the checkpoint behind."""
     from excover.parallel.checkpoint import fingerprint
-    from excover.studio.runs import Settings, _checkpoint_path, _new_checkpoint
+    from excover.solving.long_count import new_checkpoint
+    from excover.studio.runs import Settings, _checkpoint_path
 
     design = pentomino_design(20, 3)
     problem = Design.from_json(design).tiling().problem
     path = _checkpoint_path(Settings(checkpoints=str(tmp_path)), fingerprint(problem))
     assert path is not None
-    state = _new_checkpoint(problem, path)
+    state = new_checkpoint(problem, path)
     reduced, _ = state.subproblems[0].reduce(problem)
     state.done[0] = (reduced.count(method="search"), 0)
     state.save()
@@ -452,7 +453,7 @@ def test_a_count_left_to_the_search_is_estimated_only_after_its_first_look(
     page, there = multiprocessing.Pipe(duplex=False)
     settings = runs.Settings(checkpoint_above=threshold)
     news = runs._News(Outbox(there, "out of memory"))
-    result = runs._counted_from(queens(8), None, settings, news, [])
+    result = runs._counted(queens(8), settings, news)
     sent = []
     while page.poll():
         sent.append(page.recv())

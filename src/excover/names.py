@@ -128,8 +128,8 @@ ENGINE_NAMES: dict[str, str] = {
 HEURISTICS: tuple[str, ...] = ("mrv", "leftmost", "random", "forced", "weighted", "sizes")
 
 #: The counting routes of ``method="auto"`` that ``route=`` can force
-#: (:data:`excover.counting.routes.ROUTES` runs them).
-ROUTES: tuple[str, ...] = ("dlx", "bits", "cells", "dxz", "frontier", "components", "parts")
+#: (:data:`excover.counting.routes.ROUTES` runs them): each search engine, and the others.
+ROUTES: tuple[str, ...] = (*SEARCH_ENGINES, "dxz", "frontier", "components", "parts")
 
 #: The ways :meth:`excover.ExactCover.zdd` builds the family of solutions.
 ZDD_BUILDS: tuple[str, ...] = ("dxz", "columns")

@@ -522,7 +522,9 @@ def write_dlx(args: argparse.Namespace, problems: list[tuple[ExactCover, str]], 
         common.refuse(
             args, dest, "bounds or shapes a search: --write-dlx writes the problem instead"
         )
-    if getattr(args, "method", "auto") not in ("auto", None):
+    method = getattr(args, "method", None)
+    traits = None if method is None else METHOD_TRAITS.get(method)  # a puzzle's own, or None
+    if method is not None and (traits is None or not traits.chooses):  # not the default
         raise UsageError("--method chooses how to solve: --write-dlx writes the problem instead")
     for problem, path in problems:
         common.write_problem(problem, path, what)

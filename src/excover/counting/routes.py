@@ -44,7 +44,7 @@ from contextvars import ContextVar
 from typing import TYPE_CHECKING, NamedTuple
 
 from excover.errors import LimitReached, ResourceLimitError, UsageError
-from excover.names import SEARCH_ENGINES
+from excover.names import ENGINE_NAMES, SEARCH_ENGINES
 
 if TYPE_CHECKING:
     from excover.counting.components import Counting
@@ -688,9 +688,7 @@ class Route(NamedTuple):
 
 #: Every counting route, by name.
 ROUTES: dict[str, Route] = {
-    "dlx": Route("dlx", "dancing links", _engine("dlx")),
-    "bits": Route("bits", "bit-parallel engine", _engine("bits")),
-    "cells": Route("cells", "dancing cells", _engine("cells")),
+    **{name: Route(name, ENGINE_NAMES[name], _engine(name)) for name in ENGINE_ROUTES},
     "dxz": Route("dxz", "DXZ family", DxzRunner),
     "frontier": Route("frontier", "frontier count", frontier_runner),
     "components": Route("components", "component decomposition", _components),

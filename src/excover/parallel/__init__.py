@@ -9,8 +9,9 @@
   probes (:mod:`excover.parallel.probes`);
 * :mod:`excover.parallel.checkpoint` saves a long count's finished subproblems so it can
   resume after a stop (several runs may share the file: :mod:`excover.parallel.sharing`
-  writes it whole, locks it and sets damaged files aside), and :mod:`excover.cli.parallel`
-  drives all this for ``excover count --workers/--checkpoint/--progress``;
+  writes it whole, locks it and sets damaged files aside), and
+  :mod:`excover.solving.checkpointed` drives all this for the orchestrator (``excover
+  count --workers/--checkpoint/--progress``, the studio's long counts);
 * :mod:`excover.parallel.cluster` counts on a Dask cluster through faults (lost and hung
   workers, a killed client, a restarted scheduler) and cuts long subproblems for idle
   workers (``excover count --dask``), over the tasks of :mod:`excover.parallel.tasks`.

@@ -25,6 +25,8 @@ Before any split, ``method="auto"`` is resolved on the whole problem (and may co
 then), and a count by a family of solutions that the frontier count takes goes on the
 workers' threads instead, when nothing asks for subproblems: a :class:`SplitOutcome` of
 kind ``"whole"`` says so.
+A count that *may* run long, cut only once estimated long, is
+:mod:`excover.solving.long_count`'s.
 """
 
 from __future__ import annotations
@@ -66,6 +68,8 @@ __all__ = [
     "count",
     "local_tasks",
     "task_options",
+    "tasks_outcome",
+    "whole_count",
 ]
 
 #: Seconds between two saves of the checkpoint, by default.
@@ -216,7 +220,7 @@ def _count_tasks(problem: Problem, request: Request, claims: contextlib.ExitStac
     explicit = not (given is None or isinstance(given, bool))  # a file named: kept
     if known is not None and not explicit:
         engine = "chosen by auto, counted while choosing, in this process"
-        return _whole(known, method, engine, started, 1)
+        return whole_count(known, method, engine, started, 1)
     family = METHOD_TRAITS[method].family
     if family and not explicit and request.tasks is None and request.deadline is None:
         whole = _frontier_count(problem, workers, started)
@@ -292,7 +296,7 @@ def _count_tasks(problem: Problem, request: Request, claims: contextlib.ExitStac
             path.unlink(missing_ok=True)  # finished: nothing left to resume
         taskbar.close(state.done_size(), state)
     seconds = time.monotonic() - started
-    return _tasks_outcome(state, method, stopped_by, resumed, seconds, workers, path)
+    return tasks_outcome(state, method, stopped_by, resumed, seconds, workers, path)
 
 
 def local_tasks(
@@ -362,7 +366,7 @@ def _count_on_cluster(
     method, known = resolve_auto(problem, asked, options)
     if known is not None and path is None:
         engine = "chosen by auto, counted while choosing, in this process"
-        return _whole(known, method, engine, started, 1)
+        return whole_count(known, method, engine, started, 1)
     ledger, stopped = _until_stopped(
         lambda: open_ledger(
             problem,
@@ -392,7 +396,7 @@ def _count_on_cluster(
     )
     stopped_by = _drive(run, request, started + waited, deadline)
     seconds = time.monotonic() - started
-    outcome = _tasks_outcome(ledger, method, stopped_by, resumed, seconds, workers, path)
+    outcome = tasks_outcome(ledger, method, stopped_by, resumed, seconds, workers, path)
     outcome.cluster = run.stats
     return outcome
 
@@ -613,10 +617,10 @@ def _frontier_count(problem: Problem, workers: int, started: float) -> SplitOutc
         return SplitOutcome("whole", "zdd", "frontier count", None, "interrupt", stats, workers=1)
     if total is None:
         return None
-    return _whole(total, "zdd", f"frontier count, {workers} threads", started, workers)
+    return whole_count(total, "zdd", f"frontier count, {workers} threads", started, workers)
 
 
-def _whole(total: int, method: str, engine: str, started: float, workers: int) -> SplitOutcome:
+def whole_count(total: int, method: str, engine: str, started: float, workers: int) -> SplitOutcome:
     """The count of the whole problem, found without subproblems by ``workers`` threads
     or processes (not always the workers asked for)."""
     stats = {"solutions": total, "seconds": time.monotonic() - started, "workers": workers}
@@ -653,7 +657,7 @@ def _detail(state: Checkpoint) -> str:
     return f"{len(state.done)}/{len(state.subproblems)}"
 
 
-def _tasks_outcome(
+def tasks_outcome(
     state: Checkpoint,
     method: str,
     stopped_by: str | None,

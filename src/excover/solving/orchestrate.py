@@ -38,7 +38,7 @@ from collections.abc import Iterator
 from contextlib import AbstractContextManager, nullcontext
 
 from excover.counting.methods import runs
-from excover.counting.outcome import STOPS, Outcome, emitted, stop_reason
+from excover.counting.outcome import STOPS, Outcome, count_of, emitted, stop_reason
 from excover.deadlines import TimeUp, alarm
 from excover.errors import LimitReached
 from excover.names import METHOD_TRAITS, SEARCH_METHOD
@@ -52,19 +52,29 @@ if TYPE_CHECKING:
     from excover.counting.outcome import Listing
     from excover.preprocess import Preprocessed
     from excover.problem import Problem, SearchOptions
-    from excover.solving.request import Request, Total
+    from excover.solving.request import Request
     from excover.symmetry import BrokenSearch, Group
     from excover.symmetry.widened import WidenedClasses
 
-__all__ = ["SymmetricOutcome", "count", "count_total", "listing", "search_options", "solutions"]
+__all__ = [
+    "SymmetricOutcome",
+    "Total",
+    "count",
+    "count_total",
+    "listing",
+    "search_options",
+    "solutions",
+]
 
 
 class SymmetricOutcome(Outcome):
     """The outcome of a symmetric run: ``group`` (None: a stop came before it was
     found), the ``search`` that ran under it (a symmetry-broken search, or the classes
     under a widened group), whether it was broken ``by_default`` (a count of every
-    solution, no symmetry asked for), the ``total`` that count went by, and whether the
-    run counted or listed ``classes``. The front ends word the engine from it."""
+    solution, no symmetry asked for), the ``total`` that count went by, whether the run
+    counted or listed ``classes``, and for a total counted as a smaller problem times a
+    factor, that count's own outcome (``inner``, its count scaled). The front ends word
+    the engine from it."""
 
     def __init__(
         self,
@@ -74,6 +84,7 @@ class SymmetricOutcome(Outcome):
         by_default: bool,
         total: Total | None = None,
         classes: bool = False,
+        inner: Outcome | None = None,
     ) -> None:
         super().__init__(
             outcome.method,
@@ -89,6 +100,31 @@ class SymmetricOutcome(Outcome):
         self.by_default = by_default
         self.total = total
         self.classes = classes
+        self.inner = inner
+
+
+class Total:
+    """How a count of every solution uses a symmetry (what a default count breaks): the
+    count is ``factor`` times the count of ``problem``, by a symmetry-broken search under
+    ``group`` when one is given; ``note`` says how, for the front ends. The group a
+    problem declares is one (factor 1); a tiling's board gives others
+    (:meth:`excover.tiling.Tiling.total`: a free tile pinned to one placement per orbit,
+    the board's group times the exchanges of equal tiles)."""
+
+    def __init__(self, problem: Problem, factor: int, group: Group | None, note: str) -> None:
+        self.problem = problem
+        self.factor = factor
+        self.group = group
+        self.note = note
+
+    def count(self, method: str, options: SearchOptions) -> int:
+        """The number of solutions it stands for, by ``method`` with the API's search
+        ``options``. Stopped by a limit, :class:`~excover.LimitReached` whose
+        ``stats.solutions`` is the solutions counted so far times ``factor``: each
+        solution of the smaller problem stands for ``factor`` distinct ones."""
+        from excover.solving.request import api_request
+
+        return count_of(count_total(self, api_request(method, options, "count")))
 
 
 # ----- counts
@@ -116,7 +152,13 @@ def _count(problem: Problem, request: Request) -> Outcome:
 
 
 def _plain_count(problem: Problem, request: Request) -> Outcome:
-    """The count without a symmetry: split into subproblems, or by the method."""
+    """The count without a symmetry: split into subproblems, or by the method (a count
+    that may run long first, cut into subproblems only once it is estimated long:
+    :func:`excover.solving.long_count.count_long`)."""
+    if request.split_above is not None:
+        from excover.solving import long_count
+
+        return long_count.count_long(problem, request)
     if request.parallel:
         return _parallel_count(problem, request)
     return runs(request).count(problem, request)
@@ -156,7 +198,6 @@ def _total(problem: Problem, request: Request) -> Total | None:
     if request.totals is not None:
         return request.totals(request.method, request.deadline)
     from excover.numbers import to_decimal
-    from excover.solving.request import Total
 
     group = registry.total_group(problem, request.method, _bounds(request))
     if group is None:
@@ -169,29 +210,31 @@ def count_total(total: Total, request: Request) -> Outcome:
     problem counted as any (the split, the method), times its factor."""
     if total.group is not None:
         return _broken_count(total.problem, total.group, request, by_default=True, total=total)
-    outcome = _plain_count(total.problem, request)
-    scaled = _scaled(outcome, total.factor)
-    return SymmetricOutcome(scaled, None, None, True, total)
+    events = request.events
+    events.factor = total.factor  # what the count tells is of the whole problem
+    try:
+        outcome = _scaled(_plain_count(total.problem, request), total.factor)
+    finally:
+        events.factor = 1
+    return SymmetricOutcome(outcome, None, None, True, total, inner=outcome)
 
 
 def _scaled(outcome: Outcome, factor: int) -> Outcome:
     """``outcome`` with its count multiplied by ``factor`` (each solution of the
-    smaller problem stands for ``factor`` solutions)."""
+    smaller problem stands for ``factor`` solutions), in place."""
     if factor == 1:
         return outcome
-    counted = None if outcome.count is None else outcome.count * factor
-    stats = dict(outcome.stats)
-    if isinstance(stats.get("solutions"), int):
-        stats["solutions"] = counted
+    if outcome.count is not None:
+        outcome.count *= factor
+    if isinstance(outcome.stats.get("solutions"), int):
+        outcome.stats["solutions"] *= factor
     error = outcome.error
     if isinstance(error, LimitReached):
         from excover.statistics import Stats
 
         found = {**error.stats.as_dict(), "solutions": factor * error.stats.solutions}
-        error = LimitReached(error.reason, Stats(**found))
-    return Outcome(
-        outcome.method, outcome.engine, counted, outcome.stopped_by, stats, outcome.route, error
-    )
+        outcome.error = LimitReached(error.reason, Stats(**found))
+    return outcome
 
 
 def _symmetric_count(problem: Problem, request: Request) -> Outcome:

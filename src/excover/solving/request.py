@@ -23,41 +23,21 @@ if TYPE_CHECKING:
 
     from excover.counting.request import TreeSizer
     from excover.parallel.checkpoint import Checkpoint
-    from excover.problem import Problem, SearchOptions
+    from excover.problem import Problem
+    from excover.solving.orchestrate import Total
     from excover.symmetry import Group
 
-__all__ = ["Events", "NoBar", "Request", "Total", "api_request", "no_bar"]
-
-
-class Total:
-    """How a count of every solution uses a symmetry (what a default count breaks): the
-    count is ``factor`` times the count of ``problem``, by a symmetry-broken search under
-    ``group`` when one is given; ``note`` says how, for the front ends. The group a
-    problem declares is one (factor 1); a tiling's board gives others
-    (:meth:`excover.tiling.Tiling.total`: a free tile pinned to one placement per orbit,
-    the board's group times the exchanges of equal tiles)."""
-
-    def __init__(self, problem: Problem, factor: int, group: Group | None, note: str) -> None:
-        self.problem = problem
-        self.factor = factor
-        self.group = group
-        self.note = note
-
-    def count(self, method: str, options: SearchOptions) -> int:
-        """The number of solutions it stands for, by ``method`` with the API's search
-        ``options``. Stopped by a limit, :class:`~excover.LimitReached` whose
-        ``stats.solutions`` is the solutions counted so far times ``factor``: each
-        solution of the smaller problem stands for ``factor`` distinct ones."""
-        from excover.counting.outcome import count_of
-        from excover.solving.orchestrate import count_total
-
-        return count_of(count_total(self, api_request(method, options, "count")))
+__all__ = ["Events", "NoBar", "Request", "api_request", "no_bar"]
 
 
 class Events:
     """What a run tells its front end as it goes (the command line prints it on stderr,
     the studio sends it to its page); each does nothing here, and a front end overrides
-    those it shows."""
+    those it shows. While a default count goes by a smaller problem times a factor
+    (:class:`Total`), ``factor`` is that factor: every count told is of the smaller
+    problem, and stands for ``factor`` times as many solutions."""
+
+    factor = 1
 
     def group_found(self, group: Group, seconds: float) -> None:
         """The group a symmetric run asked for was found by a search (the
@@ -71,6 +51,17 @@ class Events:
         """A count by subproblems goes on from the checkpoint ``path``: ``state`` holds
         what earlier runs counted (``parts``: the subproblems, when known)."""
 
+    def advance(self, count: int, share: float | None, left: float | None, **detail: Any) -> None:
+        """A count that may run long (``split_above``) goes on: ``count`` solutions so
+        far, the ``share`` of its work done and the seconds ``left`` (None: unknown);
+        by subproblems, ``detail`` says how many are ``done`` of the ``total``, whether
+        it is ``complete``, ``resumed`` from a checkpoint and ``saved`` to one, and the
+        ``seconds_before`` of earlier runs."""
+
+    def estimated(self, solutions: float, seconds: float) -> None:
+        """Knuth's estimate of a count that may run long: its ``solutions`` and the
+        ``seconds`` of the whole count, made before it goes on."""
+
 
 #: The events of a run nobody follows.
 _QUIET = Events()
@@ -82,9 +73,10 @@ class Request(MethodRequest):
 
     ``symmetry``: None, the default: a count of every solution by a method that
     searches breaks the group known without a search (``totals(method, deadline)``'s
-    :class:`Total`, by default the group the problem declares) once a plain search has
-    not finished it within :data:`~excover.solving.registry.SCOUT_NODES` nodes (a count
-    that did is the scout's, when ``scout_answers``, else counted again the plain way);
+    :class:`~excover.solving.orchestrate.Total`, by default the group the problem
+    declares) once a plain search has not finished it within
+    :data:`~excover.solving.registry.SCOUT_NODES` nodes (a count that did is the
+    scout's, when ``scout_answers``, else counted again the plain way);
     False: never; True: the problem's group (declared, else its automorphisms, found by
     a search); or a :class:`~excover.symmetry.Group` or generators: every solution
     counted (or listed) by a symmetry-broken search under that group.
@@ -95,7 +87,10 @@ class Request(MethodRequest):
     kept in it as they finish, saved every ``checkpoint_every`` seconds, a second run
     waiting for the file's lock when ``checkpoint_wait`` (None: when the file was named),
     a cluster's tasks taken for hung after ``task_timeout`` and cut for idle workers
-    after ``split_after`` seconds (:mod:`excover.solving.checkpointed`). ``alarm``: the work
+    after ``split_after`` seconds (:mod:`excover.solving.checkpointed`). With
+    ``split_above`` (seconds), a count that may run long goes as one search, is
+    estimated, and is cut into subproblems only when estimated longer than that, kept
+    in the file ``checkpoints(problem)`` names (the studio's counts). ``alarm``: the work
     that has no deadline of its own (finding a group, counting on workers) runs under
     the alarm (:func:`excover.deadlines.alarm`, the main thread's), as a command does.
     ``group_method``: the method of the searches under a group (None: the request's;
@@ -118,6 +113,8 @@ class Request(MethodRequest):
         checkpoint_wait: bool | None = None,
         task_timeout: float | None = None,
         split_after: float | None = None,
+        split_above: float | None = None,
+        checkpoints: Callable[[Problem], Path | None] | None = None,
         totals: Callable[[str, float | None], Total | None] | None = None,
         scout_answers: bool = True,
         alarm: bool = False,
@@ -137,6 +134,8 @@ class Request(MethodRequest):
         self.checkpoint_wait = checkpoint_wait
         self.task_timeout = task_timeout
         self.split_after = split_after
+        self.split_above = split_above
+        self.checkpoints = checkpoints
         self.totals = totals
         self.scout_answers = scout_answers
         self.alarm = alarm

@@ -16,23 +16,23 @@ small dicts:
   in batches, while a listing goes on;
 - one ``result`` (or ``error``) at the end.
 
-A count of every solution breaks the board's symmetry unless the settings say
-``"break_symmetry": false``: once a short plain count has not finished it, a free tile is
-pinned to one placement per orbit (:meth:`excover.tiling.symmetry.BoardSymmetry.total`)
-and the smaller problem is counted as below, every count it sends (partial ones and the
-estimate too) multiplied by the group's order; the result's ``symmetry`` says so. A board
-without symmetry, or without a free tile, is counted as it is.
+Every count goes through the orchestrator (:mod:`excover.solving.orchestrate`), whose
+events (:class:`_News`) are sent as they come. A count of every solution breaks the
+board's symmetry unless the settings say ``"break_symmetry": false``: once a short plain
+count has not finished it, a free tile is pinned to one placement per orbit
+(:meth:`excover.tiling.symmetry.BoardSymmetry.total`) and the smaller problem is counted
+as below, every count it sends (partial ones and the estimate too) multiplied by the
+group's order; the result's ``symmetry`` says so. A board without symmetry, or without
+a free tile, is counted as it is.
 
 A count that the choice of route does not finish at once runs as one search for a tenth
-of the checkpoint threshold (:data:`FIRST_LOOK`: a second by default), its progress the
-share of the tree walked; one that has not ended by then is estimated. One of a few
-seconds goes on as that search. A longer one is cut into subproblems
-(:func:`excover.parallel.split`) whose counts go to a checkpoint file
-(:class:`excover.parallel.checkpoint.Checkpoint`) as each one finishes: a count
-cancelled, stopped by its time limit or by a closed tab keeps them, and the next count
-of the same problem resumes from the file (the total is exact either way). The file goes
-once the count is complete. A count holds the file's lock
-(:func:`excover.parallel.checkpoint.claimed`): a second count of the same design
+of the checkpoint threshold (a second by default), its progress the share of the tree
+walked; one that has not ended by then is estimated. One of a few seconds goes on as that
+search. A longer one is cut into subproblems whose counts go to a checkpoint file as each
+one finishes (:func:`excover.solving.long_count.count_long`): a count cancelled,
+stopped by its time limit or by a closed tab keeps them, and the next count of the same
+problem resumes from the file (the total is exact either way). The file goes once the
+count is complete. A count holds the file's lock: a second count of the same design
 (another tab, a run left by an earlier studio) counts without the file, and says so in
 the ``note`` of its ``advance`` and ``result`` events, as it does when a damaged file
 was set aside."""
@@ -46,13 +46,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from excover.errors import ExcoverError, LimitReached, UsageError
-from excover.names import METHOD_TRAITS
+from excover.solving.request import Events
 
 if TYPE_CHECKING:
-    from excover.parallel.checkpoint import Checkpoint
+    from excover.counting.outcome import Outcome
     from excover.parallel.progress import Meter
-    from excover.problem import SearchOptions
-    from excover.solving import ExactCover
+    from excover.problem import Problem, SearchOptions
+    from excover.solving.orchestrate import Total
     from excover.studio.child import Outbox
     from excover.tiling import Tiling
 
@@ -70,18 +70,8 @@ TASKS = {
 MAX_LISTED = 100_000
 #: The longest time limit, in seconds (a week).
 MAX_SECONDS = 7 * 86400.0
-#: Subproblems of a count by dancing links: enough for a smooth progress bar.
-SUBPROBLEMS = 64
-#: Random probes of the estimate sent before a long count.
-ESTIMATE_SAMPLES = 128
 #: A count estimated to take longer (seconds) is cut into subproblems with a checkpoint.
 CHECKPOINT_ABOVE = 10.0
-#: The share of that threshold a count runs as one search before it is estimated: one
-#: that ends by then needs no estimate (which would cost it more than its search), and a
-#: count then cut into subproblems has lost at most this share of its time.
-FIRST_LOOK = 0.1
-#: Seconds between two looks at a count run as one search.
-SLICE = 0.25
 #: Seconds between two messages of the child while it finds placements or solutions.
 PROGRESS_INTERVAL = 0.1
 
@@ -146,18 +136,48 @@ class Settings:
         }
 
 
-class _News:
-    """The child's end of the pipe, with the time the run started."""
+class _News(Events):
+    """The child's end of the pipe, with the time the run started: the orchestrator's
+    events of a count, sent as ``advance`` and ``estimate`` events (the share done and
+    the time left by :class:`excover.parallel.progress.Meter`), its notes kept for the
+    events and the result. ``factor`` is what every count sent is multiplied by: the
+    order of the board's group when the count is of the problem with a free tile pinned
+    (1: the problem itself)."""
 
     def __init__(self, connection: Outbox) -> None:
         self.connection = connection
         self.started = time.monotonic()
-        #: What every count sent is multiplied by: the order of the board's group when
-        #: the count is of the problem with a free tile pinned (1: the problem itself).
         self.factor = 1
+        #: What the count's checkpoint had to say (its lock held elsewhere, a damaged
+        #: file set aside).
+        self.notes: list[str] = []
+        self._meters: dict[bool, Meter] = {}
 
     def send(self, event: Event) -> None:
         self.connection.send(_scaled(event, self.factor))
+
+    def say(self, text: str) -> None:
+        self.notes.append(text)
+
+    def estimated(self, solutions: float, seconds: float) -> None:
+        self.send({"type": "estimate", "solutions": _finite(solutions), "seconds": seconds})
+
+    def advance(self, count: int, share: float | None, left: float | None, **detail: Any) -> None:
+        from excover.parallel.progress import Meter
+
+        meter = self._meters.setdefault(bool(detail), Meter())  # by one search, by parts
+        if not detail:
+            meter.note(share)
+            self.send({"type": "advance", "count": str(count), **_reading(meter)})
+            return
+        if detail.pop("complete"):
+            meter.finish()
+        else:
+            meter.note(share, left)
+        event: Event = {"type": "advance", **_reading(meter), "count": str(count), **detail}
+        if self.notes:
+            event["note"] = "; ".join(self.notes)
+        self.send(event)
 
     def deadline(self, settings: Settings) -> float | None:
         """The ``time.monotonic()`` instant the run must stop at (None: no limit)."""
@@ -260,55 +280,95 @@ def _listing(tiling: Tiling, task: str, settings: Settings, news: _News) -> Even
 
 
 def _count(tiling: Tiling, up_to_symmetry: bool, settings: Settings, news: _News) -> Event:
-    """The count, or the count up to symmetry: by subproblems with a checkpoint when it
-    comes down to one exact cover problem (the count; up to symmetry, the problem with a
-    free tile pinned, see :mod:`excover.tiling.symmetry`), else at once."""
+    """The count, or the count up to symmetry (the problem with a free tile pinned, see
+    :mod:`excover.tiling.symmetry`, else Burnside's lemma), through the orchestrator:
+    by the board's symmetry by default, unless a count of the whole problem was stopped
+    earlier (its checkpoint is taken up again)."""
     if tiling.obstruction is not None:
         return {"count": "0", "complete": True, "stopped_by": None}
-    if not up_to_symmetry and settings.break_symmetry:
-        broken = _by_symmetry(tiling, settings, news)
-        if broken is not None:
-            return broken
-    problem: ExactCover | None = tiling.problem
+    problem: Problem = tiling.problem
     if up_to_symmetry:
         pinned = None if _equal_tiles(tiling) else tiling.symmetry.pinned()
-        problem = None if pinned is None else pinned[0]
-    if problem is None:  # Burnside's lemma, or tiles told apart only by name
-        try:
-            total = tiling.count(up_to_symmetry=True, **news.options(settings))
-        except LimitReached:
-            return {"count": None, "complete": False, "stopped_by": "timeout"}
-        return {"count": str(total), "complete": True, "stopped_by": None}
+        if pinned is None:  # Burnside's lemma, or tiles told apart only by name
+            try:
+                total = tiling.count(up_to_symmetry=True, **news.options(settings))
+            except LimitReached:
+                return {"count": None, "complete": False, "stopped_by": "timeout"}
+            return {"count": str(total), "complete": True, "stopped_by": None}
+        problem = pinned[0]
+    elif settings.break_symmetry and not _stopped_before(problem, settings):
+        return _counted(problem, settings, news, tiling)
     return _counted(problem, settings, news)
 
 
-def _by_symmetry(tiling: Tiling, settings: Settings, news: _News) -> Event | None:
-    """The count by the board's symmetry (see the module's text), or None when the
-    tiling is counted as it is: a count of it stopped earlier (its checkpoint is taken up
-    again), a count that a plain count finishes within
-    :data:`~excover.solving.registry.SCOUT_NODES` nodes (then that count, at once), a board
-    without symmetry or without a free tile."""
+def _stopped_before(problem: Problem, settings: Settings) -> bool:
+    """Whether a count of ``problem`` itself was stopped earlier (its checkpoint is
+    there to be taken up again)."""
     from excover.parallel.checkpoint import fingerprint
-    from excover.solving import registry
 
-    earlier = _checkpoint_path(settings, fingerprint(tiling.problem))
-    if earlier is not None and earlier.exists():
-        return None
-    try:
-        known = registry.scout(tiling.problem, news.options(settings))
-        if known is not None:
-            return {"count": str(known), "complete": True, "stopped_by": None}
-        total = tiling.board_symmetry(news.deadline(settings)).total()
-    except LimitReached:
-        return {"count": None, "complete": False, "stopped_by": "timeout"}
-    if total is None:
-        return None
-    news.factor = total.factor
-    try:
-        result = _counted(total.problem, settings, news)
-    finally:
-        news.factor = 1
-    return {**_scaled(result, total.factor), "symmetry": total.note}
+    earlier = _checkpoint_path(settings, fingerprint(problem))
+    return earlier is not None and earlier.exists()
+
+
+def _counted(
+    problem: Problem, settings: Settings, news: _News, tiling: Tiling | None = None
+) -> Event:
+    """Count ``problem`` through the orchestrator, as the module's text says: a count
+    that may run long (:func:`excover.solving.long_count.count_long`); with the
+    ``tiling`` whose problem it is, by the board's symmetry by default (a free tile
+    pinned: :meth:`excover.tiling.symmetry.BoardSymmetry.total`)."""
+    from excover.parallel.checkpoint import fingerprint
+    from excover.solving import orchestrate
+    from excover.solving.request import Request
+
+    def pinned(method: str, deadline: float | None) -> Total | None:
+        assert tiling is not None
+        return tiling.board_symmetry(deadline).total()
+
+    request = Request(
+        "auto",
+        deadline=news.deadline(settings),
+        symmetry=False if tiling is None else None,
+        totals=None if tiling is None else pinned,
+        split_above=settings.checkpoint_above,
+        checkpoints=lambda counted: _checkpoint_path(settings, fingerprint(counted)),
+        events=news,
+        note_ctrl_c=False,
+    )
+    result = _result(orchestrate.count(problem, request))
+    if news.notes:
+        result["note"] = "; ".join(news.notes)
+    return result
+
+
+def _result(outcome: Outcome) -> Event:
+    """The result event's fields of a count's outcome (its counts of the whole problem)."""
+    from excover.solving.checkpointed import SplitOutcome
+    from excover.solving.orchestrate import SymmetricOutcome
+
+    if isinstance(outcome, SymmetricOutcome):  # by the board's symmetry
+        if outcome.inner is None:  # stopped while it found the board's group
+            return {"count": None, "complete": False, "stopped_by": "timeout"}
+        assert outcome.total is not None
+        return {**_result(outcome.inner), "symmetry": outcome.total.note}
+    count = None if outcome.count is None else str(outcome.count)
+    if not isinstance(outcome, SplitOutcome) or outcome.kind == "whole":  # the scout's, the route's
+        if outcome.stopped_by is not None:
+            return {"count": None, "complete": False, "stopped_by": "timeout"}
+        return {"count": count, "complete": True, "stopped_by": None}
+    complete = outcome.stopped_by is None
+    result: Event = {"count": count, "complete": complete, "stopped_by": outcome.stopped_by}
+    if outcome.kind == "tasks":
+        state = outcome.state
+        assert state is not None
+        result.update(
+            subproblems=len(state.subproblems),
+            done=len(state.done),
+            resumed=outcome.resumed,
+            kept=not complete and outcome.path is not None,
+            total_seconds=outcome.stats["total_seconds"],
+        )
+    return result
 
 
 def _scaled(event: Event, factor: int) -> Event:
@@ -331,200 +391,11 @@ def _equal_tiles(tiling: Tiling) -> bool:
     return len(set(keys)) < len(keys)
 
 
-def _counted(problem: ExactCover, settings: Settings, news: _News) -> Event:
-    """Count ``problem`` holding its checkpoint's lock (:func:`_counted_from`). A count of
-    the same design running elsewhere (another tab, a run left by an earlier studio)
-    holds it: this one then counts without the checkpoint, and its events say so in
-    ``note``, as do they when a damaged checkpoint was set aside."""
-    from excover.parallel.checkpoint import claimed, fingerprint
-
-    notes: list[str] = []
-    path = _checkpoint_path(settings, fingerprint(problem))
-    with claimed(path, wait=False, say=notes.append) as held:
-        result = _counted_from(problem, held, settings, news, notes)
-    if notes:
-        result["note"] = "; ".join(notes)
-    return result
-
-
-def _counted_from(
-    problem: ExactCover, path: Path | None, settings: Settings, news: _News, notes: list[str]
-) -> Event:
-    """Count ``problem``: from its checkpoint ``path`` when an earlier count of it was
-    stopped; else at once when the choice of route counts it (or the frontier count takes
-    it); else by one search for its first look (:data:`FIRST_LOOK`), then, estimated,
-    on by that search or by subproblems, checkpointed when it is estimated to run long. The
-    checkpoint is looked for first: the race of routes may finish a count whose checkpoint
-    would then stay behind, and which a resume would not report as one."""
-    from excover.parallel.checkpoint import Checkpoint
-    from excover.parallel.probes import estimate
-    from excover.parallel.run import resolve_auto
-
-    state = None if path is None else Checkpoint.resume(path, problem, "search", notes.append)
-    if state is not None:  # an earlier count of this problem was stopped: go on with it
-        return _by_subproblems(problem, state, settings, news, notes)
-    method, known = resolve_auto(problem, "auto", {})
-    if known is not None:
-        return {"count": str(known), "complete": True, "stopped_by": None}
-    if not METHOD_TRAITS[method].one_search:
-        try:
-            total = problem.count(method=method, **news.options(settings))
-        except LimitReached:
-            return {"count": None, "complete": False, "stopped_by": "timeout"}
-        return {"count": str(total), "complete": True, "stopped_by": None}
-    counting = _OneSearch(problem, news.deadline(settings))
-    look = FIRST_LOOK * settings.checkpoint_above
-    if look > 0:
-        done = counting.run(news, time.monotonic() + look)
-        if done is not None:
-            return done
-    guess = estimate(problem, ESTIMATE_SAMPLES)
-    seconds = guess.seconds or 0.0
-    news.send({"type": "estimate", "solutions": _finite(guess.solutions), "seconds": seconds})
-    if path is None or seconds <= settings.checkpoint_above:
-        result = counting.run(news)
-        assert result is not None  # without a pause it runs to its end or its deadline
-        return result
-    return _by_subproblems(problem, _new_checkpoint(problem, path), settings, news, notes)
-
-
-class _OneSearch:
-    """A count of ``problem`` by one dancing-links search, in slices of :data:`SLICE`
-    seconds between which its share of the tree walked goes to the page (as the command
-    line's bar has it: :class:`excover.counting.by_search.SearchBar`), with the time left;
-    it may pause and go on."""
-
-    def __init__(self, problem: ExactCover, end: float | None) -> None:
-        from excover.counting.by_search import SearchBar
-        from excover.parallel.progress import Meter
-        from excover.solving.progress import TreeSize
-
-        self.search = problem.search()
-        self.sizer = SearchBar(problem, None, TreeSize)
-        self.meter = Meter()
-        self.end = end
-
-    def run(self, news: _News, pause: float | None = None) -> Event | None:
-        """Count on to the end or the deadline (the result), or to the ``pause``
-        instant (None: not done yet)."""
-        search, end = self.search, self.end
-        while True:
-            now = time.monotonic()
-            search.deadline = min([now + SLICE, *(t for t in (end, pause) if t is not None)])
-            try:
-                total = search.count()
-            except LimitReached:
-                stats = search.stats
-                now = time.monotonic()
-                if end is not None and now >= end:
-                    return {
-                        "count": str(stats.solutions),
-                        "complete": False,
-                        "stopped_by": "timeout",
-                    }
-                self.meter.note(self.sizer.share(search)[0])
-                news.send(
-                    {"type": "advance", "count": str(stats.solutions), **_reading(self.meter)}
-                )
-                if pause is not None and now >= pause:
-                    return None
-                continue
-            return {"count": str(total), "complete": True, "stopped_by": None}
-
-
 def _reading(meter: Meter) -> Event:
     """The share done and the seconds left of ``meter``, as ``advance`` events carry
     them."""
     reading = meter.reading()
     return {"fraction": reading["fraction"], "left": reading["left"]}
-
-
-def _new_checkpoint(problem: ExactCover, path: Path) -> Checkpoint:
-    """A checkpoint of ``problem`` cut into :data:`SUBPROBLEMS` subproblems, none done."""
-    import warnings
-
-    from excover.errors import ExcoverWarning
-    from excover.parallel.checkpoint import Checkpoint, fingerprint
-    from excover.parallel.subproblems import split
-
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", ExcoverWarning)
-        parts = split(problem, tasks=SUBPROBLEMS)
-    return Checkpoint(path, fingerprint(problem), "search", parts)
-
-
-def _by_subproblems(
-    problem: ExactCover, state: Checkpoint, settings: Settings, news: _News, notes: list[str]
-) -> Event:
-    """Count ``problem`` by dancing links, cut into the subproblems of ``state``, saved to
-    its file as each one finishes; ``notes`` (what the checkpoint's lock and load said)
-    go with each ``advance`` event."""
-    from excover.parallel.progress import LocalTasks, Meter
-    from excover.parallel.run import run_tasks
-
-    path = state.path
-    resumed = len(state.done)
-    sizes = [sub.size for sub in state.subproblems]
-    earlier = state.seconds
-    started = time.monotonic()
-    order = sorted((i for i in range(len(sizes)) if not state.settled(i)), key=lambda i: -sizes[i])
-    tasks = LocalTasks(sizes, order, 1, sum(sizes))
-    meter = Meter()
-
-    def report() -> None:
-        state.seconds = earlier + time.monotonic() - started
-        state.save()
-        done = sum(sizes[index] for index in state.done)
-        if state.complete:
-            meter.finish()
-        else:
-            meter.note(tasks.share(done, list(state.done)), tasks.remaining())
-        news.send(
-            {
-                "type": "advance",
-                **_reading(meter),
-                "count": str(state.count),
-                "done": len(state.done),
-                "total": len(state.subproblems),
-                "resumed": resumed,
-                "saved": path is not None,
-                "seconds_before": round(earlier, 3),
-                **({"note": "; ".join(notes)} if notes else {}),
-            }
-        )
-
-    report()  # at once: a folder that cannot be written fails before the work
-    deadline = news.deadline(settings)
-    runs = run_tasks(
-        problem,
-        state.subproblems,
-        "search",
-        {},
-        skip=state.settled,
-        deadline=None if deadline is None else time.time() + deadline - time.monotonic(),
-    )
-    try:
-        for finished in runs:
-            if finished is not None:
-                tasks.finished(finished[0], finished[1].nodes, finished[1].complete)
-            if finished is not None and finished[1].complete:
-                index, result = finished
-                state.done[index] = (result.total, result.nodes)
-                report()
-    finally:
-        runs.close()
-    if state.complete and path is not None:
-        path.unlink(missing_ok=True)  # finished: nothing left to resume
-    return {
-        "count": str(state.count),
-        "complete": state.complete,
-        "stopped_by": None if state.complete else "timeout",
-        "subproblems": len(state.subproblems),
-        "done": len(state.done),
-        "resumed": resumed,
-        "kept": not state.complete and path is not None,
-        "total_seconds": round(earlier + time.monotonic() - started, 3),
-    }
 
 
 def _checkpoint_path(settings: Settings, digest: str) -> Path | None:
@@ -536,9 +407,10 @@ def _checkpoint_path(settings: Settings, digest: str) -> Path | None:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as error:
         raise UsageError(f"cannot make the checkpoint folder {folder}: {error}") from None
+    from excover.names import SEARCH_METHOD
     from excover.parallel.checkpoint import named_file
 
-    return named_file(folder, digest, "search")
+    return named_file(folder, digest, SEARCH_METHOD)
 
 
 def _finite(value: float) -> float | None:

@@ -18,6 +18,7 @@ from collections.abc import Callable
 import numpy as np
 
 from excover.cli.common import read_input
+from excover.names import METHOD_TRAITS
 from excover.solving import ExactCover
 from excover.tiling.colours import tile_colour
 from excover.tiling.tiling import Tiling
@@ -50,7 +51,8 @@ def read_board(
         drawn = tiling.decode(solution)
         return drawn.svg(each_piece=True) if svg else drawn.ascii().rstrip("\n")
 
-    if args.command == "count" and getattr(args, "method", None) == "zdd":
+    method = getattr(args, "method", None)
+    if args.command == "count" and method is not None and METHOD_TRAITS[method].family:
         from excover.tiling.mirrors import mirror_maps
 
         # the frontier count folds by them; a count by zdd breaks no group

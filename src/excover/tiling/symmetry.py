@@ -44,7 +44,7 @@ from excover.deadlines import check
 from excover.entries import row_keys
 from excover.problem import SearchOptions
 from excover.solving import ExactCover
-from excover.solving.request import Total
+from excover.solving.orchestrate import Total
 from excover.symmetry.fixed import cycles
 from excover.tiling.grids import Isometry
 

@@ -30,7 +30,8 @@ from excover.errors import UsageError, check_limit
 from excover.names import METHOD_TRAITS, canonical_method
 from excover.problem import SearchOptions
 from excover.solving import ExactCover, orchestrate, registry
-from excover.solving.request import Total, api_request
+from excover.solving.orchestrate import Total
+from excover.solving.request import api_request
 from excover.tiling.geometry import SOLID_GRIDS
 from excover.tiling.grids import Coords, Grid, Isometry
 from excover.tiling.pattern import Pattern
@@ -364,9 +365,12 @@ class Tiling:
         if self.obstruction is not None:
             return
         if up_to_symmetry:
-            automatic = self._larger_automatic_group(method, options)
-            if automatic is not None:
-                found = automatic.representatives()
+            group = self._larger_group()
+            if group is not None:  # the classes under it: the orchestrator's
+                request = api_request(
+                    method, options, "solutions", up_to_symmetry=True, symmetry=group
+                )
+                found = iter(orchestrate.listing(self.problem, request))
             else:
                 found = self.symmetry.solutions(method, options)
         else:
