@@ -198,11 +198,12 @@ def task_options(request: Request) -> dict[str, Any]:
 def count(problem: Problem, request: Request) -> SplitOutcome:
     """Count ``problem`` by subproblems with a checkpoint, as the module notes say. The
     checkpoint's lock is held to the end (:func:`~excover.parallel.checkpoint.claimed`)."""
-    from excover.parallel.cluster import is_client
-
     with contextlib.ExitStack() as claims:
-        if is_client(request.executor):
-            return _count_on_cluster(problem, request, claims)
+        if request.executor is not None:  # a Dask client (asking loads Dask)
+            from excover.parallel.cluster import is_client
+
+            if is_client(request.executor):
+                return _count_on_cluster(problem, request, claims)
         return _count_tasks(problem, request, claims)
 
 
