@@ -74,7 +74,9 @@ def test_a_count_imports_only_what_it_runs(tiny: str, method: str) -> None:
 
 
 def test_the_flags_that_ask_for_more_still_load_it(tiny: str) -> None:
-    assert "excover.cli.parallel" in imported_by(["count", tiny, "--workers", "1"])
+    by_workers = imported_by(["count", tiny, "--workers", "1"])
+    assert "excover.cli.parallel" in by_workers
+    assert "distributed" not in by_workers  # Dask only for --dask (it takes half a second)
     assert "json" in imported_by(["count", tiny, "--json", "--method", "zdd"])
 
 
