@@ -5,7 +5,9 @@ OEIS's own data, one ``seq/Annn/Annnnnn.seq`` file per entry; the terms are the 
 line), read on 26 November 2026 through the stored copy of that repository at the commits
 named in :data:`SOURCES`. The newest dated copy read, A360256 at revision #55 of 26 June
 2025, has the same terms as the older ones: no term past those below was published in
-any copy read. The tests check the sequences against these terms; the OEIS data are
+any copy read. A172477 was read again on 28 November 2026 at a newer copy, revision #33
+of 23 November 2025, which adds a(10) (published in November 2025); the older copy
+stopped at a(9). The tests check the sequences against these terms; the OEIS data are
 under the CC BY-SA 4.0 licence (https://oeis.org/LICENSE).
 """
 
@@ -21,7 +23,18 @@ KNOWN: dict[str, tuple[int, ...]] = {
     "A360256": (1, 1, 33, 513, 14409, 693025, 50447161),
     "A360804": (1, 1, 21, 253, 2401, 36237, 815929, 18713197),
     "A328020": (1, 1, 2, 22, 515, 56734, 19846102, 23437350133),
-    "A172477": (1, 2, 10, 117, 4006, 451206, 158753814, 187497290034, 706152947468301),
+    "A172477": (
+        1,
+        2,
+        10,
+        117,
+        4006,
+        451206,
+        158753814,
+        187497290034,
+        706152947468301,
+        8576037567452146180,
+    ),
 }
 
 #: The index of each sequence's first term (the OEIS's ``%O`` offset).
@@ -36,5 +49,9 @@ SOURCES: dict[str, str] = {
     "A360256": "#55 of 26 June 2025, oeis/oeisdata fea14328ff634595d53e58eeeb92604f1173f203",
     "A360804": "#10 of 25 February 2023, oeis/oeisdata 571197984aeda7b8b680fe3a1f6a43f9898cd441",
     "A328020": "#30 of 14 October 2019, oeis/oeisdata 571197984aeda7b8b680fe3a1f6a43f9898cd441",
-    "A172477": "oeis/oeisdata 1ebf49cffb4038214cb8afb0d86c310c9aad7dcb (a(9): R. S. Harris)",
+    "A172477": (
+        "#33 of 23 November 2025, oeis/oeisdata 474babab66103951afc6674213a3aad51594c3ac"
+        " (a(9): R. S. Harris, 2010; a(10): J. Tucker-Foltz with J. Clelland, E. Heitzmann"
+        " and G. Schoenbach, 16 November 2025)"
+    ),
 }
