@@ -51,7 +51,9 @@ class CountResult:
     @property
     def method(self) -> str:
         """The method the route belongs to: ``"search"`` for a search engine, else ``"zdd"``."""
-        return "search" if self.route in ("dlx", "bits", "cells") else "zdd"
+        from excover.names import SEARCH_ENGINES, SEARCH_METHOD
+
+        return SEARCH_METHOD if self.route in SEARCH_ENGINES else "zdd"
 
     def _repr_html_(self) -> str:
         """What a notebook shows: the count, the route and why, the time, what the
