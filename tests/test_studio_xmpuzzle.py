@@ -22,7 +22,7 @@ import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import pytest
 
@@ -219,7 +219,9 @@ def test_the_stored_solution_plays_with_its_level_and_moves(
         for n, where in enumerate(file.problems[0].stored[0].placements)
         if where is not None
     ]
-    played(found, pieces)  # each move slides its pieces only, and no two ever meet
+    played(
+        found, cast("list[list[tuple[int, ...]]]", pieces)
+    )  # each move slides its pieces only, and no two ever meet
     alone = disassemble(Assembly.of_voxels(pieces))  # the disassembler, from scratch
     assert (alone.level, alone.total) == ("5.4", 12)
     assert client.post(f"/api/puzzles/{puzzle['id']}/0/stored/1/play", json={}).status_code == 400
@@ -317,7 +319,7 @@ def test_a_prism_puzzle_is_played_and_a_sphere_puzzle_listed(client: TestClient)
     assert answer["status"] == "solved" and answer["moves"][-1]["distance"] is None
     spheres = GRIDS[2]
     spots = np.array([(x, y, 0) for x in range(4) for y in range(2)])
-    balls = [tuple(int(c) for c in spot) for spot in spots[spheres.is_cell(spots)]]
+    balls = [(int(x), int(y), int(z)) for x, y, z in spots[spheres.is_cell(spots)]]
     ball = Shape.from_voxels({balls[0]}, name="ball")
     row = Shape.from_voxels(set(balls[:3]), name="row")
     file = Puzzle((ball, row), (Problem((Part(0, 3, 3),), 1, "three balls"),), grid=2)
