@@ -13,7 +13,10 @@ solutions or the number of their classes under the symmetries the problem declar
   ``workers`` of :func:`term`), with the bit-parallel engine's size bound
   (``heuristic="sizes"``: each rule's rectangles of one key are a group of one area,
   used at most once) where it pays; the two rules of oriented keys (A360725, A360256:
-  72 and 81 groups at n = 9) search faster by MRV alone.
+  72 and 81 groups at n = 9) search faster by MRV alone. A360773 (Shannon and Sloane)
+  asks of A360499's tilings of the 2n x 2n square that the rectangles' perimeters sum
+  to its area: counted by states that keep the perimeter left to make, its exact cover
+  choosing the tiling's set of dimension pairs among those of the right area and sum.
 - :mod:`excover.sequences.polyominoes`: A328020, the n x n square tiled by free
   n-ominoes, counted up to the square's symmetries by Burnside's lemma: the square's
   dissections counted from its cells (:func:`excover.tiling.count_dissections`), the
@@ -161,6 +164,12 @@ SEQUENCES: dict[str, Sequence] = {
             "A360804",
             "Number of ways to tile an n X n square using rectangles with distinct areas",
             heuristic="sizes",
+        ),
+        _rectangle_sequence(
+            "A360773",
+            "Number of ways to tile a 2n X 2n square using rectangles with distinct "
+            "dimensions such that the sum of the rectangles perimeters equals the area of "
+            "the square",
         ),
         Sequence(
             "A328020",

@@ -22,6 +22,7 @@ KNOWN: dict[str, tuple[int, ...]] = {
     "A360499": (1, 1, 21, 269, 4489, 82981, 2995185, 118897973),
     "A360256": (1, 1, 33, 513, 14409, 693025, 50447161),
     "A360804": (1, 1, 21, 253, 2401, 36237, 815929, 18713197),
+    "A360773": (0, 1, 8, 1024, 620448),
     "A328020": (1, 1, 2, 22, 515, 56734, 19846102, 23437350133),
     "A172477": (
         1,
@@ -48,6 +49,10 @@ SOURCES: dict[str, str] = {
     "A360499": "#12 of 16 February 2023, oeis/oeisdata 72c53dd50967ac7166f7d31bf79be95174ec5bc6",
     "A360256": "#55 of 26 June 2025, oeis/oeisdata fea14328ff634595d53e58eeeb92604f1173f203",
     "A360804": "#10 of 25 February 2023, oeis/oeisdata 571197984aeda7b8b680fe3a1f6a43f9898cd441",
+    "A360773": (
+        "#5 of 20 February 2023 (the entry's web page), oeis/oeisdata"
+        " ea366ce4ff8725171865b904d1b6460e54fd8680 (keyword 'more')"
+    ),
     "A328020": "#30 of 14 October 2019, oeis/oeisdata 571197984aeda7b8b680fe3a1f6a43f9898cd441",
     "A172477": (
         "#33 of 23 November 2025, oeis/oeisdata 474babab66103951afc6674213a3aad51594c3ac"

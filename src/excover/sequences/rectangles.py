@@ -16,18 +16,45 @@ placement of each allowed rectangle, holding its cells and the secondary item of
 a secondary item is covered at most once, which is the rule. The problem declares the 8
 symmetries of the square (a quarter turn exchanges ``"hxw"`` and ``"wxh"``; the other keys
 stay), so a symmetry-broken count needs no search for its group.
+
+A sixth, A360773 (Shannon and Sloane), asks more of A360499's tilings: of the 2n x 2n
+square, each dimension pair once, and the rectangles' perimeters summing to the square's
+area, (2n)^2. Its count by states keeps the perimeter left to make in each state
+(:func:`excover.tiling.count_rectangle_tilings` with ``perimeter``). Its exact cover
+chooses the *key set* instead: the set of dimension pairs a tiling uses decides both its
+area and its perimeters, so the tilings are those whose key set is one of the sets of
+pairs of area (2n)^2 and of ``h + w`` summing to (2n)^2 / 2. The cells, the keys
+(``"{h,w}"``, each covered once: by a placement or by its "unused" option) and
+``"select"`` are primary; each key has a colored secondary item ``"u{h,w}"``, color 1
+in its placements, 0 in its "unused" option; and ``"select"`` has one option per key
+set, coloring every key's item 1 if the set holds the key, else 0. A tiling's key set
+is one of them, chosen by one option: its solutions are the tilings, each once. Its
+option per key set makes it large: 14,146 sets of 55 keys at n = 5, 1.4 million of 78
+at n = 6 (past :data:`MAX_NODES`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from excover.deadlines import check, check_deadline
 from excover.errors import UsageError
 from excover.solving import ExactCover
 
-__all__ = ["MAX_NODES", "RULES", "Rule", "count_by_states", "model_nodes", "rectangles", "shapes"]
+__all__ = [
+    "MAX_NODES",
+    "PERIMETER_RULES",
+    "RULES",
+    "Rule",
+    "count_by_states",
+    "count_key_sets",
+    "key_sets",
+    "model_nodes",
+    "rectangles",
+    "shapes",
+    "side",
+]
 
 #: The most nodes (the cells and the key of every option) of an exact cover that
 #: :func:`rectangles` builds (squares up to 33 or 34 cells a side): its
@@ -80,6 +107,17 @@ RULES: dict[str, Rule] = {
 }
 
 
+#: The sequences of tilings whose perimeters sum to the square's area, by A-number: the
+#: rule of their rectangles (one of :data:`RULES`); the n-th term's square is 2n x 2n.
+PERIMETER_RULES: dict[str, str] = {"A360773": "A360499"}
+
+
+def side(sequence: str, n: int) -> int:
+    """The side of the square of the ``n``-th term of ``sequence``: n, or 2n for the
+    sequences of :data:`PERIMETER_RULES`."""
+    return 2 * n if sequence in PERIMETER_RULES else n
+
+
 def _cell(row: int, column: int) -> str:
     return f"{row},{column}"
 
@@ -98,6 +136,8 @@ def rectangles(sequence: str, n: int, *, deadline: float | None = None) -> Exact
             f"{sequence}({n}): its exact cover would have {nodes:,} nodes, past the "
             f"{MAX_NODES:,} excover builds (excover.sequences.rectangles.MAX_NODES)"
         )
+    if sequence in PERIMETER_RULES:
+        return _perimeter_rectangles(sequence, n, deadline)
     allowed = shapes(sequence, n)
     rule = RULES[sequence]
     keys = list(dict.fromkeys(allowed.values()))
@@ -120,12 +160,122 @@ def rectangles(sequence: str, n: int, *, deadline: float | None = None) -> Exact
     return problem
 
 
+def _by_key(sequence: str, n: int) -> dict[str, list[tuple[int, int]]]:
+    """The keys of a perimeter sequence's n-th term, each with its rectangles (both ways
+    up), in the order :func:`shapes` meets them."""
+    by_key: dict[str, list[tuple[int, int]]] = {}
+    for shape, key in shapes(sequence, n).items():
+        by_key.setdefault(key, []).append(shape)
+    return by_key
+
+
+def key_sets(sequence: str, n: int, *, deadline: float | None = None) -> Iterator[list[str]]:
+    """The key sets of a perimeter sequence's n-th term (the module's text): every set
+    of its keys whose rectangles' areas sum to the square's and their ``h + w`` to half
+    its area, in a fixed order, each a list of keys in :func:`shapes`' order; LimitReached
+    once ``deadline`` (a ``time.monotonic()`` instant) passes. The keys are decided
+    largest first, each branch only if the keys left can still make the sums (a table
+    of the sums each suffix of the keys makes), so every branch walked ends in a set."""
+    import numpy as np
+
+    size = side(sequence, n)
+    area, target = size * size, size * size // 2
+    order = list(_by_key(sequence, n).items())
+    position = {key: i for i, (key, _) in enumerate(order)}
+    keys = sorted(
+        ((key, rectangles_of[0]) for key, rectangles_of in order),
+        key=lambda item: -item[1][0] * item[1][1],
+    )
+    # makes[i][a, s]: whether some set of the keys from i on has area a and sum s
+    makes = np.zeros((len(keys) + 1, area + 1, target + 1), dtype=bool)
+    makes[len(keys), 0, 0] = True
+    for i in range(len(keys) - 1, -1, -1):
+        h, w = keys[i][1]
+        makes[i] = makes[i + 1]
+        if h * w <= area and h + w <= target:
+            makes[i, h * w :, h + w :] |= makes[i + 1, : area + 1 - h * w, : target + 1 - h - w]
+    chosen: list[str] = []
+    # a stack of (key index, area still to make, sum still to make, keys chosen before)
+    stack = [(0, area, target, 0)] if makes[0, area, target] else []
+    walked = 0
+    while stack:
+        i, a, s, depth = stack.pop()
+        walked += 1
+        check(deadline, walked)
+        del chosen[depth:]
+        if a == 0 and s == 0:
+            yield sorted(chosen, key=position.__getitem__)
+            continue
+        key, (h, w) = keys[i]
+        if makes[i + 1, a, s]:
+            stack.append((i + 1, a, s, depth))
+        if h * w <= a and h + w <= s and makes[i + 1, a - h * w, s - h - w]:
+            chosen.append(key)
+            stack.append((i + 1, a - h * w, s - h - w, depth + 1))
+
+
+def count_key_sets(sequence: str, n: int) -> int:
+    """The number of key sets of a perimeter sequence's n-th term (:func:`key_sets`),
+    counted without listing them: the sets of each area and sum, key by key, in floating
+    point (exact below 2^53, far past any exact cover excover builds); for a square of
+    more than 24 cells a side, a UsageError (its sets number more than 10^18)."""
+    import numpy as np
+
+    size = side(sequence, n)
+    if size > 24:
+        raise UsageError(
+            f"{sequence}({n}): its key sets are too many to count (7.2e18 at n = 12 already)"
+        )
+    area, target = size * size, size * size // 2
+    sets = np.zeros((area + 1, target + 1))
+    sets[0, 0] = 1.0
+    for h, w in (rectangles_of[0] for rectangles_of in _by_key(sequence, n).values()):
+        if h * w <= area and h + w <= target:
+            sets[h * w :, h + w :] += sets[: area + 1 - h * w, : target + 1 - h - w].copy()
+    return int(sets[area, target])
+
+
+def _perimeter_rectangles(sequence: str, n: int, deadline: float | None) -> ExactCover:
+    """The exact cover of a perimeter sequence's n-th term (the module's text): the
+    2n x 2n square's cells, the keys and ``"select"`` primary, a colored secondary item
+    per key, the square's 8 symmetries declared (they keep every key)."""
+    size = side(sequence, n)
+    by_key = _by_key(sequence, n)
+    used = {key: f"u{key}" for key in by_key}
+    cells = [_cell(row, column) for row in range(size) for column in range(size)]
+    problem = ExactCover(primary=[*cells, *by_key, "select"], secondary=list(used.values()))
+    for key, rectangles_of in by_key.items():
+        problem.add_option([key, f"{used[key]}:0"])
+        for h, w in rectangles_of:
+            for top in range(size - h + 1):
+                check(deadline, problem.n_options)
+                for left in range(size - w + 1):
+                    covered = [
+                        _cell(row, column)
+                        for row in range(top, top + h)
+                        for column in range(left, left + w)
+                    ]
+                    problem.add_option([*covered, key, f"{used[key]}:1"])
+    for chosen in key_sets(sequence, n, deadline=deadline):
+        held = set(chosen)
+        problem.add_option(["select", *(f"{used[key]}:{int(key in held)}" for key in by_key)])
+    fixed = {item: item for item in [*by_key, "select", *used.values()]}
+    turn = {_cell(r, c): _cell(c, size - 1 - r) for r in range(size) for c in range(size)}
+    mirror = {_cell(r, c): _cell(r, size - 1 - c) for r in range(size) for c in range(size)}
+    problem.declare_symmetries([turn | fixed, mirror | fixed])
+    return problem
+
+
 def model_nodes(sequence: str, n: int) -> int:
     """The nodes of :func:`rectangles`' exact cover of ``sequence`` at ``n``, told in a
     few operations whatever ``n``: an ``h x w`` rectangle has ``(n - h + 1)(n - w + 1)``
     placements of ``h w + 1`` nodes (its cells and its key), so all rectangles together
     have ``(sum of (n - h + 1) h)^2 + (sum of (n - h + 1))^2``, less the squares' share
-    where the rule leaves them out (sums of powers, in closed form)."""
+    where the rule leaves them out (sums of powers, in closed form). A perimeter
+    sequence's (:data:`PERIMETER_RULES`) adds its key sets, counted
+    (:func:`count_key_sets`: a square of more than 24 cells a side is a UsageError)."""
+    if sequence in PERIMETER_RULES:
+        return _perimeter_nodes(sequence, n)
     rule = _rule(sequence)
     m = n + 1
     powers = [n, n * m // 2, n * m * (2 * n + 1) // 6, (n * m // 2) ** 2]
@@ -139,6 +289,21 @@ def model_nodes(sequence: str, n: int) -> int:
     return every - squared - powers[2]  # the squares' placements: sum of (m - h)^2
 
 
+def _perimeter_nodes(sequence: str, n: int) -> int:
+    """The nodes of a perimeter sequence's exact cover: each key's "unused" option (2),
+    each placement's cells, key and colored item, and each key set's option ("select"
+    and every key's item)."""
+    size = side(sequence, n)
+    count = count_key_sets(sequence, n)  # a UsageError past 24 cells a side
+    by_key = _by_key(sequence, n)
+    placed = sum(
+        (size - h + 1) * (size - w + 1) * (h * w + 2)
+        for rectangles_of in by_key.values()
+        for h, w in rectangles_of
+    )
+    return 2 * len(by_key) + placed + count * (1 + len(by_key))
+
+
 def _rule(sequence: str) -> Rule:
     """The rule of ``sequence``; UsageError for a sequence of another family."""
     rule = RULES.get(sequence)
@@ -148,12 +313,14 @@ def _rule(sequence: str) -> Rule:
 
 
 def shapes(sequence: str, n: int) -> dict[tuple[int, int], str]:
-    """The rectangles ``sequence`` allows in the n x n square, each with its key."""
-    rule = _rule(sequence)
+    """The rectangles ``sequence`` allows in the square of its ``n``-th term (n x n, or
+    2n x 2n for a perimeter sequence), each with its key."""
+    size = side(sequence, n)
+    rule = _rule(PERIMETER_RULES.get(sequence, sequence))
     return {
         (h, w): rule.key(h, w)
-        for h in range(1, n + 1)
-        for w in range(1, n + 1)
+        for h in range(1, size + 1)
+        for w in range(1, size + 1)
         if rule.squares or h != w
     }
 
@@ -162,7 +329,8 @@ def count_by_states(
     sequence: str, n: int, *, timeout: float | None = None
 ) -> tuple[int, dict[str, object]]:
     """The n-th term of ``sequence`` counted by the states of its partial tilings
-    (:func:`excover.tiling.count_rectangle_tilings`, the square's symmetries used), and
+    (:func:`excover.tiling.count_rectangle_tilings`, the square's symmetries used; a
+    perimeter sequence's perimeter target in the states), and
     the states merged; past ``timeout`` seconds, :class:`~excover.LimitReached`. A
     square larger than that count takes is a UsageError naming its limit, told before
     the rectangles are listed (the n^2 of a square of 10,000 cells a side took
@@ -174,7 +342,8 @@ def count_by_states(
     from excover.tiling import count_rectangle_tilings
     from excover.tiling.rectangles import check_box
 
-    check_box(n, n)
+    size = side(sequence, n)
+    check_box(size, size)
     deadline = None if timeout is None else time.monotonic() + timeout
     merged = 0
 
@@ -184,5 +353,8 @@ def count_by_states(
         if deadline is not None and time.monotonic() > deadline:
             raise LimitReached("timeout", Stats())
 
-    value = count_rectangle_tilings(n, n, shapes(sequence, n), tick=heard)
+    perimeter = size * size if sequence in PERIMETER_RULES else None
+    value = count_rectangle_tilings(
+        size, size, shapes(sequence, n), perimeter=perimeter, tick=heard
+    )
     return value, {"states": merged}

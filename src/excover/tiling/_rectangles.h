@@ -14,8 +14,9 @@
  * Words of a state: the bounding box's cells row by row (``rw`` words, the box's height
  * and width in the top 16 bits of the last one), the usable shapes (``kw`` words, shape
  * h x w at bit (w - 1) * rows + h - 1, so that the heights of one width are one run of
- * bits), the count. A board of at most 8 x 8 cells keeps its states in fewer words
- * (_rectangles8.h).
+ * bits), with a perimeter target the budget left (one word: the sum of h + w the
+ * rectangles still to place must make), the count. A board of at most 8 x 8 cells keeps
+ * its states in fewer words (_rectangles8.h).
  */
 #ifndef EXCOVER_RECTANGLES_H
 #define EXCOVER_RECTANGLES_H
@@ -97,6 +98,10 @@ typedef struct {
     int mirrors;        /* states merged with their mirror images (see exr_emit) */
     int turns;          /* and with their quarter turns */
     int *turned_shape;  /* per shape: the shape turned a quarter */
+    /* a perimeter target (``budgeted``): the sum of h + w over the tiling's rectangles
+     * must be ``target``; a state keeps what is left of it, one word after its shapes */
+    int budgeted, target;
+    uint64_t *within;   /* per budget b <= target: the shapes with h + w <= b (kw words) */
     /* the lists, by cells left */
     ExrList *lists;
     uint64_t **pool;    /* blocks given back */
@@ -206,22 +211,34 @@ static inline void exr_first_mirror(const ExrImages *m, int *up, int *flip) {
  * the transposed region's mirrors: the box no taller than wide, then the rows, then the
  * shapes. */
 static inline int exr_emit(ExrRun *t, int reach, int left, const uint64_t *shapes,
-                           uint64_t count) {
-    uint64_t key[EXR_MAX_WORDS], rows[EXR_MAX_SIDE], flipped[EXR_MAX_SIDE];
+                           uint64_t count, int budget) {
+    uint64_t key[EXR_MAX_WORDS + 1], rows[EXR_MAX_SIDE], flipped[EXR_MAX_SIDE];
     uint64_t across[EXR_MAX_SIDE], across_flipped[EXR_MAX_SIDE], turned[EXR_MAX_KW];
-    uint64_t cols_empty = 0, e, a, b, x;
-    const uint64_t *usable = shapes;
+    uint64_t filtered[EXR_MAX_KW], cols_empty = 0, e, a, b, x, above = 0;
+    const uint64_t *usable;
     ExrImages plain = {rows, flipped, 0}, side = {across, across_flipped, 0};
     const ExrImages *chosen = &plain;
     int r, r0 = -1, r1 = -1, c0, c1, h, w, q, j, k, up, flip, tup, tflip, shift = 0, turn = 0;
+    int joins = 0;
     for (r = 0; r < reach; r++) {
         e = ~t->row_bits[r] & t->full;
+        if (t->budgeted) {
+            joins += excover_popcount64(e & (e >> 1)) + excover_popcount64(e & above);
+            above = e;
+        }
         if (e) {
             if (r0 < 0) r0 = r;
             r1 = r;
             cols_empty |= e;
         }
     }
+    if (t->budgeted) {
+        /* the region's perimeter, halved, is the least sum of h + w of its tilings */
+        if (budget < 2 * left - joins) return 0;
+        for (q = 0; q < t->kw; q++) filtered[q] = shapes[q] & t->within[budget * t->kw + q];
+        shapes = filtered;
+    }
+    usable = shapes;
     c0 = excover_ctz64(cols_empty);
     c1 = exr_high_bit(cols_empty);
     h = r1 - r0 + 1;
@@ -296,6 +313,7 @@ static inline int exr_emit(ExrRun *t, int reach, int left, const uint64_t *shape
     key[t->rw - 1] |= ((uint64_t)h << 48) | ((uint64_t)w << 56);
     for (q = 0; q < t->kw; q++)
         key[t->rw + q] = usable[q] & t->fits[h][w][q] & t->small[(int64_t)left * t->kw + q];
+    key[t->rw + t->kw] = (uint64_t)budget;   /* beyond the state's words when not budgeted */
     return exr_append(t, left, key, count);
 }
 
@@ -351,7 +369,7 @@ static int exr_expand(ExrRun *t, int left, const uint64_t *s) {
     uint64_t shapes[EXR_MAX_KW], child[EXR_MAX_KW];
     int h_box = (int)((last >> 48) & 0xFF), w_box = (int)(last >> 56);
     int r, c, i, j, q, k, o, w, h, d, best = 1 << 30, br = 0, bc = 0, bo = 0, shift = 0;
-    int reach, r0, c0;
+    int reach, r0, c0, budget = t->budgeted ? (int)s[t->rw + t->kw] : 0;
     uint64_t corners[4], b;
     t->expanded += 1;
     for (r = 0; r < t->rows; r++) t->row_bits[r] = t->full;
@@ -416,7 +434,8 @@ static int exr_expand(ExrRun *t, int left, const uint64_t *s) {
             h = excover_ctz64(x);
             x &= x - 1;
             k = t->key_of[h][w];
-            if (h * w == left) {   /* the state's last cells: a tiling */
+            if (h * w == left) {   /* the state's last cells: a tiling, on target */
+                if (t->budgeted && h + w != budget) continue;
                 if (t->tilings + count < t->tilings) t->overflow = 1;
                 t->tilings += count;
                 continue;
@@ -425,7 +444,7 @@ static int exr_expand(ExrRun *t, int left, const uint64_t *s) {
             c0 = dxs[bo] > 0 ? bc : bc - w + 1;
             for (q = 0; q < t->kw; q++) child[q] = shapes[q] & ~t->key_shapes[k * t->kw + q];
             exr_fill(t, r0, c0, h, w);
-            i = exr_emit(t, h_box, left - h * w, child, count);
+            i = exr_emit(t, h_box, left - h * w, child, count, budget - h - w);
             exr_fill(t, r0, c0, h, w);
             if (i < 0) return -1;
         }
@@ -437,9 +456,11 @@ static int exr_expand(ExrRun *t, int left, const uint64_t *s) {
 
 /* Append the state of the board's empty cells (``left`` of them, in its first ``reach``
  * rows) and usable ``shapes``, on any board. */
-static int exr_emit_board(ExrRun *t, int reach, int left, uint64_t *shapes, uint64_t count) {
-    if (t->board8) return exr8_emit(t, exr8_board(t), left, shapes[0], count);
-    return exr_emit(t, reach, left, shapes, count);
+static int exr_emit_board(ExrRun *t, int reach, int left, uint64_t *shapes, uint64_t count,
+                          int budget) {
+    if (t->budgeted && budget < 0) return 0;
+    if (t->board8) return exr8_emit(t, exr8_board(t), left, shapes[0], count, budget);
+    return exr_emit(t, reach, left, shapes, count, budget);
 }
 
 /* Expand state ``i`` of the list of ``left``, on any board: -1 when a list cannot grow. */
@@ -553,7 +574,8 @@ static void exr_free_list(ExrRun *t, int left) {
  * whose rule a quarter turn keeps), a board of at most 8 x 8 cells as words with
  * ``packed`` (_rectangles8.h). 0, or -1 when memory runs out. */
 static int exr_init(ExrRun *t, int rows, int cols, const int *shapes, int n_shapes,
-                    int n_keys, int mirrors, int turns, int packed, int64_t max_bytes) {
+                    int n_keys, int mirrors, int turns, int packed, int64_t max_bytes,
+                    int target) {
     int cells = rows * cols, i, b, h, w, k, bit, bh, bw, a;
     t->rows = rows;
     t->cols = cols;
@@ -561,7 +583,9 @@ static int exr_init(ExrRun *t, int rows, int cols, const int *shapes, int n_shap
     t->stride = t->board8 ? 8 : rows;
     t->rw = t->board8 ? 1 : (cells + 16 + 63) / 64;
     t->kw = t->board8 ? 1 : (cells + 63) / 64;
-    t->width = t->rw + t->kw + 1;
+    t->budgeted = target >= 0;
+    t->target = target;
+    t->width = t->rw + t->kw + t->budgeted + 1;
     t->n_keys = n_keys;
     t->max_bytes = max_bytes;
     t->mirrors = mirrors;
@@ -578,7 +602,8 @@ static int exr_init(ExrRun *t, int rows, int cols, const int *shapes, int n_shap
     t->small = (uint64_t *)calloc((size_t)(cells + 1) * t->kw, 8);
     t->lists = (ExrList *)calloc((size_t)cells + 1, sizeof(ExrList));
     t->turned_shape = (int *)malloc(sizeof(int) * 64 * t->kw);
-    if (!t->key_shapes || !t->small || !t->lists || !t->turned_shape) return -1;
+    t->within = (uint64_t *)calloc((size_t)(target >= 0 ? target + 1 : 1) * t->kw, 8);
+    if (!t->key_shapes || !t->small || !t->lists || !t->turned_shape || !t->within) return -1;
     for (bit = 0; bit < 64 * t->kw; bit++) t->turned_shape[bit] = bit;
     for (i = 0; i < n_shapes; i++) {
         h = shapes[3 * i];
@@ -592,6 +617,8 @@ static int exr_init(ExrRun *t, int rows, int cols, const int *shapes, int n_shap
             for (bw = w; bw <= cols; bw++) t->fits[bh][bw][bit >> 6] |= ((uint64_t)1) << (bit & 63);
         for (a = h * w; a <= cells; a++)
             t->small[a * t->kw + (bit >> 6)] |= ((uint64_t)1) << (bit & 63);
+        for (a = h + w; a <= target; a++)
+            t->within[a * t->kw + (bit >> 6)] |= ((uint64_t)1) << (bit & 63);
     }
     return 0;
 }
@@ -608,6 +635,7 @@ static void exr_release(ExrRun *t) {
     free(t->small);
     free(t->key_shapes);
     free(t->turned_shape);
+    free(t->within);
 }
 
 /* Whether image ``b`` of a configuration of corner rectangles comes before ``a``. */
@@ -622,11 +650,14 @@ static inline int exr_before(const int *b, const int *a) {
  * each orbit of those choices under the box's symmetries (its mirrors, and with
  * ``transposes`` the square's quarter turns and diagonal mirrors too), each standing
  * for its orbit (its count times the orbit's size); a choice that tiles the box is a
- * tiling. -1 when a list cannot grow. */
-static int exr_corners(ExrRun *t, int transposes) {
+ * tiling. Of the orbits, in the order they are met, only those whose rank is ``part``
+ * modulo ``parts`` (a share of the count, the shares' counts adding up to the whole).
+ * -1 when a list cannot grow. */
+static int exr_corners(ExrRun *t, int transposes, int part, int parts) {
     int R = t->rows, C = t->cols, n = 0, i, g, f, m, dup;
-    int a, b, c, d, k[4], same_tr, same_bl, same_br, left, weight;
+    int a, b, c, d, k[4], same_tr, same_bl, same_br, left, weight, budget;
     int cfg[8], img[8][8];
+    int64_t rank = -1;
     int *sh = (int *)malloc(sizeof(int) * 2 * (R * C + 1));
     uint64_t shapes[EXR_MAX_KW];
     if (sh == NULL) return -1;
@@ -693,6 +724,8 @@ static int exr_corners(ExrRun *t, int transposes) {
                     dup = 0;
                     for (g = 1; g < m && !dup; g++) dup = exr_before(img[g], cfg);
                     if (dup) continue;
+                    rank += 1;
+                    if (parts > 1 && rank % parts != part) continue;
                     weight = 0;
                     for (g = 0; g < m; g++) {
                         dup = 0;
@@ -704,27 +737,31 @@ static int exr_corners(ExrRun *t, int transposes) {
                     for (i = 0; i < C; i++) t->col_bits[i] = 0;
                     for (i = 0; i < t->kw; i++) shapes[i] = t->fits[R][C][i];
                     left = R * C;
+                    budget = t->target - cfg[0] - cfg[1];
                     exr_fill(t, 0, 0, cfg[0], cfg[1]);
                     left -= cfg[0] * cfg[1];
                     exr_drop_key(t, shapes, k[0]);
                     if (!same_tr) {
                         exr_fill(t, 0, C - cfg[3], cfg[2], cfg[3]);
                         left -= cfg[2] * cfg[3];
+                        budget -= cfg[2] + cfg[3];
                         exr_drop_key(t, shapes, k[1]);
                     }
                     if (!same_bl) {
                         exr_fill(t, R - cfg[6], 0, cfg[6], cfg[7]);
                         left -= cfg[6] * cfg[7];
+                        budget -= cfg[6] + cfg[7];
                         exr_drop_key(t, shapes, k[3]);
                     }
                     if (!same_br) {
                         exr_fill(t, R - cfg[4], C - cfg[5], cfg[4], cfg[5]);
                         left -= cfg[4] * cfg[5];
+                        budget -= cfg[4] + cfg[5];
                         exr_drop_key(t, shapes, k[2]);
                     }
                     if (left == 0) {
-                        t->tilings += (uint64_t)weight;
-                    } else if (exr_emit_board(t, R, left, shapes, (uint64_t)weight) < 0) {
+                        if (!t->budgeted || budget == 0) t->tilings += (uint64_t)weight;
+                    } else if (exr_emit_board(t, R, left, shapes, (uint64_t)weight, budget) < 0) {
                         free(sh);
                         return -1;
                     }

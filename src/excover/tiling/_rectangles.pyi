@@ -18,4 +18,7 @@ def count_states(
     tick: Callable[[int, int, int], None] | None = None,
     max_bytes: int = 0,
     packed: bool = True,
+    target: int = -1,
+    part: int = 0,
+    parts: int = 1,
 ) -> tuple[int, int]: ...

@@ -27,10 +27,11 @@ cdef extern from "_rectangles.h" nogil:
         uint64_t tilings
         int64_t states
     int exr_init(ExrRun* t, int rows, int cols, const int* shapes, int n_shapes, int n_keys,
-                 int mirrors, int turns, int packed, int64_t max_bytes)
+                 int mirrors, int turns, int packed, int64_t max_bytes, int target)
     void exr_release(ExrRun* t)
-    int exr_corners(ExrRun* t, int transposes)
-    int exr_emit_board(ExrRun* t, int reach, int left, uint64_t* shapes, uint64_t count)
+    int exr_corners(ExrRun* t, int transposes, int part, int parts)
+    int exr_emit_board(ExrRun* t, int reach, int left, uint64_t* shapes, uint64_t count,
+                       int budget)
     int64_t exr_merge(ExrRun* t, int left)
     int exr_expand_state(ExrRun* t, int left, int64_t i)
     void exr_free_list(ExrRun* t, int left)
@@ -47,7 +48,8 @@ cdef int64_t SLICE = 4096
 
 
 def count_states(int rows, int cols, shapes, int n_keys, bint corners, bint turns=False,
-                 tick=None, int64_t max_bytes=0, bint packed=True):
+                 tick=None, int64_t max_bytes=0, bint packed=True, int target=-1,
+                 int part=0, int parts=1):
     """The tilings of the ``rows`` x ``cols`` box by the rectangles ``shapes`` (triples
     ``(height, width, key)``, keys numbered from 0 below ``n_keys``, each key used at most
     once, each shape once and fitting the box), and the states expanded: with ``corners``,
@@ -59,12 +61,27 @@ def count_states(int rows, int cols, shapes, int n_keys, bint corners, bint turn
     after each number of cells left; ``max_bytes`` (0: none) bounds the lists and the
     table (MemoryBoundError past it). ``packed``: a board of at most 8 x 8 cells keeps
     each state's region in one word (``_rectangles8.h``); False keeps it row by row, as
-    larger boards do (the tests compare the two)."""
+    larger boards do (the tests compare the two). ``target`` (-1: none) counts only the
+    tilings whose rectangles' ``height + width`` sum to it (half the sum of their
+    perimeters): each state keeps what is left of it, a state whose region's half
+    perimeter is more than that is dropped, and a shape is usable only while its
+    ``height + width`` is at most what is left. At most ``2 rows cols`` (the caller
+    answers 0 past it). ``part`` of ``parts`` (with ``corners``) starts from every
+    ``parts``-th orbit of the corner choices only, from the ``part``-th on: the counts
+    of the ``parts`` shares add up to the whole."""
     cdef ExrRun* t = <ExrRun*>calloc(1, sizeof(ExrRun))
     cdef int* triples = <int*>calloc(3 * max(1, len(shapes)), sizeof(int))
     cdef int i, left, cells = rows * cols, status = 0
     cdef int64_t n, u
     cdef uint64_t first[4]
+    if parts < 1 or not 0 <= part < parts or (parts > 1 and not corners):
+        free(t)
+        free(triples)
+        raise ValueError(f"part {part} of {parts} (with corners only)")
+    if target > 2 * cells:
+        free(t)
+        free(triples)
+        raise ValueError(f"target {target} past 2 * cells = {2 * cells}")
     if t == NULL or triples == NULL:
         free(t)
         free(triples)
@@ -75,15 +92,15 @@ def count_states(int rows, int cols, shapes, int n_keys, bint corners, bint turn
             triples[3 * i + 1] = w
             triples[3 * i + 2] = k
         if exr_init(t, rows, cols, triples, len(shapes), n_keys, corners, turns, packed,
-                    max_bytes) < 0:
+                    max_bytes, target) < 0:
             raise MemoryError("cannot allocate the rectangle count")
         with nogil:
             if corners:
-                status = exr_corners(t, t.turns)
+                status = exr_corners(t, t.turns, part, parts)
             else:
                 for i in range(t.kw):
                     first[i] = t.fits[rows][cols][i]
-                status = exr_emit_board(t, rows, cells, first, 1)
+                status = exr_emit_board(t, rows, cells, first, 1, target)
         if status < 0:
             _failed(t)
         for left in range(cells, 0, -1):

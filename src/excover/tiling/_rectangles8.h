@@ -5,7 +5,8 @@
  * mirror images and its transpose are a few word operations each (a byte swap, a bit
  * reversal within bytes, the three-step 8 x 8 transpose) instead of a loop over rows,
  * and its column runs come from its transpose instead of per-cell column words. A
- * state is two words and its count: the region moved to the corner (its box follows
+ * state is two words and its count (three with a perimeter target, the budget left
+ * third): the region moved to the corner (its box follows
  * from it), and the usable shapes, shape h x w at bit 8 (w - 1) + h - 1 (a shape's
  * quarter turn is the same transpose). Of a region's images (its four mirrors, and
  * with ``turns`` the four of its transpose), a state keeps the least region word among
@@ -82,9 +83,17 @@ static inline uint64_t exr8_least_mirror(uint64_t x, int h, int w) {
 
 /* Append the state of the empty cells ``x`` (``left`` of them, not all) and usable
  * ``shapes``, seen through the image that comes first (the module text says which). */
-static inline int exr8_emit(ExrRun *t, uint64_t x, int left, uint64_t shapes, uint64_t count) {
-    uint64_t best, side, turned, fits, key[2], fold = x | (x >> 32);
+static inline int exr8_emit(ExrRun *t, uint64_t x, int left, uint64_t shapes, uint64_t count,
+                            int budget) {
+    uint64_t best, side, turned, fits, key[3], fold = x | (x >> 32);
     int h, w, i;
+    if (t->budgeted) {
+        /* the region's perimeter, halved, is the least sum of h + w of its tilings */
+        i = excover_popcount64(x & (x >> 1) & ~(EXR8_BYTES << 7)) +
+            excover_popcount64(x & (x >> 8));
+        if (budget < 2 * left - i) return 0;
+        shapes &= t->within[budget];
+    }
     fold |= fold >> 16;
     fold |= fold >> 8;
     x >>= (excover_ctz64(x) & ~7) + excover_ctz64(fold & 255);
@@ -104,6 +113,7 @@ static inline int exr8_emit(ExrRun *t, uint64_t x, int left, uint64_t shapes, ui
     }
     key[0] = best;
     key[1] = shapes & t->fits[h][w][0] & t->small[left];
+    key[2] = (uint64_t)budget;   /* beyond the state's words when not budgeted */
     return exr_append(t, left, key, count);
 }
 
@@ -137,10 +147,10 @@ static inline int exr8_fitting(uint64_t columns, const uint64_t *avail, int r, i
 /* Expand one state of ``left`` cells (``s``: its words): -1 when a list cannot grow. */
 static int exr8_expand(ExrRun *t, int left, const uint64_t *s) {
     static const int dxs[4] = {1, -1, 1, -1}, dys[4] = {1, 1, -1, -1};
-    uint64_t x = s[0], shapes = s[1], count = s[2], columns, avail[9], corners[4];
+    uint64_t x = s[0], shapes = s[1], count = s[t->width - 1], columns, avail[9], corners[4];
     uint64_t up, down, leftward, rightward, bits, heights, child;
     int h_box, w_box, r, c, o, w, h, j, d, k, r0, c0, reach, best = 1 << 30, br = 0, bc = 0,
-        bo = 0;
+        bo = 0, budget = t->budgeted ? (int)s[2] : 0;
     t->expanded += 1;
     exr8_size(x, &h_box, &w_box);
     for (w = 1; w <= 8; w++) avail[w] = w <= w_box ? ((shapes >> (8 * (w - 1))) & 255) << 1 : 0;
@@ -183,7 +193,8 @@ static int exr8_expand(ExrRun *t, int left, const uint64_t *s) {
         while (heights) {
             h = excover_ctz64(heights);
             heights &= heights - 1;
-            if (h * w == left) {   /* the state's last cells: a tiling */
+            if (h * w == left) {   /* the state's last cells: a tiling, on target */
+                if (t->budgeted && h + w != budget) continue;
                 if (t->tilings + count < t->tilings) t->overflow = 1;
                 t->tilings += count;
                 continue;
@@ -192,7 +203,8 @@ static int exr8_expand(ExrRun *t, int left, const uint64_t *s) {
             r0 = dys[bo] > 0 ? br : br - h + 1;
             c0 = dxs[bo] > 0 ? bc : bc - w + 1;
             child = x & ~(exr8_box(h, w) << (8 * r0 + c0));
-            if (exr8_emit(t, child, left - h * w, shapes & ~t->key_shapes[k], count) < 0)
+            if (exr8_emit(t, child, left - h * w, shapes & ~t->key_shapes[k], count,
+                          budget - h - w) < 0)
                 return -1;
         }
     }

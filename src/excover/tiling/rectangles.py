@@ -26,6 +26,20 @@ is one word, a byte per row, and its images are a few word operations each
 A360498(9) (the 9 x 9 square, oblongs, each dimension pair once): 8.9 million states,
 against the symmetry-broken search's 69 million nodes (docs/performance.md, "The
 rectangle sequences").
+
+A *perimeter target* counts only the tilings whose rectangles' perimeters sum to it
+(A360773: the 2n x 2n square, each dimension pair once, the perimeters summing to the
+area). A rectangle's perimeter is ``2 (h + w)``, so the target is a sum of ``h + w``,
+and a state keeps what is left of it, its *budget*: two partial tilings have the same
+completions only if their budgets agree too (the budget is a word of the state, merged
+as the rest), a rectangle is usable only while its ``h + w`` is at most the budget, the
+last one only if it is exactly the budget, and a state whose region's perimeter (halved)
+is more than its budget is dropped: every tiling of a region has at least the region's
+own perimeter, its rectangles' sides along it. The symmetries keep each rectangle's
+``h + w``, so they merge budgeted states as before. A count too large for memory runs in
+*parts*: part k of m starts from every m-th orbit of the corner choices only, and the m
+counts add up to the whole (few states of different parts would have merged: on the
+10 x 10 square of A360773, 3 parts hold 19% more states than one).
 """
 
 from __future__ import annotations
@@ -34,7 +48,7 @@ from collections.abc import Callable, Hashable, Mapping
 
 from excover.errors import UsageError
 
-__all__ = ["check_box", "count_rectangle_tilings"]
+__all__ = ["check_box", "count_rectangle_tilings", "max_perimeter_sum"]
 
 
 def count_rectangle_tilings(
@@ -42,19 +56,26 @@ def count_rectangle_tilings(
     width: int,
     shapes: Mapping[tuple[int, int], Hashable],
     *,
+    perimeter: int | None = None,
     symmetry: bool = True,
+    part: tuple[int, int] = (0, 1),
     max_bytes: int | None = None,
     tick: Callable[[int, int, int], None] | None = None,
 ) -> int:
     """The number of tilings of the ``height`` x ``width`` box by the rectangles of
     ``shapes`` (``{(rows, columns): key}``, a rectangle that way up and its key), each
     key used at most once, rectangles placed anywhere (tilings that a symmetry maps onto
-    each other counted apart). Rectangles larger than the box are ignored.
+    each other counted apart). Rectangles larger than the box are ignored. ``perimeter``
+    (None: any) counts only the tilings whose rectangles' perimeters sum to it (the
+    module's text says how): an odd sum, or one past :func:`max_perimeter_sum`, has
+    none.
 
     ``symmetry`` starts from one choice of corner rectangles per orbit under the box's
     symmetries (a quarter turn only on a square whose rule it keeps: the key of a
     rectangle on its side follows from the key of the rectangle upright); False counts
-    from the empty box, the same number, for checking. The box has at most
+    from the empty box, the same number, for checking. ``part`` ``(k, m)`` counts only
+    part k (0 to m - 1) of m, the tilings from every m-th orbit of the corner choices
+    (with ``symmetry``): the m parts add up to the count. The box has at most
     :data:`~excover.tiling._rectangles.MAX_SIDE` (62) cells a side and
     :data:`~excover.tiling._rectangles.MAX_CELLS` (240) cells.
     The count is exact up to 2**64 (past it, :class:`~excover.ResourceLimitError`).
@@ -66,12 +87,59 @@ def count_rectangle_tilings(
     from excover.zdd import memory
 
     check_box(height, width)
+    k, m = _check_part(part, symmetry)
+    _check_perimeter(perimeter)
     numbered = _numbered(height, width, shapes)
+    if perimeter is not None and (perimeter % 2 or perimeter > max_perimeter_sum(height, width)):
+        return 0
     keys = len({key for _, _, key in numbered})
     bound = memory.default_bound() if max_bytes is None else memory.checked(max_bytes)
     turns = symmetry and height == width and _quarter_turn_kept(numbered)
-    count, _ = _rectangles.count_states(height, width, numbered, keys, symmetry, turns, tick, bound)
+    count, _ = _rectangles.count_states(
+        height,
+        width,
+        numbered,
+        keys,
+        symmetry,
+        turns,
+        tick,
+        bound,
+        target=-1 if perimeter is None else perimeter // 2,
+        part=k,
+        parts=m,
+    )
     return int(count)
+
+
+def max_perimeter_sum(height: int, width: int) -> int:
+    """A bound on the perimeters' sum of any tiling of the ``height`` x ``width`` box by
+    rectangles: ``4 height width`` (the unit squares' sum), each rectangle's
+    ``2 (h + w)`` being at most ``2 (h w + 1)``, at most ``4 h w`` (h, w >= 1). A
+    perimeter target past it has no tiling."""
+    return 4 * height * width
+
+
+def _check_perimeter(perimeter: object) -> None:
+    """UsageError unless ``perimeter`` is None or a non-negative integer."""
+    if perimeter is not None and (
+        isinstance(perimeter, bool) or not isinstance(perimeter, int) or perimeter < 0
+    ):
+        raise UsageError(f"perimeter must be a non-negative integer, not {perimeter!r}")
+
+
+def _check_part(part: object, symmetry: bool) -> tuple[int, int]:
+    """``part`` as ``(k, m)``, checked: 0 <= k < m, and m > 1 only with ``symmetry``
+    (the parts are shares of the corner choices)."""
+    if (
+        not isinstance(part, tuple)
+        or len(part) != 2
+        or any(isinstance(x, bool) or not isinstance(x, int) for x in part)
+        or not 0 <= part[0] < part[1]
+    ):
+        raise UsageError(f"part must be (k, m) with 0 <= k < m, not {part!r}")
+    if part[1] > 1 and not symmetry:
+        raise UsageError("a count in parts starts from the corner choices: symmetry=True")
+    return part[0], part[1]
 
 
 def check_box(height: int, width: int) -> None:
