@@ -44,9 +44,10 @@ of stdout).
 
 Sequences: A360498, A360725, A360499, A360256, A360804 (Scott R. Shannon's n x n squares
 tiled by rectangles under a rule: each dimension pair once, each h x w once, distinct
-areas; every tiling counted), A328020 (the n x n square tiled by free n-ominoes, up to
-the square's symmetries) and A172477 (the n x n square cut into pieces of n cells, every
-cut counted); docs/sequences.md describes each model.
+areas; every tiling counted), A360773 (the 2n x 2n square tiled by rectangles of
+distinct dimension pairs whose perimeters sum to its area), A328020 (the n x n square
+tiled by free n-ominoes, up to the square's symmetries) and A172477 (the n x n square
+cut into pieces of n cells, every cut counted); docs/sequences.md describes each model.
 
 A328020 and A172477 are counted by a count of the square's dissections from its cells
 (A328020 adding, by Burnside's lemma, the tilings each other symmetry of the square
