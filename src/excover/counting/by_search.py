@@ -19,15 +19,25 @@ from excover.errors import LimitReached
 
 TYPE_CHECKING = False  # typing is for type checkers: a run need not import it
 if TYPE_CHECKING:
-    from typing import TypeVar
+    from typing import Any, TypeVar
 
     from excover.counting.request import Bar, MethodRequest, TreeSizer
     from excover.engines import Search
     from excover.problem import Problem
+    from excover.statistics import Stats
 
     _T = TypeVar("_T")
 
-__all__ = ["SLICE", "SearchBar", "SearchListing", "Slices", "count", "listing", "new_search"]
+__all__ = [
+    "SLICE",
+    "SearchBar",
+    "SearchListing",
+    "SearchOutcome",
+    "Slices",
+    "count",
+    "listing",
+    "new_search",
+]
 
 #: The longest stretch of search (seconds) before the run looks at Ctrl-C again.
 SLICE = 0.05
@@ -241,9 +251,48 @@ def count(problem: Problem, request: MethodRequest) -> Outcome:
     stopped_by = None if error is None else stop_reason(error)
     if stopped_by is None and done.stopped_by == "max_solutions":
         stopped_by = "limit"
-    stats = search_stats(search, stopped_by, done)
-    engine = search_engine(search, done)
-    return Outcome("search", engine, done.solutions, stopped_by, stats, error=error)
+    return SearchOutcome(search, done, stopped_by, error)
+
+
+class SearchOutcome(Outcome):
+    """The outcome of a count by one search, whose statistics and engine are worded
+    only when first read (the API reads the count alone: a tiny count should not pay
+    for the words)."""
+
+    def __init__(
+        self, search: Search, done: Stats, stopped_by: str | None, error: BaseException | None
+    ) -> None:
+        self.method = "search"
+        self.count = done.solutions
+        self.stopped_by = stopped_by
+        self.route = None
+        self.error = error
+        self._search = search
+        self._done = done
+        self._stats: dict[str, Any] | None = None
+        self._engine: str | None = None
+
+    @property
+    def stats(self) -> dict[str, Any]:
+        """The search's statistics, with what stopped it."""
+        if self._stats is None:
+            self._stats = search_stats(self._search, self.stopped_by, self._done)
+        return self._stats
+
+    @stats.setter
+    def stats(self, value: dict[str, Any]) -> None:
+        self._stats = value
+
+    @property
+    def engine(self) -> str | None:
+        """The engine, the algorithm and the item choice."""
+        if self._engine is None:
+            self._engine = search_engine(self._search, self._done)
+        return self._engine
+
+    @engine.setter
+    def engine(self, value: str | None) -> None:
+        self._engine = value
 
 
 class SearchListing:

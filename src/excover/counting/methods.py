@@ -158,17 +158,15 @@ def request_of(
     operation: str,
     limit: int | None = None,
     preprocess: bool | None = None,
-    kind: Callable[..., MethodRequest] = MethodRequest,
-    **composites: Any,
+    into: MethodRequest | None = None,
 ) -> MethodRequest:
-    """The request (a ``kind``, with the ``composites`` it takes) of an API call of
-    ``operation`` (``count``, ``solutions`` or ``first``) by ``method`` with the
-    keyword arguments ``options``, checked as each
-    method checks them: ``solver`` and ``amo`` go with a SAT solver alone, which refuses
-    the options of a search; a family's count (``"zdd"``) takes none (but a
-    ``timeout``, when it counts or finds one); ``timeout`` is a number of seconds from
-    now (the request's deadline). ``limit`` and ``max_solutions`` both bound the
-    solutions."""
+    """The request (``into``, filled in: a request of the orchestrator's) of an API call
+    of ``operation`` (``count``, ``solutions`` or ``first``) by ``method`` with the
+    keyword arguments ``options``, checked as each method checks them: ``solver`` and
+    ``amo`` go with a SAT solver alone, which refuses the options of a search; a
+    family's count (``"zdd"``) takes none (but a ``timeout``, when it counts or finds
+    one); ``timeout`` is a number of seconds from now (the request's deadline).
+    ``limit`` and ``max_solutions`` both bound the solutions."""
     traits = _traits(method)
     get = options.get
     solver, amo = get("solver"), get("amo")
@@ -192,19 +190,15 @@ def request_of(
             limit = most
     if max_nodes is not None:
         check_count_limit("max_nodes", max_nodes)
-    return kind(
-        method,
-        heuristic=get("heuristic"),
-        seed=get("seed"),
-        engine=get("engine") or "auto",
-        solver=solver,
-        amo=amo,
-        limit=limit,
-        max_nodes=max_nodes,
-        deadline=None if timeout is None else time.monotonic() + timeout,
-        preprocess=preprocess,
-        **composites,
-    )
+    request = MethodRequest(method) if into is None else into
+    request.heuristic = get("heuristic")
+    request.seed = get("seed")
+    request.engine = get("engine") or "auto"
+    request.solver, request.amo = solver, amo
+    request.limit, request.max_nodes = limit, max_nodes
+    request.deadline = None if timeout is None else time.monotonic() + timeout
+    request.preprocess = preprocess
+    return request
 
 
 def _check_solver_options(method: str, options: Mapping[str, Any]) -> None:

@@ -181,9 +181,8 @@ def api_request(
     no alarm (the caller may be on any thread)."""
     from excover.counting.methods import request_of
 
-    given = {**options, "solver": solver, "amo": amo}
-    made = request_of(
-        method, given, operation, limit, preprocess, Request, note_ctrl_c=False, **composites
+    made = Request(method, note_ctrl_c=False, **composites)
+    request_of(
+        method, {**options, "solver": solver, "amo": amo}, operation, limit, preprocess, made
     )
-    assert isinstance(made, Request)
     return made
