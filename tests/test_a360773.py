@@ -28,7 +28,9 @@ from excover.tiling import _rectangles, count_rectangle_tilings
 from excover.tiling.rectangles import _numbered, _quarter_turn_kept, max_perimeter_sum
 
 
-def perimeter_sums(height: int, width: int, rule: Mapping[tuple[int, int], Hashable]) -> Counter:
+def perimeter_sums(
+    height: int, width: int, rule: Mapping[tuple[int, int], Hashable]
+) -> Counter[int]:
     """How many tilings of the box under ``rule`` have each sum of perimeters: every
     tiling listed by a search of the rule's exact cover (a primary item per cell, a
     secondary item per key), its rectangles' perimeters added."""
@@ -101,7 +103,9 @@ def test_boxes_wider_than_a_word_with_a_target() -> None:
     """Boxes past 8 cells a side keep their regions row by row: a 2 x 9 and a 3 x 10
     box, every sum against the listed tilings."""
     for height, width in ((2, 9), (3, 10)):
-        rule = {(h, w): (min(h, w), max(h, w)) for h in range(1, 4) for w in range(1, 11)}
+        rule: dict[tuple[int, int], Hashable] = {
+            (h, w): (min(h, w), max(h, w)) for h in range(1, 4) for w in range(1, 11)
+        }
         rule.update({(1, 1): "one", (1, 2): "one"})  # a key of two shapes
         sums = perimeter_sums(height, width, rule)
         assert len(sums) > 3
@@ -224,9 +228,9 @@ def test_what_a_perimeter_target_refuses() -> None:
     for wrong in (-2, 2.0, True, "36"):
         with pytest.raises(UsageError, match="perimeter must be a non-negative integer"):
             count_rectangle_tilings(3, 3, rule, perimeter=wrong)  # type: ignore[arg-type]
-    for wrong in ((1, 1), (0,), (-1, 2), [0, 2], (0, True)):
+    for bad_part in ((1, 1), (0,), (-1, 2), [0, 2], (0, True)):
         with pytest.raises(UsageError, match="part must be"):
-            count_rectangle_tilings(3, 3, rule, part=wrong)  # type: ignore[arg-type]
+            count_rectangle_tilings(3, 3, rule, part=bad_part)  # type: ignore[arg-type]
     with pytest.raises(UsageError, match="symmetry=True"):
         count_rectangle_tilings(3, 3, rule, part=(0, 2), symmetry=False)
     assert count_rectangle_tilings(3, 3, rule, perimeter=37) == 0  # odd
