@@ -214,6 +214,7 @@ extensions = [
     _extension("excover.preprocess._items"),
     _extension("excover.puzzles._grid"),
     _extension("excover.tiling._dissections"),
+    _extension("excover.tiling._cell_frontier"),
     _extension("excover.tiling._rectangles"),
     _extension("excover.puzzles._sudoku9"),
     _extension("excover.nonogram._core"),
