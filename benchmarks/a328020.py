@@ -9,22 +9,55 @@ take hours, so each is run so that it survives its process:
 
     python benchmarks/a328020.py 9 DIR dissections     # DIR/A172477-9.states, resumable
     python benchmarks/a328020.py 9 DIR fixed           # writes DIR/A328020-9-fixed-K.dlx
+    python benchmarks/a328020.py 9 DIR frontier        # DIR/frontier.json, resumable
 
 The first prints the count's progress (a line a cell: the cells done, the states, the CPU
 seconds) and, at its end, the number of dissections; run again, it resumes from its
 checkpoint (``--max-bytes N`` bounds its tables: by default a share of the machine's
 memory). The second writes the quotient problem of each symmetry K (1 to 7) and the
 commands that count each by subproblems with a ledger (``excover count FILE --checkpoint
-LEDGER``), resumable the same way. The term is then (dissections + the 7 fixed counts) /
-8, which must divide exactly.
+LEDGER``), resumable the same way. The third is a second route to the same 7 counts that
+shares nothing with the search: the dissections each symmetry maps onto themselves,
+counted by a frontier over the square's quotient by the symmetry's group
+(excover.tiling.symmetric_dissections; the conjugate symmetries Rot270, HorizRefl and
+Diag2Refl on another domain than Rot90, VertRefl and Diag1Refl), one symmetry at a
+time, the cheap ones first, each one's count and CPU time saved to the ledger
+``DIR/frontier.json`` as it finishes and its states to ``fixed-NAME.states`` (in DIR,
+or in ``--states FOLDER``: they take gigabytes) while it runs (every ``--every`` seconds
+and on a stop), so that a killed run resumes where it was. The term is then
+(dissections + the 7 fixed counts) / 8, which must divide exactly, as must each
+subgroup's sum by its order (``frontier`` checks them all once the 7 counts are in, the
+dissections being A172477's published term or ``--dissections``).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import os
 import sys
 import time
 from pathlib import Path
+from typing import Any
+
+#: The symmetries other than the identity, in the order ``frontier`` counts them (the
+#: cheap ones first; the half turn's frontier is the whole width of the square).
+OTHERS = ("Rot90", "Rot270", "Diag1Refl", "Diag2Refl", "VertRefl", "HorizRefl", "Rot180")
+
+#: The subgroups of the square's symmetries, each with its elements other than the
+#: identity: by Burnside's lemma the sum of its fixed counts, the identity's included, is
+#: a multiple of its order.
+SUBGROUPS = {
+    "the half turn": ("Rot180",),
+    "VertRefl": ("VertRefl",),
+    "HorizRefl": ("HorizRefl",),
+    "Diag1Refl": ("Diag1Refl",),
+    "Diag2Refl": ("Diag2Refl",),
+    "the rotations": ("Rot90", "Rot180", "Rot270"),
+    "both axes": ("Rot180", "VertRefl", "HorizRefl"),
+    "both diagonals": ("Rot180", "Diag1Refl", "Diag2Refl"),
+    "all eight": OTHERS,
+}
 
 
 def dissections(n: int, folder: Path, every: float, max_bytes: int | None) -> int:
@@ -70,11 +103,93 @@ def fixed(n: int, folder: Path) -> None:
         )
 
 
+def _save(path: Path, ledger: dict[str, Any]) -> None:
+    """Write the ledger whole, then rename it over the old one (never half written)."""
+    spare = path.with_suffix(".tmp")
+    spare.write_text(json.dumps(ledger, indent=1, sort_keys=True) + "\n")
+    os.replace(spare, path)
+
+
+def frontier(
+    n: int,
+    folder: Path,
+    states_folder: Path,
+    every: float,
+    max_bytes: int | None,
+    dissections: int | None,
+    only: list[str] | None,
+) -> None:
+    """The tilings each symmetry of the square but the identity fixes, counted by the
+    frontier over its quotient, each saved to ``folder/frontier.json`` when done and
+    resumable from ``states_folder/fixed-NAME.states`` meanwhile; with all 7 in, the Burnside
+    checks and the term."""
+    from excover.tiling.symmetric_dissections import count_fixed_dissections
+
+    path = folder / "frontier.json"
+    ledger: dict[str, Any] = json.loads(path.read_text()) if path.exists() else {}
+    if ledger.get("n", n) != n:
+        sys.exit(f"{path} is a ledger of n = {ledger['n']}, not {n}")
+    ledger["n"] = n
+    fixed = ledger.setdefault("fixed", {})
+    for name in only or OTHERS:
+        if name in fixed:
+            print(f"{name}: {int(fixed[name]['count']):,} (in the ledger)", flush=True)
+            continue
+        started = time.process_time()
+        widest = 0
+
+        def tick(
+            done: int, ops: int, states: int, name: str = name, started: float = started
+        ) -> None:
+            nonlocal widest
+            widest = max(widest, states)
+            print(
+                f"{name} op {done}/{ops}: {states:,} states, {time.process_time() - started:.0f} s",
+                flush=True,
+            )
+
+        sittings = ledger.setdefault("sittings", {}).setdefault(name, [])
+        try:
+            found = count_fixed_dissections(
+                n,
+                name,
+                n,
+                max_bytes=max_bytes,
+                tick=tick,
+                checkpoint=states_folder / f"fixed-{name}.states",
+                checkpoint_every=every,
+            )
+        finally:  # a stopped sitting's CPU time is kept too
+            sittings.append(round(time.process_time() - started, 1))
+            _save(path, ledger)
+        fixed[name] = {"count": str(found), "cpu": round(sum(sittings), 1), "widest": widest}
+        _save(path, ledger)
+        print(f"{name}: {found:,} ({sittings[-1]:.1f} s of CPU in this sitting)", flush=True)
+    if any(name not in fixed for name in OTHERS):
+        return
+    if dissections is None:
+        from excover.sequences.known import KNOWN
+
+        if len(KNOWN["A172477"]) < n:
+            print("the dissections are not published: give --dissections", flush=True)
+            return
+        dissections = KNOWN["A172477"][n - 1]
+    counts = {name: int(record["count"]) for name, record in fixed.items()}
+    for group, names in SUBGROUPS.items():
+        total = dissections + sum(counts[name] for name in names)
+        order = len(names) + 1
+        verdict = "divides" if total % order == 0 else "DOES NOT DIVIDE"
+        print(f"{group}: {total:,} / {order} {verdict}", flush=True)
+    total = dissections + sum(counts.values())
+    if total % 8 == 0:
+        print(f"A328020({n}) = {total // 8}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("n", type=int)
     parser.add_argument("folder", type=Path)
-    parser.add_argument("part", choices=["dissections", "fixed"])
+    parser.add_argument("part", choices=["dissections", "fixed", "frontier"])
     parser.add_argument("--every", type=float, default=600.0, help="seconds between checkpoints")
     parser.add_argument(
         "--max-bytes",
@@ -83,12 +198,31 @@ def main() -> None:
         help="the bound of the dissection count's tables in bytes (0: none; default: a share"
         " of the machine's memory)",
     )
+    parser.add_argument(
+        "--dissections",
+        type=int,
+        default=None,
+        help="frontier: the dissections (A172477(n)) for the checks, if not published",
+    )
+    parser.add_argument(
+        "--only", default=None, help="frontier: these symmetries only (names, commas)"
+    )
+    parser.add_argument(
+        "--states", type=Path, default=None, help="frontier: the folder of its checkpoints"
+    )
     args = parser.parse_args()
     args.folder.mkdir(parents=True, exist_ok=True)
     if args.part == "dissections":
         dissections(args.n, args.folder, args.every, args.max_bytes)
-    else:
+    elif args.part == "fixed":
         fixed(args.n, args.folder)
+    else:
+        only = None if args.only is None else args.only.split(",")
+        if only and not set(only) <= set(OTHERS):
+            sys.exit(f"--only takes names of {', '.join(OTHERS)}")
+        states = args.folder if args.states is None else args.states
+        states.mkdir(parents=True, exist_ok=True)
+        frontier(args.n, args.folder, states, args.every, args.max_bytes, args.dissections, only)
 
 
 if __name__ == "__main__":
