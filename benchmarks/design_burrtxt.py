@@ -10,7 +10,8 @@ assembled and taken apart again, as the search does it).
 
     python benchmarks/design_burrtxt.py BURRTXT DECLARATION.toml [--top 20]
 
-Exit status 1 on any disagreement. BURRTXT is built by ../shared/anchors/build-burrtxt.sh.
+Exit status 1 on any disagreement. BURRTXT is BurrTools' command-line solver, built from
+github.com/burr-tools/burr-tools (as for benchmarks/burr_differential.py).
 """
 
 from __future__ import annotations
