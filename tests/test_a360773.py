@@ -95,7 +95,7 @@ def test_each_perimeter_target_counts_the_tilings_of_that_sum(
             count_rectangle_tilings(height, width, rule, perimeter=perimeter, symmetry=False)
             == expected
         )
-        if perimeter % 2 == 0:
+        if perimeter % 2 == 0 and perimeter // 2 <= 2 * height * width:  # the core's range
             assert by_rows(height, width, rule, perimeter) == expected
 
 
