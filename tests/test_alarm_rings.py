@@ -34,7 +34,9 @@ WAIT = 10.0
 def spin(seconds: float) -> None:
     """Run Python code (calls and jumps, where a handler runs) for ``seconds``."""
     ends = time.monotonic() + seconds
-    while time.monotonic() < ends:
+    while True:
+        if time.monotonic() >= ends:
+            break
         len(())
 
 
@@ -244,7 +246,9 @@ def test_a_ring_in_an_installed_packages_code_waits_for_the_next(
         "def work():\n"
         "    _signal.raise_signal(_signal.SIGALRM)  # the ring lands here\n"
         "    ends = time.monotonic() + 0.2\n"
-        "    while time.monotonic() < ends:\n"
+        "    while True:\n"
+        "        if time.monotonic() >= ends:\n"
+        "            break\n"
         "        len(())\n"
         "    global DONE\n"
         "    DONE = True\n",

@@ -366,7 +366,9 @@ def test_a_swallowed_alarm_does_not_cancel_the_limit(monkeypatch: pytest.MonkeyP
         except common.TimeUp:
             swallowed = True
         ends = time.monotonic() + 5.0
-        while time.monotonic() < ends:  # the run going on: the next ring must stop it
+        while True:  # the run going on: the next ring must stop it
+            if time.monotonic() >= ends:
+                break
             pass
     assert swallowed
 
@@ -388,7 +390,9 @@ def test_a_ring_inside_a_finaliser_raises_after_it(monkeypatch: pytest.MonkeyPat
     def slow(what: str) -> None:
         signal.raise_signal(signal.SIGALRM)  # the first ring lands here
         ends = time.monotonic() + 0.2  # later rings land here, every ALARM_REPEAT seconds
-        while time.monotonic() < ends:
+        while True:
+            if time.monotonic() >= ends:
+                break
             len(())
         finished.append(what)
 
@@ -405,14 +409,18 @@ def test_a_ring_inside_a_finaliser_raises_after_it(monkeypatch: pytest.MonkeyPat
         with pytest.raises(common.TimeUp), common.deadline(0):
             gc.collect()
             ends = time.monotonic() + 5.0
-            while time.monotonic() < ends:
+            while True:
+                if time.monotonic() >= ends:
+                    break
                 len(())
     finally:
         gc.callbacks.remove(slow_callback)
     with pytest.raises(common.TimeUp), common.deadline(0):
         Slow()  # dropped at once: its __del__ runs here
         ends = time.monotonic() + 5.0
-        while time.monotonic() < ends:
+        while True:
+            if time.monotonic() >= ends:
+                break
             len(())
     assert reported == []
     assert finished == ["callback", "__del__"]
@@ -445,7 +453,9 @@ def test_an_import_is_never_cut_short_by_the_alarm(
     with pytest.raises(common.TimeUp), common.deadline(0.01):
         importlib.import_module("slow_to_import")
         ends = time.monotonic() + 30.0
-        while time.monotonic() < ends:  # the run going on: the next ring must stop it
+        while True:  # the run going on: the next ring must stop it
+            if time.monotonic() >= ends:
+                break
             len(())
     assert sys.modules["slow_to_import"].COMPLETE
 
@@ -454,14 +464,21 @@ def test_a_limit_set_while_a_module_is_imported_still_stops(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A block that is itself part of an import (a script that counts when imported)
-    is stopped as any other: only the imports begun inside the block are waited for."""
+    is stopped as any other: only the imports begun inside the block are waited for.
+
+    The loop tests its time inside its body: on CPython 3.13 an exception raised by a
+    signal handler while a tight `while` loop evaluates its condition can escape the
+    enclosing try (python/cpython#130279; here 1 ring in 4 on 3.13.0, never on 3.11 or
+    3.12), which would fail this test for a reason that is not excover's."""
     counts = [
         "import time",
         "from excover.cli import common",
         "started = time.monotonic()",
         "try:",
         "    with common.deadline(0.05):",
-        "        while time.monotonic() < started + 30.0:",
+        "        while True:",  # not `while <test>:`, see below
+        "            if time.monotonic() > started + 30.0:",
+        "                break",
         "            len(())",
         "except common.TimeUp:",
         "    STOPPED_AFTER = time.monotonic() - started",
