@@ -59,6 +59,13 @@ Routes (every one needs the run's token, see :class:`Guard`)::
     POST /api/puzzles/ID/P/stored/K/play
                                   stored solution K of problem P of a puzzle opened,
                                   played as the file's separation has it
+    POST /api/puzzles             a puzzle edited on the page: {"base": ID or null,
+                                  "shapes": [...], "problems": [...]} made in a child
+                                  (:mod:`excover.studio.workshop`) and kept as a puzzle
+                                  opened -> {"puzzle": ...}, with its new id
+    GET  /api/puzzles/ID/save     the puzzle as an .xmpuzzle file (gzip); ?run=RUN: with
+                                  the problem of that assemble run solved (its
+                                  solutions and their separations stored)
 
 Errors come back as ``{"error": {"message": ..., "line": ..., "column": ...}}`` with a
 4xx status, never as a traceback.
@@ -132,6 +139,7 @@ from excover.studio.web import (
     read_json,
     while_connected,
 )
+from excover.studio.workshop import gzipped, make_puzzle, xmpuzzle_name
 
 __all__ = [
     "GONE",
@@ -373,7 +381,7 @@ class Studio:
         finished = [k for k, listed in self.assembly_lists.items() if listed.finished]
         while len(self.assembly_lists) >= MAX_LISTINGS and finished:
             del self.assembly_lists[finished.pop(0)]
-        self.assembly_lists[key] = AssemblyList(data, name, request.problem)
+        self.assembly_lists[key] = AssemblyList(data, name, request.problem, request.puzzle)
         return JSONResponse({"id": key})
 
     def _forget_one(self) -> None:
@@ -432,6 +440,10 @@ class Studio:
                     listing.add(event.pop("options"))  # kept here, drawn on request
                 elif event["type"] == "assemblies" and assemblies is not None:
                     assemblies.add(event["batch"])  # their options kept here, to play one
+                elif event["type"] == "saved":  # the file of the puzzle solved, kept to save
+                    if assemblies is not None:
+                        assemblies.saved = event["data"]
+                    continue
                 elif event["type"] == "result":
                     if event.get("stopped_by") == "timeout" and job.maximum is not None:
                         event["maximum"] = job.maximum
@@ -597,6 +609,68 @@ class Studio:
         which = {"stored": number}
         return await self._played(request, kept.data, kept.name, problem, which, bounds)
 
+    async def edit_puzzle(self, request: Request) -> Response:
+        """A puzzle edited on the page (:mod:`excover.studio.workshop`): the edits of the
+        puzzle ``base`` (an id; none: a new puzzle) made in a child, the new puzzle kept
+        as one opened, its summary answered with its id."""
+        body = await read_json(request)
+        if not isinstance(body, dict):
+            return error_response(400, "the edits: an object with shapes and problems")
+        base = body.get("base")
+        data = None
+        name = file_name(
+            body.get("name") if isinstance(body.get("name"), str) else None, "new.xmpuzzle"
+        )
+        if base is not None:
+            kept = self.puzzles.get(base) if isinstance(base, str) else None
+            if kept is None:
+                return error_response(404, "no such puzzle (any more): open the file again")
+            data, name = kept.data, kept.name
+        if self.importers > MAX_IMPORTS_WAITING:
+            return error_response(429, "too many imports at once: wait for one to end")
+        if self._import_turn is None:
+            self._import_turn = asyncio.Lock()
+        self.importers += 1
+        try:
+            made = await while_connected(
+                request, self._made_puzzle(data, name, body, self._import_turn)
+            )
+        finally:
+            self.importers -= 1
+        if made is None:
+            return error_response(503, "the studio is stopping")
+        new, shown = made
+        return JSONResponse({"puzzle": self.keep_puzzle(new, name, shown)})
+
+    async def _made_puzzle(
+        self, data: bytes | None, name: str, edits: dict[str, Any], turn: asyncio.Lock
+    ) -> tuple[bytes, dict[str, Any]] | None:
+        async with turn:
+            if self.stopping:
+                return None
+            return await make_puzzle(data, name, edits, self.limits, self.imports)
+
+    async def save_puzzle(self, request: Request) -> Response:
+        """A puzzle opened, as an ``.xmpuzzle`` file to download: as kept, or (``?run=``
+        an assemble run of it that took every assembly apart) with that run's problem
+        solved, its solutions stored with their separations."""
+        key = request.path_params["key"]
+        kept = self.puzzles.get(key)
+        if kept is None:
+            raise HTTPException(404, "no such puzzle (any more): open the file again")
+        data = kept.data
+        run = request.query_params.get("run")
+        if run:
+            listed = self.assembly_lists.get(run)
+            if listed is None or listed.puzzle != key:
+                raise HTTPException(404, f"no assemblies of run {run!r} of this puzzle (any more)")
+            if listed.saved is None:
+                raise HTTPException(409, "the run has not taken its assemblies apart (yet)")
+            data = listed.saved
+        name = xmpuzzle_name(kept.name).replace('"', "")
+        headers = {"Content-Disposition": f'attachment; filename="{name}"'}
+        return Response(gzipped(data), media_type="application/gzip", headers=headers)
+
     async def _bounds(self, request: Request) -> Bounds:
         bounds = Bounds.from_json(await read_json(request))
         return replace(bounds, seconds=min(bounds.seconds, self.limits.run_seconds))
@@ -719,6 +793,8 @@ def create_app(
             "/api/listings/{key}/{index}/disassemble", studio.listing_disassembly, methods=["POST"]
         ),
         Route("/api/assemblies/{key}/{index}/play", studio.assembly_play, methods=["POST"]),
+        Route("/api/puzzles", studio.edit_puzzle, methods=["POST"]),
+        Route("/api/puzzles/{key}/save", studio.save_puzzle),
         Route(
             "/api/puzzles/{key}/{problem}/stored/{index}/play",
             studio.stored_play,

@@ -155,10 +155,15 @@ def _shape_json(shape: Shape, number: int, budget: list[int]) -> Event:
         "filled": filled,
         "variable": variable,
         "colours": any(shape.colors),
+        "weight": shape.weight,
         "layers": None,
         "box": None,
+        "states": None,
     }
     sx, sy, sz = shape.size
+    if sx * sy * sz <= MAX_DRAWN_VOXELS and sx * sy * sz <= budget[0]:
+        budget[0] -= sx * sy * sz
+        found["states"] = shape.states  # to edit it (BurrTools' order: x fastest, then y, z)
     if sx * sy * sz > MAX_DRAWN_VOXELS * 64:  # too large even to trim
         return found
     drawn = _drawing(shape)
@@ -366,10 +371,15 @@ class AssemblyList:
     puzzle's bytes and name, the problem, and each assembly's options (the first
     :data:`MAX_ASSEMBLIES_KEPT`)."""
 
-    def __init__(self, data: bytes, name: str, problem: int) -> None:
+    def __init__(self, data: bytes, name: str, problem: int, puzzle: str = "") -> None:
         self.data = data
         self.name = name
         self.problem = problem
+        #: The id of the puzzle assembled, and the file of it solved by the run (its
+        #: assemblies counted, its solutions stored with their separations) once the
+        #: run has taken every assembly apart (:func:`excover.studio.workshop.saved`).
+        self.puzzle = puzzle
+        self.saved: bytes | None = None
         self.options: list[list[int]] = []
         self.finished = False
 
@@ -473,6 +483,7 @@ def _assemble(
     what = "assembling and taking apart" if take_apart else "assembling"
     news.send({"type": "solving", "what": what, "placements": None, "note": why_not})
     counts = {"found": 0, "solved": 0, "stuck": 0, "unknown": 0}
+    solved: dict[int, Disassembly] = {}  # the solutions, for the file saved
     batch: list[Event] = []
     sent = time.monotonic()
     stopped_by = None
@@ -489,6 +500,8 @@ def _assemble(
             counts["found"] += 1
             if result is not None:
                 counts[result.status] += 1
+                if result.status == "solved":
+                    solved[counts["found"] - 1] = result
             if time.monotonic() - sent > BATCH_SECONDS:
                 send()
     except LimitReached:
@@ -496,6 +509,11 @@ def _assemble(
     send()
     if deadline is not None and time.monotonic() > deadline:
         stopped_by = "timeout"
+    if take_apart:
+        from excover.studio.workshop import saved
+
+        data = saved(puzzle, problem, solved, counts["found"], stopped_by is None)
+        news.send({"type": "saved", "data": data})
     return {
         "type": "result",
         "task": ASSEMBLE_TASK,

@@ -1,0 +1,278 @@
+"""The studio as a burr workshop: a BurrTools puzzle edited on the page, made again and
+saved as an ``.xmpuzzle`` file that BurrTools opens.
+
+The page edits a puzzle it opened (or a new one): its shapes (drawn voxel by voxel,
+filled ``#``, variable ``+`` or empty ``_``, any size) and its problems (the pieces, each
+a shape with a count or a range, and the result). It sends the edits
+(:func:`edited_puzzle` reads them) with the id of the puzzle they start from; the
+server makes the new puzzle in a child, as every import is made (the base file parsed,
+the edits applied, the file written by BurrTools' layout,
+:func:`excover.formats.burrtools.format_xmpuzzle`, and described for the page,
+:func:`excover.studio.burrtools.summary`), and keeps it as a puzzle opened: it is
+assembled, played and saved like any other.
+
+What an edit keeps of the base: a shape whose voxels are unchanged keeps its colours,
+weight and hotspot (a renamed one too); an edited shape keeps its weight (a frame stays
+heavier than the pieces that slide in it), its colours are dropped. A problem whose
+pieces and result are unchanged, their shapes all unchanged, keeps everything the file
+had (BurrTools' counts, its stored solutions and their separations, piece groups,
+colour constraints); any other problem is a new, unsolved one (colour constraints and a
+maximum of holes kept).
+
+**Saving** (:func:`saved`): the puzzle as kept, gzip-compressed as BurrTools writes; an
+assemble run that took each assembly apart makes the file of its puzzle with the
+problem solved (:func:`excover.burr.stored.solved_puzzle`: BurrTools' counts, the
+hardest :data:`KEEP` solutions stored with their separations), which the page saves
+instead.
+"""
+
+from __future__ import annotations
+
+import gzip
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
+
+from excover.errors import UsageError
+from excover.studio.burrtools import STORED_SHARE, _failure, summary
+from excover.studio.child import Child, Outbox, answer
+from excover.studio.imports import ImportFailed
+from excover.studio.limits import Limits
+
+if TYPE_CHECKING:
+    from excover.formats.burrtools import Part, Problem, Puzzle, Shape
+
+__all__ = [
+    "KEEP",
+    "MAX_EDITED_SHAPES",
+    "MAX_PROBLEMS",
+    "MAX_SIDE",
+    "MAX_VOLUME",
+    "edited_puzzle",
+    "make_puzzle",
+    "saved",
+    "xmpuzzle_name",
+]
+
+Event = dict[str, Any]
+
+#: The most shapes and problems a puzzle edited on the page holds.
+MAX_EDITED_SHAPES = 256
+MAX_PROBLEMS = 64
+#: The longest side of a shape drawn on the page, and the most voxels of its box.
+MAX_SIDE = 64
+MAX_VOLUME = 32_768
+#: The most pieces (parts) of a problem, and the most copies of one.
+MAX_PARTS = 256
+MAX_COPIES = 1_000
+#: The solutions stored in a saved file, the hardest (BurrTools' "Limit", 100).
+KEEP = 100
+#: The states of a voxel in BurrTools' files.
+_STATES = frozenset("#+_")
+
+
+def _natural(value: object, what: str, most: int, least: int = 0) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not least <= value <= most:
+        raise UsageError(f"{what}: a whole number from {least} to {most}")
+    return value
+
+
+def _name(value: object, what: str) -> str:
+    if value is None:
+        return ""
+    if not isinstance(value, str) or len(value) > 100:
+        raise UsageError(f"{what}: a name of at most 100 characters")
+    return value.strip()
+
+
+def _shape(entry: object, number: int, base: Puzzle | None) -> tuple[Shape, bool]:
+    """Shape ``number`` of the edits (``{"from": K}``: base shape K as it is; with
+    ``size`` and ``states``: drawn), and whether it is base shape ``number`` unchanged."""
+    from excover.formats.burrtools import Shape
+
+    what = f"shapes[{number}]"
+    if not isinstance(entry, dict):
+        raise UsageError(f"{what}: an object")
+    origin = entry.get("from")
+    old = None
+    if origin is not None:
+        count = 0 if base is None else len(base.shapes)
+        if count == 0 or base is None:
+            raise UsageError(f"{what}.from: no puzzle to take a shape from")
+        old = base.shapes[_natural(origin, f"{what}.from", count - 1)]
+    if "states" not in entry:
+        if old is None:
+            raise UsageError(f"{what}: give its size and states, or the shape it is (from)")
+        name = _name(entry["name"], f"{what}.name") if "name" in entry else old.name
+        return replace(old, name=name), origin == number and name == old.name
+    size = entry.get("size")
+    if not isinstance(size, list) or len(size) != 3:
+        raise UsageError(f"{what}.size: three whole numbers [x, y, z]")
+    sx, sy, sz = (_natural(v, f"{what}.size", MAX_SIDE, 1) for v in size)
+    if sx * sy * sz > MAX_VOLUME:
+        raise UsageError(f"{what}.size: at most {MAX_VOLUME:,} voxels in its box")
+    states = entry["states"]
+    if not isinstance(states, str) or len(states) != sx * sy * sz or not set(states) <= _STATES:
+        raise UsageError(
+            f"{what}.states: {sx * sy * sz} characters, each # (filled), + (variable) or _"
+        )
+    name = _name(entry.get("name"), f"{what}.name")
+    if old is not None and old.size == (sx, sy, sz) and old.states == states:
+        return replace(old, name=name), origin == number and name == old.name
+    weight = 1 if old is None else old.weight
+    return Shape((sx, sy, sz), states, name=name, weight=weight), False
+
+
+def _count(part: dict[str, Any], what: str) -> tuple[int, int]:
+    lo = _natural(part.get("lo", 1), f"{what}.lo", MAX_COPIES)
+    hi = _natural(part.get("hi", lo), f"{what}.hi", MAX_COPIES)
+    if hi < lo or hi == 0:
+        raise UsageError(f"{what}: copies from lo to hi, lo <= hi, hi at least 1")
+    return lo, hi
+
+
+def _problem(
+    entry: object, number: int, base: Puzzle | None, shapes: list[Shape], same: list[bool]
+) -> Problem:
+    """Problem ``number`` of the edits (``{"from": K}`` and, edited, its ``name``,
+    ``result`` and ``parts``)."""
+    from excover.formats.burrtools import Part, Problem
+
+    what = f"problems[{number}]"
+    if not isinstance(entry, dict):
+        raise UsageError(f"{what}: an object")
+    old = None
+    if entry.get("from") is not None:
+        count = 0 if base is None else len(base.problems)
+        if count == 0 or base is None:
+            raise UsageError(f"{what}.from: no puzzle to take a problem from")
+        old = base.problems[_natural(entry["from"], f"{what}.from", count - 1)]
+    name = _name(entry["name"], f"{what}.name") if "name" in entry else (old.name if old else "")
+    last = len(shapes) - 1
+    if "result" in entry:
+        result = _natural(entry["result"], f"{what}.result", last)
+    elif old is not None:
+        result = old.result
+    else:
+        raise UsageError(f"{what}.result: the number of the result's shape")
+    if "parts" in entry:
+        listed = entry["parts"]
+        if not isinstance(listed, list) or not 0 < len(listed) <= MAX_PARTS:
+            raise UsageError(f"{what}.parts: a list of 1 to {MAX_PARTS} pieces")
+        parts: list[Part] = []
+        for k, part in enumerate(listed):
+            where = f"{what}.parts[{k}]"
+            if not isinstance(part, dict):
+                raise UsageError(f"{where}: an object")
+            shape = _natural(part.get("shape"), f"{where}.shape", last)
+            if shape == result:
+                raise UsageError(f"{where}: the result's shape is no piece of its problem")
+            lo, hi = _count(part, where)
+            parts.append(Part(shape, lo, hi))
+    elif old is not None:
+        parts = list(old.parts)
+    else:
+        raise UsageError(f"{what}.parts: the pieces of the problem")
+    if old is not None:
+        bare = [(p.shape, p.lo, p.hi) for p in old.parts]
+        unchanged = bare == [(p.shape, p.lo, p.hi) for p in parts] and result == old.result
+        if unchanged and all(same[k] for k in [result, *(p.shape for p in parts)]):
+            return replace(old, name=name)
+        groups = {(p.shape, p.hi): p.groups for p in old.parts}
+        parts = [replace(p, groups=groups.get((p.shape, p.hi), ())) for p in parts]
+        return Problem(tuple(parts), result, name, old.color_pairs, old.max_holes)
+    return Problem(tuple(parts), result, name)
+
+
+def edited_puzzle(base: Puzzle | None, edits: object) -> Puzzle:
+    """The puzzle that ``edits`` (the page's JSON: ``shapes`` and ``problems``, each
+    entry ``{"from": K}`` for the base's as it is, or drawn: a shape's ``name``,
+    ``size`` and ``states``, a problem's ``name``, ``result`` and ``parts``) make of
+    ``base`` (None: a new puzzle, of the grid ``edits["grid"]``). Raises
+    :class:`~excover.errors.UsageError` naming the field at fault."""
+    from excover.formats.burrtools import Puzzle
+    from excover.formats.burrtools.model import GRID_NAMES
+
+    if not isinstance(edits, dict):
+        raise UsageError("the edits: an object with shapes and problems")
+    listed = edits.get("shapes")
+    if not isinstance(listed, list) or not 0 < len(listed) <= MAX_EDITED_SHAPES:
+        raise UsageError(f"shapes: a list of 1 to {MAX_EDITED_SHAPES} shapes")
+    made = [_shape(entry, k, base) for k, entry in enumerate(listed)]
+    shapes = [shape for shape, _ in made]
+    same = [unchanged for _, unchanged in made]
+    problems = edits.get("problems", [])
+    if not isinstance(problems, list) or len(problems) > MAX_PROBLEMS:
+        raise UsageError(f"problems: a list of at most {MAX_PROBLEMS} problems")
+    made_problems = tuple(_problem(p, k, base, shapes, same) for k, p in enumerate(problems))
+    if base is not None:
+        return replace(base, shapes=tuple(shapes), problems=made_problems)
+    grid = _natural(edits.get("grid", 0), "grid", max(GRID_NAMES))
+    return Puzzle(tuple(shapes), made_problems, grid)
+
+
+def gzipped(data: bytes) -> bytes:
+    """An ``.xmpuzzle`` file's bytes as BurrTools writes them: gzip-compressed (a plain
+    XML file compressed, a compressed one as it is)."""
+    return data if data.startswith(b"\x1f\x8b") else gzip.compress(data, 9, mtime=0)
+
+
+def _made(
+    base: bytes | None, name: str, edits: dict[str, Any], seconds: float, news: Outbox
+) -> None:
+    """The child's work of an edit: the puzzle the edits make of the file ``base`` (its
+    bytes; None: a new puzzle), written and described, sent through ``news`` as
+    ``{"type": "puzzle", "puzzle": summary, "data": bytes}``."""
+    from excover.burr.check import check_solution  # noqa: F401  (loaded before the clock)
+    from excover.formats.burrtools import format_xmpuzzle, parse_xmpuzzle
+
+    news.send({"type": "ready"})
+    event: Event | None
+    try:
+        puzzle = None if base is None else parse_xmpuzzle(base, name)
+        made = edited_puzzle(puzzle, edits)
+        data = gzipped(format_xmpuzzle(made).encode("utf-8"))
+        again = parse_xmpuzzle(data, name)  # as the page's later runs will read it
+        event = {"type": "puzzle", "puzzle": summary(again, name, seconds), "data": data}
+    except Exception as error:  # every failure said in one line, never a traceback
+        event = _failure(error, "the edit")
+    news.send(event or {"type": "error", "message": news.memory_message})
+    news.close()
+
+
+async def make_puzzle(
+    base: bytes | None,
+    name: str,
+    edits: dict[str, Any],
+    limits: Limits,
+    running: set[Child] | None = None,
+) -> tuple[bytes, Event]:
+    """The bytes and summary of the puzzle the page's ``edits`` make of ``base`` (a
+    puzzle's file; None: a new one), made in a child bounded as an import. Raises
+    :class:`~excover.studio.imports.ImportFailed` with the reason."""
+    child = Child(_made, (base, name, edits, limits.seconds * STORED_SHARE), "the edit", limits)
+    too_long = f"the edit stopped: it took more than {limits.seconds:g} s"
+    event = await answer(child, limits.seconds, too_long, ImportFailed, running)
+    if event["type"] != "puzzle":
+        raise ImportFailed(event.get("message", "the edit failed"))
+    shown: Event = event["puzzle"]
+    return event["data"], shown
+
+
+def xmpuzzle_name(name: str) -> str:
+    """The name a saved file is offered under: the puzzle's, ending in ``.xmpuzzle``."""
+    stem = name.rsplit(".", 1)[0] if name.lower().endswith((".xmpuzzle", ".xml")) else name
+    return f"{stem or 'puzzle'}.xmpuzzle"
+
+
+def saved(
+    puzzle: Puzzle, problem: int, results: dict[int, Any], found: int, complete: bool
+) -> bytes:
+    """The file of ``puzzle`` with ``problem`` solved by an assemble run: ``found``
+    assemblies (all of them when ``complete``), ``results`` the disassemblies by the
+    index of their assembly; the hardest :data:`KEEP` solutions stored with their
+    separations, gzip-compressed as BurrTools writes."""
+    from excover.burr.stored import solved_puzzle
+    from excover.formats.burrtools import format_xmpuzzle
+
+    solved = solved_puzzle(puzzle, problem, results, found, complete, KEEP)
+    return gzipped(format_xmpuzzle(solved).encode("utf-8"))
