@@ -178,6 +178,7 @@ _STATIC = {
     "studio.js": "text/javascript",
     "search.js": "text/javascript",
     "puzzle.js": "text/javascript",
+    "workshop.js": "text/javascript",
     "studio.css": "text/css",
 }
 

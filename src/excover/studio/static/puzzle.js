@@ -54,9 +54,10 @@ function shapePicture(number, most) {
   return voxelsSvg(shape.layers, size);
 }
 
-// Show a puzzle the server has read (`puzzle`: its summary): the panel opens on its first
-// problem.
-function showPuzzle(puzzle) {
+// Show a puzzle the server has read (`puzzle`: its summary): the panel opens on its
+// problem `problem` (the first by default), scrolled into view unless `quiet` (a puzzle
+// made again from the workshop's edits).
+function showPuzzle(puzzle, problem = 0, quiet = false) {
   burr.puzzle = puzzle;
   burr.run = null;
   $("puzzle-panel").hidden = false;
@@ -74,9 +75,9 @@ function showPuzzle(puzzle) {
     select.appendChild(option);
   });
   select.parentElement.hidden = puzzle.problems.length < 2;
-  showProblem(0);
   $("puzzle-panel").dataset.puzzle = puzzle.id;
-  $("puzzle-panel").scrollIntoView({ block: "start" });
+  showProblem(Math.min(problem, Math.max(puzzle.problems.length - 1, 0)));
+  if (!quiet) $("puzzle-panel").scrollIntoView({ block: "start" });
 }
 
 function closePuzzle() {
@@ -105,6 +106,7 @@ function showProblem(k) {
     $("puzzle-problem-about").textContent = "The file has no problem: nothing to assemble.";
     for (const id of ["puzzle-pieces", "puzzle-result", "puzzle-stored"]) $(id).replaceChildren();
     $("puzzle-assemble").disabled = true;
+    if (typeof workshopShow === "function") workshopShow();
     return;
   }
   $("puzzle-assemble").disabled = Boolean(burr.job); // until a run of another problem has stopped
@@ -120,16 +122,18 @@ function showProblem(k) {
   $("puzzle-problem-about").textContent = lines.join(" ");
   const pieces = $("puzzle-pieces");
   pieces.replaceChildren();
-  for (const piece of problem.pieces) {
+  problem.pieces.forEach((piece, k) => {
     const box = document.createElement("div");
     box.className = "piece";
     box.dataset.shape = piece.shape;
     box.innerHTML = `<div class="voxels">${shapePicture(piece.shape, 150)}</div>`
       + `<span class="name">${escaped(piece.label)}</span><span class="count" title="how many copies: a number, or a range">${piece.count === "1" ? "1 copy" : `${piece.count} copies`}</span>`;
+    if (typeof workshopPiece === "function") workshopPiece(box, k, piece);
     pieces.appendChild(box);
-  }
+  });
   $("puzzle-result").innerHTML = `<div class="voxels">${shapePicture(problem.result, 560)}</div>`;
   showStored(problem);
+  if (typeof workshopShow === "function") workshopShow();
 }
 
 function escaped(text) {
@@ -183,7 +187,7 @@ async function startAssembling() {
   const seconds = Number($("puzzle-seconds").value);
   if ($("puzzle-seconds").value && seconds > 0) body.settings.seconds = seconds;
   const { id } = await api("POST", "api/jobs", body);
-  burr.run = { id, problem: burr.problem, takeApart: body.take_apart, entries: [], found: 0, solved: 0, stuck: 0, unknown: 0 };
+  burr.run = { id, puzzle: puzzle.id, problem: burr.problem, takeApart: body.take_apart, finished: false, entries: [], found: 0, solved: 0, stuck: 0, unknown: 0 };
   $("puzzle-assemblies").replaceChildren();
   $("puzzle-order-row").hidden = !body.take_apart;
   $("puzzle-order").value = body.take_apart ? "solutions" : "found";
@@ -271,7 +275,7 @@ function assembleHandle(event) {
     burr.what = null;
     progress.value = event.type === "result" ? 1 : 0;
     if (event.type === "result") {
-      Object.assign(run, { found: event.found, solved: event.solved, stuck: event.stuck, unknown: event.unknown });
+      Object.assign(run, { found: event.found, solved: event.solved, stuck: event.stuck, unknown: event.unknown, finished: true });
       const longest = event.maximum ? `, stopped by the studio's longest run time, ${duration(event.maximum)}` : "";
       const stopped = longest || (event.stopped_by === "timeout" ? ", stopped by the time limit (the counts are those found so far)" : "");
       const kept = event.kept < event.found ? ` The first ${event.kept.toLocaleString("en-US")} are kept to play.` : "";
@@ -382,6 +386,7 @@ async function played(what, item, caption, ask) {
   const shown = solidView(found.solid);
   shown.querySelector("#explode").id = "puzzle-explode";
   const player = disassemblyPlayer(shown, "puzzle", ", ");
+  player.title = `${puzzle.name}, ${puzzle.problems[problem].label}: ${caption.replace(/:$/, "")}`;
   shown.append(player);
   $("puzzle-view").replaceChildren(shown);
   player.load(found);

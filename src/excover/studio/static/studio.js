@@ -122,9 +122,12 @@ function onGrid(grid, x, y, z, height) {
   return off.every((c) => c !== 1) && (off.filter((c) => c === 2).length + block) % 2 === 1;
 }
 
-// The layers with every cell off the grid made empty.
+// The layers with every cell off the grid made empty, each cell a state: 0 empty, 1
+// filled, 2 variable (a voxel of a BurrTools result that may stay empty); true and
+// false are read as 1 and 0.
 function masked(grid, layers) {
-  return layers.map((rows, z) => rows.map((row, y) => row.map((on, x) => on && onGrid(grid, x, y, z, rows.length))));
+  return layers.map((rows, z) => rows.map((row, y) => row.map((on, x) =>
+    (onGrid(grid, x, y, z, rows.length) ? Number(on === true ? 1 : on || 0) : 0))));
 }
 
 // The outline of cell (x, y) of a frame (y: the row from the top) on each grid, for
@@ -193,25 +196,37 @@ function pieceSvg(grid, cells, size) {
   return `<svg xmlns="${SVG}" width="${total}" height="${height}" fill="#5d6f99" stroke="white" stroke-width="0.8">${parts.join("")}</svg>`;
 }
 
-// ----- an editor of drawings: the board, and one's own piece -----
+// ----- an editor of drawings: the board, one's own piece, a BurrTools shape -----
+
+// The states a cell of a drawing takes, as the design and BurrTools write them.
+const STATE_CHARS = [".", "*", "+"];
+// The steps a drawing shifts by on each grid, along x, y (the rows) and z (the layers),
+// so that a cell lands on a cell of the same kind (a hexagon's row parity, a
+// triangle's pointing, a ball's checkerboard colour, a tetraocta voxel's block).
+const SHIFT_STEPS = { hex: [1, 2, 1], triangle: [2, 2, 1], prism: [2, 2, 1], sphere: [2, 2, 2], rhombic: [2, 2, 2], tetraocta: [6, 6, 6] };
+// The grids whose drawings turn and mirror cell by cell (squares, cubes, voxels).
+const TURNING = new Set(["square", "cube", "voxels"]);
 
 class Editor {
   // `element`: where the cells go; `size`: pixels a cell; `changed`: called after edits.
+  // A cell is 0 (empty), 1 (filled) or 2 (variable); a click sets the cells it paints
+  // to `tool` (1 unless a tool is chosen), or empties them when the first one holds it.
   constructor(element, size, changed) {
     this.element = element;
     this.size = size;
     this.changed = changed;
     this.grid = "square";
-    this.layers = [[[true]]]; // bottom first; each rows (top first) of booleans
+    this.layers = [[[1]]]; // bottom first; each rows (top first) of cell states
     this.layer = 0;
+    this.tool = 1;
     this.undo = [];
-    this.painting = null; // the value a drag gives the cells it passes over
+    this.painting = null; // the state a drag gives the cells it passes over
     element.addEventListener("pointerdown", (event) => {
       const cell = event.target.closest(".cell");
       if (!cell) return;
       this.remember();
       const [x, y] = [Number(cell.dataset.x), Number(cell.dataset.y)];
-      this.painting = !this.layers[this.layer][y][x];
+      this.painting = this.layers[this.layer][y][x] === this.tool ? 0 : this.tool;
       this.paint(cell);
       event.preventDefault();
     });
@@ -232,13 +247,13 @@ class Editor {
     this.changed();
   }
 
-  // A new drawing (a list of layers of rows of booleans) on `grid`, its cells off the
-  // grid dropped; `keep`: undoable.
+  // A new drawing (a list of layers of rows of cell states, or booleans) on `grid`, its
+  // cells off the grid dropped; `keep`: undoable.
   set(grid, layers, keep) {
     if (keep) this.remember();
     this.grid = grid;
     this.layers = masked(grid, layers);
-    this.layer = Math.min(this.layer, layers.length - 1);
+    this.layer = Math.max(0, Math.min(this.layer, layers.length - 1));
     this.draw();
     this.changed();
   }
@@ -258,8 +273,12 @@ class Editor {
     const rows = this.layers[this.layer];
     if (rows[y][x] === this.painting) return;
     rows[y][x] = this.painting;
-    cell.setAttribute("class", this.painting ? "cell on" : "cell");
+    cell.setAttribute("class", Editor.cellClass(this.painting));
     this.changed();
+  }
+
+  static cellClass(value) {
+    return value === 2 ? "cell variable" : value ? "cell on" : "cell";
   }
 
   draw() {
@@ -272,7 +291,7 @@ class Editor {
       if (!onGrid(this.grid, x, y, this.layer, this.height)) return;
       const cell = document.createElementNS(SVG, "polygon");
       cell.setAttribute("points", points(outline(grid, x, y, this.size)));
-      cell.setAttribute("class", on ? "cell on" : "cell");
+      cell.setAttribute("class", Editor.cellClass(on));
       cell.dataset.x = x;
       cell.dataset.y = y;
       svg.appendChild(cell);
@@ -280,16 +299,166 @@ class Editor {
     this.element.replaceChildren(svg);
   }
 
-  // The drawing as the design writes it: rows of "*" and "." (layers of them on the
+  // The drawing as the design writes it: rows of "*", "+" and "." (layers of them on the
   // solid grids).
   drawing() {
-    const layers = this.layers.map((rows) => rows.map((row) => row.map((on) => (on ? "*" : ".")).join("")));
+    const layers = this.layers.map((rows) => rows.map((row) => row.map((on) => STATE_CHARS[on]).join("")));
     return LAYERED.has(this.grid) ? layers : layers[0];
   }
 
   cells() {
     return this.layers.reduce((n, rows) => n + rows.reduce((m, row) => m + row.filter(Boolean).length, 0), 0);
   }
+
+  // The same cells in a box of `width` x `height` x `depth` (those outside it dropped,
+  // the bottom-left corner kept where it is).
+  resize(width, height, depth) {
+    const old = this.layers, h0 = this.height;
+    this.set(this.grid, Array.from({ length: depth }, (_, z) => Array.from({ length: height }, (_, y) =>
+      Array.from({ length: width }, (_, x) => {
+        const row = h0 - height + y; // rows counted from the bottom stay put
+        return (old[z] && old[z][row] && old[z][row][x]) || 0;
+      }))), true);
+  }
+
+  // Every cell of the box set to `value`.
+  fill(value) {
+    this.set(this.grid, this.layers.map((l) => l.map((r) => r.map(() => value))), true);
+  }
+
+  // The cell at (x, y, z) with y counted from the bottom, and the drawing rebuilt from
+  // a function of those coordinates over a box of the given size.
+  at(x, y, z) {
+    return this.layers[z][this.height - 1 - y][x];
+  }
+
+  rebuilt(width, height, depth, value) {
+    this.set(this.grid, Array.from({ length: depth }, (_, z) => Array.from({ length: height }, (_, row) =>
+      Array.from({ length: width }, (_, x) => value(x, height - 1 - row, z)))), true);
+  }
+
+  // Mirrored across the middle of the box along `axis` (0: x, 1: y, 2: z).
+  mirror(axis) {
+    const size = [this.width, this.height, this.depth];
+    this.rebuilt(...size, (x, y, z) => {
+      const v = [x, y, z];
+      v[axis] = size[axis] - 1 - v[axis];
+      return this.at(...v);
+    });
+  }
+
+  // Turned a quarter about `axis` (0: x, 1: y, 2: z), the box turned with it.
+  rotate(axis) {
+    const [w, h, d] = [this.width, this.height, this.depth];
+    if (axis === 2) this.rebuilt(h, w, d, (x, y, z) => this.at(y, h - 1 - x, z));
+    else if (axis === 0) this.rebuilt(w, d, h, (x, y, z) => this.at(x, z, d - 1 - y));
+    else this.rebuilt(d, h, w, (x, y, z) => this.at(w - 1 - z, y, x));
+  }
+
+  // Shifted by `step` cells along `axis` (y up, z up), the cells that leave the box coming
+  // back on the other side (nothing is lost).
+  shift(axis, step) {
+    const size = [this.width, this.height, this.depth];
+    this.rebuilt(...size, (x, y, z) => {
+      const v = [x, y, z];
+      v[axis] = (((v[axis] - step) % size[axis]) + size[axis]) % size[axis];
+      return this.at(...v);
+    });
+  }
+}
+
+// The tools of an editor (`editor`, an Editor), in rows: the box's size and Resize, the
+// state a click gives (when `states`), Fill, Clear and Undo, the layers (on the solid
+// grids), and mirror, turn and shift. Its elements' ids start with `prefix`; `options`:
+// {size: the size row, states: the tool row, basics: Fill/Clear/Undo, layers: the layer
+// row, transforms: the mirror/turn/shift row, most: the longest side}. Returns the
+// element, whose `update()` shows the editor's size, layer and undo.
+function editorTools(editor, prefix, options) {
+  const tools = document.createElement("div");
+  tools.className = "editor-tools";
+  const rows = [];
+  if (options.size) {
+    rows.push(`<div class="row"><label>x <input id="${prefix}-x" type="number" min="1" max="${options.most}"></label>
+      <label>y <input id="${prefix}-y" type="number" min="1" max="${options.most}"></label>
+      <label class="solid-only">z <input id="${prefix}-z" type="number" min="1" max="${options.most}"></label>
+      <button id="${prefix}-resize" title="keep the cells, change the size of the box">Resize</button></div>`);
+  }
+  if (options.states) {
+    rows.push(`<div class="row" role="radiogroup" aria-label="a click makes a cell"><span>a click makes</span>
+      <label><input type="radio" name="${prefix}-tool" value="1" checked> <span class="key filled"></span> filled</label>
+      <label><input type="radio" name="${prefix}-tool" value="2"> <span class="key variable"></span> variable</label>
+      <label><input type="radio" name="${prefix}-tool" value="0"> empty</label></div>`);
+  }
+  if (options.basics) {
+    rows.push(`<div class="row"><button id="${prefix}-fill">Fill</button><button id="${prefix}-clear">Clear</button>
+      <button id="${prefix}-undo" disabled>Undo</button></div>`);
+  }
+  if (options.layers) {
+    rows.push(`<div class="row solid-only"><button id="${prefix}-down" title="the layer below">&#9660;</button>
+      <span>layer <select id="${prefix}-layer"></select> <span id="${prefix}-layers"></span></span>
+      <button id="${prefix}-up" title="the layer above">&#9650;</button></div>`);
+  }
+  if (options.transforms) {
+    const axes = ["x", "y", "z"];
+    const turn = axes.map((a, k) => `<button data-rotate="${k}" class="${k < 2 ? "solid-only" : ""}" title="a quarter turn about ${a}">&#8635;${a}</button>`).join("");
+    const flip = axes.map((a, k) => `<button data-mirror="${k}" class="${k === 2 ? "solid-only" : ""}" title="mirrored along ${a}">&#8646;${a}</button>`).join("");
+    const move = axes.map((a, k) => `<button data-shift="${k}" data-sign="-1" class="${k === 2 ? "solid-only" : ""}" title="shift along -${a}">${a}&#8722;</button>`
+      + `<button data-shift="${k}" data-sign="1" class="${k === 2 ? "solid-only" : ""}" title="shift along +${a}">${a}+</button>`).join("");
+    rows.push(`<div class="row transforms" id="${prefix}-transforms"><span>turn</span>${turn}<span>mirror</span>${flip}<span>shift</span>${move}</div>`);
+  }
+  tools.innerHTML = rows.join("");
+  const get = (id) => tools.querySelector(`#${prefix}-${id}`);
+  const sizes = () => ["x", "y", "z"].map((a, k) => {
+    const input = get(a);
+    const fallback = [editor.width, editor.height, editor.depth][k];
+    if (k === 2 && !LAYERED.has(editor.grid)) return 1;
+    return Math.max(1, Math.min(options.most, Math.floor(Number(input.value)) || fallback));
+  });
+  if (options.size) get("resize").onclick = () => editor.resize(...sizes());
+  if (options.states) {
+    for (const radio of tools.querySelectorAll(`input[name="${prefix}-tool"]`)) {
+      radio.onchange = () => { editor.tool = Number(radio.value); };
+    }
+  }
+  if (options.basics) {
+    get("fill").onclick = () => editor.fill(editor.tool || 1);
+    get("clear").onclick = () => editor.fill(0);
+    get("undo").onclick = () => editor.back();
+  }
+  const showLayer = (z) => {
+    editor.layer = Math.max(0, Math.min(editor.depth - 1, z));
+    editor.draw();
+    tools.update();
+  };
+  if (options.layers) {
+    get("layer").onchange = () => showLayer(Number(get("layer").value));
+    get("up").onclick = () => showLayer(editor.layer + 1);
+    get("down").onclick = () => showLayer(editor.layer - 1);
+  }
+  if (options.transforms) {
+    const step = (axis) => (SHIFT_STEPS[editor.grid] || [1, 1, 1])[axis];
+    for (const button of tools.querySelectorAll("[data-rotate]")) button.onclick = () => editor.rotate(Number(button.dataset.rotate));
+    for (const button of tools.querySelectorAll("[data-mirror]")) button.onclick = () => editor.mirror(Number(button.dataset.mirror));
+    for (const button of tools.querySelectorAll("[data-shift]")) {
+      button.onclick = () => editor.shift(Number(button.dataset.shift), Number(button.dataset.sign) * step(Number(button.dataset.shift)));
+    }
+  }
+  tools.update = () => {
+    const layered = LAYERED.has(editor.grid);
+    tools.dataset.layered = layered;
+    tools.dataset.turning = TURNING.has(editor.grid);
+    if (options.size) {
+      get("x").value = editor.width;
+      get("y").value = editor.height;
+      get("z").value = editor.depth;
+    }
+    if (options.basics) get("undo").disabled = editor.undo.length === 0;
+    if (options.layers) {
+      layerChoices(get("layer"), editor.depth, editor.layer);
+      get("layers").textContent = `of ${editor.depth} (1: the bottom)`;
+    }
+  };
+  return tools;
 }
 
 function frame(width, height, depth, value) {
@@ -325,6 +494,7 @@ function layerChoices(select, count, chosen) {
 
 function boardChanged() {
   if (!board) return;
+  if (boardTools) boardTools.update();
   $("undo").disabled = board.undo.length === 0;
   $("board-width").value = board.width;
   $("board-height").value = board.height;
@@ -514,6 +684,7 @@ function loadDesign(loaded, name) {
 function pieceChanged() {
   if (!drawn) return;
   layerChoices($("piece-layer"), drawn.depth, drawn.layer);
+  if (pieceTools) pieceTools.update();
 }
 
 function addOwnPiece() {
@@ -815,8 +986,24 @@ function solidView(solid) {
   Object.assign(slider, { type: "range", min: "0", max: "1.5", step: "0.05", value: "0.6", id: "explode" });
   const label = document.createElement("label");
   label.append("pulled apart ", slider);
-  box.append(canvas, label);
-  const view = { yaw: -Math.PI / 4, pitch: Math.atan(1 / Math.SQRT2), explode: 0.6, states: null, position: 0 };
+  // the view's options: the pieces' names on them, which pieces are seen through (the
+  // largest, a frame or a cage, or all), and what the view is scaled to (the pieces as
+  // they are at each moment, or every state of a disassembly at once)
+  const options = document.createElement("div");
+  options.className = "view-options";
+  options.innerHTML = `<label><input type="checkbox" class="labels" checked> names on the pieces</label>
+    <label>see through <select class="see-through"><option value="none">no piece</option>
+    <option value="largest">the largest piece (a frame)</option><option value="all">every piece</option></select></label>
+    <label>scale to <select class="fit"><option value="state">the pieces shown</option>
+    <option value="all">every state</option></select></label>`;
+  const [labelsBox, seeThrough, fit] = [".labels", ".see-through", ".fit"].map((q) => options.querySelector(q));
+  const stage = document.createElement("div");
+  stage.className = "stage";
+  stage.append(canvas);
+  box.append(stage, label, options);
+  box.stage = stage;
+  box.canvas = canvas;
+  const view = { yaw: -Math.PI / 4, pitch: Math.atan(1 / Math.SQRT2), explode: 0.6, states: null, position: 0, names: null };
   const pieces = solid.pieces.map((piece) => {
     const points = piece.balls || piece.faces.flatMap((f) => f.points);
     const centre = [0, 1, 2].map((k) => points.reduce((sum, p) => sum + p[k], 0) / points.length);
@@ -851,6 +1038,29 @@ function solidView(solid) {
     return a.map((v, i) => v + t * (b[i] - v));
   };
 
+  // the largest piece (the most points of its surface): a frame or a cage, seen
+  // through when asked
+  const largest = pieces.reduce((best, p, n) => (p.weight > pieces[best].weight ? n : best), 0);
+  // the centre and reach of the pieces as they are shown now (each moved by `moves[n]`)
+  const around = (moves) => {
+    let count = 0;
+    const sum = [0, 0, 0];
+    pieces.forEach((p, n) => {
+      for (const q of p.balls || p.faces.flatMap((f) => f.points)) {
+        for (let k = 0; k < 3; k++) sum[k] += q[k] + moves[n][k];
+        count += 1;
+      }
+    });
+    const centre = sum.map((v) => v / Math.max(count, 1));
+    let most = 1;
+    pieces.forEach((p, n) => {
+      for (const q of p.balls || p.faces.flatMap((f) => f.points)) {
+        most = Math.max(most, Math.hypot(...[0, 1, 2].map((k) => q[k] + moves[n][k] - centre[k])) + (p.balls ? 0.5 : 0));
+      }
+    });
+    return [centre, most];
+  };
+
   function draw() {
     const cy = Math.cos(view.yaw), sy = Math.sin(view.yaw);
     const cp = Math.cos(view.pitch), sp = Math.sin(view.pitch);
@@ -859,15 +1069,30 @@ function solidView(solid) {
       const x1 = cy * x - sy * y, y1 = sy * x + cy * y;
       return [x1, y1 * cp - z * sp, y1 * sp + z * cp];
     };
-    const scale = (Math.min(width, height) / 2 - 12) / reach(view.explode);
-    const spot = ([x, , z]) => [width / 2 + x * scale, height / 2 - z * scale];
-    const shapes = [];
-    pieces.forEach((piece, n) => {
+    // each piece's move from where it is drawn: pulled apart from the middle, and moved
+    // through the disassembly played
+    const moves = pieces.map((piece, n) => {
       const moved = shift(n);
-      const move = piece.centre.map((c, k) => view.explode * (c - middle[k]) - middle[k] + moved[k]);
+      return piece.centre.map((c, k) => view.explode * (c - middle[k]) - middle[k] + moved[k]);
+    });
+    let scale, offset = [0, 0, 0];
+    if (fit.value === "state") { // the pieces shown fill the canvas, centred
+      const [centre, most] = around(moves);
+      scale = (Math.min(width, height) / 2 - 10) / most;
+      offset = turn(centre);
+    } else {
+      scale = (Math.min(width, height) / 2 - 12) / reach(view.explode);
+    }
+    const spot = ([x, , z]) => [width / 2 + (x - offset[0]) * scale, height / 2 - (z - offset[2]) * scale];
+    const shapes = [];
+    const labels = [];
+    pieces.forEach((piece, n) => {
+      const move = moves[n];
       const at = (q) => turn(q.map((v, k) => v + move[k]));
+      const alpha = seeThrough.value === "all" || (seeThrough.value === "largest" && n === largest && pieces.length > 1) ? 0.28 : 1;
+      if (view.names && view.names[n] !== undefined) labels.push({ text: view.names[n], at: at(piece.centre), colour: piece.colour });
       if (piece.balls) {
-        for (const ball of piece.balls) shapes.push({ depth: at(ball)[1], ball: at(ball), colour: piece.colour });
+        for (const ball of piece.balls) shapes.push({ depth: at(ball)[1], ball: at(ball), colour: piece.colour, alpha });
         return;
       }
       for (const face of piece.faces) {
@@ -883,7 +1108,7 @@ function solidView(solid) {
         if (normal[1] / length > -1e-6) continue; // turned away from the viewer
         const light = (-0.35 * normal[0] - 0.25 * normal[1] + 0.45 * normal[2]) / length;
         const depth = corners.reduce((sum, p) => sum + p[1], 0) / corners.length;
-        shapes.push({ depth, corners, creases: face.creases, colour: shade(piece.colour, Math.max(-0.45, Math.min(0.45, light))) });
+        shapes.push({ depth, corners, creases: face.creases, alpha, colour: shade(piece.colour, Math.max(-0.45, Math.min(0.45, light))) });
       }
     });
     shapes.sort((a, b) => b.depth - a.depth);
@@ -894,6 +1119,7 @@ function solidView(solid) {
     pen.lineJoin = "round";
     pen.lineCap = "round";
     for (const shape of shapes) {
+      pen.globalAlpha = shape.alpha;
       if (shape.ball) {
         const [x, y] = spot(shape.ball);
         const r = 0.5 * scale;
@@ -930,6 +1156,38 @@ function solidView(solid) {
       pen.lineWidth = 1.2;
       pen.stroke();
     }
+    pen.globalAlpha = 1;
+    // the pieces' names, each on a label at its centre (a piece far in the back too)
+    if (labelsBox.checked) {
+      pen.font = "600 12px system-ui, sans-serif";
+      pen.textAlign = "center";
+      pen.textBaseline = "middle";
+      for (const { text, at, colour } of labels) {
+        const [x, y] = spot(at);
+        const w = pen.measureText(text).width + 8;
+        pen.fillStyle = "rgba(255, 255, 255, 0.85)";
+        pen.strokeStyle = colour;
+        pen.lineWidth = 2;
+        pen.beginPath();
+        pen.rect(x - w / 2, y - 9, w, 18);
+        pen.fill();
+        pen.stroke();
+        pen.fillStyle = "#111";
+        pen.fillText(text, x, y + 0.5);
+      }
+    }
+    // what the tests read: the pieces' extent on the canvas, their labels
+    let low = [width, height], high = [0, 0];
+    for (const shape of shapes) {
+      for (const point of shape.ball ? [shape.ball] : shape.corners) {
+        const [x, y] = spot(point);
+        low = [Math.min(low[0], x), Math.min(low[1], y)];
+        high = [Math.max(high[0], x), Math.max(high[1], y)];
+      }
+    }
+    canvas.dataset.extent = `${Math.round(high[0] - low[0])}x${Math.round(high[1] - low[1])}`;
+    canvas.dataset.labels = labelsBox.checked ? labels.map((l) => l.text).join("|") : "";
+    canvas.dataset.seeThrough = seeThrough.value;
     canvas.dataset.drawn = shapes.length;
     canvas.dataset.yaw = view.yaw.toFixed(3);
     canvas.dataset.position = view.position.toFixed(3);
@@ -949,6 +1207,9 @@ function solidView(solid) {
   });
   canvas.addEventListener("pointerup", () => { from = null; });
   slider.addEventListener("input", () => { view.explode = Number(slider.value); draw(); });
+  for (const control of [labelsBox, seeThrough, fit]) control.addEventListener("change", () => draw());
+  box.setNames = (names) => { view.names = names; draw(); };
+  box.seeThrough = seeThrough;
   box.play = (states) => {
     view.states = states;
     view.position = 0;
@@ -989,25 +1250,50 @@ function moveText(found, k, separator = " ") {
   return `move ${k} of ${found.moves.length}: ${pieces} ${move.direction} ${move.distance === null ? "out" : move.distance}`;
 }
 
+// A disassembly as text: the level, then each move on a line (the pieces named as in
+// `found.names`), as the page's "Moves as text" saves it.
+function disassemblyLines(found, title) {
+  const lines = [title, disassemblyText(found)];
+  (found.moves || []).forEach((move, k) => {
+    const pieces = move.pieces.map((p) => found.names[p]).join(", ");
+    lines.push(`${k + 1}. ${pieces} ${move.direction} ${move.distance === null ? "out" : move.distance}`);
+  });
+  return lines.join("\n") + "\n";
+}
+
 // A player of disassemblies under a 3D view (`shown`, made by solidView): the level, a
-// slider over the states and Play/Pause, which moves the pieces from state to state (a
-// state a second or so). Its elements' ids start with `prefix`; `player.load(found)`
-// shows a disassembly as the server describes it; `player.level` is where the level
-// goes, and `player.head` the row that holds it.
+// slider over the states, Play/Pause, which moves the pieces from state to state (a
+// state a second or so, times the speed chosen), the moves as a list beside the view (a
+// click goes to the state after that move) and "Moves as text". Its elements' ids start
+// with `prefix`; `player.load(found)` shows a disassembly as the server describes it
+// (the pieces' names go on the pieces in the view); `player.level` is where the level
+// goes, and `player.head` the row that holds it; `player.title` names the file saved.
 function disassemblyPlayer(shown, prefix, separator = " ") {
   const panel = document.createElement("div");
   panel.className = "disassembly";
   panel.innerHTML = `<div class="row"><span id="${prefix}-level" class="level"></span></div>
     <div class="row" id="${prefix}-player" hidden><button id="${prefix}-play">Play</button>
     <input id="${prefix}-step" class="step" type="range" min="0" max="0" step="1" value="0">
-    <span id="${prefix}-move"></span></div>`;
-  const [level, player, play, step, caption] = ["level", "player", "play", "step", "move"].map(
+    <span id="${prefix}-move"></span></div>
+    <div class="row" id="${prefix}-controls" hidden><label>speed <select id="${prefix}-speed">
+    <option value="0.25">&#188;&#215;</option><option value="0.5">&#189;&#215;</option><option value="1" selected>1&#215;</option>
+    <option value="2">2&#215;</option><option value="4">4&#215;</option><option value="8">8&#215;</option></select></label>
+    <a id="${prefix}-text" href="#" download="disassembly.txt" title="the level and every move, as text">Moves as text</a></div>`;
+  const [level, player, play, step, caption, controls, speed, text] = ["level", "player", "play", "step", "move", "controls", "speed", "text"].map(
     (id) => panel.querySelector(`#${prefix}-${id}`));
+  const list = document.createElement("ol");
+  list.id = `${prefix}-moves`;
+  list.className = "moves";
+  list.hidden = true;
+  list.title = "the moves: a click shows the pieces after that move";
+  if (shown.stage) shown.stage.append(list);
   let found = null, playing = null;
   const at = (position) => {
     shown.show(position);
-    step.value = String(Math.floor(position));
-    caption.textContent = moveText(found, Math.floor(position), separator);
+    const k = Math.floor(position);
+    step.value = String(k);
+    caption.textContent = moveText(found, k, separator);
+    list.querySelectorAll("li").forEach((item, n) => item.classList.toggle("current", n === k));
   };
   const pause = () => {
     if (playing !== null) clearTimeout(playing);
@@ -1016,14 +1302,35 @@ function disassemblyPlayer(shown, prefix, separator = " ") {
   };
   panel.level = level;
   panel.head = level.parentElement;
+  panel.title = "disassembly";
   panel.load = (answer) => {
+    pause();
     found = answer;
     level.textContent = disassemblyText(found);
     level.dataset.status = found.status;
     shown.play(found.states);
+    if (shown.setNames && found.names) shown.setNames(found.names);
     step.max = String(found.states.length - 1);
-    player.hidden = found.states.length < 2;
+    player.hidden = controls.hidden = list.hidden = found.states.length < 2;
+    list.replaceChildren();
+    const start = document.createElement("li");
+    start.textContent = "assembled";
+    start.value = 0;
+    list.append(start);
+    (found.moves || []).forEach((move, k) => {
+      const item = document.createElement("li");
+      const pieces = move.pieces.map((p) => found.names[p]).join(separator);
+      item.textContent = `${pieces} ${move.direction} ${move.distance === null ? "out" : move.distance}`;
+      item.value = k + 1;
+      list.append(item);
+    });
+    list.querySelectorAll("li").forEach((item, n) => { item.onclick = () => { pause(); at(n); }; });
     at(0);
+  };
+  text.onclick = (event) => {
+    event.preventDefault();
+    if (!found) return;
+    save(new Blob([disassemblyLines(found, panel.title)], { type: "text/plain" }), text.download);
   };
   step.addEventListener("input", () => { pause(); at(Number(step.value)); });
   play.onclick = () => {
@@ -1036,7 +1343,8 @@ function disassemblyPlayer(shown, prefix, separator = " ") {
     const frame = () => {
       if (!panel.isConnected) return;
       const now = performance.now();
-      position = Math.min(last, position + Math.min(now - before, 100) / 900); // no state skipped
+      const rate = Number(speed.value) || 1;
+      position = Math.min(last, position + Math.min(Math.min(now - before, 100) * rate / 900, 1)); // no state skipped
       before = now;
       at(position);
       if (position >= last) return pause();
@@ -1175,9 +1483,18 @@ function wireDrops() {
 
 // ----- start -----
 
+// The tools shared by the board's editor and the piece's (editorTools): the board's
+// turn, mirror and shift; the piece's size, Fill, Undo and those.
+let boardTools = null;
+let pieceTools = null;
+
 function wire() {
   board = new Editor($("board"), 26, boardChanged);
   drawn = new Editor($("piece-editor"), 20, pieceChanged);
+  boardTools = editorTools(board, "board", { transforms: true, most: 64 });
+  $("board-tools").replaceChildren(boardTools);
+  pieceTools = editorTools(drawn, "piece", { size: true, basics: true, transforms: true, most: 16 });
+  $("piece-tools").replaceChildren(pieceTools);
   $("grid").onchange = () => {
     const grid = $("grid").value;
     const [w, h, d] = FRAMES[grid];
