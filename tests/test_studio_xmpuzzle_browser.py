@@ -91,6 +91,6 @@ def test_a_plain_file_dropped_on_the_page_shows_its_variable_voxels(page: Page) 
     assert page.inner_text("#puzzle-name") == "variable.xml"
     assert page.locator("#puzzle-result rect.variable").count() == 4
     assert page.locator("#puzzle-result rect.filled").count() == 6
-    counts = [c.inner_text() for c in page.locator("#puzzle-pieces .count").all()]
-    assert counts == ["1 copy", "0..4 copies"]
+    counts = [c.input_value() for c in page.locator("#puzzle-pieces input.copies").all()]
+    assert counts == ["1", "0..4"]  # the copies of each piece, to change
     assert page.inner_text("#puzzle-stored") == "none"

@@ -1493,7 +1493,7 @@ function wire() {
   drawn = new Editor($("piece-editor"), 20, pieceChanged);
   boardTools = editorTools(board, "board", { transforms: true, most: 64 });
   $("board-tools").replaceChildren(boardTools);
-  pieceTools = editorTools(drawn, "piece", { size: true, basics: true, transforms: true, most: 16 });
+  pieceTools = editorTools(drawn, "own", { size: true, basics: true, transforms: true, most: 16 });
   $("piece-tools").replaceChildren(pieceTools);
   $("grid").onchange = () => {
     const grid = $("grid").value;
