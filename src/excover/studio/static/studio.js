@@ -1041,26 +1041,6 @@ function solidView(solid) {
   // the largest piece (the most points of its surface): a frame or a cage, seen
   // through when asked
   const largest = pieces.reduce((best, p, n) => (p.weight > pieces[best].weight ? n : best), 0);
-  // the centre and reach of the pieces as they are shown now (each moved by `moves[n]`)
-  const around = (moves) => {
-    let count = 0;
-    const sum = [0, 0, 0];
-    pieces.forEach((p, n) => {
-      for (const q of p.balls || p.faces.flatMap((f) => f.points)) {
-        for (let k = 0; k < 3; k++) sum[k] += q[k] + moves[n][k];
-        count += 1;
-      }
-    });
-    const centre = sum.map((v) => v / Math.max(count, 1));
-    let most = 1;
-    pieces.forEach((p, n) => {
-      for (const q of p.balls || p.faces.flatMap((f) => f.points)) {
-        most = Math.max(most, Math.hypot(...[0, 1, 2].map((k) => q[k] + moves[n][k] - centre[k])) + (p.balls ? 0.5 : 0));
-      }
-    });
-    return [centre, most];
-  };
-
   function draw() {
     const cy = Math.cos(view.yaw), sy = Math.sin(view.yaw);
     const cp = Math.cos(view.pitch), sp = Math.sin(view.pitch);
@@ -1076,10 +1056,18 @@ function solidView(solid) {
       return piece.centre.map((c, k) => view.explode * (c - middle[k]) - middle[k] + moved[k]);
     });
     let scale, offset = [0, 0, 0];
-    if (fit.value === "state") { // the pieces shown fill the canvas, centred
-      const [centre, most] = around(moves);
-      scale = (Math.min(width, height) / 2 - 10) / most;
-      offset = turn(centre);
+    if (fit.value === "state") { // the pieces shown, as turned, fill the canvas, centred
+      const low = [Infinity, Infinity], high = [-Infinity, -Infinity];
+      pieces.forEach((p, n) => {
+        for (const q of p.balls || p.faces.flatMap((f) => f.points)) {
+          const [x, , z] = turn(q.map((v, k) => v + moves[n][k]));
+          const r = p.balls ? 0.5 : 0;
+          low[0] = Math.min(low[0], x - r); high[0] = Math.max(high[0], x + r);
+          low[1] = Math.min(low[1], z - r); high[1] = Math.max(high[1], z + r);
+        }
+      });
+      scale = Math.min((width - 24) / Math.max(high[0] - low[0], 1), (height - 24) / Math.max(high[1] - low[1], 1));
+      offset = [(low[0] + high[0]) / 2, 0, (low[1] + high[1]) / 2];
     } else {
       scale = (Math.min(width, height) / 2 - 12) / reach(view.explode);
     }
@@ -1162,9 +1150,16 @@ function solidView(solid) {
       pen.font = "600 12px system-ui, sans-serif";
       pen.textAlign = "center";
       pen.textBaseline = "middle";
+      const placed = []; // the labels' boxes so far: a label moves down past those it would cover
       for (const { text, at, colour } of labels) {
-        const [x, y] = spot(at);
+        let [x, y] = spot(at);
         const w = pen.measureText(text).width + 8;
+        for (let tries = 0; tries < 12; tries++) {
+          const hit = placed.find((b) => Math.abs(b[0] - x) < (b[2] + w) / 2 && Math.abs(b[1] - y) < 18);
+          if (!hit) break;
+          y = hit[1] + 19;
+        }
+        placed.push([x, y, w]);
         pen.fillStyle = "rgba(255, 255, 255, 0.85)";
         pen.strokeStyle = colour;
         pen.lineWidth = 2;
