@@ -215,8 +215,133 @@ def listed_front_ends() -> set[str]:
 @pytest.mark.parametrize("side", ["listed", "calling"])
 def test_the_page_lists_the_front_ends_that_call_the_orchestrator(side: str) -> None:
     calling, listed = callers_of_the_orchestrator(), listed_front_ends()
-    assert {"excover.solving.exact_cover", "excover.cli.solving"} <= calling  # it looked
+    looked = {"excover.solving.exact_cover", "excover.cli.exact_cover.solving"}
+    assert looked <= calling  # it looked
     if side == "listed":
         assert listed - calling == set(), "listed, but not calling the orchestrator"
     else:
         assert calling - listed == set(), "calling the orchestrator, but not listed"
+
+
+# ------------------------------------------------------------------ the command line's seam
+#
+# Issue 79's third item: the command line's toolkit (``excover.cli``) apart from the
+# commands over one exact cover problem (``excover.cli.exact_cover``), and the flags read
+# into typed requests once, at the edge (docs/architecture.md, the cli layer):
+#
+# 4. no module makes an ``argparse.Namespace`` (``Namespace(...)``, whatever it is
+#    imported as), nor changes one: no attribute of ``args`` (the name every command
+#    gives its Namespace) is assigned, no ``setattr(args, ...)``; only argparse's own
+#    parsing fills one (an ``argparse.Action`` such as ``cli.flags.Refused``, on its
+#    ``namespace``);
+# 5. no module of the toolkit (``cli/`` outside ``cli/exact_cover/``) imports the
+#    exact-cover commands, at module level, in a function or under ``TYPE_CHECKING``;
+#    nor does the studio, nor the JSON documents of results (``documents/``), which the
+#    command line and the studio share.
+
+#: The exact-cover commands, which the toolkit may not import.
+EXACT_COVER = "excover.cli.exact_cover"
+
+
+def namespace_forgeries(tree: ast.Module) -> Iterator[tuple[int, str]]:
+    """The places ``tree`` makes an ``argparse.Namespace`` or changes the one named
+    ``args``."""
+    namespace_names = {"Namespace"} | {
+        alias.asname or alias.name
+        for node in ast.walk(tree)
+        if isinstance(node, ast.ImportFrom) and node.module == "argparse"
+        for alias in node.names
+        if alias.name == "Namespace"
+    }
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call):
+            owner, called = _called(node)
+            if called in namespace_names and owner in (None, "argparse"):
+                yield node.lineno, "Namespace("
+            elif (owner, called) == (None, "setattr") and node.args:
+                target = node.args[0]
+                if isinstance(target, ast.Name) and target.id == "args":
+                    yield node.lineno, "setattr(args, ...)"
+        targets: list[ast.expr] = []
+        if isinstance(node, ast.Assign):
+            targets = node.targets
+        elif isinstance(node, (ast.AugAssign, ast.AnnAssign)):
+            targets = [node.target]
+        for target in targets:
+            if (
+                isinstance(target, ast.Attribute)
+                and isinstance(target.value, ast.Name)
+                and target.value.id == "args"
+            ):
+                yield target.lineno, f"args.{target.attr} = "
+
+
+def imports_of(tree: ast.Module) -> Iterator[tuple[int, str]]:
+    """Every module ``tree`` imports, anywhere in it (``from X import Y`` as ``X.Y``)."""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                yield node.lineno, alias.name
+        elif isinstance(node, ast.ImportFrom) and node.module is not None:
+            for alias in node.names:
+                yield node.lineno, f"{node.module}.{alias.name}"
+
+
+def _is_toolkit(name: str) -> bool:
+    return name.startswith("cli/") and not name.startswith("cli/exact_cover/")
+
+
+def test_no_module_makes_or_changes_a_namespace() -> None:
+    found = {
+        f"{name}:{line}: {what}"
+        for name, tree in sources().items()
+        for line, what in namespace_forgeries(tree)
+    }
+    assert found == set(), "an argparse.Namespace made or changed below the edge"
+
+
+def test_the_toolkit_imports_no_exact_cover_command() -> None:
+    found = {
+        f"{name}:{line}: {module}"
+        for name, tree in sources().items()
+        if _is_toolkit(name) or name.startswith(("studio/", "documents/"))
+        for line, module in imports_of(tree)
+        if module == EXACT_COVER or module.startswith(EXACT_COVER + ".")
+    }
+    assert found == set(), "the toolkit, the studio or the documents import a command"
+
+
+def test_the_seams_checks_find_what_they_look_for() -> None:
+    forged = ast.parse(
+        "import argparse\n"
+        "from argparse import Namespace as N\n"
+        "def f(args):\n"
+        "    a = argparse.Namespace(**vars(args))\n"
+        "    b = N(x=1)\n"
+        "    args.limit = 1\n"
+        "    args.count += 1\n"
+        "    setattr(args, 'all', True)\n"
+        "    request.limit = 2\n"
+        "    namespace.refused = {}\n"
+    )
+    assert sorted(namespace_forgeries(forged)) == [
+        (4, "Namespace("),
+        (5, "Namespace("),
+        (6, "args.limit = "),
+        (7, "args.count = "),
+        (8, "setattr(args, ...)"),
+    ]
+    imports = ast.parse(
+        "from excover.cli import exact_cover\n"
+        "def f():\n"
+        "    from excover.cli.exact_cover.solving import count\n"
+        "    import excover.cli.exact_cover.request\n"
+    )
+    assert sorted(imports_of(imports)) == [
+        (1, "excover.cli.exact_cover"),
+        (3, "excover.cli.exact_cover.solving.count"),
+        (4, "excover.cli.exact_cover.request"),
+    ]
+    toolkit = [name for name in sources() if _is_toolkit(name)]
+    assert "cli/report.py" in toolkit and "cli/options.py" in toolkit
+    assert not any(name.startswith("cli/exact_cover/") for name in toolkit)

@@ -113,7 +113,7 @@ def test_a_dask_cluster_disassembles_what_one_process_does(
 def test_dask_does_not_go_with_workers_or_check(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from excover.cli import parallel as parallel_cli
+    from excover.cli import cluster as parallel_cli
 
     path = str(_design(tmp_path, SMALL, "small"))
     monkeypatch.setattr(parallel_cli, "CONNECT_SECONDS", 1)

@@ -238,7 +238,7 @@ def test_every_search_has_the_shared_flags(
 
 
 def test_names_spelled_out_for_a_fast_parser_match_the_library() -> None:
-    from excover.cli.commands import AMO_NAMES
+    from excover.cli.exact_cover.parsers import AMO_NAMES
 
     assert set(AMO_NAMES) == set(AMO_ENCODINGS)
     assert METHODS == nonogram.METHODS and set(FORMATS) == set(nonogram.FORMATS)

@@ -44,7 +44,7 @@ UNNEEDED = {
 HEAVY = {"numpy", "pysat", "lark", "tqdm"}
 #: Modules of the other commands, and of a count by subproblems.
 ELSEWHERE = (
-    "excover.cli.parallel",
+    "excover.cli.exact_cover.parallel",
     "excover.parallel",
     "excover.puzzles.cli",
     "excover.nonogram",
@@ -75,7 +75,7 @@ def test_a_count_imports_only_what_it_runs(tiny: str, method: str) -> None:
 
 def test_the_flags_that_ask_for_more_still_load_it(tiny: str) -> None:
     by_workers = imported_by(["count", tiny, "--workers", "1"])
-    assert "excover.cli.parallel" in by_workers
+    assert "excover.cli.exact_cover.parallel" in by_workers
     assert "distributed" not in by_workers  # Dask only for --dask (it takes half a second)
     assert "json" in imported_by(["count", tiny, "--json", "--method", "zdd"])
 
@@ -135,5 +135,10 @@ def test_a_top_down_zdd_count_loads_neither_dxz_nor_what_it_does_not_run() -> No
     symmetry module (a problem declaring no group has none to break by default)."""
     modules = imported_by(["count", str(DATA / "knuth" / "queens8.dlx"), "--method", "zdd"])
     assert "excover.zdd._topdown" in modules  # the run did reach the ZDD constructions
-    unneeded = {"excover.zdd._dxz", "excover.zdd.weighed", "excover.cli.symmetry", "heapq"}
+    unneeded = {
+        "excover.zdd._dxz",
+        "excover.zdd.weighed",
+        "excover.cli.exact_cover.symmetry",
+        "heapq",
+    }
     assert not modules & (unneeded | {"statistics", "fractions", "decimal"})

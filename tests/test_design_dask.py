@@ -256,7 +256,7 @@ def test_workers_and_an_executor_do_not_go_together(
         search(space, executor="tcp://127.0.0.1:8786")
     status, out, err = run(capsys, *ARGV, "--dask", "tcp://127.0.0.1:1", "--workers", "2")
     assert (status, out) == (2, "") and "--workers does not go with --dask" in err
-    from excover.cli import parallel as parallel_cli
+    from excover.cli import cluster as parallel_cli
 
     monkeypatch.setattr(parallel_cli, "CONNECT_SECONDS", 1)
     status, out, err = run(capsys, *ARGV, "--dask", "tcp://127.0.0.1:9")

@@ -32,6 +32,7 @@ pytestmark = pytest.mark.xdist_group("import layers")
 #: its own layer and the layers below it, never from a layer above.
 LAYERS: tuple[tuple[str, ...], ...] = (
     ("names", "numbers", "statistics", "errors", "deadlines", "lazy", "atomic", "display"),
+    ("documents",),
     ("entries", "permutations", "problem"),
     ("formats", "preprocess"),
     ("engines", "zdd", "sat"),

@@ -21,7 +21,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from excover import ExactCover, ExcoverWarning, Search, UsageError
-from excover.cli.commands import ESTIMATE_SAMPLES
+from excover.cli.exact_cover.parsers import ESTIMATE_SAMPLES
 from excover.parallel import Subproblem, estimate, split
 from excover.parallel.probes import SAMPLES, Probe, probe, top_of_tree
 from excover.parallel.run import run_tasks

@@ -29,7 +29,7 @@ from faults import ProcessCluster, drive, kill_worker, local_cluster, stop_worke
 from runs import ended
 
 from excover import ExactCover, UsageError
-from excover.cli import parallel as parallel_cli
+from excover.cli import cluster as parallel_cli
 from excover.main import main
 from excover.parallel import count, split
 from excover.parallel.checkpoint import Checkpoint, fingerprint, within

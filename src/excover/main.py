@@ -2,13 +2,15 @@
 
 This module is the top of the house (docs/architecture.md): it builds the parser of every
 command and runs the one asked for. Each subcommand lives with its area (``count``,
-``solve`` and ``dimacs`` in :mod:`excover.cli.commands`, ``queens`` and ``sudoku`` in
+``solve`` and ``dimacs`` in :mod:`excover.cli.exact_cover`, ``queens`` and ``sudoku`` in
 :mod:`excover.puzzles.cli`, ``nonogram`` in :mod:`excover.nonogram.cli`, ``run`` in
 :mod:`excover.lang.cli`, ``studio`` in :mod:`excover.studio.cli`, ``sequence`` in
 :mod:`excover.sequences.cli`, ``design`` in :mod:`excover.design.cli`) and builds its parser
-from the shared flags of :mod:`excover.cli.common`, so that flags, output, the ``--json``
-schema and exit statuses are the same everywhere. Results go to stdout, messages to
-stderr; ``docs/cli.md`` describes the conventions.
+from the command line's toolkit (:mod:`excover.cli`), so that flags, output, the ``--json``
+schema and exit statuses are the same everywhere. Each run reads its Namespace once, as
+it starts, into typed options (:class:`excover.cli.options.RunOptions`, or a request of
+its own) that it hands down; nothing makes or changes a Namespace after parsing. Results
+go to stdout, messages to stderr; ``docs/cli.md`` describes the conventions.
 
 Building the parser imports no engine, and ``excover --version`` builds none (nor imports
 argparse): it starts about as fast as Python itself. A run of a command builds that
@@ -38,6 +40,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
     from typing import NoReturn
 
+    from excover.cli.exact_cover.problem_input import ProblemSource
     from excover.design import Declaration, DesignSpace
     from excover.solving import ExactCover
 
@@ -77,12 +80,12 @@ def _version() -> str:
 
 
 def _read_board(
-    args: argparse.Namespace,
+    source: ProblemSource,
 ) -> tuple[ExactCover, Callable[[list[int], bool], str]]:
     """``FILE --pieces PIECES`` as a tiling (imported only when a board is given)."""
     from excover.tiling.cli import read_board
 
-    return read_board(args)
+    return read_board(source)
 
 
 def _tiling_design(declaration: Declaration) -> DesignSpace:
@@ -138,7 +141,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     return parser
 
 
-#: The commands of :func:`excover.cli.commands.add_problem_commands`.
+#: The commands of :func:`excover.cli.exact_cover.parsers.add_problem_commands`.
 _PROBLEM_COMMANDS = ("count", "solve", "dimacs", "estimate", "schema")
 
 #: The groups of commands, in the order the whole parser lists them: the module and the
@@ -146,7 +149,7 @@ _PROBLEM_COMMANDS = ("count", "solve", "dimacs", "estimate", "schema")
 #: parser, or its own for a problem command (see :func:`build_parser`; ``run`` always
 #: builds the whole parser).
 _GROUPS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
-    ("excover.cli.commands", "add_problem_commands", _PROBLEM_COMMANDS),
+    ("excover.cli.exact_cover.parsers", "add_problem_commands", _PROBLEM_COMMANDS),
     ("excover.puzzles.cli", "add_puzzle_commands", ("queens", "sudoku")),
     ("excover.nonogram.cli", "add_nonogram_command", ("nonogram",)),
     ("excover.lang.cli", "add_run_command", ()),
@@ -209,16 +212,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_OK
     import signal
 
-    from excover.cli.common import check_refused, start_clock
+    from excover.cli.common import check_refused
 
     # a run of a command that has a light parser of its own builds only that one (its
     # usage lines and errors are the same as under the whole parser)
     parser = build_parser(argv[0] if argv and argv[0] in _LIGHT else None)
+    parser.set_defaults(started=started)  # the start of the clock of --timeout
     try:
         args = _parse(parser, argv)
     except SystemExit as exc:
         return _exit_status(exc)
-    start_clock(args, started)
     run: Callable[[argparse.Namespace], int] = args.run
     handler = signal.getsignal(signal.SIGINT)
     try:

@@ -33,6 +33,7 @@ from collections import Counter
 
 from excover.cli import common
 from excover.cli.common import add_json, add_quiet
+from excover.cli.options import RunOptions
 from excover.errors import LimitReached, UsageError
 
 TYPE_CHECKING = False  # typing is for type checkers: a run need not import it
@@ -201,20 +202,21 @@ def _run(args: argparse.Namespace) -> int:
         if args.checkpoint is not None or args.workers is not None or args.dask is not None:
             raise UsageError("--check disassembles nothing: no --workers, --dask or --checkpoint")
         return _check(args, source, puzzle)
-    if args.problem is None:
-        args.problem = 0
+    run = RunOptions.read(args)
+    number = 0 if args.problem is None else args.problem  # the problem taken apart
     if args.greedy and args.min_total:
         raise UsageError("--greedy and --min-total exclude each other")
     if args.keep is not None and not args.write:
         raise UsageError("--keep tells --write how many solutions to store: give --write OUT")
-    if not args.quiet and args.problem < len(puzzle.problems) > 1:
-        label = puzzle.problems[args.problem].label(args.problem)
+    if not args.quiet and number < len(puzzle.problems) > 1:
+        label = puzzle.problems[number].label(number)
         print(f"excover: {source}: {label} of {len(puzzle.problems)}", file=sys.stderr)
     with contextlib.ExitStack() as claims:
-        tally, stopped_by = _disassemble(args, data, puzzle, claims)
-    unwritten = None if not args.write else _write(args, puzzle, tally, stopped_by is None)
+        tally, stopped_by = _disassemble(args, run, number, data, puzzle, claims)
+    complete = stopped_by is None
+    unwritten = None if not args.write else _write(args, run, number, puzzle, tally, complete)
     if args.json:
-        _print_json(args, source, tally, stopped_by)
+        _print_json(args, number, source, tally, stopped_by)
     else:
         _print_text(args, tally, stopped_by)
     _say_stops(tally, stopped_by)
@@ -297,11 +299,16 @@ class _Listing:
 
 
 def _disassemble(
-    args: argparse.Namespace, data: bytes, puzzle: Puzzle, claims: contextlib.ExitStack
+    args: argparse.Namespace,
+    run: RunOptions,
+    number: int,
+    data: bytes,
+    puzzle: Puzzle,
+    claims: contextlib.ExitStack,
 ) -> tuple[_Tally, str | None]:
-    """The assemblies taken apart, listed and disassembled as they are found (none
-    held once done, a stuck one counted only), and what stopped the run early (None:
-    nothing)."""
+    """The assemblies of problem ``number`` taken apart, listed and disassembled as they
+    are found (none held once done, a stuck one counted only), and what stopped the run
+    early (None: nothing)."""
     from pathlib import Path
 
     from excover.burr import assemblies
@@ -310,16 +317,17 @@ def _disassemble(
     from excover.cli.progress import progress
 
     started = time.monotonic()
-    deadline = common.stop_time(args)
+    deadline = run.deadline
     bound = default_memory() if args.max_memory is None else args.max_memory
     client = None
+    workers = args.workers
     if args.dask is not None:
         if args.workers is not None:
             raise UsageError("--workers does not go with --dask: the cluster has its workers")
-        from excover.cli.parallel import connect_dask
+        from excover.cli.cluster import connect_dask
 
         client = claims.enter_context(connect_dask(args.dask))
-        args.workers = len(client.nthreads())
+        workers = len(client.nthreads())
     state: RunCheckpoint | None = None
     if args.checkpoint is not None:
         from excover.burr.checkpoint import RunCheckpoint, digest
@@ -334,17 +342,17 @@ def _disassemble(
                 "min_total": args.min_total,
                 "max_states": args.max_states,
             }
-            state = RunCheckpoint.open(path, digest(data), args.problem, named, _say)
+            state = RunCheckpoint.open(path, digest(data), number, named, _say)
             state.save()  # at once: a CK that cannot be written fails before the work
     tally = _Tally()
     stopped_by: str | None = None
     listing = _Listing()
-    bar = progress(args, desc="disassemble", unit="assembly")
+    bar = progress(run, desc="disassemble", unit="assembly")
 
     def listed() -> Iterator[Assembly]:
         """The assemblies as they are found, until the deadline; those the checkpoint
         holds are tallied here (and still yielded, their index skipped)."""
-        found = enumerate(assemblies(puzzle, args.problem, deadline))
+        found = enumerate(assemblies(puzzle, number, deadline))
         while True:
             try:
                 index, assembly = next(found)
@@ -382,7 +390,7 @@ def _disassemble(
     runs = disassemble_many(
         listed(),
         settings,
-        workers=args.workers or 1,
+        workers=workers or 1,
         deadline=deadline,
         skip=set() if state is None else set(state.done),
         executor=client,
@@ -419,17 +427,24 @@ def _disassemble(
     return tally, stopped_by
 
 
-def _write(args: argparse.Namespace, puzzle: Puzzle, tally: _Tally, complete: bool) -> str | None:
-    """Save the solved puzzle to ``--write``'s file (its ``--keep`` hardest solutions
-    stored); None once written, else what stopped the writing (``"timeout"``: the
-    deadline, with :data:`WRITE_GRACE` more for a run it stopped; ``"interrupt"``),
-    the file then left as it was."""
+def _write(
+    args: argparse.Namespace,
+    run: RunOptions,
+    number: int,
+    puzzle: Puzzle,
+    tally: _Tally,
+    complete: bool,
+) -> str | None:
+    """Save the puzzle, its problem ``number`` solved, to ``--write``'s file (its
+    ``--keep`` hardest solutions stored); None once written, else what stopped the
+    writing (``"timeout"``: the deadline, with :data:`WRITE_GRACE` more for a run it
+    stopped; ``"interrupt"``), the file then left as it was."""
     from excover.burr.stored import solved_puzzle
     from excover.formats.burrtools import write_xmpuzzle
 
     keep = KEEP if args.keep is None else args.keep
-    solved = solved_puzzle(puzzle, args.problem, tally.kept, tally.done, complete, keep)
-    deadline = common.stop_time(args)
+    solved = solved_puzzle(puzzle, number, tally.kept, tally.done, complete, keep)
+    deadline = run.deadline
     try:
         write_xmpuzzle(
             solved, args.write, deadline=None if deadline is None else deadline + WRITE_GRACE
@@ -443,8 +458,8 @@ def _write(args: argparse.Namespace, puzzle: Puzzle, tally: _Tally, complete: bo
         count = tally.count("solved")
         kept = (
             ""
-            if count == len(solved.problems[args.problem].stored)
-            else (f", the {len(solved.problems[args.problem].stored)} hardest stored (--keep)")
+            if count == len(solved.problems[number].stored)
+            else (f", the {len(solved.problems[number].stored)} hardest stored (--keep)")
         )
         print(f"excover: wrote {args.write}: {count} solutions{partial}{kept}", file=sys.stderr)
     return None
@@ -548,6 +563,7 @@ def _separation_json(separation: Separation) -> dict[str, Any]:
 
 def _print_json(
     args: argparse.Namespace,
+    number: int,
     source: str,
     tally: _Tally,
     stopped_by: str | None,
@@ -573,7 +589,7 @@ def _print_json(
         None,
         stopped_by,
         input=source,
-        problem=args.problem,
+        problem=number,
         assemblies=tally.done,
         solutions=solutions,
         levels=[entry["level"] for entry in solutions],

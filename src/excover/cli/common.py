@@ -11,16 +11,19 @@ all, each kept in the module of its job.
   (:mod:`excover.cli.argtypes`); ``--method`` defaults to ``auto`` as in the API;
 * input and output files (:mod:`excover.cli.files`): a path, or ``-`` for standard
   input (:func:`read_input`); ``--svg`` and ``--write-dlx`` files (:func:`write_file`,
-  :func:`write_problem`);
+  :func:`write_problem`, :func:`write_dlx`);
+* what a run reads of its flags once, at the edge (:mod:`excover.cli.options`:
+  :class:`RunOptions`, handed to everything that prints the run's output);
 * ``--limit N`` stops after N solutions (listed or counted: the result is then partial,
   ``complete`` false), ``--timeout S`` after S seconds of wall-clock time from the start
-  of the command (:mod:`excover.cli.clock`: :func:`start_clock`, :func:`stop_time`,
-  :func:`time_left`, :func:`deadline`) and ``--max-nodes N`` after N search nodes;
+  of the command (:attr:`RunOptions.deadline`; the alarm of the engines that cannot stop
+  at a deadline of their own, :mod:`excover.cli.clock`: :func:`deadline`) and
+  ``--max-nodes N`` after N search nodes;
   ``--max-memory SIZE`` (:func:`add_max_memory`, on the commands that take ``--method
   zdd``) bounds the memory of the ZDD method;
-* ``--json`` prints one document of the schema shipped beside this module
-  (:mod:`excover.cli.documents`: ``schema.json``, version :data:`SCHEMA_VERSION`, built
-  by :func:`document` or streamed by :class:`JsonStream`);
+* ``--json`` prints one document of the schema of results (:mod:`excover.documents`,
+  which the studio shares: ``schema.json``, version :data:`SCHEMA_VERSION`, built by
+  :func:`document` or streamed by :class:`JsonStream`);
 * how a run ends (:mod:`excover.cli.status`): its exit status (:func:`exit_status`:
   0 done, 1 a result cut short, 2 bad usage or input, 3 a resource limit, 130 Ctrl-C,
   141 the reader of stdout left) and the lines on stderr that tell how it went
@@ -40,17 +43,10 @@ from excover.cli.argtypes import workers_count as workers_count
 from excover.cli.clock import ALARM_REPEAT as ALARM_REPEAT
 from excover.cli.clock import TimeUp as TimeUp
 from excover.cli.clock import deadline as deadline
-from excover.cli.clock import start_clock as start_clock
-from excover.cli.clock import stop_time as stop_time
-from excover.cli.clock import time_left as time_left
-from excover.cli.documents import SCHEMA_VERSION as SCHEMA_VERSION
-from excover.cli.documents import JsonStream as JsonStream
-from excover.cli.documents import document as document
-from excover.cli.documents import exact as exact
-from excover.cli.documents import schema as schema
 from excover.cli.files import decode_input as decode_input
 from excover.cli.files import numbered as numbered
 from excover.cli.files import read_input as read_input
+from excover.cli.files import write_dlx as write_dlx
 from excover.cli.files import write_file as write_file
 from excover.cli.files import write_problem as write_problem
 from excover.cli.flags import METHODS as METHODS
@@ -74,6 +70,7 @@ from excover.cli.flags import add_write_dlx as add_write_dlx
 from excover.cli.flags import check_refused as check_refused
 from excover.cli.flags import given as given
 from excover.cli.flags import refuse as refuse
+from excover.cli.options import RunOptions as RunOptions
 from excover.cli.parser import HelpFormatter as HelpFormatter
 from excover.cli.parser import Parser as Parser
 from excover.cli.parser import add_command as add_command
@@ -89,10 +86,14 @@ from excover.cli.status import EXIT_RESOURCE as EXIT_RESOURCE
 from excover.cli.status import EXIT_USAGE as EXIT_USAGE
 from excover.cli.status import STOP_CAUSES as STOP_CAUSES
 from excover.cli.status import STOPS as STOPS
-from excover.cli.status import counting as counting
 from excover.cli.status import error_line as error_line
 from excover.cli.status import exit_status as exit_status
 from excover.cli.status import exit_statuses as exit_statuses
 from excover.cli.status import say_method as say_method
 from excover.cli.status import say_route as say_route
 from excover.cli.status import say_stopped as say_stopped
+from excover.documents import SCHEMA_VERSION as SCHEMA_VERSION
+from excover.documents import JsonStream as JsonStream
+from excover.documents import document as document
+from excover.documents import exact as exact
+from excover.documents import schema as schema

@@ -10,9 +10,12 @@ from excover.errors import UsageError
 
 TYPE_CHECKING = False  # typing is for type checkers: a run need not import it
 if TYPE_CHECKING:
+    import argparse
     from typing import Any
 
     from excover.solving import ExactCover
+
+__all__ = ["decode_input", "numbered", "read_input", "write_dlx", "write_file", "write_problem"]
 
 
 def read_input(path: str, binary: bool = False) -> Any:
@@ -60,6 +63,36 @@ def write_problem(problem: ExactCover, path: str, what: str) -> None:
         f"{problem.n_items} items); 'excover count {path}' counts its solutions",
         file=sys.stderr,
     )
+
+
+def write_dlx(args: argparse.Namespace, problems: list[tuple[ExactCover, str]], what: str) -> int:
+    """``--write-dlx FILE`` of a command that builds exact cover problems (a puzzle's, a
+    term's): write each problem to its file in Knuth's DLX format, and no search (any
+    search flag given in ``args`` is refused: it would do nothing); the exit status."""
+    from excover.cli.flags import refuse
+    from excover.cli.status import EXIT_OK
+    from excover.names import METHOD_TRAITS
+
+    for dest in ("count", "all", "classify", "svg", "pretty", "json", "stats", "workers"):
+        refuse(args, dest, "asks for a search: --write-dlx writes the problem instead")
+    for dest in (
+        "limit",
+        "timeout",
+        "max_nodes",
+        "max_memory",
+        "engine",
+        "up_to_symmetry",
+        "break_symmetry",
+        "progress",
+    ):
+        refuse(args, dest, "bounds or shapes a search: --write-dlx writes the problem instead")
+    method = getattr(args, "method", None)
+    traits = None if method is None else METHOD_TRAITS.get(method)  # a puzzle's own, or None
+    if method is not None and (traits is None or not traits.chooses):  # not the default
+        raise UsageError("--method chooses how to solve: --write-dlx writes the problem instead")
+    for problem, path in problems:
+        write_problem(problem, path, what)
+    return EXIT_OK
 
 
 def numbered(out: str, many: int) -> list[str]:

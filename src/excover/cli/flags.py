@@ -16,7 +16,7 @@ from __future__ import annotations
 import argparse
 
 from excover.cli import argtypes
-from excover.cli.documents import SCHEMA_VERSION
+from excover.documents import SCHEMA_VERSION
 from excover.errors import UsageError
 from excover.names import ENGINES as ENGINES
 from excover.names import METHOD_ALIASES
@@ -323,15 +323,18 @@ def add_write_dlx(parser: Container, what: str) -> None:
     )
 
 
-def given(args: argparse.Namespace, dest: str) -> bool:
+def given(values: object, dest: str) -> bool:
     """Whether the optional flag stored at ``dest`` was given (every shared flag has a
-    default of None or False)."""
-    value = getattr(args, dest, None)
+    default of None or False): ``values`` are the arguments as parsed, or a typed
+    request read from them under the same names (such as
+    :class:`~excover.cli.exact_cover.request.CoverRequest`)."""
+    value = getattr(values, dest, None)
     return value is not None and value is not False
 
 
-def refuse(args: argparse.Namespace, dest: str, why: str) -> None:
-    """Refuse the flag stored at ``dest`` if it was given: a usage error saying ``why``."""
-    if given(args, dest):
+def refuse(values: object, dest: str, why: str) -> None:
+    """Refuse the flag stored at ``dest`` if it was given (in ``values``, as
+    :func:`given` reads them): a usage error saying ``why``."""
+    if given(values, dest):
         flag = "--" + dest.replace("_", "-")
         raise UsageError(f"{flag} {why}")

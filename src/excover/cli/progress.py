@@ -5,7 +5,7 @@ command line wants one (``--progress``; by default only when stderr is a termina
 do-nothing stand-in otherwise, so callers never test for it. tqdm is imported only when a
 bar is really drawn. A bar appears only after ``delay`` seconds, so short runs show none.
 
-    bar = progress(args, total=len(puzzles), unit="puzzle", desc="sudoku")
+    bar = progress(run, total=len(puzzles), unit="puzzle", desc="sudoku")
     for chunk in chunks:
         ...
         bar.update(len(chunk))
@@ -14,7 +14,6 @@ bar is really drawn. A bar appears only after ``delay`` seconds, so short runs s
 
 from __future__ import annotations
 
-import argparse
 import math
 import sys
 
@@ -23,6 +22,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable
     from typing import Any
 
+    from excover.cli.options import Shown
     from excover.parallel.progress import Meter
 
 __all__ = ["JsonProgress", "Progress", "progress", "wanted"]
@@ -40,10 +40,11 @@ BAR_FORMAT = "{l_bar}{bar}| {n_fmt}/{total_fmt} {unit} [{elapsed}{postfix}]"
 PERCENT_FORMAT = "{l_bar}{bar}| [{elapsed}{postfix}]"
 
 
-def wanted(args: argparse.Namespace) -> bool:
+def wanted(run: Shown) -> bool:
     """Whether the command line wants a progress bar: ``--progress`` or
-    ``--no-progress`` when given, else whether stderr is a terminal."""
-    choice = getattr(args, "progress", None)
+    ``--no-progress`` when given, else whether stderr is a terminal (``run``: the run's
+    :class:`~excover.cli.options.RunOptions`)."""
+    choice = getattr(run, "progress", None)
     return bool(choice) if choice is not None else sys.stderr.isatty()
 
 
@@ -230,7 +231,7 @@ def _short(value: object) -> object:
 
 
 def progress(
-    args: argparse.Namespace,
+    run: Shown,
     total: float | None = None,
     desc: str = "",
     unit: str = "it",
@@ -239,9 +240,9 @@ def progress(
     """A bar for ``total`` units of work (None: unknown), if the command line wants one;
     it appears after ``delay`` seconds (default :data:`DELAY`). With ``--json`` and
     ``--progress``, JSON progress events on stderr instead (:class:`JsonProgress`)."""
-    if not wanted(args):
+    if not wanted(run):
         return Progress()
-    if getattr(args, "json", False) and getattr(args, "progress", None):
+    if getattr(run, "json", False) and getattr(run, "progress", None):
         return JsonProgress(desc, unit, total)
     from tqdm import tqdm  # type: ignore[import-untyped]  # only when a bar is drawn
 

@@ -13,9 +13,9 @@ from excover.numbers import byte_size, to_decimal
 
 TYPE_CHECKING = False  # typing is for type checkers: a run need not import it
 if TYPE_CHECKING:
-    import argparse
     from typing import Any
 
+    from excover.cli.options import RunOptions
     from excover.counting.outcome import Outcome
 
 __all__ = ["exact_stats", "finish", "print_outcome", "stats_lines", "stopped_building"]
@@ -46,14 +46,15 @@ def stats_lines(stats: dict[str, Any], route: str | None = None) -> str:
     return "\n".join(lines)
 
 
-def print_outcome(command: str, outcome: Outcome, args: argparse.Namespace) -> int:
-    """Print a count: the number on stdout (or the JSON document), the method, what
-    stopped the run and, with ``--stats``, the statistics on stderr; the exit status."""
-    if args.json:
+def print_outcome(outcome: Outcome, run: RunOptions) -> int:
+    """Print a count: the number on stdout (or the JSON document of ``run.command``), the
+    method, what stopped the run and, with ``--stats``, the statistics on stderr; the
+    exit status."""
+    if run.json:
         import json  # here, not at the top: a run without --json spares the import
 
         doc = common.document(
-            command,
+            run.command,
             outcome.method,
             outcome.engine,
             outcome.stopped_by,
@@ -65,34 +66,34 @@ def print_outcome(command: str, outcome: Outcome, args: argparse.Namespace) -> i
         print(json.dumps(doc))
     elif outcome.count is not None:
         print(to_decimal(outcome.count))
-    return finish(outcome, args)
+    return finish(outcome, run)
 
 
-def stopped_building(args: argparse.Namespace, command: str, stop: BaseException) -> int:
+def stopped_building(run: RunOptions, method: str, stop: BaseException) -> int:
     """The output of a run that ``stop`` (:class:`~excover.LimitReached` at
     ``--timeout``, or Ctrl-C) ended while its problem was being built, before any
-    search: nothing found, marked partial (a count of 0, a listing with no solution);
-    the exit status."""
+    search: nothing found, marked partial (a count of 0, a listing with no solution),
+    by ``method`` (the one asked for); the exit status."""
     from excover.cli.outcome import Outcome
 
     stopped_by = "interrupt" if isinstance(stop, KeyboardInterrupt) else "timeout"
-    outcome = Outcome(args.method, "building the problem", 0, stopped_by, {"solutions": 0})
-    if common.counting(args):
-        return print_outcome(command, outcome, args)
-    if args.json:
-        stream = common.JsonStream(sys.stdout, command)
+    outcome = Outcome(method, "building the problem", 0, stopped_by, {"solutions": 0})
+    if run.counting:
+        return print_outcome(outcome, run)
+    if run.json:
+        stream = common.JsonStream(sys.stdout, run.command)
         stream.close(outcome.method, outcome.engine, stopped_by, count=0)
-    return finish(outcome, args)
+    return finish(outcome, run)
 
 
-def finish(outcome: Outcome, args: argparse.Namespace) -> int:
+def finish(outcome: Outcome, run: RunOptions) -> int:
     """After the result: method, stop cause and statistics on stderr; the exit status."""
     sys.stdout.flush()  # the result first, when stdout and stderr share a terminal or file
-    if not args.json:
-        common.say_method(args, outcome.method, outcome.engine)
+    if not run.json:
+        common.say_method(run, outcome.method, outcome.engine)
         if outcome.route is not None:
-            common.say_route(args, outcome.route)
-    count = common.counting(args)
+            common.say_route(run, outcome.route)
+    count = run.counting
     if outcome.stopped_by not in (None, "limit") or (outcome.stopped_by == "limit" and count):
         # a listing that printed the N solutions --limit asked for is what was asked for
         found = outcome.count
@@ -103,7 +104,7 @@ def finish(outcome: Outcome, args: argparse.Namespace) -> int:
         if outcome.stopped_by == "max_memory" and "memory_bound" in outcome.stats:
             detail = f"a bound of {byte_size(outcome.stats['memory_bound'])}; {detail}"
         common.say_stopped(outcome.stopped_by, f" ({detail})" if detail else "")
-    if getattr(args, "stats", False) or outcome.stopped_by == "interrupt":
+    if run.stats or outcome.stopped_by == "interrupt":
         # what stopped the run is the outcome's to say: some commands' statistics
         # (a nonogram's solution count) do not carry it
         stats = {**outcome.stats, "stopped_by": outcome.stopped_by}

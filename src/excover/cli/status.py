@@ -17,9 +17,9 @@ from excover.errors import ProblemError
 
 TYPE_CHECKING = False  # typing is for type checkers: a run need not import it
 if TYPE_CHECKING:
-    import argparse
     from typing import Any
 
+    from excover.cli.options import RunOptions
     from excover.errors import ExcoverError
 
 #: The exit statuses of every command (above).
@@ -61,18 +61,18 @@ def exit_statuses(
 EPILOG_SHORT = exit_statuses() + "\n--json documents follow one schema: 'excover schema' prints it."
 
 
-def say_method(args: argparse.Namespace, method: str, engine: str | None) -> None:
+def say_method(run: RunOptions, method: str, engine: str | None) -> None:
     """Tell on stderr which method (and engine) ran, unless ``--quiet``: stdout stays the
     result alone."""
-    if getattr(args, "quiet", False):
+    if run.quiet:
         return
     print(f"excover: method {method}" + (f", {engine}" if engine else ""), file=sys.stderr)
 
 
-def say_route(args: argparse.Namespace, route: dict[str, Any]) -> None:
+def say_route(run: RunOptions, route: dict[str, Any]) -> None:
     """Tell on stderr which counting route finished, why, and each route's time, unless
     ``--quiet``."""
-    if getattr(args, "quiet", False):
+    if run.quiet:
         return
     work = ", ".join(f"{name} {done['seconds']:.3f} s" for name, done in route["work"].items())
     times = f"; {work}" if work else ""  # no route ran: no times
@@ -91,12 +91,6 @@ def say_stopped(stopped_by: str | None, detail: str = "") -> None:
     if stopped_by is None:
         return
     print(f"excover: {STOP_CAUSES[stopped_by]}{detail}; the result is partial", file=sys.stderr)
-
-
-def counting(args: argparse.Namespace) -> bool:
-    """Whether the command line asks for a count (``count``, or ``--count`` of a puzzle)
-    rather than for solutions listed."""
-    return getattr(args, "command", None) == "count" or getattr(args, "count", False) is True
 
 
 def exit_status(stopped_by: str | None, count: bool = True) -> int:

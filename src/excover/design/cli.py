@@ -30,6 +30,7 @@ from excover.design.orders import ORDERS
 
 TYPE_CHECKING = False  # typing is for type checkers: a run need not import it
 if TYPE_CHECKING:
+    from excover.cli.options import RunOptions
     from excover.design.fields import Declaration, Table
     from excover.design.report import Report
     from excover.design.space import DesignSpace
@@ -316,9 +317,11 @@ def _from_flags(kind: str, fields: dict[str, Any], goal: dict[str, Any]) -> Decl
 
 
 def _run(args: argparse.Namespace, kinds: Mapping[str, Maker]) -> int:
+    from excover.cli.options import RunOptions
     from excover.design.goal import Goal
     from excover.design.searching import search
 
+    options = RunOptions.read(args)
     if args.dask is not None and args.workers is not None:
         raise DesignError("--workers does not go with --dask: the cluster has its workers")
     declaration = _declaration(args, kinds)
@@ -330,18 +333,18 @@ def _run(args: argparse.Namespace, kinds: Mapping[str, Maker]) -> int:
     space = maker(declaration)
     goal = Goal.from_table(declaration.goal)
     goal.check_scores(space.scores, declaration.goal)
-    settings = _settings(args, declaration.run, space.size)
+    settings = _settings(args, options, declaration.run, space.size)
     form = args.format or (space.formats[0] if space.formats else "cmb")
     if args.write is not None and form not in space.formats:
         written = ", ".join(space.formats) or "nothing"
         raise DesignError(f"--format {form}: {space.kind} designs are written as {written}")
     with contextlib.ExitStack() as claims:
         if args.dask is not None:
-            from excover.cli.parallel import connect_dask
+            from excover.cli.cluster import connect_dask
 
             settings["workers"] = None  # the cluster's workers, whatever [run] says
             settings["executor"] = claims.enter_context(connect_dask(args.dask))
-        bar = _Bar(args)
+        bar = _Bar(options)
         try:
             report = search(space, goal, progress=bar.show, **settings)
         finally:
@@ -363,8 +366,11 @@ def _run(args: argparse.Namespace, kinds: Mapping[str, Maker]) -> int:
     return common.exit_status(report.stopped_by)
 
 
-def _settings(args: argparse.Namespace, run: Table, size: int) -> dict[str, Any]:
-    """The run's settings: the flags, else the declaration's [run] table."""
+def _settings(
+    args: argparse.Namespace, options: RunOptions, run: Table, size: int
+) -> dict[str, Any]:
+    """The run's settings: the flags (the time left of the run's ``options``), else the
+    declaration's [run] table."""
     workers = run.integer("workers", 1, least=1)
     ledger = run.text("ledger", None)
     timeout = run.number("timeout", None)
@@ -375,7 +381,7 @@ def _settings(args: argparse.Namespace, run: Table, size: int) -> dict[str, Any]
         start, stop = args.range
     if stop is not None and stop > size:
         raise DesignError(f"the range ends at {stop}, past the {size:,} candidates")
-    time_left = common.time_left(args)
+    time_left = options.time_left()
     if args.timeout is None and timeout is not None:
         time_left = timeout
     return {
@@ -390,10 +396,10 @@ def _settings(args: argparse.Namespace, run: Table, size: int) -> dict[str, Any]
 class _Bar:
     """The progress bar (or JSON events) of the command line, fed by the search."""
 
-    def __init__(self, args: argparse.Namespace) -> None:
+    def __init__(self, options: RunOptions) -> None:
         from excover.cli.progress import progress
 
-        self.bar = progress(args, desc="design", unit="candidate")
+        self.bar = progress(options, desc="design", unit="candidate")
 
     def show(self, seen: Any) -> None:
         self.bar.set(

@@ -37,6 +37,7 @@ from excover.numbers import to_decimal
 if TYPE_CHECKING:
     from collections.abc import Callable
 
+    from excover.cli.options import RunOptions
     from excover.lang.errors import LangError
     from excover.lang.interp import Interpreter
     from excover.lang.parser import Program
@@ -215,19 +216,19 @@ def _load(path: str, permissions: Permissions) -> Program:
     return parse(text, "<stdin>", permissions=permissions)
 
 
-def _build_bars(args: argparse.Namespace) -> Callable[[str, int, int], None] | None:
+def _build_bars(run: RunOptions) -> Callable[[str, int, int], None] | None:
     """A progress bar for each problem whose placements take long to find (a big board),
     when the command line wants bars; None when it does not."""
     from excover.cli.progress import Progress, progress, wanted
 
-    if not wanted(args):
+    if not wanted(run):
         return None
     bars: dict[str, Progress] = {}
 
     def report(name: str, done: int, total: int) -> None:
         bar = bars.get(name)
         if bar is None:
-            bar = bars[name] = progress(args, total=total, desc=f"placing {name}", unit="shape")
+            bar = bars[name] = progress(run, total=total, desc=f"placing {name}", unit="shape")
         bar.set(done, total)
         if done == total:
             bar.close()
@@ -297,16 +298,18 @@ def _say_stopped(results: list[dict[str, Any]], timeout: float | None) -> None:
 
 
 def _run(args: argparse.Namespace) -> int:
+    from excover.cli.options import RunOptions
     from excover.lang.errors import LangError
     from excover.lang.interp import Interpreter
 
+    run = RunOptions.read(args)
     permissions = _permissions(args)
     interpreter = Interpreter(
-        deadline=common.stop_time(args),
+        deadline=run.deadline,
         debug=args.debug,
         timing=args.timing,
         quiet=args.json,
-        on_build=_build_bars(args),
+        on_build=_build_bars(run),
         on_record=None if args.json or args.quiet else _say_how,
         permissions=permissions,
     )
@@ -316,7 +319,7 @@ def _run(args: argparse.Namespace) -> int:
         for dest in ("parse_only", "json"):
             common.refuse(args, dest, "does not go with --write-dlx, which writes problems")
     try:
-        with common.deadline(common.time_left(args)):
+        with common.deadline(run.time_left()):
             program = _load(args.file, permissions)
             if args.write_dlx:
                 _write_dlx(interpreter, program, args.write_dlx)

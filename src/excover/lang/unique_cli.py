@@ -135,15 +135,17 @@ def add_unique_command(commands: Any) -> None:
 
 
 def _run(args: argparse.Namespace) -> int:
+    from excover.cli.options import RunOptions
     from excover.tiling.unique import DEFAULT_LIMIT, make_unique
 
+    run = RunOptions.read(args)
     if args.pieces is None:
         common.refuse(args, "no_reflections", "needs --pieces (FILE is not a board)")
         common.refuse(args, "multiplicity", "needs --pieces (FILE is not a board)")
     else:
         common.refuse(args, "problem", "names a problem of a .cmb program, not of a board")
     try:
-        with common.deadline(common.time_left(args)):
+        with common.deadline(run.time_left()):
             name, tiling = _read(args)
     except common.TimeUp:
         print(f"excover: stopped by --timeout after {args.timeout:g} s", file=sys.stderr)
@@ -151,7 +153,7 @@ def _run(args: argparse.Namespace) -> int:
     report = make_unique(
         tiling,
         limit=args.limit or DEFAULT_LIMIT,
-        timeout=common.time_left(args),
+        timeout=run.time_left(),
         max_pieces=args.max_pieces,
         max_cells=args.max_cells,
         max_proposals=args.proposals,

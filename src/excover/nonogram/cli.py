@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from typing import Any
 
     from excover import nonogram
+    from excover.cli.options import RunOptions
     from excover.counting.outcome import Outcome
 
 __all__ = ["add_nonogram_command"]
@@ -192,9 +193,11 @@ def _check_flags(args: argparse.Namespace) -> None:
 
 
 def _nonogram(args: argparse.Namespace) -> int:
+    from excover.cli.options import RunOptions
     from excover.cli.report import finish
     from excover.counting.outcome import Outcome
 
+    run = RunOptions.read(args)
     _check_flags(args)
     puzzles = _load(args)
     many = len(puzzles) > 1 or (args.format or _suffix_format(args.file)) == "tcga"
@@ -205,27 +208,26 @@ def _nonogram(args: argparse.Namespace) -> int:
 
         formats.write_all(puzzles, args.write)
     if args.write_dlx is not None:
-        from excover.cli.commands import write_dlx
         from excover.nonogram import xcc
 
         paths = common.numbered(args.write_dlx, len(puzzles))
         covers = [xcc.problem(puzzle)[0] for puzzle in puzzles]
-        return write_dlx(args, list(zip(covers, paths, strict=True)), "the nonogram")
+        return common.write_dlx(args, list(zip(covers, paths, strict=True)), "the nonogram")
     if args.rate:
         if many:
             raise UsageError(f"--rate rates one puzzle: {args.file} holds {len(puzzles)}")
-        return _rate(puzzles[0], args)
+        return _rate(puzzles[0], args, run)
     if not many:
-        return finish(_solve(puzzles[0], args, None), args)
+        return finish(_solve(puzzles[0], args, run, None), run)
     from excover.cli.progress import progress
 
     method, engine = _route(args.method, puzzles[0])
     stops: list[str] = []
-    bar = progress(args, total=len(puzzles), unit="puzzle", desc="nonogram")
+    bar = progress(run, total=len(puzzles), unit="puzzle", desc="nonogram")
     done = 0
     try:
         for rank, puzzle in enumerate(puzzles, start=1):
-            outcome = _solve(puzzle, args, rank)
+            outcome = _solve(puzzle, args, run, rank)
             done += 1
             bar.update()
             if outcome.stopped_by is not None:
@@ -236,7 +238,7 @@ def _nonogram(args: argparse.Namespace) -> int:
         bar.close()
     stopped_by = next((stop for stop in ("interrupt", "timeout", "limit") if stop in stops), None)
     stats = {"puzzles": len(puzzles), "done": done}
-    return finish(Outcome(method, engine, None, stopped_by, stats), args)
+    return finish(Outcome(method, engine, None, stopped_by, stats), run)
 
 
 def _suffix_format(path: str) -> str:
@@ -245,9 +247,12 @@ def _suffix_format(path: str) -> str:
     return "text" if path == "-" else format_for(path)
 
 
-def _solve(puzzle: nonogram.Puzzle, args: argparse.Namespace, rank: int | None) -> Outcome:
-    """Solve one puzzle as the flags ask and print its result (``rank``: its place in a
-    file of many, whose results each take one line, or a picture after a ``$label``)."""
+def _solve(
+    puzzle: nonogram.Puzzle, args: argparse.Namespace, run: RunOptions, rank: int | None
+) -> Outcome:
+    """Solve one puzzle as the flags ``args`` ask, within the run's deadline, and print
+    its result (``rank``: its place in a file of many, whose results each take one line,
+    or a picture after a ``$label``)."""
     from excover import nonogram
     from excover.counting.outcome import Outcome
 
@@ -264,7 +269,7 @@ def _solve(puzzle: nonogram.Puzzle, args: argparse.Namespace, rank: int | None) 
             puzzle,
             method=args.method,
             limit=wanted,
-            timeout=common.time_left(args),
+            timeout=run.time_left(),
             max_nodes=args.max_nodes,
         ):
             found.append(picture)
@@ -357,7 +362,7 @@ def _show(
     sys.stdout.flush()
 
 
-def _rate(puzzle: nonogram.Puzzle, args: argparse.Namespace) -> int:
+def _rate(puzzle: nonogram.Puzzle, args: argparse.Namespace, run: RunOptions) -> int:
     """``--rate``: the solution count and the level of reasoning the puzzle needs."""
     from excover import nonogram
     from excover.cli.report import finish
@@ -366,7 +371,7 @@ def _rate(puzzle: nonogram.Puzzle, args: argparse.Namespace) -> int:
     rating: nonogram.Rating | None = None
     stopped_by: str | None = None
     try:
-        rating = nonogram.rate(puzzle, timeout=common.time_left(args))
+        rating = nonogram.rate(puzzle, timeout=run.time_left())
     except LimitReached:
         stopped_by = "timeout"
     except KeyboardInterrupt:
@@ -391,4 +396,4 @@ def _rate(puzzle: nonogram.Puzzle, args: argparse.Namespace) -> int:
         print("unknown" if rating is None else rating)
     if puzzle.contradiction is not None:
         print(f"excover: no solution: {puzzle.contradiction}", file=sys.stderr)
-    return finish(outcome, args)
+    return finish(outcome, run)

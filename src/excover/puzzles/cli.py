@@ -8,11 +8,11 @@ solutions, counts, every solution or classifications, one puzzle after the other
 is done. Solving and classifying with ``--method auto`` go through the compiled grid
 solver in batches (with a progress bar on long files); ``--count``, ``--all``, killer
 puzzles (``--cages``) and the other methods go through the exact cover of each puzzle,
-with the shared limits (:mod:`excover.cli.solving`). ``--write-dlx FILE`` writes a
-puzzle's exact cover in Knuth's format instead (``excover count FILE`` then counts it,
-with ``--workers`` or any flag of ``count``). Results go to stdout (``--json``:
-one document of the shared schema); messages to stderr, errors in a file as
-``FILE:LINE: message``.
+with the shared limits (:mod:`excover.cli.exact_cover.solving`). ``--write-dlx FILE``
+writes a puzzle's exact cover in Knuth's format instead (``excover count FILE`` then
+counts it, with ``--workers`` or any flag of ``count``). Results go to stdout
+(``--json``: one document of the shared schema); messages to stderr, errors in a file
+as ``FILE:LINE: message``.
 
 This module builds both parsers and runs ``queens``; the run of ``sudoku`` is
 :mod:`excover.puzzles.sudoku_cli` (its input and flags) and
@@ -248,24 +248,28 @@ def _sudoku(args: argparse.Namespace) -> int:
 
 
 def _queens(args: argparse.Namespace) -> int:
-    from excover.cli import commands, report, solving
+    from excover.cli import report
+    from excover.cli.exact_cover import solving
+    from excover.cli.exact_cover.commands import count_problem
+    from excover.cli.exact_cover.request import CoverRequest
     from excover.errors import LimitReached
     from excover.puzzles import queens
 
+    # without --count, the first placement by default
+    request = CoverRequest.read(args, limit=args.limit if args.count else args.limit or 1)
     try:
-        problem = queens.queens(args.n, deadline=common.stop_time(args))
+        problem = queens.queens(args.n, deadline=request.deadline)
     except (LimitReached, KeyboardInterrupt) as stop:  # a big board takes a while to build
-        return report.stopped_building(args, "queens", stop)
+        return report.stopped_building(request, args.method, stop)
     if args.write_dlx is not None:
-        return commands.write_dlx(args, [(problem, args.write_dlx)], f"the {args.n}-queens puzzle")
+        return common.write_dlx(args, [(problem, args.write_dlx)], f"the {args.n}-queens puzzle")
     if args.count:
         refuse(args, "svg", "draws a placement: it does not go with --count")
-        return commands.count_problem(problem, commands.as_count(args))
+        return count_problem(problem, request)
     refuse(args, "workers", "counts on several processes: it goes with --count")
     asked = args.limit
-    args.limit = asked or 1
     out = sys.stdout
-    stream = common.JsonStream(out, "queens") if args.json else None
+    stream = common.JsonStream(out, "queens") if request.json else None
     first: list[tuple[int, int]] | None = None
     found = 0
 
@@ -281,12 +285,12 @@ def _queens(args: argparse.Namespace) -> int:
             out.write(("\n" if found > 1 else "") + board + "\n")
             out.flush()
 
-    if args.up_to_symmetry or args.break_symmetry:
-        from excover.cli import symmetry as symmetric
+    if request.symmetric:
+        from excover.cli.exact_cover import symmetry as symmetric
 
-        outcome = symmetric.solutions(problem, args, emit)
+        outcome = symmetric.solutions(problem, request, emit)
     else:
-        outcome = solving.solutions(problem, args, emit)
+        outcome = solving.solutions(problem, request, emit)
     fields: dict[str, Any] = {"n": args.n, "count": found}
     if asked is None and outcome.stopped_by == "limit":
         # the first placement, asked for by default, is the whole answer; but the one
@@ -299,4 +303,4 @@ def _queens(args: argparse.Namespace) -> int:
         print(f"excover: no placement of {args.n} queens", file=sys.stderr)
     if args.svg and first is not None:
         common.write_file(args.svg, queens.svg_board(args.n, first))
-    return report.finish(outcome, args)
+    return report.finish(outcome, request)

@@ -23,7 +23,7 @@ from excover.names import METHOD_TRAITS
 from excover.puzzles.sudoku_file import Puzzle, read_puzzles
 from excover.puzzles.sudoku_runs import (
     Report,
-    plain_lines_apply,
+    SudokuRequest,
     puzzle_cover,
     run_batches,
     run_each,
@@ -92,13 +92,15 @@ def _checked_board(
 # --------------------------------------------------------------------------- sudoku runs
 
 
-def _check_sudoku_flags(args: argparse.Namespace) -> bool:
-    """Refuse the flags the mode cannot honour; whether the compiled batch solver runs."""
+def _check_sudoku_flags(args: argparse.Namespace) -> tuple[SudokuRequest, bool]:
+    """Refuse the flags the mode cannot honour; the run asked for, and whether the
+    compiled batch solver runs it."""
+    listing_all = args.all
     if args.classify:
         refuse(args, "limit", "does not go with --classify (two solutions settle it)")
     elif args.limit is not None and not args.count:
-        args.all = True  # --limit N lists up to N solutions of each puzzle, as --all does
-    listing = args.count or args.all
+        listing_all = True  # --limit N lists up to N solutions of each puzzle, as --all does
+    listing = args.count or listing_all
     if args.json or args.count or args.classify:
         refuse(args, "pretty", "shapes printed solutions: not with --json, --count, --classify")
     if not listing:
@@ -119,7 +121,21 @@ def _check_sudoku_flags(args: argparse.Namespace) -> bool:
             args, "engine", f"chooses a dancing-links engine: {grid} is none (use --method search)"
         )
         refuse(args, "max_memory", f"bounds the tables of --method zdd: {grid} has none")
-    return batch
+    request = SudokuRequest.read(args, all=listing_all, classify=args.classify, pretty=args.pretty)
+    return request, batch
+
+
+def _plain_lines_apply(args: argparse.Namespace) -> bool:
+    """Whether the run may take the plain-lines path: classic 9x9 rules, the one-line
+    layout allowed, and nothing printed but a line per puzzle."""
+    return (
+        args.box in (None, (3, 3))
+        and not args.diagonal
+        and args.regions is None
+        and args.layout in ("auto", "lines")
+        and args.digits is None
+        and not (args.json or args.svg or args.pretty)
+    )
 
 
 def _generate(args: argparse.Namespace) -> int:
@@ -157,13 +173,13 @@ def run(args: argparse.Namespace) -> int:
         refuse(args, dest, "goes with --generate")
     if args.puzzle is None:
         raise UsageError("give a PUZZLE, a FILE or '-' for stdin (or --generate N)")
-    batch = _check_sudoku_flags(args)
+    request, batch = _check_sudoku_flags(args)
     text = None
     if args.puzzle == "-" or os.path.exists(args.puzzle):
         name = "<stdin>" if args.puzzle == "-" else args.puzzle
         data = common.read_input(args.puzzle, binary=True)
-        if batch and plain_lines_apply(args):
-            done = run_plain_lines(data, name, args)
+        if batch and _plain_lines_apply(args):
+            done = run_plain_lines(data, name, request)
             if done is not None:
                 return done
         text = common.decode_input(data, name)
@@ -190,16 +206,14 @@ def run(args: argparse.Namespace) -> int:
     texts = [p.text for p in puzzles]
     if args.write_dlx is not None:
         covers = [puzzle_cover(text, rules, cages) for text in texts]
-        from excover.cli.commands import write_dlx
-
         paths = common.numbered(args.write_dlx, len(texts))
-        return write_dlx(args, list(zip(covers, paths, strict=True)), "the sudoku puzzle")
-    report = Report(args, source)
+        return common.write_dlx(args, list(zip(covers, paths, strict=True)), "the sudoku puzzle")
+    report = Report(request, source)
     try:
         if batch:
-            outcome = run_batches(texts, rules, args, report)
+            outcome = run_batches(texts, rules, request, report)
         else:
-            outcome = run_each(texts, rules, cages, args, report)
+            outcome = run_each(texts, rules, cages, request, report)
     finally:
         report.bar.close()
     if args.svg:

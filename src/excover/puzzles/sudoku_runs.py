@@ -6,19 +6,20 @@ file of one-line 9x9 puzzles to the compiled core, which reads the bytes and wri
 lines itself; :func:`run_batches` solves or classifies with the compiled solvers,
 :data:`BATCH` puzzles at a time; :func:`run_each` takes every puzzle through its exact
 cover and the shared runs (any method, the shared limits, ``--count``, ``--all``, killer
-cages). Each prints through a :class:`Report`, the text lines or the entries of one JSON
-document, and hands back the run's :class:`~excover.cli.solving.Outcome`.
+cages). Each takes the run's :class:`SudokuRequest`, read once off the flags, prints
+through a :class:`Report`, the text lines or the entries of one JSON document, and hands
+back the run's :class:`~excover.counting.outcome.Outcome`.
 """
 
 from __future__ import annotations
 
-import argparse
 import math
 import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from excover.cli import common
+from excover.cli.exact_cover.request import CoverRequest
 
 if TYPE_CHECKING:
     from excover.counting.outcome import Outcome
@@ -32,11 +33,35 @@ BATCH = 256
 _STATUS = ("none", "unique", "multiple")
 
 
+class SudokuRequest(CoverRequest):
+    """What a run of ``excover sudoku`` asks for: a count or a listing of each puzzle's
+    exact cover (:class:`~excover.cli.exact_cover.request.CoverRequest`: ``counting``
+    is ``--count``), and ``all`` (every solution listed: ``--all``, or ``--limit N``
+    without ``--count``), ``classify`` (``--classify``) and ``pretty``
+    (``--pretty``)."""
+
+    __slots__ = ("all", "classify", "pretty")
+
+    def __init__(
+        self,
+        command: str,
+        *,
+        all: bool = False,
+        classify: bool = False,
+        pretty: bool = False,
+        **cover: Any,
+    ) -> None:
+        super().__init__(command, **cover)
+        self.all = all
+        self.classify = classify
+        self.pretty = pretty
+
+
 class Report:
     """Prints each puzzle's result as soon as it is done (text, or an entry of the JSON
     document's ``results``), and keeps the results for ``--svg``."""
 
-    def __init__(self, args: argparse.Namespace, source: str | None) -> None:
+    def __init__(self, args: SudokuRequest, source: str | None) -> None:
         from excover.cli.progress import progress
 
         self.args = args
@@ -58,7 +83,7 @@ class Report:
             self.stream.add({"input": result["puzzle"], **result})
         else:
             args = self.args
-            if args.count:
+            if args.counting:
                 # a count stopped with nothing to show (a ZDD count has no partial one)
                 print("unknown" if result["count"] is None else result["count"])
             elif args.classify:
@@ -90,20 +115,7 @@ class Report:
 LINES_BATCH = 4096
 
 
-def plain_lines_apply(args: argparse.Namespace) -> bool:
-    """Whether the run may take the plain-lines path: classic 9x9 rules, the one-line
-    layout allowed, and nothing printed but a line per puzzle."""
-    return (
-        args.box in (None, (3, 3))
-        and not args.diagonal
-        and args.regions is None
-        and args.layout in ("auto", "lines")
-        and args.digits is None
-        and not (args.json or args.svg or args.pretty)
-    )
-
-
-def run_plain_lines(data: bytes, name: str, args: argparse.Namespace) -> int | None:
+def run_plain_lines(data: bytes, name: str, args: SudokuRequest) -> int | None:
     """Solve or classify a file of one-line 9x9 puzzles with the compiled core, which
     reads the file's bytes and writes the output lines itself, :data:`LINES_BATCH`
     puzzles at a time: the same output as the general path (a line per puzzle,
@@ -124,7 +136,7 @@ def run_plain_lines(data: bytes, name: str, args: argparse.Namespace) -> int | N
     out = sys.stdout.buffer if hasattr(sys.stdout, "buffer") else None
     at, done, stopped_by = 0, 0, None
     try:
-        with common.deadline(common.time_left(args)):
+        with common.deadline(args.time_left()):
             while at < len(data):
                 lines, at, count, unsolvable = _sudoku9.run_lines(
                     data, at, LINES_BATCH, args.classify
@@ -154,7 +166,7 @@ def run_plain_lines(data: bytes, name: str, args: argparse.Namespace) -> int | N
 
 
 def run_batches(
-    texts: list[str], rules: dict[str, Any], args: argparse.Namespace, report: Report
+    texts: list[str], rules: dict[str, Any], args: SudokuRequest, report: Report
 ) -> Outcome:
     """Solve or classify with the compiled solvers (the 9x9 core for the classic board),
     :data:`BATCH` puzzles at a time."""
@@ -165,7 +177,7 @@ def run_batches(
     report.bar.set(0, len(texts))
     stopped_by = None
     try:
-        with common.deadline(common.time_left(args)):
+        with common.deadline(args.time_left()):
             for start in range(0, len(texts), BATCH):
                 chunk = texts[start : start + BATCH]
                 if args.classify:
@@ -202,29 +214,29 @@ def run_each(
     texts: list[str],
     rules: dict[str, Any],
     cages: list[killer.Cage],
-    args: argparse.Namespace,
+    args: SudokuRequest,
     report: Report,
 ) -> Outcome:
     """Every puzzle through its exact cover and the shared runs (any method, limits)."""
-    from excover.cli import solving
+    from excover.cli.exact_cover import solving
     from excover.counting.outcome import Outcome
 
     report.rules = rules
     report.bar.set(0, len(texts))
     outcome = Outcome(args.method, None, None, None)
-    mode = argparse.Namespace(**vars(args))
+    mode = args
     if args.classify:
-        mode.limit = 2  # two solutions settle it
-    elif not (args.count or args.all):
-        mode.limit = 1
+        mode = args.but(limit=2)  # two solutions settle it
+    elif not (args.counting or args.all):
+        mode = args.but(limit=1)
     stops: list[str] = []  # what cut a puzzle's result short, puzzle by puzzle
     for text in texts:
         cover = puzzle_cover(text, rules, cages)
-        if args.count and args.up_to_symmetry:
-            from excover.cli import symmetry
+        if args.counting and args.up_to_symmetry:
+            from excover.cli.exact_cover import symmetry
 
             outcome = symmetry.count(cover, mode)
-        elif args.count:
+        elif args.counting:
             outcome = solving.count(cover, mode)
         else:
             outcome = _listed(cover, mode, _printer(args, rules), rules.get("digits"))
@@ -252,18 +264,18 @@ def puzzle_cover(text: str, rules: dict[str, Any], cages: list[killer.Cage]) -> 
     return sudoku.problem(text, **rules)
 
 
-def _result(text: str, outcome: Outcome, args: argparse.Namespace) -> dict[str, Any]:
+def _result(text: str, outcome: Outcome, args: SudokuRequest) -> dict[str, Any]:
     """The result of one puzzle run through its exact cover, in the mode of ``args``."""
     number = outcome.count
     # classify and solve asked for 2 and 1 solutions: reaching them settles the answer
     settled = outcome.stopped_by is None or (
-        outcome.stopped_by == "limit" and not (args.count or args.all)
+        outcome.stopped_by == "limit" and not (args.counting or args.all)
     )
     result: dict[str, Any] = {"puzzle": text, "complete": settled}
     if number is not None:
         known = settled or number >= 2
         result["status"] = _STATUS[min(number, 2)] if known else None
-    if args.count:
+    if args.counting:
         result["count"] = None if number is None else common.exact(number)
         return result
     grids = [{"grid": grid} for grid in outcome.stats.pop("grids", [])]
@@ -275,7 +287,7 @@ def _result(text: str, outcome: Outcome, args: argparse.Namespace) -> dict[str, 
     return result
 
 
-def _printer(args: argparse.Namespace, rules: dict[str, Any]) -> Callable[[str], None] | None:
+def _printer(args: SudokuRequest, rules: dict[str, Any]) -> Callable[[str], None] | None:
     """Print each solution of ``--all`` as soon as it is found (text mode)."""
     if not args.all or args.json:
         return None
@@ -300,13 +312,13 @@ def _pretty(solution: str, rules: dict[str, Any]) -> str:
 
 def _listed(
     cover: ExactCover,
-    args: argparse.Namespace,
+    args: SudokuRequest,
     show: Callable[[str], None] | None,
     digits: str | None = None,
 ) -> Outcome:
     """The solutions of one puzzle's cover (kept in the outcome's ``grids``), written
     with ``digits`` (default ``1-9A-Z``)."""
-    from excover.cli import solving
+    from excover.cli.exact_cover import solving
     from excover.puzzles import sudoku
 
     grids: list[str] = []
@@ -318,7 +330,7 @@ def _listed(
             show(grid)
 
     if args.up_to_symmetry:
-        from excover.cli import symmetry
+        from excover.cli.exact_cover import symmetry
 
         outcome = symmetry.solutions(cover, args, emit)
     else:

@@ -68,7 +68,7 @@ _WHOLE = "a term is a whole count"
 
 def add_sequence_command(commands: Any) -> None:
     """Add ``sequence`` to the command's sub-parsers."""
-    from excover.cli.task_flags import add_task_options
+    from excover.cli.exact_cover.task_flags import add_task_options
 
     cmd = add_command(
         commands, "sequence", help="a term of an OEIS sequence", description=_DESCRIPTION
@@ -102,7 +102,9 @@ def add_sequence_command(commands: Any) -> None:
 
 
 def _sequence(args: argparse.Namespace) -> int:
-    from excover.cli import commands, report
+    from excover.cli import report
+    from excover.cli.exact_cover.commands import count_problem
+    from excover.cli.exact_cover.request import CoverRequest
     from excover.errors import LimitReached
     from excover.sequences import lookup, problem
 
@@ -113,25 +115,24 @@ def _sequence(args: argparse.Namespace) -> int:
     )
     if sequence.route is not None and args.write_dlx is None and not tasks and not searching:
         return _by_route(sequence, args)
+    # --method is refused: the term's cover is counted by a search, on either route; by
+    # default the symmetric one its sequence asks for
+    symmetric: dict[str, Any] = {}
+    if not tasks:
+        symmetric = {"up_to_symmetry": sequence.classes, "break_symmetry": not sequence.classes}
+    request = CoverRequest.read(args, method="search", **symmetric)
     try:
-        cover = problem(sequence.id, args.n, deadline=common.stop_time(args))
+        cover = problem(sequence.id, args.n, deadline=request.deadline)
     except (LimitReached, KeyboardInterrupt) as stop:  # a large term takes a while to build
-        args.method = "search"  # --method is refused: the term's cover is counted by a search
-        return report.stopped_building(args, "sequence", stop)
+        return report.stopped_building(request, "search", stop)
     if args.write_dlx is not None:
-        return commands.write_dlx(args, [(cover, args.write_dlx)], f"{sequence.id}({args.n})")
-    counting = commands.as_count(args)
-    counting.method = "search"  # --method is refused: both routes are searches
-    if tasks:
-        if sequence.classes:
-            raise UsageError(
-                f"{sequence.id} counts classes of tilings, by a symmetric search that keeps "
-                "no checkpoint: --checkpoint, --tasks and --dask count every tiling"
-            )
-    else:
-        counting.up_to_symmetry = sequence.classes
-        counting.break_symmetry = not sequence.classes
-    return commands.count_problem(cover, counting)
+        return common.write_dlx(args, [(cover, args.write_dlx)], f"{sequence.id}({args.n})")
+    if tasks and sequence.classes:
+        raise UsageError(
+            f"{sequence.id} counts classes of tilings, by a symmetric search that keeps "
+            "no checkpoint: --checkpoint, --tasks and --dask count every tiling"
+        )
+    return count_problem(cover, request)
 
 
 def _by_route(sequence: Sequence, args: argparse.Namespace) -> int:
@@ -140,6 +141,7 @@ def _by_route(sequence: Sequence, args: argparse.Namespace) -> int:
     partial count and exit status 1)."""
     import time
 
+    from excover.cli.options import RunOptions
     from excover.cli.report import print_outcome
     from excover.counting.outcome import Outcome
     from excover.errors import LimitReached
@@ -164,4 +166,4 @@ def _by_route(sequence: Sequence, args: argparse.Namespace) -> int:
     stats = {"seconds": time.process_time() - started, **parts}
     method, engine = sequence.route_name
     outcome = Outcome(method, engine, value, stopped_by, stats)
-    return print_outcome("sequence", outcome, args)
+    return print_outcome(outcome, RunOptions.read(args))

@@ -96,7 +96,7 @@ class Listing:
         """The solutions as the command line writes them with ``--json`` (the schema of
         ``excover schema``): each solution's options, their items, and its drawing as
         rows (``grid``); the design comes along under ``design``."""
-        from excover.cli.common import document
+        from excover.documents import document
 
         problem = self.tiling.problem
         solutions = [

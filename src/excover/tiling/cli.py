@@ -12,8 +12,8 @@ its own colour, on any of BurrTools' grids.
 
 from __future__ import annotations
 
-import argparse
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -23,11 +23,14 @@ from excover.solving import ExactCover
 from excover.tiling.colours import tile_colour
 from excover.tiling.tiling import Tiling
 
+if TYPE_CHECKING:
+    from excover.cli.exact_cover.problem_input import ProblemSource
+
 __all__ = ["read_board"]
 
 
 def read_board(
-    args: argparse.Namespace,
+    args: ProblemSource,
 ) -> tuple[ExactCover, Callable[[list[int], bool], str]]:
     """The tiling of the board ``args.file`` by the pieces ``args.pieces`` (used
     ``args.multiplicity`` times, reflected unless ``args.no_reflections``), and a
@@ -51,7 +54,7 @@ def read_board(
         drawn = tiling.decode(solution)
         return drawn.svg(each_piece=True) if svg else drawn.ascii().rstrip("\n")
 
-    method = getattr(args, "method", None)
+    method = args.method
     if args.command == "count" and method is not None and METHOD_TRAITS[method].family:
         from excover.tiling.mirrors import mirror_maps
 
@@ -61,13 +64,13 @@ def read_board(
 
 
 def read_puzzle(
-    args: argparse.Namespace,
+    args: ProblemSource,
 ) -> tuple[ExactCover, Callable[[list[int], bool], str]]:
     """Problem ``args.problem`` of the BurrTools puzzle ``args.file``, as ``excover
     solve`` reads it, and a function drawing an assembly: as the problem lists its options
     (each a piece kind and its voxels), or (its flag True) as an exploded isometric SVG
     picture of the pieces on the puzzle's grid."""
-    from excover.cli.burrtools import read_cover
+    from excover.cli.exact_cover.burrtools import read_cover
     from excover.formats.burrtools import parse_xmpuzzle
     from excover.formats.burrtools.lattice import prism_strips
     from excover.tiling.grids import GRIDS
@@ -75,7 +78,7 @@ def read_puzzle(
 
     data = read_input(args.file, binary=True)
     source = _name(args.file)
-    problem = read_cover(data, source, args.problem, bool(args.up_to_symmetry))
+    problem = read_cover(data, source, args.problem, args.up_to_symmetry)
     grid_number = parse_xmpuzzle(data, source).grid
     grid = GRIDS[("cube", "prism", "sphere", "rhombic", "tetraocta")[grid_number]]
 

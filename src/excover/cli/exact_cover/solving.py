@@ -2,14 +2,15 @@
 
 Every subcommand that solves an :class:`~excover.ExactCover` (``count``, ``solve``,
 ``queens``, ``sudoku --count/--all``) goes through :func:`count` or :func:`solutions`
-here, so the flags mean the same everywhere: this module refuses the flags the method
-cannot honour, turns the others into a :class:`~excover.solving.request.Request` and
+here with its :class:`~excover.cli.exact_cover.request.CoverRequest`, so the flags mean
+the same everywhere: this module refuses the flags the method cannot honour, turns the
+others into a :class:`~excover.solving.request.Request` and
 hands it to :mod:`excover.solving.orchestrate`, which runs the method (its runner, the
 one the API reads: ``excover count --method zdd`` counts as ``p.count(method="zdd")``
 does) and answers with an :class:`~excover.counting.outcome.Outcome`.
 
 Limits: ``--timeout`` is wall-clock time from the start of the command
-(:func:`~excover.cli.common.stop_time`), whatever the time is spent on (printing
+(:attr:`~excover.cli.options.RunOptions.deadline`), whatever the time is spent on (printing
 included). A search runs in slices and stops cleanly at ``--timeout``, ``--max-nodes``,
 ``--limit`` or Ctrl-C with its count so far; SAT honours ``--timeout`` and ``--limit``
 itself; the ZDD method stops at ``--timeout`` by an alarm and at its memory bound
@@ -21,12 +22,11 @@ which route finished and why (``route`` in ``--json``), and ``--route NAME`` for
 
 from __future__ import annotations
 
-import argparse
 import sys
 from collections.abc import Callable
 from typing import Any
 
-from excover.cli.common import given, refuse, stop_time
+from excover.cli.common import given, refuse
 from excover.cli.progress import progress
 from excover.counting.outcome import Outcome
 from excover.errors import UsageError
@@ -38,16 +38,26 @@ TYPE_CHECKING = False  # typing is for type checkers: a run need not import it
 if TYPE_CHECKING:
     from pathlib import Path
 
+    from excover.cli.exact_cover.request import CoverRequest
     from excover.counting.request import Bar
     from excover.parallel.checkpoint import Checkpoint
     from excover.problem import Problem
     from excover.symmetry import Group
 
-__all__ = ["CommandEvents", "Outcome", "check_method_flags", "count", "request", "solutions"]
+__all__ = [
+    "CommandEvents",
+    "Outcome",
+    "check_method_flags",
+    "count",
+    "orchestrator_request",
+    "solutions",
+]
 
 
-def check_method_flags(args: argparse.Namespace, method: str, counting: bool) -> None:
-    """Refuse every flag that ``method`` cannot honour, at once and saying why."""
+def check_method_flags(args: CoverRequest, counting: bool) -> None:
+    """Refuse every flag that the method of ``args`` cannot honour, at once and saying
+    why."""
+    method = args.method
     traits = METHOD_TRAITS[method]
     search_only = f"chooses items in a search: it goes with --method search (or auto), not {method}"
     if not traits.searches:
@@ -55,7 +65,7 @@ def check_method_flags(args: argparse.Namespace, method: str, counting: bool) ->
         refuse(args, "engine", search_only.replace("chooses items in", "chooses the engine of"))
         what = "a SAT solver" if traits.solver else f"--method {method}"
         refuse(args, "max_nodes", f"counts nodes of a dancing-links search: {what} has none")
-    if getattr(args, "seed", None) is not None and getattr(args, "heuristic", None) != "random":
+    if args.seed is not None and args.heuristic != "random":
         raise UsageError("--seed goes with --heuristic random (the other heuristics draw nothing)")
     if not traits.chooses:
         refuse(args, "route", f"forces one route of --method auto, not of {method}")
@@ -103,30 +113,31 @@ class CommandEvents(Events):
         )
 
 
-def request(args: argparse.Namespace, method: str, **composites: Any) -> Request:
-    """The run the command line asks for, by ``method``, with the operations
-    ``composites`` asks for around it: its symmetric searches one search each, its
-    scout's short counts done again the plain way (the method line names what ran),
-    the group found and the counts on workers under the alarm of ``--timeout``."""
+def orchestrator_request(args: CoverRequest, **composites: Any) -> Request:
+    """The orchestrator's request of the run the command line asks for (``args``), by
+    its method, with the operations ``composites`` asks for around it: its symmetric
+    searches one search each, its scout's short counts done again the plain way (the
+    method line names what ran), the group found and the counts on workers under the
+    alarm of ``--timeout``."""
 
     def bar(description: str, unit: str) -> Bar:
         return progress(args, desc=description, unit=unit)
 
-    heuristic = getattr(args, "heuristic", None)
+    heuristic = args.heuristic
     return Request(
-        method,
+        args.method,
         # the default heuristic, named or not, sends no count of auto to one search
         heuristic=None if heuristic == "mrv" else heuristic,
-        seed=getattr(args, "seed", None),
-        engine=getattr(args, "engine", None) or "auto",
-        route=getattr(args, "route", None),
-        solver=getattr(args, "solver", None),
-        amo=getattr(args, "amo", None),
-        limit=getattr(args, "limit", None),
-        max_nodes=getattr(args, "max_nodes", None),
-        max_memory=getattr(args, "max_memory", None),
-        deadline=stop_time(args),
-        preprocess=getattr(args, "preprocess", None),
+        seed=args.seed,
+        engine=args.engine or "auto",
+        route=args.route,
+        solver=args.solver,
+        amo=args.amo,
+        limit=args.limit,
+        max_nodes=args.max_nodes,
+        max_memory=args.max_memory,
+        deadline=args.deadline,
+        preprocess=args.preprocess,
         bar=bar,
         group_method=SEARCH_METHOD,
         scout_answers=False,
@@ -136,25 +147,23 @@ def request(args: argparse.Namespace, method: str, **composites: Any) -> Request
     )
 
 
-def count(problem: Problem, args: argparse.Namespace, symmetry: bool | None = False) -> Outcome:
+def count(problem: Problem, args: CoverRequest, symmetry: bool | None = False) -> Outcome:
     """Count the solutions of ``problem`` by ``args.method`` within the command line's
     limits, as :meth:`ExactCover.count` would (same route for the same method); with
     ``symmetry`` None, breaking the group it declares by default
-    (:func:`excover.cli.symmetry.may_break`: the caller words such a run's engine,
-    :func:`excover.cli.symmetry.worded`)."""
+    (:func:`excover.cli.exact_cover.symmetry.may_break`: the caller words such a run's
+    engine, :func:`excover.cli.exact_cover.symmetry.worded`)."""
     from excover.solving import orchestrate
 
-    check_method_flags(args, args.method, counting=True)
-    return orchestrate.count(problem, request(args, args.method, symmetry=symmetry))
+    check_method_flags(args, counting=True)
+    return orchestrate.count(problem, orchestrator_request(args, symmetry=symmetry))
 
 
-def solutions(
-    problem: Problem, args: argparse.Namespace, emit: Callable[[list[int]], None]
-) -> Outcome:
+def solutions(problem: Problem, args: CoverRequest, emit: Callable[[list[int]], None]) -> Outcome:
     """Find the solutions of ``problem`` by ``args.method`` (``auto``: dancing links, as
     in the API), calling ``emit`` on each as soon as it is found; stops at the command
     line's limits, Ctrl-C or a closed pipe (BrokenPipeError propagates)."""
     from excover.solving import orchestrate
 
-    check_method_flags(args, args.method, counting=False)
-    return orchestrate.solutions(problem, request(args, args.method, symmetry=False), emit)
+    check_method_flags(args, counting=False)
+    return orchestrate.solutions(problem, orchestrator_request(args, symmetry=False), emit)

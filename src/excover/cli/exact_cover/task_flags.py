@@ -1,22 +1,17 @@
 """The flags of a count by subproblems (``--workers``, ``--tasks``, ``--checkpoint``,
 ``--checkpoint-every``, ``--dask``, ``--split-after``, ``--progress``), shared by
-``excover count`` and ``excover sequence``; :mod:`excover.cli.parallel` runs the count
-they ask for."""
+``excover count`` and ``excover sequence``; :mod:`excover.cli.exact_cover.parallel` runs
+the count they ask for."""
 
 from __future__ import annotations
 
 import argparse
 
+from excover.cli.cluster import SPLIT_AFTER
 from excover.cli.common import add_progress, add_workers, positive_int
+from excover.cli.exact_cover.request import CHECKPOINT_EVERY
 
-__all__ = ["CHECKPOINT_EVERY", "SPLIT_AFTER", "add_task_options", "uses_tasks"]
-
-#: Seconds between two saves of the checkpoint, by default.
-CHECKPOINT_EVERY = 30.0
-
-#: Seconds a long subproblem runs on a cluster before it is cut for idle workers (the
-#: default of ``--split-after``; :data:`excover.parallel.cluster.SPLIT_AFTER`).
-SPLIT_AFTER = 2.0
+__all__ = ["add_task_options"]
 
 
 def add_task_options(count: argparse.ArgumentParser) -> None:
@@ -94,13 +89,3 @@ def _task_count(text: str) -> int:
             "further where it runs: --split-after on a cluster)"
         )
     return value
-
-
-def uses_tasks(args: argparse.Namespace) -> bool:
-    """True when the command line asks for a count by subproblems."""
-    return (
-        args.workers is not None
-        or args.tasks is not None
-        or args.checkpoint is not None
-        or args.dask is not None
-    )

@@ -14,35 +14,29 @@ file, the subproblems and solutions it took from it, and the time earlier runs s
 
 from __future__ import annotations
 
-import argparse
 import contextlib
 import json
 import sys
 from typing import TYPE_CHECKING, Any
 
+from excover.cli.cluster import SPLIT_AFTER, connect_dask
 from excover.cli.common import document, exact, say_method
-from excover.cli.task_flags import SPLIT_AFTER as SPLIT_AFTER
-from excover.cli.task_flags import add_task_options as add_task_options
-from excover.cli.task_flags import uses_tasks as uses_tasks
 from excover.errors import UsageError
 from excover.names import METHOD_TRAITS
 from excover.numbers import to_decimal
 
 if TYPE_CHECKING:
+    from excover.cli.exact_cover.request import CoverRequest
     from excover.problem import Problem
     from excover.solving.checkpointed import SplitOutcome
 
-__all__ = ["add_task_options", "connect_dask", "count_tasks", "uses_tasks"]
-
-
-#: Seconds to wait for the Dask scheduler of ``--dask``.
-CONNECT_SECONDS = 10
+__all__ = ["count_tasks"]
 
 #: Exit codes, as in :mod:`excover.cli`.
 EXIT_OK, EXIT_LIMIT, EXIT_INTERRUPT = 0, 1, 130
 
 
-def _check(args: argparse.Namespace) -> None:
+def _check(args: CoverRequest) -> None:
     """Refuse what a count by subproblems cannot take from the command line."""
     method = args.method
     traits = METHOD_TRAITS[method]
@@ -50,11 +44,7 @@ def _check(args: argparse.Namespace) -> None:
         raise UsageError(f"--method {method} cannot count by subproblems (--workers, --tasks, ...)")
     if args.max_nodes is not None:
         raise UsageError("--max-nodes does not go with --workers, --tasks or --checkpoint")
-    given = (
-        getattr(args, "heuristic", None) not in (None, "mrv")
-        or args.seed is not None
-        or getattr(args, "engine", None) is not None
-    )
+    given = args.heuristic not in (None, "mrv") or args.seed is not None or args.engine is not None
     if traits.family and given:
         raise UsageError(f"--method {method} does not take --heuristic, --seed or --engine")
     if args.dask is None:
@@ -63,23 +53,22 @@ def _check(args: argparse.Namespace) -> None:
         raise UsageError("--workers does not go with --dask: the cluster has its workers")
 
 
-def count_tasks(problem: Problem, args: argparse.Namespace, symmetry: bool | None = False) -> int:
+def count_tasks(problem: Problem, args: CoverRequest, symmetry: bool | None = False) -> int:
     """Count ``problem`` by subproblems as the command line says; print the count (and
     the statistics); return the exit status. With ``symmetry`` None, a count that a
     plain search does not finish at once breaks the group the problem declares
-    (:func:`excover.cli.symmetry.may_break`), its symmetry-broken search on
+    (:func:`excover.cli.exact_cover.symmetry.may_break`), its symmetry-broken search on
     ``--workers`` processes."""
-    from excover.cli import solving
+    from excover.cli.exact_cover import solving
+    from excover.cli.exact_cover.symmetry import worded
     from excover.cli.progress import progress
     from excover.cli.report import print_outcome
-    from excover.cli.symmetry import worded
     from excover.solving import orchestrate
     from excover.solving.checkpointed import SplitOutcome
 
     _check(args)
-    request = solving.request(
+    request = solving.orchestrator_request(
         args,
-        args.method,
         symmetry=symmetry,
         workers=args.workers,
         tasks=args.tasks,
@@ -94,11 +83,11 @@ def count_tasks(problem: Problem, args: argparse.Namespace, symmetry: bool | Non
             request.executor = cluster.enter_context(connect_dask(args.dask))
         outcome = orchestrate.count(problem, request)
     if not isinstance(outcome, SplitOutcome):  # broken by default, on --workers
-        return print_outcome(args.command, worded(outcome, args, counting=True), args)
+        return print_outcome(worded(outcome, args, counting=True), args)
     return _report(outcome, args)
 
 
-def _refuse_cluster_flags(args: argparse.Namespace) -> None:
+def _refuse_cluster_flags(args: CoverRequest) -> None:
     """--task-timeout and --split-after need --dask."""
     if args.task_timeout is not None:
         raise UsageError("--task-timeout goes with --dask")
@@ -106,20 +95,7 @@ def _refuse_cluster_flags(args: argparse.Namespace) -> None:
         raise UsageError("--split-after goes with --dask")
 
 
-def connect_dask(address: str) -> Any:
-    """A Dask client of the scheduler at ``address``, or a UsageError saying why not
-    (``--dask`` of ``excover count`` and ``excover disassemble``)."""
-    try:
-        from distributed import Client
-    except ImportError:
-        raise UsageError("--dask needs Dask: pip install 'excover[dask]'") from None
-    try:
-        return Client(address, timeout=CONNECT_SECONDS)  # type: ignore[no-untyped-call]
-    except (OSError, TimeoutError, ValueError) as exc:
-        raise UsageError(f"cannot reach the Dask scheduler at {address}: {exc}") from None
-
-
-def _report(outcome: SplitOutcome, args: argparse.Namespace) -> int:
+def _report(outcome: SplitOutcome, args: CoverRequest) -> int:
     """Print a count by subproblems as its kind says; the exit status."""
     if outcome.kind == "cut_short":
         return _cut_short(outcome, args)
@@ -138,12 +114,12 @@ def _report(outcome: SplitOutcome, args: argparse.Namespace) -> int:
     return _tasks_report(outcome, args)
 
 
-def _print(outcome: SplitOutcome, args: argparse.Namespace, stats: dict[str, Any]) -> None:
+def _print(outcome: SplitOutcome, args: CoverRequest, stats: dict[str, Any]) -> None:
     """The count on stdout, or its ``--json`` document; the method line."""
     method, engine = outcome.method, outcome.engine
     assert engine is not None
     if args.json:
-        command = getattr(args, "command", None) or "count"
+        command = args.command or "count"
         count = outcome.count
         print(
             json.dumps(
@@ -157,7 +133,7 @@ def _print(outcome: SplitOutcome, args: argparse.Namespace, stats: dict[str, Any
         say_method(args, method, engine)
 
 
-def _cut_short(outcome: SplitOutcome, args: argparse.Namespace) -> int:
+def _cut_short(outcome: SplitOutcome, args: CoverRequest) -> int:
     """Print the result of a count stopped while its problem was being cut into
     subproblems: nothing counted, a partial count of 0; the exit status."""
     _print(outcome, args, outcome.stats)
@@ -172,7 +148,7 @@ def _cut_short(outcome: SplitOutcome, args: argparse.Namespace) -> int:
     return EXIT_INTERRUPT if outcome.stopped_by == "interrupt" else EXIT_LIMIT
 
 
-def _whole_count(outcome: SplitOutcome, args: argparse.Namespace) -> int:
+def _whole_count(outcome: SplitOutcome, args: CoverRequest) -> int:
     """Print the count of the whole problem, found without subproblems by some threads
     or processes (not always the ``--workers`` asked for); return 0."""
     total = outcome.count
@@ -189,7 +165,7 @@ def _whole_count(outcome: SplitOutcome, args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _tasks_report(outcome: SplitOutcome, args: argparse.Namespace) -> int:
+def _tasks_report(outcome: SplitOutcome, args: CoverRequest) -> int:
     """Print the count and the statistics of a count by subproblems (its method: the
     one that ran); return the exit status."""
     state = outcome.state

@@ -1,6 +1,11 @@
-"""The ``--json`` documents: one schema for every command (``schema.json`` beside this
-module, version :data:`SCHEMA_VERSION`), a document built whole (:func:`document`) or
-streamed entry by entry as a run finds them (:class:`JsonStream`).
+"""The JSON documents of results: one schema (``schema.json`` beside this module, version
+:data:`SCHEMA_VERSION`) for every ``--json`` document of the command line and for what
+the studio sends of a run, a document built whole (:func:`document`) or streamed entry by
+entry as a run finds them (:class:`JsonStream`).
+
+It stands at the bottom of the house (it imports only :mod:`excover.numbers`): the
+command line's toolkit (:mod:`excover.cli`) and the studio each print its documents, and
+neither owns it.
 """
 
 from __future__ import annotations
@@ -11,6 +16,8 @@ TYPE_CHECKING = False  # typing is for type checkers: a run need not import it
 if TYPE_CHECKING:
     from collections.abc import Mapping
     from typing import IO, Any
+
+__all__ = ["SCHEMA_VERSION", "JsonStream", "document", "exact", "schema"]
 
 #: The version of the JSON documents printed by ``--json`` (``schema.json``).
 SCHEMA_VERSION = 1
@@ -77,10 +84,11 @@ class JsonStream:
 
 
 def schema() -> Mapping[str, Any]:
-    """The JSON Schema of ``--json`` documents, shipped in the package."""
+    """The JSON Schema of the documents (``excover schema`` prints it), shipped in the
+    package."""
     import json
     from importlib.resources import files
 
-    text = files("excover.cli").joinpath("schema.json").read_text(encoding="utf-8")
+    text = files("excover.documents").joinpath("schema.json").read_text(encoding="utf-8")
     result: Mapping[str, Any] = json.loads(text)
     return result

@@ -1,6 +1,6 @@
 """The command line's symmetry flags, ``--up-to-symmetry`` and ``--break-symmetry``
-(declared with the other flags in :mod:`excover.cli.commands`): what they refuse, and
-how a symmetric run is worded.
+(declared with the other flags in :mod:`excover.cli.exact_cover.parsers`): what they
+refuse, and how a symmetric run is worded.
 
 ``excover count FILE --up-to-symmetry`` counts the classes of solutions under the
 problem's automorphism group and ``excover solve FILE --up-to-symmetry`` prints one
@@ -19,7 +19,6 @@ asks.
 
 from __future__ import annotations
 
-import argparse
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
@@ -29,6 +28,7 @@ from excover.names import METHOD_TRAITS
 from excover.numbers import to_decimal
 
 if TYPE_CHECKING:
+    from excover.cli.exact_cover.request import CoverRequest
     from excover.counting.outcome import Outcome
     from excover.problem import Problem
     from excover.solving.orchestrate import SymmetricOutcome
@@ -54,7 +54,7 @@ _PLAIN = (
 )
 
 
-def may_break(problem: Problem, args: argparse.Namespace) -> bool:
+def may_break(problem: Problem, args: CoverRequest) -> bool:
     """Whether this count may break the group ``problem`` declares by default: no
     symmetry flag, none of the flags of a plain search given; the orchestrator breaks
     it once its scout has not finished the count (a count so short is then done again
@@ -66,16 +66,16 @@ def may_break(problem: Problem, args: argparse.Namespace) -> bool:
     return not any(common.given(args, dest) for dest in _PLAIN)
 
 
-def check(args: argparse.Namespace, counting: bool = False) -> None:
+def check(args: CoverRequest, counting: bool = False) -> None:
     """Refuse the flags that do not go with the symmetry flags (``--workers`` goes with
     a count: its exact cover problems are counted on that many processes)."""
-    if args.up_to_symmetry and getattr(args, "break_symmetry", False):
+    if args.up_to_symmetry and args.break_symmetry:
         raise UsageError("--up-to-symmetry and --break-symmetry are two different questions")
     if not counting:
         common.refuse(args, "workers", "counts on several processes: a listing is one search")
     for dest in ("tasks", "checkpoint", "dask", "heuristic", "seed", "solver", "amo", "max_memory"):
         common.refuse(args, dest, "does not go with --up-to-symmetry or --break-symmetry")
-    if getattr(args, "workers", None) is not None:
+    if args.workers is not None:
         common.refuse(args, "max_nodes", "bounds one search: it does not go with --workers")
     if not METHOD_TRAITS[args.method].searches:
         raise UsageError(
@@ -84,44 +84,41 @@ def check(args: argparse.Namespace, counting: bool = False) -> None:
         )
 
 
-def _symmetry(args: argparse.Namespace) -> bool | None:
+def _symmetry(args: CoverRequest) -> bool | None:
     """The request's symmetry of a symmetric run: the group found (True) for
     ``--break-symmetry``, the problem's group for ``--up-to-symmetry`` (None)."""
-    return True if getattr(args, "break_symmetry", None) else None
+    return True if args.break_symmetry else None
 
 
-def count(problem: Problem, args: argparse.Namespace) -> Outcome:
+def count(problem: Problem, args: CoverRequest) -> Outcome:
     """The count asked for by the symmetry flags."""
-    from excover.cli import solving
+    from excover.cli.exact_cover import solving
     from excover.solving import orchestrate
 
     common.refuse(args, "limit", "does not go with --up-to-symmetry or --break-symmetry")
     check(args, counting=True)
-    request = solving.request(
+    request = solving.orchestrator_request(
         args,
-        args.method,
         symmetry=_symmetry(args),
         up_to_symmetry=bool(args.up_to_symmetry),
-        workers=getattr(args, "workers", None),
+        workers=args.workers,
     )
     return worded(orchestrate.count(problem, request), args, counting=True)
 
 
-def solutions(
-    problem: Problem, args: argparse.Namespace, emit: Callable[[list[int]], None]
-) -> Outcome:
+def solutions(problem: Problem, args: CoverRequest, emit: Callable[[list[int]], None]) -> Outcome:
     """The solutions asked for by the symmetry flags, each given to ``emit``."""
-    from excover.cli import solving
+    from excover.cli.exact_cover import solving
     from excover.solving import orchestrate
 
     check(args)
-    request = solving.request(
-        args, args.method, symmetry=_symmetry(args), up_to_symmetry=bool(args.up_to_symmetry)
+    request = solving.orchestrator_request(
+        args, symmetry=_symmetry(args), up_to_symmetry=bool(args.up_to_symmetry)
     )
     return worded(orchestrate.solutions(problem, request, emit), args, counting=False)
 
 
-def worded(outcome: Outcome, args: argparse.Namespace, counting: bool) -> Outcome:
+def worded(outcome: Outcome, args: CoverRequest, counting: bool) -> Outcome:
     """``outcome``, when it is a symmetric run's, with its engine worded for the method
     line (:func:`_engine`); any other as it is."""
     from excover.solving.orchestrate import SymmetricOutcome
@@ -131,7 +128,7 @@ def worded(outcome: Outcome, args: argparse.Namespace, counting: bool) -> Outcom
     return outcome
 
 
-def _engine(args: argparse.Namespace, outcome: SymmetricOutcome, counting: bool) -> str:
+def _engine(args: CoverRequest, outcome: SymmetricOutcome, counting: bool) -> str:
     """How the search ran, for the stderr note (the engine is auto's choice for each of
     the searches the symmetric run makes); a count names the route that counted (see
     :mod:`excover.symmetry.broken`: :attr:`~excover.symmetry.BrokenSearch.count_route`
@@ -142,7 +139,7 @@ def _engine(args: argparse.Namespace, outcome: SymmetricOutcome, counting: bool)
     assert outcome.group is not None
     order = to_decimal(outcome.group.option_order)
     search = outcome.search
-    workers = getattr(args, "workers", None)
+    workers = args.workers
     where = f", counted on {workers} processes" if workers and workers > 1 else ""
     if counting and isinstance(search, BrokenSearch) and not outcome.classes:
         where += _by(lambda: search.count_route)

@@ -1,24 +1,16 @@
-"""``excover count``, ``solve``, ``estimate``, ``dimacs`` and ``schema``: problems in Knuth's
-DLX format.
-
-``count`` and ``solve`` read a problem (``-``: standard input) and count or list its
-solutions by any method (:mod:`excover.cli.solving`); ``dimacs`` writes its SAT encoding;
-``estimate`` estimates a search before it runs; ``schema`` prints the JSON Schema of
-every ``--json`` document. Their FILE is read by :mod:`excover.cli.problem_input`, and
-the end of a run printed by :mod:`excover.cli.report`.
+"""The parsers of ``excover count``, ``solve``, ``dimacs``, ``estimate`` and ``schema``,
+the commands over one exact cover problem: their descriptions, flags and refusals
+(:func:`add_problem_commands`). Their runs are :mod:`excover.cli.exact_cover.commands`'.
 """
 
 from __future__ import annotations
 
 import argparse
-import sys
 
 from excover.cli import common
 from excover.cli.common import add_command, add_input, add_json, add_limits, add_method
-from excover.cli.problem_input import load_problem
-from excover.cli.report import exact_stats, finish, print_outcome
-from excover.errors import UsageError
-from excover.names import HEURISTICS, METHOD_TRAITS, ROUTES
+from excover.cli.exact_cover import commands as runs
+from excover.names import HEURISTICS, ROUTES
 
 #: The at-most-one encodings of :data:`excover.sat.amo.AMO_ENCODINGS` (named here so that
 #: building the parser imports no SAT code; a test keeps the two equal).
@@ -31,10 +23,9 @@ if TYPE_CHECKING:
     from collections.abc import Callable
     from typing import Any
 
-    from excover.cli.problem_input import BoardReader, Drawing
-    from excover.solving import ExactCover
+    from excover.cli.exact_cover.problem_input import BoardReader
 
-__all__ = ["add_problem_commands", "as_count", "count_problem", "write_dlx"]
+__all__ = ["AMO_NAMES", "ESTIMATE_SAMPLES", "add_problem_commands"]
 
 _FORMAT = """\
 The problem is in Knuth's DLX1/DLX2/DLX3 text format: lines starting with '|' are
@@ -133,7 +124,8 @@ def _dlx_flags(parser: argparse.ArgumentParser) -> None:
 
 
 def _symmetry_flags(parser: argparse.ArgumentParser, listing: bool) -> None:
-    """``--up-to-symmetry`` and ``--break-symmetry`` (run by :mod:`excover.cli.symmetry`)."""
+    """``--up-to-symmetry`` and ``--break-symmetry`` (run by
+    :mod:`excover.cli.exact_cover.symmetry`)."""
     what = "print one solution per class" if listing else "count the classes of solutions"
     common.add_flag(parser, "up_to_symmetry", what)
     if listing:
@@ -188,22 +180,6 @@ def _problem_flag(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def _symmetric(args: argparse.Namespace) -> bool:
-    return bool(args.up_to_symmetry or args.break_symmetry)
-
-
-def _may_break(problem: ExactCover, args: argparse.Namespace) -> bool:
-    """Whether a count may break the group ``problem`` declares by default (see
-    :func:`excover.cli.symmetry.may_break`); the orchestrator's scout settles it. A
-    problem that declares no group has none to break (and the symmetry module is left
-    unimported)."""
-    if args.break_symmetry is not None or problem.declared_symmetries() is None:
-        return False
-    from excover.cli import symmetry as symmetric
-
-    return symmetric.may_break(problem, args)
-
-
 _ESTIMATE = f"""\
 Estimate the search of an exact cover problem before running it: the number of
 solutions, of search nodes and of updates of a dancing-links count, and its time, each
@@ -230,7 +206,7 @@ def add_problem_commands(commands: Any, read_board: BoardReader, only: str | Non
 
 
 def _add_count(commands: Any, read_board: BoardReader) -> None:
-    from excover.cli.task_flags import add_task_options
+    from excover.cli.exact_cover.task_flags import add_task_options
 
     count = _problem_command(
         commands, "count", read_board, help="count the solutions", description=_COUNT
@@ -250,7 +226,7 @@ def _add_count(commands: Any, read_board: BoardReader) -> None:
     add_json(count)
     common.add_quiet(count)
     add_task_options(count)  # --workers, --tasks, --checkpoint, --progress
-    count.set_defaults(run=_count)
+    count.set_defaults(run=runs.run_count)
 
 
 def _add_solve(commands: Any, read_board: BoardReader) -> None:
@@ -284,7 +260,7 @@ def _add_solve(commands: Any, read_board: BoardReader) -> None:
             "count FILE --workers N' counts them on N processes",
         },
     )
-    solve.set_defaults(run=_solve)
+    solve.set_defaults(run=runs.run_solve)
 
 
 def _add_dimacs(commands: Any, read_board: BoardReader) -> None:
@@ -316,7 +292,7 @@ def _add_dimacs(commands: Any, read_board: BoardReader) -> None:
         "(the input of his SAT13), one clause a line, literals named 'L.3' (option "
         "variable 3, after its first item 'L') or '_9' (auxiliary), '~' negating",
     )
-    dimacs.set_defaults(run=_dimacs)
+    dimacs.set_defaults(run=runs.run_dimacs)
 
 
 def _add_estimate(commands: Any, read_board: BoardReader) -> None:
@@ -366,7 +342,7 @@ def _add_estimate(commands: Any, read_board: BoardReader) -> None:
             "count or solve searches the reduced one",
         },
     )
-    estimate.set_defaults(run=_estimate)
+    estimate.set_defaults(run=runs.run_estimate)
 
 
 def _add_schema(commands: Any, read_board: BoardReader) -> None:
@@ -378,7 +354,7 @@ def _add_schema(commands: Any, read_board: BoardReader) -> None:
         "every command follows.",
         epilog=None,
     )
-    schema.set_defaults(run=_schema)
+    schema.set_defaults(run=runs.run_schema)
 
 
 #: The problem commands, in the order ``excover --help`` lists them, and what adds each.
@@ -389,228 +365,3 @@ _ADDERS: dict[str, Callable[[Any, BoardReader], None]] = {
     "estimate": _add_estimate,
     "schema": _add_schema,
 }
-
-
-# --------------------------------------------------------------------------- commands
-
-
-def _count(args: argparse.Namespace) -> int:
-    problem, _ = load_problem(args)
-    return count_problem(problem, args)
-
-
-def count_problem(problem: ExactCover, args: argparse.Namespace) -> int:
-    """Count ``problem`` as ``excover count`` does (the symmetry flags, ``--workers`` and
-    the other flags of a count by subproblems, or a plain count by any method, each
-    through the orchestrator), print the count for ``args.command`` and give the exit
-    status. A puzzle's ``--count`` comes here with :func:`as_count`'s arguments."""
-    from excover.cli import solving
-    from excover.cli.task_flags import uses_tasks
-
-    if _symmetric(args):
-        from excover.cli import symmetry as symmetric
-
-        common.refuse(args, "preprocess", _PREPROCESS_WITH_SYMMETRY)
-        return print_outcome(args.command, symmetric.count(problem, args), args)
-    symmetry = None if _may_break(problem, args) else False
-    if uses_tasks(args):
-        common.refuse(args, "limit", "does not go with --workers, --tasks or --checkpoint")
-        common.refuse(args, "max_memory", "does not go with --workers, --tasks or --checkpoint")
-        solving.check_method_flags(args, args.method, counting=True)
-        from excover.cli.parallel import count_tasks  # the long counts' machinery, and json
-
-        return count_tasks(problem, args, symmetry)
-    outcome = solving.count(problem, args, symmetry)
-    if symmetry is None:  # it may have broken the declared group: said so
-        from excover.cli.symmetry import worded
-
-        outcome = worded(outcome, args, counting=True)
-    return print_outcome(args.command, outcome, args)
-
-
-#: Why ``--preprocess`` is refused with the symmetry flags.
-_PREPROCESS_WITH_SYMMETRY = (
-    "does not go with --up-to-symmetry or --break-symmetry: their group is the problem's "
-    "as given, which preprocessing changes"
-)
-
-
-def as_count(args: argparse.Namespace) -> argparse.Namespace:
-    """The arguments of another command's count, completed with the defaults of every
-    flag of ``excover count`` that the command does not have, for :func:`count_problem`."""
-
-    def no_board(args: argparse.Namespace) -> tuple[ExactCover, Drawing]:
-        raise UsageError("this command reads no board")
-
-    parser = argparse.ArgumentParser()
-    add_problem_commands(parser.add_subparsers(dest="command"), no_board, "count")
-    defaults = vars(parser.parse_args(["count", "-"]))
-    return argparse.Namespace(**{**defaults, **vars(args)})
-
-
-def _solve(args: argparse.Namespace) -> int:
-    from excover.cli import solving
-
-    problem, draw = load_problem(args)
-    if args.svg is not None and draw is None:
-        raise UsageError(_nothing_to_draw(args.file))
-    out = sys.stdout
-    stream = common.JsonStream(out, "solve") if args.json else None
-    found = 0
-
-    def emit(solution: list[int]) -> None:
-        nonlocal found
-        found += 1
-        if found == 1 and args.svg is not None and draw is not None:
-            common.write_file(args.svg, draw(solution, True))
-            if not args.quiet:
-                print(f"excover: solution 1 drawn in {args.svg}", file=sys.stderr)
-        if stream is not None:
-            items = [problem.option_items(option) for option in solution]
-            stream.add({"options": solution, "items": items})
-            return
-        gap = "\n" if found > 1 else ""
-        text = problem.format_solution(solution) if draw is None else draw(solution, False)
-        out.write(f"{gap}solution {found}:\n{text}\n")
-        out.flush()  # the next solution may be a long search away
-
-    if _symmetric(args):
-        from excover.cli import symmetry as symmetric
-
-        common.refuse(args, "preprocess", _PREPROCESS_WITH_SYMMETRY)
-        outcome = symmetric.solutions(problem, args, emit)
-    else:  # --preprocess: the orchestrator maps the reduced problem's solutions back
-        outcome = solving.solutions(problem, args, emit)
-    if stream is not None:
-        stream.close(
-            outcome.method,
-            outcome.engine,
-            outcome.stopped_by,
-            count=outcome.count,
-            stats=exact_stats(outcome.stats),
-        )
-    elif found == 0 and outcome.stopped_by is None:
-        print("excover: no solution", file=sys.stderr)
-    return finish(outcome, args)
-
-
-def _nothing_to_draw(path: str) -> str:
-    """Why ``solve --svg`` has no picture of a problem that is not a board."""
-    return (
-        f"--svg: {path} is an exact cover problem: its solutions are sets of options, with "
-        "no picture; --svg draws the first tiling of a board given with --pieces ('excover "
-        "solve BOARD --pieces PIECES --svg OUT') or the first assembly of a BurrTools "
-        ".xmpuzzle file, and a .cmb program draws its tilings with 'solve dlx NAME svg \"OUT\"'"
-    )
-
-
-def write_dlx(args: argparse.Namespace, problems: list[tuple[ExactCover, str]], what: str) -> int:
-    """``--write-dlx FILE``: write each problem to its file in Knuth's DLX format, and
-    no search (any search flag given is refused: it would do nothing)."""
-    for dest in ("count", "all", "classify", "svg", "pretty", "json", "stats", "workers"):
-        common.refuse(args, dest, "asks for a search: --write-dlx writes the problem instead")
-    for dest in (
-        "limit",
-        "timeout",
-        "max_nodes",
-        "max_memory",
-        "engine",
-        "up_to_symmetry",
-        "break_symmetry",
-        "progress",
-    ):
-        common.refuse(
-            args, dest, "bounds or shapes a search: --write-dlx writes the problem instead"
-        )
-    method = getattr(args, "method", None)
-    traits = None if method is None else METHOD_TRAITS.get(method)  # a puzzle's own, or None
-    if method is not None and (traits is None or not traits.chooses):  # not the default
-        raise UsageError("--method chooses how to solve: --write-dlx writes the problem instead")
-    for problem, path in problems:
-        common.write_problem(problem, path, what)
-    return common.EXIT_OK
-
-
-def _dimacs(args: argparse.Namespace) -> int:
-    cnf = load_problem(args)[0].to_cnf(args.amo)
-    text = cnf.to_knuth() if args.format == "knuth" else cnf.to_dimacs()
-    if args.output == "-":
-        sys.stdout.write(text)
-    else:
-        try:
-            cnf.write(args.output, text)
-        except OSError as exc:
-            raise UsageError(f"cannot write {args.output}: {exc.strerror or exc}") from None
-    return common.EXIT_OK
-
-
-def _estimate(args: argparse.Namespace) -> int:
-    import math
-
-    from excover.cli.outcome import ENGINE_NAMES, UPDATES
-    from excover.engines import pick_engine
-
-    if not METHOD_TRAITS[args.method].searches:
-        raise UsageError(
-            f"--method {args.method} does not go with estimate: it estimates a dancing-links "
-            "search (zdd and sat have no search tree to probe)"
-        )
-    problem = load_problem(args)[0]
-    try:
-        with common.deadline(common.time_left(args)):
-            guess = problem.estimate(args.samples, seed=args.seed)
-    except common.TimeUp:
-        print("excover: stopped by --timeout before the estimate was done", file=sys.stderr)
-        return common.EXIT_LIMIT
-    engine = pick_engine(problem)  # the engine of the exact search, and of the time
-    how = "exact search" if guess.exact else f"{guess.samples} stratified probes"
-    if args.json:
-        import json
-
-        result = common.document("estimate", "search", how, None, estimate=guess.as_dict())
-        print(json.dumps(result, allow_nan=False))
-        return common.EXIT_OK
-    lines = []
-    for name in ("solutions", "nodes"):
-        value = getattr(guess, name)
-        low, high = guess.interval(name)
-        if guess.exact:
-            how_sure = ""
-        elif high == math.inf:
-            how_sure = (
-                "  (estimate, no range: the random samples all agreed, so their spread "
-                "says nothing of the error)"
-            )
-        else:
-            how_sure = f"  (estimate, range {low:,.0f} .. {high:,.0f})"
-        lines.append(f"{name}: {value:,.0f}{how_sure}")
-    if guess.exact:
-        updates = f"exact: {UPDATES[engine].split(' (')[0]}"  # no advice on --engine here
-    else:
-        updates = (
-            "estimate of the probes' cost model: items covered plus the nodes of the options "
-            "taken out of play; not DLX1's link updates"
-        )
-    lines.append(f"updates: {guess.updates:,.0f}  ({updates})")
-    if guess.seconds is not None:
-        what = "measured" if guess.exact else "estimate"
-        lines.append(f"time of a count by {ENGINE_NAMES[engine]}: {guess.seconds:.3g} s ({what})")
-    if guess.exact:
-        lines.append("exact: the tree was small enough to search to its end")
-    else:
-        cut = "" if guess.cutoff is None else f", subtrees below depth {guess.cutoff} counted"
-        lines.append(
-            f"estimates from {guess.samples} random samples of the tree of the "
-            f"{ENGINE_NAMES[engine]} (seed {args.seed}{cut})"
-        )
-    print("\n".join(lines))
-    sys.stdout.flush()
-    common.say_method(args, "search", f"{how}, timed by {ENGINE_NAMES[engine]}")
-    return common.EXIT_OK
-
-
-def _schema(args: argparse.Namespace) -> int:
-    import json
-
-    print(json.dumps(common.schema(), indent=2))
-    return common.EXIT_OK

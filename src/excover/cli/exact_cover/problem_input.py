@@ -1,7 +1,8 @@
 """FILE of the commands over one exact cover problem (``count``, ``solve``, ``dimacs``,
 ``estimate``): a problem in Knuth's DLX format, a BurrTools ``.xmpuzzle`` file, or with
 ``--pieces`` a board to tile; a ``.cmb`` program given by mistake is named as one, with
-the command that runs it.
+the command that runs it. :func:`load_problem` reads what FILE is from the flags once,
+into a :class:`ProblemSource`, which the board reader takes.
 """
 
 from __future__ import annotations
@@ -21,9 +22,40 @@ if TYPE_CHECKING:
     Drawing = Callable[[list[int], bool], str]
     #: What reads ``FILE --pieces PIECES`` (or a BurrTools puzzle to draw): the problem
     #: and the drawing of its solutions.
-    BoardReader = Callable[[argparse.Namespace], tuple[ExactCover, Drawing]]
+    BoardReader = Callable[["ProblemSource"], tuple[ExactCover, Drawing]]
 
-__all__ = ["load_problem", "read_problem"]
+__all__ = ["ProblemSource", "load_problem", "read_problem"]
+
+
+class ProblemSource:
+    """What FILE of a problem command is, read off its flags: the ``file`` (``-``:
+    standard input), the ``pieces`` that make it a board to tile (None: it is a problem),
+    their ``multiplicity`` and ``no_reflections``, the ``problem`` of a BurrTools file,
+    the ``svg`` picture asked for, and what the problem is read for: the ``command`` and
+    its ``method``, and whether it counts classes (``up_to_symmetry``)."""
+
+    __slots__ = (
+        "command",
+        "file",
+        "method",
+        "multiplicity",
+        "no_reflections",
+        "pieces",
+        "problem",
+        "svg",
+        "up_to_symmetry",
+    )
+
+    def __init__(self, args: argparse.Namespace) -> None:
+        self.command: str = args.command
+        self.file: str = args.file
+        self.method: str | None = getattr(args, "method", None)
+        self.multiplicity: str | None = args.multiplicity
+        self.no_reflections: bool = bool(args.no_reflections)
+        self.pieces: str | None = args.pieces
+        self.problem: int | None = getattr(args, "problem", None)
+        self.svg: str | None = getattr(args, "svg", None)
+        self.up_to_symmetry = bool(getattr(args, "up_to_symmetry", False))
 
 
 def read_problem(path: str, number: int | None = None, up_to_symmetry: bool = False) -> ExactCover:
@@ -36,7 +68,7 @@ def read_problem(path: str, number: int | None = None, up_to_symmetry: bool = Fa
     data = common.read_input(path, binary=True)
     source = "<stdin>" if path == "-" else path
     if path.lower().endswith(".xmpuzzle"):
-        from excover.cli.burrtools import read_cover
+        from excover.cli.exact_cover.burrtools import read_cover
 
         return read_cover(data, source, number, up_to_symmetry)
     if number is not None:
@@ -67,15 +99,15 @@ def load_problem(args: argparse.Namespace) -> tuple[ExactCover, Drawing | None]:
     """The problem of FILE; with ``--pieces``, the tiling of the board FILE (read by the
     ``read_board`` that ``excover.main`` gave the problem commands) and the function
     drawing its solutions."""
-    if args.pieces is None:
+    source = ProblemSource(args)
+    read_board: BoardReader = args.read_board
+    if source.pieces is None:
         common.refuse(args, "no_reflections", "needs --pieces (FILE is not a board)")
         common.refuse(args, "multiplicity", "needs --pieces (FILE is not a board)")
-        if getattr(args, "svg", None) is not None and args.file.lower().endswith(".xmpuzzle"):
-            problem, draw = args.read_board(args)  # a puzzle read with its drawing
+        if source.svg is not None and source.file.lower().endswith(".xmpuzzle"):
+            problem, draw = read_board(source)  # a puzzle read with its drawing
             return problem, draw
-        number = getattr(args, "problem", None)
-        classes = bool(getattr(args, "up_to_symmetry", False))
-        return read_problem(args.file, number, classes), None
+        return read_problem(source.file, source.problem, source.up_to_symmetry), None
     common.refuse(args, "problem", "picks a problem of a BurrTools file, not of a board")
-    problem, draw = args.read_board(args)
+    problem, draw = read_board(source)
     return problem, draw

@@ -1,0 +1,245 @@
+"""The runs of ``excover count``, ``solve``, ``dimacs``, ``estimate`` and ``schema``
+(their parsers: :mod:`excover.cli.exact_cover.parsers`).
+
+Each reads its Namespace once, as it starts: into a
+:class:`~excover.cli.exact_cover.request.CoverRequest` (``count``, ``solve``) or the
+run's :class:`~excover.cli.options.RunOptions` (``estimate``), and its FILE through
+:mod:`excover.cli.exact_cover.problem_input`. ``count`` and ``solve`` count or list the
+solutions by any method (:mod:`excover.cli.exact_cover.solving`; with symmetry,
+:mod:`excover.cli.exact_cover.symmetry`; by subproblems,
+:mod:`excover.cli.exact_cover.parallel`), and :func:`count_problem` counts a problem
+that another command built (a puzzle's ``--count``, a sequence's term) as ``count``
+does, from the request that command made; ``dimacs`` writes the SAT encoding;
+``estimate`` estimates a search before it runs; ``schema`` prints the JSON Schema of
+every ``--json`` document. The end of a run is printed by :mod:`excover.cli.report`.
+"""
+
+from __future__ import annotations
+
+import sys
+
+from excover.cli import common
+from excover.cli.exact_cover.problem_input import load_problem
+from excover.cli.exact_cover.request import CoverRequest
+from excover.cli.options import RunOptions
+from excover.cli.report import exact_stats, finish, print_outcome
+from excover.errors import UsageError
+from excover.names import METHOD_TRAITS
+
+TYPE_CHECKING = False  # typing is for type checkers: a run need not import it
+if TYPE_CHECKING:
+    import argparse
+
+    from excover.solving import ExactCover
+
+__all__ = [
+    "count_problem",
+    "run_count",
+    "run_dimacs",
+    "run_estimate",
+    "run_schema",
+    "run_solve",
+]
+
+
+def run_count(args: argparse.Namespace) -> int:
+    """``excover count``."""
+    request = CoverRequest.read(args)
+    problem, _ = load_problem(args)
+    return count_problem(problem, request)
+
+
+def count_problem(problem: ExactCover, request: CoverRequest) -> int:
+    """Count ``problem`` as ``excover count`` does (the symmetry flags, ``--workers`` and
+    the other flags of a count by subproblems, or a plain count by any method, each
+    through the orchestrator), print the count for ``request.command`` and give the exit
+    status. A puzzle's ``--count`` and a sequence's term come here with the request
+    their command made."""
+    from excover.cli.exact_cover import solving
+
+    if request.symmetric:
+        from excover.cli.exact_cover import symmetry as symmetric
+
+        common.refuse(request, "preprocess", _PREPROCESS_WITH_SYMMETRY)
+        return print_outcome(symmetric.count(problem, request), request)
+    symmetry = None if _may_break(problem, request) else False
+    if request.uses_tasks:
+        common.refuse(request, "limit", "does not go with --workers, --tasks or --checkpoint")
+        common.refuse(request, "max_memory", "does not go with --workers, --tasks or --checkpoint")
+        solving.check_method_flags(request, counting=True)
+        # the long counts' machinery, and json
+        from excover.cli.exact_cover.parallel import count_tasks
+
+        return count_tasks(problem, request, symmetry)
+    outcome = solving.count(problem, request, symmetry)
+    if symmetry is None:  # it may have broken the declared group: said so
+        from excover.cli.exact_cover.symmetry import worded
+
+        outcome = worded(outcome, request, counting=True)
+    return print_outcome(outcome, request)
+
+
+def _may_break(problem: ExactCover, request: CoverRequest) -> bool:
+    """Whether a count may break the group ``problem`` declares by default (see
+    :func:`excover.cli.exact_cover.symmetry.may_break`); the orchestrator's scout
+    settles it. A problem that declares no group has none to break (and the symmetry
+    module is left unimported)."""
+    if request.break_symmetry is not None or problem.declared_symmetries() is None:
+        return False
+    from excover.cli.exact_cover import symmetry as symmetric
+
+    return symmetric.may_break(problem, request)
+
+
+#: Why ``--preprocess`` is refused with the symmetry flags.
+_PREPROCESS_WITH_SYMMETRY = (
+    "does not go with --up-to-symmetry or --break-symmetry: their group is the problem's "
+    "as given, which preprocessing changes"
+)
+
+
+def run_solve(args: argparse.Namespace) -> int:
+    """``excover solve``: each solution printed as soon as it is found."""
+    from excover.cli.exact_cover import solving
+
+    request = CoverRequest.read(args)
+    problem, draw = load_problem(args)
+    if args.svg is not None and draw is None:
+        raise UsageError(_nothing_to_draw(args.file))
+    out = sys.stdout
+    stream = common.JsonStream(out, "solve") if request.json else None
+    found = 0
+
+    def emit(solution: list[int]) -> None:
+        nonlocal found
+        found += 1
+        if found == 1 and args.svg is not None and draw is not None:
+            common.write_file(args.svg, draw(solution, True))
+            if not request.quiet:
+                print(f"excover: solution 1 drawn in {args.svg}", file=sys.stderr)
+        if stream is not None:
+            items = [problem.option_items(option) for option in solution]
+            stream.add({"options": solution, "items": items})
+            return
+        gap = "\n" if found > 1 else ""
+        text = problem.format_solution(solution) if draw is None else draw(solution, False)
+        out.write(f"{gap}solution {found}:\n{text}\n")
+        out.flush()  # the next solution may be a long search away
+
+    if request.symmetric:
+        from excover.cli.exact_cover import symmetry as symmetric
+
+        common.refuse(request, "preprocess", _PREPROCESS_WITH_SYMMETRY)
+        outcome = symmetric.solutions(problem, request, emit)
+    else:  # --preprocess: the orchestrator maps the reduced problem's solutions back
+        outcome = solving.solutions(problem, request, emit)
+    if stream is not None:
+        stream.close(
+            outcome.method,
+            outcome.engine,
+            outcome.stopped_by,
+            count=outcome.count,
+            stats=exact_stats(outcome.stats),
+        )
+    elif found == 0 and outcome.stopped_by is None:
+        print("excover: no solution", file=sys.stderr)
+    return finish(outcome, request)
+
+
+def _nothing_to_draw(path: str) -> str:
+    """Why ``solve --svg`` has no picture of a problem that is not a board."""
+    return (
+        f"--svg: {path} is an exact cover problem: its solutions are sets of options, with "
+        "no picture; --svg draws the first tiling of a board given with --pieces ('excover "
+        "solve BOARD --pieces PIECES --svg OUT') or the first assembly of a BurrTools "
+        ".xmpuzzle file, and a .cmb program draws its tilings with 'solve dlx NAME svg \"OUT\"'"
+    )
+
+
+def run_dimacs(args: argparse.Namespace) -> int:
+    """``excover dimacs``."""
+    cnf = load_problem(args)[0].to_cnf(args.amo)
+    text = cnf.to_knuth() if args.format == "knuth" else cnf.to_dimacs()
+    if args.output == "-":
+        sys.stdout.write(text)
+    else:
+        try:
+            cnf.write(args.output, text)
+        except OSError as exc:
+            raise UsageError(f"cannot write {args.output}: {exc.strerror or exc}") from None
+    return common.EXIT_OK
+
+
+def run_estimate(args: argparse.Namespace) -> int:
+    """``excover estimate``."""
+    import math
+
+    from excover.cli.outcome import ENGINE_NAMES, UPDATES
+    from excover.engines import pick_engine
+
+    run = RunOptions.read(args)
+    if not METHOD_TRAITS[args.method].searches:
+        raise UsageError(
+            f"--method {args.method} does not go with estimate: it estimates a dancing-links "
+            "search (zdd and sat have no search tree to probe)"
+        )
+    problem = load_problem(args)[0]
+    try:
+        with common.deadline(run.time_left()):
+            guess = problem.estimate(args.samples, seed=args.seed)
+    except common.TimeUp:
+        print("excover: stopped by --timeout before the estimate was done", file=sys.stderr)
+        return common.EXIT_LIMIT
+    engine = pick_engine(problem)  # the engine of the exact search, and of the time
+    how = "exact search" if guess.exact else f"{guess.samples} stratified probes"
+    if run.json:
+        import json
+
+        result = common.document("estimate", "search", how, None, estimate=guess.as_dict())
+        print(json.dumps(result, allow_nan=False))
+        return common.EXIT_OK
+    lines = []
+    for name in ("solutions", "nodes"):
+        value = getattr(guess, name)
+        low, high = guess.interval(name)
+        if guess.exact:
+            how_sure = ""
+        elif high == math.inf:
+            how_sure = (
+                "  (estimate, no range: the random samples all agreed, so their spread "
+                "says nothing of the error)"
+            )
+        else:
+            how_sure = f"  (estimate, range {low:,.0f} .. {high:,.0f})"
+        lines.append(f"{name}: {value:,.0f}{how_sure}")
+    if guess.exact:
+        updates = f"exact: {UPDATES[engine].split(' (')[0]}"  # no advice on --engine here
+    else:
+        updates = (
+            "estimate of the probes' cost model: items covered plus the nodes of the options "
+            "taken out of play; not DLX1's link updates"
+        )
+    lines.append(f"updates: {guess.updates:,.0f}  ({updates})")
+    if guess.seconds is not None:
+        what = "measured" if guess.exact else "estimate"
+        lines.append(f"time of a count by {ENGINE_NAMES[engine]}: {guess.seconds:.3g} s ({what})")
+    if guess.exact:
+        lines.append("exact: the tree was small enough to search to its end")
+    else:
+        cut = "" if guess.cutoff is None else f", subtrees below depth {guess.cutoff} counted"
+        lines.append(
+            f"estimates from {guess.samples} random samples of the tree of the "
+            f"{ENGINE_NAMES[engine]} (seed {args.seed}{cut})"
+        )
+    print("\n".join(lines))
+    sys.stdout.flush()
+    common.say_method(run, "search", f"{how}, timed by {ENGINE_NAMES[engine]}")
+    return common.EXIT_OK
+
+
+def run_schema(args: argparse.Namespace) -> int:
+    """``excover schema``."""
+    import json
+
+    print(json.dumps(common.schema(), indent=2))
+    return common.EXIT_OK
