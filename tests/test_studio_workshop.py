@@ -36,7 +36,7 @@ from test_studio_workshop_save import (
 )
 
 from excover import ExactCover
-from excover.formats.burrtools import parse_xmpuzzle
+from excover.formats.burrtools import parse_xmpuzzle, write_xmpuzzle
 
 
 def pelikan_burr() -> bytes | None:
@@ -249,3 +249,65 @@ def test_the_pelikan_burr_is_played_drawn_into_assembled_and_saved(
     assert not errors, errors
     assert parse_xmpuzzle(saved.read_bytes()).shapes[-1].name == "stick"
     check_saved(saved, 0, 12, Counter({"98.2.4.2": 1}))
+
+
+@pytest.mark.slow  # a browser session
+@pytest.mark.parametrize(
+    ("name", "grid"),
+    [
+        ("spheres", "sphere"),
+        ("prisms", "prism"),
+        ("rhombic", "voxels"),
+        ("tetra_octa", "tetraocta"),
+    ],
+)
+def test_every_grid_s_shapes_open_in_the_editor_and_keep_their_voxels(
+    page: Page,  # noqa: F811
+    tmp_path: Path,
+    name: str,
+    grid: str,
+) -> None:
+    import test_grids_burrtools
+
+    puzzle = getattr(test_grids_burrtools, name)()
+    path = tmp_path / f"{name}.xmpuzzle"
+    write_xmpuzzle(puzzle, path)
+    errors = errors_of(page)
+    open_file(page, path)
+    for k in range(len(puzzle.shapes)):
+        edits = int(page.get_attribute("#puzzle-panel", "data-edits") or 0)
+        page.locator("#shape-list .piece").nth(k).click()
+        assert page.get_attribute("#shape-box", "data-grid") == grid
+        filled = sum(state == "#" for state in puzzle.shapes[k].states)
+        assert page.get_attribute("#shape-box", "data-filled") == str(filled)
+        page.click("#shape-keep")  # unchanged: the same voxels, drawn back
+        edits_done(page, edits + 1)
+    saved = saved_file(page, tmp_path)
+    assert not errors, errors
+    again = parse_xmpuzzle(saved.read_bytes())
+    assert [(s.size, s.states) for s in again.shapes] == [(s.size, s.states) for s in puzzle.shapes]
+    assert again.problems == puzzle.problems
+
+
+@pytest.mark.slow  # a browser session
+def test_a_burr_stick_is_drawn_as_one_s_own_piece(page: Page) -> None:  # noqa: F811
+    """The piece editor is the board's, sized freely: a 2x2x8 stick on the cube grid,
+    turned a quarter and back, then added as a piece of one's own."""
+    errors = errors_of(page)
+    page.select_option("#grid", "cube")
+    page.click("#draw-piece summary")
+    for axis, value in zip("xyz", (8, 2, 2), strict=True):
+        page.fill(f"#own-{axis}", str(value))
+    page.click("#own-resize")
+    page.click("#own-fill")
+    assert page.locator("#piece-editor .cell.on").count() == 16  # a layer of 8 x 2
+    page.click("#piece-tools [data-rotate='0']")  # about x: 8 x 2 x 2 again, turned
+    assert page.input_value("#own-y") == "2" and page.input_value("#own-z") == "2"
+    page.click("#own-undo")
+    page.fill("#piece-name", "stick")
+    page.click("#piece-add")
+    piece = page.locator('#pieces .piece[data-name="stick"]')
+    piece.wait_for()
+    assert page.input_value("#family") == "my pieces"
+    assert "32 cells in all" in page.inner_text("#summary")
+    assert not errors, errors

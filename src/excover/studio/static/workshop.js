@@ -29,28 +29,40 @@ const shop = {
   pending: null,  // the last run whose file Save may take: {id, puzzle, problem}
 };
 
+// Whether the rows of a layer on `grid` are drawn with BurrTools' y upwards (the last row
+// on top), as the panel draws shapes: on every grid but the prisms', whose triangles
+// point up where x + y is even with y downwards, as BurrTools draws them.
+function upwards(grid) {
+  return grid !== "prism";
+}
+
 // The layers (bottom first, rows top first) of a shape's states (BurrTools' order: x
 // fastest, then y, then z), each voxel 0, 1 or 2.
-function shapeLayers(size, states) {
+function shapeLayers(size, states, up = true) {
   const [sx, sy, sz] = size;
   return Array.from({ length: sz }, (_, z) => Array.from({ length: sy }, (_, row) =>
-    Array.from({ length: sx }, (_, x) => STATE_OF[states[x + sx * (sy - 1 - row + sy * z)]] || 0)));
+    Array.from({ length: sx }, (_, x) => STATE_OF[states[x + sx * ((up ? sy - 1 - row : row) + sy * z)]] || 0)));
 }
 
 // The editor's drawing as BurrTools' size and states.
 function editorStates(editor) {
   const [sx, sy, sz] = [editor.width, editor.height, editor.depth];
+  const up = upwards(editor.grid);
   let states = "";
-  for (let z = 0; z < sz; z++) for (let y = 0; y < sy; y++) for (let x = 0; x < sx; x++) states += CHAR_OF[editor.at(x, y, z)];
+  for (let z = 0; z < sz; z++) {
+    for (let y = 0; y < sy; y++) for (let x = 0; x < sx; x++) states += CHAR_OF[editor.layers[z][up ? sy - 1 - y : y][x]];
+  }
   return { size: [sx, sy, sz], states };
 }
 
-// The grid a shape of this puzzle is drawn on: the studio's picture of BurrTools' grid
-// when every voxel of the shape is a cell of it, else plain voxels (nothing is lost).
-function editGrid(layers) {
+// The grid a shape of this puzzle is drawn on, and its layers: the studio's picture of
+// BurrTools' grid when every voxel of the shape is a cell of it, else plain voxels
+// (nothing is lost).
+function editGrid(size, states) {
   const grid = BURR_EDIT_GRIDS[burr.puzzle.grid] || "voxels";
+  const layers = shapeLayers(size, states, upwards(grid));
   const fits = layers.every((rows, z) => rows.every((row, y) => row.every((v, x) => !v || onGrid(grid, x, y, z, rows.length))));
-  return fits ? grid : "voxels";
+  return fits ? [grid, layers] : ["voxels", shapeLayers(size, states)];
 }
 
 function workshopSay(text) {
@@ -187,10 +199,11 @@ function openShape(k) {
   const editor = shapeEditor();
   shop.editing = k;
   const shape = k === null ? null : burr.puzzle.shapes[k];
-  const layers = shape ? shapeLayers(shape.size, shape.states) : shapeLayers([2, 2, 2], "________");
+  const [grid, layers] = shape ? editGrid(shape.size, shape.states) : editGrid([2, 2, 2], "________");
   editor.undo = [];
   editor.layer = 0;
-  editor.set(editGrid(layers), layers, false);
+  editor.set(grid, layers, false);
+  $("shape-box").dataset.grid = grid;
   $("shape-name").value = shape ? shape.name : `shape ${burr.puzzle.shapes.length + 1}`;
   $("shape-keep").disabled = k === null;
   $("shape-box").hidden = false;
