@@ -311,3 +311,45 @@ def test_a_burr_stick_is_drawn_as_one_s_own_piece(page: Page) -> None:  # noqa: 
     assert page.input_value("#family") == "my pieces"
     assert "32 cells in all" in page.inner_text("#summary")
     assert not errors, errors
+
+
+@pytest.mark.slow  # a browser session
+def test_a_new_puzzle_is_drawn_from_nothing_assembled_and_saved(
+    page: Page,  # noqa: F811
+    tmp_path: Path,
+) -> None:
+    """New BurrTools puzzle (a unit cube into a 2x2x2 box): the piece redrawn as a domino,
+    two voxels of the box's upper layer made variable, 1..3 dominoes."""
+    errors = errors_of(page)
+    page.click("#new-puzzle")
+    page.wait_for_selector("#puzzle-panel:not([hidden])")
+    assert page.get_attribute("#shape-box", "data-editing") == "0"
+    page.fill("#shape-x", "2")
+    page.click("#shape-resize")
+    page.click("#shape-fill")
+    page.fill("#shape-name", "domino")
+    edits = int(page.get_attribute("#puzzle-panel", "data-edits") or 0)
+    page.click("#shape-keep")
+    edits_done(page, edits + 1)
+    page.locator("#shape-list .piece").nth(1).click()  # the result
+    page.select_option("#shape-layer", index=1)
+    page.check("input[name='shape-tool'][value='2']")  # variable
+    page.click("#shape-editor .cell[data-x='0'][data-y='0']")
+    page.click("#shape-editor .cell[data-x='1'][data-y='0']")
+    assert page.get_attribute("#shape-box", "data-variable") == "2"
+    page.click("#shape-keep")
+    edits_done(page, edits + 2)
+    copies = page.locator("#puzzle-pieces input.copies")
+    copies.fill("1..3")
+    copies.press("Enter")
+    page.wait_for_function(
+        "document.getElementById('puzzle-problem-about').textContent.startsWith('1..3 pieces')"
+    )
+    found, solved = assemble(page)
+    path = saved_file(page, tmp_path)
+    assert not errors, errors
+    puzzle = parse_xmpuzzle(path.read_bytes())
+    assert [s.name for s in puzzle.shapes] == ["domino", "result"]
+    assert puzzle.shapes[1].states.count("+") == 2 and puzzle.shapes[1].states.count("#") == 6
+    assert ExactCover.from_burrtools(puzzle, 0).count(up_to_symmetry=True) == found
+    assert solved == found and puzzle.problems[0].solutions == solved  # dominoes lift off

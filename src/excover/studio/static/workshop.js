@@ -273,7 +273,31 @@ async function savePuzzle() {
   save(await response.blob(), name ? name[1] : "puzzle.xmpuzzle");
 }
 
+// BurrTools' grid numbers of the studio's grids a new puzzle starts on: its box of
+// voxels is all cells (the other grids' puzzles are opened from files).
+const BURR_GRID_OF = { cube: 0, prism: 1 };
+
+// A new puzzle, on triangular prisms when the board is of them, else on cubes: a unit
+// piece and a 2x2x2 result, one problem of eight pieces, to change from there.
+async function newPuzzle() {
+  const grid = BURR_GRID_OF[state.grid] ?? 0;
+  const edits = {
+    base: null,
+    name: "new.xmpuzzle",
+    grid,
+    shapes: [
+      { name: "piece 1", size: [1, 1, 1], states: "#" },
+      { name: "result", size: [2, 2, 2], states: "########" },
+    ],
+    problems: [{ name: "problem 1", result: 1, parts: [{ shape: 0, lo: 8, hi: 8 }] }],
+  };
+  const made = await api("POST", "api/puzzles", edits);
+  showPuzzle(made.puzzle);
+  openShape(0);
+}
+
 function wireWorkshop() {
+  $("new-puzzle").onclick = () => guarded(newPuzzle);
   $("shape-new").onclick = () => openShape(null);
   $("shape-close").onclick = () => {
     $("shape-box").hidden = true;
