@@ -33,7 +33,6 @@ from collections import Counter
 
 from excover.cli import common
 from excover.cli.common import add_json, add_quiet
-from excover.cli.options import RunOptions
 from excover.errors import LimitReached, UsageError
 
 TYPE_CHECKING = False  # typing is for type checkers: a run need not import it
@@ -43,6 +42,7 @@ if TYPE_CHECKING:
 
     from excover.burr import Assembly, Disassembly, Separation
     from excover.burr.checkpoint import RunCheckpoint
+    from excover.cli.options import RunOptions
     from excover.formats.burrtools import Puzzle
 
 __all__ = ["add_disassemble_command"]
@@ -193,6 +193,7 @@ def add_disassemble_command(commands: Any) -> None:
 
 
 def _run(args: argparse.Namespace) -> int:
+    from excover.cli.options import RunOptions
     from excover.formats.burrtools import parse_xmpuzzle
 
     source = "<stdin>" if args.file == "-" else args.file

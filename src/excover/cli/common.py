@@ -12,13 +12,14 @@ all, each kept in the module of its job.
 * input and output files (:mod:`excover.cli.files`): a path, or ``-`` for standard
   input (:func:`read_input`); ``--svg`` and ``--write-dlx`` files (:func:`write_file`,
   :func:`write_problem`, :func:`write_dlx`);
-* what a run reads of its flags once, at the edge (:mod:`excover.cli.options`:
-  :class:`RunOptions`, handed to everything that prints the run's output);
+* what a run reads of its flags once, at the edge, is :mod:`excover.cli.options`'
+  (:class:`~excover.cli.options.RunOptions`, handed to everything that prints the run's
+  output), imported when a command runs;
 * ``--limit N`` stops after N solutions (listed or counted: the result is then partial,
   ``complete`` false), ``--timeout S`` after S seconds of wall-clock time from the start
-  of the command (:attr:`RunOptions.deadline`; the alarm of the engines that cannot stop
-  at a deadline of their own, :mod:`excover.cli.clock`: :func:`deadline`) and
-  ``--max-nodes N`` after N search nodes;
+  of the command (:attr:`~excover.cli.options.RunOptions.deadline`; the alarm of the
+  engines that cannot stop at a deadline of their own, :mod:`excover.cli.clock`:
+  :func:`deadline`) and ``--max-nodes N`` after N search nodes;
   ``--max-memory SIZE`` (:func:`add_max_memory`, on the commands that take ``--method
   zdd``) bounds the memory of the ZDD method;
 * ``--json`` prints one document of the schema of results (:mod:`excover.documents`,
@@ -70,7 +71,6 @@ from excover.cli.flags import add_write_dlx as add_write_dlx
 from excover.cli.flags import check_refused as check_refused
 from excover.cli.flags import given as given
 from excover.cli.flags import refuse as refuse
-from excover.cli.options import RunOptions as RunOptions
 from excover.cli.parser import HelpFormatter as HelpFormatter
 from excover.cli.parser import Parser as Parser
 from excover.cli.parser import add_command as add_command

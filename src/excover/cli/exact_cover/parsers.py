@@ -9,7 +9,6 @@ import argparse
 
 from excover.cli import common
 from excover.cli.common import add_command, add_input, add_json, add_limits, add_method
-from excover.cli.exact_cover import commands as runs
 from excover.names import HEURISTICS, ROUTES
 
 #: The at-most-one encodings of :data:`excover.sat.amo.AMO_ENCODINGS` (named here so that
@@ -226,7 +225,7 @@ def _add_count(commands: Any, read_board: BoardReader) -> None:
     add_json(count)
     common.add_quiet(count)
     add_task_options(count)  # --workers, --tasks, --checkpoint, --progress
-    count.set_defaults(run=runs.run_count)
+    count.set_defaults(run=_run_count)
 
 
 def _add_solve(commands: Any, read_board: BoardReader) -> None:
@@ -260,7 +259,7 @@ def _add_solve(commands: Any, read_board: BoardReader) -> None:
             "count FILE --workers N' counts them on N processes",
         },
     )
-    solve.set_defaults(run=runs.run_solve)
+    solve.set_defaults(run=_run_solve)
 
 
 def _add_dimacs(commands: Any, read_board: BoardReader) -> None:
@@ -292,7 +291,7 @@ def _add_dimacs(commands: Any, read_board: BoardReader) -> None:
         "(the input of his SAT13), one clause a line, literals named 'L.3' (option "
         "variable 3, after its first item 'L') or '_9' (auxiliary), '~' negating",
     )
-    dimacs.set_defaults(run=runs.run_dimacs)
+    dimacs.set_defaults(run=_run_dimacs)
 
 
 def _add_estimate(commands: Any, read_board: BoardReader) -> None:
@@ -342,7 +341,7 @@ def _add_estimate(commands: Any, read_board: BoardReader) -> None:
             "count or solve searches the reduced one",
         },
     )
-    estimate.set_defaults(run=runs.run_estimate)
+    estimate.set_defaults(run=_run_estimate)
 
 
 def _add_schema(commands: Any, read_board: BoardReader) -> None:
@@ -354,7 +353,7 @@ def _add_schema(commands: Any, read_board: BoardReader) -> None:
         "every command follows.",
         epilog=None,
     )
-    schema.set_defaults(run=runs.run_schema)
+    schema.set_defaults(run=_run_schema)
 
 
 #: The problem commands, in the order ``excover --help`` lists them, and what adds each.
@@ -365,3 +364,37 @@ _ADDERS: dict[str, Callable[[Any, BoardReader], None]] = {
     "estimate": _add_estimate,
     "schema": _add_schema,
 }
+
+
+# The runs, each imported when its command runs: building the parsers (``excover
+# --help``, or a run's own parser) imports none of them.
+
+
+def _run_count(args: argparse.Namespace) -> int:
+    from excover.cli.exact_cover.commands import run_count
+
+    return run_count(args)
+
+
+def _run_solve(args: argparse.Namespace) -> int:
+    from excover.cli.exact_cover.commands import run_solve
+
+    return run_solve(args)
+
+
+def _run_dimacs(args: argparse.Namespace) -> int:
+    from excover.cli.exact_cover.commands import run_dimacs
+
+    return run_dimacs(args)
+
+
+def _run_estimate(args: argparse.Namespace) -> int:
+    from excover.cli.exact_cover.commands import run_estimate
+
+    return run_estimate(args)
+
+
+def _run_schema(args: argparse.Namespace) -> int:
+    from excover.cli.exact_cover.commands import run_schema
+
+    return run_schema(args)

@@ -15,6 +15,7 @@ as it refuses one of the Namespace, with the same message.
 from __future__ import annotations
 
 from excover.cli.cluster import SPLIT_AFTER
+from excover.cli.exact_cover.task_flags import CHECKPOINT_EVERY
 from excover.cli.options import RunOptions, run_fields
 
 TYPE_CHECKING = False  # typing is for type checkers: a run need not import it
@@ -22,10 +23,7 @@ if TYPE_CHECKING:
     import argparse
     from typing import Any, Self
 
-__all__ = ["CHECKPOINT_EVERY", "CoverRequest"]
-
-#: Seconds between two saves of the checkpoint, by default (``--checkpoint-every``).
-CHECKPOINT_EVERY = 30.0
+__all__ = ["CoverRequest"]
 
 
 class CoverRequest(RunOptions):

@@ -9,9 +9,11 @@ import argparse
 
 from excover.cli.cluster import SPLIT_AFTER
 from excover.cli.common import add_progress, add_workers, positive_int
-from excover.cli.exact_cover.request import CHECKPOINT_EVERY
 
-__all__ = ["add_task_options"]
+__all__ = ["CHECKPOINT_EVERY", "add_task_options"]
+
+#: Seconds between two saves of the checkpoint, by default (``--checkpoint-every``).
+CHECKPOINT_EVERY = 30.0
 
 
 def add_task_options(count: argparse.ArgumentParser) -> None:
