@@ -234,3 +234,24 @@ def test_a_new_puzzle_is_made_without_a_base() -> None:
     assert puzzle.shapes[1].cells("+") == [(0, 1, 0), (1, 1, 0)]
     # one domino on the filled row; or two: both lying, or both standing
     assert ExactCover.from_burrtools(puzzle, 0).count(up_to_symmetry=True) == 3
+
+
+def test_a_run_keeps_the_hardest_solutions_as_burrtools_stores_them() -> None:
+    """``Hardest`` keeps what :func:`excover.burr.stored.solved_puzzle` stores of every
+    solution at once (its ``keep`` hardest), holding no more than those."""
+    from excover.burr import disassemble_all
+    from excover.burr.stored import solved_puzzle
+    from excover.studio.workshop import Hardest
+
+    puzzle = parse_xmpuzzle((DATA / "burrtools" / "rotations.xmpuzzle").read_bytes())
+    results = dict(enumerate(disassemble_all(puzzle, 0)))
+    assert sum(r.status == "solved" for r in results.values()) == 15  # burrTxt -d's
+    for keep in (1, 4, 100):
+        hardest = Hardest(keep)
+        for index, result in results.items():
+            if result.status == "solved":
+                hardest.add(index, result)
+        every = solved_puzzle(puzzle, 0, results, len(results), keep=keep).problems[0]
+        kept = [(i, n) for i, n, _ in hardest.solutions()]
+        assert kept == [(s.assembly_number, s.solution_number) for s in every.stored]
+        assert hardest.count == every.solutions == 15

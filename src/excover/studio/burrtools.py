@@ -483,7 +483,9 @@ def _assemble(
     what = "assembling and taking apart" if take_apart else "assembling"
     news.send({"type": "solving", "what": what, "placements": None, "note": why_not})
     counts = {"found": 0, "solved": 0, "stuck": 0, "unknown": 0}
-    solved: dict[int, Disassembly] = {}  # the solutions, for the file saved
+    from excover.studio.workshop import Hardest, saved
+
+    hardest = Hardest()  # the solutions the file saved stores
     batch: list[Event] = []
     sent = time.monotonic()
     stopped_by = None
@@ -501,7 +503,7 @@ def _assemble(
             if result is not None:
                 counts[result.status] += 1
                 if result.status == "solved":
-                    solved[counts["found"] - 1] = result
+                    hardest.add(counts["found"] - 1, result)
             if time.monotonic() - sent > BATCH_SECONDS:
                 send()
     except LimitReached:
@@ -510,9 +512,7 @@ def _assemble(
     if deadline is not None and time.monotonic() > deadline:
         stopped_by = "timeout"
     if take_apart:
-        from excover.studio.workshop import saved
-
-        data = saved(puzzle, problem, solved, counts["found"], stopped_by is None)
+        data = saved(puzzle, problem, hardest, counts["found"], stopped_by is None)
         news.send({"type": "saved", "data": data})
     return {
         "type": "result",

@@ -39,6 +39,7 @@ from excover.studio.imports import ImportFailed
 from excover.studio.limits import Limits
 
 if TYPE_CHECKING:
+    from excover.burr import Disassembly
     from excover.formats.burrtools import Part, Problem, Puzzle, Shape
 
 __all__ = [
@@ -47,6 +48,7 @@ __all__ = [
     "MAX_PROBLEMS",
     "MAX_SIDE",
     "MAX_VOLUME",
+    "Hardest",
     "edited_puzzle",
     "make_puzzle",
     "saved",
@@ -86,7 +88,8 @@ def _name(value: object, what: str) -> str:
 
 def _shape(entry: object, number: int, base: Puzzle | None) -> tuple[Shape, bool]:
     """Shape ``number`` of the edits (``{"from": K}``: base shape K as it is; with
-    ``size`` and ``states``: drawn), and whether it is base shape ``number`` unchanged."""
+    ``size`` and ``states``: drawn), and whether it is base shape ``number`` with its
+    voxels unchanged (renamed or not)."""
     from excover.formats.burrtools import Shape
 
     what = f"shapes[{number}]"
@@ -103,7 +106,7 @@ def _shape(entry: object, number: int, base: Puzzle | None) -> tuple[Shape, bool
         if old is None:
             raise UsageError(f"{what}: give its size and states, or the shape it is (from)")
         name = _name(entry["name"], f"{what}.name") if "name" in entry else old.name
-        return replace(old, name=name), origin == number and name == old.name
+        return replace(old, name=name), origin == number
     size = entry.get("size")
     if not isinstance(size, list) or len(size) != 3:
         raise UsageError(f"{what}.size: three whole numbers [x, y, z]")
@@ -117,7 +120,7 @@ def _shape(entry: object, number: int, base: Puzzle | None) -> tuple[Shape, bool
         )
     name = _name(entry.get("name"), f"{what}.name")
     if old is not None and old.size == (sx, sy, sz) and old.states == states:
-        return replace(old, name=name), origin == number and name == old.name
+        return replace(old, name=name), origin == number
     weight = 1 if old is None else old.weight
     return Shape((sx, sy, sz), states, name=name, weight=weight), False
 
@@ -264,15 +267,55 @@ def xmpuzzle_name(name: str) -> str:
     return f"{stem or 'puzzle'}.xmpuzzle"
 
 
-def saved(
-    puzzle: Puzzle, problem: int, results: dict[int, Any], found: int, complete: bool
-) -> bytes:
-    """The file of ``puzzle`` with ``problem`` solved by an assemble run: ``found``
-    assemblies (all of them when ``complete``), ``results`` the disassemblies by the
-    index of their assembly; the hardest :data:`KEEP` solutions stored with their
-    separations, gzip-compressed as BurrTools writes."""
-    from excover.burr.stored import solved_puzzle
+class Hardest:
+    """The hardest :data:`KEEP` solutions of an assemble run, kept as they are found (a
+    run of many solutions holds no more), and how many there are: BurrTools' order
+    (:meth:`~excover.burr.Disassembly.sort_key`; of equals, the one found later)."""
+
+    def __init__(self, keep: int = KEEP) -> None:
+        self.keep = keep
+        self.count = 0
+        self._heap: list[tuple[tuple[int, ...], int, int, Disassembly]] = []
+
+    def add(self, index: int, result: Disassembly) -> None:
+        """Solution ``result`` (the assembly numbered ``index`` from 0)."""
+        import heapq
+
+        entry = (tuple(result.sort_key()), index, self.count, result)
+        self.count += 1
+        if len(self._heap) < self.keep:
+            heapq.heappush(self._heap, entry)
+        elif entry[:2] > self._heap[0][:2]:
+            heapq.heapreplace(self._heap, entry)
+
+    def solutions(self) -> list[tuple[int, int, Disassembly]]:
+        """The solutions kept, the easiest first: ``(assembly index, solution number,
+        disassembly)``, as BurrTools stores them."""
+        return [(index, number, result) for _, index, number, result in sorted(self._heap)]
+
+
+def saved(puzzle: Puzzle, problem: int, hardest: Hardest, found: int, complete: bool) -> bytes:
+    """The file of ``puzzle`` with ``problem`` solved by an assemble run, as BurrTools
+    saves a problem it solved (:func:`excover.burr.stored.solved_puzzle` does the same
+    from every solution): ``found`` assemblies (all of them when ``complete``, else
+    BurrTools' state of an interrupted search), ``hardest.count`` solutions, the hardest
+    stored with their separations; gzip-compressed as BurrTools writes."""
+    from excover.burr.stored import stored_solution
     from excover.formats.burrtools import format_xmpuzzle
 
-    solved = solved_puzzle(puzzle, problem, results, found, complete, KEEP)
+    stored = tuple(
+        stored_solution(puzzle, problem, result, index, number)
+        for index, number, result in hardest.solutions()
+    )
+    spec = replace(
+        puzzle.problems[problem],
+        state=2 if complete else 1,
+        assemblies=found,
+        solutions=hardest.count,
+        time=0,
+        stored=stored,
+    )
+    problems = list(puzzle.problems)
+    problems[problem] = spec
+    solved = replace(puzzle, problems=tuple(problems))
     return gzipped(format_xmpuzzle(solved).encode("utf-8"))
