@@ -22,6 +22,7 @@ def test_the_view_has_each_piece_closed_surface_and_colour() -> None:
     assert solution is not None
     view = solid_view(solution)
     assert [p["colour"] for p in view["pieces"]] == [tile_colour(k) for k in range(7)]
+    assert [p["name"] for p in view["pieces"]] == [q.tile.name for q in solution.placements]
     for piece, placement in zip(view["pieces"], solution.placements, strict=True):
         edges: Counter[tuple[tuple[float, ...], tuple[float, ...]]] = Counter()
         for face in piece["faces"]:
@@ -58,6 +59,8 @@ def test_the_soma_cube_turns_in_3d(page: Page, tmp_path: Path) -> None:  # noqa:
     canvas = page.locator("#solution canvas")
     canvas.wait_for()
     assert int(canvas.get_attribute("data-drawn") or 0) > 20  # faces turned to the viewer
+    labels = (canvas.get_attribute("data-labels") or "").split("|")
+    assert sorted(labels) == sorted("VLTZABP")  # each piece named on the view
     before = tmp_path / "before.png"
     canvas.screenshot(path=str(before))
     assert colours(read_png(before)) >= 7  # seven pieces, each face shaded

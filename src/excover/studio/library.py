@@ -52,23 +52,33 @@ def isometric_svg(solution: TilingSolution) -> str:
 
 
 def solid_view(solution: TilingSolution) -> dict[str, Any]:
-    """What the page's 3D view turns: each piece's colour and the faces of its surface
+    """What the page's 3D view turns: each piece's colour, name and the faces of its surface
     (corners in space, one unit a cube, and which edges are creases), or on the sphere
     grid its balls' centres (diameter 1)."""
     grid = solution.tiling.grid
     cells = [p.cells for p in solution.placements]
+    names = [p.tile.name for p in solution.placements]
     colours = [tile_colour(number) for number in range(len(cells))]
     if grid.name == "sphere":
         return {
             "pieces": [
-                {"colour": colour, "balls": cell_centres(grid, piece).round(6).tolist()}
-                for colour, piece in zip(colours, cells, strict=True)
+                {
+                    "colour": colour,
+                    "name": name,
+                    "balls": cell_centres(grid, piece).round(6).tolist(),
+                }
+                for colour, name, piece in zip(colours, names, cells, strict=True)
             ]
         }
+    surfaces = piece_surfaces(grid, cells)
     return {
         "pieces": [
-            {"colour": colour, "faces": [{"points": p, "creases": c} for p, c in faces]}
-            for colour, faces in zip(colours, piece_surfaces(grid, cells), strict=True)
+            {
+                "colour": colour,
+                "name": name,
+                "faces": [{"points": p, "creases": c} for p, c in faces],
+            }
+            for colour, name, faces in zip(colours, names, surfaces, strict=True)
         ]
     }
 

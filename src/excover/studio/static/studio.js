@@ -1004,6 +1004,7 @@ function solidView(solid) {
   box.stage = stage;
   box.canvas = canvas;
   const view = { yaw: -Math.PI / 4, pitch: Math.atan(1 / Math.SQRT2), explode: 0.6, states: null, position: 0, names: null };
+  if (solid.pieces.every((p) => typeof p.name === "string")) view.names = solid.pieces.map((p) => p.name);
   const pieces = solid.pieces.map((piece) => {
     const points = piece.balls || piece.faces.flatMap((f) => f.points);
     const centre = [0, 1, 2].map((k) => points.reduce((sum, p) => sum + p[k], 0) / points.length);
