@@ -1290,6 +1290,11 @@ function disassemblyPlayer(shown, prefix, separator = " ") {
     step.value = String(k);
     caption.textContent = moveText(found, k, separator);
     list.querySelectorAll("li").forEach((item, n) => item.classList.toggle("current", n === k));
+    const current = list.children[k]; // kept in sight in the list (not the page) while it plays
+    if (current && !list.hidden) {
+      const [r, l] = [current.getBoundingClientRect(), list.getBoundingClientRect()];
+      if (r.top < l.top || r.bottom > l.bottom) list.scrollTop += r.top - l.top - l.height / 2;
+    }
   };
   const pause = () => {
     if (playing !== null) clearTimeout(playing);
