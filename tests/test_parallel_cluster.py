@@ -405,9 +405,10 @@ def test_the_scheduler_restarted(queens: ExactCover, queens_count: int) -> None:
 
 
 def test_the_command_line_default_of_split_after_is_the_library_s() -> None:
+    from excover.cli.exact_cover.task_flags import SPLIT_AFTER
     from excover.parallel import cluster
 
-    assert parallel_cli.SPLIT_AFTER == cluster.SPLIT_AFTER
+    assert SPLIT_AFTER == cluster.SPLIT_AFTER
 
 
 def test_timeout_on_a_cluster_keeps_the_ledger(

@@ -1,6 +1,6 @@
 """The command line's door to a Dask cluster, ``--dask ADDRESS`` of every command that
 takes one (``count``, ``sequence``, ``disassemble``, ``design``): :func:`connect_dask`,
-and the default of ``--split-after``."""
+imported only when a cluster is asked for."""
 
 from __future__ import annotations
 
@@ -10,14 +10,10 @@ TYPE_CHECKING = False  # typing is for type checkers: a run need not import it
 if TYPE_CHECKING:
     from typing import Any
 
-__all__ = ["CONNECT_SECONDS", "SPLIT_AFTER", "connect_dask"]
+__all__ = ["CONNECT_SECONDS", "connect_dask"]
 
 #: Seconds to wait for the Dask scheduler of ``--dask``.
 CONNECT_SECONDS = 10
-
-#: Seconds a long subproblem runs on a cluster before it is cut for idle workers (the
-#: default of ``--split-after``; :data:`excover.parallel.cluster.SPLIT_AFTER`).
-SPLIT_AFTER = 2.0
 
 
 def connect_dask(address: str) -> Any:

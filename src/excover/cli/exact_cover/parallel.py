@@ -19,8 +19,9 @@ import json
 import sys
 from typing import TYPE_CHECKING, Any
 
-from excover.cli.cluster import SPLIT_AFTER, connect_dask
+from excover.cli.cluster import connect_dask
 from excover.cli.common import document, exact, say_method
+from excover.cli.exact_cover.task_flags import SPLIT_AFTER
 from excover.errors import UsageError
 from excover.names import METHOD_TRAITS
 from excover.numbers import to_decimal

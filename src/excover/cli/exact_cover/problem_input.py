@@ -8,7 +8,6 @@ into a :class:`ProblemSource`, which the board reader takes.
 from __future__ import annotations
 
 from excover.cli import common
-from excover.cli.kinds import looks_like_cmb
 from excover.errors import FormatError, UsageError
 
 TYPE_CHECKING = False  # typing is for type checkers: a run need not import it
@@ -80,6 +79,8 @@ def read_problem(path: str, number: int | None = None, up_to_symmetry: bool = Fa
     try:
         return parse_dlx_bytes(data, source, ExactCover)
     except FormatError as exc:
+        from excover.cli.kinds import looks_like_cmb  # only to name a .cmb program given
+
         if not looks_like_cmb(data):
             raise
         hint = _cmb_hint(source, "looks like a .cmb program")

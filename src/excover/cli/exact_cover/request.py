@@ -14,8 +14,7 @@ as it refuses one of the Namespace, with the same message.
 
 from __future__ import annotations
 
-from excover.cli.cluster import SPLIT_AFTER
-from excover.cli.exact_cover.task_flags import CHECKPOINT_EVERY
+from excover.cli.exact_cover.task_flags import CHECKPOINT_EVERY, SPLIT_AFTER
 from excover.cli.options import RunOptions, run_fields
 
 TYPE_CHECKING = False  # typing is for type checkers: a run need not import it

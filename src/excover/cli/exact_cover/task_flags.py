@@ -7,13 +7,16 @@ from __future__ import annotations
 
 import argparse
 
-from excover.cli.cluster import SPLIT_AFTER
 from excover.cli.common import add_progress, add_workers, positive_int
 
-__all__ = ["CHECKPOINT_EVERY", "add_task_options"]
+__all__ = ["CHECKPOINT_EVERY", "SPLIT_AFTER", "add_task_options"]
 
 #: Seconds between two saves of the checkpoint, by default (``--checkpoint-every``).
 CHECKPOINT_EVERY = 30.0
+
+#: Seconds a long subproblem runs on a cluster before it is cut for idle workers (the
+#: default of ``--split-after``; :data:`excover.parallel.cluster.SPLIT_AFTER`).
+SPLIT_AFTER = 2.0
 
 
 def add_task_options(count: argparse.ArgumentParser) -> None:
