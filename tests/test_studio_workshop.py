@@ -353,3 +353,26 @@ def test_a_new_puzzle_is_drawn_from_nothing_assembled_and_saved(
     assert puzzle.shapes[1].states.count("+") == 2 and puzzle.shapes[1].states.count("#") == 6
     assert ExactCover.from_burrtools(puzzle, 0).count(up_to_symmetry=True) == found
     assert solved == found and puzzle.problems[0].solutions == solved  # dominoes lift off
+
+
+@pytest.mark.slow  # a browser session
+def test_the_soma_cube_designed_on_the_board_opens_in_the_workshop(page: Page) -> None:  # noqa: F811
+    """The board's design as a BurrTools puzzle: the Soma cube (pieces turned, never
+    mirrored) opened in the workshop assembles as BurrTools counts it, 240 assemblies
+    (Conway and Guy's count), each of which comes apart."""
+    errors = errors_of(page)
+    page.select_option("#grid", "cube")
+    page.wait_for_function("document.querySelectorAll('#board .cell.on').length === 9")
+    page.select_option("#family", "Soma pieces")
+    for name in "VLTZABP":
+        page.click(f'.piece[data-name="{name}"] svg')
+    page.click("#design-workshop")  # the pieces may be turned over: BurrTools never mirrors
+    page.wait_for_selector("#error:not([hidden])")
+    assert "never mirrors a piece" in page.inner_text("#error-message")
+    page.uncheck("#reflections")
+    page.click("#design-workshop")
+    page.wait_for_selector("#puzzle-panel:not([hidden])")
+    assert page.inner_text("#puzzle-name") == "design.xmpuzzle"
+    assert page.locator("#puzzle-pieces .piece").count() == 7
+    assert assemble(page) == (240, 240)
+    assert not errors, errors

@@ -255,3 +255,40 @@ def test_a_run_keeps_the_hardest_solutions_as_burrtools_stores_them() -> None:
         kept = [(i, n) for i, n, _ in hardest.solutions()]
         assert kept == [(s.assembly_number, s.solution_number) for s in every.stored]
         assert hardest.count == every.solutions == 15
+
+
+def test_a_design_of_cubes_or_squares_is_exported_as_a_burrtools_puzzle(
+    client: TestClient,
+) -> None:
+    """The Soma cube (pieces turned, not mirrored: 240 assemblies, Conway and Guy's
+    count) and the pentominoes in a 6x10 box (flat pieces turned over: 2,339), as
+    BurrTools puzzles; a design BurrTools would move otherwise is refused, saying why."""
+    from excover.studio.catalog import families
+
+    def family(name: str, symmetry: str) -> list[dict[str, Any]]:
+        pieces = next(f for f in families() if f["name"] == name)["pieces"]
+        return [{**p, "count": "1", "symmetry": symmetry} for p in pieces]
+
+    soma = {
+        "grid": "cube",
+        "board": [["***"] * 3] * 3,
+        "pieces": family("Soma pieces", "rotations"),
+    }
+    pentominoes = {
+        "grid": "square",
+        "board": ["*" * 10] * 6,
+        "pieces": family("pentominoes", "all"),
+    }
+    for design, count in ((soma, 240), (pentominoes, 2339)):
+        response = client.post("/api/export/xmpuzzle", json=design)
+        assert response.status_code == 200, response.text
+        assert response.content.startswith(b"\x1f\x8b")
+        puzzle = parse_xmpuzzle(response.content)
+        assert ExactCover.from_burrtools(puzzle, 0).count(up_to_symmetry=True) == count
+    mirrored = {**soma, "pieces": family("Soma pieces", "all")}
+    response = client.post("/api/export/xmpuzzle", json=mirrored)
+    assert response.status_code == 400
+    assert "never mirrors a piece" in response.json()["error"]["message"]
+    hexes = {"grid": "hex", "board": ["***"] * 3, "pieces": []}
+    response = client.post("/api/export/xmpuzzle", json=hexes)
+    assert response.status_code == 400

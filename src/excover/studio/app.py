@@ -59,6 +59,8 @@ Routes (every one needs the run's token, see :class:`Guard`)::
     POST /api/puzzles/ID/P/stored/K/play
                                   stored solution K of problem P of a puzzle opened,
                                   played as the file's separation has it
+    POST /api/export/xmpuzzle     the design (squares or cubes) as a BurrTools puzzle
+                                  (:func:`excover.studio.workshop.design_puzzle`)
     POST /api/puzzles             a puzzle edited on the page: {"base": ID or null,
                                   "shapes": [...], "problems": [...]} made in a child
                                   (:mod:`excover.studio.workshop`) and kept as a puzzle
@@ -139,7 +141,7 @@ from excover.studio.web import (
     read_json,
     while_connected,
 )
-from excover.studio.workshop import gzipped, make_puzzle, xmpuzzle_name
+from excover.studio.workshop import design_puzzle, gzipped, make_puzzle, xmpuzzle_name
 
 __all__ = [
     "GONE",
@@ -308,6 +310,20 @@ class Studio:
         design.check_usable()
         headers = {"Content-Disposition": 'attachment; filename="puzzle.cmb"'}
         return Response(design.to_cmb(), media_type="text/plain", headers=headers)
+
+    async def export_xmpuzzle(self, request: Request) -> Response:
+        """The design as a BurrTools puzzle (squares or cubes; the board the result, the
+        pieces used its shapes), gzip-compressed as BurrTools writes."""
+        design = Design.from_json(await read_json(request))
+
+        def made() -> bytes:
+            from excover.formats.burrtools import format_xmpuzzle
+
+            return gzipped(format_xmpuzzle(design_puzzle(design)).encode("utf-8"))
+
+        data = await asyncio.to_thread(made)
+        headers = {"Content-Disposition": 'attachment; filename="design.xmpuzzle"'}
+        return Response(data, media_type="application/gzip", headers=headers)
 
     async def export_stl(self, request: Request) -> Response:
         design = Design.from_json(await read_json(request))
@@ -782,6 +798,7 @@ def create_app(
         Route("/api/import", studio.import_program, methods=["POST"]),
         Route("/api/export", studio.export_program, methods=["POST"]),
         Route("/api/export/stl", studio.export_stl, methods=["POST"]),
+        Route("/api/export/xmpuzzle", studio.export_xmpuzzle, methods=["POST"]),
         Route("/api/isometric", studio.isometric, methods=["POST"]),
         Route("/api/jobs", studio.new_job, methods=["POST"]),
         Route("/api/jobs/{key}/events", studio.events),

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import gzip
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from excover.errors import UsageError
 from excover.studio.burrtools import STORED_SHARE, _failure, summary
@@ -41,14 +41,17 @@ from excover.studio.limits import Limits
 if TYPE_CHECKING:
     from excover.burr import Disassembly
     from excover.formats.burrtools import Part, Problem, Puzzle, Shape
+    from excover.studio.design import Design
 
 __all__ = [
+    "DESIGN_GRIDS",
     "KEEP",
     "MAX_EDITED_SHAPES",
     "MAX_PROBLEMS",
     "MAX_SIDE",
     "MAX_VOLUME",
     "Hardest",
+    "design_puzzle",
     "edited_puzzle",
     "make_puzzle",
     "saved",
@@ -319,3 +322,57 @@ def saved(puzzle: Puzzle, problem: int, hardest: Hardest, found: int, complete: 
     problems[problem] = spec
     solved = replace(puzzle, problems=tuple(problems))
     return gzipped(format_xmpuzzle(solved).encode("utf-8"))
+
+
+#: The studio's grids whose designs become BurrTools puzzles, and how BurrTools moves
+#: their pieces: a flat piece turns over in space (every isometry of the plane), a piece
+#: of cubes is turned, never mirrored.
+DESIGN_GRIDS = {"square": "all", "cube": "rotations"}
+
+
+class _Cells(NamedTuple):
+    """A pattern's cells, as :func:`excover.formats.burrtools.design` reads them."""
+
+    cells: tuple[tuple[int, ...], ...]
+
+
+def design_puzzle(design: Design) -> Puzzle:
+    """The studio's ``design`` (a board and pieces of squares or cubes) as a BurrTools
+    puzzle of one problem (:func:`excover.formats.burrtools.design`): the board the result,
+    each piece used a shape with its copies (a count without a bound, such as ``any``,
+    bounded by how many fit in the board's cells). Raises
+    :class:`~excover.errors.UsageError` when BurrTools would move a piece otherwise than
+    the design does (a flat piece that may not be turned over, a piece of cubes that may
+    be mirrored), unless the piece is its own mirror image."""
+    from excover.formats.burrtools import design as burr_design
+    from excover.studio.cells import shape
+    from excover.tiling import Tile
+
+    if design.grid not in DESIGN_GRIDS:
+        raise UsageError(
+            f"grid: BurrTools files are made of designs on squares or cubes, not {design.grid}"
+        )
+    design.check_usable()
+    board = design.board_shape()
+    area = len(board.coords())
+    moved = DESIGN_GRIDS[design.grid]
+    pieces = {}
+    for piece in design.used:
+        pattern = shape(design.grid, piece.cells)
+        mine = Tile(pattern, piece.name, symmetry=piece.symmetry).orientation_keys()
+        theirs = Tile(pattern, piece.name, symmetry=moved).orientation_keys()
+        if mine != theirs:
+            how = "turns a flat piece over" if moved == "all" else "never mirrors a piece"
+            raise UsageError(
+                f"piece {piece.name}: BurrTools {how}, and this one moves otherwise here "
+                f"({piece.symmetry}): {'tick' if moved == 'all' else 'untick'} "
+                "'pieces may be turned over'"
+            )
+        size = len(pattern.coords())
+        hi = piece.hi if piece.hi is not None else max(piece.lo, area // size)
+        pieces[piece.name] = (_cells(pattern), piece.lo, hi)
+    return burr_design(_cells(board), pieces, name="board")
+
+
+def _cells(pattern: Any) -> _Cells:
+    return _Cells(tuple(tuple(int(v) for v in cell) for cell in pattern.coords()))

@@ -296,7 +296,30 @@ async function newPuzzle() {
   openShape(0);
 }
 
+// The design on the page (squares or cubes) as a BurrTools file: downloaded, or opened
+// in the workshop (as a file would be).
+async function designFile() {
+  const response = await fetch(withToken("api/export/xmpuzzle"), {
+    method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(design()),
+  });
+  if (!response.ok) {
+    const body = await response.json().catch(() => ({}));
+    throw Object.assign(new Error(), { info: body.error || { message: `the export failed (${response.status})` } });
+  }
+  return response.blob();
+}
+
+async function exportXmpuzzle() {
+  save(await designFile(), "design.xmpuzzle");
+}
+
+async function designInWorkshop() {
+  await importFile(new File([await designFile()], "design.xmpuzzle"));
+}
+
 function wireWorkshop() {
+  $("export-xmpuzzle").onclick = () => guarded(exportXmpuzzle);
+  $("design-workshop").onclick = () => guarded(designInWorkshop);
   $("new-puzzle").onclick = () => guarded(newPuzzle);
   $("shape-new").onclick = () => openShape(null);
   $("shape-close").onclick = () => {
