@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import math
 import random
+import re
 import signal
 import subprocess
 import sys
@@ -337,6 +338,7 @@ def test_ctrl_c_on_one_process_keeps_the_subproblem_it_finished(tmp_path: Path) 
     assert process.returncode == 130, err
     assert time.monotonic() - sent < SLACK / 3  # the 16 queens take far longer by dlx
     assert out == "1\n"
-    assert "interrupted with 1 of 2 subproblems counted" in err
+    # the long subproblem may have been cut into parts as it ran (excover.parallel.local)
+    assert re.search(r"interrupted with 1 of \d+ subproblems counted", err), err
     kept = Checkpoint.load(state, problem, "search")
     assert kept is not None and kept.done == {0: (1, kept.done[0][1])} and kept.count == 1

@@ -225,22 +225,25 @@ class Checkpoint:
         bar counts up to)."""
         return sum(self.subproblems[index].size for index in self.top())
 
-    def done_size(self) -> float:
+    def done_size(self, sizes: list[float] | None = None) -> float:
         """The estimated size of the search counted so far, on the scale of
         :meth:`total_size`. A subproblem cut into parts counts the share of its parts
         finished (by their estimated sizes) times its own size, so that a bar keeps moving
-        while the last subproblem's parts are counted instead of waiting for all of them."""
-        return sum(self._done_size(index) for index in self.top())
+        while the last subproblem's parts are counted instead of waiting for all of them.
+        ``sizes``: the size of each subproblem by index, instead of its own (a bar's
+        weights)."""
+        weights = [sub.size for sub in self.subproblems] if sizes is None else sizes
+        return sum(self._done_size(index, weights) for index in self.top())
 
-    def _done_size(self, index: int) -> float:
-        size = self.subproblems[index].size
+    def _done_size(self, index: int, sizes: list[float]) -> float:
+        size = sizes[index]
         if index in self.done:
             return size
         parts = self.split.get(index)
         if not parts:
             return 0.0
-        whole = sum(self.subproblems[part].size for part in parts)
-        done = sum(self._done_size(part) for part in parts)
+        whole = sum(sizes[part] for part in parts)
+        done = sum(self._done_size(part, sizes) for part in parts)
         share = done / whole if whole > 0 and math.isfinite(whole) else 0.0
         return size * share
 

@@ -40,8 +40,9 @@ from excover.engines import Search
 from excover.errors import ExcoverError, ExcoverWarning, LimitReached
 from excover.names import METHOD_TRAITS
 from excover.parallel.checkpoint import Checkpoint, claimed, fingerprint, warn
+from excover.parallel.cutting import BIG_SHARE, PARTS_PER_SLOT, cut, even_out, longest
 from excover.parallel.progress import Forecast
-from excover.parallel.subproblems import Subproblem, resized, split, split_further
+from excover.parallel.subproblems import resized, split
 from excover.parallel.tasks import (
     TASKS_PER_WORKER,
     Job,
@@ -72,16 +73,6 @@ POLL = 0.25
 
 #: Seconds a task must have run before it is cut into parts for idle workers.
 SPLIT_AFTER = 2.0
-
-#: Parts made per worker thread when a long task is cut.
-PARTS_PER_SLOT = 3
-
-#: A new ledger's subproblems are cut until none is estimated above 1 / (this times the
-#: worker threads) of the search (:func:`even_out`).
-BIG_SHARE = 4
-
-#: Rounds of :func:`even_out` at most.
-EVEN_ROUNDS = 3
 
 #: Times a subproblem may be lost with its worker before the run gives up on it.
 MAX_FAILURES = 6
@@ -390,31 +381,25 @@ class ClusterRun:
         if idle <= 0:
             return False
         now = time.monotonic()
-        running = [
-            attempt
-            for attempt in self.attempts.values()
-            if not attempt.hung
-            and attempt.index not in self.uncuttable
-            and attempt.index not in self.ledger.split
-            and now - attempt.started >= self.split_after
-        ]
-        if not running:
+        running = {
+            attempt.index: attempt.started for attempt in self.attempts.values() if not attempt.hung
+        }
+        index = longest(running, self.ledger, self.uncuttable, now, self.split_after)
+        if index is None:
             return False
-        longest = min(running, key=lambda attempt: attempt.started)
-        index = longest.index
         whole = self.ledger.subproblems[index]
-        parts = split_further(self.problem, whole, PARTS_PER_SLOT * self._slots())
-        if len(parts) >= 2:
-            parts = resized(self.problem, parts)  # the weights of their share of progress
-        if len(parts) < 2:
+        ran = [(whole.size, now - running[index])]
+        reached = self.forecast.shares(ran, self._waiting())[0]
+        parts = cut(self.problem, self.ledger, index, PARTS_PER_SLOT * self._slots())
+        if parts is None:
             self.uncuttable.add(index)
             return False
-        ran = [(whole.size, now - longest.started)]
-        reached = self.forecast.shares(ran, self._waiting())[0]
         self.carried[index] = min(reached / whole.size, 0.99) if whole.size > 0 else 0.0
-        self.queue.extend(sorted(self.ledger.cut(index, parts), key=self._size, reverse=True))
+        self.queue.extend(parts)
         self.stats.splits += 1
-        self._ask_stop(longest)
+        for attempt in self.attempts.values():
+            if attempt.index == index and not attempt.hung:
+                self._ask_stop(attempt)
         return True
 
     def _hand_out(self) -> None:
@@ -534,35 +519,6 @@ def open_ledger(
     subproblems = resized(problem, subproblems, deadline=deadline)
     subproblems = even_out(problem, subproblems, threads, deadline)
     return Checkpoint(path, fingerprint(problem), method, subproblems)
-
-
-def even_out(
-    problem: Problem,
-    subproblems: list[Subproblem],
-    threads: int,
-    deadline: float | None = None,
-) -> list[Subproblem]:
-    """``subproblems`` (with fresh sizes, :func:`resized`), each one estimated above
-    1 / (:data:`BIG_SHARE` x ``threads``) of the search replaced by its parts
-    (:func:`split_further`, :data:`PARTS_PER_SLOT` per thread, sizes estimated afresh),
-    for :data:`EVEN_ROUNDS` rounds at most. The split's own estimates, a few probes each,
-    can miss a subtree ten times the size of the others; one such task, handed out first,
-    runs on one worker to the end while the others wait for it to be cut (and the work
-    it did then is thrown away); cut now, it costs nothing but a few probes. Past
-    ``deadline``: :class:`~excover.LimitReached`."""
-    for _ in range(EVEN_ROUNDS):
-        limit = sum(sub.size for sub in subproblems) / (BIG_SHARE * threads)
-        evened: list[Subproblem] = []
-        for sub in subproblems:
-            parts = [sub]
-            if sub.size > limit:
-                parts = split_further(problem, sub, PARTS_PER_SLOT * threads, deadline=deadline)
-                parts = resized(problem, parts, deadline=deadline) if len(parts) > 1 else [sub]
-            evened.extend(parts)
-        if len(evened) == len(subproblems):
-            break
-        subproblems = sorted(evened, key=lambda sub: sub.path)
-    return subproblems
 
 
 def count_on_cluster(

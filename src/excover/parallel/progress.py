@@ -475,6 +475,23 @@ class LocalTasks:
             self.forecast.finished(seconds, self.sizes[index], nodes, index in self.cold)
         self._start_running()
 
+    def cut(self, index: int, parts: list[int], sizes: list[float], here: bool) -> None:
+        """Subproblem ``index`` was cut into ``parts`` (indices, in the order they are
+        handed out), its task stopped; ``sizes`` are now those of every subproblem.
+        ``here``: the parts take its place (one worker counts them next); else they
+        wait after the tasks running (a cut for idle workers, made when nothing waits)."""
+        self.sizes = sizes
+        at = self.pending.index(index) if index in self.pending else len(self.pending)
+        if index in self.pending:
+            self.pending.remove(index)
+        self.started.pop(index, None)
+        self._walks.pop(index, None)
+        if here:
+            self.pending[at:at] = parts
+        else:
+            self.pending.extend(parts)
+        self._start_running()
+
     def _running(self) -> list[Running]:
         now = self.clock()
         running = self.pending[: self.slots]

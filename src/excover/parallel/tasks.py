@@ -145,7 +145,10 @@ def solve_task(
             if slot is None or board.attached() is None:
                 total = search.count()
             else:
-                total = _count_posting(search, slot)
+                counted = _count_posting(search, slot)
+                if counted is None:  # asked to stop: its subproblem was cut into parts
+                    return TaskResult(0, 0, time.process_time() - started, None, complete=False)
+                total = counted
             nodes = search.stats.nodes
         else:
             total = methods.count(small, job.method, **options)
@@ -154,10 +157,11 @@ def solve_task(
     return TaskResult(total, nodes, time.process_time() - started, found)
 
 
-def _count_posting(search: Search, slot: int) -> int:
+def _count_posting(search: Search, slot: int) -> int | None:
     """Count ``search`` to its end in steps of about :data:`~excover.parallel.board.
     POST_SECONDS` (the steps double or halve to keep to that), posting its nodes and
-    the share of its tree walked on the board after each."""
+    the share of its tree walked on the board after each; None when the run asks it to
+    stop (:func:`~excover.parallel.board.stop_asked`)."""
     step = FIRST_STEP
     while True:
         began = time.perf_counter()
@@ -165,6 +169,8 @@ def _count_posting(search: Search, slot: int) -> int:
         board.post(slot, search.stats.nodes, search.progress())
         if ended:
             return search.count()
+        if board.stop_asked(slot):
+            return None
         took = time.perf_counter() - began
         if took < board.POST_SECONDS / 2:
             step *= 2

@@ -168,8 +168,8 @@ class TaskBar:
             return
         if self.tasks is not None:
             counted = list(state.done)
-            if not state.split:  # weighed as the tasks weigh them (afresh, when a bar is drawn)
-                done = sum(self.tasks.sizes[index] for index in counted)
+            # weighed as the tasks weigh them (afresh, when a bar is drawn)
+            done = state.done_size(self.tasks.sizes)
             share, left = self.tasks.share(done, counted), self.tasks.remaining()
         else:
             share = done / self.total if 0 < self.total < math.inf else 0.0
@@ -209,7 +209,8 @@ def count(problem: Problem, request: Request) -> SplitOutcome:
 
 def _count_tasks(problem: Problem, request: Request, claims: contextlib.ExitStack) -> SplitOutcome:
     from excover.parallel.checkpoint import Checkpoint, claimed, fingerprint
-    from excover.parallel.run import default_tasks, resolve_auto, run_tasks
+    from excover.parallel.local import LocalRun
+    from excover.parallel.run import default_tasks, resolve_auto
     from excover.parallel.subproblems import split
 
     events = request.events
@@ -272,16 +273,28 @@ def _count_tasks(problem: Problem, request: Request, claims: contextlib.ExitStac
 
     save()  # at once: a file that cannot be written fails before the work, not after it
     ctrl_c = _DeferredCtrlC(at_once=workers == 1)
-    runs = run_tasks(
+
+    def cut(index: int, parts: list[int]) -> None:
+        """The bar's weights follow a cut: the parts share the weight of the whole."""
+        sizes = tasks_run.sizes + [0.0] * (len(state.subproblems) - len(tasks_run.sizes))
+        whole = state.subproblems[index].size
+        for part in parts:
+            share = state.subproblems[part].size / whole if whole > 0 else 1 / len(parts)
+            sizes[part] = sizes[index] * share
+        tasks_run.cut(index, parts, sizes, here=workers == 1)
+
+    assert tasks_run.board is not None  # made by local_tasks
+    local = LocalRun(
         problem,
-        state.subproblems,
+        state,
         method,
         options,
         workers=workers,
-        skip=lambda index: index in state.split or state.settled(index),
-        deadline=None if deadline is None else time.time() + deadline - time.monotonic(),
+        deadline=deadline,
         board=tasks_run.board,
+        on_cut=cut,
     )
+    runs = local.steps()
     watch = _Watch(request.checkpoint_every, taskbar, deadline, save, ctrl_c)
     try:
         with ctrl_c:
@@ -317,7 +330,7 @@ def local_tasks(
     are 1.3 to 2.8 times too small). With a bar on several workers, a
     :class:`~excover.parallel.board.Board` too, on which the workers post how far their
     tasks are."""
-    from excover.parallel.board import Board
+    from excover.parallel.local import board_for
     from excover.parallel.progress import LocalTasks
     from excover.parallel.subproblems import resized
 
@@ -333,9 +346,10 @@ def local_tasks(
                 problem, subs, deadline=budget if deadline is None else min(deadline, budget)
             )
     sizes = [sub.size for sub in subs]
-    # with a bar, the workers post how far their tasks are (the time left of a task far
-    # bigger than the others, running on alone, is known from nothing else)
-    board = Board(len(subs)) if drawn and workers > 1 else None
+    # the tasks post how far they are (the time left of a task far bigger than the
+    # others, running on alone, is known from nothing else), and are asked to stop
+    # there when they are cut (:mod:`excover.parallel.local`)
+    board = board_for(state)
     return LocalTasks(sizes, order, workers, sum(sizes[i] for i in state.top()), board=board)
 
 
@@ -555,8 +569,8 @@ def _collect(
     for finished in _steps(runs, watch.ctrl_c, watch.deadline):
         if finished is not None:
             watch.bar.finished(*finished)
-        if finished is not None and finished[1].complete:
-            index, result = finished
+        if finished is not None and finished[1].complete and not state.settled(finished[0]):
+            index, result = finished  # (a part of a subproblem counted whole is not kept)
             state.done[index] = (result.total, result.nodes)
         stopped = watch.stopped(state.done_size(), state)
         if stopped is not None:
