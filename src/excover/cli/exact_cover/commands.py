@@ -104,7 +104,8 @@ def run_solve(args: argparse.Namespace) -> int:
 
     request = CoverRequest.read(args)
     problem, draw = load_problem(args)
-    if args.svg is not None and draw is None:
+    svg: str | None = args.svg  # the first solution's picture
+    if svg is not None and draw is None:
         raise UsageError(_nothing_to_draw(args.file))
     out = sys.stdout
     stream = common.JsonStream(out, "solve") if request.json else None
@@ -113,10 +114,10 @@ def run_solve(args: argparse.Namespace) -> int:
     def emit(solution: list[int]) -> None:
         nonlocal found
         found += 1
-        if found == 1 and args.svg is not None and draw is not None:
-            common.write_file(args.svg, draw(solution, True))
+        if found == 1 and svg is not None and draw is not None:
+            common.write_file(svg, draw(solution, True))
             if not request.quiet:
-                print(f"excover: solution 1 drawn in {args.svg}", file=sys.stderr)
+                print(f"excover: solution 1 drawn in {svg}", file=sys.stderr)
         if stream is not None:
             items = [problem.option_items(option) for option in solution]
             stream.add({"options": solution, "items": items})

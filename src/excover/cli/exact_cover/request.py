@@ -1,15 +1,16 @@
 """What a count or a listing of one exact cover problem asks for, read off the flags once:
 :class:`CoverRequest`.
 
-``count``, ``solve`` and ``estimate`` read their Namespace into one as they start
+``count`` and ``solve`` read their Namespace into one as they start
 (:meth:`CoverRequest.read`), and so do the domains whose commands count or list an exact
 cover the same way (``queens``, ``sudoku``, ``sequence``), each fixing what is its own
 (the one placement ``queens`` prints by default, the method of a term); everything below
-(:mod:`~excover.cli.exact_cover.count`, :mod:`~excover.cli.exact_cover.solving`,
-:mod:`~excover.cli.exact_cover.symmetry`, :mod:`~excover.cli.exact_cover.parallel`)
-takes it. The fields are named as the flags' ``dest``, with the same defaults (None or
-False: not given), so that :func:`excover.cli.flags.refuse` refuses a flag of a request
-as it refuses one of the Namespace, with the same message.
+takes it (:func:`~excover.cli.exact_cover.commands.count_problem`,
+:mod:`~excover.cli.exact_cover.solving`, :mod:`~excover.cli.exact_cover.symmetry`,
+:mod:`~excover.cli.exact_cover.parallel`). The fields are named as the flags' ``dest``,
+with the same defaults (None or False: not given), so that
+:func:`excover.cli.flags.refuse` refuses a flag of a request as it refuses one of the
+Namespace, with the same message.
 """
 
 from __future__ import annotations
