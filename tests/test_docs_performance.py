@@ -14,10 +14,10 @@ from __future__ import annotations
 import re
 import subprocess
 import sys
+import unicodedata
 from pathlib import Path
 
 import pytest
-from markdown.extensions.toc import slugify
 
 ROOT = Path(__file__).resolve().parents[1]
 PAGE = ROOT / "docs" / "performance.md"
@@ -46,6 +46,13 @@ def _first_table(text: str) -> tuple[str, list[list[str]]]:
     return heading, rows
 
 
+def _slugify(title: str) -> str:
+    """The id Python-Markdown's toc (mkdocs' default) gives a heading of this text."""
+    title = unicodedata.normalize("NFKD", title).encode("ascii", "ignore").decode("ascii")
+    title = re.sub(r"[^\w\s-]", "", title).strip().lower()
+    return re.sub(r"[-\s]+", "-", title)
+
+
 def _anchors(text: str) -> set[str]:
     """The ids Python-Markdown's toc gives the page's headings (code fences skipped)."""
     anchors: set[str] = set()
@@ -55,7 +62,7 @@ def _anchors(text: str) -> set[str]:
             fenced = not fenced
         elif not fenced and (match := re.match(r"#{1,6} (.+)$", line)):
             title = re.sub(r"`([^`]*)`", r"\1", match.group(1))
-            anchor = slugify(title, "-")
+            anchor = _slugify(title)
             base, n = anchor, 0
             while anchor in anchors:
                 n += 1
