@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import os
 import pickle
+import time
 import warnings
 from collections.abc import Callable, Generator, Iterator
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
@@ -33,7 +34,7 @@ from typing import Any
 
 from excover.engines import Search, pick_engine
 from excover.entries import check_count_limit
-from excover.errors import ExcoverWarning, UsageError
+from excover.errors import ExcoverWarning, LimitReached, UsageError
 from excover.names import METHOD_TRAITS, canonical_method
 from excover.parallel.board import Board
 from excover.parallel.subproblems import Subproblem, check_options, split
@@ -289,6 +290,16 @@ def _share_options(problem: Problem, options: dict[str, Any]) -> dict[str, Any] 
 #: find it without unpickling.
 _SHARED: dict[str, Problem] = {}
 
+#: Seconds a count on workers runs alone in this process before it starts its workers
+#: (a count that ends by then starts none: a pool of processes and the problem sent to
+#: them cost more than such a count).
+SOLO_SECONDS = 0.05
+
+#: Shares of the search per worker: this process and its workers take them as they
+#: free, so the one that started late (the workers, after :data:`SOLO_SECONDS`) takes
+#: fewer.
+SHARES_PER_WORKER = 4
+
 
 def _count_share(payload: Payload, options: dict[str, Any], share: tuple[int, int]) -> int:
     """The solutions of one share of the search (runs in a worker)."""
@@ -301,29 +312,73 @@ def _count_share(payload: Payload, options: dict[str, Any], share: tuple[int, in
 
 
 def _count_by_shares(problem: Problem, options: dict[str, Any], workers: int) -> int:
-    """Count on ``workers`` processes, each running its share of one search
-    (``Search(share=(k, workers))``): this process runs share 0 while a pool of
-    ``workers - 1`` runs the others. No splitting beforehand and no reduced subproblems,
-    and shares of about equal work: two workers are nearly twice as fast even when the
-    whole search takes well under a second."""
+    """Count on ``workers`` processes, each running shares of one search
+    (``Search(share=(k, n))``, :data:`SHARES_PER_WORKER` shares a worker). No splitting
+    beforehand and no reduced subproblems, and shares of about equal work.
+
+    The count first runs alone in this process, share after share, for
+    :data:`SOLO_SECONDS`: a count that ends by then (most counts of a few hundredths of
+    a second) starts no process. Past them, a pool of ``workers - 1`` processes takes
+    the shares not started while this process goes on with the one it runs (nothing is
+    counted twice), then takes more of them from the back of the pool's queue, those
+    not yet handed to a worker (:meth:`Future.cancel` says which)."""
+    from excover.parallel import workers as processes
+
+    shares = SHARES_PER_WORKER * workers
+    began = time.monotonic()
+    problem.engine_input()  # built once here, inherited by forked workers
+    waiting = list(range(shares))
+    pool = None
+    parts: list[Future[int]] = []
+    total = 0
+    try:
+        while waiting:
+            search = Search(problem, share=(waiting.pop(0), shares), **options)
+            if pool is None:
+                search.deadline = began + SOLO_SECONDS
+                try:
+                    total += search.count()
+                    continue
+                except LimitReached:  # long: the workers take the shares not started
+                    search.deadline = None
+                    pool, parts = _fan_out(problem, options, waiting, shares, workers - 1)
+                    waiting = []
+            total += search.count()
+        for part in reversed(parts):  # this process takes what no worker has started
+            if part.cancel():
+                total += Search(problem, share=_SHARE_OF[part], **options).count()
+        total += sum(part.result() for part in parts if not part.cancelled())
+    except BaseException:  # Ctrl-C, an error: stop the workers now
+        if pool is not None:
+            processes.stop(pool)
+        raise
+    if pool is not None:
+        pool.shutdown(wait=True)
+    return total
+
+
+#: The share each future of :func:`_fan_out` counts.
+_SHARE_OF: dict[Future[int], tuple[int, int]] = {}
+
+
+def _fan_out(
+    problem: Problem, options: dict[str, Any], waiting: list[int], shares: int, workers: int
+) -> tuple[Any, list[Future[int]]]:
+    """A pool of ``workers`` processes counting the ``waiting`` shares (of ``shares``),
+    and their futures."""
     from excover.parallel import workers as processes
 
     payload = Payload.of(problem)
-    problem.engine_input()  # built once here, inherited by forked workers
     _SHARED.clear()
     _SHARED[payload.digest] = problem
-    pool = processes.new_pool(workers - 1)
-    try:
-        parts = [
-            pool.submit(_count_share, payload, options, (k, workers)) for k in range(1, workers)
-        ]
-        total = _count_share(payload, options, (0, workers))
-        total += sum(part.result() for part in parts)
-    except BaseException:  # Ctrl-C, an error: stop the workers now
-        processes.stop(pool)
-        raise
-    pool.shutdown(wait=True)
-    return total
+    pool = processes.new_pool(workers)
+    _SHARE_OF.clear()
+    parts = []
+    for k in waiting:
+        part = pool.submit(_count_share, payload, options, (k, shares))
+        _SHARE_OF[part] = (k, shares)
+        parts.append(part)
+    return pool, parts
 
 
 def solutions(

@@ -1,0 +1,48 @@
+"""A count given workers runs alone first and fans out only when it is long
+(:func:`excover.parallel.run._count_by_shares`): a short count starts no process, and
+a long one counts exactly the same whenever it fans out (at once, or after some shares
+counted here), the shares not started taken by the workers or back by this process."""
+
+from __future__ import annotations
+
+import pytest
+from budget import examples
+from builders import Instance, instances
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from excover.parallel import run, workers
+from excover.puzzles.queens import queens
+
+
+def test_a_short_count_on_workers_starts_no_process(monkeypatch: pytest.MonkeyPatch) -> None:
+    def no_pool(*args: object, **kwargs: object) -> None:
+        raise AssertionError("a pool was started")
+
+    monkeypatch.setattr(run, "SOLO_SECONDS", 60.0)
+    monkeypatch.setattr(workers, "new_pool", no_pool)
+    assert queens(8).count(workers=2, method="search", symmetry=False) == 92
+
+
+@pytest.mark.parametrize("n", [2, 3])
+def test_a_count_that_fans_out_at_once_is_exact(monkeypatch: pytest.MonkeyPatch, n: int) -> None:
+    monkeypatch.setattr(run, "SOLO_SECONDS", 0.0)
+    assert queens(10).count(workers=n, method="search", symmetry=False) == 724
+
+
+@settings(max_examples=examples(24), deadline=None)
+@given(
+    st.sampled_from(["X", "XCC"]).flatmap(lambda kind: instances(kind, 10)),
+    st.integers(2, 3),
+    st.sampled_from([0.0, 60.0]),
+)
+def test_counts_on_workers_are_the_one_worker_counts(
+    instance: Instance, n: int, solo: float
+) -> None:
+    """The count in shares, fanned out at once (0 s alone) or never (60 s), is the
+    brute force's and the one-worker count."""
+    problem = instance.build()
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(run, "SOLO_SECONDS", solo)
+        found = problem.count(workers=n, method="search", symmetry=False, engine="bits")
+    assert found == len(instance.all_covers()) == problem.count(workers=1, method="search")
