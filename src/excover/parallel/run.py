@@ -23,6 +23,7 @@ and hung workers and keeps a ledger; listing solutions on a Client goes through 
 
 from __future__ import annotations
 
+import math
 import os
 import pickle
 import time
@@ -318,7 +319,9 @@ def _count_by_shares(problem: Problem, options: dict[str, Any], workers: int) ->
 
     The count first runs alone in this process, share after share, for
     :data:`SOLO_SECONDS`: a count that ends by then (most counts of a few hundredths of
-    a second) starts no process. Past them, a pool of ``workers - 1`` processes takes
+    a second), or that has less than as long again to go at its pace so far (by the
+    shares counted and the share walked of the one running), starts no process. Past
+    them, a pool of ``workers - 1`` processes takes
     the shares not started while this process goes on with the one it runs (nothing is
     counted twice), then takes more of them from the back of the pool's queue, those
     not yet handed to a worker (:meth:`Future.cancel` says which)."""
@@ -328,21 +331,25 @@ def _count_by_shares(problem: Problem, options: dict[str, Any], workers: int) ->
     began = time.monotonic()
     problem.engine_input()  # built once here, inherited by forked workers
     waiting = list(range(shares))
+    solo = SOLO_SECONDS
     pool = None
     parts: list[Future[int]] = []
     total = 0
     try:
         while waiting:
             search = Search(problem, share=(waiting.pop(0), shares), **options)
-            if pool is None:
-                search.deadline = began + SOLO_SECONDS
+            if pool is None and solo < math.inf:
+                search.deadline = began + solo
                 try:
                     total += search.count()
                     continue
                 except LimitReached:  # long: the workers take the shares not started
                     search.deadline = None
-                    pool, parts = _fan_out(problem, options, waiting, shares, workers - 1)
-                    waiting = []
+                    if _long(search, shares - len(waiting), time.monotonic() - began, shares):
+                        pool, parts = _fan_out(problem, options, waiting, shares, workers - 1)
+                        waiting = []
+                    else:
+                        solo = math.inf  # short after all: on alone
             total += search.count()
         for part in reversed(parts):  # this process takes what no worker has started
             if part.cancel():
@@ -355,6 +362,17 @@ def _count_by_shares(problem: Problem, options: dict[str, Any], workers: int) ->
     if pool is not None:
         pool.shutdown(wait=True)
     return total
+
+
+def _long(search: Search, started: int, ran: float, shares: int) -> bool:
+    """True when a count in ``shares`` shares, ``ran`` seconds into the ``started``-th
+    (its ``search``), has at least :data:`SOLO_SECONDS` to go at its pace so far (by
+    the share of its tree walked; True when the engine cannot tell)."""
+    walked = search.progress()
+    if walked is None:
+        return True
+    done = started - 1 + walked
+    return done <= 0 or ran / done * (shares - done) >= SOLO_SECONDS
 
 
 #: The share each future of :func:`_fan_out` counts.

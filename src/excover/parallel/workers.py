@@ -23,20 +23,23 @@ import signal
 import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
+from typing import Any, TypeVar
 
 from excover.errors import UsageError
 from excover.parallel.board import Board, attach
 
 __all__ = [
+    "SOLO_SECONDS",
     "WATCH_SECONDS",
     "WORKERS_PER_CPU",
     "check_workers",
     "ignoring_interrupts",
     "most_workers",
     "new_pool",
+    "solo_first",
     "stop",
 ]
 
@@ -47,6 +50,12 @@ WATCH_SECONDS = 0.5
 WORKERS_PER_CPU = 8
 
 _PR_SET_PDEATHSIG = 1
+
+#: Seconds a run of tasks on workers (:func:`solo_first`) runs them alone in this
+#: process before it starts its workers.
+SOLO_SECONDS = 0.05
+
+_T = TypeVar("_T")
 
 
 def most_workers() -> int:
@@ -76,6 +85,43 @@ def new_pool(workers: int, board: Board | None = None) -> ProcessPoolExecutor:
     ``board`` (:mod:`excover.parallel.board`) when one is given."""
     check_workers(workers)
     return ProcessPoolExecutor(workers, initializer=_start, initargs=(os.getpid(), board))
+
+
+def solo_first(task: Callable[..., _T], calls: Sequence[tuple[Any, ...]], workers: int) -> list[_T]:
+    """``task(*call)`` for each of ``calls``, in order, on ``workers`` processes counting
+    this one, with no process started for a run that is short: the tasks run here one
+    after the other until :data:`SOLO_SECONDS` have passed (a pool and the arguments
+    sent to it cost more than a run of a few hundredths of a second), and on here when
+    the tasks left, at the pace so far, take less time again; else a pool
+    of ``workers - 1`` processes takes the tasks not started, from the first, while this
+    process takes them from the last, those no worker has started
+    (:meth:`Future.cancel` says which). Ctrl-C or an error stops the workers at once
+    (:func:`stop`)."""
+    began = time.monotonic()
+    results: list[Any] = [None] * len(calls)
+    first = 0
+    while first < len(calls) and (workers < 2 or time.monotonic() - began < SOLO_SECONDS):
+        results[first] = task(*calls[first])
+        first += 1
+    ran = time.monotonic() - began
+    if first == len(calls) or (first and ran / first * (len(calls) - first) < SOLO_SECONDS):
+        for k in range(first, len(calls)):  # as long again at most: not worth a pool
+            results[k] = task(*calls[k])
+        return results
+    pool = new_pool(workers - 1)
+    try:
+        futures = {k: pool.submit(task, *calls[k]) for k in range(first, len(calls))}
+        for k in reversed(range(first, len(calls))):
+            if futures[k].cancel():
+                results[k] = task(*calls[k])
+        for k, future in futures.items():
+            if not future.cancelled():
+                results[k] = future.result()
+    except BaseException:  # Ctrl-C, the alarm of a deadline, an error: stop the workers now
+        stop(pool)
+        raise
+    pool.shutdown(wait=True)
+    return results
 
 
 def _start(parent: int, board: Board | None) -> None:

@@ -142,17 +142,9 @@ class Runs:
         from excover.parallel import workers
 
         self.check_time()
-        pool = workers.new_pool(self.workers or 1)
-        try:
-            options = self.options
-            parts = [
-                pool.submit(_count_part, problem, self.method, options) for problem in problems
-            ]
-            counts = [part.result() for part in parts]
-        except BaseException:  # Ctrl-C, the alarm of a deadline, an error: stop the workers now
-            workers.stop(pool)
-            raise
-        pool.shutdown(wait=True)
+        calls = [(problem, self.method, self.options) for problem in problems]
+        # alone here first: a short count starts no process (workers.solo_first)
+        counts = workers.solo_first(_count_part, calls, self.workers or 1)
         self.counted += weight * sum(found for found in counts if found is not None)
         if any(found is None for found in counts):  # a part ran out of time
             from excover.statistics import Stats
