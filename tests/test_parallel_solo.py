@@ -46,3 +46,19 @@ def test_counts_on_workers_are_the_one_worker_counts(
         patch.setattr(run, "SOLO_SECONDS", solo)
         found = problem.count(workers=n, method="search", symmetry=False, engine="bits")
     assert found == len(instance.all_covers()) == problem.count(workers=1, method="search")
+
+
+@pytest.mark.parametrize("checkpoint", [None, True])
+def test_a_count_on_workers_says_the_cpu_time_it_got(checkpoint: bool | None) -> None:
+    """The outcome of a count on workers carries the CPU time the run got (this
+    process and its workers) and the cores that makes, beside the cores asked for, so
+    that a front end can say when the machine gave the run less than it asked."""
+    from excover.solving import orchestrate
+    from excover.solving.request import api_request
+
+    request = api_request("search", {}, "count", workers=2, symmetry=False, checkpoint=checkpoint)
+    outcome = orchestrate.count(queens(10), request)
+    assert outcome.count == 724
+    stats = outcome.stats
+    assert stats["cores_asked"] == 2
+    assert stats["cpu_seconds"] >= 0 and stats["cores"] >= 0

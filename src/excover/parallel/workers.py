@@ -35,6 +35,7 @@ __all__ = [
     "SOLO_SECONDS",
     "WATCH_SECONDS",
     "WORKERS_PER_CPU",
+    "CpuClock",
     "check_workers",
     "ignoring_interrupts",
     "most_workers",
@@ -62,6 +63,39 @@ def most_workers() -> int:
     """The most worker processes a run may ask for: :data:`WORKERS_PER_CPU` times the
     CPUs of the machine (``os.cpu_count()``)."""
     return WORKERS_PER_CPU * (os.cpu_count() or 1)
+
+
+class CpuClock:
+    """The CPU time a run gets, in this process and the worker processes it ends
+    (``resource.getrusage``: user and system time of this process and of its children
+    waited for, a pool's workers once it is shut down), from the moment it is made; on a
+    machine shared with other work, a run on two workers may get far less than two
+    cores, which its wall-clock speed-up then says nothing about."""
+
+    def __init__(self) -> None:
+        self.wall = time.monotonic()
+        self.start = _cpu()
+
+    def stats(self, workers: int) -> dict[str, float]:
+        """``cpu_seconds`` used so far and ``cores``, that time over the wall-clock time
+        (what the run got of the ``workers`` it asked for: near ``workers`` on a quiet
+        machine with that many cores)."""
+        used = _cpu() - self.start
+        wall = time.monotonic() - self.wall
+        cores = used / wall if wall > 0 else 0.0
+        return {"cpu_seconds": round(used, 3), "cores": round(cores, 2), "cores_asked": workers}
+
+
+def _cpu() -> float:
+    """The CPU seconds of this process and its children waited for (0 where the
+    ``resource`` module is missing: Windows)."""
+    try:
+        import resource
+    except ImportError:
+        return time.process_time()
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
 
 
 def check_workers(workers: object) -> int:

@@ -212,11 +212,13 @@ def _count_tasks(problem: Problem, request: Request, claims: contextlib.ExitStac
     from excover.parallel.local import LocalRun
     from excover.parallel.run import default_tasks, resolve_auto
     from excover.parallel.subproblems import split
+    from excover.parallel.workers import CpuClock
 
     events = request.events
     asked, options = request.method, task_options(request)
     workers = request.workers or 1
     started = time.monotonic()
+    clock = CpuClock()  # what the run gets of the cores it asks for, said in its stats
     method, known = resolve_auto(problem, asked, options)
     given = request.checkpoint
     explicit = not (given is None or isinstance(given, bool))  # a file named: kept
@@ -310,7 +312,9 @@ def _count_tasks(problem: Problem, request: Request, claims: contextlib.ExitStac
             path.unlink(missing_ok=True)  # finished: nothing left to resume
         taskbar.close(state.done_size(), state)
     seconds = time.monotonic() - started
-    return tasks_outcome(state, method, stopped_by, resumed, seconds, workers, path)
+    outcome = tasks_outcome(state, method, stopped_by, resumed, seconds, workers, path)
+    outcome.stats.update(clock.stats(workers), cuts=local.cuts)
+    return outcome
 
 
 def local_tasks(

@@ -389,7 +389,10 @@ def _parallel_count(problem: Problem, request: Request) -> Outcome:
 
         return checkpointed.count(problem, request)
 
+    from excover.parallel.workers import CpuClock
+
     started = time.perf_counter()
+    clock = CpuClock()  # what the run gets of the cores it asks for
     error: BaseException | None = None
     number: int | None = None
     try:
@@ -407,6 +410,7 @@ def _parallel_count(problem: Problem, request: Request) -> Outcome:
     stopped_by = None if error is None else stop_reason(error)
     stats: dict[str, Any] = {"solutions": number, "seconds": time.perf_counter() - started}
     stats.update(complete=error is None, stopped_by=stopped_by)
+    stats.update(clock.stats(request.workers or 1))
     return Outcome(request.method, "subproblems on workers", number, stopped_by, stats, error=error)
 
 
