@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Iterable, Mapping
-from itertools import product
 
 import numpy as np
 import numpy.typing as npt
@@ -45,39 +44,6 @@ __all__ = [
     "tetrominoes",
     "tiles",
 ]
-
-_NEIGHBOURS: dict[str, list[tuple[int, ...]]] = {
-    "square": [(1, 0), (-1, 0), (0, 1), (0, -1)],
-    "cube": [(1, 0, 0), (-1, 0, 0), (0, 1, 0), (0, -1, 0), (0, 0, 1), (0, 0, -1)],
-    "hex": [(1, 0), (-1, 0), (0, 1), (0, -1), (1, -1), (-1, 1)],
-}
-
-
-def _seeds(grid: Grid) -> list[tuple[int, ...]]:
-    """One cell of each class of cells up to translation: polyforms grow from them
-    (a triangle pointing up and one pointing down; every cell of a block or two)."""
-    if grid.name in ("triangle", "prism"):
-        return [(1, 0, 0, 0)[: grid.dimension], (1, 1, 0, 0)[: grid.dimension]]
-    if grid.lattice is None or grid.name == "sphere":
-        return [(0,) * grid.dimension]
-    period = grid.lattice.period
-    box = np.array(list(product(range(2 * period), range(period), range(period))))
-    cells = box[grid.lattice.is_cell(box)]
-    starts = {tuple(int(v) for v in grid.normalize(cell[None, :])[0]) for cell in cells}
-    return sorted(starts)
-
-
-def _neighbours(grid: Grid, cell: tuple[int, ...]) -> list[tuple[int, ...]]:
-    """The cells sharing a face with ``cell`` (on the sphere grid: touching it)."""
-    if grid.name in ("triangle", "prism"):
-        step = 1 if sum(cell[:3]) == 1 else -1  # up triangles border down ones, and back
-        beside = [tuple(v + step * (i == k) for i, v in enumerate(cell)) for k in range(3)]
-        if grid.name == "prism":
-            beside += [(*cell[:3], cell[3] + 1), (*cell[:3], cell[3] - 1)]
-        return beside
-    if grid.lattice is not None:
-        return list(grid.lattice.neighbours(cell))
-    return [tuple(a + b for a, b in zip(cell, d, strict=True)) for d in _NEIGHBOURS[grid.name]]
 
 
 def _stacked(group: Group) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
@@ -114,14 +80,14 @@ def polyforms(grid: Grid | str, n: int, symmetry: str = "all") -> list[Coords]:
         raise UsageError(f"a polyform has a positive number of cells, not {size!r}")
     maps = _stacked(grid.group(symmetry))
     layer = {
-        _canonical(grid, maps, np.array([start], dtype=np.int64)): [start] for start in _seeds(grid)
+        _canonical(grid, maps, np.array([start], dtype=np.int64)): [start] for start in grid.seeds()
     }
     for _ in range(n - 1):
         grown: dict[bytes, list[tuple[int, ...]]] = {}
         for cells in layer.values():
             taken = set(cells)
             for cell in cells:
-                for extra in _neighbours(grid, cell):
+                for extra in grid.neighbours(cell):
                     if extra in taken:
                         continue
                     shape = np.array([*cells, extra], dtype=np.int64)

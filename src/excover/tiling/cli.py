@@ -72,15 +72,14 @@ def read_puzzle(
     picture of the pieces on the puzzle's grid."""
     from excover.cli.exact_cover.burrtools import read_cover
     from excover.formats.burrtools import parse_xmpuzzle
-    from excover.formats.burrtools.lattice import prism_strips
-    from excover.tiling.grids import GRIDS
+    from excover.tiling.grids import by_burrtools
     from excover.tiling.solidview import solid_svg
 
     data = read_input(args.file, binary=True)
     source = _name(args.file)
     problem = read_cover(data, source, args.problem, args.up_to_symmetry)
     grid_number = parse_xmpuzzle(data, source).grid
-    grid = GRIDS[("cube", "prism", "sphere", "rhombic", "tetraocta")[grid_number]]
+    grid = by_burrtools(grid_number)
 
     def draw(solution: list[int], svg: bool) -> str:
         if not svg:
@@ -91,7 +90,7 @@ def read_puzzle(
             if not items[0].startswith("shape"):
                 continue  # a hole left in a variable voxel
             voxels = np.array([[int(v) for v in item.split(",")] for item in items[1:]])
-            cells = prism_strips(voxels) if grid.name == "prism" else voxels
+            cells = grid.from_voxels(voxels)
             pieces.append(cells.tolist())
         fills = [tile_colour(number) for number in range(len(pieces))]
         return solid_svg(grid, pieces, fills, explode=0.6, fit=480)

@@ -38,7 +38,7 @@ from excover.tiling.catalog import (
     soma_pieces,
     tetrominoes,
 )
-from excover.tiling.grids import CUBE, SQUARE, Grid, Group, Isometry
+from excover.tiling.grids import CUBE, GRIDS, SQUARE, Grid, Group, Isometry
 from excover.tiling.pattern import Pattern, Pattern3
 from excover.tiling.tile import Shape
 
@@ -98,7 +98,7 @@ class Catalog:
 
 def default_turn(grid: Grid) -> str:
     """How pieces move unless told: every isometry on the plane, rotations in space."""
-    return "rotations" if grid is CUBE else "all"
+    return "rotations" if grid.solid else "all"
 
 
 def catalog_grid(spec: object) -> Grid | None:
@@ -111,7 +111,7 @@ def catalog_grid(spec: object) -> Grid | None:
         return SQUARE if generic.group(1) == "polyominoes" else CUBE
     if spec not in CATALOGS:
         return None
-    return SQUARE if CATALOGS[spec][0] == "square" else CUBE
+    return GRIDS[CATALOGS[spec][0]]
 
 
 def catalog(spec: str | Mapping[str, str], grid: Grid, turn: str) -> Catalog:

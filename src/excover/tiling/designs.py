@@ -308,7 +308,7 @@ class PackingSpace(_TilingSpace):
 
 #: The most cells of a board of :class:`BoardSpace` on each grid (every polyform of that
 #: size is made).
-MOST_CELLS = {"square": 12, "cube": 8}
+MOST_CELLS = {SQUARE: 12, CUBE: 8}
 
 
 class BoardSpace(_TilingSpace):
@@ -344,10 +344,10 @@ class BoardSpace(_TilingSpace):
             raise table.error("use", f"must be a list of piece names, not {use!r}")
         self.pieces = {name: names.count(name) for name in dict.fromkeys(names)}
         self.cells = sum(len(self.catalog.pieces[n].coords()) * c for n, c in self.pieces.items())
-        if self.cells > MOST_CELLS[grid.name]:
+        if self.cells > MOST_CELLS[grid]:
             raise table.error(
                 "use",
-                f"the pieces have {self.cells} cells: boards of at most {MOST_CELLS[grid.name]} "
+                f"the pieces have {self.cells} cells: boards of at most {MOST_CELLS[grid]} "
                 f"cells on the {grid.name} grid are searched",
             )
         self._fields = {"catalog": table.raw("catalog"), "use": names, "turn": self.catalog.turn}

@@ -26,26 +26,38 @@ a point of space, in these units:
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from itertools import pairwise, product
+from typing import TYPE_CHECKING
 
 import numpy as np
 import numpy.typing as npt
 
 from excover.errors import UsageError
-from excover.tiling.grids import TRIANGLE_NORMALS, TRIANGLE_SIDE, Grid
+from excover.tiling.plane import TRIANGLE_SIDE, TRIANGLE_TO_PLANE, triangle_corners
+from excover.tiling.registry import grid_names
+
+if TYPE_CHECKING:
+    from excover.tiling.grids import Grid
 
 __all__ = [
-    "SOLID_GRIDS",
+    "BALLS",
+    "CUBES",
+    "PRISMS",
+    "RHOMBIC_TETRAHEDRA",
     "SPHERE_STEPS",
+    "TETRA_OCTA",
     "Face",
     "FloatArray",
     "Key",
+    "Solid",
     "box_faces",
     "cell_centres",
     "cell_faces",
     "cell_volume",
     "point",
+    "solid_of",
     "unit_normal",
 ]
 
@@ -53,96 +65,117 @@ Key = tuple[int, ...]
 Face = tuple[Key, ...]
 FloatArray = npt.NDArray[np.float64]
 
-#: The grids whose cells are solids.
-SOLID_GRIDS = ("cube", "prism", "sphere", "rhombic", "tetraocta")
-
 #: Squares along each edge of the cube whose surface, pushed out, approximates a ball
 #: (even, so that the middles of the cube's edges are corners).
 SPHERE_STEPS = 8
 
 #: A triangle's corners in the plane from its strip coordinates, for triangles of side 1.
-_TO_PLANE = np.linalg.pinv(TRIANGLE_NORMALS) / TRIANGLE_SIDE
+_TO_PLANE = TRIANGLE_TO_PLANE / TRIANGLE_SIDE
 _SQRT2 = math.sqrt(2.0)
 
 
-def _check(grid: Grid) -> None:
-    if grid.name not in SOLID_GRIDS:
-        raise UsageError(
-            f"the {grid.name} grid's cells are not solids; choose one of {', '.join(SOLID_GRIDS)}"
-        )
+@dataclass(frozen=True)
+class Solid:
+    """How the cells of one solid grid are solids in space (see the module notes): what a
+    grid carries (``grid.traits.solid``) for its pictures and meshes.
+
+    ``faces(cell)`` lists a cell's faces as keys, ``point(key)`` places a key in space;
+    ``centres(rows)`` (the cells' centres at once) and ``volume(cell)`` are given where a
+    formula is quicker than the faces (else the mean of a cell's corners and the volume of
+    its polyhedron). ``boxes``: the cells are the boxes of the integer lattice, which an
+    STL file erodes to leave a gap between pieces (:mod:`excover.tiling.surface`);
+    ``ball``: a cell is a ball, drawn as a disc and touching its neighbours at one point.
+    """
+
+    faces: Callable[[Key], list[Face]]
+    point: Callable[[Key], FloatArray]
+    centres: Callable[[npt.NDArray[np.int64]], FloatArray] | None = None
+    volume: Callable[[Key], float] | None = None
+    boxes: bool = False
+    ball: bool = False
+
+
+def solid_of(grid: Grid) -> Solid:
+    """The solids of ``grid``'s cells; a UsageError on a planar grid."""
+    solid = grid.traits.solid
+    if solid is None:
+        solids = ", ".join(grid_names(solid=True))
+        raise UsageError(f"the {grid.name} grid's cells are not solids; choose one of {solids}")
+    return solid
+
+
+def __getattr__(name: str) -> tuple[str, ...]:
+    """``SOLID_GRIDS``: the names of the solid grids, read from the registry when asked
+    (``grid.traits.solid`` says it of one grid)."""
+    if name == "SOLID_GRIDS":
+        return tuple(grid_names(solid=True))
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def point(grid: Grid, key: Key) -> FloatArray:
     """Where the corner ``key`` of a cell of ``grid`` is in space."""
-    if grid.name == "prism":
-        a, b, c, z = key
-        x, y = _TO_PLANE @ np.array([a, b, c], dtype=float)
-        return np.array([x, y, float(z)])
-    if grid.name == "rhombic":
-        return np.array(key, dtype=float) / 2
-    if grid.name == "sphere":
-        centre = np.array(key[:3], dtype=float) / _SQRT2
-        on_cube = np.array(key[3:], dtype=float)
-        result: FloatArray = centre + on_cube / (2 * np.linalg.norm(on_cube))
-        return result
-    return np.array(key, dtype=float)
+    return solid_of(grid).point(key)
 
 
 def cell_centres(grid: Grid, cells: Sequence[Sequence[int]]) -> FloatArray:
     """The centre of each cell (its centroid: the mean of a tetrahedron's corners), n x 3.
     Two cells that share a face are mirror images across it on every grid, so the step
     between their centres is square to that face."""
-    _check(grid)
+    solid = solid_of(grid)
     rows = np.array([tuple(int(v) for v in c) for c in cells], dtype=np.int64)
-    if grid.name == "cube":
-        return rows.astype(float) + 0.5
-    if grid.name == "sphere":
-        return rows.astype(float) / _SQRT2
+    if solid.centres is not None:
+        return solid.centres(rows)
     centres = []
     for cell in rows.tolist():
-        keys = {key for face in cell_faces(grid, cell) for key in face}
-        centres.append(np.mean([point(grid, key) for key in sorted(keys)], axis=0))
+        keys = {key for face in solid.faces(tuple(cell)) for key in face}
+        centres.append(np.mean([solid.point(key) for key in sorted(keys)], axis=0))
     return np.array(centres, dtype=float).reshape(-1, 3)
 
 
 def cell_volume(grid: Grid, cell: Sequence[int]) -> float:
     """The volume of one cell, from the formulas of its solid (for a sphere, of the
     polyhedron that stands for it)."""
-    _check(grid)
-    if grid.name == "cube":
-        return 1.0
-    if grid.name == "prism":
-        return math.sqrt(3) / 4
-    if grid.name == "rhombic":
-        return 1 / 24  # a cube cut into 24 equal tetrahedra
-    if grid.name == "tetraocta":  # the regular one, or a corner cut off the cube
-        return 1 / 3 if all(int(v) % 3 == 1 for v in cell) else 1 / 6
-    return _polyhedron_volume(grid, cell_faces(grid, cell))
+    solid = solid_of(grid)
+    key = tuple(int(v) for v in cell)
+    if solid.volume is not None:
+        return solid.volume(key)
+    return _polyhedron_volume(solid.point, solid.faces(key))
 
 
-def _polyhedron_volume(grid: Grid, faces: list[Face]) -> float:
+def _polyhedron_volume(place: Callable[[Key], FloatArray], faces: list[Face]) -> float:
     """The volume of a closed polyhedron (the divergence theorem over its faces as fans)."""
     total = 0.0
     for face in faces:
-        first = point(grid, face[0])
+        first = place(face[0])
         for a, b in pairwise(face[1:]):
-            total += float(np.dot(first, np.cross(point(grid, a), point(grid, b))))
+            total += float(np.dot(first, np.cross(place(a), place(b))))
     return total / 6
 
 
 def cell_faces(grid: Grid, cell: Sequence[int]) -> list[Face]:
     """The faces of one cell, counterclockwise seen from outside, as keys."""
-    _check(grid)
-    cell = tuple(int(v) for v in cell)
-    if grid.name == "cube":
-        return box_faces(cell)
-    if grid.name == "prism":
-        return _prism_faces(cell)
-    if grid.name == "sphere":
-        return _ball_faces(cell)
-    if grid.name == "rhombic":
-        return _tetrahedron(grid, _rhombic_corners(cell))
-    return _tetrahedron(grid, _tetra_octa_corners(cell))
+    return solid_of(grid).faces(tuple(int(v) for v in cell))
+
+
+def _lattice_point(key: Key) -> FloatArray:
+    return np.array(key, dtype=float)
+
+
+def _prism_point(key: Key) -> FloatArray:
+    a, b, c, z = key
+    x, y = _TO_PLANE @ np.array([a, b, c], dtype=float)
+    return np.array([x, y, float(z)])
+
+
+def _half_point(key: Key) -> FloatArray:
+    return np.array(key, dtype=float) / 2
+
+
+def _ball_point(key: Key) -> FloatArray:
+    centre = np.array(key[:3], dtype=float) / _SQRT2
+    on_cube = np.array(key[3:], dtype=float)
+    result: FloatArray = centre + on_cube / (2 * np.linalg.norm(on_cube))
+    return result
 
 
 def box_faces(cell: Key) -> list[Face]:
@@ -165,10 +198,7 @@ def box_faces(cell: Key) -> list[Face]:
 
 def _prism_faces(cell: Key) -> list[Face]:
     a, b, c, z = cell
-    if a + b + c == 1:
-        triangle = [(a - 1, b, c), (a, b - 1, c), (a, b, c - 1)]
-    else:
-        triangle = [(a - 1, b - 1, c), (a - 1, b, c - 1), (a, b - 1, c - 1)]
+    triangle = triangle_corners(a, b, c)
     points = [_TO_PLANE @ np.array(t, dtype=float) for t in triangle]
     (x0, y0), (x1, y1), (x2, y2) = points
     if (x1 - x0) * (y2 - y0) - (x2 - x0) * (y1 - y0) < 0:
@@ -243,9 +273,9 @@ def _tetra_octa_corners(cell: Key) -> list[Key]:
     return [tuple(b + k for b, k in zip(block, spot, strict=True)) for spot in chosen]
 
 
-def _tetrahedron(grid: Grid, corners: list[Key]) -> list[Face]:
+def _tetrahedron(place: Callable[[Key], FloatArray], corners: list[Key]) -> list[Face]:
     """The four faces of a tetrahedron, each turned so that the fourth corner is behind."""
-    points = [point(grid, key) for key in corners]
+    points = [place(key) for key in corners]
     faces: list[Face] = []
     for left_out in range(4):
         face = [k for k in range(4) if k != left_out]
@@ -254,6 +284,41 @@ def _tetrahedron(grid: Grid, corners: list[Key]) -> list[Face]:
             face.reverse()
         faces.append(tuple(corners[k] for k in face))
     return faces
+
+
+def _rhombic_faces(cell: Key) -> list[Face]:
+    return _tetrahedron(_half_point, _rhombic_corners(cell))
+
+
+def _tetra_octa_faces(cell: Key) -> list[Face]:
+    return _tetrahedron(_lattice_point, _tetra_octa_corners(cell))
+
+
+def _cube_centres(rows: npt.NDArray[np.int64]) -> FloatArray:
+    result: FloatArray = rows.astype(float) + 0.5
+    return result
+
+
+def _ball_centres(rows: npt.NDArray[np.int64]) -> FloatArray:
+    result: FloatArray = rows.astype(float) / _SQRT2
+    return result
+
+
+def _tetra_octa_volume(cell: Key) -> float:
+    """The regular tetrahedron of a block, or a corner cut off the cube."""
+    return 1 / 3 if all(int(v) % 3 == 1 for v in cell) else 1 / 6
+
+
+#: The cubic grid's cells: unit cubes.
+CUBES = Solid(box_faces, _lattice_point, centres=_cube_centres, volume=lambda cell: 1.0, boxes=True)
+#: The triangular prisms: triangles of side 1, one unit high.
+PRISMS = Solid(_prism_faces, _prism_point, volume=lambda cell: math.sqrt(3) / 4)
+#: The balls of the face-centred cubic packing (polyhedra standing for them).
+BALLS = Solid(_ball_faces, _ball_point, centres=_ball_centres, ball=True)
+#: The 24 tetrahedra of a cube of the rhombic grid (a cube cut into 24 equal ones).
+RHOMBIC_TETRAHEDRA = Solid(_rhombic_faces, _half_point, volume=lambda cell: 1 / 24)
+#: The tetrahedra of the tetrahedra-octahedra grid.
+TETRA_OCTA = Solid(_tetra_octa_faces, _lattice_point, volume=_tetra_octa_volume)
 
 
 def unit_normal(points: Sequence[FloatArray]) -> FloatArray:

@@ -35,6 +35,15 @@ cells and how BurrTools numbers them; these grids use the same integer geometry)
 
 An :class:`Isometry` is an affine map ``x -> M x + t`` on coordinates; a :class:`Group`
 is a finite set of isometries of one grid closed under composition.
+
+Each grid carries its traits (:class:`GridTraits`, ``grid.traits``): whether its cells are
+solids and how they are drawn (an :class:`~excover.tiling.outlines.Outline` in the plane, a
+:class:`~excover.tiling.geometry.Solid` in space), whether it is layered or mirrored,
+BurrTools' number for it, how the ``.cmb`` language writes its patterns, which cells
+neighbour a cell. Every module that draws, meshes, writes or reads a grid's patterns asks
+these, never the grid's name; the registry (:mod:`excover.tiling.registry`, whose
+``GRIDS`` this module offers) lists the grids by trait. A new grid is a :class:`Grid`
+with its traits, registered: see docs/architecture.md, "A new grid".
 """
 
 from __future__ import annotations
@@ -43,13 +52,26 @@ import math
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from itertools import permutations, product
+from typing import TYPE_CHECKING
 
 import numpy as np
 import numpy.typing as npt
 
 from excover.errors import UsageError
 from excover.formats.burrtools.lattice import GRIDS as LATTICES
-from excover.formats.burrtools.lattice import LatticeGrid
+from excover.formats.burrtools.lattice import LatticeGrid, prism_strips
+from excover.tiling import geometry, outlines
+from excover.tiling.geometry import Solid
+from excover.tiling.outlines import Outline
+from excover.tiling.plane import HEX_BASIS as HEX_BASIS  # offered here, where it was first
+from excover.tiling.plane import TRIANGLE_NORMALS as TRIANGLE_NORMALS
+from excover.tiling.plane import TRIANGLE_SIDE as TRIANGLE_SIDE
+from excover.tiling.plane import triangle_cell as triangle_cell
+from excover.tiling.plane import triangle_spot as triangle_spot
+from excover.tiling.registry import GRIDS, by_burrtools, grid_names, register
+
+if TYPE_CHECKING:
+    from excover.tiling.tile import Shape
 
 # the names excover.tiling offers: the package imports this list
 __all__ = [
@@ -58,6 +80,7 @@ __all__ = [
     "D4_SUBGROUPS",
     "DIAG1_REFL",
     "DIAG2_REFL",
+    "GRIDS",
     "HEX",
     "HORIZ_REFL",
     "ID",
@@ -72,12 +95,16 @@ __all__ = [
     "TRIANGLE",
     "VERT_REFL",
     "Grid",
+    "GridTraits",
     "Group",
     "Isometry",
+    "by_burrtools",
+    "grid_names",
 ]
 
-#: The grids whose first three coordinates number the strips of a triangular grid.
-_STRIP_GRIDS = ("triangle", "prism")
+#: The names of the grids whose first three coordinates number the strips of a triangular
+#: grid (``traits.strips``): filled as each grid is made, before its groups are.
+_STRIP_GRIDS: set[str] = set()
 
 #: An array of cells, one row of integer coordinates per cell.
 Coords = npt.NDArray[np.int64]
@@ -236,12 +263,64 @@ def _identity_matrix(size: int) -> Matrix:
     return tuple(tuple(int(i == j) for j in range(size)) for i in range(size))
 
 
+@dataclass(frozen=True)
+class GridTraits:
+    """What a grid is, for the modules that draw, mesh, write and read its patterns.
+
+    - ``outline``: how a cell is drawn in the plane (on a solid grid, in its layer);
+    - ``solid``: the cell as a solid in space, None on a planar grid (whose cells are
+      polygons: an STL file extrudes them one cell high);
+    - ``layered``: a solid grid whose patterns are sets of cells written as their layers,
+      bottom first, of the ``layer`` grid (``pattern3 p = GRID [...]`` in ``.cmb``,
+      :mod:`excover.lang.layers`); the cube's patterns are arrays of square layers of
+      their own (:class:`~excover.tiling.pattern.Pattern3`), so it is not;
+    - ``layer``: the name of the grid whose patterns are a solid grid's layers;
+    - ``spot_cells``: how many cells one spot of a layer stands for (48 tetrahedra make
+      a rhombic dodecahedron); ``spot_noun`` what a spot is called in a message;
+      ``packed``: the spots of a layer sit on one colour of a checkerboard, those of the
+      next layer on the other (``x + y + z`` all even or all odd);
+    - ``mirrored``: reflecting any one coordinate across a board's middle is an
+      isometry, so a board that is its own mirror image declares these maps to the
+      frontier count's fold (:mod:`excover.tiling.mirrors`);
+    - ``burrtools``: BurrTools' number of the grid (``<gridType type="N"/>``), or None;
+      its cells are BurrTools' voxels but on the prism grid (``strips``);
+    - ``art``: the word that starts a drawing of a planar pattern in ``.cmb``
+      (``hex{...}``), ``""`` for the plain ``{...}`` of the square grid, None for a grid
+      whose patterns are not drawn so;
+    - ``strips``: the first three coordinates number the strips of a triangular grid
+      (``a + b + c`` is 1 or 2), moved by translations keeping their sum;
+    - ``steps``: the steps to a cell's neighbours across its faces, where they are the
+      same for every cell (else they come from ``strips`` or the lattice);
+    - ``seeds``: one cell of each class of cells up to translation (None: found from
+      the lattice);
+    - ``cell_rule``: what makes coordinates a cell, said when they do not.
+    """
+
+    outline: Outline
+    solid: Solid | None = None
+    layered: bool = False
+    layer: str | None = None
+    spot_cells: int = 1
+    spot_noun: str = ""
+    packed: bool = False
+    mirrored: bool = False
+    burrtools: int | None = None
+    art: str | None = None
+    strips: bool = False
+    steps: tuple[tuple[int, ...], ...] | None = None
+    seeds: tuple[tuple[int, ...], ...] | None = None
+    cell_rule: str = ""
+
+
 class Grid:
     """A kind of grid: coordinates of its cells, its isometries, and normalisation.
 
     ``isometries`` is the full group and ``rotations`` its orientation-preserving half.
     ``lattice`` (BurrTools' solid grids but the prism) says which voxels are cells and
-    which translations move a shape on the grid.
+    which translations move a shape on the grid. ``traits`` (:class:`GridTraits`) says
+    what the grid is and how its cells are drawn (by default: square cells of a planar
+    grid); ``pattern`` is the class of its patterns. A grid is entered in the registry
+    (:mod:`excover.tiling.registry`) by :func:`excover.tiling.registry.register`.
     """
 
     def __init__(
@@ -251,10 +330,15 @@ class Grid:
         maps: Iterable[tuple[Matrix, tuple[int, ...]]],
         namer: Callable[[Matrix, tuple[int, ...]], str],
         lattice: LatticeGrid | None = None,
+        traits: GridTraits | None = None,
     ) -> None:
         self.name = name
         self.dimension = dimension
         self.lattice = lattice
+        self.traits = GridTraits(outlines.SQUARE) if traits is None else traits
+        self._pattern: type[Shape] | None = None
+        if self.traits.strips:
+            _STRIP_GRIDS.add(name)
         self._by_map: dict[tuple[Matrix, tuple[int, ...]], Isometry] = {}
         for matrix, offset in maps:
             self._by_map[matrix, offset] = Isometry(name, matrix, offset, namer(matrix, offset))
@@ -263,6 +347,75 @@ class Grid:
             "rotations", [g for g in self.isometries if g.determinant == 1]
         )
         self.trivial = Group._closed("none", [g for g in self.isometries if g.is_identity()])
+
+    @property
+    def solid(self) -> bool:
+        """True when the grid's cells are solids in space, False when they are polygons."""
+        return self.traits.solid is not None
+
+    def solid_cells(self) -> Solid:
+        """The solids of the grid's cells; a UsageError on a planar grid."""
+        return geometry.solid_of(self)
+
+    @property
+    def pattern(self) -> type[Shape]:
+        """The class of the grid's patterns (:class:`~excover.tiling.pattern.Pattern` on
+        the square grid, :class:`~excover.tiling.polyform.HexPattern` on the hexagonal,
+        ...): the class that names this grid as its ``grid`` enters itself here as it is
+        made (:meth:`set_pattern`)."""
+        if self._pattern is None:
+            raise UsageError(f"the {self.name} grid has no class of patterns")
+        return self._pattern
+
+    def set_pattern(self, cls: type[Shape]) -> None:
+        """Make ``cls`` the class of the grid's patterns (the first class to claim the
+        grid keeps it: a subclass of a pattern class does not take it over)."""
+        if self._pattern is None:
+            self._pattern = cls
+
+    @property
+    def layer_grid(self) -> Grid:
+        """The grid of a solid grid's layers (a UsageError on a grid without layers)."""
+        if self.traits.layer is None:
+            raise UsageError(f"the {self.name} grid's patterns have no layers")
+        return GRIDS[self.traits.layer]
+
+    def neighbours(self, cell: Sequence[int]) -> list[tuple[int, ...]]:
+        """The cells sharing a face with ``cell`` (on the sphere grid: touching it)."""
+        cell = tuple(int(v) for v in cell)
+        if self.traits.strips:
+            step = 1 if sum(cell[:3]) == 1 else -1  # up triangles border down ones, and back
+            beside = [tuple(v + step * (i == k) for i, v in enumerate(cell)) for k in range(3)]
+            if self.dimension == 4:  # and the prisms above and below
+                beside += [(*cell[:3], cell[3] + 1), (*cell[:3], cell[3] - 1)]
+            return beside
+        if self.lattice is not None:
+            return list(self.lattice.neighbours(cell))
+        if self.traits.steps is None:
+            raise UsageError(f"the {self.name} grid does not say which cells are neighbours")
+        return [tuple(a + b for a, b in zip(cell, d, strict=True)) for d in self.traits.steps]
+
+    def seeds(self) -> list[tuple[int, ...]]:
+        """One cell of each class of cells up to translation: polyforms grow from them
+        (a triangle pointing up and one pointing down; every cell of a block or two)."""
+        if self.traits.seeds is not None:
+            return list(self.traits.seeds)
+        if self.lattice is None:
+            return [(0,) * self.dimension]
+        period = self.lattice.period
+        box = np.array(list(product(range(2 * period), range(period), range(period))))
+        cells = box[self.lattice.is_cell(box)]
+        starts = {tuple(int(v) for v in self.normalize(cell[None, :])[0]) for cell in cells}
+        return sorted(starts)
+
+    def from_voxels(self, voxels: Coords) -> Coords:
+        """The cells of BurrTools' voxels of this grid (on the prism grid, its strips)."""
+        if self.traits.burrtools is None:
+            raise UsageError(f"the {self.name} grid is none of BurrTools' grids")
+        if self.traits.strips:
+            cells: Coords = prism_strips(voxels)
+            return cells
+        return voxels
 
     def isometry(self, matrix: Matrix, offset: tuple[int, ...]) -> Isometry:
         """The isometry of this grid with this matrix and offset."""
@@ -282,7 +435,7 @@ class Grid:
                 )
             return spec
         named = {"none": self.trivial, "rotations": self.rotations, "all": self.isometries}
-        if self.name == "square":
+        if self.isometries is D4:  # the square grid's subgroups have names
             named.update(D4_SUBGROUPS)
         if not isinstance(spec, str) or spec not in named:
             raise UsageError(
@@ -330,10 +483,10 @@ class Grid:
     def shifts(self, shapes: npt.NDArray[np.int64]) -> Coords:
         """:meth:`shift` of each of several non-empty shapes of as many cells (an array
         of shape ``(shapes, cells, dimension)``), one row each."""
-        if self.lattice is not None and self.name not in _STRIP_GRIDS:
+        if self.lattice is not None and not self.traits.strips:
             return self.lattice.shifts(shapes)
         low: Coords = shapes.min(axis=1)
-        if self.name in _STRIP_GRIDS:
+        if self.traits.strips:
             low[:, 2] = -low[:, 0] - low[:, 1]
         return low
 
@@ -341,7 +494,7 @@ class Grid:
         """Which rows of ``vectors`` are translations of the grid (on the triangular and
         prism grids, those whose ``a + b + c`` is 0; on the grids with a lattice, its
         translations)."""
-        if self.name in _STRIP_GRIDS:
+        if self.traits.strips:
             result: npt.NDArray[np.bool_] = vectors[:, :3].sum(axis=1) == 0
             return result
         if self.lattice is not None:
@@ -352,7 +505,7 @@ class Grid:
         """Whether integer coordinates name a cell of the grid."""
         if len(cell) != self.dimension:
             return False
-        if self.name in _STRIP_GRIDS:
+        if self.traits.strips:
             return sum(cell[:3]) in (1, 2)
         if self.lattice is not None:
             return bool(self.lattice.is_cell(np.array([cell], dtype=np.int64))[0])
@@ -426,7 +579,14 @@ _D4_NAMES: dict[Matrix, str] = {
     ((0, -1), (-1, 0)): "Diag2Refl",
 }
 
-SQUARE = Grid("square", 2, [(m, (0, 0)) for m in _D4_NAMES], _Namer(_D4_NAMES))
+_SQUARE_STEPS = ((1, 0), (-1, 0), (0, 1), (0, -1))
+SQUARE = Grid(
+    "square",
+    2,
+    [(m, (0, 0)) for m in _D4_NAMES],
+    _Namer(_D4_NAMES),
+    traits=GridTraits(outlines.SQUARE, mirrored=True, art="", steps=_SQUARE_STEPS),
+)
 
 
 def _signed_permutations() -> Iterator[tuple[Matrix, tuple[int, ...]]]:
@@ -436,23 +596,31 @@ def _signed_permutations() -> Iterator[tuple[Matrix, tuple[int, ...]]]:
             yield rows, (0, 0, 0)
 
 
-CUBE = Grid("cube", 3, _signed_permutations(), _Namer({_identity_matrix(3): "Id"}))
+CUBE = Grid(
+    "cube",
+    3,
+    _signed_permutations(),
+    _Namer({_identity_matrix(3): "Id"}),
+    traits=GridTraits(
+        outlines.CUBE_LAYERS,
+        geometry.CUBES,
+        layer="square",
+        mirrored=True,
+        burrtools=0,
+        steps=((1, 0, 0), (-1, 0, 0), (0, 1, 0), (0, -1, 0), (0, 0, 1), (0, 0, -1)),
+    ),
+)
 
-_SQRT3 = math.sqrt(3.0)
-#: Plane positions (columns) of the axial unit vectors q and r of the hexagonal grid, for
-#: hexagons of circumradius 1.
-HEX_BASIS = np.array([[_SQRT3, _SQRT3 / 2], [0.0, 1.5]])
 HEX = Grid(
     "hex",
     2,
     _closure([(((0, -1), (1, 1)), (0, 0)), (((1, 0), (-1, -1)), (0, 0))]),
     _Namer({_identity_matrix(2): "Id"}, lambda m: HEX_BASIS @ m @ np.linalg.inv(HEX_BASIS)),
+    traits=GridTraits(
+        outlines.HEXAGON, art="hex", steps=((1, 0), (-1, 0), (0, 1), (0, -1), (1, -1), (-1, 1))
+    ),
 )
 
-#: Unit normals (rows) of the three families of strips of the triangular grid: a point p of
-#: the plane lies in the cell whose coordinates are the ceilings of ``TRIANGLE_NORMALS @ p``
-#: when the strips have width 1 (triangles of height 1).
-TRIANGLE_NORMALS = np.array([[0.0, 1.0], [-_SQRT3 / 2, -0.5], [_SQRT3 / 2, -0.5]])
 TRIANGLE = Grid(
     "triangle",
     3,
@@ -466,6 +634,13 @@ TRIANGLE = Grid(
     _Namer(
         {_identity_matrix(3): "Id"},
         lambda m: np.linalg.pinv(TRIANGLE_NORMALS) @ m @ TRIANGLE_NORMALS,
+    ),
+    traits=GridTraits(
+        outlines.TRIANGLE,
+        art="triangle",
+        strips=True,
+        seeds=((1, 0, 0), (1, 1, 0)),
+        cell_rule="a + b + c is 1 or 2",
     ),
 )
 
@@ -485,14 +660,73 @@ def _lattice_maps(number: int) -> list[Map]:
     return [(t.matrix, t.offset) for t in LATTICES[number].transformations if t.denominator == 1]
 
 
-PRISM = Grid("prism", 4, _lattice_maps(1), _prism_name)
-SPHERE = Grid("sphere", 3, _lattice_maps(2), _Namer({_identity_matrix(3): "Id"}), LATTICES[2])
-RHOMBIC = Grid("rhombic", 3, _lattice_maps(3), _Namer({_identity_matrix(3): "Id"}), LATTICES[3])
-TETRAOCTA = Grid("tetraocta", 3, _lattice_maps(4), _Namer({_identity_matrix(3): "Id"}), LATTICES[4])
+PRISM = Grid(
+    "prism",
+    4,
+    _lattice_maps(1),
+    _prism_name,
+    traits=GridTraits(
+        outlines.PRISM_TRIANGLE,
+        geometry.PRISMS,
+        layered=True,
+        layer="triangle",
+        burrtools=1,
+        strips=True,
+        seeds=((1, 0, 0, 0), (1, 1, 0, 0)),
+    ),
+)
+SPHERE = Grid(
+    "sphere",
+    3,
+    _lattice_maps(2),
+    _Namer({_identity_matrix(3): "Id"}),
+    LATTICES[2],
+    GridTraits(
+        outlines.BALL,
+        geometry.BALLS,
+        layered=True,
+        layer="square",
+        spot_noun="sphere",
+        packed=True,
+        burrtools=2,
+        seeds=((0, 0, 0),),
+    ),
+)
+RHOMBIC = Grid(
+    "rhombic",
+    3,
+    _lattice_maps(3),
+    _Namer({_identity_matrix(3): "Id"}),
+    LATTICES[3],
+    GridTraits(
+        outlines.VOXEL_SQUARE,
+        geometry.RHOMBIC_TETRAHEDRA,
+        layered=True,
+        layer="square",
+        spot_cells=48,
+        spot_noun="rhombic dodecahedron",
+        packed=True,
+        burrtools=3,
+    ),
+)
+TETRAOCTA = Grid(
+    "tetraocta",
+    3,
+    _lattice_maps(4),
+    _Namer({_identity_matrix(3): "Id"}),
+    LATTICES[4],
+    GridTraits(
+        outlines.VOXEL_SQUARE,
+        geometry.TETRA_OCTA,
+        layered=True,
+        layer="square",
+        spot_noun="voxel",
+        burrtools=4,
+    ),
+)
 
-GRIDS: dict[str, Grid] = {
-    grid.name: grid for grid in (SQUARE, CUBE, HEX, TRIANGLE, PRISM, SPHERE, RHOMBIC, TETRAOCTA)
-}
+for _grid in (SQUARE, CUBE, HEX, TRIANGLE, PRISM, SPHERE, RHOMBIC, TETRAOCTA):
+    register(_grid)
 
 
 def _d4(name: str) -> Isometry:
@@ -524,27 +758,3 @@ D4_SUBGROUPS: dict[str, Group] = {
     "diagonals": Group("diagonals", [ID, ROT180, DIAG1_REFL, DIAG2_REFL]),
     "all": D4,
 }
-
-
-#: The side of a triangle whose height is 1 (the strips of the grid have width 1).
-TRIANGLE_SIDE = 2 / math.sqrt(3)
-
-
-def triangle_cell(x: int, y: int) -> tuple[int, ...]:
-    """The triangle drawn at column ``x`` of row ``y`` (from the bottom) of a triangle
-    drawing, where ``(0, 0)`` points down once drawn (see the module notes)."""
-    even = (x + y) % 2 == 0
-    centre = np.array([x * TRIANGLE_SIDE / 2, y + (1 / 3 if even else 2 / 3)])
-    return tuple(int(v) for v in np.ceil(TRIANGLE_NORMALS @ centre))
-
-
-def triangle_spot(cell: Sequence[int]) -> tuple[int, int]:
-    """The column and row of a triangle in a drawing: the inverse of :func:`triangle_cell`."""
-    a, b, c = (int(v) for v in cell)
-    if a + b + c == 1:
-        corners = [(a - 1, b, c), (a, b - 1, c), (a, b, c - 1)]
-    else:
-        corners = [(a - 1, b - 1, c), (a - 1, b, c - 1), (a, b - 1, c - 1)]
-    plane = np.linalg.pinv(TRIANGLE_NORMALS) @ np.array(corners, dtype=float).T
-    centre_x, centre_y = plane.mean(axis=1)
-    return round(centre_x / (TRIANGLE_SIDE / 2)), math.floor(centre_y)

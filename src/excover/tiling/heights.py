@@ -68,7 +68,7 @@ def count_heights(
     problem = board.problem
     cuts = [width * height for height in range(up_to + 1)]  # the cells go slice by slice
     if fold:  # the board is this count's own: its problem keeps what it declares
-        problem.declare_symmetries(mirror_maps(board.grid.name, board.cells))
+        problem.declare_symmetries(mirror_maps(board.grid, board.cells))
     counts = frontier.prefix_counts(problem, cuts, workers, tick, max_bytes, fold, stop)
     if counts is None:
         raise UsageError(

@@ -18,8 +18,7 @@ from typing import TYPE_CHECKING
 
 from excover.errors import UsageError
 from excover.tiling.colours import shade, tile_colour
-from excover.tiling.geometry import SOLID_GRIDS
-from excover.tiling.grids import Grid
+from excover.tiling.grids import Grid, grid_names
 from excover.tiling.solidview import face_svg, solid_svg
 
 if TYPE_CHECKING:
@@ -48,7 +47,7 @@ def solution_isometric_svg(
     (with ``each_piece`` False, one colour per tile, as the layer view draws them), its
     faces shaded by their direction, dark lines along the pieces' edges."""
     tiling = solution.tiling
-    if tiling.grid.name != "cube":
+    if not _boxes(tiling.grid):
         number = {id(tile): k for k, tile in enumerate(tiling.tiles)}
         pieces = [p.cells for p in solution.placements]
         colours = [
@@ -69,7 +68,7 @@ def solution_isometric_svg(
 
 def pattern_isometric_svg(pattern: Shape, cell_size: float = 24.0, fill: str = "#c8ccd4") -> str:
     """An isometric picture of a pattern of a solid grid, in grey (or ``fill``)."""
-    if pattern.grid.name != "cube":
+    if not _boxes(pattern.grid):
         return solid_svg(
             isometric_grid(pattern.grid), [pattern.coords().tolist()], [fill], cell_size
         )
@@ -79,12 +78,19 @@ def pattern_isometric_svg(pattern: Shape, cell_size: float = 24.0, fill: str = "
 
 def isometric_grid(grid: Grid) -> Grid:
     """``grid``, checked to be one of the solid grids."""
-    if grid.name not in SOLID_GRIDS:
+    if not grid.solid:
         raise UsageError(
-            f"an isometric view is drawn of a solid grid ({', '.join(SOLID_GRIDS)}), "
+            f"an isometric view is drawn of a solid grid ({', '.join(grid_names(solid=True))}), "
             f"not the {grid.name}"
         )
     return grid
+
+
+def _boxes(grid: Grid) -> bool:
+    """Whether the cells of ``grid`` are the lattice's boxes (the cube's), which this module
+    draws itself; other solid grids are drawn by :mod:`excover.tiling.solidview`."""
+    solid = isometric_grid(grid).traits.solid
+    return solid is not None and solid.boxes
 
 
 def _draw(owners: dict[Cell, int], fills: list[str], size: float) -> str:

@@ -127,19 +127,21 @@ def write_stl(data: bytes | trimesh.Trimesh, path: str | os.PathLike[str]) -> No
 # ----- helpers -----
 
 
-#: The grids whose cells are meshed: every grid.
-MESHED = ("square", "cube", "hex", "triangle", "prism", "sphere", "rhombic", "tetraocta")
+def meshed(grid: Grid) -> bool:
+    """Whether the cells of ``grid`` are meshed: solids, or polygons whose corners the
+    grid's outline names (extruded one cell high)."""
+    outline = grid.traits.outline
+    return grid.solid or (outline.corners is not None and outline.place is not None)
 
 
 def _grid(grid: Grid | str) -> Grid:
+    names = ", ".join(name for name, known in GRIDS.items() if meshed(known))
     if isinstance(grid, str) and grid in GRIDS:
         grid = GRIDS[grid]
     if not isinstance(grid, Grid):
-        raise UsageError(f"unknown grid {grid!r}; choose one of {', '.join(MESHED)}")
-    if grid.name not in MESHED:
-        raise UsageError(
-            f"meshes of the {grid.name} grid are not made yet; choose one of {', '.join(MESHED)}"
-        )
+        raise UsageError(f"unknown grid {grid!r}; choose one of {names}")
+    if not meshed(grid):
+        raise UsageError(f"meshes of the {grid.name} grid are not made yet; choose one of {names}")
     return grid
 
 
@@ -160,10 +162,11 @@ def _coords(cells: Shape | Iterable[Sequence[int]], grid: Grid) -> Coords:
                 row = ()
             if not exact or len(row) != grid.dimension:
                 raise UsageError(f"{cell!r} is not a cell of the {grid.name} grid")
-            if grid.name == "triangle" and sum(row) not in (1, 2):
-                raise UsageError(f"{row} is not a cell of the triangle grid: a + b + c is 1 or 2")
             if not grid.is_cell(row):
-                raise UsageError(f"{row} is not a cell of the {grid.name} grid")
+                rule = grid.traits.cell_rule
+                raise UsageError(
+                    f"{row} is not a cell of the {grid.name} grid" + (f": {rule}" if rule else "")
+                )
             rows.append(row)
     if not rows:
         raise UsageError("a mesh needs at least one cell")

@@ -14,17 +14,19 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["MIRRORED_GRIDS", "mirror_maps"]
+from excover.tiling.grids import GRIDS, Grid
 
-#: The grids whose cells' coordinates are mirrored axis by axis by an isometry.
-MIRRORED_GRIDS = frozenset({"square", "cube"})
+__all__ = ["mirror_maps"]
 
 
-def mirror_maps(grid: str, cells: npt.NDArray[np.int64]) -> list[dict[int, int]]:
-    """For each axis of the grid named ``grid`` along which the board of ``cells`` (one
-    row of coordinates a cell; cell ``k`` is the problem's item ``k``) is its own mirror
-    image, the map of each cell's number to its mirror's; none on other grids."""
-    if grid not in MIRRORED_GRIDS or len(cells) == 0:
+def mirror_maps(grid: Grid | str, cells: npt.NDArray[np.int64]) -> list[dict[int, int]]:
+    """For each axis of ``grid`` (a grid or its name) along which the board of ``cells``
+    (one row of coordinates a cell; cell ``k`` is the problem's item ``k``) is its own
+    mirror image, the map of each cell's number to its mirror's; none on grids whose
+    coordinates are not mirrored axis by axis by an isometry (``traits.mirrored``)."""
+    if isinstance(grid, str):
+        grid = GRIDS[grid]
+    if not grid.traits.mirrored or len(cells) == 0:
         return []
     number = {cell: k for k, cell in enumerate(map(tuple, cells.tolist()))}
     maps: list[dict[int, int]] = []

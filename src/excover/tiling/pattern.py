@@ -43,6 +43,13 @@ class _ArrayPattern:
 
     __slots__ = ("_array",)
 
+    def __init_subclass__(cls, **kwargs: object) -> None:
+        """A class that names its grid becomes that grid's class of patterns
+        (:attr:`excover.tiling.grids.Grid.pattern`)."""
+        super().__init_subclass__(**kwargs)
+        if "grid" in cls.__dict__:
+            cls.grid.set_pattern(cls)
+
     def __init__(self, array: npt.ArrayLike) -> None:
         data = np.array(array, dtype=bool)
         if data.ndim != self.dimension:

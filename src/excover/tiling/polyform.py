@@ -47,6 +47,13 @@ class _CellSet:
     grid: ClassVar[Grid]
     __slots__ = ("_cells",)
 
+    def __init_subclass__(cls, **kwargs: object) -> None:
+        """A class that names its grid becomes that grid's class of patterns
+        (:attr:`excover.tiling.grids.Grid.pattern`)."""
+        super().__init_subclass__(**kwargs)
+        if "grid" in cls.__dict__:
+            cls.grid.set_pattern(cls)
+
     def __init__(self, cells: Iterable[Sequence[int]] = ()) -> None:
         found = frozenset(tuple(int(v) for v in cell) for cell in cells)
         for cell in found:

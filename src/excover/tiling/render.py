@@ -16,7 +16,6 @@ re-exports; the other solid grids by :mod:`excover.tiling.solidview`), and
 
 from __future__ import annotations
 
-import math
 import re
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
@@ -24,8 +23,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from excover.tiling.colours import tile_colour
-from excover.tiling.geometry import SOLID_GRIDS
-from excover.tiling.grids import HEX_BASIS, TRIANGLE_NORMALS, Coords, Grid, triangle_spot
+from excover.tiling.grids import Coords, Grid
 from excover.tiling.isometric import pattern_isometric_svg, solution_isometric_svg
 
 if TYPE_CHECKING:
@@ -52,82 +50,23 @@ _SYMBOLS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
 
 
 def cell_polygons(grid: Grid, coords: Coords) -> list[list[Point]]:
-    """The outline of each cell in the plane (y upward), one unit per square side."""
-    if grid.name == "square":
-        return [_square(float(x), float(y)) for x, y in coords.tolist()]
-    if grid.name == "cube":
+    """The outline of each cell in the plane (y upward), one unit per square side: the
+    grid's :class:`~excover.tiling.outlines.Outline`, the layers of a solid grid side by
+    side (see the module's notes)."""
+    outline = grid.traits.outline
+    cells = coords.tolist()
+    flat = [outline.polygon(cell) for cell in cells]
+    if outline.layers is None:
+        return flat
+    layers = [outline.layer(cell) for cell in cells]
+    if outline.layers == "columns":
         width = int(coords[:, 0].max()) + 2 if len(coords) else 0
-        return [_square(float(x + z * width), float(y)) for x, y, z in coords.tolist()]
-    if grid.name in _LAYERED:
-        flat, layers = _flat_cells(grid, coords)
-        step = _panel_width(flat)
-        low = min(layers, default=0)
-        return [
-            [(x + (z - low) * step, y) for x, y in cell]
-            for cell, z in zip(flat, layers, strict=True)
-        ]
-    if grid.name == "hex":
-        corners = [
-            (math.cos(math.radians(30 + 60 * k)), math.sin(math.radians(30 + 60 * k)))
-            for k in range(6)
-        ]
-        polygons = []
-        for q, r in coords.tolist():
-            cx, cy = (HEX_BASIS @ np.array([q, r], dtype=float)).tolist()
-            polygons.append([(cx + dx, cy + dy) for dx, dy in corners])
-        return polygons
-    to_plane = np.linalg.pinv(TRIANGLE_NORMALS)
-    polygons = []
-    for a, b, c in coords.tolist():
-        if a + b + c == 1:
-            corners3 = [(a - 1, b, c), (a, b - 1, c), (a, b, c - 1)]
-        else:
-            corners3 = [(a - 1, b - 1, c), (a - 1, b, c - 1), (a, b - 1, c - 1)]
-        polygons.append([tuple((to_plane @ np.array(v, dtype=float)).tolist()) for v in corners3])
-    return polygons
-
-
-def _square(x: float, y: float) -> list[Point]:
-    return [(x, y), (x + 1, y), (x + 1, y + 1), (x, y + 1)]
-
-
-#: The solid grids other than the cube, drawn layer by layer (see the module's notes).
-_LAYERED = ("prism", "sphere", "rhombic", "tetraocta")
-#: A ball's outline: a polygon of this many sides.
-_BALL_SIDES = 24
-
-
-def _flat_cells(grid: Grid, coords: Coords) -> tuple[list[list[Point]], list[int]]:
-    """The outline of each cell of a layered solid grid in its layer, and its layer."""
-    cells: list[list[Point]] = []
-    layers: list[int] = []
-    to_plane = np.linalg.pinv(TRIANGLE_NORMALS)
-    radius = math.sqrt(2) / 2  # balls touch along the layer's diagonals
-    for cell in coords.tolist():
-        if grid.name == "prism":
-            a, b, c, z = cell
-            if a + b + c == 1:
-                corners3 = [(a - 1, b, c), (a, b - 1, c), (a, b, c - 1)]
-            else:
-                corners3 = [(a - 1, b - 1, c), (a - 1, b, c - 1), (a, b - 1, c - 1)]
-            outline = [tuple((to_plane @ np.array(v, dtype=float)).tolist()) for v in corners3]
-            cells.append([(float(x), float(y)) for x, y in outline])
-        elif grid.name == "sphere":
-            x, y, z = cell
-            cells.append(
-                [
-                    (
-                        x + radius * math.cos(2 * math.pi * k / _BALL_SIDES),
-                        y + radius * math.sin(2 * math.pi * k / _BALL_SIDES),
-                    )
-                    for k in range(_BALL_SIDES)
-                ]
-            )
-        else:
-            x, y, z = cell
-            cells.append(_square(float(x), float(y)))
-        layers.append(int(z))
-    return cells, layers
+        return [[(x + z * width, y) for x, y in cell] for cell, z in zip(flat, layers, strict=True)]
+    step = _panel_width(flat)
+    low = min(layers, default=0)
+    return [
+        [(x + (z - low) * step, y) for x, y in cell] for cell, z in zip(flat, layers, strict=True)
+    ]
 
 
 def _panel_width(cells: list[list[Point]]) -> float:
@@ -139,8 +78,13 @@ def _panel_width(cells: list[list[Point]]) -> float:
 def layer_labels(grid: Grid, coords: Coords) -> list[tuple[Point, str]]:
     """Captions ``z = k`` under the layers of a pattern of a solid grid drawn by
     :func:`cell_polygons` (none on the planar grids): where each goes, and its text."""
-    if grid.name in _LAYERED and len(coords):
-        flat, layers = _flat_cells(grid, coords)
+    outline = grid.traits.outline
+    if outline.layers is None or len(coords) == 0:
+        return []
+    if outline.layers == "extent":
+        cells = coords.tolist()
+        flat = [outline.polygon(cell) for cell in cells]
+        layers = [outline.layer(cell) for cell in cells]
         width = _panel_width(flat)
         left, right, bottom, _ = _extent(flat)
         low = min(layers)
@@ -148,13 +92,11 @@ def layer_labels(grid: Grid, coords: Coords) -> list[tuple[Point, str]]:
             ((left + (z - low) * width + (right - left) / 2, bottom - 0.8), f"z = {z}")
             for z in sorted(set(layers))
         ]
-    if grid.name != "cube" or len(coords) == 0:
-        return []
     width = int(coords[:, 0].max()) + 2
     below = float(coords[:, 1].min()) - 0.8
     return [
         ((z * width + (width - 1) / 2, below), f"z = {z}")
-        for z in sorted({int(v) for v in coords[:, 2]})
+        for z in sorted({int(v) for v in coords[:, -1]})
     ]
 
 
@@ -245,7 +187,7 @@ def pattern_svg(pattern: Shape, cell_size: float = 24.0) -> str:
 def pieces_svg(shapes: Mapping[str, Shape], cell_size: float = 16.0, per_row: int = 8) -> str:
     """An SVG sheet of named shapes: each in its own colour, its name under it, laid out
     ``per_row`` to a row (a set of pieces at a glance; polycubes in isometric view)."""
-    if shapes and all(s.grid.name in SOLID_GRIDS for s in shapes.values()):
+    if shapes and all(s.grid.solid for s in shapes.values()):
         return _isometric_sheet(shapes, cell_size, per_row)
     polygons: list[list[Point]] = []
     fills: list[str] = []
@@ -373,26 +315,7 @@ def solution_ascii(solution: TilingSolution) -> str:
     for symbol, placement in zip(symbols, placements, strict=True):
         for cell in placement.cells:
             marks[cell] = symbol
-    grid = tiling.grid.name
-    if grid == "square":
-        spots = {(x, y): mark for (x, y), mark in marks.items()}
-    elif grid == "cube":
-        width = max(cell[0] for cell in marks) + 2
-        spots = {(x + z * width, y): mark for (x, y, z), mark in marks.items()}
-    elif grid == "hex":
-        spots = {(2 * q + r, r): mark for (q, r), mark in marks.items()}
-    elif grid == "prism":
-        places = {cell: triangle_spot(cell[:3]) for cell in marks}
-        width = max(x for x, _ in places.values()) - min(x for x, _ in places.values()) + 3
-        spots = {
-            (places[cell][0] + cell[3] * width, places[cell][1]): mark
-            for cell, mark in marks.items()
-        }
-    elif grid in _LAYERED:
-        width = max(cell[0] for cell in marks) - min(cell[0] for cell in marks) + 3
-        spots = {(x + z * width, y): mark for (x, y, z), mark in marks.items()}
-    else:
-        spots = {triangle_spot(cell): mark for cell, mark in marks.items()}
+    spots = _spots(tiling.grid, marks)
     xs = [x for x, _ in spots]
     ys = [y for _, y in spots]
     left = min(xs)
@@ -401,3 +324,20 @@ def solution_ascii(solution: TilingSolution) -> str:
         row = "".join(spots.get((x, y), " ") for x in range(left, max(xs) + 1))
         rows.append(row.rstrip())
     return "\n".join(rows)
+
+
+def _spots(grid: Grid, marks: dict[tuple[int, ...], str]) -> dict[tuple[int, int], str]:
+    """Where each cell's mark goes in ASCII art: its spot of the grid's outline, the
+    layers of a solid grid side by side (the cube's a board width apart, the others' by
+    the extent of their spots and a gap)."""
+    outline = grid.traits.outline
+    places = {cell: outline.spot(cell) for cell in marks}
+    if outline.layers is None:
+        return {places[cell]: mark for cell, mark in marks.items()}
+    columns = [x for x, _ in places.values()]
+    # the cube's layers a board width apart, the others' by their extent and a gap
+    width = max(columns) + 2 if outline.layers == "columns" else max(columns) - min(columns) + 3
+    return {
+        (places[cell][0] + outline.layer(cell) * width, places[cell][1]): mark
+        for cell, mark in marks.items()
+    }

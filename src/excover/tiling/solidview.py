@@ -164,7 +164,7 @@ def _surface_edges(grid: Grid, cells: Sequence[tuple[int, ...]], counts: dict[Fa
     """The edges of the faces on the surface of a piece (faces of its cells that no other
     drawn cell has), each with the normals of the faces that meet there."""
     edges: Edges = {}
-    if grid.name == "sphere":
+    if grid.solid_cells().ball:
         return edges
     for cell in cells:
         for face in cell_faces(grid, cell):
@@ -199,7 +199,7 @@ def _cell(
     """The faces of one cell that the viewer sees and that are not inside, each with its
     dark edges: those where the surface of the cell's piece turns (or ends)."""
     drawn = _Drawn(cell, piece)
-    if grid.name == "sphere":
+    if grid.solid_cells().ball:
         centre = cell_centres(grid, [cell])[0] + move
         drawn.disc = (project(centre), piece)
         return drawn

@@ -37,27 +37,10 @@ import numpy as np
 import numpy.typing as npt
 
 from excover.errors import UsageError
-from excover.tiling.geometry import (
-    Face,
-    FloatArray,
-    Key,
-    box_faces,
-    cell_faces,
-    point,
-    unit_normal,
-)
-from excover.tiling.grids import HEX_BASIS, TRIANGLE_NORMALS, TRIANGLE_SIDE, Coords, Grid
+from excover.tiling.geometry import Face, FloatArray, Key, box_faces, unit_normal
+from excover.tiling.grids import Coords, Grid
 
 __all__ = ["Surface", "surface"]
-
-#: Axial steps to the six neighbours of a hexagon, in counterclockwise order from the
-#: right; corner k of a hexagon (at 30 + 60 k degrees) is the centroid of the hexagon and
-#: its neighbours k and k + 1.
-_HEX_STEPS = ((1, 0), (0, 1), (-1, 1), (-1, 0), (0, -1), (1, -1))
-
-
-#: The grids whose cells come from :mod:`excover.tiling.geometry`.
-_SOLIDS = ("prism", "sphere", "rhombic", "tetraocta")
 
 
 @dataclass(frozen=True)
@@ -74,19 +57,20 @@ def surface(cells: Coords, grid: Grid, cell_size: float, gap: float = 0.0) -> Su
     ``cell_size`` across (cube side, prism height and polygon edge), every face moved
     ``gap / 2`` inward."""
     inset = gap / 2
-    if grid.name in _SOLIDS:
+    solid = grid.traits.solid
+    if solid is not None and solid.boxes:
+        faces, position = _boxes(cells, cell_size, inset)
+        return _assemble(faces, position, None)
+    if solid is not None:
         if gap > 0:
             raise UsageError(f"a gap between pieces is not made on the {grid.name} grid yet")
-        faces = [face for cell in cells.tolist() for face in cell_faces(grid, cell)]
+        faces = [face for cell in cells.tolist() for face in solid.faces(tuple(cell))]
 
         def placed(key: Key) -> FloatArray:
-            result: FloatArray = point(grid, key) * cell_size
+            result: FloatArray = solid.point(key) * cell_size
             return result
 
         return _assemble(faces, placed, None)
-    if grid.name == "cube":
-        faces, position = _boxes(cells, cell_size, inset)
-        return _assemble(faces, position, None)
     faces, position = _prisms(cells, grid, cell_size)
     return _assemble(faces, position, inset if inset > 0 else None)
 
@@ -127,40 +111,17 @@ def _boxes(
 def _prisms(
     cells: Coords, grid: Grid, size: float
 ) -> tuple[list[Face], Callable[[Key], FloatArray]]:
-    """The faces of the planar cells extruded one cell high."""
-    plane: Callable[[Key], FloatArray]
-    polygons: list[list[Key]]
-    if grid.name == "square":
-        polygons = [[(x, y), (x + 1, y), (x + 1, y + 1), (x, y + 1)] for x, y in cells.tolist()]
+    """The faces of the planar cells extruded one cell high: the corners of each cell's
+    outline (:class:`~excover.tiling.outlines.Outline`) at the bottom and the top."""
+    outline = grid.traits.outline
+    corners, place = outline.corners, outline.place
+    if corners is None or place is None:
+        raise UsageError(f"the {grid.name} grid's cells are not drawn as prisms")
+    polygons = [corners(cell) for cell in cells.tolist()]
 
-        def plane(key: Key) -> FloatArray:
-            return np.array(key, dtype=float) * size
-
-    elif grid.name == "hex":
-        polygons = [
-            [
-                (3 * q + a[0] + b[0], 3 * r + a[1] + b[1])
-                for a, b in zip(_HEX_STEPS, _HEX_STEPS[1:] + _HEX_STEPS[:1], strict=True)
-            ]
-            for q, r in cells.tolist()
-        ]
-
-        def plane(key: Key) -> FloatArray:
-            result: FloatArray = HEX_BASIS @ np.array(key, dtype=float) * (size / 3)
-            return result
-
-    else:
-        to_plane = np.linalg.pinv(TRIANGLE_NORMALS) * (size / TRIANGLE_SIDE)
-        polygons = []
-        for a, b, c in cells.tolist():
-            if a + b + c == 1:
-                polygons.append([(a - 1, b, c), (a, b - 1, c), (a, b, c - 1)])
-            else:
-                polygons.append([(a - 1, b - 1, c), (a - 1, b, c - 1), (a, b - 1, c - 1)])
-
-        def plane(key: Key) -> FloatArray:
-            result: FloatArray = to_plane @ np.array(key, dtype=float)
-            return result
+    def plane(key: Key) -> FloatArray:
+        assert place is not None
+        return place(key, size)
 
     def position(key: Key) -> FloatArray:
         return np.array([*plane(key[:-1]), key[-1] * size])

@@ -32,7 +32,6 @@ from excover.problem import SearchOptions
 from excover.solving import ExactCover, orchestrate, registry
 from excover.solving.orchestrate import Total
 from excover.solving.request import api_request
-from excover.tiling.geometry import SOLID_GRIDS
 from excover.tiling.grids import Coords, Grid, Isometry
 from excover.tiling.pattern import Pattern
 from excover.tiling.tile import Multiplicity, Shape, Tile
@@ -292,7 +291,7 @@ class Tiling:
             return count_of(orchestrate.count(self.problem, request))
         from excover.tiling.mirrors import mirror_maps
 
-        self.problem.declare_symmetries(mirror_maps(self.grid.name, self.cells))
+        self.problem.declare_symmetries(mirror_maps(self.grid, self.cells))
         try:
             return count_of(orchestrate.count(self.problem, request))
         finally:
@@ -465,7 +464,7 @@ class Tiling:
         )
 
         pieces = pieces_svg({_piece_label(tile): tile.shape for tile in self.tiles})
-        if self.grid.name not in SOLID_GRIDS:
+        if not self.grid.solid:
             return views_html(pattern_svg(self.board), pieces)
         return views_html(pattern_svg(self.board), pattern_isometric_svg(self.board), pieces)
 
@@ -678,7 +677,7 @@ class TilingSolution:
     def _repr_html_(self) -> str:
         """What a notebook shows: the picture, and for a tiling of a solid grid its layers
         beside its isometric and exploded views, each piece in its own colour."""
-        if self.tiling.grid.name not in SOLID_GRIDS:
+        if not self.tiling.grid.solid:
             return self.svg()
         from excover.tiling.render import views_html
 
