@@ -27,6 +27,10 @@ SMALL = {
     "A360773": 4,
     "A328020": 6,
     "A172477": 6,
+    "A145835": 7,
+    "A291806": 5,
+    "A291807": 5,
+    "A348453": 24,  # rows 1 to 6 (tests/test_seq_compositions.py has more)
 }
 
 

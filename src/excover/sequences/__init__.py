@@ -21,6 +21,16 @@ solutions or the number of their classes under the symmetries the problem declar
   n-ominoes, counted up to the square's symmetries by Burnside's lemma: the square's
   dissections counted from its cells (:func:`excover.tiling.count_dissections`), the
   tilings each other symmetry fixes by search; and A172477, the dissections themselves.
+- :mod:`excover.sequences.compositions`: A145835, the n x n square cut into connected
+  pieces of any sizes (the compositions of its grid graph), A291806 the same up to the
+  square's symmetries and A291807 those classes with a symmetry: the compositions fixed
+  by each symmetry and subgroup counted by a frontier over the quotient board
+  (:mod:`excover.tiling.symmetric_dissections`), Burnside's lemma for the classes,
+  Möbius inversion on the subgroups for those with a symmetry.
+- :mod:`excover.sequences.equal_pieces`: A348453, a triangle read by rows, the n x n
+  square cut into d connected pieces of equal area for each divisor d of n^2 (the
+  term's index is the OEIS's, the rows one after the other: :func:`row` gives a row,
+  :func:`index` the index of its k-th entry).
 
 :func:`term` computes a term, :func:`problem` gives the exact cover (for any other route:
 ``excover count`` with a checkpoint, a Dask cluster, ``method="zdd"``), and
@@ -38,7 +48,7 @@ from excover.errors import UsageError
 if TYPE_CHECKING:
     from excover.solving import ExactCover
 
-__all__ = ["SEQUENCES", "Sequence", "lookup", "problem", "term"]
+__all__ = ["SEQUENCES", "Sequence", "index", "lookup", "position", "problem", "row", "term"]
 
 
 #: A sequence's count of its own: the term and what it was made of, from n and a timeout.
@@ -56,7 +66,12 @@ class Sequence(NamedTuple):
     :func:`term` and ``excover sequence`` use instead of searching the exact cover when
     the sequence has one, named ``route_name`` (method, engine) in the output; with
     ``searched_on_request``, ``excover sequence`` searches the exact cover instead when
-    asked for its flags (``--workers``, ``--progress``), else it refuses them."""
+    asked for its flags (``--workers``, ``--progress``), else it refuses them. A
+    triangle read by rows (A348453) has ``position_of``, the row and column of the term of
+    index n, and ``index_of``, the index of the term of a row and column (a UsageError for
+    a column the row lacks); its ``build`` and ``route`` take the index. A sequence
+    with no exact cover of its terms (A291807: classes with a symmetry, which no count
+    of solutions or of their classes gives) has a ``build`` that raises UsageError."""
 
     id: str
     name: str
@@ -66,6 +81,8 @@ class Sequence(NamedTuple):
     route: Route | None = None
     route_name: tuple[str, str] = ("dissections", "cell frontier")
     searched_on_request: bool = False
+    position_of: Callable[[int], tuple[int, int]] | None = None
+    index_of: Callable[[int, int], int] | None = None
 
 
 def _rectangles(sequence: str) -> Callable[[int, float | None], ExactCover]:
@@ -136,6 +153,66 @@ def _dissections(n: int, timeout: float | None) -> tuple[int, dict[str, object]]
     return count_dissections(n, n, n, tick=heard), {}
 
 
+#: How the output names the counts by the compositions of the square's (quotient) boards.
+COMPOSITIONS = ("compositions", "cell frontier")
+
+
+def _compositions(n: int, deadline: float | None) -> ExactCover:
+    from excover.sequences.compositions import compositions
+
+    return compositions(n, deadline=deadline)
+
+
+def _no_cover(sequence: str, why: str) -> Callable[[int, float | None], ExactCover]:
+    def build(n: int, deadline: float | None) -> ExactCover:
+        raise UsageError(f"{sequence} has no exact cover of its terms: {why}")
+
+    return build
+
+
+def _composition_count(n: int, timeout: float | None) -> tuple[int, dict[str, object]]:
+    from excover.sequences.compositions import count_compositions
+
+    return count_compositions(n, timeout=timeout), {}
+
+
+def _composition_classes(symmetric: bool) -> Route:
+    def route(n: int, timeout: float | None) -> tuple[int, dict[str, object]]:
+        from excover.sequences.compositions import fixed
+
+        found = fixed(n, timeout=timeout)
+        parts: dict[str, object] = {"fixed": found.fixed, "asymmetric": found.asymmetric}
+        if symmetric:
+            return found.symmetric, {"classes": found.classes, **parts}
+        return found.classes, {"symmetric": found.symmetric, **parts}
+
+    return route
+
+
+def _entry_cover(n: int, deadline: float | None) -> ExactCover:
+    from excover.sequences.equal_pieces import entry_cover, position
+
+    return entry_cover(*position(n), deadline=deadline)
+
+
+def _entry_count(n: int, timeout: float | None) -> tuple[int, dict[str, object]]:
+    from excover.sequences.equal_pieces import count_entry, position
+
+    return count_entry(*position(n), timeout=timeout)
+
+
+def _equal_pieces_position(n: int) -> tuple[int, int]:
+    from excover.sequences.equal_pieces import position
+
+    return position(n)
+
+
+def _equal_pieces_index(n: int, k: int) -> int:
+    from excover.sequences.equal_pieces import index
+
+    return index(n, k)
+
+
 #: Every sequence of the package, by A-number.
 SEQUENCES: dict[str, Sequence] = {
     s.id: s
@@ -184,6 +261,44 @@ SEQUENCES: dict[str, Sequence] = {
             _ominoes,
             route=_dissections,
         ),
+        Sequence(
+            "A145835",
+            "Number of compositions of the n X n grid graph",
+            _compositions,
+            route=_composition_count,
+            route_name=COMPOSITIONS,
+        ),
+        Sequence(
+            "A291806",
+            "The number of polyomino tilings of n X n square",
+            _compositions,
+            classes=True,
+            route=_composition_classes(symmetric=False),
+            route_name=COMPOSITIONS,
+        ),
+        Sequence(
+            "A291807",
+            "The number of symmetric polyomino tilings of n X n square",
+            _no_cover(
+                "A291807",
+                "it counts the classes of compositions that have a symmetry, which no count "
+                "of solutions or of their classes gives (A291806's exact cover counts all "
+                "the classes)",
+            ),
+            classes=True,
+            route=_composition_classes(symmetric=True),
+            route_name=COMPOSITIONS,
+        ),
+        Sequence(
+            "A348453",
+            "Irregular triangle read by rows: T(n,k) (n >= 1, 1 <= k <= number of divisors "
+            "of n^2) is the number of ways to tile an n X n chessboard with d_k "
+            "rook-connected polyominoes of equal area, where d_k is the k-th divisor of n^2",
+            _entry_cover,
+            route=_entry_count,
+            position_of=_equal_pieces_position,
+            index_of=_equal_pieces_index,
+        ),
     )
 }
 
@@ -202,6 +317,40 @@ def _check_n(n: object) -> int:
     return n
 
 
+def _triangle(sequence: str) -> Sequence:
+    found = lookup(sequence)
+    if found.position_of is None or found.index_of is None:
+        raise UsageError(f"{found.id} is not a triangle: its terms are a(n), not rows")
+    return found
+
+
+def position(sequence: str, n: int) -> tuple[int, int]:
+    """The row and column (both from 1) of the term of index ``n`` of the triangle
+    ``sequence`` (A348453: ``position("A348453", 12) == (4, 5)``)."""
+    found = _triangle(sequence)
+    assert found.position_of is not None
+    return found.position_of(_check_n(n))
+
+
+def index(sequence: str, n: int, k: int) -> int:
+    """The index of the k-th term of row n of the triangle ``sequence``, as the OEIS
+    numbers its terms (the rows one after the other); UsageError when row n has no
+    column k."""
+    found = _triangle(sequence)
+    assert found.index_of is not None
+    return found.index_of(_check_n(n), _check_n(k))
+
+
+def row(sequence: str, n: int) -> tuple[int, ...]:
+    """Row ``n`` of the triangle ``sequence``, each term computed by :func:`term`
+    (A348453's row 4: ``(1, 70, 117, 36, 1)``)."""
+    first = index(sequence, n, 1)
+    terms: list[int] = []
+    while position(sequence, first + len(terms))[0] == n:
+        terms.append(term(sequence, first + len(terms)))
+    return tuple(terms)
+
+
 def problem(sequence: str, n: int, *, deadline: float | None = None) -> ExactCover:
     """The exact cover of the ``n``-th term of ``sequence``, its symmetries declared;
     a UsageError naming the limit when it is too large to build (told before it is
@@ -212,10 +361,12 @@ def problem(sequence: str, n: int, *, deadline: float | None = None) -> ExactCov
 
 def term(sequence: str, n: int, *, workers: int | None = None) -> int:
     """The ``n``-th term of ``sequence`` (an A-number of :data:`SEQUENCES`), computed:
-    by the sequence's own route when it has one (on one process: A328020 and A172477
-    always, the rectangle sequences unless ``workers`` is given), else every solution
+    by the sequence's own route when it has one (on one process: the square's cuts,
+    A328020, A172477, A145835, A291806, A291807 and A348453, always; the rectangle
+    sequences unless ``workers`` is given), else every solution
     counted by a symmetry-broken search, or the classes of solutions, as the sequence
-    asks; ``workers`` counts on that many processes."""
+    asks; ``workers`` counts on that many processes. A triangle's term is numbered as
+    the OEIS numbers it, the rows one after the other (:func:`index`)."""
     found = lookup(sequence)
     if found.route is not None and not (found.searched_on_request and workers is not None):
         return found.route(_check_n(n), None)[0]

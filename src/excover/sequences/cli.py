@@ -16,12 +16,18 @@ exit status 1). Two routes:
 A sequence with a count of its own is counted by it, on one process, unless the flags
 of the count by subproblems ask for the exact cover's plain count (the sequences of
 every tiling only): A328020 and A172477 by the square's dissections counted from its
-cells (:func:`excover.tiling.count_dissections`; ``--workers`` and ``--progress``
-refused), the rectangle sequences by the states of their partial tilings
+cells (:func:`excover.tiling.count_dissections`), A145835, A291806, A291807 and
+A348453 by the compositions of the square's (quotient) boards counted from their cells
+(:mod:`excover.tiling.cell_frontier`; for all these ``--workers`` and ``--progress``
+are refused), the rectangle sequences by the states of their partial tilings
 (:func:`excover.tiling.count_rectangle_tilings`; ``--workers N`` or ``--progress``
 count them by the symmetry-broken search instead).
 
 ``--write-dlx FILE`` writes the problem in Knuth's format instead, for any other route.
+
+A triangle read by rows (A348453) takes ``ID N K``: the term T(N, K), as any term; with
+``ID N`` alone, row N, each term alone on its line in the row's order (``--json``: one
+result per term), under one ``--timeout`` for the row.
 """
 
 from __future__ import annotations
@@ -46,12 +52,18 @@ Sequences: A360498, A360725, A360499, A360256, A360804 (Scott R. Shannon's n x n
 tiled by rectangles under a rule: each dimension pair once, each h x w once, distinct
 areas; every tiling counted), A360773 (the 2n x 2n square tiled by rectangles of
 distinct dimension pairs whose perimeters sum to its area), A328020 (the n x n square
-tiled by free n-ominoes, up to the square's symmetries) and A172477 (the n x n square
-cut into pieces of n cells, every cut counted); docs/sequences.md describes each model.
+tiled by free n-ominoes, up to the square's symmetries), A172477 (the n x n square
+cut into pieces of n cells, every cut counted), A145835 (the n x n square cut into
+connected pieces of any sizes), A291806 (the same up to the square's symmetries),
+A291807 (those classes with a symmetry) and A348453 (a triangle: row N, the N x N
+square cut into d connected pieces of equal area for each divisor d of N^2; give K for
+its K-th term alone); docs/sequences.md describes each model.
 
-A328020 and A172477 are counted by a count of the square's dissections from its cells
-(A328020 adding, by Burnside's lemma, the tilings each other symmetry of the square
-fixes, found by search), on one process: --workers and --progress are refused.
+The sequences of the square's cuts (A328020, A172477, A145835, A291806, A291807,
+A348453) are counted by a frontier over the square's cells (A328020 adding, by
+Burnside's lemma, the tilings each other symmetry of the square fixes, found by search;
+A291806 and A291807 the cuts each symmetry fixes, counted on the quotient board), on
+one process: --workers and --progress are refused.
 
 The rectangle sequences are counted by the states of their partial tilings (equal
 states merged), on one process; --workers N (on N processes) or --progress counts them
@@ -75,6 +87,13 @@ def add_sequence_command(commands: Any) -> None:
     )
     cmd.add_argument("sequence", metavar="ID", help="the sequence's A-number, such as A360498")
     cmd.add_argument("n", metavar="N", type=common.positive_int, help="the index of the term")
+    cmd.add_argument(
+        "k",
+        metavar="K",
+        nargs="?",
+        type=common.positive_int,
+        help="a triangle's column (A348453): the term T(N, K); without it, row N",
+    )
     add_limits(cmd, limit=False, max_nodes=False)
     common.add_flag(cmd, "stats")
     add_json(cmd)
@@ -109,12 +128,21 @@ def _sequence(args: argparse.Namespace) -> int:
     from excover.sequences import lookup, problem
 
     sequence = lookup(args.sequence)
+    n, label = args.n, f"{sequence.id}({args.n})"
+    if sequence.index_of is not None:
+        if args.k is None:
+            return _row(sequence, args)
+        n, label = sequence.index_of(args.n, args.k), f"{sequence.id} T({args.n},{args.k})"
+    elif args.k is not None:
+        raise UsageError(
+            f"{sequence.id} is not a triangle: N is the index of its term, and there is no K"
+        )
     tasks = any(common.given(args, dest) for dest in ("checkpoint", "tasks", "dask"))
     searching = sequence.searched_on_request and any(
         common.given(args, dest) for dest in ("workers", "progress")
     )
     if sequence.route is not None and args.write_dlx is None and not tasks and not searching:
-        return _by_route(sequence, args)
+        return _by_route(sequence, args, n)
     # --method is refused: the term's cover is counted by a search, on either route; by
     # default the symmetric one its sequence asks for
     symmetric: dict[str, Any] = {}
@@ -122,11 +150,11 @@ def _sequence(args: argparse.Namespace) -> int:
         symmetric = {"up_to_symmetry": sequence.classes, "break_symmetry": not sequence.classes}
     request = CoverRequest.read(args, method="search", **symmetric)
     try:
-        cover = problem(sequence.id, args.n, deadline=request.deadline)
+        cover = problem(sequence.id, n, deadline=request.deadline)
     except (LimitReached, KeyboardInterrupt) as stop:  # a large term takes a while to build
         return report.stopped_building(request, "search", stop)
     if args.write_dlx is not None:
-        return common.write_dlx(args, [(cover, args.write_dlx)], f"{sequence.id}({args.n})")
+        return common.write_dlx(args, [(cover, args.write_dlx)], label)
     if tasks and sequence.classes:
         raise UsageError(
             f"{sequence.id} counts classes of tilings, by a symmetric search that keeps "
@@ -135,8 +163,78 @@ def _sequence(args: argparse.Namespace) -> int:
     return count_problem(cover, request)
 
 
-def _by_route(sequence: Sequence, args: argparse.Namespace) -> int:
-    """Count the term by the sequence's own route and print it as a count is printed
+def _refuse_workers(sequence: Sequence, args: argparse.Namespace) -> None:
+    for dest, flag in (("workers", "--workers"), ("progress", "--progress")):
+        if common.given(args, dest):
+            raise UsageError(
+                f"{sequence.id} is counted by its own route on one process, which does not "
+                f"take {flag} (--write-dlx FILE writes its exact cover for other routes)"
+            )
+
+
+def _row(sequence: Sequence, args: argparse.Namespace) -> int:
+    """Print row ``args.n`` of a triangle, each term counted by the sequence's own route
+    and printed alone on its line as it is found (``--json``: one result per term); at
+    ``--timeout`` (for the whole row) or Ctrl-C, the terms found and exit status 1."""
+    import json
+    import time
+
+    from excover.cli.options import RunOptions
+    from excover.cli.report import finish
+    from excover.counting.outcome import Outcome
+    from excover.errors import LimitReached
+    from excover.numbers import to_decimal
+
+    for dest, flag in (
+        ("write_dlx", "--write-dlx"),
+        ("checkpoint", "--checkpoint"),
+        ("tasks", "--tasks"),
+        ("dask", "--dask"),
+    ):
+        if common.given(args, dest):
+            raise UsageError(f"{flag} takes one term of {sequence.id}: give its column K after N")
+    _refuse_workers(sequence, args)
+    assert sequence.route is not None and sequence.position_of is not None
+    assert sequence.index_of is not None
+    run = RunOptions.read(args)
+    started = time.process_time()
+    deadline = None if args.timeout is None else time.monotonic() + args.timeout
+    first = sequence.index_of(args.n, 1)
+    results: list[dict[str, object]] = []
+    stopped_by: str | None = None
+    stats: dict[str, object] = {}
+    i = first
+    try:
+        while sequence.position_of(i)[0] == args.n:
+            left = None if deadline is None else max(deadline - time.monotonic(), 0.0)
+            value, parts = sequence.route(i, left)
+            label = f"T({args.n},{i - first + 1})"
+            stats[label] = value
+            for name, part in parts.items():
+                stats[f"{label} {name}"] = part
+            if run.json:
+                results.append({"input": label, "complete": True, "count": common.exact(value)})
+            else:
+                print(to_decimal(value), flush=True)
+            i += 1
+    except LimitReached:
+        stopped_by = "timeout"
+    except KeyboardInterrupt:
+        stopped_by = "interrupt"
+    method, engine = sequence.route_name
+    outcome = Outcome(
+        method, engine, None, stopped_by, {"seconds": time.process_time() - started, **stats}
+    )
+    if run.json:
+        document = common.document(
+            run.command, method, engine, stopped_by, results=results, stats=stats
+        )
+        print(json.dumps(document))
+    return finish(outcome, run)
+
+
+def _by_route(sequence: Sequence, args: argparse.Namespace, n: int) -> int:
+    """Count the term of index ``n`` by the sequence's own route and print it as a count is printed
     (the route's parts in ``--stats`` and ``--json``; at ``--timeout`` or Ctrl-C, no
     partial count and exit status 1)."""
     import time
@@ -146,19 +244,14 @@ def _by_route(sequence: Sequence, args: argparse.Namespace) -> int:
     from excover.counting.outcome import Outcome
     from excover.errors import LimitReached
 
-    for dest, flag in (("workers", "--workers"), ("progress", "--progress")):
-        if common.given(args, dest):
-            raise UsageError(
-                f"{sequence.id} is counted by its own route on one process, which does not "
-                f"take {flag} (--write-dlx FILE writes its exact cover for other routes)"
-            )
+    _refuse_workers(sequence, args)
     assert sequence.route is not None
     started = time.process_time()
     value: int | None = None
     stopped_by: str | None = None
     parts: dict[str, object] = {}
     try:
-        value, parts = sequence.route(args.n, args.timeout)
+        value, parts = sequence.route(n, args.timeout)
     except LimitReached:
         stopped_by = "timeout"
     except KeyboardInterrupt:

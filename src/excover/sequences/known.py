@@ -7,8 +7,14 @@ named in :data:`SOURCES`. The newest dated copy read, A360256 at revision #55 of
 2025, has the same terms as the older ones: no term past those below was published in
 any copy read. A172477 was read again on 28 November 2026 at a newer copy, revision #33
 of 23 November 2025, which adds a(10) (published in November 2025); the older copy
-stopped at a(9). The tests check the sequences against these terms; the OEIS data are
-under the CC BY-SA 4.0 licence (https://oeis.org/LICENSE).
+stopped at a(9). A145835, A291806, A291807, A348453 and A360773 were read on 29 November
+2026, at the newest copies of their entries that the stored repository holds
+(:data:`SOURCES`; A360773's newest copy has the same five terms). A348453's data line
+skips T(8, 1): after row 7 (its 27th term) it goes on with T(8, 2) = 7,157,114,189, where
+the entry's own example and definition put T(8, 1) = 1 (row 8 is "1, 7157114189, ?,
+187497290034, ?, ?, 1"; d = 1 is the square itself); its terms below are the triangle
+as defined, that 1 put back as the 28th. The tests check the sequences against these
+terms; the OEIS data are under the CC BY-SA 4.0 licence (https://oeis.org/LICENSE).
 """
 
 from __future__ import annotations
@@ -36,6 +42,31 @@ KNOWN: dict[str, tuple[int, ...]] = {
         706152947468301,
         8576037567452146180,
     ),
+    "A145835": (
+        1,
+        12,
+        1434,
+        1691690,
+        19719299768,
+        2271230282824746,
+        2584855762327078145444,
+        29068227444022728740767607050,
+        3230042572278849047360048508956727420,
+        3546545075986984198328715750838554116235343894,
+    ),
+    "A291806": (1, 5, 216, 212987, 2465119032),
+    "A291807": (1, 5, 67, 3000, 412528),
+    # rows 1 to 7, then row 8's T(8, 1) (see the module's text) and T(8, 2)
+    "A348453": (
+        *(1,),
+        *(1, 2, 1),
+        *(1, 10, 1),
+        *(1, 70, 117, 36, 1),
+        *(1, 4006, 1),
+        *(1, 80518, 264500, 442791, 451206, 178939, 80092, 6728, 1),
+        *(1, 158753814, 1),
+        *(1, 7157114189),
+    ),
 }
 
 #: The index of each sequence's first term (the OEIS's ``%O`` offset).
@@ -58,5 +89,22 @@ SOURCES: dict[str, str] = {
         "#33 of 23 November 2025, oeis/oeisdata 474babab66103951afc6674213a3aad51594c3ac"
         " (a(9): R. S. Harris, 2010; a(10): J. Tucker-Foltz with J. Clelland, E. Heitzmann"
         " and G. Schoenbach, 16 November 2025)"
+    ),
+    "A145835": (
+        "#38 of 20 January 2026, oeis/oeisdata 1930197d3e3258c60238ea9f03ab5809f5375d49"
+        " (keywords 'hard, more'; a(7)-a(9) Frank Simon 2011, a(10) from his 2012 thesis)"
+    ),
+    "A291806": (
+        "#26 of 1 February 2026, oeis/oeisdata db6c48b114d7864e7e0a2ca9cc8a09bfb9565b1f"
+        " (a(5): Christian Sievers, 1 February 2026)"
+    ),
+    "A291807": (
+        "#22 of 1 February 2026, oeis/oeisdata 377fc4721a1503cd04a4d09374864ae55ff5c2b8"
+        " (a(5): Christian Sievers, 1 February 2026)"
+    ),
+    "A348453": (
+        "#53 of 9 July 2025, oeis/oeisdata 1bb996740d7b6c62b85250734e4ad65cb4f1dc8e"
+        " (T(8,2) from A348456, May 2022; 'T(8,3) is presently unknown'; T(8,1) put back,"
+        " see the module's text)"
     ),
 }

@@ -33,7 +33,7 @@ from excover.deadlines import check, check_deadline
 from excover.errors import UsageError
 from excover.solving import ExactCover
 
-__all__ = ["MAX_N", "Classes", "classes_by_dissections", "square_by_ominoes"]
+__all__ = ["MAX_N", "Classes", "classes_by_dissections", "square_by_ominoes", "square_by_pieces"]
 
 #: The largest ``n`` whose exact cover :func:`square_by_ominoes` builds: at 10, its
 #: 1,397,318 options (14 million nodes) take 22 s and 1.3 GB to build, and each n more
@@ -48,17 +48,25 @@ def square_by_ominoes(n: int, *, deadline: float | None = None) -> ExactCover:
     UsageError past :data:`MAX_N`, before anything is built; LimitReached once
     ``deadline`` (a ``time.monotonic()`` instant) has passed, looked at before and after
     the n-ominoes are listed (the tiling's own build, 22 s at most, looks at none)."""
-    from excover.tiling import Pattern, Tiling, polyominoes, tiles
-
-    deadline = check_deadline(deadline)
     if n > MAX_N:
         raise UsageError(
             f"the {n} x {n} square by {n}-ominoes: its exact cover is built for n up to "
             f"{MAX_N} (excover.sequences.polyominoes.MAX_N), past which it has tens of "
             "millions of nodes"
         )
+    return square_by_pieces(n, n, deadline=deadline)
+
+
+def square_by_pieces(n: int, size: int, *, deadline: float | None = None) -> ExactCover:
+    """The exact cover whose solutions are the cuts of the ``n x n`` square into pieces
+    of ``size`` cells (every ``size``-omino, turned and flipped, any number of times),
+    declaring the square's symmetries; LimitReached once ``deadline`` has passed,
+    looked at before and after the polyominoes are listed."""
+    from excover.tiling import Pattern, Tiling, polyominoes, tiles
+
+    deadline = check_deadline(deadline)
     check(deadline)
-    shapes = tiles(polyominoes(n), multiplicity="any")
+    shapes = tiles(polyominoes(size), multiplicity="any")
     check(deadline)
     tiling = Tiling(Pattern.constant(n, n), shapes)
     problem = tiling.problem
