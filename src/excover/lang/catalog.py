@@ -23,7 +23,6 @@ from dataclasses import dataclass
 from functools import cache
 
 from excover.lang.evaluate import flat_drawing, layer_drawings
-from excover.lang.layers import LAYERED_GRIDS
 from excover.tiling import (
     Pattern,
     Pattern3,
@@ -39,6 +38,7 @@ from excover.tiling import (
     soma_pieces,
     tetrominoes,
 )
+from excover.tiling.grids import GRIDS
 from excover.tiling.tile import Shape
 
 __all__ = ["PieceSet", "piece_set", "piece_sets", "set_text"]
@@ -62,7 +62,8 @@ class PieceSet:
 
     @property
     def three_d(self) -> bool:
-        return self.grid == "cube" or self.grid in LAYERED_GRIDS
+        """Whether the pieces are solids (``tiles3`` in ``.cmb``)."""
+        return GRIDS[self.grid].solid
 
 
 def _trominoes() -> dict[str, Shape]:
@@ -86,7 +87,7 @@ def _family(
     name = stem + ("es" if stem[-1] in "ox" else "s")
     names = f"{stem}1 {stem}2" if count == 2 else f"{stem}1 ... {stem}{count}"
     called = _CALLED.get(name, name) + (", mirror pairs apart" if mirror_pairs else "")
-    solid = grid not in ("square", "triangle", "hex")
+    solid = GRIDS[grid].solid
 
     def build() -> dict[str, Shape]:
         return numbered(stem, generate(cells, "rotations") if solid else generate(cells))
@@ -187,8 +188,8 @@ def _declaration(name: str, shape: Shape) -> str:
     if isinstance(shape, Pattern):
         return f"pattern {name} = {{\n{shape.ascii()}\n}}"
     grid = shape.grid.name
-    if grid in LAYERED_GRIDS:
-        art = "triangle" if grid == "prism" else ""
+    if shape.grid.traits.layered:
+        art = shape.grid.layer_grid.traits.art or ""
         drawn = ",\n".join(art + "{\n" + "\n".join(rows) + "\n}" for rows in layer_drawings(shape))
         return f"pattern3 {name} = {grid} [\n{drawn}\n]"
     rows = "\n".join(flat_drawing(grid, shape.coords().tolist()))

@@ -31,7 +31,7 @@ from excover.lang.limits import (
 )
 
 if TYPE_CHECKING:
-    from excover.tiling import Isometry, Pattern, Tiling
+    from excover.tiling import Grid, Isometry, Pattern, Tiling
     from excover.tiling.tile import Multiplicity, Shape, Tile
 
 __all__ = [
@@ -88,7 +88,7 @@ def _evaluate(expr: s.Expr, patterns: Mapping[str, Shape], budget: Budget) -> Sh
     if isinstance(expr, s.Var):
         return patterns[expr.name]
     if isinstance(expr, s.Art):
-        return _square_art(expr, budget) if expr.grid == "square" else _polyform_art(expr, budget)
+        return _square_art(expr, budget) if _arrays(expr.grid) else _polyform_art(expr, budget)
     if isinstance(expr, s.Constant):
         _frame((expr.width, expr.height), budget, expr.pos)
         return Pattern.constant(expr.width, expr.height, expr.value)
@@ -160,37 +160,38 @@ def evaluate_layers(
     layers: Sequence[s.Expr],
     patterns: Mapping[str, Shape],
     budget: Budget | None = None,
-    grid: str = "cube",
+    grid: str = s.DEFAULT_SOLID_GRID,
 ) -> Shape:
     """The 3D pattern of ``grid`` drawn by its layers, bottom (z = 0) first: square layers
     padded to a common frame on the cube, checked and charged to ``budget`` as
     :func:`evaluate` does; on the other solid grids, layers read as
     :mod:`excover.lang.layers` says, a cell that stands for none of the grid's an error
     at its layer."""
-    from excover.lang.layers import CELLS_PER_SPOT, LayerError, layer_grid, solid_pattern
+    from excover.lang.layers import LayerError, solid_pattern
     from excover.tiling import Pattern, Pattern3
+    from excover.tiling.grids import GRIDS
 
     budget = Budget() if budget is None else budget
     flats: list[Shape] = []
-    wanted = layer_grid(grid)
+    solid = GRIDS[grid]
+    wanted = solid.layer_grid
     for layer in layers:
         flat = _evaluate(layer, patterns, budget)
-        if flat.grid.name != wanted:
-            hint = " (prism [...] takes triangle layers)" if flat.grid.name == "triangle" else ""
+        if flat.grid is not wanted:
             raise LangError(
-                f"a layer of a {'3D' if grid == 'cube' else grid} pattern must be "
-                f"{'square' if wanted == 'square' else 'a triangle pattern'}, "
-                f"not a {_kind(flat)}{hint}",
+                f"a layer of a {grid if solid.traits.layered else '3D'} pattern must be "
+                f"{'square' if wanted.traits.art == '' else f'a {wanted.name} pattern'}, "
+                f"not a {_kind(flat)}{_layers_hint(flat.grid)}",
                 layer.pos,
             )
         flats.append(flat)
-    if grid == "cube":
+    if not solid.traits.layered:  # the cube's: an array of square layers
         squares = [flat for flat in flats if isinstance(flat, Pattern)]
         if squares:
             sizes = (max(f.width for f in squares), max(f.height for f in squares), len(squares))
             _frame(sizes, budget, layers[0].pos)
         return Pattern3.from_layers(squares)
-    cells = sum(_cells(flat) for flat in flats) * CELLS_PER_SPOT[grid]
+    cells = sum(_cells(flat) for flat in flats) * solid.traits.spot_cells
     if layers:
         budget.charge(cells * CELL_SET_BYTES, f"a {grid} pattern of {cells} cells", layers[0].pos)
     spots = [[tuple(cell) for cell in flat.coords().tolist()] for flat in flats]
@@ -198,6 +199,29 @@ def evaluate_layers(
         return solid_pattern(grid, spots)
     except LayerError as exc:
         raise LangError(str(exc), layers[exc.layer].pos) from None
+
+
+def _arrays(grid: str) -> bool:
+    """Whether the patterns of the grid called ``grid`` are arrays with a frame (the
+    square grid's :class:`~excover.tiling.Pattern`), not sets of cells."""
+    from excover.tiling import Pattern
+    from excover.tiling.grids import GRIDS
+
+    return issubclass(GRIDS[grid].pattern, Pattern)
+
+
+def _layers_hint(flat: Grid) -> str:
+    """Which layered grids take layers of ``flat``'s patterns, said when a layer of
+    another grid is one (none for the cube's square layers, the usual)."""
+    from excover.tiling.grids import GRIDS
+
+    if flat is GRIDS[s.DEFAULT_SOLID_GRID].layer_grid:
+        return ""
+    takers = [n for n, g in GRIDS.items() if g.traits.layered and g.traits.layer == flat.name]
+    if not takers:
+        return ""
+    verb = "takes" if len(takers) == 1 else "take"
+    return f" ({' or '.join(f'{name} [...]' for name in takers)} {verb} {flat.name} layers)"
 
 
 def _kind(shape: object) -> str:
@@ -246,7 +270,7 @@ def _polyform_art(art: s.Art, budget: Budget) -> Shape:
     """The pattern of a ``hex{...}`` or ``triangle{...}`` drawing: blanks are kept (they
     place the cells), rows end at newlines and ``$``, only ``*`` is a cell and ``. _ - o``
     or a blank a hole."""
-    from excover.tiling import HexPattern, TrianglePattern
+    from excover.tiling.grids import GRIDS
 
     text = art.text.replace("\t", " ").replace("$", "\n")
     bad = set(text) - _POLYFORM_CHARS - {"\n"}
@@ -261,9 +285,9 @@ def _polyform_art(art: s.Art, budget: Budget) -> Shape:
     cells = text.count("*")
     budget.charge(cells * CELL_SET_BYTES, f"a {art.grid} pattern of {cells} cells", art.pos)
     with located(art.pos):
-        if art.grid == "hex":
-            return HexPattern.from_ascii(text, source=str(art.pos))
-        return TrianglePattern.from_ascii(text, source=str(art.pos))
+        pattern: Any = GRIDS[art.grid].pattern
+        drawn: Shape = pattern.from_ascii(text, source=str(art.pos))
+        return drawn
 
 
 # --------------------------------------------------------------------------- tiles
@@ -465,7 +489,6 @@ def draw(shape: Shape) -> str:
     """A pattern as text, top row first: ``*`` cells and ``.`` holes; hexagons staggered
     as in their drawings; 3D patterns as their layers side by side, bottom on the left
     (on BurrTools' solid grids the layers of :mod:`excover.lang.layers`)."""
-    from excover.lang.layers import LAYERED_GRIDS
     from excover.tiling import Pattern, Pattern3
 
     if isinstance(shape, Pattern):
@@ -473,7 +496,7 @@ def draw(shape: Shape) -> str:
     if isinstance(shape, Pattern3):
         layers = [shape.layer(z).ascii().split("\n") for z in range(shape.depth)]
         return "\n".join(" ".join(rows) for rows in zip(*layers, strict=True))
-    if shape.grid.name in LAYERED_GRIDS:
+    if shape.grid.traits.layered:
         drawn = layer_drawings(shape)
         return "\n".join(" ".join(rows) for rows in zip(*drawn, strict=True))
     return "\n".join(flat_drawing(shape.grid.name, shape.coords().tolist()))
@@ -483,18 +506,16 @@ def flat_drawing(
     grid: str, cells: Sequence[Sequence[int]], frame: tuple[int, int, int] | None = None
 ) -> list[str]:
     """The rows of a drawing of hexagons or triangles, top row first, as their ``hex{...}``
-    and ``triangle{...}`` drawings read them back (on triangles, starting on a column of
-    the right parity so that each triangle points the right way). ``frame`` (the leftmost
-    column, the bottom row and the top row) draws a triangle layer in a box shared with
-    other layers."""
-    from excover.tiling.polyform import triangle_spot
+    and ``triangle{...}`` drawings read them back: each cell at its spot of the grid's
+    outline (:class:`~excover.tiling.outlines.Outline`), the outline's hole between
+    (where spots alternate, as triangles do, starting on a column of the right parity so
+    that each triangle points the right way). ``frame`` (the leftmost column, the bottom
+    row and the top row) draws a triangle layer in a box shared with other layers."""
+    from excover.tiling.grids import GRIDS
 
-    if grid == "hex":
-        spots = {(2 * q + r, r) for q, r in cells}
-        hole = " "
-    else:
-        spots = {triangle_spot(cell) for cell in cells}
-        hole = "."
+    outline = GRIDS[grid].traits.outline
+    spots = {outline.spot(cell) for cell in cells}
+    hole = outline.hole
     if frame is None:
         if not spots:
             return []
@@ -503,7 +524,7 @@ def flat_drawing(
             min(y for _, y in spots),
             max(y for _, y in spots),
         )
-        if grid == "triangle":
+        if outline.alternating:
             left -= (left + bottom) % 2
     else:
         left, bottom, top = frame
@@ -521,15 +542,17 @@ def layer_drawings(shape: Shape) -> list[list[str]]:
     them in ``pattern3 NAME = GRID [...]``: square layers with ``*`` and ``.``, triangle
     layers as in ``triangle{...}``."""
     from excover.lang.layers import solid_layers
-    from excover.tiling.polyform import triangle_spot
 
     layers = solid_layers(shape)
-    if shape.grid.name == "prism":
-        spots = [triangle_spot(cell) for layer in layers for cell in layer]
+    flat = shape.grid.layer_grid
+    if flat.traits.art:  # layers drawn as WORD{...}: each in the frame of all of them
+        outline = flat.traits.outline
+        spots = [outline.spot(cell) for layer in layers for cell in layer]
         left, bottom = min(x for x, _ in spots), min(y for _, y in spots)
-        left -= (left + bottom) % 2
+        if outline.alternating:
+            left -= (left + bottom) % 2
         frame = (left, bottom, max(y for _, y in spots))
-        drawn = [flat_drawing("triangle", layer, frame) for layer in layers]
+        drawn = [flat_drawing(flat.name, layer, frame) for layer in layers]
         width = max(len(row) for rows in drawn for row in rows)
         return [[row.ljust(width, ".") for row in rows] for rows in drawn]
     width = max(x for layer in layers for x, _ in layer) + 1

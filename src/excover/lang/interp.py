@@ -290,11 +290,9 @@ class Interpreter:
     # ----- declarations -----
 
     def _problem(self, st: s.ProblemDecl) -> None:
-        from excover.tiling.geometry import SOLID_GRIDS
-
         patterns = self.patterns3 if st.three_d else self.patterns
         board = evaluate(st.board, patterns, self.budget)
-        if st.three_d and board.grid.name not in SOLID_GRIDS:
+        if st.three_d and not board.grid.solid:
             raise LangError("the board of a 3D problem must be a 3D pattern", st.board.pos)
         lists = self.tiles3 if st.three_d else self.tiles
         if isinstance(st.tiles, s.Var):

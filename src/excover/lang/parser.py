@@ -425,7 +425,7 @@ class _Builder:
         if kind == "pattern":
             return s.PatternDecl(pos, str(kids[1]), self.expr(kids[3]))
         if kind == "pattern3":
-            grid = "cube"
+            grid = s.DEFAULT_SOLID_GRID
             if str(kids[3]) != "[":
                 grid = self.solid_grid(kids[3])
             layers = tuple(self.expr(k) for k in kids[4:-1] if _is_tree(k))
@@ -459,14 +459,18 @@ class _Builder:
         return s.Exit(pos)
 
     def solid_grid(self, token: object) -> str:
-        """The grid named before the layers of a ``pattern3``."""
-        from excover.lang.layers import LAYERED_GRIDS
+        """The grid named before the layers of a ``pattern3``: a solid grid with layers
+        (``grid.traits.layer``), the cube's by default."""
+        from excover.tiling.grids import GRIDS
 
         word = str(token)
-        if word not in ("cube", *LAYERED_GRIDS):
+        grid = GRIDS.get(word)
+        if grid is None or not grid.solid or grid.traits.layer is None:
+            named = [name for name, g in GRIDS.items() if g.solid and g.traits.layer is not None]
+            others = [name for name in named if name != s.DEFAULT_SOLID_GRID]
             raise LangError(
-                f"unknown grid {word!r} for a 3D pattern; write cube (the default), "
-                f"{', '.join(LAYERED_GRIDS[:-1])} or {LAYERED_GRIDS[-1]}",
+                f"unknown grid {word!r} for a 3D pattern; write {s.DEFAULT_SOLID_GRID} (the "
+                f"default), {', '.join(others[:-1])} or {others[-1]}",
                 self.pos(token),
             )
         return word
@@ -614,12 +618,18 @@ class _Builder:
         return str(_as_tree(node).children[0]) == "true"
 
     def art(self, token: object) -> s.Art:
+        """A drawing ``{...}``, or ``WORD{...}`` of the grid whose art word is WORD
+        (``grid.traits.art``: ``hex``, ``triangle``; the plain braces are the grid whose
+        word is empty, the square's)."""
+        from excover.tiling.grids import GRIDS
+
         text = str(token)
-        grid = "square"
-        for prefix in ("hex", "triangle"):
-            if text.startswith(prefix):
-                grid = prefix
-                text = text[len(prefix) :].lstrip(" \t")
+        words = {g.traits.art: name for name, g in GRIDS.items() if g.traits.art is not None}
+        grid = words[""]
+        for word, name in words.items():
+            if word and text.startswith(word):
+                grid = name
+                text = text[len(word) :].lstrip(" \t")
         body = _COMMENT.sub("", text[1:-1])
         return s.Art(self.pos(token), grid, body)
 

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from excover.lang.errors import Pos
 
 __all__ = [
+    "DEFAULT_SOLID_GRID",
     "Algo",
     "All",
     "Apply",
@@ -196,6 +197,10 @@ class PatternDecl:
     expr: Expr
 
 
+#: The grid of a ``pattern3`` that names none: the cube's (its layers square patterns).
+DEFAULT_SOLID_GRID = "cube"
+
+
 @dataclass(frozen=True)
 class Pattern3Decl:
     """``pattern3 ID = GRID [layer0, layer1, ...]``, bottom layer first; ``grid`` is
@@ -205,7 +210,7 @@ class Pattern3Decl:
     pos: Pos
     name: str
     layers: tuple[Expr, ...]
-    grid: str = "cube"
+    grid: str = DEFAULT_SOLID_GRID
 
 
 @dataclass(frozen=True)
