@@ -17,9 +17,8 @@ from html import escape
 
 import numpy as np
 
-from excover.formats.burrtools.lattice import prism_strips
 from excover.tiling.colours import tile_colour
-from excover.tiling.grids import CUBE, PRISM
+from excover.tiling.grids import by_burrtools
 from excover.tiling.solidview import solid_svg
 
 TYPE_CHECKING = False
@@ -37,11 +36,11 @@ SIZE = 160
 def state_svg(result: Disassembly, state: tuple[Vector, ...], size: float = SIZE) -> str:
     """An isometric SVG picture of the assembly's pieces, each moved by its translation
     in ``state``."""
+    grid = by_burrtools(result.assembly.grid)
     pieces = []
     for piece, (dx, dy, dz) in zip(result.assembly.pieces, state, strict=True):
         voxels = np.array([(x + dx, y + dy, z + dz) for x, y, z in piece.voxels], dtype=np.int64)
-        pieces.append((prism_strips(voxels) if result.assembly.grid == 1 else voxels).tolist())
-    grid = PRISM if result.assembly.grid == 1 else CUBE
+        pieces.append(grid.from_voxels(voxels).tolist())
     fills = [tile_colour(k) for k in range(len(pieces))]
     return solid_svg(grid, pieces, fills, fit=size)
 

@@ -36,7 +36,7 @@ from excover.tiling.grids import (
 )
 from excover.tiling.pattern import CELL_CHARS, HOLE_CHARS, drawing_lines
 
-__all__ = ["HexPattern", "TrianglePattern", "triangle_cell", "triangle_spot"]
+__all__ = ["CellSet", "HexPattern", "TrianglePattern", "triangle_cell", "triangle_spot"]
 
 Cell = tuple[int, ...]
 
@@ -155,6 +155,12 @@ def _drawing(text: str, source: str) -> list[tuple[int, int, int]]:
                 )
     return spots
 
+
+
+#: The base of the classes of patterns that are sets of cells: a new grid's class of
+#: patterns subclasses it, naming its grid (``grid = NEW``), and becomes the grid's
+#: :attr:`~excover.tiling.grids.Grid.pattern`.
+CellSet = _CellSet
 
 class HexPattern(_CellSet):
     """A finite set of hexagons ``(q, r)`` (axial coordinates, see the module doc)."""
