@@ -59,15 +59,10 @@ Routes (every one needs the run's token, see :class:`Guard`)::
     POST /api/puzzles/ID/P/stored/K/play
                                   stored solution K of problem P of a puzzle opened,
                                   played as the file's separation has it
-    POST /api/export/xmpuzzle     the design (squares or cubes) as a BurrTools puzzle
-                                  (:func:`excover.studio.workshop.design_puzzle`)
-    POST /api/puzzles             a puzzle edited on the page: {"base": ID or null,
-                                  "shapes": [...], "problems": [...]} made in a child
-                                  (:mod:`excover.studio.workshop`) and kept as a puzzle
-                                  opened -> {"puzzle": ...}, with its new id
-    GET  /api/puzzles/ID/save     the puzzle as an .xmpuzzle file (gzip); ?run=RUN: with
-                                  the problem of that assemble run solved (its
-                                  solutions and their separations stored)
+    POST /api/export/xmpuzzle, POST /api/puzzles, GET /api/puzzles/ID/save
+                                  the burr workshop's: the design as a BurrTools puzzle,
+                                  a puzzle edited, a puzzle saved
+                                  (:mod:`excover.studio.workshop_routes`)
 
 Errors come back as ``{"error": {"message": ..., "line": ..., "column": ...}}`` with a
 4xx status, never as a traceback.
@@ -141,7 +136,7 @@ from excover.studio.web import (
     read_json,
     while_connected,
 )
-from excover.studio.workshop import design_puzzle, gzipped, make_puzzle, xmpuzzle_name
+from excover.studio.workshop_routes import workshop_routes
 
 __all__ = [
     "GONE",
@@ -265,16 +260,13 @@ class Studio:
                 )
         if self.importers > MAX_IMPORTS_WAITING:
             return error_response(429, "too many imports at once: wait for one to end")
-        if self._import_turn is None:
-            self._import_turn = asyncio.Lock()
+        turn = self.import_turn()
         self.importers += 1
         try:
             if puzzle:
-                shown = await while_connected(
-                    request, self._imported_puzzle(data, name, self._import_turn)
-                )
+                shown = await while_connected(request, self._imported_puzzle(data, name, turn))
             else:
-                design = await while_connected(request, self._imported(text, self._import_turn))
+                design = await while_connected(request, self._imported(text, turn))
         except LangError as error:
             return lang_error_response(error)
         finally:
@@ -286,6 +278,12 @@ class Studio:
         if design is None:
             return error_response(503, "the studio is stopping")
         return JSONResponse({"design": design.to_json()})
+
+    def import_turn(self) -> asyncio.Lock:
+        """The lock imports (and the workshop's edits) take turns by, one at a time."""
+        if self._import_turn is None:
+            self._import_turn = asyncio.Lock()
+        return self._import_turn
 
     async def _imported(self, text: str, turn: asyncio.Lock) -> Design | None:
         """The design of the program ``text``, read when its ``turn`` comes (None: the
@@ -310,20 +308,6 @@ class Studio:
         design.check_usable()
         headers = {"Content-Disposition": 'attachment; filename="puzzle.cmb"'}
         return Response(design.to_cmb(), media_type="text/plain", headers=headers)
-
-    async def export_xmpuzzle(self, request: Request) -> Response:
-        """The design as a BurrTools puzzle (squares or cubes; the board the result, the
-        pieces used its shapes), gzip-compressed as BurrTools writes."""
-        design = Design.from_json(await read_json(request))
-
-        def made() -> bytes:
-            from excover.formats.burrtools import format_xmpuzzle
-
-            return gzipped(format_xmpuzzle(design_puzzle(design)).encode("utf-8"))
-
-        data = await asyncio.to_thread(made)
-        headers = {"Content-Disposition": 'attachment; filename="design.xmpuzzle"'}
-        return Response(data, media_type="application/gzip", headers=headers)
 
     async def export_stl(self, request: Request) -> Response:
         design = Design.from_json(await read_json(request))
@@ -626,68 +610,6 @@ class Studio:
         which = {"stored": number}
         return await self._played(request, kept.data, kept.name, problem, which, bounds)
 
-    async def edit_puzzle(self, request: Request) -> Response:
-        """A puzzle edited on the page (:mod:`excover.studio.workshop`): the edits of the
-        puzzle ``base`` (an id; none: a new puzzle) made in a child, the new puzzle kept
-        as one opened, its summary answered with its id."""
-        body = await read_json(request)
-        if not isinstance(body, dict):
-            return error_response(400, "the edits: an object with shapes and problems")
-        base = body.get("base")
-        data = None
-        name = file_name(
-            body.get("name") if isinstance(body.get("name"), str) else None, "new.xmpuzzle"
-        )
-        if base is not None:
-            kept = self.puzzles.get(base) if isinstance(base, str) else None
-            if kept is None:
-                return error_response(404, "no such puzzle (any more): open the file again")
-            data, name = kept.data, kept.name
-        if self.importers > MAX_IMPORTS_WAITING:
-            return error_response(429, "too many imports at once: wait for one to end")
-        if self._import_turn is None:
-            self._import_turn = asyncio.Lock()
-        self.importers += 1
-        try:
-            made = await while_connected(
-                request, self._made_puzzle(data, name, body, self._import_turn)
-            )
-        finally:
-            self.importers -= 1
-        if made is None:
-            return error_response(503, "the studio is stopping")
-        new, shown = made
-        return JSONResponse({"puzzle": self.keep_puzzle(new, name, shown)})
-
-    async def _made_puzzle(
-        self, data: bytes | None, name: str, edits: dict[str, Any], turn: asyncio.Lock
-    ) -> tuple[bytes, dict[str, Any]] | None:
-        async with turn:
-            if self.stopping:
-                return None
-            return await make_puzzle(data, name, edits, self.limits, self.imports)
-
-    async def save_puzzle(self, request: Request) -> Response:
-        """A puzzle opened, as an ``.xmpuzzle`` file to download: as kept, or (``?run=``
-        an assemble run of it that took every assembly apart) with that run's problem
-        solved, its solutions stored with their separations."""
-        key = request.path_params["key"]
-        kept = self.puzzles.get(key)
-        if kept is None:
-            raise HTTPException(404, "no such puzzle (any more): open the file again")
-        data = kept.data
-        run = request.query_params.get("run")
-        if run:
-            listed = self.assembly_lists.get(run)
-            if listed is None or listed.puzzle != key:
-                raise HTTPException(404, f"no assemblies of run {run!r} of this puzzle (any more)")
-            if listed.saved is None:
-                raise HTTPException(409, "the run has not taken its assemblies apart (yet)")
-            data = listed.saved
-        name = xmpuzzle_name(kept.name).replace('"', "")
-        headers = {"Content-Disposition": f'attachment; filename="{name}"'}
-        return Response(gzipped(data), media_type="application/gzip", headers=headers)
-
     async def _bounds(self, request: Request) -> Bounds:
         bounds = Bounds.from_json(await read_json(request))
         return replace(bounds, seconds=min(bounds.seconds, self.limits.run_seconds))
@@ -798,7 +720,6 @@ def create_app(
         Route("/api/import", studio.import_program, methods=["POST"]),
         Route("/api/export", studio.export_program, methods=["POST"]),
         Route("/api/export/stl", studio.export_stl, methods=["POST"]),
-        Route("/api/export/xmpuzzle", studio.export_xmpuzzle, methods=["POST"]),
         Route("/api/isometric", studio.isometric, methods=["POST"]),
         Route("/api/jobs", studio.new_job, methods=["POST"]),
         Route("/api/jobs/{key}/events", studio.events),
@@ -811,13 +732,12 @@ def create_app(
             "/api/listings/{key}/{index}/disassemble", studio.listing_disassembly, methods=["POST"]
         ),
         Route("/api/assemblies/{key}/{index}/play", studio.assembly_play, methods=["POST"]),
-        Route("/api/puzzles", studio.edit_puzzle, methods=["POST"]),
-        Route("/api/puzzles/{key}/save", studio.save_puzzle),
         Route(
             "/api/puzzles/{key}/{problem}/stored/{index}/play",
             studio.stored_play,
             methods=["POST"],
         ),
+        *workshop_routes(studio),
     ]
     app = Starlette(
         routes=routes,
