@@ -73,7 +73,7 @@ SPLIT_AFTER = 0.5
 
 #: The seconds a task runs at least before it may be cut into parts because it is long
 #: (its work is lost then: the parts count it again).
-LOOK = 0.1
+LOOK = 0.05
 
 #: The share of the run's time so far that a task runs at least before it may be cut
 #: into parts because it is long (so that the time cuts cost stays about this share of the run).
